@@ -1,0 +1,18 @@
+"""Subcommands beyond the front end register here, one line each, so modules stay apart.
+
+Each module listed has `add_subcommand(subparsers)`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+MODULES = [
+    # "boards.cli",       # ludeme board
+]
+
+
+def register(sub) -> None:
+    """Add every optional subcommand to the `ludeme` argument parser."""
+    for modname in MODULES:
+        importlib.import_module(f"ludeme.{modname}").add_subcommand(sub)

@@ -1,0 +1,51 @@
+"""Shared fixtures: where Ludii's reference material is, and the project's descriptions."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DESCRIPTIONS = ROOT / "descriptions"
+
+
+def shared_dir() -> Path | None:
+    """`../shared` beside the checkout, or $LUDEME_SHARED_DIR."""
+    env = os.environ.get("LUDEME_SHARED_DIR")
+    p = Path(env) if env else ROOT.parent / "shared"
+    return p if p.is_dir() else None
+
+
+def ludii_dir() -> Path | None:
+    """Ludii's .lud files: $LUDEME_LUDII_DIR, or ../shared/ludii."""
+    env = os.environ.get("LUDEME_LUDII_DIR")
+    if env:
+        return Path(env) if Path(env).is_dir() else None
+    s = shared_dir()
+    return s / "ludii" if s and (s / "ludii").is_dir() else None
+
+
+def refdata_dir() -> Path | None:
+    """Ludii's recorded reference data: ../shared/refdata."""
+    s = shared_dir()
+    return s / "refdata" if s and (s / "refdata").is_dir() else None
+
+
+@pytest.fixture
+def ludii() -> Path:
+    d = ludii_dir()
+    if d is None:
+        pytest.skip("Ludii's .lud files not found: put shared/ beside the checkout "
+                    "or set LUDEME_LUDII_DIR")
+    return d
+
+
+@pytest.fixture
+def refdata() -> Path:
+    d = refdata_dir()
+    if d is None:
+        pytest.skip("Ludii reference data not found: put shared/ beside the checkout "
+                    "or set LUDEME_SHARED_DIR")
+    return d

@@ -1,0 +1,88 @@
+"""The scanner and parser: a table of snippets and what they parse to (or where they fail)."""
+
+import pytest
+
+from ludeme.errors import LudemeError
+from ludeme.grammar import parse
+from ludeme.syntax import Block, Call, Float, Int, Named, Omit, Param, Range, Str, Tag, \
+    Template, Word, to_lud
+
+OK = [
+    ("(game \"X\")", '(game "X")'),
+    ("// comment\n(a b) // more", "(a b)"),
+    ('(a "http://x.org // not a comment")', '(a "http://x.org // not a comment")'),
+    ('(a "two\nlines")', '(a "two\nlines")'),
+    ('(a "say \\"hi\\"")', '(a "say \\"hi\\"")'),
+    ("(a 1 -2 +3 0.5 .5 True False)", "(a 1 -2 3 0.5 0.5 True False)"),
+    ("(a {1 2} {})", "(a {1 2} {})"),
+    ("(a if:(b) count:4)", "(a if:(b) count:4)"),
+    ("(a if:\n  (b))", "(a if:(b))"),
+    ("(< 1 2)", "(< 1 2)"),
+    ("(<= (a) 2)", "(<= (a) 2)"),
+    ("(!= 1 2)", "(!= 1 2)"),
+    ("(* 2 3)", "(* 2 3)"),
+    ("(a #1 #2)", "(a #1 #2)"),
+    ('("Def" ~ x)', '("Def" ~ x)'),
+    ("(a <Board:size> <Variant>)", "(a <Board:size> <Variant>)"),
+    ("(a {1..5})", "(a {1..5})"),
+    ('(a {"A1".."C1"})', '(a {"A1".."C1"})'),
+    ("(a [#] [?] [2..16] [a | b])", "(a [#] [?] [2..16] [a | b])"),
+    ("((then (b)))", "(then (b))"),
+    ('(item "x" <5> "h")*', '(item "x" <5> "h")*'),
+    ('(item "x" <(a) (b)> <Orthogonal> "h")**', '(item "x" <(a) (b)> <Orthogonal> "h")**'),
+    ('(item "x" <(> a b)> "h")', '(item "x" <(> a b)> "h")'),
+]
+
+
+@pytest.mark.parametrize("text,expected", OK)
+def test_parses(text, expected):
+    assert to_lud(parse(text)) == expected
+
+
+def test_node_kinds_and_positions():
+    (call,) = parse('(a\n  b 3 "s" #1 ~ x:2 <T> 1..2 [#])', "f.lud")
+    assert isinstance(call, Call) and call.name == "a"
+    kinds = [type(n) for n in call.args]
+    assert kinds == [Word, Int, Str, Param, Omit, Named, Tag, Range, Template]
+    assert (call.args[0].pos.line, call.args[0].pos.col) == (2, 3)
+    assert str(call.args[1].pos) == "f.lud:2:5"
+
+
+def test_item_values_are_blocks():
+    (item,) = parse('(item "n" <Orthogonal> <1 2> "help")')
+    assert isinstance(item.args[1], Block) and isinstance(item.args[1].items[0], Word)
+    assert [type(n) for n in item.args[2].items] == [Int, Int]
+
+
+def test_float_is_float():
+    (call,) = parse("(a 0.25)")
+    assert isinstance(call.args[0], Float) and call.args[0].value == 0.25
+
+
+BAD = [
+    ("(a (b)", 1, 1, "never closed"),
+    ("(a))", 1, 4, "no matching opening"),
+    ("{a", 1, 1, "never closed"),
+    ("(a}", 1, 3, "no matching opening"),
+    ('(a "open', 1, 4, "unterminated string"),
+    ("()", 1, 1, "empty"),
+    ("(a if:)", 1, 4, "expected a value after 'if:'"),
+    ("(a $)", 1, 4, "unexpected character"),
+    ("(a 1..)", 1, 5, "range"),
+    ("(a ..2)", 1, 4, "range"),
+    ("(a < b)", 1, 4, "operators only stand first"),
+    ("(a b]", 1, 5, "outside a template"),
+    ("(a [# b", 1, 4, "never closed"),
+    ("(a\n  (b\n", 2, 3, "never closed"),
+]
+
+
+@pytest.mark.parametrize("text,line,col,words", BAD)
+def test_syntax_errors(text, line, col, words):
+    with pytest.raises(LudemeError) as e:
+        parse(text, "bad.lud")
+    assert (e.value.pos.line, e.value.pos.col) == (line, col)
+    assert words in e.value.message
+    rendered = e.value.render()
+    assert rendered.startswith(f"bad.lud:{line}:{col}: ")
+    assert "^" in rendered
