@@ -1,0 +1,476 @@
+"""Board shapes on a basis: square, rectangle, hex, tri, concentric, and explicit graphs.
+
+Each class builds the same vertices, in the same order, as the Ludii
+generator of the same name, so faces and numbers come out the same.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .base import Args, GraphLudeme, number_rows
+from .geometry import CELL, PlanarGraph, graph_from_points
+
+SQRT3 = math.sqrt(3)
+DIAGONALS = ("Implied", "Solid", "SolidNoSplit", "Alternating", "Concentric", "Radiating")
+
+
+# ---------------------------------------------------------------- square basis
+
+def square_diagonals(g: PlanarGraph, rows: int, cols: int, kind: str | None) -> None:
+    """Add Ludii's extra diagonal edges to the squares of an integer grid."""
+    if kind is None or kind == "Implied":
+        return
+
+    def corners(r, c):
+        quad = (g.find_vertex(c, r), g.find_vertex(c, r + 1),
+                g.find_vertex(c + 1, r + 1), g.find_vertex(c + 1, r))
+        return None if None in quad else quad
+
+    mid_r, mid_c = rows // 2, cols // 2
+    if kind == "Radiating":
+        for n in range(max(rows // 2, cols // 2) + 1):
+            for dr, dc in ((1, 1), (1, -1), (-1, -1), (-1, 1)):
+                a = g.find_vertex(mid_r + n * dr, mid_c + n * dc)
+                b = g.find_vertex(mid_r + (n + 1) * dr, mid_c + (n + 1) * dc)
+                if a and b:
+                    g.find_or_add_edge(a, b)
+        return
+    for r in range(rows + 1):
+        for c in range(cols + 1):
+            quad = corners(r, c)
+            if quad is None:
+                continue
+            a, b, cc, d = quad
+            if kind == "Alternating":
+                g.find_or_add_edge(*((a, cc) if (r + c) % 2 == 0 else (b, d)))
+            elif kind == "Solid":
+                x = g.find_or_add_vertex(c + 0.5, r + 0.5)
+                for corner in quad:
+                    g.find_or_add_edge(corner, x)
+            elif kind == "SolidNoSplit":
+                g.find_or_add_edge(a, cc)
+                g.find_or_add_edge(b, d)
+            elif kind == "Concentric":
+                if (r < mid_r and c < mid_c) or (r >= mid_r and c >= mid_c):
+                    g.find_or_add_edge(b, d)
+                else:
+                    g.find_or_add_edge(a, cc)
+
+
+def rectangle_on_square(rows: int, cols: int, diagonals: str | None, site_type: str) -> PlanarGraph:
+    """A rows x cols grid of squares (of points when played on vertices)."""
+    extra = 1 if site_type == CELL else 0
+    rows, cols = rows + extra, cols + extra
+    g = PlanarGraph()
+    for r in range(rows):
+        for c in range(cols):
+            g.add_vertex(float(c), float(r))
+    for r in range(rows):
+        for c in range(cols):
+            a = g.vertices[r * cols + c]
+            if r + 1 < rows:
+                g.find_or_add_edge(a, g.vertices[(r + 1) * cols + c])
+            if c + 1 < cols:
+                g.find_or_add_edge(a, g.vertices[r * cols + c + 1])
+    square_diagonals(g, rows, cols, diagonals)
+    g.make_faces(False)
+    g.basis, g.shape = "Square", "Square" if rows == cols else "Rectangle"
+    g.reorder()
+    return g
+
+
+@dataclass
+class Square(GraphLudeme, keyword="square"):
+    """A square tiling: `(square 8)`, `(square Limping 5)`, `(square Diamond 4)`.
+
+    Example: `(board (square 8))` is a chess board of 64 cells;
+    `(board (square 3) use:Vertex)` is the 9 points of a 3x3 grid.
+    """
+
+    shape: str
+    size: int
+    diagonals: str | None = None
+
+    SHAPES = ("Square", "Limping", "Diamond")
+
+    @classmethod
+    def parse(cls, args: Args) -> "Square":
+        shape = args.word(cls.SHAPES, "square shape") or "Square"
+        size = args.dim()
+        diagonals = args.named_word("diagonals", DIAGONALS)
+        if args.named_bool("pyramidal"):
+            raise args.error("pyramidal square boards are not supported yet", args.named("pyramidal"))
+        return cls(shape, size, diagonals)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        if self.shape == "Diamond":
+            return diamond_on_square(self.size, self.diagonals)
+        cols = self.size + (1 if self.shape == "Limping" else 0)
+        return rectangle_on_square(self.size, cols, self.diagonals, site_type)
+
+
+def diamond_on_square(d: int, diagonals: str | None) -> PlanarGraph:
+    """A square grid cut to a diamond (Ludii's DiamondOnSquare)."""
+    rows = cols = 2 * d
+    pts = [(float(c), float(r)) for r in range(rows) for c in range(cols)
+           if not (r + c < d - 1 or c - r > d or r - c > d or r + c >= 3 * d)]
+    g = graph_from_points(pts)
+    square_diagonals(g, rows, cols, diagonals)
+    g.make_faces(False)
+    g.basis, g.shape = "Square", "Diamond"
+    g.reorder()
+    return g
+
+
+@dataclass
+class Rectangle(GraphLudeme, keyword="rectangle"):
+    """A rows x columns square grid: `(rectangle 6 7)`, `(rectangle 5 9 diagonals:Alternating)`.
+
+    Example: `(board (rectangle 1 7))` is a single row of 7 cells (Connect Four's 1D board).
+    """
+
+    rows: int
+    cols: int
+    diagonals: str | None = None
+
+    @classmethod
+    def parse(cls, args: Args) -> "Rectangle":
+        rows = args.dim()
+        cols = args.dim(optional=True)
+        return cls(rows, rows if cols is None else cols, args.named_word("diagonals", DIAGONALS))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return rectangle_on_square(self.rows, self.cols, self.diagonals, site_type)
+
+
+# ---------------------------------------------------------------- hex basis
+
+HEX_UX = SQRT3 / 2
+# Corners of a pointy-top unit hexagon, from the top, clockwise (Ludii's Hex.ref).
+HEX_REF = ((0.0, 1.0), (HEX_UX, 0.5), (HEX_UX, -0.5), (0.0, -1.0), (-HEX_UX, -0.5), (-HEX_UX, 0.5))
+
+
+def hex_xy(row: int, col: int) -> tuple[float, float]:
+    """Centre of hex cell (row, col) on Ludii's skewed hex axes."""
+    hx, hy = math.sqrt(3), 3 / 2
+    return (hx * (col - 0.5 * row), hy * row)
+
+
+def hex_corner_points(centres, swap: bool = False) -> list[tuple[float, float]]:
+    """The distinct corners of the hexagons at `centres`, in creation order."""
+    pts: list[tuple[float, float]] = []
+    for cx, cy in centres:
+        for rx, ry in HEX_REF:
+            x, y = (cx + ry, cy + rx) if swap else (cx + rx, cy + ry)
+            if not any(math.sqrt((px - x) ** 2 + (py - y) ** 2) < 0.1 for px, py in pts):
+                pts.append((x, y))
+    return pts
+
+
+def hexagon_on_hex(d: int) -> PlanarGraph:
+    """A hexagon of hexagons with `d` cells a side (Ludii's HexagonOnHex)."""
+    rows = cols = 2 * d - 1
+    g = PlanarGraph()
+
+    def inside(r, c):
+        return not (c > cols // 2 + r or r - c > cols // 2)
+
+    for r in range(rows // 2 + 1):            # lower half: bottom-left, bottom (+ bottom-right)
+        for c in range(cols):
+            if inside(r, c):
+                x, y = hex_xy(r, c)
+                for n in (4, 3) + ((2,) if c + 1 > cols // 2 + r else ()):
+                    g.add_vertex(x + HEX_REF[n][0], y + HEX_REF[n][1])
+    for r in range(rows // 2, rows):          # upper half: top-left, top (+ top-right)
+        for c in range(cols):
+            if inside(r, c):
+                x, y = hex_xy(r, c)
+                for n in (5, 0) + ((1,) if c == cols - 1 else ()):
+                    g.add_vertex(x + HEX_REF[n][0], y + HEX_REF[n][1])
+    join_at_distance(g, 1.0)
+    g.make_faces(False)
+    g.reorder()
+    return g
+
+
+def join_at_distance(g: PlanarGraph, unit: float) -> None:
+    """Add an edge between every pair of vertices `unit` apart."""
+    vs = g.vertices
+    for i, a in enumerate(vs):
+        for b in vs[i + 1:]:
+            if abs(math.hypot(b.x - a.x, b.y - a.y) - unit) < 0.01:
+                g.add_edge(a, b)
+
+
+def diamond_on_hex(rows: int, cols: int | None) -> PlanarGraph:
+    """A rhombus of hexagons (Ludii's DiamondOnHex); with `cols`, a prism."""
+    prism = cols is not None
+    cols = cols if prism else rows
+    max_r = rows + cols - 1 if prism else rows
+    max_c = rows + cols - 1 if prism else cols
+    hx, hy = math.sqrt(3), 3 / 2
+    centres = [(hy * (c - r), hx * (r + c) * 0.5) for r in range(max_r) for c in range(max_c)
+               if not (prism and abs(r - c) >= rows)]
+    g = graph_from_points(hex_corner_points(centres, swap=True))
+    g.reorder()
+    return g
+
+
+def star_on_hex(d: int) -> PlanarGraph:
+    """A six-pointed star of hexagons (Chinese Checkers; Ludii's StarOnHex)."""
+    rows = cols = 4 * d + 1
+
+    def outside(r, c):
+        if r < d:
+            return c < d or c - r > d
+        if r <= 2 * d:
+            return r - c > d or c >= cols - d
+        if r <= 3 * d:
+            return c < d or c - r > d
+        return c > 3 * d or r - c > d
+
+    centres = [hex_xy(r, c) for r in range(rows) for c in range(cols) if not outside(r, c)]
+    g = graph_from_points(hex_corner_points(centres))
+    g.reorder()
+    return g
+
+
+def triangle_on_hex(d: int) -> PlanarGraph:
+    """A triangle of hexagons (Ludii's TriangleOnHex)."""
+    centres = [hex_xy(r, c) for r in range(d) for c in range(d) if r <= c]
+    g = graph_from_points(hex_corner_points(centres))
+    g.reorder()
+    return g
+
+
+def rectangle_on_hex(rows: int, cols: int) -> PlanarGraph:
+    """A rectangle of hexagons with staggered rows (Ludii's RectangleOnHex)."""
+    centres = [hex_xy(r, c) for r in range(rows) for c in range(cols + rows)
+               if not (c < (r + 1) // 2 or c >= cols + r // 2)]
+    g = graph_from_points(hex_corner_points(centres))
+    g.reorder()
+    return g
+
+
+@dataclass
+class Hex(GraphLudeme, keyword="hex"):
+    """A hexagonal tiling: `(hex 5)`, `(hex Diamond 11)`, `(hex Star 4)`, `(hex Rectangle 4 6)`.
+
+    Example: `(board (hex Diamond 11))` is the 121-cell Hex board;
+    `(board (rotate 30 (hex 4)))` is Seesaw's 37-cell hexagon.
+    """
+
+    shape: str
+    a: int
+    b: int | None = None
+
+    SHAPES = ("Hexagon", "Triangle", "Diamond", "Prism", "Star", "Limping", "Square", "Rectangle")
+
+    @classmethod
+    def parse(cls, args: Args) -> "Hex":
+        shape = args.word(cls.SHAPES, "hex shape") or "Hexagon"
+        a = args.dim()
+        b = args.dim(optional=True)
+        if shape == "Limping" or (shape == "Hexagon" and b is not None):
+            raise args.error(f"hex boards with two side lengths ({shape}) are not supported yet")
+        return cls(shape, a, b)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        shape, a, b = self.shape, self.a, self.b
+        if shape == "Hexagon":
+            g = hexagon_on_hex(a)
+        elif shape == "Triangle":
+            g = triangle_on_hex(a)
+        elif shape == "Diamond":
+            g = diamond_on_hex(a, None)
+        elif shape == "Prism":
+            g = diamond_on_hex(a, b if b is not None else a)
+        elif shape == "Star":
+            g = star_on_hex(a)
+        else:  # Square, Rectangle
+            g = rectangle_on_hex(a, b if (shape == "Rectangle" and b is not None) else a)
+        g.basis, g.shape = "Hexagonal", shape
+        return g
+
+
+# ---------------------------------------------------------------- triangular basis
+
+def tri_xy(row: int, col: int) -> tuple[float, float]:
+    """Point (row, col) of Ludii's triangular lattice."""
+    return (1.0 * (col - 0.5 * row), math.sqrt(3) / 2.0 * row)
+
+
+@dataclass
+class Tri(GraphLudeme, keyword="tri"):
+    """A triangular tiling: `(tri 5)`, `(tri Hexagon 3)`, `(tri Diamond 4)`, `(tri Square 4)`.
+
+    Example: `(board (tri 4) use:Vertex)` is a triangle of 10 points.
+    """
+
+    shape: str
+    a: int
+    b: int | None = None
+
+    SHAPES = ("Triangle", "Hexagon", "Diamond", "Prism", "Square", "Rectangle", "Star", "Limping")
+
+    @classmethod
+    def parse(cls, args: Args) -> "Tri":
+        shape = args.word(cls.SHAPES, "tri shape") or "Triangle"
+        a = args.dim()
+        b = args.dim(optional=True)
+        if shape in ("Star", "Limping"):
+            raise args.error(f"(tri {shape} ...) boards are not supported yet")
+        return cls(shape, a, b)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        extra = 1 if site_type == CELL else 0
+        shape = self.shape
+        if shape == "Triangle":
+            n = self.a + extra
+            pts = [tri_xy(r, c) for r in range(n) for c in range(n) if r <= c]
+        elif shape == "Hexagon":
+            d = self.a + extra
+            rows = cols = 2 * d - 1
+            g = PlanarGraph()
+            for r in range(rows):
+                for c in range(cols):
+                    if not (c > cols // 2 + r or r - c > cols // 2):
+                        g.add_vertex(*tri_xy(r, c))
+            join_at_distance(g, 1.0)
+            g.make_faces(False)
+            g.reorder()
+            g.basis, g.shape = "Triangular", shape
+            return g
+        elif shape in ("Diamond", "Prism"):
+            rows = self.a + extra
+            cols = (self.b if self.b is not None else self.a) + extra if shape == "Prism" else rows
+            hx, hy = 1.0, math.sqrt(3) / 2.0
+
+            def xy(r, c):
+                return (hy * (c - r), hx * (r + c) * 0.5)
+            if shape == "Prism":
+                pts = [xy(r, c) for r in range(rows + cols - 1) for c in range(cols + rows - 1)
+                       if abs(r - c) < rows]
+            else:
+                pts = [xy(r, c) for r in range(rows) for c in range(cols)]
+        else:  # Square, Rectangle
+            rows = self.a + extra
+            cols = (self.b if shape == "Rectangle" and self.b is not None else self.a) + extra
+            pts = [tri_xy(r, c) for r in range(rows) for c in range(cols + rows)
+                   if not (c < (r + 1) // 2 or c >= cols + r // 2)]
+        g = graph_from_points(pts)
+        g.reorder()
+        g.basis, g.shape = "Triangular", shape
+        return g
+
+
+# ---------------------------------------------------------------- concentric
+
+@dataclass
+class Concentric(GraphLudeme, keyword="concentric"):
+    """Concentric polygons joined at their midpoints: the Morris boards.
+
+    Example: `(board (concentric Square rings:3) use:Vertex)` is the 24 points
+    of Nine Men's Morris; `(concentric Square rings:2)` is Achi's 16.
+    """
+
+    sides: int
+    rings: int
+    midpoints: bool = True
+    join_midpoints: bool = True
+    join_corners: bool = False
+
+    SHAPES = {"Triangle": 3, "Square": 4, "Hexagon": 6, "Target": 0}
+
+    @classmethod
+    def parse(cls, args: Args) -> "Concentric":
+        shape = args.word(cls.SHAPES, "concentric shape")
+        sides = args.named_dim("sides")
+        rings = args.named_dim("rings")
+        if shape == "Target" or args.named("steps") is not None or args.named("stagger") is not None:
+            raise args.error("concentric target and circle boards are not supported yet")
+        if args.peek() is not None:
+            raise args.error("concentric boards given by cells per ring are not supported yet",
+                             args.peek())
+        if rings is None or (shape is None and sides is None):
+            raise args.error("(concentric ...) needs a shape or sides:, and rings:")
+        return cls(cls.SHAPES[shape] if shape else sides, rings,
+                   args.named_bool("midpoints", True), args.named_bool("joinMidpoints", True),
+                   args.named_bool("joinCorners", False))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        n = self.sides
+        g = PlanarGraph()
+        if n < 3 or self.rings < 1:
+            return g
+        arc = 2 * math.pi / n
+        ref = math.pi / 2 + (arc / 2 if n % 2 == 0 else 0)
+        base = 0
+        for ring in range(self.rings):
+            radius = 1 + ring * (2 if n == 3 else 1)
+            for side in range(n):
+                xa, ya = radius * math.cos(ref + arc * side), radius * math.sin(ref + arc * side)
+                xc, yc = radius * math.cos(ref + arc * (side + 1)), radius * math.sin(ref + arc * (side + 1))
+                g.find_or_add_vertex(xa, ya)
+                if self.midpoints:
+                    g.find_or_add_vertex((xa + xc) / 2.0, (ya + yc) / 2.0)
+            last = len(g.vertices) - 1
+            for v in range(base, last + 1):
+                g.add_edge(g.vertices[v], g.vertices[v + 1 if v < last else base])
+            base = len(g.vertices)
+        if (self.midpoints and self.join_midpoints) or self.join_corners:
+            per_side = 2 if self.midpoints else 1
+            per_ring = n * per_side
+            for ring in range(self.rings - 1):
+                for side in range(n):
+                    v = ring * per_ring + side * per_side
+                    if self.join_corners:
+                        g.add_edge(g.vertices[v], g.vertices[v + per_ring])
+                    if self.join_midpoints:
+                        g.add_edge(g.vertices[v + 1], g.vertices[v + 1 + per_ring])
+        g.basis, g.shape = "Concentric", {3: "Triangle", 4: "Square", 6: "Hexagon"}.get(n, "Regular")
+        g.reorder()
+        if site_type == CELL:
+            g.make_faces(True)
+        return g
+
+
+# ---------------------------------------------------------------- explicit graph
+
+@dataclass
+class Graph(GraphLudeme, keyword="graph"):
+    """A graph given by its vertices and edges.
+
+    Example: `(board (graph vertices:{{0 0} {1 0} {0 1}} edges:{{0 1} {0 2}}) use:Vertex)`.
+    """
+
+    vertices: list
+    edges: list
+
+    @classmethod
+    def parse(cls, args: Args) -> "Graph":
+        vnode = args.named("vertices")
+        if vnode is None:
+            raise args.error("(graph ...) needs vertices:{{x y} ...}")
+        verts = number_rows(vnode, args.path)
+        enode = args.named("edges")
+        edges = number_rows(enode, args.path) if enode is not None else []
+        for row, node in zip(verts, vnode.items):
+            if len(row) not in (2, 3):
+                raise args.error("a vertex is {x y} or {x y z}", node)
+        for row, node in zip(edges, enode.items if enode is not None else []):
+            if len(row) != 2 or not all(isinstance(v, int) and 0 <= v < len(verts) for v in row):
+                raise args.error(f"an edge is {{a b}} with vertex indices below {len(verts)}", node)
+        return cls(verts, edges)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        from .geometry import f32
+        g = PlanarGraph()
+        for row in self.vertices:
+            g.add_vertex(f32(row[0]), f32(row[1]), f32(row[2]) if len(row) > 2 else 0.0)
+        for a, b in self.edges:
+            g.find_or_add_edge(g.vertices[a], g.vertices[b])
+        g.assemble()
+        return g

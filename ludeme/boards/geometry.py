@@ -1,0 +1,566 @@
+"""The planar graph every board is built on, with Ludii's ordering rules.
+
+A board is a set of vertices joined by edges; faces (cells) are the smallest
+clockwise cycles. Ludii numbers every element by where it was created and then
+by `reorder` (bottom row first, left to right), and many later decisions
+(which face a walk finds first, which neighbour a tie goes to) follow list
+order. This module keeps those orders exactly, so the numbers agree with
+Ludii's, while the rest of the package only sees plain lists.
+
+Coordinates are doubles, y grows upward; `f32` rounds a value the way Ludii
+does when a graph is built from a vertex list of Java floats.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+EPSILON = 1e-7       # Ludii's MathRoutines.EPSILON
+TOLERANCE = 0.001    # coincidence tolerance of Graph.findVertex (L1 distance)
+
+VERTEX, EDGE, CELL = "Vertex", "Edge", "Cell"
+SITE_TYPES = (VERTEX, EDGE, CELL)     # Ludii's SiteType order
+
+
+def f32(value: float) -> float:
+    """`value` rounded to a Java float and widened back to a double."""
+    return struct.unpack("f", struct.pack("f", value))[0]
+
+
+# ---------------------------------------------------------------- plane maths
+
+def distance(ax: float, ay: float, bx: float, by: float) -> float:
+    """Euclidean distance between two points."""
+    dx, dy = bx - ax, by - ay
+    return math.sqrt(dx * dx + dy * dy)
+
+
+def distance_to_line(px, py, ax, ay, bx, by) -> float:
+    """Distance from point p to the infinite line through a and b (to a when a == b)."""
+    dx, dy = bx - ax, by - ay
+    if abs(dx) + abs(dy) < EPSILON:
+        return distance(px, py, ax, ay)
+    a2 = (py - ay) * dx - (px - ax) * dy
+    return math.sqrt(a2 * a2 / (dx * dx + dy * dy))
+
+
+def clockwise(ax, ay, bx, by, cx, cy) -> bool:
+    """Whether a, b, c turn clockwise (collinear counts as clockwise, as in Ludii)."""
+    return (bx - ax) * (cy - ay) - (cx - ax) * (by - ay) < EPSILON
+
+
+def polygon_area(points) -> float:
+    """Signed area of a polygon given as (x, y) pairs; positive when counter-clockwise."""
+    area = 0.0
+    n = len(points)
+    for i in range(n):
+        x0, y0 = points[i]
+        x1, y1 = points[(i + 1) % n]
+        area += x0 * y1 - x1 * y0
+    return area / 2.0
+
+
+def point_in_polygon(x: float, y: float, polygon) -> bool:
+    """Even-odd test of (x, y) against a polygon of (x, y) pairs."""
+    odd = False
+    j = len(polygon) - 1
+    for i in range(len(polygon)):
+        ix, iy = polygon[i]
+        jx, jy = polygon[j]
+        if ((iy < y <= jy) or (jy < y <= iy)) and (ix <= x or jx <= x):
+            odd ^= ix + (y - iy) / (jy - iy) * (jx - ix) < x
+        j = i
+    return odd
+
+
+def abs_tan_turn(ax, ay, bx, by, cx, cy) -> float:
+    """|tan| of the turn a->b->c, or infinity when c does not lie ahead of b."""
+    vx, vy = bx - ax, by - ay
+    ux, uy = cx - bx, cy - by
+    dot = ux * vx + uy * vy
+    if dot <= 0.0:
+        return math.inf
+    return abs((ux * -vy + uy * vx) / dot)
+
+
+def segments_intersect(a0x, a0y, a1x, a1y, b0x, b0y, b1x, b1y) -> bool:
+    """Whether segments a0-a1 and b0-b1 intersect (parallel segments never do)."""
+    xlk, ylk = a1x - a0x, a1y - a0y
+    xnm, ynm = b1x - b0x, b1y - b0y
+    xmk, ymk = b0x - a0x, b0y - a0y
+    det = xnm * ylk - ynm * xlk
+    if abs(det) < EPSILON:
+        return False
+    inv = 1.0 / det
+    s = (xnm * ymk - ynm * xmk) * inv
+    t = (xlk * ymk - ylk * xmk) * inv
+    return -EPSILON <= s <= 1 + EPSILON and -EPSILON <= t <= 1 + EPSILON
+
+
+def clockwise_score(fx, fy, tx, ty) -> float:
+    """Sort key of Ludii's step and radial lists: clockwise angle from north."""
+    score = math.pi / 2 - math.atan2(ty - fy, tx - fx) + 0.0001
+    while score < 0:
+        score += 2 * math.pi
+    return score
+
+
+# ---------------------------------------------------------------- elements
+
+class Element:
+    """A vertex, edge or face: id, position, property bits and grid situation."""
+
+    __slots__ = ("id", "x", "y", "z", "props", "row", "col", "layer", "label")
+    kind = ""
+
+    def __init__(self, id_: int, x: float = 0.0, y: float = 0.0, z: float = 0.0):
+        self.id = id_
+        self.x, self.y, self.z = x, y, z
+        self.props = 0
+        self.row = self.col = -1
+        self.layer = 0
+        self.label = "?"
+
+    def __repr__(self) -> str:
+        return f"{self.kind}{self.id}({self.x:.3f},{self.y:.3f})"
+
+
+class Vertex(Element):
+    """A point; `edges` are kept sorted by angle around it, as Ludii does."""
+
+    __slots__ = ("edges", "faces")
+    kind = VERTEX
+
+    def __init__(self, id_, x, y, z=0.0):
+        super().__init__(id_, x, y, z)
+        self.edges: list[Edge] = []
+        self.faces: list[Face] = []
+
+    def sort_edges(self) -> None:
+        """Order incident edges counter-clockwise from -pi (stable on ties)."""
+        self.edges.sort(key=lambda e: math.atan2(e.other(self).y - self.y, e.other(self).x - self.x))
+
+    def sort_faces(self) -> None:
+        """Order incident faces counter-clockwise from -pi (stable on ties)."""
+        self.faces.sort(key=lambda f: math.atan2(f.y - self.y, f.x - self.x))
+
+    def edge_to(self, other: "Vertex") -> "Edge | None":
+        """The edge joining this vertex to `other`, if any."""
+        for e in self.edges:
+            if e.other(self) is other:
+                return e
+        return None
+
+    def neighbours(self) -> list:
+        """Vertices joined by an edge, in edge order (Ludii's `nbors`)."""
+        return [e.other(self) for e in self.edges]
+
+
+class Edge(Element):
+    """A segment between two vertices; `left`/`right` are the faces on each side."""
+
+    __slots__ = ("a", "b", "left", "right")
+    kind = EDGE
+
+    def __init__(self, id_, a: Vertex, b: Vertex):
+        super().__init__(id_)
+        self.a, self.b = a, b
+        self.left: Face | None = None
+        self.right: Face | None = None
+        self.set_midpoint()
+
+    def set_midpoint(self) -> None:
+        """Place the edge at the midpoint of its ends."""
+        a, b = self.a, self.b
+        self.x, self.y, self.z = (a.x + b.x) * 0.5, (a.y + b.y) * 0.5, (a.z + b.z) * 0.5
+
+    def other(self, v: Vertex) -> Vertex:
+        """The end that is not `v`."""
+        return self.b if self.a is v else self.a
+
+    def other_face(self, f: "Face") -> "Face | None":
+        """The face on the other side from `f`."""
+        if self.left is f:
+            return self.right
+        if self.right is f:
+            return self.left
+        return None
+
+    def neighbours(self) -> list:
+        """Edges sharing an end, end A first (Ludii's `nbors`)."""
+        return [e for e in self.a.edges if e is not self] + [e for e in self.b.edges if e is not self]
+
+
+class Face(Element):
+    """A cell: its vertices and edges in walk order; placed at the mean of its vertices."""
+
+    __slots__ = ("vertices", "edges")
+    kind = CELL
+
+    def __init__(self, id_):
+        super().__init__(id_)
+        self.vertices: list[Vertex] = []
+        self.edges: list[Edge] = []
+
+    def set_midpoint(self) -> None:
+        """Place the face at the mean of its vertices."""
+        n = len(self.vertices)
+        if not n:
+            self.x = self.y = self.z = 0.0
+            return
+        xx = yy = zz = 0.0
+        for v in self.vertices:
+            xx += v.x
+            yy += v.y
+            zz += v.z
+        self.x, self.y, self.z = xx / n, yy / n, zz / n
+
+    def neighbours(self) -> list:
+        """Faces across each edge, in edge order (Ludii's `nbors`)."""
+        return [o for o in (e.other_face(self) for e in self.edges) if o is not None]
+
+    def matches(self, vids) -> bool:
+        """Whether this face has the vertex ids `vids` in cyclic order, either way round."""
+        ids = [v.id for v in self.vertices]
+        n = len(ids)
+        if len(vids) != n or vids[0] not in ids:
+            return False
+        s = ids.index(vids[0])
+        return (all(ids[(s + k) % n] == vids[k] for k in range(n))
+                or all(ids[(s - k) % n] == vids[k] for k in range(n)))
+
+
+def cycle_key(ids) -> tuple:
+    """A key equal for the same cycle of ids read from any start, either way round."""
+    n = len(ids)
+    s = ids.index(min(ids))
+    fwd = tuple(ids[(s + k) % n] for k in range(n))
+    back = tuple(ids[(s - k) % n] for k in range(n))
+    return min(fwd, back)
+
+
+# ---------------------------------------------------------------- the graph
+
+class PlanarGraph:
+    """Vertices, edges and faces with Ludii's creation and ordering rules."""
+
+    def __init__(self):
+        self.vertices: list[Vertex] = []
+        self.edges: list[Edge] = []
+        self.faces: list[Face] = []
+        self.basis: str | None = None     # "Square", "Hexagonal", ... (informative)
+        self.shape: str | None = None
+        self._grid: dict | None = None    # spatial hash for find_vertex
+        self.duplicate_labels: dict[str, bool] = {}   # site type -> two elements share a label
+
+    def elements(self, kind: str) -> list:
+        """The vertices, edges or faces."""
+        return {VERTEX: self.vertices, EDGE: self.edges, CELL: self.faces}[kind]
+
+    # -- vertices
+    def add_vertex(self, x: float, y: float, z: float = 0.0) -> Vertex:
+        """Append a vertex (no coincidence check)."""
+        v = Vertex(len(self.vertices), x, y, z)
+        self.vertices.append(v)
+        if self._grid is not None:
+            self._grid.setdefault(self._cell(x, y), []).append(v)
+        return v
+
+    @staticmethod
+    def _cell(x: float, y: float) -> tuple[int, int]:
+        return (math.floor(x * 100), math.floor(y * 100))
+
+    def find_vertex(self, x: float, y: float, z: float = 0.0, tol: float = TOLERANCE):
+        """The first vertex within L1 distance `tol` of (x, y, z), or None."""
+        if self._grid is None:
+            self._grid = {}
+            for v in self.vertices:
+                self._grid.setdefault(self._cell(v.x, v.y), []).append(v)
+        cx, cy = self._cell(x, y)
+        best = None
+        for gx in (cx - 1, cx, cx + 1):
+            for gy in (cy - 1, cy, cy + 1):
+                for v in self._grid.get((gx, gy), ()):
+                    if abs(x - v.x) + abs(y - v.y) + abs(z - v.z) < tol and (best is None or v.id < best.id):
+                        best = v
+        return best
+
+    def find_or_add_vertex(self, x: float, y: float, z: float = 0.0) -> Vertex:
+        """The vertex at (x, y, z), created when there is none."""
+        return self.find_vertex(x, y, z) or self.add_vertex(x, y, z)
+
+    def moved(self) -> None:
+        """Call after changing vertex positions: re-place edges and faces, drop the hash."""
+        self._grid = None
+        for e in self.edges:
+            e.set_midpoint()
+        for f in self.faces:
+            f.set_midpoint()
+
+    # -- edges
+    def add_edge(self, a: Vertex, b: Vertex) -> Edge:
+        """Append an edge a-b and keep both ends' edge lists sorted."""
+        e = Edge(len(self.edges), a, b)
+        self.edges.append(e)
+        a.edges.append(e)
+        a.sort_edges()
+        b.edges.append(e)
+        b.sort_edges()
+        return e
+
+    def find_or_add_edge(self, a: Vertex, b: Vertex) -> Edge:
+        """The edge a-b, created when there is none."""
+        return a.edge_to(b) or self.add_edge(a, b)
+
+    def link_edges_to_vertices(self) -> None:
+        """Rebuild every vertex's edge list from the edge list, sorted by angle."""
+        for v in self.vertices:
+            v.edges.clear()
+        for e in self.edges:
+            e.a.edges.append(e)
+            e.b.edges.append(e)
+        for v in self.vertices:
+            v.sort_edges()
+
+    # -- faces
+    def clear_faces(self) -> None:
+        """Forget every face."""
+        for e in self.edges:
+            e.left = e.right = None
+        for v in self.vertices:
+            v.faces.clear()
+        self.faces.clear()
+
+    def add_face(self, verts: list[Vertex]) -> Face | None:
+        """Append the face bounded by `verts` (clockwise); None if an edge is missing."""
+        face = Face(len(self.faces))
+        for i, v in enumerate(verts):
+            nxt = verts[(i + 1) % len(verts)]
+            e = v.edge_to(nxt)
+            if e is None:
+                return None
+            if e.a is v:
+                e.right = face
+            else:
+                e.left = face
+            face.vertices.append(v)
+            face.edges.append(e)
+        face.set_midpoint()
+        for v in face.vertices:
+            v.faces.append(face)
+        self.faces.append(face)
+        return face
+
+    def make_faces(self, check_crossings: bool) -> None:
+        """Find every clockwise minimal cycle by walking each edge, turning to the next edge."""
+        max_sides = 32
+        if self.faces:
+            self.clear_faces()
+        seen: set[tuple] = set()
+        for start in self.vertices:
+            for first in list(start.edges):
+                walk = [start]
+                vert, edge, closed = start, first, False
+                while len(walk) <= max_sides:
+                    prev = vert
+                    n = vert.edges.index(edge)
+                    num = len(vert.edges)
+                    for m in range(1, num):
+                        edge = vert.edges[(n + m) % num]
+                        nxt = edge.other(vert)
+                        if abs(nxt.z - start.z) < 0.0001:
+                            vert = nxt
+                            break
+                    else:
+                        break
+                    if vert is start:
+                        closed = True
+                        break
+                    if vert in walk:
+                        break
+                    walk.append(vert)
+                    if check_crossings and self.is_edge_crossing(prev, vert):
+                        break
+                if closed and len(walk) >= 3 and polygon_area([(v.x, v.y) for v in walk]) < 0:
+                    key = cycle_key([v.id for v in walk])
+                    if key not in seen:
+                        seen.add(key)
+                        self.add_face(walk)
+
+    def link_faces_to_vertices(self) -> None:
+        """Rebuild every vertex's face list, sorted by angle."""
+        for v in self.vertices:
+            v.faces.clear()
+        for f in self.faces:
+            for v in f.vertices:
+                v.faces.append(f)
+        for v in self.vertices:
+            v.sort_faces()
+
+    def is_edge_crossing(self, a: Vertex, b: Vertex) -> bool:
+        """Whether segment a-b crosses an existing edge away from its ends."""
+        tol = 0.001
+        for e in self.edges:
+            if (e.a is a and e.b is b) or (e.a is b and e.b is a):
+                return False
+            ea, eb = e.a, e.b
+            if (distance(a.x, a.y, ea.x, ea.y) < tol or distance(a.x, a.y, eb.x, eb.y) < tol
+                    or distance(b.x, b.y, ea.x, ea.y) < tol or distance(b.x, b.y, eb.x, eb.y) < tol):
+                continue
+            if segments_intersect(a.x, a.y, b.x, b.y, ea.x, ea.y, eb.x, eb.y):
+                return True
+        return False
+
+    def assemble(self) -> None:
+        """Ludii's Graph(vertices, edges) constructor: link edges, make faces, link faces."""
+        self.link_edges_to_vertices()
+        self.make_faces(False)
+        self.link_faces_to_vertices()
+
+    # -- numbering
+    def reorder(self) -> None:
+        """Renumber vertices, edges and faces bottom row first, left to right (score y*100+x)."""
+        for items in (self.vertices, self.edges, self.faces):
+            items.sort(key=lambda el: el.y * 100 + el.x)
+            for i, el in enumerate(items):
+                el.id = i
+
+    def synchronise_ids(self) -> None:
+        """Make every id equal its list position."""
+        for items in (self.vertices, self.edges, self.faces):
+            for i, el in enumerate(items):
+                el.id = i
+
+    # -- transformations
+    def bounds(self, items=None) -> tuple[float, float, float, float]:
+        """(x, y, width, height) of the given elements (vertices by default)."""
+        items = self.vertices if items is None else items
+        return bounds(items)
+
+    def rotate(self, degrees: float) -> None:
+        """Rotate counter-clockwise about the centre of the vertices' bounding box."""
+        theta = math.radians(degrees)
+        bx, by, bw, bh = self.bounds()
+        px, py = bx + bw / 2.0, by + bh / 2.0
+        c, s = math.cos(theta), math.sin(theta)
+        for v in self.vertices:
+            dx, dy = v.x - px, v.y - py
+            v.x, v.y = px + dx * c - dy * s, py + dy * c + dx * s
+        self.moved()
+
+    def translate(self, dx: float, dy: float, dz: float = 0.0) -> None:
+        """Shift every vertex."""
+        for v in self.vertices:
+            v.x, v.y, v.z = v.x + dx, v.y + dy, v.z + dz
+        self.moved()
+
+    def scale(self, sx: float, sy: float, sz: float = 1.0) -> None:
+        """Scale every vertex about the origin."""
+        for v in self.vertices:
+            v.x, v.y, v.z = v.x * sx, v.y * sy, v.z * sz
+        self.moved()
+
+    # -- removal (Ludii's Graph.remove*)
+    def remove_face(self, face: Face, remove_orphans: bool) -> None:
+        """Drop a face; with `remove_orphans`, also the edges left with no face."""
+        orphans = []
+        for e in face.edges:
+            if e.left is face:
+                e.left = None
+                if remove_orphans and e.right is None:
+                    orphans.append(e)
+            if e.right is face:
+                e.right = None
+                if remove_orphans and e.left is None:
+                    orphans.append(e)
+        for v in face.vertices:
+            v.faces[:] = [f for f in v.faces if f is not face]
+        self.faces.remove(face)
+        self.synchronise_ids()
+        for e in sorted(orphans, key=lambda e: -e.id):
+            if e in self.edges:
+                self.remove_edge(e)
+
+    def remove_edge(self, edge: Edge) -> None:
+        """Drop an edge and the faces it bounds."""
+        for f in [f for f in self.faces if edge in f.edges][::-1]:
+            self.remove_face(f, False)
+        for v in (edge.a, edge.b):
+            v.edges[:] = [e for e in v.edges if e is not edge]
+        self.edges.remove(edge)
+        self.synchronise_ids()
+
+    def remove_vertex(self, vertex: Vertex) -> None:
+        """Drop a vertex with its edges and faces."""
+        doomed = {id(f) for f in self.faces if vertex in f.vertices}
+        for e in self.edges:
+            if e.left is not None and id(e.left) in doomed:
+                e.left = None
+            if e.right is not None and id(e.right) in doomed:
+                e.right = None
+        for v in self.vertices:
+            v.faces[:] = [f for f in v.faces if id(f) not in doomed]
+        self.faces[:] = [f for f in self.faces if id(f) not in doomed]
+        gone = {id(e) for e in vertex.edges}
+        for v in self.vertices:
+            v.edges[:] = [e for e in v.edges if id(e) not in gone]
+        self.edges[:] = [e for e in self.edges if id(e) not in gone]
+        self.vertices.remove(vertex)
+        self._grid = None
+        self.synchronise_ids()
+
+    def average_edge_length(self) -> float:
+        """Mean length of the edges (0 without edges)."""
+        if not self.edges:
+            return 0.0
+        total = 0.0
+        for e in self.edges:
+            total += distance(e.a.x, e.a.y, e.b.x, e.b.y)
+        return total / len(self.edges)
+
+    def centroid(self) -> tuple[float, float]:
+        """Mean position of the vertices."""
+        if not self.vertices:
+            return (0.0, 0.0)
+        mx = my = 0.0
+        for v in self.vertices:
+            mx += v.x
+            my += v.y
+        n = len(self.vertices)
+        return (mx / n, my / n)
+
+
+def bounds(items) -> tuple[float, float, float, float]:
+    """(x, y, width, height) of a list of elements; zeros when empty."""
+    limit = 1000000.0
+    x0 = y0 = limit
+    x1 = y1 = -limit
+    for el in items:
+        x0, x1 = min(x0, el.x), max(x1, el.x)
+        y0, y1 = min(y0, el.y), max(y1, el.y)
+    if x0 == limit or y0 == limit:
+        return (0.0, 0.0, 0.0, 0.0)
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def graph_from_points(points, unit: float = 1.0, edges=None, as_float32: bool = True) -> PlanarGraph:
+    """Ludii's createGraphFromVertexList: join points `unit` apart, then make faces.
+
+    The points become Java floats (Ludii goes through a Float[][] array); the
+    edges are found on the original doubles, in pair order.
+    """
+    if edges is None:
+        edges = []
+        for i, (ax, ay) in enumerate(points):
+            for j in range(i + 1, len(points)):
+                bx, by = points[j]
+                if abs(distance(bx, by, ax, ay) - unit) < 0.01:
+                    edges.append((i, j))
+    g = PlanarGraph()
+    for x, y in points:
+        g.add_vertex(f32(x) if as_float32 else x, f32(y) if as_float32 else y)
+    for i, j in edges:
+        g.find_or_add_edge(g.vertices[i], g.vertices[j])
+    g.assemble()
+    return g
