@@ -12,9 +12,30 @@ from .expand import Description, Expanded, expand, load_description
 from .grammar import tokenize
 from .syntax import Template, walk
 
-# Stages run in order; later stages register themselves here (name -> function of an
-# Expanded game that raises LudemeError on failure).
-STAGES: dict[str, Callable[[Expanded], None] | None] = {"expand": None}
+def _compile(ex: Expanded, carry: dict) -> None:
+    from .compiler import compile_game
+    carry["game"] = compile_game(ex)
+
+
+def _run(ex: Expanded, carry: dict) -> None:
+    """A few seeded random playouts, cut after some decisions; a crash becomes a failure."""
+    from .testing import random_playout
+    game = carry["game"]
+    for seed in (1, 2):
+        try:
+            random_playout(game, seed, max_decisions=RUN_STAGE_DECISIONS)
+        except LudemeError:
+            raise
+        except Exception as e:  # an engine bug must be reported, not crash the whole check
+            raise LudemeError(f"runtime error in a random playout (seed {seed}): "
+                              f"{type(e).__name__}: {e}", ex.game.pos) from None
+
+
+RUN_STAGE_DECISIONS = 300
+
+# Stages run in order: name -> function(expanded, carry) raising LudemeError on failure.
+STAGES: dict[str, Callable[[Expanded, dict], None] | None] = {
+    "expand": None, "compile": _compile, "run": _run}
 
 
 def deepest_stage() -> str:
@@ -60,9 +81,10 @@ def _token_templates(path: str, text: str) -> list[str]:
 
 
 def _run_stages(ex: Expanded, stage: str) -> None:
+    carry: dict = {}
     for name, fn in STAGES.items():
         if fn is not None:
-            fn(ex)
+            fn(ex, carry)
         if name == stage:
             return
 

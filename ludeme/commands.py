@@ -8,6 +8,9 @@ from __future__ import annotations
 import importlib
 
 MODULES = [
+    "crosscheck",         # ludeme crosscheck
+    "play",               # ludeme play
+    "runner",
     # "boards.cli",       # ludeme board
 ]
 

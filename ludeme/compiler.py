@@ -1,0 +1,461 @@
+"""Typed ludemes to a runnable `Game`: equipment tables, then closures for the rules.
+
+`compile_game(expanded)` builds the typed tree (`ludeme.ludemes`), the board
+(`ludeme.boards`), the containers and components in Ludii's order, and then
+compiles every rule to a closure through `Env`, which also hands ludemes the
+board tables they close over (steps and rays by direction, regions, hands).
+"""
+
+from __future__ import annotations
+
+from .engine import (A_ADD, Component, Container, Game, Phase, UNDEFINED)
+from .errors import LudemeError, Pos
+from .expand import Expanded
+from .ludemes import base, game as G, moves as M  # noqa: F401  (registers every family)
+from .ludemes import booleans, ints, literals, regions  # noqa: F401
+from .ludemes.base import Builder, Ludeme, Other, RoleType
+
+MAX_TURNS_PER_PLAYER = 1250
+MAX_MOVES = 10_000
+
+_PLAYER_WORDS = {f"P{i}": i for i in range(1, 17)}
+
+
+class Env:
+    """What compiling a ludeme needs: players, board tables, containers, components."""
+
+    def __init__(self, num_players: int, board, containers: list[Container],
+                 components: list[Component], regions: dict, facing: dict[int, str]):
+        self.num_players = num_players
+        self.board = board
+        self.containers = containers
+        self.components = components
+        self.regions = regions
+        self.facing = facing
+        self.num_board_sites = containers[0].num_sites
+        self.total_sites = sum(c.num_sites for c in containers)
+        self._compiled: dict[int, object] = {}
+        self._piece_gens: list | None = None
+        self.piece_items: list = []        # (component index, Piece ludeme)
+
+    # -- compiling ----------------------------------------------------------
+    def compile(self, lud: Ludeme):
+        """The closure of a typed ludeme (compiled once)."""
+        key = id(lud)
+        f = self._compiled.get(key)
+        if f is None:
+            try:
+                f = lud.compile(self)
+            except LudemeError:
+                raise
+            except (KeyError, IndexError, ValueError, TypeError) as e:  # a bug or bad table
+                raise lud.fail(f"cannot compile this ludeme: {type(e).__name__}: {e}") from e
+            self._compiled[key] = f
+        return f
+
+    # -- players --------------------------------------------------------------
+    def role_id(self, role: str, lud: Ludeme):
+        """A closure giving the player id that a role word names now."""
+        n = self.num_players
+        if role in _PLAYER_WORDS:
+            p = _PLAYER_WORDS[role]
+            if p > n:
+                raise lud.fail(f"{role} does not exist in a {n}-player game")
+            return lambda c: p
+        if role == "Mover":
+            return lambda c: c.s.mover
+        if role == "Next":
+            return lambda c: c.s.next
+        if role == "Prev":
+            return lambda c: c.s.prev
+        if role == "Player":
+            return lambda c: c.player
+        if role == "Neutral":
+            return lambda c: 0
+        if role in ("Shared", "All", "Each"):
+            return lambda c: n + 1
+        raise lud.fail(f"the role {role} names several players where one is expected")
+
+    def role_players(self, role: str, lud: Ludeme):
+        """A closure giving the set of player ids a role word covers now."""
+        n = self.num_players
+        everyone = frozenset(range(1, n + 1))
+        if role in ("All", "Each", "Any"):
+            allp = frozenset(range(0, n + 2))
+            return lambda c: allp if role == "Any" else everyone
+        if role == "Shared":
+            return lambda c: frozenset((n + 1,))
+        if role in ("Enemy", "NonMover"):
+            return lambda c: everyone - {c.s.mover}
+        if role in ("Friend", "Ally", "MoverTeam", "TeamMover"):
+            return lambda c: frozenset((c.s.mover,))
+        one = self.role_id(role, lud)
+        return lambda c: frozenset((one(c),))
+
+    # -- components -------------------------------------------------------------
+    def component_fn(self, name: str, role: str | None, lud: Ludeme):
+        """A closure giving the index of component `name` (of `role`'s player if given)."""
+        by_name = {comp.name: comp.index for comp in self.components[1:]}
+        if role is None:
+            if name in by_name:
+                idx = by_name[name]
+                return lambda c: idx
+            if f"{name}1" in by_name:
+                return lambda c: by_name.get(f"{name}{c.s.mover}", 0)
+            raise lud.fail(f"no piece called {name!r}; pieces: "
+                           f"{', '.join(sorted(by_name)) or 'none'}")
+        who = self.role_id(role, lud)
+        if not any(k.startswith(name) for k in by_name):
+            raise lud.fail(f"no piece called {name!r}")
+        return lambda c: by_name.get(f"{name}{who(c)}", by_name.get(name, 0))
+
+    def mover_component(self):
+        """A closure giving the mover's first piece kind (for `(move Add ...)` without a piece)."""
+        first = {}
+        for comp in self.components[1:]:
+            first.setdefault(comp.owner, comp.index)
+        return lambda c: first.get(c.s.mover, first.get(0, 0))
+
+    def piece_generators(self) -> list:
+        """For each component index, the compiled moves of its piece (or None)."""
+        if self._piece_gens is None:
+            gens = [None] * len(self.components)
+            for idx, piece in self.piece_items:
+                if piece.generator is not None:
+                    gens[idx] = self.compile(piece.generator)
+            self._piece_gens = gens
+        return self._piece_gens
+
+    # -- containers ---------------------------------------------------------------
+    def hand_offsets(self) -> dict[int, int]:
+        """Player -> the first site of their hand."""
+        return {c.owner: c.sites_from for c in reversed(self.containers[1:])}
+
+    def hand_ranges(self) -> dict[int, tuple]:
+        """Player -> the sites of their hands."""
+        out: dict[int, tuple] = {}
+        for c in self.containers[1:]:
+            out[c.owner] = out.get(c.owner, ()) + tuple(range(c.sites_from,
+                                                              c.sites_from + c.num_sites))
+        return out
+
+    # -- the board ---------------------------------------------------------------
+    def _dirs(self, dirn, lud: Ludeme) -> list[str]:
+        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+        out: list[str] = []
+        for w in words:
+            if w in self.board.directions:
+                out.append(w)
+                continue
+            try:
+                got = self.board.relation_dirs(w)
+            except (KeyError, ValueError):
+                got = None
+            if got is None:
+                raise lud.fail(f"the direction {w} is not supported on this board "
+                               f"(board directions: {', '.join(self.board.directions)})")
+            out.extend(got)
+        seen = []
+        for d in out:
+            if d not in seen:
+                seen.append(d)
+        return seen
+
+    def step_targets(self, dirn, lud: Ludeme) -> tuple:
+        """Per site, the distinct sites one step away in the direction choice `dirn`.
+
+        A relation word (Adjacent, Orthogonal, ...) takes the board's neighbours in that
+        relation, as Ludii's steps do on any tiling; absolute directions take the step
+        tables. Duplicates are dropped, as Ludii drops a repeated (from, to).
+        """
+        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+        n = self.num_board_sites
+        per_site: list[list[int]] = [[] for _ in range(n)]
+        for w in words:
+            if w in self.board.directions:
+                tab = self.board.step[w]
+                for s in range(n):
+                    if tab[s] >= 0:
+                        per_site[s].append(tab[s])
+            elif w in ("Adjacent", "Orthogonal", "Diagonal", "OffDiagonal", "All"):
+                rel = "Adjacent" if w == "All" else w
+                try:
+                    table = self.board.neighbours[rel]
+                except KeyError:
+                    raise lud.fail(f"{w} neighbours are not available on this board") from None
+                for s in range(n):
+                    per_site[s].extend(table[s])
+            else:
+                for tab in self.step_tables(w, lud):
+                    for s in range(n):
+                        if tab[s] >= 0:
+                            per_site[s].append(tab[s])
+        return tuple(tuple(dict.fromkeys(p)) for p in per_site)
+
+    def step_tables(self, dirn, lud: Ludeme) -> list[tuple]:
+        """Neighbour tables (site -> site or -1), one per absolute direction in `dirn`."""
+        return [self.board.step[d] for d in self._dirs(dirn, lud)]
+
+    def ray_pairs(self, dirn, lud: Ludeme) -> list[tuple]:
+        """(rays in d, rays in the opposite of d or None) for each direction d in `dirn`."""
+        out = []
+        for d in self._dirs(dirn, lud):
+            opp = OPPOSITE.get(d)
+            out.append((self.board.rays[d],
+                        self.board.rays[opp] if opp in self.board.rays else None))
+        return out
+
+    def site_fn(self, spec):
+        """The start site of a move: `(from <site>)` if given, else the iterated `(from)`."""
+        if spec is None or getattr(spec, "site", None) is None:
+            return lambda c: c.from_
+        if not isinstance(spec.site, base.IntFn):
+            raise spec.fail("a single site is expected here")
+        return self.compile(spec.site)
+
+    def board_region(self, kind: str, lud: Ludeme) -> tuple:
+        """A static region of the board (Top, Bottom, Corners, ...)."""
+        try:
+            return tuple(sorted(self.board.region(kind)))
+        except (KeyError, ValueError, NotImplementedError) as e:
+            raise lud.fail(f"(sites {kind}) is not available on this board: {e}") from None
+
+    def board_rows(self) -> dict[int, tuple]:
+        rows: dict[int, list] = {}
+        for s in self.board.sites:
+            rows.setdefault(s.row, []).append(s.index)
+        return {k: tuple(v) for k, v in rows.items()}
+
+    def board_columns(self) -> dict[int, tuple]:
+        cols: dict[int, list] = {}
+        for s in self.board.sites:
+            cols.setdefault(s.col, []).append(s.index)
+        return {k: tuple(v) for k, v in cols.items()}
+
+    def site_of_label(self, label: str, lud: Ludeme) -> int:
+        try:
+            return self.board.index_of(label)
+        except (KeyError, ValueError):
+            raise lud.fail(f"no site labelled {label!r} on this board") from None
+
+    def named_region(self, name: str, role: str | None, lud: Ludeme):
+        entries = self.regions.get(name)
+        if not entries:
+            raise lud.fail(f"no region called {name!r}; regions: "
+                           f"{', '.join(sorted(self.regions)) or 'none'}")
+        if role is None and len(entries) == 1:
+            sites = next(iter(entries.values()))
+            return lambda c: sites
+        who = self.role_id(role or "Mover", lud)
+        return lambda c: entries.get(who(c), entries.get(0, ()))
+
+    def no_moves_fn(self, role: str, lud: Ludeme):
+        """`(no Moves <role>)`: evaluated by generating that player's moves in a copy."""
+        who = self.role_id(role, lud)
+
+        def no_moves(c):
+            s = c.s
+            p = who(c)
+            probe = s.clone()
+            probe.prev, probe.mover, probe.next = s.mover, p, s.mover
+            phase = probe.g.phases[probe.phase[p]]
+            return not phase.play(probe.ctx)
+        return no_moves
+
+
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E", "NE": "SW", "SW": "NE", "NW": "SE",
+            "SE": "NW", "NNE": "SSW", "SSW": "NNE", "ENE": "WSW", "WSW": "ENE",
+            "ESE": "WNW", "WNW": "ESE", "SSE": "NNW", "NNW": "SSE"}
+
+
+# --------------------------------------------------------------------------------
+
+def _fail(lud, msg):
+    return lud.fail(msg)
+
+
+def compile_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
+                 max_moves: int = MAX_MOVES) -> Game:
+    """Build and compile an expanded description into a `Game`."""
+    from .boards import build_board
+    try:
+        typed = Builder().build(ex.game, Other, "")
+    except LudemeError as e:
+        _attach_source(e, ex)
+        raise
+    if not isinstance(typed, G.Game):
+        raise LudemeError("only (game ...) descriptions can be played; (match ...) is not "
+                          "supported yet", ex.game.pos)
+    try:
+        return _assemble(ex, typed, build_board, max_turns, max_moves)
+    except LudemeError as e:
+        _attach_source(e, ex)
+        raise
+
+
+def _attach_source(e: LudemeError, ex: Expanded) -> None:
+    if e.source is None and e.pos is not None and e.pos.file == ex.description.path:
+        e.source = ex.description.text
+
+
+def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> Game:
+    if g.players is None:
+        raise LudemeError("(players ...) is missing", ex.game.pos, path="game")
+    n = g.players.n
+    facing = {}
+    if g.players.players:
+        for i, pl in enumerate(g.players.players, 1):
+            if isinstance(pl, G.Player) and pl.dirn:
+                facing[i] = pl.dirn
+    items = g.equipment.items if g.equipment is not None else []
+    boards = [it for it in items if isinstance(it, G.Board)]
+    if len(boards) != 1:
+        raise LudemeError("the equipment needs exactly one (board ...)",
+                          (g.equipment.node.pos if g.equipment else ex.game.pos),
+                          path="game/equipment")
+    board_lud = boards[0]
+    board = build_board(board_lud.node, players=n)
+    containers = [Container(0, "Board", 0, 0, board.num_sites)]
+    components = [Component(0, "", 0)]
+    piece_items = []
+    next_site = board.num_sites
+    for it in items:
+        if isinstance(it, G.Hand):
+            owners = range(1, n + 1) if it.role == "Each" else [_owner(it.role, n, it)]
+            for p in owners:
+                containers.append(Container(len(containers), f"Hand{p}", p, next_site, it.size))
+                next_site += it.size
+        elif isinstance(it, G.Piece):
+            owners = range(1, n + 1) if it.role == "Each" else [_owner(it.role, n, it)]
+            for p in owners:
+                name = f"{it.name}{p}" if p > 0 and it.role not in ("Shared", "Neutral") \
+                    else it.name
+                components.append(Component(len(components), name, p))
+                piece_items.append((len(components) - 1, it))
+    env = Env(n, board, containers, components, {}, facing)
+    env.piece_items = piece_items
+    env.regions = _static_regions(env, items)
+
+    rules = g.rules
+    start_moves = _start_moves(env, rules.start) if rules.start is not None else []
+    phases = []
+    if rules.phases:
+        for ph in rules.phases:
+            if not isinstance(ph, G.Phase):
+                raise ph.fail("phases:{...} holds (phase ...) entries")
+            phases.append(ph)
+    elif rules.play is not None:
+        phases = [None]
+    else:
+        raise rules.fail("the rules need (play ...) or phases:{...}")
+
+    compiled_phases = []
+    names = [p.name if p is not None else "Default Phase" for p in phases]
+    for i, ph in enumerate(phases):
+        if ph is None:
+            compiled_phases.append(Phase("Default Phase", env.compile(rules.play.moves)))
+            continue
+        play = env.compile(ph.play.moves) if isinstance(ph.play, G.Play) else None
+        if play is None:
+            raise ph.fail("a phase needs (play ...)")
+        end = [env.compile(r) for r in ph.end.rules] if ph.end is not None else []
+        nexts = []
+        for nx in ph.next or []:
+            if not isinstance(nx, G.NextPhase):
+                raise nx.fail("expected (nextPhase ...)")
+            who = env.role_id(nx.role, nx)
+            cond = env.compile(nx.cond) if nx.cond is not None else (lambda c: True)
+            if nx.phase is None:
+                target = i + 1 if i + 1 < len(phases) else UNDEFINED
+            elif nx.phase in names:
+                target = names.index(nx.phase)
+            else:
+                raise nx.fail(f"no phase called {nx.phase!r}; phases: {', '.join(names)}")
+            if target != UNDEFINED:
+                nexts.append((who, cond, target))
+        owner = _owner(ph.role, n, ph) if ph.role not in (None, "Shared", "Each", "All") else 0
+        compiled_phases.append(Phase(ph.name, play, end, nexts, owner))
+    end_rules = [env.compile(r) for r in rules.end.rules] if rules.end is not None else []
+    env.piece_generators()
+    game = Game(ex.name, n, board, containers, components, start_moves, compiled_phases,
+                end_rules, max_turns=max_turns, max_moves=max_moves,
+                options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
+    game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
+                                      if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
+    return game
+
+
+def _owner(role: str, n: int, lud) -> int:
+    if role in _PLAYER_WORDS:
+        p = _PLAYER_WORDS[role]
+        if p > n:
+            raise lud.fail(f"{role} does not exist in a {n}-player game")
+        return p
+    if role in ("Shared", "Neutral", None):
+        return 0
+    raise lud.fail(f"expected Each, Shared or a player (P1...), not {role}")
+
+
+def _static_regions(env: Env, items) -> dict:
+    out: dict[str, dict[int, tuple]] = {}
+    for it in items:
+        if not isinstance(it, G.Regions):
+            continue
+        name = it.name or "Region"
+        owner = _owner(it.role, env.num_players, it) if it.role not in (None, "Each") else 0
+        sites: list[int] = []
+        probe = _StaticCtx()
+        for r in it.region or []:
+            sites.extend(env.compile(r)(probe))
+        if it.role == "Each":
+            for p in range(1, env.num_players + 1):
+                out.setdefault(name, {})[p] = tuple(sites)
+        else:
+            out.setdefault(name, {})[owner] = tuple(sites)
+    return out
+
+
+class _StaticCtx:
+    """A context for regions that do not depend on the state."""
+
+    s = None
+    from_ = to = site = player = UNDEFINED
+
+
+def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
+    moves = []
+    by_name = {comp.name: comp for comp in env.components[1:]}
+    for rule in start.rules:
+        if not isinstance(rule, G.Place):
+            raise rule.fail("only (place ...) start rules are supported so far")
+        targets = [by_name[rule.item]] if rule.item in by_name else \
+            [comp for comp in env.components[1:]
+             if comp.name == f"{rule.item}{comp.owner}"]
+        if not targets:
+            raise rule.fail(f"no piece called {rule.item!r}; pieces: {', '.join(by_name)}")
+        if rule.container is not None:
+            if rule.container != "Hand":
+                raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\")")
+            hands = env.hand_offsets()
+            for comp in targets:
+                site = hands.get(comp.owner)
+                if site is None:
+                    raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
+                moves.append([(A_ADD, site, comp.index, comp.owner, rule.count)])
+            continue
+        if rule.where is None and rule.coord is None:
+            raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
+        if len(targets) != 1:
+            raise rule.fail(f"(place {rule.item!r} ...) names {len(targets)} pieces; name one")
+        comp = targets[0]
+        if rule.coord is not None:
+            sites = [env.board.index_of(rule.coord)]
+        else:
+            f = env.compile(rule.where)
+            got = f(_StaticCtx())
+            sites = [got] if isinstance(got, int) else list(got)
+        moves.append([(A_ADD, s, comp.index, comp.owner, rule.count) for s in sites])
+    return moves
+
+
+__all__ = ["compile_game", "Env", "Pos"]

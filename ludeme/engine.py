@@ -1,0 +1,548 @@
+"""The game runtime: state, moves and Ludii's turn mechanics.
+
+`Game` is built by `ludeme.compiler` from typed ludemes; `State` is one
+position with the OpenSpiel-style API (`legal_actions`, `apply_action`,
+`current_player`, `is_terminal`, `returns`, `clone`). The turn loop follows
+Ludii's `Game.applyInternal`: apply the move and its consequents, evaluate the
+phase's and the game's end rules, check all-pass and the turn/move limits,
+update phases, then switch the mover (a `moveAgain` keeps it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+# Action kinds (tuples: kind first). Kept as plain tuples for speed.
+A_MOVE = 0        # (A_MOVE, from, to)          move the top piece (hand counts decrement)
+A_REMOVE = 1      # (A_REMOVE, site)
+A_ADD = 2         # (A_ADD, site, what, who, count)
+A_SCORE = 3       # (A_SCORE, player, delta)    addScore
+A_NEXT = 4        # (A_NEXT, player)            moveAgain / set next player
+A_SET_SCORE = 5   # (A_SET_SCORE, player, value)
+A_PASS = 6        # (A_PASS,)
+A_COUNT = 7       # (A_COUNT, site, count)      set the count at a site
+A_FLIP = 8        # (A_FLIP, site, who, what)  change the owner/kind of the piece at a site
+
+UNDEFINED = -1
+
+
+class Move:
+    """A legal move: a decision (from, to) with its actions and pending consequents."""
+
+    __slots__ = ("frm", "to", "mover", "actions", "then", "is_pass", "level_from", "level_to")
+
+    def __init__(self, frm: int, to: int, mover: int, actions: list, then: tuple = (),
+                 is_pass: bool = False, level_from: int = 0, level_to: int = 0):
+        self.frm = frm
+        self.to = to
+        self.mover = mover
+        self.actions = actions
+        self.then = then
+        self.is_pass = is_pass
+        self.level_from = level_from
+        self.level_to = level_to
+
+    def key(self) -> tuple[int, int]:
+        """(from, to) as Ludii numbers them; -1 for a pass."""
+        return (self.frm, self.to)
+
+    def __repr__(self) -> str:
+        if self.is_pass:
+            return "Pass"
+        return f"{self.frm}-{self.to}"
+
+
+def pass_move(mover: int) -> Move:
+    """A forced pass (from = to = -1)."""
+    return Move(-1, -1, mover, [(A_PASS,)], is_pass=True)
+
+
+class Ctx:
+    """Evaluation context: the state plus Ludii's iteration variables."""
+
+    __slots__ = ("s", "g", "from_", "to", "site", "player", "level", "value", "between")
+
+    def __init__(self, game: "Game", state: "State"):
+        self.g = game
+        self.s = state
+        self.from_ = UNDEFINED
+        self.to = UNDEFINED
+        self.site = UNDEFINED
+        self.player = UNDEFINED
+        self.level = UNDEFINED
+        self.value = UNDEFINED
+        self.between = UNDEFINED
+
+
+@dataclass
+class Phase:
+    """A compiled phase: its play, its own end rules, and its nextPhase conditions."""
+
+    name: str
+    play: Callable                      # c -> list[Move]
+    end: list = field(default_factory=list)     # [c -> Result | None]
+    next_phases: list = field(default_factory=list)  # [(who_fn(c)->int, cond(c)->bool, index)]
+    owner: int = 0                      # 0: everyone
+
+
+@dataclass
+class Result:
+    """An end rule's verdict: `who` (player id, or 0 for all) and Win/Loss/Draw."""
+
+    who: int
+    kind: str
+
+
+@dataclass
+class Container:
+    """Board (index 0) or a hand: its global site range and its owner."""
+
+    index: int
+    name: str
+    owner: int
+    sites_from: int
+    num_sites: int
+
+
+@dataclass
+class Component:
+    """A piece kind: its `what` index, name, owner."""
+
+    index: int
+    name: str
+    owner: int
+
+
+class Game:
+    """A compiled game: equipment tables, start actions, phases and end rules."""
+
+    def __init__(self, name: str, num_players: int, board, containers: list[Container],
+                 components: list[Component], start: list, phases: list[Phase], end: list,
+                 max_turns: int = 1250, max_moves: int = 10000, options: tuple = (),
+                 ruleset: str | None = None, requires_all_pass: bool = True,
+                 uses_score: bool = False):
+        self.name = name
+        self.num_players = num_players
+        self.board = board
+        self.containers = containers
+        self.components = components
+        self.start = start                      # list of action tuples, one list per start move
+        self.phases = phases
+        self.end = end
+        self.max_turns = max_turns
+        self.max_moves = max_moves
+        self.options = options
+        self.ruleset = ruleset
+        self.requires_all_pass = requires_all_pass
+        self.uses_score = uses_score
+        self.total_sites = sum(c.num_sites for c in containers)
+        self.container_of = []
+        for c in containers:
+            self.container_of.extend([c.index] * c.num_sites)
+        self.phase_index = {p.name: i for i, p in enumerate(phases)}
+        self.initial_phase = [0] * (num_players + 1)
+
+    # ------------------------------------------------------------------
+    def new_initial_state(self) -> "State":
+        """The position after the start rules, player 1 to move."""
+        s = State(self)
+        for actions in self.start:
+            for a in actions:
+                s.do_action(a)
+            s.num_moves += 1
+        s.num_start_moves = s.num_moves
+        return s
+
+    def component_named(self, name: str) -> Component | None:
+        """The component called `name` (e.g. "Marker1")."""
+        for comp in self.components[1:]:
+            if comp.name == name:
+                return comp
+        return None
+
+
+class State:
+    """One position of a game and everything Ludii keeps with it."""
+
+    __slots__ = ("g", "who", "what", "count", "scores", "mover", "next", "prev", "phase",
+                 "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
+                 "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
+                 "last_to", "last_mover", "history", "ctx", "_legal", "pending", "winners",
+                 "losers", "_losses_decided")
+
+    def __init__(self, game: Game):
+        n = game.num_players
+        self.g = game
+        self.who = [0] * game.total_sites
+        self.what = [0] * game.total_sites
+        self.count = [0] * game.total_sites
+        self.scores = [0] * (n + 1)
+        self.mover = 1
+        self.next = 2 if n > 1 else 1
+        self.prev = 0
+        self.phase = list(game.initial_phase)
+        self.num_turn = 1
+        self.num_turn_same = 0
+        self.num_moves = 0
+        self.num_start_moves = 0
+        self.num_decisions = 0
+        self.counter = UNDEFINED
+        self.active = [False] + [True] * n
+        self.ranking = [0.0] * (n + 1)
+        self.winner = None
+        self.winners: list[int] = []
+        self.losers: list[int] = []
+        self.end_type = None
+        self.over = False
+        self.last_from = UNDEFINED
+        self.last_to = UNDEFINED
+        self.last_mover = 0
+        self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
+        self.pending: set[int] = set()
+        self._losses_decided = 0
+        self.ctx = Ctx(game, self)
+        self._legal = None
+
+    # -- the OpenSpiel-style API -----------------------------------------
+    def current_player(self) -> int:
+        """The player to move (1-based), or -1 when the game is over."""
+        return -1 if self.over else self.mover
+
+    def is_terminal(self) -> bool:
+        """True when the game has ended (naturally or by a limit)."""
+        return self.over
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves; a forced pass when the mover has none (Ludii's rule)."""
+        if self.over:
+            return []
+        if self._legal is None:
+            c = self.ctx
+            c.from_ = c.to = c.site = c.player = UNDEFINED
+            phase = self.g.phases[self.phase[self.mover]]
+            moves = phase.play(c)
+            for m in moves:
+                m.mover = self.mover
+            if not moves:
+                moves = [pass_move(self.mover)]
+            self._legal = moves
+        return self._legal
+
+    def legal_actions(self) -> list[int]:
+        """Indices into `legal_moves()`."""
+        return list(range(len(self.legal_moves())))
+
+    def apply_action(self, action: int) -> None:
+        """Apply the legal move with this index."""
+        self.apply(self.legal_moves()[action])
+
+    def returns(self) -> list[float]:
+        """Per player (index 0 unused): +1 win, -1 loss, 0 draw or unfinished, from the ranking."""
+        n = self.g.num_players
+        if not self.over:
+            return [0.0] * (n + 1)
+        if n == 1:
+            return [0.0, 1.0 if self.ranking[1] == 1.0 else -1.0]
+        out = [0.0]
+        for p in range(1, n + 1):
+            r = self.ranking[p]
+            out.append(0.0 if r == 0 else 1.0 - 2.0 * (r - 1.0) / (n - 1))
+        return out
+
+    def clone(self) -> "State":
+        """An independent copy."""
+        s = State.__new__(State)
+        for name in State.__slots__:
+            if name not in ("ctx", "_legal"):
+                setattr(s, name, getattr(self, name))
+        s.who = self.who[:]
+        s.what = self.what[:]
+        s.count = self.count[:]
+        s.scores = self.scores[:]
+        s.phase = self.phase[:]
+        s.active = self.active[:]
+        s.ranking = self.ranking[:]
+        s.winners = self.winners[:]
+        s.losers = self.losers[:]
+        s.history = self.history[:]
+        s.pending = set(self.pending)
+        s.ctx = Ctx(self.g, s)
+        s._legal = None
+        return s
+
+    # -- actions ---------------------------------------------------------
+    def do_action(self, a: tuple) -> None:
+        """Apply one action tuple."""
+        kind = a[0]
+        if kind == A_MOVE:
+            _, frm, to = a
+            what, who = self.what[frm], self.who[frm]
+            if self.count[frm] > 1:
+                self.count[frm] -= 1
+            else:
+                self.count[frm] = 0
+                self.what[frm] = 0
+                self.who[frm] = 0
+            if self.g.container_of[to] != 0 and self.what[to] == what:
+                self.count[to] += 1
+            else:
+                self.what[to] = what
+                self.who[to] = who
+                self.count[to] = 1
+        elif kind == A_REMOVE:
+            site = a[1]
+            if self.g.container_of[site] != 0 and self.count[site] > 1:
+                self.count[site] -= 1
+            else:
+                self.what[site] = self.who[site] = self.count[site] = 0
+        elif kind == A_ADD:
+            _, site, what, who, count = a
+            if self.what[site] == what and self.g.container_of[site] != 0:
+                self.count[site] += count
+            else:
+                self.what[site] = what
+                self.who[site] = who
+                self.count[site] = count
+        elif kind == A_SCORE:
+            self.scores[a[1]] += a[2]
+        elif kind == A_SET_SCORE:
+            self.scores[a[1]] = a[2]
+        elif kind == A_NEXT:
+            self.next = a[1]
+        elif kind == A_COUNT:
+            _, site, count = a
+            if count <= 0:
+                self.what[site] = self.who[site] = self.count[site] = 0
+            else:
+                self.count[site] = count
+        elif kind == A_FLIP:
+            _, site, who, what = a
+            self.who[site] = who
+            self.what[site] = what
+        elif kind == A_PASS:
+            pass
+        else:  # pragma: no cover
+            raise ValueError(a)
+
+    def _apply_move_effects(self, move: Move, store: bool) -> None:
+        for a in move.actions:
+            self.do_action(a)
+        if store:
+            self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
+        c = self.ctx
+        for consequent in move.then:
+            saved = (c.from_, c.to, c.site, c.player)
+            c.from_ = c.to = c.site = c.player = UNDEFINED
+            for m in consequent(c):
+                self._apply_move_effects(m, False)
+            c.from_, c.to, c.site, c.player = saved
+
+    def apply(self, move: Move) -> None:
+        """Apply a legal move with Ludii's turn mechanics (see the module docstring)."""
+        g = self.g
+        mover = self.mover
+        self._legal = None
+        self._apply_move_effects(move, True)
+        self.num_moves += 1
+        self.num_decisions += 1
+        self.history.append((mover, move.is_pass))
+        c = self.ctx
+        c.from_ = c.to = c.site = c.player = UNDEFINED
+        phase = g.phases[self.phase[mover]]
+        if phase.end:
+            self._eval_end(phase.end)
+        if not self.over and g.end:
+            self._eval_end(g.end)
+        if not self.over and g.requires_all_pass and g.end and self._all_passed():
+            self._apply_result(Result(0, "Draw"))
+        if not self.over and (self.num_turn >= g.max_turns * g.num_players
+                              or self.num_moves - self.num_start_moves >= g.max_moves):
+            self._timeout()
+        if self.over:
+            self.prev = mover
+        else:
+            n = g.num_players
+            for pid in range(1, n + 1):
+                ph = g.phases[self.phase[pid]]
+                for who_fn, cond, target in ph.next_phases:
+                    who = who_fn(c)
+                    if who == n + 1 or who == pid:
+                        if cond(c):
+                            self.phase[pid] = target
+                            break
+        self.counter += 1
+        if not self.over:
+            self.prev = mover
+            self.mover = self.next
+            if self.prev == self.mover:
+                self.num_turn_same += 1
+            else:
+                self.num_turn_same = 0
+                self.num_turn += 1
+            n = g.num_players
+            nxt = self.mover % n + 1
+            while not self.active[nxt]:
+                nxt = nxt % n + 1
+            self.next = nxt
+
+    # -- end of game -------------------------------------------------------
+    def _all_passed(self) -> bool:
+        """Every player's last turn was a single pass (Ludii's Context.allPass)."""
+        n = self.g.num_players
+        h = self.history
+        if not h or not h[-1][1]:
+            return False
+        i = len(h) - 1
+        turns = 0
+        while turns < n:
+            if i < 0:
+                return True
+            p, was_pass = h[i]
+            j = i
+            while j - 1 >= 0 and h[j - 1][0] == p:
+                j -= 1
+            if i != j or not was_pass:
+                return False
+            turns += 1
+            i = j - 1
+        return True
+
+    def _eval_end(self, rules: list) -> None:
+        c = self.ctx
+        n = self.g.num_players
+        self._losses_decided = 0
+        for rule in rules:
+            for res in rule(c):
+                if res is None:
+                    continue
+                if res.who not in (0, n + 1) and not self.active[res.who]:
+                    continue
+                self._apply_result(res)
+
+    def _active_players(self) -> list[int]:
+        return [p for p in range(1, self.g.num_players + 1) if self.active[p]]
+
+    def _end_with_rank_one(self, end_type: str = "NaturalEnd") -> None:
+        """All inactive: the game is over; the winner is the player ranked 1, else nobody."""
+        n = self.g.num_players
+        self.active = [False] * (n + 1)
+        self.over = True
+        self.end_type = end_type
+        self.winner = next((p for p in range(1, n + 1) if self.ranking[p] == 1.0), 0)
+
+    def _apply_result(self, res: Result) -> None:
+        """Ludii's End.applyResult: Win, Loss and Draw with ranks for any number of players."""
+        n = self.g.num_players
+        who, kind = res.who, res.kind
+        rk = self.ranking
+        if kind == "Win":
+            if who == 0:  # All win
+                for p in range(1, n + 1):
+                    if rk[p] == 0.0:
+                        self.winners.append(p)
+                        rk[p] = 1.0
+                self.active = [False] * (n + 1)
+                self.over, self.end_type, self.winner = True, "NaturalEnd", 0
+                return
+            self.active[who] = False
+            rank = float(len(self.winners) + 1)
+            self.winners.append(who)
+            rk[who] = rank
+            rest = self._active_players()
+            if len(rest) == 1:
+                rk[rest[0]] = rank + 1.0
+                self.losers.append(rest[0])
+                self._end_with_rank_one()
+            elif not rest:
+                self._end_with_rank_one()
+        elif kind == "Loss":
+            if who == 0:  # All lose
+                for p in range(1, n + 1):
+                    if rk[p] == 0.0:
+                        rk[p] = float(n)
+                self.active = [False] * (n + 1)
+                self.over, self.end_type, self.winner = True, "NaturalEnd", 0
+                return
+            if not self.active[who]:
+                return
+            self.active[who] = False
+            if self.next == who and n != 1 and any(self.active):
+                nxt = who
+                while not self.active[nxt]:
+                    nxt = nxt % n + 1
+                self.next = nxt
+            if n > 1:
+                rank = float(n - len(self.losers))
+                prev_loss_rank = rank + 1.0 + 0.5 * (self._losses_decided - 1.0)
+                rank = prev_loss_rank - 0.5
+                rk[who] = rank
+                self.losers.append(who)
+                for p in range(n + 1):
+                    if rk[p] == prev_loss_rank:
+                        rk[p] = rank
+                rest = self._active_players()
+                if not rest:
+                    self._end_with_rank_one()
+                elif len(rest) == 1:
+                    rk[rest[0]] = float(len(self.winners) + 1)
+                    low = min(rk[1:])
+                    self.winners.append(next(p for p in range(1, n + 1) if rk[p] == low))
+                    self.active[rest[0]] = False
+                    self.over, self.end_type = True, "NaturalEnd"
+                    self.winner = next(p for p in range(1, n + 1) if rk[p] == low)
+            else:
+                self.active = [False] * (n + 1)
+                self.over, self.end_type, self.winner = True, "NaturalEnd", 0
+            self._losses_decided += 1
+        else:  # Draw
+            if n > 1:
+                score = self._next_draw_rank()
+                for p in range(1, n + 1):
+                    if rk[p] == 0.0:
+                        rk[p] = score
+            self._end_with_rank_one()
+
+    def _next_draw_rank(self) -> float:
+        return (len(self._active_players()) + 1) / 2.0 + len(self.winners)
+
+    def _timeout(self) -> None:
+        """The turn or move limit: undecided players share the remaining ranks.
+
+        As in Ludii, a player already ranked first (possible with more than two
+        players) is reported as the winner; otherwise nobody wins.
+        """
+        g = self.g
+        winner = 0
+        if g.num_players > 1:
+            score = self._next_draw_rank()
+            for p in range(1, g.num_players + 1):
+                if self.ranking[p] == 0.0:
+                    self.ranking[p] = score
+                elif self.ranking[p] == 1.0:
+                    winner = p
+        self.active = [False] * (g.num_players + 1)
+        self.over = True
+        self.end_type = "TurnLimit" if self.num_turn >= g.max_turns * g.num_players \
+            else "MoveLimit"
+        self.winner = winner
+
+    # -- helpers -------------------------------------------------------------
+    def key(self) -> tuple:
+        """Everything that decides the future of the game, for equality checks."""
+        return (tuple(self.who), tuple(self.what), tuple(self.count), tuple(self.scores),
+                self.mover, self.next, self.prev, tuple(self.phase), self.num_turn,
+                self.num_moves, self.over, self.winner, tuple(self.ranking),
+                tuple(self.active), self.last_from, self.last_to)
+
+    def turns(self) -> int:
+        """Ludii's turn counter (starts at 1, +1 whenever the mover changes)."""
+        return self.num_turn
+
+    def board_view(self) -> dict:
+        """who/what/count on board sites, hand counts and scores (for cross-checks)."""
+        n = self.g.containers[0].num_sites
+        return {"who": self.who[:n], "what": self.what[:n], "count": self.count[:n],
+                "hands": [self.count[c.sites_from:c.sites_from + c.num_sites]
+                          for c in self.g.containers[1:]],
+                "scores": self.scores[1:]}

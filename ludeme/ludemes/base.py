@@ -1,0 +1,359 @@
+"""Typed ludemes: one class per ludeme, registered under its Ludii keyword (and kind).
+
+A class declares its arguments as `params` (the constructor is the grammar, as in
+Ludii). `build()` turns an expanded syntax node into an instance, checking every
+argument, then `compile()` turns the instance into a closure over the board
+tables. Closures take one argument, the evaluation context `c` (state and the
+iteration variables `from_`, `to`, `site`, `player`, ...).
+
+Categories say what a ludeme evaluates to, so one keyword can have a class per
+category (`if` as moves, as a boolean or as an end rule):
+
+    Moves   -> c -> list[Move]        Bool -> c -> bool
+    IntFn   -> c -> int               Region -> c -> list[int]
+    EndRule -> c -> Result | None     others compile to plain data
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..errors import LudemeError, suggest
+from ..syntax import (Array, Bool as BoolNode, Call, Float, Int, Named, Node, Str, Word,
+                      to_lud)
+
+
+class Ludeme:
+    """Base of all typed ludemes."""
+
+    keyword: ClassVar[str] = ""
+    kind: ClassVar[str | None] = None
+    params: ClassVar[tuple] = ()
+    category: ClassVar[type] = object
+
+    def __init__(self, node: Node, path: str, **fields):
+        self.node = node
+        self.path = path
+        for k, v in fields.items():
+            setattr(self, k, v)
+
+    def fail(self, message: str) -> LudemeError:
+        """A LudemeError at this ludeme's position."""
+        return LudemeError(message, self.node.pos, path=self.path, via=self.node.via)
+
+    def compile(self, env):  # pragma: no cover - every concrete class overrides
+        raise self.fail(f"({self.keyword}{' ' + self.kind if self.kind else ''}) cannot be "
+                        "compiled yet")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {to_lud(self.node)[:60]}>"
+
+
+# Categories -------------------------------------------------------------
+
+class Moves(Ludeme):
+    """Generates moves."""
+
+
+class Bool(Ludeme):
+    """A condition."""
+
+
+class IntFn(Ludeme):
+    """An integer function."""
+
+
+class Region(Ludeme):
+    """A set of sites."""
+
+
+class EndRule(Ludeme):
+    """An end rule: gives a result or None."""
+
+
+class Item(Ludeme):
+    """A piece of equipment."""
+
+
+class Other(Ludeme):
+    """Structural ludemes: game, rules, phases, start rules, ..."""
+
+
+for _cat in (Moves, Bool, IntFn, Region, EndRule, Item, Other):
+    _cat.category = _cat
+
+
+# Registry ---------------------------------------------------------------
+
+REGISTRY: dict[str, list[type[Ludeme]]] = {}
+CLASSES: dict[str, type[Ludeme]] = {}
+PY_KEYWORDS = {"if", "in", "from", "for", "is", "not", "and", "or", "else", "with", "as"}
+
+
+def ludeme(keyword: str, kind: str | None = None):
+    """Class decorator: register a ludeme under `(keyword kind ...)`."""
+    def deco(cls):
+        cls.keyword = keyword
+        cls.kind = kind
+        REGISTRY.setdefault(keyword, []).append(cls)
+        CLASSES[cls.__name__] = cls
+        return cls
+    return deco
+
+
+@dataclass(frozen=True)
+class P:
+    """One declared argument: name, type, optional, named (`name:`), many (an array).
+
+    A named argument's name is Ludii's (`if`, `in`, `by`); the instance attribute
+    gets a trailing underscore when the name is a Python keyword (`self.if_`).
+    A type may be a class, a tuple of types, or a class name (resolved late).
+    """
+
+    name: str
+    type: Any
+    opt: bool = False
+    named: bool = False
+    many: bool = False
+    default: Any = None
+
+    @property
+    def attr(self) -> str:
+        return self.name + "_" if self.name in PY_KEYWORDS else self.name
+
+
+class Enum:
+    """A closed set of bare words, e.g. Enum("SiteType", "Vertex Cell Edge")."""
+
+    def __init__(self, name: str, words: str):
+        self.name = name
+        self.words = frozenset(words.split())
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+# Plain literal types
+class Lit:
+    """Marker types for literal arguments."""
+
+
+class LitInt(Lit):
+    pass
+
+
+class LitStr(Lit):
+    pass
+
+
+class LitBool(Lit):
+    pass
+
+
+class LitFloat(Lit):
+    pass
+
+
+class Raw:
+    """Marker type: accept any expression as written (board shapes go to ludeme.boards)."""
+
+
+ROLE_WORDS = ("Neutral P1 P2 P3 P4 P5 P6 P7 P8 P9 P10 P11 P12 P13 P14 P15 P16 Team1 Team2 Team3 "
+              "Team4 Each Shared All Mover Next Prev NonMover Enemy Friend Ally Player "
+              "MoverTeam NextTeam PrevTeam TeamMover Any")
+RoleType = Enum("RoleType", ROLE_WORDS)
+SiteType = Enum("SiteType", "Vertex Cell Edge")
+
+DIRECTION_WORDS = (
+    "N NNE NE ENE E ESE SE SSE S SSW SW WSW W WNW NW NNW All Angled Adjacent Axial "
+    "Orthogonal Diagonal OffDiagonal SameLayer Upward Downward Rotational Base Support "
+    "CW CCW In Out Forward Backward Forwards Backwards Rightward Leftward Rightwards "
+    "Leftwards FR FRR FRRR FL FLL FLLL BR BRR BRRR BL BLL BLLL OppositeDirection "
+    "SameDirection FRA FLA BRA BLA")
+DirWord = Enum("Direction", DIRECTION_WORDS)
+
+
+def _describe(t) -> str:
+    if isinstance(t, str):
+        t = CLASSES.get(t, t)
+        if isinstance(t, str):
+            return t
+        return f"({t.keyword}{' ' + t.kind if t.kind else ''} ...)"
+    if isinstance(t, Enum):
+        return f"one of {t.name} ({', '.join(sorted(t.words)[:8])}...)"
+    if isinstance(t, tuple):
+        return " or ".join(_describe(x) for x in t)
+    if isinstance(t, type) and issubclass(t, Lit):
+        return {LitInt: "an integer", LitStr: "a string", LitBool: "True or False",
+                LitFloat: "a number"}[t]
+    if isinstance(t, type) and issubclass(t, Ludeme) and t.keyword:
+        return f"({t.keyword}{' ' + t.kind if t.kind else ''} ...)"
+    if isinstance(t, type) and issubclass(t, Ludeme):
+        return {Moves: "moves", Bool: "a condition", IntFn: "an integer function",
+                Region: "a region (sites)", EndRule: "an end rule", Item: "an item of equipment",
+                Other: "a ludeme"}.get(t, t.__name__)
+    return str(t)
+
+
+# Builder ----------------------------------------------------------------
+
+class Builder:
+    """Turns expanded syntax into typed ludemes, checking every argument."""
+
+    def build(self, node: Node, expected, path: str):
+        """A value of type `expected` from `node`, or a LudemeError."""
+        got = self.try_build(node, expected, path)
+        if got is _NO:
+            raise LudemeError(f"expected {_describe(expected)}, found {to_lud(node)[:50]!r}",
+                              node.pos, path=path, via=node.via)
+        return got
+
+    def try_build(self, node: Node, expected, path: str):
+        """Like build, but returns _NO when `node` cannot be of type `expected`."""
+        if isinstance(expected, str):
+            expected = CLASSES[expected]
+        if isinstance(expected, tuple):
+            for t in expected:
+                got = self.try_build(node, t, path)
+                if got is not _NO:
+                    return got
+            return _NO
+        if isinstance(expected, Enum):
+            if isinstance(node, Word) and node.value in expected.words:
+                return node.value
+            return _NO
+        if expected is LitInt:
+            return node.value if isinstance(node, Int) else _NO
+        if expected is LitStr:
+            return node.value if isinstance(node, Str) else _NO
+        if expected is LitBool:
+            return node.value if isinstance(node, BoolNode) else _NO
+        if expected is LitFloat:
+            return float(node.value) if isinstance(node, (Int, Float)) else _NO
+        if expected is Raw:
+            return node if isinstance(node, Call) else _NO
+        if isinstance(expected, type) and issubclass(expected, Ludeme):
+            return self.build_ludeme(node, expected, path)
+        raise TypeError(expected)  # pragma: no cover
+
+    def build_ludeme(self, node: Node, category: type, path: str):
+        from . import literals
+        lit = literals.from_literal(node, category, path)
+        if lit is not None:
+            return lit
+        if not isinstance(node, Call):
+            return _NO
+        head = node.name
+        classes = REGISTRY.get(head)
+        sub = f"{path}/{head}" if path else head
+        if not classes:
+            raise LudemeError(f"unknown ludeme ({head} ...){suggest(head, REGISTRY)}",
+                              node.pos, path=sub, via=node.via)
+        kind_word = node.args[0].value if node.args and isinstance(node.args[0], Word) else None
+        fitting = [c for c in classes if issubclass(c, category)]
+        if not fitting:
+            return _NO
+        with_kind = [c for c in fitting if c.kind is not None and c.kind == kind_word]
+        candidates = with_kind or [c for c in fitting if c.kind is None]
+        if not candidates:
+            kinds = sorted({c.kind for c in fitting if c.kind})
+            raise LudemeError(f"({head} {kind_word or '...'}) is not known here; expected one "
+                              f"of: {', '.join(f'({head} {k})' for k in kinds)}"
+                              f"{suggest(kind_word or '', kinds)}",
+                              node.pos, path=sub, via=node.via)
+        if not with_kind and kind_word and kind_word[:1].isupper() \
+                and kind_word not in RoleType.words and kind_word not in DirWord.words:
+            kinds = sorted({c.kind for c in fitting if c.kind})
+            if kinds:
+                raise LudemeError(f"unknown ({head} {kind_word} ...){suggest(kind_word, kinds)};"
+                                  f" known here: {', '.join(f'({head} {k})' for k in kinds)}",
+                                  node.pos, path=sub, via=node.via)
+        errors = []
+        for cls in candidates:
+            args = node.args[1:] if cls.kind is not None else node.args
+            try:
+                fields = self.bind(cls, args, node, sub + (f" {cls.kind}" if cls.kind else ""))
+            except LudemeError as e:
+                errors.append(e)
+                continue
+            obj = cls(node, sub, **fields)
+            check = getattr(obj, "validate", None)
+            if check:
+                check()
+            return obj
+        raise errors[0]
+
+    def bind(self, cls, args: list[Node], node: Call, path: str) -> dict:
+        """Match arguments to the declared params: named by name, positional in order."""
+        fields = {p.attr: (p.default if not p.many else ([] if p.default is None else p.default))
+                  for p in cls.params}
+        named_params = {p.name: p for p in cls.params if p.named}
+        positional = [p for p in cls.params if not p.named]
+        i = 0
+        for a in args:
+            if isinstance(a, Named):
+                p = named_params.get(a.name)
+                if p is None:
+                    raise LudemeError(
+                        f"({cls.keyword}{' ' + cls.kind if cls.kind else ''}) has no argument "
+                        f"'{a.name}:'{suggest(a.name, named_params)}; named arguments: "
+                        f"{', '.join(n + ':' for n in named_params) or 'none'}",
+                        a.pos, path=path, via=a.via)
+                fields[p.attr] = self.value(p, a.value, path)
+                continue
+            while True:
+                if i >= len(positional):
+                    raise LudemeError(
+                        f"unexpected argument {to_lud(a)[:40]!r} for ({cls.keyword}"
+                        f"{' ' + cls.kind if cls.kind else ''} ...); it takes "
+                        f"{_signature(cls)}", a.pos, path=path, via=a.via)
+                p = positional[i]
+                i += 1
+                got = self.try_value(p, a, path)
+                if got is not _NO:
+                    fields[p.attr] = got
+                    break
+                if not p.opt:
+                    raise LudemeError(
+                        f"argument {p.name!r} of ({cls.keyword}{' ' + cls.kind if cls.kind else ''}"
+                        f" ...) must be {_describe(p.type)}{' (an array {...})' if p.many else ''},"
+                        f" found {to_lud(a)[:40]!r}", a.pos, path=path, via=a.via)
+        for p in positional[i:]:
+            if not p.opt:
+                raise LudemeError(f"({cls.keyword}{' ' + cls.kind if cls.kind else ''} ...) "
+                                  f"needs its argument {p.name!r} ({_describe(p.type)})",
+                                  node.pos, path=path, via=node.via)
+        return fields
+
+    def value(self, p: P, node: Node, path: str):
+        got = self.try_value(p, node, path)
+        if got is _NO:
+            raise LudemeError(f"'{p.name}:' must be {_describe(p.type)}, found "
+                              f"{to_lud(node)[:40]!r}", node.pos, path=path, via=node.via)
+        return got
+
+    def try_value(self, p: P, node: Node, path: str):
+        if p.many:
+            if isinstance(node, Array):
+                return [self.build(n, p.type, path) for n in node.items]
+            one = self.try_build(node, p.type, path)
+            return [one] if one is not _NO else _NO
+        return self.try_build(node, p.type, path)
+
+
+class _NoType:
+    def __repr__(self):
+        return "_NO"
+
+
+_NO = _NoType()
+
+
+def _signature(cls) -> str:
+    parts = []
+    for p in cls.params:
+        t = _describe(p.type)
+        s = f"{p.name}:{t}" if p.named else t
+        parts.append(f"[{s}]" if p.opt else s)
+    return " ".join(parts) or "no arguments"

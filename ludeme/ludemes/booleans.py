@@ -1,0 +1,298 @@
+"""Conditions: each compiles to `c -> bool`."""
+
+from __future__ import annotations
+
+import operator
+
+from .base import (Bool, DirWord, IntFn, LitBool, Moves, Other, P, Region, RoleType, SiteType,
+                   ludeme)
+
+
+@ludeme("is", "Empty")
+class IsEmpty(Bool):
+    """`(is Empty <site>)`: nothing stands on the site."""
+
+    params = (P("type", SiteType, opt=True), P("site", IntFn))
+
+    def compile(self, env):
+        site = env.compile(self.site)
+
+        def is_empty(c):
+            s = site(c)
+            return s >= 0 and c.s.what[s] == 0
+        return is_empty
+
+
+@ludeme("is", "Occupied")
+class IsOccupied(Bool):
+    """`(is Occupied <site>)`."""
+
+    params = (P("type", SiteType, opt=True), P("site", IntFn))
+
+    def compile(self, env):
+        site = env.compile(self.site)
+
+        def is_occupied(c):
+            s = site(c)
+            return s >= 0 and c.s.what[s] != 0
+        return is_occupied
+
+
+@ludeme("is", "Prev")
+class IsPrev(Bool):
+    """`(is Prev Mover)`: the previous decision was the mover's (a moveAgain chain)."""
+
+    params = (P("role", RoleType),)
+
+    def compile(self, env):
+        who = env.role_id(self.role, self)
+        return lambda c: c.s.prev == who(c)
+
+
+@ludeme("is", "Mover")
+class IsMover(Bool):
+    """`(is Mover <player>)`."""
+
+    params = (P("player", IntFn),)
+
+    def compile(self, env):
+        p = env.compile(self.player)
+        return lambda c: c.s.mover == p(c)
+
+
+@ludeme("is", "Enemy")
+class IsEnemy(Bool):
+    """`(is Enemy <player>)`: a player other than the mover (and not a friend)."""
+
+    params = (P("player", IntFn),)
+
+    def compile(self, env):
+        p = env.compile(self.player)
+
+        def is_enemy(c):
+            who = p(c)
+            return who != 0 and who != c.s.mover and who <= c.g.num_players
+        return is_enemy
+
+
+@ludeme("is", "Friend")
+class IsFriend(Bool):
+    """`(is Friend <player>)`: the mover (or a teammate)."""
+
+    params = (P("player", IntFn),)
+
+    def compile(self, env):
+        p = env.compile(self.player)
+        return lambda c: p(c) == c.s.mover
+
+
+@ludeme("is", "In")
+class IsIn(Bool):
+    """`(is In <site> <region>)` or `(is In {sites} <region>)`."""
+
+    params = (P("sites", IntFn, many=True), P("region", Region))
+
+    def compile(self, env):
+        sites = [env.compile(s) for s in self.sites]
+        region = env.compile(self.region)
+        if len(sites) == 1:
+            one = sites[0]
+            return lambda c: one(c) in region(c)
+
+        def is_in(c):
+            r = set(region(c))
+            return all(s(c) in r for s in sites)
+        return is_in
+
+
+@ludeme("is", "Line")
+class IsLine(Bool):
+    """`(is Line <length> [dirs] [through:] [what:|who:] [exact:] [contiguous:] [if:])`.
+
+    As Ludii: the pivot (by default the last move's destination) must hold a
+    piece; pieces of the same kind (or of `who`) are counted along each line
+    through the pivot, in both senses; `exact` wants exactly `length`.
+    """
+
+    params = (P("type", SiteType, opt=True), P("length", IntFn),
+              P("dirn", (DirWord, "Directions"), opt=True),
+              P("through", IntFn, opt=True, named=True),
+              P("throughAny", Region, opt=True, named=True),
+              P("what", IntFn, opt=True, named=True), P("who", IntFn, opt=True, named=True),
+              P("exact", (LitBool, Bool), opt=True, named=True, default=False),
+              P("contiguous", LitBool, opt=True, named=True, default=True),
+              P("if", Bool, opt=True, named=True))
+
+    def compile(self, env):
+        length = env.compile(self.length)
+        through = env.compile(self.through) if self.through is not None else (lambda c: c.s.last_to)
+        pairs = env.ray_pairs(self.dirn or "All", self)
+        who_fn = env.compile(self.who) if self.who is not None else None
+        what_fn = env.compile(self.what) if self.what is not None else None
+        exact_fn = (lambda c, v=self.exact: v) if isinstance(self.exact, bool) \
+            else env.compile(self.exact)
+        contiguous = self.contiguous
+        cond = env.compile(self.if_) if self.if_ is not None else None
+        nsites = env.num_board_sites
+        components = env.components
+
+        def is_line(c):
+            pivot = through(c)
+            if pivot < 0 or pivot >= nsites:
+                return False
+            s = c.s
+            saved_to = c.to
+            if cond is not None:
+                c.to = pivot
+                if not cond(c):
+                    c.to = saved_to
+                    return False
+            what = s.what
+            if what_fn is not None:
+                whats = {what_fn(c)}
+            elif who_fn is not None:
+                w = who_fn(c)
+                whats = {comp.index for comp in components[1:] if comp.owner == w}
+            else:
+                whats = {what[pivot]}
+            if what[pivot] not in whats:
+                c.to = saved_to
+                return False
+            n = length(c)
+            exact = exact_fn(c)
+            found = False
+            for ray, opposite in pairs:
+                count = 1
+                for site in ray[pivot]:
+                    c.to = site
+                    if what[site] in whats and (cond is None or cond(c)):
+                        count += 1
+                        if not exact and count == n:
+                            found = True
+                            break
+                    elif contiguous:
+                        break
+                if found:
+                    break
+                if opposite is not None:
+                    total = count
+                    for site in opposite[pivot]:
+                        c.to = site
+                        if what[site] in whats and (cond is None or cond(c)):
+                            total += 1
+                            if not exact and total == n:
+                                found = True
+                                break
+                        elif contiguous:
+                            break
+                    if found or total == n:
+                        found = True
+                        break
+                elif count == n:
+                    found = True
+                    break
+            c.to = saved_to
+            return found
+        return is_line
+
+
+class _Logic(Bool):
+    params = (P("conds", Bool, many=True), P("more", Bool, opt=True, many=True))
+
+
+@ludeme("and")
+class And(_Logic):
+    """`(and a b)` or `(and {a b c})`."""
+
+    def compile(self, env):
+        fs = [env.compile(x) for x in self.conds + (self.more or [])]
+        if len(fs) == 2:
+            a, b = fs
+            return lambda c: a(c) and b(c)
+        return lambda c: all(f(c) for f in fs)
+
+
+@ludeme("or")
+class Or(_Logic):
+    """`(or a b)` or `(or {a b c})`."""
+
+    def compile(self, env):
+        fs = [env.compile(x) for x in self.conds + (self.more or [])]
+        if len(fs) == 2:
+            a, b = fs
+            return lambda c: a(c) or b(c)
+        return lambda c: any(f(c) for f in fs)
+
+
+@ludeme("not")
+class Not(Bool):
+    """`(not a)`."""
+
+    params = (P("cond", Bool),)
+
+    def compile(self, env):
+        f = env.compile(self.cond)
+        return lambda c: not f(c)
+
+
+def _comparison(op):
+    class Cmp(Bool):
+        params = (P("a", IntFn), P("b", IntFn))
+
+        def compile(self, env):
+            a, b = env.compile(self.a), env.compile(self.b)
+            return lambda c: op(a(c), b(c))
+    return Cmp
+
+
+for _word, _op in (("=", operator.eq), ("!=", operator.ne), ("<", operator.lt),
+                   ("<=", operator.le), (">", operator.gt), (">=", operator.ge)):
+    _cls = _comparison(_op)
+    _cls.__name__ = f"Compare{_op.__name__.title()}"
+    _cls.__doc__ = f"`({_word} a b)` on integers."
+    ludeme(_word)(_cls)
+
+
+@ludeme("all", "Sites")
+class AllSites(Bool):
+    """`(all Sites <region> if:<cond>)`: the condition holds at every site (`(site)`)."""
+
+    params = (P("region", Region), P("if", Bool, named=True))
+
+    def compile(self, env):
+        region = env.compile(self.region)
+        cond = env.compile(self.if_)
+
+        def all_sites(c):
+            saved = c.site
+            ok = True
+            for s in region(c):
+                c.site = s
+                if not cond(c):
+                    ok = False
+                    break
+            c.site = saved
+            return ok
+        return all_sites
+
+
+@ludeme("no", "Moves")
+class NoMoves(Bool):
+    """`(no Moves <player>)`: that player would have no legal move."""
+
+    params = (P("role", RoleType),)
+
+    def compile(self, env):
+        return env.no_moves_fn(self.role, self)
+
+
+@ludeme("can", "Move")
+class CanMove(Bool):
+    """`(can Move <moves>)`: the moves are not empty."""
+
+    params = (P("moves", Moves),)
+
+    def compile(self, env):
+        gen = env.compile(self.moves)
+        return lambda c: bool(gen(c))
+

@@ -1,0 +1,240 @@
+"""The game's frame: game, players, equipment items, rules, start rules, phases, end rules.
+
+These are assembled by `ludeme.compiler`; end rules compile to closures
+`c -> list[Result | None]`.
+"""
+
+from __future__ import annotations
+
+from ..engine import Result
+from .base import (Bool, DirWord, EndRule, Enum, IntFn, Item, LitBool, LitInt, LitStr, Moves,
+                   Other, P, Raw, Region, RoleType, SiteType, ludeme)
+
+
+@ludeme("game")
+class Game(Other):
+    """`(game "Name" (players ...) (equipment {...}) (rules ...))`."""
+
+    params = (P("name", LitStr), P("players", "Players", opt=True),
+              P("equipment", "Equipment", opt=True), P("rules", "Rules"))
+
+
+@ludeme("players")
+class Players(Other):
+    """`(players 2)` or `(players {(player N) (player S)})`."""
+
+    params = (P("count", LitInt, opt=True), P("players", "Player", opt=True, many=True))
+
+    def validate(self):
+        if self.count is None and not self.players:
+            raise self.fail("(players N) needs a number of players")
+        n = self.count if self.count is not None else len(self.players)
+        if not 1 <= n <= 16:
+            raise self.fail(f"a game has 1 to 16 players, not {n}")
+
+    @property
+    def n(self) -> int:
+        return self.count if self.count is not None else len(self.players)
+
+
+@ludeme("player")
+class Player(Other):
+    """`(player N)`: a player facing a direction."""
+
+    params = (P("dirn", DirWord, opt=True), P("name", LitStr, opt=True))
+
+
+@ludeme("equipment")
+class Equipment(Other):
+    """`(equipment {items})`."""
+
+    params = (P("items", Item, many=True),)
+
+
+@ludeme("board")
+class Board(Item):
+    """`(board <shape> use:Vertex|Cell|Edge)`: the shape is built by `ludeme.boards`."""
+
+    params = (P("shape", Raw), P("tracks", Other, opt=True, many=True),
+              P("use", SiteType, opt=True, named=True, default="Cell"),
+              P("largeStack", LitBool, opt=True, named=True, default=False))
+
+
+@ludeme("piece")
+class Piece(Item):
+    """`(piece "Name" Each|P1|... [dirn] [moves])`."""
+
+    params = (P("name", LitStr), P("role", RoleType, opt=True, default="Shared"),
+              P("dirn", DirWord, opt=True), P("flips", Other, opt=True),
+              P("generator", Moves, opt=True),
+              P("maxState", LitInt, opt=True, named=True),
+              P("maxCount", LitInt, opt=True, named=True),
+              P("maxValue", LitInt, opt=True, named=True))
+
+
+@ludeme("hand")
+class Hand(Item):
+    """`(hand Each|P1 [size:N])`: an off-board container per player."""
+
+    params = (P("role", RoleType), P("size", LitInt, opt=True, named=True, default=1))
+
+
+@ludeme("regions")
+class Regions(Item):
+    """`(regions ["Name"] [P1] (sites ...) | {sites})`: a named region, maybe per player."""
+
+    params = (P("name", LitStr, opt=True), P("role", RoleType, opt=True),
+              P("region", (Region,), opt=True, many=True))
+
+
+@ludeme("rules")
+class Rules(Other):
+    """`(rules [(meta ...)] [(start ...)] [(play ...)] [phases:{...}] (end ...))`."""
+
+    params = (P("meta", "Meta", opt=True), P("start", "Start", opt=True),
+              P("play", "Play", opt=True), P("phases", "Phase", opt=True, named=True, many=True),
+              P("end", "End", opt=True))
+
+
+@ludeme("meta")
+class Meta(Other):
+    """`(meta (swap))` and other meta rules."""
+
+    params = (P("rules", "Swap", many=True),)
+
+
+@ludeme("swap")
+class Swap(Other):
+    """`(swap)`: the second player may swap sides on their first move."""
+
+    params = ()
+
+
+@ludeme("start")
+class Start(Other):
+    """`(start (place ...))` or `(start {(place ...) ...})`."""
+
+    params = (P("rules", "Place", many=True),)
+
+
+@ludeme("place")
+class Place(Other):
+    """`(place "Item" site|region|"Hand" [count:N] [state:N])`."""
+
+    params = (P("item", LitStr), P("container", LitStr, opt=True),
+              P("where", (Region, IntFn), opt=True),
+              P("coord", LitStr, opt=True, named=True),
+              P("count", LitInt, opt=True, named=True, default=1),
+              P("state", LitInt, opt=True, named=True),
+              P("value", LitInt, opt=True, named=True))
+
+
+@ludeme("play")
+class Play(Other):
+    """`(play <moves>)`."""
+
+    params = (P("moves", Moves),)
+
+
+@ludeme("phase")
+class Phase(Other):
+    """`(phase "Name" [role] (play ...) [(end ...)] [(nextPhase ...)|{...}])`."""
+
+    params = (P("name", LitStr), P("role", RoleType, opt=True), P("play", "Play"),
+              P("end", "End", opt=True), P("next", "NextPhase", opt=True, many=True))
+
+
+@ludeme("nextPhase")
+class NextPhase(Other):
+    """`(nextPhase [role] [condition] ["Phase"])`."""
+
+    params = (P("role", RoleType, opt=True, default="Shared"), P("cond", Bool, opt=True),
+              P("phase", LitStr, opt=True))
+
+
+@ludeme("end")
+class End(Other):
+    """`(end <rule>)` or `(end {rules})`."""
+
+    params = (P("rules", EndRule, many=True),)
+
+
+@ludeme("result")
+class ResultL(Other):
+    """`(result <role> Win|Loss|Draw|Tie)`."""
+
+    params = (P("role", RoleType), P("kind", Enum("ResultType", "Win Loss Draw Tie Abandon")))
+
+    def compile(self, env):
+        kind = self.kind
+        if self.role == "All":
+            res = Result(0, kind)
+            return lambda c: res
+        who = env.role_id(self.role, self)
+        return lambda c: Result(who(c), kind)
+
+
+@ludeme("if")
+class EndIf(EndRule):
+    """`(if <condition> (result ...))`: the result when the condition holds."""
+
+    params = (P("cond", Bool), P("result", "ResultL", opt=True),
+              P("rules", EndRule, opt=True, many=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        if self.result is not None:
+            res = env.compile(self.result)
+            return lambda c: [res(c)] if cond(c) else ()
+        inner = [env.compile(r) for r in self.rules]
+
+        def eval_if(c):
+            if not cond(c):
+                return ()
+            out = []
+            for r in inner:
+                out.extend(r(c))
+            return out
+        return eval_if
+
+
+@ludeme("forEach", "NonMover")
+class EndForEachNonMover(EndRule):
+    """`(forEach NonMover if:<cond> (result Player ...))`: each other player in turn."""
+
+    params = (P("if", Bool, named=True, opt=True), P("result", "ResultL"))
+
+    def compile(self, env):
+        return _end_for_each(env, self, lambda c, p: p != c.s.mover)
+
+
+@ludeme("forEach", "Player")
+class EndForEachPlayer(EndRule):
+    """`(forEach Player if:<cond> (result Player ...))`."""
+
+    params = (P("if", Bool, named=True, opt=True), P("result", "ResultL"))
+
+    def compile(self, env):
+        return _end_for_each(env, self, lambda c, p: True)
+
+
+def _end_for_each(env, lud, include):
+    cond = env.compile(lud.if_) if lud.if_ is not None else (lambda c: True)
+    res = env.compile(lud.result)
+    n = env.num_players
+
+    def each(c):
+        out = []
+        saved = c.player
+        for p in range(1, n + 1):
+            if not include(c, p):
+                continue
+            c.player = p
+            if cond(c):
+                out.append(res(c))
+        c.player = saved
+        return out
+    return each
+
+
+__all__ = ["IntFn"]

@@ -1,0 +1,252 @@
+"""Integer functions: each compiles to `c -> int`."""
+
+from __future__ import annotations
+
+from .base import DirWord, IntFn, LitBool, LitStr, Other, P, Region, RoleType, SiteType, ludeme
+
+UNDEFINED = -1
+
+
+def _var(keyword: str, name: str, attr: str, doc: str):
+    """An iteration variable of the context, e.g. `(from)`."""
+    from operator import attrgetter
+    get = attrgetter(attr)
+    cls = type(name, (IntFn,), {"params": (), "__doc__": doc,
+                                "compile": lambda self, env: get})
+    return ludeme(keyword)(cls)
+
+
+From = _var("from", "From", "from_", "`(from)`: the site a move starts from.")
+To = _var("to", "To", "to", "`(to)`: the site a move goes to.")
+Site = _var("site", "Site", "site", "`(site)`: the site being iterated over.")
+PlayerVar = _var("player", "PlayerVar", "player", "`(player)`: the player being iterated over.")
+
+
+@ludeme("mover")
+class MoverId(IntFn):
+    """`(mover)`: the player to move."""
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: c.s.mover
+
+
+@ludeme("next")
+class NextId(IntFn):
+    """`(next)`: the next player."""
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: c.s.next
+
+
+@ludeme("prev")
+class PrevId(IntFn):
+    """`(prev)`: the previous mover."""
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: c.s.prev
+
+
+@ludeme("last", "From")
+class LastFrom(IntFn):
+    """`(last From)`: where the last decision started."""
+
+    params = (P("afterConsequence", LitBool, opt=True, named=True),)
+
+    def compile(self, env):
+        return lambda c: c.s.last_from
+
+
+@ludeme("last", "To")
+class LastTo(IntFn):
+    """`(last To)`: where the last decision went."""
+
+    params = (P("afterConsequence", LitBool, opt=True, named=True),)
+
+    def compile(self, env):
+        return lambda c: c.s.last_to
+
+
+def _read_at(array: str):
+    """A closure builder: the value of the state's `array` at the site `at:` (0 if none)."""
+    def compile(self, env):
+        at = env.compile(self.at)
+
+        def read(c):
+            s = at(c)
+            return getattr(c.s, array)[s] if s >= 0 else 0
+        return read
+    return compile
+
+
+_AT_PARAMS = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
+              P("level", IntFn, opt=True, named=True))
+
+
+@ludeme("who")
+class Who(IntFn):
+    """`(who at:<site>)`: the owner of the piece at a site (0 if empty)."""
+
+    params = _AT_PARAMS
+    compile = _read_at("who")
+
+
+@ludeme("what")
+class What(IntFn):
+    """`(what at:<site>)`: the kind (component index) of the piece at a site."""
+
+    params = _AT_PARAMS
+    compile = _read_at("what")
+
+
+@ludeme("id")
+class Id(IntFn):
+    """`(id "Name" [role])` a component index, or `(id <role>)` a player id."""
+
+    params = (P("name", LitStr, opt=True), P("role", RoleType, opt=True))
+
+    def compile(self, env):
+        if self.name is not None:
+            return env.component_fn(self.name, self.role, self)
+        return env.role_id(self.role or "Mover", self)
+
+
+@ludeme("ahead")
+class Ahead(IntFn):
+    """`(ahead <site> [steps:N] <direction>)`: the site N steps away (the site itself if none)."""
+
+    params = (P("type", SiteType, opt=True), P("site", IntFn), P("steps", IntFn, opt=True,
+                                                                  named=True),
+              P("dirn", (DirWord, "Directions"), opt=True))
+
+    def compile(self, env):
+        site = env.compile(self.site)
+        steps = env.compile(self.steps) if self.steps is not None else (lambda c: 1)
+        tables = env.step_tables(self.dirn or "Adjacent", self)
+        tab = tables[0] if tables else None
+        nsites = env.num_board_sites
+
+        def ahead(c):
+            s = site(c)
+            if tab is None or s < 0 or s >= nsites:
+                return s
+            cur = s
+            for _ in range(steps(c)):
+                nxt = tab[cur]
+                if nxt < 0:
+                    return s
+                cur = nxt
+            return cur
+        return ahead
+
+
+@ludeme("handSite")
+class HandSite(IntFn):
+    """`(handSite <player> [index])`: a site of a player's hand, in Ludii's global numbering."""
+
+    params = (P("player", IntFn), P("index", IntFn, opt=True))
+
+    def compile(self, env):
+        player = env.compile(self.player)
+        index = env.compile(self.index) if self.index is not None else (lambda c: 0)
+        hand_from = env.hand_offsets()
+
+        def hand_site(c):
+            start = hand_from.get(player(c))
+            return start + index(c) if start is not None else UNDEFINED
+        return hand_site
+
+
+@ludeme("score")
+class Score(IntFn):
+    """`(score <player>)`."""
+
+    params = (P("player", IntFn),)
+
+    def compile(self, env):
+        p = env.compile(self.player)
+        return lambda c: c.s.scores[p(c)]
+
+
+@ludeme("count", "Pieces")
+class CountPieces(IntFn):
+    """`(count Pieces <role> ["Name"] [in:<region>])`: pieces of a player in all containers."""
+
+    params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="Shared"),
+              P("who", IntFn, opt=True), P("name", LitStr, opt=True),
+              P("in", Region, opt=True, named=True))
+
+    def compile(self, env):
+        players = env.role_players(self.role, self) if self.who is None else None
+        who_fn = env.compile(self.who) if self.who is not None else None
+        where = env.compile(self.in_) if self.in_ is not None else None
+        name = self.name
+        names = {comp.index for comp in env.components[1:] if name and name in comp.name}
+
+        def count_pieces(c):
+            s = c.s
+            ids = {who_fn(c)} if who_fn else players(c)
+            sites = where(c) if where is not None else range(len(s.who))
+            total = 0
+            who, count, what = s.who, s.count, s.what
+            for site in sites:
+                if who[site] in ids and (not name or what[site] in names):
+                    total += count[site]
+            return total
+        return count_pieces
+
+
+@ludeme("count", "Cell")
+class CountCell(IntFn):
+    """`(count Cell at:<site>)`: how many pieces stand on a site."""
+
+    params = (P("at", IntFn, named=True),)
+    compile = _read_at("count")
+
+
+@ludeme("count")
+class CountAt(IntFn):
+    """`(count at:<site>)`: how many pieces stand on a site."""
+
+    params = _AT_PARAMS
+    compile = _read_at("count")
+
+
+@ludeme("count", "Sites")
+class CountSites(IntFn):
+    """`(count Sites in:<region>)`."""
+
+    params = (P("in", Region, named=True),)
+
+    def compile(self, env):
+        region = env.compile(self.in_)
+        return lambda c: len(set(region(c)))
+
+
+def _arith(word, fn, doc):
+    class Arith(IntFn):
+        params = (P("a", IntFn), P("b", IntFn, opt=True))
+
+        def compile(self, env):
+            a = env.compile(self.a)
+            if self.b is None:
+                if word == "-":
+                    return lambda c: -a(c)
+                return a
+            b = env.compile(self.b)
+            return lambda c: fn(a(c), b(c))
+    Arith.__name__ = f"Arith{len(word)}{ord(word[0])}"
+    Arith.__doc__ = doc
+    return ludeme(word)(Arith)
+
+
+_arith("+", lambda x, y: x + y, "`(+ a b)`.")
+_arith("-", lambda x, y: x - y, "`(- a b)`.")
+_arith("*", lambda x, y: x * y, "`(* a b)`.")
+_arith("/", lambda x, y: int(x / y) if y else 0, "`(/ a b)`: integer division toward zero.")
+_arith("%", lambda x, y: x % y if y else 0, "`(% a b)`.")

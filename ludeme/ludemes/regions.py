@@ -1,0 +1,182 @@
+"""Regions (sets of sites): each compiles to `c -> sequence of site indices`."""
+
+from __future__ import annotations
+
+from .base import Enum, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, ludeme
+
+
+@ludeme("sites", "Empty")
+class SitesEmpty(Region):
+    """`(sites Empty)`: the empty board sites."""
+
+    params = (P("type", SiteType, opt=True), P("container", (LitStr, IntFn), opt=True))
+
+    def compile(self, env):
+        n = env.num_board_sites
+        rng = range(n)
+        return lambda c: [s for s in rng if c.s.what[s] == 0]
+
+
+@ludeme("sites", "Board")
+class SitesBoard(Region):
+    """`(sites Board)`: every board site."""
+
+    params = (P("type", SiteType, opt=True),)
+
+    def compile(self, env):
+        allsites = tuple(range(env.num_board_sites))
+        return lambda c: allsites
+
+
+@ludeme("sites", "Occupied")
+class SitesOccupied(Region):
+    """`(sites Occupied by:<role> [container:] [component:])`: sites holding those players' pieces."""
+
+    params = (P("type", SiteType, opt=True), P("by", RoleType, named=True),
+              P("container", (LitStr, IntFn), opt=True, named=True),
+              P("component", (LitStr, IntFn), opt=True, named=True),
+              P("top", LitBool, opt=True, named=True))
+
+    def compile(self, env):
+        players = env.role_players(self.by, self)
+        if self.container is None:
+            rng = range(env.total_sites)
+        elif self.container in ("Board", 0):
+            rng = range(env.num_board_sites)
+        else:
+            raise self.fail("only container:\"Board\" is supported here")
+        comps = None
+        if isinstance(self.component, str):
+            comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
+
+        def occupied(c):
+            ids = players(c)
+            who, what = c.s.who, c.s.what
+            if comps is None:
+                return [s for s in rng if who[s] in ids]
+            return [s for s in rng if who[s] in ids and what[s] in comps]
+        return occupied
+
+
+@ludeme("sites", "Hand")
+class SitesHand(Region):
+    """`(sites Hand <role>)`: the sites of a player's hand."""
+
+    params = (P("role", RoleType, opt=True, default="Mover"), P("player", IntFn, opt=True))
+
+    def compile(self, env):
+        who = env.compile(self.player) if self.player is not None else env.role_id(self.role, self)
+        hands = env.hand_ranges()
+        return lambda c: hands.get(who(c), ())
+
+
+@ludeme("sites")
+class SitesLiteralL(Region):
+    """`(sites {1 2 "A1"})` or `(sites "Name")` for a named region."""
+
+    params = (P("items", Region, opt=True), P("name", LitStr, opt=True),
+              P("role", RoleType, opt=True))
+
+    def compile(self, env):
+        if self.items is not None:
+            return env.compile(self.items)
+        if self.name is not None:
+            return env.named_region(self.name, self.role, self)
+        raise self.fail("expected (sites {...}) or (sites \"Region\")")
+
+
+_STATIC = "Top Bottom Left Right Corners Centre Perimeter Inner Outer Major Minor"
+
+
+def _board_region(kind):
+    class BoardRegion(Region):
+        params = (P("type", SiteType, opt=True),)
+
+        def compile(self, env):
+            sites = env.board_region(kind, self)
+            return lambda c: sites
+    BoardRegion.__name__ = f"Sites{kind}"
+    BoardRegion.__doc__ = f"`(sites {kind})`: from the board's geometry."
+    return ludeme("sites", kind)(BoardRegion)
+
+
+for _k in _STATIC.split():
+    _board_region(_k)
+
+
+@ludeme("sites", "Row")
+class SitesRow(Region):
+    """`(sites Row <n>)`."""
+
+    params = (P("type", SiteType, opt=True), P("index", IntFn))
+
+    def compile(self, env):
+        idx = env.compile(self.index)
+        rows = env.board_rows()
+        return lambda c: rows.get(idx(c), ())
+
+
+@ludeme("sites", "Column")
+class SitesColumn(Region):
+    """`(sites Column <n>)`."""
+
+    params = (P("type", SiteType, opt=True), P("index", IntFn))
+
+    def compile(self, env):
+        idx = env.compile(self.index)
+        cols = env.board_columns()
+        return lambda c: cols.get(idx(c), ())
+
+
+class _SetOp(Region):
+    params = (P("regions", Region, many=True), P("more", Region, opt=True, many=True))
+
+
+@ludeme("union")
+class Union(_SetOp):
+    """`(union a b)` or `(union {a b c})`."""
+
+    def compile(self, env):
+        fs = [env.compile(r) for r in self.regions + (self.more or [])]
+
+        def union(c):
+            out = []
+            seen = set()
+            for f in fs:
+                for s in f(c):
+                    if s not in seen:
+                        seen.add(s)
+                        out.append(s)
+            return out
+        return union
+
+
+@ludeme("intersection")
+class Intersection(_SetOp):
+    """`(intersection a b)`."""
+
+    def compile(self, env):
+        fs = [env.compile(r) for r in self.regions + (self.more or [])]
+
+        def intersection(c):
+            first, *rest = fs
+            keep = set.intersection(*(set(f(c)) for f in rest)) if rest else None
+            return [s for s in first(c) if keep is None or s in keep]
+        return intersection
+
+
+@ludeme("difference")
+class Difference(Region):
+    """`(difference a b)`: sites of a not in b."""
+
+    params = (P("a", Region), P("b", (Region, IntFn)))
+
+    def compile(self, env):
+        a = env.compile(self.a)
+        b = env.compile(self.b)
+        if isinstance(self.b, IntFn):
+            return lambda c: [s for s in a(c) if s != b(c)]
+        return lambda c: [s for s in a(c) if s not in set(b(c))]
+
+
+_ = Enum

@@ -1,0 +1,59 @@
+"""Replaying Ludii's recorded traces: Adzua agrees in all ten rulesets, with Ludii's file
+and with the project's own description; a wrong rule set is caught at the right step."""
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import DESCRIPTIONS
+from ludeme.crosscheck import crosscheck_files, read_trace, replay
+from ludeme.api import load
+
+ADZUA = str(DESCRIPTIONS / "adzua_children.lud")
+
+
+def _traces(refdata, slug):
+    files = sorted((refdata / "traces" / slug).glob("*.json.gz"))
+    assert files, f"no traces for {slug}"
+    return [str(f) for f in files]
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_adzua_agrees_with_ludii_file(refdata, ludii, n):
+    verdicts = crosscheck_files(_traces(refdata, f"adzua-children-ludii-{n}"),
+                                ludii_dir=str(ludii / "games"))
+    bad = [v.line() for v in verdicts if not v.ok]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_adzua_agrees_with_own_description(refdata, n):
+    verdicts = crosscheck_files(_traces(refdata, f"adzua-children-ludii-{n}"), lud=ADZUA)
+    bad = [v.line() for v in verdicts if not v.ok]
+    assert not bad, "\n".join(bad)
+
+
+def test_wrong_rules_are_caught_with_the_step(refdata):
+    # Ludii 1 (steps to any adjacent point, plain line check) against a Ludii 5 trace:
+    # the two agree until a line is made in the movement phase, then the scores differ.
+    game = load(ADZUA, ruleset="Adzua (Children) (Ludii 1) (Reconstructed)")
+    results = [replay(game, read_trace(t), t) for t in _traces(refdata, "adzua-children-ludii-5")]
+    assert not all(v.ok for v in results)
+    bad = next(v for v in results if not v.ok)
+    assert bad.agreed < bad.steps and "step" in bad.detail
+
+
+def test_tampered_trace_is_caught(refdata):
+    trace = read_trace(_traces(refdata, "adzua-children-ludii-5")[0])
+    trace["steps"][3]["legal"].pop()
+    v = replay(load(ADZUA, ruleset="Adzua (Children) (Ludii 5) (Reconstructed)"), trace, "t")
+    assert not v.ok and v.agreed == 3 and "legal moves differ" in v.detail
+
+
+def test_cli_closing_line_and_exit_code(refdata):
+    traces = _traces(refdata, "adzua-children-ludii-5")[:3]
+    r = subprocess.run([sys.executable, "-m", "ludeme", "crosscheck", *traces, "--lud", ADZUA],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "3 agreed, 0 disagreed"
