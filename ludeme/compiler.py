@@ -37,6 +37,7 @@ class Env:
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
         self.piece_items: list = []        # (component index, Piece ludeme)
+        self.facing_of: list[str] = ["N"] * len(components)
 
     # -- compiling ----------------------------------------------------------
     def compile(self, lud: Ludeme):
@@ -161,6 +162,62 @@ class Env:
                 seen.append(d)
         return seen
 
+    # -- directions ------------------------------------------------------------
+    def is_static_direction(self, dirn) -> bool:
+        """True when `dirn` names no direction relative to a piece or to the last move."""
+        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+        return not any(w in RELATIVE_ANGLES or w in ("SameDirection", "OppositeDirection")
+                       for w in words)
+
+    def direction_keys(self, dirn, lud: Ludeme):
+        """A closure (c, site) -> direction names usable as keys of the board's radials.
+
+        Compass names and relations (Orthogonal, Adjacent, ...) are fixed; directions
+        relative to the piece's facing (Forward, FL, ...) or to the last move
+        (SameDirection, OppositeDirection) are resolved when the move is generated.
+        """
+        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+        radial_keys = set(self.board.radials)
+        static, dynamic = [], []
+        for w in words:
+            if w in self.board.directions or w in radial_keys or w in RELATIONS:
+                static.append(w)
+            elif w in RELATIVE_ANGLES or w in ("SameDirection", "OppositeDirection"):
+                dynamic.append(w)
+            else:
+                raise lud.fail(f"the direction {w} is not supported on this board "
+                               f"(board directions: {', '.join(self.board.directions)})")
+        fixed = tuple(dict.fromkeys(static))
+        if not dynamic:
+            return lambda c, frm: fixed
+        supported = self.board.directions
+        radials = self.board.radials
+        facing_of = self.facing_of
+
+        def along(a, b):
+            for d in supported:
+                for r in radials.get(d, ((),) * (a + 1))[a] if a >= 0 else ():
+                    if b in r.sites[1:]:
+                        return d
+            return None
+
+        def keys(c, frm):
+            out = list(fixed)
+            for w in dynamic:
+                if w == "SameDirection":
+                    d = along(c.s.last_from, c.s.last_to)
+                    if d:
+                        out.append(d)
+                elif w == "OppositeDirection":
+                    d = along(c.s.last_to, c.s.last_from)
+                    if d:
+                        out.append(d)
+                else:
+                    facing = facing_of[c.s.what[frm]] if 0 <= frm < len(c.s.what) else "N"
+                    out.extend(relative_directions(facing, w, supported))
+            return tuple(dict.fromkeys(out))
+        return keys
+
     def step_targets(self, dirn, lud: Ludeme) -> tuple:
         """Per site, the distinct sites one step away in the direction choice `dirn`.
 
@@ -263,6 +320,29 @@ class Env:
         return no_moves
 
 
+RELATIONS = ("Adjacent", "Orthogonal", "Diagonal", "OffDiagonal", "All")
+
+COMPASS_ANGLE = {"N": 0.0, "NNE": 22.5, "NE": 45.0, "ENE": 67.5, "E": 90.0, "ESE": 112.5,
+                 "SE": 135.0, "SSE": 157.5, "S": 180.0, "SSW": 202.5, "SW": 225.0,
+                 "WSW": 247.5, "W": 270.0, "WNW": 292.5, "NW": 315.0, "NNW": 337.5}
+
+# Offsets (degrees, clockwise) from a piece's facing; plural forms take every
+# supported direction strictly within 90 degrees of their base.
+RELATIVE_ANGLES = {"Forward": 0, "Backward": 180, "Rightward": 90, "Leftward": 270,
+                   "FR": 45, "FL": 315, "BR": 135, "BL": 225, "FRR": 67.5, "FLL": 292.5,
+                   "BRR": 112.5, "BLL": 247.5, "Forwards": 0, "Backwards": 180,
+                   "Rightwards": 90, "Leftwards": 270}
+
+
+def relative_directions(facing: str, word: str, supported) -> list[str]:
+    """Compass names for a direction relative to `facing` among the supported ones."""
+    base = (COMPASS_ANGLE.get(facing, 0.0) + RELATIVE_ANGLES[word]) % 360
+    if word.endswith("s") and word not in ("FRR", "FLL", "BRR", "BLL"):
+        return [d for d in supported
+                if min(abs(COMPASS_ANGLE[d] - base), 360 - abs(COMPASS_ANGLE[d] - base)) < 90]
+    return [d for d in supported if abs(COMPASS_ANGLE.get(d, -1) - base) < 1e-6]
+
+
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E", "NE": "SW", "SW": "NE", "NW": "SE",
             "SE": "NW", "NNE": "SSW", "SSW": "NNE", "ENE": "WSW", "WSW": "ENE",
             "ESE": "WNW", "WNW": "ESE", "SSE": "NNW", "NNW": "SSE"}
@@ -334,6 +414,9 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                 piece_items.append((len(components) - 1, it))
     env = Env(n, board, containers, components, {}, facing)
     env.piece_items = piece_items
+    for idx, piece in piece_items:
+        owner = components[idx].owner
+        env.facing_of[idx] = piece.dirn or facing.get(owner, "N")
     env.regions = _static_regions(env, items)
 
     rules = g.rules

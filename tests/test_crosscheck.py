@@ -27,6 +27,14 @@ def test_adzua_agrees_with_ludii_file(refdata, ludii, n):
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.parametrize("slug", ["lines-of-action-draw", "lines-of-action-mover-win",
+                                  "konane-8x8", "konane-10x10", "achi", "tic-tac-toe"])
+def test_other_reference_games_agree(refdata, ludii, slug):
+    verdicts = crosscheck_files(_traces(refdata, slug), ludii_dir=str(ludii / "games"))
+    bad = [v.line() for v in verdicts if not v.ok]
+    assert not bad, "\n".join(bad)
+
+
 @pytest.mark.parametrize("n", range(1, 11))
 def test_adzua_agrees_with_own_description(refdata, n):
     verdicts = crosscheck_files(_traces(refdata, f"adzua-children-ludii-{n}"), lud=ADZUA)

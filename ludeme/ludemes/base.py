@@ -102,6 +102,9 @@ def ludeme(keyword: str, kind: str | None = None):
     return deco
 
 
+CLASSES.update({c.__name__: c for c in (Moves, Bool, IntFn, Region, EndRule, Item, Other)})
+
+
 @dataclass(frozen=True)
 class P:
     """One declared argument: name, type, optional, named (`name:`), many (an array).

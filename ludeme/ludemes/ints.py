@@ -130,6 +130,14 @@ class Ahead(IntFn):
         tables = env.step_tables(self.dirn or "Adjacent", self)
         tab = tables[0] if tables else None
         nsites = env.num_board_sites
+        if tab is not None and (self.steps is None or getattr(self.steps, "value", None) == 1):
+            def ahead_one(c):  # the common case, one step: a single table lookup
+                s = site(c)
+                if 0 <= s < nsites:
+                    t = tab[s]
+                    return t if t >= 0 else s
+                return s
+            return ahead_one
 
         def ahead(c):
             s = site(c)
@@ -250,3 +258,74 @@ _arith("-", lambda x, y: x - y, "`(- a b)`.")
 _arith("*", lambda x, y: x * y, "`(* a b)`.")
 _arith("/", lambda x, y: int(x / y) if y else 0, "`(/ a b)`: integer division toward zero.")
 _arith("%", lambda x, y: x % y if y else 0, "`(% a b)`.")
+
+
+Between = _var("between", "Between", "between", "`(between)`: the site being hopped over.")
+
+
+@ludeme("row")
+class RowOf(IntFn):
+    """`(row of:<site>)`: the row of a board site."""
+
+    params = (P("type", SiteType, opt=True), P("of", IntFn, named=True))
+
+    def compile(self, env):
+        of = env.compile(self.of)
+        rows = tuple(s.row for s in env.board.sites)
+        return lambda c: rows[of(c)]
+
+
+@ludeme("column")
+class ColumnOf(IntFn):
+    """`(column of:<site>)`: the column of a board site."""
+
+    params = (P("type", SiteType, opt=True), P("of", IntFn, named=True))
+
+    def compile(self, env):
+        of = env.compile(self.of)
+        cols = tuple(s.col for s in env.board.sites)
+        return lambda c: cols[of(c)]
+
+
+@ludeme("count", "Groups")
+class CountGroups(IntFn):
+    """`(count Groups [dirs] [if:<cond>] [min:N])`: connected groups of sites satisfying the
+    condition (evaluated with `(to)` at each site), connected by steps in the directions
+    (Adjacent by default); groups smaller than `min` are not counted."""
+
+    params = (P("type", SiteType, opt=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("if", "Bool", opt=True, named=True), P("min", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        cond = env.compile(self.if_) if self.if_ is not None else (lambda c: c.s.what[c.to] != 0)
+        neighbours = env.step_targets(self.dirn or "Adjacent", self)
+        min_fn = env.compile(self.min) if self.min is not None else (lambda c: 0)
+        n = env.num_board_sites
+
+        def count_groups(c):
+            saved = c.to
+            members = []
+            for s in range(n):
+                c.to = s
+                members.append(cond(c))
+            c.to = saved
+            seen = [False] * n
+            groups = 0
+            least = min_fn(c)
+            for s in range(n):
+                if not members[s] or seen[s]:
+                    continue
+                seen[s] = True
+                stack = [s]
+                size = 0
+                while stack:
+                    x = stack.pop()
+                    size += 1
+                    for y in neighbours[x]:
+                        if members[y] and not seen[y]:
+                            seen[y] = True
+                            stack.append(y)
+                if size >= least:
+                    groups += 1
+            return groups
+        return count_groups

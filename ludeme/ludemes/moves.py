@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..engine import A_ADD, A_MOVE, A_NEXT, A_PASS, A_REMOVE, A_SCORE, A_SET_SCORE, Move
-from .base import (Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region,
-                   RoleType, SiteType, ludeme)
+from .base import (CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P,
+                   Region, RoleType, SiteType, ludeme)
 
 _NONE = ()
 WhenType = Enum("WhenType", "StartOfTurn EndOfTurn")
@@ -81,10 +81,19 @@ class MoveStep(Moves):
 
     def compile(self, env):
         from_fn = env.site_fn(self.from_)
-        targets = env.step_targets(self.dirn or "Adjacent", self)
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
         then = _then(env, self)
         nsites = env.num_board_sites
+        dirn = self.dirn or "Adjacent"
+        if env.is_static_direction(dirn):
+            table = env.step_targets(dirn, self)
+            targets = lambda c, frm: table[frm]  # noqa: E731
+        else:
+            keys = env.direction_keys(dirn, self)
+            step_to = env.board.trajectories.targets
+
+            def targets(c, frm):
+                return tuple(dict.fromkeys(t for k in keys(c, frm) for t in step_to(frm, k)))
 
         def step(c):
             frm = from_fn(c)
@@ -93,7 +102,7 @@ class MoveStep(Moves):
             out = []
             saved = (c.from_, c.to)
             c.from_ = frm
-            for to in targets[frm]:
+            for to in targets(c, frm):
                 c.to = to
                 if to_cond(c):
                     out.append(Move(frm, to, 0, [(A_MOVE, frm, to)], then))
@@ -367,3 +376,184 @@ class RemoveEffect(Moves):
                 return []
             return [Move(acts[0][1], acts[0][1], 0, acts, then)]
         return remove
+
+
+# Hops --------------------------------------------------------------------------
+
+@ludeme("between")
+class BetweenSpec(Other):
+    """`(between [before:N] [(exact N)|(range a b)|(max N)] [after:N] [if:<cond>] [(apply ...)])`."""
+
+    params = (P("before", IntFn, opt=True, named=True), P("range", "RangeSpec", opt=True),
+              P("after", IntFn, opt=True, named=True), P("if", Bool, opt=True, named=True),
+              P("trail", IntFn, opt=True, named=True), P("apply", "Apply", opt=True))
+
+
+class RangeSpec(Other):
+    """A length range for hurdles: `(exact N)`, `(range a b)`, `(min N)`, `(max N)`."""
+
+
+CLASSES["RangeSpec"] = RangeSpec
+
+
+@ludeme("exact")
+class Exact(RangeSpec):
+    """`(exact N)`."""
+
+    params = (P("n", IntFn),)
+
+    def bounds(self, env):
+        f = env.compile(self.n)
+        return f, f
+
+
+@ludeme("range")
+class RangeL(RangeSpec):
+    """`(range a b)`."""
+
+    params = (P("lo", IntFn), P("hi", IntFn, opt=True))
+
+    def bounds(self, env):
+        lo = env.compile(self.lo)
+        return lo, env.compile(self.hi) if self.hi is not None else lo
+
+
+@ludeme("max")
+class MaxL(RangeSpec):
+    """`(max N)`: from one up to N."""
+
+    params = (P("n", IntFn),)
+
+    def bounds(self, env):
+        return (lambda c: 1), env.compile(self.n)
+
+
+def _effect_actions(gen, c) -> list:
+    """The actions of an effect evaluated now (Ludii chains effects into the decision)."""
+    acts = []
+    for m in gen(c):
+        acts.extend(m.actions)
+    return acts
+
+
+@ludeme("move", "Hop")
+class MoveHop(Moves):
+    """`(move Hop [(from ...)] [directions] [(between ...)] (to if:... [(apply ...)]) [(then ...)])`.
+
+    Follows Ludii's Hop: along each radial from the start, a run of hurdles
+    (sites satisfying the between condition, as long as the between range
+    allows) must begin within `before` steps; the landing sites follow it
+    within `after` steps and must satisfy the to condition. Between and to
+    effects are evaluated when the move is generated and become its actions.
+    """
+
+    params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("between", "BetweenSpec", opt=True), P("to", "ToSpec"),
+              P("stack", LitBool, opt=True, named=True, default=False),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from_fn = env.site_fn(self.from_)
+        from_cond = env.compile(self.from_.if_) if self.from_ is not None \
+            and self.from_.if_ is not None else None
+        dirs = env.direction_keys(self.dirn or "Adjacent", self)
+        radials = env.board.radials
+        b = self.between
+        one = lambda c: 1  # noqa: E731
+        zero = lambda c: 0  # noqa: E731
+        if b is not None and b.range is not None:
+            min_fn, max_fn = b.range.bounds(env)
+        else:
+            min_fn = max_fn = one
+        before_fn = env.compile(b.before) if b is not None and b.before is not None else zero
+        after_fn = env.compile(b.after) if b is not None and b.after is not None else zero
+        hurdle = env.compile(b.if_) if b is not None and b.if_ is not None else _true
+        between_effect = env.compile(b.apply.effect) if b is not None and b.apply is not None \
+            and b.apply.effect is not None else None
+        go = env.compile(self.to.if_) if self.to.if_ is not None else _true
+        to_apply = self.to.apply
+        stop_rule = env.compile(to_apply.if_) if to_apply is not None and to_apply.if_ is not None \
+            else None
+        stop_effect = env.compile(to_apply.effect) if to_apply is not None \
+            and to_apply.effect is not None else None
+        then = _then(env, self)
+        nsites = env.num_board_sites
+        step_targets = env.board.trajectories.targets
+
+        def make(c, frm, to, hurdles):
+            acts = []
+            if stop_effect is not None:
+                c.to = to
+                acts.extend(_effect_actions(stop_effect, c))
+            if between_effect is not None:
+                for h in hurdles:
+                    c.between = h
+                    acts.extend(_effect_actions(between_effect, c))
+                c.to = to
+            acts.append((A_MOVE, frm, to))
+            return Move(frm, to, 0, acts, then)
+
+        def hop(c):
+            frm = from_fn(c)
+            if frm < 0 or frm >= nsites:
+                return []
+            saved = (c.from_, c.to, c.between)
+            c.from_ = frm
+            out = []
+            if from_cond is not None and not from_cond(c):
+                c.from_, c.to, c.between = saved
+                return out
+            keys = dirs(c, frm)
+            min_len, max_len = min_fn(c), max_fn(c)
+            before, after = before_fn(c), after_fn(c)
+            if min_len == 0:
+                seen = set()
+                for key in keys:
+                    for to in step_targets(frm, key):
+                        c.to = to
+                        if to not in seen and go(c):
+                            seen.add(to)
+                            out.append(make(c, frm, to, ()))
+            if max_len > 0:
+                for key in keys:
+                    for radial in radials[key][frm] if key in radials else ():
+                        steps = radial.sites
+                        n = len(steps)
+                        for to_idx in range(1, n):
+                            first = steps[to_idx]
+                            c.between = first
+                            if hurdle(c):
+                                hurdles = [first]
+                                length, h, wrong = 1, to_idx + 1, False
+                                while h < n and length < max_len:
+                                    c.between = steps[h]
+                                    if not hurdle(c):
+                                        wrong = True
+                                        break
+                                    hurdles.append(steps[h])
+                                    length += 1
+                                    h += 1
+                                if length < min_len or (wrong and length == max_len):
+                                    break
+                                for from_min in range(length - min_len, -1, -1):
+                                    a = h - from_min
+                                    while a < n:
+                                        to = steps[a]
+                                        c.to = to
+                                        if not go(c):
+                                            if stop_rule is not None and stop_rule(c):
+                                                out.append(make(c, frm, to, ()))
+                                            break
+                                        if stop_rule is None:
+                                            out.append(make(c, frm, to,
+                                                            hurdles[:length - from_min]))
+                                        if (a - h + 1) > (after - from_min):
+                                            break
+                                        a += 1
+                                break
+                            c.to = first
+                            if to_idx > before or not go(c):
+                                break
+            c.from_, c.to, c.between = saved
+            return out
+        return hop

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Enum, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, ludeme
+from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RoleType, SiteType, ludeme
 
 
 @ludeme("sites", "Empty")
@@ -180,3 +180,135 @@ class Difference(Region):
 
 
 _ = Enum
+
+
+@ludeme("sites", "Phase")
+class SitesPhase(Region):
+    """`(sites Phase <n>)`: the sites of one colour of a checkered board."""
+
+    params = (P("type", SiteType, opt=True), P("index", LitInt))
+
+    def compile(self, env):
+        sites = tuple(env.board.region("Phase", self.index))
+        return lambda c: sites
+
+
+RegionTypeDynamic = Enum("RegionTypeDynamic", "Empty NotEmpty Own NotOwn Enemy NotEnemy")
+
+
+@ludeme("sites", "Around")
+class SitesAround(Region):
+    """`(sites Around <site|region> [Own|Empty|...] [distance:N] [dirn] [if:] [includeSelf:])`.
+
+    As Ludii: the site `distance` along each radial in the direction (Adjacent by
+    default), each site once (Ludii's regions are sets)."""
+
+    params = (P("type", SiteType, opt=True), P("where", (IntFn, Region)),
+              P("kind", RegionTypeDynamic, opt=True), P("distance", IntFn, opt=True, named=True),
+              P("dirn", DirWord, opt=True), P("if", "Bool", opt=True, named=True),
+              P("includeSelf", LitBool, opt=True, named=True, default=False))
+
+    def compile(self, env):
+        where = env.compile(self.where)
+        single = isinstance(self.where, IntFn)
+        dist_fn = env.compile(self.distance) if self.distance is not None else (lambda c: 1)
+        key = self.dirn or "Adjacent"
+        radials = env.board.radials.get(key)
+        if radials is None:
+            raise self.fail(f"no radials in direction {key} on this board")
+        cond = env.compile(self.if_) if self.if_ is not None else None
+        kind = self.kind
+        owner_whats = env.components
+        n = env.num_board_sites
+        include_self = self.includeSelf
+
+        def kind_ok(c, site):
+            if kind is None:
+                return True
+            w = c.s.what[site]
+            if kind == "Empty":
+                return w == 0
+            if kind == "NotEmpty":
+                return w != 0
+            own = w != 0 and owner_whats[w].owner == c.s.mover
+            if kind == "Own":
+                return own
+            if kind == "NotOwn":
+                return not own
+            enemy = w != 0 and owner_whats[w].owner not in (0, c.s.mover)
+            return enemy if kind == "Enemy" else not enemy
+
+        def around(c):
+            centres = (where(c),) if single else tuple(where(c))
+            if not centres or centres[0] < 0:
+                return []
+            dist = dist_fn(c)
+            out = []
+            saved = (c.from_, c.to)
+            for site in centres:
+                if site >= n:
+                    continue
+                c.from_ = site
+                for r in radials[site]:
+                    steps = r.sites
+                    if dist >= len(steps):
+                        continue
+                    to = steps[dist]
+                    c.to = to
+                    if (cond is None or cond(c)) and kind_ok(c, to) and to not in out:
+                        out.append(to)
+            c.from_, c.to = saved
+            if include_self:
+                for site in centres:
+                    if site not in out:
+                        out.append(site)
+            else:
+                out = [s for s in out if s not in centres]
+            return out
+        return around
+
+
+@ludeme("sites", "Direction")
+class SitesDirection(Region):
+    """`(sites Direction from:<site> [dirs] [included:] [stop:] [stopIncluded:] [distance:])`."""
+
+    params = (P("from", (IntFn, Region), named=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("included", LitBool, opt=True, named=True, default=False),
+              P("stop", "Bool", opt=True, named=True),
+              P("stopIncluded", LitBool, opt=True, named=True, default=False),
+              P("distance", IntFn, opt=True, named=True), P("type", SiteType, opt=True))
+
+    def compile(self, env):
+        origin = env.compile(self.from_)
+        single = isinstance(self.from_, IntFn)
+        keys = env.direction_keys(self.dirn or "Adjacent", self)
+        radials = env.board.radials
+        stop = env.compile(self.stop) if self.stop is not None else None
+        dist_fn = env.compile(self.distance) if self.distance is not None else None
+        included, stop_included = self.included, self.stopIncluded
+
+        def direction(c):
+            locs = (origin(c),) if single else tuple(origin(c))
+            out = []
+            saved = c.to
+            limit_all = dist_fn(c) if dist_fn is not None else 10 ** 9
+            for loc in locs:
+                if loc < 0:
+                    break
+                if included:
+                    out.append(loc)
+                for k in keys(c, loc):
+                    for r in radials.get(k, ())[loc] if k in radials else ():
+                        steps = r.sites
+                        limit = min(len(steps), limit_all + 1)
+                        for i in range(1, limit):
+                            to = steps[i]
+                            c.to = to
+                            if stop is not None and stop(c):
+                                if stop_included:
+                                    out.append(to)
+                                break
+                            out.append(to)
+            c.to = saved
+            return out
+        return direction
