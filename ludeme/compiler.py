@@ -295,7 +295,16 @@ class Env:
         except (KeyError, ValueError):
             raise lud.fail(f"no site labelled {label!r} on this board") from None
 
-    def named_region(self, name: str, role: str | None, lud: Ludeme):
+    def named_region(self, name: str | None, role: str | None, lud: Ludeme):
+        """A region declared with (regions ...): by name, by owner, or both."""
+        if name is None:
+            # (sites Mover): the union of the regions that player owns.
+            owned: dict[int, tuple] = {}
+            for entries in self.regions.values():
+                for owner, sites in entries.items():
+                    owned[owner] = tuple(dict.fromkeys(owned.get(owner, ()) + sites))
+            who = self.role_id(role, lud)
+            return lambda c: owned.get(who(c), ())
         entries = self.regions.get(name)
         if not entries:
             raise lud.fail(f"no region called {name!r}; regions: "
@@ -420,6 +429,8 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     env.regions = _static_regions(env, items)
 
     rules = g.rules
+    if rules.meta is not None:
+        raise rules.meta.fail("meta rules such as (swap) are not supported yet")
     start_moves = _start_moves(env, rules.start) if rules.start is not None else []
     phases = []
     if rules.phases:
@@ -484,7 +495,7 @@ def _static_regions(env: Env, items) -> dict:
     for it in items:
         if not isinstance(it, G.Regions):
             continue
-        name = it.name or "Region"
+        name = it.name or f"Region{len(out)}"
         owner = _owner(it.role, env.num_players, it) if it.role not in (None, "Each") else 0
         sites: list[int] = []
         probe = _StaticCtx()

@@ -37,7 +37,7 @@ class OptionItem:
     name: str
     values: list[list[Node]]
     help: str | None
-    default: bool
+    priority: int          # the number of '*' after the item: the highest is the default
     pos: Pos
 
 
@@ -53,8 +53,9 @@ class Option:
 
     @property
     def default(self) -> OptionItem:
-        """The starred item, or the first one."""
-        return next((i for i in self.items if i.default), self.items[0])
+        """The item with the most '*' (the first of those), as Ludii picks it."""
+        best = max(i.priority for i in self.items)
+        return next(i for i in self.items if i.priority == best)
 
     def item(self, name: str) -> OptionItem | None:
         """The item called `name`, if any."""
@@ -238,7 +239,7 @@ def _option(node: Call) -> Option:
             raise _fail(rest[-1] if rest else it,
                         "expected item values in < > and at most one help string", where)
         items.append(OptionItem(it.args[0].value, values, rest[0].value if rest else None,
-                                bool(it.starred), it.pos))
+                                it.starred, it.pos))
     if not items:
         raise _fail(node, f"option {category!r} has no items", "option")
     return Option(category, tag, args, items, node.pos)

@@ -173,8 +173,13 @@ class _Parser:
             return Named(tok.text[:-1], self.expr(opener, in_item), self.pos(tok))
         if kind == "tag":
             if in_item and opener is not None and opener.text == "(":
-                # <X> directly inside (item ...) is a one-word value, not a reference.
-                return Block([self.word(_tag_text(tok.text), tok)], self.pos(tok))
+                # <X> directly inside (item ...) is a one-word value, not a reference;
+                # <name:value> there is a named argument, as in <exact:True>.
+                name, _, value = _tag_text(tok.text).partition(":")
+                node = self.word(name, tok)
+                if value:
+                    node = Named(name, self.word(value, tok), self.pos(tok))
+                return Block([node], self.pos(tok))
             name, _, arg = _tag_text(tok.text).partition(":")
             return Tag(name, arg or None, self.pos(tok))
         if kind == "op" and tok.text == "<" and in_item:

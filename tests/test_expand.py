@@ -150,3 +150,9 @@ def test_stdlib_defines_are_available():
 def test_templates_are_found():
     e = ex('(game "g" (board [#]) (piece [2..16]))')
     assert [t.text for t in e.templates] == ["#", "2..16"]
+
+
+def test_the_item_with_most_stars_is_the_default():
+    text = '''(game "g" (board <B>))
+    (option "B" <B> args:{<n>} { (item "3" <3>)* (item "4" <4>)** (item "5" <5>)* })'''
+    assert game(text) == '(game "g" (board 4))'

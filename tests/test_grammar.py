@@ -31,6 +31,7 @@ OK = [
     ('(item "x" <5> "h")*', '(item "x" <5> "h")*'),
     ('(item "x" <(a) (b)> <Orthogonal> "h")**', '(item "x" <(a) (b)> <Orthogonal> "h")**'),
     ('(item "x" <(> a b)> "h")', '(item "x" <(> a b)> "h")'),
+    ('(item "x" <exact:True> "h")', '(item "x" <exact:True> "h")'),
 ]
 
 

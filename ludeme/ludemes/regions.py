@@ -80,9 +80,9 @@ class SitesLiteralL(Region):
     def compile(self, env):
         if self.items is not None:
             return env.compile(self.items)
-        if self.name is not None:
+        if self.name is not None or self.role is not None:
             return env.named_region(self.name, self.role, self)
-        raise self.fail("expected (sites {...}) or (sites \"Region\")")
+        raise self.fail("expected (sites {...}), (sites \"Region\") or (sites <player>)")
 
 
 _STATIC = "Top Bottom Left Right Corners Centre Perimeter Inner Outer Major Minor"
@@ -312,3 +312,36 @@ class SitesDirection(Region):
             c.to = saved
             return out
         return direction
+
+
+@ludeme("expand")
+class Expand(Region):
+    """`(expand <region> [steps:N] [dirn])`: the region grown by N steps (Adjacent by default)."""
+
+    params = (P("type", SiteType, opt=True), P("region", (Region, IntFn)),
+              P("steps", IntFn, opt=True, named=True), P("dirn", DirWord, opt=True))
+
+    def compile(self, env):
+        region = env.compile(self.region)
+        single = isinstance(self.region, IntFn)
+        steps = env.compile(self.steps) if self.steps is not None else (lambda c: 1)
+        board = env.board
+        dirn = self.dirn
+
+        def expand(c):
+            r = region(c)
+            return board.expand((r,) if single else r, steps(c), dirn)
+        return expand
+
+
+@ludeme("sites", "Side")
+class SitesSide(Region):
+    """`(sites Side <direction>)` or `(sites Side <player>)`: a side of the board."""
+
+    params = (P("type", SiteType, opt=True), P("side", (DirWord, RoleType)))
+
+    def compile(self, env):
+        if self.side in RoleType.words:
+            raise self.fail("(sites Side <player>) is not supported yet; name a direction")
+        sites = tuple(env.board.region("Side", self.side))
+        return lambda c: sites
