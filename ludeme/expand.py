@@ -275,6 +275,7 @@ class Define:
     body: list[Node]
     pos: Pos
     params: frozenset[int]
+    library: bool = False     # from ludeme/stdlib: names inside resolve to the library first
 
 
 def collect_defines(nodes: list[Node], defines: dict[str, Define] | None = None
@@ -320,6 +321,8 @@ def stdlib_defines() -> dict[str, Define]:
         if rest:
             raise LudemeError("only (define ...) forms may stand in a library file",
                               rest[0].pos)
+        for d in found.values():
+            d.library = True
         defines.update(found)
     return defines
 
@@ -332,6 +335,7 @@ class _Expander:
         self.desc = desc
         self.chosen = chosen  # category -> item
         self.defines = defines
+        self.library = stdlib_defines()
         self._tag_in_text = re.compile(r"<\s*([A-Za-z0-9_]+)(?::([A-Za-z0-9_]+))?\s*>")
 
     # -- option tags ---------------------------------------------------
@@ -410,76 +414,89 @@ class _Expander:
         return to_lud(values[index]) if index < len(values) else ""
 
     # -- defines --------------------------------------------------------
-    def expand(self, nodes: list[Node], depth: int = 0) -> list[Node]:
-        """Expand every define use and range in a run of nodes."""
+    def expand(self, nodes: list[Node], depth: int = 0, in_lib: bool = False) -> list[Node]:
+        """Expand every define use and range in a run of nodes.
+
+        Inside a library define's body (`in_lib`), names resolve to the library
+        first, as Ludii expands library defines on their own after the game's.
+        """
         out = []
         for n in nodes:
-            out.extend(self.expand_node(n, depth))
+            out.extend(self.expand_node(n, depth, in_lib))
         return out
 
-    def expand_one(self, n: Node, depth: int, what: str) -> Node:
-        got = self.expand_node(n, depth)
+    def lookup(self, name: str, in_lib: bool):
+        if in_lib and name in self.library:
+            return self.library[name]
+        return self.defines.get(name)
+
+    def expand_one(self, n: Node, depth: int, what: str, in_lib: bool = False) -> Node:
+        got = self.expand_node(n, depth, in_lib)
         if len(got) != 1:
             raise _fail(n, f"{what} must expand to exactly one expression, "
                         f"got {len(got)}", "")
         return got[0]
 
-    def expand_node(self, n: Node, depth: int) -> list[Node]:
+    def expand_node(self, n: Node, depth: int, in_lib: bool = False) -> list[Node]:
         if isinstance(n, Str):
-            d = self.defines.get(n.value)
+            d = self.lookup(n.value, in_lib)
             if d is not None:
                 return self.call_define(d, [], n, depth)
             return [n]
         if isinstance(n, Call):
-            if isinstance(n.head, Str) and n.head.value in self.defines:
-                return self.call_define(self.defines[n.head.value], n.args, n, depth)
+            d = self.lookup(n.head.value, in_lib) if isinstance(n.head, Str) else None
+            if d is not None:
+                return self.call_define(d, n.args, n, depth, in_lib)
             if isinstance(n.head, Str):
                 raise _fail(n.head, f"unknown define {n.head.value!r}"
                             f"{suggest(n.head.value, self.defines)}", "define")
-            head = self.expand_one(n.head, depth, "a ludeme name")
-            args = self.expand(n.args, depth)
+            head = self.expand_one(n.head, depth, "a ludeme name", in_lib)
+            args = self.expand(n.args, depth, in_lib)
             if not isinstance(head, (Word, Tag)) and not args:
                 return [head]  # ((x)) and ("Define") used in parentheses: read the inside
             return [Call(head, args, n.pos, n.via, n.starred)]
         if isinstance(n, Array):
-            return [Array(self.expand(n.items, depth), n.pos, n.via)]
+            return [Array(self.expand(n.items, depth, in_lib), n.pos, n.via)]
         if isinstance(n, Block):
-            return [Block(self.expand(n.items, depth), n.pos, n.via)]
+            return [Block(self.expand(n.items, depth, in_lib), n.pos, n.via)]
         if isinstance(n, Named):
-            value = self.expand_node(n.value, depth)
+            value = self.expand_node(n.value, depth, in_lib)
             if not value:
                 return []  # name:#2 with #2 left out: the whole argument drops out
             if len(value) != 1:
                 raise _fail(n, f"'{n.name}:' must be followed by exactly one expression", "")
             return [Named(n.name, value[0], n.pos, n.via)]
         if isinstance(n, Range):
-            return expand_range(self.expand_one(n.lo, depth, "a range bound"),
-                                self.expand_one(n.hi, depth, "a range bound"), n)
+            return expand_range(self.expand_one(n.lo, depth, "a range bound", in_lib),
+                                self.expand_one(n.hi, depth, "a range bound", in_lib), n)
         if isinstance(n, Template):
-            return [Template(n.text, [self.expand(a, depth) for a in n.alternatives],
+            return [Template(n.text, [self.expand(a, depth, in_lib) for a in n.alternatives],
                              n.pos, n.via)]
         return [n]
 
-    def call_define(self, d: Define, args: list[Node], use: Node, depth: int) -> list[Node]:
+    def call_define(self, d: Define, args: list[Node], use: Node, depth: int,
+                    in_lib: bool = False) -> list[Node]:
         if depth >= MAX_DEFINE_DEPTH:
             raise _fail(use, f"define {d.name!r} keeps expanding into itself "
                         f"(more than {MAX_DEFINE_DEPTH} levels deep)", "define")
         via = (use.pos,) + use.via
+        # Arguments are written at the use site: expand them there, with its names.
+        args = [[a] if isinstance(a, Omit) else self.expand_node(a, depth, in_lib) for a in args]
         body = [b.copy(via) for b in d.body]
         body = self.sub_params(body, args)
-        return self.expand(body, depth + 1)
+        return self.expand(body, depth + 1, d.library)
 
-    def sub_params(self, nodes: list[Node], args: list[Node]) -> list[Node]:
+    def sub_params(self, nodes: list[Node], args: list[list[Node]]) -> list[Node]:
         out = []
         for n in nodes:
             out.extend(self.sub_param(n, args))
         return out
 
-    def sub_param(self, n: Node, args: list[Node]) -> list[Node]:
+    def sub_param(self, n: Node, args: list[list[Node]]) -> list[Node]:
         if isinstance(n, Param):
             k = n.value - 1
-            if 0 <= k < len(args) and not isinstance(args[k], Omit):
-                return [args[k]]
+            if 0 <= k < len(args) and not (len(args[k]) == 1 and isinstance(args[k][0], Omit)):
+                return list(args[k])
             return []  # a parameter without an argument drops out, as in Ludii
         if isinstance(n, Call):
             head = self.sub_param(n.head, args)

@@ -156,3 +156,13 @@ def test_the_item_with_most_stars_is_the_default():
     text = '''(game "g" (board <B>))
     (option "B" <B> args:{<n>} { (item "3" <3>)* (item "4" <4>)** (item "5" <5>)* })'''
     assert game(text) == '(game "g" (board 4))'
+
+
+def test_names_inside_library_defines_resolve_to_the_library():
+    # The game redefines "StepToEmpty"; the library's "StepOrthogonalToEmpty" is written
+    # with the library's "StepToEmpty" and keeps using it, as Ludii expands the library
+    # defines after the game's own.
+    text = '(define "StepToEmpty" (mine)) (game "g" "StepOrthogonalToEmpty" "StepToEmpty")'
+    out = game(text)
+    assert out.startswith('(game "g" (move Step Orthogonal (to if:(is Empty (to))))')
+    assert out.endswith("(mine))")
