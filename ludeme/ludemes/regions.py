@@ -345,3 +345,26 @@ class SitesSide(Region):
             raise self.fail("(sites Side <player>) is not supported yet; name a direction")
         sites = tuple(env.board.region("Side", self.side))
         return lambda c: sites
+
+
+@ludeme("forEach")
+class RegionFilter(Region):
+    """`(forEach <region> if:<cond>)`: the sites of the region where the condition holds
+    (evaluated with `(site)` at each)."""
+
+    params = (P("region", Region), P("if", "Bool", named=True))
+
+    def compile(self, env):
+        region = env.compile(self.region)
+        cond = env.compile(self.if_)
+
+        def keep(c):
+            saved = c.site
+            out = []
+            for s in region(c):
+                c.site = s
+                if cond(c):
+                    out.append(s)
+            c.site = saved
+            return out
+        return keep
