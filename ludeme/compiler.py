@@ -38,6 +38,8 @@ class Env:
         self._piece_gens: list | None = None
         self.piece_items: list = []        # (component index, Piece ludeme)
         self.facing_of: list[str] = ["N"] * len(components)
+        self.maps: dict[str | None, dict[int, int]] = {}
+        self.requires_visited = False
 
     # -- compiling ----------------------------------------------------------
     def compile(self, lud: Ludeme):
@@ -315,6 +317,24 @@ class Env:
         who = self.role_id(role or "Mover", lud)
         return lambda c: entries.get(who(c), entries.get(0, ()))
 
+    def map_named(self, name: str | None, lud: Ludeme) -> dict[int, int]:
+        """The table of a (map ...) item (the only one when no name is given)."""
+        if name in self.maps:
+            return self.maps[name]
+        if name is None and len(self.maps) == 1:
+            return next(iter(self.maps.values()))
+        raise lud.fail(f"no (map {name or ''}...) in the equipment")
+
+    def regions_of_player(self, player_fn, name: str | None, lud: Ludeme):
+        """`(sites (player X))`: the regions owned by player X (named `name` if given)."""
+        owned: dict[int, tuple] = {}
+        for rname, entries in self.regions.items():
+            if name is not None and rname != name:
+                continue
+            for owner, sites in entries.items():
+                owned[owner] = tuple(dict.fromkeys(owned.get(owner, ()) + sites))
+        return lambda c: owned.get(player_fn(c), ())
+
     def no_moves_fn(self, role: str, lud: Ludeme):
         """`(no Moves <role>)`: evaluated by generating that player's moves in a copy."""
         who = self.role_id(role, lud)
@@ -427,6 +447,9 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
         owner = components[idx].owner
         env.facing_of[idx] = piece.dirn or facing.get(owner, "N")
     env.regions = _static_regions(env, items)
+    for it in items:
+        if isinstance(it, G.MapL):
+            env.maps[it.name] = {_map_key(p.key, n): _map_key(p.value, n) for p in it.pairs}
 
     rules = g.rules
     if rules.meta is not None:
@@ -474,9 +497,16 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     game = Game(ex.name, n, board, containers, components, start_moves, compiled_phases,
                 end_rules, max_turns=max_turns, max_moves=max_moves,
                 options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
+    game.requires_visited = env.requires_visited
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game
+
+
+def _map_key(v, n: int):
+    if isinstance(v, int):
+        return v
+    return _PLAYER_WORDS.get(v, v)
 
 
 def _owner(role: str, n: int, lud) -> int:
@@ -496,7 +526,9 @@ def _static_regions(env: Env, items) -> dict:
         if not isinstance(it, G.Regions):
             continue
         name = it.name or f"Region{len(out)}"
-        owner = _owner(it.role, env.num_players, it) if it.role not in (None, "Each") else 0
+        # Ludii keeps regions declared for players the game does not have (Chinese
+        # Checkers declares six homes whatever the number of players).
+        owner = _owner(it.role, 16, it) if it.role not in (None, "Each") else 0
         sites: list[int] = []
         probe = _StaticCtx()
         for r in it.region or []:

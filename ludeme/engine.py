@@ -142,6 +142,7 @@ class Game:
             self.container_of.extend([c.index] * c.num_sites)
         self.phase_index = {p.name: i for i, p in enumerate(phases)}
         self.initial_phase = [0] * (num_players + 1)
+        self.requires_visited = False
 
     # ------------------------------------------------------------------
     def new_initial_state(self) -> "State":
@@ -169,7 +170,7 @@ class State:
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_mover", "history", "ctx", "_legal", "pending", "winners",
-                 "losers", "_losses_decided")
+                 "losers", "_losses_decided", "visited")
 
     def __init__(self, game: Game):
         n = game.num_players
@@ -200,6 +201,7 @@ class State:
         self.last_mover = 0
         self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
         self.pending: set[int] = set()
+        self.visited: set[int] = set()
         self._losses_decided = 0
         self.ctx = Ctx(game, self)
         self._legal = None
@@ -267,6 +269,7 @@ class State:
         s.losers = self.losers[:]
         s.history = self.history[:]
         s.pending = set(self.pending)
+        s.visited = set(self.visited)
         s.ctx = Ctx(self.g, s)
         s._legal = None
         return s
@@ -373,6 +376,13 @@ class State:
                             break
         self.counter += 1
         if not self.over:
+            if g.requires_visited:
+                # Ludii: sites a turn has passed through, kept while the mover moves again.
+                if self.mover != self.next:
+                    self.visited.clear()
+                else:
+                    self.visited.add(move.frm)
+                    self.visited.add(move.to)
             self.prev = mover
             self.mover = self.next
             if self.prev == self.mover:

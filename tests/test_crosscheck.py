@@ -29,7 +29,10 @@ def test_adzua_agrees_with_ludii_file(refdata, ludii, n):
 
 @pytest.mark.parametrize("slug", ["lines-of-action-draw", "lines-of-action-mover-win",
                                   "konane-8x8", "konane-10x10", "achi", "tic-tac-toe",
-                                  "breakthrough", "gomoku"])
+                                  "breakthrough", "gomoku", "chinese-checkers-2p-a",
+                                  "chinese-checkers-2p-b", "chinese-checkers-3p",
+                                  "chinese-checkers-4p", "chinese-checkers-5p",
+                                  "chinese-checkers-6p"])
 def test_other_reference_games_agree(refdata, ludii, slug):
     verdicts = crosscheck_files(_traces(refdata, slug), ludii_dir=str(ludii / "games"))
     bad = [v.line() for v in verdicts if not v.ok]

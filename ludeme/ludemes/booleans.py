@@ -294,5 +294,53 @@ class CanMove(Bool):
 
     def compile(self, env):
         gen = env.compile(self.moves)
-        return lambda c: bool(gen(c))
 
+        def can_move(c):
+            s = c.s
+            if not c.g.requires_visited:
+                return bool(gen(c))
+            # As Ludii: the last move's ends count as visited while looking (then are
+            # forgotten, even if they had been visited before).
+            frm, to = s.last_from, s.last_to
+            s.visited.add(frm)
+            s.visited.add(to)
+            found = bool(gen(c))
+            s.visited.discard(frm)
+            s.visited.discard(to)
+            return found
+        return can_move
+
+
+
+@ludeme("is", "Visited")
+class IsVisited(Bool):
+    """`(is Visited <site>)`: the site was a start or end of a move earlier in this turn."""
+
+    params = (P("type", SiteType, opt=True), P("site", IntFn))
+
+    def compile(self, env):
+        site = env.compile(self.site)
+        env.requires_visited = True
+        return lambda c: site(c) in c.s.visited
+
+
+class _RegionCompare(Bool):
+    params = (P("a", Region), P("b", Region))
+
+
+@ludeme("=")
+class RegionsEqual(_RegionCompare):
+    """`(= <region> <region>)`: the same set of sites."""
+
+    def compile(self, env):
+        a, b = env.compile(self.a), env.compile(self.b)
+        return lambda c: set(a(c)) == set(b(c))
+
+
+@ludeme("!=")
+class RegionsDiffer(_RegionCompare):
+    """`(!= <region> <region>)`: different sets of sites."""
+
+    def compile(self, env):
+        a, b = env.compile(self.a), env.compile(self.b)
+        return lambda c: set(a(c)) != set(b(c))

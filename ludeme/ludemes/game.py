@@ -238,3 +238,17 @@ def _end_for_each(env, lud, include):
 
 
 __all__ = ["IntFn"]
+
+
+@ludeme("map")
+class MapL(Item):
+    """`(map ["Name"] {(pair k v) ...})`: a fixed table from keys to values."""
+
+    params = (P("name", LitStr, opt=True), P("pairs", "Pair", many=True))
+
+
+@ludeme("pair")
+class Pair(Other):
+    """`(pair <key> <value>)` with integer or role keys and values."""
+
+    params = (P("key", (LitInt, RoleType)), P("value", (LitInt, RoleType, LitStr)))

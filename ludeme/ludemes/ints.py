@@ -329,3 +329,43 @@ class CountGroups(IntFn):
                     groups += 1
             return groups
         return count_groups
+
+
+@ludeme("coord")
+class Coord(IntFn):
+    """`(coord row:R column:C)` or `(coord "A1")`: a board site by position or label."""
+
+    params = (P("type", SiteType, opt=True), P("label", LitStr, opt=True),
+              P("row", IntFn, opt=True, named=True), P("column", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        if self.label is not None:
+            site = env.site_of_label(self.label, self)
+            return lambda c: site
+        if self.row is None or self.column is None:
+            raise self.fail('(coord ...) needs a label or row: and column:')
+        row, col = env.compile(self.row), env.compile(self.column)
+        at = {(s.row, s.col): s.index for s in env.board.sites}
+        return lambda c: at.get((row(c), col(c)), -1)
+
+
+@ludeme("mapEntry")
+class MapEntry(IntFn):
+    """`(mapEntry ["Map"] <key>)`: the value a (map ...) gives the key (the key itself if none)."""
+
+    params = (P("name", LitStr, opt=True), P("key", IntFn))
+
+    def compile(self, env):
+        key = env.compile(self.key)
+        table = env.map_named(self.name, self)
+        return lambda c: table.get(key(c), key(c))
+
+
+@ludeme("player")
+class PlayerFn(IntFn):
+    """`(player <int>)`: a player given by number (as in `(sites (player 2))`)."""
+
+    params = (P("index", IntFn),)
+
+    def compile(self, env):
+        return env.compile(self.index)

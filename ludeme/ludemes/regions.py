@@ -75,11 +75,13 @@ class SitesLiteralL(Region):
     """`(sites {1 2 "A1"})` or `(sites "Name")` for a named region."""
 
     params = (P("items", Region, opt=True), P("name", LitStr, opt=True),
-              P("role", RoleType, opt=True))
+              P("role", RoleType, opt=True), P("player", "PlayerFn", opt=True))
 
     def compile(self, env):
         if self.items is not None:
             return env.compile(self.items)
+        if self.player is not None:
+            return env.regions_of_player(env.compile(self.player), self.name, self)
         if self.name is not None or self.role is not None:
             return env.named_region(self.name, self.role, self)
         raise self.fail("expected (sites {...}), (sites \"Region\") or (sites <player>)")
@@ -318,12 +320,16 @@ class SitesDirection(Region):
 class Expand(Region):
     """`(expand <region> [steps:N] [dirn])`: the region grown by N steps (Adjacent by default)."""
 
-    params = (P("type", SiteType, opt=True), P("region", (Region, IntFn)),
+    params = (P("type", SiteType, opt=True), P("region", (Region, IntFn), opt=True),
+              P("origin", IntFn, opt=True, named=True),
               P("steps", IntFn, opt=True, named=True), P("dirn", DirWord, opt=True))
 
     def compile(self, env):
-        region = env.compile(self.region)
-        single = isinstance(self.region, IntFn)
+        if (self.region is None) == (self.origin is None):
+            raise self.fail("(expand ...) needs a region or origin:")
+        source = self.region if self.region is not None else self.origin
+        region = env.compile(source)
+        single = isinstance(source, IntFn)
         steps = env.compile(self.steps) if self.steps is not None else (lambda c: 1)
         board = env.board
         dirn = self.dirn
