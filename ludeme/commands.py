@@ -11,7 +11,7 @@ MODULES = [
     "crosscheck",         # ludeme crosscheck
     "play",               # ludeme play
     "runner",
-    # "boards.cli",       # ludeme board
+    "boards.cli",
 ]
 
 

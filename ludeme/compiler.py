@@ -237,9 +237,8 @@ class Env:
                     if tab[s] >= 0:
                         per_site[s].append(tab[s])
             elif w in ("Adjacent", "Orthogonal", "Diagonal", "OffDiagonal", "All"):
-                rel = "Adjacent" if w == "All" else w
                 try:
-                    table = self.board.neighbours[rel]
+                    table = self.board.neighbours[w]
                 except KeyError:
                     raise lud.fail(f"{w} neighbours are not available on this board") from None
                 for s in range(n):
@@ -255,14 +254,22 @@ class Env:
         """Neighbour tables (site -> site or -1), one per absolute direction in `dirn`."""
         return [self.board.step[d] for d in self._dirs(dirn, lud)]
 
-    def ray_pairs(self, dirn, lud: Ludeme) -> list[tuple]:
-        """(rays in d, rays in the opposite of d or None) for each direction d in `dirn`."""
-        out = []
-        for d in self._dirs(dirn, lud):
-            opp = OPPOSITE.get(d)
-            out.append((self.board.rays[d],
-                        self.board.rays[opp] if opp in self.board.rays else None))
-        return out
+    def line_radials(self, dirn, lud: Ludeme) -> tuple:
+        """Per site, the (sites after the start, sites of its opposite or None) of each
+        distinct radial in the direction choice, as Ludii's `is Line` walks them."""
+        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+        n = self.num_board_sites
+        per_site: list[list] = [[] for _ in range(n)]
+        for w in words:
+            table = self.board.distinct_radials.get(w)
+            if table is None:
+                raise lud.fail(f"the direction {w} is not supported on this board "
+                               f"(board directions: {', '.join(self.board.directions)})")
+            for s in range(n):
+                for r in table[s]:
+                    opp = r.opposite.sites[1:] if r.opposite is not None else None
+                    per_site[s].append((r.sites[1:], opp))
+        return tuple(tuple(p) for p in per_site)
 
     def site_fn(self, spec):
         """The start site of a move: `(from <site>)` if given, else the iterated `(from)`."""
@@ -371,10 +378,6 @@ def relative_directions(facing: str, word: str, supported) -> list[str]:
                 if min(abs(COMPASS_ANGLE[d] - base), 360 - abs(COMPASS_ANGLE[d] - base)) < 90]
     return [d for d in supported if abs(COMPASS_ANGLE.get(d, -1) - base) < 1e-6]
 
-
-OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E", "NE": "SW", "SW": "NE", "NW": "SE",
-            "SE": "NW", "NNE": "SSW", "SSW": "NNE", "ENE": "WSW", "WSW": "ENE",
-            "ESE": "WNW", "WNW": "ESE", "SSE": "NNW", "NNW": "SSE"}
 
 
 # --------------------------------------------------------------------------------

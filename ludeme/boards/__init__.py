@@ -1,14 +1,34 @@
 """Boards: build a Ludii board from its ludeme, numbered exactly as Ludii numbers it.
 
-    from ludeme.boards import build_board
-    board = build_board(board_call, players=2)   # board_call: the (board ...) Call
-    board.num_sites, board.sites[0].label, board.step["N"][0], board.rays["E"][0]
+    from ludeme.boards import build_board, find_board_call
+    board = build_board(find_board_call(expanded.game), players=2)
+
+    board.site_type            "Vertex" | "Edge" | "Cell" (`use:`; Ludii's default is Cell)
+    board.num_sites, board.sites   Site(index, x, y, row, col, label, phase) per site
+    board.graph                networkx.Graph of the sites; edge attrs relation, direction
+    board.index_of("A1")       -> 0
+    board.directions           compass names on this board, clockwise from N
+    board.step[d][site]        neighbour in compass direction d, or -1
+    board.rays[d][site]        sites along d, start excluded (Ludii's radial)
+    board.radials[d][site]     all radials in d (compass or relation); Radial.sites, .opposite
+    board.distinct_radials[d]  the radials Ludii's line tests walk (one per line)
+    board.neighbours[rel]      rel in Orthogonal, Diagonal, OffDiagonal, Adjacent, All
+    board.relation_dirs(rel)   compass names of rel's steps (hex cells: 6 orthogonal ones)
+    board.region(name, *args)  Top, Bottom, Left, Right, Corners, Centre, Perimeter, Inner,
+                               Outer, Major, Minor, Board, Row r, Column c, Side d, Phase p
+    board.around(...), board.in_direction(...), board.at_distance(...), board.expand(...)
+    board.topology(type)       the same tables for another site type
+    board.tracks               Surakarta's loops; board.to_json(), board.to_svg()
+
+Directions follow Ludii: each step is named by bearing with 16 names when 8
+would collide, which on hex cells gives E, NNE, NNW, W, SSW, SSE for the six
+neighbours; hex "diagonals" are the cells straight across a corner.
 
 Stages: a graph ludeme (`generators`, `operators`) builds a planar graph
 (`geometry`); `measure` finds perimeter, corners, sides, centre, phases, rows,
 columns and labels; `trajectories` finds steps and radials; `board` turns it
 all into plain per-site tables; `regions` evaluates static region ludemes;
-`render` draws SVG.
+`render` draws SVG; `cli` is `ludeme board`.
 """
 
 from . import generators, operators  # noqa: F401  (register the graph ludemes)

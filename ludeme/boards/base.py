@@ -20,23 +20,29 @@ BOARD_PATH = "game/equipment/board"
 # Ludii graph ludemes this package does not build yet: a clear error, not "unknown".
 LUDII_ONLY = {
     "dual", "tiling", "skew", "renumber", "splitCrossings", "brick", "celtic", "quadhex",
-    "mesh", "spiral", "wedge", "repeat", "regular", "subdivide", "trim", "keep", "clip",
+    "mesh", "spiral", "repeat", "regular", "subdivide", "trim", "keep", "clip",
     "intersect", "hole", "makeFaces", "complete", "layers", "recoordinate", "boardless",
     "mancalaBoard", "morris", "poly",
 }
 
 
-class GraphLudeme:
-    """A ludeme that makes a graph: a basis/shape generator or a graph operator."""
+class Registered:
+    """Base of a ludeme family: a subclass given `keyword=` is registered in its family's registry."""
 
     keyword: ClassVar[str] = ""
-    registry: ClassVar[dict[str, type["GraphLudeme"]]] = {}
+    registry: ClassVar[dict[str, type]]
 
     def __init_subclass__(cls, keyword: str = "", **kw):
         super().__init_subclass__(**kw)
         if keyword:
             cls.keyword = keyword
-            GraphLudeme.registry[keyword] = cls
+            cls.registry[keyword] = cls
+
+
+class GraphLudeme(Registered):
+    """A ludeme that makes a graph: a basis/shape generator or a graph operator."""
+
+    registry: ClassVar[dict[str, type["GraphLudeme"]]] = {}
 
     @classmethod
     def parse(cls, args: "Args") -> "GraphLudeme":
@@ -138,6 +144,9 @@ class Args:
     def dim(self, optional: bool = False) -> int | None:
         """An integer expression (Ludii's DimFunction)."""
         node = self.peek()
+        if isinstance(node, Array) or (isinstance(node, Call) and node.name == "poly"):
+            raise self.error(f"({self.call.name} ...) boards given by a polygon or side lengths "
+                             f"are not supported yet", node)
         if node is None or not is_number(node):
             if optional:
                 return None

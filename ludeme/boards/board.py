@@ -12,9 +12,9 @@ from functools import cached_property
 
 import networkx as nx
 
-from ..errors import LudemeError, known_list
-from .geometry import CELL, EDGE, SITE_TYPES, VERTEX, PlanarGraph
-from .measure import PHASES, REGION_BITS, SIDES, column_letters
+from ..errors import known_list
+from .geometry import SITE_TYPES, PlanarGraph
+from .measure import REGION_BITS, SIDES, phase_of
 from .trajectories import (BIT, COMPASS, RELATIONS, Radial, Trajectories, supported_directions,
                            trajectories)
 
@@ -37,14 +37,13 @@ class Topology:
 
     def __init__(self, graph: PlanarGraph, site_type: str):
         self.site_type = site_type
-        self._elements = graph.elements(site_type)
+        elements = graph.elements(site_type)
         if graph.duplicate_labels.get(site_type):
-            _rows_and_columns_by_position(self._elements)
+            _rows_and_columns_by_position(elements)
         self.sites: tuple[Site, ...] = tuple(
-            Site(el.id, el.x, el.y, el.row, el.col, el.label, _phase(el.props))
-            for el in self._elements)
+            Site(el.id, el.x, el.y, el.row, el.col, el.label, phase_of(el.props)) for el in elements)
         self.num_sites = len(self.sites)
-        self._props = tuple(el.props for el in self._elements)
+        self._props = tuple(el.props for el in elements)
         self.trajectories: Trajectories = trajectories(graph, site_type)
         steps = self.trajectories.steps
         self.directions: tuple[str, ...] = supported_directions(steps, "All")
@@ -62,9 +61,12 @@ class Topology:
 
     # -- directions
     def relation_dirs(self, relation: str) -> tuple[str, ...]:
-        """Compass names that steps of `relation` use on this board (Ludii's supported directions)."""
+        """Compass names that steps of `relation` use on this board (Ludii's supported directions).
+
+        KeyError for anything but Orthogonal, Diagonal, OffDiagonal, Adjacent, All.
+        """
         if relation not in self._relation_dirs:
-            raise LudemeError(f"unknown relation {relation!r}; expected one of {known_list(RELATIONS)}")
+            raise KeyError(f"unknown relation {relation!r}; expected one of {known_list(RELATIONS)}")
         return self._relation_dirs[relation]
 
     @cached_property
@@ -100,7 +102,7 @@ class Topology:
         `Board`, `Top`, `Bottom`, `Left`, `Right`, `Corners`, `ConvexCorners`,
         `ConcaveCorners`, `Centre`, `Perimeter`, `Inner`, `Outer`, `Major`,
         `Minor`; `Row` r; `Column` c; `Side` d (N, NE, E, SE, S, SW, W, NW);
-        `Phase` p.
+        `Phase` p. KeyError for an unknown name or side, ValueError for missing arguments.
         """
         if name == "Board":
             return tuple(range(self.num_sites))
@@ -108,18 +110,18 @@ class Topology:
             bit = REGION_BITS[name]
             return tuple(i for i, p in enumerate(self._props) if p & bit)
         if name in ("Row", "Column", "Side", "Phase") and len(args) != 1:
-            raise LudemeError(f"region {name} takes one argument")
+            raise ValueError(f"region {name} takes one argument")
         if name == "Row":
             return self.rows[args[0]] if 0 <= args[0] < len(self.rows) else ()
         if name == "Column":
             return self.columns[args[0]] if 0 <= args[0] < len(self.columns) else ()
         if name == "Side":
             if args[0] not in SIDES:
-                raise LudemeError(f"unknown side {args[0]!r}; expected one of {known_list(SIDES)}")
+                raise KeyError(f"unknown side {args[0]!r}; expected one of {known_list(SIDES)}")
             return tuple(i for i, p in enumerate(self._props) if p & SIDES[args[0]])
         if name == "Phase":
             return tuple(s.index for s in self.sites if s.phase == args[0])
-        raise LudemeError(f"unknown region {name!r}; expected one of "
+        raise KeyError(f"unknown region {name!r}; expected one of "
                           f"{known_list(['Board', 'Row', 'Column', 'Side', 'Phase', *REGION_BITS])}")
 
     def around(self, sites, direction: str = "Adjacent", distance: int = 1,
@@ -208,10 +210,6 @@ class Topology:
                 "offDiagonal": sorted(self.neighbours["OffDiagonal"][i])}
 
 
-def _phase(props: int) -> int:
-    return next((i for i, bit in enumerate(PHASES) if props & bit), -1)
-
-
 def _group(sites, attr: str) -> tuple[tuple[int, ...], ...]:
     size = max((getattr(s, attr) for s in sites), default=-1) + 1
     groups: list[list[int]] = [[] for _ in range(size)]
@@ -263,7 +261,7 @@ class Board:
         self.site_type = site_type
         self.players = players
         self.planar = graph
-        self.perimeters = perimeters
+        self.perimeters: tuple[tuple[int, ...], ...] = tuple(perimeters)   # outline vertex ids
         self.tracks: dict[str, tuple[int, ...]] = dict(tracks or {})
         self.track_calls: list = []      # (track ...) calls written in (board ...), unevaluated
         self._topologies: dict[str, Topology] = {}
@@ -273,7 +271,7 @@ class Board:
         """The tables for `site_type` (default: the board's own), built on first use."""
         site_type = site_type or self.site_type
         if site_type not in SITE_TYPES:
-            raise LudemeError(f"unknown site type {site_type!r}; expected Vertex, Edge or Cell")
+            raise KeyError(f"unknown site type {site_type!r}; expected Vertex, Edge or Cell")
         if site_type not in self._topologies:
             self._topologies[site_type] = Topology(self.planar, site_type)
         return self._topologies[site_type]
@@ -308,6 +306,3 @@ class Board:
         """An SVG picture of the board with every site's index and label."""
         from .render import board_svg
         return board_svg(self, site_type or self.site_type, **kw)
-
-
-__all__ = ["Board", "Site", "Topology", "VERTEX", "EDGE", "CELL", "column_letters"]

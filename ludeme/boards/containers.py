@@ -12,23 +12,16 @@ from typing import ClassVar
 
 from ..errors import LudemeError, known_list, suggest
 from ..syntax import Array, Call, Node, to_lud
-from .base import BOARD_PATH, LUDII_ONLY, Args, GraphLudeme
+from .base import BOARD_PATH, LUDII_ONLY, Args, GraphLudeme, Registered
 from .board import Board
 from .geometry import CELL, SITE_TYPES, VERTEX
 from .measure import measure
 
 
-class BoardLudeme:
+class BoardLudeme(Registered):
     """A container ludeme that holds a board graph."""
 
-    keyword: ClassVar[str] = ""
     registry: ClassVar[dict[str, type["BoardLudeme"]]] = {}
-
-    def __init_subclass__(cls, keyword: str = "", **kw):
-        super().__init_subclass__(**kw)
-        if keyword:
-            cls.keyword = keyword
-            BoardLudeme.registry[keyword] = cls
 
     @classmethod
     def parse(cls, args: Args) -> "BoardLudeme":
@@ -40,7 +33,7 @@ class BoardLudeme:
 
 def _built(graph: GraphLudeme, site_type: str, players: int, **kw) -> Board:
     g = graph.build(site_type)
-    perimeters = measure(g)
+    perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
     return Board(g, site_type, players=players, perimeters=perimeters, **kw)
 
 
@@ -86,7 +79,8 @@ class SurakartaBoard(BoardLudeme, keyword="surakartaBoard"):
     """A board played on vertices with Surakarta's circuits as tracks.
 
     Example: `(surakartaBoard (square 6))` has 36 points and two loops, each
-    as a forward and a backward track ("Track1F", "Track1B", ...).
+    as a forward and a backward track ("Track1F", "Track1B", ...);
+    `(surakartaBoard (tri 4))` is the triangular version.
     """
 
     graph: GraphLudeme
@@ -103,41 +97,77 @@ class SurakartaBoard(BoardLudeme, keyword="surakartaBoard"):
 
     def build(self, players: int) -> Board:
         board = _built(self.graph, VERTEX, players)
-        if board.planar.basis != "Square":
-            raise LudemeError("surakartaBoard is supported on square grids only")
         rows, cols = len(board.rows), len(board.columns)
-        loops = (min(rows - 1, cols - 1) - 1) // 2 if self.loops is None else self.loops
-        board.tracks.update(surakarta_tracks(rows, cols, loops, self.start_row))
+        basis = board.planar.basis
+        if basis == "Square":
+            loops = (min(rows - 1, cols - 1) - 1) // 2 if self.loops is None else self.loops
+            runs = [square_loop(rows, cols, self.start_row + i) for i in range(loops)]
+        elif basis == "Triangular":
+            loops = (rows - 1) // 2 if self.loops is None else self.loops
+            runs = [triangular_loop(rows, self.start_row + i) for i in range(loops)]
+        else:
+            raise LudemeError("surakartaBoard is supported on square and triangular grids only")
+        for i, track in enumerate(runs):
+            loop = self.start_row + i
+            board.tracks[f"Track{loop}F"] = circuit(track)
+            board.tracks[f"Track{loop}B"] = circuit(track[::-1])
         return board
 
 
-def surakarta_tracks(rows: int, cols: int, loops: int, start_row: int) -> dict[str, tuple[int, ...]]:
-    """Each loop's circuit, forward and backward; a corner arc repeats its end site."""
-    tracks = {}
-    for lid in range(loops):
-        loop = start_row + lid
-        track: list[int] = []      # negative = at an end of a straight run
-        for c in range(cols):
-            s = loop * cols + c
-            track.append(-s if c in (0, cols - 1) else s)
-        for r in range(rows):
-            s = cols - 1 - loop + r * cols
-            track.append(-s if r in (0, rows - 1) else s)
-        for c in range(cols):
-            s = rows * cols - 1 - loop * cols - c
-            track.append(-s if c in (0, cols - 1) else s)
-        for r in range(rows):
-            s = rows * cols - cols + loop - r * cols
-            track.append(-s if r in (0, rows - 1) else s)
-        for name, seq in ((f"Track{loop}F", track), (f"Track{loop}B", track[::-1])):
-            out = []
-            for n, a in enumerate(seq):
-                b = seq[(n + 1) % len(seq)]
-                out.append(abs(a))
-                if a < 0 and b < 0:     # ends of two runs meet: the loop passes the site twice
-                    out.append(abs(a))
-            tracks[name] = tuple(out)
-    return tracks
+def square_loop(rows: int, cols: int, loop: int) -> list[int]:
+    """One loop of a square Surakarta board as four straight runs; run ends are negated."""
+    track: list[int] = []
+
+    def run(sites):
+        n = len(sites)
+        track.extend(-s if k in (0, n - 1) else s for k, s in enumerate(sites))
+    run([loop * cols + c for c in range(cols)])
+    run([cols - 1 - loop + r * cols for r in range(rows)])
+    run([rows * cols - 1 - loop * cols - c for c in range(cols)])
+    run([rows * cols - cols + loop - r * cols for r in range(rows)])
+    return track
+
+
+def triangular_loop(rows: int, loop: int) -> list[int]:
+    """One loop of a triangular Surakarta board as three straight runs; run ends are negated."""
+    length = rows - loop
+    track: list[int] = []
+
+    def run(sites):
+        track.extend(-s if k == 0 or k >= length - 1 else s for k, s in enumerate(sites))
+    v, dec = 0, rows
+    for _ in range(loop):
+        v += dec
+        dec -= 1
+    sites = []
+    for _ in range(length):
+        sites.append(v)
+        v += 1
+    run(sites)
+    v, dec, sites = rows - 1 - loop, rows - 1, []
+    for _ in range(length):
+        sites.append(v)
+        v += dec
+        dec -= 1
+    run(sites)
+    dec += 3
+    sites = []
+    for _ in range(length):
+        sites.append(v)
+        v -= dec
+        dec += 1
+    run(sites)
+    return track
+
+
+def circuit(track: list[int]) -> tuple[int, ...]:
+    """Sites of a loop in order; where two runs meet (an arc), the site is passed twice."""
+    out = []
+    for n, a in enumerate(track):
+        out.append(abs(a))
+        if a < 0 and track[(n + 1) % len(track)] < 0:
+            out.append(abs(a))
+    return tuple(out)
 
 
 def parse_board(board_call: Node, path: str = "game/equipment") -> BoardLudeme:
@@ -169,15 +199,20 @@ def build_board(board_call: Node, players: int = 2) -> Board:
     return parse_board(board_call).build(players)
 
 
+def equipment_items(equipment: Call) -> list[Node]:
+    """The items of `(equipment {...})`, arrays flattened."""
+    items: list[Node] = []
+    for a in equipment.args:
+        items.extend(a.items if isinstance(a, Array) else [a])
+    return items
+
+
 def find_board_call(game: Call) -> Call:
     """The board container inside `(equipment {...})` of an expanded game."""
     equipment = next((a for a in game.args if isinstance(a, Call) and a.name == "equipment"), None)
     if equipment is None:
         raise LudemeError("the game has no (equipment ...)", game.pos, path="game", via=game.via)
-    items = []
-    for a in equipment.args:
-        items.extend(a.items if isinstance(a, Array) else [a])
-    for it in items:
+    for it in equipment_items(equipment):
         if isinstance(it, Call) and (it.name in BoardLudeme.registry or it.name in LUDII_ONLY
                                      or it.name.endswith("Board") or it.name == "boardless"):
             return it

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .base import Args, GraphLudeme, number_rows
 from .geometry import CELL, PlanarGraph, graph_from_points
@@ -161,12 +162,25 @@ def hex_xy(row: int, col: int) -> tuple[float, float]:
 def hex_corner_points(centres, swap: bool = False) -> list[tuple[float, float]]:
     """The distinct corners of the hexagons at `centres`, in creation order."""
     pts: list[tuple[float, float]] = []
+    near: dict[tuple[int, int], list[tuple[float, float]]] = {}   # 0.1-wide buckets
     for cx, cy in centres:
         for rx, ry in HEX_REF:
             x, y = (cx + ry, cy + rx) if swap else (cx + rx, cy + ry)
-            if not any(math.sqrt((px - x) ** 2 + (py - y) ** 2) < 0.1 for px, py in pts):
-                pts.append((x, y))
+            bx, by = math.floor(x * 10), math.floor(y * 10)
+            if any(math.sqrt((px - x) ** 2 + (py - y) ** 2) < 0.1
+                   for i in (bx - 1, bx, bx + 1) for j in (by - 1, by, by + 1)
+                   for px, py in near.get((i, j), ())):
+                continue
+            pts.append((x, y))
+            near.setdefault((bx, by), []).append((x, y))
     return pts
+
+
+def hex_cells(centres, swap: bool = False) -> PlanarGraph:
+    """The graph of hexagons at `centres` (flat-topped when `swap`), numbered bottom up."""
+    g = graph_from_points(hex_corner_points(centres, swap))
+    g.reorder()
+    return g
 
 
 def hexagon_on_hex(d: int) -> PlanarGraph:
@@ -211,11 +225,8 @@ def diamond_on_hex(rows: int, cols: int | None) -> PlanarGraph:
     max_r = rows + cols - 1 if prism else rows
     max_c = rows + cols - 1 if prism else cols
     hx, hy = math.sqrt(3), 3 / 2
-    centres = [(hy * (c - r), hx * (r + c) * 0.5) for r in range(max_r) for c in range(max_c)
-               if not (prism and abs(r - c) >= rows)]
-    g = graph_from_points(hex_corner_points(centres, swap=True))
-    g.reorder()
-    return g
+    return hex_cells([(hy * (c - r), hx * (r + c) * 0.5) for r in range(max_r) for c in range(max_c)
+                      if not (prism and abs(r - c) >= rows)], swap=True)
 
 
 def star_on_hex(d: int) -> PlanarGraph:
@@ -231,51 +242,58 @@ def star_on_hex(d: int) -> PlanarGraph:
             return c < d or c - r > d
         return c > 3 * d or r - c > d
 
-    centres = [hex_xy(r, c) for r in range(rows) for c in range(cols) if not outside(r, c)]
-    g = graph_from_points(hex_corner_points(centres))
-    g.reorder()
-    return g
+    return hex_cells([hex_xy(r, c) for r in range(rows) for c in range(cols) if not outside(r, c)])
 
 
 def triangle_on_hex(d: int) -> PlanarGraph:
     """A triangle of hexagons (Ludii's TriangleOnHex)."""
-    centres = [hex_xy(r, c) for r in range(d) for c in range(d) if r <= c]
-    g = graph_from_points(hex_corner_points(centres))
-    g.reorder()
-    return g
+    return hex_cells([hex_xy(r, c) for r in range(d) for c in range(d) if r <= c])
 
 
 def rectangle_on_hex(rows: int, cols: int) -> PlanarGraph:
     """A rectangle of hexagons with staggered rows (Ludii's RectangleOnHex)."""
-    centres = [hex_xy(r, c) for r in range(rows) for c in range(cols + rows)
-               if not (c < (r + 1) // 2 or c >= cols + r // 2)]
-    g = graph_from_points(hex_corner_points(centres))
-    g.reorder()
-    return g
+    return hex_cells([hex_xy(r, c) for r in range(rows) for c in range(cols + rows)
+                      if not (c < (r + 1) // 2 or c >= cols + r // 2)])
 
 
 @dataclass
-class Hex(GraphLudeme, keyword="hex"):
+class ShapedTiling(GraphLudeme):
+    """`(<basis> [Shape] a [b])`: a shape of size a (by b) cut from a tiling."""
+
+    shape: str
+    a: int
+    b: int | None = None
+
+    SHAPES: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def parse(cls, args: Args) -> "ShapedTiling":
+        shape = args.word(cls.SHAPES, f"{cls.keyword} shape") or cls.SHAPES[0]
+        a = args.dim()
+        b = args.dim(optional=True)
+        if cls.unsupported(shape, b):
+            raise args.error(f"({cls.keyword} {shape} ...) boards"
+                             f"{' with two sizes' if b is not None else ''} are not supported yet")
+        return cls(shape, a, b)
+
+    @staticmethod
+    def unsupported(shape: str, b: int | None) -> bool:
+        return False
+
+
+@dataclass
+class Hex(ShapedTiling, keyword="hex"):
     """A hexagonal tiling: `(hex 5)`, `(hex Diamond 11)`, `(hex Star 4)`, `(hex Rectangle 4 6)`.
 
     Example: `(board (hex Diamond 11))` is the 121-cell Hex board;
     `(board (rotate 30 (hex 4)))` is Seesaw's 37-cell hexagon.
     """
 
-    shape: str
-    a: int
-    b: int | None = None
-
     SHAPES = ("Hexagon", "Triangle", "Diamond", "Prism", "Star", "Limping", "Square", "Rectangle")
 
-    @classmethod
-    def parse(cls, args: Args) -> "Hex":
-        shape = args.word(cls.SHAPES, "hex shape") or "Hexagon"
-        a = args.dim()
-        b = args.dim(optional=True)
-        if shape == "Limping" or (shape == "Hexagon" and b is not None):
-            raise args.error(f"hex boards with two side lengths ({shape}) are not supported yet")
-        return cls(shape, a, b)
+    @staticmethod
+    def unsupported(shape: str, b: int | None) -> bool:
+        return shape == "Limping" or (shape == "Hexagon" and b is not None)
 
     def build(self, site_type: str) -> PlanarGraph:
         shape, a, b = self.shape, self.a, self.b
@@ -303,26 +321,17 @@ def tri_xy(row: int, col: int) -> tuple[float, float]:
 
 
 @dataclass
-class Tri(GraphLudeme, keyword="tri"):
+class Tri(ShapedTiling, keyword="tri"):
     """A triangular tiling: `(tri 5)`, `(tri Hexagon 3)`, `(tri Diamond 4)`, `(tri Square 4)`.
 
     Example: `(board (tri 4) use:Vertex)` is a triangle of 10 points.
     """
 
-    shape: str
-    a: int
-    b: int | None = None
-
     SHAPES = ("Triangle", "Hexagon", "Diamond", "Prism", "Square", "Rectangle", "Star", "Limping")
 
-    @classmethod
-    def parse(cls, args: Args) -> "Tri":
-        shape = args.word(cls.SHAPES, "tri shape") or "Triangle"
-        a = args.dim()
-        b = args.dim(optional=True)
-        if shape in ("Star", "Limping"):
-            raise args.error(f"(tri {shape} ...) boards are not supported yet")
-        return cls(shape, a, b)
+    @staticmethod
+    def unsupported(shape: str, b: int | None) -> bool:
+        return shape in ("Star", "Limping")
 
     def build(self, site_type: str) -> PlanarGraph:
         extra = 1 if site_type == CELL else 0
@@ -473,4 +482,49 @@ class Graph(GraphLudeme, keyword="graph"):
         for a, b in self.edges:
             g.find_or_add_edge(g.vertices[a], g.vertices[b])
         g.assemble()
+        return g
+
+
+# ---------------------------------------------------------------- wedge
+
+@dataclass
+class Wedge(GraphLudeme, keyword="wedge"):
+    """A triangle of lines fanning down from an apex, for the arms of hunt-game boards.
+
+    Example: `(board (merge (shift 0 2 (square 5 diagonals:Alternating)) (wedge 3)) use:Vertex)`
+    is Adugo's board.
+    """
+
+    rows: int
+    columns: int = 3
+
+    @classmethod
+    def parse(cls, args: Args) -> "Wedge":
+        rows = args.dim()
+        columns = args.dim(optional=True)
+        columns = 3 if columns is None else columns
+        if rows < 2 or columns < 2:
+            raise args.error("(wedge rows columns) needs at least 2 rows and 2 columns")
+        return cls(rows, columns)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        rows, cols = self.rows, self.columns
+        g = PlanarGraph()
+        mid = rows - 1
+        g.add_vertex(float(mid), float(mid))
+        for r in range(1, rows):
+            left, right = mid - r, mid + r
+            for c in range(cols):
+                t = c / (cols - 1)
+                g.add_vertex(left + t * (right - left), float(mid - r))
+        for c in range(cols):
+            g.add_edge(g.vertices[0], g.vertices[c + 1])
+        for r in range(1, rows):
+            first = r * cols - cols + 1
+            for c in range(cols - 1):
+                g.add_edge(g.vertices[first + c], g.vertices[first + c + 1])
+            if r < rows - 1:
+                for c in range(cols):
+                    g.add_edge(g.vertices[first + c], g.vertices[first + cols + c])
+        g.basis, g.shape = None, "Wedge"
         return g

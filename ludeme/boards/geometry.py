@@ -98,6 +98,15 @@ def segments_intersect(a0x, a0y, a1x, a1y, b0x, b0y, b1x, b1y) -> bool:
     return -EPSILON <= s <= 1 + EPSILON and -EPSILON <= t <= 1 + EPSILON
 
 
+def positive_angle(angle: float) -> float:
+    """`angle` brought into [0, 2 pi] (Ludii's loop, not a modulo: 2 pi stays 2 pi)."""
+    while angle < 0:
+        angle += 2 * math.pi
+    while angle > 2 * math.pi:
+        angle -= 2 * math.pi
+    return angle
+
+
 def clockwise_score(fx, fy, tx, ty) -> float:
     """Sort key of Ludii's step and radial lists: clockwise angle from north."""
     score = math.pi / 2 - math.atan2(ty - fy, tx - fx) + 0.0001
@@ -144,6 +153,12 @@ class Vertex(Element):
     def sort_faces(self) -> None:
         """Order incident faces counter-clockwise from -pi (stable on ties)."""
         self.faces.sort(key=lambda f: math.atan2(f.y - self.y, f.x - self.x))
+
+    def edges_after(self, edge: "Edge") -> list["Edge"]:
+        """The other edges in counter-clockwise order, starting after `edge` (a walk's turns)."""
+        n = self.edges.index(edge)
+        num = len(self.edges)
+        return [self.edges[(n + m) % num] for m in range(1, num)]
 
     def edge_to(self, other: "Vertex") -> "Edge | None":
         """The edge joining this vertex to `other`, if any."""
@@ -253,6 +268,44 @@ class PlanarGraph:
         self.shape: str | None = None
         self._grid: dict | None = None    # spatial hash for find_vertex
         self.duplicate_labels: dict[str, bool] = {}   # site type -> two elements share a label
+
+    # -- pickling: flat lists of ids, since the element web is too deep for pickle's recursion
+    def __getstate__(self) -> dict:
+        def common(el):
+            return (el.x, el.y, el.z, el.props, el.row, el.col, el.layer, el.label)
+
+        def fid(f):
+            return -1 if f is None else f.id
+        return {
+            "vertices": [common(v) + ([e.id for e in v.edges], [f.id for f in v.faces])
+                         for v in self.vertices],
+            "edges": [common(e) + (e.a.id, e.b.id, fid(e.left), fid(e.right)) for e in self.edges],
+            "faces": [common(f) + ([v.id for v in f.vertices], [e.id for e in f.edges])
+                      for f in self.faces],
+            "basis": self.basis, "shape": self.shape, "duplicate_labels": self.duplicate_labels,
+        }
+
+    def __setstate__(self, state: dict) -> None:
+        def restore(el, row):
+            el.x, el.y, el.z, el.props, el.row, el.col, el.layer, el.label = row[:8]
+            return el
+        self.__init__()
+        self.basis, self.shape = state["basis"], state["shape"]
+        self.duplicate_labels = state["duplicate_labels"]
+        self.vertices = [restore(Vertex(i, 0.0, 0.0), row) for i, row in enumerate(state["vertices"])]
+        self.faces = [restore(Face(i), row) for i, row in enumerate(state["faces"])]
+        for i, row in enumerate(state["edges"]):
+            e = Edge(i, self.vertices[row[8]], self.vertices[row[9]])
+            restore(e, row)
+            e.left = self.faces[row[10]] if row[10] >= 0 else None
+            e.right = self.faces[row[11]] if row[11] >= 0 else None
+            self.edges.append(e)
+        for v, row in zip(self.vertices, state["vertices"]):
+            v.edges = [self.edges[i] for i in row[8]]
+            v.faces = [self.faces[i] for i in row[9]]
+        for f, row in zip(self.faces, state["faces"]):
+            f.vertices = [self.vertices[i] for i in row[8]]
+            f.edges = [self.edges[i] for i in row[9]]
 
     def elements(self, kind: str) -> list:
         """The vertices, edges or faces."""
@@ -364,13 +417,9 @@ class PlanarGraph:
                 vert, edge, closed = start, first, False
                 while len(walk) <= max_sides:
                     prev = vert
-                    n = vert.edges.index(edge)
-                    num = len(vert.edges)
-                    for m in range(1, num):
-                        edge = vert.edges[(n + m) % num]
-                        nxt = edge.other(vert)
-                        if abs(nxt.z - start.z) < 0.0001:
-                            vert = nxt
+                    for edge in vert.edges_after(edge):
+                        if abs(edge.other(vert).z - start.z) < 0.0001:
+                            vert = edge.other(vert)
                             break
                     else:
                         break
@@ -552,8 +601,13 @@ def graph_from_points(points, unit: float = 1.0, edges=None, as_float32: bool = 
     """
     if edges is None:
         edges = []
+        cells: dict[tuple[int, int], list[int]] = {}     # unit-wide buckets of point indices
+        for i, (x, y) in enumerate(points):
+            cells.setdefault((math.floor(x / unit), math.floor(y / unit)), []).append(i)
         for i, (ax, ay) in enumerate(points):
-            for j in range(i + 1, len(points)):
+            cx, cy = math.floor(ax / unit), math.floor(ay / unit)
+            for j in sorted(j for gx in (cx - 1, cx, cx + 1) for gy in (cy - 1, cy, cy + 1)
+                            for j in cells.get((gx, gy), ()) if j > i):
                 bx, by = points[j]
                 if abs(distance(bx, by, ax, ay) - unit) < 0.01:
                     edges.append((i, j))

@@ -12,7 +12,7 @@ import math
 from collections import deque
 
 from .geometry import (CELL, EDGE, VERTEX, PlanarGraph, bounds, clockwise, distance_to_line,
-                       point_in_polygon)
+                       point_in_polygon, positive_angle)
 
 # Property bits (one int per element).
 INNER, OUTER, PERIMETER, CENTRE, MAJOR, MINOR = (1 << i for i in range(6))
@@ -132,12 +132,7 @@ def follow_perimeter(start, limit: int) -> Perimeter:
         p.add(vertex)
         prev = vertex
         vertex = edge.other(vertex)
-        i = vertex.edges.index(edge)
-        num = len(vertex.edges)
-        for n in range(1, num):
-            edge = vertex.edges[(i + n) % num]
-            if edge.other(vertex) is not prev:
-                break
+        edge = next((e for e in vertex.edges_after(edge) if e.other(vertex) is not prev), edge)
         if vertex is start:
             break
     return p
@@ -278,12 +273,7 @@ def corners_from_perimeter(p: Perimeter) -> None:
 def discrete_direction(angle: float, num: int) -> int:
     """The nearest of `num` equal sectors to `angle` (0 = east, counter-clockwise)."""
     arc = 2 * math.pi / num
-    off = arc / 2
-    while angle < 0:
-        angle += 2 * math.pi
-    while angle > 2 * math.pi:
-        angle -= 2 * math.pi
-    return (int((angle + off) / arc) + num) % num
+    return (int((positive_angle(angle) + arc / 2) / arc) + num) % num
 
 
 def measure_sides(g: PlanarGraph, perimeters: list[Perimeter]) -> None:

@@ -15,9 +15,10 @@ from ..errors import LudemeError, known_list
 from ..syntax import Array, Call, Node, Range, Str, Word, to_lud
 from .base import is_number, number
 from .board import Board
+from .containers import equipment_items
 from .geometry import SITE_TYPES
 from .measure import REGION_BITS, SIDES
-from .trajectories import ABSOLUTE
+from .trajectories import ABSOLUTE, RELATIONS
 
 PATH = "game/equipment/regions"
 PLAYERS = tuple(f"P{i}" for i in range(1, 17))
@@ -115,6 +116,10 @@ class RegionContext:
         if not isinstance(head, Word):
             raise self.error(f"unexpected {to_lud(head)!r} in (sites ...)", head)
         name = head.value
+        if name in ("Row", "Column", "Phase", "Side", "Around") and len(pos) < 2:
+            raise self.error(f"(sites {name} ...) needs an argument", node)
+        if name in ("Direction", "Distance") and node.named("from") is None:
+            raise self.error(f"(sites {name} ...) needs from:", node)
         if name in PLAYERS:
             return [s for r in self.declared if r.owner == name for s in r.sites]
         if name == "Board" or name in REGION_BITS:
@@ -148,7 +153,8 @@ class RegionContext:
             lo, hi = (self.site(rng.lo), self.site(rng.hi)) if isinstance(rng, Range) else \
                 ((number(rng.args[0], PATH), number(rng.args[1], PATH)) if isinstance(rng, Call)
                  and rng.name == "range" else (number(rng, PATH),) * 2)
-            return topo.at_distance(self.site(src, site_type), lo, hi)
+            relation = next((_word(p) for p in pos[1:] if _word(p) in RELATIONS), "Adjacent")
+            return topo.at_distance(self.site(src, site_type), lo, hi, relation)
         raise self.error(f"(sites {name} ...) is not a region known before play", node)
 
     def combine(self, node: Call, site_type):
@@ -215,10 +221,7 @@ def region(node: Node, board: Board, declared=(), site_type: str | None = None) 
 def static_regions(equipment: Call, board: Board) -> list[PlayerRegion]:
     """Every `(regions ...)` item of an `(equipment {...})` call, evaluated in order."""
     ctx = RegionContext(board)
-    items = []
-    for a in equipment.args:
-        items.extend(a.items if isinstance(a, Array) else [a])
-    for it in items:
+    for it in equipment_items(equipment):
         if not (isinstance(it, Call) and it.name == "regions"):
             continue
         pos = it.positional()

@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .geometry import CELL, EDGE, VERTEX, PlanarGraph, abs_tan_turn, clockwise_score, distance, \
-    distance_to_line
+from .geometry import (CELL, VERTEX, PlanarGraph, abs_tan_turn, clockwise_score, distance,
+                       distance_to_line, positive_angle)
 
 # Ludii's AbsoluteDirection, in declaration order (bit n of a step = ABSOLUTE[n]).
 ABSOLUTE = (
@@ -47,11 +47,7 @@ _OPPOSED = math.tan(0.1)               # most two radials may differ from opposi
 
 def compass_name(fx, fy, tx, ty, sixteen: bool) -> str:
     """Bearing of t from f as one of 8 (or 16) compass names."""
-    angle = math.atan2(ty - fy, tx - fx)
-    while angle < 0:
-        angle += 2 * math.pi
-    while angle > 2 * math.pi:
-        angle -= 2 * math.pi
+    angle = positive_angle(math.atan2(ty - fy, tx - fx))
     if not sixteen:
         off = 2 * math.pi / 16
         names = ("E", "NE", "N", "NW", "W", "SW", "S", "SE")

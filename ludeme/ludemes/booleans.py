@@ -126,7 +126,7 @@ class IsLine(Bool):
     def compile(self, env):
         length = env.compile(self.length)
         through = env.compile(self.through) if self.through is not None else (lambda c: c.s.last_to)
-        pairs = env.ray_pairs(self.dirn or "All", self)
+        radials = env.line_radials(self.dirn or "Adjacent", self)
         who_fn = env.compile(self.who) if self.who is not None else None
         what_fn = env.compile(self.what) if self.what is not None else None
         exact_fn = (lambda c, v=self.exact: v) if isinstance(self.exact, bool) \
@@ -161,9 +161,9 @@ class IsLine(Bool):
             n = length(c)
             exact = exact_fn(c)
             found = False
-            for ray, opposite in pairs:
+            for ray, opposite in radials[pivot]:
                 count = 1
-                for site in ray[pivot]:
+                for site in ray:
                     c.to = site
                     if what[site] in whats and (cond is None or cond(c)):
                         count += 1
@@ -176,7 +176,7 @@ class IsLine(Bool):
                     break
                 if opposite is not None:
                     total = count
-                    for site in opposite[pivot]:
+                    for site in opposite:
                         c.to = site
                         if what[site] in whats and (cond is None or cond(c)):
                             total += 1

@@ -1,0 +1,507 @@
+"""Boards: Ludii's numbering and neighbours on every reference game, regions, directions,
+rays, errors with positions, the documented examples, and `ludeme board` on the command line."""
+
+import gzip
+import json
+import re
+import subprocess
+import sys
+from functools import lru_cache
+
+import pytest
+
+from conftest import DESCRIPTIONS, refdata_dir
+from ludeme.boards import Board, GraphLudeme, build_board, find_board_call
+from ludeme.boards.containers import BoardLudeme
+from ludeme.boards.regions import region, static_regions
+from ludeme.errors import LudemeError
+from ludeme.expand import expand_file
+from ludeme.grammar import parse
+from ludeme.syntax import Call, Str, to_lud, walk
+
+
+def board_of(text: str, players: int = 2) -> Board:
+    return build_board(parse(text, "t.lud")[0], players)
+
+
+# ---------------------------------------------------------------- the 36 reference configurations
+
+def _configs():
+    d = refdata_dir()
+    if d is None:
+        return [pytest.param(None, marks=pytest.mark.skip(
+            reason="Ludii reference data not found: put shared/ beside the checkout "
+                   "or set LUDEME_SHARED_DIR"))]
+    return [c["slug"] for c in json.loads((d / "configs.json").read_text())["configs"]]
+
+
+@lru_cache(maxsize=None)
+def reference(slug):
+    """(expanded game, Ludii's info) for a reference configuration."""
+    d = refdata_dir()
+    cfg = next(c for c in json.loads((d / "configs.json").read_text())["configs"] if c["slug"] == slug)
+    info = json.loads((d / "info" / f"{slug}.json").read_text())
+    # optionsEffective pins every option, so the check does not depend on default-item rules.
+    options = cfg["options"] if cfg["ruleset"] else info["optionsEffective"]
+    ex = expand_file(str(d.parent / "ludii" / "games" / cfg["lud"]), options, cfg["ruleset"])
+    return ex, info
+
+
+@lru_cache(maxsize=None)
+def _built(text: str, players: int) -> Board:
+    return board_of(text, players)
+
+
+def reference_board(slug) -> Board:
+    ex, _ = reference(slug)
+    return _built(to_lud(find_board_call(ex.game)), 2)   # the player count does not shape a board
+
+
+def normalised(points):
+    """Points shifted to their mean and scaled to unit mean distance (Ludii's scale is arbitrary)."""
+    n = len(points)
+    mx = sum(p[0] for p in points) / n
+    my = sum(p[1] for p in points) / n
+    shifted = [(x - mx, y - my) for x, y in points]
+    scale = sum((x * x + y * y) ** 0.5 for x, y in shifted) / n or 1.0
+    return [(x / scale, y / scale) for x, y in shifted]
+
+
+@pytest.mark.parametrize("slug", _configs())
+def test_board_matches_ludii(slug):
+    ex, info = reference(slug)
+    board = reference_board(slug)
+    assert board.site_type == info["siteType"]
+    assert board.num_sites == info["numSites"]
+    assert (board.num_vertices, board.num_edges, board.num_cells) == \
+        (info["numVertices"], info["numEdges"], info["numCells"])
+    mine = board.to_json()["sites"]
+    for got, want in zip(mine, info["sites"]):
+        assert got["index"] == want["index"]
+        assert (got["row"], got["col"], got["label"]) == (want["row"], want["col"], want["label"]), got
+        for rel in ("orthogonal", "diagonal", "adjacent"):
+            assert sorted(got[rel]) == sorted(want[rel]), (got["index"], rel)
+    ours = normalised([(s.x, s.y) for s in board.sites])
+    theirs = normalised([(s["x"], s["y"]) for s in info["sites"]])
+    assert max(abs(a - c) + abs(b - d) for (a, b), (c, d) in zip(ours, theirs)) < 1e-4
+
+
+def start_placements(slug):
+    """{piece index: sites} from the `(place "Piece" <region>)` items of the start rules."""
+    ex, info = reference(slug)
+    board = reference_board(slug)
+    equipment = next(a for a in ex.game.args if isinstance(a, Call) and a.name == "equipment")
+    declared = static_regions(equipment, board)
+    index = {c["name"]: c["index"] for c in info["components"]}
+    placed: dict[int, set] = {}
+    for node in walk(ex.game):
+        if isinstance(node, Call) and node.name == "place":
+            args = node.positional()
+            if len(args) == 2 and isinstance(args[0], Str) and not isinstance(args[1], Str):
+                placed.setdefault(index[args[0].value], set()).update(region(args[1], board, declared))
+    return placed
+
+
+def _placing_configs():
+    slugs = _configs()
+    if slugs and slugs[0] is not None and not isinstance(slugs[0], str):
+        return slugs          # the skip marker
+    return [s for s in slugs if start_placements(s)]
+
+
+@pytest.mark.parametrize("slug", _placing_configs())
+def test_start_regions_match_ludii(slug):
+    """Every `(place "Piece" <region>)` of the start rules covers exactly the sites Ludii fills.
+
+    This checks Top, Bottom, Left, Right, Corners, Centre, Phase, expand, union,
+    difference, labels, coordinates and declared player regions against Ludii.
+    """
+    _, info = reference(slug)
+    expected: dict[int, set] = {}
+    for site, what in enumerate(info["initialState"]["what"][:reference_board(slug).num_sites]):
+        if what:
+            expected.setdefault(what, set()).add(site)
+    assert start_placements(slug) == expected
+
+
+# ---------------------------------------------------------------- Ludii's rays, checked on its own games
+
+def _traces(slug, limit):
+    d = refdata_dir()
+    if d is None:
+        pytest.skip("Ludii reference data not found")
+    files = sorted((d / "traces" / slug).glob("seed-*.json.gz"))[:limit]
+    if not files:
+        pytest.skip(f"no traces for {slug}")
+    return [json.loads(gzip.open(f).read()) for f in files]
+
+
+def lines_of_action_moves(board, who, mover):
+    """LOA: move exactly as far as there are pieces on the line, over friends, onto non-friends."""
+    out = set()
+    for f in range(board.num_sites):
+        if who[f] != mover:
+            continue
+        s = board.sites[f]
+        for dirs, line in ((("N", "S"), board.region("Column", s.col)),
+                           (("W", "E"), board.region("Row", s.row)),
+                           (("NE", "SW"), board.in_direction(f, ("NE", "SW"), included=True)),
+                           (("NW", "SE"), board.in_direction(f, ("NW", "SE"), included=True))):
+            n = sum(1 for t in set(line) if who[t])
+            for d in dirs:
+                ray = board.rays[d][f]
+                if n <= len(ray) and all(who[t] in (0, mover) for t in ray[:n - 1]) \
+                        and who[ray[n - 1]] != mover:
+                    out.add((f, ray[n - 1]))
+    return out
+
+
+@pytest.mark.parametrize("limit", [pytest.param(2), pytest.param(20, marks=pytest.mark.slow)])
+def test_rays_and_lines_reproduce_lines_of_action(limit):
+    board = reference_board("lines-of-action-draw")
+    for trace in _traces("lines-of-action-draw", limit):
+        who = trace["initial"]["who"]
+        for step in trace["steps"]:
+            legal = {(m["from"], m["to"]) for m in step["legal"]}
+            assert lines_of_action_moves(board, who, step["mover"]) == legal, step["step"]
+            who = step["board"]["who"]
+
+
+@pytest.mark.parametrize("limit", [pytest.param(2), pytest.param(20, marks=pytest.mark.slow)])
+def test_hex_radials_reproduce_chinese_checkers(limit):
+    """Steps to adjacent cells and hops along Adjacent radials, on the star board."""
+    slug = "chinese-checkers-2p-a"
+    ex, _ = reference(slug)
+    board = reference_board(slug)
+    equipment = next(a for a in ex.game.args if isinstance(a, Call) and a.name == "equipment")
+    home = {int(r.owner[1:]): set(r.sites) for r in static_regions(equipment, board)}
+    for trace in _traces(slug, limit):
+        who, last = trace["initial"]["who"], None
+        for step in trace["steps"]:
+            m = step["mover"]
+            if m != last:   # a fresh turn (hop chains continue with follow-up decisions)
+                target = home[3 - m]
+                mine = set()
+                for f in (s for s in range(board.num_sites) if who[s] == m):
+                    for r in board.radials["Adjacent"][f]:
+                        if len(r.sites) > 2 and who[r.sites[1]] and not who[r.sites[2]]:
+                            mine.add((f, r.sites[2]))
+                    mine.update((f, t) for t in board.neighbours["Adjacent"][f] if not who[t])
+                mine = {(f, t) for f, t in mine if f not in target or t in target}
+                assert mine == {(x["from"], x["to"]) for x in step["legal"]}, step["step"]
+            last, who = m, step["board"]["who"]
+
+
+def test_hex_sides_are_the_goals_ludii_plays_to():
+    """In Ludii's Hex games the winner's last stone first joins its two sides (Side NE/SW or NW/SE)."""
+    ex, _ = reference("hex")
+    board = reference_board("hex")
+    equipment = next(a for a in ex.game.args if isinstance(a, Call) and a.name == "equipment")
+    goals = {int(r.owner[1:]): r.parts for r in static_regions(equipment, board)}
+
+    def joined(who, player):
+        a, b = goals[player]
+        seen, todo = set(a) & {s for s, w in enumerate(who) if w == player}, []
+        todo.extend(seen)
+        while todo:
+            s = todo.pop()
+            for t in board.neighbours["Adjacent"][s]:
+                if who[t] == player and t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+        return bool(seen & set(b))
+
+    for trace in _traces("hex", 10):
+        winner = trace["result"]["winner"]
+        final, before = trace["steps"][-1]["board"]["who"], trace["steps"][-2]["board"]["who"]
+        assert joined(final, winner) and not joined(before, winner)
+
+
+# ---------------------------------------------------------------- regions, table-driven
+
+REGIONS = [
+    # (board, region name, args, expected sites)
+    ("(board (square 3))", "Corners", (), (0, 2, 6, 8)),
+    ("(board (square 3))", "Centre", (), (4,)),
+    ("(board (square 3))", "Top", (), (6, 7, 8)),
+    ("(board (square 3))", "Bottom", (), (0, 1, 2)),
+    ("(board (square 3))", "Left", (), (0, 3, 6)),
+    ("(board (square 3))", "Right", (), (2, 5, 8)),
+    ("(board (square 3))", "Perimeter", (), (0, 1, 2, 3, 5, 6, 7, 8)),
+    ("(board (square 3))", "Inner", (), (4,)),
+    ("(board (square 3))", "Outer", (), (0, 1, 2, 3, 5, 6, 7, 8)),
+    ("(board (square 3))", "Row", (1,), (3, 4, 5)),
+    ("(board (square 3))", "Column", (2,), (2, 5, 8)),
+    ("(board (square 3))", "Row", (7,), ()),
+    ("(board (square 3))", "Phase", (0,), (0, 2, 4, 6, 8)),
+    ("(board (square 3))", "Side", ("N",), (6, 7, 8)),
+    ("(board (square 3))", "Side", ("W",), (0, 3, 6)),
+    ("(board (square 3))", "Board", (), tuple(range(9))),
+    ("(board (square 8))", "Centre", (), (27, 28, 35, 36)),
+    ("(board (square 3) use:Vertex)", "Corners", (), (0, 2, 6, 8)),
+    ("(board (square 3) use:Vertex)", "Centre", (), (4,)),
+    ("(board (hex Diamond 11))", "Corners", (), (0, 55, 65, 120)),
+    ("(board (hex Diamond 11))", "Side", ("SW",), (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55)),
+    ("(board (hex Diamond 11))", "Side", ("NE",), (65, 75, 84, 92, 99, 105, 110, 114, 117, 119, 120)),
+    ("(board (hex Diamond 11))", "Centre", (), (60,)),
+    ("(board (rotate 30 (hex 4)))", "Corners", (), (0, 3, 15, 21, 33, 36)),
+    ("(board (concentric Square rings:3) use:Vertex)", "Corners", (), (0, 2, 21, 23)),
+]
+
+
+@pytest.mark.parametrize("text,name,args,expected", REGIONS)
+def test_region(text, name, args, expected):
+    assert _built(text, 2).region(name, *args) == expected
+
+
+SITES = [
+    # (board, region ludeme, expected sites)
+    ("(board (square 3))", '(sites {"A1" "C3" 4})', (0, 4, 8)),
+    ("(board (square 3))", "(expand (sites Bottom))", (0, 1, 2, 3, 4, 5)),
+    ("(board (square 3))", "(expand (sites Bottom) steps:2 Orthogonal)", tuple(range(9))),
+    ("(board (square 3))", "(difference (sites Board) (sites Perimeter))", (4,)),
+    ("(board (square 3))", "(intersection (sites Top) (sites Right))", (8,)),
+    ("(board (square 3))", "(union {(sites Top) (sites Bottom)})", (0, 1, 2, 6, 7, 8)),
+    ("(board (square 3))", "(sites Around 4)", (0, 1, 2, 3, 5, 6, 7, 8)),
+    ("(board (square 3))", "(sites Around 4 Orthogonal)", (1, 3, 5, 7)),
+    ("(board (square 3))", "(sites Direction from:0 NE)", (4, 8)),
+    ("(board (square 3))", "(sites Distance from:0 2)", (2, 5, 6, 7, 8)),     # Adjacent by default
+    ("(board (square 3))", "(sites Distance Orthogonal from:0 2)", (2, 4, 6)),
+    ("(board (square 5))", "(expand origin:(coord row:2 column:2) steps:1 Orthogonal)", (7, 11, 12, 13, 17)),
+    ("(board (square 5))", '(sites {(coord "E5") (coord row:0 column:1)})', (1, 24)),
+    ("(board (hex 2))", "(sites Around 3)", (0, 1, 2, 4, 5, 6)),
+]
+
+
+@pytest.mark.parametrize("text,spec,expected", SITES)
+def test_static_region_ludemes(text, spec, expected):
+    assert region(parse(spec, "t.lud")[0], _built(text, 2)) == expected
+
+
+REGION_ERRORS = [
+    ("(sites Empty)", "not a region known before play"),
+    ('(sites {"Z9"})', "no site labelled 'Z9'"),
+    ("(sites Side Q)", "(sites Side ...) takes one of"),
+    ("(sites Row)", "(sites Row ...) needs an argument"),
+    ("(sites Direction N)", "needs from:"),
+    ("(expand steps:2)", "needs a region or origin:"),
+]
+
+
+@pytest.mark.parametrize("spec,message", REGION_ERRORS)
+def test_region_errors(spec, message):
+    with pytest.raises(LudemeError) as e:
+        region(parse(spec, "t.lud")[0], _built("(board (square 3))", 2))
+    assert message in str(e.value)
+    assert e.value.pos is not None and e.value.pos.line == 1
+
+
+@pytest.mark.parametrize("call,error", [
+    (lambda b: b.region("Middle"), KeyError),
+    (lambda b: b.region("Side", "Up"), KeyError),
+    (lambda b: b.region("Row"), ValueError),
+    (lambda b: b.relation_dirs("Forward"), KeyError),
+    (lambda b: b.topology("Face"), KeyError),
+    (lambda b: b.index_of("Z9"), KeyError),
+])
+def test_api_lookups_fail_like_lookups(call, error):
+    with pytest.raises(error):
+        call(_built("(board (square 3))", 2))
+
+
+def test_declared_player_regions_keep_their_parts():
+    (eq,) = parse('(equipment {(board (hex Diamond 3)) (regions P1 {(sites Side NE) (sites Side SW)})'
+                  ' (regions "Home" P2 (sites {"A1"}))})', "t.lud")
+    board = build_board(find_board_call(Call(Str("g", eq.pos), [eq], eq.pos)))
+    p1, home = static_regions(eq, board)
+    assert (p1.owner, p1.name, len(p1.parts)) == ("P1", None, 2)
+    assert set(p1.sites) == set(p1.parts[0]) | set(p1.parts[1])
+    assert (home.name, home.owner, home.sites) == ("Home", "P2", (0,))
+
+
+# ---------------------------------------------------------------- directions, steps, rays
+
+def test_square_cells_step_and_rays():
+    b = _built("(board (square 8))", 2)
+    assert b.directions == ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+    assert b.relation_dirs("Orthogonal") == ("N", "E", "S", "W")
+    assert b.relation_dirs("Diagonal") == ("NE", "SE", "SW", "NW")
+    assert (b.step["N"][0], b.step["E"][0], b.step["NE"][0], b.step["S"][0]) == (8, 1, 9, -1)
+    assert b.rays["E"][0] == (1, 2, 3, 4, 5, 6, 7)
+    assert b.rays["NE"][0] == (9, 18, 27, 36, 45, 54, 63)
+    assert b.rays["W"][0] == ()
+    assert b.neighbours["Orthogonal"][9] == (17, 10, 1, 8)     # clockwise from north
+    assert b.index_of("A1") == 0 and b.index_of("H8") == 63
+    assert [r.sites[1:] for r in b.radials["Orthogonal"][0]] == [tuple(range(8, 64, 8)), tuple(range(1, 8))]
+    # a line test walks one distinct radial and its opposite
+    (line,) = [r for r in b.distinct_radials["E"][3]]
+    assert line.sites == (3, 4, 5, 6, 7) and line.opposite.sites == (3, 2, 1, 0)
+
+
+def test_hex_cells_use_sixteen_point_names():
+    b = _built("(board (hex 3))", 2)
+    assert b.relation_dirs("Orthogonal") == ("NNE", "E", "SSE", "SSW", "W", "NNW")
+    assert b.relation_dirs("Diagonal") == ("N", "ENE", "ESE", "S", "WSW", "WNW")
+    centre = b.region("Centre")[0]
+    assert len(b.neighbours["Orthogonal"][centre]) == 6
+    assert b.neighbours["Adjacent"][centre] == b.neighbours["Orthogonal"][centre]
+    assert b.rays["E"][centre] == (centre + 1, centre + 2)
+    rotated = _built("(board (rotate 90 (hex 3)))", 2)
+    assert rotated.relation_dirs("Orthogonal") == ("N", "ENE", "ESE", "S", "WSW", "WNW")
+
+
+def test_vertex_board_diagonals_follow_faces():
+    alquerque = _built("(board (square 5 diagonals:Alternating) use:Vertex)", 2)
+    assert alquerque.relation_dirs("Diagonal") == ()               # triangles: no diagonals
+    assert set(alquerque.neighbours["Orthogonal"][12]) == {6, 7, 8, 11, 13, 16, 17, 18}
+    plain = _built("(board (square 3) use:Vertex)", 2)
+    assert plain.neighbours["Diagonal"][4] == (8, 2, 0, 6)   # NE, SE, SW, NW
+
+
+def test_graph_view_carries_relations_and_directions():
+    b = _built("(board (square 3))", 2)
+    g = b.graph
+    assert g.number_of_nodes() == 9 and g.nodes[0]["label"] == "A1"
+    assert g.edges[0, 1]["relation"] == "Orthogonal" and g.edges[0, 1]["direction"] == "E"
+    assert g.edges[0, 4]["relation"] == "Diagonal" and g.edges[0, 4]["directions"] == {0: "NE", 4: "SW"}
+
+
+def test_other_site_types_on_demand():
+    b = _built("(board (square 2))", 2)
+    assert (b.topology("Vertex").num_sites, b.topology("Edge").num_sites) == (9, 12)
+    assert b.topology("Vertex").region("Centre") == (4,)
+    assert b.to_json("Vertex")["siteType"] == "Vertex"
+
+
+def test_board_pickles_for_worker_processes():
+    import pickle
+    b = board_of("(board (hex 3))")
+    copy = pickle.loads(pickle.dumps(b))
+    assert copy.to_json() == b.to_json() and copy.tracks == b.tracks
+    assert copy.to_json("Vertex") == b.to_json("Vertex")
+
+
+def test_surakarta_tracks():
+    b = _built("(surakartaBoard (square 6))", 2)
+    assert b.site_type == "Vertex" and b.num_sites == 36
+    assert sorted(b.tracks) == ["Track1B", "Track1F", "Track2B", "Track2F"]
+    inner = b.tracks["Track1F"]
+    assert inner[:9] == (6, 7, 8, 9, 10, 11, 11, 4, 10) and len(inner) == 28   # arc ends repeat
+    assert b.tracks["Track1B"][:8] == (1, 7, 13, 19, 25, 31, 31, 24) and len(b.tracks["Track1B"]) == 28
+    tri = _built("(surakartaBoard (tri 4))", 2)
+    assert tri.tracks["Track1F"] == (4, 5, 6, 6, 2, 5, 7, 7, 8, 5, 1, 1)
+
+
+@pytest.mark.parametrize("text,count", [
+    ("(board (rectangle 5 9 diagonals:Alternating) use:Vertex)", 45),
+    ("(board (hex Star 4))", 121),
+    ("(board (hex Triangle 4))", 10),
+    ("(board (hex Rectangle 3 4))", 11),         # rows of 4, 3, 4
+    ("(board (hex Prism 2 3))", 10),
+    ("(board (tri 4))", 16),
+    ("(board (tri 4) use:Vertex)", 10),
+    ("(board (tri Hexagon 2) use:Vertex)", 7),
+    ("(board (square Diamond 2))", 5),
+    ("(board (square Limping 2))", 6),
+    ("(board (concentric Triangle rings:2) use:Vertex)", 12),
+    ("(board (remove (square 3) cells:{4}))", 8),
+    ("(board (remove (square 3) vertices:{0}))", 8),
+    ("(board (merge (square 2) (shift 1 0 (square 2))) use:Vertex)", 6),
+    ("(board (union (square 1) (shift 3 0 (square 1))))", 2),
+    ("(board (add (square 2) vertices:{{0.5 2}}) use:Vertex)", 5),
+    ("(board (scale 2 (shift 1 1 (square 2))))", 4),
+    ("(board (graph vertices:{{0 0} {1 0} {0 1}} edges:{{0 1} {0 2}}) use:Vertex)", 3),
+    ("(board (wedge 3) use:Vertex)", 7),
+])
+def test_shapes_and_operators(text, count):
+    assert _built(text, 2).num_sites == count
+
+
+# ---------------------------------------------------------------- the documented examples
+
+def _doc_examples():
+    classes = list(GraphLudeme.registry.values()) + list(BoardLudeme.registry.values())
+    out = []
+    for cls in classes:
+        for snippet in re.findall(r"`(\((?:board|surakartaBoard) .*?\))`", cls.__doc__ or ""):
+            out.append(pytest.param(snippet, id=f"{cls.keyword}:{snippet[:40]}"))
+    return out
+
+
+@pytest.mark.parametrize("snippet", _doc_examples())
+def test_docstring_examples_build(snippet):
+    assert _built(snippet, 2).num_sites > 0
+
+
+def test_every_ludeme_has_an_example():
+    for cls in list(GraphLudeme.registry.values()) + list(BoardLudeme.registry.values()):
+        assert re.search(r"`\((board|surakartaBoard) ", cls.__doc__ or ""), cls.keyword
+
+
+# ---------------------------------------------------------------- errors
+
+ERRORS = [
+    # (board text, message fragment, column of the fault)
+    ("(board (squar 3))", "unknown board ludeme 'squar' (did you mean 'square'?)", 8),
+    ("(board (dual (square 3)))", "(dual ...) is not supported yet", 8),
+    ("(board (square))", "(square ...) expects a size here", 8),
+    ("(board (square Octagon 3))", "unknown square shape 'Octagon'", 16),
+    ("(board (square 3) use:Face)", "use: expects one of", 23),
+    ("(board (square 3) size:4)", "unknown named argument size:", 19),
+    ("(board (square 3 4))", "unexpected argument '4' in (square ...)", 18),
+    ("(board (hex Limping 3))", "not supported yet", 8),
+    ("(board (hex {3 4 3 4 3}))", "given by a polygon or side lengths", 13),
+    ("(board (square 2.5))", "whole number", 16),
+    ("(board 3)", "expected a board shape", 8),
+    ("(boardz (square 3))", "unknown board container 'boardz'", 1),
+    ("(board (graph vertices:{{0 0}} edges:{{0 5}}))", "vertex indices below 1", 39),
+    ("(board (rotate (square 3)))", "expects a number here", 16),
+    ("(board (wedge 1))", "at least 2 rows", 8),
+]
+
+
+@pytest.mark.parametrize("text,message,col", ERRORS)
+def test_errors_name_the_position(text, message, col):
+    with pytest.raises(LudemeError) as e:
+        board_of(text)
+    assert message in str(e.value)
+    assert (e.value.pos.file, e.value.pos.line, e.value.pos.col) == ("t.lud", 1, col)
+    assert e.value.path.startswith("game/equipment")
+
+
+# ---------------------------------------------------------------- the command line
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "ludeme", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+ADZUA = str(DESCRIPTIONS / "adzua_children.lud")
+
+
+def test_cli_board_json():
+    r = run("board", ADZUA, "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["siteType"] == "Vertex" and len(d["sites"]) == 9
+    first = d["sites"][0]
+    assert {k: first[k] for k in ("index", "row", "col", "label", "orthogonal", "diagonal")} == \
+        {"index": 0, "row": 0, "col": 0, "label": "A1", "orthogonal": [1, 3], "diagonal": [4]}
+
+
+def test_cli_board_svg_and_text(tmp_path, capsys):
+    from ludeme.cli import main
+    out = tmp_path / "adzua.svg"
+    assert main(["board", ADZUA, "--svg", str(out)]) == 0
+    svg = out.read_text()
+    assert svg.startswith("<svg") and svg.count("<circle") == 9 and ">A1<" in svg
+    assert main(["board", ADZUA]) == 0
+    assert "9 vertex sites" in capsys.readouterr().out
+
+
+def test_cli_board_reports_errors(tmp_path, capsys):
+    from ludeme.cli import main
+    bad = tmp_path / "bad.lud"
+    bad.write_text('(game "G" (players 2) (equipment {(board (squar 3))}) (rules (end)))')
+    assert main(["board", str(bad)]) == 2
+    assert f"{bad}:1:42: unknown board ludeme 'squar'" in capsys.readouterr().err
