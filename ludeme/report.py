@@ -1,0 +1,237 @@
+"""What `ludeme run` writes: the tidy tables, and a report a person reads.
+
+`write_run(df, summary, out)` writes into `out`:
+`playouts.parquet` and `playouts.csv` (one row per playout), `summary.csv` (one
+row per game/ruleset/options), `summary.md` and `report.html` (the metrics with
+their intervals, how they are defined, and two plots), `lengths.png` (the
+distribution of playout lengths in turns) and `outcomes.png` (each player's
+share of wins, and the share with no winner, with 95% Wilson intervals). Each
+plot has one panel per configuration (per ruleset with `--all-rulesets`).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .metrics import CONFIG_COLUMNS, METRICS, wilson
+
+PANEL_COLUMNS = 5
+
+
+def config_label(row) -> str:
+    """A short name for a configuration: its ruleset, else its options, else the game.
+
+    The game's name is dropped where the ruleset repeats it ("(Ludii 5) (Reconstructed)").
+    """
+    game = str(row["game"])
+    if row["ruleset"]:
+        name = str(row["ruleset"]).split("/", 1)[-1]
+        return name.removeprefix(game + " ") or name
+    return str(row["options"]) or game
+
+
+def _groups(df: pd.DataFrame):
+    """(label, rows) per configuration, in the order of first appearance."""
+    for config, rows in df.groupby(list(CONFIG_COLUMNS), sort=False, dropna=False):
+        yield config_label(dict(zip(CONFIG_COLUMNS, config))), rows
+
+
+def _panels(count: int, height: float = 3.0) -> tuple[Figure, list]:
+    """A figure with `count` panels, at most PANEL_COLUMNS to a row."""
+    cols = min(PANEL_COLUMNS, count)
+    rows = math.ceil(count / cols)
+    fig = Figure(figsize=(max(5.0, 3.6 * cols), height * rows + 0.4), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax in axes[count:]:
+        ax.set_visible(False)
+    return fig, list(axes[:count])
+
+
+# ---------------------------------------------------------------- plots
+
+def plot_lengths(df: pd.DataFrame) -> Figure:
+    """Histogram of turns per playout, timeouts drawn apart, one panel per configuration."""
+    groups = list(_groups(df))
+    fig, axes = _panels(len(groups))
+    for ax, (label, rows) in zip(axes, groups):
+        turns = rows["turns"].to_numpy()
+        timeout = rows["timeout"].to_numpy(bool)
+        bins = np.histogram_bin_edges(turns, bins=min(40, max(5, len(np.unique(turns)))))
+        ax.hist([turns[~timeout], turns[timeout]], bins=bins, stacked=True,
+                color=["tab:blue", "tab:red"], label=["ended", "timeout"])
+        ax.axvline(turns.mean(), color="black", linestyle="--", linewidth=1,
+                   label=f"mean {turns.mean():.1f}")
+        ax.set_title(label, fontsize=9)
+        ax.set_xlabel("turns")
+        ax.set_ylabel("playouts")
+        ax.legend(fontsize=7)
+    fig.suptitle("Playout length (turns; a moveAgain chain is one turn)", fontsize=10)
+    return fig
+
+
+def outcome_shares(rows: pd.DataFrame) -> list[tuple[str, float, float, float]]:
+    """(name, share, low, high): each player's wins, then playouts with no winner."""
+    n = len(rows)
+    players = int(rows["players"].iloc[0])
+    out = [(f"P{p} wins", *wilson(int((rows["winner"] == p).sum()), n))
+           for p in range(1, players + 1)]
+    out.append(("no winner", *wilson(int((rows["winner"] == 0).sum()), n)))
+    return out
+
+
+def plot_outcomes(df: pd.DataFrame) -> Figure:
+    """Bars of outcome shares with 95% Wilson intervals, one panel per configuration."""
+    groups = list(_groups(df))
+    fig, axes = _panels(len(groups))
+    for ax, (label, rows) in zip(axes, groups):
+        shares = outcome_shares(rows)
+        names = [s[0] for s in shares]
+        values = np.array([s[1] for s in shares])
+        err = np.array([[s[1] - s[2] for s in shares], [s[3] - s[1] for s in shares]])
+        colors = ["tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown",
+                  "tab:pink"][:len(shares) - 1] + ["tab:gray"]
+        ax.bar(names, values, yerr=err, capsize=4, color=colors)
+        ax.set_ylim(0, 1)
+        ax.set_title(f"{label}\nn={len(rows)}", fontsize=9)
+        ax.set_ylabel("share of playouts")
+        ax.tick_params(axis="x", labelsize=7, rotation=30)
+    fig.suptitle("Outcomes (95% Wilson intervals)", fontsize=10)
+    return fig
+
+
+# ---------------------------------------------------------------- tables
+
+def _fmt(x) -> str:
+    """A number in four significant digits; NaN spelled out."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "NaN"
+    if isinstance(x, (int, np.integer)):
+        return str(x)
+    return f"{x:.4g}"
+
+
+def metrics_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Metric rows x configuration columns, each cell "value [low, high]"."""
+    names = ["n", "playouts_per_sec", *METRICS]
+    names += [c for c in summary.columns if c.startswith("win_share_p") and "_ci_" not in c]
+    table = {}
+    for _, r in summary.iterrows():
+        cells = []
+        for name in names:
+            value = r[name]
+            if f"{name}_ci_low" in summary.columns:
+                cells.append(f"{_fmt(value)} [{_fmt(r[name + '_ci_low'])}, "
+                             f"{_fmt(r[name + '_ci_high'])}]")
+            else:
+                cells.append(_fmt(value))
+        table[config_label(r)] = cells
+    return pd.DataFrame(table, index=pd.Index(names, name="metric"))
+
+
+def _definitions() -> list[tuple[str, str, str]]:
+    """(name, definition, interval) from the table in `ludeme.metrics`' docstring."""
+    from . import metrics
+    out = []
+    for line in (metrics.__doc__ or "").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 3 and cells[0] in METRICS:
+            out.append(tuple(cells))
+    return out
+
+
+def _markdown(table: pd.DataFrame) -> str:
+    """A table as a Markdown pipe table, its index as the first column."""
+    header = "| metric | " + " | ".join(table.columns) + " |"
+    rule = "|---" * (len(table.columns) + 1) + "|"
+    body = [f"| {name} | " + " | ".join(row) + " |" for name, row in table.iterrows()]
+    return "\n".join([header, rule, *body])
+
+
+def _title(summary: pd.DataFrame) -> str:
+    """The report's heading: the games it covers."""
+    games = ", ".join(dict.fromkeys(summary["game"]))
+    return f"Random playouts: {games}"
+
+
+def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame) -> str:
+    """summary.md: what was run, the metrics table, the plots and the definitions."""
+    first = df.iloc[0]
+    lines = [f"# {_title(summary)}", "",
+             f"{len(df)} uniform-random playouts; run seed derived per playout (`seed` column), "
+             f"ludeme {first['engine_version']}; turn limit {first['turn_limit']} "
+             f"(1250 per player unless changed), a cut game counts as a timeout.", ""]
+    for _, r in summary.iterrows():
+        lines.append(f"- **{config_label(r)}**: game {r['game']}; options: "
+                     f"{r['options'] or '(defaults)'}")
+    lines += ["", "Each cell: value [95% interval].", "", _markdown(metrics_table(summary)), "",
+              "![length distribution](lengths.png)", "", "![outcomes](outcomes.png)", "",
+              "## Definitions (Ludii's)", "", "| metric | definition | interval |",
+              "|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in _definitions()]
+    lines += ["", "Intervals: Wilson for shares, Student-t for means of per-playout values, "
+              "percentile bootstrap (2,000 resamples) otherwise.", ""]
+    return "\n".join(lines)
+
+
+def _png_data(path: Path) -> str:
+    """A PNG file as a data: URI, so report.html stands alone."""
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path]) -> str:
+    """report.html: the same content as summary.md, plots embedded, one file."""
+    esc = html.escape
+    configs = "".join(f"<li><b>{esc(config_label(r))}</b>: game {esc(r['game'])}; options: "
+                      f"{esc(r['options'] or '(defaults)')}</li>" for _, r in summary.iterrows())
+    defs = "".join(f"<tr><td>{esc(a)}</td><td>{esc(b)}</td><td>{esc(c)}</td></tr>"
+                   for a, b, c in _definitions())
+    imgs = "".join(f'<p><img alt="{esc(k)}" src="{_png_data(p)}"></p>' for k, p in plots.items())
+    first = df.iloc[0]
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{esc(_title(summary))}</title>
+<style>
+body {{ font-family: sans-serif; margin: 2em; max-width: 110em; }}
+table {{ border-collapse: collapse; font-size: 0.85em; }}
+td, th {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }}
+img {{ max-width: 100%; }}
+</style></head><body>
+<h1>{esc(_title(summary))}</h1>
+<p>{len(df)} uniform-random playouts, ludeme {esc(str(first['engine_version']))};
+turn limit {first['turn_limit']}; a cut game counts as a timeout.
+Each cell: value [95% interval].</p>
+<ul>{configs}</ul>
+{metrics_table(summary).to_html(escape=True)}
+{imgs}
+<h2>Definitions (Ludii's)</h2>
+<table><tr><th>metric</th><th>definition</th><th>interval</th></tr>{defs}</table>
+<p>Intervals: Wilson for shares, Student-t for means of per-playout values,
+percentile bootstrap (2,000 resamples) otherwise.</p>
+</body></html>
+"""
+
+
+# ---------------------------------------------------------------- everything
+
+def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path) -> list[Path]:
+    """Write the tables, plots and reports into `out`; the paths written."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {name: out / name for name in (
+        "playouts.parquet", "playouts.csv", "summary.csv", "lengths.png", "outcomes.png",
+        "summary.md", "report.html")}
+    df.to_parquet(paths["playouts.parquet"], index=False)
+    df.to_csv(paths["playouts.csv"], index=False)
+    summary.to_csv(paths["summary.csv"], index=False)
+    for name, fig in (("lengths.png", plot_lengths(df)), ("outcomes.png", plot_outcomes(df))):
+        fig.savefig(paths[name], dpi=80)
+    paths["summary.md"].write_text(summary_markdown(df, summary), encoding="utf-8")
+    plots = {"length distribution": paths["lengths.png"], "outcomes": paths["outcomes.png"]}
+    paths["report.html"].write_text(report_html(df, summary, plots), encoding="utf-8")
+    return list(paths.values())

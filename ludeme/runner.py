@@ -1,0 +1,358 @@
+"""`ludeme run`: uniform-random playouts on all cores, as a tidy table and a report.
+
+Each playout's seed is derived from the run's seed S and the playout's index
+(`playout_seed`), and stored in its row, so a run gives the same rows whatever
+the number of processes, and any playout can be replayed alone with
+`ludeme.testing.random_playout(game, seed)` (the same choices: uniform by
+`random.Random(seed).randrange`). Limits are the game's (Ludii's defaults:
+1250 turns per player, 10,000 decisions); a cut game is a timeout, never a draw.
+
+Worker processes rebuild the game from its `source` attribute, a hashable
+object with a `load()` method: the `GameSource` (file, options, ruleset and
+limits) that `load` here records, so workers compile the game exactly as the
+parent did. A game without one is sent to the workers pickled by value
+(`PickledGame`, with cloudpickle).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sys
+import time
+import warnings
+from dataclasses import dataclass
+from operator import or_
+from pathlib import Path
+
+from . import __version__
+
+DEFAULT_PLAYOUTS = 1000
+DEFAULT_REPORTS = Path("reports")
+EXIT_INTERRUPTED = 130
+TIMEOUT_END_TYPES = ("TurnLimit", "MoveLimit")
+
+
+# ---------------------------------------------------------------- games and seeds
+
+@dataclass(frozen=True)
+class GameSource:
+    """How to build a game again in another process."""
+
+    path: str
+    options: tuple[str, ...] = ()
+    ruleset: str | None = None
+    max_turns: int | None = None
+    max_moves: int | None = None
+
+    def load(self):
+        """Read, expand and compile the game."""
+        from .api import load as api_load
+        return api_load(self.path, self.options, self.ruleset,
+                        max_turns=self.max_turns, max_moves=self.max_moves)
+
+
+@dataclass(frozen=True)
+class PickledGame:
+    """A compiled game sent by value (cloudpickle), for games whose source is unknown."""
+
+    data: bytes
+
+    @classmethod
+    def of(cls, game) -> "PickledGame":
+        """The game, pickled with its compiled closures."""
+        import cloudpickle
+        return cls(cloudpickle.dumps(game))
+
+    def load(self):
+        """The game again."""
+        import pickle
+        return pickle.loads(self.data)
+
+
+def game_source(game):
+    """What a worker process builds the game from: its recorded source, else the game pickled."""
+    return getattr(game, "source", None) or PickledGame.of(game)
+
+
+def load(path: str | os.PathLike, options=(), ruleset: str | None = None, *,
+         max_turns: int | None = None, max_moves: int | None = None):
+    """`ludeme.api.load`, remembering the source so worker processes can rebuild the game."""
+    source = GameSource(str(Path(path).resolve()), tuple(options), ruleset, max_turns, max_moves)
+    game = source.load()
+    game.source = source
+    return game
+
+
+def playout_seed(seed: int, index: int) -> int:
+    """The seed of playout `index` of a run with seed `seed` (63 bits, from numpy's SeedSequence)."""
+    import numpy as np
+    state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0]
+    return int(state >> np.uint64(1))
+
+
+# ---------------------------------------------------------------- one playout
+
+def rank_utility(rank: float, num_players: int) -> float:
+    """Ludii's `RankUtils.rankToUtil`: rank 1 gives 1, the last rank -1, ties the mean.
+
+    A single player's rank is 1 for a win and 0 for a loss, hence `2 rank - 1`.
+    """
+    if num_players == 1:
+        return 2.0 * rank - 1.0
+    return 1.0 - (rank - 1.0) * (2.0 / (num_players - 1))
+
+
+def play_one(game, seed: int, index: int = 0) -> dict:
+    """Play one uniform-random playout to its end; its row of the playout table.
+
+    The choices are those of `ludeme.testing.random_playout(game, seed)`. Along
+    the way it keeps what Ludii's metrics need: legal-move counts before each
+    decision and the board's occupancy in every state s0..sL.
+    """
+    t0 = time.perf_counter()
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    board_sites = game.containers[0].num_sites
+    randrange = rng.randrange
+    what = state.what[:board_sites]
+    covered = what                      # non-zero where a piece has been
+    uncovered = covered.count(0)
+    empty_sum = uncovered
+    pieces_sum = sum(state.count[:board_sites])
+    decisions = legal_sum = multi_sum = multi_count = 0
+    while not state.is_terminal():
+        legal = state.legal_moves()
+        k = len(legal)
+        decisions += 1
+        legal_sum += k
+        if k > 1:
+            multi_sum += k
+            multi_count += 1
+        state.apply(legal[randrange(k)])
+        what = state.what[:board_sites]
+        empty_sum += what.count(0)
+        pieces_sum += sum(state.count[:board_sites])
+        if uncovered:
+            covered = list(map(or_, covered, what))
+            uncovered = covered.count(0)
+    seconds = time.perf_counter() - t0
+
+    states = decisions + 1              # s0..sL
+    n = game.num_players
+    row = {
+        "game": game.name,
+        "ruleset": game.ruleset or "",
+        "options": "; ".join(game.options),
+        "index": index,
+        "seed": seed,
+        "players": n,
+        "winner": int(state.winner or 0),
+        "end_type": state.end_type,
+        "timeout": state.end_type in TIMEOUT_END_TYPES,
+        "turns": state.num_turn,
+        "moves": state.num_decisions,
+        "turn_limit": getattr(game, "max_turns", 1250) * n,
+        "branching_factor": legal_sum / decisions if decisions else 0.0,
+        "decisions_multi": multi_count,
+        "decision_moves": multi_count / decisions if decisions else 0.0,
+        "decision_factor": multi_sum / multi_count if multi_count else 0.0,
+        "board_coverage": (board_sites - uncovered) / board_sites,
+        "piece_number": pieces_sum / states,
+        "board_sites_occupied": 1.0 - empty_sum / states / board_sites,
+    }
+    for p in range(1, n + 1):
+        row[f"rank_p{p}"] = float(state.ranking[p])
+        row[f"utility_p{p}"] = rank_utility(float(state.ranking[p]), n)
+    row["seconds"] = seconds
+    row["engine_version"] = __version__
+    return row
+
+
+# ---------------------------------------------------------------- many playouts
+
+_WORKER_GAMES: dict = {}
+
+
+def _play_indices(game, seed: int, indices: list[int]) -> list[dict]:
+    """The rows of the playouts with these indices."""
+    return [play_one(game, playout_seed(seed, i), i) for i in indices]
+
+
+def worker_game(source):
+    """The game of `source` in a worker process, built once per process."""
+    game = _WORKER_GAMES.get(source)
+    if game is None:
+        # Ctrl-C is the parent's to handle: it keeps what finished and stops the workers.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        game = _WORKER_GAMES[source] = source.load()
+    return game
+
+
+def _play_in_worker(source, seed: int, indices: list[int]) -> list[dict]:
+    """`_play_indices` in a worker process."""
+    return _play_indices(worker_game(source), seed, indices)
+
+
+def _chunks(n: int, jobs: int) -> list[list[int]]:
+    """Playout indices in chunks small enough for a live progress bar and a prompt Ctrl-C."""
+    size = max(1, min(64, n // (jobs * 16)))
+    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+
+
+def cpu_jobs(jobs: int | None) -> int:
+    """The number of processes: all cores for None or 0, and -k for all but k - 1 (joblib's rule)."""
+    from joblib import cpu_count
+    if not jobs:
+        return cpu_count()
+    return jobs if jobs > 0 else max(1, cpu_count() + 1 + jobs)
+
+
+def _results(game, n: int, seed: int, jobs: int):
+    """Lists of rows as playouts finish: one by one in this process, by chunks (in any order) from workers."""
+    if jobs == 1:
+        for i in range(n):
+            yield _play_indices(game, seed, [i])
+        return
+    source = game_source(game)
+    from joblib import Parallel, delayed
+    chunks = _chunks(n, jobs)
+    parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
+    yield from parallel(delayed(_play_in_worker)(source, seed, chunk) for chunk in chunks)
+
+
+def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
+                 progress: bool | None = None, label: str | None = None):
+    """Play `n` uniform-random playouts of `game`; the tidy table, one row per playout, by index.
+
+    `jobs`: processes (None: all cores). The rows do not depend on it. `progress`:
+    a progress bar on stderr (None: only when stderr is a terminal). Ctrl-C stops
+    the run and returns the playouts already finished, with
+    `df.attrs["interrupted"] = True`.
+    """
+    import pandas as pd
+    from tqdm import tqdm
+    if n < 0 or seed < 0:
+        raise ValueError("n and seed must be non-negative")
+    jobs = min(cpu_jobs(jobs), max(1, n))
+    rows: list[dict] = []
+    interrupted = False
+    bar = tqdm(total=n, unit="playout", desc=label, disable=None if progress is None else
+               not progress, smoothing=0.1, file=sys.stderr)
+    results = _results(game, n, seed, jobs)
+    try:
+        for chunk_rows in results:
+            rows.extend(chunk_rows)
+            bar.update(len(chunk_rows))
+    except KeyboardInterrupt:
+        interrupted = True
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # joblib's note that it cancelled the rest
+            results.close()
+    finally:
+        bar.close()
+    df = pd.DataFrame.from_records(rows)
+    if not df.empty:
+        df = df.sort_values("index", kind="stable").reset_index(drop=True)
+    df.attrs["interrupted"] = interrupted
+    return df
+
+
+# ---------------------------------------------------------------- the command
+
+def slug(text: str) -> str:
+    """Lower-case words joined by '-' ("Adzua (Children) (Ludii 5)" -> "adzua-children-ludii-5")."""
+    words = "".join(ch.lower() if ch.isalnum() else " " for ch in text).split()
+    return "-".join(words)
+
+
+def default_out_dir(path: str, ruleset: str | None, options: list[str], all_rulesets: bool
+                    ) -> Path:
+    """reports/<file>[-<ruleset or options>]."""
+    name = slug(Path(path).stem)
+    if all_rulesets:
+        return DEFAULT_REPORTS / f"{name}-all-rulesets"
+    parts = [name]
+    if ruleset:
+        parts.append(slug(ruleset.split("/", 1)[-1]))
+    parts.extend(slug(o.split("/", 1)[-1]) for o in options)
+    # Drop the game's name where a ruleset or option repeats it.
+    parts = [parts[0]] + [p.removeprefix(name + "-") for p in parts[1:]]
+    return DEFAULT_REPORTS / "-".join(parts)
+
+
+def ruleset_names(path: str) -> list[str | None]:
+    """Every ruleset of a description, or [None] when it has none."""
+    from .expand import load_description
+    return [r.name for r in load_description(path).rulesets] or [None]
+
+
+def add_subcommand(sub) -> None:
+    """`ludeme run FILE [--option ...] [--ruleset NAME | --all-rulesets] -n N --seed S ...`."""
+    from .cli import _add_game_args
+    p = sub.add_parser("run", help="play uniform-random playouts and report Ludii's metrics")
+    _add_game_args(p)
+    p.add_argument("--all-rulesets", action="store_true", help="run every ruleset of the file")
+    p.add_argument("-n", type=int, default=DEFAULT_PLAYOUTS,
+                   help=f"playouts per game/ruleset (default {DEFAULT_PLAYOUTS})")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    p.add_argument("--jobs", "-j", type=int, default=None,
+                   help="processes (default: all cores; -1 all, -2 all but one)")
+    p.add_argument("--max-turns", type=int, default=None, metavar="T",
+                   help="turn limit per player (Ludii's default 1250)")
+    p.add_argument("--max-moves", type=int, default=None, metavar="M",
+                   help="decision limit (Ludii's default 10000)")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="where to write (default reports/<game>[-<ruleset>])")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.set_defaults(fn=_run)
+
+
+def _run(args) -> int:
+    """`ludeme run`: play, summarize, write; exit 130 after Ctrl-C (what finished is written)."""
+    import pandas as pd
+
+    from .errors import LudemeError
+    from .metrics import summarize
+    from .report import write_run
+    if args.all_rulesets and args.ruleset:
+        raise LudemeError("--ruleset and --all-rulesets exclude each other")
+    for name, value in (("-n", args.n), ("--seed", args.seed), ("--max-turns", args.max_turns),
+                        ("--max-moves", args.max_moves)):
+        if value is not None and value < (0 if name == "--seed" else 1):
+            raise LudemeError(f"{name} must be {'non-negative' if name == '--seed' else 'positive'}")
+    rulesets = ruleset_names(args.file) if args.all_rulesets else [args.ruleset]
+    out = args.out or default_out_dir(args.file, args.ruleset, args.option, args.all_rulesets)
+    frames = []
+    interrupted = False
+    t0 = time.perf_counter()
+    for ruleset in rulesets:
+        game = load(args.file, args.option, ruleset,
+                    max_turns=args.max_turns, max_moves=args.max_moves)
+        label = (ruleset or game.name).split("/", 1)[-1]
+        df = run_playouts(game, args.n, args.seed, args.jobs,
+                          progress=False if args.no_progress else None, label=label)
+        frames.append(df)
+        if df.attrs["interrupted"]:
+            interrupted = True
+            break
+    wall = time.perf_counter() - t0
+    df = pd.concat([f for f in frames if not f.empty], ignore_index=True) \
+        if any(not f.empty for f in frames) else pd.DataFrame()
+    if df.empty:
+        print("interrupted before any playout finished: nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    summary = summarize(df)
+    written = write_run(df, summary, out)
+    print(f"{len(df)} playouts in {wall:.1f} s ({len(df) / wall:.0f}/s with "
+          f"{cpu_jobs(args.jobs)} process(es)); wrote {', '.join(str(p) for p in written)}")
+    for _, r in summary.iterrows():
+        name = (r["ruleset"] or r["options"] or r["game"]).split("/", 1)[-1]
+        print(f"  {name}: n={r['n']}, turns {r['DurationTurns']:.1f}, moves "
+              f"{r['DurationMoves']:.1f}, timeouts {r['Timeouts']:.3f}, "
+              f"P1 advantage {r['AdvantageP1']:.3f}")
+    if interrupted:
+        print(f"interrupted: kept the {len(df)} playouts that had finished", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
