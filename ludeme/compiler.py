@@ -40,6 +40,7 @@ class Env:
         self.facing_of: list[str] = ["N"] * len(components)
         self.maps: dict[str | None, dict[int, int]] = {}
         self.requires_visited = False
+        self.teams: dict[int, int] = {}     # player -> team, from (set Team ...)
 
     # -- compiling ----------------------------------------------------------
     def compile(self, lud: Ludeme):
@@ -88,14 +89,35 @@ class Env:
             return lambda c: allp if role == "Any" else everyone
         if role == "Shared":
             return lambda c: frozenset((n + 1,))
+        if role == "Enemy" and self.teams:
+            teams = self.teams
+            return lambda c: frozenset(p for p in everyone if teams.get(p) != teams.get(c.s.mover))
         if role in ("Enemy", "NonMover"):
             return lambda c: everyone - {c.s.mover}
         if role in ("Friend", "Ally", "MoverTeam", "TeamMover"):
+            if self.teams:
+                teams = self.teams
+                return lambda c: frozenset(p for p in everyone
+                                           if teams.get(p) == teams.get(c.s.mover))
             return lambda c: frozenset((c.s.mover,))
         one = self.role_id(role, lud)
         return lambda c: frozenset((one(c),))
 
     # -- components -------------------------------------------------------------
+    def team_id(self, role: str, lud: Ludeme):
+        """A closure giving the team a role names: TeamMover, NextTeam, Team1..."""
+        teams = self.teams
+        if role in ("TeamMover", "MoverTeam"):
+            return lambda c: teams.get(c.s.mover, 0)
+        if role == "NextTeam":
+            return lambda c: teams.get(c.s.next, 0)
+        if role == "PrevTeam":
+            return lambda c: teams.get(c.s.prev, 0)
+        if role.startswith("Team") and role[4:].isdigit():
+            t = int(role[4:])
+            return lambda c: t
+        raise lud.fail(f"{role} is not a team")
+
     def component_fn(self, name: str, role: str | None, lud: Ludeme):
         """A closure giving the index of component `name` (of `role`'s player if given)."""
         by_name = {comp.name: comp.index for comp in self.components[1:]}
@@ -455,8 +477,18 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
             env.maps[it.name] = {_map_key(p.key, n): _map_key(p.value, n) for p in it.pairs}
 
     rules = g.rules
+    if rules.start is not None:
+        for rule in rules.start.rules:
+            if isinstance(rule, G.SetTeam):
+                for role in rule.roles:
+                    env.teams[_owner(role, n, rule)] = rule.team
+    requires_all_pass = True
     if rules.meta is not None:
-        raise rules.meta.fail("meta rules such as (swap) are not supported yet")
+        for m in rules.meta.rules:
+            if isinstance(m, G.PassEnd):
+                requires_all_pass = m.kind != "NoEnd"
+            else:
+                raise m.fail(f"the meta rule ({m.keyword} ...) is not supported yet")
     start_moves = _start_moves(env, rules.start) if rules.start is not None else []
     phases = []
     if rules.phases:
@@ -499,8 +531,10 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     env.piece_generators()
     game = Game(ex.name, n, board, containers, components, start_moves, compiled_phases,
                 end_rules, max_turns=max_turns, max_moves=max_moves,
+                requires_all_pass=requires_all_pass,
                 options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
     game.requires_visited = env.requires_visited
+    game.teams = dict(env.teams)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game
@@ -555,8 +589,10 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
     moves = []
     by_name = {comp.name: comp for comp in env.components[1:]}
     for rule in start.rules:
+        if isinstance(rule, G.SetTeam):
+            continue  # read before compiling (Env.teams)
         if not isinstance(rule, G.Place):
-            raise rule.fail("only (place ...) start rules are supported so far")
+            raise rule.fail("only (place ...) and (set Team ...) start rules are supported so far")
         targets = [by_name[rule.item]] if rule.item in by_name else \
             [comp for comp in env.components[1:]
              if comp.name == f"{rule.item}{comp.owner}"]

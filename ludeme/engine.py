@@ -92,6 +92,7 @@ class Result:
 
     who: int
     kind: str
+    team: bool = False    # `who` is a team id (TeamMover, Team1, ...)
 
 
 @dataclass
@@ -143,6 +144,7 @@ class Game:
         self.phase_index = {p.name: i for i, p in enumerate(phases)}
         self.initial_phase = [0] * (num_players + 1)
         self.requires_visited = False
+        self.teams: dict[int, int] = {}
 
     # ------------------------------------------------------------------
     def new_initial_state(self) -> "State":
@@ -446,6 +448,9 @@ class State:
         n = self.g.num_players
         who, kind = res.who, res.kind
         rk = self.ranking
+        if res.team:
+            self._apply_team_result(res)
+            return
         if kind == "Win":
             if who == 0:  # All win
                 for p in range(1, n + 1):
@@ -511,6 +516,34 @@ class State:
                 for p in range(1, n + 1):
                     if rk[p] == 0.0:
                         rk[p] = score
+            self._end_with_rank_one()
+
+    def _apply_team_result(self, res: Result) -> None:
+        """Ludii's End.applyTeamResult: a team's Win ranks its members together at the first
+        free rank; if one team is left, its members rank after them. (Ludii has no team
+        Loss or Draw: those end nothing, as there.)"""
+        if res.kind != "Win":
+            return
+        n = self.g.num_players
+        teams = self.g.teams
+        rk = self.ranking
+        members = [p for p in range(1, n + 1) if teams.get(p) == res.who]
+        for p in members:
+            self.active[p] = False
+            self.winners.append(p)
+        rank = 1
+        while rank < n + 1 and any(rk[p] == rank for p in range(1, n + 1)):
+            rank += 1
+        for p in members:
+            rk[p] = float(rank)
+        left = {teams.get(p) for p in self._active_players()}
+        if len(left) == 1:
+            for p in range(1, n + 1):
+                if teams.get(p) in left:
+                    rk[p] = float(rank + len(members))
+                    self.active[p] = False
+            self._end_with_rank_one()
+        elif not left:
             self._end_with_rank_one()
 
     def _next_draw_rank(self) -> float:

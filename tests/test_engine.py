@@ -102,3 +102,40 @@ def test_compile_errors_name_position_and_path(tmp_path, snippet, words):
     assert words in str(e.value)
     assert e.value.pos is not None and e.value.pos.file == str(f)
     assert e.value.path.startswith("game")
+
+
+def _snippet_game(tmp_path, text, **kw):
+    f = tmp_path / "g.lud"
+    f.write_text(text)
+    return load(f, **kw)
+
+
+STUCK = ('(game "g" (players 2) (equipment {{(board (square 2)) (piece "X" Each)}}) '
+         '(rules {meta} (play (move Add (to (sites Empty) if:False))) '
+         '(end (if False (result Mover Win)))))')
+
+
+def test_a_round_of_passes_is_a_draw_unless_pass_end_says_no(tmp_path):
+    # As Ludii's Context.allPass: with no earlier move to look back on, the first pass
+    # already counts as everyone having passed.
+    state, choices = random_playout(_snippet_game(tmp_path, STUCK.format(meta="")), 1)
+    assert state.end_type == "NaturalEnd" and state.winner == 0 and len(choices) == 1
+    game = _snippet_game(tmp_path, STUCK.format(meta="(meta (passEnd NoEnd))"), max_turns=5)
+    state, choices = random_playout(game, 1)
+    assert state.end_type == "TurnLimit" and len(choices) == 9
+
+
+HOP = ('(game "g" (players 2) (equipment {{(board (rectangle 1 4)) '
+       '(piece "X" Each (move Hop {between} (to if:(is Empty (to)))))}}) '
+       '(rules (start {{(place "X1" 0) (place "X2" 1)}}) (play (forEach Piece)) '
+       '(end (if False (result Mover Win)))))')
+
+
+@pytest.mark.parametrize("between,expected", [
+    ("", [(0, 2)]),                                   # no (between): any site is a hurdle
+    ("(between if:(is Occupied (between)))", [(0, 2)]),
+    ("(between)", [(-1, -1)]),    # (between) without if: nothing to hop, so a forced pass
+])
+def test_hop_hurdles_follow_ludii(tmp_path, between, expected):
+    game = _snippet_game(tmp_path, HOP.format(between=between))
+    assert sorted(m.key() for m in game.new_initial_state().legal_moves()) == expected

@@ -65,7 +65,16 @@ class IntFn(Ludeme):
 
 
 class Region(Ludeme):
-    """A set of sites."""
+    """A set of sites.
+
+    A region may also offer `predicate(env)`: a closure (c, site) -> bool saying
+    whether a site belongs, so that `difference`, `intersection` and `is In` can
+    test membership without building the whole set (e.g. `(sites Empty)`).
+    """
+
+    def predicate(self, env):
+        """None, or a closure (c, site) -> bool for membership."""
+        return None
 
 
 class EndRule(Ludeme):

@@ -69,9 +69,15 @@ class IsEnemy(Bool):
     def compile(self, env):
         p = env.compile(self.player)
 
+        teams = env.teams
+
         def is_enemy(c):
             who = p(c)
-            return who != 0 and who != c.s.mover and who <= c.g.num_players
+            if who == 0:
+                return False
+            if teams:
+                return teams.get(who, -1) != teams.get(c.s.mover, -2)
+            return who != c.s.mover
         return is_enemy
 
 
@@ -83,6 +89,9 @@ class IsFriend(Bool):
 
     def compile(self, env):
         p = env.compile(self.player)
+        teams = env.teams
+        if teams:
+            return lambda c: teams.get(p(c), -1) == teams.get(c.s.mover, -2)
         return lambda c: p(c) == c.s.mover
 
 
@@ -95,8 +104,11 @@ class IsIn(Bool):
     def compile(self, env):
         sites = [env.compile(s) for s in self.sites]
         region = env.compile(self.region)
+        inside = self.region.predicate(env)
         if len(sites) == 1:
             one = sites[0]
+            if inside is not None:
+                return lambda c: inside(c, one(c))
             return lambda c: one(c) in region(c)
 
         def is_in(c):

@@ -98,9 +98,16 @@ class Rules(Other):
 
 @ludeme("meta")
 class Meta(Other):
-    """`(meta (swap))` and other meta rules."""
+    """`(meta (swap))`, `(meta (passEnd NoEnd))` and other meta rules."""
 
-    params = (P("rules", "Swap", many=True),)
+    params = (P("rules", Other, many=True),)
+
+
+@ludeme("passEnd")
+class PassEnd(Other):
+    """`(passEnd NoEnd)`: a round of passes does not end the game (Ludii: NotAllPass)."""
+
+    params = (P("kind", Enum("PassEndType", "NoEnd Draw")),)
 
 
 @ludeme("swap")
@@ -112,9 +119,16 @@ class Swap(Other):
 
 @ludeme("start")
 class Start(Other):
-    """`(start (place ...))` or `(start {(place ...) ...})`."""
+    """`(start (place ...))` or `(start {(place ...) (set Team ...) ...})`."""
 
-    params = (P("rules", "Place", many=True),)
+    params = (P("rules", Other, many=True),)
+
+
+@ludeme("set", "Team")
+class SetTeam(Other):
+    """`(set Team <n> {P1 P3})`: players of a team (a start rule)."""
+
+    params = (P("team", LitInt), P("roles", RoleType, many=True))
 
 
 @ludeme("place")
@@ -170,6 +184,11 @@ class ResultL(Other):
         if self.role == "All":
             res = Result(0, kind)
             return lambda c: res
+        if "Team" in self.role:
+            if not env.teams:
+                raise self.fail(f"{self.role} needs teams: (set Team ...) in the start rules")
+            team = env.team_id(self.role, self)
+            return lambda c: Result(team(c), kind, team=True)
         who = env.role_id(self.role, self)
         return lambda c: Result(who(c), kind)
 

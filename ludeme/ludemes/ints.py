@@ -76,10 +76,18 @@ def _read_at(array: str):
     """A closure builder: the value of the state's `array` at the site `at:` (0 if none)."""
     def compile(self, env):
         at = env.compile(self.at)
-
-        def read(c):
-            s = at(c)
-            return getattr(c.s, array)[s] if s >= 0 else 0
+        if array == "who":
+            def read(c):
+                s = at(c)
+                return c.s.who[s] if s >= 0 else 0
+        elif array == "what":
+            def read(c):
+                s = at(c)
+                return c.s.what[s] if s >= 0 else 0
+        else:
+            def read(c):
+                s = at(c)
+                return c.s.count[s] if s >= 0 else 0
         return read
     return compile
 

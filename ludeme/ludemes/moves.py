@@ -14,6 +14,10 @@ def _true(c):
     return True
 
 
+def _false(c):
+    return False
+
+
 # Site specifications -------------------------------------------------------
 
 @ludeme("from")
@@ -467,7 +471,14 @@ class MoveHop(Moves):
             min_fn = max_fn = one
         before_fn = env.compile(b.before) if b is not None and b.before is not None else zero
         after_fn = env.compile(b.after) if b is not None and b.after is not None else zero
-        hurdle = env.compile(b.if_) if b is not None and b.if_ is not None else _true
+        # As Ludii: no (between ...) means any site is a hurdle; a (between ...) without
+        # if: has no hurdle condition, and then nothing can be hopped.
+        if b is None:
+            hurdle = _true
+        elif b.if_ is not None:
+            hurdle = env.compile(b.if_)
+        else:
+            hurdle = _false
         between_effect = env.compile(b.apply.effect) if b is not None and b.apply is not None \
             and b.apply.effect is not None else None
         go = env.compile(self.to.if_) if self.to.if_ is not None else _true

@@ -16,6 +16,10 @@ class SitesEmpty(Region):
         rng = range(n)
         return lambda c: [s for s in rng if c.s.what[s] == 0]
 
+    def predicate(self, env):
+        n = env.num_board_sites
+        return lambda c, site: 0 <= site < n and c.s.what[site] == 0
+
 
 @ludeme("sites", "Board")
 class SitesBoard(Region):
@@ -56,6 +60,19 @@ class SitesOccupied(Region):
                 return [s for s in rng if who[s] in ids]
             return [s for s in rng if who[s] in ids and what[s] in comps]
         return occupied
+
+    def predicate(self, env):
+        players = env.role_players(self.by, self)
+        limit = env.total_sites if self.container is None else env.num_board_sites
+        comps = None
+        if isinstance(self.component, str):
+            comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
+
+        def member(c, site):
+            if not 0 <= site < limit or c.s.who[site] not in players(c):
+                return False
+            return comps is None or c.s.what[site] in comps
+        return member
 
 
 @ludeme("sites", "Hand")
@@ -178,7 +195,14 @@ class Difference(Region):
         b = env.compile(self.b)
         if isinstance(self.b, IntFn):
             return lambda c: [s for s in a(c) if s != b(c)]
-        return lambda c: [s for s in a(c) if s not in set(b(c))]
+        inside = self.b.predicate(env)
+        if inside is not None:
+            return lambda c: [s for s in a(c) if not inside(c, s)]
+
+        def difference(c):
+            drop = set(b(c))
+            return [s for s in a(c) if s not in drop]
+        return difference
 
 
 _ = Enum
