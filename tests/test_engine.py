@@ -122,7 +122,7 @@ def test_a_round_of_passes_is_a_draw_unless_pass_end_says_no(tmp_path):
     assert state.end_type == "NaturalEnd" and state.winner == 0 and len(choices) == 1
     game = _snippet_game(tmp_path, STUCK.format(meta="(meta (passEnd NoEnd))"), max_turns=5)
     state, choices = random_playout(game, 1)
-    assert state.end_type == "TurnLimit" and len(choices) == 9
+    assert state.end_type == "TurnLimit" and len(choices) == 10 and state.num_turn == 10
 
 
 HOP = ('(game "g" (players 2) (equipment {{(board (rectangle 1 4)) '
