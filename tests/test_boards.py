@@ -505,3 +505,11 @@ def test_cli_board_reports_errors(tmp_path, capsys):
     bad.write_text('(game "G" (players 2) (equipment {(board (squar 3))}) (rules (end)))')
     assert main(["board", str(bad)]) == 2
     assert f"{bad}:1:42: unknown board ludeme 'squar'" in capsys.readouterr().err
+
+
+def test_cli_board_png(tmp_path):
+    from ludeme.cli import main
+    out = tmp_path / "adzua.png"
+    assert main(["board", ADZUA, "--png", str(out)]) == 0
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000

@@ -1,7 +1,9 @@
 """Agreement with Ludii (slow: `python -m pytest -m slow tests/test_stats_slow.py`).
 
-For every Adzua (Children) ruleset, 2000 uniform-random playouts agree with
-Ludii's recorded figures within statistical tolerance:
+For every Adzua (Children) ruleset (the project's own description), and for
+Lines of Action (both end rules) and Konane (8x8, 10x10) from Ludii's files,
+2000 uniform-random playouts agree with Ludii's recorded figures within
+statistical tolerance:
 
 * `refdata/stats/<slug>.json` (2000 playouts): mean turns (Ludii's stateNumTurn)
   and mean moves (numberRealMoves) within four combined standard errors; the
@@ -21,7 +23,7 @@ import math
 
 import pytest
 
-from conftest import DESCRIPTIONS
+from conftest import DESCRIPTIONS, ludii_dir
 from ludeme.metrics import summarize
 from ludeme.runner import load, run_playouts
 
@@ -29,8 +31,18 @@ pytestmark = pytest.mark.slow
 
 N = 2000
 Z = 1.959963984540054
-RULESETS = {f"adzua-children-ludii-{k}": f"Adzua (Children) (Ludii {k}) (Reconstructed)"
+# slug -> (file, options, ruleset); "ludii:" files are read from ../shared/ludii/games.
+RULESETS = {f"adzua-children-ludii-{k}": (str(DESCRIPTIONS / "adzua_children.lud"), (),
+                                          f"Adzua (Children) (Ludii {k}) (Reconstructed)")
             for k in range(1, 11)}
+RULESETS.update({
+    "lines-of-action-draw": ("ludii:Lines of Action.lud",
+                             ("End rules/Simultaneous Group = Draw",), None),
+    "lines-of-action-mover-win": ("ludii:Lines of Action.lud",
+                                  ("End rules/Simultaneous Group = Mover Win",), None),
+    "konane-8x8": ("ludii:Konane.lud", (), "Ruleset/8x8 Konane (Suggested)"),
+    "konane-10x10": ("ludii:Konane.lud", (), "Ruleset/10x10 Konane (Observed)"),
+})
 COUNT_METRICS = ("Timeouts", "Completion", "Drawishness", "AdvantageP1", "Balance",
                  "OutcomeUniformity", "BoardCoverageDefault")
 MEAN_METRICS = ("DurationTurns", "DurationMoves", "DurationTurnsStdDev", "DecisionMoves",
@@ -42,8 +54,15 @@ _RUNS: dict = {}
 def run(slug: str):
     """2000 playouts of one ruleset and their summary (once per session)."""
     if slug not in _RUNS:
-        game = load(DESCRIPTIONS / "adzua_children.lud", ruleset=RULESETS[slug])
-        df = run_playouts(game, N, seed=int(slug.rsplit("-", 1)[1]), progress=False)
+        path, options, ruleset = RULESETS[slug]
+        if path.startswith("ludii:"):
+            base = ludii_dir()
+            if base is None:
+                pytest.skip("Ludii's .lud files not found (../shared/ludii or LUDEME_LUDII_DIR)")
+            path = str(base / "games" / path[len("ludii:"):])
+        game = load(path, options=list(options), ruleset=ruleset)
+        seed = sum(map(ord, slug))
+        df = run_playouts(game, N, seed=seed, progress=False)
         _RUNS[slug] = (df, summarize(df).iloc[0])
     return _RUNS[slug]
 

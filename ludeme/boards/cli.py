@@ -16,6 +16,7 @@ def add_subcommand(sub) -> None:
     p.add_argument("--json", action="store_true",
                    help="print the sites with their neighbour sets as JSON")
     p.add_argument("--svg", metavar="OUT.svg", help="draw the board with site indices and labels")
+    p.add_argument("--png", metavar="OUT.png", help="the same picture as a PNG (matplotlib)")
     p.add_argument("--type", choices=("Vertex", "Edge", "Cell"),
                    help="site type to show (default: the board's own)")
     p.set_defaults(fn=cmd_board)
@@ -51,10 +52,15 @@ def cmd_board(args) -> int:
             fh.write(board.to_svg(kind, title=f"{ex.name}: {to_lud(call)}"))
         if not args.json:
             print(f"wrote {args.svg}", file=sys.stderr)
+    if args.png:
+        from .render import board_png
+        board_png(board, kind, args.png, title=f"{ex.name}: {to_lud(call)}")
+        if not args.json:
+            print(f"wrote {args.png}", file=sys.stderr)
     if args.json:
         print(json.dumps(board.to_json(kind), indent=1))
         return 0
-    if args.svg:
+    if args.svg or args.png:
         return 0
     topo = board.topology(kind)
     print(f"{ex.name}: {to_lud(call)}")

@@ -79,3 +79,45 @@ def _site_spacing(topo) -> float:
             gaps.append(min(near))
     gaps.sort()
     return gaps[len(gaps) // 2] if gaps else 0.0
+
+
+def board_png(board, site_type: str, path: str, title: str = "", dpi: int = 120) -> None:
+    """The same picture as `board_svg`, drawn with matplotlib into a PNG file."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Circle, Polygon
+
+    g = board.planar
+    topo = board.topology(site_type)
+    spacing = _site_spacing(topo) or g.average_edge_length() or 1.0
+    xs = [v.x for v in g.vertices] + [s.x for s in topo.sites]
+    ys = [v.y for v in g.vertices] + [s.y for s in topo.sites]
+    width = (max(xs) - min(xs)) / spacing + 2 if xs else 3
+    height = (max(ys) - min(ys)) / spacing + 2 if ys else 3
+    scale = min(0.9, 14.0 / max(width, height))
+    fig, ax = plt.subplots(figsize=(max(3.0, width * scale), max(3.0, height * scale + 0.4)))
+    for f in g.faces:
+        phase = phase_of(f.props) if site_type == CELL else -1
+        fill = PHASE_FILLS[phase % len(PHASE_FILLS)] if phase >= 0 else "#faf3e3"
+        ax.add_patch(Polygon([(v.x, v.y) for v in f.vertices], closed=True, facecolor=fill,
+                             edgecolor="#7a5c33", linewidth=0.8))
+    for e in g.edges:
+        ax.plot([e.a.x, e.b.x], [e.a.y, e.b.y], color="#7a5c33", linewidth=0.8, zorder=1)
+    font = max(5.0, min(11.0, 60.0 * scale / 2))
+    for s in topo.sites:
+        if site_type != CELL:
+            ax.add_patch(Circle((s.x, s.y), 0.32 * spacing, facecolor="white", edgecolor="#333",
+                                zorder=2))
+        ax.text(s.x, s.y + 0.06 * spacing, str(s.index), ha="center", va="center",
+                fontsize=font, fontweight="bold", zorder=3)
+        ax.text(s.x, s.y - 0.16 * spacing, s.label, ha="center", va="center",
+                fontsize=font * 0.7, color="#555", zorder=3)
+    ax.set_aspect("equal")
+    ax.autoscale_view()
+    ax.margins(0.06)
+    ax.axis("off")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.savefig(path, dpi=dpi, bbox_inches="tight", facecolor="white")
+    plt.close(fig)
