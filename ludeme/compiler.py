@@ -57,6 +57,11 @@ class Env:
             self._compiled[key] = f
         return f
 
+    def is_move_variable(self, lud: Ludeme, name: str) -> bool:
+        """True when `lud` is the iteration variable `(to)`/`(from)` with no argument."""
+        from .ludemes.ints import From, To
+        return type(lud) is {"to": To, "from": From}[name]
+
     # -- players --------------------------------------------------------------
     def role_id(self, role: str, lud: Ludeme):
         """A closure giving the player id that a role word names now."""

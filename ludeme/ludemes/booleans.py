@@ -15,6 +15,8 @@ class IsEmpty(Bool):
     params = (P("type", SiteType, opt=True), P("site", IntFn))
 
     def compile(self, env):
+        if env.is_move_variable(self.site, "to"):
+            return lambda c: c.to >= 0 and c.s.what[c.to] == 0   # (to): no closure call
         site = env.compile(self.site)
 
         def is_empty(c):
@@ -247,13 +249,22 @@ class Not(Bool):
         return lambda c: not f(c)
 
 
+_COMPARE = {  # one closure per operator: no operator call in the hot path
+    operator.eq: lambda a, b: (lambda c: a(c) == b(c)),
+    operator.ne: lambda a, b: (lambda c: a(c) != b(c)),
+    operator.lt: lambda a, b: (lambda c: a(c) < b(c)),
+    operator.le: lambda a, b: (lambda c: a(c) <= b(c)),
+    operator.gt: lambda a, b: (lambda c: a(c) > b(c)),
+    operator.ge: lambda a, b: (lambda c: a(c) >= b(c)),
+}
+
+
 def _comparison(op):
     class Cmp(Bool):
         params = (P("a", IntFn), P("b", IntFn))
 
         def compile(self, env):
-            a, b = env.compile(self.a), env.compile(self.b)
-            return lambda c: op(a(c), b(c))
+            return _COMPARE[op](env.compile(self.a), env.compile(self.b))
     return Cmp
 
 
