@@ -139,3 +139,31 @@ HOP = ('(game "g" (players 2) (equipment {{(board (rectangle 1 4)) '
 def test_hop_hurdles_follow_ludii(tmp_path, between, expected):
     game = _snippet_game(tmp_path, HOP.format(between=between))
     assert sorted(m.key() for m in game.new_initial_state().legal_moves()) == expected
+
+
+REGION = ('(game "g" (players 2) (equipment {{(board (square 5)) (piece "X" Each)}}) '
+          '(rules (play (move Add (to {region}))) (end (if False (result Mover Win)))))')
+
+
+@pytest.mark.parametrize("region,labels", [
+    # Adjacent (the default) on square cells includes diagonals: two king steps from C3
+    # is the outer ring.
+    ('(sites Distance from:(coord "C3") (exact 2))',
+     "A1 B1 C1 D1 E1 A2 E2 A3 E3 A4 E4 A5 B5 C5 D5 E5"),
+    ('(sites Distance Orthogonal from:(coord "C3") (exact 2))', "A3 B2 B4 C1 C5 D2 D4 E3"),
+    ('(sites Distance Orthogonal from:(coord "A1") (range 0 1))', "A1 A2 B1"),
+    ('(sites Around (coord "A1") Orthogonal)', "A2 B1"),
+    ('(sites Direction from:(coord "B2") E)', "C2 D2 E2"),
+    ("(sites Perimeter)", "A1 B1 C1 D1 E1 A5 B5 C5 D5 E5 A2 A3 A4 E2 E3 E4"),
+    ("(sites Corners)", "A1 E1 A5 E5"),
+    ("(sites Centre)", "C3"),
+    ("(sites Row 1)", "A2 B2 C2 D2 E2"),
+    ("(sites Column 4)", "E1 E2 E3 E4 E5"),
+    ("(difference (sites Board) (expand (sites Centre)))",
+     "A1 B1 C1 D1 E1 A2 E2 A3 E3 A4 E4 A5 B5 C5 D5 E5"),
+])
+def test_region_ludemes_on_a_square_board(tmp_path, region, labels):
+    game = _snippet_game(tmp_path, REGION.format(region=region))
+    board = game.board
+    got = {board.sites[m.to].label for m in game.new_initial_state().legal_moves()}
+    assert got == set(labels.split())

@@ -398,3 +398,30 @@ class RegionFilter(Region):
             c.site = saved
             return out
         return keep
+
+
+RelationType = Enum("RelationType", "Adjacent Orthogonal Diagonal OffDiagonal All")
+
+
+@ludeme("sites", "Distance")
+class SitesDistance(Region):
+    """`(sites Distance [relation] from:<site> (exact N)|(range a b)|(max N))`: the sites
+    whose number of steps from the site (by the relation, Adjacent by default) is in range.
+    (Ludii's `step:` form, distance counted in moves of a piece, is not supported yet.)"""
+
+    params = (P("type", SiteType, opt=True), P("relation", RelationType, opt=True),
+              P("from", IntFn, named=True), P("range", "RangeSpec"))
+
+    def compile(self, env):
+        origin = env.compile(self.from_)
+        lo, hi = self.range.bounds(env)
+        relation = self.relation or "Adjacent"
+        board = env.board
+        n = env.num_board_sites
+
+        def distance(c):
+            s = origin(c)
+            if not 0 <= s < n:
+                return []
+            return list(board.at_distance(s, lo(c), hi(c), relation))
+        return distance
