@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .errors import LudemeError, Pos
+from .errors import LudemeError
 from .expand import Description, Expanded, expand, load_description
 from .grammar import tokenize
-from .syntax import Template, walk
+from .syntax import Template
 
 def _compile(ex: Expanded, carry: dict) -> None:
     from .compiler import compile_game
@@ -162,5 +162,4 @@ def summary_line(results: list[FileResult]) -> str:
     return line + (f", {templates} templates" if templates else "")
 
 
-__all__ = ["check_file", "find_lud_files", "summary_line", "STAGES", "deepest_stage", "Pos",
-           "walk"]
+__all__ = ["check_file", "find_lud_files", "summary_line", "STAGES", "deepest_stage"]

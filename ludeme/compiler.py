@@ -11,9 +11,8 @@ from __future__ import annotations
 from .engine import (A_ADD, Component, Container, Game, Phase, UNDEFINED)
 from .errors import LudemeError, Pos
 from .expand import Expanded
-from .ludemes import base, game as G, moves as M  # noqa: F401  (registers every family)
-from .ludemes import booleans, ints, literals, regions  # noqa: F401
-from .ludemes.base import Builder, Ludeme, Other, RoleType
+from .ludemes import base, game as G  # importing the package registers every family
+from .ludemes.base import Builder, Ludeme, Other
 
 MAX_TURNS_PER_PLAYER = 1250
 MAX_MOVES = 10_000
@@ -409,10 +408,6 @@ def relative_directions(facing: str, word: str, supported) -> list[str]:
 
 # --------------------------------------------------------------------------------
 
-def _fail(lud, msg):
-    return lud.fail(msg)
-
-
 def compile_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
                  max_moves: int = MAX_MOVES) -> Game:
     """Build and compile an expanded description into a `Game`."""
@@ -628,4 +623,4 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
     return moves
 
 
-__all__ = ["compile_game", "Env", "Pos"]
+__all__ = ["compile_game", "Env", "Pos", "MAX_MOVES", "MAX_TURNS_PER_PLAYER"]

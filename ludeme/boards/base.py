@@ -54,20 +54,27 @@ class GraphLudeme(Registered):
         raise NotImplementedError
 
 
+def lookup(registry: dict, node: Call, path: str, what: str):
+    """The class registered for `node`'s keyword, or a LudemeError naming the known ones
+    (and saying "not supported yet" for Ludii ludemes this package does not build)."""
+    name = node.name
+    cls = registry.get(name)
+    if cls is not None:
+        return cls
+    if name in LUDII_ONLY:
+        raise LudemeError(f"{what} ({name} ...) is not supported yet", node.pos,
+                          path=f"{path}/{name}", via=node.via)
+    raise LudemeError(f"unknown {what} {name!r}{suggest(name, registry)}; "
+                      f"known: {known_list(registry)}", node.pos, path=path, via=node.via)
+
+
 def parse_graph(node: Node, path: str = BOARD_PATH) -> GraphLudeme:
     """The graph ludeme written at `node`."""
     if not isinstance(node, Call):
         raise LudemeError(f"expected a board shape such as (square 8), found {to_lud(node)!r}",
                           node.pos, path=path, via=node.via)
     name = node.name
-    cls = GraphLudeme.registry.get(name)
-    if cls is None:
-        if name in LUDII_ONLY:
-            raise LudemeError(f"board ludeme ({name} ...) is not supported yet", node.pos,
-                              path=f"{path}/{name}", via=node.via)
-        raise LudemeError(f"unknown board ludeme {name!r}{suggest(name, GraphLudeme.registry)}; "
-                          f"known: {known_list(GraphLudeme.registry)}", node.pos, path=path,
-                          via=node.via)
+    cls = lookup(GraphLudeme.registry, node, path, "board ludeme")
     args = Args(node, f"{path}/{name}")
     ludeme = cls.parse(args)
     args.finish()

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ..errors import LudemeError, known_list, suggest
+from ..errors import LudemeError
 from ..syntax import Array, Call, Node, to_lud
-from .base import BOARD_PATH, LUDII_ONLY, Args, GraphLudeme, Registered
+from .base import BOARD_PATH, LUDII_ONLY, Args, GraphLudeme, Registered, lookup
 from .board import Board
 from .geometry import CELL, SITE_TYPES, VERTEX
 from .measure import measure
@@ -176,14 +176,7 @@ def parse_board(board_call: Node, path: str = "game/equipment") -> BoardLudeme:
         raise LudemeError(f"expected (board ...), found {to_lud(board_call)!r}", board_call.pos,
                           path=path, via=board_call.via)
     name = board_call.name
-    cls = BoardLudeme.registry.get(name)
-    if cls is None:
-        if name in LUDII_ONLY:
-            raise LudemeError(f"({name} ...) boards are not supported yet", board_call.pos,
-                              path=f"{path}/{name}", via=board_call.via)
-        raise LudemeError(f"unknown board container {name!r}{suggest(name, BoardLudeme.registry)}; "
-                          f"known: {known_list(BoardLudeme.registry)}", board_call.pos, path=path,
-                          via=board_call.via)
+    cls = lookup(BoardLudeme.registry, board_call, path, "board container")
     args = Args(board_call, BOARD_PATH if name == "board" else f"{path}/{name}")
     ludeme = cls.parse(args)
     args.finish()

@@ -42,7 +42,7 @@ def board_svg(board, site_type: str, size: float = 640.0, title: str = "") -> st
     small = max(7.0, min(12.0, 0.2 * px))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
-           f'<rect width="100%" height="100%" fill="white"/>']
+           '<rect width="100%" height="100%" fill="white"/>']
     if title:
         out.append(f'<text x="{width / 2:.0f}" y="18" text-anchor="middle" font-size="14">'
                    f'{escape(title, quote=False)}</text>')

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 
-from .base import (Bool, DirWord, IntFn, LitBool, Moves, Other, P, Region, RoleType, SiteType,
+from .base import (Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, SiteType,
                    ludeme)
 
 

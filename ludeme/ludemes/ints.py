@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import DirWord, IntFn, LitBool, LitStr, Other, P, Region, RoleType, SiteType, ludeme
+from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, ludeme
 
 UNDEFINED = -1
 
@@ -271,28 +271,32 @@ _arith("%", lambda x, y: x % y if y else 0, "`(% a b)`.")
 Between = _var("between", "Between", "between", "`(between)`: the site being hopped over.")
 
 
+def _site_attribute(attr: str):
+    """A closure builder: the board site's `attr` (row or column) of the site `of:`."""
+    def compile(self, env):
+        of = env.compile(self.of)
+        values = tuple(getattr(s, attr) for s in env.board.sites)
+        return lambda c: values[of(c)]
+    return compile
+
+
+_OF_PARAMS = (P("type", SiteType, opt=True), P("of", IntFn, named=True))
+
+
 @ludeme("row")
 class RowOf(IntFn):
     """`(row of:<site>)`: the row of a board site."""
 
-    params = (P("type", SiteType, opt=True), P("of", IntFn, named=True))
-
-    def compile(self, env):
-        of = env.compile(self.of)
-        rows = tuple(s.row for s in env.board.sites)
-        return lambda c: rows[of(c)]
+    params = _OF_PARAMS
+    compile = _site_attribute("row")
 
 
 @ludeme("column")
 class ColumnOf(IntFn):
     """`(column of:<site>)`: the column of a board site."""
 
-    params = (P("type", SiteType, opt=True), P("of", IntFn, named=True))
-
-    def compile(self, env):
-        of = env.compile(self.of)
-        cols = tuple(s.col for s in env.board.sites)
-        return lambda c: cols[of(c)]
+    params = _OF_PARAMS
+    compile = _site_attribute("col")
 
 
 @ludeme("count", "Groups")
