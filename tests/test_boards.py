@@ -513,3 +513,11 @@ def test_cli_board_png(tmp_path):
     assert main(["board", ADZUA, "--png", str(out)]) == 0
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+
+
+@pytest.mark.parametrize("text", ["(board (square 3000))", "(board (rectangle 5 101))",
+                                  "(board (hex 1000))"])
+def test_huge_boards_are_refused_not_built(text):
+    # A typo in a size must give an error at once, never a build that takes hours.
+    with pytest.raises(LudemeError, match="out of range"):
+        board_of(text)

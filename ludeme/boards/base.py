@@ -17,6 +17,10 @@ from .geometry import PlanarGraph
 
 BOARD_PATH = "game/equipment/board"
 
+# Largest board dimension accepted (Ludii's corpus goes up to 84); beyond it a board
+# would take minutes to build, so it is refused rather than left to hang.
+MAX_DIM = 100
+
 # Ludii graph ludemes this package does not build yet: a clear error, not "unknown".
 LUDII_ONLY = {
     "dual", "tiling", "skew", "renumber", "splitCrossings", "brick", "celtic", "quadhex",
@@ -163,6 +167,10 @@ class Args:
         value = number(node, self.path)
         if not isinstance(value, int):
             raise self.error("expected a whole number", node)
+        if not -MAX_DIM <= value <= MAX_DIM:
+            # A user's typo must not hang the tool: the corpus never goes past 84.
+            raise self.error(f"board dimension {value} is out of range (at most {MAX_DIM})",
+                             node)
         return value
 
     def number(self, optional: bool = False) -> float | None:
