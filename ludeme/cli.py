@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from . import __version__
 from .errors import LudemeError
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
 
 
 def _add_game_args(p: argparse.ArgumentParser) -> None:
@@ -142,6 +144,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:  # a bug in ludeme, not in the input: say so plainly
+        if os.environ.get("LUDEME_DEBUG"):
+            raise
+        print(f"ludeme: internal error: {type(e).__name__}: {e}\n"
+              "This is a bug in ludeme, not in your description; run again with "
+              "LUDEME_DEBUG=1 for the traceback and report it.", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

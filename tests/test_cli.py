@@ -90,3 +90,15 @@ def test_check_counts_failures_and_templates(tmp_path):
     assert any("bad.lud:1:12:" in line and "unknown define" in line for line in lines)
     assert any("tmpl.lud: template; unknown parts at 1:18 [#], 1:30 [2..4]" in line
                for line in lines)
+
+
+def test_internal_errors_are_reported_without_a_traceback(monkeypatch, capsys):
+    from ludeme import cli
+
+    def broken(args):
+        raise ZeroDivisionError("division by zero")
+    monkeypatch.setattr(cli, "cmd_info", broken)
+    monkeypatch.delenv("LUDEME_DEBUG", raising=False)
+    assert cli.main(["info", "x.lud"]) == 3
+    err = capsys.readouterr().err
+    assert "internal error: ZeroDivisionError" in err and "Traceback" not in err
