@@ -241,6 +241,8 @@ class CountSites(IntFn):
 
     def compile(self, env):
         region = env.compile(self.in_)
+        if getattr(self.in_, "distinct", False):
+            return lambda c: len(region(c))
         return lambda c: len(set(region(c)))
 
 

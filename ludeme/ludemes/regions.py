@@ -9,6 +9,8 @@ from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, Role
 class SitesEmpty(Region):
     """`(sites Empty)`: the empty board sites."""
 
+    distinct = True   # never lists a site twice
+
     params = (P("type", SiteType, opt=True), P("container", (LitStr, IntFn), opt=True))
 
     def compile(self, env):
@@ -25,6 +27,8 @@ class SitesEmpty(Region):
 class SitesBoard(Region):
     """`(sites Board)`: every board site."""
 
+    distinct = True   # never lists a site twice
+
     params = (P("type", SiteType, opt=True),)
 
     def compile(self, env):
@@ -35,6 +39,8 @@ class SitesBoard(Region):
 @ludeme("sites", "Occupied")
 class SitesOccupied(Region):
     """`(sites Occupied by:<role> [container:] [component:])`: sites holding those players' pieces."""
+
+    distinct = True   # never lists a site twice
 
     params = (P("type", SiteType, opt=True), P("by", RoleType, named=True),
               P("container", (LitStr, IntFn), opt=True, named=True),
@@ -127,6 +133,8 @@ for _k in _STATIC.split():
 class SitesRow(Region):
     """`(sites Row <n>)`."""
 
+    distinct = True   # never lists a site twice
+
     params = (P("type", SiteType, opt=True), P("index", IntFn))
 
     def compile(self, env):
@@ -138,6 +146,8 @@ class SitesRow(Region):
 @ludeme("sites", "Column")
 class SitesColumn(Region):
     """`(sites Column <n>)`."""
+
+    distinct = True   # never lists a site twice
 
     params = (P("type", SiteType, opt=True), P("index", IntFn))
 
@@ -188,6 +198,11 @@ class Intersection(_SetOp):
 class Difference(Region):
     """`(difference a b)`: sites of a not in b."""
 
+    @property
+    def distinct(self) -> bool:
+        """Duplicate-free when its first region is."""
+        return getattr(self.a, "distinct", False)
+
     params = (P("a", Region), P("b", (Region, IntFn)))
 
     def compile(self, env):
@@ -195,6 +210,10 @@ class Difference(Region):
         b = env.compile(self.b)
         if isinstance(self.b, IntFn):
             return lambda c: [s for s in a(c) if s != b(c)]
+        if type(self.b) is SitesEmpty and self.b.container is None:
+            # (difference X (sites Empty)): the occupied sites of X, read off the board.
+            n = env.num_board_sites
+            return lambda c: [s for s in a(c) if s >= n or c.s.what[s] != 0]
         inside = self.b.predicate(env)
         if inside is not None:
             return lambda c: [s for s in a(c) if not inside(c, s)]
@@ -307,11 +326,27 @@ class SitesDirection(Region):
     def compile(self, env):
         origin = env.compile(self.from_)
         single = isinstance(self.from_, IntFn)
-        keys = env.direction_keys(self.dirn or "Adjacent", self)
+        dirn = self.dirn or "Adjacent"
+        keys = env.direction_keys(dirn, self)
         radials = env.board.radials
         stop = env.compile(self.stop) if self.stop is not None else None
         dist_fn = env.compile(self.distance) if self.distance is not None else None
         included, stop_included = self.included, self.stopIncluded
+        if single and stop is None and dist_fn is None and env.is_static_direction(dirn):
+            # Only the origin matters: one precomputed tuple per site.
+            table = []
+            for loc in range(env.num_board_sites):
+                sites = [loc] if included else []
+                for k in keys(None, loc):
+                    for r in radials[k][loc] if k in radials else ():
+                        sites.extend(r.sites[1:])
+                table.append(tuple(sites))
+            table = tuple(table)
+
+            def direction_static(c):
+                loc = origin(c)
+                return table[loc] if 0 <= loc < len(table) else ()
+            return direction_static
 
         def direction(c):
             locs = (origin(c),) if single else tuple(origin(c))
