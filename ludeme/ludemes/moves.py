@@ -460,8 +460,18 @@ class MoveHop(Moves):
         from_fn = env.site_fn(self.from_)
         from_cond = env.compile(self.from_.if_) if self.from_ is not None \
             and self.from_.if_ is not None else None
-        dirs = env.direction_keys(self.dirn or "Adjacent", self)
+        dirn = self.dirn or "Adjacent"
+        dirs = env.direction_keys(dirn, self)
         radials = env.board.radials
+        nsites = env.num_board_sites
+        # For a fixed direction choice, each site's radials as plain tuples of sites.
+        flat = tuple(tuple(r.sites for k in dirs(None, s) for r in radials.get(k, ((),) * nsites)[s])
+                     for s in range(nsites)) if env.is_static_direction(dirn) else None
+
+        def lines(c, frm):
+            if flat is not None:
+                return flat[frm]
+            return [r.sites for k in dirs(c, frm) for r in (radials[k][frm] if k in radials else ())]
         b = self.between
         one = lambda c: 1  # noqa: E731
         zero = lambda c: 0  # noqa: E731
@@ -488,7 +498,6 @@ class MoveHop(Moves):
         stop_effect = env.compile(to_apply.effect) if to_apply is not None \
             and to_apply.effect is not None else None
         then = _then(env, self)
-        nsites = env.num_board_sites
         step_targets = env.board.trajectories.targets
 
         def make(c, frm, to, hurdles):
@@ -514,57 +523,54 @@ class MoveHop(Moves):
             if from_cond is not None and not from_cond(c):
                 c.from_, c.to, c.between = saved
                 return out
-            keys = dirs(c, frm)
             min_len, max_len = min_fn(c), max_fn(c)
             before, after = before_fn(c), after_fn(c)
             if min_len == 0:
                 seen = set()
-                for key in keys:
+                for key in dirs(c, frm):
                     for to in step_targets(frm, key):
                         c.to = to
                         if to not in seen and go(c):
                             seen.add(to)
                             out.append(make(c, frm, to, ()))
             if max_len > 0:
-                for key in keys:
-                    for radial in radials[key][frm] if key in radials else ():
-                        steps = radial.sites
-                        n = len(steps)
-                        for to_idx in range(1, n):
-                            first = steps[to_idx]
-                            c.between = first
-                            if hurdle(c):
-                                hurdles = [first]
-                                length, h, wrong = 1, to_idx + 1, False
-                                while h < n and length < max_len:
-                                    c.between = steps[h]
-                                    if not hurdle(c):
-                                        wrong = True
-                                        break
-                                    hurdles.append(steps[h])
-                                    length += 1
-                                    h += 1
-                                if length < min_len or (wrong and length == max_len):
+                for steps in lines(c, frm):
+                    n = len(steps)
+                    for to_idx in range(1, n):
+                        first = steps[to_idx]
+                        c.between = first
+                        if hurdle(c):
+                            hurdles = [first]
+                            length, h, wrong = 1, to_idx + 1, False
+                            while h < n and length < max_len:
+                                c.between = steps[h]
+                                if not hurdle(c):
+                                    wrong = True
                                     break
-                                for from_min in range(length - min_len, -1, -1):
-                                    a = h - from_min
-                                    while a < n:
-                                        to = steps[a]
-                                        c.to = to
-                                        if not go(c):
-                                            if stop_rule is not None and stop_rule(c):
-                                                out.append(make(c, frm, to, ()))
-                                            break
-                                        if stop_rule is None:
-                                            out.append(make(c, frm, to,
-                                                            hurdles[:length - from_min]))
-                                        if (a - h + 1) > (after - from_min):
-                                            break
-                                        a += 1
+                                hurdles.append(steps[h])
+                                length += 1
+                                h += 1
+                            if length < min_len or (wrong and length == max_len):
                                 break
-                            c.to = first
-                            if to_idx > before or not go(c):
-                                break
+                            for from_min in range(length - min_len, -1, -1):
+                                a = h - from_min
+                                while a < n:
+                                    to = steps[a]
+                                    c.to = to
+                                    if not go(c):
+                                        if stop_rule is not None and stop_rule(c):
+                                            out.append(make(c, frm, to, ()))
+                                        break
+                                    if stop_rule is None:
+                                        out.append(make(c, frm, to,
+                                                        hurdles[:length - from_min]))
+                                    if (a - h + 1) > (after - from_min):
+                                        break
+                                    a += 1
+                            break
+                        c.to = first
+                        if to_idx > before or not go(c):
+                            break
             c.from_, c.to, c.between = saved
             return out
         return hop
