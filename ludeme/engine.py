@@ -226,8 +226,6 @@ class State:
             c.from_ = c.to = c.site = c.player = UNDEFINED
             phase = self.g.phases[self.phase[self.mover]]
             moves = phase.play(c)
-            for m in moves:
-                m.mover = self.mover
             if not moves:
                 moves = [pass_move(self.mover)]
             self._legal = moves
@@ -347,6 +345,7 @@ class State:
         """Apply a legal move with Ludii's turn mechanics (see the module docstring)."""
         g = self.g
         mover = self.mover
+        move.mover = mover
         self._legal = None
         self._apply_move_effects(move, True)
         self.num_moves += 1
