@@ -312,18 +312,6 @@ class Env:
         except (KeyError, ValueError, NotImplementedError) as e:
             raise lud.fail(f"(sites {kind}) is not available on this board: {e}") from None
 
-    def board_rows(self) -> dict[int, tuple]:
-        rows: dict[int, list] = {}
-        for s in self.board.sites:
-            rows.setdefault(s.row, []).append(s.index)
-        return {k: tuple(v) for k, v in rows.items()}
-
-    def board_columns(self) -> dict[int, tuple]:
-        cols: dict[int, list] = {}
-        for s in self.board.sites:
-            cols.setdefault(s.col, []).append(s.index)
-        return {k: tuple(v) for k, v in cols.items()}
-
     def site_of_label(self, label: str, lud: Ludeme) -> int:
         try:
             return self.board.index_of(label)

@@ -129,18 +129,25 @@ for _k in _STATIC.split():
     _board_region(_k)
 
 
+def _line_of_sites(attr: str):
+    """A closure builder: the board's row (or column) numbered by `index`, () if none."""
+    def compile(self, env):
+        idx = env.compile(self.index)
+        lines = getattr(env.board, attr)
+        return lambda c: lines[i] if 0 <= (i := idx(c)) < len(lines) else ()
+    return compile
+
+
+_LINE_PARAMS = (P("type", SiteType, opt=True), P("index", IntFn))
+
+
 @ludeme("sites", "Row")
 class SitesRow(Region):
     """`(sites Row <n>)`."""
 
     distinct = True   # never lists a site twice
-
-    params = (P("type", SiteType, opt=True), P("index", IntFn))
-
-    def compile(self, env):
-        idx = env.compile(self.index)
-        rows = env.board_rows()
-        return lambda c: rows.get(idx(c), ())
+    params = _LINE_PARAMS
+    compile = _line_of_sites("rows")
 
 
 @ludeme("sites", "Column")
@@ -148,13 +155,8 @@ class SitesColumn(Region):
     """`(sites Column <n>)`."""
 
     distinct = True   # never lists a site twice
-
-    params = (P("type", SiteType, opt=True), P("index", IntFn))
-
-    def compile(self, env):
-        idx = env.compile(self.index)
-        cols = env.board_columns()
-        return lambda c: cols.get(idx(c), ())
+    params = _LINE_PARAMS
+    compile = _line_of_sites("columns")
 
 
 class _SetOp(Region):
