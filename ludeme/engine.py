@@ -10,8 +10,11 @@ update phases, then switch the mover (a `moveAgain` keeps it).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Callable
+
+from .state import TOP, new_sites
 
 # Action kinds (tuples: kind first). Kept as plain tuples for speed.
 A_MOVE = 0        # (A_MOVE, from, to)          move the top piece (hand counts decrement)
@@ -23,8 +26,18 @@ A_SET_SCORE = 5   # (A_SET_SCORE, player, value)
 A_PASS = 6        # (A_PASS,)
 A_COUNT = 7       # (A_COUNT, site, count)      set the count at a site
 A_FLIP = 8        # (A_FLIP, site, who, what)  change the owner/kind of the piece at a site
+A_MOVE_LEVEL = 9  # (A_MOVE_LEVEL, from, level_from, to, level_to)  one level (TOP = -1)
+A_MOVE_STACK = 10  # (A_MOVE_STACK, from, to)     the whole stack onto the destination
+A_REMOVE_LEVEL = 11  # (A_REMOVE_LEVEL, site, level)
+A_ADD_LEVEL = 12  # (A_ADD_LEVEL, site, what, who, count, level)  push (TOP) or insert
+A_SET_FIELD = 13  # (A_SET_FIELD, field, site, level, value)  state/rotation/value of a piece
 
 UNDEFINED = -1
+
+
+def chance_seed(seed: int) -> int:
+    """The seed of a state's chance stream, kept apart from the choices seeded by `seed`."""
+    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF
 
 
 class Move:
@@ -145,11 +158,17 @@ class Game:
         self.initial_phase = [0] * (num_players + 1)
         self.requires_visited = False
         self.teams: dict[int, int] = {}
+        self.stacking = False           # sites hold stacks (ludeme.state.StackSites)
+        self.uses_chance = False        # rules draw from the state's chance stream
 
     # ------------------------------------------------------------------
-    def new_initial_state(self) -> "State":
-        """The position after the start rules, player 1 to move."""
-        s = State(self)
+    def new_initial_state(self, seed: int | None = None) -> "State":
+        """The position after the start rules, player 1 to move.
+
+        `seed` seeds the state's chance stream (`State.rng`: dice, random draws),
+        separate from any player's choices; None gives a fixed seed of 0.
+        """
+        s = State(self, seed)
         for actions in self.start:
             for a in actions:
                 s.do_action(a)
@@ -168,18 +187,19 @@ class Game:
 class State:
     """One position of a game and everything Ludii keeps with it."""
 
-    __slots__ = ("g", "who", "what", "count", "scores", "mover", "next", "prev", "phase",
+    __slots__ = ("g", "sites", "who", "what", "count", "rng", "scores", "mover", "next", "prev", "phase",
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_mover", "history", "ctx", "_legal", "pending", "winners",
                  "losers", "_losses_decided", "visited")
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
         self.g = game
-        self.who = [0] * game.total_sites
-        self.what = [0] * game.total_sites
-        self.count = [0] * game.total_sites
+        self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking)
+        self._alias_sites()
+        # The chance stream (dice, random draws): only games with chance rules have one.
+        self.rng = random.Random(chance_seed(seed or 0)) if game.uses_chance else None
         self.scores = [0] * (n + 1)
         self.mover = 1
         self.next = 2 if n > 1 else 1
@@ -253,14 +273,16 @@ class State:
         return out
 
     def clone(self) -> "State":
-        """An independent copy."""
+        """An independent copy (its chance stream continues where this one's is)."""
         s = State.__new__(State)
         for name in State.__slots__:
             if name not in ("ctx", "_legal"):
                 setattr(s, name, getattr(self, name))
-        s.who = self.who[:]
-        s.what = self.what[:]
-        s.count = self.count[:]
+        s.sites = self.sites.copy()
+        s._alias_sites()
+        if self.rng is not None:
+            s.rng = random.Random()
+            s.rng.setstate(self.rng.getstate())
         s.scores = self.scores[:]
         s.phase = self.phase[:]
         s.active = self.active[:]
@@ -274,39 +296,74 @@ class State:
         s._legal = None
         return s
 
+    # -- reading sites (the accessor API; see ludeme.state) ---------------
+    def _alias_sites(self) -> None:
+        # Read-only views of the top level, kept by the store: rules read these
+        # in their hot loops; every write goes through `do_action`.
+        self.who, self.what, self.count = self.sites.who, self.sites.what, self.sites.count
+
+    def size_stack(self, site: int) -> int:
+        """How many levels stand at a site (0 when empty)."""
+        return self.sites.size_stack(site)
+
+    def level_data(self, site: int, level: int = TOP) -> tuple:
+        """(what, who, state, rotation, value) at a level of a site (TOP: the top)."""
+        return self.sites.level(site, level)
+
+    def stack(self, site: int) -> tuple:
+        """Every level at a site, bottom first, as (what, who, state, rotation, value)."""
+        return self.sites.stack(site)
+
+    def piece_state(self, site: int, level: int = TOP) -> int:
+        """The `state` of the piece at a site's level (Ludii's (state at:...))."""
+        return self.sites.state[site] if level == TOP else self.sites.level(site, level)[2]
+
+    def piece_value(self, site: int, level: int = TOP) -> int:
+        """The `value` of the piece at a site's level."""
+        return self.sites.value[site] if level == TOP else self.sites.level(site, level)[4]
+
+    def piece_rotation(self, site: int, level: int = TOP) -> int:
+        """The `rotation` of the piece at a site's level."""
+        return self.sites.rotation[site] if level == TOP else self.sites.level(site, level)[3]
+
+    def hand_counts(self) -> list[list[int]]:
+        """Per hand container (in order), the count at each of its sites."""
+        return [self.count[c.sites_from:c.sites_from + c.num_sites]
+                for c in self.g.containers[1:]]
+
+    def board_occupancy(self) -> tuple[list[int], int]:
+        """The board's top-level `what` per site and the pieces on the board (counts summed)."""
+        n = self.g.containers[0].num_sites
+        return self.what[:n], sum(self.count[:n])
+
+    # -- writing sites: positions for tests, puzzles and position files ---------
+    def set_site(self, site: int, what: int, who: int | None = None, count: int = 1,
+                 state: int = 0, rotation: int = 0, value: int = 0) -> None:
+        """Put exactly this at a site (what 0 empties it); `who` defaults to the owner."""
+        self._legal = None
+        self.sites.clear(site)
+        if what:
+            owner = self.g.components[what].owner if who is None else who
+            self.sites.add(site, what, owner, count, state, rotation, value)
+
+    def clear_sites(self) -> None:
+        """Empty every site, board and hands."""
+        for site in range(self.g.total_sites):
+            self.sites.clear(site)
+        self._legal = None
+
     # -- actions ---------------------------------------------------------
     def do_action(self, a: tuple) -> None:
-        """Apply one action tuple."""
+        """Apply one action tuple (the only writer of the sites)."""
         kind = a[0]
+        sites = self.sites
         if kind == A_MOVE:
-            _, frm, to = a
-            what, who = self.what[frm], self.who[frm]
-            if self.count[frm] > 1:
-                self.count[frm] -= 1
-            else:
-                self.count[frm] = 0
-                self.what[frm] = 0
-                self.who[frm] = 0
-            if self.g.container_of[to] != 0 and self.what[to] == what:
-                self.count[to] += 1
-            else:
-                self.what[to] = what
-                self.who[to] = who
-                self.count[to] = 1
+            sites.move(a[1], a[2])
         elif kind == A_REMOVE:
-            site = a[1]
-            if self.g.container_of[site] != 0 and self.count[site] > 1:
-                self.count[site] -= 1
-            else:
-                self.what[site] = self.who[site] = self.count[site] = 0
+            sites.remove(a[1])
         elif kind == A_ADD:
             _, site, what, who, count = a
-            if self.what[site] == what and self.g.container_of[site] != 0:
-                self.count[site] += count
-            else:
-                self.what[site] = what
-                self.who[site] = who
-                self.count[site] = count
+            sites.add(site, what, who, count)
         elif kind == A_SCORE:
             self.scores[a[1]] += a[2]
         elif kind == A_SET_SCORE:
@@ -314,17 +371,25 @@ class State:
         elif kind == A_NEXT:
             self.next = a[1]
         elif kind == A_COUNT:
-            _, site, count = a
-            if count <= 0:
-                self.what[site] = self.who[site] = self.count[site] = 0
-            else:
-                self.count[site] = count
+            sites.set_count(a[1], a[2])
         elif kind == A_FLIP:
             _, site, who, what = a
-            self.who[site] = who
-            self.what[site] = what
+            sites.set_piece(site, who, what)
         elif kind == A_PASS:
             pass
+        elif kind == A_MOVE_LEVEL:
+            _, frm, level_from, to, level_to = a
+            sites.move(frm, to, level_from, level_to)
+        elif kind == A_MOVE_STACK:
+            sites.move_stack(a[1], a[2])
+        elif kind == A_REMOVE_LEVEL:
+            sites.remove(a[1], a[2])
+        elif kind == A_ADD_LEVEL:
+            _, site, what, who, count, level = a
+            sites.add(site, what, who, count, level=level)
+        elif kind == A_SET_FIELD:
+            _, name, site, level, value = a
+            sites.set_field(name, site, value, level)
         else:  # pragma: no cover
             raise ValueError(a)
 
@@ -572,7 +637,7 @@ class State:
     # -- helpers -------------------------------------------------------------
     def key(self) -> tuple:
         """Everything that decides the future of the game, for equality checks."""
-        return (tuple(self.who), tuple(self.what), tuple(self.count), tuple(self.scores),
+        return (self.sites.key(), tuple(self.scores),
                 self.mover, self.next, self.prev, tuple(self.phase), self.num_turn,
                 self.num_moves, self.over, self.winner, tuple(self.ranking),
                 tuple(self.active), self.last_from, self.last_to)
@@ -585,6 +650,5 @@ class State:
         """who/what/count on board sites, hand counts and scores (for cross-checks)."""
         n = self.g.containers[0].num_sites
         return {"who": self.who[:n], "what": self.what[:n], "count": self.count[:n],
-                "hands": [self.count[c.sites_from:c.sites_from + c.num_sites]
-                          for c in self.g.containers[1:]],
-                "scores": self.scores[1:]}
+                "hands": self.hand_counts(), "scores": self.scores[1:],
+                "stacks": [self.sites.stack(i) for i in range(n)] if self.g.stacking else None}

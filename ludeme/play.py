@@ -52,13 +52,14 @@ def render(state: State) -> str:
             if i is None:
                 cells.append(" " * width)
             else:
-                who = state.who[i]
-                cells.append(f"{who:>{width}}" if who else " " * (width - 1) + ".")
+                who = state.level_data(i)[1]
+                height = state.size_stack(i)
+                mark = f"{who}" if height <= 1 else f"{who}^{height}"
+                cells.append(f"{mark:>{width}}" if who else " " * (width - 1) + ".")
         lines.append(f"{r + 1:>3} " + " ".join(cells))
     letters = [chr(65 + c) if c < 26 else "?" for c in cols]
     lines.append("    " + " ".join(f"{ch:>{width}}" for ch in letters))
-    for c in g.containers[1:]:
-        counts = state.count[c.sites_from:c.sites_from + c.num_sites]
+    for c, counts in zip(g.containers[1:], state.hand_counts()):
         lines.append(f"hand of P{c.owner}: {sum(counts)} piece(s)")
     if any(state.scores[1:]):
         lines.append("scores: " + ", ".join(f"P{p}={state.scores[p]}"
@@ -70,7 +71,7 @@ def play(game: Game, human: int | None, seed: int, out=sys.stdout, inp=sys.stdin
          max_decisions: int | None = None) -> State:
     """Play a game; `human` is the player typed at the prompt (None: watch random vs random)."""
     rng = random.Random(seed)
-    state = game.new_initial_state()
+    state = game.new_initial_state(seed)
     decisions = 0
     while not state.is_terminal():
         if max_decisions is not None and decisions >= max_decisions:

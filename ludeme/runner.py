@@ -113,14 +113,13 @@ def play_one(game, seed: int, index: int = 0) -> dict:
     """
     t0 = time.perf_counter()
     rng = random.Random(seed)
-    state = game.new_initial_state()
+    state = game.new_initial_state(seed)
     board_sites = game.containers[0].num_sites
     randrange = rng.randrange
-    what = state.what[:board_sites]
+    what, pieces_sum = state.board_occupancy()
     covered = what                      # non-zero where a piece has been
     uncovered = covered.count(0)
     empty_sum = uncovered
-    pieces_sum = sum(state.count[:board_sites])
     decisions = legal_sum = multi_sum = multi_count = 0
     while not state.is_terminal():
         legal = state.legal_moves()
@@ -131,9 +130,9 @@ def play_one(game, seed: int, index: int = 0) -> dict:
             multi_sum += k
             multi_count += 1
         state.apply(legal[randrange(k)])
-        what = state.what[:board_sites]
+        what, pieces = state.board_occupancy()
         empty_sum += what.count(0)
-        pieces_sum += sum(state.count[:board_sites])
+        pieces_sum += pieces
         if uncovered:
             covered = list(map(or_, covered, what))
             uncovered = covered.count(0)

@@ -18,7 +18,7 @@ def random_playout(game: Game, seed: int, max_decisions: int | None = None
                    ) -> tuple[State, list[int]]:
     """Play uniformly at random from the start; return the final state and the choices."""
     rng = random.Random(seed)
-    state = game.new_initial_state()
+    state = game.new_initial_state(seed)
     choices: list[int] = []
     while not state.is_terminal():
         if max_decisions is not None and len(choices) >= max_decisions:
@@ -30,9 +30,10 @@ def random_playout(game: Game, seed: int, max_decisions: int | None = None
     return state, choices
 
 
-def replay(game: Game, choices: list[int]) -> State:
-    """The state reached by applying these legal-move indices from the start."""
-    state = game.new_initial_state()
+def replay(game: Game, choices: list[int], seed: int | None = None) -> State:
+    """The state reached by applying these legal-move indices from the start (`seed`: the
+    chance stream's, as in `random_playout`)."""
+    state = game.new_initial_state(seed)
     for i in choices:
         state.apply(state.legal_moves()[i])
     return state
@@ -52,10 +53,10 @@ def check_game(game: Game, seeds=(1, 2, 3), max_decisions: int | None = None) ->
         again, choices2 = random_playout(game, seed, max_decisions)
         assert choices == choices2 and again.key() == end.key(), \
             f"seed {seed}: the same seed gave a different game"
-        assert replay(game, choices).key() == end.key(), \
+        assert replay(game, choices, seed).key() == end.key(), \
             f"seed {seed}: replaying the move list gave a different state"
         # Walk again, checking legal moves and clones along the way.
-        state = game.new_initial_state()
+        state = game.new_initial_state(seed)
         for step, i in enumerate(choices):
             legal = state.legal_moves()
             assert legal, f"seed {seed} step {step}: no legal move in a live position"

@@ -46,7 +46,7 @@ class FakeGame:
         self.started = 0
         self.source = FakeSource(sites, players, max_turns, max_moves)
 
-    def new_initial_state(self) -> "FakeState":
+    def new_initial_state(self, seed: int | None = None) -> "FakeState":
         self.started += 1
         if self.interrupt_after is not None and self.started > self.interrupt_after:
             raise KeyboardInterrupt
@@ -92,6 +92,10 @@ class FakeState:
         moves = [Move(s, s, "place") for s in range(n) if self.what[s] == 0]
         moves += [Move(s, s, "remove") for s in range(n) if self.what[s] != 0]
         return moves
+
+    def board_occupancy(self):
+        n = self.g.containers[0].num_sites
+        return self.what[:n], sum(self.count[:n])
 
     def clone(self) -> "FakeState":
         s = FakeState.__new__(FakeState)

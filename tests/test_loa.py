@@ -46,12 +46,9 @@ def _diagram(text: str) -> dict[str, str]:
 def _position(game, pieces: dict[str, str], mover: int):
     """A fresh state holding only `pieces` ({label: component name}), `mover` to move."""
     s = game.new_initial_state()
-    for site in range(len(s.who)):
-        s.who[site] = s.what[site] = s.count[site] = 0
+    s.clear_sites()
     for label, name in pieces.items():
-        comp = game.component_named(name)
-        site = game.board.index_of(label)
-        s.who[site], s.what[site], s.count[site] = comp.owner, comp.index, 1
+        s.set_site(game.board.index_of(label), game.component_named(name).index)
     other = mover % game.num_players + 1
     s.mover, s.next, s.prev = mover, other, mover - 1 or game.num_players
     s.history = [(s.prev, False)]    # reached by play: the previous player moved, no pass
@@ -318,8 +315,7 @@ def test_parachute_win_needs_every_piece_on_the_board():
         s = _position(game, pieces, mover=WHITE)
         if in_hand:
             hand = _hand(game, BLACK)
-            s.who[hand], s.what[hand], s.count[hand] = BLACK, game.component_named(
-                "Disc1").index, in_hand
+            s.set_site(hand, game.component_named("Disc1").index, BLACK, count=in_hand)
         _play(game, s, "A8", "A7")      # White's move leaves Black's c3-d4 group as it is
         assert s.is_terminal() == over and (s.winner == BLACK) == over
 

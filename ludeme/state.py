@@ -1,0 +1,260 @@
+"""What a position holds per site, and the only code that touches it.
+
+A site holds a stack of levels, bottom first (level 0), each with Ludii's
+per-level data: `what` (component index, 0 for none), `who` (owner id),
+`state`, `rotation` and `value`; a site also has a `count` (pieces of one kind
+counted at a site: seeds in a pit, pieces in a hand).
+
+Two stores share one interface, chosen once per game as Ludii chooses between
+`ContainerFlatState` and `ContainerStateStacks`:
+
+- `FlatSites`: at most one level per site and a count (every non-stacking
+  game). Its top-level lists *are* the storage.
+- `StackSites`: any number of levels per site (stacking games). It keeps the
+  same top-level lists as views of each stack's top, updated on every write,
+  so a rule reading the top piece costs the same in both.
+
+Readers use the read-only top-level lists `who`, `what`, `count`, `state`,
+`rotation`, `value` (index: site) and the level accessors (`size_stack`,
+`what_level`, ...). Every write goes through the primitives below, called by
+`State.do_action` alone: nothing outside this module writes a list of a store.
+"""
+
+from __future__ import annotations
+
+TOP = -1    # the level argument meaning "the top of the stack"
+
+
+class FlatSites:
+    """One level per site, with a count (Ludii's ContainerFlatState)."""
+
+    __slots__ = ("who", "what", "count", "state", "rotation", "value", "hand_from")
+    stacking = False
+
+    def __init__(self, total_sites: int, hand_from: int):
+        self.who = [0] * total_sites
+        self.what = [0] * total_sites
+        self.count = [0] * total_sites
+        self.state = [0] * total_sites
+        self.rotation = [0] * total_sites
+        self.value = [0] * total_sites
+        self.hand_from = hand_from          # sites from here on are in hands
+
+    def copy(self) -> "FlatSites":
+        s = FlatSites.__new__(FlatSites)
+        s.who, s.what, s.count = self.who[:], self.what[:], self.count[:]
+        s.state, s.rotation, s.value = self.state[:], self.rotation[:], self.value[:]
+        s.hand_from = self.hand_from
+        return s
+
+    # -- reading levels ------------------------------------------------------
+    def size_stack(self, site: int) -> int:
+        """Levels at a site: 1 when occupied, else 0."""
+        return 1 if self.what[site] else 0
+
+    def level(self, site: int, level: int = TOP) -> tuple:
+        """(what, who, state, rotation, value) at a level; zeros where there is none."""
+        if level not in (0, TOP) or not self.what[site]:
+            return (0, 0, 0, 0, 0)
+        return (self.what[site], self.who[site], self.state[site], self.rotation[site],
+                self.value[site])
+
+    def stack(self, site: int) -> tuple:
+        """Every level at a site, bottom first."""
+        return (self.level(site),) if self.what[site] else ()
+
+    def key(self) -> tuple:
+        return (tuple(self.who), tuple(self.what), tuple(self.count), tuple(self.state),
+                tuple(self.rotation), tuple(self.value))
+
+    # -- writing ---------------------------------------------------------------
+    def clear(self, site: int) -> None:
+        self.who[site] = self.what[site] = self.count[site] = 0
+        self.state[site] = self.rotation[site] = self.value[site] = 0
+
+    def add(self, site: int, what: int, who: int, count: int, state: int = 0,
+            rotation: int = 0, value: int = 0, level: int = TOP) -> None:
+        """Put `count` pieces at a site: in a hand (or a site of the same kind, when the
+        game counts), the count grows; on the board the piece replaces what was there."""
+        if site >= self.hand_from and self.what[site] == what:
+            self.count[site] += count
+            return
+        self.what[site], self.who[site], self.count[site] = what, who, count
+        self.state[site], self.rotation[site], self.value[site] = state, rotation, value
+
+    def remove(self, site: int, level: int = TOP) -> tuple:
+        """Take one piece from a site (a hand's count goes down); the removed level."""
+        old = self.level(site)
+        if site >= self.hand_from and self.count[site] > 1:
+            self.count[site] -= 1
+        else:
+            self.clear(site)
+        return old
+
+    def move(self, frm: int, to: int, level_from: int = TOP, level_to: int = TOP) -> None:
+        """Move one piece from `frm` to `to` (a count at `frm` goes down by one)."""
+        what, who = self.what[frm], self.who[frm]
+        st, rot, val = self.state[frm], self.rotation[frm], self.value[frm]
+        if self.count[frm] > 1:
+            self.count[frm] -= 1
+        else:
+            self.clear(frm)
+        if to >= self.hand_from and self.what[to] == what:
+            self.count[to] += 1
+        else:
+            self.what[to], self.who[to], self.count[to] = what, who, 1
+            self.state[to], self.rotation[to], self.value[to] = st, rot, val
+
+    def move_stack(self, frm: int, to: int) -> None:
+        """Move everything at `frm` to `to` (one level: the same as a move with its count)."""
+        if not self.what[frm]:
+            return
+        data = (self.what[frm], self.who[frm], self.count[frm], self.state[frm],
+                self.rotation[frm], self.value[frm])
+        self.clear(frm)
+        (self.what[to], self.who[to], self.count[to], self.state[to], self.rotation[to],
+         self.value[to]) = data
+
+    def set_count(self, site: int, count: int) -> None:
+        if count <= 0:
+            self.clear(site)
+        else:
+            self.count[site] = count
+
+    def set_piece(self, site: int, who: int, what: int, level: int = TOP) -> None:
+        self.who[site], self.what[site] = who, what
+
+    def set_field(self, field: str, site: int, value: int, level: int = TOP) -> None:
+        """Set `state`, `rotation` or `value` of the piece at a site."""
+        getattr(self, field)[site] = value
+
+
+_WHAT, _WHO, _STATE, _ROT, _VALUE = range(5)
+_FIELD_INDEX = {"state": _STATE, "rotation": _ROT, "value": _VALUE}
+
+
+class StackSites:
+    """Stacks of levels per site (Ludii's ContainerStateStacks), with top-level views."""
+
+    __slots__ = ("stacks", "who", "what", "count", "state", "rotation", "value", "hand_from")
+    stacking = True
+
+    def __init__(self, total_sites: int, hand_from: int):
+        self.stacks: list[list[list[int]]] = [[] for _ in range(total_sites)]
+        self.who = [0] * total_sites
+        self.what = [0] * total_sites
+        self.count = [0] * total_sites       # 1 where a stack stands (Ludii's countCell)
+        self.state = [0] * total_sites
+        self.rotation = [0] * total_sites
+        self.value = [0] * total_sites
+        self.hand_from = hand_from
+
+    def copy(self) -> "StackSites":
+        s = StackSites.__new__(StackSites)
+        s.stacks = [[lv[:] for lv in st] for st in self.stacks]
+        s.who, s.what, s.count = self.who[:], self.what[:], self.count[:]
+        s.state, s.rotation, s.value = self.state[:], self.rotation[:], self.value[:]
+        s.hand_from = self.hand_from
+        return s
+
+    def _sync(self, site: int) -> None:
+        st = self.stacks[site]
+        if st:
+            top = st[-1]
+            self.what[site], self.who[site] = top[_WHAT], top[_WHO]
+            self.state[site], self.rotation[site], self.value[site] = \
+                top[_STATE], top[_ROT], top[_VALUE]
+            self.count[site] = 1
+        else:
+            self.what[site] = self.who[site] = self.count[site] = 0
+            self.state[site] = self.rotation[site] = self.value[site] = 0
+
+    def _index(self, site: int, level: int) -> int | None:
+        n = len(self.stacks[site])
+        i = n - 1 if level == TOP else level
+        return i if 0 <= i < n else None
+
+    # -- reading levels ------------------------------------------------------
+    def size_stack(self, site: int) -> int:
+        return len(self.stacks[site])
+
+    def level(self, site: int, level: int = TOP) -> tuple:
+        i = self._index(site, level)
+        return tuple(self.stacks[site][i]) if i is not None else (0, 0, 0, 0, 0)
+
+    def stack(self, site: int) -> tuple:
+        return tuple(tuple(lv) for lv in self.stacks[site])
+
+    def key(self) -> tuple:
+        return tuple(tuple(tuple(lv) for lv in st) for st in self.stacks)
+
+    # -- writing ---------------------------------------------------------------
+    def clear(self, site: int) -> None:
+        self.stacks[site] = []
+        self._sync(site)
+
+    def add(self, site: int, what: int, who: int, count: int, state: int = 0,
+            rotation: int = 0, value: int = 0, level: int = TOP) -> None:
+        """Push `count` pieces on the stack (or insert them at `level`)."""
+        st = self.stacks[site]
+        at = len(st) if level == TOP or level > len(st) else max(0, level)
+        for _ in range(count):
+            st.insert(at, [what, who, state, rotation, value])
+        self._sync(site)
+
+    def remove(self, site: int, level: int = TOP) -> tuple:
+        i = self._index(site, level)
+        if i is None:
+            return (0, 0, 0, 0, 0)
+        old = tuple(self.stacks[site].pop(i))
+        self._sync(site)
+        return old
+
+    def move(self, frm: int, to: int, level_from: int = TOP, level_to: int = TOP) -> None:
+        """Move one level from `frm` to the top of `to` (or to `level_to`)."""
+        i = self._index(frm, level_from)
+        if i is None:
+            return
+        piece = self.stacks[frm].pop(i)
+        self._sync(frm)
+        st = self.stacks[to]
+        at = len(st) if level_to == TOP or level_to > len(st) else max(0, level_to)
+        st.insert(at, piece)
+        self._sync(to)
+
+    def move_stack(self, frm: int, to: int) -> None:
+        """Put the whole stack at `frm` on top of the one at `to`."""
+        moving = self.stacks[frm]
+        self.stacks[frm] = []
+        self.stacks[to].extend(moving)
+        self._sync(frm)
+        self._sync(to)
+
+    def set_count(self, site: int, count: int) -> None:
+        """Ludii's stacks have no counts: a count sets the stack's height with its top piece."""
+        st = self.stacks[site]
+        if count <= 0:
+            st.clear()
+        elif st:
+            while len(st) < count:
+                st.append(st[-1][:])
+            del st[count:]
+        self._sync(site)
+
+    def set_piece(self, site: int, who: int, what: int, level: int = TOP) -> None:
+        i = self._index(site, level)
+        if i is not None:
+            self.stacks[site][i][_WHO] = who
+            self.stacks[site][i][_WHAT] = what
+            self._sync(site)
+
+    def set_field(self, field: str, site: int, value: int, level: int = TOP) -> None:
+        i = self._index(site, level)
+        if i is not None:
+            self.stacks[site][i][_FIELD_INDEX[field]] = value
+            self._sync(site)
+
+
+def new_sites(total_sites: int, hand_from: int, stacking: bool):
+    """The store a game needs: stacks for a stacking game, flat otherwise."""
+    return (StackSites if stacking else FlatSites)(total_sites, hand_from)
