@@ -11,13 +11,12 @@ from __future__ import annotations
 from .engine import (A_ADD, Component, Container, Game, Phase, UNDEFINED)
 from .errors import LudemeError, Pos
 from .expand import Expanded
+from .roles import Roles
 from .ludemes import base, game as G  # importing the package registers every family
 from .ludemes.base import Builder, Ludeme, Other
 
 MAX_TURNS_PER_PLAYER = 1250
 MAX_MOVES = 10_000
-
-_PLAYER_WORDS = {f"P{i}": i for i in range(1, 17)}
 
 
 class Env:
@@ -39,7 +38,9 @@ class Env:
         self.facing_of: list[str] = ["N"] * len(components)
         self.maps: dict[str | None, dict[int, int]] = {}
         self.requires_visited = False
+        self.stacking = False               # a ludeme needs stacks (stack:True, ...)
         self.teams: dict[int, int] = {}     # player -> team, from (set Team ...)
+        self.roles = Roles(num_players, self.teams)
 
     # -- compiling ----------------------------------------------------------
     def compile(self, lud: Ludeme):
@@ -61,67 +62,20 @@ class Env:
         from .ludemes.ints import From, To
         return type(lud) is {"to": To, "from": From}[name]
 
-    # -- players --------------------------------------------------------------
+    # -- players (every role word resolves through ludeme.roles) ---------------
     def role_id(self, role: str, lud: Ludeme):
         """A closure giving the player id that a role word names now."""
-        n = self.num_players
-        if role in _PLAYER_WORDS:
-            p = _PLAYER_WORDS[role]
-            if p > n:
-                raise lud.fail(f"{role} does not exist in a {n}-player game")
-            return lambda c: p
-        if role == "Mover":
-            return lambda c: c.s.mover
-        if role == "Next":
-            return lambda c: c.s.next
-        if role == "Prev":
-            return lambda c: c.s.prev
-        if role == "Player":
-            return lambda c: c.player
-        if role == "Neutral":
-            return lambda c: 0
-        if role in ("Shared", "All", "Each"):
-            return lambda c: n + 1
-        raise lud.fail(f"the role {role} names several players where one is expected")
+        return self.roles.id_fn(role, lud)
 
     def role_players(self, role: str, lud: Ludeme):
         """A closure giving the set of player ids a role word covers now."""
-        n = self.num_players
-        everyone = frozenset(range(1, n + 1))
-        if role in ("All", "Each", "Any"):
-            allp = frozenset(range(0, n + 2))
-            return lambda c: allp if role == "Any" else everyone
-        if role == "Shared":
-            return lambda c: frozenset((n + 1,))
-        if role == "Enemy" and self.teams:
-            teams = self.teams
-            return lambda c: frozenset(p for p in everyone if teams.get(p) != teams.get(c.s.mover))
-        if role in ("Enemy", "NonMover"):
-            return lambda c: everyone - {c.s.mover}
-        if role in ("Friend", "Ally", "MoverTeam", "TeamMover"):
-            if self.teams:
-                teams = self.teams
-                return lambda c: frozenset(p for p in everyone
-                                           if teams.get(p) == teams.get(c.s.mover))
-            return lambda c: frozenset((c.s.mover,))
-        one = self.role_id(role, lud)
-        return lambda c: frozenset((one(c),))
+        return self.roles.set_fn(role, lud)
 
-    # -- components -------------------------------------------------------------
     def team_id(self, role: str, lud: Ludeme):
         """A closure giving the team a role names: TeamMover, NextTeam, Team1..."""
-        teams = self.teams
-        if role in ("TeamMover", "MoverTeam"):
-            return lambda c: teams.get(c.s.mover, 0)
-        if role == "NextTeam":
-            return lambda c: teams.get(c.s.next, 0)
-        if role == "PrevTeam":
-            return lambda c: teams.get(c.s.prev, 0)
-        if role.startswith("Team") and role[4:].isdigit():
-            t = int(role[4:])
-            return lambda c: t
-        raise lud.fail(f"{role} is not a team")
+        return self.roles.team_fn(role, lud)
 
+    # -- components -------------------------------------------------------------
     def component_fn(self, name: str, role: str | None, lud: Ludeme):
         """A closure giving the index of component `name` (of `role`'s player if given)."""
         by_name = {comp.name: comp.index for comp in self.components[1:]}
@@ -143,7 +97,8 @@ class Env:
         first = {}
         for comp in self.components[1:]:
             first.setdefault(comp.owner, comp.index)
-        return lambda c: first.get(c.s.mover, first.get(0, 0))
+        fallback = first.get(0, first.get(self.num_players + 1, 0))   # neutral, else shared
+        return lambda c: first.get(c.s.mover, fallback)
 
     def piece_generators(self) -> list:
         """For each component index, the compiled moves of its piece (or None)."""
@@ -336,7 +291,8 @@ class Env:
             sites = next(iter(entries.values()))
             return lambda c: sites
         who = self.role_id(role or "Mover", lud)
-        return lambda c: entries.get(who(c), entries.get(0, ()))
+        fallback = entries.get(0, entries.get(self.roles.shared, ()))   # nobody's, else shared
+        return lambda c: entries.get(who(c), fallback)
 
     def map_named(self, name: str | None, lud: Ludeme) -> dict[int, int]:
         """The table of a (map ...) item (the only one when no name is given)."""
@@ -400,8 +356,9 @@ def compile_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
                  max_moves: int = MAX_MOVES) -> Game:
     """Build and compile an expanded description into a `Game`."""
     from .boards import build_board
+    builder = Builder()
     try:
-        typed = Builder().build(ex.game, Other, "")
+        typed = builder.build(ex.game, Other, "")
     except LudemeError as e:
         _attach_source(e, ex)
         raise
@@ -409,7 +366,9 @@ def compile_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
         raise LudemeError("only (game ...) descriptions can be played; (match ...) is not "
                           "supported yet", ex.game.pos)
     try:
-        return _assemble(ex, typed, build_board, max_turns, max_moves)
+        game = _assemble(ex, typed, build_board, max_turns, max_moves)
+        builder.check_all_read(game.board.site_type)
+        return game
     except LudemeError as e:
         _attach_source(e, ex)
         raise
@@ -421,6 +380,9 @@ def _attach_source(e: LudemeError, ex: Expanded) -> None:
 
 
 def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> Game:
+    if g.name != ex.name:      # the expander names the game from the same argument
+        raise LudemeError(f"the game is called {g.name!r}, its file says {ex.name!r}",
+                          ex.game.pos, path="game")
     if g.players is None:
         raise LudemeError("(players ...) is missing", ex.game.pos, path="game")
     n = g.players.n
@@ -436,25 +398,27 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                           (g.equipment.node.pos if g.equipment else ex.game.pos),
                           path="game/equipment")
     board_lud = boards[0]
+    board_lud.refuse("tracks", "largeStack")
     board = build_board(board_lud.node, players=n)
+    board_lud.read_from_syntax("shape", "use")
+    roles = Roles(n)
     containers = [Container(0, "Board", 0, 0, board.num_sites)]
     components = [Component(0, "", 0)]
     piece_items = []
     next_site = board.num_sites
     for it in items:
         if isinstance(it, G.Hand):
-            owners = range(1, n + 1) if it.role == "Each" else [_owner(it.role, n, it)]
-            for p in owners:
+            for p in roles.owners(it.role, it):
                 containers.append(Container(len(containers), f"Hand{p}", p, next_site, it.size))
                 next_site += it.size
         elif isinstance(it, G.Piece):
-            owners = range(1, n + 1) if it.role == "Each" else [_owner(it.role, n, it)]
-            for p in owners:
-                name = f"{it.name}{p}" if p > 0 and it.role not in ("Shared", "Neutral") \
-                    else it.name
+            for p in roles.owners(it.role, it):
+                name = f"{it.name}{p}" if 0 < p <= n else it.name
                 components.append(Component(len(components), name, p))
                 piece_items.append((len(components) - 1, it))
     env = Env(n, board, containers, components, {}, facing)
+    roles.teams = env.teams
+    env.roles = roles
     env.piece_items = piece_items
     for idx, piece in piece_items:
         owner = components[idx].owner
@@ -462,19 +426,19 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     env.regions = _static_regions(env, items)
     for it in items:
         if isinstance(it, G.MapL):
-            env.maps[it.name] = {_map_key(p.key, n): _map_key(p.value, n) for p in it.pairs}
+            env.maps[it.name] = {roles.value(p.key): roles.value(p.value) for p in it.pairs}
 
     rules = g.rules
     if rules.start is not None:
         for rule in rules.start.rules:
             if isinstance(rule, G.SetTeam):
                 for role in rule.roles:
-                    env.teams[_owner(role, n, rule)] = rule.team
+                    env.teams[roles.owner(role, rule)] = rule.team
     requires_all_pass = True
     if rules.meta is not None:
         for m in rules.meta.rules:
             if isinstance(m, G.PassEnd):
-                requires_all_pass = m.kind != "NoEnd"
+                requires_all_pass = m.kind_ != "NoEnd"
             else:
                 raise m.fail(f"the meta rule ({m.keyword} ...) is not supported yet")
     start_moves = _start_moves(env, rules.start) if rules.start is not None else []
@@ -513,7 +477,8 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                 raise nx.fail(f"no phase called {nx.phase!r}; phases: {', '.join(names)}")
             if target != UNDEFINED:
                 nexts.append((who, cond, target))
-        owner = _owner(ph.role, n, ph) if ph.role not in (None, "Shared", "Each", "All") else 0
+        # A phase of Shared, Each, All (or of no role) is everyone's: owner 0.
+        owner = roles.owner(ph.role, ph) if ph.role not in (None, "Shared", "Each", "All") else 0
         compiled_phases.append(Phase(ph.name, play, end, nexts, owner))
     end_rules = [env.compile(r) for r in rules.end.rules] if rules.end is not None else []
     env.piece_generators()
@@ -522,27 +487,11 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                 requires_all_pass=requires_all_pass,
                 options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
     game.requires_visited = env.requires_visited
+    game.stacking = env.stacking
     game.teams = dict(env.teams)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game
-
-
-def _map_key(v, n: int):
-    if isinstance(v, int):
-        return v
-    return _PLAYER_WORDS.get(v, v)
-
-
-def _owner(role: str, n: int, lud) -> int:
-    if role in _PLAYER_WORDS:
-        p = _PLAYER_WORDS[role]
-        if p > n:
-            raise lud.fail(f"{role} does not exist in a {n}-player game")
-        return p
-    if role in ("Shared", "Neutral", None):
-        return 0
-    raise lud.fail(f"expected Each, Shared or a player (P1...), not {role}")
 
 
 def _static_regions(env: Env, items) -> dict:
@@ -553,7 +502,7 @@ def _static_regions(env: Env, items) -> dict:
         name = it.name or f"Region{len(out)}"
         # Ludii keeps regions declared for players the game does not have (Chinese
         # Checkers declares six homes whatever the number of players).
-        owner = _owner(it.role, 16, it) if it.role not in (None, "Each") else 0
+        owner = env.roles.owner(it.role, it, allow_missing=True) if it.role != "Each" else 0
         sites: list[int] = []
         probe = _StaticCtx()
         for r in it.region or []:
@@ -607,6 +556,10 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
             f = env.compile(rule.where)
             got = f(_StaticCtx())
             sites = [got] if isinstance(got, int) else list(got)
+            bad = [x for x in sites if not 0 <= x < env.total_sites]
+            if bad:
+                raise rule.fail(f"(place {rule.item!r} ...) names no site here "
+                                f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
         moves.append([(A_ADD, s, comp.index, comp.owner, rule.count) for s in sites])
     return moves
 

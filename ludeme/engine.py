@@ -31,8 +31,30 @@ A_MOVE_STACK = 10  # (A_MOVE_STACK, from, to)     the whole stack onto the desti
 A_REMOVE_LEVEL = 11  # (A_REMOVE_LEVEL, site, level)
 A_ADD_LEVEL = 12  # (A_ADD_LEVEL, site, what, who, count, level)  push (TOP) or insert
 A_SET_FIELD = 13  # (A_SET_FIELD, field, site, level, value)  state/rotation/value of a piece
+A_MOVE_N = 14     # (A_MOVE_N, from, to, n)      n pieces of a counted site (Ludii's ActionMoveN)
 
 UNDEFINED = -1
+_NO_SITE_ACTIONS = frozenset((A_SCORE, A_NEXT, A_SET_SCORE, A_PASS))
+
+
+def _undefined(a: tuple):
+    raise InternalError(f"an action on an undefined site: {a} (a rule produced site -1)")
+
+
+def _sites_of(a: tuple) -> tuple:
+    """The sites an action writes (from/to for moves)."""
+    kind = a[0]
+    if kind in (A_MOVE, A_MOVE_STACK, A_MOVE_N):
+        return a[1], a[2]
+    if kind == A_MOVE_LEVEL:
+        return a[1], a[3]
+    if kind == A_SET_FIELD:
+        return (a[2],)
+    return (a[1],)
+
+
+class InternalError(RuntimeError):
+    """A rule broke an invariant of the state (a bug, never the user's input)."""
 
 
 def chance_seed(seed: int) -> int:
@@ -358,7 +380,14 @@ class State:
         kind = a[0]
         sites = self.sites
         if kind == A_MOVE:
+            if a[1] < 0 or a[2] < 0:
+                _undefined(a)
             sites.move(a[1], a[2])
+            return
+        if kind not in _NO_SITE_ACTIONS and min(_sites_of(a)) < 0:
+            _undefined(a)
+        if kind == A_MOVE:
+            pass
         elif kind == A_REMOVE:
             sites.remove(a[1])
         elif kind == A_ADD:
@@ -382,6 +411,8 @@ class State:
             sites.move(frm, to, level_from, level_to)
         elif kind == A_MOVE_STACK:
             sites.move_stack(a[1], a[2])
+        elif kind == A_MOVE_N:
+            sites.move_n(a[1], a[2], a[3])
         elif kind == A_REMOVE_LEVEL:
             sites.remove(a[1], a[2])
         elif kind == A_ADD_LEVEL:

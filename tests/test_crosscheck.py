@@ -69,3 +69,12 @@ def test_cli_closing_line_and_exit_code(refdata):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().splitlines()[-1] == "3 agreed, 0 disagreed"
+
+
+def test_order_and_chaos_shared_items_agree_with_ludii(refdata, ludii):
+    # Shared pieces and the shared hand belong to player n + 1, as Ludii resolves
+    # Shared; (handSite Shared) and copy:True follow from that.
+    trace = refdata / "corpus-traces" / "board_space_line_Order_and_Chaos.json.gz"
+    lud = ludii / "corpus" / "board" / "space" / "line" / "Order and Chaos.lud"
+    verdicts = crosscheck_files([trace], lud=lud)
+    assert [v.ok for v in verdicts] == [True], verdicts[0].line()
