@@ -11,7 +11,9 @@ from __future__ import annotations
 from .engine import (A_ADD, Component, Container, Game, Phase, UNDEFINED)
 from .errors import LudemeError, Pos
 from .expand import Expanded
+from .equipment import Equipment
 from .roles import Roles
+from .tables import BoardTables
 from .ludemes import base, game as G  # importing the package registers every family
 from .ludemes.base import Builder, Ludeme, Other
 
@@ -20,27 +22,37 @@ MAX_MOVES = 10_000
 
 
 class Env:
-    """What compiling a ludeme needs: players, board tables, containers, components."""
+    """What compiling a ludeme needs, in three parts and a few runtime helpers:
 
-    def __init__(self, num_players: int, board, containers: list[Container],
-                 components: list[Component], regions: dict, facing: dict[int, str]):
-        self.num_players = num_players
+    - `roles` (ludeme.roles.Roles): player words to ids, sets of players, teams;
+    - `equipment` (ludeme.equipment.Equipment): containers, components, hands,
+      declared regions and maps;
+    - `tables` (ludeme.tables.BoardTables): the board's directions, steps, rays
+      and static regions as plain tuples.
+
+    Ludemes call the short names below; each forwards to the one part that
+    answers it. Env itself compiles (once per ludeme), and keeps what the game
+    learns from compiling (`stacking`, `requires_visited`).
+    """
+
+    def __init__(self, roles: Roles, board, containers: list[Container],
+                 components: list[Component]):
+        self.roles = roles
+        self.num_players = roles.n
+        self.teams = roles.teams            # player -> team, from (set Team ...)
+        self.equipment = Equipment(roles, containers, components)
+        self.facing_of: list[str] = ["N"] * len(components)
+        self.tables = BoardTables(board, self.facing_of)
         self.board = board
         self.containers = containers
         self.components = components
-        self.regions = regions
-        self.facing = facing
         self.num_board_sites = containers[0].num_sites
         self.total_sites = sum(c.num_sites for c in containers)
+        self.piece_items: list = []        # (component index, Piece ludeme)
+        self.requires_visited = False      # a ludeme reads the sites visited this turn
+        self.stacking = False              # a ludeme needs stacks (stack:True, ...)
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
-        self.piece_items: list = []        # (component index, Piece ludeme)
-        self.facing_of: list[str] = ["N"] * len(components)
-        self.maps: dict[str | None, dict[int, int]] = {}
-        self.requires_visited = False
-        self.stacking = False               # a ludeme needs stacks (stack:True, ...)
-        self.teams: dict[int, int] = {}     # player -> team, from (set Team ...)
-        self.roles = Roles(num_players, self.teams)
 
     # -- compiling ----------------------------------------------------------
     def compile(self, lud: Ludeme):
@@ -62,44 +74,6 @@ class Env:
         from .ludemes.ints import From, To
         return type(lud) is {"to": To, "from": From}[name]
 
-    # -- players (every role word resolves through ludeme.roles) ---------------
-    def role_id(self, role: str, lud: Ludeme):
-        """A closure giving the player id that a role word names now."""
-        return self.roles.id_fn(role, lud)
-
-    def role_players(self, role: str, lud: Ludeme):
-        """A closure giving the set of player ids a role word covers now."""
-        return self.roles.set_fn(role, lud)
-
-    def team_id(self, role: str, lud: Ludeme):
-        """A closure giving the team a role names: TeamMover, NextTeam, Team1..."""
-        return self.roles.team_fn(role, lud)
-
-    # -- components -------------------------------------------------------------
-    def component_fn(self, name: str, role: str | None, lud: Ludeme):
-        """A closure giving the index of component `name` (of `role`'s player if given)."""
-        by_name = {comp.name: comp.index for comp in self.components[1:]}
-        if role is None:
-            if name in by_name:
-                idx = by_name[name]
-                return lambda c: idx
-            if f"{name}1" in by_name:
-                return lambda c: by_name.get(f"{name}{c.s.mover}", 0)
-            raise lud.fail(f"no piece called {name!r}; pieces: "
-                           f"{', '.join(sorted(by_name)) or 'none'}")
-        who = self.role_id(role, lud)
-        if not any(k.startswith(name) for k in by_name):
-            raise lud.fail(f"no piece called {name!r}")
-        return lambda c: by_name.get(f"{name}{who(c)}", by_name.get(name, 0))
-
-    def mover_component(self):
-        """A closure giving the mover's first piece kind (for `(move Add ...)` without a piece)."""
-        first = {}
-        for comp in self.components[1:]:
-            first.setdefault(comp.owner, comp.index)
-        fallback = first.get(0, first.get(self.num_players + 1, 0))   # neutral, else shared
-        return lambda c: first.get(c.s.mover, fallback)
-
     def piece_generators(self) -> list:
         """For each component index, the compiled moves of its piece (or None)."""
         if self._piece_gens is None:
@@ -110,148 +84,6 @@ class Env:
             self._piece_gens = gens
         return self._piece_gens
 
-    # -- containers ---------------------------------------------------------------
-    def hand_offsets(self) -> dict[int, int]:
-        """Player -> the first site of their hand."""
-        return {c.owner: c.sites_from for c in reversed(self.containers[1:])}
-
-    def hand_ranges(self) -> dict[int, tuple]:
-        """Player -> the sites of their hands."""
-        out: dict[int, tuple] = {}
-        for c in self.containers[1:]:
-            out[c.owner] = out.get(c.owner, ()) + tuple(range(c.sites_from,
-                                                              c.sites_from + c.num_sites))
-        return out
-
-    # -- the board ---------------------------------------------------------------
-    def _dirs(self, dirn, lud: Ludeme) -> list[str]:
-        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
-        out: list[str] = []
-        for w in words:
-            if w in self.board.directions:
-                out.append(w)
-                continue
-            try:
-                got = self.board.relation_dirs(w)
-            except (KeyError, ValueError):
-                got = None
-            if got is None:
-                raise lud.fail(f"the direction {w} is not supported on this board "
-                               f"(board directions: {', '.join(self.board.directions)})")
-            out.extend(got)
-        seen = []
-        for d in out:
-            if d not in seen:
-                seen.append(d)
-        return seen
-
-    # -- directions ------------------------------------------------------------
-    def is_static_direction(self, dirn) -> bool:
-        """True when `dirn` names no direction relative to a piece or to the last move."""
-        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
-        return not any(w in RELATIVE_ANGLES or w in ("SameDirection", "OppositeDirection")
-                       for w in words)
-
-    def direction_keys(self, dirn, lud: Ludeme):
-        """A closure (c, site) -> direction names usable as keys of the board's radials.
-
-        Compass names and relations (Orthogonal, Adjacent, ...) are fixed; directions
-        relative to the piece's facing (Forward, FL, ...) or to the last move
-        (SameDirection, OppositeDirection) are resolved when the move is generated.
-        """
-        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
-        radial_keys = set(self.board.radials)
-        static, dynamic = [], []
-        for w in words:
-            if w in self.board.directions or w in radial_keys or w in RELATIONS:
-                static.append(w)
-            elif w in RELATIVE_ANGLES or w in ("SameDirection", "OppositeDirection"):
-                dynamic.append(w)
-            else:
-                raise lud.fail(f"the direction {w} is not supported on this board "
-                               f"(board directions: {', '.join(self.board.directions)})")
-        fixed = tuple(dict.fromkeys(static))
-        if not dynamic:
-            return lambda c, frm: fixed
-        supported = self.board.directions
-        radials = self.board.radials
-        facing_of = self.facing_of
-
-        def along(a, b):
-            for d in supported:
-                for r in radials.get(d, ((),) * (a + 1))[a] if a >= 0 else ():
-                    if b in r.sites[1:]:
-                        return d
-            return None
-
-        def keys(c, frm):
-            out = list(fixed)
-            for w in dynamic:
-                if w == "SameDirection":
-                    d = along(c.s.last_from, c.s.last_to)
-                    if d:
-                        out.append(d)
-                elif w == "OppositeDirection":
-                    d = along(c.s.last_to, c.s.last_from)
-                    if d:
-                        out.append(d)
-                else:
-                    facing = facing_of[c.s.what[frm]] if 0 <= frm < len(c.s.what) else "N"
-                    out.extend(relative_directions(facing, w, supported))
-            return tuple(dict.fromkeys(out))
-        return keys
-
-    def step_targets(self, dirn, lud: Ludeme) -> tuple:
-        """Per site, the distinct sites one step away in the direction choice `dirn`.
-
-        A relation word (Adjacent, Orthogonal, ...) takes the board's neighbours in that
-        relation, as Ludii's steps do on any tiling; absolute directions take the step
-        tables. Duplicates are dropped, as Ludii drops a repeated (from, to).
-        """
-        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
-        n = self.num_board_sites
-        per_site: list[list[int]] = [[] for _ in range(n)]
-        for w in words:
-            if w in self.board.directions:
-                tab = self.board.step[w]
-                for s in range(n):
-                    if tab[s] >= 0:
-                        per_site[s].append(tab[s])
-            elif w in ("Adjacent", "Orthogonal", "Diagonal", "OffDiagonal", "All"):
-                try:
-                    table = self.board.neighbours[w]
-                except KeyError:
-                    raise lud.fail(f"{w} neighbours are not available on this board") from None
-                for s in range(n):
-                    per_site[s].extend(table[s])
-            else:
-                for tab in self.step_tables(w, lud):
-                    for s in range(n):
-                        if tab[s] >= 0:
-                            per_site[s].append(tab[s])
-        return tuple(tuple(dict.fromkeys(p)) for p in per_site)
-
-    def step_tables(self, dirn, lud: Ludeme) -> list[tuple]:
-        """Neighbour tables (site -> site or -1), one per absolute direction in `dirn`."""
-        return [self.board.step[d] for d in self._dirs(dirn, lud)]
-
-    def line_radials(self, dirn, lud: Ludeme) -> tuple:
-        """Per site, the (sites after the start, sites of its opposite or None) of each
-        distinct radial in the direction choice, as Ludii's `is Line` walks them."""
-        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
-        n = self.num_board_sites
-        per_site: list[list] = [[] for _ in range(n)]
-        for w in words:
-            table = self.board.distinct_radials.get(w)
-            if table is None:
-                raise lud.fail(f"the direction {w} is not supported on this board "
-                               f"(board directions: {', '.join(self.board.directions)})")
-            for s in range(n):
-                for r in table[s]:
-                    opp = r.opposite.sites[1:] if r.opposite is not None else None
-                    per_site[s].append((r.sites[1:], opp))
-        return tuple(tuple(p) for p in per_site)
-
     def site_fn(self, spec):
         """The start site of a move: `(from <site>)` if given, else the iterated `(from)`."""
         if spec is None or getattr(spec, "site", None) is None:
@@ -260,58 +92,7 @@ class Env:
             raise spec.fail("a single site is expected here")
         return self.compile(spec.site)
 
-    def board_region(self, kind: str, lud: Ludeme) -> tuple:
-        """A static region of the board (Top, Bottom, Corners, ...)."""
-        try:
-            return tuple(sorted(self.board.region(kind)))
-        except (KeyError, ValueError, NotImplementedError) as e:
-            raise lud.fail(f"(sites {kind}) is not available on this board: {e}") from None
-
-    def site_of_label(self, label: str, lud: Ludeme) -> int:
-        try:
-            return self.board.index_of(label)
-        except (KeyError, ValueError):
-            raise lud.fail(f"no site labelled {label!r} on this board") from None
-
-    def named_region(self, name: str | None, role: str | None, lud: Ludeme):
-        """A region declared with (regions ...): by name, by owner, or both."""
-        if name is None:
-            # (sites Mover): the union of the regions that player owns.
-            owned: dict[int, tuple] = {}
-            for entries in self.regions.values():
-                for owner, sites in entries.items():
-                    owned[owner] = tuple(dict.fromkeys(owned.get(owner, ()) + sites))
-            who = self.role_id(role, lud)
-            return lambda c: owned.get(who(c), ())
-        entries = self.regions.get(name)
-        if not entries:
-            raise lud.fail(f"no region called {name!r}; regions: "
-                           f"{', '.join(sorted(self.regions)) or 'none'}")
-        if role is None and len(entries) == 1:
-            sites = next(iter(entries.values()))
-            return lambda c: sites
-        who = self.role_id(role or "Mover", lud)
-        fallback = entries.get(0, entries.get(self.roles.shared, ()))   # nobody's, else shared
-        return lambda c: entries.get(who(c), fallback)
-
-    def map_named(self, name: str | None, lud: Ludeme) -> dict[int, int]:
-        """The table of a (map ...) item (the only one when no name is given)."""
-        if name in self.maps:
-            return self.maps[name]
-        if name is None and len(self.maps) == 1:
-            return next(iter(self.maps.values()))
-        raise lud.fail(f"no (map {name or ''}...) in the equipment")
-
-    def regions_of_player(self, player_fn, name: str | None, lud: Ludeme):
-        """`(sites (player X))`: the regions owned by player X (named `name` if given)."""
-        owned: dict[int, tuple] = {}
-        for rname, entries in self.regions.items():
-            if name is not None and rname != name:
-                continue
-            for owner, sites in entries.items():
-                owned[owner] = tuple(dict.fromkeys(owned.get(owner, ()) + sites))
-        return lambda c: owned.get(player_fn(c), ())
-
+    # -- runtime helpers ------------------------------------------------------------
     def no_moves_fn(self, role: str, lud: Ludeme):
         """`(no Moves <role>)`: evaluated by generating that player's moves in a copy."""
         who = self.role_id(role, lud)
@@ -325,29 +106,67 @@ class Env:
             return not phase.play(probe.ctx)
         return no_moves
 
+    # -- forwards: players -------------------------------------------------------
+    def role_id(self, role, lud):
+        return self.roles.id_fn(role, lud)
 
-RELATIONS = ("Adjacent", "Orthogonal", "Diagonal", "OffDiagonal", "All")
+    def role_players(self, role, lud):
+        return self.roles.set_fn(role, lud)
 
-COMPASS_ANGLE = {"N": 0.0, "NNE": 22.5, "NE": 45.0, "ENE": 67.5, "E": 90.0, "ESE": 112.5,
-                 "SE": 135.0, "SSE": 157.5, "S": 180.0, "SSW": 202.5, "SW": 225.0,
-                 "WSW": 247.5, "W": 270.0, "WNW": 292.5, "NW": 315.0, "NNW": 337.5}
+    def team_id(self, role, lud):
+        return self.roles.team_fn(role, lud)
 
-# Offsets (degrees, clockwise) from a piece's facing; plural forms take every
-# supported direction strictly within 90 degrees of their base.
-RELATIVE_ANGLES = {"Forward": 0, "Backward": 180, "Rightward": 90, "Leftward": 270,
-                   "FR": 45, "FL": 315, "BR": 135, "BL": 225, "FRR": 67.5, "FLL": 292.5,
-                   "BRR": 112.5, "BLL": 247.5, "Forwards": 0, "Backwards": 180,
-                   "Rightwards": 90, "Leftwards": 270}
+    # -- forwards: equipment -------------------------------------------------------
+    @property
+    def regions(self):
+        return self.equipment.regions
 
+    @property
+    def maps(self):
+        return self.equipment.maps
 
-def relative_directions(facing: str, word: str, supported) -> list[str]:
-    """Compass names for a direction relative to `facing` among the supported ones."""
-    base = (COMPASS_ANGLE.get(facing, 0.0) + RELATIVE_ANGLES[word]) % 360
-    if word.endswith("s") and word not in ("FRR", "FLL", "BRR", "BLL"):
-        return [d for d in supported
-                if min(abs(COMPASS_ANGLE[d] - base), 360 - abs(COMPASS_ANGLE[d] - base)) < 90]
-    return [d for d in supported if abs(COMPASS_ANGLE.get(d, -1) - base) < 1e-6]
+    def component_fn(self, name, role, lud):
+        return self.equipment.component_fn(name, role, lud)
 
+    def mover_component(self):
+        return self.equipment.mover_component()
+
+    def hand_offsets(self):
+        return self.equipment.hand_offsets()
+
+    def hand_ranges(self):
+        return self.equipment.hand_ranges()
+
+    def named_region(self, name, role, lud):
+        return self.equipment.named_region(name, role, lud)
+
+    def map_named(self, name, lud):
+        return self.equipment.map_named(name, lud)
+
+    def regions_of_player(self, player_fn, name, lud):
+        return self.equipment.regions_of_player(player_fn, name, lud)
+
+    # -- forwards: board tables -----------------------------------------------------
+    def is_static_direction(self, dirn):
+        return self.tables.is_static_direction(dirn)
+
+    def direction_keys(self, dirn, lud):
+        return self.tables.direction_keys(dirn, lud)
+
+    def step_targets(self, dirn, lud):
+        return self.tables.step_targets(dirn, lud)
+
+    def step_tables(self, dirn, lud):
+        return self.tables.step_tables(dirn, lud)
+
+    def line_radials(self, dirn, lud):
+        return self.tables.line_radials(dirn, lud)
+
+    def board_region(self, kind, lud):
+        return self.tables.board_region(kind, lud)
+
+    def site_of_label(self, label, lud):
+        return self.tables.site_of_label(label, lud)
 
 
 # --------------------------------------------------------------------------------
@@ -416,14 +235,12 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                 name = f"{it.name}{p}" if 0 < p <= n else it.name
                 components.append(Component(len(components), name, p))
                 piece_items.append((len(components) - 1, it))
-    env = Env(n, board, containers, components, {}, facing)
-    roles.teams = env.teams
-    env.roles = roles
+    env = Env(roles, board, containers, components)
     env.piece_items = piece_items
     for idx, piece in piece_items:
         owner = components[idx].owner
         env.facing_of[idx] = piece.dirn or facing.get(owner, "N")
-    env.regions = _static_regions(env, items)
+    env.equipment.regions.update(_static_regions(env, items))
     for it in items:
         if isinstance(it, G.MapL):
             env.maps[it.name] = {roles.value(p.key): roles.value(p.value) for p in it.pairs}
