@@ -341,7 +341,7 @@ class _StaticCtx:
 
 def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
     moves = []
-    by_name = {comp.name: comp for comp in env.components[1:]}
+    by_name = {name: env.components[i] for name, i in env.equipment.component_names().items()}
     for rule in start.rules:
         if isinstance(rule, G.SetTeam):
             continue  # read before compiling (Env.teams)

@@ -26,9 +26,18 @@ class Equipment:
     def role_id(self, role: str, lud: Ludeme):
         return self.roles.id_fn(role, lud)
 
+    def component_names(self) -> dict[str, int]:
+        """Every name a component answers to: its own, and for a neutral piece also its
+        name with its owner's number (Ludii names `(piece "Dot" Neutral)` "Dot0")."""
+        names = {comp.name: comp.index for comp in self.components[1:]}
+        for comp in self.components[1:]:
+            if comp.owner == 0:
+                names.setdefault(f"{comp.name}0", comp.index)
+        return names
+
     def component_fn(self, name: str, role: str | None, lud: Ludeme):
         """A closure giving the index of component `name` (of `role`'s player if given)."""
-        by_name = {comp.name: comp.index for comp in self.components[1:]}
+        by_name = self.component_names()
         if role is None:
             if name in by_name:
                 idx = by_name[name]
