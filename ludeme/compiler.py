@@ -252,10 +252,13 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                 for role in rule.roles:
                     env.teams[roles.owner(role, rule)] = rule.team
     requires_all_pass = True
+    swap_rule = False
     if rules.meta is not None:
         for m in rules.meta.rules:
             if isinstance(m, G.PassEnd):
                 requires_all_pass = m.kind_ != "NoEnd"
+            elif isinstance(m, G.Swap):
+                swap_rule = True
             else:
                 raise m.fail(f"the meta rule ({m.keyword} ...) is not supported yet")
     start_moves = _start_moves(env, rules.start) if rules.start is not None else []
@@ -305,6 +308,7 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                 options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
     game.requires_visited = env.requires_visited
     game.stacking = env.stacking
+    game.swap_rule = swap_rule
     game.teams = dict(env.teams)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
@@ -321,14 +325,19 @@ def _static_regions(env: Env, items) -> dict:
         # Checkers declares six homes whatever the number of players).
         owner = env.roles.owner(it.role, it, allow_missing=True) if it.role != "Each" else 0
         sites: list[int] = []
+        parts: list[tuple] = []
         probe = _StaticCtx()
         for r in it.region or []:
-            sites.extend(env.compile(r)(probe))
-        if it.role == "Each":
-            for p in range(1, env.num_players + 1):
-                out.setdefault(name, {})[p] = tuple(sites)
-        else:
-            out.setdefault(name, {})[owner] = tuple(sites)
+            part = env.compile(r)(probe)
+            part = (part,) if isinstance(part, int) else tuple(part)
+            parts.append(part)
+            sites.extend(part)
+        owners = range(1, env.num_players + 1) if it.role == "Each" else (owner,)
+        for p in owners:
+            out.setdefault(name, {})[p] = tuple(sites)
+            # Each region function of the item is its own region where Ludii keeps them
+            # apart (is Connected joins the sides a player owns).
+            env.equipment.region_parts.setdefault(p, []).extend(parts)
     return out
 
 

@@ -32,9 +32,10 @@ A_REMOVE_LEVEL = 11  # (A_REMOVE_LEVEL, site, level)
 A_ADD_LEVEL = 12  # (A_ADD_LEVEL, site, what, who, count, level)  push (TOP) or insert
 A_SET_FIELD = 13  # (A_SET_FIELD, field, site, level, value)  state/rotation/value of a piece
 A_MOVE_N = 14     # (A_MOVE_N, from, to, n)      n pieces of a counted site (Ludii's ActionMoveN)
+A_SWAP = 15       # (A_SWAP, p1, p2)             swap two players' seats (Ludii's ActionSwap)
 
 UNDEFINED = -1
-_NO_SITE_ACTIONS = frozenset((A_SCORE, A_NEXT, A_SET_SCORE, A_PASS))
+_NO_SITE_ACTIONS = frozenset((A_SCORE, A_NEXT, A_SET_SCORE, A_PASS, A_SWAP))
 
 
 def _undefined(a: tuple):
@@ -182,6 +183,7 @@ class Game:
         self.teams: dict[int, int] = {}
         self.stacking = False           # sites hold stacks (ludeme.state.StackSites)
         self.uses_chance = False        # rules draw from the state's chance stream
+        self.swap_rule = False          # (meta (swap)): the second player may swap seats
 
     # ------------------------------------------------------------------
     def new_initial_state(self, seed: int | None = None) -> "State":
@@ -209,7 +211,7 @@ class Game:
 class State:
     """One position of a game and everything Ludii keeps with it."""
 
-    __slots__ = ("g", "sites", "who", "what", "count", "rng", "scores", "mover", "next", "prev", "phase",
+    __slots__ = ("g", "sites", "who", "what", "count", "rng", "player_order", "scores", "mover", "next", "prev", "phase",
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_mover", "history", "ctx", "_legal", "pending", "winners",
@@ -222,6 +224,8 @@ class State:
         self._alias_sites()
         # The chance stream (dice, random draws): only games with chance rules have one.
         self.rng = random.Random(chance_seed(seed or 0)) if game.uses_chance else None
+        # player_order[p]: the seat (agent) playing as player p; a swap exchanges two.
+        self.player_order = list(range(n + 1))
         self.scores = [0] * (n + 1)
         self.mover = 1
         self.next = 2 if n > 1 else 1
@@ -268,6 +272,12 @@ class State:
             c.from_ = c.to = c.site = c.player = UNDEFINED
             phase = self.g.phases[self.phase[self.mover]]
             moves = phase.play(c)
+            if self.g.swap_rule and self.num_moves - self.num_start_moves == self.g.num_players - 1:
+                # Ludii's Game.moves: the swap is offered beside the phase's moves on the
+                # last player's first decision; the swapper moves again.
+                moves = list(moves)
+                moves.append(Move(-1, -1, self.mover, [(A_SWAP, self.mover, 1),
+                                                       (A_NEXT, self.mover)]))
             if not moves:
                 moves = [pass_move(self.mover)]
             self._legal = moves
@@ -302,6 +312,7 @@ class State:
                 setattr(s, name, getattr(self, name))
         s.sites = self.sites.copy()
         s._alias_sites()
+        s.player_order = self.player_order[:]
         if self.rng is not None:
             s.rng = random.Random()
             s.rng.setstate(self.rng.getstate())
@@ -406,6 +417,10 @@ class State:
             sites.set_piece(site, who, what)
         elif kind == A_PASS:
             pass
+        elif kind == A_SWAP:
+            order = self.player_order
+            i, j = order.index(a[1]), order.index(a[2])
+            order[i], order[j] = order[j], order[i]
         elif kind == A_MOVE_LEVEL:
             _, frm, level_from, to, level_to = a
             sites.move(frm, to, level_from, level_to)

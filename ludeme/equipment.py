@@ -22,6 +22,7 @@ class Equipment:
         self.components = components
         self.regions: dict[str, dict[int, tuple]] = {}
         self.maps: dict[str | None, dict[int, int]] = {}
+        self.region_parts: dict[int, list[tuple]] = {}   # owner -> each declared region's sites
 
     def role_id(self, role: str, lud: Ludeme):
         return self.roles.id_fn(role, lud)

@@ -58,3 +58,36 @@ def test_shoot_adds_along_radials_from_the_last_destination(tmp_path):
     assert shots == [0, 1, 5, 6, 7, 8, 9, 12, 14]
     s.apply(next(m for m in s.legal_moves() if m.to == 0))
     assert s.what[0] == game.component_named("Dot").index and s.who[0] == 0
+
+
+def test_swap_is_offered_once_to_the_second_player_who_then_moves_again(tmp_path):
+    f = tmp_path / "s.lud"
+    f.write_text('(game "s" (players 2) (equipment {(board (square 3)) (piece "M" Each)}) '
+                 '(rules (meta (swap)) (play (move Add (to (sites Empty)))) '
+                 '(end (if (is Line 3) (result Mover Win)))))')
+    game = load(f)
+    s = game.new_initial_state()
+    assert all(m.frm >= 0 for m in s.legal_moves())            # P1: no swap
+    s.apply(s.legal_moves()[0])
+    moves = s.legal_moves()
+    swap = [m for m in moves if m.frm == -1]
+    assert len(moves) == 9 and len(swap) == 1                   # 8 empty sites and the swap
+    s.apply(swap[0])
+    assert s.mover == 2 and s.player_order == [0, 2, 1]
+    s.apply(s.legal_moves()[0])
+    assert all(m.frm >= 0 for m in s.legal_moves())             # offered once only
+
+
+def test_is_connected_joins_the_regions_a_player_owns(tmp_path):
+    f = tmp_path / "c.lud"
+    f.write_text('(game "c" (players 2) (equipment {(board (square 3)) (piece "M" Each) '
+                 '(regions P1 {(sites Left) (sites Right)}) (regions P2 {(sites Top)})}) '
+                 '(rules (play (move Add (to (sites Empty)))) '
+                 '(end (if (is Connected Mover) (result Mover Win)))))')
+    game = load(f)
+    s = game.new_initial_state()
+    m1 = game.component_named("M1").index
+    for site in (3, 4):
+        s.set_site(site, m1)
+    s.apply(next(m for m in s.legal_moves() if m.to == 5))       # 3-4-5 joins left and right
+    assert s.is_terminal() and s.winner == 1
