@@ -51,6 +51,7 @@ class Env:
         self.piece_items: list = []        # (component index, Piece ludeme)
         self.requires_visited = False      # a ludeme reads the sites visited this turn
         self.stacking = False              # a ludeme needs stacks (stack:True, ...)
+        self.sequence_capture = False      # a removal waits for the end of the turn
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
 
@@ -309,6 +310,7 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     game.requires_visited = env.requires_visited
     game.stacking = env.stacking
     game.swap_rule = swap_rule
+    game.sequence_capture = env.sequence_capture
     game.teams = dict(env.teams)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]

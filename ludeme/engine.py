@@ -33,6 +33,7 @@ A_ADD_LEVEL = 12  # (A_ADD_LEVEL, site, what, who, count, level)  push (TOP) or 
 A_SET_FIELD = 13  # (A_SET_FIELD, field, site, level, value)  state/rotation/value of a piece
 A_MOVE_N = 14     # (A_MOVE_N, from, to, n)      n pieces of a counted site (Ludii's ActionMoveN)
 A_SWAP = 15       # (A_SWAP, p1, p2)             swap two players' seats (Ludii's ActionSwap)
+A_REMOVE_LATER = 16  # (A_REMOVE_LATER, site)    mark for removal at the end of the turn
 
 UNDEFINED = -1
 _NO_SITE_ACTIONS = frozenset((A_SCORE, A_NEXT, A_SET_SCORE, A_PASS, A_SWAP))
@@ -184,6 +185,7 @@ class Game:
         self.stacking = False           # sites hold stacks (ludeme.state.StackSites)
         self.uses_chance = False        # rules draw from the state's chance stream
         self.swap_rule = False          # (meta (swap)): the second player may swap seats
+        self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
 
     # ------------------------------------------------------------------
     def new_initial_state(self, seed: int | None = None) -> "State":
@@ -215,7 +217,7 @@ class State:
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_mover", "history", "ctx", "_legal", "pending", "winners",
-                 "losers", "_losses_decided", "visited")
+                 "losers", "_losses_decided", "visited", "to_clear", "_replayed")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -250,6 +252,8 @@ class State:
         self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
         self.pending: set[int] = set()
         self.visited: set[int] = set()
+        self.to_clear: set[int] = set()        # Ludii's piecesToRemove: (sites ToClear)
+        self._replayed = False
         self._losses_decided = 0
         self.ctx = Ctx(game, self)
         self._legal = None
@@ -325,6 +329,7 @@ class State:
         s.history = self.history[:]
         s.pending = set(self.pending)
         s.visited = set(self.visited)
+        s.to_clear = set(self.to_clear)
         s.ctx = Ctx(self.g, s)
         s._legal = None
         return s
@@ -390,26 +395,35 @@ class State:
         """Apply one action tuple (the only writer of the sites)."""
         kind = a[0]
         sites = self.sites
+        # The common kinds first, each checking its own sites; the rest check through
+        # _sites_of. A negative site is a rule's bug: never let it index from the end.
         if kind == A_MOVE:
             if a[1] < 0 or a[2] < 0:
                 _undefined(a)
             sites.move(a[1], a[2])
             return
+        if kind == A_REMOVE:
+            if a[1] < 0:
+                _undefined(a)
+            sites.remove(a[1])
+            return
+        if kind == A_ADD:
+            _, site, what, who, count = a
+            if site < 0:
+                _undefined(a)
+            sites.add(site, what, who, count)
+            return
         if kind not in _NO_SITE_ACTIONS and min(_sites_of(a)) < 0:
             _undefined(a)
-        if kind == A_MOVE:
-            pass
-        elif kind == A_REMOVE:
-            sites.remove(a[1])
-        elif kind == A_ADD:
-            _, site, what, who, count = a
-            sites.add(site, what, who, count)
-        elif kind == A_SCORE:
+        if kind == A_SCORE:
             self.scores[a[1]] += a[2]
         elif kind == A_SET_SCORE:
             self.scores[a[1]] = a[2]
         elif kind == A_NEXT:
             self.next = a[1]
+            self._replayed = True
+        elif kind == A_REMOVE_LATER:
+            self.to_clear.add(a[1])
         elif kind == A_COUNT:
             sites.set_count(a[1], a[2])
         elif kind == A_FLIP:
@@ -458,7 +472,14 @@ class State:
         mover = self.mover
         move.mover = mover
         self._legal = None
+        self._replayed = False
         self._apply_move_effects(move, True)
+        if g.sequence_capture and not self._replayed and self.to_clear:
+            # Ludii's Move.apply: a decision that does not replay ends the sequence, and
+            # every piece marked for removal on the way goes now.
+            for site in sorted(self.to_clear):
+                self.sites.remove(site)
+            self.to_clear.clear()
         self.num_moves += 1
         self.num_decisions += 1
         self.history.append((mover, move.is_pass))
@@ -686,7 +707,8 @@ class State:
         return (self.sites.key(), tuple(self.scores),
                 self.mover, self.next, self.prev, tuple(self.phase), self.num_turn,
                 self.num_moves, self.over, self.winner, tuple(self.ranking),
-                tuple(self.active), self.last_from, self.last_to)
+                tuple(self.active), self.last_from, self.last_to, tuple(sorted(self.to_clear)),
+                tuple(self.player_order))
 
     def turns(self) -> int:
         """Ludii's turn counter (starts at 1, +1 whenever the mover changes)."""

@@ -82,28 +82,29 @@ class FlatSites:
         self.what[site], self.who[site], self.count[site] = what, who, count
         self.state[site], self.rotation[site], self.value[site] = state, rotation, value
 
-    def remove(self, site: int, level: int = TOP) -> tuple:
-        """Take one piece from a site (a hand's count goes down); the removed level."""
-        old = self.level(site)
+    def remove(self, site: int, level: int = TOP) -> None:
+        """Take one piece from a site (a hand's count goes down)."""
         if site >= self.hand_from and self.count[site] > 1:
             self.count[site] -= 1
         else:
             self.clear(site)
-        return old
 
     def move(self, frm: int, to: int, level_from: int = TOP, level_to: int = TOP) -> None:
         """Move one piece from `frm` to `to` (a count at `frm` goes down by one)."""
-        what, who = self.what[frm], self.who[frm]
-        st, rot, val = self.state[frm], self.rotation[frm], self.value[frm]
-        if self.count[frm] > 1:
-            self.count[frm] -= 1
+        what_, who_, count_ = self.what, self.who, self.count
+        state_, rotation_, value_ = self.state, self.rotation, self.value
+        what, who = what_[frm], who_[frm]
+        st, rot, val = state_[frm], rotation_[frm], value_[frm]
+        if count_[frm] > 1:
+            count_[frm] -= 1
         else:
-            self.clear(frm)
-        if to >= self.hand_from and self.what[to] == what:
-            self.count[to] += 1
+            who_[frm] = what_[frm] = count_[frm] = state_[frm] = rotation_[frm] = \
+                value_[frm] = 0
+        if to >= self.hand_from and what_[to] == what:
+            count_[to] += 1
         else:
-            self.what[to], self.who[to], self.count[to] = what, who, 1
-            self.state[to], self.rotation[to], self.value[to] = st, rot, val
+            what_[to], who_[to], count_[to] = what, who, 1
+            state_[to], rotation_[to], value_[to] = st, rot, val
 
     def move_stack(self, frm: int, to: int) -> None:
         """Move everything at `frm` to `to` (one level: the same as a move with its count)."""
@@ -217,13 +218,11 @@ class StackSites:
             st.insert(at, [what, who, state, rotation, value])
         self._sync(site)
 
-    def remove(self, site: int, level: int = TOP) -> tuple:
+    def remove(self, site: int, level: int = TOP) -> None:
         i = self._index(site, level)
-        if i is None:
-            return (0, 0, 0, 0, 0)
-        old = tuple(self.stacks[site].pop(i))
-        self._sync(site)
-        return old
+        if i is not None:
+            self.stacks[site].pop(i)
+            self._sync(site)
 
     def move(self, frm: int, to: int, level_from: int = TOP, level_to: int = TOP) -> None:
         """Move one level from `frm` to the top of `to` (or to `level_to`)."""

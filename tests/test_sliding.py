@@ -91,3 +91,41 @@ def test_is_connected_joins_the_regions_a_player_owns(tmp_path):
         s.set_site(site, m1)
     s.apply(next(m for m in s.legal_moves() if m.to == 5))       # 3-4-5 joins left and right
     assert s.is_terminal() and s.winner == 1
+
+
+def test_removal_at_end_of_turn_waits_for_the_sequence_to_end(tmp_path):
+    # A hop captures at:EndOfTurn and the mover hops again while it can: the jumped
+    # piece stays (and is in (sites ToClear)) until a decision without a replay.
+    f = tmp_path / "d.lud"
+    f.write_text("""
+(define "Jumpable" (and (is Enemy (who at:(between))) (not (is In (between) (sites ToClear)))))
+(define "Again" (then (if (can Move (hop (from (last To)) E (between if:"Jumpable")
+                                         (to if:(is Empty (to))))) (moveAgain))))
+(define "Jump" (move Hop #1 E (between if:"Jumpable" (apply (remove (between) at:EndOfTurn)))
+                     (to if:(is Empty (to))) "Again"))
+(game "d" (players 2) (equipment {(board (rectangle 1 6)) (piece "C" Each)})
+  (rules (start {(place "C1" 0) (place "C2" {1 3})})
+    (play (if (is Prev Mover) ("Jump" (from (last To))) (forEach Piece ("Jump"))))
+    (end (if (= 1 0) (result Mover Win)))))
+""")
+    game = load(f)
+    s = game.new_initial_state()
+    s.apply(next(m for m in s.legal_moves() if m.to == 2))
+    assert s.mover == 1 and s.who[1] == 2 and s.to_clear == {1}     # still there, marked
+    s.apply(next(m for m in s.legal_moves() if m.to == 4))
+    assert s.who[1] == 0 and s.who[3] == 0 and not s.to_clear        # cleared at the end
+
+
+def test_promote_turns_the_piece_into_the_named_one(tmp_path):
+    f = tmp_path / "p.lud"
+    f.write_text('(game "p" (players 2) (equipment {(board (rectangle 1 3)) (piece "C" Each) '
+                 '(piece "K" Each)}) (rules (start (place "C1" 0)) (play (forEach Piece '
+                 '(move Step E (to if:(is Empty (to))) (then (if (= (last To) 2) '
+                 '(promote (last To) (piece "K") Mover)))))) '
+                 '(end (if (= 1 0) (result Mover Win)))))')
+    game = load(f)
+    s = game.new_initial_state()
+    s.apply(s.legal_moves()[0])          # 0 -> 1
+    s.apply(s.legal_moves()[0])          # P2 passes
+    s.apply(s.legal_moves()[0])          # 1 -> 2, promoted
+    assert s.what[2] == game.component_named("K1").index and s.who[2] == 1

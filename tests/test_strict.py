@@ -58,7 +58,6 @@ def _load(tmp_path, play, start="", extra=""):
 # Each argument that is declared but not implemented yet stops compilation at its own
 # position with "not supported yet" (table: snippet of the play rule, the argument).
 UNSUPPORTED = [
-    ("(move Remove (sites Occupied by:Next) at:EndOfTurn)", "at"),
     ("(move Remove (sites Occupied by:Next) level:1)", "level"),
     ("(forEach Piece (move Step (to if:(is Empty (to)))) top:True)", "top"),
     ("(move (from (sites Occupied by:Mover)) (to (sites Empty)) mover:Next)", "mover"),

@@ -1,6 +1,6 @@
 """Typed ludemes, one module per family: game frame, moves, booleans, ints, regions."""
 
-from . import (base, booleans, connect, extra, game, ints, literals, moves,  # noqa: F401
-               regions, sliding)
+from . import (base, booleans, captures, connect, extra, game, ints, literals,  # noqa: F401
+               moves, regions, sliding)
 
 __all__ = ["base", "booleans", "game", "ints", "literals", "moves", "regions"]

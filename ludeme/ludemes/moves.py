@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..engine import (A_ADD, A_MOVE, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE,
-                      A_ADD_LEVEL, A_SCORE, A_SET_SCORE, Move)
+from ..engine import (A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_N, A_MOVE_STACK, A_NEXT,
+                      A_PASS, A_REMOVE, A_REMOVE_LATER, A_SCORE, A_SET_SCORE, Move)
 from ..state import TOP
 from .base import (CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P,
                    Region, RoleType, SiteType, ludeme)
@@ -171,6 +171,8 @@ class MoveRemove(Moves):
         then = _then(env, self)
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
 
+        kind = _removal_kind(env, self)
+
         def remove(c):
             what = c.s.what
             out = []
@@ -178,7 +180,7 @@ class MoveRemove(Moves):
             for site in sites(c):
                 if site < 0 or what[site] <= 0:
                     continue
-                out.append(Move(site, site, 0, [(A_REMOVE, site)] * max(1, k), then))
+                out.append(Move(site, site, 0, [(kind, site)] * max(1, k), then))
             return out
         return remove
 
@@ -205,15 +207,15 @@ class MoveFromTo(Moves):
             raise self.fail("stack:True with count: or copy: is not supported yet")
         kind = _moving_action(env, self, self.stack)
 
+        # Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
+        # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
+        plain = not copy and count is None
+
         def actions(c, frm, to):
-            """Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
-            count: moves that many pieces (ActionMoveN); else the top piece or the stack."""
             if copy:
                 s = c.s
                 return [(A_ADD, to, s.what[frm], s.who[frm], 1)]
-            if count is not None:
-                return [(A_MOVE_N, frm, to, count(c))]
-            return [(kind, frm, to)]
+            return [(A_MOVE_N, frm, to, count(c))]
 
         def from_to(c):
             what = c.s.what
@@ -230,7 +232,7 @@ class MoveFromTo(Moves):
                         continue
                     c.to = to
                     if to_cond(c):
-                        acts = actions(c, frm, to)
+                        acts = [(kind, frm, to)] if plain else actions(c, frm, to)
                         if side is not None:
                             acts[:0] = side(c)
                         out.append(Move(frm, to, 0, acts, then))
@@ -435,14 +437,27 @@ class RemoveEffect(Moves):
     def compile(self, env):
         sites = _sites_fn(env, self.where, None)
         then = _then(env, self)
+        count = env.compile(self.count) if self.count is not None else (lambda c: 1)
+        kind = _removal_kind(env, self)
 
         def remove(c):
             what = c.s.what
-            acts = [(A_REMOVE, s) for s in sites(c) if s >= 0 and what[s] > 0]
+            k = max(1, count(c))
+            acts = [(kind, s) for s in sites(c) if s >= 0 and what[s] > 0 for _ in range(k)]
             if not acts:
                 return []
             return [Move(acts[0][1], acts[0][1], 0, acts, then)]
         return remove
+
+
+def _removal_kind(env, lud):
+    """A_REMOVE now, or A_REMOVE_LATER for `at:EndOfTurn`: Ludii marks the site and clears
+    every marked site once the turn ends (a decision with no replay), as in sequence
+    captures where a jumped piece stays until the whole sequence is over."""
+    if lud.at == "EndOfTurn":
+        env.sequence_capture = True
+        return A_REMOVE_LATER
+    return A_REMOVE
 
 
 # Hops --------------------------------------------------------------------------
