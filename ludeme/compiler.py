@@ -53,6 +53,7 @@ class Env:
         self.stacking = False              # a ludeme needs stacks (stack:True, ...)
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
+        self.uses_chance = False           # a ludeme draws from the state's chance stream
 
     # -- compiling ----------------------------------------------------------
     def compile(self, lud: Ludeme):
@@ -306,6 +307,7 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     game.requires_visited = env.requires_visited
     game.stacking = env.stacking
     game.teams = dict(env.teams)
+    game.uses_chance = env.uses_chance
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game
@@ -345,6 +347,9 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
     for rule in start.rules:
         if isinstance(rule, G.SetTeam):
             continue  # read before compiling (Env.teams)
+        if hasattr(rule, "start_actions"):
+            moves.append(rule.start_actions(env))   # evaluated on each new state
+            continue
         if not isinstance(rule, G.Place):
             raise rule.fail("only (place ...) and (set Team ...) start rules are supported so far")
         targets = [by_name[rule.item]] if rule.item in by_name else \
