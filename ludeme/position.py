@@ -166,6 +166,14 @@ def move_names(state: State) -> list[str]:
     return [describe_move(state.g, m) for m in state.legal_moves()]
 
 
+def apply_named(state: State, name: str) -> None:
+    """Apply the legal move that `move_names` calls `name` (e.g. "B6-D6", "pass")."""
+    names = move_names(state)
+    if name not in names:
+        raise LudemeError(f"{name!r} is not a legal move here; legal: {', '.join(names) or 'none'}")
+    state.apply(state.legal_moves()[names.index(name)])
+
+
 def add_subcommand(sub) -> None:
     """`ludeme moves FILE POSITION [--option ...] [--ruleset NAME]`."""
     from .cli import _add_game_args
