@@ -16,6 +16,7 @@ from .roles import Roles
 from .tables import BoardTables
 from .ludemes import base, game as G  # importing the package registers every family
 from .ludemes.base import Builder, Ludeme, Other
+from .ludemes.extra import SetMover
 
 MAX_TURNS_PER_PLAYER = 1250
 MAX_MOVES = 10_000
@@ -347,11 +348,12 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
     for rule in start.rules:
         if isinstance(rule, G.SetTeam):
             continue  # read before compiling (Env.teams)
-        if hasattr(rule, "start_actions"):
+        if isinstance(rule, SetMover):
             moves.append(rule.start_actions(env))   # evaluated on each new state
             continue
         if not isinstance(rule, G.Place):
-            raise rule.fail("only (place ...) and (set Team ...) start rules are supported so far")
+            raise rule.fail("only (place ...), (set Team ...) and (set Mover ...) start rules "
+                            "are supported so far")
         targets = [by_name[rule.item]] if rule.item in by_name else \
             [comp for comp in env.components[1:]
              if comp.name == f"{rule.item}{comp.owner}"]
