@@ -201,3 +201,16 @@ def test_bad_position_files_are_positioned_errors():
         _state(FOUR, "phase: Moving")
     with pytest.raises(LudemeError, match="expected 'key: value'"):
         _state(FOUR, "mover P1")
+
+
+def test_cli_moves_prints_the_legal_moves_of_a_position_file():
+    import re
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "ludeme", "moves", str(AFTERLEAP),
+                        str(DESCRIPTIONS / "positions" / "afterleap_example.txt")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "player 1 to move (Movement)" in r.stdout
+    listed = re.findall(r"^ +\d+\. (\S+)$", r.stdout, re.M)
+    assert listed == ["E5-E4", "E5-F6", "F5-F4", "B6-A6", "B6-D6"]
