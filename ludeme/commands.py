@@ -10,6 +10,7 @@ import importlib
 MODULES = [
     "crosscheck",         # ludeme crosscheck
     "play",               # ludeme play
+    "position",           # ludeme moves
     "runner",
     "boards.cli",
 ]

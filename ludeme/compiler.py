@@ -16,6 +16,7 @@ from .roles import Roles
 from .tables import BoardTables
 from .ludemes import base, game as G  # importing the package registers every family
 from .ludemes.base import Builder, Ludeme, Other
+from .ludemes.extra import SetMover
 
 MAX_TURNS_PER_PLAYER = 1250
 MAX_MOVES = 10_000
@@ -54,6 +55,7 @@ class Env:
         self.sequence_capture = False      # a removal waits for the end of the turn
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
+        self.uses_chance = False           # a ludeme draws from the state's chance stream
 
     # -- compiling ----------------------------------------------------------
     def compile(self, lud: Ludeme):
@@ -312,6 +314,7 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     game.swap_rule = swap_rule
     game.sequence_capture = env.sequence_capture
     game.teams = dict(env.teams)
+    game.uses_chance = env.uses_chance
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game
@@ -356,8 +359,12 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
     for rule in start.rules:
         if isinstance(rule, G.SetTeam):
             continue  # read before compiling (Env.teams)
+        if isinstance(rule, SetMover):
+            moves.append(rule.start_actions(env))   # evaluated on each new state
+            continue
         if not isinstance(rule, G.Place):
-            raise rule.fail("only (place ...) and (set Team ...) start rules are supported so far")
+            raise rule.fail("only (place ...), (set Team ...) and (set Mover ...) start rules "
+                            "are supported so far")
         targets = [by_name[rule.item]] if rule.item in by_name else \
             [comp for comp in env.components[1:]
              if comp.name == f"{rule.item}{comp.owner}"]

@@ -34,9 +34,12 @@ A_SET_FIELD = 13  # (A_SET_FIELD, field, site, level, value)  state/rotation/val
 A_MOVE_N = 14     # (A_MOVE_N, from, to, n)      n pieces of a counted site (Ludii's ActionMoveN)
 A_SWAP = 15       # (A_SWAP, p1, p2)             swap two players' seats (Ludii's ActionSwap)
 A_REMOVE_LATER = 16  # (A_REMOVE_LATER, site)    mark for removal at the end of the turn
+A_SET_VAR = 17    # (A_SET_VAR, value)           Ludii's (set Var ...): the state's one variable
+A_SET_MOVER = 18  # (A_SET_MOVER, player)        who moves first (a start action)
 
 UNDEFINED = -1
-_NO_SITE_ACTIONS = frozenset((A_SCORE, A_NEXT, A_SET_SCORE, A_PASS, A_SWAP))
+_NO_SITE_ACTIONS = frozenset((A_SCORE, A_NEXT, A_SET_SCORE, A_PASS, A_SWAP, A_SET_VAR,
+                              A_SET_MOVER))
 
 
 def _undefined(a: tuple):
@@ -196,6 +199,8 @@ class Game:
         """
         s = State(self, seed)
         for actions in self.start:
+            if callable(actions):       # a start rule drawn now, e.g. from the chance stream
+                actions = actions(s.ctx)
             for a in actions:
                 s.do_action(a)
             s.num_moves += 1
@@ -217,7 +222,8 @@ class State:
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_mover", "history", "ctx", "_legal", "pending", "winners",
-                 "losers", "_losses_decided", "visited", "to_clear", "_replayed")
+                 "losers", "_losses_decided", "visited", "to_clear", "_replayed", "var",
+                 "draws")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -254,6 +260,8 @@ class State:
         self.visited: set[int] = set()
         self.to_clear: set[int] = set()        # Ludii's piecesToRemove: (sites ToClear)
         self._replayed = False
+        self.var = UNDEFINED           # Ludii's state "temp" value: (set Var ...), (var)
+        self.draws: list[int] = []     # the chance outcomes drawn so far, in order
         self._losses_decided = 0
         self.ctx = Ctx(game, self)
         self._legal = None
@@ -330,6 +338,7 @@ class State:
         s.pending = set(self.pending)
         s.visited = set(self.visited)
         s.to_clear = set(self.to_clear)
+        s.draws = self.draws[:]
         s.ctx = Ctx(self.g, s)
         s._legal = None
         return s
@@ -450,6 +459,11 @@ class State:
         elif kind == A_SET_FIELD:
             _, name, site, level, value = a
             sites.set_field(name, site, value, level)
+        elif kind == A_SET_VAR:
+            self.var = a[1]
+        elif kind == A_SET_MOVER:
+            n = self.g.num_players
+            self.mover, self.next = a[1], a[1] % n + 1
         else:  # pragma: no cover
             raise ValueError(a)
 
@@ -677,6 +691,34 @@ class State:
         elif not left:
             self._end_with_rank_one()
 
+    def resign(self, player: int) -> None:
+        """`player` resigns: a Loss for them (their pieces stay on the board), and if it
+        was their turn, the next active player moves. Not a move: never in random play."""
+        if self.over or not self.active[player]:
+            return
+        self._legal = None
+        self._losses_decided = 0
+        n, teams = self.g.num_players, self.g.teams
+        # In a team game the person resigns their whole team (every colour they play).
+        for p in ([q for q in range(1, n + 1) if teams.get(q) == teams[player]]
+                  if player in teams else [player]):
+            self._apply_result(Result(p, "Loss"))
+        left = {teams.get(p) for p in self._active_players()}
+        if not self.over and teams and len(left) == 1:
+            self._apply_team_result(Result(left.pop(), "Win", team=True))
+        if not self.over and not self.active[self.mover]:
+            nxt = self.mover % n + 1
+            while not self.active[nxt]:
+                nxt = nxt % n + 1
+            self.prev, self.mover = self.mover, nxt
+            self.num_turn += 1
+            self.num_turn_same = 0
+            self.visited.clear()
+            nxt = self.mover % n + 1
+            while not self.active[nxt]:
+                nxt = nxt % n + 1
+            self.next = nxt
+
     def _next_draw_rank(self) -> float:
         return (len(self._active_players()) + 1) / 2.0 + len(self.winners)
 
@@ -708,7 +750,7 @@ class State:
                 self.mover, self.next, self.prev, tuple(self.phase), self.num_turn,
                 self.num_moves, self.over, self.winner, tuple(self.ranking),
                 tuple(self.active), self.last_from, self.last_to, tuple(sorted(self.to_clear)),
-                tuple(self.player_order))
+                tuple(self.player_order), self.var, tuple(self.draws))
 
     def turns(self) -> int:
         """Ludii's turn counter (starts at 1, +1 whenever the mover changes)."""

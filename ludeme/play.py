@@ -86,6 +86,11 @@ def play(game: Game, human: int | None, seed: int, out=sys.stdout, inp=sys.stdin
             if choice is None:
                 print("bye", file=out)
                 return state
+            if choice == RESIGN:
+                print(f"P{state.mover} resigns", file=out)
+                state.resign(state.mover)
+                human = None        # the rest is random play, shown to the end
+                continue
         else:
             choice = rng.randrange(len(legal))
         print(f"P{state.mover}: {describe_move(game, legal[choice])}", file=out)
@@ -100,16 +105,21 @@ def play(game: Game, human: int | None, seed: int, out=sys.stdout, inp=sys.stdin
     return state
 
 
+RESIGN = -1
+
+
 def _ask(n: int, out, inp) -> int | None:
-    """A move number from the prompt (1..n); `q` or end of input quits."""
+    """A move number from the prompt (1..n), RESIGN for `r`; `q` or end of input quits."""
     while True:
-        print(f"your move (1-{n}, q to quit): ", end="", file=out, flush=True)
+        print(f"your move (1-{n}, r to resign, q to quit): ", end="", file=out, flush=True)
         line = inp.readline()
         if not line:
             return None
         text = line.strip().lower()
         if text in ("q", "quit", "exit"):
             return None
+        if text in ("r", "resign"):
+            return RESIGN
         if text.isdigit() and 1 <= int(text) <= n:
             return int(text) - 1
         print(f"  please type a number from 1 to {n}", file=out)

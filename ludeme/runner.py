@@ -161,6 +161,8 @@ def play_one(game, seed: int, index: int = 0) -> dict:
         "piece_number": pieces_sum / states,
         "board_sites_occupied": 1.0 - empty_sum / states / board_sites,
     }
+    if game.uses_chance:        # the chance outcomes of this playout, in the order drawn
+        row["chance"] = " ".join(map(str, state.draws))
     for p in range(1, n + 1):
         row[f"rank_p{p}"] = float(state.ranking[p])
         row[f"utility_p{p}"] = rank_utility(float(state.ranking[p]), n)

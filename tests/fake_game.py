@@ -43,6 +43,7 @@ class FakeGame:
         self.max_turns = max_turns
         self.max_moves = max_moves
         self.interrupt_after = interrupt_after   # raise KeyboardInterrupt at this playout
+        self.uses_chance = False                 # no chance stream, as Game.uses_chance
         self.started = 0
         self.source = FakeSource(sites, players, max_turns, max_moves)
 

@@ -39,3 +39,12 @@ def test_cli_play_survives_closed_input():
     r = subprocess.run([sys.executable, "-m", "ludeme", "play", str(ADZUA)],
                        input="", capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "Traceback" not in r.stderr
+
+
+def test_r_resigns_and_the_game_goes_on_without_the_resigner():
+    game = load(ADZUA)
+    out = io.StringIO()
+    state = play(game, human=1, seed=1, out=out, inp=io.StringIO("r\n"))
+    text = out.getvalue()
+    assert "P1 resigns" in text and "player 2 wins" in text
+    assert state.is_terminal() and state.ranking[1:] == [2.0, 1.0]

@@ -1,0 +1,59 @@
+"""The general ludemes the seed descriptions brought: chance, the first mover, the state variable."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludeme.compiler import compile_game
+from ludeme.errors import LudemeError
+from ludeme.expand import expand, load_description
+from ludeme.testing import random_playout
+
+
+def _game(start: str = "", play: str = "(move Add (to (sites Empty)))", players: int = 3):
+    text = (f'(game "T" (players {players}) (equipment {{(board (square 3)) (piece "Disc" Each)}})'
+            f' (rules (start {{ {start} }}) (play {play})))')
+    return compile_game(expand(load_description("t.lud", text)))
+
+
+def test_random_first_mover_is_seeded_and_recorded():
+    game = _game("(set Mover (value Random (range 1 3)))")
+    assert game.uses_chance
+    movers = [game.new_initial_state(seed).mover for seed in range(30)]
+    assert set(movers) == {1, 2, 3}
+    assert movers == [game.new_initial_state(seed).mover for seed in range(30)]
+    state = game.new_initial_state(4)
+    assert state.draws == [state.mover] and state.next == state.mover % 3 + 1
+
+
+def test_a_fixed_first_mover_needs_no_chance():
+    game = _game("(set Mover 2)")
+    assert not game.uses_chance
+    state = game.new_initial_state(0)
+    assert state.mover == 2 and state.rng is None and state.draws == []
+
+
+def test_the_chance_stream_is_cloned_with_the_state():
+    game = _game("(set Mover (value Random (range 1 3)))",
+                 play="(move Add (to (sites Empty)) (then (set Var (value Random (range 1 100)))))")
+    state = game.new_initial_state(9)
+    twin = state.clone()
+    state.apply(state.legal_moves()[0])
+    twin.apply(twin.legal_moves()[0])
+    assert state.var == twin.var and state.draws == twin.draws and len(state.draws) == 2
+
+
+def test_set_var_and_var():
+    game = _game(play="(if (= (var) -1) (move Add (to (sites Empty)) (then (set Var (count Turns))))"
+                      " (move Add (to (sites Empty))))")
+    state, _ = random_playout(game, 1, max_decisions=3)
+    assert state.var == 1
+
+
+@pytest.mark.parametrize("start, play, message", [
+    ("(set Mover 4)", "(move Add (to (sites Empty)))", "gave player 4; players are 1 to 3"),
+    ("", '(if (= (var "x") 1) (move Add (to (sites Empty))))', "named variables are not supported"),
+])
+def test_refused(start, play, message):
+    with pytest.raises(LudemeError, match=message):
+        _game(start, play).new_initial_state(0)
