@@ -184,6 +184,7 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
 
 _WORKER_GAMES: dict = {}
 PARTITION_SIZE = 10_000       # playouts per parquet partition of a large run
+SCHEDULER_TIMEOUT = "10s"     # how long to try to reach a Dask scheduler
 
 
 def seat_agents(agents: list | None, index: int, rotate: bool) -> list | None:
@@ -245,7 +246,7 @@ def dask_client(scheduler: str, jobs: int | None = None):
             yield client
     else:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as e:
             from .errors import LudemeError
             raise LudemeError(f"cannot reach the Dask scheduler {scheduler!r}: {e}") from None
@@ -311,7 +312,7 @@ class PartitionWriter:
 def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                  agents: list | None = None, rotate: bool = False, scheduler: str | None = None,
                  partitions: str | os.PathLike | None = None, keep_rows: bool = True,
-                 on_partition=None, progress: bool | None = None, label: str | None = None):
+                 partition_size: int = PARTITION_SIZE, on_partition=None, progress: bool | None = None, label: str | None = None):
     """Play `n` playouts of `game`; the tidy table, one row per playout, by index.
 
     `agents`: one per seat (`ludeme.agents`; None: uniform random); `rotate`:
@@ -319,7 +320,7 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     `jobs`: processes (None: all cores); `scheduler`: run on a Dask cluster
     instead (an address, or "local" for a LocalCluster of `jobs` workers). The
     rows depend on neither. `partitions`: a directory where each complete run of
-    PARTITION_SIZE consecutive playouts is written as parquet at once (with
+    `partition_size` consecutive playouts is written as parquet at once (with
     `keep_rows=False` the table returned is empty: memory stays bounded, and
     `on_partition(rows)` sees each partition's rows). `progress`: a progress bar
     on stderr (None: only when stderr is a terminal). Ctrl-C stops the run and
@@ -332,7 +333,7 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     if agents is not None and len(agents) != game.num_players:
         raise ValueError(f"{len(agents)} agents for a game of {game.num_players} players")
     jobs = min(cpu_jobs(jobs), max(1, n))
-    writer = PartitionWriter(partitions, n) if partitions is not None else None
+    writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
     rows: list[dict] = []
     interrupted = False
     bar = tqdm(total=n, unit="playout", desc=label, disable=None if progress is None else
@@ -461,7 +462,7 @@ def _run(args) -> int:
         parts = out / "playouts" / slug(label) if partitioned else None
         result = run_playouts(game, args.n, args.seed, args.jobs, agents=agents,
                           rotate=args.rotate_seats, scheduler=args.scheduler, partitions=parts,
-                          keep_rows=not partitioned,
+                          keep_rows=not partitioned, partition_size=PARTITION_SIZE,
                           on_partition=lambda rows: summary.add(pd.DataFrame.from_records(rows)),
                           progress=False if args.no_progress else None, label=label)
         if partitioned:
