@@ -258,10 +258,12 @@ def agent_columns(num_players: int) -> list[str]:
     return [f"agent_p{p}" for p in range(1, num_players + 1)]
 
 
-def _add_counts(into: dict, keys, counts) -> None:
-    """Add value counts into a dict."""
-    for k, c in zip(keys, counts):
-        into[k] = into.get(k, 0) + int(c)
+def _add_counts(into: dict, values) -> None:
+    """Add the value counts of a column (1-D) or of rows (2-D, keyed by tuples) into a dict."""
+    counts = pd.DataFrame(values).value_counts(sort=False)   # hashing: O(n), no sort
+    for key, c in counts.items():
+        key = tuple(float(v) for v in key) if np.ndim(values) == 2 else float(key[0])
+        into[key] = into.get(key, 0) + int(c)
 
 
 class ConfigStats:
@@ -295,31 +297,31 @@ class ConfigStats:
         turns = rows["turns"].to_numpy(float)
         timeout = rows["timeout"].to_numpy(bool)
         self.not_timeouts.add(turns[~timeout])
-        _add_counts(self.turns, *np.unique(turns, return_counts=True))
+        _add_counts(self.turns, turns)
         utilities = np.column_stack([rows[c].to_numpy(float)
                                      for c in utility_columns(num_players)])
         self.advantage.add((utilities[:, 0] + 1.0) / 2.0)
-        distinct, counts = np.unique(utilities, axis=0, return_counts=True)
-        _add_counts(self.outcomes, map(tuple, distinct.tolist()), counts)
+        _add_counts(self.outcomes, utilities)
         winner = rows["winner"].to_numpy(int)
         self.counts["Timeouts"] += int(timeout.sum())
         self.counts["Completion"] += int((winner != 0).sum())
         self.counts["Drawishness"] += int(np.all(utilities == 0.0, axis=1).sum())
-        _add_counts(self.wins, *np.unique(winner, return_counts=True))
-        self._add_agents(rows, utilities, winner)
+        for p, c in enumerate(np.bincount(winner, minlength=num_players + 1)):
+            self.wins[p] = self.wins.get(p, 0) + int(c)
+        self._add_agents(*seat_codes(rows), utilities, winner)
         return self
 
-    def _add_agents(self, rows: pd.DataFrame, utilities: np.ndarray, winner: np.ndarray) -> None:
-        """Points and outright wins of each agent of the matchup."""
-        seats = seat_agents(rows)
-        if len(set(np.unique(seats))) < 2 and not self.agent_points:
+    def _add_agents(self, seats: np.ndarray, names: list[str], utilities: np.ndarray,
+                    winner: np.ndarray) -> None:
+        """Points and outright wins of each agent of the matchup (`seats`: codes into `names`)."""
+        if len(names) < 2 and not self.agent_points:
             return
         points = (utilities + 1.0) / 2.0
-        for name in np.unique(seats):
-            held = seats == name
+        for code, name in enumerate(names):
+            held = seats == code
             share = (points * held).sum(axis=1) / np.maximum(held.sum(axis=1), 1)
             self.agent_points.setdefault(name, Moments()).add(share[held.any(axis=1)])
-            won = np.zeros(len(rows), dtype=bool)
+            won = np.zeros(len(winner), dtype=bool)
             for p in range(seats.shape[1]):
                 won |= held[:, p] & (winner == p + 1)
             self.agent_wins[name] = self.agent_wins.get(name, 0) + int(won.sum())
@@ -364,19 +366,29 @@ class ConfigStats:
         return out
 
 
-def seat_agents(rows: pd.DataFrame) -> np.ndarray:
-    """The agent of each seat of each row (n x players); "random" for tables without agents."""
+def seat_codes(rows: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
+    """The agent of each seat of each row (n x players) as codes into a list of names;
+    "random" for tables without agent columns. All rows have the same number of players."""
     num_players = int(rows["players"].iloc[0])
     columns = agent_columns(num_players)
-    if all(c in rows.columns for c in columns):
-        return np.column_stack([rows[c].astype(str).to_numpy() for c in columns])
-    return np.full((len(rows), num_players), "random", dtype=object)
+    if not all(c in rows.columns for c in columns):
+        return np.zeros((len(rows), num_players), dtype=np.int64), ["random"]
+    codes, names = pd.factorize(pd.concat([rows[c].astype(str) for c in columns],
+                                          ignore_index=True))
+    return codes.reshape(num_players, len(rows)).T, list(names)
 
 
 def matchups(rows: pd.DataFrame) -> pd.Series:
     """Each row's matchup: its distinct agents, sorted, joined by " vs "."""
-    seats = seat_agents(rows)
-    return pd.Series([" vs ".join(sorted(set(r))) for r in seats.tolist()], index=rows.index)
+    out = pd.Series("", index=rows.index, dtype=object)
+    for _, part in rows.groupby("players", sort=False):
+        seats, names = seat_codes(part)
+        masks = np.bitwise_or.reduce(np.left_shift(1, seats), axis=1)  # the set of agents
+        distinct, inverse = np.unique(masks, return_inverse=True)
+        labels = np.array([" vs ".join(sorted(n for k, n in enumerate(names) if m >> k & 1))
+                           for m in distinct], dtype=object)
+        out.loc[part.index] = labels[inverse]
+    return out
 
 
 def config_metrics(rows: pd.DataFrame) -> dict:
@@ -396,12 +408,9 @@ class Summary:
         """Take in a batch of playout rows (any configurations)."""
         if df.empty:
             return self
-        keys = [df[c] for c in CONFIG_COLUMNS]
-        for players, part in df.groupby("players", sort=False):
-            groups = part.groupby([k.loc[part.index] for k in keys] + [matchups(part)],
-                                  sort=False, dropna=False)
-            for config, rows in groups:
-                self.configs.setdefault(tuple(config), ConfigStats()).add(rows)
+        keys = [df[c] for c in CONFIG_COLUMNS] + [matchups(df)]
+        for config, rows in df.groupby(keys, sort=False, dropna=False):
+            self.configs.setdefault(tuple(config), ConfigStats()).add(rows)
         return self
 
     def table(self) -> pd.DataFrame:
