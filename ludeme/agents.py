@@ -20,7 +20,10 @@ An agent's `name` is its spec with every parameter spelled out, as stored in
 the playout table (`agent_p1`, `agent_p2`, ...).
 
 Only the public state API is used (`legal_moves`, `apply`, `clone`,
-`current_player`, `is_terminal`, `returns`), so the agents work on any game.
+`current_player`, `is_terminal`, `returns`), so the agents work on any game
+without chance. Games with chance (dice, random draws) are refused to the
+search agents for now (`check_agents`): a clone continues the state's chance
+stream, so their look-ahead would see the dice the real game will roll.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ class RandomAgent:
     """Uniformly random legal moves."""
 
     name = "random"
+    looks_ahead = False
 
     def choose(self, state, rng: random.Random) -> int:
         """A uniformly random legal move."""
@@ -50,6 +54,7 @@ class GreedyAgent:
     """One ply: win at once if possible, never lose at once if avoidable, else random."""
 
     name = "greedy"
+    looks_ahead = True
 
     def choose(self, state, rng: random.Random) -> int:
         """The index of a best move by its immediate outcome for the mover; ties at random."""
@@ -93,6 +98,8 @@ class UCTAgent:
     returns of every player to the nodes on the path. The move played is the
     most visited (ties: the better mean, then the first).
     """
+
+    looks_ahead = True
 
     def __init__(self, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
                  c: float = DEFAULT_EXPLORATION, rollout: int = DEFAULT_ROLLOUT):
@@ -222,10 +229,25 @@ def agents_from_specs(specs: str, num_players: int) -> list:
     return agents
 
 
+def check_agents(game, agents: list | None) -> None:
+    """Refuse agents that cannot play this game: search agents on a game with chance."""
+    if getattr(game, "uses_chance", False):
+        for agent in agents or ():
+            if agent.looks_ahead:
+                raise LudemeError(f"{game.name}: agent {agent.name} does not support games with "
+                                  "chance yet (its look-ahead would see the dice of the real "
+                                  "game); use random")
+
+
 def play_match(game, agents: list, seed: int):
-    """Play one game with these agents (one per seat, in order); the final state."""
+    """Play one game with these agents (one per seat, in order); the final state.
+
+    The seed seeds both the agents' choices and the game's chance stream, as a
+    playout of `ludeme run` does.
+    """
+    check_agents(game, agents)
     rng = random.Random(seed)
-    state = game.new_initial_state()
+    state = game.new_initial_state(seed)
     while not state.is_terminal():
         agent = agents[state.current_player() - 1]
         state.apply(state.legal_moves()[agent.choose(state, rng)])

@@ -14,11 +14,16 @@ move's from and to sites; see there), so OpenSpiel's fixed
 
 The observation (string and tensor) is the state's `board_view()`: owner, piece
 kind and count per board site, hand counts and scores.
+
+A game with chance (dice, random draws) is registered as SAMPLED_STOCHASTIC:
+the dice are rolled inside the state, from a chance stream whose seed each new
+state draws from the game's generator (parameter `rng_seed`, default 0).
 """
 
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import numpy as np
@@ -54,9 +59,9 @@ class _Box:
 class LudemeState(pyspiel.State):
     """A ludeme `State` seen through OpenSpiel's Python game API (players 0-based)."""
 
-    def __init__(self, game: "LudemeGame"):
+    def __init__(self, game: "LudemeGame", chance_seed: int | None = None):
         super().__init__(game)
-        self._box = _Box(game.ludeme_game, game.ludeme_game.new_initial_state())
+        self._box = _Box(game.ludeme_game, game.ludeme_game.new_initial_state(chance_seed))
 
     @property
     def ludeme_state(self):
@@ -138,10 +143,16 @@ class LudemeGame(pyspiel.Game):
 
     def __init__(self, params=None):
         super().__init__(self.game_type, self.game_info, params or {})
+        # A game with chance is SAMPLED_STOCHASTIC: each new state draws the seed of its
+        # chance stream from the game's own generator, seeded by the `rng_seed` parameter.
+        seed = self.get_parameters().get("rng_seed", 0) if self.ludeme_game.uses_chance else 0
+        self._seeds = random.Random(seed)
 
     def new_initial_state(self) -> LudemeState:
-        """The start position."""
-        return LudemeState(self)
+        """The start position (with a fresh chance stream in a game with chance)."""
+        if not self.ludeme_game.uses_chance:
+            return LudemeState(self)
+        return LudemeState(self, self._seeds.getrandbits(63))
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> BoardObserver:
         """The observer of the whole position."""
@@ -172,7 +183,8 @@ def register(game) -> "pyspiel.Game":
         short_name=name,
         long_name=f"{game.name} (ludeme)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC if game.uses_chance
+        else pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -182,7 +194,7 @@ def register(game) -> "pyspiel.Game":
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={})
+        parameter_specification={"rng_seed": 0} if game.uses_chance else {})
     info = pyspiel.GameInfo(
         num_distinct_actions=num_distinct_actions(game),
         max_chance_outcomes=0,

@@ -70,8 +70,8 @@ class LudemeEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """The start position (the game has no chance: `seed` changes nothing)."""
-        self.state = self.game.new_initial_state()
+        """The start position; `seed` seeds the game's chance stream (dice, random draws)."""
+        self.state = self.game.new_initial_state(seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -77,8 +77,9 @@ def play(game: Game, human: int | None, seed: int, out=sys.stdout, inp=sys.stdin
 
     `opponent`: the agent (`ludeme.agents`) of every other seat; None for uniform random.
     """
-    from .agents import RandomAgent
+    from .agents import RandomAgent, check_agents
     opponent = opponent or RandomAgent()
+    check_agents(game, [opponent])
     rng = random.Random(seed)
     state = game.new_initial_state(seed)
     decisions = 0

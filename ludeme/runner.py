@@ -332,6 +332,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
         raise ValueError("n and seed must be non-negative")
     if agents is not None and len(agents) != game.num_players:
         raise ValueError(f"{len(agents)} agents for a game of {game.num_players} players")
+    from .agents import check_agents
+    check_agents(game, agents)
     jobs = min(cpu_jobs(jobs), max(1, n))
     writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
     rows: list[dict] = []

@@ -156,3 +156,13 @@ def test_cli_run_with_agents(tmp_path, capsys):
 def test_cli_refuses_bad_agents(agents, message, tmp_path, capsys):
     code = main(["run", str(ADZUA), "-n", "2", "--agents", agents, "--out", str(tmp_path)])
     assert code == 2 and message in capsys.readouterr().err
+
+
+def test_search_agents_are_refused_on_a_game_with_chance():
+    game = FakeGame(sites=4)
+    game.uses_chance = True
+    with pytest.raises(LudemeError, match="chance"):
+        run_playouts(game, 2, seed=1, jobs=1, agents=[UCTAgent(iterations=5), RandomAgent()])
+    with pytest.raises(LudemeError, match="chance"):
+        play_match(game, [RandomAgent(), GreedyAgent()], 1)
+    assert play_match(game, [RandomAgent(), RandomAgent()], 1).is_terminal()
