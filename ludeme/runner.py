@@ -276,12 +276,15 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
 
 class PartitionWriter:
     """Writes playout rows to `dir/part-<first index>.parquet`, one file per PARTITION_SIZE
-    consecutive indices, as soon as each is complete: an interrupted run keeps them."""
+    consecutive indices, as soon as each is complete: an interrupted run keeps them.
+    The partitions of an earlier run in the same directory are removed first."""
 
     def __init__(self, directory: str | os.PathLike, n: int, size: int = PARTITION_SIZE,
                  prefix: str = "part"):
         self.dir = Path(directory)
         self.dir.mkdir(parents=True, exist_ok=True)
+        for stale in self.dir.glob(f"{prefix}-*.parquet"):
+            stale.unlink()
         self.n, self.size, self.prefix = n, size, prefix
         self.pending: dict[int, list[dict]] = {}
         self.written: list[Path] = []

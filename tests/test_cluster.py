@@ -78,6 +78,7 @@ def test_partitions_are_written_as_they_complete(tmp_path):
 
 
 def test_an_interrupted_run_keeps_its_finished_partitions(tmp_path):
+    (tmp_path / "part-000000080.parquet").write_bytes(b"from an earlier run")
     df = run_playouts(FakeGame(sites=4, interrupt_after=47), 100, seed=1, jobs=1,
                       partitions=tmp_path, partition_size=20)
     assert df.attrs["interrupted"] and len(df) == 47
