@@ -242,7 +242,7 @@ def dask_client(scheduler: str, jobs: int | None = None):
         raise LudemeError("--scheduler needs Dask: pip install 'ludeme[dask]'") from None
     if scheduler == "local":
         with LocalCluster(n_workers=cpu_jobs(jobs), threads_per_worker=1,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
             yield client
     else:
         try:

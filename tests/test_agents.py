@@ -166,3 +166,22 @@ def test_search_agents_are_refused_on_a_game_with_chance():
     with pytest.raises(LudemeError, match="chance"):
         play_match(game, [RandomAgent(), GreedyAgent()], 1)
     assert play_match(game, [RandomAgent(), RandomAgent()], 1).is_terminal()
+
+
+def test_uct_plays_for_its_own_return_among_three_players():
+    game = FakeGame(sites=5, players=3)
+    points = {}
+    for first in ("uct", "random"):
+        agents = [UCTAgent(iterations=40) if first == "uct" else RandomAgent(),
+                  RandomAgent(), RandomAgent()]
+        points[first] = sum((play_match(game, agents, s).returns()[1] + 1) / 2
+                            for s in range(16)) / 16
+    assert points["uct"] >= points["random"] + 0.15
+
+
+def test_a_time_budget_searches_at_least_once():
+    game = load(ADZUA, ruleset=ADZUA_LUDII5)
+    state = game.new_initial_state(1)
+    agent = UCTAgent(seconds=0.01)
+    assert 0 <= agent.choose(state, random.Random(1)) < len(state.legal_moves())
+    assert agent.search(state, random.Random(1)).visits >= 1

@@ -23,7 +23,7 @@ def cluster():
     distributed = pytest.importorskip("distributed", reason="Dask is not installed: "
                                       "pip install 'ludeme[dask]'")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as c:
+                                  dashboard_address=":0") as c:
         yield c
 
 
@@ -50,6 +50,15 @@ def test_cli_run_on_a_scheduler(cluster, tmp_path):
                      str(tmp_path / name), "--no-progress", *extra]) == 0
     a, b = (pd.read_parquet(tmp_path / n / "playouts.parquet") for n in ("local", "dask"))
     pd.testing.assert_frame_equal(without_timing(a), without_timing(b))
+
+
+def test_cli_run_on_a_local_cluster_it_starts(tmp_path):
+    pytest.importorskip("distributed", reason="Dask is not installed")
+    assert main(["run", str(ADZUA), "-n", "12", "--seed", "2", "--scheduler", "local", "-j", "1",
+                 "--out", str(tmp_path), "--no-progress"]) == 0
+    local = run_playouts(load(ADZUA), 12, seed=2, jobs=1)
+    pd.testing.assert_frame_equal(without_timing(pd.read_parquet(tmp_path / "playouts.parquet")),
+                                  without_timing(local))
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch):
