@@ -142,6 +142,26 @@ def bench_frontend(root: Path) -> int:
     return 0
 
 
+def bench_summary(rows: int, path: Path) -> int:
+    """Time and peak memory of summarising `rows` playouts: 2,000 real ones of `path`, repeated."""
+    import resource
+
+    import pandas as pd
+
+    from .metrics import summarize
+    from .runner import load, run_playouts
+    sample = run_playouts(load(path), 2000, seed=1, jobs=1, progress=False)
+    table = pd.concat([sample] * max(1, rows // len(sample)), ignore_index=True)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.perf_counter()
+    summarize(table)
+    secs = time.perf_counter() - t0
+    grew = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    print(f"summary of {len(table):,} playouts of {path.name}: {secs:.1f} s, peak memory "
+          f"+{grew:.0f} MB beyond the table ({table.memory_usage(deep=True).sum() / 1e6:.0f} MB)")
+    return 0
+
+
 def main(argv=None) -> int:
     """Command-line entry of the benchmarks."""
     p = argparse.ArgumentParser(prog="python -m ludeme.bench")
@@ -152,7 +172,12 @@ def main(argv=None) -> int:
     pl.add_argument("files", nargs="*", type=Path, help="default: descriptions/*.lud")
     pl.add_argument("--seconds", type=float, default=3.0, help="per configuration (default 3)")
     pl.add_argument("--jobs", type=int, default=None, help="processes for the all-cores rate")
+    sm = sub.add_parser("summary", help="seconds and memory to summarise many playouts")
+    sm.add_argument("--rows", type=int, default=1_000_000)
+    sm.add_argument("--file", type=Path, default=bundled_descriptions()[0])
     args = p.parse_args(argv)
+    if args.what == "summary":
+        return bench_summary(args.rows, args.file)
     if args.what == "frontend":
         return bench_frontend(args.dir or default_corpus())
     if args.what == "playouts":

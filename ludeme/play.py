@@ -1,4 +1,8 @@
-"""`ludeme play`: play in the terminal against a random player, or watch random vs random."""
+"""`ludeme play`: play in the terminal against an agent (random by default), or watch agents play.
+
+The opponent is any `ludeme.agents` spec (`--opponent uct:iterations=2000`); it
+takes every seat but yours, and with `--auto` every seat.
+"""
 
 from __future__ import annotations
 
@@ -68,8 +72,14 @@ def render(state: State) -> str:
 
 
 def play(game: Game, human: int | None, seed: int, out=sys.stdout, inp=sys.stdin,
-         max_decisions: int | None = None) -> State:
-    """Play a game; `human` is the player typed at the prompt (None: watch random vs random)."""
+         max_decisions: int | None = None, opponent=None) -> State:
+    """Play a game; `human` is the player typed at the prompt (None: watch the agents play).
+
+    `opponent`: the agent (`ludeme.agents`) of every other seat; None for uniform random.
+    """
+    from .agents import RandomAgent, check_agents
+    opponent = opponent or RandomAgent()
+    check_agents(game, [opponent])
     rng = random.Random(seed)
     state = game.new_initial_state(seed)
     decisions = 0
@@ -78,8 +88,9 @@ def play(game: Game, human: int | None, seed: int, out=sys.stdout, inp=sys.stdin
             print(f"stopped after {decisions} decisions", file=out)
             break
         legal = state.legal_moves()
-        print(f"\n{render(state)}\nplayer {state.mover} to move", file=out)
-        if human == state.mover:
+        mover = state.current_player()
+        print(f"\n{render(state)}\nplayer {mover} to move", file=out)
+        if human == mover:
             for i, m in enumerate(legal, 1):
                 print(f"  {i:>3}. {describe_move(game, m)}", file=out)
             choice = _ask(len(legal), out, inp)
@@ -92,8 +103,8 @@ def play(game: Game, human: int | None, seed: int, out=sys.stdout, inp=sys.stdin
                 human = None        # the rest is random play, shown to the end
                 continue
         else:
-            choice = rng.randrange(len(legal))
-        print(f"P{state.mover}: {describe_move(game, legal[choice])}", file=out)
+            choice = opponent.choose(state, rng)
+        print(f"P{mover}: {describe_move(game, legal[choice])}", file=out)
         state.apply(legal[choice])
         decisions += 1
     print(f"\n{render(state)}", file=out)
@@ -127,11 +138,13 @@ def _ask(n: int, out, inp) -> int | None:
 
 def add_subcommand(sub) -> None:
     """`ludeme play FILE [--option ...] [--ruleset ...] [--auto] [--seed S] [--as P]`."""
-    p = sub.add_parser("play", help="play in the terminal against a random player")
+    p = sub.add_parser("play", help="play in the terminal against an agent (random by default)")
     p.add_argument("file")
     p.add_argument("--option", action="append", default=[], metavar='"Category/Item"')
     p.add_argument("--ruleset")
-    p.add_argument("--auto", action="store_true", help="watch random against random")
+    p.add_argument("--auto", action="store_true", help="watch the opponent play every seat")
+    p.add_argument("--opponent", default="random", metavar="AGENT",
+                   help="random, greedy, uct or uct:iterations=N,c=C,rollout=R (or seconds=S)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--as", dest="player", type=int, default=1, help="the player you are")
     p.add_argument("--max-decisions", type=int, default=None)
@@ -139,11 +152,13 @@ def add_subcommand(sub) -> None:
 
 
 def _run(args) -> int:
+    from .agents import agent_from_spec
     from .api import load
     from .errors import LudemeError
+    opponent = agent_from_spec(args.opponent)
     game = load(args.file, args.option, args.ruleset)
     if not args.auto and not 1 <= args.player <= game.num_players:
         raise LudemeError(f"--as must be a player from 1 to {game.num_players}")
     play(game, None if args.auto else args.player, args.seed,
-         max_decisions=args.max_decisions)
+         max_decisions=args.max_decisions, opponent=opponent)
     return 0

@@ -1,8 +1,10 @@
 """What `ludeme run` writes: the tidy tables, and a report a person reads.
 
 `write_run(df, summary, out)` writes into `out`:
-`playouts.parquet` and `playouts.csv` (one row per playout), `summary.csv` (one
-row per game/ruleset/options), `summary.md` and `report.html` (the metrics with
+`playouts.parquet` and `playouts.csv` (one row per playout; a partitioned run
+has written its playouts to `playouts/` already, and `df` then holds only the
+columns the plots read), `summary.csv` (one row per game/ruleset/options and
+matchup of agents), `summary.md` and `report.html` (the metrics with
 their intervals, how they are defined, and two plots), `lengths.png` (the
 distribution of playout lengths in turns) and `outcomes.png` (each player's
 share of wins, and the share with no winner, with 95% Wilson intervals). Each
@@ -20,27 +22,32 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .metrics import CONFIG_COLUMNS, METRICS, wilson
+from .metrics import METRICS, SUMMARY_KEYS, matchups, wilson
 
 PANEL_COLUMNS = 5
 
 
 def config_label(row) -> str:
-    """A short name for a configuration: its ruleset, else its options, else the game.
+    """A short name for a configuration: its ruleset, else its options, else the game,
+    then the matchup of agents unless all are random.
 
     The game's name is dropped where the ruleset repeats it ("(Ludii 5) (Reconstructed)").
     """
     game = str(row["game"])
     if row["ruleset"]:
         name = str(row["ruleset"]).split("/", 1)[-1]
-        return name.removeprefix(game + " ") or name
-    return str(row["options"]) or game
+        label = name.removeprefix(game + " ") or name
+    else:
+        label = str(row["options"]) or game
+    agents = row.get("agents", "random")
+    return label if agents == "random" else f"{label}: {agents}"
 
 
 def _groups(df: pd.DataFrame):
-    """(label, rows) per configuration, in the order of first appearance."""
-    for config, rows in df.groupby(list(CONFIG_COLUMNS), sort=False, dropna=False):
-        yield config_label(dict(zip(CONFIG_COLUMNS, config))), rows
+    """(label, rows) per configuration and matchup, in the order of first appearance."""
+    keys = [df[c] for c in SUMMARY_KEYS[:-1]] + [matchups(df).rename("agents")]
+    for config, rows in df.groupby(keys, sort=False, dropna=False):
+        yield config_label(dict(zip(SUMMARY_KEYS, config))), rows
 
 
 def _panels(count: int, height: float = 3.0) -> tuple[Figure, list]:
@@ -112,7 +119,7 @@ def _fmt(x) -> str:
     """A number in four significant digits; NaN spelled out."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "NaN"
-    if isinstance(x, (int, np.integer)):
+    if isinstance(x, (str, int, np.integer)):
         return str(x)
     return f"{x:.4g}"
 
@@ -120,7 +127,9 @@ def _fmt(x) -> str:
 def metrics_table(summary: pd.DataFrame) -> pd.DataFrame:
     """Metric rows x configuration columns, each cell "value [low, high]"."""
     names = ["n", "playouts_per_sec", *METRICS]
-    names += [c for c in summary.columns if c.startswith("win_share_p") and "_ci_" not in c]
+    names += [c for c in summary.columns if c.startswith(("win_share_p", "agent", "AgentScore",
+                                                          "AgentWins")) and "_ci_" not in c
+              and c != "agents"]
     table = {}
     for _, r in summary.iterrows():
         cells = []
@@ -157,14 +166,22 @@ def _markdown(table: pd.DataFrame) -> str:
 def _title(summary: pd.DataFrame) -> str:
     """The report's heading: the games it covers."""
     games = ", ".join(dict.fromkeys(summary["game"]))
-    return f"Random playouts: {games}"
+    return f"Playouts: {games}"
+
+
+def _players(summary: pd.DataFrame) -> str:
+    """Who played: uniform random, or the matchups of agents."""
+    lineups = list(dict.fromkeys(summary["agents"])) if "agents" in summary else ["random"]
+    if lineups == ["random"]:
+        return "uniform random"
+    return "agents: " + "; ".join(lineups)
 
 
 def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame) -> str:
     """summary.md: what was run, the metrics table, the plots and the definitions."""
     first = df.iloc[0]
     lines = [f"# {_title(summary)}", "",
-             f"{len(df)} uniform-random playouts; run seed derived per playout (`seed` column), "
+             f"{len(df)} playouts ({_players(summary)}); run seed derived per playout (`seed` column), "
              f"ludeme {first['engine_version']}; turn limit {first['turn_limit']} "
              f"(1250 per player unless changed), a cut game counts as a timeout.", ""]
     for _, r in summary.iterrows():
@@ -203,7 +220,7 @@ td, th {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }}
 img {{ max-width: 100%; }}
 </style></head><body>
 <h1>{esc(_title(summary))}</h1>
-<p>{len(df)} uniform-random playouts, ludeme {esc(str(first['engine_version']))};
+<p>{len(df)} playouts ({esc(_players(summary))}), ludeme {esc(str(first['engine_version']))};
 turn limit {first['turn_limit']}; a cut game counts as a timeout.
 Each cell: value [95% interval].</p>
 <ul>{configs}</ul>
@@ -219,15 +236,21 @@ percentile bootstrap (2,000 resamples) otherwise.</p>
 
 # ---------------------------------------------------------------- everything
 
-def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path) -> list[Path]:
-    """Write the tables, plots and reports into `out`; the paths written."""
+def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
+              partitioned: bool = False) -> list[Path]:
+    """Write the tables, plots and reports into `out`; the paths written.
+
+    `partitioned`: the playouts are in `out/playouts/` already (written as the
+    run went); `df` need only hold the columns the plots read.
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    tables = ("playouts",) if partitioned else ("playouts.parquet", "playouts.csv")
     paths = {name: out / name for name in (
-        "playouts.parquet", "playouts.csv", "summary.csv", "lengths.png", "outcomes.png",
-        "summary.md", "report.html")}
-    df.to_parquet(paths["playouts.parquet"], index=False)
-    df.to_csv(paths["playouts.csv"], index=False)
+        *tables, "summary.csv", "lengths.png", "outcomes.png", "summary.md", "report.html")}
+    if not partitioned:
+        df.to_parquet(paths["playouts.parquet"], index=False)
+        df.to_csv(paths["playouts.csv"], index=False)
     summary.to_csv(paths["summary.csv"], index=False)
     for name, fig in (("lengths.png", plot_lengths(df)), ("outcomes.png", plot_outcomes(df))):
         fig.savefig(paths[name], dpi=80)

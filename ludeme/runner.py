@@ -20,8 +20,10 @@ import os
 import random
 import signal
 import sys
+import threading
 import time
 import warnings
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from operator import or_
 from pathlib import Path
@@ -104,15 +106,20 @@ def rank_utility(rank: float, num_players: int) -> float:
     return 1.0 - (rank - 1.0) * (2.0 / (num_players - 1))
 
 
-def play_one(game, seed: int, index: int = 0) -> dict:
-    """Play one uniform-random playout to its end; its row of the playout table.
+def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dict:
+    """Play one playout to its end; its row of the playout table.
 
-    The choices are those of `ludeme.testing.random_playout(game, seed)`. Along
-    the way it keeps what Ludii's metrics need: legal-move counts before each
-    decision and the board's occupancy in every state s0..sL.
+    `agents`: one per seat (`ludeme.agents`), None for uniform random; with
+    random players the choices are those of `ludeme.testing.random_playout(game,
+    seed)`. Along the way it keeps what Ludii's metrics need: legal-move counts
+    before each decision and the board's occupancy in every state s0..sL.
     """
     t0 = time.perf_counter()
     rng = random.Random(seed)
+    n = game.num_players
+    names = [a.name for a in agents] if agents else ["random"] * n
+    # Random seats draw `rng.randrange(k)` like RandomAgent.choose, without the call.
+    choosers = None if names == ["random"] * n else [a.choose for a in agents]
     state = game.new_initial_state(seed)
     board_sites = game.containers[0].num_sites
     randrange = rng.randrange
@@ -129,7 +136,10 @@ def play_one(game, seed: int, index: int = 0) -> dict:
         if k > 1:
             multi_sum += k
             multi_count += 1
-        state.apply(legal[randrange(k)])
+        if choosers is None:
+            state.apply(legal[randrange(k)])
+        else:
+            state.apply(legal[choosers[state.current_player() - 1](state, rng)])
         what, pieces = state.board_occupancy()
         empty_sum += what.count(0)
         pieces_sum += pieces
@@ -139,7 +149,6 @@ def play_one(game, seed: int, index: int = 0) -> dict:
     seconds = time.perf_counter() - t0
 
     states = decisions + 1              # s0..sL
-    n = game.num_players
     row = {
         "game": game.name,
         "ruleset": game.ruleset or "",
@@ -166,6 +175,8 @@ def play_one(game, seed: int, index: int = 0) -> dict:
     for p in range(1, n + 1):
         row[f"rank_p{p}"] = float(state.ranking[p])
         row[f"utility_p{p}"] = rank_utility(float(state.ranking[p]), n)
+    for p in range(1, n + 1):
+        row[f"agent_p{p}"] = names[p - 1]
     row["seconds"] = seconds
     row["engine_version"] = __version__
     return row
@@ -174,26 +185,39 @@ def play_one(game, seed: int, index: int = 0) -> dict:
 # ---------------------------------------------------------------- many playouts
 
 _WORKER_GAMES: dict = {}
+PARTITION_SIZE = 10_000       # playouts per parquet partition of a large run
+SCHEDULER_TIMEOUT = "10s"     # how long to try to reach a Dask scheduler
 
 
-def _play_indices(game, seed: int, indices: list[int]) -> list[dict]:
+def seat_agents(agents: list | None, index: int, rotate: bool) -> list | None:
+    """The agents of playout `index`, one per seat: as given, or turned by `index` seats."""
+    if not agents or not rotate:
+        return agents
+    k = index % len(agents)
+    return agents[k:] + agents[:k]
+
+
+def _play_indices(game, seed: int, indices: list[int], agents=None, rotate=False) -> list[dict]:
     """The rows of the playouts with these indices."""
-    return [play_one(game, playout_seed(seed, i), i) for i in indices]
+    return [play_one(game, playout_seed(seed, i), i, seat_agents(agents, i, rotate))
+            for i in indices]
 
 
 def worker_game(source):
     """The game of `source` in a worker process, built once per process."""
     game = _WORKER_GAMES.get(source)
     if game is None:
-        # Ctrl-C is the parent's to handle: it keeps what finished and stops the workers.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if threading.current_thread() is threading.main_thread():
+            # Ctrl-C is the parent's to handle: it keeps what finished and stops the workers.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         game = _WORKER_GAMES[source] = source.load()
     return game
 
 
-def _play_in_worker(source, seed: int, indices: list[int]) -> list[dict]:
-    """`_play_indices` in a worker process."""
-    return _play_indices(worker_game(source), seed, indices)
+def _play_in_worker(source, seed: int, indices: list[int], agents=None, rotate=False
+                    ) -> list[dict]:
+    """`_play_indices` in a worker process (loky's or a Dask worker's)."""
+    return _play_indices(worker_game(source), seed, indices, agents, rotate)
 
 
 def _chunks(n: int, jobs: int) -> list[list[int]]:
@@ -210,55 +234,142 @@ def cpu_jobs(jobs: int | None) -> int:
     return jobs if jobs > 0 else max(1, cpu_count() + 1 + jobs)
 
 
-def _results(game, n: int, seed: int, jobs: int):
-    """Lists of rows as playouts finish: one by one in this process, by chunks (in any order) from workers."""
-    if jobs == 1:
+@contextmanager
+def dask_client(scheduler: str, jobs: int | None = None):
+    """A Dask client: on the scheduler at ADDRESS, or on a LocalCluster of `jobs` workers ("local")."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        from .errors import LudemeError
+        raise LudemeError("--scheduler needs Dask: pip install 'ludeme[dask]'") from None
+    if scheduler == "local":
+        with LocalCluster(n_workers=cpu_jobs(jobs), threads_per_worker=1,
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
+            yield client
+    else:
+        try:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as e:
+            from .errors import LudemeError
+            raise LudemeError(f"cannot reach the Dask scheduler {scheduler!r}: {e}") from None
+        with client:
+            yield client
+
+
+def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, client=None):
+    """Lists of rows as playouts finish: one by one in this process, by chunks (in any order)
+    from loky's worker processes or from the workers of a Dask `client`."""
+    if jobs == 1 and client is None:
         for i in range(n):
-            yield _play_indices(game, seed, [i])
+            yield _play_indices(game, seed, [i], agents, rotate)
         return
     source = game_source(game)
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed, parallel_config
+    if client is not None:
+        jobs = max(1, sum(client.nthreads().values()))
     chunks = _chunks(n, jobs)
-    parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-    yield from parallel(delayed(_play_in_worker)(source, seed, chunk) for chunk in chunks)
+    tasks = (delayed(_play_in_worker)(source, seed, chunk, agents, rotate) for chunk in chunks)
+    if client is None:
+        yield from Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(tasks)
+        return
+    with parallel_config(backend="dask"):
+        yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
+
+
+class PartitionWriter:
+    """Writes playout rows to `dir/part-<first index>.parquet`, one file per PARTITION_SIZE
+    consecutive indices, as soon as each is complete: an interrupted run keeps them.
+    The partitions of an earlier run in the same directory are removed first."""
+
+    def __init__(self, directory: str | os.PathLike, n: int, size: int = PARTITION_SIZE,
+                 prefix: str = "part"):
+        self.dir = Path(directory)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        for stale in self.dir.glob(f"{prefix}-*.parquet"):
+            stale.unlink()
+        self.n, self.size, self.prefix = n, size, prefix
+        self.pending: dict[int, list[dict]] = {}
+        self.written: list[Path] = []
+
+    def add(self, rows: list[dict]) -> list[list[dict]]:
+        """Keep these rows; the partitions they complete, each written and returned."""
+        done = []
+        for row in rows:
+            part = row["index"] // self.size
+            bucket = self.pending.setdefault(part, [])
+            bucket.append(row)
+            if len(bucket) == min(self.size, self.n - part * self.size):
+                done.append(self._write(part))
+        return done
+
+    def _write(self, part: int) -> list[dict]:
+        """Write one complete partition, sorted by index."""
+        import pandas as pd
+        rows = sorted(self.pending.pop(part), key=lambda r: r["index"])
+        path = self.dir / f"{self.prefix}-{part * self.size:09d}.parquet"
+        tmp = path.with_suffix(".tmp")
+        pd.DataFrame.from_records(rows).to_parquet(tmp, index=False)
+        tmp.replace(path)                  # a partition is there whole or not at all
+        self.written.append(path)
+        return rows
 
 
 def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
-                 progress: bool | None = None, label: str | None = None):
-    """Play `n` uniform-random playouts of `game`; the tidy table, one row per playout, by index.
+                 agents: list | None = None, rotate: bool = False, scheduler: str | None = None,
+                 partitions: str | os.PathLike | None = None, keep_rows: bool = True,
+                 partition_size: int = PARTITION_SIZE, on_partition=None, progress: bool | None = None, label: str | None = None):
+    """Play `n` playouts of `game`; the tidy table, one row per playout, by index.
 
-    `jobs`: processes (None: all cores). The rows do not depend on it. `progress`:
-    a progress bar on stderr (None: only when stderr is a terminal). Ctrl-C stops
-    the run and returns the playouts already finished, with
-    `df.attrs["interrupted"] = True`.
+    `agents`: one per seat (`ludeme.agents`; None: uniform random); `rotate`:
+    playout i turns the agents by i seats, so each agent plays every seat.
+    `jobs`: processes (None: all cores); `scheduler`: run on a Dask cluster
+    instead (an address, or "local" for a LocalCluster of `jobs` workers). The
+    rows depend on neither. `partitions`: a directory where each complete run of
+    `partition_size` consecutive playouts is written as parquet at once (with
+    `keep_rows=False` the table returned is empty: memory stays bounded, and
+    `on_partition(rows)` sees each partition's rows). `progress`: a progress bar
+    on stderr (None: only when stderr is a terminal). Ctrl-C stops the run and
+    returns the playouts already finished, with `df.attrs["interrupted"] = True`.
     """
     import pandas as pd
     from tqdm import tqdm
     if n < 0 or seed < 0:
         raise ValueError("n and seed must be non-negative")
+    if agents is not None and len(agents) != game.num_players:
+        raise ValueError(f"{len(agents)} agents for a game of {game.num_players} players")
+    from .agents import check_agents
+    check_agents(game, agents)
     jobs = min(cpu_jobs(jobs), max(1, n))
+    writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
     rows: list[dict] = []
     interrupted = False
     bar = tqdm(total=n, unit="playout", desc=label, disable=None if progress is None else
                not progress, smoothing=0.1, file=sys.stderr)
-    results = _results(game, n, seed, jobs)
-    try:
-        for chunk_rows in results:
-            rows.extend(chunk_rows)
-            bar.update(len(chunk_rows))
-    except KeyboardInterrupt:
-        interrupted = True
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")     # joblib's note that it cancelled the rest
-            results.close()
-    finally:
-        bar.close()
+    with ExitStack() as stack:
+        client = stack.enter_context(dask_client(scheduler, jobs)) if scheduler else None
+        results = _results(game, n, seed, jobs, agents, rotate, client)
+        try:
+            for chunk_rows in results:
+                if keep_rows:
+                    rows.extend(chunk_rows)
+                if writer is not None:
+                    for part in writer.add(chunk_rows):
+                        if on_partition is not None:
+                            on_partition(part)
+                bar.update(len(chunk_rows))
+        except KeyboardInterrupt:
+            interrupted = True
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")     # joblib's note that it cancelled the rest
+                results.close()
+        finally:
+            bar.close()
     df = pd.DataFrame.from_records(rows)
     if not df.empty:
         df = df.sort_values("index", kind="stable").reset_index(drop=True)
     df.attrs["interrupted"] = interrupted
+    df.attrs["partitions"] = writer.written if writer is not None else []
     return df
-
 
 # ---------------------------------------------------------------- the command
 
@@ -292,7 +403,8 @@ def ruleset_names(path: str) -> list[str | None]:
 def add_subcommand(sub) -> None:
     """`ludeme run FILE [--option ...] [--ruleset NAME | --all-rulesets] -n N --seed S ...`."""
     from .cli import _add_game_args
-    p = sub.add_parser("run", help="play uniform-random playouts and report Ludii's metrics")
+    p = sub.add_parser("run", help="play playouts (random or with agents) and report Ludii's "
+                                   "metrics")
     _add_game_args(p)
     p.add_argument("--all-rulesets", action="store_true", help="run every ruleset of the file")
     p.add_argument("-n", type=int, default=DEFAULT_PLAYOUTS,
@@ -300,6 +412,14 @@ def add_subcommand(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     p.add_argument("--jobs", "-j", type=int, default=None,
                    help="processes (default: all cores; -1 all, -2 all but one)")
+    p.add_argument("--agents", metavar="A,B,...", default=None,
+                   help="one agent per player, in order: random, greedy, uct or "
+                        "uct:iterations=N,c=C,rollout=R (or seconds=S); default all random")
+    p.add_argument("--rotate-seats", action="store_true",
+                   help="playout i turns the agents by i seats, so each plays every seat")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run on a Dask cluster: a scheduler's address (tcp://host:8786), or "
+                        "'local' for a LocalCluster of --jobs workers")
     p.add_argument("--max-turns", type=int, default=None, metavar="T",
                    help="turn limit per player (Ludii's default 1250)")
     p.add_argument("--max-moves", type=int, default=None, metavar="M",
@@ -310,12 +430,23 @@ def add_subcommand(sub) -> None:
     p.set_defaults(fn=_run)
 
 
+# What the report's plots read back from a partitioned run (not whole rows).
+REPORT_COLUMNS = ("game", "ruleset", "options", "players", "winner", "timeout", "turns",
+                  "turn_limit", "engine_version")
+
+
 def _run(args) -> int:
-    """`ludeme run`: play, summarize, write; exit 130 after Ctrl-C (what finished is written)."""
+    """`ludeme run`: play, summarize, write; exit 130 after Ctrl-C (what finished is written).
+
+    A run of more than PARTITION_SIZE playouts per configuration writes them to
+    `DIR/playouts/` partition by partition as they finish and summarises them as
+    it goes, so memory stays bounded and Ctrl-C keeps the finished partitions.
+    """
     import pandas as pd
 
+    from .agents import agents_from_specs
     from .errors import LudemeError
-    from .metrics import summarize
+    from .metrics import Summary
     from .report import write_run
     if args.all_rulesets and args.ruleset:
         raise LudemeError("--ruleset and --all-rulesets exclude each other")
@@ -325,17 +456,29 @@ def _run(args) -> int:
             raise LudemeError(f"{name} must be {'non-negative' if name == '--seed' else 'positive'}")
     rulesets = ruleset_names(args.file) if args.all_rulesets else [args.ruleset]
     out = args.out or default_out_dir(args.file, args.ruleset, args.option, args.all_rulesets)
+    partitioned = args.n > PARTITION_SIZE
+    summary = Summary()
     frames = []
     interrupted = False
     t0 = time.perf_counter()
     for ruleset in rulesets:
         game = load(args.file, args.option, ruleset,
                     max_turns=args.max_turns, max_moves=args.max_moves)
+        agents = agents_from_specs(args.agents, game.num_players) if args.agents else None
         label = (ruleset or game.name).split("/", 1)[-1]
-        df = run_playouts(game, args.n, args.seed, args.jobs,
+        parts = out / "playouts" / slug(label) if partitioned else None
+        result = run_playouts(game, args.n, args.seed, args.jobs, agents=agents,
+                          rotate=args.rotate_seats, scheduler=args.scheduler, partitions=parts,
+                          keep_rows=not partitioned, partition_size=PARTITION_SIZE,
+                          on_partition=lambda rows: summary.add(pd.DataFrame.from_records(rows)),
                           progress=False if args.no_progress else None, label=label)
+        if partitioned:
+            df = _read_columns(result.attrs["partitions"], game.num_players)
+        else:
+            df = result
+            summary.add(df)
         frames.append(df)
-        if df.attrs["interrupted"]:
+        if result.attrs["interrupted"]:
             interrupted = True
             break
     wall = time.perf_counter() - t0
@@ -344,16 +487,29 @@ def _run(args) -> int:
     if df.empty:
         print("interrupted before any playout finished: nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED
-    summary = summarize(df)
-    written = write_run(df, summary, out)
-    print(f"{len(df)} playouts in {wall:.1f} s ({len(df) / wall:.0f}/s with "
-          f"{cpu_jobs(args.jobs)} process(es)); wrote {', '.join(str(p) for p in written)}")
-    for _, r in summary.iterrows():
+    table = summary.table()
+    written = write_run(df, table, out, partitioned=partitioned)
+    where = f"{args.scheduler} (Dask)" if args.scheduler else f"{cpu_jobs(args.jobs)} process(es)"
+    print(f"{len(df)} playouts in {wall:.1f} s ({len(df) / wall:.0f}/s with {where}); "
+          f"wrote {', '.join(str(p) for p in written)}")
+    for _, r in table.iterrows():
         name = (r["ruleset"] or r["options"] or r["game"]).split("/", 1)[-1]
-        print(f"  {name}: n={r['n']}, turns {r['DurationTurns']:.1f}, moves "
+        agents = "" if r["agents"] == "random" else f" [{r['agents']}]"
+        scores = "".join(f", {r[f'agent{j}']} scores {r[f'AgentScore{j}']:.3f}"
+                         for j in range(1, 10) if f"agent{j}" in r and isinstance(
+                             r[f"agent{j}"], str))
+        print(f"  {name}{agents}: n={r['n']}, turns {r['DurationTurns']:.1f}, moves "
               f"{r['DurationMoves']:.1f}, timeouts {r['Timeouts']:.3f}, "
-              f"P1 advantage {r['AdvantageP1']:.3f}")
+              f"P1 advantage {r['AdvantageP1']:.3f}{scores}")
     if interrupted:
         print(f"interrupted: kept the {len(df)} playouts that had finished", file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0
+
+
+def _read_columns(paths: list[Path], num_players: int):
+    """The columns the report's plots need, read back from a run's partitions."""
+    import pandas as pd
+    columns = [*REPORT_COLUMNS, *(f"agent_p{p}" for p in range(1, num_players + 1))]
+    frames = [pd.read_parquet(p, columns=columns) for p in paths]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

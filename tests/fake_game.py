@@ -84,6 +84,15 @@ class FakeState:
     def is_terminal(self) -> bool:
         return self.end_type is not None
 
+    def current_player(self) -> int:
+        return -1 if self.is_terminal() else self.mover
+
+    def returns(self) -> list[float]:
+        n = self.g.num_players
+        if not self.is_terminal():
+            return [0.0] * (n + 1)
+        return [0.0] + [1.0 - 2.0 * (self.ranking[p] - 1.0) / (n - 1) for p in range(1, n + 1)]
+
     def legal_moves(self) -> list[Move]:
         if self.is_terminal():
             return []

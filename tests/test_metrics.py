@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ludeme.metrics import METRICS, bootstrap, mean_t, summarize, wilson
+from ludeme.metrics import (METRICS, Summary, bootstrap, mean_t, population_std, std_interval,
+                            summarize, summarize_parquet, wilson)
 from ludeme.runner import rank_utility
 
 
@@ -134,8 +135,59 @@ def test_mean_t(values, expected):
 
 def test_bootstrap_is_reproducible_and_brackets_the_value():
     x = np.arange(50.0)
-    a, b = bootstrap(np.std, x), bootstrap(np.std, x)
-    assert a == b and a[1] < a[0] < a[2]
+    a, b = bootstrap(population_std, x), bootstrap(population_std, x)
+    assert a == b and a[1] < a[0] < a[2] and a[0] == pytest.approx(np.std(x))
+
+
+def test_counts_bootstrap_agrees_with_resampling_the_rows():
+    # Drawing multinomial counts over distinct values is resampling the rows: the two
+    # percentile intervals agree to Monte Carlo error.
+    rng = np.random.default_rng(5)
+    x = rng.integers(5, 40, 400).astype(float)
+    value, low, high = bootstrap(population_std, x)
+    resampled = np.std(x[rng.integers(0, len(x), (4000, len(x)))], axis=1)
+    ref_low, ref_high = np.quantile(resampled, [0.025, 0.975])
+    assert value == pytest.approx(np.std(x))
+    assert low == pytest.approx(ref_low, abs=0.15) and high == pytest.approx(ref_high, abs=0.15)
+
+
+def test_the_asymptotic_std_interval_agrees_with_the_bootstrap():
+    rng = np.random.default_rng(6)
+    x = rng.normal(100, 15, 20_000).round(1)
+    values, counts = np.unique(x, return_counts=True)
+    asymptotic = std_interval(dict(zip(values, counts)), max_distinct=10)
+    boot = std_interval(dict(zip(values, counts)))
+    assert asymptotic[0] == pytest.approx(boot[0])
+    assert asymptotic[1] == pytest.approx(boot[1], rel=0.01)
+    assert asymptotic[2] == pytest.approx(boot[2], rel=0.01)
+
+
+def test_a_summary_built_by_batches_in_any_order_equals_the_whole(tmp_path):
+    rng = np.random.default_rng(4)
+    outcomes = [WIN1 if x < 0.5 else WIN2 if x < 0.9 else CUT for x in rng.random(300)]
+    df = table(outcomes, turns=list(rng.integers(5, 60, 300)),
+               branching_factor=rng.uniform(2, 5, 300))
+    whole = summarize(df)
+    batches = Summary()
+    for part in (df.iloc[200:], df.iloc[:70], df.iloc[70:200]):
+        batches.add(part)
+    pd.testing.assert_frame_equal(batches.table(), whole, check_exact=False, rtol=1e-12)
+    for i, start in enumerate(range(0, 300, 100)):
+        df.iloc[start:start + 100].to_parquet(tmp_path / f"part-{i}.parquet")
+    pd.testing.assert_frame_equal(summarize_parquet(tmp_path), whole, check_exact=False,
+                                  rtol=1e-12)
+
+
+def test_agent_figures_count_each_agents_points_whatever_its_seat():
+    df = table([WIN1, WIN2, WIN1, DRAW])
+    df["agent_p1"] = ["uct", "random", "uct", "random"]
+    df["agent_p2"] = ["random", "uct", "random", "uct"]
+    s = summarize(df).iloc[0]
+    assert s["agents"] == "random vs uct" and (s["agent1"], s["agent2"]) == ("random", "uct")
+    assert s["AgentScore2"] == pytest.approx((1 + 1 + 1 + 0.5) / 4)
+    assert s["AgentScore1"] == pytest.approx(0.5 / 4)
+    assert s["AgentWins2"] == 0.75 and s["AgentWins1"] == 0
+    assert summarize(table([WIN1, WIN2])).iloc[0]["agents"] == "random"
 
 
 def test_intervals_of_shares_stay_within_0_and_1():

@@ -48,3 +48,24 @@ def test_r_resigns_and_the_game_goes_on_without_the_resigner():
     text = out.getvalue()
     assert "P1 resigns" in text and "player 2 wins" in text
     assert state.is_terminal() and state.ranking[1:] == [2.0, 1.0]
+
+
+def test_an_agent_opponent_plays_the_other_seat():
+    from ludeme.agents import UCTAgent
+    game = load(ADZUA, ruleset="Adzua (Children) (Ludii 5) (Reconstructed)")
+    out = io.StringIO()
+    # The person always types 1; UCT plays player 2 and wins this game.
+    final = play(game, human=1, seed=2, out=out, inp=io.StringIO("1\n" * 200),
+                 opponent=UCTAgent(iterations=200))
+    assert final.is_terminal() and final.winner == 2
+
+
+def test_cli_play_with_an_opponent():
+    r = subprocess.run([sys.executable, "-m", "ludeme", "play", str(ADZUA), "--auto",
+                        "--opponent", "uct:iterations=20", "--seed", "1"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "wins" in r.stdout or "no winner" in r.stdout
+    bad = subprocess.run([sys.executable, "-m", "ludeme", "play", str(ADZUA), "--opponent",
+                          "deepblue"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "unknown agent" in bad.stderr
