@@ -101,7 +101,10 @@ def cmd_check(args) -> int:
     if stage not in STAGES:
         raise LudemeError(f"unknown stage {stage!r}; this version has: {', '.join(STAGES)}")
     results = []
-    for path in find_lud_files(args.files):
+    files = find_lud_files(args.files)
+    if not files:
+        raise LudemeError(f"no .lud files in {', '.join(args.files)}")
+    for path in files:
         r = check_file(path, stage, True if args.all_rulesets else None, args.option)
         results.append(r)
         if r.verdict == "failed":

@@ -234,19 +234,18 @@ class _Parser:
 
     def unclosed(self, opener: _Tok, stop: _Tok | None) -> LudemeError:
         """The error for a bracket left open: at the opening indentation blames, else `opener`."""
-        blamed = _likely_unclosed(self.toks, self.i, self.lines, self.text) or opener
-        kind = "block" if blamed.kind == "op" else blamed.kind
-        closer = _CLOSER_TEXT[kind]
-        if stop is None:
-            where = "before the end of the file"
-        else:
-            where = f"before the {stop.text!r} at {self.lines.pos(stop.offset)}"
-        if blamed is not opener:
-            where += " (the indentation points here)"
-        elif stop is not None:
+        blamed = _likely_unclosed(self.toks, self.i, self.lines, self.text)
+        if blamed is None and stop is not None:
             return self.error(f"unexpected {stop.text!r} with no matching opening bracket: the "
                               f"innermost open bracket is {opener.text!r} at "
                               f"{self.lines.pos(opener.offset)}", stop.offset)
+        where = ("before the end of the file" if stop is None else
+                 f"before the {stop.text!r} at {self.lines.pos(stop.offset)}")
+        if blamed is None:
+            blamed = opener
+        else:
+            where += " (the indentation points here)"
+        closer = _CLOSER_TEXT["block" if blamed.kind == "op" else blamed.kind]
         return self.error(f"'{blamed.text}' is never closed: expected '{closer}' {where}",
                           blamed.offset)
 
