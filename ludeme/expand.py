@@ -387,8 +387,11 @@ class _Expander:
 
     def too_deep(self, n: Node) -> LudemeError:
         """The error for a node nested deeper than the later stages handle."""
-        return _fail(n, f"the expanded description nests deeper than {self.max_nest} levels "
-                     "here (raise the limit with $LUDEME_MAX_NESTING)", "")
+        chain = (f" (in define {_chain_text([d.name for d, _ in self.chain])})"
+                 if self.chain else "")
+        return LudemeError(f"the expanded description nests deeper than {self.max_nest} levels "
+                           f"here{chain}; raise the limit with $LUDEME_MAX_NESTING",
+                           n.pos, via=n.via[-1:])  # the use in the game, not every step
 
     # -- option tags ---------------------------------------------------
     def tag_value(self, tag: Tag) -> list[Node]:

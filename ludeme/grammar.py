@@ -34,7 +34,8 @@ own `one_of`, they are compiled into a single `Regex` element, `LEXEME`
 catch-all `BAD` and a trailing `END` make it cover every character, which is
 what `parse_all=True` guarantees for a whole-text parse). `LEXEME.scan_string`
 scans the text. The lower-case rules are a recursive descent over those
-tokens, one method per rule, bounded in depth (`MAX_NESTING`).
+tokens, one method per rule, bounded in depth (`max_nesting()`). Packrat
+parsing is not switched on: the scanner never backtracks between elements.
 
 Why not a pyparsing grammar for the lower-case rules too: the Ludii corpus is
 21 MB; a pyparsing `MatchFirst` of the token elements alone scanned it at
