@@ -199,3 +199,38 @@ def test_two_runs_on_one_out_leave_one_whole_set_and_the_last_says_so(tmp_path, 
 def _blank():
     from matplotlib.figure import Figure
     return Figure(figsize=(1, 1))
+
+
+def test_out_without_permission_is_refused_before_playing(tmp_path, monkeypatch):
+    from ludeme import report
+    from ludeme.errors import LudemeError
+    monkeypatch.setattr(report.os, "access", lambda path, mode: False)
+    with pytest.raises(LudemeError, match="cannot write into .*: permission denied"):
+        report.check_out_dir(tmp_path / "new" / "out", make=False)
+
+
+WRITER = """
+import sys
+sys.path.insert(0, sys.argv[3])
+from fake_game import FakeGame
+from ludeme import report
+from ludeme.metrics import summarize
+from ludeme.runner import run_playouts
+df = run_playouts(FakeGame(sites=4, max_turns=5), int(sys.argv[2]), seed=2, jobs=1)
+report.note_run_start(sys.argv[1])
+report.write_run(df, summarize(df), sys.argv[1])
+"""
+
+
+def test_two_processes_on_one_out_leave_one_complete_set(tmp_path):
+    out = tmp_path / "out"
+    tests = os.path.dirname(__file__)
+    runs = [subprocess.Popen([sys.executable, "-c", WRITER, str(out), str(rows), tests],
+                             stderr=subprocess.PIPE, text=True) for rows in (3, 5)]
+    errs = [r.communicate(timeout=300)[1] for r in runs]
+    assert [r.returncode for r in runs] == [0, 0], errs
+    rows = len(pd.read_csv(out / "playouts.csv"))
+    assert rows in (3, 5)
+    assert len(pd.read_parquet(out / "playouts.parquet")) == rows   # the same run's files
+    assert pd.read_csv(out / "summary.csv")["n"].tolist() == [rows]
+    assert not list(out.glob(".*.tmp"))
