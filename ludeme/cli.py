@@ -19,6 +19,21 @@ def _add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar='"Category/Item"',
                    help="select an option item (repeatable)")
     p.add_argument("--ruleset", metavar="NAME", help="select a ruleset (with or without 'Ruleset/')")
+    _add_limit_args(p)
+
+
+def _add_limit_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-expansion", type=int, metavar="STEPS", help=
+                   "expansion budget (default 1,000,000 steps, or $LUDEME_MAX_EXPANSION)")
+
+
+def _apply_limits(args) -> None:
+    """--max-expansion goes to the environment, so worker processes see it too."""
+    n = getattr(args, "max_expansion", None)
+    if n is not None:
+        if n < 1:
+            raise LudemeError("--max-expansion must be a positive number of steps")
+        os.environ["LUDEME_MAX_EXPANSION"] = str(n)
 
 
 def cmd_expand(args) -> int:
@@ -86,7 +101,10 @@ def cmd_check(args) -> int:
     if stage not in STAGES:
         raise LudemeError(f"unknown stage {stage!r}; this version has: {', '.join(STAGES)}")
     results = []
-    for path in find_lud_files(args.files):
+    files = find_lud_files(args.files)
+    if not files:
+        raise LudemeError(f"no .lud files in {', '.join(args.files)}")
+    for path in files:
         r = check_file(path, stage, True if args.all_rulesets else None, args.option)
         results.append(r)
         if r.verdict == "failed":
@@ -122,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check every ruleset (the default when a file has rulesets)")
     c.add_argument("--option", action="append", default=[], metavar='"Category/Item"')
     c.add_argument("--quiet", action="store_true", help="no lines for templates")
+    _add_limit_args(c)
     c.set_defaults(fn=cmd_check)
 
     from . import commands  # later commands register themselves here
@@ -134,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _apply_limits(args)
         return args.fn(args)
     except LudemeError as e:
         sys.stdout.flush()

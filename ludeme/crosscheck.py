@@ -47,6 +47,53 @@ def read_trace(path: str | Path) -> dict:
         raise LudemeError(f"cannot read trace {p}: {e}") from None
 
 
+def _require(cond: bool, where: str, message: str) -> None:
+    if not cond:
+        raise LudemeError(f"{where}: {message}")
+
+
+def validate_trace(data, path: str, need_file: bool = True) -> None:
+    """Check a trace's shape before replaying it: a LudemeError naming the field, else None."""
+    where = f"trace {path}"
+    _require(isinstance(data, dict), where, f"expected a JSON object (a Ludii trace), found "
+             f"{type(data).__name__}")
+    if need_file:
+        _require(isinstance(data.get("file"), str) and data["file"], where,
+                 "'file' (the .lud file the trace was recorded from) is missing")
+    for key, kind in (("optionsRequested", list), ("ruleset", str), ("game", str),
+                      ("initial", dict), ("result", dict), ("isStacking", bool)):
+        _require(data.get(key) is None or isinstance(data[key], kind), where,
+                 f"'{key}' must be {kind.__name__}, found {type(data.get(key)).__name__}")
+    steps = data.get("steps")
+    _require(isinstance(steps, list), where, "'steps' (a list of decisions) is missing")
+    for i, step in enumerate(steps):
+        at = f"{where}: steps[{i}]"
+        _require(isinstance(step, dict), at, "expected an object")
+        for key in ("mover", "chosen"):
+            _require(type(step.get(key)) is int, at, f"'{key}' (an integer) is missing")
+        legal = step.get("legal")
+        _require(isinstance(legal, list), at, "'legal' (the list of legal moves) is missing")
+        for j, m in enumerate(legal):
+            _require(isinstance(m, dict) and type(m.get("from")) is int
+                     and type(m.get("to")) is int, f"{at}.legal[{j}]",
+                     "expected an object with integer 'from' and 'to'")
+        _require(0 <= step["chosen"] < len(legal), at,
+                 f"'chosen' is {step['chosen']}, not an index of its {len(legal)} legal moves")
+        board = step.get("board")
+        _require(isinstance(board, dict), at, "'board' (the position after the move) is missing")
+        for key in ("who", "count"):
+            _require(board.get(key) is None or isinstance(board[key], list), f"{at}.board",
+                     f"'{key}' must be a list")
+
+
+def check_trace_game(data: dict, game, path: str) -> None:
+    """A LudemeError when the trace was recorded for another game than `game`."""
+    recorded = data.get("game")
+    if recorded is not None and recorded != game.name:
+        raise LudemeError(f"trace {path} was recorded for the game {recorded!r}, but the "
+                          f"description loaded for it is {game.name!r}")
+
+
 def _pairs(legal: list, stacking: bool) -> Counter:
     if stacking:
         return Counter((m["from"], m["to"], m.get("levelFrom", 0), m.get("levelTo", 0))
@@ -163,8 +210,11 @@ def crosscheck_files(traces: list[str], ludii_dir: str | None = None,
     from .api import load
     cache: dict = {}
     out = []
+    if ludii_dir is not None and not Path(ludii_dir).is_dir():
+        raise LudemeError(f"--ludii-dir {ludii_dir}: no such directory")
     for t in traces:
         data = read_trace(t)
+        validate_trace(data, t, need_file=lud is None)
         name = f"{Path(t).parent.name}/{Path(t).name.split('.')[0]}"
         if lud is not None:
             path = lud
@@ -172,11 +222,15 @@ def crosscheck_files(traces: list[str], ludii_dir: str | None = None,
             base = Path(ludii_dir)
             path = str(base / data["file"]) if (base / data["file"]).exists() \
                 else str(base / "games" / data["file"])
+            if not Path(path).is_file():
+                raise LudemeError(f"trace {t}: its file {data['file']!r} is not in {base} "
+                                  f"nor in {base / 'games'}")
         options = tuple(data.get("optionsRequested") or ())
         ruleset = data.get("ruleset")
         key = (path, options, ruleset)
         if key not in cache:
             cache[key] = load(path, options=list(options), ruleset=ruleset)
+        check_trace_game(data, cache[key], t)
         out.append(replay(cache[key], data, name))
     return out
 

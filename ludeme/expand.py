@@ -17,11 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import LudemeError, Pos, known_list, suggest
-from .grammar import parse
+from .grammar import _env_limit, ensure_stack, max_nesting, parse
 from .syntax import (Array, Atom, Block, Call, Int, Named, Node, Omit, Param, Range, Seq,
                      Str, Tag, Template, Word, to_lud, walk)
 
-MAX_DEFINE_DEPTH = 64
+# Bounds on the work one expansion may do, so a hostile description cannot hang the tool.
+# Ludii's corpus at most: 138,250 nodes out and 294,569 steps (Kriegspiel (Chess)),
+# define calls 13 deep (Throngs). Raise them with --max-expansion / $LUDEME_MAX_EXPANSION and
+# $LUDEME_MAX_DEFINE_DEPTH.
+DEFAULT_MAX_EXPANSION = 1_000_000    # steps (a node visited or produced): 3.4 times the corpus
+DEFAULT_MAX_DEFINE_DEPTH = 64
 MAX_TAG_DEPTH = 16
 MAX_RANGE = 100_000
 
@@ -276,6 +281,7 @@ class Define:
     pos: Pos
     params: frozenset[int]
     library: bool = False     # from ludeme/stdlib: names inside resolve to the library first
+    size: int = 0             # nodes in the body: the cost of one copy
 
 
 def collect_defines(nodes: list[Node], defines: dict[str, Define] | None = None
@@ -289,8 +295,9 @@ def collect_defines(nodes: list[Node], defines: dict[str, Define] | None = None
                 raise _fail(node, 'expected (define "Name" body)', "define")
             name = node.args[0].value
             _, body = collect_defines(node.args[1:], defines)
-            params = frozenset(n.value for b in body for n in walk(b) if isinstance(n, Param))
-            defines[name] = Define(name, body, node.pos, params)
+            nodes = [n for b in body for n in walk(b)]
+            params = frozenset(n.value for n in nodes if isinstance(n, Param))
+            defines[name] = Define(name, body, node.pos, params, size=len(nodes))
         else:
             rest.append(_strip_defines(node, defines))
     return defines, rest
@@ -327,8 +334,31 @@ def stdlib_defines() -> dict[str, Define]:
     return defines
 
 
+def max_expansion() -> int:
+    """The expansion budget in steps ($LUDEME_MAX_EXPANSION, default 1,000,000)."""
+    return _env_limit("LUDEME_MAX_EXPANSION", DEFAULT_MAX_EXPANSION)
+
+
+def max_define_depth() -> int:
+    """How deep define calls may nest ($LUDEME_MAX_DEFINE_DEPTH, default 64)."""
+    return _env_limit("LUDEME_MAX_DEFINE_DEPTH", DEFAULT_MAX_DEFINE_DEPTH)
+
+
+def _chain_text(names: list[str]) -> str:
+    """`"D30" -> "D29" -> ...`, shortened in the middle when long."""
+    quoted = [f'"{n}"' for n in names]
+    if len(quoted) > 12:
+        quoted = quoted[:8] + [f"... ({len(quoted) - 11} more)"] + quoted[-3:]
+    return " -> ".join(quoted)
+
+
 class _Expander:
-    """Substitutes option tags and defines through a tree."""
+    """Substitutes option tags and defines through a tree, within bounded work and depth.
+
+    `steps` counts nodes visited and produced against `budget`; `nest` is the depth of
+    the node being produced (every recursion here follows it, so it bounds the stack);
+    `chain` holds the define calls under way, outermost first, for error messages.
+    """
 
     def __init__(self, desc: Description, chosen: dict[str, OptionItem],
                  defines: dict[str, Define]):
@@ -337,6 +367,31 @@ class _Expander:
         self.defines = defines
         self.library = stdlib_defines()
         self._tag_in_text = re.compile(r"<\s*([A-Za-z0-9_]+)(?::([A-Za-z0-9_]+))?\s*>")
+        self.budget = max_expansion()
+        self.max_depth = max_define_depth()
+        self.max_nest = max_nesting()
+        ensure_stack(self.max_nest + self.max_depth)
+        self.steps = 0
+        self.nest = 0
+        self.chain: list[tuple[Define, Node]] = []
+
+    # -- bounds ----------------------------------------------------------
+    def over_budget(self, n: Node) -> LudemeError:
+        """The error for an expansion that grew past its budget, at the outermost define use."""
+        where = self.chain[0][1] if self.chain else n
+        chain = (f" while expanding define {_chain_text([d.name for d, _ in self.chain])}"
+                 if self.chain else "")
+        return _fail(where, f"expansion grows past its budget of {self.budget:,} steps{chain}; "
+                     "if the description is meant to be this large, raise the budget with "
+                     "--max-expansion N or $LUDEME_MAX_EXPANSION", "define")
+
+    def too_deep(self, n: Node) -> LudemeError:
+        """The error for a node nested deeper than the later stages handle."""
+        chain = (f" (in define {_chain_text([d.name for d, _ in self.chain])})"
+                 if self.chain else "")
+        return LudemeError(f"the expanded description nests deeper than {self.max_nest} levels "
+                           f"here{chain}; raise the limit with $LUDEME_MAX_NESTING",
+                           n.pos, via=n.via[-1:])  # the use in the game, not every step
 
     # -- option tags ---------------------------------------------------
     def tag_value(self, tag: Tag) -> list[Node]:
@@ -368,6 +423,19 @@ class _Expander:
         return out
 
     def sub_tags_node(self, n: Node, depth: int) -> list[Node]:
+        self.steps += 1
+        if self.steps > self.budget:
+            raise self.over_budget(n)
+        if isinstance(n, (Atom, Tag)):
+            return self.sub_tags_leaf(n, depth)
+        self.nest += 1
+        if self.nest > self.max_nest:
+            raise self.too_deep(n)
+        out = self.sub_tags_inner(n, depth)
+        self.nest -= 1
+        return out
+
+    def sub_tags_leaf(self, n: Node, depth: int) -> list[Node]:
         if isinstance(n, Tag):
             if depth > MAX_TAG_DEPTH:
                 raise _fail(n, f"option tag <{n.name}> refers to itself", "option tag")
@@ -377,6 +445,9 @@ class _Expander:
             if "<" in n.value and self._tag_in_text.search(n.value):
                 return [Str(self._tag_in_text.sub(self._string_tag, n.value), n.pos, n.via)]
             return [n]
+        return [n]
+
+    def sub_tags_inner(self, n: Node, depth: int) -> list[Node]:
         if isinstance(n, Call):
             head = self.sub_tags_node(n.head, depth)
             if not head:
@@ -438,11 +509,29 @@ class _Expander:
         return got[0]
 
     def expand_node(self, n: Node, depth: int, in_lib: bool = False) -> list[Node]:
+        self.steps += 1
+        if self.steps > self.budget:
+            raise self.over_budget(n)
         if isinstance(n, Str):
             d = self.lookup(n.value, in_lib)
             if d is not None:
                 return self.call_define(d, [], n, depth)
             return [n]
+        if isinstance(n, Atom):
+            return [n]
+        if isinstance(n, Call):
+            d = self.lookup(n.head.value, in_lib) if isinstance(n.head, Str) else None
+            if d is not None:
+                return self.call_define(d, n.args, n, depth, in_lib)
+        self.nest += 1
+        if self.nest > self.max_nest:
+            raise self.too_deep(n)
+        out = self.expand_inner(n, depth, in_lib)
+        self.nest -= 1
+        return out
+
+    def expand_inner(self, n: Node, depth: int, in_lib: bool) -> list[Node]:
+        """`expand_node` for the nodes that hold others (a define use excepted)."""
         if isinstance(n, Call):
             d = self.lookup(n.head.value, in_lib) if isinstance(n.head, Str) else None
             if d is not None:
@@ -467,8 +556,10 @@ class _Expander:
                 raise _fail(n, f"'{n.name}:' must be followed by exactly one expression", "")
             return [Named(n.name, value[0], n.pos, n.via)]
         if isinstance(n, Range):
-            return expand_range(self.expand_one(n.lo, depth, "a range bound", in_lib),
-                                self.expand_one(n.hi, depth, "a range bound", in_lib), n)
+            out = expand_range(self.expand_one(n.lo, depth, "a range bound", in_lib),
+                               self.expand_one(n.hi, depth, "a range bound", in_lib), n)
+            self.steps += len(out)
+            return out
         if isinstance(n, Template):
             return [Template(n.text, [self.expand(a, depth, in_lib) for a in n.alternatives],
                              n.pos, n.via)]
@@ -476,15 +567,26 @@ class _Expander:
 
     def call_define(self, d: Define, args: list[Node], use: Node, depth: int,
                     in_lib: bool = False) -> list[Node]:
-        if depth >= MAX_DEFINE_DEPTH:
-            raise _fail(use, f"define {d.name!r} keeps expanding into itself "
-                        f"(more than {MAX_DEFINE_DEPTH} levels deep)", "define")
+        if depth >= self.max_depth:
+            names = [c.name for c, _ in self.chain] + [d.name]
+            itself = len(set(names)) == 1
+            what = (f"define {d.name!r} keeps expanding into itself" if itself else
+                    f"define calls nest too deep: {_chain_text(names)}")
+            raise _fail(self.chain[0][1] if self.chain else use,
+                        f"{what} (more than {self.max_depth} levels; raise the limit with "
+                        "$LUDEME_MAX_DEFINE_DEPTH)", "define")
         via = (use.pos,) + use.via
         # Arguments are written at the use site: expand them there, with its names.
         args = [[a] if isinstance(a, Omit) else self.expand_node(a, depth, in_lib) for a in args]
+        self.steps += d.size
+        if self.steps > self.budget:
+            raise self.over_budget(use)
+        self.chain.append((d, use))
         body = [b.copy(via) for b in d.body]
         body = self.sub_params(body, args)
-        return self.expand(body, depth + 1, d.library)
+        out = self.expand(body, depth + 1, d.library)
+        self.chain.pop()
+        return out
 
     def sub_params(self, nodes: list[Node], args: list[list[Node]]) -> list[Node]:
         out = []

@@ -14,8 +14,13 @@ plot has one panel per configuration (per ruleset with `--all-rulesets`).
 from __future__ import annotations
 
 import base64
+import contextlib
+import errno
 import html
 import math
+import os
+import sys
+import uuid
 from pathlib import Path
 
 import numpy as np
@@ -236,25 +241,106 @@ percentile bootstrap (2,000 resamples) otherwise.</p>
 
 # ---------------------------------------------------------------- everything
 
+def check_out_dir(out: str | Path, make: bool = True) -> Path:
+    """`out` as a directory ludeme can write into (made if missing and `make`), or a LudemeError."""
+    from .errors import LudemeError
+    out = Path(out)
+    for p in [out, *out.parents]:
+        if p.exists():
+            if not p.is_dir():
+                what = f"--out {out}" if p == out else f"--out {out}: {p}"
+                raise LudemeError(f"{what} is a file, not a directory; give a directory "
+                                  "(made if missing) for the tables and reports")
+            if not os.access(p, os.W_OK | os.X_OK):
+                raise LudemeError(f"--out {out}: cannot write into {p}: permission denied")
+            break
+    if make:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise LudemeError(f"--out {out}: cannot make the directory: {e.strerror}") from None
+    return out
+
+
 def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
               partitioned: bool = False) -> list[Path]:
     """Write the tables, plots and reports into `out`; the paths written.
 
     `partitioned`: the playouts are in `out/playouts/` already (written as the
     run went); `df` need only hold the columns the plots read.
+
+    Every file is written beside its final name and renamed into place, all of one run's
+    files under a lock on `out/.lock`, so a reader never sees half a file and two runs
+    writing the same `out` at once leave one run's complete set (the one that finishes
+    last: it says so). A full disk or another failure leaves `out` as it was.
     """
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    tables = ("playouts",) if partitioned else ("playouts.parquet", "playouts.csv")
-    paths = {name: out / name for name in (
-        *tables, "summary.csv", "lengths.png", "outcomes.png", "summary.md", "report.html")}
-    if not partitioned:
-        df.to_parquet(paths["playouts.parquet"], index=False)
-        df.to_csv(paths["playouts.csv"], index=False)
-    summary.to_csv(paths["summary.csv"], index=False)
-    for name, fig in (("lengths.png", plot_lengths(df)), ("outcomes.png", plot_outcomes(df))):
-        fig.savefig(paths[name], dpi=80)
-    paths["summary.md"].write_text(summary_markdown(df, summary), encoding="utf-8")
-    plots = {"length distribution": paths["lengths.png"], "outcomes": paths["outcomes.png"]}
-    paths["report.html"].write_text(report_html(df, summary, plots), encoding="utf-8")
+    from .errors import LudemeError
+    out = check_out_dir(out)
+    tables = () if partitioned else ("playouts.parquet", "playouts.csv")
+    names = (*tables, "summary.csv", "lengths.png", "outcomes.png", "summary.md", "report.html")
+    paths = {name: out / name for name in names}
+    if partitioned:
+        paths = {"playouts": out / "playouts", **paths}
+    run_id = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    temps = {name: out / f".{name}.{run_id}.tmp" for name in names}
+    try:
+        if not partitioned:
+            df.to_parquet(temps["playouts.parquet"], index=False)
+            df.to_csv(temps["playouts.csv"], index=False)
+        summary.to_csv(temps["summary.csv"], index=False)
+        for name, fig in (("lengths.png", plot_lengths(df)), ("outcomes.png", plot_outcomes(df))):
+            fig.savefig(temps[name], dpi=80, format="png")
+        temps["summary.md"].write_text(summary_markdown(df, summary), encoding="utf-8")
+        # The report embeds the plots written above, so it reads them from their temp names.
+        plots = {"length distribution": temps["lengths.png"], "outcomes": temps["outcomes.png"]}
+        temps["report.html"].write_text(report_html(df, summary, plots), encoding="utf-8")
+        with _locked(out / ".lock"):
+            previous = _read_marker(out)
+            for name in names:
+                os.replace(temps[name], paths[name])
+            (out / ".run").write_text(run_id, encoding="utf-8")
+    except OSError as e:
+        for t in temps.values():
+            t.unlink(missing_ok=True)
+        full = " (is the disk full?)" if e.errno == errno.ENOSPC else ""
+        raise LudemeError(f"--out {out}: cannot write {e.filename or out}: {e.strerror}{full}; "
+                          "the files already there were left as they were") from None
+    if previous is not None and previous != _started_marker(out):
+        print(f"note: another run also wrote {out} while this one ran; its files were "
+              "replaced by this run's (the last to finish wins)", file=sys.stderr)
     return list(paths.values())
+
+
+_MARKERS: dict[Path, str | None] = {}
+
+
+def _read_marker(out: Path) -> str | None:
+    try:
+        return (out / ".run").read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+def _started_marker(out: Path) -> str | None:
+    return _MARKERS.get(out.resolve())
+
+
+def note_run_start(out: str | Path) -> None:
+    """Remember which run's files `out` held when this run started (to notice another run)."""
+    _MARKERS[Path(out).resolve()] = _read_marker(Path(out))
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    """An exclusive lock on `path` (POSIX flock; no lock where flock is missing)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: renames alone
+        yield
+        return
+    with open(path, "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)

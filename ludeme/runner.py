@@ -447,7 +447,7 @@ def _run(args) -> int:
     from .agents import agents_from_specs
     from .errors import LudemeError
     from .metrics import Summary
-    from .report import write_run
+    from .report import check_out_dir, note_run_start, write_run
     if args.all_rulesets and args.ruleset:
         raise LudemeError("--ruleset and --all-rulesets exclude each other")
     for name, value in (("-n", args.n), ("--seed", args.seed), ("--max-turns", args.max_turns),
@@ -456,6 +456,8 @@ def _run(args) -> int:
             raise LudemeError(f"{name} must be {'non-negative' if name == '--seed' else 'positive'}")
     rulesets = ruleset_names(args.file) if args.all_rulesets else [args.ruleset]
     out = args.out or default_out_dir(args.file, args.ruleset, args.option, args.all_rulesets)
+    check_out_dir(out, make=False)  # before playing, not after
+    note_run_start(out)
     partitioned = args.n > PARTITION_SIZE
     summary = Summary()
     frames = []

@@ -166,3 +166,37 @@ def test_names_inside_library_defines_resolve_to_the_library():
     out = game(text)
     assert out.startswith('(game "g" (move Step Orthogonal (to if:(is Empty (to))))')
     assert out.endswith("(mine))")
+
+
+# Bounds: each limit is crossed with a positioned error naming what crossed it.
+def _doubling(depth):
+    lines = ['(define "D0" (a))']
+    lines += [f'(define "D{i}" (b ("D{i - 1}") ("D{i - 1}")))' for i in range(1, depth + 1)]
+    return "\n".join(lines) + f'\n(game "X" ("D{depth}"))'
+
+
+def test_the_expansion_budget_names_the_define_chain(monkeypatch):
+    monkeypatch.setenv("LUDEME_MAX_EXPANSION", "5000")
+    with pytest.raises(LudemeError) as e:
+        ex(_doubling(20))
+    assert (e.value.pos.line, e.value.pos.col) == (22, 11)
+    assert 'budget of 5,000 steps while expanding define "D20" -> "D19"' in e.value.message
+    monkeypatch.setenv("LUDEME_MAX_EXPANSION", "50000")
+    assert to_lud(ex(_doubling(10)).game).count("(a)") == 1024
+
+
+def test_define_depth_is_bounded_and_raised_by_the_environment(monkeypatch):
+    chain = "\n".join(f'(define "N{i}" (n ("N{i - 1}")))' for i in range(1, 80))
+    text = '(define "N0" (a))\n' + chain + '\n(game "X" ("N79"))'
+    with pytest.raises(LudemeError, match='define calls nest too deep: "N79" -> "N78"'):
+        ex(text)
+    monkeypatch.setenv("LUDEME_MAX_DEFINE_DEPTH", "100")
+    monkeypatch.setenv("LUDEME_MAX_NESTING", "120")
+    assert to_lud(ex(text).game).count("(n") == 79
+
+
+def test_expanded_nesting_is_bounded_at_the_crossing():
+    chain = "\n".join(f'(define "N{i}" (n (n ("N{i - 1}"))))' for i in range(1, 60))
+    with pytest.raises(LudemeError, match="nests deeper than 100 levels") as e:
+        ex('(define "N0" (a))\n' + chain + '\n(game "X" ("N59"))')
+    assert e.value.pos.line > 1 and len(e.value.via) == 1

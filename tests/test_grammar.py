@@ -3,6 +3,7 @@
 import pytest
 
 from ludeme.errors import LudemeError
+from ludeme import grammar
 from ludeme.grammar import parse
 from ludeme.syntax import Block, Call, Float, Int, Named, Omit, Param, Range, Str, Tag, \
     Template, Word, to_lud
@@ -87,3 +88,51 @@ def test_syntax_errors(text, line, col, words):
     rendered = e.value.render()
     assert rendered.startswith(f"bad.lud:{line}:{col}: ")
     assert "^" in rendered
+
+
+# An unclosed bracket: the indentation says which opening lacks its closer.
+UNCLOSED = [
+    # a sibling line at the same indentation while (board is still open
+    ("(game \"X\"\n    (equipment {\n        (board (square 3)\n        (piece \"Disc\")\n"
+     "    })\n)\n", 3, 9),
+    # the last ')' sits under (game, so the (rules line is the one left open
+    ("(game \"X\"\n    (rules\n        (play (a))\n        (end (b)\n)\n", 4, 9),
+    # a file that ignores its indentation: the innermost opening, as before
+    ("(a\n(b\n(c\n", 3, 1),
+]
+
+
+@pytest.mark.parametrize("text,line,col", UNCLOSED)
+def test_unclosed_bracket_is_found_by_indentation(text, line, col):
+    with pytest.raises(LudemeError, match="is never closed") as e:
+        parse(text, "bad.lud")
+    assert (e.value.pos.line, e.value.pos.col) == (line, col)
+
+
+def test_nesting_is_bounded_where_the_limit_is_crossed(monkeypatch):
+    deep = "(a " * 150 + ")" * 150
+    with pytest.raises(LudemeError, match="nest deeper than 100 levels") as e:
+        parse(deep, "deep.lud")
+    assert (e.value.pos.line, e.value.pos.col) == (1, 301)
+    monkeypatch.setenv("LUDEME_MAX_NESTING", "200")
+    assert to_lud(parse(deep)).count("(") == 150
+
+
+TOKENS = [
+    ("STRING", '"a \\"b\\" c"'), ("TAG", "<Board:size>"), ("TAG", "< Variant >"),
+    ("FLOAT", "-0.5"), ("INT", "+12"), ("NAME", "if:"), ("WORD", "Orthogonal"),
+    ("PARAM", "#12"), ("OPERATOR", "<="),
+]
+
+
+@pytest.mark.parametrize("name,text", TOKENS)
+def test_each_token_element_reads_its_token(name, text):
+    element = getattr(grammar, name)
+    assert element.name == name
+    assert element.parse_string(text, parse_all=True)[0] == text
+
+
+def test_the_scanner_covers_every_character():
+    kinds = [t.kind for t in grammar.tokenize('(a 1..2 // c\n "s" {#1 ~} [#|?]) \t')]
+    assert kinds == ["lpar", "word", "int", "range", "int", "string", "lbrace", "param", "omit",
+                     "rbrace", "lbracket", "hash", "bar", "hash", "rbracket", "rpar"]

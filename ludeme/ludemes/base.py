@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import LudemeError, suggest
+from ..grammar import DEFAULT_MAX_NESTING, max_nesting
 from ..syntax import (Array, Bool as BoolNode, Call, Float, Int, Named, Node, Str, Word,
                       to_lud)
 
@@ -327,6 +328,9 @@ class Builder:
         head = node.name
         classes = REGISTRY.get(head)
         sub = f"{path}/{head}" if path else head
+        if sub.count("/") >= DEFAULT_MAX_NESTING and sub.count("/") >= max_nesting():
+            raise LudemeError(f"ludemes nest deeper than {max_nesting()} levels here",
+                              node.pos, via=node.via)  # the expander bounds this already
         if not classes:
             raise LudemeError(f"unknown ludeme ({head} ...){suggest(head, REGISTRY)}",
                               node.pos, path=sub, via=node.via)

@@ -1,0 +1,236 @@
+"""Hostile and malformed input: each gets a clear message and exit status, quickly.
+
+A table of (what the user hands the tool, the command, the exit status, words of the
+message); every case runs `python -m ludeme` in a subprocess with a timeout, so a
+description that hangs the tool fails the test instead of hanging it.
+"""
+
+from __future__ import annotations
+
+import errno
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from conftest import DESCRIPTIONS
+
+ADZUA = str(DESCRIPTIONS / "adzua_children.lud")
+GAME = ('(game "X" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)}) '
+        '(rules (play (move Add (to (sites Empty)))) (end (if %s (result Mover Win)))))')
+
+
+def doubling(depth: int, uses: int) -> str:
+    """`"Dk"` uses `"Dk-1"` `uses` times: the expansion grows as uses**depth."""
+    lines = ['(define "D0" (is Line 3))']
+    for i in range(1, depth + 1):
+        use = '("D%d")' % (i - 1)
+        lines.append(f'(define "D{i}" (and {{{" ".join([use] * uses)}}}))')
+    return "\n".join(lines) + "\n" + GAME % f'("D{depth}")' + "\n"
+
+
+def define_nesting(depth: int, wrap: int) -> str:
+    """Each define wraps the previous one in `wrap` more brackets."""
+    lines = ['(define "N0" (is Line 3))']
+    for i in range(1, depth + 1):
+        lines.append(f'(define "N{i}" {"(not " * wrap}("N{i - 1}"){")" * wrap})')
+    return "\n".join(lines) + "\n" + GAME % f'("N{depth}")' + "\n"
+
+
+UNCLOSED = """(game "X"
+    (players 2)
+    (equipment {
+        (board (square 3)
+        (piece "Disc" Each)
+    })
+)
+"""
+
+# (name, files {name: text or bytes}, argv ({} = path of a file), env, exit, words, position)
+CASES = [
+    ("define used twice, 30 deep", {"g.lud": doubling(30, 2)}, ["expand", "{g.lud}"], {}, 2,
+     ['expansion grows past its budget of 1,000,000 steps', '"D30" -> "D29" -> "D28"',
+      "--max-expansion"], "g.lud:32:"),
+    ("define used 8 times, 11 deep", {"g.lud": doubling(11, 8)}, ["expand", "{g.lud}"], {}, 2,
+     ['"D11" -> "D10"'], "g.lud:13:"),
+    ("a smaller budget from the environment", {"g.lud": doubling(12, 2)},
+     ["expand", "{g.lud}"], {"LUDEME_MAX_EXPANSION": "1000"}, 2,
+     ["budget of 1,000 steps"], "g.lud:14:"),
+    ("the option raises the budget", {"g.lud": doubling(12, 2)},
+     ["expand", "{g.lud}", "--max-expansion", "5000000"], {"LUDEME_MAX_EXPANSION": "1000"},
+     0, [], None),
+    ("a define expanding into itself", {"g.lud": '(define "A" (not ("A")))\n' + GAME % '("A")'},
+     ["expand", "{g.lud}"], {}, 2, ['define \'A\' keeps expanding into itself',
+                                    "more than 64 levels"], "g.lud:2:"),
+    ("two defines expanding into each other",
+     {"g.lud": '(define "A" ("B"))\n(define "B" ("A"))\n' + GAME % '("A")'},
+     ["expand", "{g.lud}"], {}, 2, ['define calls nest too deep: "A" -> "B" -> "A"'],
+     "g.lud:3:"),
+    ("brackets 10,000 deep", {"g.lud": "(a " * 10_000 + ")" * 10_000},
+     ["expand", "{g.lud}"], {}, 2, ["brackets nest deeper than 100 levels"], "g.lud:1:301:"),
+    ("defines nesting 120 deep once expanded", {"g.lud": define_nesting(40, 3)},
+     ["expand", "{g.lud}"], {}, 2, ["expanded description nests deeper than 100 levels"],
+     "g.lud:"),
+    ("a range of 100 million values", {"g.lud": GAME % "(is In 1 {1..100000000})"},
+     ["expand", "{g.lud}"], {}, 2, ["bad range 1..100000000", "at most 100000"], "g.lud:1:"),
+    ("an unclosed bracket found by indentation", {"g.lud": UNCLOSED},
+     ["expand", "{g.lud}"], {}, 2, ["'(' is never closed", "indentation"], "g.lud:4:9:"),
+    ("binary garbage", {"g.lud": b"\x00\x01(game\xff"}, ["expand", "{g.lud}"], {}, 2,
+     ["unexpected character"], "g.lud:1:1:"),
+    ("an unterminated string", {"g.lud": '(game "X)'}, ["expand", "{g.lud}"], {}, 2,
+     ["unterminated string"], "g.lud:1:7:"),
+    ("a bad limit in the environment", {"g.lud": GAME % "(is Line 3)"},
+     ["expand", "{g.lud}"], {"LUDEME_MAX_NESTING": "lots"}, 2,
+     ["$LUDEME_MAX_NESTING must be a positive integer"], None),
+    ("a missing file", {}, ["expand", "{dir}/nope.lud"], {}, 2, ["cannot read", "nope.lud"],
+     None),
+    ("a folder given as a file", {}, ["expand", "{dir}"], {}, 2, ["cannot read",
+                                                                   "Is a directory"], None),
+    ("a folder with no descriptions", {"notes.txt": "x"}, ["check", "{dir}"], {}, 2,
+     ["no .lud files in"], None),
+    ("check counts a hostile file as failed", {"g.lud": doubling(30, 2)},
+     ["check", "{g.lud}", "--stage", "expand"], {}, 1, ["g.lud:32:", '"D30" -> "D29"',
+                                                         "0 passed, 1 failed"], None),
+    ("a trace that is a JSON list", {"t.json": "[1, 2]"},
+     ["crosscheck", "{t.json}", "--lud", ADZUA], {}, 2, ["expected a JSON object"], None),
+    ("a trace without steps", {"t.json": json.dumps({"file": "Achi.lud"})},
+     ["crosscheck", "{t.json}", "--lud", ADZUA], {}, 2, ["'steps'", "is missing"], None),
+    ("a trace without its file", {"t.json": json.dumps({"steps": []})},
+     ["crosscheck", "{t.json}", "--ludii-dir", "{dir}"], {}, 2, ["'file'", "is missing"], None),
+    ("a trace step with a bad choice",
+     {"t.json": json.dumps({"steps": [{"mover": 1, "chosen": 5, "legal": [], "board": {}}]})},
+     ["crosscheck", "{t.json}", "--lud", ADZUA], {}, 2,
+     ["steps[0]", "'chosen' is 5, not an index of its 0 legal moves"], None),
+    ("a trace for another game", {"t.json": json.dumps({"game": "Chess", "steps": []})},
+     ["crosscheck", "{t.json}", "--lud", ADZUA], {}, 2,
+     ["recorded for the game 'Chess'", "'Adzua (Children)'"], None),
+    ("a truncated trace", {"t.json.gz": gzip.compress(b'{"steps": [')[:12]},
+     ["crosscheck", "{t.json.gz}", "--lud", ADZUA], {}, 2, ["cannot read trace"], None),
+    ("--ludii-dir that does not exist", {"t.json": json.dumps({"file": "A.lud", "steps": []})},
+     ["crosscheck", "{t.json}", "--ludii-dir", "{dir}/none"], {}, 2, ["no such directory"],
+     None),
+    ("--out that is a file", {"out": "x"}, ["run", ADZUA, "-n", "1", "--out", "{out}"], {}, 2,
+     ["is a file, not a directory"], None),
+    ("--out below a file", {"out": "x"}, ["run", ADZUA, "-n", "1", "--out", "{out}/sub"], {}, 2,
+     ["is a file, not a directory"], None),
+]
+
+
+def _run(tmp_path, files, argv, env):
+    for name, text in files.items():
+        (tmp_path / name).write_bytes(text if isinstance(text, bytes) else text.encode())
+    names = {name: str(tmp_path / name) for name in files} | {"dir": str(tmp_path)}
+    for key, value in names.items():
+        argv = [a.replace("{" + key + "}", value) for a in argv]
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("LUDEME_MAX")}
+    full_env.update(env)
+    return subprocess.run([sys.executable, "-m", "ludeme", *argv], capture_output=True,
+                          text=True, timeout=120, env=full_env, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("name,files,argv,env,status,words,position", CASES,
+                         ids=[c[0] for c in CASES])
+def test_hostile_input(tmp_path, name, files, argv, env, status, words, position):
+    r = _run(tmp_path, files, argv, env)
+    out = r.stdout + r.stderr
+    assert r.returncode == status, out
+    assert "Traceback" not in out and "internal error" not in out, out
+    for w in words:
+        assert w in out, out
+    if position is not None:
+        # the message is positioned: `file:line:col:` then a caret under the place
+        first = next(line for line in out.splitlines() if position in line)
+        assert first.split(position, 1)[0].endswith(str(tmp_path) + os.sep)
+        if status == 2:
+            assert "^" in r.stderr
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_out_that_is_not_writable(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    r = _run(tmp_path, {}, ["run", ADZUA, "-n", "1", "--out", str(locked / "o")], {})
+    assert r.returncode == 2 and "permission denied" in r.stderr, r.stderr
+
+
+def _table():
+    return pd.DataFrame({"game": ["G"], "x": [1]})
+
+
+def test_a_full_disk_leaves_out_as_it_was(tmp_path, monkeypatch):
+    from ludeme import report
+    from ludeme.errors import LudemeError
+    (tmp_path / "summary.csv").write_text("old")
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "x.tmp"))
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
+    with pytest.raises(LudemeError, match="No space left on device .is the disk full"):
+        report.write_run(_table(), _table(), tmp_path)
+    assert (tmp_path / "summary.csv").read_text() == "old"
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_two_runs_on_one_out_leave_one_whole_set_and_the_last_says_so(tmp_path, monkeypatch,
+                                                                      capsys):
+    from ludeme import report
+    monkeypatch.setattr(report, "plot_lengths", lambda df: _blank())
+    monkeypatch.setattr(report, "plot_outcomes", lambda df: _blank())
+    monkeypatch.setattr(report, "summary_markdown", lambda df, s: f"rows {len(df)}")
+    monkeypatch.setattr(report, "report_html", lambda df, s, plots: f"rows {len(df)}")
+    first, second = _table(), pd.concat([_table()] * 2)
+    report.note_run_start(tmp_path)     # both runs start before either has written
+    report.note_run_start(tmp_path)
+    report.write_run(first, first, tmp_path)
+    assert "another run" not in capsys.readouterr().err
+    report.write_run(second, second, tmp_path)
+    assert "another run also wrote" in capsys.readouterr().err
+    assert (tmp_path / "summary.md").read_text() == "rows 2"
+    assert len(pd.read_csv(tmp_path / "playouts.csv")) == 2
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def _blank():
+    from matplotlib.figure import Figure
+    return Figure(figsize=(1, 1))
+
+
+def test_out_without_permission_is_refused_before_playing(tmp_path, monkeypatch):
+    from ludeme import report
+    from ludeme.errors import LudemeError
+    monkeypatch.setattr(report.os, "access", lambda path, mode: False)
+    with pytest.raises(LudemeError, match="cannot write into .*: permission denied"):
+        report.check_out_dir(tmp_path / "new" / "out", make=False)
+
+
+WRITER = """
+import sys
+sys.path.insert(0, sys.argv[3])
+from fake_game import FakeGame
+from ludeme import report
+from ludeme.metrics import summarize
+from ludeme.runner import run_playouts
+df = run_playouts(FakeGame(sites=4, max_turns=5), int(sys.argv[2]), seed=2, jobs=1)
+report.note_run_start(sys.argv[1])
+report.write_run(df, summarize(df), sys.argv[1])
+"""
+
+
+def test_two_processes_on_one_out_leave_one_complete_set(tmp_path):
+    out = tmp_path / "out"
+    tests = os.path.dirname(__file__)
+    runs = [subprocess.Popen([sys.executable, "-c", WRITER, str(out), str(rows), tests],
+                             stderr=subprocess.PIPE, text=True) for rows in (3, 5)]
+    errs = [r.communicate(timeout=300)[1] for r in runs]
+    assert [r.returncode for r in runs] == [0, 0], errs
+    rows = len(pd.read_csv(out / "playouts.csv"))
+    assert rows in (3, 5)
+    assert len(pd.read_parquet(out / "playouts.parquet")) == rows   # the same run's files
+    assert pd.read_csv(out / "summary.csv")["n"].tolist() == [rows]
+    assert not list(out.glob(".*.tmp"))
