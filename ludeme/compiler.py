@@ -39,6 +39,7 @@ class Env:
         self.facing_of: list[str] = ["N"] * len(components)
         self.maps: dict[str | None, dict[int, int]] = {}
         self.requires_visited = False
+        self.counting = False              # a rule counts pieces per site (e.g. sow)
         self.teams: dict[int, int] = {}     # player -> team, from (set Team ...)
 
     # -- compiling ----------------------------------------------------------
@@ -462,7 +463,9 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     env.regions = _static_regions(env, items)
     for it in items:
         if isinstance(it, G.MapL):
-            env.maps[it.name] = {_map_key(p.key, n): _map_key(p.value, n) for p in it.pairs}
+            env.maps[it.name] = {_map_key(p.key, n): _landmark(board, p.value)
+                                 if p.value in _LANDMARKS else _map_key(p.value, n)
+                                 for p in it.pairs}
 
     rules = g.rules
     if rules.start is not None:
@@ -522,6 +525,9 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                 requires_all_pass=requires_all_pass,
                 options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
     game.requires_visited = env.requires_visited
+    game.counting = env.counting
+    shared = {idx for idx, piece in piece_items if piece.role == "Shared"}
+    game.ludii_owners = [n + 1 if comp.index in shared else comp.owner for comp in components]
     game.teams = dict(env.teams)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
@@ -532,6 +538,19 @@ def _map_key(v, n: int):
     if isinstance(v, int):
         return v
     return _PLAYER_WORDS.get(v, v)
+
+
+_LANDMARKS = {"CentreSite": "Centre", "LeftSite": "Left", "RightSite": "Right",
+              "Topsite": "Top", "BottomSite": "Bottom", "FirstSite": None, "LastSite": None}
+
+
+def _landmark(board, word: str) -> int:
+    """The site a map's landmark names: the first site of a board region, or the first/last."""
+    if word == "FirstSite":
+        return 0
+    if word == "LastSite":
+        return board.num_sites - 1
+    return board.region(_LANDMARKS[word])[0]
 
 
 def _owner(role: str, n: int, lud) -> int:
@@ -579,6 +598,9 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
     for rule in start.rules:
         if isinstance(rule, G.SetTeam):
             continue  # read before compiling (Env.teams)
+        if hasattr(rule, "start_actions"):   # start rules that build their own actions
+            moves.extend(rule.start_actions(env, _StaticCtx()))
+            continue
         if not isinstance(rule, G.Place):
             raise rule.fail("only (place ...) and (set Team ...) start rules are supported so far")
         targets = [by_name[rule.item]] if rule.item in by_name else \

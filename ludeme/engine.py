@@ -35,6 +35,12 @@ A_SET_FIELD = 13  # (A_SET_FIELD, field, site, level, value)  state/rotation/val
 UNDEFINED = -1
 
 
+# Per action kind, the index of its destination site in the tuple (0: it has none).
+_ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCORE: 0,
+              A_PASS: 0, A_COUNT: 1, A_FLIP: 1, A_MOVE_LEVEL: 3, A_MOVE_STACK: 2,
+              A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2}
+
+
 def chance_seed(seed: int) -> int:
     """The seed of a state's chance stream, kept apart from the choices seeded by `seed`."""
     return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF
@@ -160,6 +166,8 @@ class Game:
         self.teams: dict[int, int] = {}
         self.stacking = False           # sites hold stacks (ludeme.state.StackSites)
         self.uses_chance = False        # rules draw from the state's chance stream
+        self.counting = False           # board sites hold counts of one piece (seeds)
+        self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
 
     # ------------------------------------------------------------------
     def new_initial_state(self, seed: int | None = None) -> "State":
@@ -190,13 +198,17 @@ class State:
     __slots__ = ("g", "sites", "who", "what", "count", "rng", "scores", "mover", "next", "prev", "phase",
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
-                 "last_to", "last_mover", "history", "ctx", "_legal", "pending", "winners",
-                 "losers", "_losses_decided", "visited")
+                 "last_to", "last_to_after", "last_mover", "history", "ctx", "_legal", "pending",
+                 "winners", "losers", "_losses_decided", "visited")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
         self.g = game
-        self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking)
+        # In a counting game every site gathers pieces of one kind as a count, as hands do.
+        counts_from = 0 if game.counting else game.containers[0].num_sites
+        self.sites = new_sites(game.total_sites, counts_from, game.stacking)
+        if game.counting and not game.stacking:
+            self.sites.owner_of = game.ludii_owners
         self._alias_sites()
         # The chance stream (dice, random draws): only games with chance rules have one.
         self.rng = random.Random(chance_seed(seed or 0)) if game.uses_chance else None
@@ -220,6 +232,7 @@ class State:
         self.over = False
         self.last_from = UNDEFINED
         self.last_to = UNDEFINED
+        self.last_to_after = UNDEFINED     # the last destination after the consequents
         self.last_mover = 0
         self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
         self.pending: set[int] = set()
@@ -397,6 +410,15 @@ class State:
         for a in move.actions:
             self.do_action(a)
         if store:
+            self.last_to_after = move.to
+        for a in reversed(move.actions):
+            # Ludii's toAfterSubsequents: the last action of the move (consequents included)
+            # that has a destination.
+            to = _ACTION_TO[a[0]]
+            if to:
+                self.last_to_after = a[to]
+                break
+        if store:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
         c = self.ctx
         for consequent in move.then:
@@ -515,6 +537,9 @@ class State:
         if res.team:
             self._apply_team_result(res)
             return
+        if kind == "ByScore":
+            self._rank_by_score()
+            return
         if kind == "Win":
             if who == 0:  # All win
                 for p in range(1, n + 1):
@@ -581,6 +606,36 @@ class State:
                     if rk[p] == 0.0:
                         rk[p] = score
             self._end_with_rank_one()
+
+    def _rank_by_score(self) -> None:
+        """Ludii's ByScore: everyone stops; ranks go by score, highest first, ties sharing the
+        average of the ranks they span."""
+        n = self.g.num_players
+        self.active = [False] * (n + 1)
+        left = {p: self.scores[p] for p in range(1, n + 1)}
+        while left:
+            best = max(left.values())
+            tied = [p for p, v in left.items() if v == best]
+            rank = (self._next_win_rank() * 2.0 + len(tied) - 1.0) / 2.0
+            for p in tied:
+                self.ranking[p] = rank
+                del left[p]
+        self.over, self.end_type = True, "NaturalEnd"
+        self.winner = next((p for p in range(1, n + 1) if self.ranking[p] == 1.0), 0)
+
+    def _next_win_rank(self) -> float:
+        """Ludii's Context.computeNextWinRank: the best rank no player holds yet."""
+        rk = self.ranking[1:]
+        low = 0.0
+        while True:
+            assigned = [r for r in rk if r > low]
+            if not assigned:
+                return low + 1.0
+            m = min(assigned)
+            k = rk.count(m)
+            if int(m - (k - 1) * 0.5) > low + 1.0:
+                return low + 1.0
+            low += k
 
     def _apply_team_result(self, res: Result) -> None:
         """Ludii's End.applyTeamResult: a team's Win ranks its members together at the first

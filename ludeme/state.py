@@ -28,7 +28,7 @@ TOP = -1    # the level argument meaning "the top of the stack"
 class FlatSites:
     """One level per site, with a count (Ludii's ContainerFlatState)."""
 
-    __slots__ = ("who", "what", "count", "state", "rotation", "value", "hand_from")
+    __slots__ = ("who", "what", "count", "state", "rotation", "value", "hand_from", "owner_of")
     stacking = False
 
     def __init__(self, total_sites: int, hand_from: int):
@@ -39,12 +39,16 @@ class FlatSites:
         self.rotation = [0] * total_sites
         self.value = [0] * total_sites
         self.hand_from = hand_from          # sites from here on are in hands
+        # Per piece kind, the owner Ludii gives a piece moved onto an empty site (its
+        # component's owner); None keeps the owner it had where it came from.
+        self.owner_of: list[int] | None = None
 
     def copy(self) -> "FlatSites":
         s = FlatSites.__new__(FlatSites)
         s.who, s.what, s.count = self.who[:], self.what[:], self.count[:]
         s.state, s.rotation, s.value = self.state[:], self.rotation[:], self.value[:]
         s.hand_from = self.hand_from
+        s.owner_of = self.owner_of
         return s
 
     # -- reading levels ------------------------------------------------------
@@ -102,6 +106,8 @@ class FlatSites:
         if to >= self.hand_from and self.what[to] == what:
             self.count[to] += 1
         else:
+            if self.owner_of is not None:
+                who = self.owner_of[what]
             self.what[to], self.who[to], self.count[to] = what, who, 1
             self.state[to], self.rotation[to], self.value[to] = st, rot, val
 

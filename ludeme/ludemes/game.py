@@ -266,8 +266,13 @@ class MapL(Item):
     params = (P("name", LitStr, opt=True), P("pairs", "Pair", many=True))
 
 
+# Named board sites a map can give (Ludii's LandmarkType).
+LandmarkType = Enum("LandmarkType", "CentreSite LeftSite RightSite Topsite BottomSite FirstSite "
+                    "LastSite")
+
+
 @ludeme("pair")
 class Pair(Other):
     """`(pair <key> <value>)` with integer or role keys and values."""
 
-    params = (P("key", (LitInt, RoleType)), P("value", (LitInt, RoleType, LitStr)))
+    params = (P("key", (LitInt, RoleType)), P("value", (LitInt, RoleType, LitStr, LandmarkType)))

@@ -59,6 +59,8 @@ class LastFrom(IntFn):
     params = (P("afterConsequence", LitBool, opt=True, named=True),)
 
     def compile(self, env):
+        if self.afterConsequence:
+            raise self.fail("(last From afterConsequence:True) is not supported yet")
         return lambda c: c.s.last_from
 
 
@@ -66,9 +68,11 @@ class LastFrom(IntFn):
 class LastTo(IntFn):
     """`(last To)`: where the last decision went."""
 
-    params = (P("afterConsequence", LitBool, opt=True, named=True),)
+    params = (P("afterConsequence", LitBool, opt=True, named=True, default=False),)
 
     def compile(self, env):
+        if self.afterConsequence:
+            return lambda c: c.s.last_to_after
         return lambda c: c.s.last_to
 
 

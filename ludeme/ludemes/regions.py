@@ -97,12 +97,16 @@ class SitesHand(Region):
 class SitesLiteralL(Region):
     """`(sites {1 2 "A1"})` or `(sites "Name")` for a named region."""
 
-    params = (P("items", Region, opt=True), P("name", LitStr, opt=True),
-              P("role", RoleType, opt=True), P("player", "PlayerFn", opt=True))
+    params = (P("items", Region, opt=True), P("player", "PlayerFn", opt=True),
+              P("role", RoleType, opt=True), P("name", LitStr, opt=True),
+              P("sites", IntFn, opt=True, many=True))
 
     def compile(self, env):
         if self.items is not None:
             return env.compile(self.items)
+        if self.sites:   # (sites {(last To) ...}): sites computed in play
+            fns = [env.compile(f) for f in self.sites]
+            return lambda c: tuple(s for f in fns if (s := f(c)) >= 0)
         if self.player is not None:
             return env.regions_of_player(env.compile(self.player), self.name, self)
         if self.name is not None or self.role is not None:

@@ -1,0 +1,106 @@
+"""Effects, regions and end rules used by sowing and race games: `(fromTo ...)`, `(if ...)` as a
+region, `(byScore ...)`."""
+
+from __future__ import annotations
+
+from ..engine import A_MOVE, Move, Result
+from .base import Bool, EndRule, IntFn, LitBool, Moves, Other, P, Region, RoleType, ludeme
+from .moves import _sites_fn, _then
+
+
+@ludeme("fromTo")
+class FromTo(Moves):
+    """`(fromTo (from <site|region>) (to <site|region> [if:]) [count:] [copy:] [stack:] [mover:]
+    [(then ...)])`: move pieces as an effect, one move per occupied origin and destination
+    (Ludii's FromTo); `count:` moves that many from the origin.
+
+    Example: `(fromTo (from (to)) (to (mapEntry Mover)) count:(count at:(to)))`."""
+
+    params = (P("from_", "FromSpec"), P("to", "ToSpec"), P("count", IntFn, opt=True, named=True),
+              P("copy", LitBool, opt=True, named=True, default=False),
+              P("stack", LitBool, opt=True, named=True, default=False),
+              P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        for name in ("copy", "stack"):
+            if getattr(self, name):
+                raise self.fail(f"(fromTo ... {name}:True) is not supported yet")
+        if self.mover is not None:
+            raise self.fail("(fromTo ... mover:) is not supported yet")
+        for spec in (self.from_, self.to):
+            if spec.type is not None or spec.level is not None:
+                raise spec.fail("site types and levels in (fromTo ...) are not supported yet")
+        if self.from_.if_ is not None:
+            raise self.from_.fail("(from ... if:) in (fromTo ...) is not supported yet")
+        if self.to.apply is not None:
+            raise self.to.fail("(to ... (apply ...)) in (fromTo ...) is not supported yet")
+        froms = _sites_fn(env, self.from_.site, lambda c: (c.from_,))
+        tos = _sites_fn(env, self.to.site, lambda c: (c.to,))
+        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
+        count = env.compile(self.count) if self.count is not None else None
+        then = _then(env, self)
+
+        def from_to(c):
+            s = c.s
+            out = []
+            saved = (c.from_, c.to)
+            for frm in froms(c):
+                if frm < 0 or (s.what[frm] <= 0 and s.count[frm] <= 0):
+                    continue
+                c.from_ = frm
+                targets = tuple(tos(c))
+                c.from_ = saved[0]
+                for to in targets:
+                    if to < 0:
+                        continue
+                    n = count(c) if count is not None else 1
+                    c.from_, c.to = frm, to
+                    if to_cond is None or to_cond(c):
+                        out.append(Move(frm, to, 0, [(A_MOVE, frm, to)] * n, then))
+                    c.from_ = saved[0]
+            c.from_, c.to = saved
+            return out
+        return from_to
+
+
+@ludeme("if")
+class RegionIf(Region):
+    """`(if <cond> <region> [<region>])`: the first region when the condition holds, else the
+    second (empty when there is none)."""
+
+    params = (P("cond", Bool), P("then_", Region), P("else_", Region, opt=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        a = env.compile(self.then_)
+        b = env.compile(self.else_) if self.else_ is not None else (lambda c: ())
+        return lambda c: a(c) if cond(c) else b(c)
+
+
+@ludeme("score")
+class FinalScore(Other):
+    """`(score <role> <int>)` inside (byScore {...}): the score a player ends with."""
+
+    params = (P("role", RoleType), P("score", IntFn))
+
+
+@ludeme("byScore")
+class ByScore(EndRule):
+    """`(byScore [{(score P1 ...) ...}] [misere:])`: set the final scores if given, then end the
+    game ranking everyone by score, highest first (Ludii's ByScore)."""
+
+    params = (P("scores", "FinalScore", opt=True, many=True),
+              P("misere", LitBool, opt=True, named=True, default=False))
+
+    def compile(self, env):
+        if self.misere:
+            raise self.fail("(byScore misere:True) is not supported yet")
+        finals = [(env.role_id(s.role, s), env.compile(s.score)) for s in self.scores or ()]
+        result = Result(0, "ByScore")
+
+        def by_score(c):
+            for who, value in finals:
+                # Ludii sets each score in turn, so a later value may read an earlier one.
+                c.s.scores[who(c)] = value(c)
+            return [result]
+        return by_score

@@ -1,0 +1,274 @@
+"""Sowing (mancala) ludemes: the board, tracks, `(move Select ...)`, `(sow ...)`,
+`(sites Track ...)` and the `(set Count ...)` start rule.
+
+Seeds are counts: a site holds one kind of piece (the game's seed) and how many.
+The tracks themselves are built with the board (`ludeme.boards.mancala`): the
+typed `track` here only checks its arguments' types at its position.
+"""
+
+from __future__ import annotations
+
+from ..engine import A_ADD, A_COUNT, A_MOVE, UNDEFINED, Move
+from .base import (Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region,
+                   RoleType, SiteType, ludeme)
+from .game import Board
+
+StoreType = Enum("StoreType", "Outer Inner None")
+
+
+@ludeme("mancalaBoard")
+class MancalaBoard(Board):
+    """`(mancalaBoard <rows> <columns> [store:] [numStores:] [track|{tracks}])`: built by
+    `ludeme.boards.mancala` (Ludii's numbering: left store, rows bottom-up, right store)."""
+
+    params = (P("rows", (LitInt, IntFn)), P("columns", (LitInt, IntFn)),
+              P("store", StoreType, opt=True, named=True, default="Outer"),
+              P("numStores", LitInt, opt=True, named=True, default=2),
+              P("tracks", "Track", opt=True, many=True))
+
+
+@ludeme("track")
+class Track(Other):
+    """`(track "Name" "1,E,N,W"|{sites} [loop:] [P1|owner] [directed:])`: built with the board."""
+
+    params = (P("name", LitStr), P("steps", (LitStr, LitInt), many=True),
+              P("owner", (LitInt, RoleType), opt=True),
+              P("loop", LitBool, opt=True, named=True, default=False),
+              P("directed", LitBool, opt=True, named=True, default=False))
+
+
+def board_track(env, name: str | None, lud, owner: int | None = None):
+    """The track a ludeme names (the first one when unnamed), as Ludii picks it: by name, or,
+    with an owner, the owner's track whose name contains `name`."""
+    tracks = list(getattr(env.board, "track_info", {}).values())
+    if not tracks:
+        raise lud.fail("this board has no track; declare one with (track ...) in the board")
+    for t in tracks:
+        if name is None or (owner is None and t.name == name) or \
+                (owner is not None and t.owner == owner and name in t.name):
+            return t
+    return None
+
+
+def tracks_by_owner(env, name: str | None, lud) -> dict[int, object]:
+    """For each owner p (0 = no owner), the track the ludeme would use for p."""
+    tracks = list(getattr(env.board, "track_info", {}).values())
+    if not tracks:
+        raise lud.fail("this board has no track; declare one with (track ...) in the board")
+    out = {}
+    for p in range(0, env.num_players + 1):
+        out[p] = board_track(env, name, lud, p if p else None)
+    return out
+
+
+@ludeme("set", "Count")
+class SetCount(Other):
+    """`(set Count <n> to:<region>|at:<site>)`, a start rule: n of the last declared piece on
+    each site (Ludii's SetCount)."""
+
+    params = (P("type", SiteType, opt=True), P("count", IntFn),
+              P("to", Region, opt=True, named=True), P("at", IntFn, opt=True, named=True))
+
+    def start_actions(self, env, ctx) -> list[list[tuple]]:
+        """One start move per site."""
+        if len(env.components) < 2:
+            raise self.fail("(set Count ...) needs a piece to count")
+        if (self.to is None) == (self.at is None):
+            raise self.fail("(set Count ...) takes one of to:<region> or at:<site>")
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(set Count {self.type} ...) on other site types is not "
+                            "supported yet")
+        comp = env.components[-1]
+        n = env.compile(self.count)(ctx)
+        where = env.compile(self.to if self.to is not None else self.at)(ctx)
+        sites = [where] if isinstance(where, int) else list(where)
+        return [[(A_ADD, s, comp.index, comp.owner, n)] if n > 0 else [(A_COUNT, s, 0)]
+                for s in sites]
+
+
+@ludeme("move", "Select")
+class MoveSelect(Moves):
+    """`(move Select (from <sites> [if:]) [(to <sites> [if:])] [(then ...)])`: a decision that
+    only picks a site (from = to), its effect is in its consequents (e.g. a sow)."""
+
+    params = (P("from_", "FromSpec"), P("to", "ToSpec", opt=True),
+              P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .moves import _sites_fn, _then
+        if self.mover is not None:
+            raise self.fail("(move Select ... mover:) is not supported yet")
+        for spec in (self.from_, self.to):
+            if spec is not None and (spec.type is not None or spec.level is not None):
+                raise spec.fail("site types and levels in (move Select ...) are not "
+                                "supported yet")
+        if self.to is not None and self.to.apply is not None:
+            raise self.to.fail("(to ... (apply ...)) in (move Select ...) is not supported yet")
+        froms = _sites_fn(env, self.from_.site, lambda c: (c.from_,))
+        from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
+        tos = None if self.to is None else _sites_fn(env, self.to.site, lambda c: (c.to,))
+        to_cond = None if self.to is None or self.to.if_ is None else env.compile(self.to.if_)
+        then = _then(env, self)
+
+        def select(c):
+            out = []
+            saved = (c.from_, c.to)
+            for frm in froms(c):
+                if frm < 0:
+                    continue
+                c.from_ = frm
+                if from_cond is not None and not from_cond(c):
+                    continue
+                if tos is None:
+                    out.append(Move(frm, frm, 0, [], then))
+                    continue
+                for to in tos(c):
+                    c.to = to
+                    if to >= 0 and (to_cond is None or to_cond(c)):
+                        out.append(Move(frm, to, 0, [], then))
+            c.from_, c.to = saved
+            return out
+        return select
+
+
+@ludeme("sow")
+class Sow(Moves):
+    """`(sow [<site>] [count:] ["Track"] [owner:] [if:] [apply:] [includeSelf:] [origin:]
+    [skipIf:] [backtracking:] [(then ...)])`: take the seeds at a site (by default the last
+    `to`) and drop one on each next site of the track; then, while `if:` holds at the last
+    site reached, apply the capture (`apply:`), stepping back along the track while
+    `backtracking:` holds (Ludii's Sow)."""
+
+    params = (P("type", SiteType, opt=True), P("start", IntFn, opt=True),
+              P("count", IntFn, opt=True, named=True), P("track", LitStr, opt=True),
+              P("owner", IntFn, opt=True, named=True), P("if", Bool, opt=True, named=True),
+              P("apply", Moves, opt=True, named=True),
+              P("includeSelf", LitBool, opt=True, named=True, default=True),
+              P("origin", Bool, opt=True, named=True), P("skipIf", Bool, opt=True, named=True),
+              P("backtracking", Bool, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .moves import _then
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(sow {self.type} ...) is not supported yet")
+        env.counting = True
+        start_fn = env.compile(self.start) if self.start is not None else \
+            (lambda c: c.s.last_to)
+        count_fn = env.compile(self.count) if self.count is not None else None
+        owner_fn = env.compile(self.owner) if self.owner is not None else None
+        if owner_fn is None:
+            fixed = board_track(env, self.track, self)
+            by_owner = None
+        else:
+            fixed = None
+            by_owner = tracks_by_owner(env, self.track, self)
+        cond = env.compile(self.if_) if self.if_ is not None else None
+        effect = env.compile(self.apply) if self.apply is not None else None
+        include_self = self.includeSelf
+        origin = env.compile(self.origin) if self.origin is not None else None
+        skip = env.compile(self.skipIf) if self.skipIf is not None else None
+        back = env.compile(self.backtracking) if self.backtracking is not None else None
+        then = _then(env, self)
+        step_tables = {}
+
+        def steps(track):
+            t = step_tables.get(track.name)
+            if t is None:
+                sites = track.sites
+                n = len(sites)
+                nxt = [(i + 1) if i + 1 < n else (0 if track.loop else None) for i in range(n)]
+                prv = [(i - 1) if i > 0 else (n - 1 if track.loop else None) for i in range(n)]
+                t = step_tables[track.name] = (sites, nxt, prv)
+            return t
+
+        def sow(c):
+            s = c.s
+            start = start_fn(c)
+            count = count_fn(c) if count_fn is not None else (s.count[start] if start >= 0
+                                                               else 0)
+            track = fixed if owner_fn is None else by_owner.get(owner_fn(c))
+            if track is None:
+                return []
+            sites, nxt, prv = steps(track)
+            i = 0
+            while i < len(sites) and sites[i] != start:
+                i += 1
+            if i == len(sites):
+                return [Move(start, start, 0, [], then)]
+            saved = (c.from_, c.to)
+            actions = []
+            if origin is not None and origin(c):
+                actions.append((A_MOVE, start, start))
+                count -= 1
+                c.to = start
+            index = 0
+            while index < count:
+                j = nxt[i]
+                if j is None:
+                    break
+                c.to = sites[j]
+                if skip is not None and skip(c):
+                    i = j
+                    continue
+                if not include_self and sites[j] == start:
+                    i = j
+                    j = nxt[i]
+                    if j is None:
+                        break
+                actions.append((A_MOVE, start, sites[j]))
+                c.to = sites[j]
+                i = j
+                index += 1
+            move = Move(start, c.to, 0, actions, then)
+            if cond is not None and effect is not None:
+                after = s.clone()
+                for a in actions:
+                    after.do_action(a)
+                ac = after.ctx
+                ac.to = c.to
+                extra = []
+                while cond(ac):
+                    ac.from_ = start
+                    for m in effect(ac):
+                        extra.extend(m.actions)
+                        if m.then:
+                            raise self.fail("a capture with its own (then ...) inside sow is "
+                                            "not supported yet")
+                    j = prv[i]
+                    if j is None or back is None:
+                        break
+                    i = j
+                    ac.to = sites[i]
+                    if not back(ac) or sites[i] == start:
+                        break
+                move.actions = actions + extra
+            c.from_, c.to = saved
+            return [move]
+        return sow
+
+
+@ludeme("sites", "Track")
+class SitesTrack(Region):
+    """`(sites Track ["Name"] [owner:])`: the sites of a track, in track order."""
+
+    params = (P("type", SiteType, opt=True), P("name", LitStr, opt=True),
+              P("owner", IntFn, opt=True, named=True), P("from", IntFn, opt=True, named=True),
+              P("to", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        if self.from_ is not None or self.to is not None:
+            raise self.fail("(sites Track ... from: to:) is not supported yet")
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(sites Track {self.type} ...) is not supported yet")
+        if self.owner is None:
+            t = board_track(env, self.name, self)
+            sites = () if t is None else tuple(s for s in t.sites if s >= 0)
+            return lambda c: sites
+        owner = env.compile(self.owner)
+        table = {p: (() if t is None else tuple(s for s in t.sites if s >= 0))
+                 for p, t in tracks_by_owner(env, self.name, self).items()}
+        return lambda c: table.get(owner(c), ())
+
+
+__all__ = ["MancalaBoard", "Track", "SetCount", "MoveSelect", "Sow", "SitesTrack",
+           "UNDEFINED"]
