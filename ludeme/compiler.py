@@ -358,8 +358,12 @@ class Env:
         return lambda c: owned.get(player_fn(c), ())
 
     def no_moves_fn(self, role: str, lud: Ludeme):
-        """`(no Moves <role>)`: evaluated by generating that player's moves in a copy."""
+        """`(no Moves <role>)`, as Ludii's NoMoves: for Next, generate the next player's moves
+        in a copy (and record the answer as that player's stalemated flag); for any other
+        role, read the player's flag (set when they passed with no move)."""
         who = self.role_id(role, lud)
+        if role != "Next":
+            return lambda c: c.s.stalemated[who(c)]
 
         def no_moves(c):
             s = c.s
@@ -367,7 +371,8 @@ class Env:
             probe = s.clone()
             probe.prev, probe.mover, probe.next = s.mover, p, s.mover
             phase = probe.g.phases[probe.phase[p]]
-            return not phase.play(probe.ctx)
+            s.stalemated[p] = stuck = not phase.play(probe.ctx)
+            return stuck
         return no_moves
 
 

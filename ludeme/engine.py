@@ -199,7 +199,7 @@ class State:
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_to_after", "last_mover", "history", "ctx", "_legal", "pending",
-                 "winners", "losers", "_losses_decided", "visited")
+                 "winners", "losers", "_losses_decided", "visited", "stalemated")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -238,6 +238,9 @@ class State:
         self.pending: set[int] = set()
         self.visited: set[int] = set()
         self._losses_decided = 0
+        # Ludii's per-player "stalemated" flag, which (no Moves <player>) reads: cleared when
+        # the player's moves are generated, set when the player passes with no move.
+        self.stalemated = [False] * (n + 1)
         self.ctx = Ctx(game, self)
         self._legal = None
 
@@ -259,6 +262,7 @@ class State:
             c.from_ = c.to = c.site = c.player = UNDEFINED
             phase = self.g.phases[self.phase[self.mover]]
             moves = phase.play(c)
+            self.stalemated[self.mover] = False
             if not moves:
                 moves = [pass_move(self.mover)]
             self._legal = moves
@@ -305,6 +309,7 @@ class State:
         s.history = self.history[:]
         s.pending = set(self.pending)
         s.visited = set(self.visited)
+        s.stalemated = self.stalemated[:]
         s.ctx = Ctx(self.g, s)
         s._legal = None
         return s
@@ -433,6 +438,10 @@ class State:
         g = self.g
         mover = self.mover
         move.mover = mover
+        if move.is_pass and not self.stalemated[mover]:
+            c = self.ctx
+            c.from_ = c.to = c.site = c.player = UNDEFINED
+            self.stalemated[mover] = not g.phases[self.phase[mover]].play(c)
         self._legal = None
         self._apply_move_effects(move, True)
         self.num_moves += 1

@@ -162,7 +162,7 @@ class Sow(Moves):
         else:
             fixed = None
             by_owner = tracks_by_owner(env, self.track, self)
-        cond = env.compile(self.if_) if self.if_ is not None else None
+        cond = env.compile(self.if_) if self.if_ is not None else (lambda c: True)
         effect = env.compile(self.apply) if self.apply is not None else None
         include_self = self.includeSelf
         origin = env.compile(self.origin) if self.origin is not None else None
@@ -220,7 +220,7 @@ class Sow(Moves):
                 i = j
                 index += 1
             move = Move(start, c.to, 0, actions, then)
-            if cond is not None and effect is not None:
+            if effect is not None:
                 after = s.clone()
                 for a in actions:
                     after.do_action(a)
