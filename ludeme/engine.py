@@ -31,6 +31,10 @@ A_MOVE_STACK = 10  # (A_MOVE_STACK, from, to)     the whole stack onto the desti
 A_REMOVE_LEVEL = 11  # (A_REMOVE_LEVEL, site, level)
 A_ADD_LEVEL = 12  # (A_ADD_LEVEL, site, what, who, count, level)  push (TOP) or insert
 A_SET_FIELD = 13  # (A_SET_FIELD, field, site, level, value)  state/rotation/value of a piece
+A_SET_VAR = 14    # (A_SET_VAR, name, value)   a named variable (name None: Ludii's temp)
+A_REMEMBER = 15   # (A_REMEMBER, name, value)  add to the remembered values (name may be None)
+A_FORGET = 16     # (A_FORGET, name, value)    forget one value (value None: all of them)
+A_PENDING = 17    # (A_PENDING, value)         mark a value pending until the next move
 
 UNDEFINED = -1
 
@@ -38,7 +42,8 @@ UNDEFINED = -1
 # Per action kind, the index of its destination site in the tuple (0: it has none).
 _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCORE: 0,
               A_PASS: 0, A_COUNT: 1, A_FLIP: 1, A_MOVE_LEVEL: 3, A_MOVE_STACK: 2,
-              A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2}
+              A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_SET_VAR: 0, A_REMEMBER: 0,
+              A_FORGET: 0, A_PENDING: 0}
 
 
 def chance_seed(seed: int) -> int:
@@ -199,7 +204,7 @@ class State:
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_to_after", "last_mover", "history", "ctx", "_legal", "pending",
-                 "winners", "losers", "_losses_decided", "visited", "stalemated")
+                 "winners", "losers", "_losses_decided", "visited", "stalemated", "notes")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -241,6 +246,9 @@ class State:
         # Ludii's per-player "stalemated" flag, which (no Moves <player>) reads: cleared when
         # the player's moves are generated, set when the player passes with no move.
         self.stalemated = [False] * (n + 1)
+        # Named variables and remembered values ((set Var ...), (remember Value ...)): keys
+        # ("var", name) -> int and ("remembered", name) -> tuple, so a copy can share values.
+        self.notes: dict = {}
         self.ctx = Ctx(game, self)
         self._legal = None
 
@@ -310,6 +318,7 @@ class State:
         s.pending = set(self.pending)
         s.visited = set(self.visited)
         s.stalemated = self.stalemated[:]
+        s.notes = dict(self.notes)
         s.ctx = Ctx(self.g, s)
         s._legal = None
         return s
@@ -408,6 +417,22 @@ class State:
         elif kind == A_SET_FIELD:
             _, name, site, level, value = a
             sites.set_field(name, site, value, level)
+        elif kind == A_SET_VAR:
+            self.notes[("var", a[1])] = a[2]
+        elif kind == A_REMEMBER:
+            key = ("remembered", a[1])
+            self.notes[key] = self.notes.get(key, ()) + (a[2],)
+        elif kind == A_FORGET:
+            key = ("remembered", a[1])
+            kept = self.notes.get(key, ())
+            if a[2] is None:
+                kept = ()
+            elif a[2] in kept:
+                i = kept.index(a[2])
+                kept = kept[:i] + kept[i + 1:]
+            self.notes[key] = kept
+        elif kind == A_PENDING:
+            self.pending.add(a[1])
         else:  # pragma: no cover
             raise ValueError(a)
 
@@ -438,6 +463,7 @@ class State:
         g = self.g
         mover = self.mover
         move.mover = mover
+        self.pending.clear()   # Ludii reboots the pending values before each move
         if move.is_pass and not self.stalemated[mover]:
             c = self.ctx
             c.from_ = c.to = c.site = c.player = UNDEFINED

@@ -226,10 +226,19 @@ class Builder:
         if isinstance(expected, str):
             expected = CLASSES[expected]
         if isinstance(expected, tuple):
+            # One keyword may have a class per category ((if ...) as an integer or a region):
+            # an alternative that refuses the arguments leaves the next one its chance.
+            refused = None
             for t in expected:
-                got = self.try_build(node, t, path)
+                try:
+                    got = self.try_build(node, t, path)
+                except LudemeError as e:
+                    refused = refused or e
+                    continue
                 if got is not _NO:
                     return got
+            if refused is not None:
+                raise refused
             return _NO
         if isinstance(expected, Enum):
             if isinstance(node, Word) and node.value in expected.words:

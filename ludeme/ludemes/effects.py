@@ -104,3 +104,17 @@ class ByScore(EndRule):
                 c.s.scores[who(c)] = value(c)
             return [result]
         return by_score
+
+
+@ludeme("if")
+class IntIf(IntFn):
+    """`(if <cond> <int> [<int>])`: the first value when the condition holds, else the second
+    (-1 when there is none, Ludii's Undefined)."""
+
+    params = (P("cond", Bool), P("then_", IntFn), P("else_", IntFn, opt=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        a = env.compile(self.then_)
+        b = env.compile(self.else_) if self.else_ is not None else (lambda c: -1)
+        return lambda c: a(c) if cond(c) else b(c)

@@ -133,41 +133,51 @@ class MoveSelect(Moves):
 
 @ludeme("sow")
 class Sow(Moves):
-    """`(sow [<site>] [count:] ["Track"] [owner:] [if:] [apply:] [includeSelf:] [origin:]
-    [skipIf:] [backtracking:] [(then ...)])`: take the seeds at a site (by default the last
-    `to`) and drop one on each next site of the track; then, while `if:` holds at the last
-    site reached, apply the capture (`apply:`), stepping back along the track while
-    `backtracking:` holds (Ludii's Sow)."""
+    """`(sow [<site>] [count:] [numPerHole:] ["Track"] [owner:] [if:] [sowEffect:] [apply:]
+    [includeSelf:] [origin:] [skipIf:] [backtracking:|forward:] [(then ...)])`: take the seeds
+    at a site (by default the last `to`) and drop `numPerHole` on each next site of the track;
+    then, while `if:` holds at the last site reached, collect the capture (`apply:`) on the sown
+    position, stepping back (`backtracking:`) or on (`forward:`) along the track while that
+    condition holds (Ludii's Sow).
+
+    Example: `(sow apply:(if (= 6 (count at:(to))) (fromTo (from (to)) (to (mapEntry Mover))
+    count:6)))`."""
 
     params = (P("type", SiteType, opt=True), P("start", IntFn, opt=True),
-              P("count", IntFn, opt=True, named=True), P("track", LitStr, opt=True),
+              P("count", IntFn, opt=True, named=True),
+              P("numPerHole", IntFn, opt=True, named=True), P("track", LitStr, opt=True),
               P("owner", IntFn, opt=True, named=True), P("if", Bool, opt=True, named=True),
+              P("sowEffect", Moves, opt=True, named=True),
               P("apply", Moves, opt=True, named=True),
               P("includeSelf", LitBool, opt=True, named=True, default=True),
               P("origin", Bool, opt=True, named=True), P("skipIf", Bool, opt=True, named=True),
-              P("backtracking", Bool, opt=True, named=True), P("then", "Then", opt=True))
+              P("backtracking", Bool, opt=True, named=True),
+              P("forward", Bool, opt=True, named=True), P("then", "Then", opt=True))
 
     def compile(self, env):
         from .moves import _then
         if self.type not in (None, env.board.site_type):
             raise self.fail(f"(sow {self.type} ...) is not supported yet")
+        if self.backtracking is not None and self.forward is not None:
+            raise self.fail("(sow ...) takes backtracking: or forward:, not both")
         env.counting = True
         start_fn = env.compile(self.start) if self.start is not None else \
             (lambda c: c.s.last_to)
         count_fn = env.compile(self.count) if self.count is not None else None
+        per_hole = env.compile(self.numPerHole) if self.numPerHole is not None else None
         owner_fn = env.compile(self.owner) if self.owner is not None else None
         if owner_fn is None:
-            fixed = board_track(env, self.track, self)
-            by_owner = None
+            fixed, by_owner = board_track(env, self.track, self), None
         else:
-            fixed = None
-            by_owner = tracks_by_owner(env, self.track, self)
+            fixed, by_owner = None, tracks_by_owner(env, self.track, self)
         cond = env.compile(self.if_) if self.if_ is not None else (lambda c: True)
         effect = env.compile(self.apply) if self.apply is not None else None
+        sow_effect = env.compile(self.sowEffect) if self.sowEffect is not None else None
         include_self = self.includeSelf
         origin = env.compile(self.origin) if self.origin is not None else None
         skip = env.compile(self.skipIf) if self.skipIf is not None else None
         back = env.compile(self.backtracking) if self.backtracking is not None else None
+        fwd = env.compile(self.forward) if self.forward is not None else None
         then = _then(env, self)
         step_tables = {}
 
@@ -180,6 +190,24 @@ class Sow(Moves):
                 prv = [(i - 1) if i > 0 else (n - 1 if track.loop else None) for i in range(n)]
                 t = step_tables[track.name] = (sites, nxt, prv)
             return t
+
+        def effect_actions(fn, c, out):
+            for m in fn(c):
+                out.extend(m.actions)
+                if m.then:
+                    raise self.fail("an effect with its own (then ...) inside (sow ...) is not "
+                                    "supported yet")
+
+        def drop(c, start, to, count, sown, actions):
+            """The sow effect, then numPerHole seeds (while any are left) into `to`."""
+            if sow_effect is not None:
+                effect_actions(sow_effect, c, actions)
+            k = per_hole(c) if per_hole is not None else 1
+            for _ in range(k):
+                if sown < count:
+                    actions.append((A_MOVE, start, to))
+                sown += 1
+            return sown
 
         def sow(c):
             s = c.s
@@ -194,15 +222,19 @@ class Sow(Moves):
             while i < len(sites) and sites[i] != start:
                 i += 1
             if i == len(sites):
-                return [Move(start, start, 0, [], then)]
-            saved = (c.from_, c.to)
+                raise self.fail(f"(sow ...) from site {start}, which is not on track "
+                                f"{track.name!r}")
+            saved = (c.from_, c.to, c.value)
             actions = []
+            sown = 0
+            c.from_ = start
             if origin is not None and origin(c):
-                actions.append((A_MOVE, start, start))
-                count -= 1
+                sown = drop(c, start, start, count, sown, actions)
                 c.to = start
+            c.from_ = saved[0]
             index = 0
-            while index < count:
+            while sown < count and index < count:
+                c.value = count - index
                 j = nxt[i]
                 if j is None:
                     break
@@ -215,8 +247,8 @@ class Sow(Moves):
                     j = nxt[i]
                     if j is None:
                         break
-                actions.append((A_MOVE, start, sites[j]))
-                c.to = sites[j]
+                    c.to = sites[j]
+                sown = drop(c, start, sites[j], count, sown, actions)
                 i = j
                 index += 1
             move = Move(start, c.to, 0, actions, then)
@@ -225,24 +257,35 @@ class Sow(Moves):
                 for a in actions:
                     after.do_action(a)
                 ac = after.ctx
-                ac.to = c.to
+                ac.to, ac.from_, ac.value = c.to, c.from_, c.value
                 extra = []
+                captures = 0
                 while cond(ac):
                     ac.from_ = start
-                    for m in effect(ac):
-                        extra.extend(m.actions)
-                        if m.then:
-                            raise self.fail("a capture with its own (then ...) inside sow is "
-                                            "not supported yet")
-                    j = prv[i]
-                    if j is None or back is None:
+                    effect_actions(effect, ac, extra)
+                    if back is None and fwd is None:
                         break
-                    i = j
-                    ac.to = sites[i]
-                    if not back(ac) or sites[i] == start:
+                    if back is not None:
+                        j = prv[i]
+                        if not back(ac) or j is None:
+                            break
+                        i = j
+                        ac.to = sites[i]
+                        if not back(ac) or sites[i] == start:
+                            break
+                    else:
+                        j = nxt[i]
+                        if not fwd(ac) or j is None:
+                            break
+                        i = j
+                        ac.to = sites[i]
+                        if not fwd(ac):
+                            break
+                    captures += 1
+                    if captures >= len(sites):
                         break
                 move.actions = actions + extra
-            c.from_, c.to = saved
+            c.from_, c.to, c.value = saved
             return [move]
         return sow
 
@@ -272,3 +315,119 @@ class SitesTrack(Region):
 
 __all__ = ["MancalaBoard", "Track", "SetCount", "MoveSelect", "Sow", "SitesTrack",
            "UNDEFINED"]
+
+
+def _all_tracks(env, lud) -> list:
+    tracks = list(getattr(env.board, "track_info", {}).values())
+    if not tracks:
+        raise lud.fail("this board has no track; declare one with (track ...) in the board")
+    return tracks
+
+
+def _player_fn(env, lud, default):
+    """The player a track ludeme names by role or (player ...), else `default`."""
+    if lud.role is not None and lud.player is not None:
+        raise lud.fail("give a role or a (player ...), not both")
+    if lud.role is not None:
+        return env.role_id(lud.role, lud)
+    if lud.player is not None:
+        return env.compile(lud.player)
+    return default
+
+
+@ludeme("trackSite", "Move")
+class TrackSiteMove(IntFn):
+    """`(trackSite Move [from:] [role|(player ..)|"Track"] steps:<int>)`: the site `steps`
+    further along the player's track (wrapping on a loop; -1 past the end of a line)."""
+
+    params = (P("from", IntFn, opt=True, named=True), P("role", RoleType, opt=True),
+              P("player", "PlayerFn", opt=True), P("name", LitStr, opt=True),
+              P("steps", IntFn, named=True))
+
+    def compile(self, env):
+        tracks = _all_tracks(env, self)
+        if any(t.internal_loop for t in tracks) and not all(t.loop for t in tracks):
+            raise self.fail("(trackSite Move ...) on tracks that cross themselves is not "
+                            "supported yet")
+        pid = _player_fn(env, self, lambda c: c.s.mover)
+        frm = env.compile(self.from_) if self.from_ is not None else (lambda c: c.from_)
+        steps = env.compile(self.steps)
+        name = self.name
+
+        def pick(p):
+            if name is not None:
+                for t in tracks:
+                    if name in t.name and t.owner == p:
+                        return t
+                for t in tracks:
+                    if name in t.name:
+                        return t
+            for owner in (p, 0):
+                for t in tracks:
+                    if t.owner == owner:
+                        return t
+            return None
+        chosen = {p: pick(p) for p in range(0, env.num_players + 2)}
+
+        def site(c):
+            t = chosen.get(pid(c))
+            if t is None:
+                return -1
+            sites = t.sites
+            n = len(sites)
+            here = frm(c)
+            i = sites.index(here) if here in sites else n
+            i += max(0, steps(c))
+            if i < n:
+                return sites[i]
+            return sites[i % n] if t.loop else -1
+        return site
+
+
+@ludeme("trackSite", "FirstSite")
+class TrackSiteFirst(IntFn):
+    """`(trackSite FirstSite [role|(player ..)] ["Track"] [from:] [if:])`: the first site of the
+    track (from `from:` on, going round) where the condition holds; -1 if none."""
+
+    params = (P("player", "PlayerFn", opt=True), P("role", RoleType, opt=True),
+              P("name", LitStr, opt=True), P("from", IntFn, opt=True, named=True),
+              P("if", Bool, opt=True, named=True))
+
+    def compile(self, env):
+        tracks = _all_tracks(env, self)
+        pid = _player_fn(env, self, lambda c: 0)
+        frm = env.compile(self.from_) if self.from_ is not None else None
+        cond = env.compile(self.if_) if self.if_ is not None else None
+        name = self.name
+
+        def pick(p):
+            for t in tracks:
+                if name is not None:
+                    if name in t.name and (p == 0 or t.owner == p):
+                        return t
+                elif t.owner in (p, 0):
+                    return t
+            return tracks[0]
+
+        def first(c):
+            t = pick(pid(c))
+            sites = t.sites
+            n = len(sites)
+            if frm is None:
+                i = 0
+            else:
+                f = frm(c)
+                if f not in sites:
+                    return -1
+                i = sites.index(f)
+            if cond is None:
+                return sites[i]
+            saved = c.to
+            for j in range(i, i + n):
+                c.to = sites[j % n]
+                if cond(c):
+                    c.to = saved
+                    return sites[j % n]
+            c.to = saved
+            return -1
+        return first
