@@ -170,6 +170,8 @@ class MancalaBoard(BoardLudeme, keyword="mancalaBoard"):
         columns = args.dim()
         store = args.named_word("store", STORE_TYPES, "Outer")
         num_stores = args.named_dim("numStores", 2)
+        # largeStack: only how Ludii stores tall stacks; sites here hold any count.
+        args.named_bool("largeStack")
         tracks = []
         while args.peek() is not None:
             node = args.take()

@@ -4,7 +4,8 @@ region, `(byScore ...)`."""
 from __future__ import annotations
 
 from ..engine import A_MOVE, Move, Result
-from .base import Bool, EndRule, IntFn, LitBool, Moves, Other, P, Region, RoleType, ludeme
+from .base import (Bool, EndRule, IntFn, LitBool, Moves, Other, P, Region, RoleType, SiteType,
+                   ludeme)
 from .moves import _sites_fn, _then
 
 
@@ -118,3 +119,142 @@ class IntIf(IntFn):
         a = env.compile(self.then_)
         b = env.compile(self.else_) if self.else_ is not None else (lambda c: -1)
         return lambda c: a(c) if cond(c) else b(c)
+
+
+@ludeme("if")
+class BoolIf(Bool):
+    """`(if <cond> <cond> [<cond>])`: the second condition when the first holds, else the third
+    (false when there is none)."""
+
+    params = (P("cond", Bool), P("then_", Bool), P("else_", Bool, opt=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        a = env.compile(self.then_)
+        b = env.compile(self.else_) if self.else_ is not None else (lambda c: False)
+        return lambda c: a(c) if cond(c) else b(c)
+
+
+@ludeme("count")
+class CountIn(IntFn):
+    """`(count in:<region>)`: the pieces on the sites of a region, counts added up (levels in
+    a stacking game)."""
+
+    params = (P("type", SiteType, opt=True), P("in", Region, named=True))
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(count {self.type} in:...) is not supported yet")
+        region = env.compile(self.in_)
+
+        def count_in(c):
+            s = c.s
+            if s.g.stacking:
+                return sum(s.size_stack(site) for site in region(c) if site >= 0)
+            counts = s.count
+            return sum(counts[site] for site in region(c) if site >= 0)
+        return count_in
+
+
+@ludeme("is", "Next")
+class IsNext(Bool):
+    """`(is Next <player>)`: the player is the next to move."""
+
+    params = (P("role", RoleType, opt=True), P("player", IntFn, opt=True))
+
+    def compile(self, env):
+        if (self.role is None) == (self.player is None):
+            raise self.fail("(is Next ...) takes one player")
+        who = env.role_id(self.role, self) if self.role is not None else env.compile(self.player)
+        return lambda c: c.s.next == who(c)
+
+
+@ludeme("forEach", "Site")
+class ForEachSite(Moves):
+    """`(forEach Site <region> <moves> [noMoveYet:<moves>] [(then ...)])`: the moves generated
+    with each site of the region (in increasing order) as `(site)`, `(from)` and `(to)`; the
+    `noMoveYet:` moves when there are none."""
+
+    params = (P("region", Region), P("generator", Moves),
+              P("noMoveYet", Moves, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        region = env.compile(self.region)
+        gen = env.compile(self.generator)
+        otherwise = env.compile(self.noMoveYet) if self.noMoveYet is not None else None
+        then = _then(env, self)
+
+        def for_each(c):
+            saved = (c.from_, c.to, c.site)
+            out = []
+            for site in sorted(set(region(c))):
+                if site < 0:
+                    continue
+                c.from_ = c.to = c.site = site
+                out.extend(gen(c))
+            c.from_, c.to, c.site = saved
+            if not out and otherwise is not None:
+                return otherwise(c)
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return for_each
+
+
+def applied_actions(state, move) -> list:
+    """Apply a move's actions and consequents to `state`; every action applied, in order."""
+    done = list(move.actions)
+    for a in move.actions:
+        state.do_action(a)
+    c = state.ctx
+    for consequent in move.then:
+        saved = (c.from_, c.to, c.site, c.player)
+        c.from_ = c.to = c.site = c.player = -1
+        for m in consequent(c):
+            done.extend(applied_actions(state, m))
+        c.from_, c.to, c.site, c.player = saved
+    return done
+
+
+@ludeme("do")
+class Do(Moves):
+    """`(do <moves> [next:<moves>] [ifAfterwards:<cond>] [(then ...)])` (Ludii's Do): with
+    `ifAfterwards:`, the moves after which the condition holds (checked on a copy with the move
+    and its consequents applied); with `next:`, the next moves generated after the first ones
+    were applied, each carrying their actions first."""
+
+    params = (P("prior", Moves), P("next", Moves, opt=True, named=True),
+              P("ifAfterwards", Bool, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        prior = env.compile(self.prior)
+        nxt = env.compile(self.next) if self.next is not None else None
+        cond = env.compile(self.ifAfterwards) if self.ifAfterwards is not None else None
+        then = _then(env, self)
+        if nxt is None and cond is None:
+            raise self.fail("(do ...) needs next: or ifAfterwards:")
+
+        def passes(c, m):
+            probe = c.s.clone()
+            probe._apply_move_effects(m, True)   # the move and its consequents, as Move.apply
+            if probe.mover == probe.next:
+                probe.next = probe.prev
+            return cond(probe.ctx)
+
+        def do(c):
+            if cond is not None:   # Ludii then ignores next: (it computes it and drops it)
+                out = [m for m in prior(c) if passes(c, m)]
+            else:
+                probe = c.s.clone()
+                before = []
+                for m in prior(c):
+                    before.extend(applied_actions(probe, m))
+                out = nxt(probe.ctx)
+                for m in out:
+                    m.actions = before + list(m.actions)
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return do

@@ -24,7 +24,8 @@ class MancalaBoard(Board):
     params = (P("rows", (LitInt, IntFn)), P("columns", (LitInt, IntFn)),
               P("store", StoreType, opt=True, named=True, default="Outer"),
               P("numStores", LitInt, opt=True, named=True, default=2),
-              P("tracks", "Track", opt=True, many=True))
+              P("tracks", "Track", opt=True, many=True),
+              P("largeStack", LitBool, opt=True, named=True, default=False))
 
 
 @ludeme("track")
