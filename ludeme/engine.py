@@ -209,10 +209,10 @@ class State:
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
         self.g = game
-        # In a counting game every site gathers pieces of one kind as a count, as hands do.
-        counts_from = 0 if game.counting else game.containers[0].num_sites
-        self.sites = new_sites(game.total_sites, counts_from, game.stacking)
+        self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking)
         if game.counting and not game.stacking:
+            # Every site gathers pieces of one kind as a count, as hands do.
+            self.sites.count_from = 0
             self.sites.owner_of = game.ludii_owners
         self._alias_sites()
         # The chance stream (dice, random draws): only games with chance rules have one.

@@ -28,7 +28,8 @@ TOP = -1    # the level argument meaning "the top of the stack"
 class FlatSites:
     """One level per site, with a count (Ludii's ContainerFlatState)."""
 
-    __slots__ = ("who", "what", "count", "state", "rotation", "value", "hand_from", "owner_of")
+    __slots__ = ("who", "what", "count", "state", "rotation", "value", "hand_from", "count_from",
+                 "owner_of")
     stacking = False
 
     def __init__(self, total_sites: int, hand_from: int):
@@ -39,6 +40,9 @@ class FlatSites:
         self.rotation = [0] * total_sites
         self.value = [0] * total_sites
         self.hand_from = hand_from          # sites from here on are in hands
+        # Sites from here on gather pieces of one kind as a count: the hands, or every site
+        # in a game that counts (seeds).
+        self.count_from = hand_from
         # Per piece kind, the owner Ludii gives a piece moved onto an empty site (its
         # component's owner); None keeps the owner it had where it came from.
         self.owner_of: list[int] | None = None
@@ -48,6 +52,7 @@ class FlatSites:
         s.who, s.what, s.count = self.who[:], self.what[:], self.count[:]
         s.state, s.rotation, s.value = self.state[:], self.rotation[:], self.value[:]
         s.hand_from = self.hand_from
+        s.count_from = self.count_from
         s.owner_of = self.owner_of
         return s
 
@@ -80,7 +85,7 @@ class FlatSites:
             rotation: int = 0, value: int = 0, level: int = TOP) -> None:
         """Put `count` pieces at a site: in a hand (or a site of the same kind, when the
         game counts), the count grows; on the board the piece replaces what was there."""
-        if site >= self.hand_from and self.what[site] == what:
+        if site >= self.count_from and self.what[site] == what:
             self.count[site] += count
             return
         self.what[site], self.who[site], self.count[site] = what, who, count
@@ -103,7 +108,7 @@ class FlatSites:
             self.count[frm] -= 1
         else:
             self.clear(frm)
-        if to >= self.hand_from and self.what[to] == what:
+        if to >= self.count_from and self.what[to] == what:
             self.count[to] += 1
         else:
             if self.owner_of is not None:

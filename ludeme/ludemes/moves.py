@@ -159,6 +159,7 @@ class MoveFromTo(Moves):
         tos = _sites_fn(env, self.to.site, lambda c: (c.to,))
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
         then = _then(env, self)
+        count = env.compile(self.count) if self.count is not None else None
 
         def from_to(c):
             what = c.s.what
@@ -175,7 +176,9 @@ class MoveFromTo(Moves):
                         continue
                     c.to = to
                     if to_cond(c):
-                        out.append(Move(frm, to, 0, [(A_MOVE, frm, to)], then))
+                        # count: moves that many pieces (Ludii's ActionMoveN)
+                        n = 1 if count is None else count(c)
+                        out.append(Move(frm, to, 0, [(A_MOVE, frm, to)] * n, then))
                 c.from_ = frm
             c.from_, c.to = saved
             return out
