@@ -101,8 +101,11 @@ class FlatSites:
         return old
 
     def move(self, frm: int, to: int, level_from: int = TOP, level_to: int = TOP) -> None:
-        """Move one piece from `frm` to `to` (a count at `frm` goes down by one)."""
+        """Move one piece from `frm` to `to` (a count at `frm` goes down by one); nothing when
+        `frm` is empty (a capture collected before an earlier one emptied the site)."""
         what, who = self.what[frm], self.who[frm]
+        if not what:
+            return
         st, rot, val = self.state[frm], self.rotation[frm], self.value[frm]
         if self.count[frm] > 1:
             self.count[frm] -= 1

@@ -114,17 +114,19 @@ class MoveSelect(Moves):
         def select(c):
             out = []
             saved = (c.from_, c.to)
-            for frm in froms(c):
+            # Ludii walks a region as a set of sites in increasing order, with (from) and
+            # (to) both on the site while testing it.
+            for frm in sorted(set(froms(c))):
                 if frm < 0:
                     continue
-                c.from_ = frm
+                c.from_ = c.to = frm
                 if from_cond is not None and not from_cond(c):
                     continue
                 if tos is None:
                     out.append(Move(frm, frm, 0, [], then))
                     continue
-                for to in tos(c):
-                    c.to = to
+                for to in sorted(set(tos(c))):
+                    c.from_, c.to = frm, to
                     if to >= 0 and (to_cond is None or to_cond(c)):
                         out.append(Move(frm, to, 0, [], then))
             c.from_, c.to = saved
