@@ -3,9 +3,9 @@ region, `(byScore ...)`."""
 
 from __future__ import annotations
 
-from ..engine import A_MOVE, Move, Result
-from .base import (Bool, EndRule, IntFn, LitBool, Moves, Other, P, Region, RoleType, SiteType,
-                   ludeme)
+from ..engine import A_MOVE, A_NEXT, Move, Result
+from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
+                   SiteType, ludeme)
 from .moves import _sites_fn, _then
 
 
@@ -258,3 +258,152 @@ class Do(Moves):
                     m.then = tuple(m.then) + then
             return out
         return do
+
+
+@ludeme("all", "Passed")
+class AllPassed(Bool):
+    """`(all Passed)`: every player's last turn was a pass (Ludii's AllPassed)."""
+
+    params = ()
+
+    def compile(self, env):
+        n = env.num_players
+        return lambda c: c.s.num_moves >= n and c.s._all_passed()
+
+
+class _Parity(Bool):
+    params = (P("value", IntFn),)
+    remainder = 0
+
+    def compile(self, env):
+        value, r = env.compile(self.value), self.remainder
+        return lambda c: value(c) % 2 == r
+
+
+@ludeme("is", "Even")
+class IsEven(_Parity):
+    """`(is Even <int>)`."""
+
+
+@ludeme("is", "Odd")
+class IsOdd(_Parity):
+    """`(is Odd <int>)`."""
+
+    remainder = 1
+
+
+@ludeme("no", "Pieces")
+class NoPieces(Bool):
+    """`(no Pieces [<role>] ["Name"] [in:<region>])`: (count Pieces ...) with the same
+    arguments is 0."""
+
+    params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="Shared"),
+              P("who", IntFn, opt=True), P("name", LitStr, opt=True),
+              P("in", Region, opt=True, named=True))
+
+    def compile(self, env):
+        from .ints import CountPieces
+        count = CountPieces(self.node, self.path, type=self.type, role=self.role, who=self.who,
+                            name=self.name, in_=self.in_)
+        f = env.compile(count)
+        return lambda c: f(c) == 0
+
+
+@ludeme("priority")
+class Priority(Moves):
+    """`(priority {<moves> ...} [(then ...)])`: the first list of moves that is not empty."""
+
+    params = (P("lists", Moves, many=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        gens = [env.compile(m) for m in self.lists]
+        then = _then(env, self)
+
+        def priority(c):
+            for g in gens:
+                out = g(c)
+                if out:
+                    if then:
+                        for m in out:
+                            m.then = tuple(m.then) + then
+                    return out
+            return []
+        return priority
+
+
+@ludeme("set", "NextPlayer")
+class SetNextPlayer(Moves):
+    """`(set NextPlayer <player>)`: who moves after this turn."""
+
+    params = (P("player", IntFn), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        who = env.compile(self.player)
+        then = _then(env, self)
+        return lambda c: [Move(-1, -1, 0, [(A_NEXT, who(c))], then)]
+
+
+@ludeme("forEach", "Value")
+class ForEachValue(Moves):
+    """`(forEach Value min:<int> max:<int> <moves>)` or `(forEach Value <values> <moves>)`:
+    the moves generated with each value as `(value)`."""
+
+    params = (P("values", Region, opt=True), P("min", IntFn, opt=True, named=True),
+              P("max", IntFn, opt=True, named=True), P("generator", Moves),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if self.values is None and (self.min is None or self.max is None):
+            raise self.fail("(forEach Value ...) needs values or min: and max:")
+        if self.values is not None and (self.min is not None or self.max is not None):
+            raise self.fail("(forEach Value ...) takes values or min: and max:, not both")
+        if self.values is not None:
+            values = env.compile(self.values)
+        else:
+            lo, hi = env.compile(self.min), env.compile(self.max)
+            values = lambda c: range(lo(c), hi(c) + 1)  # noqa: E731
+        gen = env.compile(self.generator)
+        then = _then(env, self)
+
+        def for_each(c):
+            saved = c.value
+            out = []
+            for v in values(c):
+                c.value = v
+                out.extend(gen(c))
+            c.value = saved
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return for_each
+
+
+class _Extreme(IntFn):
+    params = (P("a", IntFn, opt=True), P("b", IntFn, opt=True),
+              P("values", IntFn, opt=True, many=True))
+    pick = min
+
+    def compile(self, env):
+        if self.values:
+            if self.a is not None or self.b is not None:
+                raise self.fail(f"({self.keyword} ...) takes two values or an array")
+            fns = [env.compile(v) for v in self.values]
+        elif self.a is not None and self.b is not None:
+            fns = [env.compile(self.a), env.compile(self.b)]
+        else:
+            raise self.fail(f"({self.keyword} ...) takes two values or an array of values")
+        pick = type(self).pick
+        return lambda c: pick(f(c) for f in fns)
+
+
+@ludeme("min")
+class Min(_Extreme):
+    """`(min <int> <int>)` or `(min {<int> ...})`: the smallest."""
+
+
+@ludeme("max")
+class Max(_Extreme):
+    """`(max <int> <int>)` or `(max {<int> ...})`: the largest."""
+
+    pick = max

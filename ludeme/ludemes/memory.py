@@ -3,14 +3,17 @@
 `(set Var "Name" <int>)` / `(var "Name")` (-1 until set; without a name, Ludii's single
 temporary value), `(remember Value ["Name"] <int> [unique:])` (`(set RememberValue ...)`
 is the older spelling), `(forget Value ["Name"] <int>|All)`, `(values Remembered ["Name"])`,
-`(set Pending [<int>|<region>])`, `(is Pending)`, `(sites Pending)`, `(value Pending)`.
-Pending values last until the next move is applied.
+`(set Pending [<int>|<region>])`, `(is Pending)`, `(sites Pending)`; per-player values
+`(set Value <player> <int>)` / `(value Player <player>)`; a piece's `(state at:)` and
+`(set State at: <int>)`. Pending values last until the next move is applied.
 """
 
 from __future__ import annotations
 
-from ..engine import A_FORGET, A_PENDING, A_REMEMBER, A_SET_VAR, Move
-from .base import Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, ludeme
+from ..engine import A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A_SET_VAR, Move
+from ..state import TOP
+from .base import (Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
+                   SiteType, ludeme)
 from .moves import _then
 
 
@@ -154,3 +157,75 @@ class StartRememberValue(Other):
         if self.unique:
             values = list(dict.fromkeys(values))
         return [[(A_REMEMBER, self.name, v)] for v in values]
+
+
+@ludeme("set", "Value")
+class SetPlayerValue(Moves):
+    """`(set Value <player> <int>)`: a player's value (0 until set), read by (value Player ..)."""
+
+    params = (P("who", (RoleType, IntFn)), P("value", IntFn), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        who = _one_player(env, self)
+        value = env.compile(self.value)
+        return _effect(lambda c: [(A_SET_VAR, ("player", who(c)), value(c))], _then(env, self))
+
+
+@ludeme("value", "Player")
+class ValuePlayer(IntFn):
+    """`(value Player <player>)`: the player's value, 0 until set."""
+
+    params = (P("who", (RoleType, IntFn)),)
+
+    def compile(self, env):
+        who = _one_player(env, self)
+        return lambda c: c.s.notes.get(("var", ("player", who(c))), 0)
+
+
+def _one_player(env, lud):
+    """The player a ludeme names by a role word or an integer."""
+    return env.role_id(lud.who, lud) if isinstance(lud.who, str) else env.compile(lud.who)
+
+
+@ludeme("state")
+class StateAt(IntFn):
+    """`(state at:<site> [level:])`: the state of the piece at a site (0 off the board)."""
+
+    params = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
+              P("level", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(state {self.type} ...) is not supported yet")
+        at = env.compile(self.at)
+        level = env.compile(self.level) if self.level is not None else (lambda c: TOP)
+        n = env.total_sites
+
+        def state(c):
+            s = at(c)
+            return c.s.piece_state(s, level(c)) if 0 <= s < n else 0
+        return state
+
+
+@ludeme("set", "State")
+class SetState(Moves):
+    """`(set State at:<site> [level:] <int>)`: set the state of the piece at a site."""
+
+    params = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
+              P("level", IntFn, opt=True, named=True), P("value", IntFn),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(set State {self.type} ...) is not supported yet")
+        at = env.compile(self.at)
+        level = env.compile(self.level) if self.level is not None else (lambda c: TOP)
+        value = env.compile(self.value)
+        n = env.total_sites
+
+        def actions(c):
+            s = at(c)
+            if not 0 <= s < n:
+                return []
+            return [(A_SET_FIELD, "state", s, level(c), value(c))]
+        return _effect(actions, _then(env, self))

@@ -295,29 +295,54 @@ class Sow(Moves):
 
 @ludeme("sites", "Track")
 class SitesTrack(Region):
-    """`(sites Track ["Name"] [owner:])`: the sites of a track, in track order."""
+    """`(sites Track [<role>|(player ..)] ["Name"] [from:] [to:])`: the sites of a track (the
+    one named, else the first of the player's or of nobody's), from `from:` up to `to:`
+    included, going round to the start when `to:` comes before `from:`."""
 
-    params = (P("type", SiteType, opt=True), P("name", LitStr, opt=True),
-              P("owner", IntFn, opt=True, named=True), P("from", IntFn, opt=True, named=True),
+    params = (P("player", "PlayerFn", opt=True), P("role", RoleType, opt=True),
+              P("name", LitStr, opt=True), P("from", IntFn, opt=True, named=True),
               P("to", IntFn, opt=True, named=True))
 
     def compile(self, env):
-        if self.from_ is not None or self.to is not None:
-            raise self.fail("(sites Track ... from: to:) is not supported yet")
-        if self.type not in (None, env.board.site_type):
-            raise self.fail(f"(sites Track {self.type} ...) is not supported yet")
-        if self.owner is None:
-            t = board_track(env, self.name, self)
-            sites = () if t is None else tuple(s for s in t.sites if s >= 0)
-            return lambda c: sites
-        owner = env.compile(self.owner)
-        table = {p: (() if t is None else tuple(s for s in t.sites if s >= 0))
-                 for p, t in tracks_by_owner(env, self.name, self).items()}
-        return lambda c: table.get(owner(c), ())
+        tracks = _all_tracks(env, self)
+        pid = _player_fn(env, self, lambda c: 0)
+        name = self.name if self.name is not None else ""
+        frm = env.compile(self.from_) if self.from_ is not None else None
+        to = env.compile(self.to) if self.to is not None else None
 
+        def pick(p):
+            for t in tracks:
+                if t.name == name or (name in t.name and t.owner in (p, 0)):
+                    return t
+            return None
+        by_player = {p: pick(p) for p in range(0, env.num_players + 2)}
 
-__all__ = ["MancalaBoard", "Track", "SetCount", "MoveSelect", "Sow", "SitesTrack",
-           "UNDEFINED"]
+        def sites_track(c):
+            t = by_player.get(pid(c))
+            if t is None:
+                return ()
+            sites = t.sites
+            if frm is None and to is None:
+                return sites
+            start = frm(c) if frm is not None else -1
+            stop = to(c) if to is not None else -1
+            if start == -1:
+                i = 0
+            elif start in sites:
+                i = sites.index(start)
+            else:
+                return ()
+            out = []
+            for site in sites[i:]:
+                out.append(site)
+                if site == stop:
+                    return tuple(out)
+            for site in sites[:i]:
+                out.append(site)
+                if site == stop:
+                    break
+            return tuple(out)
+        return sites_track
 
 
 def _all_tracks(env, lud) -> list:
