@@ -634,7 +634,9 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
             f = env.compile(rule.where)
             got = f(_StaticCtx())
             sites = [got] if isinstance(got, int) else list(got)
-        moves.append([(A_ADD, s, comp.index, comp.owner, rule.count) for s in sites])
+        # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
+        count = rule.counts[0] if rule.counts else rule.count
+        moves.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
     return moves
 
 

@@ -311,12 +311,15 @@ class NoPieces(Bool):
 
 @ludeme("priority")
 class Priority(Moves):
-    """`(priority {<moves> ...} [(then ...)])`: the first list of moves that is not empty."""
+    """`(priority {<moves> ...} [(then ...)])` or `(priority <moves> <moves>)`: the first list of
+    moves that is not empty."""
 
-    params = (P("lists", Moves, many=True), P("then", "Then", opt=True))
+    params = (P("lists", Moves, many=True), P("second", Moves, opt=True),
+              P("then", "Then", opt=True))
 
     def compile(self, env):
-        gens = [env.compile(m) for m in self.lists]
+        lists = self.lists + ([self.second] if self.second is not None else [])
+        gens = [env.compile(m) for m in lists]
         then = _then(env, self)
 
         def priority(c):
@@ -407,3 +410,14 @@ class Max(_Extreme):
     """`(max <int> <int>)` or `(max {<int> ...})`: the largest."""
 
     pick = max
+
+
+@ludeme("+")
+class Sum(IntFn):
+    """`(+ {<int> ...})`: the sum of the values."""
+
+    params = (P("values", IntFn, many=True),)
+
+    def compile(self, env):
+        fns = [env.compile(v) for v in self.values]
+        return lambda c: sum(f(c) for f in fns)

@@ -139,6 +139,7 @@ class Place(Other):
               P("where", (Region, IntFn), opt=True),
               P("coord", LitStr, opt=True, named=True),
               P("count", LitInt, opt=True, named=True, default=1),
+              P("counts", LitInt, opt=True, named=True, many=True),
               P("state", LitInt, opt=True, named=True),
               P("value", LitInt, opt=True, named=True))
 

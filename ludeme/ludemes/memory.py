@@ -229,3 +229,16 @@ class SetState(Moves):
                 return []
             return [(A_SET_FIELD, "state", s, level(c), value(c))]
         return _effect(actions, _then(env, self))
+
+
+@ludeme("value", "Pending")
+class ValuePending(IntFn):
+    """`(value Pending)`: the pending value when there is exactly one, else 0."""
+
+    params = ()
+
+    def compile(self, env):
+        def value(c):
+            p = c.s.pending
+            return next(iter(p)) if len(p) == 1 else 0
+        return value
