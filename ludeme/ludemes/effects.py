@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..engine import A_MOVE, A_NEXT, Move, Result
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
                    SiteType, ludeme)
-from .moves import _sites_fn, _then
+from .moves import MoveAdd, _sites_fn, _then
 
 
 @ludeme("fromTo")
@@ -421,3 +421,9 @@ class Sum(IntFn):
     def compile(self, env):
         fns = [env.compile(v) for v in self.values]
         return lambda c: sum(f(c) for f in fns)
+
+
+@ludeme("add")
+class AddEffect(MoveAdd):
+    """`(add [(piece ...)] (to ...) [count:] [stack:] [(then ...)])`: (move Add ...) as an
+    effect (Ludii's Add is one class for both)."""

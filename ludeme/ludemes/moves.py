@@ -293,13 +293,23 @@ class ForEachPiece(Moves):
 class MovesIf(Moves):
     """`(if <cond> <moves> [<else moves>])`."""
 
-    params = (P("cond", Bool), P("then_", Moves), P("else_", Moves, opt=True))
+    params = (P("cond", Bool), P("then_", Moves), P("else_", Moves, opt=True),
+              P("then", "Then", opt=True))
 
     def compile(self, env):
         cond = env.compile(self.cond)
         a = env.compile(self.then_)
         b = env.compile(self.else_) if self.else_ is not None else (lambda c: [])
-        return lambda c: a(c) if cond(c) else b(c)
+        then = _then(env, self)
+        if not then:
+            return lambda c: a(c) if cond(c) else b(c)
+
+        def if_then(c):
+            out = a(c) if cond(c) else b(c)
+            for m in out:
+                m.then = tuple(m.then) + then
+            return out
+        return if_then
 
 
 class _Union(Moves):

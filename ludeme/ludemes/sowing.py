@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..engine import A_ADD, A_COUNT, A_MOVE, UNDEFINED, Move
 from .base import (Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region,
                    RoleType, SiteType, ludeme)
+from .effects import applied_actions
 from .game import Board
 
 StoreType = Enum("StoreType", "Outer Inner None")
@@ -195,11 +196,13 @@ class Sow(Moves):
             return t
 
         def effect_actions(fn, c, out):
+            # Ludii adds each effect move's actions with its consequences'
+            # (getActionsWithConsequences), found on a copy of the position.
             for m in fn(c):
-                out.extend(m.actions)
                 if m.then:
-                    raise self.fail("an effect with its own (then ...) inside (sow ...) is not "
-                                    "supported yet")
+                    out.extend(applied_actions(c.s.clone(), m))
+                else:
+                    out.extend(m.actions)
 
         def drop(c, start, to, count, sown, actions):
             """The sow effect, then numPerHole seeds (while any are left) into `to`."""
