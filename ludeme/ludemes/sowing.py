@@ -8,7 +8,8 @@ typed `track` here only checks its arguments' types at its position.
 
 from __future__ import annotations
 
-from ..engine import A_ADD, A_COUNT, A_MOVE, UNDEFINED, Move
+from ..engine import A_ADD, A_COUNT, A_MOVE, A_SET_FIELD, UNDEFINED, Move
+from ..state import TOP
 from .base import (Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region,
                    RoleType, SiteType, ludeme)
 from .effects import applied_actions
@@ -209,9 +210,13 @@ class Sow(Moves):
             if sow_effect is not None:
                 effect_actions(sow_effect, c, actions)
             k = per_hole(c) if per_hole is not None else 1
+            keep = [(f, getattr(c.s.sites, f)[to]) for f in ("state", "rotation", "value")
+                    if getattr(c.s.sites, f)[start] != getattr(c.s.sites, f)[to]]
             for _ in range(k):
                 if sown < count:
                     actions.append((A_MOVE, start, to))
+                    # Ludii's sowing move leaves the hole's own state, rotation and value.
+                    actions.extend((A_SET_FIELD, f, to, TOP, v) for f, v in keep)
                 sown += 1
             return sown
 
