@@ -11,7 +11,7 @@ from __future__ import annotations
 from .engine import (A_ADD, Component, Container, Game, Phase, UNDEFINED)
 from .errors import LudemeError, Pos
 from .expand import Expanded
-from .ludemes import base, game as G  # importing the package registers every family
+from .ludemes import base, dice as D, game as G  # importing the package registers every family
 from .ludemes.base import Builder, Ludeme, Other
 
 MAX_TURNS_PER_PLAYER = 1250
@@ -446,6 +446,7 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     containers = [Container(0, "Board", 0, 0, board.num_sites)]
     components = [Component(0, "", 0)]
     piece_items = []
+    dice_items = []
     next_site = board.num_sites
     for it in items:
         if isinstance(it, G.Hand):
@@ -453,6 +454,13 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
             for p in owners:
                 containers.append(Container(len(containers), f"Hand{p}", p, next_site, it.size))
                 next_site += it.size
+        elif getattr(it, "is_dice", False):
+            # Dice are pieces too, numbered where they are declared; their container comes
+            # after the hands (see ludeme.ludemes.dice).
+            faces = it.die_faces()
+            dice_items.append((len(components), faces))
+            for k in range(len(faces)):
+                components.append(Component(len(components), f"Die{len(components)}", n + 1))
         elif isinstance(it, G.Piece):
             owners = range(1, n + 1) if it.role == "Each" else [_owner(it.role, n, it)]
             for p in owners:
@@ -460,7 +468,16 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                     else it.name
                 components.append(Component(len(components), name, p))
                 piece_items.append((len(components) - 1, it))
+    dice_start = []
+    dice_sets = []
+    for first_comp, faces in dice_items:
+        containers.append(Container(len(containers), "Dice", n + 1, next_site, len(faces)))
+        dice_sets.append(D.DiceSet(next_site, faces))
+        dice_start.append([(A_ADD, next_site + k, first_comp + k, n + 1, 1)
+                           for k in range(len(faces))])
+        next_site += len(faces)
     env = Env(n, board, containers, components, {}, facing)
+    env.dice = dice_sets
     env.piece_items = piece_items
     for idx, piece in piece_items:
         owner = components[idx].owner
@@ -485,7 +502,8 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                 requires_all_pass = m.kind != "NoEnd"
             else:
                 raise m.fail(f"the meta rule ({m.keyword} ...) is not supported yet")
-    start_moves = _start_moves(env, rules.start) if rules.start is not None else []
+    start_moves = dice_start + (_start_moves(env, rules.start) if rules.start is not None
+                                else [])
     phases = []
     if rules.phases:
         for ph in rules.phases:
@@ -531,6 +549,7 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                 options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
     game.requires_visited = env.requires_visited
     game.counting = env.counting
+    game.uses_chance = game.uses_chance or bool(dice_sets)
     shared = {idx for idx, piece in piece_items if piece.role == "Shared"}
     game.ludii_owners = [n + 1 if comp.index in shared else comp.owner for comp in components]
     game.teams = dict(env.teams)

@@ -104,6 +104,18 @@ def _board_diff(state, snap: dict) -> str | None:
     return None
 
 
+_ROLL = re.compile(r"SetStateAndUpdateDice:site=(\d+),state=(\d+)")
+
+
+def recorded_roll(legal: list) -> dict | None:
+    """Chance replay: the die faces Ludii rolled while generating this step's legal moves
+    (the same at the front of every legal move), as site -> face index."""
+    if not legal:
+        return None
+    found = {int(site): int(face) for site, face in _ROLL.findall(legal[0].get("str", ""))}
+    return found or None
+
+
 def replay(game, trace: dict, name: str = "") -> Verdict:
     """Replay one trace on a compiled game; a refusal at run time is `unsupported (run)`,
     an engine crash a disagreement that names the exception."""
@@ -136,6 +148,8 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
         if state.mover != step["mover"]:
             return Verdict(name, len(steps), i, False,
                            f"{where}: mover expected {step['mover']}, produced {state.mover}")
+        if state.g.uses_chance:
+            state.force_roll = recorded_roll(step["legal"])
         legal = state.legal_moves()
         expected, produced = _pairs(step["legal"], stacking), _our_pairs(legal, stacking)
         if expected != produced:

@@ -204,7 +204,8 @@ class State:
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_to_after", "last_mover", "history", "ctx", "_legal", "pending",
-                 "winners", "losers", "_losses_decided", "visited", "stalemated", "notes")
+                 "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
+                 "force_roll")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -249,6 +250,8 @@ class State:
         # Named variables and remembered values ((set Var ...), (remember Value ...)): keys
         # ("var", name) -> int and ("remembered", name) -> tuple, so a copy can share values.
         self.notes: dict = {}
+        # Die site -> face index for the next roll (replaying a recorded game), else None.
+        self.force_roll: dict | None = None
         self.ctx = Ctx(game, self)
         self._legal = None
 
@@ -463,6 +466,7 @@ class State:
         g = self.g
         mover = self.mover
         move.mover = mover
+        self.force_roll = None
         self.pending.clear()   # Ludii reboots the pending values before each move
         if move.is_pass and not self.stalemated[mover]:
             c = self.ctx

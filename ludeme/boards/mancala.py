@@ -29,6 +29,7 @@ from .geometry import VERTEX, graph_from_points
 from .measure import measure
 
 STORE_TYPES = ("Outer", "Inner", "None")
+END = -2     # Ludii's End: the site past the last one of a track
 
 # Where Ludii puts the stores, per number of rows: (left store, x shift of the right store).
 _STORES = {2: ((-0.85, 0.5), -0.15, 0.5), 3: ((-1.0, 1.0), 0.0, 1.0),
@@ -72,8 +73,10 @@ def parse_track(node, path: str) -> TrackSpec:
     steps_node = args.take()
     if isinstance(steps_node, Str):
         steps: str | tuple[int, ...] = steps_node.value
-    elif isinstance(steps_node, Array) and all(isinstance(i, Int) for i in steps_node.items):
-        steps = tuple(i.value for i in steps_node.items)
+    elif isinstance(steps_node, Array) and all(
+            isinstance(i, Int) or (isinstance(i, Word) and i.value == "End")
+            for i in steps_node.items):
+        steps = tuple(i.value if isinstance(i, Int) else END for i in steps_node.items)
     else:
         raise args.error("a track's steps are a string (\"0,E,N\") or site numbers ({0 1 2})",
                          steps_node)
@@ -112,11 +115,12 @@ def build_track(spec: TrackSpec, board: Board) -> Track:
             count += 1
     has_bump = any(bumps)
     internal = not has_bump and len(set(elems)) != len(elems)
-    n = board.num_sites
     for s in elems:
-        if s != -2 and not 0 <= s < n:
-            raise LudemeError(f"track {spec.name!r}: site {s} is not on the board "
-                              f"(0 to {n - 1})", spec.node.pos, via=spec.node.via)
+        # Sites past the board are allowed: a track may start in a hand (Ludii's numbering
+        # continues there).
+        if s != END and s < 0:
+            raise LudemeError(f"track {spec.name!r}: site {s} is not a site", spec.node.pos,
+                              via=spec.node.via)
     return Track(spec.name, tuple(elems), spec.loop, spec.owner, spec.directed, tuple(bumps),
                  internal)
 
@@ -137,10 +141,12 @@ def _walk(spec: TrackSpec, board: Board) -> list[int]:
             out.append(current)
             continue
         if step == "End":
-            out.append(-2)
+            out.append(END)
             continue
         if not 0 <= current < n:
             raise bad(f"the step {step!r} needs a board site to start from")
+        if board.site_type not in ("Cell", "Vertex"):
+            raise bad("tracks by direction on edges are not supported yet")
         direction = "".join(ch for ch in step if not ch.isdigit())
         size = int(step[len(direction):]) if len(direction) != len(step) else None
         if direction not in board.directions:

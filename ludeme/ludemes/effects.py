@@ -3,7 +3,7 @@ region, `(byScore ...)`."""
 
 from __future__ import annotations
 
-from ..engine import A_MOVE, A_NEXT, Move, Result
+from ..engine import A_MOVE, A_NEXT, A_PASS, Move, Result
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
                    SiteType, ludeme)
 from .moves import MoveAdd, _sites_fn, _then
@@ -234,6 +234,7 @@ class Do(Moves):
         then = _then(env, self)
         if nxt is None and cond is None:
             raise self.fail("(do ...) needs next: or ifAfterwards:")
+        has_dice = bool(getattr(env, "dice", None))
 
         def passes(c, m):
             probe = c.s.clone()
@@ -253,6 +254,9 @@ class Do(Moves):
                 out = nxt(probe.ctx)
                 for m in out:
                     m.actions = before + list(m.actions)
+                if not out and has_dice:
+                    # Ludii: with dice, a turn with nothing to play still shows the roll.
+                    out = [Move(-1, -1, 0, before + [(A_PASS,)], (), is_pass=True)]
             if then:
                 for m in out:
                     m.then = tuple(m.then) + then

@@ -160,6 +160,11 @@ class MoveFromTo(Moves):
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
         then = _then(env, self)
         count = env.compile(self.count) if self.count is not None else None
+        to_apply = self.to.apply
+        apply_rule = env.compile(to_apply.if_) if to_apply is not None \
+            and to_apply.if_ is not None else None
+        apply_effect = env.compile(to_apply.effect) if to_apply is not None \
+            and to_apply.effect is not None else None
 
         def from_to(c):
             what = c.s.what
@@ -178,7 +183,13 @@ class MoveFromTo(Moves):
                     if to_cond(c):
                         # count: moves that many pieces (Ludii's ActionMoveN)
                         n = 1 if count is None else count(c)
-                        out.append(Move(frm, to, 0, [(A_MOVE, frm, to)] * n, then))
+                        acts = []
+                        # (to ... (apply if: <effect>)): the effect's actions come first, as
+                        # a capture on arrival
+                        if apply_effect is not None and (apply_rule is None or apply_rule(c)):
+                            acts.extend(_effect_actions(apply_effect, c))
+                        acts.extend([(A_MOVE, frm, to)] * n)
+                        out.append(Move(frm, to, 0, acts, then))
                 c.from_ = frm
             c.from_, c.to = saved
             return out
@@ -249,10 +260,14 @@ class ForEachPiece(Moves):
     params = (P("on", SiteType, opt=True), P("names", LitStr, opt=True, many=True),
               P("moves", Moves, opt=True), P("role", RoleType, opt=True),
               P("top", LitBool, opt=True, named=True, default=False),
+              P("container", IntFn, opt=True, named=True),
               P("then", "Then", opt=True))
 
     def compile(self, env):
         specific = env.compile(self.moves) if self.moves is not None else None
+        # container: the pieces in that container (its index: 0 the board, k the k-th hand)
+        container = env.compile(self.container) if self.container is not None else None
+        ranges = [range(ct.sites_from, ct.sites_from + ct.num_sites) for ct in env.containers]
         then = _then(env, self)
         generators = env.piece_generators()            # what -> moves fn (or None)
         components = env.components
@@ -266,7 +281,12 @@ class ForEachPiece(Moves):
             who, what = s.who, s.what
             out = []
             saved = c.from_
-            for site in range(nsites):
+            if container is None:
+                sites = range(nsites)
+            else:
+                k = container(c)
+                sites = ranges[k] if 0 <= k < len(ranges) else ()
+            for site in sites:
                 w = what[site]
                 if w == 0:
                     continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..syntax import Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RoleType, SiteType, ludeme
 
 
@@ -102,6 +103,11 @@ class SitesLiteralL(Region):
               P("sites", IntFn, opt=True, many=True))
 
     def compile(self, env):
+        items = getattr(self.items, "items", None)
+        if items is not None and len(items) == 1 and isinstance(items[0], Str) \
+                and items[0].value in env.regions:
+            # (sites "Name"): a declared region, which Ludii prefers to a site label
+            return env.named_region(items[0].value, self.role, self)
         if self.items is not None:
             return env.compile(self.items)
         if self.sites:   # (sites {(last To) ...}): sites computed in play

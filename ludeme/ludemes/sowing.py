@@ -34,7 +34,7 @@ class MancalaBoard(Board):
 class Track(Other):
     """`(track "Name" "1,E,N,W"|{sites} [loop:] [P1|owner] [directed:])`: built with the board."""
 
-    params = (P("name", LitStr), P("steps", (LitStr, LitInt), many=True),
+    params = (P("name", LitStr), P("steps", (LitStr, LitInt, Enum("TrackEnd", "End")), many=True),
               P("owner", (LitInt, RoleType), opt=True),
               P("loop", LitBool, opt=True, named=True, default=False),
               P("directed", LitBool, opt=True, named=True, default=False))
