@@ -550,6 +550,8 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     game.requires_visited = env.requires_visited
     game.counting = env.counting
     game.uses_chance = game.uses_chance or bool(dice_sets)
+    if dice_sets:
+        game.requires_all_pass = False   # Ludii: a game with dice never ends on passes alone
     shared = {idx for idx, piece in piece_items if piece.role == "Shared"}
     game.ludii_owners = [n + 1 if comp.index in shared else comp.owner for comp in components]
     game.teams = dict(env.teams)

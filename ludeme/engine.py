@@ -534,7 +534,7 @@ class State:
         turns = 0
         while turns < n:
             if i < 0:
-                return True
+                return False   # fewer turns than players: not everyone has passed
             p, was_pass = h[i]
             j = i
             while j - 1 >= 0 and h[j - 1][0] == p:
