@@ -31,19 +31,43 @@ A_MOVE_STACK = 10  # (A_MOVE_STACK, from, to)     the whole stack onto the desti
 A_REMOVE_LEVEL = 11  # (A_REMOVE_LEVEL, site, level)
 A_ADD_LEVEL = 12  # (A_ADD_LEVEL, site, what, who, count, level)  push (TOP) or insert
 A_SET_FIELD = 13  # (A_SET_FIELD, field, site, level, value)  state/rotation/value of a piece
-A_SET_VAR = 14    # (A_SET_VAR, name, value)   a named variable (name None: Ludii's temp)
-A_REMEMBER = 15   # (A_REMEMBER, name, value)  add to the remembered values (name may be None)
-A_FORGET = 16     # (A_FORGET, name, value)    forget one value (value None: all of them)
-A_PENDING = 17    # (A_PENDING, value)         mark a value pending until the next move
+A_MOVE_N = 14     # (A_MOVE_N, from, to, n)      n pieces of a counted site (Ludii's ActionMoveN)
+A_SWAP = 15       # (A_SWAP, p1, p2)             swap two players' seats (Ludii's ActionSwap)
+A_SET_VAR = 16    # (A_SET_VAR, name, value)   a named variable (name None: Ludii's temp)
+A_REMEMBER = 17   # (A_REMEMBER, name, value)  add to the remembered values (name may be None)
+A_FORGET = 18     # (A_FORGET, name, value)    forget one value (value None: all of them)
+A_PENDING = 19    # (A_PENDING, value)         mark a value pending until the next move
 
 UNDEFINED = -1
+_NO_SITE_ACTIONS = frozenset((A_SCORE, A_NEXT, A_SET_SCORE, A_PASS, A_SWAP, A_SET_VAR,
+                              A_REMEMBER, A_FORGET, A_PENDING))
+
+
+def _undefined(a: tuple):
+    raise InternalError(f"an action on an undefined site: {a} (a rule produced site -1)")
+
+
+def _sites_of(a: tuple) -> tuple:
+    """The sites an action writes (from/to for moves)."""
+    kind = a[0]
+    if kind in (A_MOVE, A_MOVE_STACK, A_MOVE_N):
+        return a[1], a[2]
+    if kind == A_MOVE_LEVEL:
+        return a[1], a[3]
+    if kind == A_SET_FIELD:
+        return (a[2],)
+    return (a[1],)
+
+
+class InternalError(RuntimeError):
+    """A rule broke an invariant of the state (a bug, never the user's input)."""
 
 
 # Per action kind, the index of its destination site in the tuple (0: it has none).
 _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCORE: 0,
               A_PASS: 0, A_COUNT: 1, A_FLIP: 1, A_MOVE_LEVEL: 3, A_MOVE_STACK: 2,
-              A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_SET_VAR: 0, A_REMEMBER: 0,
-              A_FORGET: 0, A_PENDING: 0}
+              A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_MOVE_N: 2, A_SWAP: 0,
+              A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0}
 
 
 def chance_seed(seed: int) -> int:
@@ -171,6 +195,7 @@ class Game:
         self.teams: dict[int, int] = {}
         self.stacking = False           # sites hold stacks (ludeme.state.StackSites)
         self.uses_chance = False        # rules draw from the state's chance stream
+        self.swap_rule = False          # (meta (swap)): the second player may swap seats
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
 
@@ -200,7 +225,7 @@ class Game:
 class State:
     """One position of a game and everything Ludii keeps with it."""
 
-    __slots__ = ("g", "sites", "who", "what", "count", "rng", "scores", "mover", "next", "prev", "phase",
+    __slots__ = ("g", "sites", "who", "what", "count", "rng", "player_order", "scores", "mover", "next", "prev", "phase",
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_to_after", "last_mover", "history", "ctx", "_legal", "pending",
@@ -218,6 +243,8 @@ class State:
         self._alias_sites()
         # The chance stream (dice, random draws): only games with chance rules have one.
         self.rng = random.Random(chance_seed(seed or 0)) if game.uses_chance else None
+        # player_order[p]: the seat (agent) playing as player p; a swap exchanges two.
+        self.player_order = list(range(n + 1))
         self.scores = [0] * (n + 1)
         self.mover = 1
         self.next = 2 if n > 1 else 1
@@ -274,6 +301,12 @@ class State:
             phase = self.g.phases[self.phase[self.mover]]
             moves = phase.play(c)
             self.stalemated[self.mover] = False
+            if self.g.swap_rule and self.num_moves - self.num_start_moves == self.g.num_players - 1:
+                # Ludii's Game.moves: the swap is offered beside the phase's moves on the
+                # last player's first decision; the swapper moves again.
+                moves = list(moves)
+                moves.append(Move(-1, -1, self.mover, [(A_SWAP, self.mover, 1),
+                                                       (A_NEXT, self.mover)]))
             if not moves:
                 moves = [pass_move(self.mover)]
             self._legal = moves
@@ -308,6 +341,7 @@ class State:
                 setattr(s, name, getattr(self, name))
         s.sites = self.sites.copy()
         s._alias_sites()
+        s.player_order = self.player_order[:]
         if self.rng is not None:
             s.rng = random.Random()
             s.rng.setstate(self.rng.getstate())
@@ -388,7 +422,14 @@ class State:
         kind = a[0]
         sites = self.sites
         if kind == A_MOVE:
+            if a[1] < 0 or a[2] < 0:
+                _undefined(a)
             sites.move(a[1], a[2])
+            return
+        if kind not in _NO_SITE_ACTIONS and min(_sites_of(a)) < 0:
+            _undefined(a)
+        if kind == A_MOVE:
+            pass
         elif kind == A_REMOVE:
             sites.remove(a[1])
         elif kind == A_ADD:
@@ -407,11 +448,17 @@ class State:
             sites.set_piece(site, who, what)
         elif kind == A_PASS:
             pass
+        elif kind == A_SWAP:
+            order = self.player_order
+            i, j = order.index(a[1]), order.index(a[2])
+            order[i], order[j] = order[j], order[i]
         elif kind == A_MOVE_LEVEL:
             _, frm, level_from, to, level_to = a
             sites.move(frm, to, level_from, level_to)
         elif kind == A_MOVE_STACK:
             sites.move_stack(a[1], a[2])
+        elif kind == A_MOVE_N:
+            sites.move_n(a[1], a[2], a[3])
         elif kind == A_REMOVE_LEVEL:
             sites.remove(a[1], a[2])
         elif kind == A_ADD_LEVEL:
@@ -534,7 +581,7 @@ class State:
         turns = 0
         while turns < n:
             if i < 0:
-                return False   # fewer turns than players: not everyone has passed
+                return True
             p, was_pass = h[i]
             j = i
             while j - 1 >= 0 and h[j - 1][0] == p:

@@ -129,6 +129,21 @@ class FlatSites:
         (self.what[to], self.who[to], self.count[to], self.state[to], self.rotation[to],
          self.value[to]) = data
 
+    def move_n(self, frm: int, to: int, n: int) -> None:
+        """Move `n` pieces of a counted site (Ludii's ActionMoveN): the destination takes
+        them when empty or holding the same kind; the start keeps what is left."""
+        what = self.what[frm]
+        who = self.who[frm] if self.owner_of is None or not what else self.owner_of[what]
+        if self.count[frm] - n <= 0:
+            self.clear(frm)
+        else:
+            self.count[frm] -= n
+        if self.count[to] == 0:
+            self.clear(to)
+            self.what[to], self.who[to], self.count[to] = what, who, n
+        elif self.what[to] == what:
+            self.count[to] += n
+
     def set_count(self, site: int, count: int) -> None:
         if count <= 0:
             self.clear(site)
@@ -240,6 +255,18 @@ class StackSites:
         """Put the whole stack at `frm` on top of the one at `to`."""
         moving = self.stacks[frm]
         self.stacks[frm] = []
+        self.stacks[to].extend(moving)
+        self._sync(frm)
+        self._sync(to)
+
+    def move_n(self, frm: int, to: int, n: int) -> None:
+        """Move the top `n` levels of `frm` onto `to`, keeping their order."""
+        st = self.stacks[frm]
+        n = min(n, len(st))
+        if n <= 0:
+            return
+        moving = st[len(st) - n:]
+        del st[len(st) - n:]
         self.stacks[to].extend(moving)
         self._sync(frm)
         self._sync(to)

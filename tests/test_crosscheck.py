@@ -32,7 +32,7 @@ def test_adzua_agrees_with_ludii_file(refdata, ludii, n):
                                   "breakthrough", "gomoku", "chinese-checkers-2p-a",
                                   "chinese-checkers-2p-b", "chinese-checkers-3p",
                                   "chinese-checkers-4p", "chinese-checkers-5p",
-                                  "chinese-checkers-6p"])
+                                  "chinese-checkers-6p", "hex"])
 def test_other_reference_games_agree(refdata, ludii, slug):
     verdicts = crosscheck_files(_traces(refdata, slug), ludii_dir=str(ludii / "games"))
     bad = [v.line() for v in verdicts if not v.ok]
@@ -69,6 +69,15 @@ def test_cli_closing_line_and_exit_code(refdata):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().splitlines()[-1] == "3 agreed, 0 disagreed, 0 unsupported"
+
+
+def test_order_and_chaos_shared_items_agree_with_ludii(refdata, ludii):
+    # Shared pieces and the shared hand belong to player n + 1, as Ludii resolves
+    # Shared; (handSite Shared) and copy:True follow from that.
+    trace = refdata / "corpus-traces" / "board_space_line_Order_and_Chaos.json.gz"
+    lud = ludii / "corpus" / "board" / "space" / "line" / "Order and Chaos.lud"
+    verdicts = crosscheck_files([trace], lud=lud)
+    assert [v.ok for v in verdicts] == [True], verdicts[0].line()
 
 
 def _corpus_trace(refdata, name):

@@ -162,7 +162,11 @@ def _walk(spec: TrackSpec, board: Board) -> list[int]:
 
 @dataclass
 class MancalaBoard(BoardLudeme, keyword="mancalaBoard"):
-    """Ludii's mancala board (2 to 4 rows, outer stores by default), played on vertices."""
+    """Ludii's mancala board (2 to 4 rows, outer stores by default), played on vertices.
+
+    Examples: `(mancalaBoard 2 6 (track "Track" "1,E,N,W" loop:True))` has 14 sites;
+    `(mancalaBoard 4 8 store:None)` has 32.
+    """
 
     rows: int
     columns: int

@@ -1,6 +1,6 @@
 """Typed ludemes, one module per family: game frame, moves, booleans, ints, regions."""
 
-from . import (base, booleans, dice, effects, extra, game, ints, literals,  # noqa: F401
-               memory, moves, regions, sowing)
+from . import (base, booleans, connect, dice, effects, extra, game, ints,  # noqa: F401
+               literals, memory, moves, regions, sliding, sowing)
 
 __all__ = ["base", "booleans", "game", "ints", "literals", "moves", "regions"]

@@ -32,11 +32,52 @@ class Ludeme:
     params: ClassVar[tuple] = ()
     category: ClassVar[type] = object
 
-    def __init__(self, node: Node, path: str, **fields):
+    def __init__(self, node: Node, path: str, given: dict | None = None, **fields):
         self.node = node
         self.path = path
-        for k, v in fields.items():
-            setattr(self, k, v)
+        # Declared arguments are read through __getattr__ the first time, which
+        # records the read: `unread_arguments()` then names every argument the
+        # description gave that compiling never looked at (see `check_all_read`).
+        self._fields = fields
+        self._given = given or {}          # attr -> (param name, node) written in the source
+        self._read: set[str] = set()
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") or name in ("_fields", "_given", "_read"):
+            raise AttributeError(name)
+        fields = self.__dict__.get("_fields")
+        if fields is None or name not in fields:
+            raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+        value = fields[name]
+        self._read.add(name)
+        self.__dict__[name] = value        # later reads are plain attribute reads
+        return value
+
+    def __getstate__(self):
+        return self.__dict__
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+    def unread_arguments(self) -> list[tuple[str, Node]]:
+        """Arguments written in the source with a non-default value that nothing read."""
+        return [(pname, node) for attr, (pname, node) in self._given.items()
+                if attr not in self._read]
+
+    def read_from_syntax(self, *attrs: str) -> None:
+        """Record arguments that a consumer reads from this ludeme's syntax node itself
+        (the board builder reads the shape and `use:` from the `(board ...)` node)."""
+        self._read.update(attrs)
+
+    def refuse(self, *attrs: str, why: str = "") -> None:
+        """Stop with "not supported yet" if any of these arguments was given a value."""
+        for attr in attrs:
+            if attr in self._given:
+                pname, node = self._given[attr]
+                raise LudemeError(f"the argument '{pname}' of ({self.keyword}"
+                                  f"{' ' + self.kind if self.kind else ''} ...) is not "
+                                  f"supported yet{': ' + why if why else ''}",
+                                  node.pos, path=self.path, via=node.via)
 
     def fail(self, message: str) -> LudemeError:
         """A LudemeError at this ludeme's position."""
@@ -97,7 +138,9 @@ for _cat in (Moves, Bool, IntFn, Region, EndRule, Item, Other):
 
 REGISTRY: dict[str, list[type[Ludeme]]] = {}
 CLASSES: dict[str, type[Ludeme]] = {}
-PY_KEYWORDS = {"if", "in", "from", "for", "is", "not", "and", "or", "else", "with", "as"}
+PY_KEYWORDS = {"if", "in", "from", "for", "is", "not", "and", "or", "else", "with", "as",
+               # names the Ludeme class itself uses
+               "kind", "keyword", "params", "category", "node", "path", "fail", "compile"}
 
 
 def ludeme(keyword: str, kind: str | None = None):
@@ -119,7 +162,8 @@ class P:
     """One declared argument: name, type, optional, named (`name:`), many (an array).
 
     A named argument's name is Ludii's (`if`, `in`, `by`); the instance attribute
-    gets a trailing underscore when the name is a Python keyword (`self.if_`).
+    gets a trailing underscore when the name is a Python keyword or a name the
+    Ludeme class uses itself (`self.if_`, `self.kind_`).
     A type may be a class, a tuple of types, or a class name (resolved late).
     """
 
@@ -213,6 +257,30 @@ def _describe(t) -> str:
 class Builder:
     """Turns expanded syntax into typed ludemes, checking every argument."""
 
+    def __init__(self):
+        self.built: list[Ludeme] = []       # every ludeme built, for `check_all_read`
+
+    def check_all_read(self, board_site_type: str | None = None) -> None:
+        """After compiling: refuse any argument the description gave that nothing read.
+
+        This is what keeps a declared argument from being accepted and ignored:
+        whatever a ludeme's compile (or the compiler assembling the game) does
+        not look at stops the game with a positioned "not supported yet". A site
+        type naming the board's own (`Cell` on a board of cells) means what the
+        default means, as in Ludii (`type ?: board.defaultSite()`); another one is
+        refused unless the ludeme read it.
+        """
+        for lud in self.built:
+            for p in lud.params:
+                if p.type is SiteType and p.attr in lud._given and p.attr not in lud._read \
+                        and lud._fields.get(p.attr) == board_site_type:
+                    lud._read.add(p.attr)
+            for pname, node in lud.unread_arguments():
+                raise LudemeError(
+                    f"the argument '{pname}' of ({lud.keyword}{' ' + lud.kind if lud.kind else ''}"
+                    f" ...) is not supported yet (ludeme compiles it without using it)",
+                    node.pos, path=lud.path, via=node.via)
+
     def build(self, node: Node, expected, path: str):
         """A value of type `expected` from `node`, or a LudemeError."""
         got = self.try_build(node, expected, path)
@@ -230,10 +298,12 @@ class Builder:
             # an alternative that refuses the arguments leaves the next one its chance.
             refused = None
             for t in expected:
+                mark = len(self.built)
                 try:
                     got = self.try_build(node, t, path)
                 except LudemeError as e:
                     refused = refused or e
+                    del self.built[mark:]   # the ludemes of a refused reading are dropped
                     continue
                 if got is not _NO:
                     return got
@@ -293,20 +363,30 @@ class Builder:
         errors = []
         for cls in candidates:
             args = node.args[1:] if cls.kind is not None else node.args
+            given: dict = {}
+            mark = len(self.built)
             try:
-                fields = self.bind(cls, args, node, sub + (f" {cls.kind}" if cls.kind else ""))
+                fields = self.bind(cls, args, node, sub + (f" {cls.kind}" if cls.kind else ""),
+                                   given)
             except LudemeError as e:
                 errors.append(e)
+                del self.built[mark:]   # a refused reading leaves no ludemes to check
                 continue
-            obj = cls(node, sub, **fields)
+            obj = cls(node, sub, given=given, **fields)
+            self.built.append(obj)
             check = getattr(obj, "validate", None)
             if check:
                 check()
             return obj
         raise errors[0]
 
-    def bind(self, cls, args: list[Node], node: Call, path: str) -> dict:
-        """Match arguments to the declared params: named by name, positional in order."""
+    def bind(self, cls, args: list[Node], node: Call, path: str, given: dict | None = None
+             ) -> dict:
+        """Match arguments to the declared params: named by name, positional in order.
+
+        `given` receives attr -> (name, node) for each argument written with a value
+        other than its default."""
+        given = {} if given is None else given
         fields = {p.attr: (p.default if not p.many else ([] if p.default is None else p.default))
                   for p in cls.params}
         named_params = {p.name: p for p in cls.params if p.named}
@@ -322,6 +402,7 @@ class Builder:
                         f"{', '.join(n + ':' for n in named_params) or 'none'}",
                         a.pos, path=path, via=a.via)
                 fields[p.attr] = self.value(p, a.value, path)
+                _note_given(given, p, fields[p.attr], a)
                 continue
             while True:
                 if i >= len(positional):
@@ -334,6 +415,7 @@ class Builder:
                 got = self.try_value(p, a, path)
                 if got is not _NO:
                     fields[p.attr] = got
+                    _note_given(given, p, got, a)
                     break
                 if not p.opt:
                     raise LudemeError(
@@ -361,6 +443,12 @@ class Builder:
             one = self.try_build(node, p.type, path)
             return [one] if one is not _NO else _NO
         return self.try_build(node, p.type, path)
+
+
+def _note_given(given: dict, p: P, value, node: Node) -> None:
+    default = ([] if p.default is None else p.default) if p.many else p.default
+    if value != default:
+        given[p.attr] = (p.name, node)
 
 
 class _NoType:

@@ -275,27 +275,6 @@ class AllPassed(Bool):
         return lambda c: c.s.num_moves >= n and c.s._all_passed()
 
 
-class _Parity(Bool):
-    params = (P("value", IntFn),)
-    remainder = 0
-
-    def compile(self, env):
-        value, r = env.compile(self.value), self.remainder
-        return lambda c: value(c) % 2 == r
-
-
-@ludeme("is", "Even")
-class IsEven(_Parity):
-    """`(is Even <int>)`."""
-
-
-@ludeme("is", "Odd")
-class IsOdd(_Parity):
-    """`(is Odd <int>)`."""
-
-    remainder = 1
-
-
 @ludeme("no", "Pieces")
 class NoPieces(Bool):
     """`(no Pieces [<role>] ["Name"] [in:<region>])`: (count Pieces ...) with the same

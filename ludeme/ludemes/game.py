@@ -181,7 +181,7 @@ class ResultL(Other):
     params = (P("role", RoleType), P("kind", Enum("ResultType", "Win Loss Draw Tie Abandon")))
 
     def compile(self, env):
-        kind = self.kind
+        kind = self.kind_
         if self.role == "All":
             res = Result(0, kind)
             return lambda c: res

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..engine import A_ADD, A_MOVE, A_NEXT, A_PASS, A_REMOVE, A_SCORE, A_SET_SCORE, Move
+from ..engine import (A_ADD, A_MOVE, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE,
+                      A_ADD_LEVEL, A_SCORE, A_SET_SCORE, Move)
+from ..state import TOP
 from .base import (CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P,
                    Region, RoleType, SiteType, ludeme)
 
@@ -75,6 +77,35 @@ def _then(env, lud):
     return (env.compile(lud.then),) if lud.then is not None else _NONE
 
 
+def _side_effect(env, to_spec):
+    """Ludii's `(to ... (apply [if:<cond>] <effect>))` on a move: a closure c -> the
+    effect's actions, to go in front of the move's own (MoveUtilities.chainRuleWithAction
+    with prepend), or None. The effect applies only where its condition holds."""
+    ap = to_spec.apply if to_spec is not None else None
+    if ap is None or ap.effect is None:
+        if ap is not None and ap.if_ is not None:
+            raise ap.fail("(apply if:...) needs an effect")
+        return None
+    rule = env.compile(ap.if_) if ap.if_ is not None else None
+    effect = env.compile(ap.effect)
+
+    def actions(c):
+        if rule is not None and not rule(c):
+            return ()
+        return _effect_actions(effect, c)
+    return actions
+
+
+def _moving_action(env, lud, frm_to_stack: bool):
+    """The action kind moving a piece (`stack:False`) or a whole stack (`stack:True`).
+
+    `stack:True` makes the game a stacking one, as it does in Ludii."""
+    if frm_to_stack:
+        env.stacking = True
+        return A_MOVE_STACK
+    return A_MOVE
+
+
 @ludeme("move", "Step")
 class MoveStep(Moves):
     """`(move Step [(from ...)] [directions] (to if:...) [stack:] [(then ...)])`."""
@@ -85,7 +116,12 @@ class MoveStep(Moves):
 
     def compile(self, env):
         from_fn = env.site_fn(self.from_)
+        if self.from_ is not None:
+            self.from_.refuse("level", "if_", why="Ludii's Step reads only the start site")
+        self.to.refuse("level", "site", why="a step's destination is found along its directions")
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
+        side = _side_effect(env, self.to)
+        kind = _moving_action(env, self, self.stack)
         then = _then(env, self)
         nsites = env.num_board_sites
         dirn = self.dirn or "Adjacent"
@@ -109,7 +145,10 @@ class MoveStep(Moves):
             for to in targets(c, frm):
                 c.to = to
                 if to_cond(c):
-                    out.append(Move(frm, to, 0, [(A_MOVE, frm, to)], then))
+                    if side is None:
+                        out.append(Move(frm, to, 0, [(kind, frm, to)], then))
+                    else:
+                        out.append(Move(frm, to, 0, [*side(c), (kind, frm, to)], then))
             c.from_, c.to = saved
             return out
         return step
@@ -158,13 +197,23 @@ class MoveFromTo(Moves):
         from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
         tos = _sites_fn(env, self.to.site, lambda c: (c.to,))
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
+        side = _side_effect(env, self.to)
         then = _then(env, self)
         count = env.compile(self.count) if self.count is not None else None
-        to_apply = self.to.apply
-        apply_rule = env.compile(to_apply.if_) if to_apply is not None \
-            and to_apply.if_ is not None else None
-        apply_effect = env.compile(to_apply.effect) if to_apply is not None \
-            and to_apply.effect is not None else None
+        copy = self.copy
+        if self.stack and (count is not None or copy):
+            raise self.fail("stack:True with count: or copy: is not supported yet")
+        kind = _moving_action(env, self, self.stack)
+
+        def actions(c, frm, to):
+            """Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
+            count: moves that many pieces (ActionMoveN); else the top piece or the stack."""
+            if copy:
+                s = c.s
+                return [(A_ADD, to, s.what[frm], s.who[frm], 1)]
+            if count is not None:
+                return [(A_MOVE_N, frm, to, count(c))]
+            return [(kind, frm, to)]
 
         def from_to(c):
             what = c.s.what
@@ -181,14 +230,9 @@ class MoveFromTo(Moves):
                         continue
                     c.to = to
                     if to_cond(c):
-                        # count: moves that many pieces (Ludii's ActionMoveN)
-                        n = 1 if count is None else count(c)
-                        acts = []
-                        # (to ... (apply if: <effect>)): the effect's actions come first, as
-                        # a capture on arrival
-                        if apply_effect is not None and (apply_rule is None or apply_rule(c)):
-                            acts.extend(_effect_actions(apply_effect, c))
-                        acts.extend([(A_MOVE, frm, to)] * n)
+                        acts = actions(c, frm, to)
+                        if side is not None:
+                            acts[:0] = side(c)
                         out.append(Move(frm, to, 0, acts, then))
                 c.from_ = frm
             c.from_, c.to = saved
@@ -210,6 +254,9 @@ class MoveAdd(Moves):
         then = _then(env, self)
         what_fn = env.compile(self.piece) if self.piece is not None else env.mover_component()
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
+        if self.stack:
+            env.stacking = True     # as in Ludii, stack:True makes the game a stacking one
+        on_stack = bool(self.stack)
 
         def add(c):
             out = []
@@ -224,7 +271,9 @@ class MoveAdd(Moves):
                     continue
                 c.to = to
                 if to_cond(c):
-                    out.append(Move(to, to, 0, [(A_ADD, to, what, owner, k)], then))
+                    act = (A_ADD_LEVEL, to, what, owner, k, TOP) if on_stack else \
+                        (A_ADD, to, what, owner, k)
+                    out.append(Move(to, to, 0, [act], then))
             c.to = saved
             return out
         return add
@@ -265,14 +314,14 @@ class ForEachPiece(Moves):
 
     def compile(self, env):
         specific = env.compile(self.moves) if self.moves is not None else None
-        # container: the pieces in that container (its index: 0 the board, k the k-th hand)
-        container = env.compile(self.container) if self.container is not None else None
-        ranges = [range(ct.sites_from, ct.sites_from + ct.num_sites) for ct in env.containers]
         then = _then(env, self)
         generators = env.piece_generators()            # what -> moves fn (or None)
         components = env.components
         names = set(self.names or ())
         nsites = env.num_board_sites
+        # container: the pieces in that container (its index: 0 the board, k the k-th hand)
+        container = env.compile(self.container) if self.container is not None else None
+        ranges = [range(ct.sites_from, ct.sites_from + ct.num_sites) for ct in env.containers]
         role_fn = env.role_id(self.role, self) if self.role else None
 
         def for_each_piece(c):
@@ -405,10 +454,13 @@ class RemoveEffect(Moves):
     def compile(self, env):
         sites = _sites_fn(env, self.where, None)
         then = _then(env, self)
+        # count: Ludii removes that many times at each site (a flat site empties at once)
+        count = env.compile(self.count) if self.count is not None else (lambda c: 1)
 
         def remove(c):
             what = c.s.what
-            acts = [(A_REMOVE, s) for s in sites(c) if s >= 0 and what[s] > 0]
+            k = max(1, count(c))
+            acts = [(A_REMOVE, s) for s in sites(c) if s >= 0 and what[s] > 0 for _ in range(k)]
             if not acts:
                 return []
             return [Move(acts[0][1], acts[0][1], 0, acts, then)]
@@ -532,6 +584,7 @@ class MoveHop(Moves):
             and to_apply.effect is not None else None
         then = _then(env, self)
         step_targets = env.board.trajectories.targets
+        kind = _moving_action(env, self, self.stack)
 
         def make(c, frm, to, hurdles):
             acts = []
@@ -543,7 +596,7 @@ class MoveHop(Moves):
                     c.between = h
                     acts.extend(_effect_actions(between_effect, c))
                 c.to = to
-            acts.append((A_MOVE, frm, to))
+            acts.append((kind, frm, to))
             return Move(frm, to, 0, acts, then)
 
         def hop(c):

@@ -274,7 +274,7 @@ class SitesAround(Region):
         if radials is None:
             raise self.fail(f"no radials in direction {key} on this board")
         cond = env.compile(self.if_) if self.if_ is not None else None
-        kind = self.kind
+        kind = self.kind_
         owner_whats = env.components
         n = env.num_board_sites
         include_self = self.includeSelf

@@ -85,7 +85,8 @@ class SetCount(Other):
         n = env.compile(self.count)(ctx)
         where = env.compile(self.to if self.to is not None else self.at)(ctx)
         sites = [where] if isinstance(where, int) else list(where)
-        return [[(A_ADD, s, comp.index, comp.owner, n)] if n > 0 else [(A_COUNT, s, 0)]
+        # Ludii's ActionSetCount leaves the site's owner at 0
+        return [[(A_ADD, s, comp.index, 0, n)] if n > 0 else [(A_COUNT, s, 0)]
                 for s in sites]
 
 

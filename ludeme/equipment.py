@@ -1,0 +1,118 @@
+"""The equipment as rules see it while compiling: containers, components, regions, maps.
+
+`Equipment` answers the look-ups of piece names (per player), hands (their
+sites in Ludii's global numbering), regions declared with `(regions ...)` and
+`(map ...)` tables. Player words resolve through `ludeme.roles`.
+"""
+
+from __future__ import annotations
+
+from .engine import Component, Container
+from .ludemes.base import Ludeme
+from .roles import Roles
+
+
+class Equipment:
+    """Containers (board first, then hands), components (index 0 is none), regions, maps."""
+
+    def __init__(self, roles: Roles, containers: list[Container], components: list[Component]):
+        self.roles = roles
+        self.num_players = roles.n
+        self.containers = containers
+        self.components = components
+        self.regions: dict[str, dict[int, tuple]] = {}
+        self.maps: dict[str | None, dict[int, int]] = {}
+        self.region_parts: dict[int, list[tuple]] = {}   # owner -> each declared region's sites
+
+    def role_id(self, role: str, lud: Ludeme):
+        return self.roles.id_fn(role, lud)
+
+    def component_names(self) -> dict[str, int]:
+        """Every name a component answers to: its own, and for a neutral piece also its
+        name with its owner's number (Ludii names `(piece "Dot" Neutral)` "Dot0")."""
+        names = {comp.name: comp.index for comp in self.components[1:]}
+        for comp in self.components[1:]:
+            if comp.owner == 0:
+                names.setdefault(f"{comp.name}0", comp.index)
+        return names
+
+    def component_fn(self, name: str, role: str | None, lud: Ludeme):
+        """A closure giving the index of component `name` (of `role`'s player if given)."""
+        by_name = self.component_names()
+        if role is None:
+            if name in by_name:
+                idx = by_name[name]
+                return lambda c: idx
+            if f"{name}1" in by_name:
+                return lambda c: by_name.get(f"{name}{c.s.mover}", 0)
+            raise lud.fail(f"no piece called {name!r}; pieces: "
+                           f"{', '.join(sorted(by_name)) or 'none'}")
+        who = self.role_id(role, lud)
+        if not any(k.startswith(name) for k in by_name):
+            raise lud.fail(f"no piece called {name!r}")
+        return lambda c: by_name.get(f"{name}{who(c)}", by_name.get(name, 0))
+
+
+    def mover_component(self):
+        """A closure giving the mover's first piece kind (for `(move Add ...)` without a piece)."""
+        first = {}
+        for comp in self.components[1:]:
+            first.setdefault(comp.owner, comp.index)
+        fallback = first.get(0, first.get(self.num_players + 1, 0))   # neutral, else shared
+        return lambda c: first.get(c.s.mover, fallback)
+
+
+    def hand_offsets(self) -> dict[int, int]:
+        """Player -> the first site of their hand."""
+        return {c.owner: c.sites_from for c in reversed(self.containers[1:])}
+
+
+    def hand_ranges(self) -> dict[int, tuple]:
+        """Player -> the sites of their hands."""
+        out: dict[int, tuple] = {}
+        for c in self.containers[1:]:
+            out[c.owner] = out.get(c.owner, ()) + tuple(range(c.sites_from,
+                                                              c.sites_from + c.num_sites))
+        return out
+
+
+    def named_region(self, name: str | None, role: str | None, lud: Ludeme):
+        """A region declared with (regions ...): by name, by owner, or both."""
+        if name is None:
+            # (sites Mover): the union of the regions that player owns.
+            owned: dict[int, tuple] = {}
+            for entries in self.regions.values():
+                for owner, sites in entries.items():
+                    owned[owner] = tuple(dict.fromkeys(owned.get(owner, ()) + sites))
+            who = self.role_id(role, lud)
+            return lambda c: owned.get(who(c), ())
+        entries = self.regions.get(name)
+        if not entries:
+            raise lud.fail(f"no region called {name!r}; regions: "
+                           f"{', '.join(sorted(self.regions)) or 'none'}")
+        if role is None and len(entries) == 1:
+            sites = next(iter(entries.values()))
+            return lambda c: sites
+        who = self.role_id(role or "Mover", lud)
+        fallback = entries.get(0, entries.get(self.roles.shared, ()))   # nobody's, else shared
+        return lambda c: entries.get(who(c), fallback)
+
+
+    def map_named(self, name: str | None, lud: Ludeme) -> dict[int, int]:
+        """The table of a (map ...) item (the only one when no name is given)."""
+        if name in self.maps:
+            return self.maps[name]
+        if name is None and len(self.maps) == 1:
+            return next(iter(self.maps.values()))
+        raise lud.fail(f"no (map {name or ''}...) in the equipment")
+
+
+    def regions_of_player(self, player_fn, name: str | None, lud: Ludeme):
+        """`(sites (player X))`: the regions owned by player X (named `name` if given)."""
+        owned: dict[int, tuple] = {}
+        for rname, entries in self.regions.items():
+            if name is not None and rname != name:
+                continue
+            for owner, sites in entries.items():
+                owned[owner] = tuple(dict.fromkeys(owned.get(owner, ()) + sites))
+        return lambda c: owned.get(player_fn(c), ())

@@ -1,0 +1,203 @@
+"""Moves along radials: slides and shots (Ludii's Slide and Shoot effects).
+
+Both walk the board's radials from a start site in the directions given
+(Adjacent by default), in the order Ludii's trajectories list them, without
+removing duplicate (from, to) pairs, as Ludii does not.
+"""
+
+from __future__ import annotations
+
+from ..engine import A_ADD, A_MOVE, Move
+from .base import Bool, DirWord, IntFn, LitStr, Moves, P, ludeme
+from .moves import _effect_actions, _then
+
+
+@ludeme("move", "Slide")
+class MoveSlide(Moves):
+    """`(move Slide [(from ...)] [directions] [(between ...)] [(to ...)] [(then ...)])`.
+
+    As Ludii's Slide: along each radial, sites are passed while the between
+    condition holds (default: the site is empty), within the between range
+    (default 1 to 1000 steps); each site passed is a destination if the
+    destination's effect condition allows it. A site where the to condition
+    holds stops the slide there, as a destination that also carries the `to`
+    effect. `trail:` leaves a piece on every site the slide leaves, start
+    included. Example (a chess rook):
+
+        (piece "Rook" Each (move Slide Orthogonal))
+    """
+
+    params = (P("from_", "FromSpec", opt=True), P("track", LitStr, opt=True),
+              P("dirn", (DirWord, "Directions"), opt=True),
+              P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.refuse("track", why="sliding along a track")
+        if self.from_ is not None:
+            self.from_.refuse("level", "if_", why="Ludii's Slide reads only the start site")
+        from_fn = env.site_fn(self.from_)
+        dirn = self.dirn or "Adjacent"
+        dirs = env.direction_keys(dirn, self)
+        radials = env.board.radials
+        nsites = env.num_board_sites
+        b = self.between
+        if b is not None:
+            b.refuse("before", "after", "apply", why="Ludii's Slide reads only if:, trail: "
+                     "and the range of (between ...)")
+        if b is not None and b.range is not None:
+            min_fn, max_fn = b.range.bounds(env)
+        else:
+            min_fn, max_fn = (lambda c: -1), (lambda c: 1000)
+        if b is not None and b.if_ is not None:
+            go = env.compile(b.if_)
+        else:
+            go = lambda c: c.s.what[c.between] == 0  # noqa: E731  (is In (between) (sites Empty))
+        trail = env.compile(b.trail) if b is not None and b.trail is not None else None
+        to = self.to
+        if to is not None:
+            to.refuse("site", "level", why="a slide's destinations are found along its radials")
+        stop = env.compile(to.if_) if to is not None and to.if_ is not None else None
+        ap = to.apply if to is not None else None
+        to_rule = env.compile(ap.if_) if ap is not None and ap.if_ is not None else None
+        effect = env.compile(ap.effect) if ap is not None and ap.effect is not None else None
+        then = _then(env, self)
+
+        def trail_actions(c, steps, k):
+            piece = trail(c)
+            return [(A_ADD, steps[i], piece, c.g.components[piece].owner if piece > 0 else 0, 1)
+                    for i in range(k)]
+
+        def slide(c):
+            frm = from_fn(c)
+            if frm < 0 or frm >= nsites:
+                return []
+            lo, hi = min_fn(c), max_fn(c)
+            saved = (c.from_, c.to, c.between)
+            c.from_ = frm
+            out = []
+            for key in dirs(c, frm):
+                for radial in radials[key][frm] if key in radials else ():
+                    steps = radial.sites
+                    c.between = saved[2]
+                    k = 1
+                    while k < len(steps) and k <= hi:
+                        to_site = steps[k]
+                        c.to = to_site
+                        if stop is not None and stop(c) and lo <= k:
+                            acts = []
+                            if effect is not None:
+                                acts.extend(_effect_actions(effect, c))
+                            acts.append((A_MOVE, frm, to_site))
+                            if trail is not None:
+                                acts.extend(trail_actions(c, steps, k))
+                            c.to = to_site
+                            if to_rule is None or to_rule(c):
+                                out.append(Move(frm, to_site, 0, acts, then))
+                            break
+                        c.between = to_site
+                        if not go(c):
+                            break
+                        if lo <= k:
+                            acts = [(A_MOVE, frm, to_site)]
+                            if trail is not None:
+                                acts.extend(trail_actions(c, steps, k))
+                            c.to = to_site
+                            if to_rule is None or to_rule(c):
+                                out.append(Move(frm, to_site, 0, acts, then))
+                        k += 1
+            c.from_, c.to, c.between = saved
+            return out
+        return slide
+
+
+@ludeme("move", "Shoot")
+class MoveShoot(Moves):
+    """`(move Shoot (piece "Name") [(from ...)] [dirn] [(to ...)] [(then ...)])`.
+
+    As Ludii's Shoot: from the last move's destination (or the start given),
+    along each radial, adds the piece at every site while the to condition
+    holds (default: the site is empty). Example (Amazons' arrow):
+
+        (move Shoot (piece "Dot0"))
+    """
+
+    params = (P("piece", "PieceRef"), P("from_", "FromSpec", opt=True),
+              P("dirn", DirWord, opt=True), P("between", "BetweenSpec", opt=True),
+              P("to", "ToSpec", opt=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.refuse("between", why="Ludii's Shoot never evaluates its (between ...)")
+        if self.from_ is not None:
+            self.from_.refuse("level", "if_", why="Ludii's Shoot reads only the start site")
+            if self.from_.site is None:
+                raise self.from_.fail("(from ...) needs a site here")
+            from_fn = env.compile(self.from_.site)
+        else:
+            from_fn = lambda c: c.s.last_to  # noqa: E731
+        piece_fn = env.compile(self.piece)
+        dirs = env.direction_keys(self.dirn or "Adjacent", self)
+        radials = env.board.radials
+        nsites = env.num_board_sites
+        if self.to is not None:
+            self.to.refuse("site", "level", "apply", why="Ludii's Shoot reads only if:")
+        ok = env.compile(self.to.if_) if self.to is not None and self.to.if_ is not None \
+            else (lambda c: c.s.what[c.to] == 0)
+        then = _then(env, self)
+
+        def shoot(c):
+            frm = from_fn(c)
+            if frm < 0 or frm >= nsites:
+                return []
+            piece = piece_fn(c)
+            if piece < 0:
+                return []
+            owner = c.g.components[piece].owner if piece > 0 else 0
+            saved = (c.from_, c.to, c.between)
+            out = []
+            for key in dirs(c, frm):
+                for radial in radials[key][frm] if key in radials else ():
+                    c.between = saved[2]
+                    for to_site in radial.sites[1:]:
+                        c.to = to_site
+                        if not ok(c):
+                            break
+                        c.between = to_site
+                        out.append(Move(to_site, to_site, 0, [(A_ADD, to_site, piece, owner, 1)],
+                                        then))
+            c.from_, c.to, c.between = saved
+            return out
+        return shoot
+
+
+@ludeme("count", "Moves")
+class CountMoves(IntFn):
+    """`(count Moves)`: decisions played so far, start placements excluded (Ludii's
+    `Trial.moveNumber()`). Example: `(if (is Even (count Moves)) (forEach Piece) ...)`."""
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: c.s.num_moves - c.s.num_start_moves
+
+
+@ludeme("is", "Even")
+class IsEven(Bool):
+    """`(is Even <int>)`."""
+
+    params = (P("value", IntFn),)
+
+    def compile(self, env):
+        v = env.compile(self.value)
+        return lambda c: v(c) % 2 == 0
+
+
+@ludeme("is", "Odd")
+class IsOdd(Bool):
+    """`(is Odd <int>)`."""
+
+    params = (P("value", IntFn),)
+
+    def compile(self, env):
+        v = env.compile(self.value)
+        return lambda c: v(c) % 2 == 1

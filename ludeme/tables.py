@@ -1,0 +1,192 @@
+"""Board tables for compiling rules: directions normalised once, steps, rays, regions.
+
+`BoardTables` wraps a built board (`ludeme.boards`) with what rules ask of it
+while compiling: which directions a direction word names on this board (compass
+names, relations such as Orthogonal, directions relative to a piece's facing or
+to the last move), the sites one step away, the radials `is Line` walks, static
+regions and labels. Each answer is a plain tuple a closure can index; nothing
+here runs during a playout except the closures built for relative directions.
+"""
+
+from __future__ import annotations
+
+from .ludemes.base import Ludeme
+
+
+class BoardTables:
+    """A board's tables, as rules use them."""
+
+    def __init__(self, board, facing_of: list[str]):
+        self.board = board
+        self.num_board_sites = board.num_sites
+        self.facing_of = facing_of          # per component index: the direction it faces
+
+    def _dirs(self, dirn, lud: Ludeme) -> list[str]:
+        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+        out: list[str] = []
+        for w in words:
+            if w in self.board.directions:
+                out.append(w)
+                continue
+            try:
+                got = self.board.relation_dirs(w)
+            except (KeyError, ValueError):
+                got = None
+            if got is None:
+                raise lud.fail(f"the direction {w} is not supported on this board "
+                               f"(board directions: {', '.join(self.board.directions)})")
+            out.extend(got)
+        seen = []
+        for d in out:
+            if d not in seen:
+                seen.append(d)
+        return seen
+
+
+    def is_static_direction(self, dirn) -> bool:
+        """True when `dirn` names no direction relative to a piece or to the last move."""
+        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+        return not any(w in RELATIVE_ANGLES or w in ("SameDirection", "OppositeDirection")
+                       for w in words)
+
+
+    def direction_keys(self, dirn, lud: Ludeme):
+        """A closure (c, site) -> direction names usable as keys of the board's radials.
+
+        Compass names and relations (Orthogonal, Adjacent, ...) are fixed; directions
+        relative to the piece's facing (Forward, FL, ...) or to the last move
+        (SameDirection, OppositeDirection) are resolved when the move is generated.
+        """
+        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+        radial_keys = set(self.board.radials)
+        static, dynamic = [], []
+        for w in words:
+            if w in self.board.directions or w in radial_keys or w in RELATIONS:
+                static.append(w)
+            elif w in RELATIVE_ANGLES or w in ("SameDirection", "OppositeDirection"):
+                dynamic.append(w)
+            else:
+                raise lud.fail(f"the direction {w} is not supported on this board "
+                               f"(board directions: {', '.join(self.board.directions)})")
+        fixed = tuple(dict.fromkeys(static))
+        if not dynamic:
+            return lambda c, frm: fixed
+        supported = self.board.directions
+        radials = self.board.radials
+        facing_of = self.facing_of
+
+        def along(a, b):
+            for d in supported:
+                for r in radials.get(d, ((),) * (a + 1))[a] if a >= 0 else ():
+                    if b in r.sites[1:]:
+                        return d
+            return None
+
+        def keys(c, frm):
+            out = list(fixed)
+            for w in dynamic:
+                if w == "SameDirection":
+                    d = along(c.s.last_from, c.s.last_to)
+                    if d:
+                        out.append(d)
+                elif w == "OppositeDirection":
+                    d = along(c.s.last_to, c.s.last_from)
+                    if d:
+                        out.append(d)
+                else:
+                    facing = facing_of[c.s.what[frm]] if 0 <= frm < len(c.s.what) else "N"
+                    out.extend(relative_directions(facing, w, supported))
+            return tuple(dict.fromkeys(out))
+        return keys
+
+
+    def step_targets(self, dirn, lud: Ludeme) -> tuple:
+        """Per site, the distinct sites one step away in the direction choice `dirn`.
+
+        A relation word (Adjacent, Orthogonal, ...) takes the board's neighbours in that
+        relation, as Ludii's steps do on any tiling; absolute directions take the step
+        tables. Duplicates are dropped, as Ludii drops a repeated (from, to).
+        """
+        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+        n = self.num_board_sites
+        per_site: list[list[int]] = [[] for _ in range(n)]
+        for w in words:
+            if w in self.board.directions:
+                tab = self.board.step[w]
+                for s in range(n):
+                    if tab[s] >= 0:
+                        per_site[s].append(tab[s])
+            elif w in ("Adjacent", "Orthogonal", "Diagonal", "OffDiagonal", "All"):
+                try:
+                    table = self.board.neighbours[w]
+                except KeyError:
+                    raise lud.fail(f"{w} neighbours are not available on this board") from None
+                for s in range(n):
+                    per_site[s].extend(table[s])
+            else:
+                for tab in self.step_tables(w, lud):
+                    for s in range(n):
+                        if tab[s] >= 0:
+                            per_site[s].append(tab[s])
+        return tuple(tuple(dict.fromkeys(p)) for p in per_site)
+
+
+    def step_tables(self, dirn, lud: Ludeme) -> list[tuple]:
+        """Neighbour tables (site -> site or -1), one per absolute direction in `dirn`."""
+        return [self.board.step[d] for d in self._dirs(dirn, lud)]
+
+
+    def line_radials(self, dirn, lud: Ludeme) -> tuple:
+        """Per site, the (sites after the start, sites of its opposite or None) of each
+        distinct radial in the direction choice, as Ludii's `is Line` walks them."""
+        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+        n = self.num_board_sites
+        per_site: list[list] = [[] for _ in range(n)]
+        for w in words:
+            table = self.board.distinct_radials.get(w)
+            if table is None:
+                raise lud.fail(f"the direction {w} is not supported on this board "
+                               f"(board directions: {', '.join(self.board.directions)})")
+            for s in range(n):
+                for r in table[s]:
+                    opp = r.opposite.sites[1:] if r.opposite is not None else None
+                    per_site[s].append((r.sites[1:], opp))
+        return tuple(tuple(p) for p in per_site)
+
+
+    def board_region(self, kind: str, lud: Ludeme) -> tuple:
+        """A static region of the board (Top, Bottom, Corners, ...)."""
+        try:
+            return tuple(sorted(self.board.region(kind)))
+        except (KeyError, ValueError, NotImplementedError) as e:
+            raise lud.fail(f"(sites {kind}) is not available on this board: {e}") from None
+
+
+    def site_of_label(self, label: str, lud: Ludeme) -> int:
+        try:
+            return self.board.index_of(label)
+        except (KeyError, ValueError):
+            raise lud.fail(f"no site labelled {label!r} on this board") from None
+
+
+RELATIONS = ("Adjacent", "Orthogonal", "Diagonal", "OffDiagonal", "All")
+
+COMPASS_ANGLE = {"N": 0.0, "NNE": 22.5, "NE": 45.0, "ENE": 67.5, "E": 90.0, "ESE": 112.5,
+                 "SE": 135.0, "SSE": 157.5, "S": 180.0, "SSW": 202.5, "SW": 225.0,
+                 "WSW": 247.5, "W": 270.0, "WNW": 292.5, "NW": 315.0, "NNW": 337.5}
+
+# Offsets (degrees, clockwise) from a piece's facing; plural forms take every
+# supported direction strictly within 90 degrees of their base.
+RELATIVE_ANGLES = {"Forward": 0, "Backward": 180, "Rightward": 90, "Leftward": 270,
+                   "FR": 45, "FL": 315, "BR": 135, "BL": 225, "FRR": 67.5, "FLL": 292.5,
+                   "BRR": 112.5, "BLL": 247.5, "Forwards": 0, "Backwards": 180,
+                   "Rightwards": 90, "Leftwards": 270}
+
+
+def relative_directions(facing: str, word: str, supported) -> list[str]:
+    """Compass names for a direction relative to `facing` among the supported ones."""
+    base = (COMPASS_ANGLE.get(facing, 0.0) + RELATIVE_ANGLES[word]) % 360
+    if word.endswith("s") and word not in ("FRR", "FLL", "BRR", "BLL"):
+        return [d for d in supported
+                if min(abs(COMPASS_ANGLE[d] - base), 360 - abs(COMPASS_ANGLE[d] - base)) < 90]
+    return [d for d in supported if abs(COMPASS_ANGLE.get(d, -1) - base) < 1e-6]
