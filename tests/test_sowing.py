@@ -84,7 +84,7 @@ def test_mancala_numbering_follows_ludii(call, sites, left_store, first_top):
 def test_tracks_walk_directions_and_loop():
     b = _board('(mancalaBoard 2 6 (track "Track" "1,E,N,W" loop:True))')
     assert b.tracks["Track"] == (1, 2, 3, 4, 5, 6, 12, 11, 10, 9, 8, 7)
-    assert b.track_info["Track"].loop
+    assert [t.loop for t in b.track_info] == [True]
     b = _board('(mancalaBoard 2 6 (track "T" "0,ESE,E,ENE,WNW,N,W" loop:True))')
     assert b.tracks["T"] == (0, 1, 2, 3, 4, 5, 6, 13, 12, 11, 10, 9, 8, 7)
 

@@ -72,11 +72,11 @@ class BoardContainer(BoardLudeme, keyword="board"):
         from .mancala import build_track, parse_track
         board = _built(self.graph, self.use, players)
         board.track_calls = list(self.track_calls)
-        board.track_info = {}
+        board.track_info = []     # every track in declaration order (names may repeat per owner)
         for call in self.track_calls:
             track = build_track(parse_track(call, BOARD_PATH), board)
-            board.track_info[track.name] = track
-            board.tracks[track.name] = track.sites
+            board.track_info.append(track)
+            board.tracks.setdefault(track.name, track.sites)
         return board
 
 

@@ -217,9 +217,9 @@ class MancalaBoard(BoardLudeme, keyword="mancalaBoard"):
         g = graph_from_points(pts, edges=edges)
         perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
         board = Board(g, VERTEX, players=players, perimeters=perimeters)
-        board.track_info = {}
+        board.track_info = []     # every track in declaration order (names may repeat per owner)
         for spec in self.tracks:
             track = build_track(spec, board)
-            board.track_info[track.name] = track
-            board.tracks[track.name] = track.sites
+            board.track_info.append(track)
+            board.tracks.setdefault(track.name, track.sites)
         return board

@@ -43,7 +43,7 @@ class Track(Other):
 def board_track(env, name: str | None, lud, owner: int | None = None):
     """The track a ludeme names (the first one when unnamed), as Ludii picks it: by name, or,
     with an owner, the owner's track whose name contains `name`."""
-    tracks = list(getattr(env.board, "track_info", {}).values())
+    tracks = list(getattr(env.board, "track_info", ()))
     if not tracks:
         raise lud.fail("this board has no track; declare one with (track ...) in the board")
     for t in tracks:
@@ -55,7 +55,7 @@ def board_track(env, name: str | None, lud, owner: int | None = None):
 
 def tracks_by_owner(env, name: str | None, lud) -> dict[int, object]:
     """For each owner p (0 = no owner), the track the ludeme would use for p."""
-    tracks = list(getattr(env.board, "track_info", {}).values())
+    tracks = list(getattr(env.board, "track_info", ()))
     if not tracks:
         raise lud.fail("this board has no track; declare one with (track ...) in the board")
     out = {}
@@ -355,7 +355,7 @@ class SitesTrack(Region):
 
 
 def _all_tracks(env, lud) -> list:
-    tracks = list(getattr(env.board, "track_info", {}).values())
+    tracks = list(getattr(env.board, "track_info", ()))
     if not tracks:
         raise lud.fail("this board has no track; declare one with (track ...) in the board")
     return tracks
