@@ -270,8 +270,7 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     env.equipment.regions.update(_static_regions(env, items))
     for it in items:
         if isinstance(it, G.MapL):
-            env.maps[it.name] = {roles.value(p.key): _landmark(board, p.value)
-                                 if p.value in _LANDMARKS else roles.value(p.value)
+            env.maps[it.name] = {roles.value(p.key): _map_value(board, components, roles, p)
                                  for p in it.pairs}
 
     rules = g.rules
@@ -352,6 +351,24 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
 
 _LANDMARKS = {"CentreSite": "Centre", "LeftSite": "Left", "RightSite": "Right",
               "Topsite": "Top", "BottomSite": "Bottom", "FirstSite": None, "LastSite": None}
+
+
+def _map_value(board, components, roles, pair) -> int:
+    """A map's value as Ludii's Map.computeMap reads it: a player, a landmark, a site
+    written as a coordinate ("D1"), or a piece by name."""
+    v = pair.value
+    if v in _LANDMARKS:
+        return _landmark(board, v)
+    v = roles.value(v)
+    if not isinstance(v, str):
+        return v
+    names = {comp.name: comp.index for comp in components[1:]}
+    if v in names:
+        return names[v]
+    try:
+        return board.index_of(v)
+    except (KeyError, ValueError):
+        raise pair.fail(f"{v!r} is neither a site of this board nor a piece") from None
 
 
 def _landmark(board, word: str) -> int:
