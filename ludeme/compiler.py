@@ -14,9 +14,8 @@ from .expand import Expanded
 from .equipment import Equipment
 from .roles import Roles
 from .tables import BoardTables
-from .ludemes import base, game as G  # importing the package registers every family
+from .ludemes import base, dice as D, game as G  # importing the package registers every family
 from .ludemes.base import Builder, Ludeme, Other
-from .ludemes.extra import SetMover
 
 MAX_TURNS_PER_PLAYER = 1250
 MAX_MOVES = 10_000
@@ -56,6 +55,8 @@ class Env:
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
         self.uses_chance = False           # a ludeme draws from the state's chance stream
+        self.counting = False              # a rule counts pieces per site (e.g. sow)
+        self.dice: list = []               # the dice containers (ludeme.ludemes.dice)
 
     # -- compiling ----------------------------------------------------------
     def compile(self, lud: Ludeme):
@@ -97,8 +98,12 @@ class Env:
 
     # -- runtime helpers ------------------------------------------------------------
     def no_moves_fn(self, role: str, lud: Ludeme):
-        """`(no Moves <role>)`: evaluated by generating that player's moves in a copy."""
+        """`(no Moves <role>)`, as Ludii's NoMoves: for Next, generate the next player's moves
+        in a copy (and record the answer as that player's stalemated flag); for any other
+        role, read the player's flag (set when they passed with no move)."""
         who = self.role_id(role, lud)
+        if role != "Next":
+            return lambda c: c.s.stalemated[who(c)]
 
         def no_moves(c):
             s = c.s
@@ -106,7 +111,8 @@ class Env:
             probe = s.clone()
             probe.prev, probe.mover, probe.next = s.mover, p, s.mover
             phase = probe.g.phases[probe.phase[p]]
-            return not phase.play(probe.ctx)
+            s.stalemated[p] = stuck = not phase.play(probe.ctx)
+            return stuck
         return no_moves
 
     # -- forwards: players -------------------------------------------------------
@@ -220,25 +226,45 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                           (g.equipment.node.pos if g.equipment else ex.game.pos),
                           path="game/equipment")
     board_lud = boards[0]
-    board_lud.refuse("tracks", "largeStack")
+    board_lud.refuse("largeStack")
     board = build_board(board_lud.node, players=n)
-    board_lud.read_from_syntax("shape", "use")
+    # ludeme.boards reads the board's arguments, tracks included, from the syntax
+    board_lud.read_from_syntax(*(p.attr for p in board_lud.params if p.attr != "largeStack"))
+    for track in board_lud.tracks or ():
+        track.read_from_syntax(*(p.attr for p in track.params))
     roles = Roles(n)
     containers = [Container(0, "Board", 0, 0, board.num_sites)]
     components = [Component(0, "", 0)]
     piece_items = []
+    dice_items = []
     next_site = board.num_sites
     for it in items:
         if isinstance(it, G.Hand):
             for p in roles.owners(it.role, it):
                 containers.append(Container(len(containers), f"Hand{p}", p, next_site, it.size))
                 next_site += it.size
+        elif getattr(it, "is_dice", False):
+            # Dice are pieces too, numbered where they are declared; their container comes
+            # after the hands (see ludeme.ludemes.dice).
+            faces = it.die_faces()
+            dice_items.append((len(components), faces))
+            for k in range(len(faces)):
+                components.append(Component(len(components), f"Die{len(components)}", n + 1))
         elif isinstance(it, G.Piece):
             for p in roles.owners(it.role, it):
                 name = f"{it.name}{p}" if 0 < p <= n else it.name
                 components.append(Component(len(components), name, p))
                 piece_items.append((len(components) - 1, it))
+    dice_start = []
+    dice_sets = []
+    for first_comp, faces in dice_items:
+        containers.append(Container(len(containers), "Dice", n + 1, next_site, len(faces)))
+        dice_sets.append(D.DiceSet(next_site, faces))
+        dice_start.append([(A_ADD, next_site + k, first_comp + k, n + 1, 1)
+                           for k in range(len(faces))])
+        next_site += len(faces)
     env = Env(roles, board, containers, components)
+    env.dice = dice_sets
     env.piece_items = piece_items
     for idx, piece in piece_items:
         owner = components[idx].owner
@@ -246,7 +272,8 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     env.equipment.regions.update(_static_regions(env, items))
     for it in items:
         if isinstance(it, G.MapL):
-            env.maps[it.name] = {roles.value(p.key): roles.value(p.value) for p in it.pairs}
+            env.maps[it.name] = {roles.value(p.key): _map_value(board, components, roles, p)
+                                 for p in it.pairs}
 
     rules = g.rules
     if rules.start is not None:
@@ -264,7 +291,8 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                 swap_rule = True
             else:
                 raise m.fail(f"the meta rule ({m.keyword} ...) is not supported yet")
-    start_moves = _start_moves(env, rules.start) if rules.start is not None else []
+    start_moves = dice_start + (_start_moves(env, rules.start) if rules.start is not None
+                                else [])
     phases = []
     if rules.phases:
         for ph in rules.phases:
@@ -313,11 +341,46 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     game.stacking = env.stacking
     game.swap_rule = swap_rule
     game.sequence_capture = env.sequence_capture
+    game.counting = env.counting
+    game.uses_chance = env.uses_chance or bool(dice_sets)
+    if dice_sets:
+        game.requires_all_pass = False   # Ludii: a game with dice never ends on passes alone
+    game.ludii_owners = [comp.owner for comp in components]
     game.teams = dict(env.teams)
-    game.uses_chance = env.uses_chance
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game
+
+
+_LANDMARKS = {"CentreSite": "Centre", "LeftSite": "Left", "RightSite": "Right",
+              "Topsite": "Top", "BottomSite": "Bottom", "FirstSite": None, "LastSite": None}
+
+
+def _map_value(board, components, roles, pair) -> int:
+    """A map's value as Ludii's Map.computeMap reads it: a player, a landmark, a site
+    written as a coordinate ("D1"), or a piece by name."""
+    v = pair.value
+    if v in _LANDMARKS:
+        return _landmark(board, v)
+    v = roles.value(v)
+    if not isinstance(v, str):
+        return v
+    names = {comp.name: comp.index for comp in components[1:]}
+    if v in names:
+        return names[v]
+    try:
+        return board.index_of(v)
+    except (KeyError, ValueError):
+        raise pair.fail(f"{v!r} is neither a site of this board nor a piece") from None
+
+
+def _landmark(board, word: str) -> int:
+    """The site a map's landmark names: the first site of a board region, or the first/last."""
+    if word == "FirstSite":
+        return 0
+    if word == "LastSite":
+        return board.num_sites - 1
+    return board.region(_LANDMARKS[word])[0]
 
 
 def _static_regions(env: Env, items) -> dict:
@@ -359,8 +422,8 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
     for rule in start.rules:
         if isinstance(rule, G.SetTeam):
             continue  # read before compiling (Env.teams)
-        if isinstance(rule, SetMover):
-            moves.append(rule.start_actions(env))   # evaluated on each new state
+        if hasattr(rule, "start_actions"):   # start rules that build their own actions
+            moves.extend(rule.start_actions(env, _StaticCtx()))
             continue
         if not isinstance(rule, G.Place):
             raise rule.fail("only (place ...), (set Team ...) and (set Mover ...) start rules "
@@ -395,7 +458,9 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
             if bad:
                 raise rule.fail(f"(place {rule.item!r} ...) names no site here "
                                 f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
-        moves.append([(A_ADD, s, comp.index, comp.owner, rule.count) for s in sites])
+        # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
+        count = rule.counts[0] if rule.counts else rule.count
+        moves.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
     return moves
 
 

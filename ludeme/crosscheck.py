@@ -12,7 +12,12 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import re
+import signal
+import threading
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,18 +26,30 @@ from .errors import LudemeError
 
 @dataclass
 class Verdict:
-    """The outcome of replaying one trace."""
+    """The outcome of replaying one trace: agreed, disagreed, or unsupported at a stage."""
 
     trace: str
     steps: int            # steps in the trace
     agreed: int           # steps that agreed before the first disagreement
     ok: bool
     detail: str = ""
+    status: str = ""      # agreed | disagreed | unsupported | invalid (a bad trace file)
+    stage: str = ""       # for unsupported: expand | compile | run
+    ludeme: str = ""      # for unsupported: the first ludeme refused
+    family: str = ""
+
+    def __post_init__(self):
+        if not self.status:
+            self.status = "agreed" if self.ok else "disagreed"
 
     def line(self) -> str:
         """One line for the report."""
-        if self.ok:
+        if self.status == "agreed":
             return f"{self.trace}: agreed, {self.agreed}/{self.steps} steps"
+        if self.status == "unsupported":
+            return f"{self.trace}: unsupported ({self.stage}): {self.detail}"
+        if self.status == "invalid":
+            return f"{self.trace}: INVALID TRACE: {self.detail}"
         return f"{self.trace}: DISAGREED after {self.agreed}/{self.steps} steps: {self.detail}"
 
 
@@ -136,8 +153,34 @@ def _board_diff(state, snap: dict) -> str | None:
     return None
 
 
+_ROLL = re.compile(r"SetStateAndUpdateDice:site=(\d+),state=(\d+)")
+
+
+def recorded_roll(legal: list) -> dict | None:
+    """Chance replay: the die faces Ludii rolled while generating this step's legal moves
+    (the same at the front of every legal move), as site -> face index."""
+    if not legal:
+        return None
+    found = {int(site): int(face) for site, face in _ROLL.findall(legal[0].get("str", ""))}
+    return found or None
+
+
 def replay(game, trace: dict, name: str = "") -> Verdict:
-    """Replay one trace on a compiled game."""
+    """Replay one trace on a compiled game; a refusal at run time is `unsupported (run)`,
+    an engine crash a disagreement that names the exception."""
+    progress = [0]
+    try:
+        return _replay(game, trace, name, progress)
+    except LudemeError as e:
+        return unsupported(name, len(trace.get("steps", [])), "run", e)
+    except TimeLimit as e:
+        return Verdict(name, len(trace.get("steps", [])), progress[0], False, str(e))
+    except Exception as e:  # an engine bug: reported on its trace, the run goes on
+        return Verdict(name, len(trace.get("steps", [])), progress[0], False,
+                       f"step {progress[0]}: internal error {type(e).__name__}: {e}")
+
+
+def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
     stacking = bool(trace.get("isStacking", False))
     steps = trace.get("steps", [])
     state = game.new_initial_state()
@@ -147,12 +190,15 @@ def replay(game, trace: dict, name: str = "") -> Verdict:
         if d:
             return Verdict(name, len(steps), 0, False, f"initial position: {d}")
     for i, step in enumerate(steps):
+        progress[0] = i
         where = f"step {step.get('step', i)}"
         if state.is_terminal():
             return Verdict(name, len(steps), i, False, f"{where}: the game is already over here")
         if state.mover != step["mover"]:
             return Verdict(name, len(steps), i, False,
                            f"{where}: mover expected {step['mover']}, produced {state.mover}")
+        if state.g.uses_chance:
+            state.force_roll = recorded_roll(step["legal"])
         legal = state.legal_moves()
         expected, produced = _pairs(step["legal"], stacking), _our_pairs(legal, stacking)
         if expected != produced:
@@ -204,36 +250,269 @@ def replay(game, trace: dict, name: str = "") -> Verdict:
     return Verdict(name, len(steps), len(steps), True)
 
 
-def crosscheck_files(traces: list[str], ludii_dir: str | None = None,
-                     lud: str | None = None) -> list[Verdict]:
-    """Replay each trace against Ludii's file (found in `ludii_dir`) or against `lud`."""
-    from .api import load
-    cache: dict = {}
-    out = []
-    if ludii_dir is not None and not Path(ludii_dir).is_dir():
-        raise LudemeError(f"--ludii-dir {ludii_dir}: no such directory")
+class TimeLimit(Exception):
+    """A trace ran past its time limit."""
+
+
+def unsupported(name: str, steps: int, stage: str, e: LudemeError) -> Verdict:
+    """The verdict for a game this engine refuses, naming the first ludeme refused."""
+    text = " ".join(e.render(excerpt=False).split())
+    return Verdict(name, steps, 0, False, text, status="unsupported", stage=stage,
+                   ludeme=refused_ludeme(e))
+
+
+def refused_ludeme(e: LudemeError) -> str:
+    """The ludeme an error names: `(keyword ...)` in its message, else its ludeme path's tail."""
+    m = re.search(r"\(([A-Za-z][\w:]*)(?: ([A-Z]\w*))?", e.message)
+    if m:
+        return " ".join(g for g in m.groups() if g)
+    if e.path:
+        return e.path.rstrip("/").rsplit("/", 1)[-1]
+    return "?"
+
+
+# --- finding Ludii's file for a trace -------------------------------------------------------
+
+INDEX_NAME = "corpus-index.tsv"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One trace to replay and where its description is (or why it cannot be found)."""
+
+    trace: str
+    name: str
+    lud: str | None
+    family: str
+    error: str = ""
+
+
+class Locator:
+    """Finds the .lud of a trace: the corpus index's path when the trace is listed there,
+    else the trace's `file` directly under the Ludii folder or its `games/`, else the one
+    file of that name anywhere under the Ludii folder."""
+
+    def __init__(self, ludii_dir: str, index: str | None = None):
+        self.base = Path(ludii_dir)
+        if not self.base.is_dir():
+            raise LudemeError(f"--ludii-dir {ludii_dir}: no such directory")
+        self.index: dict[str, tuple[str, str]] = {}
+        if index is not None:
+            self._read_index(Path(index))
+        self._by_name: dict[str, list[Path]] | None = None
+
+    def _read_index(self, path: Path) -> None:
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as e:
+            raise LudemeError(f"cannot read the corpus index {path}: {e}") from None
+        head = lines[0].split("\t") if lines else []
+        if not {"name", "path", "family"} <= set(head):
+            raise LudemeError(f"{path}: expected a header with name, path and family columns")
+        col = {h: i for i, h in enumerate(head)}
+        for ln in lines[1:]:
+            f = ln.split("\t")
+            if len(f) >= len(head):
+                self.index[f[col["name"]]] = (f[col["path"]], f[col["family"]])
+
+    def find(self, trace_path: str, data: dict) -> tuple[str | None, str, str]:
+        """(path or None, family, why not found)."""
+        stem = Path(trace_path).name.split(".")[0]
+        if stem in self.index:
+            rel, family = self.index[stem]
+            for cand in (self.base / "corpus" / rel, self.base / rel):
+                if cand.is_file():
+                    return str(cand), family, ""
+            return None, family, f"{rel} (from the corpus index) is not under {self.base}"
+        family = Path(trace_path).parent.name
+        file = data.get("file")
+        if not file:
+            return None, family, "the trace names no `file`"
+        for cand in (self.base / file, self.base / "games" / file):
+            if cand.is_file():
+                return str(cand), family, ""
+        hits = self._names().get(Path(file).name, [])
+        if len(hits) == 1:
+            return str(hits[0]), family, ""
+        if not hits:
+            return None, family, f"no {Path(file).name} under {self.base}"
+        return None, family, (f"{Path(file).name} is ambiguous under {self.base}: "
+                              + ", ".join(str(h.relative_to(self.base)) for h in hits))
+
+    def _names(self) -> dict[str, list[Path]]:
+        if self._by_name is None:
+            self._by_name = {}
+            for f in sorted(self.base.rglob("*.lud")):
+                self._by_name.setdefault(f.name, []).append(f)
+        return self._by_name
+
+
+def find_index(traces: list[str]) -> str | None:
+    """A corpus index beside the traces' folder or in it, if there is one."""
     for t in traces:
-        data = read_trace(t)
-        validate_trace(data, t, need_file=lud is None)
-        name = f"{Path(t).parent.name}/{Path(t).name.split('.')[0]}"
-        if lud is not None:
-            path = lud
+        for d in (Path(t).parent, Path(t).parent.parent):
+            if (d / INDEX_NAME).is_file():
+                return str(d / INDEX_NAME)
+    return None
+
+
+# --- replaying, one group of traces per game, in worker processes ---------------------------
+
+DEFAULT_TIME_LIMIT = 60.0
+WORKER_MEMORY = 4 << 30      # bytes of address space per worker: a game that explodes fails alone
+
+
+@contextmanager
+def time_limit(seconds: float | None, what: str):
+    """Raise TimeLimit inside the block after `seconds` (main thread of a process only)."""
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _ring(signum, frame):
+        raise TimeLimit(f"time limit of {seconds:g}s reached {what}")
+    old = signal.signal(signal.SIGALRM, _ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _limit_memory() -> None:
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY or soft > WORKER_MEMORY:
+            resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def _load_stage(path: str, options: list, ruleset, seconds):
+    """Expand then compile; a refusal says at which stage."""
+    from .compiler import compile_game
+    from .expand import expand_file
+    stage = "expand"
+    try:
+        with time_limit(seconds, "while loading"):
+            ex = expand_file(path, options, ruleset)
+            stage = "compile"
+            return compile_game(ex), None, stage
+    except LudemeError as e:
+        return None, e, stage
+
+
+def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True) -> list[Verdict]:
+    """Replay the traces of one game (same file, options and ruleset): load once, replay each."""
+    if in_worker:
+        _limit_memory()
+    out: list[Verdict] = []
+    game = err = None
+    stage = ""
+    loaded = False
+    for job in jobs:
+        try:
+            data = read_trace(job.trace)
+            validate_trace(data, job.trace, need_file=False)
+        except LudemeError as e:
+            out.append(Verdict(job.name, 0, 0, False, str(e), status="invalid",
+                               family=job.family))
+            continue
+        n = len(data.get("steps", []))
+        if job.lud is None:
+            v = Verdict(job.name, n, 0, False, f"cannot find the description: {job.error}")
         else:
-            base = Path(ludii_dir)
-            path = str(base / data["file"]) if (base / data["file"]).exists() \
-                else str(base / "games" / data["file"])
-            if not Path(path).is_file():
-                raise LudemeError(f"trace {t}: its file {data['file']!r} is not in {base} "
-                                  f"nor in {base / 'games'}")
-        options = tuple(data.get("optionsRequested") or ())
-        ruleset = data.get("ruleset")
-        key = (path, options, ruleset)
-        if key not in cache:
-            cache[key] = load(path, options=list(options), ruleset=ruleset)
-        check_trace_game(data, cache[key], t)
-        out.append(replay(cache[key], data, name))
+            if not loaded:
+                loaded = True
+                try:
+                    game, err, stage = _load_stage(job.lud, list(data.get("optionsRequested")
+                                                                 or ()), data.get("ruleset"),
+                                                   seconds)
+                except TimeLimit as e:
+                    err, stage = e, "load"
+                except Exception as e:  # an engine bug while building: reported, run goes on
+                    err, stage = e, "load"
+            if isinstance(err, LudemeError):
+                v = unsupported(job.name, n, stage, err)
+            elif err is not None:
+                v = Verdict(job.name, n, 0, False, f"internal error while loading: "
+                            f"{type(err).__name__}: {err}")
+            else:
+                with time_limit(seconds, "while replaying"):
+                    try:
+                        check_trace_game(data, game, job.trace)
+                        v = replay(game, data, job.name)
+                    except LudemeError as e:     # a trace recorded for another game
+                        v = Verdict(job.name, n, 0, False, str(e), status="invalid")
+                    except TimeLimit as e:
+                        v = Verdict(job.name, n, 0, False, str(e))
+        v.family = job.family
+        out.append(v)
     return out
 
+
+def plan(traces: list[str], ludii_dir: str | None = None, lud: str | None = None,
+         index: str | None = None) -> list[list[Job]]:
+    """The traces as groups sharing one compiled game, in the order given."""
+    locator = None
+    if lud is None:
+        locator = Locator(ludii_dir, index if index is not None else find_index(traces))
+    groups: dict[tuple, list[Job]] = {}
+    for t in traces:
+        name = f"{Path(t).parent.name}/{Path(t).name.split('.')[0]}"
+        try:
+            data = read_trace(t)
+        except LudemeError as e:
+            groups[("unreadable", t)] = [Job(t, name, None, Path(t).parent.name, str(e))]
+            continue
+        if lud is not None:
+            path, family, why = lud, Path(t).parent.name, ""
+        else:
+            path, family, why = locator.find(t, data)
+        key = (path or t, tuple(data.get("optionsRequested") or ()), data.get("ruleset"))
+        groups.setdefault(key, []).append(Job(t, name, path, family, why))
+    return list(groups.values())
+
+
+def crosscheck_files(traces: list[str], ludii_dir: str | None = None, lud: str | None = None,
+                     *, index: str | None = None, jobs: int = 1,
+                     seconds: float | None = DEFAULT_TIME_LIMIT) -> list[Verdict]:
+    """Replay each trace against Ludii's file (found under `ludii_dir`) or against `lud`."""
+    return [v for vs in iter_crosscheck(traces, ludii_dir, lud, index=index, jobs=jobs,
+                                        seconds=seconds) for v in vs]
+
+
+def iter_crosscheck(traces, ludii_dir=None, lud=None, *, index=None, jobs=1,
+                    seconds=DEFAULT_TIME_LIMIT):
+    """Verdicts group by group, in order, as they are ready. With several jobs the groups run in
+    worker processes; a worker that dies takes only its own game with it."""
+    groups = plan(traces, ludii_dir, lud, index)
+    if jobs <= 1 or len(groups) <= 1:
+        for g in groups:
+            yield run_group(g, seconds, in_worker=False)
+        return
+    from joblib import Parallel, delayed
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+    done = 0
+    try:
+        for vs in Parallel(n_jobs=jobs, return_as="generator")(
+                delayed(run_group)(g, seconds) for g in groups):
+            done += 1
+            yield vs
+    except TerminatedWorkerError:
+        # Re-run what is left one game at a time, so the game that kills a worker is named.
+        for g in groups[done:]:
+            try:
+                yield Parallel(n_jobs=1, backend="loky")(
+                    [delayed(run_group)(g, seconds)])[0]
+            except TerminatedWorkerError as e:
+                yield [Verdict(j.name, 0, 0, False, f"the worker process died: {e}",
+                               family=j.family) for j in g]
+
+
+# --- the command ----------------------------------------------------------------------------
 
 def add_subcommand(sub) -> None:
     """`ludeme crosscheck TRACE... (--ludii-dir DIR | --lud FILE)`."""
@@ -241,8 +520,16 @@ def add_subcommand(sub) -> None:
                                           "disagreement")
     p.add_argument("traces", nargs="+", help="trace files (.json.gz) or directories of them")
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--ludii-dir", help="where Ludii's .lud files are (the trace's `file`)")
+    g.add_argument("--ludii-dir", help="Ludii's folder: each trace's .lud is found under it "
+                                       "(by the corpus index when there is one, else by name)")
     g.add_argument("--lud", help="replay against this description instead")
+    p.add_argument("--index", help=f"the corpus index (default: {INDEX_NAME} beside the traces)")
+    p.add_argument("--summary", action="store_true",
+                   help="add tables by family and by the first unsupported ludeme")
+    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
+                   help="worker processes (default: one per core)")
+    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                   help="per trace (and per game load); 0 for none")
     p.set_defaults(fn=_run)
 
 
@@ -252,13 +539,73 @@ def _run(args) -> int:
         p = Path(t)
         if p.is_dir():
             files.extend(sorted(str(f) for f in p.rglob("*.json.gz")))
-        else:
+        elif p.is_file():
             files.append(t)
+        else:
+            raise LudemeError(f"no such trace file or directory: {t}")
     if not files:
         raise LudemeError(f"no traces found in {', '.join(args.traces)}")
-    verdicts = crosscheck_files(files, args.ludii_dir, args.lud)
+    if args.jobs < 1:
+        raise LudemeError(f"--jobs must be at least 1, got {args.jobs}")
+    # A trace file that cannot be read, is not a trace, or (with --ludii-dir) names no
+    # file is the user's input: stop before any replay, as for any other bad input.
+    for f in files:
+        validate_trace(read_trace(f), f, need_file=args.lud is None)
+    verdicts: list[Verdict] = []
+    for vs in iter_crosscheck(files, args.ludii_dir, args.lud, index=args.index,
+                              jobs=args.jobs, seconds=args.time_limit or None):
+        for v in vs:
+            print(v.line(), flush=True)
+        verdicts.extend(vs)
+    if args.summary:
+        print(summary_tables(verdicts))
+    print(closing_line(verdicts))
+    if any(v.status == "invalid" for v in verdicts):
+        return 2
+    return 0 if all(v.status == "agreed" for v in verdicts) else 1
+
+
+def closing_line(verdicts: list[Verdict]) -> str:
+    """`N agreed, M disagreed, U unsupported`."""
+    c = Counter(v.status for v in verdicts)
+    line = f"{c['agreed']} agreed, {c['disagreed']} disagreed, {c['unsupported']} unsupported"
+    return line + (f", {c['invalid']} invalid traces" if c["invalid"] else "")
+
+
+def summary_tables(verdicts: list[Verdict]) -> str:
+    """A table by family (counts and share agreed) and one by the first unsupported ludeme."""
+    fam: dict[str, Counter] = {}
     for v in verdicts:
-        print(v.line())
-    agreed = sum(v.ok for v in verdicts)
-    print(f"{agreed} agreed, {len(verdicts) - agreed} disagreed")
-    return 0 if agreed == len(verdicts) else 1
+        fam.setdefault(v.family or "?", Counter())[v.status] += 1
+    rows = [("family", "traces", "agreed", "disagreed", "unsupported", "% agreed")]
+    total = Counter()
+    for f in sorted(fam):
+        c = fam[f]
+        total.update(c)
+        rows.append(_fam_row(f, c))
+    rows.append(_fam_row("all", total))
+    out = [_table(rows)]
+    refused = Counter((v.ludeme or "?", v.stage) for v in verdicts if v.status == "unsupported")
+    if refused:
+        urows = [("first unsupported ludeme", "stage", "traces")]
+        urows += [(lud, st, str(n)) for (lud, st), n in
+                  sorted(refused.items(), key=lambda kv: (-kv[1], kv[0]))]
+        out.append(_table(urows))
+    return "\n\n".join(out) + "\n"
+
+
+def _fam_row(name: str, c: Counter) -> tuple:
+    n = sum(c.values())
+    pct = f"{100 * c['agreed'] / n:.1f}" if n else "-"
+    return (name, str(n), str(c["agreed"]), str(c["disagreed"]), str(c["unsupported"]), pct)
+
+
+def _table(rows: list[tuple]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for k, r in enumerate(rows):
+        cells = [r[0].ljust(widths[0])] + [x.rjust(w) for x, w in zip(r[1:], widths[1:])]
+        lines.append("  ".join(cells).rstrip())
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)

@@ -34,12 +34,15 @@ A_SET_FIELD = 13  # (A_SET_FIELD, field, site, level, value)  state/rotation/val
 A_MOVE_N = 14     # (A_MOVE_N, from, to, n)      n pieces of a counted site (Ludii's ActionMoveN)
 A_SWAP = 15       # (A_SWAP, p1, p2)             swap two players' seats (Ludii's ActionSwap)
 A_REMOVE_LATER = 16  # (A_REMOVE_LATER, site)    mark for removal at the end of the turn
-A_SET_VAR = 17    # (A_SET_VAR, value)           Ludii's (set Var ...): the state's one variable
-A_SET_MOVER = 18  # (A_SET_MOVER, player)        who moves first (a start action)
+A_SET_MOVER = 17  # (A_SET_MOVER, player)        who moves first (a start action)
+A_SET_VAR = 18    # (A_SET_VAR, name, value)   a named variable (name None: Ludii's temp)
+A_REMEMBER = 19   # (A_REMEMBER, name, value)  add to the remembered values (name may be None)
+A_FORGET = 20     # (A_FORGET, name, value)    forget one value (value None: all of them)
+A_PENDING = 21    # (A_PENDING, value)         mark a value pending until the next move
 
 UNDEFINED = -1
 _NO_SITE_ACTIONS = frozenset((A_SCORE, A_NEXT, A_SET_SCORE, A_PASS, A_SWAP, A_SET_VAR,
-                              A_SET_MOVER))
+                              A_SET_MOVER, A_REMEMBER, A_FORGET, A_PENDING))
 
 
 def _undefined(a: tuple):
@@ -60,6 +63,13 @@ def _sites_of(a: tuple) -> tuple:
 
 class InternalError(RuntimeError):
     """A rule broke an invariant of the state (a bug, never the user's input)."""
+
+
+# Per action kind, the index of its destination site in the tuple (0: it has none).
+_ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCORE: 0,
+              A_PASS: 0, A_COUNT: 1, A_FLIP: 1, A_MOVE_LEVEL: 3, A_MOVE_STACK: 2,
+              A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_MOVE_N: 2, A_SWAP: 0,
+              A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0}
 
 
 def chance_seed(seed: int) -> int:
@@ -189,6 +199,8 @@ class Game:
         self.uses_chance = False        # rules draw from the state's chance stream
         self.swap_rule = False          # (meta (swap)): the second player may swap seats
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
+        self.counting = False           # board sites hold counts of one piece (seeds)
+        self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
 
     # ------------------------------------------------------------------
     def new_initial_state(self, seed: int | None = None) -> "State":
@@ -221,14 +233,18 @@ class State:
     __slots__ = ("g", "sites", "who", "what", "count", "rng", "player_order", "scores", "mover", "next", "prev", "phase",
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
-                 "last_to", "last_mover", "history", "ctx", "_legal", "pending", "winners",
-                 "losers", "_losses_decided", "visited", "to_clear", "_replayed", "var",
-                 "draws")
+                 "last_to", "last_to_after", "last_mover", "history", "ctx", "_legal", "pending",
+                 "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
+                 "force_roll", "to_clear", "_replayed", "draws")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
         self.g = game
         self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking)
+        if game.counting and not game.stacking:
+            # Every site gathers pieces of one kind as a count, as hands do.
+            self.sites.count_from = 0
+            self.sites.owner_of = game.ludii_owners
         self._alias_sites()
         # The chance stream (dice, random draws): only games with chance rules have one.
         self.rng = random.Random(chance_seed(seed or 0)) if game.uses_chance else None
@@ -254,15 +270,23 @@ class State:
         self.over = False
         self.last_from = UNDEFINED
         self.last_to = UNDEFINED
+        self.last_to_after = UNDEFINED     # the last destination after the consequents
         self.last_mover = 0
         self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
         self.pending: set[int] = set()
         self.visited: set[int] = set()
         self.to_clear: set[int] = set()        # Ludii's piecesToRemove: (sites ToClear)
         self._replayed = False
-        self.var = UNDEFINED           # Ludii's state "temp" value: (set Var ...), (var)
         self.draws: list[int] = []     # the chance outcomes drawn so far, in order
         self._losses_decided = 0
+        # Ludii's per-player "stalemated" flag, which (no Moves <player>) reads: cleared when
+        # the player's moves are generated, set when the player passes with no move.
+        self.stalemated = [False] * (n + 1)
+        # Named variables and remembered values ((set Var ...), (remember Value ...)): keys
+        # ("var", name) -> int and ("remembered", name) -> tuple, so a copy can share values.
+        self.notes: dict = {}
+        # Die site -> face index for the next roll (replaying a recorded game), else None.
+        self.force_roll: dict | None = None
         self.ctx = Ctx(game, self)
         self._legal = None
 
@@ -284,6 +308,7 @@ class State:
             c.from_ = c.to = c.site = c.player = UNDEFINED
             phase = self.g.phases[self.phase[self.mover]]
             moves = phase.play(c)
+            self.stalemated[self.mover] = False
             if self.g.swap_rule and self.num_moves - self.num_start_moves == self.g.num_players - 1:
                 # Ludii's Game.moves: the swap is offered beside the phase's moves on the
                 # last player's first decision; the swapper moves again.
@@ -339,6 +364,8 @@ class State:
         s.visited = set(self.visited)
         s.to_clear = set(self.to_clear)
         s.draws = self.draws[:]
+        s.stalemated = self.stalemated[:]
+        s.notes = dict(self.notes)
         s.ctx = Ctx(self.g, s)
         s._legal = None
         return s
@@ -460,7 +487,21 @@ class State:
             _, name, site, level, value = a
             sites.set_field(name, site, value, level)
         elif kind == A_SET_VAR:
-            self.var = a[1]
+            self.notes[("var", a[1])] = a[2]
+        elif kind == A_REMEMBER:
+            key = ("remembered", a[1])
+            self.notes[key] = self.notes.get(key, ()) + (a[2],)
+        elif kind == A_FORGET:
+            key = ("remembered", a[1])
+            kept = self.notes.get(key, ())
+            if a[2] is None:
+                kept = ()
+            elif a[2] in kept:
+                i = kept.index(a[2])
+                kept = kept[:i] + kept[i + 1:]
+            self.notes[key] = kept
+        elif kind == A_PENDING:
+            self.pending.add(a[1])
         elif kind == A_SET_MOVER:
             n = self.g.num_players
             self.mover, self.next = a[1], a[1] % n + 1
@@ -470,6 +511,15 @@ class State:
     def _apply_move_effects(self, move: Move, store: bool) -> None:
         for a in move.actions:
             self.do_action(a)
+        if store:
+            self.last_to_after = move.to
+        for a in reversed(move.actions):
+            # Ludii's toAfterSubsequents: the last action of the move (consequents included)
+            # that has a destination.
+            to = _ACTION_TO[a[0]]
+            if to:
+                self.last_to_after = a[to]
+                break
         if store:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
         c = self.ctx
@@ -485,6 +535,12 @@ class State:
         g = self.g
         mover = self.mover
         move.mover = mover
+        self.force_roll = None
+        self.pending.clear()   # Ludii reboots the pending values before each move
+        if move.is_pass and not self.stalemated[mover]:
+            c = self.ctx
+            c.from_ = c.to = c.site = c.player = UNDEFINED
+            self.stalemated[mover] = not g.phases[self.phase[mover]].play(c)
         self._legal = None
         self._replayed = False
         self._apply_move_effects(move, True)
@@ -596,6 +652,9 @@ class State:
         if res.team:
             self._apply_team_result(res)
             return
+        if kind == "ByScore":
+            self._rank_by_score()
+            return
         if kind == "Win":
             if who == 0:  # All win
                 for p in range(1, n + 1):
@@ -662,6 +721,36 @@ class State:
                     if rk[p] == 0.0:
                         rk[p] = score
             self._end_with_rank_one()
+
+    def _rank_by_score(self) -> None:
+        """Ludii's ByScore: everyone stops; ranks go by score, highest first, ties sharing the
+        average of the ranks they span."""
+        n = self.g.num_players
+        self.active = [False] * (n + 1)
+        left = {p: self.scores[p] for p in range(1, n + 1)}
+        while left:
+            best = max(left.values())
+            tied = [p for p, v in left.items() if v == best]
+            rank = (self._next_win_rank() * 2.0 + len(tied) - 1.0) / 2.0
+            for p in tied:
+                self.ranking[p] = rank
+                del left[p]
+        self.over, self.end_type = True, "NaturalEnd"
+        self.winner = next((p for p in range(1, n + 1) if self.ranking[p] == 1.0), 0)
+
+    def _next_win_rank(self) -> float:
+        """Ludii's Context.computeNextWinRank: the best rank no player holds yet."""
+        rk = self.ranking[1:]
+        low = 0.0
+        while True:
+            assigned = [r for r in rk if r > low]
+            if not assigned:
+                return low + 1.0
+            m = min(assigned)
+            k = rk.count(m)
+            if int(m - (k - 1) * 0.5) > low + 1.0:
+                return low + 1.0
+            low += k
 
     def _apply_team_result(self, res: Result) -> None:
         """Ludii's End.applyTeamResult: a team's Win ranks its members together at the first
@@ -744,13 +833,19 @@ class State:
         self.winner = winner
 
     # -- helpers -------------------------------------------------------------
+    @property
+    def var(self) -> int:
+        """Ludii's unnamed state variable ((set Var v), (var)): -1 until set."""
+        return self.notes.get(("var", None), -1)
+
     def key(self) -> tuple:
         """Everything that decides the future of the game, for equality checks."""
         return (self.sites.key(), tuple(self.scores),
                 self.mover, self.next, self.prev, tuple(self.phase), self.num_turn,
                 self.num_moves, self.over, self.winner, tuple(self.ranking),
                 tuple(self.active), self.last_from, self.last_to, tuple(sorted(self.to_clear)),
-                tuple(self.player_order), self.var, tuple(self.draws))
+                tuple(self.player_order), tuple(sorted(self.notes.items(), key=repr)),
+                tuple(self.draws))
 
     def turns(self) -> int:
         """Ludii's turn counter (starts at 1, +1 whenever the mover changes)."""

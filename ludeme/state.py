@@ -28,7 +28,8 @@ TOP = -1    # the level argument meaning "the top of the stack"
 class FlatSites:
     """One level per site, with a count (Ludii's ContainerFlatState)."""
 
-    __slots__ = ("who", "what", "count", "state", "rotation", "value", "hand_from")
+    __slots__ = ("who", "what", "count", "state", "rotation", "value", "hand_from", "count_from",
+                 "owner_of")
     stacking = False
 
     def __init__(self, total_sites: int, hand_from: int):
@@ -39,12 +40,20 @@ class FlatSites:
         self.rotation = [0] * total_sites
         self.value = [0] * total_sites
         self.hand_from = hand_from          # sites from here on are in hands
+        # Sites from here on gather pieces of one kind as a count: the hands, or every site
+        # in a game that counts (seeds).
+        self.count_from = hand_from
+        # Per piece kind, the owner Ludii gives a piece moved onto an empty site (its
+        # component's owner); None keeps the owner it had where it came from.
+        self.owner_of: list[int] | None = None
 
     def copy(self) -> "FlatSites":
         s = FlatSites.__new__(FlatSites)
         s.who, s.what, s.count = self.who[:], self.what[:], self.count[:]
         s.state, s.rotation, s.value = self.state[:], self.rotation[:], self.value[:]
         s.hand_from = self.hand_from
+        s.count_from = self.count_from
+        s.owner_of = self.owner_of
         return s
 
     # -- reading levels ------------------------------------------------------
@@ -76,7 +85,7 @@ class FlatSites:
             rotation: int = 0, value: int = 0, level: int = TOP) -> None:
         """Put `count` pieces at a site: in a hand (or a site of the same kind, when the
         game counts), the count grows; on the board the piece replaces what was there."""
-        if site >= self.hand_from and self.what[site] == what:
+        if site >= self.count_from and self.what[site] == what:
             self.count[site] += count
             return
         self.what[site], self.who[site], self.count[site] = what, who, count
@@ -90,19 +99,24 @@ class FlatSites:
             self.clear(site)
 
     def move(self, frm: int, to: int, level_from: int = TOP, level_to: int = TOP) -> None:
-        """Move one piece from `frm` to `to` (a count at `frm` goes down by one)."""
+        """Move one piece from `frm` to `to` (a count at `frm` goes down by one); nothing when
+        `frm` is empty (a capture collected before an earlier one emptied the site)."""
         what_, who_, count_ = self.what, self.who, self.count
         state_, rotation_, value_ = self.state, self.rotation, self.value
         what, who = what_[frm], who_[frm]
+        if not what:
+            return
         st, rot, val = state_[frm], rotation_[frm], value_[frm]
         if count_[frm] > 1:
             count_[frm] -= 1
         else:
             who_[frm] = what_[frm] = count_[frm] = state_[frm] = rotation_[frm] = \
                 value_[frm] = 0
-        if to >= self.hand_from and what_[to] == what:
+        if to >= self.count_from and what_[to] == what:
             count_[to] += 1
         else:
+            if self.owner_of is not None:
+                who = self.owner_of[what]
             what_[to], who_[to], count_[to] = what, who, 1
             state_[to], rotation_[to], value_[to] = st, rot, val
 
@@ -120,7 +134,7 @@ class FlatSites:
         """Move `n` pieces of a counted site (Ludii's ActionMoveN): the destination takes
         them when empty or holding the same kind; the start keeps what is left."""
         what = self.what[frm]
-        who = self.who[frm]
+        who = self.who[frm] if self.owner_of is None or not what else self.owner_of[what]
         if self.count[frm] - n <= 0:
             self.clear(frm)
         else:

@@ -196,7 +196,7 @@ class Call(Node):
     def name(self) -> str:
         """The head as text (the ludeme keyword, operator or define name)."""
         h = self.head
-        return h.value if isinstance(h, Atom) else to_lud(h)
+        return h.value if isinstance(h, Atom) and isinstance(h.value, str) else to_lud(h)
 
     def copy(self, via):
         return Call(self.head.copy(via), [a.copy(via) for a in self.args],

@@ -423,7 +423,7 @@ def _doc_examples():
     classes = list(GraphLudeme.registry.values()) + list(BoardLudeme.registry.values())
     out = []
     for cls in classes:
-        for snippet in re.findall(r"`(\((?:board|surakartaBoard) .*?\))`", cls.__doc__ or ""):
+        for snippet in re.findall(r"`(\((?:board|surakartaBoard|mancalaBoard) .*?\))`", cls.__doc__ or ""):
             out.append(pytest.param(snippet, id=f"{cls.keyword}:{snippet[:40]}"))
     return out
 
@@ -435,7 +435,7 @@ def test_docstring_examples_build(snippet):
 
 def test_every_ludeme_has_an_example():
     for cls in list(GraphLudeme.registry.values()) + list(BoardLudeme.registry.values()):
-        assert re.search(r"`\((board|surakartaBoard) ", cls.__doc__ or ""), cls.keyword
+        assert re.search(r"`\((board|surakartaBoard|mancalaBoard) ", cls.__doc__ or ""), cls.keyword
 
 
 # ---------------------------------------------------------------- errors

@@ -68,7 +68,7 @@ def test_cli_closing_line_and_exit_code(refdata):
     r = subprocess.run([sys.executable, "-m", "ludeme", "crosscheck", *traces, "--lud", ADZUA],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.strip().splitlines()[-1] == "3 agreed, 0 disagreed"
+    assert r.stdout.strip().splitlines()[-1] == "3 agreed, 0 disagreed, 0 unsupported"
 
 
 def test_order_and_chaos_shared_items_agree_with_ludii(refdata, ludii):
@@ -78,3 +78,43 @@ def test_order_and_chaos_shared_items_agree_with_ludii(refdata, ludii):
     lud = ludii / "corpus" / "board" / "space" / "line" / "Order and Chaos.lud"
     verdicts = crosscheck_files([trace], lud=lud)
     assert [v.ok for v in verdicts] == [True], verdicts[0].line()
+
+
+def _corpus_trace(refdata, name):
+    path = refdata / "corpus-traces" / f"{name}.json.gz"
+    if not path.exists():
+        pytest.skip(f"{path} is not in this copy of the reference data")
+    return str(path)
+
+
+def test_corpus_trace_found_by_index_and_unsupported_is_its_own_verdict(refdata, ludii,
+                                                                          tmp_path):
+    # A game whose board this engine refuses gives `unsupported (compile)`, names the ludeme,
+    # and does not stop the run: the next trace is still replayed.
+    lud = tmp_path / "refused.lud"
+    lud.write_text('(game "R" (players 2) (equipment {(board (morris 3))}) '
+                   '(rules (play (move Pass)) (end (if (no Moves Mover) (result Mover Loss)))))')
+    traces = _traces(refdata, "tic-tac-toe")[:1]
+    bad = crosscheck_files(traces, lud=str(lud))
+    assert bad[0].status == "unsupported" and bad[0].stage == "compile"
+    assert bad[0].ludeme == "morris" and bad[0].line().startswith(
+        "tic-tac-toe/seed-1: unsupported (compile): ")
+    corpus = _corpus_trace(refdata, "board_space_line_Tic-Tac-Toe")
+    both = crosscheck_files([corpus] + traces, ludii_dir=str(ludii), jobs=2)
+    assert [v.status for v in both] == ["agreed", "agreed"]
+    assert both[0].family == "board/space"
+
+
+def test_cli_summary_tables_and_time_limit(refdata, ludii):
+    corpus = _corpus_trace(refdata, "board_space_line_Tic-Tac-Toe")
+    r = subprocess.run([sys.executable, "-m", "ludeme", "crosscheck", corpus, "--ludii-dir",
+                        str(ludii), "--summary", "--time-limit", "60", "-j", "1"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout.splitlines()
+    assert out[-1] == "1 agreed, 0 disagreed, 0 unsupported"
+    assert any(line.split()[:2] == ["board/space", "1"] for line in out)
+    r = subprocess.run([sys.executable, "-m", "ludeme", "crosscheck", corpus, "--ludii-dir",
+                        str(ludii), "--time-limit", "0.001", "-j", "1"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "time limit of 0.001s reached" in r.stdout, r.stdout + r.stderr

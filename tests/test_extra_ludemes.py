@@ -52,7 +52,6 @@ def test_set_var_and_var():
 
 @pytest.mark.parametrize("start, play, message", [
     ("(set Mover 4)", "(move Add (to (sites Empty)))", "gave player 4; players are 1 to 3"),
-    ("", '(if (= (var "x") 1) (move Add (to (sites Empty))))', "named variables are not supported"),
 ])
 def test_refused(start, play, message):
     with pytest.raises(LudemeError, match=message):

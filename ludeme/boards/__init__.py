@@ -31,7 +31,7 @@ all into plain per-site tables; `regions` evaluates static region ludemes;
 `render` draws SVG; `cli` is `ludeme board`.
 """
 
-from . import generators, operators  # noqa: F401  (register the graph ludemes)
+from . import generators, mancala, operators  # noqa: F401  (register the graph ludemes)
 from .base import GraphLudeme
 from .board import Board, Site, Topology
 from .containers import BoardLudeme, build_board, find_board_call, parse_board

@@ -26,7 +26,7 @@ LUDII_ONLY = {
     "dual", "tiling", "skew", "renumber", "splitCrossings", "brick", "celtic", "quadhex",
     "mesh", "spiral", "repeat", "regular", "subdivide", "trim", "keep", "clip",
     "intersect", "hole", "makeFaces", "complete", "layers", "recoordinate", "boardless",
-    "mancalaBoard", "morris", "poly",
+    "morris", "poly",
 }
 
 

@@ -69,8 +69,14 @@ class BoardContainer(BoardLudeme, keyword="board"):
         return cls(graph, use, tracks)
 
     def build(self, players: int) -> Board:
+        from .mancala import build_track, parse_track
         board = _built(self.graph, self.use, players)
         board.track_calls = list(self.track_calls)
+        board.track_info = []     # every track in declaration order (names may repeat per owner)
+        for call in self.track_calls:
+            track = build_track(parse_track(call, BOARD_PATH), board)
+            board.track_info.append(track)
+            board.tracks.setdefault(track.name, track.sites)
         return board
 
 

@@ -1,6 +1,6 @@
 """Typed ludemes, one module per family: game frame, moves, booleans, ints, regions."""
 
-from . import (base, booleans, captures, connect, extra, game, ints, literals,  # noqa: F401
-               moves, regions, sliding)
+from . import (base, booleans, captures, connect, dice, effects, extra, game,  # noqa: F401
+               ints, literals, memory, moves, regions, sliding, sowing)
 
 __all__ = ["base", "booleans", "game", "ints", "literals", "moves", "regions"]

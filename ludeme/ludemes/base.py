@@ -295,10 +295,21 @@ class Builder:
         if isinstance(expected, str):
             expected = CLASSES[expected]
         if isinstance(expected, tuple):
+            # One keyword may have a class per category ((if ...) as an integer or a region):
+            # an alternative that refuses the arguments leaves the next one its chance.
+            refused = None
             for t in expected:
-                got = self.try_build(node, t, path)
+                mark = len(self.built)
+                try:
+                    got = self.try_build(node, t, path)
+                except LudemeError as e:
+                    refused = refused or e
+                    del self.built[mark:]   # the ludemes of a refused reading are dropped
+                    continue
                 if got is not _NO:
                     return got
+            if refused is not None:
+                raise refused
             return _NO
         if isinstance(expected, Enum):
             if isinstance(node, Word) and node.value in expected.words:
@@ -357,11 +368,13 @@ class Builder:
         for cls in candidates:
             args = node.args[1:] if cls.kind is not None else node.args
             given: dict = {}
+            mark = len(self.built)
             try:
                 fields = self.bind(cls, args, node, sub + (f" {cls.kind}" if cls.kind else ""),
                                    given)
             except LudemeError as e:
                 errors.append(e)
+                del self.built[mark:]   # a refused reading leaves no ludemes to check
                 continue
             obj = cls(node, sub, given=given, **fields)
             self.built.append(obj)

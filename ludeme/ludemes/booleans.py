@@ -18,10 +18,11 @@ class IsEmpty(Bool):
         if env.is_move_variable(self.site, "to"):
             return lambda c: c.to >= 0 and c.s.what[c.to] == 0   # (to): no closure call
         site = env.compile(self.site)
+        n = env.total_sites
 
         def is_empty(c):
             s = site(c)
-            return s >= 0 and c.s.what[s] == 0
+            return 0 <= s < n and c.s.what[s] == 0
         return is_empty
 
 
@@ -33,10 +34,11 @@ class IsOccupied(Bool):
 
     def compile(self, env):
         site = env.compile(self.site)
+        n = env.total_sites
 
         def is_occupied(c):
-            s = site(c)
-            return s >= 0 and c.s.what[s] != 0
+            s = site(c)   # a site past the last one (a pit computed off the board) is not
+            return 0 <= s < n and c.s.what[s] != 0
         return is_occupied
 
 

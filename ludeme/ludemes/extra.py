@@ -6,8 +6,8 @@ docstring names it and carries a small `.lud` example.
 
 from __future__ import annotations
 
-from ..engine import A_SET_MOVER, A_SET_VAR, Move
-from .base import IntFn, LitStr, Moves, Other, P, ludeme
+from ..engine import A_SET_MOVER
+from .base import IntFn, Other, P, ludeme
 
 
 @ludeme("count", "Turns")
@@ -71,8 +71,8 @@ class SetMover(Other):
 
     params = (P("player", IntFn),)
 
-    def start_actions(self, env):
-        """A closure c -> the start actions of a new state (the compiler calls it)."""
+    def start_actions(self, env, ctx) -> list:
+        """The start moves: one closure c -> actions, evaluated on each new state."""
         player = env.compile(self.player)
         n = env.num_players
 
@@ -81,40 +81,4 @@ class SetMover(Other):
             if not 1 <= p <= n:
                 raise self.fail(f"(set Mover ...) gave player {p}; players are 1 to {n}")
             return [(A_SET_MOVER, p)]
-        return first_mover
-
-
-# The state's variable -------------------------------------------------------------
-
-@ludeme("set", "Var")
-class SetVar(Moves):
-    """`(set Var [<value>] [(then ...)])`: set the state's variable (Ludii's SetVar, -1 by default).
-
-    Ludii keeps one such value in the state (its "temp"), read back with `(var)`.
-    Example, remember the turn on which something first happened:
-
-        (if (= (var) -1) (set Var (count Turns)))
-    """
-
-    params = (P("value", IntFn, opt=True), P("then", "Then", opt=True))
-
-    def compile(self, env):
-        value = env.compile(self.value) if self.value is not None else (lambda c: -1)
-        then = (env.compile(self.then),) if self.then is not None else ()
-        return lambda c: [Move(-1, -1, 0, [(A_SET_VAR, value(c))], then)]
-
-
-@ludeme("var")
-class Var(IntFn):
-    """`(var)`: the state's variable set by `(set Var ...)`, -1 until then (Ludii's Var).
-
-    Ludii's `(var "key")` reads a named value that this version of Ludii's
-    grammar cannot set; it is refused.
-    """
-
-    params = (P("key", LitStr, opt=True),)
-
-    def compile(self, env):
-        if self.key is not None:
-            raise self.fail('(var "key"): named variables are not supported yet; use (var)')
-        return lambda c: c.s.var
+        return [first_mover]

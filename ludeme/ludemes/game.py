@@ -139,6 +139,7 @@ class Place(Other):
               P("where", (Region, IntFn), opt=True),
               P("coord", LitStr, opt=True, named=True),
               P("count", LitInt, opt=True, named=True, default=1),
+              P("counts", LitInt, opt=True, named=True, many=True),
               P("state", LitInt, opt=True, named=True),
               P("value", LitInt, opt=True, named=True))
 
@@ -266,8 +267,13 @@ class MapL(Item):
     params = (P("name", LitStr, opt=True), P("pairs", "Pair", many=True))
 
 
+# Named board sites a map can give (Ludii's LandmarkType).
+LandmarkType = Enum("LandmarkType", "CentreSite LeftSite RightSite Topsite BottomSite FirstSite "
+                    "LastSite")
+
+
 @ludeme("pair")
 class Pair(Other):
     """`(pair <key> <value>)` with integer or role keys and values."""
 
-    params = (P("key", (LitInt, RoleType)), P("value", (LitInt, RoleType, LitStr)))
+    params = (P("key", (LitInt, RoleType)), P("value", (LitInt, RoleType, LitStr, LandmarkType)))

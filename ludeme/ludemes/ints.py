@@ -59,6 +59,8 @@ class LastFrom(IntFn):
     params = (P("afterConsequence", LitBool, opt=True, named=True),)
 
     def compile(self, env):
+        if self.afterConsequence:
+            raise self.fail("(last From afterConsequence:True) is not supported yet")
         return lambda c: c.s.last_from
 
 
@@ -66,28 +68,24 @@ class LastFrom(IntFn):
 class LastTo(IntFn):
     """`(last To)`: where the last decision went."""
 
-    params = (P("afterConsequence", LitBool, opt=True, named=True),)
+    params = (P("afterConsequence", LitBool, opt=True, named=True, default=False),)
 
     def compile(self, env):
+        if self.afterConsequence:
+            return lambda c: c.s.last_to_after
         return lambda c: c.s.last_to
 
 
 def _read_at(array: str):
-    """A closure builder: the value of the state's `array` at the site `at:` (0 if none)."""
+    """A closure builder: the value of the state's `array` at the site `at:` (0 if none, and
+    0 off the board, as Ludii reads a site past the last one)."""
     def compile(self, env):
         at = env.compile(self.at)
-        if array == "who":
-            def read(c):
-                s = at(c)
-                return c.s.who[s] if s >= 0 else 0
-        elif array == "what":
-            def read(c):
-                s = at(c)
-                return c.s.what[s] if s >= 0 else 0
-        else:
-            def read(c):
-                s = at(c)
-                return c.s.count[s] if s >= 0 else 0
+        n = env.total_sites
+
+        def read(c):
+            s = at(c)
+            return getattr(c.s, array)[s] if 0 <= s < n else 0
         return read
     return compile
 
@@ -199,6 +197,10 @@ class CountPieces(IntFn):
 
     def compile(self, env):
         players = env.role_players(self.role, self) if self.who is None else None
+        if self.who is None and self.role == "All":
+            # Ludii's getIdPlayers: All also covers neutral (0) and shared (n + 1) pieces.
+            everything = frozenset(range(0, env.num_players + 2))
+            players = lambda c: everything  # noqa: E731
         who_fn = env.compile(self.who) if self.who is not None else None
         where = env.compile(self.in_) if self.in_ is not None else None
         name = self.name

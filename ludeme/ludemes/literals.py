@@ -7,6 +7,10 @@ from ..syntax import Array, Bool as BoolNode, Int, Node, Str, Word
 from .base import Bool, IntFn, Region, RoleType
 
 
+# Ludii's named integer constants: no site (Off), the end of a track (End), undefined.
+SITE_CONSTANTS = {"Off": -1, "End": -2, "Undefined": -1}
+
+
 class IntConst(IntFn):
     """An integer written as a number."""
 
@@ -51,6 +55,8 @@ def from_literal(node: Node, category, path: str):
             return IntConst(node, path, value=node.value)
         if isinstance(node, Word) and node.value in RoleType.words:
             return RoleId(node, path, role=node.value)
+        if isinstance(node, Word) and node.value in SITE_CONSTANTS:
+            return IntConst(node, path, value=SITE_CONSTANTS[node.value])
     if category is Bool and isinstance(node, BoolNode):
         return BoolConst(node, path, value=node.value)
     if category is Region:

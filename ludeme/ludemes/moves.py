@@ -311,6 +311,7 @@ class ForEachPiece(Moves):
     params = (P("on", SiteType, opt=True), P("names", LitStr, opt=True, many=True),
               P("moves", Moves, opt=True), P("role", RoleType, opt=True),
               P("top", LitBool, opt=True, named=True, default=False),
+              P("container", IntFn, opt=True, named=True),
               P("then", "Then", opt=True))
 
     def compile(self, env):
@@ -320,6 +321,9 @@ class ForEachPiece(Moves):
         components = env.components
         names = set(self.names or ())
         nsites = env.num_board_sites
+        # container: the pieces in that container (its index: 0 the board, k the k-th hand)
+        container = env.compile(self.container) if self.container is not None else None
+        ranges = [range(ct.sites_from, ct.sites_from + ct.num_sites) for ct in env.containers]
         role_fn = env.role_id(self.role, self) if self.role else None
 
         def for_each_piece(c):
@@ -328,7 +332,12 @@ class ForEachPiece(Moves):
             who, what = s.who, s.what
             out = []
             saved = c.from_
-            for site in range(nsites):
+            if container is None:
+                sites = range(nsites)
+            else:
+                k = container(c)
+                sites = ranges[k] if 0 <= k < len(ranges) else ()
+            for site in sites:
                 w = what[site]
                 if w == 0:
                     continue
@@ -355,13 +364,23 @@ class ForEachPiece(Moves):
 class MovesIf(Moves):
     """`(if <cond> <moves> [<else moves>])`."""
 
-    params = (P("cond", Bool), P("then_", Moves), P("else_", Moves, opt=True))
+    params = (P("cond", Bool), P("then_", Moves), P("else_", Moves, opt=True),
+              P("then", "Then", opt=True))
 
     def compile(self, env):
         cond = env.compile(self.cond)
         a = env.compile(self.then_)
         b = env.compile(self.else_) if self.else_ is not None else (lambda c: [])
-        return lambda c: a(c) if cond(c) else b(c)
+        then = _then(env, self)
+        if not then:
+            return lambda c: a(c) if cond(c) else b(c)
+
+        def if_then(c):
+            out = a(c) if cond(c) else b(c)
+            for m in out:
+                m.then = tuple(m.then) + then
+            return out
+        return if_then
 
 
 class _Union(Moves):
@@ -437,6 +456,7 @@ class RemoveEffect(Moves):
     def compile(self, env):
         sites = _sites_fn(env, self.where, None)
         then = _then(env, self)
+        # count: Ludii removes that many times at each site (a flat site empties at once)
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
         kind = _removal_kind(env, self)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..syntax import Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RoleType, SiteType, ludeme
 
 
@@ -97,12 +98,21 @@ class SitesHand(Region):
 class SitesLiteralL(Region):
     """`(sites {1 2 "A1"})` or `(sites "Name")` for a named region."""
 
-    params = (P("items", Region, opt=True), P("name", LitStr, opt=True),
-              P("role", RoleType, opt=True), P("player", "PlayerFn", opt=True))
+    params = (P("items", Region, opt=True), P("player", "PlayerFn", opt=True),
+              P("role", RoleType, opt=True), P("name", LitStr, opt=True),
+              P("sites", IntFn, opt=True, many=True))
 
     def compile(self, env):
+        items = getattr(self.items, "items", None)
+        if items is not None and len(items) == 1 and isinstance(items[0], Str) \
+                and items[0].value in env.regions:
+            # (sites "Name"): a declared region, which Ludii prefers to a site label
+            return env.named_region(items[0].value, self.role, self)
         if self.items is not None:
             return env.compile(self.items)
+        if self.sites:   # (sites {(last To) ...}): sites computed in play
+            fns = [env.compile(f) for f in self.sites]
+            return lambda c: tuple(s for f in fns if (s := f(c)) >= 0)
         if self.player is not None:
             return env.regions_of_player(env.compile(self.player), self.name, self)
         if self.name is not None or self.role is not None:

@@ -1,0 +1,412 @@
+"""Effects, regions and end rules used by sowing and race games: `(fromTo ...)`, `(if ...)` as a
+region, `(byScore ...)`."""
+
+from __future__ import annotations
+
+from ..engine import A_MOVE, A_NEXT, A_PASS, Move, Result
+from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
+                   SiteType, ludeme)
+from .moves import MoveAdd, _sites_fn, _then
+
+
+@ludeme("fromTo")
+class FromTo(Moves):
+    """`(fromTo (from <site|region>) (to <site|region> [if:]) [count:] [copy:] [stack:] [mover:]
+    [(then ...)])`: move pieces as an effect, one move per occupied origin and destination
+    (Ludii's FromTo); `count:` moves that many from the origin.
+
+    Example: `(fromTo (from (to)) (to (mapEntry Mover)) count:(count at:(to)))`."""
+
+    params = (P("from_", "FromSpec"), P("to", "ToSpec"), P("count", IntFn, opt=True, named=True),
+              P("copy", LitBool, opt=True, named=True, default=False),
+              P("stack", LitBool, opt=True, named=True, default=False),
+              P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        for name in ("copy", "stack"):
+            if getattr(self, name):
+                raise self.fail(f"(fromTo ... {name}:True) is not supported yet")
+        if self.mover is not None:
+            raise self.fail("(fromTo ... mover:) is not supported yet")
+        for spec in (self.from_, self.to):
+            if spec.type is not None or spec.level is not None:
+                raise spec.fail("site types and levels in (fromTo ...) are not supported yet")
+        if self.from_.if_ is not None:
+            raise self.from_.fail("(from ... if:) in (fromTo ...) is not supported yet")
+        if self.to.apply is not None:
+            raise self.to.fail("(to ... (apply ...)) in (fromTo ...) is not supported yet")
+        froms = _sites_fn(env, self.from_.site, lambda c: (c.from_,))
+        tos = _sites_fn(env, self.to.site, lambda c: (c.to,))
+        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
+        count = env.compile(self.count) if self.count is not None else None
+        then = _then(env, self)
+
+        def from_to(c):
+            s = c.s
+            out = []
+            saved = (c.from_, c.to)
+            for frm in froms(c):
+                if frm < 0 or (s.what[frm] <= 0 and s.count[frm] <= 0):
+                    continue
+                c.from_ = frm
+                targets = tuple(tos(c))
+                c.from_ = saved[0]
+                for to in targets:
+                    if to < 0:
+                        continue
+                    n = count(c) if count is not None else 1
+                    c.from_, c.to = frm, to
+                    if to_cond is None or to_cond(c):
+                        out.append(Move(frm, to, 0, [(A_MOVE, frm, to)] * n, then))
+                    c.from_ = saved[0]
+            c.from_, c.to = saved
+            return out
+        return from_to
+
+
+@ludeme("if")
+class RegionIf(Region):
+    """`(if <cond> <region> [<region>])`: the first region when the condition holds, else the
+    second (empty when there is none)."""
+
+    params = (P("cond", Bool), P("then_", Region), P("else_", Region, opt=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        a = env.compile(self.then_)
+        b = env.compile(self.else_) if self.else_ is not None else (lambda c: ())
+        return lambda c: a(c) if cond(c) else b(c)
+
+
+@ludeme("score")
+class FinalScore(Other):
+    """`(score <role> <int>)` inside (byScore {...}): the score a player ends with."""
+
+    params = (P("role", RoleType), P("score", IntFn))
+
+
+@ludeme("byScore")
+class ByScore(EndRule):
+    """`(byScore [{(score P1 ...) ...}] [misere:])`: set the final scores if given, then end the
+    game ranking everyone by score, highest first (Ludii's ByScore)."""
+
+    params = (P("scores", "FinalScore", opt=True, many=True),
+              P("misere", LitBool, opt=True, named=True, default=False))
+
+    def compile(self, env):
+        if self.misere:
+            raise self.fail("(byScore misere:True) is not supported yet")
+        finals = [(env.role_id(s.role, s), env.compile(s.score)) for s in self.scores or ()]
+        result = Result(0, "ByScore")
+
+        def by_score(c):
+            for who, value in finals:
+                # Ludii sets each score in turn, so a later value may read an earlier one.
+                c.s.scores[who(c)] = value(c)
+            return [result]
+        return by_score
+
+
+@ludeme("if")
+class IntIf(IntFn):
+    """`(if <cond> <int> [<int>])`: the first value when the condition holds, else the second
+    (-1 when there is none, Ludii's Undefined)."""
+
+    params = (P("cond", Bool), P("then_", IntFn), P("else_", IntFn, opt=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        a = env.compile(self.then_)
+        b = env.compile(self.else_) if self.else_ is not None else (lambda c: -1)
+        return lambda c: a(c) if cond(c) else b(c)
+
+
+@ludeme("if")
+class BoolIf(Bool):
+    """`(if <cond> <cond> [<cond>])`: the second condition when the first holds, else the third
+    (false when there is none)."""
+
+    params = (P("cond", Bool), P("then_", Bool), P("else_", Bool, opt=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        a = env.compile(self.then_)
+        b = env.compile(self.else_) if self.else_ is not None else (lambda c: False)
+        return lambda c: a(c) if cond(c) else b(c)
+
+
+@ludeme("count")
+class CountIn(IntFn):
+    """`(count in:<region>)`: the pieces on the sites of a region, counts added up (levels in
+    a stacking game)."""
+
+    params = (P("type", SiteType, opt=True), P("in", Region, named=True))
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(count {self.type} in:...) is not supported yet")
+        region = env.compile(self.in_)
+
+        def count_in(c):
+            s = c.s
+            if s.g.stacking:
+                return sum(s.size_stack(site) for site in region(c) if site >= 0)
+            counts = s.count
+            return sum(counts[site] for site in region(c) if site >= 0)
+        return count_in
+
+
+@ludeme("is", "Next")
+class IsNext(Bool):
+    """`(is Next <player>)`: the player is the next to move."""
+
+    params = (P("role", RoleType, opt=True), P("player", IntFn, opt=True))
+
+    def compile(self, env):
+        if (self.role is None) == (self.player is None):
+            raise self.fail("(is Next ...) takes one player")
+        who = env.role_id(self.role, self) if self.role is not None else env.compile(self.player)
+        return lambda c: c.s.next == who(c)
+
+
+@ludeme("forEach", "Site")
+class ForEachSite(Moves):
+    """`(forEach Site <region> <moves> [noMoveYet:<moves>] [(then ...)])`: the moves generated
+    with each site of the region (in increasing order) as `(site)`, `(from)` and `(to)`; the
+    `noMoveYet:` moves when there are none."""
+
+    params = (P("region", Region), P("generator", Moves),
+              P("noMoveYet", Moves, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        region = env.compile(self.region)
+        gen = env.compile(self.generator)
+        otherwise = env.compile(self.noMoveYet) if self.noMoveYet is not None else None
+        then = _then(env, self)
+
+        def for_each(c):
+            saved = (c.from_, c.to, c.site)
+            out = []
+            for site in sorted(set(region(c))):
+                if site < 0:
+                    continue
+                c.from_ = c.to = c.site = site
+                out.extend(gen(c))
+            c.from_, c.to, c.site = saved
+            if not out and otherwise is not None:
+                return otherwise(c)
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return for_each
+
+
+def applied_actions(state, move) -> list:
+    """Apply a move's actions and consequents to `state`; every action applied, in order."""
+    done = list(move.actions)
+    for a in move.actions:
+        state.do_action(a)
+    c = state.ctx
+    for consequent in move.then:
+        saved = (c.from_, c.to, c.site, c.player)
+        c.from_ = c.to = c.site = c.player = -1
+        for m in consequent(c):
+            done.extend(applied_actions(state, m))
+        c.from_, c.to, c.site, c.player = saved
+    return done
+
+
+@ludeme("do")
+class Do(Moves):
+    """`(do <moves> [next:<moves>] [ifAfterwards:<cond>] [(then ...)])` (Ludii's Do): with
+    `ifAfterwards:`, the moves after which the condition holds (checked on a copy with the move
+    and its consequents applied); with `next:`, the next moves generated after the first ones
+    were applied, each carrying their actions first."""
+
+    params = (P("prior", Moves), P("next", Moves, opt=True, named=True),
+              P("ifAfterwards", Bool, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        prior = env.compile(self.prior)
+        nxt = env.compile(self.next) if self.next is not None else None
+        cond = env.compile(self.ifAfterwards) if self.ifAfterwards is not None else None
+        then = _then(env, self)
+        if nxt is None and cond is None:
+            raise self.fail("(do ...) needs next: or ifAfterwards:")
+        has_dice = bool(getattr(env, "dice", None))
+
+        def passes(c, m):
+            probe = c.s.clone()
+            probe._apply_move_effects(m, True)   # the move and its consequents, as Move.apply
+            if probe.mover == probe.next:
+                probe.next = probe.prev
+            return cond(probe.ctx)
+
+        def do(c):
+            if cond is not None:   # Ludii then ignores next: (it computes it and drops it)
+                out = [m for m in prior(c) if passes(c, m)]
+            else:
+                probe = c.s.clone()
+                before = []
+                for m in prior(c):
+                    before.extend(applied_actions(probe, m))
+                out = nxt(probe.ctx)
+                for m in out:
+                    m.actions = before + list(m.actions)
+                if not out and has_dice:
+                    # Ludii: with dice, a turn with nothing to play still shows the roll.
+                    out = [Move(-1, -1, 0, before + [(A_PASS,)], (), is_pass=True)]
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return do
+
+
+@ludeme("all", "Passed")
+class AllPassed(Bool):
+    """`(all Passed)`: every player's last turn was a pass (Ludii's AllPassed)."""
+
+    params = ()
+
+    def compile(self, env):
+        n = env.num_players
+        return lambda c: c.s.num_moves >= n and c.s._all_passed()
+
+
+@ludeme("no", "Pieces")
+class NoPieces(Bool):
+    """`(no Pieces [<role>] ["Name"] [in:<region>])`: (count Pieces ...) with the same
+    arguments is 0."""
+
+    params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="Shared"),
+              P("who", IntFn, opt=True), P("name", LitStr, opt=True),
+              P("in", Region, opt=True, named=True))
+
+    def compile(self, env):
+        from .ints import CountPieces
+        count = CountPieces(self.node, self.path, type=self.type, role=self.role, who=self.who,
+                            name=self.name, in_=self.in_)
+        f = env.compile(count)
+        return lambda c: f(c) == 0
+
+
+@ludeme("priority")
+class Priority(Moves):
+    """`(priority {<moves> ...} [(then ...)])` or `(priority <moves> <moves>)`: the first list of
+    moves that is not empty."""
+
+    params = (P("lists", Moves, many=True), P("second", Moves, opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        lists = self.lists + ([self.second] if self.second is not None else [])
+        gens = [env.compile(m) for m in lists]
+        then = _then(env, self)
+
+        def priority(c):
+            for g in gens:
+                out = g(c)
+                if out:
+                    if then:
+                        for m in out:
+                            m.then = tuple(m.then) + then
+                    return out
+            return []
+        return priority
+
+
+@ludeme("set", "NextPlayer")
+class SetNextPlayer(Moves):
+    """`(set NextPlayer <player>)`: who moves after this turn."""
+
+    params = (P("player", IntFn), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        who = env.compile(self.player)
+        then = _then(env, self)
+        return lambda c: [Move(-1, -1, 0, [(A_NEXT, who(c))], then)]
+
+
+@ludeme("forEach", "Value")
+class ForEachValue(Moves):
+    """`(forEach Value min:<int> max:<int> <moves>)` or `(forEach Value <values> <moves>)`:
+    the moves generated with each value as `(value)`."""
+
+    params = (P("values", Region, opt=True), P("min", IntFn, opt=True, named=True),
+              P("max", IntFn, opt=True, named=True), P("generator", Moves),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if self.values is None and (self.min is None or self.max is None):
+            raise self.fail("(forEach Value ...) needs values or min: and max:")
+        if self.values is not None and (self.min is not None or self.max is not None):
+            raise self.fail("(forEach Value ...) takes values or min: and max:, not both")
+        if self.values is not None:
+            values = env.compile(self.values)
+        else:
+            lo, hi = env.compile(self.min), env.compile(self.max)
+            values = lambda c: range(lo(c), hi(c) + 1)  # noqa: E731
+        gen = env.compile(self.generator)
+        then = _then(env, self)
+
+        def for_each(c):
+            saved = c.value
+            out = []
+            for v in values(c):
+                c.value = v
+                out.extend(gen(c))
+            c.value = saved
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return for_each
+
+
+class _Extreme(IntFn):
+    params = (P("a", IntFn, opt=True), P("b", IntFn, opt=True),
+              P("values", IntFn, opt=True, many=True))
+    pick = min
+
+    def compile(self, env):
+        if self.values:
+            if self.a is not None or self.b is not None:
+                raise self.fail(f"({self.keyword} ...) takes two values or an array")
+            fns = [env.compile(v) for v in self.values]
+        elif self.a is not None and self.b is not None:
+            fns = [env.compile(self.a), env.compile(self.b)]
+        else:
+            raise self.fail(f"({self.keyword} ...) takes two values or an array of values")
+        pick = type(self).pick
+        return lambda c: pick(f(c) for f in fns)
+
+
+@ludeme("min")
+class Min(_Extreme):
+    """`(min <int> <int>)` or `(min {<int> ...})`: the smallest."""
+
+
+@ludeme("max")
+class Max(_Extreme):
+    """`(max <int> <int>)` or `(max {<int> ...})`: the largest."""
+
+    pick = max
+
+
+@ludeme("+")
+class Sum(IntFn):
+    """`(+ {<int> ...})`: the sum of the values."""
+
+    params = (P("values", IntFn, many=True),)
+
+    def compile(self, env):
+        fns = [env.compile(v) for v in self.values]
+        return lambda c: sum(f(c) for f in fns)
+
+
+@ludeme("add")
+class AddEffect(MoveAdd):
+    """`(add [(piece ...)] (to ...) [count:] [stack:] [(then ...)])`: (move Add ...) as an
+    effect (Ludii's Add is one class for both)."""

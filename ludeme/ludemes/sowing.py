@@ -1,0 +1,470 @@
+"""Sowing (mancala) ludemes: the board, tracks, `(move Select ...)`, `(sow ...)`,
+`(sites Track ...)` and the `(set Count ...)` start rule.
+
+Seeds are counts: a site holds one kind of piece (the game's seed) and how many.
+The tracks themselves are built with the board (`ludeme.boards.mancala`): the
+typed `track` here only checks its arguments' types at its position.
+"""
+
+from __future__ import annotations
+
+from ..engine import A_ADD, A_COUNT, A_MOVE, A_SET_FIELD, Move
+from ..state import TOP
+from .base import (Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region,
+                   RoleType, SiteType, ludeme)
+from .effects import applied_actions
+from .game import Board
+
+StoreType = Enum("StoreType", "Outer Inner None")
+
+
+@ludeme("mancalaBoard")
+class MancalaBoard(Board):
+    """`(mancalaBoard <rows> <columns> [store:] [numStores:] [track|{tracks}])`: built by
+    `ludeme.boards.mancala` (Ludii's numbering: left store, rows bottom-up, right store)."""
+
+    params = (P("rows", (LitInt, IntFn)), P("columns", (LitInt, IntFn)),
+              P("store", StoreType, opt=True, named=True, default="Outer"),
+              P("numStores", LitInt, opt=True, named=True, default=2),
+              P("tracks", "Track", opt=True, many=True),
+              P("largeStack", LitBool, opt=True, named=True, default=False))
+
+
+@ludeme("track")
+class Track(Other):
+    """`(track "Name" "1,E,N,W"|{sites} [loop:] [P1|owner] [directed:])`: built with the board."""
+
+    params = (P("name", LitStr), P("steps", (LitStr, LitInt, Enum("TrackEnd", "End")), many=True),
+              P("owner", (LitInt, RoleType), opt=True),
+              P("loop", LitBool, opt=True, named=True, default=False),
+              P("directed", LitBool, opt=True, named=True, default=False))
+
+
+def board_track(env, name: str | None, lud, owner: int | None = None):
+    """The track a ludeme names (the first one when unnamed), as Ludii picks it: by name, or,
+    with an owner, the owner's track whose name contains `name`."""
+    tracks = list(getattr(env.board, "track_info", ()))
+    if not tracks:
+        raise lud.fail("this board has no track; declare one with (track ...) in the board")
+    for t in tracks:
+        if name is None or (owner is None and t.name == name) or \
+                (owner is not None and t.owner == owner and name in t.name):
+            return t
+    return None
+
+
+def tracks_by_owner(env, name: str | None, lud) -> dict[int, object]:
+    """For each owner p (0 = no owner), the track the ludeme would use for p."""
+    tracks = list(getattr(env.board, "track_info", ()))
+    if not tracks:
+        raise lud.fail("this board has no track; declare one with (track ...) in the board")
+    out = {}
+    for p in range(0, env.num_players + 1):
+        out[p] = board_track(env, name, lud, p if p else None)
+    return out
+
+
+@ludeme("set", "Count")
+class SetCount(Other):
+    """`(set Count <n> to:<region>|at:<site>)`, a start rule: n of the last declared piece on
+    each site (Ludii's SetCount)."""
+
+    params = (P("type", SiteType, opt=True), P("count", IntFn),
+              P("to", Region, opt=True, named=True), P("at", IntFn, opt=True, named=True))
+
+    def start_actions(self, env, ctx) -> list[list[tuple]]:
+        """One start move per site."""
+        if len(env.components) < 2:
+            raise self.fail("(set Count ...) needs a piece to count")
+        if (self.to is None) == (self.at is None):
+            raise self.fail("(set Count ...) takes one of to:<region> or at:<site>")
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(set Count {self.type} ...) on other site types is not "
+                            "supported yet")
+        comp = env.components[-1]
+        n = env.compile(self.count)(ctx)
+        where = env.compile(self.to if self.to is not None else self.at)(ctx)
+        sites = [where] if isinstance(where, int) else list(where)
+        # Ludii's ActionSetCount leaves the site's owner at 0
+        return [[(A_ADD, s, comp.index, 0, n)] if n > 0 else [(A_COUNT, s, 0)]
+                for s in sites]
+
+
+@ludeme("move", "Select")
+class MoveSelect(Moves):
+    """`(move Select (from <sites> [if:]) [(to <sites> [if:])] [(then ...)])`: a decision that
+    only picks a site (from = to), its effect is in its consequents (e.g. a sow)."""
+
+    params = (P("from_", "FromSpec"), P("to", "ToSpec", opt=True),
+              P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .moves import _sites_fn, _then
+        if self.mover is not None:
+            raise self.fail("(move Select ... mover:) is not supported yet")
+        for spec in (self.from_, self.to):
+            if spec is not None and (spec.type is not None or spec.level is not None):
+                raise spec.fail("site types and levels in (move Select ...) are not "
+                                "supported yet")
+        if self.to is not None and self.to.apply is not None:
+            raise self.to.fail("(to ... (apply ...)) in (move Select ...) is not supported yet")
+        froms = _sites_fn(env, self.from_.site, lambda c: (c.from_,))
+        from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
+        tos = None if self.to is None else _sites_fn(env, self.to.site, lambda c: (c.to,))
+        to_cond = None if self.to is None or self.to.if_ is None else env.compile(self.to.if_)
+        then = _then(env, self)
+
+        def select(c):
+            out = []
+            saved = (c.from_, c.to)
+            # Ludii walks a region as a set of sites in increasing order, with (from) and
+            # (to) both on the site while testing it.
+            for frm in sorted(set(froms(c))):
+                if frm < 0:
+                    continue
+                c.from_ = c.to = frm
+                if from_cond is not None and not from_cond(c):
+                    continue
+                if tos is None:
+                    out.append(Move(frm, frm, 0, [], then))
+                    continue
+                for to in sorted(set(tos(c))):
+                    c.from_, c.to = frm, to
+                    if to >= 0 and (to_cond is None or to_cond(c)):
+                        out.append(Move(frm, to, 0, [], then))
+            c.from_, c.to = saved
+            return out
+        return select
+
+
+@ludeme("sow")
+class Sow(Moves):
+    """`(sow [<site>] [count:] [numPerHole:] ["Track"] [owner:] [if:] [sowEffect:] [apply:]
+    [includeSelf:] [origin:] [skipIf:] [backtracking:|forward:] [(then ...)])`: take the seeds
+    at a site (by default the last `to`) and drop `numPerHole` on each next site of the track;
+    then, while `if:` holds at the last site reached, collect the capture (`apply:`) on the sown
+    position, stepping back (`backtracking:`) or on (`forward:`) along the track while that
+    condition holds (Ludii's Sow).
+
+    Example: `(sow apply:(if (= 6 (count at:(to))) (fromTo (from (to)) (to (mapEntry Mover))
+    count:6)))`."""
+
+    params = (P("type", SiteType, opt=True), P("start", IntFn, opt=True),
+              P("count", IntFn, opt=True, named=True),
+              P("numPerHole", IntFn, opt=True, named=True), P("track", LitStr, opt=True),
+              P("owner", IntFn, opt=True, named=True), P("if", Bool, opt=True, named=True),
+              P("sowEffect", Moves, opt=True, named=True),
+              P("apply", Moves, opt=True, named=True),
+              P("includeSelf", LitBool, opt=True, named=True, default=True),
+              P("origin", Bool, opt=True, named=True), P("skipIf", Bool, opt=True, named=True),
+              P("backtracking", Bool, opt=True, named=True),
+              P("forward", Bool, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .moves import _then
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(sow {self.type} ...) is not supported yet")
+        if self.backtracking is not None and self.forward is not None:
+            raise self.fail("(sow ...) takes backtracking: or forward:, not both")
+        env.counting = True
+        start_fn = env.compile(self.start) if self.start is not None else \
+            (lambda c: c.s.last_to)
+        count_fn = env.compile(self.count) if self.count is not None else None
+        per_hole = env.compile(self.numPerHole) if self.numPerHole is not None else None
+        owner_fn = env.compile(self.owner) if self.owner is not None else None
+        if owner_fn is None:
+            fixed, by_owner = board_track(env, self.track, self), None
+        else:
+            fixed, by_owner = None, tracks_by_owner(env, self.track, self)
+        cond = env.compile(self.if_) if self.if_ is not None else (lambda c: True)
+        effect = env.compile(self.apply) if self.apply is not None else None
+        sow_effect = env.compile(self.sowEffect) if self.sowEffect is not None else None
+        include_self = self.includeSelf
+        origin = env.compile(self.origin) if self.origin is not None else None
+        skip = env.compile(self.skipIf) if self.skipIf is not None else None
+        back = env.compile(self.backtracking) if self.backtracking is not None else None
+        fwd = env.compile(self.forward) if self.forward is not None else None
+        then = _then(env, self)
+        step_tables = {}
+
+        def steps(track):
+            t = step_tables.get(track.name)
+            if t is None:
+                sites = track.sites
+                n = len(sites)
+                nxt = [(i + 1) if i + 1 < n else (0 if track.loop else None) for i in range(n)]
+                prv = [(i - 1) if i > 0 else (n - 1 if track.loop else None) for i in range(n)]
+                t = step_tables[track.name] = (sites, nxt, prv)
+            return t
+
+        def effect_actions(fn, c, out):
+            # Ludii adds each effect move's actions with its consequences'
+            # (getActionsWithConsequences), found on a copy of the position.
+            for m in fn(c):
+                if m.then:
+                    out.extend(applied_actions(c.s.clone(), m))
+                else:
+                    out.extend(m.actions)
+
+        def drop(c, start, to, count, sown, actions):
+            """The sow effect, then numPerHole seeds (while any are left) into `to`."""
+            if sow_effect is not None:
+                effect_actions(sow_effect, c, actions)
+            k = per_hole(c) if per_hole is not None else 1
+            keep = [(f, getattr(c.s.sites, f)[to]) for f in ("state", "rotation", "value")
+                    if getattr(c.s.sites, f)[start] != getattr(c.s.sites, f)[to]]
+            for _ in range(k):
+                if sown < count:
+                    actions.append((A_MOVE, start, to))
+                    # Ludii's sowing move leaves the hole's own state, rotation and value.
+                    actions.extend((A_SET_FIELD, f, to, TOP, v) for f, v in keep)
+                sown += 1
+            return sown
+
+        def sow(c):
+            s = c.s
+            start = start_fn(c)
+            count = count_fn(c) if count_fn is not None else (s.count[start] if start >= 0
+                                                               else 0)
+            track = fixed if owner_fn is None else by_owner.get(owner_fn(c))
+            if track is None:
+                return []
+            sites, nxt, prv = steps(track)
+            i = 0
+            while i < len(sites) and sites[i] != start:
+                i += 1
+            if i == len(sites):
+                raise self.fail(f"(sow ...) from site {start}, which is not on track "
+                                f"{track.name!r}")
+            saved = (c.from_, c.to, c.value)
+            actions = []
+            sown = 0
+            c.from_ = start
+            if origin is not None and origin(c):
+                sown = drop(c, start, start, count, sown, actions)
+                c.to = start
+            c.from_ = saved[0]
+            index = 0
+            while sown < count and index < count:
+                c.value = count - index
+                j = nxt[i]
+                if j is None:
+                    break
+                c.to = sites[j]
+                if skip is not None and skip(c):
+                    i = j
+                    continue
+                if not include_self and sites[j] == start:
+                    i = j
+                    j = nxt[i]
+                    if j is None:
+                        break
+                    c.to = sites[j]
+                sown = drop(c, start, sites[j], count, sown, actions)
+                i = j
+                index += 1
+            move = Move(start, c.to, 0, actions, then)
+            if effect is not None:
+                after = s.clone()
+                for a in actions:
+                    after.do_action(a)
+                ac = after.ctx
+                ac.to, ac.from_, ac.value = c.to, c.from_, c.value
+                extra = []
+                captures = 0
+                while cond(ac):
+                    ac.from_ = start
+                    effect_actions(effect, ac, extra)
+                    if back is None and fwd is None:
+                        break
+                    if back is not None:
+                        j = prv[i]
+                        if not back(ac) or j is None:
+                            break
+                        i = j
+                        ac.to = sites[i]
+                        if not back(ac) or sites[i] == start:
+                            break
+                    else:
+                        j = nxt[i]
+                        if not fwd(ac) or j is None:
+                            break
+                        i = j
+                        ac.to = sites[i]
+                        if not fwd(ac):
+                            break
+                    captures += 1
+                    if captures >= len(sites):
+                        break
+                move.actions = actions + extra
+            c.from_, c.to, c.value = saved
+            return [move]
+        return sow
+
+
+@ludeme("sites", "Track")
+class SitesTrack(Region):
+    """`(sites Track [<role>|(player ..)] ["Name"] [from:] [to:])`: the sites of a track (the
+    one named, else the first of the player's or of nobody's), from `from:` up to `to:`
+    included, going round to the start when `to:` comes before `from:`."""
+
+    params = (P("player", "PlayerFn", opt=True), P("role", RoleType, opt=True),
+              P("name", LitStr, opt=True), P("from", IntFn, opt=True, named=True),
+              P("to", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        tracks = _all_tracks(env, self)
+        pid = _player_fn(env, self, lambda c: 0)
+        name = self.name if self.name is not None else ""
+        frm = env.compile(self.from_) if self.from_ is not None else None
+        to = env.compile(self.to) if self.to is not None else None
+
+        def pick(p):
+            for t in tracks:
+                if t.name == name or (name in t.name and t.owner in (p, 0)):
+                    return t
+            return None
+        by_player = {p: pick(p) for p in range(0, env.num_players + 2)}
+
+        def sites_track(c):
+            t = by_player.get(pid(c))
+            if t is None:
+                return ()
+            sites = t.sites
+            if frm is None and to is None:
+                return sites
+            start = frm(c) if frm is not None else -1
+            stop = to(c) if to is not None else -1
+            if start == -1:
+                i = 0
+            elif start in sites:
+                i = sites.index(start)
+            else:
+                return ()
+            out = []
+            for site in sites[i:]:
+                out.append(site)
+                if site == stop:
+                    return tuple(out)
+            for site in sites[:i]:
+                out.append(site)
+                if site == stop:
+                    break
+            return tuple(out)
+        return sites_track
+
+
+def _all_tracks(env, lud) -> list:
+    tracks = list(getattr(env.board, "track_info", ()))
+    if not tracks:
+        raise lud.fail("this board has no track; declare one with (track ...) in the board")
+    return tracks
+
+
+def _player_fn(env, lud, default):
+    """The player a track ludeme names by role or (player ...), else `default`."""
+    if lud.role is not None and lud.player is not None:
+        raise lud.fail("give a role or a (player ...), not both")
+    if lud.role is not None:
+        return env.role_id(lud.role, lud)
+    if lud.player is not None:
+        return env.compile(lud.player)
+    return default
+
+
+@ludeme("trackSite", "Move")
+class TrackSiteMove(IntFn):
+    """`(trackSite Move [from:] [role|(player ..)|"Track"] steps:<int>)`: the site `steps`
+    further along the player's track (wrapping on a loop; -1 past the end of a line)."""
+
+    params = (P("from", IntFn, opt=True, named=True), P("role", RoleType, opt=True),
+              P("player", "PlayerFn", opt=True), P("name", LitStr, opt=True),
+              P("steps", IntFn, named=True))
+
+    def compile(self, env):
+        tracks = _all_tracks(env, self)
+        if any(t.internal_loop for t in tracks) and not all(t.loop for t in tracks):
+            raise self.fail("(trackSite Move ...) on tracks that cross themselves is not "
+                            "supported yet")
+        pid = _player_fn(env, self, lambda c: c.s.mover)
+        frm = env.compile(self.from_) if self.from_ is not None else (lambda c: c.from_)
+        steps = env.compile(self.steps)
+        name = self.name
+
+        def pick(p):
+            if name is not None:
+                for t in tracks:
+                    if name in t.name and t.owner == p:
+                        return t
+                for t in tracks:
+                    if name in t.name:
+                        return t
+            for owner in (p, 0):
+                for t in tracks:
+                    if t.owner == owner:
+                        return t
+            return None
+        chosen = {p: pick(p) for p in range(0, env.num_players + 2)}
+
+        def site(c):
+            t = chosen.get(pid(c))
+            if t is None:
+                return -1
+            sites = t.sites
+            n = len(sites)
+            here = frm(c)
+            i = sites.index(here) if here in sites else n
+            i += max(0, steps(c))
+            if i < n:
+                return sites[i]
+            return sites[i % n] if t.loop else -1
+        return site
+
+
+@ludeme("trackSite", "FirstSite")
+class TrackSiteFirst(IntFn):
+    """`(trackSite FirstSite [role|(player ..)] ["Track"] [from:] [if:])`: the first site of the
+    track (from `from:` on, going round) where the condition holds; -1 if none."""
+
+    params = (P("player", "PlayerFn", opt=True), P("role", RoleType, opt=True),
+              P("name", LitStr, opt=True), P("from", IntFn, opt=True, named=True),
+              P("if", Bool, opt=True, named=True))
+
+    def compile(self, env):
+        tracks = _all_tracks(env, self)
+        pid = _player_fn(env, self, lambda c: 0)
+        frm = env.compile(self.from_) if self.from_ is not None else None
+        cond = env.compile(self.if_) if self.if_ is not None else None
+        name = self.name
+
+        def pick(p):
+            for t in tracks:
+                if name is not None:
+                    if name in t.name and (p == 0 or t.owner == p):
+                        return t
+                elif t.owner in (p, 0):
+                    return t
+            return tracks[0]
+
+        def first(c):
+            t = pick(pid(c))
+            sites = t.sites
+            n = len(sites)
+            if frm is None:
+                i = 0
+            else:
+                f = frm(c)
+                if f not in sites:
+                    return -1
+                i = sites.index(f)
+            if cond is None:
+                return sites[i]
+            saved = c.to
+            for j in range(i, i + n):
+                c.to = sites[j % n]
+                if cond(c):
+                    c.to = saved
+                    return sites[j % n]
+            c.to = saved
+            return -1
+        return first

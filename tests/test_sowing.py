@@ -1,0 +1,170 @@
+"""Sowing and dice: Ludii's mancala numbering and tracks, seeds kept through sowing and
+captures, dice rolled from the playout's own stream, and Ludii's development traces of
+sowing and dice games replayed step by step (chance replay included)."""
+
+import pytest
+
+from ludeme.api import load
+from ludeme.boards import build_board
+from ludeme.crosscheck import crosscheck_files, recorded_roll
+from ludeme.errors import LudemeError
+from ludeme.grammar import parse
+from ludeme.testing import random_playout, replay
+
+SOWING = """
+(game "Sowing Test"
+  (players 2)
+  (equipment {
+    (mancalaBoard 2 6 (track "Track" "1,E,N,W" loop:True))
+    (regions P1 (sites Bottom))
+    (regions P2 (sites Top))
+    (piece "Seed" Shared)
+    (hand Each)
+  })
+  (rules
+    (start (set Count 4 to:(sites Track)))
+    (play
+      (move Select (from (sites Mover) if:(< 0 (count at:(from))))
+        (then
+          (sow
+            if:(or (= 2 (count at:(to))) (= 3 (count at:(to))))
+            apply:(fromTo (from (to)) (to (handSite Mover)) count:(count at:(to)))
+            backtracking:True))))
+    (end (if (no Moves Next)
+      (byScore {(score P1 (count Cell at:(handSite P1)))
+                (score P2 (count Cell at:(handSite P2)))})))))
+"""
+
+DICE = """
+(game "Dice Test"
+  (players 2)
+  (equipment {
+    (board (rectangle 1 12) (track "Track" "0,E,End" directed:True) use:Cell)
+    (dice d:4 from:0 num:3)
+    (piece "Disc" Each
+      (if (!= (trackSite Move steps:(count Pips)) Off)
+        (move (from) (to (trackSite Move steps:(count Pips))))))
+  })
+  (rules
+    (start {(place "Disc1" 0) (place "Disc2" 1)})
+    (play (do (roll) next:(forEach Piece)))
+    (end (if (is Occupied 11) (result Mover Win)))))
+"""
+
+
+def _game(tmp_path, text, name="g.lud"):
+    path = tmp_path / name
+    path.write_text(text)
+    return load(str(path))
+
+
+def _board(text):
+    return build_board(parse(text, "<test>")[0])
+
+
+@pytest.mark.parametrize("call, sites, left_store, first_top", [
+    ("(mancalaBoard 2 6)", 14, 0, 7),
+    ("(mancalaBoard 2 6 store:None)", 12, None, 6),
+    ("(mancalaBoard 3 4)", 14, 0, 9),
+    ("(mancalaBoard 4 8)", 34, 0, 25),
+])
+def test_mancala_numbering_follows_ludii(call, sites, left_store, first_top):
+    b = _board(call)
+    assert b.num_sites == sites
+    if left_store is not None:
+        assert b.sites[left_store].x < 0 and b.sites[-1].x > b.sites[1].x
+        holes = b.sites[1:-1]
+    else:
+        holes = b.sites
+    # holes row by row from the bottom, each row left to right
+    assert [(s.y, s.x) for s in holes] == sorted((s.y, s.x) for s in holes)
+    assert b.sites[first_top].y == max(s.y for s in holes)
+
+
+def test_tracks_walk_directions_and_loop():
+    b = _board('(mancalaBoard 2 6 (track "Track" "1,E,N,W" loop:True))')
+    assert b.tracks["Track"] == (1, 2, 3, 4, 5, 6, 12, 11, 10, 9, 8, 7)
+    assert [t.loop for t in b.track_info] == [True]
+    b = _board('(mancalaBoard 2 6 (track "T" "0,ESE,E,ENE,WNW,N,W" loop:True))')
+    assert b.tracks["T"] == (0, 1, 2, 3, 4, 5, 6, 13, 12, 11, 10, 9, 8, 7)
+
+
+@pytest.mark.parametrize("call, words", [
+    ("(mancalaBoard 5 6)", "2 to 4 rows"),
+    ("(mancalaBoard 2 6 store:Inner)", "not supported yet"),
+    ('(mancalaBoard 2 6 (track "T" "1,Q" loop:True))', "no direction 'Q'"),
+    ('(mancalaBoard 2 6 (track "T" "E,N"))', "first step must be a site number"),
+])
+def test_bad_mancala_boards_are_positioned_errors(call, words):
+    with pytest.raises(LudemeError) as e:
+        _board(call)
+    assert words in str(e.value) and e.value.pos is not None
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sowing_keeps_every_seed(tmp_path, seed):
+    game = _game(tmp_path, SOWING)
+    state, choices = random_playout(game, seed, max_decisions=200)
+    assert choices, "no move was played"
+    again = game.new_initial_state(seed)
+    for i in choices:
+        again.apply(again.legal_moves()[i])
+        assert sum(again.count) == 48   # board and hands together
+    if state.is_terminal():
+        hands = state.hand_counts()
+        assert state.scores[1:] == [hands[0][0], hands[1][0]]
+
+
+def test_sow_lands_in_ludii_order(tmp_path):
+    game = _game(tmp_path, SOWING)
+    s = game.new_initial_state()
+    move = next(m for m in s.legal_moves() if m.frm == 3)
+    s.apply(move)
+    # four seeds from hole 3 go to 4, 5, 6 and then 12 (the top row, right to left)
+    assert s.count[1:13] == [4, 4, 0, 5, 5, 5, 4, 4, 4, 4, 4, 5]
+    assert s.mover == 2
+
+
+def test_dice_come_from_the_playouts_own_stream(tmp_path):
+    game = _game(tmp_path, DICE)
+    assert game.uses_chance
+    a, ca = random_playout(game, 7, max_decisions=60)
+    b, cb = random_playout(game, 7, max_decisions=60)
+    assert ca == cb and a.what == b.what and a.sites.state == b.sites.state
+    c = replay(game, ca, seed=7)
+    assert c.what == a.what
+    dice = game.containers[-1]
+    faces = {random_playout(game, seed, max_decisions=1)[0].sites.state[dice.sites_from]
+             for seed in range(30)}
+    assert faces <= {0, 1, 2, 3} and len(faces) > 1
+
+
+def test_forced_roll_replays_recorded_faces(tmp_path):
+    game = _game(tmp_path, DICE)
+    s = game.new_initial_state(1)
+    first = game.containers[-1].sites_from
+    s.force_roll = {first: 3, first + 1: 3, first + 2: 0}
+    moves = s.legal_moves()
+    assert sorted((m.frm, m.to) for m in moves) == [(0, 6)]
+    legal = [{"str": f"[[SetStateAndUpdateDice:site={first},state=3], "
+                     f"[SetStateAndUpdateDice:site={first + 1},state=1], [Move:from=0,to=4]]"}]
+    assert recorded_roll(legal) == {first: 3, first + 1: 1}
+    assert recorded_roll([{"str": "[Move:from=0,to=4]"}]) is None
+
+
+def _corpus(refdata, names):
+    paths = [refdata / "corpus-traces" / f"{n}.json.gz" for n in names]
+    missing = [p.name for p in paths if not p.exists()]
+    if missing:
+        pytest.skip(f"not in this copy of the reference data: {', '.join(missing)}")
+    return [str(p) for p in paths]
+
+
+@pytest.mark.parametrize("name", [
+    "board_sow_two_rows_Wari", "board_sow_two_rows_Mankala", "board_sow_two_rows_I",
+    "board_sow_two_rows_Chungcajon", "board_sow_two_rows_FairKalah",
+    "board_sow_four_rows_Isolo", "board_sow_two_rows_Lab_Akila",
+    "board_race_escape_20_Squares"])
+def test_ludii_development_traces_agree(refdata, ludii, name):
+    v = crosscheck_files(_corpus(refdata, [name]), ludii_dir=str(ludii))[0]
+    assert v.status == "agreed", v.line()
