@@ -18,7 +18,7 @@ use), into tuples indexed by site, so a playout never touches the graph.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import networkx as nx
 
@@ -52,11 +52,12 @@ def site_graph(planar: PlanarGraph, site_type: str) -> nx.DiGraph:
     if planar.duplicate_labels.get(site_type):
         _rows_and_columns_by_position(elements)
     g = nx.DiGraph(site_type=site_type)
+    regions = {props: frozenset(name for name, bit in _NAMED_BITS.items() if props & bit)
+               for props in {el.props for el in elements}}
     g.add_nodes_from((el.id, {
         "index": el.id, "site_type": site_type, "x": el.x, "y": el.y, "row": el.row,
         "col": el.col, "label": el.label, "phase": phase_of(el.props),
-        "regions": frozenset(name for name, bit in _NAMED_BITS.items() if el.props & bit),
-    }) for el in elements)
+        "regions": regions[el.props]}) for el in elements)
     steps = site_steps(planar, site_type)       # per site, Ludii's steps clockwise from north
     fields = {bits: _edge_fields(bits) for out in steps for _, bits in out}
     g.add_edges_from((a, b, fields[bits]) for a, out in enumerate(steps) for b, bits in out)
@@ -70,10 +71,11 @@ def _edge_fields(bits: int) -> dict:
             "relations": frozenset(r for r in RELATIONS if bits & BIT[r])}
 
 
-def _step_bits(fields: dict) -> int:
-    """An edge's fields as Ludii's direction bits (what `Trajectories.targets` tests)."""
-    bits = BIT[fields["direction"]] | BIT["SameLayer"]
-    for r in fields["relations"]:
+@lru_cache(maxsize=None)
+def _step_bits(direction: str, relations: frozenset) -> int:
+    """An edge's fields as Ludii's direction bits (what the radial walk and `targets` test)."""
+    bits = BIT[direction] | BIT["SameLayer"]
+    for r in relations:
         bits |= BIT[r]
     return bits
 
@@ -90,22 +92,27 @@ class Topology:
         self.sites: tuple[Site, ...] = tuple(
             Site(i, n["x"], n["y"], n["row"], n["col"], n["label"], n["phase"])
             for i, n in nodes(data=True))
-        out = [tuple(g.succ[a].items()) for a in range(self.num_sites)]   # Ludii's step order
-        self.trajectories: Trajectories = trajectories(
-            [[(b, _step_bits(e)) for b, e in steps] for steps in out],
-            [(s.x, s.y) for s in self.sites])
-        used: dict[str, set[str]] = {rel: set() for rel in RELATIONS}
-        for _, _, e in g.edges(data=True):
-            for rel in e["relations"]:
-                used[rel].add(e["direction"])
+        n = self.num_sites
+        neighbours: dict[str, list[list[int]]] = {rel: [[] for _ in range(n)] for rel in RELATIONS}
+        step: dict[str, list[int]] = {}
+        used: dict[str, set[str]] = {rel: set() for rel in RELATIONS}   # directions per relation
+        for a, out in g.adjacency():            # each site's steps in Ludii's order
+            for b, e in out.items():
+                for rel in e["relations"]:
+                    neighbours[rel][a].append(b)
+                    used[rel].add(e["direction"])
+                first = step.setdefault(e["direction"], [-1] * n)
+                if first[a] < 0:
+                    first[a] = b
+        self.neighbours: dict[str, tuple[tuple[int, ...], ...]] = {
+            rel: tuple(map(tuple, sites)) for rel, sites in neighbours.items()}
         self._relation_dirs = {rel: _ordered(used[rel]) for rel in RELATIONS}
         self.directions: tuple[str, ...] = self._relation_dirs["All"]
-        self.neighbours: dict[str, tuple[tuple[int, ...], ...]] = {
-            rel: tuple(tuple(b for b, e in steps if rel in e["relations"]) for steps in out)
-            for rel in RELATIONS}
-        self.step: dict[str, tuple[int, ...]] = {
-            d: tuple(next((b for b, e in steps if e["direction"] == d), -1) for steps in out)
-            for d in self.directions}
+        self.step: dict[str, tuple[int, ...]] = {d: tuple(step[d]) for d in self.directions}
+        self.trajectories: Trajectories = trajectories(
+            [[(b, _step_bits(e["direction"], e["relations"])) for b, e in out.items()]
+             for _, out in g.adjacency()],
+            [(s.x, s.y) for s in self.sites])
         self.rays: dict[str, tuple[tuple[int, ...], ...]] = {
             d: tuple(rs[d][0].sites[1:] if rs.get(d) else () for rs in self.trajectories.radials)
             for d in self.directions}
