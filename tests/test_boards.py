@@ -1,19 +1,23 @@
 """Boards: Ludii's numbering and neighbours on every reference game, regions, directions,
-rays, errors with positions, the documented examples, and `ludeme board` on the command line."""
+rays, the graph of record and the tables derived from it, errors with positions, the
+documented examples, and `ludeme board` on the command line."""
 
 import gzip
 import json
 import re
 import subprocess
 import sys
+import tempfile
 from functools import lru_cache
+from pathlib import Path
 
+import networkx as nx
 import pytest
 
 from conftest import DESCRIPTIONS, refdata_dir
 from ludeme.boards import Board, GraphLudeme, build_board, find_board_call
-from ludeme.boards.containers import BoardLudeme
-from ludeme.boards.regions import region, static_regions
+from ludeme.api import load
+from ludeme.boards.containers import BoardLudeme, equipment_items
 from ludeme.errors import LudemeError
 from ludeme.expand import expand_file
 from ludeme.grammar import parse
@@ -86,19 +90,61 @@ def test_board_matches_ludii(slug):
     assert max(abs(a - c) + abs(b - d) for (a, b), (c, d) in zip(ours, theirs)) < 1e-4
 
 
+# A game that places one piece on every site of a region at the start: the engine's own
+# region ludemes (the one evaluator there is) then tell which sites the region holds.
+SITES_GAME = ('(game "Sites" (players {players}) (equipment {{{board} (piece "X" Each) {regions}}}) '
+              '(rules (start (place "X1" {region})) (play (move Add (to (sites Empty)))) '
+              '(end (if False (result Mover Win)))))')
+
+
+@lru_cache(maxsize=None)
+def engine_sites(board: str, region: str, regions: str = "", players: int = 2) -> tuple:
+    """The sites of `region` on `board` as the engine evaluates it (with `regions` declared)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "sites.lud"
+        path.write_text(SITES_GAME.format(players=players, board=board, regions=regions,
+                                          region=region))
+        state = load(path).new_initial_state()
+    return tuple(s for s, who in enumerate(state.board_view()["who"]) if who)
+
+
+def _equipment(ex):
+    return next(a for a in ex.game.args if isinstance(a, Call) and a.name == "equipment")
+
+
+def declared_regions(ex) -> str:
+    """The `(regions ...)` items of a game's equipment, as text."""
+    return " ".join(to_lud(it) for it in equipment_items(_equipment(ex))
+                    if isinstance(it, Call) and it.name == "regions")
+
+
+def _players(ex) -> int:
+    from ludeme.boards.cli import _players
+    return _players(ex.game)
+
+
+def engine_board(ex) -> str:
+    """The game's board call as text for `SITES_GAME` (the engine's equipment has no
+    `surakartaBoard`; its sites are those of `(board <graph> use:Vertex)`, tracks aside)."""
+    call = find_board_call(ex.game)
+    if call.name == "surakartaBoard":
+        return f"(board {to_lud(call.positional()[0])} use:Vertex)"
+    return to_lud(call)
+
+
 def start_placements(slug):
     """{piece index: sites} from the `(place "Piece" <region>)` items of the start rules."""
     ex, info = reference(slug)
-    board = reference_board(slug)
-    equipment = next(a for a in ex.game.args if isinstance(a, Call) and a.name == "equipment")
-    declared = static_regions(equipment, board)
+    board = engine_board(ex)
+    regions = declared_regions(ex)
     index = {c["name"]: c["index"] for c in info["components"]}
     placed: dict[int, set] = {}
     for node in walk(ex.game):
         if isinstance(node, Call) and node.name == "place":
             args = node.positional()
             if len(args) == 2 and isinstance(args[0], Str) and not isinstance(args[1], Str):
-                placed.setdefault(index[args[0].value], set()).update(region(args[1], board, declared))
+                placed.setdefault(index[args[0].value], set()).update(
+                    engine_sites(board, to_lud(args[1]), regions, _players(ex)))
     return placed
 
 
@@ -114,7 +160,8 @@ def test_start_regions_match_ludii(slug):
     """Every `(place "Piece" <region>)` of the start rules covers exactly the sites Ludii fills.
 
     This checks Top, Bottom, Left, Right, Corners, Centre, Phase, expand, union,
-    difference, labels, coordinates and declared player regions against Ludii.
+    difference, labels, coordinates and declared player regions against Ludii, as
+    the engine's region ludemes evaluate them on the board's tables.
     """
     _, info = reference(slug)
     expected: dict[int, set] = {}
@@ -173,8 +220,8 @@ def test_hex_radials_reproduce_chinese_checkers(limit):
     slug = "chinese-checkers-2p-a"
     ex, _ = reference(slug)
     board = reference_board(slug)
-    equipment = next(a for a in ex.game.args if isinstance(a, Call) and a.name == "equipment")
-    home = {int(r.owner[1:]): set(r.sites) for r in static_regions(equipment, board)}
+    home = {p: set(engine_sites(to_lud(find_board_call(ex.game)), f"(sites P{p})",
+                                declared_regions(ex))) for p in (1, 2)}
     for trace in _traces(slug, limit):
         who, last = trace["initial"]["who"], None
         for step in trace["steps"]:
@@ -196,8 +243,11 @@ def test_hex_sides_are_the_goals_ludii_plays_to():
     """In Ludii's Hex games the winner's last stone first joins its two sides (Side NE/SW or NW/SE)."""
     ex, _ = reference("hex")
     board = reference_board("hex")
-    equipment = next(a for a in ex.game.args if isinstance(a, Call) and a.name == "equipment")
-    goals = {int(r.owner[1:]): r.parts for r in static_regions(equipment, board)}
+    text, regions = to_lud(find_board_call(ex.game)), declared_regions(ex)
+    goals = {1: (board.region("Side", "NE"), board.region("Side", "SW")),
+             2: (board.region("Side", "NW"), board.region("Side", "SE"))}
+    for p, (a, b) in goals.items():   # the goals the game declares are these two sides
+        assert engine_sites(text, f"(sites P{p})", regions) == tuple(sorted({*a, *b}))
 
     def joined(who, player):
         a, b = goals[player]
@@ -265,25 +315,24 @@ SITES = [
     ("(board (square 3))", "(sites Around 4)", (0, 1, 2, 3, 5, 6, 7, 8)),
     ("(board (square 3))", "(sites Around 4 Orthogonal)", (1, 3, 5, 7)),
     ("(board (square 3))", "(sites Direction from:0 NE)", (4, 8)),
-    ("(board (square 3))", "(sites Distance from:0 2)", (2, 5, 6, 7, 8)),     # Adjacent by default
-    ("(board (square 3))", "(sites Distance Orthogonal from:0 2)", (2, 4, 6)),
+    ("(board (square 3))", "(sites Distance from:0 (exact 2))", (2, 5, 6, 7, 8)),   # Adjacent
+    ("(board (square 3))", "(sites Distance Orthogonal from:0 (exact 2))", (2, 4, 6)),
+    ("(board (square 3))", "(sites Distance Diagonal from:0 (range 1 5))", (2, 4, 6, 8)),
+    ("(board (hex 3))", "(sites Distance from:0 (range 3 4))", (6, *range(10, 19))),
     ("(board (square 5))", "(expand origin:(coord row:2 column:2) steps:1 Orthogonal)", (7, 11, 12, 13, 17)),
-    ("(board (square 5))", '(sites {(coord "E5") (coord row:0 column:1)})', (1, 24)),
     ("(board (hex 2))", "(sites Around 3)", (0, 1, 2, 4, 5, 6)),
 ]
 
 
 @pytest.mark.parametrize("text,spec,expected", SITES)
-def test_static_region_ludemes(text, spec, expected):
-    assert region(parse(spec, "t.lud")[0], _built(text, 2)) == expected
+def test_region_ludemes_on_the_board_tables(text, spec, expected):
+    assert engine_sites(text, spec) == expected
 
 
 REGION_ERRORS = [
-    ("(sites Empty)", "not a region known before play"),
     ('(sites {"Z9"})', "no site labelled 'Z9'"),
-    ("(sites Side Q)", "(sites Side ...) takes one of"),
-    ("(sites Row)", "(sites Row ...) needs an argument"),
-    ("(sites Direction N)", "needs from:"),
+    ("(sites Side Q)", "argument 'side' of (sites Side ...) must be one of"),
+    ("(sites Row)", "(sites Row ...) needs its argument 'index'"),
     ("(expand steps:2)", "needs a region or origin:"),
 ]
 
@@ -291,7 +340,7 @@ REGION_ERRORS = [
 @pytest.mark.parametrize("spec,message", REGION_ERRORS)
 def test_region_errors(spec, message):
     with pytest.raises(LudemeError) as e:
-        region(parse(spec, "t.lud")[0], _built("(board (square 3))", 2))
+        engine_sites("(board (square 3))", spec)
     assert message in str(e.value)
     assert e.value.pos is not None and e.value.pos.line == 1
 
@@ -309,14 +358,13 @@ def test_api_lookups_fail_like_lookups(call, error):
         call(_built("(board (square 3))", 2))
 
 
-def test_declared_player_regions_keep_their_parts():
-    (eq,) = parse('(equipment {(board (hex Diamond 3)) (regions P1 {(sites Side NE) (sites Side SW)})'
-                  ' (regions "Home" P2 (sites {"A1"}))})', "t.lud")
-    board = build_board(find_board_call(Call(Str("g", eq.pos), [eq], eq.pos)))
-    p1, home = static_regions(eq, board)
-    assert (p1.owner, p1.name, len(p1.parts)) == ("P1", None, 2)
-    assert set(p1.sites) == set(p1.parts[0]) | set(p1.parts[1])
-    assert (home.name, home.owner, home.sites) == ("Home", "P2", (0,))
+def test_declared_player_regions():
+    regions = ('(regions P1 {(sites Side NE) (sites Side SW)}) '
+               '(regions "Home" P2 (sites {"A1"}))')
+    board = "(board (hex Diamond 3))"
+    sides = {*_built(board, 2).region("Side", "NE"), *_built(board, 2).region("Side", "SW")}
+    assert engine_sites(board, "(sites P1)", regions) == tuple(sorted(sides))
+    assert engine_sites(board, "(sites P2)", regions) == (0,)
 
 
 # ---------------------------------------------------------------- directions, steps, rays
@@ -358,12 +406,102 @@ def test_vertex_board_diagonals_follow_faces():
     assert plain.neighbours["Diagonal"][4] == (8, 2, 0, 6)   # NE, SE, SW, NW
 
 
-def test_graph_view_carries_relations_and_directions():
+def test_graph_of_record_carries_sites_and_steps():
     b = _built("(board (square 3))", 2)
     g = b.graph
-    assert g.number_of_nodes() == 9 and g.nodes[0]["label"] == "A1"
-    assert g.edges[0, 1]["relation"] == "Orthogonal" and g.edges[0, 1]["direction"] == "E"
-    assert g.edges[0, 4]["relation"] == "Diagonal" and g.edges[0, 4]["directions"] == {0: "NE", 4: "SW"}
+    assert isinstance(g, nx.DiGraph) and g.graph["site_type"] == "Cell"
+    assert g.number_of_nodes() == 9
+    assert g.nodes[0] == {"index": 0, "site_type": "Cell", "x": g.nodes[0]["x"],
+                          "y": g.nodes[0]["y"], "row": 0, "col": 0, "label": "A1", "phase": 0,
+                          "regions": frozenset({"Bottom", "Left", "Corners", "ConvexCorners",
+                                                "Perimeter", "Outer", "Major", "Side S",
+                                                "Side W"})}
+    assert g.edges[0, 1] == {"direction": "E", "relation": "Orthogonal",
+                             "relations": frozenset({"Orthogonal", "Adjacent", "All"})}
+    assert g.edges[0, 4]["direction"] == "NE" and g.edges[4, 0]["direction"] == "SW"
+    assert g.edges[0, 4]["relation"] == "Diagonal"
+    assert list(g.succ[4]) == [7, 8, 5, 2, 1, 0, 3, 6]      # Ludii's step order: clockwise from N
+
+
+GRAPH_BOARDS = ["(board (square 8))", "(board (hex 4))", "(board (hex Star 3))",
+                "(board (square 5 diagonals:Alternating) use:Vertex)", "(board (tri 4))",
+                "(board (concentric Square rings:3) use:Vertex)", "(board (rotate 30 (hex 3)))"]
+
+
+@pytest.mark.parametrize("text", GRAPH_BOARDS)
+def test_tables_are_the_graph(text):
+    """Every table the engine reads says what the graph of record says, site for site."""
+    b = _built(text, 2)
+    g = b.graph
+    assert list(g.nodes) == list(range(b.num_sites))
+    for site in b.sites:
+        node = g.nodes[site.index]
+        assert (node["index"], node["x"], node["y"], node["row"], node["col"], node["label"],
+                node["phase"]) == (site.index, site.x, site.y, site.row, site.col, site.label,
+                                   site.phase)
+        assert b.index_of(site.label) in range(b.num_sites)
+    for rel in ("Orthogonal", "Diagonal", "OffDiagonal", "Adjacent", "All"):
+        for a in range(b.num_sites):
+            assert b.neighbours[rel][a] == tuple(t for t in g.succ[a]
+                                                 if rel in g.edges[a, t]["relations"])
+        assert set(b.relation_dirs(rel)) == {e["direction"] for _, _, e in g.edges(data=True)
+                                             if rel in e["relations"]}
+    for d in b.directions:
+        for a in range(b.num_sites):
+            there = [t for t in g.succ[a] if g.edges[a, t]["direction"] == d]
+            assert b.step[d][a] == (there[0] if there else -1)
+            ray = b.rays[d][a]
+            assert all(g.has_edge(x, y) for x, y in zip((a,) + ray, ray))
+    for name in ("Top", "Corners", "Perimeter", "Centre", "Side N"):
+        assert b.regions[name] == tuple(i for i, r in g.nodes(data="regions") if name in r)
+    assert sum(map(len, b.rows)) == sum(map(len, b.columns)) == b.num_sites
+    assert all(g.nodes[s]["row"] == r for r, row in enumerate(b.rows) for s in row)
+
+
+@pytest.mark.parametrize("text", GRAPH_BOARDS)
+@pytest.mark.parametrize("relation", ["Adjacent", "Orthogonal", "Diagonal"])
+def test_distance_rings_are_shortest_paths(text, relation):
+    """The step-distance table agrees with networkx's shortest paths over the relation's edges,
+    and with a breadth-first walk over the engine's own neighbour table."""
+    b = _built(text, 2)
+    steps = nx.DiGraph([(a, t) for a in range(b.num_sites) for t in b.neighbours[relation][a]])
+    steps.add_nodes_from(range(b.num_sites))
+    rings = b.distance_rings(relation)
+    for site in range(0, b.num_sites, 3):
+        lengths = nx.single_source_shortest_path_length(steps, site)
+        for k, ring in enumerate(rings[site]):
+            assert ring == tuple(sorted(t for t, d in lengths.items() if d == k))
+        seen, frontier, k = {site}, [site], 0
+        while frontier:
+            assert tuple(sorted(frontier)) == rings[site][k]
+            frontier = [t for s in frontier for t in b.neighbours[relation][s] if t not in seen]
+            frontier = list(dict.fromkeys(frontier))
+            seen.update(frontier)
+            k += 1
+        assert b.at_distance(site, 1, 2, relation) == tuple(sorted(
+            t for t, d in lengths.items() if 1 <= d <= 2))
+
+
+def test_region_facts_from_the_graph():
+    """Region facts on the nodes agree with the graph's shape: on a square board the
+    perimeter is the sites with fewer than four orthogonal steps, the inner sites the
+    rest, and Ludii's centre is networkx's centre (least eccentricity) of the steps."""
+    b = _built("(board (square 7))", 2)
+    g = b.graph
+    ortho = {a: sum(1 for t in g.succ[a] if "Orthogonal" in g.edges[a, t]["relations"])
+             for a in g}
+    assert b.region("Perimeter") == tuple(a for a, n in ortho.items() if n < 4)
+    assert b.region("Inner") == tuple(a for a, n in ortho.items() if n == 4)
+    assert b.region("Centre") == tuple(sorted(nx.center(g.to_undirected(as_view=True)))) == (24,)
+
+
+@pytest.mark.parametrize("text,parts", [
+    ("(board (square 3))", ((0, 1, 2, 3, 4, 5, 6, 7, 8),)),
+    ("(board (union (square 1) (shift 3 0 (square 1))))", ((0,), (1,))),
+    ("(board (union (square 2) (shift 3 0 (square 1))) use:Vertex)", ((0, 1, 2, 3), (4,))),
+])
+def test_connected_parts(text, parts):
+    assert _built(text, 2).components == parts
 
 
 def test_other_site_types_on_demand():

@@ -3,9 +3,11 @@
     from ludeme.boards import build_board, find_board_call
     board = build_board(find_board_call(expanded.game), players=2)
 
+    board.graph                the graph of record: networkx.DiGraph, a node per site with its
+                               fields (index, site_type, x, y, row, col, label, phase, regions),
+                               an edge per Ludii step (direction, relation, relations)
     board.site_type            "Vertex" | "Edge" | "Cell" (`use:`; Ludii's default is Cell)
     board.num_sites, board.sites   Site(index, x, y, row, col, label, phase) per site
-    board.graph                networkx.Graph of the sites; edge attrs relation, direction
     board.index_of("A1")       -> 0
     board.directions           compass names on this board, clockwise from N
     board.step[d][site]        neighbour in compass direction d, or -1
@@ -16,25 +18,29 @@
     board.relation_dirs(rel)   compass names of rel's steps (hex cells: 6 orthogonal ones)
     board.region(name, *args)  Top, Bottom, Left, Right, Corners, Centre, Perimeter, Inner,
                                Outer, Major, Minor, Board, Row r, Column c, Side d, Phase p
+    board.distance_rings(rel)  per site, the sites 0, 1, 2, ... steps away (networkx BFS)
     board.around(...), board.in_direction(...), board.at_distance(...), board.expand(...)
-    board.topology(type)       the same tables for another site type
+    board.topology(type)       the same for another site type
     board.tracks               Surakarta's loops; board.to_json(), board.to_svg()
 
 Directions follow Ludii: each step is named by bearing with 16 names when 8
 would collide, which on hex cells gives E, NNE, NNW, W, SSW, SSE for the six
 neighbours; hex "diagonals" are the cells straight across a corner.
 
-Stages: a graph ludeme (`generators`, `operators`) builds a planar graph
-(`geometry`); `measure` finds perimeter, corners, sides, centre, phases, rows,
-columns and labels; `trajectories` finds steps and radials; `board` turns it
-all into plain per-site tables; `regions` evaluates static region ludemes;
-`render` draws SVG; `cli` is `ludeme board`.
+Stages: a graph ludeme (`generators`, `operators`) builds the planar geometry
+(`geometry`: vertices, edges and faces in Ludii's creation order); `measure`
+finds perimeter, corners, sides, centre, phases, rows, columns and labels with
+Ludii's geometric rules; `trajectories` finds each site's steps and walks
+radials; `board` records sites and steps as the networkx graph and derives
+every plain per-site table from it; `render` draws SVG; `cli` is `ludeme board`.
+Region ludemes (`sites Top`, `expand`, `union`, ...) are evaluated by the
+engine's ludemes (`ludeme.ludemes.regions`) over these tables.
 """
 
 from . import generators, mancala, operators  # noqa: F401  (register the graph ludemes)
 from .base import GraphLudeme
-from .board import Board, Site, Topology
+from .board import Board, Site, Topology, sites_at_distance
 from .containers import BoardLudeme, build_board, find_board_call, parse_board
 
 __all__ = ["Board", "Site", "Topology", "GraphLudeme", "BoardLudeme", "build_board",
-           "find_board_call", "parse_board"]
+           "find_board_call", "parse_board", "sites_at_distance"]

@@ -1,22 +1,36 @@
-"""The built board: per site type, plain tables of sites, neighbours, steps, rays and regions.
+"""The built board: per site type, a networkx graph of record and the plain tables derived from it.
 
-`Board` is what the engine uses. Everything it offers is computed once when
-the board is built (the other site types on first use) and held in tuples
-indexed by site, so a playout never touches the graph.
+`Topology.graph` is the board of one site type as a `networkx.DiGraph`: a node
+per site, carrying the site's fields (index, site type, position, row,
+column, label, colour phase, the named regions it belongs to), and an edge
+a -> b per Ludii step from a to b, carrying its compass `direction` and its
+relation kind (`relation`: Orthogonal, Diagonal or OffDiagonal; `relations`:
+every relation name the step counts for, Adjacent and All included). Edges are
+directed because Ludii's steps need not be symmetric, and each site's out-edges
+are kept in Ludii's step order (clockwise from north).
+
+Everything the engine reads (`step`, `neighbours`, `radials`, `regions`, rows,
+columns, labels, step distances) is derived from that graph once, when the
+board is built (the other site types, and a relation's distances, on first
+use), into tuples indexed by site, so a playout never touches the graph.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import networkx as nx
 
 from ..errors import known_list
 from .geometry import SITE_TYPES, PlanarGraph
 from .measure import REGION_BITS, SIDES, phase_of
-from .trajectories import (BIT, COMPASS, RELATIONS, Radial, Trajectories, supported_directions,
+from .trajectories import (BIT, COMPASS_INDEX, RELATIONS, Radial, Trajectories, site_steps,
                            trajectories)
+
+_KINDS = ("Orthogonal", "Diagonal", "OffDiagonal")      # an edge's relation kind, in Ludii's order
+_SIDE_REGIONS = {f"Side {d}": bit for d, bit in SIDES.items()}
+_NAMED_BITS = {**REGION_BITS, **_SIDE_REGIONS}
 
 
 @dataclass(frozen=True)
@@ -32,32 +46,81 @@ class Site:
     phase: int = 0
 
 
-class Topology:
-    """Every table for the sites of one type (Vertex, Edge or Cell) of a board."""
+def site_graph(planar: PlanarGraph, site_type: str) -> nx.DiGraph:
+    """The graph of record for the sites of one type: site fields on nodes, steps as edges."""
+    elements = planar.elements(site_type)
+    if planar.duplicate_labels.get(site_type):
+        _rows_and_columns_by_position(elements)
+    g = nx.DiGraph(site_type=site_type)
+    regions = {props: frozenset(name for name, bit in _NAMED_BITS.items() if props & bit)
+               for props in {el.props for el in elements}}
+    g.add_nodes_from((el.id, {
+        "index": el.id, "site_type": site_type, "x": el.x, "y": el.y, "row": el.row,
+        "col": el.col, "label": el.label, "phase": phase_of(el.props),
+        "regions": regions[el.props]}) for el in elements)
+    steps = site_steps(planar, site_type)       # per site, Ludii's steps clockwise from north
+    fields = {bits: _edge_fields(bits) for out in steps for _, bits in out}
+    g.add_edges_from((a, b, fields[bits]) for a, out in enumerate(steps) for b, bits in out)
+    return g
 
-    def __init__(self, graph: PlanarGraph, site_type: str):
+
+def _edge_fields(bits: int) -> dict:
+    """A step's direction bits as edge fields: compass name, relation kind, all relations."""
+    return {"direction": next(d for d in COMPASS_INDEX if bits & BIT[d]),
+            "relation": next(r for r in _KINDS if bits & BIT[r]),
+            "relations": frozenset(r for r in RELATIONS if bits & BIT[r])}
+
+
+@lru_cache(maxsize=None)
+def _step_bits(direction: str, relations: frozenset) -> int:
+    """An edge's fields as Ludii's direction bits (what the radial walk and `targets` test)."""
+    bits = BIT[direction] | BIT["SameLayer"]
+    for r in relations:
+        bits |= BIT[r]
+    return bits
+
+
+class Topology:
+    """The graph of record and every table derived from it, for the sites of one type."""
+
+    def __init__(self, planar: PlanarGraph, site_type: str):
         self.site_type = site_type
-        elements = graph.elements(site_type)
-        if graph.duplicate_labels.get(site_type):
-            _rows_and_columns_by_position(elements)
+        self.graph: nx.DiGraph = site_graph(planar, site_type)
+        g = self.graph
+        nodes = g.nodes
+        self.num_sites = g.number_of_nodes()
         self.sites: tuple[Site, ...] = tuple(
-            Site(el.id, el.x, el.y, el.row, el.col, el.label, phase_of(el.props)) for el in elements)
-        self.num_sites = len(self.sites)
-        self._props = tuple(el.props for el in elements)
-        self.trajectories: Trajectories = trajectories(graph, site_type)
-        steps = self.trajectories.steps
-        self.directions: tuple[str, ...] = supported_directions(steps, "All")
-        self._relation_dirs = {rel: supported_directions(steps, rel) for rel in RELATIONS}
+            Site(i, n["x"], n["y"], n["row"], n["col"], n["label"], n["phase"])
+            for i, n in nodes(data=True))
+        n = self.num_sites
+        neighbours: dict[str, list[list[int]]] = {rel: [[] for _ in range(n)] for rel in RELATIONS}
+        step: dict[str, list[int]] = {}
+        used: dict[str, set[str]] = {rel: set() for rel in RELATIONS}   # directions per relation
+        for a, out in g.adjacency():            # each site's steps in Ludii's order
+            for b, e in out.items():
+                for rel in e["relations"]:
+                    neighbours[rel][a].append(b)
+                    used[rel].add(e["direction"])
+                first = step.setdefault(e["direction"], [-1] * n)
+                if first[a] < 0:
+                    first[a] = b
         self.neighbours: dict[str, tuple[tuple[int, ...], ...]] = {
-            rel: tuple(tuple(to for to, bits in s if bits & BIT[rel]) for s in steps)
-            for rel in RELATIONS}
-        self.step: dict[str, tuple[int, ...]] = {
-            d: tuple(next((to for to, bits in s if bits & BIT[d]), -1) for s in steps)
-            for d in self.directions}
+            rel: tuple(map(tuple, sites)) for rel, sites in neighbours.items()}
+        self._relation_dirs = {rel: _ordered(used[rel]) for rel in RELATIONS}
+        self.directions: tuple[str, ...] = self._relation_dirs["All"]
+        self.step: dict[str, tuple[int, ...]] = {d: tuple(step[d]) for d in self.directions}
+        self.trajectories: Trajectories = trajectories(
+            [[(b, _step_bits(e["direction"], e["relations"])) for b, e in out.items()]
+             for _, out in g.adjacency()],
+            [(s.x, s.y) for s in self.sites])
         self.rays: dict[str, tuple[tuple[int, ...], ...]] = {
             d: tuple(rs[d][0].sites[1:] if rs.get(d) else () for rs in self.trajectories.radials)
             for d in self.directions}
-        self._labels = {s.label: s.index for s in self.sites}
+        self.regions: dict[str, tuple[int, ...]] = {
+            name: tuple(i for i, inside in nodes(data="regions") if name in inside)
+            for name in _NAMED_BITS}
+        self._labels = {label: i for i, label in nodes(data="label")}
+        self._distance_rings: dict[str, tuple] = {}
 
     # -- directions
     def relation_dirs(self, relation: str) -> tuple[str, ...]:
@@ -107,8 +170,7 @@ class Topology:
         if name == "Board":
             return tuple(range(self.num_sites))
         if name in REGION_BITS:
-            bit = REGION_BITS[name]
-            return tuple(i for i, p in enumerate(self._props) if p & bit)
+            return self.regions[name]
         if name in ("Row", "Column", "Side", "Phase") and len(args) != 1:
             raise ValueError(f"region {name} takes one argument")
         if name == "Row":
@@ -118,7 +180,7 @@ class Topology:
         if name == "Side":
             if args[0] not in SIDES:
                 raise KeyError(f"unknown side {args[0]!r}; expected one of {known_list(SIDES)}")
-            return tuple(i for i, p in enumerate(self._props) if p & SIDES[args[0]])
+            return self.regions[f"Side {args[0]}"]
         if name == "Phase":
             return tuple(s.index for s in self.sites if s.phase == args[0])
         raise KeyError(f"unknown region {name!r}; expected one of "
@@ -146,21 +208,39 @@ class Topology:
                 out.extend(r.sites[1:None if distance is None else distance + 1])
         return tuple(out)
 
+    def distance_rings(self, relation: str = "Adjacent") -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Per site: the sites 0, 1, 2, ... steps of `relation` away (sorted), to the farthest.
+
+        networkx's breadth-first `all_pairs_shortest_path_length` over the relation's edges
+        of the graph, worked out once per relation (on first use, at compile time).
+        """
+        rings = self._distance_rings.get(relation)
+        if rings is None:
+            if relation not in RELATIONS:
+                raise KeyError(f"unknown relation {relation!r}; "
+                               f"expected one of {known_list(RELATIONS)}")
+            steps = nx.DiGraph()
+            steps.add_nodes_from(self.graph)
+            steps.add_edges_from((a, b) for a, b, rels in self.graph.edges(data="relations")
+                                 if relation in rels)
+            table = []
+            for _, dist in sorted(nx.all_pairs_shortest_path_length(steps)):
+                by_step: list[list[int]] = [[] for _ in range(max(dist.values()) + 1)]
+                for t, k in dist.items():
+                    by_step[k].append(t)
+                table.append(tuple(tuple(sorted(ring)) for ring in by_step))
+            rings = self._distance_rings[relation] = tuple(table)
+        return rings
+
+    @cached_property
+    def components(self) -> tuple[tuple[int, ...], ...]:
+        """The board's connected parts (sites joined by steps), from networkx, smallest site first."""
+        return tuple(sorted(tuple(sorted(c)) for c in nx.weakly_connected_components(self.graph)))
+
     def at_distance(self, site: int, lo: int, hi: int | None = None,
                     relation: str = "Adjacent") -> tuple[int, ...]:
         """Sites whose step distance from `site` by `relation` is in [lo, hi]."""
-        hi = lo if hi is None else hi
-        dist = {site: 0}
-        frontier = [site]
-        while frontier and dist[frontier[0]] < hi:
-            nxt = []
-            for s in frontier:
-                for t in self.neighbours[relation][s]:
-                    if t not in dist:
-                        dist[t] = dist[s] + 1
-                        nxt.append(t)
-            frontier = nxt
-        return tuple(sorted(s for s, d in dist.items() if lo <= d <= hi))
+        return sites_at_distance(self.distance_rings(relation)[site], lo, hi)
 
     def expand(self, sites, steps: int = 1, direction: str | None = None) -> tuple[int, ...]:
         """Ludii's `expand`: grow a region by adjacent sites (or steps in `direction`)."""
@@ -179,26 +259,6 @@ class Topology:
         return next((s.index for s in self.sites if s.row == row and s.col == col), -1)
 
     # -- views
-    @cached_property
-    def graph(self) -> nx.Graph:
-        """networkx view: nodes are indices (with site fields), edges carry 'relation' and 'direction'."""
-        g = nx.Graph(site_type=self.site_type)
-        for s in self.sites:
-            g.add_node(s.index, x=s.x, y=s.y, row=s.row, col=s.col, label=s.label, phase=s.phase)
-        for a, steps in enumerate(self.trajectories.steps):
-            for b, bits in steps:
-                rel = next((r for r in ("Orthogonal", "Diagonal", "OffDiagonal") if bits & BIT[r]), None)
-                if rel is None or a == b:
-                    continue
-                name = next((d for d in COMPASS if bits & BIT[d]), "")
-                if not g.has_edge(a, b):
-                    g.add_edge(a, b, relation=rel, directions={})
-                g.edges[a, b]["directions"][a] = name
-        for a, b, data in g.edges(data=True):
-            dirs = data["directions"]
-            data["direction"] = dirs.get(min(a, b)) or next(iter(dirs.values()))
-        return g
-
     def site_json(self, site: Site) -> dict:
         """One site as plain data (the `--json` format)."""
         i = site.index
@@ -208,6 +268,21 @@ class Topology:
                 "diagonal": sorted(self.neighbours["Diagonal"][i]),
                 "adjacent": sorted(self.neighbours["Adjacent"][i]),
                 "offDiagonal": sorted(self.neighbours["OffDiagonal"][i])}
+
+
+def sites_at_distance(rings: tuple[tuple[int, ...], ...], lo: int,
+                      hi: int | None = None) -> tuple[int, ...]:
+    """Sorted sites of `rings` (one site's `distance_rings`) from `lo` to `hi` steps away."""
+    hi = lo if hi is None else hi
+    picked = rings[max(lo, 0):max(hi + 1, 0)]
+    if len(picked) == 1:
+        return picked[0]
+    return tuple(sorted(s for ring in picked for s in ring))
+
+
+def _ordered(directions) -> tuple[str, ...]:
+    """Compass names clockwise from north (Ludii's order of supported directions)."""
+    return tuple(sorted(directions, key=COMPASS_INDEX.__getitem__))
 
 
 def _group(sites, attr: str) -> tuple[tuple[int, ...], ...]:
@@ -242,7 +317,9 @@ class Board:
     site_type       "Vertex" | "Edge" | "Cell": the default site type (Ludii's `use:`, Cell by default)
     num_sites       number of sites of that type
     sites           tuple of `Site(index, x, y, row, col, label, phase)`
-    graph           networkx.Graph of those sites (edge attrs 'relation', 'direction', 'directions')
+    graph           the graph of record: networkx.DiGraph, a node per site (fields index, site_type,
+                    x, y, row, col, label, phase, regions), an edge per step (direction, relation,
+                    relations)
     directions      compass names that exist, clockwise from N, e.g. ("N","NE","E",...)
     step[d]         per site: the neighbour in compass direction d, or -1
     rays[d]         per site: sites along direction d, start excluded (Ludii's first radial)
@@ -251,6 +328,9 @@ class Board:
     distinct_radials[d]  the radials `is Line` uses (one per line through the site)
     relation_dirs(rel)   compass names that `rel` steps use on this board
     region(name, *args)  sorted site indices of a named region
+    regions[name]   the same for the regions marked on the graph's nodes (Top, Corners, Side NE, ...)
+    distance_rings(rel)  per site: sites 0, 1, 2, ... steps of rel away (networkx BFS, once per rel)
+    components      the connected parts of the graph (networkx), as sorted site tuples
     index_of(label)      "A1" -> index
     topology(type)       the same tables for another site type
     tracks          name -> site sequence (Surakarta's loops), else empty
@@ -299,7 +379,8 @@ class Board:
         topo = self.topology(site_type)
         return {"siteType": topo.site_type, "numSites": topo.num_sites,
                 "numVertices": self.num_vertices, "numEdges": self.num_edges,
-                "numCells": self.num_cells, "directions": list(topo.directions),
+                "numCells": self.num_cells, "numSteps": topo.graph.number_of_edges(),
+                "components": len(topo.components), "directions": list(topo.directions),
                 "sites": [topo.site_json(s) for s in topo.sites]}
 
     def to_svg(self, site_type: str | None = None, **kw) -> str:

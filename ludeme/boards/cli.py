@@ -66,6 +66,9 @@ def cmd_board(args) -> int:
     print(f"{ex.name}: {to_lud(call)}")
     print(f"{topo.num_sites} {kind.lower()} sites (board: {board.num_vertices} vertices, "
           f"{board.num_edges} edges, {board.num_cells} cells)")
+    parts = len(topo.components)
+    print(f"{topo.graph.number_of_edges()} steps between them; "
+          f"{parts} connected part{'s' if parts != 1 else ''}")
     print(f"directions: {' '.join(topo.directions)}")
     for rel in ("Orthogonal", "Diagonal", "OffDiagonal"):
         print(f"  {rel}: {' '.join(topo.relation_dirs(rel)) or '-'}")

@@ -205,11 +205,13 @@ class Trajectories:
         return [to for to, bits in self.steps[site] if bits & bit]
 
 
-def trajectories(g: PlanarGraph, kind: str) -> Trajectories:
-    """Compute Ludii's steps and radials for the elements of one site type."""
-    items = g.elements(kind)
-    steps = [named_steps(el) for el in items]
-    pts = [(el.x, el.y) for el in items]
+def site_steps(g: PlanarGraph, kind: str) -> list[list[tuple[int, int]]]:
+    """Ludii's same-type steps of every element of one site type (what the site graph records)."""
+    return [named_steps(el) for el in g.elements(kind)]
+
+
+def trajectories(steps: list[list[tuple[int, int]]], pts: list[tuple[float, float]]) -> Trajectories:
+    """Ludii's radials, walked over `steps` (site -> [(to, bits)]) at positions `pts`."""
     by_dir: list[dict[int, list[int]]] = []
     for site_steps in steps:
         table: dict[int, list[int]] = {}
@@ -224,7 +226,7 @@ def trajectories(g: PlanarGraph, kind: str) -> Trajectories:
 
     radials, distinct = [], []
     walker = RadialWalker(by_dir, pts)
-    for site in range(len(items)):
+    for site in range(len(steps)):
         specific: list[Radial] = []
         seen: set[tuple] = set()
         in_dir: dict[str, list[Radial]] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..boards import sites_at_distance
 from ..syntax import Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RoleType, SiteType, ludeme
 
@@ -462,13 +463,13 @@ class SitesDistance(Region):
     def compile(self, env):
         origin = env.compile(self.from_)
         lo, hi = self.range.bounds(env)
-        relation = self.relation or "Adjacent"
-        board = env.board
+        # Every site's distances, from networkx on the board's graph, once, before play.
+        rings = env.board.distance_rings(self.relation or "Adjacent")
         n = env.num_board_sites
 
         def distance(c):
             s = origin(c)
             if not 0 <= s < n:
                 return []
-            return list(board.at_distance(s, lo(c), hi(c), relation))
+            return list(sites_at_distance(rings[s], lo(c), hi(c)))
         return distance
