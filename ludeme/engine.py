@@ -223,7 +223,7 @@ class State:
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_mover", "history", "ctx", "_legal", "pending", "winners",
                  "losers", "_losses_decided", "visited", "to_clear", "_replayed", "var",
-                 "draws")
+                 "draws", "last_to_after")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -262,6 +262,7 @@ class State:
         self._replayed = False
         self.var = UNDEFINED           # Ludii's state "temp" value: (set Var ...), (var)
         self.draws: list[int] = []     # the chance outcomes drawn so far, in order
+        self.last_to_after = UNDEFINED      # (last To afterConsequence:True)
         self._losses_decided = 0
         self.ctx = Ctx(game, self)
         self._legal = None
@@ -470,6 +471,11 @@ class State:
     def _apply_move_effects(self, move: Move, store: bool) -> None:
         for a in move.actions:
             self.do_action(a)
+            if a[0] not in _NO_SITE_ACTIONS:
+                # Ludii's toAfterSubsequents: the destination of the last action with one
+                self.last_to_after = a[3] if a[0] == A_MOVE_LEVEL else \
+                    a[2] if a[0] in (A_MOVE, A_MOVE_STACK, A_MOVE_N) else \
+                    a[2] if a[0] == A_SET_FIELD else a[1]
         if store:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
         c = self.ctx

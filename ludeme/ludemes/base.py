@@ -295,10 +295,21 @@ class Builder:
         if isinstance(expected, str):
             expected = CLASSES[expected]
         if isinstance(expected, tuple):
+            # One keyword can name ludemes of several kinds (`if` as an integer or as a
+            # region): a kind whose arguments do not fit gives way to the next one.
+            first_error = None
             for t in expected:
-                got = self.try_build(node, t, path)
+                mark = len(self.built)
+                try:
+                    got = self.try_build(node, t, path)
+                except LudemeError as e:
+                    del self.built[mark:]       # forget what the failed reading built
+                    first_error = first_error or e
+                    continue
                 if got is not _NO:
                     return got
+            if first_error is not None:
+                raise first_error
             return _NO
         if isinstance(expected, Enum):
             if isinstance(node, Word) and node.value in expected.words:

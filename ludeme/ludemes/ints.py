@@ -64,11 +64,14 @@ class LastFrom(IntFn):
 
 @ludeme("last", "To")
 class LastTo(IntFn):
-    """`(last To)`: where the last decision went."""
+    """`(last To)`: where the last decision went; with `afterConsequence:True`, where the
+    last of its actions and consequences went (a piece dropped after being placed)."""
 
     params = (P("afterConsequence", LitBool, opt=True, named=True),)
 
     def compile(self, env):
+        if self.afterConsequence:
+            return lambda c: c.s.last_to_after
         return lambda c: c.s.last_to
 
 
@@ -76,6 +79,14 @@ def _read_at(array: str):
     """A closure builder: the value of the state's `array` at the site `at:` (0 if none)."""
     def compile(self, env):
         at = env.compile(self.at)
+        if getattr(self, "level", None) is not None:
+            # A level of the stack (Ludii's `level:`): 0 where there is none.
+            from .stacks import read_level
+            field = {"what": 0, "who": 1}.get(array)
+            if field is None:
+                raise self.fail("level: is not supported here")
+            env.stacking = True
+            return read_level(field, at, env.compile(self.level))
         if array == "who":
             def read(c):
                 s = at(c)

@@ -1,0 +1,405 @@
+"""Moves built from moves and what a turn remembers: `do ... next:`, `(set Var)`/`(var)`,
+`(count MovesThisTurn)`, `(count Steps ...)`, distances walked by a step move, the
+`(step ...)`, `(add ...)` and `(slide ...)` effects, `(is Odd ...)`/`(is Even ...)`.
+
+Each follows the Ludii class of the same keyword; its docstring has a `.lud` example.
+"""
+
+from __future__ import annotations
+
+from ..engine import A_MOVE, A_SET_VAR, Move
+from .base import Bool, DirWord, IntFn, LitStr, Moves, P, Region, SiteType, ludeme
+from .moves import MoveAdd, MoveStep, _effect_actions, _then
+from .regions import RelationType
+
+UNDEFINED = -1
+
+
+def _true(c):
+    return True
+
+
+# -- steps walked ------------------------------------------------------------------
+
+@ludeme("step")
+class StepEffect(MoveStep):
+    """`(step [(from ...)] [directions] (to if:... [(apply ...)]) [stack:] [(then ...)])`:
+    a step as an effect; `(sites Distance ...)` and `(count Steps ...)` also use it to say
+    which steps a walk may take. Example: `(step Forwards (to if:(is Empty (to))))`."""
+
+
+def step_walker(env, step, lud):
+    """A closure (c, origin) -> (directions, rule): what a walk by `step` may do.
+
+    As Ludii's SitesDistance/CountSteps: directions are resolved once for the piece at
+    the origin (its facing); a step from `a` to `b` is allowed when the step's `to if:`
+    holds with `(from)` = a and `(to)` = b."""
+    if step.from_ is not None or step.stack or step.then is not None:
+        raise step.fail("a walk takes only the directions and (to if:...) of this step")
+    step.to.refuse("site", "level", "apply", why="a walk reads only the step's (to if:...)")
+    keys = env.direction_keys(step.dirn or "Adjacent", lud)
+    rule = env.compile(step.to.if_) if step.to.if_ is not None else _true
+    targets = env.board.trajectories.targets
+    nsites = env.num_board_sites
+
+    def ring(c, sites, dirs, seen):
+        """The sites one allowed step from `sites`, not in `seen`, in Ludii's order."""
+        out = []
+        for a in sites:
+            c.from_ = a
+            for k in dirs:
+                for b in targets(a, k):
+                    c.to = b
+                    if b not in seen and b not in out and rule(c):
+                        out.append(b)
+        return out
+    return keys, ring, nsites
+
+
+# -- remembered values -----------------------------------------------------------------
+
+@ludeme("set", "Var")
+class SetVar(Moves):
+    """`(set Var [<value>] [(then ...)])`: remember a value for later moves (Ludii's temp
+    value, -1 by default), read by `(var)`. Example: `(set Var (count Stack at:(from)))`."""
+
+    params = (P("name", LitStr, opt=True), P("value", IntFn, opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.refuse("name", why="only the unnamed (set Var <value>) is supported")
+        value = env.compile(self.value) if self.value is not None else (lambda c: UNDEFINED)
+        then = _then(env, self)
+        return lambda c: [Move(UNDEFINED, UNDEFINED, 0, [(A_SET_VAR, value(c))], then)]
+
+
+@ludeme("var")
+class Var(IntFn):
+    """`(var)`: the value remembered by the last `(set Var ...)` (-1 before any)."""
+
+    params = (P("name", LitStr, opt=True),)
+
+    def compile(self, env):
+        self.refuse("name", why="only the unnamed (var) is supported")
+        return lambda c: c.s.var
+
+
+@ludeme("count", "MovesThisTurn")
+class CountMovesThisTurn(IntFn):
+    """`(count MovesThisTurn)`: decisions the mover already made this turn (0 on the first
+    move of a turn; each `(moveAgain)` adds one). Example:
+    `(if (= 0 (count MovesThisTurn)) (set Var 3))`."""
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: c.s.num_turn_same
+
+
+@ludeme("is", "Odd")
+class IsOdd(Bool):
+    """`(is Odd <int>)`."""
+
+    params = (P("value", IntFn),)
+
+    def compile(self, env):
+        v = env.compile(self.value)
+        return lambda c: v(c) % 2 == 1
+
+
+@ludeme("is", "Even")
+class IsEven(Bool):
+    """`(is Even <int>)`."""
+
+    params = (P("value", IntFn),)
+
+    def compile(self, env):
+        v = env.compile(self.value)
+        return lambda c: v(c) % 2 == 0
+
+
+# -- distances walked ------------------------------------------------------------------
+
+@ludeme("count", "Steps")
+class CountSteps(IntFn):
+    """`(count Steps [relation] [(step ...)] <site> <site>)`: the steps from the first
+    site to the second, by the relation (Adjacent) or by the step move's allowed steps
+    (its `to if:` read at each step). 0 from a site to itself. Example:
+
+        (count Steps (step (to if:(is Empty (to)))) (last From) (last To))
+    """
+
+    params = (P("type", SiteType, opt=True), P("relation", RelationType, opt=True),
+              P("step", StepEffect, opt=True), P("site1", IntFn), P("site2", IntFn))
+
+    def compile(self, env):
+        site1, site2 = env.compile(self.site1), env.compile(self.site2)
+        if self.step is None:
+            table = env.step_targets(self.relation or "Adjacent", self)
+
+            def distance(c):
+                a, b = site1(c), site2(c)
+                if a < 0 or b < 0:
+                    return 0
+                seen, ring, d = {a}, [a], 0
+                while ring and b not in ring:
+                    ring = [t for s in ring for t in table[s] if t not in seen]
+                    seen.update(ring)
+                    d += 1
+                return d
+            return distance
+        if self.relation is not None:
+            raise self.fail("(count Steps ...) takes a relation or a (step ...), not both")
+        keys, ring, nsites = step_walker(env, self.step, self)
+
+        def count_steps(c):
+            a, b = site1(c), site2(c)
+            if a < 0 or b < 0:
+                return 0
+            if a == b:
+                return 0
+            if a >= nsites:
+                return 0
+            saved = (c.from_, c.to)
+            dirs = keys(c, a)
+            current = ring(c, (a,), dirs, {a})
+            seen = {a, *current}
+            n = 1
+            while current and b not in current:
+                nxt = ring(c, current, dirs, seen)
+                seen.update(nxt)
+                current = nxt
+                n += 1
+            c.from_, c.to = saved
+            return n
+        return count_steps
+
+
+def walk_region(env, lud, step, origin, lo_fn, hi_fn):
+    """`(sites Distance (step ...) from:<site> (range a b))` as Ludii walks it: rings of
+    allowed steps out from the site, up to the range's maximum; the sites of the rings
+    from the minimum on, once each (a site is reached by its shortest walk)."""
+    keys, ring, nsites = step_walker(env, step, lud)
+
+    def walk(c):
+        start = origin(c)
+        if not 0 <= start < nsites:
+            return []
+        lo, hi = lo_fn(c), hi_fn(c)
+        if lo < 0:
+            return []
+        saved = (c.from_, c.to)
+        dirs = keys(c, start)
+        current = ring(c, (start,), dirs, {start})
+        seen = {start, *current}
+        out = list(current) if lo <= 1 else []
+        n = 1
+        while current and n < hi:
+            nxt = ring(c, current, dirs, seen)
+            seen.update(nxt)
+            current = nxt
+            if n >= lo:
+                out.extend(s for s in nxt if s not in out)
+            n += 1
+        c.from_, c.to = saved
+        return out
+    return walk
+
+
+# -- moves made of moves -----------------------------------------------------------------
+
+def _collect_apply(state, move) -> list:
+    """Apply a move's actions and consequents to `state` (not stored as the last move);
+    every action applied, in order (Ludii's Move.apply returns them)."""
+    done = []
+    for a in move.actions:
+        state.do_action(a)
+        done.append(a)
+    c = state.ctx
+    for consequent in move.then:
+        saved = (c.from_, c.to, c.site, c.player)
+        c.from_ = c.to = c.site = c.player = UNDEFINED
+        for m in consequent(c):
+            done.extend(_collect_apply(state, m))
+        c.from_, c.to, c.site, c.player = saved
+    return done
+
+
+def _only_var(actions) -> bool:
+    return all(a[0] == A_SET_VAR for a in actions)
+
+
+@ludeme("do")
+class Do(Moves):
+    """`(do <prior> [next:<moves>] [ifAfterwards:<cond>] [(then ...)])` (Ludii's Do).
+
+    With `next:`, the prior moves are applied to a copy of the position and `next` is
+    generated there; each of its moves carries the prior moves' actions in front. With
+    `ifAfterwards:`, the prior moves are kept where the condition holds after them (and
+    the `next:` moves are then not used, as in Ludii). Example:
+
+        (do (set Var 2) next:(forEach Piece (move Step (to if:(is Empty (to))))))
+    """
+
+    params = (P("prior", Moves), P("next", Moves, opt=True, named=True),
+              P("ifAfterwards", Bool, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        prior = env.compile(self.prior)
+        nxt = env.compile(self.next) if self.next is not None else None
+        after = env.compile(self.ifAfterwards) if self.ifAfterwards is not None else None
+        then = _then(env, self)
+        if nxt is None and after is None:
+            raise self.fail("(do ...) needs next: or ifAfterwards:")
+
+        def with_next(c):
+            s = c.s
+            pre_moves = prior(c)
+            if not pre_moves:
+                return nxt(c)
+            if all(not m.then and _only_var(m.actions) for m in pre_moves):
+                # Only the remembered value changes: set it here, generate, restore.
+                pre = [a for m in pre_moves for a in m.actions]
+                saved = s.var
+                for a in pre:
+                    s.do_action(a)
+                moves = nxt(c)
+                s.var = saved
+            else:
+                copy = s.clone()
+                cc = copy.ctx
+                cc.from_, cc.to, cc.site, cc.player = c.from_, c.to, c.site, c.player
+                cc.level, cc.between = c.level, c.between
+                pre = []
+                for m in pre_moves:
+                    pre.extend(_collect_apply(copy, m))
+                moves = nxt(cc)
+            for m in moves:
+                m.actions[:0] = pre
+            return moves
+
+        def filtered(c):
+            s = c.s
+            out = []
+            for m in prior(c):
+                copy = s.clone()
+                copy._apply_move_effects(m, True)
+                if copy.mover == copy.next:
+                    copy.next = copy.prev
+                if after(copy.ctx):
+                    out.append(m)
+            return out
+
+        def do(c):
+            moves = filtered(c) if after is not None else with_next(c)
+            if then:
+                for m in moves:
+                    m.then = m.then + then
+            return moves
+        return do
+
+
+@ludeme("add")
+class AddEffect(MoveAdd):
+    """`(add [(piece ...)] (to ...) [count:] [stack:] [(then ...)])`: add a piece as an
+    effect (Ludii's Add). Example: `(then (add (piece (id "Disc" Mover)) (to (last To))
+    stack:True))`."""
+
+
+@ludeme("slide")
+class Slide(Moves):
+    """`(slide [(from ...)] [directions] [(between ...)] [(to if:...)] [(then ...)])`: move
+    along a line over sites satisfying the between condition (empty by default), landing
+    on any of them within the between range (Ludii's Slide). Example, drop a piece
+    exactly two sites down: `(slide (from (last To)) S (between (exact 2)))`."""
+
+    params = (P("from_", "FromSpec", opt=True), P("track", LitStr, opt=True),
+              P("dirn", (DirWord, "Directions"), opt=True),
+              P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.refuse("track", why="slides along tracks are not supported yet")
+        from_fn = env.site_fn(self.from_)
+        if self.from_ is not None:
+            self.from_.refuse("level", "if_", why="a slide reads only its start site")
+        b = self.between
+        if b is not None:
+            b.refuse("before", "after", "trail", "apply",
+                     why="a slide reads the range and the condition of its between")
+        if b is not None and b.range is not None:
+            min_fn, max_fn = b.range.bounds(env)
+        else:
+            min_fn, max_fn = (lambda c: -1), (lambda c: 1000)
+        if b is not None and b.if_ is not None:
+            go = env.compile(b.if_)
+        else:
+            nsites = env.num_board_sites
+            go = lambda c: c.between < nsites and c.s.what[c.between] == 0  # noqa: E731
+        stop = None
+        side = None
+        if self.to is not None:
+            self.to.refuse("site", "level", why="a slide's destination is found along its line")
+            stop = env.compile(self.to.if_) if self.to.if_ is not None else None
+            ap = self.to.apply
+            if ap is not None:
+                ap.refuse("if_", why="a slide's (apply ...) takes an effect only")
+                side = env.compile(ap.effect) if ap.effect is not None else None
+        dirs = env.direction_keys(self.dirn or "Adjacent", self)
+        radials = env.board.radials
+        then = _then(env, self)
+
+        def slide(c):
+            frm = from_fn(c)
+            if frm < 0:
+                return []
+            lo, hi = min_fn(c), max_fn(c)
+            saved = (c.from_, c.to, c.between)
+            c.from_ = frm
+            out = []
+            for key in dirs(c, frm):
+                for r in radials[key][frm] if key in radials else ():
+                    steps = r.sites
+                    c.between = saved[2]
+                    i = 1
+                    while i < len(steps) and i <= hi:
+                        to = steps[i]
+                        c.to = to
+                        if stop is not None and stop(c) and lo <= i:
+                            acts = _effect_actions(side, c) if side is not None else []
+                            out.append(Move(frm, to, 0, acts + [(A_MOVE, frm, to)], then))
+                            break
+                        c.between = to
+                        if not go(c):
+                            break
+                        if lo <= i:
+                            out.append(Move(frm, to, 0, [(A_MOVE, frm, to)], then))
+                        i += 1
+            c.from_, c.to, c.between = saved
+            return out
+        return slide
+
+
+@ludeme("if")
+class IfInt(IntFn):
+    """`(if <cond> <int> <int>)`: one of two numbers (Ludii's If as an integer function).
+    Example: `(if (< 0 (count MovesThisTurn)) 1 0)`."""
+
+    params = (P("cond", Bool), P("a", IntFn), P("b", IntFn))
+
+    def compile(self, env):
+        cond, a, b = env.compile(self.cond), env.compile(self.a), env.compile(self.b)
+        return lambda c: a(c) if cond(c) else b(c)
+
+
+@ludeme("if")
+class IfRegion(Region):
+    """`(if <cond> <region> [<region>])`: one of two regions (none when the condition fails
+    and no second one is given). Example: `(if (is Odd (var)) (sites Top) (sites Bottom))`."""
+
+    params = (P("cond", Bool), P("a", Region), P("b", Region, opt=True))
+
+    def compile(self, env):
+        cond, a = env.compile(self.cond), env.compile(self.a)
+        b = env.compile(self.b) if self.b is not None else (lambda c: ())
+        return lambda c: a(c) if cond(c) else b(c)
