@@ -362,6 +362,10 @@ class State:
         """Every level at a site, bottom first, as (what, who, state, rotation, value)."""
         return self.sites.stack(site)
 
+    def holds(self, site: int, players, whats=None) -> bool:
+        """Some level at a site holds a piece of one of `players` (of kinds `whats`)."""
+        return self.sites.holds(site, players, whats)
+
     def piece_state(self, site: int, level: int = TOP) -> int:
         """The `state` of the piece at a site's level (Ludii's (state at:...))."""
         return self.sites.state[site] if level == TOP else self.sites.level(site, level)[2]

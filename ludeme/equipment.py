@@ -50,7 +50,14 @@ class Equipment:
         who = self.role_id(role, lud)
         if not any(k.startswith(name) for k in by_name):
             raise lud.fail(f"no piece called {name!r}")
-        return lambda c: by_name.get(f"{name}{who(c)}", by_name.get(name, 0))
+        fallback = by_name.get(name, 0)
+        # One entry per player id (and the shared player), looked up without a string.
+        table = tuple(by_name.get(f"{name}{p}", fallback) for p in range(self.roles.n + 2))
+
+        def component(c):
+            p = who(c)
+            return table[p] if 0 <= p < len(table) else by_name.get(f"{name}{p}", fallback)
+        return component
 
 
     def mover_component(self):

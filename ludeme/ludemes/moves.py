@@ -342,13 +342,17 @@ class ForEachPiece(Moves):
             """Ludii's ForEachPiece on stacks: each level holding one of the player's
             pieces (only the top level with top:True), with `(level)` set."""
             s = c.s
+            top_what, top_who = s.what, s.who
             saved = (c.from_, c.level)
             for site in range(nsites):
-                n = s.size_stack(site)
-                if n == 0:
+                if top_what[site] == 0:
                     continue
+                n = s.size_stack(site)
                 for level in ((n - 1,) if top else range(n)):
-                    w, who = s.level_data(site, level)[:2]
+                    if level == n - 1:      # the top level, read off the top views
+                        w, who = top_what[site], top_who[site]
+                    else:
+                        w, who = s.level_data(site, level)[:2]
                     if w == 0:
                         continue
                     comp = components[w]

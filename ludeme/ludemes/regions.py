@@ -65,14 +65,15 @@ class SitesOccupied(Region):
             components) at any level; with top:, only those whose top piece they own."""
             ids = players(c)
             s = c.s
+            what, who = s.what, s.who
             out = []
             for site in rng:
-                if s.what[site] == 0:
+                w = what[site]
+                if w == 0:
                     continue
-                if top and s.who[site] not in ids:
-                    continue
-                if any(lv[1] in ids and (comps is None or lv[0] in comps)
-                       for lv in s.stack(site)):
+                if who[site] in ids and (comps is None or w in comps):
+                    out.append(site)        # the top piece itself is one of theirs
+                elif (not top or who[site] in ids) and s.holds(site, ids, comps):
                     out.append(site)
             return out
 
