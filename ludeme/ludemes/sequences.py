@@ -178,7 +178,9 @@ class CountSteps(IntFn):
 def walk_region(env, lud, step, origin, lo_fn, hi_fn):
     """`(sites Distance (step ...) from:<site> (range a b))` as Ludii walks it: rings of
     allowed steps out from the site, up to the range's maximum; the sites of the rings
-    from the minimum on, once each (a site is reached by its shortest walk)."""
+    from the minimum on, once each (a site is reached by its shortest walk). As in
+    Ludii's code, a ring k >= 2 is kept once k - 1 reaches the minimum: the first ring
+    counts for a minimum of 0 or 1, and `(range 2 2)` gives no site."""
     keys, ring, nsites = step_walker(env, step, lud)
 
     def walk(c):
