@@ -48,6 +48,7 @@ INTS = [
     ('(count Stack FromBottom at:12 stop:(= (what at:(to) level:(level)) (id "A" P1)))', 1),
     ("(count Stack at:5)", 0),
     ("(topLevel at:12)", 2),
+    ("(topLevel at:5)", 0),
     ("(who at:18 level:0)", 1),
     ("(who at:18 level:1)", 2),
     ("(what at:12 level:0)", 3),
@@ -99,6 +100,9 @@ def test_for_each_piece_walks_levels_or_only_the_tops(tmp_path):
     # positions); with top:True, only the top one. Site 0 adds its two steps.
     assert len(_sites(tmp_path, step.format(top=""))) == 6
     assert len(_sites(tmp_path, step.format(top=" top:True"))) == 4
+    # A step in a stacking game leaves the top level (Ludii's Step).
+    s = _state(tmp_path, step.format(top=" top:True"))
+    assert {m.level_from for m in s.legal_moves() if m.frm == 12} == {2}
 
 
 def test_sub_stack_moves_keep_order_and_report_ludiis_levels(tmp_path):

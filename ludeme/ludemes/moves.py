@@ -142,13 +142,16 @@ class MoveStep(Moves):
             out = []
             saved = (c.from_, c.to)
             c.from_ = frm
+            # Ludii's Step: in a stacking game a single piece leaves the top level.
+            lf = c.s.size_stack(frm) - 1 if c.g.stacking and kind == A_MOVE else 0
             for to in targets(c, frm):
                 c.to = to
                 if to_cond(c):
                     if side is None:
-                        out.append(Move(frm, to, 0, [(kind, frm, to)], then))
+                        out.append(Move(frm, to, 0, [(kind, frm, to)], then, level_from=lf))
                     else:
-                        out.append(Move(frm, to, 0, [*side(c), (kind, frm, to)], then))
+                        out.append(Move(frm, to, 0, [*side(c), (kind, frm, to)], then,
+                                        level_from=lf))
             c.from_, c.to = saved
             return out
         return step

@@ -7,12 +7,10 @@ needs stacks sets `env.stacking`, as Ludii's `GameType.Stacking` flag does.
 
 from __future__ import annotations
 
-from ..state import TOP
-from .base import Bool, Enum, IntFn, LitStr, P, Region, SiteType, ludeme
+from .base import Bool, Enum, IntFn, P, Region, SiteType, ludeme
 from .game import Piece, Place
 from .ints import _var
 
-UNDEFINED = -1
 
 Level = _var("level", "Level", "level",
              "`(level)`: the level being iterated over (in `(count Stack ... if:)`, "
@@ -112,18 +110,17 @@ class CountStack(IntFn):
 
 @ludeme("topLevel")
 class TopLevel(IntFn):
-    """`(topLevel at:<site>)`: the level of the top of a stack (-1 when empty...
-    as Ludii: size - 1)."""
+    """`(topLevel at:<site>)`: the level of the top of the stack at a site, its size
+    minus one (0 for an empty site or a game without stacks, as Ludii's TopLevel)."""
 
     params = (P("type", SiteType, opt=True), P("at", IntFn, named=True))
 
     def compile(self, env):
-        env.stacking = True
         at = env.compile(self.at)
 
         def top_level(c):
             s = at(c)
-            return c.s.size_stack(s) - 1 if s >= 0 else UNDEFINED
+            return max(c.s.size_stack(s) - 1, 0) if s >= 0 else 0
         return top_level
 
 
@@ -194,4 +191,4 @@ def line_by_level(s, pivot: int, length: int, whats, exact: bool, radials) -> bo
 
 
 __all__ = ["Level", "Tile", "PlaceStack", "SizeStack", "CountStack", "TopLevel",
-           "read_level", "line_by_level", "TOP"]
+           "read_level", "line_by_level"]
