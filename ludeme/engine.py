@@ -384,8 +384,12 @@ class State:
                 for c in self.g.containers[1:]]
 
     def board_occupancy(self) -> tuple[list[int], int]:
-        """The board's top-level `what` per site and the pieces on the board (counts summed)."""
+        """The board's top-level `what` per site and the pieces on the board: counts summed,
+        or in a stacking game every level of every stack (Ludii's PieceNumber)."""
         n = self.g.containers[0].num_sites
+        if self.g.stacking:
+            size = self.sites.size_stack
+            return self.what[:n], sum(size(s) for s in range(n))
         return self.what[:n], sum(self.count[:n])
 
     # -- writing sites: positions for tests, puzzles and position files ---------
