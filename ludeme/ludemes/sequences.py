@@ -1,16 +1,17 @@
 """Moves built from moves and what a turn remembers: `do ... next:`, `(set Var)`/`(var)`,
 `(count MovesThisTurn)`, `(count Steps ...)`, distances walked by a step move, the
-`(step ...)`, `(add ...)` and `(slide ...)` effects, `(is Odd ...)`/`(is Even ...)`.
+`(step ...)`, `(add ...)` and `(slide ...)` effects, `if` as a number or a region.
 
 Each follows the Ludii class of the same keyword; its docstring has a `.lud` example.
 """
 
 from __future__ import annotations
 
-from ..engine import A_MOVE, A_SET_VAR, Move
-from .base import Bool, DirWord, IntFn, LitStr, Moves, P, Region, SiteType, ludeme
-from .moves import MoveAdd, MoveStep, _effect_actions, _then
+from ..engine import A_SET_VAR, Move
+from .base import Bool, IntFn, LitStr, Moves, P, Region, SiteType, ludeme
+from .moves import MoveAdd, MoveStep, _then
 from .regions import RelationType
+from .sliding import MoveSlide
 
 UNDEFINED = -1
 
@@ -94,28 +95,6 @@ class CountMovesThisTurn(IntFn):
 
     def compile(self, env):
         return lambda c: c.s.num_turn_same
-
-
-@ludeme("is", "Odd")
-class IsOdd(Bool):
-    """`(is Odd <int>)`."""
-
-    params = (P("value", IntFn),)
-
-    def compile(self, env):
-        v = env.compile(self.value)
-        return lambda c: v(c) % 2 == 1
-
-
-@ludeme("is", "Even")
-class IsEven(Bool):
-    """`(is Even <int>)`."""
-
-    params = (P("value", IntFn),)
-
-    def compile(self, env):
-        v = env.compile(self.value)
-        return lambda c: v(c) % 2 == 0
 
 
 # -- distances walked ------------------------------------------------------------------
@@ -309,77 +288,10 @@ class AddEffect(MoveAdd):
 
 
 @ludeme("slide")
-class Slide(Moves):
-    """`(slide [(from ...)] [directions] [(between ...)] [(to if:...)] [(then ...)])`: move
-    along a line over sites satisfying the between condition (empty by default), landing
-    on any of them within the between range (Ludii's Slide). Example, drop a piece
-    exactly two sites down: `(slide (from (last To)) S (between (exact 2)))`."""
-
-    params = (P("from_", "FromSpec", opt=True), P("track", LitStr, opt=True),
-              P("dirn", (DirWord, "Directions"), opt=True),
-              P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
-              P("then", "Then", opt=True))
-
-    def compile(self, env):
-        self.refuse("track", why="slides along tracks are not supported yet")
-        from_fn = env.site_fn(self.from_)
-        if self.from_ is not None:
-            self.from_.refuse("level", "if_", why="a slide reads only its start site")
-        b = self.between
-        if b is not None:
-            b.refuse("before", "after", "trail", "apply",
-                     why="a slide reads the range and the condition of its between")
-        if b is not None and b.range is not None:
-            min_fn, max_fn = b.range.bounds(env)
-        else:
-            min_fn, max_fn = (lambda c: -1), (lambda c: 1000)
-        if b is not None and b.if_ is not None:
-            go = env.compile(b.if_)
-        else:
-            nsites = env.num_board_sites
-            go = lambda c: c.between < nsites and c.s.what[c.between] == 0  # noqa: E731
-        stop = None
-        side = None
-        if self.to is not None:
-            self.to.refuse("site", "level", why="a slide's destination is found along its line")
-            stop = env.compile(self.to.if_) if self.to.if_ is not None else None
-            ap = self.to.apply
-            if ap is not None:
-                ap.refuse("if_", why="a slide's (apply ...) takes an effect only")
-                side = env.compile(ap.effect) if ap.effect is not None else None
-        dirs = env.direction_keys(self.dirn or "Adjacent", self)
-        radials = env.board.radials
-        then = _then(env, self)
-
-        def slide(c):
-            frm = from_fn(c)
-            if frm < 0:
-                return []
-            lo, hi = min_fn(c), max_fn(c)
-            saved = (c.from_, c.to, c.between)
-            c.from_ = frm
-            out = []
-            for key in dirs(c, frm):
-                for r in radials[key][frm] if key in radials else ():
-                    steps = r.sites
-                    c.between = saved[2]
-                    i = 1
-                    while i < len(steps) and i <= hi:
-                        to = steps[i]
-                        c.to = to
-                        if stop is not None and stop(c) and lo <= i:
-                            acts = _effect_actions(side, c) if side is not None else []
-                            out.append(Move(frm, to, 0, acts + [(A_MOVE, frm, to)], then))
-                            break
-                        c.between = to
-                        if not go(c):
-                            break
-                        if lo <= i:
-                            out.append(Move(frm, to, 0, [(A_MOVE, frm, to)], then))
-                        i += 1
-            c.from_, c.to, c.between = saved
-            return out
-        return slide
+class SlideEffect(MoveSlide):
+    """`(slide [(from ...)] [directions] [(between ...)] [(to ...)] [(then ...)])`: a slide
+    as an effect (Ludii's Slide), e.g. a piece dropped exactly two sites down after it
+    is placed: `(then (slide (from (last To)) S (between (exact 2))))`."""
 
 
 @ludeme("if")
