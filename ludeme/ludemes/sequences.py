@@ -30,7 +30,8 @@ class StepEffect(MoveStep):
 
 
 def step_walker(env, step, lud):
-    """A closure (c, origin) -> (directions, rule): what a walk by `step` may do.
+    """What a walk by `step` may do: (keys, ring, board sites), where keys(c, origin) gives
+    the directions and ring(c, sites, dirs, seen) the sites one allowed step further.
 
     As Ludii's SitesDistance/CountSteps: directions are resolved once for the piece at
     the origin (its facing); a step from `a` to `b` is allowed when the step's `to if:`
