@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .engine import Component, Container
 from .ludemes.base import Ludeme
-from .roles import Roles
+from .roles import DYNAMIC_WORDS, Roles
 
 
 class Equipment:
@@ -53,6 +53,10 @@ class Equipment:
         fallback = by_name.get(name, 0)
         # One entry per player id (and the shared player), looked up without a string.
         table = tuple(by_name.get(f"{name}{p}", fallback) for p in range(self.roles.n + 2))
+        if role not in DYNAMIC_WORDS:           # a fixed player (P1, Shared...): a constant
+            p = who(None)
+            idx = table[p] if 0 <= p < len(table) else by_name.get(f"{name}{p}", fallback)
+            return lambda c: idx
 
         def component(c):
             p = who(c)

@@ -86,6 +86,10 @@ def _read_at(array: str):
             if field is None:
                 raise self.fail("level: is not supported here")
             env.stacking = True
+            from .stacks import Level
+            if env.is_move_variable(self.at, "to") and type(self.level) is Level:
+                # (what at:(to) level:(level)), as (count Stack ... if:) reads each level
+                return lambda c: c.s.level_data(c.to, c.level)[field] if c.to >= 0 else 0
             return read_level(field, at, env.compile(self.level))
         if array == "who":
             def read(c):
