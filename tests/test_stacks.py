@@ -177,7 +177,6 @@ def test_lines_by_level(tmp_path, start, line):
 
 
 REFUSED = [
-    ('(set Var "x" 1)', "name"),
     ('(slide (from 0) "Track")', "track"),
 ]
 

@@ -1,14 +1,15 @@
-"""Moves built from moves and what a turn remembers: `do ... next:`, `(set Var)`/`(var)`,
-`(count MovesThisTurn)`, `(count Steps ...)`, distances walked by a step move, the
-`(step ...)`, `(add ...)` and `(slide ...)` effects, `if` as a number or a region.
+"""Moves built from moves and what a turn remembers: `do ... next:` (a prior move, often
+extra.py's `(set Var ...)`, seen by the next), `(count MovesThisTurn)`, `(count Steps
+...)`, distances walked by a step move, the `(step ...)`, `(add ...)` and `(slide ...)`
+effects, `if` as a number or a region.
 
 Each follows the Ludii class of the same keyword; its docstring has a `.lud` example.
 """
 
 from __future__ import annotations
 
-from ..engine import A_SET_VAR, Move
-from .base import Bool, IntFn, LitStr, Moves, P, Region, SiteType, ludeme
+from ..engine import A_SET_VAR
+from .base import Bool, IntFn, Moves, P, Region, SiteType, ludeme
 from .moves import MoveAdd, MoveStep, _then
 from .regions import RelationType
 from .sliding import MoveSlide
@@ -59,32 +60,6 @@ def step_walker(env, step, lud):
 
 
 # -- remembered values -----------------------------------------------------------------
-
-@ludeme("set", "Var")
-class SetVar(Moves):
-    """`(set Var [<value>] [(then ...)])`: remember a value for later moves (Ludii's temp
-    value, -1 by default), read by `(var)`. Example: `(set Var (count Stack at:(from)))`."""
-
-    params = (P("name", LitStr, opt=True), P("value", IntFn, opt=True),
-              P("then", "Then", opt=True))
-
-    def compile(self, env):
-        self.refuse("name", why="only the unnamed (set Var <value>) is supported")
-        value = env.compile(self.value) if self.value is not None else (lambda c: UNDEFINED)
-        then = _then(env, self)
-        return lambda c: [Move(UNDEFINED, UNDEFINED, 0, [(A_SET_VAR, value(c))], then)]
-
-
-@ludeme("var")
-class Var(IntFn):
-    """`(var)`: the value remembered by the last `(set Var ...)` (-1 before any)."""
-
-    params = (P("name", LitStr, opt=True),)
-
-    def compile(self, env):
-        self.refuse("name", why="only the unnamed (var) is supported")
-        return lambda c: c.s.var
-
 
 @ludeme("count", "MovesThisTurn")
 class CountMovesThisTurn(IntFn):
