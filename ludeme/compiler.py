@@ -428,6 +428,8 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
         if not isinstance(rule, G.Place):
             raise rule.fail("only (place ...), (set Team ...) and (set Mover ...) start rules "
                             "are supported so far")
+        if getattr(rule, "stacking", False):
+            env.stacking = True         # (place Stack ...) pushes on stacks
         targets = [by_name[rule.item]] if rule.item in by_name else \
             [comp for comp in env.components[1:]
              if comp.name == f"{rule.item}{comp.owner}"]

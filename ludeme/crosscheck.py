@@ -3,9 +3,10 @@
 A trace (see ../shared/refdata/README.md) holds, per decision: the mover, the
 legal moves as (from, to) pairs, the index chosen, and the board afterwards.
 "Agree" means, at every step: same mover; the same multiset of (from, to)
-(levels too for stacking games); after applying the chosen move, the same
-who and count on every board site, hand counts and scores, the same
-`over` and next mover; and at the end the same winner and ranking.
+(with levelFrom, levelTo for stacking games); after applying the chosen move,
+the same who and count on every board site (and, for stacking games, the same
+stack at every site, bottom to top: owners and kinds), hand counts and scores,
+the same `over` and next mover; and at the end the same winner and ranking.
 """
 
 from __future__ import annotations
@@ -131,9 +132,29 @@ def _fmt(counter: Counter, limit: int = 12) -> str:
     return f"[{shown}{', ...' if len(items) > limit else ''}] ({len(items)})"
 
 
+def _stack_diff(view: dict, snap: dict) -> str | None:
+    """The first site whose stack (bottom to top: size, who, what) differs, or None."""
+    stacks = view.get("stacks")
+    if stacks is None or "stackWho" not in snap:
+        return None
+    for key, field in (("stackWho", 1), ("stackWhat", 0)):
+        theirs = snap.get(key)
+        if theirs is None:
+            continue
+        for site, (ours, want) in enumerate(zip(stacks, theirs)):
+            got = [lv[field] for lv in ours]
+            if got != list(want):
+                return (f"stack at site {site} ({key}, bottom to top): expected {want}, "
+                        f"produced {got}")
+    return None
+
+
 def _board_diff(state, snap: dict) -> str | None:
     """The first difference between our state and a trace snapshot, or None."""
     view = state.board_view()
+    d = _stack_diff(view, snap)
+    if d:
+        return d
     for key in ("who", "count"):
         ours, theirs = view[key], snap.get(key)
         if theirs is None:
@@ -181,7 +202,8 @@ def replay(game, trace: dict, name: str = "") -> Verdict:
 
 
 def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
-    stacking = bool(trace.get("isStacking", False))
+    # Ludii records stacks (and levels of moves) for stacking games only.
+    stacking = bool(trace.get("isStacking")) or "stackWho" in (trace.get("initial") or {})
     steps = trace.get("steps", [])
     state = game.new_initial_state()
     init = trace.get("initial")

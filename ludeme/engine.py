@@ -69,7 +69,8 @@ class InternalError(RuntimeError):
 _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCORE: 0,
               A_PASS: 0, A_COUNT: 1, A_FLIP: 1, A_MOVE_LEVEL: 3, A_MOVE_STACK: 2,
               A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_MOVE_N: 2, A_SWAP: 0,
-              A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0}
+              A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0, A_REMOVE_LATER: 1,
+              A_SET_MOVER: 0}
 
 
 def chance_seed(seed: int) -> int:
@@ -388,6 +389,10 @@ class State:
         """Every level at a site, bottom first, as (what, who, state, rotation, value)."""
         return self.sites.stack(site)
 
+    def holds(self, site: int, players, whats=None) -> bool:
+        """Some level at a site holds a piece of one of `players` (of kinds `whats`)."""
+        return self.sites.holds(site, players, whats)
+
     def piece_state(self, site: int, level: int = TOP) -> int:
         """The `state` of the piece at a site's level (Ludii's (state at:...))."""
         return self.sites.state[site] if level == TOP else self.sites.level(site, level)[2]
@@ -406,8 +411,12 @@ class State:
                 for c in self.g.containers[1:]]
 
     def board_occupancy(self) -> tuple[list[int], int]:
-        """The board's top-level `what` per site and the pieces on the board (counts summed)."""
+        """The board's top-level `what` per site and the pieces on the board: counts summed,
+        or in a stacking game every level of every stack (Ludii's PieceNumber)."""
         n = self.g.containers[0].num_sites
+        if self.g.stacking:
+            size = self.sites.size_stack
+            return self.what[:n], sum(size(s) for s in range(n))
         return self.what[:n], sum(self.count[:n])
 
     # -- writing sites: positions for tests, puzzles and position files ---------

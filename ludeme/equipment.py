@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .engine import Component, Container
 from .ludemes.base import Ludeme
-from .roles import Roles
+from .roles import DYNAMIC_WORDS, Roles
 
 
 class Equipment:
@@ -50,7 +50,18 @@ class Equipment:
         who = self.role_id(role, lud)
         if not any(k.startswith(name) for k in by_name):
             raise lud.fail(f"no piece called {name!r}")
-        return lambda c: by_name.get(f"{name}{who(c)}", by_name.get(name, 0))
+        fallback = by_name.get(name, 0)
+        # One entry per player id (and the shared player), looked up without a string.
+        table = tuple(by_name.get(f"{name}{p}", fallback) for p in range(self.roles.n + 2))
+        if role not in DYNAMIC_WORDS:           # a fixed player (P1, Shared...): a constant
+            p = who(None)
+            idx = table[p] if 0 <= p < len(table) else by_name.get(f"{name}{p}", fallback)
+            return lambda c: idx
+
+        def component(c):
+            p = who(c)
+            return table[p] if 0 <= p < len(table) else by_name.get(f"{name}{p}", fallback)
+        return component
 
 
     def mover_component(self):

@@ -29,7 +29,7 @@ player, `2 rank - 1` (rank 1 for a win, 0 for a loss).
 | BranchingFactorAverage | per trial, the mean number of legal moves over s0..s(L-1) (a forced pass counts as one move; 0 if L = 0); then the mean over trials, so it differs from the pooled mean over all decisions | t |
 | DecisionFactorAverage | as BranchingFactorAverage keeping only states with more than one legal move (0 if none) | t |
 | BoardCoverageDefault | per trial, the share of board sites (the board's default site type) that held a piece in any of s0..sL | t |
-| PieceNumberAverage | per trial, the mean over s0..sL of the pieces on the board (the sum of `count` over board sites; hands excluded) | t |
+| PieceNumberAverage | per trial, the mean over s0..sL of the pieces on the board (the sum of `count` over board sites, or of stack sizes in a stacking game; hands excluded) | t |
 | BoardSitesOccupiedAverage | per trial, the mean over s0..sL of the share of board sites holding a piece (`what != 0`) | t |
 
 Intervals are 95%: *Wilson* score intervals for shares of trials; *t*, the

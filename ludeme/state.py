@@ -72,6 +72,10 @@ class FlatSites:
         """Every level at a site, bottom first."""
         return (self.level(site),) if self.what[site] else ()
 
+    def holds(self, site: int, players, whats=None) -> bool:
+        """Some level at the site holds a piece of one of `players` (of kinds `whats`)."""
+        return self.who[site] in players and (whats is None or self.what[site] in whats)
+
     def key(self) -> tuple:
         return (tuple(self.who), tuple(self.what), tuple(self.count), tuple(self.state),
                 tuple(self.rotation), tuple(self.value))
@@ -214,6 +218,13 @@ class StackSites:
 
     def stack(self, site: int) -> tuple:
         return tuple(tuple(lv) for lv in self.stacks[site])
+
+    def holds(self, site: int, players, whats=None) -> bool:
+        """Some level at the site holds a piece of one of `players` (of kinds `whats`)."""
+        for lv in self.stacks[site]:
+            if lv[_WHO] in players and (whats is None or lv[_WHAT] in whats):
+                return True
+        return False
 
     def key(self) -> tuple:
         return tuple(tuple(tuple(lv) for lv in st) for st in self.stacks)

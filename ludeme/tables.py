@@ -72,6 +72,12 @@ class BoardTables:
         if not dynamic:
             return lambda c, frm: fixed
         supported = self.board.directions
+        # Ludii turns relative directions into those of the Adjacent relation (`of:`
+        # defaults to Adjacent): on a hexagonal board, the six neighbours' directions.
+        try:
+            relative_to = tuple(self.board.relation_dirs("Adjacent")) or supported
+        except (KeyError, ValueError):
+            relative_to = supported
         radials = self.board.radials
         facing_of = self.facing_of
 
@@ -95,7 +101,7 @@ class BoardTables:
                         out.append(d)
                 else:
                     facing = facing_of[c.s.what[frm]] if 0 <= frm < len(c.s.what) else "N"
-                    out.extend(relative_directions(facing, w, supported))
+                    out.extend(relative_directions(facing, w, relative_to))
             return tuple(dict.fromkeys(out))
         return keys
 

@@ -1,8 +1,8 @@
 """Agreement with Ludii (slow: `python -m pytest -m slow tests/test_stats_slow.py`).
 
-For every Adzua (Children) ruleset (the project's own description), and for
-Lines of Action (both end rules), Konane (8x8, 10x10), Amazons and Yavalath from
-Ludii's files,
+For every Adzua (Children) ruleset and Seesaw on boards of base 4 and 5 (the
+project's own descriptions), and for Lines of Action (both end rules), Konane
+(8x8, 10x10), Amazons, Yavalath and Connect Four from Ludii's files,
 2000 uniform-random playouts agree with Ludii's recorded figures within
 statistical tolerance:
 
@@ -48,6 +48,9 @@ RULESETS.update({
     # swap as a move; ours choose it uniformly among the legal moves, as its traces list
     # it, so about one game in sixty has one turn fewer: far inside the tolerance.
     "yavalath": ("ludii:Yavalath.lud", (), None),
+    "seesaw-4": (str(DESCRIPTIONS / "seesaw.lud"), ("Board Size/4",), None),
+    "seesaw-5": (str(DESCRIPTIONS / "seesaw.lud"), ("Board Size/5",), None),
+    "connect-four": ("ludii:Connect Four.lud", (), None),
 })
 COUNT_METRICS = ("Timeouts", "Completion", "Drawishness", "AdvantageP1", "Balance",
                  "OutcomeUniformity", "BoardCoverageDefault")

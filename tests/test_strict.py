@@ -59,7 +59,6 @@ def _load(tmp_path, play, start="", extra=""):
 # position with "not supported yet" (table: snippet of the play rule, the argument).
 UNSUPPORTED = [
     ("(move Remove (sites Occupied by:Next) level:1)", "level"),
-    ("(forEach Piece (move Step (to if:(is Empty (to)))) top:True)", "top"),
     ("(move (from (sites Occupied by:Mover)) (to (sites Empty)) mover:Next)", "mover"),
     ("(move (from (sites Occupied by:Mover) level:0) (to (sites Empty)))", "level"),
     ("(move (from (sites Occupied by:Mover)) (to (sites Empty) level:0))", "level"),
@@ -68,7 +67,6 @@ UNSUPPORTED = [
     ("(forEach Piece (move Hop (between if:(is Enemy (who at:(between))) trail:1) "
      "(to if:(is Empty (to)))))", "trail"),
     ("(forEach Piece (move Step (from level:1) (to if:(is Empty (to)))))", "level"),
-    ("(move (from (sites Occupied by:Mover)) (to (sites Empty)) count:2 stack:True)", "stack"),
 ]
 
 

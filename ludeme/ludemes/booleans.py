@@ -137,9 +137,12 @@ class IsLine(Bool):
               P("what", IntFn, opt=True, named=True), P("who", IntFn, opt=True, named=True),
               P("exact", (LitBool, Bool), opt=True, named=True, default=False),
               P("contiguous", LitBool, opt=True, named=True, default=True),
-              P("if", Bool, opt=True, named=True))
+              P("if", Bool, opt=True, named=True),
+              P("byLevel", LitBool, opt=True, named=True, default=False))
 
     def compile(self, env):
+        if self.byLevel:
+            return self._by_level(env)
         length = env.compile(self.length)
         through = env.compile(self.through) if self.through is not None else (lambda c: c.s.last_to)
         radials = env.line_radials(self.dirn or "Adjacent", self)
@@ -210,6 +213,29 @@ class IsLine(Bool):
             c.to = saved_to
             return found
         return is_line
+
+
+    def _by_level(self, env):
+        """Lines through stacks (Ludii's byLevel:True): see stacks.line_by_level."""
+        from .stacks import line_by_level
+        self.refuse("throughAny", "who", "if_", "contiguous",
+                    why="a line by level reads its length, through:, what: and exact:")
+        env.stacking = True
+        length = env.compile(self.length)
+        through = env.compile(self.through) if self.through is not None else (lambda c: c.s.last_to)
+        what_fn = env.compile(self.what) if self.what is not None else None
+        exact_fn = (lambda c, v=self.exact: v) if isinstance(self.exact, bool) \
+            else env.compile(self.exact)
+        radials = env.line_radials(self.dirn or "Adjacent", self)
+        nsites = env.num_board_sites
+
+        def is_line_by_level(c):
+            pivot = through(c)
+            if not 0 <= pivot < nsites:
+                return False
+            whats = {what_fn(c)} if what_fn is not None else {c.s.what[pivot]}
+            return line_by_level(c.s, pivot, length(c), whats, exact_fn(c), radials[pivot])
+        return is_line_by_level
 
 
 class _Logic(Bool):

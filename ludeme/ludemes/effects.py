@@ -3,7 +3,7 @@ region, `(byScore ...)`."""
 
 from __future__ import annotations
 
-from ..engine import A_MOVE, A_NEXT, A_PASS, Move, Result
+from ..engine import A_MOVE, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
                    SiteType, ludeme)
 from .moves import MoveAdd, _sites_fn, _then
@@ -247,11 +247,26 @@ class Do(Moves):
             if cond is not None:   # Ludii then ignores next: (it computes it and drops it)
                 out = [m for m in prior(c) if passes(c, m)]
             else:
-                probe = c.s.clone()
-                before = []
-                for m in prior(c):
-                    before.extend(applied_actions(probe, m))
-                out = nxt(probe.ctx)
+                s = c.s
+                pre_moves = prior(c)
+                if pre_moves and all(not m.then and all(a[0] == A_SET_VAR for a in m.actions)
+                                     for m in pre_moves):
+                    # Only variables change: set them here, generate, restore (no copy).
+                    before = [a for m in pre_moves for a in m.actions]
+                    saved = dict(s.notes)
+                    for a in before:
+                        s.do_action(a)
+                    out = nxt(c)
+                    s.notes = saved
+                else:
+                    probe = s.clone()
+                    pc = probe.ctx      # the next moves see the same iteration variables
+                    pc.from_, pc.to, pc.site, pc.player = c.from_, c.to, c.site, c.player
+                    pc.level, pc.between = c.level, c.between
+                    before = []
+                    for m in pre_moves:
+                        before.extend(applied_actions(probe, m))
+                    out = nxt(pc)
                 for m in out:
                     m.actions = before + list(m.actions)
                 if not out and has_dice:

@@ -66,7 +66,8 @@ class LastFrom(IntFn):
 
 @ludeme("last", "To")
 class LastTo(IntFn):
-    """`(last To)`: where the last decision went."""
+    """`(last To)`: where the last decision went; with `afterConsequence:True`, where the
+    last of its actions and consequences went (a piece dropped after being placed)."""
 
     params = (P("afterConsequence", LitBool, opt=True, named=True, default=False),)
 
@@ -81,6 +82,18 @@ def _read_at(array: str):
     0 off the board, as Ludii reads a site past the last one)."""
     def compile(self, env):
         at = env.compile(self.at)
+        if getattr(self, "level", None) is not None:
+            # A level of the stack (Ludii's `level:`): 0 where there is none.
+            from .stacks import read_level
+            field = {"what": 0, "who": 1}.get(array)
+            if field is None:
+                raise self.fail("level: is not supported here")
+            env.stacking = True
+            from .stacks import Level
+            if env.is_move_variable(self.at, "to") and type(self.level) is Level:
+                # (what at:(to) level:(level)), as (count Stack ... if:) reads each level
+                return lambda c: c.s.level_data(c.to, c.level)[field] if c.to >= 0 else 0
+            return read_level(field, at, env.compile(self.level))
         n = env.total_sites
 
         def read(c):

@@ -142,13 +142,16 @@ class MoveStep(Moves):
             out = []
             saved = (c.from_, c.to)
             c.from_ = frm
+            # Ludii's Step: in a stacking game a single piece leaves the top level.
+            lf = c.s.size_stack(frm) - 1 if c.g.stacking and kind == A_MOVE else 0
             for to in targets(c, frm):
                 c.to = to
                 if to_cond(c):
                     if side is None:
-                        out.append(Move(frm, to, 0, [(kind, frm, to)], then))
+                        out.append(Move(frm, to, 0, [(kind, frm, to)], then, level_from=lf))
                     else:
-                        out.append(Move(frm, to, 0, [*side(c), (kind, frm, to)], then))
+                        out.append(Move(frm, to, 0, [*side(c), (kind, frm, to)], then,
+                                        level_from=lf))
             c.from_, c.to = saved
             return out
         return step
@@ -203,8 +206,9 @@ class MoveFromTo(Moves):
         then = _then(env, self)
         count = env.compile(self.count) if self.count is not None else None
         copy = self.copy
-        if self.stack and (count is not None or copy):
-            raise self.fail("stack:True with count: or copy: is not supported yet")
+        if self.stack and copy:
+            raise self.fail("stack:True with copy: is not supported yet")
+        sub_stack = bool(self.stack) and count is not None
         kind = _moving_action(env, self, self.stack)
 
         # Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
@@ -215,7 +219,17 @@ class MoveFromTo(Moves):
             if copy:
                 s = c.s
                 return [(A_ADD, to, s.what[frm], s.who[frm], 1)]
+            # In a stacking game, the top `count` levels move together, in order (Ludii's
+            # ActionStackMove); else `count` pieces of a counted site (ActionMoveN).
             return [(A_MOVE_N, frm, to, count(c))]
+
+        def levels(c, frm, to, acts):
+            """Ludii's levels of the decision: a sub-stack starts at size - count and
+            lands on the destination's top; one piece leaves the top."""
+            s = c.s
+            if sub_stack:
+                return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
+            return (s.size_stack(frm) - 1 if kind == A_MOVE else 0), 0
 
         def from_to(c):
             what = c.s.what
@@ -233,9 +247,10 @@ class MoveFromTo(Moves):
                     c.to = to
                     if to_cond(c):
                         acts = [(kind, frm, to)] if plain else actions(c, frm, to)
+                        lf, lt = levels(c, frm, to, acts) if c.g.stacking else (0, 0)
                         if side is not None:
                             acts[:0] = side(c)
-                        out.append(Move(frm, to, 0, acts, then))
+                        out.append(Move(frm, to, 0, acts, then, level_from=lf, level_to=lt))
                 c.from_ = frm
             c.from_, c.to = saved
             return out
@@ -261,6 +276,7 @@ class MoveAdd(Moves):
         on_stack = bool(self.stack)
 
         def add(c):
+            stacking = c.g.stacking
             out = []
             saved = c.to
             what = what_fn(c)
@@ -275,7 +291,9 @@ class MoveAdd(Moves):
                 if to_cond(c):
                     act = (A_ADD_LEVEL, to, what, owner, k, TOP) if on_stack else \
                         (A_ADD, to, what, owner, k)
-                    out.append(Move(to, to, 0, [act], then))
+                    # Ludii's ActionAdd reports the level the piece lands on.
+                    level = c.s.size_stack(to) if stacking else 0
+                    out.append(Move(to, to, 0, [act], then, level_from=level, level_to=level))
             c.to = saved
             return out
         return add
@@ -325,12 +343,49 @@ class ForEachPiece(Moves):
         container = env.compile(self.container) if self.container is not None else None
         ranges = [range(ct.sites_from, ct.sites_from + ct.num_sites) for ct in env.containers]
         role_fn = env.role_id(self.role, self) if self.role else None
+        top = self.top
+
+        def stacked(c, player, out):
+            """Ludii's ForEachPiece on stacks: each level holding one of the player's
+            pieces (only the top level with top:True), with `(level)` set."""
+            s = c.s
+            top_what, top_who = s.what, s.who
+            saved = (c.from_, c.level)
+            for site in range(nsites):
+                if top_what[site] == 0:
+                    continue
+                n = s.size_stack(site)
+                for level in ((n - 1,) if top else range(n)):
+                    if level == n - 1:      # the top level, read off the top views
+                        w, who = top_what[site], top_who[site]
+                    else:
+                        w, who = s.level_data(site, level)[:2]
+                    if w == 0:
+                        continue
+                    comp = components[w]
+                    if comp.owner != player and not (comp.owner == 0 and who == player):
+                        continue
+                    if names and not any(nm in comp.name for nm in names):
+                        continue
+                    gen = specific or generators[w]
+                    if gen is None:
+                        continue
+                    c.from_, c.level = site, level
+                    moves = gen(c)
+                    if then:
+                        for m in moves:
+                            m.then = m.then + then
+                    out.extend(moves)
+            c.from_, c.level = saved
+            return out
 
         def for_each_piece(c):
             s = c.s
             player = role_fn(c) if role_fn else s.mover
             who, what = s.who, s.what
             out = []
+            if c.g.stacking:
+                return stacked(c, player, out)
             saved = c.from_
             if container is None:
                 sites = range(nsites)

@@ -60,8 +60,28 @@ class SitesOccupied(Region):
         comps = None
         if isinstance(self.component, str):
             comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
+        top = self.top is not False     # Ludii: top:True unless said otherwise
+
+        def occupied_stacks(c):
+            """Ludii on stacks: sites where one of the players owns a piece (of the
+            components) at any level; with top:, only those whose top piece they own."""
+            ids = players(c)
+            s = c.s
+            what, who = s.what, s.who
+            out = []
+            for site in rng:
+                w = what[site]
+                if w == 0:
+                    continue
+                if who[site] in ids and (comps is None or w in comps):
+                    out.append(site)        # the top piece itself is one of theirs
+                elif (not top or who[site] in ids) and s.holds(site, ids, comps):
+                    out.append(site)
+            return out
 
         def occupied(c):
+            if c.g.stacking:
+                return occupied_stacks(c)
             ids = players(c)
             who, what = c.s.who, c.s.what
             if comps is None:
@@ -70,13 +90,19 @@ class SitesOccupied(Region):
         return occupied
 
     def predicate(self, env):
+        occupied = env.compile(self)
         players = env.role_players(self.by, self)
         limit = env.total_sites if self.container is None else env.num_board_sites
         comps = None
         if isinstance(self.component, str):
             comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
 
+        if self.top is False:
+            return None     # any level counts: no shortcut through the top pieces
+
         def member(c, site):
+            if c.g.stacking:
+                return site in occupied(c)
             if not 0 <= site < limit or c.s.who[site] not in players(c):
                 return False
             return comps is None or c.s.what[site] in comps
@@ -453,16 +479,22 @@ RelationType = Enum("RelationType", "Adjacent Orthogonal Diagonal OffDiagonal Al
 
 @ludeme("sites", "Distance")
 class SitesDistance(Region):
-    """`(sites Distance [relation] from:<site> (exact N)|(range a b)|(max N))`: the sites
-    whose number of steps from the site (by the relation, Adjacent by default) is in range.
-    (Ludii's `step:` form, distance counted in moves of a piece, is not supported yet.)"""
+    """`(sites Distance [relation] [(step ...)] from:<site> (exact N)|(range a b)|(max N))`:
+    the sites whose number of steps from the site (by the relation, Adjacent by default,
+    or by the steps a `(step ...)` move allows) is in range."""
 
     params = (P("type", SiteType, opt=True), P("relation", RelationType, opt=True),
-              P("from", IntFn, named=True), P("range", "RangeSpec"))
+              P("step", "StepEffect", opt=True), P("from", IntFn, named=True),
+              P("range", "RangeSpec"))
 
     def compile(self, env):
         origin = env.compile(self.from_)
         lo, hi = self.range.bounds(env)
+        if self.step is not None:
+            from .sequences import walk_region
+            if self.relation is not None:
+                raise self.fail("(sites Distance ...) takes a relation or a (step ...), not both")
+            return walk_region(env, self, self.step, origin, lo, hi)
         # Every site's distances, from networkx on the board's graph, once, before play.
         rings = env.board.distance_rings(self.relation or "Adjacent")
         n = env.num_board_sites
