@@ -32,7 +32,7 @@ def test_adzua_agrees_with_ludii_file(refdata, ludii, n):
                                   "breakthrough", "gomoku", "chinese-checkers-2p-a",
                                   "chinese-checkers-2p-b", "chinese-checkers-3p",
                                   "chinese-checkers-4p", "chinese-checkers-5p",
-                                  "chinese-checkers-6p", "hex"])
+                                  "chinese-checkers-6p", "hex", "english-draughts"])
 def test_other_reference_games_agree(refdata, ludii, slug):
     verdicts = crosscheck_files(_traces(refdata, slug), ludii_dir=str(ludii / "games"))
     bad = [v.line() for v in verdicts if not v.ok]

@@ -399,7 +399,9 @@ class ForEachPiece(Moves):
                 comp = components[w]
                 if comp.owner != player and not (comp.owner == 0 and who[site] == player):
                     continue
-                if names and not any(n in comp.name for n in names):
+                if names and comp.name.rstrip("0123456789") not in names:
+                    # Ludii compares the name without its trailing number, exactly:
+                    # "Counter" is not "DoubleCounter".
                     continue
                 gen = specific or generators[w]
                 if gen is None:
