@@ -13,6 +13,7 @@ MODULES = [
     "position",           # ludeme moves
     "runner",
     "boards.cli",
+    "compare",            # ludeme compare
 ]
 
 
