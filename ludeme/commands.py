@@ -14,6 +14,7 @@ MODULES = [
     "runner",
     "boards.cli",
     "compare",            # ludeme compare
+    "concepts",           # ludeme concepts
 ]
 
 

@@ -179,6 +179,7 @@ class HandSite(IntFn):
 @ludeme("score")
 class Score(IntFn):
     """`(score <player>)`."""
+    concepts = ("Scoring",)
 
     params = (P("player", IntFn),)
 
@@ -190,6 +191,7 @@ class Score(IntFn):
 @ludeme("count", "Pieces")
 class CountPieces(IntFn):
     """`(count Pieces <role> ["Name"] [in:<region>])`: pieces of a player in all containers."""
+    concepts = ("PieceCount",)
 
     params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="Shared"),
               P("who", IntFn, opt=True), P("name", LitStr, opt=True),
@@ -250,6 +252,7 @@ class CountSites(IntFn):
 
 def _arith(word, fn, doc):
     class Arith(IntFn):
+        concepts = ({"+": "Addition", "-": "Subtraction", "*": "Multiplication", "/": "Division", "%": "Modulo"}[word],)
         params = (P("a", IntFn), P("b", IntFn, opt=True))
 
         def compile(self, env):
@@ -308,6 +311,7 @@ class CountGroups(IntFn):
     """`(count Groups [dirs] [if:<cond>] [min:N])`: connected groups of sites satisfying the
     condition (evaluated with `(to)` at each site), connected by steps in the directions
     (Adjacent by default); groups smaller than `min` are not counted."""
+    concepts = ("Group", "AdjacentDirection if not dirn")
 
     params = (P("type", SiteType, opt=True), P("dirn", (DirWord, "Directions"), opt=True),
               P("if", "Bool", opt=True, named=True), P("min", IntFn, opt=True, named=True))

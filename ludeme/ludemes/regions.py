@@ -177,6 +177,7 @@ class _SetOp(Region):
 @ludeme("union")
 class Union(_SetOp):
     """`(union a b)` or `(union {a b c})`."""
+    concepts = ("Union",)
 
     def compile(self, env):
         fs = [env.compile(r) for r in self.regions + (self.more or [])]
@@ -196,6 +197,7 @@ class Union(_SetOp):
 @ludeme("intersection")
 class Intersection(_SetOp):
     """`(intersection a b)`."""
+    concepts = ("Intersection",)
 
     def compile(self, env):
         fs = [env.compile(r) for r in self.regions + (self.more or [])]
@@ -210,6 +212,7 @@ class Intersection(_SetOp):
 @ludeme("difference")
 class Difference(Region):
     """`(difference a b)`: sites of a not in b."""
+    concepts = ("Complement",)
 
     @property
     def distinct(self) -> bool:
@@ -260,6 +263,7 @@ class SitesAround(Region):
 
     As Ludii: the site `distance` along each radial in the direction (Adjacent by
     default), each site once (Ludii's regions are sets)."""
+    concepts = ("AdjacentDirection if not dirn",)
 
     params = (P("type", SiteType, opt=True), P("where", (IntFn, Region)),
               P("kind", RegionTypeDynamic, opt=True), P("distance", IntFn, opt=True, named=True),
@@ -456,6 +460,7 @@ class SitesDistance(Region):
     """`(sites Distance [relation] from:<site> (exact N)|(range a b)|(max N))`: the sites
     whose number of steps from the site (by the relation, Adjacent by default) is in range.
     (Ludii's `step:` form, distance counted in moves of a piece, is not supported yet.)"""
+    concepts = ("Distance",)
 
     params = (P("type", SiteType, opt=True), P("relation", RelationType, opt=True),
               P("from", IntFn, named=True), P("range", "RangeSpec"))
