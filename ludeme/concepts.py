@@ -14,6 +14,7 @@ concept name, optionally with a condition on the ludeme's own arguments:
     "IsEmpty if not to.if"                  when `to` has no `if:` (Ludii's default rule)
     "DiscComponent if name == Disc"         when argument `name` is that word (A|B: either)
     "PiecesPlacedOutsideBoard if where is handSite"   when argument `where` is that ludeme
+                                            (keyword, or keyword and kind: "countPieces")
     "-IsFriend if cond has IsFriend"        take a concept out of the ludeme's total
     "-to.apply"                             leave an argument's concepts out of the total
                                             (the ludeme only looks at them, as Ludii's Hop)
@@ -231,8 +232,9 @@ class ConceptWalk:
             result = arg not in (None, False, [], ())
         elif op == "has":
             result = value in self.of(arg)
-        elif op == "is":
-            result = getattr(type(arg), "keyword", None) == value
+        elif op == "is":      # "is count" or, with its kind, "is countPieces"
+            kind = getattr(type(arg), "kind", None) or ""
+            result = value in (getattr(type(arg), "keyword", None), f"{getattr(type(arg), 'keyword', '')}{kind}")
         else:
             result = _value_text(arg) in value.split("|")
         return result != negated
@@ -294,7 +296,6 @@ SHAPE_CONCEPTS = {
 }
 CONCENTRIC_SHAPES = {"Square": ("SquareShape", "MorrisTiling"), "Triangle": ("TriangleShape",),
                      "Hexagon": ("HexShape",)}
-SHAPE_OPTIONS = {"diagonals": "AlquerqueTiling", "star": "StarShape"}
 
 BOARD_STYLES = {"ChessStyle", "GoStyle", "MancalaStyle", "PenAndPaperStyle", "ShibumiStyle",
                 "BackgammonStyle", "JanggiStyle", "XiangqiStyle", "ShogiStyle", "TableStyle",
@@ -336,7 +337,7 @@ def _calls(node):
 
 def shape_concepts(board_item) -> set[str]:
     """The concepts of the board's shape ludeme."""
-    from .syntax import Call, Named
+    from .syntax import Int, Named
     shape = board_item.shape
     out = set(SHAPE_CONCEPTS.get(shape.name, ()))
     words = _words(shape)
@@ -344,21 +345,31 @@ def shape_concepts(board_item) -> set[str]:
         out = (out - {"HexShape"}) | {"StarShape"}
     if shape.name == "concentric" and words:
         out |= set(CONCENTRIC_SHAPES.get(words[0], ()))
+    sizes = [a.value for a in shape.args if isinstance(a, Int)]
+    if shape.name == "rectangle" and (len(sizes) == 1 or len(set(sizes)) == 1):
+        out = (out - {"RectangleShape"}) | {"SquareShape"}     # a square given as a rectangle
     for a in shape.args:
-        if isinstance(a, Named) and a.name in SHAPE_OPTIONS:
-            out.add(SHAPE_OPTIONS[a.name])
-    for inner in shape.args:
-        if isinstance(inner, Call) and inner.name in SHAPE_CONCEPTS:
-            out |= set(SHAPE_CONCEPTS[inner.name])
+        if isinstance(a, Named) and a.name == "diagonals":
+            out = (out - {"SquareTiling"}) | {"AlquerqueTiling"}
     return out
 
 
+# `(piece Families {...})`: the families of piece images the game offers.
+PIECE_FAMILIES = {"Abstract": "MarkerComponent", "Themed": "AnimalComponent"}
+
+
 def metadata_concepts(metadata) -> set[str]:
-    """Concepts of the graphics metadata (board style, symbols, ...)."""
+    """Concepts of the graphics metadata (board style, symbols, piece families, ...)."""
+    from .syntax import Array, Str
     out = set()
     if metadata is None:
         return out
     for call in _calls(metadata):
+        if call.name == "piece" and _words(call)[:1] == ["Families"]:
+            for a in call.args:
+                for item in a.items if isinstance(a, Array) else [a]:
+                    if isinstance(item, Str) and item.value in PIECE_FAMILIES:
+                        out.add(PIECE_FAMILIES[item.value])
         words = _words(call) + [None, None]
         for key in ((call.name, words[0], words[1]), (call.name, words[0], None)):
             concept = METADATA_CONCEPTS.get(key)

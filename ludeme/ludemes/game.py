@@ -65,7 +65,7 @@ class Board(Item):
 @ludeme("piece")
 class Piece(Item):
     """`(piece "Name" Each|P1|... [dirn] [moves])`."""
-    concepts = ("Piece", "PieceDirection if dirn", "ForEachPiece if generator", "ControlFlowStatement if generator", "MarkerComponent if name == Marker", "DiscComponent if name == Disc", "PawnComponent if name == Pawn", "KingComponent if name == King", "QueenComponent if name == Queen", "KnightComponent if name == Knight", "RookComponent if name == Rook", "BishopComponent if name == Bishop", "BallComponent if name == Ball")
+    concepts = ("Piece", "PieceDirection if dirn", "ForEachPiece if generator", "ControlFlowStatement if generator", "MarkerComponent if name == Marker", "DiscComponent if name == Disc", "PawnComponent if name == Pawn", "KingComponent if name == King", "QueenComponent if name == Queen", "KnightComponent if name == Knight", "RookComponent if name == Rook", "BishopComponent if name == Bishop", "BallComponent if name == Ball", "CheckersComponent if name == Counter|DoubleCounter")
 
     params = (P("name", LitStr), P("role", RoleType, opt=True, default="Shared"),
               P("dirn", DirWord, opt=True), P("flips", Other, opt=True),
@@ -143,7 +143,7 @@ class SetTeam(Other):
 @ludeme("place")
 class Place(Other):
     """`(place "Item" site|region|"Hand" [count:N] [state:N])`."""
-    concepts = ("PiecesPlacedOutsideBoard if container", "PiecesPlacedOutsideBoard if where is handSite", "PiecesPlacedOnBoard if not container and not where is handSite")
+    concepts = ("PiecesPlacedOutsideBoard if container", "PiecesPlacedOutsideBoard if where is handSite", "PiecesPlacedOnBoard if not container and not where is handSite", "PieceCount if not count == 1")
 
     params = (P("item", LitStr), P("container", LitStr, opt=True),
               P("where", (Region, IntFn), opt=True),

@@ -191,7 +191,6 @@ class Score(IntFn):
 @ludeme("count", "Pieces")
 class CountPieces(IntFn):
     """`(count Pieces <role> ["Name"] [in:<region>])`: pieces of a player in all containers."""
-    concepts = ("PieceCount",)
 
     params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="Shared"),
               P("who", IntFn, opt=True), P("name", LitStr, opt=True),
