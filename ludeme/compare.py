@@ -27,7 +27,8 @@ per-player metric of games with different player counts).
 Variants that play identically are found by playing shared seeds in every
 variant and comparing, step by step, the mover and the multiset of legal moves
 `(from, to, levelFrom, levelTo)`, choosing the same sorted-key index in each,
-and at the end the outcome. Variants with equal sequences on all seeds share a
+and at the end the outcome. Variants with equal sequences on all seeds (and, with
+common random numbers, equal playout rows on every seed of the run) share a
 group. Run folders have no description to play, so without `--source FILE`
 their groups compare the per-playout rows on shared seeds instead (said in
 `groups.csv`'s `method` column).
@@ -213,25 +214,32 @@ def identity_groups(variants: list[Variant], seeds: list[int], jobs: int = 1) ->
 
     Variants with a source are played on `seeds`; the others are compared by
     their playout rows on the seeds they share (all their seeds must be shared).
+    When every variant's playouts use the same seeds (common random numbers),
+    variants with the same legal moves must also have the same playout rows:
+    a difference there (a rule that rarely matters) disproves identical play.
     """
     from joblib import Parallel, delayed
     keys: dict[str, tuple] = {}
     played = [v for v in variants if v.source is not None]
+    # With common random numbers, playouts that differ anywhere also disprove identical play.
+    crn = all(len(v.rows) and shared_seeds(v.rows, variants[0].rows) for v in variants)
     if played and seeds:
         sigs = Parallel(n_jobs=jobs)(delayed(_signatures_in_worker)(v.source, seeds)
                                      for v in played)
         for v, s in zip(played, sigs):
-            keys[v.label] = ("legal moves", tuple(s))
+            keys[v.label] = ("legal moves", tuple(s), v.data_key() if crn else None)
     for v in variants:
         if v.source is None:
             keys[v.label] = ("playout rows", v.data_key())
     group_of: dict[tuple, str] = {}
     rows = []
     for v in variants:
-        method, key = keys[v.label]
-        group = group_of.setdefault((method, key), f"G{len(group_of) + 1}")
-        rows.append({"variant": v.label, "group": group, "method": method,
-                     "seeds": len(seeds) if method == "legal moves" else len(v.rows)})
+        key = keys[v.label]
+        group = group_of.setdefault(key, f"G{len(group_of) + 1}")
+        rows.append({"variant": v.label, "group": group, "method": key[0],
+                     "seeds": len(seeds) if key[0] == "legal moves" else len(v.rows),
+                     "playouts_compared": len(v.rows) if key[0] == "playout rows" or key[-1]
+                     else 0})
     return pd.DataFrame(rows)
 
 

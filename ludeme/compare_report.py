@@ -59,7 +59,10 @@ def groups_markdown(c: Comparison) -> list[str]:
     lines = ["| group | variants | found by |", "|---|---|---|"]
     for group, rows in c.groups.groupby("group", sort=False):
         method = rows["method"].iloc[0]
+        compared = rows["playouts_compared"].iloc[0]
         how = (f"the same legal moves at every step on {rows['seeds'].iloc[0]} shared seeds"
+               + (f", and the same playout rows on all {compared} seeds of the run"
+                  if compared else "")
                if method == "legal moves" else "identical playout rows on shared seeds")
         lines.append(f"| {group} | {', '.join(rows['variant'])} | {how} |")
     return lines
@@ -77,7 +80,7 @@ def headline(c: Comparison) -> list[str]:
     d = distinct_tests(c)
     lines = []
     for (ga, gb), rows in d.groupby(["group_a", "group_b"], sort=False):
-        differs = rows[rows["verdict"] == "differs"]
+        differs = rows[rows["verdict"] == "differs"].drop_duplicates("metric")
         first = rows.iloc[0]
         what = ", ".join(f"{r['metric']} ({_cell(r)})" for _, r in differs.iterrows())
         lines.append(f"- **{first['variant_a']} [{ga}] vs {first['variant_b']} [{gb}]**: "

@@ -446,24 +446,31 @@ def _region_size(board, name: str) -> int | None:
         return None
 
 
-def non_boolean(game, typed) -> dict[str, str]:
-    """NumPlayers, board sizes and directions, containers and components, as Ludii prints them."""
+def non_boolean(game, typed, boolean: set[str]) -> dict[str, str]:
+    """NumPlayers, board sizes and directions, containers and components, as Ludii prints them.
+
+    Playable sites on the board count every site type the game plays on (the
+    Vertex, Cell and Edge concepts set).
+    """
     board = game.board
     topo = board.default
     n = max(1, topo.num_sites)
+    on_board = sum(count for kind, count in (("Vertex", board.num_vertices),
+                                              ("Cell", board.num_cells),
+                                              ("Edge", board.num_edges)) if kind in boolean)
 
     def avg(rel):
         return sum(len(x) for x in topo.neighbours[rel]) / n
     values = {
         "NumPlayers": game.num_players,
-        "NumPlayableSitesOnBoard": topo.num_sites,
+        "NumPlayableSitesOnBoard": on_board,
         "NumColumns": len(topo.columns), "NumRows": len(topo.rows),
         "NumDirections": avg("All"), "NumOrthogonalDirections": avg("Orthogonal"),
         "NumDiagonalDirections": avg("Diagonal"), "NumAdjacentDirections": avg("Adjacent"),
         "NumOffDiagonalDirections": avg("OffDiagonal"),
         "NumEdges": board.num_edges, "NumCells": board.num_cells, "NumVertices": board.num_vertices,
         "NumContainers": len(game.containers),
-        "NumPlayableSites": sum(c.num_sites for c in game.containers),
+        "NumPlayableSites": on_board + sum(c.num_sites for c in game.containers[1:]),
         "NumComponentsType": len(game.components) - 1,
         "NumDice": 0, "NumLayers": 1,
         "NumPlayPhase": len(game.phases),
@@ -485,9 +492,9 @@ def non_boolean(game, typed) -> dict[str, str]:
 
 
 def _ludii_number(v) -> str:
-    """A number as Ludii's database writes it: integers bare, others to two decimals."""
+    """A number as Ludii's database writes it: at most two decimals, no trailing zeros."""
     if isinstance(v, float) and not v.is_integer():
-        return f"{v:.2f}"
+        return f"{v:.2f}".rstrip("0").rstrip(".")
     return str(int(v))
 
 
@@ -530,9 +537,10 @@ def compile_time(path: str, options=(), ruleset: str | None = None) -> GameConce
     game = load(path, options, ruleset)
     typed = Builder().build(ex.game, Other, "")
     walk = ConceptWalk()
-    names = set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata) | define_concepts(ex)
-    return GameConcepts(game.name, str(path), list(game.options), game.ruleset,
-                        with_parents(names), non_boolean(game, typed))
+    names = with_parents(set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata)
+                         | define_concepts(ex))
+    return GameConcepts(game.name, str(path), list(game.options), game.ruleset, names,
+                        non_boolean(game, typed, names))
 
 
 PLAYOUT_METRICS = ("DurationTurns", "DurationTurnsStdDev", "DurationTurnsNotTimeouts",
