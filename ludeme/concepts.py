@@ -208,8 +208,8 @@ class ConceptWalk:
     def end_concepts(self, cond, result) -> set[str]:
         """Ludii's `EndConcepts`: the end families a condition triggers, won or lost by whom."""
         found = self.of(cond)
-        role = _value_text(getattr(result, "role", None)) if result is not None else None
-        kind = _value_text(getattr(result, "kind", None)) if result is not None else None
+        role = _value_text(_argument(result, "role")) if result is not None else None
+        kind = _value_text(_argument(result, "kind")) if result is not None else None
         out = set()
         for family, triggers, excluded in END_FAMILIES:
             if not (found & triggers) or (found & excluded and not found & (triggers - {"NoPiece"})):
