@@ -294,6 +294,8 @@ SHAPE_CONCEPTS = {
     "concentric": ("ConcentricTiling", "RegularShape", "PolygonShape"),
     "graph": ("PolygonShape",),
 }
+HEX_SHAPES = {"Star": "StarShape", "Diamond": "DiamondShape", "Triangle": "TriangleShape",
+              "Rectangle": "RectangleShape"}
 CONCENTRIC_SHAPES = {"Square": ("SquareShape", "MorrisTiling"), "Triangle": ("TriangleShape",),
                      "Hexagon": ("HexShape",)}
 
@@ -337,12 +339,14 @@ def _calls(node):
 
 def shape_concepts(board_item) -> set[str]:
     """The concepts of the board's shape ludeme."""
-    from .syntax import Int, Named
+    from .syntax import Call, Int, Named
     shape = board_item.shape
+    while shape.name == "rotate":        # a rotated board keeps its shape
+        shape = next(a for a in shape.args if isinstance(a, Call))
     out = set(SHAPE_CONCEPTS.get(shape.name, ()))
     words = _words(shape)
-    if shape.name == "hex" and "Star" in words:
-        out = (out - {"HexShape"}) | {"StarShape"}
+    if shape.name == "hex" and set(words) & set(HEX_SHAPES):
+        out = (out - {"HexShape"}) | {HEX_SHAPES[next(w for w in words if w in HEX_SHAPES)]}
     if shape.name == "concentric" and words:
         out |= set(CONCENTRIC_SHAPES.get(words[0], ()))
     sizes = [a.value for a in shape.args if isinstance(a, Int)]

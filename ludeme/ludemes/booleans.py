@@ -105,7 +105,7 @@ class IsFriend(Bool):
 @ludeme("is", "In")
 class IsIn(Bool):
     """`(is In <site> <region>)` or `(is In {sites} <region>)`."""
-    concepts = ("Contains if region.role",)
+    concepts = ("Contains if not region.player",)
 
     params = (P("sites", IntFn, many=True), P("region", Region))
 

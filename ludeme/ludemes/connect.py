@@ -22,6 +22,7 @@ class IsConnected(Bool):
 
         (end (if (is Connected Mover) (result Mover Win)))
     """
+    concepts = ("Connection", "AdjacentDirection if not dirn")
 
     params = (P("number", LitInt, opt=True), P("type", SiteType, opt=True),
               P("at", IntFn, opt=True, named=True), P("dirn", DirWord, opt=True),

@@ -119,7 +119,7 @@ class PassEnd(Other):
 @ludeme("swap")
 class Swap(Other):
     """`(swap)`: the second player may swap sides on their first move."""
-    concepts = ("SwapOption",)
+    concepts = ("SwapOption", "SwapPlayersDecision")
 
     params = ()
 
