@@ -398,20 +398,43 @@ def define_concepts(ex) -> set[str]:
     expanded nodes remember the call sites they came through (`via`), and the
     description's own parse tree names the define called at each site.
     """
-    from .grammar import parse
-    from .syntax import Call
-    calls = {}
-    for top in parse(ex.description.text, ex.description.path):
-        for n in _all_nodes(top):
-            if isinstance(n, Call):
-                calls[(n.pos.line, n.pos.col)] = n.name
+    calls = {ex.description.path: _calls_by_position(ex.description.path, ex.description.text)}
     used = set()
     for n in _all_nodes(ex.game):
         for pos in n.via:
-            if pos.file == ex.description.path and (pos.line, pos.col) in calls:
-                used.add(calls[(pos.line, pos.col)])
+            if pos.file not in calls and pos.file.endswith(".def") and Path(pos.file).is_file():
+                calls[pos.file] = _calls_by_position(pos.file)   # a library define's own calls
+            name = calls.get(pos.file, {}).get((pos.line, pos.col))
+            if name:
+                used.add(name)
     cat = catalog()
-    return {name for name in used if name in cat and cat[name].boolean}
+    named = {LIBRARY_BOARDS.get(name, name) for name in used}
+    return {name for name in named if name in cat and cat[name].boolean}
+
+
+# Library board defines whose concept has another name (the rest are named as their concept).
+LIBRARY_BOARDS = {
+    "AlquerqueGraph": "AlquerqueBoard",
+    "AlquerqueGraphWithBottomTriangle": "AlquerqueBoardWithOneTriangle",
+    "AlquerqueBoardWithBottomTriangle": "AlquerqueBoardWithOneTriangle",
+    "AlquerqueGraphWithBottomAndTopTriangles": "AlquerqueBoardWithTwoTriangles",
+    "AlquerqueBoardWithBottomAndTopTriangles": "AlquerqueBoardWithTwoTriangles",
+    "AlquerqueGraphWithFourTriangles": "AlquerqueBoardWithFourTriangles",
+    "ThreeMensMorrisGraphWithLeftAndRightTriangles": "ThreeMensMorrisBoardWithTwoTriangles",
+    "ThreeMensMorrisBoardWithLeftAndRightTriangles": "ThreeMensMorrisBoardWithTwoTriangles",
+    "CrossGraph": "CrossBoard",
+}
+
+
+@cache
+def _calls_by_position(path: str, text: str | None = None) -> dict:
+    """{(line, col): call name} for every call in a .lud or .def file."""
+    from .grammar import parse
+    from .syntax import Call
+    if text is None:
+        text = Path(path).read_text(encoding="utf-8")
+    return {(n.pos.line, n.pos.col): n.name for top in parse(text, path)
+            for n in _all_nodes(top) if isinstance(n, Call)}
 
 
 def frame_concepts(game, typed, metadata) -> set[str]:
