@@ -309,60 +309,74 @@ def compare_outcomes(winners_a, winners_b) -> dict:
     return _result(v, np.nan, np.nan, p, test, v, "Cramér's V")
 
 
-def _bootstrap_difference(statistic, a, b) -> tuple[float, float]:
-    """Percentile bootstrap interval of statistic(a) - statistic(b), resampling each variant."""
+def _on_rows(function, pool: np.ndarray, idx) -> np.ndarray | float:
+    """A `ludeme.metrics` statistic `function(values, weights)` of the rows `pool[idx]`.
+
+    `idx` holds row numbers, one resample per leading index (as scipy's resampling
+    passes them); each resample becomes a row of counts over the pool.
+    """
+    idx = np.asarray(idx).astype(int)
+    flat = idx.reshape(-1, idx.shape[-1])
+    weights = np.zeros((flat.shape[0], len(pool)))
+    np.add.at(weights, (np.arange(flat.shape[0])[:, None], flat), 1.0)
+    out = np.asarray(function(pool, weights), dtype=float)
+    return out[0] if idx.ndim == 1 else out.reshape(idx.shape[:-1])
+
+
+def _resampled_difference(function, pool: np.ndarray, na: int) -> tuple[float, float, float, float]:
+    """function(a) - function(b) for the first `na` rows of `pool` against the rest:
+    (difference, permutation p-value, bootstrap interval low, high)."""
+    ia = np.arange(na, dtype=float)
+    ib = np.arange(na, len(pool), dtype=float)
+
     def diff(x, y, axis=-1):
-        return statistic(x, axis=axis) - statistic(y, axis=axis)
+        return _on_rows(function, pool, x) - _on_rows(function, pool, y)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = stats.bootstrap((a, b), diff, n_resamples=BOOTSTRAP_RESAMPLES, vectorized=True, paired=False,
-                              confidence_level=CONFIDENCE, method="percentile",
+        p = stats.permutation_test((ia, ib), diff, n_resamples=RESAMPLES, vectorized=True,
+                                   permutation_type="independent", batch=500,
+                                   rng=np.random.default_rng(RESAMPLE_SEED)).pvalue
+        res = stats.bootstrap((ia, ib), diff, n_resamples=BOOTSTRAP_RESAMPLES,
+                              vectorized=True, paired=False, confidence_level=CONFIDENCE,
+                              method="percentile", batch=500,
                               rng=np.random.default_rng(RESAMPLE_SEED))
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+    return (float(diff(ia, ib)), float(p), float(res.confidence_interval.low),
+            float(res.confidence_interval.high))
 
 
 def compare_spread(a, b) -> dict:
     """DurationTurnsStdDev: Brown-Forsythe test; bootstrap interval of the difference."""
     a = np.asarray(a, float)
     b = np.asarray(b, float)
-    diff = population_std(a) - population_std(b)
+    pool = np.concatenate([a, b])[:, None]
+    sd_a = _on_rows(population_std, pool, np.arange(len(a)))
+    sd_b = _on_rows(population_std, pool, np.arange(len(a), len(pool)))
+    diff = sd_a - sd_b
     if np.ptp(a) == 0 and np.ptp(b) == 0:
         return _result(diff, diff, diff, 1.0, "exact (no variation)")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         p = stats.levene(a, b, center="median").pvalue
-    low, high = _bootstrap_difference(population_std, a, b)
-    ratio = population_std(a) / population_std(b) if population_std(b) > 0 else np.nan
-    return _result(diff, low, high, p, "Brown-Forsythe", ratio, "SD ratio")
+    _, _, low, high = _resampled_difference(population_std, pool, len(a))
+    return _result(diff, low, high, p, "Brown-Forsythe", sd_a / sd_b if sd_b > 0 else np.nan,
+                   "SD ratio")
 
 
 def compare_player_statistic(function, ua: np.ndarray, ub: np.ndarray) -> dict:
     """Balance or OutcomeUniformity (utilities: players x playouts): permutation test, bootstrap interval.
 
     The statistic reads all players of a playout together, so scipy resamples
-    playout numbers (indices into both variants' columns side by side) and the
-    statistic looks the utilities up.
+    playout numbers (rows of both variants' utilities side by side) and the
+    statistic weighs those rows.
     """
-    both = np.concatenate([ua, ub], axis=1)
-
-    def diff_stat(x, y, axis=-1):
-        return (function(*both[:, x.astype(int)], axis=-1)
-                - function(*both[:, y.astype(int)], axis=-1))
-    ia = np.arange(ua.shape[1], dtype=float)
-    ib = np.arange(ua.shape[1], both.shape[1], dtype=float)
-    diff = float(diff_stat(ia, ib))
+    pool = np.concatenate([ua, ub], axis=1).T           # playouts x players
+    na = ua.shape[1]
     if np.ptp(ua, axis=1).max() == 0 and np.ptp(ub, axis=1).max() == 0:
+        diff = (_on_rows(function, pool, np.arange(na))
+                - _on_rows(function, pool, np.arange(na, len(pool))))
         return _result(diff, diff, diff, 1.0 if diff == 0 else 0.0, "exact (no variation)")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        p = stats.permutation_test((ia, ib), diff_stat, n_resamples=RESAMPLES, vectorized=True,
-                                   permutation_type="independent",
-                                   rng=np.random.default_rng(RESAMPLE_SEED)).pvalue
-        res = stats.bootstrap((ia, ib), diff_stat, n_resamples=BOOTSTRAP_RESAMPLES,
-                              vectorized=True, paired=False, confidence_level=CONFIDENCE,
-                              method="percentile", rng=np.random.default_rng(RESAMPLE_SEED))
-    return _result(diff, res.confidence_interval.low, res.confidence_interval.high, p,
-                   "permutation")
+    diff, p, low, high = _resampled_difference(function, pool, na)
+    return _result(diff, low, high, p, "permutation")
 
 
 def shared_seeds(a: pd.DataFrame, b: pd.DataFrame) -> bool:
