@@ -86,7 +86,7 @@ def with_parents(names) -> set[str]:
     """The concepts and all their boolean ancestors (a non-boolean link is passed through).
 
     The board styles chosen in the metadata are the exception: as in Ludii's
-    database they set Style and Visual but not BoardStyle (only GraphStyle does).
+    database they set no parent (only GraphStyle sets BoardStyle, Style, Visual).
     """
     cat = catalog()
     out = set()
@@ -94,7 +94,7 @@ def with_parents(names) -> set[str]:
         while name:
             if cat[name].boolean:
                 out.add(name)
-            name = "Style" if name in BOARD_STYLES else cat[name].parent
+            name = None if name in BOARD_STYLES else cat[name].parent
     return out
 
 

@@ -65,7 +65,7 @@ class Board(Item):
 @ludeme("piece")
 class Piece(Item):
     """`(piece "Name" Each|P1|... [dirn] [moves])`."""
-    concepts = ("Piece", "PieceDirection if dirn", "ForEachPiece if generator", "ControlFlowStatement if generator", "MarkerComponent if name == Marker", "DiscComponent if name == Disc", "PawnComponent if name == Pawn", "KingComponent if name == King", "QueenComponent if name == Queen", "KnightComponent if name == Knight", "RookComponent if name == Rook", "BishopComponent if name == Bishop", "BallComponent if name == Ball", "CheckersComponent if name == Counter|DoubleCounter")
+    concepts = ("Piece", "PieceDirection if dirn", "ForEachPiece if generator", "ControlFlowStatement if generator", "MarkerComponent if name == Marker", "DiscComponent if name == Disc", "PawnComponent if name == Pawn", "KingComponent if name == King", "QueenComponent if name == Queen", "KnightComponent if name == Knight", "RookComponent if name == Rook", "BishopComponent if name == Bishop", "BallComponent if name == Ball")
 
     params = (P("name", LitStr), P("role", RoleType, opt=True, default="Shared"),
               P("dirn", DirWord, opt=True), P("flips", Other, opt=True),
