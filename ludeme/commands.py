@@ -13,6 +13,8 @@ MODULES = [
     "position",           # ludeme moves
     "runner",
     "boards.cli",
+    "compare",            # ludeme compare
+    "concepts",           # ludeme concepts
 ]
 
 

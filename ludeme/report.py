@@ -207,6 +207,20 @@ def _png_data(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
+def html_head(title: str) -> str:
+    """The start of a self-contained HTML report, to the <h1> with its (escaped) title."""
+    title = html.escape(title)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: sans-serif; margin: 2em; max-width: 110em; }}
+table {{ border-collapse: collapse; font-size: 0.85em; }}
+td, th {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }}
+img {{ max-width: 100%; }}
+</style></head><body>
+<h1>{title}</h1>"""
+
+
 def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path]) -> str:
     """report.html: the same content as summary.md, plots embedded, one file."""
     esc = html.escape
@@ -216,15 +230,7 @@ def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path])
                    for a, b, c in _definitions())
     imgs = "".join(f'<p><img alt="{esc(k)}" src="{_png_data(p)}"></p>' for k, p in plots.items())
     first = df.iloc[0]
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{esc(_title(summary))}</title>
-<style>
-body {{ font-family: sans-serif; margin: 2em; max-width: 110em; }}
-table {{ border-collapse: collapse; font-size: 0.85em; }}
-td, th {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }}
-img {{ max-width: 100%; }}
-</style></head><body>
-<h1>{esc(_title(summary))}</h1>
+    return html_head(_title(summary)) + f"""
 <p>{len(df)} playouts ({esc(_players(summary))}), ludeme {esc(str(first['engine_version']))};
 turn limit {first['turn_limit']}; a cut game counts as a timeout.
 Each cell: value [95% interval].</p>

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 import operator
 
 from .base import (Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, SiteType,
@@ -11,6 +14,7 @@ from .base import (Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, Si
 @ludeme("is", "Empty")
 class IsEmpty(Bool):
     """`(is Empty <site>)`: nothing stands on the site."""
+    concepts = ("IsEmpty",)
 
     params = (P("type", SiteType, opt=True), P("site", IntFn))
 
@@ -67,6 +71,7 @@ class IsMover(Bool):
 @ludeme("is", "Enemy")
 class IsEnemy(Bool):
     """`(is Enemy <player>)`: a player other than the mover (and not a friend)."""
+    concepts = ("IsEnemy",)
 
     params = (P("player", IntFn),)
 
@@ -88,6 +93,7 @@ class IsEnemy(Bool):
 @ludeme("is", "Friend")
 class IsFriend(Bool):
     """`(is Friend <player>)`: the mover (or a teammate)."""
+    concepts = ("IsFriend",)
 
     params = (P("player", IntFn),)
 
@@ -102,6 +108,7 @@ class IsFriend(Bool):
 @ludeme("is", "In")
 class IsIn(Bool):
     """`(is In <site> <region>)` or `(is In {sites} <region>)`."""
+    concepts = ("Contains if not region.player",)
 
     params = (P("sites", IntFn, many=True), P("region", Region))
 
@@ -129,6 +136,7 @@ class IsLine(Bool):
     piece; pieces of the same kind (or of `who`) are counted along each line
     through the pivot, in both senses; `exact` wants exactly `length`.
     """
+    concepts = ("Line", "AdjacentDirection if not dirn")
 
     params = (P("type", SiteType, opt=True), P("length", IntFn),
               P("dirn", (DirWord, "Directions"), opt=True),
@@ -245,6 +253,7 @@ class _Logic(Bool):
 @ludeme("and")
 class And(_Logic):
     """`(and a b)` or `(and {a b c})`."""
+    concepts = ("Conjunction",)
 
     def compile(self, env):
         fs = [env.compile(x) for x in self.conds + (self.more or [])]
@@ -257,6 +266,7 @@ class And(_Logic):
 @ludeme("or")
 class Or(_Logic):
     """`(or a b)` or `(or {a b c})`."""
+    concepts = ("Disjunction",)
 
     def compile(self, env):
         fs = [env.compile(x) for x in self.conds + (self.more or [])]
@@ -269,6 +279,7 @@ class Or(_Logic):
 @ludeme("not")
 class Not(Bool):
     """`(not a)`."""
+    concepts = ("Negation", "IsEnemy if cond has IsFriend", "IsEmpty if cond has IsFriend", "-IsFriend if cond has IsFriend", "IsFriend if cond has IsEnemy", "-IsEnemy if cond has IsEnemy")
 
     params = (P("cond", Bool),)
 
@@ -289,6 +300,7 @@ _COMPARE = {  # one closure per operator: no operator call in the hot path
 
 def _comparison(op):
     class Cmp(Bool):
+        concepts = ({"eq": "Equal", "ne": "NotEqual", "lt": "LesserThan", "le": "LesserThanOrEqual", "gt": "GreaterThan", "ge": "GreaterThanOrEqual"}[op.__name__], "CountPiecesComparison if a is countPieces", "CountPiecesComparison if b is countPieces", "CountPiecesMoverComparison if a is countPieces and a.role == Mover", "CountPiecesMoverComparison if b is countPieces and b.role == Mover", "CountPiecesNextComparison if a is countPieces and a.role == Next|Player", "CountPiecesNextComparison if b is countPieces and b.role == Next|Player")
         params = (P("a", IntFn), P("b", IntFn))
 
         def compile(self, env):
@@ -330,6 +342,7 @@ class AllSites(Bool):
 @ludeme("no", "Moves")
 class NoMoves(Bool):
     """`(no Moves <player>)`: that player would have no legal move."""
+    concepts = ("NoMoves", "NoMovesMover if role == Mover", "NoMovesNext if role == Next")
 
     params = (P("role", RoleType),)
 
@@ -340,6 +353,7 @@ class NoMoves(Bool):
 @ludeme("can", "Move")
 class CanMove(Bool):
     """`(can Move <moves>)`: the moves are not empty."""
+    concepts = ("CanMove",)
 
     params = (P("moves", Moves),)
 
@@ -366,6 +380,7 @@ class CanMove(Bool):
 @ludeme("is", "Visited")
 class IsVisited(Bool):
     """`(is Visited <site>)`: the site was a start or end of a move earlier in this turn."""
+    concepts = ("VisitedSites",)
 
     params = (P("type", SiteType, opt=True), P("site", IntFn))
 
@@ -382,6 +397,7 @@ class _RegionCompare(Bool):
 @ludeme("=")
 class RegionsEqual(_RegionCompare):
     """`(= <region> <region>)`: the same set of sites."""
+    concepts = ("Equal", "Fill")
 
     def compile(self, env):
         a, b = env.compile(self.a), env.compile(self.b)
@@ -391,6 +407,7 @@ class RegionsEqual(_RegionCompare):
 @ludeme("!=")
 class RegionsDiffer(_RegionCompare):
     """`(!= <region> <region>)`: different sets of sites."""
+    concepts = ("NotEqual",)
 
     def compile(self, env):
         a, b = env.compile(self.a), env.compile(self.b)

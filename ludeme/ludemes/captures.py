@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from ..engine import A_FLIP, Move
 from .base import IntFn, Moves, P, Region, RoleType, SiteType, ludeme
 from .moves import MoveHop, _then
@@ -29,6 +32,7 @@ class Promote(Moves):
     (the destination by default) becomes the named piece, as Ludii's Promote: with a
     role, the piece of that name owned by that player; the new owner is the new piece's.
     Example: `(promote (last To) (piece "DoubleCounter") Mover)`."""
+    concepts = ("PromotionEffect",)
 
     params = (P("type", SiteType, opt=True), P("where", IntFn, opt=True),
               P("piece", "PieceRef"), P("role", RoleType, opt=True),
@@ -75,3 +79,4 @@ class Promote(Moves):
 class Hop(MoveHop):
     """`(hop ...)`: Ludii's Hop effect, the same moves as `(move Hop ...)` where a rule
     asks whether a hop is possible, e.g. `(can Move (hop (from (last To)) ...))`."""
+    concepts = ("HopEffect", "-to.apply", "HopCapture if between.apply has RemoveEffect", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from .base import Bool, DirWord, Enum, IntFn, LitInt, P, Region, RoleType, SiteType, ludeme
 
 RegionTypeStatic = Enum("RegionTypeStatic", "Regions Sides Corners Columns Rows Layers "
@@ -22,6 +25,7 @@ class IsConnected(Bool):
 
         (end (if (is Connected Mover) (result Mover Win)))
     """
+    concepts = ("Connection", "AdjacentDirection if not dirn")
 
     params = (P("number", LitInt, opt=True), P("type", SiteType, opt=True),
               P("at", IntFn, opt=True, named=True), P("dirn", DirWord, opt=True),

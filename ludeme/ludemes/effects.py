@@ -311,6 +311,7 @@ class NoPieces(Bool):
 class Priority(Moves):
     """`(priority {<moves> ...} [(then ...)])` or `(priority <moves> <moves>)`: the first list of
     moves that is not empty."""
+    concepts = ("Priority",)
 
     params = (P("lists", Moves, many=True), P("second", Moves, opt=True),
               P("then", "Then", opt=True))

@@ -6,6 +6,9 @@ These are assembled by `ludeme.compiler`; end rules compile to closures
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from ..engine import Result
 from .base import (Bool, DirWord, EndRule, Enum, IntFn, Item, LitBool, LitInt, LitStr, Moves,
                    Other, P, Raw, Region, RoleType, SiteType, ludeme)
@@ -40,6 +43,7 @@ class Players(Other):
 @ludeme("player")
 class Player(Other):
     """`(player N)`: a player facing a direction."""
+    concepts = ("PlayersWithDirections if dirn",)
 
     params = (P("dirn", DirWord, opt=True), P("name", LitStr, opt=True))
 
@@ -54,6 +58,7 @@ class Equipment(Other):
 @ludeme("board")
 class Board(Item):
     """`(board <shape> use:Vertex|Cell|Edge)`: the shape is built by `ludeme.boards`."""
+    concepts = ("Board",)
 
     params = (P("shape", Raw), P("tracks", Other, opt=True, many=True),
               P("use", SiteType, opt=True, named=True, default="Cell"),
@@ -63,6 +68,7 @@ class Board(Item):
 @ludeme("piece")
 class Piece(Item):
     """`(piece "Name" Each|P1|... [dirn] [moves])`."""
+    concepts = ("Piece", "PieceDirection if dirn", "ForEachPiece if generator", "ControlFlowStatement if generator", "MarkerComponent if name == Marker", "DiscComponent if name == Disc", "PawnComponent if name == Pawn", "KingComponent if name == King", "QueenComponent if name == Queen", "KnightComponent if name == Knight", "RookComponent if name == Rook", "BishopComponent if name == Bishop", "BallComponent if name == Ball")
 
     params = (P("name", LitStr), P("role", RoleType, opt=True, default="Shared"),
               P("dirn", DirWord, opt=True), P("flips", Other, opt=True),
@@ -75,6 +81,7 @@ class Piece(Item):
 @ludeme("hand")
 class Hand(Item):
     """`(hand Each|P1 [size:N])`: an off-board container per player."""
+    concepts = ("Hand",)
 
     params = (P("role", RoleType), P("size", LitInt, opt=True, named=True, default=1))
 
@@ -82,6 +89,7 @@ class Hand(Item):
 @ludeme("regions")
 class Regions(Item):
     """`(regions ["Name"] [P1] (sites ...) | {sites})`: a named region, maybe per player."""
+    concepts = ("Region",)
 
     params = (P("name", LitStr, opt=True), P("role", RoleType, opt=True),
               P("region", (Region,), opt=True, many=True))
@@ -99,6 +107,7 @@ class Rules(Other):
 @ludeme("meta")
 class Meta(Other):
     """`(meta (swap))`, `(meta (passEnd NoEnd))` and other meta rules."""
+    concepts = ("Meta",)
 
     params = (P("rules", Other, many=True),)
 
@@ -113,6 +122,7 @@ class PassEnd(Other):
 @ludeme("swap")
 class Swap(Other):
     """`(swap)`: the second player may swap sides on their first move."""
+    concepts = ("SwapOption", "SwapPlayersDecision")
 
     params = ()
 
@@ -120,6 +130,7 @@ class Swap(Other):
 @ludeme("start")
 class Start(Other):
     """`(start (place ...))` or `(start {(place ...) (set Team ...) ...})`."""
+    concepts = ("Start",)
 
     params = (P("rules", Other, many=True),)
 
@@ -127,6 +138,7 @@ class Start(Other):
 @ludeme("set", "Team")
 class SetTeam(Other):
     """`(set Team <n> {P1 P3})`: players of a team (a start rule)."""
+    concepts = ("Team",)
 
     params = (P("team", LitInt), P("roles", RoleType, many=True))
 
@@ -134,6 +146,7 @@ class SetTeam(Other):
 @ludeme("place")
 class Place(Other):
     """`(place "Item" site|region|"Hand" [count:N] [state:N])`."""
+    concepts = ("PiecesPlacedOutsideBoard if container", "PiecesPlacedOutsideBoard if where is handSite", "PiecesPlacedOnBoard if not container and not where is handSite", "PieceCount if not count == 1")
 
     params = (P("item", LitStr), P("container", LitStr, opt=True),
               P("where", (Region, IntFn), opt=True),
@@ -154,6 +167,7 @@ class Play(Other):
 @ludeme("phase")
 class Phase(Other):
     """`(phase "Name" [role] (play ...) [(end ...)] [(nextPhase ...)|{...}])`."""
+    concepts = ("Phase",)
 
     params = (P("name", LitStr), P("role", RoleType, opt=True), P("play", "Play"),
               P("end", "End", opt=True), P("next", "NextPhase", opt=True, many=True))
@@ -177,6 +191,7 @@ class End(Other):
 @ludeme("result")
 class ResultL(Other):
     """`(result <role> Win|Loss|Draw|Tie)`."""
+    concepts = ("Draw if kind == Draw",)
 
     params = (P("role", RoleType), P("kind", Enum("ResultType", "Win Loss Draw Tie Abandon")))
 
@@ -197,6 +212,7 @@ class ResultL(Other):
 @ludeme("if")
 class EndIf(EndRule):
     """`(if <condition> (result ...))`: the result when the condition holds."""
+    concepts = ("@end cond result",)
 
     params = (P("cond", Bool), P("result", "ResultL", opt=True),
               P("rules", EndRule, opt=True, many=True))
@@ -221,6 +237,7 @@ class EndIf(EndRule):
 @ludeme("forEach", "NonMover")
 class EndForEachNonMover(EndRule):
     """`(forEach NonMover if:<cond> (result Player ...))`: each other player in turn."""
+    concepts = ("@end if result",)
 
     params = (P("if", Bool, named=True, opt=True), P("result", "ResultL"))
 
@@ -231,6 +248,7 @@ class EndForEachNonMover(EndRule):
 @ludeme("forEach", "Player")
 class EndForEachPlayer(EndRule):
     """`(forEach Player if:<cond> (result Player ...))`."""
+    concepts = ("@end if result",)
 
     params = (P("if", Bool, named=True, opt=True), P("result", "ResultL"))
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, ludeme
 
 UNDEFINED = -1
@@ -192,6 +195,7 @@ class HandSite(IntFn):
 @ludeme("score")
 class Score(IntFn):
     """`(score <player>)`."""
+    concepts = ("Scoring",)
 
     params = (P("player", IntFn),)
 
@@ -263,6 +267,7 @@ class CountSites(IntFn):
 
 def _arith(word, fn, doc):
     class Arith(IntFn):
+        concepts = ({"+": "Addition", "-": "Subtraction", "*": "Multiplication", "/": "Division", "%": "Modulo"}[word],)
         params = (P("a", IntFn), P("b", IntFn, opt=True))
 
         def compile(self, env):
@@ -321,6 +326,7 @@ class CountGroups(IntFn):
     """`(count Groups [dirs] [if:<cond>] [min:N])`: connected groups of sites satisfying the
     condition (evaluated with `(to)` at each site), connected by steps in the directions
     (Adjacent by default); groups smaller than `min` are not counted."""
+    concepts = ("Group", "AdjacentDirection if not dirn")
 
     params = (P("type", SiteType, opt=True), P("dirn", (DirWord, "Directions"), opt=True),
               P("if", "Bool", opt=True, named=True), P("min", IntFn, opt=True, named=True))

@@ -3,6 +3,9 @@ a player id, `True` as a condition, `{1 2 "A1"}` as a region."""
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from ..syntax import Array, Bool as BoolNode, Int, Node, Str, Word
 from .base import Bool, IntFn, Region, RoleType
 

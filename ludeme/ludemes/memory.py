@@ -28,6 +28,7 @@ def _effect(actions_fn, then):
 @ludeme("set", "Var")
 class SetVar(Moves):
     """`(set Var ["Name"] [<int>])`: set a named variable (-1 when no value is given)."""
+    concepts = ("SetVar",)
 
     params = (P("name", LitStr, opt=True), P("value", IntFn, opt=True),
               P("then", "Then", opt=True))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from ..engine import (A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_N, A_MOVE_STACK, A_NEXT,
                       A_PASS, A_REMOVE, A_REMOVE_LATER, A_SCORE, A_SET_SCORE, Move)
 from ..state import TOP
@@ -49,6 +52,7 @@ class Apply(Other):
 @ludeme("then")
 class Then(Other):
     """`(then <moves>)`: consequents applied after the move."""
+    concepts = ("Then",)
 
     params = (P("moves", Moves), P("applyAfterAllMoves", LitBool, opt=True, named=True))
 
@@ -109,6 +113,7 @@ def _moving_action(env, lud, frm_to_stack: bool):
 @ludeme("move", "Step")
 class MoveStep(Moves):
     """`(move Step [(from ...)] [directions] (to if:...) [stack:] [(then ...)])`."""
+    concepts = ("StepDecision", "StepDecisionToEmpty if to.if has IsEmpty", "StepDecisionToEmpty if not to.if", "IsEmpty if not to.if", "StepDecisionToFriend if to.if has IsFriend", "StepDecisionToEnemy if to.if has IsEnemy", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")
 
     params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
               P("to", "ToSpec"), P("stack", LitBool, opt=True, named=True, default=False),
@@ -166,6 +171,7 @@ _REMOVE_PARAMS = (P("type", SiteType, opt=True), P("where", (IntFn, Region)),
 @ludeme("move", "Remove")
 class MoveRemove(Moves):
     """`(move Remove <site|region> [at:EndOfTurn] [(then ...)])`: one decision per occupied site."""
+    concepts = ("RemoveDecision", "CaptureSequence if at")
 
     params = _REMOVE_PARAMS
 
@@ -191,6 +197,7 @@ class MoveRemove(Moves):
 @ludeme("move")
 class MoveFromTo(Moves):
     """`(move (from ...) (to ...) [count:] [copy:] [stack:] [(then ...)])`."""
+    concepts = ("FromToDecision",)
 
     params = (P("from_", "FromSpec"), P("to", "ToSpec"), P("count", IntFn, opt=True, named=True),
               P("copy", LitBool, opt=True, named=True, default=False),
@@ -260,6 +267,7 @@ class MoveFromTo(Moves):
 @ludeme("move", "Add")
 class MoveAdd(Moves):
     """`(move Add [(piece ...)] (to ...) [count:] [stack:] [(then ...)])`: place a new piece."""
+    concepts = ("AddDecision",)
 
     params = (P("piece", "PieceRef", opt=True), P("to", "ToSpec"),
               P("count", IntFn, opt=True, named=True), P("stack", LitBool, opt=True, named=True),
@@ -314,6 +322,7 @@ class PieceRef(IntFn):
 @ludeme("move", "Pass")
 class MovePass(Moves):
     """`(move Pass [(then ...)])`."""
+    concepts = ("PassDecision",)
 
     params = (P("then", "Then", opt=True),)
 
@@ -325,6 +334,7 @@ class MovePass(Moves):
 @ludeme("forEach", "Piece")
 class ForEachPiece(Moves):
     """`(forEach Piece ["Name"|{names}] [moves] [player] [(then ...)])`: moves of the mover's pieces."""
+    concepts = ("ForEachPiece", "ControlFlowStatement")
 
     params = (P("on", SiteType, opt=True), P("names", LitStr, opt=True, many=True),
               P("moves", Moves, opt=True), P("role", RoleType, opt=True),
@@ -420,6 +430,7 @@ class ForEachPiece(Moves):
 @ludeme("if")
 class MovesIf(Moves):
     """`(if <cond> <moves> [<else moves>])`."""
+    concepts = ("ConditionalStatement",)
 
     params = (P("cond", Bool), P("then_", Moves), P("else_", Moves, opt=True),
               P("then", "Then", opt=True))
@@ -462,16 +473,19 @@ class _Union(Moves):
 @ludeme("and")
 class MovesAnd(_Union):
     """`(and <moves> <moves>)` or `(and {moves})`: all of them (effects apply in order)."""
+    concepts = ("Union",)
 
 
 @ludeme("or")
 class MovesOr(_Union):
     """`(or <moves> <moves>)` or `(or {moves})`: the union of the legal moves."""
+    concepts = ("Union",)
 
 
 @ludeme("moveAgain")
 class MoveAgain(Moves):
     """`(moveAgain)`: the mover moves again (the next player is the mover)."""
+    concepts = ("MoveAgain",)
 
     params = ()
 
@@ -482,6 +496,7 @@ class MoveAgain(Moves):
 @ludeme("addScore")
 class AddScore(Moves):
     """`(addScore <player> <value>)` or `(addScore {players} {values})`."""
+    concepts = ("Scoring",)
 
     params = (P("players", IntFn, many=True), P("values", IntFn, many=True),
               P("then", "Then", opt=True))
@@ -495,6 +510,7 @@ class AddScore(Moves):
 @ludeme("set", "Score")
 class SetScore(Moves):
     """`(set Score <player> <value>)`."""
+    concepts = ("Scoring",)
 
     params = (P("player", IntFn), P("value", IntFn), P("then", "Then", opt=True))
 
@@ -507,6 +523,7 @@ class SetScore(Moves):
 @ludeme("remove")
 class RemoveEffect(Moves):
     """`(remove <site|region> [at:EndOfTurn] [(then ...)])`: remove pieces as an effect."""
+    concepts = ("RemoveEffect", "CaptureSequence if at")
 
     params = _REMOVE_PARAMS
 
@@ -605,6 +622,7 @@ class MoveHop(Moves):
     within `after` steps and must satisfy the to condition. Between and to
     effects are evaluated when the move is generated and become its actions.
     """
+    concepts = ("HopDecision", "-to.apply", "HopDecisionMoreThanOne if between.range", "HopCapture if between.apply has RemoveEffect", "ReplacementCapture if to.apply has RemoveEffect", "HopDecisionEnemyToEmpty if between.if has IsEnemy and to.if has IsEmpty", "HopDecisionFriendToEmpty if between.if has IsFriend and to.if has IsEmpty", "HopDecisionEnemyToEnemy if between.if has IsEnemy and to.if has IsEnemy", "HopDecisionFriendToEnemy if between.if has IsFriend and to.if has IsEnemy", "HopDecisionEnemyToFriend if between.if has IsEnemy and to.if has IsFriend", "HopDecisionFriendToFriend if between.if has IsFriend and to.if has IsFriend", "AdjacentDirection if not dirn")
 
     params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
               P("between", "BetweenSpec", opt=True), P("to", "ToSpec"),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from ..boards import sites_at_distance
 from ..syntax import Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RoleType, SiteType, ludeme
@@ -203,6 +206,7 @@ class _SetOp(Region):
 @ludeme("union")
 class Union(_SetOp):
     """`(union a b)` or `(union {a b c})`."""
+    concepts = ("Union",)
 
     def compile(self, env):
         fs = [env.compile(r) for r in self.regions + (self.more or [])]
@@ -222,6 +226,7 @@ class Union(_SetOp):
 @ludeme("intersection")
 class Intersection(_SetOp):
     """`(intersection a b)`."""
+    concepts = ("Intersection",)
 
     def compile(self, env):
         fs = [env.compile(r) for r in self.regions + (self.more or [])]
@@ -236,6 +241,7 @@ class Intersection(_SetOp):
 @ludeme("difference")
 class Difference(Region):
     """`(difference a b)`: sites of a not in b."""
+    concepts = ("Complement",)
 
     @property
     def distinct(self) -> bool:
@@ -286,6 +292,7 @@ class SitesAround(Region):
 
     As Ludii: the site `distance` along each radial in the direction (Adjacent by
     default), each site once (Ludii's regions are sets)."""
+    concepts = ("AdjacentDirection if not dirn",)
 
     params = (P("type", SiteType, opt=True), P("where", (IntFn, Region)),
               P("kind", RegionTypeDynamic, opt=True), P("distance", IntFn, opt=True, named=True),
@@ -482,6 +489,7 @@ class SitesDistance(Region):
     """`(sites Distance [relation] [(step ...)] from:<site> (exact N)|(range a b)|(max N))`:
     the sites whose number of steps from the site (by the relation, Adjacent by default,
     or by the steps a `(step ...)` move allows) is in range."""
+    concepts = ("Distance",)
 
     params = (P("type", SiteType, opt=True), P("relation", RelationType, opt=True),
               P("step", "StepEffect", opt=True), P("from", IntFn, named=True),

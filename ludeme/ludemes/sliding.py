@@ -7,6 +7,9 @@ removing duplicate (from, to) pairs, as Ludii does not.
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from ..engine import A_ADD, A_MOVE, Move
 from .base import Bool, DirWord, IntFn, LitStr, Moves, P, ludeme
 from .moves import _effect_actions, _then
@@ -26,6 +29,7 @@ class MoveSlide(Moves):
 
         (piece "Rook" Each (move Slide Orthogonal))
     """
+    concepts = ("SlideDecision", "LineOfSight", "Contains if not to.if", "AdjacentDirection if not dirn")
 
     params = (P("from_", "FromSpec", opt=True), P("track", LitStr, opt=True),
               P("dirn", (DirWord, "Directions"), opt=True),
@@ -121,6 +125,7 @@ class MoveShoot(Moves):
 
         (move Shoot (piece "Dot0"))
     """
+    concepts = ("ShootDecision", "AddDecision", "LineOfSight", "AdjacentDirection if not dirn")
 
     params = (P("piece", "PieceRef"), P("from_", "FromSpec", opt=True),
               P("dirn", DirWord, opt=True), P("between", "BetweenSpec", opt=True),
@@ -184,6 +189,7 @@ class CountMoves(IntFn):
 @ludeme("is", "Even")
 class IsEven(Bool):
     """`(is Even <int>)`."""
+    concepts = ("Even",)
 
     params = (P("value", IntFn),)
 
@@ -195,6 +201,7 @@ class IsEven(Bool):
 @ludeme("is", "Odd")
 class IsOdd(Bool):
     """`(is Odd <int>)`."""
+    concepts = ("Odd",)
 
     params = (P("value", IntFn),)
 

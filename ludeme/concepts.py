@@ -1,0 +1,788 @@
+"""`ludeme concepts`: Ludii's concepts of a game, compared, diffed and indexed.
+
+Ludii describes every game by 809 *concepts* (`concepts.tsv`: id, name,
+taxonomy, type, data type, computation type, leaf, parent), 511 known from the
+rules and 298 measured in playouts.
+
+Compile-time concepts come from the typed ludemes: each ludeme class declares
+the concepts it contributes in one attribute, `concepts = (...)`, as each of
+Ludii's ludeme classes does in its `concepts(Game)` method. An entry is a
+concept name, optionally with a condition on the ludeme's own arguments:
+
+    "RemoveDecision"                       always
+    "StepDecisionToEmpty if to has IsEmpty" when argument `to`'s concepts hold IsEmpty
+    "IsEmpty if not to.if"                  when `to` has no `if:` (Ludii's default rule)
+    "DiscComponent if name == Disc"         when argument `name` is that word (A|B: either)
+    "PiecesPlacedOutsideBoard if where is handSite"   when argument `where` is that ludeme
+                                            (keyword, or keyword and kind: "countPieces")
+    "-IsFriend if cond has IsFriend"        take a concept out of the ludeme's total
+    "-to.apply"                             leave an argument's concepts out of the total
+                                            (the ludeme only looks at them, as Ludii's Hop)
+    "@end cond result"                      Ludii's end-rule table (`END_FAMILIES`) applied to
+                                            the concepts of condition `cond` and result `result`
+    "CaptureSequence if at"                 when argument `at` is given
+    terms joined by "and"; "or" between whole conditions is written as two entries.
+
+A ludeme's concepts are its own entries and those of every ludeme inside it;
+then every boolean ancestor in the catalogue is set (a parent is set when a
+child is, as in Ludii's database). The game frame adds what is not a ludeme of
+this project: the mode and players, the board's shape and tiling (the board
+shape is built by `ludeme.boards`), and the graphics metadata. Non-boolean
+concepts (NumPlayers, NumRows, NumDirections, ...) are read off the built board
+and the equipment.
+
+Playout concepts are Ludii's metrics that `ludeme run` computes, from uniform
+random playouts (`ludeme.runner.run_playouts`), with the agent and the number of
+playouts stated beside them.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from .errors import LudemeError
+
+CATALOG_FILE = Path(__file__).with_name("concepts.tsv")
+
+
+# ---------------------------------------------------------------- the catalogue
+
+@dataclass(frozen=True)
+class Concept:
+    """One row of Ludii's concept catalogue."""
+
+    id: int
+    name: str
+    taxonomy: str
+    type: str
+    data_type: str
+    computation: str
+    leaf: bool
+    parent: str
+
+    @property
+    def boolean(self) -> bool:
+        return self.data_type == "BooleanData"
+
+
+@cache
+def catalog() -> dict[str, Concept]:
+    """Every concept by name, in Ludii's id order."""
+    with open(CATALOG_FILE, encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    return {r["name"]: Concept(int(r["id"]), r["name"], r["taxonomy"], r["type"],
+                               r["dataType"], r["computationType"], r["leaf"] == "true",
+                               r["parent"]) for r in rows}
+
+
+def with_parents(names) -> set[str]:
+    """The concepts and all their boolean ancestors (a non-boolean link is passed through).
+
+    The board styles chosen in the metadata are the exception: as in Ludii's
+    database they set no parent (only GraphStyle sets BoardStyle, Style, Visual).
+    """
+    cat = catalog()
+    out = set()
+    for name in names:
+        while name:
+            if cat[name].boolean:
+                out.add(name)
+            name = None if name in BOARD_STYLES else cat[name].parent
+    return out
+
+
+# ---------------------------------------------------------------- declarations
+
+_TERM = re.compile(r"^(not\s+)?([\w.]+)(?:\s+(has|==|is)\s+(\S+))?$")
+
+
+@cache
+def parse_entry(entry: str) -> tuple[str, tuple]:
+    """`"Name if cond and cond"` -> (name, ((negated, path, op, value), ...)); checked against the catalogue."""
+    if entry.startswith("@end "):
+        return "@end", tuple(entry.split()[1:])
+    name, _, cond = entry.partition(" if ")
+    name = name.strip()
+    if name.startswith("-") and name[1:2].islower():     # "-to.apply": leave that argument out
+        return name, ()
+    if name.lstrip("-") not in catalog():
+        raise ValueError(f"concept declaration {entry!r}: unknown concept {name!r}")
+    terms = []
+    for text in filter(None, (t.strip() for t in cond.split(" and "))):
+        m = _TERM.match(text)
+        if not m:
+            raise ValueError(f"concept declaration {entry!r}: cannot read condition {text!r}")
+        negated, path, op, value = m.groups()
+        if op == "has" and value not in catalog():
+            raise ValueError(f"concept declaration {entry!r}: unknown concept {value!r}")
+        terms.append((bool(negated), path, op, value))
+    return name, tuple(terms)
+
+
+def _argument(node, path: str):
+    """The value of a (dotted) argument path of a ludeme; None where absent."""
+    from .ludemes.base import PY_KEYWORDS
+    value = node
+    for part in path.split("."):
+        if value is None:
+            return None
+        value = getattr(value, part + "_" if part in PY_KEYWORDS else part, None)
+    return value
+
+
+def _value_text(value) -> str | None:
+    """A literal argument as text (a word, a string, a number, a literal's value)."""
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    for attr in ("value", "role"):
+        if hasattr(value, attr) and isinstance(getattr(value, attr), (str, int)):
+            return str(getattr(value, attr))
+    return None
+
+
+class ConceptWalk:
+    """Concepts of a typed ludeme tree, each node's computed once."""
+
+    def __init__(self):
+        self._memo: dict[int, frozenset[str]] = {}
+        # Registered ludemes met that declare no concepts of their own (a subclass does not
+        # inherit its parent's: an effect form is not its decision form), as (keyword kind).
+        self.undeclared: set[str] = set()
+
+    def of(self, node) -> frozenset[str]:
+        """The concepts of a ludeme (or a list of them, or a literal: none) and all inside it."""
+        from .ludemes.base import Ludeme
+        if isinstance(node, (list, tuple)):
+            return frozenset().union(*(self.of(x) for x in node)) if node else frozenset()
+        if not isinstance(node, Ludeme):
+            return frozenset()
+        key = id(node)
+        if key not in self._memo:
+            self._memo[key] = frozenset()        # a cycle (none expected) stops here
+            added, removed, left_out = self.declared(node)
+            inner = set()
+            heads = {path.split(".")[0] for path in left_out}
+            for p in type(node).params:
+                if p.name not in heads:
+                    inner |= self.of(getattr(node, p.attr, None))
+            for path in (x for x in left_out if "." in x):
+                inner |= self._without(_argument(node, path.rsplit(".", 1)[0]),
+                                       path.rsplit(".", 1)[1])
+            self._memo[key] = frozenset((inner | added) - removed)
+        return self._memo[key]
+
+    def _without(self, node, attr: str) -> set[str]:
+        """The concepts of a ludeme leaving one of its arguments out (for "-to.apply")."""
+        if node is None:
+            return set()
+        added, removed, _ = self.declared(node)
+        inner = set()
+        for p in type(node).params:
+            if p.attr != attr:
+                inner |= self.of(getattr(node, p.attr, None))
+        return (inner | added) - removed
+
+    def declared(self, node) -> tuple[set[str], set[str], set[str]]:
+        """(concepts added, concepts taken out, arguments left out) by the node's declaration."""
+        out, removed, left_out = set(), set(), set()
+        cls = type(node)
+        if cls.keyword and "concepts" not in vars(cls) and (
+                hasattr(cls, "concepts") or not getattr(sys.modules[cls.__module__],
+                                                        "CONCEPTS_REVIEWED", False)):
+            # Inherited (an effect form is not its decision form) or never reviewed.
+            self.undeclared.add(f"({cls.keyword}{' ' + cls.kind if cls.kind else ''})")
+        for entry in getattr(type(node), "concepts", ()):
+            name, terms = parse_entry(entry)
+            if name == "@end":
+                out |= self.end_concepts(_argument(node, terms[0]), _argument(node, terms[1]))
+            elif name.startswith("-") and name[1:2].islower():
+                left_out.add(name[1:])
+            elif all(self._holds(node, t) for t in terms):
+                (removed if name.startswith("-") else out).add(name.lstrip("-"))
+        for p in type(node).params:
+            if _is_direction(p.type):
+                value = getattr(node, p.attr, None)
+                for word in value if isinstance(value, list) else [value]:
+                    if word in DIRECTION_CONCEPTS:
+                        out.add(DIRECTION_CONCEPTS[word])
+        return out, removed, left_out
+
+    def end_concepts(self, cond, result) -> set[str]:
+        """Ludii's `EndConcepts`: the end families a condition triggers, won or lost by whom."""
+        found = self.of(cond)
+        role = _value_text(_argument(result, "role")) if result is not None else None
+        kind = _value_text(_argument(result, "kind")) if result is not None else None
+        out = set()
+        for family, triggers, excluded in END_FAMILIES:
+            if not (found & triggers) or (found & excluded and not found & (triggers - {"NoPiece"})):
+                continue
+            out.add(f"{family}End" if family != "Checkmate" else family)
+            if kind == "Draw":
+                out.add(f"{family}Draw")
+            elif (kind, role) in (("Win", "Mover"), ("Loss", "Next")):
+                out.add(f"{family}Win")
+            elif (kind, role) in (("Loss", "Mover"), ("Win", "Next")):
+                out.add(f"{family}Loss")
+        if (kind, role) in (("Win", "Next"), ("Loss", "Mover")):
+            out.add("Misere")
+        return (out & set(catalog())) | (self.of(result) if result is not None else set())
+
+    def _holds(self, node, term) -> bool:
+        negated, path, op, value = term
+        arg = _argument(node, path)
+        if op is None:
+            result = arg not in (None, False, [], ())
+        elif op == "has":
+            result = value in self.of(arg)
+        elif op == "is":      # "is count" or, with its kind, "is countPieces"
+            kind = getattr(type(arg), "kind", None) or ""
+            result = value in (getattr(type(arg), "keyword", None), f"{getattr(type(arg), 'keyword', '')}{kind}")
+        else:
+            result = _value_text(arg) in value.split("|")
+        return result != negated
+
+
+def _is_direction(t) -> bool:
+    """Whether a declared argument type accepts direction words."""
+    from .ludemes.base import DirWord
+    return t is DirWord or (isinstance(t, tuple) and DirWord in t)
+
+
+# Direction words -> Ludii's direction concepts (compass names have none).
+DIRECTION_CONCEPTS = {
+    "All": "AllDirections", "Adjacent": "AdjacentDirection", "Orthogonal": "OrthogonalDirection",
+    "Diagonal": "DiagonalDirection", "OffDiagonal": "OffDiagonalDirection",
+    "Rotational": "RotationalDirection", "SameLayer": "SameLayerDirection",
+    "Forward": "ForwardDirection", "Backward": "BackwardDirection",
+    "Forwards": "ForwardsDirection", "Backwards": "BackwardsDirection",
+    "Rightward": "RightwardDirection", "Leftward": "LeftwardDirection",
+    "Rightwards": "RightwardsDirection", "Leftwards": "LeftwardsDirection",
+    "FL": "ForwardLeftDirection", "FR": "ForwardRightDirection",
+    "BL": "BackwardLeftDirection", "BR": "BackwardRightDirection",
+    "SameDirection": "SameDirection", "OppositeDirection": "OppositeDirection",
+}
+
+# Ludii's end-rule families: (family, concepts of the condition that trigger it, concepts
+# that exclude it). The family's End concept is set, and Win/Loss/Draw by the result.
+END_FAMILIES = (
+    ("NoMoves", {"NoMoves"}, set()),
+    ("NoProgress", {"ProgressCheck"}, set()),
+    ("Scoring", {"Scoring"}, set()),
+    ("NoOwnPieces", {"NoPieceMover"}, set()),
+    ("Fill", {"Fill"}, set()),
+    ("Reach", {"Contains"}, set()),
+    ("NoTargetPiece", {"NoTargetPiece"}, set()),
+    ("EliminatePieces", {"NoPieceNext", "CountPiecesNextComparison", "NoPiece"},
+     {"NoPieceMover"}),
+    ("Line", {"Line"}, set()),
+    ("Connection", {"Connection"}, set()),
+    ("Group", {"Group"}, set()),
+    ("Loop", {"Loop"}, set()),
+    ("Pattern", {"Pattern"}, set()),
+    ("Territory", {"Territory"}, set()),
+    ("PathExtent", {"PathExtent"}, set()),
+)
+
+
+# ---------------------------------------------------------------- the game frame
+
+# Board shapes (built by ludeme.boards from the raw shape call): the concepts of
+# the shape ludeme, by its name and (for concentric boards) its first word.
+SHAPE_CONCEPTS = {
+    "square": ("SquareShape", "SquareTiling", "RegularShape", "PolygonShape"),
+    "rectangle": ("RectangleShape", "SquareTiling", "RegularShape", "PolygonShape"),
+    "hex": ("HexShape", "HexTiling", "RegularShape", "PolygonShape"),
+    "tri": ("TriangleShape", "TriangleTiling", "RegularShape", "PolygonShape"),
+    "concentric": ("ConcentricTiling", "RegularShape", "PolygonShape"),
+    "graph": ("PolygonShape",),
+}
+HEX_SHAPES = {"Star": "StarShape", "Diamond": "DiamondShape", "Triangle": "TriangleShape",
+              "Rectangle": "RectangleShape"}
+CONCENTRIC_SHAPES = {"Square": ("SquareShape", "MorrisTiling"), "Triangle": ("TriangleShape",),
+                     "Hexagon": ("HexShape",)}
+
+BOARD_STYLES = {"ChessStyle", "GoStyle", "MancalaStyle", "PenAndPaperStyle", "ShibumiStyle",
+                "BackgammonStyle", "JanggiStyle", "XiangqiStyle", "ShogiStyle", "TableStyle",
+                "SurakartaStyle", "TaflStyle"}
+
+# Graphics metadata: (ludeme, first word, second word) -> concept.
+METADATA_CONCEPTS = {
+    ("board", "Style", "Graph"): "GraphStyle", ("board", "Style", "Chess"): "ChessStyle",
+    ("board", "Style", "Go"): "GoStyle", ("board", "Style", "Mancala"): "MancalaStyle",
+    ("board", "Style", "PenAndPaper"): "PenAndPaperStyle",
+    ("board", "Style", "Shibumi"): "ShibumiStyle", ("board", "Style", "Backgammon"): "BackgammonStyle",
+    ("board", "Style", "Janggi"): "JanggiStyle", ("board", "Style", "Xiangqi"): "XiangqiStyle",
+    ("board", "Style", "Shogi"): "ShogiStyle", ("board", "Style", "Table"): "TableStyle",
+    ("board", "Style", "Surakarta"): "SurakartaStyle", ("board", "Style", "Tafl"): "TaflStyle",
+    ("show", "Symbol", None): "Symbols", ("piece", "Style", "Stack"): "Stack",
+    ("show", "Score", None): None,
+}
+
+
+def _words(call) -> list[str]:
+    """The bare words among a call's arguments."""
+    from .syntax import Word
+    return [a.value for a in call.args if isinstance(a, Word)]
+
+
+def _calls(node):
+    """Every call in a syntax tree."""
+    from .syntax import Array, Call, Named
+    if isinstance(node, Call):
+        yield node
+        for a in node.args:
+            yield from _calls(a)
+    elif isinstance(node, Array):
+        for a in node.items:
+            yield from _calls(a)
+    elif isinstance(node, Named):
+        yield from _calls(node.value)
+
+
+def shape_concepts(board_item) -> set[str]:
+    """The concepts of the board's shape ludeme."""
+    from .syntax import Call, Int, Named
+    shape = board_item.shape
+    while shape.name == "rotate":        # a rotated board keeps its shape
+        shape = next(a for a in shape.args if isinstance(a, Call))
+    out = set(SHAPE_CONCEPTS.get(shape.name, ()))
+    words = _words(shape)
+    if shape.name == "hex" and set(words) & set(HEX_SHAPES):
+        out = (out - {"HexShape"}) | {HEX_SHAPES[next(w for w in words if w in HEX_SHAPES)]}
+    if shape.name == "concentric" and words:
+        out |= set(CONCENTRIC_SHAPES.get(words[0], ()))
+    sizes = [a.value for a in shape.args if isinstance(a, Int)]
+    if shape.name == "rectangle" and (len(sizes) == 1 or len(set(sizes)) == 1):
+        out = (out - {"RectangleShape"}) | {"SquareShape"}     # a square given as a rectangle
+    for a in shape.args:
+        if isinstance(a, Named) and a.name == "diagonals":
+            out = (out - {"SquareTiling"}) | {"AlquerqueTiling"}
+    return out
+
+
+# `(piece Families {...})`: the families of piece images the game offers.
+PIECE_FAMILIES = {"Abstract": "MarkerComponent", "Themed": "AnimalComponent"}
+
+
+def metadata_concepts(metadata) -> set[str]:
+    """Concepts of the graphics metadata (board style, symbols, piece families, ...)."""
+    from .syntax import Array, Str
+    out = set()
+    if metadata is None:
+        return out
+    for call in _calls(metadata):
+        if call.name == "piece" and _words(call)[:1] == ["Families"]:
+            for a in call.args:
+                for item in a.items if isinstance(a, Array) else [a]:
+                    if isinstance(item, Str) and item.value in PIECE_FAMILIES:
+                        out.add(PIECE_FAMILIES[item.value])
+        words = _words(call) + [None, None]
+        for key in ((call.name, words[0], words[1]), (call.name, words[0], None)):
+            concept = METADATA_CONCEPTS.get(key)
+            if concept:
+                out.add(concept)
+    return out
+
+
+def _all_nodes(node):
+    """Every node of a syntax tree."""
+    yield node
+    for child in getattr(node, "args", None) or getattr(node, "items", None) or ():
+        yield from _all_nodes(child)
+    if hasattr(node, "value") and hasattr(node.value, "pos"):
+        yield from _all_nodes(node.value)
+
+
+def define_concepts(ex) -> set[str]:
+    """Concepts named after the library defines the game uses (NineMensMorrisBoard, ...).
+
+    Ludii records which of its known defines a description calls; here the
+    expanded nodes remember the call sites they came through (`via`), and the
+    description's own parse tree names the define called at each site.
+    """
+    calls = {ex.description.path: _calls_by_position(ex.description.path, ex.description.text)}
+    used = set()
+    for n in _all_nodes(ex.game):
+        for pos in n.via:
+            if pos.file not in calls and pos.file.endswith(".def") and Path(pos.file).is_file():
+                calls[pos.file] = _calls_by_position(pos.file)   # a library define's own calls
+            name = calls.get(pos.file, {}).get((pos.line, pos.col))
+            if name:
+                used.add(name)
+    cat = catalog()
+    named = {LIBRARY_BOARDS.get(name, name) for name in used}
+    return {name for name in named if name in cat and cat[name].boolean}
+
+
+# Library board defines whose concept has another name (the rest are named as their concept).
+LIBRARY_BOARDS = {
+    "AlquerqueGraph": "AlquerqueBoard",
+    "AlquerqueGraphWithBottomTriangle": "AlquerqueBoardWithOneTriangle",
+    "AlquerqueBoardWithBottomTriangle": "AlquerqueBoardWithOneTriangle",
+    "AlquerqueGraphWithBottomAndTopTriangles": "AlquerqueBoardWithTwoTriangles",
+    "AlquerqueBoardWithBottomAndTopTriangles": "AlquerqueBoardWithTwoTriangles",
+    "AlquerqueGraphWithFourTriangles": "AlquerqueBoardWithFourTriangles",
+    "ThreeMensMorrisGraphWithLeftAndRightTriangles": "ThreeMensMorrisBoardWithTwoTriangles",
+    "ThreeMensMorrisBoardWithLeftAndRightTriangles": "ThreeMensMorrisBoardWithTwoTriangles",
+    "CrossGraph": "CrossBoard",
+}
+
+
+@cache
+def _calls_by_position(path: str, text: str | None = None) -> dict:
+    """{(line, col): call name} for every call in a .lud or .def file."""
+    from .grammar import parse
+    from .syntax import Call
+    if text is None:
+        text = Path(path).read_text(encoding="utf-8")
+    return {(n.pos.line, n.pos.col): n.name for top in parse(text, path)
+            for n in _all_nodes(top) if isinstance(n, Call)}
+
+
+def frame_concepts(game, typed, metadata) -> set[str]:
+    """What the game frame sets: format, players, board and its site types, metadata."""
+    n = game.num_players
+    out = {"Discrete", "Alternating", "Players", "Board"}
+    out.add({1: "Solitaire", 2: "TwoPlayer"}.get(n, "Multiplayer"))
+    out.add(game.board.site_type)
+    if any(c.index > 0 for c in game.containers):
+        out |= {"Hand", "Cell"}
+    board_item = next((i for i in typed.equipment.items if type(i).keyword == "board"), None) \
+        if typed.equipment else None
+    if board_item is not None:
+        out |= shape_concepts(board_item)
+    styles = metadata_concepts(metadata)
+    if game.board.site_type == "Vertex":
+        styles.add("GraphStyle")        # a board played on its vertices is drawn as a graph
+    players = typed.players.players if typed.players else []
+    if any(getattr(p, "dirn", None) for p in players):
+        out.add("PieceDirection")       # pieces face their owner's direction
+    owned = {}
+    for comp in game.components[1:]:
+        owned.setdefault(comp.owner, set()).add(comp.name.rstrip("0123456789"))
+    kinds = [owned.get(p, set()) for p in range(1, n + 1)]
+    if n > 1 and any(k != kinds[0] for k in kinds):
+        out.add("AsymmetricPiecesType")
+    return out | styles
+
+
+# ---------------------------------------------------------------- non-boolean concepts
+
+def _region_size(board, name: str) -> int | None:
+    try:
+        return len(board.region(name))
+    except (KeyError, ValueError, TypeError, LudemeError):
+        return None
+
+
+def non_boolean(game, typed, boolean: set[str]) -> dict[str, str]:
+    """NumPlayers, board sizes and directions, containers and components, as Ludii prints them.
+
+    Playable sites on the board count every site type the game plays on (the
+    Vertex, Cell and Edge concepts set).
+    """
+    board = game.board
+    topo = board.default
+    n = max(1, topo.num_sites)
+    on_board = sum(count for kind, count in (("Vertex", board.num_vertices),
+                                              ("Cell", board.num_cells),
+                                              ("Edge", board.num_edges)) if kind in boolean)
+
+    def avg(rel):
+        return sum(len(x) for x in topo.neighbours[rel]) / n
+    values = {
+        "NumPlayers": game.num_players,
+        "NumPlayableSitesOnBoard": on_board,
+        "NumColumns": len(topo.columns), "NumRows": len(topo.rows),
+        "NumDirections": avg("All"), "NumOrthogonalDirections": avg("Orthogonal"),
+        "NumDiagonalDirections": avg("Diagonal"), "NumAdjacentDirections": avg("Adjacent"),
+        "NumOffDiagonalDirections": avg("OffDiagonal"),
+        "NumEdges": board.num_edges, "NumCells": board.num_cells, "NumVertices": board.num_vertices,
+        "NumContainers": len(game.containers),
+        "NumPlayableSites": on_board + sum(c.num_sites for c in game.containers[1:]),
+        "NumComponentsType": len(game.components) - 1,
+        "NumDice": 0, "NumLayers": 1,
+        "NumPlayPhase": len(game.phases),
+    }
+    owners = [c.owner for c in game.components[1:]]
+    if game.num_players:
+        values["NumComponentsTypePerPlayer"] = sum(1 for o in owners if 1 <= o <= game.num_players
+                                                   ) / game.num_players
+    for concept, region in (("NumCorners", "Corners"), ("NumOuterSites", "Outer"),
+                            ("NumInnerSites", "Inner"), ("NumPerimeterSites", "Perimeter"),
+                            ("NumTopSites", "Top"), ("NumBottomSites", "Bottom"),
+                            ("NumRightSites", "Right"), ("NumLeftSites", "Left"),
+                            ("NumCentreSites", "Centre"), ("NumConvexCorners", "ConvexCorners"),
+                            ("NumConcaveCorners", "ConcaveCorners")):
+        size = _region_size(board, region)
+        if size is not None:
+            values[concept] = size
+    return {k: _ludii_number(v) for k, v in values.items()}
+
+
+def _ludii_number(v) -> str:
+    """A number as Ludii's database writes it: at most two decimals, no trailing zeros."""
+    if isinstance(v, float) and not v.is_integer():
+        return f"{v:.2f}".rstrip("0").rstrip(".")
+    return str(int(v))
+
+
+# ---------------------------------------------------------------- one configuration
+
+@dataclass
+class GameConcepts:
+    """The concepts of one configuration."""
+
+    game: str
+    file: str
+    options: list[str]
+    ruleset: str | None
+    boolean: set[str]
+    non_boolean: dict[str, str]
+    playout: dict[str, float] = field(default_factory=dict)
+    playout_source: str = ""
+    undeclared: set[str] = field(default_factory=set)   # ludemes whose concepts are unknown
+
+    def to_json(self) -> dict:
+        """As `../shared/refdata/concepts/<slug>.json`, plus the playout concepts and groups."""
+        cat = catalog()
+        names = sorted(self.boolean, key=lambda c: cat[c].id)
+        out = {"game": self.game, "file": self.file, "ruleset": self.ruleset,
+               "options": self.options, "booleanConcepts": names, "numTrue": len(names),
+               "nonBooleanConcepts": self.non_boolean,
+               "byType": {t: [c for c in names if cat[c].type == t]
+                          for t in dict.fromkeys(cat[c].type for c in names)}}
+        if self.undeclared:
+            out["undeclaredLudemes"] = sorted(self.undeclared)
+        if self.playout:
+            out["playoutConcepts"] = self.playout
+            out["playoutSource"] = self.playout_source
+        return out
+
+
+def compile_time(path: str, options=(), ruleset: str | None = None) -> GameConcepts:
+    """The compile-time concepts of one configuration of a description."""
+    from .api import load
+    from .expand import expand_file
+    from .ludemes.base import Builder, Other
+    ex = expand_file(path, list(options), ruleset)
+    game = load(path, options, ruleset)
+    typed = Builder().build(ex.game, Other, "")
+    walk = ConceptWalk()
+    names = with_parents(set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata)
+                         | define_concepts(ex))
+    return GameConcepts(game.name, str(path), list(game.options), game.ruleset, names,
+                        non_boolean(game, typed, names), undeclared=set(walk.undeclared))
+
+
+PLAYOUT_METRICS = ("DurationTurns", "DurationTurnsStdDev", "DurationTurnsNotTimeouts",
+                   "DurationMoves", "Timeouts", "Completion", "Drawishness", "AdvantageP1",
+                   "Balance", "OutcomeUniformity", "DecisionMoves", "BranchingFactorAverage",
+                   "DecisionFactorAverage", "BoardCoverageDefault", "BoardSitesOccupiedAverage")
+
+
+def add_playout_concepts(gc: GameConcepts, playouts: int, seed: int = 0, jobs=None) -> None:
+    """Ludii's playout metrics (those `ludeme run` computes) from uniform-random playouts."""
+    from .metrics import summarize
+    from .runner import load, run_playouts
+    game = load(gc.file, gc.options, gc.ruleset)
+    df = run_playouts(game, playouts, seed, jobs, progress=False)
+    row = summarize(df).iloc[0]
+    gc.playout = {m: float(row[m]) for m in PLAYOUT_METRICS if m in catalog()}
+    gc.playout_source = (f"{len(df)} uniform-random playouts (ludeme run's agent), run seed "
+                         f"{seed}")
+
+
+# ---------------------------------------------------------------- similarity
+
+def jaccard(a: set, b: set) -> float:
+    """|a & b| / |a | b| (1 for two empty sets)."""
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def numeric_vector(values: dict[str, str], names: list[str]) -> list[float]:
+    """The non-boolean concepts in a fixed order, 0 where absent."""
+    out = []
+    for n in names:
+        try:
+            out.append(float(values.get(n, 0)))
+        except ValueError:
+            out.append(0.0)
+    return out
+
+
+def cosine_distance(u: list[float], v: list[float]) -> float:
+    """scipy's cosine distance, 0 for two zero vectors."""
+    from scipy.spatial.distance import cosine
+    if not any(u) and not any(v):
+        return 0.0
+    if not any(u) or not any(v):
+        return 1.0
+    return float(cosine(u, v))
+
+
+def nearest(target: GameConcepts, index: list[dict], k: int) -> list[dict]:
+    """The k indexed games nearest to `target`: Jaccard distance on booleans, then cosine on numbers."""
+    names = sorted({n for e in index for n in e["nonBooleanConcepts"]} | set(target.non_boolean))
+    tv = numeric_vector(target.non_boolean, names)
+    rows = []
+    for e in index:
+        rows.append({"name": e["name"], "path": e["path"],
+                     "jaccard_distance": 1.0 - jaccard(target.boolean, set(e["booleanConcepts"])),
+                     "cosine_distance": cosine_distance(
+                         tv, numeric_vector(e["nonBooleanConcepts"], names))})
+    rows.sort(key=lambda r: (r["jaccard_distance"], r["cosine_distance"], r["name"]))
+    return rows[:k]
+
+
+def build_index(folder: Path) -> tuple[list[dict], list[tuple[str, str]]]:
+    """Compile-time concepts of every .lud under `folder` (default options); and the failures."""
+    from .check import find_lud_files
+    entries, failures = [], []
+    for path in find_lud_files([str(folder)]):
+        try:
+            gc = compile_time(path)
+        except LudemeError as e:
+            failures.append((str(path), str(e).splitlines()[0]))
+            continue
+        entries.append({"name": gc.game, "path": str(Path(path).relative_to(folder)),
+                        "booleanConcepts": sorted(gc.boolean),
+                        "nonBooleanConcepts": gc.non_boolean})
+    return entries, failures
+
+
+def diff(a: GameConcepts, b: GameConcepts) -> dict:
+    """Which concepts differ between two configurations."""
+    keys = sorted(set(a.non_boolean) | set(b.non_boolean))
+    cat = catalog()
+    return {"only_a": sorted(a.boolean - b.boolean, key=lambda c: cat[c].id),
+            "only_b": sorted(b.boolean - a.boolean, key=lambda c: cat[c].id),
+            "non_boolean": {k: [a.non_boolean.get(k), b.non_boolean.get(k)] for k in keys
+                            if a.non_boolean.get(k) != b.non_boolean.get(k)},
+            "jaccard": jaccard(a.boolean, b.boolean)}
+
+
+# ---------------------------------------------------------------- the command
+
+def add_subcommand(sub) -> None:
+    """`ludeme concepts FILE [--option|--ruleset|--all-rulesets] [--playouts N] [--json|--csv]` and more."""
+    p = sub.add_parser("concepts", help="Ludii's concepts of a game; diff, index, nearest games")
+    p.add_argument("file", nargs="?", help="a .lud description")
+    p.add_argument("--option", action="append", default=[], metavar='"Category/Item"')
+    p.add_argument("--ruleset", metavar="NAME")
+    p.add_argument("--all-rulesets", action="store_true", help="every ruleset of the file")
+    p.add_argument("--playouts", type=int, default=0, metavar="N",
+                   help="also measure playout concepts over N uniform-random playouts")
+    p.add_argument("--seed", type=int, default=0, help="the playouts' run seed (default 0)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="JSON as Ludii's concept records")
+    fmt.add_argument("--csv", action="store_true", help="one row per configuration and concept")
+    p.add_argument("--diff", nargs=2, metavar="CONFIG",
+                   help="which concepts differ between two FILE[::ruleset or option] configurations")
+    p.add_argument("--index", type=Path, metavar="DIR",
+                   help="index the compile-time concepts of every .lud under DIR (with --out)")
+    p.add_argument("--out", type=Path, metavar="INDEX", help="where --index writes (JSON)")
+    p.add_argument("--nearest", type=int, metavar="K",
+                   help="the K games of --against INDEX nearest to FILE")
+    p.add_argument("--against", type=Path, metavar="INDEX", help="an index written by --index")
+    p.set_defaults(fn=_concepts)
+
+
+def _configs(args) -> list[tuple[str, tuple, str | None]]:
+    from .runner import ruleset_names
+    if args.all_rulesets and args.ruleset:
+        raise LudemeError("--ruleset and --all-rulesets exclude each other")
+    rulesets = ruleset_names(args.file) if args.all_rulesets else [args.ruleset]
+    return [(args.file, tuple(args.option), r) for r in rulesets]
+
+
+def _concepts(args) -> int:
+    """Dispatch: --index, --diff, --nearest, or the concepts of FILE."""
+    if args.index:
+        if not args.out:
+            raise LudemeError("--index DIR needs --out INDEX")
+        entries, failures = build_index(args.index)
+        args.out.write_text(json.dumps({"folder": str(args.index), "games": entries,
+                                        "failures": failures}, indent=1), encoding="utf-8")
+        print(f"indexed {len(entries)} games into {args.out}; {len(failures)} did not compile "
+              f"(listed in the index under 'failures')")
+        return 0
+    if args.diff:
+        from .compare import parse_spec
+        a, b = (compile_time(*parse_spec(spec)) for spec in args.diff)
+        d = diff(a, b)
+        if args.json:
+            print(json.dumps(d, indent=2))
+        else:
+            print(f"Jaccard similarity {d['jaccard']:.3f}")
+            print(f"only in {args.diff[0]}: {', '.join(d['only_a']) or '(none)'}")
+            print(f"only in {args.diff[1]}: {', '.join(d['only_b']) or '(none)'}")
+            for k, (x, y) in d["non_boolean"].items():
+                print(f"  {k}: {x} vs {y}")
+        return 0
+    if not args.file:
+        raise LudemeError("give a .lud FILE (or --diff A B, or --index DIR --out INDEX)")
+    results = []
+    for path, options, ruleset in _configs(args):
+        gc = compile_time(path, options, ruleset)
+        if args.playouts:
+            add_playout_concepts(gc, args.playouts, args.seed)
+        results.append(gc)
+    if args.nearest:
+        if not args.against:
+            raise LudemeError("--nearest K needs --against INDEX (written by --index DIR --out)")
+        index = json.loads(args.against.read_text(encoding="utf-8"))["games"]
+        for gc in results:
+            print(f"{gc.game} {gc.ruleset or ''}".strip())
+            for r in nearest(gc, index, args.nearest):
+                print(f"  {r['jaccard_distance']:.3f}  {r['cosine_distance']:.3f}  {r['name']}  "
+                      f"({r['path']})")
+        return 0
+    if args.json:
+        data = [gc.to_json() for gc in results]
+        print(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
+    elif args.csv:
+        _write_csv(results)
+    else:
+        _print_text(results)
+    return 0
+
+
+def _write_csv(results: list[GameConcepts]) -> None:
+    """Tidy: game, ruleset, concept, type, computation, value."""
+    cat = catalog()
+    w = csv.writer(sys.stdout)
+    w.writerow(["game", "ruleset", "options", "concept", "id", "type", "computation", "value"])
+    for gc in results:
+        base = [gc.game, gc.ruleset or "", "; ".join(gc.options)]
+        for name in sorted(gc.boolean, key=lambda c: cat[c].id):
+            c = cat[name]
+            w.writerow([*base, name, c.id, c.type, c.computation, "true"])
+        for name, value in gc.non_boolean.items():
+            c = cat[name]
+            w.writerow([*base, name, c.id, c.type, c.computation, value])
+        for name, value in gc.playout.items():
+            w.writerow([*base, name, cat[name].id, cat[name].type, "Playout", f"{value:.6g}"])
+
+
+def _print_text(results: list[GameConcepts]) -> None:
+    """Grouped as the catalogue groups them."""
+    cat = catalog()
+    for gc in results:
+        print(f"{gc.game}{' / ' + gc.ruleset if gc.ruleset else ''}: {len(gc.boolean)} concepts")
+        by_type: dict[str, list[str]] = {}
+        for name in sorted(gc.boolean, key=lambda c: cat[c].id):
+            if cat[name].leaf:
+                by_type.setdefault(cat[name].type, []).append(name)
+        for t, names in by_type.items():
+            print(f"  {t}: {', '.join(names)}")
+        print("  numbers: " + ", ".join(f"{k}={v}" for k, v in gc.non_boolean.items()))
+        if gc.playout:
+            print(f"  playouts ({gc.playout_source}): "
+                  + ", ".join(f"{k}={v:.4g}" for k, v in gc.playout.items()))

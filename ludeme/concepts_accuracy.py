@@ -1,0 +1,118 @@
+"""How close `ludeme concepts` is to Ludii: `python -m ludeme.concepts_accuracy [SHARED_DIR]`.
+
+Compares the compile-time boolean concepts with Ludii's recorded ones: the 36
+reference configurations (`refdata/concepts`, exact equality wanted) and the
+corpus development games (`refdata/corpus-concepts`, mean Jaccard similarity).
+Games that do not compile are counted apart, never scored.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import signal
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .concepts import compile_time, jaccard
+from .errors import LudemeError
+
+COMPILE_SECONDS = 20
+
+
+@dataclass
+class Scored:
+    """One configuration compared with Ludii's record."""
+
+    name: str
+    error: str | None = None
+    jaccard: float = float("nan")
+    missing: list[str] = field(default_factory=list)    # Ludii has them, we do not
+    extra: list[str] = field(default_factory=list)      # we have them, Ludii does not
+
+
+class _Slow(Exception):
+    pass
+
+
+def _alarm(*_):
+    raise _Slow()
+
+
+def score(name: str, path: Path, options, ruleset, expected: set[str]) -> Scored:
+    """Compile one configuration (within COMPILE_SECONDS) and compare its concepts."""
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(COMPILE_SECONDS)
+    try:
+        got = compile_time(str(path), options, ruleset).boolean
+    except (LudemeError, _Slow, RecursionError) as e:
+        return Scored(name, error=f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return Scored(name, None, jaccard(got, expected), sorted(expected - got),
+                  sorted(got - expected))
+
+
+def reference(shared: Path) -> list[Scored]:
+    """The 36 reference configurations."""
+    ref = shared / "refdata"
+    out = []
+    for c in json.loads((ref / "configs.json").read_text())["configs"]:
+        expected = set(json.loads((ref / "concepts" / f"{c['slug']}.json").read_text())
+                       ["booleanConcepts"])
+        out.append(score(c["slug"], shared / "ludii" / "games" / c["lud"], c["options"],
+                         c["ruleset"], expected))
+    return out
+
+
+def corpus(shared: Path) -> list[Scored]:
+    """The corpus development games that have Ludii's concepts."""
+    ref = shared / "refdata"
+    out = []
+    with open(ref / "corpus-index.tsv", encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            record = ref / "corpus-concepts" / f"{row['name']}.json"
+            if row["trace_here"] != "yes" or not record.is_file():
+                continue
+            expected = set(json.loads(record.read_text())["booleanConcepts"])
+            out.append(score(row["name"], shared / "ludii" / "corpus" / row["path"], (), None,
+                             expected))
+    return out
+
+
+def summary(results: list[Scored], title: str) -> list[str]:
+    """Lines: compiled count, exact matches, mean Jaccard, the concepts most often wrong."""
+    scored = [r for r in results if r.error is None]
+    exact = sum(1 for r in scored if not r.missing and not r.extra)
+    mean = sum(r.jaccard for r in scored) / len(scored) if scored else float("nan")
+    missing = Counter(c for r in scored for c in r.missing)
+    extra = Counter(c for r in scored for c in r.extra)
+    return [f"{title}: {len(results)} configurations, {len(scored)} compile "
+            f"({len(results) - len(scored)} do not, not scored); {exact} exactly equal; "
+            f"mean Jaccard {mean:.4f}",
+            "  most often missing: " + ", ".join(f"{c} ({k})" for c, k in missing.most_common(12)),
+            "  most often extra:   " + ", ".join(f"{c} ({k})" for c, k in extra.most_common(12))]
+
+
+def main(argv: list[str]) -> int:
+    shared = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "shared"
+    if not (shared / "refdata").is_dir():
+        print(f"no reference data under {shared}", file=sys.stderr)
+        return 2
+    refs = reference(shared)
+    for r in refs:
+        if r.error:
+            print(f"{r.name}: does not compile ({r.error[:100]})")
+        elif r.missing or r.extra:
+            print(f"{r.name}: missing {r.missing} extra {r.extra}")
+    print("\n".join(summary(refs, "reference")))
+    if "--corpus" in argv or not argv:
+        print("\n".join(summary(corpus(shared), "corpus")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

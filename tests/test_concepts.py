@@ -1,0 +1,171 @@
+"""`ludeme concepts`: declarations, the walk, Ludii's reference concepts, diff, index, nearest."""
+
+import json
+
+import pytest
+
+from conftest import DESCRIPTIONS, refdata_dir, shared_dir
+from ludeme.cli import main
+from ludeme.concepts import (catalog, compile_time, diff, jaccard, nearest, parse_entry,
+                             with_parents)
+from ludeme.ludemes.base import REGISTRY
+
+ADZUA = DESCRIPTIONS / "adzua_children.lud"
+
+
+def adzua(k: int) -> str:
+    return f"Ruleset/Adzua (Children) (Ludii {k}) (Reconstructed)"
+
+
+def test_catalogue_has_ludiis_809_concepts():
+    cat = catalog()
+    assert len(cat) == 809
+    assert sum(c.computation == "Compilation" for c in cat.values()) == 511
+    assert cat["StepDecisionToEmpty"].parent == "StepDecision"
+
+
+DECLARED = sorted({(cls.__name__, e) for classes in REGISTRY.values() for cls in classes
+                   for e in getattr(cls, "concepts", ())})
+
+
+@pytest.mark.parametrize("cls, entry", DECLARED)
+def test_every_declaration_names_catalogued_concepts(cls, entry):
+    name, terms = parse_entry(entry)        # raises on an unknown concept or condition
+    assert name
+
+
+@pytest.mark.parametrize("entry, expected", [
+    ("RemoveDecision", ("RemoveDecision", ())),
+    ("IsEmpty if not to.if", ("IsEmpty", ((True, "to.if", None, None),))),
+    ("StepDecisionToEnemy if to.if has IsEnemy",
+     ("StepDecisionToEnemy", ((False, "to.if", "has", "IsEnemy"),))),
+    ("DiscComponent if name == Disc", ("DiscComponent", ((False, "name", "==", "Disc"),))),
+    ("PieceCount if not count == 1", ("PieceCount", ((True, "count", "==", "1"),))),
+    ("-IsFriend if cond has IsFriend", ("-IsFriend", ((False, "cond", "has", "IsFriend"),))),
+    ("-to.apply", ("-to.apply", ())),
+    ("@end cond result", ("@end", ("cond", "result"))),
+    ("NoSuchConcept", ValueError),
+    ("IsEmpty if to has NoSuchConcept", ValueError),
+    ("IsEmpty if to ?? x", ValueError),
+])
+def test_declaration_language(entry, expected):
+    if expected is ValueError:
+        with pytest.raises(ValueError):
+            parse_entry(entry)
+    else:
+        assert parse_entry(entry) == expected
+
+
+@pytest.mark.parametrize("names, expected", [
+    ({"Equal"}, {"Equal", "Comparison", "Arithmetic", "Math"}),
+    ({"TwoPlayer"}, {"TwoPlayer", "Players", "Properties"}),         # through NumPlayers
+    ({"ChessStyle"}, {"ChessStyle"}),                                 # a metadata style alone
+    ({"GraphStyle"}, {"GraphStyle", "BoardStyle", "Style", "Visual"}),
+])
+def test_parents_are_set(names, expected):
+    assert with_parents(names) == expected
+
+
+def test_rulesets_differ_where_their_rules_do():
+    one, five = compile_time(ADZUA, (), adzua(1)), compile_time(ADZUA, (), adzua(5))
+    d = diff(one, five)
+    assert "AdjacentDirection" in d["only_a"]
+    assert {"Scoring", "NotEqual", "Union"} <= set(d["only_b"])
+    assert 0.8 < d["jaccard"] < 1.0
+    assert one.non_boolean["NumPlayers"] == "2" and one.non_boolean["NumRows"] == "3"
+
+
+def test_nearest_ranks_the_same_game_first():
+    target = compile_time(ADZUA, (), adzua(5))
+    index = [{"name": n, "path": n, "booleanConcepts": sorted(gc.boolean),
+              "nonBooleanConcepts": gc.non_boolean}
+             for n, gc in (("five", target), ("one", compile_time(ADZUA, (), adzua(1))),
+                           ("loa", compile_time(DESCRIPTIONS / "lines_of_action.lud")))]
+    ranked = nearest(target, index, 3)
+    assert [r["name"] for r in ranked] == ["five", "one", "loa"]
+    assert ranked[0]["jaccard_distance"] == 0.0 and ranked[0]["cosine_distance"] < 1e-9
+    assert jaccard(set(), set()) == 1.0
+
+
+# ---------------------------------------------------------------- Ludii's reference concepts
+
+def _reference_configs():
+    ref = refdata_dir()
+    if ref is None:
+        return []
+    return json.loads((ref / "configs.json").read_text())["configs"]
+
+
+@pytest.mark.parametrize("config", _reference_configs(), ids=lambda c: c["slug"])
+def test_compile_time_concepts_equal_ludiis(config, refdata):
+    from ludeme.errors import LudemeError
+    expected = json.loads((refdata / "concepts" / f"{config['slug']}.json").read_text())
+    path = shared_dir() / "ludii" / "games" / config["lud"]
+    try:
+        got = compile_time(path, config["options"], config["ruleset"])
+    except LudemeError as e:
+        pytest.skip(f"{config['slug']} does not compile yet: {str(e).splitlines()[0][:120]}")
+    if got.undeclared:
+        pytest.skip(f"{config['slug']}: no concepts declared yet for "
+                    f"{', '.join(sorted(got.undeclared))}")
+    assert sorted(got.boolean) == sorted(expected["booleanConcepts"])
+    for name, value in got.non_boolean.items():
+        if name in expected["nonBooleanConcepts"]:
+            assert value == expected["nonBooleanConcepts"][name], name
+
+
+def test_reference_configurations_are_listed():
+    if refdata_dir() is None:
+        pytest.skip("Ludii reference data not found: put shared/ beside the checkout")
+    assert len(_reference_configs()) == 36
+
+
+# ---------------------------------------------------------------- the command
+
+def test_json_is_shaped_like_ludiis_records(capsys):
+    assert main(["concepts", str(ADZUA), "--ruleset", adzua(5), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"booleanConcepts", "nonBooleanConcepts", "numTrue", "byType"} <= set(data)
+    assert "RemoveDecision" in data["booleanConcepts"]
+    assert data["nonBooleanConcepts"]["NumPlayableSites"] == "15"
+
+
+def test_csv_and_playout_concepts(capsys):
+    assert main(["concepts", str(ADZUA), "--ruleset", adzua(1), "--csv", "--playouts", "20"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "game,ruleset,options,concept,id,type,computation,value"
+    assert any(",DurationTurns," in line and ",Playout," in line for line in lines)
+
+
+def test_all_rulesets_text(capsys):
+    assert main(["concepts", str(ADZUA), "--all-rulesets"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Adzua (Children) / Ruleset/") == 10
+
+
+def test_diff_command(capsys):
+    assert main(["concepts", "--diff", f"{ADZUA}::{adzua(1)}", f"{ADZUA}::{adzua(3)}"]) == 0
+    out = capsys.readouterr().out
+    assert "Jaccard similarity" in out and "Scoring" in out
+
+
+def test_index_and_nearest(tmp_path, capsys):
+    index = tmp_path / "index.json"
+    assert main(["concepts", "--index", str(DESCRIPTIONS), "--out", str(index)]) == 0
+    data = json.loads(index.read_text())
+    assert {"Adzua (Children)", "Lines of Action"} <= {g["name"] for g in data["games"]}
+    assert len(data["games"]) + len(data["failures"]) == len(list(DESCRIPTIONS.glob("*.lud")))
+    capsys.readouterr()
+    assert main(["concepts", str(ADZUA), "--nearest", "1", "--against", str(index)]) == 0
+    assert "Adzua (Children)" in capsys.readouterr().out.splitlines()[1]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--index", str(DESCRIPTIONS)], "needs --out"),
+    ([str(ADZUA), "--nearest", "2"], "needs --against"),
+    ([], "give a .lud FILE"),
+    ([str(ADZUA), "--ruleset", "X", "--all-rulesets"], "exclude each other"),
+])
+def test_bad_input(argv, message, capsys):
+    assert main(["concepts", *argv]) == 2
+    assert message in capsys.readouterr().err
