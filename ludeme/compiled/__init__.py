@@ -1,0 +1,154 @@
+"""The compiled backend: a game's rules as numba kernels, the whole playout in machine code.
+
+`compile_game(game)` generates a module specialised to the game from its typed
+ludemes (`ludeme.compiled.codegen`), stores it under a name made of the hash of
+its text (so numba's `cache=True` keeps the machine code across processes and
+runs), imports it and warms it up. A playout there makes the same choices as the
+reference engine (`ludeme.runner.play_one`: the same seeds, `random.Random(seed)`'s
+`randrange` over the legal moves in the same order) and gives the same row; the
+tests and `ludeme crosscheck --backend compiled` check it.
+
+`select(game, backend)` picks the backend: "compiled" or "reference" forces one,
+"auto" takes the compiled one when the game's ludemes all have a compiled form and
+says once, on stderr, why not otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+
+BACKENDS = ("auto", "reference", "compiled")
+
+_REPORTED: set = set()
+
+
+class CompiledGame:
+    """A game's generated kernels: `playouts(seed, first, n)` gives the columns of their rows."""
+
+    def __init__(self, game, module, compile_seconds: float, digest: str):
+        self.game = game
+        self.module = module
+        self.compile_seconds = compile_seconds
+        self.digest = digest
+
+    def playouts(self, seed: int, first: int, n: int) -> dict:
+        """Columns (numpy arrays) of playouts first..first+n-1 of a run with seed `seed`."""
+        import numpy as np
+
+        from . import rt
+        np_ = self.game.num_players
+        out_i = np.zeros((n, 7), dtype=np.int64)
+        out_f = np.zeros((n, 6), dtype=np.float64)
+        ranks = np.zeros((n, np_ + 1), dtype=np.float64)
+        t0 = time.perf_counter()
+        self.module.playouts(rt.int_words(seed), first, n, out_i, out_f, ranks)
+        seconds = time.perf_counter() - t0
+        names = rt.END_TYPE_NAMES
+        cols = {
+            "index": out_i[:, 0], "seed": out_i[:, 1], "winner": out_i[:, 2],
+            "end_type": np.array([names[e] for e in out_i[:, 3]], dtype=object),
+            "turns": out_i[:, 4], "moves": out_i[:, 5], "decisions_multi": out_i[:, 6],
+            "branching_factor": out_f[:, 0], "decision_moves": out_f[:, 1],
+            "decision_factor": out_f[:, 2], "board_coverage": out_f[:, 3],
+            "piece_number": out_f[:, 4], "board_sites_occupied": out_f[:, 5],
+            "ranks": ranks[:, 1:], "seconds": np.full(n, seconds / n if n else 0.0),
+        }
+        return cols
+
+
+def cache_dir() -> Path:
+    """Where generated modules (and numba's cache beside them) live: $LUDEME_CACHE_DIR,
+    else ~/.cache/ludeme/compiled."""
+    env = os.environ.get("LUDEME_CACHE_DIR")
+    base = Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
+        / "ludeme"
+    return base / "compiled"
+
+
+def _runtime_digest() -> str:
+    """The hash of the runtime the generated code calls (numba's cache does not track it)."""
+    import numba
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for name in ("rt.py", "codegen.py"):
+        h.update((here / name).read_bytes())
+    h.update(f"{numba.__version__} {sys.version}".encode())
+    return h.hexdigest()
+
+
+def _import(source: str):
+    digest = hashlib.sha256((_runtime_digest() + source).encode()).hexdigest()[:24]
+    folder = cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"game_{digest}.py"
+    if not path.exists():
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(source, encoding="utf-8")
+        os.replace(tmp, path)          # atomic: parallel workers may write the same file
+    name = f"ludeme_compiled_{digest}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return module, digest
+
+
+def _same_random() -> bool:
+    """The kernels' `rand_below` draws as this Python's `random.Random.randrange`."""
+    import random
+
+    import numpy as np
+
+    from . import rt
+    mt = np.zeros(625, dtype=np.int64)
+    for seed in (0, 12345, 2**40 + 7):
+        rt.mt_seed(mt, seed)
+        r = random.Random(seed)
+        if any(rt.rand_below(mt, k) != r.randrange(k) for k in (1, 2, 3, 7, 100, 1000) * 3):
+            return False
+    return True
+
+
+def compile_game(game) -> CompiledGame:
+    """The game's kernels, compiled (or loaded from numba's cache) and warmed up.
+
+    Raises `codegen.Unsupported` when a ludeme has no compiled form."""
+    from .codegen import Unsupported, generate
+    t0 = time.perf_counter()
+    source = generate(game)
+    if not _same_random():
+        raise Unsupported(None, "this Python's random module (its draws differ from the kernels')")
+    module, digest = _import(source)
+    compiled = CompiledGame(game, module, 0.0, digest)
+    compiled.playouts(0, 0, 1)                 # compile now (or load the cache)
+    compiled.compile_seconds = time.perf_counter() - t0
+    return compiled
+
+
+def select(game, backend: str = "auto"):
+    """The compiled game for `backend` ("auto", "compiled", "reference"), or None for the
+    reference engine. "compiled" raises `Unsupported` when the game cannot be compiled."""
+    from .codegen import Unsupported
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend == "reference":
+        return None
+    try:
+        return compile_game(game)
+    except Unsupported as e:
+        if backend == "compiled":
+            raise
+        key = (game.name, game.ruleset, tuple(game.options))
+        if key not in _REPORTED:
+            _REPORTED.add(key)
+            label = (game.ruleset or game.name).split("/", 1)[-1]
+            print(f"ludeme: {label}: no compiled form for {e} yet; using the reference engine",
+                  file=sys.stderr)
+        return None
