@@ -27,6 +27,14 @@ BACKENDS = ("auto", "reference", "compiled")
 _REPORTED: set = set()
 
 
+class Unsupported(Exception):
+    """A ludeme (or an argument of one) with no compiled form yet."""
+
+    def __init__(self, lud, what: str = ""):
+        name = f"({lud.keyword}{' ' + lud.kind if lud.kind else ''})" if lud is not None else ""
+        super().__init__(f"{name} {what}".strip())
+
+
 class CompiledGame:
     """A game's generated kernels: `playouts(seed, first, n)` gives the columns of their rows."""
 
@@ -35,6 +43,10 @@ class CompiledGame:
         self.module = module
         self.compile_seconds = compile_seconds
         self.digest = digest
+
+    def new_initial_state(self) -> CompiledState:
+        """The start position, to play step by step."""
+        return CompiledState(self)
 
     def playouts(self, seed: int, first: int, n: int) -> dict:
         """Columns (numpy arrays) of playouts first..first+n-1 of a run with seed `seed`."""
@@ -59,6 +71,81 @@ class CompiledGame:
             "ranks": ranks[:, 1:], "seconds": np.full(n, seconds / n if n else 0.0),
         }
         return cols
+
+
+class CompiledMove:
+    """A legal move of a `CompiledState`: (from, to) as Ludii numbers them."""
+
+    __slots__ = ("frm", "to", "gen", "level_from", "level_to")
+
+    def __init__(self, frm: int, to: int, gen: int):
+        self.frm, self.to, self.gen = frm, to, gen
+        self.level_from = self.level_to = 0
+
+    def __repr__(self) -> str:
+        return "Pass" if self.frm < 0 else f"{self.frm}-{self.to}"
+
+
+class CompiledState:
+    """A position played step by step by the kernels (for cross-checks against traces):
+    the parts of `ludeme.engine.State`'s API that `ludeme.crosscheck.replay` reads."""
+
+    def __init__(self, kernels: "CompiledGame"):
+        import numpy as np
+        m = kernels.module
+        self.kernels, self.m = kernels, m
+        self.g = kernels.game
+        self.who = np.zeros(m.TOTAL, np.int64)
+        self.what = np.zeros(m.TOTAL, np.int64)
+        self.count = np.zeros(m.TOTAL, np.int64)
+        self.sc = np.zeros(m.NUM_SCALARS, np.int64)
+        self.rk = np.zeros(m.NP + 1, np.float64)
+        self.active = np.zeros(m.NP + 1, np.int8)
+        self.hist_mover = np.zeros(m.HISTORY, np.int64)
+        self.hist_pass = np.zeros(m.HISTORY, np.bool_)
+        m.reset(self.who, self.what, self.count, self.sc, self.rk, self.active)
+
+    @property
+    def mover(self) -> int:
+        return int(self.sc[self.m.MOVER])
+
+    @property
+    def winner(self) -> int:
+        return int(self.sc[self.m.WINNER])
+
+    @property
+    def ranking(self) -> list[float]:
+        return [float(r) for r in self.rk]
+
+    def is_terminal(self) -> bool:
+        return bool(self.sc[self.m.OVER])
+
+    def legal_moves(self) -> list[CompiledMove]:
+        """The legal moves in the reference engine's order; a forced pass when there are none."""
+        import numpy as np
+        if self.is_terminal():
+            return []
+        buf = [np.empty(self.m.MAX_BUFFER, np.int64) for _ in range(3)]
+        k = self.m.legal(self.who, self.what, self.count, self.sc, *buf)
+        if k == 0:
+            return [CompiledMove(-1, -1, -1)]
+        return [CompiledMove(int(f), int(t), int(g)) for f, t, g in zip(*(b[:k] for b in buf))]
+
+    def apply(self, move: CompiledMove) -> None:
+        self.m.step(self.who, self.what, self.count, self.sc, self.rk, self.active,
+                    self.hist_mover, self.hist_pass, move.frm, move.to, move.gen)
+
+    def clone(self) -> "CompiledState":
+        s = CompiledState.__new__(CompiledState)
+        s.kernels, s.m, s.g = self.kernels, self.m, self.g
+        for name in ("who", "what", "count", "sc", "rk", "active", "hist_mover", "hist_pass"):
+            setattr(s, name, getattr(self, name).copy())
+        return s
+
+    def board_view(self) -> dict:
+        n = self.m.N_SITES
+        return {"who": self.who[:n].tolist(), "what": self.what[:n].tolist(),
+                "count": self.count[:n].tolist(), "hands": [], "scores": [], "stacks": None}
 
 
 def cache_dir() -> Path:
@@ -120,7 +207,7 @@ def compile_game(game) -> CompiledGame:
     """The game's kernels, compiled (or loaded from numba's cache) and warmed up.
 
     Raises `codegen.Unsupported` when a ludeme has no compiled form."""
-    from .codegen import Unsupported, generate
+    from .codegen import generate
     t0 = time.perf_counter()
     source = generate(game)
     if not _same_random():
@@ -135,13 +222,15 @@ def compile_game(game) -> CompiledGame:
 def select(game, backend: str = "auto"):
     """The compiled game for `backend` ("auto", "compiled", "reference"), or None for the
     reference engine. "compiled" raises `Unsupported` when the game cannot be compiled."""
-    from .codegen import Unsupported
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     if backend == "reference":
         return None
     try:
-        return compile_game(game)
+        try:
+            return compile_game(game)
+        except ImportError as e:        # numba missing or broken: the reference engine plays
+            raise Unsupported(None, f"numba ({e})") from e
     except Unsupported as e:
         if backend == "compiled":
             raise

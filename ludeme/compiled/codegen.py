@@ -26,15 +26,7 @@ from ..ludemes import moves as M
 from ..ludemes import regions as R
 from ..ludemes import literals as L
 from ..ludemes.base import IntFn
-from . import rt
-
-
-class Unsupported(Exception):
-    """A ludeme (or an argument of one) with no compiled form yet."""
-
-    def __init__(self, lud, what: str = ""):
-        name = f"({lud.keyword}{' ' + lud.kind if lud.kind else ''})" if lud is not None else ""
-        super().__init__(f"{name} {what}".strip())
+from . import Unsupported, rt
 
 
 def _given(lud, *attrs) -> None:
@@ -484,6 +476,7 @@ def generate(game) -> str:
         effects="\n".join(effects) or "    pass",
         end="\n".join(end) or "    pass",
         pass_gens=tuple(pass_gens) + (-1,),
+        history=game.max_moves + game.max_turns * game.num_players + 2,
     )
     return text
 
@@ -511,11 +504,15 @@ INIT_WHO = np.array({init_who!r}, dtype=np.int64)
 INIT_WHAT = np.array({init_what!r}, dtype=np.int64)
 INIT_COUNT = np.array({init_count!r}, dtype=np.int64)
 PASS_GENS = {pass_gens!r}
+HISTORY = {history}
+MAX_BUFFER = {max_buffer}
 {tables}
 
 
 @njit(cache=True, inline="always")
 def push(mf, mt, mg, k, f, t, g):
+    if k >= mf.shape[0]:
+        raise IndexError("more legal moves than the move buffer holds")
     mf[k] = f
     mt[k] = t
     mg[k] = g
@@ -550,6 +547,64 @@ def end_rules(who, what, count, sc, rk, active):
 
 
 @njit(cache=True)
+def step(who, what, count, sc, rk, active, hist_mover, hist_pass, frm, to, g):
+    """Apply the decision (frm, to) of generator g (-1: a forced pass): State.apply."""
+    mover = sc[MOVER]
+    is_pass = g in PASS_GENS
+    if g >= 0:
+        effects(who, what, count, sc, frm, to, g)
+    sc[LAST_FROM] = frm
+    sc[LAST_TO] = to
+    sc[LAST_MOVER] = mover
+    hist_mover[sc[NUM_DECISIONS]] = mover
+    hist_pass[sc[NUM_DECISIONS]] = is_pass
+    sc[NUM_MOVES] += 1
+    sc[NUM_DECISIONS] += 1
+    end_rules(who, what, count, sc, rk, active)
+    if {requires_all_pass} and not sc[OVER] and all_passed(hist_mover, hist_pass,
+                                                             sc[NUM_DECISIONS], NP):
+        apply_result(sc, rk, active, NP, 0, 3)
+    if not sc[OVER] and (sc[NUM_TURN] >= MAX_TURNS * NP
+                         or sc[NUM_MOVES] - sc[NUM_START_MOVES] >= MAX_MOVES):
+        timeout(sc, rk, active, NP, MAX_TURNS)
+    sc[COUNTER] += 1
+    if sc[OVER]:
+        sc[PREV] = mover
+    else:
+        sc[PREV] = mover
+        sc[MOVER] = sc[NEXT]
+        if sc[PREV] == sc[MOVER]:
+            sc[NUM_TURN_SAME] += 1
+        else:
+            sc[NUM_TURN_SAME] = 0
+            sc[NUM_TURN] += 1
+        nx = sc[MOVER] % NP + 1
+        while not active[nx]:
+            nx = nx % NP + 1
+        sc[NEXT] = nx
+
+
+@njit(cache=True)
+def reset(who, what, count, sc, rk, active):
+    """The position after the start rules (State after Game.new_initial_state)."""
+    who[:] = INIT_WHO
+    what[:] = INIT_WHAT
+    count[:] = INIT_COUNT
+    sc[:] = 0
+    sc[MOVER] = {init_mover}
+    sc[NEXT] = {init_next}
+    sc[NUM_TURN] = 1
+    sc[NUM_MOVES] = {num_start_moves}
+    sc[NUM_START_MOVES] = {num_start_moves}
+    sc[LAST_FROM] = -1
+    sc[LAST_TO] = -1
+    sc[COUNTER] = -1
+    rk[:] = 0.0
+    active[:] = 1
+    active[0] = 0
+
+
+@njit(cache=True)
 def playouts(seed_words, first, n, out_i, out_f, rk_out):
     """Playouts first..first+n-1 of a run: integer and float columns of their rows."""
     who = np.empty(TOTAL, np.int64)
@@ -559,31 +614,17 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out):
     rk = np.zeros(NP + 1, np.float64)
     active = np.zeros(NP + 1, np.int8)
     covered = np.zeros(N_SITES, np.bool_)
-    mf = np.empty({max_buffer}, np.int64)
-    mt = np.empty({max_buffer}, np.int64)
-    mg = np.empty({max_buffer}, np.int64)
-    hist_mover = np.empty(MAX_MOVES + 2, np.int64)
-    hist_pass = np.empty(MAX_MOVES + 2, np.bool_)
+    mf = np.empty(MAX_BUFFER, np.int64)
+    mt = np.empty(MAX_BUFFER, np.int64)
+    mg = np.empty(MAX_BUFFER, np.int64)
+    hist_mover = np.empty(HISTORY, np.int64)
+    hist_pass = np.empty(HISTORY, np.bool_)
     rng = np.zeros(625, np.int64)
     for r in range(n):
         index = first + r
         seed = playout_seed_of(seed_words, index)
         mt_seed(rng, seed)
-        who[:] = INIT_WHO
-        what[:] = INIT_WHAT
-        count[:] = INIT_COUNT
-        sc[:] = 0
-        sc[MOVER] = {init_mover}
-        sc[NEXT] = {init_next}
-        sc[NUM_TURN] = 1
-        sc[NUM_MOVES] = {num_start_moves}
-        sc[NUM_START_MOVES] = {num_start_moves}
-        sc[LAST_FROM] = -1
-        sc[LAST_TO] = -1
-        sc[COUNTER] = -1
-        rk[:] = 0.0
-        active[:] = 1
-        active[0] = 0
+        reset(who, what, count, sc, rk, active)
         empty_sum = 0
         pieces_sum = 0
         uncovered = 0
@@ -610,40 +651,7 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out):
                 multi_sum += k
                 multi_count += 1
             c = rand_below(rng, k)
-            frm, to, g = mf[c], mt[c], mg[c]
-            mover = sc[MOVER]
-            is_pass = g in PASS_GENS
-            if g >= 0:
-                effects(who, what, count, sc, frm, to, g)
-            sc[LAST_FROM] = frm
-            sc[LAST_TO] = to
-            sc[LAST_MOVER] = mover
-            hist_mover[sc[NUM_DECISIONS]] = mover
-            hist_pass[sc[NUM_DECISIONS]] = is_pass
-            sc[NUM_MOVES] += 1
-            sc[NUM_DECISIONS] += 1
-            end_rules(who, what, count, sc, rk, active)
-            if {requires_all_pass} and not sc[OVER] and all_passed(hist_mover, hist_pass,
-                                                                     sc[NUM_DECISIONS], NP):
-                apply_result(sc, rk, active, NP, 0, 3)
-            if not sc[OVER] and (sc[NUM_TURN] >= MAX_TURNS * NP
-                                 or sc[NUM_MOVES] - sc[NUM_START_MOVES] >= MAX_MOVES):
-                timeout(sc, rk, active, NP, MAX_TURNS)
-            sc[COUNTER] += 1
-            if sc[OVER]:
-                sc[PREV] = mover
-            else:
-                sc[PREV] = mover
-                sc[MOVER] = sc[NEXT]
-                if sc[PREV] == sc[MOVER]:
-                    sc[NUM_TURN_SAME] += 1
-                else:
-                    sc[NUM_TURN_SAME] = 0
-                    sc[NUM_TURN] += 1
-                nx = sc[MOVER] % NP + 1
-                while not active[nx]:
-                    nx = nx % NP + 1
-                sc[NEXT] = nx
+            step(who, what, count, sc, rk, active, hist_mover, hist_pass, mf[c], mt[c], mg[c])
             for s in range(N_SITES):
                 if what[s] == 0:
                     empty_sum += 1
