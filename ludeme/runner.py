@@ -151,6 +151,8 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
     uncovered = covered.count(0)
     empty_sum = uncovered
     decisions = legal_sum = multi_sum = multi_count = 0
+    # Without hands the board is the whole state: read its views without copying them.
+    board_only = getattr(game, "total_sites", None) == board_sites
     while not state.is_terminal():
         legal = state.legal_moves()
         k = len(legal)
@@ -163,9 +165,13 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
             state.apply(legal[randrange(k)])
         else:
             state.apply(legal[choosers[state.current_player() - 1](state, rng)])
-        what, pieces = state.board_occupancy()
+        if board_only:
+            what = state.what
+            pieces_sum += sum(state.count)
+        else:
+            what, pieces = state.board_occupancy()
+            pieces_sum += pieces
         empty_sum += what.count(0)
-        pieces_sum += pieces
         if uncovered:
             covered = list(map(or_, covered, what))
             uncovered = covered.count(0)
