@@ -144,6 +144,11 @@ def _ratio_text(rate: float, ludii: float | None) -> tuple[str, str]:
     return f"{ludii:,.0f}", f"{rate / ludii:.3f}"
 
 
+def _print_header(header: str) -> None:
+    print(header)
+    print("-" * len(header))
+
+
 def _configurations(files: list[Path], targets: bool, refdata: Path):
     from .runner import ruleset_names
     if targets:
@@ -163,10 +168,8 @@ def bench_playouts(files: list[Path], seconds: float, jobs: int | None, backend:
     ludii_rates = warmed_ludii(refdata)
     print(f"{seconds:g} s of CPU per configuration; load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores; Ludii: warmed single-thread p/s from {refdata / 'speed.tsv'}")
-    header = (f"{'game / ruleset':<40} {'backend':>9} {'compile s':>9} {'p/s (cpu)':>10} "
-              f"{'(wall)':>9} {'Ludii p/s':>10} {'ratio':>6} {f'{jobs} procs p/s':>13}")
-    print(header)
-    print("-" * len(header))
+    _print_header(f"{'game / ruleset':<40} {'backend':>9} {'compile s':>9} {'p/s (cpu)':>10} "
+                  f"{'(wall)':>9} {'Ludii p/s':>10} {'ratio':>6} {f'{jobs} procs p/s':>13}")
     for path, ruleset in _configurations(files, targets, refdata):
         game = load(path, ruleset=ruleset, backend=backend)
         t0 = time.perf_counter()
@@ -204,10 +207,8 @@ def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: b
     print(f"ludeme run --jobs 1 --backend {backend}, end to end, CPU time of the child process; "
           f"two run sizes (about {seconds:g} s and 3x that at Ludii's rate); load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    header = (f"{'game / ruleset':<40} {'n1':>8} {'n2':>8} {'cpu1 s':>7} {'cpu2 s':>7} "
-              f"{'p/s':>10} {'Ludii p/s':>10} {'ratio':>6}")
-    print(header)
-    print("-" * len(header))
+    _print_header(f"{'game / ruleset':<40} {'n1':>8} {'n2':>8} {'cpu1 s':>7} {'cpu2 s':>7} "
+                  f"{'p/s':>10} {'Ludii p/s':>10} {'ratio':>6}")
     for path, ruleset in _configurations(files, targets, refdata):
         game = load(path, ruleset=ruleset, backend="reference")
         ludii = ludii_rates.get(reference_slug(game, path, refdata) or "")
