@@ -264,7 +264,7 @@ def kernel_columns(game, kernels, seed: int, first: int, n: int) -> dict:
         "index": got["index"], "seed": got["seed"],
         "players": np.full(n, players, dtype=np.int64),
         "winner": got["winner"], "end_type": got["end_type"],
-        "timeout": np.isin(got["end_type"], TIMEOUT_END_TYPES),
+        "timeout": got["timeout"],
         "turns": got["turns"], "moves": got["moves"],
         "turn_limit": np.full(n, getattr(game, "max_turns", 1250) * players, dtype=np.int64),
     }

@@ -14,15 +14,18 @@ from ludeme.crosscheck import crosscheck_files
 from ludeme.runner import load, playout_seed, run_playouts
 
 # (Ludii file, playouts compared per run seed): the reference configurations it compiles.
-COMPILED_GAMES = [("Tic-Tac-Toe.lud", 400), ("Breakthrough.lud", 60)]
-SLOW_COMPILED_GAMES = [("Gomoku.lud", 20)]
+KONANE_8 = "Konane.lud:8x8 Konane (Suggested)"
+COMPILED_GAMES = [("Tic-Tac-Toe.lud", 400), ("Breakthrough.lud", 60), (KONANE_8, 40)]
+SLOW_COMPILED_GAMES = [("Gomoku.lud", 20), ("Konane.lud:10x10 Konane (Observed)", 20)]
 
 
 def ludii_game(name: str, backend: str = "auto"):
+    """A Ludii game by file name, with ':ruleset' after it if any."""
     d = ludii_dir()
     if d is None:
         pytest.skip("Ludii's .lud files not found: put shared/ beside the checkout")
-    return load(d / "games" / name, backend=backend)
+    file, _, ruleset = name.partition(":")
+    return load(d / "games" / file, ruleset=ruleset or None, backend=backend)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 42, 2**32 - 1, 2**32, 2**40 + 12345, 2**63 + 5])
@@ -70,7 +73,8 @@ def test_rows_do_not_depend_on_processes():
     pd.testing.assert_frame_equal(one.drop(columns="seconds"), two.drop(columns="seconds"))
 
 
-@pytest.mark.parametrize("slug", ["tic-tac-toe", "breakthrough", "gomoku"])
+@pytest.mark.parametrize("slug", ["tic-tac-toe", "breakthrough", "gomoku", "konane-8x8",
+                                  "konane-10x10"])
 def test_traces_agree_on_the_compiled_backend(slug):
     ref = refdata_dir()
     if ref is None or ludii_dir() is None:

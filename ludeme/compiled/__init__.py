@@ -60,10 +60,11 @@ class CompiledGame:
         t0 = time.perf_counter()
         self.module.playouts(rt.int_words(seed), first, n, out_i, out_f, ranks)
         seconds = time.perf_counter() - t0
-        names = rt.END_TYPE_NAMES
+        names = np.array(rt.END_TYPE_NAMES, dtype=object)
         cols = {
             "index": out_i[:, 0], "seed": out_i[:, 1], "winner": out_i[:, 2],
-            "end_type": np.array([names[e] for e in out_i[:, 3]], dtype=object),
+            "end_type": names[out_i[:, 3]],
+            "timeout": (out_i[:, 3] == rt.END_TURN_LIMIT) | (out_i[:, 3] == rt.END_MOVE_LIMIT),
             "turns": out_i[:, 4], "moves": out_i[:, 5], "decisions_multi": out_i[:, 6],
             "branching_factor": out_f[:, 0], "decision_moves": out_f[:, 1],
             "decision_factor": out_f[:, 2], "board_coverage": out_f[:, 3],
@@ -76,10 +77,10 @@ class CompiledGame:
 class CompiledMove:
     """A legal move of a `CompiledState`: (from, to) as Ludii numbers them."""
 
-    __slots__ = ("frm", "to", "gen", "level_from", "level_to")
+    __slots__ = ("frm", "to", "gen", "extra", "level_from", "level_to")
 
-    def __init__(self, frm: int, to: int, gen: int):
-        self.frm, self.to, self.gen = frm, to, gen
+    def __init__(self, frm: int, to: int, gen: int, extra: int = -1):
+        self.frm, self.to, self.gen, self.extra = frm, to, gen, extra
         self.level_from = self.level_to = 0
 
     def __repr__(self) -> str:
@@ -101,9 +102,10 @@ class CompiledState:
         self.sc = np.zeros(m.NUM_SCALARS, np.int64)
         self.rk = np.zeros(m.NP + 1, np.float64)
         self.active = np.zeros(m.NP + 1, np.int8)
+        self.phase = np.zeros(m.NP + 1, np.int64)
         self.hist_mover = np.zeros(m.HISTORY, np.int64)
         self.hist_pass = np.zeros(m.HISTORY, np.bool_)
-        m.reset(self.who, self.what, self.count, self.sc, self.rk, self.active)
+        m.reset(self.who, self.what, self.count, self.sc, self.rk, self.active, self.phase)
 
     @property
     def mover(self) -> int:
@@ -125,20 +127,22 @@ class CompiledState:
         import numpy as np
         if self.is_terminal():
             return []
-        buf = [np.empty(self.m.MAX_BUFFER, np.int64) for _ in range(3)]
-        k = self.m.legal(self.who, self.what, self.count, self.sc, *buf)
+        buf = [np.empty(self.m.MAX_BUFFER, np.int64) for _ in range(4)]
+        k = self.m.legal(self.who, self.what, self.count, self.sc, self.phase, *buf)
         if k == 0:
             return [CompiledMove(-1, -1, -1)]
-        return [CompiledMove(int(f), int(t), int(g)) for f, t, g in zip(*(b[:k] for b in buf))]
+        return [CompiledMove(int(f), int(t), int(g), int(x))
+                for f, t, g, x in zip(*(b[:k] for b in buf))]
 
     def apply(self, move: CompiledMove) -> None:
-        self.m.step(self.who, self.what, self.count, self.sc, self.rk, self.active,
-                    self.hist_mover, self.hist_pass, move.frm, move.to, move.gen)
+        self.m.step(self.who, self.what, self.count, self.sc, self.rk, self.active, self.phase,
+                    self.hist_mover, self.hist_pass, move.frm, move.to, move.gen, move.extra)
 
     def clone(self) -> "CompiledState":
         s = CompiledState.__new__(CompiledState)
         s.kernels, s.m, s.g = self.kernels, self.m, self.g
-        for name in ("who", "what", "count", "sc", "rk", "active", "hist_mover", "hist_pass"):
+        for name in ("who", "what", "count", "sc", "rk", "active", "phase", "hist_mover",
+                     "hist_pass"):
             setattr(s, name, getattr(self, name).copy())
         return s
 
