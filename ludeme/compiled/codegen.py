@@ -677,6 +677,10 @@ def check_game(game) -> None:
         raise Unsupported(None, "visited sites")
     if len(game.containers) > 1:
         raise Unsupported(None, "hands")
+    if getattr(game, "swap_rule", False):
+        raise Unsupported(None, "the swap rule")
+    if getattr(game, "sequence_capture", False):
+        raise Unsupported(None, "removals at the end of the turn")
 
 
 def _phases(rules) -> list[tuple]:
