@@ -36,7 +36,7 @@ def test_playout_seeds_are_numpys(seed, index):
 
 @pytest.mark.parametrize("seed", [0, 1, 2**31, 2**32 + 1, 2**62 + 12345, 2**63 - 1])
 def test_choices_are_pythons_random(seed):
-    mt = np.zeros(625, dtype=np.int64)
+    mt = np.zeros(rt.MT_STATE_SIZE, dtype=np.int64)
     rt.mt_seed(mt, seed)
     r = random.Random(seed)
     bounds = [1, 2, 3, 7, 9, 64, 100, 1000, 2**31] * 100      # > 624 draws: the state refills

@@ -198,7 +198,7 @@ def _same_random() -> bool:
     import numpy as np
 
     from . import rt
-    mt = np.zeros(625, dtype=np.int64)
+    mt = np.zeros(rt.MT_STATE_SIZE, dtype=np.int64)
     for seed in (0, 12345, 2**40 + 7):
         rt.mt_seed(mt, seed)
         r = random.Random(seed)

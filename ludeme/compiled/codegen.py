@@ -797,6 +797,7 @@ import numpy as np
 from numba import njit
 from ludeme.compiled.rt import (apply_result, timeout, all_passed, is_line, site_add,
                                 site_remove, site_move, mt_seed, rand_below, playout_seed_of,
+                                MT_STATE_SIZE,
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,
                                 WINNER, LAST_FROM, LAST_TO, END_TYPE, NWINNERS, NLOSERS,
                                 LOSSES_DECIDED, NUM_START_MOVES, NUM_TURN_SAME, LAST_MOVER,
@@ -976,7 +977,7 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out):
     mx = np.empty(MAX_BUFFER, np.int64)
     hist_mover = np.empty(HISTORY, np.int64)
     hist_pass = np.empty(HISTORY, np.bool_)
-    rng = np.zeros(625, np.int64)
+    rng = np.zeros(MT_STATE_SIZE, np.int64)
     for r in range(n):
         index = first + r
         seed = playout_seed_of(seed_words, index)

@@ -92,17 +92,31 @@ def playout_seed_of(seed_words, index):
 
 _N = 624
 _M = 397
+MT_STATE_SIZE = _N + 2       # the words, the next index, the words generated (see mt_seed)
 _MATRIX_A = 0x9908B0DF
 _UPPER = 0x80000000
 _LOWER = 0x7FFFFFFF
 
 
+def _init_genrand(s: int) -> np.ndarray:
+    """MT19937's init_genrand(s): the same array before every init_by_array, so computed once."""
+    mt = np.zeros(_N, dtype=np.int64)
+    mt[0] = s
+    for i in range(1, _N):
+        mt[i] = (1812433253 * (int(mt[i - 1]) ^ (int(mt[i - 1]) >> 30)) + i) & MASK32
+    return mt
+
+
+_GENRAND_19650218 = _init_genrand(19650218)
+
+
 @njit(cache=True)
 def mt_seed(mt, seed):
-    """Seed MT19937 state `mt` (625 int64: 624 words and the index) as `random.seed(seed)`."""
-    mt[0] = 19650218
-    for i in range(1, _N):
-        mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & MASK32
+    """Seed MT19937 state `mt` as `random.seed(seed)` (0 <= seed < 2**64).
+
+    `mt` holds 626 int64: the 624 words, the index of the next word drawn, and how
+    many words of the current block are generated (see `_genrand`)."""
+    mt[:_N] = _GENRAND_19650218
     key0 = seed & MASK32
     key1 = seed >> 32
     nkey = 2 if key1 else 1
@@ -126,22 +140,32 @@ def mt_seed(mt, seed):
             i = 1
     mt[0] = 0x80000000
     mt[_N] = _N
+    mt[_N + 1] = _N
 
 
 @njit(cache=True)
 def _genrand(mt):
-    if mt[_N] >= _N:
-        for kk in range(_N - _M):
+    """The next 32-bit word. The block of 624 words is regenerated lazily, word by word in
+    MT19937's order (each new word reads only later old words and earlier new ones), so
+    a playout that draws a few words does not pay for the whole block."""
+    i = mt[_N]
+    if i >= _N:
+        i = 0
+        mt[_N + 1] = 0
+    while mt[_N + 1] <= i:
+        kk = mt[_N + 1]
+        if kk < _N - _M:
             y = (mt[kk] & _UPPER) | (mt[kk + 1] & _LOWER)
             mt[kk] = mt[kk + _M] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
-        for kk in range(_N - _M, _N - 1):
+        elif kk < _N - 1:
             y = (mt[kk] & _UPPER) | (mt[kk + 1] & _LOWER)
             mt[kk] = mt[kk + (_M - _N)] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
-        y = (mt[_N - 1] & _UPPER) | (mt[0] & _LOWER)
-        mt[_N - 1] = mt[_M - 1] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
-        mt[_N] = 0
-    y = mt[mt[_N]]
-    mt[_N] += 1
+        else:
+            y = (mt[_N - 1] & _UPPER) | (mt[0] & _LOWER)
+            mt[_N - 1] = mt[_M - 1] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+        mt[_N + 1] = kk + 1
+    y = mt[i]
+    mt[_N] = i + 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
     y ^= (y << 15) & 0xEFC60000
