@@ -42,50 +42,87 @@ def int_words(n: int) -> np.ndarray:
     return np.array(words, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hashmix(value, hc):
-    value = (value ^ hc[0]) & MASK32
-    hc[0] = (hc[0] * _MULT_A) & MASK32
-    value = (value * hc[0]) & MASK32
-    return value ^ (value >> 16)
+    """numpy's hashmix: (the mixed value, the next hash constant)."""
+    value = (value ^ hc) & MASK32
+    hc = (hc * _MULT_A) & MASK32
+    value = (value * hc) & MASK32
+    return value ^ (value >> 16), hc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mix(x, y):
     r = (_MIX_MULT_L * x - _MIX_MULT_R * y) & MASK32
     return r ^ (r >> 16)
 
 
+@njit(cache=True, inline="always")
+def _mix_at(p0, p1, p2, p3, i, v):
+    """The pool with word i mixed with v."""
+    if i == 0:
+        return _mix(p0, v), p1, p2, p3
+    if i == 1:
+        return p0, _mix(p1, v), p2, p3
+    if i == 2:
+        return p0, p1, _mix(p2, v), p3
+    return p0, p1, p2, _mix(p3, v)
+
+
 @njit(cache=True)
 def playout_seed_of(seed_words, index):
-    """The 63-bit seed of playout `index` of a run whose seed has these words."""
+    """The 63-bit seed of playout `index` of a run whose seed has these words.
+
+    numpy's SeedSequence([seed, index]) with its pool of four words kept in
+    registers (no arrays: this runs once per playout)."""
     n_seed = len(seed_words)
-    entropy = np.zeros(n_seed + 2, dtype=np.int64)
-    entropy[:n_seed] = seed_words
-    entropy[n_seed] = index & MASK32
-    n = n_seed + 1
-    if index >> 32:
-        entropy[n] = index >> 32
-        n += 1
-    pool = np.zeros(_POOL, dtype=np.int64)
-    hc = np.array([_INIT_A], dtype=np.int64)
+    n = n_seed + (2 if index >> 32 else 1)
+    hc = _INIT_A
+    p0 = p1 = p2 = p3 = 0
     for i in range(_POOL):
-        pool[i] = _hashmix(entropy[i] if i < n else 0, hc)
+        if i < n_seed:
+            e = seed_words[i]
+        elif i == n_seed:
+            e = index & MASK32
+        elif i == n_seed + 1 and i < n:
+            e = index >> 32
+        else:
+            e = 0
+        v, hc = _hashmix(e, hc)
+        if i == 0:
+            p0 = v
+        elif i == 1:
+            p1 = v
+        elif i == 2:
+            p2 = v
+        else:
+            p3 = v
     for i_src in range(_POOL):
+        src = p0 if i_src == 0 else p1 if i_src == 1 else p2 if i_src == 2 else p3
         for i_dst in range(_POOL):
             if i_src != i_dst:
-                pool[i_dst] = _mix(pool[i_dst], _hashmix(pool[i_src], hc))
+                v, hc = _hashmix(src, hc)
+                p0, p1, p2, p3 = _mix_at(p0, p1, p2, p3, i_dst, v)
     for i_src in range(_POOL, n):
+        if i_src < n_seed:
+            e = seed_words[i_src]
+        elif i_src == n_seed:
+            e = index & MASK32
+        else:
+            e = index >> 32
         for i_dst in range(_POOL):
-            pool[i_dst] = _mix(pool[i_dst], _hashmix(entropy[i_src], hc))
+            v, hc = _hashmix(e, hc)
+            p0, p1, p2, p3 = _mix_at(p0, p1, p2, p3, i_dst, v)
     h = _INIT_B
-    out = np.zeros(2, dtype=np.int64)
-    for i in range(2):
-        v = (pool[i] ^ h) & MASK32
-        h = (h * _MULT_B) & MASK32
-        v = (v * h) & MASK32
-        out[i] = v ^ (v >> 16)
-    return (out[1] << 31) | (out[0] >> 1)
+    v = (p0 ^ h) & MASK32
+    h = (h * _MULT_B) & MASK32
+    v = (v * h) & MASK32
+    low = v ^ (v >> 16)
+    v = (p1 ^ h) & MASK32
+    h = (h * _MULT_B) & MASK32
+    v = (v * h) & MASK32
+    high = v ^ (v >> 16)
+    return (high << 31) | (low >> 1)
 
 
 # ---------------------------------------------------------------- CPython's random
