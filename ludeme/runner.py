@@ -276,6 +276,8 @@ def kernel_columns(game, kernels, seed: int, first: int, n: int) -> dict:
         cols[f"rank_p{p}"] = ranks[:, p - 1]
         cols[f"utility_p{p}"] = (2.0 * ranks[:, p - 1] - 1.0 if players == 1 else
                                  1.0 - (ranks[:, p - 1] - 1.0) * (2.0 / (players - 1)))
+    for p in range(1, players + 1):
+        cols[f"agent_p{p}"] = np.full(n, "random", dtype=object)
     cols["seconds"] = got["seconds"]
     cols["engine_version"] = np.full(n, __version__, dtype=object)
     return cols
