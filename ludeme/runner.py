@@ -386,13 +386,34 @@ class PartitionWriter:
                 done.append(self._write(part))
         return done
 
-    def _write(self, part: int) -> list[dict]:
+    def add_columns(self, columns: dict) -> list:
+        """Keep a chunk of rows given as columns (the compiled backend's); the partitions
+        they complete, each written and returned as a DataFrame (no row dicts on the way)."""
+        import numpy as np
+        import pandas as pd
+        frame = pd.DataFrame(columns)
+        parts = frame["index"].to_numpy() // self.size
+        done = []
+        for part in np.unique(parts):
+            bucket = self.pending.setdefault(int(part), [])
+            bucket.append(frame[parts == part])
+            if sum(len(b) for b in bucket) == min(self.size, self.n - part * self.size):
+                done.append(self._write(int(part)))
+        return done
+
+    def _write(self, part: int):
         """Write one complete partition, sorted by index."""
         import pandas as pd
-        rows = sorted(self.pending.pop(part), key=lambda r: r["index"])
+        pending = self.pending.pop(part)
+        if isinstance(pending[0], pd.DataFrame):
+            rows = pd.concat(pending).sort_values("index", kind="stable").reset_index(drop=True)
+            frame = rows
+        else:
+            rows = sorted(pending, key=lambda r: r["index"])
+            frame = pd.DataFrame.from_records(rows)
         path = self.dir / f"{self.prefix}-{part * self.size:09d}.parquet"
         tmp = path.with_suffix(".tmp")
-        pd.DataFrame.from_records(rows).to_parquet(tmp, index=False)
+        frame.to_parquet(tmp, index=False)
         tmp.replace(path)                  # a partition is there whole or not at all
         self.written.append(path)
         return rows
@@ -412,7 +433,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     rows depend on neither. `partitions`: a directory where each complete run of
     `partition_size` consecutive playouts is written as parquet at once (with
     `keep_rows=False` the table returned is empty: memory stays bounded, and
-    `on_partition(rows)` sees each partition's rows). `progress`: a progress bar
+    `on_partition(rows)` sees each partition's rows: dicts, or a DataFrame from the
+    compiled backend). `progress`: a progress bar
     on stderr (None: only when stderr is a terminal). Ctrl-C stops the run and
     returns the playouts already finished, with `df.attrs["interrupted"] = True`.
     `backend`: "auto", "compiled" or "reference" (None: the one the game was loaded
@@ -449,15 +471,15 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                     count = len(chunk["index"])
                     if keep_rows:
                         columns.append(chunk)
-                    chunk = pd.DataFrame(chunk).to_dict("records") if writer is not None else ()
+                    done = writer.add_columns(chunk) if writer is not None else ()
                 else:
                     count = len(chunk)
                     if keep_rows:
                         rows.extend(chunk)
-                if writer is not None:
-                    for part in writer.add(chunk):
-                        if on_partition is not None:
-                            on_partition(part)
+                    done = writer.add(chunk) if writer is not None else ()
+                for part in done:
+                    if on_partition is not None:
+                        on_partition(part)
                 bar.update(count)
         except KeyboardInterrupt:
             interrupted = True
@@ -588,7 +610,8 @@ def _run(args) -> int:
                 game, args.n, args.seed, args.jobs, agents=agents, rotate=args.rotate_seats,
                 scheduler=args.scheduler, partitions=parts, keep_rows=not partitioned,
                 partition_size=PARTITION_SIZE,
-                on_partition=lambda rows: summary.add(pd.DataFrame.from_records(rows)),
+                on_partition=lambda rows: summary.add(
+                    rows if isinstance(rows, pd.DataFrame) else pd.DataFrame.from_records(rows)),
                 progress=False if args.no_progress else None, label=label)
         except Unsupported as e:        # --backend compiled on a game it cannot compile
             raise LudemeError(f"{label}: the compiled backend has no form for {e} yet "

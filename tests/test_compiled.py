@@ -119,3 +119,15 @@ def test_unknown_backend_is_refused():
     assert BACKENDS == ("auto", "reference", "compiled")
     with pytest.raises(ValueError, match="backend must be one of"):
         load(DESCRIPTIONS / "adzua_children.lud", backend="fast")
+
+
+def test_compiled_partitions_hold_the_reference_rows(tmp_path):
+    game = ludii_game("Tic-Tac-Toe.lud")
+    seen = []
+    df = run_playouts(game, 250, 4, jobs=1, progress=False, partitions=tmp_path,
+                      partition_size=100, keep_rows=False, on_partition=seen.append)
+    assert df.empty and df.attrs["backend"] == "compiled"
+    assert [len(p) for p in seen] == [100, 100, 50]
+    stored = pd.read_parquet(tmp_path).sort_values("index").reset_index(drop=True)
+    ref = run_playouts(game, 250, 4, jobs=1, progress=False, backend="reference")
+    pd.testing.assert_frame_equal(stored.drop(columns="seconds"), ref.drop(columns="seconds"))
