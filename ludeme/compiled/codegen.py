@@ -681,6 +681,8 @@ def check_game(game) -> None:
         raise Unsupported(None, "the swap rule")
     if getattr(game, "sequence_capture", False):
         raise Unsupported(None, "removals at the end of the turn")
+    if getattr(game, "counting", False):
+        raise Unsupported(None, "counted pieces on the board")
 
 
 def _phases(rules) -> list[tuple]:
