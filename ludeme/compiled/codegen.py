@@ -422,7 +422,7 @@ class Source:
             lines.extend(body)
 
     def for_each_piece(self, lud, out, ind):
-        _given(lud, "on", "top", "role")
+        _given(lud, "on", "top", "role", "container")
         comps = self.game.components
         names = set(lud.names or ())
         n = self.env.num_board_sites
@@ -432,8 +432,7 @@ class Source:
                    f"who[frm] == mover)):")
         out.append(f"{ind}        continue")
         if lud.moves is not None:
-            allowed = [w for w in range(1, len(comps))
-                       if not names or any(x in comps[w].name for x in names)]
+            allowed = [w for w in range(1, len(comps)) if _named(comps[w].name, names)]
             out.append(f"{ind}    if {self.table([w in allowed for w in range(len(comps))], 'bool_')}"
                        f"[wf]:")
             self.moves(lud.moves, out, ind + "        ")
@@ -443,7 +442,7 @@ class Source:
         for idx, piece in self.env.piece_items:
             if piece.generator is None:
                 continue
-            if names and not any(x in comps[idx].name for x in names):
+            if not _named(comps[idx].name, names):
                 continue
             by_generator.setdefault(id(piece.generator), [piece.generator]).append(idx)
         for gen, *whats in by_generator.values():
@@ -641,6 +640,11 @@ class Source:
         out.append(f"{ind}    if rw == 0 or rw == {n + 1} or active[rw]:")
         out.append(f"{ind}        apply_result(sc, rk, active, {n}, rw, {kind})")
         out.append(f"{ind}        mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")
+
+
+def _named(name: str, names: set) -> bool:
+    """forEach Piece's name filter, as the reference: the name without its trailing number."""
+    return not names or name.rstrip("0123456789") in names
 
 
 class _Probe:
