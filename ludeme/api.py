@@ -8,9 +8,20 @@ from .expand import expand_file
 
 
 def load(path: str | os.PathLike, options=(), ruleset: str | None = None, *,
-         max_turns: int | None = None, max_moves: int | None = None):
-    """Read, expand and compile a .lud file into a `ludeme.engine.Game`."""
+         max_turns: int | None = None, max_moves: int | None = None, backend: str = "auto"):
+    """Read, expand and compile a .lud file into a `ludeme.engine.Game`.
+
+    `backend` is how `ludeme.runner.run_playouts` plays it: "auto" (numba kernels
+    when every ludeme of the game has a compiled form, else the reference engine,
+    said once on stderr), "compiled" or "reference" (see `ludeme.compiled`). The
+    kernels are built on first use; the State API always runs the reference engine.
+    """
+    from .compiled import BACKENDS
     from .compiler import MAX_MOVES, MAX_TURNS_PER_PLAYER, compile_game
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     ex = expand_file(path, list(options), ruleset)
-    return compile_game(ex, max_turns=max_turns or MAX_TURNS_PER_PLAYER,
+    game = compile_game(ex, max_turns=max_turns or MAX_TURNS_PER_PLAYER,
                         max_moves=max_moves or MAX_MOVES)
+    game.backend = backend
+    return game

@@ -3,13 +3,21 @@
 `frontend [DIR]` expands every .lud file below DIR (default ../shared/ludii/corpus)
 for its default options and every ruleset, on one core, and prints the time taken.
 
-`playouts [FILE...] [--seconds S] [--jobs J]` plays uniform-random playouts (as
-`ludeme run` does, metrics bookkeeping included) of every bundled description
-(descriptions/*.lud, each ruleset) for S seconds on one process, and prints the
-rate next to Ludii's single-thread rate recorded in ../shared/refdata/stats as a
-ratio, then the rate of J processes (default: all cores) playing at once. Rates
-are wall-clock; the CPU-time rate beside it shows how much other load on the
-machine slowed the wall-clock one.
+`playouts [FILE...] [--targets] [--backend B] [--seconds S] [--jobs J]` plays
+uniform-random playouts as `ludeme run` does (rows and metrics bookkeeping
+included) of every bundled description (descriptions/*.lud, each ruleset), or of
+the five configurations of the speed target (`--targets`: Adzua (Ludii 5), Lines
+of Action, Konane 8x8, Breakthrough, Tic-Tac-Toe), for S seconds of CPU time on
+one process, and prints the rate next to Ludii's warmed single-thread rate
+(../shared/refdata/speed.tsv, the figures of SPEED.md) as a ratio, then the rate
+of J processes (default: all cores) playing at once. Rates are per second of CPU
+time: the machines are shared, and the wall-clock rate (printed beside it) moves
+with the other load. The backend's compile time is printed apart.
+
+`playouts --end-to-end` times `ludeme run --jobs 1` itself (rows, metrics,
+summary and the files it writes), in a fresh process, at two run sizes, so that
+start-up and compiling cancel: rate = (n2 - n1) / (cpu2 - cpu1), CPU time of the
+child process.
 """
 
 from __future__ import annotations
@@ -41,11 +49,32 @@ def bundled_descriptions() -> list[Path]:
     return sorted((Path(__file__).resolve().parent.parent / "descriptions").glob("*.lud"))
 
 
-def reference_stats(game, path: str | Path, refdata: Path | None = None) -> dict | None:
-    """Ludii's recorded stats/<slug>.json for exactly this game's option items, if any.
+TARGETS = [   # the configurations of the speed target: (file, ruleset) under ../shared or here
+    ("descriptions/adzua_children.lud", "Adzua (Children) (Ludii 5) (Reconstructed)"),
+    ("descriptions/lines_of_action.lud", None),
+    ("ludii/games/Konane.lud", "8x8 Konane (Suggested)"),
+    ("ludii/games/Breakthrough.lud", None),
+    ("ludii/games/Tic-Tac-Toe.lud", None),
+]
+
+
+def target_files(refdata: Path) -> list[tuple[Path, str | None]]:
+    """The speed target's (file, ruleset) pairs that exist here."""
+    root = Path(__file__).resolve().parent.parent
+    out = []
+    for path, ruleset in TARGETS:
+        p = root / path if path.startswith("descriptions/") else refdata.parent / path
+        if p.exists():
+            out.append((p, ruleset))
+    return out
+
+
+def reference_slug(game, path: str | Path, refdata: Path | None = None) -> str | None:
+    """The slug of Ludii's reference configuration that is exactly this game's option items.
 
     A reference matches when, in this description, its options (or ruleset) on
-    top of the defaults select the same items as the game was loaded with.
+    top of the defaults select the same items as the game was loaded with
+    (as recorded in stats/<slug>.json).
     """
     from .errors import LudemeError
     from .expand import choose_items, load_description
@@ -61,21 +90,35 @@ def reference_stats(game, path: str | Path, refdata: Path | None = None) -> dict
         except LudemeError:              # an option or ruleset this description lacks
             continue
         if {f"{c}/{item.name}" for c, item in chosen.items()} == ours:
-            return {**ref, "slug": stats.stem}
+            return stats.stem
     return None
 
 
-def playout_rate(game, seconds: float, seed: int = 0) -> tuple[float, float, int]:
-    """(wall-clock rate, CPU-time rate, playouts) of `ludeme run`'s playouts for `seconds`."""
-    from .runner import play_one, playout_seed
-    play_one(game, playout_seed(seed, 0))                # warm the caches
-    count = 0
+def warmed_ludii(refdata: Path | None = None) -> dict[str, float]:
+    """Ludii's warmed single-thread playouts/s per slug (speed.tsv, the figures of SPEED.md)."""
+    path = (refdata or default_refdata()) / "speed.tsv"
+    if not path.exists():
+        return {}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    i_slug, i_rate = header.index("slug"), header.index("playouts_per_sec")
+    return {f[i_slug]: float(f[i_rate]) for f in (ln.split("\t") for ln in lines[1:] if ln)}
+
+
+def playout_rate(game, seconds: float, seed: int = 0,
+                 backend: str = "auto") -> tuple[float, float, int]:
+    """(CPU-time rate, wall-clock rate, playouts) of `ludeme run`'s playouts for `seconds`
+    of CPU time, by batches as `run_playouts` plays them (compiling excluded)."""
+    from .runner import run_playouts
+    run_playouts(game, 1, seed, jobs=1, progress=False, backend=backend)     # compile, warm
+    count, batch = 0, 1
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    while time.perf_counter() - wall0 < seconds:
-        play_one(game, playout_seed(seed, count), count)
-        count += 1
+    while time.process_time() - cpu0 < seconds:
+        run_playouts(game, batch, seed + count, jobs=1, progress=False, backend=backend)
+        count += batch
+        batch = min(batch * 2, 100_000)
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    return count / wall, count / cpu if cpu else float("nan"), count
+    return count / cpu if cpu else float("nan"), count / wall, count
 
 
 def _rate_in_worker(source, seconds: float, seed: int) -> tuple[float, float, int]:
@@ -92,35 +135,93 @@ def parallel_rate(game, seconds: float, jobs: int) -> float:
     source = game_source(game)
     rates = Parallel(n_jobs=jobs, backend="loky")(
         delayed(_rate_in_worker)(source, seconds, k + 1) for k in range(jobs))
-    return sum(r[0] for r in rates)
+    return sum(r[1] for r in rates)
 
 
-def bench_playouts(files: list[Path], seconds: float, jobs: int | None) -> int:
-    """One line per game/ruleset: rates on one process and on all cores, and the ratio to Ludii."""
-    from .runner import cpu_jobs, load, ruleset_names
-    jobs = cpu_jobs(jobs)
-    refdata = default_refdata()
-    print(f"{seconds:g} s per configuration; load average {os.getloadavg()[0]:.1f} on "
-          f"{os.cpu_count()} cores; Ludii: single-thread p/s from {refdata / 'stats'}")
-    header = (f"{'game / ruleset':<46} {'1 proc p/s':>10} {'(cpu)':>8} {'Ludii p/s':>10} "
-              f"{'ratio':>14} {f'{jobs} procs p/s':>13}")
+def _ratio_text(rate: float, ludii: float | None) -> tuple[str, str]:
+    if not ludii:
+        return "-", "-"
+    return f"{ludii:,.0f}", f"{rate / ludii:.3f}"
+
+
+def _print_header(header: str) -> None:
     print(header)
     print("-" * len(header))
+
+
+def _configurations(files: list[Path], targets: bool, refdata: Path):
+    from .runner import ruleset_names
+    if targets:
+        yield from target_files(refdata)
+        return
     for path in files:
         for ruleset in ruleset_names(path):
-            game = load(path, ruleset=ruleset)
-            wall_rate, cpu_rate, _ = playout_rate(game, seconds)
-            ref = reference_stats(game, path, refdata)
-            if ref:
-                ludii = ref["throughput"]["playoutsPerSec"]
-                ratio = wall_rate / ludii
-                ludii_text, ratio_text = f"{ludii:,.0f}", f"{ratio:.3f} (1/{1 / ratio:.1f})"
-            else:
-                ludii_text, ratio_text = "-", "-"
-            all_rate = parallel_rate(game, seconds, jobs) if jobs > 1 else wall_rate
-            name = (ruleset or "").split("/", 1)[-1] or game.name
-            print(f"{name[:46]:<46} {wall_rate:>10,.0f} {cpu_rate:>8,.0f} {ludii_text:>10} "
-                  f"{ratio_text:>14} {all_rate:>13,.0f}", flush=True)
+            yield path, ruleset
+
+
+def bench_playouts(files: list[Path], seconds: float, jobs: int | None, backend: str = "auto",
+                   targets: bool = False) -> int:
+    """One line per game/ruleset: rates on one process and on all cores, and the ratio to Ludii."""
+    from .runner import compiled_of, cpu_jobs, load
+    jobs = cpu_jobs(jobs)
+    refdata = default_refdata()
+    ludii_rates = warmed_ludii(refdata)
+    print(f"{seconds:g} s of CPU per configuration; load average {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores; Ludii: warmed single-thread p/s from {refdata / 'speed.tsv'}")
+    _print_header(f"{'game / ruleset':<40} {'backend':>9} {'compile s':>9} {'p/s (cpu)':>10} "
+                  f"{'(wall)':>9} {'Ludii p/s':>10} {'ratio':>6} {f'{jobs} procs p/s':>13}")
+    for path, ruleset in _configurations(files, targets, refdata):
+        game = load(path, ruleset=ruleset, backend=backend)
+        t0 = time.perf_counter()
+        kernels = compiled_of(game)
+        compile_s = time.perf_counter() - t0
+        cpu_rate, wall_rate, _ = playout_rate(game, seconds, backend=backend)
+        slug = reference_slug(game, path, refdata)
+        ludii_text, ratio_text = _ratio_text(cpu_rate, ludii_rates.get(slug or ""))
+        all_rate = parallel_rate(game, seconds, jobs) if jobs > 1 else wall_rate
+        name = (ruleset or "").split("/", 1)[-1] or game.name
+        print(f"{name[:40]:<40} {'compiled' if kernels else 'reference':>9} "
+              f"{compile_s if kernels else 0:>9.2f} {cpu_rate:>10,.0f} {wall_rate:>9,.0f} "
+              f"{ludii_text:>10} {ratio_text:>6} {all_rate:>13,.0f}", flush=True)
+    return 0
+
+
+def _run_cpu_seconds(args: list[str]) -> float:
+    """CPU seconds (user + system) of `python -m ludeme run ARGS` in a child process."""
+    import resource
+    import subprocess
+    import tempfile
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([sys.executable, "-m", "ludeme", "run", *args, "--jobs", "1",
+                        "--no-progress", "--out", out], check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: bool) -> int:
+    """`ludeme run --jobs 1` at two sizes per configuration: the rate with start-up cancelled."""
+    from .runner import load
+    refdata = default_refdata()
+    ludii_rates = warmed_ludii(refdata)
+    print(f"ludeme run --jobs 1 --backend {backend}, end to end, CPU time of the child process; "
+          f"two run sizes (about {seconds:g} s and 3x that at Ludii's rate); load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    _print_header(f"{'game / ruleset':<40} {'n1':>8} {'n2':>8} {'cpu1 s':>7} {'cpu2 s':>7} "
+                  f"{'p/s':>10} {'Ludii p/s':>10} {'ratio':>6}")
+    for path, ruleset in _configurations(files, targets, refdata):
+        game = load(path, ruleset=ruleset, backend="reference")
+        ludii = ludii_rates.get(reference_slug(game, path, refdata) or "")
+        n1 = max(20, int((ludii or 100) * seconds))
+        n2 = 3 * n1
+        args = [str(path)] + (["--ruleset", ruleset] if ruleset else []) + ["--backend", backend]
+        cpu1 = _run_cpu_seconds(args + ["-n", str(n1)])
+        cpu2 = _run_cpu_seconds(args + ["-n", str(n2)])
+        rate = (n2 - n1) / (cpu2 - cpu1) if cpu2 > cpu1 else float("nan")
+        ludii_text, ratio_text = _ratio_text(rate, ludii)
+        name = (ruleset or "").split("/", 1)[-1] or game.name
+        print(f"{name[:40]:<40} {n1:>8} {n2:>8} {cpu1:>7.2f} {cpu2:>7.2f} {rate:>10,.0f} "
+              f"{ludii_text:>10} {ratio_text:>6}", flush=True)
     return 0
 
 
@@ -170,6 +271,11 @@ def main(argv=None) -> int:
     f.add_argument("dir", nargs="?", type=Path, default=None)
     pl = sub.add_parser("playouts", help="playouts per second, beside Ludii's")
     pl.add_argument("files", nargs="*", type=Path, help="default: descriptions/*.lud")
+    pl.add_argument("--targets", action="store_true",
+                    help="the five configurations of the speed target instead of FILEs")
+    pl.add_argument("--backend", choices=("auto", "compiled", "reference"), default="auto")
+    pl.add_argument("--end-to-end", action="store_true",
+                    help="time `ludeme run --jobs 1` at two run sizes instead")
     pl.add_argument("--seconds", type=float, default=3.0, help="per configuration (default 3)")
     pl.add_argument("--jobs", type=int, default=None, help="processes for the all-cores rate")
     sm = sub.add_parser("summary", help="seconds and memory to summarise many playouts")
@@ -181,7 +287,10 @@ def main(argv=None) -> int:
     if args.what == "frontend":
         return bench_frontend(args.dir or default_corpus())
     if args.what == "playouts":
-        return bench_playouts(args.files or bundled_descriptions(), args.seconds, args.jobs)
+        files = args.files or bundled_descriptions()
+        if args.end_to_end:
+            return bench_end_to_end(files, args.seconds, args.backend, args.targets)
+        return bench_playouts(files, args.seconds, args.jobs, args.backend, args.targets)
     return 2
 
 

@@ -347,6 +347,8 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
         game.requires_all_pass = False   # Ludii: a game with dice never ends on passes alone
     game.ludii_owners = [comp.owner for comp in components]
     game.teams = dict(env.teams)
+    # The typed rules and their tables, for backends that generate code (ludeme.compiled).
+    game.typed, game.env = g, env
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game

@@ -426,8 +426,12 @@ def _load_stage(path: str, options: list, ruleset, seconds):
         return None, e, stage
 
 
-def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True) -> list[Verdict]:
-    """Replay the traces of one game (same file, options and ruleset): load once, replay each."""
+def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True,
+              backend: str = "reference") -> list[Verdict]:
+    """Replay the traces of one game (same file, options and ruleset): load once, replay each,
+    on the reference engine or the compiled kernels (`backend`, see `ludeme.compiled`)."""
+    from .compiled import Unsupported
+    from .runner import compiled_of
     if in_worker:
         _limit_memory()
     out: list[Verdict] = []
@@ -465,9 +469,12 @@ def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True) ->
                 with time_limit(seconds, "while replaying"):
                     try:
                         check_trace_game(data, game, job.trace)
-                        v = replay(game, data, job.name)
+                        v = replay(compiled_of(game, backend) or game, data, job.name)
                     except LudemeError as e:     # a trace recorded for another game
                         v = Verdict(job.name, n, 0, False, str(e), status="invalid")
+                    except Unsupported as e:     # --backend compiled on a game it cannot compile
+                        v = Verdict(job.name, n, 0, False, f"no compiled form for {e} yet",
+                                    status="unsupported", stage="compile", ludeme=str(e))
                     except TimeLimit as e:
                         v = Verdict(job.name, n, 0, False, str(e))
         v.family = job.family
@@ -500,27 +507,28 @@ def plan(traces: list[str], ludii_dir: str | None = None, lud: str | None = None
 
 def crosscheck_files(traces: list[str], ludii_dir: str | None = None, lud: str | None = None,
                      *, index: str | None = None, jobs: int = 1,
-                     seconds: float | None = DEFAULT_TIME_LIMIT) -> list[Verdict]:
+                     seconds: float | None = DEFAULT_TIME_LIMIT,
+                     backend: str = "reference") -> list[Verdict]:
     """Replay each trace against Ludii's file (found under `ludii_dir`) or against `lud`."""
     return [v for vs in iter_crosscheck(traces, ludii_dir, lud, index=index, jobs=jobs,
-                                        seconds=seconds) for v in vs]
+                                        seconds=seconds, backend=backend) for v in vs]
 
 
 def iter_crosscheck(traces, ludii_dir=None, lud=None, *, index=None, jobs=1,
-                    seconds=DEFAULT_TIME_LIMIT):
+                    seconds=DEFAULT_TIME_LIMIT, backend="reference"):
     """Verdicts group by group, in order, as they are ready. With several jobs the groups run in
     worker processes; a worker that dies takes only its own game with it."""
     groups = plan(traces, ludii_dir, lud, index)
     if jobs <= 1 or len(groups) <= 1:
         for g in groups:
-            yield run_group(g, seconds, in_worker=False)
+            yield run_group(g, seconds, in_worker=False, backend=backend)
         return
     from joblib import Parallel, delayed
     from joblib.externals.loky.process_executor import TerminatedWorkerError
     done = 0
     try:
         for vs in Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(run_group)(g, seconds) for g in groups):
+                delayed(run_group)(g, seconds, True, backend) for g in groups):
             done += 1
             yield vs
     except TerminatedWorkerError:
@@ -528,7 +536,7 @@ def iter_crosscheck(traces, ludii_dir=None, lud=None, *, index=None, jobs=1,
         for g in groups[done:]:
             try:
                 yield Parallel(n_jobs=1, backend="loky")(
-                    [delayed(run_group)(g, seconds)])[0]
+                    [delayed(run_group)(g, seconds, True, backend)])[0]
             except TerminatedWorkerError as e:
                 yield [Verdict(j.name, 0, 0, False, f"the worker process died: {e}",
                                family=j.family) for j in g]
@@ -552,6 +560,9 @@ def add_subcommand(sub) -> None:
                    help="worker processes (default: one per core)")
     p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                    help="per trace (and per game load); 0 for none")
+    p.add_argument("--backend", choices=("reference", "compiled", "auto"), default="reference",
+                   help="replay on the reference engine (default), the compiled kernels, or "
+                        "the kernels where the game has them (auto)")
     p.set_defaults(fn=_run)
 
 
@@ -575,7 +586,8 @@ def _run(args) -> int:
         validate_trace(read_trace(f), f, need_file=args.lud is None)
     verdicts: list[Verdict] = []
     for vs in iter_crosscheck(files, args.ludii_dir, args.lud, index=args.index,
-                              jobs=args.jobs, seconds=args.time_limit or None):
+                              jobs=args.jobs, seconds=args.time_limit or None,
+                              backend=args.backend):
         for v in vs:
             print(v.line(), flush=True)
         verdicts.extend(vs)

@@ -47,12 +47,13 @@ class GameSource:
     ruleset: str | None = None
     max_turns: int | None = None
     max_moves: int | None = None
+    backend: str = "auto"
 
     def load(self):
         """Read, expand and compile the game."""
         from .api import load as api_load
         return api_load(self.path, self.options, self.ruleset,
-                        max_turns=self.max_turns, max_moves=self.max_moves)
+                        max_turns=self.max_turns, max_moves=self.max_moves, backend=self.backend)
 
 
 @dataclass(frozen=True)
@@ -79,12 +80,24 @@ def game_source(game):
 
 
 def load(path: str | os.PathLike, options=(), ruleset: str | None = None, *,
-         max_turns: int | None = None, max_moves: int | None = None):
+         max_turns: int | None = None, max_moves: int | None = None, backend: str = "auto"):
     """`ludeme.api.load`, remembering the source so worker processes can rebuild the game."""
-    source = GameSource(str(Path(path).resolve()), tuple(options), ruleset, max_turns, max_moves)
+    source = GameSource(str(Path(path).resolve()), tuple(options), ruleset, max_turns, max_moves,
+                        backend)
     game = source.load()
     game.source = source
     return game
+
+
+def compiled_of(game, backend: str | None = None):
+    """The game's compiled kernels for `backend` (default: the one it was loaded with), or None
+    for the reference engine. Compiled once per game, on first use."""
+    from .compiled import select
+    backend = backend or getattr(game, "backend", "auto")
+    cache = game.__dict__.setdefault("_kernels", {})
+    if backend not in cache:
+        cache[backend] = select(game, backend)
+    return cache[backend]
 
 
 def playout_seed(seed: int, index: int) -> int:
@@ -92,6 +105,16 @@ def playout_seed(seed: int, index: int) -> int:
     import numpy as np
     state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0]
     return int(state >> np.uint64(1))
+
+
+def _seeds(seed: int, indices) -> list[int]:
+    """`playout_seed(seed, i)` for each index, by the compiled runtime when numba is there."""
+    try:
+        from .compiled.rt import int_words, playout_seed_of
+    except ImportError:                  # pragma: no cover - numba is a dependency
+        return [playout_seed(seed, i) for i in indices]
+    words = int_words(seed)
+    return [int(playout_seed_of(words, i)) for i in indices]
 
 
 # ---------------------------------------------------------------- one playout
@@ -128,6 +151,8 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
     uncovered = covered.count(0)
     empty_sum = uncovered
     decisions = legal_sum = multi_sum = multi_count = 0
+    # Without hands the board is the whole state: read its views without copying them.
+    board_only = getattr(game, "total_sites", None) == board_sites
     while not state.is_terminal():
         legal = state.legal_moves()
         k = len(legal)
@@ -140,9 +165,13 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
             state.apply(legal[randrange(k)])
         else:
             state.apply(legal[choosers[state.current_player() - 1](state, rng)])
-        what, pieces = state.board_occupancy()
+        if board_only:
+            what = state.what
+            pieces_sum += sum(state.count)
+        else:
+            what, pieces = state.board_occupancy()
+            pieces_sum += pieces
         empty_sum += what.count(0)
-        pieces_sum += pieces
         if uncovered:
             covered = list(map(or_, covered, what))
             uncovered = covered.count(0)
@@ -199,8 +228,8 @@ def seat_agents(agents: list | None, index: int, rotate: bool) -> list | None:
 
 def _play_indices(game, seed: int, indices: list[int], agents=None, rotate=False) -> list[dict]:
     """The rows of the playouts with these indices."""
-    return [play_one(game, playout_seed(seed, i), i, seat_agents(agents, i, rotate))
-            for i in indices]
+    return [play_one(game, s, i, seat_agents(agents, i, rotate))
+            for s, i in zip(_seeds(seed, indices), indices)]
 
 
 def worker_game(source):
@@ -218,6 +247,46 @@ def _play_in_worker(source, seed: int, indices: list[int], agents=None, rotate=F
                     ) -> list[dict]:
     """`_play_indices` in a worker process (loky's or a Dask worker's)."""
     return _play_indices(worker_game(source), seed, indices, agents, rotate)
+
+
+def kernel_columns(game, kernels, seed: int, first: int, n: int) -> dict:
+    """The columns of the rows of playouts first..first+n-1, played by compiled kernels.
+
+    The same columns, values and types as `play_one`'s rows (`seconds`: the chunk's
+    time shared out evenly)."""
+    import numpy as np
+    got = kernels.playouts(seed, first, n)
+    players = game.num_players
+    cols = {
+        "game": np.full(n, game.name, dtype=object),
+        "ruleset": np.full(n, game.ruleset or "", dtype=object),
+        "options": np.full(n, "; ".join(game.options), dtype=object),
+        "index": got["index"], "seed": got["seed"],
+        "players": np.full(n, players, dtype=np.int64),
+        "winner": got["winner"], "end_type": got["end_type"],
+        "timeout": got["timeout"],
+        "turns": got["turns"], "moves": got["moves"],
+        "turn_limit": np.full(n, getattr(game, "max_turns", 1250) * players, dtype=np.int64),
+    }
+    for name in ("branching_factor", "decisions_multi", "decision_moves", "decision_factor",
+                 "board_coverage", "piece_number", "board_sites_occupied"):
+        cols[name] = got[name]
+    ranks = got["ranks"]
+    for p in range(1, players + 1):
+        cols[f"rank_p{p}"] = ranks[:, p - 1]
+        cols[f"utility_p{p}"] = (2.0 * ranks[:, p - 1] - 1.0 if players == 1 else
+                                 1.0 - (ranks[:, p - 1] - 1.0) * (2.0 / (players - 1)))
+    for p in range(1, players + 1):
+        cols[f"agent_p{p}"] = np.full(n, "random", dtype=object)
+    cols["seconds"] = got["seconds"]
+    cols["engine_version"] = np.full(n, __version__, dtype=object)
+    return cols
+
+
+def _kernel_in_worker(source, seed: int, first: int, n: int) -> dict:
+    """`kernel_columns` in a worker process (the kernels come from numba's cache)."""
+    game = worker_game(source)
+    return kernel_columns(game, compiled_of(game), seed, first, n)
 
 
 def _chunks(n: int, jobs: int) -> list[list[int]]:
@@ -256,9 +325,24 @@ def dask_client(scheduler: str, jobs: int | None = None):
             yield client
 
 
-def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, client=None):
+def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, client=None,
+             kernels=None):
     """Lists of rows as playouts finish: one by one in this process, by chunks (in any order)
-    from loky's worker processes or from the workers of a Dask `client`."""
+    from loky's worker processes or from the workers of a Dask `client`; with compiled
+    kernels (uniform-random playouts), dicts of columns by chunks."""
+    if kernels is not None:
+        size = max(1, min(5000, n // (jobs * 8) or 1))
+        starts = range(0, n, size)
+        if jobs == 1:
+            for first in starts:
+                yield kernel_columns(game, kernels, seed, first, min(size, n - first))
+            return
+        from joblib import Parallel, delayed
+        source = game_source(game)
+        parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
+        yield from parallel(delayed(_kernel_in_worker)(source, seed, first, min(size, n - first))
+                            for first in starts)
+        return
     if jobs == 1 and client is None:
         for i in range(n):
             yield _play_indices(game, seed, [i], agents, rotate)
@@ -302,13 +386,34 @@ class PartitionWriter:
                 done.append(self._write(part))
         return done
 
-    def _write(self, part: int) -> list[dict]:
+    def add_columns(self, columns: dict) -> list:
+        """Keep a chunk of rows given as columns (the compiled backend's); the partitions
+        they complete, each written and returned as a DataFrame (no row dicts on the way)."""
+        import numpy as np
+        import pandas as pd
+        frame = pd.DataFrame(columns)
+        parts = frame["index"].to_numpy() // self.size
+        done = []
+        for part in np.unique(parts):
+            bucket = self.pending.setdefault(int(part), [])
+            bucket.append(frame[parts == part])
+            if sum(len(b) for b in bucket) == min(self.size, self.n - part * self.size):
+                done.append(self._write(int(part)))
+        return done
+
+    def _write(self, part: int):
         """Write one complete partition, sorted by index."""
         import pandas as pd
-        rows = sorted(self.pending.pop(part), key=lambda r: r["index"])
+        pending = self.pending.pop(part)
+        if isinstance(pending[0], pd.DataFrame):
+            rows = pd.concat(pending).sort_values("index", kind="stable").reset_index(drop=True)
+            frame = rows
+        else:
+            rows = sorted(pending, key=lambda r: r["index"])
+            frame = pd.DataFrame.from_records(rows)
         path = self.dir / f"{self.prefix}-{part * self.size:09d}.parquet"
         tmp = path.with_suffix(".tmp")
-        pd.DataFrame.from_records(rows).to_parquet(tmp, index=False)
+        frame.to_parquet(tmp, index=False)
         tmp.replace(path)                  # a partition is there whole or not at all
         self.written.append(path)
         return rows
@@ -317,7 +422,8 @@ class PartitionWriter:
 def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                  agents: list | None = None, rotate: bool = False, scheduler: str | None = None,
                  partitions: str | os.PathLike | None = None, keep_rows: bool = True,
-                 partition_size: int = PARTITION_SIZE, on_partition=None, progress: bool | None = None, label: str | None = None):
+                 partition_size: int = PARTITION_SIZE, on_partition=None, progress: bool | None = None, label: str | None = None,
+                 backend: str | None = None):
     """Play `n` playouts of `game`; the tidy table, one row per playout, by index.
 
     `agents`: one per seat (`ludeme.agents`; None: uniform random); `rotate`:
@@ -327,9 +433,14 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     rows depend on neither. `partitions`: a directory where each complete run of
     `partition_size` consecutive playouts is written as parquet at once (with
     `keep_rows=False` the table returned is empty: memory stays bounded, and
-    `on_partition(rows)` sees each partition's rows). `progress`: a progress bar
+    `on_partition(rows)` sees each partition's rows: dicts, or a DataFrame from the
+    compiled backend). `progress`: a progress bar
     on stderr (None: only when stderr is a terminal). Ctrl-C stops the run and
     returns the playouts already finished, with `df.attrs["interrupted"] = True`.
+    `backend`: "auto", "compiled" or "reference" (None: the one the game was loaded
+    with, see `ludeme.api.load`); the rows do not depend on it. The compiled kernels
+    play uniform-random playouts on local processes (no agents, no scheduler); the
+    compile time is in `df.attrs["compile_seconds"]`, the backend in `df.attrs["backend"]`.
     """
     import pandas as pd
     from tqdm import tqdm
@@ -341,22 +452,35 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     check_agents(game, agents)
     jobs = min(cpu_jobs(jobs), max(1, n))
     writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
+    kernels = compiled_of(game, backend) if n and agents is None and scheduler is None else None
+    if backend == "compiled" and kernels is None and n:
+        from .compiled import Unsupported
+        raise Unsupported(None, "agents or a Dask scheduler (it plays uniform-random playouts "
+                                "on local processes)")
     rows: list[dict] = []
+    columns: list[dict] = []
     interrupted = False
     bar = tqdm(total=n, unit="playout", desc=label, disable=None if progress is None else
                not progress, smoothing=0.1, file=sys.stderr)
     with ExitStack() as stack:
         client = stack.enter_context(dask_client(scheduler, jobs)) if scheduler else None
-        results = _results(game, n, seed, jobs, agents, rotate, client)
+        results = _results(game, n, seed, jobs, agents, rotate, client, kernels)
         try:
-            for chunk_rows in results:
-                if keep_rows:
-                    rows.extend(chunk_rows)
-                if writer is not None:
-                    for part in writer.add(chunk_rows):
-                        if on_partition is not None:
-                            on_partition(part)
-                bar.update(len(chunk_rows))
+            for chunk in results:
+                if isinstance(chunk, dict):         # columns from the compiled kernels
+                    count = len(chunk["index"])
+                    if keep_rows:
+                        columns.append(chunk)
+                    done = writer.add_columns(chunk) if writer is not None else ()
+                else:
+                    count = len(chunk)
+                    if keep_rows:
+                        rows.extend(chunk)
+                    done = writer.add(chunk) if writer is not None else ()
+                for part in done:
+                    if on_partition is not None:
+                        on_partition(part)
+                bar.update(count)
         except KeyboardInterrupt:
             interrupted = True
             with warnings.catch_warnings():
@@ -364,11 +488,17 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                 results.close()
         finally:
             bar.close()
-    df = pd.DataFrame.from_records(rows)
-    if not df.empty:
+    if columns:
+        import numpy as np
+        df = pd.DataFrame({k: np.concatenate([c[k] for c in columns]) for k in columns[0]})
+    else:
+        df = pd.DataFrame.from_records(rows)
+    if not df.empty and not df["index"].is_monotonic_increasing:
         df = df.sort_values("index", kind="stable").reset_index(drop=True)
     df.attrs["interrupted"] = interrupted
     df.attrs["partitions"] = writer.written if writer is not None else []
+    df.attrs["backend"] = "compiled" if kernels is not None else "reference"
+    df.attrs["compile_seconds"] = kernels.compile_seconds if kernels is not None else 0.0
     return df
 
 # ---------------------------------------------------------------- the command
@@ -427,6 +557,9 @@ def add_subcommand(sub) -> None:
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="where to write (default reports/<game>[-<ruleset>])")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.add_argument("--backend", choices=("auto", "compiled", "reference"), default="auto",
+                   help="compiled numba kernels or the reference engine (default auto: "
+                        "compiled where the game's ludemes all have a compiled form)")
     p.set_defaults(fn=_run)
 
 
@@ -445,6 +578,7 @@ def _run(args) -> int:
     import pandas as pd
 
     from .agents import agents_from_specs
+    from .compiled import Unsupported
     from .errors import LudemeError
     from .metrics import Summary
     from .report import check_out_dir, note_run_start, write_run
@@ -462,18 +596,28 @@ def _run(args) -> int:
     summary = Summary()
     frames = []
     interrupted = False
+    compile_seconds = 0.0
+    backends: set[str] = set()
     t0 = time.perf_counter()
     for ruleset in rulesets:
         game = load(args.file, args.option, ruleset,
-                    max_turns=args.max_turns, max_moves=args.max_moves)
+                    max_turns=args.max_turns, max_moves=args.max_moves, backend=args.backend)
         agents = agents_from_specs(args.agents, game.num_players) if args.agents else None
         label = (ruleset or game.name).split("/", 1)[-1]
         parts = out / "playouts" / slug(label) if partitioned else None
-        result = run_playouts(game, args.n, args.seed, args.jobs, agents=agents,
-                          rotate=args.rotate_seats, scheduler=args.scheduler, partitions=parts,
-                          keep_rows=not partitioned, partition_size=PARTITION_SIZE,
-                          on_partition=lambda rows: summary.add(pd.DataFrame.from_records(rows)),
-                          progress=False if args.no_progress else None, label=label)
+        try:
+            result = run_playouts(
+                game, args.n, args.seed, args.jobs, agents=agents, rotate=args.rotate_seats,
+                scheduler=args.scheduler, partitions=parts, keep_rows=not partitioned,
+                partition_size=PARTITION_SIZE,
+                on_partition=lambda rows: summary.add(
+                    rows if isinstance(rows, pd.DataFrame) else pd.DataFrame.from_records(rows)),
+                progress=False if args.no_progress else None, label=label)
+        except Unsupported as e:        # --backend compiled on a game it cannot compile
+            raise LudemeError(f"{label}: the compiled backend has no form for {e} yet "
+                              "(use --backend reference or auto)") from None
+        compile_seconds += result.attrs.get("compile_seconds", 0.0)
+        backends.add(result.attrs.get("backend", "reference"))
         if partitioned:
             df = _read_columns(result.attrs["partitions"], game.num_players)
         else:
@@ -492,7 +636,9 @@ def _run(args) -> int:
     table = summary.table()
     written = write_run(df, table, out, partitioned=partitioned)
     where = f"{args.scheduler} (Dask)" if args.scheduler else f"{cpu_jobs(args.jobs)} process(es)"
-    print(f"{len(df)} playouts in {wall:.1f} s ({len(df) / wall:.0f}/s with {where}); "
+    print(f"{len(df)} playouts in {wall:.1f} s ({len(df) / wall:.0f}/s with {where}; "
+          f"{'/'.join(sorted(backends))} backend"
+          f"{f', compiling {compile_seconds:.2f} s of it' if compile_seconds else ''}); "
           f"wrote {', '.join(str(p) for p in written)}")
     for _, r in table.iterrows():
         name = (r["ruleset"] or r["options"] or r["game"]).split("/", 1)[-1]

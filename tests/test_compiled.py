@@ -1,0 +1,133 @@
+"""The compiled backend gives the reference engine's answers: same seeds, same rows, same traces."""
+
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import DESCRIPTIONS, ludii_dir, refdata_dir
+from ludeme.cli import main
+from ludeme import compiled
+from ludeme.compiled import BACKENDS, Unsupported, rt
+from ludeme.crosscheck import crosscheck_files
+from ludeme.runner import load, playout_seed, run_playouts
+
+# (Ludii file, playouts compared per run seed): the reference configurations it compiles.
+KONANE_8 = "Konane.lud:8x8 Konane (Suggested)"
+COMPILED_GAMES = [("Tic-Tac-Toe.lud", 400), ("Breakthrough.lud", 60), (KONANE_8, 40)]
+SLOW_COMPILED_GAMES = [("Gomoku.lud", 20), ("Konane.lud:10x10 Konane (Observed)", 20)]
+
+
+def ludii_game(name: str, backend: str = "auto"):
+    """A Ludii game by file name, with ':ruleset' after it if any."""
+    d = ludii_dir()
+    if d is None:
+        pytest.skip("Ludii's .lud files not found: put shared/ beside the checkout")
+    file, _, ruleset = name.partition(":")
+    return load(d / "games" / file, ruleset=ruleset or None, backend=backend)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 42, 2**32 - 1, 2**32, 2**40 + 12345, 2**63 + 5])
+@pytest.mark.parametrize("index", [0, 1, 999, 2**32 + 7])
+def test_playout_seeds_are_numpys(seed, index):
+    assert rt.playout_seed_of(rt.int_words(seed), index) == playout_seed(seed, index)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**31, 2**32 + 1, 2**62 + 12345, 2**63 - 1])
+def test_choices_are_pythons_random(seed):
+    mt = np.zeros(rt.MT_STATE_SIZE, dtype=np.int64)
+    rt.mt_seed(mt, seed)
+    r = random.Random(seed)
+    bounds = [1, 2, 3, 7, 9, 64, 100, 1000, 2**31] * 100      # > 624 draws: the state refills
+    assert [rt.rand_below(mt, k) for k in bounds] == [r.randrange(k) for k in bounds]
+
+
+def _same_rows(game, n, seed):
+    ref = run_playouts(game, n, seed, jobs=1, progress=False, backend="reference")
+    fast = run_playouts(game, n, seed, jobs=1, progress=False, backend="compiled")
+    assert ref.attrs["backend"] == "reference" and fast.attrs["backend"] == "compiled"
+    pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
+
+
+@pytest.mark.parametrize("name,n", COMPILED_GAMES)
+def test_same_seed_same_row_on_both_backends(name, n):
+    game = ludii_game(name)
+    for seed in (0, 7):
+        _same_rows(game, n, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,n", SLOW_COMPILED_GAMES + [(g, n * 10) for g, n in COMPILED_GAMES])
+def test_same_rows_many_seeds(name, n):
+    game = ludii_game(name)
+    for seed in (3, 2**40):
+        _same_rows(game, n, seed)
+
+
+@pytest.mark.slow
+def test_rows_do_not_depend_on_processes():
+    game = ludii_game("Tic-Tac-Toe.lud", backend="compiled")
+    one = run_playouts(game, 3000, 5, jobs=1, progress=False)
+    two = run_playouts(game, 3000, 5, jobs=2, progress=False)
+    pd.testing.assert_frame_equal(one.drop(columns="seconds"), two.drop(columns="seconds"))
+
+
+@pytest.mark.parametrize("slug", ["tic-tac-toe", "breakthrough", "gomoku", "konane-8x8",
+                                  "konane-10x10"])
+def test_traces_agree_on_the_compiled_backend(slug):
+    ref = refdata_dir()
+    if ref is None or ludii_dir() is None:
+        pytest.skip("Ludii reference data not found: put shared/ beside the checkout")
+    traces = sorted(str(p) for p in (ref / "traces" / slug).glob("*.json.gz"))
+    assert traces
+    verdicts = crosscheck_files(traces, str(ludii_dir()), backend="compiled")
+    assert [v.line() for v in verdicts if not v.ok] == []
+    assert sum(v.steps for v in verdicts) > 0
+
+
+def test_a_game_without_a_compiled_form_falls_back_and_says_so_once(capsys):
+    compiled._REPORTED.clear()
+    game = load(DESCRIPTIONS / "adzua_children.lud")
+    df = run_playouts(game, 2, 0, jobs=1, progress=False)
+    again = run_playouts(game, 2, 0, jobs=1, progress=False)
+    assert df.attrs["backend"] == again.attrs["backend"] == "reference"
+    err = capsys.readouterr().err
+    assert err.count("no compiled form") == 1 and "reference engine" in err
+    with pytest.raises(Unsupported):
+        run_playouts(game, 1, 0, jobs=1, progress=False, backend="compiled")
+
+
+def test_cli_refuses_compiled_for_an_unsupported_game(capsys, tmp_path):
+    code = main(["run", str(DESCRIPTIONS / "adzua_children.lud"), "-n", "1", "--jobs", "1",
+                 "--backend", "compiled", "--out", str(tmp_path), "--no-progress"])
+    assert code == 2
+    assert "compiled backend has no form for" in capsys.readouterr().err
+
+
+def test_cli_runs_the_compiled_backend(capsys, tmp_path):
+    if ludii_dir() is None:
+        pytest.skip("Ludii's .lud files not found: put shared/ beside the checkout")
+    code = main(["run", str(ludii_dir() / "games" / "Tic-Tac-Toe.lud"), "-n", "50", "--jobs", "1",
+                 "--out", str(tmp_path), "--no-progress"])
+    assert code == 0
+    assert "compiled backend, compiling" in capsys.readouterr().out
+    assert len(pd.read_parquet(tmp_path / "playouts.parquet")) == 50
+
+
+def test_unknown_backend_is_refused():
+    assert BACKENDS == ("auto", "reference", "compiled")
+    with pytest.raises(ValueError, match="backend must be one of"):
+        load(DESCRIPTIONS / "adzua_children.lud", backend="fast")
+
+
+def test_compiled_partitions_hold_the_reference_rows(tmp_path):
+    game = ludii_game("Tic-Tac-Toe.lud")
+    seen = []
+    df = run_playouts(game, 250, 4, jobs=1, progress=False, partitions=tmp_path,
+                      partition_size=100, keep_rows=False, on_partition=seen.append)
+    assert df.empty and df.attrs["backend"] == "compiled"
+    assert [len(p) for p in seen] == [100, 100, 50]
+    stored = pd.read_parquet(tmp_path).sort_values("index").reset_index(drop=True)
+    ref = run_playouts(game, 250, 4, jobs=1, progress=False, backend="reference")
+    pd.testing.assert_frame_equal(stored.drop(columns="seconds"), ref.drop(columns="seconds"))
