@@ -41,8 +41,6 @@ A_FORGET = 20     # (A_FORGET, name, value)    forget one value (value None: all
 A_PENDING = 21    # (A_PENDING, value)         mark a value pending until the next move
 
 UNDEFINED = -1
-_NO_SITE_ACTIONS = frozenset((A_SCORE, A_NEXT, A_SET_SCORE, A_PASS, A_SWAP, A_SET_VAR,
-                              A_SET_MOVER, A_REMEMBER, A_FORGET, A_PENDING))
 
 
 def _undefined(a: tuple):
@@ -71,6 +69,7 @@ _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCO
               A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_MOVE_N: 2, A_SWAP: 0,
               A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0, A_REMOVE_LATER: 1,
               A_SET_MOVER: 0}
+_NO_SITE_ACTIONS = frozenset(k for k, to in _ACTION_TO.items() if not to)
 
 
 def chance_seed(seed: int) -> int:
@@ -517,7 +516,11 @@ class State:
         else:  # pragma: no cover
             raise ValueError(a)
 
-    def _apply_move_effects(self, move: Move, store: bool) -> None:
+    def _apply_move_effects(self, move: Move, store: bool, done: list | None = None) -> None:
+        """Apply a move's actions, then its consequents (each evaluated now); `done`, if
+        given, receives every action applied, in order."""
+        if done is not None:
+            done.extend(move.actions)
         for a in move.actions:
             self.do_action(a)
         if store:
@@ -536,7 +539,7 @@ class State:
             saved = (c.from_, c.to, c.site, c.player)
             c.from_ = c.to = c.site = c.player = UNDEFINED
             for m in consequent(c):
-                self._apply_move_effects(m, False)
+                self._apply_move_effects(m, False, done)
             c.from_, c.to, c.site, c.player = saved
 
     def apply(self, move: Move) -> None:

@@ -203,17 +203,10 @@ class ForEachSite(Moves):
 
 
 def applied_actions(state, move) -> list:
-    """Apply a move's actions and consequents to `state`; every action applied, in order."""
-    done = list(move.actions)
-    for a in move.actions:
-        state.do_action(a)
-    c = state.ctx
-    for consequent in move.then:
-        saved = (c.from_, c.to, c.site, c.player)
-        c.from_ = c.to = c.site = c.player = -1
-        for m in consequent(c):
-            done.extend(applied_actions(state, m))
-        c.from_, c.to, c.site, c.player = saved
+    """Apply a move's actions and consequents to `state`, as the engine applies them;
+    every action applied, in order."""
+    done: list = []
+    state._apply_move_effects(move, False, done)
     return done
 
 
