@@ -440,8 +440,7 @@ def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True,
     loaded = False
     for job in jobs:
         try:
-            data = read_trace(job.trace)
-            validate_trace(data, job.trace, need_file=False)
+            data = read_trace(job.trace)      # checked by `plan`; read again in the worker
         except LudemeError as e:
             out.append(Verdict(job.name, 0, 0, False, str(e), status="invalid",
                                family=job.family))
@@ -491,11 +490,10 @@ def plan(traces: list[str], ludii_dir: str | None = None, lud: str | None = None
     groups: dict[tuple, list[Job]] = {}
     for t in traces:
         name = f"{Path(t).parent.name}/{Path(t).name.split('.')[0]}"
-        try:
-            data = read_trace(t)
-        except LudemeError as e:
-            groups[("unreadable", t)] = [Job(t, name, None, Path(t).parent.name, str(e))]
-            continue
+        # A trace that cannot be read or is not a trace is the user's input: it stops the
+        # whole check before any replay (LudemeError), as any other bad input does.
+        data = read_trace(t)
+        validate_trace(data, t, need_file=lud is None)
         if lud is not None:
             path, family, why = lud, Path(t).parent.name, ""
         else:
@@ -580,10 +578,6 @@ def _run(args) -> int:
         raise LudemeError(f"no traces found in {', '.join(args.traces)}")
     if args.jobs < 1:
         raise LudemeError(f"--jobs must be at least 1, got {args.jobs}")
-    # A trace file that cannot be read, is not a trace, or (with --ludii-dir) names no
-    # file is the user's input: stop before any replay, as for any other bad input.
-    for f in files:
-        validate_trace(read_trace(f), f, need_file=args.lud is None)
     verdicts: list[Verdict] = []
     for vs in iter_crosscheck(files, args.ludii_dir, args.lud, index=args.index,
                               jobs=args.jobs, seconds=args.time_limit or None,
