@@ -49,8 +49,9 @@ import pandas as pd
 from scipy import stats
 
 from .errors import LudemeError
-from .metrics import BOOTSTRAP_RESAMPLES, CONFIDENCE, METRICS, balance, outcome_uniformity, population_std, \
-    utility_columns
+from .metrics import MEAN_METRICS as SUMMARY_MEANS
+from .metrics import (BOOTSTRAP_RESAMPLES, CONFIDENCE, METRICS, balance, outcome_uniformity,
+                      per_state_columns, population_std, utility_columns)
 
 DEFAULT_PLAYOUTS = 500
 DEFAULT_IDENTITY_SEEDS = 20
@@ -59,18 +60,11 @@ RESAMPLES = 9999
 RESAMPLE_SEED = 20240602
 CORRECTIONS = {"holm": "holm", "bh": "fdr_bh"}
 
-# Mean metrics: per-playout value from the playout table.
+# Mean metrics whose per-playout value is not one column; the others are the summary's
+# means of a column (`ludeme.metrics.MEAN_METRICS`, per-state figures included).
 MEAN_METRICS = {
-    "DurationTurns": lambda r: r["turns"],
     "DurationTurnsNotTimeouts": lambda r: r["turns"][~r["timeout"].astype(bool)],
-    "DurationMoves": lambda r: r["moves"],
     "AdvantageP1": lambda r: (r["utility_p1"] + 1.0) / 2.0,
-    "DecisionMoves": lambda r: r["decision_moves"],
-    "BranchingFactorAverage": lambda r: r["branching_factor"],
-    "DecisionFactorAverage": lambda r: r["decision_factor"],
-    "BoardCoverageDefault": lambda r: r["board_coverage"],
-    "PieceNumberAverage": lambda r: r["piece_number"],
-    "BoardSitesOccupiedAverage": lambda r: r["board_sites_occupied"],
 }
 SHARE_METRICS = {
     "Timeouts": lambda r: r["timeout"].astype(bool),
@@ -80,9 +74,7 @@ SHARE_METRICS = {
 }
 PLAYER_STATISTICS = {"Balance": balance, "OutcomeUniformity": outcome_uniformity}
 # Columns whose equality on shared seeds means two variants' playouts are the same data.
-DATA_COLUMNS = ("seed", "players", "winner", "end_type", "timeout", "turns", "moves",
-                "branching_factor", "decisions_multi", "decision_moves", "decision_factor",
-                "board_coverage", "piece_number", "board_sites_occupied")
+TRIAL_COLUMNS = ("seed", "players", "winner", "end_type", "timeout", "turns", "moves")
 
 
 # ---------------------------------------------------------------- variants
@@ -98,7 +90,7 @@ class Variant:
 
     def data_key(self) -> str:
         """A digest of the playout data the tests read (equal digests: equal tests)."""
-        cols = [c for c in DATA_COLUMNS if c in self.rows.columns]
+        cols = [c for c in (*TRIAL_COLUMNS, *per_state_columns()) if c in self.rows.columns]
         cols += sorted(c for c in self.rows.columns if c.startswith("utility_p"))
         frame = self.rows[cols].reset_index(drop=True)
         return hashlib.blake2b(pd.util.hash_pandas_object(frame, index=False).values.tobytes(),
@@ -393,6 +385,9 @@ def metric_names(variants: list[Variant]) -> list[str]:
 def compare_metric(metric: str, a: pd.DataFrame, b: pd.DataFrame) -> dict:
     """The test of one metric between two variants' playout tables."""
     pa, pb = int(a["players"].iloc[0]), int(b["players"].iloc[0])
+    if metric in SUMMARY_MEANS:
+        column = SUMMARY_MEANS[metric][0]
+        return compare_means(a[column], b[column], shared_seeds(a, b))
     if metric in MEAN_METRICS:
         paired = metric != "DurationTurnsNotTimeouts" and shared_seeds(a, b)
         return compare_means(MEAN_METRICS[metric](a), MEAN_METRICS[metric](b), paired)

@@ -581,20 +581,14 @@ def compile_time(path: str, options=(), ruleset: str | None = None) -> GameConce
                         non_boolean(game, typed, names), undeclared=set(walk.undeclared))
 
 
-PLAYOUT_METRICS = ("DurationTurns", "DurationTurnsStdDev", "DurationTurnsNotTimeouts",
-                   "DurationMoves", "Timeouts", "Completion", "Drawishness", "AdvantageP1",
-                   "Balance", "OutcomeUniformity", "DecisionMoves", "BranchingFactorAverage",
-                   "DecisionFactorAverage", "BoardCoverageDefault", "BoardSitesOccupiedAverage")
-
-
 def add_playout_concepts(gc: GameConcepts, playouts: int, seed: int = 0, jobs=None) -> None:
     """Ludii's playout metrics (those `ludeme run` computes) from uniform-random playouts."""
-    from .metrics import summarize
+    from .metrics import METRICS, summarize
     from .runner import load, run_playouts
     game = load(gc.file, gc.options, gc.ruleset)
     df = run_playouts(game, playouts, seed, jobs, progress=False)
     row = summarize(df).iloc[0]
-    gc.playout = {m: float(row[m]) for m in PLAYOUT_METRICS if m in catalog()}
+    gc.playout = {m: float(row[m]) for m in METRICS if m in catalog()}
     gc.playout_source = (f"{len(df)} uniform-random playouts (ludeme run's agent), run seed "
                          f"{seed}")
 

@@ -78,32 +78,9 @@ BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 20240601
 BOOTSTRAP_BATCH_CELLS = 4_000_000   # resamples x distinct values drawn at once (32 MB of counts)
 MAX_DISTINCT = 20_000               # more distinct turn counts: the asymptotic std interval
-SHARE = (0.0, 1.0)          # the range of metrics that are shares: their intervals stay inside
 
-# Ludii's metric names, in the order of the summary table.
-METRICS = (
-    "DurationTurns", "DurationTurnsStdDev", "DurationTurnsNotTimeouts", "DurationMoves",
-    "Timeouts", "Completion", "Drawishness", "AdvantageP1", "Balance", "OutcomeUniformity",
-    "DecisionMoves", "BranchingFactorAverage", "DecisionFactorAverage", "BoardCoverageDefault",
-    "PieceNumberAverage", "BoardSitesOccupiedAverage",
-)
-
-# Columns that identify one configuration (game, ruleset, options) in the playout table;
-# the summary adds the matchup of agents, `agents`.
-CONFIG_COLUMNS = ("game", "ruleset", "options")
-SUMMARY_KEYS = (*CONFIG_COLUMNS, "agents")
-
-# Means of per-trial values: metric -> (column, bounds of its interval).
-MEAN_METRICS = {
-    "DurationTurns": ("turns", None),
-    "DurationMoves": ("moves", None),
-    "DecisionMoves": ("decision_moves", SHARE),
-    "BranchingFactorAverage": ("branching_factor", None),
-    "DecisionFactorAverage": ("decision_factor", None),
-    "BoardCoverageDefault": ("board_coverage", SHARE),
-    "PieceNumberAverage": ("piece_number", None),
-    "BoardSitesOccupiedAverage": ("board_sites_occupied", SHARE),
-}
+from .figures import (CONFIG_COLUMNS, MEAN_METRICS, METRICS, PER_STATE, SHARE,  # noqa: F401
+                      SUMMARY_KEYS, StateFigures, per_state, per_state_columns)
 
 
 # ---------------------------------------------------------------- intervals

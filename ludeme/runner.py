@@ -25,10 +25,9 @@ import time
 import warnings
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from operator import or_
 from pathlib import Path
 
-from . import __version__
+from . import __version__, figures
 
 DEFAULT_PLAYOUTS = 1000
 DEFAULT_REPORTS = Path("reports")
@@ -134,8 +133,9 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
 
     `agents`: one per seat (`ludeme.agents`), None for uniform random; with
     random players the choices are those of `ludeme.testing.random_playout(game,
-    seed)`. Along the way it keeps what Ludii's metrics need: legal-move counts
-    before each decision and the board's occupancy in every state s0..sL.
+    seed)`. Every state s0..sL goes through the per-state figures of
+    `ludeme.figures.PER_STATE` (the one hook for metrics read from states), with
+    the number of legal moves before each decision.
     """
     t0 = time.perf_counter()
     rng = random.Random(seed)
@@ -144,40 +144,22 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
     # Random seats draw `rng.randrange(k)` like RandomAgent.choose, without the call.
     choosers = None if names == ["random"] * n else [a.choose for a in agents]
     state = game.new_initial_state(seed)
-    board_sites = game.containers[0].num_sites
     randrange = rng.randrange
-    what, pieces_sum = state.board_occupancy()
-    covered = what                      # non-zero where a piece has been
-    uncovered = covered.count(0)
-    empty_sum = uncovered
-    decisions = legal_sum = multi_sum = multi_count = 0
-    # Without hands the board is the whole state: read its views without copying them.
-    board_only = getattr(game, "total_sites", None) == board_sites
+    trackers = [cls(game, state) for cls in figures.PER_STATE]
+    observers = [t.observe for t in trackers]
     while not state.is_terminal():
         legal = state.legal_moves()
         k = len(legal)
-        decisions += 1
-        legal_sum += k
-        if k > 1:
-            multi_sum += k
-            multi_count += 1
+        for observe in observers:
+            observe(state, k)
         if choosers is None:
             state.apply(legal[randrange(k)])
         else:
             state.apply(legal[choosers[state.current_player() - 1](state, rng)])
-        if board_only:
-            what = state.what
-            pieces_sum += sum(state.count)
-        else:
-            what, pieces = state.board_occupancy()
-            pieces_sum += pieces
-        empty_sum += what.count(0)
-        if uncovered:
-            covered = list(map(or_, covered, what))
-            uncovered = covered.count(0)
+    for observe in observers:
+        observe(state, None)
     seconds = time.perf_counter() - t0
 
-    states = decisions + 1              # s0..sL
     row = {
         "game": game.name,
         "ruleset": game.ruleset or "",
@@ -191,14 +173,9 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
         "turns": state.num_turn,
         "moves": state.num_decisions,
         "turn_limit": getattr(game, "max_turns", 1250) * n,
-        "branching_factor": legal_sum / decisions if decisions else 0.0,
-        "decisions_multi": multi_count,
-        "decision_moves": multi_count / decisions if decisions else 0.0,
-        "decision_factor": multi_sum / multi_count if multi_count else 0.0,
-        "board_coverage": (board_sites - uncovered) / board_sites,
-        "piece_number": pieces_sum / states,
-        "board_sites_occupied": 1.0 - empty_sum / states / board_sites,
     }
+    for t in trackers:
+        row.update(t.row())
     if game.uses_chance:        # the chance outcomes of this playout, in the order drawn
         row["chance"] = " ".join(map(str, state.draws))
     for p in range(1, n + 1):
@@ -255,6 +232,8 @@ def kernel_columns(game, kernels, seed: int, first: int, n: int) -> dict:
     The same columns, values and types as `play_one`'s rows (`seconds`: the chunk's
     time shared out evenly)."""
     import numpy as np
+
+    from .figures import per_state_columns
     got = kernels.playouts(seed, first, n)
     players = game.num_players
     cols = {
@@ -268,8 +247,7 @@ def kernel_columns(game, kernels, seed: int, first: int, n: int) -> dict:
         "turns": got["turns"], "moves": got["moves"],
         "turn_limit": np.full(n, getattr(game, "max_turns", 1250) * players, dtype=np.int64),
     }
-    for name in ("branching_factor", "decisions_multi", "decision_moves", "decision_factor",
-                 "board_coverage", "piece_number", "board_sites_occupied"):
+    for name in per_state_columns():
         cols[name] = got[name]
     ranks = got["ranks"]
     for p in range(1, players + 1):

@@ -17,7 +17,9 @@ Two stores share one interface, chosen once per game as Ludii chooses between
 Readers use the read-only top-level lists `who`, `what`, `count`, `state`,
 `rotation`, `value` (index: site) and the level accessors (`size_stack`,
 `what_level`, ...). Every write goes through the primitives below, called by
-`State.do_action` alone: nothing outside this module writes a list of a store.
+`State.do_action` alone: nothing outside this module writes a list of a store,
+and nothing outside `State` uses a store's methods
+(tests/test_state_boundary.py reads every module's source to hold this).
 """
 
 from __future__ import annotations

@@ -35,6 +35,11 @@ class Unsupported(Exception):
         super().__init__(f"{name} {what}".strip())
 
 
+# The per-state metric columns (`ludeme.figures.PER_STATE`) the kernels compute.
+KERNEL_FIGURES = ("branching_factor", "decisions_multi", "decision_moves", "decision_factor",
+                  "board_coverage", "piece_number", "board_sites_occupied")
+
+
 class CompiledGame:
     """A game's generated kernels: `playouts(seed, first, n)` gives the columns of their rows."""
 
@@ -210,8 +215,13 @@ def _same_random() -> bool:
 def compile_game(game) -> CompiledGame:
     """The game's kernels, compiled (or loaded from numba's cache) and warmed up.
 
-    Raises `codegen.Unsupported` when a ludeme has no compiled form."""
+    Raises `codegen.Unsupported` when a ludeme has no compiled form, or when a per-state
+    metric registered in `ludeme.figures.PER_STATE` has no kernel form yet."""
+    from ..figures import per_state_columns
     from .codegen import generate
+    missing = [c for c in per_state_columns() if c not in KERNEL_FIGURES]
+    if missing:
+        raise Unsupported(None, f"the per-state metric columns {', '.join(missing)}")
     t0 = time.perf_counter()
     source = generate(game)
     if not _same_random():

@@ -1,0 +1,137 @@
+"""Per-state figures: the one place a metric read from the states of a playout is added.
+
+A metric whose per-trial value is read from the states of a playout is one
+`StateFigures` class registered with `@per_state` (in `PER_STATE`): the playout
+loop (`ludeme.runner.play_one`) calls `observe(state, k)` on every state s0..sL,
+with `k` the number of legal moves in s0..s(L-1) and None in the final state sL,
+and the class's `row()` gives its columns of the playout table. `columns` names
+each column's summary metric (Ludii's name; the summary averages the per-trial
+values with a t interval, kept within `bounds`), or None for a column the summary
+does not average. Registering a class extends the playout rows, `METRICS` and
+`MEAN_METRICS`, which the summary (`ludeme.metrics`), `ludeme compare`, `ludeme
+concepts` and the reports read. The compiled backend computes the same columns
+in its kernels; a game whose registered columns the kernels do not provide is
+played by the reference engine (`ludeme.compiled.compile_game` says which).
+
+This module imports nothing heavy: worker processes play with it alone.
+"""
+
+from __future__ import annotations
+
+from operator import or_
+
+SHARE = (0.0, 1.0)          # the range of metrics that are shares: their intervals stay inside
+
+# Ludii's metric names, in the order of the summary table (the per-state ones are
+# appended as their classes register).
+METRICS = [
+    "DurationTurns", "DurationTurnsStdDev", "DurationTurnsNotTimeouts", "DurationMoves",
+    "Timeouts", "Completion", "Drawishness", "AdvantageP1", "Balance", "OutcomeUniformity",
+]
+
+# Columns that identify one configuration (game, ruleset, options) in the playout table;
+# the summary adds the matchup of agents, `agents`.
+CONFIG_COLUMNS = ("game", "ruleset", "options")
+SUMMARY_KEYS = (*CONFIG_COLUMNS, "agents")
+
+# Means of per-trial values: metric -> (column, bounds of its interval).
+MEAN_METRICS = {
+    "DurationTurns": ("turns", None),
+    "DurationMoves": ("moves", None),
+}
+
+
+class StateFigures:
+    """Per-trial values taken from every state of one playout."""
+
+    columns: dict[str, tuple[str | None, tuple | None]] = {}
+
+    def __init__(self, game, state):
+        self.game = game
+
+    def observe(self, state, k: int | None) -> None:
+        """Take in a state; `k` its legal moves, None for the final state."""
+        raise NotImplementedError
+
+    def row(self) -> dict:
+        """This playout's columns."""
+        raise NotImplementedError
+
+
+PER_STATE: list[type[StateFigures]] = []
+
+
+def per_state(cls: type[StateFigures]) -> type[StateFigures]:
+    """Class decorator: register per-state figures, and their columns' summary metrics."""
+    PER_STATE.append(cls)
+    for column, (name, bounds) in cls.columns.items():
+        if name:
+            METRICS.append(name)
+            MEAN_METRICS[name] = (column, bounds)
+    return cls
+
+
+def per_state_columns() -> tuple[str, ...]:
+    """The playout-table columns of every registered per-state figure."""
+    return tuple(c for cls in PER_STATE for c in cls.columns)
+
+
+@per_state
+class LegalMoveFigures(StateFigures):
+    """Ludii's branching and decision metrics, from the legal moves of s0..s(L-1)."""
+
+    columns = {
+        "branching_factor": ("BranchingFactorAverage", None),
+        "decisions_multi": (None, None),
+        "decision_moves": ("DecisionMoves", SHARE),
+        "decision_factor": ("DecisionFactorAverage", None),
+    }
+
+    def __init__(self, game, state):
+        self.legal: list[int] = []          # legal moves in s0..s(L-1)
+
+    def observe(self, state, k):
+        if k is not None:
+            self.legal.append(k)
+
+    def row(self):
+        legal = self.legal
+        d = len(legal)
+        multi = [k for k in legal if k > 1]
+        m = len(multi)
+        return {"branching_factor": sum(legal) / d if d else 0.0,
+                "decisions_multi": m,
+                "decision_moves": m / d if d else 0.0,
+                "decision_factor": sum(multi) / m if m else 0.0}
+
+
+@per_state
+class OccupancyFigures(StateFigures):
+    """Ludii's board coverage, piece number and occupied sites, from every state s0..sL."""
+
+    columns = {
+        "board_coverage": ("BoardCoverageDefault", SHARE),
+        "piece_number": ("PieceNumberAverage", None),
+        "board_sites_occupied": ("BoardSitesOccupiedAverage", SHARE),
+    }
+
+    def __init__(self, game, state):
+        self.board_sites = game.containers[0].num_sites
+        self.pieces: list[int] = []          # per state: pieces on the board
+        self.empty: list[int] = []           # per state: empty board sites
+        self.covered = None                  # non-zero where a piece has been
+        self.uncovered = self.board_sites
+
+    def observe(self, state, k):
+        what, pieces = state.board_occupancy()
+        self.pieces.append(pieces)
+        self.empty.append(what.count(0))
+        if self.uncovered:
+            self.covered = what if self.covered is None else list(map(or_, self.covered, what))
+            self.uncovered = self.covered.count(0)
+
+    def row(self):
+        n, states = self.board_sites, len(self.pieces)
+        return {"board_coverage": (n - self.uncovered) / n,
+                "piece_number": sum(self.pieces) / states,
+                "board_sites_occupied": 1.0 - sum(self.empty) / states / n}

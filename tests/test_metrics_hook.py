@@ -1,0 +1,84 @@
+"""Metrics read from states go through one hook: a figure registered with `@per_state`
+reaches the playout rows, the summary, `ludeme compare` and the backend selection."""
+
+import pandas as pd
+import pytest
+
+from fake_game import FakeGame
+from ludeme import compare
+from ludeme import figures
+from ludeme.compiled import KERNEL_FIGURES, Unsupported
+from ludeme.figures import SHARE, StateFigures, per_state, per_state_columns
+from ludeme.metrics import summarize
+from ludeme.runner import play_one
+
+
+@pytest.fixture
+def full_board_figure():
+    """A metric registered for the test: the share of states whose board is full."""
+
+    class FullBoardFigures(StateFigures):
+        columns = {"full_board": ("FullBoardShare", SHARE)}
+
+        def __init__(self, game, state):
+            self.full = self.states = 0
+
+        def observe(self, state, k):
+            what, _ = state.board_occupancy()
+            self.states += 1
+            self.full += 0 not in what
+
+        def row(self):
+            return {"full_board": self.full / self.states}
+
+    before = (list(figures.PER_STATE), list(figures.METRICS), dict(figures.MEAN_METRICS))
+    per_state(FullBoardFigures)
+    yield FullBoardFigures
+    figures.PER_STATE[:] = before[0]
+    figures.METRICS[:] = before[1]
+    figures.MEAN_METRICS.clear()
+    figures.MEAN_METRICS.update(before[2])
+
+
+def full_board_share(game, seed):
+    """The same figure the obvious way: replay the playout and look at every state."""
+    import random
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    full = [0 not in state.board_occupancy()[0]]
+    while not state.is_terminal():
+        legal = state.legal_moves()
+        state.apply(legal[rng.randrange(len(legal))])
+        full.append(0 not in state.board_occupancy()[0])
+    return sum(full) / len(full)
+
+
+def test_a_registered_figure_reaches_rows_summary_and_compare(full_board_figure):
+    rows = [play_one(FakeGame(sites=3), seed, index=seed) for seed in range(40)]
+    for seed, row in enumerate(rows):
+        assert row["full_board"] == pytest.approx(full_board_share(FakeGame(sites=3), seed))
+    assert "full_board" in per_state_columns()
+    df = pd.DataFrame(rows)
+    summary = summarize(df).iloc[0]
+    assert summary["FullBoardShare"] == pytest.approx(df["full_board"].mean())
+    assert 0.0 <= summary["FullBoardShare_ci_low"] <= summary["FullBoardShare_ci_high"] <= 1.0
+    assert "FullBoardShare" in compare.metric_names([compare.Variant("a", df)])
+    other = pd.DataFrame([play_one(FakeGame(sites=4), s, index=s) for s in range(40)])
+    result = compare.compare_metric("FullBoardShare", df, other)
+    assert result["estimate"] == pytest.approx(df["full_board"].mean()       # a - b
+                                               - other["full_board"].mean())
+
+
+def test_the_kernels_refuse_a_figure_they_do_not_compute(full_board_figure, ludii):
+    from ludeme.api import load
+    from ludeme.compiled import select
+    game = load(ludii / "games" / "Tic-Tac-Toe.lud")
+    with pytest.raises(Unsupported, match="full_board"):
+        select(game, "compiled")
+    assert select(game, "auto") is None       # the reference engine plays it
+
+
+def test_the_kernels_compute_every_registered_figure():
+    assert set(per_state_columns()) <= set(KERNEL_FIGURES)
+    assert [name for name, _ in figures.MEAN_METRICS.items()][:2] == ["DurationTurns",
+                                                                      "DurationMoves"]
