@@ -85,7 +85,7 @@ def dice_sets(env, lud) -> list[DiceSet]:
 def face_value(state, dice: DiceSet, site: int) -> int:
     """The value shown by the die at a site."""
     faces = dice.faces[site - dice.sites_from]
-    return faces[state.sites.state[site] % len(faces)]
+    return faces[state.piece_state(site) % len(faces)]
 
 
 @ludeme("roll")
