@@ -182,7 +182,10 @@ def recorded_roll(legal: list) -> dict | None:
     (the same at the front of every legal move), as site -> face index."""
     if not legal:
         return None
-    found = {int(site): int(face) for site, face in _ROLL.findall(legal[0].get("str", ""))}
+    found: dict = {}
+    for site, face in _ROLL.findall(legal[0].get("str", "")):
+        # The roll comes first; a later one restores a die after a double (replayDouble).
+        found.setdefault(int(site), int(face))
     return found or None
 
 

@@ -255,7 +255,7 @@ class Do(Moves):
                     probe = s.clone()
                     pc = probe.ctx      # the next moves see the same iteration variables
                     pc.from_, pc.to, pc.site, pc.player = c.from_, c.to, c.site, c.player
-                    pc.level, pc.between = c.level, c.between
+                    pc.level, pc.between, pc.pips = c.level, c.between, c.pips
                     before = []
                     for m in pre_moves:
                         before.extend(applied_actions(probe, m))
@@ -288,7 +288,7 @@ class NoPieces(Bool):
     """`(no Pieces [<role>] ["Name"] [in:<region>])`: (count Pieces ...) with the same
     arguments is 0."""
 
-    params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="Shared"),
+    params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="All"),
               P("who", IntFn, opt=True), P("name", LitStr, opt=True),
               P("in", Region, opt=True, named=True))
 

@@ -230,13 +230,20 @@ class MoveFromTo(Moves):
             # ActionStackMove); else `count` pieces of a counted site (ActionMoveN).
             return [(A_MOVE_N, frm, to, count(c))]
 
+        # Ludii 1.3.12's FromTo on a board of vertices or edges reports level 0 for the
+        # decision when the (from ...) names no site type, hands included (as its traces
+        # show); on a board of cells, the top level of the start.
+        cell_levels = self.from_.type is not None or env.board.site_type == "Cell"
+
         def levels(c, frm, to, acts):
             """Ludii's levels of the decision: a sub-stack starts at size - count and
             lands on the destination's top; one piece leaves the top."""
             s = c.s
             if sub_stack:
                 return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
-            return (s.size_stack(frm) - 1 if kind == A_MOVE else 0), 0
+            if kind != A_MOVE or not cell_levels:
+                return 0, 0
+            return s.size_stack(frm) - 1, 0
 
         def from_to(c):
             what = c.s.what
@@ -355,13 +362,19 @@ class ForEachPiece(Moves):
         role_fn = env.role_id(self.role, self) if self.role else None
         top = self.top
 
+        def container_sites(c):
+            if container is None:
+                return range(nsites)
+            k = container(c)
+            return ranges[k] if 0 <= k < len(ranges) else ()
+
         def stacked(c, player, out):
             """Ludii's ForEachPiece on stacks: each level holding one of the player's
             pieces (only the top level with top:True), with `(level)` set."""
             s = c.s
             top_what, top_who = s.what, s.who
             saved = (c.from_, c.level)
-            for site in range(nsites):
+            for site in container_sites(c):
                 if top_what[site] == 0:
                     continue
                 n = s.size_stack(site)
@@ -397,12 +410,7 @@ class ForEachPiece(Moves):
             if c.g.stacking:
                 return stacked(c, player, out)
             saved = c.from_
-            if container is None:
-                sites = range(nsites)
-            else:
-                k = container(c)
-                sites = ranges[k] if 0 <= k < len(ranges) else ()
-            for site in sites:
+            for site in container_sites(c):
                 w = what[site]
                 if w == 0:
                     continue
