@@ -239,17 +239,19 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     dice_items = []
     next_site = board.num_sites
     for it in items:
-        if isinstance(it, G.Hand):
-            for p in roles.owners(it.role, it):
-                containers.append(Container(len(containers), f"Hand{p}", p, next_site, it.size))
-                next_site += it.size
-        elif getattr(it, "is_dice", False):
-            # Dice are pieces too, numbered where they are declared; their container comes
-            # after the hands (see ludeme.ludemes.dice).
+        if getattr(it, "is_dice", False):
+            # Dice are pieces too, numbered before every other piece (Ludii creates the
+            # containers' items first); their container comes after the hands (see
+            # ludeme.ludemes.dice).
             faces = it.die_faces()
             dice_items.append((len(components), faces))
             for k in range(len(faces)):
                 components.append(Component(len(components), f"Die{len(components)}", n + 1))
+    for it in items:
+        if isinstance(it, G.Hand):
+            for p in roles.owners(it.role, it):
+                containers.append(Container(len(containers), f"Hand{p}", p, next_site, it.size))
+                next_site += it.size
         elif isinstance(it, G.Piece):
             for p in roles.owners(it.role, it):
                 name = f"{it.name}{p}" if 0 < p <= n else it.name
@@ -432,6 +434,8 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
                             "are supported so far")
         if getattr(rule, "stacking", False):
             env.stacking = True         # (place Stack ...) pushes on stacks
+        elif rule.count > 1 or any(k > 1 for k in rule.counts or ()):
+            env.counting = True         # Ludii's Count flag: every site keeps a count
         targets = [by_name[rule.item]] if rule.item in by_name else \
             [comp for comp in env.components[1:]
              if comp.name == f"{rule.item}{comp.owner}"]

@@ -3,7 +3,8 @@ region, `(byScore ...)`."""
 
 from __future__ import annotations
 
-from ..engine import A_MOVE, A_NEXT, A_PASS, A_SET_VAR, Move, Result
+from ..engine import A_MOVE, A_MOVE_LEVEL, A_NEXT, A_PASS, A_SET_VAR, Move, Result
+from ..state import TOP
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
                    SiteType, ludeme)
 from .moves import MoveAdd, _sites_fn, _then
@@ -29,8 +30,15 @@ class FromTo(Moves):
         if self.mover is not None:
             raise self.fail("(fromTo ... mover:) is not supported yet")
         for spec in (self.from_, self.to):
-            if spec.type is not None or spec.level is not None:
-                raise spec.fail("site types and levels in (fromTo ...) are not supported yet")
+            if spec.type is not None:
+                raise spec.fail("site types in (fromTo ...) are not supported yet")
+        if self.to.level is not None:
+            raise self.to.fail("(to ... level:) in (fromTo ...) is not supported yet")
+        # (from ... level:) moves the piece at that level to the destination's top; as in
+        # Ludii, a level makes the game a stacking one.
+        level = env.compile(self.from_.level) if self.from_.level is not None else None
+        if level is not None:
+            env.stacking = True
         if self.from_.if_ is not None:
             raise self.from_.fail("(from ... if:) in (fromTo ...) is not supported yet")
         if self.to.apply is not None:
@@ -57,7 +65,9 @@ class FromTo(Moves):
                     n = count(c) if count is not None else 1
                     c.from_, c.to = frm, to
                     if to_cond is None or to_cond(c):
-                        out.append(Move(frm, to, 0, [(A_MOVE, frm, to)] * n, then))
+                        act = (A_MOVE, frm, to) if level is None else \
+                            (A_MOVE_LEVEL, frm, level(c), to, TOP)
+                        out.append(Move(frm, to, 0, [act] * n, then))
                     c.from_ = saved[0]
             c.from_, c.to = saved
             return out

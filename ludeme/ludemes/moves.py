@@ -5,8 +5,9 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ..engine import (A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_N, A_MOVE_STACK, A_NEXT,
-                      A_PASS, A_REMOVE, A_REMOVE_LATER, A_SCORE, A_SET_SCORE, Move)
+from ..engine import (A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT,
+                      A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_SCORE,
+                      Move)
 from ..state import TOP
 from .base import (CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P,
                    Region, RoleType, SiteType, ludeme)
@@ -181,6 +182,7 @@ class MoveRemove(Moves):
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
 
         kind = _removal_kind(env, self)
+        level = _removal_level(env, self)
 
         def remove(c):
             what = c.s.what
@@ -188,6 +190,11 @@ class MoveRemove(Moves):
             k = count(c)
             for site in sites(c):
                 if site < 0 or what[site] <= 0:
+                    continue
+                if level is not None:
+                    lv = level(c)
+                    out.append(Move(site, site, 0, [(A_REMOVE_LEVEL, site, lv)] * max(1, k),
+                                    then, level_from=lv, level_to=lv))
                     continue
                 out.append(Move(site, site, 0, [(kind, site)] * max(1, k), then))
             return out
@@ -217,12 +224,23 @@ class MoveFromTo(Moves):
             raise self.fail("stack:True with copy: is not supported yet")
         sub_stack = bool(self.stack) and count is not None
         kind = _moving_action(env, self, self.stack)
+        self.to.refuse("level", why="a level to land on is not supported yet")
+        # (from ... level:): the piece at that level moves to the destination's top, and the
+        # decision reports that level (Ludii: a level makes the game a stacking one).
+        level_from = env.compile(self.from_.level) if self.from_.level is not None else None
+        if level_from is not None:
+            if copy or count is not None or self.stack:
+                raise self.from_.fail("(from ... level:) with copy:, count: or stack: is not "
+                                      "supported yet")
+            env.stacking = True
 
         # Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
         # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
-        plain = not copy and count is None
+        plain = not copy and count is None and level_from is None
 
         def actions(c, frm, to):
+            if level_from is not None:
+                return [(A_MOVE_LEVEL, frm, level_from(c), to, TOP)]
             if copy:
                 s = c.s
                 return [(A_ADD, to, s.what[frm], s.who[frm], 1)]
@@ -239,6 +257,8 @@ class MoveFromTo(Moves):
             """Ludii's levels of the decision: a sub-stack starts at size - count and
             lands on the destination's top; one piece leaves the top."""
             s = c.s
+            if level_from is not None:
+                return acts[-1][2], 0
             if sub_stack:
                 return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
             if kind != A_MOVE or not cell_levels:
@@ -541,15 +561,33 @@ class RemoveEffect(Moves):
         # count: Ludii removes that many times at each site (a flat site empties at once)
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
         kind = _removal_kind(env, self)
+        level = _removal_level(env, self)
 
         def remove(c):
             what = c.s.what
             k = max(1, count(c))
-            acts = [(kind, s) for s in sites(c) if s >= 0 and what[s] > 0 for _ in range(k)]
+            if level is not None:
+                lv = level(c)
+                acts = [(A_REMOVE_LEVEL, s, lv) for s in sites(c) if s >= 0 and what[s] > 0
+                        for _ in range(k)]
+            else:
+                acts = [(kind, s) for s in sites(c) if s >= 0 and what[s] > 0
+                        for _ in range(k)]
             if not acts:
                 return []
             return [Move(acts[0][1], acts[0][1], 0, acts, then)]
         return remove
+
+
+def _removal_level(env, lud):
+    """The closure of a removal's `level:` (the piece at that level goes), or None; as in
+    Ludii, a level makes the game a stacking one."""
+    if lud.level is None:
+        return None
+    if lud.at == "EndOfTurn":
+        raise lud.fail("level: with at:EndOfTurn is not supported yet")
+    env.stacking = True
+    return env.compile(lud.level)
 
 
 def _removal_kind(env, lud):
