@@ -7,6 +7,7 @@ from ..engine import A_MOVE, A_MOVE_LEVEL, A_NEXT, A_PASS, A_SET_VAR, Move, Resu
 from ..state import TOP
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
                    SiteType, ludeme)
+from .ints import _var
 from .moves import MoveAdd, _sites_fn, _then
 
 
@@ -382,6 +383,10 @@ class ForEachValue(Moves):
                     m.then = tuple(m.then) + then
             return out
         return for_each
+
+
+Value = _var("value", "Value", "value",
+             "`(value)`: the value being iterated over by `(forEach Value ...)`.")
 
 
 class _Extreme(IntFn):

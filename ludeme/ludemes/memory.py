@@ -95,13 +95,15 @@ class ForgetValue(Moves):
 
 @ludeme("values", "Remembered")
 class ValuesRemembered(Region):
-    """`(values Remembered ["Name"])`: the remembered values, as sites."""
+    """`(values Remembered ["Name"])`: the remembered values, as sites, in the order they
+    were remembered; a value remembered twice is there twice, as in Ludii (a
+    `(forEach Value ...)` over them iterates it twice)."""
 
     params = (P("name", LitStr, opt=True),)
 
     def compile(self, env):
         key = ("remembered", self.name)
-        return lambda c: tuple(dict.fromkeys(c.s.notes.get(key, ())))
+        return lambda c: c.s.notes.get(key, ())
 
 
 @ludeme("set", "Pending")
