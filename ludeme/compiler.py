@@ -62,16 +62,19 @@ class Env:
     def compile(self, lud: Ludeme):
         """The closure of a typed ludeme (compiled once)."""
         key = id(lud)
-        f = self._compiled.get(key)
-        if f is None:
+        got = self._compiled.get(key)
+        if got is None:
             try:
                 f = lud.compile(self)
             except LudemeError:
                 raise
             except (KeyError, IndexError, ValueError, TypeError) as e:  # a bug or bad table
                 raise lud.fail(f"cannot compile this ludeme: {type(e).__name__}: {e}") from e
-            self._compiled[key] = f
-        return f
+            # The ludeme is kept with its closure: a ludeme built only to be compiled (as
+            # (no Pieces ...) builds a (count Pieces ...)) must not free its id for another.
+            self._compiled[key] = (lud, f)
+            return f
+        return got[1]
 
     def is_move_variable(self, lud: Ludeme, name: str) -> bool:
         """True when `lud` is the iteration variable `(to)`/`(from)` with no argument."""

@@ -229,8 +229,9 @@ class MoveFromTo(Moves):
         # decision reports that level (Ludii: a level makes the game a stacking one).
         level_from = env.compile(self.from_.level) if self.from_.level is not None else None
         if level_from is not None:
-            if copy or count is not None or self.stack:
-                raise self.from_.fail("(from ... level:) with copy:, count: or stack: is not "
+            # With a level, Ludii's FromTo moves that one piece even with stack:True.
+            if copy or count is not None:
+                raise self.from_.fail("(from ... level:) with copy: or count: is not "
                                       "supported yet")
             env.stacking = True
 
