@@ -439,40 +439,49 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
             env.stacking = True         # (place Stack ...) pushes on stacks
         elif rule.count > 1 or any(k > 1 for k in rule.counts or ()):
             env.counting = True         # Ludii's Count flag: every site keeps a count
-        targets = [by_name[rule.item]] if rule.item in by_name else \
-            [comp for comp in env.components[1:]
-             if comp.name == f"{rule.item}{comp.owner}"]
-        if not targets:
-            raise rule.fail(f"no piece called {rule.item!r}; pieces: {', '.join(by_name)}")
-        if rule.container is not None:
-            if rule.container != "Hand":
-                raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\")")
-            hands = env.hand_offsets()
-            for comp in targets:
-                site = hands.get(comp.owner)
-                if site is None:
-                    raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
-                moves.append([(A_ADD, site, comp.index, comp.owner, rule.count)])
-            continue
-        if rule.where is None and rule.coord is None:
-            raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
-        if len(targets) != 1:
-            raise rule.fail(f"(place {rule.item!r} ...) names {len(targets)} pieces; name one")
-        comp = targets[0]
-        if rule.coord is not None:
-            sites = [env.board.index_of(rule.coord)]
-        else:
-            f = env.compile(rule.where)
-            got = f(_StaticCtx())
-            sites = [got] if isinstance(got, int) else list(got)
-            bad = [x for x in sites if not 0 <= x < env.total_sites]
-            if bad:
-                raise rule.fail(f"(place {rule.item!r} ...) names no site here "
-                                f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
-        # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
-        count = rule.counts[0] if rule.counts else rule.count
-        moves.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
+        # (place Stack items:{...}): each item in turn, bottom first (Ludii's PlaceCustomStack)
+        for item in getattr(rule, "items", None) or [rule.item]:
+            moves.extend(_place_item(env, rule, item, by_name))
     return moves
+
+
+def _place_item(env: Env, rule, item: str, by_name: dict) -> list[list[tuple]]:
+    """The start actions placing `item` as a (place ...) rule says."""
+    out: list = []
+    targets = [by_name[item]] if item in by_name else \
+        [comp for comp in env.components[1:]
+         if comp.name == f"{item}{comp.owner}"]
+    if not targets:
+        raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
+    if rule.container is not None:
+        if rule.container != "Hand":
+            raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\")")
+        hands = env.hand_offsets()
+        for comp in targets:
+            site = hands.get(comp.owner)
+            if site is None:
+                raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
+            out.append([(A_ADD, site, comp.index, comp.owner, rule.count)])
+        return out
+    if rule.where is None and rule.coord is None:
+        raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
+    if len(targets) != 1:
+        raise rule.fail(f"(place {item!r} ...) names {len(targets)} pieces; name one")
+    comp = targets[0]
+    if rule.coord is not None:
+        sites = [env.board.index_of(rule.coord)]
+    else:
+        f = env.compile(rule.where)
+        got = f(_StaticCtx())
+        sites = [got] if isinstance(got, int) else list(got)
+        bad = [x for x in sites if not 0 <= x < env.total_sites]
+        if bad:
+            raise rule.fail(f"(place {item!r} ...) names no site here "
+                            f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
+    # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
+    count = rule.counts[0] if rule.counts else rule.count
+    out.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
+    return out
 
 
 __all__ = ["compile_game", "Env", "Pos", "MAX_MOVES", "MAX_TURNS_PER_PLAYER"]

@@ -241,7 +241,7 @@ class State:
     __slots__ = ("g", "sites", "who", "what", "count", "rng", "player_order", "scores", "mover", "next", "prev", "phase",
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
-                 "last_to", "last_to_after", "last_mover", "history", "ctx", "_legal", "pending",
+                 "last_to", "last_to_after", "last_level_to", "last_mover", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
                  "force_roll", "to_clear", "_replayed", "draws")
 
@@ -279,6 +279,7 @@ class State:
         self.last_from = UNDEFINED
         self.last_to = UNDEFINED
         self.last_to_after = UNDEFINED     # the last destination after the consequents
+        self.last_level_to = 0             # the level the last decision reported landing on
         self.last_mover = 0
         self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
         self.pending: set[int] = set()
@@ -551,6 +552,7 @@ class State:
                 break
         if store:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
+            self.last_level_to = move.level_to
         c = self.ctx
         for consequent in move.then:
             saved = (c.from_, c.to, c.site, c.player)

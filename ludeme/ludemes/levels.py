@@ -6,7 +6,7 @@ ludemes here iterate over them with `(level)` set, as Ludii's ForEachLevel does.
 
 from __future__ import annotations
 
-from .base import IntFn, Moves, P, SiteType, ludeme
+from .base import IntFn, LitBool, Moves, P, SiteType, ludeme
 from .stacks import StackDirection
 
 
@@ -49,4 +49,17 @@ class ForEachLevel(Moves):
         return for_each_level
 
 
-__all__ = ["ForEachLevel"]
+@ludeme("last", "LevelTo")
+class LastLevelTo(IntFn):
+    """`(last LevelTo)`: the level the last decision reports for its destination (Ludii's
+    Move.levelTo: 0 unless the decision names a level, as a stack move does)."""
+
+    params = (P("afterConsequence", LitBool, opt=True, named=True, default=False),)
+
+    def compile(self, env):
+        if self.afterConsequence:
+            raise self.fail("(last LevelTo afterConsequence:True) is not supported yet")
+        return lambda c: c.s.last_level_to
+
+
+__all__ = ["ForEachLevel", "LastLevelTo"]

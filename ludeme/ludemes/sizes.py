@@ -1,4 +1,5 @@
-"""Sizes of collections: `(size Array ...)` (Ludii's functions/ints/size/array)."""
+"""Sizes and counts of collections: `(size Array ...)`, `(count Players)` (Ludii's
+functions/ints/size and functions/ints/count)."""
 
 from __future__ import annotations
 
@@ -17,4 +18,15 @@ class SizeArray(IntFn):
         return lambda c: len(array(c))
 
 
-__all__ = ["SizeArray"]
+@ludeme("count", "Players")
+class CountPlayers(IntFn):
+    """`(count Players)`: how many players the game has."""
+
+    params = ()
+
+    def compile(self, env):
+        n = env.num_players
+        return lambda c: n
+
+
+__all__ = ["SizeArray", "CountPlayers"]
