@@ -8,7 +8,8 @@ board tables they close over (steps and rays by direction, regions, hands).
 
 from __future__ import annotations
 
-from .engine import (A_ADD, Component, Container, Game, Phase, UNDEFINED)
+from .engine import (A_ADD, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED)
+from .state import TOP
 from .errors import LudemeError, Pos
 from .expand import Expanded
 from .equipment import Equipment
@@ -454,6 +455,8 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list[list[tuple]]:
     if not targets:
         raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
     if rule.container is not None:
+        if rule.state is not None:
+            raise rule.fail("(place ... \"Hand\" state:) is not supported yet")
         if rule.container != "Hand":
             raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\")")
         hands = env.hand_offsets()
@@ -480,7 +483,17 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list[list[tuple]]:
                             f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
     # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
     count = rule.counts[0] if rule.counts else rule.count
-    out.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
+    if rule.state is None:
+        out.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
+        return out
+    # state: every piece placed gets that state (each level of a stack in turn).
+    stack = getattr(rule, "stacking", False)
+    acts = []
+    for s in sites:
+        for n in ([1] * count if stack else [count]):
+            acts.append((A_ADD, s, comp.index, comp.owner, n))
+            acts.append((A_SET_FIELD, "state", s, TOP, rule.state))
+    out.append(acts)
     return out
 
 
