@@ -27,8 +27,22 @@ def _track_picker(env, lud):
     return pick
 
 
+class _TrackRequirement(Moves):
+    """`(<keyword> ["Track"] [<owner>] <moves>)` on the track Ludii picks (see _track_picker).
+
+    Ludii 1.3.12 drops the consequents of both requirements (it attaches them to a list it
+    never returns): they are refused rather than silently dropped."""
+
+    params = (P("name", LitStr, opt=True), P("owner", RoleType, opt=True), P("moves", Moves),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.refuse("then", why="Ludii does not apply them")
+        return self.on_track(_track_picker(env, self), env.compile(self.moves))
+
+
 @ludeme("firstMoveOnTrack")
-class FirstMoveOnTrack(Moves):
+class FirstMoveOnTrack(_TrackRequirement):
     """`(firstMoveOnTrack ["Track"] [<owner>] <moves>)`: the moves generated with `(site)` on
     the first site along the track (from its start) where there are any; none when no track
     matches. Example, bearing off from the rearmost piece that can:
@@ -36,16 +50,8 @@ class FirstMoveOnTrack(Moves):
         (firstMoveOnTrack "Track" Mover (if (is Friend (who at:(site))) (move Remove (site))))
     """
 
-    params = (P("name", LitStr, opt=True), P("owner", RoleType, opt=True), P("moves", Moves),
-              P("then", "Then", opt=True))
-
-    def compile(self, env):
-        # Ludii 1.3.12 attaches the consequents to a list it never returns: refused rather
-        # than silently dropped.
-        self.refuse("then", why="Ludii does not apply them")
-        pick = _track_picker(env, self)
-        gen = env.compile(self.moves)
-
+    @staticmethod
+    def on_track(pick, gen):
         def first_move_on_track(c):
             track = pick(c)
             if track is None:
@@ -65,20 +71,13 @@ class FirstMoveOnTrack(Moves):
 
 
 @ludeme("max", "Distance")
-class MaxDistance(Moves):
+class MaxDistance(_TrackRequirement):
     """`(max Distance ["Track"] [<owner>] <moves>)`: the moves, when a track matches (none
     otherwise). Ludii 1.3.12 measures each move's distance along the track, then returns
     the moves unfiltered, and so does this ludeme, to play exactly as Ludii does."""
 
-    params = (P("name", LitStr, opt=True), P("owner", RoleType, opt=True), P("moves", Moves),
-              P("then", "Then", opt=True))
-
-    def compile(self, env):
-        # Ludii 1.3.12 returns the inner moves without its own consequents: refused rather
-        # than silently dropped.
-        self.refuse("then", why="Ludii does not apply them")
-        pick = _track_picker(env, self)
-        gen = env.compile(self.moves)
+    @staticmethod
+    def on_track(pick, gen):
         return lambda c: gen(c) if pick(c) is not None else []
 
 
