@@ -97,7 +97,13 @@ def _side_effect(env, to_spec):
     def actions(c):
         if rule is not None and not rule(c):
             return ()
-        return _effect_actions(effect, c)
+        moves = effect(c)
+        if any(m.then for m in moves):
+            # Only the effect's actions join the move here: its own consequents would be
+            # lost, so they stop the game instead of playing it wrongly.
+            raise ap.effect.fail("consequents (then ...) of an effect applied at the "
+                                 "destination are not supported yet")
+        return [a for m in moves for a in m.actions]
     return actions
 
 
