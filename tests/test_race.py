@@ -129,3 +129,16 @@ def test_race_traces_agree_with_ludii(refdata, ludii, name):
                                 index=str(refdata / "corpus-index.tsv"))
     bad = [v.line() for v in verdicts if not v.ok]
     assert not bad, "\n".join(bad)
+
+
+def test_levels_on_from_and_remove_take_that_level(tmp_path):
+    f = tmp_path / "t.lud"
+    f.write_text('(game "t" (players 2) (equipment {(board (square 3)) (piece "D" Each)}) '
+                 '(rules (start {(place Stack "D1" 0) (place Stack "D2" 0) (place Stack "D1" 0)}) '
+                 '(play (or (move (from 0 level:1) (to 1)) (move Remove 0 level:0))) '
+                 '(end (if (no Moves Next) (result Mover Win)))))')
+    s = load(f).new_initial_state()
+    moves = {(m.frm, m.to): m for m in s.legal_moves()}
+    assert (moves[(0, 1)].level_from, moves[(0, 0)].level_from) == (1, 0)
+    s.apply(moves[(0, 1)])
+    assert [lv[1] for lv in s.stack(0)] == [1, 1] and [lv[1] for lv in s.stack(1)] == [2]
