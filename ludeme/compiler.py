@@ -8,7 +8,8 @@ board tables they close over (steps and rays by direction, regions, hands).
 
 from __future__ import annotations
 
-from .engine import (A_ADD, Component, Container, Game, Phase, UNDEFINED)
+from .engine import (A_ADD, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED)
+from .state import TOP
 from .errors import LudemeError, Pos
 from .expand import Expanded
 from .equipment import Equipment
@@ -62,16 +63,19 @@ class Env:
     def compile(self, lud: Ludeme):
         """The closure of a typed ludeme (compiled once)."""
         key = id(lud)
-        f = self._compiled.get(key)
-        if f is None:
+        got = self._compiled.get(key)
+        if got is None:
             try:
                 f = lud.compile(self)
             except LudemeError:
                 raise
             except (KeyError, IndexError, ValueError, TypeError) as e:  # a bug or bad table
                 raise lud.fail(f"cannot compile this ludeme: {type(e).__name__}: {e}") from e
-            self._compiled[key] = f
-        return f
+            # The ludeme is kept with its closure: a ludeme built only to be compiled (as
+            # (no Pieces ...) builds a (count Pieces ...)) must not free its id for another.
+            self._compiled[key] = (lud, f)
+            return f
+        return got[1]
 
     def is_move_variable(self, lud: Ludeme, name: str) -> bool:
         """True when `lud` is the iteration variable `(to)`/`(from)` with no argument."""
@@ -239,17 +243,19 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     dice_items = []
     next_site = board.num_sites
     for it in items:
-        if isinstance(it, G.Hand):
-            for p in roles.owners(it.role, it):
-                containers.append(Container(len(containers), f"Hand{p}", p, next_site, it.size))
-                next_site += it.size
-        elif getattr(it, "is_dice", False):
-            # Dice are pieces too, numbered where they are declared; their container comes
-            # after the hands (see ludeme.ludemes.dice).
+        if getattr(it, "is_dice", False):
+            # Dice are pieces too, numbered before every other piece (Ludii creates the
+            # containers' items first); their container comes after the hands (see
+            # ludeme.ludemes.dice).
             faces = it.die_faces()
             dice_items.append((len(components), faces))
             for k in range(len(faces)):
                 components.append(Component(len(components), f"Die{len(components)}", n + 1))
+    for it in items:
+        if isinstance(it, G.Hand):
+            for p in roles.owners(it.role, it):
+                containers.append(Container(len(containers), f"Hand{p}", p, next_site, it.size))
+                next_site += it.size
         elif isinstance(it, G.Piece):
             for p in roles.owners(it.role, it):
                 name = f"{it.name}{p}" if 0 < p <= n else it.name
@@ -432,40 +438,63 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
                             "are supported so far")
         if getattr(rule, "stacking", False):
             env.stacking = True         # (place Stack ...) pushes on stacks
-        targets = [by_name[rule.item]] if rule.item in by_name else \
-            [comp for comp in env.components[1:]
-             if comp.name == f"{rule.item}{comp.owner}"]
-        if not targets:
-            raise rule.fail(f"no piece called {rule.item!r}; pieces: {', '.join(by_name)}")
-        if rule.container is not None:
-            if rule.container != "Hand":
-                raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\")")
-            hands = env.hand_offsets()
-            for comp in targets:
-                site = hands.get(comp.owner)
-                if site is None:
-                    raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
-                moves.append([(A_ADD, site, comp.index, comp.owner, rule.count)])
-            continue
-        if rule.where is None and rule.coord is None:
-            raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
-        if len(targets) != 1:
-            raise rule.fail(f"(place {rule.item!r} ...) names {len(targets)} pieces; name one")
-        comp = targets[0]
-        if rule.coord is not None:
-            sites = [env.board.index_of(rule.coord)]
-        else:
-            f = env.compile(rule.where)
-            got = f(_StaticCtx())
-            sites = [got] if isinstance(got, int) else list(got)
-            bad = [x for x in sites if not 0 <= x < env.total_sites]
-            if bad:
-                raise rule.fail(f"(place {rule.item!r} ...) names no site here "
-                                f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
-        # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
-        count = rule.counts[0] if rule.counts else rule.count
-        moves.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
+        elif rule.count > 1 or any(k > 1 for k in rule.counts or ()):
+            env.counting = True         # Ludii's Count flag: every site keeps a count
+        # (place Stack items:{...}): each item in turn, bottom first (Ludii's PlaceCustomStack)
+        for item in getattr(rule, "items", None) or [rule.item]:
+            moves.extend(_place_item(env, rule, item, by_name))
     return moves
+
+
+def _place_item(env: Env, rule, item: str, by_name: dict) -> list[list[tuple]]:
+    """The start actions placing `item` as a (place ...) rule says."""
+    out: list = []
+    targets = [by_name[item]] if item in by_name else \
+        [comp for comp in env.components[1:]
+         if comp.name == f"{item}{comp.owner}"]
+    if not targets:
+        raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
+    if rule.container is not None:
+        if rule.state is not None:
+            raise rule.fail("(place ... \"Hand\" state:) is not supported yet")
+        if rule.container != "Hand":
+            raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\")")
+        hands = env.hand_offsets()
+        for comp in targets:
+            site = hands.get(comp.owner)
+            if site is None:
+                raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
+            out.append([(A_ADD, site, comp.index, comp.owner, rule.count)])
+        return out
+    if rule.where is None and rule.coord is None:
+        raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
+    if len(targets) != 1:
+        raise rule.fail(f"(place {item!r} ...) names {len(targets)} pieces; name one")
+    comp = targets[0]
+    if rule.coord is not None:
+        sites = [env.board.index_of(rule.coord)]
+    else:
+        f = env.compile(rule.where)
+        got = f(_StaticCtx())
+        sites = [got] if isinstance(got, int) else list(got)
+        bad = [x for x in sites if not 0 <= x < env.total_sites]
+        if bad:
+            raise rule.fail(f"(place {item!r} ...) names no site here "
+                            f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
+    # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
+    count = rule.counts[0] if rule.counts else rule.count
+    if rule.state is None:
+        out.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
+        return out
+    # state: every piece placed gets that state (each level of a stack in turn).
+    stack = getattr(rule, "stacking", False)
+    acts = []
+    for s in sites:
+        for n in ([1] * count if stack else [count]):
+            acts.append((A_ADD, s, comp.index, comp.owner, n))
+            acts.append((A_SET_FIELD, "state", s, TOP, rule.state))
+    out.append(acts)
+    return out
 
 
 __all__ = ["compile_game", "Env", "Pos", "MAX_MOVES", "MAX_TURNS_PER_PLAYER"]

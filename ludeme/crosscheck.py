@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from .engine import A_USE_DIE
 from .errors import LudemeError
 
 
@@ -182,8 +183,23 @@ def recorded_roll(legal: list) -> dict | None:
     (the same at the front of every legal move), as site -> face index."""
     if not legal:
         return None
-    found = {int(site): int(face) for site, face in _ROLL.findall(legal[0].get("str", ""))}
+    found: dict = {}
+    for site, face in _ROLL.findall(legal[0].get("str", "")):
+        # The roll comes first; a later one restores a die after a double (replayDouble).
+        found.setdefault(int(site), int(face))
     return found or None
+
+
+_USE_DIE = re.compile(r"UseDie:[^\]]*site=(\d+)")
+
+
+def _same_dice_used(candidates: list, chosen_str: str) -> list:
+    """The candidate moves that use the dice Ludii's chosen move used (moves between the
+    same sites may differ only in the die they use up); all of them when none does."""
+    wanted = sorted(int(x) for x in _USE_DIE.findall(chosen_str))
+    same = [m for m in candidates
+            if sorted(a[1] for a in m.actions if a[0] == A_USE_DIE) == wanted]
+    return same or candidates
 
 
 def replay(game, trace: dict, name: str = "") -> Verdict:
@@ -234,6 +250,8 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
         candidates = [m for m in legal if (m.frm, m.to) == key
                       and (not stacking or (m.level_from, m.level_to)
                            == (chosen.get("levelFrom", 0), chosen.get("levelTo", 0)))]
+        if len(candidates) > 1:
+            candidates = _same_dice_used(candidates, chosen.get("str", ""))
         after = None
         for m in candidates:
             trial = state.clone()

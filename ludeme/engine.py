@@ -39,8 +39,15 @@ A_SET_VAR = 18    # (A_SET_VAR, name, value)   a named variable (name None: Ludi
 A_REMEMBER = 19   # (A_REMEMBER, name, value)  add to the remembered values (name may be None)
 A_FORGET = 20     # (A_FORGET, name, value)    forget one value (value None: all of them)
 A_PENDING = 21    # (A_PENDING, value)         mark a value pending until the next move
+A_UPDATE_DIE = 22  # (A_UPDATE_DIE, site, face)  a die shows this face index, unused again
+A_USE_DIE = 23    # (A_USE_DIE, site)           a die's value was used (Ludii's ActionUseDie)
+A_DICE_EQUAL = 24  # (A_DICE_EQUAL, flag)       whether the last roll gave equal faces
 
 UNDEFINED = -1
+# Keys of State.notes for Ludii's dice bookkeeping: the die sites whose value was used
+# (Ludii's currentDice set to 0) and whether the last roll's faces were all equal.
+DICE_USED = ("dice", "used")
+DICE_EQUAL = ("dice", "equal")
 
 
 def _undefined(a: tuple):
@@ -68,7 +75,7 @@ _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCO
               A_PASS: 0, A_COUNT: 1, A_FLIP: 1, A_MOVE_LEVEL: 3, A_MOVE_STACK: 2,
               A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_MOVE_N: 2, A_SWAP: 0,
               A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0, A_REMOVE_LATER: 1,
-              A_SET_MOVER: 0}
+              A_SET_MOVER: 0, A_UPDATE_DIE: 1, A_USE_DIE: 1, A_DICE_EQUAL: 0}
 _NO_SITE_ACTIONS = frozenset(k for k, to in _ACTION_TO.items() if not to)
 
 
@@ -111,7 +118,7 @@ def pass_move(mover: int) -> Move:
 class Ctx:
     """Evaluation context: the state plus Ludii's iteration variables."""
 
-    __slots__ = ("s", "g", "from_", "to", "site", "player", "level", "value", "between")
+    __slots__ = ("s", "g", "from_", "to", "site", "player", "level", "value", "between", "pips")
 
     def __init__(self, game: "Game", state: "State"):
         self.g = game
@@ -123,6 +130,7 @@ class Ctx:
         self.level = UNDEFINED
         self.value = UNDEFINED
         self.between = UNDEFINED
+        self.pips = UNDEFINED       # the die value inside (forEach Die ...): (pips)
 
 
 @dataclass
@@ -233,7 +241,7 @@ class State:
     __slots__ = ("g", "sites", "who", "what", "count", "rng", "player_order", "scores", "mover", "next", "prev", "phase",
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
-                 "last_to", "last_to_after", "last_mover", "history", "ctx", "_legal", "pending",
+                 "last_to", "last_to_after", "last_level_to", "last_mover", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
                  "force_roll", "to_clear", "_replayed", "draws")
 
@@ -271,6 +279,7 @@ class State:
         self.last_from = UNDEFINED
         self.last_to = UNDEFINED
         self.last_to_after = UNDEFINED     # the last destination after the consequents
+        self.last_level_to = 0             # the level the last decision reported landing on
         self.last_mover = 0
         self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
         self.pending: set[int] = set()
@@ -510,6 +519,15 @@ class State:
             self.notes[key] = kept
         elif kind == A_PENDING:
             self.pending.add(a[1])
+        elif kind == A_UPDATE_DIE:
+            sites.set_field("state", a[1], a[2], TOP)
+            used = self.notes.get(DICE_USED, frozenset())
+            if a[1] in used:
+                self.notes[DICE_USED] = used - {a[1]}
+        elif kind == A_USE_DIE:
+            self.notes[DICE_USED] = self.notes.get(DICE_USED, frozenset()) | {a[1]}
+        elif kind == A_DICE_EQUAL:
+            self.notes[DICE_EQUAL] = a[1]
         elif kind == A_SET_MOVER:
             n = self.g.num_players
             self.mover, self.next = a[1], a[1] % n + 1
@@ -534,6 +552,7 @@ class State:
                 break
         if store:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
+            self.last_level_to = move.level_to
         c = self.ctx
         for consequent in move.then:
             saved = (c.from_, c.to, c.site, c.player)

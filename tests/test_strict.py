@@ -58,9 +58,7 @@ def _load(tmp_path, play, start="", extra=""):
 # Each argument that is declared but not implemented yet stops compilation at its own
 # position with "not supported yet" (table: snippet of the play rule, the argument).
 UNSUPPORTED = [
-    ("(move Remove (sites Occupied by:Next) level:1)", "level"),
     ("(move (from (sites Occupied by:Mover)) (to (sites Empty)) mover:Next)", "mover"),
-    ("(move (from (sites Occupied by:Mover) level:0) (to (sites Empty)))", "level"),
     ("(move (from (sites Occupied by:Mover)) (to (sites Empty) level:0))", "level"),
     ("(forEach Piece (move Step (to if:(is Empty (to))) (then (moveAgain) "
      "applyAfterAllMoves:True)))", "applyAfterAllMoves"),

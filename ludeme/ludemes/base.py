@@ -308,6 +308,7 @@ class Builder:
                     continue
                 if got is not _NO:
                     return got
+                del self.built[mark:]   # nor those of a reading that did not fit
             if refused is not None:
                 raise refused
             return _NO

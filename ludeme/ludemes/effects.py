@@ -3,9 +3,11 @@ region, `(byScore ...)`."""
 
 from __future__ import annotations
 
-from ..engine import A_MOVE, A_NEXT, A_PASS, A_SET_VAR, Move, Result
+from ..engine import A_MOVE, A_MOVE_LEVEL, A_NEXT, A_PASS, A_SET_VAR, Move, Result
+from ..state import TOP
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
                    SiteType, ludeme)
+from .ints import _var
 from .moves import MoveAdd, _sites_fn, _then
 
 
@@ -29,8 +31,15 @@ class FromTo(Moves):
         if self.mover is not None:
             raise self.fail("(fromTo ... mover:) is not supported yet")
         for spec in (self.from_, self.to):
-            if spec.type is not None or spec.level is not None:
-                raise spec.fail("site types and levels in (fromTo ...) are not supported yet")
+            if spec.type is not None:
+                raise spec.fail("site types in (fromTo ...) are not supported yet")
+        if self.to.level is not None:
+            raise self.to.fail("(to ... level:) in (fromTo ...) is not supported yet")
+        # (from ... level:) moves the piece at that level to the destination's top; as in
+        # Ludii, a level makes the game a stacking one.
+        level = env.compile(self.from_.level) if self.from_.level is not None else None
+        if level is not None:
+            env.stacking = True
         if self.from_.if_ is not None:
             raise self.from_.fail("(from ... if:) in (fromTo ...) is not supported yet")
         if self.to.apply is not None:
@@ -57,7 +66,9 @@ class FromTo(Moves):
                     n = count(c) if count is not None else 1
                     c.from_, c.to = frm, to
                     if to_cond is None or to_cond(c):
-                        out.append(Move(frm, to, 0, [(A_MOVE, frm, to)] * n, then))
+                        act = (A_MOVE, frm, to) if level is None else \
+                            (A_MOVE_LEVEL, frm, level(c), to, TOP)
+                        out.append(Move(frm, to, 0, [act] * n, then))
                     c.from_ = saved[0]
             c.from_, c.to = saved
             return out
@@ -255,7 +266,7 @@ class Do(Moves):
                     probe = s.clone()
                     pc = probe.ctx      # the next moves see the same iteration variables
                     pc.from_, pc.to, pc.site, pc.player = c.from_, c.to, c.site, c.player
-                    pc.level, pc.between = c.level, c.between
+                    pc.level, pc.between, pc.pips = c.level, c.between, c.pips
                     before = []
                     for m in pre_moves:
                         before.extend(applied_actions(probe, m))
@@ -288,7 +299,7 @@ class NoPieces(Bool):
     """`(no Pieces [<role>] ["Name"] [in:<region>])`: (count Pieces ...) with the same
     arguments is 0."""
 
-    params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="Shared"),
+    params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="All"),
               P("who", IntFn, opt=True), P("name", LitStr, opt=True),
               P("in", Region, opt=True, named=True))
 
@@ -372,6 +383,10 @@ class ForEachValue(Moves):
                     m.then = tuple(m.then) + then
             return out
         return for_each
+
+
+Value = _var("value", "Value", "value",
+             "`(value)`: the value being iterated over by `(forEach Value ...)`.")
 
 
 class _Extreme(IntFn):

@@ -208,7 +208,7 @@ class Score(IntFn):
 class CountPieces(IntFn):
     """`(count Pieces <role> ["Name"] [in:<region>])`: pieces of a player in all containers."""
 
-    params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="Shared"),
+    params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="All"),
               P("who", IntFn, opt=True), P("name", LitStr, opt=True),
               P("in", Region, opt=True, named=True))
 
@@ -229,6 +229,13 @@ class CountPieces(IntFn):
             sites = where(c) if where is not None else range(len(s.who))
             total = 0
             who, count, what = s.who, s.count, s.what
+            if c.g.stacking:
+                # Every level of a stack is a piece (Ludii counts the levels of stacks).
+                for site in sites:
+                    if site >= 0 and what[site]:
+                        total += sum(1 for lv in s.stack(site) if lv[1] in ids
+                                     and (not name or lv[0] in names))
+                return total
             for site in sites:
                 if who[site] in ids and (not name or what[site] in names):
                     total += count[site]

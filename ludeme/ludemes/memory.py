@@ -95,13 +95,15 @@ class ForgetValue(Moves):
 
 @ludeme("values", "Remembered")
 class ValuesRemembered(Region):
-    """`(values Remembered ["Name"])`: the remembered values, as sites."""
+    """`(values Remembered ["Name"])`: the remembered values, as sites, in the order they
+    were remembered; a value remembered twice is there twice, as in Ludii (a
+    `(forEach Value ...)` over them iterates it twice)."""
 
     params = (P("name", LitStr, opt=True),)
 
     def compile(self, env):
         key = ("remembered", self.name)
-        return lambda c: tuple(dict.fromkeys(c.s.notes.get(key, ())))
+        return lambda c: c.s.notes.get(key, ())
 
 
 @ludeme("set", "Pending")
@@ -162,7 +164,8 @@ class StartRememberValue(Other):
 
 @ludeme("set", "Value")
 class SetPlayerValue(Moves):
-    """`(set Value <player> <int>)`: a player's value (0 until set), read by (value Player ..)."""
+    """`(set Value <player> <int>)`: a player's value (undefined, -1, until set), read by
+    (value Player ..)."""
 
     params = (P("who", (RoleType, IntFn)), P("value", IntFn), P("then", "Then", opt=True))
 
@@ -174,13 +177,14 @@ class SetPlayerValue(Moves):
 
 @ludeme("value", "Player")
 class ValuePlayer(IntFn):
-    """`(value Player <player>)`: the player's value, 0 until set."""
+    """`(value Player <player>)`: the player's value, -1 (Undefined) until set (Ludii 1.3.12
+    fills the players' values with Undefined)."""
 
     params = (P("who", (RoleType, IntFn)),)
 
     def compile(self, env):
         who = _one_player(env, self)
-        return lambda c: c.s.notes.get(("var", ("player", who(c))), 0)
+        return lambda c: c.s.notes.get(("var", ("player", who(c))), -1)
 
 
 def _one_player(env, lud):

@@ -5,8 +5,9 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ..engine import (A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_N, A_MOVE_STACK, A_NEXT,
-                      A_PASS, A_REMOVE, A_REMOVE_LATER, A_SCORE, A_SET_SCORE, Move)
+from ..engine import (A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT,
+                      A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_SCORE,
+                      Move)
 from ..state import TOP
 from .base import (CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P,
                    Region, RoleType, SiteType, ludeme)
@@ -96,7 +97,13 @@ def _side_effect(env, to_spec):
     def actions(c):
         if rule is not None and not rule(c):
             return ()
-        return _effect_actions(effect, c)
+        moves = effect(c)
+        if any(m.then for m in moves):
+            # Only the effect's actions join the move here: its own consequents would be
+            # lost, so they stop the game instead of playing it wrongly.
+            raise ap.effect.fail("consequents (then ...) of an effect applied at the "
+                                 "destination are not supported yet")
+        return [a for m in moves for a in m.actions]
     return actions
 
 
@@ -181,6 +188,7 @@ class MoveRemove(Moves):
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
 
         kind = _removal_kind(env, self)
+        level = _removal_level(env, self)
 
         def remove(c):
             what = c.s.what
@@ -188,6 +196,11 @@ class MoveRemove(Moves):
             k = count(c)
             for site in sites(c):
                 if site < 0 or what[site] <= 0:
+                    continue
+                if level is not None:
+                    lv = level(c)
+                    out.append(Move(site, site, 0, [(A_REMOVE_LEVEL, site, lv)] * max(1, k),
+                                    then, level_from=lv, level_to=lv))
                     continue
                 out.append(Move(site, site, 0, [(kind, site)] * max(1, k), then))
             return out
@@ -217,12 +230,24 @@ class MoveFromTo(Moves):
             raise self.fail("stack:True with copy: is not supported yet")
         sub_stack = bool(self.stack) and count is not None
         kind = _moving_action(env, self, self.stack)
+        self.to.refuse("level", why="a level to land on is not supported yet")
+        # (from ... level:): the piece at that level moves to the destination's top, and the
+        # decision reports that level (Ludii: a level makes the game a stacking one).
+        level_from = env.compile(self.from_.level) if self.from_.level is not None else None
+        if level_from is not None:
+            # With a level, Ludii's FromTo moves that one piece even with stack:True.
+            if copy or count is not None:
+                raise self.from_.fail("(from ... level:) with copy: or count: is not "
+                                      "supported yet")
+            env.stacking = True
 
         # Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
         # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
-        plain = not copy and count is None
+        plain = not copy and count is None and level_from is None
 
         def actions(c, frm, to):
+            if level_from is not None:
+                return [(A_MOVE_LEVEL, frm, level_from(c), to, TOP)]
             if copy:
                 s = c.s
                 return [(A_ADD, to, s.what[frm], s.who[frm], 1)]
@@ -230,13 +255,22 @@ class MoveFromTo(Moves):
             # ActionStackMove); else `count` pieces of a counted site (ActionMoveN).
             return [(A_MOVE_N, frm, to, count(c))]
 
+        # Ludii 1.3.12's FromTo on a board of vertices or edges reports level 0 for the
+        # decision when the (from ...) names no site type, hands included (as its traces
+        # show); on a board of cells, the top level of the start.
+        cell_levels = self.from_.type is not None or env.board.site_type == "Cell"
+
         def levels(c, frm, to, acts):
             """Ludii's levels of the decision: a sub-stack starts at size - count and
             lands on the destination's top; one piece leaves the top."""
             s = c.s
+            if level_from is not None:
+                return acts[-1][2], 0
             if sub_stack:
                 return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
-            return (s.size_stack(frm) - 1 if kind == A_MOVE else 0), 0
+            if kind != A_MOVE or not cell_levels:
+                return 0, 0
+            return s.size_stack(frm) - 1, 0
 
         def from_to(c):
             what = c.s.what
@@ -355,13 +389,19 @@ class ForEachPiece(Moves):
         role_fn = env.role_id(self.role, self) if self.role else None
         top = self.top
 
+        def container_sites(c):
+            if container is None:
+                return range(nsites)
+            k = container(c)
+            return ranges[k] if 0 <= k < len(ranges) else ()
+
         def stacked(c, player, out):
             """Ludii's ForEachPiece on stacks: each level holding one of the player's
             pieces (only the top level with top:True), with `(level)` set."""
             s = c.s
             top_what, top_who = s.what, s.who
             saved = (c.from_, c.level)
-            for site in range(nsites):
+            for site in container_sites(c):
                 if top_what[site] == 0:
                     continue
                 n = s.size_stack(site)
@@ -397,12 +437,7 @@ class ForEachPiece(Moves):
             if c.g.stacking:
                 return stacked(c, player, out)
             saved = c.from_
-            if container is None:
-                sites = range(nsites)
-            else:
-                k = container(c)
-                sites = ranges[k] if 0 <= k < len(ranges) else ()
-            for site in sites:
+            for site in container_sites(c):
                 w = what[site]
                 if w == 0:
                     continue
@@ -533,15 +568,33 @@ class RemoveEffect(Moves):
         # count: Ludii removes that many times at each site (a flat site empties at once)
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
         kind = _removal_kind(env, self)
+        level = _removal_level(env, self)
 
         def remove(c):
             what = c.s.what
             k = max(1, count(c))
-            acts = [(kind, s) for s in sites(c) if s >= 0 and what[s] > 0 for _ in range(k)]
+            if level is not None:
+                lv = level(c)
+                acts = [(A_REMOVE_LEVEL, s, lv) for s in sites(c) if s >= 0 and what[s] > 0
+                        for _ in range(k)]
+            else:
+                acts = [(kind, s) for s in sites(c) if s >= 0 and what[s] > 0
+                        for _ in range(k)]
             if not acts:
                 return []
             return [Move(acts[0][1], acts[0][1], 0, acts, then)]
         return remove
+
+
+def _removal_level(env, lud):
+    """The closure of a removal's `level:` (the piece at that level goes), or None; as in
+    Ludii, a level makes the game a stacking one."""
+    if lud.level is None:
+        return None
+    if lud.at == "EndOfTurn":
+        raise lud.fail("level: with at:EndOfTurn is not supported yet")
+    env.stacking = True
+    return env.compile(lud.level)
 
 
 def _removal_kind(env, lud):

@@ -54,7 +54,11 @@ class SitesOccupied(Region):
 
     def compile(self, env):
         players = env.role_players(self.by, self)
-        if self.container is None:
+        if self.container is None and env.board.site_type != "Cell":
+            # Ludii reads the sites of the board's own type: on a board of vertices or
+            # edges the hands' sites (cells) are never among them.
+            rng = range(env.num_board_sites)
+        elif self.container is None:
             rng = range(env.total_sites)
         elif self.container in ("Board", 0):
             rng = range(env.num_board_sites)
@@ -95,7 +99,8 @@ class SitesOccupied(Region):
     def predicate(self, env):
         occupied = env.compile(self)
         players = env.role_players(self.by, self)
-        limit = env.total_sites if self.container is None else env.num_board_sites
+        limit = env.total_sites if self.container is None and env.board.site_type == "Cell" \
+            else env.num_board_sites
         comps = None
         if isinstance(self.component, str):
             comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}

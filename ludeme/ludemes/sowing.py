@@ -113,6 +113,9 @@ class MoveSelect(Moves):
         tos = None if self.to is None else _sites_fn(env, self.to.site, lambda c: (c.to,))
         to_cond = None if self.to is None or self.to.if_ is None else env.compile(self.to.if_)
         then = _then(env, self)
+        # Ludii's Select reads sites of the board's own type: on a board of vertices or
+        # edges, sites past the board's (in the hands) are never selected.
+        limit = env.total_sites if env.board.site_type == "Cell" else env.num_board_sites
 
         def select(c):
             out = []
@@ -120,18 +123,22 @@ class MoveSelect(Moves):
             # Ludii walks a region as a set of sites in increasing order, with (from) and
             # (to) both on the site while testing it.
             for frm in sorted(set(froms(c))):
-                if frm < 0:
+                if frm < 0 or frm >= limit:
                     continue
                 c.from_ = c.to = frm
                 if from_cond is not None and not from_cond(c):
                     continue
+                # In a stacking game Ludii's Select reports the top levels it selects.
+                stacking = c.g.stacking
+                lf = max(c.s.size_stack(frm) - 1, 0) if stacking else 0
                 if tos is None:
-                    out.append(Move(frm, frm, 0, [], then))
+                    out.append(Move(frm, frm, 0, [], then, level_from=lf, level_to=lf))
                     continue
                 for to in sorted(set(tos(c))):
                     c.from_, c.to = frm, to
-                    if to >= 0 and (to_cond is None or to_cond(c)):
-                        out.append(Move(frm, to, 0, [], then))
+                    if 0 <= to < limit and (to_cond is None or to_cond(c)):
+                        lt = max(c.s.size_stack(to) - 1, 0) if stacking else 0
+                        out.append(Move(frm, to, 0, [], then, level_from=lf, level_to=lt))
             c.from_, c.to = saved
             return out
         return select

@@ -7,7 +7,7 @@ needs stacks sets `env.stacking`, as Ludii's `GameType.Stacking` flag does.
 
 from __future__ import annotations
 
-from .base import Bool, Enum, IntFn, P, Region, SiteType, ludeme
+from .base import Bool, Enum, IntFn, LitStr, P, Region, SiteType, ludeme
 from .game import Piece, Place
 from .ints import _var
 
@@ -30,10 +30,17 @@ class Tile(Piece):
 
 @ludeme("place", "Stack")
 class PlaceStack(Place):
-    """`(place Stack "Item" <site|region> [count:N])`: push pieces on the stacks of sites
-    at the start; the game keeps stacks. Example: `(place Stack "Disc1" 0 count:2)`."""
+    """`(place Stack "Item"|items:{"Item" ...} <site|region> [count:N])`: push pieces on the
+    stacks of sites at the start, each item in turn (bottom first); the game keeps stacks.
+    Example: `(place Stack "Disc1" 0 count:2)`, `(place Stack items:{"Stick2" "Stick1"} 5)`."""
 
+    params = (P("item", LitStr, opt=True), P("items", LitStr, opt=True, named=True, many=True),
+              *Place.params[1:])
     stacking = True
+
+    def validate(self):
+        if (self.item is None) == (not self.items):
+            raise self.fail("(place Stack ...) takes an item or items:{...}, one of them")
 
 
 @ludeme("size", "Stack")

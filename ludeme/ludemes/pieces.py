@@ -1,0 +1,36 @@
+"""What a piece carries: `(value Piece ...)` (Ludii's functions/ints/value/piece)."""
+
+from __future__ import annotations
+
+from .base import IntFn, P, SiteType, ludeme
+
+
+@ludeme("value", "Piece")
+class ValuePiece(IntFn):
+    """`(value Piece at:<site> [level:<level>])`: the value of the piece at a site (of the top
+    piece, or of the given level), -1 when the site is empty or off the board. Example:
+    `(value Piece at:(to))`."""
+
+    params = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
+              P("level", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        at = env.compile(self.at)
+        level = env.compile(self.level) if self.level is not None else None
+
+        def value_piece(c):
+            site = at(c)
+            if site < 0 or site >= env_sites:
+                return -1
+            s = c.s
+            if level is None:
+                return s.piece_value(site) if s.what[site] else -1
+            lv = level(c)
+            if not 0 <= lv < s.size_stack(site):
+                return -1
+            return s.piece_value(site, lv)
+        env_sites = env.total_sites
+        return value_piece
+
+
+__all__ = ["ValuePiece"]

@@ -1,0 +1,32 @@
+"""Sizes and counts of collections: `(size Array ...)`, `(count Players)` (Ludii's
+functions/ints/size and functions/ints/count)."""
+
+from __future__ import annotations
+
+from .base import IntFn, P, Region, ludeme
+
+
+@ludeme("size", "Array")
+class SizeArray(IntFn):
+    """`(size Array <array>)`: how many values an array holds. Example, whether any value is
+    remembered: `(= 0 (size Array (values Remembered)))`."""
+
+    params = (P("array", Region),)
+
+    def compile(self, env):
+        array = env.compile(self.array)
+        return lambda c: len(array(c))
+
+
+@ludeme("count", "Players")
+class CountPlayers(IntFn):
+    """`(count Players)`: how many players the game has."""
+
+    params = ()
+
+    def compile(self, env):
+        n = env.num_players
+        return lambda c: n
+
+
+__all__ = ["SizeArray", "CountPlayers"]
