@@ -15,9 +15,11 @@ import networkx as nx
 import pytest
 
 from conftest import DESCRIPTIONS, refdata_dir
-from ludeme.boards import Board, GraphLudeme, build_board, find_board_call
+from ludeme.boards import Board, build_board, find_board_call
 from ludeme.api import load
-from ludeme.boards.containers import BoardLudeme, equipment_items
+from ludeme.boards.containers import equipment_items
+from ludeme.ludemes import game as G
+from ludeme.ludemes.base import REGISTRY, Dim, GraphFn
 from ludeme.errors import LudemeError
 from ludeme.expand import expand_file
 from ludeme.grammar import parse
@@ -557,8 +559,14 @@ def test_shapes_and_operators(text, count):
 
 # ---------------------------------------------------------------- the documented examples
 
+def board_ludemes():
+    """Every registered board ludeme: containers, graph functions, constant arithmetic."""
+    return [c for classes in REGISTRY.values() for c in classes
+            if issubclass(c, (G.Board, GraphFn, Dim))]
+
+
 def _doc_examples():
-    classes = list(GraphLudeme.registry.values()) + list(BoardLudeme.registry.values())
+    classes = board_ludemes()
     out = []
     for cls in classes:
         for snippet in re.findall(r"`(\((?:board|surakartaBoard|mancalaBoard) .*?\))`", cls.__doc__ or ""):
@@ -572,7 +580,8 @@ def test_docstring_examples_build(snippet):
 
 
 def test_every_ludeme_has_an_example():
-    for cls in list(GraphLudeme.registry.values()) + list(BoardLudeme.registry.values()):
+    assert len(board_ludemes()) >= 24
+    for cls in board_ludemes():
         assert re.search(r"`\((board|surakartaBoard|mancalaBoard) ", cls.__doc__ or ""), cls.keyword
 
 
@@ -580,21 +589,34 @@ def test_every_ludeme_has_an_example():
 
 ERRORS = [
     # (board text, message fragment, column of the fault)
-    ("(board (squar 3))", "unknown board ludeme 'squar' (did you mean 'square'?)", 8),
+    ("(board (squar 3))", "unknown ludeme (squar ...) (did you mean 'square'?)", 8),
     ("(board (dual (square 3)))", "(dual ...) is not supported yet", 8),
-    ("(board (square))", "(square ...) expects a size here", 8),
-    ("(board (square Octagon 3))", "unknown square shape 'Octagon'", 16),
-    ("(board (square 3) use:Face)", "use: expects one of", 23),
-    ("(board (square 3) size:4)", "unknown named argument size:", 19),
-    ("(board (square 3 4))", "unexpected argument '4' in (square ...)", 18),
+    ("(board (shift 0 1 (dual (square 3))))", "(dual ...) is not supported yet", 19),
+    ("(board (square))", "(square ...) needs its argument 'dim'", 8),
+    ("(board (square Octagon 3))", "found 'Octagon'", 16),
+    ("(board (square 3) use:Face)", "'use:' must be one of SiteType", 23),
+    ("(board (square 3) size:4)", "(board) has no argument 'size:'", 19),
+    ("(board (square 3 4))", "unexpected argument '4' for (square ...)", 18),
+    ("(board (square 3 pyramidal:True))", "'pyramidal' of (square ...) is not supported yet", 18),
     ("(board (hex Limping 3))", "not supported yet", 8),
-    ("(board (hex {3 4 3 4 3}))", "given by a polygon or side lengths", 13),
-    ("(board (square 2.5))", "whole number", 16),
-    ("(board 3)", "expected a board shape", 8),
-    ("(boardz (square 3))", "unknown board container 'boardz'", 1),
-    ("(board (graph vertices:{{0 0}} edges:{{0 5}}))", "vertex indices below 1", 39),
-    ("(board (rotate (square 3)))", "expects a number here", 16),
+    ("(board (hex Square 4 6))", "'b' of (hex ...) is not supported yet", 22),
+    ("(board (square 2.5))", "must be an integer or constant arithmetic", 16),
+    ("(board (square (+ 1.5 2)))", "expected a whole number", 16),
+    ("(board (square (/ 3 0)))", "division by zero", 16),
+    ("(board (square (+ 3 (squar 1))))", "unknown ludeme (squar ...)", 21),
+    ("(board 3)", "must be a board shape", 8),
+    ("(boardz (square 3))", "unknown ludeme (boardz ...)", 1),
+    ("(boardless Hexagonal)", "(boardless ...) is not supported yet", 1),
+    ("(board (graph vertices:{{0 0}} edges:{{0 5}}))", "vertex indices below 1", 32),
+    ("(board (graph vertices:{{0 0} {1}}))", "'vertices:' must be points", 24),
+    ("(board (rotate (square 3)))", "argument 'degrees' of (rotate ...) must be", 16),
     ("(board (wedge 1))", "at least 2 rows", 8),
+    ("(board (remove (square 3) cells:{(square 2)}))", "'cells:' must be", 33),
+    ("(board (add (square 3) edgesCurved:{{{0 0} {1 1} {1 0}}}))", "'edgesCurved'", 24),
+    ("(board (square 3) (track \"T\" \"0,E\" Mover))", "a track's owner is a player", 19),
+    ("(mancalaBoard 5 6)", "2 to 4 rows", 1),
+    ("(mancalaBoard 2 6 numStores:1)", "'numStores' of (mancalaBoard ...) is not supported", 19),
+    ("(board (square 3) largeStack:True)", "'largeStack' of (board ...) is not supported", 19),
 ]
 
 
@@ -642,7 +664,7 @@ def test_cli_board_reports_errors(tmp_path, capsys):
     bad = tmp_path / "bad.lud"
     bad.write_text('(game "G" (players 2) (equipment {(board (squar 3))}) (rules (end)))')
     assert main(["board", str(bad)]) == 2
-    assert f"{bad}:1:42: unknown board ludeme 'squar'" in capsys.readouterr().err
+    assert f"{bad}:1:42: unknown ludeme (squar ...)" in capsys.readouterr().err
 
 
 def test_cli_board_png(tmp_path):

@@ -3,5 +3,11 @@
 from . import (base, booleans, captures, connect, dice, effects, extra, game,  # noqa: F401
                ints, literals, memory, moves, regions, sliding, sowing)
 from . import sequences, stacks  # noqa: F401  (after the families they build on)
+# Board ludemes are typed ludemes too (graph functions, constant arithmetic, containers):
+# importing their modules registers them.
+import importlib as _importlib  # noqa: E402
+
+for _module in ("base", "generators", "operators", "containers", "mancala"):
+    _importlib.import_module(f"ludeme.boards.{_module}")
 
 __all__ = ["base", "booleans", "game", "ints", "literals", "moves", "regions", "sequences", "stacks"]
