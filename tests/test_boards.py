@@ -552,9 +552,37 @@ def test_surakarta_tracks():
     ("(board (scale 2 (shift 1 1 (square 2))))", 4),
     ("(board (graph vertices:{{0 0} {1 0} {0 1}} edges:{{0 1} {0 2}}) use:Vertex)", 3),
     ("(board (wedge 3) use:Vertex)", 7),
+    # sizes given by constant arithmetic, evaluated when the board is built
+    ("(board (rectangle (+ 4 1) 6))", 30),
+    ("(board (square (/ 9 2)))", 16),
+    ("(board (square (max 3 (min 4 7))))", 16),
+    ("(board (hex (- 5 1)))", 37),
+    ("(board (square (+ {1 1 1})))", 9),
+    ("(board (rotate (/ 90 2) (square 3)))", 9),
+    # custom outlines: limping hexagons (3 a^2 cells) and shapes given by side lengths
+    ("(board (hex Limping 2))", 12),
+    ("(board (hex Limping 3))", 27),
+    ("(board (hex {2 3}))", 12),
+    ("(board (hex {3 4 3 4 3}))", 27),
+    ("(board (tri Limping 2) use:Vertex)", 12),
+    ("(board (tri {2 3}) use:Vertex)", 12),
+    ("(board (tri Limping 4 5) use:Vertex)", 48),
 ])
 def test_shapes_and_operators(text, count):
     assert _built(text, 2).num_sites == count
+
+
+@pytest.mark.parametrize("text,category,module", [
+    ("(remove (square 3) cells:{4})", "GraphFn", "ludeme.boards.operators"),
+    ("(remove (sites {4}))", "Moves", "ludeme.ludemes"),
+    ("(+ 4 1)", "Dim", "ludeme.boards.base"),
+    ("(+ 4 1)", "IntFn", "ludeme.ludemes"),
+])
+def test_one_keyword_per_category(text, category, module):
+    """Board and rule ludemes share keywords; the category the argument expects picks one."""
+    from ludeme.ludemes.base import CLASSES, Builder
+    lud = Builder().build(parse(text, "t.lud")[0], CLASSES[category], "x")
+    assert type(lud).__module__.startswith(module) and isinstance(lud, CLASSES[category])
 
 
 # ---------------------------------------------------------------- the documented examples
@@ -598,8 +626,8 @@ ERRORS = [
     ("(board (square 3) size:4)", "(board) has no argument 'size:'", 19),
     ("(board (square 3 4))", "unexpected argument '4' for (square ...)", 18),
     ("(board (square 3 pyramidal:True))", "'pyramidal' of (square ...) is not supported yet", 18),
-    ("(board (hex Limping 3))", "not supported yet", 8),
-    ("(board (hex Square 4 6))", "'b' of (hex ...) is not supported yet", 22),
+    ("(board (tri Star 3))", "(tri Star ...) boards are not supported yet", 8),
+    ("(board (hex Square 4 (* 6 100)))", "board dimension 600 is out of range", 22),
     ("(board (square 2.5))", "must be an integer or constant arithmetic", 16),
     ("(board (square (+ 1.5 2)))", "expected a whole number", 16),
     ("(board (square (/ 3 0)))", "division by zero", 16),

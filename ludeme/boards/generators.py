@@ -10,8 +10,9 @@ import math
 
 from ..errors import LudemeError
 from ..ludemes.base import Enum, GraphFn, LitBool, P, ludeme
-from .base import INT, IndexRows, Points, argument_node, size
+from .base import INT, MAX_DIM, IndexRows, Points, argument_node, number, size
 from .geometry import CELL, PlanarGraph, graph_from_points
+from .polygon import inflate, lattice_inside, sides_outline
 
 # Every ludeme here declares its concepts: none (a board's shape concepts are
 # `ludeme.concepts.shape_concepts`).
@@ -254,8 +255,10 @@ def rectangle_on_hex(rows: int, cols: int) -> PlanarGraph:
 class ShapedTiling(GraphFn):
     """`(<basis> [Shape] a [b])`: a shape of size a (by b) cut from a tiling.
 
-    A subclass says which shapes take a second size (`TWO_SIZES`) and which shapes it
-    does not build yet (`NOT_YET`)."""
+    A subclass says which shapes it does not build yet (`NOT_YET`). Only prisms and
+    rectangles have a second size: Ludii's constructors read `b` for those shapes alone
+    and pass over it for the others (`(tri Limping 4 5)` is `(tri Limping 4)`), so it is
+    checked as a size and then has no effect there, as in Ludii."""
 
     TWO_SIZES: frozenset = frozenset({"Prism", "Rectangle"})
     NOT_YET: frozenset = frozenset()
@@ -263,12 +266,11 @@ class ShapedTiling(GraphFn):
     def validate(self):
         if self.shape in self.NOT_YET:
             raise self.fail(f"({self.keyword} {self.shape} ...) boards are not supported yet")
-        if self.shape not in self.TWO_SIZES:
-            self.refuse("b", why=f"a second size for ({self.keyword} {self.shape} ...)")
 
     def sizes(self) -> tuple[int, int | None]:
         """The first size, and the second where the shape takes one (else None)."""
-        return size(self, "a"), (size(self, "b") if self.shape in self.TWO_SIZES else None)
+        a, b = size(self, "a"), size(self, "b")
+        return a, (b if self.shape in self.TWO_SIZES else None)
 
 
 def _shaped(keyword: str, shapes: str) -> tuple:
@@ -286,7 +288,6 @@ class Hex(ShapedTiling):
     """
 
     params = _shaped("hex", "Hexagon Triangle Diamond Prism Star Limping Square Rectangle")
-    NOT_YET = frozenset({"Limping"})
 
     def build(self, site_type: str) -> PlanarGraph:
         shape = self.shape
@@ -301,10 +302,50 @@ class Hex(ShapedTiling):
             g = diamond_on_hex(a, b if b is not None else a)
         elif shape == "Star":
             g = star_on_hex(a)
+        elif shape == "Limping":
+            g = custom_on_hex([a, a + 1])
         else:  # Square, Rectangle
             g = rectangle_on_hex(a, b if b is not None else a)
         g.basis, g.shape = "Hexagonal", shape
         return g
+
+
+def is_limping(sides: list[int]) -> bool:
+    """Two sides, the second one longer by one: Ludii's limping shape."""
+    return len(sides) == 2 and sides[0] == sides[1] - 1
+
+
+def custom_on_hex(sides: list[int]) -> PlanarGraph:
+    """Hexagons whose centres lie inside the outline walked from `sides` (Ludii's
+    CustomOnHex); `[a, a + 1]` is the limping hexagon."""
+    outline = inflate(sides_outline(sides, hex_xy), 0.1)
+    g = hex_cells(lattice_inside(outline, hex_xy, margin=3))
+    g.basis, g.shape = "Hexagonal", "Limping" if is_limping(sides) else "Custom"
+    return g
+
+
+@ludeme("hex")
+class HexSides(GraphFn):
+    """Hexagons inside an outline given by its side lengths, in cells, walked
+    anticlockwise from the bottom left: `(hex {3 4 3 4 3})`.
+
+    Example: `(board (hex {2 3}))` is the limping hexagon of sides 2 and 3 (12 cells),
+    as `(board (hex Limping 2))`.
+    """
+
+    params = (P("sides", INT, many=True),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return custom_on_hex(side_lengths(self))
+
+
+def side_lengths(lud) -> list[int]:
+    """The `sides` of a custom shape, each a whole number, at least one."""
+    sides = [number(x, False, lud) for x in lud.sides]
+    if not sides or any(abs(n) > MAX_DIM for n in sides):
+        raise lud.fail(f"the sides of ({lud.keyword} {{...}}) are 1 to {MAX_DIM} numbers of "
+                       f"at most {MAX_DIM} sites")
+    return sides
 
 
 # ---------------------------------------------------------------- triangular basis
@@ -322,12 +363,14 @@ class Tri(ShapedTiling):
     """
 
     params = _shaped("tri", "Triangle Hexagon Diamond Prism Square Rectangle Star Limping")
-    NOT_YET = frozenset({"Star", "Limping"})
+    NOT_YET = frozenset({"Star"})
 
     def build(self, site_type: str) -> PlanarGraph:
         extra = 1 if site_type == CELL else 0
         shape = self.shape
         a, b = self.sizes()
+        if shape == "Limping":
+            return custom_on_tri([a, a + 1])
         if shape == "Triangle":
             n = a + extra
             pts = [tri_xy(r, c) for r in range(n) for c in range(n) if r <= c]
@@ -365,6 +408,32 @@ class Tri(ShapedTiling):
         g.reorder()
         g.basis, g.shape = "Triangular", shape
         return g
+
+
+def custom_on_tri(sides: list[int]) -> PlanarGraph:
+    """The triangular lattice points inside the outline walked from `sides` (Ludii's
+    CustomOnTri, whatever the site type); `[a, a + 1]` is the limping hexagon."""
+    outline = inflate(sides_outline(sides, tri_xy), 0.1)
+    g = graph_from_points(lattice_inside(outline, tri_xy, margin=sides[0] if is_limping(sides)
+                                         else 2))
+    g.reorder()
+    g.basis, g.shape = "Triangular", "Limping" if is_limping(sides) else "Custom"
+    return g
+
+
+@ludeme("tri")
+class TriSides(GraphFn):
+    """Triangles inside an outline given by its side lengths, in points, walked
+    anticlockwise from the bottom left: `(tri {4 6 4 7 4})`.
+
+    Example: `(board (tri {2 3}) use:Vertex)` is the 12 points of the limping hexagon of
+    sides 2 and 3, as `(board (tri Limping 2) use:Vertex)`.
+    """
+
+    params = (P("sides", INT, many=True),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return custom_on_tri(side_lengths(self))
 
 
 # ---------------------------------------------------------------- concentric
