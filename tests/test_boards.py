@@ -567,9 +567,38 @@ def test_surakarta_tracks():
     ("(board (tri Limping 2) use:Vertex)", 12),
     ("(board (tri {2 3}) use:Vertex)", 12),
     ("(board (tri Limping 4 5) use:Vertex)", 48),
+    # circle boards given by points per ring: a centre (1) or none (0 or a first ring of more)
+    ("(board (concentric {1 8}) use:Vertex)", 9),
+    ("(board (concentric {8}) use:Vertex)", 8),
+    ("(board (concentric {0 8 8}) use:Vertex)", 16),
+    ("(board (concentric {1 -4 -4 20}) use:Vertex)", 29),
+    ("(board (concentric {1 4 8} stagger:True) use:Vertex)", 13),
+    # cut by a polygon: hole drops the cells inside, keep keeps the points inside
+    ("(board (hole (square 4) (poly {{1 1} {1 3} {3 3} {3 1}})))", 12),
+    ("(board (hole (rectangle 3 8) (poly {{4 0} {4 1} {6 1} {6 0}})))", 22),
+    ("(board (keep (square 4) (poly {{0 0} {0 3} {3 3} {3 0}})) use:Vertex)", 16),
+    ("(board (keep (square 4) (poly {{0 0} {3 0} {3 3} {0 3}})) use:Vertex)", 4),
+    ("(board (keep (square 4) (poly {{1 1} {1 3} {3 3} {3 1}})))", 4),
 ])
 def test_shapes_and_operators(text, count):
     assert _built(text, 2).num_sites == count
+
+
+def test_circle_board_numbering_and_links():
+    """Ludii numbers a circle board as it creates the points: the centre, then each ring
+    anticlockwise from the point left of the top one; rings are joined around and outwards."""
+    b = _built("(board (concentric {1 8}) use:Vertex)", 2)
+    xy = [(round(s.x, 3), round(s.y, 3)) for s in b.sites]
+    assert xy[:4] == [(0.0, 0.0), (-0.707, 0.707), (-1.0, 0.0), (-0.707, -0.707)]
+    assert xy[8] == (0.0, 1.0)
+    assert sorted(b.neighbours["Orthogonal"][0]) == list(range(1, 9))
+    assert sorted(b.neighbours["Orthogonal"][1]) == [0, 2, 8]
+    # Ludii's In, Out, CW and CCW need pivots, which this package does not make: no radials
+    assert not {"In", "Out", "CW", "CCW", "Rotational"} & set(b.radials)
+    # counts below 0: points on the ring, not joined around it
+    b = _built("(board (concentric {1 -4 20}) use:Vertex)", 2)
+    inner = b.neighbours["Orthogonal"][1]
+    assert len(inner) == 2 and 0 in inner and b.sites[max(inner)].x == pytest.approx(-2.0)
 
 
 @pytest.mark.parametrize("text,category,module", [
@@ -639,6 +668,14 @@ ERRORS = [
     ("(board (graph vertices:{{0 0} {1}}))", "'vertices:' must be points", 24),
     ("(board (rotate (square 3)))", "argument 'degrees' of (rotate ...) must be", 16),
     ("(board (wedge 1))", "at least 2 rows", 8),
+    ("(board (hole (square 4) (poly {{1 1} {1 3}})))", "at least 3 corners", 25),
+    ("(board (hole (square 4) {{1 1} {1 3} {3 3}}))", "must be (poly ...)", 25),
+    ("(board (concentric {1 8}))", "circle boards played on cells are not supported yet", 8),
+    ("(board (concentric {1 8} rings:3) use:Vertex)", "'rings' of (concentric ...)", 26),
+    ("(board (concentric Square sides:4 rings:2))", "one of a shape, sides: or cells", 8),
+    ("(board (concentric Square))", "needs rings:", 8),
+    ("(board (concentric {2}) use:Vertex)", "at least 3 points", 8),
+    ("(board (concentric Square rings:2 stagger:True))", "'stagger' of (concentric", 35),
     ("(board (remove (square 3) cells:{(square 2)}))", "'cells:' must be", 33),
     ("(board (add (square 3) edgesCurved:{{{0 0} {1 1} {1 0}}}))", "'edgesCurved'", 24),
     ("(board (square 3) (track \"T\" \"0,E\" Mover))", "a track's owner is a player", 19),

@@ -32,9 +32,9 @@ MAX_DIM = 100
 
 # Ludii graph ludemes this package does not build yet: "not supported yet", not "unknown".
 for _keyword in ("dual", "tiling", "skew", "renumber", "splitCrossings", "brick", "celtic",
-                 "quadhex", "mesh", "spiral", "repeat", "regular", "subdivide", "trim", "keep",
-                 "clip", "intersect", "hole", "makeFaces", "complete", "layers", "recoordinate",
-                 "morris", "poly", "circle", "shape"):
+                 "quadhex", "mesh", "spiral", "repeat", "regular", "subdivide", "trim",
+                 "clip", "intersect", "makeFaces", "complete", "layers", "recoordinate",
+                 "morris", "circle", "shape"):
     NOT_YET[_keyword] = GraphFn
 
 

@@ -440,10 +440,12 @@ class TriSides(GraphFn):
 
 @ludeme("concentric")
 class Concentric(GraphFn):
-    """Concentric polygons joined at their midpoints: the Morris boards.
+    """Concentric polygons joined at their midpoints (the Morris boards), or circles of
+    points given by their number per ring.
 
     Example: `(board (concentric Square rings:3) use:Vertex)` is the 24 points
-    of Nine Men's Morris; `(concentric Square rings:2)` is Achi's 16.
+    of Nine Men's Morris; `(concentric Square rings:2)` is Achi's 16;
+    `(board (concentric {1 8}) use:Vertex)` is a centre and a ring of 8 points (Mu Torere).
     """
 
     params = (P("shape", Enum("ConcentricShapeType", "Square Triangle Hexagon Target"), opt=True),
@@ -459,16 +461,29 @@ class Concentric(GraphFn):
     SIDES = {"Triangle": 3, "Square": 4, "Hexagon": 6}
 
     def validate(self):
-        self.refuse("cells", why="concentric boards given by cells per ring")
-        self.refuse("steps", "stagger", why="concentric circle boards")
         if self.shape == "Target":
             raise self.fail("(concentric Target ...) boards are not supported yet")
-        self.refuse("shape" if self.sides is not None else "sides",
-                    why="a shape and sides: together")
-        if self.rings is None or (self.shape is None and self.sides is None):
-            raise self.fail("(concentric ...) needs a shape or sides:, and rings:")
+        given = [name for name in ("shape", "sides", "cells") if name in self._given]
+        if len(given) != 1:
+            raise self.fail("(concentric ...) needs one of a shape, sides: or cells per ring"
+                            f"{', not ' + ' and '.join(given) if given else ''}")
+        if self.cells:
+            return            # rings:, steps:, midpoints: ... mean nothing here: left unread
+        if self.rings is None:
+            raise self.fail("(concentric ...) with a shape or sides: needs rings:")
 
     def build(self, site_type: str) -> PlanarGraph:
+        if self.cells:
+            if site_type == CELL:
+                raise self.fail("concentric circle boards played on cells are not supported "
+                                "yet; add use:Vertex to play on the points")
+            cells = [number(x, False, self) for x in self.cells]
+            if any(abs(n) > 4 * MAX_DIM for n in cells) or len(cells) > MAX_DIM:
+                raise self.fail(f"at most {MAX_DIM} rings of at most {4 * MAX_DIM} cells")
+            if len(cells) == 1 and cells[0] < 3:
+                raise self.fail("a circle board of one ring needs at least 3 points")
+            return concentric_circle(cells, self.stagger)
+        self.refuse("stagger", why="staggered rings on polygon boards")
         n = self.SIDES[self.shape] if self.shape is not None else size(self, "sides")
         rings = size(self, "rings")
         midpoints, join_midpoints, join_corners = \
@@ -506,6 +521,79 @@ class Concentric(GraphFn):
         if site_type == CELL:
             g.make_faces(True)
         return g
+
+
+def concentric_circle(cells: list[int], stagger: bool) -> PlanarGraph:
+    """Rings of points, `cells[r]` on ring r, joined around each ring and radially
+    (Ludii's ConcentricCircle played on vertices or edges). A first count above 1 means
+    no centre point; a negative count puts points on a ring without joining them around.
+    Ludii numbers the points as it creates them, ring by ring, each ring anticlockwise
+    from the point before the top one; a single ring is a plain polygon, renumbered.
+
+    Ludii also makes the centre the pivot of every point, for its In, Out, CW and CCW
+    directions; this package has no pivots, so those directions are refused on these
+    boards (`BoardTables` finds no radials for them).
+    """
+    if len(cells) == 1:
+        return circle_polygon(cells[0])
+    counts = [0] + cells if abs(cells[0]) > 1 else list(cells)
+    samples: list[list[tuple[float, float, float]]] = []
+    for ring, count in enumerate(counts):
+        n = abs(count)
+        offset = math.pi / n if stagger and ring % 2 == 1 else 0.0
+        thetas = [math.pi / 2 + offset - 2 * math.pi * step / n for step in range(n)]
+        samples.append([(ring * math.cos(t), ring * math.sin(t), t) for t in thetas])
+    for ring in range(1, len(counts)):
+        ring_samples = samples[ring]
+        ring_samples.sort(key=lambda sample: sample[2])
+        for n in range(len(ring_samples) - 1, 0, -1):      # drop points that coincide
+            (ax, ay, _), (bx, by, _) = ring_samples[n], ring_samples[n - 1]
+            if math.hypot(ax - bx, ay - by) < 0.1:
+                del ring_samples[n]
+    g = PlanarGraph()
+    for ring_samples in samples:
+        for x, y, _ in ring_samples:
+            g.find_or_add_vertex(x, y)
+    for ring in range(1, len(counts)):                      # around each ring
+        ring_samples = samples[ring]
+        if counts[ring] < 2 or len(ring_samples) < 2:
+            continue
+        for n, (x, y, _) in enumerate(ring_samples):
+            a = g.find_or_add_vertex(x, y)
+            b = g.find_or_add_vertex(*ring_samples[(n + 1) % len(ring_samples)][:2])
+            if a is not b:
+                g.find_or_add_edge(a, b)
+    for ring in range(len(counts) - 1):                     # out from each ring
+        for x, y, _ in samples[ring]:
+            a = g.find_vertex(x, y)
+            if a is None:
+                continue
+            if ring == 0:
+                outer = [g.find_vertex(bx, by) for bx, by, _ in samples[1]]
+            else:
+                ratio = (ring + 1) / ring
+                outer = [g.find_vertex(x * ratio, y * ratio)]
+            for b in outer:
+                if b is not None:
+                    g.find_or_add_edge(a, b)
+    g.basis, g.shape = "Concentric", "Circle"
+    return g
+
+
+def circle_polygon(n: int) -> PlanarGraph:
+    """One ring of `n` points joined in a loop (Ludii's simple polygon of a one-ring
+    circle board), numbered bottom row first."""
+    r = n / (2 * math.pi)
+    offset = math.pi / 4 if n == 4 else math.pi / 2
+    g = PlanarGraph()
+    for k in range(n):
+        theta = offset + k / n * 2 * math.pi
+        g.add_vertex(r * math.cos(theta), r * math.sin(theta))
+    for k in range(n):
+        g.add_edge(g.vertices[k], g.vertices[(k + 1) % n])
+    g.reorder()
+    g.basis, g.shape = "Concentric", "Circle"
+    return g
 
 
 # ---------------------------------------------------------------- explicit graph

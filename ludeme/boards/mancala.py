@@ -167,6 +167,8 @@ class MancalaBoard(G.Board):
     `(mancalaBoard 4 8 store:None)` has 32.
     """
 
+    concepts = ()
+
     params = (P("rows", INT), P("columns", INT),
               P("store", StoreType, opt=True, named=True, default="Outer"),
               P("numStores", LitInt, opt=True, named=True, default=2),

@@ -6,9 +6,10 @@ board before rotating it); merge and union number the parts in order.
 
 from __future__ import annotations
 
-from ..ludemes.base import GraphFn, LitBool, P, ludeme
+from ..ludemes.base import GraphFn, LitBool, Other, P, ludeme
 from .base import REAL, IndexRows, Indices, Points, Polygons, real
-from .geometry import PlanarGraph, distance
+from .geometry import PlanarGraph, distance, f32
+from .polygon import contains, inflate
 
 # Every ludeme here declares its concepts: none (a board's shape concepts are
 # `ludeme.concepts.shape_concepts`).
@@ -272,4 +273,69 @@ class Add(GraphFn):
                 g.add_face([g.vertices[i] for i in ids])
         if self.connect:
             connect_close_vertices(g, new)
+        return g
+
+
+# ---------------------------------------------------------------- cutting by a polygon
+
+@ludeme("poly")
+class Poly(Other):
+    """A polygon given by its corners, for cutting a graph: `(poly {{0 0} {4 0} {4 4}})`.
+
+    Example: `(board (hole (square 4) (poly {{1 1} {1 3} {3 3} {3 1}})))` is a 4x4 board
+    without its 4 middle cells.
+    """
+
+    params = (P("points", Points),)
+
+    def outline(self) -> list[tuple[float, float]]:
+        """The corners as Ludii holds them (Java floats), at least three."""
+        if len(self.points) < 3:
+            raise self.fail(f"a polygon needs at least 3 corners, not {len(self.points)}")
+        return [(f32(p[0]), f32(p[1])) for p in self.points]
+
+
+@ludeme("hole")
+class Hole(GraphFn):
+    """Cut the cells whose centres lie inside a polygon (and edges and points left bare).
+
+    Example: `(board (hole (rectangle 3 8) (poly {{4 0} {4 1} {6 1} {6 0}})))` has 22 cells.
+    """
+
+    params = (P("graph", GraphFn), P("poly", "Poly"))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        outline = inflate(self.poly.outline(), 0.1)
+        g = self.graph.build(site_type)
+        for face in list(reversed(g.faces)):
+            if contains(outline, face.x, face.y):
+                g.remove_face(face, True)
+        return g
+
+
+@ludeme("keep")
+class Keep(GraphFn):
+    """Keep the points inside a polygon and the edges between them; cells are found again.
+
+    Example: `(board (keep (square 4) (poly {{1 1} {1 3} {3 3} {3 1}})))` keeps the 9
+    middle points of the 5x5 grid, so the 4 middle cells. As in Ludii, the polygon is
+    "inflated" by 0.1 along its corners' bisectors: outwards when its corners are given
+    clockwise, inwards when anticlockwise.
+    """
+
+    params = (P("graph", GraphFn), P("poly", "Poly"))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        outline = inflate(self.poly.outline(), 0.1)
+        source = self.graph.build(site_type)
+        g = PlanarGraph()
+        kept = {}
+        for v in source.vertices:
+            if contains(outline, v.x, v.y):
+                kept[v.id] = g.add_vertex(v.x, v.y, v.z)
+        for e in source.edges:
+            if e.a.id in kept and e.b.id in kept:
+                g.add_edge(kept[e.a.id], kept[e.b.id])
+        g.assemble()
+        g.basis, g.shape = source.basis, None
         return g

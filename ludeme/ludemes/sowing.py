@@ -66,6 +66,9 @@ class SetCount(Other):
         if self.type not in (None, env.board.site_type):
             raise self.fail(f"(set Count {self.type} ...) on other site types is not "
                             "supported yet")
+        # Ludii's SetCount makes the game count pieces (GameType.Count, requiresCount): a
+        # piece moved or added onto a site holding its kind adds to the count there.
+        env.counting = True
         comp = env.components[-1]
         n = env.compile(self.count)(ctx)
         where = env.compile(self.to if self.to is not None else self.at)(ctx)
