@@ -579,9 +579,22 @@ def test_surakarta_tracks():
     ("(board (keep (square 4) (poly {{0 0} {0 3} {3 3} {3 0}})) use:Vertex)", 16),
     ("(board (keep (square 4) (poly {{0 0} {3 0} {3 3} {0 3}})) use:Vertex)", 4),
     ("(board (keep (square 4) (poly {{1 1} {1 3} {3 3} {3 1}})))", 4),
+    ("(board (renumber (rotate 90 (square 3))))", 9),
+    ("(board (renumber Vertex (square 2)) use:Vertex)", 4),
+    ("(board (makeFaces (graph vertices:{{0 0} {1 0} {1 1} {0 1}} "
+     "edges:{{0 1} {1 2} {2 3} {3 0}})))", 1),
+    ("(board (trim (add (square 2) edges:{{{2 2} {3 3}}})) use:Vertex)", 4),
 ])
+
 def test_shapes_and_operators(text, count):
     assert _built(text, 2).num_sites == count
+
+
+def test_renumber_numbers_a_rotated_board_from_the_bottom_left_again():
+    turned = _built("(board (rotate 90 (square 3)))", 2)
+    again = _built("(board (renumber (rotate 90 (square 3))))", 2)
+    lowest = min(range(9), key=lambda s: (turned.sites[s].y, turned.sites[s].x))
+    assert lowest != 0 and min(range(9), key=lambda s: (again.sites[s].y, again.sites[s].x)) == 0
 
 
 def test_circle_board_numbering_and_links():

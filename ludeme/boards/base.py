@@ -31,10 +31,9 @@ CONCEPTS_REVIEWED = True
 MAX_DIM = 100
 
 # Ludii graph ludemes this package does not build yet: "not supported yet", not "unknown".
-for _keyword in ("dual", "tiling", "skew", "renumber", "splitCrossings", "brick", "celtic",
-                 "quadhex", "mesh", "spiral", "repeat", "regular", "subdivide", "trim",
-                 "clip", "intersect", "makeFaces", "complete", "layers", "recoordinate",
-                 "morris", "circle", "shape"):
+for _keyword in ("dual", "tiling", "skew", "splitCrossings", "brick", "celtic", "quadhex", "mesh",
+                 "spiral", "repeat", "regular", "subdivide", "clip", "intersect", "complete",
+                 "layers", "recoordinate", "morris", "circle", "shape"):
     NOT_YET[_keyword] = GraphFn
 
 

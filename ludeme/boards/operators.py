@@ -6,7 +6,7 @@ board before rotating it); merge and union number the parts in order.
 
 from __future__ import annotations
 
-from ..ludemes.base import GraphFn, LitBool, Other, P, ludeme
+from ..ludemes.base import GraphFn, LitBool, Other, P, SiteType, ludeme
 from .base import REAL, IndexRows, Indices, Points, Polygons, real
 from .geometry import PlanarGraph, distance, f32
 from .polygon import contains, inflate
@@ -338,4 +338,62 @@ class Keep(GraphFn):
                 g.add_edge(kept[e.a.id], kept[e.b.id])
         g.assemble()
         g.basis, g.shape = source.basis, None
+        return g
+
+
+# ---------------------------------------------------------------- renumbering and tidying
+
+@ludeme("renumber")
+class Renumber(GraphFn):
+    """Number a graph's sites again, bottom row first (all site types, or those given).
+
+    Example: `(board (renumber (rotate 90 (square 3))))` numbers the rotated board's cells
+    from the bottom left again.
+    """
+
+    params = (P("siteTypeA", SiteType, opt=True), P("siteTypeB", SiteType, opt=True),
+              P("siteTypeC", SiteType, opt=True), P("graph", GraphFn))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        kinds = [k for k in (self.siteTypeA, self.siteTypeB, self.siteTypeC) if k is not None]
+        g = self.graph.build(site_type)
+        g.reorder([k for k in ("Vertex", "Edge", "Cell") if k in kinds] if kinds
+                  else ("Vertex", "Edge", "Cell"))
+        return g
+
+
+@ludeme("makeFaces")
+class MakeFaces(GraphFn):
+    """Find a graph's cells again from its edges (edges crossing others are not followed).
+
+    Example: `(board (makeFaces (graph vertices:{{0 0} {1 0} {1 1} {0 1}}
+    edges:{{0 1} {1 2} {2 3} {3 0}})))` has 1 cell.
+    """
+
+    params = (P("graph", GraphFn),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        g = self.graph.build(site_type)
+        g.make_faces(True)
+        return g
+
+
+@ludeme("trim")
+class Trim(GraphFn):
+    """Remove dangling edges (an end with no other edge) and then points with no edge.
+
+    Example: `(board (trim (add (square 2) edges:{{{2 2} {3 3}}})) use:Vertex)` is the 4
+    points of `(square 2)` again.
+    """
+
+    params = (P("graph", GraphFn),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        g = self.graph.build(site_type)
+        for e in list(reversed(g.edges)):
+            if len(e.a.edges) == 1 or len(e.b.edges) == 1:
+                g.remove_edge(e)
+        for v in list(reversed(g.vertices)):
+            if not v.edges:
+                g.remove_vertex(v)
         return g
