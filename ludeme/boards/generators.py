@@ -326,8 +326,9 @@ def custom_on_hex(sides: list[int]) -> PlanarGraph:
 
 @ludeme("hex")
 class HexSides(GraphFn):
-    """Hexagons inside an outline given by its side lengths, in cells, walked
-    anticlockwise from the bottom left: `(hex {3 4 3 4 3})`.
+    """Hexagons inside an outline given by its side lengths, in cells, walked from the
+    first cell and turning at each corner (a negative length turns the other way):
+    `(hex {3 4 3 4 3})`.
 
     Example: `(board (hex {2 3}))` is the limping hexagon of sides 2 and 3 (12 cells),
     as `(board (hex Limping 2))`.
@@ -423,8 +424,9 @@ def custom_on_tri(sides: list[int]) -> PlanarGraph:
 
 @ludeme("tri")
 class TriSides(GraphFn):
-    """Triangles inside an outline given by its side lengths, in points, walked
-    anticlockwise from the bottom left: `(tri {4 6 4 7 4})`.
+    """Triangles inside an outline given by its side lengths, in points, walked from the
+    first point and turning at each corner (a negative length turns the other way):
+    `(tri {4 6 4 7 4})`.
 
     Example: `(board (tri {2 3}) use:Vertex)` is the 12 points of the limping hexagon of
     sides 2 and 3, as `(board (tri Limping 2) use:Vertex)`.
