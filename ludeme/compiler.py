@@ -187,7 +187,6 @@ class Env:
 def compile_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
                  max_moves: int = MAX_MOVES) -> Game:
     """Build and compile an expanded description into a `Game`."""
-    from .boards import build_board
     builder = Builder()
     try:
         typed = builder.build(ex.game, Other, "")
@@ -198,7 +197,7 @@ def compile_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
         raise LudemeError("only (game ...) descriptions can be played; (match ...) is not "
                           "supported yet", ex.game.pos)
     try:
-        game = _assemble(ex, typed, build_board, max_turns, max_moves)
+        game = _assemble(ex, typed, max_turns, max_moves)
         builder.check_all_read(game.board.site_type)
         return game
     except LudemeError as e:
@@ -211,7 +210,7 @@ def _attach_source(e: LudemeError, ex: Expanded) -> None:
         e.source = ex.description.text
 
 
-def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> Game:
+def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves) -> Game:
     if g.name != ex.name:      # the expander names the game from the same argument
         raise LudemeError(f"the game is called {g.name!r}, its file says {ex.name!r}",
                           ex.game.pos, path="game")
@@ -231,11 +230,7 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                           path="game/equipment")
     board_lud = boards[0]
     board_lud.refuse("largeStack")
-    board = build_board(board_lud.node, players=n)
-    # ludeme.boards reads the board's arguments, tracks included, from the syntax
-    board_lud.read_from_syntax(*(p.attr for p in board_lud.params if p.attr != "largeStack"))
-    for track in board_lud.tracks or ():
-        track.read_from_syntax(*(p.attr for p in track.params))
+    board = board_lud.build_board(n)
     roles = Roles(n)
     containers = [Container(0, "Board", 0, 0, board.num_sites)]
     components = [Component(0, "", 0)]

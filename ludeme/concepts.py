@@ -348,7 +348,7 @@ def _calls(node):
 def shape_concepts(board_item) -> set[str]:
     """The concepts of the board's shape ludeme."""
     from .syntax import Call, Int, Named
-    shape = board_item.shape
+    shape = board_item.shape.node      # the graph function as written
     while shape.name == "rotate":        # a rotated board keeps its shape
         shape = next(a for a in shape.args if isinstance(a, Call))
     out = set(SHAPE_CONCEPTS.get(shape.name, ()))

@@ -15,9 +15,11 @@ import networkx as nx
 import pytest
 
 from conftest import DESCRIPTIONS, refdata_dir
-from ludeme.boards import Board, GraphLudeme, build_board, find_board_call
+from ludeme.boards import Board, build_board, find_board_call
 from ludeme.api import load
-from ludeme.boards.containers import BoardLudeme, equipment_items
+from ludeme.boards.containers import equipment_items
+from ludeme.ludemes import game as G
+from ludeme.ludemes.base import REGISTRY, Dim, GraphFn
 from ludeme.errors import LudemeError
 from ludeme.expand import expand_file
 from ludeme.grammar import parse
@@ -550,15 +552,91 @@ def test_surakarta_tracks():
     ("(board (scale 2 (shift 1 1 (square 2))))", 4),
     ("(board (graph vertices:{{0 0} {1 0} {0 1}} edges:{{0 1} {0 2}}) use:Vertex)", 3),
     ("(board (wedge 3) use:Vertex)", 7),
+    # sizes given by constant arithmetic, evaluated when the board is built
+    ("(board (rectangle (+ 4 1) 6))", 30),
+    ("(board (square (/ 9 2)))", 16),
+    ("(board (square (max 3 (min 4 7))))", 16),
+    ("(board (hex (- 5 1)))", 37),
+    ("(board (square (+ {1 1 1})))", 9),
+    ("(board (rotate (/ 90 2) (square 3)))", 9),
+    # custom outlines: limping hexagons (3 a^2 cells) and shapes given by side lengths
+    ("(board (hex Limping 2))", 12),
+    ("(board (hex Limping 3))", 27),
+    ("(board (hex {2 3}))", 12),
+    ("(board (hex {3 4 3 4 3}))", 27),
+    ("(board (tri Limping 2) use:Vertex)", 12),
+    ("(board (tri {2 3}) use:Vertex)", 12),
+    ("(board (tri Limping 4 5) use:Vertex)", 48),
+    # circle boards given by points per ring: a centre (1) or none (0 or a first ring of more)
+    ("(board (concentric {1 8}) use:Vertex)", 9),
+    ("(board (concentric {8}) use:Vertex)", 8),
+    ("(board (concentric {0 8 8}) use:Vertex)", 16),
+    ("(board (concentric {1 -4 -4 20}) use:Vertex)", 29),
+    ("(board (concentric {1 4 8} stagger:True) use:Vertex)", 13),
+    # cut by a polygon: hole drops the cells inside, keep keeps the points inside
+    ("(board (hole (square 4) (poly {{1 1} {1 3} {3 3} {3 1}})))", 12),
+    ("(board (hole (rectangle 3 8) (poly {{4 0} {4 1} {6 1} {6 0}})))", 22),
+    ("(board (keep (square 4) (poly {{0 0} {0 3} {3 3} {3 0}})) use:Vertex)", 16),
+    ("(board (keep (square 4) (poly {{0 0} {3 0} {3 3} {0 3}})) use:Vertex)", 4),
+    ("(board (keep (square 4) (poly {{1 1} {1 3} {3 3} {3 1}})))", 4),
+    ("(board (renumber (rotate 90 (square 3))))", 9),
+    ("(board (renumber Vertex (square 2)) use:Vertex)", 4),
+    ("(board (makeFaces (graph vertices:{{0 0} {1 0} {1 1} {0 1}} "
+     "edges:{{0 1} {1 2} {2 3} {3 0}})))", 1),
+    ("(board (trim (add (square 2) edges:{{{2 2} {3 3}}})) use:Vertex)", 4),
 ])
+
 def test_shapes_and_operators(text, count):
     assert _built(text, 2).num_sites == count
 
 
+def test_renumber_numbers_a_rotated_board_from_the_bottom_left_again():
+    turned = _built("(board (rotate 90 (square 3)))", 2)
+    again = _built("(board (renumber (rotate 90 (square 3))))", 2)
+    lowest = min(range(9), key=lambda s: (turned.sites[s].y, turned.sites[s].x))
+    assert lowest != 0 and min(range(9), key=lambda s: (again.sites[s].y, again.sites[s].x)) == 0
+
+
+def test_circle_board_numbering_and_links():
+    """Ludii numbers a circle board as it creates the points: the centre, then each ring
+    anticlockwise from the point left of the top one; rings are joined around and outwards."""
+    b = _built("(board (concentric {1 8}) use:Vertex)", 2)
+    xy = [(round(s.x, 3), round(s.y, 3)) for s in b.sites]
+    assert xy[:4] == [(0.0, 0.0), (-0.707, 0.707), (-1.0, 0.0), (-0.707, -0.707)]
+    assert xy[8] == (0.0, 1.0)
+    assert sorted(b.neighbours["Orthogonal"][0]) == list(range(1, 9))
+    assert sorted(b.neighbours["Orthogonal"][1]) == [0, 2, 8]
+    # Ludii's In, Out, CW and CCW need pivots, which this package does not make: no radials
+    assert not {"In", "Out", "CW", "CCW", "Rotational"} & set(b.radials)
+    # counts below 0: points on the ring, not joined around it
+    b = _built("(board (concentric {1 -4 20}) use:Vertex)", 2)
+    inner = b.neighbours["Orthogonal"][1]
+    assert len(inner) == 2 and 0 in inner and b.sites[max(inner)].x == pytest.approx(-2.0)
+
+
+@pytest.mark.parametrize("text,category,module", [
+    ("(remove (square 3) cells:{4})", "GraphFn", "ludeme.boards.operators"),
+    ("(remove (sites {4}))", "Moves", "ludeme.ludemes"),
+    ("(+ 4 1)", "Dim", "ludeme.boards.base"),
+    ("(+ 4 1)", "IntFn", "ludeme.ludemes"),
+])
+def test_one_keyword_per_category(text, category, module):
+    """Board and rule ludemes share keywords; the category the argument expects picks one."""
+    from ludeme.ludemes.base import CLASSES, Builder
+    lud = Builder().build(parse(text, "t.lud")[0], CLASSES[category], "x")
+    assert type(lud).__module__.startswith(module) and isinstance(lud, CLASSES[category])
+
+
 # ---------------------------------------------------------------- the documented examples
 
+def board_ludemes():
+    """Every registered board ludeme: containers, graph functions, constant arithmetic."""
+    return [c for classes in REGISTRY.values() for c in classes
+            if issubclass(c, (G.Board, GraphFn, Dim))]
+
+
 def _doc_examples():
-    classes = list(GraphLudeme.registry.values()) + list(BoardLudeme.registry.values())
+    classes = board_ludemes()
     out = []
     for cls in classes:
         for snippet in re.findall(r"`(\((?:board|surakartaBoard|mancalaBoard) .*?\))`", cls.__doc__ or ""):
@@ -572,7 +650,8 @@ def test_docstring_examples_build(snippet):
 
 
 def test_every_ludeme_has_an_example():
-    for cls in list(GraphLudeme.registry.values()) + list(BoardLudeme.registry.values()):
+    assert len(board_ludemes()) >= 24
+    for cls in board_ludemes():
         assert re.search(r"`\((board|surakartaBoard|mancalaBoard) ", cls.__doc__ or ""), cls.keyword
 
 
@@ -580,21 +659,42 @@ def test_every_ludeme_has_an_example():
 
 ERRORS = [
     # (board text, message fragment, column of the fault)
-    ("(board (squar 3))", "unknown board ludeme 'squar' (did you mean 'square'?)", 8),
+    ("(board (squar 3))", "unknown ludeme (squar ...) (did you mean 'square'?)", 8),
     ("(board (dual (square 3)))", "(dual ...) is not supported yet", 8),
-    ("(board (square))", "(square ...) expects a size here", 8),
-    ("(board (square Octagon 3))", "unknown square shape 'Octagon'", 16),
-    ("(board (square 3) use:Face)", "use: expects one of", 23),
-    ("(board (square 3) size:4)", "unknown named argument size:", 19),
-    ("(board (square 3 4))", "unexpected argument '4' in (square ...)", 18),
-    ("(board (hex Limping 3))", "not supported yet", 8),
-    ("(board (hex {3 4 3 4 3}))", "given by a polygon or side lengths", 13),
-    ("(board (square 2.5))", "whole number", 16),
-    ("(board 3)", "expected a board shape", 8),
-    ("(boardz (square 3))", "unknown board container 'boardz'", 1),
-    ("(board (graph vertices:{{0 0}} edges:{{0 5}}))", "vertex indices below 1", 39),
-    ("(board (rotate (square 3)))", "expects a number here", 16),
+    ("(board (shift 0 1 (dual (square 3))))", "(dual ...) is not supported yet", 19),
+    ("(board (square))", "(square ...) needs its argument 'dim'", 8),
+    ("(board (square Octagon 3))", "found 'Octagon'", 16),
+    ("(board (square 3) use:Face)", "'use:' must be one of SiteType", 23),
+    ("(board (square 3) size:4)", "(board) has no argument 'size:'", 19),
+    ("(board (square 3 4))", "unexpected argument '4' for (square ...)", 18),
+    ("(board (square 3 pyramidal:True))", "'pyramidal' of (square ...) is not supported yet", 18),
+    ("(board (tri Star 3))", "(tri Star ...) boards are not supported yet", 8),
+    ("(board (hex Square 4 (* 6 100)))", "board dimension 600 is out of range", 22),
+    ("(board (square 2.5))", "must be an integer or constant arithmetic", 16),
+    ("(board (square (+ 1.5 2)))", "expected a whole number", 16),
+    ("(board (square (/ 3 0)))", "division by zero", 16),
+    ("(board (square (+ 3 (squar 1))))", "unknown ludeme (squar ...)", 21),
+    ("(board 3)", "must be a board shape", 8),
+    ("(boardz (square 3))", "unknown ludeme (boardz ...)", 1),
+    ("(boardless Hexagonal)", "(boardless ...) is not supported yet", 1),
+    ("(board (graph vertices:{{0 0}} edges:{{0 5}}))", "vertex indices below 1", 32),
+    ("(board (graph vertices:{{0 0} {1}}))", "'vertices:' must be points", 24),
+    ("(board (rotate (square 3)))", "argument 'degrees' of (rotate ...) must be", 16),
     ("(board (wedge 1))", "at least 2 rows", 8),
+    ("(board (hole (square 4) (poly {{1 1} {1 3}})))", "at least 3 corners", 25),
+    ("(board (hole (square 4) {{1 1} {1 3} {3 3}}))", "must be (poly ...)", 25),
+    ("(board (concentric {1 8}))", "circle boards played on cells are not supported yet", 8),
+    ("(board (concentric {1 8} rings:3) use:Vertex)", "'rings' of (concentric ...)", 26),
+    ("(board (concentric Square sides:4 rings:2))", "one of a shape, sides: or cells", 8),
+    ("(board (concentric Square))", "needs rings:", 8),
+    ("(board (concentric {2}) use:Vertex)", "at least 3 points", 8),
+    ("(board (concentric Square rings:2 stagger:True))", "'stagger' of (concentric", 35),
+    ("(board (remove (square 3) cells:{(square 2)}))", "'cells:' must be", 33),
+    ("(board (add (square 3) edgesCurved:{{{0 0} {1 1} {1 0}}}))", "'edgesCurved'", 24),
+    ("(board (square 3) (track \"T\" \"0,E\" Mover))", "a track's owner is a player", 19),
+    ("(mancalaBoard 5 6)", "2 to 4 rows", 1),
+    ("(mancalaBoard 2 6 numStores:1)", "'numStores' of (mancalaBoard ...) is not supported", 19),
+    ("(board (square 3) largeStack:True)", "'largeStack' of (board ...) is not supported", 19),
 ]
 
 
@@ -642,7 +742,7 @@ def test_cli_board_reports_errors(tmp_path, capsys):
     bad = tmp_path / "bad.lud"
     bad.write_text('(game "G" (players 2) (equipment {(board (squar 3))}) (rules (end)))')
     assert main(["board", str(bad)]) == 2
-    assert f"{bad}:1:42: unknown board ludeme 'squar'" in capsys.readouterr().err
+    assert f"{bad}:1:42: unknown ludeme (squar ...)" in capsys.readouterr().err
 
 
 def test_cli_board_png(tmp_path):

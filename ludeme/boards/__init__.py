@@ -27,7 +27,11 @@ Directions follow Ludii: each step is named by bearing with 16 names when 8
 would collide, which on hex cells gives E, NNE, NNW, W, SSW, SSE for the six
 neighbours; hex "diagonals" are the cells straight across a corner.
 
-Stages: a graph ludeme (`generators`, `operators`) builds the planar geometry
+Board ludemes are typed ludemes (`ludeme.ludemes`): a container (`board`,
+`mancalaBoard`, `surakartaBoard`) holds a graph function (`generators`,
+`operators`; category GraphFn) whose sizes may be constant arithmetic (`base`).
+
+Stages: a graph function (`generators`, `operators`) builds the planar geometry
 (`geometry`: vertices, edges and faces in Ludii's creation order); `measure`
 finds perimeter, corners, sides, centre, phases, rows, columns and labels with
 Ludii's geometric rules; `trajectories` finds each site's steps and walks
@@ -37,10 +41,15 @@ Region ludemes (`sites Top`, `expand`, `union`, ...) are evaluated by the
 engine's ludemes (`ludeme.ludemes.regions`) over these tables.
 """
 
-from . import generators, mancala, operators  # noqa: F401  (register the graph ludemes)
-from .base import GraphLudeme
 from .board import Board, Site, Topology, sites_at_distance
-from .containers import BoardLudeme, build_board, find_board_call, parse_board
 
-__all__ = ["Board", "Site", "Topology", "GraphLudeme", "BoardLudeme", "build_board",
-           "find_board_call", "parse_board", "sites_at_distance"]
+__all__ = ["Board", "Site", "Topology", "build_board", "find_board_call", "sites_at_distance"]
+
+
+def __getattr__(name: str):
+    # The containers are typed ludemes: importing them imports the ludeme registry, which
+    # itself needs `board` above, so they load on first use.
+    if name in ("build_board", "find_board_call"):
+        from . import containers
+        return getattr(containers, name)
+    raise AttributeError(name)

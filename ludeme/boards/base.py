@@ -1,297 +1,263 @@
-"""Board ludemes: the registry, and reading a ludeme's arguments from the syntax tree.
+"""What board ludemes share: constant arithmetic, literal arrays of numbers, sizes.
 
-Every board ludeme is one class registered under its Ludii keyword
-(`class Square(GraphLudeme, keyword="square")`). Its `parse` reads the
-arguments in the order Ludii's constructor declares them, through `Args`,
-which turns anything unexpected into a `LudemeError` at the argument's
-position; its `build(site_type)` returns a `PlanarGraph`.
+Board ludemes are typed ludemes like the rules' (`ludeme.ludemes.base`): one
+class per Ludii ludeme, registered with `@ludeme(keyword)` and built by the same
+`Builder`, every argument declared with `P(...)` and read or refused. A graph
+function (category `GraphFn`, Ludii's GraphFunction) builds a `PlanarGraph` with
+`build(site_type)`; its sizes are integers or constant arithmetic (category `Dim`,
+Ludii's DimFunction and FloatFunction), evaluated when the board is built:
+
+    (board (rectangle (+ 4 1) 6))      a 5 x 6 board
+    (board (rotate (/ 90 2) (square 3)))
+
+Keywords shared with rule ludemes (`remove`, `add`, `union`, `+`, ...) are told
+apart by the category the argument expects.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import math
 
-from ..errors import LudemeError, known_list, suggest
-from ..syntax import Array, Bool, Call, Float, Int, Named, Node, Range, Word, to_lud
-from .geometry import PlanarGraph
+from ..errors import LudemeError
+from ..ludemes.base import NOT_YET, Dim, GraphFn, Lit, LitFloat, LitInt, P, _NO, ludeme
+from ..syntax import Array, Float, Int, Node, Range
 
-BOARD_PATH = "game/equipment/board"
+# Every ludeme here declares its concepts: none (a board's shape concepts are
+# `ludeme.concepts.shape_concepts`).
+CONCEPTS_REVIEWED = True
 
 # Largest board dimension accepted (Ludii's corpus goes up to 84); beyond it a board
 # would take minutes to build, so it is refused rather than left to hang.
 MAX_DIM = 100
 
-# Ludii graph ludemes this package does not build yet: a clear error, not "unknown".
-LUDII_ONLY = {
-    "dual", "tiling", "skew", "renumber", "splitCrossings", "brick", "celtic", "quadhex",
-    "mesh", "spiral", "repeat", "regular", "subdivide", "trim", "keep", "clip",
-    "intersect", "hole", "makeFaces", "complete", "layers", "recoordinate", "boardless",
-    "morris", "poly",
-}
+# Ludii graph ludemes this package does not build yet: "not supported yet", not "unknown".
+for _keyword in ("dual", "tiling", "skew", "splitCrossings", "brick", "celtic", "quadhex", "mesh",
+                 "spiral", "repeat", "regular", "subdivide", "clip", "intersect", "complete",
+                 "layers", "recoordinate", "morris", "circle", "shape"):
+    NOT_YET[_keyword] = GraphFn
 
 
-class Registered:
-    """Base of a ludeme family: a subclass given `keyword=` is registered in its family's registry."""
+# ---------------------------------------------------------------- literal arrays
 
-    keyword: ClassVar[str] = ""
-    registry: ClassVar[dict[str, type]]
+class LitNum(Lit):
+    """A number as written: an int stays an int."""
 
-    def __init_subclass__(cls, keyword: str = "", **kw):
-        super().__init_subclass__(**kw)
-        if keyword:
-            cls.keyword = keyword
-            cls.registry[keyword] = cls
-
-
-class GraphLudeme(Registered):
-    """A ludeme that makes a graph: a basis/shape generator or a graph operator."""
-
-    registry: ClassVar[dict[str, type["GraphLudeme"]]] = {}
+    what = "a number"
 
     @classmethod
-    def parse(cls, args: "Args") -> "GraphLudeme":
-        """Read the ludeme's arguments."""
-        raise NotImplementedError
-
-    def build(self, site_type: str) -> PlanarGraph:
-        """The graph for a board whose default site type is `site_type`."""
-        raise NotImplementedError
+    def read(cls, node):
+        return node.value if isinstance(node, (Int, Float)) else _NO
 
 
-def lookup(registry: dict, node: Call, path: str, what: str):
-    """The class registered for `node`'s keyword, or a LudemeError naming the known ones
-    (and saying "not supported yet" for Ludii ludemes this package does not build)."""
-    name = node.name
-    cls = registry.get(name)
-    if cls is not None:
-        return cls
-    if name in LUDII_ONLY:
-        raise LudemeError(f"{what} ({name} ...) is not supported yet", node.pos,
-                          path=f"{path}/{name}", via=node.via)
-    raise LudemeError(f"unknown {what} {name!r}{suggest(name, registry)}; "
-                      f"known: {known_list(registry)}", node.pos, path=path, via=node.via)
+class Point(Lit):
+    """`{x y}` or `{x y z}`."""
+
+    what = "a point {x y}"
+
+    @classmethod
+    def read(cls, node):
+        if isinstance(node, Array) and len(node.items) in (2, 3) \
+                and all(isinstance(v, (Int, Float)) for v in node.items):
+            return tuple(float(v.value) for v in node.items)
+        return _NO
 
 
-def parse_graph(node: Node, path: str = BOARD_PATH) -> GraphLudeme:
-    """The graph ludeme written at `node`."""
-    if not isinstance(node, Call):
-        raise LudemeError(f"expected a board shape such as (square 8), found {to_lud(node)!r}",
-                          node.pos, path=path, via=node.via)
-    name = node.name
-    cls = lookup(GraphLudeme.registry, node, path, "board ludeme")
-    args = Args(node, f"{path}/{name}")
-    ludeme = cls.parse(args)
-    args.finish()
-    return ludeme
+class Points(Lit):
+    """`{{x y} {x y} ...}`: points, or the corners of one polygon."""
+
+    what = "points {{x y} ...}"
+
+    @classmethod
+    def read(cls, node):
+        if not isinstance(node, Array):
+            return _NO
+        points = [Point.read(n) for n in node.items]
+        return _NO if _NO in points else points
 
 
-# ---------------------------------------------------------------- arguments
+class Polygons(Lit):
+    """`{{{x y} ...} ...}`: polygons (or segments) given by their corners."""
 
-_ARITH = {
-    "+": lambda xs: sum(xs[1:], xs[0]),
-    "-": lambda xs: xs[0] - sum(xs[1:]) if len(xs) > 1 else -xs[0],
-    "*": lambda xs: _product(xs),
-    "/": lambda xs: _divide(xs),
-    "max": max,
-    "min": min,
-    "abs": lambda xs: abs(xs[0]),
-    "^": lambda xs: xs[0] ** xs[1],
-}
+    what = "polygons {{{x y} ...} ...}"
 
-
-def _product(xs):
-    out = xs[0]
-    for x in xs[1:]:
-        out *= x
-    return out
+    @classmethod
+    def read(cls, node):
+        if not isinstance(node, Array) or not node.items:
+            return _NO
+        polygons = [Points.read(n) for n in node.items]
+        return _NO if _NO in polygons else polygons
 
 
-def _divide(xs):
-    a, b = xs
-    if isinstance(a, int) and isinstance(b, int):
-        return int(a / b)  # Java integer division truncates toward zero
-    return a / b
+class Indices(Lit):
+    """`{1 2 5..8}`: whole numbers (vertex, edge or cell indices)."""
 
+    what = "indices {1 2 ...}"
 
-class Args:
-    """The arguments of one call, read left to right the way its Ludii constructor declares them."""
-
-    def __init__(self, call: Call, path: str):
-        self.call = call
-        self.path = path
-        self.items = call.positional()
-        self.i = 0
-        self.named_args = {a.name: a for a in call.args if isinstance(a, Named)}
-        self.used: set[str] = set()
-
-    def error(self, message: str, node: Node | None = None) -> LudemeError:
-        """A LudemeError at `node` (or at the call)."""
-        node = node or self.call
-        return LudemeError(message, node.pos, path=self.path, via=node.via)
-
-    def peek(self) -> Node | None:
-        """The next positional argument, unread."""
-        return self.items[self.i] if self.i < len(self.items) else None
-
-    def take(self) -> Node:
-        """Read the next positional argument."""
-        node = self.peek()
-        if node is None:
-            raise self.error(f"({self.call.name} ...) needs more arguments")
-        self.i += 1
-        return node
-
-    def word(self, choices, what: str = "value") -> str | None:
-        """An optional enum word from `choices`."""
-        node = self.peek()
-        if isinstance(node, Word) and node.value in choices:
-            self.i += 1
-            return node.value
-        if isinstance(node, Word) and node.value[:1].isupper():
-            raise self.error(f"unknown {what} {node.value!r}{suggest(node.value, choices)}; "
-                             f"expected one of {known_list(choices)}", node)
-        return None
-
-    def dim(self, optional: bool = False) -> int | None:
-        """An integer expression (Ludii's DimFunction)."""
-        node = self.peek()
-        if isinstance(node, Array) or (isinstance(node, Call) and node.name == "poly"):
-            raise self.error(f"({self.call.name} ...) boards given by a polygon or side lengths "
-                             f"are not supported yet", node)
-        if node is None or not is_number(node):
-            if optional:
-                return None
-            raise self.error(f"({self.call.name} ...) expects a size here",
-                             node if node is not None else None)
-        self.i += 1
-        value = number(node, self.path)
-        if not isinstance(value, int):
-            raise self.error("expected a whole number", node)
-        if not -MAX_DIM <= value <= MAX_DIM:
-            # A user's typo must not hang the tool: the corpus never goes past 84.
-            raise self.error(f"board dimension {value} is out of range (at most {MAX_DIM})",
-                             node)
-        return value
-
-    def number(self, optional: bool = False) -> float | None:
-        """A real-valued expression (Ludii's FloatFunction)."""
-        node = self.peek()
-        if node is None or not is_number(node):
-            if optional:
-                return None
-            raise self.error(f"({self.call.name} ...) expects a number here", node)
-        self.i += 1
-        return float(number(node, self.path))
-
-    def graph(self) -> GraphLudeme:
-        """A nested graph ludeme."""
-        return parse_graph(self.take(), self.path)
-
-    def graphs(self) -> list[GraphLudeme]:
-        """Either `{g1 g2 ...}` or the rest of the positional graphs."""
-        node = self.peek()
-        if isinstance(node, Array):
-            self.i += 1
-            return [parse_graph(n, self.path) for n in node.items]
-        out = []
-        while isinstance(self.peek(), Call) and not is_number(self.peek()):
-            out.append(self.graph())
-        if not out:
-            raise self.error(f"({self.call.name} ...) expects graphs")
+    @classmethod
+    def read(cls, node):
+        if not isinstance(node, Array):
+            return _NO
+        out: list[int] = []
+        for it in node.items:
+            if isinstance(it, Int):
+                out.append(it.value)
+            elif isinstance(it, Range) and isinstance(it.lo, Int) and isinstance(it.hi, Int):
+                out.extend(range(it.lo.value, it.hi.value + 1))
+            else:
+                return _NO
         return out
 
-    def named(self, key: str) -> Node | None:
-        """The value of `key:`, marked as read."""
-        self.used.add(key)
-        arg = self.named_args.get(key)
-        return arg.value if arg is not None else None
 
-    def named_dim(self, key: str, default=None):
-        """An integer `key:` argument."""
-        node = self.named(key)
-        if node is None:
-            return default
-        value = number(node, self.path)
-        if not isinstance(value, int):
-            raise self.error(f"{key}: expects a whole number", node)
-        return value
+class IndexRows(Lit):
+    """`{{0 1} {1 2 3}}`: groups of indices (an edge's two vertices, a cell's corners)."""
 
-    def named_number(self, key: str, default=None):
-        """A real `key:` argument."""
-        node = self.named(key)
-        return default if node is None else float(number(node, self.path))
+    what = "index groups {{0 1} ...}"
 
-    def named_bool(self, key: str, default=None):
-        """A boolean `key:` argument."""
-        node = self.named(key)
-        if node is None:
-            return default
-        if not isinstance(node, Bool):
-            raise self.error(f"{key}: expects True or False", node)
-        return bool(node.value)
-
-    def named_word(self, key: str, choices, default=None):
-        """An enum `key:` argument."""
-        node = self.named(key)
-        if node is None:
-            return default
-        if not isinstance(node, Word) or node.value not in choices:
-            raise self.error(f"{key}: expects one of {known_list(choices)}", node)
-        return node.value
-
-    def finish(self) -> None:
-        """Fail on any argument nobody read."""
-        if self.i < len(self.items):
-            node = self.items[self.i]
-            raise self.error(f"unexpected argument {to_lud(node)!r} in ({self.call.name} ...)", node)
-        for key, arg in self.named_args.items():
-            if key not in self.used:
-                raise self.error(f"unknown named argument {key}: in ({self.call.name} ...)", arg)
+    @classmethod
+    def read(cls, node):
+        if not isinstance(node, Array) or not node.items:
+            return _NO
+        rows = [Indices.read(n) for n in node.items]
+        return _NO if _NO in rows else rows
 
 
-def is_number(node: Node) -> bool:
-    """Whether `node` is a numeric literal or arithmetic."""
-    if isinstance(node, (Int, Float)):
-        return True
-    return isinstance(node, Call) and node.name in _ARITH
+# ---------------------------------------------------------------- constant arithmetic
+
+NUM = (LitNum, Dim)         # an operand: a number or more arithmetic
+INT = (LitInt, Dim)         # Ludii's DimFunction argument
+REAL = (LitFloat, Dim)      # Ludii's FloatFunction argument
 
 
-def number(node: Node, path: str = BOARD_PATH):
-    """Evaluate a numeric literal or arithmetic on literals."""
-    if isinstance(node, (Int, Float)):
-        return node.value
-    if isinstance(node, Call) and node.name in _ARITH:
-        values = [number(a, path) for a in node.args]
+def number(x, real: bool, lud, what: str = "a whole number"):
+    """The value of a literal or a `Dim`: a float when `real`, else an int (or a LudemeError
+    at `lud`)."""
+    if isinstance(x, Dim):
+        return x.value(real)
+    if real:
+        return float(x)
+    if not isinstance(x, int):
+        raise lud.fail(f"expected {what}, found {x}")
+    return x
+
+
+class Arith(Dim):
+    """Arithmetic on constants: `(op a b)` or, where Ludii allows it, `(op {a b c})`."""
+
+    def operands(self, real: bool) -> list:
+        a = self.a if isinstance(self.a, list) else [self.a]
+        b = getattr(self, "b", None)
+        values = [number(x, real, self) for x in a + ([b] if b is not None else [])]
         if not values:
-            raise LudemeError(f"({node.name}) needs arguments", node.pos, path=path, via=node.via)
-        return _ARITH[node.name](values)
-    raise LudemeError(f"expected a number, found {to_lud(node)!r}", node.pos, path=path,
-                      via=node.via)
+            raise self.fail(f"({self.keyword} ...) needs numbers")
+        return values
 
 
-def int_list(node: Node, path: str = BOARD_PATH) -> list[int]:
-    """`{1 2 5..8}` as a list of ints."""
-    items = node.items if isinstance(node, Array) else [node]
-    out: list[int] = []
-    for it in items:
-        if isinstance(it, Range):
-            lo, hi = number(it.lo, path), number(it.hi, path)
-            out.extend(range(lo, hi + 1))
-        else:
-            value = number(it, path)
-            if not isinstance(value, int):
-                raise LudemeError("expected a whole number", it.pos, path=path, via=it.via)
-            out.append(value)
-    return out
+class _Listed(Arith):
+    """`(op a b)` or `(op {a b c ...})`."""
+
+    params = (P("a", NUM, many=True), P("b", NUM, opt=True))
 
 
-def number_rows(node: Node, path: str = BOARD_PATH) -> list[list[float]]:
-    """`{{x y} {x y} ...}` as lists of numbers."""
-    if not isinstance(node, Array):
-        raise LudemeError("expected {{...} {...}}", node.pos, path=path, via=node.via)
-    rows = []
-    for row in node.items:
-        if not isinstance(row, Array):
-            raise LudemeError("expected {x y}", row.pos, path=path, via=row.via)
-        rows.append([number(v, path) for v in row.items])
-    return rows
+@ludeme("+")
+class DimAdd(_Listed):
+    """Sum: `(board (rectangle (+ 4 1) 6))` has 30 cells."""
+
+    def value(self, real=False):
+        return sum(self.operands(real))
+
+
+@ludeme("*")
+class DimMul(_Listed):
+    """Product: `(board (square (* 2 3)))` has 36 cells."""
+
+    def value(self, real=False):
+        return math.prod(self.operands(real))
+
+
+@ludeme("max")
+class DimMax(_Listed):
+    """Largest: `(board (square (max 3 4)))` has 16 cells."""
+
+    def value(self, real=False):
+        return max(self.operands(real))
+
+
+@ludeme("min")
+class DimMin(_Listed):
+    """Smallest: `(board (square (min 3 4)))` has 9 cells."""
+
+    def value(self, real=False):
+        return min(self.operands(real))
+
+
+class _Pair(Arith):
+    params = (P("a", NUM), P("b", NUM))
+
+
+@ludeme("-")
+class DimSub(_Pair):
+    """Difference: `(board (hex (- 5 1)))` has 37 cells."""
+
+    def value(self, real=False):
+        a, b = self.operands(real)
+        return a - b
+
+
+@ludeme("/")
+class DimDiv(_Pair):
+    """Quotient, truncated toward zero on integers as in Java: `(board (square (/ 9 2)))`
+    has 16 cells."""
+
+    def value(self, real=False):
+        a, b = self.operands(real)
+        if b == 0:
+            raise self.fail("division by zero")
+        return a / b if real else int(a / b)
+
+
+@ludeme("^")
+class DimPow(_Pair):
+    """Power: `(board (square (^ 2 2)))` has 16 cells."""
+
+    def value(self, real=False):
+        a, b = self.operands(real)
+        return float(a) ** b if real else int(math.pow(a, b))
+
+
+@ludeme("abs")
+class DimAbs(Arith):
+    """Absolute value: `(board (square (abs -3)))` has 9 cells."""
+
+    params = (P("a", NUM),)
+
+    def value(self, real=False):
+        return abs(self.operands(real)[0])
+
+
+# ---------------------------------------------------------------- reading sizes
+
+def argument_node(lud, attr: str) -> Node:
+    """Where an argument was written (the ludeme itself when it took its default)."""
+    given = lud._given.get(attr)
+    return given[1] if given else lud.node
+
+
+def size(lud, attr: str, low: int = -MAX_DIM) -> int | None:
+    """An integer argument (a literal or constant arithmetic), None when not given, refused
+    at its position when it is out of range."""
+    x = getattr(lud, attr)
+    if x is None:
+        return None
+    value = number(x, False, lud)
+    if not low <= value <= MAX_DIM:
+        # A user's typo must not hang the tool: the corpus never goes past 84.
+        node = argument_node(lud, attr)
+        raise LudemeError(f"board dimension {value} is out of range ({low} to {MAX_DIM})",
+                          node.pos, path=lud.path, via=node.via)
+    return value
+
+
+def real(lud, attr: str, default: float | None = None) -> float | None:
+    """A real argument (a literal or constant arithmetic), `default` when not given."""
+    x = getattr(lud, attr)
+    return default if x is None else number(x, True, lud)

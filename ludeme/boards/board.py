@@ -343,7 +343,6 @@ class Board:
         self.planar = graph
         self.perimeters: tuple[tuple[int, ...], ...] = tuple(perimeters)   # outline vertex ids
         self.tracks: dict[str, tuple[int, ...]] = dict(tracks or {})
-        self.track_calls: list = []      # (track ...) calls written in (board ...), unevaluated
         self._topologies: dict[str, Topology] = {}
         self.default = self.topology(site_type)
 

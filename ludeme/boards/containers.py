@@ -1,87 +1,41 @@
-"""Board containers: `(board <graph> use:...)` and `(surakartaBoard <graph>)`, and `build_board`.
+"""Board containers: `(board <graph> [tracks] use:...)`, `(surakartaBoard <graph>)`, and
+`build_board`.
 
-Building runs Ludii's pipeline: the graph ludeme makes a planar graph for the
-default site type, `measure` finds its regions and coordinates, and the
-`Board` computes steps, radials and tables from it.
+The containers are typed ludemes of the equipment (`ludeme.ludemes.game.Board`
+and its subclasses here and in `mancala`); `build_board(players)` runs Ludii's
+pipeline: the graph function makes a planar graph for the default site type,
+`measure` finds its regions and coordinates, and the `Board` computes steps,
+radials and tables from it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar
-
 from ..errors import LudemeError
-from ..syntax import Array, Call, Node, to_lud
-from .base import BOARD_PATH, LUDII_ONLY, Args, GraphLudeme, Registered, lookup
+from ..ludemes import game as G
+from ..ludemes.base import NOT_YET, REGISTRY, Builder, GraphFn, LitBool, P, ludeme
+from ..syntax import Array, Call, Node
+from .base import INT, size
 from .board import Board
-from .geometry import CELL, SITE_TYPES, VERTEX
+from .geometry import VERTEX
 from .measure import measure
 
+# Every ludeme here declares its concepts.
+CONCEPTS_REVIEWED = True
 
-class BoardLudeme(Registered):
-    """A container ludeme that holds a board graph."""
+NOT_YET["boardless"] = G.Board      # Ludii's board of tiles with no fixed cells
 
-    registry: ClassVar[dict[str, type["BoardLudeme"]]] = {}
-
-    @classmethod
-    def parse(cls, args: Args) -> "BoardLudeme":
-        raise NotImplementedError
-
-    def build(self, players: int) -> Board:
-        raise NotImplementedError
-
-
-def _built(graph: GraphLudeme, site_type: str, players: int, **kw) -> Board:
+def board_on_graph(graph: GraphFn, site_type: str, players: int, tracks=()) -> Board:
+    """The board of `graph` played on `site_type`, with its tracks built on it."""
+    from .mancala import add_tracks
     g = graph.build(site_type)
     perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
-    return Board(g, site_type, players=players, perimeters=perimeters, **kw)
+    board = Board(g, site_type, players=players, perimeters=perimeters)
+    add_tracks(board, tracks)
+    return board
 
 
-@dataclass
-class BoardContainer(BoardLudeme, keyword="board"):
-    """The board: a graph played on its cells (default), vertices or edges.
-
-    Example: `(board (square 8))`; `(board (concentric Square rings:3) use:Vertex)`.
-    Tracks given inside the call are kept, unevaluated, in `track_calls`.
-    """
-
-    graph: GraphLudeme
-    use: str = CELL
-    track_calls: list = field(default_factory=list)
-
-    @classmethod
-    def parse(cls, args: Args) -> "BoardContainer":
-        graph = args.graph()
-        tracks = []
-        while args.peek() is not None:
-            node = args.take()
-            items = node.items if isinstance(node, Array) else [node]
-            if not all(isinstance(n, Call) and n.name == "track" for n in items):
-                raise args.error(f"unexpected argument {to_lud(node)!r} in (board ...): "
-                                 f"expected tracks", node)
-            tracks.extend(items)
-        for unsupported in ("values",):
-            if args.named(unsupported) is not None:
-                raise args.error("deduction-puzzle boards (values:) are not supported yet",
-                                 args.named(unsupported))
-        args.named_bool("largeStack")
-        use = args.named_word("use", SITE_TYPES, CELL)
-        return cls(graph, use, tracks)
-
-    def build(self, players: int) -> Board:
-        from .mancala import build_track, parse_track
-        board = _built(self.graph, self.use, players)
-        board.track_calls = list(self.track_calls)
-        board.track_info = []     # every track in declaration order (names may repeat per owner)
-        for call in self.track_calls:
-            track = build_track(parse_track(call, BOARD_PATH), board)
-            board.track_info.append(track)
-            board.tracks.setdefault(track.name, track.sites)
-        return board
-
-
-@dataclass
-class SurakartaBoard(BoardLudeme, keyword="surakartaBoard"):
+@ludeme("surakartaBoard")
+class SurakartaBoard(G.Board):
     """A board played on vertices with Surakarta's circuits as tracks.
 
     Example: `(surakartaBoard (square 6))` has 36 points and two loops, each
@@ -89,32 +43,29 @@ class SurakartaBoard(BoardLudeme, keyword="surakartaBoard"):
     `(surakartaBoard (tri 4))` is the triangular version.
     """
 
-    graph: GraphLudeme
-    loops: int | None = None
-    start_row: int = 1
+    concepts = ("Board",)
 
-    @classmethod
-    def parse(cls, args: Args) -> "SurakartaBoard":
-        graph = args.graph()
-        loops = args.named_dim("loops")
-        start = args.named_dim("from", 1)
-        args.named_bool("largeStack")
-        return cls(graph, loops, start)
+    params = (P("shape", GraphFn), P("loops", INT, opt=True, named=True),
+              P("from", INT, opt=True, named=True),
+              P("largeStack", LitBool, opt=True, named=True, default=False))
 
-    def build(self, players: int) -> Board:
-        board = _built(self.graph, VERTEX, players)
+    def build_board(self, players: int) -> Board:
+        board = board_on_graph(self.shape, VERTEX, players)
         rows, cols = len(board.rows), len(board.columns)
         basis = board.planar.basis
+        loops, start = size(self, "loops"), size(self, "from_")
+        start = 1 if start is None else start
         if basis == "Square":
-            loops = (min(rows - 1, cols - 1) - 1) // 2 if self.loops is None else self.loops
-            runs = [square_loop(rows, cols, self.start_row + i) for i in range(loops)]
+            loops = (min(rows - 1, cols - 1) - 1) // 2 if loops is None else loops
+            runs = [square_loop(rows, cols, start + i) for i in range(loops)]
         elif basis == "Triangular":
-            loops = (rows - 1) // 2 if self.loops is None else self.loops
-            runs = [triangular_loop(rows, self.start_row + i) for i in range(loops)]
+            loops = (rows - 1) // 2 if loops is None else loops
+            runs = [triangular_loop(rows, start + i) for i in range(loops)]
         else:
-            raise LudemeError("surakartaBoard is supported on square and triangular grids only")
+            raise self.fail("(surakartaBoard ...) is supported on square and triangular grids "
+                            "only")
         for i, track in enumerate(runs):
-            loop = self.start_row + i
+            loop = start + i
             board.tracks[f"Track{loop}F"] = circuit(track)
             board.tracks[f"Track{loop}B"] = circuit(track[::-1])
         return board
@@ -176,26 +127,18 @@ def circuit(track: list[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def parse_board(board_call: Node, path: str = "game/equipment") -> BoardLudeme:
-    """The board container written at `board_call`."""
-    if not isinstance(board_call, Call):
-        raise LudemeError(f"expected (board ...), found {to_lud(board_call)!r}", board_call.pos,
-                          path=path, via=board_call.via)
-    name = board_call.name
-    cls = lookup(BoardLudeme.registry, board_call, path, "board container")
-    args = Args(board_call, BOARD_PATH if name == "board" else f"{path}/{name}")
-    ludeme = cls.parse(args)
-    args.finish()
-    return ludeme
-
-
 def build_board(board_call: Node, players: int = 2) -> Board:
-    """Build the board described by a `(board ...)` (or `(surakartaBoard ...)`) call.
+    """Build the board described by a `(board ...)` (or another container's) call.
 
     Raises LudemeError, with the position of the offending argument, for an
-    unknown or unsupported ludeme or a malformed argument.
+    unknown or unsupported ludeme, a malformed argument, or an argument that
+    building the board does not use.
     """
-    return parse_board(board_call).build(players)
+    builder = Builder()
+    container = builder.build(board_call, G.Board, "game/equipment")
+    board = container.build_board(players)
+    builder.check_all_read(board.site_type)
+    return board
 
 
 def equipment_items(equipment: Call) -> list[Node]:
@@ -206,14 +149,19 @@ def equipment_items(equipment: Call) -> list[Node]:
     return items
 
 
+def is_container(name: str) -> bool:
+    """Whether `name` is a board container's keyword (or looks like one Ludii has)."""
+    return any(issubclass(c, G.Board) for c in REGISTRY.get(name, ())) \
+        or name.endswith("Board") or name == "boardless"
+
+
 def find_board_call(game: Call) -> Call:
     """The board container inside `(equipment {...})` of an expanded game."""
     equipment = next((a for a in game.args if isinstance(a, Call) and a.name == "equipment"), None)
     if equipment is None:
         raise LudemeError("the game has no (equipment ...)", game.pos, path="game", via=game.via)
     for it in equipment_items(equipment):
-        if isinstance(it, Call) and (it.name in BoardLudeme.registry or it.name in LUDII_ONLY
-                                     or it.name.endswith("Board") or it.name == "boardless"):
+        if isinstance(it, Call) and is_container(it.name):
             return it
     raise LudemeError("no board in (equipment ...)", equipment.pos, path="game/equipment",
                       via=equipment.via)

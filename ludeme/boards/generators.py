@@ -7,14 +7,19 @@ generator of the same name, so faces and numbers come out the same.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import ClassVar
 
-from .base import Args, GraphLudeme, number_rows
+from ..errors import LudemeError
+from ..ludemes.base import Enum, GraphFn, LitBool, P, ludeme
+from .base import INT, MAX_DIM, IndexRows, Points, argument_node, number, size
 from .geometry import CELL, PlanarGraph, graph_from_points
+from .polygon import inflate, lattice_inside, sides_outline
+
+# Every ludeme here declares its concepts: none (a board's shape concepts are
+# `ludeme.concepts.shape_concepts`).
+CONCEPTS_REVIEWED = True
 
 SQRT3 = math.sqrt(3)
-DIAGONALS = ("Implied", "Solid", "SolidNoSplit", "Alternating", "Concentric", "Radiating")
+Diagonals = Enum("DiagonalsType", "Implied Solid SolidNoSplit Alternating Concentric Radiating")
 
 
 # ---------------------------------------------------------------- square basis
@@ -82,34 +87,29 @@ def rectangle_on_square(rows: int, cols: int, diagonals: str | None, site_type: 
     return g
 
 
-@dataclass
-class Square(GraphLudeme, keyword="square"):
+@ludeme("square")
+class Square(GraphFn):
     """A square tiling: `(square 8)`, `(square Limping 5)`, `(square Diamond 4)`.
 
     Example: `(board (square 8))` is a chess board of 64 cells;
     `(board (square 3) use:Vertex)` is the 9 points of a 3x3 grid.
     """
 
-    shape: str
-    size: int
-    diagonals: str | None = None
+    params = (P("shape", Enum("SquareShapeType", "Square Limping Diamond"), opt=True,
+                default="Square"),
+              P("dim", INT),
+              P("diagonals", Diagonals, opt=True, named=True),
+              P("pyramidal", LitBool, opt=True, named=True, default=False))
 
-    SHAPES = ("Square", "Limping", "Diamond")
-
-    @classmethod
-    def parse(cls, args: Args) -> "Square":
-        shape = args.word(cls.SHAPES, "square shape") or "Square"
-        size = args.dim()
-        diagonals = args.named_word("diagonals", DIAGONALS)
-        if args.named_bool("pyramidal"):
-            raise args.error("pyramidal square boards are not supported yet", args.named("pyramidal"))
-        return cls(shape, size, diagonals)
+    def validate(self):
+        self.refuse("pyramidal", why="pyramidal (3D) square boards")
 
     def build(self, site_type: str) -> PlanarGraph:
+        n = size(self, "dim")
         if self.shape == "Diamond":
-            return diamond_on_square(self.size, self.diagonals)
-        cols = self.size + (1 if self.shape == "Limping" else 0)
-        return rectangle_on_square(self.size, cols, self.diagonals, site_type)
+            return diamond_on_square(n, self.diagonals)
+        cols = n + (1 if self.shape == "Limping" else 0)
+        return rectangle_on_square(n, cols, self.diagonals, site_type)
 
 
 def diamond_on_square(d: int, diagonals: str | None) -> PlanarGraph:
@@ -125,25 +125,21 @@ def diamond_on_square(d: int, diagonals: str | None) -> PlanarGraph:
     return g
 
 
-@dataclass
-class Rectangle(GraphLudeme, keyword="rectangle"):
+@ludeme("rectangle")
+class Rectangle(GraphFn):
     """A rows x columns square grid: `(rectangle 6 7)`, `(rectangle 5 9 diagonals:Alternating)`.
 
     Example: `(board (rectangle 1 7))` is a single row of 7 cells (Connect Four's 1D board).
     """
 
-    rows: int
-    cols: int
-    diagonals: str | None = None
-
-    @classmethod
-    def parse(cls, args: Args) -> "Rectangle":
-        rows = args.dim()
-        cols = args.dim(optional=True)
-        return cls(rows, rows if cols is None else cols, args.named_word("diagonals", DIAGONALS))
+    params = (P("rows", INT), P("columns", INT, opt=True),
+              P("diagonals", Diagonals, opt=True, named=True))
 
     def build(self, site_type: str) -> PlanarGraph:
-        return rectangle_on_square(self.rows, self.cols, self.diagonals, site_type)
+        rows = size(self, "rows")
+        cols = size(self, "columns")
+        return rectangle_on_square(rows, rows if cols is None else cols, self.diagonals,
+                                   site_type)
 
 
 # ---------------------------------------------------------------- hex basis
@@ -256,47 +252,46 @@ def rectangle_on_hex(rows: int, cols: int) -> PlanarGraph:
                       if not (c < (r + 1) // 2 or c >= cols + r // 2)])
 
 
-@dataclass
-class ShapedTiling(GraphLudeme):
-    """`(<basis> [Shape] a [b])`: a shape of size a (by b) cut from a tiling."""
+class ShapedTiling(GraphFn):
+    """`(<basis> [Shape] a [b])`: a shape of size a (by b) cut from a tiling.
 
-    shape: str
-    a: int
-    b: int | None = None
+    A subclass says which shapes it does not build yet (`NOT_YET`). Only prisms and
+    rectangles have a second size: Ludii's constructors read `b` for those shapes alone
+    and pass over it for the others (`(tri Limping 4 5)` is `(tri Limping 4)`), so it is
+    checked as a size and then has no effect there, as in Ludii."""
 
-    SHAPES: ClassVar[tuple[str, ...]] = ()
+    TWO_SIZES: frozenset = frozenset({"Prism", "Rectangle"})
+    NOT_YET: frozenset = frozenset()
 
-    @classmethod
-    def parse(cls, args: Args) -> "ShapedTiling":
-        shape = args.word(cls.SHAPES, f"{cls.keyword} shape") or cls.SHAPES[0]
-        a = args.dim()
-        b = args.dim(optional=True)
-        if cls.unsupported(shape, b):
-            raise args.error(f"({cls.keyword} {shape} ...) boards"
-                             f"{' with two sizes' if b is not None else ''} are not supported yet")
-        return cls(shape, a, b)
+    def validate(self):
+        if self.shape in self.NOT_YET:
+            raise self.fail(f"({self.keyword} {self.shape} ...) boards are not supported yet")
 
-    @staticmethod
-    def unsupported(shape: str, b: int | None) -> bool:
-        return False
+    def sizes(self) -> tuple[int, int | None]:
+        """The first size, and the second where the shape takes one (else None)."""
+        a, b = size(self, "a"), size(self, "b")
+        return a, (b if self.shape in self.TWO_SIZES else None)
 
 
-@dataclass
-class Hex(ShapedTiling, keyword="hex"):
+def _shaped(keyword: str, shapes: str) -> tuple:
+    return (P("shape", Enum(f"{keyword.capitalize()}ShapeType", shapes), opt=True,
+              default=shapes.split()[0]),
+            P("a", INT), P("b", INT, opt=True))
+
+
+@ludeme("hex")
+class Hex(ShapedTiling):
     """A hexagonal tiling: `(hex 5)`, `(hex Diamond 11)`, `(hex Star 4)`, `(hex Rectangle 4 6)`.
 
     Example: `(board (hex Diamond 11))` is the 121-cell Hex board;
     `(board (rotate 30 (hex 4)))` is Seesaw's 37-cell hexagon.
     """
 
-    SHAPES = ("Hexagon", "Triangle", "Diamond", "Prism", "Star", "Limping", "Square", "Rectangle")
-
-    @staticmethod
-    def unsupported(shape: str, b: int | None) -> bool:
-        return shape == "Limping" or (shape == "Hexagon" and b is not None)
+    params = _shaped("hex", "Hexagon Triangle Diamond Prism Star Limping Square Rectangle")
 
     def build(self, site_type: str) -> PlanarGraph:
-        shape, a, b = self.shape, self.a, self.b
+        shape = self.shape
+        a, b = self.sizes()
         if shape == "Hexagon":
             g = hexagon_on_hex(a)
         elif shape == "Triangle":
@@ -307,10 +302,51 @@ class Hex(ShapedTiling, keyword="hex"):
             g = diamond_on_hex(a, b if b is not None else a)
         elif shape == "Star":
             g = star_on_hex(a)
+        elif shape == "Limping":
+            g = custom_on_hex([a, a + 1])
         else:  # Square, Rectangle
-            g = rectangle_on_hex(a, b if (shape == "Rectangle" and b is not None) else a)
+            g = rectangle_on_hex(a, b if b is not None else a)
         g.basis, g.shape = "Hexagonal", shape
         return g
+
+
+def is_limping(sides: list[int]) -> bool:
+    """Two sides, the second one longer by one: Ludii's limping shape."""
+    return len(sides) == 2 and sides[0] == sides[1] - 1
+
+
+def custom_on_hex(sides: list[int]) -> PlanarGraph:
+    """Hexagons whose centres lie inside the outline walked from `sides` (Ludii's
+    CustomOnHex); `[a, a + 1]` is the limping hexagon."""
+    outline = inflate(sides_outline(sides, hex_xy), 0.1)
+    g = hex_cells(lattice_inside(outline, hex_xy, margin=3))
+    g.basis, g.shape = "Hexagonal", "Limping" if is_limping(sides) else "Custom"
+    return g
+
+
+@ludeme("hex")
+class HexSides(GraphFn):
+    """Hexagons inside an outline given by its side lengths, in cells, walked from the
+    first cell and turning at each corner (a negative length turns the other way):
+    `(hex {3 4 3 4 3})`.
+
+    Example: `(board (hex {2 3}))` is the limping hexagon of sides 2 and 3 (12 cells),
+    as `(board (hex Limping 2))`.
+    """
+
+    params = (P("sides", INT, many=True),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return custom_on_hex(side_lengths(self))
+
+
+def side_lengths(lud) -> list[int]:
+    """The `sides` of a custom shape, each a whole number, at least one."""
+    sides = [number(x, False, lud) for x in lud.sides]
+    if not sides or any(abs(n) > MAX_DIM for n in sides):
+        raise lud.fail(f"the sides of ({lud.keyword} {{...}}) are 1 to {MAX_DIM} numbers of "
+                       f"at most {MAX_DIM} sites")
+    return sides
 
 
 # ---------------------------------------------------------------- triangular basis
@@ -320,27 +356,27 @@ def tri_xy(row: int, col: int) -> tuple[float, float]:
     return (1.0 * (col - 0.5 * row), math.sqrt(3) / 2.0 * row)
 
 
-@dataclass
-class Tri(ShapedTiling, keyword="tri"):
+@ludeme("tri")
+class Tri(ShapedTiling):
     """A triangular tiling: `(tri 5)`, `(tri Hexagon 3)`, `(tri Diamond 4)`, `(tri Square 4)`.
 
     Example: `(board (tri 4) use:Vertex)` is a triangle of 10 points.
     """
 
-    SHAPES = ("Triangle", "Hexagon", "Diamond", "Prism", "Square", "Rectangle", "Star", "Limping")
-
-    @staticmethod
-    def unsupported(shape: str, b: int | None) -> bool:
-        return shape in ("Star", "Limping")
+    params = _shaped("tri", "Triangle Hexagon Diamond Prism Square Rectangle Star Limping")
+    NOT_YET = frozenset({"Star"})
 
     def build(self, site_type: str) -> PlanarGraph:
         extra = 1 if site_type == CELL else 0
         shape = self.shape
+        a, b = self.sizes()
+        if shape == "Limping":
+            return custom_on_tri([a, a + 1])
         if shape == "Triangle":
-            n = self.a + extra
+            n = a + extra
             pts = [tri_xy(r, c) for r in range(n) for c in range(n) if r <= c]
         elif shape == "Hexagon":
-            d = self.a + extra
+            d = a + extra
             rows = cols = 2 * d - 1
             g = PlanarGraph()
             for r in range(rows):
@@ -353,8 +389,8 @@ class Tri(ShapedTiling, keyword="tri"):
             g.basis, g.shape = "Triangular", shape
             return g
         elif shape in ("Diamond", "Prism"):
-            rows = self.a + extra
-            cols = (self.b if self.b is not None else self.a) + extra if shape == "Prism" else rows
+            rows = a + extra
+            cols = (b if b is not None else a) + extra if shape == "Prism" else rows
             hx, hy = 1.0, math.sqrt(3) / 2.0
 
             def xy(r, c):
@@ -365,8 +401,8 @@ class Tri(ShapedTiling, keyword="tri"):
             else:
                 pts = [xy(r, c) for r in range(rows) for c in range(cols)]
         else:  # Square, Rectangle
-            rows = self.a + extra
-            cols = (self.b if shape == "Rectangle" and self.b is not None else self.a) + extra
+            rows = a + extra
+            cols = (b if b is not None else a) + extra
             pts = [tri_xy(r, c) for r in range(rows) for c in range(cols + rows)
                    if not (c < (r + 1) // 2 or c >= cols + r // 2)]
         g = graph_from_points(pts)
@@ -375,69 +411,112 @@ class Tri(ShapedTiling, keyword="tri"):
         return g
 
 
-# ---------------------------------------------------------------- concentric
+def custom_on_tri(sides: list[int]) -> PlanarGraph:
+    """The triangular lattice points inside the outline walked from `sides` (Ludii's
+    CustomOnTri, whatever the site type); `[a, a + 1]` is the limping hexagon."""
+    outline = inflate(sides_outline(sides, tri_xy), 0.1)
+    g = graph_from_points(lattice_inside(outline, tri_xy, margin=sides[0] if is_limping(sides)
+                                         else 2))
+    g.reorder()
+    g.basis, g.shape = "Triangular", "Limping" if is_limping(sides) else "Custom"
+    return g
 
-@dataclass
-class Concentric(GraphLudeme, keyword="concentric"):
-    """Concentric polygons joined at their midpoints: the Morris boards.
 
-    Example: `(board (concentric Square rings:3) use:Vertex)` is the 24 points
-    of Nine Men's Morris; `(concentric Square rings:2)` is Achi's 16.
+@ludeme("tri")
+class TriSides(GraphFn):
+    """Triangles inside an outline given by its side lengths, in points, walked from the
+    first point and turning at each corner (a negative length turns the other way):
+    `(tri {4 6 4 7 4})`.
+
+    Example: `(board (tri {2 3}) use:Vertex)` is the 12 points of the limping hexagon of
+    sides 2 and 3, as `(board (tri Limping 2) use:Vertex)`.
     """
 
-    sides: int
-    rings: int
-    midpoints: bool = True
-    join_midpoints: bool = True
-    join_corners: bool = False
-
-    SHAPES = {"Triangle": 3, "Square": 4, "Hexagon": 6, "Target": 0}
-
-    @classmethod
-    def parse(cls, args: Args) -> "Concentric":
-        shape = args.word(cls.SHAPES, "concentric shape")
-        sides = args.named_dim("sides")
-        rings = args.named_dim("rings")
-        if shape == "Target" or args.named("steps") is not None or args.named("stagger") is not None:
-            raise args.error("concentric target and circle boards are not supported yet")
-        if args.peek() is not None:
-            raise args.error("concentric boards given by cells per ring are not supported yet",
-                             args.peek())
-        if rings is None or (shape is None and sides is None):
-            raise args.error("(concentric ...) needs a shape or sides:, and rings:")
-        return cls(cls.SHAPES[shape] if shape else sides, rings,
-                   args.named_bool("midpoints", True), args.named_bool("joinMidpoints", True),
-                   args.named_bool("joinCorners", False))
+    params = (P("sides", INT, many=True),)
 
     def build(self, site_type: str) -> PlanarGraph:
-        n = self.sides
+        return custom_on_tri(side_lengths(self))
+
+
+# ---------------------------------------------------------------- concentric
+
+@ludeme("concentric")
+class Concentric(GraphFn):
+    """Concentric polygons joined at their midpoints (the Morris boards), or circles of
+    points given by their number per ring.
+
+    Example: `(board (concentric Square rings:3) use:Vertex)` is the 24 points
+    of Nine Men's Morris; `(concentric Square rings:2)` is Achi's 16;
+    `(board (concentric {1 8}) use:Vertex)` is a centre and a ring of 8 points (Mu Torere).
+    """
+
+    params = (P("shape", Enum("ConcentricShapeType", "Square Triangle Hexagon Target"), opt=True),
+              P("cells", INT, opt=True, many=True),
+              P("sides", INT, opt=True, named=True),
+              P("rings", INT, opt=True, named=True),
+              P("steps", INT, opt=True, named=True),
+              P("midpoints", LitBool, opt=True, named=True, default=True),
+              P("joinMidpoints", LitBool, opt=True, named=True, default=True),
+              P("joinCorners", LitBool, opt=True, named=True, default=False),
+              P("stagger", LitBool, opt=True, named=True, default=False))
+
+    SIDES = {"Triangle": 3, "Square": 4, "Hexagon": 6}
+
+    def validate(self):
+        if self.shape == "Target":
+            raise self.fail("(concentric Target ...) boards are not supported yet")
+        given = [name for name in ("shape", "sides", "cells") if name in self._given]
+        if len(given) != 1:
+            raise self.fail("(concentric ...) needs one of a shape, sides: or cells per ring"
+                            f"{', not ' + ' and '.join(given) if given else ''}")
+        if self.cells:
+            return            # rings:, steps:, midpoints: ... mean nothing here: left unread
+        if self.rings is None:
+            raise self.fail("(concentric ...) with a shape or sides: needs rings:")
+
+    def build(self, site_type: str) -> PlanarGraph:
+        if self.cells:
+            if site_type == CELL:
+                raise self.fail("concentric circle boards played on cells are not supported "
+                                "yet; add use:Vertex to play on the points")
+            cells = [number(x, False, self) for x in self.cells]
+            if any(abs(n) > 4 * MAX_DIM for n in cells) or len(cells) > MAX_DIM:
+                raise self.fail(f"at most {MAX_DIM} rings of at most {4 * MAX_DIM} cells")
+            if len(cells) == 1 and cells[0] < 3:
+                raise self.fail("a circle board of one ring needs at least 3 points")
+            return concentric_circle(cells, self.stagger)
+        self.refuse("stagger", why="staggered rings on polygon boards")
+        n = self.SIDES[self.shape] if self.shape is not None else size(self, "sides")
+        rings = size(self, "rings")
+        midpoints, join_midpoints, join_corners = \
+            self.midpoints, self.joinMidpoints, self.joinCorners
         g = PlanarGraph()
-        if n < 3 or self.rings < 1:
+        if n < 3 or rings < 1:
             return g
         arc = 2 * math.pi / n
         ref = math.pi / 2 + (arc / 2 if n % 2 == 0 else 0)
         base = 0
-        for ring in range(self.rings):
+        for ring in range(rings):
             radius = 1 + ring * (2 if n == 3 else 1)
             for side in range(n):
                 xa, ya = radius * math.cos(ref + arc * side), radius * math.sin(ref + arc * side)
                 xc, yc = radius * math.cos(ref + arc * (side + 1)), radius * math.sin(ref + arc * (side + 1))
                 g.find_or_add_vertex(xa, ya)
-                if self.midpoints:
+                if midpoints:
                     g.find_or_add_vertex((xa + xc) / 2.0, (ya + yc) / 2.0)
             last = len(g.vertices) - 1
             for v in range(base, last + 1):
                 g.add_edge(g.vertices[v], g.vertices[v + 1 if v < last else base])
             base = len(g.vertices)
-        if (self.midpoints and self.join_midpoints) or self.join_corners:
-            per_side = 2 if self.midpoints else 1
+        if (midpoints and join_midpoints) or join_corners:
+            per_side = 2 if midpoints else 1
             per_ring = n * per_side
-            for ring in range(self.rings - 1):
+            for ring in range(rings - 1):
                 for side in range(n):
                     v = ring * per_ring + side * per_side
-                    if self.join_corners:
+                    if join_corners:
                         g.add_edge(g.vertices[v], g.vertices[v + per_ring])
-                    if self.join_midpoints:
+                    if join_midpoints:
                         g.add_edge(g.vertices[v + 1], g.vertices[v + 1 + per_ring])
         g.basis, g.shape = "Concentric", {3: "Triangle", 4: "Square", 6: "Hexagon"}.get(n, "Regular")
         g.reorder()
@@ -446,40 +525,107 @@ class Concentric(GraphLudeme, keyword="concentric"):
         return g
 
 
+def concentric_circle(cells: list[int], stagger: bool) -> PlanarGraph:
+    """Rings of points, `cells[r]` on ring r, joined around each ring and radially
+    (Ludii's ConcentricCircle played on vertices or edges). A first count above 1 means
+    no centre point; a negative count puts points on a ring without joining them around.
+    Ludii numbers the points as it creates them, ring by ring, each ring anticlockwise
+    from the point before the top one; a single ring is a plain polygon, renumbered.
+
+    Ludii also makes the centre the pivot of every point, for its In, Out, CW and CCW
+    directions; this package has no pivots, so those directions are refused on these
+    boards (`BoardTables` finds no radials for them).
+    """
+    if len(cells) == 1:
+        return circle_polygon(cells[0])
+    counts = [0] + cells if abs(cells[0]) > 1 else list(cells)
+    samples: list[list[tuple[float, float, float]]] = []
+    for ring, count in enumerate(counts):
+        n = abs(count)
+        offset = math.pi / n if stagger and ring % 2 == 1 else 0.0
+        thetas = [math.pi / 2 + offset - 2 * math.pi * step / n for step in range(n)]
+        samples.append([(ring * math.cos(t), ring * math.sin(t), t) for t in thetas])
+    for ring in range(1, len(counts)):
+        ring_samples = samples[ring]
+        ring_samples.sort(key=lambda sample: sample[2])
+        for n in range(len(ring_samples) - 1, 0, -1):      # drop points that coincide
+            (ax, ay, _), (bx, by, _) = ring_samples[n], ring_samples[n - 1]
+            if math.hypot(ax - bx, ay - by) < 0.1:
+                del ring_samples[n]
+    g = PlanarGraph()
+    for ring_samples in samples:
+        for x, y, _ in ring_samples:
+            g.find_or_add_vertex(x, y)
+    for ring in range(1, len(counts)):                      # around each ring
+        ring_samples = samples[ring]
+        if counts[ring] < 2 or len(ring_samples) < 2:
+            continue
+        for n, (x, y, _) in enumerate(ring_samples):
+            a = g.find_or_add_vertex(x, y)
+            b = g.find_or_add_vertex(*ring_samples[(n + 1) % len(ring_samples)][:2])
+            if a is not b:
+                g.find_or_add_edge(a, b)
+    for ring in range(len(counts) - 1):                     # out from each ring
+        for x, y, _ in samples[ring]:
+            a = g.find_vertex(x, y)
+            if a is None:
+                continue
+            if ring == 0:
+                outer = [g.find_vertex(bx, by) for bx, by, _ in samples[1]]
+            else:
+                ratio = (ring + 1) / ring
+                outer = [g.find_vertex(x * ratio, y * ratio)]
+            for b in outer:
+                if b is not None:
+                    g.find_or_add_edge(a, b)
+    g.basis, g.shape = "Concentric", "Circle"
+    return g
+
+
+def circle_polygon(n: int) -> PlanarGraph:
+    """One ring of `n` points joined in a loop (Ludii's simple polygon of a one-ring
+    circle board), numbered bottom row first."""
+    r = n / (2 * math.pi)
+    offset = math.pi / 4 if n == 4 else math.pi / 2
+    g = PlanarGraph()
+    for k in range(n):
+        theta = offset + k / n * 2 * math.pi
+        g.add_vertex(r * math.cos(theta), r * math.sin(theta))
+    for k in range(n):
+        g.add_edge(g.vertices[k], g.vertices[(k + 1) % n])
+    g.reorder()
+    g.basis, g.shape = "Concentric", "Circle"
+    return g
+
+
 # ---------------------------------------------------------------- explicit graph
 
-@dataclass
-class Graph(GraphLudeme, keyword="graph"):
+@ludeme("graph")
+class Graph(GraphFn):
     """A graph given by its vertices and edges.
 
     Example: `(board (graph vertices:{{0 0} {1 0} {0 1}} edges:{{0 1} {0 2}}) use:Vertex)`.
     """
 
-    vertices: list
-    edges: list
+    params = (P("vertices", Points, named=True), P("edges", IndexRows, opt=True, named=True))
 
-    @classmethod
-    def parse(cls, args: Args) -> "Graph":
-        vnode = args.named("vertices")
-        if vnode is None:
-            raise args.error("(graph ...) needs vertices:{{x y} ...}")
-        verts = number_rows(vnode, args.path)
-        enode = args.named("edges")
-        edges = number_rows(enode, args.path) if enode is not None else []
-        for row, node in zip(verts, vnode.items):
-            if len(row) not in (2, 3):
-                raise args.error("a vertex is {x y} or {x y z}", node)
-        for row, node in zip(edges, enode.items if enode is not None else []):
-            if len(row) != 2 or not all(isinstance(v, int) and 0 <= v < len(verts) for v in row):
-                raise args.error(f"an edge is {{a b}} with vertex indices below {len(verts)}", node)
-        return cls(verts, edges)
+    def validate(self):
+        if self.vertices is None:
+            raise self.fail("(graph ...) needs vertices:{{x y} ...}")
+        n = len(self.vertices)
+        for row in self.edges or ():
+            if len(row) != 2 or not all(0 <= v < n for v in row):
+                node = argument_node(self, "edges")
+                raise LudemeError(f"an edge is {{a b}} with vertex indices below {n}, "
+                                  f"not {{{' '.join(map(str, row))}}}", node.pos,
+                                  path=self.path, via=node.via)
 
     def build(self, site_type: str) -> PlanarGraph:
         from .geometry import f32
         g = PlanarGraph()
         for row in self.vertices:
             g.add_vertex(f32(row[0]), f32(row[1]), f32(row[2]) if len(row) > 2 else 0.0)
-        for a, b in self.edges:
+        for a, b in self.edges or ():
             g.find_or_add_edge(g.vertices[a], g.vertices[b])
         g.assemble()
         return g
@@ -487,28 +633,21 @@ class Graph(GraphLudeme, keyword="graph"):
 
 # ---------------------------------------------------------------- wedge
 
-@dataclass
-class Wedge(GraphLudeme, keyword="wedge"):
+@ludeme("wedge")
+class Wedge(GraphFn):
     """A triangle of lines fanning down from an apex, for the arms of hunt-game boards.
 
     Example: `(board (merge (shift 0 2 (square 5 diagonals:Alternating)) (wedge 3)) use:Vertex)`
     is Adugo's board.
     """
 
-    rows: int
-    columns: int = 3
-
-    @classmethod
-    def parse(cls, args: Args) -> "Wedge":
-        rows = args.dim()
-        columns = args.dim(optional=True)
-        columns = 3 if columns is None else columns
-        if rows < 2 or columns < 2:
-            raise args.error("(wedge rows columns) needs at least 2 rows and 2 columns")
-        return cls(rows, columns)
+    params = (P("rows", INT), P("columns", INT, opt=True))
 
     def build(self, site_type: str) -> PlanarGraph:
-        rows, cols = self.rows, self.columns
+        rows, cols = size(self, "rows"), size(self, "columns")
+        cols = 3 if cols is None else cols
+        if rows < 2 or cols < 2:
+            raise self.fail("(wedge rows columns) needs at least 2 rows and 2 columns")
         g = PlanarGraph()
         mid = rows - 1
         g.add_vertex(float(mid), float(mid))

@@ -468,9 +468,11 @@ class PlanarGraph:
         self.link_faces_to_vertices()
 
     # -- numbering
-    def reorder(self) -> None:
-        """Renumber vertices, edges and faces bottom row first, left to right (score y*100+x)."""
-        for items in (self.vertices, self.edges, self.faces):
+    def reorder(self, kinds=(VERTEX, EDGE, CELL)) -> None:
+        """Renumber vertices, edges and faces (or those of `kinds`) bottom row first, left to
+        right (score y*100+x)."""
+        for kind in kinds:
+            items = self.elements(kind)
             items.sort(key=lambda el: el.y * 100 + el.x)
             for i, el in enumerate(items):
                 el.id = i

@@ -21,14 +21,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import LudemeError
-from ..syntax import Array, Call, Int, Str, Word, to_lud
-from .base import Args
+from ..ludemes import game as G
+from ..ludemes.base import Enum, LitBool, LitInt, P, RoleType, ludeme
+from ..syntax import Node
+from .base import INT, size
 from .board import Board
-from .containers import BoardLudeme
 from .geometry import VERTEX, graph_from_points
 from .measure import measure
 
-STORE_TYPES = ("Outer", "Inner", "None")
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+StoreType = Enum("StoreType", "Outer Inner None")
 END = -2     # Ludii's End: the site past the last one of a track
 
 # Where Ludii puts the stores, per number of rows: (left store, x shift of the right store).
@@ -45,7 +49,7 @@ class TrackSpec:
     loop: bool
     owner: int
     directed: bool
-    node: Call
+    node: Node
 
 
 @dataclass
@@ -61,40 +65,35 @@ class Track:
     internal_loop: bool = False   # a site comes back on a track with no repeats
 
 
-def parse_track(node, path: str) -> TrackSpec:
-    """The `(track "Name" "steps"|{sites} [loop:] [owner|role] [directed:])` written at `node`."""
-    if not isinstance(node, Call) or node.name != "track":
-        raise LudemeError(f"expected (track ...), found {to_lud(node)!r}", node.pos, path=path,
-                          via=node.via)
-    args = Args(node, f"{path}/track")
-    name_node = args.take()
-    if not isinstance(name_node, Str):
-        raise args.error("a track starts with its name, e.g. \"Track\"", name_node)
-    steps_node = args.take()
-    if isinstance(steps_node, Str):
-        steps: str | tuple[int, ...] = steps_node.value
-    elif isinstance(steps_node, Array) and all(
-            isinstance(i, Int) or (isinstance(i, Word) and i.value == "End")
-            for i in steps_node.items):
-        steps = tuple(i.value if isinstance(i, Int) else END for i in steps_node.items)
+def track_spec(track) -> TrackSpec:
+    """The typed `(track "Name" "steps"|{sites} [owner] [loop:] [directed:])` (Ludii's Track)
+    read into a TrackSpec."""
+    steps = track.steps
+    if len(steps) == 1 and isinstance(steps[0], str) and steps[0] != "End":
+        spec: str | tuple[int, ...] = steps[0]
+    elif steps and all(isinstance(s, int) or s == "End" for s in steps):
+        spec = tuple(END if s == "End" else s for s in steps)
     else:
-        raise args.error("a track's steps are a string (\"0,E,N\") or site numbers ({0 1 2})",
-                         steps_node)
-    owner = 0
-    nxt = args.peek()
-    if isinstance(nxt, Int):
-        owner = args.take().value
-    elif isinstance(nxt, Word):
-        word = args.take()
-        if word.value.startswith("P") and word.value[1:].isdigit():
-            owner = int(word.value[1:])
-        elif word.value not in ("Shared", "Neutral", "All"):
-            raise args.error(f"a track's owner is a player (P1, P2, ...) or a number, "
-                             f"found {word.value}", word)
-    loop = bool(args.named_bool("loop", False))
-    directed = bool(args.named_bool("directed", False))
-    args.finish()
-    return TrackSpec(name_node.value, steps, loop, owner, directed, node)
+        raise track.fail("a track's steps are a string (\"0,E,N\") or site numbers ({0 1 2})")
+    owner = track.owner
+    if owner is None or owner in ("Shared", "Neutral", "All"):
+        owner = 0
+    elif isinstance(owner, str):
+        if not (owner.startswith("P") and owner[1:].isdigit()):
+            raise track.fail(f"a track's owner is a player (P1, P2, ...) or a number, "
+                             f"found {owner}")
+        owner = int(owner[1:])
+    return TrackSpec(track.name, spec, bool(track.loop), owner, bool(track.directed), track.node)
+
+
+def add_tracks(board: Board, tracks) -> None:
+    """Build the typed tracks on the board: `board.track_info` holds every track in
+    declaration order (names may repeat per owner), `board.tracks` the first of each name."""
+    board.track_info = []
+    for track in tracks or ():
+        built = build_track(track_spec(track), board)
+        board.track_info.append(built)
+        board.tracks.setdefault(built.name, built.sites)
 
 
 def build_track(spec: TrackSpec, board: Board) -> Track:
@@ -160,56 +159,36 @@ def _walk(spec: TrackSpec, board: Board) -> list[int]:
     return out
 
 
-@dataclass
-class MancalaBoard(BoardLudeme, keyword="mancalaBoard"):
+@ludeme("mancalaBoard")
+class MancalaBoard(G.Board):
     """Ludii's mancala board (2 to 4 rows, outer stores by default), played on vertices.
 
     Examples: `(mancalaBoard 2 6 (track "Track" "1,E,N,W" loop:True))` has 14 sites;
     `(mancalaBoard 4 8 store:None)` has 32.
     """
 
-    rows: int
-    columns: int
-    store: str = "Outer"
-    num_stores: int = 2
-    tracks: list = field(default_factory=list)
+    concepts = ()
 
-    @classmethod
-    def parse(cls, args: Args) -> "MancalaBoard":
-        rows = args.dim()
-        columns = args.dim()
-        store = args.named_word("store", STORE_TYPES, "Outer")
-        num_stores = args.named_dim("numStores", 2)
-        # largeStack: only how Ludii stores tall stacks; sites here hold any count.
-        args.named_bool("largeStack")
-        tracks = []
-        while args.peek() is not None:
-            node = args.take()
-            items = node.items if isinstance(node, Array) else [node]
-            tracks.extend(parse_track(t, args.path) for t in items)
+    params = (P("rows", INT), P("columns", INT),
+              P("store", StoreType, opt=True, named=True, default="Outer"),
+              P("numStores", LitInt, opt=True, named=True, default=2),
+              P("tracks", "Track", opt=True, many=True),
+              P("largeStack", LitBool, opt=True, named=True, default=False))
+
+    def validate(self):
+        # Ludii then falls back to a plain square grid of `rows`: refuse it for now.
+        self.refuse("numStores", why="mancala boards with other than two stores")
+        if self.store == "Inner":
+            self.refuse("store", why="mancala boards with inner stores")
+
+    def build_board(self, players: int) -> Board:
+        rows, columns = size(self, "rows", low=1), size(self, "columns", low=1)
         if not 2 <= rows <= 4:
-            raise args.error(f"a mancala board has 2 to 4 rows, not {rows}")
-        if columns < 1:
-            raise args.error(f"a mancala board needs at least one column, not {columns}")
-        if store == "Inner" or num_stores != 2:
-            # Ludii then falls back to a plain square grid of `rows`: refuse it for now.
-            raise args.error("mancala boards with inner stores or other than two stores are "
-                             "not supported yet", args.named("store") or args.named("numStores"))
-        return cls(rows, columns, store, num_stores, tracks)
-
-    def points(self) -> list[tuple[float, float]]:
-        """Vertex coordinates in Ludii's order: left store, rows bottom-up, right store."""
-        holes = [(float(c), float(r)) for r in range(self.rows) for c in range(self.columns)]
-        if self.store == "None":
-            return holes
-        left, shift, y = _STORES[self.rows]
-        return [left] + holes + [(self.columns + shift, y)]
-
-    def build(self, players: int) -> Board:
-        pts = self.points()
+            raise self.fail(f"a mancala board has 2 to 4 rows, not {rows}")
+        pts = self.points(rows, columns)
         # Ludii unites the rows (edges of length 1 along each row) and joins every pair of
         # vertices closer than 1.1 x the average edge length.
-        row_edges = self.rows * (self.columns - 1)
+        row_edges = rows * (columns - 1)
         threshold = 1.1 * (1.0 if row_edges else 0.0)
         edges = [(i, j) for i in range(len(pts)) for j in range(i + 1, len(pts))
                  if ((pts[i][0] - pts[j][0]) ** 2 + (pts[i][1] - pts[j][1]) ** 2) ** 0.5
@@ -217,9 +196,14 @@ class MancalaBoard(BoardLudeme, keyword="mancalaBoard"):
         g = graph_from_points(pts, edges=edges)
         perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
         board = Board(g, VERTEX, players=players, perimeters=perimeters)
-        board.track_info = []     # every track in declaration order (names may repeat per owner)
-        for spec in self.tracks:
-            track = build_track(spec, board)
-            board.track_info.append(track)
-            board.tracks.setdefault(track.name, track.sites)
+        add_tracks(board, self.tracks)
         return board
+
+    def points(self, rows: int, columns: int) -> list[tuple[float, float]]:
+        """Vertex coordinates in Ludii's order: left store, rows bottom-up, right store."""
+        holes = [(float(c), float(r)) for r in range(rows) for c in range(columns)]
+        if self.store == "None":
+            return holes
+        left, shift, y = _STORES[rows]
+        return [left] + holes + [(columns + shift, y)]
+

@@ -6,82 +6,66 @@ board before rotating it); merge and union number the parts in order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..ludemes.base import GraphFn, LitBool, Other, P, SiteType, ludeme
+from .base import REAL, IndexRows, Indices, Points, Polygons, real
+from .geometry import PlanarGraph, distance, f32
+from .polygon import contains, inflate
 
-from ..syntax import Array
-from .base import Args, GraphLudeme, int_list, number_rows
-from .geometry import PlanarGraph, distance
+# Every ludeme here declares its concepts: none (a board's shape concepts are
+# `ludeme.concepts.shape_concepts`).
+CONCEPTS_REVIEWED = True
 
 
-@dataclass
-class Rotate(GraphLudeme, keyword="rotate"):
+@ludeme("rotate")
+class Rotate(GraphFn):
     """Rotate a graph counter-clockwise about its centre, keeping its numbers.
 
     Example: `(board (rotate 90 (hex 5)))` is Yavalath's board.
     """
 
-    degrees: float
-    graph: GraphLudeme
-
-    @classmethod
-    def parse(cls, args: Args) -> "Rotate":
-        return cls(args.number(), args.graph())
+    params = (P("degrees", REAL), P("graph", GraphFn))
 
     def build(self, site_type: str) -> PlanarGraph:
+        degrees = real(self, "degrees")
         g = self.graph.build(site_type)
         if g.vertices:
-            g.rotate(self.degrees)
+            g.rotate(degrees)
         return g
 
 
-@dataclass
-class Shift(GraphLudeme, keyword="shift"):
+@ludeme("shift")
+class Shift(GraphFn):
     """Translate a graph.
 
     Example: `(board (shift 0.5 0 (square 4)))`.
     """
 
-    dx: float
-    dy: float
-    dz: float
-    graph: GraphLudeme
-
-    @classmethod
-    def parse(cls, args: Args) -> "Shift":
-        dx, dy = args.number(), args.number()
-        dz = args.number(optional=True) or 0.0
-        return cls(dx, dy, dz, args.graph())
+    params = (P("dx", REAL), P("dy", REAL), P("dz", REAL, opt=True), P("graph", GraphFn))
 
     def build(self, site_type: str) -> PlanarGraph:
+        dx, dy, dz = real(self, "dx"), real(self, "dy"), real(self, "dz", 0.0)
         g = self.graph.build(site_type)
         if g.vertices:
-            g.translate(self.dx, self.dy, self.dz)
+            g.translate(dx, dy, dz)
         return g
 
 
-@dataclass
-class Scale(GraphLudeme, keyword="scale"):
+@ludeme("scale")
+class Scale(GraphFn):
     """Scale a graph about the origin (one factor, or x and y factors).
 
     Example: `(board (scale 1 2 (square 4)))`.
     """
 
-    sx: float
-    sy: float | None
-    sz: float | None
-    graph: GraphLudeme
-
-    @classmethod
-    def parse(cls, args: Args) -> "Scale":
-        sx = args.number()
-        sy = args.number(optional=True)
-        sz = args.number(optional=True)
-        return cls(sx, sy, sz, args.graph())
+    params = (P("scaleX", REAL), P("scaleY", REAL, opt=True), P("scaleZ", REAL, opt=True),
+              P("graph", GraphFn))
 
     def build(self, site_type: str) -> PlanarGraph:
+        sx = real(self, "scaleX")
+        sy, sz = real(self, "scaleY", sx), real(self, "scaleZ", 1.0)
         g = self.graph.build(site_type)
         if g.vertices:
-            g.scale(self.sx, self.sx if self.sy is None else self.sy, 1.0 if self.sz is None else self.sz)
+            g.scale(sx, sy, sz)
         return g
 
 
@@ -94,24 +78,28 @@ def connect_close_vertices(g: PlanarGraph, new_vertices=None) -> None:
                 g.find_or_add_edge(a, b)
 
 
-@dataclass
-class Merge(GraphLudeme, keyword="merge"):
+class Combined(GraphFn):
+    """`(op a b [connect:])` or `(op {a b ...} [connect:])`."""
+
+    params = (P("graphs", GraphFn, many=True), P("graphB", GraphFn, opt=True),
+              P("connect", LitBool, opt=True, named=True, default=False))
+
+    def parts(self) -> list:
+        """The graphs combined, in order."""
+        return list(self.graphs) + ([self.graphB] if self.graphB is not None else [])
+
+
+@ludeme("merge")
+class Merge(Combined):
     """Merge graphs, fusing coincident vertices; numbered in the order of the parts.
 
     Example: `(board (merge (square 2) (shift 2 0 (square 2))) use:Vertex)`.
     """
 
-    graphs: list
-    connect: bool = False
-
-    @classmethod
-    def parse(cls, args: Args) -> "Merge":
-        return cls(args.graphs(), bool(args.named_bool("connect", False)))
-
     def build(self, site_type: str) -> PlanarGraph:
         points: list[list[float]] = []
         pairs: list[list[int]] = []
-        for part in self.graphs:
+        for part in self.parts():
             sub = part.build(site_type)
             offset = len(points)
             points.extend([v.x, v.y, v.z] for v in sub.vertices)
@@ -143,22 +131,15 @@ class Merge(GraphLudeme, keyword="merge"):
         return g
 
 
-@dataclass
-class Union(GraphLudeme, keyword="union"):
+@ludeme("union")
+class Union(Combined):
     """Put graphs side by side without fusing anything (faces kept).
 
     Example: `(board (union (square 2) (shift 3 0 (square 2))))`.
     """
 
-    graphs: list
-    connect: bool = False
-
-    @classmethod
-    def parse(cls, args: Args) -> "Union":
-        return cls(args.graphs(), bool(args.named_bool("connect", False)))
-
     def build(self, site_type: str) -> PlanarGraph:
-        parts = [p.build(site_type) for p in self.graphs]
+        parts = [p.build(site_type) for p in self.parts()]
         g = parts[0]
         for other in parts[1:]:
             g.vertices.extend(other.vertices)
@@ -172,75 +153,52 @@ class Union(GraphLudeme, keyword="union"):
         return g
 
 
-def _depth(node) -> int:
-    """How deeply `{...}` arrays nest at the start of `node`."""
-    d = 0
-    while isinstance(node, Array) and node.items:
-        d += 1
-        node = node.items[0]
-    return d
-
-
-@dataclass
-class Remove(GraphLudeme, keyword="remove"):
+@ludeme("remove")
+class Remove(GraphFn):
     """Remove cells, edges or vertices, by index or by position.
 
     Example: `(board (remove (square 3) cells:{4}))` is a 3x3 board with a hole.
     """
 
-    graph: GraphLudeme
-    cells: list = field(default_factory=list)         # indices, or lists of corner points
-    edges: list = field(default_factory=list)         # vertex index pairs, or point pairs
-    vertices: list = field(default_factory=list)      # indices, or points
-    trim_edges: bool = True
-
-    @classmethod
-    def parse(cls, args: Args) -> "Remove":
-        g = args.graph()
-        out = cls(g, trim_edges=bool(args.named_bool("trimEdges", True)))
-        for key, index_depth in (("cells", 1), ("edges", 2), ("vertices", 1)):
-            node = args.named(key)
-            if node is None:
-                continue
-            if _depth(node) == index_depth:
-                value = int_list(node, args.path) if index_depth == 1 else number_rows(node, args.path)
-                setattr(out, key, ("indices", value))
-            elif key == "vertices":
-                setattr(out, key, ("positions", number_rows(node, args.path)))
-            else:
-                setattr(out, key, ("positions", [number_rows(n, args.path) for n in node.items]))
-        return out
+    params = (P("graph", GraphFn),
+              P("cells", (Indices, Polygons), opt=True, named=True),
+              P("edges", (IndexRows, Polygons), opt=True, named=True),
+              P("vertices", (Indices, Points), opt=True, named=True),
+              P("trimEdges", LitBool, opt=True, named=True, default=True))
 
     def build(self, site_type: str) -> PlanarGraph:
         g = self.graph.build(site_type)
+        trim_edges = self.trimEdges
         if self.cells:
-            how, items = self.cells
-            if how == "positions":
+            items = self.cells
+            if not isinstance(items[0], int):
                 for pts in items:
                     vs = [g.find_vertex(p[0], p[1], p[2] if len(p) > 2 else 0.0) for p in pts]
                     ids = [v.id if v else -1 for v in vs]
                     face = next((f for f in g.faces if f.matches(ids)), None)
                     if face is not None:
-                        g.remove_face(face, self.trim_edges)
+                        g.remove_face(face, trim_edges)
             else:
                 for i in sorted(items, reverse=True):
                     if 0 <= i < len(g.faces):
-                        g.remove_face(g.faces[i], self.trim_edges)
+                        g.remove_face(g.faces[i], trim_edges)
         if self.edges:
-            how, items = self.edges
+            items = self.edges
             for pair in items:
-                if how == "positions":
+                if not isinstance(pair[0], int):
                     a = g.find_vertex(*pair[0][:2])
                     b = g.find_vertex(*pair[1][:2])
                 else:
+                    if len(pair) != 2:
+                        raise self.fail(f"an edge to remove is {{a b}}, not {pair}")
                     a = g.vertices[pair[0]] if 0 <= pair[0] < len(g.vertices) else None
                     b = g.vertices[pair[1]] if 0 <= pair[1] < len(g.vertices) else None
                 e = a.edge_to(b) if a and b else None
                 if e is not None:
                     g.remove_edge(e)
         if self.vertices:
-            how, items = self.vertices
-            if how == "positions":
+            items = self.vertices
+            if not isinstance(items[0], int):
                 for p in items:
                     v = g.find_vertex(p[0], p[1], p[2] if len(p) > 2 else 0.0)
                     if v is not None:
@@ -252,42 +210,27 @@ class Remove(GraphLudeme, keyword="remove"):
         return g
 
 
-@dataclass
-class Add(GraphLudeme, keyword="add"):
+@ludeme("add")
+class Add(GraphFn):
     """Add vertices, edges and cells, by position or by vertex index.
 
     Example: `(board (add (square 2) vertices:{{0.5 2.5}}) use:Vertex)`.
     """
 
-    graph: GraphLudeme | None
-    vertices: list = field(default_factory=list)
-    edges: list = field(default_factory=list)
-    cells: list = field(default_factory=list)
-    connect: bool = False
+    params = (P("graph", GraphFn, opt=True),
+              P("vertices", Points, opt=True, named=True),
+              P("edges", (IndexRows, Polygons), opt=True, named=True),
+              P("edgesCurved", Polygons, opt=True, named=True),
+              P("cells", (IndexRows, Polygons), opt=True, named=True),
+              P("connect", LitBool, opt=True, named=True, default=False))
 
-    @classmethod
-    def parse(cls, args: Args) -> "Add":
-        g = args.graph() if args.peek() is not None else None
-        out = cls(g, connect=bool(args.named_bool("connect", False)))
-        if args.named("edgesCurved") is not None:
-            raise args.error("curved edges are not supported yet", args.named("edgesCurved"))
-        node = args.named("vertices")
-        if node is not None:
-            out.vertices = number_rows(node, args.path)
-        for key in ("edges", "cells"):
-            node = args.named(key)
-            if node is None:
-                continue
-            if _depth(node) == 3:
-                setattr(out, key, ("positions", [number_rows(n, args.path) for n in node.items]))
-            else:
-                setattr(out, key, ("indices", number_rows(node, args.path)))
-        return out
+    def validate(self):
+        self.refuse("edgesCurved", why="curved edges")
 
     def build(self, site_type: str) -> PlanarGraph:
         g = self.graph.build(site_type) if self.graph is not None else PlanarGraph()
         new = []
-        for p in self.vertices:
+        for p in self.vertices or ():
             z = p[2] if len(p) > 2 else 0.0
             if g.find_vertex(p[0], p[1], z) is None:
                 new.append(g.add_vertex(float(p[0]), float(p[1]), float(z)))
@@ -298,16 +241,18 @@ class Add(GraphLudeme, keyword="add"):
 
         index_edges = []
         if self.edges:
-            how, items = self.edges
-            if how == "positions":
-                for a, b in items:
-                    g.find_or_add_edge(at(a), at(b))
+            items = self.edges
+            if not isinstance(items[0][0], int):
+                for segment in items:
+                    if len(segment) != 2:
+                        raise self.fail("an edge to add is {{x y} {x y}}")
+                    g.find_or_add_edge(at(segment[0]), at(segment[1]))
             else:
                 index_edges = items
         index_cells = []
         if self.cells:
-            how, items = self.cells
-            if how == "positions":
+            items = self.cells
+            if not isinstance(items[0][0], int):
                 for pts in items:
                     vs = [at(p) for p in pts]
                     for i, v in enumerate(vs):
@@ -316,7 +261,10 @@ class Add(GraphLudeme, keyword="add"):
                         g.add_face(vs)
             else:
                 index_cells = items
-        for a, b in index_edges:
+        for pair in index_edges:
+            if len(pair) != 2:
+                raise self.fail(f"an edge to add is {{a b}}, not {pair}")
+            a, b = pair
             if a < len(g.vertices) and b < len(g.vertices):
                 g.find_or_add_edge(g.vertices[a], g.vertices[b])
         for ids in index_cells:
@@ -325,4 +273,127 @@ class Add(GraphLudeme, keyword="add"):
                 g.add_face([g.vertices[i] for i in ids])
         if self.connect:
             connect_close_vertices(g, new)
+        return g
+
+
+# ---------------------------------------------------------------- cutting by a polygon
+
+@ludeme("poly")
+class Poly(Other):
+    """A polygon given by its corners, for cutting a graph: `(poly {{0 0} {4 0} {4 4}})`.
+
+    Example: `(board (hole (square 4) (poly {{1 1} {1 3} {3 3} {3 1}})))` is a 4x4 board
+    without its 4 middle cells.
+    """
+
+    params = (P("points", Points),)
+
+    def outline(self) -> list[tuple[float, float]]:
+        """The corners as Ludii holds them (Java floats), at least three."""
+        if len(self.points) < 3:
+            raise self.fail(f"a polygon needs at least 3 corners, not {len(self.points)}")
+        return [(f32(p[0]), f32(p[1])) for p in self.points]
+
+
+@ludeme("hole")
+class Hole(GraphFn):
+    """Cut the cells whose centres lie inside a polygon (and edges and points left bare).
+
+    Example: `(board (hole (rectangle 3 8) (poly {{4 0} {4 1} {6 1} {6 0}})))` has 22 cells.
+    """
+
+    params = (P("graph", GraphFn), P("poly", "Poly"))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        outline = inflate(self.poly.outline(), 0.1)
+        g = self.graph.build(site_type)
+        for face in list(reversed(g.faces)):
+            if contains(outline, face.x, face.y):
+                g.remove_face(face, True)
+        return g
+
+
+@ludeme("keep")
+class Keep(GraphFn):
+    """Keep the points inside a polygon and the edges between them; cells are found again.
+
+    Example: `(board (keep (square 4) (poly {{1 1} {1 3} {3 3} {3 1}})))` keeps the 9
+    middle points of the 5x5 grid, so the 4 middle cells. As in Ludii, the polygon is
+    "inflated" by 0.1 along its corners' bisectors: outwards when its corners are given
+    clockwise, inwards when anticlockwise.
+    """
+
+    params = (P("graph", GraphFn), P("poly", "Poly"))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        outline = inflate(self.poly.outline(), 0.1)
+        source = self.graph.build(site_type)
+        g = PlanarGraph()
+        kept = {}
+        for v in source.vertices:
+            if contains(outline, v.x, v.y):
+                kept[v.id] = g.add_vertex(v.x, v.y, v.z)
+        for e in source.edges:
+            if e.a.id in kept and e.b.id in kept:
+                g.add_edge(kept[e.a.id], kept[e.b.id])
+        g.assemble()
+        g.basis, g.shape = source.basis, None
+        return g
+
+
+# ---------------------------------------------------------------- renumbering and tidying
+
+@ludeme("renumber")
+class Renumber(GraphFn):
+    """Number a graph's sites again, bottom row first (all site types, or those given).
+
+    Example: `(board (renumber (rotate 90 (square 3))))` numbers the rotated board's cells
+    from the bottom left again.
+    """
+
+    params = (P("siteTypeA", SiteType, opt=True), P("siteTypeB", SiteType, opt=True),
+              P("siteTypeC", SiteType, opt=True), P("graph", GraphFn))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        kinds = [k for k in (self.siteTypeA, self.siteTypeB, self.siteTypeC) if k is not None]
+        g = self.graph.build(site_type)
+        g.reorder([k for k in ("Vertex", "Edge", "Cell") if k in kinds] if kinds
+                  else ("Vertex", "Edge", "Cell"))
+        return g
+
+
+@ludeme("makeFaces")
+class MakeFaces(GraphFn):
+    """Find a graph's cells again from its edges (edges crossing others are not followed).
+
+    Example: `(board (makeFaces (graph vertices:{{0 0} {1 0} {1 1} {0 1}}
+    edges:{{0 1} {1 2} {2 3} {3 0}})))` has 1 cell.
+    """
+
+    params = (P("graph", GraphFn),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        g = self.graph.build(site_type)
+        g.make_faces(True)
+        return g
+
+
+@ludeme("trim")
+class Trim(GraphFn):
+    """Remove dangling edges (an end with no other edge) and then points with no edge.
+
+    Example: `(board (trim (add (square 2) edges:{{{2 2} {3 3}}})) use:Vertex)` is the 4
+    points of `(square 2)` again.
+    """
+
+    params = (P("graph", GraphFn),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        g = self.graph.build(site_type)
+        for e in list(reversed(g.edges)):
+            if len(e.a.edges) == 1 or len(e.b.edges) == 1:
+                g.remove_edge(e)
+        for v in list(reversed(g.vertices)):
+            if not v.edges:
+                g.remove_vertex(v)
         return g

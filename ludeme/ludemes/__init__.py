@@ -4,5 +4,11 @@ from . import (base, booleans, captures, connect, dice, effects, extra, game,  #
                ints, literals, memory, moves, regions, sliding, sowing)
 from . import (history, levels, maths, pieces, race, sequences,  # noqa: F401
                sizes, stacks)  # after the families they build on
+# Board ludemes are typed ludemes too (graph functions, constant arithmetic, containers):
+# importing their modules registers them.
+import importlib as _importlib  # noqa: E402
+
+for _module in ("base", "generators", "operators", "containers", "mancala"):
+    _importlib.import_module(f"ludeme.boards.{_module}")
 
 __all__ = ["base", "booleans", "game", "ints", "literals", "moves", "regions", "sequences", "stacks"]

@@ -12,6 +12,10 @@ category (`if` as moves, as a boolean or as an end rule):
     Moves   -> c -> list[Move]        Bool -> c -> bool
     IntFn   -> c -> int               Region -> c -> list[int]
     EndRule -> c -> Result | None     others compile to plain data
+
+Board shapes are ludemes too: a `GraphFn` builds a planar graph when the board is
+built (Ludii's GraphFunction), and a `Dim` is a number fixed at that time
+(Ludii's DimFunction / FloatFunction), e.g. `(square (+ 4 1))`.
 """
 
 from __future__ import annotations
@@ -64,11 +68,6 @@ class Ludeme:
         """Arguments written in the source with a non-default value that nothing read."""
         return [(pname, node) for attr, (pname, node) in self._given.items()
                 if attr not in self._read]
-
-    def read_from_syntax(self, *attrs: str) -> None:
-        """Record arguments that a consumer reads from this ludeme's syntax node itself
-        (the board builder reads the shape and `use:` from the `(board ...)` node)."""
-        self._read.update(attrs)
 
     def refuse(self, *attrs: str, why: str = "") -> None:
         """Stop with "not supported yet" if any of these arguments was given a value."""
@@ -131,7 +130,22 @@ class Other(Ludeme):
     """Structural ludemes: game, rules, phases, start rules, ..."""
 
 
-for _cat in (Moves, Bool, IntFn, Region, EndRule, Item, Other):
+class GraphFn(Ludeme):
+    """A graph function: `build(site_type)` makes a board's planar graph (ludeme.boards)."""
+
+    def build(self, site_type: str):  # pragma: no cover - every concrete class overrides
+        raise self.fail(f"({self.keyword} ...) cannot build a graph yet")
+
+
+class Dim(Ludeme):
+    """A number fixed when the board is built: `value(real)` is an int (Ludii's DimFunction)
+    or, with `real`, a float (Ludii's FloatFunction)."""
+
+    def value(self, real: bool = False):  # pragma: no cover - every concrete class overrides
+        raise self.fail(f"({self.keyword} ...) has no value yet")
+
+
+for _cat in (Moves, Bool, IntFn, Region, EndRule, Item, Other, GraphFn, Dim):
     _cat.category = _cat
 
 
@@ -155,7 +169,12 @@ def ludeme(keyword: str, kind: str | None = None):
     return deco
 
 
-CLASSES.update({c.__name__: c for c in (Moves, Bool, IntFn, Region, EndRule, Item, Other)})
+CLASSES.update({c.__name__: c for c in (Moves, Bool, IntFn, Region, EndRule, Item, Other,
+                                         GraphFn, Dim)})
+
+# Ludii ludemes known by name but not built yet, by keyword: the category they would have.
+# Writing one stops with "not supported yet" instead of "unknown ludeme".
+NOT_YET: dict[str, type] = {}
 
 
 @dataclass(frozen=True)
@@ -193,27 +212,45 @@ class Enum:
 
 # Plain literal types
 class Lit:
-    """Marker types for literal arguments."""
+    """Marker types for literal arguments: `read(node)` is the value written, or _NO."""
+
+    what: ClassVar[str] = "a literal"
+
+    @classmethod
+    def read(cls, node: Node):  # pragma: no cover - every marker overrides
+        return _NO
 
 
 class LitInt(Lit):
-    pass
+    what = "an integer"
+
+    @classmethod
+    def read(cls, node):
+        return node.value if isinstance(node, Int) else _NO
 
 
 class LitStr(Lit):
-    pass
+    what = "a string"
+
+    @classmethod
+    def read(cls, node):
+        return node.value if isinstance(node, Str) else _NO
 
 
 class LitBool(Lit):
-    pass
+    what = "True or False"
+
+    @classmethod
+    def read(cls, node):
+        return node.value if isinstance(node, BoolNode) else _NO
 
 
 class LitFloat(Lit):
-    pass
+    what = "a number"
 
-
-class Raw:
-    """Marker type: accept any expression as written (board shapes go to ludeme.boards)."""
+    @classmethod
+    def read(cls, node):
+        return float(node.value) if isinstance(node, (Int, Float)) else _NO
 
 
 ROLE_WORDS = ("Neutral P1 P2 P3 P4 P5 P6 P7 P8 P9 P10 P11 P12 P13 P14 P15 P16 Team1 Team2 Team3 "
@@ -242,14 +279,14 @@ def _describe(t) -> str:
     if isinstance(t, tuple):
         return " or ".join(_describe(x) for x in t)
     if isinstance(t, type) and issubclass(t, Lit):
-        return {LitInt: "an integer", LitStr: "a string", LitBool: "True or False",
-                LitFloat: "a number"}[t]
+        return t.what
     if isinstance(t, type) and issubclass(t, Ludeme) and t.keyword:
         return f"({t.keyword}{' ' + t.kind if t.kind else ''} ...)"
     if isinstance(t, type) and issubclass(t, Ludeme):
         return {Moves: "moves", Bool: "a condition", IntFn: "an integer function",
                 Region: "a region (sites)", EndRule: "an end rule", Item: "an item of equipment",
-                Other: "a ludeme"}.get(t, t.__name__)
+                Other: "a ludeme", GraphFn: "a board shape such as (square 8)",
+                Dim: "constant arithmetic such as (+ 4 1)"}.get(t, t.__name__)
     return str(t)
 
 
@@ -316,16 +353,8 @@ class Builder:
             if isinstance(node, Word) and node.value in expected.words:
                 return node.value
             return _NO
-        if expected is LitInt:
-            return node.value if isinstance(node, Int) else _NO
-        if expected is LitStr:
-            return node.value if isinstance(node, Str) else _NO
-        if expected is LitBool:
-            return node.value if isinstance(node, BoolNode) else _NO
-        if expected is LitFloat:
-            return float(node.value) if isinstance(node, (Int, Float)) else _NO
-        if expected is Raw:
-            return node if isinstance(node, Call) else _NO
+        if isinstance(expected, type) and issubclass(expected, Lit):
+            return expected.read(node)
         if isinstance(expected, type) and issubclass(expected, Ludeme):
             return self.build_ludeme(node, expected, path)
         raise TypeError(expected)  # pragma: no cover
@@ -343,11 +372,16 @@ class Builder:
         if sub.count("/") >= DEFAULT_MAX_NESTING and sub.count("/") >= max_nesting():
             raise LudemeError(f"ludemes nest deeper than {max_nesting()} levels here",
                               node.pos, via=node.via)  # the expander bounds this already
+        fitting = [c for c in classes or () if issubclass(c, category)]
+        if not fitting and head in NOT_YET:
+            if not issubclass(NOT_YET[head], category):
+                return _NO
+            raise LudemeError(f"({head} ...) is not supported yet", node.pos, path=sub,
+                              via=node.via)
         if not classes:
             raise LudemeError(f"unknown ludeme ({head} ...){suggest(head, REGISTRY)}",
                               node.pos, path=sub, via=node.via)
         kind_word = node.args[0].value if node.args and isinstance(node.args[0], Word) else None
-        fitting = [c for c in classes if issubclass(c, category)]
         if not fitting:
             return _NO
         with_kind = [c for c in fitting if c.kind is not None and c.kind == kind_word]

@@ -11,7 +11,7 @@ CONCEPTS_REVIEWED = True
 
 from ..engine import Result
 from .base import (Bool, DirWord, EndRule, Enum, IntFn, Item, LitBool, LitInt, LitStr, Moves,
-                   Other, P, Raw, Region, RoleType, SiteType, ludeme)
+                   GraphFn, Other, P, Region, RoleType, SiteType, ludeme)
 
 
 @ludeme("game")
@@ -57,12 +57,21 @@ class Equipment(Other):
 
 @ludeme("board")
 class Board(Item):
-    """`(board <shape> use:Vertex|Cell|Edge)`: the shape is built by `ludeme.boards`."""
+    """The board: a shape (a graph function, `ludeme.boards`) played on its cells (the
+    default), vertices or edges (`use:`), with its tracks; other containers
+    (`mancalaBoard`, `surakartaBoard`) subclass this.
+
+    Example: `(board (square 3) use:Vertex)` is 9 points."""
     concepts = ("Board",)
 
-    params = (P("shape", Raw), P("tracks", Other, opt=True, many=True),
+    params = (P("shape", GraphFn), P("tracks", "Track", opt=True, many=True),
               P("use", SiteType, opt=True, named=True, default="Cell"),
               P("largeStack", LitBool, opt=True, named=True, default=False))
+
+    def build_board(self, players: int):
+        """The board, numbered as Ludii numbers it (`ludeme.boards.Board`)."""
+        from ..boards.containers import board_on_graph
+        return board_on_graph(self.shape, self.use, players, self.tracks)
 
 
 @ludeme("piece")

@@ -5,7 +5,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ..boards import sites_at_distance
+from ..boards.board import sites_at_distance
 from ..syntax import Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RoleType, SiteType, ludeme
 

@@ -2,8 +2,8 @@
 `(sites Track ...)` and the `(set Count ...)` start rule.
 
 Seeds are counts: a site holds one kind of piece (the game's seed) and how many.
-The tracks themselves are built with the board (`ludeme.boards.mancala`): the
-typed `track` here only checks its arguments' types at its position.
+The board `(mancalaBoard ...)` and the tracks are built by `ludeme.boards.mancala`,
+which reads the typed `track` declared here.
 """
 
 from __future__ import annotations
@@ -13,21 +13,6 @@ from ..state import TOP
 from .base import (Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region,
                    RoleType, SiteType, ludeme)
 from .effects import applied_actions
-from .game import Board
-
-StoreType = Enum("StoreType", "Outer Inner None")
-
-
-@ludeme("mancalaBoard")
-class MancalaBoard(Board):
-    """`(mancalaBoard <rows> <columns> [store:] [numStores:] [track|{tracks}])`: built by
-    `ludeme.boards.mancala` (Ludii's numbering: left store, rows bottom-up, right store)."""
-
-    params = (P("rows", (LitInt, IntFn)), P("columns", (LitInt, IntFn)),
-              P("store", StoreType, opt=True, named=True, default="Outer"),
-              P("numStores", LitInt, opt=True, named=True, default=2),
-              P("tracks", "Track", opt=True, many=True),
-              P("largeStack", LitBool, opt=True, named=True, default=False))
 
 
 @ludeme("track")
@@ -81,6 +66,9 @@ class SetCount(Other):
         if self.type not in (None, env.board.site_type):
             raise self.fail(f"(set Count {self.type} ...) on other site types is not "
                             "supported yet")
+        # Ludii's SetCount makes the game count pieces (GameType.Count, requiresCount): a
+        # piece moved or added onto a site holding its kind adds to the count there.
+        env.counting = True
         comp = env.components[-1]
         n = env.compile(self.count)(ctx)
         where = env.compile(self.to if self.to is not None else self.at)(ctx)
