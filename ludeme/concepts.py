@@ -445,6 +445,33 @@ def _calls_by_position(path: str, text: str | None = None) -> dict:
             for n in _all_nodes(top) if isinstance(n, Call)}
 
 
+def mancala_concepts(board, board_item) -> set[str]:
+    """What Ludii's Mancala board style adds: the board kind, its rows and stores, and the
+    sowing direction of each track (its first step north or east: counter-clockwise;
+    south or west: clockwise), as Ludii's `Game.setMetadata` reads them."""
+    out = {"MancalaBoard"}
+    if board_item is not None and type(board_item).keyword == "mancalaBoard":
+        rows = _value_text(board_item.rows)
+        out |= {"Sow"} | ({"MancalaStores"} if board_item.store != "None" else set())
+        out |= {f"Mancala{w}Rows" for n, w in (("2", "Two"), ("3", "Three"), ("4", "Four"),
+                                               ("6", "Six")) if rows == n}
+    tracks = getattr(board, "track_info", ())
+    if tracks:
+        out.add("Track")
+        for track in tracks:
+            if len(track.sites) < 2:
+                continue
+            first, nxt = track.sites[0], track.sites[1]
+            for d in ("N", "E", "S", "W"):
+                try:
+                    hit = nxt in board.default.trajectories.targets(first, d)
+                except (KeyError, IndexError, AttributeError):
+                    hit = False
+                if hit:
+                    out.add("SowCCW" if d in ("N", "E") else "SowCW")
+    return out
+
+
 def frame_concepts(game, typed, metadata) -> set[str]:
     """What the game frame sets: format, players, board and its site types, metadata."""
     n = game.num_players
@@ -453,13 +480,19 @@ def frame_concepts(game, typed, metadata) -> set[str]:
     out.add(game.board.site_type)
     if any(c.index > 0 for c in game.containers):
         out |= {"Hand", "Cell"}
-    board_item = next((i for i in typed.equipment.items if type(i).keyword == "board"), None) \
+    board_item = next((i for i in typed.equipment.items
+                       if type(i).keyword in ("board", "mancalaBoard")), None) \
         if typed.equipment else None
-    if board_item is not None:
+    if board_item is not None and type(board_item).keyword == "board":
         out |= shape_concepts(board_item)
     styles = metadata_concepts(metadata)
     if game.board.site_type == "Vertex":
         styles.add("GraphStyle")        # a board played on its vertices is drawn as a graph
+    if "MancalaStyle" in styles:
+        out |= mancala_concepts(game.board, board_item)
+    out.add("End")                      # Ludii sets it for every game, with or without end rules
+    if game.stacking:
+        out |= {"StackState", "Stack"}
     players = typed.players.players if typed.players else []
     if any(getattr(p, "dirn", None) for p in players):
         out.add("PieceDirection")       # pieces face their owner's direction
@@ -470,6 +503,18 @@ def frame_concepts(game, typed, metadata) -> set[str]:
     if n > 1 and any(k != kinds[0] for k in kinds):
         out.add("AsymmetricPiecesType")
     return out | styles
+
+
+def derived_concepts(found: set[str], metadata_styles: set[str]) -> set[str]:
+    """Ludii's game-level inferences over the ludemes' concepts (`computeBooleanConcepts`,
+    `setMetadata`): dice make a game stochastic with site states; a stacking game has a
+    stack state, whose Stack style the metadata's stack type may take back."""
+    out = set(found)
+    if "Dice" in out:
+        out |= {"Stochastic", "SiteState"}
+    if "StackType" in out and "Stack" not in metadata_styles and "StackState" in out:
+        out.discard("Stack")
+    return out
 
 
 # ---------------------------------------------------------------- non-boolean concepts
@@ -575,8 +620,8 @@ def compile_time(path: str, options=(), ruleset: str | None = None) -> GameConce
     game = load(path, options, ruleset)
     typed = Builder().build(ex.game, Other, "")
     walk = ConceptWalk()
-    names = with_parents(set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata)
-                         | define_concepts(ex))
+    found = set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata) | define_concepts(ex)
+    names = with_parents(derived_concepts(found, metadata_concepts(ex.metadata)))
     return GameConcepts(game.name, str(path), list(game.options), game.ruleset, names,
                         non_boolean(game, typed, names), undeclared=set(walk.undeclared))
 
