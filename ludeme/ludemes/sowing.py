@@ -149,7 +149,7 @@ class Sow(Moves):
 
     Example: `(sow apply:(if (= 6 (count at:(to))) (fromTo (from (to)) (to (mapEntry Mover))
     count:6)))`."""
-    concepts = ("Sow", "CopyContext if if and apply", "SowWithEffect if apply", "SowRemove if apply has RemoveEffect", "SowCapture if apply has FromToEffect", "SowOriginFirst if not origin == False", "SowSkip if skipIf", "SowSkip if not includeSelf", "SowBacktracking if backtracking")
+    concepts = ("Sow", "CopyContext if apply", "SowWithEffect if apply", "SowRemove if apply has RemoveEffect", "SowCapture if apply has FromToEffect", "SowOriginFirst if not origin == False", "SowSkip if skipIf", "SowSkip if not includeSelf", "SowBacktracking if backtracking")
 
     params = (P("type", SiteType, opt=True), P("start", IntFn, opt=True),
               P("count", IntFn, opt=True, named=True),
