@@ -507,13 +507,11 @@ def frame_concepts(game, typed, metadata) -> set[str]:
 
 def derived_concepts(found: set[str], metadata_styles: set[str]) -> set[str]:
     """Ludii's game-level inferences over the ludemes' concepts (`computeBooleanConcepts`,
-    `setMetadata`): dice make a game stochastic with site states; a stacking game has a
-    stack state, whose Stack style the metadata's stack type may take back."""
+    `setMetadata`): dice make a game stochastic with site states. (Ludii's metadata may
+    clear Stack again for some stack types; not done here.)"""
     out = set(found)
-    if "Dice" in out:
-        out |= {"Stochastic", "SiteState"}
-    if "StackType" in out and "Stack" not in metadata_styles and "StackState" in out:
-        out.discard("Stack")
+    if "Dice" in out:     # with their parents, as Ludii sets these before the parents
+        out |= with_parents({"Stochastic", "SiteState"})
     return out
 
 
@@ -621,21 +619,25 @@ def compile_time(path: str, options=(), ruleset: str | None = None) -> GameConce
     typed = Builder().build(ex.game, Other, "")
     walk = ConceptWalk()
     found = set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata) | define_concepts(ex)
-    names = with_parents(derived_concepts(found, metadata_concepts(ex.metadata)))
+    names = derived_concepts(with_parents(found), metadata_concepts(ex.metadata))
     return GameConcepts(game.name, str(path), list(game.options), game.ruleset, names,
                         non_boolean(game, typed, names), undeclared=set(walk.undeclared))
 
 
 def add_playout_concepts(gc: GameConcepts, playouts: int, seed: int = 0, jobs=None) -> None:
-    """Ludii's playout metrics (those `ludeme run` computes) from uniform-random playouts."""
+    """Ludii's playout metrics (those `ludeme run` computes), move-concept frequencies and
+    end-concept shares (`ludeme.concepts_playout`) from uniform-random playouts."""
     from .metrics import METRICS, summarize
     from .runner import load, run_playouts
     game = load(gc.file, gc.options, gc.ruleset)
     df = run_playouts(game, playouts, seed, jobs, progress=False)
     row = summarize(df).iloc[0]
     gc.playout = {m: float(row[m]) for m in METRICS if m in catalog()}
+    from .concepts_playout import playout_concepts
+    gc.playout.update(playout_concepts(gc.file, gc.options, gc.ruleset, playouts, seed))
     gc.playout_source = (f"{len(df)} uniform-random playouts (ludeme run's agent), run seed "
-                         f"{seed}")
+                         f"{seed}; move-concept frequencies and end shares from the same "
+                         f"{playouts} playouts on the reference engine")
 
 
 # ---------------------------------------------------------------- similarity
