@@ -253,7 +253,7 @@ class _Logic(Bool):
 @ludeme("and")
 class And(_Logic):
     """`(and a b)` or `(and {a b c})`."""
-    concepts = ("Conjunction",)
+    concepts = ("Conjunction", "-Contains")
 
     def compile(self, env):
         fs = [env.compile(x) for x in self.conds + (self.more or [])]
@@ -319,6 +319,7 @@ for _word, _op in (("=", operator.eq), ("!=", operator.ne), ("<", operator.lt),
 @ludeme("all", "Sites")
 class AllSites(Bool):
     """`(all Sites <region> if:<cond>)`: the condition holds at every site (`(site)`)."""
+    concepts = ("NoPiece if region is sitesBoard and if has PieceCount",)
 
     params = (P("region", Region), P("if", Bool, named=True))
 

@@ -254,6 +254,7 @@ class CountCell(IntFn):
 @ludeme("count")
 class CountAt(IntFn):
     """`(count at:<site>)`: how many pieces stand on a site."""
+    concepts = ("PieceCount",)
 
     params = _AT_PARAMS
     compile = _read_at("count")
