@@ -206,6 +206,8 @@ class ConceptWalk:
             elif all(self._holds(node, t) for t in terms):
                 (removed if name.startswith("-") else out).add(name.lstrip("-"))
         for p in type(node).params:
+            if _is_site_type(p.type) and getattr(node, p.attr, None) in SITE_TYPES:
+                out.add(getattr(node, p.attr))      # Ludii's SiteType.concepts(type)
             if _is_direction(p.type):
                 value = getattr(node, p.attr, None)
                 for word in value if isinstance(value, list) else [value]:
@@ -246,6 +248,15 @@ class ConceptWalk:
         else:
             result = _value_text(arg) in value.split("|")
         return result != negated
+
+
+SITE_TYPES = ("Cell", "Vertex", "Edge")
+
+
+def _is_site_type(t) -> bool:
+    """Whether a declared argument type is the graph-element type (Cell, Vertex, Edge)."""
+    from .ludemes.base import SiteType
+    return t is SiteType or (isinstance(t, tuple) and SiteType in t)
 
 
 def _is_direction(t) -> bool:
@@ -479,7 +490,7 @@ def frame_concepts(game, typed, metadata) -> set[str]:
     out.add({1: "Solitaire", 2: "TwoPlayer"}.get(n, "Multiplayer"))
     out.add(game.board.site_type)
     if any(c.index > 0 for c in game.containers):
-        out |= {"Hand", "Cell"}
+        out.add("Hand")
     board_item = next((i for i in typed.equipment.items
                        if type(i).keyword in ("board", "mancalaBoard")), None) \
         if typed.equipment else None

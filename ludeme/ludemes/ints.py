@@ -246,6 +246,7 @@ class CountPieces(IntFn):
 @ludeme("count", "Cell")
 class CountCell(IntFn):
     """`(count Cell at:<site>)`: how many pieces stand on a site."""
+    concepts = ("Cell", "PieceCount")
 
     params = (P("at", IntFn, named=True),)
     compile = _read_at("count")
