@@ -377,6 +377,17 @@ def shape_concepts(board_item) -> set[str]:
     return out
 
 
+# Ludii names a piece's image family by the folder of the image its name finds (the
+# names below are those of Ludii's checkers and animal images; chess-like names are the
+# Piece ludeme's own declarations).
+_ANIMALS = ("bear bull camel cat chick chicken cow coyote crab crocodile dog dove dragon duck "
+            "eagle elephant fish fox frog gazelle goat goose hare hen horse hyena jaguar "
+            "kangaroo koala lamb leopard lion lioness monkey mouse ox panther penguin prawn puma "
+            "rabbit rat rhino seal sheep snake tiger toad wolf")
+IMAGE_FAMILIES = {**{n: "CheckersComponent" for n in ("counter", "counterstar", "doublecounter")},
+                  **{n: "AnimalComponent" for n in _ANIMALS.split()}}
+
+
 # `(piece Families {...})`: the families of piece images the game offers.
 PIECE_FAMILIES = {"Abstract": "MarkerComponent", "Themed": "AnimalComponent"}
 
@@ -507,6 +518,10 @@ def frame_concepts(game, typed, metadata) -> set[str]:
     players = typed.players.players if typed.players else []
     if any(getattr(p, "dirn", None) for p in players):
         out.add("PieceDirection")       # pieces face their owner's direction
+    for comp in game.components[1:]:
+        family = IMAGE_FAMILIES.get(comp.name.rstrip("0123456789").lower())
+        if family:
+            out.add(family)
     owned = {}
     for comp in game.components[1:]:
         owned.setdefault(comp.owner, set()).add(comp.name.rstrip("0123456789"))
