@@ -437,22 +437,26 @@ def define_concepts(ex) -> set[str]:
             name = calls.get(pos.file, {}).get((pos.line, pos.col))
             if name:
                 used.add(name)
-    cat = catalog()
-    named = {LIBRARY_BOARDS.get(name, name) for name in used}
-    return {name for name in named if name in cat and cat[name].boolean}
+    return set().union(*(LIBRARY_BOARDS.get(name, set()) for name in used))
 
 
-# Library board defines whose concept has another name (the rest are named as their concept).
+# The library defines Ludii recognises (`Game.computeBooleanConcepts`) and what each sets;
+# any other define, a game's own "NoPiece" for one, sets nothing by its name.
+_TRI = {"Two": "BottomAndTop", "One": "Bottom", "Four": "Four"}
 LIBRARY_BOARDS = {
-    "AlquerqueGraph": "AlquerqueBoard",
-    "AlquerqueGraphWithBottomTriangle": "AlquerqueBoardWithOneTriangle",
-    "AlquerqueBoardWithBottomTriangle": "AlquerqueBoardWithOneTriangle",
-    "AlquerqueGraphWithBottomAndTopTriangles": "AlquerqueBoardWithTwoTriangles",
-    "AlquerqueBoardWithBottomAndTopTriangles": "AlquerqueBoardWithTwoTriangles",
-    "AlquerqueGraphWithFourTriangles": "AlquerqueBoardWithFourTriangles",
-    "ThreeMensMorrisGraphWithLeftAndRightTriangles": "ThreeMensMorrisBoardWithTwoTriangles",
-    "ThreeMensMorrisBoardWithLeftAndRightTriangles": "ThreeMensMorrisBoardWithTwoTriangles",
-    "CrossGraph": "CrossBoard",
+    "AlquerqueBoard": {"AlquerqueBoard"}, "AlquerqueGraph": {"AlquerqueBoard"},
+    **{f"Alquerque{kind}With{where}Triangle{'s' if n != 'One' else ''}":
+       {"AlquerqueBoard", f"AlquerqueBoardWith{n}Triangle{'s' if n != 'One' else ''}"}
+       for n, where in _TRI.items() for kind in ("Board", "Graph")},
+    "AlquerqueBoardWithEightTriangles": {"AlquerqueBoard", "AlquerqueBoardWithEightTriangles"},
+    "ThreeMensMorrisBoard": {"ThreeMensMorrisBoard"},
+    **{f"ThreeMensMorris{kind}WithLeftAndRightTriangles":
+       {"ThreeMensMorrisBoard", "ThreeMensMorrisBoardWithTwoTriangles"}
+       for kind in ("Board", "Graph")},
+    "NineMensMorrisBoard": {"NineMensMorrisBoard"}, "StarBoard": {"StarBoard"},
+    "CrossBoard": {"CrossBoard"}, "CrossGraph": {"CrossBoard"}, "KintsBoard": {"KintsBoard"},
+    "PachisiBoard": {"PachisiBoard"},
+    "FortyStonesWithFourGapsBoard": {"FortyStonesWithFourGapsBoard"},
 }
 
 

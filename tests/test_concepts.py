@@ -90,14 +90,9 @@ def test_nearest_ranks_the_same_game_first():
 # ---------------------------------------------------------------- Ludii's reference concepts
 
 # Known differences, checked exactly so that a fix shows: (Ludii has, we do not; we have,
-# Ludii's record does not). Seesaw's promotion-by-replacement and Connect Four's drop loop
-# are not traced to their Ludii ludemes yet. English Draughts' record was made where
-# Ludii's piece images were not found (the corpus record of the same file has
-# CheckersComponent, as here).
-KNOWN_GAPS = {"seesaw-4": ({"ReplacementCapture"}, set()),
-              "seesaw-5": ({"ReplacementCapture"}, set()),
-              "connect-four": ({"Algorithmics", "ControlFlowStatement"}, set()),
-              "english-draughts": (set(), {"CheckersComponent", "ComponentStyle", "Style",
+# Ludii's record does not). English Draughts' record was made where Ludii's piece images
+# were not found (the corpus record of the same file has CheckersComponent, as here).
+KNOWN_GAPS = {"english-draughts": (set(), {"CheckersComponent", "ComponentStyle", "Style",
                                            "Visual"})}
 
 

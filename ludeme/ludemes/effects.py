@@ -21,7 +21,7 @@ class FromTo(Moves):
     (Ludii's FromTo); `count:` moves that many from the origin.
 
     Example: `(fromTo (from (to)) (to (mapEntry Mover)) count:(count at:(to)))`."""
-    concepts = ("FromToEffect",)
+    concepts = ("FromToEffect", "ReplacementCapture if to.apply has RemoveEffect")
 
     params = (P("from_", "FromSpec"), P("to", "ToSpec"), P("count", IntFn, opt=True, named=True),
               P("copy", LitBool, opt=True, named=True, default=False),
