@@ -8,6 +8,8 @@ board tables they close over (steps and rays by direction, regions, hands).
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from .engine import (A_ADD, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED)
 from .state import TOP
 from .errors import LudemeError, Pos
@@ -20,6 +22,10 @@ from .ludemes.base import Builder, Ludeme, Other
 
 MAX_TURNS_PER_PLAYER = 1250
 MAX_MOVES = 10_000
+
+# Set only while `ludeme.concepts_playout` compiles a game: (ludeme, closure) -> closure, to
+# tag every move with the ludeme that generated it. Ordinary compiles never wrap anything.
+MOVE_TAGGER: ContextVar = ContextVar("MOVE_TAGGER", default=None)
 
 
 class Env:
@@ -71,6 +77,9 @@ class Env:
                 raise
             except (KeyError, IndexError, ValueError, TypeError) as e:  # a bug or bad table
                 raise lud.fail(f"cannot compile this ludeme: {type(e).__name__}: {e}") from e
+            tagger = MOVE_TAGGER.get()
+            if tagger is not None and isinstance(lud, base.Moves):
+                f = tagger(lud, f)
             # The ludeme is kept with its closure: a ludeme built only to be compiled (as
             # (no Pieces ...) builds a (count Pieces ...)) must not free its id for another.
             self._compiled[key] = (lud, f)

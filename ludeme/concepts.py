@@ -206,6 +206,8 @@ class ConceptWalk:
             elif all(self._holds(node, t) for t in terms):
                 (removed if name.startswith("-") else out).add(name.lstrip("-"))
         for p in type(node).params:
+            if _is_site_type(p.type) and getattr(node, p.attr, None) in SITE_TYPES:
+                out.add(getattr(node, p.attr))      # Ludii's SiteType.concepts(type)
             if _is_direction(p.type):
                 value = getattr(node, p.attr, None)
                 for word in value if isinstance(value, list) else [value]:
@@ -246,6 +248,15 @@ class ConceptWalk:
         else:
             result = _value_text(arg) in value.split("|")
         return result != negated
+
+
+SITE_TYPES = ("Cell", "Vertex", "Edge")
+
+
+def _is_site_type(t) -> bool:
+    """Whether a declared argument type is the graph-element type (Cell, Vertex, Edge)."""
+    from .ludemes.base import SiteType
+    return t is SiteType or (isinstance(t, tuple) and SiteType in t)
 
 
 def _is_direction(t) -> bool:
@@ -366,6 +377,17 @@ def shape_concepts(board_item) -> set[str]:
     return out
 
 
+# Ludii names a piece's image family by the folder of the image its name finds (the
+# names below are those of Ludii's checkers and animal images; chess-like names are the
+# Piece ludeme's own declarations).
+_ANIMALS = ("bear bull camel cat chick chicken cow coyote crab crocodile dog dove dragon duck "
+            "eagle elephant fish fox frog gazelle goat goose hare hen horse hyena jaguar "
+            "kangaroo koala lamb leopard lion lioness monkey mouse ox panther penguin prawn puma "
+            "rabbit rat rhino seal sheep snake tiger toad wolf")
+IMAGE_FAMILIES = {**{n: "CheckersComponent" for n in ("counter", "counterstar", "doublecounter")},
+                  **{n: "AnimalComponent" for n in _ANIMALS.split()}}
+
+
 # `(piece Families {...})`: the families of piece images the game offers.
 PIECE_FAMILIES = {"Abstract": "MarkerComponent", "Themed": "AnimalComponent"}
 
@@ -415,22 +437,26 @@ def define_concepts(ex) -> set[str]:
             name = calls.get(pos.file, {}).get((pos.line, pos.col))
             if name:
                 used.add(name)
-    cat = catalog()
-    named = {LIBRARY_BOARDS.get(name, name) for name in used}
-    return {name for name in named if name in cat and cat[name].boolean}
+    return set().union(*(LIBRARY_BOARDS.get(name, set()) for name in used))
 
 
-# Library board defines whose concept has another name (the rest are named as their concept).
+# The library defines Ludii recognises (`Game.computeBooleanConcepts`) and what each sets;
+# any other define, a game's own "NoPiece" for one, sets nothing by its name.
+_TRI = {"Two": "BottomAndTop", "One": "Bottom", "Four": "Four"}
 LIBRARY_BOARDS = {
-    "AlquerqueGraph": "AlquerqueBoard",
-    "AlquerqueGraphWithBottomTriangle": "AlquerqueBoardWithOneTriangle",
-    "AlquerqueBoardWithBottomTriangle": "AlquerqueBoardWithOneTriangle",
-    "AlquerqueGraphWithBottomAndTopTriangles": "AlquerqueBoardWithTwoTriangles",
-    "AlquerqueBoardWithBottomAndTopTriangles": "AlquerqueBoardWithTwoTriangles",
-    "AlquerqueGraphWithFourTriangles": "AlquerqueBoardWithFourTriangles",
-    "ThreeMensMorrisGraphWithLeftAndRightTriangles": "ThreeMensMorrisBoardWithTwoTriangles",
-    "ThreeMensMorrisBoardWithLeftAndRightTriangles": "ThreeMensMorrisBoardWithTwoTriangles",
-    "CrossGraph": "CrossBoard",
+    "AlquerqueBoard": {"AlquerqueBoard"}, "AlquerqueGraph": {"AlquerqueBoard"},
+    **{f"Alquerque{kind}With{where}Triangle{'s' if n != 'One' else ''}":
+       {"AlquerqueBoard", f"AlquerqueBoardWith{n}Triangle{'s' if n != 'One' else ''}"}
+       for n, where in _TRI.items() for kind in ("Board", "Graph")},
+    "AlquerqueBoardWithEightTriangles": {"AlquerqueBoard", "AlquerqueBoardWithEightTriangles"},
+    "ThreeMensMorrisBoard": {"ThreeMensMorrisBoard"},
+    **{f"ThreeMensMorris{kind}WithLeftAndRightTriangles":
+       {"ThreeMensMorrisBoard", "ThreeMensMorrisBoardWithTwoTriangles"}
+       for kind in ("Board", "Graph")},
+    "NineMensMorrisBoard": {"NineMensMorrisBoard"}, "StarBoard": {"StarBoard"},
+    "CrossBoard": {"CrossBoard"}, "CrossGraph": {"CrossBoard"}, "KintsBoard": {"KintsBoard"},
+    "PachisiBoard": {"PachisiBoard"},
+    "FortyStonesWithFourGapsBoard": {"FortyStonesWithFourGapsBoard"},
 }
 
 
@@ -445,6 +471,33 @@ def _calls_by_position(path: str, text: str | None = None) -> dict:
             for n in _all_nodes(top) if isinstance(n, Call)}
 
 
+def mancala_concepts(board, board_item) -> set[str]:
+    """What Ludii's Mancala board style adds: the board kind, its rows and stores, and the
+    sowing direction of each track (its first step north or east: counter-clockwise;
+    south or west: clockwise), as Ludii's `Game.setMetadata` reads them."""
+    out = {"MancalaBoard"}
+    if board_item is not None and type(board_item).keyword == "mancalaBoard":
+        rows = _value_text(board_item.rows)
+        out |= {"Sow"} | ({"MancalaStores"} if board_item.store != "None" else set())
+        out |= {f"Mancala{w}Rows" for n, w in (("2", "Two"), ("3", "Three"), ("4", "Four"),
+                                               ("6", "Six")) if rows == n}
+    tracks = getattr(board, "track_info", ())
+    if tracks:
+        out.add("Track")
+        for track in tracks:
+            if len(track.sites) < 2:
+                continue
+            first, nxt = track.sites[0], track.sites[1]
+            for d in ("N", "E", "S", "W"):
+                try:
+                    hit = nxt in board.default.trajectories.targets(first, d)
+                except (KeyError, IndexError, AttributeError):
+                    hit = False
+                if hit:
+                    out.add("SowCCW" if d in ("N", "E") else "SowCW")
+    return out
+
+
 def frame_concepts(game, typed, metadata) -> set[str]:
     """What the game frame sets: format, players, board and its site types, metadata."""
     n = game.num_players
@@ -452,17 +505,27 @@ def frame_concepts(game, typed, metadata) -> set[str]:
     out.add({1: "Solitaire", 2: "TwoPlayer"}.get(n, "Multiplayer"))
     out.add(game.board.site_type)
     if any(c.index > 0 for c in game.containers):
-        out |= {"Hand", "Cell"}
-    board_item = next((i for i in typed.equipment.items if type(i).keyword == "board"), None) \
+        out.add("Hand")
+    board_item = next((i for i in typed.equipment.items
+                       if type(i).keyword in ("board", "mancalaBoard")), None) \
         if typed.equipment else None
-    if board_item is not None:
+    if board_item is not None and type(board_item).keyword == "board":
         out |= shape_concepts(board_item)
     styles = metadata_concepts(metadata)
     if game.board.site_type == "Vertex":
         styles.add("GraphStyle")        # a board played on its vertices is drawn as a graph
+    if "MancalaStyle" in styles:
+        out |= mancala_concepts(game.board, board_item)
+    out.add("End")                      # Ludii sets it for every game, with or without end rules
+    if game.stacking:
+        out |= {"StackState", "Stack"}
     players = typed.players.players if typed.players else []
     if any(getattr(p, "dirn", None) for p in players):
         out.add("PieceDirection")       # pieces face their owner's direction
+    for comp in game.components[1:]:
+        family = IMAGE_FAMILIES.get(comp.name.rstrip("0123456789").lower())
+        if family:
+            out.add(family)
     owned = {}
     for comp in game.components[1:]:
         owned.setdefault(comp.owner, set()).add(comp.name.rstrip("0123456789"))
@@ -470,6 +533,16 @@ def frame_concepts(game, typed, metadata) -> set[str]:
     if n > 1 and any(k != kinds[0] for k in kinds):
         out.add("AsymmetricPiecesType")
     return out | styles
+
+
+def derived_concepts(found: set[str], metadata_styles: set[str]) -> set[str]:
+    """Ludii's game-level inferences over the ludemes' concepts (`computeBooleanConcepts`,
+    `setMetadata`): dice make a game stochastic with site states. (Ludii's metadata may
+    clear Stack again for some stack types; not done here.)"""
+    out = set(found)
+    if "Dice" in out:     # with their parents, as Ludii sets these before the parents
+        out |= with_parents({"Stochastic", "SiteState"})
+    return out
 
 
 # ---------------------------------------------------------------- non-boolean concepts
@@ -575,22 +648,26 @@ def compile_time(path: str, options=(), ruleset: str | None = None) -> GameConce
     game = load(path, options, ruleset)
     typed = Builder().build(ex.game, Other, "")
     walk = ConceptWalk()
-    names = with_parents(set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata)
-                         | define_concepts(ex))
+    found = set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata) | define_concepts(ex)
+    names = derived_concepts(with_parents(found), metadata_concepts(ex.metadata))
     return GameConcepts(game.name, str(path), list(game.options), game.ruleset, names,
                         non_boolean(game, typed, names), undeclared=set(walk.undeclared))
 
 
 def add_playout_concepts(gc: GameConcepts, playouts: int, seed: int = 0, jobs=None) -> None:
-    """Ludii's playout metrics (those `ludeme run` computes) from uniform-random playouts."""
+    """Ludii's playout metrics (those `ludeme run` computes), move-concept frequencies and
+    end-concept shares (`ludeme.concepts_playout`) from uniform-random playouts."""
     from .metrics import METRICS, summarize
     from .runner import load, run_playouts
     game = load(gc.file, gc.options, gc.ruleset)
     df = run_playouts(game, playouts, seed, jobs, progress=False)
     row = summarize(df).iloc[0]
     gc.playout = {m: float(row[m]) for m in METRICS if m in catalog()}
+    from .concepts_playout import playout_concepts
+    gc.playout.update(playout_concepts(gc.file, gc.options, gc.ruleset, playouts, seed))
     gc.playout_source = (f"{len(df)} uniform-random playouts (ludeme run's agent), run seed "
-                         f"{seed}")
+                         f"{seed}; move-concept frequencies and end shares from the same "
+                         f"{playouts} playouts on the reference engine")
 
 
 # ---------------------------------------------------------------- similarity

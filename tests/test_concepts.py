@@ -89,6 +89,13 @@ def test_nearest_ranks_the_same_game_first():
 
 # ---------------------------------------------------------------- Ludii's reference concepts
 
+# Known differences, checked exactly so that a fix shows: (Ludii has, we do not; we have,
+# Ludii's record does not). English Draughts' record was made where Ludii's piece images
+# were not found (the corpus record of the same file has CheckersComponent, as here).
+KNOWN_GAPS = {"english-draughts": (set(), {"CheckersComponent", "ComponentStyle", "Style",
+                                           "Visual"})}
+
+
 def _reference_configs():
     ref = refdata_dir()
     if ref is None:
@@ -108,6 +115,11 @@ def test_compile_time_concepts_equal_ludiis(config, refdata):
     if got.undeclared:
         pytest.skip(f"{config['slug']}: no concepts declared yet for "
                     f"{', '.join(sorted(got.undeclared))}")
+    if config["slug"] in KNOWN_GAPS:
+        missing, extra = KNOWN_GAPS[config["slug"]]
+        assert set(expected["booleanConcepts"]) - got.boolean == missing
+        assert got.boolean - set(expected["booleanConcepts"]) == extra
+        pytest.xfail(f"known gap: missing {sorted(missing)}, extra {sorted(extra)}")
     assert sorted(got.boolean) == sorted(expected["booleanConcepts"])
     for name, value in got.non_boolean.items():
         if name in expected["nonBooleanConcepts"]:
@@ -169,3 +181,33 @@ def test_index_and_nearest(tmp_path, capsys):
 def test_bad_input(argv, message, capsys):
     assert main(["concepts", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- playout concepts
+
+def test_playout_concepts_of_breakthrough():
+    """Every Breakthrough move is a step to an empty or an enemy site, a capture exactly when
+    to an enemy; every playout ends by reaching the far row (Ludii's frequencies are shares
+    of legal moves per state, averaged over states, then over playouts)."""
+    from ludeme.concepts_playout import playout_concepts
+    path = shared_dir() / "ludii" / "games" / "Breakthrough.lud" if shared_dir() else None
+    if path is None or not path.is_file():
+        pytest.skip("Ludii's Breakthrough.lud not found: put shared/ beside the checkout")
+    got = playout_concepts(path, playouts=4, seed=1)
+    assert got["StepDecisionFrequency"] == pytest.approx(1.0)
+    assert got["StepDecisionToEmptyFrequency"] + got["StepDecisionToEnemyFrequency"] \
+        == pytest.approx(1.0)
+    assert got["ReplacementCaptureFrequency"] == pytest.approx(got["StepDecisionToEnemyFrequency"])
+    assert 0 < got["StepDecisionToEnemyFrequency"] < 0.5
+    assert got["ReachEndFrequency"] == got["ReachWinFrequency"] == 1.0
+    assert "HopDecisionFrequency" not in got
+
+
+def test_playout_concepts_of_tic_tac_toe_end_shares():
+    from ludeme.concepts_playout import playout_concepts
+    path = shared_dir() / "ludii" / "games" / "Tic-Tac-Toe.lud" if shared_dir() else None
+    if path is None or not path.is_file():
+        pytest.skip("Ludii's Tic-Tac-Toe.lud not found: put shared/ beside the checkout")
+    got = playout_concepts(path, playouts=20, seed=3)
+    assert got["AddDecisionFrequency"] > 0.9
+    assert got["LineEndFrequency"] + got.get("DrawFrequency", 0.0) == pytest.approx(1.0)

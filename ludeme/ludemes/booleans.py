@@ -253,7 +253,7 @@ class _Logic(Bool):
 @ludeme("and")
 class And(_Logic):
     """`(and a b)` or `(and {a b c})`."""
-    concepts = ("Conjunction",)
+    concepts = ("Conjunction", "-Contains")
 
     def compile(self, env):
         fs = [env.compile(x) for x in self.conds + (self.more or [])]
@@ -300,7 +300,7 @@ _COMPARE = {  # one closure per operator: no operator call in the hot path
 
 def _comparison(op):
     class Cmp(Bool):
-        concepts = ({"eq": "Equal", "ne": "NotEqual", "lt": "LesserThan", "le": "LesserThanOrEqual", "gt": "GreaterThan", "ge": "GreaterThanOrEqual"}[op.__name__], "CountPiecesComparison if a is countPieces", "CountPiecesComparison if b is countPieces", "CountPiecesMoverComparison if a is countPieces and a.role == Mover", "CountPiecesMoverComparison if b is countPieces and b.role == Mover", "CountPiecesNextComparison if a is countPieces and a.role == Next|Player", "CountPiecesNextComparison if b is countPieces and b.role == Next|Player")
+        concepts = ({"eq": "Equal", "ne": "NotEqual", "lt": "LesserThan", "le": "LesserThanOrEqual", "gt": "GreaterThan", "ge": "GreaterThanOrEqual"}[op.__name__], "CountPiecesComparison if a is countPieces", "CountPiecesComparison if b is countPieces", "CountPiecesMoverComparison if a is countPieces and a.role == Mover", "CountPiecesMoverComparison if b is countPieces and b.role == Mover", "CountPiecesNextComparison if a is countPieces and a.role == Next|Player", "CountPiecesNextComparison if b is countPieces and b.role == Next|Player") + (("IsPieceAt if a is what and b is id", "IsPieceAt if b is what and a is id", "NoPiece if a is countPieces and b == 0", "NoPiece if b is countPieces and a == 0") if op is operator.eq else ())
         params = (P("a", IntFn), P("b", IntFn))
 
         def compile(self, env):
@@ -319,6 +319,7 @@ for _word, _op in (("=", operator.eq), ("!=", operator.ne), ("<", operator.lt),
 @ludeme("all", "Sites")
 class AllSites(Bool):
     """`(all Sites <region> if:<cond>)`: the condition holds at every site (`(site)`)."""
+    concepts = ("NoPiece if region is sitesBoard and if has PieceCount",)
 
     params = (P("region", Region), P("if", Bool, named=True))
 

@@ -16,6 +16,9 @@ makes the die unused again.
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from dataclasses import dataclass
 
 from ..engine import (A_DICE_EQUAL, A_SET_VAR, A_UPDATE_DIE, A_USE_DIE, DICE_EQUAL, DICE_USED,
@@ -42,6 +45,7 @@ class Dice(Item):
     """`(dice [d:<faces>] [faces:{...}] [facesByDie:{{...} ...}] [from:<first>] [num:<dice>]
     [biased:{...}] [<owner>])`: `num` dice (1 by default) of `d` faces numbered from `from`
     (6 faces from 1 by default), or with the given face values."""
+    concepts = ("Dice", "BiasedDice if biased", "DiceD2 if faces == 2", "DiceD3 if faces == 3", "DiceD4 if faces == 4", "DiceD6 if faces == 6")
 
     params = (P("d", LitInt, opt=True, named=True), P("faces", LitInt, opt=True, named=True,
                                                        many=True),
@@ -97,6 +101,7 @@ def face_value(state, dice: DiceSet, site: int) -> int:
 @ludeme("roll")
 class Roll(Moves):
     """`(roll)`: roll every die (each face equally likely)."""
+    concepts = ("Roll",)
 
     params = (P("then", "Then", opt=True),)
 
@@ -125,6 +130,7 @@ class Roll(Moves):
 @ludeme("count", "Pips")
 class CountPips(IntFn):
     """`(count Pips)`: the sum of the values the dice show."""
+    concepts = ("SumDice",)
 
     params = ()
 
@@ -136,6 +142,7 @@ class CountPips(IntFn):
 @ludeme("face")
 class Face(IntFn):
     """`(face <site>)`: the value the die at a site shows (-1 when no die is there)."""
+    concepts = ()
 
     params = (P("site", IntFn),)
 

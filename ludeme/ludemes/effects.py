@@ -3,6 +3,9 @@ region, `(byScore ...)`."""
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from ..engine import A_MOVE, A_MOVE_LEVEL, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from ..state import TOP
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
@@ -18,6 +21,7 @@ class FromTo(Moves):
     (Ludii's FromTo); `count:` moves that many from the origin.
 
     Example: `(fromTo (from (to)) (to (mapEntry Mover)) count:(count at:(to)))`."""
+    concepts = ("FromToEffect", "ReplacementCapture if to.apply has RemoveEffect")
 
     params = (P("from_", "FromSpec"), P("to", "ToSpec"), P("count", IntFn, opt=True, named=True),
               P("copy", LitBool, opt=True, named=True, default=False),
@@ -79,6 +83,7 @@ class FromTo(Moves):
 class RegionIf(Region):
     """`(if <cond> <region> [<region>])`: the first region when the condition holds, else the
     second (empty when there is none)."""
+    concepts = ("ConditionalStatement",)
 
     params = (P("cond", Bool), P("then_", Region), P("else_", Region, opt=True))
 
@@ -92,6 +97,7 @@ class RegionIf(Region):
 @ludeme("score")
 class FinalScore(Other):
     """`(score <role> <int>)` inside (byScore {...}): the score a player ends with."""
+    concepts = ("Scoring",)
 
     params = (P("role", RoleType), P("score", IntFn))
 
@@ -100,6 +106,7 @@ class FinalScore(Other):
 class ByScore(EndRule):
     """`(byScore [{(score P1 ...) ...}] [misere:])`: set the final scores if given, then end the
     game ranking everyone by score, highest first (Ludii's ByScore)."""
+    concepts = ("Scoring", "ScoringEnd", "ScoringWin")
 
     params = (P("scores", "FinalScore", opt=True, many=True),
               P("misere", LitBool, opt=True, named=True, default=False))
@@ -122,6 +129,7 @@ class ByScore(EndRule):
 class IntIf(IntFn):
     """`(if <cond> <int> [<int>])`: the first value when the condition holds, else the second
     (-1 when there is none, Ludii's Undefined)."""
+    concepts = ("ConditionalStatement",)
 
     params = (P("cond", Bool), P("then_", IntFn), P("else_", IntFn, opt=True))
 
@@ -136,6 +144,7 @@ class IntIf(IntFn):
 class BoolIf(Bool):
     """`(if <cond> <cond> [<cond>])`: the second condition when the first holds, else the third
     (false when there is none)."""
+    concepts = ("ConditionalStatement",)
 
     params = (P("cond", Bool), P("then_", Bool), P("else_", Bool, opt=True))
 
@@ -150,6 +159,7 @@ class BoolIf(Bool):
 class CountIn(IntFn):
     """`(count in:<region>)`: the pieces on the sites of a region, counts added up (levels in
     a stacking game)."""
+    concepts = ()
 
     params = (P("type", SiteType, opt=True), P("in", Region, named=True))
 
@@ -170,6 +180,7 @@ class CountIn(IntFn):
 @ludeme("is", "Next")
 class IsNext(Bool):
     """`(is Next <player>)`: the player is the next to move."""
+    concepts = ()
 
     params = (P("role", RoleType, opt=True), P("player", IntFn, opt=True))
 
@@ -185,6 +196,7 @@ class ForEachSite(Moves):
     """`(forEach Site <region> <moves> [noMoveYet:<moves>] [(then ...)])`: the moves generated
     with each site of the region (in increasing order) as `(site)`, `(from)` and `(to)`; the
     `noMoveYet:` moves when there are none."""
+    concepts = ("ControlFlowStatement",)
 
     params = (P("region", Region), P("generator", Moves),
               P("noMoveYet", Moves, opt=True, named=True), P("then", "Then", opt=True))
@@ -227,6 +239,7 @@ class Do(Moves):
     `ifAfterwards:`, the moves after which the condition holds (checked on a copy with the move
     and its consequents applied); with `next:`, the next moves generated after the first ones
     were applied, each carrying their actions first."""
+    concepts = ("DoLudeme", "CopyContext")
 
     params = (P("prior", Moves), P("next", Moves, opt=True, named=True),
               P("ifAfterwards", Bool, opt=True, named=True), P("then", "Then", opt=True))
@@ -286,6 +299,7 @@ class Do(Moves):
 @ludeme("all", "Passed")
 class AllPassed(Bool):
     """`(all Passed)`: every player's last turn was a pass (Ludii's AllPassed)."""
+    concepts = ()
 
     params = ()
 
@@ -298,6 +312,7 @@ class AllPassed(Bool):
 class NoPieces(Bool):
     """`(no Pieces [<role>] ["Name"] [in:<region>])`: (count Pieces ...) with the same
     arguments is 0."""
+    concepts = ("NoPiece", "NoPieceMover if role == Mover", "NoPieceNext if role == Next")
 
     params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="All"),
               P("who", IntFn, opt=True), P("name", LitStr, opt=True),
@@ -340,6 +355,7 @@ class Priority(Moves):
 @ludeme("set", "NextPlayer")
 class SetNextPlayer(Moves):
     """`(set NextPlayer <player>)`: who moves after this turn."""
+    concepts = ("SetNextPlayer",)
 
     params = (P("player", IntFn), P("then", "Then", opt=True))
 
@@ -353,6 +369,7 @@ class SetNextPlayer(Moves):
 class ForEachValue(Moves):
     """`(forEach Value min:<int> max:<int> <moves>)` or `(forEach Value <values> <moves>)`:
     the moves generated with each value as `(value)`."""
+    concepts = ("ControlFlowStatement",)
 
     params = (P("values", Region, opt=True), P("min", IntFn, opt=True, named=True),
               P("max", IntFn, opt=True, named=True), P("generator", Moves),
@@ -410,11 +427,13 @@ class _Extreme(IntFn):
 @ludeme("min")
 class Min(_Extreme):
     """`(min <int> <int>)` or `(min {<int> ...})`: the smallest."""
+    concepts = ("Minimum",)
 
 
 @ludeme("max")
 class Max(_Extreme):
     """`(max <int> <int>)` or `(max {<int> ...})`: the largest."""
+    concepts = ("Maximum",)
 
     pick = max
 
@@ -422,6 +441,7 @@ class Max(_Extreme):
 @ludeme("+")
 class Sum(IntFn):
     """`(+ {<int> ...})`: the sum of the values."""
+    concepts = ("Addition",)
 
     params = (P("values", IntFn, many=True),)
 
@@ -434,3 +454,4 @@ class Sum(IntFn):
 class AddEffect(MoveAdd):
     """`(add [(piece ...)] (to ...) [count:] [stack:] [(then ...)])`: (move Add ...) as an
     effect (Ludii's Add is one class for both)."""
+    concepts = ("AddEffect",)

@@ -6,6 +6,9 @@ docstring names it and carries a small `.lud` example.
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from ..engine import A_SET_MOVER
 from .base import IntFn, Other, P, ludeme
 
@@ -21,6 +24,7 @@ class CountTurns(IntFn):
 
         (if (< (% (- (count Turns) 1) 4) 2) (forEach Piece "Big") (forEach Piece "Small"))
     """
+    concepts = ()
 
     params = ()
 
@@ -42,6 +46,7 @@ class ValueRandom(IntFn):
 
         (start (set Mover (value Random (range 1 4))))
     """
+    concepts = ("Stochastic",)
 
     params = (P("range", "RangeL"),)
 
@@ -68,6 +73,7 @@ class SetMover(Other):
 
         (start { (place "Stone" "Hand" count:6) (set Mover (value Random (range 1 4))) })
     """
+    concepts = ()
 
     params = (P("player", IntFn),)
 

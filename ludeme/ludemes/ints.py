@@ -246,6 +246,7 @@ class CountPieces(IntFn):
 @ludeme("count", "Cell")
 class CountCell(IntFn):
     """`(count Cell at:<site>)`: how many pieces stand on a site."""
+    concepts = ("Cell", "PieceCount")
 
     params = (P("at", IntFn, named=True),)
     compile = _read_at("count")
@@ -254,6 +255,7 @@ class CountCell(IntFn):
 @ludeme("count")
 class CountAt(IntFn):
     """`(count at:<site>)`: how many pieces stand on a site."""
+    concepts = ("PieceCount",)
 
     params = _AT_PARAMS
     compile = _read_at("count")

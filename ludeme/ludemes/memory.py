@@ -10,6 +10,9 @@ is the older spelling), `(forget Value ["Name"] <int>|All)`, `(values Remembered
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from ..engine import A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A_SET_VAR, Move
 from ..state import TOP
 from .base import (Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
@@ -42,6 +45,7 @@ class SetVar(Moves):
 @ludeme("var")
 class Var(IntFn):
     """`(var ["Name"])`: a variable's value, -1 until it is set."""
+    concepts = ()
 
     params = (P("name", LitStr, opt=True),)
 
@@ -71,16 +75,19 @@ class _Remember(Moves):
 class RememberValue(_Remember):
     """`(remember Value ["Name"] <int> [unique:<cond>])`: add a value to the remembered ones
     (once only with unique:True)."""
+    concepts = ("Variable", "RememberValues")
 
 
 @ludeme("set", "RememberValue")
 class SetRememberValue(_Remember):
     """`(set RememberValue ["Name"] <int> [unique:<cond>])`: as (remember Value ...)."""
+    concepts = ("Variable", "RememberValues")
 
 
 @ludeme("forget", "Value")
 class ForgetValue(Moves):
     """`(forget Value ["Name"] <int>|All)`: forget one remembered value, or all of them."""
+    concepts = ("Variable", "ForgetValues")
 
     params = (P("name", LitStr, opt=True), P("all", Enum("ForgetValueAllType", "All"), opt=True),
               P("value", IntFn, opt=True), P("then", "Then", opt=True))
@@ -98,6 +105,7 @@ class ValuesRemembered(Region):
     """`(values Remembered ["Name"])`: the remembered values, as sites, in the order they
     were remembered; a value remembered twice is there twice, as in Ludii (a
     `(forEach Value ...)` over them iterates it twice)."""
+    concepts = ()
 
     params = (P("name", LitStr, opt=True),)
 
@@ -109,6 +117,7 @@ class ValuesRemembered(Region):
 @ludeme("set", "Pending")
 class SetPending(Moves):
     """`(set Pending [<int>|<region>])`: values (1 by default) pending until the next move."""
+    concepts = ("Variable", "SetPending")
 
     params = (P("value", IntFn, opt=True), P("region", Region, opt=True),
               P("then", "Then", opt=True))
@@ -128,6 +137,7 @@ class SetPending(Moves):
 @ludeme("is", "Pending")
 class IsPending(Bool):
     """`(is Pending)`: some value is pending."""
+    concepts = ()
 
     params = ()
 
@@ -138,6 +148,7 @@ class IsPending(Bool):
 @ludeme("sites", "Pending")
 class SitesPending(Region):
     """`(sites Pending)`: the pending values, as sites."""
+    concepts = ()
 
     params = ()
 
@@ -149,6 +160,7 @@ class SitesPending(Region):
 class StartRememberValue(Other):
     """`(set RememberValue ["Name"] <int>|<region> [unique:])` as a start rule: remember each
     value (each site of a region) before the first move."""
+    concepts = ("Variable", "RememberValues")
 
     params = (P("name", LitStr, opt=True), P("value", (IntFn, Region)),
               P("unique", LitBool, opt=True, named=True, default=False))
@@ -166,6 +178,7 @@ class StartRememberValue(Other):
 class SetPlayerValue(Moves):
     """`(set Value <player> <int>)`: a player's value (undefined, -1, until set), read by
     (value Player ..)."""
+    concepts = ("PlayerValue",)
 
     params = (P("who", (RoleType, IntFn)), P("value", IntFn), P("then", "Then", opt=True))
 
@@ -179,6 +192,7 @@ class SetPlayerValue(Moves):
 class ValuePlayer(IntFn):
     """`(value Player <player>)`: the player's value, -1 (Undefined) until set (Ludii 1.3.12
     fills the players' values with Undefined)."""
+    concepts = ("PlayerValue",)
 
     params = (P("who", (RoleType, IntFn)),)
 
@@ -195,6 +209,7 @@ def _one_player(env, lud):
 @ludeme("state")
 class StateAt(IntFn):
     """`(state at:<site> [level:])`: the state of the piece at a site (0 off the board)."""
+    concepts = ("PieceState",)
 
     params = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
               P("level", IntFn, opt=True, named=True))
@@ -215,6 +230,7 @@ class StateAt(IntFn):
 @ludeme("set", "State")
 class SetState(Moves):
     """`(set State at:<site> [level:] <int>)`: set the state of the piece at a site."""
+    concepts = ("SiteState", "SetSiteState")
 
     params = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
               P("level", IntFn, opt=True, named=True), P("value", IntFn),
@@ -239,6 +255,7 @@ class SetState(Moves):
 @ludeme("value", "Pending")
 class ValuePending(IntFn):
     """`(value Pending)`: the pending value when there is exactly one, else 0."""
+    concepts = ()
 
     params = ()
 

@@ -210,7 +210,7 @@ class MoveRemove(Moves):
 @ludeme("move")
 class MoveFromTo(Moves):
     """`(move (from ...) (to ...) [count:] [copy:] [stack:] [(then ...)])`."""
-    concepts = ("FromToDecision",)
+    concepts = ("FromToDecision", "ReplacementCapture if to.apply has RemoveEffect")
 
     params = (P("from_", "FromSpec"), P("to", "ToSpec"), P("count", IntFn, opt=True, named=True),
               P("copy", LitBool, opt=True, named=True, default=False),

@@ -467,6 +467,7 @@ class SitesSide(Region):
 class RegionFilter(Region):
     """`(forEach <region> if:<cond>)`: the sites of the region where the condition holds
     (evaluated with `(site)` at each)."""
+    concepts = ("ControlFlowStatement",)
 
     params = (P("region", Region), P("if", "Bool", named=True))
 

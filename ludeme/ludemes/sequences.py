@@ -8,6 +8,9 @@ Each follows the Ludii class of the same keyword; its docstring has a `.lud` exa
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from .base import IntFn, P, SiteType, ludeme
 from .moves import MoveStep
 from .regions import RelationType
@@ -27,6 +30,7 @@ class StepEffect(MoveStep):
     """`(step [(from ...)] [directions] (to if:... [(apply ...)]) [stack:] [(then ...)])`:
     a step as an effect; `(sites Distance ...)` and `(count Steps ...)` also use it to say
     which steps a walk may take. Example: `(step Forwards (to if:(is Empty (to))))`."""
+    concepts = ("StepEffect", "IsEmpty if not to.if", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")
 
 
 def step_walker(env, step, lud):
@@ -65,6 +69,7 @@ class CountMovesThisTurn(IntFn):
     """`(count MovesThisTurn)`: decisions the mover already made this turn (0 on the first
     move of a turn; each `(moveAgain)` adds one). Example:
     `(if (= 0 (count MovesThisTurn)) (set Var 3))`."""
+    concepts = ()
 
     params = ()
 
@@ -82,6 +87,7 @@ class CountSteps(IntFn):
 
         (count Steps (step (to if:(is Empty (to)))) (last From) (last To))
     """
+    concepts = ("Distance",)
 
     params = (P("type", SiteType, opt=True), P("relation", RelationType, opt=True),
               P("step", StepEffect, opt=True), P("site1", IntFn), P("site2", IntFn))
@@ -169,5 +175,6 @@ class SlideEffect(MoveSlide):
     """`(slide [(from ...)] [directions] [(between ...)] [(to ...)] [(then ...)])`: a slide
     as an effect (Ludii's Slide), e.g. a piece dropped exactly two sites down after it
     is placed: `(then (slide (from (last To)) S (between (exact 2))))`."""
+    concepts = ("SlideEffect", "LineOfSight", "Contains if not to.if", "AdjacentDirection if not dirn")
 
 

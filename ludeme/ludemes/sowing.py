@@ -8,6 +8,9 @@ which reads the typed `track` declared here.
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from ..engine import A_ADD, A_COUNT, A_MOVE, A_SET_FIELD, Move
 from ..state import TOP
 from .base import (Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region,
@@ -18,6 +21,7 @@ from .effects import applied_actions
 @ludeme("track")
 class Track(Other):
     """`(track "Name" "1,E,N,W"|{sites} [loop:] [P1|owner] [directed:])`: built with the board."""
+    concepts = ("Track", "TrackLoop if loop", "TrackOwned if owner")
 
     params = (P("name", LitStr), P("steps", (LitStr, LitInt, Enum("TrackEnd", "End")), many=True),
               P("owner", (LitInt, RoleType), opt=True),
@@ -53,6 +57,7 @@ def tracks_by_owner(env, name: str | None, lud) -> dict[int, object]:
 class SetCount(Other):
     """`(set Count <n> to:<region>|at:<site>)`, a start rule: n of the last declared piece on
     each site (Ludii's SetCount)."""
+    concepts = ("PieceCount", "PiecesPlacedOnBoard")
 
     params = (P("type", SiteType, opt=True), P("count", IntFn),
               P("to", Region, opt=True, named=True), P("at", IntFn, opt=True, named=True))
@@ -82,6 +87,7 @@ class SetCount(Other):
 class MoveSelect(Moves):
     """`(move Select (from <sites> [if:]) [(to <sites> [if:])] [(then ...)])`: a decision that
     only picks a site (from = to), its effect is in its consequents (e.g. a sow)."""
+    concepts = ()
 
     params = (P("from_", "FromSpec"), P("to", "ToSpec", opt=True),
               P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
@@ -143,6 +149,7 @@ class Sow(Moves):
 
     Example: `(sow apply:(if (= 6 (count at:(to))) (fromTo (from (to)) (to (mapEntry Mover))
     count:6)))`."""
+    concepts = ("Sow", "CopyContext if apply", "SowWithEffect if apply", "SowRemove if apply has RemoveEffect", "SowCapture if apply has FromToEffect", "SowOriginFirst if not origin == False", "SowSkip if skipIf", "SowSkip if not includeSelf", "SowBacktracking if backtracking")
 
     params = (P("type", SiteType, opt=True), P("start", IntFn, opt=True),
               P("count", IntFn, opt=True, named=True),
@@ -302,6 +309,7 @@ class SitesTrack(Region):
     """`(sites Track [<role>|(player ..)] ["Name"] [from:] [to:])`: the sites of a track (the
     one named, else the first of the player's or of nobody's), from `from:` up to `to:`
     included, going round to the start when `to:` comes before `from:`."""
+    concepts = ()
 
     params = (P("player", "PlayerFn", opt=True), P("role", RoleType, opt=True),
               P("name", LitStr, opt=True), P("from", IntFn, opt=True, named=True),
@@ -371,6 +379,7 @@ def _player_fn(env, lud, default):
 class TrackSiteMove(IntFn):
     """`(trackSite Move [from:] [role|(player ..)|"Track"] steps:<int>)`: the site `steps`
     further along the player's track (wrapping on a loop; -1 past the end of a line)."""
+    concepts = ()
 
     params = (P("from", IntFn, opt=True, named=True), P("role", RoleType, opt=True),
               P("player", "PlayerFn", opt=True), P("name", LitStr, opt=True),
@@ -420,6 +429,7 @@ class TrackSiteMove(IntFn):
 class TrackSiteFirst(IntFn):
     """`(trackSite FirstSite [role|(player ..)] ["Track"] [from:] [if:])`: the first site of the
     track (from `from:` on, going round) where the condition holds; -1 if none."""
+    concepts = ()
 
     params = (P("player", "PlayerFn", opt=True), P("role", RoleType, opt=True),
               P("name", LitStr, opt=True), P("from", IntFn, opt=True, named=True),

@@ -7,6 +7,9 @@ needs stacks sets `env.stacking`, as Ludii's `GameType.Stacking` flag does.
 
 from __future__ import annotations
 
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
 from .base import Bool, Enum, IntFn, LitStr, P, Region, SiteType, ludeme
 from .game import Piece, Place
 from .ints import _var
@@ -26,6 +29,7 @@ class Tile(Piece):
 
         (equipment {(board (hex 4)) (piece "Disc" Each) (tile "Hex" Each)})
     """
+    concepts = ("Tile",)
 
 
 @ludeme("place", "Stack")
@@ -33,6 +37,7 @@ class PlaceStack(Place):
     """`(place Stack "Item"|items:{"Item" ...} <site|region> [count:N])`: push pieces on the
     stacks of sites at the start, each item in turn (bottom first); the game keeps stacks.
     Example: `(place Stack "Disc1" 0 count:2)`, `(place Stack items:{"Stick2" "Stick1"} 5)`."""
+    concepts = ("PiecesPlacedOnBoard",)
 
     params = (P("item", LitStr, opt=True), P("items", LitStr, opt=True, named=True, many=True),
               *Place.params[1:])
@@ -47,6 +52,7 @@ class PlaceStack(Place):
 class SizeStack(IntFn):
     """`(size Stack [in:<region>|at:<site>])`: the levels at a site (summed over a region);
     the last move's destination by default (Ludii's SizeStack)."""
+    concepts = ()
 
     params = (P("type", SiteType, opt=True), P("in", Region, opt=True, named=True),
               P("at", IntFn, opt=True, named=True))
@@ -78,6 +84,7 @@ class CountStack(IntFn):
 
         (count Stack at:(from) if:(= (what at:(to) level:(level)) (id "Disc" Mover)))
     """
+    concepts = ()
 
     params = (P("direction", StackDirection, opt=True), P("type", SiteType, opt=True),
               P("at", IntFn, opt=True, named=True), P("in", Region, opt=True, named=True),
@@ -119,6 +126,7 @@ class CountStack(IntFn):
 class TopLevel(IntFn):
     """`(topLevel at:<site>)`: the level of the top of the stack at a site, its size
     minus one (0 for an empty site or a game without stacks, as Ludii's TopLevel)."""
+    concepts = ()
 
     params = (P("type", SiteType, opt=True), P("at", IntFn, named=True))
 
