@@ -47,7 +47,7 @@ class Env:
         self.containers = containers
         self.components = components
         self.num_board_sites = containers[0].num_sites
-        self.total_sites = sum(c.num_sites for c in containers)
+        self.total_sites = max(c.sites_from + c.num_sites for c in containers)
         self.piece_items: list = []        # (component index, Piece ludeme)
         self.requires_visited = False      # a ludeme reads the sites visited this turn
         self.stacking = False              # a ludeme needs stacks (stack:True, ...)
@@ -237,7 +237,9 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     components = [Component(0, "", 0)]
     piece_items = []
     dice_items = []
-    next_site = board.num_sites
+    # Ludii numbers the other containers after max(cells, default-type sites) of the board
+    # (Equipment.sitesFrom), so a vertex board with more faces than vertices leaves a gap.
+    next_site = max(board.num_sites, board.num_cells)
     for it in items:
         if isinstance(it, G.Hand):
             for p in roles.owners(it.role, it):

@@ -187,10 +187,11 @@ class Game:
         self.ruleset = ruleset
         self.requires_all_pass = requires_all_pass
         self.uses_score = uses_score
-        self.total_sites = sum(c.num_sites for c in containers)
-        self.container_of = []
+        # Ludii's global numbering may leave unused sites after the board (see compiler._assemble)
+        self.total_sites = max(c.sites_from + c.num_sites for c in containers)
+        self.container_of = [0] * self.total_sites
         for c in containers:
-            self.container_of.extend([c.index] * c.num_sites)
+            self.container_of[c.sites_from:c.sites_from + c.num_sites] = [c.index] * c.num_sites
         self.phase_index = {p.name: i for i, p in enumerate(phases)}
         self.initial_phase = [0] * (num_players + 1)
         self.requires_visited = False
