@@ -50,6 +50,7 @@ class Env:
         self.total_sites = max(c.sites_from + c.num_sites for c in containers)
         self.piece_items: list = []        # (component index, Piece ludeme)
         self.requires_visited = False      # a ludeme reads the sites visited this turn
+        self.records_start = False         # a ludeme reads where pieces began (sites Start)
         self.stacking = False              # a ludeme needs stacks (stack:True, ...)
         self.sequence_capture = False      # a removal waits for the end of the turn
         self._compiled: dict[int, object] = {}
@@ -340,6 +341,7 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
                 requires_all_pass=requires_all_pass,
                 options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
     game.requires_visited = env.requires_visited
+    game.records_start = env.records_start
     game.stacking = env.stacking
     game.swap_rule = swap_rule
     game.sequence_capture = env.sequence_capture
@@ -413,11 +415,18 @@ def _static_regions(env: Env, items) -> dict:
     return out
 
 
+class _NeedsState(Exception):
+    """Raised by `_StaticCtx` when a function reads the position."""
+
+
 class _StaticCtx:
     """A context for regions that do not depend on the state."""
 
-    s = None
     from_ = to = site = player = UNDEFINED
+
+    @property
+    def s(self):
+        raise _NeedsState
 
 
 def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
@@ -454,20 +463,35 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
         if len(targets) != 1:
             raise rule.fail(f"(place {rule.item!r} ...) names {len(targets)} pieces; name one")
         comp = targets[0]
+        # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
+        count = rule.counts[0] if rule.counts else rule.count
         if rule.coord is not None:
             sites = [env.board.index_of(rule.coord)]
         else:
             f = env.compile(rule.where)
-            got = f(_StaticCtx())
+            try:
+                got = f(_StaticCtx())
+            except _NeedsState:
+                # A region of the position so far, e.g. (sites Empty): Ludii applies the
+                # start rules in order, so it is read when this rule is played.
+                moves.append(_place_on_region(f, comp, count))
+                continue
             sites = [got] if isinstance(got, int) else list(got)
             bad = [x for x in sites if not 0 <= x < env.total_sites]
             if bad:
                 raise rule.fail(f"(place {rule.item!r} ...) names no site here "
                                 f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
-        # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
-        count = rule.counts[0] if rule.counts else rule.count
         moves.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
     return moves
+
+
+def _place_on_region(region, comp, count):
+    """A start move placing `comp` on the sites `region` gives in the position it is played in."""
+    def actions(ctx):
+        got = region(ctx)
+        sites = [got] if isinstance(got, int) else got
+        return [(A_ADD, s, comp.index, comp.owner, count) for s in sites]
+    return actions
 
 
 __all__ = ["compile_game", "Env", "Pos", "MAX_MOVES", "MAX_TURNS_PER_PLAYER"]

@@ -39,6 +39,7 @@ A_SET_VAR = 18    # (A_SET_VAR, name, value)   a named variable (name None: Ludi
 A_REMEMBER = 19   # (A_REMEMBER, name, value)  add to the remembered values (name may be None)
 A_FORGET = 20     # (A_FORGET, name, value)    forget one value (value None: all of them)
 A_PENDING = 21    # (A_PENDING, value)         mark a value pending until the next move
+A_SET_COUNTER = 22  # (A_SET_COUNTER, value)   Ludii's state counter (ActionSetCounter)
 
 UNDEFINED = -1
 
@@ -68,7 +69,7 @@ _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCO
               A_PASS: 0, A_COUNT: 1, A_FLIP: 1, A_MOVE_LEVEL: 3, A_MOVE_STACK: 2,
               A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_MOVE_N: 2, A_SWAP: 0,
               A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0, A_REMOVE_LATER: 1,
-              A_SET_MOVER: 0}
+              A_SET_MOVER: 0, A_SET_COUNTER: 0}
 _NO_SITE_ACTIONS = frozenset(k for k, to in _ACTION_TO.items() if not to)
 
 
@@ -179,6 +180,7 @@ class Game:
         self.containers = containers
         self.components = components
         self.start = start                      # list of action tuples, one list per start move
+        self.records_start = False              # keep what stood where after the start
         self.phases = phases
         self.end = end
         self.max_turns = max_turns
@@ -218,6 +220,8 @@ class Game:
                 s.do_action(a)
             s.num_moves += 1
         s.num_start_moves = s.num_moves
+        if self.records_start:          # Ludii's trial.startingPos, read by (sites Start ...)
+            s.notes["startingPos"] = tuple(s.sites.what[:self.containers[0].num_sites])
         return s
 
     def component_named(self, name: str) -> Component | None:
@@ -511,6 +515,8 @@ class State:
             self.notes[key] = kept
         elif kind == A_PENDING:
             self.pending.add(a[1])
+        elif kind == A_SET_COUNTER:
+            self.counter = a[1]
         elif kind == A_SET_MOVER:
             n = self.g.num_players
             self.mover, self.next = a[1], a[1] % n + 1

@@ -217,6 +217,7 @@ class MoveFromTo(Moves):
             raise self.fail("stack:True with copy: is not supported yet")
         sub_stack = bool(self.stack) and count is not None
         kind = _moving_action(env, self, self.stack)
+        nsites = env.num_board_sites
 
         # Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
         # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
@@ -236,7 +237,9 @@ class MoveFromTo(Moves):
             s = c.s
             if sub_stack:
                 return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
-            return (s.size_stack(frm) - 1 if kind == A_MOVE else 0), 0
+            # Out of a hand Ludii 1.3.12 records no level (reported 0) though the top
+            # piece leaves: its traces of Chex, Sam K'i and Main Tapak Empat show it.
+            return (s.size_stack(frm) - 1 if kind == A_MOVE and frm < nsites else 0), 0
 
         def from_to(c):
             what = c.s.what

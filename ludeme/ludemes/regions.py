@@ -370,6 +370,8 @@ class SitesDirection(Region):
               P("distance", IntFn, opt=True, named=True), P("type", SiteType, opt=True))
 
     def compile(self, env):
+        if self.from_ is None:
+            raise self.fail("(sites Direction ...) needs from:<site> or from:<region>, as in Ludii")
         origin = env.compile(self.from_)
         single = isinstance(self.from_, IntFn)
         dirn = self.dirn or "Adjacent"
