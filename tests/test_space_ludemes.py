@@ -1,0 +1,130 @@
+"""Board queries, scores and the start: centrePoint, count Rows/Columns, (value), sites Start,
+where, is Full, the start (set Score ...), set Counter/counter, and Ludii's site numbering
+of the hands after a board of vertices."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludeme.compiler import compile_game
+from ludeme.errors import LudemeError
+from ludeme.expand import expand, load_description
+
+
+def _game(start: str = "", play: str = "(move Add (to (sites Empty)))",
+          board: str = "(board (square 3))", extra: str = "", end: str = ""):
+    text = (f'(game "T" (players 2) (equipment {{ {board} (piece "Disc" Each) '
+            f'(piece "King" Each) {extra} }}) (rules (start {{ {start} }}) (play {play}) {end}))')
+    return compile_game(expand(load_description("t.lud", text)))
+
+
+def _sites(state, what):
+    return [s for s, w in enumerate(state.what) if w == what]
+
+
+@pytest.mark.parametrize("board, hand_from", [
+    ("(board (square 3))", 9),                                      # 9 cells
+    ("(board (square 3) use:Vertex)", 9),                           # 9 vertices > 4 cells
+    ("(board (square 5 diagonals:Alternating) use:Vertex)", 32),    # 25 vertices < 32 cells
+    ("(board (square 3 diagonals:Solid) use:Vertex)", 16),          # 13 vertices < 16 cells
+])
+def test_hands_follow_the_larger_of_cells_and_default_sites(board, hand_from):
+    game = _game('(place "Disc1" (handSite P1) count:2)', board=board, extra="(hand Each)")
+    assert [c.sites_from for c in game.containers[1:]] == [hand_from, hand_from + 1]
+    assert game.new_initial_state(0).count[hand_from] == 2
+
+
+def test_a_vertex_board_with_more_cells_than_vertices_leaves_a_gap():
+    # Alquerque's lines: 25 vertices, 32 triangles -> the hands from 32, sites 25-31 unused.
+    game = _game('(place "Disc1" (handSite P1) count:1)',
+                 board="(board (square 5 diagonals:Alternating) use:Vertex)", extra="(hand Each)",
+                 play="(move (from (handSite P1)) (to (sites Empty)))")
+    board = game.board
+    assert board.num_cells > board.num_sites
+    assert game.containers[1].sites_from == board.num_cells
+    state = game.new_initial_state(0)
+    assert {m.frm for m in state.legal_moves()} == {board.num_cells}
+
+
+@pytest.mark.parametrize("start, expected", [
+    ('(place "Disc1" (centrePoint))', [4]),
+    ('(place "Disc1" (sites Row (- (count Rows) 1)))', [6, 7, 8]),
+    ('(place "Disc1" (sites Column (- (count Columns) 2)))', [1, 4, 7]),
+    ('(place "King1" 0) (place "Disc1" (sites Empty))', [1, 2, 3, 4, 5, 6, 7, 8]),
+])
+def test_start_rules(start, expected):
+    state = _game(start).new_initial_state(0)
+    assert _sites(state, 1) == expected
+
+
+def test_value_is_the_iterated_value():
+    game = _game(play="(forEach Value min:2 max:4 (move Add (to (value))))")
+    assert sorted(m.to for m in game.new_initial_state(0).legal_moves()) == [2, 3, 4]
+
+
+def test_sites_start_is_where_the_kind_stood_after_the_start():
+    play = '(move Remove (sites Start (piece (id "Disc" Mover))))'
+    game = _game('(place "Disc1" {0 2}) (place "Disc2" 8)', play=play)
+    state = game.new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves()) == [0, 2]
+    state.apply(next(m for m in state.legal_moves() if m.to == 0))
+    assert [m.to for m in state.legal_moves()] == [8]
+    state.apply(state.legal_moves()[0])
+    assert [m.to for m in state.legal_moves()] == [2]     # 0 is empty now; 8 is not P1's
+
+
+@pytest.mark.parametrize("play_end, winner", [
+    ('(end (if (= (where "King" P1) 4) (result P1 Win)))', 1),
+    ('(end (if (= (where "King" P2) -1) (result P2 Win)))', 2),
+    ('(end (if (= (where (id "Disc" P1)) 0) (result P1 Win)))', 1),
+])
+def test_where(play_end, winner):
+    # The first move adds a Disc of player 1 on site 0.
+    game = _game('(place "King1" 4) (place "Disc1" {1 3})', end=play_end)
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.is_terminal() and state.winner == winner
+
+
+def test_where_with_a_piece_on_several_sites_is_refused_while_playing():
+    game = _game('(place "Disc1" {1 3})',
+                 end='(end (if (= (where "Disc" P1) 1) (result P1 Win)))')
+    state = game.new_initial_state(0)
+    with pytest.raises(LudemeError, match="several sites"):
+        state.apply(state.legal_moves()[0])
+
+
+def test_is_full_ends_a_filled_board():
+    game = _game(end="(end (if (is Full) (result Mover Draw)))")
+    state = game.new_initial_state(0)
+    for _ in range(9):
+        assert not state.is_terminal()
+        state.apply(state.legal_moves()[0])
+    assert state.is_terminal()
+
+
+def test_start_scores_and_the_counter():
+    game = _game("(set Score Each 3) (set Score P2 (count Rows))",
+                 play="(move Add (to (sites Empty)) (then (if (= (counter) 1) (set Counter))))")
+    state = game.new_initial_state(0)
+    assert state.scores[1:] == [3, 3] and state.num_start_moves == 3   # Each: one per player
+    assert state.counter == -1
+    counters = []
+    for _ in range(4):
+        state.apply(state.legal_moves()[0])
+        counters.append(state.counter)
+    assert counters == [0, 1, 0, 1]     # reset to -1 after reaching 1, then +1
+
+
+@pytest.mark.parametrize("start, play, board, message", [
+    ("", "(move Add (to (sites Direction N)))", "(board (square 3))", "needs from:"),
+    ("", "(move Add (to (sites Empty)))", "(board (square 3) use:Vertex)", "is Full"),
+    ('(place "Disc1" (where "King"))', "(move Add (to (sites Empty)))", "(board (square 3))",
+     "needs the player"),
+    ('(place "Disc1" (centrePoint Vertex))', "(move Add (to (sites Empty)))",
+     "(board (square 3))", "'type' of \\(centrePoint"),
+])
+def test_refused(start, play, board, message):
+    end = "(end (if (is Full) (result Mover Draw)))" if message == "is Full" else ""
+    with pytest.raises(LudemeError, match=message):
+        _game(start, play, board=board, end=end)
