@@ -8,10 +8,11 @@ board tables they close over (steps and rays by direction, regions, hands).
 
 from __future__ import annotations
 
-from .engine import (A_ADD, Component, Container, Game, Phase, UNDEFINED)
+from .engine import (A_ADD, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED)
+from .state import TOP
 from .errors import LudemeError, Pos
 from .expand import Expanded
-from .equipment import Equipment
+from .equipment import Equipment, NoSuchRegion
 from .roles import Roles
 from .tables import BoardTables
 from .ludemes import base, dice as D, game as G  # importing the package registers every family
@@ -272,7 +273,7 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     for idx, piece in piece_items:
         owner = components[idx].owner
         env.facing_of[idx] = piece.dirn or facing.get(owner, "N")
-    env.equipment.regions.update(_static_regions(env, items))
+    _static_regions(env, items)
     for it in items:
         if isinstance(it, G.MapL):
             env.maps[it.name] = {roles.value(p.key): _map_value(board, components, roles, p)
@@ -389,30 +390,45 @@ def _landmark(board, word: str) -> int:
     return board.region(_LANDMARKS[word])[0]
 
 
-def _static_regions(env: Env, items) -> dict:
-    out: dict[str, dict[int, tuple]] = {}
-    for it in items:
-        if not isinstance(it, G.Regions):
-            continue
-        name = it.name or f"Region{len(out)}"
-        # Ludii keeps regions declared for players the game does not have (Chinese
-        # Checkers declares six homes whatever the number of players).
-        owner = env.roles.owner(it.role, it, allow_missing=True) if it.role != "Each" else 0
-        sites: list[int] = []
-        parts: list[tuple] = []
-        probe = _StaticCtx()
-        for r in it.region or []:
-            part = env.compile(r)(probe)
-            part = (part,) if isinstance(part, int) else tuple(part)
-            parts.append(part)
-            sites.extend(part)
-        owners = range(1, env.num_players + 1) if it.role == "Each" else (owner,)
-        for p in owners:
-            out.setdefault(name, {})[p] = tuple(sites)
-            # Each region function of the item is its own region where Ludii keeps them
-            # apart (is Connected joins the sides a player owns).
-            env.equipment.region_parts.setdefault(p, []).extend(parts)
-    return out
+def _static_regions(env: Env, items) -> None:
+    """The (regions ...) items, into env.equipment.regions. A region may name another one
+    declared after it (Ludii preprocesses a named region when it is first read), so an item
+    naming a region not built yet waits until the others are."""
+    waiting = [it for it in items if isinstance(it, G.Regions)]
+    names: dict[int, str] = {}
+    for it in waiting:
+        names[id(it)] = it.name or f"Region{len(set(names.values()))}"
+    while waiting:
+        later, first_error = [], None
+        for it in waiting:
+            try:
+                _static_region(env, it, names[id(it)])
+            except NoSuchRegion as e:
+                later.append(it)
+                first_error = first_error or e
+        if len(later) == len(waiting):
+            raise first_error
+        waiting = later
+
+
+def _static_region(env: Env, it, name: str) -> None:
+    # Ludii keeps regions declared for players the game does not have (Chinese
+    # Checkers declares six homes whatever the number of players).
+    owner = env.roles.owner(it.role, it, allow_missing=True) if it.role != "Each" else 0
+    sites: list[int] = []
+    parts: list[tuple] = []
+    probe = _StaticCtx()
+    for r in it.region or []:
+        part = env.compile(r)(probe)
+        part = (part,) if isinstance(part, int) else tuple(part)
+        parts.append(part)
+        sites.extend(part)
+    owners = range(1, env.num_players + 1) if it.role == "Each" else (owner,)
+    for p in owners:
+        env.equipment.regions.setdefault(name, {})[p] = tuple(sites)
+        # Each region function of the item is its own region where Ludii keeps them
+        # apart (is Connected joins the sides a player owns).
+        env.equipment.region_parts.setdefault(p, []).extend(parts)
 
 
 class _NeedsState(Exception):
@@ -456,7 +472,7 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
                 site = hands.get(comp.owner)
                 if site is None:
                     raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
-                moves.append([(A_ADD, site, comp.index, comp.owner, rule.count)])
+                moves.append(_place_actions(site, comp, rule.count, rule.state))
             continue
         if rule.where is None and rule.coord is None:
             raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
@@ -474,23 +490,30 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
             except _NeedsState:
                 # A region of the position so far, e.g. (sites Empty): Ludii applies the
                 # start rules in order, so it is read when this rule is played.
-                moves.append(_place_on_region(f, comp, count))
+                moves.append(_place_on_region(f, comp, count, rule.state))
                 continue
             sites = [got] if isinstance(got, int) else list(got)
             bad = [x for x in sites if not 0 <= x < env.total_sites]
             if bad:
                 raise rule.fail(f"(place {rule.item!r} ...) names no site here "
                                 f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
-        moves.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
+        moves.append([a for s in sites for a in _place_actions(s, comp, count, rule.state)])
     return moves
 
 
-def _place_on_region(region, comp, count):
+def _place_actions(site, comp, count, state) -> list[tuple]:
+    """Ludii's placePieces: add the piece, with its local state when `state:` is given."""
+    if state is None:
+        return [(A_ADD, site, comp.index, comp.owner, count)]
+    return [(A_ADD, site, comp.index, comp.owner, count), (A_SET_FIELD, "state", site, TOP, state)]
+
+
+def _place_on_region(region, comp, count, state):
     """A start move placing `comp` on the sites `region` gives in the position it is played in."""
     def actions(ctx):
         got = region(ctx)
         sites = [got] if isinstance(got, int) else got
-        return [(A_ADD, s, comp.index, comp.owner, count) for s in sites]
+        return [a for s in sites for a in _place_actions(s, comp, count, state)]
     return actions
 
 

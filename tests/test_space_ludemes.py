@@ -128,3 +128,38 @@ def test_refused(start, play, board, message):
     end = "(end (if (is Full) (result Mover Draw)))" if message == "is Full" else ""
     with pytest.raises(LudemeError, match=message):
         _game(start, play, board=board, end=end)
+
+
+def test_place_state_sets_the_pieces_local_state():
+    state = _game('(place "Disc1" {0 1} state:2)').new_initial_state(0)
+    assert [state.sites.state[s] for s in (0, 1, 2)] == [2, 2, 0]
+
+
+@pytest.mark.parametrize("regions, sites, expected", [
+    # a region may name one declared after it
+    ('(regions "Outer" P1 (difference (sites Board) (sites P1 "Inner"))) '
+     '(regions "Inner" P1 (sites Centre))', '(sites P1 "Outer")', [0, 1, 2, 3, 5, 6, 7, 8]),
+    # with a player: that player's regions whose name contains the name
+    ('(regions "Left1" P1 (sites {0 3})) (regions "Left2" P2 (sites {2 5}))', '(sites P2 "Left")',
+     [2, 5]),
+    # without one: every region of that name, whoever owns it
+    ('(regions "Home" P1 (sites {0})) (regions "Home" P2 (sites {8}))', '(sites "Home")', [0, 8]),
+])
+def test_named_regions(regions, sites, expected):
+    game = _game(extra=regions, play=f"(move Add (to {sites}))")
+    assert sorted(m.to for m in game.new_initial_state(0).legal_moves()) == expected
+
+
+def test_is_line_whats_counts_any_of_the_kinds():
+    end = '(end (if (is Line 3 whats:{(id "Disc" P1) (id "King" P1)}) (result P1 Win)))'
+    game = _game('(place "Disc1" 0) (place "King1" 1)', end=end,
+                 play="(move Add (to 2))")
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.is_terminal() and state.winner == 1
+
+
+def test_an_applied_effect_with_consequents_is_refused():
+    play = ("(move Step (to if:True (apply (remove (to) (then (addScore Mover 1))))))")
+    with pytest.raises(LudemeError, match="consequents"):
+        _game('(place "Disc1" 0)', play=f"(forEach Piece {play})")

@@ -91,6 +91,11 @@ def _side_effect(env, to_spec):
             raise ap.fail("(apply if:...) needs an effect")
         return None
     rule = env.compile(ap.if_) if ap.if_ is not None else None
+    if getattr(ap.effect, "then", None) is not None:
+        # Ludii applies the effect as a whole move, its consequents before the decision's
+        # own actions; only its actions are chained here.
+        raise ap.effect.fail("consequents (then ...) of an effect in (apply ...) are not "
+                             "supported yet")
     effect = env.compile(ap.effect)
 
     def actions(c):
