@@ -276,8 +276,12 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
     _static_regions(env, items)
     for it in items:
         if isinstance(it, G.MapL):
-            env.maps[it.name] = {roles.value(p.key): _map_value(board, components, roles, p)
-                                 for p in it.pairs}
+            table = {}
+            for p in it.pairs:
+                key, value = _map_key(env, p), _map_value(env, board, components, roles, p)
+                if key != UNDEFINED and value != UNDEFINED:   # Ludii's computeMap drops them
+                    table[key] = value
+            env.maps[it.name] = table
 
     rules = g.rules
     if rules.start is not None:
@@ -363,10 +367,27 @@ _LANDMARKS = {"CentreSite": "Centre", "LeftSite": "Left", "RightSite": "Right",
               "Topsite": "Top", "BottomSite": "Bottom", "FirstSite": None, "LastSite": None}
 
 
-def _map_value(board, components, roles, pair) -> int:
+def _map_key(env: Env, pair) -> int:
+    """A map's key as Ludii's Map.computeMap reads it: an integer (a function evaluated
+    before play), a player, or a site written as a coordinate ("B1")."""
+    k = pair.key
+    if not isinstance(k, (int, str)):
+        return env.compile(k)(_StaticCtx())
+    k = env.roles.value(k)
+    if not isinstance(k, str):
+        return k
+    try:
+        return env.board.index_of(k)
+    except (KeyError, ValueError):
+        raise pair.fail(f"{k!r} is not a site of this board") from None
+
+
+def _map_value(env: Env, board, components, roles, pair) -> int:
     """A map's value as Ludii's Map.computeMap reads it: a player, a landmark, a site
-    written as a coordinate ("D1"), or a piece by name."""
+    written as a coordinate ("D1"), a piece by name, or an integer function."""
     v = pair.value
+    if not isinstance(v, (int, str)):
+        return env.compile(v)(_StaticCtx())
     if v in _LANDMARKS:
         return _landmark(board, v)
     v = roles.value(v)

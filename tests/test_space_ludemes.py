@@ -163,3 +163,24 @@ def test_an_applied_effect_with_consequents_is_refused():
     play = ("(move Step (to if:True (apply (remove (to) (then (addScore Mover 1))))))")
     with pytest.raises(LudemeError, match="consequents"):
         _game('(place "Disc1" 0)', play=f"(forEach Piece {play})")
+
+
+@pytest.mark.parametrize("pairs, expected", [
+    ('(pair P1 (coord "C1")) (pair P2 (+ 3 3))', {1: 2, 2: 6}),
+    ('(pair "A1" "C3") (pair "B2" P2)', {0: 8, 4: 2}),
+    ('(pair 1 -1) (pair 2 5)', {2: 5}),                 # Ludii's computeMap drops a -1
+])
+def test_map_pairs(pairs, expected):
+    game = _game(extra=f'(map "M" {{{pairs}}})')
+    assert game.env.maps["M"] == expected
+
+
+def test_is_occupied_cell_reads_a_hand_on_a_vertex_board():
+    play = ("(if (is Occupied Cell (handSite Mover)) (move (from (handSite Mover)) "
+            "(to (sites Empty))) (move Pass))")
+    game = _game('(place "Disc1" (handSite P1) count:1)', play=play,
+                 board="(board (square 3) use:Vertex)", extra="(hand Each)")
+    state = game.new_initial_state(0)
+    assert len(state.legal_moves()) == 9
+    state.apply(state.legal_moves()[0])
+    assert [m.is_pass for m in state.legal_moves()] == [True]

@@ -39,9 +39,16 @@ class IsOccupied(Bool):
     def compile(self, env):
         site = env.compile(self.site)
         n = env.total_sites
+        # A hand's sites are cells whatever the board's type: `Cell` there reads them as the
+        # default does (Ludii's ContainerState for a container other than the board).
+        hands_only = self.type == "Cell" and env.board.site_type != "Cell"
+        board_n = env.num_board_sites
 
         def is_occupied(c):
             s = site(c)   # a site past the last one (a pit computed off the board) is not
+            if hands_only and 0 <= s < board_n:
+                raise self.fail("(is Occupied Cell ...) on a board of another site type is not "
+                                "supported yet")
             return 0 <= s < n and c.s.what[s] != 0
         return is_occupied
 
