@@ -532,6 +532,9 @@ class State:
             self.do_action(a)
         if store:
             self.last_to_after = move.to
+            # Ludii's Move.apply adds the decision to the trial before its consequents,
+            # so (count Moves) in a (then ...) counts it.
+            self.num_moves += 1
         for a in reversed(move.actions):
             # Ludii's toAfterSubsequents: the last action of the move (consequents included)
             # that has a destination.
@@ -569,7 +572,6 @@ class State:
             for site in sorted(self.to_clear):
                 self.sites.remove(site)
             self.to_clear.clear()
-        self.num_moves += 1
         self.num_decisions += 1
         self.history.append((mover, move.is_pass))
         c = self.ctx

@@ -184,3 +184,24 @@ def test_is_occupied_cell_reads_a_hand_on_a_vertex_board():
     assert len(state.legal_moves()) == 9
     state.apply(state.legal_moves()[0])
     assert [m.is_pass for m in state.legal_moves()] == [True]
+
+
+def test_count_moves_in_a_consequent_counts_the_decision():
+    # Ludii's Move.apply adds the decision to the trial before its consequents: the
+    # second decision sees (count Moves) = 2 and the mover plays again.
+    game = _game(play="(move Add (to (sites Empty)) (then (if (is Even (count Moves)) "
+                      "(moveAgain))))")
+    state = game.new_initial_state(0)
+    movers = []
+    for _ in range(5):
+        movers.append(state.mover)
+        state.apply(state.legal_moves()[0])
+    assert movers == [1, 2, 2, 1, 1]
+
+
+def test_sites_occupied_by_neutral_lists_no_empty_site():
+    text = ('(game "T" (players 2) (equipment { (board (square 3)) (piece "Dot" Neutral) })'
+            ' (rules (start (place "Dot0" 4)) (play (move Add (piece "Dot0") (to (sites Empty)'
+            ' if:(= 1 (count Sites in:(sites Occupied by:Neutral)))))) ))')
+    game = compile_game(expand(load_description("t.lud", text)))
+    assert len(game.new_initial_state(0).legal_moves()) == 8     # the one Dot, not 9 sites
