@@ -132,7 +132,7 @@ def test_refused(start, play, board, message):
 
 def test_place_state_sets_the_pieces_local_state():
     state = _game('(place "Disc1" {0 1} state:2)').new_initial_state(0)
-    assert [state.sites.state[s] for s in (0, 1, 2)] == [2, 2, 0]
+    assert [state.piece_state(s) for s in (0, 1, 2)] == [2, 2, 0]
 
 
 @pytest.mark.parametrize("regions, sites, expected", [

@@ -121,7 +121,7 @@ class Where(IntFn):
                 s = c.s
                 state = local(c) if local is not None else -1
                 for site in range(limit):
-                    if s.what[site] == what and (state == -1 or s.sites.state[site] == state):
+                    if s.what[site] == what and (state == -1 or s.piece_state(site) == state):
                         return site
                 return -1
             return where_what
@@ -142,7 +142,7 @@ class Where(IntFn):
             s = c.s
             state = local(c) if local is not None else -1
             found = [site for site in range(limit)
-                     if s.what[site] == what and (state == -1 or s.sites.state[site] == state)]
+                     if s.what[site] == what and (state == -1 or s.piece_state(site) == state)]
             if len(found) > 1:
                 raise self.fail(f"(where {name!r} ...) with the piece on several sites "
                                 f"({found[:4]}) is not supported yet: Ludii answers in the "
