@@ -14,7 +14,7 @@ from .engine import (A_ADD, A_SET_FIELD, Component, Container, Game, Phase, UNDE
 from .state import TOP
 from .errors import LudemeError, Pos
 from .expand import Expanded
-from .equipment import Equipment
+from .equipment import Equipment, NoSuchRegion
 from .roles import Roles
 from .tables import BoardTables
 from .ludemes import base, dice as D, game as G  # importing the package registers every family
@@ -54,9 +54,10 @@ class Env:
         self.containers = containers
         self.components = components
         self.num_board_sites = containers[0].num_sites
-        self.total_sites = sum(c.num_sites for c in containers)
+        self.total_sites = max(c.sites_from + c.num_sites for c in containers)
         self.piece_items: list = []        # (component index, Piece ludeme)
         self.requires_visited = False      # a ludeme reads the sites visited this turn
+        self.records_start = False         # a ludeme reads where pieces began (sites Start)
         self.stacking = False              # a ludeme needs stacks (stack:True, ...)
         self.sequence_capture = False      # a removal waits for the end of the turn
         self._compiled: dict[int, object] = {}
@@ -245,7 +246,9 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves) -> Game:
     components = [Component(0, "", 0)]
     piece_items = []
     dice_items = []
-    next_site = board.num_sites
+    # Ludii numbers the other containers after max(cells, default-type sites) of the board
+    # (Equipment.sitesFrom), so a vertex board with more faces than vertices leaves a gap.
+    next_site = max(board.num_sites, board.num_cells)
     for it in items:
         if getattr(it, "is_dice", False):
             # Dice are pieces too, numbered before every other piece (Ludii creates the
@@ -279,11 +282,15 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves) -> Game:
     for idx, piece in piece_items:
         owner = components[idx].owner
         env.facing_of[idx] = piece.dirn or facing.get(owner, "N")
-    env.equipment.regions.update(_static_regions(env, items))
+    _static_regions(env, items)
     for it in items:
         if isinstance(it, G.MapL):
-            env.maps[it.name] = {roles.value(p.key): _map_value(board, components, roles, p)
-                                 for p in it.pairs}
+            table = {}
+            for p in it.pairs:
+                key, value = _map_key(env, p), _map_value(env, board, components, roles, p)
+                if key != UNDEFINED and value != UNDEFINED:   # Ludii's computeMap drops them
+                    table[key] = value
+            env.maps[it.name] = table
 
     rules = g.rules
     if rules.start is not None:
@@ -348,6 +355,7 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves) -> Game:
                 requires_all_pass=requires_all_pass,
                 options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
     game.requires_visited = env.requires_visited
+    game.records_start = env.records_start
     game.stacking = env.stacking
     game.swap_rule = swap_rule
     game.sequence_capture = env.sequence_capture
@@ -368,10 +376,27 @@ _LANDMARKS = {"CentreSite": "Centre", "LeftSite": "Left", "RightSite": "Right",
               "Topsite": "Top", "BottomSite": "Bottom", "FirstSite": None, "LastSite": None}
 
 
-def _map_value(board, components, roles, pair) -> int:
+def _map_key(env: Env, pair) -> int:
+    """A map's key as Ludii's Map.computeMap reads it: an integer (a function evaluated
+    before play), a player, or a site written as a coordinate ("B1")."""
+    k = pair.key
+    if not isinstance(k, (int, str)):
+        return env.compile(k)(_StaticCtx())
+    k = env.roles.value(k)
+    if not isinstance(k, str):
+        return k
+    try:
+        return env.board.index_of(k)
+    except (KeyError, ValueError):
+        raise pair.fail(f"{k!r} is not a site of this board") from None
+
+
+def _map_value(env: Env, board, components, roles, pair) -> int:
     """A map's value as Ludii's Map.computeMap reads it: a player, a landmark, a site
-    written as a coordinate ("D1"), or a piece by name."""
+    written as a coordinate ("D1"), a piece by name, or an integer function."""
     v = pair.value
+    if not isinstance(v, (int, str)):
+        return env.compile(v)(_StaticCtx())
     if v in _LANDMARKS:
         return _landmark(board, v)
     v = roles.value(v)
@@ -395,37 +420,59 @@ def _landmark(board, word: str) -> int:
     return board.region(_LANDMARKS[word])[0]
 
 
-def _static_regions(env: Env, items) -> dict:
-    out: dict[str, dict[int, tuple]] = {}
-    for it in items:
-        if not isinstance(it, G.Regions):
-            continue
-        name = it.name or f"Region{len(out)}"
-        # Ludii keeps regions declared for players the game does not have (Chinese
-        # Checkers declares six homes whatever the number of players).
-        owner = env.roles.owner(it.role, it, allow_missing=True) if it.role != "Each" else 0
-        sites: list[int] = []
-        parts: list[tuple] = []
-        probe = _StaticCtx()
-        for r in it.region or []:
-            part = env.compile(r)(probe)
-            part = (part,) if isinstance(part, int) else tuple(part)
-            parts.append(part)
-            sites.extend(part)
-        owners = range(1, env.num_players + 1) if it.role == "Each" else (owner,)
-        for p in owners:
-            out.setdefault(name, {})[p] = tuple(sites)
-            # Each region function of the item is its own region where Ludii keeps them
-            # apart (is Connected joins the sides a player owns).
-            env.equipment.region_parts.setdefault(p, []).extend(parts)
-    return out
+def _static_regions(env: Env, items) -> None:
+    """The (regions ...) items, into env.equipment.regions. A region may name another one
+    declared after it (Ludii preprocesses a named region when it is first read), so an item
+    naming a region not built yet waits until the others are."""
+    waiting = [it for it in items if isinstance(it, G.Regions)]
+    names: dict[int, str] = {}
+    for it in waiting:
+        names[id(it)] = it.name or f"Region{len(set(names.values()))}"
+    while waiting:
+        later, first_error = [], None
+        for it in waiting:
+            try:
+                _static_region(env, it, names[id(it)])
+            except NoSuchRegion as e:
+                later.append(it)
+                first_error = first_error or e
+        if len(later) == len(waiting):
+            raise first_error
+        waiting = later
+
+
+def _static_region(env: Env, it, name: str) -> None:
+    # Ludii keeps regions declared for players the game does not have (Chinese
+    # Checkers declares six homes whatever the number of players).
+    owner = env.roles.owner(it.role, it, allow_missing=True) if it.role != "Each" else 0
+    sites: list[int] = []
+    parts: list[tuple] = []
+    probe = _StaticCtx()
+    for r in it.region or []:
+        part = env.compile(r)(probe)
+        part = (part,) if isinstance(part, int) else tuple(part)
+        parts.append(part)
+        sites.extend(part)
+    owners = range(1, env.num_players + 1) if it.role == "Each" else (owner,)
+    for p in owners:
+        env.equipment.regions.setdefault(name, {})[p] = tuple(sites)
+        # Each region function of the item is its own region where Ludii keeps them
+        # apart (is Connected joins the sides a player owns).
+        env.equipment.region_parts.setdefault(p, []).extend(parts)
+
+
+class _NeedsState(Exception):
+    """Raised by `_StaticCtx` when a function reads the position."""
 
 
 class _StaticCtx:
     """A context for regions that do not depend on the state."""
 
-    s = None
     from_ = to = site = player = UNDEFINED
+
+    @property
+    def s(self):
+        raise _NeedsState
 
 
 def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
@@ -450,8 +497,9 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
     return moves
 
 
-def _place_item(env: Env, rule, item: str, by_name: dict) -> list[list[tuple]]:
-    """The start actions placing `item` as a (place ...) rule says."""
+def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
+    """The start moves placing `item` as a (place ...) rule says: action lists, or
+    closures giving them in the position they are played in."""
     out: list = []
     targets = [by_name[item]] if item in by_name else \
         [comp for comp in env.components[1:]
@@ -459,8 +507,6 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list[list[tuple]]:
     if not targets:
         raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
     if rule.container is not None:
-        if rule.state is not None:
-            raise rule.fail("(place ... \"Hand\" state:) is not supported yet")
         if rule.container != "Hand":
             raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\")")
         hands = env.hand_offsets()
@@ -468,37 +514,55 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list[list[tuple]]:
             site = hands.get(comp.owner)
             if site is None:
                 raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
-            out.append([(A_ADD, site, comp.index, comp.owner, rule.count)])
+            out.append(_place_actions(site, comp, rule.count, rule.state))
         return out
     if rule.where is None and rule.coord is None:
         raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
     if len(targets) != 1:
         raise rule.fail(f"(place {item!r} ...) names {len(targets)} pieces; name one")
     comp = targets[0]
+    # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
+    count = rule.counts[0] if rule.counts else rule.count
+    stack = getattr(rule, "stacking", False)
     if rule.coord is not None:
         sites = [env.board.index_of(rule.coord)]
     else:
         f = env.compile(rule.where)
-        got = f(_StaticCtx())
+        try:
+            got = f(_StaticCtx())
+        except _NeedsState:
+            # A region of the position so far, e.g. (sites Empty): Ludii applies the
+            # start rules in order, so it is read when this rule is played.
+            out.append(_place_on_region(f, comp, count, rule.state, stack))
+            return out
         sites = [got] if isinstance(got, int) else list(got)
         bad = [x for x in sites if not 0 <= x < env.total_sites]
         if bad:
             raise rule.fail(f"(place {item!r} ...) names no site here "
                             f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
-    # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
-    count = rule.counts[0] if rule.counts else rule.count
-    if rule.state is None:
-        out.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
-        return out
-    # state: every piece placed gets that state (each level of a stack in turn).
-    stack = getattr(rule, "stacking", False)
-    acts = []
-    for s in sites:
-        for n in ([1] * count if stack else [count]):
-            acts.append((A_ADD, s, comp.index, comp.owner, n))
-            acts.append((A_SET_FIELD, "state", s, TOP, rule.state))
-    out.append(acts)
+    out.append([a for s in sites for a in _place_actions(s, comp, count, rule.state, stack)])
     return out
+
+
+def _place_actions(site, comp, count, state, stack=False) -> list[tuple]:
+    """Ludii's placePieces: add the piece; with `state:`, every piece placed gets that
+    state (each level of a stack in turn)."""
+    if state is None:
+        return [(A_ADD, site, comp.index, comp.owner, count)]
+    acts = []
+    for n in ([1] * count if stack else [count]):
+        acts.append((A_ADD, site, comp.index, comp.owner, n))
+        acts.append((A_SET_FIELD, "state", site, TOP, state))
+    return acts
+
+
+def _place_on_region(region, comp, count, state, stack=False):
+    """A start move placing `comp` on the sites `region` gives in the position it is played in."""
+    def actions(ctx):
+        got = region(ctx)
+        sites = [got] if isinstance(got, int) else got
+        return [a for s in sites for a in _place_actions(s, comp, count, state, stack)]
+    return actions
 
 
 __all__ = ["compile_game", "Env", "Pos", "MAX_MOVES", "MAX_TURNS_PER_PLAYER"]

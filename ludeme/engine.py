@@ -42,6 +42,7 @@ A_PENDING = 21    # (A_PENDING, value)         mark a value pending until the ne
 A_UPDATE_DIE = 22  # (A_UPDATE_DIE, site, face)  a die shows this face index, unused again
 A_USE_DIE = 23    # (A_USE_DIE, site)           a die's value was used (Ludii's ActionUseDie)
 A_DICE_EQUAL = 24  # (A_DICE_EQUAL, flag)       whether the last roll gave equal faces
+A_SET_COUNTER = 25  # (A_SET_COUNTER, value)  Ludii's state counter (ActionSetCounter)
 
 UNDEFINED = -1
 # Keys of State.notes for Ludii's dice bookkeeping: the die sites whose value was used
@@ -75,7 +76,8 @@ _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCO
               A_PASS: 0, A_COUNT: 1, A_FLIP: 1, A_MOVE_LEVEL: 3, A_MOVE_STACK: 2,
               A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_MOVE_N: 2, A_SWAP: 0,
               A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0, A_REMOVE_LATER: 1,
-              A_SET_MOVER: 0, A_UPDATE_DIE: 1, A_USE_DIE: 1, A_DICE_EQUAL: 0}
+              A_SET_MOVER: 0, A_UPDATE_DIE: 1, A_USE_DIE: 1, A_DICE_EQUAL: 0,
+              A_SET_COUNTER: 0}
 _NO_SITE_ACTIONS = frozenset(k for k, to in _ACTION_TO.items() if not to)
 
 
@@ -187,6 +189,7 @@ class Game:
         self.containers = containers
         self.components = components
         self.start = start                      # list of action tuples, one list per start move
+        self.records_start = False              # keep what stood where after the start
         self.phases = phases
         self.end = end
         self.max_turns = max_turns
@@ -195,10 +198,11 @@ class Game:
         self.ruleset = ruleset
         self.requires_all_pass = requires_all_pass
         self.uses_score = uses_score
-        self.total_sites = sum(c.num_sites for c in containers)
-        self.container_of = []
+        # Ludii's global numbering may leave unused sites after the board (see compiler._assemble)
+        self.total_sites = max(c.sites_from + c.num_sites for c in containers)
+        self.container_of = [0] * self.total_sites
         for c in containers:
-            self.container_of.extend([c.index] * c.num_sites)
+            self.container_of[c.sites_from:c.sites_from + c.num_sites] = [c.index] * c.num_sites
         self.phase_index = {p.name: i for i, p in enumerate(phases)}
         self.initial_phase = [0] * (num_players + 1)
         self.requires_visited = False
@@ -225,6 +229,8 @@ class Game:
                 s.do_action(a)
             s.num_moves += 1
         s.num_start_moves = s.num_moves
+        if self.records_start:          # Ludii's trial.startingPos, read by (sites Start ...)
+            s.notes["startingPos"] = tuple(s.sites.what[:self.containers[0].num_sites])
         return s
 
     def component_named(self, name: str) -> Component | None:
@@ -528,6 +534,8 @@ class State:
             self.notes[DICE_USED] = self.notes.get(DICE_USED, frozenset()) | {a[1]}
         elif kind == A_DICE_EQUAL:
             self.notes[DICE_EQUAL] = a[1]
+        elif kind == A_SET_COUNTER:
+            self.counter = a[1]
         elif kind == A_SET_MOVER:
             n = self.g.num_players
             self.mover, self.next = a[1], a[1] % n + 1
@@ -543,6 +551,9 @@ class State:
             self.do_action(a)
         if store:
             self.last_to_after = move.to
+            # Ludii's Move.apply adds the decision to the trial before its consequents,
+            # so (count Moves) in a (then ...) counts it.
+            self.num_moves += 1
         for a in reversed(move.actions):
             # Ludii's toAfterSubsequents: the last action of the move (consequents included)
             # that has a destination.
@@ -581,7 +592,6 @@ class State:
             for site in sorted(self.to_clear):
                 self.sites.remove(site)
             self.to_clear.clear()
-        self.num_moves += 1
         self.num_decisions += 1
         self.history.append((mover, move.is_pass))
         c = self.ctx

@@ -8,6 +8,7 @@ sites in Ludii's global numbering), regions declared with `(regions ...)` and
 from __future__ import annotations
 
 from .engine import Component, Container
+from .errors import LudemeError
 from .ludemes.base import Ludeme
 from .roles import DYNAMIC_WORDS, Roles
 
@@ -88,25 +89,27 @@ class Equipment:
 
 
     def named_region(self, name: str | None, role: str | None, lud: Ludeme):
-        """A region declared with (regions ...): by name, by owner, or both."""
-        if name is None:
-            # (sites Mover): the union of the regions that player owns.
-            owned: dict[int, tuple] = {}
-            for entries in self.regions.values():
+        """A region declared with (regions ...), as Ludii's SitesEquipmentRegion reads it:
+        without a player, every region called `name`, whoever owns it; with one, the
+        regions of that player whose name contains `name` (all of them without a name)."""
+        if role is None:
+            entries = self.regions.get(name)
+            if not entries:
+                raise _no_region(name, self.regions, lud)
+            if len(entries) == 1:
+                sites = next(iter(entries.values()))
+            else:
+                sites = tuple(sorted({s for part in entries.values() for s in part}))
+            return lambda c: sites
+        owned: dict[int, tuple] = {}
+        for rname, entries in self.regions.items():
+            if name is None or name in rname:
                 for owner, sites in entries.items():
                     owned[owner] = tuple(dict.fromkeys(owned.get(owner, ()) + sites))
-            who = self.role_id(role, lud)
-            return lambda c: owned.get(who(c), ())
-        entries = self.regions.get(name)
-        if not entries:
-            raise lud.fail(f"no region called {name!r}; regions: "
-                           f"{', '.join(sorted(self.regions)) or 'none'}")
-        if role is None and len(entries) == 1:
-            sites = next(iter(entries.values()))
-            return lambda c: sites
-        who = self.role_id(role or "Mover", lud)
-        fallback = entries.get(0, entries.get(self.roles.shared, ()))   # nobody's, else shared
-        return lambda c: entries.get(who(c), fallback)
+        if name is not None and not owned:
+            raise _no_region(name, self.regions, lud)
+        who = self.role_id(role, lud)
+        return lambda c: owned.get(who(c), ())
 
 
     def map_named(self, name: str | None, lud: Ludeme) -> dict[int, int]:
@@ -127,3 +130,13 @@ class Equipment:
             for owner, sites in entries.items():
                 owned[owner] = tuple(dict.fromkeys(owned.get(owner, ()) + sites))
         return lambda c: owned.get(player_fn(c), ())
+
+
+class NoSuchRegion(LudemeError):
+    """A (sites "Name") naming no region (yet: regions may name later ones)."""
+
+
+def _no_region(name: str, regions: dict, lud: Ludeme) -> NoSuchRegion:
+    return NoSuchRegion(f"no region called {name!r}; regions: "
+                        f"{', '.join(sorted(regions)) or 'none'}",
+                        lud.node.pos, path=lud.path, via=lud.node.via)

@@ -154,7 +154,7 @@ class Source:
         raise Unsupported(lud)
 
     def is_line(self, lud) -> str:
-        _given(lud, "through", "throughAny", "what", "who", "if_", "type")
+        _given(lud, "through", "throughAny", "what", "whats", "who", "if_", "type")
         if not isinstance(lud.exact, bool) or type(lud.length) is not L.IntConst:
             raise Unsupported(lud, "with a computed length or exact:")
         length = self.int_expr(lud.length)
@@ -687,6 +687,11 @@ def check_game(game) -> None:
         raise Unsupported(None, "removals at the end of the turn")
     if getattr(game, "counting", False):
         raise Unsupported(None, "counted pieces on the board")
+    if getattr(game, "records_start", False):
+        raise Unsupported(None, "the start position read by (sites Start ...)")
+    start = game.new_initial_state(0)
+    if any(start.scores) or any(start.sites.state):
+        raise Unsupported(None, "start rules setting scores or piece states")
 
 
 def _phases(rules) -> list[tuple]:

@@ -39,9 +39,16 @@ class IsOccupied(Bool):
     def compile(self, env):
         site = env.compile(self.site)
         n = env.total_sites
+        # A hand's sites are cells whatever the board's type: `Cell` there reads them as the
+        # default does (Ludii's ContainerState for a container other than the board).
+        hands_only = self.type == "Cell" and env.board.site_type != "Cell"
+        board_n = env.num_board_sites
 
         def is_occupied(c):
             s = site(c)   # a site past the last one (a pit computed off the board) is not
+            if hands_only and 0 <= s < board_n:
+                raise self.fail("(is Occupied Cell ...) on a board of another site type is not "
+                                "supported yet")
             return 0 <= s < n and c.s.what[s] != 0
         return is_occupied
 
@@ -143,6 +150,7 @@ class IsLine(Bool):
               P("through", IntFn, opt=True, named=True),
               P("throughAny", Region, opt=True, named=True),
               P("what", IntFn, opt=True, named=True), P("who", IntFn, opt=True, named=True),
+              P("whats", IntFn, opt=True, named=True, many=True),
               P("exact", (LitBool, Bool), opt=True, named=True, default=False),
               P("contiguous", LitBool, opt=True, named=True, default=True),
               P("if", Bool, opt=True, named=True),
@@ -156,6 +164,8 @@ class IsLine(Bool):
         radials = env.line_radials(self.dirn or "Adjacent", self)
         who_fn = env.compile(self.who) if self.who is not None else None
         what_fn = env.compile(self.what) if self.what is not None else None
+        # whats: any of several kinds makes the line (Ludii's IsLine reads them as what:)
+        whats_fns = [env.compile(w) for w in self.whats] if self.whats else None
         exact_fn = (lambda c, v=self.exact: v) if isinstance(self.exact, bool) \
             else env.compile(self.exact)
         contiguous = self.contiguous
@@ -175,7 +185,9 @@ class IsLine(Bool):
                     c.to = saved_to
                     return False
             what = s.what
-            if what_fn is not None:
+            if whats_fns is not None:
+                whats = {f(c) for f in whats_fns}
+            elif what_fn is not None:
                 whats = {what_fn(c)}
             elif who_fn is not None:
                 w = who_fn(c)
@@ -226,7 +238,7 @@ class IsLine(Bool):
     def _by_level(self, env):
         """Lines through stacks (Ludii's byLevel:True): see stacks.line_by_level."""
         from .stacks import line_by_level
-        self.refuse("throughAny", "who", "if_", "contiguous",
+        self.refuse("throughAny", "who", "whats", "if_", "contiguous",
                     why="a line by level reads its length, through:, what: and exact:")
         env.stacking = True
         length = env.compile(self.length)

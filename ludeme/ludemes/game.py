@@ -301,6 +301,8 @@ LandmarkType = Enum("LandmarkType", "CentreSite LeftSite RightSite Topsite Botto
 
 @ludeme("pair")
 class Pair(Other):
-    """`(pair <key> <value>)` with integer or role keys and values."""
+    """`(pair <key> <value>)`: keys are integers, roles, site labels ("B1") or integer
+    functions read before play ((coord "F2")); values also piece names and landmarks."""
 
-    params = (P("key", (LitInt, RoleType)), P("value", (LitInt, RoleType, LitStr, LandmarkType)))
+    params = (P("key", (LitInt, RoleType, LitStr, IntFn)),
+              P("value", (LitInt, RoleType, LitStr, LandmarkType, IntFn)))

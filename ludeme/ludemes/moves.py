@@ -92,6 +92,11 @@ def _side_effect(env, to_spec):
             raise ap.fail("(apply if:...) needs an effect")
         return None
     rule = env.compile(ap.if_) if ap.if_ is not None else None
+    if getattr(ap.effect, "then", None) is not None:
+        # Ludii applies the effect as a whole move, its consequents before the decision's
+        # own actions; only its actions are chained here.
+        raise ap.effect.fail("consequents (then ...) of an effect in (apply ...) are not "
+                             "supported yet")
     effect = env.compile(ap.effect)
 
     def actions(c):
@@ -240,6 +245,7 @@ class MoveFromTo(Moves):
                 raise self.from_.fail("(from ... level:) with copy: or count: is not "
                                       "supported yet")
             env.stacking = True
+        nsites = env.num_board_sites
 
         # Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
         # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
@@ -268,7 +274,9 @@ class MoveFromTo(Moves):
                 return acts[-1][2], 0
             if sub_stack:
                 return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
-            if kind != A_MOVE or not cell_levels:
+            # Out of a hand Ludii 1.3.12 records no level (reported 0) though the top
+            # piece leaves: its traces of Chex, Sam K'i and Main Tapak Empat show it.
+            if kind != A_MOVE or not cell_levels or frm >= nsites:
                 return 0, 0
             return s.size_stack(frm) - 1, 0
 

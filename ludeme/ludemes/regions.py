@@ -91,8 +91,9 @@ class SitesOccupied(Region):
                 return occupied_stacks(c)
             ids = players(c)
             who, what = c.s.who, c.s.what
+            # an empty site has owner 0 too: by:Neutral lists the neutral pieces only
             if comps is None:
-                return [s for s in rng if who[s] in ids]
+                return [s for s in rng if who[s] in ids and what[s]]
             return [s for s in rng if who[s] in ids and what[s] in comps]
         return occupied
 
@@ -111,7 +112,7 @@ class SitesOccupied(Region):
         def member(c, site):
             if c.g.stacking:
                 return site in occupied(c)
-            if not 0 <= site < limit or c.s.who[site] not in players(c):
+            if not 0 <= site < limit or c.s.who[site] not in players(c) or not c.s.what[site]:
                 return False
             return comps is None or c.s.what[site] in comps
         return member
@@ -375,6 +376,8 @@ class SitesDirection(Region):
               P("distance", IntFn, opt=True, named=True), P("type", SiteType, opt=True))
 
     def compile(self, env):
+        if self.from_ is None:
+            raise self.fail("(sites Direction ...) needs from:<site> or from:<region>, as in Ludii")
         origin = env.compile(self.from_)
         single = isinstance(self.from_, IntFn)
         dirn = self.dirn or "Adjacent"

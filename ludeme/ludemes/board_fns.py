@@ -1,0 +1,169 @@
+"""Functions of the board and its start: Ludii's `game.functions.ints.board` (centrePoint,
+where), `ints.count.simple` (count Rows, count Columns), `ints.value.iterated` (value),
+`region.sites.piece` (sites Start) and `booleans.is.simple` (is Full)."""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from .base import Bool, IntFn, LitStr, P, Region, RoleType, SiteType, ludeme
+
+STARTING_POS = "startingPos"     # State.notes key: what stood on each board site after the start
+
+
+@ludeme("centrePoint")
+class CentrePoint(IntFn):
+    """`(centrePoint)`: the board's first centre site, e.g. `(place "Fox1" (centrePoint))`.
+
+    Ludii's `CentrePoint` reads `topology.centre(type).get(0)`: the centre sites are listed
+    in index order, so it is the lowest-numbered one."""
+
+    concepts = ()
+    params = (P("type", SiteType, opt=True),)
+
+    def compile(self, env):
+        centre = env.board.region("Centre")
+        if not centre:
+            raise self.fail("this board has no centre site")
+        site = centre[0]
+        return lambda c: site
+
+
+def _count_lines(lines_of):
+    def compile(self, env):
+        n = len(lines_of(env.board))
+        return lambda c: n
+    return compile
+
+
+@ludeme("count", "Rows")
+class CountRows(IntFn):
+    """`(count Rows)`: how many rows the board has, e.g. `(- (count Rows) 1)`."""
+
+    concepts = ()
+    params = (P("type", SiteType, opt=True),)
+    compile = _count_lines(lambda board: board.rows)
+
+
+@ludeme("count", "Columns")
+class CountColumns(IntFn):
+    """`(count Columns)`: how many columns the board has, e.g. `(/ (count Columns) 2)`."""
+
+    concepts = ()
+    params = (P("type", SiteType, opt=True),)
+    compile = _count_lines(lambda board: board.columns)
+
+
+@ludeme("value")
+class ValueIterated(IntFn):
+    """`(value)`: the value being iterated over, e.g. in `(forEach Value min:1 max:3 ...)`
+    (Ludii's `ValueIterated` reads the context's value)."""
+
+    concepts = ()
+    params = ()
+
+    def compile(self, env):
+        return lambda c: c.value
+
+
+@ludeme("sites", "Start")
+class SitesStart(Region):
+    """`(sites Start (piece (what at:(from))))`: the board sites where that kind of piece
+    stood once the start rules were applied (Ludii's `trial.startingPos`); empty for a
+    component index out of range."""
+
+    concepts = ()
+    params = (P("piece", "PieceRef"),)
+
+    def compile(self, env):
+        env.records_start = True
+        index = env.compile(self.piece)
+        n = len(env.components)
+
+        def sites(c):
+            what = index(c)
+            if not 1 <= what < n:
+                return ()
+            return tuple(s for s, w in enumerate(c.s.notes[STARTING_POS]) if w == what)
+        return sites
+
+
+@ludeme("where")
+class Where(IntFn):
+    """`(where "King" Mover [state:<int>])` or `(where <what>)`: the board site of a piece,
+    -1 if there is none, e.g. `(is Threatened (id "King" Mover) at:(where "King" Mover))`.
+
+    As Ludii's `Where`: the name picks the first component (in index order) owned by the
+    player whose name contains it; only sites below the board container's `numSites` are
+    looked at (its cell count, also on a board of vertices); `(where <what>)` gives the
+    lowest such site. The named form takes Ludii's first site in its list of the player's
+    pieces, whose order follows the play; where several sites hold the piece this is
+    refused while playing rather than guessed."""
+
+    concepts = ()
+    params = (P("name", (LitStr, IntFn)), P("role", (RoleType, IntFn), opt=True),
+              P("state", IntFn, opt=True, named=True), P("type", SiteType, opt=True))
+
+    def compile(self, env):
+        limit = min(env.board.num_cells, env.num_board_sites)
+        local = env.compile(self.state) if self.state is not None else None
+        if not isinstance(self.name, str):
+            if self.role is not None:
+                raise self.fail("(where <what> ...) takes no player; Ludii's form with a "
+                                "player names the piece: (where \"Name\" <player>)")
+            what_fn = env.compile(self.name)
+
+            def where_what(c):
+                what = what_fn(c)
+                if what <= 0:
+                    return -1
+                s = c.s
+                state = local(c) if local is not None else -1
+                for site in range(limit):
+                    if s.what[site] == what and (state == -1 or s.piece_state(site) == state):
+                        return site
+                return -1
+            return where_what
+        if self.role is None:
+            raise self.fail("(where \"Name\" ...) needs the player whose piece it is")
+        player = (env.role_id(self.role, self) if isinstance(self.role, str)
+                  else env.compile(self.role))
+        name = self.name
+        first = {}
+        for comp in env.components[1:]:
+            if name in comp.name:
+                first.setdefault(comp.owner, comp.index)
+
+        def where_named(c):
+            what = first.get(player(c), -1)
+            if what == -1:
+                return -1
+            s = c.s
+            state = local(c) if local is not None else -1
+            found = [site for site in range(limit)
+                     if s.what[site] == what and (state == -1 or s.piece_state(site) == state)]
+            if len(found) > 1:
+                raise self.fail(f"(where {name!r} ...) with the piece on several sites "
+                                f"({found[:4]}) is not supported yet: Ludii answers in the "
+                                "order of its list of owned pieces")
+            return found[0] if found else -1
+        return where_named
+
+
+@ludeme("is", "Full")
+class IsFull(Bool):
+    """`(is Full)`: no board site is empty, e.g. `(if (is Full) (result Mover Draw))`.
+
+    Ludii reads the board container's empty cells, so on a board of vertices or edges it
+    would never be full: only boards of cells are supported."""
+
+    concepts = ()
+    params = ()
+
+    def compile(self, env):
+        if env.board.site_type != "Cell":
+            raise self.fail("(is Full) on a board of vertices or edges is not supported yet "
+                            "(Ludii reads the empty cells there)")
+        n = env.num_board_sites
+        return lambda c: 0 not in c.s.what[:n]

@@ -1,0 +1,207 @@
+"""Board queries, scores and the start: centrePoint, count Rows/Columns, (value), sites Start,
+where, is Full, the start (set Score ...), set Counter/counter, and Ludii's site numbering
+of the hands after a board of vertices."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludeme.compiler import compile_game
+from ludeme.errors import LudemeError
+from ludeme.expand import expand, load_description
+
+
+def _game(start: str = "", play: str = "(move Add (to (sites Empty)))",
+          board: str = "(board (square 3))", extra: str = "", end: str = ""):
+    text = (f'(game "T" (players 2) (equipment {{ {board} (piece "Disc" Each) '
+            f'(piece "King" Each) {extra} }}) (rules (start {{ {start} }}) (play {play}) {end}))')
+    return compile_game(expand(load_description("t.lud", text)))
+
+
+def _sites(state, what):
+    return [s for s, w in enumerate(state.what) if w == what]
+
+
+@pytest.mark.parametrize("board, hand_from", [
+    ("(board (square 3))", 9),                                      # 9 cells
+    ("(board (square 3) use:Vertex)", 9),                           # 9 vertices > 4 cells
+    ("(board (square 5 diagonals:Alternating) use:Vertex)", 32),    # 25 vertices < 32 cells
+    ("(board (square 3 diagonals:Solid) use:Vertex)", 16),          # 13 vertices < 16 cells
+])
+def test_hands_follow_the_larger_of_cells_and_default_sites(board, hand_from):
+    game = _game('(place "Disc1" (handSite P1) count:2)', board=board, extra="(hand Each)")
+    assert [c.sites_from for c in game.containers[1:]] == [hand_from, hand_from + 1]
+    assert game.new_initial_state(0).count[hand_from] == 2
+
+
+def test_a_vertex_board_with_more_cells_than_vertices_leaves_a_gap():
+    # Alquerque's lines: 25 vertices, 32 triangles -> the hands from 32, sites 25-31 unused.
+    game = _game('(place "Disc1" (handSite P1) count:1)',
+                 board="(board (square 5 diagonals:Alternating) use:Vertex)", extra="(hand Each)",
+                 play="(move (from (handSite P1)) (to (sites Empty)))")
+    board = game.board
+    assert board.num_cells > board.num_sites
+    assert game.containers[1].sites_from == board.num_cells
+    state = game.new_initial_state(0)
+    assert {m.frm for m in state.legal_moves()} == {board.num_cells}
+
+
+@pytest.mark.parametrize("start, expected", [
+    ('(place "Disc1" (centrePoint))', [4]),
+    ('(place "Disc1" (sites Row (- (count Rows) 1)))', [6, 7, 8]),
+    ('(place "Disc1" (sites Column (- (count Columns) 2)))', [1, 4, 7]),
+    ('(place "King1" 0) (place "Disc1" (sites Empty))', [1, 2, 3, 4, 5, 6, 7, 8]),
+])
+def test_start_rules(start, expected):
+    state = _game(start).new_initial_state(0)
+    assert _sites(state, 1) == expected
+
+
+def test_value_is_the_iterated_value():
+    game = _game(play="(forEach Value min:2 max:4 (move Add (to (value))))")
+    assert sorted(m.to for m in game.new_initial_state(0).legal_moves()) == [2, 3, 4]
+
+
+def test_sites_start_is_where_the_kind_stood_after_the_start():
+    play = '(move Remove (sites Start (piece (id "Disc" Mover))))'
+    game = _game('(place "Disc1" {0 2}) (place "Disc2" 8)', play=play)
+    state = game.new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves()) == [0, 2]
+    state.apply(next(m for m in state.legal_moves() if m.to == 0))
+    assert [m.to for m in state.legal_moves()] == [8]
+    state.apply(state.legal_moves()[0])
+    assert [m.to for m in state.legal_moves()] == [2]     # 0 is empty now; 8 is not P1's
+
+
+@pytest.mark.parametrize("play_end, winner", [
+    ('(end (if (= (where "King" P1) 4) (result P1 Win)))', 1),
+    ('(end (if (= (where "King" P2) -1) (result P2 Win)))', 2),
+    ('(end (if (= (where (id "Disc" P1)) 0) (result P1 Win)))', 1),
+])
+def test_where(play_end, winner):
+    # The first move adds a Disc of player 1 on site 0.
+    game = _game('(place "King1" 4) (place "Disc1" {1 3})', end=play_end)
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.is_terminal() and state.winner == winner
+
+
+def test_where_with_a_piece_on_several_sites_is_refused_while_playing():
+    game = _game('(place "Disc1" {1 3})',
+                 end='(end (if (= (where "Disc" P1) 1) (result P1 Win)))')
+    state = game.new_initial_state(0)
+    with pytest.raises(LudemeError, match="several sites"):
+        state.apply(state.legal_moves()[0])
+
+
+def test_is_full_ends_a_filled_board():
+    game = _game(end="(end (if (is Full) (result Mover Draw)))")
+    state = game.new_initial_state(0)
+    for _ in range(9):
+        assert not state.is_terminal()
+        state.apply(state.legal_moves()[0])
+    assert state.is_terminal()
+
+
+def test_start_scores_and_the_counter():
+    game = _game("(set Score Each 3) (set Score P2 (count Rows))",
+                 play="(move Add (to (sites Empty)) (then (if (= (counter) 1) (set Counter))))")
+    state = game.new_initial_state(0)
+    assert state.scores[1:] == [3, 3] and state.num_start_moves == 3   # Each: one per player
+    assert state.counter == -1
+    counters = []
+    for _ in range(4):
+        state.apply(state.legal_moves()[0])
+        counters.append(state.counter)
+    assert counters == [0, 1, 0, 1]     # reset to -1 after reaching 1, then +1
+
+
+@pytest.mark.parametrize("start, play, board, message", [
+    ("", "(move Add (to (sites Direction N)))", "(board (square 3))", "needs from:"),
+    ("", "(move Add (to (sites Empty)))", "(board (square 3) use:Vertex)", "is Full"),
+    ('(place "Disc1" (where "King"))', "(move Add (to (sites Empty)))", "(board (square 3))",
+     "needs the player"),
+    ('(place "Disc1" (centrePoint Vertex))', "(move Add (to (sites Empty)))",
+     "(board (square 3))", "'type' of \\(centrePoint"),
+])
+def test_refused(start, play, board, message):
+    end = "(end (if (is Full) (result Mover Draw)))" if message == "is Full" else ""
+    with pytest.raises(LudemeError, match=message):
+        _game(start, play, board=board, end=end)
+
+
+def test_place_state_sets_the_pieces_local_state():
+    state = _game('(place "Disc1" {0 1} state:2)').new_initial_state(0)
+    assert [state.piece_state(s) for s in (0, 1, 2)] == [2, 2, 0]
+
+
+@pytest.mark.parametrize("regions, sites, expected", [
+    # a region may name one declared after it
+    ('(regions "Outer" P1 (difference (sites Board) (sites P1 "Inner"))) '
+     '(regions "Inner" P1 (sites Centre))', '(sites P1 "Outer")', [0, 1, 2, 3, 5, 6, 7, 8]),
+    # with a player: that player's regions whose name contains the name
+    ('(regions "Left1" P1 (sites {0 3})) (regions "Left2" P2 (sites {2 5}))', '(sites P2 "Left")',
+     [2, 5]),
+    # without one: every region of that name, whoever owns it
+    ('(regions "Home" P1 (sites {0})) (regions "Home" P2 (sites {8}))', '(sites "Home")', [0, 8]),
+])
+def test_named_regions(regions, sites, expected):
+    game = _game(extra=regions, play=f"(move Add (to {sites}))")
+    assert sorted(m.to for m in game.new_initial_state(0).legal_moves()) == expected
+
+
+def test_is_line_whats_counts_any_of_the_kinds():
+    end = '(end (if (is Line 3 whats:{(id "Disc" P1) (id "King" P1)}) (result P1 Win)))'
+    game = _game('(place "Disc1" 0) (place "King1" 1)', end=end,
+                 play="(move Add (to 2))")
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.is_terminal() and state.winner == 1
+
+
+def test_an_applied_effect_with_consequents_is_refused():
+    play = ("(move Step (to if:True (apply (remove (to) (then (addScore Mover 1))))))")
+    with pytest.raises(LudemeError, match="consequents"):
+        _game('(place "Disc1" 0)', play=f"(forEach Piece {play})")
+
+
+@pytest.mark.parametrize("pairs, expected", [
+    ('(pair P1 (coord "C1")) (pair P2 (+ 3 3))', {1: 2, 2: 6}),
+    ('(pair "A1" "C3") (pair "B2" P2)', {0: 8, 4: 2}),
+    ('(pair 1 -1) (pair 2 5)', {2: 5}),                 # Ludii's computeMap drops a -1
+])
+def test_map_pairs(pairs, expected):
+    game = _game(extra=f'(map "M" {{{pairs}}})')
+    assert game.env.maps["M"] == expected
+
+
+def test_is_occupied_cell_reads_a_hand_on_a_vertex_board():
+    play = ("(if (is Occupied Cell (handSite Mover)) (move (from (handSite Mover)) "
+            "(to (sites Empty))) (move Pass))")
+    game = _game('(place "Disc1" (handSite P1) count:1)', play=play,
+                 board="(board (square 3) use:Vertex)", extra="(hand Each)")
+    state = game.new_initial_state(0)
+    assert len(state.legal_moves()) == 9
+    state.apply(state.legal_moves()[0])
+    assert [m.is_pass for m in state.legal_moves()] == [True]
+
+
+def test_count_moves_in_a_consequent_counts_the_decision():
+    # Ludii's Move.apply adds the decision to the trial before its consequents: the
+    # second decision sees (count Moves) = 2 and the mover plays again.
+    game = _game(play="(move Add (to (sites Empty)) (then (if (is Even (count Moves)) "
+                      "(moveAgain))))")
+    state = game.new_initial_state(0)
+    movers = []
+    for _ in range(5):
+        movers.append(state.mover)
+        state.apply(state.legal_moves()[0])
+    assert movers == [1, 2, 2, 1, 1]
+
+
+def test_sites_occupied_by_neutral_lists_no_empty_site():
+    text = ('(game "T" (players 2) (equipment { (board (square 3)) (piece "Dot" Neutral) })'
+            ' (rules (start (place "Dot0" 4)) (play (move Add (piece "Dot0") (to (sites Empty)'
+            ' if:(= 1 (count Sites in:(sites Occupied by:Neutral)))))) ))')
+    game = compile_game(expand(load_description("t.lud", text)))
+    assert len(game.new_initial_state(0).legal_moves()) == 8     # the one Dot, not 9 sites
