@@ -8,7 +8,8 @@ board tables they close over (steps and rays by direction, regions, hands).
 
 from __future__ import annotations
 
-from .engine import (A_ADD, Component, Container, Game, Phase, UNDEFINED)
+from .engine import (A_ADD, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED)
+from .state import TOP
 from .errors import LudemeError, Pos
 from .expand import Expanded
 from .equipment import Equipment
@@ -87,6 +88,14 @@ class Env:
                     gens[idx] = self.compile(piece.generator)
             self._piece_gens = gens
         return self._piece_gens
+
+    def flips_table(self) -> list:
+        """For each component index, its piece's `(flips a b)` as (a, b), or None."""
+        table = [None] * len(self.components)
+        for idx, piece in self.piece_items:
+            if piece.flips is not None:
+                table[idx] = self.compile(piece.flips)
+        return table
 
     def site_fn(self, spec):
         """The start site of a move: `(from <site>)` if given, else the iterated `(from)`."""
@@ -333,6 +342,7 @@ def _assemble(ex: Expanded, g: "G.Game", build_board, max_turns, max_moves) -> G
         compiled_phases.append(Phase(ph.name, play, end, nexts, owner))
     end_rules = [env.compile(r) for r in rules.end.rules] if rules.end is not None else []
     env.piece_generators()
+    env.flips_table()          # a piece's flips are part of its declaration, read or not
     game = Game(ex.name, n, board, containers, components, start_moves, compiled_phases,
                 end_rules, max_turns=max_turns, max_moves=max_moves,
                 requires_all_pass=requires_all_pass,
@@ -464,7 +474,11 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
                                 f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
         # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
         count = rule.counts[0] if rule.counts else rule.count
-        moves.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
+        adds = [(A_ADD, s, comp.index, comp.owner, count) for s in sites]
+        if rule.state is not None:      # Ludii's PlaceItem gives each piece that state
+            adds = [a for add in adds
+                    for a in (add, (A_SET_FIELD, "state", add[1], TOP, rule.state))]
+        moves.append(adds)
     return moves
 
 

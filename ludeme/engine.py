@@ -39,6 +39,8 @@ A_SET_VAR = 18    # (A_SET_VAR, name, value)   a named variable (name None: Ludi
 A_REMEMBER = 19   # (A_REMEMBER, name, value)  add to the remembered values (name may be None)
 A_FORGET = 20     # (A_FORGET, name, value)    forget one value (value None: all of them)
 A_PENDING = 21    # (A_PENDING, value)         mark a value pending until the next move
+A_SUBMOVE = 22    # (A_SUBMOVE, move)          a move nested in another: its actions, then its
+#                   consequents, applied in place (Ludii's Move holding Moves as actions)
 
 UNDEFINED = -1
 
@@ -68,7 +70,7 @@ _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCO
               A_PASS: 0, A_COUNT: 1, A_FLIP: 1, A_MOVE_LEVEL: 3, A_MOVE_STACK: 2,
               A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_MOVE_N: 2, A_SWAP: 0,
               A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0, A_REMOVE_LATER: 1,
-              A_SET_MOVER: 0}
+              A_SET_MOVER: 0, A_SUBMOVE: 0}
 _NO_SITE_ACTIONS = frozenset(k for k, to in _ACTION_TO.items() if not to)
 
 
@@ -510,6 +512,8 @@ class State:
             self.notes[key] = kept
         elif kind == A_PENDING:
             self.pending.add(a[1])
+        elif kind == A_SUBMOVE:
+            self._apply_move_effects(a[1], False)
         elif kind == A_SET_MOVER:
             n = self.g.num_players
             self.mover, self.next = a[1], a[1] % n + 1

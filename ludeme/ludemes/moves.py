@@ -6,7 +6,8 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from ..engine import (A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_N, A_MOVE_STACK, A_NEXT,
-                      A_PASS, A_REMOVE, A_REMOVE_LATER, A_SCORE, A_SET_SCORE, Move)
+                      A_PASS, A_REMOVE, A_REMOVE_LATER, A_SCORE, A_SET_FIELD, A_SET_SCORE,
+                      A_SUBMOVE, Move)
 from ..state import TOP
 from .base import (CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P,
                    Region, RoleType, SiteType, ludeme)
@@ -282,6 +283,9 @@ class MoveAdd(Moves):
         if self.stack:
             env.stacking = True     # as in Ludii, stack:True makes the game a stacking one
         on_stack = bool(self.stack)
+        # (piece ... state:<int>): the new piece starts in that state (Ludii's ActionAdd).
+        state = env.compile(self.piece.state) if self.piece is not None \
+            and self.piece.state is not None else None
 
         def add(c):
             stacking = c.g.stacking
@@ -301,7 +305,9 @@ class MoveAdd(Moves):
                         (A_ADD, to, what, owner, k)
                     # Ludii's ActionAdd reports the level the piece lands on.
                     level = c.s.size_stack(to) if stacking else 0
-                    out.append(Move(to, to, 0, [act], then, level_from=level, level_to=level))
+                    acts = [act] if state is None else \
+                        [act, (A_SET_FIELD, "state", to, TOP, state(c))]
+                    out.append(Move(to, to, 0, acts, then, level_from=level, level_to=level))
             c.to = saved
             return out
         return add
@@ -309,9 +315,11 @@ class MoveAdd(Moves):
 
 @ludeme("piece")
 class PieceRef(IntFn):
-    """`(piece "Name" [role])` inside `(move Add ...)`: the component index to add."""
+    """`(piece "Name" [role] [state:<int>])` inside `(move Add ...)`: the component index to
+    add (its state is read by the ludeme adding it)."""
 
-    params = (P("name", (LitStr, IntFn)), P("role", RoleType, opt=True))
+    params = (P("name", (LitStr, IntFn)), P("role", RoleType, opt=True),
+              P("state", IntFn, opt=True, named=True))
 
     def compile(self, env):
         if isinstance(self.name, str):
@@ -606,9 +614,18 @@ class MaxL(RangeSpec):
 
 def _effect_actions(gen, c) -> list:
     """The actions of an effect evaluated now (Ludii chains effects into the decision)."""
+    return moves_as_actions(gen(c))
+
+
+def moves_as_actions(moves) -> list:
+    """Moves folded into another move's actions, as Ludii nests them: a move with
+    consequents stays one nested action (its consequents run right after its actions)."""
     acts = []
-    for m in gen(c):
-        acts.extend(m.actions)
+    for m in moves:
+        if m.then:
+            acts.append((A_SUBMOVE, m))
+        else:
+            acts.extend(m.actions)
     return acts
 
 

@@ -1,0 +1,253 @@
+"""Capture effects along lines (Ludii's Custodial, Intervene) and piece flips (Flip).
+
+Each effect is evaluated when its move is generated or when a consequent runs,
+as in Ludii: it returns the moves of its inner effect (by default a removal),
+one per captured site, so a consequent applies all of them.
+"""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ..engine import A_REMOVE, A_SET_FIELD, Move
+from ..state import TOP
+from .base import DirWord, IntFn, LitInt, Moves, Other, P, Region, SiteType, ludeme
+from .moves import _then, moves_as_actions
+
+_LONG = 1000        # Ludii's default limit of a sandwich (IntConstant(1000))
+
+
+def _check_board_type(lud, env, spec=None):
+    """Refuse a site type other than the board's (graph elements of another type)."""
+    where = spec if spec is not None else lud
+    t = getattr(where, "type", None)
+    if t is not None and t != env.board.site_type:
+        raise where.fail(f"({lud.keyword} ...) on {t} sites of a board of "
+                         f"{env.board.site_type} sites is not supported yet")
+
+
+def _radials_fn(env, lud, dirn):
+    """c, site -> the radials (tuples of sites, the start first) in directions `dirn`."""
+    dirs = env.direction_keys(dirn or "Adjacent", lud)
+    radials = env.board.radials
+
+    def lines(c, frm):
+        return [r.sites for k in dirs(c, frm) for r in (radials[k][frm] if k in radials else ())]
+    return lines
+
+
+def _is_player_fn(c, who: int, friend: bool) -> bool:
+    """Ludii's IsFriend / IsEnemy on a player id (used where a default reads a site id)."""
+    s = c.s
+    if friend:
+        return who == s.mover or s.mover == c.g.num_players + 1
+    return who != 0 and who != s.mover
+
+
+def _remove_at(field):
+    """The default effect of a capture: remove the piece at `c.<field>` (Ludii's Remove)."""
+    def remove(c):
+        site = getattr(c, field)
+        if site < 0 or c.s.what[site] <= 0:
+            return []
+        return [Move(site, site, 0, [(A_REMOVE, site)])]
+    return remove
+
+
+@ludeme("custodial")
+class Custodial(Moves):
+    """`(custodial [(from <site>)] [<directions>] [(between [(max N)] [if:] [(apply ...)])]
+    [(to if:<cond>)] [(then ...)])`: as Ludii's Custodial, along each radial from the
+    site, a run of targets (between if:, at most N of them, default 1000) closed by a
+    site where the to condition holds: the between effect (by default a removal) applies
+    to every target of the run. Example (a Seega capture):
+
+        (custodial (from (last To)) Orthogonal
+            (between (max 1) if:(is Enemy (who at:(between))) (apply (remove (between))))
+            (to if:(is Friend (who at:(to)))))
+    """
+    concepts = ("CustodialCapture if between.apply has RemoveEffect",
+                "CustodialCapture if not between.apply", "AdjacentDirection if not dirn")
+
+    params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if self.from_ is not None:
+            _check_board_type(self, env, self.from_)
+            self.from_.refuse("level", "if_", why="Ludii's Custodial reads only the site")
+        start = env.site_fn(self.from_)
+        lines = _radials_fn(env, self, self.dirn)
+        b = self.between
+        if b is not None:
+            b.refuse("before", "after", "trail", why="Ludii's Custodial reads only a range, "
+                     "a condition and an effect")
+            if b.apply is not None and b.apply.if_ is not None:
+                raise b.apply.fail("(apply if:...) in (custodial ...) is not supported yet")
+        limit = b.range.bounds(env)[1] if b is not None and b.range is not None \
+            else (lambda c: _LONG)
+        # Ludii's defaults read the site ids themselves as players (IsEnemy(Between),
+        # IsFriend(To)), kept as they are.
+        target = env.compile(b.if_) if b is not None and b.if_ is not None else \
+            (lambda c: _is_player_fn(c, c.between, False))
+        if self.to is not None:
+            self.to.refuse("site", "level", "apply", why="Ludii's Custodial reads only "
+                           "the to condition")
+        friend = env.compile(self.to.if_) if self.to is not None and self.to.if_ is not None \
+            else (lambda c: _is_player_fn(c, c.to, True))
+        effect = env.compile(b.apply.effect) if b is not None and b.apply is not None \
+            and b.apply.effect is not None else _remove_at("between")
+        then = _then(env, self)
+
+        def custodial(c):
+            frm = start(c)
+            if frm < 0:
+                return []
+            saved = (c.to, c.between)
+            out = []
+            n_max = limit(c)
+            for steps in lines(c, frm):
+                n = len(steps)
+                if n_max == 1:          # Ludii's shortSandwich
+                    if n < 3:
+                        continue
+                    c.between = steps[1]
+                    if not target(c):
+                        continue
+                    c.to = steps[2]
+                    if not friend(c):
+                        continue
+                    c.between = steps[1]
+                    out.extend(effect(c))
+                    continue
+                pos = 1                 # Ludii's longSandwich
+                while pos < n and pos <= n_max:
+                    c.between = steps[pos]
+                    if not target(c):
+                        break
+                    pos += 1
+                if pos == 1:
+                    continue
+                c.to = steps[pos] if pos < n else -1
+                if not friend(c):
+                    continue
+                for i in range(1, pos):
+                    c.between = steps[i]
+                    out.extend(effect(c))
+            c.to, c.between = saved
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return custodial
+
+
+@ludeme("flips")
+class Flips(Other):
+    """`(flips <a> <b>)` on a piece: flipping it turns state a into b and b into a, as
+    Ludii's Flips. Example: `(piece "Disc" Neutral (flips 1 2))`."""
+
+    params = (P("a", LitInt), P("b", LitInt))
+
+    def compile(self, env):
+        return self.a, self.b
+
+
+def flip_value(pair, state: int) -> int:
+    """Ludii's Flips.flipValue: a <-> b, any other state unchanged."""
+    a, b = pair
+    return b if state == a else a if state == b else state
+
+
+@ludeme("flip")
+class Flip(Moves):
+    """`(flip [<site>] [(then ...)])`: turn the piece at the site (the destination by
+    default) to its other side, as declared by its piece's `(flips a b)`; nothing for a
+    piece without flips. Example: `(flip (between))`."""
+    concepts = ("Flip",)
+
+    params = (P("type", SiteType, opt=True), P("loc", IntFn, opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        _check_board_type(self, env)
+        loc = env.compile(self.loc) if self.loc is not None else (lambda c: c.to)
+        table = env.flips_table()
+        then = _then(env, self)
+        n = env.total_sites
+
+        def flip(c):
+            site = loc(c)
+            if not 0 <= site < n:
+                return []
+            s = c.s
+            pair = table[s.what[site]]
+            if pair is None:
+                return []
+            new = flip_value(pair, s.piece_state(site))
+            return [Move(site, site, 0, [(A_SET_FIELD, "state", site, TOP, new)], then)]
+        return flip
+
+
+@ludeme("sites", "State")
+class SitesState(Region):
+    """`(sites State <int>)`: the board sites whose piece (or empty site) has that state,
+    in increasing order, as Ludii's SitesState. Example: `(count Sites in:(sites State 1))`."""
+
+    params = (P("type", SiteType, opt=True), P("value", IntFn))
+
+    def compile(self, env):
+        _check_board_type(self, env)
+        value = env.compile(self.value)
+        n = env.num_board_sites
+
+        def sites(c):
+            v = value(c)
+            state = c.s.piece_state
+            return [site for site in range(n) if state(site) == v]
+        return sites
+
+
+# Logical operators on moves (Ludii's operators/logical) -------------------------
+
+@ludeme("allCombinations")
+class AllCombinations(Moves):
+    """`(allCombinations <moves> <moves> [(then ...)])`: every pair of a move of the first
+    list and a move of the second, as one move doing both, each with its own consequents
+    (Ludii's AllCombinations).
+    Example: `(allCombinations (add (to (site))) (flip (between)))`."""
+
+    params = (P("a", Moves), P("b", Moves), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        first, second = env.compile(self.a), env.compile(self.b)
+        then = _then(env, self)
+
+        def combinations(c):
+            lb = second(c)
+            return [Move(m1.frm, m1.to, 0, moves_as_actions((m1, m2)), then)
+                    for m1 in first(c) for m2 in lb]
+        return combinations
+
+
+@ludeme("append")
+class Append(Moves):
+    """`(append <moves> [(then ...)])`: all the moves of the list joined into one decision
+    (none when the list is empty), as Ludii's Append: its from and to are those of the
+    first move. Example: `(append (custodial ...) (then (set Score ...)))`."""
+
+    params = (P("list", Moves), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        gen = env.compile(self.list)
+        then = _then(env, self)
+
+        def append(c):
+            moves = gen(c)
+            if not moves:
+                return []
+            first = moves[0]
+            return [Move(first.frm, first.to, 0, moves_as_actions(moves), then)]
+        return append
