@@ -12,7 +12,7 @@ CONCEPTS_REVIEWED = True
 
 from ..engine import A_REMOVE, A_SET_FIELD, Move
 from ..state import TOP
-from .base import DirWord, IntFn, LitInt, Moves, Other, P, Region, SiteType, ludeme
+from .base import Bool, DirWord, IntFn, LitInt, Moves, Other, P, Region, SiteType, ludeme
 from .moves import _then, moves_as_actions
 
 _LONG = 1000        # Ludii's default limit of a sandwich (IntConstant(1000))
@@ -251,3 +251,88 @@ class Append(Moves):
             first = moves[0]
             return [Move(first.frm, first.to, 0, moves_as_actions(moves), then)]
         return append
+
+
+# Threats (Ludii's IsThreatened) -------------------------------------------------
+
+# Ludii keeps one flag per thread while it looks for a threat: nested threat tests then
+# fail, and a (do ... ifAfterwards:(not (is Threatened ...))) keeps every move unchecked.
+_PROBING = [0]
+
+
+def probing() -> bool:
+    """True while a threat is being looked for (Ludii's IsThreatened.autoFail)."""
+    return _PROBING[0] > 0
+
+
+@ludeme("is", "Threatened")
+class IsThreatened(Bool):
+    """`(is Threatened <what> [at:<site> | <sites>] [<moves>])`: as Ludii's IsThreatened with
+    a piece: on a copy of the position with that piece at the site (where the piece
+    stands by default), some enemy of its owner has a move (its phase's moves, or the
+    moves given) ending on the site. Example: `(not (is Threatened (id "King" Mover)))`."""
+    concepts = ("Threat",)
+
+    params = (P("what", IntFn, opt=True), P("type", SiteType, opt=True),
+              P("at", IntFn, opt=True, named=True), P("sites", Region, opt=True),
+              P("moves", Moves, opt=True))
+
+    def compile(self, env):
+        _check_board_type(self, env)
+        if self.what is None:
+            raise self.fail("(is Threatened ...) without a piece is not supported yet")
+        if self.at is not None and self.sites is not None:
+            raise self.fail("(is Threatened ...) takes a site or sites, not both")
+        what = env.compile(self.what)
+        components = env.components
+        nboard = env.num_board_sites
+        if self.at is not None:
+            at = env.compile(self.at)
+            region = lambda c, w: (at(c),)  # noqa: E731
+        elif self.sites is not None:
+            sites = env.compile(self.sites)
+            region = lambda c, w: sites(c)  # noqa: E731
+        else:       # Ludii's Where: the first board site holding the piece
+            def region(c, w):
+                whats = c.s.what
+                return next(((s,) for s in range(nboard) if whats[s] == w), ())
+        specific = env.compile(self.moves) if self.moves is not None else None
+        teams = env.teams
+        players = range(1, env.num_players + 1)
+
+        def enemies(owner):
+            if teams:
+                return [p for p in players if teams.get(p, -1) != teams.get(owner, -2)]
+            return [p for p in players if p != owner]
+
+        def threatened(c):
+            w = what(c)
+            if w < 1 or probing():
+                return False
+            owner = components[w].owner
+            for site in region(c, w):
+                if site < 0:
+                    continue
+                probe = c.s.clone()
+                probe.prev = owner
+                if probe.what[site] == 0:
+                    probe.set_site(site, w, owner)
+                elif (probe.what[site], probe.who[site]) != (w, owner):
+                    probe.sites.set_piece(site, owner, w)   # Ludii keeps the site's state
+                _PROBING[0] += 1
+                try:
+                    for enemy in enemies(owner):
+                        probe.mover = enemy
+                        pc = probe.ctx
+                        pc.from_ = pc.to = pc.site = pc.player = -1
+                        gen = specific or probe.g.phases[probe.phase[enemy]].play
+                        if any(m.to == site for m in gen(pc)):
+                            return True
+                finally:
+                    _PROBING[0] -= 1
+            return False
+        return threatened
+
+    def auto_fails(self):
+        """A closure () -> True while a threat is being looked for (Ludii's autoFails)."""
+        return probing
