@@ -315,16 +315,19 @@ class MoveAdd(Moves):
 
 @ludeme("piece")
 class PieceRef(IntFn):
-    """`(piece "Name" [role] [state:<int>])` inside `(move Add ...)`: the component index to
-    add (its state is read by the ludeme adding it)."""
+    """`(piece "Name"|<id>|{"Name" ...} [role] [state:<int>])` inside `(move Add ...)`: the
+    component index to add (its state is read by the ludeme adding it)."""
 
-    params = (P("name", (LitStr, IntFn)), P("role", RoleType, opt=True),
+    params = (P("name", (LitStr, IntFn), many=True), P("role", RoleType, opt=True),
               P("state", IntFn, opt=True, named=True))
 
     def compile(self, env):
-        if isinstance(self.name, str):
-            return env.component_fn(self.name, self.role, self)
-        return env.compile(self.name)
+        if len(self.name) != 1:
+            raise self.fail("several pieces {...} are read only by (move Promote ...) here")
+        name = self.name[0]
+        if isinstance(name, str):
+            return env.component_fn(name, self.role, self)
+        return env.compile(name)
 
 
 @ludeme("move", "Pass")
