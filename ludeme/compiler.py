@@ -118,7 +118,13 @@ class Env:
             s = c.s
             p = who(c)
             probe = s.clone()
-            probe.prev, probe.mover, probe.next = s.mover, p, s.mover
+            # Ludii's setMoverAndImpliedPrevAndNext: the next player is the one after p
+            # (not the mover, who may be moving again), the previous one the mover.
+            n = s.g.num_players
+            nxt = p % n + 1
+            while not s.active[nxt] and nxt != p:
+                nxt = nxt % n + 1
+            probe.prev, probe.mover, probe.next = s.mover, p, nxt
             phase = probe.g.phases[probe.phase[p]]
             s.stalemated[p] = stuck = not phase.play(probe.ctx)
             return stuck

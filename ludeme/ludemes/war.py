@@ -10,9 +10,10 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ..engine import A_REMOVE, A_SET_FIELD, Move
+from ..engine import A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SET_FIELD, Move
 from ..state import TOP
-from .base import Bool, DirWord, IntFn, LitInt, Moves, Other, P, Region, SiteType, ludeme
+from .base import Bool, DirWord, IntFn, LitBool, LitInt, Moves, Other, P, Region, SiteType, ludeme
+from .effects import applied_actions
 from .moves import _then, moves_as_actions
 
 _LONG = 1000        # Ludii's default limit of a sandwich (IntConstant(1000))
@@ -336,3 +337,67 @@ class IsThreatened(Bool):
     def auto_fails(self):
         """A closure () -> True while a threat is being looked for (Ludii's autoFails)."""
         return probing
+
+
+# Capture priorities (Ludii's requirement/max) --------------------------------------
+
+def _replay_count(state, move, count: int) -> int:
+    """Ludii's MaxMoves.getReplayCount: how many more decisions the mover chains after this
+    one (each moveAgain continues the chain; the longest continuation counts)."""
+    probe = state.clone()
+    probe.apply(move)
+    if probe.prev != probe.mover:
+        return count
+    return max((_replay_count(probe, m, count + 1) for m in probe.legal_moves()), default=0)
+
+
+@ludeme("max", "Moves")
+class MaxMoves(Moves):
+    """`(max Moves <moves>)`: the moves that begin the longest chain of decisions by the same
+    mover (Ludii's MaxMoves), e.g. the longest capture sequence of draughts.
+    Example: `(max Moves (move Hop (from (last To)) ... (then (moveAgain))))`."""
+    concepts = ("MaxMovesInTurn",)
+
+    params = (P("withValue", LitBool, opt=True, named=True, default=False),
+              P("moves", Moves), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.refuse("withValue", why="counting the values of captured pieces")
+        self.refuse("then", why="Ludii keeps it on the list, not on the moves")
+        gen = env.compile(self.moves)
+
+        def max_moves(c):
+            moves = gen(c)
+            counts = [_replay_count(c.s, m, 0) for m in moves]
+            best = max(counts, default=0)
+            return [m for m, k in zip(moves, counts) if k == best]
+        return max_moves
+
+
+_REMOVALS = frozenset((A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL))
+
+
+@ludeme("max", "Captures")
+class MaxCaptures(Moves):
+    """`(max Captures <moves>)`: the moves removing the most pieces, their consequents
+    included (Ludii's MaxCaptures). Example: `(max Captures (forEach Piece))`."""
+    concepts = ("MaxCapturesInTurn",)
+
+    params = (P("withValue", LitBool, opt=True, named=True, default=False),
+              P("moves", Moves), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.refuse("withValue", why="counting the values of captured pieces")
+        self.refuse("then", why="Ludii keeps it on the list, not on the moves")
+        gen = env.compile(self.moves)
+
+        def removals(c, m):
+            done = applied_actions(c.s.clone(), m)
+            return sum(1 for a in done if a[0] in _REMOVALS)
+
+        def max_captures(c):
+            moves = gen(c)
+            counts = [removals(c, m) for m in moves]
+            best = max(counts, default=0)
+            return [m for m, k in zip(moves, counts) if k == best]
+        return max_captures
