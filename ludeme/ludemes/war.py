@@ -14,7 +14,7 @@ from ..engine import A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SET_FIELD, Move
 from ..state import TOP
 from .base import Bool, DirWord, IntFn, LitBool, LitInt, Moves, Other, P, Region, SiteType, ludeme
 from .effects import applied_actions
-from .moves import _then, moves_as_actions
+from .moves import Directions, _then, moves_as_actions
 
 _LONG = 1000        # Ludii's default limit of a sandwich (IntConstant(1000))
 
@@ -351,53 +351,143 @@ def _replay_count(state, move, count: int) -> int:
     return max((_replay_count(probe, m, count + 1) for m in probe.legal_moves()), default=0)
 
 
-@ludeme("max", "Moves")
-class MaxMoves(Moves):
-    """`(max Moves <moves>)`: the moves that begin the longest chain of decisions by the same
-    mover (Ludii's MaxMoves), e.g. the longest capture sequence of draughts.
-    Example: `(max Moves (move Hop (from (last To)) ... (then (moveAgain))))`."""
-    concepts = ("MaxMovesInTurn",)
+class _MaxBy(Moves):
+    """The moves scoring most by `score(c, move)` (Ludii's requirement/max)."""
 
     params = (P("withValue", LitBool, opt=True, named=True, default=False),
               P("moves", Moves), P("then", "Then", opt=True))
+
+    def score(self, c, move) -> int:  # pragma: no cover - every subclass overrides
+        raise NotImplementedError
 
     def compile(self, env):
         self.refuse("withValue", why="counting the values of captured pieces")
         self.refuse("then", why="Ludii keeps it on the list, not on the moves")
         gen = env.compile(self.moves)
+        score = self.score
 
-        def max_moves(c):
+        def max_by(c):
             moves = gen(c)
-            counts = [_replay_count(c.s, m, 0) for m in moves]
+            counts = [score(c, m) for m in moves]
             best = max(counts, default=0)
             return [m for m, k in zip(moves, counts) if k == best]
-        return max_moves
+        return max_by
+
+
+@ludeme("max", "Moves")
+class MaxMoves(_MaxBy):
+    """`(max Moves <moves>)`: the moves that begin the longest chain of decisions by the same
+    mover (Ludii's MaxMoves), e.g. the longest capture sequence of draughts.
+    Example: `(max Moves (move Hop (from (last To)) ... (then (moveAgain))))`."""
+    concepts = ("MaxMovesInTurn",)
+
+    def score(self, c, move) -> int:
+        return _replay_count(c.s, move, 0)
 
 
 _REMOVALS = frozenset((A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL))
 
 
 @ludeme("max", "Captures")
-class MaxCaptures(Moves):
+class MaxCaptures(_MaxBy):
     """`(max Captures <moves>)`: the moves removing the most pieces, their consequents
     included (Ludii's MaxCaptures). Example: `(max Captures (forEach Piece))`."""
-    concepts = ("MaxCapturesInTurn",)
+    concepts = ("MaxCapture",)
 
-    params = (P("withValue", LitBool, opt=True, named=True, default=False),
-              P("moves", Moves), P("then", "Then", opt=True))
+    def score(self, c, move) -> int:
+        return sum(1 for a in applied_actions(c.s.clone(), move) if a[0] in _REMOVALS)
+
+
+# Captures along a direction (Ludii's Directional, DirectionCapture) -------------------
+
+@ludeme("directions")
+class DirectionsBetween(Directions):
+    """`(directions [<type>] from:<site> to:<site>)`: the direction of the step from one site
+    to the other (the first of the board's directions that has it), as Ludii's
+    "LastDirection" reads it. Example: `(directions Vertex from:(last From) to:(last To))`."""
+
+    params = (P("type", SiteType, opt=True), P("from", IntFn, named=True),
+              P("to", IntFn, named=True))
+
+    def validate(self):
+        if self.__dict__["_fields"].get("from_") is None or self._fields.get("to") is None:
+            raise self.fail("(directions ...) between two sites needs from: and to:")
+
+    @property
+    def dirs(self):
+        raise self.fail("the direction between two sites is only supported in "
+                        "(directional ...) yet")
+
+    def keys_fn(self, env):
+        """c -> the compass names of the step from `from` to `to` (one, or none)."""
+        _check_board_type(self, env)
+        frm, to = env.compile(self.from_), env.compile(self.to)
+        dirs = env.board.directions
+        targets = env.board.trajectories.targets
+        nsites = env.num_board_sites
+
+        def keys(c):
+            a, b = frm(c), to(c)
+            if not (0 <= a < nsites and 0 <= b < nsites):
+                return ()
+            return next(((d,) for d in dirs if b in targets(a, d)), ())
+        return keys
+
+
+@ludeme("directional")
+class Directional(Moves):
+    """`(directional [(from <site>)] [<directions>] (to if:<cond> (apply <effect>))
+    [(then ...)])`: along each radial from the site in the directions, the run of sites
+    where the condition holds from the first one on: the effect applies at each, with
+    (to) on it (Ludii's approach and withdrawal captures).
+    Example: `(directional (from (last To)) ("LastDirection" Vertex)
+    (to if:("IsEnemyAt" (to)) (apply (remove (to)))))`."""
+    concepts = ("DirectionCapture",)
+
+    params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("to", "ToSpec", opt=True), P("then", "Then", opt=True))
 
     def compile(self, env):
-        self.refuse("withValue", why="counting the values of captured pieces")
-        self.refuse("then", why="Ludii keeps it on the list, not on the moves")
-        gen = env.compile(self.moves)
+        if self.from_ is not None:
+            _check_board_type(self, env, self.from_)
+            self.from_.refuse("level", "if_", why="Ludii's Directional reads only the site")
+        start = env.site_fn(self.from_)
+        if self.to is None or self.to.if_ is None or self.to.apply is None \
+                or self.to.apply.effect is None:
+            raise self.fail("(directional ...) without (to if:<cond> (apply <effect>)) is not "
+                            "supported yet")
+        self.to.refuse("site", "level", why="Ludii's Directional reads the condition and "
+                       "the effect")
+        if self.to.apply.if_ is not None:
+            raise self.to.apply.fail("(apply if:...) in (directional ...) is not supported yet")
+        target = env.compile(self.to.if_)
+        effect = env.compile(self.to.apply.effect)
+        radials = env.board.radials
+        if isinstance(self.dirn, DirectionsBetween):
+            keys = self.dirn.keys_fn(env)
+        else:
+            dir_keys = env.direction_keys(self.dirn or "Adjacent", self)
+            keys = lambda c: dir_keys(c, start(c))  # noqa: E731
+        then = _then(env, self)
 
-        def removals(c, m):
-            done = applied_actions(c.s.clone(), m)
-            return sum(1 for a in done if a[0] in _REMOVALS)
-
-        def max_captures(c):
-            moves = gen(c)
-            counts = [removals(c, m) for m in moves]
-            best = max(counts, default=0)
-            return [m for m, k in zip(moves, counts) if k == best]
-        return max_captures
+        def directional(c):
+            frm = start(c)
+            if frm < 0:
+                return []
+            saved = (c.from_, c.to)
+            out = []
+            for d in keys(c):
+                for r in (radials[d][frm] if d in radials else ()):
+                    for loc in r.sites[1:]:
+                        c.to = loc
+                        if not target(c):
+                            break
+                        c.from_ = -1
+                        out.extend(effect(c))
+                        c.from_ = saved[0]
+            c.from_, c.to = saved
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return directional
