@@ -175,6 +175,8 @@ class Env:
         return self.tables.is_static_direction(dirn)
 
     def direction_keys(self, dirn, lud):
+        if hasattr(dirn, "direction_keys"):     # a direction function: (if ...), ...
+            return dirn.direction_keys(self, lud)
         return self.tables.direction_keys(dirn, lud)
 
     def step_targets(self, dirn, lud):

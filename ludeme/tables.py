@@ -45,6 +45,8 @@ class BoardTables:
 
     def is_static_direction(self, dirn) -> bool:
         """True when `dirn` names no direction relative to a piece or to the last move."""
+        if hasattr(dirn, "direction_keys"):     # a direction function: (if ...), ...
+            return False
         words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
         return not any(w in RELATIVE_ANGLES or w in _TURNS or w in ("SameDirection", "OppositeDirection")
                        for w in words)

@@ -137,3 +137,15 @@ def test_unsupported_forms_are_refused_with_a_position(tmp_path, play, message):
     with pytest.raises(LudemeError) as e:
         _state(tmp_path, play, '(place "R1" 0) (place "R2" 15)')
     assert message in str(e.value) and "g.lud:" in str(e.value)
+
+
+@pytest.mark.parametrize("dirn,expected", [
+    ("(difference Orthogonal (directions {N}))", [(5, 4), (5, 6), (5, 1)]),
+    ("(difference Adjacent Diagonal)", [(5, 1), (5, 4), (5, 6), (5, 9)]),
+    ("(if (= (mover) 1) (directions {N E}) (directions {S W}))", [(5, 6), (5, 9)]),
+    ("(if (= (mover) 2) (directions {N E}) (directions {S W}))", [(5, 1), (5, 4)]),
+])
+def test_direction_functions_choose_when_moves_are_generated(tmp_path, dirn, expected):
+    play = f'(forEach Piece "R" (move Step {dirn} (to if:(is Empty (to)))))'
+    _, s = _state(tmp_path, play, '(place "R1" 5) (place "R2" 15)')
+    assert _keys(s) == sorted(expected)

@@ -2,6 +2,6 @@
 
 from . import (base, booleans, captures, connect, dice, effects, extra, game,  # noqa: F401
                ints, literals, memory, moves, regions, sliding, sowing)
-from . import leaping, sequences, stacks, war  # noqa: F401  (after the families they build on)
+from . import directions, leaping, sequences, stacks, war  # noqa: F401  (after the families they build on)
 
 __all__ = ["base", "booleans", "game", "ints", "literals", "moves", "regions", "sequences", "stacks"]

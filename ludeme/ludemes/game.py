@@ -72,7 +72,7 @@ class Piece(Item):
     concepts = ("Piece", "PieceDirection if dirn", "ForEachPiece if generator", "ControlFlowStatement if generator", "MarkerComponent if name == Marker", "DiscComponent if name == Disc", "PawnComponent if name == Pawn", "KingComponent if name == King", "QueenComponent if name == Queen", "KnightComponent if name == Knight", "RookComponent if name == Rook", "BishopComponent if name == Bishop", "BallComponent if name == Ball")
 
     params = (P("name", LitStr), P("role", RoleType, opt=True, default="Each"),
-              P("dirn", DirWord, opt=True), P("flips", Other, opt=True),
+              P("dirn", DirWord, opt=True), P("flips", "Flips", opt=True),
               P("generator", Moves, opt=True),
               P("maxState", LitInt, opt=True, named=True),
               P("maxCount", LitInt, opt=True, named=True),

@@ -29,12 +29,17 @@ def _check_board_type(lud, env, spec=None):
 
 
 def _radials_fn(env, lud, dirn):
-    """c, site -> the radials (tuples of sites, the start first) in directions `dirn`."""
-    dirs = env.direction_keys(dirn or "Adjacent", lud)
+    """c, site -> the radials (tuples of sites, the start first) in directions `dirn`
+    (a table per site when the directions do not depend on the position)."""
+    dirn = dirn or "Adjacent"
+    dirs = env.direction_keys(dirn, lud)
     radials = env.board.radials
 
     def lines(c, frm):
         return [r.sites for k in dirs(c, frm) for r in (radials[k][frm] if k in radials else ())]
+    if env.is_static_direction(dirn):
+        table = tuple(tuple(lines(None, s)) for s in range(env.num_board_sites))
+        return lambda c, frm: table[frm]
     return lines
 
 
