@@ -149,3 +149,16 @@ def test_direction_functions_choose_when_moves_are_generated(tmp_path, dirn, exp
     play = f'(forEach Piece "R" (move Step {dirn} (to if:(is Empty (to)))))'
     _, s = _state(tmp_path, play, '(place "R1" 5) (place "R2" 15)')
     assert _keys(s) == sorted(expected)
+
+
+def test_value_player_is_undefined_until_set(tmp_path):
+    # Ludii's ValuePlayer reads a missing value as Undefined (-1); a value of 0 stays 0.
+    play = ('(if (= Undefined (value Player Mover)) (forEach Piece "R" (move Step E (to if:'
+            '(is Empty (to))) (then (set Value Mover 0)))) (if (= 0 (value Player Mover)) '
+            '(forEach Piece "R" (move Step N (to if:(is Empty (to)))))))')
+    _, s = _state(tmp_path, play, '(place "R1" 0) (place "R2" 12)')
+    assert _keys(s) == [(0, 1)]
+    s.apply(s.legal_moves()[0])
+    assert _keys(s) == [(12, 13)]
+    s.apply(s.legal_moves()[0])
+    assert _keys(s) == [(1, 5)]

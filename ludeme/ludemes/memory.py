@@ -174,13 +174,15 @@ class SetPlayerValue(Moves):
 
 @ludeme("value", "Player")
 class ValuePlayer(IntFn):
-    """`(value Player <player>)`: the player's value, 0 until set."""
+    """`(value Player <player>)`: the player's value, Undefined (-1) until set (Ludii's
+    ValuePlayer reads a missing entry of its map as Undefined)."""
 
     params = (P("who", (RoleType, IntFn)),)
 
     def compile(self, env):
         who = _one_player(env, self)
-        return lambda c: c.s.notes.get(("var", ("player", who(c))), 0)
+
+        return lambda c: c.s.notes.get(("var", ("player", who(c))), -1)
 
 
 def _one_player(env, lud):

@@ -386,8 +386,8 @@ class ForEachPiece(Moves):
                     comp = components[w]
                     if comp.owner != player and not (comp.owner == 0 and who == player):
                         continue
-                    if names and not any(nm in comp.name for nm in names):
-                        continue
+                    if names and comp.name.rstrip("0123456789") not in names:
+                        continue            # the exact name, as on flat boards below
                     gen = specific or generators[w]
                     if gen is None:
                         continue
