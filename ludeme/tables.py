@@ -48,8 +48,8 @@ class BoardTables:
         if hasattr(dirn, "direction_keys"):     # a direction function: (if ...), ...
             return False
         words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
-        return not any(w in RELATIVE_ANGLES or w in _TURNS or w in ("SameDirection", "OppositeDirection")
-                       for w in words)
+        return not any(w in RELATIVE_ANGLES or w in _TURNS
+                       or w in ("SameDirection", "OppositeDirection") for w in words)
 
 
     def direction_keys(self, dirn, lud: Ludeme):
