@@ -10,7 +10,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ..engine import A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SET_FIELD, Move
+from ..engine import A_FLIP, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SET_FIELD, Move
 from ..state import TOP
 from .base import Bool, DirWord, IntFn, LitBool, LitInt, Moves, Other, P, Region, SiteType, ludeme
 from .effects import applied_actions
@@ -324,7 +324,7 @@ class IsThreatened(Bool):
                 if probe.what[site] == 0:
                     probe.set_site(site, w, owner)
                 elif (probe.what[site], probe.who[site]) != (w, owner):
-                    probe.sites.set_piece(site, owner, w)   # Ludii keeps the site's state
+                    probe.do_action((A_FLIP, site, owner, w))   # Ludii keeps its state
                 _PROBING[0] += 1
                 try:
                     for enemy in enemies(owner):
