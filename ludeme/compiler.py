@@ -102,6 +102,14 @@ class Env:
             self._piece_gens = gens
         return self._piece_gens
 
+    def flips_table(self) -> list:
+        """For each component index, its piece's `(flips a b)` as (a, b), or None."""
+        table = [None] * len(self.components)
+        for idx, piece in self.piece_items:
+            if piece.flips is not None:
+                table[idx] = self.compile(piece.flips)
+        return table
+
     def site_fn(self, spec):
         """The start site of a move: `(from <site>)` if given, else the iterated `(from)`."""
         if spec is None or getattr(spec, "site", None) is None:
@@ -123,7 +131,13 @@ class Env:
             s = c.s
             p = who(c)
             probe = s.clone()
-            probe.prev, probe.mover, probe.next = s.mover, p, s.mover
+            # Ludii's setMoverAndImpliedPrevAndNext: the next player is the one after p
+            # (not the mover, who may be moving again), the previous one the mover.
+            n = s.g.num_players
+            nxt = p % n + 1
+            while not s.active[nxt] and nxt != p:
+                nxt = nxt % n + 1
+            probe.prev, probe.mover, probe.next = s.mover, p, nxt
             phase = probe.g.phases[probe.phase[p]]
             s.stalemated[p] = stuck = not phase.play(probe.ctx)
             return stuck
@@ -174,6 +188,8 @@ class Env:
         return self.tables.is_static_direction(dirn)
 
     def direction_keys(self, dirn, lud):
+        if hasattr(dirn, "direction_keys"):     # a direction function: (if ...), ...
+            return dirn.direction_keys(self, lud)
         return self.tables.direction_keys(dirn, lud)
 
     def step_targets(self, dirn, lud):
@@ -350,6 +366,7 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves) -> Game:
         compiled_phases.append(Phase(ph.name, play, end, nexts, owner))
     end_rules = [env.compile(r) for r in rules.end.rules] if rules.end is not None else []
     env.piece_generators()
+    env.flips_table()          # a piece's flips are part of its declaration, read or not
     game = Game(ex.name, n, board, containers, components, start_moves, compiled_phases,
                 end_rules, max_turns=max_turns, max_moves=max_moves,
                 requires_all_pass=requires_all_pass,

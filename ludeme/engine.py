@@ -43,6 +43,8 @@ A_UPDATE_DIE = 22  # (A_UPDATE_DIE, site, face)  a die shows this face index, un
 A_USE_DIE = 23    # (A_USE_DIE, site)           a die's value was used (Ludii's ActionUseDie)
 A_DICE_EQUAL = 24  # (A_DICE_EQUAL, flag)       whether the last roll gave equal faces
 A_SET_COUNTER = 25  # (A_SET_COUNTER, value)  Ludii's state counter (ActionSetCounter)
+A_SUBMOVE = 26    # (A_SUBMOVE, move)          a move nested in another: its actions, then its
+#                   consequents, applied in place (Ludii's Move holding Moves as actions)
 
 UNDEFINED = -1
 # Keys of State.notes for Ludii's dice bookkeeping: the die sites whose value was used
@@ -77,7 +79,7 @@ _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCO
               A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_MOVE_N: 2, A_SWAP: 0,
               A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0, A_REMOVE_LATER: 1,
               A_SET_MOVER: 0, A_UPDATE_DIE: 1, A_USE_DIE: 1, A_DICE_EQUAL: 0,
-              A_SET_COUNTER: 0}
+              A_SET_COUNTER: 0, A_SUBMOVE: 0}
 _NO_SITE_ACTIONS = frozenset(k for k, to in _ACTION_TO.items() if not to)
 
 
@@ -536,6 +538,8 @@ class State:
             self.notes[DICE_EQUAL] = a[1]
         elif kind == A_SET_COUNTER:
             self.counter = a[1]
+        elif kind == A_SUBMOVE:
+            self._apply_move_effects(a[1], False)
         elif kind == A_SET_MOVER:
             n = self.g.num_players
             self.mover, self.next = a[1], a[1] % n + 1

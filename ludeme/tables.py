@@ -45,9 +45,11 @@ class BoardTables:
 
     def is_static_direction(self, dirn) -> bool:
         """True when `dirn` names no direction relative to a piece or to the last move."""
+        if hasattr(dirn, "direction_keys"):     # a direction function: (if ...), ...
+            return False
         words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
-        return not any(w in RELATIVE_ANGLES or w in ("SameDirection", "OppositeDirection")
-                       for w in words)
+        return not any(w in RELATIVE_ANGLES or w in _TURNS
+                       or w in ("SameDirection", "OppositeDirection") for w in words)
 
 
     def direction_keys(self, dirn, lud: Ludeme):
@@ -63,7 +65,7 @@ class BoardTables:
         for w in words:
             if w in self.board.directions or w in radial_keys or w in RELATIONS:
                 static.append(w)
-            elif w in RELATIVE_ANGLES or w in ("SameDirection", "OppositeDirection"):
+            elif w in RELATIVE_ANGLES or w in _TURNS or w in ("SameDirection", "OppositeDirection"):
                 dynamic.append(w)
             else:
                 raise lud.fail(f"the direction {w} is not supported on this board "
@@ -184,15 +186,29 @@ COMPASS_ANGLE = {"N": 0.0, "NNE": 22.5, "NE": 45.0, "ENE": 67.5, "E": 90.0, "ESE
 # Offsets (degrees, clockwise) from a piece's facing; plural forms take every
 # supported direction strictly within 90 degrees of their base.
 RELATIVE_ANGLES = {"Forward": 0, "Backward": 180, "Rightward": 90, "Leftward": 270,
-                   "FR": 45, "FL": 315, "BR": 135, "BL": 225, "FRR": 67.5, "FLL": 292.5,
-                   "BRR": 112.5, "BLL": 247.5, "Forwards": 0, "Backwards": 180,
-                   "Rightwards": 90, "Leftwards": 270}
+                   "Forwards": 0, "Backwards": 180, "Rightwards": 90, "Leftwards": 270}
+# Turns from the facing or its back (see relative_directions), e.g. FL, BRR, FLLL.
+_TURNS = frozenset(f"{fb}{lr * n}" for fb in "FB" for lr in "LR" for n in (1, 2, 3))
 
 
 def relative_directions(facing: str, word: str, supported) -> list[str]:
-    """Compass names for a direction relative to `facing` among the supported ones."""
+    """Compass names for a direction relative to `facing` among the supported ones.
+
+    The turns (FL, FR, BL, BR and their doubled and tripled forms) follow Ludii's
+    RelativeDirection: from the facing (F) or its opposite (B), turn one sixteenth at a
+    time, anticlockwise for L and clockwise for R, to the first supported direction;
+    Ludii's extra turns of FLL, FLLL, ... stop there too, so they name the same one."""
+    if word in _TURNS and facing in COMPASS_ANGLE:
+        ring = list(COMPASS_ANGLE)
+        i = ring.index(facing) + (8 if word[0] == "B" else 0)
+        step = -1 if word[1] == "L" else 1
+        for k in range(1, 17):
+            d = ring[(i + step * k) % 16]
+            if d in supported:
+                return [d]
+        return []
     base = (COMPASS_ANGLE.get(facing, 0.0) + RELATIVE_ANGLES[word]) % 360
-    if word.endswith("s") and word not in ("FRR", "FLL", "BRR", "BLL"):
+    if word.endswith("s"):
         return [d for d in supported
                 if min(abs(COMPASS_ANGLE[d] - base), 360 - abs(COMPASS_ANGLE[d] - base)) < 90]
     return [d for d in supported if abs(COMPASS_ANGLE.get(d, -1) - base) < 1e-6]

@@ -2,7 +2,7 @@
 
 For every Adzua (Children) ruleset and Seesaw on boards of base 4 and 5 (the
 project's own descriptions), and for Lines of Action (both end rules), Konane
-(8x8, 10x10), Amazons, Yavalath and Connect Four from Ludii's files,
+(8x8, 10x10), Amazons, Yavalath, Connect Four, Reversi and Fanorona from Ludii's files,
 2000 uniform-random playouts agree with Ludii's recorded figures within
 statistical tolerance:
 
@@ -51,6 +51,8 @@ RULESETS.update({
     "seesaw-4": (str(DESCRIPTIONS / "seesaw.lud"), ("Board Size/4",), None),
     "seesaw-5": (str(DESCRIPTIONS / "seesaw.lud"), ("Board Size/5",), None),
     "connect-four": ("ludii:Connect Four.lud", (), None),
+    "reversi": ("ludii:Reversi.lud", (), None),
+    "fanorona": ("ludii:Fanorona.lud", (), None),
 })
 COUNT_METRICS = ("Timeouts", "Completion", "Drawishness", "AdvantageP1", "Balance",
                  "OutcomeUniformity", "BoardCoverageDefault")

@@ -253,6 +253,14 @@ class LitFloat(Lit):
         return float(node.value) if isinstance(node, (Int, Float)) else _NO
 
 
+@dataclass(frozen=True)
+class ArrayOf:
+    """An array `{...}` of values of one type, itself an item of a `many` argument: Ludii's
+    two-dimensional arrays such as a walk `{{F F R F} {F F L F}}` (StepType[][])."""
+
+    item: Any
+
+
 ROLE_WORDS = ("Neutral P1 P2 P3 P4 P5 P6 P7 P8 P9 P10 P11 P12 P13 P14 P15 P16 Team1 Team2 Team3 "
               "Team4 Each Shared All Mover Next Prev NonMover Enemy Friend Ally Player "
               "MoverTeam NextTeam PrevTeam TeamMover Any")
@@ -278,6 +286,8 @@ def _describe(t) -> str:
         return f"one of {t.name} ({', '.join(sorted(t.words)[:8])}...)"
     if isinstance(t, tuple):
         return " or ".join(_describe(x) for x in t)
+    if isinstance(t, ArrayOf):
+        return f"an array {{...}} of {_describe(t.item)}"
     if isinstance(t, type) and issubclass(t, Lit):
         return t.what
     if isinstance(t, type) and issubclass(t, Ludeme) and t.keyword:
@@ -355,6 +365,11 @@ class Builder:
             return _NO
         if isinstance(expected, type) and issubclass(expected, Lit):
             return expected.read(node)
+        if isinstance(expected, ArrayOf):
+            if not isinstance(node, Array):
+                return _NO
+            items = [self.try_build(n, expected.item, path) for n in node.items]
+            return _NO if any(x is _NO for x in items) else items
         if isinstance(expected, type) and issubclass(expected, Ludeme):
             return self.build_ludeme(node, expected, path)
         raise TypeError(expected)  # pragma: no cover

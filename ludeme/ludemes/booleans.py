@@ -299,6 +299,12 @@ class Not(Bool):
         f = env.compile(self.cond)
         return lambda c: not f(c)
 
+    def auto_succeeds(self):
+        """A closure () -> True when the condition is known to hold without evaluating it
+        (Ludii's autoSucceeds: the negation of a condition that automatically fails)."""
+        inner = getattr(self.cond, "auto_fails", None)
+        return inner() if inner is not None else None
+
 
 _COMPARE = {  # one closure per operator: no operator call in the hot path
     operator.eq: lambda a, b: (lambda c: a(c) == b(c)),

@@ -28,9 +28,10 @@ class SitesToClear(Region):
 
 @ludeme("promote")
 class Promote(Moves):
-    """`(promote [<site>] (piece "Name") [<role>] [(then ...)])`: the piece at the site
-    (the destination by default) becomes the named piece, as Ludii's Promote: with a
-    role, the piece of that name owned by that player; the new owner is the new piece's.
+    """`(promote [<site>] (piece "Name"|<id>|{"Name" ...}) [<role>] [(then ...)])`: the piece
+    at the site (the destination by default) becomes the named piece, as Ludii's Promote:
+    one move per piece named; with a role, the piece whose name contains that name owned
+    by that player; the new owner is the new piece's.
     Example: `(promote (last To) (piece "DoubleCounter") Mover)`."""
     concepts = ("PromotionEffect",)
 
@@ -41,38 +42,55 @@ class Promote(Moves):
     def compile(self, env):
         where = env.compile(self.where) if self.where is not None else (lambda c: c.to)
         piece = self.piece
-        if not isinstance(piece.name, str):
-            raise piece.fail("(promote ...) takes a piece by name here")
-        if piece.role is not None:
+        if piece.role is not None or piece.state is not None:
             raise piece.fail("give the owner to (promote ...), not to (piece ...)")
-        name = piece.name
         components = env.components
-        if self.role is not None:
-            owner = env.role_id(self.role, self)
-            if not any(name in comp.name for comp in components[1:]):
-                raise piece.fail(f"no piece called {name!r}")
+        by_name = env.equipment.component_names()
+        owner = env.role_id(self.role, self) if self.role is not None else None
+        # Each piece named: a fixed name, or a component id whose name is read at run time.
+        name_fns = []
+        for name in piece.name:
+            if isinstance(name, str):
+                if not any(name in comp.name for comp in components[1:]):
+                    raise piece.fail(f"no piece called {name!r}")
+                name_fns.append(lambda c, name=name: name)
+            else:
+                idf = env.compile(name)
+                name_fns.append(lambda c, idf=idf: components[idf(c)].name
+                                if 0 < idf(c) < len(components) else None)
 
-            def target(c):
-                pid = owner(c)
-                return next((comp.index for comp in components[1:]
-                             if name in comp.name and comp.owner == pid), 0)
-        else:
-            idx = env.equipment.component_names().get(name)
-            if idx is None:
-                raise piece.fail(f"no piece called {name!r}")
-            target = lambda c: idx  # noqa: E731
+        def target(c, name):
+            if name is None:
+                return 0
+            if owner is None:
+                return by_name.get(name, 0)
+            pid = owner(c)
+            return next((comp.index for comp in components[1:]
+                         if name in comp.name and comp.owner == pid), 0)
         then = _then(env, self)
 
         def promote(c):
             site = where(c)
             if site < 0:
                 return []
-            what = target(c)
-            if what <= 0:
-                return []
-            who = components[what].owner if c.s.what[site] > 0 else 0
-            return [Move(site, site, 0, [(A_FLIP, site, who, what)], then)]
+            out = []
+            occupied = c.s.what[site] > 0
+            for name_fn in name_fns:
+                what = target(c, name_fn(c))
+                if what <= 0:
+                    continue
+                who = components[what].owner if occupied else 0
+                out.append(Move(site, site, 0, [(A_FLIP, site, who, what)], then))
+            return out
         return promote
+
+
+@ludeme("move", "Promote")
+class MovePromote(Promote):
+    """`(move Promote [<site>] (piece ...) [<role>] [(then ...)])`: a decision to promote the
+    piece at the site, one per piece named (Ludii's Promote as a decision).
+    Example: `(move Promote (last To) (piece {"Queen" "Knight"}) Mover)`."""
+    concepts = ("PromotionDecision",)
 
 
 @ludeme("hop")

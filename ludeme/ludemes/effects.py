@@ -260,9 +260,14 @@ class Do(Moves):
                 probe.next = probe.prev
             return cond(probe.ctx)
 
+        auto = getattr(self.ifAfterwards, "auto_succeeds", None)
+        auto = auto() if auto is not None else None
+
         def do(c):
             if cond is not None:   # Ludii then ignores next: (it computes it and drops it)
-                out = [m for m in prior(c) if passes(c, m)]
+                out = prior(c)
+                if auto is None or not auto():      # Ludii's autoSucceeds skips the check
+                    out = [m for m in out if passes(c, m)]
             else:
                 s = c.s
                 pre_moves = prior(c)

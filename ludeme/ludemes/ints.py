@@ -149,6 +149,8 @@ class Ahead(IntFn):
     def compile(self, env):
         site = env.compile(self.site)
         steps = env.compile(self.steps) if self.steps is not None else (lambda c: 1)
+        if self.dirn in ("SameDirection", "OppositeDirection"):
+            return _ahead_along_move(env, site, steps, self.dirn == "OppositeDirection")
         tables = env.step_tables(self.dirn or "Adjacent", self)
         tab = tables[0] if tables else None
         nsites = env.num_board_sites
@@ -173,6 +175,32 @@ class Ahead(IntFn):
                 cur = nxt
             return cur
         return ahead
+
+
+def _ahead_along_move(env, site, steps, opposite: bool):
+    """Ludii's Ahead with SameDirection (OppositeDirection): the direction of the step from
+    (from) to (to) (from (to) to (from)), the first of the board's directions that has it;
+    the site itself when there is none or the radial is too short."""
+    board = env.board
+    dirs = board.directions
+    targets = board.trajectories.targets
+    radials = board.radials
+    nsites = env.num_board_sites
+
+    def ahead(c):
+        s = site(c)
+        a, b = (c.to, c.from_) if opposite else (c.from_, c.to)
+        if not (0 <= s < nsites and 0 <= a < nsites):
+            return s if s >= 0 else -1
+        d = next((d for d in dirs if b in targets(a, d)), None)
+        if d is None:
+            return s
+        rs = radials[d][s] if d in radials else ()
+        k = steps(c)
+        if not rs or len(rs[0].sites) < k + 1:
+            return s
+        return rs[0].sites[k]
+    return ahead
 
 
 @ludeme("handSite")

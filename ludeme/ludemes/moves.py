@@ -6,8 +6,8 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from ..engine import (A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT,
-                      A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_SCORE,
-                      Move)
+                      A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD,
+                      A_SET_SCORE, A_SUBMOVE, Move)
 from ..state import TOP
 from .base import (CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P,
                    Region, RoleType, SiteType, ludeme)
@@ -85,30 +85,21 @@ def _then(env, lud):
 def _side_effect(env, to_spec):
     """Ludii's `(to ... (apply [if:<cond>] <effect>))` on a move: a closure c -> the
     effect's actions, to go in front of the move's own (MoveUtilities.chainRuleWithAction
-    with prepend), or None. The effect applies only where its condition holds."""
+    with prepend), or None. The effect applies only where its condition holds; an effect
+    with consequents of its own stays one nested move (`moves_as_actions`), its
+    consequents applied right after its actions, as Ludii applies it as a whole move."""
     ap = to_spec.apply if to_spec is not None else None
     if ap is None or ap.effect is None:
         if ap is not None and ap.if_ is not None:
             raise ap.fail("(apply if:...) needs an effect")
         return None
     rule = env.compile(ap.if_) if ap.if_ is not None else None
-    if getattr(ap.effect, "then", None) is not None:
-        # Ludii applies the effect as a whole move, its consequents before the decision's
-        # own actions; only its actions are chained here.
-        raise ap.effect.fail("consequents (then ...) of an effect in (apply ...) are not "
-                             "supported yet")
     effect = env.compile(ap.effect)
 
     def actions(c):
         if rule is not None and not rule(c):
             return ()
-        moves = effect(c)
-        if any(m.then for m in moves):
-            # Only the effect's actions join the move here: its own consequents would be
-            # lost, so they stop the game instead of playing it wrongly.
-            raise ap.effect.fail("consequents (then ...) of an effect applied at the "
-                                 "destination are not supported yet")
-        return [a for m in moves for a in m.actions]
+        return _effect_actions(effect, c)
     return actions
 
 
@@ -324,6 +315,9 @@ class MoveAdd(Moves):
         if self.stack:
             env.stacking = True     # as in Ludii, stack:True makes the game a stacking one
         on_stack = bool(self.stack)
+        # (piece ... state:<int>): the new piece starts in that state (Ludii's ActionAdd).
+        state = env.compile(self.piece.state) if self.piece is not None \
+            and self.piece.state is not None else None
 
         def add(c):
             stacking = c.g.stacking
@@ -343,7 +337,9 @@ class MoveAdd(Moves):
                         (A_ADD, to, what, owner, k)
                     # Ludii's ActionAdd reports the level the piece lands on.
                     level = c.s.size_stack(to) if stacking else 0
-                    out.append(Move(to, to, 0, [act], then, level_from=level, level_to=level))
+                    acts = [act] if state is None else \
+                        [act, (A_SET_FIELD, "state", to, TOP, state(c))]
+                    out.append(Move(to, to, 0, acts, then, level_from=level, level_to=level))
             c.to = saved
             return out
         return add
@@ -351,14 +347,19 @@ class MoveAdd(Moves):
 
 @ludeme("piece")
 class PieceRef(IntFn):
-    """`(piece "Name" [role])` inside `(move Add ...)`: the component index to add."""
+    """`(piece "Name"|<id>|{"Name" ...} [role] [state:<int>])` inside `(move Add ...)`: the
+    component index to add (its state is read by the ludeme adding it)."""
 
-    params = (P("name", (LitStr, IntFn)), P("role", RoleType, opt=True))
+    params = (P("name", (LitStr, IntFn), many=True), P("role", RoleType, opt=True),
+              P("state", IntFn, opt=True, named=True))
 
     def compile(self, env):
-        if isinstance(self.name, str):
-            return env.component_fn(self.name, self.role, self)
-        return env.compile(self.name)
+        if len(self.name) != 1:
+            raise self.fail("several pieces {...} are read only by (move Promote ...) here")
+        name = self.name[0]
+        if isinstance(name, str):
+            return env.component_fn(name, self.role, self)
+        return env.compile(name)
 
 
 @ludeme("move", "Pass")
@@ -423,8 +424,8 @@ class ForEachPiece(Moves):
                     comp = components[w]
                     if comp.owner != player and not (comp.owner == 0 and who == player):
                         continue
-                    if names and not any(nm in comp.name for nm in names):
-                        continue
+                    if names and comp.name.rstrip("0123456789") not in names:
+                        continue            # the exact name, as on flat boards below
                     gen = specific or generators[w]
                     if gen is None:
                         continue
@@ -667,9 +668,18 @@ class MaxL(RangeSpec):
 
 def _effect_actions(gen, c) -> list:
     """The actions of an effect evaluated now (Ludii chains effects into the decision)."""
+    return moves_as_actions(gen(c))
+
+
+def moves_as_actions(moves) -> list:
+    """Moves folded into another move's actions, as Ludii nests them: a move with
+    consequents stays one nested action (its consequents run right after its actions)."""
     acts = []
-    for m in gen(c):
-        acts.extend(m.actions)
+    for m in moves:
+        if m.then:
+            acts.append((A_SUBMOVE, m))
+        else:
+            acts.extend(m.actions)
     return acts
 
 
