@@ -162,7 +162,8 @@ class StartRememberValue(Other):
 
 @ludeme("set", "Value")
 class SetPlayerValue(Moves):
-    """`(set Value <player> <int>)`: a player's value (0 until set), read by (value Player ..)."""
+    """`(set Value <player> <int>)`: a player's value (undefined until set), read by
+    (value Player ..)."""
 
     params = (P("who", (RoleType, IntFn)), P("value", IntFn), P("then", "Then", opt=True))
 
@@ -174,13 +175,15 @@ class SetPlayerValue(Moves):
 
 @ludeme("value", "Player")
 class ValuePlayer(IntFn):
-    """`(value Player <player>)`: the player's value, 0 until set."""
+    """`(value Player <player>)`: the player's value; -1 until set. As in Ludii, whose map of
+    player values answers 0 for a missing entry and reads that as undefined, a value set to
+    0 also reads -1."""
 
     params = (P("who", (RoleType, IntFn)),)
 
     def compile(self, env):
         who = _one_player(env, self)
-        return lambda c: c.s.notes.get(("var", ("player", who(c))), 0)
+        return lambda c: c.s.notes.get(("var", ("player", who(c))), 0) or -1
 
 
 def _one_player(env, lud):

@@ -188,13 +188,14 @@ class Sow(Moves):
         step_tables = {}
 
         def steps(track):
-            t = step_tables.get(track.name)
+            # by the track itself: each owner's track may carry the same name
+            t = step_tables.get(id(track))
             if t is None:
                 sites = track.sites
                 n = len(sites)
                 nxt = [(i + 1) if i + 1 < n else (0 if track.loop else None) for i in range(n)]
                 prv = [(i - 1) if i > 0 else (n - 1 if track.loop else None) for i in range(n)]
-                t = step_tables[track.name] = (sites, nxt, prv)
+                t = step_tables[id(track)] = (sites, nxt, prv)
             return t
 
         def effect_actions(fn, c, out):
