@@ -555,6 +555,11 @@ class State:
             self.stalemated[mover] = not g.phases[self.phase[mover]].play(c)
         self._legal = None
         self._replayed = False
+        # Ludii's Move.apply stores the move in the trial before its consequents are
+        # evaluated: they see it among the moves played (e.g. (all Passed)).
+        self.num_moves += 1
+        self.num_decisions += 1
+        self.history.append((mover, move.is_pass))
         self._apply_move_effects(move, True)
         if g.sequence_capture and not self._replayed and self.to_clear:
             # Ludii's Move.apply: a decision that does not replay ends the sequence, and
@@ -562,9 +567,6 @@ class State:
             for site in sorted(self.to_clear):
                 self.sites.remove(site)
             self.to_clear.clear()
-        self.num_moves += 1
-        self.num_decisions += 1
-        self.history.append((mover, move.is_pass))
         c = self.ctx
         c.from_ = c.to = c.site = c.player = UNDEFINED
         phase = g.phases[self.phase[mover]]

@@ -175,15 +175,13 @@ class SetPlayerValue(Moves):
 
 @ludeme("value", "Player")
 class ValuePlayer(IntFn):
-    """`(value Player <player>)`: the player's value; -1 until set. As in Ludii, whose map of
-    player values answers 0 for a missing entry and reads that as undefined, a value set to
-    0 also reads -1."""
+    """`(value Player <player>)`: the player's value; -1 (Ludii's undefined) until set."""
 
     params = (P("who", (RoleType, IntFn)),)
 
     def compile(self, env):
         who = _one_player(env, self)
-        return lambda c: c.s.notes.get(("var", ("player", who(c))), 0) or -1
+        return lambda c: c.s.notes.get(("var", ("player", who(c))), -1)
 
 
 def _one_player(env, lud):

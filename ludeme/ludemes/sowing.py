@@ -12,7 +12,6 @@ from ..engine import A_ADD, A_COUNT, A_MOVE, A_SET_FIELD, Move
 from ..state import TOP
 from .base import (Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region,
                    RoleType, SiteType, ludeme)
-from .effects import applied_actions
 from .game import Board
 
 StoreType = Enum("StoreType", "Outer Inner None")
@@ -113,6 +112,9 @@ class MoveSelect(Moves):
         tos = None if self.to is None else _sites_fn(env, self.to.site, lambda c: (c.to,))
         to_cond = None if self.to is None or self.to.if_ is None else env.compile(self.to.if_)
         then = _then(env, self)
+        # Ludii selects a hand's site only on boards of cells: on vertices or edges, a site
+        # past the board's own is skipped (a last `to` in a hand selects nothing).
+        limit = env.total_sites if env.board.site_type == "Cell" else env.num_board_sites
 
         def select(c):
             out = []
@@ -120,7 +122,7 @@ class MoveSelect(Moves):
             # Ludii walks a region as a set of sites in increasing order, with (from) and
             # (to) both on the site while testing it.
             for frm in sorted(set(froms(c))):
-                if frm < 0:
+                if not 0 <= frm < limit:
                     continue
                 c.from_ = c.to = frm
                 if from_cond is not None and not from_cond(c):
@@ -130,7 +132,7 @@ class MoveSelect(Moves):
                     continue
                 for to in sorted(set(tos(c))):
                     c.from_, c.to = frm, to
-                    if to >= 0 and (to_cond is None or to_cond(c)):
+                    if 0 <= to < limit and (to_cond is None or to_cond(c)):
                         out.append(Move(frm, to, 0, [], then))
             c.from_, c.to = saved
             return out
@@ -199,18 +201,23 @@ class Sow(Moves):
             return t
 
         def effect_actions(fn, c, out):
-            # Ludii adds each effect move's actions with its consequences'
-            # (getActionsWithConsequences), found on a copy of the position.
+            # Ludii adds each capture move's actions with its consequences'
+            # (getActionsWithConsequences): the move is applied as a move of its own on a
+            # copy of the position, so its consequences read it as the last move.
             for m in fn(c):
                 if m.then:
-                    out.extend(applied_actions(c.s.clone(), m))
+                    done = []
+                    c.s.clone()._apply_move_effects(m, True, done)
+                    out.extend(done)
                 else:
                     out.extend(m.actions)
 
         def drop(c, start, to, count, sown, actions):
             """The sow effect, then numPerHole seeds (while any are left) into `to`."""
             if sow_effect is not None:
-                effect_actions(sow_effect, c, actions)
+                # Ludii adds the sow effect's own actions, without their consequences
+                for m in sow_effect(c):
+                    actions.extend(m.actions)
             k = per_hole(c) if per_hole is not None else 1
             keep = [(f, getattr(c.s.sites, f)[to]) for f in ("state", "rotation", "value")
                     if getattr(c.s.sites, f)[start] != getattr(c.s.sites, f)[to]]
