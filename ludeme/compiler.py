@@ -386,7 +386,8 @@ def _landmark(board, word: str) -> int:
 
 
 def _static_regions(env: Env, items) -> dict:
-    out: dict[str, dict[int, tuple]] = {}
+    # Filled in place, so that a region may name one declared before it.
+    out: dict[str, dict[int, tuple]] = env.equipment.regions
     for it in items:
         if not isinstance(it, G.Regions):
             continue

@@ -32,17 +32,21 @@ class IsEmpty(Bool):
 
 @ludeme("is", "Occupied")
 class IsOccupied(Bool):
-    """`(is Occupied <site>)`."""
+    """`(is Occupied [<type>] <site>)`: something stands on the site. A hand's site is read
+    whatever the type; on the board, a type other than the board's reads a layer that pieces
+    never reach here (as Ludii reads the cells of a board played on vertices), so False."""
 
     params = (P("type", SiteType, opt=True), P("site", IntFn))
 
     def compile(self, env):
         site = env.compile(self.site)
         n = env.total_sites
+        # below this site, the type names the board's other (empty) layer
+        first = env.num_board_sites if self.type not in (None, env.board.site_type) else 0
 
         def is_occupied(c):
             s = site(c)   # a site past the last one (a pit computed off the board) is not
-            return 0 <= s < n and c.s.what[s] != 0
+            return first <= s < n and c.s.what[s] != 0
         return is_occupied
 
 

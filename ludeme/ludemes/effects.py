@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..engine import A_MOVE, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
                    SiteType, ludeme)
-from .moves import MoveAdd, _sites_fn, _then
+from .moves import MoveAdd, _sites_fn, _then, typed_sites_fn
 
 
 @ludeme("fromTo")
@@ -29,14 +29,14 @@ class FromTo(Moves):
         if self.mover is not None:
             raise self.fail("(fromTo ... mover:) is not supported yet")
         for spec in (self.from_, self.to):
-            if spec.type is not None or spec.level is not None:
-                raise spec.fail("site types and levels in (fromTo ...) are not supported yet")
+            if spec.level is not None:
+                raise spec.fail("levels in (fromTo ...) are not supported yet")
         if self.from_.if_ is not None:
             raise self.from_.fail("(from ... if:) in (fromTo ...) is not supported yet")
         if self.to.apply is not None:
             raise self.to.fail("(to ... (apply ...)) in (fromTo ...) is not supported yet")
-        froms = _sites_fn(env, self.from_.site, lambda c: (c.from_,))
-        tos = _sites_fn(env, self.to.site, lambda c: (c.to,))
+        froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         count = env.compile(self.count) if self.count is not None else None
         then = _then(env, self)

@@ -77,6 +77,26 @@ def _sites_fn(env, spec_site, default):
     return f
 
 
+def typed_sites_fn(env, spec, default):
+    """`_sites_fn` for a (from ...) or (to ...) that may name a site type: the board's own
+    type (or none) reads the board; a hand's site is the same whatever the type (Ludii reads
+    containers other than the board by cell); a board site on another type's layer is
+    refused when reached."""
+    fn = _sites_fn(env, spec.site, default)
+    if spec.type in (None, env.board.site_type):
+        return fn
+    first = env.num_board_sites
+
+    def sites(c):
+        got = fn(c)
+        for site in got:
+            if 0 <= site < first:
+                raise spec.fail(f"({spec.keyword} {spec.type} ...) on the board's sites is "
+                                "not supported yet")
+        return got
+    return sites
+
+
 def _then(env, lud):
     return (env.compile(lud.then),) if lud.then is not None else _NONE
 
@@ -205,9 +225,9 @@ class MoveFromTo(Moves):
               P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
 
     def compile(self, env):
-        froms = _sites_fn(env, self.from_.site, lambda c: (c.from_,))
+        froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
         from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
-        tos = _sites_fn(env, self.to.site, lambda c: (c.to,))
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
         side = _side_effect(env, self.to)
         then = _then(env, self)
@@ -274,7 +294,7 @@ class MoveAdd(Moves):
               P("then", "Then", opt=True))
 
     def compile(self, env):
-        tos = _sites_fn(env, self.to.site, lambda c: (c.to,))
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
         then = _then(env, self)
         what_fn = env.compile(self.piece) if self.piece is not None else env.mover_component()

@@ -98,23 +98,27 @@ class MoveSelect(Moves):
               P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
 
     def compile(self, env):
-        from .moves import _sites_fn, _then
+        from .moves import _then, typed_sites_fn
         if self.mover is not None:
             raise self.fail("(move Select ... mover:) is not supported yet")
         for spec in (self.from_, self.to):
-            if spec is not None and (spec.type is not None or spec.level is not None):
-                raise spec.fail("site types and levels in (move Select ...) are not "
-                                "supported yet")
+            if spec is not None and spec.level is not None:
+                raise spec.fail("levels in (move Select ...) are not supported yet")
         if self.to is not None and self.to.apply is not None:
             raise self.to.fail("(to ... (apply ...)) in (move Select ...) is not supported yet")
-        froms = _sites_fn(env, self.from_.site, lambda c: (c.from_,))
+        if self.to is not None and self.to.type != self.from_.type:
+            raise self.to.fail("(move Select ...) with different site types for (from) and "
+                               "(to) is not supported yet")
+        froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
         from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
-        tos = None if self.to is None else _sites_fn(env, self.to.site, lambda c: (c.to,))
+        tos = None if self.to is None else typed_sites_fn(env, self.to, lambda c: (c.to,))
         to_cond = None if self.to is None or self.to.if_ is None else env.compile(self.to.if_)
         then = _then(env, self)
-        # Ludii selects a hand's site only on boards of cells: on vertices or edges, a site
-        # past the board's own is skipped (a last `to` in a hand selects nothing).
-        limit = env.total_sites if env.board.site_type == "Cell" else env.num_board_sites
+        # Ludii selects a hand's site only by cell: of another type (the board's vertices
+        # or edges), a site past the board's own is skipped (a last `to` in a hand selects
+        # nothing on a board played on vertices).
+        site_type = self.from_.type or env.board.site_type
+        limit = env.total_sites if site_type == "Cell" else env.num_board_sites
 
         def select(c):
             out = []
