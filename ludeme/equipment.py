@@ -98,6 +98,14 @@ class Equipment:
             who = self.role_id(role, lud)
             return lambda c: owned.get(who(c), ())
         entries = self.regions.get(name)
+        if not entries and role is not None:
+            # Ludii's (sites <role> "Name"): the player's regions whose names contain the
+            # name (Left1 and Left2 for "Left"), in declaration order
+            entries = {}
+            for rname, per in self.regions.items():
+                if name in rname:
+                    for owner, sites in per.items():
+                        entries[owner] = tuple(dict.fromkeys(entries.get(owner, ()) + sites))
         if not entries:
             raise lud.fail(f"no region called {name!r}; regions: "
                            f"{', '.join(sorted(self.regions)) or 'none'}")

@@ -111,13 +111,14 @@ class IsFriend(Bool):
 
 @ludeme("is", "In")
 class IsIn(Bool):
-    """`(is In <site> <region>)` or `(is In {sites} <region>)`."""
+    """`(is In [<site>] <region>)` or `(is In {sites} <region>)`; the site is `(to)` when
+    none is given (as in Ludii)."""
     concepts = ("Contains if not region.player",)
 
-    params = (P("sites", IntFn, many=True), P("region", Region))
+    params = (P("sites", IntFn, many=True, opt=True), P("region", Region))
 
     def compile(self, env):
-        sites = [env.compile(s) for s in self.sites]
+        sites = [env.compile(s) for s in self.sites] if self.sites else [lambda c: c.to]
         region = env.compile(self.region)
         inside = self.region.predicate(env)
         if len(sites) == 1:

@@ -242,13 +242,13 @@ class MoveFromTo(Moves):
         # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
         plain = not copy and count is None
 
-        def actions(c, frm, to):
+        def actions(c, frm, to, n):
             if copy:
                 s = c.s
                 return [(A_ADD, to, s.what[frm], s.who[frm], 1)]
             # In a stacking game, the top `count` levels move together, in order (Ludii's
             # ActionStackMove); else `count` pieces of a counted site (ActionMoveN).
-            return [(A_MOVE_N, frm, to, count(c))]
+            return [(A_MOVE_N, frm, to, n)]
 
         def levels(c, frm, to, acts):
             """Ludii's levels of the decision: a sub-stack starts at size - count and
@@ -265,15 +265,17 @@ class MoveFromTo(Moves):
             for frm in froms(c):
                 if frm < 0 or what[frm] <= 0:
                     continue
-                c.from_ = frm
+                c.from_, c.to = frm, saved[1]
                 if from_cond is not None and not from_cond(c):
                     continue
+                # Ludii evaluates count: once per origin, with (from) on it and (to) as given
+                n = count(c) if count is not None else 1
                 for to in tos(c):
                     if to < 0:
                         continue
                     c.to = to
                     if to_cond(c):
-                        acts = [(kind, frm, to)] if plain else actions(c, frm, to)
+                        acts = [(kind, frm, to)] if plain else actions(c, frm, to, n)
                         lf, lt = levels(c, frm, to, acts) if c.g.stacking else (0, 0)
                         if side is not None:
                             acts[:0] = side(c)

@@ -267,11 +267,11 @@ class Sow(Moves):
                     i = j
                     continue
                 if not include_self and sites[j] == start:
+                    # Ludii sows into the next hole but leaves (to) on the origin
                     i = j
                     j = nxt[i]
                     if j is None:
                         break
-                    c.to = sites[j]
                 sown = drop(c, start, sites[j], count, sown, actions)
                 i = j
                 index += 1
