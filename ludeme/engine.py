@@ -70,6 +70,7 @@ _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCO
               A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0, A_REMOVE_LATER: 1,
               A_SET_MOVER: 0}
 _NO_SITE_ACTIONS = frozenset(k for k, to in _ACTION_TO.items() if not to)
+_MOVING_ACTIONS = frozenset((A_MOVE, A_MOVE_LEVEL, A_MOVE_STACK, A_MOVE_N))  # origin at [1]
 
 
 def chance_seed(seed: int) -> int:
@@ -233,7 +234,7 @@ class State:
     __slots__ = ("g", "sites", "who", "what", "count", "rng", "player_order", "scores", "mover", "next", "prev", "phase",
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
-                 "last_to", "last_to_after", "last_mover", "history", "ctx", "_legal", "pending",
+                 "last_to", "last_to_after", "last_from_after", "last_mover", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
                  "force_roll", "to_clear", "_replayed", "draws")
 
@@ -271,6 +272,7 @@ class State:
         self.last_from = UNDEFINED
         self.last_to = UNDEFINED
         self.last_to_after = UNDEFINED     # the last destination after the consequents
+        self.last_from_after = UNDEFINED   # and the origin of that last action
         self.last_mover = 0
         self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
         self.pending: set[int] = set()
@@ -524,13 +526,15 @@ class State:
         for a in move.actions:
             self.do_action(a)
         if store:
-            self.last_to_after = move.to
+            self.last_from_after, self.last_to_after = move.frm, move.to
         for a in reversed(move.actions):
-            # Ludii's toAfterSubsequents: the last action of the move (consequents included)
-            # that has a destination.
+            # Ludii's toAfterSubsequents (fromAfterSubsequents): the last action of the move
+            # (consequents included) that has a destination, and its origin (the destination
+            # of an action that moves nothing).
             to = _ACTION_TO[a[0]]
             if to:
                 self.last_to_after = a[to]
+                self.last_from_after = a[1] if a[0] in _MOVING_ACTIONS else a[to]
                 break
         if store:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover

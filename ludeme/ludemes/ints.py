@@ -59,13 +59,14 @@ class PrevId(IntFn):
 
 @ludeme("last", "From")
 class LastFrom(IntFn):
-    """`(last From)`: where the last decision started."""
+    """`(last From)`: where the last decision started; with `afterConsequence:True`, the
+    origin of the last of its actions and consequences that has a destination."""
 
     params = (P("afterConsequence", LitBool, opt=True, named=True),)
 
     def compile(self, env):
         if self.afterConsequence:
-            raise self.fail("(last From afterConsequence:True) is not supported yet")
+            return lambda c: c.s.last_from_after
         return lambda c: c.s.last_from
 
 

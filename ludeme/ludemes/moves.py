@@ -353,6 +353,18 @@ class MovePass(Moves):
         return lambda c: [Move(-1, -1, 0, [(A_PASS,)], then, is_pass=True)]
 
 
+@ludeme("pass")
+class PassEffect(Moves):
+    """`(pass [(then ...)])`: a pass as an effect, which changes nothing (its move is no pass
+    decision)."""
+
+    params = (P("then", "Then", opt=True),)
+
+    def compile(self, env):
+        then = _then(env, self)
+        return lambda c: [Move(-1, -1, 0, [(A_PASS,)], then)]
+
+
 @ludeme("forEach", "Piece")
 class ForEachPiece(Moves):
     """`(forEach Piece ["Name"|{names}] [moves] [player] [(then ...)])`: moves of the mover's pieces."""
