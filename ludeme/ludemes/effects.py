@@ -360,18 +360,8 @@ class ForEachValue(Moves):
         gen = env.compile(self.generator)
         then = _then(env, self)
 
-        def for_each(c):
-            saved = c.value
-            out = []
-            for v in values(c):
-                c.value = v
-                out.extend(gen(c))
-            c.value = saved
-            if then:
-                for m in out:
-                    m.then = tuple(m.then) + then
-            return out
-        return for_each
+        from .foreach import gather
+        return lambda c: gather(c, "value", values(c), gen, then)
 
 
 class _Extreme(IntFn):

@@ -19,15 +19,20 @@ class ForEachPlayerMoves(Moves):
         then = _then(env, self)
         n = env.num_players
 
-        def for_each(c):
-            saved = c.player
-            out = []
-            for p in range(1, n + 1):
-                c.player = p
-                out.extend(gen(c))
-            c.player = saved
-            if then:
-                for m in out:
-                    m.then = tuple(m.then) + then
-            return out
-        return for_each
+        players = range(1, n + 1)
+        return lambda c: gather(c, "player", players, gen, then)
+
+
+def gather(c, var: str, values, gen, then) -> list:
+    """The moves `gen` generates with the context variable `var` on each value in turn (put
+    back afterwards), each followed by the consequents `then`."""
+    saved = getattr(c, var)
+    out = []
+    for v in values:
+        setattr(c, var, v)
+        out.extend(gen(c))
+    setattr(c, var, saved)
+    if then:
+        for m in out:
+            m.then = tuple(m.then) + then
+    return out
