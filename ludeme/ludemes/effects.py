@@ -296,7 +296,9 @@ class NoPieces(Bool):
         from .ints import CountPieces
         count = CountPieces(self.node, self.path, type=self.type, role=self.role, who=self.who,
                             name=self.name, in_=self.in_)
-        f = env.compile(count)
+        # compiled here, not through env.compile: its cache is keyed by id(), which this
+        # short-lived ludeme would hand on to the next one made at the same address
+        f = count.compile(env)
         return lambda c: f(c) == 0
 
 
@@ -366,10 +368,16 @@ class ForEachValue(Moves):
 
 class _Extreme(IntFn):
     params = (P("a", IntFn, opt=True), P("b", IntFn, opt=True),
-              P("values", IntFn, opt=True, many=True))
+              P("values", IntFn, opt=True, many=True), P("array", "IntArrayFn", opt=True))
     pick = min
 
     def compile(self, env):
+        if self.array is not None:
+            if self.a is not None or self.values:
+                raise self.fail(f"({self.keyword} ...) takes two values or an array")
+            # Ludii's Max/Min of an int array: -1 when it is empty
+            array, pick = env.compile(self.array), type(self).pick
+            return lambda c: pick(got) if (got := array(c)) else -1
         if self.values:
             if self.a is not None or self.b is not None:
                 raise self.fail(f"({self.keyword} ...) takes two values or an array")
