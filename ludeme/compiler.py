@@ -8,7 +8,8 @@ board tables they close over (steps and rays by direction, regions, hands).
 
 from __future__ import annotations
 
-from .engine import (A_ADD, Component, Container, Game, Phase, UNDEFINED)
+from .engine import (A_ADD, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED)
+from .state import TOP
 from .errors import LudemeError, Pos
 from .expand import Expanded
 from .equipment import Equipment
@@ -463,9 +464,13 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
             if bad:
                 raise rule.fail(f"(place {rule.item!r} ...) names no site here "
                                 f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
-        # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
+        # Ludii's PlaceItem puts counts[0] on every site when counts: is given, in the
+        # state given by state:.
         count = rule.counts[0] if rule.counts else rule.count
-        moves.append([(A_ADD, s, comp.index, comp.owner, count) for s in sites])
+        acts = [(A_ADD, s, comp.index, comp.owner, count) for s in sites]
+        if rule.state is not None:
+            acts += [(A_SET_FIELD, "state", s, TOP, rule.state) for s in sites]
+        moves.append(acts)
     return moves
 
 

@@ -187,6 +187,16 @@ def test_ludii_development_traces_agree(refdata, ludii, name):
     "board_sow_two_rows_Um_el-Bagara",            # (sites Mover "Left") finds Left1/Left2
     "board_sow_two_rows_Um_el_Banat",             # count: read before (to) moves; (is In r)
     "board_sow_two_rows_Woli",                    # proposals and votes
+    "board_sow_four_rows_Chiana_wa_Kunja",        # (what Cell at:) of a hand, add to a hand
+    "board_sow_four_rows_Mwambulula",             # (move Select (from Cell <hand>))
+    "board_sow_two_rows_Khutka_Boia",             # (forEach Player <moves>), (abs)
+    "board_sow_two_rows_Duene",                   # (pass) as an effect
+    "board_sow_two_rows_Intotoi",                 # (sites From <moves>)
+    "board_sow_two_rows_Meusueb",                 # (last From afterConsequence:True)
+    "board_sow_four_rows_Quela",                  # (max (results ...))
+    "board_sow_two_rows_Ovalhu",                  # two (no Pieces ...) from one define
+    "board_sow_four_rows_Musoro_Tsoro",           # (place ... state:)
+    "board_race_reach_Tourne-Case",               # a move's level read in the cell layer
 ])
 def test_sowing_traces_fixed_this_round_agree(refdata, ludii, name):
     v = crosscheck_files(_corpus(refdata, [name]), ludii_dir=str(ludii))[0]
@@ -237,3 +247,22 @@ def test_sow_follows_each_owners_track_of_the_same_name(tmp_path):
     assert list(s.sites.count[:6]) == [0, 2, 1, 1, 1, 1]
     s.apply([m for m in s.legal_moves() if m.frm == 3][0])     # P2: 3 -> 4 on its own track
     assert list(s.sites.count[:6]) == [0, 2, 1, 0, 2, 1]
+
+
+RESULTS = """
+(game "Results Test"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" 0) (place "Disc2" 8)})
+    (play (move Add (to (sites Empty)
+      if:(= (to) (max (results from:(sites Occupied by:Mover) to:(sites Empty)
+                               (abs (- (from) (to)))))))))
+    (end (if (no Moves Next) (result Mover Draw)))))
+"""
+
+
+def test_results_gives_max_an_array(tmp_path):
+    s = _game(tmp_path, RESULTS).new_initial_state()
+    # P1's disc is on 0: the distances to the empty sites 1..7 peak at 7, on site 7
+    assert [m.to for m in s.legal_moves()] == [7]

@@ -250,12 +250,20 @@ class MoveFromTo(Moves):
             # ActionStackMove); else `count` pieces of a counted site (ActionMoveN).
             return [(A_MOVE_N, frm, to, n)]
 
+        reads_cells_only = (self.from_.type or "Cell") == "Cell" and \
+            env.board.site_type != "Cell"
+
         def levels(c, frm, to, acts):
             """Ludii's levels of the decision: a sub-stack starts at size - count and
             lands on the destination's top; one piece leaves the top."""
             s = c.s
             if sub_stack:
                 return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
+            if kind == A_MOVE and reads_cells_only:
+                # Ludii sizes the origin's stack with the (from)'s own site type, cells when
+                # none is given: on a board of vertices or edges that layer is empty, and
+                # the level of a board site is below 0 (read as 0)
+                return (s.size_stack(frm) - 1 if frm >= env.num_board_sites else 0), 0
             return (s.size_stack(frm) - 1 if kind == A_MOVE else 0), 0
 
         def from_to(c):
