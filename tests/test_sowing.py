@@ -197,6 +197,7 @@ def test_ludii_development_traces_agree(refdata, ludii, name):
     "board_sow_two_rows_Ovalhu",                  # two (no Pieces ...) from one define
     "board_sow_four_rows_Musoro_Tsoro",           # (place ... state:)
     "board_race_reach_Tourne-Case",               # a move's level read in the cell layer
+    "board_war_replacement_eliminate_all_At-Tab_wa-d-Dukk",  # an (apply) effect's (then)
 ])
 def test_sowing_traces_fixed_this_round_agree(refdata, ludii, name):
     v = crosscheck_files(_corpus(refdata, [name]), ludii_dir=str(ludii))[0]

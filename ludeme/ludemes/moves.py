@@ -116,7 +116,15 @@ def _side_effect(env, to_spec):
     def actions(c):
         if rule is not None and not rule(c):
             return ()
-        return _effect_actions(effect, c)
+        # Ludii nests each effect move in the decision (chainRuleWithAction), and a nested
+        # move brings its consequents when applied: found here on a copy of the position
+        acts = []
+        for m in effect(c):
+            if m.then:
+                c.s.clone()._apply_move_effects(m, False, acts)
+            else:
+                acts.extend(m.actions)
+        return acts
     return actions
 
 
