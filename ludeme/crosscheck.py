@@ -250,6 +250,14 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
         candidates = [m for m in legal if (m.frm, m.to) == key
                       and (not stacking or (m.level_from, m.level_to)
                            == (chosen.get("levelFrom", 0), chosen.get("levelTo", 0)))]
+        # Several moves may share (from, to) and lead to the same board (a sow along either
+        # of two tracks that ends where it began): try first the one at the chosen move's
+        # rank among Ludii's legal moves with that pair (both list them in rule order).
+        rank = sum(1 for e in step["legal"][:step["chosen"]] if (e["from"], e["to"]) == key
+                   and (not stacking or (e.get("levelFrom", 0), e.get("levelTo", 0))
+                        == (chosen.get("levelFrom", 0), chosen.get("levelTo", 0))))
+        if rank < len(candidates):
+            candidates.insert(0, candidates.pop(rank))
         if len(candidates) > 1:
             candidates = _same_dice_used(candidates, chosen.get("str", ""))
         after = None

@@ -81,6 +81,7 @@ _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCO
               A_SET_MOVER: 0, A_UPDATE_DIE: 1, A_USE_DIE: 1, A_DICE_EQUAL: 0,
               A_SET_COUNTER: 0, A_SUBMOVE: 0}
 _NO_SITE_ACTIONS = frozenset(k for k, to in _ACTION_TO.items() if not to)
+_MOVING_ACTIONS = frozenset((A_MOVE, A_MOVE_LEVEL, A_MOVE_STACK, A_MOVE_N))  # origin at [1]
 
 
 def chance_seed(seed: int) -> int:
@@ -249,7 +250,7 @@ class State:
     __slots__ = ("g", "sites", "who", "what", "count", "rng", "player_order", "scores", "mover", "next", "prev", "phase",
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
-                 "last_to", "last_to_after", "last_level_to", "last_mover", "history", "ctx", "_legal", "pending",
+                 "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
                  "force_roll", "to_clear", "_replayed", "draws")
 
@@ -288,6 +289,7 @@ class State:
         self.last_to = UNDEFINED
         self.last_to_after = UNDEFINED     # the last destination after the consequents
         self.last_level_to = 0             # the level the last decision reported landing on
+        self.last_from_after = UNDEFINED   # and the origin of that last action
         self.last_mover = 0
         self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
         self.pending: set[int] = set()
@@ -554,16 +556,15 @@ class State:
         for a in move.actions:
             self.do_action(a)
         if store:
-            self.last_to_after = move.to
-            # Ludii's Move.apply adds the decision to the trial before its consequents,
-            # so (count Moves) in a (then ...) counts it.
-            self.num_moves += 1
+            self.last_from_after, self.last_to_after = move.frm, move.to
         for a in reversed(move.actions):
-            # Ludii's toAfterSubsequents: the last action of the move (consequents included)
-            # that has a destination.
+            # Ludii's toAfterSubsequents (fromAfterSubsequents): the last action of the move
+            # (consequents included) that has a destination, and its origin (the destination
+            # of an action that moves nothing).
             to = _ACTION_TO[a[0]]
             if to:
                 self.last_to_after = a[to]
+                self.last_from_after = a[1] if a[0] in _MOVING_ACTIONS else a[to]
                 break
         if store:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
@@ -589,6 +590,11 @@ class State:
             self.stalemated[mover] = not g.phases[self.phase[mover]].play(c)
         self._legal = None
         self._replayed = False
+        # Ludii's Move.apply stores the move in the trial before its consequents are
+        # evaluated: they see it among the moves played (e.g. (all Passed)).
+        self.num_moves += 1
+        self.num_decisions += 1
+        self.history.append((mover, move.is_pass))
         self._apply_move_effects(move, True)
         if g.sequence_capture and not self._replayed and self.to_clear:
             # Ludii's Move.apply: a decision that does not replay ends the sequence, and
@@ -596,8 +602,6 @@ class State:
             for site in sorted(self.to_clear):
                 self.sites.remove(site)
             self.to_clear.clear()
-        self.num_decisions += 1
-        self.history.append((mover, move.is_pass))
         c = self.ctx
         c.from_ = c.to = c.site = c.player = UNDEFINED
         phase = g.phases[self.phase[mover]]

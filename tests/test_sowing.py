@@ -168,3 +168,102 @@ def _corpus(refdata, names):
 def test_ludii_development_traces_agree(refdata, ludii, name):
     v = crosscheck_files(_corpus(refdata, [name]), ludii_dir=str(ludii))[0]
     assert v.status == "agreed", v.line()
+
+
+# Each trace below disagreed or was refused before the Ludii semantics named beside it.
+@pytest.mark.parametrize("name", [
+    "board_sow_four_rows_Tchela",                 # (value Player) is -1 until set
+    "board_sow_four_rows_Nchuwa",                 # ... and reads 0 once set to 0
+    "board_sow_three_rows_Abalalae",              # owners' tracks share a name
+    "board_sow_three_rows_Rabe",                  # Select skips a hand site on vertices
+    "board_sow_two_rows_Bechi",                   # a capture's consequents see it as last
+    "board_sow_two_rows_Bay_Khom",                # two tracks, same sowing: Ludii's rank
+    "reconstruction_done_board_sow_two_rows_Owana",  # includeSelf:False leaves (to) there
+    "board_sow_two_rows_Kiuthi",                  # (value) of (forEach Value)
+    "board_sow_two_rows_Iyogh",                   # Cell sites of hands on a vertex board
+    "board_sow_four_rows_Kisolo",                 # a region naming an earlier one
+    "board_sow_two_rows_Baqura",                  # (was Pass)
+    "board_sow_two_rows_Lib_al-Aqil",             # (move Swap Players ...)
+    "board_sow_two_rows_Um_el-Bagara",            # (sites Mover "Left") finds Left1/Left2
+    "board_sow_two_rows_Um_el_Banat",             # count: read before (to) moves; (is In r)
+    "board_sow_two_rows_Woli",                    # proposals and votes
+    "board_sow_four_rows_Chiana_wa_Kunja",        # (what Cell at:) of a hand, add to a hand
+    "board_sow_four_rows_Mwambulula",             # (move Select (from Cell <hand>))
+    "board_sow_two_rows_Khutka_Boia",             # (forEach Player <moves>), (abs)
+    "board_sow_two_rows_Duene",                   # (pass) as an effect
+    "board_sow_two_rows_Intotoi",                 # (sites From <moves>)
+    "board_sow_two_rows_Meusueb",                 # (last From afterConsequence:True)
+    "board_sow_four_rows_Quela",                  # (max (results ...))
+    "board_sow_two_rows_Ovalhu",                  # two (no Pieces ...) from one define
+    "board_sow_four_rows_Musoro_Tsoro",           # (place ... state:)
+    "board_race_reach_Tourne-Case",               # a move's level read in the cell layer
+    "board_war_replacement_eliminate_all_At-Tab_wa-d-Dukk",  # an (apply) effect's (then)
+])
+def test_sowing_traces_fixed_this_round_agree(refdata, ludii, name):
+    v = crosscheck_files(_corpus(refdata, [name]), ludii_dir=str(ludii))[0]
+    assert v.status == "agreed", v.line()
+
+
+VALUE_PLAYER = """
+(game "Value Test"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play
+      (if (< (value Player Mover) 0)
+        (move Add (to (sites Empty)) (then (set Value Mover 0)))
+        (move Pass)))
+    (end (if (all Passed) (result Mover Draw)))))
+"""
+
+
+def test_value_player_is_minus_one_until_set_then_reads_zero(tmp_path):
+    s = _game(tmp_path, VALUE_PLAYER).new_initial_state()
+    assert len(s.legal_moves()) == 9            # -1 before any (set Value ...)
+    s.apply(s.legal_moves()[0])
+    s.apply(s.legal_moves()[0])                 # P2 places too
+    assert [m.is_pass for m in s.legal_moves()] == [True]   # a value set to 0 reads 0
+
+
+TWO_OWNED_TRACKS = """
+(game "Owned Tracks"
+  (players 2)
+  (equipment {
+    (mancalaBoard 2 3 store:None
+      {(track "Track" "0,E,N,W" loop:True P1) (track "Track" "2,W,N,E" loop:True P2)})
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared)
+  })
+  (rules
+    (start (set Count 1 to:(sites Board)))
+    (play (move Select (from (sites Mover) if:(< 0 (count at:(from))))
+            (then (sow "Track" owner:(mover)))))
+    (end (if (no Moves Mover) (result Mover Loss)))))
+"""
+
+
+def test_sow_follows_each_owners_track_of_the_same_name(tmp_path):
+    s = _game(tmp_path, TWO_OWNED_TRACKS).new_initial_state()
+    s.apply([m for m in s.legal_moves() if m.frm == 0][0])     # P1: 0 -> 1 (east)
+    assert list(s.sites.count[:6]) == [0, 2, 1, 1, 1, 1]
+    s.apply([m for m in s.legal_moves() if m.frm == 3][0])     # P2: 3 -> 4 on its own track
+    assert list(s.sites.count[:6]) == [0, 2, 1, 0, 2, 1]
+
+
+RESULTS = """
+(game "Results Test"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" 0) (place "Disc2" 8)})
+    (play (move Add (to (sites Empty)
+      if:(= (to) (max (results from:(sites Occupied by:Mover) to:(sites Empty)
+                               (abs (- (from) (to)))))))))
+    (end (if (no Moves Next) (result Mover Draw)))))
+"""
+
+
+def test_results_gives_max_an_array(tmp_path):
+    s = _game(tmp_path, RESULTS).new_initial_state()
+    # P1's disc is on 0: the distances to the empty sites 1..7 peak at 7, on site 7
+    assert [m.to for m in s.legal_moves()] == [7]

@@ -55,18 +55,6 @@ class CountColumns(IntFn):
     compile = _count_lines(lambda board: board.columns)
 
 
-@ludeme("value")
-class ValueIterated(IntFn):
-    """`(value)`: the value being iterated over, e.g. in `(forEach Value min:1 max:3 ...)`
-    (Ludii's `ValueIterated` reads the context's value)."""
-
-    concepts = ()
-    params = ()
-
-    def compile(self, env):
-        return lambda c: c.value
-
-
 @ludeme("sites", "Start")
 class SitesStart(Region):
     """`(sites Start (piece (what at:(from))))`: the board sites where that kind of piece

@@ -32,24 +32,21 @@ class IsEmpty(Bool):
 
 @ludeme("is", "Occupied")
 class IsOccupied(Bool):
-    """`(is Occupied <site>)`."""
+    """`(is Occupied [<type>] <site>)`: something stands on the site. A hand's site is read
+    whatever the type; on the board, a type other than the board's reads a layer that pieces
+    never reach here (as Ludii reads the cells of a board played on vertices), so False."""
 
     params = (P("type", SiteType, opt=True), P("site", IntFn))
 
     def compile(self, env):
         site = env.compile(self.site)
         n = env.total_sites
-        # A hand's sites are cells whatever the board's type: `Cell` there reads them as the
-        # default does (Ludii's ContainerState for a container other than the board).
-        hands_only = self.type == "Cell" and env.board.site_type != "Cell"
-        board_n = env.num_board_sites
+        # below this site, the type names the board's other (empty) layer
+        first = env.num_board_sites if self.type not in (None, env.board.site_type) else 0
 
         def is_occupied(c):
             s = site(c)   # a site past the last one (a pit computed off the board) is not
-            if hands_only and 0 <= s < board_n:
-                raise self.fail("(is Occupied Cell ...) on a board of another site type is not "
-                                "supported yet")
-            return 0 <= s < n and c.s.what[s] != 0
+            return first <= s < n and c.s.what[s] != 0
         return is_occupied
 
 
@@ -114,13 +111,14 @@ class IsFriend(Bool):
 
 @ludeme("is", "In")
 class IsIn(Bool):
-    """`(is In <site> <region>)` or `(is In {sites} <region>)`."""
+    """`(is In [<site>] <region>)` or `(is In {sites} <region>)`; the site is `(to)` when
+    none is given (as in Ludii)."""
     concepts = ("Contains if not region.player",)
 
-    params = (P("sites", IntFn, many=True), P("region", Region))
+    params = (P("sites", IntFn, many=True, opt=True), P("region", Region))
 
     def compile(self, env):
-        sites = [env.compile(s) for s in self.sites]
+        sites = [env.compile(s) for s in self.sites] if self.sites else [lambda c: c.to]
         region = env.compile(self.region)
         inside = self.region.predicate(env)
         if len(sites) == 1:

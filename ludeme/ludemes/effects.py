@@ -10,8 +10,7 @@ from ..engine import A_MOVE, A_MOVE_LEVEL, A_NEXT, A_PASS, A_SET_VAR, Move, Resu
 from ..state import TOP
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
                    SiteType, ludeme)
-from .ints import _var
-from .moves import MoveAdd, _sites_fn, _then
+from .moves import MoveAdd, _then, typed_sites_fn
 
 
 @ludeme("fromTo")
@@ -34,9 +33,6 @@ class FromTo(Moves):
                 raise self.fail(f"(fromTo ... {name}:True) is not supported yet")
         if self.mover is not None:
             raise self.fail("(fromTo ... mover:) is not supported yet")
-        for spec in (self.from_, self.to):
-            if spec.type is not None:
-                raise spec.fail("site types in (fromTo ...) are not supported yet")
         if self.to.level is not None:
             raise self.to.fail("(to ... level:) in (fromTo ...) is not supported yet")
         # (from ... level:) moves the piece at that level to the destination's top; as in
@@ -48,8 +44,8 @@ class FromTo(Moves):
             raise self.from_.fail("(from ... if:) in (fromTo ...) is not supported yet")
         if self.to.apply is not None:
             raise self.to.fail("(to ... (apply ...)) in (fromTo ...) is not supported yet")
-        froms = _sites_fn(env, self.from_.site, lambda c: (c.from_,))
-        tos = _sites_fn(env, self.to.site, lambda c: (c.to,))
+        froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         count = env.compile(self.count) if self.count is not None else None
         then = _then(env, self)
@@ -225,11 +221,12 @@ class ForEachSite(Moves):
         return for_each
 
 
-def applied_actions(state, move) -> list:
+def applied_actions(state, move, as_last_move: bool = False) -> list:
     """Apply a move's actions and consequents to `state`, as the engine applies them;
-    every action applied, in order."""
+    every action applied, in order. `as_last_move`: the move is stored as the last one
+    played first, so its consequents read it as (last From/To)."""
     done: list = []
-    state._apply_move_effects(move, False, done)
+    state._apply_move_effects(move, as_last_move, done)
     return done
 
 
@@ -327,7 +324,9 @@ class NoPieces(Bool):
         from .ints import CountPieces
         count = CountPieces(self.node, self.path, type=self.type, role=self.role, who=self.who,
                             name=self.name, in_=self.in_)
-        f = env.compile(count)
+        # compiled here, not through env.compile: its cache is keyed by id(), which this
+        # short-lived ludeme would hand on to the next one made at the same address
+        f = count.compile(env)
         return lambda c: f(c) == 0
 
 
@@ -393,30 +392,22 @@ class ForEachValue(Moves):
         gen = env.compile(self.generator)
         then = _then(env, self)
 
-        def for_each(c):
-            saved = c.value
-            out = []
-            for v in values(c):
-                c.value = v
-                out.extend(gen(c))
-            c.value = saved
-            if then:
-                for m in out:
-                    m.then = tuple(m.then) + then
-            return out
-        return for_each
-
-
-Value = _var("value", "Value", "value",
-             "`(value)`: the value being iterated over by `(forEach Value ...)`.")
+        from .foreach import gather
+        return lambda c: gather(c, "value", values(c), gen, then)
 
 
 class _Extreme(IntFn):
     params = (P("a", IntFn, opt=True), P("b", IntFn, opt=True),
-              P("values", IntFn, opt=True, many=True))
+              P("values", IntFn, opt=True, many=True), P("array", "IntArrayFn", opt=True))
     pick = min
 
     def compile(self, env):
+        if self.array is not None:
+            if self.a is not None or self.values:
+                raise self.fail(f"({self.keyword} ...) takes two values or an array")
+            # Ludii's Max/Min of an int array: -1 when it is empty
+            array, pick = env.compile(self.array), type(self).pick
+            return lambda c: pick(got) if (got := array(c)) else -1
         if self.values:
             if self.a is not None or self.b is not None:
                 raise self.fail(f"({self.keyword} ...) takes two values or an array")

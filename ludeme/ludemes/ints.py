@@ -23,6 +23,8 @@ From = _var("from", "From", "from_", "`(from)`: the site a move starts from.")
 To = _var("to", "To", "to", "`(to)`: the site a move goes to.")
 Site = _var("site", "Site", "site", "`(site)`: the site being iterated over.")
 PlayerVar = _var("player", "PlayerVar", "player", "`(player)`: the player being iterated over.")
+ValueVar = _var("value", "ValueVar", "value", "`(value)`: the value being iterated over "
+               "(by (forEach Value ...), or the seeds left to sow in (sow ...)).")
 
 
 @ludeme("mover")
@@ -57,13 +59,14 @@ class PrevId(IntFn):
 
 @ludeme("last", "From")
 class LastFrom(IntFn):
-    """`(last From)`: where the last decision started."""
+    """`(last From)`: where the last decision started; with `afterConsequence:True`, the
+    origin of the last of its actions and consequences that has a destination."""
 
     params = (P("afterConsequence", LitBool, opt=True, named=True),)
 
     def compile(self, env):
         if self.afterConsequence:
-            raise self.fail("(last From afterConsequence:True) is not supported yet")
+            return lambda c: c.s.last_from_after
         return lambda c: c.s.last_from
 
 
@@ -98,10 +101,15 @@ def _read_at(array: str):
                 return lambda c: c.s.level_data(c.to, c.level)[field] if c.to >= 0 else 0
             return read_level(field, at, env.compile(self.level))
         n = env.total_sites
+        # A site type other than the board's reads, on the board, a layer that pieces never
+        # reach here (Ludii's cells of a board played on vertices): 0 below `first`; a hand's
+        # site reads the same whatever the type.
+        kind = getattr(self, "type", None) or ("Cell" if self.kind == "Cell" else None)
+        first = env.num_board_sites if kind not in (None, env.board.site_type) else 0
 
         def read(c):
             s = at(c)
-            return getattr(c.s, array)[s] if 0 <= s < n else 0
+            return getattr(c.s, array)[s] if first <= s < n else 0
         return read
     return compile
 

@@ -78,6 +78,26 @@ def _sites_fn(env, spec_site, default):
     return f
 
 
+def typed_sites_fn(env, spec, default):
+    """`_sites_fn` for a (from ...) or (to ...) that may name a site type: the board's own
+    type (or none) reads the board; a hand's site is the same whatever the type (Ludii reads
+    containers other than the board by cell); a board site on another type's layer is
+    refused when reached."""
+    fn = _sites_fn(env, spec.site, default)
+    if spec.type in (None, env.board.site_type):
+        return fn
+    first = env.num_board_sites
+
+    def sites(c):
+        got = fn(c)
+        for site in got:
+            if 0 <= site < first:
+                raise spec.fail(f"({spec.keyword} {spec.type} ...) on the board's sites is "
+                                "not supported yet")
+        return got
+    return sites
+
+
 def _then(env, lud):
     return (env.compile(lud.then),) if lud.then is not None else _NONE
 
@@ -99,7 +119,15 @@ def _side_effect(env, to_spec):
     def actions(c):
         if rule is not None and not rule(c):
             return ()
-        return _effect_actions(effect, c)
+        # Ludii nests each effect move in the decision (chainRuleWithAction), and a nested
+        # move brings its consequents when applied: found here on a copy of the position
+        acts = []
+        for m in effect(c):
+            if m.then:
+                c.s.clone()._apply_move_effects(m, False, acts)
+            else:
+                acts.extend(m.actions)
+        return acts
     return actions
 
 
@@ -214,9 +242,9 @@ class MoveFromTo(Moves):
               P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
 
     def compile(self, env):
-        froms = _sites_fn(env, self.from_.site, lambda c: (c.from_,))
+        froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
         from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
-        tos = _sites_fn(env, self.to.site, lambda c: (c.to,))
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
         side = _side_effect(env, self.to)
         then = _then(env, self)
@@ -242,7 +270,7 @@ class MoveFromTo(Moves):
         # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
         plain = not copy and count is None and level_from is None
 
-        def actions(c, frm, to):
+        def actions(c, frm, to, n):
             if level_from is not None:
                 return [(A_MOVE_LEVEL, frm, level_from(c), to, TOP)]
             if copy:
@@ -250,7 +278,7 @@ class MoveFromTo(Moves):
                 return [(A_ADD, to, s.what[frm], s.who[frm], 1)]
             # In a stacking game, the top `count` levels move together, in order (Ludii's
             # ActionStackMove); else `count` pieces of a counted site (ActionMoveN).
-            return [(A_MOVE_N, frm, to, count(c))]
+            return [(A_MOVE_N, frm, to, n)]
 
         # Ludii 1.3.12's FromTo on a board of vertices or edges reports level 0 for the
         # decision when the (from ...) names no site type, hands included (as its traces
@@ -278,15 +306,17 @@ class MoveFromTo(Moves):
             for frm in froms(c):
                 if frm < 0 or what[frm] <= 0:
                     continue
-                c.from_ = frm
+                c.from_, c.to = frm, saved[1]
                 if from_cond is not None and not from_cond(c):
                     continue
+                # Ludii evaluates count: once per origin, with (from) on it and (to) as given
+                n = count(c) if count is not None else 1
                 for to in tos(c):
                     if to < 0:
                         continue
                     c.to = to
                     if to_cond(c):
-                        acts = [(kind, frm, to)] if plain else actions(c, frm, to)
+                        acts = [(kind, frm, to)] if plain else actions(c, frm, to, n)
                         lf, lt = levels(c, frm, to, acts) if c.g.stacking else (0, 0)
                         if side is not None:
                             acts[:0] = side(c)
@@ -307,7 +337,7 @@ class MoveAdd(Moves):
               P("then", "Then", opt=True))
 
     def compile(self, env):
-        tos = _sites_fn(env, self.to.site, lambda c: (c.to,))
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
         then = _then(env, self)
         what_fn = env.compile(self.piece) if self.piece is not None else env.mover_component()
@@ -372,6 +402,18 @@ class MovePass(Moves):
     def compile(self, env):
         then = _then(env, self)
         return lambda c: [Move(-1, -1, 0, [(A_PASS,)], then, is_pass=True)]
+
+
+@ludeme("pass")
+class PassEffect(Moves):
+    """`(pass [(then ...)])`: a pass as an effect, which changes nothing (its move is no pass
+    decision)."""
+
+    params = (P("then", "Then", opt=True),)
+
+    def compile(self, env):
+        then = _then(env, self)
+        return lambda c: [Move(-1, -1, 0, [(A_PASS,)], then)]
 
 
 @ludeme("forEach", "Piece")

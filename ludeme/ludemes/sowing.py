@@ -93,23 +93,27 @@ class MoveSelect(Moves):
               P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
 
     def compile(self, env):
-        from .moves import _sites_fn, _then
+        from .moves import _then, typed_sites_fn
         if self.mover is not None:
             raise self.fail("(move Select ... mover:) is not supported yet")
         for spec in (self.from_, self.to):
-            if spec is not None and (spec.type is not None or spec.level is not None):
-                raise spec.fail("site types and levels in (move Select ...) are not "
-                                "supported yet")
+            if spec is not None and spec.level is not None:
+                raise spec.fail("levels in (move Select ...) are not supported yet")
         if self.to is not None and self.to.apply is not None:
             raise self.to.fail("(to ... (apply ...)) in (move Select ...) is not supported yet")
-        froms = _sites_fn(env, self.from_.site, lambda c: (c.from_,))
+        if self.to is not None and self.to.type != self.from_.type:
+            raise self.to.fail("(move Select ...) with different site types for (from) and "
+                               "(to) is not supported yet")
+        froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
         from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
-        tos = None if self.to is None else _sites_fn(env, self.to.site, lambda c: (c.to,))
+        tos = None if self.to is None else typed_sites_fn(env, self.to, lambda c: (c.to,))
         to_cond = None if self.to is None or self.to.if_ is None else env.compile(self.to.if_)
         then = _then(env, self)
-        # Ludii's Select reads sites of the board's own type: on a board of vertices or
-        # edges, sites past the board's (in the hands) are never selected.
-        limit = env.total_sites if env.board.site_type == "Cell" else env.num_board_sites
+        # Ludii selects a hand's site only by cell: of another type (the board's vertices
+        # or edges), a site past the board's own is skipped (a last `to` in a hand selects
+        # nothing on a board played on vertices).
+        site_type = self.from_.type or env.board.site_type
+        limit = env.total_sites if site_type == "Cell" else env.num_board_sites
 
         def select(c):
             out = []
@@ -117,7 +121,7 @@ class MoveSelect(Moves):
             # Ludii walks a region as a set of sites in increasing order, with (from) and
             # (to) both on the site while testing it.
             for frm in sorted(set(froms(c))):
-                if frm < 0 or frm >= limit:
+                if not 0 <= frm < limit:
                     continue
                 c.from_ = c.to = frm
                 if from_cond is not None and not from_cond(c):
@@ -190,28 +194,32 @@ class Sow(Moves):
         step_tables = {}
 
         def steps(track):
-            t = step_tables.get(track.name)
+            # by the track itself: each owner's track may carry the same name
+            t = step_tables.get(id(track))
             if t is None:
                 sites = track.sites
                 n = len(sites)
                 nxt = [(i + 1) if i + 1 < n else (0 if track.loop else None) for i in range(n)]
                 prv = [(i - 1) if i > 0 else (n - 1 if track.loop else None) for i in range(n)]
-                t = step_tables[track.name] = (sites, nxt, prv)
+                t = step_tables[id(track)] = (sites, nxt, prv)
             return t
 
         def effect_actions(fn, c, out):
-            # Ludii adds each effect move's actions with its consequences'
-            # (getActionsWithConsequences), found on a copy of the position.
+            # Ludii adds each capture move's actions with its consequences'
+            # (getActionsWithConsequences): the move is applied as a move of its own on a
+            # copy of the position, so its consequences read it as the last move.
             for m in fn(c):
                 if m.then:
-                    out.extend(applied_actions(c.s.clone(), m))
+                    out.extend(applied_actions(c.s.clone(), m, as_last_move=True))
                 else:
                     out.extend(m.actions)
 
         def drop(c, start, to, count, sown, actions):
             """The sow effect, then numPerHole seeds (while any are left) into `to`."""
             if sow_effect is not None:
-                effect_actions(sow_effect, c, actions)
+                # Ludii adds the sow effect's own actions, without their consequences
+                for m in sow_effect(c):
+                    actions.extend(m.actions)
             k = per_hole(c) if per_hole is not None else 1
             keep = [(f, getattr(c.s.sites, f)[to]) for f in ("state", "rotation", "value")
                     if getattr(c.s.sites, f)[start] != getattr(c.s.sites, f)[to]]
@@ -257,11 +265,11 @@ class Sow(Moves):
                     i = j
                     continue
                 if not include_self and sites[j] == start:
+                    # Ludii sows into the next hole but leaves (to) on the origin
                     i = j
                     j = nxt[i]
                     if j is None:
                         break
-                    c.to = sites[j]
                 sown = drop(c, start, sites[j], count, sown, actions)
                 i = j
                 index += 1
