@@ -43,6 +43,20 @@ def test_choices_are_pythons_random(seed):
     assert [rt.rand_below(mt, k) for k in bounds] == [r.randrange(k) for k in bounds]
 
 
+def test_seeding_a_block_is_seeding_each():
+    seeds = [0, 1, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**62 + 12345, 2**63 - 1, 77]
+    mts = np.zeros((rt.MT_STATE_SIZE, rt.SEED_BLOCK), dtype=np.int64)
+    rt.mt_seed_block(mts, np.array(seeds, dtype=np.int64), len(seeds))
+    one = np.zeros(rt.MT_STATE_SIZE, dtype=np.int64)
+    for b, seed in enumerate(seeds):
+        rt.mt_seed(one, seed)
+        assert (mts[:, b] == one).all(), seed
+        r = random.Random(seed)
+        column = mts[:, b]
+        bounds = [3, 9, 1000, 2**31] * 200
+        assert [rt.rand_below(column, k) for k in bounds] == [r.randrange(k) for k in bounds]
+
+
 def _same_rows(game, n, seed):
     ref = run_playouts(game, n, seed, jobs=1, progress=False, backend="reference")
     fast = run_playouts(game, n, seed, jobs=1, progress=False, backend="compiled")

@@ -203,11 +203,13 @@ def _same_random() -> bool:
     import numpy as np
 
     from . import rt
-    mt = np.zeros(rt.MT_STATE_SIZE, dtype=np.int64)
-    for seed in (0, 12345, 2**40 + 7):
-        rt.mt_seed(mt, seed)
+    seeds = np.array([0, 12345, 2**40 + 7], dtype=np.int64)
+    mts = np.zeros((rt.MT_STATE_SIZE, len(seeds)), dtype=np.int64)
+    rt.mt_seed_block(mts, seeds, len(seeds))
+    for b, seed in enumerate(seeds.tolist()):
         r = random.Random(seed)
-        if any(rt.rand_below(mt, k) != r.randrange(k) for k in (1, 2, 3, 7, 100, 1000) * 3):
+        if any(rt.rand_below(mts[:, b], k) != r.randrange(k)
+               for k in (1, 2, 3, 7, 100, 1000) * 3):
             return False
     return True
 

@@ -802,8 +802,8 @@ LOOP = '''\
 import numpy as np
 from numba import njit
 from ludeme.compiled.rt import (apply_result, timeout, all_passed, is_line, site_add,
-                                site_remove, site_move, mt_seed, rand_below, playout_seed_of,
-                                MT_STATE_SIZE,
+                                site_remove, site_move, mt_seed_block, rand_below,
+                                playout_seed_of, MT_STATE_SIZE, SEED_BLOCK,
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,
                                 WINNER, LAST_FROM, LAST_TO, END_TYPE, NWINNERS, NLOSERS,
                                 LOSSES_DECIDED, NUM_START_MOVES, NUM_TURN_SAME, LAST_MOVER,
@@ -983,11 +983,18 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out):
     mx = np.empty(MAX_BUFFER, np.int64)
     hist_mover = np.empty(HISTORY, np.int64)
     hist_pass = np.empty(HISTORY, np.bool_)
-    rng = np.zeros(MT_STATE_SIZE, np.int64)
+    rngs = np.zeros((MT_STATE_SIZE, SEED_BLOCK), np.int64)
+    seeds = np.zeros(SEED_BLOCK, np.int64)
     for r in range(n):
         index = first + r
-        seed = playout_seed_of(seed_words, index)
-        mt_seed(rng, seed)
+        b = r % SEED_BLOCK
+        if b == 0:
+            block = min(SEED_BLOCK, n - r)
+            for j in range(block):
+                seeds[j] = playout_seed_of(seed_words, index + j)
+            mt_seed_block(rngs, seeds, block)
+        seed = seeds[b]
+        rng = rngs[:, b]
         reset(who, what, count, sc, rk, active, phase)
         empty_sum = 0
         pieces_sum = 0
