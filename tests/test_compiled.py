@@ -17,15 +17,25 @@ from ludeme.runner import load, playout_seed, run_playouts
 KONANE_8 = "Konane.lud:8x8 Konane (Suggested)"
 COMPILED_GAMES = [("Tic-Tac-Toe.lud", 400), ("Breakthrough.lud", 60), (KONANE_8, 40)]
 SLOW_COMPILED_GAMES = [("Gomoku.lud", 20), ("Konane.lud:10x10 Konane (Observed)", 20)]
+# Lines of Action: hops over a counted line of pieces, groups in the end rules.
+LOA_MOVER_WINS = "End rules/Simultaneous Group = Mover Win"
+LOA_DRAW = "End rules/Simultaneous Group = Draw"
+LOA_GAMES = [("Lines of Action.lud", 4), (f"Lines of Action.lud@{LOA_MOVER_WINS}", 4),
+             (f"{DESCRIPTIONS / 'lines_of_action.lud'}", 4),
+             (f"{DESCRIPTIONS / 'lines_of_action.lud'}@{LOA_DRAW}", 4)]
 
 
 def ludii_game(name: str, backend: str = "auto"):
-    """A Ludii game by file name, with ':ruleset' after it if any."""
+    """A Ludii game by file name (or a path), with ':ruleset' or '@option' after it if any."""
+    name, _, option = name.partition("@")
+    if "/" in name:
+        return load(name, [option] if option else [], backend=backend)
     d = ludii_dir()
     if d is None:
         pytest.skip("Ludii's .lud files not found: put shared/ beside the checkout")
     file, _, ruleset = name.partition(":")
-    return load(d / "games" / file, ruleset=ruleset or None, backend=backend)
+    return load(d / "games" / file, [option] if option else [], ruleset=ruleset or None,
+                backend=backend)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 42, 2**32 - 1, 2**32, 2**40 + 12345, 2**63 + 5])
@@ -64,7 +74,7 @@ def _same_rows(game, n, seed):
     pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
 
 
-@pytest.mark.parametrize("name,n", COMPILED_GAMES)
+@pytest.mark.parametrize("name,n", COMPILED_GAMES + LOA_GAMES)
 def test_same_seed_same_row_on_both_backends(name, n):
     game = ludii_game(name)
     for seed in (0, 7):
@@ -72,7 +82,8 @@ def test_same_seed_same_row_on_both_backends(name, n):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name,n", SLOW_COMPILED_GAMES + [(g, n * 10) for g, n in COMPILED_GAMES])
+@pytest.mark.parametrize("name,n", SLOW_COMPILED_GAMES + [(g, n * 10) for g, n in
+                                                          COMPILED_GAMES + LOA_GAMES])
 def test_same_rows_many_seeds(name, n):
     game = ludii_game(name)
     for seed in (3, 2**40):
@@ -88,7 +99,8 @@ def test_rows_do_not_depend_on_processes():
 
 
 @pytest.mark.parametrize("slug", ["tic-tac-toe", "breakthrough", "gomoku", "konane-8x8",
-                                  "konane-10x10"])
+                                  "konane-10x10", "lines-of-action-mover-win",
+                                  pytest.param("lines-of-action-draw", marks=pytest.mark.slow)])
 def test_traces_agree_on_the_compiled_backend(slug):
     ref = refdata_dir()
     if ref is None or ludii_dir() is None:
@@ -98,6 +110,18 @@ def test_traces_agree_on_the_compiled_backend(slug):
     verdicts = crosscheck_files(traces, str(ludii_dir()), backend="compiled")
     assert [v.line() for v in verdicts if not v.ok] == []
     assert sum(v.steps for v in verdicts) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", ["lines-of-action-draw", "lines-of-action-mover-win"])
+def test_traces_agree_on_the_compiled_backend_with_our_description(slug):
+    ref = refdata_dir()
+    if ref is None:
+        pytest.skip("Ludii reference data not found: put shared/ beside the checkout")
+    traces = sorted(str(p) for p in (ref / "traces" / slug).glob("*.json.gz"))
+    verdicts = crosscheck_files(traces, lud=str(DESCRIPTIONS / "lines_of_action.lud"),
+                                backend="compiled")
+    assert traces and [v.line() for v in verdicts if not v.ok] == []
 
 
 def test_a_game_without_a_compiled_form_falls_back_and_says_so_once(capsys):

@@ -47,6 +47,7 @@ class Source:
         self.generators: list[tuple] = []     # gen id -> (effect lines, is_pass, consequents)
         self.any_mode = False                  # emitting "is there a move?" code
         self.helpers: list[str] = []           # extra kernels ((can Move ...) tests)
+        self.helper_names: dict[str, str] = {}  # a helper's source -> its name
 
     def table(self, values, dtype: str = "int64") -> str:
         """A module-level numpy array holding `values` (nested lists become 2-D/3-D)."""
@@ -110,7 +111,137 @@ class Source:
             return str(int(lud.value))
         if t is L.RoleId:
             return self.role_expr(lud.role, lud)
+        if t.__name__.startswith("Arith") and t.keyword in ("+", "-", "*"):
+            a = self.int_expr(lud.a)
+            if lud.b is None:
+                return f"(-{a})" if t.keyword == "-" else a
+            return f"({a} {t.keyword} {self.int_expr(lud.b)})"
+        if t is I.CountSites:
+            return self.count_in(lud, lud.in_, per_site="1", distinct=False)
+        if t is I.CountPieces:
+            _given(lud, "type", "who", "name")
+            if lud.role != "All" or lud.in_ is None:
+                raise Unsupported(lud, f"of {lud.role} without in:" if lud.in_ is None
+                                  else f"of {lud.role}")
+            # All: every owner, neutral and shared pieces too (each site's count).
+            return self.count_in(lud, lud.in_, per_site="count[site]", distinct=True)
+        if t is I.CountGroups:
+            return self.count_groups(lud)
         raise Unsupported(lud)
+
+    # -- counts -----------------------------------------------------------------------
+    def helper(self, make) -> str:
+        """A new helper kernel's name; `make(name)` gives its source (helpers may nest)."""
+        text = make("HELPER")
+        name = self.helper_names.get(text)
+        if name is None:
+            name = self.helper_names[text] = f"helper_{len(self.helpers)}"
+            self.helpers.append(text.replace("def HELPER(", f"def {name}("))
+        return name
+
+    def count_in(self, lud, region, per_site: str, distinct: bool) -> str:
+        """A sum of `per_site` over a region's sites (a set, as Ludii's count Sites reads it,
+        unless `distinct`: then as listed)."""
+        loop, flt = self.from_region(region, dedupe=not distinct)
+        body = [f"            if {flt}:" if flt else "            if True:",
+                f"                total += {per_site}"]
+
+        def make(name):
+            return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, frm):",
+                              "    total = 0", *loop, *body, "    return total", ""])
+        return f"{self.helper(make)}(who, what, count, frm)"
+
+    def reads_only_from(self, lud) -> bool:
+        """True for a tree that reads nothing but `(from)` and the board's geometry."""
+        if lud is None or isinstance(lud, (str, bool, int, float)):
+            return True
+        if isinstance(lud, (list, tuple)):
+            return all(self.reads_only_from(x) for x in lud)
+        t = type(lud)
+        if t.__module__ == R.__name__ and t.__name__[5:] in R._STATIC.split():
+            return True
+        if t not in _FROM_ONLY:
+            return False
+        if t in (R.SitesDirection, M.Directions) and not self.env.is_static_direction(
+                lud if t is M.Directions else lud.dirn or "Adjacent"):
+            return False
+        if t is R.SitesDirection and lud.stop is not None:
+            return False
+        return all(self.reads_only_from(getattr(lud, p.attr)) for p in t.params)
+
+    def from_region(self, lud, dedupe: bool) -> tuple[list[str], str | None]:
+        """Loop lines over a region's sites (as `site`, at indent 8) that depend on `(from)`
+        only, or those less the empty sites; a filter on `site` or None."""
+        flt = None
+        if type(lud) is R.Difference and type(lud.b) is R.SitesEmpty and lud.b.container is None:
+            flt = "what[site] != 0"      # sites off the board never: a board region here
+            lud = lud.a
+        if not self.reads_only_from(lud):
+            raise Unsupported(lud, "as a region to count")
+        n = self.env.num_board_sites
+        f = self.env.compile(lud)
+        probe = _Probe(self.game.num_players)
+        per = []
+        for frm in range(n):
+            probe.from_ = frm
+            sites = [x for x in f(probe)]
+            if any(not 0 <= x < n for x in sites):
+                raise Unsupported(lud, "off the board")
+            per.append(list(dict.fromkeys(sites)) if dedupe else sites)
+        width = max((len(x) for x in per), default=0) or 1
+        tab = np.full((n, width), -1)
+        for frm, sites in enumerate(per):
+            tab[frm, :len(sites)] = sites
+        t_sites, t_len = self.table(tab), self.table([len(x) for x in per])
+        return [f"    if 0 <= frm < {n}:",
+                f"        for j in range({t_len}[frm]):",
+                f"            site = {t_sites}[frm, j]"], flt
+
+    def count_groups(self, lud) -> str:
+        """`(count Groups [dirs] [if:] [min:])`: a flood fill over the members."""
+        _given(lud, "type")
+        if lud.min is not None and type(lud.min) is not L.IntConst:
+            raise Unsupported(lud, "with a computed min:")
+        least = int(lud.min.value) if lud.min is not None else 0
+        n = self.env.num_board_sites
+        nb = self.env.step_targets(lud.dirn or "Adjacent", lud)
+        width = max((len(nb[s]) for s in range(n)), default=0) or 1
+        tab = np.full((n, width), -1)
+        for s_ in range(n):
+            tab[s_, :len(nb[s_])] = nb[s_]
+        t_nb, t_len = self.table(tab), self.table([len(nb[s_]) for s_ in range(n)])
+        cond = self.bool_expr(lud.if_) if lud.if_ is not None else "what[to] != 0"
+
+        def make(name):
+            return "\n".join([
+                "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm):",
+                CONTEXT.replace("    frm = -1\n", ""),
+                f"    member = np.zeros({n}, np.bool_)",
+                f"    for to in range({n}):",
+                f"        member[to] = {cond}",
+                f"    stack = np.empty({n}, np.int64)",
+                "    groups = 0",
+                f"    for s0 in range({n}):",
+                "        if not member[s0]:",
+                "            continue",
+                "        member[s0] = False",
+                "        stack[0] = s0",
+                "        top = 1",
+                "        size = 0",
+                "        while top:",
+                "            top -= 1",
+                "            x = stack[top]",
+                "            size += 1",
+                f"            for j in range({t_len}[x]):",
+                f"                y = {t_nb}[x, j]",
+                "                if member[y]:",
+                "                    member[y] = False",
+                "                    stack[top] = y",
+                "                    top += 1",
+                f"        if size >= {least}:",
+                "            groups += 1",
+                "    return groups", ""])
+        return f"{self.helper(make)}(who, what, count, sc, phase, frm)"
 
     # -- conditions ------------------------------------------------------------------
     def bool_expr(self, lud) -> str:
@@ -146,6 +277,9 @@ class Source:
             return str(bool(lud.value))
         if t is B.IsLine:
             return self.is_line(lud)
+        if t.__name__.startswith("Compare") and t.__module__ == B.__name__:
+            op = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}[t.keyword]
+            return f"({self.int_expr(lud.a)} {op} {self.int_expr(lud.b)})"
         if t.keyword in ("and", "or") and issubclass(t, B._Logic):
             parts = [self.bool_expr(x) for x in list(lud.conds) + list(lud.more or [])]
             return "(" + f" {t.keyword} ".join(parts) + ")"
@@ -404,8 +538,27 @@ class Source:
         if ap.effect is None:
             raise Unsupported(ap, "without an effect")
         body = []
-        eff = ap.effect
-        if type(eff) is M.RemoveEffect:
+        self.effect_body(ap.effect, body)
+        if ap.if_ is not None:
+            lines.append(f"if {self.bool_expr(ap.if_)}:")
+            lines.extend("    " + x for x in body)
+        else:
+            lines.extend(body)
+
+    def effect_body(self, eff, body: list[str]) -> None:
+        """An effect's writes, made when the move is applied (the state is the one it was
+        generated in, so they are those the reference engine records at generation)."""
+        if type(eff) is M.MovesIf:
+            body.append(f"if {self.bool_expr(eff.cond)}:")
+            inner: list[str] = []
+            self.effect_body(eff.then_, inner)
+            body.extend("    " + x for x in inner or ["pass"])
+            if eff.else_ is not None:
+                body.append("else:")
+                inner = []
+                self.effect_body(eff.else_, inner)
+                body.extend("    " + x for x in inner or ["pass"])
+        elif type(eff) is M.RemoveEffect:
             _given(eff, "level", "at", "count", "type", "then")
             if not isinstance(eff.where, IntFn):
                 raise Unsupported(eff, "of a region")
@@ -415,11 +568,6 @@ class Source:
             body.append("    site_remove(who, what, count, HAND_FROM, rs)")
         else:
             raise Unsupported(eff)
-        if ap.if_ is not None:
-            lines.append(f"if {self.bool_expr(ap.if_)}:")
-            lines.extend("    " + x for x in body)
-        else:
-            lines.extend(body)
 
     def for_each_piece(self, lud, out, ind):
         _given(lud, "on", "top", "role", "container")
@@ -545,6 +693,8 @@ class Source:
                     raise Unsupported(lud, "from a region")
                 frm_expr = self.int_expr(lud.from_.site)
         b = lud.between
+        if b is not None and any(x in b._given for x in ("before", "range", "after")):
+            return self.move_hop_range(lud, frm_expr, out, ind)
         hurdle = "True"
         between_effect: list[str] = []
         if b is not None:
@@ -622,6 +772,104 @@ class Source:
         self.push(out, ind + "                ", "hf", "to", g, "btw")
         out.append(f"{ind}frm, to, btw = sf, st, sb")
 
+    def move_hop_range(self, lud, frm_expr, out, ind):
+        """`(move Hop ...)` with a range of hurdles, before: or after: (MoveHop.compile's walk)."""
+        env = self.env
+        n = env.num_board_sites
+        b = lud.between
+        _given(b, "trail", "apply")
+        dirn = lud.dirn or "Adjacent"
+        if not env.is_static_direction(dirn):
+            raise Unsupported(lud, "with a range of hurdles in a direction set by the state")
+        to = lud.to
+        _given(to, "level", "site", "type")
+        if to.apply is not None and to.apply.if_ is not None:
+            raise Unsupported(to.apply, "with if:")
+        rng_ = b.range
+        if rng_ is None:
+            lo = hi = "1"
+        elif type(rng_) is M.Exact:
+            lo = hi = self.int_expr(rng_.n)
+        elif type(rng_) is M.RangeL:
+            lo = self.int_expr(rng_.lo)
+            hi = self.int_expr(rng_.hi) if rng_.hi is not None else lo
+        elif type(rng_) is M.MaxL:
+            lo, hi = "1", self.int_expr(rng_.n)
+        else:
+            raise Unsupported(rng_)
+        before = self.int_expr(b.before) if b.before is not None else "0"
+        after = self.int_expr(b.after) if b.after is not None else "0"
+        hurdle = self.bool_expr(b.if_) if b.if_ is not None else "False"
+        go = self.bool_expr(to.if_) if to.if_ is not None else "True"
+        keys = env.direction_keys(dirn, lud)
+        radials = env.board.radials
+        step_to = env.board.trajectories.targets
+        lines = [[r.sites for k in keys(None, s_) for r in (radials[k][s_] if k in radials else ())]
+                 for s_ in range(n)]
+        steps = [list(dict.fromkeys(t for k in keys(None, s_) for t in step_to(s_, k)))
+                 for s_ in range(n)]
+        nl = max((len(x) for x in lines), default=0) or 1
+        depth = max((len(r) for x in lines for r in x), default=0) or 1
+        t_lines = np.full((n, nl, depth), -1)
+        t_llen = np.zeros((n, nl), dtype=np.int64)
+        for s_, ls in enumerate(lines):
+            for r, sites in enumerate(ls):
+                t_llen[s_, r] = len(sites)
+                t_lines[s_, r, :len(sites)] = sites
+        width = max((len(x) for x in steps), default=0) or 1
+        t_steps = np.full((n, width), -1)
+        for s_, ts in enumerate(steps):
+            t_steps[s_, :len(ts)] = ts
+        L3, LL, NL = self.table(t_lines), self.table(t_llen), self.table([len(x) for x in lines])
+        ST, NS = self.table(t_steps), self.table([len(x) for x in steps])
+        effect = []
+        if to.apply is not None:
+            self.effect_lines(to.apply, effect)
+        effect.append("site_move(who, what, count, HAND_FROM, frm, to)")
+        g = self.new_generator(effect, lud=lud)
+        i2, i3, i4 = ind + "    ", ind + "        ", ind + "            "
+        out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw",
+                f"{ind}if 0 <= hf < {n}:",
+                f"{i2}frm = hf",
+                f"{i2}min_len = {lo}", f"{i2}max_len = {hi}",
+                f"{i2}before = {before}", f"{i2}after = {after}",
+                f"{i2}if min_len == 0:",
+                f"{i3}for j in range({NS}[hf]):",
+                f"{i4}to = {ST}[hf, j]",
+                f"{i4}if {go}:"]
+        self.push(out, i4 + "    ", "hf", "to", g)
+        out += [f"{i2}if max_len > 0:",
+                f"{i3}for r in range({NL}[hf]):",
+                f"{i4}ln = {LL}[hf, r]",
+                f"{i4}for to_idx in range(1, ln):"]
+        i5 = i4 + "    "
+        i6, i7, i8, i9 = i5 + "    ", i5 + "        ", i5 + "            ", i5 + "                "
+        out += [f"{i5}btw = {L3}[hf, r, to_idx]",
+                f"{i5}if {hurdle}:",
+                f"{i6}length = 1", f"{i6}h = to_idx + 1", f"{i6}wrong = False",
+                f"{i6}while h < ln and length < max_len:",
+                f"{i7}btw = {L3}[hf, r, h]",
+                f"{i7}if not {hurdle}:",
+                f"{i8}wrong = True", f"{i8}break",
+                f"{i7}length += 1", f"{i7}h += 1",
+                f"{i6}if length < min_len or (wrong and length == max_len):",
+                f"{i7}break",
+                f"{i6}for from_min in range(length - min_len, -1, -1):",
+                f"{i7}a = h - from_min",
+                f"{i7}while a < ln:",
+                f"{i8}to = {L3}[hf, r, a]",
+                f"{i8}if not {go}:",
+                f"{i9}break"]
+        self.push(out, i8, "hf", "to", g)
+        out += [f"{i8}if (a - h + 1) > (after - from_min):",
+                f"{i9}break",
+                f"{i8}a += 1",
+                f"{i6}break",
+                f"{i5}to = {L3}[hf, r, to_idx]",
+                f"{i5}if to_idx > before or not {go}:",
+                f"{i6}break",
+                f"{ind}frm, to, btw = sf, st, sb"]
+
     # -- end rules -----------------------------------------------------------------
     def end_rule(self, lud, out: list[str], ind: str = "    ") -> None:
         if type(lud) is not G.EndIf or lud.result is None:
@@ -640,6 +888,11 @@ class Source:
         out.append(f"{ind}    if rw == 0 or rw == {n + 1} or active[rw]:")
         out.append(f"{ind}        apply_result(sc, rk, active, {n}, rw, {kind})")
         out.append(f"{ind}        mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")
+
+
+# Ludemes that read nothing but (from) and the board (see Source.reads_only_from).
+_FROM_ONLY = (I.From, L.IntConst, I.ColumnOf, I.RowOf, R.SitesRow, R.SitesColumn,
+              R.SitesDirection, R.Union, R.Intersection, R.Difference, M.Directions)
 
 
 def _named(name: str, names: set) -> bool:
