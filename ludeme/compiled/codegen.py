@@ -1067,7 +1067,7 @@ def check_game(game) -> None:
         raise Unsupported(None, "the swap rule")
     if getattr(game, "sequence_capture", False):
         raise Unsupported(None, "removals at the end of the turn")
-    if getattr(game, "counting", False):
+    if getattr(game, "counting", False) and not getattr(game, "ludii_owners", None):
         raise Unsupported(None, "counted pieces on the board")
 
 
@@ -1176,6 +1176,11 @@ def generate(game) -> str:
         context=CONTEXT,
         history=game.max_moves + game.max_turns * game.num_players + 2,
     )
+    if getattr(game, "counting", False):    # every site counts (FlatSites.count_from = 0)
+        text = text.replace("site_move(who, what, count, HAND_FROM,",
+                            f"site_move_counted(who, what, count, 0, "
+                            f"np.array({list(game.ludii_owners)!r}, dtype=np.int64),")
+        text = text.replace("site_add(who, what, count, HAND_FROM,", "site_add(who, what, count, 0,")
     return text
 
 
@@ -1184,7 +1189,8 @@ LOOP = '''\
 import numpy as np
 from numba import njit
 from ludeme.compiled.rt import (apply_result, timeout, all_passed, is_line, site_add,
-                                site_remove, site_move, mt_seed_block, rand_below,
+                                site_remove, site_move, site_move_counted, mt_seed_block,
+                                rand_below,
                                 playout_seed_of, MT_STATE_SIZE, SEED_BLOCK,
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,
                                 WINNER, LAST_FROM, LAST_TO, END_TYPE, NWINNERS, NLOSERS,

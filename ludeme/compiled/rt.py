@@ -328,6 +328,25 @@ def site_move(who, what, count, hand_from, frm, to):
         count[to] = 1
 
 
+@njit(cache=True)
+def site_move_counted(who, what, count, count_from, owner_of, frm, to):
+    """FlatSites.move in a game that counts (Ludii's Count flag): sites from `count_from`
+    gather pieces of one kind, and a piece landing elsewhere takes its kind's owner."""
+    w = what[frm]
+    if w == 0:
+        return
+    if count[frm] > 1:
+        count[frm] -= 1
+    else:
+        site_clear(who, what, count, frm)
+    if to >= count_from and what[to] == w:
+        count[to] += 1
+    else:
+        what[to] = w
+        who[to] = owner_of[w]
+        count[to] = 1
+
+
 # ---------------------------------------------------------------- end of game
 
 @njit(cache=True)
