@@ -491,6 +491,10 @@ def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True,
                 v = Verdict(job.name, n, 0, False, f"internal error while loading: "
                             f"{type(err).__name__}: {err}")
             else:
+                try:      # compile before the clock starts: the limit is for replaying
+                    compiled_of(game, backend)
+                except Unsupported:
+                    pass                         # said in the verdict below
                 with time_limit(seconds, "while replaying"):
                     try:
                         check_trace_game(data, game, job.trace)

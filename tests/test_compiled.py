@@ -1,6 +1,7 @@
 """The compiled backend gives the reference engine's answers: same seeds, same rows, same traces."""
 
 import random
+import re
 
 import numpy as np
 import pandas as pd
@@ -17,15 +18,47 @@ from ludeme.runner import load, playout_seed, run_playouts
 KONANE_8 = "Konane.lud:8x8 Konane (Suggested)"
 COMPILED_GAMES = [("Tic-Tac-Toe.lud", 400), ("Breakthrough.lud", 60), (KONANE_8, 40)]
 SLOW_COMPILED_GAMES = [("Gomoku.lud", 20), ("Konane.lud:10x10 Konane (Observed)", 20)]
+# Lines of Action: hops over a counted line of pieces, groups in the end rules.
+LOA_MOVER_WINS = "End rules/Simultaneous Group = Mover Win"
+LOA_DRAW = "End rules/Simultaneous Group = Draw"
+LOA_GAMES = [("Lines of Action.lud", 4), (f"Lines of Action.lud@{LOA_MOVER_WINS}", 4),
+             (f"{DESCRIPTIONS / 'lines_of_action.lud'}", 4),
+             (f"{DESCRIPTIONS / 'lines_of_action.lud'}@{LOA_DRAW}", 4)]
+# Adzua (Children), Ludii's file: hands, phases, scores, lines through a site.
+ADZUA_GAMES = [(f"Adzua (Children).lud:Ruleset/Adzua (Children) (Ludii {k}) (Reconstructed)", 30)
+               for k in range(1, 10)]
+NO_COMPILED_FORM = DESCRIPTIONS / "chinese_checkers_piecepack.lud"   # visited sites
+
+
+def bundled_configurations():
+    """(file, ruleset) of every bundled description."""
+    from ludeme.runner import ruleset_names
+    return [(path, ruleset) for path in sorted(DESCRIPTIONS.glob("*.lud"))
+            for ruleset in ruleset_names(path)]
+
+
+# What the compiled backend has no form for yet, per bundled description and ruleset.
+NOT_COMPILED = {
+    "afterleap.lud": "chance", "chinese_checkers_piecepack.lud": "visited sites",
+    "seesaw.lud": "stacking",
+    "lines_of_action.lud:Parachute": "(then ...)", "lines_of_action.lud:Two Piece Types": "(%)",
+    "lines_of_action.lud:Two Piece Types (Partnership)": "teams",
+    "lines_of_action.lud:Neighbours": "(sites Around)",
+    "lines_of_action.lud:Numbered Pieces": "(sites Around)"}
 
 
 def ludii_game(name: str, backend: str = "auto"):
-    """A Ludii game by file name, with ':ruleset' after it if any."""
+    """A Ludii game by file name (or a path), with ':ruleset' or '@option' after it if any."""
+    name, _, option = name.partition("@")
+    if "/" in name:
+        path, _, ruleset = name.partition(":")
+        return load(path, [option] if option else [], ruleset=ruleset or None, backend=backend)
     d = ludii_dir()
     if d is None:
         pytest.skip("Ludii's .lud files not found: put shared/ beside the checkout")
     file, _, ruleset = name.partition(":")
-    return load(d / "games" / file, ruleset=ruleset or None, backend=backend)
+    return load(d / "games" / file, [option] if option else [], ruleset=ruleset or None,
+                backend=backend)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 42, 2**32 - 1, 2**32, 2**40 + 12345, 2**63 + 5])
@@ -43,6 +76,20 @@ def test_choices_are_pythons_random(seed):
     assert [rt.rand_below(mt, k) for k in bounds] == [r.randrange(k) for k in bounds]
 
 
+def test_seeding_a_block_is_seeding_each():
+    seeds = [0, 1, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**62 + 12345, 2**63 - 1, 77]
+    mts = np.zeros((rt.MT_STATE_SIZE, rt.SEED_BLOCK), dtype=np.int64)
+    rt.mt_seed_block(mts, np.array(seeds, dtype=np.int64), len(seeds))
+    one = np.zeros(rt.MT_STATE_SIZE, dtype=np.int64)
+    for b, seed in enumerate(seeds):
+        rt.mt_seed(one, seed)
+        assert (mts[:, b] == one).all(), seed
+        r = random.Random(seed)
+        column = mts[:, b]
+        bounds = [3, 9, 1000, 2**31] * 200
+        assert [rt.rand_below(column, k) for k in bounds] == [r.randrange(k) for k in bounds]
+
+
 def _same_rows(game, n, seed):
     ref = run_playouts(game, n, seed, jobs=1, progress=False, backend="reference")
     fast = run_playouts(game, n, seed, jobs=1, progress=False, backend="compiled")
@@ -50,7 +97,33 @@ def _same_rows(game, n, seed):
     pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
 
 
-@pytest.mark.parametrize("name,n", COMPILED_GAMES)
+@pytest.mark.parametrize("path,ruleset", bundled_configurations(),
+                         ids=lambda x: x.name if hasattr(x, "name") else str(x))
+def test_every_bundled_configuration_compiles_or_says_why_not(path, ruleset):
+    from ludeme.compiled.codegen import generate
+    game = load(path, ruleset=ruleset)
+    label = (ruleset or "").split("/", 1)[-1]
+    why = NOT_COMPILED.get(f"{path.name}:{label}", NOT_COMPILED.get(path.name))
+    if why is None:
+        generate(game)
+    else:
+        with pytest.raises(Unsupported, match=re.escape(why)):
+            generate(game)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path,ruleset", [
+    (p, r) for p, r in bundled_configurations()
+    if f"{p.name}:{(r or '').split('/', 1)[-1]}" not in NOT_COMPILED and p.name not in NOT_COMPILED],
+    ids=lambda x: x.name if hasattr(x, "name") else str(x))
+def test_every_compiled_bundled_configuration_gives_the_reference_rows(path, ruleset):
+    game = load(path, ruleset=ruleset)
+    for seed in (0, 5, 2**40):
+        _same_rows(game, 40, seed)
+
+
+@pytest.mark.parametrize("name,n", COMPILED_GAMES + LOA_GAMES + [
+    (f"{DESCRIPTIONS / 'adzua_children.lud'}:Adzua (Children) (Ludii 5) (Reconstructed)", 30)])
 def test_same_seed_same_row_on_both_backends(name, n):
     game = ludii_game(name)
     for seed in (0, 7):
@@ -58,7 +131,9 @@ def test_same_seed_same_row_on_both_backends(name, n):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name,n", SLOW_COMPILED_GAMES + [(g, n * 10) for g, n in COMPILED_GAMES])
+@pytest.mark.parametrize("name,n", SLOW_COMPILED_GAMES + [(g, n * 10) for g, n in
+                                                          COMPILED_GAMES + LOA_GAMES]
+                         + ADZUA_GAMES)
 def test_same_rows_many_seeds(name, n):
     game = ludii_game(name)
     for seed in (3, 2**40):
@@ -74,7 +149,11 @@ def test_rows_do_not_depend_on_processes():
 
 
 @pytest.mark.parametrize("slug", ["tic-tac-toe", "breakthrough", "gomoku", "konane-8x8",
-                                  "konane-10x10"])
+                                  "konane-10x10", "lines-of-action-mover-win",
+                                  pytest.param("lines-of-action-draw", marks=pytest.mark.slow)]
+                         + [f"adzua-children-ludii-{k}" for k in (1, 5, 10)]
+                         + [pytest.param(f"adzua-children-ludii-{k}", marks=pytest.mark.slow)
+                            for k in (2, 3, 4, 6, 7, 8, 9)])
 def test_traces_agree_on_the_compiled_backend(slug):
     ref = refdata_dir()
     if ref is None or ludii_dir() is None:
@@ -86,9 +165,24 @@ def test_traces_agree_on_the_compiled_backend(slug):
     assert sum(v.steps for v in verdicts) > 0
 
 
+@pytest.mark.parametrize("slug,lud", [
+    pytest.param(slug, "lines_of_action.lud", marks=pytest.mark.slow)
+    for slug in ("lines-of-action-draw", "lines-of-action-mover-win")]
+    + [(f"adzua-children-ludii-{k}", "adzua_children.lud") for k in (1, 5, 10)]
+    + [pytest.param(f"adzua-children-ludii-{k}", "adzua_children.lud", marks=pytest.mark.slow)
+       for k in (2, 3, 4, 6, 7, 8, 9)])
+def test_traces_agree_on_the_compiled_backend_with_our_description(slug, lud):
+    ref = refdata_dir()
+    if ref is None:
+        pytest.skip("Ludii reference data not found: put shared/ beside the checkout")
+    traces = sorted(str(p) for p in (ref / "traces" / slug).glob("*.json.gz"))
+    verdicts = crosscheck_files(traces, lud=str(DESCRIPTIONS / lud), backend="compiled")
+    assert traces and [v.line() for v in verdicts if not v.ok] == []
+
+
 def test_a_game_without_a_compiled_form_falls_back_and_says_so_once(capsys):
     compiled._REPORTED.clear()
-    game = load(DESCRIPTIONS / "adzua_children.lud")
+    game = load(NO_COMPILED_FORM)
     df = run_playouts(game, 2, 0, jobs=1, progress=False)
     again = run_playouts(game, 2, 0, jobs=1, progress=False)
     assert df.attrs["backend"] == again.attrs["backend"] == "reference"
@@ -99,7 +193,7 @@ def test_a_game_without_a_compiled_form_falls_back_and_says_so_once(capsys):
 
 
 def test_cli_refuses_compiled_for_an_unsupported_game(capsys, tmp_path):
-    code = main(["run", str(DESCRIPTIONS / "adzua_children.lud"), "-n", "1", "--jobs", "1",
+    code = main(["run", str(NO_COMPILED_FORM), "-n", "1", "--jobs", "1",
                  "--backend", "compiled", "--out", str(tmp_path), "--no-progress"])
     assert code == 2
     assert "compiled backend has no form for" in capsys.readouterr().err

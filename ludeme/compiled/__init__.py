@@ -104,7 +104,7 @@ class CompiledState:
         self.who = np.zeros(m.TOTAL, np.int64)
         self.what = np.zeros(m.TOTAL, np.int64)
         self.count = np.zeros(m.TOTAL, np.int64)
-        self.sc = np.zeros(m.NUM_SCALARS, np.int64)
+        self.sc = np.zeros(m.SC_SIZE, np.int64)
         self.rk = np.zeros(m.NP + 1, np.float64)
         self.active = np.zeros(m.NP + 1, np.int8)
         self.phase = np.zeros(m.NP + 1, np.int64)
@@ -152,9 +152,12 @@ class CompiledState:
         return s
 
     def board_view(self) -> dict:
-        n = self.m.N_SITES
+        n, m = self.m.N_SITES, self.m
+        hands = [self.count[c.sites_from:c.sites_from + c.num_sites].tolist()
+                 for c in self.g.containers[1:]]
         return {"who": self.who[:n].tolist(), "what": self.what[:n].tolist(),
-                "count": self.count[:n].tolist(), "hands": [], "scores": [], "stacks": None}
+                "count": self.count[:n].tolist(), "hands": hands,
+                "scores": self.sc[m.SCORE + 1:m.SCORE + m.NP + 1].tolist(), "stacks": None}
 
 
 def cache_dir() -> Path:
@@ -203,11 +206,13 @@ def _same_random() -> bool:
     import numpy as np
 
     from . import rt
-    mt = np.zeros(rt.MT_STATE_SIZE, dtype=np.int64)
-    for seed in (0, 12345, 2**40 + 7):
-        rt.mt_seed(mt, seed)
+    seeds = np.array([0, 12345, 2**40 + 7], dtype=np.int64)
+    mts = np.zeros((rt.MT_STATE_SIZE, len(seeds)), dtype=np.int64)
+    rt.mt_seed_block(mts, seeds, len(seeds))
+    for b, seed in enumerate(seeds.tolist()):
         r = random.Random(seed)
-        if any(rt.rand_below(mt, k) != r.randrange(k) for k in (1, 2, 3, 7, 100, 1000) * 3):
+        if any(rt.rand_below(mts[:, b], k) != r.randrange(k)
+               for k in (1, 2, 3, 7, 100, 1000) * 3):
             return False
     return True
 

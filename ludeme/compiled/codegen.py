@@ -47,6 +47,8 @@ class Source:
         self.generators: list[tuple] = []     # gen id -> (effect lines, is_pass, consequents)
         self.any_mode = False                  # emitting "is there a move?" code
         self.helpers: list[str] = []           # extra kernels ((can Move ...) tests)
+        self.helper_names: dict[str, str] = {}  # a helper's source -> its name
+        self.player_bound = False              # `player` set (forEach NonMover's results)
 
     def table(self, values, dtype: str = "int64") -> str:
         """A module-level numpy array holding `values` (nested lists become 2-D/3-D)."""
@@ -110,7 +112,174 @@ class Source:
             return str(int(lud.value))
         if t is L.RoleId:
             return self.role_expr(lud.role, lud)
+        if t.__name__.startswith("Arith") and t.keyword in ("+", "-", "*"):
+            a = self.int_expr(lud.a)
+            if lud.b is None:
+                return f"(-{a})" if t.keyword == "-" else a
+            return f"({a} {t.keyword} {self.int_expr(lud.b)})"
+        if t is I.CountSites:
+            return self.count_in(lud, lud.in_, per_site="1", distinct=False)
+        if t is I.CountPieces:
+            _given(lud, "type", "who", "name")
+            if lud.role != "All" and lud.in_ is None:
+                return self.count_pieces_of(lud)
+            if lud.role != "All" or lud.in_ is None:
+                raise Unsupported(lud, f"of {lud.role} without in:" if lud.in_ is None
+                                  else f"of {lud.role}")
+            # All: every owner, neutral and shared pieces too (each site's count).
+            return self.count_in(lud, lud.in_, per_site="count[site]", distinct=True)
+        if t is I.CountGroups:
+            return self.count_groups(lud)
+        if t is I.Site:
+            return "site"
+        if t is I.CountCell:
+            at = self.int_expr(lud.at)
+            return f"(count[{at}] if 0 <= {at} < TOTAL else 0)"
+        if t is I.HandSite:
+            offsets = self.env.hand_offsets()
+            tab = self.table([offsets.get(p, -1) for p in range(self.game.num_players + 2)])
+            p = self.int_expr(lud.player)
+            idx = self.int_expr(lud.index) if lud.index is not None else "0"
+            return (f"({tab}[{p}] + {idx} if 0 <= {p} < {self.game.num_players + 2} "
+                    f"and {tab}[{p}] >= 0 else -1)")
+        if t is I.Ahead:
+            _given(lud, "type")
+            if lud.steps is not None and getattr(lud.steps, "value", None) != 1:
+                raise Unsupported(lud, "with steps:")
+            dirn = lud.dirn or "Adjacent"
+            if not self.env.is_static_direction(dirn):
+                raise Unsupported(lud, "in a direction set by the state")
+            tables = self.env.step_tables(dirn, lud)
+            if not tables:
+                return self.int_expr(lud.site)
+            tab = self.table(list(tables[0]))
+            at = self.int_expr(lud.site)
+            return (f"({tab}[{at}] if 0 <= {at} < {self.env.num_board_sites} and "
+                    f"{tab}[{at}] >= 0 else {at})")
         raise Unsupported(lud)
+
+    def player_expr(self, role: str, lud) -> str:
+        """One player's id for a role, `(player)` of forEach Player/NonMover included."""
+        if role == "Player" and not self.player_bound:
+            raise Unsupported(lud, "with (player) outside forEach Player")
+        return "player" if role == "Player" else self.role_expr(role, lud)
+
+    def count_pieces_of(self, lud) -> str:
+        """`(count Pieces <player>)`: the player's pieces in every container."""
+        p = self.player_expr(lud.role, lud)
+
+        def make(name):
+            return "\n".join(["@njit(cache=True)", f"def {name}(who, count, p):",
+                              "    total = 0", "    for site in range(TOTAL):",
+                              "        if who[site] == p:", "            total += count[site]",
+                              "    return total", ""])
+        return f"{self.helper(make)}(who, count, {p})"
+
+    # -- counts -----------------------------------------------------------------------
+    def helper(self, make) -> str:
+        """A new helper kernel's name; `make(name)` gives its source (helpers may nest)."""
+        text = make("HELPER")
+        name = self.helper_names.get(text)
+        if name is None:
+            name = self.helper_names[text] = f"helper_{len(self.helpers)}"
+            self.helpers.append(text.replace("def HELPER(", f"def {name}("))
+        return name
+
+    def count_in(self, lud, region, per_site: str, distinct: bool) -> str:
+        """A sum of `per_site` over a region's sites (a set, as Ludii's count Sites reads it,
+        unless `distinct`: then as listed)."""
+        loop, flt = self.from_region(region, dedupe=not distinct)
+        body = [f"            if {flt}:" if flt else "            if True:",
+                f"                total += {per_site}"]
+
+        def make(name):
+            return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, frm):",
+                              "    total = 0", *loop, *body, "    return total", ""])
+        return f"{self.helper(make)}(who, what, count, frm)"
+
+    def reads_only_from(self, lud) -> bool:
+        """True for a tree that reads nothing but `(from)` and the board's geometry."""
+        if lud is None or isinstance(lud, (str, bool, int, float)):
+            return True
+        if isinstance(lud, (list, tuple)):
+            return all(self.reads_only_from(x) for x in lud)
+        t = type(lud)
+        if t.__module__ == R.__name__ and t.__name__[5:] in R._STATIC.split():
+            return True
+        if t not in _FROM_ONLY:
+            return False
+        if t in (R.SitesDirection, M.Directions) and not self.env.is_static_direction(
+                lud if t is M.Directions else lud.dirn or "Adjacent"):
+            return False
+        if t is R.SitesDirection and lud.stop is not None:
+            return False
+        return all(self.reads_only_from(getattr(lud, p.attr)) for p in t.params)
+
+    def from_region(self, lud, dedupe: bool) -> tuple[list[str], str | None]:
+        """Loop lines over a region's sites (as `site`, at indent 8) that depend on `(from)`
+        only, or those less the empty sites; a filter on `site` or None."""
+        flt = None
+        if type(lud) is R.Difference and type(lud.b) is R.SitesEmpty and lud.b.container is None:
+            flt = "what[site] != 0"      # sites off the board never: a board region here
+            lud = lud.a
+        if not self.reads_only_from(lud):
+            raise Unsupported(lud, "as a region to count")
+        n = self.env.num_board_sites
+        f = self.env.compile(lud)
+        probe = _Probe(self.game.num_players)
+        per = []
+        for frm in range(n):
+            probe.from_ = frm
+            sites = [x for x in f(probe)]
+            if any(not 0 <= x < n for x in sites):
+                raise Unsupported(lud, "off the board")
+            per.append(list(dict.fromkeys(sites)) if dedupe else sites)
+        t_sites, t_len = (self.table(a) for a in _padded(per))
+        return [f"    if 0 <= frm < {n}:",
+                f"        for j in range({t_len}[frm]):",
+                f"            site = {t_sites}[frm, j]"], flt
+
+    def count_groups(self, lud) -> str:
+        """`(count Groups [dirs] [if:] [min:])`: a flood fill over the members."""
+        _given(lud, "type")
+        if lud.min is not None and type(lud.min) is not L.IntConst:
+            raise Unsupported(lud, "with a computed min:")
+        least = int(lud.min.value) if lud.min is not None else 0
+        n = self.env.num_board_sites
+        nb = self.env.step_targets(lud.dirn or "Adjacent", lud)
+        t_nb, t_len = (self.table(a) for a in _padded([list(nb[s_]) for s_ in range(n)]))
+        cond = self.bool_expr(lud.if_) if lud.if_ is not None else "what[to] != 0"
+
+        def make(name):
+            return "\n".join([
+                "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm):",
+                CONTEXT.replace("    frm = -1\n", ""),
+                f"    member = np.zeros({n}, np.bool_)",
+                f"    for to in range({n}):",
+                f"        member[to] = {cond}",
+                f"    stack = np.empty({n}, np.int64)",
+                "    groups = 0",
+                f"    for s0 in range({n}):",
+                "        if not member[s0]:",
+                "            continue",
+                "        member[s0] = False",
+                "        stack[0] = s0",
+                "        top = 1",
+                "        size = 0",
+                "        while top:",
+                "            top -= 1",
+                "            x = stack[top]",
+                "            size += 1",
+                f"            for j in range({t_len}[x]):",
+                f"                y = {t_nb}[x, j]",
+                "                if member[y]:",
+                "                    member[y] = False",
+                "                    stack[top] = y",
+                "                    top += 1",
+                f"        if size >= {least}:",
+                "            groups += 1",
+                "    return groups", ""])
+        return f"{self.helper(make)}(who, what, count, sc, phase, frm)"
 
     # -- conditions ------------------------------------------------------------------
     def bool_expr(self, lud) -> str:
@@ -146,6 +315,11 @@ class Source:
             return str(bool(lud.value))
         if t is B.IsLine:
             return self.is_line(lud)
+        if t is B.AllSites:
+            return self.all_sites(lud)
+        if t.__name__.startswith("Compare") and t.__module__ == B.__name__:
+            op = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}[t.keyword]
+            return f"({self.int_expr(lud.a)} {op} {self.int_expr(lud.b)})"
         if t.keyword in ("and", "or") and issubclass(t, B._Logic):
             parts = [self.bool_expr(x) for x in list(lud.conds) + list(lud.more or [])]
             return "(" + f" {t.keyword} ".join(parts) + ")"
@@ -153,8 +327,21 @@ class Source:
             return f"(not {self.bool_expr(lud.cond)})"
         raise Unsupported(lud)
 
+    def all_sites(self, lud) -> str:
+        """`(all Sites <region> if:<cond>)`: a kernel that stops at the first site failing."""
+        body: list[str] = []
+        self.for_region(lud.region, body, "    ", [f"if not {self.bool_expr(lud.if_)}:",
+                                                   "    return False"])
+
+        def make(name):
+            return "\n".join(["@njit(cache=True)",
+                              f"def {name}(who, what, count, sc, phase, frm, to):",
+                              CONTEXT.replace("    frm = -1\n    to = -1\n", ""),
+                              *body, "    return True", ""])
+        return f"{self.helper(make)}(who, what, count, sc, phase, frm, to)"
+
     def is_line(self, lud) -> str:
-        _given(lud, "through", "throughAny", "what", "whats", "who", "if_", "type")
+        _given(lud, "throughAny", "what", "whats", "who", "if_", "type")
         if not isinstance(lud.exact, bool) or type(lud.length) is not L.IntConst:
             raise Unsupported(lud, "with a computed length or exact:")
         length = self.int_expr(lud.length)
@@ -176,9 +363,9 @@ class Source:
                     opp_len[s, r] = len(opp)
                     opps[s, r, :len(opp)] = opp
         tabs = [self.table(x) for x in (rays, ray_len, opps, opp_len, num)]
-        ncomp = len(self.game.components)
-        return (f"(last_to >= 0 and last_to < {n} and is_line(what, last_to, "
-                f"WHATS_SAME[what[last_to]], {length}, {lud.exact}, {lud.contiguous}, "
+        pivot = self.int_expr(lud.through) if lud.through is not None else "last_to"
+        return (f"({pivot} >= 0 and {pivot} < {n} and is_line(what, {pivot}, "
+                f"WHATS_SAME[what[{pivot}]], {length}, {lud.exact}, {lud.contiguous}, "
                 f"{', '.join(tabs)}))")
 
     # -- regions ------------------------------------------------------------------------
@@ -271,6 +458,14 @@ class Source:
             if lud.else_ is not None:
                 lines.append(f"{ind}else:")
                 self.consequent(lud.else_, lines, ind + "    ")
+        elif t is M.MovesAnd and lud.then is None:
+            # Ludii evaluates them all, then applies them: the same here, as none of the
+            # consequents compiled changes what their conditions read (the board, mover).
+            for m in list(lud.moves) + list(lud.more or []):
+                self.consequent(m, lines, ind)
+        elif t is M.AddScore and lud.then is None:
+            for p, v in zip(lud.players, lud.values):
+                lines.append(f"{ind}sc[SCORE + {self.int_expr(p)}] += {self.int_expr(v)}")
         else:
             raise Unsupported(lud, "as a consequent")
 
@@ -317,6 +512,8 @@ class Source:
             self.move_remove(lud, out, ind)
         elif t is M.MoveHop:
             self.move_hop(lud, out, ind)
+        elif t is M.MoveFromTo:
+            self.move_from_to(lud, out, ind)
         elif t is M.MovePass:
             g = self.new_generator([], is_pass=True, lud=lud)
             self.push(out, ind, "-1", "-1", g)
@@ -339,13 +536,41 @@ class Source:
         kind_tab, owner_tab = self.table(kinds), self.table(owners)
         g = self.new_generator([f"site_add(who, what, count, HAND_FROM, to, {kind_tab}[mover], "
                                 f"{owner_tab}[mover], 1)"], lud=lud)
+        seq, conds = self.to_sites(to)
+        out.append(f"{ind}if {kind_tab}[mover] > 0:")
+        out.append(f"{ind}    for to in {seq}:")
+        out.append(f"{ind}        if to >= 0{conds}:")
+        self.push(out, ind + "            ", "to", "to", g)
+
+    def move_from_to(self, lud, out, ind):
+        """`(move (from ...) (to ...))`: one piece from a site (with one) to another."""
+        _given(lud, "count", "copy", "stack", "mover")
+        fr, to = lud.from_, lud.to
+        _given(fr, "level", "type", "if_")
+        _given(to, "level", "type")
+        effect = []
+        if to.apply is not None:
+            self.effect_lines(to.apply, effect)
+        effect.append("site_move(who, what, count, HAND_FROM, frm, to)")
+        g = self.new_generator(effect, lud=lud)
+        f_seq, f_flt = ("(frm,)", None) if fr.site is None else self._sites_of(fr.site)
+        t_seq, conds = self.to_sites(to)
+        out.append(f"{ind}sf, st = frm, to")
+        out.append(f"{ind}for ff in {f_seq}:")
+        out.append(f"{ind}    frm = ff")
+        f_ok = f" and {f_flt.replace('site', 'frm')}" if f_flt else ""
+        out.append(f"{ind}    if frm >= 0 and what[frm] > 0{f_ok}:")
+        out.append(f"{ind}        for to in {t_seq}:")
+        out.append(f"{ind}            if to >= 0{conds}:")
+        self.push(out, ind + "                ", "frm", "to", g)
+        out.append(f"{ind}frm, to = sf, st")
+
+    def to_sites(self, to) -> tuple[str, str]:
+        """A `(to ...)`'s sites to iterate as `to`, and " and <its tests>" (or "")."""
         seq, flt = ("(to,)", None) if to.site is None else self._sites_of(to.site)
         cond = self.bool_expr(to.if_) if to.if_ is not None else None
         conds = " and ".join(c for c in (flt and flt.replace("site", "to"), cond) if c)
-        out.append(f"{ind}if {kind_tab}[mover] > 0:")
-        out.append(f"{ind}    for to in {seq}:")
-        out.append(f"{ind}        if to >= 0{' and ' + conds if conds else ''}:")
-        self.push(out, ind + "            ", "to", "to", g)
+        return seq, f" and {conds}" if conds else ""
 
     def _sites_of(self, site_lud):
         if isinstance(site_lud, IntFn):
@@ -378,13 +603,7 @@ class Source:
                 per_what.append([tuple(dict.fromkeys(t for key in keys(probe, f)
                                                      for t in step_to(f, key)))
                                  for f in range(n)])
-        width = max((len(x) for tab in per_what for x in tab), default=0) or 1
-        targets = np.full((ncomp, n, width), -1)
-        lens = np.zeros((ncomp, n), dtype=np.int64)
-        for w, tab in enumerate(per_what):
-            for f, ts in enumerate(tab):
-                lens[w, f] = len(ts)
-                targets[w, f, :len(ts)] = ts
+        targets, lens = _padded([[list(ts) for ts in tab] for tab in per_what])
         ttab, ltab = self.table(targets), self.table(lens)
         effect = []
         if to.apply is not None:
@@ -404,8 +623,27 @@ class Source:
         if ap.effect is None:
             raise Unsupported(ap, "without an effect")
         body = []
-        eff = ap.effect
-        if type(eff) is M.RemoveEffect:
+        self.effect_body(ap.effect, body)
+        if ap.if_ is not None:
+            lines.append(f"if {self.bool_expr(ap.if_)}:")
+            lines.extend("    " + x for x in body)
+        else:
+            lines.extend(body)
+
+    def effect_body(self, eff, body: list[str]) -> None:
+        """An effect's writes, made when the move is applied (the state is the one it was
+        generated in, so they are those the reference engine records at generation)."""
+        if type(eff) is M.MovesIf:
+            body.append(f"if {self.bool_expr(eff.cond)}:")
+            inner: list[str] = []
+            self.effect_body(eff.then_, inner)
+            body.extend("    " + x for x in inner or ["pass"])
+            if eff.else_ is not None:
+                body.append("else:")
+                inner = []
+                self.effect_body(eff.else_, inner)
+                body.extend("    " + x for x in inner or ["pass"])
+        elif type(eff) is M.RemoveEffect:
             _given(eff, "level", "at", "count", "type", "then")
             if not isinstance(eff.where, IntFn):
                 raise Unsupported(eff, "of a region")
@@ -415,11 +653,6 @@ class Source:
             body.append("    site_remove(who, what, count, HAND_FROM, rs)")
         else:
             raise Unsupported(eff)
-        if ap.if_ is not None:
-            lines.append(f"if {self.bool_expr(ap.if_)}:")
-            lines.extend("    " + x for x in body)
-        else:
-            lines.extend(body)
 
     def for_each_piece(self, lud, out, ind):
         _given(lud, "on", "top", "role", "container")
@@ -492,6 +725,30 @@ class Source:
             out.extend(f"{ind}        {x}" for x in body)
         elif t is R.SitesAround:
             self.sites_around(lud, out, ind, body)
+        elif t is R.SitesOccupied:
+            _given(lud, "type", "component", "top")
+            if lud.container not in (None, "Board", 0):
+                raise Unsupported(lud, f"in the container {lud.container}")
+            if lud.by not in ("Mover", "Next", "Prev", "Player") and \
+                    not (lud.by[:1] == "P" and lud.by[1:].isdigit()):
+                raise Unsupported(lud, f"by {lud.by}")
+            span = n if lud.container is not None else "TOTAL"
+            out.append(f"{ind}occupier = {self.player_expr(lud.by, lud)}")
+            out.append(f"{ind}for site in range({span}):")
+            out.append(f"{ind}    if who[site] == occupier:")
+            out.extend(f"{ind}        {x}" for x in body)
+        elif t is R.SitesHand:
+            who = self.int_expr(lud.player) if lud.player is not None else \
+                self.player_expr(lud.role, lud)
+            ranges = self.env.hand_ranges()
+            np_ = self.game.num_players
+            first = self.table([ranges[p][0] if ranges.get(p) else 0 for p in range(np_ + 2)])
+            size = self.table([len(ranges.get(p, ())) for p in range(np_ + 2)])
+            out.append(f"{ind}hand_of = {who}")
+            out.append(f"{ind}if 0 <= hand_of < {np_ + 2}:")
+            out.append(f"{ind}    for site in range({first}[hand_of], {first}[hand_of] + "
+                       f"{size}[hand_of]):")
+            out.extend(f"{ind}        {x}" for x in body)
         else:
             raise Unsupported(lud, "as a region to list")
 
@@ -545,6 +802,8 @@ class Source:
                     raise Unsupported(lud, "from a region")
                 frm_expr = self.int_expr(lud.from_.site)
         b = lud.between
+        if b is not None and any(x in b._given for x in ("before", "range", "after")):
+            return self.move_hop_range(lud, frm_expr, out, ind)
         hurdle = "True"
         between_effect: list[str] = []
         if b is not None:
@@ -622,24 +881,149 @@ class Source:
         self.push(out, ind + "                ", "hf", "to", g, "btw")
         out.append(f"{ind}frm, to, btw = sf, st, sb")
 
+    def move_hop_range(self, lud, frm_expr, out, ind):
+        """`(move Hop ...)` with a range of hurdles, before: or after: (MoveHop.compile's walk)."""
+        env = self.env
+        n = env.num_board_sites
+        b = lud.between
+        _given(b, "trail", "apply")
+        dirn = lud.dirn or "Adjacent"
+        if not env.is_static_direction(dirn):
+            raise Unsupported(lud, "with a range of hurdles in a direction set by the state")
+        to = lud.to
+        _given(to, "level", "site", "type")
+        if to.apply is not None and to.apply.if_ is not None:
+            raise Unsupported(to.apply, "with if:")
+        rng_ = b.range
+        if rng_ is None:
+            lo = hi = "1"
+        elif type(rng_) is M.Exact:
+            lo = hi = self.int_expr(rng_.n)
+        elif type(rng_) is M.RangeL:
+            lo = self.int_expr(rng_.lo)
+            hi = self.int_expr(rng_.hi) if rng_.hi is not None else lo
+        elif type(rng_) is M.MaxL:
+            lo, hi = "1", self.int_expr(rng_.n)
+        else:
+            raise Unsupported(rng_)
+        before = self.int_expr(b.before) if b.before is not None else "0"
+        after = self.int_expr(b.after) if b.after is not None else "0"
+        hurdle = self.bool_expr(b.if_) if b.if_ is not None else "False"
+        go = self.bool_expr(to.if_) if to.if_ is not None else "True"
+        keys = env.direction_keys(dirn, lud)
+        radials = env.board.radials
+        step_to = env.board.trajectories.targets
+        lines = [[r.sites for k in keys(None, s_) for r in (radials[k][s_] if k in radials else ())]
+                 for s_ in range(n)]
+        steps = [list(dict.fromkeys(t for k in keys(None, s_) for t in step_to(s_, k)))
+                 for s_ in range(n)]
+        t_lines, t_llen = _padded([[list(r) for r in x] for x in lines])
+        L3, LL, NL = self.table(t_lines), self.table(t_llen), self.table([len(x) for x in lines])
+        ST, NS = (self.table(a) for a in _padded(steps))
+        effect = []
+        if to.apply is not None:
+            self.effect_lines(to.apply, effect)
+        effect.append("site_move(who, what, count, HAND_FROM, frm, to)")
+        g = self.new_generator(effect, lud=lud)
+        i2, i3, i4 = ind + "    ", ind + "        ", ind + "            "
+        out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw",
+                f"{ind}if 0 <= hf < {n}:",
+                f"{i2}frm = hf",
+                f"{i2}min_len = {lo}", f"{i2}max_len = {hi}",
+                f"{i2}before = {before}", f"{i2}after = {after}",
+                f"{i2}if min_len == 0:",
+                f"{i3}for j in range({NS}[hf]):",
+                f"{i4}to = {ST}[hf, j]",
+                f"{i4}if {go}:"]
+        self.push(out, i4 + "    ", "hf", "to", g)
+        out += [f"{i2}if max_len > 0:",
+                f"{i3}for r in range({NL}[hf]):",
+                f"{i4}ln = {LL}[hf, r]",
+                f"{i4}for to_idx in range(1, ln):"]
+        i5 = i4 + "    "
+        i6, i7, i8, i9 = i5 + "    ", i5 + "        ", i5 + "            ", i5 + "                "
+        out += [f"{i5}btw = {L3}[hf, r, to_idx]",
+                f"{i5}if {hurdle}:",
+                f"{i6}length = 1", f"{i6}h = to_idx + 1", f"{i6}wrong = False",
+                f"{i6}while h < ln and length < max_len:",
+                f"{i7}btw = {L3}[hf, r, h]",
+                f"{i7}if not {hurdle}:",
+                f"{i8}wrong = True", f"{i8}break",
+                f"{i7}length += 1", f"{i7}h += 1",
+                f"{i6}if length < min_len or (wrong and length == max_len):",
+                f"{i7}break",
+                f"{i6}for from_min in range(length - min_len, -1, -1):",
+                f"{i7}a = h - from_min",
+                f"{i7}while a < ln:",
+                f"{i8}to = {L3}[hf, r, a]",
+                f"{i8}if not {go}:",
+                f"{i9}break"]
+        self.push(out, i8, "hf", "to", g)
+        out += [f"{i8}if (a - h + 1) > (after - from_min):",
+                f"{i9}break",
+                f"{i8}a += 1",
+                f"{i6}break",
+                f"{i5}to = {L3}[hf, r, to_idx]",
+                f"{i5}if to_idx > before or not {go}:",
+                f"{i6}break",
+                f"{ind}frm, to, btw = sf, st, sb"]
+
     # -- end rules -----------------------------------------------------------------
     def end_rule(self, lud, out: list[str], ind: str = "    ") -> None:
+        if type(lud) is G.EndForEachNonMover:
+            # Ludii collects the results of every other player, then applies them; the
+            # conditions compiled read nothing that a result changes.
+            out.append(f"{ind}mover0 = mover")
+            out.append(f"{ind}for player in range(1, NP + 1):")
+            out.append(f"{ind}    if player != mover0:")
+            self.player_bound = True
+            self.end_result(lud.if_, lud.result, out, ind + "        ")
+            self.player_bound = False
+            return
         if type(lud) is not G.EndIf or lud.result is None:
             raise Unsupported(lud)
-        res = lud.result
+        self.end_result(lud.cond, lud.result, out, ind)
+
+    def end_result(self, cond, res, out: list[str], ind: str) -> None:
+        """`(result ...)` when `cond` (None: always) holds."""
         if res.role == "All":
             who = "0"
         elif "Team" in res.role:
             raise Unsupported(res, "for a team")
         else:
-            who = self.role_expr(res.role, res)
+            who = self.player_expr(res.role, res)
         kind = {"Win": rt.WIN, "Loss": rt.LOSS}.get(res.kind_, rt.DRAW)
         n = self.game.num_players
-        out.append(f"{ind}if {self.bool_expr(lud.cond)}:")
+        out.append(f"{ind}if {self.bool_expr(cond) if cond is not None else 'True'}:")
         out.append(f"{ind}    rw = {who}")
         out.append(f"{ind}    if rw == 0 or rw == {n + 1} or active[rw]:")
         out.append(f"{ind}        apply_result(sc, rk, active, {n}, rw, {kind})")
         out.append(f"{ind}        mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")
+
+
+# Ludemes that read nothing but (from) and the board (see Source.reads_only_from).
+_FROM_ONLY = (I.From, L.IntConst, I.ColumnOf, I.RowOf, R.SitesRow, R.SitesColumn,
+              R.SitesDirection, R.Union, R.Intersection, R.Difference, M.Directions)
+
+
+def _padded(rows) -> tuple[np.ndarray, np.ndarray]:
+    """Ragged rows of sites (a list of lists, or of lists of lists) as one array padded with
+    -1, and the array of the innermost lengths."""
+    if any(row and isinstance(row[0], (list, tuple)) for row in rows):
+        inner = [_padded([list(r) for r in row]) for row in rows]
+        width = max((len(row) for row in rows), default=0) or 1
+        depth = max((a.shape[1] for a, _ in inner), default=0) or 1
+        out = np.full((len(rows), width, depth), -1)
+        lens = np.zeros((len(rows), width), dtype=np.int64)
+        for i, (a, ln) in enumerate(inner):
+            out[i, :a.shape[0], :a.shape[1]] = a
+            lens[i, :len(ln)] = ln
+        return out, lens
+    width = max((len(r) for r in rows), default=0) or 1
+    out = np.full((len(rows), width), -1)
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = list(r)
+    return out, np.array([len(r) for r in rows], dtype=np.int64)
 
 
 def _named(name: str, names: set) -> bool:
@@ -679,13 +1063,11 @@ def check_game(game) -> None:
         raise Unsupported(None, "games with teams")
     if game.requires_visited:
         raise Unsupported(None, "visited sites")
-    if len(game.containers) > 1:
-        raise Unsupported(None, "hands")
     if getattr(game, "swap_rule", False):
         raise Unsupported(None, "the swap rule")
     if getattr(game, "sequence_capture", False):
         raise Unsupported(None, "removals at the end of the turn")
-    if getattr(game, "counting", False):
+    if getattr(game, "counting", False) and not getattr(game, "ludii_owners", None):
         raise Unsupported(None, "counted pieces on the board")
     if getattr(game, "records_start", False):
         raise Unsupported(None, "the start position read by (sites Start ...)")
@@ -799,6 +1181,11 @@ def generate(game) -> str:
         context=CONTEXT,
         history=game.max_moves + game.max_turns * game.num_players + 2,
     )
+    if getattr(game, "counting", False):    # every site counts (FlatSites.count_from = 0)
+        text = text.replace("site_move(who, what, count, HAND_FROM,",
+                            f"site_move_counted(who, what, count, 0, "
+                            f"np.array({list(game.ludii_owners)!r}, dtype=np.int64),")
+        text = text.replace("site_add(who, what, count, HAND_FROM,", "site_add(who, what, count, 0,")
     return text
 
 
@@ -807,14 +1194,17 @@ LOOP = '''\
 import numpy as np
 from numba import njit
 from ludeme.compiled.rt import (apply_result, timeout, all_passed, is_line, site_add,
-                                site_remove, site_move, mt_seed, rand_below, playout_seed_of,
-                                MT_STATE_SIZE,
+                                site_remove, site_move, site_move_counted, mt_seed_block,
+                                rand_below,
+                                playout_seed_of, MT_STATE_SIZE, SEED_BLOCK,
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,
                                 WINNER, LAST_FROM, LAST_TO, END_TYPE, NWINNERS, NLOSERS,
                                 LOSSES_DECIDED, NUM_START_MOVES, NUM_TURN_SAME, LAST_MOVER,
                                 COUNTER, NUM_SCALARS)
 
 NP = {n_players}
+SCORE = NUM_SCALARS           # sc[SCORE + p]: player p's score
+SC_SIZE = NUM_SCALARS + NP + 1
 N_SITES = {n_sites}
 TOTAL = {total}
 HAND_FROM = {hand_from}
@@ -869,7 +1259,7 @@ def no_moves(who, what, count, sc, phase, p):
 {helpers}
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(who, what, count, sc, phase, mf, mt, mg, mx):
 {context}
     k = 0
@@ -878,13 +1268,13 @@ def legal(who, what, count, sc, phase, mf, mt, mg, mx):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def effects(who, what, count, sc, phase, frm, to, g, x):
     mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]
 {effects}
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def consequents(who, what, count, sc, phase, g):
     mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]
     last_from, last_to = sc[LAST_FROM], sc[LAST_TO]
@@ -892,7 +1282,7 @@ def consequents(who, what, count, sc, phase, g):
 {consequents}
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_rules(who, what, count, sc, rk, active, phase):
 {context}
     ph = phase[mover]
@@ -900,7 +1290,7 @@ def end_rules(who, what, count, sc, rk, active, phase):
 {game_end}
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_phases(who, what, count, sc, phase):
 {context}
     for pid in range(1, NP + 1):
@@ -909,7 +1299,7 @@ def next_phases(who, what, count, sc, phase):
 {next_phases}
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to, g, x):
     """Apply the decision (frm, to) of generator g (-1: a forced pass): State.apply."""
     mover = sc[MOVER]
@@ -950,7 +1340,7 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
         sc[NEXT] = nx
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reset(who, what, count, sc, rk, active, phase):
     """The position after the start rules (State after Game.new_initial_state)."""
     who[:] = INIT_WHO
@@ -971,13 +1361,15 @@ def reset(who, what, count, sc, rk, active, phase):
     phase[:] = INIT_PHASE
 
 
+# The turn's kernels are inlined (numba IR) into the playout loop: a call passes every
+# array and counts its references, which cost Tic-Tac-Toe 15% of its playout.
 @njit(cache=True)
 def playouts(seed_words, first, n, out_i, out_f, rk_out):
     """Playouts first..first+n-1 of a run: integer and float columns of their rows."""
     who = np.empty(TOTAL, np.int64)
     what = np.empty(TOTAL, np.int64)
     count = np.empty(TOTAL, np.int64)
-    sc = np.zeros(NUM_SCALARS, np.int64)
+    sc = np.zeros(SC_SIZE, np.int64)
     rk = np.zeros(NP + 1, np.float64)
     active = np.zeros(NP + 1, np.int8)
     phase = np.zeros(NP + 1, np.int64)
@@ -988,11 +1380,18 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out):
     mx = np.empty(MAX_BUFFER, np.int64)
     hist_mover = np.empty(HISTORY, np.int64)
     hist_pass = np.empty(HISTORY, np.bool_)
-    rng = np.zeros(MT_STATE_SIZE, np.int64)
+    rngs = np.zeros((MT_STATE_SIZE, SEED_BLOCK), np.int64)
+    seeds = np.zeros(SEED_BLOCK, np.int64)
     for r in range(n):
         index = first + r
-        seed = playout_seed_of(seed_words, index)
-        mt_seed(rng, seed)
+        b = r % SEED_BLOCK
+        if b == 0:
+            block = min(SEED_BLOCK, n - r)
+            for j in range(block):
+                seeds[j] = playout_seed_of(seed_words, index + j)
+            mt_seed_block(rngs, seeds, block)
+        seed = seeds[b]
+        rng = rngs[:, b]
         reset(who, what, count, sc, rk, active, phase)
         empty_sum = 0
         pieces_sum = 0
