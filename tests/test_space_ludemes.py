@@ -205,3 +205,18 @@ def test_sites_occupied_by_neutral_lists_no_empty_site():
             ' if:(= 1 (count Sites in:(sites Occupied by:Neutral)))))) ))')
     game = compile_game(expand(load_description("t.lud", text)))
     assert len(game.new_initial_state(0).legal_moves()) == 8     # the one Dot, not 9 sites
+
+
+@pytest.mark.parametrize("region, froms", [
+    ("(sites Hand)", set()),             # Ludii's SitesHand without a player: no sites
+    ("(sites Hand Mover)", {9}),
+    ("(sites Hand P2)", {10}),
+    ("(sites Hand Shared)", {9}),        # Shared: the first hand declared
+])
+def test_sites_hand_reads_its_player_as_ludii_does(region, froms):
+    game = _game('(place "Disc1" (handSite P1) count:2) (place "Disc2" (handSite P2) count:2)',
+                 play=f"(move (from {region}) (to (sites Empty)))", extra="(hand Each)")
+    state = game.new_initial_state(0)
+    legal = state.legal_moves()
+    got = {m.frm for m in legal if not m.is_pass}
+    assert got == froms                  # (move (from) (to)) checks no owner

@@ -738,6 +738,8 @@ class Source:
             out.append(f"{ind}    if who[site] == occupier:")
             out.extend(f"{ind}        {x}" for x in body)
         elif t is R.SitesHand:
+            if lud.player is None and lud.role in (None, "Shared"):
+                raise Unsupported(lud, "without a player, or for Shared")
             who = self.int_expr(lud.player) if lud.player is not None else \
                 self.player_expr(lud.role, lud)
             ranges = self.env.hand_ranges()

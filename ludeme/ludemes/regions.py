@@ -120,13 +120,19 @@ class SitesOccupied(Region):
 
 @ludeme("sites", "Hand")
 class SitesHand(Region):
-    """`(sites Hand <role>)`: the sites of a player's hand."""
+    """`(sites Hand <role>)`: the sites of a player's hand. As Ludii's SitesHand: with
+    neither a role nor a player, no sites; with `Shared`, the first hand declared."""
 
-    params = (P("role", RoleType, opt=True, default="Mover"), P("player", IntFn, opt=True))
+    params = (P("role", RoleType, opt=True), P("player", IntFn, opt=True))
 
     def compile(self, env):
-        who = env.compile(self.player) if self.player is not None else env.role_id(self.role, self)
         hands = env.hand_ranges()
+        if self.player is None and self.role is None:
+            return lambda c: ()
+        if self.role == "Shared":
+            first = next(iter(hands.values()), ())
+            return lambda c: first
+        who = env.compile(self.player) if self.player is not None else env.role_id(self.role, self)
         return lambda c: hands.get(who(c), ())
 
 
