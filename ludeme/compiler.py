@@ -28,6 +28,11 @@ MAX_MOVES = 10_000
 MOVE_TAGGER: ContextVar = ContextVar("MOVE_TAGGER", default=None)
 
 
+# Set while a (no Moves Next) generates the next player's moves (Ludii's thread-local
+# NoMoves.autoFail; one evaluation at a time per process here).
+_NO_MOVES_BUSY = [False]
+
+
 class Env:
     """What compiling a ludeme needs, in three parts and a few runtime helpers:
 
@@ -128,6 +133,11 @@ class Env:
             return lambda c: c.s.stalemated[who(c)]
 
         def no_moves(c):
+            if _NO_MOVES_BUSY[0]:
+                # Ludii's NoMoves.autoFail: while the next player's moves are generated for
+                # a (no Moves Next), a (no Moves Next) met inside them is false (a rule like
+                # (do ... ifAfterwards:(not (no Moves Next))) would otherwise never end).
+                return False
             s = c.s
             p = who(c)
             probe = s.clone()
@@ -139,7 +149,11 @@ class Env:
                 nxt = nxt % n + 1
             probe.prev, probe.mover, probe.next = s.mover, p, nxt
             phase = probe.g.phases[probe.phase[p]]
-            s.stalemated[p] = stuck = not phase.play(probe.ctx)
+            _NO_MOVES_BUSY[0] = True
+            try:
+                s.stalemated[p] = stuck = not phase.play(probe.ctx)
+            finally:
+                _NO_MOVES_BUSY[0] = False
             return stuck
         return no_moves
 

@@ -220,3 +220,16 @@ def test_sites_hand_reads_its_player_as_ludii_does(region, froms):
     legal = state.legal_moves()
     got = {m.frm for m in legal if not m.is_pass}
     assert got == froms                  # (move (from) (to)) checks no owner
+
+
+def test_no_moves_next_inside_the_next_players_moves_is_false():
+    # Ludii's NoMoves.autoFail: the rule below looks at the next player's moves, which
+    # look at the next player's again... Ludii answers the inner question False.
+    game = _game(play="(do (move Add (to (sites Empty))) ifAfterwards:(not (no Moves Next)))")
+    state = game.new_initial_state(0)
+    assert len(state.legal_moves()) == 9
+    for _ in range(8):
+        state.apply(state.legal_moves()[0])
+    # one empty site left: after filling it the next player has no move, so it is refused
+    # and the mover passes
+    assert [m.is_pass for m in state.legal_moves()] == [True]
