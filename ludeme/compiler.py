@@ -398,9 +398,53 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves) -> Game:
     game.teams = dict(env.teams)
     # The typed rules and their tables, for backends that generate code (ludeme.compiled).
     game.typed, game.env = g, env
+    _refuse_who_as_what(game, components, piece_items, n)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game
+
+
+def _refuse_who_as_what(game, components, piece_items, n: int) -> None:
+    """Ludii keeps no `what` per site on a flat board of cells when no piece needs its
+    index (ContainerStateFactory: no count, no stacks, at most one piece kind per owner
+    and no more kinds than owners): a site's `who` then holds the piece's index. Where a
+    piece's index differs from its owner (a neutral piece among players' pieces), Ludii's
+    `who` differs from the owner this engine keeps: refused, never played wrongly."""
+    if game.stacking or game.counting or game.board.site_type != "Cell" \
+            or _uses_local_state(game.typed):
+        return
+    kinds = components[1:]
+    if n + 1 < len(components):
+        return                                  # Ludii keeps item indices
+    owners = [c.owner for c in kinds]
+    if any(owners.count(o) > 1 for o in owners):
+        return
+    for idx, piece in piece_items:
+        if components[idx].owner != idx:
+            raise piece.fail(f"the piece {components[idx].name!r} (index {idx}, owner "
+                             f"{components[idx].owner}) on a board where Ludii stores the "
+                             "index as the owner is not supported yet")
+
+
+def _uses_local_state(root) -> bool:
+    """Whether a typed ludeme reads or writes pieces' local state (Ludii's
+    requiresLocalState): a `state:` argument given, a (... State ...) ludeme, flips."""
+    from .ludemes.base import Ludeme
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        lud = todo.pop()
+        if id(lud) in seen:
+            continue
+        seen.add(id(lud))
+        if isinstance(lud, Ludeme):
+            if lud.kind == "State" or lud.keyword in ("flips", "flip", "state") \
+                    or "state" in lud._given:
+                return True
+            todo.extend(lud._fields.values())
+        elif isinstance(lud, (list, tuple)):
+            todo.extend(lud)
+    return False
 
 
 _LANDMARKS = {"CentreSite": "Centre", "LeftSite": "Left", "RightSite": "Right",

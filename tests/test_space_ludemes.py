@@ -233,3 +233,13 @@ def test_no_moves_next_inside_the_next_players_moves_is_false():
     # one empty site left: after filling it the next player has no move, so it is refused
     # and the mover passes
     assert [m.is_pass for m in state.legal_moves()] == [True]
+
+
+def test_a_neutral_piece_beside_players_pieces_without_item_indices_is_refused():
+    # Ludii's flat board without a `what` layer stores a piece's index as its owner: the
+    # neutral marker (index 1) would read as player 1's. Refused rather than played wrongly.
+    text = ('(game "T" (players 2) (equipment { (board (square 3)) (piece "Marker" Neutral) '
+            '(piece "Disc" P1) }) (rules (play (move Add (piece "Marker0") (to (sites Empty)))) '
+            '(end (if (is Full) (result Mover Win)))))')
+    with pytest.raises(LudemeError, match="stores the index as the owner"):
+        compile_game(expand(load_description("t.lud", text)))
