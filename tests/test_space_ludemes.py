@@ -159,10 +159,14 @@ def test_is_line_whats_counts_any_of_the_kinds():
     assert state.is_terminal() and state.winner == 1
 
 
-def test_an_applied_effect_with_consequents_is_refused():
+def test_an_applied_effect_keeps_its_consequents():
+    # Ludii applies the effect in (apply ...) as a move of its own: its (then ...) runs
+    # right after it, before the step itself.
     play = ("(move Step (to if:True (apply (remove (to) (then (addScore Mover 1))))))")
-    with pytest.raises(LudemeError, match="consequents"):
-        _game('(place "Disc1" 0)', play=f"(forEach Piece {play})")
+    game = _game('(place "Disc1" 0) (place "Disc2" 1)', play=f"(forEach Piece {play})")
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if (m.frm, m.to) == (0, 1)))
+    assert state.scores[1] == 1 and state.who[1] == 1
 
 
 @pytest.mark.parametrize("pairs, expected", [
@@ -200,9 +204,12 @@ def test_count_moves_in_a_consequent_counts_the_decision():
 
 
 def test_sites_occupied_by_neutral_lists_no_empty_site():
-    text = ('(game "T" (players 2) (equipment { (board (square 3)) (piece "Dot" Neutral) })'
-            ' (rules (start (place "Dot0" 4)) (play (move Add (piece "Dot0") (to (sites Empty)'
-            ' if:(= 1 (count Sites in:(sites Occupied by:Neutral)))))) ))')
+    # Two neutral kinds, so that Ludii keeps pieces' indices (one neutral kind alone
+    # would have its index read as its owner, which is refused).
+    text = ('(game "T" (players 2) (equipment { (board (square 3)) (piece "Dot" Neutral) '
+            '(piece "Ring" Neutral) }) (rules (start (place "Dot0" 4)) (play (move Add '
+            '(piece "Dot0") (to (sites Empty) if:(= 1 (count Sites in:(sites Occupied '
+            'by:Neutral)))))) ))')
     game = compile_game(expand(load_description("t.lud", text)))
     assert len(game.new_initial_state(0).legal_moves()) == 8     # the one Dot, not 9 sites
 
