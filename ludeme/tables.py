@@ -76,8 +76,12 @@ class BoardTables:
         supported = self.board.directions
         # Ludii turns relative directions into those of the Adjacent relation (`of:`
         # defaults to Adjacent): on a hexagonal board, the six neighbours' directions.
+        of = getattr(dirn, "of", None) or "Adjacent"
+        if of not in RELATIONS:
+            raise lud.fail(f"(directions of:{of}) is not supported yet: of: takes one of "
+                           f"{', '.join(RELATIONS)}")
         try:
-            relative_to = tuple(self.board.relation_dirs("Adjacent")) or supported
+            relative_to = tuple(self.board.relation_dirs(of)) or supported
         except (KeyError, ValueError):
             relative_to = supported
         radials = self.board.radials

@@ -84,7 +84,8 @@ class Where(IntFn):
 
     As Ludii's `Where`: the name picks the first component (in index order) owned by the
     player whose name contains it; only sites below the board container's `numSites` are
-    looked at (its cell count, also on a board of vertices); `(where <what>)` gives the
+    looked at (Container.numSites: the sites of the board's own type, so the vertices of
+    a board of vertices); `(where <what>)` gives the
     lowest such site. The named form takes Ludii's first site in its list of the player's
     pieces, whose order follows the play; where several sites hold the piece this is
     refused while playing rather than guessed."""
@@ -94,7 +95,7 @@ class Where(IntFn):
               P("state", IntFn, opt=True, named=True), P("type", SiteType, opt=True))
 
     def compile(self, env):
-        limit = min(env.board.num_cells, env.num_board_sites)
+        limit = env.num_board_sites
         local = env.compile(self.state) if self.state is not None else None
         if not isinstance(self.name, str):
             if self.role is not None:

@@ -63,9 +63,10 @@ class Then(Other):
 
 @ludeme("directions")
 class Directions(Other):
-    """`(directions {N E})` or `(directions Orthogonal)`."""
+    """`(directions {N E})` or `(directions Orthogonal)`; `of:` names the relation whose
+    directions relative ones (FL, FR, ...) turn among (Ludii's default: Adjacent)."""
 
-    params = (P("dirs", DirWord, many=True),)
+    params = (P("dirs", DirWord, many=True), P("of", DirWord, opt=True, named=True))
 
 
 def _sites_fn(env, spec_site, default):
