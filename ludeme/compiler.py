@@ -338,6 +338,8 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves) -> Game:
                 swap_rule = True
             else:
                 raise m.fail(f"the meta rule ({m.keyword} ...) is not supported yet")
+    if _uses_ludeme(g, lambda lud: (lud.keyword, lud.kind) == ("all", "Passed")):
+        requires_all_pass = False   # Ludii: (all Passed) sets NotAllPass; the rules decide
     start_moves = dice_start + (_start_moves(env, rules.start) if rules.start is not None
                                 else [])
     phases = []
@@ -429,6 +431,13 @@ def _refuse_who_as_what(game, components, piece_items, n: int) -> None:
 def _uses_local_state(root) -> bool:
     """Whether a typed ludeme reads or writes pieces' local state (Ludii's
     requiresLocalState): a `state:` argument given, a (... State ...) ludeme, flips."""
+    return _uses_ludeme(root, lambda lud: lud.kind == "State" or "state" in lud._given
+                        or lud.keyword in ("flips", "flip", "state"))
+
+
+def _uses_ludeme(root, test) -> bool:
+    """Whether `test` holds for a typed ludeme anywhere below `root` (read without
+    marking arguments as read)."""
     from .ludemes.base import Ludeme
     seen: set[int] = set()
     todo = [root]
@@ -438,8 +447,7 @@ def _uses_local_state(root) -> bool:
             continue
         seen.add(id(lud))
         if isinstance(lud, Ludeme):
-            if lud.kind == "State" or lud.keyword in ("flips", "flip", "state") \
-                    or "state" in lud._given:
+            if test(lud):
                 return True
             todo.extend(lud._fields.values())
         elif isinstance(lud, (list, tuple)):

@@ -609,7 +609,8 @@ class State:
             self._eval_end(phase.end)
         if not self.over and g.end:
             self._eval_end(g.end)
-        if not self.over and g.requires_all_pass and g.end and self._all_passed():
+        # Ludii checks the all-pass draw inside End.eval: after a phase's end rules too.
+        if not self.over and g.requires_all_pass and (phase.end or g.end) and self._all_passed():
             self._apply_result(Result(0, "Draw"))
         if not self.over and (self.num_turn >= g.max_turns * g.num_players
                               or self.num_moves - self.num_start_moves >= g.max_moves):
@@ -659,7 +660,9 @@ class State:
         turns = 0
         while turns < n:
             if i < 0:
-                return True
+                # Fewer turns than players (start placements count as moves in Ludii's
+                # trial, and none of them is a pass): not everybody has passed.
+                return False
             p, was_pass = h[i]
             j = i
             while j - 1 >= 0 and h[j - 1][0] == p:

@@ -250,3 +250,29 @@ def test_a_neutral_piece_beside_players_pieces_without_item_indices_is_refused()
             '(end (if (is Full) (result Mover Win)))))')
     with pytest.raises(LudemeError, match="stores the index as the owner"):
         compile_game(expand(load_description("t.lud", text)))
+
+
+def _phase_game(end: str):
+    text = ('(game "T" (players 2) (equipment { (board (square 1)) (piece "Disc" Each) }) '
+            '(rules (start (place "Disc1" 0)) phases:{ (phase "Only" (play (move Add '
+            f'(to (sites Empty)))) (end {end})) }} ))')
+    return compile_game(expand(load_description("t.lud", text)))
+
+
+def test_the_all_pass_draw_follows_a_phases_end_rules():
+    # Ludii checks it in End.eval, which a phase's (end ...) runs too.
+    state = _phase_game("(if (= 1 2) (result Mover Win))").new_initial_state(0)
+    for _ in range(2):
+        state.apply(state.legal_moves()[0])          # a forced pass each
+    assert state.is_terminal() and not state.winner and state.num_decisions == 2
+    assert state.end_type not in ("TurnLimit", "MoveLimit")
+
+
+def test_all_passed_in_the_rules_turns_the_all_pass_draw_off():
+    # Ludii: (all Passed) sets NotAllPass, so the rules say what passing leads to.
+    game = _phase_game("(if (all Passed) (result P2 Win))")
+    assert game.requires_all_pass is False
+    state = game.new_initial_state(0)
+    for _ in range(2):
+        state.apply(state.legal_moves()[0])
+    assert state.winner == 2

@@ -1154,6 +1154,12 @@ def generate(game) -> str:
     for w in range(len(comps)):      # as the reference: an empty pivot counts empty sites
         same[w, w] = True
     n_sites = game.containers[0].num_sites
+    # Ludii checks the all-pass draw wherever end rules are evaluated: the game's, or the
+    # mover's phase's; the kernel checks it always or never.
+    phase_ends = [bool(p.end) for p in game.phases]
+    if game.requires_all_pass and not game.end and any(phase_ends) and not all(phase_ends):
+        raise Unsupported(None, "the all-pass draw after only some phases' end rules")
+    all_pass = bool(game.requires_all_pass and (game.end or all(phase_ends)))
     text = LOOP.format(
         tables="\n".join(src.table_lines),
         helpers="\n\n".join(src.helpers),
@@ -1163,7 +1169,7 @@ def generate(game) -> str:
         hand_from=n_sites,
         max_turns=game.max_turns,
         max_moves=game.max_moves,
-        requires_all_pass=bool(game.requires_all_pass and game.end),
+        requires_all_pass=all_pass,
         owner=[c.owner for c in comps],
         whats_same=same.astype(int).tolist(),
         init_who=list(s0.who), init_what=list(s0.what), init_count=list(s0.count),

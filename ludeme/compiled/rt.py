@@ -495,7 +495,7 @@ def all_passed(hist_mover, hist_pass, length, n):
     turns = 0
     while turns < n:
         if i < 0:
-            return True
+            return False      # fewer turns than players: not everybody has passed
         p = hist_mover[i]
         j = i
         while j - 1 >= 0 and hist_mover[j - 1] == p:
