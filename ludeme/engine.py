@@ -660,9 +660,9 @@ class State:
         turns = 0
         while turns < n:
             if i < 0:
-                # Fewer turns than players (start placements count as moves in Ludii's
-                # trial, and none of them is a pass): not everybody has passed.
-                return False
+                # Nothing earlier to look back on counts as passed (Ludii's allPass), but
+                # start placements are moves of Ludii's trial, and none is a pass.
+                return self.num_start_moves == 0
             p, was_pass = h[i]
             j = i
             while j - 1 >= 0 and h[j - 1][0] == p:

@@ -1325,7 +1325,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     sc[NUM_DECISIONS] += 1
     end_rules(who, what, count, sc, rk, active, phase)
     if {requires_all_pass} and not sc[OVER] and all_passed(hist_mover, hist_pass,
-                                                             sc[NUM_DECISIONS], NP):
+                                                             sc[NUM_DECISIONS], NP,
+                                                             sc[NUM_START_MOVES]):
         apply_result(sc, rk, active, NP, 0, 3)
     if not sc[OVER] and (sc[NUM_TURN] >= MAX_TURNS * NP
                          or sc[NUM_MOVES] - sc[NUM_START_MOVES] >= MAX_MOVES):

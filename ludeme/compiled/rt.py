@@ -487,7 +487,7 @@ def timeout(sc, rk, active, n, max_turns):
 
 
 @njit(cache=True)
-def all_passed(hist_mover, hist_pass, length, n):
+def all_passed(hist_mover, hist_pass, length, n, start_moves):
     """State._all_passed over the history's first `length` decisions."""
     if length == 0 or not hist_pass[length - 1]:
         return False
@@ -495,7 +495,7 @@ def all_passed(hist_mover, hist_pass, length, n):
     turns = 0
     while turns < n:
         if i < 0:
-            return False      # fewer turns than players: not everybody has passed
+            return start_moves == 0   # before them only the start rules' placements
         p = hist_mover[i]
         j = i
         while j - 1 >= 0 and hist_mover[j - 1] == p:
