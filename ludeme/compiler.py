@@ -237,7 +237,7 @@ def compile_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
         raise LudemeError("only (game ...) descriptions can be played; (match ...) is not "
                           "supported yet", ex.game.pos)
     try:
-        game = _assemble(ex, typed, max_turns, max_moves)
+        game = _assemble(ex, typed, max_turns, max_moves, builder.built)
         builder.check_all_read(game.board.site_type)
         return game
     except LudemeError as e:
@@ -250,7 +250,8 @@ def _attach_source(e: LudemeError, ex: Expanded) -> None:
         e.source = ex.description.text
 
 
-def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves) -> Game:
+def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> Game:
+    # built: every typed ludeme of the description (the Builder's list)
     if g.name != ex.name:      # the expander names the game from the same argument
         raise LudemeError(f"the game is called {g.name!r}, its file says {ex.name!r}",
                           ex.game.pos, path="game")
@@ -338,7 +339,7 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves) -> Game:
                 swap_rule = True
             else:
                 raise m.fail(f"the meta rule ({m.keyword} ...) is not supported yet")
-    if _uses_ludeme(g, lambda lud: (lud.keyword, lud.kind) == ("all", "Passed")):
+    if any((lud.keyword, lud.kind) == ("all", "Passed") for lud in built):
         requires_all_pass = False   # Ludii: (all Passed) sets NotAllPass; the rules decide
     start_moves = dice_start + (_start_moves(env, rules.start) if rules.start is not None
                                 else [])
@@ -400,20 +401,20 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves) -> Game:
     game.teams = dict(env.teams)
     # The typed rules and their tables, for backends that generate code (ludeme.compiled).
     game.typed, game.env = g, env
-    _refuse_who_as_what(game, components, piece_items, n)
+    _refuse_who_as_what(game, components, piece_items, n, built)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game
 
 
-def _refuse_who_as_what(game, components, piece_items, n: int) -> None:
+def _refuse_who_as_what(game, components, piece_items, n: int, built: list) -> None:
     """Ludii keeps no `what` per site on a flat board of cells when no piece needs its
     index (ContainerStateFactory: no count, no stacks, at most one piece kind per owner
     and no more kinds than owners): a site's `who` then holds the piece's index. Where a
     piece's index differs from its owner (a neutral piece among players' pieces), Ludii's
     `who` differs from the owner this engine keeps: refused, never played wrongly."""
     if game.stacking or game.counting or game.board.site_type != "Cell" \
-            or _uses_local_state(game.typed):
+            or _uses_local_state(built):
         return
     kinds = components[1:]
     if n + 1 < len(components):
@@ -428,31 +429,11 @@ def _refuse_who_as_what(game, components, piece_items, n: int) -> None:
                              "index as the owner is not supported yet")
 
 
-def _uses_local_state(root) -> bool:
-    """Whether a typed ludeme reads or writes pieces' local state (Ludii's
+def _uses_local_state(built: list) -> bool:
+    """Whether the description's ludemes read or write pieces' local state (Ludii's
     requiresLocalState): a `state:` argument given, a (... State ...) ludeme, flips."""
-    return _uses_ludeme(root, lambda lud: lud.kind == "State" or "state" in lud._given
-                        or lud.keyword in ("flips", "flip", "state"))
-
-
-def _uses_ludeme(root, test) -> bool:
-    """Whether `test` holds for a typed ludeme anywhere below `root` (read without
-    marking arguments as read)."""
-    from .ludemes.base import Ludeme
-    seen: set[int] = set()
-    todo = [root]
-    while todo:
-        lud = todo.pop()
-        if id(lud) in seen:
-            continue
-        seen.add(id(lud))
-        if isinstance(lud, Ludeme):
-            if test(lud):
-                return True
-            todo.extend(lud._fields.values())
-        elif isinstance(lud, (list, tuple)):
-            todo.extend(lud)
-    return False
+    return any(lud.kind == "State" or "state" in lud._given
+               or lud.keyword in ("flips", "flip", "state") for lud in built)
 
 
 _LANDMARKS = {"CentreSite": "Centre", "LeftSite": "Left", "RightSite": "Right",
