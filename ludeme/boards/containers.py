@@ -64,10 +64,16 @@ class SurakartaBoard(G.Board):
         else:
             raise self.fail("(surakartaBoard ...) is supported on square and triangular grids "
                             "only")
+        from .mancala import TrackSpec, build_track
+        board.track_info = []
         for i, track in enumerate(runs):
             loop = start + i
-            board.tracks[f"Track{loop}F"] = circuit(track)
-            board.tracks[f"Track{loop}B"] = circuit(track[::-1])
+            for name, sites in ((f"Track{loop}F", circuit(track)),
+                                (f"Track{loop}B", circuit(track[::-1]))):
+                board.tracks[name] = sites
+                # looped and directed, as Ludii builds them
+                board.track_info.append(build_track(TrackSpec(name, sites, True, 0, True,
+                                                              self.node), board))
         return board
 
 

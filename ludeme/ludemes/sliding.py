@@ -15,6 +15,24 @@ from .base import Bool, DirWord, IntFn, LitStr, Moves, P, ludeme
 from .moves import _effect_actions, _then
 
 
+def slide_rules(slide, env, along: str):
+    """The closures of a slide's rules: go (the between condition; default: the site is
+    empty), stop (the to condition), to_rule (the to effect's if:), effect (the to effect)
+    and the consequents; None where not given."""
+    b, to = slide.between, slide.to
+    if b is not None and b.if_ is not None:
+        go = env.compile(b.if_)
+    else:
+        go = lambda c: c.s.what[c.between] == 0  # noqa: E731  (is In (between) (sites Empty))
+    if to is not None:
+        to.refuse("site", "level", why=f"a slide's destinations are found along its {along}")
+    stop = env.compile(to.if_) if to is not None and to.if_ is not None else None
+    ap = to.apply if to is not None else None
+    to_rule = env.compile(ap.if_) if ap is not None and ap.if_ is not None else None
+    effect = env.compile(ap.effect) if ap is not None and ap.effect is not None else None
+    return go, stop, to_rule, effect, _then(env, slide)
+
+
 @ludeme("move", "Slide")
 class MoveSlide(Moves):
     """`(move Slide [(from ...)] [directions] [(between ...)] [(to ...)] [(then ...)])`.
@@ -37,7 +55,9 @@ class MoveSlide(Moves):
               P("then", "Then", opt=True))
 
     def compile(self, env):
-        self.refuse("track", why="sliding along a track")
+        if self.track is not None:
+            from .slide_track import compile_track_slide
+            return compile_track_slide(self, env)
         if self.from_ is not None:
             self.from_.refuse("level", "if_", why="Ludii's Slide reads only the start site")
         from_fn = env.site_fn(self.from_)
@@ -53,19 +73,8 @@ class MoveSlide(Moves):
             min_fn, max_fn = b.range.bounds(env)
         else:
             min_fn, max_fn = (lambda c: -1), (lambda c: 1000)
-        if b is not None and b.if_ is not None:
-            go = env.compile(b.if_)
-        else:
-            go = lambda c: c.s.what[c.between] == 0  # noqa: E731  (is In (between) (sites Empty))
         trail = env.compile(b.trail) if b is not None and b.trail is not None else None
-        to = self.to
-        if to is not None:
-            to.refuse("site", "level", why="a slide's destinations are found along its radials")
-        stop = env.compile(to.if_) if to is not None and to.if_ is not None else None
-        ap = to.apply if to is not None else None
-        to_rule = env.compile(ap.if_) if ap is not None and ap.if_ is not None else None
-        effect = env.compile(ap.effect) if ap is not None and ap.effect is not None else None
-        then = _then(env, self)
+        go, stop, to_rule, effect, then = slide_rules(self, env, "radials")
 
         def trail_actions(c, steps, k):
             piece = trail(c)

@@ -34,11 +34,26 @@ class MovePropose(Moves):
         return propose
 
 
+def _vote_actions(c, vote: str, n: int) -> list:
+    """The actions of casting `vote` (Ludii's ActionVote): once every one of the `n` players
+    has voted, a vote cast by more than half of them is decided, and the propositions and
+    votes are cleared."""
+    votes = _read(c, VOTES, ()) + (vote,)
+    if len(votes) < n:
+        return [(A_SET_VAR, VOTES, votes)]
+    best, best_count = None, 0
+    for v in dict.fromkeys(votes):       # first cast first, as Ludii counts them
+        k = votes.count(v)
+        if k > best_count:
+            best, best_count = v, k
+    acts = [(A_SET_VAR, DECIDED, best)] if best_count > n // 2 else []
+    return acts + [(A_SET_VAR, PROPOSITIONS, ()), (A_SET_VAR, VOTES, ())]
+
+
 @ludeme("move", "Vote")
 class MoveVote(Moves):
-    """`(move Vote "Text"|{"Text" ...} [(then ...)])`: one decision (from = to = -1) per vote.
-    Once every player has voted, a vote cast by more than half of them is decided, and the
-    propositions and votes are cleared (Ludii's ActionVote)."""
+    """`(move Vote "Text"|{"Text" ...} [(then ...)])`: one decision (from = to = -1) per vote
+    (see `_vote_actions`)."""
 
     params = (P("votes", LitStr, many=True), P("then", "Then", opt=True))
 
@@ -48,21 +63,16 @@ class MoveVote(Moves):
         texts = list(self.votes)
         n = env.num_players
 
-        def actions(c, vote):
-            votes = _read(c, VOTES, ()) + (vote,)
-            if len(votes) < n:
-                return [(A_SET_VAR, VOTES, votes)]
-            best, best_count = None, 0
-            for v in dict.fromkeys(votes):       # first cast first, as Ludii counts them
-                k = votes.count(v)
-                if k > best_count:
-                    best, best_count = v, k
-            acts = [(A_SET_VAR, DECIDED, best)] if best_count > n // 2 else []
-            return acts + [(A_SET_VAR, PROPOSITIONS, ()), (A_SET_VAR, VOTES, ())]
-
         def vote(c):
-            return [Move(-1, -1, 0, actions(c, t), then) for t in texts]
+            return [Move(-1, -1, 0, _vote_actions(c, t, n), then) for t in texts]
         return vote
+
+
+@ludeme("vote")
+class VoteEffect(MoveVote):
+    """`(vote "Text"|{"Text" ...} [(then ...)])`: the same votes as an effect, e.g. the
+    proposer's own vote in `(move Propose "End" (then (vote "End")))` (Ludii's Vote, which
+    `(move Vote ...)` makes a decision)."""
 
 
 @ludeme("is", "Proposed")
