@@ -1,5 +1,6 @@
-"""Slides along tracks (Surakarta's loops) and votes as effects, as tables; and the corpus
-games they brought to agreement with Ludii's traces."""
+"""Slides along tracks (Surakarta's loops), votes as effects, and another player's pieces
+generated as on that player's turn, as tables; and the corpus games they brought to
+agreement with Ludii's traces."""
 
 import pytest
 
@@ -92,8 +93,25 @@ def test_proposer_votes_by_effect_and_the_answer_decides(tmp_path, answer, over)
     assert (s.winner == 2) if over else (s.mover == 1 and len(s.legal_moves()) == 1)
 
 
+def test_another_players_pieces_move_as_on_their_turn(tmp_path):
+    # Ludii's ForEachPiece generates Next's pieces with Next as the mover: P2's piece on
+    # 10 steps south, as on P2's turn, not north as P1's would.
+    f = tmp_path / "n.lud"
+    f.write_text('(game "n" (players 2) (equipment {(board (square 4)) (piece "M" Each '
+                 '(if (is Mover P1) (move Step N (to if:(is Empty (to)))) '
+                 '(move Step S (to if:(is Empty (to))))))}) '
+                 '(rules (start {(place "M1" 5) (place "M2" 10)}) '
+                 '(play (or (forEach Piece) (forEach Piece Next))) '
+                 '(end (if (no Moves Next) (result Mover Win)))))')
+    s = load(f).new_initial_state()
+    assert sorted(m.key() for m in s.legal_moves()) == [(5, 9), (10, 6)]
+    assert (s.mover, s.next, s.prev) == (1, 2, 0)
+
+
 @pytest.mark.parametrize("name", [
-    "board_war_replacement_eliminate_all_Surakarta"])
+    "board_war_replacement_eliminate_all_Surakarta",
+    # Its checkmate test generates the checked player's moves (forEach Piece Next).
+    "board_war_replacement_checkmate_chaturanga_Shatranj_Diwana_Shah"])
 def test_corpus_traces_agree(name):
     refdata, ludii = refdata_dir(), ludii_dir()
     if refdata is None or ludii is None:

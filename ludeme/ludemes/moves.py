@@ -440,6 +440,7 @@ class ForEachPiece(Moves):
         ranges = [range(ct.sites_from, ct.sites_from + ct.num_sites) for ct in env.containers]
         role_fn = env.role_id(self.role, self) if self.role else None
         top = self.top
+        nplayers = env.num_players
 
         def container_sites(c):
             if container is None:
@@ -484,6 +485,19 @@ class ForEachPiece(Moves):
         def for_each_piece(c):
             s = c.s
             player = role_fn(c) if role_fn else s.mover
+            if player == s.mover or not 0 < player <= nplayers:
+                return pieces_moves(c, s, player)
+            # Ludii generates another player's moves in a copy of the context where that
+            # player is the mover and the mover is next and previous (ForEachPiece), so that
+            # (is Mover ...), Mover, Next, friends and enemies read as on that player's turn.
+            roles = s.mover, s.next, s.prev
+            s.prev, s.mover, s.next = s.mover, player, s.mover
+            try:
+                return pieces_moves(c, s, player)
+            finally:
+                s.mover, s.next, s.prev = roles
+
+        def pieces_moves(c, s, player):
             who, what = s.who, s.what
             out = []
             if c.g.stacking:
