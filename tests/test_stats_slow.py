@@ -2,7 +2,8 @@
 
 For every Adzua (Children) ruleset and Seesaw on boards of base 4 and 5 (the
 project's own descriptions), and for Lines of Action (both end rules), Konane
-(8x8, 10x10), Amazons, Yavalath, Connect Four, Reversi and Fanorona from Ludii's files,
+(8x8, 10x10), Amazons, Yavalath, Connect Four, Reversi, Fanorona, English Draughts, Hex
+and Surakarta from Ludii's files,
 2000 uniform-random playouts agree with Ludii's recorded figures within
 statistical tolerance:
 
@@ -53,6 +54,9 @@ RULESETS.update({
     "connect-four": ("ludii:Connect Four.lud", (), None),
     "reversi": ("ludii:Reversi.lud", (), None),
     "fanorona": ("ludii:Fanorona.lud", (), None),
+    "english-draughts": ("ludii:English Draughts.lud", (), None),
+    "hex": ("ludii:Hex.lud", (), None),
+    "surakarta": ("ludii:Surakarta.lud", (), None),
 })
 COUNT_METRICS = ("Timeouts", "Completion", "Drawishness", "AdvantageP1", "Balance",
                  "OutcomeUniformity", "BoardCoverageDefault")
