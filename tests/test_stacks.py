@@ -177,7 +177,8 @@ def test_lines_by_level(tmp_path, start, line):
 
 
 REFUSED = [
-    ('(slide (from 0) "Track")', "track"),
+    # a slide along a track reads no between range (Ludii's Slide.slideByTrack)
+    ('(slide (from 0) "Track" (between (exact 2)))', "range"),
 ]
 
 

@@ -46,6 +46,10 @@ class MoveSlide(Moves):
     included. Example (a chess rook):
 
         (piece "Rook" Each (move Slide Orthogonal))
+
+    With a track name (or "AllTracks") it follows the board's tracks instead, as
+    Surakarta's pieces go round its loops (see `slide_track`), e.g.
+    `(move Slide "AllTracks" (to if:(is Enemy (who at:(to))) (apply (remove (to)))))`.
     """
     concepts = ("SlideDecision", "LineOfSight", "Contains if not to.if", "AdjacentDirection if not dirn")
 
