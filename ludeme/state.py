@@ -90,9 +90,13 @@ class FlatSites:
     def add(self, site: int, what: int, who: int, count: int, state: int = 0,
             rotation: int = 0, value: int = 0, level: int = TOP) -> None:
         """Put `count` pieces at a site: in a hand (or a site of the same kind, when the
-        game counts), the count grows; on the board the piece replaces what was there."""
+        game counts), the count grows; an occupied board site keeps its piece, with a
+        count of one (Ludii's ActionAdd sets only the count of an occupied site)."""
         if site >= self.count_from and self.what[site] == what:
             self.count[site] += count
+            return
+        if self.what[site] and site < self.count_from:
+            self.count[site] = 1
             return
         self.what[site], self.who[site], self.count[site] = what, who, count
         self.state[site], self.rotation[site], self.value[site] = state, rotation, value

@@ -231,6 +231,7 @@ class StateAt(IntFn):
 class SetState(Moves):
     """`(set State at:<site> [level:] <int>)`: set the state of the piece at a site."""
     concepts = ("SiteState", "SetSiteState")
+    field = "state"         # the piece's field it sets
 
     params = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
               P("level", IntFn, opt=True, named=True), P("value", IntFn),
@@ -238,17 +239,18 @@ class SetState(Moves):
 
     def compile(self, env):
         if self.type not in (None, env.board.site_type):
-            raise self.fail(f"(set State {self.type} ...) is not supported yet")
+            raise self.fail(f"(set {self.kind} {self.type} ...) is not supported yet")
         at = env.compile(self.at)
         level = env.compile(self.level) if self.level is not None else (lambda c: TOP)
         value = env.compile(self.value)
         n = env.total_sites
+        field = self.field
 
         def actions(c):
             s = at(c)
             if not 0 <= s < n:
                 return []
-            return [(A_SET_FIELD, "state", s, level(c), value(c))]
+            return [(A_SET_FIELD, field, s, level(c), value(c))]
         return _effect(actions, _then(env, self))
 
 

@@ -43,6 +43,24 @@ def _radials_fn(env, lud, dirn):
     return lines
 
 
+def start_site(env, lud):
+    """c -> the site an effect starts from: its `(from <site>)` (of the board's site type,
+    no level or condition: Ludii's capture effects read only the site), else (from)."""
+    if lud.from_ is not None:
+        _check_board_type(lud, env, lud.from_)
+        lud.from_.refuse("level", "if_", why=f"Ludii's {type(lud).__name__} reads only the site")
+    return env.site_fn(lud.from_)
+
+
+def add_then(moves, then) -> list:
+    """The moves, each given the effect's consequents after its own (Ludii adds the
+    effect's then to every move it returns)."""
+    if then:
+        for m in moves:
+            m.then = tuple(m.then) + then
+    return moves
+
+
 def _is_player_fn(c, who: int, friend: bool) -> bool:
     """Ludii's IsFriend / IsEnemy on a player id (used where a default reads a site id)."""
     s = c.s
@@ -81,10 +99,7 @@ class Custodial(Moves):
               P("then", "Then", opt=True))
 
     def compile(self, env):
-        if self.from_ is not None:
-            _check_board_type(self, env, self.from_)
-            self.from_.refuse("level", "if_", why="Ludii's Custodial reads only the site")
-        start = env.site_fn(self.from_)
+        start = start_site(env, self)
         lines = _radials_fn(env, self, self.dirn)
         b = self.between
         if b is not None:
@@ -143,10 +158,7 @@ class Custodial(Moves):
                     c.between = steps[i]
                     out.extend(effect(c))
             c.to, c.between = saved
-            if then:
-                for m in out:
-                    m.then = tuple(m.then) + then
-            return out
+            return add_then(out, then)
         return custodial
 
 
@@ -453,10 +465,7 @@ class Directional(Moves):
               P("to", "ToSpec", opt=True), P("then", "Then", opt=True))
 
     def compile(self, env):
-        if self.from_ is not None:
-            _check_board_type(self, env, self.from_)
-            self.from_.refuse("level", "if_", why="Ludii's Directional reads only the site")
-        start = env.site_fn(self.from_)
+        start = start_site(env, self)
         if self.to is None or self.to.if_ is None or self.to.apply is None \
                 or self.to.apply.effect is None:
             raise self.fail("(directional ...) without (to if:<cond> (apply <effect>)) is not "
@@ -491,8 +500,5 @@ class Directional(Moves):
                         out.extend(effect(c))
                         c.from_ = saved[0]
             c.from_, c.to = saved
-            if then:
-                for m in out:
-                    m.then = tuple(m.then) + then
-            return out
+            return add_then(out, then)
         return directional
