@@ -578,7 +578,7 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
             site = hands.get(comp.owner)
             if site is None:
                 raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
-            out.append(_place_actions(site, comp, rule.count, rule.state))
+            out.append(_place_actions(site, comp, rule.count, rule.state, value=rule.value))
         return out
     if rule.where is None and rule.coord is None:
         raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
@@ -597,35 +597,37 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
         except _NeedsState:
             # A region of the position so far, e.g. (sites Empty): Ludii applies the
             # start rules in order, so it is read when this rule is played.
-            out.append(_place_on_region(f, comp, count, rule.state, stack))
+            out.append(_place_on_region(f, comp, count, rule.state, stack, rule.value))
             return out
         sites = [got] if isinstance(got, int) else list(got)
         bad = [x for x in sites if not 0 <= x < env.total_sites]
         if bad:
             raise rule.fail(f"(place {item!r} ...) names no site here "
                             f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
-    out.append([a for s in sites for a in _place_actions(s, comp, count, rule.state, stack)])
+    out.append([a for s in sites
+                for a in _place_actions(s, comp, count, rule.state, stack, rule.value)])
     return out
 
 
-def _place_actions(site, comp, count, state, stack=False) -> list[tuple]:
-    """Ludii's placePieces: add the piece; with `state:`, every piece placed gets that
-    state (each level of a stack in turn)."""
-    if state is None:
+def _place_actions(site, comp, count, state, stack=False, value=None) -> list[tuple]:
+    """Ludii's placePieces: add the piece; with `state:` (`value:`), every piece placed gets
+    that state (value), each level of a stack in turn."""
+    if state is None and value is None:
         return [(A_ADD, site, comp.index, comp.owner, count)]
     acts = []
     for n in ([1] * count if stack else [count]):
         acts.append((A_ADD, site, comp.index, comp.owner, n))
-        acts.append((A_SET_FIELD, "state", site, TOP, state))
+        acts.extend((A_SET_FIELD, name, site, TOP, v)
+                    for name, v in (("state", state), ("value", value)) if v is not None)
     return acts
 
 
-def _place_on_region(region, comp, count, state, stack=False):
+def _place_on_region(region, comp, count, state, stack=False, value=None):
     """A start move placing `comp` on the sites `region` gives in the position it is played in."""
     def actions(ctx):
         got = region(ctx)
         sites = [got] if isinstance(got, int) else got
-        return [a for s in sites for a in _place_actions(s, comp, count, state, stack)]
+        return [a for s in sites for a in _place_actions(s, comp, count, state, stack, value)]
     return actions
 
 

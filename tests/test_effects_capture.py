@@ -223,3 +223,36 @@ def test_corpus_games_agree_with_ludii(refdata, ludii):
                                 index=str(refdata / "corpus-index.tsv"))
     assert [v.line() for v in verdicts if not v.ok] == []
     assert len(verdicts) == len(present)
+
+
+@pytest.mark.parametrize("end,winner", [
+    # The first inner rule with a result decides ...
+    ('(if (= (last To) 12) (if (= 1 1) (result P2 Win)) (result P1 Win))', 2),
+    # ... and without one the outer result does.
+    ('(if (= (last To) 12) (if (= 1 0) (result P2 Win)) (result P1 Win))', 1),
+])
+def test_end_if_with_inner_rules_and_a_result(tmp_path, end, winner):
+    s = _state(tmp_path, '(forEach Piece (move Step (to if:(is Empty (to)))))',
+               '(place "R1" 7) (place "R2" 0)', end=end)
+    _play(s, 7, 12)
+    assert s.is_terminal() and s.returns()[winner] == 1.0
+
+
+@pytest.mark.parametrize("index,site", [(0, 3), (2, 9), (3, -1), (-1, -1)])
+def test_region_site_reads_the_region_in_increasing_order(tmp_path, index, site):
+    play = (f'(if (= (regionSite (sites {{9 3 5}}) index:{index}) {site}) (move Pass) '
+            '(move Add (to 24)))')
+    s = _state(tmp_path, play, '(place "R1" 0)')
+    assert [m.is_pass for m in s.legal_moves()] == [True]
+
+
+def test_slide_with_a_minimum_distance(tmp_path):
+    play = '(forEach Piece (move Slide E (between (min 3))))'
+    s = _state(tmp_path, play, '(place "R1" 0)')
+    assert sorted(m.to for m in s.legal_moves()) == [3, 4]
+
+
+def test_start_placement_with_a_value(tmp_path):
+    s = _state(tmp_path, '(move Pass)', '(place "R1" 7 value:4) (place "R2" (sites {0 1}) '
+               'value:2)')
+    assert (s.piece_value(7), s.piece_value(0), s.piece_value(1)) == (4, 2, 2)

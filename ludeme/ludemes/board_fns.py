@@ -156,3 +156,24 @@ class IsFull(Bool):
                             "(Ludii reads the empty cells there)")
         n = env.num_board_sites
         return lambda c: 0 not in c.s.what[:n]
+
+
+@ludeme("regionSite")
+class RegionSite(IntFn):
+    """`(regionSite <region> index:<int>)`: the site at that index of the region, its sites
+    in increasing order as Ludii's Region holds them; Off (-1) past the end or for a
+    negative index. Example: `(regionSite (sites P1 "Home") index:0)`."""
+
+    params = (P("region", Region), P("index", IntFn, named=True))
+
+    def compile(self, env):
+        region = env.compile(self.region)
+        index = env.compile(self.index)
+
+        def region_site(c):
+            i = index(c)
+            if i < 0:
+                return -1
+            sites = sorted(set(region(c)))
+            return sites[i] if i < len(sites) else -1
+        return region_site

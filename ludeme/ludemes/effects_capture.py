@@ -13,7 +13,7 @@ CONCEPTS_REVIEWED = True
 
 from ..engine import A_ADD, A_REMOVE, A_SET_VAR, Move
 from .base import Bool, DirWord, Enum, IntFn, LitStr, Moves, P, RoleType, SiteType, ludeme
-from .moves import _then
+from .moves import MaxL, _then
 from .war import _check_board_type, _is_player_fn, _remove_at, add_then, start_site
 
 RelationType = Enum("RelationType", "Adjacent Diagonal All OffDiagonal Orthogonal")
@@ -136,6 +136,8 @@ class Intervene(Moves):
                      why="Ludii's Intervene reads only a range")
         lo, hi = b.range.bounds(env) if b is not None and b.range is not None \
             else ((lambda c: 1), (lambda c: 1))
+        if b is not None and isinstance(b.range, MaxL):
+            lo = lambda c: -1  # noqa: E731  (Ludii's Max range starts at -1: one side may be empty)
         to = self.to
         if to is not None:
             to.refuse("site", "level", why="Ludii's Intervene reads the condition and effect")

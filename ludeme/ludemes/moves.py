@@ -723,6 +723,16 @@ class MaxL(RangeSpec):
         return (lambda c: 1), env.compile(self.n)
 
 
+@ludeme("min")
+class MinL(RangeSpec):
+    """`(min N)`: N or more (Ludii's Min range: up to 1000000000)."""
+
+    params = (P("n", IntFn),)
+
+    def bounds(self, env):
+        return env.compile(self.n), (lambda c: 1000000000)
+
+
 def _effect_actions(gen, c) -> list:
     """The actions of an effect evaluated now (Ludii chains effects into the decision)."""
     return moves_as_actions(gen(c))
