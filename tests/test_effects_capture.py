@@ -256,3 +256,19 @@ def test_start_placement_with_a_value(tmp_path):
     s = _state(tmp_path, '(move Pass)', '(place "R1" 7 value:4) (place "R2" (sites {0 1}) '
                'value:2)')
     assert (s.piece_value(7), s.piece_value(0), s.piece_value(1)) == (4, 2, 2)
+
+
+def test_swap_players_effect_with_a_note(tmp_path):
+    play = ('(move Add (to (sites Empty)) (then (swap Players P1 P2 (then (note "Swapped" '
+            'to:All)))))')
+    s = _state(tmp_path, play, '(place "R1" 0)')
+    s.apply(s.legal_moves()[0])
+    # The seats are swapped and the mover moves again.
+    assert s.player_order[1:] == [2, 1] and s.mover == 1
+
+
+def test_swap_players_refuses_a_then_that_changes_the_game(tmp_path):
+    play = '(move Add (to (sites Empty)) (then (swap Players P1 P2 (then (moveAgain)))))'
+    with pytest.raises(LudemeError) as e:
+        _state(tmp_path, play, '(place "R1" 0)')
+    assert "'then'" in str(e.value) and "not supported yet" in str(e.value)

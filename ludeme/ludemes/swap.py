@@ -57,3 +57,29 @@ class MoveSwap(Moves):
                 acts.append((A_ADD, a, what_b, owners[what_b], 1))
             return [Move(a, b, c.s.mover, acts, then)]
         return swap_pieces
+
+
+@ludeme("swap", "Players")
+class SwapPlayers(Moves):
+    """`(swap Players <player> <player> [(then (note ...))])`: the effect of swapping the two
+    players' seats, the mover moving again (Ludii's SwapPlayers). Ludii keeps its then on
+    the list of moves, which a consequent never applies: a then that only shows notes
+    (changing nothing either way) is read, any other is refused.
+    Example: `(then (swap Players P1 P2))`."""
+
+    params = (P("player1", (RoleType, IntFn)), P("player2", (RoleType, IntFn)),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .note import Note
+        if self.then is not None:
+            if not isinstance(self.then.moves, Note):
+                self.refuse("then", why="Ludii keeps it on the list of moves, not on the swap")
+            env.compile(self.then)      # a note: it changes nothing in the game
+        p1, p2 = (env.role_id(p, self) if isinstance(p, str) else env.compile(p)
+                  for p in (self.player1, self.player2))
+
+        def swap(c):
+            mover = c.s.mover
+            return [Move(-1, -1, mover, [(A_SWAP, p1(c), p2(c)), (A_NEXT, mover)])]
+        return swap
