@@ -204,7 +204,9 @@ class StackSites:
             self.what[site], self.who[site] = top[_WHAT], top[_WHO]
             self.state[site], self.rotation[site], self.value[site] = \
                 top[_STATE], top[_ROT], top[_VALUE]
-            self.count[site] = 1
+            # Ludii's count of a stack: 1, or 0 when every piece in it is neutral (as all
+            # the corpus traces of stacking games record it).
+            self.count[site] = 1 if any(level[_WHO] for level in st) else 0
         else:
             self.what[site] = self.who[site] = self.count[site] = 0
             self.state[site] = self.rotation[site] = self.value[site] = 0

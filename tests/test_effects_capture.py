@@ -272,3 +272,17 @@ def test_swap_players_refuses_a_then_that_changes_the_game(tmp_path):
     with pytest.raises(LudemeError) as e:
         _state(tmp_path, play, '(place "R1" 0)')
     assert "'then'" in str(e.value) and "not supported yet" in str(e.value)
+
+
+@pytest.mark.parametrize("kind,expected", [
+    # From 12 eastwards: 13 empty, 14 held; north: 17 empty, 22 empty (the end).
+    ("Piece", [14]),
+    ("Empty", [13, 17, 22]),
+    # 14 ends its radial: Ludii lists it too, besides 13 before it.
+    ("Farthest", [13, 14, 22]),
+])
+def test_sites_line_of_sight(tmp_path, kind, expected):
+    play = (f'(if (= (count Sites in:(sites LineOfSight {kind} at:12 (directions {{E N}}))) {len(expected)}) '
+            f'(move Select (from (sites LineOfSight {kind} at:12 (directions {{E N}})))) (move Pass))')
+    s = _state(tmp_path, play, '(place "R1" 12) (place "R2" 14)')
+    assert sorted(m.frm for m in s.legal_moves()) == expected

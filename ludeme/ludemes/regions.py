@@ -244,9 +244,10 @@ class Intersection(_SetOp):
         fs = [env.compile(r) for r in self.regions + (self.more or [])]
 
         def intersection(c):
+            # A Ludii Region lists a site once, however often the first region gave it.
             first, *rest = fs
             keep = set.intersection(*(set(f(c)) for f in rest)) if rest else None
-            return [s for s in first(c) if keep is None or s in keep]
+            return list(dict.fromkeys(s for s in first(c) if keep is None or s in keep))
         return intersection
 
 
