@@ -30,14 +30,21 @@ class SitesEmpty(Region):
 
 @ludeme("sites", "Board")
 class SitesBoard(Region):
-    """`(sites Board)`: every board site."""
+    """`(sites Board [Vertex|Edge|Cell])`: every board site (of that type: e.g. every
+    vertex of a board played on edges)."""
 
     distinct = True   # never lists a site twice
 
     params = (P("type", SiteType, opt=True),)
 
     def compile(self, env):
-        allsites = tuple(range(env.num_board_sites))
+        board = env.board
+        if self.type in (None, board.site_type):
+            n = env.num_board_sites
+        else:
+            n = {"Vertex": board.num_vertices, "Edge": board.num_edges,
+                 "Cell": board.num_cells}[self.type]
+        allsites = tuple(range(n))
         return lambda c: allsites
 
 

@@ -83,6 +83,29 @@ class SetCount(Other):
                 for s in sites]
 
 
+@ludeme("set", "Count")
+class SetCountEffect(Moves):
+    """`(set Count at:<site> <n> [(then ...)])`, an effect: the site keeps its piece, now
+    `n` of them (Ludii's effect SetCount and ActionSetCount; 0 empties it here). Example:
+    `(set Count at:(last To) (- (count at:(last To)) 1))`."""
+    concepts = ("SetCount",)
+
+    params = (P("type", SiteType, opt=True), P("at", IntFn, named=True), P("count", IntFn),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .moves import _then
+        at, count = env.compile(self.at), env.compile(self.count)
+        then = _then(env, self)
+
+        def set_count(c):
+            site = at(c)
+            if site < 0:
+                return []
+            return [Move(site, site, 0, [(A_COUNT, site, count(c))], then)]
+        return set_count
+
+
 @ludeme("move", "Select")
 class MoveSelect(Moves):
     """`(move Select (from <sites> [if:]) [(to <sites> [if:])] [(then ...)])`: a decision that
@@ -386,7 +409,12 @@ def _player_fn(env, lud, default):
 @ludeme("trackSite", "Move")
 class TrackSiteMove(IntFn):
     """`(trackSite Move [from:] [role|(player ..)|"Track"] steps:<int>)`: the site `steps`
-    further along the player's track (wrapping on a loop; -1 past the end of a line)."""
+    further along the player's track (wrapping on a loop; -1 past the end of a line).
+
+    On a track that passes a site twice (in a game where some track does), the start is
+    the index where Ludii recorded the piece standing at `from:` (the track owner's piece
+    in a stack), read from the state's TrackIndices; with no piece there, the site's first
+    index."""
     concepts = ()
 
     params = (P("from", IntFn, opt=True, named=True), P("role", RoleType, opt=True),
@@ -395,9 +423,7 @@ class TrackSiteMove(IntFn):
 
     def compile(self, env):
         tracks = _all_tracks(env, self)
-        if any(t.internal_loop for t in tracks) and not all(t.loop for t in tracks):
-            raise self.fail("(trackSite Move ...) on tracks that cross themselves is not "
-                            "supported yet")
+        indexed = any(t.internal_loop for t in tracks)
         pid = _player_fn(env, self, lambda c: c.s.mover)
         frm = env.compile(self.from_) if self.from_ is not None else (lambda c: c.from_)
         steps = env.compile(self.steps)
@@ -416,16 +442,44 @@ class TrackSiteMove(IntFn):
                     if t.owner == owner:
                         return t
             return None
-        chosen = {p: pick(p) for p in range(0, env.num_players + 2)}
+        chosen = {}
+        for p in range(0, env.num_players + 2):
+            t = pick(p)
+            if t is not None:
+                chosen[p] = (t, next(k for k, u in enumerate(tracks) if u is t))
+
+        def start_index(c, t, k, here, player):
+            """Ludii's index of the piece at `here` along a track that passes a site twice."""
+            s = c.s
+            what = s.what[here]
+            for level in range(s.size_stack(here)):
+                lv = s.level_data(here, level)
+                if lv[1] == player:
+                    what = lv[0]
+                    break
+            if not what:
+                return t.sites.index(here) if here in t.sites else len(t.sites)
+            on_track = s.on_track
+            for i in on_track.indices(k, here):
+                if on_track.count(k, what, i) > 0:
+                    return i
+            return len(t.sites)
 
         def site(c):
-            t = chosen.get(pid(c))
-            if t is None:
+            player = pid(c)
+            picked = chosen.get(player)
+            if picked is None:
                 return -1
+            t, k = picked
             sites = t.sites
             n = len(sites)
             here = frm(c)
-            i = sites.index(here) if here in sites else n
+            if indexed and not t.loop:
+                if here < 0:
+                    return -1
+                i = start_index(c, t, k, here, player)
+            else:
+                i = sites.index(here) if here in sites else n
             i += max(0, steps(c))
             if i < n:
                 return sites[i]
