@@ -312,17 +312,20 @@ class AllPassed(Bool):
 
 @ludeme("no", "Pieces")
 class NoPieces(Bool):
-    """`(no Pieces [<role>] ["Name"] [in:<region>])`: (count Pieces ...) with the same
-    arguments is 0."""
+    """`(no Pieces [<role>|<player>|of:<player>] ["Name"] [in:<region>])`: (count Pieces
+    ...) with the same arguments is 0."""
     concepts = ("NoPiece", "NoPieceMover if role == Mover", "NoPieceNext if role == Next")
 
     params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="All"),
-              P("who", IntFn, opt=True), P("name", LitStr, opt=True),
-              P("in", Region, opt=True, named=True))
+              P("who", IntFn, opt=True), P("of", IntFn, opt=True, named=True),
+              P("name", LitStr, opt=True), P("in", Region, opt=True, named=True))
 
     def compile(self, env):
         from .ints import CountPieces
-        count = CountPieces(self.node, self.path, type=self.type, role=self.role, who=self.who,
+        if self.who is not None and self.of is not None:
+            raise self.fail("(no Pieces ...) takes a player or of:, not both")
+        who = self.who if self.who is not None else self.of
+        count = CountPieces(self.node, self.path, type=self.type, role=self.role, who=who,
                             name=self.name, in_=self.in_)
         # compiled here, not through env.compile: its cache is keyed by id(), which this
         # short-lived ludeme would hand on to the next one made at the same address

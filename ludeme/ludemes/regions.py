@@ -69,8 +69,12 @@ class SitesOccupied(Region):
             rng = range(env.total_sites)
         elif self.container in ("Board", 0):
             rng = range(env.num_board_sites)
+        elif isinstance(self.container, str):
+            raise self.fail("only container:\"Board\" or a container's index is supported here")
         else:
-            raise self.fail("only container:\"Board\" is supported here")
+            # container:<int>: the sites of the container with that index (a player's hand
+            # by (mover), ...), read when the region is.
+            return self._in_container(env, players)
         comps = None
         if isinstance(self.component, str):
             comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
@@ -104,6 +108,20 @@ class SitesOccupied(Region):
             return [s for s in rng if who[s] in ids and what[s] in comps]
         return occupied
 
+    def _in_container(self, env, players):
+        self.refuse("component", "top", why="with container:<int>")
+        cid_fn = env.compile(self.container)
+        ranges = [range(c.sites_from, c.sites_from + c.num_sites) for c in env.containers]
+
+        def occupied_in(c):
+            cid = cid_fn(c)
+            if not 0 <= cid < len(ranges):
+                return []
+            ids = players(c)
+            s = c.s
+            return [site for site in ranges[cid] if s.what[site] and s.holds(site, ids)]
+        return occupied_in
+
     def predicate(self, env):
         occupied = env.compile(self)
         players = env.role_players(self.by, self)
@@ -113,8 +131,9 @@ class SitesOccupied(Region):
         if isinstance(self.component, str):
             comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
 
-        if self.top is False:
-            return None     # any level counts: no shortcut through the top pieces
+        if self.top is False or (self.container is not None
+                                 and not isinstance(self.container, str)):
+            return None     # any level counts, or a container read in play: no shortcut
 
         def member(c, site):
             if c.g.stacking:
