@@ -28,6 +28,20 @@ class SitesEmpty(Region):
         return lambda c, site: 0 <= site < n and c.s.what[site] == 0
 
 
+def _ludii_coordinate(text: str) -> bool:
+    """Ludii's StringRoutines.isCoordinate: digits, after at most three letters (three only
+    when the first two are the same)."""
+    i = len(text)
+    while i > 0 and text[i - 1].isdigit():
+        i -= 1
+    if i == len(text):
+        return False
+    letters = text[:i]
+    if len(letters) > 3 or (len(letters) == 3 and letters[0] != letters[1]):
+        return False
+    return all(ch.isalpha() for ch in letters)
+
+
 @ludeme("sites", "Board")
 class SitesBoard(Region):
     """`(sites Board [Vertex|Edge|Cell])`: every board site (of that type: e.g. every
@@ -176,6 +190,11 @@ class SitesLiteralL(Region):
                 and items[0].value in env.regions:
             # (sites "Name"): a declared region, which Ludii prefers to a site label
             return env.named_region(items[0].value, self.role, self)
+        if items is not None and len(items) == 1 and isinstance(items[0], Str) \
+                and not _ludii_coordinate(items[0].value):
+            # Ludii reads a name that is no coordinate as a region's (SitesEquipmentRegion):
+            # with no region of that exact name, the region is empty.
+            return lambda c: ()
         if self.items is not None:
             return env.compile(self.items)
         if self.sites:   # (sites {(last To) ...}): sites computed in play
@@ -554,3 +573,57 @@ class SitesDistance(Region):
                 return []
             return list(sites_at_distance(rings[s], lo(c), hi(c)))
         return distance
+
+
+LineOfSightType = Enum("LineOfSightType", "Empty Farthest Piece")
+
+
+@ludeme("sites", "LineOfSight")
+class SitesLineOfSight(Region):
+    """`(sites LineOfSight [Piece|Empty|Farthest] [at:<site>] [<directions>])`: along each
+    radial from the site (the last move's destination by default) in the directions
+    (Adjacent), the first piece met (Piece), the empty sites before it (Empty), or the
+    last empty site before a piece or the board's edge (Farthest), as Ludii 1.3.12's
+    SitesLineOfSight. Example: `(sites LineOfSight at:(to) All)`."""
+
+    distinct = True   # Ludii's Region keeps each site once, in order
+
+    params = (P("los", LineOfSightType, opt=True), P("type", SiteType, opt=True),
+              P("at", IntFn, opt=True, named=True),
+              P("dirn", (DirWord, "Directions"), opt=True))
+
+    def compile(self, env):
+        kind = self.los or "Piece"
+        at = env.compile(self.at) if self.at is not None else (lambda c: c.s.last_to)
+        dirs = env.direction_keys(self.dirn or "Adjacent", self)
+        radials = env.board.radials
+        nsites = env.num_board_sites
+
+        def line_of_sight(c):
+            frm = at(c)
+            if frm < 0 or frm >= nsites:
+                return ()
+            what = c.s.what
+            found = set()
+            for key in dirs(c, frm):
+                for radial in radials[key][frm] if key in radials else ():
+                    steps = radial.sites
+                    prev = -1
+                    for k in range(1, len(steps)):
+                        to = steps[k]
+                        here = what[to]
+                        if kind == "Empty":
+                            if not here:
+                                found.add(to)
+                        elif kind == "Farthest":
+                            if here and prev != -1:
+                                found.add(prev)
+                            elif k == len(steps) - 1 and not here:
+                                found.add(to)
+                        elif here:
+                            found.add(to)
+                        if here:
+                            break
+                        prev = to
+            return tuple(sorted(found))
+        return line_of_sight
