@@ -179,7 +179,7 @@ class StackSites:
         self.stacks: list[list[list[int]]] = [[] for _ in range(total_sites)]
         self.who = [0] * total_sites
         self.what = [0] * total_sites
-        self.count = [0] * total_sites       # 1 where a stack stands (Ludii's countCell)
+        self.count = [0] * total_sites       # 1 where a player's piece tops a stack (countCell)
         self.state = [0] * total_sites
         self.rotation = [0] * total_sites
         self.value = [0] * total_sites
@@ -200,7 +200,8 @@ class StackSites:
             self.what[site], self.who[site] = top[_WHAT], top[_WHO]
             self.state[site], self.rotation[site], self.value[site] = \
                 top[_STATE], top[_ROT], top[_VALUE]
-            self.count[site] = 1
+            # Ludii 1.3.12's countCell on stacks: 1 under a player's piece, 0 under nobody's
+            self.count[site] = 1 if top[_WHO] else 0
         else:
             self.what[site] = self.who[site] = self.count[site] = 0
             self.state[site] = self.rotation[site] = self.value[site] = 0

@@ -193,8 +193,8 @@ class IsNext(Bool):
 @ludeme("forEach", "Site")
 class ForEachSite(Moves):
     """`(forEach Site <region> <moves> [noMoveYet:<moves>] [(then ...)])`: the moves generated
-    with each site of the region (in increasing order) as `(site)`, `(from)` and `(to)`; the
-    `noMoveYet:` moves when there are none."""
+    with each site of the region (in increasing order) as `(site)` and `(to)` (Ludii 1.3.12
+    leaves `(from)` as it was); the `noMoveYet:` moves when there are none."""
     concepts = ("ControlFlowStatement",)
 
     params = (P("region", Region), P("generator", Moves),
@@ -212,7 +212,7 @@ class ForEachSite(Moves):
             for site in sorted(set(region(c))):
                 if site < 0:
                     continue
-                c.from_ = c.to = c.site = site
+                c.to = c.site = site
                 out.extend(gen(c))
             c.from_, c.to, c.site = saved
             if not out and otherwise is not None:

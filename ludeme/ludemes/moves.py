@@ -183,6 +183,9 @@ class MoveStep(Moves):
                 return []
             out = []
             saved = (c.from_, c.to)
+            # Ludii's Step turns its directions into absolute ones before it sets (from) to
+            # the start site: a direction function reads the enclosing (from).
+            sites_to = targets(c, frm)
             c.from_ = frm
             # Ludii's Step: (from if:) is read with (from) set to the start site.
             if from_cond is not None and not from_cond(c):
@@ -190,7 +193,7 @@ class MoveStep(Moves):
                 return out
             # Ludii's Step: in a stacking game a single piece leaves the top level.
             lf = c.s.size_stack(frm) - 1 if c.g.stacking and kind == A_MOVE else 0
-            for to in targets(c, frm):
+            for to in sites_to:
                 c.to = to
                 if to_cond(c):
                     if side is None:

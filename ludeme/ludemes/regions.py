@@ -44,21 +44,14 @@ def _ludii_coordinate(text: str) -> bool:
 
 @ludeme("sites", "Board")
 class SitesBoard(Region):
-    """`(sites Board [Vertex|Edge|Cell])`: every board site (of that type: e.g. every
-    vertex of a board played on edges)."""
+    """`(sites Board)`: every board site."""
 
     distinct = True   # never lists a site twice
 
     params = (P("type", SiteType, opt=True),)
 
     def compile(self, env):
-        board = env.board
-        if self.type in (None, board.site_type):
-            n = env.num_board_sites
-        else:
-            n = {"Vertex": board.num_vertices, "Edge": board.num_edges,
-                 "Cell": board.num_cells}[self.type]
-        allsites = tuple(range(n))
+        allsites = tuple(range(env.num_board_sites))
         return lambda c: allsites
 
 
@@ -282,8 +275,9 @@ class Union(_SetOp):
 
 @ludeme("intersection")
 class Intersection(_SetOp):
-    """`(intersection a b)`."""
+    """`(intersection a b)`: the sites of a (each once, as in Ludii's Region) in every other."""
     concepts = ("Intersection",)
+    distinct = True
 
     def compile(self, env):
         fs = [env.compile(r) for r in self.regions + (self.more or [])]
@@ -291,7 +285,7 @@ class Intersection(_SetOp):
         def intersection(c):
             first, *rest = fs
             keep = set.intersection(*(set(f(c)) for f in rest)) if rest else None
-            return [s for s in first(c) if keep is None or s in keep]
+            return [s for s in dict.fromkeys(first(c)) if keep is None or s in keep]
         return intersection
 
 

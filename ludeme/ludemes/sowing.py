@@ -119,9 +119,11 @@ class MoveSelect(Moves):
         from .moves import _then, typed_sites_fn
         if self.mover is not None:
             raise self.fail("(move Select ... mover:) is not supported yet")
-        for spec in (self.from_, self.to):
-            if spec is not None and spec.level is not None:
-                raise spec.fail("levels in (move Select ...) are not supported yet")
+        # Ludii 1.3.12's Select: a level given is the one the decision reports (read before
+        # (from) and (to) move to the selected sites); else the top of the stack.
+        level_from = env.compile(self.from_.level) if self.from_.level is not None else None
+        level_to = env.compile(self.to.level) \
+            if self.to is not None and self.to.level is not None else None
         if self.to is not None and self.to.apply is not None:
             raise self.to.fail("(to ... (apply ...)) in (move Select ...) is not supported yet")
         if self.to is not None and self.to.type != self.from_.type:
@@ -143,22 +145,29 @@ class MoveSelect(Moves):
             saved = (c.from_, c.to)
             # Ludii walks a region as a set of sites in increasing order, with (from) and
             # (to) both on the site while testing it.
+            stacking = c.g.stacking
             for frm in sorted(set(froms(c))):
                 if not 0 <= frm < limit:
                     continue
+                # In a stacking game Ludii's Select reports the levels it selects.
+                lf = 0
+                if stacking:
+                    lf = level_from(c) if level_from is not None else \
+                        max(c.s.size_stack(frm) - 1, 0)
                 c.from_ = c.to = frm
                 if from_cond is not None and not from_cond(c):
                     continue
-                # In a stacking game Ludii's Select reports the top levels it selects.
-                stacking = c.g.stacking
-                lf = max(c.s.size_stack(frm) - 1, 0) if stacking else 0
                 if tos is None:
                     out.append(Move(frm, frm, 0, [], then, level_from=lf, level_to=lf))
                     continue
                 for to in sorted(set(tos(c))):
-                    c.from_, c.to = frm, to
+                    c.from_ = frm
+                    lt = 0
+                    if stacking and 0 <= to < limit:
+                        lt = level_to(c) if level_to is not None else \
+                            max(c.s.size_stack(to) - 1, 0)
+                    c.to = to
                     if 0 <= to < limit and (to_cond is None or to_cond(c)):
-                        lt = max(c.s.size_stack(to) - 1, 0) if stacking else 0
                         out.append(Move(frm, to, 0, [], then, level_from=lf, level_to=lt))
             c.from_, c.to = saved
             return out
