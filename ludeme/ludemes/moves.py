@@ -493,8 +493,6 @@ class ForEachPiece(Moves):
             c.from_, c.level = saved
             return out
 
-        nplayers = env.num_players
-
         def for_each_piece(c):
             s = c.s
             player = role_fn(c) if role_fn else s.mover
