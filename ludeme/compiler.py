@@ -54,6 +54,7 @@ class Env:
         self.teams = roles.teams            # player -> team, from (set Team ...)
         self.equipment = Equipment(roles, containers, components)
         self.facing_of: list[str] = ["N"] * len(components)
+        self.facing_declared: set[int] = set()  # kinds whose facing the game declares
         self.tables = BoardTables(board, self.facing_of)
         self.board = board
         self.containers = containers
@@ -313,6 +314,8 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> G
     for idx, piece in piece_items:
         owner = components[idx].owner
         env.facing_of[idx] = piece.dirn or facing.get(owner, "N")
+        if piece.dirn or owner in facing:
+            env.facing_declared.add(idx)
     _static_regions(env, items)
     for it in items:
         if isinstance(it, G.MapL):

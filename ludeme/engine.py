@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .state import TOP, new_sites
+from .state import TOP, TrackIndices, new_sites
 
 # Action kinds (tuples: kind first). Kept as plain tuples for speed.
 A_MOVE = 0        # (A_MOVE, from, to)          move the top piece (hand counts decrement)
@@ -216,6 +216,8 @@ class Game:
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
+        # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
+        self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
 
     # ------------------------------------------------------------------
     def new_initial_state(self, seed: int | None = None) -> "State":
@@ -252,7 +254,7 @@ class State:
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
-                 "force_roll", "to_clear", "_replayed", "draws")
+                 "force_roll", "to_clear", "_replayed", "draws", "on_track")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -306,6 +308,9 @@ class State:
         self.notes: dict = {}
         # Die site -> face index for the next roll (replaying a recorded game), else None.
         self.force_roll: dict | None = None
+        # Ludii's OnTrackIndices: how far along each track the pieces are, kept only in a
+        # game with a track that passes a site twice (see ludeme.state.TrackIndices).
+        self.on_track = TrackIndices(game.board.track_info) if game.track_indexed else None
         self.ctx = Ctx(game, self)
         self._legal = None
 
@@ -385,6 +390,8 @@ class State:
         s.draws = self.draws[:]
         s.stalemated = self.stalemated[:]
         s.notes = dict(self.notes)
+        if self.on_track is not None:
+            s.on_track = self.on_track.copy()
         s.ctx = Ctx(self.g, s)
         s._legal = None
         return s
@@ -463,21 +470,29 @@ class State:
         if kind == A_MOVE:
             if a[1] < 0 or a[2] < 0:
                 _undefined(a)
+            if self.on_track is not None:
+                self._track_piece(a)
             sites.move(a[1], a[2])
             return
         if kind == A_REMOVE:
             if a[1] < 0:
                 _undefined(a)
+            if self.on_track is not None:
+                self.on_track.removed(a[1], sites.what[a[1]])
             sites.remove(a[1])
             return
         if kind == A_ADD:
             _, site, what, who, count = a
             if site < 0:
                 _undefined(a)
+            if self.on_track is not None:
+                self.on_track.added(site, what, count)
             sites.add(site, what, who, count)
             return
         if kind not in _NO_SITE_ACTIONS and min(_sites_of(a)) < 0:
             _undefined(a)
+        if self.on_track is not None:
+            self._track_piece(a)
         if kind == A_SCORE:
             self.scores[a[1]] += a[2]
         elif kind == A_SET_SCORE:
@@ -548,6 +563,23 @@ class State:
         else:  # pragma: no cover
             raise ValueError(a)
 
+    def _track_piece(self, a: tuple) -> None:
+        """Update Ludii's OnTrackIndices for an action about to be applied, as the matching
+        Ludii action does (a whole-stack move, a promotion or a count changes nothing)."""
+        kind, tracks, sites = a[0], self.on_track, self.sites
+        if kind == A_MOVE or kind == A_MOVE_LEVEL:
+            frm, to = (a[1], a[2]) if kind == A_MOVE else (a[1], a[3])
+            if self.g.stacking and frm == to:
+                return          # Ludii's stacking ActionMove does nothing then
+            level = TOP if kind == A_MOVE else a[2]
+            tracks.moved(frm, to, sites.level(frm, level)[0])
+        elif kind == A_MOVE_N:
+            tracks.moved(a[1], a[2], sites.what[a[1]], a[3])
+        elif kind == A_REMOVE_LEVEL:
+            tracks.removed(a[1], sites.level(a[1], a[2])[0])
+        elif kind == A_ADD_LEVEL:
+            tracks.added(a[1], a[2], a[4])
+
     def _apply_move_effects(self, move: Move, store: bool, done: list | None = None) -> None:
         """Apply a move's actions, then its consequents (each evaluated now); `done`, if
         given, receives every action applied, in order."""
@@ -600,7 +632,7 @@ class State:
             # Ludii's Move.apply: a decision that does not replay ends the sequence, and
             # every piece marked for removal on the way goes now.
             for site in sorted(self.to_clear):
-                self.sites.remove(site)
+                self.do_action((A_REMOVE, site))
             self.to_clear.clear()
         c = self.ctx
         c.from_ = c.to = c.site = c.player = UNDEFINED

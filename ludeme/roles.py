@@ -72,7 +72,8 @@ class Roles:
             pid = self.owner(role, lud)
             return lambda c: pid
         if role.startswith("Team") and role[4:].isdigit():
-            raise lud.fail(f"{role} is a team; one player is expected here")
+            pid = int(role[4:])         # Ludii's Id reads TeamN as the number N
+            return lambda c: pid
         raise lud.fail(f"the role {role} names several players where one is expected")
 
     def set_fn(self, role: str, lud):
@@ -98,8 +99,22 @@ class Roles:
                 return lambda c: frozenset(p for p in everyone
                                            if teams.get(p) == teams.get(c.s.mover))
             return lambda c: frozenset((c.s.mover,))
+        if role.startswith("Team") and role[4:].isdigit():
+            return self.team_players_fn(int(role[4:]))
         one = self.id_fn(role, lud)
         return lambda c: frozenset((one(c),))
+
+    def team_players_fn(self, team: int):
+        """c -> the players of a team (Ludii's PlayersTeam): those set in it, or without
+        teams, the player of that number if there is one."""
+        teams = self.teams
+        members = frozenset(range(1, self.n + 1))
+
+        def players(c):
+            if teams:
+                return frozenset(p for p in members if teams.get(p) == team)
+            return frozenset((team,)) if team in members else frozenset()
+        return players
 
     def team_fn(self, role: str, lud):
         """A closure c -> the team a role names: TeamMover, NextTeam, PrevTeam, Team1..."""

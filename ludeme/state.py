@@ -183,7 +183,7 @@ class StackSites:
         self.stacks: list[list[list[int]]] = [[] for _ in range(total_sites)]
         self.who = [0] * total_sites
         self.what = [0] * total_sites
-        self.count = [0] * total_sites       # 1 where a stack stands (Ludii's countCell)
+        self.count = [0] * total_sites       # 1 where a player's piece tops a stack (countCell)
         self.state = [0] * total_sites
         self.rotation = [0] * total_sites
         self.value = [0] * total_sites
@@ -204,9 +204,8 @@ class StackSites:
             self.what[site], self.who[site] = top[_WHAT], top[_WHO]
             self.state[site], self.rotation[site], self.value[site] = \
                 top[_STATE], top[_ROT], top[_VALUE]
-            # Ludii's count of a stack: 1, or 0 when every piece in it is neutral (as all
-            # the corpus traces of stacking games record it).
-            self.count[site] = 1 if any(level[_WHO] for level in st) else 0
+            # Ludii 1.3.12's countCell on stacks: 1 when the top piece has an owner, else 0
+            self.count[site] = 1 if top[_WHO] else 0
         else:
             self.what[site] = self.who[site] = self.count[site] = 0
             self.state[site] = self.rotation[site] = self.value[site] = 0
@@ -317,3 +316,96 @@ class StackSites:
 def new_sites(total_sites: int, hand_from: int, stacking: bool):
     """The store a game needs: stacks for a stacking game, flat otherwise."""
     return (StackSites if stacking else FlatSites)(total_sites, hand_from)
+
+
+class TrackIndices:
+    """Where each piece kind stands *along* each track, as Ludii's OnTrackIndices keeps it.
+
+    On a track that passes a site more than once, the site alone does not say how far a
+    piece has gone: per track, per piece kind (`what`), per index along the track, this
+    counts the pieces recorded there. Ludii keeps it in every game with a track that crosses
+    itself, updated by the actions that add, move and remove pieces (see the methods), and
+    `(trackSite Move ...)` reads it. Its quirks are Ludii's: a removal takes one piece off
+    *every* index of the site (counts may go negative), a whole-stack move updates nothing.
+    """
+
+    __slots__ = ("at_site", "lengths", "counts")
+
+    def __init__(self, tracks):
+        # Per track: site -> its indices along the track, in order (shared by copies).
+        self.at_site = [_indices_by_site(t.sites) for t in tracks]
+        self.lengths = [len(t.sites) for t in tracks]
+        # Per track: what -> count per index, made when a kind first comes on the track.
+        self.counts: list[dict[int, list[int]]] = [{} for _ in tracks]
+
+    def copy(self) -> "TrackIndices":
+        other = TrackIndices.__new__(TrackIndices)
+        other.at_site, other.lengths = self.at_site, self.lengths
+        other.counts = [{w: c[:] for w, c in per.items()} for per in self.counts]
+        return other
+
+    def _row(self, track: int, what: int) -> list[int]:
+        row = self.counts[track].get(what)
+        if row is None:
+            row = self.counts[track][what] = [0] * self.lengths[track]
+        return row
+
+    def indices(self, track: int, site: int) -> tuple[int, ...]:
+        """The indices of a site along a track, first first (empty when it is not on it)."""
+        return self.at_site[track].get(site, ())
+
+    def count(self, track: int, what: int, index: int) -> int:
+        row = self.counts[track].get(what)
+        return row[index] if row is not None else 0
+
+    def added(self, site: int, what: int, count: int) -> None:
+        """Pieces put at a site (Ludii's ActionAdd, ActionInsert): at its first index."""
+        if not what:
+            return
+        for t, by_site in enumerate(self.at_site):
+            idx = by_site.get(site)
+            if idx:
+                self._row(t, what)[idx[0]] += count
+
+    def removed(self, site: int, what: int) -> None:
+        """One piece taken from a site (Ludii's ActionRemove): off every index of the site."""
+        if not what:
+            return
+        for t, by_site in enumerate(self.at_site):
+            idx = by_site.get(site)
+            if idx:
+                row = self._row(t, what)
+                for i in idx:
+                    row[i] -= 1
+
+    def moved(self, frm: int, to: int, what: int, count: int = 1) -> None:
+        """Pieces moved (Ludii's ActionMove, ActionMoveN): from the first index of `frm`
+        holding that kind to the first index of `to` after it, else the first of `to`; a
+        piece coming from off the track enters at the first index of `to` (one piece, as
+        Ludii counts it whatever the number moved)."""
+        if not what:
+            return
+        for t, by_site in enumerate(self.at_site):
+            idx_from = by_site.get(frm, ())
+            idx_to = by_site.get(to, ())
+            if not idx_from:
+                if idx_to:
+                    self._row(t, what)[idx_to[0]] += 1
+                continue
+            row = self._row(t, what)
+            for i in idx_from:
+                if row[i] > 0:
+                    row[i] -= count
+                    after = [j for j in idx_to if j > i]
+                    if after:
+                        row[after[0]] += count
+                    elif idx_to:
+                        row[idx_to[0]] += count
+                    break
+
+
+def _indices_by_site(sites) -> dict[int, tuple[int, ...]]:
+    out: dict[int, list[int]] = {}
+    for i, s in enumerate(sites):
+        out.setdefault(s, []).append(i)
+    return {s: tuple(i) for s, i in out.items()}

@@ -142,3 +142,172 @@ def test_levels_on_from_and_remove_take_that_level(tmp_path):
     assert (moves[(0, 1)].level_from, moves[(0, 0)].level_from) == (1, 0)
     s.apply(moves[(0, 1)])
     assert [lv[1] for lv in s.stack(0)] == [1, 1] and [lv[1] for lv in s.stack(1)] == [2]
+
+
+def _initial(tmp_path, text):
+    """The initial state of a game described by `text`."""
+    f = tmp_path / "t.lud"
+    f.write_text(text)
+    return load(f).new_initial_state()
+
+
+# A track that comes back along itself: 0 1 2 3 4 3 2 1 0 (sites 1, 2, 3 twice).
+THERE_AND_BACK = ('(game "t" (players 1) (equipment {{(board (rectangle 1 5) {{(track "Track" '
+                  '"0,E,W" directed:True)}}) (piece "Disc" P1)}}) (rules (start (place "Disc1" '
+                  '0)) (play (forEach Piece (move (from) (to (trackSite Move steps:{steps}) '
+                  'if:(is Empty (to)))))) (end (if (no Moves Mover) (result Mover Win)))))')
+
+
+def test_track_site_move_counts_from_where_the_piece_is_along_a_crossing_track(tmp_path):
+    s = _initial(tmp_path, THERE_AND_BACK.format(steps=1))
+    assert s.on_track is not None
+    path = []
+    while not s.is_terminal() and len(path) < 8:
+        (m,) = s.legal_moves()
+        s.apply(m)
+        path.append(m.to)
+    # Back from 4, a piece on 3 goes on to 2 (its index 5), not to 4 (the first index of 3).
+    assert path == [1, 2, 3, 4, 3, 2, 1, 0]
+
+
+def test_track_indices_follow_adds_moves_and_removals(tmp_path):
+    from ludeme.engine import A_ADD, A_MOVE, A_REMOVE
+    s = _initial(tmp_path, THERE_AND_BACK.format(steps=1))
+    disc = s.what[0]
+    on = s.on_track
+    assert on.count(0, disc, 0) == 1
+    s.do_action((A_MOVE, 0, 4))
+    s.do_action((A_MOVE, 4, 3))                    # the first index of 3 after index 4: 5
+    assert [on.count(0, disc, i) for i in range(9)] == [0, 0, 0, 0, 0, 1, 0, 0, 0]
+    s.do_action((A_REMOVE, 3))                     # Ludii takes one off every index of 3
+    assert (on.count(0, disc, 3), on.count(0, disc, 5)) == (-1, 0)
+    s.do_action((A_ADD, 2, disc, 1, 1))            # an added piece stands at the first index
+    assert on.count(0, disc, 2) == 1
+    copy = s.clone()
+    copy.do_action((A_MOVE, 2, 1))
+    assert on.count(0, disc, 2) == 1 and copy.on_track.count(0, disc, 2) == 0
+
+
+def test_a_track_without_repeated_sites_keeps_no_indices(tmp_path):
+    s = _state(tmp_path)
+    assert s.on_track is None
+
+
+def test_removing_the_top_level_is_ludiis_level_free_removal(tmp_path):
+    text = ('(game "t" (players 2) (equipment {(board (square 3)) (piece "D" Each)}) '
+            '(rules (start {(place Stack "D1" 0 count:3)}) '
+            '(play (forEach Level 0 (move Remove 0 level:(level)))) '
+            '(end (if (no Moves Next) (result Mover Win)))))')
+    s = _initial(tmp_path, text)
+    # levels 0 and 1 are reported as such; the top one (2) as level 0, as Ludii does
+    assert sorted(m.level_from for m in s.legal_moves()) == [0, 0, 1]
+
+
+@pytest.mark.parametrize("dice, roll, moves", [
+    ("(dice d:2 faces:{1 3 4 6} num:2)", (1, 0), [1, 3]),     # faces 3 and 1
+    ("(dice faces:{1 3 4 6} num:2)", (3, 2), [4, 6]),          # faces 6 and 4
+    ("(dice d:2 facesByDie:{{2 4} {5 6}} num:2)", (1, 0), [4, 5])])
+def test_dice_roll_among_their_first_d_faces(tmp_path, dice, roll, moves):
+    s = _initial(tmp_path,
+                 GAME.format(play=MOVE.format(extra="", then="")).replace("(dice num:2)", dice))
+    _roll(s, *roll)
+    assert sorted(m.to for m in s.legal_moves()) == moves
+
+
+def test_dice_with_more_faces_than_given_are_refused(tmp_path):
+    from ludeme.errors import LudemeError
+    with pytest.raises(LudemeError, match="d:5"):
+        _initial(tmp_path, GAME.format(play=MOVE.format(extra="", then=""))
+                 .replace("(dice num:2)", "(dice d:5 faces:{1 3 4 6} num:2)"))
+
+
+def test_a_trailing_comma_in_a_track_is_dropped(tmp_path):
+    s = _initial(tmp_path, THERE_AND_BACK.format(steps=1).replace('"0,E,W"', '"0,E,W,"'))
+    assert s.g.board.track_info[0].sites == (0, 1, 2, 3, 4, 3, 2, 1, 0)
+
+
+KNIGHTS = ('(game "t" ("TwoPlayersNorthSouth") (equipment {{(board (square 5)) (piece "Knight" '
+           'Each (move Leap {{{{F F R F}} {{F F L F}}}} {forward} (to if:(is Empty (to)))))}}) '
+           '(rules (start {{(place "Knight1" 12)}}) (play (forEach Piece)) '
+           '(end (if (no Moves Next) (result Mover Win)))))')
+
+
+@pytest.mark.parametrize("forward, targets", [("forward:True", [15, 19, 21, 23]),
+                                              ("", [1, 3, 5, 9, 15, 19, 21, 23])])
+def test_leap_forward_keeps_the_sites_ahead_of_the_piece(tmp_path, forward, targets):
+    s = _initial(tmp_path, KNIGHTS.format(forward=forward))   # P1 faces north, in the centre
+    assert sorted(m.to for m in s.legal_moves()) == targets
+
+
+@pytest.mark.parametrize("kind, expected", [("Empty", [0, 1, 3]), ("Farthest", [0, 3])])
+def test_sites_line_of_sight(tmp_path, kind, expected):
+    # from site 2 of a 5x5 board, orthogonally: 7 (north) is taken, 3 then 4 (taken) east,
+    # 1 then 0 (the edge) west
+    text = ('(game "t" (players 2) (equipment {(board (square 5)) (piece "D" Each)}) '
+            '(rules (start {(place "D1" {2 4 7})}) '
+            f'(play (move Add (to (sites LineOfSight {kind} at:2 Orthogonal)))) '
+            '(end (if (no Moves Next) (result Mover Win)))))')
+    s = _initial(tmp_path, text)
+    assert sorted(m.to for m in s.legal_moves()) == expected
+
+
+def test_swap_pieces_moves_a_onto_b_and_puts_bs_kind_on_a(tmp_path):
+    text = ('(game "t" (players 2) (equipment {(board (square 3)) (piece "D" Each)}) '
+            '(rules (start {(place "D1" 0) (place "D2" 4)}) '
+            '(play (move Swap Pieces 0 4)) (end (if (no Moves Next) (result Mover Win)))))')
+    s = _initial(tmp_path, text)
+    (m,) = s.legal_moves()
+    assert (m.frm, m.to) == (0, 4)
+    s.apply(m)
+    assert (s.who[0], s.who[4]) == (2, 1)
+
+
+def test_for_each_site_leaves_from_as_it_was(tmp_path):
+    # Ludii 1.3.12's ForEachSite sets (site) and (to) only: (from) is still the piece's site
+    text = ('(game "t" (players 2) (equipment {(board (square 3)) (piece "D" Each '
+            '(forEach Site (sites {7 8}) (move (from (from)) (to (site)))))}) '
+            '(rules (start {(place "D1" 0)}) (play (forEach Piece)) '
+            '(end (if (no Moves Next) (result Mover Win)))))')
+    s = _initial(tmp_path, text)
+    assert sorted((m.frm, m.to) for m in s.legal_moves()) == [(0, 7), (0, 8)]
+
+
+def test_directions_between_two_sites_at_any_distance(tmp_path):
+    # (directions Cell from: to:) takes the directions whose radials from `from` reach `to`,
+    # however far: from 0 to 2 on a 3x3 board is east, so the piece on 4 steps to 5
+    text = ('(game "t" (players 2) (equipment {(board (square 3)) (piece "D" Each)}) '
+            '(rules (start {(place "D1" 4)}) '
+            '(play (forEach Site (sites Occupied by:Mover) (move Step (from (site)) '
+            '(directions Cell from:0 to:2) (to if:(is Empty (to)))))) '
+            '(end (if (no Moves Next) (result Mover Win)))))')
+    s = _initial(tmp_path, text)
+    assert [(m.frm, m.to) for m in s.legal_moves()] == [(4, 5)]
+
+
+def test_a_stack_under_a_neutral_piece_counts_zero(tmp_path):
+    text = ('(game "t" (players 2) (equipment {(board (square 3)) (piece "D" Each) '
+            '(piece "D" Neutral)}) (rules (start {(place Stack "D0" 4 count:2) '
+            '(place Stack "D1" 0)}) (play (forEach Piece)) '
+            '(end (if (no Moves Next) (result Mover Win)))))')
+    s = _initial(tmp_path, text)
+    assert (s.size_stack(4), s.count[4], s.count[0]) == (2, 0, 1)
+
+
+def test_for_each_piece_of_another_player_moves_as_that_player(tmp_path):
+    text = ('(game "t" (players 2) (equipment {(board (square 3)) (piece "D" P1 (move Step '
+            '(to if:(and (is Empty (to)) (= (mover) 1)))))}) (rules (start {(place "D1" 0)}) '
+            '(play (if (is Mover P1) (move Pass) (forEach Piece P1))) '
+            '(end (if (no Moves Next) (result Mover Win)))))')
+    s = _initial(tmp_path, text)
+    s.apply(s.legal_moves()[0])                    # P1 passes; P2 moves P1's piece
+    assert s.mover == 2 and sorted(m.to for m in s.legal_moves()) == [1, 3, 4]
+
+
+@pytest.mark.parametrize("teams, expected", [("(set Team 1 {P1 P3}) (set Team 2 {P2})", True),
+                                             ("(set Team 1 {P3}) (set Team 2 {P1 P2})", False)])
+def test_players_of_a_team(tmp_path, teams, expected):
+    text = ('(game "t" (players 3) (equipment {(board (square 3)) (piece "D" Each)}) '
+            f'(rules (start {{{teams}}}) (play (move Add (to (sites Empty) '
+            'if:(is In (mover) (players Team1))))) (end (if (no Moves Next) (result Mover Win)))))')
+    s = _initial(tmp_path, text)
+    assert (not s.legal_moves()[0].is_pass) == expected

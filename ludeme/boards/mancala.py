@@ -126,6 +126,8 @@ def build_track(spec: TrackSpec, board: Board) -> Track:
 
 def _walk(spec: TrackSpec, board: Board) -> list[int]:
     parts = spec.steps.split(",")
+    while len(parts) > 1 and not parts[-1]:
+        parts.pop()     # Ludii splits with Java's String.split, which drops trailing empties
 
     def bad(msg):
         return LudemeError(f"track {spec.name!r}: {msg}", spec.node.pos, via=spec.node.via)

@@ -446,6 +446,7 @@ class Builder:
         named_params = {p.name: p for p in cls.params if p.named}
         positional = [p for p in cls.params if not p.named]
         i = 0
+        refused = None      # why an optional argument refused a value a later one may take
         for a in args:
             if isinstance(a, Named):
                 p = named_params.get(a.name)
@@ -460,18 +461,30 @@ class Builder:
                 continue
             while True:
                 if i >= len(positional):
-                    raise LudemeError(
+                    raise refused or LudemeError(
                         f"unexpected argument {to_lud(a)[:40]!r} for ({cls.keyword}"
                         f"{' ' + cls.kind if cls.kind else ''} ...); it takes "
                         f"{_signature(cls)}", a.pos, path=path, via=a.via)
                 p = positional[i]
                 i += 1
-                got = self.try_value(p, a, path)
+                mark = len(self.built)
+                try:
+                    got = self.try_value(p, a, path)
+                except LudemeError as e:
+                    # An optional argument whose ludeme refuses this value (an (if ...)
+                    # read as a region when it is moves) leaves it to the next argument.
+                    if not p.opt:
+                        raise
+                    del self.built[mark:]
+                    refused, got = refused or e, _NO
                 if got is not _NO:
                     fields[p.attr] = got
                     _note_given(given, p, got, a)
+                    refused = None
                     break
                 if not p.opt:
+                    if refused is not None:
+                        raise refused
                     raise LudemeError(
                         f"argument {p.name!r} of ({cls.keyword}{' ' + cls.kind if cls.kind else ''}"
                         f" ...) must be {_describe(p.type)}{' (an array {...})' if p.many else ''},"

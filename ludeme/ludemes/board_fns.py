@@ -1,5 +1,5 @@
 """Functions of the board and its start: Ludii's `game.functions.ints.board` (centrePoint,
-where), `ints.count.simple` (count Rows, count Columns), `ints.value.iterated` (value),
+where), `ints.board.where` (where Level), `ints.count.simple` (count Rows, count Columns), `ints.value.iterated` (value),
 `region.sites.piece` (sites Start) and `booleans.is.simple` (is Full)."""
 
 from __future__ import annotations
@@ -138,6 +138,59 @@ class Where(IntFn):
                                 "order of its list of owned pieces")
             return found[0] if found else -1
         return where_named
+
+
+@ludeme("where", "Level")
+class WhereLevel(IntFn):
+    """`(where Level "Name" <player> [state:] at:<site> [fromTop:])` or `(where Level <what>
+    at:<site> [fromTop:])`: the level of the site holding that piece, searched from the top
+    (or the bottom with fromTop:False); -1 when none does or the site is off the board.
+    Example: `(from (where "Ghoula" Neutral) level:(where Level "Ghoula" Neutral at:(where
+    "Ghoula" Neutral)))`."""
+
+    concepts = ()
+    params = (P("name", (LitStr, IntFn)), P("role", (RoleType, IntFn), opt=True),
+              P("state", IntFn, opt=True, named=True), P("type", SiteType, opt=True),
+              P("at", IntFn, named=True), P("fromTop", Bool, opt=True, named=True))
+
+    def compile(self, env):
+        env.stacking = True         # Ludii: the ludeme makes the game a stacking one
+        limit = env.num_board_sites
+        at = env.compile(self.at)
+        from_top = env.compile(self.fromTop) if self.fromTop is not None else (lambda c: True)
+        local = env.compile(self.state) if self.state is not None else None
+        if isinstance(self.name, str):
+            if self.role is None:
+                raise self.fail("(where Level \"Name\" ...) needs the player whose piece it is")
+            player = (env.role_id(self.role, self) if isinstance(self.role, str)
+                      else env.compile(self.role))
+            first = {}
+            for comp in env.components[1:]:
+                if self.name in comp.name:
+                    first.setdefault(comp.owner, comp.index)
+            what_fn = lambda c: first.get(player(c), -1)  # noqa: E731
+        else:
+            if self.role is not None or local is not None:
+                raise self.fail("(where Level <what> ...) takes no player and no state:")
+            what_fn = env.compile(self.name)
+
+        def where_level(c):
+            site = at(c)
+            if site < 0 or site >= limit:
+                return -1
+            what = what_fn(c)
+            if what <= 0:
+                return -1
+            state = local(c) if local is not None else -1
+            s = c.s
+            size = s.size_stack(site)
+            levels = range(size - 1, -1, -1) if from_top(c) else range(size)
+            for level in levels:
+                lv = s.level_data(site, level)
+                if lv[0] == what and (state == -1 or lv[2] == state):
+                    return level
+            return -1
+        return where_level
 
 
 @ludeme("is", "Full")

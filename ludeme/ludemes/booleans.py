@@ -112,15 +112,17 @@ class IsFriend(Bool):
 @ludeme("is", "In")
 class IsIn(Bool):
     """`(is In [<site>] <region>)` or `(is In {sites} <region>)`; the site is `(to)` when
-    none is given (as in Ludii)."""
+    none is given (as in Ludii). The region may be an array of integers instead:
+    `(is In (mover) (players Team1))`."""
     concepts = ("Contains if not region.player",)
 
-    params = (P("sites", IntFn, many=True, opt=True), P("region", Region))
+    params = (P("sites", IntFn, many=True, opt=True), P("region", (Region, "IntArrayFn")))
 
     def compile(self, env):
         sites = [env.compile(s) for s in self.sites] if self.sites else [lambda c: c.to]
         region = env.compile(self.region)
-        inside = self.region.predicate(env)
+        # an array of integers (Ludii's IsIn on arrays): membership of the values
+        inside = self.region.predicate(env) if isinstance(self.region, Region) else None
         if len(sites) == 1:
             one = sites[0]
             if inside is not None:

@@ -59,7 +59,8 @@ class Dice(Item):
     is_dice = True
 
     def die_faces(self) -> tuple[tuple[int, ...], ...]:
-        """Each die's face values, as Ludii's Dice builds them."""
+        """Each die's face values, as Ludii's Dice builds them: `d:` with `faces:` or
+        `facesByDie:` is the number of faces a die rolls among (the first `d` given)."""
         if self.biased:
             raise self.fail("biased dice are not supported yet")
         if self.role not in (None, "Shared"):
@@ -75,12 +76,21 @@ class Dice(Item):
                 if not isinstance(f, SitesLiteral) or not all(isinstance(i, Int) for i in items):
                     raise f.fail("facesByDie: takes arrays of numbers, e.g. {{1 2 3 4} {0 1}}")
                 out.append(tuple(i.value for i in items))
-            return tuple(out)
+            return self._first_faces(out)
         if self.faces:
-            return (tuple(self.faces),) * self.num
+            return self._first_faces([tuple(self.faces)] * self.num)
         d = 6 if self.d is None else self.d
         first = 1 if self.from_ is None else self.from_
         return (tuple(range(first, first + d)),) * self.num
+
+    def _first_faces(self, dice: list) -> tuple[tuple[int, ...], ...]:
+        """The faces each die rolls among: all of them, or the first `d:` (Ludii's number
+        of faces of each Die, which its rolls draw below)."""
+        if self.d is None:
+            return tuple(dice)
+        if self.d < 1 or any(self.d > len(f) for f in dice):
+            raise self.fail(f"d:{self.d} must be between 1 and the number of faces given")
+        return tuple(f[:self.d] for f in dice)
 
 
 def dice_sets(env, lud) -> list[DiceSet]:

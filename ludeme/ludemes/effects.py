@@ -10,14 +10,15 @@ from ..engine import A_MOVE, A_MOVE_LEVEL, A_NEXT, A_PASS, A_SET_VAR, Move, Resu
 from ..state import TOP
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
                    SiteType, ludeme)
-from .moves import MoveAdd, _then, typed_sites_fn
+from .moves import MoveAdd, _side_effect, _then, typed_sites_fn
 
 
 @ludeme("fromTo")
 class FromTo(Moves):
-    """`(fromTo (from <site|region>) (to <site|region> [if:]) [count:] [copy:] [stack:] [mover:]
-    [(then ...)])`: move pieces as an effect, one move per occupied origin and destination
-    (Ludii's FromTo); `count:` moves that many from the origin.
+    """`(fromTo (from <site|region>) (to <site|region> [if:] [(apply ...)]) [count:] [copy:]
+    [stack:] [mover:] [(then ...)])`: move pieces as an effect, one move per occupied origin
+    and destination (Ludii's FromTo); `count:` moves that many from the origin; the
+    destination's effect applies first.
 
     Example: `(fromTo (from (to)) (to (mapEntry Mover)) count:(count at:(to)))`."""
     concepts = ("FromToEffect", "ReplacementCapture if to.apply has RemoveEffect")
@@ -42,8 +43,9 @@ class FromTo(Moves):
             env.stacking = True
         if self.from_.if_ is not None:
             raise self.from_.fail("(from ... if:) in (fromTo ...) is not supported yet")
-        if self.to.apply is not None:
-            raise self.to.fail("(to ... (apply ...)) in (fromTo ...) is not supported yet")
+        # (to ... (apply ...)): its actions go in front of the move's, as in (move ...), the
+        # same FromTo in Ludii
+        side = _side_effect(env, self.to)
         froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
         tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
@@ -68,7 +70,8 @@ class FromTo(Moves):
                     if to_cond is None or to_cond(c):
                         act = (A_MOVE, frm, to) if level is None else \
                             (A_MOVE_LEVEL, frm, level(c), to, TOP)
-                        out.append(Move(frm, to, 0, [act] * n, then))
+                        acts = [act] * n if side is None else [*side(c), *[act] * n]
+                        out.append(Move(frm, to, 0, acts, then))
                     c.from_ = saved[0]
             c.from_, c.to = saved
             return out
@@ -190,8 +193,8 @@ class IsNext(Bool):
 @ludeme("forEach", "Site")
 class ForEachSite(Moves):
     """`(forEach Site <region> <moves> [noMoveYet:<moves>] [(then ...)])`: the moves generated
-    with each site of the region (in increasing order) as `(site)`, `(from)` and `(to)`; the
-    `noMoveYet:` moves when there are none."""
+    with each site of the region (in increasing order) as `(site)` and `(to)` (Ludii 1.3.12
+    leaves `(from)` as it was); the `noMoveYet:` moves when there are none."""
     concepts = ("ControlFlowStatement",)
 
     params = (P("region", Region), P("generator", Moves),
@@ -209,7 +212,7 @@ class ForEachSite(Moves):
             for site in sorted(set(region(c))):
                 if site < 0:
                     continue
-                c.from_ = c.to = c.site = site
+                c.to = c.site = site
                 out.extend(gen(c))
             c.from_, c.to, c.site = saved
             if not out and otherwise is not None:
@@ -312,17 +315,20 @@ class AllPassed(Bool):
 
 @ludeme("no", "Pieces")
 class NoPieces(Bool):
-    """`(no Pieces [<role>] ["Name"] [in:<region>])`: (count Pieces ...) with the same
-    arguments is 0."""
+    """`(no Pieces [<role>|<player>|of:<player>] ["Name"] [in:<region>])`: (count Pieces
+    ...) with the same arguments is 0."""
     concepts = ("NoPiece", "NoPieceMover if role == Mover", "NoPieceNext if role == Next")
 
     params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="All"),
-              P("who", IntFn, opt=True), P("name", LitStr, opt=True),
-              P("in", Region, opt=True, named=True))
+              P("who", IntFn, opt=True), P("of", IntFn, opt=True, named=True),
+              P("name", LitStr, opt=True), P("in", Region, opt=True, named=True))
 
     def compile(self, env):
         from .ints import CountPieces
-        count = CountPieces(self.node, self.path, type=self.type, role=self.role, who=self.who,
+        if self.who is not None and self.of is not None:
+            raise self.fail("(no Pieces ...) takes a player or of:, not both")
+        who = self.who if self.who is not None else self.of
+        count = CountPieces(self.node, self.path, type=self.type, role=self.role, who=who,
                             name=self.name, in_=self.in_)
         # compiled here, not through env.compile: its cache is keyed by id(), which this
         # short-lived ludeme would hand on to the next one made at the same address

@@ -155,10 +155,11 @@ class SetTeam(Other):
 
 @ludeme("place")
 class Place(Other):
-    """`(place "Item" site|region|"Hand" [count:N] [state:N])`."""
+    """`(place "Item" ["Container"] [<siteType>] site|region|"Hand" [count:N] [state:N])`;
+    the site type, when given, is the board's own."""
     concepts = ("PiecesPlacedOutsideBoard if container", "PiecesPlacedOutsideBoard if where is handSite", "PiecesPlacedOnBoard if not container and not where is handSite", "PieceCount if not count == 1")
 
-    params = (P("item", LitStr), P("container", LitStr, opt=True),
+    params = (P("item", LitStr), P("container", LitStr, opt=True), P("type", SiteType, opt=True),
               P("where", (Region, IntFn), opt=True),
               P("coord", LitStr, opt=True, named=True),
               P("count", LitInt, opt=True, named=True, default=1),

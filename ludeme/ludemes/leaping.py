@@ -55,9 +55,10 @@ def walk_fn(env, lud, walks, rotations: bool):
 
 @ludeme("move", "Leap")
 class MoveLeap(Moves):
-    """`(move Leap [(from ...)] <walks> [rotations:False] (to if:<cond> [(apply ...)])
-    [(then ...)])`: a move to each site a walk ends on where the condition holds, as
-    Ludii's Leap (the destination's effect applies first). Example, a knight:
+    """`(move Leap [(from ...)] <walks> [forward:True] [rotations:False] (to if:<cond>
+    [(apply ...)]) [(then ...)])`: a move to each site a walk ends on where the condition
+    holds, as Ludii's Leap (the destination's effect applies first); with `forward:True`,
+    only to sites ahead of the piece's facing (rows and columns). Example, a knight:
 
         (move Leap {{F F R F} {F F L F}} (to if:(not (is Friend (who at:(to))))
             (apply (remove (to)))))
@@ -73,7 +74,6 @@ class MoveLeap(Moves):
               P("to", "ToSpec"), P("then", "Then", opt=True))
 
     def compile(self, env):
-        self.refuse("forward", why="leaps only towards a piece's facing")
         if self.from_ is not None:
             self.from_.refuse("level", "if_", why="Ludii's Leap reads only the start site")
             if self.from_.type not in (None, env.board.site_type):
@@ -86,6 +86,7 @@ class MoveLeap(Moves):
             raise self.to.fail("(move Leap ...) needs (to if:<condition>)")
         side = _side_effect(env, self.to)
         then = _then(env, self)
+        ahead = _ahead_fn(env) if self.forward else None
 
         def leap(c):
             frm = start(c)
@@ -96,6 +97,8 @@ class MoveLeap(Moves):
             # Ludii's Leap leaves (from) as it is; one piece leaves the top of a stack.
             lf = c.s.size_stack(frm) - 1 if c.g.stacking else 0
             for to in ends(c, frm):
+                if ahead is not None and not ahead(c.s.what[frm], frm, to):
+                    continue
                 c.to = to
                 if go(c):
                     acts = [(A_MOVE, frm, to)] if side is None else [*side(c), (A_MOVE, frm, to)]
@@ -103,3 +106,28 @@ class MoveLeap(Moves):
             c.to = saved
             return out
         return leap
+
+
+# Ludii's Leap.checkForward: (row change sign, column change sign) a facing allows; the
+# other facings allow nothing.
+_AHEAD = {"N": (1, 0), "NE": (1, 1), "E": (0, 1), "SE": (-1, 1), "S": (-1, 0),
+          "SW": (-1, -1), "W": (0, -1), "NW": (1, -1)}
+
+
+def _ahead_fn(env):
+    """(what, from, to) -> whether `to` lies ahead of the piece's facing, as Ludii's Leap
+    with forward:True; a piece with no declared facing (or no piece) may leap anywhere."""
+    sites = env.board.sites
+    facing_of, declared = env.facing_of, env.facing_declared
+
+    def ahead(what, frm, to):
+        if not what or what not in declared:
+            return True
+        dr, dc = _AHEAD.get(facing_of[what], (None, None))
+        if dr is None:
+            return False
+        a, b = sites[frm], sites[to]
+        rows = dr == 0 or (b.row - a.row) * dr > 0
+        cols = dc == 0 or (b.col - a.col) * dc > 0
+        return rows and cols
+    return ahead

@@ -144,7 +144,9 @@ def _moving_action(env, lud, frm_to_stack: bool):
 
 @ludeme("move", "Step")
 class MoveStep(Moves):
-    """`(move Step [(from ...)] [directions] (to if:...) [stack:] [(then ...)])`."""
+    """`(move Step [(from [<site>] [if:]) ] [directions] (to if:...) [stack:] [(then ...)])`:
+    a step from the start site (when its `if:` holds) to each neighbour in the directions
+    where the destination's condition holds."""
     concepts = ("StepDecision", "StepDecisionToEmpty if to.if has IsEmpty", "StepDecisionToEmpty if not to.if", "IsEmpty if not to.if", "StepDecisionToFriend if to.if has IsFriend", "StepDecisionToEnemy if to.if has IsEnemy", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")
 
     params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
@@ -153,8 +155,11 @@ class MoveStep(Moves):
 
     def compile(self, env):
         from_fn = env.site_fn(self.from_)
+        from_cond = None
         if self.from_ is not None:
-            self.from_.refuse("level", "if_", why="Ludii's Step reads only the start site")
+            self.from_.refuse("level", why="a step of one level of a stack is not supported yet")
+            if self.from_.if_ is not None:
+                from_cond = env.compile(self.from_.if_)
         self.to.refuse("level", "site", why="a step's destination is found along its directions")
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
         side = _side_effect(env, self.to)
@@ -178,10 +183,17 @@ class MoveStep(Moves):
                 return []
             out = []
             saved = (c.from_, c.to)
+            # Ludii's Step turns its directions into absolute ones before it sets (from) to
+            # the start site: a direction function reads the enclosing (from).
+            sites_to = targets(c, frm)
             c.from_ = frm
+            # Ludii's Step: (from if:) is read with (from) set to the start site.
+            if from_cond is not None and not from_cond(c):
+                c.from_, c.to = saved
+                return out
             # Ludii's Step: in a stacking game a single piece leaves the top level.
             lf = c.s.size_stack(frm) - 1 if c.g.stacking and kind == A_MOVE else 0
-            for to in targets(c, frm):
+            for to in sites_to:
                 c.to = to
                 if to_cond(c):
                     if side is None:
@@ -223,9 +235,8 @@ class MoveRemove(Moves):
                 if site < 0 or what[site] <= 0:
                     continue
                 if level is not None:
-                    lv = level(c)
-                    out.append(Move(site, site, 0, [(A_REMOVE_LEVEL, site, lv)] * max(1, k),
-                                    then, level_from=lv, level_to=lv))
+                    acts, lv = _level_removals(c, site, level(c), k)
+                    out.append(Move(site, site, 0, acts, then, level_from=lv, level_to=lv))
                     continue
                 out.append(Move(site, site, 0, [(kind, site)] * max(1, k), then))
             return out
@@ -641,8 +652,8 @@ class RemoveEffect(Moves):
             k = max(1, count(c))
             if level is not None:
                 lv = level(c)
-                acts = [(A_REMOVE_LEVEL, s, lv) for s in sites(c) if s >= 0 and what[s] > 0
-                        for _ in range(k)]
+                acts = [a for s in sites(c) if s >= 0 and what[s] > 0
+                        for a in _level_removals(c, s, lv, k)[0]]
             else:
                 acts = [(kind, s) for s in sites(c) if s >= 0 and what[s] > 0
                         for _ in range(k)]
@@ -661,6 +672,16 @@ def _removal_level(env, lud):
         raise lud.fail("level: with at:EndOfTurn is not supported yet")
     env.stacking = True
     return env.compile(lud.level)
+
+
+def _level_removals(c, site, level, k):
+    """(actions, level reported) removing `k` times the piece at `level` of a site: as in
+    Ludii's Remove, a negative level is 0, and the top level is no level at all (the top
+    piece goes each time, the move reports level 0)."""
+    level = max(0, level)
+    if c.s.size_stack(site) == level + 1:
+        return [(A_REMOVE, site)] * max(1, k), 0
+    return [(A_REMOVE_LEVEL, site, level)] * max(1, k), level
 
 
 def _removal_kind(env, lud):

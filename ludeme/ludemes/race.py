@@ -1,9 +1,11 @@
-"""Race-game requirements on tracks: `(firstMoveOnTrack ...)` and `(max Distance ...)`
-(Ludii's rules/play/moves/nonDecision/effect/requirement)."""
+"""Race-game ludemes on tracks: the requirements `(firstMoveOnTrack ...)` and `(max
+Distance ...)` (Ludii's rules/play/moves/nonDecision/effect/requirement) and the last
+site of a track, `(trackSite EndSite ...)` (functions/ints/trackSite/position)."""
 
 from __future__ import annotations
 
-from .base import LitStr, Moves, P, RoleType, ludeme
+from .base import IntFn, LitStr, Moves, P, RoleType, ludeme
+from .sowing import _all_tracks, _player_fn
 
 
 def _track_picker(env, lud):
@@ -81,4 +83,39 @@ class MaxDistance(_TrackRequirement):
         return lambda c: gen(c) if pick(c) is not None else []
 
 
-__all__ = ["FirstMoveOnTrack", "MaxDistance"]
+@ludeme("trackSite", "EndSite")
+class TrackSiteEndSite(IntFn):
+    """`(trackSite EndSite [role|(player ..)] ["Track"])`: the last site of a track (Ludii's
+    TrackSiteEndTrack): with a name, the first track whose name contains it (owned by the
+    player when one is given); without, the first track of the player or of nobody; else
+    the board's first track. Example: `(sites {(trackSite EndSite)})`."""
+    concepts = ()
+
+    params = (P("player", "PlayerFn", opt=True), P("role", RoleType, opt=True),
+              P("name", LitStr, opt=True))
+
+    def compile(self, env):
+        tracks = _all_tracks(env, self)
+        given = self.role is not None or self.player is not None
+        pid = _player_fn(env, self, lambda c: 0)
+        name = self.name
+
+        def pick(p):
+            for t in tracks:
+                if name is not None and p == 0:
+                    if name in t.name:
+                        return t
+                elif name is not None:
+                    if name in t.name and t.owner == p:
+                        return t
+                elif t.owner in (p, 0):
+                    return t
+            return tracks[0]
+        if not given:
+            end = pick(0).sites[-1]
+            return lambda c: end
+        last = {p: pick(p).sites[-1] for p in range(0, env.num_players + 2)}
+        return lambda c: last.get(pid(c), tracks[0].sites[-1])
+
+
+__all__ = ["FirstMoveOnTrack", "MaxDistance", "TrackSiteEndSite"]

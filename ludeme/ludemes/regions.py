@@ -28,6 +28,20 @@ class SitesEmpty(Region):
         return lambda c, site: 0 <= site < n and c.s.what[site] == 0
 
 
+def _ludii_coordinate(text: str) -> bool:
+    """Ludii's StringRoutines.isCoordinate: digits, after at most three letters (three only
+    when the first two are the same)."""
+    i = len(text)
+    while i > 0 and text[i - 1].isdigit():
+        i -= 1
+    if i == len(text):
+        return False
+    letters = text[:i]
+    if len(letters) > 3 or (len(letters) == 3 and letters[0] != letters[1]):
+        return False
+    return all(ch.isalpha() for ch in letters)
+
+
 @ludeme("sites", "Board")
 class SitesBoard(Region):
     """`(sites Board)`: every board site."""
@@ -62,8 +76,12 @@ class SitesOccupied(Region):
             rng = range(env.total_sites)
         elif self.container in ("Board", 0):
             rng = range(env.num_board_sites)
+        elif isinstance(self.container, str):
+            raise self.fail("only container:\"Board\" or a container's index is supported here")
         else:
-            raise self.fail("only container:\"Board\" is supported here")
+            # container:<int>: the sites of the container with that index (a player's hand
+            # by (mover), ...), read when the region is.
+            return self._in_container(env, players)
         comps = None
         if isinstance(self.component, str):
             comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
@@ -97,6 +115,20 @@ class SitesOccupied(Region):
             return [s for s in rng if who[s] in ids and what[s] in comps]
         return occupied
 
+    def _in_container(self, env, players):
+        self.refuse("component", "top", why="with container:<int>")
+        cid_fn = env.compile(self.container)
+        ranges = [range(c.sites_from, c.sites_from + c.num_sites) for c in env.containers]
+
+        def occupied_in(c):
+            cid = cid_fn(c)
+            if not 0 <= cid < len(ranges):
+                return []
+            ids = players(c)
+            s = c.s
+            return [site for site in ranges[cid] if s.what[site] and s.holds(site, ids)]
+        return occupied_in
+
     def predicate(self, env):
         occupied = env.compile(self)
         players = env.role_players(self.by, self)
@@ -106,8 +138,9 @@ class SitesOccupied(Region):
         if isinstance(self.component, str):
             comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
 
-        if self.top is False:
-            return None     # any level counts: no shortcut through the top pieces
+        if self.top is False or (self.container is not None
+                                 and not isinstance(self.container, str)):
+            return None     # any level counts, or a container read in play: no shortcut
 
         def member(c, site):
             if c.g.stacking:
@@ -150,6 +183,11 @@ class SitesLiteralL(Region):
                 and items[0].value in env.regions:
             # (sites "Name"): a declared region, which Ludii prefers to a site label
             return env.named_region(items[0].value, self.role, self)
+        if items is not None and len(items) == 1 and isinstance(items[0], Str) \
+                and not _ludii_coordinate(items[0].value):
+            # Ludii reads a name that is no coordinate as a region's (SitesEquipmentRegion):
+            # with no region of that exact name, the region is empty.
+            return lambda c: ()
         if self.items is not None:
             return env.compile(self.items)
         if self.sites:   # (sites {(last To) ...}): sites computed in play
@@ -237,8 +275,9 @@ class Union(_SetOp):
 
 @ludeme("intersection")
 class Intersection(_SetOp):
-    """`(intersection a b)`."""
+    """`(intersection a b)`: the sites of a (each once, as in Ludii's Region) in every other."""
     concepts = ("Intersection",)
+    distinct = True
 
     def compile(self, env):
         fs = [env.compile(r) for r in self.regions + (self.more or [])]

@@ -11,7 +11,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from .base import IntFn, P, SiteType, ludeme
+from .base import IntFn, P, Region, SiteType, ludeme
 from .moves import MoveStep
 from .regions import RelationType
 from .sliding import MoveSlide
@@ -90,24 +90,30 @@ class CountSteps(IntFn):
     concepts = ("Distance",)
 
     params = (P("type", SiteType, opt=True), P("relation", RelationType, opt=True),
-              P("step", StepEffect, opt=True), P("site1", IntFn), P("site2", IntFn))
+              P("step", StepEffect, opt=True), P("site1", IntFn), P("site2", (IntFn, Region)))
 
     def compile(self, env):
         site1, site2 = env.compile(self.site1), env.compile(self.site2)
+        to_region = isinstance(self.site2, Region)
         if self.step is None:
             table = env.step_targets(self.relation or "Adjacent", self)
+            # Ludii: to a region, the fewest steps to any of its sites (none: 0)
+            targets = (lambda c: {t for t in site2(c) if t >= 0}) if to_region else \
+                (lambda c: {b} if (b := site2(c)) >= 0 else set())
 
             def distance(c):
-                a, b = site1(c), site2(c)
-                if a < 0 or b < 0:
+                a, goal = site1(c), targets(c)
+                if a < 0 or not goal:
                     return 0
                 seen, ring, d = {a}, [a], 0
-                while ring and b not in ring:
+                while ring and goal.isdisjoint(ring):
                     ring = [t for s in ring for t in table[s] if t not in seen]
                     seen.update(ring)
                     d += 1
                 return d
             return distance
+        if to_region:
+            raise self.fail("(count Steps (step ...) <site> <region>) is not supported yet")
         if self.relation is not None:
             raise self.fail("(count Steps ...) takes a relation or a (step ...), not both")
         keys, ring, nsites = step_walker(env, self.step, self)

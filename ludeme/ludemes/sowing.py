@@ -83,6 +83,29 @@ class SetCount(Other):
                 for s in sites]
 
 
+@ludeme("set", "Count")
+class SetCountEffect(Moves):
+    """`(set Count at:<site> <n> [(then ...)])`, an effect: the site keeps its piece, now
+    `n` of them (Ludii's effect SetCount and ActionSetCount; 0 empties it here). Example:
+    `(set Count at:(last To) (- (count at:(last To)) 1))`."""
+    concepts = ("SetCount",)
+
+    params = (P("type", SiteType, opt=True), P("at", IntFn, named=True), P("count", IntFn),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .moves import _then
+        at, count = env.compile(self.at), env.compile(self.count)
+        then = _then(env, self)
+
+        def set_count(c):
+            site = at(c)
+            if site < 0:
+                return []
+            return [Move(site, site, 0, [(A_COUNT, site, count(c))], then)]
+        return set_count
+
+
 @ludeme("move", "Select")
 class MoveSelect(Moves):
     """`(move Select (from <sites> [if:]) [(to <sites> [if:])] [(then ...)])`: a decision that
@@ -96,9 +119,11 @@ class MoveSelect(Moves):
         from .moves import _then, typed_sites_fn
         if self.mover is not None:
             raise self.fail("(move Select ... mover:) is not supported yet")
-        for spec in (self.from_, self.to):
-            if spec is not None and spec.level is not None:
-                raise spec.fail("levels in (move Select ...) are not supported yet")
+        # Ludii 1.3.12's Select: a level given is the one the decision reports (read before
+        # (from) and (to) move to the selected sites); else the top of the stack.
+        level_from = env.compile(self.from_.level) if self.from_.level is not None else None
+        level_to = env.compile(self.to.level) \
+            if self.to is not None and self.to.level is not None else None
         if self.to is not None and self.to.apply is not None:
             raise self.to.fail("(to ... (apply ...)) in (move Select ...) is not supported yet")
         if self.to is not None and self.to.type != self.from_.type:
@@ -120,22 +145,29 @@ class MoveSelect(Moves):
             saved = (c.from_, c.to)
             # Ludii walks a region as a set of sites in increasing order, with (from) and
             # (to) both on the site while testing it.
+            stacking = c.g.stacking
             for frm in sorted(set(froms(c))):
                 if not 0 <= frm < limit:
                     continue
+                # In a stacking game Ludii's Select reports the levels it selects.
+                lf = 0
+                if stacking:
+                    lf = level_from(c) if level_from is not None else \
+                        max(c.s.size_stack(frm) - 1, 0)
                 c.from_ = c.to = frm
                 if from_cond is not None and not from_cond(c):
                     continue
-                # In a stacking game Ludii's Select reports the top levels it selects.
-                stacking = c.g.stacking
-                lf = max(c.s.size_stack(frm) - 1, 0) if stacking else 0
                 if tos is None:
                     out.append(Move(frm, frm, 0, [], then, level_from=lf, level_to=lf))
                     continue
                 for to in sorted(set(tos(c))):
-                    c.from_, c.to = frm, to
+                    c.from_ = frm
+                    lt = 0
+                    if stacking and 0 <= to < limit:
+                        lt = level_to(c) if level_to is not None else \
+                            max(c.s.size_stack(to) - 1, 0)
+                    c.to = to
                     if 0 <= to < limit and (to_cond is None or to_cond(c)):
-                        lt = max(c.s.size_stack(to) - 1, 0) if stacking else 0
                         out.append(Move(frm, to, 0, [], then, level_from=lf, level_to=lt))
             c.from_, c.to = saved
             return out
@@ -386,7 +418,12 @@ def _player_fn(env, lud, default):
 @ludeme("trackSite", "Move")
 class TrackSiteMove(IntFn):
     """`(trackSite Move [from:] [role|(player ..)|"Track"] steps:<int>)`: the site `steps`
-    further along the player's track (wrapping on a loop; -1 past the end of a line)."""
+    further along the player's track (wrapping on a loop; -1 past the end of a line).
+
+    On a track that passes a site twice (in a game where some track does), the start is
+    the index where Ludii recorded the piece standing at `from:` (the track owner's piece
+    in a stack), read from the state's TrackIndices; with no piece there, the site's first
+    index."""
     concepts = ()
 
     params = (P("from", IntFn, opt=True, named=True), P("role", RoleType, opt=True),
@@ -395,9 +432,7 @@ class TrackSiteMove(IntFn):
 
     def compile(self, env):
         tracks = _all_tracks(env, self)
-        if any(t.internal_loop for t in tracks) and not all(t.loop for t in tracks):
-            raise self.fail("(trackSite Move ...) on tracks that cross themselves is not "
-                            "supported yet")
+        indexed = any(t.internal_loop for t in tracks)
         pid = _player_fn(env, self, lambda c: c.s.mover)
         frm = env.compile(self.from_) if self.from_ is not None else (lambda c: c.from_)
         steps = env.compile(self.steps)
@@ -416,16 +451,44 @@ class TrackSiteMove(IntFn):
                     if t.owner == owner:
                         return t
             return None
-        chosen = {p: pick(p) for p in range(0, env.num_players + 2)}
+        chosen = {}
+        for p in range(0, env.num_players + 2):
+            t = pick(p)
+            if t is not None:
+                chosen[p] = (t, next(k for k, u in enumerate(tracks) if u is t))
+
+        def start_index(c, t, k, here, player):
+            """Ludii's index of the piece at `here` along a track that passes a site twice."""
+            s = c.s
+            what = s.what[here]
+            for level in range(s.size_stack(here)):
+                lv = s.level_data(here, level)
+                if lv[1] == player:
+                    what = lv[0]
+                    break
+            if not what:
+                return t.sites.index(here) if here in t.sites else len(t.sites)
+            on_track = s.on_track
+            for i in on_track.indices(k, here):
+                if on_track.count(k, what, i) > 0:
+                    return i
+            return len(t.sites)
 
         def site(c):
-            t = chosen.get(pid(c))
-            if t is None:
+            player = pid(c)
+            picked = chosen.get(player)
+            if picked is None:
                 return -1
+            t, k = picked
             sites = t.sites
             n = len(sites)
             here = frm(c)
-            i = sites.index(here) if here in sites else n
+            if indexed and not t.loop:
+                if here < 0:
+                    return -1
+                i = start_index(c, t, k, here, player)
+            else:
+                i = sites.index(here) if here in sites else n
             i += max(0, steps(c))
             if i < n:
                 return sites[i]

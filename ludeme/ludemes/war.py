@@ -435,19 +435,25 @@ class DirectionsBetween(Directions):
         raise self.fail("the direction between two sites is only supported in "
                         "(directional ...) yet")
 
+    def direction_keys(self, env, lud):
+        """(c, site) -> that direction, as a direction choice of a move (e.g. a Step)."""
+        keys = self.keys_fn(env)
+        return lambda c, site: keys(c)
+
     def keys_fn(self, env):
-        """c -> the compass names of the step from `from` to `to` (one, or none)."""
+        """c -> the compass names of the board's directions whose radials from `from` pass
+        through `to`, at any distance (Ludii's Directions with from: and to:)."""
         _check_board_type(self, env)
         frm, to = env.compile(self.from_), env.compile(self.to)
-        dirs = env.board.directions
-        targets = env.board.trajectories.targets
+        radials = env.board.radials
+        dirs = [d for d in env.board.directions if d in radials]
         nsites = env.num_board_sites
 
         def keys(c):
             a, b = frm(c), to(c)
             if not (0 <= a < nsites and 0 <= b < nsites):
                 return ()
-            return next(((d,) for d in dirs if b in targets(a, d)), ())
+            return tuple(d for d in dirs if any(b in r.sites[1:] for r in radials[d][a]))
         return keys
 
 
