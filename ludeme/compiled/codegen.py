@@ -982,7 +982,7 @@ class Source:
             self.end_result(lud.if_, lud.result, out, ind + "        ")
             self.player_bound = False
             return
-        if type(lud) is not G.EndIf or lud.result is None:
+        if type(lud) is not G.EndIf or lud.result is None or lud.rules:
             raise Unsupported(lud)
         self.end_result(lud.cond, lud.result, out, ind)
 

@@ -221,26 +221,30 @@ class ResultL(Other):
 
 @ludeme("if")
 class EndIf(EndRule):
-    """`(if <condition> (result ...))`: the result when the condition holds."""
+    """`(if <condition> [<if> | {<if> ...}] [(result ...)])`: as Ludii's end If, when the
+    condition holds, the result of the first inner rule that gives one, else the result."""
     concepts = ("@end cond result",)
 
-    params = (P("cond", Bool), P("result", "ResultL", opt=True),
-              P("rules", EndRule, opt=True, many=True))
+    params = (P("cond", Bool), P("rules", EndRule, opt=True, many=True),
+              P("result", "ResultL", opt=True))
 
     def compile(self, env):
         cond = env.compile(self.cond)
-        if self.result is not None:
-            res = env.compile(self.result)
+        res = env.compile(self.result) if self.result is not None else None
+        if not self.rules:
+            if res is None:
+                raise self.fail("(if ...) as an end rule needs a (result ...) or inner rules")
             return lambda c: [res(c)] if cond(c) else ()
         inner = [env.compile(r) for r in self.rules]
 
         def eval_if(c):
             if not cond(c):
                 return ()
-            out = []
             for r in inner:
-                out.extend(r(c))
-            return out
+                got = r(c)
+                if got:
+                    return got
+            return [res(c)] if res is not None else ()
         return eval_if
 
 
