@@ -37,3 +37,33 @@ class Results(IntArrayFn):
             c.from_, c.to = saved
             return out
         return results
+
+
+class _ArrayMixin:
+    """`(array <region>)` or `(array {<int> ...})` (Ludii's intArray.array.Array): the sites
+    of the region in increasing order, or the values. Example (the highest row of a group):
+
+        (row of:(max (array (sites Group at:(last To)))))
+    """
+
+    params = (P("region", Region, opt=True), P("values", IntFn, opt=True, many=True))
+
+    def compile(self, env):
+        if (self.region is None) == (not self.values):
+            raise self.fail("(array ...) takes a region or an array of integers")
+        if self.region is not None:
+            region = env.compile(self.region)
+            return lambda c: sorted(set(region(c)))
+        fns = [env.compile(v) for v in self.values]
+        return lambda c: [f(c) for f in fns]
+
+
+@ludeme("array")
+class Array(_ArrayMixin, IntArrayFn):
+    __doc__ = _ArrayMixin.__doc__
+
+
+@ludeme("array")
+class ArrayAsRegion(_ArrayMixin, Region):
+    """`(array ...)` where this project reads an int array as a region (`(size Array ...)`,
+    `(forEach Value ...)`, `(is In ...)`): the same values."""
