@@ -67,3 +67,31 @@ class Array(_ArrayMixin, IntArrayFn):
 class ArrayAsRegion(_ArrayMixin, Region):
     """`(array ...)` where this project reads an int array as a region (`(size Array ...)`,
     `(forEach Value ...)`, `(is In ...)`): the same values."""
+
+
+@ludeme("difference")
+class ArrayDifference(IntArrayFn):
+    """`(difference <int array> <int array> | <int>)`: Ludii's intArray Difference, the
+    values of the first array without every value of the second, or without the first
+    occurrence of one value. Example, the sizes but the largest one:
+
+        (difference (sizes Group P1) (max (sizes Group P1)))
+    """
+
+    params = (P("source", IntArrayFn), P("subtraction", (IntArrayFn, IntFn)))
+
+    def compile(self, env):
+        source, sub = env.compile(self.source), env.compile(self.subtraction)
+        if isinstance(self.subtraction, IntArrayFn):
+            def without_all(c):
+                drop = set(sub(c))
+                return [v for v in source(c) if v not in drop]
+            return without_all
+
+        def without_one(c):
+            values = list(source(c))
+            v = sub(c)
+            if v in values:
+                values.remove(v)
+            return values
+        return without_one
