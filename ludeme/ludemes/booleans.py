@@ -135,7 +135,7 @@ class IsIn(Bool):
 
 @ludeme("is", "Line")
 class IsLine(Bool):
-    """`(is Line <length> [dirs] [through:] [what:|who:] [exact:] [contiguous:] [if:])`.
+    """`(is Line <length> [dirs] [<role>] [through:] [what:|who:] [exact:] [contiguous:] [if:])`.
 
     As Ludii: the pivot (by default the last move's destination) must hold a
     piece; pieces of the same kind (or of `who`) are counted along each line
@@ -144,7 +144,7 @@ class IsLine(Bool):
     concepts = ("Line", "AdjacentDirection if not dirn")
 
     params = (P("type", SiteType, opt=True), P("length", IntFn),
-              P("dirn", (DirWord, "Directions"), opt=True),
+              P("dirn", (DirWord, "Directions"), opt=True), P("role", RoleType, opt=True),
               P("through", IntFn, opt=True, named=True),
               P("throughAny", Region, opt=True, named=True),
               P("what", IntFn, opt=True, named=True), P("who", IntFn, opt=True, named=True),
@@ -160,7 +160,11 @@ class IsLine(Bool):
         length = env.compile(self.length)
         through = env.compile(self.through) if self.through is not None else (lambda c: c.s.last_to)
         radials = env.line_radials(self.dirn or "Adjacent", self)
-        who_fn = env.compile(self.who) if self.who is not None else None
+        if self.role is not None and self.who is not None:
+            raise self.fail("(is Line ...) takes a role or who:, not both")
+        # a role: a line of that player's pieces (Ludii's `who`, read as (id <role>))
+        who_fn = env.compile(self.who) if self.who is not None else \
+            env.role_id(self.role, self) if self.role is not None else None
         what_fn = env.compile(self.what) if self.what is not None else None
         # whats: any of several kinds makes the line (Ludii's IsLine reads them as what:)
         whats_fns = [env.compile(w) for w in self.whats] if self.whats else None
@@ -236,7 +240,7 @@ class IsLine(Bool):
     def _by_level(self, env):
         """Lines through stacks (Ludii's byLevel:True): see stacks.line_by_level."""
         from .stacks import line_by_level
-        self.refuse("throughAny", "who", "whats", "if_", "contiguous",
+        self.refuse("throughAny", "who", "role", "whats", "if_", "contiguous",
                     why="a line by level reads its length, through:, what: and exact:")
         env.stacking = True
         length = env.compile(self.length)
