@@ -444,14 +444,20 @@ class Expand(Region):
               P("steps", IntFn, opt=True, named=True), P("dirn", DirWord, opt=True))
 
     def compile(self, env):
-        if (self.region is None) == (self.origin is None):
+        from .literals import RoleId
+        dirn = self.dirn
+        region_arg = self.region
+        if isinstance(region_arg, RoleId) and region_arg.role in DirWord.words and dirn is None:
+            # A bare word such as All read as the region (a player) is Ludii's direction:
+            # its region is never a player.
+            region_arg, dirn = None, region_arg.role
+        if (region_arg is None) == (self.origin is None):
             raise self.fail("(expand ...) needs a region or origin:")
-        source = self.region if self.region is not None else self.origin
+        source = region_arg if region_arg is not None else self.origin
         region = env.compile(source)
         single = isinstance(source, IntFn)
         steps = env.compile(self.steps) if self.steps is not None else (lambda c: 1)
         board = env.board
-        dirn = self.dirn
 
         def expand(c):
             r = region(c)
