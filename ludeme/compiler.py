@@ -19,6 +19,7 @@ from .roles import Roles
 from .tables import BoardTables
 from .ludemes import base, dice as D, game as G  # importing the package registers every family
 from .ludemes.base import Builder, Ludeme, Other
+from .ludemes.meta import NoRepeat
 
 MAX_TURNS_PER_PLAYER = 1250
 MAX_MOVES = 10_000
@@ -331,12 +332,15 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> G
                     env.teams[roles.owner(role, rule)] = rule.team
     requires_all_pass = True
     swap_rule = False
+    repetition = None
     if rules.meta is not None:
         for m in rules.meta.rules:
             if isinstance(m, G.PassEnd):
                 requires_all_pass = m.kind_ != "NoEnd"
             elif isinstance(m, G.Swap):
                 swap_rule = True
+            elif isinstance(m, NoRepeat):
+                repetition = m.repetition
             else:
                 raise m.fail(f"the meta rule ({m.keyword} ...) is not supported yet")
     if any((lud.keyword, lud.kind) == ("all", "Passed") for lud in built):
@@ -392,6 +396,7 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> G
     game.records_start = env.records_start
     game.stacking = env.stacking
     game.swap_rule = swap_rule
+    game.repetition = repetition
     game.sequence_capture = env.sequence_capture
     game.counting = env.counting
     game.uses_chance = env.uses_chance or bool(dice_sets)

@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .repetition import record_position, without_repeats
 from .state import TOP, new_sites
 
 # Action kinds (tuples: kind first). Kept as plain tuples for speed.
@@ -213,6 +214,7 @@ class Game:
         self.stacking = False           # sites hold stacks (ludeme.state.StackSites)
         self.uses_chance = False        # rules draw from the state's chance stream
         self.swap_rule = False          # (meta (swap)): the second player may swap seats
+        self.repetition: str | None = None  # (meta (no Repeat ...)): ludemes.meta
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
@@ -234,6 +236,8 @@ class Game:
         s.num_start_moves = s.num_moves
         if self.records_start:          # Ludii's trial.startingPos, read by (sites Start ...)
             s.notes["startingPos"] = tuple(s.sites.what[:self.containers[0].num_sites])
+        if self.repetition:
+            record_position(s)
         return s
 
     def component_named(self, name: str) -> Component | None:
@@ -252,7 +256,7 @@ class State:
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
-                 "force_roll", "to_clear", "_replayed", "draws")
+                 "force_roll", "to_clear", "_replayed", "draws", "repeats")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -306,6 +310,8 @@ class State:
         self.notes: dict = {}
         # Die site -> face index for the next roll (replaying a recorded game), else None.
         self.force_roll: dict | None = None
+        # (no Repeat ...): the positions recorded in the game and in this turn (frozensets)
+        self.repeats: tuple | None = None
         self.ctx = Ctx(game, self)
         self._legal = None
 
@@ -336,6 +342,8 @@ class State:
                                                        (A_NEXT, self.mover)]))
             if not moves:
                 moves = [pass_move(self.mover)]
+            if self.g.repetition:
+                moves = without_repeats(self, moves)
             self._legal = moves
         return self._legal
 
@@ -648,6 +656,8 @@ class State:
             while not self.active[nxt]:
                 nxt = nxt % n + 1
             self.next = nxt
+        if g.repetition:
+            record_position(self)
 
     # -- end of game -------------------------------------------------------
     def _all_passed(self) -> bool:
