@@ -46,7 +46,8 @@ class _ArrayMixin:
         (row of:(max (array (sites Group at:(last To)))))
     """
 
-    params = (P("region", Region, opt=True), P("values", IntFn, opt=True, many=True))
+    # {3 1 3} is the integers (duplicates and order kept), not a region of sites
+    params = (P("values", IntFn, opt=True, many=True), P("region", Region, opt=True))
 
     def compile(self, env):
         if (self.region is None) == (not self.values):

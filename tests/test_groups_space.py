@@ -1,0 +1,169 @@
+"""Groups, int arrays and board regions of the space family (Ludii's sites/size/sizes Group,
+count Liberties, array, intArray difference, Mul, Pow, is Line <role>, is Connected with a
+static region type, expand origin:, the end (if ...) with inner rules, no Repeat)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludeme.compiler import compile_game
+from ludeme.errors import LudemeError
+from ludeme.expand import expand, load_description
+
+# A 4x4 board (sites 0..15, row 0 at the bottom):
+#   12 13 14 15
+#    8  9 10 11
+#    4  5  6  7
+#    0  1  2  3
+START = '(place "Disc1" {0 1 5 10}) (place "Disc2" {2 3 15})'
+
+
+def _game(play: str, start: str = START, board: str = "(board (square 4))", end: str = "",
+          meta: str = ""):
+    text = (f'(game "T" (players 2) (equipment {{ {board} (piece "Disc" Each) }}) '
+            f'(rules {meta} (start {{ {start} }}) (play {play}) {end}))')
+    return compile_game(expand(load_description("t.lud", text)))
+
+
+def _value(intfn: str, start: str = START, board: str = "(board (square 4))") -> int:
+    """The integer function evaluated after the start (through P1's score)."""
+    game = _game(f"(move Pass (then (set Score P1 {intfn})))", start=start, board=board)
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    return state.scores[1]
+
+
+def _removable(region: str, start: str = START) -> list[int]:
+    state = _game(f"(move Remove {region})", start=start).new_initial_state(0)
+    return sorted(m.to for m in state.legal_moves())
+
+
+@pytest.mark.parametrize("intfn, expected", [
+    ("(size Group at:0)", 4),                       # Adjacent on squares: 0 1 5 10
+    ("(size Group at:0 Orthogonal)", 3),            # 0 1 5
+    ("(size Group at:2)", 2),                       # P2's 2 3
+    ("(size Group at:4)", 9),                       # an empty site: the empty sites around it
+    ("(size Group at:0 if:(is Occupied (to)))", 7),  # the condition, not the kind, decides
+    ("(size Group at:4 if:(is Occupied (to)))", 0),  # the site itself fails the condition
+    ("(size Group at:-1)", 0),
+    ("(count Liberties at:0 Orthogonal)", 3),        # 4, 9, 6 next to 0 1 5 (2 is P2's)
+    ("(count Liberties at:15)", 2),                  # 11 and 14 (10 is P1's)
+])
+def test_group_sizes_and_liberties(intfn, expected):
+    assert _value(intfn) == expected
+
+
+def test_sites_group_lists_the_group_in_increasing_order():
+    assert _removable("(sites Group at:5 All)") == [0, 1, 5, 10]
+    assert _removable("(sites Group at:3)") == [2, 3]
+
+
+@pytest.mark.parametrize("intfn, expected", [
+    ("(* (sizes Group Orthogonal P1))", 3),         # groups 0-1-5 and 10: 3 * 1
+    ("(* (sizes Group P1))", 4),                    # Adjacent: 0-1-5-10
+    ("(* (sizes Group Orthogonal P2))", 2),         # 2-3 and 15: 2 * 1
+    ("(* (sizes Group))", 7),                       # every piece, any owner: one group
+    ("(* (sizes Group Orthogonal))", 5),            # 0-1-5-2-3, 10, 15
+    ("(* (sizes Group Orthogonal P1 min:2))", 3),
+    ("(* (sizes Group P1 min:5))", 0),              # Ludii's Mul of no values is 0
+    ("(+ (sizes Group Orthogonal P2))", 3),
+    ("(max (sizes Group Orthogonal P1))", 3),
+    ("(max (difference (sizes Group Orthogonal P1) 3))", 1),  # one occurrence of 3 less
+    ("(max (difference (array {3 1 3}) 3))", 3),
+    ("(max (difference (array {3 1 3}) (array {3})))", 1),
+    ("(max (difference (sizes Group P2) (sizes Group P2)))", -1),
+    ("(^ 2 10)", 1024),
+    ("(pow 3 (size Group at:0 Orthogonal))", 27),
+    ("(^ 2 40)", 2 ** 31 - 1),                       # (int) of a double saturates
+    ("(^ 2 -1)", 0),
+    ("(* {65536 65536})", 0),                        # 32-bit ints wrap
+    ("(max (array {4 9 2}))", 9),
+    ("(min (array (sites Occupied by:P2)))", 2),
+    ("(size Array (array (sites Group at:0)))", 4),
+    ("(size Array (array {3 1 3}))", 3),
+    ("(+ (array {1 2 3}))", 6),
+])
+def test_group_sizes_and_int_arrays(intfn, expected):
+    assert _value(intfn) == expected
+
+
+def test_sizes_group_of_all_pieces_counts_mixed_groups():
+    # every piece joins any orthogonal neighbour that holds a piece: 0 1 5 2 3
+    assert _value("(max (sizes Group Orthogonal))") == 5
+    assert _value("(max (sizes Group Orthogonal All))") == 5
+
+
+def test_forEach_value_and_is_in_read_an_array():
+    state = _game("(forEach Value (array {6 4}) (move Add (to (value))))").new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves()) == [4, 6]
+    play = "(move Add (to (sites Empty) if:(is In (to) (array {4 7}))))"
+    assert sorted(m.to for m in _game(play).new_initial_state(0).legal_moves()) == [4, 7]
+
+
+@pytest.mark.parametrize("play, message", [
+    ("(move Pass (then (set Score P1 (* (sizes Group if:(is Occupied (to)))))))", "'if'"),
+    ("(move Pass (then (set Score P1 (* (sizes Group P1 of:1)))))", "role or of:"),
+    ("(move Pass (then (set Score P1 (max (array)))))", "a region or an array"),
+])
+def test_refused(play, message):
+    with pytest.raises(LudemeError, match=message):
+        _game(play)
+
+
+@pytest.mark.parametrize("role, line", [("P1", True), ("P2", False), ("Mover", True)])
+def test_is_line_with_a_role(role, line):
+    end = f"(end (if (is Line 3 {role}) (result P1 Win)))"
+    game = _game("(move Add (to (sites Empty)))", start='(place "Disc1" {0 1})', end=end)
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 2))
+    assert state.over is line
+
+
+def test_is_connected_sides_on_a_hex_triangle():
+    board = "(board (hex Triangle 4))"
+    game = _game("(move Add (to (sites Empty)))", start="", board=board,
+                 end="(end (if (is Connected 3 Sides) (result Mover Win)))")
+    b = game.board
+    sides = [set(b.region("Side", d)) for d in ("N", "NE", "E", "SE", "S", "SW", "W", "NW")]
+    assert sum(bool(s) for s in sides) == 3        # a triangle has three sides
+    state = game.new_initial_state(0)
+    assert not state.over
+    corner = next(iter(set.intersection(*(s for s in sides if s)) or {None}), None)
+    assert corner is None                          # no one site touches all three sides
+
+
+def test_is_connected_refuses_other_static_regions():
+    with pytest.raises(LudemeError, match="Rows"):
+        _game("(move Add (to (sites Empty)))", end="(end (if (is Connected Rows) "
+              "(result Mover Win)))")
+
+
+def test_expand_origin_with_a_direction():
+    game = _game("(move Add (to (sites \"Ring\")))", start="",
+                 board='(board (square 4)) (regions "Ring" (expand origin:5 All))')
+    assert sorted(m.to for m in game.new_initial_state(0).legal_moves()) == \
+        [0, 1, 2, 4, 5, 6, 8, 9, 10]
+
+
+def test_end_if_with_inner_rules_takes_the_first_that_applies():
+    end = ("(end (if (is Occupied 8) {(if (is Occupied 9) (result P2 Win)) "
+           "(if (is Occupied 8) (result P1 Win))} (result Mover Draw)))")
+    game = _game("(move Add (to (sites Empty)))", start='(place "Disc1" 9)', end=end)
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 8))
+    assert state.over and state.winner == 2
+
+
+def test_no_repeat_forbids_a_move_back_to_a_position_seen():
+    text = ('(game "Rep" (players 2) (equipment {(board (rectangle 1 4)) '
+            '(piece "Disc" Each (move Step (to if:(is Empty (to)))))}) '
+            '(rules (meta (no Repeat)) (start {(place "Disc1" 0) (place "Disc2" 3)}) '
+            '(play (forEach Piece)) (end (if (= (count Moves) 30) (result Mover Draw)))))')
+    state = compile_game(expand(load_description("t.lud", text))).new_initial_state(0)
+    for frm, to in [(0, 1), (3, 2), (1, 0)]:
+        state.apply(next(m for m in state.legal_moves() if (m.frm, m.to) == (frm, to)))
+    # 2 -> 3 would give back the start position
+    assert [(m.frm, m.to) for m in state.legal_moves()] == [(2, 1)]
+    with pytest.raises(LudemeError, match="Situational"):
+        compile_game(expand(load_description("t.lud", text.replace(
+            "(no Repeat)", "(no Repeat Situational)"))))
