@@ -246,7 +246,8 @@ class Intersection(_SetOp):
         def intersection(c):
             first, *rest = fs
             keep = set.intersection(*(set(f(c)) for f in rest)) if rest else None
-            return [s for s in first(c) if keep is None or s in keep]
+            # each site once: Ludii's regions are sets
+            return [s for s in dict.fromkeys(first(c)) if keep is None or s in keep]
         return intersection
 
 
