@@ -63,7 +63,7 @@ class SitesOccupied(Region):
         elif self.container in ("Board", 0):
             rng = range(env.num_board_sites)
         else:
-            raise self.fail("only container:\"Board\" is supported here")
+            return self._in_container(env, players)
         comps = None
         if isinstance(self.component, str):
             comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
@@ -97,7 +97,36 @@ class SitesOccupied(Region):
             return [s for s in rng if who[s] in ids and what[s] in comps]
         return occupied
 
+    def _in_container(self, env, players):
+        """container:<int> or a container's name: as Ludii, the sites of that container
+        (its number in declaration order, the board 0) holding the players' pieces."""
+        containers = env.equipment.containers
+        if isinstance(self.container, str):
+            cids = [i for i, k in enumerate(containers) if k.name == self.container]
+            if not cids:
+                raise self.fail(f"no container named {self.container!r}")
+            cid_fn = (lambda c, i=cids[0]: i)
+        else:
+            cid_fn = env.compile(self.container)
+        if self.component is not None or env.stacking:
+            raise self.fail("(sites Occupied container:...) with component: or on stacks is "
+                            "not supported yet")
+        ranges = [range(k.sites_from, k.sites_from + k.num_sites) for k in containers]
+        board = range(env.num_board_sites)
+
+        def occupied_in(c):
+            cid = cid_fn(c)
+            if not 0 <= cid < len(ranges):
+                return []
+            ids = players(c)
+            who, what = c.s.who, c.s.what
+            return [s for s in (board if cid == 0 else ranges[cid])
+                    if who[s] in ids and what[s]]
+        return occupied_in
+
     def predicate(self, env):
+        if self.container not in (None, "Board", 0):
+            return None     # read the container's sites through compile
         occupied = env.compile(self)
         players = env.role_players(self.by, self)
         limit = env.total_sites if self.container is None and env.board.site_type == "Cell" \
