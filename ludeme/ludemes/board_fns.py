@@ -156,3 +156,23 @@ class IsFull(Bool):
                             "(Ludii reads the empty cells there)")
         n = env.num_board_sites
         return lambda c: 0 not in c.s.what[:n]
+
+
+@ludeme("regionSite")
+class RegionSite(IntFn):
+    """`(regionSite <region> index:<int>)`: the site at that place in the region's sites in
+    increasing order, Off (-1) when there is none (Ludii's RegionSite). Example:
+    `(regionSite (sites Empty) index:(value))`."""
+
+    params = (P("region", Region), P("index", IntFn, named=True))
+
+    def compile(self, env):
+        region, index = env.compile(self.region), env.compile(self.index)
+
+        def region_site(c):
+            i = index(c)
+            if i < 0:
+                return -1
+            sites = sorted(set(region(c)))
+            return sites[i] if i < len(sites) else -1
+        return region_site
