@@ -167,3 +167,81 @@ def test_no_repeat_forbids_a_move_back_to_a_position_seen():
     with pytest.raises(LudemeError, match="Situational"):
         compile_game(expand(load_description("t.lud", text.replace(
             "(no Repeat)", "(no Repeat Situational)"))))
+
+
+def _selectable(region: str, start: str = START, board: str = "(board (square 4))",
+                play_first: str | None = None) -> list[int]:
+    """The sites of a region, read as the origins of (move Select ...) (a pass: [-1])."""
+    state = _game(f"(move Select (from {region}))", start=start, board=board).new_initial_state(0)
+    return sorted(m.frm for m in state.legal_moves())
+
+
+# From site 4 (row 1, column 0) of the 4x4 board above: P1 at 0 1 5 10, P2 at 2 3 15.
+@pytest.mark.parametrize("region, expected", [
+    ("(sites LineOfSight at:4 Orthogonal)", [0, 5]),                # the first piece each way
+    ("(sites LineOfSight Piece at:4 Diagonal)", [1]),
+    ("(sites LineOfSight Empty at:4 Orthogonal)", [8, 12]),         # the empty sites before
+    # Farthest: the last empty site before a piece, and a line's last site even when a
+    # piece stands there (as Ludii's SitesLineOfSight reads it)
+    ("(sites LineOfSight Farthest at:4 Orthogonal)", [0, 12]),
+    ("(sites LineOfSight Farthest at:12 E)", [14, 15]),
+    ("(sites LineOfSight Farthest at:4 E)", [-1]),                  # none: a pass
+    ("(sites Incident Cell of:Cell at:5)", [1, 4, 6, 9]),           # across each edge
+    ("(sites Incident Cell of:Cell at:5 P1)", [1]),
+    ("(sites Incident Cell of:Cell at:5 All)", [1]),                # any player's piece
+    ("(sites Playable)", [5, 6, 9, 10]),                            # the centre at first
+    ("(forEach (sites Board) if:(is Related Adjacent (site) 15))", [10, 11, 14]),
+    ("(forEach (sites Board) if:(is Related Orthogonal (site) (sites {0 15})))", [1, 4, 11, 14]),
+    ("(sites {(regionSite (sites Occupied by:P2) index:1)})", [3]),
+    ("(sites {(regionSite (sites Occupied by:P2) index:3)})", [-1]),
+    ("(intersection (sites Around (sites {0 2})) (sites Empty))", [4, 6, 7]),
+])
+def test_sites(region, expected):
+    assert _selectable(region) == expected
+
+
+def test_sites_playable_after_the_first_move_is_next_to_the_pieces():
+    state = _game("(move Add (to (sites Playable)))", start="").new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves()) == [5, 6, 9, 10]
+    state.apply(next(m for m in state.legal_moves() if m.to == 5))
+    assert sorted(m.to for m in state.legal_moves()) == [0, 1, 2, 4, 6, 8, 9, 10]
+
+
+def test_intersection_lists_a_site_once():
+    # 5 is next to both 0 and 10: (sites Around {0 10}) would give it twice
+    state = _game("(move Add (to (intersection (sites Around (sites {0 10}) Diagonal) "
+                  "(sites Empty))))", start="").new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves()) == [5, 7, 13, 15]
+
+
+# After P1 adds a disc at 4: P1 at 0 1 4 5 10, P2 at 2 3 15.
+@pytest.mark.parametrize("cond, expected", [
+    ("(is Pattern {F R F R F} from:0)", True),                       # N 4, E 5, S 1
+    ("(is Pattern {F F} from:0)", False),                            # 4 then 8 (empty)
+    ("(is Pattern {F} from:2)", True),                               # E: 3 is P2's too
+    ("(is Pattern {F F} from:2)", False),
+    ('(is Pattern {F R F} from:0 whats:{(id "Disc" P1)})', True),    # N 4, E 5
+    ('(is Pattern {F L F} from:0 whats:{(id "Disc" P1)})', True),    # E 1, N 5
+    ('(is Pattern {F F} from:0 whats:{(id "Disc" P1) (id "Disc" P2)})', False),  # 1 is P1's
+    ('(is Pattern {F F} from:1 whats:{(id "Disc" P1) (id "Disc" P2) (id "Disc" P1)})', False),
+    ('(is Pattern {F} from:1 whats:{(id "Disc" P1) (id "Disc" P2)})', True),     # E: 2
+    ("(is Pattern {F} from:6)", False),                              # an empty start
+])
+def test_is_pattern(cond, expected):
+    game = _game("(move Add (to (sites Empty)))", end=f"(end (if {cond} (result P1 Win)))")
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 4))
+    assert state.over is expected
+
+
+def test_count_cell_in_a_region_and_occupied_sites_of_a_hand():
+    text = ('(game "T" (players 2) (equipment {(board (square 3)) (hand Each size:2) '
+            '(piece "A" Each) (piece "B" Each)}) (rules (start {(place "A" "Hand") '
+            '(place "B" "Hand")}) (play (move (from (sites Occupied by:Mover '
+            'container:(mover))) (to (sites Empty)))) (end (if (= 0 (count Cell in:'
+            '(sites Hand P1))) (result P1 Win)))))')
+    game = compile_game(expand(load_description("t.lud", text)))
+    state = game.new_initial_state(0)
+    h1 = game.containers[1].sites_from
+    assert [state.what[h1], state.what[h1 + 1]] == [1, 3]    # A1 then B1: first empty sites
+    assert sorted({m.frm for m in state.legal_moves()}) == [h1, h1 + 1]
