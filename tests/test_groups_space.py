@@ -56,6 +56,9 @@ def test_group_sizes_and_liberties(intfn, expected):
 def test_sites_group_lists_the_group_in_increasing_order():
     assert _removable("(sites Group at:5 All)") == [0, 1, 5, 10]
     assert _removable("(sites Group at:3)") == [2, 3]
+    # from: the groups at each site of a region, together
+    assert _removable("(sites Group from:(sites {10 15}) Orthogonal)") == [10, 15]
+    assert _removable("(sites Group from:(sites {0 3}) Orthogonal)") == [0, 1, 2, 3, 5]
 
 
 @pytest.mark.parametrize("intfn, expected", [
@@ -245,3 +248,12 @@ def test_count_cell_in_a_region_and_occupied_sites_of_a_hand():
     h1 = game.containers[1].sites_from
     assert [state.what[h1], state.what[h1 + 1]] == [1, 3]    # A1 then B1: first empty sites
     assert sorted({m.frm for m in state.legal_moves()}) == [h1, h1 + 1]
+
+
+@pytest.mark.parametrize("intfn, expected", [
+    ("(size Array (union (array {2 2 5}) (array {5 7 7})))", 4),   # 2 2 5 7: the first kept
+    ("(max (union {(array {1}) (array {9 1}) (array {4})}))", 9),
+    ("(size Array (union {(array {1}) (array {9 1}) (array {4})}))", 3),
+])
+def test_int_array_union(intfn, expected):
+    assert _value(intfn) == expected

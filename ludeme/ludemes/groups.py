@@ -15,7 +15,8 @@ _GROUP_PARAMS = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
 
 
 def group_of(lud, env):
-    """A closure c -> list of the sites of the group at `at:`, in the order found.
+    """A closure (c, [site]) -> list of the sites of the group at `at:` (or at the site
+    given), in the order found.
 
     As Ludii's SitesGroup / SizeGroup: without `if:`, the site itself (empty or not)
     and every site reached by steps in the directions (Adjacent by default) holding
@@ -27,8 +28,9 @@ def group_of(lud, env):
     cond = env.compile(lud.if_) if lud.if_ is not None else None
     n = env.num_board_sites
 
-    def group(c):
-        frm = at(c)
+    def group(c, frm=None):
+        if frm is None:
+            frm = at(c)
         if not 0 <= frm < n:
             return []
         saved = (c.from_, c.to)
@@ -63,19 +65,36 @@ def group_of(lud, env):
 
 @ludeme("sites", "Group")
 class SitesGroup(Region):
-    """`(sites Group at:<site> [dirs] [if:<cond>])`: the sites of the group at a site, in
-    increasing order (Ludii's regions are sets). Example (the group just played into):
+    """`(sites Group at:<site> | from:<region> [dirs] [if:<cond>])`: the sites of the group at
+    a site (or of the groups at the sites of a region), in increasing order (Ludii's
+    regions are sets). Example (the group just played into):
 
         (sites Group at:(last To) Orthogonal)
     """
     concepts = ("Group",)
 
     distinct = True   # never lists a site twice
-    params = _GROUP_PARAMS
+    params = (P("type", SiteType, opt=True), P("at", IntFn, opt=True, named=True),
+              P("from", Region, opt=True, named=True),
+              P("dirn", (DirWord, "Directions"), opt=True),
+              P("if", "Bool", opt=True, named=True))
 
     def compile(self, env):
+        if (self.at is None) == (self.from_ is None):
+            raise self.fail("(sites Group ...) takes at:<site> or from:<region>")
+        if self.at is not None:
+            group = group_of(self, env)
+            return lambda c: sorted(group(c))
+        starts = env.compile(self.from_)
         group = group_of(self, env)
-        return lambda c: sorted(group(c))
+
+        def groups(c):
+            # from: the groups of every site of the region together
+            out = set()
+            for site in sorted(set(starts(c))):
+                out.update(group(c, site))
+            return sorted(out)
+        return groups
 
 
 @ludeme("size", "Group")

@@ -96,3 +96,27 @@ class ArrayDifference(IntArrayFn):
                 values.remove(v)
             return values
         return without_one
+
+
+@ludeme("union")
+class ArrayUnion(IntArrayFn):
+    """`(union <int array> <int array>)` or `(union {<int array> ...})`: Ludii's intArray
+    Union, the first array as it is, then each value of the others not already in.
+    Example: `(max (union (sizes Group Mover) (sizes Group Next)))`."""
+    concepts = ("Union",)
+
+    params = (P("arrays", IntArrayFn, many=True), P("more", IntArrayFn, opt=True))
+
+    def compile(self, env):
+        fns = [env.compile(a) for a in self.arrays + ([self.more] if self.more else [])]
+
+        def union(c):
+            if not fns:
+                return []
+            out = list(fns[0](c))
+            for f in fns[1:]:
+                for v in f(c):
+                    if v not in out:
+                        out.append(v)
+            return out
+        return union
