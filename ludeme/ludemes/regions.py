@@ -47,13 +47,13 @@ class SitesOccupied(Region):
 
     distinct = True   # never lists a site twice
 
-    params = (P("type", SiteType, opt=True), P("by", RoleType, named=True),
+    params = (P("type", SiteType, opt=True), P("by", (RoleType, "PlayerFn"), named=True),
               P("container", (LitStr, IntFn), opt=True, named=True),
               P("component", (LitStr, IntFn), opt=True, named=True),
               P("top", LitBool, opt=True, named=True))
 
     def compile(self, env):
-        players = env.role_players(self.by, self)
+        players = _by_players(env, self)
         if self.container is None and env.board.site_type != "Cell":
             # Ludii reads the sites of the board's own type: on a board of vertices or
             # edges the hands' sites (cells) are never among them.
@@ -128,7 +128,7 @@ class SitesOccupied(Region):
         if self.container not in (None, "Board", 0):
             return None     # read the container's sites through compile
         occupied = env.compile(self)
-        players = env.role_players(self.by, self)
+        players = _by_players(env, self)
         limit = env.total_sites if self.container is None and env.board.site_type == "Cell" \
             else env.num_board_sites
         comps = None
@@ -145,6 +145,14 @@ class SitesOccupied(Region):
                 return False
             return comps is None or c.s.what[site] in comps
         return member
+
+
+def _by_players(env, lud):
+    """A closure c -> the players `by:` names: a role, or (player <n>) (Ludii's Player)."""
+    if isinstance(lud.by, str):
+        return env.role_players(lud.by, lud)
+    who = env.compile(lud.by)
+    return lambda c: frozenset((who(c),))
 
 
 @ludeme("sites", "Hand")
