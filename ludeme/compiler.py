@@ -575,9 +575,9 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
          if comp.name == f"{item}{comp.owner}"]
     if not targets:
         raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
+    if rule.container is not None and rule.container != "Hand":
+        return [_place_in_named_hand(env, rule, item, by_name)]
     if rule.container is not None:
-        if rule.container != "Hand":
-            raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\")")
         hands = env.hand_ranges()
         for comp in targets:
             sites = hands.get(comp.owner)
@@ -628,6 +628,23 @@ def _place_actions(site, comp, count, state, stack=False) -> list[tuple]:
         acts.append((A_ADD, site, comp.index, comp.owner, n))
         acts.append((A_SET_FIELD, "state", site, TOP, state))
     return acts
+
+
+def _place_in_named_hand(env: Env, rule, item: str, by_name: dict) -> list:
+    """(place "Item1" "Hand1" ...): as Ludii's PlaceItem, on the first site of that hand, the
+    component whose index is the hand's container index (whatever the item named)."""
+    hands = {c.name: c for c in env.equipment.containers[1:]}
+    hand = hands.get(rule.container)
+    if hand is None or "Hand" not in rule.container:
+        raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\" or one "
+                        f"of {', '.join(hands) or 'no hands'})")
+    if item not in by_name:
+        raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
+    if hand.index >= len(env.components):
+        raise rule.fail(f"Ludii places component {hand.index} (the hand's number) here, "
+                        "and there is none")
+    comp = env.components[hand.index]
+    return _place_actions(hand.sites_from, comp, rule.count, rule.state)
 
 
 def _place_in_hand(sites, comp, count, state):

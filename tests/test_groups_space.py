@@ -259,3 +259,19 @@ def test_count_cell_in_a_region_and_occupied_sites_of_a_hand():
 ])
 def test_int_array_union(intfn, expected):
     assert _value(intfn) == expected
+
+
+def test_place_in_a_numbered_hand_places_the_component_of_that_number():
+    # Ludii's PlaceItem with "Hand2": component 2 (the hand's container index), whatever the
+    # item named, on the first site of that hand
+    text = ('(game "T" (players 2) (equipment {(board (square 3)) (hand Each) '
+            '(piece "A" P1) (piece "B" P2) (piece "C" Each)}) (rules (start {(place "A1" "Hand1" '
+            'count:2) (place "C2" "Hand2" count:3)}) (play (move Pass)) (end (if (no Moves Next) '
+            '(result Mover Win)))))')
+    game = compile_game(expand(load_description("t.lud", text)))
+    state = game.new_initial_state(0)
+    h1, h2 = game.containers[1].sites_from, game.containers[2].sites_from
+    assert (state.what[h1], state.count[h1]) == (1, 2)
+    assert (state.what[h2], state.count[h2]) == (2, 3)     # B2, not C2
+    with pytest.raises(LudemeError, match="Hand3"):
+        compile_game(expand(load_description("t.lud", text.replace('"Hand2"', '"Hand3"'))))
