@@ -275,3 +275,8 @@ def test_place_in_a_numbered_hand_places_the_component_of_that_number():
     assert (state.what[h2], state.count[h2]) == (2, 3)     # B2, not C2
     with pytest.raises(LudemeError, match="Hand3"):
         compile_game(expand(load_description("t.lud", text.replace('"Hand2"', '"Hand3"'))))
+
+
+def test_the_games_limits():
+    assert _value("(value MoveLimit)") == 10000
+    assert _value("(value TurnLimit)") == 1250
