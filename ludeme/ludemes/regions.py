@@ -175,13 +175,16 @@ class SitesHand(Region):
 
 @ludeme("sites")
 class SitesLiteralL(Region):
-    """`(sites {1 2 "A1"})` or `(sites "Name")` for a named region."""
+    """`(sites {1 2 "A1"})`, `(sites "Name")` for a named region, or `(sites <int array>)`."""
 
     params = (P("items", Region, opt=True), P("player", "PlayerFn", opt=True),
               P("role", RoleType, opt=True), P("name", LitStr, opt=True),
-              P("sites", IntFn, opt=True, many=True))
+              P("sites", IntFn, opt=True, many=True), P("array", "IntArrayFn", opt=True))
 
     def compile(self, env):
+        if self.array is not None:     # (sites <int array>): Ludii's SitesCustom, a set
+            array = env.compile(self.array)
+            return lambda c: sorted({s for s in array(c) if s >= 0})
         items = getattr(self.items, "items", None)
         if items is not None and len(items) == 1 and isinstance(items[0], Str) \
                 and items[0].value in env.regions:
