@@ -282,3 +282,20 @@ def test_place_in_a_numbered_hand_places_the_component_of_that_number():
 def test_the_games_limits():
     assert _value("(value MoveLimit)") == 10000
     assert _value("(value TurnLimit)") == 1250
+
+
+# After P1 adds a disc at 9: P1 at 0 1 5 9 10, P2 at 2 3 15.
+@pytest.mark.parametrize("cond, expected", [
+    # an empty pivot makes lines of empty sites, as Ludii reads it: 12 13 14
+    ("(is Line 3 Orthogonal throughAny:(sites {12 13}))", True),
+    ("(is Line 3 Orthogonal throughAny:(sites {0 9}))", True),       # 9: 1 5 9
+    ("(is Line 3 Orthogonal throughAny:(sites {0 2 3}))", False),
+    ('(is Line 3 Orthogonal throughAny:(sites {1 8}) what:(id "Disc" P2))', False),  # no pivot
+    ('(is Line 2 throughAny:(sites {1 3}) what:(id "Disc" P2))', True),   # 3: 2 3
+    ("(is Line 3 Orthogonal throughAny:(sites {0 9}) if:(!= (to) 0))", False),  # 0 stops it
+])
+def test_is_line_through_any(cond, expected):
+    game = _game("(move Add (to (sites Empty)))", end=f"(end (if {cond} (result P1 Win)))")
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 9))
+    assert state.over is expected

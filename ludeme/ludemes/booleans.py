@@ -175,17 +175,17 @@ class IsLine(Bool):
         nsites = env.num_board_sites
         components = env.components
 
-        def is_line(c):
-            pivot = through(c)
+        def line_at(c, pivot):
+            """True: a line through the pivot; False: none; None: Ludii stops looking."""
             if pivot < 0 or pivot >= nsites:
-                return False
+                return None
             s = c.s
             saved_to = c.to
             if cond is not None:
                 c.to = pivot
                 if not cond(c):
                     c.to = saved_to
-                    return False
+                    return None
             what = s.what
             if whats_fns is not None:
                 whats = {f(c) for f in whats_fns}
@@ -234,7 +234,27 @@ class IsLine(Bool):
                     break
             c.to = saved_to
             return found
-        return is_line
+
+        if self.throughAny is None:
+            return lambda c: line_at(c, through(c)) is True
+        if self.through is not None:
+            raise self.fail("(is Line ...) takes through: or throughAny:, not both")
+        region = env.compile(self.throughAny)
+
+        def is_line_through_any(c):
+            # Ludii: each site of the region in turn (those holding one of the kinds of
+            # what:/whats: when given) until a line is found or a pivot stops the search
+            pivots = sorted(set(region(c)))
+            if whats_fns is not None or what_fn is not None:
+                kinds = {f(c) for f in whats_fns} if whats_fns is not None else {what_fn(c)}
+                what = c.s.what
+                pivots = [p for p in pivots if 0 <= p < nsites and what[p] in kinds]
+            for pivot in pivots:
+                got = line_at(c, pivot)
+                if got is not False:
+                    return got is True
+            return False
+        return is_line_through_any
 
 
     def _by_level(self, env):
