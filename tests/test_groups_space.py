@@ -200,6 +200,7 @@ def _selectable(region: str, start: str = START, board: str = "(board (square 4)
     ("(intersection (sites Around (sites {0 2})) (sites Empty))", [4, 6, 7]),
     ("(sites Occupied by:(player 2))", [2, 3, 15]),
     ("(sites (array {7 3 7}))", [3, 7]),                            # an int array as a set
+    ("(forEach of:(sites {2 15}) (sites Around (site) Orthogonal))", [1, 3, 6, 11, 14]),
     ("(sites (results from:(sites {0 1}) to:(from) (+ (from) 4)))", [4, 5]),
     ("(sites Occupied by:(player (- 3 (mover))))", [2, 3, 15]),
 ])
