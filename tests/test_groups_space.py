@@ -73,7 +73,9 @@ def test_sites_group_lists_the_group_in_increasing_order():
     ("(max (sizes Group Orthogonal P1))", 3),
     ("(max (difference (sizes Group Orthogonal P1) 3))", 1),  # one occurrence of 3 less
     ("(max (difference (array {3 1 3}) 3))", 3),
-    ("(max (difference (array {3 1 3}) (array {3})))", 1),
+    ("(max (difference (array {3 1 3}) (array {3})))", 3),       # one 3 for each 3 removed
+    ("(max (difference (array {3 1 3}) (array {3 3})))", 1),
+    ("(size Array (difference (array {1 1 2}) (array {1 5})))", 2),
     ("(max (difference (sizes Group P2) (sizes Group P2)))", -1),
     ("(^ 2 10)", 1024),
     ("(pow 3 (size Group at:0 Orthogonal))", 27),
@@ -300,3 +302,16 @@ def test_is_line_through_any(cond, expected):
     state = game.new_initial_state(0)
     state.apply(next(m for m in state.legal_moves() if m.to == 9))
     assert state.over is expected
+
+
+@pytest.mark.parametrize("intfn, expected", [
+    ("(count Steps 12 (sites {15 3}))", 3),                         # the nearest: 15 (row 3)
+    ("(count Steps Orthogonal 12 (sites {3 15}))", 3),
+    ("(count Steps 5 (sites {5 15}))", 0),
+    ("(count Steps 5 (sites {-1}))", 0),                             # no site: 0
+    ("(count Steps (step Orthogonal (to if:(is Empty (to)))) 4 (sites {14 11}))", 4),  # 8 9 13 14
+    ("(count Steps (step Orthogonal (to if:(is Empty (to)))) 4 (sites {11}))", 1000000000),  # walled in
+    ("(count Steps (step Orthogonal (to if:(is Empty (to)))) 4 (sites {4 1}))", 0),
+])
+def test_count_steps_to_a_region(intfn, expected):
+    assert _value(intfn) == expected

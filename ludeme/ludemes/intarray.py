@@ -73,8 +73,8 @@ class ArrayAsRegion(_ArrayMixin, Region):
 @ludeme("difference")
 class ArrayDifference(IntArrayFn):
     """`(difference <int array> <int array> | <int>)`: Ludii's intArray Difference, the
-    values of the first array without every value of the second, or without the first
-    occurrence of one value. Example, the sizes but the largest one:
+    values of the first array without one occurrence of each value of the second (or of
+    the one value). Example, the sizes but the largest one:
 
         (difference (sizes Group P1) (max (sizes Group P1)))
     """
@@ -84,10 +84,15 @@ class ArrayDifference(IntArrayFn):
     def compile(self, env):
         source, sub = env.compile(self.source), env.compile(self.subtraction)
         if isinstance(self.subtraction, IntArrayFn):
-            def without_all(c):
-                drop = set(sub(c))
-                return [v for v in source(c) if v not in drop]
-            return without_all
+            def without_each(c):
+                # Trove's TIntArrayList.removeAll: one occurrence per value of the second
+                # array (a multiset difference, as Ludii's traces of Brain Coral show)
+                values = list(source(c))
+                for v in sub(c):
+                    if v in values:
+                        values.remove(v)
+                return values
+            return without_each
 
         def without_one(c):
             values = list(source(c))

@@ -11,7 +11,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from .base import IntFn, P, SiteType, ludeme
+from .base import IntFn, P, Region, SiteType, ludeme
 from .moves import MoveStep
 from .regions import RelationType
 from .sliding import MoveSlide
@@ -90,10 +90,12 @@ class CountSteps(IntFn):
     concepts = ("Distance",)
 
     params = (P("type", SiteType, opt=True), P("relation", RelationType, opt=True),
-              P("step", StepEffect, opt=True), P("site1", IntFn), P("site2", IntFn))
+              P("step", StepEffect, opt=True), P("site1", IntFn), P("site2", (IntFn, Region)))
 
     def compile(self, env):
         site1, site2 = env.compile(self.site1), env.compile(self.site2)
+        if isinstance(self.site2, Region):
+            return self._to_region(env, site1, site2)
         if self.step is None:
             table = env.step_targets(self.relation or "Adjacent", self)
 
@@ -132,6 +134,52 @@ class CountSteps(IntFn):
                 n += 1
             c.from_, c.to = saved
             return n
+        return count_steps
+
+
+    def _to_region(self, env, site1, region):
+        """To the nearest site of a region, as Ludii's CountSteps: 0 with no site (or the
+        first site off the board); with a (step ...), Infinity when no walk reaches it."""
+        if self.step is None:
+            table = env.step_targets(self.relation or "Adjacent", self)
+
+            def distance(c):
+                a, targets = site1(c), {x for x in region(c) if x >= 0}
+                if a < 0 or not targets:
+                    return 0
+                seen, ring, d = {a}, [a], 0
+                while ring and targets.isdisjoint(ring):
+                    ring = [t for s in ring for t in table[s] if t not in seen]
+                    seen.update(ring)
+                    d += 1
+                return d
+            return distance
+        if self.relation is not None:
+            raise self.fail("(count Steps ...) takes a relation or a (step ...), not both")
+        keys, ring, nsites = step_walker(env, self.step, self)
+        infinity = 1_000_000_000
+
+        def count_steps(c):
+            a = site1(c)
+            targets = {x for x in region(c) if 0 <= x < nsites}
+            if a < 0:
+                return 0
+            if a >= nsites or not targets:
+                return infinity
+            if a in targets:
+                return 0
+            saved = (c.from_, c.to)
+            dirs = keys(c, a)
+            current = ring(c, (a,), dirs, {a})
+            seen = {a, *current}
+            n = 1
+            while current and targets.isdisjoint(current):
+                nxt = ring(c, current, dirs, seen)
+                seen.update(nxt)
+                current = nxt
+                n += 1
+            c.from_, c.to = saved
+            return n if current else infinity
         return count_steps
 
 
