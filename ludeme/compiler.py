@@ -584,11 +584,11 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
             if not sites:
                 raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
             if item in by_name:
-                out.append(_place_actions(sites[0], comp, rule.count, rule.state))
+                out.append(_place_actions(sites[0], comp, rule.count, _fields(rule)))
             else:
                 # Ludii's PlaceItem: each player's piece goes to the first empty site of
                 # their hand, as the position stands when the rule is played.
-                out.append(_place_in_hand(sites, comp, rule.count, rule.state))
+                out.append(_place_in_hand(sites, comp, rule.count, _fields(rule)))
         return out
     if rule.where is None and rule.coord is None:
         raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
@@ -607,26 +607,32 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
         except _NeedsState:
             # A region of the position so far, e.g. (sites Empty): Ludii applies the
             # start rules in order, so it is read when this rule is played.
-            out.append(_place_on_region(f, comp, count, rule.state, stack))
+            out.append(_place_on_region(f, comp, count, _fields(rule), stack))
             return out
         sites = [got] if isinstance(got, int) else list(got)
         bad = [x for x in sites if not 0 <= x < env.total_sites]
         if bad:
             raise rule.fail(f"(place {item!r} ...) names no site here "
                             f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
-    out.append([a for s in sites for a in _place_actions(s, comp, count, rule.state, stack)])
+    out.append([a for s in sites for a in _place_actions(s, comp, count, _fields(rule), stack)])
     return out
 
 
-def _place_actions(site, comp, count, state, stack=False) -> list[tuple]:
-    """Ludii's placePieces: add the piece; with `state:`, every piece placed gets that
-    state (each level of a stack in turn)."""
-    if state is None:
+def _fields(rule) -> tuple:
+    """The (field, value) pairs a (place ...) rule gives its pieces: state:, value:."""
+    return tuple((name, v) for name in ("state", "value")
+                 if (v := getattr(rule, name, None)) is not None)
+
+
+def _place_actions(site, comp, count, fields=(), stack=False) -> list[tuple]:
+    """Ludii's placePieces: add the piece; with `state:` or `value:`, every piece placed
+    gets them (each level of a stack in turn)."""
+    if not fields:
         return [(A_ADD, site, comp.index, comp.owner, count)]
     acts = []
     for n in ([1] * count if stack else [count]):
         acts.append((A_ADD, site, comp.index, comp.owner, n))
-        acts.append((A_SET_FIELD, "state", site, TOP, state))
+        acts.extend((A_SET_FIELD, name, site, TOP, v) for name, v in fields)
     return acts
 
 
@@ -644,24 +650,24 @@ def _place_in_named_hand(env: Env, rule, item: str, by_name: dict) -> list:
         raise rule.fail(f"Ludii places component {hand.index} (the hand's number) here, "
                         "and there is none")
     comp = env.components[hand.index]
-    return _place_actions(hand.sites_from, comp, rule.count, rule.state)
+    return _place_actions(hand.sites_from, comp, rule.count, _fields(rule))
 
 
-def _place_in_hand(sites, comp, count, state):
+def _place_in_hand(sites, comp, count, fields):
     """A start move placing `comp` on the first empty site of a hand."""
     def actions(ctx):
         what = ctx.s.what
         site = next((x for x in sites if what[x] == 0), None)
-        return [] if site is None else _place_actions(site, comp, count, state)
+        return [] if site is None else _place_actions(site, comp, count, fields)
     return actions
 
 
-def _place_on_region(region, comp, count, state, stack=False):
+def _place_on_region(region, comp, count, fields, stack=False):
     """A start move placing `comp` on the sites `region` gives in the position it is played in."""
     def actions(ctx):
         got = region(ctx)
         sites = [got] if isinstance(got, int) else got
-        return [a for s in sites for a in _place_actions(s, comp, count, state, stack)]
+        return [a for s in sites for a in _place_actions(s, comp, count, fields, stack)]
     return actions
 
 

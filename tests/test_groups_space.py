@@ -315,3 +315,16 @@ def test_is_line_through_any(cond, expected):
 ])
 def test_count_steps_to_a_region(intfn, expected):
     assert _value(intfn) == expected
+
+
+def test_place_value_and_the_empty_sites_of_a_container():
+    text = ('(game "T" (players 2) (equipment {(board (square 2)) (piece "A" Each) '
+            '(hand Shared size:3)}) (rules (start {(place "A1" (handSite Shared 0) value:1) '
+            '(place "A2" (handSite Shared 2) state:1 value:2)}) (play (move Select (from '
+            '(sites Empty 1)))) (end (if (no Moves Next) (result Mover Win)))))')
+    game = compile_game(expand(load_description("t.lud", text)))
+    state = game.new_initial_state(0)
+    h = game.containers[1].sites_from
+    assert [state.sites.value[h + i] for i in range(3)] == [1, 0, 2]
+    assert state.sites.state[h + 2] == 1
+    assert [m.frm for m in state.legal_moves()] == [h + 1]     # the hand's one empty site

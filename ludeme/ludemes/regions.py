@@ -19,13 +19,35 @@ class SitesEmpty(Region):
     params = (P("type", SiteType, opt=True), P("container", (LitStr, IntFn), opt=True))
 
     def compile(self, env):
+        if self.container is not None:
+            sites_of = _container_sites(env, self)
+            return lambda c: [s for s in sites_of(c) if c.s.what[s] == 0]
         n = env.num_board_sites
         rng = range(n)
         return lambda c: [s for s in rng if c.s.what[s] == 0]
 
     def predicate(self, env):
+        if self.container is not None:
+            sites_of = _container_sites(env, self)
+            return lambda c, site: site in sites_of(c) and c.s.what[site] == 0
         n = env.num_board_sites
         return lambda c, site: 0 <= site < n and c.s.what[site] == 0
+
+
+def _container_sites(env, lud):
+    """A closure c -> the sites of the container `lud.container` names: its number in
+    declaration order (the board 0) or its name, as Ludii's ContainerId."""
+    containers = env.equipment.containers
+    ranges = [range(env.num_board_sites)] + [range(k.sites_from, k.sites_from + k.num_sites)
+                                             for k in containers[1:]]
+    if isinstance(lud.container, str):
+        cids = [i for i, k in enumerate(containers) if k.name == lud.container]
+        if not cids:
+            raise lud.fail(f"no container named {lud.container!r}")
+        fixed = ranges[cids[0]]
+        return lambda c: fixed
+    cid = env.compile(lud.container)
+    return lambda c: ranges[i] if 0 <= (i := cid(c)) < len(ranges) else ()
 
 
 @ludeme("sites", "Board")
@@ -100,28 +122,15 @@ class SitesOccupied(Region):
     def _in_container(self, env, players):
         """container:<int> or a container's name: as Ludii, the sites of that container
         (its number in declaration order, the board 0) holding the players' pieces."""
-        containers = env.equipment.containers
-        if isinstance(self.container, str):
-            cids = [i for i, k in enumerate(containers) if k.name == self.container]
-            if not cids:
-                raise self.fail(f"no container named {self.container!r}")
-            cid_fn = (lambda c, i=cids[0]: i)
-        else:
-            cid_fn = env.compile(self.container)
         if self.component is not None or env.stacking:
             raise self.fail("(sites Occupied container:...) with component: or on stacks is "
                             "not supported yet")
-        ranges = [range(k.sites_from, k.sites_from + k.num_sites) for k in containers]
-        board = range(env.num_board_sites)
+        sites_of = _container_sites(env, self)
 
         def occupied_in(c):
-            cid = cid_fn(c)
-            if not 0 <= cid < len(ranges):
-                return []
             ids = players(c)
             who, what = c.s.who, c.s.what
-            return [s for s in (board if cid == 0 else ranges[cid])
-                    if who[s] in ids and what[s]]
+            return [s for s in sites_of(c) if who[s] in ids and what[s]]
         return occupied_in
 
     def predicate(self, env):
