@@ -103,12 +103,7 @@ class CountSteps(IntFn):
                 a, b = site1(c), site2(c)
                 if a < 0 or b < 0:
                     return 0
-                seen, ring, d = {a}, [a], 0
-                while ring and b not in ring:
-                    ring = [t for s in ring for t in table[s] if t not in seen]
-                    seen.update(ring)
-                    d += 1
-                return d
+                return _rings_to(table, a, {b})
             return distance
         if self.relation is not None:
             raise self.fail("(count Steps ...) takes a relation or a (step ...), not both")
@@ -122,20 +117,8 @@ class CountSteps(IntFn):
                 return 0
             if a >= nsites:
                 return 0
-            saved = (c.from_, c.to)
-            dirs = keys(c, a)
-            current = ring(c, (a,), dirs, {a})
-            seen = {a, *current}
-            n = 1
-            while current and b not in current:
-                nxt = ring(c, current, dirs, seen)
-                seen.update(nxt)
-                current = nxt
-                n += 1
-            c.from_, c.to = saved
-            return n
+            return _walk_to(c, ring, keys(c, a), a, {b})[0]
         return count_steps
-
 
     def _to_region(self, env, site1, region):
         """To the nearest site of a region, as Ludii's CountSteps: 0 with no site (or the
@@ -147,12 +130,7 @@ class CountSteps(IntFn):
                 a, targets = site1(c), {x for x in region(c) if x >= 0}
                 if a < 0 or not targets:
                     return 0
-                seen, ring, d = {a}, [a], 0
-                while ring and targets.isdisjoint(ring):
-                    ring = [t for s in ring for t in table[s] if t not in seen]
-                    seen.update(ring)
-                    d += 1
-                return d
+                return _rings_to(table, a, targets)
             return distance
         if self.relation is not None:
             raise self.fail("(count Steps ...) takes a relation or a (step ...), not both")
@@ -168,19 +146,36 @@ class CountSteps(IntFn):
                 return infinity
             if a in targets:
                 return 0
-            saved = (c.from_, c.to)
-            dirs = keys(c, a)
-            current = ring(c, (a,), dirs, {a})
-            seen = {a, *current}
-            n = 1
-            while current and targets.isdisjoint(current):
-                nxt = ring(c, current, dirs, seen)
-                seen.update(nxt)
-                current = nxt
-                n += 1
-            c.from_, c.to = saved
-            return n if current else infinity
+            n, reached = _walk_to(c, ring, keys(c, a), a, targets)
+            return n if reached else infinity
         return count_steps
+
+
+def _rings_to(table, a, targets) -> int:
+    """Breadth-first rings of `table` steps out from `a` until one holds a target (or none
+    is left): how many rings that took."""
+    seen, ring, d = {a}, [a], 0
+    while ring and targets.isdisjoint(ring):
+        ring = [t for s in ring for t in table[s] if t not in seen]
+        seen.update(ring)
+        d += 1
+    return d
+
+
+def _walk_to(c, ring, dirs, a, targets) -> tuple[int, bool]:
+    """Rings of allowed steps out from `a` (see step_walker) until one holds a target:
+    (how many rings, whether a target was reached)."""
+    saved = (c.from_, c.to)
+    current = ring(c, (a,), dirs, {a})
+    seen = {a, *current}
+    n = 1
+    while current and targets.isdisjoint(current):
+        nxt = ring(c, current, dirs, seen)
+        seen.update(nxt)
+        current = nxt
+        n += 1
+    c.from_, c.to = saved
+    return n, bool(current)
 
 
 def walk_region(env, lud, step, origin, lo_fn, hi_fn):
