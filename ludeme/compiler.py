@@ -19,6 +19,7 @@ from .roles import Roles
 from .tables import BoardTables
 from .ludemes import base, dice as D, game as G  # importing the package registers every family
 from .ludemes.base import Builder, Ludeme, Other
+from .ludemes.meta import NoRepeat
 
 MAX_TURNS_PER_PLAYER = 1250
 MAX_MOVES = 10_000
@@ -334,12 +335,15 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> G
                     env.teams[roles.owner(role, rule)] = rule.team
     requires_all_pass = True
     swap_rule = False
+    repetition = None
     if rules.meta is not None:
         for m in rules.meta.rules:
             if isinstance(m, G.PassEnd):
                 requires_all_pass = m.kind_ != "NoEnd"
             elif isinstance(m, G.Swap):
                 swap_rule = True
+            elif isinstance(m, NoRepeat):
+                repetition = m.repetition
             else:
                 raise m.fail(f"the meta rule ({m.keyword} ...) is not supported yet")
     if any((lud.keyword, lud.kind) == ("all", "Passed") for lud in built):
@@ -395,6 +399,7 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> G
     game.records_start = env.records_start
     game.stacking = env.stacking
     game.swap_rule = swap_rule
+    game.repetition = repetition
     game.sequence_capture = env.sequence_capture
     game.counting = env.counting
     game.uses_chance = env.uses_chance or bool(dice_sets)
@@ -573,15 +578,20 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
          if comp.name == f"{item}{comp.owner}"]
     if not targets:
         raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
+    if rule.container is not None and rule.container != "Hand":
+        return [_place_in_named_hand(env, rule, item, by_name)]
     if rule.container is not None:
-        if rule.container != "Hand":
-            raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\")")
-        hands = env.hand_offsets()
+        hands = env.hand_ranges()
         for comp in targets:
-            site = hands.get(comp.owner)
-            if site is None:
+            sites = hands.get(comp.owner)
+            if not sites:
                 raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
-            out.append(_place_actions(site, comp, rule.count, rule.state, value=rule.value))
+            if item in by_name:
+                out.append(_place_actions(sites[0], comp, rule.count, _fields(rule)))
+            else:
+                # Ludii's PlaceItem: each player's piece goes to the first empty site of
+                # their hand, as the position stands when the rule is played.
+                out.append(_place_in_hand(sites, comp, rule.count, _fields(rule)))
         return out
     if rule.where is None and rule.coord is None:
         raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
@@ -600,37 +610,67 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
         except _NeedsState:
             # A region of the position so far, e.g. (sites Empty): Ludii applies the
             # start rules in order, so it is read when this rule is played.
-            out.append(_place_on_region(f, comp, count, rule.state, stack, rule.value))
+            out.append(_place_on_region(f, comp, count, _fields(rule), stack))
             return out
         sites = [got] if isinstance(got, int) else list(got)
         bad = [x for x in sites if not 0 <= x < env.total_sites]
         if bad:
             raise rule.fail(f"(place {item!r} ...) names no site here "
                             f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
-    out.append([a for s in sites
-                for a in _place_actions(s, comp, count, rule.state, stack, rule.value)])
+    out.append([a for s in sites for a in _place_actions(s, comp, count, _fields(rule), stack)])
     return out
 
 
-def _place_actions(site, comp, count, state, stack=False, value=None) -> list[tuple]:
-    """Ludii's placePieces: add the piece; with `state:` (`value:`), every piece placed gets
-    that state (value), each level of a stack in turn."""
-    if state is None and value is None:
+def _fields(rule) -> tuple:
+    """The (field, value) pairs a (place ...) rule gives its pieces: state:, value:."""
+    return tuple((name, v) for name in ("state", "value")
+                 if (v := getattr(rule, name, None)) is not None)
+
+
+def _place_actions(site, comp, count, fields=(), stack=False) -> list[tuple]:
+    """Ludii's placePieces: add the piece; with `state:` or `value:`, every piece placed
+    gets them (each level of a stack in turn)."""
+    if not fields:
         return [(A_ADD, site, comp.index, comp.owner, count)]
     acts = []
     for n in ([1] * count if stack else [count]):
         acts.append((A_ADD, site, comp.index, comp.owner, n))
-        acts.extend((A_SET_FIELD, name, site, TOP, v)
-                    for name, v in (("state", state), ("value", value)) if v is not None)
+        acts.extend((A_SET_FIELD, name, site, TOP, v) for name, v in fields)
     return acts
 
 
-def _place_on_region(region, comp, count, state, stack=False, value=None):
+def _place_in_named_hand(env: Env, rule, item: str, by_name: dict) -> list:
+    """(place "Item1" "Hand1" ...): as Ludii's PlaceItem, on the first site of that hand, the
+    component whose index is the hand's container index (whatever the item named)."""
+    hands = {c.name: c for c in env.equipment.containers[1:]}
+    hand = hands.get(rule.container)
+    if hand is None or "Hand" not in rule.container:
+        raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\" or one "
+                        f"of {', '.join(hands) or 'no hands'})")
+    if item not in by_name:
+        raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
+    if hand.index >= len(env.components):
+        raise rule.fail(f"Ludii places component {hand.index} (the hand's number) here, "
+                        "and there is none")
+    comp = env.components[hand.index]
+    return _place_actions(hand.sites_from, comp, rule.count, _fields(rule))
+
+
+def _place_in_hand(sites, comp, count, fields):
+    """A start move placing `comp` on the first empty site of a hand."""
+    def actions(ctx):
+        what = ctx.s.what
+        site = next((x for x in sites if what[x] == 0), None)
+        return [] if site is None else _place_actions(site, comp, count, fields)
+    return actions
+
+
+def _place_on_region(region, comp, count, fields, stack=False):
     """A start move placing `comp` on the sites `region` gives in the position it is played in."""
     def actions(ctx):
         got = region(ctx)
         sites = [got] if isinstance(got, int) else got
-        return [a for s in sites for a in _place_actions(s, comp, count, state, stack, value)]
+        return [a for s in sites for a in _place_actions(s, comp, count, fields, stack)]
     return actions
 
 

@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .repetition import record_position, without_repeats
 from .state import TOP, TrackIndices, new_sites
 
 # Action kinds (tuples: kind first). Kept as plain tuples for speed.
@@ -213,6 +214,7 @@ class Game:
         self.stacking = False           # sites hold stacks (ludeme.state.StackSites)
         self.uses_chance = False        # rules draw from the state's chance stream
         self.swap_rule = False          # (meta (swap)): the second player may swap seats
+        self.repetition: str | None = None  # (meta (no Repeat ...)): ludemes.meta
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
@@ -236,6 +238,8 @@ class Game:
         s.num_start_moves = s.num_moves
         if self.records_start:          # Ludii's trial.startingPos, read by (sites Start ...)
             s.notes["startingPos"] = tuple(s.sites.what[:self.containers[0].num_sites])
+        if self.repetition:
+            record_position(s)
         return s
 
     def component_named(self, name: str) -> Component | None:
@@ -254,7 +258,8 @@ class State:
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
-                 "force_roll", "to_clear", "_replayed", "draws", "on_track")
+                 "force_roll", "to_clear", "_replayed", "draws", "on_track",
+                 "repeats")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -311,6 +316,8 @@ class State:
         # Ludii's OnTrackIndices: how far along each track the pieces are, kept only in a
         # game with a track that passes a site twice (see ludeme.state.TrackIndices).
         self.on_track = TrackIndices(game.board.track_info) if game.track_indexed else None
+        # (no Repeat ...): the positions recorded in the game and in this turn (frozensets)
+        self.repeats: tuple | None = None
         self.ctx = Ctx(game, self)
         self._legal = None
 
@@ -341,6 +348,8 @@ class State:
                                                        (A_NEXT, self.mover)]))
             if not moves:
                 moves = [pass_move(self.mover)]
+            if self.g.repetition:
+                moves = without_repeats(self, moves)
             self._legal = moves
         return self._legal
 
@@ -680,6 +689,8 @@ class State:
             while not self.active[nxt]:
                 nxt = nxt % n + 1
             self.next = nxt
+        if g.repetition:
+            record_position(self)
 
     # -- end of game -------------------------------------------------------
     def _all_passed(self) -> bool:

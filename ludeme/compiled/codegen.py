@@ -982,7 +982,7 @@ class Source:
             self.end_result(lud.if_, lud.result, out, ind + "        ")
             self.player_bound = False
             return
-        if type(lud) is not G.EndIf or lud.result is None:
+        if type(lud) is not G.EndIf or lud.result is None or lud.rules:
             raise Unsupported(lud)
         self.end_result(lud.cond, lud.result, out, ind)
 
@@ -1067,6 +1067,8 @@ def check_game(game) -> None:
         raise Unsupported(None, "visited sites")
     if getattr(game, "swap_rule", False):
         raise Unsupported(None, "the swap rule")
+    if getattr(game, "repetition", None):
+        raise Unsupported(None, "(no Repeat ...)")
     if getattr(game, "sequence_capture", False):
         raise Unsupported(None, "removals at the end of the turn")
     if getattr(game, "counting", False) and not getattr(game, "ludii_owners", None):

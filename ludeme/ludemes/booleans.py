@@ -137,7 +137,7 @@ class IsIn(Bool):
 
 @ludeme("is", "Line")
 class IsLine(Bool):
-    """`(is Line <length> [dirs] [through:] [what:|who:] [exact:] [contiguous:] [if:])`.
+    """`(is Line <length> [dirs] [<role>] [through:] [what:|who:] [exact:] [contiguous:] [if:])`.
 
     As Ludii: the pivot (by default the last move's destination) must hold a
     piece; pieces of the same kind (or of `who`) are counted along each line
@@ -146,7 +146,7 @@ class IsLine(Bool):
     concepts = ("Line", "AdjacentDirection if not dirn")
 
     params = (P("type", SiteType, opt=True), P("length", IntFn),
-              P("dirn", (DirWord, "Directions"), opt=True),
+              P("dirn", (DirWord, "Directions"), opt=True), P("role", RoleType, opt=True),
               P("through", IntFn, opt=True, named=True),
               P("throughAny", Region, opt=True, named=True),
               P("what", IntFn, opt=True, named=True), P("who", IntFn, opt=True, named=True),
@@ -162,7 +162,11 @@ class IsLine(Bool):
         length = env.compile(self.length)
         through = env.compile(self.through) if self.through is not None else (lambda c: c.s.last_to)
         radials = env.line_radials(self.dirn or "Adjacent", self)
-        who_fn = env.compile(self.who) if self.who is not None else None
+        if self.role is not None and self.who is not None:
+            raise self.fail("(is Line ...) takes a role or who:, not both")
+        # a role: a line of that player's pieces (Ludii's `who`, read as (id <role>))
+        who_fn = env.compile(self.who) if self.who is not None else \
+            env.role_id(self.role, self) if self.role is not None else None
         what_fn = env.compile(self.what) if self.what is not None else None
         # whats: any of several kinds makes the line (Ludii's IsLine reads them as what:)
         whats_fns = [env.compile(w) for w in self.whats] if self.whats else None
@@ -173,17 +177,17 @@ class IsLine(Bool):
         nsites = env.num_board_sites
         components = env.components
 
-        def is_line(c):
-            pivot = through(c)
+        def line_at(c, pivot):
+            """True: a line through the pivot; False: none; None: Ludii stops looking."""
             if pivot < 0 or pivot >= nsites:
-                return False
+                return None
             s = c.s
             saved_to = c.to
             if cond is not None:
                 c.to = pivot
                 if not cond(c):
                     c.to = saved_to
-                    return False
+                    return None
             what = s.what
             if whats_fns is not None:
                 whats = {f(c) for f in whats_fns}
@@ -232,13 +236,33 @@ class IsLine(Bool):
                     break
             c.to = saved_to
             return found
-        return is_line
+
+        if self.throughAny is None:
+            return lambda c: line_at(c, through(c)) is True
+        if self.through is not None:
+            raise self.fail("(is Line ...) takes through: or throughAny:, not both")
+        region = env.compile(self.throughAny)
+
+        def is_line_through_any(c):
+            # Ludii: each site of the region in turn (those holding one of the kinds of
+            # what:/whats: when given) until a line is found or a pivot stops the search
+            pivots = sorted(set(region(c)))
+            if whats_fns is not None or what_fn is not None:
+                kinds = {f(c) for f in whats_fns} if whats_fns is not None else {what_fn(c)}
+                what = c.s.what
+                pivots = [p for p in pivots if 0 <= p < nsites and what[p] in kinds]
+            for pivot in pivots:
+                got = line_at(c, pivot)
+                if got is not False:
+                    return got is True
+            return False
+        return is_line_through_any
 
 
     def _by_level(self, env):
         """Lines through stacks (Ludii's byLevel:True): see stacks.line_by_level."""
         from .stacks import line_by_level
-        self.refuse("throughAny", "who", "whats", "if_", "contiguous",
+        self.refuse("throughAny", "who", "role", "whats", "if_", "contiguous",
                     why="a line by level reads its length, through:, what: and exact:")
         env.stacking = True
         length = env.compile(self.length)

@@ -7,8 +7,28 @@ CONCEPTS_REVIEWED = True
 
 from .base import Bool, DirWord, Enum, IntFn, LitInt, P, Region, RoleType, SiteType, ludeme
 
-RegionTypeStatic = Enum("RegionTypeStatic", "Regions Sides Corners Columns Rows Layers "
-                        "Diagonals AllDirections HintRegions Touching SubGrids Vertices")
+RegionTypeStatic = Enum("RegionTypeStatic", "Regions Sides SidesNoCorners Corners Columns Rows "
+                        "Layers Diagonals AllDirections HintRegions Touching SubGrids Vertices "
+                        "AllSites")
+
+SIDE_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+
+def static_regions(kind: str, board, lud) -> list[frozenset]:
+    """Ludii's Regions.convertStaticRegionOnLocs for `kind`, empty regions left out: each
+    corner alone (Corners), each side of the board (Sides: the sites facing N, NE, ...),
+    or each side without the corners (SidesNoCorners)."""
+    corners = board.region("Corners")
+    if kind == "Corners":
+        regions = [frozenset((s,)) for s in corners]
+    elif kind in ("Sides", "SidesNoCorners"):
+        drop = set(corners) if kind == "SidesNoCorners" else set()
+        regions = [frozenset(s for s in board.region("Side", d) if s not in drop)
+                   for d in SIDE_NAMES]
+    else:
+        raise lud.fail(f"(is Connected ... {kind}) is not supported yet; Corners, Sides and "
+                       "SidesNoCorners are")
+    return [r for r in regions if r]
 
 
 @ludeme("is", "Connected")
@@ -18,6 +38,8 @@ class IsConnected(Bool):
     As Ludii's IsConnected: the group of pieces of the same kind as the one at
     `at:` (the last move's destination by default), grown along the directions
     (Adjacent by default), touches N of the regions (all of them by default).
+    A static region type (Sides, SidesNoCorners, Corners) stands for the board's
+    sides or corners, each its own region: `(is Connected 3 Sides)` in Y.
     With a role, the regions are every region that player owns, each region
     function of a `(regions P1 {...})` item counting as its own region; the
     group then only grows when the piece at `at:` is that player's. Example
@@ -33,10 +55,9 @@ class IsConnected(Bool):
               P("regionType", RegionTypeStatic, opt=True))
 
     def compile(self, env):
-        self.refuse("regionType", why="static region types (Sides, Corners, ...)")
-        given = sum(x is not None and x != [] for x in (self.regions, self.role))
+        given = sum(x is not None and x != [] for x in (self.regions, self.role, self.regionType))
         if given != 1:
-            raise self.fail("(is Connected ...) needs either regions or a role")
+            raise self.fail("(is Connected ...) needs one of regions, a role or a region type")
         at = env.compile(self.at) if self.at is not None else (lambda c: c.s.last_to)
         steps = env.step_targets(self.dirn or "Adjacent", self)
         nsites = env.num_board_sites
@@ -47,6 +68,12 @@ class IsConnected(Bool):
 
             def regions_of(c, player):
                 return [frozenset(r) for r in parts.get(player, ())]
+        elif self.regionType is not None:
+            player_fn = None
+            fixed = static_regions(self.regionType, env.board, self)
+
+            def regions_of(c, player):
+                return list(fixed)
         else:
             player_fn = None
             fns = [env.compile(r) for r in self.regions]

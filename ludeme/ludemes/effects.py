@@ -442,12 +442,17 @@ class Max(_Extreme):
 
 @ludeme("+")
 class Sum(IntFn):
-    """`(+ {<int> ...})`: the sum of the values."""
+    """`(+ {<int> ...})` or `(+ <int array>)`: the sum of the values."""
     concepts = ("Addition",)
 
-    params = (P("values", IntFn, many=True),)
+    params = (P("values", IntFn, many=True, opt=True), P("array", "IntArrayFn", opt=True))
 
     def compile(self, env):
+        if (self.array is None) == (not self.values):
+            raise self.fail("(+ ...) takes two values, an array {...} or an int array")
+        if self.array is not None:
+            array = env.compile(self.array)
+            return lambda c: sum(array(c))
         fns = [env.compile(v) for v in self.values]
         return lambda c: sum(f(c) for f in fns)
 

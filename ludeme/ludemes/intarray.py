@@ -66,3 +66,89 @@ class PlayersTeam(IntArrayFn):
             c.player = saved
             return out
         return players
+class _ArrayMixin:
+    """`(array <region>)` or `(array {<int> ...})` (Ludii's intArray.array.Array): the sites
+    of the region in increasing order, or the values. Example (the highest row of a group):
+
+        (row of:(max (array (sites Group at:(last To)))))
+    """
+
+    # {3 1 3} is the integers (duplicates and order kept), not a region of sites
+    params = (P("values", IntFn, opt=True, many=True), P("region", Region, opt=True))
+
+    def compile(self, env):
+        if (self.region is None) == (not self.values):
+            raise self.fail("(array ...) takes a region or an array of integers")
+        if self.region is not None:
+            region = env.compile(self.region)
+            return lambda c: sorted(set(region(c)))
+        fns = [env.compile(v) for v in self.values]
+        return lambda c: [f(c) for f in fns]
+
+
+@ludeme("array")
+class Array(_ArrayMixin, IntArrayFn):
+    __doc__ = _ArrayMixin.__doc__
+
+
+@ludeme("array")
+class ArrayAsRegion(_ArrayMixin, Region):
+    """`(array ...)` where this project reads an int array as a region (`(size Array ...)`,
+    `(forEach Value ...)`, `(is In ...)`): the same values."""
+
+
+@ludeme("difference")
+class ArrayDifference(IntArrayFn):
+    """`(difference <int array> <int array> | <int>)`: Ludii's intArray Difference, the
+    values of the first array without one occurrence of each value of the second (or of
+    the one value). Example, the sizes but the largest one:
+
+        (difference (sizes Group P1) (max (sizes Group P1)))
+    """
+
+    params = (P("source", IntArrayFn), P("subtraction", (IntArrayFn, IntFn)))
+
+    def compile(self, env):
+        source, sub = env.compile(self.source), env.compile(self.subtraction)
+        if isinstance(self.subtraction, IntArrayFn):
+            def without_each(c):
+                # Trove's TIntArrayList.removeAll: one occurrence per value of the second
+                # array (a multiset difference, as Ludii's traces of Brain Coral show)
+                values = list(source(c))
+                for v in sub(c):
+                    if v in values:
+                        values.remove(v)
+                return values
+            return without_each
+
+        def without_one(c):
+            values = list(source(c))
+            v = sub(c)
+            if v in values:
+                values.remove(v)
+            return values
+        return without_one
+
+
+@ludeme("union")
+class ArrayUnion(IntArrayFn):
+    """`(union <int array> <int array>)` or `(union {<int array> ...})`: Ludii's intArray
+    Union, the first array as it is, then each value of the others not already in.
+    Example: `(max (union (sizes Group Mover) (sizes Group Next)))`."""
+    concepts = ("Union",)
+
+    params = (P("arrays", IntArrayFn, many=True), P("more", IntArrayFn, opt=True))
+
+    def compile(self, env):
+        fns = [env.compile(a) for a in self.arrays + ([self.more] if self.more else [])]
+
+        def union(c):
+            if not fns:
+                return []
+            out = list(fns[0](c))
+            for f in fns[1:]:
+                for v in f(c):
+                    if v not in out:
+                        out.append(v)
+            return out
+        return union

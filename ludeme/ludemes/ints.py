@@ -281,11 +281,27 @@ class CountPieces(IntFn):
 
 @ludeme("count", "Cell")
 class CountCell(IntFn):
-    """`(count Cell at:<site>)`: how many pieces stand on a site."""
+    """`(count Cell at:<site>)`: how many pieces stand on a site; `(count Cell in:<region>)`:
+    on the sites of the region together (Ludii's CountNumber; stack sizes when stacking)."""
     concepts = ("Cell", "PieceCount")
 
-    params = (P("at", IntFn, named=True),)
-    compile = _read_at("count")
+    params = (P("at", IntFn, opt=True, named=True), P("in", Region, opt=True, named=True))
+    _count_at = _read_at("count")
+
+    def compile(self, env):
+        if (self.at is None) == (self.in_ is None):
+            raise self.fail("(count Cell ...) takes at:<site> or in:<region>")
+        if self.at is not None:
+            return self._count_at(env)
+        region = env.compile(self.in_)
+
+        def count_in(c):
+            s = c.s
+            if c.g.stacking:
+                return sum(s.size_stack(x) for x in set(region(c)) if x >= 0)
+            count = s.count
+            return sum(count[x] for x in set(region(c)) if 0 <= x < len(count))
+        return count_in
 
 
 @ludeme("count")

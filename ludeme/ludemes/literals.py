@@ -10,8 +10,9 @@ from ..syntax import Array, Bool as BoolNode, Int, Node, Str, Word
 from .base import Bool, IntFn, Region, RoleType
 
 
-# Ludii's named integer constants: no site (Off), the end of a track (End), undefined.
-SITE_CONSTANTS = {"Off": -1, "End": -2, "Undefined": -1}
+# Ludii's named integer constants: no site (Off), the end of a track (End), undefined,
+# and Infinity (Constants.INFINITY).
+SITE_CONSTANTS = {"Off": -1, "End": -2, "Undefined": -1, "Infinity": 1_000_000_000}
 
 
 class IntConst(IntFn):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import IntFn, P, ludeme
+from .intarray import IntArrayFn
 
 
 @ludeme("abs")
@@ -16,4 +17,75 @@ class Abs(IntFn):
         return lambda c: abs(value(c))
 
 
-__all__ = ["Abs"]
+def java_int(x: float) -> int:
+    """Java's (int) cast of a double: toward zero, saturated at the int range."""
+    if x != x:
+        return 0
+    return max(-2 ** 31, min(2 ** 31 - 1, int(x)))
+
+
+class _Pow(IntFn):
+    """`(pow a b)` or `(^ a b)`: a to the power b, as Ludii's Pow ((int) Math.pow).
+    Example: `(^ 10 (topLevel at:(site)))`."""
+    concepts = ("Exponentiation",)
+
+    params = (P("a", IntFn), P("b", IntFn))
+
+    def compile(self, env):
+        a, b = env.compile(self.a), env.compile(self.b)
+
+        def power(c):
+            x, y = a(c), b(c)
+            try:
+                return java_int(float(x) ** y)
+            except OverflowError:
+                return 2 ** 31 - 1 if x > 0 or y % 2 == 0 else -2 ** 31
+            except ZeroDivisionError:   # 0 to a negative power: Java gives Infinity
+                return 2 ** 31 - 1
+        return power
+
+
+@ludeme("pow")
+class Pow(_Pow):
+    __doc__ = _Pow.__doc__
+
+
+@ludeme("^")
+class PowAlias(_Pow):
+    __doc__ = _Pow.__doc__
+
+
+def wrap_int(x: int) -> int:
+    """Java's 32-bit int arithmetic: the value wrapped into the int range."""
+    return (x + 2 ** 31) % 2 ** 32 - 2 ** 31
+
+
+@ludeme("*")
+class Product(IntFn):
+    """`(* {<int> ...})` or `(* <int array>)`: the product of the values, as Ludii's Mul
+    (0 for no values; 32-bit ints). Example: `(score P1 (* (sizes Group P1)))`."""
+    concepts = ("Multiplication",)
+
+    params = (P("values", IntFn, opt=True, many=True), P("array", IntArrayFn, opt=True))
+
+    def compile(self, env):
+        if (self.array is None) == (not self.values):
+            raise self.fail("(* ...) takes two values, an array {...} or an int array")
+        if self.array is not None:
+            array = env.compile(self.array)
+        else:
+            fns = [env.compile(v) for v in self.values]
+            array = lambda c: [f(c) for f in fns]   # noqa: E731
+
+        def product(c):
+            values = array(c)
+            if not values:
+                return 0
+            out = 1
+            for v in values:
+                out = wrap_int(out * v)
+            return out
+        return product
+
+
+__all__ = ["Abs", "Pow", "PowAlias", "Product"]

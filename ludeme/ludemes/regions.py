@@ -19,11 +19,17 @@ class SitesEmpty(Region):
     params = (P("type", SiteType, opt=True), P("container", (LitStr, IntFn), opt=True))
 
     def compile(self, env):
+        if self.container is not None:
+            sites_of = _container_sites(env, self)
+            return lambda c: [s for s in sites_of(c) if c.s.what[s] == 0]
         n = env.num_board_sites
         rng = range(n)
         return lambda c: [s for s in rng if c.s.what[s] == 0]
 
     def predicate(self, env):
+        if self.container is not None:
+            sites_of = _container_sites(env, self)
+            return lambda c, site: site in sites_of(c) and c.s.what[site] == 0
         n = env.num_board_sites
         return lambda c, site: 0 <= site < n and c.s.what[site] == 0
 
@@ -40,6 +46,20 @@ def _ludii_coordinate(text: str) -> bool:
     if len(letters) > 3 or (len(letters) == 3 and letters[0] != letters[1]):
         return False
     return all(ch.isalpha() for ch in letters)
+def _container_sites(env, lud):
+    """A closure c -> the sites of the container `lud.container` names: its number in
+    declaration order (the board 0) or its name, as Ludii's ContainerId."""
+    containers = env.equipment.containers
+    ranges = [range(env.num_board_sites)] + [range(k.sites_from, k.sites_from + k.num_sites)
+                                             for k in containers[1:]]
+    if isinstance(lud.container, str):
+        cids = [i for i, k in enumerate(containers) if k.name == lud.container]
+        if not cids:
+            raise lud.fail(f"no container named {lud.container!r}")
+        fixed = ranges[cids[0]]
+        return lambda c: fixed
+    cid = env.compile(lud.container)
+    return lambda c: ranges[i] if 0 <= (i := cid(c)) < len(ranges) else ()
 
 
 @ludeme("sites", "Board")
@@ -61,13 +81,13 @@ class SitesOccupied(Region):
 
     distinct = True   # never lists a site twice
 
-    params = (P("type", SiteType, opt=True), P("by", RoleType, named=True),
+    params = (P("type", SiteType, opt=True), P("by", (RoleType, "PlayerFn"), named=True),
               P("container", (LitStr, IntFn), opt=True, named=True),
               P("component", (LitStr, IntFn), opt=True, named=True),
               P("top", LitBool, opt=True, named=True))
 
     def compile(self, env):
-        players = env.role_players(self.by, self)
+        players = _by_players(env, self)
         if self.container is None and env.board.site_type != "Cell":
             # Ludii reads the sites of the board's own type: on a board of vertices or
             # edges the hands' sites (cells) are never among them.
@@ -76,11 +96,9 @@ class SitesOccupied(Region):
             rng = range(env.total_sites)
         elif self.container in ("Board", 0):
             rng = range(env.num_board_sites)
-        elif isinstance(self.container, str):
-            raise self.fail("only container:\"Board\" or a container's index is supported here")
         else:
-            # container:<int>: the sites of the container with that index (a player's hand
-            # by (mover), ...), read when the region is.
+            # container:<int> or a name: the sites of that container (a player's hand by
+            # (mover), ...), read when the region is.
             return self._in_container(env, players)
         comps = None
         if isinstance(self.component, str):
@@ -116,22 +134,22 @@ class SitesOccupied(Region):
         return occupied
 
     def _in_container(self, env, players):
-        self.refuse("component", "top", why="with container:<int>")
-        cid_fn = env.compile(self.container)
-        ranges = [range(c.sites_from, c.sites_from + c.num_sites) for c in env.containers]
+        """container:<int> or a container's name: as Ludii, the sites of that container
+        (its number in declaration order, the board 0) holding the players' pieces."""
+        self.refuse("component", "top", why="with container:")
+        sites_of = _container_sites(env, self)
 
         def occupied_in(c):
-            cid = cid_fn(c)
-            if not 0 <= cid < len(ranges):
-                return []
             ids = players(c)
             s = c.s
-            return [site for site in ranges[cid] if s.what[site] and s.holds(site, ids)]
+            return [site for site in sites_of(c) if s.what[site] and s.holds(site, ids)]
         return occupied_in
 
     def predicate(self, env):
+        if self.container not in (None, "Board", 0):
+            return None     # read the container's sites through compile
         occupied = env.compile(self)
-        players = env.role_players(self.by, self)
+        players = _by_players(env, self)
         limit = env.total_sites if self.container is None and env.board.site_type == "Cell" \
             else env.num_board_sites
         comps = None
@@ -149,6 +167,14 @@ class SitesOccupied(Region):
                 return False
             return comps is None or c.s.what[site] in comps
         return member
+
+
+def _by_players(env, lud):
+    """A closure c -> the players `by:` names: a role, or (player <n>) (Ludii's Player)."""
+    if isinstance(lud.by, str):
+        return env.role_players(lud.by, lud)
+    who = env.compile(lud.by)
+    return lambda c: frozenset((who(c),))
 
 
 @ludeme("sites", "Hand")
@@ -171,13 +197,16 @@ class SitesHand(Region):
 
 @ludeme("sites")
 class SitesLiteralL(Region):
-    """`(sites {1 2 "A1"})` or `(sites "Name")` for a named region."""
+    """`(sites {1 2 "A1"})`, `(sites "Name")` for a named region, or `(sites <int array>)`."""
 
     params = (P("items", Region, opt=True), P("player", "PlayerFn", opt=True),
               P("role", RoleType, opt=True), P("name", LitStr, opt=True),
-              P("sites", IntFn, opt=True, many=True))
+              P("sites", IntFn, opt=True, many=True), P("array", "IntArrayFn", opt=True))
 
     def compile(self, env):
+        if self.array is not None:     # (sites <int array>): Ludii's SitesCustom, a set
+            array = env.compile(self.array)
+            return lambda c: sorted({s for s in array(c) if s >= 0})
         items = getattr(self.items, "items", None)
         if items is not None and len(items) == 1 and isinstance(items[0], Str) \
                 and items[0].value in env.regions:
@@ -484,14 +513,20 @@ class Expand(Region):
               P("steps", IntFn, opt=True, named=True), P("dirn", DirWord, opt=True))
 
     def compile(self, env):
-        if (self.region is None) == (self.origin is None):
+        from .literals import RoleId
+        dirn = self.dirn
+        region_arg = self.region
+        if isinstance(region_arg, RoleId) and region_arg.role in DirWord.words and dirn is None:
+            # A bare word such as All read as the region (a player) is Ludii's direction:
+            # its region is never a player.
+            region_arg, dirn = None, region_arg.role
+        if (region_arg is None) == (self.origin is None):
             raise self.fail("(expand ...) needs a region or origin:")
-        source = self.region if self.region is not None else self.origin
+        source = region_arg if region_arg is not None else self.origin
         region = env.compile(source)
         single = isinstance(source, IntFn)
         steps = env.compile(self.steps) if self.steps is not None else (lambda c: 1)
         board = env.board
-        dirn = self.dirn
 
         def expand(c):
             r = region(c)

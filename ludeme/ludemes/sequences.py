@@ -94,26 +94,17 @@ class CountSteps(IntFn):
 
     def compile(self, env):
         site1, site2 = env.compile(self.site1), env.compile(self.site2)
-        to_region = isinstance(self.site2, Region)
+        if isinstance(self.site2, Region):
+            return self._to_region(env, site1, site2)
         if self.step is None:
             table = env.step_targets(self.relation or "Adjacent", self)
-            # Ludii: to a region, the fewest steps to any of its sites (none: 0)
-            targets = (lambda c: {t for t in site2(c) if t >= 0}) if to_region else \
-                (lambda c: {b} if (b := site2(c)) >= 0 else set())
 
             def distance(c):
-                a, goal = site1(c), targets(c)
-                if a < 0 or not goal:
+                a, b = site1(c), site2(c)
+                if a < 0 or b < 0:
                     return 0
-                seen, ring, d = {a}, [a], 0
-                while ring and goal.isdisjoint(ring):
-                    ring = [t for s in ring for t in table[s] if t not in seen]
-                    seen.update(ring)
-                    d += 1
-                return d
+                return _rings_to(table, a, {b})
             return distance
-        if to_region:
-            raise self.fail("(count Steps (step ...) <site> <region>) is not supported yet")
         if self.relation is not None:
             raise self.fail("(count Steps ...) takes a relation or a (step ...), not both")
         keys, ring, nsites = step_walker(env, self.step, self)
@@ -126,19 +117,65 @@ class CountSteps(IntFn):
                 return 0
             if a >= nsites:
                 return 0
-            saved = (c.from_, c.to)
-            dirs = keys(c, a)
-            current = ring(c, (a,), dirs, {a})
-            seen = {a, *current}
-            n = 1
-            while current and b not in current:
-                nxt = ring(c, current, dirs, seen)
-                seen.update(nxt)
-                current = nxt
-                n += 1
-            c.from_, c.to = saved
-            return n
+            return _walk_to(c, ring, keys(c, a), a, {b})[0]
         return count_steps
+
+    def _to_region(self, env, site1, region):
+        """To the nearest site of a region, as Ludii's CountSteps: 0 with no site (or the
+        first site off the board); with a (step ...), Infinity when no walk reaches it."""
+        if self.step is None:
+            table = env.step_targets(self.relation or "Adjacent", self)
+
+            def distance(c):
+                a, targets = site1(c), {x for x in region(c) if x >= 0}
+                if a < 0 or not targets:
+                    return 0
+                return _rings_to(table, a, targets)
+            return distance
+        if self.relation is not None:
+            raise self.fail("(count Steps ...) takes a relation or a (step ...), not both")
+        keys, ring, nsites = step_walker(env, self.step, self)
+        infinity = 1_000_000_000
+
+        def count_steps(c):
+            a = site1(c)
+            targets = {x for x in region(c) if 0 <= x < nsites}
+            if a < 0:
+                return 0
+            if a >= nsites or not targets:
+                return infinity
+            if a in targets:
+                return 0
+            n, reached = _walk_to(c, ring, keys(c, a), a, targets)
+            return n if reached else infinity
+        return count_steps
+
+
+def _rings_to(table, a, targets) -> int:
+    """Breadth-first rings of `table` steps out from `a` until one holds a target (or none
+    is left): how many rings that took."""
+    seen, ring, d = {a}, [a], 0
+    while ring and targets.isdisjoint(ring):
+        ring = [t for s in ring for t in table[s] if t not in seen]
+        seen.update(ring)
+        d += 1
+    return d
+
+
+def _walk_to(c, ring, dirs, a, targets) -> tuple[int, bool]:
+    """Rings of allowed steps out from `a` (see step_walker) until one holds a target:
+    (how many rings, whether a target was reached)."""
+    saved = (c.from_, c.to)
+    current = ring(c, (a,), dirs, {a})
+    seen = {a, *current}
+    n = 1
+    while current and targets.isdisjoint(current):
+        nxt = ring(c, current, dirs, seen)
+        seen.update(nxt)
+        current = nxt
+        n += 1
+    c.from_, c.to = saved
+    return n, bool(current)
 
 
 def walk_region(env, lud, step, origin, lo_fn, hi_fn):

@@ -11,7 +11,7 @@ class SizeArray(IntFn):
     """`(size Array <array>)`: how many values an array holds. Example, whether any value is
     remembered: `(= 0 (size Array (values Remembered)))`."""
 
-    params = (P("array", Region),)
+    params = (P("array", ("IntArrayFn", Region)),)   # an int array, or values read as a region
 
     def compile(self, env):
         array = env.compile(self.array)

@@ -1,0 +1,201 @@
+"""The group of one site (Ludii's functions/region/sites/group and ints/size/connection):
+`(sites Group at:<site> ...)` and `(size Group at:<site> ...)`."""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from .base import DirWord, IntFn, P, Region, RoleType, SiteType, ludeme
+from .intarray import IntArrayFn
+
+_GROUP_PARAMS = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
+                 P("dirn", (DirWord, "Directions"), opt=True),
+                 P("if", "Bool", opt=True, named=True))
+
+
+def group_of(lud, env):
+    """A closure (c, [site]) -> list of the sites of the group at `at:` (or at the site
+    given), in the order found.
+
+    As Ludii's SitesGroup / SizeGroup: without `if:`, the site itself (empty or not)
+    and every site reached by steps in the directions (Adjacent by default) holding
+    the same component as it; with `if:`, the site when the condition holds there,
+    then every site reached where it holds, evaluated with `(from)` the site and
+    `(to)` the site tested."""
+    at = env.compile(lud.at) if lud.at is not None else (lambda c: c.s.last_to)
+    steps = env.step_targets(lud.dirn or "Adjacent", lud)
+    cond = env.compile(lud.if_) if lud.if_ is not None else None
+    n = env.num_board_sites
+
+    def group(c, frm=None):
+        if frm is None:
+            frm = at(c)
+        if not 0 <= frm < n:
+            return []
+        saved = (c.from_, c.to)
+        what = c.s.what
+        c.to = frm
+        if cond is not None and not cond(c):
+            c.to = saved[1]
+            return []
+        kind = what[frm]
+        c.from_ = frm
+        sites = [frm]
+        seen = {frm}
+        i = 0
+        while i < len(sites):
+            for to in steps[sites[i]]:
+                if to in seen:
+                    continue
+                if cond is None:
+                    if what[to] != kind:
+                        continue
+                else:
+                    c.to = to
+                    if not cond(c):
+                        continue
+                seen.add(to)
+                sites.append(to)
+            i += 1
+        c.from_, c.to = saved
+        return sites
+    return group
+
+
+@ludeme("sites", "Group")
+class SitesGroup(Region):
+    """`(sites Group at:<site> | from:<region> [dirs] [if:<cond>])`: the sites of the group at
+    a site (or of the groups at the sites of a region), in increasing order (Ludii's
+    regions are sets). Example (the group just played into):
+
+        (sites Group at:(last To) Orthogonal)
+    """
+    concepts = ("Group",)
+
+    distinct = True   # never lists a site twice
+    params = (P("type", SiteType, opt=True), P("at", IntFn, opt=True, named=True),
+              P("from", Region, opt=True, named=True),
+              P("dirn", (DirWord, "Directions"), opt=True),
+              P("if", "Bool", opt=True, named=True))
+
+    def compile(self, env):
+        if (self.at is None) == (self.from_ is None):
+            raise self.fail("(sites Group ...) takes at:<site> or from:<region>")
+        if self.at is not None:
+            group = group_of(self, env)
+            return lambda c: sorted(group(c))
+        starts = env.compile(self.from_)
+        group = group_of(self, env)
+
+        def groups(c):
+            # from: the groups of every site of the region together
+            out = set()
+            for site in sorted(set(starts(c))):
+                out.update(group(c, site))
+            return sorted(out)
+        return groups
+
+
+@ludeme("size", "Group")
+class SizeGroup(IntFn):
+    """`(size Group at:<site> [dirs] [if:<cond>])`: how many sites the group at a site has.
+    Example: `(< (size Group at:(last To)) 6)`."""
+    concepts = ("Group",)
+
+    params = _GROUP_PARAMS
+
+    def compile(self, env):
+        group = group_of(self, env)
+        return lambda c: len(group(c))
+
+
+@ludeme("sizes", "Group")
+class SizesGroup(IntArrayFn):
+    """`(sizes Group [dirs] [<role> | of:<player>] [min:N])`: the size of each group of a
+    player's pieces (Ludii's intArray.sizes SizesGroup), groups smaller than `min` left
+    out. With no player, `All` or `Shared`: the groups of all pieces, whoever owns them.
+    The groups are found from the player's sites in increasing order. Example (Omega):
+
+        (score P1 (* (sizes Group P1)))
+    """
+    concepts = ("Group",)
+
+    params = (P("type", SiteType, opt=True),
+              P("dirn", (DirWord, "Directions"), opt=True), P("role", RoleType, opt=True),
+              P("of", IntFn, opt=True, named=True), P("if", "Bool", opt=True, named=True),
+              P("min", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        self.refuse("if_", why="Ludii tests the condition at the first site of a group "
+                    "with a stale (to)")
+        if self.role is not None and self.of is not None:
+            raise self.fail("(sizes Group ...) takes a role or of:, not both")
+        all_pieces = (self.role is None and self.of is None) or self.role in ("All", "Shared")
+        if self.of is not None:
+            who_fn = env.compile(self.of)
+        elif all_pieces:
+            who_fn = lambda c: -1   # noqa: E731 - no single owner: any piece joins
+        else:
+            who_fn = env.role_id(self.role, self)
+        min_fn = env.compile(self.min) if self.min is not None else (lambda c: 0)
+        steps = env.step_targets(self.dirn or "Adjacent", self)
+        n = env.num_board_sites
+        players = range(1, env.num_players + 1)
+
+        def sizes(c):
+            who_at, what = c.s.who, c.s.what
+            who = who_fn(c)
+            least = min_fn(c)
+            owners = players if all_pieces else (who,)
+            starts = [s for p in owners for s in range(n) if what[s] and who_at[s] == p]
+
+            def joins(site):
+                return who_at[site] == who or (all_pieces and what[site] != 0)
+            out = []
+            checked = set()
+            for frm in starts:
+                if frm in checked or not joins(frm):
+                    continue
+                group = [frm]
+                seen = {frm}
+                i = 0
+                while i < len(group):
+                    for to in steps[group[i]]:
+                        if to not in seen and joins(to):
+                            seen.add(to)
+                            group.append(to)
+                    i += 1
+                if len(group) >= least:
+                    out.append(len(group))
+                checked |= seen
+            return out
+        return sizes
+
+
+@ludeme("count", "Liberties")
+class CountLiberties(IntFn):
+    """`(count Liberties [at:<site>] [dirs] [if:<cond>])`: the empty sites next to the group
+    at a site (the last move's destination by default), as Ludii's CountLiberties: the
+    group as `(sites Group ...)` finds it, its neighbours in the same directions.
+    Example (Go-like capture): `(= (count Liberties at:(site) Orthogonal) 0)`."""
+    concepts = ("Group",)
+
+    params = (P("type", SiteType, opt=True), P("at", IntFn, opt=True, named=True),
+              P("dirn", (DirWord, "Directions"), opt=True),
+              P("if", "Bool", opt=True, named=True))
+
+    def compile(self, env):
+        group = group_of(self, env)
+        steps = env.step_targets(self.dirn or "Adjacent", self)
+
+        def liberties(c):
+            sites = group(c)
+            inside = set(sites)
+            what = c.s.what
+            free = {to for s in sites for to in steps[s] if to not in inside and what[to] == 0}
+            return len(free)
+        return liberties
+
+
+__all__ = ["SitesGroup", "SizeGroup", "SizesGroup", "CountLiberties", "group_of"]

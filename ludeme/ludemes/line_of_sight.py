@@ -1,0 +1,89 @@
+"""Sites next to the pieces, or incident to a site (Ludii's simple SitesPlayable and
+incidents): `(sites Playable)`, `(sites Incident ...)`. `(sites LineOfSight ...)` is in
+sites_line_of_sight.py."""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from .base import IntFn, P, Region, RoleType, SiteType, ludeme
+
+@ludeme("sites", "Playable")
+class SitesPlayable(Region):
+    """`(sites Playable)`: as Ludii's SitesPlayable on a board, the centre before the first
+    move, then the empty sites next to a piece (Adjacent). Example (Abak):
+
+        (to (difference (sites Playable) (sites Centre)))
+    """
+
+    distinct = True   # never lists a site twice
+    params = ()
+
+    def compile(self, env):
+        centre = tuple(env.board_region("Centre", self))
+        adjacent = env.step_targets("Adjacent", self)
+        n = env.num_board_sites
+
+        def playable(c):
+            s = c.s
+            if s.num_moves == s.num_start_moves:     # Ludii's trial.moveNumber() == 0
+                return centre
+            what = s.what
+            return sorted({to for site in range(n) if what[site]
+                           for to in adjacent[site] if what[to] == 0})
+        return playable
+
+
+
+
+@ludeme("sites", "Incident")
+class SitesIncident(Region):
+    """`(sites Incident <type> of:<type> at:<site> [<role> | owner:])`: the elements of a type
+    incident to one element of the board (Ludii's SitesIncident): for cells of a cell, the
+    cells across each of its edges; for edges of an edge, the edges sharing an end; and the
+    edges, vertices or cells an element is made of or lies on. Read from the board's planar
+    graph. Only sites of the board's own type are supported yet. Example (Hex Amazons):
+
+        (sites Incident Cell of:Cell at:(to))
+    """
+
+    distinct = True   # never lists a site twice
+    params = (P("result", SiteType), P("of", SiteType, named=True), P("at", IntFn, named=True),
+              P("owner", IntFn, opt=True, named=True), P("role", RoleType, opt=True))
+
+    def compile(self, env):
+        own = env.board.site_type
+        if self.result != own or self.of != own or own == "Vertex":
+            raise self.fail(f"(sites Incident {self.result} of:{self.of} ...) on a board of "
+                            f"{own}s is not supported yet: only the board's own sites")
+        if self.owner is not None and self.role is not None:
+            raise self.fail("(sites Incident ...) takes owner: or a role, not both")
+        planar = env.board.planar
+        table = tuple(tuple(sorted(incident(planar, own, el))) for el in planar.elements(own))
+        at = env.compile(self.at)
+        owner = env.compile(self.owner) if self.owner is not None else \
+            env.role_id(self.role, self) if self.role is not None else None
+        anyone = env.num_players + 1      # Ludii: the id of All, any player's piece
+
+        def sites_incident(c):
+            i = at(c)
+            if not 0 <= i < len(table):
+                return ()
+            if owner is None:
+                return table[i]
+            who, o = c.s.who, owner(c)
+            return [s for s in table[i] if (who[s] != 0 and o == anyone) or who[s] == o]
+        return sites_incident
+
+
+def incident(planar, kind: str, el) -> set[int]:
+    """The ids of the elements of `kind` incident to the element `el` of the same kind."""
+    if kind == "Cell":
+        return {f.id for e in el.edges for f in (e.left, e.right) if f is not None and f is not el}
+    if kind == "Edge":
+        return {e.id for e in el.neighbours()}
+    raise ValueError("vertices of a vertex")   # Ludii reads cells as vertices there
+
+
+__all__ = ["SitesPlayable", "SitesIncident"]

@@ -1,0 +1,330 @@
+"""Groups, int arrays and board regions of the space family (Ludii's sites/size/sizes Group,
+count Liberties, array, intArray difference, Mul, Pow, is Line <role>, is Connected with a
+static region type, expand origin:, the end (if ...) with inner rules, no Repeat)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludeme.compiler import compile_game
+from ludeme.errors import LudemeError
+from ludeme.expand import expand, load_description
+
+# A 4x4 board (sites 0..15, row 0 at the bottom):
+#   12 13 14 15
+#    8  9 10 11
+#    4  5  6  7
+#    0  1  2  3
+START = '(place "Disc1" {0 1 5 10}) (place "Disc2" {2 3 15})'
+
+
+def _game(play: str, start: str = START, board: str = "(board (square 4))", end: str = "",
+          meta: str = ""):
+    text = (f'(game "T" (players 2) (equipment {{ {board} (piece "Disc" Each) }}) '
+            f'(rules {meta} (start {{ {start} }}) (play {play}) {end}))')
+    return compile_game(expand(load_description("t.lud", text)))
+
+
+def _value(intfn: str, start: str = START, board: str = "(board (square 4))") -> int:
+    """The integer function evaluated after the start (through P1's score)."""
+    game = _game(f"(move Pass (then (set Score P1 {intfn})))", start=start, board=board)
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    return state.scores[1]
+
+
+def _removable(region: str, start: str = START) -> list[int]:
+    state = _game(f"(move Remove {region})", start=start).new_initial_state(0)
+    return sorted(m.to for m in state.legal_moves())
+
+
+@pytest.mark.parametrize("intfn, expected", [
+    ("(size Group at:0)", 4),                       # Adjacent on squares: 0 1 5 10
+    ("(size Group at:0 Orthogonal)", 3),            # 0 1 5
+    ("(size Group at:2)", 2),                       # P2's 2 3
+    ("(size Group at:4)", 9),                       # an empty site: the empty sites around it
+    ("(size Group at:0 if:(is Occupied (to)))", 7),  # the condition, not the kind, decides
+    ("(size Group at:4 if:(is Occupied (to)))", 0),  # the site itself fails the condition
+    ("(size Group at:-1)", 0),
+    ("(count Liberties at:0 Orthogonal)", 3),        # 4, 9, 6 next to 0 1 5 (2 is P2's)
+    ("(count Liberties at:15)", 2),                  # 11 and 14 (10 is P1's)
+])
+def test_group_sizes_and_liberties(intfn, expected):
+    assert _value(intfn) == expected
+
+
+def test_sites_group_lists_the_group_in_increasing_order():
+    assert _removable("(sites Group at:5 All)") == [0, 1, 5, 10]
+    assert _removable("(sites Group at:3)") == [2, 3]
+    # from: the groups at each site of a region, together
+    assert _removable("(sites Group from:(sites {10 15}) Orthogonal)") == [10, 15]
+    assert _removable("(sites Group from:(sites {0 3}) Orthogonal)") == [0, 1, 2, 3, 5]
+
+
+@pytest.mark.parametrize("intfn, expected", [
+    ("(* (sizes Group Orthogonal P1))", 3),         # groups 0-1-5 and 10: 3 * 1
+    ("(* (sizes Group P1))", 4),                    # Adjacent: 0-1-5-10
+    ("(* (sizes Group Orthogonal P2))", 2),         # 2-3 and 15: 2 * 1
+    ("(* (sizes Group))", 7),                       # every piece, any owner: one group
+    ("(* (sizes Group Orthogonal))", 5),            # 0-1-5-2-3, 10, 15
+    ("(* (sizes Group Orthogonal P1 min:2))", 3),
+    ("(* (sizes Group P1 min:5))", 0),              # Ludii's Mul of no values is 0
+    ("(+ (sizes Group Orthogonal P2))", 3),
+    ("(max (sizes Group Orthogonal P1))", 3),
+    ("(max (difference (sizes Group Orthogonal P1) 3))", 1),  # one occurrence of 3 less
+    ("(max (difference (array {3 1 3}) 3))", 3),
+    ("(max (difference (array {3 1 3}) (array {3})))", 3),       # one 3 for each 3 removed
+    ("(max (difference (array {3 1 3}) (array {3 3})))", 1),
+    ("(size Array (difference (array {1 1 2}) (array {1 5})))", 2),
+    ("(max (difference (sizes Group P2) (sizes Group P2)))", -1),
+    ("(^ 2 10)", 1024),
+    ("(pow 3 (size Group at:0 Orthogonal))", 27),
+    ("(^ 2 40)", 2 ** 31 - 1),                       # (int) of a double saturates
+    ("(^ 2 -1)", 0),
+    ("(* {65536 65536})", 0),                        # 32-bit ints wrap
+    ("(max (array {4 9 2}))", 9),
+    ("(min (array (sites Occupied by:P2)))", 2),
+    ("(size Array (array (sites Group at:0)))", 4),
+    ("(size Array (array {3 1 3}))", 3),
+    ("(+ (array {1 2 3}))", 6),
+])
+def test_group_sizes_and_int_arrays(intfn, expected):
+    assert _value(intfn) == expected
+
+
+def test_sizes_group_of_all_pieces_counts_mixed_groups():
+    # every piece joins any orthogonal neighbour that holds a piece: 0 1 5 2 3
+    assert _value("(max (sizes Group Orthogonal))") == 5
+    assert _value("(max (sizes Group Orthogonal All))") == 5
+
+
+def test_forEach_value_and_is_in_read_an_array():
+    state = _game("(forEach Value (array {6 4}) (move Add (to (value))))").new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves()) == [4, 6]
+    play = "(move Add (to (sites Empty) if:(is In (to) (array {4 7}))))"
+    assert sorted(m.to for m in _game(play).new_initial_state(0).legal_moves()) == [4, 7]
+
+
+@pytest.mark.parametrize("play, message", [
+    ("(move Pass (then (set Score P1 (* (sizes Group if:(is Occupied (to)))))))", "'if'"),
+    ("(move Pass (then (set Score P1 (* (sizes Group P1 of:1)))))", "role or of:"),
+    ("(move Pass (then (set Score P1 (max (array)))))", "a region or an array"),
+])
+def test_refused(play, message):
+    with pytest.raises(LudemeError, match=message):
+        _game(play)
+
+
+@pytest.mark.parametrize("role, line", [("P1", True), ("P2", False), ("Mover", True)])
+def test_is_line_with_a_role(role, line):
+    end = f"(end (if (is Line 3 {role}) (result P1 Win)))"
+    game = _game("(move Add (to (sites Empty)))", start='(place "Disc1" {0 1})', end=end)
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 2))
+    assert state.over is line
+
+
+def test_is_connected_sides_on_a_hex_triangle():
+    board = "(board (hex Triangle 4))"
+    game = _game("(move Add (to (sites Empty)))", start="", board=board,
+                 end="(end (if (is Connected 3 Sides) (result Mover Win)))")
+    b = game.board
+    sides = [set(b.region("Side", d)) for d in ("N", "NE", "E", "SE", "S", "SW", "W", "NW")]
+    assert sum(bool(s) for s in sides) == 3        # a triangle has three sides
+    state = game.new_initial_state(0)
+    assert not state.over
+    corner = next(iter(set.intersection(*(s for s in sides if s)) or {None}), None)
+    assert corner is None                          # no one site touches all three sides
+
+
+def test_is_connected_refuses_other_static_regions():
+    with pytest.raises(LudemeError, match="Rows"):
+        _game("(move Add (to (sites Empty)))", end="(end (if (is Connected Rows) "
+              "(result Mover Win)))")
+
+
+def test_expand_origin_with_a_direction():
+    game = _game("(move Add (to (sites \"Ring\")))", start="",
+                 board='(board (square 4)) (regions "Ring" (expand origin:5 All))')
+    assert sorted(m.to for m in game.new_initial_state(0).legal_moves()) == \
+        [0, 1, 2, 4, 5, 6, 8, 9, 10]
+
+
+def test_end_if_with_inner_rules_takes_the_first_that_applies():
+    end = ("(end (if (is Occupied 8) {(if (is Occupied 9) (result P2 Win)) "
+           "(if (is Occupied 8) (result P1 Win))} (result Mover Draw)))")
+    game = _game("(move Add (to (sites Empty)))", start='(place "Disc1" 9)', end=end)
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 8))
+    assert state.over and state.winner == 2
+
+
+def test_no_repeat_forbids_a_move_back_to_a_position_seen():
+    text = ('(game "Rep" (players 2) (equipment {(board (rectangle 1 4)) '
+            '(piece "Disc" Each (move Step (to if:(is Empty (to)))))}) '
+            '(rules (meta (no Repeat)) (start {(place "Disc1" 0) (place "Disc2" 3)}) '
+            '(play (forEach Piece)) (end (if (= (count Moves) 30) (result Mover Draw)))))')
+    state = compile_game(expand(load_description("t.lud", text))).new_initial_state(0)
+    for frm, to in [(0, 1), (3, 2), (1, 0)]:
+        state.apply(next(m for m in state.legal_moves() if (m.frm, m.to) == (frm, to)))
+    # 2 -> 3 would give back the start position
+    assert [(m.frm, m.to) for m in state.legal_moves()] == [(2, 1)]
+    with pytest.raises(LudemeError, match="Situational"):
+        compile_game(expand(load_description("t.lud", text.replace(
+            "(no Repeat)", "(no Repeat Situational)"))))
+
+
+def _selectable(region: str, start: str = START, board: str = "(board (square 4))",
+                play_first: str | None = None) -> list[int]:
+    """The sites of a region, read as the origins of (move Select ...) (a pass: [-1])."""
+    state = _game(f"(move Select (from {region}))", start=start, board=board).new_initial_state(0)
+    return sorted(m.frm for m in state.legal_moves())
+
+
+# From site 4 (row 1, column 0) of the 4x4 board above: P1 at 0 1 5 10, P2 at 2 3 15.
+@pytest.mark.parametrize("region, expected", [
+    ("(sites LineOfSight at:4 Orthogonal)", [0, 5]),                # the first piece each way
+    ("(sites LineOfSight Piece at:4 Diagonal)", [1]),
+    ("(sites LineOfSight Empty at:4 Orthogonal)", [8, 12]),         # the empty sites before
+    # Farthest: the last empty site before a piece, and a line's last site even when a
+    # piece stands there (as Ludii's SitesLineOfSight reads it)
+    ("(sites LineOfSight Farthest at:4 Orthogonal)", [0, 12]),
+    ("(sites LineOfSight Farthest at:12 E)", [14, 15]),
+    ("(sites LineOfSight Farthest at:4 E)", [-1]),                  # none: a pass
+    ("(sites Incident Cell of:Cell at:5)", [1, 4, 6, 9]),           # across each edge
+    ("(sites Incident Cell of:Cell at:5 P1)", [1]),
+    ("(sites Incident Cell of:Cell at:5 All)", [1]),                # any player's piece
+    ("(sites Playable)", [5, 6, 9, 10]),                            # the centre at first
+    ("(forEach (sites Board) if:(is Related Adjacent (site) 15))", [10, 11, 14]),
+    ("(forEach (sites Board) if:(is Related Orthogonal (site) (sites {0 15})))", [1, 4, 11, 14]),
+    ("(sites {(regionSite (sites Occupied by:P2) index:1)})", [3]),
+    ("(sites {(regionSite (sites Occupied by:P2) index:3)})", [-1]),
+    ("(intersection (sites Around (sites {0 2})) (sites Empty))", [4, 6, 7]),
+    ("(sites Occupied by:(player 2))", [2, 3, 15]),
+    ("(sites (array {7 3 7}))", [3, 7]),                            # an int array as a set
+    ("(forEach of:(sites {2 15}) (sites Around (site) Orthogonal))", [1, 3, 6, 11, 14]),
+    ("(sites (results from:(sites {0 1}) to:(from) (+ (from) 4)))", [4, 5]),
+    ("(sites Occupied by:(player (- 3 (mover))))", [2, 3, 15]),
+])
+def test_sites(region, expected):
+    assert _selectable(region) == expected
+
+
+def test_sites_playable_after_the_first_move_is_next_to_the_pieces():
+    state = _game("(move Add (to (sites Playable)))", start="").new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves()) == [5, 6, 9, 10]
+    state.apply(next(m for m in state.legal_moves() if m.to == 5))
+    assert sorted(m.to for m in state.legal_moves()) == [0, 1, 2, 4, 6, 8, 9, 10]
+
+
+def test_intersection_lists_a_site_once():
+    # 5 is next to both 0 and 10: (sites Around {0 10}) would give it twice
+    state = _game("(move Add (to (intersection (sites Around (sites {0 10}) Diagonal) "
+                  "(sites Empty))))", start="").new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves()) == [5, 7, 13, 15]
+
+
+# After P1 adds a disc at 4: P1 at 0 1 4 5 10, P2 at 2 3 15.
+@pytest.mark.parametrize("cond, expected", [
+    ("(is Pattern {F R F R F} from:0)", True),                       # N 4, E 5, S 1
+    ("(is Pattern {F F} from:0)", False),                            # 4 then 8 (empty)
+    ("(is Pattern {F} from:2)", True),                               # E: 3 is P2's too
+    ("(is Pattern {F F} from:2)", False),
+    ('(is Pattern {F R F} from:0 whats:{(id "Disc" P1)})', True),    # N 4, E 5
+    ('(is Pattern {F L F} from:0 whats:{(id "Disc" P1)})', True),    # E 1, N 5
+    ('(is Pattern {F F} from:0 whats:{(id "Disc" P1) (id "Disc" P2)})', False),  # 1 is P1's
+    ('(is Pattern {F F} from:1 whats:{(id "Disc" P1) (id "Disc" P2) (id "Disc" P1)})', False),
+    ('(is Pattern {F} from:1 whats:{(id "Disc" P1) (id "Disc" P2)})', True),     # E: 2
+    ("(is Pattern {F} from:6)", False),                              # an empty start
+])
+def test_is_pattern(cond, expected):
+    game = _game("(move Add (to (sites Empty)))", end=f"(end (if {cond} (result P1 Win)))")
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 4))
+    assert state.over is expected
+
+
+def test_count_cell_in_a_region_and_occupied_sites_of_a_hand():
+    text = ('(game "T" (players 2) (equipment {(board (square 3)) (hand Each size:2) '
+            '(piece "A" Each) (piece "B" Each)}) (rules (start {(place "A" "Hand") '
+            '(place "B" "Hand")}) (play (move (from (sites Occupied by:Mover '
+            'container:(mover))) (to (sites Empty)))) (end (if (= 0 (count Cell in:'
+            '(sites Hand P1))) (result P1 Win)))))')
+    game = compile_game(expand(load_description("t.lud", text)))
+    state = game.new_initial_state(0)
+    h1 = game.containers[1].sites_from
+    assert [state.what[h1], state.what[h1 + 1]] == [1, 3]    # A1 then B1: first empty sites
+    assert sorted({m.frm for m in state.legal_moves()}) == [h1, h1 + 1]
+
+
+@pytest.mark.parametrize("intfn, expected", [
+    ("(size Array (union (array {2 2 5}) (array {5 7 7})))", 4),   # 2 2 5 7: the first kept
+    ("(max (union {(array {1}) (array {9 1}) (array {4})}))", 9),
+    ("(size Array (union {(array {1}) (array {9 1}) (array {4})}))", 3),
+])
+def test_int_array_union(intfn, expected):
+    assert _value(intfn) == expected
+
+
+def test_place_in_a_numbered_hand_places_the_component_of_that_number():
+    # Ludii's PlaceItem with "Hand2": component 2 (the hand's container index), whatever the
+    # item named, on the first site of that hand
+    text = ('(game "T" (players 2) (equipment {(board (square 3)) (hand Each) '
+            '(piece "A" P1) (piece "B" P2) (piece "C" Each)}) (rules (start {(place "A1" "Hand1" '
+            'count:2) (place "C2" "Hand2" count:3)}) (play (move Pass)) (end (if (no Moves Next) '
+            '(result Mover Win)))))')
+    game = compile_game(expand(load_description("t.lud", text)))
+    state = game.new_initial_state(0)
+    h1, h2 = game.containers[1].sites_from, game.containers[2].sites_from
+    assert (state.what[h1], state.count[h1]) == (1, 2)
+    assert (state.what[h2], state.count[h2]) == (2, 3)     # B2, not C2
+    with pytest.raises(LudemeError, match="Hand3"):
+        compile_game(expand(load_description("t.lud", text.replace('"Hand2"', '"Hand3"'))))
+
+
+def test_the_games_limits():
+    assert _value("(value MoveLimit)") == 10000
+    assert _value("(value TurnLimit)") == 1250
+
+
+# After P1 adds a disc at 9: P1 at 0 1 5 9 10, P2 at 2 3 15.
+@pytest.mark.parametrize("cond, expected", [
+    # an empty pivot makes lines of empty sites, as Ludii reads it: 12 13 14
+    ("(is Line 3 Orthogonal throughAny:(sites {12 13}))", True),
+    ("(is Line 3 Orthogonal throughAny:(sites {0 9}))", True),       # 9: 1 5 9
+    ("(is Line 3 Orthogonal throughAny:(sites {0 2 3}))", False),
+    ('(is Line 3 Orthogonal throughAny:(sites {1 8}) what:(id "Disc" P2))', False),  # no pivot
+    ('(is Line 2 throughAny:(sites {1 3}) what:(id "Disc" P2))', True),   # 3: 2 3
+    ("(is Line 3 Orthogonal throughAny:(sites {0 9}) if:(!= (to) 0))", False),  # 0 stops it
+])
+def test_is_line_through_any(cond, expected):
+    game = _game("(move Add (to (sites Empty)))", end=f"(end (if {cond} (result P1 Win)))")
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 9))
+    assert state.over is expected
+
+
+@pytest.mark.parametrize("intfn, expected", [
+    ("(count Steps 12 (sites {15 3}))", 3),                         # the nearest: 15 (row 3)
+    ("(count Steps Orthogonal 12 (sites {3 15}))", 3),
+    ("(count Steps 5 (sites {5 15}))", 0),
+    ("(count Steps 5 (sites {-1}))", 0),                             # no site: 0
+    ("(count Steps (step Orthogonal (to if:(is Empty (to)))) 4 (sites {14 11}))", 4),  # 8 9 13 14
+    ("(count Steps (step Orthogonal (to if:(is Empty (to)))) 4 (sites {11}))", 1000000000),  # walled in
+    ("(count Steps (step Orthogonal (to if:(is Empty (to)))) 4 (sites {4 1}))", 0),
+])
+def test_count_steps_to_a_region(intfn, expected):
+    assert _value(intfn) == expected
+
+
+def test_place_value_and_the_empty_sites_of_a_container():
+    text = ('(game "T" (players 2) (equipment {(board (square 2)) (piece "A" Each) '
+            '(hand Shared size:3)}) (rules (start {(place "A1" (handSite Shared 0) value:1) '
+            '(place "A2" (handSite Shared 2) state:1 value:2)}) (play (move Select (from '
+            '(sites Empty 1)))) (end (if (no Moves Next) (result Mover Win)))))')
+    game = compile_game(expand(load_description("t.lud", text)))
+    state = game.new_initial_state(0)
+    h = game.containers[1].sites_from
+    assert [state.sites.value[h + i] for i in range(3)] == [1, 0, 2]
+    assert state.sites.state[h + 2] == 1
+    assert [m.frm for m in state.legal_moves()] == [h + 1]     # the hand's one empty site
