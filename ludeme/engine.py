@@ -374,6 +374,11 @@ class State:
             out.append(0.0 if r == 0 else 1.0 - 2.0 * (r - 1.0) / (n - 1))
         return out
 
+    def sites_key(self) -> tuple:
+        """The contents of every container's sites, hashable (what Ludii's state hash reads
+        of them)."""
+        return self.sites.key()
+
     def clone(self) -> "State":
         """An independent copy (its chance stream continues where this one's is)."""
         s = State.__new__(State)

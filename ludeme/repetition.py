@@ -7,7 +7,7 @@ from __future__ import annotations
 
 def position_key(state) -> tuple:
     """What Ludii's stateHash reads: the sites of every container, the phases, the order."""
-    return (state.sites.key(), tuple(state.phase), tuple(state.player_order))
+    return (state.sites_key(), tuple(state.phase), tuple(state.player_order))
 
 
 def record_position(state) -> None:
