@@ -312,7 +312,9 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> G
     env.piece_items = piece_items
     for idx, piece in piece_items:
         owner = components[idx].owner
-        env.facing_of[idx] = piece.dirn or facing.get(owner, "N")
+        # Ludii's Game: a player's direction, when given, overrides its pieces' own.
+        own = piece.dirn
+        env.facing_of[idx] = facing.get(owner) or own or "N"
     _static_regions(env, items)
     for it in items:
         if isinstance(it, G.MapL):
