@@ -726,7 +726,7 @@ class Source:
         elif t is R.SitesAround:
             self.sites_around(lud, out, ind, body)
         elif t is R.SitesOccupied:
-            _given(lud, "type", "component", "top")
+            _given(lud, "type", "component", "components", "top")
             if lud.container not in (None, "Board", 0):
                 raise Unsupported(lud, f"in the container {lud.container}")
             if lud.by not in ("Mover", "Next", "Prev", "Player") and \

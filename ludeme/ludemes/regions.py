@@ -43,16 +43,24 @@ class SitesBoard(Region):
 
 @ludeme("sites", "Occupied")
 class SitesOccupied(Region):
-    """`(sites Occupied by:<role> [container:] [component:])`: sites holding those players' pieces."""
+    """`(sites Occupied by:<role> [container:] [component:|components:{...}])`: sites holding
+    those players' pieces (of the named kinds: a kind is a piece's name without its number).
+    Example: `(sites Occupied by:Mover components:{"Pawn" "Rook"})`."""
 
     distinct = True   # never lists a site twice
 
     params = (P("type", SiteType, opt=True), P("by", RoleType, named=True),
               P("container", (LitStr, IntFn), opt=True, named=True),
               P("component", (LitStr, IntFn), opt=True, named=True),
+              P("components", LitStr, many=True, opt=True, named=True),
               P("top", LitBool, opt=True, named=True))
 
-    def compile(self, env):
+    def _selected(self, env):
+        """c -> (sites to scan, player ids, component indices or None for any), as Ludii's
+        SitesOccupied: the sites of the board's type in every container (or in the one
+        named: the board, or a hand of the by: player), holding pieces of those players;
+        with component(s), only pieces of those kinds (a kind is a piece's name without its
+        player number) that those players own."""
         players = env.role_players(self.by, self)
         if self.container is None and env.board.site_type != "Cell":
             # Ludii reads the sites of the board's own type: on a board of vertices or
@@ -62,17 +70,67 @@ class SitesOccupied(Region):
             rng = range(env.total_sites)
         elif self.container in ("Board", 0):
             rng = range(env.num_board_sites)
+        elif isinstance(self.container, str) and "Hand" in self.container:
+            rng = None
         else:
-            raise self.fail("only container:\"Board\" is supported here")
-        comps = None
+            raise self.fail("only container:\"Board\" or a hand is supported here")
+        if rng is None:
+            hands_of = self._hands(env)
+            pid = env.role_id(self.by, self)
+            sites_fn = lambda c: hands_of.get(pid(c), ())  # noqa: E731
+        else:
+            sites_fn = lambda c: rng  # noqa: E731
+        kinds_fn = self._kinds(env)
+        if kinds_fn is None:
+            return lambda c: (sites_fn(c), players(c), None)
+
+        def selected(c):
+            ids = players(c)
+            return sites_fn(c), ids, kinds_fn(c, ids)
+        return selected
+
+    def _hands(self, env):
+        """Player -> the sites of their hand named by container: (Ludii's ContainerId of a
+        hand name with the by: role: the player's hand whose name contains it)."""
+        if self.by in ("All", "Shared", "Any", "Enemy", "NonMover", "Each") or \
+                self.by.startswith("Team"):
+            raise self.fail(f"(sites Occupied by:{self.by} container:{self.container!r}) "
+                            "is not supported yet")
+        hands = {}
+        for cont in env.containers[1:]:
+            if cont.name.startswith("Hand") and self.container in cont.name:
+                hands.setdefault(cont.owner, range(cont.sites_from,
+                                                   cont.sites_from + cont.num_sites))
+        return hands
+
+    def _kinds(self, env):
+        """None (any piece), or (c, player ids) -> the component indices to keep."""
+        comps = env.components[1:]
+        if self.components:
+            names = set(self.components)
+            matching = [k for k in comps if k.name.rstrip("0123456789") in names]
+            return lambda c, ids: frozenset(k.index for k in matching if k.owner in ids)
         if isinstance(self.component, str):
-            comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
+            matching = [k for k in comps if k.name.rstrip("0123456789") == self.component]
+            return lambda c, ids: frozenset(k.index for k in matching if k.owner in ids)
+        if self.component is not None:
+            index = env.compile(self.component)
+            owner = {k.index: k.owner for k in comps}
+
+            def of_index(c, ids):
+                i = index(c)
+                return frozenset((i,)) if owner.get(i, -1) in ids else frozenset()
+            return of_index
+        return None
+
+    def compile(self, env):
+        selected = self._selected(env)
         top = self.top is not False     # Ludii: top:True unless said otherwise
 
         def occupied_stacks(c):
             """Ludii on stacks: sites where one of the players owns a piece (of the
             components) at any level; with top:, only those whose top piece they own."""
-            ids = players(c)
+            rng, ids, comps = selected(c)
             s = c.s
             what, who = s.what, s.who
             out = []
@@ -89,7 +147,7 @@ class SitesOccupied(Region):
         def occupied(c):
             if c.g.stacking:
                 return occupied_stacks(c)
-            ids = players(c)
+            rng, ids, comps = selected(c)
             who, what = c.s.who, c.s.what
             # an empty site has owner 0 too: by:Neutral lists the neutral pieces only
             if comps is None:
@@ -99,12 +157,7 @@ class SitesOccupied(Region):
 
     def predicate(self, env):
         occupied = env.compile(self)
-        players = env.role_players(self.by, self)
-        limit = env.total_sites if self.container is None and env.board.site_type == "Cell" \
-            else env.num_board_sites
-        comps = None
-        if isinstance(self.component, str):
-            comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
+        selected = self._selected(env)
 
         if self.top is False:
             return None     # any level counts: no shortcut through the top pieces
@@ -112,7 +165,8 @@ class SitesOccupied(Region):
         def member(c, site):
             if c.g.stacking:
                 return site in occupied(c)
-            if not 0 <= site < limit or c.s.who[site] not in players(c) or not c.s.what[site]:
+            rng, ids, comps = selected(c)
+            if site not in rng or c.s.who[site] not in ids or not c.s.what[site]:
                 return False
             return comps is None or c.s.what[site] in comps
         return member
