@@ -7,7 +7,7 @@ from . import (history, levels, maths, pieces, race, sequences,  # noqa: F401
 from . import board_fns, scores  # noqa: F401
 from . import directions, leaping, war  # noqa: F401
 from . import foreach, intarray, sites_moves, swap, votes  # noqa: F401
-from . import foreach_direction  # noqa: F401
+from . import foreach_direction, is_player  # noqa: F401
 # Board ludemes are typed ludemes too (graph functions, constant arithmetic, containers):
 # importing their modules registers them.
 import importlib as _importlib  # noqa: E402
