@@ -129,8 +129,6 @@ def test_relative_turns_follow_ludii(facing, word, supported, expected):
 @pytest.mark.parametrize("play,message", [
     ('(forEach Piece "R" (move Leap {{F F R F}} forward:True (to if:(is Empty (to)))))',
      "not supported yet"),
-    ('(forEach Piece "R" (move Step (directions Cell from:0 to:1) (to if:(is Empty (to)))))',
-     "only supported in (directional ...)"),
     ('(max Moves withValue:True (forEach Piece))', "not supported yet"),
 ])
 def test_unsupported_forms_are_refused_with_a_position(tmp_path, play, message):

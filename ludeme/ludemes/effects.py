@@ -190,7 +190,7 @@ class IsNext(Bool):
 @ludeme("forEach", "Site")
 class ForEachSite(Moves):
     """`(forEach Site <region> <moves> [noMoveYet:<moves>] [(then ...)])`: the moves generated
-    with each site of the region (in increasing order) as `(site)`, `(from)` and `(to)`; the
+    with each site of the region (in increasing order) as `(site)` and `(to)`; the
     `noMoveYet:` moves when there are none."""
     concepts = ("ControlFlowStatement",)
 
@@ -204,14 +204,14 @@ class ForEachSite(Moves):
         then = _then(env, self)
 
         def for_each(c):
-            saved = (c.from_, c.to, c.site)
+            saved = (c.to, c.site)
             out = []
             for site in sorted(set(region(c))):
                 if site < 0:
                     continue
-                c.from_ = c.to = c.site = site
+                c.to = c.site = site        # Ludii's ForEachSite leaves (from) as it was
                 out.extend(gen(c))
-            c.from_, c.to, c.site = saved
+            c.to, c.site = saved
             if not out and otherwise is not None:
                 return otherwise(c)
             if then:

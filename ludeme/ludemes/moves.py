@@ -178,10 +178,12 @@ class MoveStep(Moves):
                 return []
             out = []
             saved = (c.from_, c.to)
+            # Ludii's Step resolves its directions before it sets (from) to the start.
+            sites = targets(c, frm)
             c.from_ = frm
             # Ludii's Step: in a stacking game a single piece leaves the top level.
             lf = c.s.size_stack(frm) - 1 if c.g.stacking and kind == A_MOVE else 0
-            for to in targets(c, frm):
+            for to in sites:
                 c.to = to
                 if to_cond(c):
                     if side is None:

@@ -407,9 +407,10 @@ class MaxCaptures(_MaxBy):
 
 @ludeme("directions")
 class DirectionsBetween(Directions):
-    """`(directions [<type>] from:<site> to:<site>)`: the direction of the step from one site
-    to the other (the first of the board's directions that has it), as Ludii's
-    "LastDirection" reads it. Example: `(directions Vertex from:(last From) to:(last To))`."""
+    """`(directions [<type>] from:<site> to:<site>)`: the directions in which `to` lies on a
+    straight line from `from`, as Ludii's Directions between two sites: each of the board's
+    directions (of the All relation) with a radial from `from` passing through `to`.
+    Example: `(directions Vertex from:(last From) to:(last To))`."""
 
     params = (P("type", SiteType, opt=True), P("from", IntFn, named=True),
               P("to", IntFn, named=True))
@@ -420,22 +421,26 @@ class DirectionsBetween(Directions):
 
     @property
     def dirs(self):
-        raise self.fail("the direction between two sites is only supported in "
-                        "(directional ...) yet")
+        raise self.fail("the direction between two sites is not supported here yet")
+
+    def direction_keys(self, env, lud):
+        """(c, site) -> the directions from `from` to `to` (the site does not matter)."""
+        keys = self.keys_fn(env)
+        return lambda c, frm: keys(c)
 
     def keys_fn(self, env):
-        """c -> the compass names of the step from `from` to `to` (one, or none)."""
+        """c -> the compass names of the radials from `from` through `to` (maybe none)."""
         _check_board_type(self, env)
         frm, to = env.compile(self.from_), env.compile(self.to)
-        dirs = env.board.directions
-        targets = env.board.trajectories.targets
+        radials = env.board.radials
+        tables = [(d, radials[d]) for d in env.board.relation_dirs("All") if d in radials]
         nsites = env.num_board_sites
 
         def keys(c):
             a, b = frm(c), to(c)
             if not (0 <= a < nsites and 0 <= b < nsites):
                 return ()
-            return next(((d,) for d in dirs if b in targets(a, d)), ())
+            return tuple(d for d, table in tables if any(b in r.sites[1:] for r in table[a]))
         return keys
 
 
