@@ -139,3 +139,9 @@ def test_corpus_traces_agree(refdata, ludii, name):
     [verdict] = crosscheck_files([str(trace)], ludii_dir=str(ludii),
                                  index=str(refdata / "corpus-index.tsv"), seconds=None)
     assert verdict.ok, verdict.detail
+
+
+def test_union_of_directions(tmp_path):
+    pieces = '(piece "P" Each (move Step (union N (union Diagonal W)) (to if:(is Empty (to)))))'
+    _, s = _state(tmp_path, "(forEach Piece)", '(place "P1" 12) (place "P2" 24)', pieces)
+    assert _keys(s) == [(12, 6), (12, 8), (12, 11), (12, 16), (12, 17), (12, 18)]
