@@ -72,12 +72,18 @@ class SitesOccupied(Region):
             rng = range(env.num_board_sites)
         elif isinstance(self.container, str) and "Hand" in self.container:
             rng = None
+        elif not isinstance(self.container, str):
+            rng = env.compile(self.container)       # a container's index
         else:
             raise self.fail("only container:\"Board\" or a hand is supported here")
         if rng is None:
             hands_of = self._hands(env)
             pid = env.role_id(self.by, self)
             sites_fn = lambda c: hands_of.get(pid(c), ())  # noqa: E731
+        elif callable(rng):
+            ranges = [range(k.sites_from, k.sites_from + k.num_sites) for k in env.containers]
+            index = rng
+            sites_fn = lambda c: ranges[i] if 0 <= (i := index(c)) < len(ranges) else ()  # noqa
         else:
             sites_fn = lambda c: rng  # noqa: E731
         kinds_fn = self._kinds(env)
