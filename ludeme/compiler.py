@@ -575,12 +575,12 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
     if rule.container is not None:
         if rule.container != "Hand":
             raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\")")
-        hands = env.hand_offsets()
+        hands = env.hand_ranges()
         for comp in targets:
-            site = hands.get(comp.owner)
-            if site is None:
+            sites = hands.get(comp.owner)
+            if not sites:
                 raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
-            out.append(_place_actions(site, comp, rule.count, rule.state))
+            out.append(_place_in_hand(sites, comp, rule.count, rule.state))
         return out
     if rule.where is None and rule.coord is None:
         raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
@@ -620,6 +620,15 @@ def _place_actions(site, comp, count, state, stack=False) -> list[tuple]:
         acts.append((A_ADD, site, comp.index, comp.owner, n))
         acts.append((A_SET_FIELD, "state", site, TOP, state))
     return acts
+
+
+def _place_in_hand(sites, comp, count, state):
+    """Ludii's PlaceItem in a player's hand: on its first empty site when played."""
+    def actions(ctx):
+        what = ctx.s.what
+        site = next((x for x in sites if what[x] == 0), sites[-1])
+        return _place_actions(site, comp, count, state)
+    return actions
 
 
 def _place_on_region(region, comp, count, state, stack=False):
