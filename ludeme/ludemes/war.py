@@ -273,7 +273,7 @@ def probing() -> bool:
 
 @ludeme("is", "Threatened")
 class IsThreatened(Bool):
-    """`(is Threatened <what> [at:<site> | <sites>] [<moves>])`: as Ludii's IsThreatened with
+    """`(is Threatened <what> [at:<site> | [in:]<sites>] [<moves>])`: as Ludii's IsThreatened with
     a piece: on a copy of the position with that piece at the site (where the piece
     stands by default), some enemy of its owner has a move (its phase's moves, or the
     moves given) ending on the site. Example: `(not (is Threatened (id "King" Mover)))`."""
@@ -281,13 +281,16 @@ class IsThreatened(Bool):
 
     params = (P("what", IntFn, opt=True), P("type", SiteType, opt=True),
               P("at", IntFn, opt=True, named=True), P("sites", Region, opt=True),
-              P("moves", Moves, opt=True))
+              P("in", Region, opt=True, named=True), P("moves", Moves, opt=True))
 
     def compile(self, env):
         _check_board_type(self, env)
         if self.what is None:
             raise self.fail("(is Threatened ...) without a piece is not supported yet")
-        if self.at is not None and self.sites is not None:
+        given_sites = self.in_ if self.in_ is not None else self.sites   # in: is Ludii 1.3's
+        if self.in_ is not None and self.sites is not None:
+            raise self.fail("(is Threatened ...) takes its sites once")
+        if self.at is not None and given_sites is not None:
             raise self.fail("(is Threatened ...) takes a site or sites, not both")
         what = env.compile(self.what)
         components = env.components
@@ -295,8 +298,8 @@ class IsThreatened(Bool):
         if self.at is not None:
             at = env.compile(self.at)
             region = lambda c, w: (at(c),)  # noqa: E731
-        elif self.sites is not None:
-            sites = env.compile(self.sites)
+        elif given_sites is not None:
+            sites = env.compile(given_sites)
             region = lambda c, w: sites(c)  # noqa: E731
         else:       # Ludii's Where: the first board site holding the piece
             def region(c, w):
