@@ -112,13 +112,18 @@ class SitesOccupied(Region):
     def _kinds(self, env):
         """None (any piece), or (c, player ids) -> the component indices to keep."""
         comps = env.components[1:]
-        if self.components:
-            names = set(self.components)
+        names = set(self.components or ()) or \
+            ({self.component} if isinstance(self.component, str) else set())
+        if names:
             matching = [k for k in comps if k.name.rstrip("0123456789") in names]
-            return lambda c, ids: frozenset(k.index for k in matching if k.owner in ids)
-        if isinstance(self.component, str):
-            matching = [k for k in comps if k.name.rstrip("0123456789") == self.component]
-            return lambda c, ids: frozenset(k.index for k in matching if k.owner in ids)
+            cache: dict = {}        # player ids -> their pieces of these kinds
+
+            def of_kinds(c, ids):
+                got = cache.get(ids)
+                if got is None:
+                    got = cache[ids] = frozenset(k.index for k in matching if k.owner in ids)
+                return got
+            return of_kinds
         if self.component is not None:
             index = env.compile(self.component)
             owner = {k.index: k.owner for k in comps}
