@@ -104,7 +104,8 @@ class BoardTables:
 
         def keys(c, frm):
             # Ludii's Directions.convertToAbsolute: nothing when no piece stands at the
-            # site; else the piece's facing, turned right once per step of its rotation.
+            # site; else the piece's facing. (Ludii turns it right once per step of the
+            # piece's rotation; no ludeme here sets a rotation, so that is always none.)
             s = c.s
             what = s.what[frm] if 0 <= frm < len(s.what) else 0
             if what < 1:
@@ -122,7 +123,7 @@ class BoardTables:
                         out.append(d)
                 else:
                     if facing is None:
-                        facing = rotated(facing_of[what], s.level_data(frm)[3], relative_to)
+                        facing = facing_of[what]
                     out.extend(relative_directions(facing, w, relative_to))
             return tuple(dict.fromkeys(out))
         return keys
@@ -242,12 +243,3 @@ def relative_directions(facing: str, word: str, supported) -> list[str]:
         return []
     return [d for d in (_RING[(i + turn * k) % 16] for k in range(count)) if d in supported]
 
-
-def rotated(facing: str, rotation: int, supported) -> str:
-    """A facing turned right (Ludii's FR) once per step of a piece's rotation."""
-    for _ in range(rotation):
-        got = relative_directions(facing, "FR", supported)
-        if not got:
-            break
-        facing = got[0]
-    return facing

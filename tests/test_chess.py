@@ -7,7 +7,7 @@ import pytest
 
 from ludeme.api import load
 from ludeme.crosscheck import crosscheck_files
-from ludeme.tables import relative_directions, rotated
+from ludeme.tables import relative_directions
 
 EIGHT = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 HEX = ("N", "ENE", "ESE", "S", "WSW", "WNW")
@@ -34,12 +34,6 @@ HEX = ("N", "ENE", "ESE", "S", "WSW", "WNW")
 ])
 def test_relative_directions_follow_ludii(facing, word, supported, expected):
     assert relative_directions(facing, word, supported) == expected
-
-
-def test_rotation_turns_the_facing_right_once_per_step():
-    assert rotated("N", 2, EIGHT) == "E"
-    assert rotated("N", 1, HEX) == "ENE"
-    assert rotated("S", 0, EIGHT) == "S"
 
 
 GAME = ('(game "g" (players {{(player N) (player S)}}) (equipment {{(board (square 5)) '
