@@ -314,7 +314,8 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> G
     env.piece_items = piece_items
     for idx, piece in piece_items:
         owner = components[idx].owner
-        env.facing_of[idx] = piece.dirn or facing.get(owner, "N")
+        # Ludii's Game: a player's direction, when given, overrides its pieces' own.
+        env.facing_of[idx] = facing.get(owner) or piece.dirn or "N"
         if piece.dirn or owner in facing:
             env.facing_declared.add(idx)
     _static_regions(env, items)

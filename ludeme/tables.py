@@ -10,7 +10,10 @@ here runs during a playout except the closures built for relative directions.
 
 from __future__ import annotations
 
-from .ludemes.base import Ludeme
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:       # only for annotations: importing the ludemes here would be circular
+    from .ludemes.base import Ludeme
 
 
 class BoardTables:
@@ -73,7 +76,6 @@ class BoardTables:
         fixed = tuple(dict.fromkeys(static))
         if not dynamic:
             return lambda c, frm: fixed
-        supported = self.board.directions
         # Ludii turns relative directions into those of the Adjacent relation (`of:`
         # defaults to Adjacent): on a hexagonal board, the six neighbours' directions.
         of = getattr(dirn, "of", None) or "Adjacent"
@@ -81,32 +83,47 @@ class BoardTables:
             raise lud.fail(f"(directions of:{of}) is not supported yet: of: takes one of "
                            f"{', '.join(RELATIONS)}")
         try:
-            relative_to = tuple(self.board.relation_dirs(of)) or supported
+            relative_to = tuple(self.board.relation_dirs(of)) or self.board.directions
         except (KeyError, ValueError):
-            relative_to = supported
+            relative_to = self.board.directions
         radials = self.board.radials
         facing_of = self.facing_of
 
         def along(a, b):
-            for d in supported:
-                for r in radials.get(d, ((),) * (a + 1))[a] if a >= 0 else ():
+            """The first supported direction with a radial from a passing through b."""
+            if a < 0:
+                return None
+            for d in relative_to:
+                table = radials.get(d)
+                if table is None or a >= len(table):
+                    continue
+                for r in table[a]:
                     if b in r.sites[1:]:
                         return d
             return None
 
         def keys(c, frm):
+            # Ludii's Directions.convertToAbsolute: nothing when no piece stands at the
+            # site; else the piece's facing. (Ludii turns it right once per step of the
+            # piece's rotation; no ludeme here sets a rotation, so that is always none.)
+            s = c.s
+            what = s.what[frm] if 0 <= frm < len(s.what) else 0
+            if what < 1:
+                return fixed
             out = list(fixed)
+            facing = None
             for w in dynamic:
                 if w == "SameDirection":
-                    d = along(c.s.last_from, c.s.last_to)
+                    d = along(s.last_from, s.last_to)
                     if d:
                         out.append(d)
                 elif w == "OppositeDirection":
-                    d = along(c.s.last_to, c.s.last_from)
+                    d = along(s.last_to, s.last_from)
                     if d:
                         out.append(d)
                 else:
-                    facing = facing_of[c.s.what[frm]] if 0 <= frm < len(c.s.what) else "N"
+                    if facing is None:
+                        facing = facing_of[what]
                     out.extend(relative_directions(facing, w, relative_to))
             return tuple(dict.fromkeys(out))
         return keys
@@ -187,32 +204,42 @@ COMPASS_ANGLE = {"N": 0.0, "NNE": 22.5, "NE": 45.0, "ENE": 67.5, "E": 90.0, "ESE
                  "SE": 135.0, "SSE": 157.5, "S": 180.0, "SSW": 202.5, "SW": 225.0,
                  "WSW": 247.5, "W": 270.0, "WNW": 292.5, "NW": 315.0, "NNW": 337.5}
 
-# Offsets (degrees, clockwise) from a piece's facing; plural forms take every
-# supported direction strictly within 90 degrees of their base.
-RELATIVE_ANGLES = {"Forward": 0, "Backward": 180, "Rightward": 90, "Leftward": 270,
-                   "Forwards": 0, "Backwards": 180, "Rightwards": 90, "Leftwards": 270}
-# Turns from the facing or its back (see relative_directions), e.g. FL, BRR, FLLL.
+# Directions relative to a facing (Ludii's RelativeDirection), as turns on the ring of
+# sixteen compass names: the word's start (in sixteenths, clockwise from the facing),
+# the turn taken from there (+1 clockwise, -1 anticlockwise) and how many names it takes
+# (one: a single direction if supported; "first": the first supported one met; or a
+# count of ring positions to collect in order).
+_RING = tuple(COMPASS_ANGLE)
+_RELATIVE = {"Forward": (0, 1, 1), "Backward": (8, 1, 1), "Rightward": (4, 1, 1),
+             "Leftward": (-4, 1, 1),
+             "Forwards": (-3, 1, 7), "Backwards": (5, 1, 7), "Rightwards": (1, 1, 7),
+             "Leftwards": (-1, -1, 7)}
+for _fb, _base in (("F", 0), ("B", 8)):
+    for _lr, _turn in (("L", -1), ("R", 1)):
+        for _n in (1, 2, 3):
+            _RELATIVE[f"{_fb}{_lr * _n}"] = (_base + _turn, _turn, "first")
 _TURNS = frozenset(f"{fb}{lr * n}" for fb in "FB" for lr in "LR" for n in (1, 2, 3))
+RELATIVE_ANGLES = frozenset(w for w in _RELATIVE if w not in _TURNS)   # Forward, ...
 
 
 def relative_directions(facing: str, word: str, supported) -> list[str]:
-    """Compass names for a direction relative to `facing` among the supported ones.
+    """Compass names for a direction relative to `facing` among the supported ones, in
+    Ludii's order (RelativeDirection.directions).
 
-    The turns (FL, FR, BL, BR and their doubled and tripled forms) follow Ludii's
-    RelativeDirection: from the facing (F) or its opposite (B), turn one sixteenth at a
-    time, anticlockwise for L and clockwise for R, to the first supported direction;
-    Ludii's extra turns of FLL, FLLL, ... stop there too, so they name the same one."""
-    if word in _TURNS and facing in COMPASS_ANGLE:
-        ring = list(COMPASS_ANGLE)
-        i = ring.index(facing) + (8 if word[0] == "B" else 0)
-        step = -1 if word[1] == "L" else 1
-        for k in range(1, 17):
-            d = ring[(i + step * k) % 16]
+    Forward, Backward, Rightward and Leftward name one direction (none if unsupported);
+    Forwards and Backwards the supported ones strictly within 90 degrees, from left to
+    right; Rightwards (Leftwards) those strictly between front and back turning clockwise
+    (anticlockwise). FL, FR, BL, BR turn from the facing (F) or its back (B) one sixteenth
+    at a time to the first supported direction; Ludii's FLL, FLLL, ... stop there too."""
+    if facing not in COMPASS_ANGLE:
+        return []
+    start, turn, count = _RELATIVE[word]
+    i = _RING.index(facing) + start
+    if count == "first":
+        for k in range(16):
+            d = _RING[(i + turn * k) % 16]
             if d in supported:
                 return [d]
         return []
-    base = (COMPASS_ANGLE.get(facing, 0.0) + RELATIVE_ANGLES[word]) % 360
-    if word.endswith("s"):
-        return [d for d in supported
-                if min(abs(COMPASS_ANGLE[d] - base), 360 - abs(COMPASS_ANGLE[d] - base)) < 90]
-    return [d for d in supported if abs(COMPASS_ANGLE.get(d, -1) - base) < 1e-6]
+    return [d for d in (_RING[(i + turn * k) % 16] for k in range(count)) if d in supported]
+

@@ -591,6 +591,8 @@ class Source:
             table = env.step_targets(dirn, lud)
             per_what = [table] * ncomp
         else:
+            if hasattr(dirn, "direction_keys"):
+                raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
             words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
             if any(w in ("SameDirection", "OppositeDirection") for w in words):
                 raise Unsupported(lud, "with SameDirection/OppositeDirection")
@@ -726,7 +728,7 @@ class Source:
         elif t is R.SitesAround:
             self.sites_around(lud, out, ind, body)
         elif t is R.SitesOccupied:
-            _given(lud, "type", "component", "top")
+            _given(lud, "type", "component", "components", "top")
             if lud.container not in (None, "Board", 0):
                 raise Unsupported(lud, f"in the container {lud.container}")
             if lud.by not in ("Mover", "Next", "Prev", "Player") and \
@@ -848,12 +850,15 @@ class Source:
             self.push(out, ind + "                ", "hf", "to", g, "btw")
             out.append(f"{ind}frm, to, btw = sf, st, sb")
             return
+        if hasattr(dirn, "direction_keys"):
+            raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
         words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
         if words not in (["SameDirection"], ["OppositeDirection"]):
             raise Unsupported(lud, f"with the directions {' '.join(words)}")
         # The direction depends only on the last move: a table over (last from, last to).
         keys = list(env.board.directions)
         key_of = np.full((n + 1, n + 1), -1)
+        probe.s.what = [1] * n      # a piece at the start (an empty one has no directions)
         for a in range(-1, n):
             for bb in range(-1, n):
                 probe.s.last_from, probe.s.last_to = a, bb
@@ -872,7 +877,8 @@ class Source:
         t_key, t_over, t_land = self.table(key_of), self.table(over), self.table(land)
         out.append(f"{ind}hf = {frm_expr}")
         out.append(f"{ind}sf, st, sb = frm, to, btw")
-        out.append(f"{ind}hd = {t_key}[last_from + 1, last_to + 1] if 0 <= hf < {n} else -1")
+        out.append(f"{ind}hd = {t_key}[last_from + 1, last_to + 1] if 0 <= hf < {n} "
+                   f"and what[hf] != 0 else -1")
         out.append(f"{ind}if hd >= 0:")
         out.append(f"{ind}    frm = hf")
         out.append(f"{ind}    for r in range({width}):")

@@ -7,7 +7,7 @@ from . import (history, levels, maths, pieces, race, sequences,  # noqa: F401
 from . import board_fns, scores  # noqa: F401
 from . import directions, leaping, war  # noqa: F401
 from . import foreach, intarray, sites_moves, swap, votes  # noqa: F401
-from . import foreach_direction  # noqa: F401
+from . import foreach_direction, is_player  # noqa: F401
 from . import effects_capture, ints_count, is_component, move_set, note, set_site  # noqa: F401
 from . import sites_line_of_sight  # noqa: F401
 from . import groups, limits, line_of_sight, meta, pattern, region_foreach, related  # noqa: F401

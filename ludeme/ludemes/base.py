@@ -400,6 +400,8 @@ class Builder:
         if not fitting:
             return _NO
         with_kind = [c for c in fitting if c.kind is not None and c.kind == kind_word]
+        if not with_kind and kind_word and any(c.kind == kind_word for c in classes):
+            return _NO      # e.g. (forEach Piece) is moves: not the region (forEach ...)
         candidates = with_kind or [c for c in fitting if c.kind is None]
         if not candidates:
             kinds = sorted({c.kind for c in fitting if c.kind})

@@ -311,6 +311,16 @@ class Or(_Logic):
             return lambda c: a(c) or b(c)
         return lambda c: any(f(c) for f in fs)
 
+    def auto_succeeds(self):
+        """A closure () -> True when some part is known to hold without evaluating it (a
+        shortcut only: such a part would evaluate to True, so the disjunction holds)."""
+        parts = [getattr(x, "auto_succeeds", None) for x in self.conds + (self.more or [])]
+        known = [f() for f in parts if f is not None]
+        known = [k for k in known if k is not None]
+        if not known:
+            return None
+        return lambda: any(k() for k in known)
+
 
 @ludeme("not")
 class Not(Bool):

@@ -77,3 +77,37 @@ class DirectionsIf(_DirectionFunction):
         ok = keys_of(env, self.ok, lud)
         not_ok = keys_of(env, self.not_ok, lud)
         return lambda c, frm: ok(c, frm) if cond(c) else not_ok(c, frm)
+
+
+@ludeme("union")
+class DirectionsUnion(_DirectionFunction):
+    """`(union <directions> <directions>)`: the first directions, then those of the second
+    not already there, relations (Orthogonal, ...) counted as the compass directions they
+    stand for on this board, as Ludii's Union of directions. Example: `(union N (union NE NW))`."""
+
+    params = (P("first", _CHOICE), P("second", _CHOICE))
+
+    def direction_keys(self, env, lud):
+        first = keys_of(env, self.first, lud)
+        second = keys_of(env, self.second, lud)
+        expanded = {r: tuple(env.board.relation_dirs(r)) for r in RELATIONS}
+        # Where a compass direction holds steps of two relations (boards drawn as lines),
+        # a relation is not the sum of its compass directions here.
+        shared = set(expanded["Orthogonal"]) & (set(expanded["Diagonal"])
+                                                | set(expanded["OffDiagonal"]))
+        for part in (self.first, self.second):
+            if hasattr(part, "direction_keys"):
+                continue        # a direction function checks its own parts
+            words = [part] if isinstance(part, str) else list(part.dirs)
+            if shared and any(w in RELATIONS for w in words):
+                raise self.fail("the union of relations on a board whose steps of two "
+                                "relations share a direction is not supported yet")
+
+        def keys(c, frm):
+            out = []
+            for k in (*first(c, frm), *second(c, frm)):
+                for d in expanded.get(k, (k,)):
+                    if d not in out:
+                        out.append(d)
+            return tuple(out)
+        return keys

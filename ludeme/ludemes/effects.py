@@ -207,14 +207,14 @@ class ForEachSite(Moves):
         then = _then(env, self)
 
         def for_each(c):
-            saved = (c.from_, c.to, c.site)
+            saved = (c.to, c.site)
             out = []
             for site in sorted(set(region(c))):
                 if site < 0:
                     continue
                 c.to = c.site = site
                 out.extend(gen(c))
-            c.from_, c.to, c.site = saved
+            c.to, c.site = saved
             if not out and otherwise is not None:
                 return otherwise(c)
             if then:

@@ -173,29 +173,4 @@ class SizesGroup(IntArrayFn):
         return sizes
 
 
-@ludeme("count", "Liberties")
-class CountLiberties(IntFn):
-    """`(count Liberties [at:<site>] [dirs] [if:<cond>])`: the empty sites next to the group
-    at a site (the last move's destination by default), as Ludii's CountLiberties: the
-    group as `(sites Group ...)` finds it, its neighbours in the same directions.
-    Example (Go-like capture): `(= (count Liberties at:(site) Orthogonal) 0)`."""
-    concepts = ("Group",)
-
-    params = (P("type", SiteType, opt=True), P("at", IntFn, opt=True, named=True),
-              P("dirn", (DirWord, "Directions"), opt=True),
-              P("if", "Bool", opt=True, named=True))
-
-    def compile(self, env):
-        group = group_of(self, env)
-        steps = env.step_targets(self.dirn or "Adjacent", self)
-
-        def liberties(c):
-            sites = group(c)
-            inside = set(sites)
-            what = c.s.what
-            free = {to for s in sites for to in steps[s] if to not in inside and what[to] == 0}
-            return len(free)
-        return liberties
-
-
-__all__ = ["SitesGroup", "SizeGroup", "SizesGroup", "CountLiberties", "group_of"]
+__all__ = ["SitesGroup", "SizeGroup", "SizesGroup", "group_of"]

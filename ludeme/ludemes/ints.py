@@ -159,7 +159,10 @@ class Ahead(IntFn):
         steps = env.compile(self.steps) if self.steps is not None else (lambda c: 1)
         if self.dirn in ("SameDirection", "OppositeDirection"):
             return _ahead_along_move(env, site, steps, self.dirn == "OppositeDirection")
-        tables = env.step_tables(self.dirn or "Adjacent", self)
+        dirn = self.dirn or "Forward"       # Ludii's default: the piece's forward
+        if not env.is_static_direction(dirn):
+            return _ahead_relative(env, site, steps, env.direction_keys(dirn, self))
+        tables = env.step_tables(dirn, self)
         tab = tables[0] if tables else None
         nsites = env.num_board_sites
         if tab is not None and (self.steps is None or getattr(self.steps, "value", None) == 1):
@@ -183,6 +186,27 @@ class Ahead(IntFn):
                 cur = nxt
             return cur
         return ahead
+
+
+def _ahead_relative(env, site, steps, keys):
+    """Ludii's Ahead with a direction relative to the piece at the site: the first of
+    its directions, -1 when there is none (an empty site); the site itself when that
+    direction's radial is too short."""
+    radials = env.board.radials
+    nsites = env.num_board_sites
+
+    def ahead(c):
+        s = site(c)
+        if not 0 <= s < nsites:
+            return -1 if s < 0 else s
+        dirs = keys(c, s)
+        if not dirs:
+            return -1
+        n = steps(c)
+        table = radials.get(dirs[0])
+        line = table[s][0].sites if table is not None and table[s] else ()
+        return line[n] if len(line) >= n + 1 else s
+    return ahead
 
 
 def _ahead_along_move(env, site, steps, opposite: bool):

@@ -77,16 +77,24 @@ class SitesBoard(Region):
 
 @ludeme("sites", "Occupied")
 class SitesOccupied(Region):
-    """`(sites Occupied by:<role> [container:] [component:])`: sites holding those players' pieces."""
+    """`(sites Occupied by:<role> [container:] [component:|components:{...}])`: sites holding
+    those players' pieces (of the named kinds: a kind is a piece's name without its number).
+    Example: `(sites Occupied by:Mover components:{"Pawn" "Rook"})`."""
 
     distinct = True   # never lists a site twice
 
     params = (P("type", SiteType, opt=True), P("by", (RoleType, "PlayerFn"), named=True),
               P("container", (LitStr, IntFn), opt=True, named=True),
               P("component", (LitStr, IntFn), opt=True, named=True),
+              P("components", LitStr, many=True, opt=True, named=True),
               P("top", LitBool, opt=True, named=True))
 
-    def compile(self, env):
+    def _selected(self, env):
+        """c -> (sites to scan, player ids, component indices or None for any), as Ludii's
+        SitesOccupied: the sites of the board's type in every container (or in the one
+        named: the board, or a hand of the by: player), holding pieces of those players;
+        with component(s), only pieces of those kinds (a kind is a piece's name without its
+        player number) that those players own."""
         players = _by_players(env, self)
         if self.container is None and env.board.site_type != "Cell":
             # Ludii reads the sites of the board's own type: on a board of vertices or
@@ -96,19 +104,83 @@ class SitesOccupied(Region):
             rng = range(env.total_sites)
         elif self.container in ("Board", 0):
             rng = range(env.num_board_sites)
+        elif isinstance(self.container, str) and "Hand" in self.container:
+            rng = None
+        elif not isinstance(self.container, str):
+            rng = env.compile(self.container)       # a container's index
         else:
-            # container:<int> or a name: the sites of that container (a player's hand by
-            # (mover), ...), read when the region is.
-            return self._in_container(env, players)
-        comps = None
-        if isinstance(self.component, str):
-            comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
+            rng = _container_sites(env, self)   # another container, by its name: c -> sites
+        if callable(rng) and not isinstance(self.container, str):
+            ranges = [range(k.sites_from, k.sites_from + k.num_sites) for k in env.containers]
+            index = rng
+            sites_fn = lambda c: ranges[i] if 0 <= (i := index(c)) < len(ranges) else ()  # noqa
+        elif callable(rng):
+            sites_fn = rng
+        elif rng is None:
+            hands_of = self._hands(env)
+            pid = env.role_id(self.by, self) if isinstance(self.by, str) else \
+                env.compile(self.by)
+            sites_fn = lambda c: hands_of.get(pid(c), ())  # noqa: E731
+        else:
+            sites_fn = lambda c: rng  # noqa: E731
+        kinds_fn = self._kinds(env)
+        if kinds_fn is None:
+            return lambda c: (sites_fn(c), players(c), None)
+
+        def selected(c):
+            ids = players(c)
+            return sites_fn(c), ids, kinds_fn(c, ids)
+        return selected
+
+    def _hands(self, env):
+        """Player -> the sites of their hand named by container: (Ludii's ContainerId of a
+        hand name with the by: role: the player's hand whose name contains it)."""
+        if not isinstance(self.by, str):
+            pass
+        elif self.by in ("All", "Shared", "Any", "Enemy", "NonMover", "Each") or \
+                self.by.startswith("Team"):
+            raise self.fail(f"(sites Occupied by:{self.by} container:{self.container!r}) "
+                            "is not supported yet")
+        hands = {}
+        for cont in env.containers[1:]:
+            if cont.name.startswith("Hand") and self.container in cont.name:
+                hands.setdefault(cont.owner, range(cont.sites_from,
+                                                   cont.sites_from + cont.num_sites))
+        return hands
+
+    def _kinds(self, env):
+        """None (any piece), or (c, player ids) -> the component indices to keep."""
+        comps = env.components[1:]
+        names = set(self.components or ()) or \
+            ({self.component} if isinstance(self.component, str) else set())
+        if names:
+            matching = [k for k in comps if k.name.rstrip("0123456789") in names]
+            cache: dict = {}        # player ids -> their pieces of these kinds
+
+            def of_kinds(c, ids):
+                got = cache.get(ids)
+                if got is None:
+                    got = cache[ids] = frozenset(k.index for k in matching if k.owner in ids)
+                return got
+            return of_kinds
+        if self.component is not None:
+            index = env.compile(self.component)
+            owner = {k.index: k.owner for k in comps}
+
+            def of_index(c, ids):
+                i = index(c)
+                return frozenset((i,)) if owner.get(i, -1) in ids else frozenset()
+            return of_index
+        return None
+
+    def compile(self, env):
+        selected = self._selected(env)
         top = self.top is not False     # Ludii: top:True unless said otherwise
 
         def occupied_stacks(c):
             """Ludii on stacks: sites where one of the players owns a piece (of the
             components) at any level; with top:, only those whose top piece they own."""
-            ids = players(c)
+            rng, ids, comps = selected(c)
             s = c.s
             what, who = s.what, s.who
             out = []
@@ -125,7 +197,7 @@ class SitesOccupied(Region):
         def occupied(c):
             if c.g.stacking:
                 return occupied_stacks(c)
-            ids = players(c)
+            rng, ids, comps = selected(c)
             who, what = c.s.who, c.s.what
             # an empty site has owner 0 too: by:Neutral lists the neutral pieces only
             if comps is None:
@@ -133,37 +205,18 @@ class SitesOccupied(Region):
             return [s for s in rng if who[s] in ids and what[s] in comps]
         return occupied
 
-    def _in_container(self, env, players):
-        """container:<int> or a container's name: as Ludii, the sites of that container
-        (its number in declaration order, the board 0) holding the players' pieces."""
-        self.refuse("component", "top", why="with container:")
-        sites_of = _container_sites(env, self)
-
-        def occupied_in(c):
-            ids = players(c)
-            s = c.s
-            return [site for site in sites_of(c) if s.what[site] and s.holds(site, ids)]
-        return occupied_in
-
     def predicate(self, env):
-        if self.container not in (None, "Board", 0):
-            return None     # read the container's sites through compile
         occupied = env.compile(self)
-        players = _by_players(env, self)
-        limit = env.total_sites if self.container is None and env.board.site_type == "Cell" \
-            else env.num_board_sites
-        comps = None
-        if isinstance(self.component, str):
-            comps = {k.index for k in env.components[1:] if k.name.startswith(self.component)}
+        selected = self._selected(env)
 
-        if self.top is False or (self.container is not None
-                                 and not isinstance(self.container, str)):
-            return None     # any level counts, or a container read in play: no shortcut
+        if self.top is False:
+            return None     # any level counts: no shortcut through the top pieces
 
         def member(c, site):
             if c.g.stacking:
                 return site in occupied(c)
-            if not 0 <= site < limit or c.s.who[site] not in players(c) or not c.s.what[site]:
+            rng, ids, comps = selected(c)
+            if site not in rng or c.s.who[site] not in ids or not c.s.what[site]:
                 return False
             return comps is None or c.s.what[site] in comps
         return member

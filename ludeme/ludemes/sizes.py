@@ -29,4 +29,16 @@ class CountPlayers(IntFn):
         return lambda c: n
 
 
-__all__ = ["SizeArray", "CountPlayers"]
+@ludeme("count", "Active")
+class CountActive(IntFn):
+    """`(count Active)`: how many players are still in the game (Ludii's CountActive).
+    Example: `(if (= (count Active) 2) (result Mover Win))`."""
+
+    params = ()
+
+    def compile(self, env):
+        n = env.num_players
+        return lambda c: sum(1 for p in range(1, n + 1) if c.s.active[p])
+
+
+__all__ = ["SizeArray", "CountPlayers", "CountActive"]

@@ -43,7 +43,8 @@ class MoveSlide(Moves):
     destination's effect condition allows it. A site where the to condition
     holds stops the slide there, as a destination that also carries the `to`
     effect. `trail:` leaves a piece on every site the slide leaves, start
-    included. Example (a chess rook):
+    included; `(between (apply <effect>))` applies the effect at every site passed
+    over. Example (a chess rook):
 
         (piece "Rook" Each (move Slide Orthogonal))
 
@@ -71,8 +72,13 @@ class MoveSlide(Moves):
         nsites = env.num_board_sites
         b = self.between
         if b is not None:
-            b.refuse("before", "after", "apply", why="Ludii's Slide reads only if:, trail: "
+            b.refuse("before", "after", why="Ludii's Slide reads only if:, trail:, (apply ...) "
                      "and the range of (between ...)")
+            if b.apply is not None and b.apply.if_ is not None:
+                raise b.apply.fail("(apply if:...) in the (between ...) of a slide is not "
+                                   "supported yet")
+        passed = env.compile(b.apply.effect) if b is not None and b.apply is not None \
+            and b.apply.effect is not None else None
         if b is not None and b.range is not None:
             min_fn, max_fn = b.range.bounds(env)
         else:
@@ -84,6 +90,14 @@ class MoveSlide(Moves):
             piece = trail(c)
             return [(A_ADD, steps[i], piece, c.g.components[piece].owner if piece > 0 else 0, 1)
                     for i in range(k)]
+
+        def passed_actions(c, steps, k, acts):
+            """Ludii chains the between effect at each site passed over (steps 1..k-1),
+            each in front of what the move holds so far."""
+            for i in range(1, k):
+                c.between = steps[i]
+                acts[:0] = _effect_actions(passed, c)
+            return acts         # (between) stays on the last of them, as in Ludii
 
         def slide(c):
             frm = from_fn(c)
@@ -108,6 +122,8 @@ class MoveSlide(Moves):
                             acts.append((A_MOVE, frm, to_site))
                             if trail is not None:
                                 acts.extend(trail_actions(c, steps, k))
+                            if passed is not None:
+                                acts = passed_actions(c, steps, k, acts)
                             c.to = to_site
                             if to_rule is None or to_rule(c):
                                 out.append(Move(frm, to_site, 0, acts, then))
@@ -119,6 +135,8 @@ class MoveSlide(Moves):
                             acts = [(A_MOVE, frm, to_site)]
                             if trail is not None:
                                 acts.extend(trail_actions(c, steps, k))
+                            if passed is not None:
+                                acts = passed_actions(c, steps, k, acts)
                             c.to = to_site
                             if to_rule is None or to_rule(c):
                                 out.append(Move(frm, to_site, 0, acts, then))

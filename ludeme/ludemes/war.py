@@ -285,7 +285,7 @@ def probing() -> bool:
 
 @ludeme("is", "Threatened")
 class IsThreatened(Bool):
-    """`(is Threatened <what> [at:<site> | <sites>] [<moves>])`: as Ludii's IsThreatened with
+    """`(is Threatened <what> [at:<site> | [in:]<sites>] [<moves>])`: as Ludii's IsThreatened with
     a piece: on a copy of the position with that piece at the site (where the piece
     stands by default), some enemy of its owner has a move (its phase's moves, or the
     moves given) ending on the site. Example: `(not (is Threatened (id "King" Mover)))`."""
@@ -293,13 +293,16 @@ class IsThreatened(Bool):
 
     params = (P("what", IntFn, opt=True), P("type", SiteType, opt=True),
               P("at", IntFn, opt=True, named=True), P("sites", Region, opt=True),
-              P("moves", Moves, opt=True))
+              P("in", Region, opt=True, named=True), P("moves", Moves, opt=True))
 
     def compile(self, env):
         _check_board_type(self, env)
         if self.what is None:
             raise self.fail("(is Threatened ...) without a piece is not supported yet")
-        if self.at is not None and self.sites is not None:
+        given_sites = self.in_ if self.in_ is not None else self.sites   # in: is Ludii 1.3's
+        if self.in_ is not None and self.sites is not None:
+            raise self.fail("(is Threatened ...) takes its sites once")
+        if self.at is not None and given_sites is not None:
             raise self.fail("(is Threatened ...) takes a site or sites, not both")
         what = env.compile(self.what)
         components = env.components
@@ -307,8 +310,8 @@ class IsThreatened(Bool):
         if self.at is not None:
             at = env.compile(self.at)
             region = lambda c, w: (at(c),)  # noqa: E731
-        elif self.sites is not None:
-            sites = env.compile(self.sites)
+        elif given_sites is not None:
+            sites = env.compile(given_sites)
             region = lambda c, w: sites(c)  # noqa: E731
         else:       # Ludii's Where: the first board site holding the piece
             def region(c, w):
@@ -419,9 +422,10 @@ class MaxCaptures(_MaxBy):
 
 @ludeme("directions")
 class DirectionsBetween(Directions):
-    """`(directions [<type>] from:<site> to:<site>)`: the direction of the step from one site
-    to the other (the first of the board's directions that has it), as Ludii's
-    "LastDirection" reads it. Example: `(directions Vertex from:(last From) to:(last To))`."""
+    """`(directions [<type>] from:<site> to:<site>)`: the directions in which `to` lies on a
+    straight line from `from`, as Ludii's Directions between two sites: each of the board's
+    directions (of the All relation) with a radial from `from` passing through `to`.
+    Example: `(directions Vertex from:(last From) to:(last To))`."""
 
     params = (P("type", SiteType, opt=True), P("from", IntFn, named=True),
               P("to", IntFn, named=True))
@@ -432,28 +436,26 @@ class DirectionsBetween(Directions):
 
     @property
     def dirs(self):
-        raise self.fail("the direction between two sites is only supported in "
-                        "(directional ...) yet")
+        raise self.fail("the direction between two sites is not supported here yet")
 
     def direction_keys(self, env, lud):
-        """(c, site) -> that direction, as a direction choice of a move (e.g. a Step)."""
+        """(c, site) -> the directions from `from` to `to` (the site does not matter)."""
         keys = self.keys_fn(env)
-        return lambda c, site: keys(c)
+        return lambda c, frm: keys(c)
 
     def keys_fn(self, env):
-        """c -> the compass names of the board's directions whose radials from `from` pass
-        through `to`, at any distance (Ludii's Directions with from: and to:)."""
+        """c -> the compass names of the radials from `from` through `to` (maybe none)."""
         _check_board_type(self, env)
         frm, to = env.compile(self.from_), env.compile(self.to)
         radials = env.board.radials
-        dirs = [d for d in env.board.directions if d in radials]
+        tables = [(d, radials[d]) for d in env.board.relation_dirs("All") if d in radials]
         nsites = env.num_board_sites
 
         def keys(c):
             a, b = frm(c), to(c)
             if not (0 <= a < nsites and 0 <= b < nsites):
                 return ()
-            return tuple(d for d in dirs if any(b in r.sites[1:] for r in radials[d][a]))
+            return tuple(d for d, table in tables if any(b in r.sites[1:] for r in table[a]))
         return keys
 
 
