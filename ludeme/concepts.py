@@ -206,6 +206,8 @@ class ConceptWalk:
             elif all(self._holds(node, t) for t in terms):
                 (removed if name.startswith("-") else out).add(name.lstrip("-"))
         for p in type(node).params:
+            if p.name in left_out:
+                continue
             if _is_site_type(p.type) and getattr(node, p.attr, None) in SITE_TYPES:
                 out.add(getattr(node, p.attr))      # Ludii's SiteType.concepts(type)
             if _is_direction(p.type):
@@ -238,8 +240,8 @@ class ConceptWalk:
     def _holds(self, node, term) -> bool:
         negated, path, op, value = term
         arg = _argument(node, path)
-        if op is None:
-            result = arg not in (None, False, [], ())
+        if op is None:     # given (a 0 is given; an empty list is not)
+            result = not (arg is None or arg is False or arg == [] or arg == ())
         elif op == "has":
             result = value in self.of(arg)
         elif op == "is":      # "is count" or, with its kind, "is countPieces"
@@ -517,6 +519,8 @@ def frame_concepts(game, typed, metadata) -> set[str]:
     if "MancalaStyle" in styles:
         out |= mancala_concepts(game.board, board_item)
     out.add("End")                      # Ludii sets it for every game, with or without end rules
+    if len(game.phases) > 1:
+        out.add("Phase")                # as Ludii: only a game of more than one phase
     if game.stacking:
         out |= {"StackState", "Stack"}
     players = typed.players.players if typed.players else []

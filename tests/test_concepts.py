@@ -6,6 +6,7 @@ import pytest
 
 from conftest import DESCRIPTIONS, refdata_dir, shared_dir
 from ludeme.cli import main
+from ludeme.concepts_accuracy import RECORD_ERRATA, reference_expected
 from ludeme.concepts import (catalog, compile_time, diff, jaccard, nearest, parse_entry,
                              with_parents)
 from ludeme.ludemes.base import REGISTRY
@@ -89,15 +90,12 @@ def test_nearest_ranks_the_same_game_first():
 
 # ---------------------------------------------------------------- Ludii's reference concepts
 
-# Known differences, checked exactly so that a fix shows: (Ludii has, we do not; we have,
-# Ludii's record does not). English Draughts' record was made where Ludii's piece images
-# were not found (the corpus record of the same file has CheckersComponent, as here).
-KNOWN_GAPS = {"english-draughts": (set(), {"CheckersComponent", "ComponentStyle", "Style",
-                                           "Visual"}),
-              # Reversi compiles since the war ludemes landed: piece states not yet marked
-              # SiteState; direction and phase concepts Ludii does not set for it.
-              "reversi": ({"SiteState"}, {"AbsoluteDirections", "AdjacentDirection",
-                                          "Directions", "Phase"})}
+def _expected_concepts(refdata, slug) -> set[str]:
+    """Ludii's recorded boolean concepts, with a checked erratum applied (`RECORD_ERRATA`)."""
+    if slug in RECORD_ERRATA and not (refdata / "corpus-concepts"
+                                      / f"{RECORD_ERRATA[slug][0]}.json").is_file():
+        pytest.skip(f"{slug}: Ludii's corpus record {RECORD_ERRATA[slug][0]} not found")
+    return reference_expected(refdata, slug)
 
 
 def _reference_configs():
@@ -119,12 +117,7 @@ def test_compile_time_concepts_equal_ludiis(config, refdata):
     if got.undeclared:
         pytest.skip(f"{config['slug']}: no concepts declared yet for "
                     f"{', '.join(sorted(got.undeclared))}")
-    if config["slug"] in KNOWN_GAPS:
-        missing, extra = KNOWN_GAPS[config["slug"]]
-        assert set(expected["booleanConcepts"]) - got.boolean == missing
-        assert got.boolean - set(expected["booleanConcepts"]) == extra
-        pytest.xfail(f"known gap: missing {sorted(missing)}, extra {sorted(extra)}")
-    assert sorted(got.boolean) == sorted(expected["booleanConcepts"])
+    assert sorted(got.boolean) == sorted(_expected_concepts(refdata, config["slug"]))
     for name, value in got.non_boolean.items():
         if name in expected["nonBooleanConcepts"]:
             assert value == expected["nonBooleanConcepts"][name], name

@@ -156,7 +156,7 @@ class SetTeam(Other):
 @ludeme("place")
 class Place(Other):
     """`(place "Item" site|region|"Hand" [count:N] [state:N])`."""
-    concepts = ("PiecesPlacedOutsideBoard if container", "PiecesPlacedOutsideBoard if where is handSite", "PiecesPlacedOnBoard if not container and not where is handSite", "PieceCount if not count == 1")
+    concepts = ("PiecesPlacedOutsideBoard if container", "PiecesPlacedOutsideBoard if where is handSite", "PiecesPlacedOnBoard if not container and not where is handSite", "PieceCount if not count == 1", "SiteState if state", "PieceValue if value")
 
     params = (P("item", LitStr), P("container", LitStr, opt=True),
               P("where", (Region, IntFn), opt=True),
@@ -176,8 +176,10 @@ class Play(Other):
 
 @ludeme("phase")
 class Phase(Other):
-    """`(phase "Name" [role] (play ...) [(end ...)] [(nextPhase ...)|{...}])`."""
-    concepts = ("Phase",)
+    """`(phase "Name" [role] (play ...) [(end ...)] [(nextPhase ...)|{...}])`.
+
+    Declares no concept itself: as in Ludii's `Game.computeBooleanConcepts`, the
+    Phase concept belongs to games with more than one phase (`frame_concepts`)."""
 
     params = (P("name", LitStr), P("role", RoleType, opt=True), P("play", "Play"),
               P("end", "End", opt=True), P("next", "NextPhase", opt=True, many=True))

@@ -74,7 +74,7 @@ class Custodial(Moves):
             (to if:(is Friend (who at:(to)))))
     """
     concepts = ("CustodialCapture if between.apply has RemoveEffect",
-                "CustodialCapture if not between.apply", "AdjacentDirection if not dirn")
+                "CustodialCapture if not between.apply", "-dirn")   # Ludii: no direction concept
 
     params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
               P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
