@@ -52,6 +52,7 @@ class Scored:
     jaccard: float = float("nan")
     missing: list[str] = field(default_factory=list)    # Ludii has them, we do not
     extra: list[str] = field(default_factory=list)      # we have them, Ludii does not
+    undeclared: list[str] = field(default_factory=list)  # ludemes met that declare no concepts
 
 
 class _Slow(Exception):
@@ -67,14 +68,15 @@ def score(name: str, path: Path, options, ruleset, expected: set[str]) -> Scored
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(COMPILE_SECONDS)
     try:
-        got = compile_time(str(path), options, ruleset).boolean
+        gc = compile_time(str(path), options, ruleset)
     except (LudemeError, _Slow, RecursionError) as e:
         return Scored(name, error=f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+    got = gc.boolean
     return Scored(name, None, jaccard(got, expected), sorted(expected - got),
-                  sorted(got - expected))
+                  sorted(got - expected), sorted(gc.undeclared))
 
 
 def reference(shared: Path) -> list[Scored]:
@@ -110,15 +112,33 @@ def summary(results: list[Scored], title: str) -> list[str]:
     mean = sum(r.jaccard for r in scored) / len(scored) if scored else float("nan")
     missing = Counter(c for r in scored for c in r.missing)
     extra = Counter(c for r in scored for c in r.extra)
+    undeclared = Counter(u for r in scored for u in r.undeclared)
     return [f"{title}: {len(results)} configurations, {len(scored)} compile "
             f"({len(results) - len(scored)} do not, not scored); {exact} exactly equal; "
             f"mean Jaccard {mean:.4f}",
             "  most often missing: " + ", ".join(f"{c} ({k})" for c, k in missing.most_common(12)),
-            "  most often extra:   " + ", ".join(f"{c} ({k})" for c, k in extra.most_common(12))]
+            "  most often extra:   " + ", ".join(f"{c} ({k})" for c, k in extra.most_common(12)),
+            "  ludemes that declare no concepts: "
+            + (", ".join(f"{u} ({k})" for u, k in undeclared.most_common()) or "none")]
+
+
+def write_tsv(results: list[Scored], path: Path) -> None:
+    """One row per configuration: name, Jaccard (empty when it does not compile), what differs."""
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f, delimiter="\t")
+        w.writerow(["name", "jaccard", "missing", "extra", "error"])
+        for r in results:
+            w.writerow([r.name, "" if r.error else f"{r.jaccard:.4f}", " ".join(r.missing),
+                        " ".join(r.extra), r.error or ""])
 
 
 def main(argv: list[str]) -> int:
-    shared = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "shared"
+    """`[SHARED_DIR] [--corpus] [--tsv FILE]`: the reference configurations, then (with
+    --corpus, or with no argument) the corpus games; --tsv writes the corpus rows."""
+    tsv = Path(argv[argv.index("--tsv") + 1]) if "--tsv" in argv else None
+    args = [a for i, a in enumerate(argv) if not a.startswith("--")
+            and (i == 0 or argv[i - 1] != "--tsv")]
+    shared = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "shared"
     if not (shared / "refdata").is_dir():
         print(f"no reference data under {shared}", file=sys.stderr)
         return 2
@@ -130,7 +150,10 @@ def main(argv: list[str]) -> int:
             print(f"{r.name}: missing {r.missing} extra {r.extra}")
     print("\n".join(summary(refs, "reference")))
     if "--corpus" in argv or not argv:
-        print("\n".join(summary(corpus(shared), "corpus")))
+        rows = corpus(shared)
+        print("\n".join(summary(rows, "corpus")))
+        if tsv:
+            write_tsv(rows, tsv)
     return 0
 
 

@@ -142,8 +142,10 @@ def test_json_is_shaped_like_ludiis_records(capsys):
 def test_csv_and_playout_concepts(capsys):
     assert main(["concepts", str(ADZUA), "--ruleset", adzua(1), "--csv", "--playouts", "20"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "game,ruleset,options,concept,id,type,computation,value"
+    assert lines[0] == "game,ruleset,options,concept,id,type,computation,value,agents,playouts"
     assert any(",DurationTurns," in line and ",Playout," in line for line in lines)
+    playout_rows = [line for line in lines if ",Playout," in line]
+    assert playout_rows and all(line.endswith(",random random,20") for line in playout_rows)
 
 
 def test_all_rulesets_text(capsys):
@@ -208,3 +210,67 @@ def test_playout_concepts_of_tic_tac_toe_end_shares():
     got = playout_concepts(path, playouts=20, seed=3)
     assert got["AddDecisionFrequency"] > 0.9
     assert got["LineEndFrequency"] + got.get("DrawFrequency", 0.0) == pytest.approx(1.0)
+
+
+def test_tic_tac_toe_forced_passes_count_as_pass_decisions():
+    """Ludii's trial of a drawn Tic-Tac-Toe ends with two forced passes (`[Pass:decision=true,
+    forced=true]`, the reference traces show them), and `frequencyConcepts` visits every
+    state before a move: each pass state has one legal move, a PassDecision. So a draw has
+    11 states with moves, 9 adds and 2 passes, and a win only adds."""
+    from ludeme.concepts_playout import playout_concepts
+    path = shared_dir() / "ludii" / "games" / "Tic-Tac-Toe.lud" if shared_dir() else None
+    if path is None or not path.is_file():
+        pytest.skip("Ludii's Tic-Tac-Toe.lud not found: put shared/ beside the checkout")
+    got = playout_concepts(path, playouts=30, seed=0)
+    draws = got.get("DrawFrequency", 0.0)
+    assert 0 < draws < 1
+    assert got["PassDecisionFrequency"] == pytest.approx(draws * 2 / 11)
+    assert got["AddDecisionFrequency"] + got["PassDecisionFrequency"] == pytest.approx(1.0)
+
+
+def test_playout_concepts_name_their_agents(capsys):
+    """`--agents` chooses who plays the playouts; the output says which and how many."""
+    argv = ["concepts", str(ADZUA), "--ruleset", adzua(1), "--json", "--playouts", "3",
+            "--agents", "greedy,random"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["playoutAgents"] == ["greedy", "random"] and data["playoutCount"] == 3
+    assert "P1 greedy, P2 random" in data["playoutSource"]
+    assert main(["concepts", str(ADZUA), "--ruleset", adzua(1), "--playouts", "2",
+                 "--agents", "random,random"]) == 0
+    assert "2 playouts (P1 random, P2 random)" in capsys.readouterr().out
+
+
+def test_agents_change_the_playouts_not_the_definition():
+    """A greedy first player wins Tic-Tac-Toe more often than a random one; every share
+    stays a share of all legal moves (the decisions still sum to one per state)."""
+    from ludeme.concepts_playout import playout_concepts
+    path = shared_dir() / "ludii" / "games" / "Tic-Tac-Toe.lud" if shared_dir() else None
+    if path is None or not path.is_file():
+        pytest.skip("Ludii's Tic-Tac-Toe.lud not found: put shared/ beside the checkout")
+    rand = playout_concepts(path, playouts=30, seed=2)
+    greedy = playout_concepts(path, playouts=30, seed=2, agents="greedy,greedy")
+    assert greedy != rand
+    assert greedy["AddDecisionFrequency"] + greedy.get("PassDecisionFrequency", 0) \
+        == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([str(ADZUA), "--agents", "random,random"], "needs --playouts"),
+    ([str(ADZUA), "--playouts", "1", "--agents", "random"], "give one per player"),
+    ([str(ADZUA), "--playouts", "1", "--agents", "minimax,random"], "unknown agent"),
+])
+def test_bad_agents(argv, message, capsys):
+    assert main(["concepts", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_every_registered_ludeme_declares_its_concepts():
+    """Each ludeme class says which concepts it contributes (`concepts = ()` when none, as
+    Ludii's class sets none): a new ludeme without a declaration is listed here."""
+    import sys
+    undeclared = sorted(f"{cls.__module__}.{cls.__name__}" for classes in REGISTRY.values()
+                        for cls in classes if "concepts" not in vars(cls) and (
+                            hasattr(cls, "concepts") or not getattr(
+                                sys.modules[cls.__module__], "CONCEPTS_REVIEWED", False)))
+    assert undeclared == []

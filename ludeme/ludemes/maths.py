@@ -8,6 +8,7 @@ from .base import IntFn, P, ludeme
 @ludeme("abs")
 class Abs(IntFn):
     """`(abs <int>)`: the absolute value. Example: `(= 1 (abs (- (to) (from))))`."""
+    concepts = ("Absolute",)
 
     params = (P("value", IntFn),)
 

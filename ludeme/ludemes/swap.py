@@ -12,6 +12,7 @@ SwapType = Enum("SwapType", "Players Pieces")
 class MoveSwap(Moves):
     """`(move Swap Players <player> <player> [(then ...)])`: a decision (from = to = -1) that
     swaps the two players' seats; the mover moves again (Ludii's SwapPlayers)."""
+    concepts = ("SwapPlayersDecision",)
 
     params = (P("what", SwapType), P("player1", (RoleType, IntFn)),
               P("player2", (RoleType, IntFn)), P("then", "Then", opt=True))
