@@ -31,9 +31,11 @@ shape is built by `ludeme.boards`), and the graphics metadata. Non-boolean
 concepts (NumPlayers, NumRows, NumDirections, ...) are read off the built board
 and the equipment.
 
-Playout concepts are Ludii's metrics that `ludeme run` computes, from uniform
-random playouts (`ludeme.runner.run_playouts`), with the agent and the number of
-playouts stated beside them.
+Playout concepts are Ludii's metrics that `ludeme run` computes and the
+move-concept frequencies and end shares of `ludeme.concepts_playout`, from
+uniform-random playouts or playouts of the agents chosen (`--agents`, one per
+player, as `ludeme run`), with the agents and the number of playouts stated
+beside them.
 """
 
 from __future__ import annotations
@@ -624,6 +626,8 @@ class GameConcepts:
     non_boolean: dict[str, str]
     playout: dict[str, float] = field(default_factory=dict)
     playout_source: str = ""
+    playout_agents: list[str] = field(default_factory=list)   # one agent name per player
+    playout_count: int = 0
     undeclared: set[str] = field(default_factory=set)   # ludemes whose concepts are unknown
 
     def to_json(self) -> dict:
@@ -640,6 +644,8 @@ class GameConcepts:
         if self.playout:
             out["playoutConcepts"] = self.playout
             out["playoutSource"] = self.playout_source
+            out["playoutAgents"] = self.playout_agents
+            out["playoutCount"] = self.playout_count
         return out
 
 
@@ -658,20 +664,28 @@ def compile_time(path: str, options=(), ruleset: str | None = None) -> GameConce
                         non_boolean(game, typed, names), undeclared=set(walk.undeclared))
 
 
-def add_playout_concepts(gc: GameConcepts, playouts: int, seed: int = 0, jobs=None) -> None:
+def add_playout_concepts(gc: GameConcepts, playouts: int, seed: int = 0, jobs=None,
+                         agents: str | None = None) -> None:
     """Ludii's playout metrics (those `ludeme run` computes), move-concept frequencies and
-    end-concept shares (`ludeme.concepts_playout`) from uniform-random playouts."""
+    end-concept shares (`ludeme.concepts_playout`) from `playouts` playouts, played by
+    uniform-random moves or by `agents` (one spec per player, as `ludeme run --agents`)."""
+    from .agents import agents_from_specs
     from .metrics import METRICS, summarize
     from .runner import load, run_playouts
     game = load(gc.file, gc.options, gc.ruleset)
-    df = run_playouts(game, playouts, seed, jobs, progress=False)
+    players = agents_from_specs(agents, game.num_players) if agents else None
+    df = run_playouts(game, playouts, seed, jobs, agents=players, progress=False)
     row = summarize(df).iloc[0]
     gc.playout = {m: float(row[m]) for m in METRICS if m in catalog()}
     from .concepts_playout import playout_concepts
-    gc.playout.update(playout_concepts(gc.file, gc.options, gc.ruleset, playouts, seed))
-    gc.playout_source = (f"{len(df)} uniform-random playouts (ludeme run's agent), run seed "
-                         f"{seed}; move-concept frequencies and end shares from the same "
-                         f"{playouts} playouts on the reference engine")
+    gc.playout.update(playout_concepts(gc.file, gc.options, gc.ruleset, playouts, seed, agents))
+    gc.playout_agents = [a.name for a in players] if players else ["random"] * game.num_players
+    gc.playout_count = len(df)
+    who = ", ".join(f"P{i} {name}" for i, name in enumerate(gc.playout_agents, 1))
+    gc.playout_source = (f"{len(df)} playouts ({who}), run seed {seed}; metrics as `ludeme run` "
+                         f"computes them; move-concept frequencies (shares of the legal moves "
+                         f"of each state, averaged over states, then playouts) and end shares "
+                         f"from the same seeds on the reference engine")
 
 
 # ---------------------------------------------------------------- similarity
@@ -753,7 +767,11 @@ def add_subcommand(sub) -> None:
     p.add_argument("--ruleset", metavar="NAME")
     p.add_argument("--all-rulesets", action="store_true", help="every ruleset of the file")
     p.add_argument("--playouts", type=int, default=0, metavar="N",
-                   help="also measure playout concepts over N uniform-random playouts")
+                   help="also measure playout concepts over N playouts (uniform random "
+                        "unless --agents)")
+    p.add_argument("--agents", "--agent", metavar="A,B,...", default=None,
+                   help="with --playouts: one agent per player, in order, as `ludeme run "
+                        "--agents` (random, greedy, uct or uct:iterations=N,...)")
     p.add_argument("--seed", type=int, default=0, help="the playouts' run seed (default 0)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="JSON as Ludii's concept records")
@@ -803,11 +821,15 @@ def _concepts(args) -> int:
         return 0
     if not args.file:
         raise LudemeError("give a .lud FILE (or --diff A B, or --index DIR --out INDEX)")
+    if args.playouts < 0:
+        raise LudemeError("--playouts must be positive")
+    if args.agents and not args.playouts:
+        raise LudemeError("--agents needs --playouts N (the agents play the playouts)")
     results = []
     for path, options, ruleset in _configs(args):
         gc = compile_time(path, options, ruleset)
         if args.playouts:
-            add_playout_concepts(gc, args.playouts, args.seed)
+            add_playout_concepts(gc, args.playouts, args.seed, agents=args.agents)
         results.append(gc)
     if args.nearest:
         if not args.against:
@@ -830,10 +852,12 @@ def _concepts(args) -> int:
 
 
 def _write_csv(results: list[GameConcepts]) -> None:
-    """Tidy: game, ruleset, concept, type, computation, value."""
+    """Tidy: game, ruleset, concept, type, computation, value; a playout concept's row also
+    names the agents (one per player) and the number of playouts that measured it."""
     cat = catalog()
     w = csv.writer(sys.stdout)
-    w.writerow(["game", "ruleset", "options", "concept", "id", "type", "computation", "value"])
+    w.writerow(["game", "ruleset", "options", "concept", "id", "type", "computation", "value",
+                "agents", "playouts"])
     for gc in results:
         base = [gc.game, gc.ruleset or "", "; ".join(gc.options)]
         for name in sorted(gc.boolean, key=lambda c: cat[c].id):
@@ -842,8 +866,9 @@ def _write_csv(results: list[GameConcepts]) -> None:
         for name, value in gc.non_boolean.items():
             c = cat[name]
             w.writerow([*base, name, c.id, c.type, c.computation, value])
-        for name, value in gc.playout.items():
-            w.writerow([*base, name, cat[name].id, cat[name].type, "Playout", f"{value:.6g}"])
+        for name, value in gc.playout.items():     # with the agents and playouts behind them
+            w.writerow([*base, name, cat[name].id, cat[name].type, "Playout", f"{value:.6g}",
+                        " ".join(gc.playout_agents), gc.playout_count])
 
 
 def _print_text(results: list[GameConcepts]) -> None:

@@ -52,19 +52,24 @@ def frequency_concepts() -> dict[str, str]:
 
 
 def load_tagged(path, options=(), ruleset=None):
-    """The game compiled with move tags: (game, tags, typed tree, walk).
+    """The game compiled with move tags: (game, tags, typed tree, walk, recording).
 
-    `tags[id(move)] = (move, ludeme)` for every move a tagged closure returned.
+    `tags[id(move)] = (move, ludeme)` for every move a tagged closure returned
+    while `recording[0]` is true (it is turned off while an agent searches, whose
+    look-ahead would otherwise fill the table).
     """
     from .api import load
     from .compiler import MOVE_TAGGER
     from .expand import expand_file
     from .ludemes.base import Builder, Other
     tags: dict[int, tuple] = {}
+    recording = [True]
 
     def tagger(lud, f):
         def tagged(c):
             out = f(c)
+            if not recording[0]:
+                return out
             if not isinstance(out, list):
                 out = list(out)
             for m in out:
@@ -79,7 +84,7 @@ def load_tagged(path, options=(), ruleset=None):
     finally:
         MOVE_TAGGER.reset(token)
     typed = Builder().build(expand_file(path, list(options), ruleset).game, Other, "")
-    return game, tags, typed, ConceptWalk()
+    return game, tags, typed, ConceptWalk(), recording
 
 
 def _side(state, mover: int, site: int) -> str:
@@ -188,10 +193,21 @@ def end_concepts_of(state, game_end, phases, walk) -> set[str]:
     return set()
 
 
-def playout_concepts(path, options=(), ruleset=None, playouts: int = 10, seed: int = 0) -> dict:
-    """Move-concept frequencies and end-concept shares over uniform-random playouts."""
+def playout_concepts(path, options=(), ruleset=None, playouts: int = 10, seed: int = 0,
+                     agents: str | None = None) -> dict:
+    """Move-concept frequencies and end-concept shares over playouts.
+
+    `agents`: one agent spec per player as `ludeme run --agents` takes them
+    (`random,uct:iterations=200`); None plays uniform-random moves. Playout i
+    uses `playout_seed(seed, i)` for the agents' choices and the game's chance,
+    as `ludeme run` does. The agents choose the moves; the frequencies are still
+    shares of all the legal moves of each state (Ludii's definition).
+    """
+    from .agents import agents_from_specs, check_agents
     from .runner import playout_seed
-    game, tags, typed, walk = load_tagged(path, options, ruleset)
+    game, tags, typed, walk, recording = load_tagged(path, options, ruleset)
+    players = agents_from_specs(agents, game.num_players) if agents else None
+    check_agents(game, players)
     board = game.board
     freq_names = frequency_concepts()
     totals = {name: 0.0 for name in freq_names.values()}
@@ -218,7 +234,15 @@ def playout_concepts(path, options=(), ruleset=None, playouts: int = 10, seed: i
                 for concept, n in counts.items():
                     if concept in freq_names:
                         sums[freq_names[concept]] = sums.get(freq_names[concept], 0.0) + n / k
-            state.apply(legal[rng.randrange(k)])
+            if players is None:
+                state.apply(legal[rng.randrange(k)])
+            else:
+                recording[0] = False
+                try:
+                    choice = players[state.current_player() - 1].choose(state, rng)
+                finally:
+                    recording[0] = True
+                state.apply(legal[choice])
         for name, v in sums.items():
             totals[name] += v / turns_with_moves
         found = end_concepts_of(state, game_end, phases, walk) \
