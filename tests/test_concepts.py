@@ -274,3 +274,15 @@ def test_every_registered_ludeme_declares_its_concepts():
                             hasattr(cls, "concepts") or not getattr(
                                 sys.modules[cls.__module__], "CONCEPTS_REVIEWED", False)))
     assert undeclared == []
+
+
+def test_end_shares_and_move_again_read_the_moves_effects():
+    """Adzua (Ludii 5) always ends by reducing the opponent to two markers (no draws or
+    timeouts): every playout is an EliminatePieces end, judged with the players still
+    active as Ludii's prevContext has them. A step gives another turn only when it makes
+    a line beside the vacated point, so MoveAgain is a small share of the moves (counting
+    every step whose `then` could move again gave 0.87)."""
+    from ludeme.concepts_playout import playout_concepts
+    got = playout_concepts(ADZUA, (), adzua(5), playouts=10, seed=0)
+    assert got["EliminatePiecesEndFrequency"] == 1.0 and "DrawFrequency" not in got
+    assert 0 < got["MoveAgainFrequency"] < 0.3
