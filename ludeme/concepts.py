@@ -186,7 +186,7 @@ class ConceptWalk:
         added, removed, _ = self.declared(node)
         inner = set()
         for p in type(node).params:
-            if p.attr != attr:
+            if attr not in (p.name, p.attr):      # "if" names the attribute `if_`
                 inner |= self.of(getattr(node, p.attr, None))
         return (inner | added) - removed
 

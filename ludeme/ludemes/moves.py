@@ -235,7 +235,15 @@ class MoveRemove(Moves):
 @ludeme("move")
 class MoveFromTo(Moves):
     """`(move (from ...) (to ...) [count:] [copy:] [stack:] [(then ...)])`."""
-    concepts = ("FromToDecision", "ReplacementCapture if to.apply has RemoveEffect")
+    # As Ludii 1.3.12's FromTo: the destination condition (to if:) only classifies the
+    # decision (to empty, friend or enemy); its own concepts stay out. (Ludii's records set
+    # none of the three for a move without the condition.)
+    concepts = ("FromToDecision", "-to.if",
+                "FromToDecisionEmpty if to.if has IsEmpty",
+                "FromToDecisionFriend if to.if has IsFriend",
+                "FromToDecisionEnemy if to.if has IsEnemy",
+                "ReplacementCapture if to.apply has RemoveEffect",
+                "ReplacementCapture if to.apply has FromToEffect")
 
     params = (P("from_", "FromSpec"), P("to", "ToSpec"), P("count", IntFn, opt=True, named=True),
               P("copy", LitBool, opt=True, named=True, default=False),
