@@ -340,24 +340,35 @@ METADATA_CONCEPTS = {
 }
 
 
+_METADATA_LOWER = {(k[0], k[1].lower(), k[2].lower() if k[2] else None): v
+                   for k, v in METADATA_CONCEPTS.items()}
+
+
 def _words(call) -> list[str]:
     """The bare words among a call's arguments."""
     from .syntax import Word
     return [a.value for a in call.args if isinstance(a, Word)]
 
 
-def _calls(node):
-    """Every call in a syntax tree."""
-    from .syntax import Array, Call, Named
+def _calls(node, chosen=None):
+    """Every call in a syntax tree; with `chosen` (the selected "Category/Item" options and
+    the ruleset), not those inside a `(useFor {...} ...)` that names none of them."""
+    from .syntax import Array, Call, Named, Str
     if isinstance(node, Call):
+        if chosen is not None and node.name == "useFor" and node.args:
+            first = node.args[0]
+            names = {i.value for i in (first.items if isinstance(first, Array) else [first])
+                     if isinstance(i, Str)}
+            if not names & chosen:
+                return
         yield node
         for a in node.args:
-            yield from _calls(a)
+            yield from _calls(a, chosen)
     elif isinstance(node, Array):
         for a in node.items:
-            yield from _calls(a)
+            yield from _calls(a, chosen)
     elif isinstance(node, Named):
-        yield from _calls(node.value)
+        yield from _calls(node.value, chosen)
 
 
 def shape_concepts(board_item) -> set[str]:
@@ -392,25 +403,33 @@ IMAGE_FAMILIES = {**{n: "CheckersComponent" for n in ("counter", "counterstar", 
                   **{n: "AnimalComponent" for n in _ANIMALS.split()}}
 
 
+# `(stackType ...)` kinds whose metadata sets Stack (Ludii's StackType.concepts).
+STACK_TYPES_DRAWN_AS_STACKS = {"backgammon", "default", "none", "reverse"}
+
 # `(piece Families {...})`: the families of piece images the game offers.
 PIECE_FAMILIES = {"Abstract": "MarkerComponent", "Themed": "AnimalComponent"}
 
 
-def metadata_concepts(metadata) -> set[str]:
-    """Concepts of the graphics metadata (board style, symbols, piece families, ...)."""
+def metadata_concepts(metadata, chosen=None) -> set[str]:
+    """Concepts of the graphics metadata (board style, symbols, piece families, ...); with
+    `chosen`, only the `useFor` entries of the selected options or ruleset count."""
     from .syntax import Array, Str
     out = set()
     if metadata is None:
         return out
-    for call in _calls(metadata):
+    for call in _calls(metadata, chosen):
         if call.name == "piece" and _words(call)[:1] == ["Families"]:
             for a in call.args:
                 for item in a.items if isinstance(a, Array) else [a]:
                     if isinstance(item, Str) and item.value in PIECE_FAMILIES:
                         out.add(PIECE_FAMILIES[item.value])
-        words = _words(call) + [None, None]
+        if call.name == "stackType":     # Ludii's PieceStackType metadata
+            out.add("StackType")
+            if {w.lower() for w in _words(call)} & STACK_TYPES_DRAWN_AS_STACKS:
+                out.add("Stack")
+        words = [w.lower() for w in _words(call)] + [None, None]   # Ludii reads them in any case
         for key in ((call.name, words[0], words[1]), (call.name, words[0], None)):
-            concept = METADATA_CONCEPTS.get(key)
+            concept = _METADATA_LOWER.get(key)
             if concept:
                 out.add(concept)
     return out
@@ -502,20 +521,18 @@ def mancala_concepts(board, board_item) -> set[str]:
     return out
 
 
-def frame_concepts(game, typed, metadata) -> set[str]:
+def frame_concepts(game, typed, metadata, chosen=None) -> set[str]:
     """What the game frame sets: format, players, board and its site types, metadata."""
     n = game.num_players
     out = {"Discrete", "Alternating", "Players", "Board"}
     out.add({1: "Solitaire", 2: "TwoPlayer"}.get(n, "Multiplayer"))
     out.add(game.board.site_type)
-    if any(c.index > 0 for c in game.containers):
-        out.add("Hand")
     board_item = next((i for i in typed.equipment.items
                        if type(i).keyword in ("board", "mancalaBoard")), None) \
         if typed.equipment else None
     if board_item is not None and type(board_item).keyword == "board":
         out |= shape_concepts(board_item)
-    styles = metadata_concepts(metadata)
+    styles = metadata_concepts(metadata, chosen)
     if game.board.site_type == "Vertex":
         styles.add("GraphStyle")        # a board played on its vertices is drawn as a graph
     if "MancalaStyle" in styles:
@@ -543,11 +560,15 @@ def frame_concepts(game, typed, metadata) -> set[str]:
 
 def derived_concepts(found: set[str], metadata_styles: set[str]) -> set[str]:
     """Ludii's game-level inferences over the ludemes' concepts (`computeBooleanConcepts`,
-    `setMetadata`): dice make a game stochastic with site states. (Ludii's metadata may
-    clear Stack again for some stack types; not done here.)"""
+    `setMetadata`): dice make a game stochastic with site states; a stacking game whose
+    metadata does not draw stacks loses Stack."""
     out = set(found)
     if "Dice" in out:     # with their parents, as Ludii sets these before the parents
         out |= with_parents({"Stochastic", "SiteState"})
+    # Ludii's Game.setMetadata: a stacking game keeps Stack only when its metadata sets it
+    # (a stack type drawn as stacks); StackType, its parent, stays.
+    if "StackState" in out and "Stack" not in metadata_styles:
+        out.discard("Stack")
     return out
 
 
@@ -658,8 +679,10 @@ def compile_time(path: str, options=(), ruleset: str | None = None) -> GameConce
     game = load(path, options, ruleset)
     typed = Builder().build(ex.game, Other, "")
     walk = ConceptWalk()
-    found = set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata) | define_concepts(ex)
-    names = derived_concepts(with_parents(found), metadata_concepts(ex.metadata))
+    chosen = set(ex.option_specs) | ({ex.ruleset.name} if ex.ruleset else set())
+    found = set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata, chosen) \
+        | define_concepts(ex)
+    names = derived_concepts(with_parents(found), metadata_concepts(ex.metadata, chosen))
     return GameConcepts(game.name, str(path), list(game.options), game.ruleset, names,
                         non_boolean(game, typed, names), undeclared=set(walk.undeclared))
 
