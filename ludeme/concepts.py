@@ -544,7 +544,7 @@ def frame_concepts(game, typed, metadata, chosen=None) -> set[str]:
         out |= {"StackState", "Stack"}
     players = typed.players.players if typed.players else []
     if any(getattr(p, "dirn", None) for p in players):
-        out.add("PieceDirection")       # pieces face their owner's direction
+        out |= {"PieceDirection", "PlayersWithDirections"}   # as Ludii's Player
     for comp in game.components[1:]:
         family = IMAGE_FAMILIES.get(comp.name.rstrip("0123456789").lower())
         if family:
