@@ -528,9 +528,9 @@ def frame_concepts(game, typed, metadata, chosen=None) -> set[str]:
     out.add({1: "Solitaire", 2: "TwoPlayer"}.get(n, "Multiplayer"))
     out.add(game.board.site_type)
     board_item = next((i for i in typed.equipment.items
-                       if type(i).keyword in ("board", "mancalaBoard")), None) \
-        if typed.equipment else None
-    if board_item is not None and type(board_item).keyword == "board":
+                       if type(i).keyword in ("board", "mancalaBoard", "surakartaBoard")),
+                      None) if typed.equipment else None
+    if board_item is not None and type(board_item).keyword in ("board", "surakartaBoard"):
         out |= shape_concepts(board_item)
     styles = metadata_concepts(metadata, chosen)
     if game.board.site_type == "Vertex":

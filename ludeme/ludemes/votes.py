@@ -75,6 +75,7 @@ class VoteEffect(MoveVote):
     """`(vote "Text"|{"Text" ...} [(then ...)])`: the same votes as an effect, e.g. the
     proposer's own vote in `(move Propose "End" (then (vote "End")))` (Ludii's Vote, which
     `(move Vote ...)` makes a decision)."""
+    concepts = ("VoteEffect",)
 
 
 @ludeme("is", "Proposed")
