@@ -31,9 +31,11 @@ shape is built by `ludeme.boards`), and the graphics metadata. Non-boolean
 concepts (NumPlayers, NumRows, NumDirections, ...) are read off the built board
 and the equipment.
 
-Playout concepts are Ludii's metrics that `ludeme run` computes, from uniform
-random playouts (`ludeme.runner.run_playouts`), with the agent and the number of
-playouts stated beside them.
+Playout concepts are Ludii's metrics that `ludeme run` computes and the
+move-concept frequencies and end shares of `ludeme.concepts_playout`, from
+uniform-random playouts or playouts of the agents chosen (`--agents`, one per
+player, as `ludeme run`), with the agents and the number of playouts stated
+beside them.
 """
 
 from __future__ import annotations
@@ -184,7 +186,7 @@ class ConceptWalk:
         added, removed, _ = self.declared(node)
         inner = set()
         for p in type(node).params:
-            if p.attr != attr:
+            if attr not in (p.name, p.attr):      # "if" names the attribute `if_`
                 inner |= self.of(getattr(node, p.attr, None))
         return (inner | added) - removed
 
@@ -206,6 +208,8 @@ class ConceptWalk:
             elif all(self._holds(node, t) for t in terms):
                 (removed if name.startswith("-") else out).add(name.lstrip("-"))
         for p in type(node).params:
+            if p.name in left_out:
+                continue
             if _is_site_type(p.type) and getattr(node, p.attr, None) in SITE_TYPES:
                 out.add(getattr(node, p.attr))      # Ludii's SiteType.concepts(type)
             if _is_direction(p.type):
@@ -238,8 +242,8 @@ class ConceptWalk:
     def _holds(self, node, term) -> bool:
         negated, path, op, value = term
         arg = _argument(node, path)
-        if op is None:
-            result = arg not in (None, False, [], ())
+        if op is None:     # given (a 0 is given; an empty list is not)
+            result = not (arg is None or arg is False or arg == [] or arg == ())
         elif op == "has":
             result = value in self.of(arg)
         elif op == "is":      # "is count" or, with its kind, "is countPieces"
@@ -336,24 +340,35 @@ METADATA_CONCEPTS = {
 }
 
 
+_METADATA_LOWER = {(k[0], k[1].lower(), k[2].lower() if k[2] else None): v
+                   for k, v in METADATA_CONCEPTS.items()}
+
+
 def _words(call) -> list[str]:
     """The bare words among a call's arguments."""
     from .syntax import Word
     return [a.value for a in call.args if isinstance(a, Word)]
 
 
-def _calls(node):
-    """Every call in a syntax tree."""
-    from .syntax import Array, Call, Named
+def _calls(node, chosen=None):
+    """Every call in a syntax tree; with `chosen` (the selected "Category/Item" options and
+    the ruleset), not those inside a `(useFor {...} ...)` that names none of them."""
+    from .syntax import Array, Call, Named, Str
     if isinstance(node, Call):
+        if chosen is not None and node.name == "useFor" and node.args:
+            first = node.args[0]
+            names = {i.value for i in (first.items if isinstance(first, Array) else [first])
+                     if isinstance(i, Str)}
+            if not names & chosen:
+                return
         yield node
         for a in node.args:
-            yield from _calls(a)
+            yield from _calls(a, chosen)
     elif isinstance(node, Array):
         for a in node.items:
-            yield from _calls(a)
+            yield from _calls(a, chosen)
     elif isinstance(node, Named):
-        yield from _calls(node.value)
+        yield from _calls(node.value, chosen)
 
 
 def shape_concepts(board_item) -> set[str]:
@@ -388,25 +403,33 @@ IMAGE_FAMILIES = {**{n: "CheckersComponent" for n in ("counter", "counterstar", 
                   **{n: "AnimalComponent" for n in _ANIMALS.split()}}
 
 
+# `(stackType ...)` kinds whose metadata sets Stack (Ludii's StackType.concepts).
+STACK_TYPES_DRAWN_AS_STACKS = {"backgammon", "default", "none", "reverse"}
+
 # `(piece Families {...})`: the families of piece images the game offers.
 PIECE_FAMILIES = {"Abstract": "MarkerComponent", "Themed": "AnimalComponent"}
 
 
-def metadata_concepts(metadata) -> set[str]:
-    """Concepts of the graphics metadata (board style, symbols, piece families, ...)."""
+def metadata_concepts(metadata, chosen=None) -> set[str]:
+    """Concepts of the graphics metadata (board style, symbols, piece families, ...); with
+    `chosen`, only the `useFor` entries of the selected options or ruleset count."""
     from .syntax import Array, Str
     out = set()
     if metadata is None:
         return out
-    for call in _calls(metadata):
+    for call in _calls(metadata, chosen):
         if call.name == "piece" and _words(call)[:1] == ["Families"]:
             for a in call.args:
                 for item in a.items if isinstance(a, Array) else [a]:
                     if isinstance(item, Str) and item.value in PIECE_FAMILIES:
                         out.add(PIECE_FAMILIES[item.value])
-        words = _words(call) + [None, None]
+        if call.name == "stackType":     # Ludii's PieceStackType metadata
+            out.add("StackType")
+            if {w.lower() for w in _words(call)} & STACK_TYPES_DRAWN_AS_STACKS:
+                out.add("Stack")
+        words = [w.lower() for w in _words(call)] + [None, None]   # Ludii reads them in any case
         for key in ((call.name, words[0], words[1]), (call.name, words[0], None)):
-            concept = METADATA_CONCEPTS.get(key)
+            concept = _METADATA_LOWER.get(key)
             if concept:
                 out.add(concept)
     return out
@@ -498,30 +521,30 @@ def mancala_concepts(board, board_item) -> set[str]:
     return out
 
 
-def frame_concepts(game, typed, metadata) -> set[str]:
+def frame_concepts(game, typed, metadata, chosen=None) -> set[str]:
     """What the game frame sets: format, players, board and its site types, metadata."""
     n = game.num_players
     out = {"Discrete", "Alternating", "Players", "Board"}
     out.add({1: "Solitaire", 2: "TwoPlayer"}.get(n, "Multiplayer"))
     out.add(game.board.site_type)
-    if any(c.index > 0 for c in game.containers):
-        out.add("Hand")
     board_item = next((i for i in typed.equipment.items
-                       if type(i).keyword in ("board", "mancalaBoard")), None) \
-        if typed.equipment else None
-    if board_item is not None and type(board_item).keyword == "board":
+                       if type(i).keyword in ("board", "mancalaBoard", "surakartaBoard")),
+                      None) if typed.equipment else None
+    if board_item is not None and type(board_item).keyword in ("board", "surakartaBoard"):
         out |= shape_concepts(board_item)
-    styles = metadata_concepts(metadata)
+    styles = metadata_concepts(metadata, chosen)
     if game.board.site_type == "Vertex":
         styles.add("GraphStyle")        # a board played on its vertices is drawn as a graph
     if "MancalaStyle" in styles:
         out |= mancala_concepts(game.board, board_item)
     out.add("End")                      # Ludii sets it for every game, with or without end rules
+    if len(game.phases) > 1:
+        out.add("Phase")                # as Ludii: only a game of more than one phase
     if game.stacking:
         out |= {"StackState", "Stack"}
     players = typed.players.players if typed.players else []
     if any(getattr(p, "dirn", None) for p in players):
-        out.add("PieceDirection")       # pieces face their owner's direction
+        out |= {"PieceDirection", "PlayersWithDirections"}   # as Ludii's Player
     for comp in game.components[1:]:
         family = IMAGE_FAMILIES.get(comp.name.rstrip("0123456789").lower())
         if family:
@@ -537,11 +560,15 @@ def frame_concepts(game, typed, metadata) -> set[str]:
 
 def derived_concepts(found: set[str], metadata_styles: set[str]) -> set[str]:
     """Ludii's game-level inferences over the ludemes' concepts (`computeBooleanConcepts`,
-    `setMetadata`): dice make a game stochastic with site states. (Ludii's metadata may
-    clear Stack again for some stack types; not done here.)"""
+    `setMetadata`): dice make a game stochastic with site states; a stacking game whose
+    metadata does not draw stacks loses Stack."""
     out = set(found)
     if "Dice" in out:     # with their parents, as Ludii sets these before the parents
         out |= with_parents({"Stochastic", "SiteState"})
+    # Ludii's Game.setMetadata: a stacking game keeps Stack only when its metadata sets it
+    # (a stack type drawn as stacks); StackType, its parent, stays.
+    if "StackState" in out and "Stack" not in metadata_styles:
+        out.discard("Stack")
     return out
 
 
@@ -620,6 +647,8 @@ class GameConcepts:
     non_boolean: dict[str, str]
     playout: dict[str, float] = field(default_factory=dict)
     playout_source: str = ""
+    playout_agents: list[str] = field(default_factory=list)   # one agent name per player
+    playout_count: int = 0
     undeclared: set[str] = field(default_factory=set)   # ludemes whose concepts are unknown
 
     def to_json(self) -> dict:
@@ -636,6 +665,8 @@ class GameConcepts:
         if self.playout:
             out["playoutConcepts"] = self.playout
             out["playoutSource"] = self.playout_source
+            out["playoutAgents"] = self.playout_agents
+            out["playoutCount"] = self.playout_count
         return out
 
 
@@ -648,26 +679,36 @@ def compile_time(path: str, options=(), ruleset: str | None = None) -> GameConce
     game = load(path, options, ruleset)
     typed = Builder().build(ex.game, Other, "")
     walk = ConceptWalk()
-    found = set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata) | define_concepts(ex)
-    names = derived_concepts(with_parents(found), metadata_concepts(ex.metadata))
+    chosen = set(ex.option_specs) | ({ex.ruleset.name} if ex.ruleset else set())
+    found = set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata, chosen) \
+        | define_concepts(ex)
+    names = derived_concepts(with_parents(found), metadata_concepts(ex.metadata, chosen))
     return GameConcepts(game.name, str(path), list(game.options), game.ruleset, names,
                         non_boolean(game, typed, names), undeclared=set(walk.undeclared))
 
 
-def add_playout_concepts(gc: GameConcepts, playouts: int, seed: int = 0, jobs=None) -> None:
+def add_playout_concepts(gc: GameConcepts, playouts: int, seed: int = 0, jobs=None,
+                         agents: str | None = None) -> None:
     """Ludii's playout metrics (those `ludeme run` computes), move-concept frequencies and
-    end-concept shares (`ludeme.concepts_playout`) from uniform-random playouts."""
+    end-concept shares (`ludeme.concepts_playout`) from `playouts` playouts, played by
+    uniform-random moves or by `agents` (one spec per player, as `ludeme run --agents`)."""
+    from .agents import agents_from_specs
     from .metrics import METRICS, summarize
     from .runner import load, run_playouts
     game = load(gc.file, gc.options, gc.ruleset)
-    df = run_playouts(game, playouts, seed, jobs, progress=False)
+    players = agents_from_specs(agents, game.num_players) if agents else None
+    df = run_playouts(game, playouts, seed, jobs, agents=players, progress=False)
     row = summarize(df).iloc[0]
     gc.playout = {m: float(row[m]) for m in METRICS if m in catalog()}
     from .concepts_playout import playout_concepts
-    gc.playout.update(playout_concepts(gc.file, gc.options, gc.ruleset, playouts, seed))
-    gc.playout_source = (f"{len(df)} uniform-random playouts (ludeme run's agent), run seed "
-                         f"{seed}; move-concept frequencies and end shares from the same "
-                         f"{playouts} playouts on the reference engine")
+    gc.playout.update(playout_concepts(gc.file, gc.options, gc.ruleset, playouts, seed, agents))
+    gc.playout_agents = [a.name for a in players] if players else ["random"] * game.num_players
+    gc.playout_count = len(df)
+    who = ", ".join(f"P{i} {name}" for i, name in enumerate(gc.playout_agents, 1))
+    gc.playout_source = (f"{len(df)} playouts ({who}), run seed {seed}; metrics as `ludeme run` "
+                         f"computes them; move-concept frequencies (shares of the legal moves "
+                         f"of each state, averaged over states, then playouts) and end shares "
+                         f"from the same seeds on the reference engine")
 
 
 # ---------------------------------------------------------------- similarity
@@ -749,7 +790,11 @@ def add_subcommand(sub) -> None:
     p.add_argument("--ruleset", metavar="NAME")
     p.add_argument("--all-rulesets", action="store_true", help="every ruleset of the file")
     p.add_argument("--playouts", type=int, default=0, metavar="N",
-                   help="also measure playout concepts over N uniform-random playouts")
+                   help="also measure playout concepts over N playouts (uniform random "
+                        "unless --agents)")
+    p.add_argument("--agents", "--agent", metavar="A,B,...", default=None,
+                   help="with --playouts: one agent per player, in order, as `ludeme run "
+                        "--agents` (random, greedy, uct or uct:iterations=N,...)")
     p.add_argument("--seed", type=int, default=0, help="the playouts' run seed (default 0)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="JSON as Ludii's concept records")
@@ -799,11 +844,15 @@ def _concepts(args) -> int:
         return 0
     if not args.file:
         raise LudemeError("give a .lud FILE (or --diff A B, or --index DIR --out INDEX)")
+    if args.playouts < 0:
+        raise LudemeError("--playouts must be positive")
+    if args.agents and not args.playouts:
+        raise LudemeError("--agents needs --playouts N (the agents play the playouts)")
     results = []
     for path, options, ruleset in _configs(args):
         gc = compile_time(path, options, ruleset)
         if args.playouts:
-            add_playout_concepts(gc, args.playouts, args.seed)
+            add_playout_concepts(gc, args.playouts, args.seed, agents=args.agents)
         results.append(gc)
     if args.nearest:
         if not args.against:
@@ -826,10 +875,12 @@ def _concepts(args) -> int:
 
 
 def _write_csv(results: list[GameConcepts]) -> None:
-    """Tidy: game, ruleset, concept, type, computation, value."""
+    """Tidy: game, ruleset, concept, type, computation, value; a playout concept's row also
+    names the agents (one per player) and the number of playouts that measured it."""
     cat = catalog()
     w = csv.writer(sys.stdout)
-    w.writerow(["game", "ruleset", "options", "concept", "id", "type", "computation", "value"])
+    w.writerow(["game", "ruleset", "options", "concept", "id", "type", "computation", "value",
+                "agents", "playouts"])
     for gc in results:
         base = [gc.game, gc.ruleset or "", "; ".join(gc.options)]
         for name in sorted(gc.boolean, key=lambda c: cat[c].id):
@@ -838,8 +889,9 @@ def _write_csv(results: list[GameConcepts]) -> None:
         for name, value in gc.non_boolean.items():
             c = cat[name]
             w.writerow([*base, name, c.id, c.type, c.computation, value])
-        for name, value in gc.playout.items():
-            w.writerow([*base, name, cat[name].id, cat[name].type, "Playout", f"{value:.6g}"])
+        for name, value in gc.playout.items():     # with the agents and playouts behind them
+            w.writerow([*base, name, cat[name].id, cat[name].type, "Playout", f"{value:.6g}",
+                        " ".join(gc.playout_agents), gc.playout_count])
 
 
 def _print_text(results: list[GameConcepts]) -> None:

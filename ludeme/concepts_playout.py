@@ -1,13 +1,30 @@
 """Playout concepts as Ludii's `ComputePlayoutConcepts` measures them.
 
-Move concepts: in every state of a playout, the share of the legal moves that
-carry each concept (StepDecision, HopCapture, ...); a playout's value is the
-mean of those shares over its states with legal moves, and the game's value is
-the mean over playouts (Ludii's `frequencyConcepts`). As in Ludii, a move's
-concepts come from the ludeme that generated it (`Move.movesLudeme`) and from
-the state it is played in: a step, slide, leap or from-to decision is "to
-empty", "to friend" or "to enemy" by what stands at its destination, a hop by
-what it jumps over and where it lands (`ActionMove.concepts`).
+Move concepts (Ludii 1.3.12's `frequencyConcepts`): every state of a playout
+before a move (the start placements excepted) has its legal moves, forced passes
+included; a state's share for a concept is the number of its legal moves that
+carry the concept divided by the number of its legal moves; a playout's value
+is the sum of those shares over its states divided by the number of states with
+legal moves, and the game's value is the mean over playouts. The moves chosen
+(by uniform-random play or by the agents given) only decide which states are
+visited: every legal move of a state counts, whoever chooses among them.
+
+A legal move carries the concepts of its actions, consequents included
+(`Move.moveConcepts`), which read the ludeme that generated the move
+(`Move.movesLudeme`) and the state it is played in:
+
+- a step, slide, leap or from-to decision is "to empty", "to friend" or "to
+  enemy" by what stands at its destination, a hop by what it jumps over and
+  where it lands (`ActionMove.concepts`);
+- a pass is a PassDecision, the forced pass of a player without moves too
+  (Ludii's `Game.createPassMove` makes it a decision): a drawn Tic-Tac-Toe has
+  11 states with moves, the last two a forced pass each;
+- a capture concept needs a piece removed (`ActionRemove.concepts`: only an
+  occupied site): an enemy at a replacing move's destination, an enemy jumped by
+  a hop, or (other captures) fewer pieces of other players once the move and its
+  consequents are applied to a copy of the state;
+- MoveAgain needs the consequents to give the mover the next turn
+  (`ActionSetNextPlayer.concepts`), seen on the same copy.
 
 To know each move's generating ludeme the game is compiled once more with
 `ludeme.compiler.MOVE_TAGGER` set: every closure of a move-generating ludeme is
@@ -15,16 +32,14 @@ wrapped to record, for the moves it returns, the innermost ludeme that made
 them. Ordinary compiles and playouts never pay for this.
 
 End concepts: the share of playouts ended by each end rule, counted with the
-End-type concepts of the first end rule that holds in the final state (the
-phase's rules, then the game's), and Draw for a playout no rule ended (a
-timeout), as Ludii's `frequencyConcepts` does.
+End-type concepts of the first end rule that holds when the last move has been
+applied (the phase's rules, then the game's; the players still active, as in
+Ludii's `prevContext`), and Draw for a playout no rule ended (a timeout, or a
+draw by everyone passing), as Ludii's `frequencyConcepts` does.
 
-Deviations (said plainly): effect concepts (sowing, rolls, promotion, ...) are
-counted on the moves whose generating ludeme declares them. A capture concept
-also needs the capture to happen: an enemy at a replacing move's destination,
-an enemy jumped by a hop, or (other captures) fewer pieces of other players
-once the move and its consequents are applied to a copy of the state. Ludii
-reads the same from each action of the move.
+Deviation (said plainly): other effect concepts (sowing, rolls, promotion,
+flips, ...) are counted on every move whose generating ludeme declares them,
+where Ludii counts only the moves whose actions include them.
 """
 
 from __future__ import annotations
@@ -52,19 +67,24 @@ def frequency_concepts() -> dict[str, str]:
 
 
 def load_tagged(path, options=(), ruleset=None):
-    """The game compiled with move tags: (game, tags, typed tree, walk).
+    """The game compiled with move tags: (game, tags, typed tree, walk, recording).
 
-    `tags[id(move)] = (move, ludeme)` for every move a tagged closure returned.
+    `tags[id(move)] = (move, ludeme)` for every move a tagged closure returned
+    while `recording[0]` is true (it is turned off while an agent searches, whose
+    look-ahead would otherwise fill the table).
     """
     from .api import load
     from .compiler import MOVE_TAGGER
     from .expand import expand_file
     from .ludemes.base import Builder, Other
     tags: dict[int, tuple] = {}
+    recording = [True]
 
     def tagger(lud, f):
         def tagged(c):
             out = f(c)
+            if not recording[0]:
+                return out
             if not isinstance(out, list):
                 out = list(out)
             for m in out:
@@ -79,7 +99,7 @@ def load_tagged(path, options=(), ruleset=None):
     finally:
         MOVE_TAGGER.reset(token)
     typed = Builder().build(expand_file(path, list(options), ruleset).game, Other, "")
-    return game, tags, typed, ConceptWalk()
+    return game, tags, typed, ConceptWalk(), recording
 
 
 def _side(state, mover: int, site: int) -> str:
@@ -113,14 +133,24 @@ def _hop_concepts(state, board, move, mover) -> set[str]:
     return out
 
 
-def _takes_enemy_piece(state, move, mover) -> bool:
-    """Whether applying the move (consequents included) leaves fewer pieces of other players."""
+def _applied(state, move):
+    """A copy of the state with the move (and its consequents) applied."""
+    after = state.clone()
+    after.apply(move)
+    return after
+
+
+def _takes_enemy_piece(state, after, mover) -> bool:
+    """Whether the move (consequents included) left fewer pieces of other players."""
     def others(s):
         return sum(1 for w, p in zip(s.what, s.who) if w and p not in (0, mover))
-    before = others(state)
-    after_state = state.clone()
-    after_state.apply(move)
-    return others(after_state) < before
+    return others(after) < others(state)
+
+
+def _moves_again(after, mover) -> bool:
+    """Whether the move's consequents gave the mover the next turn (Ludii's
+    ActionSetNextPlayer to the mover, the action a (moveAgain) makes)."""
+    return not after.over and after.mover == mover
 
 
 def move_concepts(state, move, lud, walk, board) -> set[str]:
@@ -142,9 +172,14 @@ def move_concepts(state, move, lud, walk, board) -> set[str]:
         out |= _hop_concepts(state, board, move, mover)
     if move.is_pass:
         out.add("PassDecision")
+    after = None
+    if "MoveAgain" in declared:     # only when the consequents do give the mover another turn
+        after = _applied(state, move)
+        if _moves_again(after, mover):
+            out.add("MoveAgain")
     out |= {c for c in declared if c in frequency_concepts() and c not in out
             and c not in _CAPTURES and not c.endswith(("ToEmpty", "ToFriend", "ToEnemy"))
-            and not c.startswith("HopDecision") and c != "PassDecision"}
+            and not c.startswith("HopDecision") and c not in ("PassDecision", "MoveAgain")}
     captures = declared & _CAPTURES
     # Replacement and hop captures are read off the state (an enemy at the destination, an
     # enemy jumped); any other capture is seen by applying the move to a copy of the state.
@@ -156,7 +191,7 @@ def move_concepts(state, move, lud, walk, board) -> set[str]:
     else:
         out.discard("HopCaptureMoreThanOne")
     rest = captures - {"ReplacementCapture", "HopCapture", "HopCaptureMoreThanOne", "RemoveEffect"}
-    if rest and _takes_enemy_piece(state, move, mover):
+    if rest and _takes_enemy_piece(state, after or _applied(state, move), mover):
         out |= rest | {"RemoveEffect"}
     return out
 
@@ -174,24 +209,48 @@ def _end_rules(game, typed):
     return game_end, phases
 
 
-def end_concepts_of(state, game_end, phases, walk) -> set[str]:
-    """End-type concepts of the first end rule that holds in the final state (phase rules first)."""
+def end_concepts_of(state, game_end, phases, walk, turn=None) -> set[str]:
+    """End-type concepts of the first end rule that holds in the final state (phase rules first).
+
+    Ludii evaluates them in the state the last move left before the game ended it
+    (`lastMove().apply(prevContext)`): the board after the move, with the players
+    still active and the mover's next player. `turn` = (next, active) recorded
+    before the last move restores those two for the evaluation (the end itself
+    deactivates the players).
+    """
     from .engine import UNDEFINED
     cat = catalog()
     c = state.ctx
     c.from_ = c.to = c.site = c.player = UNDEFINED
-    phase_rules = phases[state.phase[state.mover]] if phases else []
-    for rules in (phase_rules, game_end):
-        for compiled, typed_rule in rules:
-            if any(res is not None for res in compiled(c)):
-                return {x for x in walk.of(typed_rule) if cat[x].type == "End"}
+    saved = (state.next, state.active)
+    if turn is not None:
+        state.next, state.active = turn[0], list(turn[1])
+    try:
+        phase_rules = phases[state.phase[state.mover]] if phases else []
+        for rules in (phase_rules, game_end):
+            for compiled, typed_rule in rules:
+                if any(res is not None for res in compiled(c)):
+                    return {x for x in walk.of(typed_rule) if cat[x].type == "End"}
+    finally:
+        state.next, state.active = saved
     return set()
 
 
-def playout_concepts(path, options=(), ruleset=None, playouts: int = 10, seed: int = 0) -> dict:
-    """Move-concept frequencies and end-concept shares over uniform-random playouts."""
+def playout_concepts(path, options=(), ruleset=None, playouts: int = 10, seed: int = 0,
+                     agents: str | None = None) -> dict:
+    """Move-concept frequencies and end-concept shares over playouts.
+
+    `agents`: one agent spec per player as `ludeme run --agents` takes them
+    (`random,uct:iterations=200`); None plays uniform-random moves. Playout i
+    uses `playout_seed(seed, i)` for the agents' choices and the game's chance,
+    as `ludeme run` does. The agents choose the moves; the frequencies are still
+    shares of all the legal moves of each state (Ludii's definition).
+    """
+    from .agents import agents_from_specs, check_agents
     from .runner import playout_seed
-    game, tags, typed, walk = load_tagged(path, options, ruleset)
+    game, tags, typed, walk, recording = load_tagged(path, options, ruleset)
+    players = agents_from_specs(agents, game.num_players) if agents else None
+    check_agents(game, players)
     board = game.board
     freq_names = frequency_concepts()
     totals = {name: 0.0 for name in freq_names.values()}
@@ -203,6 +262,7 @@ def playout_concepts(path, options=(), ruleset=None, playouts: int = 10, seed: i
         state = game.new_initial_state(s)
         sums: dict[str, float] = {}
         turns_with_moves = 0
+        turn = None
         while not state.is_terminal():
             tags.clear()
             legal = state.legal_moves()
@@ -218,10 +278,19 @@ def playout_concepts(path, options=(), ruleset=None, playouts: int = 10, seed: i
                 for concept, n in counts.items():
                     if concept in freq_names:
                         sums[freq_names[concept]] = sums.get(freq_names[concept], 0.0) + n / k
-            state.apply(legal[rng.randrange(k)])
+            turn = (state.next, list(state.active))
+            if players is None:
+                state.apply(legal[rng.randrange(k)])
+            else:
+                recording[0] = False
+                try:
+                    choice = players[state.current_player() - 1].choose(state, rng)
+                finally:
+                    recording[0] = True
+                state.apply(legal[choice])
         for name, v in sums.items():
             totals[name] += v / turns_with_moves
-        found = end_concepts_of(state, game_end, phases, walk) \
+        found = end_concepts_of(state, game_end, phases, walk, turn) \
             if state.end_type == "NaturalEnd" else set()
         for concept in found or {"Draw"}:
             name = f"{concept}Frequency"

@@ -43,7 +43,7 @@ class SurakartaBoard(G.Board):
     `(surakartaBoard (tri 4))` is the triangular version.
     """
 
-    concepts = ("Board",)
+    concepts = ("Board", "Track", "TrackLoop")     # its tracks are the corner loops
 
     params = (P("shape", GraphFn), P("loops", INT, opt=True, named=True),
               P("from", INT, opt=True, named=True),

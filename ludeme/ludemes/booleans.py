@@ -325,7 +325,17 @@ class Or(_Logic):
 @ludeme("not")
 class Not(Bool):
     """`(not a)`."""
-    concepts = ("Negation", "IsEnemy if cond has IsFriend", "IsEmpty if cond has IsFriend", "-IsFriend if cond has IsFriend", "IsFriend if cond has IsEnemy", "-IsEnemy if cond has IsEnemy")
+    # As Ludii's Not: CanMove becomes CanNotMove; the first of IsFriend, IsEnemy, IsEmpty
+    # found becomes the other two.
+    concepts = ("Negation", "CanNotMove if cond has CanMove", "-CanMove if cond has CanMove",
+                "-IsFriend if cond has IsFriend", "IsEmpty if cond has IsFriend",
+                "IsEnemy if cond has IsFriend",
+                "-IsEnemy if cond has IsEnemy and not cond has IsFriend",
+                "IsEmpty if cond has IsEnemy and not cond has IsFriend",
+                "IsFriend if cond has IsEnemy and not cond has IsFriend",
+                "-IsEmpty if cond has IsEmpty and not cond has IsFriend and not cond has IsEnemy",
+                "IsEnemy if cond has IsEmpty and not cond has IsFriend and not cond has IsEnemy",
+                "IsFriend if cond has IsEmpty and not cond has IsFriend and not cond has IsEnemy")
 
     params = (P("cond", Bool),)
 

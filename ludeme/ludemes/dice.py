@@ -45,7 +45,8 @@ class Dice(Item):
     """`(dice [d:<faces>] [faces:{...}] [facesByDie:{{...} ...}] [from:<first>] [num:<dice>]
     [biased:{...}] [<owner>])`: `num` dice (1 by default) of `d` faces numbered from `from`
     (6 faces from 1 by default), or with the given face values."""
-    concepts = ("Dice", "BiasedDice if biased", "DiceD2 if faces == 2", "DiceD3 if faces == 3", "DiceD4 if faces == 4", "DiceD6 if faces == 6")
+    concepts = ("Dice", "BiasedDice if biased", "DiceD2 if num_faces == 2",
+                "DiceD3 if num_faces == 3", "DiceD4 if num_faces == 4", "DiceD6 if num_faces == 6")
 
     params = (P("d", LitInt, opt=True, named=True), P("faces", LitInt, opt=True, named=True,
                                                        many=True),
@@ -57,6 +58,18 @@ class Dice(Item):
               P("largeStack", LitBool, opt=True, named=True, default=False))
 
     is_dice = True
+
+    @property
+    def num_faces(self) -> int:
+        """Faces per die as Ludii's Dice counts them: d, else the faces given (the first
+        die's), else 6."""
+        if self.d is not None:
+            return self.d
+        if self.faces:
+            return len(self.faces)
+        if self.facesByDie:
+            return len(getattr(self.facesByDie[0], "items", None) or ())
+        return 6
 
     def die_faces(self) -> tuple[tuple[int, ...], ...]:
         """Each die's face values, as Ludii's Dice builds them: `d:` with `faces:` or
@@ -188,6 +201,7 @@ class ForEachDie(Moves):
         (forEach Die if:(!= (pips) 0) (forEach Piece (move (from) (to (trackSite Move
             steps:(pips))))))
     """
+    concepts = ("Dice", "ByDieMove", "ControlFlowStatement")
 
     # The dice container's number is read as a literal: a positional integer function
     # would also claim the (if ...) that often comes first among the moves.
@@ -252,6 +266,7 @@ class ForEachDie(Moves):
 @ludeme("pips")
 class Pips(IntFn):
     """`(pips)`: inside `(forEach Die ...)`, the value of the die being played (-1 outside)."""
+    concepts = ("Dice",)
 
     params = ()
 
@@ -263,6 +278,7 @@ class Pips(IntFn):
 @ludeme("all", "DiceUsed")
 class AllDiceUsed(Bool):
     """`(all DiceUsed)`: every die's current value is 0 (each was used, or shows 0)."""
+    concepts = ("Dice",)
 
     params = ()
 
@@ -274,6 +290,7 @@ class AllDiceUsed(Bool):
 @ludeme("all", "DiceEqual")
 class AllDiceEqual(Bool):
     """`(all DiceEqual)`: the last roll gave every die the same face."""
+    concepts = ("Dice",)
 
     params = ()
 
@@ -285,6 +302,7 @@ class AllDiceEqual(Bool):
 @ludeme("is", "AnyDie")
 class IsAnyDie(Bool):
     """`(is AnyDie <value>)`: some die of the first dice container has this current value."""
+    concepts = ("Dice",)
 
     params = (P("value", IntFn),)
 

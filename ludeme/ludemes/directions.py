@@ -31,6 +31,7 @@ class DirectionsDifference(_DirectionFunction):
     """`(difference <directions> <directions>)`: the first directions without the second,
     relations (Orthogonal, ...) counted as the compass directions they stand for on this
     board, as Ludii's Difference. Example: `(difference Orthogonal OppositeDirection)`."""
+    concepts = ()
 
     params = (P("original", _CHOICE), P("removed", _CHOICE))
 
@@ -69,6 +70,7 @@ class DirectionsIf(_DirectionFunction):
     """`(if <cond> <directions> <directions>)`: the first directions when the condition
     holds, else the second (Ludii's If of directions).
     Example: `(if (= (mover) 1) (directions {N NE}) (directions {S SW}))`."""
+    concepts = ()
 
     params = (P("cond", Bool), P("ok", _CHOICE), P("not_ok", _CHOICE))
 

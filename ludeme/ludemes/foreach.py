@@ -10,6 +10,7 @@ from .base import Moves, P, ludeme
 class ForEachPlayerMoves(Moves):
     """`(forEach Player <moves> [(then ...)])`: the moves generated with each player in turn
     (1 to n) as `(player)`."""
+    concepts = ("ControlFlowStatement",)
 
     params = (P("moves", Moves), P("then", "Then", opt=True))
 

@@ -78,7 +78,7 @@ class Board(Item):
 class Piece(Item):
     """`(piece "Name" [Each|P1|...] [dirn] [moves])`: without a role, one piece per player
     (Ludii's default role is Each)."""
-    concepts = ("Piece", "PieceDirection if dirn", "ForEachPiece if generator", "ControlFlowStatement if generator", "MarkerComponent if name == Marker", "DiscComponent if name == Disc", "PawnComponent if name == Pawn", "KingComponent if name == King", "QueenComponent if name == Queen", "KnightComponent if name == Knight", "RookComponent if name == Rook", "BishopComponent if name == Bishop", "BallComponent if name == Ball")
+    concepts = ("Piece", "ForEachPiece if generator", "ControlFlowStatement if generator", "MarkerComponent if name == Marker", "DiscComponent if name == Disc", "PawnComponent if name == Pawn", "KingComponent if name == King", "QueenComponent if name == Queen", "KnightComponent if name == Knight", "RookComponent if name == Rook", "BishopComponent if name == Bishop", "BallComponent if name == Ball")
 
     params = (P("name", LitStr), P("role", RoleType, opt=True, default="Each"),
               P("dirn", DirWord, opt=True), P("flips", "Flips", opt=True),
@@ -157,7 +157,7 @@ class SetTeam(Other):
 class Place(Other):
     """`(place "Item" ["Container"] [<siteType>] site|region|"Hand" [count:N] [state:N])`;
     the site type, when given, is the board's own."""
-    concepts = ("PiecesPlacedOutsideBoard if container", "PiecesPlacedOutsideBoard if where is handSite", "PiecesPlacedOnBoard if not container and not where is handSite", "PieceCount if not count == 1")
+    concepts = ("PiecesPlacedOutsideBoard if container", "PiecesPlacedOutsideBoard if where is handSite", "PiecesPlacedOnBoard if not container and not where is handSite", "PieceCount if not count == 1", "SiteState if state", "PieceValue if value")
 
     params = (P("item", LitStr), P("container", LitStr, opt=True), P("type", SiteType, opt=True),
               P("where", (Region, IntFn), opt=True),
@@ -177,8 +177,10 @@ class Play(Other):
 
 @ludeme("phase")
 class Phase(Other):
-    """`(phase "Name" [role] (play ...) [(end ...)] [(nextPhase ...)|{...}])`."""
-    concepts = ("Phase",)
+    """`(phase "Name" [role] (play ...) [(end ...)] [(nextPhase ...)|{...}])`.
+
+    Declares no concept itself: as in Ludii's `Game.computeBooleanConcepts`, the
+    Phase concept belongs to games with more than one phase (`frame_concepts`)."""
 
     params = (P("name", LitStr), P("role", RoleType, opt=True), P("play", "Play"),
               P("end", "End", opt=True), P("next", "NextPhase", opt=True, many=True))

@@ -9,6 +9,7 @@ from .base import Bool, ludeme
 class WasPass(Bool):
     """`(was Pass)`: the last decision was a pass. Example, playing again unless one passed:
     `(then (if (not (was Pass)) (moveAgain)))`."""
+    concepts = ()
 
     params = ()
 

@@ -17,6 +17,7 @@ CLASSES["IntArrayFn"] = IntArrayFn
 class Results(IntArrayFn):
     """`(results from:<site>|<region> to:<site>|<region> <int>)`: the value of the function
     for each origin and, with (from) on it, each destination, as (from) and (to)."""
+    concepts = ()
 
     params = (P("from", (IntFn, Region), named=True), P("to", (IntFn, Region), named=True),
               P("function", IntFn))

@@ -18,6 +18,7 @@ class ForEachLevel(Moves):
 
         (forEach Level (to) FromTop (fromTo (from (to) level:(level)) (to (handSite Next))))
     """
+    concepts = ("ControlFlowStatement",)
 
     params = (P("type", SiteType, opt=True), P("site", IntFn),
               P("direction", StackDirection, opt=True), P("moves", Moves),
@@ -53,6 +54,7 @@ class ForEachLevel(Moves):
 class LastLevelTo(IntFn):
     """`(last LevelTo)`: the level the last decision reports for its destination (Ludii's
     Move.levelTo: 0 unless the decision names a level, as a stack move does)."""
+    concepts = ()
 
     params = (P("afterConsequence", LitBool, opt=True, named=True, default=False),)
 

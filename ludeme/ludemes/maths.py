@@ -9,6 +9,7 @@ from .intarray import IntArrayFn
 @ludeme("abs")
 class Abs(IntFn):
     """`(abs <int>)`: the absolute value. Example: `(= 1 (abs (- (to) (from))))`."""
+    concepts = ("Absolute",)
 
     params = (P("value", IntFn),)
 

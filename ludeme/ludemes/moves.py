@@ -246,7 +246,15 @@ class MoveRemove(Moves):
 @ludeme("move")
 class MoveFromTo(Moves):
     """`(move (from ...) (to ...) [count:] [copy:] [stack:] [(then ...)])`."""
-    concepts = ("FromToDecision", "ReplacementCapture if to.apply has RemoveEffect")
+    # As Ludii 1.3.12's FromTo: the destination condition (to if:) only classifies the
+    # decision (to empty, friend or enemy); its own concepts stay out. (Ludii's records set
+    # none of the three for a move without the condition.)
+    concepts = ("FromToDecision", "-to.if",
+                "FromToDecisionEmpty if to.if has IsEmpty",
+                "FromToDecisionFriend if to.if has IsFriend",
+                "FromToDecisionEnemy if to.if has IsEnemy",
+                "ReplacementCapture if to.apply has RemoveEffect",
+                "ReplacementCapture if to.apply has FromToEffect")
 
     params = (P("from_", "FromSpec"), P("to", "ToSpec"), P("count", IntFn, opt=True, named=True),
               P("copy", LitBool, opt=True, named=True, default=False),
@@ -781,7 +789,7 @@ class MoveHop(Moves):
     within `after` steps and must satisfy the to condition. Between and to
     effects are evaluated when the move is generated and become its actions.
     """
-    concepts = ("HopDecision", "-to.apply", "HopDecisionMoreThanOne if between.range", "HopCapture if between.apply has RemoveEffect", "ReplacementCapture if to.apply has RemoveEffect", "HopDecisionEnemyToEmpty if between.if has IsEnemy and to.if has IsEmpty", "HopDecisionFriendToEmpty if between.if has IsFriend and to.if has IsEmpty", "HopDecisionEnemyToEnemy if between.if has IsEnemy and to.if has IsEnemy", "HopDecisionFriendToEnemy if between.if has IsFriend and to.if has IsEnemy", "HopDecisionEnemyToFriend if between.if has IsEnemy and to.if has IsFriend", "HopDecisionFriendToFriend if between.if has IsFriend and to.if has IsFriend", "AdjacentDirection if not dirn")
+    concepts = ("HopDecision", "-to.apply", "HopDecisionMoreThanOne if between.range", "HopDecisionMoreThanOne if between.before and not between.before == 0|1", "HopDecisionMoreThanOne if between.after and not between.after == 0|1", "HopCaptureMoreThanOne if between.range and between.apply has RemoveEffect", "HopCapture if between.apply has RemoveEffect", "ReplacementCapture if to.apply has RemoveEffect", "HopDecisionEnemyToEmpty if between.if has IsEnemy and to.if has IsEmpty", "HopDecisionFriendToEmpty if between.if has IsFriend and to.if has IsEmpty", "HopDecisionEnemyToEnemy if between.if has IsEnemy and to.if has IsEnemy", "HopDecisionFriendToEnemy if between.if has IsFriend and to.if has IsEnemy", "HopDecisionEnemyToFriend if between.if has IsEnemy and to.if has IsFriend", "HopDecisionFriendToFriend if between.if has IsFriend and to.if has IsFriend", "AdjacentDirection if not dirn")
 
     params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
               P("between", "BetweenSpec", opt=True), P("to", "ToSpec"),

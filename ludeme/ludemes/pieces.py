@@ -10,6 +10,7 @@ class ValuePiece(IntFn):
     """`(value Piece at:<site> [level:<level>])`: the value of the piece at a site (of the top
     piece, or of the given level), -1 when the site is empty or off the board. Example:
     `(value Piece at:(to))`."""
+    concepts = ("PieceValue",)
 
     params = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
               P("level", IntFn, opt=True, named=True))

@@ -51,6 +51,7 @@ class FirstMoveOnTrack(_TrackRequirement):
 
         (firstMoveOnTrack "Track" Mover (if (is Friend (who at:(site))) (move Remove (site))))
     """
+    concepts = ()
 
     @staticmethod
     def on_track(pick, gen):
@@ -77,6 +78,7 @@ class MaxDistance(_TrackRequirement):
     """`(max Distance ["Track"] [<owner>] <moves>)`: the moves, when a track matches (none
     otherwise). Ludii 1.3.12 measures each move's distance along the track, then returns
     the moves unfiltered, and so does this ludeme, to play exactly as Ludii does."""
+    concepts = ("MaxDistance", "CopyContext")
 
     @staticmethod
     def on_track(pick, gen):

@@ -20,7 +20,7 @@ class StartSetScore(Other):
     As in Ludii, `Each` gives every player the score in one start move apiece, and the score
     is evaluated in the position the earlier start rules left."""
 
-    concepts = ()
+    concepts = ("Scoring", "InitialScore")
     params = (P("role", RoleType), P("score", IntFn))
 
     def start_actions(self, env, ctx) -> list:
@@ -38,7 +38,7 @@ class SetCounter(Moves):
     """`(set Counter [<int>])`: set the state's counter (-1 without a value), which then
     counts the moves applied since, e.g. `(then (set Counter))`."""
 
-    concepts = ()
+    concepts = ("InternalCounter", "SetInternalCounter")
     params = (P("value", IntFn, opt=True), P("then", "Then", opt=True))
 
     def compile(self, env):
@@ -51,7 +51,7 @@ class Counter(IntFn):
     """`(counter)`: the state's counter: -1 at the start, +1 after every move (Ludii's
     `incrCounter`), reset by `(set Counter ...)`, e.g. `(= (counter) 0)`."""
 
-    concepts = ()
+    concepts = ("InternalCounter",)
     params = ()
 
     def compile(self, env):

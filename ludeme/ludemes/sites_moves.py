@@ -16,6 +16,7 @@ def _ends(attr: str):
 @ludeme("sites", "From")
 class SitesFrom(Region):
     """`(sites From <moves>)`: the sites the moves start from."""
+    concepts = ()
 
     params = (P("moves", Moves),)
     compile = _ends("frm")
@@ -24,6 +25,7 @@ class SitesFrom(Region):
 @ludeme("sites", "To")
 class SitesTo(Region):
     """`(sites To <moves>)`: the sites the moves go to."""
+    concepts = ()
 
     params = (P("moves", Moves),)
     compile = _ends("to")

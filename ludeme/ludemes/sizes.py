@@ -10,6 +10,7 @@ from .base import IntFn, P, Region, ludeme
 class SizeArray(IntFn):
     """`(size Array <array>)`: how many values an array holds. Example, whether any value is
     remembered: `(= 0 (size Array (values Remembered)))`."""
+    concepts = ()
 
     params = (P("array", ("IntArrayFn", Region)),)   # an int array, or values read as a region
 
@@ -21,6 +22,7 @@ class SizeArray(IntFn):
 @ludeme("count", "Players")
 class CountPlayers(IntFn):
     """`(count Players)`: how many players the game has."""
+    concepts = ()
 
     params = ()
 

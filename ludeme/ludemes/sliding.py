@@ -52,7 +52,13 @@ class MoveSlide(Moves):
     Surakarta's pieces go round its loops (see `slide_track`), e.g.
     `(move Slide "AllTracks" (to if:(is Enemy (who at:(to))) (apply (remove (to)))))`.
     """
-    concepts = ("SlideDecision", "LineOfSight", "Contains if not to.if", "AdjacentDirection if not dirn")
+    concepts = ("SlideDecision", "LineOfSight", "Contains if not to.if", "AdjacentDirection if not dirn",
+                # As Ludii's Slide: the sites passed (between if:) classify the decision, and
+                # a removal at the destination is a replacement capture.
+                "SlideDecisionToEmpty if between.if has IsEmpty",
+                "SlideDecisionToFriend if between.if has IsFriend",
+                "SlideDecisionToEnemy if between.if has IsEnemy",
+                "ReplacementCapture if to.apply has RemoveEffect")
 
     params = (P("from_", "FromSpec", opt=True), P("track", LitStr, opt=True),
               P("dirn", (DirWord, "Directions"), opt=True),

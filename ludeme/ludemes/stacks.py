@@ -37,7 +37,12 @@ class PlaceStack(Place):
     """`(place Stack "Item"|items:{"Item" ...} <site|region> [count:N])`: push pieces on the
     stacks of sites at the start, each item in turn (bottom first); the game keeps stacks.
     Example: `(place Stack "Disc1" 0 count:2)`, `(place Stack items:{"Stick2" "Stick1"} 5)`."""
-    concepts = ("PiecesPlacedOnBoard",)
+    # As Ludii's PlaceCustomStack: where the pieces go, and a count above one, a state or a
+    # value set.
+    concepts = ("PiecesPlacedOutsideBoard if container",
+                "PiecesPlacedOutsideBoard if where is handSite",
+                "PiecesPlacedOnBoard if not container and not where is handSite",
+                "PieceCount if not count == 1", "SiteState if state", "PieceValue if value")
 
     params = (P("item", LitStr, opt=True), P("items", LitStr, opt=True, named=True, many=True),
               *Place.params[1:])

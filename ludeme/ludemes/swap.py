@@ -16,6 +16,7 @@ class MoveSwap(Moves):
     origin by default) to B (the last destination by default) that moves the piece at A
     onto B and puts a new piece of B's kind at A (Ludii's SwapPieces: a move and an add,
     so the state and value of B's piece are not kept)."""
+    concepts = ("SwapPlayersDecision if what == Players", "SwapPiecesDecision if what == Pieces")
 
     params = (P("what", SwapType), P("player1", (RoleType, IntFn), opt=True),
               P("player2", (RoleType, IntFn), opt=True), P("then", "Then", opt=True))

@@ -19,6 +19,7 @@ def _read(c, key, default):
 class MovePropose(Moves):
     """`(move Propose "Text"|{"Text" ...} [(then ...)])`: one decision (from = to = -1) per
     proposition, which adds it to the propositions made."""
+    concepts = ("ProposeDecision",)
 
     params = (P("propositions", LitStr, many=True), P("then", "Then", opt=True))
 
@@ -54,6 +55,7 @@ def _vote_actions(c, vote: str, n: int) -> list:
 class MoveVote(Moves):
     """`(move Vote "Text"|{"Text" ...} [(then ...)])`: one decision (from = to = -1) per vote
     (see `_vote_actions`)."""
+    concepts = ("VoteDecision",)
 
     params = (P("votes", LitStr, many=True), P("then", "Then", opt=True))
 
@@ -73,11 +75,13 @@ class VoteEffect(MoveVote):
     """`(vote "Text"|{"Text" ...} [(then ...)])`: the same votes as an effect, e.g. the
     proposer's own vote in `(move Propose "End" (then (vote "End")))` (Ludii's Vote, which
     `(move Vote ...)` makes a decision)."""
+    concepts = ("VoteEffect",)
 
 
 @ludeme("is", "Proposed")
 class IsProposed(Bool):
     """`(is Proposed "Text")`: that proposition was made and not yet voted on."""
+    concepts = ()
 
     params = (P("proposition", LitStr),)
 
@@ -89,6 +93,7 @@ class IsProposed(Bool):
 @ludeme("is", "Decided")
 class IsDecided(Bool):
     """`(is Decided "Text")`: the last completed vote decided that text."""
+    concepts = ()
 
     params = (P("decision", LitStr),)
 
@@ -100,6 +105,7 @@ class IsDecided(Bool):
 @ludeme("is", "Cycle")
 class IsCycle(Bool):
     """`(is Cycle)`: never true, as in Ludii 1.3 (whose IsCycle is a constant false)."""
+    concepts = ()
 
     params = ()
 

@@ -92,7 +92,8 @@ class Custodial(Moves):
             (to if:(is Friend (who at:(to)))))
     """
     concepts = ("CustodialCapture if between.apply has RemoveEffect",
-                "CustodialCapture if not between.apply", "AdjacentDirection if not dirn")
+                "CustodialCapture if between.apply has FromToEffect",
+                "CustodialCapture if not between.apply", "-dirn")   # Ludii: no direction concept
 
     params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
               P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
@@ -166,6 +167,7 @@ class Custodial(Moves):
 class Flips(Other):
     """`(flips <a> <b>)` on a piece: flipping it turns state a into b and b into a, as
     Ludii's Flips. Example: `(piece "Disc" Neutral (flips 1 2))`."""
+    concepts = ()
 
     params = (P("a", LitInt), P("b", LitInt))
 
@@ -213,6 +215,7 @@ class Flip(Moves):
 class SitesState(Region):
     """`(sites State <int>)`: the board sites whose piece (or empty site) has that state,
     in increasing order, as Ludii's SitesState. Example: `(count Sites in:(sites State 1))`."""
+    concepts = ()
 
     params = (P("type", SiteType, opt=True), P("value", IntFn))
 
@@ -236,6 +239,7 @@ class AllCombinations(Moves):
     list and a move of the second, as one move doing both, each with its own consequents
     (Ludii's AllCombinations).
     Example: `(allCombinations (add (to (site))) (flip (between)))`."""
+    concepts = ()
 
     params = (P("a", Moves), P("b", Moves), P("then", "Then", opt=True))
 
@@ -255,6 +259,7 @@ class Append(Moves):
     """`(append <moves> [(then ...)])`: all the moves of the list joined into one decision
     (none when the list is empty), as Ludii's Append: its from and to are those of the
     first move. Example: `(append (custodial ...) (then (set Score ...)))`."""
+    concepts = ()
 
     params = (P("list", Moves), P("then", "Then", opt=True))
 
@@ -289,7 +294,7 @@ class IsThreatened(Bool):
     a piece: on a copy of the position with that piece at the site (where the piece
     stands by default), some enemy of its owner has a move (its phase's moves, or the
     moves given) ending on the site. Example: `(not (is Threatened (id "King" Mover)))`."""
-    concepts = ("Threat",)
+    concepts = ("Threat", "CopyContext")
 
     params = (P("what", IntFn, opt=True), P("type", SiteType, opt=True),
               P("at", IntFn, opt=True, named=True), P("sites", Region, opt=True),
@@ -399,7 +404,7 @@ class MaxMoves(_MaxBy):
     """`(max Moves <moves>)`: the moves that begin the longest chain of decisions by the same
     mover (Ludii's MaxMoves), e.g. the longest capture sequence of draughts.
     Example: `(max Moves (move Hop (from (last To)) ... (then (moveAgain))))`."""
-    concepts = ("MaxMovesInTurn",)
+    concepts = ("MaxMovesInTurn", "CopyContext")
 
     def score(self, c, move) -> int:
         return _replay_count(c.s, move, 0)
@@ -412,7 +417,7 @@ _REMOVALS = frozenset((A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL))
 class MaxCaptures(_MaxBy):
     """`(max Captures <moves>)`: the moves removing the most pieces, their consequents
     included (Ludii's MaxCaptures). Example: `(max Captures (forEach Piece))`."""
-    concepts = ("MaxCapture",)
+    concepts = ("MaxCapture", "CopyContext")
 
     def score(self, c, move) -> int:
         return sum(1 for a in applied_actions(c.s.clone(), move) if a[0] in _REMOVALS)
@@ -426,6 +431,7 @@ class DirectionsBetween(Directions):
     straight line from `from`, as Ludii's Directions between two sites: each of the board's
     directions (of the All relation) with a radial from `from` passing through `to`.
     Example: `(directions Vertex from:(last From) to:(last To))`."""
+    concepts = ()
 
     params = (P("type", SiteType, opt=True), P("from", IntFn, named=True),
               P("to", IntFn, named=True))
@@ -467,7 +473,7 @@ class Directional(Moves):
     (to) on it (Ludii's approach and withdrawal captures).
     Example: `(directional (from (last To)) ("LastDirection" Vertex)
     (to if:("IsEnemyAt" (to)) (apply (remove (to)))))`."""
-    concepts = ("DirectionCapture",)
+    concepts = ("DirectionCapture if to.apply has RemoveEffect", "DirectionCapture if to.apply has FromToEffect", "-dirn")
 
     params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
               P("to", "ToSpec", opt=True), P("then", "Then", opt=True))
