@@ -48,6 +48,7 @@ class PlayersTeam(IntArrayFn):
     """`(players TeamN [if:<cond>])`: the players of team N, in order, where the condition
     holds with `(player)` set to each (Ludii's PlayersTeam; without teams, player N).
     Example: `(is In (mover) (players Team1))`."""
+    concepts = ()
 
     params = (P("team", TeamWord), P("if", Bool, opt=True, named=True))
 
@@ -90,12 +91,14 @@ class _ArrayMixin:
 @ludeme("array")
 class Array(_ArrayMixin, IntArrayFn):
     __doc__ = _ArrayMixin.__doc__
+    concepts = ()
 
 
 @ludeme("array")
 class ArrayAsRegion(_ArrayMixin, Region):
     """`(array ...)` where this project reads an int array as a region (`(size Array ...)`,
     `(forEach Value ...)`, `(is In ...)`): the same values."""
+    concepts = ()
 
 
 @ludeme("difference")
@@ -106,6 +109,7 @@ class ArrayDifference(IntArrayFn):
 
         (difference (sizes Group P1) (max (sizes Group P1)))
     """
+    concepts = ()
 
     params = (P("source", IntArrayFn), P("subtraction", (IntArrayFn, IntFn)))
 

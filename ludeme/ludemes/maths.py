@@ -49,11 +49,13 @@ class _Pow(IntFn):
 @ludeme("pow")
 class Pow(_Pow):
     __doc__ = _Pow.__doc__
+    concepts = ("Exponentiation",)
 
 
 @ludeme("^")
 class PowAlias(_Pow):
     __doc__ = _Pow.__doc__
+    concepts = ("Exponentiation",)
 
 
 def wrap_int(x: int) -> int:

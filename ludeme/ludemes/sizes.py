@@ -35,6 +35,7 @@ class CountPlayers(IntFn):
 class CountActive(IntFn):
     """`(count Active)`: how many players are still in the game (Ludii's CountActive).
     Example: `(if (= (count Active) 2) (result Mover Win))`."""
+    concepts = ()
 
     params = ()
 

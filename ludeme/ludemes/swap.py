@@ -67,6 +67,7 @@ class SwapPlayers(Moves):
     the list of moves, which a consequent never applies: a then that only shows notes
     (changing nothing either way) is read, any other is refused.
     Example: `(then (swap Players P1 P2))`."""
+    concepts = ("SwapPlayersEffect",)
 
     params = (P("player1", (RoleType, IntFn)), P("player2", (RoleType, IntFn)),
               P("then", "Then", opt=True))
