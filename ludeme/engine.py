@@ -90,7 +90,10 @@ def chance_seed(seed: int) -> int:
 
 
 class Move:
-    """A legal move: a decision (from, to) with its actions and pending consequents."""
+    """A legal move: a decision (from, to) with its actions and pending consequents.
+
+    Rules build moves in their hot loops: they pass every argument by position, as a
+    keyword argument makes each call to the class build a dict (half the cost again)."""
 
     __slots__ = ("frm", "to", "mover", "actions", "then", "is_pass", "level_from", "level_to")
 
@@ -117,7 +120,7 @@ class Move:
 
 def pass_move(mover: int) -> Move:
     """A forced pass (from = to = -1)."""
-    return Move(-1, -1, mover, [(A_PASS,)], is_pass=True)
+    return Move(-1, -1, mover, [(A_PASS,)], (), True)
 
 
 class Ctx:

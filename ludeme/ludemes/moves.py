@@ -185,10 +185,10 @@ class MoveStep(Moves):
                 c.to = to
                 if to_cond(c):
                     if side is None:
-                        out.append(Move(frm, to, 0, [(kind, frm, to)], then, level_from=lf))
+                        out.append(Move(frm, to, 0, [(kind, frm, to)], then, False, lf))
                     else:
                         out.append(Move(frm, to, 0, [*side(c), (kind, frm, to)], then,
-                                        level_from=lf))
+                                        False, lf))
             c.from_, c.to = saved
             return out
         return step
@@ -321,7 +321,7 @@ class MoveFromTo(Moves):
                         lf, lt = levels(c, frm, to, acts) if c.g.stacking else (0, 0)
                         if side is not None:
                             acts[:0] = side(c)
-                        out.append(Move(frm, to, 0, acts, then, level_from=lf, level_to=lt))
+                        out.append(Move(frm, to, 0, acts, then, False, lf, lt))
                 c.from_ = frm
             c.from_, c.to = saved
             return out
@@ -370,7 +370,7 @@ class MoveAdd(Moves):
                     level = c.s.size_stack(to) if stacking else 0
                     acts = [act] if state is None else \
                         [act, (A_SET_FIELD, "state", to, TOP, state(c))]
-                    out.append(Move(to, to, 0, acts, then, level_from=level, level_to=level))
+                    out.append(Move(to, to, 0, acts, then, False, level, level))
             c.to = saved
             return out
         return add
@@ -402,7 +402,7 @@ class MovePass(Moves):
 
     def compile(self, env):
         then = _then(env, self)
-        return lambda c: [Move(-1, -1, 0, [(A_PASS,)], then, is_pass=True)]
+        return lambda c: [Move(-1, -1, 0, [(A_PASS,)], then, True)]
 
 
 @ludeme("pass")

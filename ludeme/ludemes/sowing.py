@@ -130,13 +130,13 @@ class MoveSelect(Moves):
                 stacking = c.g.stacking
                 lf = max(c.s.size_stack(frm) - 1, 0) if stacking else 0
                 if tos is None:
-                    out.append(Move(frm, frm, 0, [], then, level_from=lf, level_to=lf))
+                    out.append(Move(frm, frm, 0, [], then, False, lf, lf))
                     continue
                 for to in sorted(set(tos(c))):
                     c.from_, c.to = frm, to
                     if 0 <= to < limit and (to_cond is None or to_cond(c)):
                         lt = max(c.s.size_stack(to) - 1, 0) if stacking else 0
-                        out.append(Move(frm, to, 0, [], then, level_from=lf, level_to=lt))
+                        out.append(Move(frm, to, 0, [], then, False, lf, lt))
             c.from_, c.to = saved
             return out
         return select
