@@ -437,11 +437,15 @@ class State:
     def board_occupancy(self) -> tuple[list[int], int]:
         """The board's top-level `what` per site and the pieces on the board: counts summed,
         or in a stacking game every level of every stack (Ludii's PieceNumber)."""
-        n = self.g.containers[0].num_sites
-        if self.g.stacking:
-            size = self.sites.size_stack
-            return self.what[:n], sum(size(s) for s in range(n))
+        g = self.g
+        n = g.containers[0].num_sites
+        if g.stacking:
+            return self.what[:n], self._stacked_pieces(n)
         return self.what[:n], sum(self.count[:n])
+
+    def _stacked_pieces(self, n: int) -> int:
+        size = self.sites.size_stack
+        return sum(size(s) for s in range(n))
 
     # -- writing sites: positions for tests, puzzles and position files ---------
     def set_site(self, site: int, what: int, who: int | None = None, count: int = 1,
