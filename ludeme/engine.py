@@ -91,7 +91,10 @@ def chance_seed(seed: int) -> int:
 
 
 class Move:
-    """A legal move: a decision (from, to) with its actions and pending consequents."""
+    """A legal move: a decision (from, to) with its actions and pending consequents.
+
+    Rules build moves in their hot loops: they pass every argument by position, as a
+    keyword argument makes each call to the class build a dict (half the cost again)."""
 
     __slots__ = ("frm", "to", "mover", "actions", "then", "is_pass", "level_from", "level_to")
 
@@ -118,7 +121,7 @@ class Move:
 
 def pass_move(mover: int) -> Move:
     """A forced pass (from = to = -1)."""
-    return Move(-1, -1, mover, [(A_PASS,)], is_pass=True)
+    return Move(-1, -1, mover, [(A_PASS,)], (), True)
 
 
 class Ctx:
@@ -259,7 +262,7 @@ class State:
                  "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
                  "force_roll", "to_clear", "_replayed", "draws", "on_track",
-                 "repeats")
+                 "repeats", "_stuck")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -320,6 +323,7 @@ class State:
         self.repeats: tuple | None = None
         self.ctx = Ctx(game, self)
         self._legal = None
+        self._stuck = False     # the phase gave no move when `_legal` was generated
 
     # -- the OpenSpiel-style API -----------------------------------------
     def current_player(self) -> int:
@@ -340,6 +344,7 @@ class State:
             phase = self.g.phases[self.phase[self.mover]]
             moves = phase.play(c)
             self.stalemated[self.mover] = False
+            self._stuck = not moves
             if self.g.swap_rule and self.num_moves - self.num_start_moves == self.g.num_players - 1:
                 # Ludii's Game.moves: the swap is offered beside the phase's moves on the
                 # last player's first decision; the swapper moves again.
@@ -383,7 +388,7 @@ class State:
         """An independent copy (its chance stream continues where this one's is)."""
         s = State.__new__(State)
         for name in State.__slots__:
-            if name not in ("ctx", "_legal"):
+            if name not in ("ctx", "_legal", "_stuck"):
                 setattr(s, name, getattr(self, name))
         s.sites = self.sites.copy()
         s._alias_sites()
@@ -408,6 +413,7 @@ class State:
             s.on_track = self.on_track.copy()
         s.ctx = Ctx(self.g, s)
         s._legal = None
+        s._stuck = False
         return s
 
     # -- reading sites (the accessor API; see ludeme.state) ---------------
@@ -452,11 +458,15 @@ class State:
     def board_occupancy(self) -> tuple[list[int], int]:
         """The board's top-level `what` per site and the pieces on the board: counts summed,
         or in a stacking game every level of every stack (Ludii's PieceNumber)."""
-        n = self.g.containers[0].num_sites
-        if self.g.stacking:
-            size = self.sites.size_stack
-            return self.what[:n], sum(size(s) for s in range(n))
+        g = self.g
+        n = g.containers[0].num_sites
+        if g.stacking:
+            return self.what[:n], self._stacked_pieces(n)
         return self.what[:n], sum(self.count[:n])
+
+    def _stacked_pieces(self, n: int) -> int:
+        size = self.sites.size_stack
+        return sum(size(s) for s in range(n))
 
     # -- writing sites: positions for tests, puzzles and position files ---------
     def set_site(self, site: int, what: int, who: int | None = None, count: int = 1,
@@ -597,24 +607,33 @@ class State:
     def _apply_move_effects(self, move: Move, store: bool, done: list | None = None) -> None:
         """Apply a move's actions, then its consequents (each evaluated now); `done`, if
         given, receives every action applied, in order."""
+        actions = move.actions
         if done is not None:
-            done.extend(move.actions)
-        for a in move.actions:
-            self.do_action(a)
-        if store:
-            self.last_from_after, self.last_to_after = move.frm, move.to
-        for a in reversed(move.actions):
-            # Ludii's toAfterSubsequents (fromAfterSubsequents): the last action of the move
-            # (consequents included) that has a destination, and its origin (the destination
-            # of an action that moves nothing).
-            to = _ACTION_TO[a[0]]
-            if to:
-                self.last_to_after = a[to]
-                self.last_from_after = a[1] if a[0] in _MOVING_ACTIONS else a[to]
-                break
+            done.extend(actions)
+        do_action = self.do_action
+        for a in actions:
+            do_action(a)
         if store:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
             self.last_level_to = move.level_to
+        # Ludii's toAfterSubsequents (fromAfterSubsequents): the last action of the move
+        # (consequents included) that has a destination, and its origin (the destination
+        # of an action that moves nothing); a decision without one, its own (from, to).
+        if actions and actions[-1][0] == A_MOVE:    # the common case, without the scan
+            a = actions[-1]
+            self.last_to_after, self.last_from_after = a[2], a[1]
+        else:
+            for a in reversed(actions):
+                to = _ACTION_TO[a[0]]
+                if to:
+                    self.last_to_after = a[to]
+                    self.last_from_after = a[1] if a[0] in _MOVING_ACTIONS else a[to]
+                    break
+            else:
+                if store:
+                    self.last_from_after, self.last_to_after = move.frm, move.to
+        if not move.then:
+            return
         c = self.ctx
         for consequent in move.then:
             saved = (c.from_, c.to, c.site, c.player)
@@ -629,11 +648,18 @@ class State:
         mover = self.mover
         move.mover = mover
         self.force_roll = None
-        self.pending.clear()   # Ludii reboots the pending values before each move
+        if self.pending:
+            self.pending.clear()   # Ludii reboots the pending values before each move
         if move.is_pass and not self.stalemated[mover]:
-            c = self.ctx
-            c.from_ = c.to = c.site = c.player = UNDEFINED
-            self.stalemated[mover] = not g.phases[self.phase[mover]].play(c)
+            if self._legal is not None and not g.uses_chance:
+                # The phase's moves were generated in this very position (`legal_moves`):
+                # whether it gave none is known. (Generating again could draw from the
+                # chance stream, so a game with chance rules does.)
+                self.stalemated[mover] = self._stuck
+            else:
+                c = self.ctx
+                c.from_ = c.to = c.site = c.player = UNDEFINED
+                self.stalemated[mover] = not g.phases[self.phase[mover]].play(c)
         self._legal = None
         self._replayed = False
         # Ludii's Move.apply stores the move in the trial before its consequents are

@@ -97,12 +97,12 @@ class LegalMoveFigures(StateFigures):
     def row(self):
         legal = self.legal
         d = len(legal)
-        multi = [k for k in legal if k > 1]
-        m = len(multi)
-        return {"branching_factor": sum(legal) / d if d else 0.0,
+        total, ones = sum(legal), legal.count(1)
+        m = d - ones - legal.count(0)           # decisions with more than one legal move
+        return {"branching_factor": total / d if d else 0.0,
                 "decisions_multi": m,
                 "decision_moves": m / d if d else 0.0,
-                "decision_factor": sum(multi) / m if m else 0.0}
+                "decision_factor": (total - ones) / m if m else 0.0}
 
 
 @per_state

@@ -31,7 +31,7 @@ class FlatSites:
     """One level per site, with a count (Ludii's ContainerFlatState)."""
 
     __slots__ = ("who", "what", "count", "state", "rotation", "value", "hand_from", "count_from",
-                 "owner_of")
+                 "owner_of", "plain")
     stacking = False
 
     def __init__(self, total_sites: int, hand_from: int):
@@ -48,6 +48,9 @@ class FlatSites:
         # Per piece kind, the owner Ludii gives a piece moved onto an empty site (its
         # component's owner); None keeps the owner it had where it came from.
         self.owner_of: list[int] | None = None
+        # True while every site's state, rotation and value are 0, as they stay in most
+        # games: the writes below then leave those three lists alone.
+        self.plain = True
 
     def copy(self) -> "FlatSites":
         s = FlatSites.__new__(FlatSites)
@@ -56,6 +59,7 @@ class FlatSites:
         s.hand_from = self.hand_from
         s.count_from = self.count_from
         s.owner_of = self.owner_of
+        s.plain = self.plain
         return s
 
     # -- reading levels ------------------------------------------------------
@@ -85,7 +89,8 @@ class FlatSites:
     # -- writing ---------------------------------------------------------------
     def clear(self, site: int) -> None:
         self.who[site] = self.what[site] = self.count[site] = 0
-        self.state[site] = self.rotation[site] = self.value[site] = 0
+        if not self.plain:
+            self.state[site] = self.rotation[site] = self.value[site] = 0
 
     def add(self, site: int, what: int, who: int, count: int, state: int = 0,
             rotation: int = 0, value: int = 0, level: int = TOP) -> None:
@@ -99,6 +104,10 @@ class FlatSites:
             self.count[site] = 1
             return
         self.what[site], self.who[site], self.count[site] = what, who, count
+        if self.plain:
+            if not (state or rotation or value):
+                return
+            self.plain = False
         self.state[site], self.rotation[site], self.value[site] = state, rotation, value
 
     def remove(self, site: int, level: int = TOP) -> None:
@@ -111,11 +120,25 @@ class FlatSites:
     def move(self, frm: int, to: int, level_from: int = TOP, level_to: int = TOP) -> None:
         """Move one piece from `frm` to `to` (a count at `frm` goes down by one); nothing when
         `frm` is empty (a capture collected before an earlier one emptied the site)."""
-        what_, who_, count_ = self.what, self.who, self.count
-        state_, rotation_, value_ = self.state, self.rotation, self.value
-        what, who = what_[frm], who_[frm]
+        what_ = self.what
+        what = what_[frm]
         if not what:
             return
+        who_, count_ = self.who, self.count
+        who = who_[frm]
+        if self.plain:                  # no state, rotation or value to carry
+            if count_[frm] > 1:
+                count_[frm] -= 1
+            else:
+                who_[frm] = what_[frm] = count_[frm] = 0
+            if to >= self.count_from and what_[to] == what:
+                count_[to] += 1
+                return
+            if self.owner_of is not None:
+                who = self.owner_of[what]
+            what_[to], who_[to], count_[to] = what, who, 1
+            return
+        state_, rotation_, value_ = self.state, self.rotation, self.value
         st, rot, val = state_[frm], rotation_[frm], value_[frm]
         if count_[frm] > 1:
             count_[frm] -= 1
@@ -166,6 +189,8 @@ class FlatSites:
 
     def set_field(self, field: str, site: int, value: int, level: int = TOP) -> None:
         """Set `state`, `rotation` or `value` of the piece at a site."""
+        if value:
+            self.plain = False
         getattr(self, field)[site] = value
 
 

@@ -126,7 +126,20 @@ class BoardTables:
                         facing = facing_of[what]
                     out.extend(relative_directions(facing, w, relative_to))
             return tuple(dict.fromkeys(out))
-        return keys
+        if any(w in ("SameDirection", "OppositeDirection") for w in dynamic):
+            return keys
+        # Directions relative to the piece's facing only: the same keys for the same
+        # facing, worked out once per facing (the facings of pieces are fixed).
+        by_facing: dict[str, tuple] = {}
+
+        def facing_keys(c, frm):
+            what = c.s.what
+            facing = facing_of[what[frm]] if 0 <= frm < len(what) else "N"
+            got = by_facing.get(facing)
+            if got is None:
+                got = by_facing[facing] = keys(c, frm)
+            return got
+        return facing_keys
 
 
     def step_targets(self, dirn, lud: Ludeme) -> tuple:

@@ -293,7 +293,7 @@ class Do(Moves):
                     m.actions = before + list(m.actions)
                 if not out and has_dice:
                     # Ludii: with dice, a turn with nothing to play still shows the roll.
-                    out = [Move(-1, -1, 0, before + [(A_PASS,)], (), is_pass=True)]
+                    out = [Move(-1, -1, 0, before + [(A_PASS,)], (), True)]
             if then:
                 for m in out:
                     m.then = tuple(m.then) + then

@@ -107,9 +107,19 @@ def _read_at(array: str):
         kind = getattr(self, "type", None) or ("Cell" if self.kind == "Cell" else None)
         first = env.num_board_sites if kind not in (None, env.board.site_type) else 0
 
-        def read(c):
-            s = at(c)
-            return getattr(c.s, array)[s] if first <= s < n else 0
+        # One closure per array, each reading its list by name (no getattr per read).
+        if array == "who":
+            def read(c):
+                s = at(c)
+                return c.s.who[s] if first <= s < n else 0
+        elif array == "what":
+            def read(c):
+                s = at(c)
+                return c.s.what[s] if first <= s < n else 0
+        else:
+            def read(c):
+                s = at(c)
+                return c.s.count[s] if first <= s < n else 0
         return read
     return compile
 
@@ -283,19 +293,31 @@ class CountPieces(IntFn):
         name = self.name
         names = {comp.index for comp in env.components[1:] if name and name in comp.name}
 
+        # Every owner (0 to n + 1) with no name: every site counts, whoever holds it.
+        anyone = who_fn is None and self.role == "All" and not name
+
+        def stacked(s, ids, sites):
+            # Every level of a stack is a piece (Ludii counts the levels of stacks).
+            total = 0
+            for site in sites:
+                if site >= 0 and s.what[site]:
+                    total += sum(1 for lv in s.stack(site) if lv[1] in ids
+                                 and (not name or lv[0] in names))
+            return total
+
         def count_pieces(c):
             s = c.s
             ids = {who_fn(c)} if who_fn else players(c)
             sites = where(c) if where is not None else range(len(s.who))
-            total = 0
-            who, count, what = s.who, s.count, s.what
             if c.g.stacking:
-                # Every level of a stack is a piece (Ludii counts the levels of stacks).
+                return stacked(s, ids, sites)
+            count = s.count
+            total = 0
+            if anyone:
                 for site in sites:
-                    if site >= 0 and what[site]:
-                        total += sum(1 for lv in s.stack(site) if lv[1] in ids
-                                     and (not name or lv[0] in names))
+                    total += count[site]
                 return total
+            who, what = s.who, s.what
             for site in sites:
                 if who[site] in ids and (not name or what[site] in names):
                     total += count[site]

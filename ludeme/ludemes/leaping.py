@@ -102,7 +102,7 @@ class MoveLeap(Moves):
                 c.to = to
                 if go(c):
                     acts = [(A_MOVE, frm, to)] if side is None else [*side(c), (A_MOVE, frm, to)]
-                    out.append(Move(frm, to, 0, acts, then, level_from=lf))
+                    out.append(Move(frm, to, 0, acts, then, False, lf))
             c.to = saved
             return out
         return leap

@@ -173,9 +173,15 @@ class MoveStep(Moves):
         else:
             keys = env.direction_keys(dirn, self)
             step_to = env.board.trajectories.targets
+            known: dict[tuple, tuple] = {}      # (site, direction keys) -> targets
 
             def targets(c, frm):
-                return tuple(dict.fromkeys(t for k in keys(c, frm) for t in step_to(frm, k)))
+                ks = keys(c, frm)
+                got = known.get((frm, ks))
+                if got is None:
+                    got = known[(frm, ks)] = tuple(dict.fromkeys(
+                        t for k in ks for t in step_to(frm, k)))
+                return got
 
         def step(c):
             frm = from_fn(c)
@@ -197,10 +203,10 @@ class MoveStep(Moves):
                 c.to = to
                 if to_cond(c):
                     if side is None:
-                        out.append(Move(frm, to, 0, [(kind, frm, to)], then, level_from=lf))
+                        out.append(Move(frm, to, 0, [(kind, frm, to)], then, False, lf))
                     else:
                         out.append(Move(frm, to, 0, [*side(c), (kind, frm, to)], then,
-                                        level_from=lf))
+                                        False, lf))
             c.from_, c.to = saved
             return out
         return step
@@ -319,10 +325,15 @@ class MoveFromTo(Moves):
                 return 0, 0
             return s.size_stack(frm) - 1, 0
 
+        # plain and without a side effect: one action, built in the loop below
+        simple = plain and side is None
+
         def from_to(c):
             what = c.s.what
             out = []
             saved = (c.from_, c.to)
+            stacking = c.g.stacking
+            flat = simple and not stacking      # the common move: one action, no levels
             for frm in froms(c):
                 if frm < 0 or what[frm] <= 0:
                     continue
@@ -336,11 +347,14 @@ class MoveFromTo(Moves):
                         continue
                     c.to = to
                     if to_cond(c):
+                        if flat:
+                            out.append(Move(frm, to, 0, [(kind, frm, to)], then))
+                            continue
                         acts = [(kind, frm, to)] if plain else actions(c, frm, to, n)
-                        lf, lt = levels(c, frm, to, acts) if c.g.stacking else (0, 0)
+                        lf, lt = levels(c, frm, to, acts) if stacking else (0, 0)
                         if side is not None:
                             acts[:0] = side(c)
-                        out.append(Move(frm, to, 0, acts, then, level_from=lf, level_to=lt))
+                        out.append(Move(frm, to, 0, acts, then, False, lf, lt))
                 c.from_ = frm
             c.from_, c.to = saved
             return out
@@ -369,8 +383,11 @@ class MoveAdd(Moves):
         state = env.compile(self.piece.state) if self.piece is not None \
             and self.piece.state is not None else None
 
+        simple = not on_stack and state is None     # one action, no state
+
         def add(c):
             stacking = c.g.stacking
+            flat = simple and not stacking      # the common placement: no levels either
             out = []
             saved = c.to
             what = what_fn(c)
@@ -383,13 +400,16 @@ class MoveAdd(Moves):
                     continue
                 c.to = to
                 if to_cond(c):
+                    if flat:
+                        out.append(Move(to, to, 0, [(A_ADD, to, what, owner, k)], then))
+                        continue
                     act = (A_ADD_LEVEL, to, what, owner, k, TOP) if on_stack else \
                         (A_ADD, to, what, owner, k)
                     # Ludii's ActionAdd reports the level the piece lands on.
                     level = c.s.size_stack(to) if stacking else 0
                     acts = [act] if state is None else \
                         [act, (A_SET_FIELD, "state", to, TOP, state(c))]
-                    out.append(Move(to, to, 0, acts, then, level_from=level, level_to=level))
+                    out.append(Move(to, to, 0, acts, then, False, level, level))
             c.to = saved
             return out
         return add
@@ -421,7 +441,7 @@ class MovePass(Moves):
 
     def compile(self, env):
         then = _then(env, self)
-        return lambda c: [Move(-1, -1, 0, [(A_PASS,)], then, is_pass=True)]
+        return lambda c: [Move(-1, -1, 0, [(A_PASS,)], then, True)]
 
 
 @ludeme("pass")
@@ -461,9 +481,11 @@ class ForEachPiece(Moves):
         top = self.top
         nplayers = env.num_players
 
+        board = range(nsites)
+
         def container_sites(c):
             if container is None:
-                return range(nsites)
+                return board
             k = container(c)
             return ranges[k] if 0 <= k < len(ranges) else ()
 
@@ -522,7 +544,7 @@ class ForEachPiece(Moves):
             if c.g.stacking:
                 return stacked(c, player, out)
             saved = c.from_
-            for site in container_sites(c):
+            for site in board if container is None else container_sites(c):
                 w = what[site]
                 if w == 0:
                     continue
@@ -654,6 +676,16 @@ class RemoveEffect(Moves):
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
         kind = _removal_kind(env, self)
         level = _removal_level(env, self)
+        if level is None and self.count is None and isinstance(self.where, IntFn):
+            # The common (remove <site>): one piece at one site, without the loops below.
+            site = env.compile(self.where)
+
+            def remove_at(c):
+                s = site(c)
+                if s >= 0 and c.s.what[s] > 0:
+                    return [Move(s, s, 0, [(kind, s)], then)]
+                return []
+            return remove_at
 
         def remove(c):
             what = c.s.what
@@ -845,11 +877,11 @@ class MoveHop(Moves):
             acts = []
             if stop_effect is not None:
                 c.to = to
-                acts.extend(_effect_actions(stop_effect, c))
+                acts.extend(moves_as_actions(stop_effect(c)))
             if between_effect is not None:
                 for h in hurdles:
                     c.between = h
-                    acts.extend(_effect_actions(between_effect, c))
+                    acts.extend(moves_as_actions(between_effect(c)))
                 c.to = to
             acts.append((kind, frm, to))
             return Move(frm, to, 0, acts, then)

@@ -158,7 +158,7 @@ class MoveSelect(Moves):
                 if from_cond is not None and not from_cond(c):
                     continue
                 if tos is None:
-                    out.append(Move(frm, frm, 0, [], then, level_from=lf, level_to=lf))
+                    out.append(Move(frm, frm, 0, [], then, False, lf, lf))
                     continue
                 for to in sorted(set(tos(c))):
                     c.from_ = frm
@@ -168,7 +168,7 @@ class MoveSelect(Moves):
                             max(c.s.size_stack(to) - 1, 0)
                     c.to = to
                     if 0 <= to < limit and (to_cond is None or to_cond(c)):
-                        out.append(Move(frm, to, 0, [], then, level_from=lf, level_to=lt))
+                        out.append(Move(frm, to, 0, [], then, False, lf, lt))
             c.from_, c.to = saved
             return out
         return select
