@@ -134,7 +134,10 @@ class BoardTables:
 
         def facing_keys(c, frm):
             what = c.s.what
-            facing = facing_of[what[frm]] if 0 <= frm < len(what) else "N"
+            piece = what[frm] if 0 <= frm < len(what) else 0
+            if piece < 1:
+                return fixed        # no piece at the site: no facing (as keys says)
+            facing = facing_of[piece]
             got = by_facing.get(facing)
             if got is None:
                 got = by_facing[facing] = keys(c, frm)
