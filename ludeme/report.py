@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .metrics import METRICS, SUMMARY_KEYS, matchups, wilson
+from .metrics import METRICS, SUMMARY_KEYS, matchups, single_config, wilson
 
 PANEL_COLUMNS = 5
 
@@ -50,6 +50,10 @@ def config_label(row) -> str:
 
 def _groups(df: pd.DataFrame):
     """(label, rows) per configuration and matchup, in the order of first appearance."""
+    key = single_config(df)
+    if key is not None:                  # the whole table is one configuration and matchup
+        yield config_label(dict(zip(SUMMARY_KEYS, key))), df
+        return
     keys = [df[c] for c in SUMMARY_KEYS[:-1]] + [matchups(df).rename("agents")]
     for config, rows in df.groupby(keys, sort=False, dropna=False):
         yield config_label(dict(zip(SUMMARY_KEYS, config))), rows

@@ -226,23 +226,31 @@ def _play_in_worker(source, seed: int, indices: list[int], agents=None, rotate=F
     return _play_indices(worker_game(source), seed, indices, agents, rotate)
 
 
-def kernel_columns(game, kernels, seed: int, first: int, n: int) -> dict:
-    """The columns of the rows of playouts first..first+n-1, played by compiled kernels.
+def kernel_table(game, kernels, seed: int, first: int, n: int):
+    """The rows of playouts first..first+n-1, played by compiled kernels, as an Arrow table.
 
     The same columns, values and types as `play_one`'s rows (`seconds`: the chunk's
-    time shared out evenly)."""
+    time shared out evenly), built from the kernels' arrays without a Python object
+    per row: numbers are wrapped as they are, strings repeated or taken by code."""
     import numpy as np
+    import pyarrow as pa
 
+    from .compiled import rt
     from .figures import per_state_columns
     got = kernels.playouts(seed, first, n)
     players = game.num_players
+    text = pa.large_string()          # pandas' own string type in parquet
+
+    def repeat(value):
+        return pa.repeat(pa.scalar(value, text), n)
+
+    end_types = pa.array(rt.END_TYPE_NAMES, type=text).take(pa.array(got["end_code"]))
     cols = {
-        "game": np.full(n, game.name, dtype=object),
-        "ruleset": np.full(n, game.ruleset or "", dtype=object),
-        "options": np.full(n, "; ".join(game.options), dtype=object),
+        "game": repeat(game.name), "ruleset": repeat(game.ruleset or ""),
+        "options": repeat("; ".join(game.options)),
         "index": got["index"], "seed": got["seed"],
         "players": np.full(n, players, dtype=np.int64),
-        "winner": got["winner"], "end_type": got["end_type"],
+        "winner": got["winner"], "end_type": end_types,
         "timeout": got["timeout"],
         "turns": got["turns"], "moves": got["moves"],
         "turn_limit": np.full(n, getattr(game, "max_turns", 1250) * players, dtype=np.int64),
@@ -251,20 +259,33 @@ def kernel_columns(game, kernels, seed: int, first: int, n: int) -> dict:
         cols[name] = got[name]
     ranks = got["ranks"]
     for p in range(1, players + 1):
-        cols[f"rank_p{p}"] = ranks[:, p - 1]
-        cols[f"utility_p{p}"] = (2.0 * ranks[:, p - 1] - 1.0 if players == 1 else
-                                 1.0 - (ranks[:, p - 1] - 1.0) * (2.0 / (players - 1)))
+        rank = np.ascontiguousarray(ranks[:, p - 1])
+        cols[f"rank_p{p}"] = rank
+        cols[f"utility_p{p}"] = (2.0 * rank - 1.0 if players == 1 else
+                                 1.0 - (rank - 1.0) * (2.0 / (players - 1)))
     for p in range(1, players + 1):
-        cols[f"agent_p{p}"] = np.full(n, "random", dtype=object)
+        cols[f"agent_p{p}"] = repeat("random")
     cols["seconds"] = got["seconds"]
-    cols["engine_version"] = np.full(n, __version__, dtype=object)
-    return cols
+    cols["engine_version"] = repeat(__version__)
+    return pa.table({k: v if isinstance(v, pa.Array) else pa.array(np.ascontiguousarray(v))
+                     for k, v in cols.items()})
 
 
-def _kernel_in_worker(source, seed: int, first: int, n: int) -> dict:
-    """`kernel_columns` in a worker process (the kernels come from numba's cache)."""
+def _kernel_in_worker(source, seed: int, first: int, n: int):
+    """`kernel_table` in a worker process (the kernels come from numba's cache)."""
     game = worker_game(source)
-    return kernel_columns(game, compiled_of(game), seed, first, n)
+    return kernel_table(game, compiled_of(game), seed, first, n)
+
+
+def as_frame(rows):
+    """Playout rows as a DataFrame: from row dicts, or from the compiled backend's Arrow
+    table (its columns wrapped, not copied into one block)."""
+    import pandas as pd
+    if isinstance(rows, pd.DataFrame):
+        return rows
+    if isinstance(rows, list):
+        return pd.DataFrame.from_records(rows)
+    return rows.to_pandas(split_blocks=True)
 
 
 def _chunks(n: int, jobs: int) -> list[list[int]]:
@@ -307,13 +328,13 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
              kernels=None):
     """Lists of rows as playouts finish: one by one in this process, by chunks (in any order)
     from loky's worker processes or from the workers of a Dask `client`; with compiled
-    kernels (uniform-random playouts), dicts of columns by chunks."""
+    kernels (uniform-random playouts), Arrow tables of consecutive playouts by chunks."""
     if kernels is not None:
         size = max(1, min(5000, n // (jobs * 8) or 1))
         starts = range(0, n, size)
         if jobs == 1:
             for first in starts:
-                yield kernel_columns(game, kernels, seed, first, min(size, n - first))
+                yield kernel_table(game, kernels, seed, first, min(size, n - first))
             return
         from joblib import Parallel, delayed
         source = game_source(game)
@@ -364,34 +385,41 @@ class PartitionWriter:
                 done.append(self._write(part))
         return done
 
-    def add_columns(self, columns: dict) -> list:
-        """Keep a chunk of rows given as columns (the compiled backend's); the partitions
-        they complete, each written and returned as a DataFrame (no row dicts on the way)."""
-        import numpy as np
-        import pandas as pd
-        frame = pd.DataFrame(columns)
-        parts = frame["index"].to_numpy() // self.size
+    def add_table(self, table) -> list:
+        """Keep a chunk of consecutive playouts given as an Arrow table (the compiled
+        backend's); the partitions they complete, each written and returned as an Arrow
+        table (no row objects on the way)."""
+        n = table.num_rows
+        if n == 0:
+            return []
+        first = table["index"][0].as_py()
         done = []
-        for part in np.unique(parts):
-            bucket = self.pending.setdefault(int(part), [])
-            bucket.append(frame[parts == part])
-            if sum(len(b) for b in bucket) == min(self.size, self.n - part * self.size):
-                done.append(self._write(int(part)))
+        offset = 0
+        while offset < n:
+            part = (first + offset) // self.size
+            length = min(n - offset, (part + 1) * self.size - first - offset)
+            bucket = self.pending.setdefault(part, [])
+            bucket.append(table.slice(offset, length))
+            offset += length
+            if sum(b.num_rows for b in bucket) == min(self.size, self.n - part * self.size):
+                done.append(self._write(part))
         return done
 
     def _write(self, part: int):
         """Write one complete partition, sorted by index."""
-        import pandas as pd
         pending = self.pending.pop(part)
-        if isinstance(pending[0], pd.DataFrame):
-            rows = pd.concat(pending).sort_values("index", kind="stable").reset_index(drop=True)
-            frame = rows
-        else:
-            rows = sorted(pending, key=lambda r: r["index"])
-            frame = pd.DataFrame.from_records(rows)
         path = self.dir / f"{self.prefix}-{part * self.size:09d}.parquet"
         tmp = path.with_suffix(".tmp")
-        frame.to_parquet(tmp, index=False)
+        if isinstance(pending[0], dict):
+            import pandas as pd
+            rows = sorted(pending, key=lambda r: r["index"])
+            pd.DataFrame.from_records(rows).to_parquet(tmp, index=False)
+        else:                              # Arrow tables, each of consecutive playouts
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+            pending.sort(key=lambda t: t["index"][0].as_py())
+            rows = pa.concat_tables(pending).combine_chunks()
+            pq.write_table(rows, tmp)
         tmp.replace(path)                  # a partition is there whole or not at all
         self.written.append(path)
         return rows
@@ -411,8 +439,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     rows depend on neither. `partitions`: a directory where each complete run of
     `partition_size` consecutive playouts is written as parquet at once (with
     `keep_rows=False` the table returned is empty: memory stays bounded, and
-    `on_partition(rows)` sees each partition's rows: dicts, or a DataFrame from the
-    compiled backend). `progress`: a progress bar
+    `on_partition(rows)` sees each partition's rows: dicts, or an Arrow table from the
+    compiled backend; `as_frame` makes either a DataFrame). `progress`: a progress bar
     on stderr (None: only when stderr is a terminal). Ctrl-C stops the run and
     returns the playouts already finished, with `df.attrs["interrupted"] = True`.
     `backend`: "auto", "compiled" or "reference" (None: the one the game was loaded
@@ -436,7 +464,7 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
         raise Unsupported(None, "agents or a Dask scheduler (it plays uniform-random playouts "
                                 "on local processes)")
     rows: list[dict] = []
-    columns: list[dict] = []
+    tables: list = []
     interrupted = False
     bar = tqdm(total=n, unit="playout", desc=label, disable=None if progress is None else
                not progress, smoothing=0.1, file=sys.stderr)
@@ -445,11 +473,11 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
         results = _results(game, n, seed, jobs, agents, rotate, client, kernels)
         try:
             for chunk in results:
-                if isinstance(chunk, dict):         # columns from the compiled kernels
-                    count = len(chunk["index"])
+                if not isinstance(chunk, list):     # an Arrow table from the compiled kernels
+                    count = chunk.num_rows
                     if keep_rows:
-                        columns.append(chunk)
-                    done = writer.add_columns(chunk) if writer is not None else ()
+                        tables.append(chunk)
+                    done = writer.add_table(chunk) if writer is not None else ()
                 else:
                     count = len(chunk)
                     if keep_rows:
@@ -466,9 +494,10 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                 results.close()
         finally:
             bar.close()
-    if columns:
-        import numpy as np
-        df = pd.DataFrame({k: np.concatenate([c[k] for c in columns]) for k in columns[0]})
+    if tables:
+        import pyarrow as pa
+        tables.sort(key=lambda t: t["index"][0].as_py() if t.num_rows else -1)
+        df = as_frame(pa.concat_tables(tables))
     else:
         df = pd.DataFrame.from_records(rows)
     if not df.empty and not df["index"].is_monotonic_increasing:
@@ -588,8 +617,7 @@ def _run(args) -> int:
                 game, args.n, args.seed, args.jobs, agents=agents, rotate=args.rotate_seats,
                 scheduler=args.scheduler, partitions=parts, keep_rows=not partitioned,
                 partition_size=PARTITION_SIZE,
-                on_partition=lambda rows: summary.add(
-                    rows if isinstance(rows, pd.DataFrame) else pd.DataFrame.from_records(rows)),
+                on_partition=lambda rows: summary.add(as_frame(rows)),
                 progress=False if args.no_progress else None, label=label)
         except Unsupported as e:        # --backend compiled on a game it cannot compile
             raise LudemeError(f"{label}: the compiled backend has no form for {e} yet "
@@ -634,8 +662,16 @@ def _run(args) -> int:
 
 
 def _read_columns(paths: list[Path], num_players: int):
-    """The columns the report's plots need, read back from a run's partitions."""
+    """The columns the report's plots need, read back from a run's partitions (the strings,
+    one value repeated in most runs, as categories: a code per row, not a string)."""
     import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
     columns = [*REPORT_COLUMNS, *(f"agent_p{p}" for p in range(1, num_players + 1))]
-    frames = [pd.read_parquet(p, columns=columns) for p in paths]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if not paths:
+        return pd.DataFrame()
+    schema = pq.read_schema(paths[0])
+    text = [c for c in columns if pa.types.is_string(schema.field(c).type)
+            or pa.types.is_large_string(schema.field(c).type)]
+    tables = [pq.read_table(p, columns=columns, read_dictionary=text) for p in paths]
+    return pa.concat_tables(tables, promote_options="permissive").to_pandas()
