@@ -570,17 +570,13 @@ def add_subcommand(sub) -> None:
     p.set_defaults(fn=_run)
 
 
-# What the report's plots read back from a partitioned run (not whole rows).
-REPORT_COLUMNS = ("game", "ruleset", "options", "players", "winner", "timeout", "turns",
-                  "turn_limit", "engine_version")
-
-
 def _run(args) -> int:
     """`ludeme run`: play, summarize, write; exit 130 after Ctrl-C (what finished is written).
 
     A run of more than PARTITION_SIZE playouts per configuration writes them to
     `DIR/playouts/` partition by partition as they finish and summarises them as
-    it goes, so memory stays bounded and Ctrl-C keeps the finished partitions.
+    it goes, so memory stays bounded and Ctrl-C keeps the finished partitions; the plots
+    then read the counts of the values they show (`ludeme.report.tally`), not the rows.
     """
     import pandas as pd
 
@@ -588,7 +584,7 @@ def _run(args) -> int:
     from .compiled import Unsupported
     from .errors import LudemeError
     from .metrics import Summary
-    from .report import check_out_dir, note_run_start, write_run
+    from .report import check_out_dir, note_run_start, playouts_in, tally, write_run
     if args.all_rulesets and args.ruleset:
         raise LudemeError("--ruleset and --all-rulesets exclude each other")
     for name, value in (("-n", args.n), ("--seed", args.seed), ("--max-turns", args.max_turns),
@@ -607,6 +603,7 @@ def _run(args) -> int:
     backends: set[str] = set()
     t0 = time.perf_counter()
     for ruleset in rulesets:
+        tallies: list = []
         game = load(args.file, args.option, ruleset,
                     max_turns=args.max_turns, max_moves=args.max_moves, backend=args.backend)
         agents = agents_from_specs(args.agents, game.num_players) if args.agents else None
@@ -617,7 +614,7 @@ def _run(args) -> int:
                 game, args.n, args.seed, args.jobs, agents=agents, rotate=args.rotate_seats,
                 scheduler=args.scheduler, partitions=parts, keep_rows=not partitioned,
                 partition_size=PARTITION_SIZE,
-                on_partition=lambda rows: summary.add(as_frame(rows)),
+                on_partition=lambda rows: _take_partition(as_frame(rows), summary, tallies),
                 progress=False if args.no_progress else None, label=label)
         except Unsupported as e:        # --backend compiled on a game it cannot compile
             raise LudemeError(f"{label}: the compiled backend has no form for {e} yet "
@@ -625,7 +622,7 @@ def _run(args) -> int:
         compile_seconds += result.attrs.get("compile_seconds", 0.0)
         backends.add(result.attrs.get("backend", "reference"))
         if partitioned:
-            df = _read_columns(result.attrs["partitions"], game.num_players)
+            df = tally(pd.concat(tallies, ignore_index=True)) if tallies else pd.DataFrame()
         else:
             df = result
             summary.add(df)
@@ -642,7 +639,8 @@ def _run(args) -> int:
     table = summary.table()
     written = write_run(df, table, out, partitioned=partitioned)
     where = f"{args.scheduler} (Dask)" if args.scheduler else f"{cpu_jobs(args.jobs)} process(es)"
-    print(f"{len(df)} playouts in {wall:.1f} s ({len(df) / wall:.0f}/s with {where}; "
+    done = playouts_in(df)
+    print(f"{done} playouts in {wall:.1f} s ({done / wall:.0f}/s with {where}; "
           f"{'/'.join(sorted(backends))} backend"
           f"{f', compiling {compile_seconds:.2f} s of it' if compile_seconds else ''}); "
           f"wrote {', '.join(str(p) for p in written)}")
@@ -656,22 +654,13 @@ def _run(args) -> int:
               f"{r['DurationMoves']:.1f}, timeouts {r['Timeouts']:.3f}, "
               f"P1 advantage {r['AdvantageP1']:.3f}{scores}")
     if interrupted:
-        print(f"interrupted: kept the {len(df)} playouts that had finished", file=sys.stderr)
+        print(f"interrupted: kept the {done} playouts that had finished", file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0
 
 
-def _read_columns(paths: list[Path], num_players: int):
-    """The columns the report's plots need, read back from a run's partitions (the strings,
-    one value repeated in most runs, as categories: a code per row, not a string)."""
-    import pandas as pd
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-    columns = [*REPORT_COLUMNS, *(f"agent_p{p}" for p in range(1, num_players + 1))]
-    if not paths:
-        return pd.DataFrame()
-    schema = pq.read_schema(paths[0])
-    text = [c for c in columns if pa.types.is_string(schema.field(c).type)
-            or pa.types.is_large_string(schema.field(c).type)]
-    tables = [pq.read_table(p, columns=columns, read_dictionary=text) for p in paths]
-    return pa.concat_tables(tables, promote_options="permissive").to_pandas()
+def _take_partition(frame, summary, tallies: list) -> None:
+    """A finished partition of a large run: into the summary, and counted for the plots."""
+    from .report import tally
+    summary.add(frame)
+    tallies.append(tally(frame))
