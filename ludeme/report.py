@@ -92,10 +92,14 @@ def tally(df: pd.DataFrame) -> pd.DataFrame:
         if (int(key.max()) + 1) * len(uniques) >= 2**62:     # renumber before it overflows
             key = np.unique(key, return_inverse=True)[1].ravel()
         key = key * len(uniques) + codes
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    out = df[columns].iloc[first].reset_index(drop=True)
-    out[COUNT] = np.bincount(inverse.ravel(), weights=weights(df),
-                             minlength=len(first)).astype(np.int64)
+    if len(key) and key.max() >= 4 * len(key):              # sparse keys: number them
+        key = np.unique(key, return_inverse=True)[1].ravel()
+    counts = np.bincount(key, weights=weights(df)).astype(np.int64)
+    seen = np.flatnonzero(np.bincount(key))
+    one_row = np.empty(len(counts), dtype=np.int64)
+    one_row[key] = np.arange(len(key))        # a row of each key (they agree on every column)
+    out = df[columns].iloc[one_row[seen]].reset_index(drop=True)
+    out[COUNT] = counts[seen]
     return out
 
 

@@ -192,6 +192,9 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
 
 _WORKER_GAMES: dict = {}
 PARTITION_SIZE = 10_000       # playouts per parquet partition of a large run
+SUMMARY_BATCH = 50_000        # playouts summarised and tallied at once in a large run
+CHUNK_SECONDS = 0.1           # a compiled chunk in this process grows while it is quicker
+MAX_CHUNK = 20_000
 SCHEDULER_TIMEOUT = "10s"     # how long to try to reach a Dask scheduler
 
 
@@ -330,12 +333,19 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
     from loky's worker processes or from the workers of a Dask `client`; with compiled
     kernels (uniform-random playouts), Arrow tables of consecutive playouts by chunks."""
     if kernels is not None:
+        if jobs == 1:
+            # Chunks grow while they take under CHUNK_SECONDS: the per-chunk costs shrink,
+            # and the progress bar and Ctrl-C (between chunks) stay prompt.
+            first, size = 0, 256
+            while first < n:
+                t0 = time.process_time()
+                yield kernel_table(game, kernels, seed, first, min(size, n - first))
+                first += size
+                if time.process_time() - t0 < CHUNK_SECONDS:
+                    size = min(2 * size, MAX_CHUNK)
+            return
         size = max(1, min(5000, n // (jobs * 8) or 1))
         starts = range(0, n, size)
-        if jobs == 1:
-            for first in starts:
-                yield kernel_table(game, kernels, seed, first, min(size, n - first))
-            return
         from joblib import Parallel, delayed
         source = game_source(game)
         parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
@@ -584,7 +594,7 @@ def _run(args) -> int:
     from .compiled import Unsupported
     from .errors import LudemeError
     from .metrics import Summary
-    from .report import check_out_dir, note_run_start, playouts_in, tally, write_run
+    from .report import check_out_dir, note_run_start, playouts_in, write_run
     if args.all_rulesets and args.ruleset:
         raise LudemeError("--ruleset and --all-rulesets exclude each other")
     for name, value in (("-n", args.n), ("--seed", args.seed), ("--max-turns", args.max_turns),
@@ -603,7 +613,7 @@ def _run(args) -> int:
     backends: set[str] = set()
     t0 = time.perf_counter()
     for ruleset in rulesets:
-        tallies: list = []
+        books = _Bookkeeper(summary)
         game = load(args.file, args.option, ruleset,
                     max_turns=args.max_turns, max_moves=args.max_moves, backend=args.backend)
         agents = agents_from_specs(args.agents, game.num_players) if args.agents else None
@@ -614,7 +624,7 @@ def _run(args) -> int:
                 game, args.n, args.seed, args.jobs, agents=agents, rotate=args.rotate_seats,
                 scheduler=args.scheduler, partitions=parts, keep_rows=not partitioned,
                 partition_size=PARTITION_SIZE,
-                on_partition=lambda rows: _take_partition(as_frame(rows), summary, tallies),
+                on_partition=books.take,
                 progress=False if args.no_progress else None, label=label)
         except Unsupported as e:        # --backend compiled on a game it cannot compile
             raise LudemeError(f"{label}: the compiled backend has no form for {e} yet "
@@ -622,7 +632,7 @@ def _run(args) -> int:
         compile_seconds += result.attrs.get("compile_seconds", 0.0)
         backends.add(result.attrs.get("backend", "reference"))
         if partitioned:
-            df = tally(pd.concat(tallies, ignore_index=True)) if tallies else pd.DataFrame()
+            df = books.tally()
         else:
             df = result
             summary.add(df)
@@ -659,8 +669,41 @@ def _run(args) -> int:
     return 0
 
 
-def _take_partition(frame, summary, tallies: list) -> None:
-    """A finished partition of a large run: into the summary, and counted for the plots."""
-    from .report import tally
-    summary.add(frame)
-    tallies.append(tally(frame))
+class _Bookkeeper:
+    """The finished partitions of a large run, taken into the summary and counted for the
+    plots SUMMARY_BATCH playouts at a time (each pass over a table has a fixed cost)."""
+
+    def __init__(self, summary):
+        self.summary, self.tallies, self.pending, self.rows = summary, [], [], 0
+
+    def take(self, rows) -> None:
+        self.pending.append(rows)
+        self.rows += len(rows)
+        if self.rows >= SUMMARY_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        import pandas as pd
+
+        from .report import tally
+        if not self.pending:
+            return
+        if all(isinstance(r, list) for r in self.pending):
+            frame = pd.DataFrame.from_records([row for rows in self.pending for row in rows])
+        elif any(isinstance(r, (list, pd.DataFrame)) for r in self.pending):
+            frame = pd.concat([as_frame(r) for r in self.pending], ignore_index=True)
+        else:                                # Arrow tables: joined before pandas sees them
+            import pyarrow as pa
+            frame = as_frame(pa.concat_tables(self.pending))
+        self.pending, self.rows = [], 0
+        self.summary.add(frame)
+        self.tallies.append(tally(frame))
+
+    def tally(self):
+        """The counts of the plotted values of every partition taken."""
+        import pandas as pd
+
+        from .report import tally
+        self.flush()
+        return tally(pd.concat(self.tallies, ignore_index=True)) if self.tallies \
+            else pd.DataFrame()
