@@ -66,10 +66,11 @@ def test_a_tally_stands_for_its_rows_in_the_reports():
     assert heights[0] == heights[1] and sum(heights[0]) > 0
 
 
-def test_a_partitioned_run_reports_what_a_whole_run_reports(tmp_path, monkeypatch):
+@pytest.mark.parametrize("backend", ["compiled", "reference"])
+def test_a_partitioned_run_reports_what_a_whole_run_reports(tmp_path, monkeypatch, backend):
     whole, parts = tmp_path / "whole", tmp_path / "parts"
     argv = ["run", str(ADZUA), "-n", "60", "-j", "1", "--no-progress", "--ruleset",
-            "Ruleset/Adzua (Children) (Ludii 5) (Reconstructed)"]
+            "Ruleset/Adzua (Children) (Ludii 5) (Reconstructed)", "--backend", backend]
     assert main([*argv, "--out", str(whole)]) == 0
     monkeypatch.setattr(runner, "PARTITION_SIZE", 25)
     assert main([*argv, "--out", str(parts)]) == 0
