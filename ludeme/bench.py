@@ -17,7 +17,8 @@ with the other load. The backend's compile time is printed apart.
 `playouts --end-to-end` times `ludeme run --jobs 1` itself (rows, metrics,
 summary and the files it writes), in a fresh process, at two run sizes, so that
 start-up and compiling cancel: rate = (n2 - n1) / (cpu2 - cpu1), CPU time of the
-child process.
+child process. Both sizes are above `ludeme.runner.PARTITION_SIZE` when the larger
+one is (the run is then written partition by partition, a different cost per row).
 """
 
 from __future__ import annotations
@@ -201,7 +202,7 @@ def _run_cpu_seconds(args: list[str]) -> float:
 
 def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: bool) -> int:
     """`ludeme run --jobs 1` at two sizes per configuration: the rate with start-up cancelled."""
-    from .runner import load
+    from .runner import PARTITION_SIZE, load
     refdata = default_refdata()
     ludii_rates = warmed_ludii(refdata)
     print(f"ludeme run --jobs 1 --backend {backend}, end to end, CPU time of the child process; "
@@ -213,6 +214,10 @@ def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: b
         game = load(path, ruleset=ruleset, backend="reference")
         ludii = ludii_rates.get(reference_slug(game, path, refdata) or "")
         n1 = max(20, int((ludii or 100) * seconds))
+        if n1 <= PARTITION_SIZE < 3 * n1:
+            # Both sizes partitioned: a run of up to PARTITION_SIZE playouts writes whole
+            # tables (and CSV) instead, a different cost per playout that would not cancel.
+            n1 = PARTITION_SIZE + 1
         n2 = 3 * n1
         args = [str(path)] + (["--ruleset", ruleset] if ruleset else []) + ["--backend", backend]
         cpu1 = _run_cpu_seconds(args + ["-n", str(n1)])

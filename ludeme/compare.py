@@ -522,6 +522,10 @@ def add_subcommand(sub) -> None:
     p.add_argument("--out", type=Path, default=Path("reports/compare"), metavar="DIR",
                    help="where to write (default reports/compare)")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.add_argument("--backend", choices=("auto", "compiled", "reference"), default="auto",
+                   help="compiled numba kernels or the reference engine (default auto: "
+                        "compiled where the game's ludemes all have a compiled form); the "
+                        "rows do not depend on it")
     p.set_defaults(fn=_compare)
 
 
@@ -536,6 +540,8 @@ def _source_for_rows(path: str, rows: pd.DataFrame):
 
 def gather(args) -> tuple[list[Variant], list[str]]:
     """The variants of the command line: played now or read from run folders; notes for the report."""
+    from .compiled import Unsupported
+    from .errors import LudemeError
     from .report import config_label
     from .runner import load, run_playouts
     variants: list[Variant] = []
@@ -551,10 +557,15 @@ def gather(args) -> tuple[list[Variant], list[str]]:
         else:
             specs.append(item)
     for path, options, ruleset in configurations(specs, args.all_rulesets):
-        game = load(path, options, ruleset, max_turns=args.max_turns, max_moves=args.max_moves)
-        rows = run_playouts(game, args.n, args.seed, args.jobs,
-                            progress=False if args.no_progress else None,
-                            label=(ruleset or game.name).split("/", 1)[-1])
+        game = load(path, options, ruleset, max_turns=args.max_turns, max_moves=args.max_moves,
+                    backend=args.backend)
+        label = (ruleset or game.name).split("/", 1)[-1]
+        try:
+            rows = run_playouts(game, args.n, args.seed, args.jobs,
+                                progress=False if args.no_progress else None, label=label)
+        except Unsupported as e:        # --backend compiled on a game it cannot compile
+            raise LudemeError(f"{label}: the compiled backend has no form for {e} yet "
+                              "(use --backend reference or auto)") from None
         if rows.attrs["interrupted"]:
             raise KeyboardInterrupt
         label = config_label({"game": game.name, "ruleset": game.ruleset or "",

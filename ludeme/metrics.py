@@ -236,11 +236,27 @@ def agent_columns(num_players: int) -> list[str]:
 
 
 def _add_counts(into: dict, values) -> None:
-    """Add the value counts of a column (1-D) or of rows (2-D, keyed by tuples) into a dict."""
-    counts = pd.DataFrame(values).value_counts(sort=False)   # hashing: O(n), no sort
-    for key, c in counts.items():
-        key = tuple(float(v) for v in key) if np.ndim(values) == 2 else float(key[0])
-        into[key] = into.get(key, 0) + int(c)
+    """Add the value counts of a column (1-D) or of rows (2-D, keyed by tuples) into a dict
+    (rows holding NaN are left out). Each column is factorised by hashing (O(n), no sort)
+    and a row is the mixed-radix number of its columns' codes."""
+    values = np.asarray(values, dtype=float)
+    columns = values[:, None] if values.ndim == 1 else values
+    key = np.zeros(len(columns), dtype=np.int64)
+    keep = np.ones(len(columns), dtype=bool)
+    uniques = []
+    for j in range(columns.shape[1]):
+        codes, distinct = pd.factorize(columns[:, j])
+        keep &= codes >= 0
+        key = key * max(1, len(distinct)) + codes
+        uniques.append(np.asarray(distinct, dtype=float))
+    keys, counts = np.unique(key[keep], return_counts=True)
+    for code, c in zip(keys.tolist(), counts.tolist()):
+        parts = []
+        for distinct in reversed(uniques):
+            code, k = divmod(code, max(1, len(distinct)))
+            parts.append(float(distinct[k]))
+        k = tuple(reversed(parts)) if values.ndim == 2 else parts[0]
+        into[k] = into.get(k, 0) + c
 
 
 class ConfigStats:
@@ -350,9 +366,17 @@ def seat_codes(rows: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
     columns = agent_columns(num_players)
     if not all(c in rows.columns for c in columns):
         return np.zeros((len(rows), num_players), dtype=np.int64), ["random"]
+    first = str(rows[columns[0]].iloc[0])
+    if all(_constant(rows[c], first) for c in columns):     # one agent in every seat
+        return np.zeros((len(rows), num_players), dtype=np.int64), [first]
     codes, names = pd.factorize(pd.concat([rows[c].astype(str) for c in columns],
                                           ignore_index=True))
     return codes.reshape(num_players, len(rows)).T, list(names)
+
+
+def _constant(column: pd.Series, value) -> bool:
+    """Every value of the column is `value` (a vectorised comparison, no hashing)."""
+    return bool((column == value).all())
 
 
 def matchups(rows: pd.DataFrame) -> pd.Series:
@@ -366,6 +390,20 @@ def matchups(rows: pd.DataFrame) -> pd.Series:
                            for m in distinct], dtype=object)
         out.loc[part.index] = labels[inverse]
     return out
+
+
+def single_config(df: pd.DataFrame) -> tuple | None:
+    """The key (game, ruleset, options, matchup) of a non-empty table whose rows are all one
+    configuration and one matchup (a run's usual batch: found by comparing, not grouping),
+    else None."""
+    first = [df[c].iloc[0] for c in CONFIG_COLUMNS]
+    if any(not isinstance(v, str) or not _constant(df[c], v)
+           for c, v in zip(CONFIG_COLUMNS, first)):
+        return None
+    if not _constant(df["players"], df["players"].iloc[0]):
+        return None
+    _, names = seat_codes(df)
+    return (*first, names[0]) if len(names) == 1 else None
 
 
 def config_metrics(rows: pd.DataFrame) -> dict:
@@ -384,6 +422,10 @@ class Summary:
     def add(self, df: pd.DataFrame) -> "Summary":
         """Take in a batch of playout rows (any configurations)."""
         if df.empty:
+            return self
+        key = single_config(df)
+        if key is not None:              # one configuration, one matchup: no grouping
+            self.configs.setdefault(key, ConfigStats()).add(df)
             return self
         keys = [df[c] for c in CONFIG_COLUMNS] + [matchups(df)]
         for config, rows in df.groupby(keys, sort=False, dropna=False):

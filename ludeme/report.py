@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .metrics import METRICS, SUMMARY_KEYS, matchups, wilson
+from .metrics import METRICS, SUMMARY_KEYS, matchups, single_config, wilson
 
 PANEL_COLUMNS = 5
 
@@ -50,9 +50,57 @@ def config_label(row) -> str:
 
 def _groups(df: pd.DataFrame):
     """(label, rows) per configuration and matchup, in the order of first appearance."""
+    key = single_config(df)
+    if key is not None:                  # the whole table is one configuration and matchup
+        yield config_label(dict(zip(SUMMARY_KEYS, key))), df
+        return
     keys = [df[c] for c in SUMMARY_KEYS[:-1]] + [matchups(df).rename("agents")]
     for config, rows in df.groupby(keys, sort=False, dropna=False):
         yield config_label(dict(zip(SUMMARY_KEYS, config))), rows
+
+
+# What the plots and reports read from the playout table. A partitioned run hands them
+# `tally`'s counts instead of its rows (memory bounded by the distinct values, not the run).
+PLOT_COLUMNS = ("game", "ruleset", "options", "players", "winner", "timeout", "turns",
+                "turn_limit", "engine_version")
+COUNT = "count"
+
+
+def weights(rows: pd.DataFrame) -> np.ndarray:
+    """How many playouts each row stands for: its `count` in a tally, else one."""
+    return rows[COUNT].to_numpy() if COUNT in rows.columns else np.ones(len(rows), np.int64)
+
+
+def playouts_in(df: pd.DataFrame) -> int:
+    """The number of playouts of a table or of a tally."""
+    return int(weights(df).sum())
+
+
+def tally(df: pd.DataFrame) -> pd.DataFrame:
+    """The distinct rows of the plotted columns (and agents) of a table, or of tallies
+    concatenated, with `count`: how many playouts each stands for. Columns whose value
+    is the same in every row are compared, not hashed; the others are factorised and a
+    row keyed by the mixed-radix number of its codes."""
+    agents = sorted(c for c in df.columns if c.startswith("agent_p"))
+    columns = [c for c in (*PLOT_COLUMNS, *agents) if c in df.columns]
+    key = np.zeros(len(df), dtype=np.int64)
+    for c in columns:
+        col = df[c]
+        if len(col) and bool((col == col.iloc[0]).all()):
+            continue
+        codes, uniques = pd.factorize(col, use_na_sentinel=False)
+        if (int(key.max()) + 1) * len(uniques) >= 2**62:     # renumber before it overflows
+            key = np.unique(key, return_inverse=True)[1].ravel()
+        key = key * len(uniques) + codes
+    if len(key) and key.max() >= 4 * len(key):              # sparse keys: number them
+        key = np.unique(key, return_inverse=True)[1].ravel()
+    counts = np.bincount(key, weights=weights(df)).astype(np.int64)
+    seen = np.flatnonzero(np.bincount(key))
+    one_row = np.empty(len(counts), dtype=np.int64)
+    one_row[key] = np.arange(len(key))        # a row of each key (they agree on every column)
+    out = df[columns].iloc[one_row[seen]].reset_index(drop=True)
+    out[COUNT] = counts[seen]
+    return out
 
 
 def _panels(count: int, height: float = 3.0) -> tuple[Figure, list]:
@@ -75,11 +123,13 @@ def plot_lengths(df: pd.DataFrame) -> Figure:
     for ax, (label, rows) in zip(axes, groups):
         turns = rows["turns"].to_numpy()
         timeout = rows["timeout"].to_numpy(bool)
+        w = weights(rows)
         bins = np.histogram_bin_edges(turns, bins=min(40, max(5, len(np.unique(turns)))))
         ax.hist([turns[~timeout], turns[timeout]], bins=bins, stacked=True,
+                weights=[w[~timeout], w[timeout]],
                 color=["tab:blue", "tab:red"], label=["ended", "timeout"])
-        ax.axvline(turns.mean(), color="black", linestyle="--", linewidth=1,
-                   label=f"mean {turns.mean():.1f}")
+        mean = float(turns @ w / w.sum())
+        ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean {mean:.1f}")
         ax.set_title(label, fontsize=9)
         ax.set_xlabel("turns")
         ax.set_ylabel("playouts")
@@ -90,11 +140,13 @@ def plot_lengths(df: pd.DataFrame) -> Figure:
 
 def outcome_shares(rows: pd.DataFrame) -> list[tuple[str, float, float, float]]:
     """(name, share, low, high): each player's wins, then playouts with no winner."""
-    n = len(rows)
+    w = weights(rows)
+    n = int(w.sum())
     players = int(rows["players"].iloc[0])
-    out = [(f"P{p} wins", *wilson(int((rows["winner"] == p).sum()), n))
+    winner = rows["winner"].to_numpy()
+    out = [(f"P{p} wins", *wilson(int(w[winner == p].sum()), n))
            for p in range(1, players + 1)]
-    out.append(("no winner", *wilson(int((rows["winner"] == 0).sum()), n)))
+    out.append(("no winner", *wilson(int(w[winner == 0].sum()), n)))
     return out
 
 
@@ -111,7 +163,7 @@ def plot_outcomes(df: pd.DataFrame) -> Figure:
                   "tab:pink"][:len(shares) - 1] + ["tab:gray"]
         ax.bar(names, values, yerr=err, capsize=4, color=colors)
         ax.set_ylim(0, 1)
-        ax.set_title(f"{label}\nn={len(rows)}", fontsize=9)
+        ax.set_title(f"{label}\nn={playouts_in(rows)}", fontsize=9)
         ax.set_ylabel("share of playouts")
         ax.tick_params(axis="x", labelsize=7, rotation=30)
     fig.suptitle("Outcomes (95% Wilson intervals)", fontsize=10)
@@ -186,7 +238,7 @@ def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame) -> str:
     """summary.md: what was run, the metrics table, the plots and the definitions."""
     first = df.iloc[0]
     lines = [f"# {_title(summary)}", "",
-             f"{len(df)} playouts ({_players(summary)}); run seed derived per playout (`seed` column), "
+             f"{playouts_in(df)} playouts ({_players(summary)}); run seed derived per playout (`seed` column), "
              f"ludeme {first['engine_version']}; turn limit {first['turn_limit']} "
              f"(1250 per player unless changed), a cut game counts as a timeout.", ""]
     for _, r in summary.iterrows():
@@ -231,7 +283,7 @@ def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path])
     imgs = "".join(f'<p><img alt="{esc(k)}" src="{_png_data(p)}"></p>' for k, p in plots.items())
     first = df.iloc[0]
     return html_head(_title(summary)) + f"""
-<p>{len(df)} playouts ({esc(_players(summary))}), ludeme {esc(str(first['engine_version']))};
+<p>{playouts_in(df)} playouts ({esc(_players(summary))}), ludeme {esc(str(first['engine_version']))};
 turn limit {first['turn_limit']}; a cut game counts as a timeout.
 Each cell: value [95% interval].</p>
 <ul>{configs}</ul>
@@ -295,7 +347,8 @@ def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
     """Write the tables, plots and reports into `out`; the paths written.
 
     `partitioned`: the playouts are in `out/playouts/` already (written as the
-    run went); `df` need only hold the columns the plots read.
+    run went); `df` need only hold the columns the plots read (PLOT_COLUMNS), or be
+    their `tally`.
 
     Every file is written beside its final name and renamed into place, all of one run's
     files under a lock on `out/.lock`, so a reader never sees half a file and two runs

@@ -192,6 +192,9 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
 
 _WORKER_GAMES: dict = {}
 PARTITION_SIZE = 10_000       # playouts per parquet partition of a large run
+SUMMARY_BATCH = 50_000        # playouts summarised and tallied at once in a large run
+CHUNK_SECONDS = 0.1           # a compiled chunk in this process grows while it is quicker
+MAX_CHUNK = 20_000
 SCHEDULER_TIMEOUT = "10s"     # how long to try to reach a Dask scheduler
 
 
@@ -226,23 +229,31 @@ def _play_in_worker(source, seed: int, indices: list[int], agents=None, rotate=F
     return _play_indices(worker_game(source), seed, indices, agents, rotate)
 
 
-def kernel_columns(game, kernels, seed: int, first: int, n: int) -> dict:
-    """The columns of the rows of playouts first..first+n-1, played by compiled kernels.
+def kernel_table(game, kernels, seed: int, first: int, n: int):
+    """The rows of playouts first..first+n-1, played by compiled kernels, as an Arrow table.
 
     The same columns, values and types as `play_one`'s rows (`seconds`: the chunk's
-    time shared out evenly)."""
+    time shared out evenly), built from the kernels' arrays without a Python object
+    per row: numbers are wrapped as they are, strings repeated or taken by code."""
     import numpy as np
+    import pyarrow as pa
 
+    from .compiled import rt
     from .figures import per_state_columns
     got = kernels.playouts(seed, first, n)
     players = game.num_players
+    text = pa.large_string()          # pandas' own string type in parquet
+
+    def repeat(value):
+        return pa.repeat(pa.scalar(value, text), n)
+
+    end_types = pa.array(rt.END_TYPE_NAMES, type=text).take(pa.array(got["end_code"]))
     cols = {
-        "game": np.full(n, game.name, dtype=object),
-        "ruleset": np.full(n, game.ruleset or "", dtype=object),
-        "options": np.full(n, "; ".join(game.options), dtype=object),
+        "game": repeat(game.name), "ruleset": repeat(game.ruleset or ""),
+        "options": repeat("; ".join(game.options)),
         "index": got["index"], "seed": got["seed"],
         "players": np.full(n, players, dtype=np.int64),
-        "winner": got["winner"], "end_type": got["end_type"],
+        "winner": got["winner"], "end_type": end_types,
         "timeout": got["timeout"],
         "turns": got["turns"], "moves": got["moves"],
         "turn_limit": np.full(n, getattr(game, "max_turns", 1250) * players, dtype=np.int64),
@@ -251,20 +262,33 @@ def kernel_columns(game, kernels, seed: int, first: int, n: int) -> dict:
         cols[name] = got[name]
     ranks = got["ranks"]
     for p in range(1, players + 1):
-        cols[f"rank_p{p}"] = ranks[:, p - 1]
-        cols[f"utility_p{p}"] = (2.0 * ranks[:, p - 1] - 1.0 if players == 1 else
-                                 1.0 - (ranks[:, p - 1] - 1.0) * (2.0 / (players - 1)))
+        rank = np.ascontiguousarray(ranks[:, p - 1])
+        cols[f"rank_p{p}"] = rank
+        cols[f"utility_p{p}"] = (2.0 * rank - 1.0 if players == 1 else
+                                 1.0 - (rank - 1.0) * (2.0 / (players - 1)))
     for p in range(1, players + 1):
-        cols[f"agent_p{p}"] = np.full(n, "random", dtype=object)
+        cols[f"agent_p{p}"] = repeat("random")
     cols["seconds"] = got["seconds"]
-    cols["engine_version"] = np.full(n, __version__, dtype=object)
-    return cols
+    cols["engine_version"] = repeat(__version__)
+    return pa.table({k: v if isinstance(v, pa.Array) else pa.array(np.ascontiguousarray(v))
+                     for k, v in cols.items()})
 
 
-def _kernel_in_worker(source, seed: int, first: int, n: int) -> dict:
-    """`kernel_columns` in a worker process (the kernels come from numba's cache)."""
+def _kernel_in_worker(source, seed: int, first: int, n: int):
+    """`kernel_table` in a worker process (the kernels come from numba's cache)."""
     game = worker_game(source)
-    return kernel_columns(game, compiled_of(game), seed, first, n)
+    return kernel_table(game, compiled_of(game), seed, first, n)
+
+
+def as_frame(rows):
+    """Playout rows as a DataFrame: from row dicts, or from the compiled backend's Arrow
+    table (its columns wrapped, not copied into one block)."""
+    import pandas as pd
+    if isinstance(rows, pd.DataFrame):
+        return rows
+    if isinstance(rows, list):
+        return pd.DataFrame.from_records(rows)
+    return rows.to_pandas(split_blocks=True)
 
 
 def _chunks(n: int, jobs: int) -> list[list[int]]:
@@ -307,14 +331,21 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
              kernels=None):
     """Lists of rows as playouts finish: one by one in this process, by chunks (in any order)
     from loky's worker processes or from the workers of a Dask `client`; with compiled
-    kernels (uniform-random playouts), dicts of columns by chunks."""
+    kernels (uniform-random playouts), Arrow tables of consecutive playouts by chunks."""
     if kernels is not None:
+        if jobs == 1:
+            # Chunks grow while they take under CHUNK_SECONDS: the per-chunk costs shrink,
+            # and the progress bar and Ctrl-C (between chunks) stay prompt.
+            first, size = 0, 256
+            while first < n:
+                t0 = time.process_time()
+                yield kernel_table(game, kernels, seed, first, min(size, n - first))
+                first += size
+                if time.process_time() - t0 < CHUNK_SECONDS:
+                    size = min(2 * size, MAX_CHUNK)
+            return
         size = max(1, min(5000, n // (jobs * 8) or 1))
         starts = range(0, n, size)
-        if jobs == 1:
-            for first in starts:
-                yield kernel_columns(game, kernels, seed, first, min(size, n - first))
-            return
         from joblib import Parallel, delayed
         source = game_source(game)
         parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
@@ -364,34 +395,41 @@ class PartitionWriter:
                 done.append(self._write(part))
         return done
 
-    def add_columns(self, columns: dict) -> list:
-        """Keep a chunk of rows given as columns (the compiled backend's); the partitions
-        they complete, each written and returned as a DataFrame (no row dicts on the way)."""
-        import numpy as np
-        import pandas as pd
-        frame = pd.DataFrame(columns)
-        parts = frame["index"].to_numpy() // self.size
+    def add_table(self, table) -> list:
+        """Keep a chunk of consecutive playouts given as an Arrow table (the compiled
+        backend's); the partitions they complete, each written and returned as an Arrow
+        table (no row objects on the way)."""
+        n = table.num_rows
+        if n == 0:
+            return []
+        first = table["index"][0].as_py()
         done = []
-        for part in np.unique(parts):
-            bucket = self.pending.setdefault(int(part), [])
-            bucket.append(frame[parts == part])
-            if sum(len(b) for b in bucket) == min(self.size, self.n - part * self.size):
-                done.append(self._write(int(part)))
+        offset = 0
+        while offset < n:
+            part = (first + offset) // self.size
+            length = min(n - offset, (part + 1) * self.size - first - offset)
+            bucket = self.pending.setdefault(part, [])
+            bucket.append(table.slice(offset, length))
+            offset += length
+            if sum(b.num_rows for b in bucket) == min(self.size, self.n - part * self.size):
+                done.append(self._write(part))
         return done
 
     def _write(self, part: int):
         """Write one complete partition, sorted by index."""
-        import pandas as pd
         pending = self.pending.pop(part)
-        if isinstance(pending[0], pd.DataFrame):
-            rows = pd.concat(pending).sort_values("index", kind="stable").reset_index(drop=True)
-            frame = rows
-        else:
-            rows = sorted(pending, key=lambda r: r["index"])
-            frame = pd.DataFrame.from_records(rows)
         path = self.dir / f"{self.prefix}-{part * self.size:09d}.parquet"
         tmp = path.with_suffix(".tmp")
-        frame.to_parquet(tmp, index=False)
+        if isinstance(pending[0], dict):
+            import pandas as pd
+            rows = sorted(pending, key=lambda r: r["index"])
+            pd.DataFrame.from_records(rows).to_parquet(tmp, index=False)
+        else:                              # Arrow tables, each of consecutive playouts
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+            pending.sort(key=lambda t: t["index"][0].as_py())
+            rows = pa.concat_tables(pending).combine_chunks()
+            pq.write_table(rows, tmp)
         tmp.replace(path)                  # a partition is there whole or not at all
         self.written.append(path)
         return rows
@@ -411,8 +449,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     rows depend on neither. `partitions`: a directory where each complete run of
     `partition_size` consecutive playouts is written as parquet at once (with
     `keep_rows=False` the table returned is empty: memory stays bounded, and
-    `on_partition(rows)` sees each partition's rows: dicts, or a DataFrame from the
-    compiled backend). `progress`: a progress bar
+    `on_partition(rows)` sees each partition's rows: dicts, or an Arrow table from the
+    compiled backend; `as_frame` makes either a DataFrame). `progress`: a progress bar
     on stderr (None: only when stderr is a terminal). Ctrl-C stops the run and
     returns the playouts already finished, with `df.attrs["interrupted"] = True`.
     `backend`: "auto", "compiled" or "reference" (None: the one the game was loaded
@@ -436,7 +474,7 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
         raise Unsupported(None, "agents or a Dask scheduler (it plays uniform-random playouts "
                                 "on local processes)")
     rows: list[dict] = []
-    columns: list[dict] = []
+    tables: list = []
     interrupted = False
     bar = tqdm(total=n, unit="playout", desc=label, disable=None if progress is None else
                not progress, smoothing=0.1, file=sys.stderr)
@@ -445,11 +483,11 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
         results = _results(game, n, seed, jobs, agents, rotate, client, kernels)
         try:
             for chunk in results:
-                if isinstance(chunk, dict):         # columns from the compiled kernels
-                    count = len(chunk["index"])
+                if not isinstance(chunk, list):     # an Arrow table from the compiled kernels
+                    count = chunk.num_rows
                     if keep_rows:
-                        columns.append(chunk)
-                    done = writer.add_columns(chunk) if writer is not None else ()
+                        tables.append(chunk)
+                    done = writer.add_table(chunk) if writer is not None else ()
                 else:
                     count = len(chunk)
                     if keep_rows:
@@ -466,9 +504,10 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                 results.close()
         finally:
             bar.close()
-    if columns:
-        import numpy as np
-        df = pd.DataFrame({k: np.concatenate([c[k] for c in columns]) for k in columns[0]})
+    if tables:
+        import pyarrow as pa
+        tables.sort(key=lambda t: t["index"][0].as_py() if t.num_rows else -1)
+        df = as_frame(pa.concat_tables(tables))
     else:
         df = pd.DataFrame.from_records(rows)
     if not df.empty and not df["index"].is_monotonic_increasing:
@@ -541,17 +580,13 @@ def add_subcommand(sub) -> None:
     p.set_defaults(fn=_run)
 
 
-# What the report's plots read back from a partitioned run (not whole rows).
-REPORT_COLUMNS = ("game", "ruleset", "options", "players", "winner", "timeout", "turns",
-                  "turn_limit", "engine_version")
-
-
 def _run(args) -> int:
     """`ludeme run`: play, summarize, write; exit 130 after Ctrl-C (what finished is written).
 
     A run of more than PARTITION_SIZE playouts per configuration writes them to
     `DIR/playouts/` partition by partition as they finish and summarises them as
-    it goes, so memory stays bounded and Ctrl-C keeps the finished partitions.
+    it goes, so memory stays bounded and Ctrl-C keeps the finished partitions; the plots
+    then read the counts of the values they show (`ludeme.report.tally`), not the rows.
     """
     import pandas as pd
 
@@ -559,7 +594,7 @@ def _run(args) -> int:
     from .compiled import Unsupported
     from .errors import LudemeError
     from .metrics import Summary
-    from .report import check_out_dir, note_run_start, write_run
+    from .report import check_out_dir, note_run_start, playouts_in, write_run
     if args.all_rulesets and args.ruleset:
         raise LudemeError("--ruleset and --all-rulesets exclude each other")
     for name, value in (("-n", args.n), ("--seed", args.seed), ("--max-turns", args.max_turns),
@@ -578,6 +613,7 @@ def _run(args) -> int:
     backends: set[str] = set()
     t0 = time.perf_counter()
     for ruleset in rulesets:
+        books = _Bookkeeper(summary)
         game = load(args.file, args.option, ruleset,
                     max_turns=args.max_turns, max_moves=args.max_moves, backend=args.backend)
         agents = agents_from_specs(args.agents, game.num_players) if args.agents else None
@@ -588,8 +624,7 @@ def _run(args) -> int:
                 game, args.n, args.seed, args.jobs, agents=agents, rotate=args.rotate_seats,
                 scheduler=args.scheduler, partitions=parts, keep_rows=not partitioned,
                 partition_size=PARTITION_SIZE,
-                on_partition=lambda rows: summary.add(
-                    rows if isinstance(rows, pd.DataFrame) else pd.DataFrame.from_records(rows)),
+                on_partition=books.take,
                 progress=False if args.no_progress else None, label=label)
         except Unsupported as e:        # --backend compiled on a game it cannot compile
             raise LudemeError(f"{label}: the compiled backend has no form for {e} yet "
@@ -597,7 +632,7 @@ def _run(args) -> int:
         compile_seconds += result.attrs.get("compile_seconds", 0.0)
         backends.add(result.attrs.get("backend", "reference"))
         if partitioned:
-            df = _read_columns(result.attrs["partitions"], game.num_players)
+            df = books.tally()
         else:
             df = result
             summary.add(df)
@@ -614,7 +649,8 @@ def _run(args) -> int:
     table = summary.table()
     written = write_run(df, table, out, partitioned=partitioned)
     where = f"{args.scheduler} (Dask)" if args.scheduler else f"{cpu_jobs(args.jobs)} process(es)"
-    print(f"{len(df)} playouts in {wall:.1f} s ({len(df) / wall:.0f}/s with {where}; "
+    done = playouts_in(df)
+    print(f"{done} playouts in {wall:.1f} s ({done / wall:.0f}/s with {where}; "
           f"{'/'.join(sorted(backends))} backend"
           f"{f', compiling {compile_seconds:.2f} s of it' if compile_seconds else ''}); "
           f"wrote {', '.join(str(p) for p in written)}")
@@ -628,14 +664,46 @@ def _run(args) -> int:
               f"{r['DurationMoves']:.1f}, timeouts {r['Timeouts']:.3f}, "
               f"P1 advantage {r['AdvantageP1']:.3f}{scores}")
     if interrupted:
-        print(f"interrupted: kept the {len(df)} playouts that had finished", file=sys.stderr)
+        print(f"interrupted: kept the {done} playouts that had finished", file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0
 
 
-def _read_columns(paths: list[Path], num_players: int):
-    """The columns the report's plots need, read back from a run's partitions."""
-    import pandas as pd
-    columns = [*REPORT_COLUMNS, *(f"agent_p{p}" for p in range(1, num_players + 1))]
-    frames = [pd.read_parquet(p, columns=columns) for p in paths]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+class _Bookkeeper:
+    """The finished partitions of a large run, taken into the summary and counted for the
+    plots SUMMARY_BATCH playouts at a time (each pass over a table has a fixed cost)."""
+
+    def __init__(self, summary):
+        self.summary, self.tallies, self.pending, self.rows = summary, [], [], 0
+
+    def take(self, rows) -> None:
+        self.pending.append(rows)
+        self.rows += len(rows)
+        if self.rows >= SUMMARY_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        import pandas as pd
+
+        from .report import tally
+        if not self.pending:
+            return
+        if all(isinstance(r, list) for r in self.pending):
+            frame = pd.DataFrame.from_records([row for rows in self.pending for row in rows])
+        elif any(isinstance(r, (list, pd.DataFrame)) for r in self.pending):
+            frame = pd.concat([as_frame(r) for r in self.pending], ignore_index=True)
+        else:                                # Arrow tables: joined before pandas sees them
+            import pyarrow as pa
+            frame = as_frame(pa.concat_tables(self.pending))
+        self.pending, self.rows = [], 0
+        self.summary.add(frame)
+        self.tallies.append(tally(frame))
+
+    def tally(self):
+        """The counts of the plotted values of every partition taken."""
+        import pandas as pd
+
+        from .report import tally
+        self.flush()
+        return tally(pd.concat(self.tallies, ignore_index=True)) if self.tallies \
+            else pd.DataFrame()

@@ -54,22 +54,24 @@ class CompiledGame:
         return CompiledState(self)
 
     def playouts(self, seed: int, first: int, n: int) -> dict:
-        """Columns (numpy arrays) of playouts first..first+n-1 of a run with seed `seed`."""
+        """Columns (numpy arrays) of playouts first..first+n-1 of a run with seed `seed`;
+        `end_code` indexes `rt.END_TYPE_NAMES`."""
         import numpy as np
 
         from . import rt
         np_ = self.game.num_players
-        out_i = np.zeros((n, 7), dtype=np.int64)
-        out_f = np.zeros((n, 6), dtype=np.float64)
-        ranks = np.zeros((n, np_ + 1), dtype=np.float64)
+        # Column-major, so that each column is one contiguous array.
+        out_i = np.zeros((n, 7), dtype=np.int64, order="F")
+        out_f = np.zeros((n, 6), dtype=np.float64, order="F")
+        ranks = np.zeros((n, np_ + 1), dtype=np.float64, order="F")
         t0 = time.perf_counter()
         self.module.playouts(rt.int_words(seed), first, n, out_i, out_f, ranks)
         seconds = time.perf_counter() - t0
-        names = np.array(rt.END_TYPE_NAMES, dtype=object)
+        end = out_i[:, 3]
         cols = {
             "index": out_i[:, 0], "seed": out_i[:, 1], "winner": out_i[:, 2],
-            "end_type": names[out_i[:, 3]],
-            "timeout": (out_i[:, 3] == rt.END_TURN_LIMIT) | (out_i[:, 3] == rt.END_MOVE_LIMIT),
+            "end_code": end,
+            "timeout": (end == rt.END_TURN_LIMIT) | (end == rt.END_MOVE_LIMIT),
             "turns": out_i[:, 4], "moves": out_i[:, 5], "decisions_multi": out_i[:, 6],
             "branching_factor": out_f[:, 0], "decision_moves": out_f[:, 1],
             "decision_factor": out_f[:, 2], "board_coverage": out_f[:, 3],

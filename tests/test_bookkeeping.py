@@ -1,0 +1,86 @@
+"""The run's bookkeeping shortcuts give what the plain ways give: counts, summaries, reports."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import DESCRIPTIONS
+from fake_game import FakeGame
+from ludeme import metrics, report, runner
+from ludeme.cli import main
+from ludeme.metrics import Summary, summarize
+from ludeme.runner import run_playouts
+
+ADZUA = DESCRIPTIONS / "adzua_children.lud"
+
+
+def value_counts_the_plain_way(values) -> dict:
+    counts = pd.DataFrame(values).value_counts(sort=False)
+    return {tuple(float(v) for v in key) if np.ndim(values) == 2 else float(key[0]): int(c)
+            for key, c in counts.items()}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_value_counts_by_codes_are_pandas_value_counts(seed):
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(1, 300)), int(rng.integers(1, 5)))
+    values = rng.choice([-1.0, 0.0, 0.5, 1.0, np.nan, 3.25], size=shape)
+    if seed % 2:
+        values = values[:, 0]
+    got: dict = {}
+    metrics._add_counts(got, values)
+    assert got == value_counts_the_plain_way(values)
+
+
+def fake_rows():
+    a = run_playouts(FakeGame(sites=4, max_turns=6), 120, seed=3, jobs=1)
+    b = run_playouts(FakeGame(sites=5, max_turns=4), 80, seed=4, jobs=1)
+    b["ruleset"] = "other"
+    return a, b
+
+
+def test_one_configuration_is_summarised_without_grouping_as_with_it():
+    a, b = fake_rows()
+    assert metrics.single_config(a) == (a["game"][0], "", a["options"][0], "random")
+    assert metrics.single_config(pd.concat([a, b], ignore_index=True)) is None
+    # Batch by batch (each one configuration) = all at once (grouped).
+    batched = Summary().add(a.iloc[:50]).add(b).add(a.iloc[50:]).table()
+    whole = summarize(pd.concat([a, b], ignore_index=True))
+    pd.testing.assert_frame_equal(batched.drop(columns="playouts_per_sec"),
+                                  whole.drop(columns="playouts_per_sec"))
+
+
+def test_a_tally_stands_for_its_rows_in_the_reports():
+    a, b = fake_rows()
+    rows = pd.concat([a, b], ignore_index=True)
+    counted = report.tally(pd.concat([report.tally(rows.iloc[:77]), report.tally(rows.iloc[77:])],
+                                     ignore_index=True))
+    assert len(counted) < len(rows) and counted["count"].sum() == len(rows)
+    summary = summarize(rows)
+    assert report.summary_markdown(counted, summary) == report.summary_markdown(rows, summary)
+    for (label, mine), (label2, theirs) in zip(report._groups(counted), report._groups(rows)):
+        assert label == label2
+        assert report.outcome_shares(mine) == report.outcome_shares(theirs)
+    heights = [[p.get_height() for p in fig.axes[0].patches]
+               for fig in (report.plot_lengths(counted), report.plot_lengths(rows))]
+    assert heights[0] == heights[1] and sum(heights[0]) > 0
+
+
+@pytest.mark.parametrize("backend", ["compiled", "reference"])
+def test_a_partitioned_run_reports_what_a_whole_run_reports(tmp_path, monkeypatch, backend):
+    whole, parts = tmp_path / "whole", tmp_path / "parts"
+    argv = ["run", str(ADZUA), "-n", "60", "-j", "1", "--no-progress", "--ruleset",
+            "Ruleset/Adzua (Children) (Ludii 5) (Reconstructed)", "--backend", backend]
+    assert main([*argv, "--out", str(whole)]) == 0
+    monkeypatch.setattr(runner, "PARTITION_SIZE", 25)
+    assert main([*argv, "--out", str(parts)]) == 0
+    assert len(list((parts / "playouts").rglob("*.parquet"))) == 3
+    drop = ["playouts_per_sec"]
+    pd.testing.assert_frame_equal(pd.read_csv(parts / "summary.csv").drop(columns=drop),
+                                  pd.read_csv(whole / "summary.csv").drop(columns=drop))
+    heads = [(d / "summary.md").read_text().split("| metric |")[0] for d in (parts, whole)]
+    assert heads[0] == heads[1] and "60 playouts" in heads[0]
+    stored = pd.read_parquet(parts / "playouts").sort_values("index").reset_index(drop=True)
+    pd.testing.assert_frame_equal(stored.drop(columns="seconds"),
+                                  pd.read_parquet(whole / "playouts.parquet")
+                                  .drop(columns="seconds"))
