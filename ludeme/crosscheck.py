@@ -35,7 +35,7 @@ class Verdict:
     agreed: int           # steps that agreed before the first disagreement
     ok: bool
     detail: str = ""
-    status: str = ""      # agreed | disagreed | unsupported | invalid (a bad trace file)
+    status: str = ""      # agreed | disagreed | unsupported | timeout | invalid (bad file)
     stage: str = ""       # for unsupported: expand | compile | run
     ludeme: str = ""      # for unsupported: the first ludeme refused
     family: str = ""
@@ -52,6 +52,9 @@ class Verdict:
             return f"{self.trace}: unsupported ({self.stage}): {self.detail}"
         if self.status == "invalid":
             return f"{self.trace}: INVALID TRACE: {self.detail}"
+        if self.status == "timeout":
+            return (f"{self.trace}: TIMED OUT after {self.agreed}/{self.steps} steps agreed "
+                    f"(no verdict; --time-limit raises the limit): {self.detail}")
         return f"{self.trace}: DISAGREED after {self.agreed}/{self.steps} steps: {self.detail}"
 
 
@@ -211,7 +214,8 @@ def replay(game, trace: dict, name: str = "") -> Verdict:
     except LudemeError as e:
         return unsupported(name, len(trace.get("steps", [])), "run", e)
     except TimeLimit as e:
-        return Verdict(name, len(trace.get("steps", [])), progress[0], False, str(e))
+        return Verdict(name, len(trace.get("steps", [])), progress[0], False, str(e),
+                       status="timeout")
     except Exception as e:  # an engine bug: reported on its trace, the run goes on
         return Verdict(name, len(trace.get("steps", [])), progress[0], False,
                        f"step {progress[0]}: internal error {type(e).__name__}: {e}")
@@ -487,6 +491,8 @@ def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True,
                     err, stage = e, "load"
             if isinstance(err, LudemeError):
                 v = unsupported(job.name, n, stage, err)
+            elif isinstance(err, TimeLimit):
+                v = Verdict(job.name, n, 0, False, str(err), status="timeout")
             elif err is not None:
                 v = Verdict(job.name, n, 0, False, f"internal error while loading: "
                             f"{type(err).__name__}: {err}")
@@ -505,7 +511,7 @@ def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True,
                         v = Verdict(job.name, n, 0, False, f"no compiled form for {e} yet",
                                     status="unsupported", stage="compile", ludeme=str(e))
                     except TimeLimit as e:
-                        v = Verdict(job.name, n, 0, False, str(e))
+                        v = Verdict(job.name, n, 0, False, str(e), status="timeout")
         v.family = job.family
         out.append(v)
     return out
@@ -627,6 +633,8 @@ def closing_line(verdicts: list[Verdict]) -> str:
     """`N agreed, M disagreed, U unsupported`."""
     c = Counter(v.status for v in verdicts)
     line = f"{c['agreed']} agreed, {c['disagreed']} disagreed, {c['unsupported']} unsupported"
+    if c["timeout"]:
+        line += f", {c['timeout']} timed out"
     return line + (f", {c['invalid']} invalid traces" if c["invalid"] else "")
 
 
@@ -635,7 +643,7 @@ def summary_tables(verdicts: list[Verdict]) -> str:
     fam: dict[str, Counter] = {}
     for v in verdicts:
         fam.setdefault(v.family or "?", Counter())[v.status] += 1
-    rows = [("family", "traces", "agreed", "disagreed", "unsupported", "% agreed")]
+    rows = [("family", "traces", "agreed", "disagreed", "unsupported", "timed out", "% agreed")]
     total = Counter()
     for f in sorted(fam):
         c = fam[f]
@@ -655,7 +663,8 @@ def summary_tables(verdicts: list[Verdict]) -> str:
 def _fam_row(name: str, c: Counter) -> tuple:
     n = sum(c.values())
     pct = f"{100 * c['agreed'] / n:.1f}" if n else "-"
-    return (name, str(n), str(c["agreed"]), str(c["disagreed"]), str(c["unsupported"]), pct)
+    return (name, str(n), str(c["agreed"]), str(c["disagreed"]), str(c["unsupported"]),
+            str(c["timeout"]), pct)
 
 
 def _table(rows: list[tuple]) -> str:

@@ -118,3 +118,7 @@ def test_cli_summary_tables_and_time_limit(refdata, ludii):
                         str(ludii), "--time-limit", "0.001", "-j", "1"],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "time limit of 0.001s reached" in r.stdout, r.stdout + r.stderr
+    # a trace past its limit has no verdict: reported as timed out, never as a disagreement
+    lines = r.stdout.splitlines()
+    assert "TIMED OUT" in lines[0] and "DISAGREED" not in r.stdout, r.stdout
+    assert lines[-1] == "0 agreed, 0 disagreed, 0 unsupported, 1 timed out"
