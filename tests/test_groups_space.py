@@ -186,10 +186,10 @@ def _selectable(region: str, start: str = START, board: str = "(board (square 4)
     ("(sites LineOfSight at:4 Orthogonal)", [0, 5]),                # the first piece each way
     ("(sites LineOfSight Piece at:4 Diagonal)", [1]),
     ("(sites LineOfSight Empty at:4 Orthogonal)", [8, 12]),         # the empty sites before
-    # Farthest: the last empty site before a piece, and a line's last site even when a
-    # piece stands there (as Ludii's SitesLineOfSight reads it)
-    ("(sites LineOfSight Farthest at:4 Orthogonal)", [0, 12]),
-    ("(sites LineOfSight Farthest at:12 E)", [14, 15]),
+    # Farthest: the last empty site before a piece, and a line's last site when it is
+    # empty (Ludii 1.3.12's SitesLineOfSight; Fission's trace shows it)
+    ("(sites LineOfSight Farthest at:4 Orthogonal)", [12]),
+    ("(sites LineOfSight Farthest at:12 E)", [14]),
     ("(sites LineOfSight Farthest at:4 E)", [-1]),                  # none: a pass
     ("(sites Incident Cell of:Cell at:5)", [1, 4, 6, 9]),           # across each edge
     ("(sites Incident Cell of:Cell at:5 P1)", [1]),

@@ -239,11 +239,11 @@ def test_leap_forward_keeps_the_sites_ahead_of_the_piece(tmp_path, forward, targ
     assert sorted(m.to for m in s.legal_moves()) == targets
 
 
-@pytest.mark.parametrize("kind, expected", [("Empty", [0, 1, 3]), ("Farthest", [0, 3, 4])])
+@pytest.mark.parametrize("kind, expected", [("Empty", [0, 1, 3]), ("Farthest", [0, 3])])
 def test_sites_line_of_sight(tmp_path, kind, expected):
     # from site 2 of a 5x5 board, orthogonally: 7 (north) is taken, 3 then 4 (taken) east,
-    # 1 then 0 (the edge) west. Ludii's Farthest keeps a radial's last site even when it is
-    # taken (4), and (move Add) without if: has no test of emptiness.
+    # 1 then 0 (the edge) west. Ludii 1.3.12's Farthest keeps a radial's last site only when
+    # it is empty (0, not 4; the older 1.0.8 kept it either way).
     text = ('(game "t" (players 2) (equipment {(board (square 5)) (piece "D" Each)}) '
             '(rules (start {(place "D1" {2 4 7})}) '
             f'(play (move Add (to (sites LineOfSight {kind} at:2 Orthogonal)))) '

@@ -17,7 +17,7 @@ class SitesLineOfSight(Region):
     radial from the site (the last destination by default) in the directions (Adjacent
     by default), as Ludii's SitesLineOfSight: the first piece met (Piece, the default),
     the empty sites before it (Empty), or the last empty site before it, or the radial's
-    end (Farthest: an occupied end counts too, as in Ludii). In increasing order.
+    end when it is empty (Farthest, as Ludii 1.3.12). In increasing order.
     Example: `(to (sites LineOfSight Empty at:(from)))`."""
     concepts = ("LineOfSight",)
 
@@ -53,7 +53,7 @@ class SitesLineOfSight(Region):
                     else:
                         if what != 0 and prev != -1:
                             got.add(prev)
-                        if i == last:
+                        elif i == last and what == 0:
                             got.add(to)
                     if what != 0:
                         break
