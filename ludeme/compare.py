@@ -221,7 +221,7 @@ def identity_groups(variants: list[Variant], seeds: list[int], jobs: int = 1) ->
         for v, s in zip(played, sigs):
             keys[v.label] = ("legal moves", tuple(s), v.data_key() if crn else None)
     for v in variants:
-        if v.source is None:
+        if v.label not in keys:     # no source, or --identity-seeds 0: compare the rows
             keys[v.label] = ("playout rows", v.data_key())
     group_of: dict[tuple, str] = {}
     rows = []

@@ -236,3 +236,14 @@ def test_runs_share_seeds_across_variants():
     a = run_playouts(load(ADZUA, (), ruleset(1)), 5, 4, 1, progress=False)
     b = run_playouts(load(ADZUA, (), ruleset(3)), 5, 4, 1, progress=False)
     assert list(a["seed"]) == list(b["seed"])
+
+
+def test_identity_seeds_zero_groups_by_playout_rows(tmp_path):
+    # no seeds played for identity: variants are grouped by their playout rows (shared seeds)
+    out = tmp_path / "cmp"
+    assert main(["compare", f"{ADZUA}::{ruleset(1)}", f"{ADZUA}::{ruleset(2)}",
+                 f"{ADZUA}::{ruleset(10)}", "-n", "20", "--jobs", "1", "--identity-seeds", "0",
+                 "--no-progress", "--out", str(out)]) == 0
+    groups = pd.read_csv(out / "groups.csv")
+    assert set(groups["method"]) == {"playout rows"}
+    assert list(groups["group"]) == ["G1", "G1", "G2"]
