@@ -68,6 +68,8 @@ class PlayersTeam(IntArrayFn):
             c.player = saved
             return out
         return players
+
+
 class _ArrayMixin:
     """`(array <region>)` or `(array {<int> ...})` (Ludii's intArray.array.Array): the sites
     of the region in increasing order, or the values. Example (the highest row of a group):

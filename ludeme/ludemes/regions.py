@@ -46,6 +46,8 @@ def _ludii_coordinate(text: str) -> bool:
     if len(letters) > 3 or (len(letters) == 3 and letters[0] != letters[1]):
         return False
     return all(ch.isalpha() for ch in letters)
+
+
 def _container_sites(env, lud):
     """A closure c -> the sites of the container `lud.container` names: its number in
     declaration order (the board 0) or its name, as Ludii's ContainerId."""
@@ -106,15 +108,9 @@ class SitesOccupied(Region):
             rng = range(env.num_board_sites)
         elif isinstance(self.container, str) and "Hand" in self.container:
             rng = None
-        elif not isinstance(self.container, str):
-            rng = env.compile(self.container)       # a container's index
         else:
-            rng = _container_sites(env, self)   # another container, by its name: c -> sites
-        if callable(rng) and not isinstance(self.container, str):
-            ranges = [range(k.sites_from, k.sites_from + k.num_sites) for k in env.containers]
-            index = rng
-            sites_fn = lambda c: ranges[i] if 0 <= (i := index(c)) < len(ranges) else ()  # noqa
-        elif callable(rng):
+            rng = _container_sites(env, self)   # by number or name: c -> sites
+        if callable(rng):
             sites_fn = rng
         elif rng is None:
             hands_of = self._hands(env)
@@ -135,10 +131,9 @@ class SitesOccupied(Region):
     def _hands(self, env):
         """Player -> the sites of their hand named by container: (Ludii's ContainerId of a
         hand name with the by: role: the player's hand whose name contains it)."""
-        if not isinstance(self.by, str):
-            pass
-        elif self.by in ("All", "Shared", "Any", "Enemy", "NonMover", "Each") or \
-                self.by.startswith("Team"):
+        if isinstance(self.by, str) and (
+                self.by in ("All", "Shared", "Any", "Enemy", "NonMover", "Each")
+                or self.by.startswith("Team")):
             raise self.fail(f"(sites Occupied by:{self.by} container:{self.container!r}) "
                             "is not supported yet")
         hands = {}
