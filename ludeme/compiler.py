@@ -67,6 +67,7 @@ class Env:
         self.records_start = False         # a ludeme reads where pieces began (sites Start)
         self.stacking = False              # a ludeme needs stacks (stack:True, ...)
         self.sequence_capture = False      # a removal waits for the end of the turn
+        self.reads_after = False           # a ludeme reads (last To/From afterConsequence:True)
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
         self.uses_chance = False           # a ludeme draws from the state's chance stream
@@ -402,6 +403,7 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> G
     game.swap_rule = swap_rule
     game.repetition = repetition
     game.sequence_capture = env.sequence_capture
+    game.reads_after = env.reads_after
     game.counting = env.counting
     game.uses_chance = env.uses_chance or bool(dice_sets)
     if dice_sets:

@@ -81,6 +81,7 @@ _ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCO
               A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0, A_REMOVE_LATER: 1,
               A_SET_MOVER: 0, A_UPDATE_DIE: 1, A_USE_DIE: 1, A_DICE_EQUAL: 0,
               A_SET_COUNTER: 0, A_SUBMOVE: 0}
+_NO_ACTION = (None,)          # what a move without actions ends with
 _NO_SITE_ACTIONS = frozenset(k for k, to in _ACTION_TO.items() if not to)
 _MOVING_ACTIONS = frozenset((A_MOVE, A_MOVE_LEVEL, A_MOVE_STACK, A_MOVE_N))  # origin at [1]
 
@@ -127,11 +128,13 @@ def pass_move(mover: int) -> Move:
 class Ctx:
     """Evaluation context: the state plus Ludii's iteration variables."""
 
-    __slots__ = ("s", "g", "from_", "to", "site", "player", "level", "value", "between", "pips")
+    __slots__ = ("s", "g", "stacking", "from_", "to", "site", "player", "level", "value",
+                 "between", "pips")
 
     def __init__(self, game: "Game", state: "State"):
         self.g = game
         self.s = state
+        self.stacking = game.stacking       # read by every move generator: one attribute
         self.from_ = UNDEFINED
         self.to = UNDEFINED
         self.site = UNDEFINED
@@ -219,6 +222,7 @@ class Game:
         self.swap_rule = False          # (meta (swap)): the second player may swap seats
         self.repetition: str | None = None  # (meta (no Repeat ...)): ludemes.meta
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
+        self.reads_after = False        # a rule reads (last To/From afterConsequence:True)
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
@@ -341,19 +345,18 @@ class State:
         if self._legal is None:
             c = self.ctx
             c.from_ = c.to = c.site = c.player = UNDEFINED
-            phase = self.g.phases[self.phase[self.mover]]
-            moves = phase.play(c)
-            self.stalemated[self.mover] = False
+            g, mover = self.g, self.mover
+            moves = g.phases[self.phase[mover]].play(c)
+            self.stalemated[mover] = False
             self._stuck = not moves
-            if self.g.swap_rule and self.num_moves - self.num_start_moves == self.g.num_players - 1:
+            if g.swap_rule and self.num_moves - self.num_start_moves == g.num_players - 1:
                 # Ludii's Game.moves: the swap is offered beside the phase's moves on the
                 # last player's first decision; the swapper moves again.
                 moves = list(moves)
-                moves.append(Move(-1, -1, self.mover, [(A_SWAP, self.mover, 1),
-                                                       (A_NEXT, self.mover)]))
+                moves.append(Move(-1, -1, mover, [(A_SWAP, mover, 1), (A_NEXT, mover)]))
             if not moves:
-                moves = [pass_move(self.mover)]
-            if self.g.repetition:
+                moves = [pass_move(mover)]
+            if g.repetition:
                 moves = without_repeats(self, moves)
             self._legal = moves
         return self._legal
@@ -604,6 +607,28 @@ class State:
         elif kind == A_ADD_LEVEL:
             tracks.added(a[1], a[2], a[4])
 
+    def _note_after(self, move: Move, actions: list, store: bool) -> None:
+        """Ludii's toAfterSubsequents (fromAfterSubsequents): the last action of the move
+        (consequents included) that has a destination, and its origin (the destination of
+        an action that moves nothing); a decision without one, its own (from, to). Kept
+        only in a game that reads them (`(last To afterConsequence:True)`)."""
+        last = actions[-1] if actions else _NO_ACTION
+        kind = last[0]
+        if kind == A_MOVE:          # the common cases, without the scan
+            self.last_to_after, self.last_from_after = last[2], last[1]
+        elif kind == A_ADD:
+            self.last_to_after = self.last_from_after = last[1]
+        else:
+            for a in reversed(actions):
+                to = _ACTION_TO[a[0]]
+                if to:
+                    self.last_to_after = a[to]
+                    self.last_from_after = a[1] if a[0] in _MOVING_ACTIONS else a[to]
+                    break
+            else:
+                if store:
+                    self.last_from_after, self.last_to_after = move.frm, move.to
+
     def _apply_move_effects(self, move: Move, store: bool, done: list | None = None) -> None:
         """Apply a move's actions, then its consequents (each evaluated now); `done`, if
         given, receives every action applied, in order."""
@@ -616,22 +641,8 @@ class State:
         if store:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
             self.last_level_to = move.level_to
-        # Ludii's toAfterSubsequents (fromAfterSubsequents): the last action of the move
-        # (consequents included) that has a destination, and its origin (the destination
-        # of an action that moves nothing); a decision without one, its own (from, to).
-        if actions and actions[-1][0] == A_MOVE:    # the common case, without the scan
-            a = actions[-1]
-            self.last_to_after, self.last_from_after = a[2], a[1]
-        else:
-            for a in reversed(actions):
-                to = _ACTION_TO[a[0]]
-                if to:
-                    self.last_to_after = a[to]
-                    self.last_from_after = a[1] if a[0] in _MOVING_ACTIONS else a[to]
-                    break
-            else:
-                if store:
-                    self.last_from_after, self.last_to_after = move.frm, move.to
+        if self.g.reads_after:
+            self._note_after(move, actions, store)
         if not move.then:
             return
         c = self.ctx
@@ -682,14 +693,15 @@ class State:
         if not self.over and g.end:
             self._eval_end(g.end)
         # Ludii checks the all-pass draw inside End.eval: after a phase's end rules too.
-        if not self.over and g.requires_all_pass and (phase.end or g.end) and self._all_passed():
+        if not self.over and move.is_pass and g.requires_all_pass and (phase.end or g.end) \
+                and self._all_passed():
             self._apply_result(Result(0, "Draw"))
         if not self.over and (self.num_turn >= g.max_turns * g.num_players
                               or self.num_moves - self.num_start_moves >= g.max_moves):
             self._timeout()
         if self.over:
             self.prev = mover
-        else:
+        elif len(g.phases) > 1:     # with one phase, a phase change changes nothing
             n = g.num_players
             for pid in range(1, n + 1):
                 ph = g.phases[self.phase[pid]]

@@ -2,9 +2,10 @@
 
 A metric whose per-trial value is read from the states of a playout is one
 `StateFigures` class registered with `@per_state` (in `PER_STATE`): the playout
-loop (`ludeme.runner.play_one`) calls `observe(state, k)` on every state s0..sL,
-with `k` the number of legal moves in s0..s(L-1) and None in the final state sL,
-and the class's `row()` gives its columns of the playout table. `columns` names
+loop (`ludeme.runner.play_one`) calls `observe(state)` on every state s0..sL
+(a class that reads only the legal-move counts sets `observe = None` and is not
+called per state), and the class's `row(legal)`, given the number of legal moves
+in each of s0..s(L-1), gives its columns of the playout table. `columns` names
 each column's summary metric (Ludii's name; the summary averages the per-trial
 values with a t interval, kept within `bounds`), or None for a column the summary
 does not average. Registering a class extends the playout rows, `METRICS` and
@@ -49,12 +50,12 @@ class StateFigures:
     def __init__(self, game, state):
         self.game = game
 
-    def observe(self, state, k: int | None) -> None:
-        """Take in a state; `k` its legal moves, None for the final state."""
+    def observe(self, state) -> None:
+        """Take in a state (each of s0..sL, in order); None for a class that reads none."""
         raise NotImplementedError
 
-    def row(self) -> dict:
-        """This playout's columns."""
+    def row(self, legal: list[int]) -> dict:
+        """This playout's columns; `legal`: the number of legal moves in each of s0..s(L-1)."""
         raise NotImplementedError
 
 
@@ -87,15 +88,12 @@ class LegalMoveFigures(StateFigures):
         "decision_factor": ("DecisionFactorAverage", None),
     }
 
+    observe = None          # the legal-move counts are all it reads
+
     def __init__(self, game, state):
-        self.legal: list[int] = []          # legal moves in s0..s(L-1)
+        pass
 
-    def observe(self, state, k):
-        if k is not None:
-            self.legal.append(k)
-
-    def row(self):
-        legal = self.legal
+    def row(self, legal):
         d = len(legal)
         total, ones = sum(legal), legal.count(1)
         m = d - ones - legal.count(0)           # decisions with more than one legal move
@@ -117,21 +115,21 @@ class OccupancyFigures(StateFigures):
 
     def __init__(self, game, state):
         self.board_sites = game.containers[0].num_sites
-        self.pieces: list[int] = []          # per state: pieces on the board
-        self.empty: list[int] = []           # per state: empty board sites
+        self.pieces = 0                      # pieces on the board, summed over the states
+        self.empty = 0                       # empty board sites, summed over the states
         self.covered = None                  # non-zero where a piece has been
         self.uncovered = self.board_sites
 
-    def observe(self, state, k):
+    def observe(self, state):
         what, pieces = state.board_occupancy()
-        self.pieces.append(pieces)
-        self.empty.append(what.count(0))
+        self.pieces += pieces
+        self.empty += what.count(0)
         if self.uncovered:
             self.covered = what if self.covered is None else list(map(or_, self.covered, what))
             self.uncovered = self.covered.count(0)
 
-    def row(self):
-        n, states = self.board_sites, len(self.pieces)
+    def row(self, legal):
+        n, states = self.board_sites, len(legal) + 1       # s0..sL
         return {"board_coverage": (n - self.uncovered) / n,
-                "piece_number": sum(self.pieces) / states,
-                "board_sites_occupied": 1.0 - sum(self.empty) / states / n}
+                "piece_number": self.pieces / states,
+                "board_sites_occupied": 1.0 - self.empty / states / n}

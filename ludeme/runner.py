@@ -128,14 +128,25 @@ def rank_utility(rank: float, num_players: int) -> float:
     return 1.0 - (rank - 1.0) * (2.0 / (num_players - 1))
 
 
+def _observer(observers: list):
+    """One call that hands a state to every per-state figure that reads states."""
+    if len(observers) == 1:
+        return observers[0]
+
+    def observe(state):
+        for o in observers:
+            o(state)
+    return observe
+
+
 def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dict:
     """Play one playout to its end; its row of the playout table.
 
     `agents`: one per seat (`ludeme.agents`), None for uniform random; with
     random players the choices are those of `ludeme.testing.random_playout(game,
     seed)`. Every state s0..sL goes through the per-state figures of
-    `ludeme.figures.PER_STATE` (the one hook for metrics read from states), with
-    the number of legal moves before each decision.
+    `ludeme.figures.PER_STATE` (the one hook for metrics read from states), and
+    their rows get the number of legal moves before each decision.
     """
     t0 = time.perf_counter()
     rng = random.Random(seed)
@@ -146,18 +157,20 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
     state = game.new_initial_state(seed)
     randrange = rng.randrange
     trackers = [cls(game, state) for cls in figures.PER_STATE]
-    observers = [t.observe for t in trackers]
-    while not state.is_terminal():
-        legal = state.legal_moves()
+    observe = _observer([t.observe for t in trackers if t.observe is not None])
+    counts: list[int] = []              # legal moves before each decision
+    count = counts.append
+    is_terminal, legal_moves, apply = state.is_terminal, state.legal_moves, state.apply
+    while not is_terminal():
+        observe(state)
+        legal = legal_moves()
         k = len(legal)
-        for observe in observers:
-            observe(state, k)
+        count(k)
         if choosers is None:
-            state.apply(legal[randrange(k)])
+            apply(legal[randrange(k)])
         else:
-            state.apply(legal[choosers[state.current_player() - 1](state, rng)])
-    for observe in observers:
-        observe(state, None)
+            apply(legal[choosers[state.current_player() - 1](state, rng)])
+    observe(state)
     seconds = time.perf_counter() - t0
 
     row = {
@@ -175,7 +188,7 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
         "turn_limit": getattr(game, "max_turns", 1250) * n,
     }
     for t in trackers:
-        row.update(t.row())
+        row.update(t.row(counts))
     if game.uses_chance:        # the chance outcomes of this playout, in the order drawn
         row["chance"] = " ".join(map(str, state.draws))
     for p in range(1, n + 1):

@@ -23,12 +23,12 @@ def full_board_figure():
         def __init__(self, game, state):
             self.full = self.states = 0
 
-        def observe(self, state, k):
+        def observe(self, state):
             what, _ = state.board_occupancy()
             self.states += 1
             self.full += 0 not in what
 
-        def row(self):
+        def row(self, legal):
             return {"full_board": self.full / self.states}
 
     before = (list(figures.PER_STATE), list(figures.METRICS), dict(figures.MEAN_METRICS))

@@ -146,8 +146,10 @@ def test_do_if_afterwards_keeps_the_moves_after_which_it_holds(tmp_path):
 
 
 def test_slide_drops_exactly_and_last_to_after_consequences(tmp_path):
-    s = _state(tmp_path, '(move Add (piece "A1") (to (sites {24})) '
-                         '(then (slide (from (last To)) S (between (exact 2)))))')
+    # The state keeps the destination after the consequents in a game that reads it.
+    s = _state(tmp_path, '(or (move Add (piece "A1") (to (sites {24})) '
+                         '(then (slide (from (last To)) S (between (exact 2))))) '
+                         '(if (= 99 (last To afterConsequence:True)) (move Pass)))')
     s.apply(s.legal_moves()[0])
     assert s.size_stack(24) == 0 and s.size_stack(14) == 1
     assert (s.last_to, s.last_to_after) == (24, 14)

@@ -170,12 +170,18 @@ class IsLine(Bool):
         what_fn = env.compile(self.what) if self.what is not None else None
         # whats: any of several kinds makes the line (Ludii's IsLine reads them as what:)
         whats_fns = [env.compile(w) for w in self.whats] if self.whats else None
-        exact_fn = (lambda c, v=self.exact: v) if isinstance(self.exact, bool) \
-            else env.compile(self.exact)
+        # exact: a literal is read once, here; a condition on each test
+        exact_fn = None if isinstance(self.exact, bool) else env.compile(self.exact)
+        exact_lit = bool(self.exact)
         contiguous = self.contiguous
         cond = env.compile(self.if_) if self.if_ is not None else None
         nsites = env.num_board_sites
         components = env.components
+
+        def holds(c, site):
+            """The if: condition at a site of a line, with (to) on it."""
+            c.to = site
+            return cond(c)
 
         def line_at(c, pivot):
             """True: a line through the pivot; False: none; None: Ludii stops looking."""
@@ -197,18 +203,17 @@ class IsLine(Bool):
                 w = who_fn(c)
                 whats = {comp.index for comp in components[1:] if comp.owner == w}
             else:
-                whats = {what[pivot]}
+                whats = (what[pivot],)
             if what[pivot] not in whats:
                 c.to = saved_to
                 return False
             n = length(c)
-            exact = exact_fn(c)
+            exact = exact_lit if exact_fn is None else exact_fn(c)
             found = False
             for ray, opposite in radials[pivot]:
                 count = 1
                 for site in ray:
-                    c.to = site
-                    if what[site] in whats and (cond is None or cond(c)):
+                    if what[site] in whats and (cond is None or holds(c, site)):
                         count += 1
                         if not exact and count == n:
                             found = True
@@ -220,8 +225,7 @@ class IsLine(Bool):
                 if opposite is not None:
                     total = count
                     for site in opposite:
-                        c.to = site
-                        if what[site] in whats and (cond is None or cond(c)):
+                        if what[site] in whats and (cond is None or holds(c, site)):
                             total += 1
                             if not exact and total == n:
                                 found = True
@@ -238,6 +242,8 @@ class IsLine(Bool):
             return found
 
         if self.throughAny is None:
+            if self.through is None:    # the last move's destination, without a closure
+                return lambda c: line_at(c, c.s.last_to) is True
             return lambda c: line_at(c, through(c)) is True
         if self.through is not None:
             raise self.fail("(is Line ...) takes through: or throughAny:, not both")
@@ -268,8 +274,9 @@ class IsLine(Bool):
         length = env.compile(self.length)
         through = env.compile(self.through) if self.through is not None else (lambda c: c.s.last_to)
         what_fn = env.compile(self.what) if self.what is not None else None
-        exact_fn = (lambda c, v=self.exact: v) if isinstance(self.exact, bool) \
-            else env.compile(self.exact)
+        # exact: a literal is read once, here; a condition on each test
+        exact_fn = None if isinstance(self.exact, bool) else env.compile(self.exact)
+        exact_lit = bool(self.exact)
         radials = env.line_radials(self.dirn or "Adjacent", self)
         nsites = env.num_board_sites
 
@@ -278,7 +285,8 @@ class IsLine(Bool):
             if not 0 <= pivot < nsites:
                 return False
             whats = {what_fn(c)} if what_fn is not None else {c.s.what[pivot]}
-            return line_by_level(c.s, pivot, length(c), whats, exact_fn(c), radials[pivot])
+            exact = exact_lit if exact_fn is None else exact_fn(c)
+            return line_by_level(c.s, pivot, length(c), whats, exact, radials[pivot])
         return is_line_by_level
 
 

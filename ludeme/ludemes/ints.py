@@ -66,6 +66,7 @@ class LastFrom(IntFn):
 
     def compile(self, env):
         if self.afterConsequence:
+            env.reads_after = True
             return lambda c: c.s.last_from_after
         return lambda c: c.s.last_from
 
@@ -79,6 +80,7 @@ class LastTo(IntFn):
 
     def compile(self, env):
         if self.afterConsequence:
+            env.reads_after = True
             return lambda c: c.s.last_to_after
         return lambda c: c.s.last_to
 
@@ -309,7 +311,7 @@ class CountPieces(IntFn):
             s = c.s
             ids = {who_fn(c)} if who_fn else players(c)
             sites = where(c) if where is not None else range(len(s.who))
-            if c.g.stacking:
+            if c.stacking:
                 return stacked(s, ids, sites)
             count = s.count
             total = 0
@@ -343,7 +345,7 @@ class CountCell(IntFn):
 
         def count_in(c):
             s = c.s
-            if c.g.stacking:
+            if c.stacking:
                 return sum(s.size_stack(x) for x in set(region(c)) if x >= 0)
             count = s.count
             return sum(count[x] for x in set(region(c)) if 0 <= x < len(count))

@@ -95,7 +95,7 @@ class MoveLeap(Moves):
             out = []
             saved = c.to
             # Ludii's Leap leaves (from) as it is; one piece leaves the top of a stack.
-            lf = c.s.size_stack(frm) - 1 if c.g.stacking else 0
+            lf = c.s.size_stack(frm) - 1 if c.stacking else 0
             for to in ends(c, frm):
                 if ahead is not None and not ahead(c.s.what[frm], frm, to):
                     continue

@@ -161,15 +161,15 @@ class MoveStep(Moves):
             if self.from_.if_ is not None:
                 from_cond = env.compile(self.from_.if_)
         self.to.refuse("level", "site", why="a step's destination is found along its directions")
-        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
+        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         side = _side_effect(env, self.to)
         kind = _moving_action(env, self, self.stack)
         then = _then(env, self)
         nsites = env.num_board_sites
         dirn = self.dirn or "Adjacent"
+        table = targets = None      # the targets of a static direction: read in the loop
         if env.is_static_direction(dirn):
             table = env.step_targets(dirn, self)
-            targets = lambda c, frm: table[frm]  # noqa: E731
         else:
             keys = env.direction_keys(dirn, self)
             step_to = env.board.trajectories.targets
@@ -191,17 +191,17 @@ class MoveStep(Moves):
             saved = (c.from_, c.to)
             # Ludii's Step turns its directions into absolute ones before it sets (from) to
             # the start site: a direction function reads the enclosing (from).
-            sites_to = targets(c, frm)
+            sites_to = table[frm] if table is not None else targets(c, frm)
             c.from_ = frm
             # Ludii's Step: (from if:) is read with (from) set to the start site.
             if from_cond is not None and not from_cond(c):
                 c.from_, c.to = saved
                 return out
             # Ludii's Step: in a stacking game a single piece leaves the top level.
-            lf = c.s.size_stack(frm) - 1 if c.g.stacking and kind == A_MOVE else 0
+            lf = c.s.size_stack(frm) - 1 if c.stacking and kind == A_MOVE else 0
             for to in sites_to:
                 c.to = to
-                if to_cond(c):
+                if to_cond is None or to_cond(c):
                     if side is None:
                         out.append(Move(frm, to, 0, [(kind, frm, to)], then, False, lf))
                     else:
@@ -271,7 +271,7 @@ class MoveFromTo(Moves):
         froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
         from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
         tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
-        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
+        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         side = _side_effect(env, self.to)
         then = _then(env, self)
         count = env.compile(self.count) if self.count is not None else None
@@ -332,7 +332,7 @@ class MoveFromTo(Moves):
             what = c.s.what
             out = []
             saved = (c.from_, c.to)
-            stacking = c.g.stacking
+            stacking = c.stacking
             flat = simple and not stacking      # the common move: one action, no levels
             for frm in froms(c):
                 if frm < 0 or what[frm] <= 0:
@@ -346,7 +346,7 @@ class MoveFromTo(Moves):
                     if to < 0:
                         continue
                     c.to = to
-                    if to_cond(c):
+                    if to_cond is None or to_cond(c):
                         if flat:
                             out.append(Move(frm, to, 0, [(kind, frm, to)], then))
                             continue
@@ -372,10 +372,10 @@ class MoveAdd(Moves):
 
     def compile(self, env):
         tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
-        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else _true
+        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         then = _then(env, self)
         what_fn = env.compile(self.piece) if self.piece is not None else env.mover_component()
-        count = env.compile(self.count) if self.count is not None else (lambda c: 1)
+        count = env.compile(self.count) if self.count is not None else None
         if self.stack:
             env.stacking = True     # as in Ludii, stack:True makes the game a stacking one
         on_stack = bool(self.stack)
@@ -386,7 +386,7 @@ class MoveAdd(Moves):
         simple = not on_stack and state is None     # one action, no state
 
         def add(c):
-            stacking = c.g.stacking
+            stacking = c.stacking
             flat = simple and not stacking      # the common placement: no levels either
             out = []
             saved = c.to
@@ -394,12 +394,12 @@ class MoveAdd(Moves):
             if what <= 0:
                 return out
             owner = c.g.components[what].owner
-            k = count(c)
+            k = count(c) if count is not None else 1
             for to in tos(c):
                 if to < 0:
                     continue
                 c.to = to
-                if to_cond(c):
+                if to_cond is None or to_cond(c):
                     if flat:
                         out.append(Move(to, to, 0, [(A_ADD, to, what, owner, k)], then))
                         continue
@@ -523,25 +523,24 @@ class ForEachPiece(Moves):
             c.from_, c.level = saved
             return out
 
-        def for_each_piece(c):
+        def for_each_piece(c, player=None):
             s = c.s
-            player = role_fn(c) if role_fn else s.mover
-            if player == s.mover or not 0 < player <= nplayers:
-                return pieces_moves(c, s, player)
-            # Ludii generates another player's moves in a copy of the context where that
-            # player is the mover and the mover is next and previous (ForEachPiece), so that
-            # (is Mover ...), Mover, Next, friends and enemies read as on that player's turn.
-            roles = s.mover, s.next, s.prev
-            s.prev, s.mover, s.next = s.mover, player, s.mover
-            try:
-                return pieces_moves(c, s, player)
-            finally:
-                s.mover, s.next, s.prev = roles
-
-        def pieces_moves(c, s, player):
+            if player is None:
+                player = role_fn(c) if role_fn else s.mover
+                if player != s.mover and 0 < player <= nplayers:
+                    # Ludii generates another player's moves in a copy of the context where
+                    # that player is the mover and the mover is next and previous
+                    # (ForEachPiece), so that (is Mover ...), Mover, Next, friends and
+                    # enemies read as on that player's turn.
+                    roles = s.mover, s.next, s.prev
+                    s.prev, s.mover, s.next = s.mover, player, s.mover
+                    try:
+                        return for_each_piece(c, player)
+                    finally:
+                        s.mover, s.next, s.prev = roles
             who, what = s.who, s.what
             out = []
-            if c.g.stacking:
+            if c.stacking:
                 return stacked(c, player, out)
             saved = c.from_
             for site in board if container is None else container_sites(c):

@@ -5,6 +5,9 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from itertools import compress
+from operator import not_
+
 from ..boards.board import sites_at_distance
 from ..syntax import Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RoleType, SiteType, ludeme
@@ -22,9 +25,11 @@ class SitesEmpty(Region):
         if self.container is not None:
             sites_of = _container_sites(env, self)
             return lambda c: [s for s in sites_of(c) if c.s.what[s] == 0]
-        n = env.num_board_sites
-        rng = range(n)
-        return lambda c: [s for s in rng if c.s.what[s] == 0]
+        rng = range(env.num_board_sites)
+
+        def empty(c):       # the board's sites whose `what` is 0, picked in C
+            return list(compress(rng, map(not_, c.s.what)))
+        return empty
 
     def predicate(self, env):
         if self.container is not None:
@@ -190,7 +195,7 @@ class SitesOccupied(Region):
             return out
 
         def occupied(c):
-            if c.g.stacking:
+            if c.stacking:
                 return occupied_stacks(c)
             rng, ids, comps = selected(c)
             who, what = c.s.who, c.s.what
@@ -208,7 +213,7 @@ class SitesOccupied(Region):
             return None     # any level counts: no shortcut through the top pieces
 
         def member(c, site):
-            if c.g.stacking:
+            if c.stacking:
                 return site in occupied(c)
             rng, ids, comps = selected(c)
             if site not in rng or c.s.who[site] not in ids or not c.s.what[site]:

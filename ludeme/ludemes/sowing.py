@@ -145,7 +145,7 @@ class MoveSelect(Moves):
             saved = (c.from_, c.to)
             # Ludii walks a region as a set of sites in increasing order, with (from) and
             # (to) both on the site while testing it.
-            stacking = c.g.stacking
+            stacking = c.stacking
             for frm in sorted(set(froms(c))):
                 if not 0 <= frm < limit:
                     continue
