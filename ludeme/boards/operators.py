@@ -1,4 +1,4 @@
-"""Graph operators: rotate, shift, scale, merge, union, remove, add.
+"""Graph operators: rotate, shift, scale, skew, dual, merge, union, remove, add.
 
 Transformations keep the numbering of the graph they change (Ludii numbers a
 board before rotating it); merge and union number the parts in order.
@@ -66,6 +66,54 @@ class Scale(GraphFn):
         g = self.graph.build(site_type)
         if g.vertices:
             g.scale(sx, sy, sz)
+        return g
+
+
+@ludeme("skew")
+class Skew(GraphFn):
+    """Shear a graph sideways: each point moves right by `amount` times its height above
+    the lowest point (numbers kept).
+
+    Example: `(board (skew 0.5 (scale 1 0.5 (square 4))))` is Score Four's slanted board.
+    """
+
+    params = (P("amount", REAL), P("graph", GraphFn))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        amount = real(self, "amount")
+        g = self.graph.build(site_type)
+        if g.vertices:
+            low = g.bounds()[1]
+            for v in g.vertices:
+                v.x += (v.y - low) * amount
+            g.moved()
+        return g
+
+
+@ludeme("dual")
+class Dual(GraphFn):
+    """The dual of a graph: a point at the centre of each cell, joined across each edge
+    that has a cell on both sides; the new cells are found from those edges.
+
+    Example: `(board (dual (square 4)) use:Vertex)` is the 16 points at the centres of
+    (square 4)'s cells, joined in a 4 x 4 grid with 9 cells.
+    """
+
+    params = (P("graph", GraphFn),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        source = self.graph.build(site_type)
+        if not (source.vertices and source.edges and source.faces):
+            return source      # as Ludii: nothing to take the dual of
+        g = PlanarGraph()
+        for face in source.faces:
+            g.add_vertex(face.x, face.y, face.z)
+        for e in source.edges:
+            if e.left is not None and e.right is not None:
+                g.add_edge(g.vertices[e.left.id], g.vertices[e.right.id])
+        g.make_faces(False)
+        g.basis, g.shape = "Dual", None
+        g.reorder()
         return g
 
 

@@ -1,0 +1,54 @@
+"""Board shapes with no basis (Ludii's generators/shape package): repeat.
+
+Each class builds the same vertices, in the same order, as the Ludii generator of the
+same name, so faces and numbers come out the same.
+"""
+
+from __future__ import annotations
+
+from ..ludemes.base import GraphFn, P, ludeme
+from .base import INT, Points, argument_node, size
+from .geometry import PlanarGraph, f32
+from ..errors import LudemeError
+
+# Every ludeme here declares its concepts: none (a board's shape concepts are
+# `ludeme.concepts.shape_concepts`).
+CONCEPTS_REVIEWED = True
+
+
+@ludeme("repeat")
+class Repeat(GraphFn):
+    """Polygons drawn again and again on a rows x columns lattice: the outline of each
+    polygon at `col * step[0] + row * step[1]`, coincident points fused.
+
+    Example: `(board (repeat 2 3 step:{{1 0} {0 1}} (poly {{0 0} {1 0} {1 1} {0 1}})))`
+    is a 2 x 3 grid of 6 squares.
+    """
+
+    params = (P("rows", INT), P("columns", INT),
+              P("step", Points, named=True),
+              P("polys", "Poly", many=True))
+
+    def validate(self):
+        if self.step is None or len(self.step) != 2:
+            node = argument_node(self, "step")
+            raise LudemeError("(repeat ...) needs step:{{dx dy} {dx dy}}: a column's step, "
+                              "then a row's", node.pos, path=self.path, via=node.via)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        rows, columns = size(self, "rows", 0), size(self, "columns", 0)
+        (cx, cy, *_), (rx, ry, *_) = [(f32(p[0]), f32(p[1])) for p in self.step]
+        outlines = [poly.outline() for poly in self.polys]
+        g = PlanarGraph()
+        for row in range(rows):
+            for col in range(columns):
+                x0, y0 = col * cx + row * rx, col * cy + row * ry
+                for outline in outlines:
+                    for n, (ax, ay) in enumerate(outline):
+                        bx, by = outline[(n + 1) % len(outline)]
+                        a = g.find_or_add_vertex(x0 + ax, y0 + ay)
+                        b = g.find_or_add_vertex(x0 + bx, y0 + by)
+                        g.find_or_add_edge(a, b)
+        g.make_faces(False)
+        g.reorder()
+        return g
