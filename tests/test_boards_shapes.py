@@ -1,6 +1,7 @@
-"""Board ludemes added for corpus games: skew, repeat, dual, boardless tables and circle
-boards played on cells. Facts are derived from Ludii's algorithms (ConcentricCircle,
-Repeat, Dual, Graph.skew, Boardless) and from the corpus traces that now agree."""
+"""Board ludemes added for corpus games: skew, repeat, dual, regular, splitCrossings,
+boardless tables and circle boards played on cells. Facts are derived from Ludii's algorithms (ConcentricCircle,
+Repeat, Dual, Regular, SplitCrossings, Graph.skew,
+Boardless) and from the corpus traces that now agree."""
 
 from functools import lru_cache
 
@@ -146,6 +147,43 @@ def test_circle_board_cell_counts(text, count):
     assert board(text).num_sites == count
 
 
+# ---------------------------------------------------------------- regular and splitCrossings
+
+def test_regular_polygons_and_stars():
+    assert board("(board (regular 6))").num_sites == 1
+    square = board("(board (regular 4) use:Vertex)")
+    r = 4 / (2 * 3.141592653589793)       # the points lie on a circle of sides / 2 pi
+    assert xy(square, 0) == (round(-r * 0.5 ** 0.5, 4), round(-r * 0.5 ** 0.5, 4))
+    star = board("(board (regular Star 5) use:Vertex)")
+    # each point joined to the one 2 further round: no point joined to its neighbour
+    assert all(len(n) == 2 for n in star.neighbours["Orthogonal"])
+    assert star.num_edges == 5
+
+
+def test_split_crossings_makes_the_pentagram_points():
+    b = board("(board (splitCrossings (regular Star 5)) use:Vertex)")
+    assert b.num_sites == 10 and b.num_edges == 15
+    # the star's 5 tips keep their numbers; the 5 crossings come after them
+    assert [len(b.neighbours["Orthogonal"][s]) for s in range(10)] == [2] * 5 + [4] * 5
+    assert all(b.sites[s].x ** 2 + b.sites[s].y ** 2 < 0.7 ** 2 for s in range(5, 10))
+
+
+def test_split_crossings_splits_at_points_on_edges():
+    # three lines through one point (Game of Solomon's board): the first two cross at a
+    # new point, then the third, passing through it, is split there
+    b = board("(board (splitCrossings (graph vertices:{{0 0} {2 2} {0 2} {2 0} {1 0} {1 2}} "
+              "edges:{{0 1} {2 3} {4 5}})) use:Vertex)")
+    assert b.num_sites == 7 and xy(b, 6) == (1.0, 1.0)
+    assert sorted(b.neighbours["Orthogonal"][6]) == [0, 1, 2, 3, 4, 5]
+
+
+def test_conhex_board_has_ludiis_cell_count():
+    b = board("(board (add (keep (splitCrossings (merge (rotate 45 (dual (square 12 "
+              "diagonals:Concentric))) (shift 3 3 (scale 6 (square 1))))) "
+              "(poly {{3 3} {3 9} {9 9} {9 3}})) vertices:{{6 6}}))")
+    assert b.num_sites == 41                    # as Ludii's ConHex trace records
+
+
 # ---------------------------------------------------------------- corpus traces
 
 AGREEING = [
@@ -156,6 +194,7 @@ AGREEING = [
     "board_race_fill_Gadis",                              # circle board on cells
     "board_space_pattern_Azteka",                         # circle board on cells
     "board_race_score_Los_Escaques",                      # circle board on cells, tracks
+    "board_hunt_Kaooa",                                   # splitCrossings of a regular star
 ]
 
 

@@ -31,8 +31,8 @@ CONCEPTS_REVIEWED = True
 MAX_DIM = 100
 
 # Ludii graph ludemes this package does not build yet: "not supported yet", not "unknown".
-for _keyword in ("tiling", "splitCrossings", "brick", "celtic", "quadhex", "mesh",
-                 "spiral", "regular", "subdivide", "clip", "intersect", "complete",
+for _keyword in ("tiling", "brick", "celtic", "quadhex", "mesh",
+                 "spiral", "subdivide", "clip", "intersect", "complete",
                  "layers", "recoordinate", "morris", "circle", "shape"):
     NOT_YET[_keyword] = GraphFn
 

@@ -644,9 +644,10 @@ def concentric_circle_cells(cells: list[int], stagger: bool) -> PlanarGraph:
     return g
 
 
-def circle_polygon(n: int) -> PlanarGraph:
-    """One ring of `n` points joined in a loop (Ludii's simple polygon of a one-ring
-    circle board), numbered bottom row first."""
+def regular_polygon(n: int, jump: int = 1) -> PlanarGraph:
+    """`n` points round a circle of radius n / 2 pi, anticlockwise from the top (from the
+    upper right for 4), each joined to the one `jump` further round (Ludii's Regular and
+    its simple polygon); not numbered yet."""
     r = n / (2 * math.pi)
     offset = math.pi / 4 if n == 4 else math.pi / 2
     g = PlanarGraph()
@@ -654,7 +655,14 @@ def circle_polygon(n: int) -> PlanarGraph:
         theta = offset + k / n * 2 * math.pi
         g.add_vertex(r * math.cos(theta), r * math.sin(theta))
     for k in range(n):
-        g.add_edge(g.vertices[k], g.vertices[(k + 1) % n])
+        g.add_edge(g.vertices[k], g.vertices[(k + jump) % n])
+    return g
+
+
+def circle_polygon(n: int) -> PlanarGraph:
+    """One ring of `n` points joined in a loop (Ludii's simple polygon of a one-ring
+    circle board), numbered bottom row first."""
+    g = regular_polygon(n)
     g.reorder()
     g.basis, g.shape = "Concentric", "Circle"
     return g

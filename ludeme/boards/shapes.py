@@ -1,4 +1,4 @@
-"""Board shapes with no basis (Ludii's generators/shape package): repeat.
+"""Board shapes with no basis (Ludii's generators/shape package): repeat, regular.
 
 Each class builds the same vertices, in the same order, as the Ludii generator of the
 same name, so faces and numbers come out the same.
@@ -6,9 +6,10 @@ same name, so faces and numbers come out the same.
 
 from __future__ import annotations
 
-from ..ludemes.base import GraphFn, P, ludeme
+from ..ludemes.base import Enum, GraphFn, P, ludeme
 from .base import INT, Points, argument_node, size
-from .geometry import PlanarGraph, f32
+from .generators import regular_polygon
+from .geometry import CELL, PlanarGraph, f32
 from ..errors import LudemeError
 
 # Every ludeme here declares its concepts: none (a board's shape concepts are
@@ -51,4 +52,25 @@ class Repeat(GraphFn):
                         g.find_or_add_edge(a, b)
         g.make_faces(False)
         g.reorder()
+        return g
+
+
+@ludeme("regular")
+class Regular(GraphFn):
+    """A regular polygon of `sides` points on a circle, or a star joining each point to
+    the one (sides - 1) / 2 further round.
+
+    Example: `(board (regular 6))` is one hexagonal cell; `(board (regular Star 5)
+    use:Vertex)` is a pentagram's 5 points.
+    """
+
+    params = (P("star", Enum("ShapeStarType", "Star"), opt=True), P("sides", INT))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        n = size(self, "sides", 0)
+        g = regular_polygon(n, (n - 1) // 2 if self.star else 1)
+        if site_type == CELL:
+            g.make_faces(True)
+        g.reorder()
+        g.basis, g.shape = None, "Star" if self.star else "Polygon"
         return g
