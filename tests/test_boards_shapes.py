@@ -1,5 +1,5 @@
 """Board ludemes added for corpus games: skew, repeat, dual, regular, splitCrossings,
-boardless tables and circle boards played on cells. Facts are derived from Ludii's algorithms (ConcentricCircle,
+tiling, boardless tables and circle boards played on cells. Facts are derived from Ludii's algorithms (ConcentricCircle,
 Repeat, Dual, Regular, SplitCrossings, Graph.skew,
 Boardless) and from the corpus traces that now agree."""
 
@@ -184,6 +184,28 @@ def test_conhex_board_has_ludiis_cell_count():
     assert b.num_sites == 41                    # as Ludii's ConHex trace records
 
 
+# ---------------------------------------------------------------- semi-regular tilings
+
+@pytest.mark.parametrize("text,count", [
+    # Ludii's traces of Triple Tangle and Kensington record these point counts
+    ("(board (tiling T3464 1) use:Vertex)", 18),     # a hexagon and its 12 outer points
+    ("(board (rotate 90 (tiling T3464 2)) use:Vertex)", 72),
+    ("(board (tiling T3464 1))", 13),                # 1 hexagon, 6 squares, 6 triangles
+    ("(board (tiling T3636 2))", 19),                # 7 hexagons and 12 triangles
+    ("(board (tiling T3636 1) use:Vertex)", 6),
+])
+def test_tiling_counts(text, count):
+    assert board(text).num_sites == count
+
+
+def test_tiling_3464_cells_are_hexagons_squares_and_triangles():
+    b = board("(board (tiling T3464 1))")
+    sides = sorted(len(f.vertices) for f in b.planar.faces)
+    assert sides == [3] * 6 + [4] * 6 + [6]
+    middle = next(f.id for f in b.planar.faces if len(f.vertices) == 6)
+    assert len(b.neighbours["Orthogonal"][middle]) == 6     # the 6 squares around it
+
+
 # ---------------------------------------------------------------- corpus traces
 
 AGREEING = [
@@ -195,6 +217,7 @@ AGREEING = [
     "board_space_pattern_Azteka",                         # circle board on cells
     "board_race_score_Los_Escaques",                      # circle board on cells, tracks
     "board_hunt_Kaooa",                                   # splitCrossings of a regular star
+    "board_space_territory_Residuel",                     # dual of a T3636 tiling, cut
 ]
 
 

@@ -31,7 +31,7 @@ CONCEPTS_REVIEWED = True
 MAX_DIM = 100
 
 # Ludii graph ludemes this package does not build yet: "not supported yet", not "unknown".
-for _keyword in ("tiling", "brick", "celtic", "quadhex", "mesh",
+for _keyword in ("brick", "celtic", "quadhex", "mesh",
                  "spiral", "subdivide", "clip", "intersect", "complete",
                  "layers", "recoordinate", "morris", "circle", "shape"):
     NOT_YET[_keyword] = GraphFn
