@@ -1,7 +1,8 @@
 """Board ludemes added for corpus games: skew, repeat, dual, regular, splitCrossings,
-tiling, boardless tables and circle boards played on cells. Facts are derived from Ludii's algorithms (ConcentricCircle,
-Repeat, Dual, Regular, SplitCrossings, Graph.skew,
-Boardless) and from the corpus traces that now agree."""
+intersect, tiling, boardless tables and circle boards played on cells. Facts are derived
+from Ludii's algorithms (ConcentricCircle, Repeat, Dual, Regular, SplitCrossings,
+Intersect, the T3464 and T3636 tilings, Graph.skew, Boardless) and from the corpus traces
+that now agree."""
 
 from functools import lru_cache
 
@@ -184,6 +185,19 @@ def test_conhex_board_has_ludiis_cell_count():
     assert b.num_sites == 41                    # as Ludii's ConHex trace records
 
 
+# ---------------------------------------------------------------- intersect
+
+def test_intersect_keeps_what_every_graph_has():
+    b = board("(board (intersect (square 3) (shift 1 0 (square 3))) use:Vertex)")
+    # columns 1 and 2 of the 3 x 3 points, numbered in the first graph's order
+    assert b.num_sites == 6 and xy(b, 0) == (1.0, 0.0) and xy(b, 2) == (1.0, 1.0)
+    assert sorted(b.neighbours["Orthogonal"][0]) == [1, 2]
+    assert board("(board (intersect (square 3) (shift 1 0 (square 3))))").num_sites == 6
+    # Pentalath's half hexagon: Ludii's trace records 70 cells
+    assert board("(board (intersect {(hex 7) (shift -5.20 0 (hex Rectangle 7 14))}))"
+                 ).num_sites == 70
+
+
 # ---------------------------------------------------------------- semi-regular tilings
 
 @pytest.mark.parametrize("text,count", [
@@ -218,6 +232,7 @@ AGREEING = [
     "board_race_score_Los_Escaques",                      # circle board on cells, tracks
     "board_hunt_Kaooa",                                   # splitCrossings of a regular star
     "board_space_territory_Residuel",                     # dual of a T3636 tiling, cut
+    "board_space_line_Pentalath",                         # intersect
 ]
 
 

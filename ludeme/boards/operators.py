@@ -1,4 +1,4 @@
-"""Graph operators: rotate, shift, scale, skew, dual, merge, union, remove, add.
+"""Graph operators: rotate, shift, scale, skew, dual, merge, intersect, union, remove, add.
 
 Transformations keep the numbering of the graph they change (Ludii numbers a
 board before rotating it); merge and union number the parts in order.
@@ -298,6 +298,45 @@ class Merge(Combined):
         if self.connect:
             connect_close_vertices(g)
             g.make_faces(True)
+        return g
+
+
+@ludeme("intersect")
+class Intersect(Combined):
+    """Keep the points and edges of the first graph that every other graph also has (within
+    0.01); the cells are found again from what is left, numbered as found.
+
+    Example: `(board (intersect {(hex 7) (shift -5.20 0 (hex Rectangle 7 14))}))` is
+    Pentalath's half hexagon.
+    """
+
+    def validate(self):
+        self.refuse("connect", why="connect: on (intersect ...)")
+
+    def build(self, site_type: str) -> PlanarGraph:
+        graphs = [p.build(site_type) for p in self.parts()]
+        first = graphs[0]
+        if len(graphs) == 1:
+            return first
+
+        def near(p, q) -> bool:
+            return abs(p.x - q.x) + abs(p.y - q.y) + abs(p.z - q.z) < 0.01
+
+        def same_edge(e, f) -> bool:
+            return (near(e.a, f.a) and near(e.b, f.b)) or (near(e.a, f.b) and near(e.b, f.a))
+
+        vertices = [v for v in first.vertices
+                    if all(any(near(v, w) for w in other.vertices) for other in graphs[1:])]
+        edges = [e for e in first.edges
+                 if all(any(same_edge(e, f) for f in other.edges) for other in graphs[1:])]
+        g = PlanarGraph()
+        index = {}
+        for v in vertices:
+            index[v.id] = g.add_vertex(v.x, v.y, v.z)
+        for e in edges:
+            if e.a.id in index and e.b.id in index:
+                g.find_or_add_edge(index[e.a.id], index[e.b.id])
+        g.assemble()
         return g
 
 
