@@ -1,7 +1,7 @@
 """Board ludemes added for corpus games: skew, repeat, dual, regular, splitCrossings,
-intersect, tiling, boardless tables and circle boards played on cells. Facts are derived
+intersect, spiral, tiling, boardless tables and circle boards played on cells. Facts are derived
 from Ludii's algorithms (ConcentricCircle, Repeat, Dual, Regular, SplitCrossings,
-Intersect, the T3464 and T3636 tilings, Graph.skew, Boardless) and from the corpus traces
+Intersect, Spiral, the T3464 and T3636 tilings, Graph.skew, Boardless) and from the corpus traces
 that now agree."""
 
 from functools import lru_cache
@@ -196,6 +196,24 @@ def test_intersect_keeps_what_every_graph_has():
     # Pentalath's half hexagon: Ludii's trace records 70 cells
     assert board("(board (intersect {(hex 7) (shift -5.20 0 (hex Rectangle 7 14))}))"
                  ).num_sites == 70
+
+
+# ---------------------------------------------------------------- spiral
+
+def test_spiral_is_a_path_out_from_the_centre():
+    from ludeme.boards.shapes import spiral_base
+    b = board("(board (spiral turns:5 sites:86) use:Vertex)")     # Ishighan: Ludii's 86
+    assert b.num_sites == 86 and xy(b, 0) == (0.0, 0.0)
+    assert [sorted(n) for n in b.neighbours["Adjacent"][:3]] == [[1], [0, 2], [1, 3]]
+    assert b.neighbours["Adjacent"][85] == (84,)
+    radius = [(s.x ** 2 + s.y ** 2) ** 0.5 for s in b.sites]
+    assert all(r0 < r1 for r0, r1 in zip(radius[1:], radius[2:]))       # always outwards
+    # first-turn points: one less than the first base whose centre and 4 turns (base,
+    # 2 base, 4 base, 4 base) pass the sites: 1 + 8 + 16 + 32 + 32 = 89 > 86, so 7
+    assert spiral_base(5, 86) == 7
+    anticlockwise = board("(board (spiral turns:5 sites:86 clockwise:False) use:Vertex)")
+    assert all(xy(anticlockwise, s) == (round(-b.sites[s].x, 4) + 0.0, xy(b, s)[1])
+               for s in range(1, 86))
 
 
 # ---------------------------------------------------------------- semi-regular tilings
