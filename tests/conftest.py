@@ -49,3 +49,16 @@ def refdata() -> Path:
         pytest.skip("Ludii reference data not found: put shared/ beside the checkout "
                     "or set LUDEME_SHARED_DIR")
     return d
+
+
+def assert_corpus_trace_agrees(refdata: Path, ludii: Path, name: str) -> None:
+    """Replay the corpus trace `name` (a file stem under refdata/corpus-traces) against its
+    game; skip when the trace is not there."""
+    from ludeme.crosscheck import crosscheck_files
+    trace = refdata / "corpus-traces" / f"{name}.json.gz"
+    if not trace.is_file():
+        pytest.skip(f"{trace} not found")
+    verdicts = crosscheck_files([str(trace)], ludii_dir=str(ludii),
+                                index=str(refdata / "corpus-index.tsv"))
+    bad = [v.line() for v in verdicts if not v.ok]
+    assert not bad, "\n".join(bad)

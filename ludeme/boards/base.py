@@ -31,8 +31,8 @@ CONCEPTS_REVIEWED = True
 MAX_DIM = 100
 
 # Ludii graph ludemes this package does not build yet: "not supported yet", not "unknown".
-for _keyword in ("dual", "tiling", "skew", "splitCrossings", "brick", "celtic", "quadhex", "mesh",
-                 "spiral", "repeat", "regular", "subdivide", "clip", "intersect", "complete",
+for _keyword in ("brick", "celtic", "quadhex", "mesh",
+                 "subdivide", "clip", "complete",
                  "layers", "recoordinate", "morris", "circle", "shape"):
     NOT_YET[_keyword] = GraphFn
 

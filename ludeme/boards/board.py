@@ -334,7 +334,10 @@ class Board:
     index_of(label)      "A1" -> index
     topology(type)       the same tables for another site type
     tracks          name -> site sequence (Surakarta's loops), else empty
+    boardless       True for a `(boardless ...)` table (Ludii's isBoardless)
     """
+
+    boardless = False
 
     def __init__(self, graph: PlanarGraph, site_type: str, *, players: int = 2,
                  tracks: dict | None = None, perimeters=()):

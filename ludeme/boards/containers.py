@@ -12,17 +12,50 @@ from __future__ import annotations
 
 from ..errors import LudemeError
 from ..ludemes import game as G
-from ..ludemes.base import NOT_YET, REGISTRY, Builder, GraphFn, LitBool, P, ludeme
+from ..ludemes.base import REGISTRY, Builder, Enum, GraphFn, LitBool, P, ludeme
 from ..syntax import Array, Call, Node
 from .base import INT, size
 from .board import Board
-from .geometry import VERTEX
+from .geometry import CELL, VERTEX
 from .measure import measure
 
 # Every ludeme here declares its concepts.
 CONCEPTS_REVIEWED = True
 
-NOT_YET["boardless"] = G.Board      # Ludii's board of tiles with no fixed cells
+
+@ludeme("boardless")
+class Boardless(G.Board):
+    """A table with no drawn board: Ludii plays it on a large board of cells of one
+    tiling, a 41 x 41 square, a hexagon of side 21 or a triangle of side 41 unless a
+    size is given, and `(sites Playable)` is the empty cells next to a piece.
+
+    Example: `(boardless Hexagonal 3)` is the 19 cells of `(board (hex 3))`;
+    `(boardless Square)` has 1681 cells.
+    """
+
+    concepts = ("Board", "Boardless")
+
+    params = (P("tiling", Enum("TilingBoardlessType", "Square Hexagonal Triangle")),
+              P("dimension", INT, opt=True),
+              P("largeStack", LitBool, opt=True, named=True, default=False))
+
+    SIZES = {"Square": 41, "Hexagonal": 21, "Triangle": 41}     # Ludii's SIZE_*BOARDLESS
+
+    def build_board(self, players: int) -> Board:
+        from .generators import hexagon_on_hex, rectangle_on_square, triangle_on_tri
+        n = size(self, "dimension", 1)
+        n = self.SIZES[self.tiling] if n is None else n
+        if self.tiling == "Square":
+            g = rectangle_on_square(n, n, None, CELL)
+        elif self.tiling == "Hexagonal":
+            g = hexagon_on_hex(n)
+            g.basis, g.shape = "Hexagonal", "Hexagon"
+        else:
+            g = triangle_on_tri(n, CELL)
+        perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
+        board = Board(g, CELL, players=players, perimeters=perimeters)
+        board.boardless = True
+        return board
 
 def board_on_graph(graph: GraphFn, site_type: str, players: int, tracks=()) -> Board:
     """The board of `graph` played on `site_type`, with its tracks built on it."""
@@ -158,7 +191,7 @@ def equipment_items(equipment: Call) -> list[Node]:
 def is_container(name: str) -> bool:
     """Whether `name` is a board container's keyword (or looks like one Ludii has)."""
     return any(issubclass(c, G.Board) for c in REGISTRY.get(name, ())) \
-        or name.endswith("Board") or name == "boardless"
+        or name.endswith("Board")
 
 
 def find_board_call(game: Call) -> Call:

@@ -11,7 +11,7 @@ import math
 from ..errors import LudemeError
 from ..ludemes.base import Enum, GraphFn, LitBool, P, ludeme
 from .base import INT, MAX_DIM, IndexRows, Points, argument_node, number, size
-from .geometry import CELL, PlanarGraph, graph_from_points
+from .geometry import CELL, TOLERANCE, PlanarGraph, graph_from_points
 from .polygon import inflate, lattice_inside, sides_outline
 
 # Every ludeme here declares its concepts: none (a board's shape concepts are
@@ -373,9 +373,8 @@ class Tri(ShapedTiling):
         if shape == "Limping":
             return custom_on_tri([a, a + 1])
         if shape == "Triangle":
-            n = a + extra
-            pts = [tri_xy(r, c) for r in range(n) for c in range(n) if r <= c]
-        elif shape == "Hexagon":
+            return triangle_on_tri(a, site_type)
+        if shape == "Hexagon":
             d = a + extra
             rows = cols = 2 * d - 1
             g = PlanarGraph()
@@ -388,7 +387,7 @@ class Tri(ShapedTiling):
             g.reorder()
             g.basis, g.shape = "Triangular", shape
             return g
-        elif shape in ("Diamond", "Prism"):
+        if shape in ("Diamond", "Prism"):
             rows = a + extra
             cols = (b if b is not None else a) + extra if shape == "Prism" else rows
             hx, hy = 1.0, math.sqrt(3) / 2.0
@@ -409,6 +408,16 @@ class Tri(ShapedTiling):
         g.reorder()
         g.basis, g.shape = "Triangular", shape
         return g
+
+
+def triangle_on_tri(d: int, site_type: str) -> PlanarGraph:
+    """A triangle of triangles with `d` on a side (`d` points played on vertices; Ludii's
+    TriangleOnTri)."""
+    n = d + (1 if site_type == CELL else 0)
+    g = graph_from_points([tri_xy(r, c) for r in range(n) for c in range(n) if r <= c])
+    g.reorder()
+    g.basis, g.shape = "Triangular", "Triangle"
+    return g
 
 
 def custom_on_tri(sides: list[int]) -> PlanarGraph:
@@ -476,12 +485,11 @@ class Concentric(GraphFn):
 
     def build(self, site_type: str) -> PlanarGraph:
         if self.cells:
-            if site_type == CELL:
-                raise self.fail("concentric circle boards played on cells are not supported "
-                                "yet; add use:Vertex to play on the points")
             cells = [number(x, False, self) for x in self.cells]
             if any(abs(n) > 4 * MAX_DIM for n in cells) or len(cells) > MAX_DIM:
                 raise self.fail(f"at most {MAX_DIM} rings of at most {4 * MAX_DIM} cells")
+            if site_type == CELL:
+                return concentric_circle_cells(cells, self.stagger)
             if len(cells) == 1 and cells[0] < 3:
                 raise self.fail("a circle board of one ring needs at least 3 points")
             return concentric_circle(cells, self.stagger)
@@ -525,6 +533,27 @@ class Concentric(GraphFn):
         return g
 
 
+def fuse_ring(samples: list[tuple[float, float, float]], tolerance: float) -> None:
+    """Sort a ring's (x, y, angle) samples by angle (stably, as Java's sort) and drop each
+    one that lies within `tolerance` of the one before."""
+    samples.sort(key=lambda sample: sample[2])
+    for n in range(len(samples) - 1, 0, -1):
+        (ax, ay, _), (bx, by, _) = samples[n], samples[n - 1]
+        if math.hypot(ax - bx, ay - by) < tolerance:
+            del samples[n]
+
+
+def join_ring(g: PlanarGraph, samples: list[tuple[float, float, float]]) -> None:
+    """Join a ring's samples in a loop (Ludii's curved edges, here straight)."""
+    if len(samples) < 2:
+        return
+    for n, (x, y, _) in enumerate(samples):
+        a = g.find_or_add_vertex(x, y)
+        b = g.find_or_add_vertex(*samples[(n + 1) % len(samples)][:2])
+        if a is not b:
+            g.find_or_add_edge(a, b)
+
+
 def concentric_circle(cells: list[int], stagger: bool) -> PlanarGraph:
     """Rings of points, `cells[r]` on ring r, joined around each ring and radially
     (Ludii's ConcentricCircle played on vertices or edges). A first count above 1 means
@@ -546,25 +575,14 @@ def concentric_circle(cells: list[int], stagger: bool) -> PlanarGraph:
         thetas = [math.pi / 2 + offset - 2 * math.pi * step / n for step in range(n)]
         samples.append([(ring * math.cos(t), ring * math.sin(t), t) for t in thetas])
     for ring in range(1, len(counts)):
-        ring_samples = samples[ring]
-        ring_samples.sort(key=lambda sample: sample[2])
-        for n in range(len(ring_samples) - 1, 0, -1):      # drop points that coincide
-            (ax, ay, _), (bx, by, _) = ring_samples[n], ring_samples[n - 1]
-            if math.hypot(ax - bx, ay - by) < 0.1:
-                del ring_samples[n]
+        fuse_ring(samples[ring], 0.1)
     g = PlanarGraph()
     for ring_samples in samples:
         for x, y, _ in ring_samples:
             g.find_or_add_vertex(x, y)
     for ring in range(1, len(counts)):                      # around each ring
-        ring_samples = samples[ring]
-        if counts[ring] < 2 or len(ring_samples) < 2:
-            continue
-        for n, (x, y, _) in enumerate(ring_samples):
-            a = g.find_or_add_vertex(x, y)
-            b = g.find_or_add_vertex(*ring_samples[(n + 1) % len(ring_samples)][:2])
-            if a is not b:
-                g.find_or_add_edge(a, b)
+        if counts[ring] >= 2:
+            join_ring(g, samples[ring])
     for ring in range(len(counts) - 1):                     # out from each ring
         for x, y, _ in samples[ring]:
             a = g.find_vertex(x, y)
@@ -582,9 +600,54 @@ def concentric_circle(cells: list[int], stagger: bool) -> PlanarGraph:
     return g
 
 
-def circle_polygon(n: int) -> PlanarGraph:
-    """One ring of `n` points joined in a loop (Ludii's simple polygon of a one-ring
-    circle board), numbered bottom row first."""
+def concentric_circle_cells(cells: list[int], stagger: bool) -> PlanarGraph:
+    """Rings of cells, `abs(cells[r])` on ring r (ring r between radii r - 1/2 and r + 1/2;
+    a ring of fewer than 2 cells is left out), as Ludii's ConcentricCircle builds them to
+    play on cells: a point at the centre first, then the points of each ring boundary in
+    angle order, joined around each boundary and radially between cells; the cells are the
+    faces found from those edges. Ludii makes the boundaries curved; the cells and their
+    order are the same with straight ones.
+    """
+    g = PlanarGraph()
+    g.add_vertex(0.0, 0.0)          # Ludii's pivot, before any ring point
+    boundaries: list[list[tuple[float, float, float]]] = [[] for _ in range(len(cells) + 1)]
+    spokes: list[tuple[float, float, float, float]] = []
+    for ring, count in enumerate(cells):
+        n = abs(count)
+        if n < 2:
+            continue
+        inner, outer = max(0.0, ring - 0.5), ring + 0.5
+        offset = math.pi / n if stagger and ring % 2 == 1 else 0.0
+        for step in range(n):
+            t = math.pi / 2 + offset - 2 * math.pi * step / n
+            spokes.append((inner * math.cos(t), inner * math.sin(t),
+                           outer * math.cos(t), outer * math.sin(t)))
+            while t < -math.pi:
+                t += 2 * math.pi
+            while t > math.pi:
+                t -= 2 * math.pi
+            boundaries[ring].append((inner * math.cos(t), inner * math.sin(t), t))
+            boundaries[ring + 1].append((outer * math.cos(t), outer * math.sin(t), t))
+    for samples in boundaries:
+        fuse_ring(samples, TOLERANCE)
+    for samples in boundaries:
+        for x, y, _ in samples:
+            g.find_or_add_vertex(x, y)
+    for samples in boundaries:                               # around each boundary
+        join_ring(g, samples)
+    for ix, iy, ox, oy in spokes:                            # between the cells of a ring
+        a, b = g.find_or_add_vertex(ix, iy), g.find_or_add_vertex(ox, oy)
+        if a is not b:
+            g.find_or_add_edge(a, b)
+    g.make_faces(True)
+    g.basis, g.shape = "Concentric", "Circle"
+    return g
+
+
+def regular_polygon(n: int, jump: int = 1) -> PlanarGraph:
+    """`n` points round a circle of radius n / 2 pi, anticlockwise from the top (from the
+    upper right for 4), each joined to the one `jump` further round (Ludii's Regular and
+    its simple polygon); not numbered yet."""
     r = n / (2 * math.pi)
     offset = math.pi / 4 if n == 4 else math.pi / 2
     g = PlanarGraph()
@@ -592,7 +655,14 @@ def circle_polygon(n: int) -> PlanarGraph:
         theta = offset + k / n * 2 * math.pi
         g.add_vertex(r * math.cos(theta), r * math.sin(theta))
     for k in range(n):
-        g.add_edge(g.vertices[k], g.vertices[(k + 1) % n])
+        g.add_edge(g.vertices[k], g.vertices[(k + jump) % n])
+    return g
+
+
+def circle_polygon(n: int) -> PlanarGraph:
+    """One ring of `n` points joined in a loop (Ludii's simple polygon of a one-ring
+    circle board), numbered bottom row first."""
+    g = regular_polygon(n)
     g.reorder()
     g.basis, g.shape = "Concentric", "Circle"
     return g

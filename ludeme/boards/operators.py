@@ -1,4 +1,4 @@
-"""Graph operators: rotate, shift, scale, merge, union, remove, add.
+"""Graph operators: rotate, shift, scale, skew, dual, merge, intersect, union, remove, add.
 
 Transformations keep the numbering of the graph they change (Ludii numbers a
 board before rotating it); merge and union number the parts in order.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..ludemes.base import GraphFn, LitBool, Other, P, SiteType, ludeme
 from .base import REAL, IndexRows, Indices, Points, Polygons, real
-from .geometry import PlanarGraph, distance, f32
+from .geometry import EPSILON, PlanarGraph, distance, f32
 from .polygon import contains, inflate
 
 # Every ludeme here declares its concepts: none (a board's shape concepts are
@@ -67,6 +67,160 @@ class Scale(GraphFn):
         if g.vertices:
             g.scale(sx, sy, sz)
         return g
+
+
+@ludeme("skew")
+class Skew(GraphFn):
+    """Shear a graph sideways: each point moves right by `amount` times its height above
+    the lowest point (numbers kept).
+
+    Example: `(board (skew 0.5 (scale 1 0.5 (square 4))))` is Score Four's slanted board.
+    """
+
+    params = (P("amount", REAL), P("graph", GraphFn))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        amount = real(self, "amount")
+        g = self.graph.build(site_type)
+        if g.vertices:
+            low = g.bounds()[1]
+            for v in g.vertices:
+                v.x += (v.y - low) * amount
+            g.moved()
+        return g
+
+
+@ludeme("dual")
+class Dual(GraphFn):
+    """The dual of a graph: a point at the centre of each cell, joined across each edge
+    that has a cell on both sides; the new cells are found from those edges.
+
+    Example: `(board (dual (square 4)) use:Vertex)` is the 16 points at the centres of
+    (square 4)'s cells, joined in a 4 x 4 grid with 9 cells.
+    """
+
+    params = (P("graph", GraphFn),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        source = self.graph.build(site_type)
+        if not (source.vertices and source.edges and source.faces):
+            return source      # as Ludii: nothing to take the dual of
+        g = PlanarGraph()
+        for face in source.faces:
+            g.add_vertex(face.x, face.y, face.z)
+        for e in source.edges:
+            if e.left is not None and e.right is not None:
+                g.add_edge(g.vertices[e.left.id], g.vertices[e.right.id])
+        g.make_faces(False)
+        g.basis, g.shape = "Dual", None
+        g.reorder()
+        return g
+
+
+@ludeme("splitCrossings")
+class SplitCrossings(GraphFn):
+    """Make a point where two edges cross (and where a point lies on an edge), splitting
+    the edges there; the new points are numbered after the old ones, as Ludii creates them.
+
+    Example: `(board (splitCrossings (regular Star 5)) use:Vertex)` is Kaooa's 10 points.
+    """
+
+    params = (P("graph", GraphFn),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        g = self.graph.build(site_type)
+        split_at_crossings(g)
+        split_at_touching_points(g)
+        g.make_faces(True)
+        g.basis = g.shape = None
+        return g
+
+
+def crossing_point(a, b, c, d):
+    """Where segment a-b crosses segment c-d away from their ends (Ludii's
+    MathRoutines.crossingPoint, margin 0.01 along each), or None."""
+    xlk, ylk = b.x - a.x, b.y - a.y
+    xnm, ynm = d.x - c.x, d.y - c.y
+    xmk, ymk = c.x - a.x, c.y - a.y
+    det = xnm * ylk - ynm * xlk
+    if abs(det) < EPSILON:
+        return None
+    s = (xnm * ymk - ynm * xmk) / det
+    t = (xlk * ymk - ylk * xmk) / det
+    if 0.01 < s < 0.99 and 0.01 < t < 0.99:
+        return (a.x + s * (b.x - a.x), a.y + s * (b.y - a.y))
+    return None
+
+
+def touches(v, a, b) -> bool:
+    """Whether point v lies on segment a-b away from its ends (Ludii's touchingPoint)."""
+    margin = 0.001
+    return (distance3(v, a) >= margin and distance3(v, b) >= margin
+            and distance_to_segment3(v, a, b) <= margin)
+
+
+def distance3(p, q) -> float:
+    """Distance between two elements in space."""
+    return ((p.x - q.x) ** 2 + (p.y - q.y) ** 2 + (p.z - q.z) ** 2) ** 0.5
+
+
+def distance_to_segment3(p, a, b) -> float:
+    """Distance from p to segment a-b in space (Bowyer and Woodwark, as Ludii)."""
+    if abs(a.x - b.x) + abs(a.y - b.y) + abs(a.z - b.z) < EPSILON:
+        return distance3(p, a)
+    kj = (a.x - p.x, a.y - p.y, a.z - p.z)
+    lk = (b.x - a.x, b.y - a.y, b.z - a.z)
+    denom = sum(c * c for c in lk)
+    t = -sum(u * w for u, w in zip(kj, lk)) / denom
+    if t <= 0.0:
+        return distance3(p, a)
+    if t >= 1.0:
+        return distance3(p, b)
+    return sum((u + t * w) ** 2 for u, w in zip(kj, lk)) ** 0.5
+
+
+def split_at_crossings(g: PlanarGraph) -> None:
+    """Split the first pair of crossing edges (in edge order) at a new point, again and
+    again until no two edges cross (Ludii's splitAtCrossingPoints)."""
+    split = True
+    while split:
+        split = False
+        for ea, edge_a in enumerate(g.edges):
+            for edge_b in g.edges[ea + 1:]:
+                x = crossing_point(edge_a.a, edge_a.b, edge_b.a, edge_b.b)
+                if x is None:
+                    continue
+                mid = g.add_vertex(x[0], x[1])
+                g.remove_edge(edge_b)
+                g.remove_edge(edge_a)
+                for end_a, end_b in ((edge_a.a, mid), (mid, edge_a.b),
+                                     (edge_b.a, mid), (mid, edge_b.b)):
+                    g.find_or_add_edge(end_a, end_b)
+                split = True
+                break
+            if split:
+                break
+
+
+def split_at_touching_points(g: PlanarGraph) -> None:
+    """Split an edge at each point lying on it (Ludii's splitAtTouchingPoints). As in
+    Ludii, once an edge is split the other points are still tested against the old edge,
+    and a further touching point removes whichever edge then holds its index."""
+    split = True
+    while split:
+        split = False
+        ea = 0
+        while ea < len(g.edges) and not split:
+            edge_a = g.edges[ea]
+            for v in list(g.vertices):
+                if v is edge_a.a or v is edge_a.b or not touches(v, edge_a.a, edge_a.b):
+                    continue
+                if ea < len(g.edges):
+                    g.remove_edge(g.edges[ea])
+                g.find_or_add_edge(edge_a.a, v)
+                g.find_or_add_edge(v, edge_a.b)
+                split = True
+            ea += 1
 
 
 def connect_close_vertices(g: PlanarGraph, new_vertices=None) -> None:
@@ -144,6 +298,45 @@ class Merge(Combined):
         if self.connect:
             connect_close_vertices(g)
             g.make_faces(True)
+        return g
+
+
+@ludeme("intersect")
+class Intersect(Combined):
+    """Keep the points and edges of the first graph that every other graph also has (within
+    0.01); the cells are found again from what is left, numbered as found.
+
+    Example: `(board (intersect {(hex 7) (shift -5.20 0 (hex Rectangle 7 14))}))` is
+    Pentalath's half hexagon.
+    """
+
+    def validate(self):
+        self.refuse("connect", why="connect: on (intersect ...)")
+
+    def build(self, site_type: str) -> PlanarGraph:
+        graphs = [p.build(site_type) for p in self.parts()]
+        first = graphs[0]
+        if len(graphs) == 1:
+            return first
+
+        def near(p, q) -> bool:
+            return abs(p.x - q.x) + abs(p.y - q.y) + abs(p.z - q.z) < 0.01
+
+        def same_edge(e, f) -> bool:
+            return (near(e.a, f.a) and near(e.b, f.b)) or (near(e.a, f.b) and near(e.b, f.a))
+
+        vertices = [v for v in first.vertices
+                    if all(any(near(v, w) for w in other.vertices) for other in graphs[1:])]
+        edges = [e for e in first.edges
+                 if all(any(same_edge(e, f) for f in other.edges) for other in graphs[1:])]
+        g = PlanarGraph()
+        index = {}
+        for v in vertices:
+            index[v.id] = g.add_vertex(v.x, v.y, v.z)
+        for e in edges:
+            if e.a.id in index and e.b.id in index:
+                g.find_or_add_edge(index[e.a.id], index[e.b.id])
+        g.assemble()
         return g
 
 

@@ -15,7 +15,7 @@ from . import groups, limits, line_of_sight, meta, pattern, region_foreach, rela
 # importing their modules registers them.
 import importlib as _importlib  # noqa: E402
 
-for _module in ("base", "generators", "operators", "containers", "mancala"):
+for _module in ("base", "generators", "operators", "shapes", "tiling", "containers", "mancala"):
     _importlib.import_module(f"ludeme.boards.{_module}")
 
 __all__ = ["base", "booleans", "game", "ints", "literals", "moves", "regions", "sequences", "stacks"]

@@ -21,6 +21,10 @@ class SitesPlayable(Region):
     params = ()
 
     def compile(self, env):
+        if getattr(env.board, "boardless", False):
+            # Ludii keeps a playable bit per cell there, updated by every piece placed or
+            # removed (the centre stays playable until a change reaches it): not kept here.
+            raise self.fail("(sites Playable) on a (boardless ...) table is not supported yet")
         centre = tuple(env.board_region("Centre", self))
         adjacent = env.step_targets("Adjacent", self)
         n = env.num_board_sites

@@ -1,0 +1,259 @@
+"""Board ludemes added for corpus games: skew, repeat, dual, regular, splitCrossings,
+intersect, spiral, tiling, boardless tables and circle boards played on cells. Facts are derived
+from Ludii's algorithms (ConcentricCircle, Repeat, Dual, Regular, SplitCrossings,
+Intersect, Spiral, the T3464 and T3636 tilings, Graph.skew, Boardless) and from the corpus traces
+that now agree."""
+
+from functools import lru_cache
+
+import pytest
+
+from conftest import assert_corpus_trace_agrees
+from ludeme.boards import Board, build_board
+from ludeme.errors import LudemeError
+from ludeme.grammar import parse
+
+
+@lru_cache(maxsize=None)
+def board(text: str) -> Board:
+    return build_board(parse(text, "t.lud")[0], 2)
+
+
+def xy(b: Board, site: int) -> tuple[float, float]:
+    s = b.sites[site]
+    return (round(s.x, 4), round(s.y, 4))
+
+
+# ---------------------------------------------------------------- skew
+
+def test_skew_shears_by_height_and_keeps_numbers():
+    flat, slanted = board("(board (scale 1 0.5 (square 4)))"), \
+        board("(board (skew 0.5 (scale 1 0.5 (square 4))))")
+    assert slanted.num_sites == 16
+    for site in range(16):
+        (x, y), (sx, sy) = xy(flat, site), xy(slanted, site)
+        # a cell's centre is the mean of its corners, each moved by 0.5 * its height
+        assert (sx, sy) == (round(x + 0.5 * y, 4), y)
+    assert slanted.neighbours["Orthogonal"] == flat.neighbours["Orthogonal"]
+    # the square's N step leans right: N is gone, NNE is the cell above
+    assert "N" not in slanted.directions and slanted.step["NNE"][0] == 4
+
+
+# ---------------------------------------------------------------- repeat
+
+def test_repeat_draws_each_polygon_on_the_lattice_and_fuses_points():
+    b = board("(board (repeat 2 3 step:{{1 0} {0 1}} (poly {{0 0} {1 0} {1 1} {0 1}})))")
+    assert b.num_sites == 6                     # 2 rows of 3 squares
+    assert [xy(b, s) for s in (0, 2, 3)] == [(0.5, 0.5), (2.5, 0.5), (0.5, 1.5)]
+    assert sorted(b.neighbours["Orthogonal"][4]) == [1, 3, 5]
+    v = board("(board (repeat 1 3 step:{{0.5 0} {1 0}} (poly {{0.5 0} {0 0.5} {1 0.5}})) "
+              "use:Vertex)")
+    # triangles half a unit apart share corners: 3 bottom points, 2 + 3 new top ones
+    assert v.num_sites == 8
+    assert [xy(v, s) for s in range(4)] == [(0.5, 0.0), (1.0, 0.0), (1.5, 0.0), (0.0, 0.5)]
+    # only the outlines are drawn: the bottom points are not joined to each other
+    assert sorted(v.neighbours["Orthogonal"][0]) == [3, 5]
+
+
+def test_repeat_takes_several_polygons():
+    b = board("(board (repeat 1 2 step:{{1 0} {0 1}} {(poly {{0 0} {1 0} {1 1} {0 1}}) "
+              "(poly {{0 1} {1 1} {0.5 2}})}))")
+    assert b.num_sites == 4                     # 2 squares and 2 triangles on them
+
+
+# ---------------------------------------------------------------- dual
+
+def test_dual_puts_a_point_in_each_cell_joined_across_inner_edges():
+    # the graph is built for the board's site type, as Ludii does: (square 4) played on
+    # vertices is 4 x 4 points, so 9 cells, whose centres are those of (square 3)'s cells
+    square = board("(board (square 3))")
+    dual = board("(board (dual (square 4)) use:Vertex)")
+    assert dual.num_sites == 9 and (dual.num_edges, dual.num_cells) == (12, 4)
+    assert [xy(dual, s) for s in range(9)] == [xy(square, s) for s in range(9)]
+    assert [sorted(n) for n in dual.neighbours["Orthogonal"]] == \
+        [sorted(n) for n in square.neighbours["Orthogonal"]]
+    assert board("(board (dual (square 4)))").num_sites == 9    # played on the dual's cells
+
+
+@pytest.mark.parametrize("text,count", [
+    # Ludii's traces of Meridians ("6 7", i.e. Prism 7 6) and Lifeline (size 7) record these
+    ("(board (dual (hex Prism 7 6)) use:Vertex)", 114),
+    ("(board (dual (tri Hexagon 7)))", 127),
+])
+def test_dual_site_counts_of_corpus_boards(text, count):
+    assert board(text).num_sites == count
+
+
+def test_dual_of_hexagons_is_triangles():
+    b = board("(board (dual (hex 3)) use:Vertex)")
+    assert b.num_sites == 19 and b.num_cells == 24
+    assert max(len(n) for n in b.neighbours["Orthogonal"]) == 6
+
+
+# ---------------------------------------------------------------- boardless tables
+
+@pytest.mark.parametrize("text,same", [
+    ("(boardless Hexagonal 3)", "(board (hex 3))"),
+    ("(boardless Square 5)", "(board (square 5))"),
+    ("(boardless Triangle 4)", "(board (tri 4))"),
+])
+def test_boardless_is_a_board_of_cells_of_its_tiling(text, same):
+    table, b = board(text), board(same)
+    assert table.boardless and not b.boardless
+    assert table.site_type == "Cell" and table.num_sites == b.num_sites
+    assert [xy(table, s) for s in range(b.num_sites)] == [xy(b, s) for s in range(b.num_sites)]
+    assert table.neighbours["Adjacent"] == b.neighbours["Adjacent"]
+
+
+def test_boardless_default_sizes_are_ludiis():
+    # Ludii's SIZE_HEX_BOARDLESS = 21: a hexagon of 3 * 21 * 20 + 1 cells
+    assert board("(boardless Hexagonal)").num_sites == 1261
+
+
+def test_sites_playable_on_a_boardless_table_is_refused(tmp_path):
+    from ludeme.api import load
+    f = tmp_path / "t.lud"
+    f.write_text('(game "t" (players 2) (equipment {(boardless Hexagonal 3) (piece "D" Each)}) '
+                 '(rules (play (move Add (to (sites Playable)))) '
+                 '(end (if (no Moves Next) (result Mover Win)))))')
+    with pytest.raises(LudemeError, match=r"\(sites Playable\) on a \(boardless"):
+        load(f)
+
+
+# ---------------------------------------------------------------- circle boards on cells
+
+def test_circle_board_on_cells_numbers_faces_as_found():
+    b = board("(board (concentric {0 0 12 12 12 24}))")
+    # 12 + 12 + 12 + 24 ring cells and the empty middle, a 12-sided cell
+    assert b.num_sites == 61
+    middle = b.sites[1]
+    assert (round(middle.x, 4), round(middle.y, 4)) == (0.0, 0.0)
+    assert len(b.neighbours["Orthogonal"][1]) == 12
+    # the last ring of 12 meets the ring of 24: its cells have 5 corners and touch 2
+    # outer cells, 1 inner one and 2 beside them
+    last = [f.id for f in b.planar.faces if len(f.vertices) == 5]
+    assert len(last) == 12
+    assert all(len(b.neighbours["Orthogonal"][s]) == 5 for s in last)
+    # the outer ring's 24 cells have 3 neighbours: 2 beside and 1 inside
+    edge = [s for s in range(61) if len(b.neighbours["Orthogonal"][s]) == 3]
+    assert len(edge) == 24 and all(b.sites[s].x ** 2 + b.sites[s].y ** 2 > 4.4 ** 2 for s in edge)
+
+
+@pytest.mark.parametrize("text,count", [
+    ("(board (concentric {1 4}))", 5),          # the middle square cell and a ring of 4
+    ("(board (concentric {4 8} stagger:True))", 12),
+    ("(board (remove (concentric {0 0 8 8 8 8}) cells:{1}))", 32),   # Azteka: Ludii's 32
+])
+def test_circle_board_cell_counts(text, count):
+    assert board(text).num_sites == count
+
+
+# ---------------------------------------------------------------- regular and splitCrossings
+
+def test_regular_polygons_and_stars():
+    assert board("(board (regular 6))").num_sites == 1
+    square = board("(board (regular 4) use:Vertex)")
+    r = 4 / (2 * 3.141592653589793)       # the points lie on a circle of sides / 2 pi
+    assert xy(square, 0) == (round(-r * 0.5 ** 0.5, 4), round(-r * 0.5 ** 0.5, 4))
+    star = board("(board (regular Star 5) use:Vertex)")
+    # each point joined to the one 2 further round: no point joined to its neighbour
+    assert all(len(n) == 2 for n in star.neighbours["Orthogonal"])
+    assert star.num_edges == 5
+
+
+def test_split_crossings_makes_the_pentagram_points():
+    b = board("(board (splitCrossings (regular Star 5)) use:Vertex)")
+    assert b.num_sites == 10 and b.num_edges == 15
+    # the star's 5 tips keep their numbers; the 5 crossings come after them
+    assert [len(b.neighbours["Orthogonal"][s]) for s in range(10)] == [2] * 5 + [4] * 5
+    assert all(b.sites[s].x ** 2 + b.sites[s].y ** 2 < 0.7 ** 2 for s in range(5, 10))
+
+
+def test_split_crossings_splits_at_points_on_edges():
+    # three lines through one point (Game of Solomon's board): the first two cross at a
+    # new point, then the third, passing through it, is split there
+    b = board("(board (splitCrossings (graph vertices:{{0 0} {2 2} {0 2} {2 0} {1 0} {1 2}} "
+              "edges:{{0 1} {2 3} {4 5}})) use:Vertex)")
+    assert b.num_sites == 7 and xy(b, 6) == (1.0, 1.0)
+    assert sorted(b.neighbours["Orthogonal"][6]) == [0, 1, 2, 3, 4, 5]
+
+
+def test_conhex_board_has_ludiis_cell_count():
+    b = board("(board (add (keep (splitCrossings (merge (rotate 45 (dual (square 12 "
+              "diagonals:Concentric))) (shift 3 3 (scale 6 (square 1))))) "
+              "(poly {{3 3} {3 9} {9 9} {9 3}})) vertices:{{6 6}}))")
+    assert b.num_sites == 41                    # as Ludii's ConHex trace records
+
+
+# ---------------------------------------------------------------- intersect
+
+def test_intersect_keeps_what_every_graph_has():
+    b = board("(board (intersect (square 3) (shift 1 0 (square 3))) use:Vertex)")
+    # columns 1 and 2 of the 3 x 3 points, numbered in the first graph's order
+    assert b.num_sites == 6 and xy(b, 0) == (1.0, 0.0) and xy(b, 2) == (1.0, 1.0)
+    assert sorted(b.neighbours["Orthogonal"][0]) == [1, 2]
+    assert board("(board (intersect (square 3) (shift 1 0 (square 3))))").num_sites == 6
+    # Pentalath's half hexagon: Ludii's trace records 70 cells
+    assert board("(board (intersect {(hex 7) (shift -5.20 0 (hex Rectangle 7 14))}))"
+                 ).num_sites == 70
+
+
+# ---------------------------------------------------------------- spiral
+
+def test_spiral_is_a_path_out_from_the_centre():
+    from ludeme.boards.shapes import spiral_base
+    b = board("(board (spiral turns:5 sites:86) use:Vertex)")     # Ishighan: Ludii's 86
+    assert b.num_sites == 86 and xy(b, 0) == (0.0, 0.0)
+    assert [sorted(n) for n in b.neighbours["Adjacent"][:3]] == [[1], [0, 2], [1, 3]]
+    assert b.neighbours["Adjacent"][85] == (84,)
+    radius = [(s.x ** 2 + s.y ** 2) ** 0.5 for s in b.sites]
+    assert all(r0 < r1 for r0, r1 in zip(radius[1:], radius[2:]))       # always outwards
+    # first-turn points: one less than the first base whose centre and 4 turns (base,
+    # 2 base, 4 base, 4 base) pass the sites: 1 + 8 + 16 + 32 + 32 = 89 > 86, so 7
+    assert spiral_base(5, 86) == 7
+    anticlockwise = board("(board (spiral turns:5 sites:86 clockwise:False) use:Vertex)")
+    assert all(xy(anticlockwise, s) == (round(-b.sites[s].x, 4) + 0.0, xy(b, s)[1])
+               for s in range(1, 86))
+
+
+# ---------------------------------------------------------------- semi-regular tilings
+
+@pytest.mark.parametrize("text,count", [
+    # Ludii's traces of Triple Tangle and Kensington record these point counts
+    ("(board (tiling T3464 1) use:Vertex)", 18),     # a hexagon and its 12 outer points
+    ("(board (rotate 90 (tiling T3464 2)) use:Vertex)", 72),
+    ("(board (tiling T3464 1))", 13),                # 1 hexagon, 6 squares, 6 triangles
+    ("(board (tiling T3636 2))", 19),                # 7 hexagons and 12 triangles
+    ("(board (tiling T3636 1) use:Vertex)", 6),
+])
+def test_tiling_counts(text, count):
+    assert board(text).num_sites == count
+
+
+def test_tiling_3464_cells_are_hexagons_squares_and_triangles():
+    b = board("(board (tiling T3464 1))")
+    sides = sorted(len(f.vertices) for f in b.planar.faces)
+    assert sides == [3] * 6 + [4] * 6 + [6]
+    middle = next(f.id for f in b.planar.faces if len(f.vertices) == 6)
+    assert len(b.neighbours["Orthogonal"][middle]) == 6     # the 6 squares around it
+
+
+# ---------------------------------------------------------------- corpus traces
+
+AGREEING = [
+    "board_space_line_Score_Four",                        # skew
+    "board_space_line_Agilidade",                         # skew of merged wedges
+    "board_war_leaping_lines_Awithlaknan_Mosona",         # repeat
+    "board_war_leaping_lines_Kolowis_Awithlaknannai",     # repeat
+    "board_race_fill_Gadis",                              # circle board on cells
+    "board_space_pattern_Azteka",                         # circle board on cells
+    "board_race_score_Los_Escaques",                      # circle board on cells, tracks
+    "board_hunt_Kaooa",                                   # splitCrossings of a regular star
+    "board_space_territory_Residuel",                     # dual of a T3636 tiling, cut
+    "board_space_line_Pentalath",                         # intersect
+]
+
+
+@pytest.mark.parametrize("name", AGREEING)
+def test_corpus_traces_on_these_boards_agree_with_ludii(refdata, ludii, name):
+    assert_corpus_trace_agrees(refdata, ludii, name)
