@@ -459,7 +459,7 @@ class PassEffect(Moves):
 @ludeme("forEach", "Piece")
 class ForEachPiece(Moves):
     """`(forEach Piece ["Name"|{names}] [moves] [player] [(then ...)])`: moves of the mover's pieces."""
-    concepts = ("ForEachPiece", "ControlFlowStatement")
+    concepts = ("ForEachPiece", "ControlFlowStatement", "@pieces if not moves")
 
     params = (P("on", SiteType, opt=True), P("names", LitStr, opt=True, many=True),
               P("moves", Moves, opt=True), P("role", RoleType, opt=True),
