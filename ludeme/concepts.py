@@ -443,22 +443,53 @@ def shape_concepts(board_item) -> set[str]:
     return out
 
 
-# Ludii names a piece's image family by the folder of the image its name finds (the
-# names below are those of Ludii's checkers and animal images; chess-like names are the
-# Piece ludeme's own declarations).
-_ANIMALS = ("bear bull camel cat chick chicken cow coyote crab crocodile dog dove dragon duck "
-            "eagle elephant fish fox frog gazelle goat goose hare hen horse hyena jaguar "
-            "kangaroo koala lamb leopard lion lioness monkey mouse ox panther penguin prawn puma "
-            "rabbit rat rhino seal sheep snake tiger toad wolf")
-IMAGE_FAMILIES = {**{n: "CheckersComponent" for n in ("counter", "counterstar", "doublecounter")},
-                  **{n: "AnimalComponent" for n in _ANIMALS.split()}}
+# Ludii names a piece's image family by the folder of the image its name finds
+# (`ImageUtil.getImageFullPath`: the image whose file is the name, else the longest image
+# name inside it), unless the name is one the Piece ludeme declares (King, Pawn, ...) or
+# one drawn without an image (marker, ball, ...).
+IMAGES_FILE = Path(__file__).with_name("images.txt")
+IMAGE_FOLDER_FAMILIES = (("tafl", "TaflComponent"), ("animal", "AnimalComponent"),
+                         ("fairyChess", "FairyChessComponent"), ("chess", "ChessComponent"),
+                         ("ploy", "PloyComponent"), ("shogi", "ShogiComponent"),
+                         ("xiangqi", "XiangqiComponent"), ("stratego", "StrategoComponent"),
+                         ("Janggi", "JanggiComponent"), ("hand", "HandComponent"),
+                         ("checkers", "CheckersComponent"))
+NAMED_COMPONENTS = {"ball", "disc", "marker", "king", "king_nocross", "knight", "queen", "bishop",
+                    "bishop_nocross", "rook", "pawn"}
+UNDRAWN_IMAGES = {"marker", "ball", "seed", "ring", "chocolate", "null"}
+
+
+@cache
+def _images() -> list[tuple[str, str]]:
+    """(image name in lower case, its path) for every image, in Ludii's order."""
+    lines = IMAGES_FILE.read_text(encoding="utf-8").splitlines()
+    return [(p.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower(), p) for p in lines
+            if p and not p.startswith("#")]
+
+
+def image_family(name: str) -> str | None:
+    """The component concept of a piece's image family (None: no image, or no family)."""
+    low = name.lower()
+    if low in NAMED_COMPONENTS:
+        return None
+    path = next((p for short, p in _images() if short == low), None)
+    if path is None and low not in UNDRAWN_IMAGES:
+        best = None
+        for short, p in _images():
+            if short in low and (best is None or len(short) > len(best[0])):
+                best = (short, p)
+        path = best[1] if best else None
+    if path is None:
+        return None
+    return next((family for folder, family in IMAGE_FOLDER_FAMILIES if folder in path), None)
 
 
 # `(stackType ...)` kinds whose metadata sets Stack (Ludii's StackType.concepts).
 STACK_TYPES_DRAWN_AS_STACKS = {"backgammon", "default", "none", "reverse"}
 
-# `(piece Families {...})`: the families of piece images the game offers.
-PIECE_FAMILIES = {"Abstract": "MarkerComponent", "Themed": "AnimalComponent"}
+# `(piece Families {...})`: the families of piece images the game offers (Ludii's
+# PieceFamilies names only the abstract one; themed images are found by the pieces' names).
+PIECE_FAMILIES = {"Abstract": "MarkerComponent"}
 
 
 def metadata_concepts(metadata, chosen=None) -> set[str]:
@@ -597,14 +628,15 @@ def frame_concepts(game, typed, metadata, chosen=None) -> set[str]:
     if any(getattr(p, "dirn", None) for p in players):
         out |= {"PieceDirection", "PlayersWithDirections"}   # as Ludii's Player
     for comp in game.components[1:]:
-        family = IMAGE_FAMILIES.get(comp.name.rstrip("0123456789").lower())
+        family = image_family(comp.name.rstrip("0123456789"))
         if family:
             out.add(family)
     owned = {}
     for comp in game.components[1:]:
         owned.setdefault(comp.owner, set()).add(comp.name.rstrip("0123456789"))
     kinds = [owned.get(p, set()) for p in range(1, n + 1)]
-    if n > 1 and any(k != kinds[0] for k in kinds):
+    # As Ludii: asymmetric when some kind of player 1's is missing from another player's.
+    if n > 1 and any(kinds[0] - k for k in kinds[1:]):
         out.add("AsymmetricPiecesType")
     return out | styles
 

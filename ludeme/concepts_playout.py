@@ -148,111 +148,10 @@ def moves_ludeme(chain):
     return found
 
 
-def _side(state, mover: int, site: int) -> str:
-    """"Empty", "Friend" or "Enemy" for what stands at a site, seen by the mover."""
-    if site < 0 or site >= len(state.what) or state.what[site] == 0:
-        return "Empty"
-    who = state.who[site]
-    return "Friend" if who in (0, mover) else "Enemy"     # Ludii: no owner is never an enemy
-
-
-def _legacy_hop(state, board, move, mover) -> set[str]:
-    """What a hop jumps over (the first piece between) and where it lands."""
-    out = set()
-    radials = board.default.trajectories.radials
-    if move.frm < 0 or move.frm >= len(radials):
-        return out
-    for rs in radials[move.frm].values():
-        for r in rs:
-            sites = list(r.sites[1:])
-            if move.to in sites:
-                between = sites[:sites.index(move.to)]
-                over = [s for s in between if state.what[s] != 0]
-                if over:
-                    jumped = "Enemy" if _side(state, mover, over[0]) == "Enemy" else "Friend"
-                    out.add(f"HopDecision{jumped}To{_side(state, mover, move.to)}")
-                    if len(between) > 1:
-                        out.add("HopDecisionMoreThanOne")
-                        if jumped == "Enemy":
-                            out.add("HopCaptureMoreThanOne")
-                return out
-    return out
-
-
-def _applied(state, move):
-    """A copy of the state with the move (and its consequents) applied."""
-    after = state.clone()
-    after.apply(move)
-    return after
-
-
-def _takes_enemy_piece(state, after, mover) -> bool:
-    """Whether the move (consequents included) left fewer pieces of other players."""
-    def others(s):
-        return sum(1 for w, p in zip(s.what, s.who) if w and p not in (0, mover))
-    return others(after) < others(state)
-
-
-def _moves_again(after, mover) -> bool:
-    """Whether the move's consequents gave the mover the next turn (Ludii's
-    ActionSetNextPlayer to the mover, the action a (moveAgain) makes)."""
-    return not after.over and after.mover == mover
-
-
-_TO_KIND = {"StepDecision": "StepDecisionTo", "SlideDecision": "SlideDecisionTo",
-            "LeapDecision": "LeapDecisionTo", "FromToDecision": "FromToDecision"}
-_CAPTURES = {"ReplacementCapture", "HopCapture", "HopCaptureMoreThanOne", "CustodialCapture",
-             "EncloseCapture", "InterveneCapture", "SurroundCapture", "DirectionCapture",
-             "CaptureSequence", "RemoveEffect", "SowCapture", "SowRemove"}
-
-
-def _legacy_move_concepts(state, move, lud, walk, board) -> set[str]:
-    """The concepts Ludii's actions would give one legal move in this state."""
-    declared = walk.of(lud) if lud is not None else frozenset()
-    mover = state.current_player()
-    out = set()
-    for decision, prefix in _TO_KIND.items():
-        if decision in declared:
-            out.add(decision)
-            if move.frm >= 0 and move.frm < len(state.what) and state.what[move.frm]:
-                out.add(prefix + _side(state, mover, move.to))
-            if decision == "FromToDecision":
-                on_board = state.g.containers[0].num_sites
-                out.add("FromToDecisionWithinBoard" if (move.frm < on_board) == (move.to < on_board)
-                        else "FromToDecisionBetweenContainers")
-    if "HopDecision" in declared:
-        out.add("HopDecision")
-        out |= _legacy_hop(state, board, move, mover)
-    if move.is_pass:
-        out.add("PassDecision")
-    after = None
-    if "MoveAgain" in declared:     # only when the consequents do give the mover another turn
-        after = _applied(state, move)
-        if _moves_again(after, mover):
-            out.add("MoveAgain")
-    out |= {c for c in declared if c in frequency_concepts() and c not in out
-            and c not in _CAPTURES and not c.endswith(("ToEmpty", "ToFriend", "ToEnemy"))
-            and not c.startswith("HopDecision") and c not in ("PassDecision", "MoveAgain")}
-    captures = declared & _CAPTURES
-    # Replacement and hop captures are read off the state (an enemy at the destination, an
-    # enemy jumped); any other capture is seen by applying the move to a copy of the state.
-    if "ReplacementCapture" in captures and 0 <= move.to < len(state.what) \
-            and _side(state, mover, move.to) == "Enemy":
-        out |= {"ReplacementCapture", "RemoveEffect"}
-    if "HopCapture" in captures and any(c.startswith("HopDecisionEnemy") for c in out):
-        out |= {"HopCapture", "RemoveEffect"}
-    else:
-        out.discard("HopCaptureMoreThanOne")
-    rest = captures - {"ReplacementCapture", "HopCapture", "HopCaptureMoreThanOne", "RemoveEffect"}
-    if rest and _takes_enemy_piece(state, after or _applied(state, move), mover):
-        out |= rest | {"RemoveEffect"}
-    return out
-
-
 # ---------------------------------------------------------------- actions as Ludii's
 
 # Ludii's action classes, by the name its records give them ("[Remove:...]").
-_MOVE_ACTIONS = {"Move", "MoveN", "StackMove", "SubStackMove", "Copy"}
+_MOVE_ACTIONS = {"Move", "MoveN", "SubStackMove", "Copy"}   # Ludii's StackMove has none
 _REMOVE_ACTIONS = {"Remove", "RemoveNonApplied"}
 # Capture concepts an occupied site removed takes from the moves ludeme
 # (`ActionRemove*.concepts`; the applied removals also SowRemove and PushEffect).
@@ -266,7 +165,6 @@ _MOVE_COPIED = ("HopEffect", "StepEffect", "LeapEffect", "SlideEffect", "FromToE
 # Actions whose concepts name them only as a decision or an effect.
 _DECIDED = {"Pass": ("PassDecision", "PassEffect"),
             "Promote": ("PromotionDecision", "PromotionEffect"),
-            "Swap": ("SwapPlayersDecision", "SwapPlayersEffect"),
             "SetRotation": ("RotationDecision", "SetRotation"),
             "Vote": ("VoteDecision", "VoteEffect"), "Propose": ("ProposeDecision", "ProposeEffect"),
             "Bet": ("BetDecision", "BetEffect"),
@@ -343,11 +241,14 @@ def _is_prefix(a: tuple) -> bool:
 
 
 def _decision_action(move):
-    """The action a decision ludeme made its move with: the first that moves a piece from
-    the move's origin to its destination, else the first at its destination, else the
-    first of the move's own actions."""
+    """The action a decision ludeme made its move with: a pass move's pass, else the first
+    that moves a piece from the move's origin to its destination, else the first at its
+    destination, else the first of the move's own actions."""
     from .engine import _ACTION_TO, _MOVING_ACTIONS
+    from .engine import A_PASS
     own = [a for a in move.actions if not _is_prefix(a)]
+    if move.is_pass:
+        return next((a for a in own if a[0] == A_PASS), None)
     if move.frm != move.to:
         for a in own:
             if a[0] in _MOVING_ACTIONS and (a[1], a[_ACTION_TO[a[0]]]) == (move.frm, move.to):
@@ -370,30 +271,45 @@ def _first_appended(move) -> list:
 
 def applied_actions(state, move, chain=()) -> list[Action]:
     """The actions a legal move performs, consequents included, as Ludii's
-    `getMoveWithConsequences` lists them: applied to a copy of the state as
-    `State.apply` applies them (the pending values cleared first, the pieces marked
-    on a capture sequence removed after a move that does not continue it). The
-    decision is the action a decision ludeme made the move with (`_decision_action`), or
-    the actions of the first move an (append ...) gathered (Ludii's Append makes that
-    move the decision); none for
-    a move an effect ludeme made. `chain`: the ludemes that returned the move, innermost
-    first (none: a move the engine made, a forced pass or the swap rule's, a decision)."""
-    from .engine import A_REMOVE
+    `getMoveWithConsequences` lists them: applied to a copy of the state as `State.apply`
+    applies them, its end rules left out (the pending values cleared and the move counted
+    among those played first; the pieces marked on a capture sequence removed after a move
+    that does not continue it).
+
+    The decision is the action a decision ludeme made the move with (`_decision_action`;
+    a pass move that no (pass) effect made is one too: Ludii's forced pass), or the
+    actions of the first move an (append ...) gathered (Ludii's Append makes that move the
+    decision); an effect ludeme's move has none. A piece added by a from-to move is
+    Ludii's copy (`ActionCopy`) from the origin. `chain`: the ludemes that returned the
+    move, innermost first (none: a move the engine made, a forced pass or the swap rule's,
+    a decision)."""
+    from .engine import A_ADD, A_REMOVE
     after = state.clone()
     after.pending.clear()
+    after._replayed = False
     move.mover = state.mover
+    after.num_moves += 1
+    after.num_decisions += 1
+    after.history.append((state.mover, move.is_pass))
     done: list = []
     after._apply_move_effects(move, True, done, True)
     if after.g.sequence_capture and not after._replayed and after.to_clear:
         done.extend((A_REMOVE, site) for site in sorted(after.to_clear))
-    maker = type(chain[0]).keyword if chain else "move"
-    if maker == "append":
+    maker = (type(chain[0]).keyword, type(chain[0]).kind) if chain else ("move", None)
+    if maker[0] == "append":
         decisions = _first_appended(move)
+    elif maker[0] == "move" or (move.is_pass and maker[0] != "pass"):
+        decisions = [_decision_action(move)]
     else:
-        decisions = [_decision_action(move)] if maker == "move" else []
+        decisions = []
+    copies = maker in (("move", None), ("fromTo", None))
     out = []
     for a in done:
-        act = engine_action(a, any(a is d for d in decisions))
+        decision = any(a is d for d in decisions)
+        if copies and decision and a[0] == A_ADD:
+            out.append(Action("Copy", move.frm, move.to, 0, True))
+            continue
+        act = engine_action(a, decision)
         if act is not None:
             out.append(act)
     if move.is_pass and not any(x.name == "Pass" for x in out):
@@ -500,6 +416,8 @@ def action_concepts(state, board, act: Action, ludeme_concepts: frozenset, mover
         out.add("SetSiteState")
         if "Flip" in lc:
             out.add("Flip")
+    elif name == "Swap":             # Ludii's SwapPlayers makes every swap a decision
+        out.add("SwapPlayersDecision")
     elif name in _DECIDED:
         out.add(_DECIDED[name][0 if act.decision else 1])
     elif name in _PLAIN:
@@ -549,19 +467,17 @@ def action_agreement(traces, ludii_dir, index=None) -> dict:
     """The concepts of each recorded move read from Ludii's applied actions and from the
     actions applied here (both through `action_concepts`, with the same moves ludeme and
     the state before the move), compared over the playout-frequency concepts; each trace
-    replayed up to its first step that does not agree. With the concepts the previous
-    rule gave (every effect concept the generating ludeme declares) beside them.
+    replayed up to its first step that does not agree.
 
-    Returns {"moves", "agree", "agree_before", "wrong": Counter of concepts that differ
-    (+ only here, - only in Ludii's), "wrong_before", "traces", "skipped"}."""
+    Returns {"moves", "agree", "wrong": Counter of the concepts that differ (+ only here,
+    - only in Ludii's), "traces", "skipped"}."""
     from collections import Counter
 
     from .crosscheck import Locator, _board_diff, read_trace, recorded_roll
     from .errors import LudemeError
     loc = Locator(str(ludii_dir), index)
     freq = set(frequency_concepts())
-    res = {"moves": 0, "agree": 0, "agree_before": 0, "wrong": Counter(),
-           "wrong_before": Counter(), "traces": 0, "skipped": 0}
+    res = {"moves": 0, "agree": 0, "wrong": Counter(), "traces": 0, "skipped": 0}
     for path in traces:
         data = read_trace(path)
         lud, _, _ = loc.find(str(path), data)
@@ -608,16 +524,11 @@ def action_agreement(traces, ludii_dir, index=None) -> dict:
                 ludii = set().union(*(action_concepts(state, game.board, a, lc, mover)
                                       for a in ludii_actions(step["applied"]))) & freq
                 ours = move_concepts(state, picked, chain, walk, game.board) & freq
-                before = _legacy_move_concepts(state, picked, chain[0] if chain else None,
-                                               walk, game.board) & freq
             finally:
                 recording[0] = True
             res["moves"] += 1
             res["agree"] += ours == ludii
-            res["agree_before"] += before == ludii
             res["wrong"].update([f"+{c}" for c in ours - ludii] + [f"-{c}" for c in ludii - ours])
-            res["wrong_before"].update([f"+{c}" for c in before - ludii]
-                                       + [f"-{c}" for c in ludii - before])
             state = after
     return res
 
