@@ -57,6 +57,7 @@ import random
 import re
 from functools import cache
 
+from .boards.trajectories import COMPASS_INDEX
 from .concepts import ConceptWalk, catalog
 
 @cache
@@ -344,8 +345,9 @@ def _hop_concepts(state, board, frm: int, to: int) -> set[str]:
         return out
     whoA = state.who[frm]
     found = None
-    for direction, rs in radials[frm].items():
-        for r in rs:
+    # Ludii walks the board's absolute directions (N, NE, ...), not the relations.
+    for direction in sorted((d for d in radials[frm] if d in COMPASS_INDEX), key=COMPASS_INDEX.get):
+        for r in radials[frm][direction]:
             if to in r.sites[1:]:
                 found = (direction, list(r.sites).index(to))
                 break
