@@ -59,6 +59,7 @@ from functools import cache
 
 from .boards.trajectories import COMPASS_INDEX
 from .concepts import ConceptWalk, catalog
+from .ludemes.votes import PROPOSITIONS, VOTES
 
 @cache
 def frequency_concepts() -> dict[str, str]:
@@ -194,11 +195,14 @@ class Action:
                f"{',decision' if self.decision else ''})"
 
 
-def engine_action(a: tuple, decision: bool = False) -> Action | None:
-    """The Ludii action of one engine action tuple (None: an action Ludii has no class for)."""
+def engine_action(a: tuple, decision: bool = False, stacking: bool = False) -> Action | None:
+    """The Ludii action of one engine action tuple (None: an action Ludii has no class for),
+    in a stacking game or not."""
     from . import engine as e
     from .state import TOP
     kind = a[0]
+    if kind == e.A_MOVE_N and stacking:      # n levels of a stack: Ludii's StackMove
+        return Action("StackMove", a[1], a[2], 0, decision)
     if kind in (e.A_MOVE, e.A_MOVE_STACK, e.A_MOVE_N):
         return Action("Move", a[1], a[2], 0, decision)
     if kind == e.A_MOVE_LEVEL:
@@ -226,6 +230,8 @@ def engine_action(a: tuple, decision: bool = False) -> Action | None:
         return Action("Swap", player=a[1], decision=decision)
     if kind == e.A_SET_VAR and isinstance(a[1], tuple) and a[1][:1] == ("player",):
         return Action("SetValueOfPlayer", player=a[1][1])
+    if kind == e.A_SET_VAR and a[1] in (PROPOSITIONS, VOTES):
+        return Action("Propose" if a[1] == PROPOSITIONS else "Vote", decision=decision)
     name = {e.A_UPDATE_DIE: "SetStateAndUpdateDice", e.A_USE_DIE: "UseDie",
             e.A_SET_VAR: "SetVar", e.A_REMEMBER: "RememberValue", e.A_FORGET: "ForgetValue",
             e.A_PENDING: "SetPending", e.A_SET_COUNTER: "SetCounter",
@@ -247,7 +253,7 @@ def _decision_action(move):
     destination, else the first of the move's own actions."""
     from .engine import _ACTION_TO, _MOVING_ACTIONS
     from .engine import A_PASS
-    own = [a for a in move.actions if not _is_prefix(a)]
+    own = [a for a in move.actions if not _is_prefix(a)] or list(move.actions)
     if move.is_pass:
         return next((a for a in own if a[0] == A_PASS), None)
     if move.frm != move.to:
@@ -280,8 +286,8 @@ def applied_actions(state, move, chain=()) -> list[Action]:
     The decision is the action a decision ludeme made the move with (`_decision_action`;
     a pass move that no (pass) effect made is one too: Ludii's forced pass), or the
     actions of the first move an (append ...) gathered (Ludii's Append makes that move the
-    decision); an effect ludeme's move has none. A piece added by a from-to move is
-    Ludii's copy (`ActionCopy`) from the origin. `chain`: the ludemes that returned the
+    decision); an effect ludeme's move has none. The piece a `copy:True` from-to move
+    adds is Ludii's copy (`ActionCopy`) from the origin. `chain`: the ludemes that returned the
     move, innermost first (none: a move the engine made, a forced pass or the swap rule's,
     a decision)."""
     from .engine import A_ADD, A_REMOVE
@@ -303,14 +309,15 @@ def applied_actions(state, move, chain=()) -> list[Action]:
         decisions = [_decision_action(move)]
     else:
         decisions = []
-    copies = maker in (("move", None), ("fromTo", None))
+    copies = bool(chain) and maker in (("move", None), ("fromTo", None)) \
+        and getattr(chain[0], "copy", False) is True
     out = []
     for a in done:
         decision = any(a is d for d in decisions)
         if copies and decision and a[0] == A_ADD:
             out.append(Action("Copy", move.frm, move.to, 0, True))
             continue
-        act = engine_action(a, decision)
+        act = engine_action(a, decision, state.g.stacking)
         if act is not None:
             out.append(act)
     if move.is_pass and not any(x.name == "Pass" for x in out):
