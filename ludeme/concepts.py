@@ -240,8 +240,9 @@ class ConceptWalk:
                 if isinstance(node, (list, tuple)):
                     stack.extend(node)
                 elif isinstance(node, Ludeme):
-                    if type(node).keyword == "piece" and getattr(node, "generator", None) is not None:
-                        found |= self.of(node.generator)
+                    generator = getattr(node, "generator", None)
+                    if type(node).keyword == "piece" and generator is not None:
+                        found |= self.of(generator)
                     stack.extend(getattr(node, p.attr, None) for p in type(node).params)
             self._pieces = frozenset(found)
         return self._pieces
@@ -256,7 +257,8 @@ class ConceptWalk:
             if family in ALL_TRIGGERS_NEEDED:
                 if not triggers <= found:
                     continue
-            elif not (found & triggers) or (found & excluded and not found & (triggers - {"NoPiece"})):
+            elif not (found & triggers) or (found & excluded
+                                            and not found & (triggers - {"NoPiece"})):
                 continue
             out.add(f"{family}End" if family != "Checkmate" else family)
             if kind == "Draw":

@@ -458,7 +458,8 @@ def ludii_actions(applied: str) -> list[Action]:
     """The actions of a move as Ludii's trial records it (`toTrialFormat`: "[Move:...,
     actions=[Select:from=5,decision=true],[Move:from=5,to=6],...]")."""
     out = []
-    body = applied[applied.find("actions=") + len("actions="):] if "actions=" in applied else applied
+    at = applied.find("actions=")
+    body = applied[at + len("actions="):] if at >= 0 else applied
     for name, fields in _ACTION_TEXT.findall(body):
         f = dict(_FIELD.findall(fields))
         to = int(f.get("to", f.get("site", -1)))

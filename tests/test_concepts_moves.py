@@ -70,7 +70,8 @@ def test_ludii_records_are_read_as_actions():
                         "[Move:typeFrom=Cell,from=43,typeTo=Cell,to=34,decision=true],"
                         "[SetNextPlayer:player=2]]")
     assert [(a.name, a.frm, a.to, a.player, a.decision) for a in got] == [
-        ("Remove", 34, 34, 0, False), ("Move", 43, 34, 0, True), ("SetNextPlayer", -1, -1, 2, False)]
+        ("Remove", 34, 34, 0, False), ("Move", 43, 34, 0, True),
+        ("SetNextPlayer", -1, -1, 2, False)]
 
 
 def test_the_moves_ludeme_is_the_outermost_that_records_one():
@@ -112,3 +113,24 @@ def test_recorded_moves_have_ludiis_concepts(slug):
     got = action_agreement([trace], shared_dir() / "ludii")
     assert got["traces"] == 1 and got["moves"] > 10
     assert got["agree"] == got["moves"], got["wrong"].most_common(5)
+
+
+def test_english_draughts_is_the_only_reference_game_with_piece_images():
+    """The English Draughts erratum (its reference record was made without Ludii's image
+    list) can touch no other reference game: no other one has a piece whose name finds an
+    image family."""
+    import json
+
+    from ludeme.concepts import image_family
+    ref = refdata_dir()
+    if ref is None:
+        pytest.skip("reference data not found: put shared/ beside the checkout")
+    with_images = set()
+    for info in sorted((ref / "info").glob("*.json")):
+        names = [c.get("name") or "" for c in json.loads(info.read_text()).get("components", [])]
+        if any(image_family(n.rstrip("0123456789")) for n in names if n):
+            with_images.add(info.stem)
+    assert with_images == {"english-draughts"}
+    assert image_family("Counter") == "CheckersComponent"
+    assert image_family("Ferz_noCross") == "FairyChessComponent"
+    assert image_family("King") is None      # the Piece ludeme names it (KingComponent)
