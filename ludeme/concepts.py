@@ -21,6 +21,8 @@ concept name, optionally with a condition on the ludeme's own arguments:
     "@end cond result"                      Ludii's end-rule table (`END_FAMILIES`) applied to
                                             the concepts of condition `cond` and result `result`
     "CaptureSequence if at"                 when argument `at` is given
+    "@pieces if not moves"                  the concepts of every piece's moves (Ludii's
+                                            ForEachPiece with no moves of its own)
     terms joined by "and"; "or" between whole conditions is written as two entries.
 
 A ludeme's concepts are its own entries and those of every ludeme inside it;
@@ -113,7 +115,7 @@ def parse_entry(entry: str) -> tuple[str, tuple]:
     name = name.strip()
     if name.startswith("-") and name[1:2].islower():     # "-to.apply": leave that argument out
         return name, ()
-    if name.lstrip("-") not in catalog():
+    if name.lstrip("-") not in catalog() and name != "@pieces":
         raise ValueError(f"concept declaration {entry!r}: unknown concept {name!r}")
     terms = []
     for text in filter(None, (t.strip() for t in cond.split(" and "))):
@@ -151,8 +153,11 @@ def _value_text(value) -> str | None:
 class ConceptWalk:
     """Concepts of a typed ludeme tree, each node's computed once."""
 
-    def __init__(self):
+    def __init__(self, root=None):
         self._memo: dict[int, frozenset[str]] = {}
+        # The game's typed tree: "@pieces" reads the moves of its (piece ...) items.
+        self.root = root
+        self._pieces: frozenset[str] | None = None
         # Registered ludemes met that declare no concepts of their own (a subclass does not
         # inherit its parent's: an effect form is not its decision form), as (keyword kind).
         self.undeclared: set[str] = set()
@@ -205,6 +210,9 @@ class ConceptWalk:
                 out |= self.end_concepts(_argument(node, terms[0]), _argument(node, terms[1]))
             elif name.startswith("-") and name[1:2].islower():
                 left_out.add(name[1:])
+            elif name == "@pieces":
+                if all(self._holds(node, t) for t in terms):
+                    out |= self.piece_moves()
             elif all(self._holds(node, t) for t in terms):
                 (removed if name.startswith("-") else out).add(name.lstrip("-"))
         for p in type(node).params:
@@ -219,6 +227,26 @@ class ConceptWalk:
                         out.add(DIRECTION_CONCEPTS[word])
         return out, removed, left_out
 
+    def piece_moves(self) -> frozenset[str]:
+        """The concepts of the moves of every piece of the game (Ludii's ForEachPiece
+        without moves of its own reads every component's generator)."""
+        from .ludemes.base import Ludeme
+        if self._pieces is None:
+            self._pieces = frozenset()       # a piece's moves that name (forEach Piece)
+            found: set[str] = set()
+            stack = [self.root]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, (list, tuple)):
+                    stack.extend(node)
+                elif isinstance(node, Ludeme):
+                    generator = getattr(node, "generator", None)
+                    if type(node).keyword == "piece" and generator is not None:
+                        found |= self.of(generator)
+                    stack.extend(getattr(node, p.attr, None) for p in type(node).params)
+            self._pieces = frozenset(found)
+        return self._pieces
+
     def end_concepts(self, cond, result) -> set[str]:
         """Ludii's `EndConcepts`: the end families a condition triggers, won or lost by whom."""
         found = self.of(cond)
@@ -226,7 +254,11 @@ class ConceptWalk:
         kind = _value_text(_argument(result, "kind")) if result is not None else None
         out = set()
         for family, triggers, excluded in END_FAMILIES:
-            if not (found & triggers) or (found & excluded and not found & (triggers - {"NoPiece"})):
+            if family in ALL_TRIGGERS_NEEDED:
+                if not triggers <= found:
+                    continue
+            elif not (found & triggers) or (found & excluded
+                                            and not found & (triggers - {"NoPiece"})):
                 continue
             out.add(f"{family}End" if family != "Checkmate" else family)
             if kind == "Draw":
@@ -246,9 +278,10 @@ class ConceptWalk:
             result = not (arg is None or arg is False or arg == [] or arg == ())
         elif op == "has":
             result = value in self.of(arg)
-        elif op == "is":      # "is count" or, with its kind, "is countPieces"
+        elif op == "is":      # "is count", with its kind "is countPieces", or a class: "is IntConst"
             kind = getattr(type(arg), "kind", None) or ""
-            result = value in (getattr(type(arg), "keyword", None), f"{getattr(type(arg), 'keyword', '')}{kind}")
+            result = value in (getattr(type(arg), "keyword", None), type(arg).__name__,
+                               f"{getattr(type(arg), 'keyword', '')}{kind}")
         else:
             result = _value_text(arg) in value.split("|")
         return result != negated
@@ -295,6 +328,7 @@ END_FAMILIES = (
     ("NoTargetPiece", {"NoTargetPiece"}, set()),
     ("EliminatePieces", {"NoPieceNext", "CountPiecesNextComparison", "NoPiece"},
      {"NoPieceMover"}),
+    ("Checkmate", {"CanNotMove", "Threat"}, set()),
     ("Line", {"Line"}, set()),
     ("Connection", {"Connection"}, set()),
     ("Group", {"Group"}, set()),
@@ -307,6 +341,10 @@ END_FAMILIES = (
 
 # ---------------------------------------------------------------- the game frame
 
+# Families whose every trigger the condition must hold (Ludii's checkmate: a threat and
+# no move).
+ALL_TRIGGERS_NEEDED = {"Checkmate"}
+
 # Board shapes (built by ludeme.boards from the raw shape call): the concepts of
 # the shape ludeme, by its name and (for concentric boards) its first word.
 SHAPE_CONCEPTS = {
@@ -314,13 +352,10 @@ SHAPE_CONCEPTS = {
     "rectangle": ("RectangleShape", "SquareTiling", "RegularShape", "PolygonShape"),
     "hex": ("HexShape", "HexTiling", "RegularShape", "PolygonShape"),
     "tri": ("TriangleShape", "TriangleTiling", "RegularShape", "PolygonShape"),
-    "concentric": ("ConcentricTiling", "RegularShape", "PolygonShape"),
     "graph": ("PolygonShape",),
 }
 HEX_SHAPES = {"Star": "StarShape", "Diamond": "DiamondShape", "Triangle": "TriangleShape",
               "Rectangle": "RectangleShape"}
-CONCENTRIC_SHAPES = {"Square": ("SquareShape", "MorrisTiling"), "Triangle": ("TriangleShape",),
-                     "Hexagon": ("HexShape",)}
 
 BOARD_STYLES = {"ChessStyle", "GoStyle", "MancalaStyle", "PenAndPaperStyle", "ShibumiStyle",
                 "BackgammonStyle", "JanggiStyle", "XiangqiStyle", "ShogiStyle", "TableStyle",
@@ -371,6 +406,24 @@ def _calls(node, chosen=None):
         yield from _calls(node.value, chosen)
 
 
+def concentric_concepts(shape, words) -> set[str]:
+    """Ludii's (concentric ...) builds a regular polygon's rings (a shape word with rings:,
+    or sides:), a target (Target; with steps:, a wheel) or a wheel of cells per ring (an
+    array): each with its own concepts."""
+    from .syntax import Int, Named
+    named = {a.name: a.value for a in shape.args if isinstance(a, Named)}
+    wheel = {"ConcentricTiling", "CircleTiling", "CircleShape"}
+    if words[:1] == ["Target"]:
+        return wheel if "steps" in named else {"ConcentricTiling", "TargetShape"}
+    sides = {"Triangle": 3, "Square": 4, "Hexagon": 6}.get(words[0]) if words else None
+    if sides is None and isinstance(named.get("sides"), Int):
+        sides = named["sides"].value
+    if sides is None and "sides" not in named:
+        return wheel
+    out = {"ConcentricTiling", "MorrisTiling", "RegularShape", "PolygonShape"}
+    return out | {3: {"TriangleShape"}, 4: {"SquareShape"}, 6: {"HexShape"}}.get(sides, set())
+
+
 def shape_concepts(board_item) -> set[str]:
     """The concepts of the board's shape ludeme."""
     from .syntax import Call, Int, Named
@@ -381,8 +434,8 @@ def shape_concepts(board_item) -> set[str]:
     words = _words(shape)
     if shape.name == "hex" and set(words) & set(HEX_SHAPES):
         out = (out - {"HexShape"}) | {HEX_SHAPES[next(w for w in words if w in HEX_SHAPES)]}
-    if shape.name == "concentric" and words:
-        out |= set(CONCENTRIC_SHAPES.get(words[0], ()))
+    if shape.name == "concentric":
+        out = concentric_concepts(shape, words)
     sizes = [a.value for a in shape.args if isinstance(a, Int)]
     if shape.name == "rectangle" and (len(sizes) == 1 or len(set(sizes)) == 1):
         out = (out - {"RectangleShape"}) | {"SquareShape"}     # a square given as a rectangle
@@ -392,22 +445,53 @@ def shape_concepts(board_item) -> set[str]:
     return out
 
 
-# Ludii names a piece's image family by the folder of the image its name finds (the
-# names below are those of Ludii's checkers and animal images; chess-like names are the
-# Piece ludeme's own declarations).
-_ANIMALS = ("bear bull camel cat chick chicken cow coyote crab crocodile dog dove dragon duck "
-            "eagle elephant fish fox frog gazelle goat goose hare hen horse hyena jaguar "
-            "kangaroo koala lamb leopard lion lioness monkey mouse ox panther penguin prawn puma "
-            "rabbit rat rhino seal sheep snake tiger toad wolf")
-IMAGE_FAMILIES = {**{n: "CheckersComponent" for n in ("counter", "counterstar", "doublecounter")},
-                  **{n: "AnimalComponent" for n in _ANIMALS.split()}}
+# Ludii names a piece's image family by the folder of the image its name finds
+# (`ImageUtil.getImageFullPath`: the image whose file is the name, else the longest image
+# name inside it), unless the name is one the Piece ludeme declares (King, Pawn, ...) or
+# one drawn without an image (marker, ball, ...).
+IMAGES_FILE = Path(__file__).with_name("images.txt")
+IMAGE_FOLDER_FAMILIES = (("tafl", "TaflComponent"), ("animal", "AnimalComponent"),
+                         ("fairyChess", "FairyChessComponent"), ("chess", "ChessComponent"),
+                         ("ploy", "PloyComponent"), ("shogi", "ShogiComponent"),
+                         ("xiangqi", "XiangqiComponent"), ("stratego", "StrategoComponent"),
+                         ("Janggi", "JanggiComponent"), ("hand", "HandComponent"),
+                         ("checkers", "CheckersComponent"))
+NAMED_COMPONENTS = {"ball", "disc", "marker", "king", "king_nocross", "knight", "queen", "bishop",
+                    "bishop_nocross", "rook", "pawn"}
+UNDRAWN_IMAGES = {"marker", "ball", "seed", "ring", "chocolate", "null"}
+
+
+@cache
+def _images() -> list[tuple[str, str]]:
+    """(image name in lower case, its path) for every image, in Ludii's order."""
+    lines = IMAGES_FILE.read_text(encoding="utf-8").splitlines()
+    return [(p.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower(), p) for p in lines
+            if p and not p.startswith("#")]
+
+
+def image_family(name: str) -> str | None:
+    """The component concept of a piece's image family (None: no image, or no family)."""
+    low = name.lower()
+    if low in NAMED_COMPONENTS:
+        return None
+    path = next((p for short, p in _images() if short == low), None)
+    if path is None and low not in UNDRAWN_IMAGES:
+        best = None
+        for short, p in _images():
+            if short in low and (best is None or len(short) > len(best[0])):
+                best = (short, p)
+        path = best[1] if best else None
+    if path is None:
+        return None
+    return next((family for folder, family in IMAGE_FOLDER_FAMILIES if folder in path), None)
 
 
 # `(stackType ...)` kinds whose metadata sets Stack (Ludii's StackType.concepts).
 STACK_TYPES_DRAWN_AS_STACKS = {"backgammon", "default", "none", "reverse"}
 
-# `(piece Families {...})`: the families of piece images the game offers.
-PIECE_FAMILIES = {"Abstract": "MarkerComponent", "Themed": "AnimalComponent"}
+# `(piece Families {...})`: the families of piece images the game offers (Ludii's
+# PieceFamilies names only the abstract one; themed images are found by the pieces' names).
+PIECE_FAMILIES = {"Abstract": "MarkerComponent"}
 
 
 def metadata_concepts(metadata, chosen=None) -> set[str]:
@@ -546,14 +630,15 @@ def frame_concepts(game, typed, metadata, chosen=None) -> set[str]:
     if any(getattr(p, "dirn", None) for p in players):
         out |= {"PieceDirection", "PlayersWithDirections"}   # as Ludii's Player
     for comp in game.components[1:]:
-        family = IMAGE_FAMILIES.get(comp.name.rstrip("0123456789").lower())
+        family = image_family(comp.name.rstrip("0123456789"))
         if family:
             out.add(family)
     owned = {}
     for comp in game.components[1:]:
         owned.setdefault(comp.owner, set()).add(comp.name.rstrip("0123456789"))
     kinds = [owned.get(p, set()) for p in range(1, n + 1)]
-    if n > 1 and any(k != kinds[0] for k in kinds):
+    # As Ludii: asymmetric when some kind of player 1's is missing from another player's.
+    if n > 1 and any(kinds[0] - k for k in kinds[1:]):
         out.add("AsymmetricPiecesType")
     return out | styles
 
@@ -678,7 +763,7 @@ def compile_time(path: str, options=(), ruleset: str | None = None) -> GameConce
     ex = expand_file(path, list(options), ruleset)
     game = load(path, options, ruleset)
     typed = Builder().build(ex.game, Other, "")
-    walk = ConceptWalk()
+    walk = ConceptWalk(typed)
     chosen = set(ex.option_specs) | ({ex.ruleset.name} if ex.ruleset else set())
     found = set(walk.of(typed)) | frame_concepts(game, typed, ex.metadata, chosen) \
         | define_concepts(ex)

@@ -629,15 +629,23 @@ class State:
                 if store:
                     self.last_from_after, self.last_to_after = move.frm, move.to
 
-    def _apply_move_effects(self, move: Move, store: bool, done: list | None = None) -> None:
+    def _apply_move_effects(self, move: Move, store: bool, done: list | None = None,
+                            nested: bool = False) -> None:
         """Apply a move's actions, then its consequents (each evaluated now); `done`, if
-        given, receives every action applied, in order."""
+        given, receives every action applied, in order (with `nested`, a nested move's own
+        actions and consequents' instead of the nested move)."""
         actions = move.actions
-        if done is not None:
-            done.extend(actions)
         do_action = self.do_action
-        for a in actions:
-            do_action(a)
+        if done is None:
+            for a in actions:
+                do_action(a)
+        else:
+            for a in actions:
+                if nested and a[0] == A_SUBMOVE:    # its actions and consequents, each recorded
+                    self._apply_move_effects(a[1], False, done, True)
+                else:
+                    done.append(a)
+                    do_action(a)
         if store:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
             self.last_level_to = move.level_to
@@ -650,7 +658,7 @@ class State:
             saved = (c.from_, c.to, c.site, c.player)
             c.from_ = c.to = c.site = c.player = UNDEFINED
             for m in consequent(c):
-                self._apply_move_effects(m, False, done)
+                self._apply_move_effects(m, False, done, nested)
             c.from_, c.to, c.site, c.player = saved
 
     def apply(self, move: Move) -> None:

@@ -343,7 +343,8 @@ class Not(Bool):
                 "IsFriend if cond has IsEnemy and not cond has IsFriend",
                 "-IsEmpty if cond has IsEmpty and not cond has IsFriend and not cond has IsEnemy",
                 "IsEnemy if cond has IsEmpty and not cond has IsFriend and not cond has IsEnemy",
-                "IsFriend if cond has IsEmpty and not cond has IsFriend and not cond has IsEnemy")
+                "IsFriend if cond has IsEmpty and not cond has IsFriend and not cond has IsEnemy",
+                "-NoTargetPiece if cond has NoTargetPiece")
 
     params = (P("cond", Bool),)
 
@@ -370,7 +371,7 @@ _COMPARE = {  # one closure per operator: no operator call in the hot path
 
 def _comparison(op):
     class Cmp(Bool):
-        concepts = ({"eq": "Equal", "ne": "NotEqual", "lt": "LesserThan", "le": "LesserThanOrEqual", "gt": "GreaterThan", "ge": "GreaterThanOrEqual"}[op.__name__], "CountPiecesComparison if a is countPieces", "CountPiecesComparison if b is countPieces", "CountPiecesMoverComparison if a is countPieces and a.role == Mover", "CountPiecesMoverComparison if b is countPieces and b.role == Mover", "CountPiecesNextComparison if a is countPieces and a.role == Next|Player", "CountPiecesNextComparison if b is countPieces and b.role == Next|Player") + (("IsPieceAt if a is what and b is id", "IsPieceAt if b is what and a is id", "NoPiece if a is countPieces and b == 0", "NoPiece if b is countPieces and a == 0") if op is operator.eq else ())
+        concepts = ({"eq": "Equal", "ne": "NotEqual", "lt": "LesserThan", "le": "LesserThanOrEqual", "gt": "GreaterThan", "ge": "GreaterThanOrEqual"}[op.__name__], "CountPiecesComparison if a is countPieces", "CountPiecesComparison if b is countPieces", "CountPiecesMoverComparison if a is countPieces and a.role == Mover", "CountPiecesMoverComparison if b is countPieces and b.role == Mover", "CountPiecesNextComparison if a is countPieces and a.role == Next|Player", "CountPiecesNextComparison if b is countPieces and b.role == Next|Player") + (("IsPieceAt if a is what and b is id", "IsPieceAt if b is what and a is id", "NoPiece if a is countPieces and b == 0", "NoPiece if b is countPieces and a == 0", "NoPieceMover if a is countPieces and b == 0 and a.role == Mover", "NoPieceMover if b is countPieces and a == 0 and b.role == Mover", "NoPieceNext if a is countPieces and b == 0 and a.role == Next", "NoPieceNext if b is countPieces and a == 0 and b.role == Next", "ProgressCheck if a is counter and b is IntConst", "ProgressCheck if b is counter and a is IntConst", "NoTargetPiece if a is where and b is IntConst and b == -1", "NoTargetPiece if b is where and a is IntConst and a == -1", "Contains if a is where and b is mapEntry", "Contains if b is where and a is mapEntry") if op is operator.eq else ())
         params = (P("a", IntFn), P("b", IntFn))
 
         def compile(self, env):

@@ -365,7 +365,7 @@ class Priority(Moves):
 @ludeme("set", "NextPlayer")
 class SetNextPlayer(Moves):
     """`(set NextPlayer <player>)`: who moves after this turn."""
-    concepts = ("SetNextPlayer",)
+    concepts = ()      # Ludii's SetNextPlayer names the concept only as a decision
 
     params = (P("player", IntFn), P("then", "Then", opt=True))
 

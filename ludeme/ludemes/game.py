@@ -78,7 +78,7 @@ class Board(Item):
 class Piece(Item):
     """`(piece "Name" [Each|P1|...] [dirn] [moves])`: without a role, one piece per player
     (Ludii's default role is Each)."""
-    concepts = ("Piece", "ForEachPiece if generator", "ControlFlowStatement if generator", "MarkerComponent if name == Marker", "DiscComponent if name == Disc", "PawnComponent if name == Pawn", "KingComponent if name == King", "QueenComponent if name == Queen", "KnightComponent if name == Knight", "RookComponent if name == Rook", "BishopComponent if name == Bishop", "BallComponent if name == Ball")
+    concepts = ("Piece", "ForEachPiece if generator", "ControlFlowStatement if generator", "MarkerComponent if name == Marker", "DiscComponent if name == Disc", "PawnComponent if name == Pawn", "KingComponent if name == King|King_noCross|king|king_nocross", "QueenComponent if name == Queen", "KnightComponent if name == Knight", "RookComponent if name == Rook", "BishopComponent if name == Bishop|Bishop_noCross|bishop|bishop_nocross", "BallComponent if name == Ball")
 
     params = (P("name", LitStr), P("role", RoleType, opt=True, default="Each"),
               P("dirn", DirWord, opt=True), P("flips", "Flips", opt=True),

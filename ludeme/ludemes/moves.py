@@ -459,7 +459,7 @@ class PassEffect(Moves):
 @ludeme("forEach", "Piece")
 class ForEachPiece(Moves):
     """`(forEach Piece ["Name"|{names}] [moves] [player] [(then ...)])`: moves of the mover's pieces."""
-    concepts = ("ForEachPiece", "ControlFlowStatement")
+    concepts = ("ForEachPiece", "ControlFlowStatement", "@pieces if not moves")
 
     params = (P("on", SiteType, opt=True), P("names", LitStr, opt=True, many=True),
               P("moves", Moves, opt=True), P("role", RoleType, opt=True),
@@ -820,7 +820,7 @@ class MoveHop(Moves):
     within `after` steps and must satisfy the to condition. Between and to
     effects are evaluated when the move is generated and become its actions.
     """
-    concepts = ("HopDecision", "-to.apply", "HopDecisionMoreThanOne if between.range", "HopDecisionMoreThanOne if between.before and not between.before == 0|1", "HopDecisionMoreThanOne if between.after and not between.after == 0|1", "HopCaptureMoreThanOne if between.range and between.apply has RemoveEffect", "HopCapture if between.apply has RemoveEffect", "ReplacementCapture if to.apply has RemoveEffect", "HopDecisionEnemyToEmpty if between.if has IsEnemy and to.if has IsEmpty", "HopDecisionFriendToEmpty if between.if has IsFriend and to.if has IsEmpty", "HopDecisionEnemyToEnemy if between.if has IsEnemy and to.if has IsEnemy", "HopDecisionFriendToEnemy if between.if has IsFriend and to.if has IsEnemy", "HopDecisionEnemyToFriend if between.if has IsEnemy and to.if has IsFriend", "HopDecisionFriendToFriend if between.if has IsFriend and to.if has IsFriend", "AdjacentDirection if not dirn")
+    concepts = ("HopDecision", "-to.apply", "HopDecisionMoreThanOne if between.range", "HopDecisionMoreThanOne if between.before and not between.before == 0|1", "HopDecisionMoreThanOne if between.after and not between.after == 0|1", "HopCaptureMoreThanOne if between.range and between.apply has RemoveEffect", "HopCaptureMoreThanOne if then has HopDecisionMoreThanOne and between.apply has RemoveEffect", "HopCaptureMoreThanOne if then has HopDecisionMoreThanOne and then has HopCapture", "HopCaptureMoreThanOne if between.range and then has HopCapture", "HopCapture if between.apply has RemoveEffect", "ReplacementCapture if to.apply has RemoveEffect", "HopDecisionEnemyToEmpty if between.if has IsEnemy and to.if has IsEmpty", "HopDecisionFriendToEmpty if between.if has IsFriend and to.if has IsEmpty", "HopDecisionEnemyToEnemy if between.if has IsEnemy and to.if has IsEnemy", "HopDecisionFriendToEnemy if between.if has IsFriend and to.if has IsEnemy", "HopDecisionEnemyToFriend if between.if has IsEnemy and to.if has IsFriend", "HopDecisionFriendToFriend if between.if has IsFriend and to.if has IsFriend", "AdjacentDirection if not dirn")
 
     params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
               P("between", "BetweenSpec", opt=True), P("to", "ToSpec"),
