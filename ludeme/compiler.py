@@ -319,6 +319,13 @@ def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> G
         env.facing_of[idx] = facing.get(owner) or piece.dirn or "N"
         if piece.dirn or owner in facing:
             env.facing_declared.add(idx)
+        # Ludii's maxState/maxCount/maxValue only widen the bits its per-site storage keeps
+        # for a level's state, count and value (Game.maximalLocalStates and friends, which
+        # size ContainerState's chunks and Add's action cache); our stores hold whole
+        # ints, so every value up to any such bound is kept exactly, as Ludii keeps it.
+        for bound in ("maxState", "maxCount", "maxValue"):
+            if (limit := getattr(piece, bound)) is not None and limit < 0:
+                raise piece.fail(f"'{bound}:' must be 0 or more, found {limit}")
     _static_regions(env, items)
     for it in items:
         if isinstance(it, G.MapL):
