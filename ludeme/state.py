@@ -199,9 +199,17 @@ _FIELD_INDEX = {"state": _STATE, "rotation": _ROT, "value": _VALUE}
 
 
 class StackSites:
-    """Stacks of levels per site (Ludii's ContainerStateStacks), with top-level views."""
+    """Stacks of levels per site (Ludii's ContainerStateStacks), with top-level views.
 
-    __slots__ = ("stacks", "who", "what", "count", "state", "rotation", "value", "hand_from")
+    Like Ludii's ChunkStack, a level's state, rotation and value outlive the piece in some
+    cases: removing a piece from a given level (not the top piece) shifts the levels above
+    down and leaves the old top's data one place above the new top, and a piece pushed
+    without data of its own (an add, or a top piece moved, which Ludii re-adds by what
+    and owner alone) takes whatever data its level was left with. `residue` keeps that
+    data per site: level index -> (state, rotation, value), read only above the stack."""
+
+    __slots__ = ("stacks", "who", "what", "count", "state", "rotation", "value", "hand_from",
+                 "residue")
     stacking = True
 
     def __init__(self, total_sites: int, hand_from: int):
@@ -213,6 +221,7 @@ class StackSites:
         self.rotation = [0] * total_sites
         self.value = [0] * total_sites
         self.hand_from = hand_from
+        self.residue: dict[int, list[tuple[int, int, int]]] = {}
 
     def copy(self) -> "StackSites":
         s = StackSites.__new__(StackSites)
@@ -220,7 +229,36 @@ class StackSites:
         s.who, s.what, s.count = self.who[:], self.what[:], self.count[:]
         s.state, s.rotation, s.value = self.state[:], self.rotation[:], self.value[:]
         s.hand_from = self.hand_from
+        s.residue = {site: left[:] for site, left in self.residue.items()}
         return s
+
+    def _leave(self, site: int, index: int, data: tuple[int, int, int]) -> None:
+        """Keep `data` as what level `index` of a site was left with."""
+        left = self.residue.setdefault(site, [])
+        if len(left) <= index:
+            left.extend([(0, 0, 0)] * (index + 1 - len(left)))
+        left[index] = data
+
+    def _left(self, site: int, index: int) -> list[int]:
+        """The state, rotation and value level `index` of a site was left with."""
+        left = self.residue.get(site)
+        return list(left[index]) if left is not None and index < len(left) else [0, 0, 0]
+
+    def _pop_level(self, site: int, i: int) -> list[int]:
+        """Take out level i as Ludii's remove(site, level): the top index keeps the old
+        top's data (a removal from the top of the stack by level keeps the piece's own)."""
+        st = self.stacks[site]
+        top = st[-1]
+        piece = st.pop(i)
+        self._leave(site, len(st), (top[_STATE], top[_ROT], top[_VALUE]))
+        return piece
+
+    def _pop_top(self, site: int) -> list[int]:
+        """Take the top piece as Ludii's remove(site): its level is left with no data."""
+        piece = self.stacks[site].pop()
+        if site in self.residue:
+            self._leave(site, len(self.stacks[site]), (0, 0, 0))
+        return piece
 
     def _sync(self, site: int) -> None:
         st = self.stacks[site]
@@ -264,33 +302,54 @@ class StackSites:
     # -- writing ---------------------------------------------------------------
     def clear(self, site: int) -> None:
         self.stacks[site] = []
+        self.residue.pop(site, None)        # Ludii's removeStack drops the whole stack
         self._sync(site)
 
-    def add(self, site: int, what: int, who: int, count: int, state: int = 0,
+    def add(self, site: int, what: int, who: int, count: int, state: int | None = None,
             rotation: int = 0, value: int = 0, level: int = TOP) -> None:
-        """Push `count` pieces on the stack (or insert them at `level`)."""
+        """Push `count` pieces on the stack (or insert them at `level`). Pushed without
+        a state (None), a piece takes the data its level was left with (Ludii's addItem
+        by what and owner); inserted, it has the data given (or none)."""
         st = self.stacks[site]
-        at = len(st) if level == TOP or level > len(st) else max(0, level)
-        for _ in range(count):
-            st.insert(at, [what, who, state, rotation, value])
+        if level == TOP or level >= len(st):
+            for _ in range(count):
+                data = self._left(site, len(st)) if state is None else [state, rotation, value]
+                st.append([what, who, *data])
+        else:
+            at = max(0, level)
+            for _ in range(count):
+                st.insert(at, [what, who, state or 0, rotation, value])
         self._sync(site)
 
     def remove(self, site: int, level: int = TOP) -> None:
+        """Take the top piece (TOP), or the piece at `level` (Ludii's remove by level)."""
         i = self._index(site, level)
         if i is not None:
-            self.stacks[site].pop(i)
+            if level == TOP:
+                self._pop_top(site)
+            else:
+                self._pop_level(site, i)
             self._sync(site)
 
     def move(self, frm: int, to: int, level_from: int = TOP, level_to: int = TOP) -> None:
-        """Move one level from `frm` to the top of `to` (or to `level_to`)."""
+        """Move one level from `frm` to the top of `to` (or to `level_to`). The top piece
+        moves as Ludii's ActionMoveTopPiece: re-added by what and owner, it takes the data
+        its new level was left with; a piece taken from a level keeps its own."""
         i = self._index(frm, level_from)
         if i is None:
             return
-        piece = self.stacks[frm].pop(i)
+        if level_from == TOP:
+            piece = self._pop_top(frm)
+        else:
+            piece = self._pop_level(frm, i)
         self._sync(frm)
         st = self.stacks[to]
-        at = len(st) if level_to == TOP or level_to > len(st) else max(0, level_to)
-        st.insert(at, piece)
+        if level_to == TOP or level_to > len(st):
+            if level_from == TOP:
+                piece[_STATE:] = self._left(to, len(st))
+            st.append(piece)
+        else:
+            st.insert(max(0, level_to), piece)
         self._sync(to)
 
     def move_stack(self, frm: int, to: int) -> None:

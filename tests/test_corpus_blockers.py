@@ -5,6 +5,7 @@ import pytest
 
 from ludeme.api import load
 from ludeme.errors import LudemeError
+from ludeme.state import StackSites
 
 from conftest import assert_corpus_trace_agrees
 
@@ -36,12 +37,60 @@ def test_piece_storage_bound_below_zero_is_refused(tmp_path):
         _load(tmp_path, items='(piece "Disc" Each maxState:-1)')
 
 
+# -- (sites Board <SiteType>) -----------------------------------------------------------
+
+@pytest.mark.parametrize("region,size", [("(sites Board)", 9), ("(sites Board Cell)", 9),
+                                         ("(sites Board Vertex)", 16),
+                                         ("(sites Board Edge)", 24)])
+def test_sites_board_of_a_site_type_lists_that_types_indices(tmp_path, region, size):
+    # A 3x3 board of cells has 16 vertices and 24 edges; Ludii's region holds their indices.
+    for n, playable in ((size, True), (size + 1, False)):
+        game = _load(tmp_path, play=f'(if (= {n} (count Sites in:{region})) '
+                                    '(move Add (to (sites Empty))))')
+        # Without a move, Ludii's player passes.
+        assert (len(game.new_initial_state().legal_moves()) == 9) == playable
+
+
+# -- a stack level's data outlives its piece (Ludii's ChunkStack) -------------------------
+
+def test_a_level_keeps_the_data_of_the_piece_removed_from_it_by_level():
+    s = StackSites(9, 9)
+    s.add(0, 1, 1, 1)
+    s.add(0, 2, 2, 1)
+    s.set_field("state", 0, 2, 0)           # the bottom piece's state is 2
+    s.move(0, 4, 1)                         # the top piece, taken by level, keeps its own
+    s.move(0, 5, 0)                         # the bottom one too: level 0 is left with 2
+    assert s.level(4)[2] == 0 and s.level(5)[2] == 2
+    s.add(0, 1, 1, 1)                       # pushed without data: takes what level 0 kept
+    assert s.level(0)[2] == 2
+
+
+def test_a_top_piece_moved_or_removed_takes_or_leaves_no_data_of_its_own():
+    s = StackSites(9, 9)
+    s.add(0, 1, 1, 1, state=3)
+    s.move(0, 1)                            # Ludii re-adds a moved top piece by what/owner
+    assert s.level(1)[2] == 0
+    s.set_field("state", 1, 3)
+    s.remove(1)                             # removing the top piece clears its level
+    s.add(1, 1, 1, 1)
+    assert s.level(1)[2] == 0
+    s.add(2, 1, 1, 1, state=3)              # data given is data kept
+    assert s.level(2)[2] == 3
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
           "board_space_connection_Bipartisan_Y",
           "board_war_replacement_checkmate_chaturanga_Persian_Chess_with_a_Queen",
-          "board_war_replacement_eliminate_all_Tank_Tactics"]
+          "board_war_replacement_eliminate_all_Tank_Tactics",
+          # (sites Board Vertex) on boards played on edges, and Puluc's stack levels
+          "board_race_reach_Tasholiwe", "board_war_replacement_eliminate_all_A_Kaakil",
+          "board_war_replacement_eliminate_all_Aj_Sakakil",
+          "board_war_replacement_eliminate_all_Aj_Sayil",
+          "board_war_replacement_eliminate_all_Aj_Tiwil",
+          "board_war_replacement_eliminate_all_Boolik",
+          "board_war_replacement_eliminate_all_Puluc"]
 
 
 @pytest.mark.parametrize("name", CORPUS)

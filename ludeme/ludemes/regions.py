@@ -71,14 +71,20 @@ def _container_sites(env, lud):
 
 @ludeme("sites", "Board")
 class SitesBoard(Region):
-    """`(sites Board)`: every board site."""
+    """`(sites Board [Vertex|Edge|Cell])`: every board site, or every site of that type
+    (as Ludii's SitesBoard: the indices of the board's vertices, edges or cells, whichever
+    the board is played on). Example: `(regions "AllSites" (sites Board Vertex))`."""
 
     distinct = True   # never lists a site twice
 
     params = (P("type", SiteType, opt=True),)
 
     def compile(self, env):
-        allsites = tuple(range(env.num_board_sites))
+        if self.type in (None, env.board.site_type):
+            allsites = tuple(range(env.num_board_sites))
+        else:
+            allsites = tuple(range({"Vertex": env.board.num_vertices, "Edge": env.board.num_edges,
+                                    "Cell": env.board.num_cells}[self.type]))
         return lambda c: allsites
 
 
