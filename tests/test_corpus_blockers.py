@@ -78,6 +78,27 @@ def test_a_top_piece_moved_or_removed_takes_or_leaves_no_data_of_its_own():
     assert s.level(2)[2] == 3
 
 
+# -- (size Territory <role>) -------------------------------------------------------------
+
+@pytest.mark.parametrize("start,p1,p2", [
+    ("", 9, 9),                                             # one empty area, seeing no one
+    ('(place "Disc1" (sites {0 1 2 3 5 6 7 8}))', 1, 0),    # the centre is P1's eye
+    ('(place "Disc1" 0) (place "Disc2" 8)', 0, 0),          # the area sees both players
+])
+def test_size_territory_counts_empty_areas_bordered_by_the_player(tmp_path, start, p1, p2):
+    for role, size in (("P1", p1), ("P2", p2)):
+        for n, holds in ((size, True), (size + 1, False)):
+            game = _load(tmp_path, start=start, play=f'(if (= {n} (size Territory {role})) '
+                                                     '(move Add (to (sites Empty))))')
+            moves = game.new_initial_state().legal_moves()
+            assert (str(moves[0]) != "Pass") == holds, (role, n)
+
+
+def test_size_territory_refuses_another_site_type(tmp_path):
+    with pytest.raises(LudemeError, match="not supported yet"):
+        _load(tmp_path, play='(if (= 0 (size Territory Vertex P1)) (move Pass))')
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
@@ -90,7 +111,10 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           "board_war_replacement_eliminate_all_Aj_Sayil",
           "board_war_replacement_eliminate_all_Aj_Tiwil",
           "board_war_replacement_eliminate_all_Boolik",
-          "board_war_replacement_eliminate_all_Puluc"]
+          "board_war_replacement_eliminate_all_Puluc",
+          # (size Territory ...)
+          "board_space_territory_Mig_Mang", "board_space_territory_Weiqi",
+          "reconstruction_done_board_space_territory_Yi"]
 
 
 @pytest.mark.parametrize("name", CORPUS)

@@ -9,7 +9,7 @@ from . import directions, leaping, war  # noqa: F401
 from . import foreach, intarray, sites_moves, swap, votes  # noqa: F401
 from . import foreach_direction, is_player  # noqa: F401
 from . import effects_capture, ints_count, is_component, move_set, note, set_site  # noqa: F401
-from . import sites_line_of_sight  # noqa: F401
+from . import sites_line_of_sight, territory  # noqa: F401
 from . import groups, limits, line_of_sight, meta, pattern, region_foreach, related  # noqa: F401
 # Board ludemes are typed ludemes too (graph functions, constant arithmetic, containers):
 # importing their modules registers them.
