@@ -99,6 +99,19 @@ def test_size_territory_refuses_another_site_type(tmp_path):
         _load(tmp_path, play='(if (= 0 (size Territory Vertex P1)) (move Pass))')
 
 
+# -- (fromTo ... stack:True) ----------------------------------------------------------------
+
+@pytest.mark.parametrize("count,left,moved", [("", 0, 3), ("count:2", 1, 2), ("count:1", 2, 1)])
+def test_from_to_stack_moves_the_stack_or_its_top_levels(tmp_path, count, left, moved):
+    game = _load(tmp_path, start='(place Stack "Disc1" 0 count:2) (place Stack "Disc2" 0)',
+                 play='(move Select (from 0) (then (fromTo (from (last To)) (to 4) '
+                      f'{count} stack:True)))')
+    s = game.new_initial_state()
+    s.apply(s.legal_moves()[0])
+    assert (s.size_stack(0), s.size_stack(4)) == (left, moved)
+    assert s.who[4] == 2                        # the top piece stays on top
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
@@ -114,7 +127,9 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           "board_war_replacement_eliminate_all_Puluc",
           # (size Territory ...)
           "board_space_territory_Mig_Mang", "board_space_territory_Weiqi",
-          "reconstruction_done_board_space_territory_Yi"]
+          "reconstruction_done_board_space_territory_Yi",
+          # (fromTo ... stack:True)
+          "board_race_escape_Thaayam", "board_space_territory_Lava"]
 
 
 @pytest.mark.parametrize("name", CORPUS)

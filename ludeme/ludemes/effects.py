@@ -6,11 +6,11 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ..engine import A_MOVE, A_MOVE_LEVEL, A_NEXT, A_PASS, A_SET_VAR, Move, Result
+from ..engine import A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from ..state import TOP
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType,
                    SiteType, ludeme)
-from .moves import MoveAdd, _side_effect, _then, typed_sites_fn
+from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
 
 @ludeme("fromTo")
@@ -29,9 +29,12 @@ class FromTo(Moves):
               P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
 
     def compile(self, env):
-        for name in ("copy", "stack"):
-            if getattr(self, name):
-                raise self.fail(f"(fromTo ... {name}:True) is not supported yet")
+        if self.copy:
+            raise self.fail("(fromTo ... copy:True) is not supported yet")
+        # stack:True moves the whole stack, or with count: its top `count` levels in
+        # order (Ludii's ActionStackMove), as (move ... stack:True) does; it makes the game
+        # a stacking one.
+        stack_kind = _moving_action(env, self, True) if self.stack else None
         if self.mover is not None:
             raise self.fail("(fromTo ... mover:) is not supported yet")
         if self.to.level is not None:
@@ -68,9 +71,15 @@ class FromTo(Moves):
                     n = count(c) if count is not None else 1
                     c.from_, c.to = frm, to
                     if to_cond is None or to_cond(c):
-                        act = (A_MOVE, frm, to) if level is None else \
-                            (A_MOVE_LEVEL, frm, level(c), to, TOP)
-                        acts = [act] * n if side is None else [*side(c), *[act] * n]
+                        if level is not None:    # with a level, that one piece moves
+                            moving = [(A_MOVE_LEVEL, frm, level(c), to, TOP)] * n
+                        elif stack_kind is None:
+                            moving = [(A_MOVE, frm, to)] * n
+                        elif count is None:
+                            moving = [(stack_kind, frm, to)]
+                        else:
+                            moving = [(A_MOVE_N, frm, to, n)]
+                        acts = moving if side is None else [*side(c), *moving]
                         out.append(Move(frm, to, 0, acts, then))
                     c.from_ = saved[0]
             c.from_, c.to = saved
