@@ -112,6 +112,22 @@ def test_from_to_stack_moves_the_stack_or_its_top_levels(tmp_path, count, left, 
     assert s.who[4] == 2                        # the top piece stays on top
 
 
+# -- (move Slide ... stack:True) ------------------------------------------------------------
+
+@pytest.mark.parametrize("stack,left,moved", [("stack:True", 0, 3), ("", 2, 1)])
+def test_slide_with_stack_moves_the_whole_stack(tmp_path, stack, left, moved):
+    game = _load(tmp_path, start='(place Stack "Disc1" 0 count:3)',
+                 play=f'(move Slide (from 0) E {stack})')
+    s = game.new_initial_state()
+    s.apply(next(m for m in s.legal_moves() if m.to == 2))
+    assert (s.size_stack(0), s.size_stack(2)) == (left, moved)
+
+
+def test_slide_along_a_track_with_stack_is_refused(tmp_path):
+    with pytest.raises(LudemeError, match="stack:True"):
+        _load(tmp_path, play='(move Slide (from 0) "AllTracks" stack:True)')
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",

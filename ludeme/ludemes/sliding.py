@@ -10,9 +10,9 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ..engine import A_ADD, A_MOVE, Move
-from .base import Bool, DirWord, IntFn, LitStr, Moves, P, ludeme
-from .moves import _effect_actions, _then
+from ..engine import A_ADD, Move
+from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
+from .moves import _effect_actions, _moving_action, _then
 
 
 def slide_rules(slide, env, along: str):
@@ -51,6 +51,7 @@ class MoveSlide(Moves):
     With a track name (or "AllTracks") it follows the board's tracks instead, as
     Surakarta's pieces go round its loops (see `slide_track`), e.g.
     `(move Slide "AllTracks" (to if:(is Enemy (who at:(to))) (apply (remove (to)))))`.
+    `stack:True` slides the whole stack, as a step with `stack:True` moves it.
     """
     concepts = ("SlideDecision", "LineOfSight", "Contains if not to.if", "AdjacentDirection if not dirn",
                 # As Ludii's Slide: the sites passed (between if:) classify the decision, and
@@ -63,12 +64,16 @@ class MoveSlide(Moves):
     params = (P("from_", "FromSpec", opt=True), P("track", LitStr, opt=True),
               P("dirn", (DirWord, "Directions"), opt=True),
               P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
+              P("stack", LitBool, opt=True, named=True, default=False),
               P("then", "Then", opt=True))
 
     def compile(self, env):
         if self.track is not None:
+            if self.stack:
+                raise self.fail("(move Slide <track> ... stack:True) is not supported yet")
             from .slide_track import compile_track_slide
             return compile_track_slide(self, env)
+        kind = _moving_action(env, self, self.stack)
         if self.from_ is not None:
             self.from_.refuse("level", "if_", why="Ludii's Slide reads only the start site")
         from_fn = env.site_fn(self.from_)
@@ -125,7 +130,7 @@ class MoveSlide(Moves):
                             acts = []
                             if effect is not None:
                                 acts.extend(_effect_actions(effect, c))
-                            acts.append((A_MOVE, frm, to_site))
+                            acts.append((kind, frm, to_site))
                             if trail is not None:
                                 acts.extend(trail_actions(c, steps, k))
                             if passed is not None:
@@ -138,7 +143,7 @@ class MoveSlide(Moves):
                         if not go(c):
                             break
                         if lo <= k:
-                            acts = [(A_MOVE, frm, to_site)]
+                            acts = [(kind, frm, to_site)]
                             if trail is not None:
                                 acts.extend(trail_actions(c, steps, k))
                             if passed is not None:
