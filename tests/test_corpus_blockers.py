@@ -128,6 +128,22 @@ def test_slide_along_a_track_with_stack_is_refused(tmp_path):
         _load(tmp_path, play='(move Slide (from 0) "AllTracks" stack:True)')
 
 
+# -- (is Blocked ...) ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("middle,blocked", [("3 4 5", True), ("3 4", False), ("", False)])
+def test_is_blocked_when_no_path_of_own_or_empty_sites_joins_the_regions(
+        tmp_path, middle, blocked):
+    # P1 owns the top and bottom rows; P2's pieces across the middle row cut every path.
+    items = '(piece "Disc" Each) (regions P1 {(sites Top) (sites Bottom)})'
+    start = f'(place "Disc2" (sites {{{middle}}}))' if middle else ""
+    for condition, holds in (("(is Blocked P1)", blocked), ("(is Blocked 1 P1)", False),
+                             ("(is Blocked {(sites {0}) (sites {8})})", blocked)):
+        game = _load(tmp_path, items=items, start=start,
+                     play=f'(if {condition} (move Add (to (sites Empty))))')
+        moves = game.new_initial_state().legal_moves()
+        assert (str(moves[0]) != "Pass") == holds, condition
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
@@ -145,7 +161,9 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           "board_space_territory_Mig_Mang", "board_space_territory_Weiqi",
           "reconstruction_done_board_space_territory_Yi",
           # (fromTo ... stack:True)
-          "board_race_escape_Thaayam", "board_space_territory_Lava"]
+          "board_race_escape_Thaayam", "board_space_territory_Lava",
+          # (is Blocked ...)
+          "board_space_connection_Three-Player_Hex"]
 
 
 @pytest.mark.parametrize("name", CORPUS)

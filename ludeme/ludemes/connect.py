@@ -31,6 +31,25 @@ def static_regions(kind: str, board, lud) -> list[frozenset]:
     return [r for r in regions if r]
 
 
+def regions_to_join(lud, env):
+    """(c, player) -> the regions `lud` names, as Ludii's IsConnected and IsBlocked gather
+    them: the regions the player owns (each region function of a `(regions P1 {...})`
+    item its own region) for a role, each side or corner for a static region type, or
+    the regions given."""
+    given = sum(x is not None and x != [] for x in (lud.regions, lud.role, lud.regionType))
+    if given != 1:
+        raise lud.fail(f"({lud.keyword} {lud.kind} ...) needs one of regions, a role or a "
+                       "region type")
+    if lud.role is not None:
+        parts = env.equipment.region_parts
+        return lambda c, player: [frozenset(r) for r in parts.get(player, ())]
+    if lud.regionType is not None:
+        fixed = static_regions(lud.regionType, env.board, lud)
+        return lambda c, player: list(fixed)
+    fns = [env.compile(r) for r in lud.regions]
+    return lambda c, player: [frozenset(f(c)) for f in fns]
+
+
 @ludeme("is", "Connected")
 class IsConnected(Bool):
     """`(is Connected [N] [at:<site>] [directions] {<regions>} | <role>)`.
@@ -55,31 +74,12 @@ class IsConnected(Bool):
               P("regionType", RegionTypeStatic, opt=True))
 
     def compile(self, env):
-        given = sum(x is not None and x != [] for x in (self.regions, self.role, self.regionType))
-        if given != 1:
-            raise self.fail("(is Connected ...) needs one of regions, a role or a region type")
+        regions_of = regions_to_join(self, env)
         at = env.compile(self.at) if self.at is not None else (lambda c: c.s.last_to)
         steps = env.step_targets(self.dirn or "Adjacent", self)
         nsites = env.num_board_sites
         number = self.number
-        if self.role is not None:
-            player_fn = env.role_id(self.role, self)
-            parts = env.equipment.region_parts
-
-            def regions_of(c, player):
-                return [frozenset(r) for r in parts.get(player, ())]
-        elif self.regionType is not None:
-            player_fn = None
-            fixed = static_regions(self.regionType, env.board, self)
-
-            def regions_of(c, player):
-                return list(fixed)
-        else:
-            player_fn = None
-            fns = [env.compile(r) for r in self.regions]
-
-            def regions_of(c, player):
-                return [frozenset(f(c)) for f in fns]
+        player_fn = env.role_id(self.role, self) if self.role is not None else None
 
         def connected(c):
             frm = at(c)
@@ -120,3 +120,62 @@ class IsConnected(Bool):
                 i += 1
             return False
         return connected
+
+
+@ludeme("is", "Blocked")
+class IsBlocked(Bool):
+    """`(is Blocked [N] [directions] {<regions>} | <role> | <region type>)`: no path of the
+    player's pieces and empty sites joins the regions any more (Ludii's IsBlocked).
+
+    As Ludii: from each site of the first region (a start holding the player's piece or
+    nothing), the group of the player's pieces and empty sites grows along the directions
+    (Adjacent by default), counting the other regions it reaches; the start's own region
+    counts first, so with N = 1 nothing is ever blocked. Blocked when no start reaches N
+    regions (all of them by default). With a role, the regions are those the player owns;
+    the player is the role's (the mover without one). Example (three-player Hex):
+
+        (forEach NonMover if:(is Blocked Player) (result Player Loss))
+    """
+    concepts = ("Connection", "AdjacentDirection if not dirn")
+
+    params = (P("type", SiteType, opt=True), P("number", LitInt, opt=True),
+              P("dirn", DirWord, opt=True), P("regions", Region, opt=True, many=True),
+              P("role", RoleType, opt=True), P("regionType", RegionTypeStatic, opt=True))
+
+    def compile(self, env):
+        regions_of = regions_to_join(self, env)
+        steps = env.step_targets(self.dirn or "Adjacent", self)
+        number = self.number
+        player_fn = env.role_id(self.role, self) if self.role is not None else (
+            lambda c: c.s.mover)
+
+        def blocked(c):
+            who, what = c.s.who, c.s.what
+            player = player_fn(c)
+            regions = regions_of(c, player)
+            need = number if number is not None else len(regions)
+            if not regions:
+                raise self.fail("(is Blocked ...) has no region to start from")
+            for frm in sorted(regions[0]):
+                others = regions[1:]
+                done = 1                    # the start's own region
+                if done == need:
+                    return False
+                if who[frm] != player and what[frm] != 0:
+                    continue
+                group, seen, i = [frm], {frm}, 0
+                while i < len(group):
+                    for to in steps[group[i]]:
+                        if to in seen or (who[to] != player and what[to] != 0):
+                            continue
+                        seen.add(to)
+                        group.append(to)
+                        for k in range(len(others) - 1, -1, -1):
+                            if to in others[k]:
+                                done += 1
+                                del others[k]
+                            if done == need:
+                                return False
+                    i += 1
+            return True
+        return blocked
