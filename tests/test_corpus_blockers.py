@@ -144,6 +144,19 @@ def test_is_blocked_when_no_path_of_own_or_empty_sites_joins_the_regions(
         assert (str(moves[0]) != "Pass") == holds, condition
 
 
+# -- (leap ...) as an effect --------------------------------------------------------------
+
+@pytest.mark.parametrize("start,reached", [("", 2), ('(place "Disc2" 5)', 1)])
+def test_leap_effect_gives_the_sites_a_knight_reaches(tmp_path, start, reached):
+    # From a corner of a 3x3 board a knight reaches two sites; an occupied one is not empty.
+    sites = '(sites To (leap (from 0) {{F F R F} {F F L F}} (to if:(is Empty (to)))))'
+    for n, holds in ((reached, True), (reached + 1, False)):
+        game = _load(tmp_path, start=start, play=f'(if (= {n} (count Sites in:{sites})) '
+                                                 '(move Add (to (sites Empty))))')
+        moves = game.new_initial_state().legal_moves()
+        assert (str(moves[0]) != "Pass") == holds, n
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
@@ -163,7 +176,9 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           # (fromTo ... stack:True)
           "board_race_escape_Thaayam", "board_space_territory_Lava",
           # (is Blocked ...)
-          "board_space_connection_Three-Player_Hex"]
+          "board_space_connection_Three-Player_Hex",
+          # (leap ...) as an effect
+          "board_race_reach_Football_Chess"]
 
 
 @pytest.mark.parametrize("name", CORPUS)

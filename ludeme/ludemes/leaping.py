@@ -131,3 +131,11 @@ def _ahead_fn(env):
         cols = dc == 0 or (b.col - a.col) * dc > 0
         return rows and cols
     return ahead
+
+
+@ludeme("leap")
+class LeapEffect(MoveLeap):
+    """`(leap [(from ...)] <walks> [forward:] [rotations:] (to if:... [(apply ...)])
+    [(then ...)])`: a leap as an effect (Ludii's Leap), e.g. the sites a knight's leap
+    reaches: `(sites To (leap (from (last To)) {{F F R F}} (to if:(is Empty (to)))))`."""
+    concepts = ("LeapEffect", "ReplacementCapture if to.apply has RemoveEffect")
