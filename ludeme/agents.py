@@ -237,7 +237,7 @@ def agents_from_specs(specs: str, num_players: int) -> list:
     """
     parts: list[str] = []
     for item in specs.split(","):
-        if "=" in item and parts:
+        if "=" in item and ":" not in item and parts:     # a parameter of the agent before
             parts[-1] += "," + item
         else:
             parts.append(item)

@@ -148,6 +148,9 @@ class LudemeGame(pyspiel.Game):
 
     def __init__(self, params=None):
         super().__init__(self.game_type, self.game_info, params or {})
+        # The game (and backend) registered when this object was made, kept by it: a new
+        # registration of the name changes later games only.
+        self.ludeme_game = type(self).ludeme_game
         # A game with chance is SAMPLED_STOCHASTIC: each new state draws the seed of its
         # chance stream from the game's own generator, seeded by the `rng_seed` parameter.
         seed = self.get_parameters().get("rng_seed", 0) if self.ludeme_game.uses_chance else 0

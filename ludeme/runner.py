@@ -63,9 +63,15 @@ class PickledGame:
 
     @classmethod
     def of(cls, game) -> "PickledGame":
-        """The game, pickled with its compiled closures."""
+        """The game, pickled with its compiled closures (not its kernels: a worker loads them
+        again, from numba's cache)."""
         import cloudpickle
-        return cls(cloudpickle.dumps(game))
+        kernels = game.__dict__.pop("_kernels", None)
+        try:
+            return cls(cloudpickle.dumps(game))
+        finally:
+            if kernels is not None:
+                game._kernels = kernels
 
     def load(self):
         """The game again."""
