@@ -21,7 +21,10 @@ the playout table (`agent_p1`, `agent_p2`, ...).
 
 Only the public state API is used (`legal_moves`, `apply`, `clone`,
 `current_player`, `is_terminal`, `returns`), so the agents work on any game
-without chance. Games with chance (dice, random draws) are refused to the
+without chance, on either backend (`ludeme.engine.State` or the compiled
+`ludeme.compiled.CompiledState`, whose legal moves come in the same order, so
+the same seed gives the same game); a state with its own `random_rollout` (the
+compiled one) plays UCT's rollouts in machine code, with the same draws. Games with chance (dice, random draws) are refused to the
 search agents for now (`check_agents`): a clone continues the state's chance
 stream, so their look-ahead would see the dice the real game will roll.
 """
@@ -130,15 +133,21 @@ class UCTAgent:
         """The tree grown from `state` within the budget."""
         n = len(state.returns()) - 1
         root = _Node(state.clone(), n)
-        if self.seconds is not None:
-            deadline = time.perf_counter() + self.seconds
-            while True:
-                self._iterate(root, n, rng)
-                if time.perf_counter() >= deadline:
-                    break
-        else:
-            for _ in range(self.iterations):
-                self._iterate(root, n, rng)
+        # A compiled state draws in machine code: the stream moves there for the search.
+        draws = state.kernel_random(rng) if hasattr(state, "kernel_random") else rng
+        try:
+            if self.seconds is not None:
+                deadline = time.perf_counter() + self.seconds
+                while True:
+                    self._iterate(root, n, draws)
+                    if time.perf_counter() >= deadline:
+                        break
+            else:
+                for _ in range(self.iterations):
+                    self._iterate(root, n, draws)
+        finally:
+            if draws is not rng:
+                draws.close()
         return root
 
     def _iterate(self, root: _Node, n: int, rng: random.Random) -> None:
@@ -169,17 +178,27 @@ class UCTAgent:
         state = node.state
         if not state.is_terminal():
             state = state.clone()
-            for _ in range(self.rollout):
-                legal = state.legal_moves()
-                state.apply(legal[rng.randrange(len(legal))])
-                if state.is_terminal():
-                    break
+            random_rollout(state, rng, self.rollout)
         returns = state.returns()
         for visited in path:
             visited.visits += 1
             totals = visited.totals
             for p in range(1, n + 1):
                 totals[p] += returns[p]
+
+
+def random_rollout(state, rng: random.Random, limit: int) -> None:
+    """Uniformly random moves until the end or `limit` moves: in the state's own kernel where
+    it has one (the compiled backend's, with the same draws from `rng`), else move by move."""
+    fast = getattr(state, "random_rollout", None)
+    if fast is not None:
+        fast(rng, limit)
+        return
+    for _ in range(limit):
+        legal = state.legal_moves()
+        state.apply(legal[rng.randrange(len(legal))])
+        if state.is_terminal():
+            break
 
 
 # ---------------------------------------------------------------- specs
@@ -218,7 +237,7 @@ def agents_from_specs(specs: str, num_players: int) -> list:
     """
     parts: list[str] = []
     for item in specs.split(","):
-        if "=" in item and parts:
+        if "=" in item and ":" not in item and parts:     # a parameter of the agent before
             parts[-1] += "," + item
         else:
             parts.append(item)
@@ -239,15 +258,17 @@ def check_agents(game, agents: list | None) -> None:
                                   "game); use random")
 
 
-def play_match(game, agents: list, seed: int):
+def play_match(game, agents: list, seed: int, backend: str | None = None):
     """Play one game with these agents (one per seat, in order); the final state.
 
     The seed seeds both the agents' choices and the game's chance stream, as a
-    playout of `ludeme run` does.
+    playout of `ludeme run` does. `backend`: as `ludeme.runner.new_state` (None: the
+    one the game was loaded with); the game played does not depend on it.
     """
+    from .runner import new_state
     check_agents(game, agents)
     rng = random.Random(seed)
-    state = game.new_initial_state(seed)
+    state = new_state(game, seed, backend)
     while not state.is_terminal():
         agent = agents[state.current_player() - 1]
         state.apply(state.legal_moves()[agent.choose(state, rng)])

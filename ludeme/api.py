@@ -14,7 +14,9 @@ def load(path: str | os.PathLike, options=(), ruleset: str | None = None, *,
     `backend` is how `ludeme.runner.run_playouts` plays it: "auto" (numba kernels
     when every ludeme of the game has a compiled form, else the reference engine,
     said once on stderr), "compiled" or "reference" (see `ludeme.compiled`). The
-    kernels are built on first use; the State API always runs the reference engine.
+    kernels are built on first use. `game.new_initial_state()` is always the reference
+    engine's; `ludeme.runner.new_state(game)` gives the state of the game's backend
+    (what the agents and the OpenSpiel and PettingZoo adapters play on).
     """
     from .compiled import BACKENDS
     from .compiler import MAX_MOVES, MAX_TURNS_PER_PLAYER, compile_game

@@ -14,6 +14,11 @@ of J processes (default: all cores) playing at once. Rates are per second of CPU
 time: the machines are shared, and the wall-clock rate (printed beside it) moves
 with the other load. The backend's compile time is printed apart.
 
+`agents [FILE...] [--targets] [--seconds S] [--iterations N]` measures UCT's
+iterations (one rollout each) per second of CPU time on both backends: searches
+from the positions of a seeded random game, reference engine then compiled
+states (their rollouts in the kernels), and the ratio.
+
 `playouts --end-to-end` times `ludeme run --jobs 1` itself (rows, metrics,
 summary and the files it writes), in a fresh process, at two run sizes, so that
 start-up and compiling cancel: rate = (n2 - n1) / (cpu2 - cpu1), CPU time of the
@@ -230,6 +235,50 @@ def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: b
     return 0
 
 
+def uct_rate(game, backend: str, seconds: float, iterations: int, seed: int = 0
+             ) -> tuple[float, int, str]:
+    """(UCT iterations (each one rollout) per CPU second, iterations, the backend played):
+    searches of `iterations` from the positions of a seeded random game, for `seconds`."""
+    import random
+
+    from .agents import UCTAgent
+    from .runner import compiled_of, new_state
+    agent = UCTAgent(iterations=iterations)
+    rng = random.Random(seed)
+    played = "compiled" if compiled_of(game, backend) is not None else "reference"
+    agent.search(new_state(game, seed, backend), rng)         # warm up
+    count, state = 0, new_state(game, seed, backend)
+    cpu0 = time.process_time()
+    while time.process_time() - cpu0 < seconds:
+        agent.search(state, rng)
+        count += iterations
+        legal = state.legal_moves()
+        state.apply(legal[rng.randrange(len(legal))])
+        if state.is_terminal():
+            state = new_state(game, seed, backend)
+    return count / (time.process_time() - cpu0), count, played
+
+
+def bench_agents(files: list[Path], seconds: float, iterations: int, targets: bool) -> int:
+    """UCT iterations per second on both backends, per configuration, and their ratio."""
+    from .runner import load
+    refdata = default_refdata()
+    print(f"UCT (iterations={iterations} per search, random rollouts of 200 moves), "
+          f"{seconds:g} s of CPU per configuration and backend; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    _print_header(f"{'game / ruleset':<40} {'reference it/s':>15} {'compiled it/s':>14} "
+                  f"{'ratio':>6}")
+    for path, ruleset in _configurations(files, targets, refdata):
+        game = load(path, ruleset=ruleset)
+        ref, _, _ = uct_rate(game, "reference", seconds, iterations)
+        fast, _, played = uct_rate(game, "auto", seconds, iterations)
+        name = (ruleset or "").split("/", 1)[-1] or game.name
+        fast_text = f"{fast:>14,.0f}" if played == "compiled" else f"{'(no form)':>14}"
+        ratio = f"{fast / ref:>6.1f}" if played == "compiled" else f"{'-':>6}"
+        print(f"{name[:40]:<40} {ref:>15,.0f} {fast_text} {ratio}", flush=True)
+    return 0
+
+
 def bench_frontend(root: Path) -> int:
     """Expand the corpus; print files, rulesets, seconds and MB/s."""
     from .check import check_file, find_lud_files, summary_line
@@ -283,12 +332,22 @@ def main(argv=None) -> int:
                     help="time `ludeme run --jobs 1` at two run sizes instead")
     pl.add_argument("--seconds", type=float, default=3.0, help="per configuration (default 3)")
     pl.add_argument("--jobs", type=int, default=None, help="processes for the all-cores rate")
+    ag = sub.add_parser("agents", help="UCT iterations (rollouts) per second on both backends")
+    ag.add_argument("files", nargs="*", type=Path, help="default: descriptions/*.lud")
+    ag.add_argument("--targets", action="store_true",
+                    help="the five configurations of the speed target instead of FILEs")
+    ag.add_argument("--seconds", type=float, default=3.0,
+                    help="per configuration and backend (default 3)")
+    ag.add_argument("--iterations", type=int, default=200, help="per search (default 200)")
     sm = sub.add_parser("summary", help="seconds and memory to summarise many playouts")
     sm.add_argument("--rows", type=int, default=1_000_000)
     sm.add_argument("--file", type=Path, default=bundled_descriptions()[0])
     args = p.parse_args(argv)
     if args.what == "summary":
         return bench_summary(args.rows, args.file)
+    if args.what == "agents":
+        return bench_agents(args.files or bundled_descriptions(), args.seconds, args.iterations,
+                            args.targets)
     if args.what == "frontend":
         return bench_frontend(args.dir or default_corpus())
     if args.what == "playouts":

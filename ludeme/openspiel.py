@@ -12,6 +12,10 @@ Action ids are `ludeme.actions.action_ids` (fixed per game, built from each
 move's from and to sites; see there), so OpenSpiel's fixed
 `num_distinct_actions` holds and the same move keeps its id everywhere.
 
+The state is the fastest backend's (`backend`, as `ludeme.api.load`: "auto" plays
+the compiled kernels' `CompiledState` where the game compiles, and says once why
+not otherwise); observations, legal actions and returns do not depend on it.
+
 The observation (string and tensor) is the state's `board_view()`: owner, piece
 kind and count per board site, hand counts and scores.
 
@@ -61,11 +65,12 @@ class LudemeState(pyspiel.State):
 
     def __init__(self, game: "LudemeGame", chance_seed: int | None = None):
         super().__init__(game)
-        self._box = _Box(game.ludeme_game, game.ludeme_game.new_initial_state(chance_seed))
+        from .runner import new_state
+        self._box = _Box(game.ludeme_game, new_state(game.ludeme_game, chance_seed))
 
     @property
     def ludeme_state(self):
-        """The wrapped `ludeme.engine.State`."""
+        """The wrapped state (`ludeme.engine.State`, or `ludeme.compiled.CompiledState`)."""
         return self._box.state
 
     def _moves(self) -> dict[int, object]:
@@ -143,6 +148,9 @@ class LudemeGame(pyspiel.Game):
 
     def __init__(self, params=None):
         super().__init__(self.game_type, self.game_info, params or {})
+        # The game (and backend) registered when this object was made, kept by it: a new
+        # registration of the name changes later games only.
+        self.ludeme_game = type(self).ludeme_game
         # A game with chance is SAMPLED_STOCHASTIC: each new state draws the seed of its
         # chance stream from the game's own generator, seeded by the `rng_seed` parameter.
         seed = self.get_parameters().get("rng_seed", 0) if self.ludeme_game.uses_chance else 0
@@ -167,16 +175,22 @@ def short_name(game) -> str:
 
 
 def load_game(path: str | os.PathLike, options=(), ruleset: str | None = None, *,
-              max_turns: int | None = None, max_moves: int | None = None) -> "pyspiel.Game":
+              max_turns: int | None = None, max_moves: int | None = None,
+              backend: str = "auto") -> "pyspiel.Game":
     """Compile a description (with options or a ruleset), register it with OpenSpiel, and
-    return it as a `pyspiel.Game` (also loadable by `pyspiel.load_game(short_name)`)."""
+    return it as a `pyspiel.Game` (also loadable by `pyspiel.load_game(short_name)`).
+    `backend`: "auto", "compiled" or "reference" (see the module's docstring)."""
     from .api import load
-    game = load(Path(path), options, ruleset, max_turns=max_turns, max_moves=max_moves)
+    game = load(Path(path), options, ruleset, max_turns=max_turns, max_moves=max_moves,
+                backend=backend)
     return register(game)
 
 
 def register(game) -> "pyspiel.Game":
-    """Register a compiled ludeme game with OpenSpiel; the `pyspiel.Game`."""
+    """Register a compiled ludeme game with OpenSpiel; the `pyspiel.Game`. Its states are
+    those of the backend the game was loaded with (`ludeme.api.load`)."""
+    from .runner import compiled_of
+    compiled_of(game)      # compile now (or say once why not), not in the first state
     name = short_name(game)
     n = game.num_players
     game_type = pyspiel.GameType(

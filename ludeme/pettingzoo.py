@@ -16,7 +16,8 @@ per game); the observation is a dict of `observation` (the flattened
 scores) and `action_mask` (1 for each legal id of the agent to move, all 0 for
 the others). Rewards come at the end: each player's return (Ludii's rank
 utility: +1 win, -1 loss, 0 draw). A game cut by Ludii's turn or move limit
-ends in truncation, a natural end in termination.
+ends in truncation, a natural end in termination. The states are the fastest
+backend's (`backend`, as `ludeme.api.load`); nothing observable depends on it.
 """
 
 from __future__ import annotations
@@ -43,8 +44,11 @@ class LudemeEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "ludeme", "is_parallelizable": False}
 
-    def __init__(self, game, render_mode: str | None = None):
+    def __init__(self, game, render_mode: str | None = None, backend: str | None = None):
         super().__init__()
+        from .runner import compiled_of
+        self.backend = backend or getattr(game, "backend", "auto")
+        compiled_of(game, self.backend)     # compile now (or say once why not)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.game = game
@@ -71,7 +75,8 @@ class LudemeEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """The start position; `seed` seeds the game's chance stream (dice, random draws)."""
-        self.state = self.game.new_initial_state(seed)
+        from .runner import new_state
+        self.state = new_state(self.game, seed, self.backend)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -133,8 +138,10 @@ class LudemeEnv(AECEnv):
 
 def env(path: str | os.PathLike, options=(), ruleset: str | None = None, *,
         render_mode: str | None = None, max_turns: int | None = None,
-        max_moves: int | None = None) -> LudemeEnv:
-    """Compile a description (with options or a ruleset) into a PettingZoo AEC environment."""
+        max_moves: int | None = None, backend: str = "auto") -> LudemeEnv:
+    """Compile a description (with options or a ruleset) into a PettingZoo AEC environment;
+    `backend`: "auto", "compiled" or "reference" (as `ludeme.api.load`)."""
     from .api import load
-    game = load(Path(path), options, ruleset, max_turns=max_turns, max_moves=max_moves)
-    return LudemeEnv(game, render_mode=render_mode)
+    game = load(Path(path), options, ruleset, max_turns=max_turns, max_moves=max_moves,
+                backend=backend)
+    return LudemeEnv(game, render_mode=render_mode, backend=backend)

@@ -32,7 +32,8 @@ def describe_move(game: Game, m: Move) -> str:
         return "pass"
     if m.frm == m.to:
         from .engine import A_ADD, A_REMOVE
-        kinds = {a[0] for a in m.actions}
+        # A compiled move names its action's kind; a reference move lists its actions.
+        kinds = m.kinds if hasattr(m, "kinds") else {a[0] for a in m.actions}
         if A_REMOVE in kinds:
             return f"remove {site_name(game, m.to)}"
         if A_ADD in kinds:

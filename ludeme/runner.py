@@ -63,9 +63,15 @@ class PickledGame:
 
     @classmethod
     def of(cls, game) -> "PickledGame":
-        """The game, pickled with its compiled closures."""
+        """The game, pickled with its compiled closures (not its kernels: a worker loads them
+        again, from numba's cache)."""
         import cloudpickle
-        return cls(cloudpickle.dumps(game))
+        kernels = game.__dict__.pop("_kernels", None)
+        try:
+            return cls(cloudpickle.dumps(game))
+        finally:
+            if kernels is not None:
+                game._kernels = kernels
 
     def load(self):
         """The game again."""
@@ -97,6 +103,13 @@ def compiled_of(game, backend: str | None = None):
     if backend not in cache:
         cache[backend] = select(game, backend)
     return cache[backend]
+
+
+def new_state(game, seed: int | None = None, backend: str | None = None):
+    """The start position on `backend` (None: the game's): the compiled kernels' state where
+    the game has them (`compiled_of`), else the reference engine's."""
+    kernels = compiled_of(game, backend)
+    return kernels.new_initial_state() if kernels is not None else game.new_initial_state(seed)
 
 
 def playout_seed(seed: int, index: int) -> int:
@@ -139,14 +152,17 @@ def _observer(observers: list):
     return observe
 
 
-def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dict:
+def play_one(game, seed: int, index: int = 0, agents: list | None = None,
+             kernels=None) -> dict:
     """Play one playout to its end; its row of the playout table.
 
     `agents`: one per seat (`ludeme.agents`), None for uniform random; with
     random players the choices are those of `ludeme.testing.random_playout(game,
     seed)`. Every state s0..sL goes through the per-state figures of
     `ludeme.figures.PER_STATE` (the one hook for metrics read from states), and
-    their rows get the number of legal moves before each decision.
+    their rows get the number of legal moves before each decision. `kernels`: the
+    compiled game whose states play it (`compiled_of`), None for the reference
+    engine; the row is the same.
     """
     t0 = time.perf_counter()
     rng = random.Random(seed)
@@ -154,7 +170,7 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None) -> dic
     names = [a.name for a in agents] if agents else ["random"] * n
     # Random seats draw `rng.randrange(k)` like RandomAgent.choose, without the call.
     choosers = None if names == ["random"] * n else [a.choose for a in agents]
-    state = game.new_initial_state(seed)
+    state = kernels.new_initial_state() if kernels is not None else game.new_initial_state(seed)
     randrange = rng.randrange
     trackers = [cls(game, state) for cls in figures.PER_STATE]
     observe = _observer([t.observe for t in trackers if t.observe is not None])
@@ -219,9 +235,11 @@ def seat_agents(agents: list | None, index: int, rotate: bool) -> list | None:
     return agents[k:] + agents[:k]
 
 
-def _play_indices(game, seed: int, indices: list[int], agents=None, rotate=False) -> list[dict]:
-    """The rows of the playouts with these indices."""
-    return [play_one(game, s, i, seat_agents(agents, i, rotate))
+def _play_indices(game, seed: int, indices: list[int], agents=None, rotate=False,
+                  backend: str = "reference") -> list[dict]:
+    """The rows of the playouts with these indices, played move by move on `backend`."""
+    kernels = compiled_of(game, backend)
+    return [play_one(game, s, i, seat_agents(agents, i, rotate), kernels)
             for s, i in zip(_seeds(seed, indices), indices)]
 
 
@@ -236,10 +254,10 @@ def worker_game(source):
     return game
 
 
-def _play_in_worker(source, seed: int, indices: list[int], agents=None, rotate=False
-                    ) -> list[dict]:
+def _play_in_worker(source, seed: int, indices: list[int], agents=None, rotate=False,
+                    backend: str = "reference") -> list[dict]:
     """`_play_indices` in a worker process (loky's or a Dask worker's)."""
-    return _play_indices(worker_game(source), seed, indices, agents, rotate)
+    return _play_indices(worker_game(source), seed, indices, agents, rotate, backend)
 
 
 def kernel_table(game, kernels, seed: int, first: int, n: int):
@@ -341,10 +359,11 @@ def dask_client(scheduler: str, jobs: int | None = None):
 
 
 def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, client=None,
-             kernels=None):
+             kernels=None, backend: str = "reference"):
     """Lists of rows as playouts finish: one by one in this process, by chunks (in any order)
-    from loky's worker processes or from the workers of a Dask `client`; with compiled
-    kernels (uniform-random playouts), Arrow tables of consecutive playouts by chunks."""
+    from loky's worker processes or from the workers of a Dask `client`, played move by move
+    on `backend`; with compiled `kernels` (whole uniform-random playouts in machine code),
+    Arrow tables of consecutive playouts by chunks."""
     if kernels is not None:
         if jobs == 1:
             # Chunks grow while they take under CHUNK_SECONDS: the per-chunk costs shrink,
@@ -367,14 +386,15 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
         return
     if jobs == 1 and client is None:
         for i in range(n):
-            yield _play_indices(game, seed, [i], agents, rotate)
+            yield _play_indices(game, seed, [i], agents, rotate, backend)
         return
     source = game_source(game)
     from joblib import Parallel, delayed, parallel_config
     if client is not None:
         jobs = max(1, sum(client.nthreads().values()))
     chunks = _chunks(n, jobs)
-    tasks = (delayed(_play_in_worker)(source, seed, chunk, agents, rotate) for chunk in chunks)
+    tasks = (delayed(_play_in_worker)(source, seed, chunk, agents, rotate, backend)
+             for chunk in chunks)
     if client is None:
         yield from Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(tasks)
         return
@@ -467,9 +487,11 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     on stderr (None: only when stderr is a terminal). Ctrl-C stops the run and
     returns the playouts already finished, with `df.attrs["interrupted"] = True`.
     `backend`: "auto", "compiled" or "reference" (None: the one the game was loaded
-    with, see `ludeme.api.load`); the rows do not depend on it. The compiled kernels
-    play uniform-random playouts on local processes (no agents, no scheduler); the
-    compile time is in `df.attrs["compile_seconds"]`, the backend in `df.attrs["backend"]`.
+    with, see `ludeme.api.load`); the rows do not depend on it. On local processes
+    without agents the compiled kernels play whole playouts; with agents or a
+    scheduler, the compiled states play move by move (`ludeme.compiled.CompiledState`).
+    The compile time is in `df.attrs["compile_seconds"]`, the backend in
+    `df.attrs["backend"]`.
     """
     import pandas as pd
     from tqdm import tqdm
@@ -481,11 +503,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     check_agents(game, agents)
     jobs = min(cpu_jobs(jobs), max(1, n))
     writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
-    kernels = compiled_of(game, backend) if n and agents is None and scheduler is None else None
-    if backend == "compiled" and kernels is None and n:
-        from .compiled import Unsupported
-        raise Unsupported(None, "agents or a Dask scheduler (it plays uniform-random playouts "
-                                "on local processes)")
+    kernels = compiled_of(game, backend) if n else None
+    whole = kernels if agents is None and scheduler is None else None
     rows: list[dict] = []
     tables: list = []
     interrupted = False
@@ -493,7 +512,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                not progress, smoothing=0.1, file=sys.stderr)
     with ExitStack() as stack:
         client = stack.enter_context(dask_client(scheduler, jobs)) if scheduler else None
-        results = _results(game, n, seed, jobs, agents, rotate, client, kernels)
+        results = _results(game, n, seed, jobs, agents, rotate, client, whole,
+                           "compiled" if kernels is not None else "reference")
         try:
             for chunk in results:
                 if not isinstance(chunk, list):     # an Arrow table from the compiled kernels

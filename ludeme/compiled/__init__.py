@@ -48,6 +48,27 @@ class CompiledGame:
         self.module = module
         self.compile_seconds = compile_seconds
         self.digest = digest
+        import numpy as np
+        # The move buffers a state's `legal` fills (its moves are copied out at once).
+        self.buffers = [np.empty(module.MAX_BUFFER, np.int64) for _ in range(4)]
+        self._pass_gens = frozenset(module.PASS_GENS) | {-1}
+        self._kinds = [frozenset(k) for k in module.GEN_KINDS]
+        self._moves: dict[tuple, CompiledMove] = {}
+
+    def legal_of(self, state: "CompiledState") -> list["CompiledMove"]:
+        """The legal moves of a state (not over): a forced pass when there are none."""
+        buf = self.buffers
+        k = self.module.legal(state.who, state.what, state.count, state.sc, state.phase, *buf)
+        if k == 0:
+            return [CompiledMove(-1, -1, -1, -1, True)]
+        cache, out = self._moves, []
+        for key in zip(*(b[:k].tolist() for b in buf)):
+            move = cache.get(key)
+            if move is None:        # moves are immutable: one object per distinct move
+                f, t, g, x = key
+                move = cache[key] = CompiledMove(f, t, g, x, g in self._pass_gens, self._kinds[g])
+            out.append(move)
+        return out
 
     def new_initial_state(self) -> CompiledState:
         """The start position, to play step by step."""
@@ -82,21 +103,31 @@ class CompiledGame:
 
 
 class CompiledMove:
-    """A legal move of a `CompiledState`: (from, to) as Ludii numbers them."""
+    """A legal move of a `CompiledState`: (from, to) as Ludii numbers them, and the generator
+    (a branch of the generated `effects`) that applies it."""
 
-    __slots__ = ("frm", "to", "gen", "extra", "level_from", "level_to")
+    __slots__ = ("frm", "to", "gen", "extra", "level_from", "level_to", "is_pass", "kinds")
 
-    def __init__(self, frm: int, to: int, gen: int, extra: int = -1):
+    def __init__(self, frm: int, to: int, gen: int, extra: int = -1, is_pass: bool = False,
+                 kinds: frozenset = frozenset()):
         self.frm, self.to, self.gen, self.extra = frm, to, gen, extra
         self.level_from = self.level_to = 0
+        self.is_pass = is_pass
+        self.kinds = kinds          # the engine's action codes (A_ADD, ...) of its generator
 
     def __repr__(self) -> str:
-        return "Pass" if self.frm < 0 else f"{self.frm}-{self.to}"
+        return "Pass" if self.is_pass else f"{self.frm}-{self.to}"
 
 
 class CompiledState:
-    """A position played step by step by the kernels (for cross-checks against traces):
-    the parts of `ludeme.engine.State`'s API that `ludeme.crosscheck.replay` reads."""
+    """A position played step by step by the kernels, with `ludeme.engine.State`'s API
+    (`legal_moves`, `apply`, `clone`, `current_player`, `is_terminal`, `returns`,
+    `board_view`, `board_occupancy`, ...): what the agents, the adapters, `ludeme run
+    --agents` and `ludeme crosscheck` read. The legal moves come in the reference engine's
+    order, so the same choices give the same game on both backends."""
+
+    __slots__ = ("kernels", "m", "g", "who", "what", "count", "sc", "rk", "active", "phase",
+                 "hist_mover", "hist_pass", "_legal")
 
     def __init__(self, kernels: "CompiledGame"):
         import numpy as np
@@ -112,8 +143,83 @@ class CompiledState:
         self.phase = np.zeros(m.NP + 1, np.int64)
         self.hist_mover = np.zeros(m.HISTORY, np.int64)
         self.hist_pass = np.zeros(m.HISTORY, np.bool_)
+        self._legal = None
         m.reset(self.who, self.what, self.count, self.sc, self.rk, self.active, self.phase)
 
+    # -- the OpenSpiel-style API (as ludeme.engine.State) ----------------------------
+    def current_player(self) -> int:
+        """The player to move (1-based), or -1 when the game is over."""
+        return -1 if self.sc[self.m.OVER] else int(self.sc[self.m.MOVER])
+
+    def is_terminal(self) -> bool:
+        return bool(self.sc[self.m.OVER])
+
+    def returns(self) -> list[float]:
+        """Per player (index 0 unused): +1 win, -1 loss, 0 draw or unfinished (State.returns)."""
+        n = self.m.NP
+        if not self.sc[self.m.OVER]:
+            return [0.0] * (n + 1)
+        rk = self.rk.tolist()
+        if n == 1:
+            return [0.0, 1.0 if rk[1] == 1.0 else -1.0]
+        return [0.0] + [0.0 if r == 0 else 1.0 - 2.0 * (r - 1.0) / (n - 1) for r in rk[1:]]
+
+    def legal_moves(self) -> list[CompiledMove]:
+        """The legal moves in the reference engine's order; a forced pass when there are none."""
+        if self._legal is None:
+            self._legal = [] if self.sc[self.m.OVER] else self.kernels.legal_of(self)
+        return self._legal
+
+    def legal_actions(self) -> list[int]:
+        """Indices into `legal_moves()`."""
+        return list(range(len(self.legal_moves())))
+
+    def apply(self, move: CompiledMove) -> None:
+        self.m.step(self.who, self.what, self.count, self.sc, self.rk, self.active, self.phase,
+                    self.hist_mover, self.hist_pass, move.frm, move.to, move.gen, move.extra)
+        self._legal = None
+
+    def apply_action(self, action: int) -> None:
+        """Apply the legal move with this index."""
+        self.apply(self.legal_moves()[action])
+
+    def clone(self) -> "CompiledState":
+        s = CompiledState.__new__(CompiledState)
+        s.kernels, s.m, s.g = self.kernels, self.m, self.g
+        s.who, s.what, s.count = self.who.copy(), self.what.copy(), self.count.copy()
+        s.sc, s.rk, s.active, s.phase = (self.sc.copy(), self.rk.copy(), self.active.copy(),
+                                         self.phase.copy())
+        s.hist_mover, s.hist_pass = self.hist_mover.copy(), self.hist_pass.copy()
+        s._legal = self._legal          # moves are immutable: the copy's are the same
+        return s
+
+    def random_rollout(self, rng, limit: int) -> int:
+        """Play uniformly random moves until the end or `limit` moves, drawing from `rng` (a
+        `random.Random`, left where the same loop in Python would leave it, or an
+        `rt.KernelRandom`); the moves played."""
+        from . import rt
+        draws = rng if isinstance(rng, rt.KernelRandom) else rt.KernelRandom(rng)
+        played = self.m.rollout(self.who, self.what, self.count, self.sc, self.rk, self.active,
+                                self.phase, self.hist_mover, self.hist_pass, draws.mt, limit,
+                                *self.kernels.buffers)
+        if draws is not rng:
+            draws.close()
+        self._legal = None
+        return int(played)
+
+    @staticmethod
+    def kernel_random(rng):
+        """`rng` on the kernels' generator, for a search (`rt.KernelRandom`; close it after)."""
+        from . import rt
+        return rt.KernelRandom(rng)
+
+    def key(self) -> tuple:
+        """Everything that decides the future of the game, for equality checks between
+        states of this backend (`ludeme.engine.State.key` is the reference engine's)."""
+        return tuple(a.tobytes() for a in (self.who, self.what, self.count, self.sc, self.rk,
+                                           self.active, self.phase))
+
+    # -- what the playout rows and the cross-checks read -------------------------------
     @property
     def mover(self) -> int:
         return int(self.sc[self.m.MOVER])
@@ -126,32 +232,28 @@ class CompiledState:
     def ranking(self) -> list[float]:
         return [float(r) for r in self.rk]
 
-    def is_terminal(self) -> bool:
-        return bool(self.sc[self.m.OVER])
+    @property
+    def end_type(self) -> str | None:
+        from . import rt
+        return rt.END_TYPE_NAMES[int(self.sc[self.m.END_TYPE])]
 
-    def legal_moves(self) -> list[CompiledMove]:
-        """The legal moves in the reference engine's order; a forced pass when there are none."""
-        import numpy as np
-        if self.is_terminal():
-            return []
-        buf = [np.empty(self.m.MAX_BUFFER, np.int64) for _ in range(4)]
-        k = self.m.legal(self.who, self.what, self.count, self.sc, self.phase, *buf)
-        if k == 0:
-            return [CompiledMove(-1, -1, -1)]
-        return [CompiledMove(int(f), int(t), int(g), int(x))
-                for f, t, g, x in zip(*(b[:k] for b in buf))]
+    @property
+    def num_turn(self) -> int:
+        return int(self.sc[self.m.NUM_TURN])
 
-    def apply(self, move: CompiledMove) -> None:
-        self.m.step(self.who, self.what, self.count, self.sc, self.rk, self.active, self.phase,
-                    self.hist_mover, self.hist_pass, move.frm, move.to, move.gen, move.extra)
+    @property
+    def num_decisions(self) -> int:
+        return int(self.sc[self.m.NUM_DECISIONS])
 
-    def clone(self) -> "CompiledState":
-        s = CompiledState.__new__(CompiledState)
-        s.kernels, s.m, s.g = self.kernels, self.m, self.g
-        for name in ("who", "what", "count", "sc", "rk", "active", "phase", "hist_mover",
-                     "hist_pass"):
-            setattr(s, name, getattr(self, name).copy())
-        return s
+    @property
+    def scores(self) -> list[int]:
+        m = self.m
+        return [0] + self.sc[m.SCORE + 1:m.SCORE + m.NP + 1].tolist()
+
+    def board_occupancy(self) -> tuple[list[int], int]:
+        """The board's `what` per site and the pieces on it (State.board_occupancy)."""
+        n = self.m.N_SITES
+        return self.what[:n].tolist(), int(self.count[:n].sum())
 
     def board_view(self) -> dict:
         n, m = self.m.N_SITES, self.m

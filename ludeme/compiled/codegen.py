@@ -25,6 +25,7 @@ from ..ludemes import ints as I
 from ..ludemes import moves as M
 from ..ludemes import regions as R
 from ..ludemes import literals as L
+from ..engine import A_ADD, A_MOVE, A_PASS, A_REMOVE
 from ..ludemes.base import IntFn
 from . import Unsupported, rt
 
@@ -49,6 +50,7 @@ class Source:
         self.helpers: list[str] = []           # extra kernels ((can Move ...) tests)
         self.helper_names: dict[str, str] = {}  # a helper's source -> its name
         self.player_bound = False              # `player` set (forEach NonMover's results)
+        self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
 
     def table(self, values, dtype: str = "int64") -> str:
         """A module-level numpy array holding `values` (nested lists become 2-D/3-D)."""
@@ -425,10 +427,13 @@ class Source:
         return mask, False
 
     # -- moves ------------------------------------------------------------------------
-    def new_generator(self, effect_lines: list[str], is_pass: bool = False, lud=None) -> int:
-        """A move generator's id; its effects and its consequents (`then`) at apply time."""
+    def new_generator(self, effect_lines: list[str], is_pass: bool = False, lud=None,
+                      kind: int = A_MOVE) -> int:
+        """A move generator's id; its effects and its consequents (`then`) at apply time.
+        `kind`: the engine's code of its main action (A_ADD, A_REMOVE, A_MOVE, A_PASS)."""
         then = self.then_lines(lud) if lud is not None else []
         self.generators.append((effect_lines, is_pass, then))
+        self.generator_kinds.append(A_PASS if is_pass else kind)
         return len(self.generators) - 1
 
     def push(self, out: list[str], ind: str, frm: str, to: str, g: int, x: str = "-1") -> None:
@@ -535,7 +540,7 @@ class Source:
         owners = [self.game.components[w].owner if w > 0 else 0 for w in kinds]
         kind_tab, owner_tab = self.table(kinds), self.table(owners)
         g = self.new_generator([f"site_add(who, what, count, HAND_FROM, to, {kind_tab}[mover], "
-                                f"{owner_tab}[mover], 1)"], lud=lud)
+                                f"{owner_tab}[mover], 1)"], lud=lud, kind=A_ADD)
         seq, conds = self.to_sites(to)
         out.append(f"{ind}if {kind_tab}[mover] > 0:")
         out.append(f"{ind}    for to in {seq}:")
@@ -689,7 +694,8 @@ class Source:
     # -- more moves --------------------------------------------------------------------
     def move_remove(self, lud, out, ind):
         _given(lud, "level", "at", "count", "type")
-        g = self.new_generator(["site_remove(who, what, count, HAND_FROM, frm)"], lud=lud)
+        g = self.new_generator(["site_remove(who, what, count, HAND_FROM, frm)"], lud=lud,
+                               kind=A_REMOVE)
         if isinstance(lud.where, IntFn):
             out.append(f"{ind}site = {self.int_expr(lud.where)}")
             out.append(f"{ind}if site >= 0 and what[site] > 0:")
@@ -1194,8 +1200,10 @@ def generate(game) -> str:
         effects="\n".join(effects) or "    pass",
         consequents="\n".join(consequents) or "    pass",
         pass_gens=tuple(pass_gens) + (-1,),
+        gen_kinds=[(k,) for k in src.generator_kinds],
         context=CONTEXT,
-        history=game.max_moves + game.max_turns * game.num_players + 2,
+        # The decisions' history is read only by the all-pass draw.
+        history=game.max_moves + game.max_turns * game.num_players + 2 if all_pass else 1,
     )
     if getattr(game, "counting", False):    # every site counts (FlatSites.count_from = 0)
         text = text.replace("site_move(who, what, count, HAND_FROM,",
@@ -1233,6 +1241,7 @@ INIT_WHAT = np.array({init_what!r}, dtype=np.int64)
 INIT_COUNT = np.array({init_count!r}, dtype=np.int64)
 INIT_PHASE = np.array({init_phase!r}, dtype=np.int64)
 PASS_GENS = {pass_gens!r}
+GEN_KINDS = {gen_kinds!r}
 HISTORY = {history}
 MAX_BUFFER = {max_buffer}
 {tables}
@@ -1327,8 +1336,9 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     sc[LAST_MOVER] = mover
     if g >= 0:
         consequents(who, what, count, sc, phase, g)
-    hist_mover[sc[NUM_DECISIONS]] = mover
-    hist_pass[sc[NUM_DECISIONS]] = is_pass
+    if {requires_all_pass}:
+        hist_mover[sc[NUM_DECISIONS]] = mover
+        hist_pass[sc[NUM_DECISIONS]] = is_pass
     sc[NUM_MOVES] += 1
     sc[NUM_DECISIONS] += 1
     end_rules(who, what, count, sc, rk, active, phase)
@@ -1378,6 +1388,34 @@ def reset(who, what, count, sc, rk, active, phase):
     phase[:] = INIT_PHASE
 
 
+@njit(cache=True, inline="always")
+def legal_or_pass(who, what, count, sc, phase, mf, mt, mg, mx):
+    """The legal moves into the buffers, or a forced pass (-1, -1) when there are none."""
+    k = legal(who, what, count, sc, phase, mf, mt, mg, mx)
+    if k == 0:
+        mf[0] = -1
+        mt[0] = -1
+        mg[0] = -1
+        mx[0] = -1
+        k = 1
+    return k
+
+
+@njit(cache=True)
+def rollout(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, rng, limit,
+            mf, mt, mg, mx):
+    """Uniformly random moves (drawn as `random.Random.randrange` from the generator `rng`)
+    until the end or `limit` moves: a search agent's rollout. The moves played."""
+    played = 0
+    while played < limit and not sc[OVER]:
+        k = legal_or_pass(who, what, count, sc, phase, mf, mt, mg, mx)
+        c = rand_below(rng, k)
+        step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, mf[c], mt[c],
+             mg[c], mx[c])
+        played += 1
+    return played
+
+
 # The turn's kernels are inlined (numba IR) into the playout loop: a call passes every
 # array and counts its references, which cost Tic-Tac-Toe 15% of its playout.
 @njit(cache=True)
@@ -1424,13 +1462,7 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out):
         multi_sum = 0
         multi_count = 0
         while not sc[OVER]:
-            k = legal(who, what, count, sc, phase, mf, mt, mg, mx)
-            if k == 0:
-                mf[0] = -1
-                mt[0] = -1
-                mg[0] = -1
-                mx[0] = -1
-                k = 1
+            k = legal_or_pass(who, what, count, sc, phase, mf, mt, mg, mx)
             decisions += 1
             legal_sum += k
             if k > 1:

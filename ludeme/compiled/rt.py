@@ -226,15 +226,10 @@ def mt_seed_block(mts, seeds, count):
         mts[_N + 1, b] = _N
 
 
-@njit(cache=True)
-def _genrand(mt):
-    """The next 32-bit word. The block of 624 words is regenerated lazily, word by word in
-    MT19937's order (each new word reads only later old words and earlier new ones), so
-    a playout that draws a few words does not pay for the whole block."""
-    i = mt[_N]
-    if i >= _N:
-        i = 0
-        mt[_N + 1] = 0
+@njit(cache=True, inline="always")
+def _generate_upto(mt, i):
+    """Generate the words of the current block up to word i (MT19937's twist, word by word
+    in its order: each new word reads only later old words and earlier new ones)."""
     while mt[_N + 1] <= i:
         kk = mt[_N + 1]
         if kk < _N - _M:
@@ -247,6 +242,17 @@ def _genrand(mt):
             y = (mt[_N - 1] & _UPPER) | (mt[0] & _LOWER)
             mt[_N - 1] = mt[_M - 1] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
         mt[_N + 1] = kk + 1
+
+
+@njit(cache=True)
+def _genrand(mt):
+    """The next 32-bit word. The block of 624 words is regenerated lazily, so a playout
+    that draws a few words does not pay for the whole block."""
+    i = mt[_N]
+    if i >= _N:
+        i = 0
+        mt[_N + 1] = 0
+    _generate_upto(mt, i)
     y = mt[i]
     mt[_N] = i + 1
     y ^= y >> 11
@@ -254,6 +260,36 @@ def _genrand(mt):
     y ^= (y << 15) & 0xEFC60000
     y ^= y >> 18
     return y & MASK32
+
+
+@njit(cache=True)
+def mt_complete(mt):
+    """Generate the rest of the current block (CPython's state holds whole blocks)."""
+    _generate_upto(mt, _N - 1)
+
+
+class KernelRandom:
+    """A `random.Random`'s stream moved onto the kernels' generator: `randrange(k)` draws
+    what the `random.Random` would, and so do the kernels given `mt` (a search agent's
+    rollouts); `close()` puts the state back into the `random.Random`, which continues as
+    if it had made every draw itself. One conversion per search, not per rollout."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        version, words, self._gauss = rng.getstate()
+        self._version = version
+        self.mt = np.empty(MT_STATE_SIZE, dtype=np.int64)
+        self.mt[:_N + 1] = words
+        self.mt[_N + 1] = _N
+
+    def randrange(self, k: int) -> int:
+        if k <= 0:
+            raise ValueError("empty range for randrange()")
+        return rand_below(self.mt, k)
+
+    def close(self) -> None:
+        mt_complete(self.mt)
+        self.rng.setstate((self._version, tuple(self.mt[:_N + 1].tolist()), self._gauss))
 
 
 @njit(cache=True)
