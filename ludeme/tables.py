@@ -16,6 +16,9 @@ if TYPE_CHECKING:       # only for annotations: importing the ludemes here would
     from .ludemes.base import Ludeme
 
 
+_CIRCULAR_WORDS = ("Rotational", "CW", "CCW", "In", "Out")
+
+
 class BoardTables:
     """A board's tables, as rules use them."""
 
@@ -168,6 +171,11 @@ class BoardTables:
                     raise lud.fail(f"{w} neighbours are not available on this board") from None
                 for s in range(n):
                     per_site[s].extend(table[s])
+            elif w in _CIRCULAR_WORDS and w in self.board.radials:
+                # Ludii's steps in a circular direction (or Rotational, any of them).
+                traj = self.board.trajectories
+                for s in range(n):
+                    per_site[s].extend(traj.targets(s, w))
             else:
                 for tab in self.step_tables(w, lud):
                     for s in range(n):

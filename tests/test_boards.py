@@ -419,7 +419,8 @@ def test_graph_of_record_carries_sites_and_steps():
                                                 "Perimeter", "Outer", "Major", "Side S",
                                                 "Side W"})}
     assert g.edges[0, 1] == {"direction": "E", "relation": "Orthogonal",
-                             "relations": frozenset({"Orthogonal", "Adjacent", "All"})}
+                             "relations": frozenset({"Orthogonal", "Adjacent", "All"}),
+                             "circular": 0}     # no pivot: no In, Out, CW, CCW bits
     assert g.edges[0, 4]["direction"] == "NE" and g.edges[4, 0]["direction"] == "SW"
     assert g.edges[0, 4]["relation"] == "Diagonal"
     assert list(g.succ[4]) == [7, 8, 5, 2, 1, 0, 3, 6]      # Ludii's step order: clockwise from N
@@ -606,8 +607,9 @@ def test_circle_board_numbering_and_links():
     assert xy[8] == (0.0, 1.0)
     assert sorted(b.neighbours["Orthogonal"][0]) == list(range(1, 9))
     assert sorted(b.neighbours["Orthogonal"][1]) == [0, 2, 8]
-    # Ludii's In, Out, CW and CCW need pivots, which this package does not make: no radials
-    assert not {"In", "Out", "CW", "CCW", "Rotational"} & set(b.radials)
+    # the centre is every point's pivot: In, Out, CW and CCW radials (see test_rotational)
+    assert {"In", "Out", "CW", "CCW", "Rotational"} <= set(b.radials)
+    assert b.radials["CW"][1][0].sites == (1, 8, 7, 6, 5, 4, 3, 2)
     # counts below 0: points on the ring, not joined around it
     b = _built("(board (concentric {1 -4 20}) use:Vertex)", 2)
     inner = b.neighbours["Orthogonal"][1]

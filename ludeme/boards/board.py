@@ -25,7 +25,7 @@ import networkx as nx
 from ..errors import known_list
 from .geometry import SITE_TYPES, PlanarGraph
 from .measure import REGION_BITS, SIDES, phase_of
-from .trajectories import (BIT, COMPASS_INDEX, RELATIONS, Radial, Trajectories, site_steps,
+from .trajectories import (BIT, CIRCULAR_MASK, COMPASS_INDEX, RELATIONS, Radial, Trajectories, site_steps,
                            trajectories)
 
 _KINDS = ("Orthogonal", "Diagonal", "OffDiagonal")      # an edge's relation kind, in Ludii's order
@@ -68,7 +68,8 @@ def _edge_fields(bits: int) -> dict:
     """A step's direction bits as edge fields: compass name, relation kind, all relations."""
     return {"direction": next(d for d in COMPASS_INDEX if bits & BIT[d]),
             "relation": next(r for r in _KINDS if bits & BIT[r]),
-            "relations": frozenset(r for r in RELATIONS if bits & BIT[r])}
+            "relations": frozenset(r for r in RELATIONS if bits & BIT[r]),
+            "circular": bits & CIRCULAR_MASK}
 
 
 @lru_cache(maxsize=None)
@@ -110,7 +111,7 @@ class Topology:
         self.directions: tuple[str, ...] = self._relation_dirs["All"]
         self.step: dict[str, tuple[int, ...]] = {d: tuple(step[d]) for d in self.directions}
         self.trajectories: Trajectories = trajectories(
-            [[(b, _step_bits(e["direction"], e["relations"])) for b, e in out.items()]
+            [[(b, _step_bits(e["direction"], e["relations"]) | e["circular"]) for b, e in out.items()]
              for _, out in g.adjacency()],
             [(s.x, s.y) for s in self.sites])
         self.rays: dict[str, tuple[tuple[int, ...], ...]] = {

@@ -544,14 +544,22 @@ def fuse_ring(samples: list[tuple[float, float, float]], tolerance: float) -> No
 
 
 def join_ring(g: PlanarGraph, samples: list[tuple[float, float, float]]) -> None:
-    """Join a ring's samples in a loop (Ludii's curved edges, here straight)."""
+    """Join a ring's samples in a loop (Ludii's curved edges: drawn straight here, but
+    marked curved, which its CW and CCW directions look for)."""
     if len(samples) < 2:
         return
     for n, (x, y, _) in enumerate(samples):
         a = g.find_or_add_vertex(x, y)
         b = g.find_or_add_vertex(*samples[(n + 1) % len(samples)][:2])
-        if a is not b:
-            g.find_or_add_edge(a, b)
+        if a is not b and a.edge_to(b) is None:
+            g.add_edge(a, b).curved = True
+
+
+def set_pivot(g: PlanarGraph, pivot) -> None:
+    """Make `pivot` the pivot of every vertex (Ludii's centre of a circular board, for
+    its In, Out, CW and CCW directions)."""
+    for v in g.vertices:
+        v.pivot = pivot
 
 
 def concentric_circle(cells: list[int], stagger: bool) -> PlanarGraph:
@@ -562,8 +570,8 @@ def concentric_circle(cells: list[int], stagger: bool) -> PlanarGraph:
     from the point before the top one; a single ring is a plain polygon, renumbered.
 
     Ludii also makes the centre the pivot of every point, for its In, Out, CW and CCW
-    directions; this package has no pivots, so those directions are refused on these
-    boards (`BoardTables` finds no radials for them).
+    directions; so does this, when there is a centre point (without one, those
+    directions are refused: `BoardTables` finds no radials for them).
     """
     if len(cells) == 1:
         return circle_polygon(cells[0])
@@ -596,6 +604,9 @@ def concentric_circle(cells: list[int], stagger: bool) -> PlanarGraph:
             for b in outer:
                 if b is not None:
                     g.find_or_add_edge(a, b)
+    centre = g.find_vertex(0.0, 0.0)
+    if centre is not None:
+        set_pivot(g, centre)
     g.basis, g.shape = "Concentric", "Circle"
     return g
 
@@ -639,6 +650,7 @@ def concentric_circle_cells(cells: list[int], stagger: bool) -> PlanarGraph:
         a, b = g.find_or_add_vertex(ix, iy), g.find_or_add_vertex(ox, oy)
         if a is not b:
             g.find_or_add_edge(a, b)
+    set_pivot(g, g.vertices[0])
     g.make_faces(True)
     g.basis, g.shape = "Concentric", "Circle"
     return g

@@ -138,13 +138,14 @@ class Element:
 class Vertex(Element):
     """A point; `edges` are kept sorted by angle around it, as Ludii does."""
 
-    __slots__ = ("edges", "faces")
+    __slots__ = ("edges", "faces", "pivot")
     kind = VERTEX
 
     def __init__(self, id_, x, y, z=0.0):
         super().__init__(id_, x, y, z)
         self.edges: list[Edge] = []
         self.faces: list[Face] = []
+        self.pivot: Vertex | None = None    # Ludii's pivot: the centre of a circular board
 
     def sort_edges(self) -> None:
         """Order incident edges counter-clockwise from -pi (stable on ties)."""
@@ -175,7 +176,7 @@ class Vertex(Element):
 class Edge(Element):
     """A segment between two vertices; `left`/`right` are the faces on each side."""
 
-    __slots__ = ("a", "b", "left", "right")
+    __slots__ = ("a", "b", "left", "right", "curved")
     kind = EDGE
 
     def __init__(self, id_, a: Vertex, b: Vertex):
@@ -183,6 +184,7 @@ class Edge(Element):
         self.a, self.b = a, b
         self.left: Face | None = None
         self.right: Face | None = None
+        self.curved = False     # Ludii's edge with tangents (an arc of a circular board)
         self.set_midpoint()
 
     def set_midpoint(self) -> None:

@@ -160,15 +160,82 @@ def raw_steps(el) -> list[list]:
     return out
 
 
-def named_steps(el) -> list[tuple[int, int]]:
-    """Same-type steps of `el` as (target id, direction bits), clockwise from north."""
+def named_steps(el, g: PlanarGraph | None = None, pivots: frozenset = frozenset()) -> list[tuple[int, int]]:
+    """Same-type steps of `el` as (target id, direction bits), clockwise from north.
+
+    Given the graph `g` and its pivot vertices, steps also get the circular bits.
+    """
     steps = raw_steps(el)
     names8 = [compass_name(el.x, el.y, t.x, t.y, False) for t, _ in steps]
     sixteen = len(set(names8)) < len(names8)
     for s in steps:
         s[1] |= BIT[compass_name(el.x, el.y, s[0].x, s[0].y, sixteen)] | BIT["SameLayer"]
+    if g is not None and pivots:
+        for s in steps:
+            s[1] |= circular_bits(g, el, s[0], s[1], pivots)
     steps.sort(key=lambda s: clockwise_score(el.x, el.y, s[0].x, s[0].y))
     return [(t.id, bits) for t, bits in steps if t.kind == el.kind]
+
+
+# ---------------------------------------------------------------- circular directions
+
+CIRCULAR = ("CW", "CCW", "In", "Out")
+CIRCULAR_MASK = BIT["CW"] | BIT["CCW"] | BIT["In"] | BIT["Out"] | BIT["Rotational"]
+_CIRCULAR_ORDINALS = frozenset(ORDINAL[d] for d in CIRCULAR)
+_PAIRED = {"CW": "CCW", "CCW": "CW", "In": "Out", "Out": "In"}
+
+
+def pivot_of(el):
+    """Ludii's pivot of an element: a vertex's own; an edge's from its first end that has
+    one; a face's from its first vertex that has one; None off circular boards."""
+    if el.kind == VERTEX:
+        return el.pivot
+    ends = (el.a, el.b) if el.kind != CELL else el.vertices
+    return next((v.pivot for v in ends if v.pivot is not None), None)
+
+
+def pivot_vertices(g: PlanarGraph) -> frozenset:
+    """Ids of the vertices that are some vertex's pivot."""
+    return frozenset(v.pivot.id for v in g.vertices if v.pivot is not None)
+
+
+def circular_bits(g: PlanarGraph, el, to, bits: int, pivots: frozenset) -> int:
+    """Ludii's circular directions of the step el -> to (Trajectories.setCircularDirections).
+
+    Every step from a pivot vertex goes Out. Otherwise, from an element with a pivot, a
+    step that is not Diagonal goes In when it heads within about 25 degrees of the pivot
+    (unit vectors' dot product above 0.9), Out when it heads as much away from it, and
+    else CW or CCW, by the side of the line through the pivot it lands on, but only when
+    a curved edge joins the vertices numbered as the two elements are (Ludii looks the
+    edge up by the elements' own numbers, whatever their site type).
+    """
+    if el.kind == VERTEX and el.id in pivots:
+        return BIT["Out"] | BIT["Rotational"]
+    pivot = pivot_of(el)
+    if pivot is None or bits & BIT["Diagonal"]:
+        return 0
+    abx, aby = to.x - el.x, to.y - el.y
+    apx, apy = pivot.x - el.x, pivot.y - el.y
+    lab, lap = math.hypot(abx, aby), math.hypot(apx, apy)
+    dot = 0.0
+    if lab > 0 and lap > 0:
+        dot = (abx * apx + aby * apy) / (lab * lap)
+    if dot > 0.9:
+        return BIT["In"] | BIT["Rotational"]
+    if dot < -0.9:
+        return BIT["Out"] | BIT["Rotational"]
+    if not curved_between(g, el.id, to.id):
+        return 0
+    side = (to.x - pivot.x) * (el.y - pivot.y) - (to.y - pivot.y) * (el.x - pivot.x)
+    return (BIT["CW"] if side > 1e-7 else BIT["CCW"]) | BIT["Rotational"]
+
+
+def curved_between(g: PlanarGraph, a: int, b: int) -> bool:
+    """Whether a curved edge joins vertices a and b (ids)."""
+    if not (0 <= a < len(g.vertices) and 0 <= b < len(g.vertices)):
+        return False
+    e = g.vertices[a].edge_to(g.vertices[b])
+    return e is not None and e.curved
 
 
 # ---------------------------------------------------------------- radials
@@ -207,7 +274,8 @@ class Trajectories:
 
 def site_steps(g: PlanarGraph, kind: str) -> list[list[tuple[int, int]]]:
     """Ludii's same-type steps of every element of one site type (what the site graph records)."""
-    return [named_steps(el) for el in g.elements(kind)]
+    pivots = pivot_vertices(g)
+    return [named_steps(el, g, pivots) for el in g.elements(kind)]
 
 
 def trajectories(steps: list[list[tuple[int, int]]], pts: list[tuple[float, float]]) -> Trajectories:
@@ -235,6 +303,7 @@ def trajectories(steps: list[list[tuple[int, int]]], pts: list[tuple[float, floa
             for first in by_dir[site][ordinal]:
                 line = (site, first) + walker.rest(ordinal, site, first)
                 add_radial(specific, in_dir, seen, Radial(name, line), pts)
+        merge_rotational(in_dir)
         distinct_dir = {d: distinct_radials(rs) for d, rs in in_dir.items()}
 
         def key(r):
@@ -259,7 +328,12 @@ class RadialWalker:
         self.memo: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
     def best(self, ordinal: int, p: int, c: int) -> int | None:
-        """The straightest step on from c (coming from p) in direction `ordinal`, or None."""
+        """The straightest step on from c (coming from p) in direction `ordinal`, or None.
+
+        A circular direction (CW, CCW, In, Out) takes the first step in it instead.
+        """
+        if ordinal in _CIRCULAR_ORDINALS:
+            return next(iter(self.by_dir[c].get(ordinal, ())), None)
         (ax, ay), (bx, by) = self.pts[p], self.pts[c]
         best, best_tan = None, _STRAIGHT
         for nxt in self.by_dir[c].get(ordinal, ()):
@@ -281,6 +355,8 @@ class RadialWalker:
 
     def rest(self, ordinal: int, p: int, c: int) -> tuple[int, ...]:
         """The sites after [p, c] on its radial."""
+        if ordinal in _CIRCULAR_ORDINALS:     # round a ring: no straight-line sharing
+            return self.walk(ordinal, p, c)
         memo = self.memo
         stack: list[tuple[int, int, int]] = []
         on_stack: set[tuple[int, int]] = set()
@@ -311,13 +387,33 @@ def add_radial(specific: list[Radial], in_dir: dict, seen: set, radial: Radial, 
         return
     seen.add(key)
     # Opposites pair two compass radials, or two radials of the same relation.
+    # CW and CCW, In and Out, are each other's opposites whatever their angles.
+    paired = _PAIRED.get(radial.direction)
     for ex in (specific if radial.specific else in_dir.get(radial.direction, ())):
-        if opposed(radial, ex, pts):
+        if ex.direction == paired or opposed(radial, ex, pts):
             radial.add_opposite(ex)
             ex.add_opposite(radial)
     if radial.specific:
         specific.append(radial)
     in_dir.setdefault(radial.direction, []).append(radial)
+
+
+def merge_rotational(in_dir: dict[str, list[Radial]]) -> None:
+    """Ludii's Rotational radials: those walked in it, then the In, Out, CW and CCW ones,
+    each dropped when it begins another one of the list (last first)."""
+    rot = list(in_dir.get("Rotational", ()))
+    for d in ("In", "Out", "CW", "CCW"):
+        rot.extend(in_dir.get(d, ()))
+    if not rot:
+        return
+    n = len(rot) - 1
+    while n >= 0:
+        r = rot[n]
+        if any(m != n and len(r.sites) <= len(o.sites) and o.sites[:len(r.sites)] == r.sites
+               for m, o in enumerate(rot)):
+            del rot[n]
+        n -= 1
+    in_dir["Rotational"] = rot
 
 
 def opposed(a: Radial, b: Radial, pts) -> bool:

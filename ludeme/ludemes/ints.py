@@ -172,7 +172,9 @@ class Ahead(IntFn):
         if self.dirn in ("SameDirection", "OppositeDirection"):
             return _ahead_along_move(env, site, steps, self.dirn == "OppositeDirection")
         dirn = self.dirn or "Forward"       # Ludii's default: the piece's forward
-        if not env.is_static_direction(dirn):
+        if not env.is_static_direction(dirn) or dirn in ("CW", "CCW", "In", "Out", "Rotational"):
+            # Relative directions, and the circular ones (which have radials, not one
+            # step table): the first radial of the direction, as Ludii's Ahead walks.
             return _ahead_relative(env, site, steps, env.direction_keys(dirn, self))
         tables = env.step_tables(dirn, self)
         tab = tables[0] if tables else None
