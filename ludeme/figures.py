@@ -90,9 +90,6 @@ class LegalMoveFigures(StateFigures):
 
     observe = None          # the legal-move counts are all it reads
 
-    def __init__(self, game, state):
-        pass
-
     def row(self, legal):
         d = len(legal)
         total, ones = sum(legal), legal.count(1)
