@@ -458,6 +458,12 @@ class State:
         return [self.count[c.sites_from:c.sites_from + c.num_sites]
                 for c in self.g.containers[1:]]
 
+    def flat_board(self) -> bool:
+        """True when the pieces on the board are the counts of the top-level lists (a game
+        without stacks): a reader may then take the board from the first sites of `what`
+        and `count` (`figures.OccupancyFigures` does, once per state)."""
+        return not self.g.stacking
+
     def board_occupancy(self) -> tuple[list[int], int]:
         """The board's top-level `what` per site and the pieces on the board: counts summed,
         or in a stacking game every level of every stack (Ludii's PieceNumber)."""

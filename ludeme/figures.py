@@ -19,8 +19,6 @@ This module imports nothing heavy: worker processes play with it alone.
 
 from __future__ import annotations
 
-from operator import or_
-
 SHARE = (0.0, 1.0)          # the range of metrics that are shares: their intervals stay inside
 
 # Ludii's metric names, in the order of the summary table (the per-state ones are
@@ -46,6 +44,7 @@ class StateFigures:
     """Per-trial values taken from every state of one playout."""
 
     columns: dict[str, tuple[str | None, tuple | None]] = {}
+    __slots__ = ("game",)
 
     def __init__(self, game, state):
         self.game = game
@@ -89,6 +88,7 @@ class LegalMoveFigures(StateFigures):
     }
 
     observe = None          # the legal-move counts are all it reads
+    __slots__ = ()
 
     def row(self, legal):
         d = len(legal)
@@ -110,23 +110,59 @@ class OccupancyFigures(StateFigures):
         "board_sites_occupied": ("BoardSitesOccupiedAverage", SHARE),
     }
 
+    # Where pieces have stood is kept as an integer, one byte per site (little-endian): each
+    # state's `what` list, read as bytes, is OR-ed into it, so a site's byte is non-zero once
+    # a piece has stood on it. (A kind numbered past 255 is read as 1.)
+    __slots__ = ("board_sites", "pieces", "empty", "covered", "observe")
+
     def __init__(self, game, state):
-        self.board_sites = game.containers[0].num_sites
+        n = self.board_sites = game.containers[0].num_sites
         self.pieces = 0                      # pieces on the board, summed over the states
         self.empty = 0                       # empty board sites, summed over the states
-        self.covered = None                  # non-zero where a piece has been
-        self.uncovered = self.board_sites
+        self.covered = 0                     # per site, a non-zero byte where a piece has been
+        # A state whose top-level lists hold the board's pieces as counts (the reference
+        # engine's, in a game without stacks) is read in place, without copies.
+        flat = getattr(state, "flat_board", None)
+        if flat is None or not flat():
+            self.observe = self._observe_occupancy
+        elif len(state.what) == n:
+            self.observe = self._observe_board
+        else:
+            self.observe = self._observe_lists
 
-    def observe(self, state):
+    def _observe_occupancy(self, state):
         what, pieces = state.board_occupancy()
         self.pieces += pieces
         self.empty += what.count(0)
-        if self.uncovered:
-            self.covered = what if self.covered is None else list(map(or_, self.covered, what))
-            self.uncovered = self.covered.count(0)
+        self.covered |= _as_int(what)
+
+    def _observe_board(self, state):
+        """`observe` for a state whose lists are the board's sites alone."""
+        what = state.what
+        self.pieces += sum(state.count)
+        self.empty += what.count(0)
+        self.covered |= _as_int(what)
+
+    def _observe_lists(self, state):
+        """`observe` for a state whose lists hold the board's sites, then others (hands)."""
+        what, n = state.what, self.board_sites
+        self.pieces += sum(state.count[:n])
+        self.empty += what.count(0) - what[n:].count(0)
+        self.covered |= _as_int(what)
 
     def row(self, legal):
         n, states = self.board_sites, len(legal) + 1       # s0..sL
-        return {"board_coverage": (n - self.uncovered) / n,
+        size = max(n, (self.covered.bit_length() + 7) // 8)
+        uncovered = self.covered.to_bytes(size, "little")[:n].count(0)
+        return {"board_coverage": (n - uncovered) / n,
                 "piece_number": self.pieces / states,
                 "board_sites_occupied": 1.0 - self.empty / states / n}
+
+
+def _as_int(what: list) -> int:
+    """The list as an integer of one byte per item, little-endian (non-zero items stay
+    non-zero)."""
+    try:
+        return int.from_bytes(bytes(what), "little")
+    except ValueError:      # an item past 255
+        return int.from_bytes(bytes(map(bool, what)), "little")

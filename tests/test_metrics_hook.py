@@ -82,3 +82,58 @@ def test_the_kernels_compute_every_registered_figure():
     assert set(per_state_columns()) <= set(KERNEL_FIGURES)
     assert [name for name, _ in figures.MEAN_METRICS.items()][:2] == ["DurationTurns",
                                                                       "DurationMoves"]
+
+
+def occupancy_the_obvious_way(game, seed):
+    """Board coverage, piece number and occupied share, replaying a playout state by state."""
+    import random
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed)
+    n = game.containers[0].num_sites
+    covered, pieces, occupied, states = set(), 0, 0, 0
+    while True:
+        what, on_board = state.board_occupancy()
+        covered |= {s for s in range(n) if what[s]}
+        pieces += on_board
+        occupied += sum(1 for w in what if w)
+        states += 1
+        if state.is_terminal():
+            break
+        legal = state.legal_moves()
+        state.apply(legal[rng.randrange(len(legal))])
+    return {"board_coverage": len(covered) / n, "piece_number": pieces / states,
+            "board_sites_occupied": occupied / states / n}
+
+
+@pytest.mark.parametrize("path,ruleset", [
+    ("descriptions/adzua_children.lud", "Adzua (Children) (Ludii 5) (Reconstructed)"),  # hands
+    ("descriptions/lines_of_action.lud", None),                                          # none
+    ("descriptions/seesaw.lud", None),                                                  # stacks
+])
+def test_occupancy_figures_are_those_of_every_state(path, ruleset):
+    from pathlib import Path
+    from ludeme.runner import load
+    game = load(Path(__file__).resolve().parent.parent / path, (), ruleset)
+    for seed in range(3):
+        row = play_one(game, seed, index=seed)
+        for column, value in occupancy_the_obvious_way(game, seed).items():
+            assert row[column] == pytest.approx(value), (path, seed, column)
+
+
+def test_occupancy_figures_read_kinds_numbered_past_255():
+    class Game:
+        containers = [type("Board", (), {"num_sites": 4})()]
+
+    class State:
+        what = [0, 300, 0, 256]
+        count = [0, 1, 0, 1]
+
+        def flat_board(self):
+            return True
+
+    fig = figures.OccupancyFigures(Game(), State())
+    fig.observe(State())
+    State.what = [0, 0, 7, 256]
+    fig.observe(State())
+    assert fig.row([1]) == {"board_coverage": 0.75, "piece_number": 2.0,
+                            "board_sites_occupied": 0.5}
