@@ -22,6 +22,14 @@ PLAYER_WORDS = {f"P{i}": i for i in range(1, 17)}
 SHARED_WORDS = ("Shared", "All", "Any")
 DYNAMIC_WORDS = ("Mover", "Next", "Prev", "Player")
 TEAM_ROLE_WORDS = ("TeamMover", "MoverTeam", "NextTeam", "PrevTeam")
+# Roles that cover a set of players (`Roles.set_fn`), besides TeamN.
+SET_WORDS = ("All", "Each", "Any", "Shared", "Enemy", "NonMover", "Friend", "Ally", "MoverTeam",
+             "TeamMover")
+
+
+def _names_a_set(role: str) -> bool:
+    """The role covers a set of players, not always one player (`Roles.set_fn`)."""
+    return role in SET_WORDS or (role.startswith("Team") and role[4:].isdigit())
 
 
 class Roles:
@@ -77,7 +85,11 @@ class Roles:
         raise lud.fail(f"the role {role} names several players where one is expected")
 
     def set_fn(self, role: str, lud):
-        """A closure c -> the frozenset of player ids `role` covers now."""
+        """A closure c -> the frozenset of player ids `role` covers now (the one player of
+        `id_fn` for a role that does not `_names_a_set`)."""
+        if not _names_a_set(role):
+            one = self.id_fn(role, lud)
+            return lambda c: frozenset((one(c),))
         n = self.n
         everyone = frozenset(range(1, n + 1))
         teams = self.teams
@@ -99,10 +111,12 @@ class Roles:
                 return lambda c: frozenset(p for p in everyone
                                            if teams.get(p) == teams.get(c.s.mover))
             return lambda c: frozenset((c.s.mover,))
-        if role.startswith("Team") and role[4:].isdigit():
-            return self.team_players_fn(int(role[4:]))
-        one = self.id_fn(role, lud)
-        return lambda c: frozenset((one(c),))
+        return self.team_players_fn(int(role[4:]))     # TeamN
+
+    def single_fn(self, role: str, lud):
+        """`id_fn(role)` when the set `role` covers is always that one player (`set_fn`
+        gives the singleton), else None."""
+        return None if _names_a_set(role) else self.id_fn(role, lud)
 
     def team_players_fn(self, team: int):
         """c -> the players of a team (Ludii's PlayersTeam): those set in it, or without

@@ -180,13 +180,10 @@ class Ahead(IntFn):
         tab = tables[0] if tables else None
         nsites = env.num_board_sites
         if tab is not None and (self.steps is None or getattr(self.steps, "value", None) == 1):
-            def ahead_one(c):  # the common case, one step: a single table lookup
-                s = site(c)
-                if 0 <= s < nsites:
-                    t = tab[s]
-                    return t if t >= 0 else s
-                return s
-            return ahead_one
+            # The common case, one step: a single lookup of the board site one step away
+            # (the site itself where there is none).
+            step = {s: t if t >= 0 else s for s, t in enumerate(tab[:nsites])}.get
+            return _ahead_one(step, site, site_source(self.site))
 
         def ahead(c):
             s = site(c)
@@ -200,6 +197,38 @@ class Ahead(IntFn):
                 cur = nxt
             return cur
         return ahead
+
+
+def _ahead_one(step, site, source: str | None):
+    """(ahead <site> <direction>) one step along a static direction: `step(s, s)`, the site
+    one step from s, s itself where there is none (a hand's site, an undefined one). The
+    usual sites are read in place (`site_source`), without a call."""
+    if source == "last_to":
+        return lambda c: step(s := c.s.last_to, s)
+    if source == "last_from":
+        return lambda c: step(s := c.s.last_from, s)
+    if source == "from":
+        return lambda c: step(s := c.from_, s)
+    if source == "to":
+        return lambda c: step(s := c.to, s)
+    return lambda c: step(s := site(c), s)
+
+
+def site_source(lud) -> str | None:
+    """Where a site ludeme reads its value when it is one of the usual plain reads: "from",
+    "to" (the context's iteration variables), "last_to", "last_from" (the state's last
+    decision);
+    None for anything else. Hot closures read those in place instead of calling them."""
+    t = type(lud)
+    if t is From:
+        return "from"
+    if t is To:
+        return "to"
+    if t is LastTo and not lud.afterConsequence:
+        return "last_to"
+    if t is LastFrom and not lud.afterConsequence:
+        return "last_from"
+    return None
 
 
 def _ahead_relative(env, site, steps, keys):
@@ -309,6 +338,23 @@ class CountPieces(IntFn):
                                  and (not name or lv[0] in names))
             return total
 
+        one = who_fn or (env.roles.single_fn(self.role, self) if self.who is None else None)
+        if where is None and not name and one is not None:
+            # The usual case, one player's pieces everywhere.
+            def count_player(c):
+                s = c.s
+                p = one(c)
+                who = s.who
+                if c.stacking:
+                    return stacked(s, {p}, range(len(who)))
+                count = s.count
+                total = 0
+                for site in range(len(who)):
+                    if who[site] == p:
+                        total += count[site]
+                return total
+            return count_player
+
         def count_pieces(c):
             s = c.s
             ids = {who_fn(c)} if who_fn else players(c)
@@ -318,6 +364,8 @@ class CountPieces(IntFn):
             count = s.count
             total = 0
             if anyone:
+                if where is None:
+                    return sum(count)
                 for site in sites:
                     total += count[site]
                 return total

@@ -183,6 +183,32 @@ class MoveStep(Moves):
                         t for k in ks for t in step_to(frm, k)))
                 return got
 
+        iterated = self.from_ is None or self.from_.site is None    # the start is (from)
+        moving_top = kind == A_MOVE
+
+        if table is not None and from_cond is None and side is None:
+            # The common step (a static direction, no start condition, no side effect):
+            # the same moves as `step` below, with fewer tests per destination.
+            def step_static(c):
+                frm = c.from_ if iterated else from_fn(c)
+                if frm < 0 or frm >= nsites:
+                    return []
+                out = []
+                saved_from, saved_to = c.from_, c.to
+                c.from_ = frm
+                lf = c.s.size_stack(frm) - 1 if moving_top and c.stacking else 0
+                if to_cond is None:
+                    for to in table[frm]:
+                        out.append(Move(frm, to, 0, [(kind, frm, to)], then, False, lf))
+                else:
+                    for to in table[frm]:
+                        c.to = to
+                        if to_cond(c):
+                            out.append(Move(frm, to, 0, [(kind, frm, to)], then, False, lf))
+                c.from_, c.to = saved_from, saved_to
+                return out
+            return step_static
+
         def step(c):
             frm = from_fn(c)
             if frm < 0 or frm >= nsites:
@@ -198,7 +224,7 @@ class MoveStep(Moves):
                 c.from_, c.to = saved
                 return out
             # Ludii's Step: in a stacking game a single piece leaves the top level.
-            lf = c.s.size_stack(frm) - 1 if c.stacking and kind == A_MOVE else 0
+            lf = c.s.size_stack(frm) - 1 if moving_top and c.stacking else 0
             for to in sites_to:
                 c.to = to
                 if to_cond is None or to_cond(c):
@@ -342,6 +368,11 @@ class MoveFromTo(Moves):
                     continue
                 # Ludii evaluates count: once per origin, with (from) on it and (to) as given
                 n = count(c) if count is not None else 1
+                if flat and to_cond is None:    # every destination, one action each
+                    for to in tos(c):
+                        if to >= 0:
+                            out.append(Move(frm, to, 0, [(kind, frm, to)], then))
+                    continue
                 for to in tos(c):
                     if to < 0:
                         continue
@@ -395,6 +426,11 @@ class MoveAdd(Moves):
                 return out
             owner = c.g.components[what].owner
             k = count(c) if count is not None else 1
+            if flat and to_cond is None:        # every destination, one action each
+                for to in tos(c):
+                    if to >= 0:
+                        out.append(Move(to, to, 0, [(A_ADD, to, what, owner, k)], then))
+                return out
             for to in tos(c):
                 if to < 0:
                     continue
@@ -454,6 +490,9 @@ class PassEffect(Moves):
     def compile(self, env):
         then = _then(env, self)
         return lambda c: [Move(-1, -1, 0, [(A_PASS,)], then)]
+
+
+_SHARED = object()      # (forEach Piece): a kind whose pieces belong to whoever holds them
 
 
 @ludeme("forEach", "Piece")
@@ -538,25 +577,22 @@ class ForEachPiece(Moves):
                         return for_each_piece(c, player)
                     finally:
                         s.mover, s.next, s.prev = roles
-            who, what = s.who, s.what
             out = []
             if c.stacking:
                 return stacked(c, player, out)
+            own = owned.get(player)
+            if own is None:
+                own = owned[player] = movers_of(player)
+            what = s.what
             saved = c.from_
             for site in board if container is None else container_sites(c):
-                w = what[site]
-                if w == 0:
-                    continue
-                comp = components[w]
-                if comp.owner != player and not (comp.owner == 0 and who[site] == player):
-                    continue
-                if names and comp.name.rstrip("0123456789") not in names:
-                    # Ludii compares the name without its trailing number, exactly:
-                    # "Counter" is not "DoubleCounter".
-                    continue
-                gen = specific or generators[w]
+                gen = own[what[site]]
                 if gen is None:
                     continue
+                if gen is _SHARED:          # a piece without an owner: the one at the site's
+                    if s.who[site] != player:
+                        continue
+                    gen = specific or generators[what[site]]
                 c.from_ = site
                 moves = gen(c)
                 if then:
@@ -565,6 +601,25 @@ class ForEachPiece(Moves):
                 out.extend(moves)
             c.from_ = saved
             return out
+
+        owned: dict = {}        # player -> movers_of(player), made on the player's first turn
+
+        def movers_of(player):
+            """Per component index, the moves of the player's pieces of that kind: the
+            generator; _SHARED for a kind without an owner (the site's owner decides); None
+            for a kind the player does not move (not theirs, another name, no moves)."""
+            table = [None] * len(components)
+            for w, comp in enumerate(components):
+                if w == 0 or comp.owner not in (player, 0):
+                    continue
+                if names and comp.name.rstrip("0123456789") not in names:
+                    # Ludii compares the name without its trailing number, exactly:
+                    # "Counter" is not "DoubleCounter".
+                    continue
+                if (specific or generators[w]) is None:
+                    continue
+                table[w] = (specific or generators[w]) if comp.owner == player else _SHARED
+            return table
         return for_each_piece
 
 

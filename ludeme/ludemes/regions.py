@@ -5,8 +5,6 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from itertools import compress
-from operator import not_
 
 from ..boards.board import sites_at_distance
 from ..syntax import Str
@@ -27,8 +25,9 @@ class SitesEmpty(Region):
             return lambda c: [s for s in sites_of(c) if c.s.what[s] == 0]
         rng = range(env.num_board_sites)
 
-        def empty(c):       # the board's sites whose `what` is 0, picked in C
-            return list(compress(rng, map(not_, c.s.what)))
+        def empty(c):       # the board's sites whose `what` is 0
+            what = c.s.what
+            return [s for s in rng if not what[s]]
         return empty
 
     def predicate(self, env):
