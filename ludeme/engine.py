@@ -214,6 +214,7 @@ class Game:
         for c in containers:
             self.container_of[c.sites_from:c.sites_from + c.num_sites] = [c.index] * c.num_sites
         self.phase_index = {p.name: i for i, p in enumerate(phases)}
+        self.phased = len(phases) > 1
         self.initial_phase = [0] * (num_players + 1)
         self.requires_visited = False
         self.teams: dict[int, int] = {}
@@ -356,7 +357,7 @@ class State:
                 moves.append(Move(-1, -1, mover, [(A_SWAP, mover, 1), (A_NEXT, mover)]))
             if not moves:
                 moves = [pass_move(mover)]
-            if g.repetition:
+            if g.repetition is not None:
                 moves = without_repeats(self, moves)
             self._legal = moves
         return self._legal
@@ -501,11 +502,12 @@ class State:
         # The common kinds first, each checking its own sites; the rest check through
         # _sites_of. A negative site is a rule's bug: never let it index from the end.
         if kind == A_MOVE:
-            if a[1] < 0 or a[2] < 0:
+            _, frm, to = a
+            if frm < 0 or to < 0:
                 _undefined(a)
             if self.on_track is not None:
                 self._track_piece(a)
-            sites.move(a[1], a[2])
+            sites.move(frm, to)
             return
         if kind == A_REMOVE:
             if a[1] < 0:
@@ -660,6 +662,14 @@ class State:
         if not move.then:
             return
         c = self.ctx
+        if store and done is None:
+            # A decision as `apply` plays it (or on a copy): what the context held is not
+            # read afterwards (`apply` resets it), so it is not kept.
+            for consequent in move.then:
+                c.from_ = c.to = c.site = c.player = UNDEFINED
+                for m in consequent(c):
+                    self._apply_move_effects(m, False)
+            return
         for consequent in move.then:
             saved = (c.from_, c.to, c.site, c.player)
             c.from_ = c.to = c.site = c.player = UNDEFINED
@@ -715,7 +725,7 @@ class State:
             self._timeout()
         if self.over:
             self.prev = mover
-        elif len(g.phases) > 1:     # with one phase, a phase change changes nothing
+        elif g.phased:              # with one phase, a phase change changes nothing
             n = g.num_players
             for pid in range(1, n + 1):
                 ph = g.phases[self.phase[pid]]
@@ -746,7 +756,7 @@ class State:
             while not self.active[nxt]:
                 nxt = nxt % n + 1
             self.next = nxt
-        if g.repetition:
+        if g.repetition is not None:
             record_position(self)
 
     # -- end of game -------------------------------------------------------

@@ -169,7 +169,7 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
     n = game.num_players
     names = [a.name for a in agents] if agents else ["random"] * n
     # Random seats draw `rng.randrange(k)` like RandomAgent.choose, without the call.
-    choosers = None if names == ["random"] * n else [a.choose for a in agents]
+    choosers = [a.choose for a in agents] if agents and names != ["random"] * n else None
     state = kernels.new_initial_state() if kernels is not None else game.new_initial_state(seed)
     randrange = rng.randrange
     trackers = [cls(game, state) for cls in figures.PER_STATE]

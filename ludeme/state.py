@@ -97,13 +97,17 @@ class FlatSites:
         """Put `count` pieces at a site: in a hand (or a site of the same kind, when the
         game counts), the count grows; an occupied board site keeps its piece, with a
         count of one (Ludii's ActionAdd sets only the count of an occupied site)."""
-        if site >= self.count_from and self.what[site] == what:
-            self.count[site] += count
-            return
-        if self.what[site] and site < self.count_from:
-            self.count[site] = 1
-            return
-        self.what[site], self.who[site], self.count[site] = what, who, count
+        here = self.what[site]
+        if here:
+            if site < self.count_from:
+                self.count[site] = 1
+                return
+            if here == what:
+                self.count[site] += count
+                return
+        self.what[site] = what
+        self.who[site] = who
+        self.count[site] = count
         if self.plain:
             if not (state or rotation or value):
                 return
@@ -131,12 +135,15 @@ class FlatSites:
                 count_[frm] -= 1
             else:
                 who_[frm] = what_[frm] = count_[frm] = 0
-            if to >= self.count_from and what_[to] == what:
+            if what_[to] == what and to >= self.count_from:
                 count_[to] += 1
                 return
-            if self.owner_of is not None:
-                who = self.owner_of[what]
-            what_[to], who_[to], count_[to] = what, who, 1
+            owner_of = self.owner_of
+            if owner_of is not None:
+                who = owner_of[what]
+            what_[to] = what
+            who_[to] = who
+            count_[to] = 1
             return
         state_, rotation_, value_ = self.state, self.rotation, self.value
         st, rot, val = state_[frm], rotation_[frm], value_[frm]
