@@ -204,6 +204,7 @@ class Game:
         self.end = end
         self.max_turns = max_turns
         self.max_moves = max_moves
+        self.turn_limit = max_turns * num_players      # the turn that ends a playout
         self.options = options
         self.ruleset = ruleset
         self.requires_all_pass = requires_all_pass
@@ -272,12 +273,13 @@ class State:
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
         self.g = game
-        self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking)
+        sites = self.sites = new_sites(game.total_sites, game.containers[0].num_sites,
+                                       game.stacking)
         if game.counting and not game.stacking:
             # Every site gathers pieces of one kind as a count, as hands do.
-            self.sites.count_from = 0
-            self.sites.owner_of = game.ludii_owners
-        self._alias_sites()
+            sites.count_from = 0
+            sites.owner_of = game.ludii_owners
+        self.who, self.what, self.count = sites.who, sites.what, sites.count   # _alias_sites
         # The chance stream (dice, random draws): only games with chance rules have one.
         self.rng = random.Random(chance_seed(seed or 0)) if game.uses_chance else None
         # player_order[p]: the seat (agent) playing as player p; a swap exchanges two.
@@ -720,7 +722,7 @@ class State:
         if not self.over and move.is_pass and g.requires_all_pass and (phase.end or g.end) \
                 and self._all_passed():
             self._apply_result(Result(0, "Draw"))
-        if not self.over and (self.num_turn >= g.max_turns * g.num_players
+        if not self.over and (self.num_turn >= g.turn_limit
                               or self.num_moves - self.num_start_moves >= g.max_moves):
             self._timeout()
         if self.over:
@@ -990,7 +992,7 @@ class State:
                     winner = p
         self.active = [False] * (g.num_players + 1)
         self.over = True
-        self.end_type = "TurnLimit" if self.num_turn >= g.max_turns * g.num_players \
+        self.end_type = "TurnLimit" if self.num_turn >= g.turn_limit \
             else "MoveLimit"
         self.winner = winner
 
