@@ -279,7 +279,8 @@ class State:
             # Every site gathers pieces of one kind as a count, as hands do.
             sites.count_from = 0
             sites.owner_of = game.ludii_owners
-        self.who, self.what, self.count = sites.who, sites.what, sites.count   # _alias_sites
+        # the read-only views of the top level, as _alias_sites binds them
+        self.who, self.what, self.count = self.sites.who, self.sites.what, self.sites.count
         # The chance stream (dice, random draws): only games with chance rules have one.
         self.rng = random.Random(chance_seed(seed or 0)) if game.uses_chance else None
         # player_order[p]: the seat (agent) playing as player p; a swap exchanges two.
@@ -426,6 +427,7 @@ class State:
     def _alias_sites(self) -> None:
         # Read-only views of the top level, kept by the store: rules read these
         # in their hot loops; every write goes through `do_action`.
+        # the read-only views of the top level, as _alias_sites binds them
         self.who, self.what, self.count = self.sites.who, self.sites.what, self.sites.count
 
     def size_stack(self, site: int) -> int:
