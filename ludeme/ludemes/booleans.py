@@ -45,8 +45,13 @@ class IsOccupied(Bool):
         first = env.num_board_sites if self.type not in (None, env.board.site_type) else 0
 
         def is_occupied(c):
-            s = site(c)   # a site past the last one (a pit computed off the board) is not
-            return first <= s < n and c.s.what[s] != 0
+            s = site(c)
+            if s < first:
+                return False
+            try:
+                return c.s.what[s] != 0
+            except IndexError:      # a site past the last one (a pit computed off the board)
+                return False
         return is_occupied
 
 

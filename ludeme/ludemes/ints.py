@@ -109,19 +109,29 @@ def _read_at(array: str):
         kind = getattr(self, "type", None) or ("Cell" if self.kind == "Cell" else None)
         first = env.num_board_sites if kind not in (None, env.board.site_type) else 0
 
-        # One closure per array, each reading its list by name (no getattr per read).
+        # One closure per array, each reading its list by name (no getattr per read); a site
+        # past the last one reads 0.
         if array == "who":
             def read(c):
                 s = at(c)
-                return c.s.who[s] if first <= s < n else 0
+                try:
+                    return c.s.who[s] if s >= first else 0
+                except IndexError:
+                    return 0
         elif array == "what":
             def read(c):
                 s = at(c)
-                return c.s.what[s] if first <= s < n else 0
+                try:
+                    return c.s.what[s] if s >= first else 0
+                except IndexError:
+                    return 0
         else:
             def read(c):
                 s = at(c)
-                return c.s.count[s] if first <= s < n else 0
+                try:
+                    return c.s.count[s] if s >= first else 0
+                except IndexError:
+                    return 0
         return read
     return compile
 
@@ -339,17 +349,18 @@ class CountPieces(IntFn):
             return total
 
         one = who_fn or (env.roles.single_fn(self.role, self) if self.who is None else None)
-        if where is None and not name and one is not None:
-            # The usual case, one player's pieces everywhere.
+        if not name and one is not None:
+            # The usual case, one player's pieces of any kind (everywhere, or in a region).
             def count_player(c):
                 s = c.s
                 p = one(c)
                 who = s.who
+                sites = where(c) if where is not None else range(len(who))
                 if c.stacking:
-                    return stacked(s, {p}, range(len(who)))
+                    return stacked(s, {p}, sites)
                 count = s.count
                 total = 0
-                for site in range(len(who)):
+                for site in sites:
                     if who[site] == p:
                         total += count[site]
                 return total
