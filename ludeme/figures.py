@@ -141,14 +141,20 @@ class OccupancyFigures(StateFigures):
         what = state.what
         self.pieces += sum(state.count)
         self.empty += what.count(0)
-        self.covered |= _as_int(what)
+        try:                # _as_int, without the call
+            self.covered |= int.from_bytes(bytes(what), "little")
+        except ValueError:
+            self.covered |= _as_int(what)
 
     def _observe_lists(self, state):
         """`observe` for a state whose lists hold the board's sites, then others (hands)."""
         what, n = state.what, self.board_sites
         self.pieces += sum(state.count[:n])
         self.empty += what.count(0) - what[n:].count(0)
-        self.covered |= _as_int(what)
+        try:                # _as_int, without the call
+            self.covered |= int.from_bytes(bytes(what), "little")
+        except ValueError:
+            self.covered |= _as_int(what)
 
     def row(self, legal):
         n, states = self.board_sites, len(legal) + 1       # s0..sL
