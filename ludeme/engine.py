@@ -273,14 +273,12 @@ class State:
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
         self.g = game
-        sites = self.sites = new_sites(game.total_sites, game.containers[0].num_sites,
-                                       game.stacking)
+        self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking)
         if game.counting and not game.stacking:
             # Every site gathers pieces of one kind as a count, as hands do.
-            sites.count_from = 0
-            sites.owner_of = game.ludii_owners
-        # the read-only views of the top level, as _alias_sites binds them
-        self.who, self.what, self.count = self.sites.who, self.sites.what, self.sites.count
+            self.sites.count_from = 0
+            self.sites.owner_of = game.ludii_owners
+        self._alias_sites()
         # The chance stream (dice, random draws): only games with chance rules have one.
         self.rng = random.Random(chance_seed(seed or 0)) if game.uses_chance else None
         # player_order[p]: the seat (agent) playing as player p; a swap exchanges two.
@@ -427,7 +425,6 @@ class State:
     def _alias_sites(self) -> None:
         # Read-only views of the top level, kept by the store: rules read these
         # in their hot loops; every write goes through `do_action`.
-        # the read-only views of the top level, as _alias_sites binds them
         self.who, self.what, self.count = self.sites.who, self.sites.what, self.sites.count
 
     def size_stack(self, site: int) -> int:

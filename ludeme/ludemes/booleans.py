@@ -40,7 +40,6 @@ class IsOccupied(Bool):
 
     def compile(self, env):
         site = env.compile(self.site)
-        n = env.total_sites
         # below this site, the type names the board's other (empty) layer
         first = env.num_board_sites if self.type not in (None, env.board.site_type) else 0
 

@@ -102,7 +102,6 @@ def _read_at(array: str):
                 # (what at:(to) level:(level)), as (count Stack ... if:) reads each level
                 return lambda c: c.s.level_data(c.to, c.level)[field] if c.to >= 0 else 0
             return read_level(field, at, env.compile(self.level))
-        n = env.total_sites
         # A site type other than the board's reads, on the board, a layer that pieces never
         # reach here (Ludii's cells of a board played on vertices): 0 below `first`; a hand's
         # site reads the same whatever the type.
@@ -227,8 +226,8 @@ def _ahead_one(step, site, source: str | None):
 def site_source(lud) -> str | None:
     """Where a site ludeme reads its value when it is one of the usual plain reads: "from",
     "to" (the context's iteration variables), "last_to", "last_from" (the state's last
-    decision);
-    None for anything else. Hot closures read those in place instead of calling them."""
+    decision); None for anything else. Hot closures read those in place instead of calling
+    them."""
     t = type(lud)
     if t is From:
         return "from"

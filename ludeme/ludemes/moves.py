@@ -616,9 +616,9 @@ class ForEachPiece(Moves):
                     # Ludii compares the name without its trailing number, exactly:
                     # "Counter" is not "DoubleCounter".
                     continue
-                if (specific or generators[w]) is None:
-                    continue
-                table[w] = (specific or generators[w]) if comp.owner == player else _SHARED
+                gen = specific or generators[w]
+                if gen is not None:
+                    table[w] = gen if comp.owner == player else _SHARED
             return table
         return for_each_piece
 
