@@ -7,22 +7,23 @@
     ludeme.summarize(df)                              # Ludii's metrics with 95% intervals
 """
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: E402
 
 from .errors import LudemeError, Pos  # noqa: E402
-from .expand import Expanded, expand, expand_file, load_description  # noqa: E402
+from ludeme.language.expand import Expanded, expand, expand_file, load_description  # noqa: E402
 
 # The runner and the statistics pull in scipy, pandas and joblib: load them on first use
 # so that every `ludeme` command does not pay for them.
-_LAZY = {"load": ("runner", "load"), "run_playouts": ("runner", "run_playouts"),
-         "summarize": ("metrics", "summarize")}
+_LAZY = {"load": ("api", "load"), "run_playouts": ("analysis.playouts", "run_playouts"),
+         "summarize": ("analysis.metrics", "summarize"), "api": ("api", None)}
 
 
 def __getattr__(name):
     if name in _LAZY:
         import importlib
         module, attr = _LAZY[name]
-        value = getattr(importlib.import_module(f"ludeme.{module}"), attr)
+        mod = importlib.import_module(f"ludeme.{module}")
+        value = mod if attr is None else getattr(mod, attr)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'ludeme' has no attribute {name!r}")

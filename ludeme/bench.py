@@ -22,7 +22,7 @@ states (their rollouts in the kernels), and the ratio.
 `playouts --end-to-end` times `ludeme run --jobs 1` itself (rows, metrics,
 summary and the files it writes), in a fresh process, at two run sizes, so that
 start-up and compiling cancel: rate = (n2 - n1) / (cpu2 - cpu1), CPU time of the
-child process. Both sizes are above `ludeme.runner.PARTITION_SIZE` when the larger
+child process. Both sizes are above `ludeme.analysis.playouts.PARTITION_SIZE` when the larger
 one is (the run is then written partition by partition, a different cost per row).
 """
 
@@ -83,7 +83,7 @@ def reference_slug(game, path: str | Path, refdata: Path | None = None) -> str |
     (as recorded in stats/<slug>.json).
     """
     from .errors import LudemeError
-    from .expand import choose_items, load_description
+    from ludeme.language.expand import choose_items, load_description
     refdata = refdata or default_refdata()
     desc = load_description(path)
     ours = set(game.options)
@@ -115,7 +115,7 @@ def playout_rate(game, seconds: float, seed: int = 0,
                  backend: str = "auto") -> tuple[float, float, int]:
     """(CPU-time rate, wall-clock rate, playouts) of `ludeme run`'s playouts for `seconds`
     of CPU time, by batches as `run_playouts` plays them (compiling excluded)."""
-    from .runner import run_playouts
+    from ludeme.analysis.playouts import run_playouts
     run_playouts(game, 1, seed, jobs=1, progress=False, backend=backend)     # compile, warm
     count, batch = 0, 1
     wall0, cpu0 = time.perf_counter(), time.process_time()
@@ -129,7 +129,7 @@ def playout_rate(game, seconds: float, seed: int = 0,
 
 def _rate_in_worker(source, seconds: float, seed: int) -> tuple[float, float, int]:
     """`playout_rate` in a worker process, the game built from its source."""
-    from .runner import worker_game
+    from ludeme.analysis.playouts import worker_game
     return playout_rate(worker_game(source), seconds, seed)
 
 
@@ -137,7 +137,7 @@ def parallel_rate(game, seconds: float, jobs: int) -> float:
     """Playouts per second of `jobs` processes playing at once (each measures its own S seconds)."""
     from joblib import Parallel, delayed
 
-    from .runner import game_source
+    from ludeme.analysis.playouts import game_source
     source = game_source(game)
     rates = Parallel(n_jobs=jobs, backend="loky")(
         delayed(_rate_in_worker)(source, seconds, k + 1) for k in range(jobs))
@@ -156,7 +156,7 @@ def _print_header(header: str) -> None:
 
 
 def _configurations(files: list[Path], targets: bool, refdata: Path):
-    from .runner import ruleset_names
+    from ludeme.analysis.playouts import ruleset_names
     if targets:
         yield from target_files(refdata)
         return
@@ -168,7 +168,7 @@ def _configurations(files: list[Path], targets: bool, refdata: Path):
 def bench_playouts(files: list[Path], seconds: float, jobs: int | None, backend: str = "auto",
                    targets: bool = False) -> int:
     """One line per game/ruleset: rates on one process and on all cores, and the ratio to Ludii."""
-    from .runner import compiled_of, cpu_jobs, load
+    from ludeme.analysis.playouts import compiled_of, cpu_jobs, load
     jobs = cpu_jobs(jobs)
     refdata = default_refdata()
     ludii_rates = warmed_ludii(refdata)
@@ -207,7 +207,7 @@ def _run_cpu_seconds(args: list[str]) -> float:
 
 def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: bool) -> int:
     """`ludeme run --jobs 1` at two sizes per configuration: the rate with start-up cancelled."""
-    from .runner import PARTITION_SIZE, load
+    from ludeme.analysis.playouts import PARTITION_SIZE, load
     refdata = default_refdata()
     ludii_rates = warmed_ludii(refdata)
     print(f"ludeme run --jobs 1 --backend {backend}, end to end, CPU time of the child process; "
@@ -241,8 +241,8 @@ def uct_rate(game, backend: str, seconds: float, iterations: int, seed: int = 0
     searches of `iterations` from the positions of a seeded random game, for `seconds`."""
     import random
 
-    from .agents import UCTAgent
-    from .runner import compiled_of, new_state
+    from ludeme.ai.agents import UCTAgent
+    from ludeme.analysis.playouts import compiled_of, new_state
     agent = UCTAgent(iterations=iterations)
     rng = random.Random(seed)
     played = "compiled" if compiled_of(game, backend) is not None else "reference"
@@ -261,7 +261,7 @@ def uct_rate(game, backend: str, seconds: float, iterations: int, seed: int = 0
 
 def bench_agents(files: list[Path], seconds: float, iterations: int, targets: bool) -> int:
     """UCT iterations per second on both backends, per configuration, and their ratio."""
-    from .runner import load
+    from ludeme.analysis.playouts import load
     refdata = default_refdata()
     print(f"UCT (iterations={iterations} per search, random rollouts of 200 moves), "
           f"{seconds:g} s of CPU per configuration and backend; load average "
@@ -281,7 +281,7 @@ def bench_agents(files: list[Path], seconds: float, iterations: int, targets: bo
 
 def bench_frontend(root: Path) -> int:
     """Expand the corpus; print files, rulesets, seconds and MB/s."""
-    from .check import check_file, find_lud_files, summary_line
+    from ludeme.analysis.check import check_file, find_lud_files, summary_line
     files = find_lud_files([str(root)])
     if not files:
         print(f"no .lud files under {root}", file=sys.stderr)
@@ -303,8 +303,8 @@ def bench_summary(rows: int, path: Path) -> int:
 
     import pandas as pd
 
-    from .metrics import summarize
-    from .runner import load, run_playouts
+    from ludeme.analysis.metrics import summarize
+    from ludeme.analysis.playouts import load, run_playouts
     sample = run_playouts(load(path), 2000, seed=1, jobs=1, progress=False)
     table = pd.concat([sample] * max(1, rows // len(sample)), ignore_index=True)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -54,7 +54,7 @@ def refdata() -> Path:
 def assert_corpus_trace_agrees(refdata: Path, ludii: Path, name: str) -> None:
     """Replay the corpus trace `name` (a file stem under refdata/corpus-traces) against its
     game; skip when the trace is not there."""
-    from ludeme.crosscheck import crosscheck_files
+    from ludeme.analysis.crosscheck import crosscheck_files
     trace = refdata / "corpus-traces" / f"{name}.json.gz"
     if not trace.is_file():
         pytest.skip(f"{trace} not found")

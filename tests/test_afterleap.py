@@ -8,9 +8,9 @@ import pytest
 
 from conftest import DESCRIPTIONS
 from ludeme.api import load
-from ludeme.expand import load_description
-from ludeme.position import apply_named, move_names, parse_position, state_from_position
-from ludeme.testing import check_game
+from ludeme.language.expand import load_description
+from ludeme.interfaces.positions import apply_named, move_names, parse_position, state_from_position
+from ludeme.analysis.conformance import check_game
 
 AFTERLEAP = DESCRIPTIONS / "afterleap.lud"
 RULESETS = [r.name for r in load_description(str(AFTERLEAP)).rulesets]
@@ -165,7 +165,7 @@ def test_the_first_colour_is_drawn_from_the_chance_stream():
 
 
 def test_playout_rows_record_the_draw():
-    from ludeme.runner import play_one
+    from ludeme.analysis.playouts import play_one
     row = play_one(_game(THREE), 5)
     assert row["chance"] == str(_game(THREE).new_initial_state(5).mover)
 

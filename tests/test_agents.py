@@ -7,14 +7,13 @@ import pytest
 
 from conftest import DESCRIPTIONS, ludii_dir
 from fake_game import FakeGame
-from ludeme.agents import (GreedyAgent, RandomAgent, UCTAgent, agent_from_spec,
-                           agents_from_specs, play_match)
+from ludeme.ai.agents import GreedyAgent, RandomAgent, UCTAgent, agent_from_spec, agents_from_specs, play_match
 from ludeme.api import load
-from ludeme.cli import main
+from ludeme.cli.main import main
 from ludeme.errors import LudemeError
-from ludeme.metrics import summarize
-from ludeme.runner import play_one, run_playouts
-from ludeme.testing import random_playout
+from ludeme.analysis.metrics import summarize
+from ludeme.analysis.playouts import play_one, run_playouts
+from ludeme.analysis.conformance import random_playout
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
 ADZUA_LUDII5 = "Adzua (Children) (Ludii 5) (Reconstructed)"

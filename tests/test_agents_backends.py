@@ -1,6 +1,6 @@
 """Agents, adapters and `run --agents` on the compiled backend give the reference engine's answers.
 
-The compiled states (`ludeme.compiled.CompiledState`) list the legal moves in the
+The compiled states (`ludeme.engine.compiled.CompiledState`) list the legal moves in the
 reference engine's order, so the same seeded choices play the same game: these
 tests walk both backends side by side and compare every position, every row of
 agent playouts, and what OpenSpiel and PettingZoo see.
@@ -14,12 +14,12 @@ import pandas as pd
 import pytest
 
 from conftest import DESCRIPTIONS, ludii_dir
-from ludeme import compiled
-from ludeme.agents import GreedyAgent, RandomAgent, UCTAgent, play_match
-from ludeme.cli import main
-from ludeme.compiled import CompiledState, Unsupported
-from ludeme.compiled.codegen import generate
-from ludeme.runner import compiled_of, load, new_state, ruleset_names, run_playouts
+from ludeme.engine import compiled
+from ludeme.ai.agents import GreedyAgent, RandomAgent, UCTAgent, play_match
+from ludeme.cli.main import main
+from ludeme.engine.compiled import CompiledState, Unsupported
+from ludeme.engine.compiled.codegen import generate
+from ludeme.analysis.playouts import compiled_of, load, new_state, ruleset_names, run_playouts
 
 NOT_COMPILED = DESCRIPTIONS / "chinese_checkers_piecepack.lud"     # visited sites
 
@@ -204,7 +204,7 @@ def test_agents_on_a_game_without_a_compiled_form_fall_back_and_say_so_once(caps
 
 def test_openspiel_sees_the_same_game_on_both_backends():
     pytest.importorskip("pyspiel")
-    from ludeme.openspiel import load_game
+    from ludeme.interfaces.openspiel import load_game
     path = DESCRIPTIONS / "adzua_children.lud"
     rs = "Adzua (Children) (Ludii 5) (Reconstructed)"
     ref = load_game(path, ruleset=rs, backend="reference")
@@ -236,7 +236,7 @@ def test_openspiel_sees_the_same_game_on_both_backends():
 
 def test_pettingzoo_sees_the_same_game_on_both_backends():
     pytest.importorskip("pettingzoo")
-    from ludeme.pettingzoo import env
+    from ludeme.interfaces.pettingzoo import env
     path = DESCRIPTIONS / "adzua_children.lud"
     rs = "Adzua (Children) (Ludii 1) (Reconstructed)"
     envs = [env(path, ruleset=rs, backend=b) for b in ("reference", "compiled")]

@@ -3,7 +3,7 @@
 import pandas as pd
 
 from conftest import DESCRIPTIONS
-from ludeme.cli import main
+from ludeme.cli.main import main
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
 NO_COMPILED_FORM = DESCRIPTIONS / "chinese_checkers_piecepack.lud"   # visited sites

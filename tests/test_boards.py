@@ -15,15 +15,16 @@ import networkx as nx
 import pytest
 
 from conftest import DESCRIPTIONS, refdata_dir
-from ludeme.boards import Board, build_board, find_board_call
+from ludeme.boards import Board
+from ludeme.model.ludemes.graph.containers import build_board, find_board_call
 from ludeme.api import load
-from ludeme.boards.containers import equipment_items
-from ludeme.ludemes import game as G
-from ludeme.ludemes.base import REGISTRY, Dim, GraphFn
+from ludeme.model.ludemes.graph.containers import equipment_items
+from ludeme.model.ludemes import game as G
+from ludeme.model.ludemes.base import REGISTRY, Dim, GraphFn
 from ludeme.errors import LudemeError
-from ludeme.expand import expand_file
-from ludeme.grammar import parse
-from ludeme.syntax import Call, Str, to_lud, walk
+from ludeme.language.expand import expand_file
+from ludeme.language.grammar import parse
+from ludeme.language.syntax import Call, Str, to_lud, walk
 
 
 def board_of(text: str, players: int = 2) -> Board:
@@ -121,7 +122,7 @@ def declared_regions(ex) -> str:
 
 
 def _players(ex) -> int:
-    from ludeme.boards.cli import _players
+    from ludeme.cli.board import _players
     return _players(ex.game)
 
 
@@ -617,14 +618,15 @@ def test_circle_board_numbering_and_links():
 
 
 @pytest.mark.parametrize("text,category,module", [
-    ("(remove (square 3) cells:{4})", "GraphFn", "ludeme.boards.operators"),
-    ("(remove (sites {4}))", "Moves", "ludeme.ludemes"),
-    ("(+ 4 1)", "Dim", "ludeme.boards.base"),
-    ("(+ 4 1)", "IntFn", "ludeme.ludemes"),
+    ("(remove (square 3) cells:{4})", "GraphFn", "ludeme.model.ludemes.graph.operators"),
+    ("(remove (sites {4}))", "Moves", "ludeme.model.ludemes"),
+    ("(+ 4 1)", "Dim", "ludeme.model.ludemes.graph.base"),
+    ("(+ 4 1)", "IntFn", "ludeme.model.ludemes"),
 ])
 def test_one_keyword_per_category(text, category, module):
     """Board and rule ludemes share keywords; the category the argument expects picks one."""
-    from ludeme.ludemes.base import CLASSES, Builder
+    from ludeme.model.ludemes.base import CLASSES
+    from ludeme.model.ludemes.builder import Builder
     lud = Builder().build(parse(text, "t.lud")[0], CLASSES[category], "x")
     assert type(lud).__module__.startswith(module) and isinstance(lud, CLASSES[category])
 
@@ -634,7 +636,7 @@ def test_one_keyword_per_category(text, category, module):
 def board_ludemes():
     """Every registered board ludeme: containers, graph functions, constant arithmetic."""
     return [c for classes in REGISTRY.values() for c in classes
-            if issubclass(c, (G.Board, GraphFn, Dim))]
+            if issubclass(c, (BoardContainer, GraphFn, Dim))]
 
 
 def _doc_examples():
@@ -731,7 +733,7 @@ def test_cli_board_json():
 
 
 def test_cli_board_svg_and_text(tmp_path, capsys):
-    from ludeme.cli import main
+    from ludeme.cli.main import main
     out = tmp_path / "adzua.svg"
     assert main(["board", ADZUA, "--svg", str(out)]) == 0
     svg = out.read_text()
@@ -741,7 +743,7 @@ def test_cli_board_svg_and_text(tmp_path, capsys):
 
 
 def test_cli_board_reports_errors(tmp_path, capsys):
-    from ludeme.cli import main
+    from ludeme.cli.main import main
     bad = tmp_path / "bad.lud"
     bad.write_text('(game "G" (players 2) (equipment {(board (squar 3))}) (rules (end)))')
     assert main(["board", str(bad)]) == 2
@@ -749,7 +751,7 @@ def test_cli_board_reports_errors(tmp_path, capsys):
 
 
 def test_cli_board_png(tmp_path):
-    from ludeme.cli import main
+    from ludeme.cli.main import main
     out = tmp_path / "adzua.png"
     assert main(["board", ADZUA, "--png", str(out)]) == 0
     data = out.read_bytes()

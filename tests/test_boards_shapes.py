@@ -9,9 +9,10 @@ from functools import lru_cache
 import pytest
 
 from conftest import assert_corpus_trace_agrees
-from ludeme.boards import Board, build_board
+from ludeme.boards import Board
+from ludeme.model.ludemes.graph.containers import build_board
 from ludeme.errors import LudemeError
-from ludeme.grammar import parse
+from ludeme.language.grammar import parse
 
 
 @lru_cache(maxsize=None)
@@ -201,7 +202,7 @@ def test_intersect_keeps_what_every_graph_has():
 # ---------------------------------------------------------------- spiral
 
 def test_spiral_is_a_path_out_from_the_centre():
-    from ludeme.boards.shapes import spiral_base
+    from ludeme.model.ludemes.graph.shapes import spiral_base
     b = board("(board (spiral turns:5 sites:86) use:Vertex)")     # Ishighan: Ludii's 86
     assert b.num_sites == 86 and xy(b, 0) == (0.0, 0.0)
     assert [sorted(n) for n in b.neighbours["Adjacent"][:3]] == [[1], [0, 2], [1, 3]]

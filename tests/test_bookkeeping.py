@@ -6,10 +6,10 @@ import pytest
 
 from conftest import DESCRIPTIONS
 from fake_game import FakeGame
-from ludeme import metrics, report, runner
-from ludeme.cli import main
-from ludeme.metrics import Summary, summarize
-from ludeme.runner import run_playouts
+from ludeme.analysis import metrics, report, playouts as runner
+from ludeme.cli.main import main
+from ludeme.analysis.metrics import Summary, summarize
+from ludeme.analysis.playouts import run_playouts
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
 

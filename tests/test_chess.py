@@ -6,8 +6,8 @@ traces of the family replayed against Ludii's."""
 import pytest
 
 from ludeme.api import load
-from ludeme.crosscheck import crosscheck_files
-from ludeme.tables import relative_directions
+from ludeme.analysis.crosscheck import crosscheck_files
+from ludeme.model.tables import relative_directions
 
 EIGHT = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 HEX = ("N", "ENE", "ESE", "S", "WSW", "WNW")

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import DESCRIPTIONS
 from ludeme.api import load
-from ludeme.position import apply_named, move_names, parse_position, state_from_position
+from ludeme.interfaces.positions import apply_named, move_names, parse_position, state_from_position
 
 CC = DESCRIPTIONS / "chinese_checkers_piecepack.lud"
 FOUR, TWO, STRIP = "Ruleset/Four players", "Ruleset/Two players", \

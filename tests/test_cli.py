@@ -93,7 +93,7 @@ def test_check_counts_failures_and_templates(tmp_path):
 
 
 def test_internal_errors_are_reported_without_a_traceback(monkeypatch, capsys):
-    from ludeme import cli
+    from ludeme.cli import main as cli
 
     def broken(args):
         raise ZeroDivisionError("division by zero")

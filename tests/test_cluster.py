@@ -5,10 +5,10 @@ import pytest
 
 from conftest import DESCRIPTIONS
 from fake_game import FakeGame
-from ludeme.agents import RandomAgent, UCTAgent
-from ludeme.cli import main
-from ludeme.metrics import summarize, summarize_parquet
-from ludeme.runner import PartitionWriter, load, run_playouts
+from ludeme.ai.agents import RandomAgent, UCTAgent
+from ludeme.cli.main import main
+from ludeme.analysis.metrics import summarize, summarize_parquet
+from ludeme.analysis.playouts import PartitionWriter, load, run_playouts
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
 ADZUA_LUDII5 = "Adzua (Children) (Ludii 5) (Reconstructed)"
@@ -63,7 +63,7 @@ def test_cli_run_on_a_local_cluster_it_starts(tmp_path):
 
 def test_an_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch):
     pytest.importorskip("distributed", reason="Dask is not installed")
-    from ludeme import runner
+    from ludeme.analysis import playouts as runner
     monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", "1s")
     code = main(["run", str(ADZUA), "-n", "2", "--scheduler", "tcp://127.0.0.1:9"])
     assert code == 2 and "cannot reach the Dask scheduler" in capsys.readouterr().err
@@ -104,7 +104,7 @@ def test_a_partition_writer_writes_nothing_half_done(tmp_path):
 
 
 def test_cli_large_run_writes_partitions_and_reports(tmp_path, monkeypatch):
-    from ludeme import runner
+    from ludeme.analysis import playouts as runner
     monkeypatch.setattr(runner, "PARTITION_SIZE", 25)
     out = tmp_path / "big"
     assert main(["run", str(ADZUA), "-n", "60", "-j", "1", "--out", str(out),

@@ -5,12 +5,10 @@ import pandas as pd
 import pytest
 
 from conftest import DESCRIPTIONS
-from ludeme.cli import main
-from ludeme.compare import (Variant, compare, compare_means, compare_outcomes,
-                            compare_player_statistic, compare_shares, compare_spread,
-                            identity_groups, parse_spec, reversed_result)
-from ludeme.metrics import balance
-from ludeme.runner import GameSource, load, playout_seed, run_playouts
+from ludeme.cli.main import main
+from ludeme.analysis.compare import Variant, compare, compare_means, compare_outcomes, compare_player_statistic, compare_shares, compare_spread, identity_groups, parse_spec, reversed_result
+from ludeme.analysis.metrics import balance
+from ludeme.analysis.playouts import GameSource, load, playout_seed, run_playouts
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
 RNG = np.random.default_rng(7)

@@ -8,11 +8,12 @@ import pandas as pd
 import pytest
 
 from conftest import DESCRIPTIONS, ludii_dir, refdata_dir
-from ludeme.cli import main
-from ludeme import compiled
-from ludeme.compiled import BACKENDS, Unsupported, rt
-from ludeme.crosscheck import crosscheck_files
-from ludeme.runner import load, playout_seed, run_playouts
+from ludeme.cli.main import main
+from ludeme.engine import compiled
+from ludeme.engine.compiled import BACKENDS, Unsupported
+from ludeme.engine.compiled import rt
+from ludeme.analysis.crosscheck import crosscheck_files
+from ludeme.analysis.playouts import load, playout_seed, run_playouts
 
 # (Ludii file, playouts compared per run seed): the reference configurations it compiles.
 KONANE_8 = "Konane.lud:8x8 Konane (Suggested)"
@@ -32,7 +33,7 @@ NO_COMPILED_FORM = DESCRIPTIONS / "chinese_checkers_piecepack.lud"   # visited s
 
 def bundled_configurations():
     """(file, ruleset) of every bundled description."""
-    from ludeme.runner import ruleset_names
+    from ludeme.analysis.playouts import ruleset_names
     return [(path, ruleset) for path in sorted(DESCRIPTIONS.glob("*.lud"))
             for ruleset in ruleset_names(path)]
 
@@ -100,7 +101,7 @@ def _same_rows(game, n, seed):
 @pytest.mark.parametrize("path,ruleset", bundled_configurations(),
                          ids=lambda x: x.name if hasattr(x, "name") else str(x))
 def test_every_bundled_configuration_compiles_or_says_why_not(path, ruleset):
-    from ludeme.compiled.codegen import generate
+    from ludeme.engine.compiled.codegen import generate
     game = load(path, ruleset=ruleset)
     label = (ruleset or "").split("/", 1)[-1]
     why = NOT_COMPILED.get(f"{path.name}:{label}", NOT_COMPILED.get(path.name))

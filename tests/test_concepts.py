@@ -5,11 +5,10 @@ import json
 import pytest
 
 from conftest import DESCRIPTIONS, refdata_dir, shared_dir
-from ludeme.cli import main
-from ludeme.concepts_accuracy import RECORD_ERRATA, reference_expected
-from ludeme.concepts import (catalog, compile_time, diff, jaccard, nearest, parse_entry,
-                             with_parents)
-from ludeme.ludemes.base import REGISTRY
+from ludeme.cli.main import main
+from ludeme.analysis.concepts_accuracy import RECORD_ERRATA, reference_expected
+from ludeme.analysis.concepts import catalog, compile_time, diff, jaccard, nearest, parse_entry, with_parents
+from ludeme.model.ludemes.base import REGISTRY
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
 
@@ -188,7 +187,7 @@ def test_playout_concepts_of_breakthrough():
     """Every Breakthrough move is a step to an empty or an enemy site, a capture exactly when
     to an enemy; every playout ends by reaching the far row (Ludii's frequencies are shares
     of legal moves per state, averaged over states, then over playouts)."""
-    from ludeme.concepts_playout import playout_concepts
+    from ludeme.analysis.concepts_playout import playout_concepts
     path = shared_dir() / "ludii" / "games" / "Breakthrough.lud" if shared_dir() else None
     if path is None or not path.is_file():
         pytest.skip("Ludii's Breakthrough.lud not found: put shared/ beside the checkout")
@@ -203,7 +202,7 @@ def test_playout_concepts_of_breakthrough():
 
 
 def test_playout_concepts_of_tic_tac_toe_end_shares():
-    from ludeme.concepts_playout import playout_concepts
+    from ludeme.analysis.concepts_playout import playout_concepts
     path = shared_dir() / "ludii" / "games" / "Tic-Tac-Toe.lud" if shared_dir() else None
     if path is None or not path.is_file():
         pytest.skip("Ludii's Tic-Tac-Toe.lud not found: put shared/ beside the checkout")
@@ -217,7 +216,7 @@ def test_tic_tac_toe_forced_passes_count_as_pass_decisions():
     forced=true]`, the reference traces show them), and `frequencyConcepts` visits every
     state before a move: each pass state has one legal move, a PassDecision. So a draw has
     11 states with moves, 9 adds and 2 passes, and a win only adds."""
-    from ludeme.concepts_playout import playout_concepts
+    from ludeme.analysis.concepts_playout import playout_concepts
     path = shared_dir() / "ludii" / "games" / "Tic-Tac-Toe.lud" if shared_dir() else None
     if path is None or not path.is_file():
         pytest.skip("Ludii's Tic-Tac-Toe.lud not found: put shared/ beside the checkout")
@@ -244,7 +243,7 @@ def test_playout_concepts_name_their_agents(capsys):
 def test_agents_change_the_playouts_not_the_definition():
     """A greedy first player wins Tic-Tac-Toe more often than a random one; every share
     stays a share of all legal moves (the decisions still sum to one per state)."""
-    from ludeme.concepts_playout import playout_concepts
+    from ludeme.analysis.concepts_playout import playout_concepts
     path = shared_dir() / "ludii" / "games" / "Tic-Tac-Toe.lud" if shared_dir() else None
     if path is None or not path.is_file():
         pytest.skip("Ludii's Tic-Tac-Toe.lud not found: put shared/ beside the checkout")
@@ -282,7 +281,7 @@ def test_end_shares_and_move_again_read_the_moves_effects():
     active as Ludii's prevContext has them. A step gives another turn only when it makes
     a line beside the vacated point, so MoveAgain is a small share of the moves (counting
     every step whose `then` could move again gave 0.87)."""
-    from ludeme.concepts_playout import playout_concepts
+    from ludeme.analysis.concepts_playout import playout_concepts
     got = playout_concepts(ADZUA, (), adzua(5), playouts=10, seed=0)
     assert got["EliminatePiecesEndFrequency"] == 1.0 and "DrawFrequency" not in got
     assert 0 < got["MoveAgainFrequency"] < 0.3

@@ -3,8 +3,7 @@
 import pytest
 
 from conftest import refdata_dir, shared_dir
-from ludeme.concepts_playout import (NO_LUDEME, Action, action_agreement, action_concepts,
-                                     load_tagged, ludii_actions, moves_ludeme)
+from ludeme.analysis.concepts_playout import NO_LUDEME, Action, action_agreement, action_concepts, load_tagged, ludii_actions, moves_ludeme
 
 
 class _Board:
@@ -77,7 +76,7 @@ def test_ludii_records_are_read_as_actions():
 def test_the_moves_ludeme_is_the_outermost_that_records_one():
     """Effects record themselves, (priority ...) its entry, (max ...) no ludeme, operators
     and hop nothing."""
-    from ludeme.ludemes.base import REGISTRY
+    from ludeme.model.ludemes.base import REGISTRY
 
     def node(keyword, kind=None):
         cls = next(c for c in REGISTRY[keyword] if c.kind == kind)
@@ -121,7 +120,7 @@ def test_english_draughts_is_the_only_reference_game_with_piece_images():
     image family."""
     import json
 
-    from ludeme.concepts import image_family
+    from ludeme.analysis.concepts import image_family
     ref = refdata_dir()
     if ref is None:
         pytest.skip("reference data not found: put shared/ beside the checkout")

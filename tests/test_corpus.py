@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ludeme.check import check_file, find_lud_files, summary_line
+from ludeme.analysis.check import check_file, find_lud_files, summary_line
 
 
 def test_whole_corpus_expands(ludii: Path):

@@ -5,7 +5,7 @@ import pytest
 
 from ludeme.api import load
 from ludeme.errors import LudemeError
-from ludeme.state import StackSites
+from ludeme.engine.stores import StackSites
 
 from conftest import assert_corpus_trace_agrees
 

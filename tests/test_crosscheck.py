@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from conftest import DESCRIPTIONS
-from ludeme.crosscheck import crosscheck_files, read_trace, replay
+from ludeme.analysis.crosscheck import crosscheck_files, read_trace, replay
 from ludeme.api import load
 
 ADZUA = str(DESCRIPTIONS / "adzua_children.lud")

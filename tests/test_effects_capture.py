@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ludeme.api import load
-from ludeme.crosscheck import crosscheck_files
+from ludeme.analysis.crosscheck import crosscheck_files
 from ludeme.errors import LudemeError
 
 GAME = ('(game "g" (players 2) (equipment {{(board (square {size})) (piece "R" Each) '

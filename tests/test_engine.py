@@ -7,8 +7,8 @@ import pytest
 from conftest import DESCRIPTIONS
 from ludeme.api import load
 from ludeme.errors import LudemeError
-from ludeme.expand import load_description
-from ludeme.testing import check_game, random_playout
+from ludeme.language.expand import load_description
+from ludeme.analysis.conformance import check_game, random_playout
 
 BUNDLED = sorted(DESCRIPTIONS.glob("*.lud"))
 

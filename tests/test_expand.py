@@ -3,8 +3,8 @@
 import pytest
 
 from ludeme.errors import LudemeError
-from ludeme.expand import expand, load_description
-from ludeme.syntax import to_lud
+from ludeme.language.expand import expand, load_description
+from ludeme.language.syntax import to_lud
 
 
 def ex(text, options=(), ruleset=None):

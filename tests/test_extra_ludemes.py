@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ludeme.compiler import compile_game
+from ludeme.model.build import compile_game
 from ludeme.errors import LudemeError
-from ludeme.expand import expand, load_description
-from ludeme.testing import random_playout
+from ludeme.language.expand import expand, load_description
+from ludeme.analysis.conformance import random_playout
 
 
 def _game(start: str = "", play: str = "(move Add (to (sites Empty)))", players: int = 3):

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from ludeme.compiler import compile_game
-from ludeme.crosscheck import crosscheck_files
+from ludeme.model.build import compile_game
+from ludeme.analysis.crosscheck import crosscheck_files
 from ludeme.errors import LudemeError
-from ludeme.expand import expand, load_description
+from ludeme.language.expand import expand, load_description
 
 HORSE = ("(forEach Direction Orthogonal (to if:(is Empty (to)) (apply (forEach Direction "
          "(from (to)) (directions {FR FL} of:All) (move (from) (to))))))")

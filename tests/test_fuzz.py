@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from conftest import DESCRIPTIONS
 from ludeme.errors import LudemeError
-from ludeme.expand import expand, load_description
+from ludeme.language.expand import expand, load_description
 
 SOURCE = (DESCRIPTIONS / "adzua_children.lud").read_text()
 ALPHABET = '()[]{}<>"#~:*.|/ \n0123456789abcXYZ-'

@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import DESCRIPTIONS
-from ludeme.compiler import compile_game
+from ludeme.model.build import compile_game
 from ludeme.errors import LudemeError
-from ludeme.expand import expand, load_description
-from ludeme.testing import random_playout
+from ludeme.language.expand import expand, load_description
+from ludeme.analysis.conformance import random_playout
 
 SOURCES = {p.name: p.read_text() for p in sorted(DESCRIPTIONS.glob("*.lud"))}
 WORDS = ["Orthogonal", "Diagonal", "Mover", "Next", "P1", "P3", "(to)", "(from)", "0", "-1",

@@ -3,10 +3,9 @@
 import pytest
 
 from ludeme.errors import LudemeError
-from ludeme import grammar
-from ludeme.grammar import parse
-from ludeme.syntax import Block, Call, Float, Int, Named, Omit, Param, Range, Str, Tag, \
-    Template, Word, to_lud
+from ludeme.language import grammar
+from ludeme.language.grammar import parse
+from ludeme.language.syntax import Block, Call, Float, Int, Named, Omit, Param, Range, Str, Tag, Template, Word, to_lud
 
 OK = [
     ("(game \"X\")", '(game "X")'),

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from ludeme.compiler import compile_game
+from ludeme.model.build import compile_game
 from ludeme.errors import LudemeError
-from ludeme.expand import expand, load_description
+from ludeme.language.expand import expand, load_description
 
 # A 4x4 board (sites 0..15, row 0 at the bottom):
 #   12 13 14 15

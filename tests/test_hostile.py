@@ -163,7 +163,7 @@ def _table():
 
 
 def test_a_full_disk_leaves_out_as_it_was(tmp_path, monkeypatch):
-    from ludeme import report
+    from ludeme.analysis import report
     from ludeme.errors import LudemeError
     (tmp_path / "summary.csv").write_text("old")
 
@@ -179,7 +179,7 @@ def test_a_full_disk_leaves_out_as_it_was(tmp_path, monkeypatch):
 
 def test_two_runs_on_one_out_leave_one_whole_set_and_the_last_says_so(tmp_path, monkeypatch,
                                                                       capsys):
-    from ludeme import report
+    from ludeme.analysis import report
     monkeypatch.setattr(report, "plot_lengths", lambda df: _blank())
     monkeypatch.setattr(report, "plot_outcomes", lambda df: _blank())
     monkeypatch.setattr(report, "summary_markdown", lambda df, s: f"rows {len(df)}")
@@ -202,7 +202,7 @@ def _blank():
 
 
 def test_out_without_permission_is_refused_before_playing(tmp_path, monkeypatch):
-    from ludeme import report
+    from ludeme.analysis import report
     from ludeme.errors import LudemeError
     monkeypatch.setattr(report.os, "access", lambda path, mode: False)
     with pytest.raises(LudemeError, match="cannot write into .*: permission denied"):
@@ -214,8 +214,8 @@ import sys
 sys.path.insert(0, sys.argv[3])
 from fake_game import FakeGame
 from ludeme import report
-from ludeme.metrics import summarize
-from ludeme.runner import run_playouts
+from ludeme.analysis.metrics import summarize
+from ludeme.analysis.playouts import run_playouts
 df = run_playouts(FakeGame(sites=4, max_turns=5), int(sys.argv[2]), seed=2, jobs=1)
 report.note_run_start(sys.argv[1])
 report.write_run(df, summarize(df), sys.argv[1])

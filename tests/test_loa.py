@@ -18,7 +18,7 @@ import pytest
 
 from conftest import DESCRIPTIONS
 from ludeme.api import load
-from ludeme.crosscheck import crosscheck_files
+from ludeme.analysis.crosscheck import crosscheck_files
 
 LOA = DESCRIPTIONS / "lines_of_action.lud"
 
@@ -428,7 +428,7 @@ def test_leaving_the_opponent_without_a_move_wins():
 # ------------------------------------------------------------------ (count Turns)
 
 def test_count_turns_docstring_example_compiles_and_counts(tmp_path):
-    from ludeme.ludemes.extra import CountTurns
+    from ludeme.model.ludemes.extra import CountTurns
     example = re.search(r"^\s+(\(if .*\))$", CountTurns.__doc__, re.M).group(1)
     path = tmp_path / "turns.lud"
     path.write_text(f"""(game "Turns" (players 2)

@@ -6,9 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ludeme.metrics import (METRICS, Summary, bootstrap, mean_t, population_std, std_interval,
-                            summarize, summarize_parquet, wilson)
-from ludeme.runner import rank_utility
+from ludeme.analysis.metrics import METRICS, Summary, bootstrap, mean_t, population_std, std_interval, summarize, summarize_parquet, wilson
+from ludeme.analysis.playouts import rank_utility
 
 
 def table(outcomes, turns=None, players=2, **columns) -> pd.DataFrame:

@@ -5,12 +5,12 @@ import pandas as pd
 import pytest
 
 from fake_game import FakeGame
-from ludeme import compare
-from ludeme import figures
-from ludeme.compiled import KERNEL_FIGURES, Unsupported
-from ludeme.figures import SHARE, StateFigures, per_state, per_state_columns
-from ludeme.metrics import summarize
-from ludeme.runner import play_one
+from ludeme.analysis import compare
+from ludeme.engine import figures
+from ludeme.engine.compiled import KERNEL_FIGURES, Unsupported
+from ludeme.engine.figures import SHARE, StateFigures, per_state, per_state_columns
+from ludeme.analysis.metrics import summarize
+from ludeme.analysis.playouts import play_one
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ def test_a_registered_figure_reaches_rows_summary_and_compare(full_board_figure)
 
 def test_the_kernels_refuse_a_figure_they_do_not_compute(full_board_figure, ludii):
     from ludeme.api import load
-    from ludeme.compiled import select
+    from ludeme.engine.compiled import select
     game = load(ludii / "games" / "Tic-Tac-Toe.lud")
     with pytest.raises(Unsupported, match="full_board"):
         select(game, "compiled")
@@ -112,7 +112,7 @@ def occupancy_the_obvious_way(game, seed):
 ])
 def test_occupancy_figures_are_those_of_every_state(path, ruleset):
     from pathlib import Path
-    from ludeme.runner import load
+    from ludeme.analysis.playouts import load
     game = load(Path(__file__).resolve().parent.parent / path, (), ruleset)
     for seed in range(3):
         row = play_one(game, seed, index=seed)

@@ -10,11 +10,11 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: "
 from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
 from open_spiel.python.bots import uniform_random  # noqa: E402
 
-from ludeme.actions import MAX_SAME_SITES, action_ids  # noqa: E402
+from ludeme.interfaces.action_ids import MAX_SAME_SITES, action_ids  # noqa: E402
 from ludeme.api import load  # noqa: E402
-from ludeme.engine import Move  # noqa: E402
+from ludeme.engine.state import Move  # noqa: E402
 from ludeme.errors import LudemeError  # noqa: E402
-from ludeme.openspiel import load_game  # noqa: E402
+from ludeme.interfaces.openspiel import load_game  # noqa: E402
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
 ADZUA_LUDII5 = "Adzua (Children) (Ludii 5) (Reconstructed)"

@@ -9,7 +9,7 @@ pytest.importorskip("pettingzoo", reason="PettingZoo is not installed: "
                     "pip install 'ludeme[pettingzoo]'")
 from pettingzoo.test import api_test  # noqa: E402
 
-from ludeme.pettingzoo import env  # noqa: E402
+from ludeme.interfaces.pettingzoo import env  # noqa: E402
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
 ADZUA_LUDII5 = "Adzua (Children) (Ludii 5) (Reconstructed)"

@@ -6,7 +6,7 @@ import sys
 
 from conftest import DESCRIPTIONS
 from ludeme.api import load
-from ludeme.play import play
+from ludeme.interfaces.terminal import play
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
 
@@ -51,7 +51,7 @@ def test_r_resigns_and_the_game_goes_on_without_the_resigner():
 
 
 def test_an_agent_opponent_plays_the_other_seat():
-    from ludeme.agents import UCTAgent
+    from ludeme.ai.agents import UCTAgent
     game = load(ADZUA, ruleset="Adzua (Children) (Ludii 5) (Reconstructed)")
     out = io.StringIO()
     # The person always types 1; UCT plays player 2 and wins this game.

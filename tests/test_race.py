@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from ludeme.api import load
-from ludeme.crosscheck import crosscheck_files
-from ludeme.engine import A_SET_VAR, A_USE_DIE, DICE_USED
+from ludeme.analysis.crosscheck import crosscheck_files
+from ludeme.engine.state import A_SET_VAR, A_USE_DIE, DICE_USED
 
 # A 1x12 line, two dice of 1..6; each die moves one piece of the mover that many steps.
 GAME = ('(game "t" (players 2) (equipment {{(board (rectangle 1 12) {{(track "Track" "0,E" '
@@ -171,7 +171,7 @@ def test_track_site_move_counts_from_where_the_piece_is_along_a_crossing_track(t
 
 
 def test_track_indices_follow_adds_moves_and_removals(tmp_path):
-    from ludeme.engine import A_ADD, A_MOVE, A_REMOVE
+    from ludeme.engine.state import A_ADD, A_MOVE, A_REMOVE
     s = _initial(tmp_path, THERE_AND_BACK.format(steps=1))
     disc = s.what[0]
     on = s.on_track

@@ -16,9 +16,10 @@ from functools import lru_cache
 import pytest
 
 from conftest import assert_corpus_trace_agrees
-from ludeme.boards import Board, build_board
+from ludeme.boards import Board
+from ludeme.model.ludemes.graph.containers import build_board
 from ludeme.errors import LudemeError
-from ludeme.grammar import parse
+from ludeme.language.grammar import parse
 
 
 @lru_cache(maxsize=None)

@@ -7,11 +7,11 @@ import pytest
 
 from conftest import DESCRIPTIONS
 from fake_game import FakeGame
-from ludeme import runner
-from ludeme.cli import main
-from ludeme.metrics import summarize
-from ludeme.report import write_run
-from ludeme.runner import play_one, playout_seed, run_playouts
+from ludeme.analysis import playouts as runner
+from ludeme.cli.main import main
+from ludeme.analysis.metrics import summarize
+from ludeme.analysis.report import write_run
+from ludeme.analysis.playouts import play_one, playout_seed, run_playouts
 
 
 def ludii_lists(game, seed):
@@ -58,7 +58,7 @@ def test_rows_follow_the_turn_counter_not_the_decisions():
 
 
 def test_the_same_choices_as_the_conformance_playout():
-    testing = pytest.importorskip("ludeme.testing")
+    testing = pytest.importorskip("ludeme.analysis.conformance")
     for seed in (5, 6):
         end, choices = testing.random_playout(FakeGame(sites=4), seed)
         row = play_one(FakeGame(sites=4), seed)

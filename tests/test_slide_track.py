@@ -6,7 +6,7 @@ import pytest
 
 from conftest import ludii_dir, refdata_dir
 from ludeme.api import load
-from ludeme.crosscheck import crosscheck_files
+from ludeme.analysis.crosscheck import crosscheck_files
 from ludeme.errors import LudemeError
 
 # Loop 1 of (surakartaBoard (square 6)), forward: row 1 left to right (6..11), round the

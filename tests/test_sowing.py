@@ -5,11 +5,11 @@ sowing and dice games replayed step by step (chance replay included)."""
 import pytest
 
 from ludeme.api import load
-from ludeme.boards import build_board
-from ludeme.crosscheck import crosscheck_files, recorded_roll
+from ludeme.model.ludemes.graph.containers import build_board
+from ludeme.analysis.crosscheck import crosscheck_files, recorded_roll
 from ludeme.errors import LudemeError
-from ludeme.grammar import parse
-from ludeme.testing import random_playout, replay
+from ludeme.language.grammar import parse
+from ludeme.analysis.conformance import random_playout, replay
 
 SOWING = """
 (game "Sowing Test"

@@ -1,6 +1,6 @@
 """Nothing outside the state module writes a position's storage.
 
-`ludeme.state` holds what each site holds; `State.do_action` (ludeme/engine.py) is
+`ludeme.engine.stores` holds what each site holds; `State.do_action` (ludeme/engine.py) is
 the only caller of its write primitives. Readers use `State`'s read-only
 top-level views (`who`, `what`, `count`) and level accessors. This test reads the
 source of every other module and fails on any write to a store's lists (an item
@@ -19,7 +19,7 @@ STORE_LISTS = {"who", "what", "count", "state", "rotation", "value", "levels"}
 MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
             "__setitem__", "__delitem__"}
 # The store itself, and the compiled backend, whose state is its own numpy arrays
-# (ludeme/compiled/__init__.py CompiledState), not a `ludeme.state` store.
+# (ludeme/compiled/__init__.py CompiledState), not a `ludeme.engine.stores` store.
 EXEMPT = {PACKAGE / "state.py"}
 EXEMPT_DIRS = {PACKAGE / "compiled"}
 

@@ -12,7 +12,7 @@ statistical tolerance:
   shares of P1 wins, P2 wins and timeouts within four standard errors of the
   difference of two proportions (pooled).
 * `refdata/metrics/<slug>.json` (Ludii's own metric classes over 200 trials):
-  each metric of `ludeme.metrics` within four combined standard errors, where
+  each metric of `ludeme.analysis.metrics` within four combined standard errors, where
   Ludii's standard error is ours scaled to its 200 trials, plus one trial's
   worth (1/200) for metrics made of counts, which 200 trials cannot resolve
   more finely. This checks the definitions, not only the engine: for example
@@ -26,8 +26,8 @@ import math
 import pytest
 
 from conftest import DESCRIPTIONS, ludii_dir
-from ludeme.metrics import summarize
-from ludeme.runner import load, run_playouts
+from ludeme.analysis.metrics import summarize
+from ludeme.analysis.playouts import load, run_playouts
 
 pytestmark = pytest.mark.slow
 

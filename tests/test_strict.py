@@ -5,8 +5,9 @@ import pytest
 
 from ludeme.api import load
 from ludeme.errors import LudemeError
-from ludeme.ludemes.base import CLASSES, REGISTRY, Builder, Ludeme
-from ludeme.syntax import Int
+from ludeme.model.ludemes.base import CLASSES, REGISTRY, Ludeme
+from ludeme.model.ludemes.builder import Builder
+from ludeme.language.syntax import Int
 from ludeme.errors import Pos
 
 
@@ -114,8 +115,8 @@ def test_count_on_a_move_moves_that_many(tmp_path):
 
 
 def test_stack_true_moves_the_whole_stack_and_makes_the_game_stacking(tmp_path):
-    from ludeme.engine import A_ADD_LEVEL
-    from ludeme.state import TOP
+    from ludeme.engine.state import A_ADD_LEVEL
+    from ludeme.engine.stores import TOP
     game, _ = _load(tmp_path, '(or (move Add (to (sites {0})) stack:True) '
                               '(forEach Piece (move Step E (to if:True) stack:True)))',
                     start='')
@@ -154,13 +155,13 @@ def test_undefined_site_in_start_rules_is_a_positioned_error(tmp_path):
 @pytest.mark.parametrize("role,expected", [
     ("Neutral", 0), ("P1", 1), ("P2", 2), ("Shared", 3), ("All", 3), ("Any", 3)])
 def test_one_role_model_for_fixed_roles(role, expected):
-    from ludeme.roles import Roles
+    from ludeme.model.roles import Roles
     roles = Roles(2)
     assert roles.owner(role, None) == expected
 
 
 def test_roles_refuse_missing_players_and_plural_roles_where_one_is_expected():
-    from ludeme.roles import Roles
+    from ludeme.model.roles import Roles
 
     class L:
         def fail(self, msg):

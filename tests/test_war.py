@@ -1,11 +1,11 @@
 """War ludemes on small boards, as tables: custodial captures, flips, leaps, promotions,
-threats, capture priorities and directional captures (ludeme.ludemes.war, leaping)."""
+threats, capture priorities and directional captures (ludeme.model.ludemes.war, leaping)."""
 
 import pytest
 
 from ludeme.api import load
 from ludeme.errors import LudemeError
-from ludeme.tables import relative_directions
+from ludeme.model.tables import relative_directions
 
 GAME = ('(game "g" (players 2) (equipment {{(board (square {size})) {pieces}}}) '
         '(rules (start {{{start}}}) (play {play}) '

@@ -1,7 +1,7 @@
 """Boards: build a Ludii board from its ludeme, numbered exactly as Ludii numbers it.
 
-    from ludeme.boards import build_board, find_board_call
-    board = build_board(find_board_call(expanded.game), players=2)
+    from ludeme.model.ludemes.graph.containers import build_board, find_board_call
+    board = build_board(find_board_call(expanded.game), players=2)   # the game model builds it
 
     board.graph                the graph of record: networkx.DiGraph, a node per site with its
                                fields (index, site_type, x, y, row, col, label, phase, regions),
@@ -27,29 +27,21 @@ Directions follow Ludii: each step is named by bearing with 16 names when 8
 would collide, which on hex cells gives E, NNE, NNW, W, SSW, SSE for the six
 neighbours; hex "diagonals" are the cells straight across a corner.
 
-Board ludemes are typed ludemes (`ludeme.ludemes`): a container (`board`,
+This package is geometry only: it knows no ludeme. The board ludemes are typed
+ludemes of the game model (`ludeme.model.ludemes.graph`): a container (`board`,
 `mancalaBoard`, `surakartaBoard`) holds a graph function (`generators`,
 `operators`; category GraphFn) whose sizes may be constant arithmetic (`base`).
 
-Stages: a graph function (`generators`, `operators`) builds the planar geometry
+Stages: a graph function builds the planar geometry
 (`geometry`: vertices, edges and faces in Ludii's creation order); `measure`
 finds perimeter, corners, sides, centre, phases, rows, columns and labels with
 Ludii's geometric rules; `trajectories` finds each site's steps and walks
 radials; `board` records sites and steps as the networkx graph and derives
-every plain per-site table from it; `render` draws SVG; `cli` is `ludeme board`.
+every plain per-site table from it; `render` draws SVG (`ludeme board`).
 Region ludemes (`sites Top`, `expand`, `union`, ...) are evaluated by the
-engine's ludemes (`ludeme.ludemes.regions`) over these tables.
+engine's ludemes (`ludeme.model.ludemes.regions`) over these tables.
 """
 
 from .board import Board, Site, Topology, sites_at_distance
 
-__all__ = ["Board", "Site", "Topology", "build_board", "find_board_call", "sites_at_distance"]
-
-
-def __getattr__(name: str):
-    # The containers are typed ludemes: importing them imports the ludeme registry, which
-    # itself needs `board` above, so they load on first use.
-    if name in ("build_board", "find_board_call"):
-        from . import containers
-        return getattr(containers, name)
-    raise AttributeError(name)
+__all__ = ["Board", "Site", "Topology", "sites_at_distance"]

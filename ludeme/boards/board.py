@@ -22,11 +22,10 @@ from functools import cached_property, lru_cache
 
 import networkx as nx
 
-from ..errors import known_list
+from ludeme.errors import known_list
 from .geometry import SITE_TYPES, PlanarGraph
 from .measure import REGION_BITS, SIDES, phase_of
-from .trajectories import (BIT, CIRCULAR_MASK, COMPASS_INDEX, RELATIONS, Radial, Trajectories, site_steps,
-                           trajectories)
+from .trajectories import BIT, CIRCULAR_MASK, COMPASS_INDEX, RELATIONS, Radial, Trajectories, site_steps, trajectories
 
 _KINDS = ("Orthogonal", "Diagonal", "OffDiagonal")      # an edge's relation kind, in Ludii's order
 _SIDE_REGIONS = {f"Side {d}": bit for d, bit in SIDES.items()}

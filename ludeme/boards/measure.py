@@ -11,8 +11,7 @@ from __future__ import annotations
 import math
 from collections import deque
 
-from .geometry import (CELL, EDGE, VERTEX, PlanarGraph, bounds, clockwise, distance_to_line,
-                       point_in_polygon, positive_angle)
+from .geometry import CELL, EDGE, VERTEX, PlanarGraph, bounds, clockwise, distance_to_line, point_in_polygon, positive_angle
 
 # Property bits (one int per element).
 INNER, OUTER, PERIMETER, CENTRE, MAJOR, MINOR = (1 << i for i in range(6))

@@ -15,8 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .geometry import (CELL, VERTEX, PlanarGraph, abs_tan_turn, clockwise_score, distance,
-                       distance_to_line, positive_angle)
+from .geometry import CELL, VERTEX, PlanarGraph, abs_tan_turn, clockwise_score, distance, distance_to_line, positive_angle
 
 # Ludii's AbsoluteDirection, in declaration order (bit n of a step = ABSOLUTE[n]).
 ABSOLUTE = (

@@ -1,0 +1,743 @@
+"""`ludeme run`: uniform-random playouts on all cores, as a tidy table and a report.
+
+Each playout's seed is derived from the run's seed S and the playout's index
+(`playout_seed`), and stored in its row, so a run gives the same rows whatever
+the number of processes, and any playout can be replayed alone with
+`ludeme.analysis.conformance.random_playout(game, seed)` (the same choices: uniform by
+`random.Random(seed).randrange`). Limits are the game's (Ludii's defaults:
+1250 turns per player, 10,000 decisions); a cut game is a timeout, never a draw.
+
+Worker processes rebuild the game from its `source` attribute, a hashable
+object with a `load()` method: the `GameSource` (file, options, ruleset and
+limits) that `load` here records, so workers compile the game exactly as the
+parent did. A game without one is sent to the workers pickled by value
+(`PickledGame`, with cloudpickle).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sys
+import threading
+import time
+import warnings
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ludeme.version import __version__
+from ludeme.engine import figures
+
+DEFAULT_PLAYOUTS = 1000
+DEFAULT_REPORTS = Path("reports")
+EXIT_INTERRUPTED = 130
+TIMEOUT_END_TYPES = ("TurnLimit", "MoveLimit")
+
+
+# ---------------------------------------------------------------- games and seeds
+
+@dataclass(frozen=True)
+class GameSource:
+    """How to build a game again in another process."""
+
+    path: str
+    options: tuple[str, ...] = ()
+    ruleset: str | None = None
+    max_turns: int | None = None
+    max_moves: int | None = None
+    backend: str = "auto"
+
+    def load(self):
+        """Read, expand and compile the game."""
+        from ludeme.api import load as api_load
+        return api_load(self.path, self.options, self.ruleset,
+                        max_turns=self.max_turns, max_moves=self.max_moves, backend=self.backend)
+
+
+@dataclass(frozen=True)
+class PickledGame:
+    """A compiled game sent by value (cloudpickle), for games whose source is unknown."""
+
+    data: bytes
+
+    @classmethod
+    def of(cls, game) -> "PickledGame":
+        """The game, pickled with its compiled closures (not its kernels: a worker loads them
+        again, from numba's cache)."""
+        import cloudpickle
+        kernels = game.__dict__.pop("_kernels", None)
+        try:
+            return cls(cloudpickle.dumps(game))
+        finally:
+            if kernels is not None:
+                game._kernels = kernels
+
+    def load(self):
+        """The game again."""
+        import pickle
+        return pickle.loads(self.data)
+
+
+def game_source(game):
+    """What a worker process builds the game from: its recorded source, else the game pickled."""
+    return getattr(game, "source", None) or PickledGame.of(game)
+
+
+def load(path: str | os.PathLike, options=(), ruleset: str | None = None, *,
+         max_turns: int | None = None, max_moves: int | None = None, backend: str = "auto"):
+    """`ludeme.api.load`, remembering the source so worker processes can rebuild the game."""
+    source = GameSource(str(Path(path).resolve()), tuple(options), ruleset, max_turns, max_moves,
+                        backend)
+    game = source.load()
+    game.source = source
+    return game
+
+
+def compiled_of(game, backend: str | None = None):
+    """The game's compiled kernels for `backend` (default: the one it was loaded with), or None
+    for the reference engine. Compiled once per game, on first use."""
+    from ludeme.engine.compiled import select
+    backend = backend or getattr(game, "backend", "auto")
+    cache = game.__dict__.setdefault("_kernels", {})
+    if backend not in cache:
+        cache[backend] = select(game, backend)
+    return cache[backend]
+
+
+def new_state(game, seed: int | None = None, backend: str | None = None):
+    """The start position on `backend` (None: the game's): the compiled kernels' state where
+    the game has them (`compiled_of`), else the reference engine's."""
+    kernels = compiled_of(game, backend)
+    return kernels.new_initial_state() if kernels is not None else game.new_initial_state(seed)
+
+
+def playout_seed(seed: int, index: int) -> int:
+    """The seed of playout `index` of a run with seed `seed` (63 bits, from numpy's SeedSequence)."""
+    import numpy as np
+    state = np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0]
+    return int(state >> np.uint64(1))
+
+
+def _seeds(seed: int, indices) -> list[int]:
+    """`playout_seed(seed, i)` for each index, by the compiled runtime when numba is there."""
+    try:
+        from ludeme.engine.compiled.rt import int_words, playout_seed_of
+    except ImportError:                  # pragma: no cover - numba is a dependency
+        return [playout_seed(seed, i) for i in indices]
+    words = int_words(seed)
+    return [int(playout_seed_of(words, i)) for i in indices]
+
+
+# ---------------------------------------------------------------- one playout
+
+def rank_utility(rank: float, num_players: int) -> float:
+    """Ludii's `RankUtils.rankToUtil`: rank 1 gives 1, the last rank -1, ties the mean.
+
+    A single player's rank is 1 for a win and 0 for a loss, hence `2 rank - 1`.
+    """
+    if num_players == 1:
+        return 2.0 * rank - 1.0
+    return 1.0 - (rank - 1.0) * (2.0 / (num_players - 1))
+
+
+def _observer(observers: list):
+    """One call that hands a state to every per-state figure that reads states."""
+    if len(observers) == 1:
+        return observers[0]
+
+    def observe(state):
+        for o in observers:
+            o(state)
+    return observe
+
+
+def play_one(game, seed: int, index: int = 0, agents: list | None = None,
+             kernels=None) -> dict:
+    """Play one playout to its end; its row of the playout table.
+
+    `agents`: one per seat (`ludeme.ai.agents`), None for uniform random; with
+    random players the choices are those of `ludeme.analysis.conformance.random_playout(game,
+    seed)`. Every state s0..sL goes through the per-state figures of
+    `ludeme.engine.figures.PER_STATE` (the one hook for metrics read from states), and
+    their rows get the number of legal moves before each decision. `kernels`: the
+    compiled game whose states play it (`compiled_of`), None for the reference
+    engine; the row is the same.
+    """
+    t0 = time.perf_counter()
+    rng = random.Random(seed)
+    n = game.num_players
+    names = [a.name for a in agents] if agents else ["random"] * n
+    # Random seats draw `rng.randrange(k)` like RandomAgent.choose, without the call.
+    choosers = [a.choose for a in agents] if agents and names != ["random"] * n else None
+    state = kernels.new_initial_state() if kernels is not None else game.new_initial_state(seed)
+    randrange = rng.randrange
+    trackers = [cls(game, state) for cls in figures.PER_STATE]
+    observe = _observer([t.observe for t in trackers if t.observe is not None])
+    counts: list[int] = []              # legal moves before each decision
+    count = counts.append
+    is_terminal, legal_moves, apply = state.is_terminal, state.legal_moves, state.apply
+    while not is_terminal():
+        observe(state)
+        legal = legal_moves()
+        k = len(legal)
+        count(k)
+        if choosers is None:
+            apply(legal[randrange(k)])
+        else:
+            apply(legal[choosers[state.current_player() - 1](state, rng)])
+    observe(state)
+    seconds = time.perf_counter() - t0
+
+    row = {
+        "game": game.name,
+        "ruleset": game.ruleset or "",
+        "options": "; ".join(game.options),
+        "index": index,
+        "seed": seed,
+        "players": n,
+        "winner": int(state.winner or 0),
+        "end_type": state.end_type,
+        "timeout": state.end_type in TIMEOUT_END_TYPES,
+        "turns": state.num_turn,
+        "moves": state.num_decisions,
+        "turn_limit": getattr(game, "max_turns", 1250) * n,
+    }
+    for t in trackers:
+        row.update(t.row(counts))
+    if game.uses_chance:        # the chance outcomes of this playout, in the order drawn
+        row["chance"] = " ".join(map(str, state.draws))
+    for p in range(1, n + 1):
+        row[f"rank_p{p}"] = float(state.ranking[p])
+        row[f"utility_p{p}"] = rank_utility(float(state.ranking[p]), n)
+    for p in range(1, n + 1):
+        row[f"agent_p{p}"] = names[p - 1]
+    row["seconds"] = seconds
+    row["engine_version"] = __version__
+    return row
+
+
+# ---------------------------------------------------------------- many playouts
+
+_WORKER_GAMES: dict = {}
+PARTITION_SIZE = 10_000       # playouts per parquet partition of a large run
+SUMMARY_BATCH = 50_000        # playouts summarised and tallied at once in a large run
+CHUNK_SECONDS = 0.1           # a compiled chunk in this process grows while it is quicker
+MAX_CHUNK = 20_000
+SCHEDULER_TIMEOUT = "10s"     # how long to try to reach a Dask scheduler
+
+
+def seat_agents(agents: list | None, index: int, rotate: bool) -> list | None:
+    """The agents of playout `index`, one per seat: as given, or turned by `index` seats."""
+    if not agents or not rotate:
+        return agents
+    k = index % len(agents)
+    return agents[k:] + agents[:k]
+
+
+def _play_indices(game, seed: int, indices: list[int], agents=None, rotate=False,
+                  backend: str = "reference") -> list[dict]:
+    """The rows of the playouts with these indices, played move by move on `backend`."""
+    kernels = compiled_of(game, backend)
+    return [play_one(game, s, i, seat_agents(agents, i, rotate), kernels)
+            for s, i in zip(_seeds(seed, indices), indices)]
+
+
+def worker_game(source):
+    """The game of `source` in a worker process, built once per process."""
+    game = _WORKER_GAMES.get(source)
+    if game is None:
+        if threading.current_thread() is threading.main_thread():
+            # Ctrl-C is the parent's to handle: it keeps what finished and stops the workers.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        game = _WORKER_GAMES[source] = source.load()
+    return game
+
+
+def _play_in_worker(source, seed: int, indices: list[int], agents=None, rotate=False,
+                    backend: str = "reference") -> list[dict]:
+    """`_play_indices` in a worker process (loky's or a Dask worker's)."""
+    return _play_indices(worker_game(source), seed, indices, agents, rotate, backend)
+
+
+def kernel_table(game, kernels, seed: int, first: int, n: int):
+    """The rows of playouts first..first+n-1, played by compiled kernels, as an Arrow table.
+
+    The same columns, values and types as `play_one`'s rows (`seconds`: the chunk's
+    time shared out evenly), built from the kernels' arrays without a Python object
+    per row: numbers are wrapped as they are, strings repeated or taken by code."""
+    import numpy as np
+    import pyarrow as pa
+
+    from ludeme.engine.compiled import rt
+    from ludeme.engine.figures import per_state_columns
+    got = kernels.playouts(seed, first, n)
+    players = game.num_players
+    text = pa.large_string()          # pandas' own string type in parquet
+
+    def repeat(value):
+        return pa.repeat(pa.scalar(value, text), n)
+
+    end_types = pa.array(rt.END_TYPE_NAMES, type=text).take(pa.array(got["end_code"]))
+    cols = {
+        "game": repeat(game.name), "ruleset": repeat(game.ruleset or ""),
+        "options": repeat("; ".join(game.options)),
+        "index": got["index"], "seed": got["seed"],
+        "players": np.full(n, players, dtype=np.int64),
+        "winner": got["winner"], "end_type": end_types,
+        "timeout": got["timeout"],
+        "turns": got["turns"], "moves": got["moves"],
+        "turn_limit": np.full(n, getattr(game, "max_turns", 1250) * players, dtype=np.int64),
+    }
+    for name in per_state_columns():
+        cols[name] = got[name]
+    ranks = got["ranks"]
+    for p in range(1, players + 1):
+        rank = np.ascontiguousarray(ranks[:, p - 1])
+        cols[f"rank_p{p}"] = rank
+        cols[f"utility_p{p}"] = (2.0 * rank - 1.0 if players == 1 else
+                                 1.0 - (rank - 1.0) * (2.0 / (players - 1)))
+    for p in range(1, players + 1):
+        cols[f"agent_p{p}"] = repeat("random")
+    cols["seconds"] = got["seconds"]
+    cols["engine_version"] = repeat(__version__)
+    return pa.table({k: v if isinstance(v, pa.Array) else pa.array(np.ascontiguousarray(v))
+                     for k, v in cols.items()})
+
+
+def _kernel_in_worker(source, seed: int, first: int, n: int):
+    """`kernel_table` in a worker process (the kernels come from numba's cache)."""
+    game = worker_game(source)
+    return kernel_table(game, compiled_of(game), seed, first, n)
+
+
+def as_frame(rows):
+    """Playout rows as a DataFrame: from row dicts, or from the compiled backend's Arrow
+    table (its columns wrapped, not copied into one block)."""
+    import pandas as pd
+    if isinstance(rows, pd.DataFrame):
+        return rows
+    if isinstance(rows, list):
+        return pd.DataFrame.from_records(rows)
+    return rows.to_pandas(split_blocks=True)
+
+
+def _chunks(n: int, jobs: int) -> list[list[int]]:
+    """Playout indices in chunks small enough for a live progress bar and a prompt Ctrl-C."""
+    size = max(1, min(64, n // (jobs * 16)))
+    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+
+
+def cpu_jobs(jobs: int | None) -> int:
+    """The number of processes: all cores for None or 0, and -k for all but k - 1 (joblib's rule)."""
+    from joblib import cpu_count
+    if not jobs:
+        return cpu_count()
+    return jobs if jobs > 0 else max(1, cpu_count() + 1 + jobs)
+
+
+@contextmanager
+def dask_client(scheduler: str, jobs: int | None = None):
+    """A Dask client: on the scheduler at ADDRESS, or on a LocalCluster of `jobs` workers ("local")."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        from ludeme.errors import LudemeError
+        raise LudemeError("--scheduler needs Dask: pip install 'ludeme[dask]'") from None
+    if scheduler == "local":
+        with LocalCluster(n_workers=cpu_jobs(jobs), threads_per_worker=1,
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
+            yield client
+    else:
+        try:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as e:
+            from ludeme.errors import LudemeError
+            raise LudemeError(f"cannot reach the Dask scheduler {scheduler!r}: {e}") from None
+        with client:
+            yield client
+
+
+def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, client=None,
+             kernels=None, backend: str = "reference"):
+    """Lists of rows as playouts finish: one by one in this process, by chunks (in any order)
+    from loky's worker processes or from the workers of a Dask `client`, played move by move
+    on `backend`; with compiled `kernels` (whole uniform-random playouts in machine code),
+    Arrow tables of consecutive playouts by chunks."""
+    if kernels is not None:
+        if jobs == 1:
+            # Chunks grow while they take under CHUNK_SECONDS: the per-chunk costs shrink,
+            # and the progress bar and Ctrl-C (between chunks) stay prompt.
+            first, size = 0, 256
+            while first < n:
+                t0 = time.process_time()
+                yield kernel_table(game, kernels, seed, first, min(size, n - first))
+                first += size
+                if time.process_time() - t0 < CHUNK_SECONDS:
+                    size = min(2 * size, MAX_CHUNK)
+            return
+        size = max(1, min(5000, n // (jobs * 8) or 1))
+        starts = range(0, n, size)
+        from joblib import Parallel, delayed
+        source = game_source(game)
+        parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
+        yield from parallel(delayed(_kernel_in_worker)(source, seed, first, min(size, n - first))
+                            for first in starts)
+        return
+    if jobs == 1 and client is None:
+        for i in range(n):
+            yield _play_indices(game, seed, [i], agents, rotate, backend)
+        return
+    source = game_source(game)
+    from joblib import Parallel, delayed, parallel_config
+    if client is not None:
+        jobs = max(1, sum(client.nthreads().values()))
+    chunks = _chunks(n, jobs)
+    tasks = (delayed(_play_in_worker)(source, seed, chunk, agents, rotate, backend)
+             for chunk in chunks)
+    if client is None:
+        yield from Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(tasks)
+        return
+    with parallel_config(backend="dask"):
+        yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
+
+
+class PartitionWriter:
+    """Writes playout rows to `dir/part-<first index>.parquet`, one file per PARTITION_SIZE
+    consecutive indices, as soon as each is complete: an interrupted run keeps them.
+    The partitions of an earlier run in the same directory are removed first."""
+
+    def __init__(self, directory: str | os.PathLike, n: int, size: int = PARTITION_SIZE,
+                 prefix: str = "part"):
+        self.dir = Path(directory)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        for stale in self.dir.glob(f"{prefix}-*.parquet"):
+            stale.unlink()
+        self.n, self.size, self.prefix = n, size, prefix
+        self.pending: dict[int, list[dict]] = {}
+        self.written: list[Path] = []
+
+    def add(self, rows: list[dict]) -> list[list[dict]]:
+        """Keep these rows; the partitions they complete, each written and returned."""
+        done = []
+        for row in rows:
+            part = row["index"] // self.size
+            bucket = self.pending.setdefault(part, [])
+            bucket.append(row)
+            if len(bucket) == min(self.size, self.n - part * self.size):
+                done.append(self._write(part))
+        return done
+
+    def add_table(self, table) -> list:
+        """Keep a chunk of consecutive playouts given as an Arrow table (the compiled
+        backend's); the partitions they complete, each written and returned as an Arrow
+        table (no row objects on the way)."""
+        n = table.num_rows
+        if n == 0:
+            return []
+        first = table["index"][0].as_py()
+        done = []
+        offset = 0
+        while offset < n:
+            part = (first + offset) // self.size
+            length = min(n - offset, (part + 1) * self.size - first - offset)
+            bucket = self.pending.setdefault(part, [])
+            bucket.append(table.slice(offset, length))
+            offset += length
+            if sum(b.num_rows for b in bucket) == min(self.size, self.n - part * self.size):
+                done.append(self._write(part))
+        return done
+
+    def _write(self, part: int):
+        """Write one complete partition, sorted by index."""
+        pending = self.pending.pop(part)
+        path = self.dir / f"{self.prefix}-{part * self.size:09d}.parquet"
+        tmp = path.with_suffix(".tmp")
+        if isinstance(pending[0], dict):
+            import pandas as pd
+            rows = sorted(pending, key=lambda r: r["index"])
+            pd.DataFrame.from_records(rows).to_parquet(tmp, index=False)
+        else:                              # Arrow tables, each of consecutive playouts
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+            pending.sort(key=lambda t: t["index"][0].as_py())
+            rows = pa.concat_tables(pending).combine_chunks()
+            pq.write_table(rows, tmp)
+        tmp.replace(path)                  # a partition is there whole or not at all
+        self.written.append(path)
+        return rows
+
+
+def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
+                 agents: list | None = None, rotate: bool = False, scheduler: str | None = None,
+                 partitions: str | os.PathLike | None = None, keep_rows: bool = True,
+                 partition_size: int = PARTITION_SIZE, on_partition=None, progress: bool | None = None, label: str | None = None,
+                 backend: str | None = None):
+    """Play `n` playouts of `game`; the tidy table, one row per playout, by index.
+
+    `agents`: one per seat (`ludeme.ai.agents`; None: uniform random); `rotate`:
+    playout i turns the agents by i seats, so each agent plays every seat.
+    `jobs`: processes (None: all cores); `scheduler`: run on a Dask cluster
+    instead (an address, or "local" for a LocalCluster of `jobs` workers). The
+    rows depend on neither. `partitions`: a directory where each complete run of
+    `partition_size` consecutive playouts is written as parquet at once (with
+    `keep_rows=False` the table returned is empty: memory stays bounded, and
+    `on_partition(rows)` sees each partition's rows: dicts, or an Arrow table from the
+    compiled backend; `as_frame` makes either a DataFrame). `progress`: a progress bar
+    on stderr (None: only when stderr is a terminal). Ctrl-C stops the run and
+    returns the playouts already finished, with `df.attrs["interrupted"] = True`.
+    `backend`: "auto", "compiled" or "reference" (None: the one the game was loaded
+    with, see `ludeme.api.load`); the rows do not depend on it. On local processes
+    without agents the compiled kernels play whole playouts; with agents or a
+    scheduler, the compiled states play move by move (`ludeme.engine.compiled.CompiledState`).
+    The compile time is in `df.attrs["compile_seconds"]`, the backend in
+    `df.attrs["backend"]`.
+    """
+    import pandas as pd
+    from tqdm import tqdm
+    if n < 0 or seed < 0:
+        raise ValueError("n and seed must be non-negative")
+    if agents is not None and len(agents) != game.num_players:
+        raise ValueError(f"{len(agents)} agents for a game of {game.num_players} players")
+    from ludeme.ai.agents import check_agents
+    check_agents(game, agents)
+    jobs = min(cpu_jobs(jobs), max(1, n))
+    writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
+    kernels = compiled_of(game, backend) if n else None
+    whole = kernels if agents is None and scheduler is None else None
+    rows: list[dict] = []
+    tables: list = []
+    interrupted = False
+    bar = tqdm(total=n, unit="playout", desc=label, disable=None if progress is None else
+               not progress, smoothing=0.1, file=sys.stderr)
+    with ExitStack() as stack:
+        client = stack.enter_context(dask_client(scheduler, jobs)) if scheduler else None
+        results = _results(game, n, seed, jobs, agents, rotate, client, whole,
+                           "compiled" if kernels is not None else "reference")
+        try:
+            for chunk in results:
+                if not isinstance(chunk, list):     # an Arrow table from the compiled kernels
+                    count = chunk.num_rows
+                    if keep_rows:
+                        tables.append(chunk)
+                    done = writer.add_table(chunk) if writer is not None else ()
+                else:
+                    count = len(chunk)
+                    if keep_rows:
+                        rows.extend(chunk)
+                    done = writer.add(chunk) if writer is not None else ()
+                for part in done:
+                    if on_partition is not None:
+                        on_partition(part)
+                bar.update(count)
+        except KeyboardInterrupt:
+            interrupted = True
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")     # joblib's note that it cancelled the rest
+                results.close()
+        finally:
+            bar.close()
+    if tables:
+        import pyarrow as pa
+        tables.sort(key=lambda t: t["index"][0].as_py() if t.num_rows else -1)
+        df = as_frame(pa.concat_tables(tables))
+    else:
+        df = pd.DataFrame.from_records(rows)
+    if not df.empty and not df["index"].is_monotonic_increasing:
+        df = df.sort_values("index", kind="stable").reset_index(drop=True)
+    df.attrs["interrupted"] = interrupted
+    df.attrs["partitions"] = writer.written if writer is not None else []
+    df.attrs["backend"] = "compiled" if kernels is not None else "reference"
+    df.attrs["compile_seconds"] = kernels.compile_seconds if kernels is not None else 0.0
+    return df
+
+# ---------------------------------------------------------------- the command
+
+def slug(text: str) -> str:
+    """Lower-case words joined by '-' ("Adzua (Children) (Ludii 5)" -> "adzua-children-ludii-5")."""
+    words = "".join(ch.lower() if ch.isalnum() else " " for ch in text).split()
+    return "-".join(words)
+
+
+def default_out_dir(path: str, ruleset: str | None, options: list[str], all_rulesets: bool
+                    ) -> Path:
+    """reports/<file>[-<ruleset or options>]."""
+    name = slug(Path(path).stem)
+    if all_rulesets:
+        return DEFAULT_REPORTS / f"{name}-all-rulesets"
+    parts = [name]
+    if ruleset:
+        parts.append(slug(ruleset.split("/", 1)[-1]))
+    parts.extend(slug(o.split("/", 1)[-1]) for o in options)
+    # Drop the game's name where a ruleset or option repeats it.
+    parts = [parts[0]] + [p.removeprefix(name + "-") for p in parts[1:]]
+    return DEFAULT_REPORTS / "-".join(parts)
+
+
+def ruleset_names(path: str) -> list[str | None]:
+    """Every ruleset of a description, or [None] when it has none."""
+    from ludeme.language.expand import load_description
+    return [r.name for r in load_description(path).rulesets] or [None]
+
+
+def add_subcommand(sub) -> None:
+    """`ludeme run FILE [--option ...] [--ruleset NAME | --all-rulesets] -n N --seed S ...`."""
+    from ludeme.cli.main import _add_game_args
+    p = sub.add_parser("run", help="play playouts (random or with agents) and report Ludii's "
+                                   "metrics")
+    _add_game_args(p)
+    p.add_argument("--all-rulesets", action="store_true", help="run every ruleset of the file")
+    p.add_argument("-n", type=int, default=DEFAULT_PLAYOUTS,
+                   help=f"playouts per game/ruleset (default {DEFAULT_PLAYOUTS})")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    p.add_argument("--jobs", "-j", type=int, default=None,
+                   help="processes (default: all cores; -1 all, -2 all but one)")
+    p.add_argument("--agents", metavar="A,B,...", default=None,
+                   help="one agent per player, in order: random, greedy, uct or "
+                        "uct:iterations=N,c=C,rollout=R (or seconds=S); default all random")
+    p.add_argument("--rotate-seats", action="store_true",
+                   help="playout i turns the agents by i seats, so each plays every seat")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run on a Dask cluster: a scheduler's address (tcp://host:8786), or "
+                        "'local' for a LocalCluster of --jobs workers")
+    p.add_argument("--max-turns", type=int, default=None, metavar="T",
+                   help="turn limit per player (Ludii's default 1250)")
+    p.add_argument("--max-moves", type=int, default=None, metavar="M",
+                   help="decision limit (Ludii's default 10000)")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="where to write (default reports/<game>[-<ruleset>])")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.add_argument("--backend", choices=("auto", "compiled", "reference"), default="auto",
+                   help="compiled numba kernels or the reference engine (default auto: "
+                        "compiled where the game's ludemes all have a compiled form)")
+    p.set_defaults(fn=_run)
+
+
+def _run(args) -> int:
+    """`ludeme run`: play, summarize, write; exit 130 after Ctrl-C (what finished is written).
+
+    A run of more than PARTITION_SIZE playouts per configuration writes them to
+    `DIR/playouts/` partition by partition as they finish and summarises them as
+    it goes, so memory stays bounded and Ctrl-C keeps the finished partitions; the plots
+    then read the counts of the values they show (`ludeme.analysis.report.tally`), not the rows.
+    """
+    import pandas as pd
+
+    from ludeme.ai.agents import agents_from_specs
+    from ludeme.engine.compiled import Unsupported
+    from ludeme.errors import LudemeError
+    from .metrics import Summary
+    from .report import check_out_dir, note_run_start, playouts_in, write_run
+    if args.all_rulesets and args.ruleset:
+        raise LudemeError("--ruleset and --all-rulesets exclude each other")
+    for name, value in (("-n", args.n), ("--seed", args.seed), ("--max-turns", args.max_turns),
+                        ("--max-moves", args.max_moves)):
+        if value is not None and value < (0 if name == "--seed" else 1):
+            raise LudemeError(f"{name} must be {'non-negative' if name == '--seed' else 'positive'}")
+    rulesets = ruleset_names(args.file) if args.all_rulesets else [args.ruleset]
+    out = args.out or default_out_dir(args.file, args.ruleset, args.option, args.all_rulesets)
+    check_out_dir(out, make=False)  # before playing, not after
+    note_run_start(out)
+    partitioned = args.n > PARTITION_SIZE
+    summary = Summary()
+    frames = []
+    interrupted = False
+    compile_seconds = 0.0
+    backends: set[str] = set()
+    t0 = time.perf_counter()
+    for ruleset in rulesets:
+        books = _Bookkeeper(summary)
+        game = load(args.file, args.option, ruleset,
+                    max_turns=args.max_turns, max_moves=args.max_moves, backend=args.backend)
+        agents = agents_from_specs(args.agents, game.num_players) if args.agents else None
+        label = (ruleset or game.name).split("/", 1)[-1]
+        parts = out / "playouts" / slug(label) if partitioned else None
+        try:
+            result = run_playouts(
+                game, args.n, args.seed, args.jobs, agents=agents, rotate=args.rotate_seats,
+                scheduler=args.scheduler, partitions=parts, keep_rows=not partitioned,
+                partition_size=PARTITION_SIZE,
+                on_partition=books.take,
+                progress=False if args.no_progress else None, label=label)
+        except Unsupported as e:        # --backend compiled on a game it cannot compile
+            raise LudemeError(f"{label}: the compiled backend has no form for {e} yet "
+                              "(use --backend reference or auto)") from None
+        compile_seconds += result.attrs.get("compile_seconds", 0.0)
+        backends.add(result.attrs.get("backend", "reference"))
+        if partitioned:
+            df = books.tally()
+        else:
+            df = result
+            summary.add(df)
+        frames.append(df)
+        if result.attrs["interrupted"]:
+            interrupted = True
+            break
+    wall = time.perf_counter() - t0
+    df = pd.concat([f for f in frames if not f.empty], ignore_index=True) \
+        if any(not f.empty for f in frames) else pd.DataFrame()
+    if df.empty:
+        print("interrupted before any playout finished: nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    table = summary.table()
+    written = write_run(df, table, out, partitioned=partitioned)
+    where = f"{args.scheduler} (Dask)" if args.scheduler else f"{cpu_jobs(args.jobs)} process(es)"
+    done = playouts_in(df)
+    print(f"{done} playouts in {wall:.1f} s ({done / wall:.0f}/s with {where}; "
+          f"{'/'.join(sorted(backends))} backend"
+          f"{f', compiling {compile_seconds:.2f} s of it' if compile_seconds else ''}); "
+          f"wrote {', '.join(str(p) for p in written)}")
+    for _, r in table.iterrows():
+        name = (r["ruleset"] or r["options"] or r["game"]).split("/", 1)[-1]
+        agents = "" if r["agents"] == "random" else f" [{r['agents']}]"
+        scores = "".join(f", {r[f'agent{j}']} scores {r[f'AgentScore{j}']:.3f}"
+                         for j in range(1, 10) if f"agent{j}" in r and isinstance(
+                             r[f"agent{j}"], str))
+        print(f"  {name}{agents}: n={r['n']}, turns {r['DurationTurns']:.1f}, moves "
+              f"{r['DurationMoves']:.1f}, timeouts {r['Timeouts']:.3f}, "
+              f"P1 advantage {r['AdvantageP1']:.3f}{scores}")
+    if interrupted:
+        print(f"interrupted: kept the {done} playouts that had finished", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+class _Bookkeeper:
+    """The finished partitions of a large run, taken into the summary and counted for the
+    plots SUMMARY_BATCH playouts at a time (each pass over a table has a fixed cost)."""
+
+    def __init__(self, summary):
+        self.summary, self.tallies, self.pending, self.rows = summary, [], [], 0
+
+    def take(self, rows) -> None:
+        self.pending.append(rows)
+        self.rows += len(rows)
+        if self.rows >= SUMMARY_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        import pandas as pd
+
+        from .report import tally
+        if not self.pending:
+            return
+        if all(isinstance(r, list) for r in self.pending):
+            frame = pd.DataFrame.from_records([row for rows in self.pending for row in rows])
+        elif any(isinstance(r, (list, pd.DataFrame)) for r in self.pending):
+            frame = pd.concat([as_frame(r) for r in self.pending], ignore_index=True)
+        else:                                # Arrow tables: joined before pandas sees them
+            import pyarrow as pa
+            frame = as_frame(pa.concat_tables(self.pending))
+        self.pending, self.rows = [], 0
+        self.summary.add(frame)
+        self.tallies.append(tally(frame))
+
+    def tally(self):
+        """The counts of the plotted values of every partition taken."""
+        import pandas as pd
+
+        from .report import tally
+        self.flush()
+        return tally(pd.concat(self.tallies, ignore_index=True)) if self.tallies \
+            else pd.DataFrame()

@@ -1,0 +1,366 @@
+"""The compiled backend: a game's rules as numba kernels, the whole playout in machine code.
+
+`compile_game(game)` generates a module specialised to the game from its typed
+ludemes (`ludeme.engine.compiled.codegen`), stores it under a name made of the hash of
+its text (so numba's `cache=True` keeps the machine code across processes and
+runs), imports it and warms it up. A playout there makes the same choices as the
+reference engine (`ludeme.analysis.playouts.play_one`: the same seeds, `random.Random(seed)`'s
+`randrange` over the legal moves in the same order) and gives the same row; the
+tests and `ludeme crosscheck --backend compiled` check it.
+
+`select(game, backend)` picks the backend: "compiled" or "reference" forces one,
+"auto" takes the compiled one when the game's ludemes all have a compiled form and
+says once, on stderr, why not otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+
+BACKENDS = ("auto", "reference", "compiled")
+
+_REPORTED: set = set()
+
+
+class Unsupported(Exception):
+    """A ludeme (or an argument of one) with no compiled form yet."""
+
+    def __init__(self, lud, what: str = ""):
+        name = f"({lud.keyword}{' ' + lud.kind if lud.kind else ''})" if lud is not None else ""
+        super().__init__(f"{name} {what}".strip())
+
+
+# The per-state metric columns (`ludeme.engine.figures.PER_STATE`) the kernels compute.
+KERNEL_FIGURES = ("branching_factor", "decisions_multi", "decision_moves", "decision_factor",
+                  "board_coverage", "piece_number", "board_sites_occupied")
+
+
+class CompiledGame:
+    """A game's generated kernels: `playouts(seed, first, n)` gives the columns of their rows."""
+
+    def __init__(self, game, module, compile_seconds: float, digest: str):
+        self.game = game
+        self.module = module
+        self.compile_seconds = compile_seconds
+        self.digest = digest
+        import numpy as np
+        # The move buffers a state's `legal` fills (its moves are copied out at once).
+        self.buffers = [np.empty(module.MAX_BUFFER, np.int64) for _ in range(4)]
+        self._pass_gens = frozenset(module.PASS_GENS) | {-1}
+        self._kinds = [frozenset(k) for k in module.GEN_KINDS]
+        self._moves: dict[tuple, CompiledMove] = {}
+
+    def legal_of(self, state: "CompiledState") -> list["CompiledMove"]:
+        """The legal moves of a state (not over): a forced pass when there are none."""
+        buf = self.buffers
+        k = self.module.legal(state.who, state.what, state.count, state.sc, state.phase, *buf)
+        if k == 0:
+            return [CompiledMove(-1, -1, -1, -1, True)]
+        cache, out = self._moves, []
+        for key in zip(*(b[:k].tolist() for b in buf)):
+            move = cache.get(key)
+            if move is None:        # moves are immutable: one object per distinct move
+                f, t, g, x = key
+                move = cache[key] = CompiledMove(f, t, g, x, g in self._pass_gens, self._kinds[g])
+            out.append(move)
+        return out
+
+    def new_initial_state(self) -> CompiledState:
+        """The start position, to play step by step."""
+        return CompiledState(self)
+
+    def playouts(self, seed: int, first: int, n: int) -> dict:
+        """Columns (numpy arrays) of playouts first..first+n-1 of a run with seed `seed`;
+        `end_code` indexes `rt.END_TYPE_NAMES`."""
+        import numpy as np
+
+        from ludeme.engine.compiled import rt
+        np_ = self.game.num_players
+        # Column-major, so that each column is one contiguous array.
+        out_i = np.zeros((n, 7), dtype=np.int64, order="F")
+        out_f = np.zeros((n, 6), dtype=np.float64, order="F")
+        ranks = np.zeros((n, np_ + 1), dtype=np.float64, order="F")
+        t0 = time.perf_counter()
+        self.module.playouts(rt.int_words(seed), first, n, out_i, out_f, ranks)
+        seconds = time.perf_counter() - t0
+        end = out_i[:, 3]
+        cols = {
+            "index": out_i[:, 0], "seed": out_i[:, 1], "winner": out_i[:, 2],
+            "end_code": end,
+            "timeout": (end == rt.END_TURN_LIMIT) | (end == rt.END_MOVE_LIMIT),
+            "turns": out_i[:, 4], "moves": out_i[:, 5], "decisions_multi": out_i[:, 6],
+            "branching_factor": out_f[:, 0], "decision_moves": out_f[:, 1],
+            "decision_factor": out_f[:, 2], "board_coverage": out_f[:, 3],
+            "piece_number": out_f[:, 4], "board_sites_occupied": out_f[:, 5],
+            "ranks": ranks[:, 1:], "seconds": np.full(n, seconds / n if n else 0.0),
+        }
+        return cols
+
+
+class CompiledMove:
+    """A legal move of a `CompiledState`: (from, to) as Ludii numbers them, and the generator
+    (a branch of the generated `effects`) that applies it."""
+
+    __slots__ = ("frm", "to", "gen", "extra", "level_from", "level_to", "is_pass", "kinds")
+
+    def __init__(self, frm: int, to: int, gen: int, extra: int = -1, is_pass: bool = False,
+                 kinds: frozenset = frozenset()):
+        self.frm, self.to, self.gen, self.extra = frm, to, gen, extra
+        self.level_from = self.level_to = 0
+        self.is_pass = is_pass
+        self.kinds = kinds          # the engine's action codes (A_ADD, ...) of its generator
+
+    def __repr__(self) -> str:
+        return "Pass" if self.is_pass else f"{self.frm}-{self.to}"
+
+
+class CompiledState:
+    """A position played step by step by the kernels, with `ludeme.engine.state.State`'s API
+    (`legal_moves`, `apply`, `clone`, `current_player`, `is_terminal`, `returns`,
+    `board_view`, `board_occupancy`, ...): what the agents, the adapters, `ludeme run
+    --agents` and `ludeme crosscheck` read. The legal moves come in the reference engine's
+    order, so the same choices give the same game on both backends."""
+
+    __slots__ = ("kernels", "m", "g", "who", "what", "count", "sc", "rk", "active", "phase",
+                 "hist_mover", "hist_pass", "_legal")
+
+    def __init__(self, kernels: "CompiledGame"):
+        import numpy as np
+        m = kernels.module
+        self.kernels, self.m = kernels, m
+        self.g = kernels.game
+        self.who = np.zeros(m.TOTAL, np.int64)
+        self.what = np.zeros(m.TOTAL, np.int64)
+        self.count = np.zeros(m.TOTAL, np.int64)
+        self.sc = np.zeros(m.SC_SIZE, np.int64)
+        self.rk = np.zeros(m.NP + 1, np.float64)
+        self.active = np.zeros(m.NP + 1, np.int8)
+        self.phase = np.zeros(m.NP + 1, np.int64)
+        self.hist_mover = np.zeros(m.HISTORY, np.int64)
+        self.hist_pass = np.zeros(m.HISTORY, np.bool_)
+        self._legal = None
+        m.reset(self.who, self.what, self.count, self.sc, self.rk, self.active, self.phase)
+
+    # -- the OpenSpiel-style API (as ludeme.engine.state.State) ----------------------------
+    def current_player(self) -> int:
+        """The player to move (1-based), or -1 when the game is over."""
+        return -1 if self.sc[self.m.OVER] else int(self.sc[self.m.MOVER])
+
+    def is_terminal(self) -> bool:
+        return bool(self.sc[self.m.OVER])
+
+    def returns(self) -> list[float]:
+        """Per player (index 0 unused): +1 win, -1 loss, 0 draw or unfinished (State.returns)."""
+        n = self.m.NP
+        if not self.sc[self.m.OVER]:
+            return [0.0] * (n + 1)
+        rk = self.rk.tolist()
+        if n == 1:
+            return [0.0, 1.0 if rk[1] == 1.0 else -1.0]
+        return [0.0] + [0.0 if r == 0 else 1.0 - 2.0 * (r - 1.0) / (n - 1) for r in rk[1:]]
+
+    def legal_moves(self) -> list[CompiledMove]:
+        """The legal moves in the reference engine's order; a forced pass when there are none."""
+        if self._legal is None:
+            self._legal = [] if self.sc[self.m.OVER] else self.kernels.legal_of(self)
+        return self._legal
+
+    def legal_actions(self) -> list[int]:
+        """Indices into `legal_moves()`."""
+        return list(range(len(self.legal_moves())))
+
+    def apply(self, move: CompiledMove) -> None:
+        self.m.step(self.who, self.what, self.count, self.sc, self.rk, self.active, self.phase,
+                    self.hist_mover, self.hist_pass, move.frm, move.to, move.gen, move.extra)
+        self._legal = None
+
+    def apply_action(self, action: int) -> None:
+        """Apply the legal move with this index."""
+        self.apply(self.legal_moves()[action])
+
+    def clone(self) -> "CompiledState":
+        s = CompiledState.__new__(CompiledState)
+        s.kernels, s.m, s.g = self.kernels, self.m, self.g
+        s.who, s.what, s.count = self.who.copy(), self.what.copy(), self.count.copy()
+        s.sc, s.rk, s.active, s.phase = (self.sc.copy(), self.rk.copy(), self.active.copy(),
+                                         self.phase.copy())
+        s.hist_mover, s.hist_pass = self.hist_mover.copy(), self.hist_pass.copy()
+        s._legal = self._legal          # moves are immutable: the copy's are the same
+        return s
+
+    def random_rollout(self, rng, limit: int) -> int:
+        """Play uniformly random moves until the end or `limit` moves, drawing from `rng` (a
+        `random.Random`, left where the same loop in Python would leave it, or an
+        `rt.KernelRandom`); the moves played."""
+        from ludeme.engine.compiled import rt
+        draws = rng if isinstance(rng, rt.KernelRandom) else rt.KernelRandom(rng)
+        played = self.m.rollout(self.who, self.what, self.count, self.sc, self.rk, self.active,
+                                self.phase, self.hist_mover, self.hist_pass, draws.mt, limit,
+                                *self.kernels.buffers)
+        if draws is not rng:
+            draws.close()
+        self._legal = None
+        return int(played)
+
+    @staticmethod
+    def kernel_random(rng):
+        """`rng` on the kernels' generator, for a search (`rt.KernelRandom`; close it after)."""
+        from ludeme.engine.compiled import rt
+        return rt.KernelRandom(rng)
+
+    def key(self) -> tuple:
+        """Everything that decides the future of the game, for equality checks between
+        states of this backend (`ludeme.engine.state.State.key` is the reference engine's)."""
+        return tuple(a.tobytes() for a in (self.who, self.what, self.count, self.sc, self.rk,
+                                           self.active, self.phase))
+
+    # -- what the playout rows and the cross-checks read -------------------------------
+    @property
+    def mover(self) -> int:
+        return int(self.sc[self.m.MOVER])
+
+    @property
+    def winner(self) -> int:
+        return int(self.sc[self.m.WINNER])
+
+    @property
+    def ranking(self) -> list[float]:
+        return [float(r) for r in self.rk]
+
+    @property
+    def end_type(self) -> str | None:
+        from ludeme.engine.compiled import rt
+        return rt.END_TYPE_NAMES[int(self.sc[self.m.END_TYPE])]
+
+    @property
+    def num_turn(self) -> int:
+        return int(self.sc[self.m.NUM_TURN])
+
+    @property
+    def num_decisions(self) -> int:
+        return int(self.sc[self.m.NUM_DECISIONS])
+
+    @property
+    def scores(self) -> list[int]:
+        m = self.m
+        return [0] + self.sc[m.SCORE + 1:m.SCORE + m.NP + 1].tolist()
+
+    def board_occupancy(self) -> tuple[list[int], int]:
+        """The board's `what` per site and the pieces on it (State.board_occupancy)."""
+        n = self.m.N_SITES
+        return self.what[:n].tolist(), int(self.count[:n].sum())
+
+    def board_view(self) -> dict:
+        n, m = self.m.N_SITES, self.m
+        hands = [self.count[c.sites_from:c.sites_from + c.num_sites].tolist()
+                 for c in self.g.containers[1:]]
+        return {"who": self.who[:n].tolist(), "what": self.what[:n].tolist(),
+                "count": self.count[:n].tolist(), "hands": hands,
+                "scores": self.sc[m.SCORE + 1:m.SCORE + m.NP + 1].tolist(), "stacks": None}
+
+
+def cache_dir() -> Path:
+    """Where generated modules (and numba's cache beside them) live: $LUDEME_CACHE_DIR,
+    else ~/.cache/ludeme/compiled."""
+    env = os.environ.get("LUDEME_CACHE_DIR")
+    base = Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
+        / "ludeme"
+    return base / "compiled"
+
+
+def _runtime_digest() -> str:
+    """The hash of the runtime the generated code calls (numba's cache does not track it)."""
+    import numba
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for name in ("rt.py", "codegen.py"):
+        h.update((here / name).read_bytes())
+    h.update(f"{numba.__version__} {sys.version}".encode())
+    return h.hexdigest()
+
+
+def _import(source: str):
+    digest = hashlib.sha256((_runtime_digest() + source).encode()).hexdigest()[:24]
+    folder = cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"game_{digest}.py"
+    if not path.exists():
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(source, encoding="utf-8")
+        os.replace(tmp, path)          # atomic: parallel workers may write the same file
+    name = f"ludeme_compiled_{digest}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return module, digest
+
+
+def _same_random() -> bool:
+    """The kernels' `rand_below` draws as this Python's `random.Random.randrange`."""
+    import random
+
+    import numpy as np
+
+    from ludeme.engine.compiled import rt
+    seeds = np.array([0, 12345, 2**40 + 7], dtype=np.int64)
+    mts = np.zeros((rt.MT_STATE_SIZE, len(seeds)), dtype=np.int64)
+    rt.mt_seed_block(mts, seeds, len(seeds))
+    for b, seed in enumerate(seeds.tolist()):
+        r = random.Random(seed)
+        if any(rt.rand_below(mts[:, b], k) != r.randrange(k)
+               for k in (1, 2, 3, 7, 100, 1000) * 3):
+            return False
+    return True
+
+
+def compile_game(game) -> CompiledGame:
+    """The game's kernels, compiled (or loaded from numba's cache) and warmed up.
+
+    Raises `codegen.Unsupported` when a ludeme has no compiled form, or when a per-state
+    metric registered in `ludeme.engine.figures.PER_STATE` has no kernel form yet."""
+    from ludeme.engine.figures import per_state_columns
+    from .codegen import generate
+    missing = [c for c in per_state_columns() if c not in KERNEL_FIGURES]
+    if missing:
+        raise Unsupported(None, f"the per-state metric columns {', '.join(missing)}")
+    t0 = time.perf_counter()
+    source = generate(game)
+    if not _same_random():
+        raise Unsupported(None, "this Python's random module (its draws differ from the kernels')")
+    module, digest = _import(source)
+    compiled = CompiledGame(game, module, 0.0, digest)
+    compiled.playouts(0, 0, 1)                 # compile now (or load the cache)
+    compiled.compile_seconds = time.perf_counter() - t0
+    return compiled
+
+
+def select(game, backend: str = "auto"):
+    """The compiled game for `backend` ("auto", "compiled", "reference"), or None for the
+    reference engine. "compiled" raises `Unsupported` when the game cannot be compiled."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend == "reference":
+        return None
+    try:
+        try:
+            return compile_game(game)
+        except ImportError as e:        # numba missing or broken: the reference engine plays
+            raise Unsupported(None, f"numba ({e})") from e
+    except Unsupported as e:
+        if backend == "compiled":
+            raise
+        key = (game.name, game.ruleset, tuple(game.options))
+        if key not in _REPORTED:
+            _REPORTED.add(key)
+            label = (game.ruleset or game.name).split("/", 1)[-1]
+            print(f"ludeme: {label}: no compiled form for {e} yet; using the reference engine",
+                  file=sys.stderr)
+        return None

@@ -1,0 +1,582 @@
+"""The compiled backend's runtime: numba kernels every generated game shares.
+
+- `playout_seed_of`: numpy's `SeedSequence([seed, index]).generate_state(1, uint64) >> 1`
+  (the reference runner's `playout_seed`), so a compiled run derives the same seeds.
+- `mt_seed` / `rand_below`: CPython's `random.Random(seed).randrange(k)` (MT19937 seeded
+  by `init_by_array` over the seed's 32-bit words; `_randbelow_with_getrandbits`), so a
+  compiled playout makes the same choices as `ludeme.analysis.playouts.play_one`.
+- `apply_result`, `timeout`, `all_passed`: `ludeme.engine.state.State`'s end-of-game rules.
+- `site_add`, `site_remove`, `site_move`: `ludeme.engine.stores.FlatSites`'s writes.
+
+All arithmetic is on int64 with 32-bit masks (numba's integer products wrap), and
+every function is written so that it also runs as plain Python: tests check the
+compiled kernels against `random`, numpy and the engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MASK32 = 0xFFFFFFFF
+
+# ---------------------------------------------------------------- numpy's SeedSequence
+
+_INIT_A = 0x43B0D7E5
+_MULT_A = 0x931E8875
+_INIT_B = 0x8B51F9DD
+_MULT_B = 0x58F38DED
+_MIX_MULT_L = 0xCA01F9DD
+_MIX_MULT_R = 0x4973F715
+_POOL = 4
+
+
+def int_words(n: int) -> np.ndarray:
+    """A non-negative int as little-endian 32-bit words ([0] for 0), as numpy and CPython split it."""
+    words = []
+    while True:
+        words.append(n & MASK32)
+        n >>= 32
+        if not n:
+            break
+    return np.array(words, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _hashmix(value, hc):
+    """numpy's hashmix: (the mixed value, the next hash constant)."""
+    value = (value ^ hc) & MASK32
+    hc = (hc * _MULT_A) & MASK32
+    value = (value * hc) & MASK32
+    return value ^ (value >> 16), hc
+
+
+@njit(cache=True, inline="always")
+def _mix(x, y):
+    r = (_MIX_MULT_L * x - _MIX_MULT_R * y) & MASK32
+    return r ^ (r >> 16)
+
+
+@njit(cache=True, inline="always")
+def _mix_at(p0, p1, p2, p3, i, v):
+    """The pool with word i mixed with v."""
+    if i == 0:
+        return _mix(p0, v), p1, p2, p3
+    if i == 1:
+        return p0, _mix(p1, v), p2, p3
+    if i == 2:
+        return p0, p1, _mix(p2, v), p3
+    return p0, p1, p2, _mix(p3, v)
+
+
+@njit(cache=True)
+def playout_seed_of(seed_words, index):
+    """The 63-bit seed of playout `index` of a run whose seed has these words.
+
+    numpy's SeedSequence([seed, index]) with its pool of four words kept in
+    registers (no arrays: this runs once per playout)."""
+    n_seed = len(seed_words)
+    n = n_seed + (2 if index >> 32 else 1)
+    hc = _INIT_A
+    p0 = p1 = p2 = p3 = 0
+    for i in range(_POOL):
+        if i < n_seed:
+            e = seed_words[i]
+        elif i == n_seed:
+            e = index & MASK32
+        elif i == n_seed + 1 and i < n:
+            e = index >> 32
+        else:
+            e = 0
+        v, hc = _hashmix(e, hc)
+        if i == 0:
+            p0 = v
+        elif i == 1:
+            p1 = v
+        elif i == 2:
+            p2 = v
+        else:
+            p3 = v
+    for i_src in range(_POOL):
+        src = p0 if i_src == 0 else p1 if i_src == 1 else p2 if i_src == 2 else p3
+        for i_dst in range(_POOL):
+            if i_src != i_dst:
+                v, hc = _hashmix(src, hc)
+                p0, p1, p2, p3 = _mix_at(p0, p1, p2, p3, i_dst, v)
+    for i_src in range(_POOL, n):
+        if i_src < n_seed:
+            e = seed_words[i_src]
+        elif i_src == n_seed:
+            e = index & MASK32
+        else:
+            e = index >> 32
+        for i_dst in range(_POOL):
+            v, hc = _hashmix(e, hc)
+            p0, p1, p2, p3 = _mix_at(p0, p1, p2, p3, i_dst, v)
+    h = _INIT_B
+    v = (p0 ^ h) & MASK32
+    h = (h * _MULT_B) & MASK32
+    v = (v * h) & MASK32
+    low = v ^ (v >> 16)
+    v = (p1 ^ h) & MASK32
+    h = (h * _MULT_B) & MASK32
+    v = (v * h) & MASK32
+    high = v ^ (v >> 16)
+    return (high << 31) | (low >> 1)
+
+
+# ---------------------------------------------------------------- CPython's random
+
+_N = 624
+_M = 397
+MT_STATE_SIZE = _N + 2       # the words, the next index, the words generated (see mt_seed)
+_MATRIX_A = 0x9908B0DF
+_UPPER = 0x80000000
+_LOWER = 0x7FFFFFFF
+
+
+def _init_genrand(s: int) -> np.ndarray:
+    """MT19937's init_genrand(s): the same array before every init_by_array, so computed once."""
+    mt = np.zeros(_N, dtype=np.int64)
+    mt[0] = s
+    for i in range(1, _N):
+        mt[i] = (1812433253 * (int(mt[i - 1]) ^ (int(mt[i - 1]) >> 30)) + i) & MASK32
+    return mt
+
+
+_GENRAND_19650218 = _init_genrand(19650218)
+
+
+@njit(cache=True)
+def mt_seed(mt, seed):
+    """Seed MT19937 state `mt` as `random.seed(seed)` (0 <= seed < 2**64).
+
+    `mt` holds 626 int64: the 624 words, the index of the next word drawn, and how
+    many words of the current block are generated (see `_genrand`)."""
+    mt[:_N] = _GENRAND_19650218
+    key0 = seed & MASK32
+    key1 = seed >> 32
+    nkey = 2 if key1 else 1
+    i = 1
+    j = 0
+    for _ in range(max(_N, nkey)):
+        key = key0 if j == 0 else key1
+        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525)) + key + j) & MASK32
+        i += 1
+        j += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+        if j >= nkey:
+            j = 0
+    for _ in range(_N - 1):
+        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941)) - i) & MASK32
+        i += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+    mt[0] = 0x80000000
+    mt[_N] = _N
+    mt[_N + 1] = _N
+
+
+SEED_BLOCK = 64              # playouts whose generators `mt_seed_block` seeds together
+
+
+@njit(cache=True)
+def mt_seed_block(mts, seeds, count):
+    """Column b of `mts` (626 rows) seeded as `mt_seed(mts[:, b], seeds[b])`, b < count.
+
+    Seeding is one long chain of dependent multiplications per generator (most of a
+    short playout's time); walking `count` chains side by side, word by word, lets
+    the processor (and its vector units) overlap them."""
+    add_even = np.empty(count, np.int64)     # key[j] + j of init_by_array, j = t % nkey
+    add_odd = np.empty(count, np.int64)
+    for b in range(count):
+        s = seeds[b]
+        add_even[b] = s & MASK32
+        add_odd[b] = (s >> 32) + 1 if s >> 32 else s & MASK32
+    for w in range(_N):
+        g = _GENRAND_19650218[w]
+        for b in range(count):
+            mts[w, b] = g
+    i = 1
+    for t in range(_N):
+        add = add_even if t & 1 == 0 else add_odd
+        for b in range(count):
+            x = mts[i - 1, b]
+            mts[i, b] = ((mts[i, b] ^ ((x ^ (x >> 30)) * 1664525)) + add[b]) & MASK32
+        i += 1
+        if i >= _N:
+            for b in range(count):
+                mts[0, b] = mts[_N - 1, b]
+            i = 1
+    for _ in range(_N - 1):
+        for b in range(count):
+            x = mts[i - 1, b]
+            mts[i, b] = ((mts[i, b] ^ ((x ^ (x >> 30)) * 1566083941)) - i) & MASK32
+        i += 1
+        if i >= _N:
+            for b in range(count):
+                mts[0, b] = mts[_N - 1, b]
+            i = 1
+    for b in range(count):
+        mts[0, b] = 0x80000000
+        mts[_N, b] = _N
+        mts[_N + 1, b] = _N
+
+
+@njit(cache=True, inline="always")
+def _generate_upto(mt, i):
+    """Generate the words of the current block up to word i (MT19937's twist, word by word
+    in its order: each new word reads only later old words and earlier new ones)."""
+    while mt[_N + 1] <= i:
+        kk = mt[_N + 1]
+        if kk < _N - _M:
+            y = (mt[kk] & _UPPER) | (mt[kk + 1] & _LOWER)
+            mt[kk] = mt[kk + _M] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+        elif kk < _N - 1:
+            y = (mt[kk] & _UPPER) | (mt[kk + 1] & _LOWER)
+            mt[kk] = mt[kk + (_M - _N)] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+        else:
+            y = (mt[_N - 1] & _UPPER) | (mt[0] & _LOWER)
+            mt[_N - 1] = mt[_M - 1] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+        mt[_N + 1] = kk + 1
+
+
+@njit(cache=True)
+def _genrand(mt):
+    """The next 32-bit word. The block of 624 words is regenerated lazily, so a playout
+    that draws a few words does not pay for the whole block."""
+    i = mt[_N]
+    if i >= _N:
+        i = 0
+        mt[_N + 1] = 0
+    _generate_upto(mt, i)
+    y = mt[i]
+    mt[_N] = i + 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y & MASK32
+
+
+@njit(cache=True)
+def mt_complete(mt):
+    """Generate the rest of the current block (CPython's state holds whole blocks)."""
+    _generate_upto(mt, _N - 1)
+
+
+class KernelRandom:
+    """A `random.Random`'s stream moved onto the kernels' generator: `randrange(k)` draws
+    what the `random.Random` would, and so do the kernels given `mt` (a search agent's
+    rollouts); `close()` puts the state back into the `random.Random`, which continues as
+    if it had made every draw itself. One conversion per search, not per rollout."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        version, words, self._gauss = rng.getstate()
+        self._version = version
+        self.mt = np.empty(MT_STATE_SIZE, dtype=np.int64)
+        self.mt[:_N + 1] = words
+        self.mt[_N + 1] = _N
+
+    def randrange(self, k: int) -> int:
+        if k <= 0:
+            raise ValueError("empty range for randrange()")
+        return rand_below(self.mt, k)
+
+    def close(self) -> None:
+        mt_complete(self.mt)
+        self.rng.setstate((self._version, tuple(self.mt[:_N + 1].tolist()), self._gauss))
+
+
+@njit(cache=True)
+def rand_below(mt, n):
+    """`random.Random.randrange(n)` for 0 < n < 2**32."""
+    k = 0
+    m = n
+    while m:
+        k += 1
+        m >>= 1
+    r = _genrand(mt) >> (32 - k)
+    while r >= n:
+        r = _genrand(mt) >> (32 - k)
+    return r
+
+
+# ---------------------------------------------------------------- the state's scalars
+
+MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER, WINNER, LAST_FROM, LAST_TO, \
+    END_TYPE, NWINNERS, NLOSERS, LOSSES_DECIDED, NUM_START_MOVES, NUM_TURN_SAME, \
+    LAST_MOVER, COUNTER = range(18)
+NUM_SCALARS = 18
+
+END_NONE, END_NATURAL, END_TURN_LIMIT, END_MOVE_LIMIT = range(4)
+END_TYPE_NAMES = (None, "NaturalEnd", "TurnLimit", "MoveLimit")
+WIN, LOSS, DRAW = 1, 2, 3
+
+
+# ---------------------------------------------------------------- sites (FlatSites)
+
+@njit(cache=True)
+def site_clear(who, what, count, site):
+    who[site] = 0
+    what[site] = 0
+    count[site] = 0
+
+
+@njit(cache=True)
+def site_add(who, what, count, hand_from, site, w, owner, k):
+    """FlatSites.add without state/rotation/value (the games compiled here leave them 0)."""
+    if site >= hand_from and what[site] == w:
+        count[site] += k
+        return
+    what[site] = w
+    who[site] = owner
+    count[site] = k
+
+
+@njit(cache=True)
+def site_remove(who, what, count, hand_from, site):
+    """FlatSites.remove."""
+    if site >= hand_from and count[site] > 1:
+        count[site] -= 1
+    else:
+        site_clear(who, what, count, site)
+
+
+@njit(cache=True)
+def site_move(who, what, count, hand_from, frm, to):
+    """FlatSites.move: one piece from `frm` to `to`."""
+    w = what[frm]
+    owner = who[frm]
+    if count[frm] > 1:
+        count[frm] -= 1
+    else:
+        site_clear(who, what, count, frm)
+    if to >= hand_from and what[to] == w:
+        count[to] += 1
+    else:
+        what[to] = w
+        who[to] = owner
+        count[to] = 1
+
+
+@njit(cache=True)
+def site_move_counted(who, what, count, count_from, owner_of, frm, to):
+    """FlatSites.move in a game that counts (Ludii's Count flag): sites from `count_from`
+    gather pieces of one kind, and a piece landing elsewhere takes its kind's owner."""
+    w = what[frm]
+    if w == 0:
+        return
+    if count[frm] > 1:
+        count[frm] -= 1
+    else:
+        site_clear(who, what, count, frm)
+    if to >= count_from and what[to] == w:
+        count[to] += 1
+    else:
+        what[to] = w
+        who[to] = owner_of[w]
+        count[to] = 1
+
+
+# ---------------------------------------------------------------- end of game
+
+@njit(cache=True)
+def _num_active(active, n):
+    k = 0
+    for p in range(1, n + 1):
+        if active[p]:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _end_with_rank_one(sc, rk, active, n):
+    for p in range(n + 1):
+        active[p] = 0
+    sc[OVER] = 1
+    sc[END_TYPE] = END_NATURAL
+    sc[WINNER] = 0
+    for p in range(1, n + 1):
+        if rk[p] == 1.0:
+            sc[WINNER] = p
+            break
+
+
+@njit(cache=True)
+def _next_draw_rank(sc, active, n):
+    return (_num_active(active, n) + 1) / 2.0 + sc[NWINNERS]
+
+
+@njit(cache=True)
+def apply_result(sc, rk, active, n, who, kind):
+    """State._apply_result for a game without teams."""
+    if kind == WIN:
+        if who == 0:
+            for p in range(1, n + 1):
+                if rk[p] == 0.0:
+                    sc[NWINNERS] += 1
+                    rk[p] = 1.0
+            for p in range(n + 1):
+                active[p] = 0
+            sc[OVER] = 1
+            sc[END_TYPE] = END_NATURAL
+            sc[WINNER] = 0
+            return
+        active[who] = 0
+        rank = float(sc[NWINNERS] + 1)
+        sc[NWINNERS] += 1
+        rk[who] = rank
+        left = _num_active(active, n)
+        if left == 1:
+            for p in range(1, n + 1):
+                if active[p]:
+                    rk[p] = rank + 1.0
+            sc[NLOSERS] += 1
+            _end_with_rank_one(sc, rk, active, n)
+        elif left == 0:
+            _end_with_rank_one(sc, rk, active, n)
+    elif kind == LOSS:
+        if who == 0:
+            for p in range(1, n + 1):
+                if rk[p] == 0.0:
+                    rk[p] = float(n)
+            for p in range(n + 1):
+                active[p] = 0
+            sc[OVER] = 1
+            sc[END_TYPE] = END_NATURAL
+            sc[WINNER] = 0
+            return
+        if not active[who]:
+            return
+        active[who] = 0
+        if sc[NEXT] == who and n != 1 and _num_active(active, n) > 0:
+            nxt = who
+            while not active[nxt]:
+                nxt = nxt % n + 1
+            sc[NEXT] = nxt
+        if n > 1:
+            rank = float(n - sc[NLOSERS])
+            prev_loss_rank = rank + 1.0 + 0.5 * (sc[LOSSES_DECIDED] - 1.0)
+            rank = prev_loss_rank - 0.5
+            rk[who] = rank
+            sc[NLOSERS] += 1
+            for p in range(n + 1):
+                if rk[p] == prev_loss_rank:
+                    rk[p] = rank
+            left = _num_active(active, n)
+            if left == 0:
+                _end_with_rank_one(sc, rk, active, n)
+            elif left == 1:
+                last = 0
+                for p in range(1, n + 1):
+                    if active[p]:
+                        last = p
+                rk[last] = float(sc[NWINNERS] + 1)
+                low = rk[1]
+                for p in range(2, n + 1):
+                    low = min(low, rk[p])
+                sc[NWINNERS] += 1
+                active[last] = 0
+                sc[OVER] = 1
+                sc[END_TYPE] = END_NATURAL
+                for p in range(1, n + 1):
+                    if rk[p] == low:
+                        sc[WINNER] = p
+                        break
+        else:
+            for p in range(n + 1):
+                active[p] = 0
+            sc[OVER] = 1
+            sc[END_TYPE] = END_NATURAL
+            sc[WINNER] = 0
+        sc[LOSSES_DECIDED] += 1
+    else:
+        if n > 1:
+            score = _next_draw_rank(sc, active, n)
+            for p in range(1, n + 1):
+                if rk[p] == 0.0:
+                    rk[p] = score
+        _end_with_rank_one(sc, rk, active, n)
+
+
+@njit(cache=True)
+def timeout(sc, rk, active, n, max_turns):
+    """State._timeout: undecided players share the remaining ranks."""
+    winner = 0
+    if n > 1:
+        score = _next_draw_rank(sc, active, n)
+        for p in range(1, n + 1):
+            if rk[p] == 0.0:
+                rk[p] = score
+            elif rk[p] == 1.0:
+                winner = p
+    for p in range(n + 1):
+        active[p] = 0
+    sc[OVER] = 1
+    sc[END_TYPE] = END_TURN_LIMIT if sc[NUM_TURN] >= max_turns * n else END_MOVE_LIMIT
+    sc[WINNER] = winner
+
+
+@njit(cache=True)
+def all_passed(hist_mover, hist_pass, length, n, start_moves):
+    """State._all_passed over the history's first `length` decisions."""
+    if length == 0 or not hist_pass[length - 1]:
+        return False
+    i = length - 1
+    turns = 0
+    while turns < n:
+        if i < 0:
+            return start_moves == 0   # before them only the start rules' placements
+        p = hist_mover[i]
+        j = i
+        while j - 1 >= 0 and hist_mover[j - 1] == p:
+            j -= 1
+        if i != j or not hist_pass[i]:
+            return False
+        turns += 1
+        i = j - 1
+    return True
+
+
+@njit(cache=True)
+def is_line(what, pivot, whats, length, exact, contiguous, rays, ray_len, opps, opp_len,
+            num_rays):
+    """`(is Line ...)` without if: as ludeme.model.ludemes.booleans.IsLine walks it.
+
+    `whats[w]` marks the piece kinds that count; `opp_len[pivot, r]` is -1 where a radial
+    has no opposite."""
+    if not whats[what[pivot]]:
+        return False
+    for r in range(num_rays[pivot]):
+        count = 1
+        found = False
+        for j in range(ray_len[pivot, r]):
+            if whats[what[rays[pivot, r, j]]]:
+                count += 1
+                if not exact and count == length:
+                    found = True
+                    break
+            elif contiguous:
+                break
+        if found:
+            return True
+        if opp_len[pivot, r] >= 0:
+            total = count
+            for j in range(opp_len[pivot, r]):
+                if whats[what[opps[pivot, r, j]]]:
+                    total += 1
+                    if not exact and total == length:
+                        found = True
+                        break
+                elif contiguous:
+                    break
+            if found or total == length:
+                return True
+        elif count == length:
+            return True
+    return False

@@ -1,0 +1,42 @@
+"""Positions recorded for `(meta (no Repeat ...))` (ludeme.model.ludemes.meta), as Ludii's
+Game.apply and Trial.setLegalMoves keep them: `state.repeats` holds two frozensets, the
+positions of the game and those of the current turn, shared safely between copies."""
+
+from __future__ import annotations
+
+
+def position_key(state) -> tuple:
+    """What Ludii's stateHash reads: the sites of every container, the phases, the order."""
+    return (state.sites_key(), tuple(state.phase), tuple(state.player_order))
+
+
+def record_position(state) -> None:
+    """After a move (or the start rules): remember the position, as Ludii's Game.apply."""
+    in_game, in_turn = state.repeats or (frozenset(), frozenset())
+    key = position_key(state)
+    if state.g.repetition == "Positional":
+        if state.mover != state.prev:
+            in_game = in_game | {key}
+    elif state.mover == state.prev:
+        in_turn = in_turn | {key}
+    else:
+        in_turn = frozenset((key,))
+    state.repeats = (in_game, in_turn)
+
+
+def without_repeats(state, moves: list) -> list:
+    """The moves (passes always) whose position after them, consequents included, was not
+    recorded (Ludii's Trial.setLegalMoves)."""
+    in_game, in_turn = state.repeats or (frozenset(), frozenset())
+    seen = in_game if state.g.repetition == "Positional" else in_turn
+    if not seen:
+        return moves
+    out = []
+    for m in moves:
+        if not m.is_pass:
+            after = state.clone()
+            after._apply_move_effects(m, True)
+            if position_key(after) in seen:
+                continue
+        out.append(m)
+    return out

@@ -1,0 +1,1022 @@
+"""The game runtime: state, moves and Ludii's turn mechanics.
+
+`Game` is built by `ludeme.model.build` from typed ludemes; `State` is one
+position with the OpenSpiel-style API (`legal_actions`, `apply_action`,
+`current_player`, `is_terminal`, `returns`, `clone`). The turn loop follows
+Ludii's `Game.applyInternal`: apply the move and its consequents, evaluate the
+phase's and the game's end rules, check all-pass and the turn/move limits,
+update phases, then switch the mover (a `moveAgain` keeps it).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .repetition import record_position, without_repeats
+from .stores import TOP, TrackIndices, new_sites
+
+# Action kinds (tuples: kind first). Kept as plain tuples for speed.
+A_MOVE = 0        # (A_MOVE, from, to)          move the top piece (hand counts decrement)
+A_REMOVE = 1      # (A_REMOVE, site)
+A_ADD = 2         # (A_ADD, site, what, who, count)
+A_SCORE = 3       # (A_SCORE, player, delta)    addScore
+A_NEXT = 4        # (A_NEXT, player)            moveAgain / set next player
+A_SET_SCORE = 5   # (A_SET_SCORE, player, value)
+A_PASS = 6        # (A_PASS,)
+A_COUNT = 7       # (A_COUNT, site, count)      set the count at a site
+A_FLIP = 8        # (A_FLIP, site, who, what)  change the owner/kind of the piece at a site
+A_MOVE_LEVEL = 9  # (A_MOVE_LEVEL, from, level_from, to, level_to)  one level (TOP = -1)
+A_MOVE_STACK = 10  # (A_MOVE_STACK, from, to)     the whole stack onto the destination
+A_REMOVE_LEVEL = 11  # (A_REMOVE_LEVEL, site, level)
+A_ADD_LEVEL = 12  # (A_ADD_LEVEL, site, what, who, count, level)  push (TOP) or insert
+A_SET_FIELD = 13  # (A_SET_FIELD, field, site, level, value)  state/rotation/value of a piece
+A_MOVE_N = 14     # (A_MOVE_N, from, to, n)      n pieces of a counted site (Ludii's ActionMoveN)
+A_SWAP = 15       # (A_SWAP, p1, p2)             swap two players' seats (Ludii's ActionSwap)
+A_REMOVE_LATER = 16  # (A_REMOVE_LATER, site)    mark for removal at the end of the turn
+A_SET_MOVER = 17  # (A_SET_MOVER, player)        who moves first (a start action)
+A_SET_VAR = 18    # (A_SET_VAR, name, value)   a named variable (name None: Ludii's temp)
+A_REMEMBER = 19   # (A_REMEMBER, name, value)  add to the remembered values (name may be None)
+A_FORGET = 20     # (A_FORGET, name, value)    forget one value (value None: all of them)
+A_PENDING = 21    # (A_PENDING, value)         mark a value pending until the next move
+A_UPDATE_DIE = 22  # (A_UPDATE_DIE, site, face)  a die shows this face index, unused again
+A_USE_DIE = 23    # (A_USE_DIE, site)           a die's value was used (Ludii's ActionUseDie)
+A_DICE_EQUAL = 24  # (A_DICE_EQUAL, flag)       whether the last roll gave equal faces
+A_SET_COUNTER = 25  # (A_SET_COUNTER, value)  Ludii's state counter (ActionSetCounter)
+A_SUBMOVE = 26    # (A_SUBMOVE, move)          a move nested in another: its actions, then its
+#                   consequents, applied in place (Ludii's Move holding Moves as actions)
+
+UNDEFINED = -1
+# Keys of State.notes for Ludii's dice bookkeeping: the die sites whose value was used
+# (Ludii's currentDice set to 0) and whether the last roll's faces were all equal.
+DICE_USED = ("dice", "used")
+DICE_EQUAL = ("dice", "equal")
+
+
+def _undefined(a: tuple):
+    raise InternalError(f"an action on an undefined site: {a} (a rule produced site -1)")
+
+
+def _sites_of(a: tuple) -> tuple:
+    """The sites an action writes (from/to for moves)."""
+    kind = a[0]
+    if kind in (A_MOVE, A_MOVE_STACK, A_MOVE_N):
+        return a[1], a[2]
+    if kind == A_MOVE_LEVEL:
+        return a[1], a[3]
+    if kind == A_SET_FIELD:
+        return (a[2],)
+    return (a[1],)
+
+
+class InternalError(RuntimeError):
+    """A rule broke an invariant of the state (a bug, never the user's input)."""
+
+
+# Per action kind, the index of its destination site in the tuple (0: it has none).
+_ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCORE: 0,
+              A_PASS: 0, A_COUNT: 1, A_FLIP: 1, A_MOVE_LEVEL: 3, A_MOVE_STACK: 2,
+              A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_MOVE_N: 2, A_SWAP: 0,
+              A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0, A_REMOVE_LATER: 1,
+              A_SET_MOVER: 0, A_UPDATE_DIE: 1, A_USE_DIE: 1, A_DICE_EQUAL: 0,
+              A_SET_COUNTER: 0, A_SUBMOVE: 0}
+_NO_ACTION = (None,)          # what a move without actions ends with
+_NO_SITE_ACTIONS = frozenset(k for k, to in _ACTION_TO.items() if not to)
+_MOVING_ACTIONS = frozenset((A_MOVE, A_MOVE_LEVEL, A_MOVE_STACK, A_MOVE_N))  # origin at [1]
+
+
+def chance_seed(seed: int) -> int:
+    """The seed of a state's chance stream, kept apart from the choices seeded by `seed`."""
+    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF
+
+
+class Move:
+    """A legal move: a decision (from, to) with its actions and pending consequents.
+
+    Rules build moves in their hot loops: they pass every argument by position, as a
+    keyword argument makes each call to the class build a dict (half the cost again)."""
+
+    __slots__ = ("frm", "to", "mover", "actions", "then", "is_pass", "level_from", "level_to")
+
+    def __init__(self, frm: int, to: int, mover: int, actions: list, then: tuple = (),
+                 is_pass: bool = False, level_from: int = 0, level_to: int = 0):
+        self.frm = frm
+        self.to = to
+        self.mover = mover
+        self.actions = actions
+        self.then = then
+        self.is_pass = is_pass
+        self.level_from = level_from
+        self.level_to = level_to
+
+    def key(self) -> tuple[int, int]:
+        """(from, to) as Ludii numbers them; -1 for a pass."""
+        return (self.frm, self.to)
+
+    def __repr__(self) -> str:
+        if self.is_pass:
+            return "Pass"
+        return f"{self.frm}-{self.to}"
+
+
+def pass_move(mover: int) -> Move:
+    """A forced pass (from = to = -1)."""
+    return Move(-1, -1, mover, [(A_PASS,)], (), True)
+
+
+class Ctx:
+    """Evaluation context: the state plus Ludii's iteration variables."""
+
+    __slots__ = ("s", "g", "stacking", "from_", "to", "site", "player", "level", "value",
+                 "between", "pips")
+
+    def __init__(self, game: "Game", state: "State"):
+        self.g = game
+        self.s = state
+        self.stacking = game.stacking       # read by every move generator: one attribute
+        self.from_ = UNDEFINED
+        self.to = UNDEFINED
+        self.site = UNDEFINED
+        self.player = UNDEFINED
+        self.level = UNDEFINED
+        self.value = UNDEFINED
+        self.between = UNDEFINED
+        self.pips = UNDEFINED       # the die value inside (forEach Die ...): (pips)
+
+
+@dataclass
+class Phase:
+    """A compiled phase: its play, its own end rules, and its nextPhase conditions."""
+
+    name: str
+    play: Callable                      # c -> list[Move]
+    end: list = field(default_factory=list)     # [c -> Result | None]
+    next_phases: list = field(default_factory=list)  # [(who_fn(c)->int, cond(c)->bool, index)]
+    owner: int = 0                      # 0: everyone
+
+
+@dataclass
+class Result:
+    """An end rule's verdict: `who` (player id, or 0 for all) and Win/Loss/Draw."""
+
+    who: int
+    kind: str
+    team: bool = False    # `who` is a team id (TeamMover, Team1, ...)
+
+
+@dataclass
+class Container:
+    """Board (index 0) or a hand: its global site range and its owner."""
+
+    index: int
+    name: str
+    owner: int
+    sites_from: int
+    num_sites: int
+
+
+@dataclass
+class Component:
+    """A piece kind: its `what` index, name, owner."""
+
+    index: int
+    name: str
+    owner: int
+
+
+class Game:
+    """A compiled game: equipment tables, start actions, phases and end rules."""
+
+    def __init__(self, name: str, num_players: int, board, containers: list[Container],
+                 components: list[Component], start: list, phases: list[Phase], end: list,
+                 max_turns: int = 1250, max_moves: int = 10000, options: tuple = (),
+                 ruleset: str | None = None, requires_all_pass: bool = True,
+                 uses_score: bool = False):
+        self.name = name
+        self.num_players = num_players
+        self.board = board
+        self.containers = containers
+        self.components = components
+        self.start = start                      # list of action tuples, one list per start move
+        self.records_start = False              # keep what stood where after the start
+        self.phases = phases
+        self.end = end
+        self.max_turns = max_turns
+        self.max_moves = max_moves
+        self.turn_limit = max_turns * num_players      # the turn that ends a playout
+        self.options = options
+        self.ruleset = ruleset
+        self.requires_all_pass = requires_all_pass
+        self.uses_score = uses_score
+        # Ludii's global numbering may leave unused sites after the board (see compiler._assemble)
+        self.total_sites = max(c.sites_from + c.num_sites for c in containers)
+        self.container_of = [0] * self.total_sites
+        for c in containers:
+            self.container_of[c.sites_from:c.sites_from + c.num_sites] = [c.index] * c.num_sites
+        self.phase_index = {p.name: i for i, p in enumerate(phases)}
+        self.phased = len(phases) > 1
+        self.initial_phase = [0] * (num_players + 1)
+        self.requires_visited = False
+        self.teams: dict[int, int] = {}
+        self.stacking = False           # sites hold stacks (ludeme.engine.stores.StackSites)
+        self.uses_chance = False        # rules draw from the state's chance stream
+        self.swap_rule = False          # (meta (swap)): the second player may swap seats
+        self.repetition: str | None = None  # (meta (no Repeat ...)): ludemes.meta
+        self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
+        self.reads_after = False        # a rule reads (last To/From afterConsequence:True)
+        self.counting = False           # board sites hold counts of one piece (seeds)
+        self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
+        # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
+        self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
+
+    # ------------------------------------------------------------------
+    def new_initial_state(self, seed: int | None = None) -> "State":
+        """The position after the start rules, player 1 to move.
+
+        `seed` seeds the state's chance stream (`State.rng`: dice, random draws),
+        separate from any player's choices; None gives a fixed seed of 0.
+        """
+        s = State(self, seed)
+        for actions in self.start:
+            if callable(actions):       # a start rule drawn now, e.g. from the chance stream
+                actions = actions(s.ctx)
+            for a in actions:
+                s.do_action(a)
+            s.num_moves += 1
+        s.num_start_moves = s.num_moves
+        if self.records_start:          # Ludii's trial.startingPos, read by (sites Start ...)
+            s.notes["startingPos"] = tuple(s.sites.what[:self.containers[0].num_sites])
+        if self.repetition:
+            record_position(s)
+        return s
+
+    def component_named(self, name: str) -> Component | None:
+        """The component called `name` (e.g. "Marker1")."""
+        for comp in self.components[1:]:
+            if comp.name == name:
+                return comp
+        return None
+
+
+class State:
+    """One position of a game and everything Ludii keeps with it."""
+
+    __slots__ = ("g", "sites", "who", "what", "count", "rng", "player_order", "scores", "mover", "next", "prev", "phase",
+                 "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
+                 "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
+                 "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "history", "ctx", "_legal", "pending",
+                 "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
+                 "force_roll", "to_clear", "_replayed", "draws", "on_track",
+                 "repeats", "_stuck")
+
+    def __init__(self, game: Game, seed: int | None = None):
+        n = game.num_players
+        self.g = game
+        self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking)
+        if game.counting and not game.stacking:
+            # Every site gathers pieces of one kind as a count, as hands do.
+            self.sites.count_from = 0
+            self.sites.owner_of = game.ludii_owners
+        self._alias_sites()
+        # The chance stream (dice, random draws): only games with chance rules have one.
+        self.rng = random.Random(chance_seed(seed or 0)) if game.uses_chance else None
+        # player_order[p]: the seat (agent) playing as player p; a swap exchanges two.
+        self.player_order = list(range(n + 1))
+        self.scores = [0] * (n + 1)
+        self.mover = 1
+        self.next = 2 if n > 1 else 1
+        self.prev = 0
+        self.phase = list(game.initial_phase)
+        self.num_turn = 1
+        self.num_turn_same = 0
+        self.num_moves = 0
+        self.num_start_moves = 0
+        self.num_decisions = 0
+        self.counter = UNDEFINED
+        self.active = [False] + [True] * n
+        self.ranking = [0.0] * (n + 1)
+        self.winner = None
+        self.winners: list[int] = []
+        self.losers: list[int] = []
+        self.end_type = None
+        self.over = False
+        self.last_from = UNDEFINED
+        self.last_to = UNDEFINED
+        self.last_to_after = UNDEFINED     # the last destination after the consequents
+        self.last_level_to = 0             # the level the last decision reported landing on
+        self.last_from_after = UNDEFINED   # and the origin of that last action
+        self.last_mover = 0
+        self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
+        self.pending: set[int] = set()
+        self.visited: set[int] = set()
+        self.to_clear: set[int] = set()        # Ludii's piecesToRemove: (sites ToClear)
+        self._replayed = False
+        self.draws: list[int] = []     # the chance outcomes drawn so far, in order
+        self._losses_decided = 0
+        # Ludii's per-player "stalemated" flag, which (no Moves <player>) reads: cleared when
+        # the player's moves are generated, set when the player passes with no move.
+        self.stalemated = [False] * (n + 1)
+        # Named variables and remembered values ((set Var ...), (remember Value ...)): keys
+        # ("var", name) -> int and ("remembered", name) -> tuple, so a copy can share values.
+        self.notes: dict = {}
+        # Die site -> face index for the next roll (replaying a recorded game), else None.
+        self.force_roll: dict | None = None
+        # Ludii's OnTrackIndices: how far along each track the pieces are, kept only in a
+        # game with a track that passes a site twice (see ludeme.engine.stores.TrackIndices).
+        self.on_track = TrackIndices(game.board.track_info) if game.track_indexed else None
+        # (no Repeat ...): the positions recorded in the game and in this turn (frozensets)
+        self.repeats: tuple | None = None
+        self.ctx = Ctx(game, self)
+        self._legal = None
+        self._stuck = False     # the phase gave no move when `_legal` was generated
+
+    # -- the OpenSpiel-style API -----------------------------------------
+    def current_player(self) -> int:
+        """The player to move (1-based), or -1 when the game is over."""
+        return -1 if self.over else self.mover
+
+    def is_terminal(self) -> bool:
+        """True when the game has ended (naturally or by a limit)."""
+        return self.over
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves; a forced pass when the mover has none (Ludii's rule)."""
+        if self.over:
+            return []
+        if self._legal is None:
+            c = self.ctx
+            c.from_ = c.to = c.site = c.player = UNDEFINED
+            g, mover = self.g, self.mover
+            moves = g.phases[self.phase[mover]].play(c)
+            self.stalemated[mover] = False
+            self._stuck = not moves
+            if g.swap_rule and self.num_moves - self.num_start_moves == g.num_players - 1:
+                # Ludii's Game.moves: the swap is offered beside the phase's moves on the
+                # last player's first decision; the swapper moves again.
+                moves = list(moves)
+                moves.append(Move(-1, -1, mover, [(A_SWAP, mover, 1), (A_NEXT, mover)]))
+            if not moves:
+                moves = [pass_move(mover)]
+            if g.repetition is not None:
+                moves = without_repeats(self, moves)
+            self._legal = moves
+        return self._legal
+
+    def legal_actions(self) -> list[int]:
+        """Indices into `legal_moves()`."""
+        return list(range(len(self.legal_moves())))
+
+    def apply_action(self, action: int) -> None:
+        """Apply the legal move with this index."""
+        self.apply(self.legal_moves()[action])
+
+    def returns(self) -> list[float]:
+        """Per player (index 0 unused): +1 win, -1 loss, 0 draw or unfinished, from the ranking."""
+        n = self.g.num_players
+        if not self.over:
+            return [0.0] * (n + 1)
+        if n == 1:
+            return [0.0, 1.0 if self.ranking[1] == 1.0 else -1.0]
+        out = [0.0]
+        for p in range(1, n + 1):
+            r = self.ranking[p]
+            out.append(0.0 if r == 0 else 1.0 - 2.0 * (r - 1.0) / (n - 1))
+        return out
+
+    def sites_key(self) -> tuple:
+        """The contents of every container's sites, hashable (what Ludii's state hash reads
+        of them)."""
+        return self.sites.key()
+
+    def clone(self) -> "State":
+        """An independent copy (its chance stream continues where this one's is)."""
+        s = State.__new__(State)
+        for name in State.__slots__:
+            if name not in ("ctx", "_legal", "_stuck"):
+                setattr(s, name, getattr(self, name))
+        s.sites = self.sites.copy()
+        s._alias_sites()
+        s.player_order = self.player_order[:]
+        if self.rng is not None:
+            s.rng = random.Random()
+            s.rng.setstate(self.rng.getstate())
+        s.scores = self.scores[:]
+        s.phase = self.phase[:]
+        s.active = self.active[:]
+        s.ranking = self.ranking[:]
+        s.winners = self.winners[:]
+        s.losers = self.losers[:]
+        s.history = self.history[:]
+        s.pending = set(self.pending)
+        s.visited = set(self.visited)
+        s.to_clear = set(self.to_clear)
+        s.draws = self.draws[:]
+        s.stalemated = self.stalemated[:]
+        s.notes = dict(self.notes)
+        if self.on_track is not None:
+            s.on_track = self.on_track.copy()
+        s.ctx = Ctx(self.g, s)
+        s._legal = None
+        s._stuck = False
+        return s
+
+    # -- reading sites (the accessor API; see ludeme.engine.stores) ---------------
+    def _alias_sites(self) -> None:
+        # Read-only views of the top level, kept by the store: rules read these
+        # in their hot loops; every write goes through `do_action`.
+        self.who, self.what, self.count = self.sites.who, self.sites.what, self.sites.count
+
+    def size_stack(self, site: int) -> int:
+        """How many levels stand at a site (0 when empty)."""
+        return self.sites.size_stack(site)
+
+    def level_data(self, site: int, level: int = TOP) -> tuple:
+        """(what, who, state, rotation, value) at a level of a site (TOP: the top)."""
+        return self.sites.level(site, level)
+
+    def stack(self, site: int) -> tuple:
+        """Every level at a site, bottom first, as (what, who, state, rotation, value)."""
+        return self.sites.stack(site)
+
+    def holds(self, site: int, players, whats=None) -> bool:
+        """Some level at a site holds a piece of one of `players` (of kinds `whats`)."""
+        return self.sites.holds(site, players, whats)
+
+    def piece_state(self, site: int, level: int = TOP) -> int:
+        """The `state` of the piece at a site's level (Ludii's (state at:...))."""
+        return self.sites.state[site] if level == TOP else self.sites.level(site, level)[2]
+
+    def piece_value(self, site: int, level: int = TOP) -> int:
+        """The `value` of the piece at a site's level."""
+        return self.sites.value[site] if level == TOP else self.sites.level(site, level)[4]
+
+    def piece_rotation(self, site: int, level: int = TOP) -> int:
+        """The `rotation` of the piece at a site's level."""
+        return self.sites.rotation[site] if level == TOP else self.sites.level(site, level)[3]
+
+    def hand_counts(self) -> list[list[int]]:
+        """Per hand container (in order), the count at each of its sites."""
+        return [self.count[c.sites_from:c.sites_from + c.num_sites]
+                for c in self.g.containers[1:]]
+
+    def flat_board(self) -> bool:
+        """True when the pieces on the board are the counts of the top-level lists (a game
+        without stacks): a reader may then take the board from the first sites of `what`
+        and `count` (`figures.OccupancyFigures` does, once per state)."""
+        return not self.g.stacking
+
+    def board_occupancy(self) -> tuple[list[int], int]:
+        """The board's top-level `what` per site and the pieces on the board: counts summed,
+        or in a stacking game every level of every stack (Ludii's PieceNumber)."""
+        g = self.g
+        n = g.containers[0].num_sites
+        if g.stacking:
+            return self.what[:n], self._stacked_pieces(n)
+        return self.what[:n], sum(self.count[:n])
+
+    def _stacked_pieces(self, n: int) -> int:
+        size = self.sites.size_stack
+        return sum(size(s) for s in range(n))
+
+    # -- writing sites: positions for tests, puzzles and position files ---------
+    def set_site(self, site: int, what: int, who: int | None = None, count: int = 1,
+                 state: int = 0, rotation: int = 0, value: int = 0) -> None:
+        """Put exactly this at a site (what 0 empties it); `who` defaults to the owner."""
+        self._legal = None
+        self.sites.clear(site)
+        if what:
+            owner = self.g.components[what].owner if who is None else who
+            self.sites.add(site, what, owner, count, state, rotation, value)
+
+    def clear_sites(self) -> None:
+        """Empty every site, board and hands."""
+        for site in range(self.g.total_sites):
+            self.sites.clear(site)
+        self._legal = None
+
+    # -- actions ---------------------------------------------------------
+    def do_action(self, a: tuple) -> None:
+        """Apply one action tuple (the only writer of the sites)."""
+        kind = a[0]
+        sites = self.sites
+        # The common kinds first, each checking its own sites; the rest check through
+        # _sites_of. A negative site is a rule's bug: never let it index from the end.
+        if kind == A_MOVE:
+            _, frm, to = a
+            if frm < 0 or to < 0:
+                _undefined(a)
+            if self.on_track is not None:
+                self._track_piece(a)
+            sites.move(frm, to)
+            return
+        if kind == A_REMOVE:
+            if a[1] < 0:
+                _undefined(a)
+            if self.on_track is not None:
+                self.on_track.removed(a[1], sites.what[a[1]])
+            sites.remove(a[1])
+            return
+        if kind == A_ADD:
+            _, site, what, who, count = a
+            if site < 0:
+                _undefined(a)
+            if self.on_track is not None:
+                self.on_track.added(site, what, count)
+            sites.add(site, what, who, count)
+            return
+        if kind not in _NO_SITE_ACTIONS and min(_sites_of(a)) < 0:
+            _undefined(a)
+        if self.on_track is not None:
+            self._track_piece(a)
+        if kind == A_SCORE:
+            self.scores[a[1]] += a[2]
+        elif kind == A_SET_SCORE:
+            self.scores[a[1]] = a[2]
+        elif kind == A_NEXT:
+            self.next = a[1]
+            self._replayed = True
+        elif kind == A_REMOVE_LATER:
+            self.to_clear.add(a[1])
+        elif kind == A_COUNT:
+            sites.set_count(a[1], a[2])
+        elif kind == A_FLIP:
+            _, site, who, what = a
+            sites.set_piece(site, who, what)
+        elif kind == A_PASS:
+            pass
+        elif kind == A_SWAP:
+            order = self.player_order
+            i, j = order.index(a[1]), order.index(a[2])
+            order[i], order[j] = order[j], order[i]
+        elif kind == A_MOVE_LEVEL:
+            _, frm, level_from, to, level_to = a
+            sites.move(frm, to, level_from, level_to)
+        elif kind == A_MOVE_STACK:
+            sites.move_stack(a[1], a[2])
+        elif kind == A_MOVE_N:
+            sites.move_n(a[1], a[2], a[3])
+        elif kind == A_REMOVE_LEVEL:
+            sites.remove(a[1], a[2])
+        elif kind == A_ADD_LEVEL:
+            _, site, what, who, count, level = a
+            sites.add(site, what, who, count, level=level)
+        elif kind == A_SET_FIELD:
+            _, name, site, level, value = a
+            sites.set_field(name, site, value, level)
+        elif kind == A_SET_VAR:
+            self.notes[("var", a[1])] = a[2]
+        elif kind == A_REMEMBER:
+            key = ("remembered", a[1])
+            self.notes[key] = self.notes.get(key, ()) + (a[2],)
+        elif kind == A_FORGET:
+            key = ("remembered", a[1])
+            kept = self.notes.get(key, ())
+            if a[2] is None:
+                kept = ()
+            elif a[2] in kept:
+                i = kept.index(a[2])
+                kept = kept[:i] + kept[i + 1:]
+            self.notes[key] = kept
+        elif kind == A_PENDING:
+            self.pending.add(a[1])
+        elif kind == A_UPDATE_DIE:
+            sites.set_field("state", a[1], a[2], TOP)
+            used = self.notes.get(DICE_USED, frozenset())
+            if a[1] in used:
+                self.notes[DICE_USED] = used - {a[1]}
+        elif kind == A_USE_DIE:
+            self.notes[DICE_USED] = self.notes.get(DICE_USED, frozenset()) | {a[1]}
+        elif kind == A_DICE_EQUAL:
+            self.notes[DICE_EQUAL] = a[1]
+        elif kind == A_SET_COUNTER:
+            self.counter = a[1]
+        elif kind == A_SUBMOVE:
+            self._apply_move_effects(a[1], False)
+        elif kind == A_SET_MOVER:
+            n = self.g.num_players
+            self.mover, self.next = a[1], a[1] % n + 1
+        else:  # pragma: no cover
+            raise ValueError(a)
+
+    def _track_piece(self, a: tuple) -> None:
+        """Update Ludii's OnTrackIndices for an action about to be applied, as the matching
+        Ludii action does (a whole-stack move, a promotion or a count changes nothing)."""
+        kind, tracks, sites = a[0], self.on_track, self.sites
+        if kind == A_MOVE or kind == A_MOVE_LEVEL:
+            frm, to = (a[1], a[2]) if kind == A_MOVE else (a[1], a[3])
+            if self.g.stacking and frm == to:
+                return          # Ludii's stacking ActionMove does nothing then
+            level = TOP if kind == A_MOVE else a[2]
+            tracks.moved(frm, to, sites.level(frm, level)[0])
+        elif kind == A_MOVE_N:
+            tracks.moved(a[1], a[2], sites.what[a[1]], a[3])
+        elif kind == A_REMOVE_LEVEL:
+            tracks.removed(a[1], sites.level(a[1], a[2])[0])
+        elif kind == A_ADD_LEVEL:
+            tracks.added(a[1], a[2], a[4])
+
+    def _note_after(self, move: Move, actions: list, store: bool) -> None:
+        """Ludii's toAfterSubsequents (fromAfterSubsequents): the last action of the move
+        (consequents included) that has a destination, and its origin (the destination of
+        an action that moves nothing); a decision without one, its own (from, to). Kept
+        only in a game that reads them (`(last To afterConsequence:True)`)."""
+        last = actions[-1] if actions else _NO_ACTION
+        kind = last[0]
+        if kind == A_MOVE:          # the common cases, without the scan
+            self.last_to_after, self.last_from_after = last[2], last[1]
+        elif kind == A_ADD:
+            self.last_to_after = self.last_from_after = last[1]
+        else:
+            for a in reversed(actions):
+                to = _ACTION_TO[a[0]]
+                if to:
+                    self.last_to_after = a[to]
+                    self.last_from_after = a[1] if a[0] in _MOVING_ACTIONS else a[to]
+                    break
+            else:
+                if store:
+                    self.last_from_after, self.last_to_after = move.frm, move.to
+
+    def _apply_move_effects(self, move: Move, store: bool, done: list | None = None,
+                            nested: bool = False) -> None:
+        """Apply a move's actions, then its consequents (each evaluated now); `done`, if
+        given, receives every action applied, in order (with `nested`, a nested move's own
+        actions and consequents' instead of the nested move)."""
+        actions = move.actions
+        do_action = self.do_action
+        if done is None:
+            for a in actions:
+                do_action(a)
+        else:
+            for a in actions:
+                if nested and a[0] == A_SUBMOVE:    # its actions and consequents, each recorded
+                    self._apply_move_effects(a[1], False, done, True)
+                else:
+                    done.append(a)
+                    do_action(a)
+        if store:
+            self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
+            self.last_level_to = move.level_to
+        if self.g.reads_after:
+            self._note_after(move, actions, store)
+        if not move.then:
+            return
+        c = self.ctx
+        if store and done is None:
+            # A decision as `apply` plays it (or on a copy): what the context held is not
+            # read afterwards (`apply` resets it), so it is not kept.
+            for consequent in move.then:
+                c.from_ = c.to = c.site = c.player = UNDEFINED
+                for m in consequent(c):
+                    self._apply_move_effects(m, False)
+            return
+        for consequent in move.then:
+            saved = (c.from_, c.to, c.site, c.player)
+            c.from_ = c.to = c.site = c.player = UNDEFINED
+            for m in consequent(c):
+                self._apply_move_effects(m, False, done, nested)
+            c.from_, c.to, c.site, c.player = saved
+
+    def apply(self, move: Move) -> None:
+        """Apply a legal move with Ludii's turn mechanics (see the module docstring)."""
+        g = self.g
+        mover = self.mover
+        move.mover = mover
+        self.force_roll = None
+        if self.pending:
+            self.pending.clear()   # Ludii reboots the pending values before each move
+        if move.is_pass and not self.stalemated[mover]:
+            if self._legal is not None and not g.uses_chance:
+                # The phase's moves were generated in this very position (`legal_moves`):
+                # whether it gave none is known. (Generating again could draw from the
+                # chance stream, so a game with chance rules does.)
+                self.stalemated[mover] = self._stuck
+            else:
+                c = self.ctx
+                c.from_ = c.to = c.site = c.player = UNDEFINED
+                self.stalemated[mover] = not g.phases[self.phase[mover]].play(c)
+        self._legal = None
+        self._replayed = False
+        # Ludii's Move.apply stores the move in the trial before its consequents are
+        # evaluated: they see it among the moves played (e.g. (all Passed)).
+        self.num_moves += 1
+        self.num_decisions += 1
+        self.history.append((mover, move.is_pass))
+        self._apply_move_effects(move, True)
+        if g.sequence_capture and not self._replayed and self.to_clear:
+            # Ludii's Move.apply: a decision that does not replay ends the sequence, and
+            # every piece marked for removal on the way goes now.
+            for site in sorted(self.to_clear):
+                self.do_action((A_REMOVE, site))
+            self.to_clear.clear()
+        c = self.ctx
+        c.from_ = c.to = c.site = c.player = UNDEFINED
+        phase = g.phases[self.phase[mover]]
+        if phase.end:
+            self._eval_end(phase.end)
+        if not self.over and g.end:
+            self._eval_end(g.end)
+        # Ludii checks the all-pass draw inside End.eval: after a phase's end rules too.
+        if not self.over and move.is_pass and g.requires_all_pass and (phase.end or g.end) \
+                and self._all_passed():
+            self._apply_result(Result(0, "Draw"))
+        if not self.over and (self.num_turn >= g.turn_limit
+                              or self.num_moves - self.num_start_moves >= g.max_moves):
+            self._timeout()
+        if self.over:
+            self.prev = mover
+        elif g.phased:              # with one phase, a phase change changes nothing
+            n = g.num_players
+            for pid in range(1, n + 1):
+                ph = g.phases[self.phase[pid]]
+                for who_fn, cond, target in ph.next_phases:
+                    who = who_fn(c)
+                    if who == n + 1 or who == pid:
+                        if cond(c):
+                            self.phase[pid] = target
+                            break
+        self.counter += 1
+        if not self.over:
+            if g.requires_visited:
+                # Ludii: sites a turn has passed through, kept while the mover moves again.
+                if self.mover != self.next:
+                    self.visited.clear()
+                else:
+                    self.visited.add(move.frm)
+                    self.visited.add(move.to)
+            self.prev = mover
+            self.mover = self.next
+            if self.prev == self.mover:
+                self.num_turn_same += 1
+            else:
+                self.num_turn_same = 0
+                self.num_turn += 1
+            n = g.num_players
+            nxt = self.mover % n + 1
+            while not self.active[nxt]:
+                nxt = nxt % n + 1
+            self.next = nxt
+        if g.repetition is not None:
+            record_position(self)
+
+    # -- end of game -------------------------------------------------------
+    def _all_passed(self) -> bool:
+        """Every player's last turn was a single pass (Ludii's Context.allPass)."""
+        n = self.g.num_players
+        h = self.history
+        if not h or not h[-1][1]:
+            return False
+        i = len(h) - 1
+        turns = 0
+        while turns < n:
+            if i < 0:
+                # Nothing earlier to look back on counts as passed (Ludii's allPass), but
+                # start placements are moves of Ludii's trial, and none is a pass.
+                return self.num_start_moves == 0
+            p, was_pass = h[i]
+            j = i
+            while j - 1 >= 0 and h[j - 1][0] == p:
+                j -= 1
+            if i != j or not was_pass:
+                return False
+            turns += 1
+            i = j - 1
+        return True
+
+    def _eval_end(self, rules: list) -> None:
+        c = self.ctx
+        n = self.g.num_players
+        self._losses_decided = 0
+        for rule in rules:
+            for res in rule(c):
+                if res is None:
+                    continue
+                if res.who not in (0, n + 1) and not self.active[res.who]:
+                    continue
+                self._apply_result(res)
+
+    def _active_players(self) -> list[int]:
+        return [p for p in range(1, self.g.num_players + 1) if self.active[p]]
+
+    def _end_with_rank_one(self, end_type: str = "NaturalEnd") -> None:
+        """All inactive: the game is over; the winner is the player ranked 1, else nobody."""
+        n = self.g.num_players
+        self.active = [False] * (n + 1)
+        self.over = True
+        self.end_type = end_type
+        self.winner = next((p for p in range(1, n + 1) if self.ranking[p] == 1.0), 0)
+
+    def _apply_result(self, res: Result) -> None:
+        """Ludii's End.applyResult: Win, Loss and Draw with ranks for any number of players."""
+        n = self.g.num_players
+        who, kind = res.who, res.kind
+        rk = self.ranking
+        if res.team:
+            self._apply_team_result(res)
+            return
+        if kind == "ByScore":
+            self._rank_by_score()
+            return
+        if kind == "Win":
+            if who == 0:  # All win
+                for p in range(1, n + 1):
+                    if rk[p] == 0.0:
+                        self.winners.append(p)
+                        rk[p] = 1.0
+                self.active = [False] * (n + 1)
+                self.over, self.end_type, self.winner = True, "NaturalEnd", 0
+                return
+            self.active[who] = False
+            rank = float(len(self.winners) + 1)
+            self.winners.append(who)
+            rk[who] = rank
+            rest = self._active_players()
+            if len(rest) == 1:
+                rk[rest[0]] = rank + 1.0
+                self.losers.append(rest[0])
+                self._end_with_rank_one()
+            elif not rest:
+                self._end_with_rank_one()
+        elif kind == "Loss":
+            if who == 0:  # All lose
+                for p in range(1, n + 1):
+                    if rk[p] == 0.0:
+                        rk[p] = float(n)
+                self.active = [False] * (n + 1)
+                self.over, self.end_type, self.winner = True, "NaturalEnd", 0
+                return
+            if not self.active[who]:
+                return
+            self.active[who] = False
+            if self.next == who and n != 1 and any(self.active):
+                nxt = who
+                while not self.active[nxt]:
+                    nxt = nxt % n + 1
+                self.next = nxt
+            if n > 1:
+                rank = float(n - len(self.losers))
+                prev_loss_rank = rank + 1.0 + 0.5 * (self._losses_decided - 1.0)
+                rank = prev_loss_rank - 0.5
+                rk[who] = rank
+                self.losers.append(who)
+                for p in range(n + 1):
+                    if rk[p] == prev_loss_rank:
+                        rk[p] = rank
+                rest = self._active_players()
+                if not rest:
+                    self._end_with_rank_one()
+                elif len(rest) == 1:
+                    rk[rest[0]] = float(len(self.winners) + 1)
+                    low = min(rk[1:])
+                    self.winners.append(next(p for p in range(1, n + 1) if rk[p] == low))
+                    self.active[rest[0]] = False
+                    self.over, self.end_type = True, "NaturalEnd"
+                    self.winner = next(p for p in range(1, n + 1) if rk[p] == low)
+            else:
+                self.active = [False] * (n + 1)
+                self.over, self.end_type, self.winner = True, "NaturalEnd", 0
+            self._losses_decided += 1
+        else:  # Draw
+            if n > 1:
+                score = self._next_draw_rank()
+                for p in range(1, n + 1):
+                    if rk[p] == 0.0:
+                        rk[p] = score
+            self._end_with_rank_one()
+
+    def _rank_by_score(self) -> None:
+        """Ludii's ByScore: everyone stops; ranks go by score, highest first, ties sharing the
+        average of the ranks they span."""
+        n = self.g.num_players
+        self.active = [False] * (n + 1)
+        left = {p: self.scores[p] for p in range(1, n + 1)}
+        while left:
+            best = max(left.values())
+            tied = [p for p, v in left.items() if v == best]
+            rank = (self._next_win_rank() * 2.0 + len(tied) - 1.0) / 2.0
+            for p in tied:
+                self.ranking[p] = rank
+                del left[p]
+        self.over, self.end_type = True, "NaturalEnd"
+        self.winner = next((p for p in range(1, n + 1) if self.ranking[p] == 1.0), 0)
+
+    def _next_win_rank(self) -> float:
+        """Ludii's Context.computeNextWinRank: the best rank no player holds yet."""
+        rk = self.ranking[1:]
+        low = 0.0
+        while True:
+            assigned = [r for r in rk if r > low]
+            if not assigned:
+                return low + 1.0
+            m = min(assigned)
+            k = rk.count(m)
+            if int(m - (k - 1) * 0.5) > low + 1.0:
+                return low + 1.0
+            low += k
+
+    def _apply_team_result(self, res: Result) -> None:
+        """Ludii's End.applyTeamResult: a team's Win ranks its members together at the first
+        free rank; if one team is left, its members rank after them. (Ludii has no team
+        Loss or Draw: those end nothing, as there.)"""
+        if res.kind != "Win":
+            return
+        n = self.g.num_players
+        teams = self.g.teams
+        rk = self.ranking
+        members = [p for p in range(1, n + 1) if teams.get(p) == res.who]
+        for p in members:
+            self.active[p] = False
+            self.winners.append(p)
+        rank = 1
+        while rank < n + 1 and any(rk[p] == rank for p in range(1, n + 1)):
+            rank += 1
+        for p in members:
+            rk[p] = float(rank)
+        left = {teams.get(p) for p in self._active_players()}
+        if len(left) == 1:
+            for p in range(1, n + 1):
+                if teams.get(p) in left:
+                    rk[p] = float(rank + len(members))
+                    self.active[p] = False
+            self._end_with_rank_one()
+        elif not left:
+            self._end_with_rank_one()
+
+    def resign(self, player: int) -> None:
+        """`player` resigns: a Loss for them (their pieces stay on the board), and if it
+        was their turn, the next active player moves. Not a move: never in random play."""
+        if self.over or not self.active[player]:
+            return
+        self._legal = None
+        self._losses_decided = 0
+        n, teams = self.g.num_players, self.g.teams
+        # In a team game the person resigns their whole team (every colour they play).
+        for p in ([q for q in range(1, n + 1) if teams.get(q) == teams[player]]
+                  if player in teams else [player]):
+            self._apply_result(Result(p, "Loss"))
+        left = {teams.get(p) for p in self._active_players()}
+        if not self.over and teams and len(left) == 1:
+            self._apply_team_result(Result(left.pop(), "Win", team=True))
+        if not self.over and not self.active[self.mover]:
+            nxt = self.mover % n + 1
+            while not self.active[nxt]:
+                nxt = nxt % n + 1
+            self.prev, self.mover = self.mover, nxt
+            self.num_turn += 1
+            self.num_turn_same = 0
+            self.visited.clear()
+            nxt = self.mover % n + 1
+            while not self.active[nxt]:
+                nxt = nxt % n + 1
+            self.next = nxt
+
+    def _next_draw_rank(self) -> float:
+        return (len(self._active_players()) + 1) / 2.0 + len(self.winners)
+
+    def _timeout(self) -> None:
+        """The turn or move limit: undecided players share the remaining ranks.
+
+        As in Ludii, a player already ranked first (possible with more than two
+        players) is reported as the winner; otherwise nobody wins.
+        """
+        g = self.g
+        winner = 0
+        if g.num_players > 1:
+            score = self._next_draw_rank()
+            for p in range(1, g.num_players + 1):
+                if self.ranking[p] == 0.0:
+                    self.ranking[p] = score
+                elif self.ranking[p] == 1.0:
+                    winner = p
+        self.active = [False] * (g.num_players + 1)
+        self.over = True
+        self.end_type = "TurnLimit" if self.num_turn >= g.turn_limit \
+            else "MoveLimit"
+        self.winner = winner
+
+    # -- helpers -------------------------------------------------------------
+    @property
+    def var(self) -> int:
+        """Ludii's unnamed state variable ((set Var v), (var)): -1 until set."""
+        return self.notes.get(("var", None), -1)
+
+    def key(self) -> tuple:
+        """Everything that decides the future of the game, for equality checks."""
+        return (self.sites.key(), tuple(self.scores),
+                self.mover, self.next, self.prev, tuple(self.phase), self.num_turn,
+                self.num_moves, self.over, self.winner, tuple(self.ranking),
+                tuple(self.active), self.last_from, self.last_to, tuple(sorted(self.to_clear)),
+                tuple(self.player_order), tuple(sorted(self.notes.items(), key=repr)),
+                tuple(self.draws))
+
+    def turns(self) -> int:
+        """Ludii's turn counter (starts at 1, +1 whenever the mover changes)."""
+        return self.num_turn
+
+    def board_view(self) -> dict:
+        """who/what/count on board sites, hand counts and scores (for cross-checks)."""
+        n = self.g.containers[0].num_sites
+        return {"who": self.who[:n], "what": self.what[:n], "count": self.count[:n],
+                "hands": self.hand_counts(), "scores": self.scores[1:],
+                "stacks": [self.sites.stack(i) for i in range(n)] if self.g.stacking else None}

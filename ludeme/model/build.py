@@ -1,0 +1,691 @@
+"""Typed ludemes to a runnable `Game`: equipment tables, then closures for the rules.
+
+`compile_game(expanded)` builds the typed tree (`ludeme.model.ludemes`), the board
+(`ludeme.boards`), the containers and components in Ludii's order, and then
+compiles every rule to a closure through `Env`, which also hands ludemes the
+board tables they close over (steps and rays by direction, regions, hands).
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+from ludeme.engine.state import A_ADD, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED
+from ludeme.engine.stores import TOP
+from ludeme.errors import LudemeError, Pos
+from ludeme.language.expand import Expanded
+from .equipment import Equipment, NoSuchRegion
+from .roles import Roles
+from .tables import BoardTables
+from .ludemes import base, dice as D, game as G, load_all
+from ludeme.model.ludemes.base import Ludeme, Other
+from ludeme.model.ludemes.builder import Builder
+from ludeme.model.ludemes.meta import NoRepeat
+from ludeme.model.ludemes.graph.containers import BoardContainer
+
+load_all()      # every ludeme family registered before anything is built
+
+MAX_TURNS_PER_PLAYER = 1250
+MAX_MOVES = 10_000
+
+# Set only while `ludeme.analysis.concepts_playout` compiles a game: (ludeme, closure) -> closure, to
+# tag every move with the ludeme that generated it. Ordinary compiles never wrap anything.
+MOVE_TAGGER: ContextVar = ContextVar("MOVE_TAGGER", default=None)
+
+
+# Set while a (no Moves Next) generates the next player's moves (Ludii's thread-local
+# NoMoves.autoFail; one evaluation at a time per process here).
+_NO_MOVES_BUSY = [False]
+
+
+class Env:
+    """What compiling a ludeme needs, in three parts and a few runtime helpers:
+
+    - `roles` (ludeme.model.roles.Roles): player words to ids, sets of players, teams;
+    - `equipment` (ludeme.model.equipment.Equipment): containers, components, hands,
+      declared regions and maps;
+    - `tables` (ludeme.model.tables.BoardTables): the board's directions, steps, rays
+      and static regions as plain tuples.
+
+    Ludemes call the short names below; each forwards to the one part that
+    answers it. Env itself compiles (once per ludeme), and keeps what the game
+    learns from compiling (`stacking`, `requires_visited`).
+    """
+
+    def __init__(self, roles: Roles, board, containers: list[Container],
+                 components: list[Component]):
+        self.roles = roles
+        self.num_players = roles.n
+        self.teams = roles.teams            # player -> team, from (set Team ...)
+        self.equipment = Equipment(roles, containers, components)
+        self.facing_of: list[str] = ["N"] * len(components)
+        self.facing_declared: set[int] = set()  # kinds whose facing the game declares
+        self.tables = BoardTables(board, self.facing_of)
+        self.board = board
+        self.containers = containers
+        self.components = components
+        self.num_board_sites = containers[0].num_sites
+        self.total_sites = max(c.sites_from + c.num_sites for c in containers)
+        self.piece_items: list = []        # (component index, Piece ludeme)
+        self.requires_visited = False      # a ludeme reads the sites visited this turn
+        self.records_start = False         # a ludeme reads where pieces began (sites Start)
+        self.stacking = False              # a ludeme needs stacks (stack:True, ...)
+        self.sequence_capture = False      # a removal waits for the end of the turn
+        self.reads_after = False           # a ludeme reads (last To/From afterConsequence:True)
+        self._compiled: dict[int, object] = {}
+        self._piece_gens: list | None = None
+        self.uses_chance = False           # a ludeme draws from the state's chance stream
+        self.counting = False              # a rule counts pieces per site (e.g. sow)
+        self.dice: list = []               # the dice containers (ludeme.model.ludemes.dice)
+
+    # -- compiling ----------------------------------------------------------
+    def compile(self, lud: Ludeme):
+        """The closure of a typed ludeme (compiled once)."""
+        key = id(lud)
+        got = self._compiled.get(key)
+        if got is None:
+            try:
+                f = lud.compile(self)
+            except LudemeError:
+                raise
+            except (KeyError, IndexError, ValueError, TypeError) as e:  # a bug or bad table
+                raise lud.fail(f"cannot compile this ludeme: {type(e).__name__}: {e}") from e
+            tagger = MOVE_TAGGER.get()
+            if tagger is not None and isinstance(lud, base.Moves):
+                f = tagger(lud, f)
+            # The ludeme is kept with its closure: a ludeme built only to be compiled (as
+            # (no Pieces ...) builds a (count Pieces ...)) must not free its id for another.
+            self._compiled[key] = (lud, f)
+            return f
+        return got[1]
+
+    def is_move_variable(self, lud: Ludeme, name: str) -> bool:
+        """True when `lud` is the iteration variable `(to)`/`(from)` with no argument."""
+        from ludeme.model.ludemes.ints import From, To
+        return type(lud) is {"to": To, "from": From}[name]
+
+    def piece_generators(self) -> list:
+        """For each component index, the compiled moves of its piece (or None)."""
+        if self._piece_gens is None:
+            gens = [None] * len(self.components)
+            for idx, piece in self.piece_items:
+                if piece.generator is not None:
+                    gens[idx] = self.compile(piece.generator)
+            self._piece_gens = gens
+        return self._piece_gens
+
+    def flips_table(self) -> list:
+        """For each component index, its piece's `(flips a b)` as (a, b), or None."""
+        table = [None] * len(self.components)
+        for idx, piece in self.piece_items:
+            if piece.flips is not None:
+                table[idx] = self.compile(piece.flips)
+        return table
+
+    def site_fn(self, spec):
+        """The start site of a move: `(from <site>)` if given, else the iterated `(from)`."""
+        if spec is None or getattr(spec, "site", None) is None:
+            return lambda c: c.from_
+        if not isinstance(spec.site, base.IntFn):
+            raise spec.fail("a single site is expected here")
+        return self.compile(spec.site)
+
+    # -- runtime helpers ------------------------------------------------------------
+    def no_moves_fn(self, role: str, lud: Ludeme):
+        """`(no Moves <role>)`, as Ludii's NoMoves: for Next, generate the next player's moves
+        in a copy (and record the answer as that player's stalemated flag); for any other
+        role, read the player's flag (set when they passed with no move)."""
+        who = self.role_id(role, lud)
+        if role != "Next":
+            return lambda c: c.s.stalemated[who(c)]
+
+        def no_moves(c):
+            if _NO_MOVES_BUSY[0]:
+                # Ludii's NoMoves.autoFail: while the next player's moves are generated for
+                # a (no Moves Next), a (no Moves Next) met inside them is false (a rule like
+                # (do ... ifAfterwards:(not (no Moves Next))) would otherwise never end).
+                return False
+            s = c.s
+            p = who(c)
+            probe = s.clone()
+            # Ludii's setMoverAndImpliedPrevAndNext: the next player is the one after p
+            # (not the mover, who may be moving again), the previous one the mover.
+            n = s.g.num_players
+            nxt = p % n + 1
+            while not s.active[nxt] and nxt != p:
+                nxt = nxt % n + 1
+            probe.prev, probe.mover, probe.next = s.mover, p, nxt
+            phase = probe.g.phases[probe.phase[p]]
+            _NO_MOVES_BUSY[0] = True
+            try:
+                s.stalemated[p] = stuck = not phase.play(probe.ctx)
+            finally:
+                _NO_MOVES_BUSY[0] = False
+            return stuck
+        return no_moves
+
+    # -- forwards: players -------------------------------------------------------
+    def role_id(self, role, lud):
+        return self.roles.id_fn(role, lud)
+
+    def role_players(self, role, lud):
+        return self.roles.set_fn(role, lud)
+
+    def team_id(self, role, lud):
+        return self.roles.team_fn(role, lud)
+
+    # -- forwards: equipment -------------------------------------------------------
+    @property
+    def regions(self):
+        return self.equipment.regions
+
+    @property
+    def maps(self):
+        return self.equipment.maps
+
+    def component_fn(self, name, role, lud):
+        return self.equipment.component_fn(name, role, lud)
+
+    def mover_component(self):
+        return self.equipment.mover_component()
+
+    def hand_offsets(self):
+        return self.equipment.hand_offsets()
+
+    def hand_ranges(self):
+        return self.equipment.hand_ranges()
+
+    def named_region(self, name, role, lud):
+        return self.equipment.named_region(name, role, lud)
+
+    def map_named(self, name, lud):
+        return self.equipment.map_named(name, lud)
+
+    def regions_of_player(self, player_fn, name, lud):
+        return self.equipment.regions_of_player(player_fn, name, lud)
+
+    # -- forwards: board tables -----------------------------------------------------
+    def is_static_direction(self, dirn):
+        return self.tables.is_static_direction(dirn)
+
+    def direction_keys(self, dirn, lud):
+        if hasattr(dirn, "direction_keys"):     # a direction function: (if ...), ...
+            return dirn.direction_keys(self, lud)
+        return self.tables.direction_keys(dirn, lud)
+
+    def step_targets(self, dirn, lud):
+        return self.tables.step_targets(dirn, lud)
+
+    def step_tables(self, dirn, lud):
+        return self.tables.step_tables(dirn, lud)
+
+    def line_radials(self, dirn, lud):
+        return self.tables.line_radials(dirn, lud)
+
+    def board_region(self, kind, lud):
+        return self.tables.board_region(kind, lud)
+
+    def site_of_label(self, label, lud):
+        return self.tables.site_of_label(label, lud)
+
+
+# --------------------------------------------------------------------------------
+
+def compile_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
+                 max_moves: int = MAX_MOVES) -> Game:
+    """Build and compile an expanded description into a `Game`."""
+    builder = Builder()
+    try:
+        typed = builder.build(ex.game, Other, "")
+    except LudemeError as e:
+        _attach_source(e, ex)
+        raise
+    if not isinstance(typed, G.Game):
+        raise LudemeError("only (game ...) descriptions can be played; (match ...) is not "
+                          "supported yet", ex.game.pos)
+    try:
+        game = _assemble(ex, typed, max_turns, max_moves, builder.built)
+        builder.check_all_read(game.board.site_type)
+        return game
+    except LudemeError as e:
+        _attach_source(e, ex)
+        raise
+
+
+def _attach_source(e: LudemeError, ex: Expanded) -> None:
+    if e.source is None and e.pos is not None and e.pos.file == ex.description.path:
+        e.source = ex.description.text
+
+
+def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> Game:
+    # built: every typed ludeme of the description (the Builder's list)
+    if g.name != ex.name:      # the expander names the game from the same argument
+        raise LudemeError(f"the game is called {g.name!r}, its file says {ex.name!r}",
+                          ex.game.pos, path="game")
+    if g.players is None:
+        raise LudemeError("(players ...) is missing", ex.game.pos, path="game")
+    n = g.players.n
+    facing = {}
+    if g.players.players:
+        for i, pl in enumerate(g.players.players, 1):
+            if isinstance(pl, G.Player) and pl.dirn:
+                facing[i] = pl.dirn
+    items = g.equipment.items if g.equipment is not None else []
+    boards = [it for it in items if isinstance(it, BoardContainer)]
+    if len(boards) != 1:
+        raise LudemeError("the equipment needs exactly one (board ...)",
+                          (g.equipment.node.pos if g.equipment else ex.game.pos),
+                          path="game/equipment")
+    board_lud = boards[0]
+    board_lud.refuse("largeStack")
+    board = board_lud.build_board(n)
+    roles = Roles(n)
+    containers = [Container(0, "Board", 0, 0, board.num_sites)]
+    components = [Component(0, "", 0)]
+    piece_items = []
+    dice_items = []
+    # Ludii numbers the other containers after max(cells, default-type sites) of the board
+    # (Equipment.sitesFrom), so a vertex board with more faces than vertices leaves a gap.
+    next_site = max(board.num_sites, board.num_cells)
+    for it in items:
+        if getattr(it, "is_dice", False):
+            # Dice are pieces too, numbered before every other piece (Ludii creates the
+            # containers' items first); their container comes after the hands (see
+            # ludeme.model.ludemes.dice).
+            faces = it.die_faces()
+            dice_items.append((len(components), faces))
+            for k in range(len(faces)):
+                components.append(Component(len(components), f"Die{len(components)}", n + 1))
+    for it in items:
+        if isinstance(it, G.Hand):
+            for p in roles.owners(it.role, it):
+                containers.append(Container(len(containers), f"Hand{p}", p, next_site, it.size))
+                next_site += it.size
+        elif isinstance(it, G.Piece):
+            for p in roles.owners(it.role, it):
+                name = f"{it.name}{p}" if 0 < p <= n else it.name
+                components.append(Component(len(components), name, p))
+                piece_items.append((len(components) - 1, it))
+    dice_start = []
+    dice_sets = []
+    for first_comp, faces in dice_items:
+        containers.append(Container(len(containers), "Dice", n + 1, next_site, len(faces)))
+        dice_sets.append(D.DiceSet(next_site, faces))
+        dice_start.append([(A_ADD, next_site + k, first_comp + k, n + 1, 1)
+                           for k in range(len(faces))])
+        next_site += len(faces)
+    env = Env(roles, board, containers, components)
+    env.dice = dice_sets
+    env.piece_items = piece_items
+    for idx, piece in piece_items:
+        owner = components[idx].owner
+        # Ludii's Game: a player's direction, when given, overrides its pieces' own.
+        env.facing_of[idx] = facing.get(owner) or piece.dirn or "N"
+        if piece.dirn or owner in facing:
+            env.facing_declared.add(idx)
+        # Ludii's maxState/maxCount/maxValue only widen the bits its per-site storage keeps
+        # for a level's state, count and value (Game.maximalLocalStates and friends, which
+        # size ContainerState's chunks and Add's action cache); our stores hold whole
+        # ints, so every value up to any such bound is kept exactly, as Ludii keeps it.
+        for bound in ("maxState", "maxCount", "maxValue"):
+            if (limit := getattr(piece, bound)) is not None and limit < 0:
+                raise piece.fail(f"'{bound}:' must be 0 or more, found {limit}")
+    _static_regions(env, items)
+    for it in items:
+        if isinstance(it, G.MapL):
+            table = {}
+            for p in it.pairs:
+                key, value = _map_key(env, p), _map_value(env, board, components, roles, p)
+                if key != UNDEFINED and value != UNDEFINED:   # Ludii's computeMap drops them
+                    table[key] = value
+            env.maps[it.name] = table
+
+    rules = g.rules
+    if rules.start is not None:
+        for rule in rules.start.rules:
+            if isinstance(rule, G.SetTeam):
+                for role in rule.roles:
+                    env.teams[roles.owner(role, rule)] = rule.team
+    requires_all_pass = True
+    swap_rule = False
+    repetition = None
+    if rules.meta is not None:
+        for m in rules.meta.rules:
+            if isinstance(m, G.PassEnd):
+                requires_all_pass = m.kind_ != "NoEnd"
+            elif isinstance(m, G.Swap):
+                swap_rule = True
+            elif isinstance(m, NoRepeat):
+                repetition = m.repetition
+            else:
+                raise m.fail(f"the meta rule ({m.keyword} ...) is not supported yet")
+    if any((lud.keyword, lud.kind) == ("all", "Passed") for lud in built):
+        requires_all_pass = False   # Ludii: (all Passed) sets NotAllPass; the rules decide
+    start_moves = dice_start + (_start_moves(env, rules.start) if rules.start is not None
+                                else [])
+    phases = []
+    if rules.phases:
+        for ph in rules.phases:
+            if not isinstance(ph, G.Phase):
+                raise ph.fail("phases:{...} holds (phase ...) entries")
+            phases.append(ph)
+    elif rules.play is not None:
+        phases = [None]
+    else:
+        raise rules.fail("the rules need (play ...) or phases:{...}")
+
+    compiled_phases = []
+    names = [p.name if p is not None else "Default Phase" for p in phases]
+    for i, ph in enumerate(phases):
+        if ph is None:
+            compiled_phases.append(Phase("Default Phase", env.compile(rules.play.moves)))
+            continue
+        play = env.compile(ph.play.moves) if isinstance(ph.play, G.Play) else None
+        if play is None:
+            raise ph.fail("a phase needs (play ...)")
+        end = [env.compile(r) for r in ph.end.rules] if ph.end is not None else []
+        nexts = []
+        for nx in ph.next or []:
+            if not isinstance(nx, G.NextPhase):
+                raise nx.fail("expected (nextPhase ...)")
+            who = env.role_id(nx.role, nx)
+            cond = env.compile(nx.cond) if nx.cond is not None else (lambda c: True)
+            if nx.phase is None:
+                target = i + 1 if i + 1 < len(phases) else UNDEFINED
+            elif nx.phase in names:
+                target = names.index(nx.phase)
+            else:
+                raise nx.fail(f"no phase called {nx.phase!r}; phases: {', '.join(names)}")
+            if target != UNDEFINED:
+                nexts.append((who, cond, target))
+        # A phase of Shared, Each, All (or of no role) is everyone's: owner 0.
+        owner = roles.owner(ph.role, ph) if ph.role not in (None, "Shared", "Each", "All") else 0
+        compiled_phases.append(Phase(ph.name, play, end, nexts, owner))
+    end_rules = [env.compile(r) for r in rules.end.rules] if rules.end is not None else []
+    env.piece_generators()
+    env.flips_table()          # a piece's flips are part of its declaration, read or not
+    game = Game(ex.name, n, board, containers, components, start_moves, compiled_phases,
+                end_rules, max_turns=max_turns, max_moves=max_moves,
+                requires_all_pass=requires_all_pass,
+                options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
+    game.requires_visited = env.requires_visited
+    game.records_start = env.records_start
+    game.stacking = env.stacking
+    game.swap_rule = swap_rule
+    game.repetition = repetition
+    game.sequence_capture = env.sequence_capture
+    game.reads_after = env.reads_after
+    game.counting = env.counting
+    game.uses_chance = env.uses_chance or bool(dice_sets)
+    if dice_sets:
+        game.requires_all_pass = False   # Ludii: a game with dice never ends on passes alone
+    game.ludii_owners = [comp.owner for comp in components]
+    game.teams = dict(env.teams)
+    # The typed rules and their tables, for backends that generate code (ludeme.engine.compiled).
+    game.typed, game.env = g, env
+    _refuse_who_as_what(game, components, piece_items, n, built)
+    game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
+                                      if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
+    return game
+
+
+def _refuse_who_as_what(game, components, piece_items, n: int, built: list) -> None:
+    """Ludii keeps no `what` per site on a flat board of cells when no piece needs its
+    index (ContainerStateFactory: no count, no stacks, at most one piece kind per owner
+    and no more kinds than owners): a site's `who` then holds the piece's index. Where a
+    piece's index differs from its owner (a neutral piece among players' pieces), Ludii's
+    `who` differs from the owner this engine keeps: refused, never played wrongly."""
+    if game.stacking or game.counting or game.board.site_type != "Cell" \
+            or _uses_local_state(built):
+        return
+    kinds = components[1:]
+    if n + 1 < len(components):
+        return                                  # Ludii keeps item indices
+    owners = [c.owner for c in kinds]
+    if any(owners.count(o) > 1 for o in owners):
+        return
+    for idx, piece in piece_items:
+        if components[idx].owner != idx:
+            raise piece.fail(f"the piece {components[idx].name!r} (index {idx}, owner "
+                             f"{components[idx].owner}) on a board where Ludii stores the "
+                             "index as the owner is not supported yet")
+
+
+def _uses_local_state(built: list) -> bool:
+    """Whether the description's ludemes read or write pieces' local state (Ludii's
+    requiresLocalState): a `state:` argument given, a (... State ...) ludeme, flips."""
+    return any(lud.kind == "State" or "state" in lud._given
+               or lud.keyword in ("flips", "flip", "state") for lud in built)
+
+
+_LANDMARKS = {"CentreSite": "Centre", "LeftSite": "Left", "RightSite": "Right",
+              "Topsite": "Top", "BottomSite": "Bottom", "FirstSite": None, "LastSite": None}
+
+
+def _map_key(env: Env, pair) -> int:
+    """A map's key as Ludii's Map.computeMap reads it: an integer (a function evaluated
+    before play), a player, or a site written as a coordinate ("B1")."""
+    k = pair.key
+    if not isinstance(k, (int, str)):
+        return env.compile(k)(_StaticCtx())
+    k = env.roles.value(k)
+    if not isinstance(k, str):
+        return k
+    try:
+        return env.board.index_of(k)
+    except (KeyError, ValueError):
+        raise pair.fail(f"{k!r} is not a site of this board") from None
+
+
+def _map_value(env: Env, board, components, roles, pair) -> int:
+    """A map's value as Ludii's Map.computeMap reads it: a player, a landmark, a site
+    written as a coordinate ("D1"), a piece by name, or an integer function."""
+    v = pair.value
+    if not isinstance(v, (int, str)):
+        return env.compile(v)(_StaticCtx())
+    if v in _LANDMARKS:
+        return _landmark(board, v)
+    v = roles.value(v)
+    if not isinstance(v, str):
+        return v
+    names = {comp.name: comp.index for comp in components[1:]}
+    if v in names:
+        return names[v]
+    try:
+        return board.index_of(v)
+    except (KeyError, ValueError):
+        raise pair.fail(f"{v!r} is neither a site of this board nor a piece") from None
+
+
+def _landmark(board, word: str) -> int:
+    """The site a map's landmark names: the first site of a board region, or the first/last."""
+    if word == "FirstSite":
+        return 0
+    if word == "LastSite":
+        return board.num_sites - 1
+    return board.region(_LANDMARKS[word])[0]
+
+
+def _static_regions(env: Env, items) -> None:
+    """The (regions ...) items, into env.equipment.regions. A region may name another one
+    declared after it (Ludii preprocesses a named region when it is first read), so an item
+    naming a region not built yet waits until the others are."""
+    waiting = [it for it in items if isinstance(it, G.Regions)]
+    names: dict[int, str] = {}
+    for it in waiting:
+        names[id(it)] = it.name or f"Region{len(set(names.values()))}"
+    while waiting:
+        later, first_error = [], None
+        for it in waiting:
+            try:
+                _static_region(env, it, names[id(it)])
+            except NoSuchRegion as e:
+                later.append(it)
+                first_error = first_error or e
+        if len(later) == len(waiting):
+            raise first_error
+        waiting = later
+
+
+def _static_region(env: Env, it, name: str) -> None:
+    # Ludii keeps regions declared for players the game does not have (Chinese
+    # Checkers declares six homes whatever the number of players).
+    owner = env.roles.owner(it.role, it, allow_missing=True) if it.role != "Each" else 0
+    sites: list[int] = []
+    parts: list[tuple] = []
+    probe = _StaticCtx()
+    for r in it.region or []:
+        part = env.compile(r)(probe)
+        part = (part,) if isinstance(part, int) else tuple(part)
+        parts.append(part)
+        sites.extend(part)
+    owners = range(1, env.num_players + 1) if it.role == "Each" else (owner,)
+    for p in owners:
+        env.equipment.regions.setdefault(name, {})[p] = tuple(sites)
+        # Each region function of the item is its own region where Ludii keeps them
+        # apart (is Connected joins the sides a player owns).
+        env.equipment.region_parts.setdefault(p, []).extend(parts)
+
+
+class _NeedsState(Exception):
+    """Raised by `_StaticCtx` when a function reads the position."""
+
+
+class _StaticCtx:
+    """A context for regions that do not depend on the state."""
+
+    from_ = to = site = player = UNDEFINED
+
+    @property
+    def s(self):
+        raise _NeedsState
+
+
+def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
+    moves = []
+    by_name = {name: env.components[i] for name, i in env.equipment.component_names().items()}
+    for rule in start.rules:
+        if isinstance(rule, G.SetTeam):
+            continue  # read before compiling (Env.teams)
+        if hasattr(rule, "start_actions"):   # start rules that build their own actions
+            moves.extend(rule.start_actions(env, _StaticCtx()))
+            continue
+        if not isinstance(rule, G.Place):
+            raise rule.fail("only (place ...), (set Team ...) and (set Mover ...) start rules "
+                            "are supported so far")
+        if getattr(rule, "stacking", False):
+            env.stacking = True         # (place Stack ...) pushes on stacks
+        elif rule.count > 1 or any(k > 1 for k in rule.counts or ()):
+            env.counting = True         # Ludii's Count flag: every site keeps a count
+        # (place Stack items:{...}): each item in turn, bottom first (Ludii's PlaceCustomStack)
+        for item in getattr(rule, "items", None) or [rule.item]:
+            moves.extend(_place_item(env, rule, item, by_name))
+    return moves
+
+
+def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
+    """The start moves placing `item` as a (place ...) rule says: action lists, or
+    closures giving them in the position they are played in."""
+    out: list = []
+    targets = [by_name[item]] if item in by_name else \
+        [comp for comp in env.components[1:]
+         if comp.name == f"{item}{comp.owner}"]
+    if not targets:
+        raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
+    if rule.container is not None and rule.container != "Hand":
+        return [_place_in_named_hand(env, rule, item, by_name)]
+    if rule.container is not None:
+        hands = env.hand_ranges()
+        for comp in targets:
+            sites = hands.get(comp.owner)
+            if not sites:
+                raise rule.fail(f"player {comp.owner} has no hand for {comp.name}")
+            if item in by_name:
+                out.append(_place_actions(sites[0], comp, rule.count, _fields(rule)))
+            else:
+                # Ludii's PlaceItem: each player's piece goes to the first empty site of
+                # their hand, as the position stands when the rule is played.
+                out.append(_place_in_hand(sites, comp, rule.count, _fields(rule)))
+        return out
+    if rule.where is None and rule.coord is None:
+        raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
+    if len(targets) != 1:
+        raise rule.fail(f"(place {item!r} ...) names {len(targets)} pieces; name one")
+    comp = targets[0]
+    # Ludii's PlaceItem puts counts[0] on every site when counts: is given.
+    count = rule.counts[0] if rule.counts else rule.count
+    stack = getattr(rule, "stacking", False)
+    if rule.coord is not None:
+        sites = [env.board.index_of(rule.coord)]
+    else:
+        f = env.compile(rule.where)
+        try:
+            got = f(_StaticCtx())
+        except _NeedsState:
+            # A region of the position so far, e.g. (sites Empty): Ludii applies the
+            # start rules in order, so it is read when this rule is played.
+            out.append(_place_on_region(f, comp, count, _fields(rule), stack))
+            return out
+        sites = [got] if isinstance(got, int) else list(got)
+        bad = [x for x in sites if not 0 <= x < env.total_sites]
+        if bad:
+            raise rule.fail(f"(place {item!r} ...) names no site here "
+                            f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
+    out.append([a for s in sites for a in _place_actions(s, comp, count, _fields(rule), stack)])
+    return out
+
+
+def _fields(rule) -> tuple:
+    """The (field, value) pairs a (place ...) rule gives its pieces: state:, value:."""
+    return tuple((name, v) for name in ("state", "value")
+                 if (v := getattr(rule, name, None)) is not None)
+
+
+def _place_actions(site, comp, count, fields=(), stack=False) -> list[tuple]:
+    """Ludii's placePieces: add the piece; with `state:` or `value:`, every piece placed
+    gets them (each level of a stack in turn)."""
+    if not fields:
+        return [(A_ADD, site, comp.index, comp.owner, count)]
+    acts = []
+    for n in ([1] * count if stack else [count]):
+        acts.append((A_ADD, site, comp.index, comp.owner, n))
+        acts.extend((A_SET_FIELD, name, site, TOP, v) for name, v in fields)
+    return acts
+
+
+def _place_in_named_hand(env: Env, rule, item: str, by_name: dict) -> list:
+    """(place "Item1" "Hand1" ...): as Ludii's PlaceItem, on the first site of that hand, the
+    component whose index is the hand's container index (whatever the item named)."""
+    hands = {c.name: c for c in env.equipment.containers[1:]}
+    hand = hands.get(rule.container)
+    if hand is None or "Hand" not in rule.container:
+        raise rule.fail(f"unknown container {rule.container!r} (expected \"Hand\" or one "
+                        f"of {', '.join(hands) or 'no hands'})")
+    if item not in by_name:
+        raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
+    if hand.index >= len(env.components):
+        raise rule.fail(f"Ludii places component {hand.index} (the hand's number) here, "
+                        "and there is none")
+    comp = env.components[hand.index]
+    return _place_actions(hand.sites_from, comp, rule.count, _fields(rule))
+
+
+def _place_in_hand(sites, comp, count, fields):
+    """A start move placing `comp` on the first empty site of a hand."""
+    def actions(ctx):
+        what = ctx.s.what
+        site = next((x for x in sites if what[x] == 0), None)
+        return [] if site is None else _place_actions(site, comp, count, fields)
+    return actions
+
+
+def _place_on_region(region, comp, count, fields, stack=False):
+    """A start move placing `comp` on the sites `region` gives in the position it is played in."""
+    def actions(ctx):
+        got = region(ctx)
+        sites = [got] if isinstance(got, int) else got
+        return [a for s in sites for a in _place_actions(s, comp, count, fields, stack)]
+    return actions
+
+
+__all__ = ["compile_game", "Env", "Pos", "MAX_MOVES", "MAX_TURNS_PER_PLAYER"]

@@ -1,0 +1,489 @@
+"""Conditions: each compiles to `c -> bool`."""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+import operator
+
+from .base import Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, SiteType, ludeme
+
+
+@ludeme("is", "Empty")
+class IsEmpty(Bool):
+    """`(is Empty <site>)`: nothing stands on the site."""
+    concepts = ("IsEmpty",)
+
+    params = (P("type", SiteType, opt=True), P("site", IntFn))
+
+    def compile(self, env):
+        if env.is_move_variable(self.site, "to"):
+            return lambda c: c.to >= 0 and c.s.what[c.to] == 0   # (to): no closure call
+        site = env.compile(self.site)
+        n = env.total_sites
+
+        def is_empty(c):
+            s = site(c)
+            return 0 <= s < n and c.s.what[s] == 0
+        return is_empty
+
+
+@ludeme("is", "Occupied")
+class IsOccupied(Bool):
+    """`(is Occupied [<type>] <site>)`: something stands on the site. A hand's site is read
+    whatever the type; on the board, a type other than the board's reads a layer that pieces
+    never reach here (as Ludii reads the cells of a board played on vertices), so False."""
+
+    params = (P("type", SiteType, opt=True), P("site", IntFn))
+
+    def compile(self, env):
+        site = env.compile(self.site)
+        # below this site, the type names the board's other (empty) layer
+        first = env.num_board_sites if self.type not in (None, env.board.site_type) else 0
+
+        def is_occupied(c):
+            s = site(c)
+            if s < first:
+                return False
+            try:
+                return c.s.what[s] != 0
+            except IndexError:      # a site past the last one (a pit computed off the board)
+                return False
+        return is_occupied
+
+
+@ludeme("is", "Prev")
+class IsPrev(Bool):
+    """`(is Prev Mover)`: the previous decision was the mover's (a moveAgain chain)."""
+
+    params = (P("role", RoleType),)
+
+    def compile(self, env):
+        who = env.role_id(self.role, self)
+        return lambda c: c.s.prev == who(c)
+
+
+@ludeme("is", "Mover")
+class IsMover(Bool):
+    """`(is Mover <player>)`."""
+
+    params = (P("player", IntFn),)
+
+    def compile(self, env):
+        p = env.compile(self.player)
+        return lambda c: c.s.mover == p(c)
+
+
+@ludeme("is", "Enemy")
+class IsEnemy(Bool):
+    """`(is Enemy <player>)`: a player other than the mover (and not a friend)."""
+    concepts = ("IsEnemy",)
+
+    params = (P("player", IntFn),)
+
+    def compile(self, env):
+        p = env.compile(self.player)
+
+        teams = env.teams
+
+        def is_enemy(c):
+            who = p(c)
+            if who == 0:
+                return False
+            if teams:
+                return teams.get(who, -1) != teams.get(c.s.mover, -2)
+            return who != c.s.mover
+        return is_enemy
+
+
+@ludeme("is", "Friend")
+class IsFriend(Bool):
+    """`(is Friend <player>)`: the mover (or a teammate)."""
+    concepts = ("IsFriend",)
+
+    params = (P("player", IntFn),)
+
+    def compile(self, env):
+        p = env.compile(self.player)
+        teams = env.teams
+        if teams:
+            return lambda c: teams.get(p(c), -1) == teams.get(c.s.mover, -2)
+        return lambda c: p(c) == c.s.mover
+
+
+@ludeme("is", "In")
+class IsIn(Bool):
+    """`(is In [<site>] <region>)` or `(is In {sites} <region>)`; the site is `(to)` when
+    none is given (as in Ludii). The region may be an array of integers instead:
+    `(is In (mover) (players Team1))`."""
+    concepts = ("Contains if not region.player",)
+
+    params = (P("sites", IntFn, many=True, opt=True), P("region", (Region, "IntArrayFn")))
+
+    def compile(self, env):
+        sites = [env.compile(s) for s in self.sites] if self.sites else [lambda c: c.to]
+        region = env.compile(self.region)
+        # an array of integers (Ludii's IsIn on arrays): membership of the values
+        inside = self.region.predicate(env) if isinstance(self.region, Region) else None
+        if len(sites) == 1:
+            one = sites[0]
+            if inside is not None:
+                return lambda c: inside(c, one(c))
+            return lambda c: one(c) in region(c)
+
+        def is_in(c):
+            r = set(region(c))
+            return all(s(c) in r for s in sites)
+        return is_in
+
+
+@ludeme("is", "Line")
+class IsLine(Bool):
+    """`(is Line <length> [dirs] [<role>] [through:] [what:|who:] [exact:] [contiguous:] [if:])`.
+
+    As Ludii: the pivot (by default the last move's destination) must hold a
+    piece; pieces of the same kind (or of `who`) are counted along each line
+    through the pivot, in both senses; `exact` wants exactly `length`.
+    """
+    concepts = ("Line", "AdjacentDirection if not dirn")
+
+    params = (P("type", SiteType, opt=True), P("length", IntFn),
+              P("dirn", (DirWord, "Directions"), opt=True), P("role", RoleType, opt=True),
+              P("through", IntFn, opt=True, named=True),
+              P("throughAny", Region, opt=True, named=True),
+              P("what", IntFn, opt=True, named=True), P("who", IntFn, opt=True, named=True),
+              P("whats", IntFn, opt=True, named=True, many=True),
+              P("exact", (LitBool, Bool), opt=True, named=True, default=False),
+              P("contiguous", LitBool, opt=True, named=True, default=True),
+              P("if", Bool, opt=True, named=True),
+              P("byLevel", LitBool, opt=True, named=True, default=False))
+
+    def compile(self, env):
+        if self.byLevel:
+            return self._by_level(env)
+        length = env.compile(self.length)
+        through = env.compile(self.through) if self.through is not None else (lambda c: c.s.last_to)
+        radials = env.line_radials(self.dirn or "Adjacent", self)
+        if self.role is not None and self.who is not None:
+            raise self.fail("(is Line ...) takes a role or who:, not both")
+        # a role: a line of that player's pieces (Ludii's `who`, read as (id <role>))
+        who_fn = env.compile(self.who) if self.who is not None else \
+            env.role_id(self.role, self) if self.role is not None else None
+        what_fn = env.compile(self.what) if self.what is not None else None
+        # whats: any of several kinds makes the line (Ludii's IsLine reads them as what:)
+        whats_fns = [env.compile(w) for w in self.whats] if self.whats else None
+        # exact: a literal is read once, here; a condition on each test
+        exact_fn = None if isinstance(self.exact, bool) else env.compile(self.exact)
+        exact_lit = bool(self.exact)
+        contiguous = self.contiguous
+        cond = env.compile(self.if_) if self.if_ is not None else None
+        nsites = env.num_board_sites
+        components = env.components
+
+        def holds(c, site):
+            """The if: condition at a site of a line, with (to) on it."""
+            c.to = site
+            return cond(c)
+
+        def line_at(c, pivot):
+            """True: a line through the pivot; False: none; None: Ludii stops looking."""
+            if pivot < 0 or pivot >= nsites:
+                return None
+            s = c.s
+            saved_to = c.to
+            if cond is not None:
+                c.to = pivot
+                if not cond(c):
+                    c.to = saved_to
+                    return None
+            what = s.what
+            if whats_fns is not None:
+                whats = {f(c) for f in whats_fns}
+            elif what_fn is not None:
+                whats = {what_fn(c)}
+            elif who_fn is not None:
+                w = who_fn(c)
+                whats = {comp.index for comp in components[1:] if comp.owner == w}
+            else:
+                whats = (what[pivot],)
+            if what[pivot] not in whats:
+                c.to = saved_to
+                return False
+            n = length(c)
+            exact = exact_lit if exact_fn is None else exact_fn(c)
+            found = False
+            for ray, opposite in radials[pivot]:
+                count = 1
+                for site in ray:
+                    if what[site] in whats and (cond is None or holds(c, site)):
+                        count += 1
+                        if not exact and count == n:
+                            found = True
+                            break
+                    elif contiguous:
+                        break
+                if found:
+                    break
+                if opposite is not None:
+                    total = count
+                    for site in opposite:
+                        if what[site] in whats and (cond is None or holds(c, site)):
+                            total += 1
+                            if not exact and total == n:
+                                found = True
+                                break
+                        elif contiguous:
+                            break
+                    if found or total == n:
+                        found = True
+                        break
+                elif count == n:
+                    found = True
+                    break
+            c.to = saved_to
+            return found
+
+        if self.throughAny is None:
+            if self.through is None:    # the last move's destination, without a closure
+                return lambda c: line_at(c, c.s.last_to) is True
+            return lambda c: line_at(c, through(c)) is True
+        if self.through is not None:
+            raise self.fail("(is Line ...) takes through: or throughAny:, not both")
+        region = env.compile(self.throughAny)
+
+        def is_line_through_any(c):
+            # Ludii: each site of the region in turn (those holding one of the kinds of
+            # what:/whats: when given) until a line is found or a pivot stops the search
+            pivots = sorted(set(region(c)))
+            if whats_fns is not None or what_fn is not None:
+                kinds = {f(c) for f in whats_fns} if whats_fns is not None else {what_fn(c)}
+                what = c.s.what
+                pivots = [p for p in pivots if 0 <= p < nsites and what[p] in kinds]
+            for pivot in pivots:
+                got = line_at(c, pivot)
+                if got is not False:
+                    return got is True
+            return False
+        return is_line_through_any
+
+
+    def _by_level(self, env):
+        """Lines through stacks (Ludii's byLevel:True): see stacks.line_by_level."""
+        from .stacks import line_by_level
+        self.refuse("throughAny", "who", "role", "whats", "if_", "contiguous",
+                    why="a line by level reads its length, through:, what: and exact:")
+        env.stacking = True
+        length = env.compile(self.length)
+        through = env.compile(self.through) if self.through is not None else (lambda c: c.s.last_to)
+        what_fn = env.compile(self.what) if self.what is not None else None
+        # exact: a literal is read once, here; a condition on each test
+        exact_fn = None if isinstance(self.exact, bool) else env.compile(self.exact)
+        exact_lit = bool(self.exact)
+        radials = env.line_radials(self.dirn or "Adjacent", self)
+        nsites = env.num_board_sites
+
+        def is_line_by_level(c):
+            pivot = through(c)
+            if not 0 <= pivot < nsites:
+                return False
+            whats = {what_fn(c)} if what_fn is not None else {c.s.what[pivot]}
+            exact = exact_lit if exact_fn is None else exact_fn(c)
+            return line_by_level(c.s, pivot, length(c), whats, exact, radials[pivot])
+        return is_line_by_level
+
+
+class _Logic(Bool):
+    params = (P("conds", Bool, many=True), P("more", Bool, opt=True, many=True))
+
+
+@ludeme("and")
+class And(_Logic):
+    """`(and a b)` or `(and {a b c})`."""
+    concepts = ("Conjunction", "-Contains")
+
+    def compile(self, env):
+        fs = [env.compile(x) for x in self.conds + (self.more or [])]
+        if len(fs) == 2:
+            a, b = fs
+            return lambda c: a(c) and b(c)
+        return lambda c: all(f(c) for f in fs)
+
+
+@ludeme("or")
+class Or(_Logic):
+    """`(or a b)` or `(or {a b c})`."""
+    concepts = ("Disjunction",)
+
+    def compile(self, env):
+        fs = [env.compile(x) for x in self.conds + (self.more or [])]
+        if len(fs) == 2:
+            a, b = fs
+            return lambda c: a(c) or b(c)
+        return lambda c: any(f(c) for f in fs)
+
+    def auto_succeeds(self):
+        """A closure () -> True when some part is known to hold without evaluating it (a
+        shortcut only: such a part would evaluate to True, so the disjunction holds)."""
+        parts = [getattr(x, "auto_succeeds", None) for x in self.conds + (self.more or [])]
+        known = [f() for f in parts if f is not None]
+        known = [k for k in known if k is not None]
+        if not known:
+            return None
+        return lambda: any(k() for k in known)
+
+
+@ludeme("not")
+class Not(Bool):
+    """`(not a)`."""
+    # As Ludii's Not: CanMove becomes CanNotMove; the first of IsFriend, IsEnemy, IsEmpty
+    # found becomes the other two.
+    concepts = ("Negation", "CanNotMove if cond has CanMove", "-CanMove if cond has CanMove",
+                "-IsFriend if cond has IsFriend", "IsEmpty if cond has IsFriend",
+                "IsEnemy if cond has IsFriend",
+                "-IsEnemy if cond has IsEnemy and not cond has IsFriend",
+                "IsEmpty if cond has IsEnemy and not cond has IsFriend",
+                "IsFriend if cond has IsEnemy and not cond has IsFriend",
+                "-IsEmpty if cond has IsEmpty and not cond has IsFriend and not cond has IsEnemy",
+                "IsEnemy if cond has IsEmpty and not cond has IsFriend and not cond has IsEnemy",
+                "IsFriend if cond has IsEmpty and not cond has IsFriend and not cond has IsEnemy",
+                "-NoTargetPiece if cond has NoTargetPiece")
+
+    params = (P("cond", Bool),)
+
+    def compile(self, env):
+        f = env.compile(self.cond)
+        return lambda c: not f(c)
+
+    def auto_succeeds(self):
+        """A closure () -> True when the condition is known to hold without evaluating it
+        (Ludii's autoSucceeds: the negation of a condition that automatically fails)."""
+        inner = getattr(self.cond, "auto_fails", None)
+        return inner() if inner is not None else None
+
+
+_COMPARE = {  # one closure per operator: no operator call in the hot path
+    operator.eq: lambda a, b: (lambda c: a(c) == b(c)),
+    operator.ne: lambda a, b: (lambda c: a(c) != b(c)),
+    operator.lt: lambda a, b: (lambda c: a(c) < b(c)),
+    operator.le: lambda a, b: (lambda c: a(c) <= b(c)),
+    operator.gt: lambda a, b: (lambda c: a(c) > b(c)),
+    operator.ge: lambda a, b: (lambda c: a(c) >= b(c)),
+}
+
+
+def _comparison(op):
+    class Cmp(Bool):
+        concepts = ({"eq": "Equal", "ne": "NotEqual", "lt": "LesserThan", "le": "LesserThanOrEqual", "gt": "GreaterThan", "ge": "GreaterThanOrEqual"}[op.__name__], "CountPiecesComparison if a is countPieces", "CountPiecesComparison if b is countPieces", "CountPiecesMoverComparison if a is countPieces and a.role == Mover", "CountPiecesMoverComparison if b is countPieces and b.role == Mover", "CountPiecesNextComparison if a is countPieces and a.role == Next|Player", "CountPiecesNextComparison if b is countPieces and b.role == Next|Player") + (("IsPieceAt if a is what and b is id", "IsPieceAt if b is what and a is id", "NoPiece if a is countPieces and b == 0", "NoPiece if b is countPieces and a == 0", "NoPieceMover if a is countPieces and b == 0 and a.role == Mover", "NoPieceMover if b is countPieces and a == 0 and b.role == Mover", "NoPieceNext if a is countPieces and b == 0 and a.role == Next", "NoPieceNext if b is countPieces and a == 0 and b.role == Next", "ProgressCheck if a is counter and b is IntConst", "ProgressCheck if b is counter and a is IntConst", "NoTargetPiece if a is where and b is IntConst and b == -1", "NoTargetPiece if b is where and a is IntConst and a == -1", "Contains if a is where and b is mapEntry", "Contains if b is where and a is mapEntry") if op is operator.eq else ())
+        params = (P("a", IntFn), P("b", IntFn))
+
+        def compile(self, env):
+            return _COMPARE[op](env.compile(self.a), env.compile(self.b))
+    return Cmp
+
+
+for _word, _op in (("=", operator.eq), ("!=", operator.ne), ("<", operator.lt),
+                   ("<=", operator.le), (">", operator.gt), (">=", operator.ge)):
+    _cls = _comparison(_op)
+    _cls.__name__ = f"Compare{_op.__name__.title()}"
+    _cls.__doc__ = f"`({_word} a b)` on integers."
+    ludeme(_word)(_cls)
+
+
+@ludeme("all", "Sites")
+class AllSites(Bool):
+    """`(all Sites <region> if:<cond>)`: the condition holds at every site (`(site)`)."""
+    concepts = ("NoPiece if region is sitesBoard and if has PieceCount",)
+
+    params = (P("region", Region), P("if", Bool, named=True))
+
+    def compile(self, env):
+        region = env.compile(self.region)
+        cond = env.compile(self.if_)
+
+        def all_sites(c):
+            saved = c.site
+            ok = True
+            for s in region(c):
+                c.site = s
+                if not cond(c):
+                    ok = False
+                    break
+            c.site = saved
+            return ok
+        return all_sites
+
+
+@ludeme("no", "Moves")
+class NoMoves(Bool):
+    """`(no Moves <player>)`: that player would have no legal move."""
+    concepts = ("NoMoves", "NoMovesMover if role == Mover", "NoMovesNext if role == Next")
+
+    params = (P("role", RoleType),)
+
+    def compile(self, env):
+        return env.no_moves_fn(self.role, self)
+
+
+@ludeme("can", "Move")
+class CanMove(Bool):
+    """`(can Move <moves>)`: the moves are not empty."""
+    concepts = ("CanMove",)
+
+    params = (P("moves", Moves),)
+
+    def compile(self, env):
+        gen = env.compile(self.moves)
+
+        def can_move(c):
+            s = c.s
+            if not c.g.requires_visited:
+                return bool(gen(c))
+            # As Ludii: the last move's ends count as visited while looking (then are
+            # forgotten, even if they had been visited before).
+            frm, to = s.last_from, s.last_to
+            s.visited.add(frm)
+            s.visited.add(to)
+            found = bool(gen(c))
+            s.visited.discard(frm)
+            s.visited.discard(to)
+            return found
+        return can_move
+
+
+
+@ludeme("is", "Visited")
+class IsVisited(Bool):
+    """`(is Visited <site>)`: the site was a start or end of a move earlier in this turn."""
+    concepts = ("VisitedSites",)
+
+    params = (P("type", SiteType, opt=True), P("site", IntFn))
+
+    def compile(self, env):
+        site = env.compile(self.site)
+        env.requires_visited = True
+        return lambda c: site(c) in c.s.visited
+
+
+class _RegionCompare(Bool):
+    params = (P("a", Region), P("b", Region))
+
+
+@ludeme("=")
+class RegionsEqual(_RegionCompare):
+    """`(= <region> <region>)`: the same set of sites."""
+    concepts = ("Equal", "Fill")
+
+    def compile(self, env):
+        a, b = env.compile(self.a), env.compile(self.b)
+        return lambda c: set(a(c)) == set(b(c))
+
+
+@ludeme("!=")
+class RegionsDiffer(_RegionCompare):
+    """`(!= <region> <region>)`: different sets of sites."""
+    concepts = ("NotEqual",)
+
+    def compile(self, env):
+        a, b = env.compile(self.a), env.compile(self.b)
+        return lambda c: set(a(c)) != set(b(c))

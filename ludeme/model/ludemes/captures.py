@@ -1,0 +1,100 @@
+"""Capture sequences and promotion: what draughts-like games add to the moves."""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ludeme.engine.state import A_FLIP, Move
+from .base import IntFn, Moves, P, Region, RoleType, SiteType, ludeme
+from .moves import MoveHop, _then
+
+
+@ludeme("sites", "ToClear")
+class SitesToClear(Region):
+    """`(sites ToClear)`: the sites marked for removal at the end of the turn (Ludii's
+    `piecesToRemove`), in increasing order. Example, a capture sequence that may not
+    jump a piece twice: `(between if:(and (not (is In (between) (sites ToClear)))
+    ("IsEnemyAt" (between))) (apply (remove (between) at:EndOfTurn)))`."""
+
+    params = (P("type", SiteType, opt=True),)
+
+    def compile(self, env):
+        return lambda c: sorted(c.s.to_clear)
+
+    def predicate(self, env):
+        return lambda c, site: site in c.s.to_clear
+
+
+@ludeme("promote")
+class Promote(Moves):
+    """`(promote [<site>] (piece "Name"|<id>|{"Name" ...}) [<role>] [(then ...)])`: the piece
+    at the site (the destination by default) becomes the named piece, as Ludii's Promote:
+    one move per piece named; with a role, the piece whose name contains that name owned
+    by that player; the new owner is the new piece's.
+    Example: `(promote (last To) (piece "DoubleCounter") Mover)`."""
+    concepts = ("PromotionEffect",)
+
+    params = (P("type", SiteType, opt=True), P("where", IntFn, opt=True),
+              P("piece", "PieceRef"), P("role", RoleType, opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        where = env.compile(self.where) if self.where is not None else (lambda c: c.to)
+        piece = self.piece
+        if piece.role is not None or piece.state is not None:
+            raise piece.fail("give the owner to (promote ...), not to (piece ...)")
+        components = env.components
+        by_name = env.equipment.component_names()
+        owner = env.role_id(self.role, self) if self.role is not None else None
+        # Each piece named: a fixed name, or a component id whose name is read at run time.
+        name_fns = []
+        for name in piece.name:
+            if isinstance(name, str):
+                if not any(name in comp.name for comp in components[1:]):
+                    raise piece.fail(f"no piece called {name!r}")
+                name_fns.append(lambda c, name=name: name)
+            else:
+                idf = env.compile(name)
+                name_fns.append(lambda c, idf=idf: components[idf(c)].name
+                                if 0 < idf(c) < len(components) else None)
+
+        def target(c, name):
+            if name is None:
+                return 0
+            if owner is None:
+                return by_name.get(name, 0)
+            pid = owner(c)
+            return next((comp.index for comp in components[1:]
+                         if name in comp.name and comp.owner == pid), 0)
+        then = _then(env, self)
+
+        def promote(c):
+            site = where(c)
+            if site < 0:
+                return []
+            out = []
+            occupied = c.s.what[site] > 0
+            for name_fn in name_fns:
+                what = target(c, name_fn(c))
+                if what <= 0:
+                    continue
+                who = components[what].owner if occupied else 0
+                out.append(Move(site, site, 0, [(A_FLIP, site, who, what)], then))
+            return out
+        return promote
+
+
+@ludeme("move", "Promote")
+class MovePromote(Promote):
+    """`(move Promote [<site>] (piece ...) [<role>] [(then ...)])`: a decision to promote the
+    piece at the site, one per piece named (Ludii's Promote as a decision).
+    Example: `(move Promote (last To) (piece {"Queen" "Knight"}) Mover)`."""
+    concepts = ("PromotionDecision",)
+
+
+@ludeme("hop")
+class Hop(MoveHop):
+    """`(hop ...)`: Ludii's Hop effect, the same moves as `(move Hop ...)` where a rule
+    asks whether a hop is possible, e.g. `(can Move (hop (from (last To)) ...))`."""
+    concepts = ("HopEffect", "-to.apply", "HopCapture if between.apply has RemoveEffect", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")

@@ -1,0 +1,472 @@
+"""Effects, regions and end rules used by sowing and race games: `(fromTo ...)`, `(if ...)` as a
+region, `(byScore ...)`."""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ludeme.engine.state import A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
+from ludeme.engine.stores import TOP
+from .base import Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
+from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
+
+
+@ludeme("fromTo")
+class FromTo(Moves):
+    """`(fromTo (from <site|region>) (to <site|region> [if:] [(apply ...)]) [count:] [copy:]
+    [stack:] [mover:] [(then ...)])`: move pieces as an effect, one move per occupied origin
+    and destination (Ludii's FromTo); `count:` moves that many from the origin; the
+    destination's effect applies first.
+
+    Example: `(fromTo (from (to)) (to (mapEntry Mover)) count:(count at:(to)))`."""
+    concepts = ("FromToEffect", "ReplacementCapture if to.apply has RemoveEffect")
+
+    params = (P("from_", "FromSpec"), P("to", "ToSpec"), P("count", IntFn, opt=True, named=True),
+              P("copy", LitBool, opt=True, named=True, default=False),
+              P("stack", LitBool, opt=True, named=True, default=False),
+              P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if self.copy:
+            raise self.fail("(fromTo ... copy:True) is not supported yet")
+        # stack:True moves the whole stack, or with count: its top `count` levels in
+        # order (Ludii's ActionStackMove), as (move ... stack:True) does; it makes the game
+        # a stacking one.
+        stack_kind = _moving_action(env, self, True) if self.stack else None
+        if self.mover is not None:
+            raise self.fail("(fromTo ... mover:) is not supported yet")
+        if self.to.level is not None:
+            raise self.to.fail("(to ... level:) in (fromTo ...) is not supported yet")
+        # (from ... level:) moves the piece at that level to the destination's top; as in
+        # Ludii, a level makes the game a stacking one.
+        level = env.compile(self.from_.level) if self.from_.level is not None else None
+        if level is not None:
+            env.stacking = True
+        if self.from_.if_ is not None:
+            raise self.from_.fail("(from ... if:) in (fromTo ...) is not supported yet")
+        # (to ... (apply ...)): its actions go in front of the move's, as in (move ...), the
+        # same FromTo in Ludii
+        side = _side_effect(env, self.to)
+        froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
+        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
+        count = env.compile(self.count) if self.count is not None else None
+        then = _then(env, self)
+
+        def from_to(c):
+            s = c.s
+            out = []
+            saved = (c.from_, c.to)
+            for frm in froms(c):
+                if frm < 0 or (s.what[frm] <= 0 and s.count[frm] <= 0):
+                    continue
+                c.from_ = frm
+                targets = tuple(tos(c))
+                c.from_ = saved[0]
+                for to in targets:
+                    if to < 0:
+                        continue
+                    n = count(c) if count is not None else 1
+                    c.from_, c.to = frm, to
+                    if to_cond is None or to_cond(c):
+                        if level is not None:    # with a level, that one piece moves
+                            moving = [(A_MOVE_LEVEL, frm, level(c), to, TOP)] * n
+                        elif stack_kind is None:
+                            moving = [(A_MOVE, frm, to)] * n
+                        elif count is None:
+                            moving = [(stack_kind, frm, to)]
+                        else:
+                            moving = [(A_MOVE_N, frm, to, n)]
+                        acts = moving if side is None else [*side(c), *moving]
+                        out.append(Move(frm, to, 0, acts, then))
+                    c.from_ = saved[0]
+            c.from_, c.to = saved
+            return out
+        return from_to
+
+
+@ludeme("if")
+class RegionIf(Region):
+    """`(if <cond> <region> [<region>])`: the first region when the condition holds, else the
+    second (empty when there is none)."""
+    concepts = ("ConditionalStatement",)
+
+    params = (P("cond", Bool), P("then_", Region), P("else_", Region, opt=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        a = env.compile(self.then_)
+        b = env.compile(self.else_) if self.else_ is not None else (lambda c: ())
+        return lambda c: a(c) if cond(c) else b(c)
+
+
+@ludeme("score")
+class FinalScore(Other):
+    """`(score <role> <int>)` inside (byScore {...}): the score a player ends with."""
+    concepts = ("Scoring",)
+
+    params = (P("role", RoleType), P("score", IntFn))
+
+
+@ludeme("byScore")
+class ByScore(EndRule):
+    """`(byScore [{(score P1 ...) ...}] [misere:])`: set the final scores if given, then end the
+    game ranking everyone by score, highest first (Ludii's ByScore)."""
+    concepts = ("Scoring", "ScoringEnd", "ScoringWin")
+
+    params = (P("scores", "FinalScore", opt=True, many=True),
+              P("misere", LitBool, opt=True, named=True, default=False))
+
+    def compile(self, env):
+        if self.misere:
+            raise self.fail("(byScore misere:True) is not supported yet")
+        finals = [(env.role_id(s.role, s), env.compile(s.score)) for s in self.scores or ()]
+        result = Result(0, "ByScore")
+
+        def by_score(c):
+            for who, value in finals:
+                # Ludii sets each score in turn, so a later value may read an earlier one.
+                c.s.scores[who(c)] = value(c)
+            return [result]
+        return by_score
+
+
+@ludeme("if")
+class IntIf(IntFn):
+    """`(if <cond> <int> [<int>])`: the first value when the condition holds, else the second
+    (-1 when there is none, Ludii's Undefined)."""
+    concepts = ("ConditionalStatement",)
+
+    params = (P("cond", Bool), P("then_", IntFn), P("else_", IntFn, opt=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        a = env.compile(self.then_)
+        b = env.compile(self.else_) if self.else_ is not None else (lambda c: -1)
+        return lambda c: a(c) if cond(c) else b(c)
+
+
+@ludeme("if")
+class BoolIf(Bool):
+    """`(if <cond> <cond> [<cond>])`: the second condition when the first holds, else the third
+    (false when there is none)."""
+    concepts = ("ConditionalStatement",)
+
+    params = (P("cond", Bool), P("then_", Bool), P("else_", Bool, opt=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        a = env.compile(self.then_)
+        b = env.compile(self.else_) if self.else_ is not None else (lambda c: False)
+        return lambda c: a(c) if cond(c) else b(c)
+
+
+@ludeme("count")
+class CountIn(IntFn):
+    """`(count in:<region>)`: the pieces on the sites of a region, counts added up (levels in
+    a stacking game)."""
+    concepts = ()
+
+    params = (P("type", SiteType, opt=True), P("in", Region, named=True))
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(count {self.type} in:...) is not supported yet")
+        region = env.compile(self.in_)
+
+        def count_in(c):
+            s = c.s
+            if s.g.stacking:
+                return sum(s.size_stack(site) for site in region(c) if site >= 0)
+            counts = s.count
+            return sum(counts[site] for site in region(c) if site >= 0)
+        return count_in
+
+
+@ludeme("is", "Next")
+class IsNext(Bool):
+    """`(is Next <player>)`: the player is the next to move."""
+    concepts = ()
+
+    params = (P("role", RoleType, opt=True), P("player", IntFn, opt=True))
+
+    def compile(self, env):
+        if (self.role is None) == (self.player is None):
+            raise self.fail("(is Next ...) takes one player")
+        who = env.role_id(self.role, self) if self.role is not None else env.compile(self.player)
+        return lambda c: c.s.next == who(c)
+
+
+@ludeme("forEach", "Site")
+class ForEachSite(Moves):
+    """`(forEach Site <region> <moves> [noMoveYet:<moves>] [(then ...)])`: the moves generated
+    with each site of the region (in increasing order) as `(site)` and `(to)` (Ludii 1.3.12
+    leaves `(from)` as it was); the `noMoveYet:` moves when there are none."""
+    concepts = ("ControlFlowStatement",)
+
+    params = (P("region", Region), P("generator", Moves),
+              P("noMoveYet", Moves, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        region = env.compile(self.region)
+        gen = env.compile(self.generator)
+        otherwise = env.compile(self.noMoveYet) if self.noMoveYet is not None else None
+        then = _then(env, self)
+
+        def for_each(c):
+            saved = (c.to, c.site)
+            out = []
+            for site in sorted(set(region(c))):
+                if site < 0:
+                    continue
+                c.to = c.site = site
+                out.extend(gen(c))
+            c.to, c.site = saved
+            if not out and otherwise is not None:
+                return otherwise(c)
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return for_each
+
+
+def applied_actions(state, move, as_last_move: bool = False) -> list:
+    """Apply a move's actions and consequents to `state`, as the engine applies them;
+    every action applied, in order. `as_last_move`: the move is stored as the last one
+    played first, so its consequents read it as (last From/To)."""
+    done: list = []
+    state._apply_move_effects(move, as_last_move, done)
+    return done
+
+
+@ludeme("do")
+class Do(Moves):
+    """`(do <moves> [next:<moves>] [ifAfterwards:<cond>] [(then ...)])` (Ludii's Do): with
+    `ifAfterwards:`, the moves after which the condition holds (checked on a copy with the move
+    and its consequents applied); with `next:`, the next moves generated after the first ones
+    were applied, each carrying their actions first."""
+    concepts = ("DoLudeme", "CopyContext")
+
+    params = (P("prior", Moves), P("next", Moves, opt=True, named=True),
+              P("ifAfterwards", Bool, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        prior = env.compile(self.prior)
+        nxt = env.compile(self.next) if self.next is not None else None
+        cond = env.compile(self.ifAfterwards) if self.ifAfterwards is not None else None
+        then = _then(env, self)
+        if nxt is None and cond is None:
+            raise self.fail("(do ...) needs next: or ifAfterwards:")
+        has_dice = bool(getattr(env, "dice", None))
+
+        def passes(c, m):
+            probe = c.s.clone()
+            probe._apply_move_effects(m, True)   # the move and its consequents, as Move.apply
+            if probe.mover == probe.next:
+                probe.next = probe.prev
+            return cond(probe.ctx)
+
+        auto = getattr(self.ifAfterwards, "auto_succeeds", None)
+        auto = auto() if auto is not None else None
+
+        def do(c):
+            if cond is not None:   # Ludii then ignores next: (it computes it and drops it)
+                out = prior(c)
+                if auto is None or not auto():      # Ludii's autoSucceeds skips the check
+                    out = [m for m in out if passes(c, m)]
+            else:
+                s = c.s
+                pre_moves = prior(c)
+                if pre_moves and all(not m.then and all(a[0] == A_SET_VAR for a in m.actions)
+                                     for m in pre_moves):
+                    # Only variables change: set them here, generate, restore (no copy).
+                    before = [a for m in pre_moves for a in m.actions]
+                    saved = dict(s.notes)
+                    for a in before:
+                        s.do_action(a)
+                    out = nxt(c)
+                    s.notes = saved
+                else:
+                    probe = s.clone()
+                    pc = probe.ctx      # the next moves see the same iteration variables
+                    pc.from_, pc.to, pc.site, pc.player = c.from_, c.to, c.site, c.player
+                    pc.level, pc.between, pc.pips = c.level, c.between, c.pips
+                    before = []
+                    for m in pre_moves:
+                        before.extend(applied_actions(probe, m))
+                    out = nxt(pc)
+                for m in out:
+                    m.actions = before + list(m.actions)
+                if not out and has_dice:
+                    # Ludii: with dice, a turn with nothing to play still shows the roll.
+                    out = [Move(-1, -1, 0, before + [(A_PASS,)], (), True)]
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return do
+
+
+@ludeme("all", "Passed")
+class AllPassed(Bool):
+    """`(all Passed)`: every player's last turn was a pass (Ludii's AllPassed)."""
+    concepts = ()
+
+    params = ()
+
+    def compile(self, env):
+        n = env.num_players
+        return lambda c: c.s.num_moves >= n and c.s._all_passed()
+
+
+@ludeme("no", "Pieces")
+class NoPieces(Bool):
+    """`(no Pieces [<role>|<player>|of:<player>] ["Name"] [in:<region>])`: (count Pieces
+    ...) with the same arguments is 0."""
+    concepts = ("NoPiece", "NoPieceMover if role == Mover", "NoPieceNext if role == Next")
+
+    params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="All"),
+              P("who", IntFn, opt=True), P("of", IntFn, opt=True, named=True),
+              P("name", LitStr, opt=True), P("in", Region, opt=True, named=True))
+
+    def compile(self, env):
+        from .ints import CountPieces
+        if self.who is not None and self.of is not None:
+            raise self.fail("(no Pieces ...) takes a player or of:, not both")
+        who = self.who if self.who is not None else self.of
+        count = CountPieces(self.node, self.path, type=self.type, role=self.role, who=who,
+                            name=self.name, in_=self.in_)
+        # compiled here, not through env.compile: its cache is keyed by id(), which this
+        # short-lived ludeme would hand on to the next one made at the same address
+        f = count.compile(env)
+        return lambda c: f(c) == 0
+
+
+@ludeme("priority")
+class Priority(Moves):
+    """`(priority {<moves> ...} [(then ...)])` or `(priority <moves> <moves>)`: the first list of
+    moves that is not empty."""
+    concepts = ("Priority",)
+
+    params = (P("lists", Moves, many=True), P("second", Moves, opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        lists = self.lists + ([self.second] if self.second is not None else [])
+        gens = [env.compile(m) for m in lists]
+        then = _then(env, self)
+
+        def priority(c):
+            for g in gens:
+                out = g(c)
+                if out:
+                    if then:
+                        for m in out:
+                            m.then = tuple(m.then) + then
+                    return out
+            return []
+        return priority
+
+
+@ludeme("set", "NextPlayer")
+class SetNextPlayer(Moves):
+    """`(set NextPlayer <player>)`: who moves after this turn."""
+    concepts = ()      # Ludii's SetNextPlayer names the concept only as a decision
+
+    params = (P("player", IntFn), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        who = env.compile(self.player)
+        then = _then(env, self)
+        return lambda c: [Move(-1, -1, 0, [(A_NEXT, who(c))], then)]
+
+
+@ludeme("forEach", "Value")
+class ForEachValue(Moves):
+    """`(forEach Value min:<int> max:<int> <moves>)` or `(forEach Value <values> <moves>)`:
+    the moves generated with each value as `(value)`."""
+    concepts = ("ControlFlowStatement",)
+
+    params = (P("values", Region, opt=True), P("min", IntFn, opt=True, named=True),
+              P("max", IntFn, opt=True, named=True), P("generator", Moves),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if self.values is None and (self.min is None or self.max is None):
+            raise self.fail("(forEach Value ...) needs values or min: and max:")
+        if self.values is not None and (self.min is not None or self.max is not None):
+            raise self.fail("(forEach Value ...) takes values or min: and max:, not both")
+        if self.values is not None:
+            values = env.compile(self.values)
+        else:
+            lo, hi = env.compile(self.min), env.compile(self.max)
+            values = lambda c: range(lo(c), hi(c) + 1)  # noqa: E731
+        gen = env.compile(self.generator)
+        then = _then(env, self)
+
+        from .foreach import gather
+        return lambda c: gather(c, "value", values(c), gen, then)
+
+
+class _Extreme(IntFn):
+    params = (P("a", IntFn, opt=True), P("b", IntFn, opt=True),
+              P("values", IntFn, opt=True, many=True), P("array", "IntArrayFn", opt=True))
+    pick = min
+
+    def compile(self, env):
+        if self.array is not None:
+            if self.a is not None or self.values:
+                raise self.fail(f"({self.keyword} ...) takes two values or an array")
+            # Ludii's Max/Min of an int array: -1 when it is empty
+            array, pick = env.compile(self.array), type(self).pick
+            return lambda c: pick(got) if (got := array(c)) else -1
+        if self.values:
+            if self.a is not None or self.b is not None:
+                raise self.fail(f"({self.keyword} ...) takes two values or an array")
+            fns = [env.compile(v) for v in self.values]
+        elif self.a is not None and self.b is not None:
+            fns = [env.compile(self.a), env.compile(self.b)]
+        else:
+            raise self.fail(f"({self.keyword} ...) takes two values or an array of values")
+        pick = type(self).pick
+        return lambda c: pick(f(c) for f in fns)
+
+
+@ludeme("min")
+class Min(_Extreme):
+    """`(min <int> <int>)` or `(min {<int> ...})`: the smallest."""
+    concepts = ("Minimum",)
+
+
+@ludeme("max")
+class Max(_Extreme):
+    """`(max <int> <int>)` or `(max {<int> ...})`: the largest."""
+    concepts = ("Maximum",)
+
+    pick = max
+
+
+@ludeme("+")
+class Sum(IntFn):
+    """`(+ {<int> ...})` or `(+ <int array>)`: the sum of the values."""
+    concepts = ("Addition",)
+
+    params = (P("values", IntFn, many=True, opt=True), P("array", "IntArrayFn", opt=True))
+
+    def compile(self, env):
+        if (self.array is None) == (not self.values):
+            raise self.fail("(+ ...) takes two values, an array {...} or an int array")
+        if self.array is not None:
+            array = env.compile(self.array)
+            return lambda c: sum(array(c))
+        fns = [env.compile(v) for v in self.values]
+        return lambda c: sum(f(c) for f in fns)
+
+
+@ludeme("add")
+class AddEffect(MoveAdd):
+    """`(add [(piece ...)] (to ...) [count:] [stack:] [(then ...)])`: (move Add ...) as an
+    effect (Ludii's Add is one class for both)."""
+    concepts = ("AddEffect",)

@@ -1,0 +1,360 @@
+"""Capture effects around a piece (Ludii's Surround, Intervene, Enclose) and triggers
+(Ludii's Trigger and IsTriggered).
+
+As the line captures of `war`, each effect is evaluated when its move is generated or
+when a consequent runs: it returns the moves of its inner effect (by default a removal),
+one per captured site, so a consequent applies all of them.
+"""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ludeme.engine.state import A_ADD, A_REMOVE, A_SET_VAR, Move
+from .base import Bool, DirWord, IntFn, LitStr, Moves, P, RelationType, RoleType, SiteType, ludeme
+from .moves import MaxL, _then
+from .war import _check_board_type, _is_player_fn, _remove_at, add_then, start_site
+
+
+
+def _radial_table(env, relation: str):
+    """Per board site, the radials (tuples of sites, the start first) of one relation."""
+    radials = env.board.radials.get(relation, ())
+    return tuple(tuple(r.sites for r in per_site) for per_site in radials) or \
+        tuple(() for _ in range(env.num_board_sites))
+
+
+def _between_parts(lud, env, default_target, default_effect):
+    """(target condition, effect) of a `(between if:<cond> (apply <effect>))` that reads only
+    those two, with Ludii's defaults when they are left out."""
+    b = lud.between
+    if b is None:
+        return default_target, default_effect
+    b.refuse("before", "after", "trail", "range",
+             why=f"Ludii's {type(lud).__name__} reads only a condition and an effect")
+    if b.apply is not None and b.apply.if_ is not None:
+        raise b.apply.fail(f"(apply if:...) in ({lud.keyword} ...) is not supported yet")
+    target = env.compile(b.if_) if b.if_ is not None else default_target
+    effect = env.compile(b.apply.effect) if b.apply is not None and \
+        b.apply.effect is not None else default_effect
+    return target, effect
+
+
+@ludeme("surround")
+class Surround(Moves):
+    """`(surround [(from <site>)] [<relation>] [(between if:<cond> (apply <effect>))]
+    [(to if:<cond>)] [except:<int>] [with:(piece ...)] [(then ...)])`: as Ludii's
+    Surround, each neighbour of the site (in the relation, Adjacent by default) that is a
+    target (between if:, by default an enemy) is captured when each of its own
+    neighbours is the site itself or a friend (to if:) but at most `except` of them
+    (default 0); a side off the board needs nothing. The effect (by default a removal)
+    applies with (between) on the captured site. Example:
+
+        (surround (from (last To)) Orthogonal
+            (between if:("IsPieceAt" "King" Next (between)) (apply (remove (between))))
+            (to if:("IsFriendAt" (to))))
+    """
+    concepts = ("SurroundCapture if between.apply has RemoveEffect",
+                "SurroundCapture if not between.apply")
+
+    params = (P("from_", "FromSpec", opt=True), P("relation", RelationType, opt=True),
+              P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
+              P("except", IntFn, opt=True, named=True),
+              P("with", "PieceRef", opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.refuse("with_", why="a piece that must be among the surrounding ones")
+        self.refuse("then", why="Ludii keeps it on the list of moves, not on each capture")
+        start = start_site(env, self)
+        table = _radial_table(env, self.relation or "Adjacent")
+        target, effect = _between_parts(
+            self, env, lambda c: _is_player_fn(c, c.between, False), _remove_at("between"))
+        if self.to is not None:
+            self.to.refuse("site", "level", "apply", why="Ludii's Surround reads only the "
+                           "to condition")
+        friend = env.compile(self.to.if_) if self.to is not None and self.to.if_ is not None \
+            else (lambda c: _is_player_fn(c, c.to, True))
+        n_except = getattr(self, "except")
+        allowed = env.compile(n_except) if n_except is not None else (lambda c: 0)
+        nsites = len(table)
+
+        def surround(c):
+            frm = start(c)
+            if not 0 <= frm < nsites:
+                return []
+            saved = (c.from_, c.to, c.between)
+            n_except = allowed(c)
+            out = []
+            for radial in table[frm]:
+                threatened = radial[1]
+                c.between = threatened
+                if not target(c):
+                    continue
+                missing = 0
+                for around in table[threatened]:
+                    side = around[1]
+                    if side != frm:
+                        c.to = side
+                        if not friend(c):
+                            missing += 1
+                            if missing > n_except:
+                                break
+                if missing > n_except:
+                    continue
+                c.between = threatened
+                out.extend(effect(c))
+            c.from_, c.to, c.between = saved
+            return out
+        return surround
+
+
+@ludeme("intervene")
+class Intervene(Moves):
+    """`(intervene [(from <site>)] [<direction>] [(between (range a b)|(max N)|(exact N))]
+    [(to if:<cond> (apply <effect>))] [(then ...)])`: as Ludii's Intervene, the site
+    taken between targets: along each line through the site (in the direction, Adjacent
+    by default) a run of targets (to if:, by default enemies) of a length in the range
+    (1 by default) on one side and such a run on the opposite side; the effect (by
+    default a removal) applies, with (to) on each site of both runs. Example:
+
+        (intervene (from (to)) (to if:("IsEnemyAt" (to)) (apply (remove (to)))))
+    """
+    concepts = ("InterveneCapture if to.apply has RemoveEffect",
+                "InterveneCapture if not to.apply")
+
+    params = (P("from_", "FromSpec", opt=True), P("dirn", RelationType, opt=True),
+              P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        start = start_site(env, self)
+        b = self.between
+        if b is not None:
+            b.refuse("before", "after", "trail", "if_", "apply",
+                     why="Ludii's Intervene reads only a range")
+        lo, hi = b.range.bounds(env) if b is not None and b.range is not None \
+            else ((lambda c: 1), (lambda c: 1))
+        if b is not None and isinstance(b.range, MaxL):
+            lo = lambda c: -1  # noqa: E731  (Ludii's Max range starts at -1: one side may be empty)
+        to = self.to
+        if to is not None:
+            to.refuse("site", "level", why="Ludii's Intervene reads the condition and effect")
+            if to.apply is not None and to.apply.if_ is not None:
+                raise to.apply.fail("(apply if:...) in (intervene ...) is not supported yet")
+        target = env.compile(to.if_) if to is not None and to.if_ is not None else \
+            (lambda c: _is_player_fn(c, c.to, False))
+        effect = env.compile(to.apply.effect) if to is not None and to.apply is not None \
+            and to.apply.effect is not None else _remove_at("to")
+        relation = self.dirn or "Adjacent"
+        distinct = env.board.distinct_radials.get(relation, ())
+        # Per site: (radial, opposite radial or None) along each line through it.
+        table = tuple(tuple((r.sites, r.opposite.sites if r.opposite is not None else None)
+                            for r in per_site) for per_site in distinct)
+        nsites = len(table)
+        then = _then(env, self)
+
+        def run(c, sites, longest):
+            got = []
+            for site in sites[1:longest + 1]:
+                c.to = site
+                if not target(c):
+                    break
+                got.append(site)
+            return got
+
+        def intervene(c):
+            frm = start(c)
+            if not 0 <= frm < nsites:
+                return []
+            saved = (c.from_, c.to)
+            n_min, n_max = lo(c), hi(c)
+            out = []
+            for sites, opposite in table[frm]:
+                if n_min == 1 and n_max == 1:       # Ludii's shortSandwich
+                    if len(sites) < 2:
+                        continue
+                    c.to = sites[1]
+                    if not target(c) or opposite is None:
+                        continue
+                    if len(opposite) >= 2:
+                        c.to = opposite[1]
+                        if target(c):
+                            out.extend(effect(c))
+                            c.to = sites[1]
+                            out.extend(effect(c))
+                    continue
+                ours = run(c, sites, n_max)        # Ludii's longSandwich
+                if len(ours) < n_min or opposite is None:
+                    continue
+                theirs = run(c, opposite, n_max)
+                if len(theirs) < n_min:
+                    continue
+                for site in theirs + ours:
+                    c.to = site
+                    out.extend(effect(c))
+            c.from_, c.to = saved
+            return add_then(out, then)
+        return intervene
+
+
+def _one_player(env, lud):
+    """The player named by a role word or an integer function."""
+    return env.role_id(lud.who, lud) if isinstance(lud.who, str) else env.compile(lud.who)
+
+
+@ludeme("trigger")
+class Trigger(Moves):
+    """`(trigger "<event>" <player>|<role>)`: mark the player as triggered, as
+    Ludii's Trigger: one flag per player, kept for the rest of the game, whatever the
+    event's name (Ludii's State.triggers ignores it). Example:
+    `(apply (trigger "Surrounded" P2))`."""
+    concepts = ("Trigger",)
+
+    params = (P("event", LitStr), P("who", (RoleType, IntFn)), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.refuse("then", why="Ludii keeps it on the list of moves, not on the trigger")
+        who = _one_player(env, self)
+        _ = self.event          # Ludii's State.triggers ignores the event's name
+        return lambda c: [Move(-1, -1, 0, [(A_SET_VAR, ("triggered", who(c)), 1)])]
+
+
+@ludeme("is", "Triggered")
+class IsTriggered(Bool):
+    """`(is Triggered "<event>" <player>|<role>)`: the player is still active and was
+    triggered (by any event: Ludii keeps one flag per player). Example:
+    `(if (is Triggered "Surrounded" P2) (result P1 Win))`."""
+    concepts = ("Trigger",)
+
+    params = (P("event", LitStr), P("who", (RoleType, IntFn)))
+
+    def compile(self, env):
+        who = _one_player(env, self)
+        _ = self.event          # Ludii's IsTriggered reads only the player
+        n = env.num_players
+
+        def triggered(c):
+            p = who(c)
+            return 1 <= p <= n and c.s.active[p] and \
+                c.s.notes.get(("var", ("triggered", p)), 0) == 1
+        return triggered
+
+
+@ludeme("enclose")
+class Enclose(Moves):
+    """`(enclose [(from <site>)] [<directions>] [(between if:<cond> (apply <effect>))]
+    [(then ...)])`: as Ludii's Enclose (Go's capture), each group of targets (between if:,
+    by default enemies) next to the site, connected in the directions (Adjacent by
+    default), that has no empty site next to it is captured: the effect (by default a
+    removal) applies with (between) on each of its sites. Example:
+
+        (enclose (from (last To)) Orthogonal
+            (between if:("IsEnemyAt" (between)) (apply (remove (between)))))
+    """
+    concepts = ("EncloseCapture if between.apply has RemoveEffect",
+                "EncloseCapture if not between.apply")
+
+    params = (P("type", SiteType, opt=True), P("from_", "FromSpec", opt=True),
+              P("dirn", (DirWord, "Directions"), opt=True),
+              P("between", "BetweenSpec", opt=True),
+              P("numException", IntFn, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        _check_board_type(self, env)
+        self.refuse("numException", why="a number of empty sites a group may keep")
+        dirn = self.dirn or "Adjacent"
+        if not env.is_static_direction(dirn):
+            raise self.fail("(enclose ...) in directions relative to a piece is not "
+                            "supported yet")
+        start = start_site(env, self)
+        near = env.step_targets(dirn, self)
+        target, effect = _between_parts(
+            self, env, lambda c: _is_player_fn(c, c.between, False), _remove_at("between"))
+        then = _then(env, self)
+        nsites = len(near)
+
+        def is_target(c, site):
+            c.between = site
+            return target(c)
+
+        def enclose(c):
+            frm = start(c)
+            whats = c.s.what
+            if not 0 <= frm < nsites or whats[frm] <= 0:
+                return []
+            saved = (c.to, c.between)
+            around = []
+            for site in near[frm]:
+                if site not in around and is_target(c, site):
+                    around.append(site)
+            checked = set()
+            out = []
+            for first in around:
+                if first in checked:
+                    continue
+                group, seen = [first], {first}
+                i = 0
+                while i < len(group):       # Ludii grows the group in this order
+                    for nxt in near[group[i]]:
+                        if nxt not in seen and is_target(c, nxt):
+                            seen.add(nxt)
+                            group.append(nxt)
+                    i += 1
+                checked |= seen
+                if any(whats[lib] == 0 for site in group for lib in near[site]):
+                    continue
+                for site in group:
+                    c.between = site
+                    out.extend(effect(c))
+            c.to, c.between = saved
+            return add_then(out, then)
+        return enclose
+
+
+@ludeme("push")
+class Push(Moves):
+    """`(push [(from <site>)] <direction> [(then ...)])`: as Ludii's Push, the piece at the
+    site and the run of pieces after it along each radial in the direction move one step
+    on: the piece at the end of a full radial falls off the board. Pieces are put back
+    as new ones of the same kind (their state and value are not kept, as in Ludii), and
+    each of the resulting moves carries the consequents. Example:
+    `(then (push (from (last To)) E))`."""
+    concepts = ("PushEffect",)
+
+    params = (P("from_", "FromSpec", opt=True), P("dirn", DirWord),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        start = start_site(env, self)
+        radials = env.board.radials.get(self.dirn)
+        if radials is None:
+            raise self.fail(f"the direction {self.dirn} is not supported on this board")
+        table = tuple(tuple(r.sites for r in per_site) for per_site in radials)
+        owners = [comp.owner for comp in env.components]
+        then = _then(env, self)
+        nsites = len(table)
+
+        def add(site, what):
+            # Ludii's add of nothing (an empty site pushed on) leaves the site as it is.
+            return Move(-1, -1, 0, [(A_ADD, site, what, owners[what], 1)] if what > 0 else [])
+
+        def push(c):
+            frm = start(c)
+            if not 0 <= frm < nsites:
+                return []
+            whats = c.s.what
+            out = []
+            for sites in table[frm]:
+                current = whats[sites[0]]
+                out.append(Move(-1, -1, 0, [(A_REMOVE, frm)]))
+                for to in sites[1:]:
+                    what = whats[to]
+                    if what == 0:
+                        out.append(add(to, current))
+                        break
+                    out.append(Move(-1, -1, 0, [(A_REMOVE, to)]))
+                    out.append(add(to, current))
+                    current = what
+            return add_then(out, then)
+        return push

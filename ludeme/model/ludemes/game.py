@@ -1,0 +1,298 @@
+"""The game's frame: game, players, equipment items, rules, start rules, phases, end rules.
+
+These are assembled by `ludeme.model.build`; end rules compile to closures
+`c -> list[Result | None]`.
+"""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ludeme.engine.state import Result
+from .base import Bool, DirWord, EndRule, Enum, IntFn, Item, LitBool, LitInt, LitStr, Moves, GraphFn, Other, P, Region, RoleType, SiteType, ludeme
+
+
+@ludeme("game")
+class Game(Other):
+    """`(game "Name" (players ...) (equipment {...}) (rules ...))`."""
+
+    params = (P("name", LitStr), P("players", "Players", opt=True),
+              P("equipment", "Equipment", opt=True), P("rules", "Rules"))
+
+
+@ludeme("players")
+class Players(Other):
+    """`(players 2)` or `(players {(player N) (player S)})`."""
+
+    params = (P("count", LitInt, opt=True), P("players", "Player", opt=True, many=True))
+
+    def validate(self):
+        if self.count is None and not self.players:
+            raise self.fail("(players N) needs a number of players")
+        n = self.count if self.count is not None else len(self.players)
+        if not 1 <= n <= 16:
+            raise self.fail(f"a game has 1 to 16 players, not {n}")
+
+    @property
+    def n(self) -> int:
+        return self.count if self.count is not None else len(self.players)
+
+
+@ludeme("player")
+class Player(Other):
+    """`(player N)`: a player facing a direction."""
+    concepts = ("PlayersWithDirections if dirn",)
+
+    params = (P("dirn", DirWord, opt=True), P("name", LitStr, opt=True))
+
+
+@ludeme("equipment")
+class Equipment(Other):
+    """`(equipment {items})`."""
+
+    params = (P("items", Item, many=True),)
+
+
+@ludeme("piece")
+class Piece(Item):
+    """`(piece "Name" [Each|P1|...] [dirn] [moves])`: without a role, one piece per player
+    (Ludii's default role is Each)."""
+    concepts = ("Piece", "ForEachPiece if generator", "ControlFlowStatement if generator", "MarkerComponent if name == Marker", "DiscComponent if name == Disc", "PawnComponent if name == Pawn", "KingComponent if name == King|King_noCross|king|king_nocross", "QueenComponent if name == Queen", "KnightComponent if name == Knight", "RookComponent if name == Rook", "BishopComponent if name == Bishop|Bishop_noCross|bishop|bishop_nocross", "BallComponent if name == Ball")
+
+    params = (P("name", LitStr), P("role", RoleType, opt=True, default="Each"),
+              P("dirn", DirWord, opt=True), P("flips", "Flips", opt=True),
+              P("generator", Moves, opt=True),
+              P("maxState", LitInt, opt=True, named=True),
+              P("maxCount", LitInt, opt=True, named=True),
+              P("maxValue", LitInt, opt=True, named=True))
+
+
+@ludeme("hand")
+class Hand(Item):
+    """`(hand Each|P1 [size:N])`: an off-board container per player."""
+    concepts = ("Hand",)
+
+    params = (P("role", RoleType), P("size", LitInt, opt=True, named=True, default=1))
+
+
+@ludeme("regions")
+class Regions(Item):
+    """`(regions ["Name"] [P1] (sites ...) | {sites})`: a named region, maybe per player."""
+    concepts = ("Region",)
+
+    params = (P("name", LitStr, opt=True), P("role", RoleType, opt=True),
+              P("region", (Region,), opt=True, many=True))
+
+
+@ludeme("rules")
+class Rules(Other):
+    """`(rules [(meta ...)] [(start ...)] [(play ...)] [phases:{...}] (end ...))`."""
+
+    params = (P("meta", "Meta", opt=True), P("start", "Start", opt=True),
+              P("play", "Play", opt=True), P("phases", "Phase", opt=True, named=True, many=True),
+              P("end", "End", opt=True))
+
+
+@ludeme("meta")
+class Meta(Other):
+    """`(meta (swap))`, `(meta (passEnd NoEnd))` and other meta rules."""
+    concepts = ("Meta",)
+
+    params = (P("rules", Other, many=True),)
+
+
+@ludeme("passEnd")
+class PassEnd(Other):
+    """`(passEnd NoEnd)`: a round of passes does not end the game (Ludii: NotAllPass)."""
+
+    params = (P("kind", Enum("PassEndType", "NoEnd Draw")),)
+
+
+@ludeme("swap")
+class Swap(Other):
+    """`(swap)`: the second player may swap sides on their first move."""
+    concepts = ("SwapOption", "SwapPlayersDecision")
+
+    params = ()
+
+
+@ludeme("start")
+class Start(Other):
+    """`(start (place ...))` or `(start {(place ...) (set Team ...) ...})`."""
+    concepts = ("Start",)
+
+    params = (P("rules", Other, many=True),)
+
+
+@ludeme("set", "Team")
+class SetTeam(Other):
+    """`(set Team <n> {P1 P3})`: players of a team (a start rule)."""
+    concepts = ("Team",)
+
+    params = (P("team", LitInt), P("roles", RoleType, many=True))
+
+
+@ludeme("place")
+class Place(Other):
+    """`(place "Item" ["Container"] [<siteType>] site|region|"Hand" [count:N] [state:N])`;
+    the site type, when given, is the board's own."""
+    concepts = ("PiecesPlacedOutsideBoard if container", "PiecesPlacedOutsideBoard if where is handSite", "PiecesPlacedOnBoard if not container and not where is handSite", "PieceCount if not count == 1", "SiteState if state", "PieceValue if value")
+
+    params = (P("item", LitStr), P("container", LitStr, opt=True), P("type", SiteType, opt=True),
+              P("where", (Region, IntFn), opt=True),
+              P("coord", LitStr, opt=True, named=True),
+              P("count", LitInt, opt=True, named=True, default=1),
+              P("counts", LitInt, opt=True, named=True, many=True),
+              P("state", LitInt, opt=True, named=True),
+              P("value", LitInt, opt=True, named=True))
+
+
+@ludeme("play")
+class Play(Other):
+    """`(play <moves>)`."""
+
+    params = (P("moves", Moves),)
+
+
+@ludeme("phase")
+class Phase(Other):
+    """`(phase "Name" [role] (play ...) [(end ...)] [(nextPhase ...)|{...}])`.
+
+    Declares no concept itself: as in Ludii's `Game.computeBooleanConcepts`, the
+    Phase concept belongs to games with more than one phase (`frame_concepts`)."""
+
+    params = (P("name", LitStr), P("role", RoleType, opt=True), P("play", "Play"),
+              P("end", "End", opt=True), P("next", "NextPhase", opt=True, many=True))
+
+
+@ludeme("nextPhase")
+class NextPhase(Other):
+    """`(nextPhase [role] [condition] ["Phase"])`."""
+
+    params = (P("role", RoleType, opt=True, default="Shared"), P("cond", Bool, opt=True),
+              P("phase", LitStr, opt=True))
+
+
+@ludeme("end")
+class End(Other):
+    """`(end <rule>)` or `(end {rules})`."""
+
+    params = (P("rules", EndRule, many=True),)
+
+
+@ludeme("result")
+class ResultL(Other):
+    """`(result <role> Win|Loss|Draw|Tie)`."""
+    concepts = ("Draw if kind == Draw",)
+
+    params = (P("role", RoleType), P("kind", Enum("ResultType", "Win Loss Draw Tie Abandon")))
+
+    def compile(self, env):
+        kind = self.kind_
+        if self.role == "All":
+            res = Result(0, kind)
+            return lambda c: res
+        if "Team" in self.role:
+            if not env.teams:
+                raise self.fail(f"{self.role} needs teams: (set Team ...) in the start rules")
+            team = env.team_id(self.role, self)
+            return lambda c: Result(team(c), kind, team=True)
+        who = env.role_id(self.role, self)
+        return lambda c: Result(who(c), kind)
+
+
+@ludeme("if")
+class EndIf(EndRule):
+    """`(if <condition> [<if> | {<if> ...}] [(result ...)])`: when the condition holds, the
+    first inner rule that gives a result, else the result (Ludii's end If).
+    Example: `(if (is Triggered "End" Mover) (if (no Moves Next) (result Next Loss))
+    (result Mover Win))`."""
+    concepts = ("@end cond result",)
+
+    params = (P("cond", Bool), P("rules", EndRule, opt=True, many=True),
+              P("result", "ResultL", opt=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        res = env.compile(self.result) if self.result is not None else None
+        if not self.rules:
+            if res is None:
+                raise self.fail("(if ...) as an end rule needs a result or inner rules")
+            return lambda c: [res(c)] if cond(c) else ()
+        inner = [env.compile(r) for r in self.rules]
+
+        def eval_if(c):
+            if not cond(c):
+                return ()
+            for r in inner:
+                got = r(c)
+                if got:
+                    return got
+            return [res(c)] if res is not None else ()
+        return eval_if
+
+
+@ludeme("forEach", "NonMover")
+class EndForEachNonMover(EndRule):
+    """`(forEach NonMover if:<cond> (result Player ...))`: each other player in turn."""
+    concepts = ("@end if result",)
+
+    params = (P("if", Bool, named=True, opt=True), P("result", "ResultL"))
+
+    def compile(self, env):
+        return _end_for_each(env, self, lambda c, p: p != c.s.mover)
+
+
+@ludeme("forEach", "Player")
+class EndForEachPlayer(EndRule):
+    """`(forEach Player if:<cond> (result Player ...))`."""
+    concepts = ("@end if result",)
+
+    params = (P("if", Bool, named=True, opt=True), P("result", "ResultL"))
+
+    def compile(self, env):
+        return _end_for_each(env, self, lambda c, p: True)
+
+
+def _end_for_each(env, lud, include):
+    cond = env.compile(lud.if_) if lud.if_ is not None else (lambda c: True)
+    res = env.compile(lud.result)
+    n = env.num_players
+
+    def each(c):
+        out = []
+        saved = c.player
+        for p in range(1, n + 1):
+            if not include(c, p):
+                continue
+            c.player = p
+            if cond(c):
+                out.append(res(c))
+        c.player = saved
+        return out
+    return each
+
+
+__all__ = ["IntFn"]
+
+
+@ludeme("map")
+class MapL(Item):
+    """`(map ["Name"] {(pair k v) ...})`: a fixed table from keys to values."""
+
+    params = (P("name", LitStr, opt=True), P("pairs", "Pair", many=True))
+
+
+# Named board sites a map can give (Ludii's LandmarkType).
+LandmarkType = Enum("LandmarkType", "CentreSite LeftSite RightSite Topsite BottomSite FirstSite "
+                    "LastSite")
+
+
+@ludeme("pair")
+class Pair(Other):
+    """`(pair <key> <value>)`: keys are integers, roles, site labels ("B1") or integer
+    functions read before play ((coord "F2")); values also piece names and landmarks."""
+
+    params = (P("key", (LitInt, RoleType, LitStr, IntFn)),
+              P("value", (LitInt, RoleType, LitStr, LandmarkType, IntFn)))

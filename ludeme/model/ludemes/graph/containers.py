@@ -1,0 +1,226 @@
+"""Board containers: `(board <graph> [tracks] use:...)`, `(surakartaBoard <graph>)`, and
+`build_board`.
+
+The containers are typed ludemes of the equipment (`BoardContainer` below
+and its subclasses here and in `mancala`); `build_board(players)` runs Ludii's
+pipeline: the graph function makes a planar graph for the default site type,
+`measure` finds its regions and coordinates, and the `Board` computes steps,
+radials and tables from it.
+"""
+
+from __future__ import annotations
+
+from ludeme.errors import LudemeError
+from ludeme.model.ludemes.base import REGISTRY, Enum, GraphFn, Item, LitBool, P, SiteType, ludeme
+from ludeme.model.ludemes.builder import Builder
+from ludeme.language.syntax import Array, Call, Node
+from .base import INT, size
+from ludeme.boards.board import Board
+from ludeme.boards.geometry import CELL, VERTEX
+from ludeme.boards.measure import measure
+
+# Every ludeme here declares its concepts.
+CONCEPTS_REVIEWED = True
+
+
+@ludeme("board")
+class BoardContainer(Item):
+    """The board: a shape (a graph function, `ludeme.boards`) played on its cells (the
+    default), vertices or edges (`use:`), with its tracks; other containers
+    (`mancalaBoard`, `surakartaBoard`) subclass this.
+
+    Example: `(board (square 3) use:Vertex)` is 9 points."""
+    concepts = ("Board",)
+
+    params = (P("shape", GraphFn), P("tracks", "Track", opt=True, many=True),
+              P("use", SiteType, opt=True, named=True, default="Cell"),
+              P("largeStack", LitBool, opt=True, named=True, default=False))
+
+    def build_board(self, players: int):
+        """The board, numbered as Ludii numbers it (`ludeme.boards.Board`)."""
+        return board_on_graph(self.shape, self.use, players, self.tracks)
+
+
+@ludeme("boardless")
+class Boardless(BoardContainer):
+    """A table with no drawn board: Ludii plays it on a large board of cells of one
+    tiling, a 41 x 41 square, a hexagon of side 21 or a triangle of side 41 unless a
+    size is given, and `(sites Playable)` is the empty cells next to a piece.
+
+    Example: `(boardless Hexagonal 3)` is the 19 cells of `(board (hex 3))`;
+    `(boardless Square)` has 1681 cells.
+    """
+
+    concepts = ("Board", "Boardless")
+
+    params = (P("tiling", Enum("TilingBoardlessType", "Square Hexagonal Triangle")),
+              P("dimension", INT, opt=True),
+              P("largeStack", LitBool, opt=True, named=True, default=False))
+
+    SIZES = {"Square": 41, "Hexagonal": 21, "Triangle": 41}     # Ludii's SIZE_*BOARDLESS
+
+    def build_board(self, players: int) -> Board:
+        from .generators import hexagon_on_hex, rectangle_on_square, triangle_on_tri
+        n = size(self, "dimension", 1)
+        n = self.SIZES[self.tiling] if n is None else n
+        if self.tiling == "Square":
+            g = rectangle_on_square(n, n, None, CELL)
+        elif self.tiling == "Hexagonal":
+            g = hexagon_on_hex(n)
+            g.basis, g.shape = "Hexagonal", "Hexagon"
+        else:
+            g = triangle_on_tri(n, CELL)
+        perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
+        board = Board(g, CELL, players=players, perimeters=perimeters)
+        board.boardless = True
+        return board
+
+def board_on_graph(graph: GraphFn, site_type: str, players: int, tracks=()) -> Board:
+    """The board of `graph` played on `site_type`, with its tracks built on it."""
+    from .tracks import add_tracks
+    g = graph.build(site_type)
+    perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
+    board = Board(g, site_type, players=players, perimeters=perimeters)
+    add_tracks(board, tracks)
+    return board
+
+
+@ludeme("surakartaBoard")
+class SurakartaBoard(BoardContainer):
+    """A board played on vertices with Surakarta's circuits as tracks.
+
+    Example: `(surakartaBoard (square 6))` has 36 points and two loops, each
+    as a forward and a backward track ("Track1F", "Track1B", ...);
+    `(surakartaBoard (tri 4))` is the triangular version.
+    """
+
+    concepts = ("Board", "Track", "TrackLoop")     # its tracks are the corner loops
+
+    params = (P("shape", GraphFn), P("loops", INT, opt=True, named=True),
+              P("from", INT, opt=True, named=True),
+              P("largeStack", LitBool, opt=True, named=True, default=False))
+
+    def build_board(self, players: int) -> Board:
+        board = board_on_graph(self.shape, VERTEX, players)
+        rows, cols = len(board.rows), len(board.columns)
+        basis = board.planar.basis
+        loops, start = size(self, "loops"), size(self, "from_")
+        start = 1 if start is None else start
+        if basis == "Square":
+            loops = (min(rows - 1, cols - 1) - 1) // 2 if loops is None else loops
+            runs = [square_loop(rows, cols, start + i) for i in range(loops)]
+        elif basis == "Triangular":
+            loops = (rows - 1) // 2 if loops is None else loops
+            runs = [triangular_loop(rows, start + i) for i in range(loops)]
+        else:
+            raise self.fail("(surakartaBoard ...) is supported on square and triangular grids "
+                            "only")
+        from .tracks import TrackSpec, build_track
+        board.track_info = []
+        for i, track in enumerate(runs):
+            loop = start + i
+            for name, sites in ((f"Track{loop}F", circuit(track)),
+                                (f"Track{loop}B", circuit(track[::-1]))):
+                board.tracks[name] = sites
+                # looped and directed, as Ludii builds them
+                board.track_info.append(build_track(TrackSpec(name, sites, True, 0, True,
+                                                              self.node), board))
+        return board
+
+
+def square_loop(rows: int, cols: int, loop: int) -> list[int]:
+    """One loop of a square Surakarta board as four straight runs; run ends are negated."""
+    track: list[int] = []
+
+    def run(sites):
+        n = len(sites)
+        track.extend(-s if k in (0, n - 1) else s for k, s in enumerate(sites))
+    run([loop * cols + c for c in range(cols)])
+    run([cols - 1 - loop + r * cols for r in range(rows)])
+    run([rows * cols - 1 - loop * cols - c for c in range(cols)])
+    run([rows * cols - cols + loop - r * cols for r in range(rows)])
+    return track
+
+
+def triangular_loop(rows: int, loop: int) -> list[int]:
+    """One loop of a triangular Surakarta board as three straight runs; run ends are negated."""
+    length = rows - loop
+    track: list[int] = []
+
+    def run(sites):
+        track.extend(-s if k == 0 or k >= length - 1 else s for k, s in enumerate(sites))
+    v, dec = 0, rows
+    for _ in range(loop):
+        v += dec
+        dec -= 1
+    sites = []
+    for _ in range(length):
+        sites.append(v)
+        v += 1
+    run(sites)
+    v, dec, sites = rows - 1 - loop, rows - 1, []
+    for _ in range(length):
+        sites.append(v)
+        v += dec
+        dec -= 1
+    run(sites)
+    dec += 3
+    sites = []
+    for _ in range(length):
+        sites.append(v)
+        v -= dec
+        dec += 1
+    run(sites)
+    return track
+
+
+def circuit(track: list[int]) -> tuple[int, ...]:
+    """Sites of a loop in order; where two runs meet (an arc), the site is passed twice."""
+    out = []
+    for n, a in enumerate(track):
+        out.append(abs(a))
+        if a < 0 and track[(n + 1) % len(track)] < 0:
+            out.append(abs(a))
+    return tuple(out)
+
+
+def build_board(board_call: Node, players: int = 2) -> Board:
+    """Build the board described by a `(board ...)` (or another container's) call.
+
+    Raises LudemeError, with the position of the offending argument, for an
+    unknown or unsupported ludeme, a malformed argument, or an argument that
+    building the board does not use.
+    """
+    from ludeme.model.ludemes import load_all
+    load_all()
+    builder = Builder()
+    container = builder.build(board_call, BoardContainer, "game/equipment")
+    board = container.build_board(players)
+    builder.check_all_read(board.site_type)
+    return board
+
+
+def equipment_items(equipment: Call) -> list[Node]:
+    """The items of `(equipment {...})`, arrays flattened."""
+    items: list[Node] = []
+    for a in equipment.args:
+        items.extend(a.items if isinstance(a, Array) else [a])
+    return items
+
+
+def is_container(name: str) -> bool:
+    """Whether `name` is a board container's keyword (or looks like one Ludii has)."""
+    return any(issubclass(c, BoardContainer) for c in REGISTRY.get(name, ())) \
+        or name.endswith("Board")
+
+
+def find_board_call(game: Call) -> Call:
+    """The board container inside `(equipment {...})` of an expanded game."""
+    equipment = next((a for a in game.args if isinstance(a, Call) and a.name == "equipment"), None)
+    if equipment is None:
+        raise LudemeError("the game has no (equipment ...)", game.pos, path="game", via=game.via)
+    for it in equipment_items(equipment):
+        if isinstance(it, Call) and is_container(it.name):
+            return it
+    raise LudemeError("no board in (equipment ...)", equipment.pos, path="game/equipment",
+                      via=equipment.via)

@@ -1,0 +1,568 @@
+"""Integer functions: each compiles to `c -> int`."""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, context_variable as _var, ludeme
+
+UNDEFINED = -1
+
+
+
+
+From = _var("from", "From", "from_", "`(from)`: the site a move starts from.")
+To = _var("to", "To", "to", "`(to)`: the site a move goes to.")
+Site = _var("site", "Site", "site", "`(site)`: the site being iterated over.")
+PlayerVar = _var("player", "PlayerVar", "player", "`(player)`: the player being iterated over.")
+ValueVar = _var("value", "ValueVar", "value", "`(value)`: the value being iterated over "
+               "(by (forEach Value ...), or the seeds left to sow in (sow ...)).")
+
+
+@ludeme("mover")
+class MoverId(IntFn):
+    """`(mover)`: the player to move."""
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: c.s.mover
+
+
+@ludeme("next")
+class NextId(IntFn):
+    """`(next)`: the next player."""
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: c.s.next
+
+
+@ludeme("prev")
+class PrevId(IntFn):
+    """`(prev)`: the previous mover."""
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: c.s.prev
+
+
+@ludeme("last", "From")
+class LastFrom(IntFn):
+    """`(last From)`: where the last decision started; with `afterConsequence:True`, the
+    origin of the last of its actions and consequences that has a destination."""
+
+    params = (P("afterConsequence", LitBool, opt=True, named=True),)
+
+    def compile(self, env):
+        if self.afterConsequence:
+            env.reads_after = True
+            return lambda c: c.s.last_from_after
+        return lambda c: c.s.last_from
+
+
+@ludeme("last", "To")
+class LastTo(IntFn):
+    """`(last To)`: where the last decision went; with `afterConsequence:True`, where the
+    last of its actions and consequences went (a piece dropped after being placed)."""
+
+    params = (P("afterConsequence", LitBool, opt=True, named=True, default=False),)
+
+    def compile(self, env):
+        if self.afterConsequence:
+            env.reads_after = True
+            return lambda c: c.s.last_to_after
+        return lambda c: c.s.last_to
+
+
+def _read_at(array: str):
+    """A closure builder: the value of the state's `array` at the site `at:` (0 if none, and
+    0 off the board, as Ludii reads a site past the last one)."""
+    def compile(self, env):
+        at = env.compile(self.at)
+        if getattr(self, "level", None) is not None:
+            # A level of the stack (Ludii's `level:`): 0 where there is none.
+            from .stacks import read_level
+            field = {"what": 0, "who": 1}.get(array)
+            if field is None:
+                raise self.fail("level: is not supported here")
+            env.stacking = True
+            from .stacks import Level
+            if env.is_move_variable(self.at, "to") and type(self.level) is Level:
+                # (what at:(to) level:(level)), as (count Stack ... if:) reads each level
+                return lambda c: c.s.level_data(c.to, c.level)[field] if c.to >= 0 else 0
+            return read_level(field, at, env.compile(self.level))
+        # A site type other than the board's reads, on the board, a layer that pieces never
+        # reach here (Ludii's cells of a board played on vertices): 0 below `first`; a hand's
+        # site reads the same whatever the type.
+        kind = getattr(self, "type", None) or ("Cell" if self.kind == "Cell" else None)
+        first = env.num_board_sites if kind not in (None, env.board.site_type) else 0
+
+        # One closure per array, each reading its list by name (no getattr per read); a site
+        # past the last one reads 0.
+        if array == "who":
+            def read(c):
+                s = at(c)
+                try:
+                    return c.s.who[s] if s >= first else 0
+                except IndexError:
+                    return 0
+        elif array == "what":
+            def read(c):
+                s = at(c)
+                try:
+                    return c.s.what[s] if s >= first else 0
+                except IndexError:
+                    return 0
+        else:
+            def read(c):
+                s = at(c)
+                try:
+                    return c.s.count[s] if s >= first else 0
+                except IndexError:
+                    return 0
+        return read
+    return compile
+
+
+_AT_PARAMS = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
+              P("level", IntFn, opt=True, named=True))
+
+
+@ludeme("who")
+class Who(IntFn):
+    """`(who at:<site>)`: the owner of the piece at a site (0 if empty)."""
+
+    params = _AT_PARAMS
+    compile = _read_at("who")
+
+
+@ludeme("what")
+class What(IntFn):
+    """`(what at:<site>)`: the kind (component index) of the piece at a site."""
+
+    params = _AT_PARAMS
+    compile = _read_at("what")
+
+
+@ludeme("id")
+class Id(IntFn):
+    """`(id "Name" [role])` a component index, or `(id <role>)` a player id."""
+
+    params = (P("name", LitStr, opt=True), P("role", RoleType, opt=True))
+
+    def compile(self, env):
+        if self.name is not None:
+            return env.component_fn(self.name, self.role, self)
+        return env.role_id(self.role or "Mover", self)
+
+
+@ludeme("ahead")
+class Ahead(IntFn):
+    """`(ahead <site> [steps:N] <direction>)`: the site N steps away (the site itself if none)."""
+
+    params = (P("type", SiteType, opt=True), P("site", IntFn), P("steps", IntFn, opt=True,
+                                                                  named=True),
+              P("dirn", (DirWord, "Directions"), opt=True))
+
+    def compile(self, env):
+        site = env.compile(self.site)
+        steps = env.compile(self.steps) if self.steps is not None else (lambda c: 1)
+        if self.dirn in ("SameDirection", "OppositeDirection"):
+            return _ahead_along_move(env, site, steps, self.dirn == "OppositeDirection")
+        dirn = self.dirn or "Forward"       # Ludii's default: the piece's forward
+        if not env.is_static_direction(dirn) or dirn in ("CW", "CCW", "In", "Out", "Rotational"):
+            # Relative directions, and the circular ones (which have radials, not one
+            # step table): the first radial of the direction, as Ludii's Ahead walks.
+            return _ahead_relative(env, site, steps, env.direction_keys(dirn, self))
+        tables = env.step_tables(dirn, self)
+        tab = tables[0] if tables else None
+        nsites = env.num_board_sites
+        if tab is not None and (self.steps is None or getattr(self.steps, "value", None) == 1):
+            # The common case, one step: a single lookup of the board site one step away
+            # (the site itself where there is none).
+            step = {s: t if t >= 0 else s for s, t in enumerate(tab[:nsites])}.get
+            return _ahead_one(step, site, site_source(self.site))
+
+        def ahead(c):
+            s = site(c)
+            if tab is None or s < 0 or s >= nsites:
+                return s
+            cur = s
+            for _ in range(steps(c)):
+                nxt = tab[cur]
+                if nxt < 0:
+                    return s
+                cur = nxt
+            return cur
+        return ahead
+
+
+def _ahead_one(step, site, source: str | None):
+    """(ahead <site> <direction>) one step along a static direction: `step(s, s)`, the site
+    one step from s, s itself where there is none (a hand's site, an undefined one). The
+    usual sites are read in place (`site_source`), without a call."""
+    if source == "last_to":
+        return lambda c: step(s := c.s.last_to, s)
+    if source == "last_from":
+        return lambda c: step(s := c.s.last_from, s)
+    if source == "from":
+        return lambda c: step(s := c.from_, s)
+    if source == "to":
+        return lambda c: step(s := c.to, s)
+    return lambda c: step(s := site(c), s)
+
+
+def site_source(lud) -> str | None:
+    """Where a site ludeme reads its value when it is one of the usual plain reads: "from",
+    "to" (the context's iteration variables), "last_to", "last_from" (the state's last
+    decision); None for anything else. Hot closures read those in place instead of calling
+    them."""
+    t = type(lud)
+    if t is From:
+        return "from"
+    if t is To:
+        return "to"
+    if t is LastTo and not lud.afterConsequence:
+        return "last_to"
+    if t is LastFrom and not lud.afterConsequence:
+        return "last_from"
+    return None
+
+
+def _ahead_relative(env, site, steps, keys):
+    """Ludii's Ahead with a direction relative to the piece at the site: the first of
+    its directions, -1 when there is none (an empty site); the site itself when that
+    direction's radial is too short."""
+    radials = env.board.radials
+    nsites = env.num_board_sites
+
+    def ahead(c):
+        s = site(c)
+        if not 0 <= s < nsites:
+            return -1 if s < 0 else s
+        dirs = keys(c, s)
+        if not dirs:
+            return -1
+        n = steps(c)
+        table = radials.get(dirs[0])
+        line = table[s][0].sites if table is not None and table[s] else ()
+        return line[n] if len(line) >= n + 1 else s
+    return ahead
+
+
+def _ahead_along_move(env, site, steps, opposite: bool):
+    """Ludii's Ahead with SameDirection (OppositeDirection): the direction of the step from
+    (from) to (to) (from (to) to (from)), the first of the board's directions that has it;
+    the site itself when there is none or the radial is too short."""
+    board = env.board
+    dirs = board.directions
+    targets = board.trajectories.targets
+    radials = board.radials
+    nsites = env.num_board_sites
+
+    def ahead(c):
+        s = site(c)
+        a, b = (c.to, c.from_) if opposite else (c.from_, c.to)
+        if not (0 <= s < nsites and 0 <= a < nsites):
+            return s if s >= 0 else -1
+        d = next((d for d in dirs if b in targets(a, d)), None)
+        if d is None:
+            return s
+        rs = radials[d][s] if d in radials else ()
+        k = steps(c)
+        if not rs or len(rs[0].sites) < k + 1:
+            return s
+        return rs[0].sites[k]
+    return ahead
+
+
+@ludeme("handSite")
+class HandSite(IntFn):
+    """`(handSite <player> [index])`: a site of a player's hand, in Ludii's global numbering."""
+
+    params = (P("player", IntFn), P("index", IntFn, opt=True))
+
+    def compile(self, env):
+        player = env.compile(self.player)
+        index = env.compile(self.index) if self.index is not None else (lambda c: 0)
+        hand_from = env.hand_offsets()
+
+        def hand_site(c):
+            start = hand_from.get(player(c))
+            return start + index(c) if start is not None else UNDEFINED
+        return hand_site
+
+
+@ludeme("score")
+class Score(IntFn):
+    """`(score <player>)`."""
+    concepts = ("Scoring",)
+
+    params = (P("player", IntFn),)
+
+    def compile(self, env):
+        p = env.compile(self.player)
+        return lambda c: c.s.scores[p(c)]
+
+
+@ludeme("count", "Pieces")
+class CountPieces(IntFn):
+    """`(count Pieces <role> ["Name"] [in:<region>])`: pieces of a player in all containers."""
+
+    params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="All"),
+              P("who", IntFn, opt=True), P("name", LitStr, opt=True),
+              P("in", Region, opt=True, named=True))
+
+    def compile(self, env):
+        players = env.role_players(self.role, self) if self.who is None else None
+        if self.who is None and self.role == "All":
+            # Ludii's getIdPlayers: All also covers neutral (0) and shared (n + 1) pieces.
+            everything = frozenset(range(0, env.num_players + 2))
+            players = lambda c: everything  # noqa: E731
+        who_fn = env.compile(self.who) if self.who is not None else None
+        where = env.compile(self.in_) if self.in_ is not None else None
+        name = self.name
+        names = {comp.index for comp in env.components[1:] if name and name in comp.name}
+
+        # Every owner (0 to n + 1) with no name: every site counts, whoever holds it.
+        anyone = who_fn is None and self.role == "All" and not name
+
+        def stacked(s, ids, sites):
+            # Every level of a stack is a piece (Ludii counts the levels of stacks).
+            total = 0
+            for site in sites:
+                if site >= 0 and s.what[site]:
+                    total += sum(1 for lv in s.stack(site) if lv[1] in ids
+                                 and (not name or lv[0] in names))
+            return total
+
+        one = who_fn or (env.roles.single_fn(self.role, self) if self.who is None else None)
+        if not name and one is not None:
+            # The usual case, one player's pieces of any kind (everywhere, or in a region).
+            def count_player(c):
+                s = c.s
+                p = one(c)
+                who = s.who
+                sites = where(c) if where is not None else range(len(who))
+                if c.stacking:
+                    return stacked(s, {p}, sites)
+                count = s.count
+                total = 0
+                for site in sites:
+                    if who[site] == p:
+                        total += count[site]
+                return total
+            return count_player
+
+        def count_pieces(c):
+            s = c.s
+            ids = {who_fn(c)} if who_fn else players(c)
+            sites = where(c) if where is not None else range(len(s.who))
+            if c.stacking:
+                return stacked(s, ids, sites)
+            count = s.count
+            total = 0
+            if anyone:
+                if where is None:
+                    return sum(count)
+                for site in sites:
+                    total += count[site]
+                return total
+            who, what = s.who, s.what
+            for site in sites:
+                if who[site] in ids and (not name or what[site] in names):
+                    total += count[site]
+            return total
+        return count_pieces
+
+
+@ludeme("count", "Cell")
+class CountCell(IntFn):
+    """`(count Cell at:<site>)`: how many pieces stand on a site; `(count Cell in:<region>)`:
+    on the sites of the region together (Ludii's CountNumber; stack sizes when stacking)."""
+    concepts = ("Cell", "PieceCount")
+
+    params = (P("at", IntFn, opt=True, named=True), P("in", Region, opt=True, named=True))
+    _count_at = _read_at("count")
+
+    def compile(self, env):
+        if (self.at is None) == (self.in_ is None):
+            raise self.fail("(count Cell ...) takes at:<site> or in:<region>")
+        if self.at is not None:
+            return self._count_at(env)
+        region = env.compile(self.in_)
+
+        def count_in(c):
+            s = c.s
+            if c.stacking:
+                return sum(s.size_stack(x) for x in set(region(c)) if x >= 0)
+            count = s.count
+            return sum(count[x] for x in set(region(c)) if 0 <= x < len(count))
+        return count_in
+
+
+@ludeme("count")
+class CountAt(IntFn):
+    """`(count at:<site>)`: how many pieces stand on a site."""
+    concepts = ("PieceCount",)
+
+    params = _AT_PARAMS
+    compile = _read_at("count")
+
+
+@ludeme("count", "Sites")
+class CountSites(IntFn):
+    """`(count Sites in:<region>)`."""
+
+    params = (P("in", Region, named=True),)
+
+    def compile(self, env):
+        region = env.compile(self.in_)
+        if getattr(self.in_, "distinct", False):
+            return lambda c: len(region(c))
+        return lambda c: len(set(region(c)))
+
+
+def _arith(word, fn, doc):
+    class Arith(IntFn):
+        concepts = ({"+": "Addition", "-": "Subtraction", "*": "Multiplication", "/": "Division", "%": "Modulo"}[word],)
+        params = (P("a", IntFn), P("b", IntFn, opt=True))
+
+        def compile(self, env):
+            a = env.compile(self.a)
+            if self.b is None:
+                if word == "-":
+                    return lambda c: -a(c)
+                return a
+            b = env.compile(self.b)
+            return lambda c: fn(a(c), b(c))
+    Arith.__name__ = f"Arith{len(word)}{ord(word[0])}"
+    Arith.__doc__ = doc
+    return ludeme(word)(Arith)
+
+
+_arith("+", lambda x, y: x + y, "`(+ a b)`.")
+_arith("-", lambda x, y: x - y, "`(- a b)`.")
+_arith("*", lambda x, y: x * y, "`(* a b)`.")
+_arith("/", lambda x, y: int(x / y) if y else 0, "`(/ a b)`: integer division toward zero.")
+_arith("%", lambda x, y: x % y if y else 0, "`(% a b)`.")
+
+
+Between = _var("between", "Between", "between", "`(between)`: the site being hopped over.")
+
+
+def _site_attribute(attr: str):
+    """A closure builder: the board site's `attr` (row or column) of the site `of:`."""
+    def compile(self, env):
+        of = env.compile(self.of)
+        values = tuple(getattr(s, attr) for s in env.board.sites)
+        return lambda c: values[of(c)]
+    return compile
+
+
+_OF_PARAMS = (P("type", SiteType, opt=True), P("of", IntFn, named=True))
+
+
+@ludeme("row")
+class RowOf(IntFn):
+    """`(row of:<site>)`: the row of a board site."""
+
+    params = _OF_PARAMS
+    compile = _site_attribute("row")
+
+
+@ludeme("column")
+class ColumnOf(IntFn):
+    """`(column of:<site>)`: the column of a board site."""
+
+    params = _OF_PARAMS
+    compile = _site_attribute("col")
+
+
+@ludeme("count", "Groups")
+class CountGroups(IntFn):
+    """`(count Groups [dirs] [if:<cond>] [min:N])`: connected groups of sites satisfying the
+    condition (evaluated with `(to)` at each site), connected by steps in the directions
+    (Adjacent by default); groups smaller than `min` are not counted."""
+    concepts = ("Group", "AdjacentDirection if not dirn")
+
+    params = (P("type", SiteType, opt=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("if", "Bool", opt=True, named=True), P("min", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        cond = env.compile(self.if_) if self.if_ is not None else (lambda c: c.s.what[c.to] != 0)
+        neighbours = env.step_targets(self.dirn or "Adjacent", self)
+        min_fn = env.compile(self.min) if self.min is not None else (lambda c: 0)
+        n = env.num_board_sites
+
+        def count_groups(c):
+            saved = c.to
+            members = []
+            for s in range(n):
+                c.to = s
+                members.append(cond(c))
+            c.to = saved
+            seen = [False] * n
+            groups = 0
+            least = min_fn(c)
+            for s in range(n):
+                if not members[s] or seen[s]:
+                    continue
+                seen[s] = True
+                stack = [s]
+                size = 0
+                while stack:
+                    x = stack.pop()
+                    size += 1
+                    for y in neighbours[x]:
+                        if members[y] and not seen[y]:
+                            seen[y] = True
+                            stack.append(y)
+                if size >= least:
+                    groups += 1
+            return groups
+        return count_groups
+
+
+@ludeme("coord")
+class Coord(IntFn):
+    """`(coord row:R column:C)` or `(coord "A1")`: a board site by position or label."""
+
+    params = (P("type", SiteType, opt=True), P("label", LitStr, opt=True),
+              P("row", IntFn, opt=True, named=True), P("column", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        if self.label is not None:
+            site = env.site_of_label(self.label, self)
+            return lambda c: site
+        if self.row is None or self.column is None:
+            raise self.fail('(coord ...) needs a label or row: and column:')
+        row, col = env.compile(self.row), env.compile(self.column)
+        at = {(s.row, s.col): s.index for s in env.board.sites}
+        return lambda c: at.get((row(c), col(c)), -1)
+
+
+@ludeme("mapEntry")
+class MapEntry(IntFn):
+    """`(mapEntry ["Map"] <key>)`: the value a (map ...) gives the key (the key itself if none)."""
+
+    params = (P("name", LitStr, opt=True), P("key", IntFn))
+
+    def compile(self, env):
+        key = env.compile(self.key)
+        table = env.map_named(self.name, self)
+        return lambda c: table.get(key(c), key(c))
+
+
+@ludeme("player")
+class PlayerFn(IntFn):
+    """`(player <int>)`: a player given by number (as in `(sites (player 2))`)."""
+
+    params = (P("index", IntFn),)
+
+    def compile(self, env):
+        return env.compile(self.index)

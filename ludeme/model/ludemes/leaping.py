@@ -1,0 +1,141 @@
+"""Leaps by turtle walks (Ludii's Leap and the walks of SitesWalk)."""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ludeme.boards.trajectories import COMPASS
+from ludeme.engine.state import A_MOVE, Move
+from .base import ArrayOf, Enum, LitBool, Moves, P, ludeme
+from .moves import _side_effect, _then
+
+StepWord = Enum("StepType", "F L R")
+
+
+def walk_fn(env, lud, walks, rotations: bool):
+    """c, site -> the sites each walk ends on, as Ludii's SitesWalk: from every orthogonal
+    direction the board supports (only the first without rotations), F steps one site
+    forward (the last same-type step in that direction), R and L turn to the next
+    orthogonal direction clockwise or anticlockwise; a walk leaving the board ends nowhere."""
+    orth = env.board.relation_dirs("Orthogonal")
+    if not orth:
+        raise lud.fail("a walk needs a board with orthogonal directions")
+    starts = orth if rotations else orth[:1]
+    ring = len(COMPASS)
+    turn = {}
+    for d in orth:
+        for word, delta in (("R", 1), ("L", -1)):
+            i = (COMPASS.index(d) + delta) % ring
+            while COMPASS[i] not in orth:
+                i = (i + delta) % ring
+            turn[d, word] = COMPASS[i]
+    targets = env.board.trajectories.targets
+    nsites = env.num_board_sites
+
+    def ends(frm):
+        out = []
+        for start in starts:
+            for walk in walks:
+                loc, facing = frm, start
+                for word in walk:
+                    if word == "F":
+                        nxt = targets(loc, facing)
+                        loc = nxt[-1] if nxt else -1
+                        if loc < 0:
+                            break
+                    else:
+                        facing = turn[facing, word]
+                if loc >= 0:
+                    out.append(loc)
+        return tuple(out)
+    table = tuple(ends(s) for s in range(nsites))
+    return lambda c, frm: table[frm] if 0 <= frm < nsites else ()
+
+
+@ludeme("move", "Leap")
+class MoveLeap(Moves):
+    """`(move Leap [(from ...)] <walks> [forward:True] [rotations:False] (to if:<cond>
+    [(apply ...)]) [(then ...)])`: a move to each site a walk ends on where the condition
+    holds, as Ludii's Leap (the destination's effect applies first); with `forward:True`,
+    only to sites ahead of the piece's facing (rows and columns). Example, a knight:
+
+        (move Leap {{F F R F} {F F L F}} (to if:(not (is Friend (who at:(to))))
+            (apply (remove (to)))))
+    """
+    concepts = ("LeapDecision", "LeapDecisionToEmpty if to.if has IsEmpty",
+                "LeapDecisionToFriend if to.if has IsFriend",
+                "LeapDecisionToEnemy if to.if has IsEnemy",
+                "ReplacementCapture if to.apply has RemoveEffect")
+
+    params = (P("from_", "FromSpec", opt=True), P("walk", ArrayOf(StepWord), many=True),
+              P("forward", LitBool, opt=True, named=True, default=False),
+              P("rotations", LitBool, opt=True, named=True, default=True),
+              P("to", "ToSpec"), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if self.from_ is not None:
+            self.from_.refuse("level", "if_", why="Ludii's Leap reads only the start site")
+            if self.from_.type not in (None, env.board.site_type):
+                raise self.from_.fail("a leap on another site type is not supported yet")
+        self.to.refuse("site", "level", why="a leap's destinations are its walks' ends")
+        start = env.site_fn(self.from_)
+        ends = walk_fn(env, self, self.walk, self.rotations)
+        go = env.compile(self.to.if_) if self.to.if_ is not None else None
+        if go is None:
+            raise self.to.fail("(move Leap ...) needs (to if:<condition>)")
+        side = _side_effect(env, self.to)
+        then = _then(env, self)
+        ahead = _ahead_fn(env) if self.forward else None
+
+        def leap(c):
+            frm = start(c)
+            if frm < 0:
+                return []
+            out = []
+            saved = c.to
+            # Ludii's Leap leaves (from) as it is; one piece leaves the top of a stack.
+            lf = c.s.size_stack(frm) - 1 if c.stacking else 0
+            for to in ends(c, frm):
+                if ahead is not None and not ahead(c.s.what[frm], frm, to):
+                    continue
+                c.to = to
+                if go(c):
+                    acts = [(A_MOVE, frm, to)] if side is None else [*side(c), (A_MOVE, frm, to)]
+                    out.append(Move(frm, to, 0, acts, then, False, lf))
+            c.to = saved
+            return out
+        return leap
+
+
+# Ludii's Leap.checkForward: (row change sign, column change sign) a facing allows; the
+# other facings allow nothing.
+_AHEAD = {"N": (1, 0), "NE": (1, 1), "E": (0, 1), "SE": (-1, 1), "S": (-1, 0),
+          "SW": (-1, -1), "W": (0, -1), "NW": (1, -1)}
+
+
+def _ahead_fn(env):
+    """(what, from, to) -> whether `to` lies ahead of the piece's facing, as Ludii's Leap
+    with forward:True; a piece with no declared facing (or no piece) may leap anywhere."""
+    sites = env.board.sites
+    facing_of, declared = env.facing_of, env.facing_declared
+
+    def ahead(what, frm, to):
+        if not what or what not in declared:
+            return True
+        dr, dc = _AHEAD.get(facing_of[what], (None, None))
+        if dr is None:
+            return False
+        a, b = sites[frm], sites[to]
+        rows = dr == 0 or (b.row - a.row) * dr > 0
+        cols = dc == 0 or (b.col - a.col) * dc > 0
+        return rows and cols
+    return ahead
+
+
+@ludeme("leap")
+class LeapEffect(MoveLeap):
+    """`(leap [(from ...)] <walks> [forward:] [rotations:] (to if:... [(apply ...)])
+    [(then ...)])`: a leap as an effect (Ludii's Leap), e.g. the sites a knight's leap
+    reaches: `(sites To (leap (from (last To)) {{F F R F}} (to if:(is Empty (to)))))`."""
+    concepts = ("LeapEffect", "ReplacementCapture if to.apply has RemoveEffect")

@@ -1,0 +1,267 @@
+"""What a game remembers between moves: named variables, remembered values, pending values.
+
+`(set Var "Name" <int>)` / `(var "Name")` (-1 until set; without a name, Ludii's single
+temporary value), `(remember Value ["Name"] <int> [unique:])` (`(set RememberValue ...)`
+is the older spelling), `(forget Value ["Name"] <int>|All)`, `(values Remembered ["Name"])`,
+`(set Pending [<int>|<region>])`, `(is Pending)`, `(sites Pending)`; per-player values
+`(set Value <player> <int>)` / `(value Player <player>)`; a piece's `(state at:)` and
+`(set State at: <int>)`. Pending values last until the next move is applied.
+"""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ludeme.engine.state import A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A_SET_VAR, Move
+from ludeme.engine.stores import TOP
+from .base import Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
+from .moves import _then
+
+
+def _effect(actions_fn, then):
+    """A closure c -> [one move holding the actions], none when there are no actions."""
+    def effect(c):
+        acts = actions_fn(c)
+        return [Move(-1, -1, 0, acts, then)] if acts else []
+    return effect
+
+
+@ludeme("set", "Var")
+class SetVar(Moves):
+    """`(set Var ["Name"] [<int>])`: set a named variable (-1 when no value is given)."""
+    concepts = ("SetVar",)
+
+    params = (P("name", LitStr, opt=True), P("value", IntFn, opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        value = env.compile(self.value) if self.value is not None else (lambda c: -1)
+        name = self.name
+        return _effect(lambda c: [(A_SET_VAR, name, value(c))], _then(env, self))
+
+
+@ludeme("var")
+class Var(IntFn):
+    """`(var ["Name"])`: a variable's value, -1 until it is set."""
+    concepts = ()
+
+    params = (P("name", LitStr, opt=True),)
+
+    def compile(self, env):
+        key = ("var", self.name)
+        return lambda c: c.s.notes.get(key, -1)
+
+
+class _Remember(Moves):
+    params = (P("name", LitStr, opt=True), P("value", IntFn),
+              P("unique", Bool, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        value = env.compile(self.value)
+        unique = env.compile(self.unique) if self.unique is not None else (lambda c: False)
+        key, name = ("remembered", self.name), self.name
+
+        def actions(c):
+            v = value(c)
+            if unique(c) and v in c.s.notes.get(key, ()):
+                return []
+            return [(A_REMEMBER, name, v)]
+        return _effect(actions, _then(env, self))
+
+
+@ludeme("remember", "Value")
+class RememberValue(_Remember):
+    """`(remember Value ["Name"] <int> [unique:<cond>])`: add a value to the remembered ones
+    (once only with unique:True)."""
+    concepts = ("Variable", "RememberValues")
+
+
+@ludeme("set", "RememberValue")
+class SetRememberValue(_Remember):
+    """`(set RememberValue ["Name"] <int> [unique:<cond>])`: as (remember Value ...)."""
+    concepts = ("Variable", "RememberValues")
+
+
+@ludeme("forget", "Value")
+class ForgetValue(Moves):
+    """`(forget Value ["Name"] <int>|All)`: forget one remembered value, or all of them."""
+    concepts = ("Variable", "ForgetValues")
+
+    params = (P("name", LitStr, opt=True), P("all", Enum("ForgetValueAllType", "All"), opt=True),
+              P("value", IntFn, opt=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if (self.all is None) == (self.value is None):
+            raise self.fail("(forget Value ...) takes a value or All")
+        name = self.name
+        value = env.compile(self.value) if self.value is not None else (lambda c: None)
+        return _effect(lambda c: [(A_FORGET, name, value(c))], _then(env, self))
+
+
+@ludeme("values", "Remembered")
+class ValuesRemembered(Region):
+    """`(values Remembered ["Name"])`: the remembered values, as sites, in the order they
+    were remembered; a value remembered twice is there twice, as in Ludii (a
+    `(forEach Value ...)` over them iterates it twice)."""
+    concepts = ()
+
+    params = (P("name", LitStr, opt=True),)
+
+    def compile(self, env):
+        key = ("remembered", self.name)
+        return lambda c: c.s.notes.get(key, ())
+
+
+@ludeme("set", "Pending")
+class SetPending(Moves):
+    """`(set Pending [<int>|<region>])`: values (1 by default) pending until the next move."""
+    concepts = ("Variable", "SetPending")
+
+    params = (P("value", IntFn, opt=True), P("region", Region, opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if self.value is not None and self.region is not None:
+            raise self.fail("(set Pending ...) takes a value or a region, not both")
+        if self.region is not None:
+            region = env.compile(self.region)
+            acts = lambda c: [(A_PENDING, s) for s in region(c)]  # noqa: E731
+        else:
+            value = env.compile(self.value) if self.value is not None else (lambda c: -1)
+            acts = lambda c: [(A_PENDING, 1 if (v := value(c)) == -1 else v)]  # noqa: E731
+        return _effect(acts, _then(env, self))
+
+
+@ludeme("is", "Pending")
+class IsPending(Bool):
+    """`(is Pending)`: some value is pending."""
+    concepts = ()
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: bool(c.s.pending)
+
+
+@ludeme("sites", "Pending")
+class SitesPending(Region):
+    """`(sites Pending)`: the pending values, as sites."""
+    concepts = ()
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: tuple(sorted(c.s.pending))
+
+
+@ludeme("set", "RememberValue")
+class StartRememberValue(Other):
+    """`(set RememberValue ["Name"] <int>|<region> [unique:])` as a start rule: remember each
+    value (each site of a region) before the first move."""
+    concepts = ("Variable", "RememberValues")
+
+    params = (P("name", LitStr, opt=True), P("value", (IntFn, Region)),
+              P("unique", LitBool, opt=True, named=True, default=False))
+
+    def start_actions(self, env, ctx) -> list[list[tuple]]:
+        """One start move per value remembered."""
+        got = env.compile(self.value)(ctx)
+        values = [got] if isinstance(got, int) else list(got)
+        if self.unique:
+            values = list(dict.fromkeys(values))
+        return [[(A_REMEMBER, self.name, v)] for v in values]
+
+
+@ludeme("set", "Value")
+class SetPlayerValue(Moves):
+    """`(set Value <player> <int>)`: a player's value (undefined, -1, until set), read by
+    (value Player ..)."""
+    concepts = ("PlayerValue",)
+
+    params = (P("who", (RoleType, IntFn)), P("value", IntFn), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        who = _one_player(env, self)
+        value = env.compile(self.value)
+        return _effect(lambda c: [(A_SET_VAR, ("player", who(c)), value(c))], _then(env, self))
+
+
+@ludeme("value", "Player")
+class ValuePlayer(IntFn):
+    """`(value Player <player>)`: the player's value, -1 (Undefined) until set (Ludii 1.3.12
+    fills the players' values with Undefined)."""
+    concepts = ("PlayerValue",)
+
+    params = (P("who", (RoleType, IntFn)),)
+
+    def compile(self, env):
+        who = _one_player(env, self)
+        return lambda c: c.s.notes.get(("var", ("player", who(c))), -1)
+
+
+def _one_player(env, lud):
+    """The player a ludeme names by a role word or an integer."""
+    return env.role_id(lud.who, lud) if isinstance(lud.who, str) else env.compile(lud.who)
+
+
+@ludeme("state")
+class StateAt(IntFn):
+    """`(state at:<site> [level:])`: the state of the piece at a site (0 off the board)."""
+    concepts = ("PieceState",)
+
+    params = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
+              P("level", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(state {self.type} ...) is not supported yet")
+        at = env.compile(self.at)
+        level = env.compile(self.level) if self.level is not None else (lambda c: TOP)
+        n = env.total_sites
+
+        def state(c):
+            s = at(c)
+            return c.s.piece_state(s, level(c)) if 0 <= s < n else 0
+        return state
+
+
+@ludeme("set", "State")
+class SetState(Moves):
+    """`(set State at:<site> [level:] <int>)`: set the state of the piece at a site."""
+    concepts = ("SiteState", "SetSiteState")
+    field = "state"         # the piece's field it sets
+
+    params = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
+              P("level", IntFn, opt=True, named=True), P("value", IntFn),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(set {self.kind} {self.type} ...) is not supported yet")
+        at = env.compile(self.at)
+        level = env.compile(self.level) if self.level is not None else (lambda c: TOP)
+        value = env.compile(self.value)
+        n = env.total_sites
+        field = self.field
+
+        def actions(c):
+            s = at(c)
+            if not 0 <= s < n:
+                return []
+            return [(A_SET_FIELD, field, s, level(c), value(c))]
+        return _effect(actions, _then(env, self))
+
+
+@ludeme("value", "Pending")
+class ValuePending(IntFn):
+    """`(value Pending)`: the pending value when there is exactly one, else 0."""
+    concepts = ()
+
+    params = ()
+
+    def compile(self, env):
+        def value(c):
+            p = c.s.pending
+            return next(iter(p)) if len(p) == 1 else 0
+        return value

@@ -1,0 +1,1000 @@
+"""Moves: decisions and their effects. Each compiles to `c -> list[Move]`."""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
+from ludeme.engine.stores import TOP
+from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
+
+_NONE = ()
+WhenType = Enum("WhenType", "StartOfTurn EndOfTurn")
+
+
+def _true(c):
+    return True
+
+
+def _false(c):
+    return False
+
+
+# Site specifications -------------------------------------------------------
+
+@ludeme("from")
+class FromSpec(Other):
+    """`(from <site|region> [level:] [if:<cond>])`."""
+
+    params = (P("type", SiteType, opt=True), P("site", (IntFn, Region), opt=True),
+              P("level", IntFn, opt=True, named=True), P("if", Bool, opt=True, named=True))
+
+
+@ludeme("to")
+class ToSpec(Other):
+    """`(to [<site|region>] [level:] [if:<cond>] [(apply ...)])`."""
+
+    params = (P("type", SiteType, opt=True), P("site", (IntFn, Region), opt=True),
+              P("level", IntFn, opt=True, named=True), P("if", Bool, opt=True, named=True),
+              P("apply", "Apply", opt=True))
+
+
+@ludeme("apply")
+class Apply(Other):
+    """`(apply [if:<cond>] <effect>)`: an effect applied at the destination."""
+
+    params = (P("if", Bool, opt=True, named=True), P("effect", Moves, opt=True))
+
+
+@ludeme("then")
+class Then(Other):
+    """`(then <moves>)`: consequents applied after the move."""
+    concepts = ("Then",)
+
+    params = (P("moves", Moves), P("applyAfterAllMoves", LitBool, opt=True, named=True))
+
+    def compile(self, env):
+        return env.compile(self.moves)
+
+
+@ludeme("directions")
+class Directions(Other):
+    """`(directions {N E})` or `(directions Orthogonal)`; `of:` names the relation whose
+    directions relative ones (FL, FR, ...) turn among (Ludii's default: Adjacent)."""
+
+    params = (P("dirs", DirWord, many=True), P("of", DirWord, opt=True, named=True))
+
+
+def _sites_fn(env, spec_site, default):
+    """A function c -> sequence of sites from an IntFn (one site) or a Region."""
+    if spec_site is None:
+        return default
+    f = env.compile(spec_site)
+    if isinstance(spec_site, IntFn):
+        return lambda c: (f(c),)
+    return f
+
+
+def typed_sites_fn(env, spec, default):
+    """`_sites_fn` for a (from ...) or (to ...) that may name a site type: the board's own
+    type (or none) reads the board; a hand's site is the same whatever the type (Ludii reads
+    containers other than the board by cell); a board site on another type's layer is
+    refused when reached."""
+    fn = _sites_fn(env, spec.site, default)
+    if spec.type in (None, env.board.site_type):
+        return fn
+    first = env.num_board_sites
+
+    def sites(c):
+        got = fn(c)
+        for site in got:
+            if 0 <= site < first:
+                raise spec.fail(f"({spec.keyword} {spec.type} ...) on the board's sites is "
+                                "not supported yet")
+        return got
+    return sites
+
+
+def _then(env, lud):
+    return (env.compile(lud.then),) if lud.then is not None else _NONE
+
+
+def _side_effect(env, to_spec):
+    """Ludii's `(to ... (apply [if:<cond>] <effect>))` on a move: a closure c -> the
+    effect's actions, to go in front of the move's own (MoveUtilities.chainRuleWithAction
+    with prepend), or None. The effect applies only where its condition holds; an effect
+    with consequents of its own stays one nested move (`moves_as_actions`), its
+    consequents applied right after its actions, as Ludii applies it as a whole move."""
+    ap = to_spec.apply if to_spec is not None else None
+    if ap is None or ap.effect is None:
+        if ap is not None and ap.if_ is not None:
+            raise ap.fail("(apply if:...) needs an effect")
+        return None
+    rule = env.compile(ap.if_) if ap.if_ is not None else None
+    effect = env.compile(ap.effect)
+
+    def actions(c):
+        if rule is not None and not rule(c):
+            return ()
+        # Ludii nests each effect move in the decision (chainRuleWithAction), and a nested
+        # move brings its consequents when applied: found here on a copy of the position
+        acts = []
+        for m in effect(c):
+            if m.then:
+                c.s.clone()._apply_move_effects(m, False, acts)
+            else:
+                acts.extend(m.actions)
+        return acts
+    return actions
+
+
+def _moving_action(env, lud, frm_to_stack: bool):
+    """The action kind moving a piece (`stack:False`) or a whole stack (`stack:True`).
+
+    `stack:True` makes the game a stacking one, as it does in Ludii."""
+    if frm_to_stack:
+        env.stacking = True
+        return A_MOVE_STACK
+    return A_MOVE
+
+
+@ludeme("move", "Step")
+class MoveStep(Moves):
+    """`(move Step [(from [<site>] [if:]) ] [directions] (to if:...) [stack:] [(then ...)])`:
+    a step from the start site (when its `if:` holds) to each neighbour in the directions
+    where the destination's condition holds."""
+    concepts = ("StepDecision", "StepDecisionToEmpty if to.if has IsEmpty", "StepDecisionToEmpty if not to.if", "IsEmpty if not to.if", "StepDecisionToFriend if to.if has IsFriend", "StepDecisionToEnemy if to.if has IsEnemy", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")
+
+    params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("to", "ToSpec"), P("stack", LitBool, opt=True, named=True, default=False),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from_fn = env.site_fn(self.from_)
+        from_cond = None
+        if self.from_ is not None:
+            self.from_.refuse("level", why="a step of one level of a stack is not supported yet")
+            if self.from_.if_ is not None:
+                from_cond = env.compile(self.from_.if_)
+        self.to.refuse("level", "site", why="a step's destination is found along its directions")
+        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
+        side = _side_effect(env, self.to)
+        kind = _moving_action(env, self, self.stack)
+        then = _then(env, self)
+        nsites = env.num_board_sites
+        dirn = self.dirn or "Adjacent"
+        table = targets = None      # the targets of a static direction: read in the loop
+        if env.is_static_direction(dirn):
+            table = env.step_targets(dirn, self)
+        else:
+            keys = env.direction_keys(dirn, self)
+            step_to = env.board.trajectories.targets
+            known: dict[tuple, tuple] = {}      # (site, direction keys) -> targets
+
+            def targets(c, frm):
+                ks = keys(c, frm)
+                got = known.get((frm, ks))
+                if got is None:
+                    got = known[(frm, ks)] = tuple(dict.fromkeys(
+                        t for k in ks for t in step_to(frm, k)))
+                return got
+
+        iterated = self.from_ is None or self.from_.site is None    # the start is (from)
+        moving_top = kind == A_MOVE
+
+        if table is not None and from_cond is None and side is None:
+            # The common step (a static direction, no start condition, no side effect):
+            # the same moves as `step` below, with fewer tests per destination.
+            def step_static(c):
+                frm = c.from_ if iterated else from_fn(c)
+                if frm < 0 or frm >= nsites:
+                    return []
+                out = []
+                saved_from, saved_to = c.from_, c.to
+                c.from_ = frm
+                lf = c.s.size_stack(frm) - 1 if moving_top and c.stacking else 0
+                if to_cond is None:
+                    for to in table[frm]:
+                        out.append(Move(frm, to, 0, [(kind, frm, to)], then, False, lf))
+                else:
+                    for to in table[frm]:
+                        c.to = to
+                        if to_cond(c):
+                            out.append(Move(frm, to, 0, [(kind, frm, to)], then, False, lf))
+                c.from_, c.to = saved_from, saved_to
+                return out
+            return step_static
+
+        def step(c):
+            frm = from_fn(c)
+            if frm < 0 or frm >= nsites:
+                return []
+            out = []
+            saved = (c.from_, c.to)
+            # Ludii's Step turns its directions into absolute ones before it sets (from) to
+            # the start site: a direction function reads the enclosing (from).
+            sites_to = table[frm] if table is not None else targets(c, frm)
+            c.from_ = frm
+            # Ludii's Step: (from if:) is read with (from) set to the start site.
+            if from_cond is not None and not from_cond(c):
+                c.from_, c.to = saved
+                return out
+            # Ludii's Step: in a stacking game a single piece leaves the top level.
+            lf = c.s.size_stack(frm) - 1 if moving_top and c.stacking else 0
+            for to in sites_to:
+                c.to = to
+                if to_cond is None or to_cond(c):
+                    if side is None:
+                        out.append(Move(frm, to, 0, [(kind, frm, to)], then, False, lf))
+                    else:
+                        out.append(Move(frm, to, 0, [*side(c), (kind, frm, to)], then,
+                                        False, lf))
+            c.from_, c.to = saved
+            return out
+        return step
+
+
+_REMOVE_PARAMS = (P("type", SiteType, opt=True), P("where", (IntFn, Region)),
+                  P("level", IntFn, opt=True, named=True),
+                  P("at", WhenType, opt=True, named=True),
+                  P("count", IntFn, opt=True, named=True), P("then", "Then", opt=True))
+
+
+@ludeme("move", "Remove")
+class MoveRemove(Moves):
+    """`(move Remove <site|region> [at:EndOfTurn] [(then ...)])`: one decision per occupied site."""
+    concepts = ("RemoveDecision", "CaptureSequence if at")
+
+    params = _REMOVE_PARAMS
+
+    def compile(self, env):
+        sites = _sites_fn(env, self.where, None)
+        then = _then(env, self)
+        count = env.compile(self.count) if self.count is not None else (lambda c: 1)
+
+        kind = _removal_kind(env, self)
+        level = _removal_level(env, self)
+
+        def remove(c):
+            what = c.s.what
+            out = []
+            k = count(c)
+            for site in sites(c):
+                if site < 0 or what[site] <= 0:
+                    continue
+                if level is not None:
+                    acts, lv = _level_removals(c, site, level(c), k)
+                    out.append(Move(site, site, 0, acts, then, level_from=lv, level_to=lv))
+                    continue
+                out.append(Move(site, site, 0, [(kind, site)] * max(1, k), then))
+            return out
+        return remove
+
+
+@ludeme("move")
+class MoveFromTo(Moves):
+    """`(move (from ...) (to ...) [count:] [copy:] [stack:] [(then ...)])`."""
+    # As Ludii 1.3.12's FromTo: the destination condition (to if:) only classifies the
+    # decision (to empty, friend or enemy); its own concepts stay out. (Ludii's records set
+    # none of the three for a move without the condition.)
+    concepts = ("FromToDecision", "-to.if",
+                "FromToDecisionEmpty if to.if has IsEmpty",
+                "FromToDecisionFriend if to.if has IsFriend",
+                "FromToDecisionEnemy if to.if has IsEnemy",
+                "ReplacementCapture if to.apply has RemoveEffect",
+                "ReplacementCapture if to.apply has FromToEffect")
+
+    params = (P("from_", "FromSpec"), P("to", "ToSpec"), P("count", IntFn, opt=True, named=True),
+              P("copy", LitBool, opt=True, named=True, default=False),
+              P("stack", LitBool, opt=True, named=True, default=False),
+              P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
+        from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
+        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
+        side = _side_effect(env, self.to)
+        then = _then(env, self)
+        count = env.compile(self.count) if self.count is not None else None
+        copy = self.copy
+        if self.stack and copy:
+            raise self.fail("stack:True with copy: is not supported yet")
+        sub_stack = bool(self.stack) and count is not None
+        kind = _moving_action(env, self, self.stack)
+        self.to.refuse("level", why="a level to land on is not supported yet")
+        # (from ... level:): the piece at that level moves to the destination's top, and the
+        # decision reports that level (Ludii: a level makes the game a stacking one).
+        level_from = env.compile(self.from_.level) if self.from_.level is not None else None
+        if level_from is not None:
+            # With a level, Ludii's FromTo moves that one piece even with stack:True.
+            if copy or count is not None:
+                raise self.from_.fail("(from ... level:) with copy: or count: is not "
+                                      "supported yet")
+            env.stacking = True
+        nsites = env.num_board_sites
+
+        # Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
+        # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
+        plain = not copy and count is None and level_from is None
+
+        def actions(c, frm, to, n):
+            if level_from is not None:
+                return [(A_MOVE_LEVEL, frm, level_from(c), to, TOP)]
+            if copy:
+                s = c.s
+                return [(A_ADD, to, s.what[frm], s.who[frm], 1)]
+            # In a stacking game, the top `count` levels move together, in order (Ludii's
+            # ActionStackMove); else `count` pieces of a counted site (ActionMoveN).
+            return [(A_MOVE_N, frm, to, n)]
+
+        # Ludii 1.3.12's FromTo on a board of vertices or edges reports level 0 for the
+        # decision when the (from ...) names no site type, hands included (as its traces
+        # show); on a board of cells, the top level of the start.
+        cell_levels = self.from_.type is not None or env.board.site_type == "Cell"
+
+        def levels(c, frm, to, acts):
+            """Ludii's levels of the decision: a sub-stack starts at size - count and
+            lands on the destination's top; one piece leaves the top."""
+            s = c.s
+            if level_from is not None:
+                return acts[-1][2], 0
+            if sub_stack:
+                return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
+            # Out of a hand Ludii 1.3.12 records no level (reported 0) though the top
+            # piece leaves: its traces of Chex, Sam K'i and Main Tapak Empat show it.
+            if kind != A_MOVE or not cell_levels or frm >= nsites:
+                return 0, 0
+            return s.size_stack(frm) - 1, 0
+
+        # plain and without a side effect: one action, built in the loop below
+        simple = plain and side is None
+
+        def from_to(c):
+            what = c.s.what
+            out = []
+            saved = (c.from_, c.to)
+            stacking = c.stacking
+            flat = simple and not stacking      # the common move: one action, no levels
+            for frm in froms(c):
+                if frm < 0 or what[frm] <= 0:
+                    continue
+                c.from_, c.to = frm, saved[1]
+                if from_cond is not None and not from_cond(c):
+                    continue
+                # Ludii evaluates count: once per origin, with (from) on it and (to) as given
+                n = count(c) if count is not None else 1
+                if flat and to_cond is None:    # every destination, one action each
+                    for to in tos(c):
+                        if to >= 0:
+                            out.append(Move(frm, to, 0, [(kind, frm, to)], then))
+                    continue
+                for to in tos(c):
+                    if to < 0:
+                        continue
+                    c.to = to
+                    if to_cond is None or to_cond(c):
+                        if flat:
+                            out.append(Move(frm, to, 0, [(kind, frm, to)], then))
+                            continue
+                        acts = [(kind, frm, to)] if plain else actions(c, frm, to, n)
+                        lf, lt = levels(c, frm, to, acts) if stacking else (0, 0)
+                        if side is not None:
+                            acts[:0] = side(c)
+                        out.append(Move(frm, to, 0, acts, then, False, lf, lt))
+                c.from_ = frm
+            c.from_, c.to = saved
+            return out
+        return from_to
+
+
+@ludeme("move", "Add")
+class MoveAdd(Moves):
+    """`(move Add [(piece ...)] (to ...) [count:] [stack:] [(then ...)])`: place a new piece."""
+    concepts = ("AddDecision",)
+
+    params = (P("piece", "PieceRef", opt=True), P("to", "ToSpec"),
+              P("count", IntFn, opt=True, named=True), P("stack", LitBool, opt=True, named=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
+        to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
+        then = _then(env, self)
+        what_fn = env.compile(self.piece) if self.piece is not None else env.mover_component()
+        count = env.compile(self.count) if self.count is not None else None
+        if self.stack:
+            env.stacking = True     # as in Ludii, stack:True makes the game a stacking one
+        on_stack = bool(self.stack)
+        # (piece ... state:<int>): the new piece starts in that state (Ludii's ActionAdd).
+        state = env.compile(self.piece.state) if self.piece is not None \
+            and self.piece.state is not None else None
+
+        simple = not on_stack and state is None     # one action, no state
+
+        def add(c):
+            stacking = c.stacking
+            flat = simple and not stacking      # the common placement: no levels either
+            out = []
+            saved = c.to
+            what = what_fn(c)
+            if what <= 0:
+                return out
+            owner = c.g.components[what].owner
+            k = count(c) if count is not None else 1
+            if flat and to_cond is None:        # every destination, one action each
+                for to in tos(c):
+                    if to >= 0:
+                        out.append(Move(to, to, 0, [(A_ADD, to, what, owner, k)], then))
+                return out
+            for to in tos(c):
+                if to < 0:
+                    continue
+                c.to = to
+                if to_cond is None or to_cond(c):
+                    if flat:
+                        out.append(Move(to, to, 0, [(A_ADD, to, what, owner, k)], then))
+                        continue
+                    act = (A_ADD_LEVEL, to, what, owner, k, TOP) if on_stack else \
+                        (A_ADD, to, what, owner, k)
+                    # Ludii's ActionAdd reports the level the piece lands on.
+                    level = c.s.size_stack(to) if stacking else 0
+                    acts = [act] if state is None else \
+                        [act, (A_SET_FIELD, "state", to, TOP, state(c))]
+                    out.append(Move(to, to, 0, acts, then, False, level, level))
+            c.to = saved
+            return out
+        return add
+
+
+@ludeme("piece")
+class PieceRef(IntFn):
+    """`(piece "Name"|<id>|{"Name" ...} [role] [state:<int>])` inside `(move Add ...)`: the
+    component index to add (its state is read by the ludeme adding it)."""
+
+    params = (P("name", (LitStr, IntFn), many=True), P("role", RoleType, opt=True),
+              P("state", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        if len(self.name) != 1:
+            raise self.fail("several pieces {...} are read only by (move Promote ...) here")
+        name = self.name[0]
+        if isinstance(name, str):
+            return env.component_fn(name, self.role, self)
+        return env.compile(name)
+
+
+@ludeme("move", "Pass")
+class MovePass(Moves):
+    """`(move Pass [(then ...)])`."""
+    concepts = ("PassDecision",)
+
+    params = (P("then", "Then", opt=True),)
+
+    def compile(self, env):
+        then = _then(env, self)
+        return lambda c: [Move(-1, -1, 0, [(A_PASS,)], then, True)]
+
+
+@ludeme("pass")
+class PassEffect(Moves):
+    """`(pass [(then ...)])`: a pass as an effect, which changes nothing (its move is no pass
+    decision)."""
+
+    params = (P("then", "Then", opt=True),)
+
+    def compile(self, env):
+        then = _then(env, self)
+        return lambda c: [Move(-1, -1, 0, [(A_PASS,)], then)]
+
+
+_SHARED = object()      # (forEach Piece): a kind whose pieces belong to whoever holds them
+
+
+@ludeme("forEach", "Piece")
+class ForEachPiece(Moves):
+    """`(forEach Piece ["Name"|{names}] [moves] [player] [(then ...)])`: moves of the mover's pieces."""
+    concepts = ("ForEachPiece", "ControlFlowStatement", "@pieces if not moves")
+
+    params = (P("on", SiteType, opt=True), P("names", LitStr, opt=True, many=True),
+              P("moves", Moves, opt=True), P("role", RoleType, opt=True),
+              P("top", LitBool, opt=True, named=True, default=False),
+              P("container", IntFn, opt=True, named=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        specific = env.compile(self.moves) if self.moves is not None else None
+        then = _then(env, self)
+        generators = env.piece_generators()            # what -> moves fn (or None)
+        components = env.components
+        names = set(self.names or ())
+        nsites = env.num_board_sites
+        # container: the pieces in that container (its index: 0 the board, k the k-th hand)
+        container = env.compile(self.container) if self.container is not None else None
+        ranges = [range(ct.sites_from, ct.sites_from + ct.num_sites) for ct in env.containers]
+        role_fn = env.role_id(self.role, self) if self.role else None
+        top = self.top
+        nplayers = env.num_players
+
+        board = range(nsites)
+
+        def container_sites(c):
+            if container is None:
+                return board
+            k = container(c)
+            return ranges[k] if 0 <= k < len(ranges) else ()
+
+        def stacked(c, player, out):
+            """Ludii's ForEachPiece on stacks: each level holding one of the player's
+            pieces (only the top level with top:True), with `(level)` set."""
+            s = c.s
+            top_what, top_who = s.what, s.who
+            saved = (c.from_, c.level)
+            for site in container_sites(c):
+                if top_what[site] == 0:
+                    continue
+                n = s.size_stack(site)
+                for level in ((n - 1,) if top else range(n)):
+                    if level == n - 1:      # the top level, read off the top views
+                        w, who = top_what[site], top_who[site]
+                    else:
+                        w, who = s.level_data(site, level)[:2]
+                    if w == 0:
+                        continue
+                    comp = components[w]
+                    if comp.owner != player and not (comp.owner == 0 and who == player):
+                        continue
+                    if names and comp.name.rstrip("0123456789") not in names:
+                        continue            # the exact name, as on flat boards below
+                    gen = specific or generators[w]
+                    if gen is None:
+                        continue
+                    c.from_, c.level = site, level
+                    moves = gen(c)
+                    if then:
+                        for m in moves:
+                            m.then = m.then + then
+                    out.extend(moves)
+            c.from_, c.level = saved
+            return out
+
+        def for_each_piece(c, player=None):
+            s = c.s
+            if player is None:
+                player = role_fn(c) if role_fn else s.mover
+                if player != s.mover and 0 < player <= nplayers:
+                    # Ludii generates another player's moves in a copy of the context where
+                    # that player is the mover and the mover is next and previous
+                    # (ForEachPiece), so that (is Mover ...), Mover, Next, friends and
+                    # enemies read as on that player's turn.
+                    roles = s.mover, s.next, s.prev
+                    s.prev, s.mover, s.next = s.mover, player, s.mover
+                    try:
+                        return for_each_piece(c, player)
+                    finally:
+                        s.mover, s.next, s.prev = roles
+            out = []
+            if c.stacking:
+                return stacked(c, player, out)
+            own = owned.get(player)
+            if own is None:
+                own = owned[player] = movers_of(player)
+            what = s.what
+            saved = c.from_
+            for site in board if container is None else container_sites(c):
+                gen = own[what[site]]
+                if gen is None:
+                    continue
+                if gen is _SHARED:          # a piece without an owner: the one at the site's
+                    if s.who[site] != player:
+                        continue
+                    gen = specific or generators[what[site]]
+                c.from_ = site
+                moves = gen(c)
+                if then:
+                    for m in moves:
+                        m.then = m.then + then
+                out.extend(moves)
+            c.from_ = saved
+            return out
+
+        owned: dict = {}        # player -> movers_of(player), made on the player's first turn
+
+        def movers_of(player):
+            """Per component index, the moves of the player's pieces of that kind: the
+            generator; _SHARED for a kind without an owner (the site's owner decides); None
+            for a kind the player does not move (not theirs, another name, no moves)."""
+            table = [None] * len(components)
+            for w, comp in enumerate(components):
+                if w == 0 or comp.owner not in (player, 0):
+                    continue
+                if names and comp.name.rstrip("0123456789") not in names:
+                    # Ludii compares the name without its trailing number, exactly:
+                    # "Counter" is not "DoubleCounter".
+                    continue
+                gen = specific or generators[w]
+                if gen is not None:
+                    table[w] = gen if comp.owner == player else _SHARED
+            return table
+        return for_each_piece
+
+
+@ludeme("if")
+class MovesIf(Moves):
+    """`(if <cond> <moves> [<else moves>])`."""
+    concepts = ("ConditionalStatement",)
+
+    params = (P("cond", Bool), P("then_", Moves), P("else_", Moves, opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        cond = env.compile(self.cond)
+        a = env.compile(self.then_)
+        b = env.compile(self.else_) if self.else_ is not None else (lambda c: [])
+        then = _then(env, self)
+        if not then:
+            return lambda c: a(c) if cond(c) else b(c)
+
+        def if_then(c):
+            out = a(c) if cond(c) else b(c)
+            for m in out:
+                m.then = tuple(m.then) + then
+            return out
+        return if_then
+
+
+class _Union(Moves):
+    params = (P("moves", Moves, many=True), P("more", Moves, opt=True, many=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        gens = [env.compile(m) for m in self.moves + (self.more or [])]
+        then = _then(env, self)
+
+        def union(c):
+            out = []
+            for g in gens:
+                out.extend(g(c))
+            if then:
+                for m in out:
+                    m.then = m.then + then
+            return out
+        return union
+
+
+@ludeme("and")
+class MovesAnd(_Union):
+    """`(and <moves> <moves>)` or `(and {moves})`: all of them (effects apply in order)."""
+    concepts = ("Union",)
+
+
+@ludeme("or")
+class MovesOr(_Union):
+    """`(or <moves> <moves>)` or `(or {moves})`: the union of the legal moves."""
+    concepts = ("Union",)
+
+
+@ludeme("moveAgain")
+class MoveAgain(Moves):
+    """`(moveAgain)`: the mover moves again (the next player is the mover)."""
+    concepts = ("MoveAgain",)
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: [Move(-1, -1, 0, [(A_NEXT, c.s.mover)])]
+
+
+@ludeme("addScore")
+class AddScore(Moves):
+    """`(addScore <player> <value>)` or `(addScore {players} {values})`."""
+    concepts = ("Scoring",)
+
+    params = (P("players", IntFn, many=True), P("values", IntFn, many=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        pairs = [(env.compile(p), env.compile(v)) for p, v in zip(self.players, self.values)]
+        then = _then(env, self)
+        return lambda c: [Move(-1, -1, 0, [(A_SCORE, p(c), v(c)) for p, v in pairs], then)]
+
+
+@ludeme("set", "Score")
+class SetScore(Moves):
+    """`(set Score <player> <value>)`."""
+    concepts = ("Scoring",)
+
+    params = (P("player", IntFn), P("value", IntFn), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        p, v = env.compile(self.player), env.compile(self.value)
+        then = _then(env, self)
+        return lambda c: [Move(-1, -1, 0, [(A_SET_SCORE, p(c), v(c))], then)]
+
+
+@ludeme("remove")
+class RemoveEffect(Moves):
+    """`(remove <site|region> [at:EndOfTurn] [(then ...)])`: remove pieces as an effect."""
+    concepts = ("RemoveEffect", "CaptureSequence if at")
+
+    params = _REMOVE_PARAMS
+
+    def compile(self, env):
+        sites = _sites_fn(env, self.where, None)
+        then = _then(env, self)
+        # count: Ludii removes that many times at each site (a flat site empties at once)
+        count = env.compile(self.count) if self.count is not None else (lambda c: 1)
+        kind = _removal_kind(env, self)
+        level = _removal_level(env, self)
+        if level is None and self.count is None and isinstance(self.where, IntFn):
+            # The common (remove <site>): one piece at one site, without the loops below.
+            site = env.compile(self.where)
+
+            def remove_at(c):
+                s = site(c)
+                if s >= 0 and c.s.what[s] > 0:
+                    return [Move(s, s, 0, [(kind, s)], then)]
+                return []
+            return remove_at
+
+        def remove(c):
+            what = c.s.what
+            k = max(1, count(c))
+            if level is not None:
+                lv = level(c)
+                acts = [a for s in sites(c) if s >= 0 and what[s] > 0
+                        for a in _level_removals(c, s, lv, k)[0]]
+            else:
+                acts = [(kind, s) for s in sites(c) if s >= 0 and what[s] > 0
+                        for _ in range(k)]
+            if not acts:
+                return []
+            return [Move(acts[0][1], acts[0][1], 0, acts, then)]
+        return remove
+
+
+def _removal_level(env, lud):
+    """The closure of a removal's `level:` (the piece at that level goes), or None; as in
+    Ludii, a level makes the game a stacking one."""
+    if lud.level is None:
+        return None
+    if lud.at == "EndOfTurn":
+        raise lud.fail("level: with at:EndOfTurn is not supported yet")
+    env.stacking = True
+    return env.compile(lud.level)
+
+
+def _level_removals(c, site, level, k):
+    """(actions, level reported) removing `k` times the piece at `level` of a site: as in
+    Ludii's Remove, a negative level is 0, and the top level is no level at all (the top
+    piece goes each time, the move reports level 0)."""
+    level = max(0, level)
+    if c.s.size_stack(site) == level + 1:
+        return [(A_REMOVE, site)] * max(1, k), 0
+    return [(A_REMOVE_LEVEL, site, level)] * max(1, k), level
+
+
+def _removal_kind(env, lud):
+    """A_REMOVE now, or A_REMOVE_LATER for `at:EndOfTurn`: Ludii marks the site and clears
+    every marked site once the turn ends (a decision with no replay), as in sequence
+    captures where a jumped piece stays until the whole sequence is over."""
+    if lud.at == "EndOfTurn":
+        env.sequence_capture = True
+        return A_REMOVE_LATER
+    return A_REMOVE
+
+
+# Hops --------------------------------------------------------------------------
+
+@ludeme("between")
+class BetweenSpec(Other):
+    """`(between [before:N] [(exact N)|(range a b)|(max N)] [after:N] [if:<cond>] [(apply ...)])`."""
+
+    params = (P("before", IntFn, opt=True, named=True), P("range", "RangeSpec", opt=True),
+              P("after", IntFn, opt=True, named=True), P("if", Bool, opt=True, named=True),
+              P("trail", IntFn, opt=True, named=True), P("apply", "Apply", opt=True))
+
+
+class RangeSpec(Other):
+    """A length range for hurdles: `(exact N)`, `(range a b)`, `(min N)`, `(max N)`."""
+
+
+CLASSES["RangeSpec"] = RangeSpec
+
+
+@ludeme("exact")
+class Exact(RangeSpec):
+    """`(exact N)`."""
+
+    params = (P("n", IntFn),)
+
+    def bounds(self, env):
+        f = env.compile(self.n)
+        return f, f
+
+
+@ludeme("range")
+class RangeL(RangeSpec):
+    """`(range a b)`."""
+
+    params = (P("lo", IntFn), P("hi", IntFn, opt=True))
+
+    def bounds(self, env):
+        lo = env.compile(self.lo)
+        return lo, env.compile(self.hi) if self.hi is not None else lo
+
+
+@ludeme("max")
+class MaxL(RangeSpec):
+    """`(max N)`: from one up to N."""
+
+    params = (P("n", IntFn),)
+
+    def bounds(self, env):
+        return (lambda c: 1), env.compile(self.n)
+
+
+@ludeme("min")
+class MinL(RangeSpec):
+    """`(min N)`: N or more (Ludii's Min range: up to 1000000000)."""
+
+    params = (P("n", IntFn),)
+
+    def bounds(self, env):
+        return env.compile(self.n), (lambda c: 1000000000)
+
+
+def _effect_actions(gen, c) -> list:
+    """The actions of an effect evaluated now (Ludii chains effects into the decision)."""
+    return moves_as_actions(gen(c))
+
+
+def moves_as_actions(moves) -> list:
+    """Moves folded into another move's actions, as Ludii nests them: a move with
+    consequents stays one nested action (its consequents run right after its actions)."""
+    acts = []
+    for m in moves:
+        if m.then:
+            acts.append((A_SUBMOVE, m))
+        else:
+            acts.extend(m.actions)
+    return acts
+
+
+@ludeme("move", "Hop")
+class MoveHop(Moves):
+    """`(move Hop [(from ...)] [directions] [(between ...)] (to if:... [(apply ...)]) [(then ...)])`.
+
+    Follows Ludii's Hop: along each radial from the start, a run of hurdles
+    (sites satisfying the between condition, as long as the between range
+    allows) must begin within `before` steps; the landing sites follow it
+    within `after` steps and must satisfy the to condition. Between and to
+    effects are evaluated when the move is generated and become its actions.
+    """
+    concepts = ("HopDecision", "-to.apply", "HopDecisionMoreThanOne if between.range", "HopDecisionMoreThanOne if between.before and not between.before == 0|1", "HopDecisionMoreThanOne if between.after and not between.after == 0|1", "HopCaptureMoreThanOne if between.range and between.apply has RemoveEffect", "HopCaptureMoreThanOne if then has HopDecisionMoreThanOne and between.apply has RemoveEffect", "HopCaptureMoreThanOne if then has HopDecisionMoreThanOne and then has HopCapture", "HopCaptureMoreThanOne if between.range and then has HopCapture", "HopCapture if between.apply has RemoveEffect", "ReplacementCapture if to.apply has RemoveEffect", "HopDecisionEnemyToEmpty if between.if has IsEnemy and to.if has IsEmpty", "HopDecisionFriendToEmpty if between.if has IsFriend and to.if has IsEmpty", "HopDecisionEnemyToEnemy if between.if has IsEnemy and to.if has IsEnemy", "HopDecisionFriendToEnemy if between.if has IsFriend and to.if has IsEnemy", "HopDecisionEnemyToFriend if between.if has IsEnemy and to.if has IsFriend", "HopDecisionFriendToFriend if between.if has IsFriend and to.if has IsFriend", "AdjacentDirection if not dirn")
+
+    params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("between", "BetweenSpec", opt=True), P("to", "ToSpec"),
+              P("stack", LitBool, opt=True, named=True, default=False),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from_fn = env.site_fn(self.from_)
+        from_cond = env.compile(self.from_.if_) if self.from_ is not None \
+            and self.from_.if_ is not None else None
+        dirn = self.dirn or "Adjacent"
+        dirs = env.direction_keys(dirn, self)
+        radials = env.board.radials
+        nsites = env.num_board_sites
+        # For a fixed direction choice, each site's radials as plain tuples of sites.
+        flat = tuple(tuple(r.sites for k in dirs(None, s) for r in radials.get(k, ((),) * nsites)[s])
+                     for s in range(nsites)) if env.is_static_direction(dirn) else None
+
+        def lines(c, frm):
+            if flat is not None:
+                return flat[frm]
+            return [r.sites for k in dirs(c, frm) for r in (radials[k][frm] if k in radials else ())]
+        b = self.between
+        one = lambda c: 1  # noqa: E731
+        zero = lambda c: 0  # noqa: E731
+        if b is not None and b.range is not None:
+            min_fn, max_fn = b.range.bounds(env)
+        else:
+            min_fn = max_fn = one
+        before_fn = env.compile(b.before) if b is not None and b.before is not None else zero
+        after_fn = env.compile(b.after) if b is not None and b.after is not None else zero
+        # As Ludii: no (between ...) means any site is a hurdle; a (between ...) without
+        # if: has no hurdle condition, and then nothing can be hopped.
+        if b is None:
+            hurdle = _true
+        elif b.if_ is not None:
+            hurdle = env.compile(b.if_)
+        else:
+            hurdle = _false
+        between_effect = env.compile(b.apply.effect) if b is not None and b.apply is not None \
+            and b.apply.effect is not None else None
+        go = env.compile(self.to.if_) if self.to.if_ is not None else _true
+        to_apply = self.to.apply
+        stop_rule = env.compile(to_apply.if_) if to_apply is not None and to_apply.if_ is not None \
+            else None
+        stop_effect = env.compile(to_apply.effect) if to_apply is not None \
+            and to_apply.effect is not None else None
+        then = _then(env, self)
+        step_targets = env.board.trajectories.targets
+        kind = _moving_action(env, self, self.stack)
+
+        def make(c, frm, to, hurdles):
+            acts = []
+            if stop_effect is not None:
+                c.to = to
+                acts.extend(moves_as_actions(stop_effect(c)))
+            if between_effect is not None:
+                for h in hurdles:
+                    c.between = h
+                    acts.extend(moves_as_actions(between_effect(c)))
+                c.to = to
+            acts.append((kind, frm, to))
+            return Move(frm, to, 0, acts, then)
+
+        def hop(c):
+            frm = from_fn(c)
+            if frm < 0 or frm >= nsites:
+                return []
+            saved = (c.from_, c.to, c.between)
+            c.from_ = frm
+            out = []
+            if from_cond is not None and not from_cond(c):
+                c.from_, c.to, c.between = saved
+                return out
+            min_len, max_len = min_fn(c), max_fn(c)
+            before, after = before_fn(c), after_fn(c)
+            if min_len == 0:
+                seen = set()
+                for key in dirs(c, frm):
+                    for to in step_targets(frm, key):
+                        c.to = to
+                        if to not in seen and go(c):
+                            seen.add(to)
+                            out.append(make(c, frm, to, ()))
+            if max_len > 0:
+                for steps in lines(c, frm):
+                    n = len(steps)
+                    for to_idx in range(1, n):
+                        first = steps[to_idx]
+                        c.between = first
+                        if hurdle(c):
+                            hurdles = [first]
+                            length, h, wrong = 1, to_idx + 1, False
+                            while h < n and length < max_len:
+                                c.between = steps[h]
+                                if not hurdle(c):
+                                    wrong = True
+                                    break
+                                hurdles.append(steps[h])
+                                length += 1
+                                h += 1
+                            if length < min_len or (wrong and length == max_len):
+                                break
+                            for from_min in range(length - min_len, -1, -1):
+                                a = h - from_min
+                                while a < n:
+                                    to = steps[a]
+                                    c.to = to
+                                    if not go(c):
+                                        if stop_rule is not None and stop_rule(c):
+                                            out.append(make(c, frm, to, ()))
+                                        break
+                                    if stop_rule is None:
+                                        out.append(make(c, frm, to,
+                                                        hurdles[:length - from_min]))
+                                    if (a - h + 1) > (after - from_min):
+                                        break
+                                    a += 1
+                            break
+                        c.to = first
+                        if to_idx > before or not go(c):
+                            break
+            c.from_, c.to, c.between = saved
+            return out
+        return hop

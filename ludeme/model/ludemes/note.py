@@ -1,0 +1,32 @@
+"""`(note ...)`: Ludii's Note effect, a message shown to players that changes nothing in
+the game (its moves hold no action here)."""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ludeme.engine.state import Move
+from .base import IntFn, LitStr, Moves, P, RoleType, ludeme
+
+
+@ludeme("note")
+class Note(Moves):
+    """`(note [<player>|<role>] "<message>" [to:<player>|<role>])`: one move per player told
+    (every player by default, as Ludii's Note: `to:All`), each changing nothing. The
+    player whose name starts the message is read only for the text, which is not kept.
+    Example: `(then (note "Player 1 is now Black." to:All))`."""
+
+    params = (P("about", (RoleType, IntFn), opt=True), P("message", LitStr),
+              P("to", (RoleType, IntFn), opt=True, named=True))
+
+    def compile(self, env):
+        _ = (self.about, self.message)      # the message's text only: nothing in the game
+        n = env.num_players
+        if self.to is None or self.to == "All":
+            return lambda c: [Move(-1, -1, 0, []) for _ in range(n)]
+        who = env.role_id(self.to, self) if isinstance(self.to, str) else env.compile(self.to)
+
+        def note(c):
+            return [Move(-1, -1, 0, [])] if 1 <= who(c) <= n else []
+        return note

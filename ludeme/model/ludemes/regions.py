@@ -1,0 +1,662 @@
+"""Regions (sets of sites): each compiles to `c -> sequence of site indices`."""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+
+from ludeme.boards.board import sites_at_distance
+from ludeme.language.syntax import Str
+from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, ludeme
+
+
+@ludeme("sites", "Empty")
+class SitesEmpty(Region):
+    """`(sites Empty)`: the empty board sites."""
+
+    distinct = True   # never lists a site twice
+
+    params = (P("type", SiteType, opt=True), P("container", (LitStr, IntFn), opt=True))
+
+    def compile(self, env):
+        if self.container is not None:
+            sites_of = _container_sites(env, self)
+            return lambda c: [s for s in sites_of(c) if c.s.what[s] == 0]
+        rng = range(env.num_board_sites)
+
+        def empty(c):       # the board's sites whose `what` is 0
+            what = c.s.what
+            return [s for s in rng if not what[s]]
+        return empty
+
+    def predicate(self, env):
+        if self.container is not None:
+            sites_of = _container_sites(env, self)
+            return lambda c, site: site in sites_of(c) and c.s.what[site] == 0
+        n = env.num_board_sites
+        return lambda c, site: 0 <= site < n and c.s.what[site] == 0
+
+
+def _ludii_coordinate(text: str) -> bool:
+    """Ludii's StringRoutines.isCoordinate: digits, after at most three letters (three only
+    when the first two are the same)."""
+    i = len(text)
+    while i > 0 and text[i - 1].isdigit():
+        i -= 1
+    if i == len(text):
+        return False
+    letters = text[:i]
+    if len(letters) > 3 or (len(letters) == 3 and letters[0] != letters[1]):
+        return False
+    return all(ch.isalpha() for ch in letters)
+
+
+def _container_sites(env, lud):
+    """A closure c -> the sites of the container `lud.container` names: its number in
+    declaration order (the board 0) or its name, as Ludii's ContainerId."""
+    containers = env.equipment.containers
+    ranges = [range(env.num_board_sites)] + [range(k.sites_from, k.sites_from + k.num_sites)
+                                             for k in containers[1:]]
+    if isinstance(lud.container, str):
+        cids = [i for i, k in enumerate(containers) if k.name == lud.container]
+        if not cids:
+            raise lud.fail(f"no container named {lud.container!r}")
+        fixed = ranges[cids[0]]
+        return lambda c: fixed
+    cid = env.compile(lud.container)
+    return lambda c: ranges[i] if 0 <= (i := cid(c)) < len(ranges) else ()
+
+
+@ludeme("sites", "Board")
+class SitesBoard(Region):
+    """`(sites Board [Vertex|Edge|Cell])`: every board site, or every site of that type
+    (as Ludii's SitesBoard: the indices of the board's vertices, edges or cells, whichever
+    the board is played on). Example: `(regions "AllSites" (sites Board Vertex))`."""
+
+    distinct = True   # never lists a site twice
+
+    params = (P("type", SiteType, opt=True),)
+
+    def compile(self, env):
+        if self.type in (None, env.board.site_type):
+            allsites = tuple(range(env.num_board_sites))
+        else:
+            allsites = tuple(range({"Vertex": env.board.num_vertices, "Edge": env.board.num_edges,
+                                    "Cell": env.board.num_cells}[self.type]))
+        return lambda c: allsites
+
+
+@ludeme("sites", "Occupied")
+class SitesOccupied(Region):
+    """`(sites Occupied by:<role> [container:] [component:|components:{...}])`: sites holding
+    those players' pieces (of the named kinds: a kind is a piece's name without its number).
+    Example: `(sites Occupied by:Mover components:{"Pawn" "Rook"})`."""
+
+    distinct = True   # never lists a site twice
+
+    params = (P("type", SiteType, opt=True), P("by", (RoleType, "PlayerFn"), named=True),
+              P("container", (LitStr, IntFn), opt=True, named=True),
+              P("component", (LitStr, IntFn), opt=True, named=True),
+              P("components", LitStr, many=True, opt=True, named=True),
+              P("top", LitBool, opt=True, named=True))
+
+    def _selected(self, env):
+        """c -> (sites to scan, player ids, component indices or None for any), as Ludii's
+        SitesOccupied: the sites of the board's type in every container (or in the one
+        named: the board, or a hand of the by: player), holding pieces of those players;
+        with component(s), only pieces of those kinds (a kind is a piece's name without its
+        player number) that those players own."""
+        players = _by_players(env, self)
+        if self.container is None and env.board.site_type != "Cell":
+            # Ludii reads the sites of the board's own type: on a board of vertices or
+            # edges the hands' sites (cells) are never among them.
+            rng = range(env.num_board_sites)
+        elif self.container is None:
+            rng = range(env.total_sites)
+        elif self.container in ("Board", 0):
+            rng = range(env.num_board_sites)
+        elif isinstance(self.container, str) and "Hand" in self.container:
+            rng = None
+        else:
+            rng = _container_sites(env, self)   # by number or name: c -> sites
+        if callable(rng):
+            sites_fn = rng
+        elif rng is None:
+            hands_of = self._hands(env)
+            pid = env.role_id(self.by, self) if isinstance(self.by, str) else \
+                env.compile(self.by)
+            sites_fn = lambda c: hands_of.get(pid(c), ())  # noqa: E731
+        else:
+            sites_fn = lambda c: rng  # noqa: E731
+        kinds_fn = self._kinds(env)
+        if kinds_fn is None:
+            return lambda c: (sites_fn(c), players(c), None)
+
+        def selected(c):
+            ids = players(c)
+            return sites_fn(c), ids, kinds_fn(c, ids)
+        return selected
+
+    def _hands(self, env):
+        """Player -> the sites of their hand named by container: (Ludii's ContainerId of a
+        hand name with the by: role: the player's hand whose name contains it)."""
+        if isinstance(self.by, str) and (
+                self.by in ("All", "Shared", "Any", "Enemy", "NonMover", "Each")
+                or self.by.startswith("Team")):
+            raise self.fail(f"(sites Occupied by:{self.by} container:{self.container!r}) "
+                            "is not supported yet")
+        hands = {}
+        for cont in env.containers[1:]:
+            if cont.name.startswith("Hand") and self.container in cont.name:
+                hands.setdefault(cont.owner, range(cont.sites_from,
+                                                   cont.sites_from + cont.num_sites))
+        return hands
+
+    def _kinds(self, env):
+        """None (any piece), or (c, player ids) -> the component indices to keep."""
+        comps = env.components[1:]
+        names = set(self.components or ()) or \
+            ({self.component} if isinstance(self.component, str) else set())
+        if names:
+            matching = [k for k in comps if k.name.rstrip("0123456789") in names]
+            cache: dict = {}        # player ids -> their pieces of these kinds
+
+            def of_kinds(c, ids):
+                got = cache.get(ids)
+                if got is None:
+                    got = cache[ids] = frozenset(k.index for k in matching if k.owner in ids)
+                return got
+            return of_kinds
+        if self.component is not None:
+            index = env.compile(self.component)
+            owner = {k.index: k.owner for k in comps}
+
+            def of_index(c, ids):
+                i = index(c)
+                return frozenset((i,)) if owner.get(i, -1) in ids else frozenset()
+            return of_index
+        return None
+
+    def compile(self, env):
+        selected = self._selected(env)
+        top = self.top is not False     # Ludii: top:True unless said otherwise
+
+        def occupied_stacks(c):
+            """Ludii on stacks: sites where one of the players owns a piece (of the
+            components) at any level; with top:, only those whose top piece they own."""
+            rng, ids, comps = selected(c)
+            s = c.s
+            what, who = s.what, s.who
+            out = []
+            for site in rng:
+                w = what[site]
+                if w == 0:
+                    continue
+                if who[site] in ids and (comps is None or w in comps):
+                    out.append(site)        # the top piece itself is one of theirs
+                elif (not top or who[site] in ids) and s.holds(site, ids, comps):
+                    out.append(site)
+            return out
+
+        def occupied(c):
+            if c.stacking:
+                return occupied_stacks(c)
+            rng, ids, comps = selected(c)
+            who, what = c.s.who, c.s.what
+            # an empty site has owner 0 too: by:Neutral lists the neutral pieces only
+            if comps is None:
+                return [s for s in rng if who[s] in ids and what[s]]
+            return [s for s in rng if who[s] in ids and what[s] in comps]
+        return occupied
+
+    def predicate(self, env):
+        occupied = env.compile(self)
+        selected = self._selected(env)
+
+        if self.top is False:
+            return None     # any level counts: no shortcut through the top pieces
+
+        def member(c, site):
+            if c.stacking:
+                return site in occupied(c)
+            rng, ids, comps = selected(c)
+            if site not in rng or c.s.who[site] not in ids or not c.s.what[site]:
+                return False
+            return comps is None or c.s.what[site] in comps
+        return member
+
+
+def _by_players(env, lud):
+    """A closure c -> the players `by:` names: a role, or (player <n>) (Ludii's Player)."""
+    if isinstance(lud.by, str):
+        return env.role_players(lud.by, lud)
+    who = env.compile(lud.by)
+    return lambda c: frozenset((who(c),))
+
+
+@ludeme("sites", "Hand")
+class SitesHand(Region):
+    """`(sites Hand <role>)`: the sites of a player's hand. As Ludii's SitesHand: with
+    neither a role nor a player, no sites; with `Shared`, the first hand declared."""
+
+    params = (P("role", RoleType, opt=True), P("player", IntFn, opt=True))
+
+    def compile(self, env):
+        hands = env.hand_ranges()
+        if self.player is None and self.role is None:
+            return lambda c: ()
+        if self.role == "Shared":
+            first = next(iter(hands.values()), ())
+            return lambda c: first
+        who = env.compile(self.player) if self.player is not None else env.role_id(self.role, self)
+        return lambda c: hands.get(who(c), ())
+
+
+@ludeme("sites")
+class SitesLiteralL(Region):
+    """`(sites {1 2 "A1"})`, `(sites "Name")` for a named region, or `(sites <int array>)`."""
+
+    params = (P("items", Region, opt=True), P("player", "PlayerFn", opt=True),
+              P("role", RoleType, opt=True), P("name", LitStr, opt=True),
+              P("sites", IntFn, opt=True, many=True), P("array", "IntArrayFn", opt=True))
+
+    def compile(self, env):
+        if self.array is not None:     # (sites <int array>): Ludii's SitesCustom, a set
+            array = env.compile(self.array)
+            return lambda c: sorted({s for s in array(c) if s >= 0})
+        items = getattr(self.items, "items", None)
+        if items is not None and len(items) == 1 and isinstance(items[0], Str) \
+                and items[0].value in env.regions:
+            # (sites "Name"): a declared region, which Ludii prefers to a site label
+            return env.named_region(items[0].value, self.role, self)
+        if items is not None and len(items) == 1 and isinstance(items[0], Str) \
+                and not _ludii_coordinate(items[0].value):
+            # Ludii reads a name that is no coordinate as a region's (SitesEquipmentRegion):
+            # with no region of that exact name, the region is empty.
+            return lambda c: ()
+        if self.items is not None:
+            return env.compile(self.items)
+        if self.sites:   # (sites {(last To) ...}): sites computed in play
+            fns = [env.compile(f) for f in self.sites]
+            return lambda c: tuple(s for f in fns if (s := f(c)) >= 0)
+        if self.player is not None:
+            return env.regions_of_player(env.compile(self.player), self.name, self)
+        if self.name is not None or self.role is not None:
+            return env.named_region(self.name, self.role, self)
+        raise self.fail("expected (sites {...}), (sites \"Region\") or (sites <player>)")
+
+
+_STATIC = "Top Bottom Left Right Corners Centre Perimeter Inner Outer Major Minor"
+
+
+def _board_region(kind):
+    class BoardRegion(Region):
+        params = (P("type", SiteType, opt=True),)
+
+        def compile(self, env):
+            sites = env.board_region(kind, self)
+            return lambda c: sites
+    BoardRegion.__name__ = f"Sites{kind}"
+    BoardRegion.__doc__ = f"`(sites {kind})`: from the board's geometry."
+    return ludeme("sites", kind)(BoardRegion)
+
+
+for _k in _STATIC.split():
+    _board_region(_k)
+
+
+def _line_of_sites(attr: str):
+    """A closure builder: the board's row (or column) numbered by `index`, () if none."""
+    def compile(self, env):
+        idx = env.compile(self.index)
+        lines = getattr(env.board, attr)
+        return lambda c: lines[i] if 0 <= (i := idx(c)) < len(lines) else ()
+    return compile
+
+
+_LINE_PARAMS = (P("type", SiteType, opt=True), P("index", IntFn))
+
+
+@ludeme("sites", "Row")
+class SitesRow(Region):
+    """`(sites Row <n>)`."""
+
+    distinct = True   # never lists a site twice
+    params = _LINE_PARAMS
+    compile = _line_of_sites("rows")
+
+
+@ludeme("sites", "Column")
+class SitesColumn(Region):
+    """`(sites Column <n>)`."""
+
+    distinct = True   # never lists a site twice
+    params = _LINE_PARAMS
+    compile = _line_of_sites("columns")
+
+
+class _SetOp(Region):
+    params = (P("regions", Region, many=True), P("more", Region, opt=True, many=True))
+
+
+@ludeme("union")
+class Union(_SetOp):
+    """`(union a b)` or `(union {a b c})`."""
+    concepts = ("Union",)
+
+    def compile(self, env):
+        fs = [env.compile(r) for r in self.regions + (self.more or [])]
+
+        def union(c):
+            out = []
+            seen = set()
+            for f in fs:
+                for s in f(c):
+                    if s not in seen:
+                        seen.add(s)
+                        out.append(s)
+            return out
+        return union
+
+
+@ludeme("intersection")
+class Intersection(_SetOp):
+    """`(intersection a b)`: the sites of a (each once, as in Ludii's Region) in every other."""
+    concepts = ("Intersection",)
+    distinct = True
+
+    def compile(self, env):
+        fs = [env.compile(r) for r in self.regions + (self.more or [])]
+
+        def intersection(c):
+            # A Ludii Region lists a site once, however often the first region gave it.
+            first, *rest = fs
+            keep = set.intersection(*(set(f(c)) for f in rest)) if rest else None
+            return list(dict.fromkeys(s for s in first(c) if keep is None or s in keep))
+        return intersection
+
+
+@ludeme("difference")
+class Difference(Region):
+    """`(difference a b)`: sites of a not in b."""
+    concepts = ("Complement",)
+
+    @property
+    def distinct(self) -> bool:
+        """Duplicate-free when its first region is."""
+        return getattr(self.a, "distinct", False)
+
+    params = (P("a", Region), P("b", (Region, IntFn)))
+
+    def compile(self, env):
+        a = env.compile(self.a)
+        b = env.compile(self.b)
+        if isinstance(self.b, IntFn):
+            return lambda c: [s for s in a(c) if s != b(c)]
+        if type(self.b) is SitesEmpty and self.b.container is None:
+            # (difference X (sites Empty)): the occupied sites of X, read off the board.
+            n = env.num_board_sites
+            return lambda c: [s for s in a(c) if s >= n or c.s.what[s] != 0]
+        inside = self.b.predicate(env)
+        if inside is not None:
+            return lambda c: [s for s in a(c) if not inside(c, s)]
+
+        def difference(c):
+            drop = set(b(c))
+            return [s for s in a(c) if s not in drop]
+        return difference
+
+
+_ = Enum
+
+
+@ludeme("sites", "Phase")
+class SitesPhase(Region):
+    """`(sites Phase <n>)`: the sites of one colour of a checkered board."""
+
+    params = (P("type", SiteType, opt=True), P("index", LitInt))
+
+    def compile(self, env):
+        sites = tuple(env.board.region("Phase", self.index))
+        return lambda c: sites
+
+
+RegionTypeDynamic = Enum("RegionTypeDynamic", "Empty NotEmpty Own NotOwn Enemy NotEnemy")
+
+
+@ludeme("sites", "Around")
+class SitesAround(Region):
+    """`(sites Around <site|region> [Own|Empty|...] [distance:N] [dirn] [if:] [includeSelf:])`.
+
+    As Ludii: the site `distance` along each radial in the direction (Adjacent by
+    default), each site once (Ludii's regions are sets)."""
+    concepts = ("AdjacentDirection if not dirn",)
+
+    params = (P("type", SiteType, opt=True), P("where", (IntFn, Region)),
+              P("kind", RegionTypeDynamic, opt=True), P("distance", IntFn, opt=True, named=True),
+              P("dirn", DirWord, opt=True), P("if", "Bool", opt=True, named=True),
+              P("includeSelf", LitBool, opt=True, named=True, default=False))
+
+    def compile(self, env):
+        where = env.compile(self.where)
+        single = isinstance(self.where, IntFn)
+        dist_fn = env.compile(self.distance) if self.distance is not None else (lambda c: 1)
+        key = self.dirn or "Adjacent"
+        radials = env.board.radials.get(key)
+        if radials is None:
+            raise self.fail(f"no radials in direction {key} on this board")
+        cond = env.compile(self.if_) if self.if_ is not None else None
+        kind = self.kind_
+        owner_whats = env.components
+        n = env.num_board_sites
+        include_self = self.includeSelf
+
+        def kind_ok(c, site):
+            if kind is None:
+                return True
+            w = c.s.what[site]
+            if kind == "Empty":
+                return w == 0
+            if kind == "NotEmpty":
+                return w != 0
+            own = w != 0 and owner_whats[w].owner == c.s.mover
+            if kind == "Own":
+                return own
+            if kind == "NotOwn":
+                return not own
+            enemy = w != 0 and owner_whats[w].owner not in (0, c.s.mover)
+            return enemy if kind == "Enemy" else not enemy
+
+        def around(c):
+            centres = (where(c),) if single else tuple(where(c))
+            if not centres or centres[0] < 0:
+                return []
+            dist = dist_fn(c)
+            out = []
+            saved = (c.from_, c.to)
+            for site in centres:
+                if site >= n:
+                    continue
+                c.from_ = site
+                for r in radials[site]:
+                    steps = r.sites
+                    if dist >= len(steps):
+                        continue
+                    to = steps[dist]
+                    c.to = to
+                    if (cond is None or cond(c)) and kind_ok(c, to) and to not in out:
+                        out.append(to)
+            c.from_, c.to = saved
+            if include_self:
+                for site in centres:
+                    if site not in out:
+                        out.append(site)
+            else:
+                out = [s for s in out if s not in centres]
+            return out
+        return around
+
+
+@ludeme("sites", "Direction")
+class SitesDirection(Region):
+    """`(sites Direction from:<site> [dirs] [included:] [stop:] [stopIncluded:] [distance:])`."""
+
+    params = (P("from", (IntFn, Region), named=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("included", LitBool, opt=True, named=True, default=False),
+              P("stop", "Bool", opt=True, named=True),
+              P("stopIncluded", LitBool, opt=True, named=True, default=False),
+              P("distance", IntFn, opt=True, named=True), P("type", SiteType, opt=True))
+
+    def compile(self, env):
+        if self.from_ is None:
+            raise self.fail("(sites Direction ...) needs from:<site> or from:<region>, as in Ludii")
+        origin = env.compile(self.from_)
+        single = isinstance(self.from_, IntFn)
+        dirn = self.dirn or "Adjacent"
+        keys = env.direction_keys(dirn, self)
+        radials = env.board.radials
+        stop = env.compile(self.stop) if self.stop is not None else None
+        dist_fn = env.compile(self.distance) if self.distance is not None else None
+        included, stop_included = self.included, self.stopIncluded
+        if single and stop is None and dist_fn is None and env.is_static_direction(dirn):
+            # Only the origin matters: one precomputed tuple per site.
+            table = []
+            for loc in range(env.num_board_sites):
+                sites = [loc] if included else []
+                for k in keys(None, loc):
+                    for r in radials[k][loc] if k in radials else ():
+                        sites.extend(r.sites[1:])
+                table.append(tuple(sites))
+            table = tuple(table)
+
+            def direction_static(c):
+                loc = origin(c)
+                return table[loc] if 0 <= loc < len(table) else ()
+            return direction_static
+
+        def direction(c):
+            locs = (origin(c),) if single else tuple(origin(c))
+            out = []
+            saved = c.to
+            limit_all = dist_fn(c) if dist_fn is not None else 10 ** 9
+            for loc in locs:
+                if loc < 0:
+                    break
+                if included:
+                    out.append(loc)
+                for k in keys(c, loc):
+                    for r in radials.get(k, ())[loc] if k in radials else ():
+                        steps = r.sites
+                        limit = min(len(steps), limit_all + 1)
+                        for i in range(1, limit):
+                            to = steps[i]
+                            c.to = to
+                            if stop is not None and stop(c):
+                                if stop_included:
+                                    out.append(to)
+                                break
+                            out.append(to)
+            c.to = saved
+            return out
+        return direction
+
+
+@ludeme("expand")
+class Expand(Region):
+    """`(expand <region> [steps:N] [dirn])`: the region grown by N steps (Adjacent by default)."""
+
+    params = (P("type", SiteType, opt=True), P("region", (Region, IntFn), opt=True),
+              P("origin", IntFn, opt=True, named=True),
+              P("steps", IntFn, opt=True, named=True), P("dirn", DirWord, opt=True))
+
+    def compile(self, env):
+        from .literals import RoleId
+        dirn = self.dirn
+        region_arg = self.region
+        if isinstance(region_arg, RoleId) and region_arg.role in DirWord.words and dirn is None:
+            # A bare word such as All read as the region (a player) is Ludii's direction:
+            # its region is never a player.
+            region_arg, dirn = None, region_arg.role
+        if (region_arg is None) == (self.origin is None):
+            raise self.fail("(expand ...) needs a region or origin:")
+        source = region_arg if region_arg is not None else self.origin
+        region = env.compile(source)
+        single = isinstance(source, IntFn)
+        steps = env.compile(self.steps) if self.steps is not None else (lambda c: 1)
+        board = env.board
+
+        def expand(c):
+            r = region(c)
+            return board.expand((r,) if single else r, steps(c), dirn)
+        return expand
+
+
+@ludeme("sites", "Side")
+class SitesSide(Region):
+    """`(sites Side <direction>)` or `(sites Side <player>)`: a side of the board."""
+
+    params = (P("type", SiteType, opt=True), P("side", (DirWord, RoleType)))
+
+    def compile(self, env):
+        if self.side in RoleType.words:
+            raise self.fail("(sites Side <player>) is not supported yet; name a direction")
+        sites = tuple(env.board.region("Side", self.side))
+        return lambda c: sites
+
+
+@ludeme("forEach")
+class RegionFilter(Region):
+    """`(forEach <region> if:<cond>)`: the sites of the region where the condition holds
+    (evaluated with `(site)` at each)."""
+    concepts = ("ControlFlowStatement",)
+
+    params = (P("region", Region), P("if", "Bool", named=True))
+
+    def compile(self, env):
+        region = env.compile(self.region)
+        cond = env.compile(self.if_)
+
+        def keep(c):
+            saved = c.site
+            out = []
+            for s in region(c):
+                c.site = s
+                if cond(c):
+                    out.append(s)
+            c.site = saved
+            return out
+        return keep
+
+
+
+
+@ludeme("sites", "Distance")
+class SitesDistance(Region):
+    """`(sites Distance [relation] [(step ...)] from:<site> (exact N)|(range a b)|(max N))`:
+    the sites whose number of steps from the site (by the relation, Adjacent by default,
+    or by the steps a `(step ...)` move allows) is in range."""
+    concepts = ("Distance",)
+
+    params = (P("type", SiteType, opt=True), P("relation", RelationType, opt=True),
+              P("step", "StepEffect", opt=True), P("from", IntFn, named=True),
+              P("range", "RangeSpec"))
+
+    def compile(self, env):
+        origin = env.compile(self.from_)
+        lo, hi = self.range.bounds(env)
+        if self.step is not None:
+            from .sequences import walk_region
+            if self.relation is not None:
+                raise self.fail("(sites Distance ...) takes a relation or a (step ...), not both")
+            return walk_region(env, self, self.step, origin, lo, hi)
+        # Every site's distances, from networkx on the board's graph, once, before play.
+        rings = env.board.distance_rings(self.relation or "Adjacent")
+        n = env.num_board_sites
+
+        def distance(c):
+            s = origin(c)
+            if not 0 <= s < n:
+                return []
+            return list(sites_at_distance(rings[s], lo(c), hi(c)))
+        return distance

@@ -1,0 +1,222 @@
+"""Moves built from moves and what a turn remembers: `do ... next:` (a prior move, often
+extra.py's `(set Var ...)`, seen by the next), `(count MovesThisTurn)`, `(count Steps
+...)`, distances walked by a step move, the `(step ...)`, `(add ...)` and `(slide ...)`
+effects, `if` as a number or a region.
+
+Each follows the Ludii class of the same keyword; its docstring has a `.lud` example.
+"""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from .base import IntFn, P, Region, RelationType, SiteType, ludeme
+from .moves import MoveStep
+from .sliding import MoveSlide
+
+UNDEFINED = -1
+
+
+def _true(c):
+    return True
+
+
+# -- steps walked ------------------------------------------------------------------
+
+@ludeme("step")
+class StepEffect(MoveStep):
+    """`(step [(from ...)] [directions] (to if:... [(apply ...)]) [stack:] [(then ...)])`:
+    a step as an effect; `(sites Distance ...)` and `(count Steps ...)` also use it to say
+    which steps a walk may take. Example: `(step Forwards (to if:(is Empty (to))))`."""
+    concepts = ("StepEffect", "IsEmpty if not to.if", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")
+
+
+def step_walker(env, step, lud):
+    """What a walk by `step` may do: (keys, ring, board sites), where keys(c, origin) gives
+    the directions and ring(c, sites, dirs, seen) the sites one allowed step further.
+
+    As Ludii's SitesDistance/CountSteps: directions are resolved once for the piece at
+    the origin (its facing); a step from `a` to `b` is allowed when the step's `to if:`
+    holds with `(from)` = a and `(to)` = b."""
+    if step.from_ is not None or step.stack or step.then is not None:
+        raise step.fail("a walk takes only the directions and (to if:...) of this step")
+    step.to.refuse("site", "level", "apply", why="a walk reads only the step's (to if:...)")
+    keys = env.direction_keys(step.dirn or "Adjacent", lud)
+    rule = env.compile(step.to.if_) if step.to.if_ is not None else _true
+    targets = env.board.trajectories.targets
+    nsites = env.num_board_sites
+
+    def ring(c, sites, dirs, seen):
+        """The sites one allowed step from `sites`, not in `seen`, in Ludii's order."""
+        out = []
+        for a in sites:
+            c.from_ = a
+            for k in dirs:
+                for b in targets(a, k):
+                    c.to = b
+                    if b not in seen and b not in out and rule(c):
+                        out.append(b)
+        return out
+    return keys, ring, nsites
+
+
+# -- remembered values -----------------------------------------------------------------
+
+@ludeme("count", "MovesThisTurn")
+class CountMovesThisTurn(IntFn):
+    """`(count MovesThisTurn)`: decisions the mover already made this turn (0 on the first
+    move of a turn; each `(moveAgain)` adds one). Example:
+    `(if (= 0 (count MovesThisTurn)) (set Var 3))`."""
+    concepts = ()
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: c.s.num_turn_same
+
+
+# -- distances walked ------------------------------------------------------------------
+
+@ludeme("count", "Steps")
+class CountSteps(IntFn):
+    """`(count Steps [relation] [(step ...)] <site> <site>)`: the steps from the first
+    site to the second, by the relation (Adjacent) or by the step move's allowed steps
+    (its `to if:` read at each step). 0 from a site to itself. Example:
+
+        (count Steps (step (to if:(is Empty (to)))) (last From) (last To))
+    """
+    concepts = ("Distance",)
+
+    params = (P("type", SiteType, opt=True), P("relation", RelationType, opt=True),
+              P("step", StepEffect, opt=True), P("site1", IntFn), P("site2", (IntFn, Region)))
+
+    def compile(self, env):
+        site1, site2 = env.compile(self.site1), env.compile(self.site2)
+        if isinstance(self.site2, Region):
+            return self._to_region(env, site1, site2)
+        if self.step is None:
+            table = env.step_targets(self.relation or "Adjacent", self)
+
+            def distance(c):
+                a, b = site1(c), site2(c)
+                if a < 0 or b < 0:
+                    return 0
+                return _rings_to(table, a, {b})
+            return distance
+        if self.relation is not None:
+            raise self.fail("(count Steps ...) takes a relation or a (step ...), not both")
+        keys, ring, nsites = step_walker(env, self.step, self)
+
+        def count_steps(c):
+            a, b = site1(c), site2(c)
+            if a < 0 or b < 0:
+                return 0
+            if a == b:
+                return 0
+            if a >= nsites:
+                return 0
+            return _walk_to(c, ring, keys(c, a), a, {b})[0]
+        return count_steps
+
+    def _to_region(self, env, site1, region):
+        """To the nearest site of a region, as Ludii's CountSteps: 0 with no site (or the
+        first site off the board); with a (step ...), Infinity when no walk reaches it."""
+        if self.step is None:
+            table = env.step_targets(self.relation or "Adjacent", self)
+
+            def distance(c):
+                a, targets = site1(c), {x for x in region(c) if x >= 0}
+                if a < 0 or not targets:
+                    return 0
+                return _rings_to(table, a, targets)
+            return distance
+        if self.relation is not None:
+            raise self.fail("(count Steps ...) takes a relation or a (step ...), not both")
+        keys, ring, nsites = step_walker(env, self.step, self)
+        infinity = 1_000_000_000
+
+        def count_steps(c):
+            a = site1(c)
+            targets = {x for x in region(c) if 0 <= x < nsites}
+            if a < 0:
+                return 0
+            if a >= nsites or not targets:
+                return infinity
+            if a in targets:
+                return 0
+            n, reached = _walk_to(c, ring, keys(c, a), a, targets)
+            return n if reached else infinity
+        return count_steps
+
+
+def _rings_to(table, a, targets) -> int:
+    """Breadth-first rings of `table` steps out from `a` until one holds a target (or none
+    is left): how many rings that took."""
+    seen, ring, d = {a}, [a], 0
+    while ring and targets.isdisjoint(ring):
+        ring = [t for s in ring for t in table[s] if t not in seen]
+        seen.update(ring)
+        d += 1
+    return d
+
+
+def _walk_to(c, ring, dirs, a, targets) -> tuple[int, bool]:
+    """Rings of allowed steps out from `a` (see step_walker) until one holds a target:
+    (how many rings, whether a target was reached)."""
+    saved = (c.from_, c.to)
+    current = ring(c, (a,), dirs, {a})
+    seen = {a, *current}
+    n = 1
+    while current and targets.isdisjoint(current):
+        nxt = ring(c, current, dirs, seen)
+        seen.update(nxt)
+        current = nxt
+        n += 1
+    c.from_, c.to = saved
+    return n, bool(current)
+
+
+def walk_region(env, lud, step, origin, lo_fn, hi_fn):
+    """`(sites Distance (step ...) from:<site> (range a b))` as Ludii walks it: rings of
+    allowed steps out from the site, up to the range's maximum; the sites of the rings
+    from the minimum on, once each (a site is reached by its shortest walk). As in
+    Ludii's code, a ring k >= 2 is kept once k - 1 reaches the minimum: the first ring
+    counts for a minimum of 0 or 1, and `(range 2 2)` gives no site."""
+    keys, ring, nsites = step_walker(env, step, lud)
+
+    def walk(c):
+        start = origin(c)
+        if not 0 <= start < nsites:
+            return []
+        lo, hi = lo_fn(c), hi_fn(c)
+        if lo < 0:
+            return []
+        saved = (c.from_, c.to)
+        dirs = keys(c, start)
+        current = ring(c, (start,), dirs, {start})
+        seen = {start, *current}
+        out = list(current) if lo <= 1 else []
+        n = 1
+        while current and n < hi:
+            nxt = ring(c, current, dirs, seen)
+            seen.update(nxt)
+            current = nxt
+            if n >= lo:
+                out.extend(s for s in nxt if s not in out)
+            n += 1
+        c.from_, c.to = saved
+        return out
+    return walk
+
+
+# -- moves made of moves -----------------------------------------------------------------
+
+@ludeme("slide")
+class SlideEffect(MoveSlide):
+    """`(slide [(from ...)] [directions] [(between ...)] [(to ...)] [(then ...)])`: a slide
+    as an effect (Ludii's Slide), e.g. a piece dropped exactly two sites down after it
+    is placed: `(then (slide (from (last To)) S (between (exact 2))))`."""
+    concepts = ("SlideEffect", "LineOfSight", "Contains if not to.if", "AdjacentDirection if not dirn")
+
+

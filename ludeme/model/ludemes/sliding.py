@@ -1,0 +1,333 @@
+"""Moves along radials: slides and shots (Ludii's Slide and Shoot effects).
+
+Both walk the board's radials from a start site in the directions given
+(Adjacent by default), in the order Ludii's trajectories list them, without
+removing duplicate (from, to) pairs, as Ludii does not.
+"""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ludeme.engine.state import A_ADD, A_MOVE, Move
+from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
+from .moves import _effect_actions, _moving_action, _then
+
+
+def slide_rules(slide, env, along: str):
+    """The closures of a slide's rules: go (the between condition; default: the site is
+    empty), stop (the to condition), to_rule (the to effect's if:), effect (the to effect)
+    and the consequents; None where not given."""
+    b, to = slide.between, slide.to
+    if b is not None and b.if_ is not None:
+        go = env.compile(b.if_)
+    else:
+        go = lambda c: c.s.what[c.between] == 0  # noqa: E731  (is In (between) (sites Empty))
+    if to is not None:
+        to.refuse("site", "level", why=f"a slide's destinations are found along its {along}")
+    stop = env.compile(to.if_) if to is not None and to.if_ is not None else None
+    ap = to.apply if to is not None else None
+    to_rule = env.compile(ap.if_) if ap is not None and ap.if_ is not None else None
+    effect = env.compile(ap.effect) if ap is not None and ap.effect is not None else None
+    return go, stop, to_rule, effect, _then(env, slide)
+
+
+@ludeme("move", "Slide")
+class MoveSlide(Moves):
+    """`(move Slide [(from ...)] [directions] [(between ...)] [(to ...)] [(then ...)])`.
+
+    As Ludii's Slide: along each radial, sites are passed while the between
+    condition holds (default: the site is empty), within the between range
+    (default 1 to 1000 steps); each site passed is a destination if the
+    destination's effect condition allows it. A site where the to condition
+    holds stops the slide there, as a destination that also carries the `to`
+    effect. `trail:` leaves a piece on every site the slide leaves, start
+    included; `(between (apply <effect>))` applies the effect at every site passed
+    over. Example (a chess rook):
+
+        (piece "Rook" Each (move Slide Orthogonal))
+
+    With a track name (or "AllTracks") it follows the board's tracks instead, as
+    Surakarta's pieces go round its loops (see "Slides along tracks" below), e.g.
+    `(move Slide "AllTracks" (to if:(is Enemy (who at:(to))) (apply (remove (to)))))`.
+    `stack:True` slides the whole stack, as a step with `stack:True` moves it.
+    """
+    concepts = ("SlideDecision", "LineOfSight", "Contains if not to.if", "AdjacentDirection if not dirn",
+                # As Ludii's Slide: the sites passed (between if:) classify the decision, and
+                # a removal at the destination is a replacement capture.
+                "SlideDecisionToEmpty if between.if has IsEmpty",
+                "SlideDecisionToFriend if between.if has IsFriend",
+                "SlideDecisionToEnemy if between.if has IsEnemy",
+                "ReplacementCapture if to.apply has RemoveEffect")
+
+    params = (P("from_", "FromSpec", opt=True), P("track", LitStr, opt=True),
+              P("dirn", (DirWord, "Directions"), opt=True),
+              P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
+              P("stack", LitBool, opt=True, named=True, default=False),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if self.track is not None:
+            if self.stack:
+                raise self.fail("(move Slide <track> ... stack:True) is not supported yet")
+            return compile_track_slide(self, env)
+        kind = _moving_action(env, self, self.stack)
+        if self.from_ is not None:
+            self.from_.refuse("level", "if_", why="Ludii's Slide reads only the start site")
+        from_fn = env.site_fn(self.from_)
+        dirn = self.dirn or "Adjacent"
+        dirs = env.direction_keys(dirn, self)
+        radials = env.board.radials
+        nsites = env.num_board_sites
+        b = self.between
+        if b is not None:
+            b.refuse("before", "after", why="Ludii's Slide reads only if:, trail:, (apply ...) "
+                     "and the range of (between ...)")
+            if b.apply is not None and b.apply.if_ is not None:
+                raise b.apply.fail("(apply if:...) in the (between ...) of a slide is not "
+                                   "supported yet")
+        passed = env.compile(b.apply.effect) if b is not None and b.apply is not None \
+            and b.apply.effect is not None else None
+        if b is not None and b.range is not None:
+            min_fn, max_fn = b.range.bounds(env)
+        else:
+            min_fn, max_fn = (lambda c: -1), (lambda c: 1000)
+        trail = env.compile(b.trail) if b is not None and b.trail is not None else None
+        go, stop, to_rule, effect, then = slide_rules(self, env, "radials")
+
+        def trail_actions(c, steps, k):
+            piece = trail(c)
+            return [(A_ADD, steps[i], piece, c.g.components[piece].owner if piece > 0 else 0, 1)
+                    for i in range(k)]
+
+        def passed_actions(c, steps, k, acts):
+            """Ludii chains the between effect at each site passed over (steps 1..k-1),
+            each in front of what the move holds so far."""
+            for i in range(1, k):
+                c.between = steps[i]
+                acts[:0] = _effect_actions(passed, c)
+            return acts         # (between) stays on the last of them, as in Ludii
+
+        def slide(c):
+            frm = from_fn(c)
+            if frm < 0 or frm >= nsites:
+                return []
+            lo, hi = min_fn(c), max_fn(c)
+            saved = (c.from_, c.to, c.between)
+            c.from_ = frm
+            out = []
+            for key in dirs(c, frm):
+                for radial in radials[key][frm] if key in radials else ():
+                    steps = radial.sites
+                    c.between = saved[2]
+                    k = 1
+                    while k < len(steps) and k <= hi:
+                        to_site = steps[k]
+                        c.to = to_site
+                        if stop is not None and stop(c) and lo <= k:
+                            acts = []
+                            if effect is not None:
+                                acts.extend(_effect_actions(effect, c))
+                            acts.append((kind, frm, to_site))
+                            if trail is not None:
+                                acts.extend(trail_actions(c, steps, k))
+                            if passed is not None:
+                                acts = passed_actions(c, steps, k, acts)
+                            c.to = to_site
+                            if to_rule is None or to_rule(c):
+                                out.append(Move(frm, to_site, 0, acts, then))
+                            break
+                        c.between = to_site
+                        if not go(c):
+                            break
+                        if lo <= k:
+                            acts = [(kind, frm, to_site)]
+                            if trail is not None:
+                                acts.extend(trail_actions(c, steps, k))
+                            if passed is not None:
+                                acts = passed_actions(c, steps, k, acts)
+                            c.to = to_site
+                            if to_rule is None or to_rule(c):
+                                out.append(Move(frm, to_site, 0, acts, then))
+                        k += 1
+            c.from_, c.to, c.between = saved
+            return out
+        return slide
+
+
+@ludeme("move", "Shoot")
+class MoveShoot(Moves):
+    """`(move Shoot (piece "Name") [(from ...)] [dirn] [(to ...)] [(then ...)])`.
+
+    As Ludii's Shoot: from the last move's destination (or the start given),
+    along each radial, adds the piece at every site while the to condition
+    holds (default: the site is empty). Example (Amazons' arrow):
+
+        (move Shoot (piece "Dot0"))
+    """
+    concepts = ("ShootDecision", "AddDecision", "LineOfSight", "AdjacentDirection if not dirn")
+
+    params = (P("piece", "PieceRef"), P("from_", "FromSpec", opt=True),
+              P("dirn", DirWord, opt=True), P("between", "BetweenSpec", opt=True),
+              P("to", "ToSpec", opt=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.refuse("between", why="Ludii's Shoot never evaluates its (between ...)")
+        if self.from_ is not None:
+            self.from_.refuse("level", "if_", why="Ludii's Shoot reads only the start site")
+            if self.from_.site is None:
+                raise self.from_.fail("(from ...) needs a site here")
+            from_fn = env.compile(self.from_.site)
+        else:
+            from_fn = lambda c: c.s.last_to  # noqa: E731
+        piece_fn = env.compile(self.piece)
+        dirs = env.direction_keys(self.dirn or "Adjacent", self)
+        radials = env.board.radials
+        nsites = env.num_board_sites
+        if self.to is not None:
+            self.to.refuse("site", "level", "apply", why="Ludii's Shoot reads only if:")
+        ok = env.compile(self.to.if_) if self.to is not None and self.to.if_ is not None \
+            else (lambda c: c.s.what[c.to] == 0)
+        then = _then(env, self)
+
+        def shoot(c):
+            frm = from_fn(c)
+            if frm < 0 or frm >= nsites:
+                return []
+            piece = piece_fn(c)
+            if piece < 0:
+                return []
+            owner = c.g.components[piece].owner if piece > 0 else 0
+            saved = (c.from_, c.to, c.between)
+            out = []
+            for key in dirs(c, frm):
+                for radial in radials[key][frm] if key in radials else ():
+                    c.between = saved[2]
+                    for to_site in radial.sites[1:]:
+                        c.to = to_site
+                        if not ok(c):
+                            break
+                        c.between = to_site
+                        out.append(Move(to_site, to_site, 0, [(A_ADD, to_site, piece, owner, 1)],
+                                        then))
+            c.from_, c.to, c.between = saved
+            return out
+        return shoot
+
+
+@ludeme("count", "Moves")
+class CountMoves(IntFn):
+    """`(count Moves)`: decisions played so far, start placements excluded (Ludii's
+    `Trial.moveNumber()`). Example: `(if (is Even (count Moves)) (forEach Piece) ...)`."""
+
+    params = ()
+
+    def compile(self, env):
+        return lambda c: c.s.num_moves - c.s.num_start_moves
+
+
+@ludeme("is", "Even")
+class IsEven(Bool):
+    """`(is Even <int>)`."""
+    concepts = ("Even",)
+
+    params = (P("value", IntFn),)
+
+    def compile(self, env):
+        v = env.compile(self.value)
+        return lambda c: v(c) % 2 == 0
+
+
+@ludeme("is", "Odd")
+class IsOdd(Bool):
+    """`(is Odd <int>)`."""
+    concepts = ("Odd",)
+
+    params = (P("value", IntFn),)
+
+    def compile(self, env):
+        v = env.compile(self.value)
+        return lambda c: v(c) % 2 == 1
+
+
+# -- Slides along tracks ------------------------------------------------------------
+#
+# `(move Slide "Track" ...)` and `(move Slide "AllTracks" ...)`: slides along the board's
+# tracks (Ludii's Slide.slideByTrack), as Surakarta's pieces travel round its corner loops.
+#
+# A track's elements carry a bump count: how many times the walk goes round a loop on
+# leaving that element (a site written twice in a row, see `graph.tracks.build_track`).
+# From every place the start site has on every track chosen (a crossing site has two on one
+# circuit), the walk follows the track's next elements, at most one lap. Ludii's rules:
+#
+# * Nothing is a destination before the walk has gone round at least one loop.
+# * After a loop, a site where the to condition holds is a destination that carries the
+#   to effect (`(apply ...)`, whose `if:` is not read there), and the walk stops.
+# * After a loop, any other site is a destination when the effect's `if:` holds (always
+#   when there is none), without the effect.
+# * The walk goes on while the between condition holds at the site reached (default: it is
+#   empty), so it may pass back over its own start site when that condition allows it.
+#
+# Unlike a slide along radials, a track slide does not set `(from)` (it keeps the value the
+# caller set, e.g. `(forEach Piece)`'s site), does not reset `(between)` per track, and reads
+# neither the between range nor a trail: those are refused.
+
+
+def compile_track_slide(slide, env):
+    """The closure of a `(move Slide "<track>"|"AllTracks" ...)` (a typed MoveSlide)."""
+    slide.refuse("dirn", why="Ludii's slide along a track reads no directions")
+    b = slide.between
+    if b is not None:
+        b.refuse("before", "after", "apply", "range", "trail",
+                 why="Ludii's slide along a track reads only the between condition")
+    if slide.from_ is not None:
+        slide.from_.refuse("level", "if_", why="Ludii's Slide reads only the start site")
+    from_fn = env.site_fn(slide.from_)
+    name = slide.track
+    tracks = [t for t in getattr(env.board, "track_info", ())
+              if name == "AllTracks" or t.name == name]
+    go, stop, to_rule, effect, then = slide_rules(slide, env, "track")
+    # Per track: (elements, next index of each element, bumps of each element).
+    walks = [(t.sites, tuple(_next_index(t, k) for k in range(len(t.sites))), t.bumps)
+             for t in tracks if len(t.sites) > 1]
+
+    def slide_by_track(c):
+        frm = from_fn(c)
+        if frm < 0:
+            return []
+        saved_to, saved_between = c.to, c.between
+        out = []
+        for sites, nxt, bumps in walks:
+            length = len(sites)
+            for i in range(length):
+                if sites[i] != frm:
+                    continue
+                index, loops, taken = i, bumps[i], 1
+                while nxt[index] >= 0 and taken < length:
+                    to_site = sites[nxt[index]]
+                    taken += 1
+                    c.to = to_site
+                    if loops > 0:
+                        if stop is not None and stop(c):
+                            acts = _effect_actions(effect, c) if effect is not None else []
+                            acts.append((A_MOVE, frm, to_site))
+                            out.append(Move(frm, to_site, 0, acts, then))
+                            break
+                        if to_rule is None or to_rule(c):
+                            out.append(Move(frm, to_site, 0, [(A_MOVE, frm, to_site)], then))
+                    c.between = to_site
+                    if not go(c):
+                        break
+                    index = nxt[index]
+                    loops += bumps[index]
+        c.to, c.between = saved_to, saved_between
+        return out
+    return slide_by_track
+
+
+def _next_index(track, k: int) -> int:
+    """Index of the element after element k on a track, -1 past the end of an open one."""
+    if k + 1 < len(track.sites):
+        return k + 1
+    return 0 if track.loop else -1

@@ -1,0 +1,545 @@
+"""Sowing (mancala) ludemes: the board, tracks, `(move Select ...)`, `(sow ...)`,
+`(sites Track ...)` and the `(set Count ...)` start rule.
+
+Seeds are counts: a site holds one kind of piece (the game's seed) and how many.
+The board `(mancalaBoard ...)` and the tracks are built by `ludeme.model.ludemes.graph.mancala`,
+which reads the typed `track` declared here.
+"""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ludeme.engine.state import A_ADD, A_COUNT, A_MOVE, A_SET_FIELD, Move
+from ludeme.engine.stores import TOP
+from .base import Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
+from .effects import applied_actions
+
+
+@ludeme("track")
+class Track(Other):
+    """`(track "Name" "1,E,N,W"|{sites} [loop:] [P1|owner] [directed:])`: built with the board."""
+    concepts = ("Track", "TrackLoop if loop", "TrackOwned if owner")
+
+    params = (P("name", LitStr), P("steps", (LitStr, LitInt, Enum("TrackEnd", "End")), many=True),
+              P("owner", (LitInt, RoleType), opt=True),
+              P("loop", LitBool, opt=True, named=True, default=False),
+              P("directed", LitBool, opt=True, named=True, default=False))
+
+
+def board_track(env, name: str | None, lud, owner: int | None = None):
+    """The track a ludeme names (the first one when unnamed), as Ludii picks it: by name, or,
+    with an owner, the owner's track whose name contains `name`."""
+    tracks = list(getattr(env.board, "track_info", ()))
+    if not tracks:
+        raise lud.fail("this board has no track; declare one with (track ...) in the board")
+    for t in tracks:
+        if name is None or (owner is None and t.name == name) or \
+                (owner is not None and t.owner == owner and name in t.name):
+            return t
+    return None
+
+
+def tracks_by_owner(env, name: str | None, lud) -> dict[int, object]:
+    """For each owner p (0 = no owner), the track the ludeme would use for p."""
+    tracks = list(getattr(env.board, "track_info", ()))
+    if not tracks:
+        raise lud.fail("this board has no track; declare one with (track ...) in the board")
+    out = {}
+    for p in range(0, env.num_players + 1):
+        out[p] = board_track(env, name, lud, p if p else None)
+    return out
+
+
+@ludeme("set", "Count")
+class SetCount(Other):
+    """`(set Count <n> to:<region>|at:<site>)`, a start rule: n of the last declared piece on
+    each site (Ludii's SetCount)."""
+    concepts = ("PieceCount", "PiecesPlacedOnBoard")
+
+    params = (P("type", SiteType, opt=True), P("count", IntFn),
+              P("to", Region, opt=True, named=True), P("at", IntFn, opt=True, named=True))
+
+    def start_actions(self, env, ctx) -> list[list[tuple]]:
+        """One start move per site."""
+        if len(env.components) < 2:
+            raise self.fail("(set Count ...) needs a piece to count")
+        if (self.to is None) == (self.at is None):
+            raise self.fail("(set Count ...) takes one of to:<region> or at:<site>")
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(set Count {self.type} ...) on other site types is not "
+                            "supported yet")
+        # Ludii's SetCount makes the game count pieces (GameType.Count, requiresCount): a
+        # piece moved or added onto a site holding its kind adds to the count there.
+        env.counting = True
+        comp = env.components[-1]
+        n = env.compile(self.count)(ctx)
+        where = env.compile(self.to if self.to is not None else self.at)(ctx)
+        sites = [where] if isinstance(where, int) else list(where)
+        # Ludii's ActionSetCount leaves the site's owner at 0
+        return [[(A_ADD, s, comp.index, 0, n)] if n > 0 else [(A_COUNT, s, 0)]
+                for s in sites]
+
+
+@ludeme("set", "Count")
+class SetCountEffect(Moves):
+    """`(set Count at:<site> <n> [(then ...)])`, an effect: the site keeps its piece, now
+    `n` of them (Ludii's effect SetCount and ActionSetCount; 0 empties it here). Example:
+    `(set Count at:(last To) (- (count at:(last To)) 1))`."""
+    concepts = ("SetCount",)
+
+    params = (P("type", SiteType, opt=True), P("at", IntFn, named=True), P("count", IntFn),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .moves import _then
+        at, count = env.compile(self.at), env.compile(self.count)
+        then = _then(env, self)
+
+        def set_count(c):
+            site = at(c)
+            if site < 0:
+                return []
+            return [Move(site, site, 0, [(A_COUNT, site, count(c))], then)]
+        return set_count
+
+
+@ludeme("move", "Select")
+class MoveSelect(Moves):
+    """`(move Select (from <sites> [if:]) [(to <sites> [if:])] [(then ...)])`: a decision that
+    only picks a site (from = to), its effect is in its consequents (e.g. a sow)."""
+    concepts = ()
+
+    params = (P("from_", "FromSpec"), P("to", "ToSpec", opt=True),
+              P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .moves import _then, typed_sites_fn
+        if self.mover is not None:
+            raise self.fail("(move Select ... mover:) is not supported yet")
+        # Ludii 1.3.12's Select: a level given is the one the decision reports (read before
+        # (from) and (to) move to the selected sites); else the top of the stack.
+        level_from = env.compile(self.from_.level) if self.from_.level is not None else None
+        level_to = env.compile(self.to.level) \
+            if self.to is not None and self.to.level is not None else None
+        if self.to is not None and self.to.apply is not None:
+            raise self.to.fail("(to ... (apply ...)) in (move Select ...) is not supported yet")
+        if self.to is not None and self.to.type != self.from_.type:
+            raise self.to.fail("(move Select ...) with different site types for (from) and "
+                               "(to) is not supported yet")
+        froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
+        from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
+        tos = None if self.to is None else typed_sites_fn(env, self.to, lambda c: (c.to,))
+        to_cond = None if self.to is None or self.to.if_ is None else env.compile(self.to.if_)
+        then = _then(env, self)
+        # Ludii selects a hand's site only by cell: of another type (the board's vertices
+        # or edges), a site past the board's own is skipped (a last `to` in a hand selects
+        # nothing on a board played on vertices).
+        site_type = self.from_.type or env.board.site_type
+        limit = env.total_sites if site_type == "Cell" else env.num_board_sites
+
+        def select(c):
+            out = []
+            saved = (c.from_, c.to)
+            # Ludii walks a region as a set of sites in increasing order, with (from) and
+            # (to) both on the site while testing it.
+            stacking = c.stacking
+            for frm in sorted(set(froms(c))):
+                if not 0 <= frm < limit:
+                    continue
+                # In a stacking game Ludii's Select reports the levels it selects.
+                lf = 0
+                if stacking:
+                    lf = level_from(c) if level_from is not None else \
+                        max(c.s.size_stack(frm) - 1, 0)
+                c.from_ = c.to = frm
+                if from_cond is not None and not from_cond(c):
+                    continue
+                if tos is None:
+                    out.append(Move(frm, frm, 0, [], then, False, lf, lf))
+                    continue
+                for to in sorted(set(tos(c))):
+                    c.from_ = frm
+                    lt = 0
+                    if stacking and 0 <= to < limit:
+                        lt = level_to(c) if level_to is not None else \
+                            max(c.s.size_stack(to) - 1, 0)
+                    c.to = to
+                    if 0 <= to < limit and (to_cond is None or to_cond(c)):
+                        out.append(Move(frm, to, 0, [], then, False, lf, lt))
+            c.from_, c.to = saved
+            return out
+        return select
+
+
+@ludeme("sow")
+class Sow(Moves):
+    """`(sow [<site>] [count:] [numPerHole:] ["Track"] [owner:] [if:] [sowEffect:] [apply:]
+    [includeSelf:] [origin:] [skipIf:] [backtracking:|forward:] [(then ...)])`: take the seeds
+    at a site (by default the last `to`) and drop `numPerHole` on each next site of the track;
+    then, while `if:` holds at the last site reached, collect the capture (`apply:`) on the sown
+    position, stepping back (`backtracking:`) or on (`forward:`) along the track while that
+    condition holds (Ludii's Sow).
+
+    Example: `(sow apply:(if (= 6 (count at:(to))) (fromTo (from (to)) (to (mapEntry Mover))
+    count:6)))`."""
+    concepts = ("Sow", "CopyContext if apply", "SowWithEffect if apply", "SowRemove if apply has RemoveEffect", "SowCapture if apply has FromToEffect", "SowOriginFirst if not origin == False", "SowSkip if skipIf", "SowSkip if not includeSelf", "SowBacktracking if backtracking")
+
+    params = (P("type", SiteType, opt=True), P("start", IntFn, opt=True),
+              P("count", IntFn, opt=True, named=True),
+              P("numPerHole", IntFn, opt=True, named=True), P("track", LitStr, opt=True),
+              P("owner", IntFn, opt=True, named=True), P("if", Bool, opt=True, named=True),
+              P("sowEffect", Moves, opt=True, named=True),
+              P("apply", Moves, opt=True, named=True),
+              P("includeSelf", LitBool, opt=True, named=True, default=True),
+              P("origin", Bool, opt=True, named=True), P("skipIf", Bool, opt=True, named=True),
+              P("backtracking", Bool, opt=True, named=True),
+              P("forward", Bool, opt=True, named=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .moves import _then
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(sow {self.type} ...) is not supported yet")
+        if self.backtracking is not None and self.forward is not None:
+            raise self.fail("(sow ...) takes backtracking: or forward:, not both")
+        env.counting = True
+        start_fn = env.compile(self.start) if self.start is not None else \
+            (lambda c: c.s.last_to)
+        count_fn = env.compile(self.count) if self.count is not None else None
+        per_hole = env.compile(self.numPerHole) if self.numPerHole is not None else None
+        owner_fn = env.compile(self.owner) if self.owner is not None else None
+        if owner_fn is None:
+            fixed, by_owner = board_track(env, self.track, self), None
+        else:
+            fixed, by_owner = None, tracks_by_owner(env, self.track, self)
+        cond = env.compile(self.if_) if self.if_ is not None else (lambda c: True)
+        effect = env.compile(self.apply) if self.apply is not None else None
+        sow_effect = env.compile(self.sowEffect) if self.sowEffect is not None else None
+        include_self = self.includeSelf
+        origin = env.compile(self.origin) if self.origin is not None else None
+        skip = env.compile(self.skipIf) if self.skipIf is not None else None
+        back = env.compile(self.backtracking) if self.backtracking is not None else None
+        fwd = env.compile(self.forward) if self.forward is not None else None
+        then = _then(env, self)
+        step_tables = {}
+
+        def steps(track):
+            # by the track itself: each owner's track may carry the same name
+            t = step_tables.get(id(track))
+            if t is None:
+                sites = track.sites
+                n = len(sites)
+                nxt = [(i + 1) if i + 1 < n else (0 if track.loop else None) for i in range(n)]
+                prv = [(i - 1) if i > 0 else (n - 1 if track.loop else None) for i in range(n)]
+                t = step_tables[id(track)] = (sites, nxt, prv)
+            return t
+
+        def effect_actions(fn, c, out):
+            # Ludii adds each capture move's actions with its consequences'
+            # (getActionsWithConsequences): the move is applied as a move of its own on a
+            # copy of the position, so its consequences read it as the last move.
+            for m in fn(c):
+                if m.then:
+                    out.extend(applied_actions(c.s.clone(), m, as_last_move=True))
+                else:
+                    out.extend(m.actions)
+
+        def drop(c, start, to, count, sown, actions):
+            """The sow effect, then numPerHole seeds (while any are left) into `to`."""
+            if sow_effect is not None:
+                # Ludii adds the sow effect's own actions, without their consequences
+                for m in sow_effect(c):
+                    actions.extend(m.actions)
+            k = per_hole(c) if per_hole is not None else 1
+            keep = [(f, getattr(c.s.sites, f)[to]) for f in ("state", "rotation", "value")
+                    if getattr(c.s.sites, f)[start] != getattr(c.s.sites, f)[to]]
+            for _ in range(k):
+                if sown < count:
+                    actions.append((A_MOVE, start, to))
+                    # Ludii's sowing move leaves the hole's own state, rotation and value.
+                    actions.extend((A_SET_FIELD, f, to, TOP, v) for f, v in keep)
+                sown += 1
+            return sown
+
+        def sow(c):
+            s = c.s
+            start = start_fn(c)
+            count = count_fn(c) if count_fn is not None else (s.count[start] if start >= 0
+                                                               else 0)
+            track = fixed if owner_fn is None else by_owner.get(owner_fn(c))
+            if track is None:
+                return []
+            sites, nxt, prv = steps(track)
+            i = 0
+            while i < len(sites) and sites[i] != start:
+                i += 1
+            if i == len(sites):
+                raise self.fail(f"(sow ...) from site {start}, which is not on track "
+                                f"{track.name!r}")
+            saved = (c.from_, c.to, c.value)
+            actions = []
+            sown = 0
+            c.from_ = start
+            if origin is not None and origin(c):
+                sown = drop(c, start, start, count, sown, actions)
+                c.to = start
+            c.from_ = saved[0]
+            index = 0
+            while sown < count and index < count:
+                c.value = count - index
+                j = nxt[i]
+                if j is None:
+                    break
+                c.to = sites[j]
+                if skip is not None and skip(c):
+                    i = j
+                    continue
+                if not include_self and sites[j] == start:
+                    # Ludii sows into the next hole but leaves (to) on the origin
+                    i = j
+                    j = nxt[i]
+                    if j is None:
+                        break
+                sown = drop(c, start, sites[j], count, sown, actions)
+                i = j
+                index += 1
+            move = Move(start, c.to, 0, actions, then)
+            if effect is not None:
+                after = s.clone()
+                for a in actions:
+                    after.do_action(a)
+                ac = after.ctx
+                ac.to, ac.from_, ac.value = c.to, c.from_, c.value
+                extra = []
+                captures = 0
+                while cond(ac):
+                    ac.from_ = start
+                    effect_actions(effect, ac, extra)
+                    if back is None and fwd is None:
+                        break
+                    if back is not None:
+                        j = prv[i]
+                        if not back(ac) or j is None:
+                            break
+                        i = j
+                        ac.to = sites[i]
+                        if not back(ac) or sites[i] == start:
+                            break
+                    else:
+                        j = nxt[i]
+                        if not fwd(ac) or j is None:
+                            break
+                        i = j
+                        ac.to = sites[i]
+                        if not fwd(ac):
+                            break
+                    captures += 1
+                    if captures >= len(sites):
+                        break
+                move.actions = actions + extra
+            c.from_, c.to, c.value = saved
+            return [move]
+        return sow
+
+
+@ludeme("sites", "Track")
+class SitesTrack(Region):
+    """`(sites Track [<role>|(player ..)] ["Name"] [from:] [to:])`: the sites of a track (the
+    one named, else the first of the player's or of nobody's), from `from:` up to `to:`
+    included, going round to the start when `to:` comes before `from:`."""
+    concepts = ()
+
+    params = (P("player", "PlayerFn", opt=True), P("role", RoleType, opt=True),
+              P("name", LitStr, opt=True), P("from", IntFn, opt=True, named=True),
+              P("to", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        tracks = _all_tracks(env, self)
+        pid = _player_fn(env, self, lambda c: 0)
+        name = self.name if self.name is not None else ""
+        frm = env.compile(self.from_) if self.from_ is not None else None
+        to = env.compile(self.to) if self.to is not None else None
+
+        def pick(p):
+            for t in tracks:
+                if t.name == name or (name in t.name and t.owner in (p, 0)):
+                    return t
+            return None
+        by_player = {p: pick(p) for p in range(0, env.num_players + 2)}
+
+        def sites_track(c):
+            t = by_player.get(pid(c))
+            if t is None:
+                return ()
+            sites = t.sites
+            if frm is None and to is None:
+                return sites
+            start = frm(c) if frm is not None else -1
+            stop = to(c) if to is not None else -1
+            if start == -1:
+                i = 0
+            elif start in sites:
+                i = sites.index(start)
+            else:
+                return ()
+            out = []
+            for site in sites[i:]:
+                out.append(site)
+                if site == stop:
+                    return tuple(out)
+            for site in sites[:i]:
+                out.append(site)
+                if site == stop:
+                    break
+            return tuple(out)
+        return sites_track
+
+
+def _all_tracks(env, lud) -> list:
+    tracks = list(getattr(env.board, "track_info", ()))
+    if not tracks:
+        raise lud.fail("this board has no track; declare one with (track ...) in the board")
+    return tracks
+
+
+def _player_fn(env, lud, default):
+    """The player a track ludeme names by role or (player ...), else `default`."""
+    if lud.role is not None and lud.player is not None:
+        raise lud.fail("give a role or a (player ...), not both")
+    if lud.role is not None:
+        return env.role_id(lud.role, lud)
+    if lud.player is not None:
+        return env.compile(lud.player)
+    return default
+
+
+@ludeme("trackSite", "Move")
+class TrackSiteMove(IntFn):
+    """`(trackSite Move [from:] [role|(player ..)|"Track"] steps:<int>)`: the site `steps`
+    further along the player's track (wrapping on a loop; -1 past the end of a line).
+
+    On a track that passes a site twice (in a game where some track does), the start is
+    the index where Ludii recorded the piece standing at `from:` (the track owner's piece
+    in a stack), read from the state's TrackIndices; with no piece there, the site's first
+    index."""
+    concepts = ()
+
+    params = (P("from", IntFn, opt=True, named=True), P("role", RoleType, opt=True),
+              P("player", "PlayerFn", opt=True), P("name", LitStr, opt=True),
+              P("steps", IntFn, named=True))
+
+    def compile(self, env):
+        tracks = _all_tracks(env, self)
+        indexed = any(t.internal_loop for t in tracks)
+        pid = _player_fn(env, self, lambda c: c.s.mover)
+        frm = env.compile(self.from_) if self.from_ is not None else (lambda c: c.from_)
+        steps = env.compile(self.steps)
+        name = self.name
+
+        def pick(p):
+            if name is not None:
+                for t in tracks:
+                    if name in t.name and t.owner == p:
+                        return t
+                for t in tracks:
+                    if name in t.name:
+                        return t
+            for owner in (p, 0):
+                for t in tracks:
+                    if t.owner == owner:
+                        return t
+            return None
+        chosen = {}
+        for p in range(0, env.num_players + 2):
+            t = pick(p)
+            if t is not None:
+                chosen[p] = (t, next(k for k, u in enumerate(tracks) if u is t))
+
+        def start_index(c, t, k, here, player):
+            """Ludii's index of the piece at `here` along a track that passes a site twice."""
+            s = c.s
+            what = s.what[here]
+            for level in range(s.size_stack(here)):
+                lv = s.level_data(here, level)
+                if lv[1] == player:
+                    what = lv[0]
+                    break
+            if not what:
+                return t.sites.index(here) if here in t.sites else len(t.sites)
+            on_track = s.on_track
+            for i in on_track.indices(k, here):
+                if on_track.count(k, what, i) > 0:
+                    return i
+            return len(t.sites)
+
+        def site(c):
+            player = pid(c)
+            picked = chosen.get(player)
+            if picked is None:
+                return -1
+            t, k = picked
+            sites = t.sites
+            n = len(sites)
+            here = frm(c)
+            if indexed and not t.loop:
+                if here < 0:
+                    return -1
+                i = start_index(c, t, k, here, player)
+            else:
+                i = sites.index(here) if here in sites else n
+            i += max(0, steps(c))
+            if i < n:
+                return sites[i]
+            return sites[i % n] if t.loop else -1
+        return site
+
+
+@ludeme("trackSite", "FirstSite")
+class TrackSiteFirst(IntFn):
+    """`(trackSite FirstSite [role|(player ..)] ["Track"] [from:] [if:])`: the first site of the
+    track (from `from:` on, going round) where the condition holds; -1 if none."""
+    concepts = ()
+
+    params = (P("player", "PlayerFn", opt=True), P("role", RoleType, opt=True),
+              P("name", LitStr, opt=True), P("from", IntFn, opt=True, named=True),
+              P("if", Bool, opt=True, named=True))
+
+    def compile(self, env):
+        tracks = _all_tracks(env, self)
+        pid = _player_fn(env, self, lambda c: 0)
+        frm = env.compile(self.from_) if self.from_ is not None else None
+        cond = env.compile(self.if_) if self.if_ is not None else None
+        name = self.name
+
+        def pick(p):
+            for t in tracks:
+                if name is not None:
+                    if name in t.name and (p == 0 or t.owner == p):
+                        return t
+                elif t.owner in (p, 0):
+                    return t
+            return tracks[0]
+
+        def first(c):
+            t = pick(pid(c))
+            sites = t.sites
+            n = len(sites)
+            if frm is None:
+                i = 0
+            else:
+                f = frm(c)
+                if f not in sites:
+                    return -1
+                i = sites.index(f)
+            if cond is None:
+                return sites[i]
+            saved = c.to
+            for j in range(i, i + n):
+                c.to = sites[j % n]
+                if cond(c):
+                    c.to = saved
+                    return sites[j % n]
+            c.to = saved
+            return -1
+        return first

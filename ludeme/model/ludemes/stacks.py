@@ -1,0 +1,213 @@
+"""Stacks: tiles, stacked start positions and what a site's levels hold.
+
+A stacking game keeps a stack of levels per site (ludeme.engine.stores.StackSites, bottom =
+level 0). The ludemes here read it through the state's accessors; any ludeme that
+needs stacks sets `env.stacking`, as Ludii's `GameType.Stacking` flag does.
+"""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from .base import Bool, Enum, IntFn, LitStr, P, Region, SiteType, context_variable as _var, ludeme
+from .game import Piece, Place
+
+
+Level = _var("level", "Level", "level",
+             "`(level)`: the level being iterated over (in `(count Stack ... if:)`, "
+             "`(forEach Piece ...)`).")
+
+
+@ludeme("tile")
+class Tile(Piece):
+    """`(tile "Name" Each|P1|...)`: a tile, a component like a piece (Ludii's Tile).
+
+    Tiles take their `what` index in declaration order with the pieces. A tile under
+    pieces is one level of the stack: Seesaw's promotion cells are tiles, as in
+
+        (equipment {(board (hex 4)) (piece "Disc" Each) (tile "Hex" Each)})
+    """
+    concepts = ("Tile",)
+
+
+@ludeme("place", "Stack")
+class PlaceStack(Place):
+    """`(place Stack "Item"|items:{"Item" ...} <site|region> [count:N])`: push pieces on the
+    stacks of sites at the start, each item in turn (bottom first); the game keeps stacks.
+    Example: `(place Stack "Disc1" 0 count:2)`, `(place Stack items:{"Stick2" "Stick1"} 5)`."""
+    # As Ludii's PlaceCustomStack: where the pieces go, and a count above one, a state or a
+    # value set.
+    concepts = ("PiecesPlacedOutsideBoard if container",
+                "PiecesPlacedOutsideBoard if where is handSite",
+                "PiecesPlacedOnBoard if not container and not where is handSite",
+                "PieceCount if not count == 1", "SiteState if state", "PieceValue if value")
+
+    params = (P("item", LitStr, opt=True), P("items", LitStr, opt=True, named=True, many=True),
+              *Place.params[1:])
+    stacking = True
+
+    def validate(self):
+        if (self.item is None) == (not self.items):
+            raise self.fail("(place Stack ...) takes an item or items:{...}, one of them")
+
+
+@ludeme("size", "Stack")
+class SizeStack(IntFn):
+    """`(size Stack [in:<region>|at:<site>])`: the levels at a site (summed over a region);
+    the last move's destination by default (Ludii's SizeStack)."""
+    concepts = ()
+
+    params = (P("type", SiteType, opt=True), P("in", Region, opt=True, named=True),
+              P("at", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        env.stacking = True
+        if self.in_ is not None and self.at is not None:
+            raise self.fail("(size Stack ...) takes in: or at:, not both")
+        if self.in_ is not None:
+            region = env.compile(self.in_)
+            return lambda c: sum(c.s.size_stack(s) for s in region(c) if s >= 0)
+        at = env.compile(self.at) if self.at is not None else (lambda c: c.s.last_to)
+
+        def size_stack(c):
+            s = at(c)
+            return c.s.size_stack(s) if s >= 0 else 0
+        return size_stack
+
+
+StackDirection = Enum("StackDirection", "FromBottom FromTop")
+
+
+@ludeme("count", "Stack")
+class CountStack(IntFn):
+    """`(count Stack [FromBottom|FromTop] at:<site>|in:<region> [if:<cond>] [stop:<cond>])`:
+    the levels of the stacks where the condition holds, read with `(to)` = the site and
+    `(level)` = the level, from the bottom (or top) until `stop` holds (Ludii's
+    CountStack; empty sites count nothing). Example, the discs in a stack:
+
+        (count Stack at:(from) if:(= (what at:(to) level:(level)) (id "Disc" Mover)))
+    """
+    concepts = ()
+
+    params = (P("direction", StackDirection, opt=True), P("type", SiteType, opt=True),
+              P("at", IntFn, opt=True, named=True), P("in", Region, opt=True, named=True),
+              P("if", Bool, opt=True, named=True), P("stop", Bool, opt=True, named=True))
+
+    def compile(self, env):
+        env.stacking = True
+        if (self.at is None) == (self.in_ is None):
+            raise self.fail("(count Stack ...) needs at:<site> or in:<region>")
+        if self.at is not None:
+            at = env.compile(self.at)
+            sites = lambda c: (at(c),)  # noqa: E731
+        else:
+            sites = env.compile(self.in_)
+        cond = env.compile(self.if_) if self.if_ is not None else None
+        stop = env.compile(self.stop) if self.stop is not None else None
+        from_top = self.direction == "FromTop"
+
+        def count_stack(c):
+            s = c.s
+            saved = (c.to, c.level)
+            total = 0
+            for site in sites(c):
+                if site < 0 or s.what[site] == 0:
+                    continue
+                n = s.size_stack(site)
+                for level in (range(n - 1, -1, -1) if from_top else range(n)):
+                    c.to, c.level = site, level
+                    if stop is not None and stop(c):
+                        break
+                    if cond is None or cond(c):
+                        total += 1
+            c.to, c.level = saved
+            return total
+        return count_stack
+
+
+@ludeme("topLevel")
+class TopLevel(IntFn):
+    """`(topLevel at:<site>)`: the level of the top of the stack at a site, its size
+    minus one (0 for an empty site or a game without stacks, as Ludii's TopLevel)."""
+    concepts = ()
+
+    params = (P("type", SiteType, opt=True), P("at", IntFn, named=True))
+
+    def compile(self, env):
+        at = env.compile(self.at)
+
+        def top_level(c):
+            s = at(c)
+            return max(c.s.size_stack(s) - 1, 0) if s >= 0 else 0
+        return top_level
+
+
+def read_level(array_index: int, at, level):
+    """A closure reading field `array_index` (0 what, 1 who) of a site's level."""
+    def read(c):
+        s = at(c)
+        if s < 0:
+            return 0
+        return c.s.level_data(s, level(c))[array_index]
+    return read
+
+
+def line_by_level(s, pivot: int, length: int, whats, exact: bool, radials) -> bool:
+    """Ludii's `(is Line ... byLevel:True)`: a line of pieces of `whats` through the top of
+    the pivot's stack, down the stack itself, along a level across sites, or climbing
+    and descending one level a site (the two diagonals of a vertical board).
+
+    `radials` are the pivot's (sites after it, opposite sites or None) pairs.
+    """
+    size = s.size_stack
+    level_data = s.level_data
+    n = size(pivot)
+    if length == 1:
+        return True
+
+    def what_at(site, level):
+        return level_data(site, level)[0] if 0 <= level < size(site) else 0
+
+    if n >= length:
+        count = 1
+        for i in range(length - 1):
+            if what_at(pivot, n - 2 - i) not in whats:
+                break
+            count += 1
+            if not exact and count == length:
+                return True
+        if count == length:
+            return True
+    origin = n - 1
+    for ray, opposite in radials:
+        # The same level across sites, then a line that descends (or climbs) one level
+        # a site along the ray and climbs (or descends) along the opposite one.
+        for shift in (0, -1, 1):
+            count = 1
+            for k, site in enumerate(ray, 1):
+                lv = origin + shift * k
+                if lv < 0 or size(site) <= lv or what_at(site, lv) not in whats:
+                    break
+                count += 1
+                if not exact and count == length:
+                    return True
+            if opposite is not None:
+                total = count
+                for k, site in enumerate(opposite, 1):
+                    lv = origin - shift * k
+                    if lv < 0 or size(site) <= lv or what_at(site, lv) not in whats:
+                        break
+                    total += 1
+                    if not exact and total == length:
+                        return True
+                # As Ludii: the descending line checks only its own side here.
+                if (count if shift == -1 else total) == length:
+                    return True
+            elif count == length:
+                return True
+    return False
+
+
+__all__ = ["Level", "Tile", "PlaceStack", "SizeStack", "CountStack", "TopLevel",
+           "read_level", "line_by_level"]

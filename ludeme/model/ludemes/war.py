@@ -1,0 +1,518 @@
+"""Capture effects along lines (Ludii's Custodial, Intervene) and piece flips (Flip).
+
+Each effect is evaluated when its move is generated or when a consequent runs,
+as in Ludii: it returns the moves of its inner effect (by default a removal),
+one per captured site, so a consequent applies all of them.
+"""
+
+from __future__ import annotations
+
+# Every ludeme here declares its concepts (none where it has no `concepts` line).
+CONCEPTS_REVIEWED = True
+
+from ludeme.engine.state import A_FLIP, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SET_FIELD, Move
+from ludeme.engine.stores import TOP
+from .base import Bool, DirWord, IntFn, LitBool, LitInt, Moves, Other, P, Region, SiteType, ludeme
+from .effects import applied_actions
+from .moves import Directions, _then, moves_as_actions
+
+_LONG = 1000        # Ludii's default limit of a sandwich (IntConstant(1000))
+
+
+def _check_board_type(lud, env, spec=None):
+    """Refuse a site type other than the board's (graph elements of another type)."""
+    where = spec if spec is not None else lud
+    t = getattr(where, "type", None)
+    if t is not None and t != env.board.site_type:
+        raise where.fail(f"({lud.keyword} ...) on {t} sites of a board of "
+                         f"{env.board.site_type} sites is not supported yet")
+
+
+def _radials_fn(env, lud, dirn):
+    """c, site -> the radials (tuples of sites, the start first) in directions `dirn`
+    (a table per site when the directions do not depend on the position)."""
+    dirn = dirn or "Adjacent"
+    dirs = env.direction_keys(dirn, lud)
+    radials = env.board.radials
+
+    def lines(c, frm):
+        return [r.sites for k in dirs(c, frm) for r in (radials[k][frm] if k in radials else ())]
+    if env.is_static_direction(dirn):
+        table = tuple(tuple(lines(None, s)) for s in range(env.num_board_sites))
+        return lambda c, frm: table[frm]
+    return lines
+
+
+def start_site(env, lud):
+    """c -> the site an effect starts from: its `(from <site>)` (of the board's site type,
+    no level or condition: Ludii's capture effects read only the site), else (from)."""
+    if lud.from_ is not None:
+        _check_board_type(lud, env, lud.from_)
+        lud.from_.refuse("level", "if_", why=f"Ludii's {type(lud).__name__} reads only the site")
+    return env.site_fn(lud.from_)
+
+
+def add_then(moves, then) -> list:
+    """The moves, each given the effect's consequents after its own (Ludii adds the
+    effect's then to every move it returns)."""
+    if then:
+        for m in moves:
+            m.then = tuple(m.then) + then
+    return moves
+
+
+def _is_player_fn(c, who: int, friend: bool) -> bool:
+    """Ludii's IsFriend / IsEnemy on a player id (used where a default reads a site id)."""
+    s = c.s
+    if friend:
+        return who == s.mover or s.mover == c.g.num_players + 1
+    return who != 0 and who != s.mover
+
+
+def _remove_at(field):
+    """The default effect of a capture: remove the piece at `c.<field>` (Ludii's Remove)."""
+    def remove(c):
+        site = getattr(c, field)
+        if site < 0 or c.s.what[site] <= 0:
+            return []
+        return [Move(site, site, 0, [(A_REMOVE, site)])]
+    return remove
+
+
+@ludeme("custodial")
+class Custodial(Moves):
+    """`(custodial [(from <site>)] [<directions>] [(between [(max N)] [if:] [(apply ...)])]
+    [(to if:<cond>)] [(then ...)])`: as Ludii's Custodial, along each radial from the
+    site, a run of targets (between if:, at most N of them, default 1000) closed by a
+    site where the to condition holds: the between effect (by default a removal) applies
+    to every target of the run. Example (a Seega capture):
+
+        (custodial (from (last To)) Orthogonal
+            (between (max 1) if:(is Enemy (who at:(between))) (apply (remove (between))))
+            (to if:(is Friend (who at:(to)))))
+    """
+    concepts = ("CustodialCapture if between.apply has RemoveEffect",
+                "CustodialCapture if between.apply has FromToEffect",
+                "CustodialCapture if not between.apply", "-dirn")   # Ludii: no direction concept
+
+    params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        start = start_site(env, self)
+        lines = _radials_fn(env, self, self.dirn)
+        b = self.between
+        if b is not None:
+            b.refuse("before", "after", "trail", why="Ludii's Custodial reads only a range, "
+                     "a condition and an effect")
+            if b.apply is not None and b.apply.if_ is not None:
+                raise b.apply.fail("(apply if:...) in (custodial ...) is not supported yet")
+        limit = b.range.bounds(env)[1] if b is not None and b.range is not None \
+            else (lambda c: _LONG)
+        # Ludii's defaults read the site ids themselves as players (IsEnemy(Between),
+        # IsFriend(To)), kept as they are.
+        target = env.compile(b.if_) if b is not None and b.if_ is not None else \
+            (lambda c: _is_player_fn(c, c.between, False))
+        if self.to is not None:
+            self.to.refuse("site", "level", "apply", why="Ludii's Custodial reads only "
+                           "the to condition")
+        friend = env.compile(self.to.if_) if self.to is not None and self.to.if_ is not None \
+            else (lambda c: _is_player_fn(c, c.to, True))
+        effect = env.compile(b.apply.effect) if b is not None and b.apply is not None \
+            and b.apply.effect is not None else _remove_at("between")
+        then = _then(env, self)
+
+        def custodial(c):
+            frm = start(c)
+            if frm < 0:
+                return []
+            saved = (c.to, c.between)
+            out = []
+            n_max = limit(c)
+            for steps in lines(c, frm):
+                n = len(steps)
+                if n_max == 1:          # Ludii's shortSandwich
+                    if n < 3:
+                        continue
+                    c.between = steps[1]
+                    if not target(c):
+                        continue
+                    c.to = steps[2]
+                    if not friend(c):
+                        continue
+                    c.between = steps[1]
+                    out.extend(effect(c))
+                    continue
+                pos = 1                 # Ludii's longSandwich
+                while pos < n and pos <= n_max:
+                    c.between = steps[pos]
+                    if not target(c):
+                        break
+                    pos += 1
+                if pos == 1:
+                    continue
+                c.to = steps[pos] if pos < n else -1
+                if not friend(c):
+                    continue
+                for i in range(1, pos):
+                    c.between = steps[i]
+                    out.extend(effect(c))
+            c.to, c.between = saved
+            return add_then(out, then)
+        return custodial
+
+
+@ludeme("flips")
+class Flips(Other):
+    """`(flips <a> <b>)` on a piece: flipping it turns state a into b and b into a, as
+    Ludii's Flips. Example: `(piece "Disc" Neutral (flips 1 2))`."""
+    concepts = ()
+
+    params = (P("a", LitInt), P("b", LitInt))
+
+    def compile(self, env):
+        return self.a, self.b
+
+
+def flip_value(pair, state: int) -> int:
+    """Ludii's Flips.flipValue: a <-> b, any other state unchanged."""
+    a, b = pair
+    return b if state == a else a if state == b else state
+
+
+@ludeme("flip")
+class Flip(Moves):
+    """`(flip [<site>] [(then ...)])`: turn the piece at the site (the destination by
+    default) to its other side, as declared by its piece's `(flips a b)`; nothing for a
+    piece without flips. Example: `(flip (between))`."""
+    concepts = ("Flip",)
+
+    params = (P("type", SiteType, opt=True), P("loc", IntFn, opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        _check_board_type(self, env)
+        loc = env.compile(self.loc) if self.loc is not None else (lambda c: c.to)
+        table = env.flips_table()
+        then = _then(env, self)
+        n = env.total_sites
+
+        def flip(c):
+            site = loc(c)
+            if not 0 <= site < n:
+                return []
+            s = c.s
+            pair = table[s.what[site]]
+            if pair is None:
+                return []
+            new = flip_value(pair, s.piece_state(site))
+            return [Move(site, site, 0, [(A_SET_FIELD, "state", site, TOP, new)], then)]
+        return flip
+
+
+@ludeme("sites", "State")
+class SitesState(Region):
+    """`(sites State <int>)`: the board sites whose piece (or empty site) has that state,
+    in increasing order, as Ludii's SitesState. Example: `(count Sites in:(sites State 1))`."""
+    concepts = ()
+
+    params = (P("type", SiteType, opt=True), P("value", IntFn))
+
+    def compile(self, env):
+        _check_board_type(self, env)
+        value = env.compile(self.value)
+        n = env.num_board_sites
+
+        def sites(c):
+            v = value(c)
+            state = c.s.piece_state
+            return [site for site in range(n) if state(site) == v]
+        return sites
+
+
+# Logical operators on moves (Ludii's operators/logical) -------------------------
+
+@ludeme("allCombinations")
+class AllCombinations(Moves):
+    """`(allCombinations <moves> <moves> [(then ...)])`: every pair of a move of the first
+    list and a move of the second, as one move doing both, each with its own consequents
+    (Ludii's AllCombinations).
+    Example: `(allCombinations (add (to (site))) (flip (between)))`."""
+    concepts = ()
+
+    params = (P("a", Moves), P("b", Moves), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        first, second = env.compile(self.a), env.compile(self.b)
+        then = _then(env, self)
+
+        def combinations(c):
+            lb = second(c)
+            return [Move(m1.frm, m1.to, 0, moves_as_actions((m1, m2)), then)
+                    for m1 in first(c) for m2 in lb]
+        return combinations
+
+
+@ludeme("append")
+class Append(Moves):
+    """`(append <moves> [(then ...)])`: all the moves of the list joined into one decision
+    (none when the list is empty), as Ludii's Append: its from and to are those of the
+    first move. Example: `(append (custodial ...) (then (set Score ...)))`."""
+    concepts = ()
+
+    params = (P("list", Moves), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        gen = env.compile(self.list)
+        then = _then(env, self)
+
+        def append(c):
+            moves = gen(c)
+            if not moves:
+                return []
+            first = moves[0]
+            return [Move(first.frm, first.to, 0, moves_as_actions(moves), then)]
+        return append
+
+
+# Threats (Ludii's IsThreatened) -------------------------------------------------
+
+# Ludii keeps one flag per thread while it looks for a threat: nested threat tests then
+# fail, and a (do ... ifAfterwards:(not (is Threatened ...))) keeps every move unchecked.
+_PROBING = [0]
+
+
+def probing() -> bool:
+    """True while a threat is being looked for (Ludii's IsThreatened.autoFail)."""
+    return _PROBING[0] > 0
+
+
+@ludeme("is", "Threatened")
+class IsThreatened(Bool):
+    """`(is Threatened <what> [at:<site> | [in:]<sites>] [<moves>])`: as Ludii's IsThreatened with
+    a piece: on a copy of the position with that piece at the site (where the piece
+    stands by default), some enemy of its owner has a move (its phase's moves, or the
+    moves given) ending on the site. Example: `(not (is Threatened (id "King" Mover)))`."""
+    concepts = ("Threat", "CopyContext")
+
+    params = (P("what", IntFn, opt=True), P("type", SiteType, opt=True),
+              P("at", IntFn, opt=True, named=True), P("sites", Region, opt=True),
+              P("in", Region, opt=True, named=True), P("moves", Moves, opt=True))
+
+    def compile(self, env):
+        _check_board_type(self, env)
+        if self.what is None:
+            raise self.fail("(is Threatened ...) without a piece is not supported yet")
+        given_sites = self.in_ if self.in_ is not None else self.sites   # in: is Ludii 1.3's
+        if self.in_ is not None and self.sites is not None:
+            raise self.fail("(is Threatened ...) takes its sites once")
+        if self.at is not None and given_sites is not None:
+            raise self.fail("(is Threatened ...) takes a site or sites, not both")
+        what = env.compile(self.what)
+        components = env.components
+        nboard = env.num_board_sites
+        if self.at is not None:
+            at = env.compile(self.at)
+            region = lambda c, w: (at(c),)  # noqa: E731
+        elif given_sites is not None:
+            sites = env.compile(given_sites)
+            region = lambda c, w: sites(c)  # noqa: E731
+        else:       # Ludii's Where: the first board site holding the piece
+            def region(c, w):
+                whats = c.s.what
+                return next(((s,) for s in range(nboard) if whats[s] == w), ())
+        specific = env.compile(self.moves) if self.moves is not None else None
+        teams = env.teams
+        players = range(1, env.num_players + 1)
+
+        def enemies(owner):
+            if teams:
+                return [p for p in players if teams.get(p, -1) != teams.get(owner, -2)]
+            return [p for p in players if p != owner]
+
+        def threatened(c):
+            w = what(c)
+            if w < 1 or probing():
+                return False
+            owner = components[w].owner
+            for site in region(c, w):
+                if site < 0:
+                    continue
+                probe = c.s.clone()
+                probe.prev = owner
+                if probe.what[site] == 0:
+                    probe.set_site(site, w, owner)
+                elif (probe.what[site], probe.who[site]) != (w, owner):
+                    probe.do_action((A_FLIP, site, owner, w))   # Ludii keeps its state
+                _PROBING[0] += 1
+                try:
+                    for enemy in enemies(owner):
+                        probe.mover = enemy
+                        pc = probe.ctx
+                        pc.from_ = pc.to = pc.site = pc.player = -1
+                        gen = specific or probe.g.phases[probe.phase[enemy]].play
+                        if any(m.to == site for m in gen(pc)):
+                            return True
+                finally:
+                    _PROBING[0] -= 1
+            return False
+        return threatened
+
+    def auto_fails(self):
+        """A closure () -> True while a threat is being looked for (Ludii's autoFails)."""
+        return probing
+
+
+# Capture priorities (Ludii's requirement/max) --------------------------------------
+
+def _replay_count(state, move, count: int) -> int:
+    """Ludii's MaxMoves.getReplayCount: how many more decisions the mover chains after this
+    one (each moveAgain continues the chain; the longest continuation counts)."""
+    probe = state.clone()
+    probe.apply(move)
+    if probe.prev != probe.mover:
+        return count
+    return max((_replay_count(probe, m, count + 1) for m in probe.legal_moves()), default=0)
+
+
+class _MaxBy(Moves):
+    """The moves scoring most by `score(c, move)` (Ludii's requirement/max)."""
+
+    params = (P("withValue", LitBool, opt=True, named=True, default=False),
+              P("moves", Moves), P("then", "Then", opt=True))
+
+    def score(self, c, move) -> int:  # pragma: no cover - every subclass overrides
+        raise NotImplementedError
+
+    def compile(self, env):
+        self.refuse("withValue", why="counting the values of captured pieces")
+        self.refuse("then", why="Ludii keeps it on the list, not on the moves")
+        gen = env.compile(self.moves)
+        score = self.score
+
+        def max_by(c):
+            moves = gen(c)
+            counts = [score(c, m) for m in moves]
+            best = max(counts, default=0)
+            return [m for m, k in zip(moves, counts) if k == best]
+        return max_by
+
+
+@ludeme("max", "Moves")
+class MaxMoves(_MaxBy):
+    """`(max Moves <moves>)`: the moves that begin the longest chain of decisions by the same
+    mover (Ludii's MaxMoves), e.g. the longest capture sequence of draughts.
+    Example: `(max Moves (move Hop (from (last To)) ... (then (moveAgain))))`."""
+    concepts = ("MaxMovesInTurn", "CopyContext")
+
+    def score(self, c, move) -> int:
+        return _replay_count(c.s, move, 0)
+
+
+_REMOVALS = frozenset((A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL))
+
+
+@ludeme("max", "Captures")
+class MaxCaptures(_MaxBy):
+    """`(max Captures <moves>)`: the moves removing the most pieces, their consequents
+    included (Ludii's MaxCaptures). Example: `(max Captures (forEach Piece))`."""
+    concepts = ("MaxCapture", "CopyContext")
+
+    def score(self, c, move) -> int:
+        return sum(1 for a in applied_actions(c.s.clone(), move) if a[0] in _REMOVALS)
+
+
+# Captures along a direction (Ludii's Directional, DirectionCapture) -------------------
+
+@ludeme("directions")
+class DirectionsBetween(Directions):
+    """`(directions [<type>] from:<site> to:<site>)`: the directions in which `to` lies on a
+    straight line from `from`, as Ludii's Directions between two sites: each of the board's
+    directions (of the All relation) with a radial from `from` passing through `to`.
+    Example: `(directions Vertex from:(last From) to:(last To))`."""
+    concepts = ()
+
+    params = (P("type", SiteType, opt=True), P("from", IntFn, named=True),
+              P("to", IntFn, named=True))
+
+    def validate(self):
+        if self.__dict__["_fields"].get("from_") is None or self._fields.get("to") is None:
+            raise self.fail("(directions ...) between two sites needs from: and to:")
+
+    @property
+    def dirs(self):
+        raise self.fail("the direction between two sites is not supported here yet")
+
+    def direction_keys(self, env, lud):
+        """(c, site) -> the directions from `from` to `to` (the site does not matter)."""
+        keys = self.keys_fn(env)
+        return lambda c, frm: keys(c)
+
+    def keys_fn(self, env):
+        """c -> the compass names of the radials from `from` through `to` (maybe none)."""
+        _check_board_type(self, env)
+        frm, to = env.compile(self.from_), env.compile(self.to)
+        radials = env.board.radials
+        tables = [(d, radials[d]) for d in env.board.relation_dirs("All") if d in radials]
+        nsites = env.num_board_sites
+
+        def keys(c):
+            a, b = frm(c), to(c)
+            if not (0 <= a < nsites and 0 <= b < nsites):
+                return ()
+            return tuple(d for d, table in tables if any(b in r.sites[1:] for r in table[a]))
+        return keys
+
+
+@ludeme("directional")
+class Directional(Moves):
+    """`(directional [(from <site>)] [<directions>] (to if:<cond> (apply <effect>))
+    [(then ...)])`: along each radial from the site in the directions, the run of sites
+    where the condition holds from the first one on: the effect applies at each, with
+    (to) on it (Ludii's approach and withdrawal captures).
+    Example: `(directional (from (last To)) ("LastDirection" Vertex)
+    (to if:("IsEnemyAt" (to)) (apply (remove (to)))))`."""
+    concepts = ("DirectionCapture if to.apply has RemoveEffect", "DirectionCapture if to.apply has FromToEffect", "-dirn")
+
+    params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("to", "ToSpec", opt=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        start = start_site(env, self)
+        if self.to is None or self.to.if_ is None or self.to.apply is None \
+                or self.to.apply.effect is None:
+            raise self.fail("(directional ...) without (to if:<cond> (apply <effect>)) is not "
+                            "supported yet")
+        self.to.refuse("site", "level", why="Ludii's Directional reads the condition and "
+                       "the effect")
+        if self.to.apply.if_ is not None:
+            raise self.to.apply.fail("(apply if:...) in (directional ...) is not supported yet")
+        target = env.compile(self.to.if_)
+        effect = env.compile(self.to.apply.effect)
+        radials = env.board.radials
+        if isinstance(self.dirn, DirectionsBetween):
+            keys = self.dirn.keys_fn(env)
+        else:
+            dir_keys = env.direction_keys(self.dirn or "Adjacent", self)
+            keys = lambda c: dir_keys(c, start(c))  # noqa: E731
+        then = _then(env, self)
+
+        def directional(c):
+            frm = start(c)
+            if frm < 0:
+                return []
+            saved = (c.from_, c.to)
+            out = []
+            for d in keys(c):
+                for r in (radials[d][frm] if d in radials else ()):
+                    for loc in r.sites[1:]:
+                        c.to = loc
+                        if not target(c):
+                            break
+                        c.from_ = -1
+                        out.extend(effect(c))
+                        c.from_ = saved[0]
+            c.from_, c.to = saved
+            return add_then(out, then)
+        return directional
