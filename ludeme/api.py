@@ -1,29 +1,99 @@
-"""The Python API: load a description into a playable game."""
+"""The Python API: load a description into a playable game, and choose how it plays.
+
+    game = load("descriptions/adzua_children.lud", ruleset="Adzua (Children) (Ludii 5) ...")
+    state = new_state(game, seed=1)      # the compiled kernels' state where the game has them
+    kernels = compiled_of(game)          # the kernels, or None for the reference engine
+
+`load` is the one way in: it reads, expands and builds the game (`ludeme.model.build`)
+and records on it how to build it again (`GameSource`), so that worker processes
+rebuild the same game from its file; a game without a source travels to them pickled
+by value (`PickledGame`). The game's kernels (`ludeme.engine.compiled`) are built on
+first use and kept by the game itself (`Game.kernels_for`).
+"""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
+from pathlib import Path
 
-from ludeme.language.expand import expand_file
+from ludeme.engine.compiled import BACKENDS
+
+
+@dataclass(frozen=True)
+class GameSource:
+    """How to build a game again in another process: its file, options, ruleset, limits
+    and backend."""
+
+    path: str
+    options: tuple[str, ...] = ()
+    ruleset: str | None = None
+    max_turns: int | None = None
+    max_moves: int | None = None
+    backend: str = "auto"
+
+    def load(self):
+        """Read, expand and build the game."""
+        from ludeme.language.expand import expand_file
+        from ludeme.model.build import MAX_MOVES, MAX_TURNS_PER_PLAYER, build_game
+        ex = expand_file(self.path, list(self.options), self.ruleset)
+        game = build_game(ex, max_turns=self.max_turns or MAX_TURNS_PER_PLAYER,
+                          max_moves=self.max_moves or MAX_MOVES)
+        game.loaded_from(self, self.backend)
+        return game
+
+
+@dataclass(frozen=True)
+class PickledGame:
+    """A built game sent by value (cloudpickle), for games whose source is unknown."""
+
+    data: bytes
+
+    @classmethod
+    def of(cls, game) -> "PickledGame":
+        """The game, pickled with its closures (not its kernels: `Game.__getstate__` leaves
+        them out, and a worker loads them again from numba's cache)."""
+        import cloudpickle
+        return cls(cloudpickle.dumps(game))
+
+    def load(self):
+        """The game again."""
+        import pickle
+        return pickle.loads(self.data)
+
+
+def game_source(game):
+    """What a worker process builds the game from: its recorded source, else the game pickled."""
+    return game.source or PickledGame.of(game)
 
 
 def load(path: str | os.PathLike, options=(), ruleset: str | None = None, *,
          max_turns: int | None = None, max_moves: int | None = None, backend: str = "auto"):
-    """Read, expand and compile a .lud file into a `ludeme.engine.state.Game`.
+    """Read, expand and build a .lud file into a `ludeme.engine.state.Game`.
 
-    `backend` is how `ludeme.analysis.playouts.run_playouts` plays it: "auto" (numba kernels
-    when every ludeme of the game has a compiled form, else the reference engine,
+    `backend` is how `ludeme.analysis.playouts.run_playouts` plays it: "auto" (numba
+    kernels when every ludeme of the game has a compiled form, else the reference engine,
     said once on stderr), "compiled" or "reference" (see `ludeme.engine.compiled`). The
     kernels are built on first use. `game.new_initial_state()` is always the reference
-    engine's; `ludeme.analysis.playouts.new_state(game)` gives the state of the game's backend
-    (what the agents and the OpenSpiel and PettingZoo adapters play on).
+    engine's; `new_state(game)` gives the state of the game's backend (what the agents
+    and the OpenSpiel and PettingZoo adapters play on).
     """
-    from ludeme.engine.compiled import BACKENDS
-    from ludeme.model.build import MAX_MOVES, MAX_TURNS_PER_PLAYER, compile_game
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    ex = expand_file(path, list(options), ruleset)
-    game = compile_game(ex, max_turns=max_turns or MAX_TURNS_PER_PLAYER,
-                        max_moves=max_moves or MAX_MOVES)
-    game.backend = backend
-    return game
+    return GameSource(str(Path(path).resolve()), tuple(options), ruleset, max_turns, max_moves,
+                      backend).load()
+
+
+def compiled_of(game, backend: str | None = None):
+    """The game's compiled kernels for `backend` (default: the one it was loaded with), or None
+    for the reference engine. Built once per game and backend, on first use."""
+    from ludeme.engine.compiled import select
+    backend = backend or game.backend
+    return game.kernels_for(backend, select)
+
+
+def new_state(game, seed: int | None = None, backend: str | None = None):
+    """The start position on `backend` (None: the game's): the compiled kernels' state where
+    the game has them (`compiled_of`), else the reference engine's."""
+    kernels = compiled_of(game, backend)
+    return kernels.new_initial_state() if kernels is not None else game.new_initial_state(seed)

@@ -46,6 +46,11 @@ class FakeGame:
         self.uses_chance = False                 # no chance stream, as Game.uses_chance
         self.started = 0
         self.source = FakeSource(sites, players, max_turns, max_moves)
+        self.backend = "auto"
+
+    def kernels_for(self, backend: str, build):
+        """As `Game.kernels_for`: this game has no compiled form."""
+        return None
 
     def new_initial_state(self, seed: int | None = None) -> "FakeState":
         self.started += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ludeme.model.build import compile_game
+from ludeme.model.build import build_game
 from ludeme.errors import LudemeError
 from ludeme.language.expand import expand, load_description
 from ludeme.analysis.conformance import random_playout
@@ -13,7 +13,7 @@ from ludeme.analysis.conformance import random_playout
 def _game(start: str = "", play: str = "(move Add (to (sites Empty)))", players: int = 3):
     text = (f'(game "T" (players {players}) (equipment {{(board (square 3)) (piece "Disc" Each)}})'
             f' (rules (start {{ {start} }}) (play {play})))')
-    return compile_game(expand(load_description("t.lud", text)))
+    return build_game(expand(load_description("t.lud", text)))
 
 
 def test_random_first_mover_is_seeded_and_recorded():

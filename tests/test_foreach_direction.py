@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ludeme.model.build import compile_game
+from ludeme.model.build import build_game
 from ludeme.analysis.crosscheck import crosscheck_files
 from ludeme.errors import LudemeError
 from ludeme.language.expand import expand, load_description
@@ -21,7 +21,7 @@ def _game(piece_moves: str, start: str, board: str = "(board (square 5))"):
     text = (f'(game "T" (players 2) (equipment {{ {board} (piece "Horse" Each {piece_moves}) '
             f'(piece "Disc" Each) }}) (rules (start {{ {start} }}) (play (forEach Piece)) '
             f'(end (if (no Moves Next) (result Mover Win)))))')
-    return compile_game(expand(load_description("t.lud", text)))
+    return build_game(expand(load_description("t.lud", text)))
 
 
 def _targets(game):
@@ -98,5 +98,5 @@ def test_where_looks_at_every_vertex_of_a_board_of_vertices():
     text = ('(game "T" (players 2) (equipment { (board (square 3) use:Vertex) '
             '(piece "Horse" Each) }) (rules (start { (place "Horse1" 8) }) '
             '(play (move Remove (where "Horse" P1))) (end (if (no Moves Next) (result Mover Win)))))')
-    game = compile_game(expand(load_description("t.lud", text)))
+    game = build_game(expand(load_description("t.lud", text)))
     assert [m.to for m in game.new_initial_state(0).legal_moves()] == [8]

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import DESCRIPTIONS
-from ludeme.model.build import compile_game
+from ludeme.model.build import build_game
 from ludeme.errors import LudemeError
 from ludeme.language.expand import expand, load_description
 from ludeme.analysis.conformance import random_playout
@@ -41,7 +41,7 @@ def test_damage_through_compile_and_play_gives_only_ludeme_errors(case):
     try:
         desc = load_description(name, text)
         for rs in [r.name for r in desc.rulesets][:2] or [None]:
-            game = compile_game(expand(desc, [], rs))
+            game = build_game(expand(desc, [], rs))
             random_playout(game, 1, max_decisions=60)
     except LudemeError as e:
         e.render()

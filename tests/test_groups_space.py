@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ludeme.model.build import compile_game
+from ludeme.model.build import build_game
 from ludeme.errors import LudemeError
 from ludeme.language.expand import expand, load_description
 
@@ -22,7 +22,7 @@ def _game(play: str, start: str = START, board: str = "(board (square 4))", end:
           meta: str = ""):
     text = (f'(game "T" (players 2) (equipment {{ {board} (piece "Disc" Each) }}) '
             f'(rules {meta} (start {{ {start} }}) (play {play}) {end}))')
-    return compile_game(expand(load_description("t.lud", text)))
+    return build_game(expand(load_description("t.lud", text)))
 
 
 def _value(intfn: str, start: str = START, board: str = "(board (square 4))") -> int:
@@ -164,13 +164,13 @@ def test_no_repeat_forbids_a_move_back_to_a_position_seen():
             '(piece "Disc" Each (move Step (to if:(is Empty (to)))))}) '
             '(rules (meta (no Repeat)) (start {(place "Disc1" 0) (place "Disc2" 3)}) '
             '(play (forEach Piece)) (end (if (= (count Moves) 30) (result Mover Draw)))))')
-    state = compile_game(expand(load_description("t.lud", text))).new_initial_state(0)
+    state = build_game(expand(load_description("t.lud", text))).new_initial_state(0)
     for frm, to in [(0, 1), (3, 2), (1, 0)]:
         state.apply(next(m for m in state.legal_moves() if (m.frm, m.to) == (frm, to)))
     # 2 -> 3 would give back the start position
     assert [(m.frm, m.to) for m in state.legal_moves()] == [(2, 1)]
     with pytest.raises(LudemeError, match="Situational"):
-        compile_game(expand(load_description("t.lud", text.replace(
+        build_game(expand(load_description("t.lud", text.replace(
             "(no Repeat)", "(no Repeat Situational)"))))
 
 
@@ -250,7 +250,7 @@ def test_count_cell_in_a_region_and_occupied_sites_of_a_hand():
             '(place "B" "Hand")}) (play (move (from (sites Occupied by:Mover '
             'container:(mover))) (to (sites Empty)))) (end (if (= 0 (count Cell in:'
             '(sites Hand P1))) (result P1 Win)))))')
-    game = compile_game(expand(load_description("t.lud", text)))
+    game = build_game(expand(load_description("t.lud", text)))
     state = game.new_initial_state(0)
     h1 = game.containers[1].sites_from
     assert [state.what[h1], state.what[h1 + 1]] == [1, 3]    # A1 then B1: first empty sites
@@ -273,13 +273,13 @@ def test_place_in_a_numbered_hand_places_the_component_of_that_number():
             '(piece "A" P1) (piece "B" P2) (piece "C" Each)}) (rules (start {(place "A1" "Hand1" '
             'count:2) (place "C2" "Hand2" count:3)}) (play (move Pass)) (end (if (no Moves Next) '
             '(result Mover Win)))))')
-    game = compile_game(expand(load_description("t.lud", text)))
+    game = build_game(expand(load_description("t.lud", text)))
     state = game.new_initial_state(0)
     h1, h2 = game.containers[1].sites_from, game.containers[2].sites_from
     assert (state.what[h1], state.count[h1]) == (1, 2)
     assert (state.what[h2], state.count[h2]) == (2, 3)     # B2, not C2
     with pytest.raises(LudemeError, match="Hand3"):
-        compile_game(expand(load_description("t.lud", text.replace('"Hand2"', '"Hand3"'))))
+        build_game(expand(load_description("t.lud", text.replace('"Hand2"', '"Hand3"'))))
 
 
 def test_the_games_limits():
@@ -322,7 +322,7 @@ def test_place_value_and_the_empty_sites_of_a_container():
             '(hand Shared size:3)}) (rules (start {(place "A1" (handSite Shared 0) value:1) '
             '(place "A2" (handSite Shared 2) state:1 value:2)}) (play (move Select (from '
             '(sites Empty 1)))) (end (if (no Moves Next) (result Mover Win)))))')
-    game = compile_game(expand(load_description("t.lud", text)))
+    game = build_game(expand(load_description("t.lud", text)))
     state = game.new_initial_state(0)
     h = game.containers[1].sites_from
     assert [state.sites.value[h + i] for i in range(3)] == [1, 0, 2]

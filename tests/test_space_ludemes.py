@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ludeme.model.build import compile_game
+from ludeme.model.build import build_game
 from ludeme.errors import LudemeError
 from ludeme.language.expand import expand, load_description
 
@@ -15,7 +15,7 @@ def _game(start: str = "", play: str = "(move Add (to (sites Empty)))",
           board: str = "(board (square 3))", extra: str = "", end: str = ""):
     text = (f'(game "T" (players 2) (equipment {{ {board} (piece "Disc" Each) '
             f'(piece "King" Each) {extra} }}) (rules (start {{ {start} }}) (play {play}) {end}))')
-    return compile_game(expand(load_description("t.lud", text)))
+    return build_game(expand(load_description("t.lud", text)))
 
 
 def _sites(state, what):
@@ -210,7 +210,7 @@ def test_sites_occupied_by_neutral_lists_no_empty_site():
             '(piece "Ring" Neutral) }) (rules (start (place "Dot0" 4)) (play (move Add '
             '(piece "Dot0") (to (sites Empty) if:(= 1 (count Sites in:(sites Occupied '
             'by:Neutral)))))) ))')
-    game = compile_game(expand(load_description("t.lud", text)))
+    game = build_game(expand(load_description("t.lud", text)))
     assert len(game.new_initial_state(0).legal_moves()) == 8     # the one Dot, not 9 sites
 
 
@@ -249,14 +249,14 @@ def test_a_neutral_piece_beside_players_pieces_without_item_indices_is_refused()
             '(piece "Disc" P1) }) (rules (play (move Add (piece "Marker0") (to (sites Empty)))) '
             '(end (if (is Full) (result Mover Win)))))')
     with pytest.raises(LudemeError, match="stores the index as the owner"):
-        compile_game(expand(load_description("t.lud", text)))
+        build_game(expand(load_description("t.lud", text)))
 
 
 def _phase_game(end: str):
     text = ('(game "T" (players 2) (equipment { (board (square 1)) (piece "Disc" Each) }) '
             '(rules (start (place "Disc1" 0)) phases:{ (phase "Only" (play (move Add '
             f'(to (sites Empty)))) (end {end})) }} ))')
-    return compile_game(expand(load_description("t.lud", text)))
+    return build_game(expand(load_description("t.lud", text)))
 
 
 def test_the_all_pass_draw_follows_a_phases_end_rules():

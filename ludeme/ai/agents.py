@@ -262,10 +262,10 @@ def play_match(game, agents: list, seed: int, backend: str | None = None):
     """Play one game with these agents (one per seat, in order); the final state.
 
     The seed seeds both the agents' choices and the game's chance stream, as a
-    playout of `ludeme run` does. `backend`: as `ludeme.analysis.playouts.new_state` (None: the
+    playout of `ludeme run` does. `backend`: as `ludeme.api.new_state` (None: the
     one the game was loaded with); the game played does not depend on it.
     """
-    from ludeme.analysis.playouts import new_state
+    from ludeme.api import new_state
     check_agents(game, agents)
     rng = random.Random(seed)
     state = new_state(game, seed, backend)

@@ -13,8 +13,8 @@ from ludeme.language.grammar import tokenize
 from ludeme.language.syntax import Template
 
 def _compile(ex: Expanded, carry: dict) -> None:
-    from ludeme.model.build import compile_game
-    carry["game"] = compile_game(ex)
+    from ludeme.model.build import build_game
+    carry["game"] = build_game(ex)
 
 
 def _run(ex: Expanded, carry: dict) -> None:

@@ -444,14 +444,14 @@ def _limit_memory() -> None:
 
 def _load_stage(path: str, options: list, ruleset, seconds):
     """Expand then compile; a refusal says at which stage."""
-    from ludeme.model.build import compile_game
+    from ludeme.model.build import build_game
     from ludeme.language.expand import expand_file
     stage = "expand"
     try:
         with time_limit(seconds, "while loading"):
             ex = expand_file(path, options, ruleset)
             stage = "compile"
-            return compile_game(ex), None, stage
+            return build_game(ex), None, stage
     except LudemeError as e:
         return None, e, stage
 

@@ -7,11 +7,10 @@ the number of processes, and any playout can be replayed alone with
 `random.Random(seed).randrange`). Limits are the game's (Ludii's defaults:
 1250 turns per player, 10,000 decisions); a cut game is a timeout, never a draw.
 
-Worker processes rebuild the game from its `source` attribute, a hashable
-object with a `load()` method: the `GameSource` (file, options, ruleset and
-limits) that `load` here records, so workers compile the game exactly as the
-parent did. A game without one is sent to the workers pickled by value
-(`PickledGame`, with cloudpickle).
+Worker processes rebuild the game from its `source`, a hashable object with a
+`load()` method: the `GameSource` (file, options, ruleset and limits) that
+`ludeme.api.load` records, so workers build the game exactly as the parent did.
+A game without one is sent to the workers pickled by value (`PickledGame`).
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from pathlib import Path
 
 from ludeme.version import __version__
 from ludeme.engine import figures
+from ludeme.api import GameSource, PickledGame, compiled_of, game_source, load, new_state  # noqa: F401
 
 DEFAULT_PLAYOUTS = 1000
 DEFAULT_REPORTS = Path("reports")
@@ -37,81 +37,6 @@ TIMEOUT_END_TYPES = ("TurnLimit", "MoveLimit")
 
 
 # ---------------------------------------------------------------- games and seeds
-
-@dataclass(frozen=True)
-class GameSource:
-    """How to build a game again in another process."""
-
-    path: str
-    options: tuple[str, ...] = ()
-    ruleset: str | None = None
-    max_turns: int | None = None
-    max_moves: int | None = None
-    backend: str = "auto"
-
-    def load(self):
-        """Read, expand and compile the game."""
-        from ludeme.api import load as api_load
-        return api_load(self.path, self.options, self.ruleset,
-                        max_turns=self.max_turns, max_moves=self.max_moves, backend=self.backend)
-
-
-@dataclass(frozen=True)
-class PickledGame:
-    """A compiled game sent by value (cloudpickle), for games whose source is unknown."""
-
-    data: bytes
-
-    @classmethod
-    def of(cls, game) -> "PickledGame":
-        """The game, pickled with its compiled closures (not its kernels: a worker loads them
-        again, from numba's cache)."""
-        import cloudpickle
-        kernels = game.__dict__.pop("_kernels", None)
-        try:
-            return cls(cloudpickle.dumps(game))
-        finally:
-            if kernels is not None:
-                game._kernels = kernels
-
-    def load(self):
-        """The game again."""
-        import pickle
-        return pickle.loads(self.data)
-
-
-def game_source(game):
-    """What a worker process builds the game from: its recorded source, else the game pickled."""
-    return getattr(game, "source", None) or PickledGame.of(game)
-
-
-def load(path: str | os.PathLike, options=(), ruleset: str | None = None, *,
-         max_turns: int | None = None, max_moves: int | None = None, backend: str = "auto"):
-    """`ludeme.api.load`, remembering the source so worker processes can rebuild the game."""
-    source = GameSource(str(Path(path).resolve()), tuple(options), ruleset, max_turns, max_moves,
-                        backend)
-    game = source.load()
-    game.source = source
-    return game
-
-
-def compiled_of(game, backend: str | None = None):
-    """The game's compiled kernels for `backend` (default: the one it was loaded with), or None
-    for the reference engine. Compiled once per game, on first use."""
-    from ludeme.engine.compiled import select
-    backend = backend or getattr(game, "backend", "auto")
-    cache = game.__dict__.setdefault("_kernels", {})
-    if backend not in cache:
-        cache[backend] = select(game, backend)
-    return cache[backend]
-
-
-def new_state(game, seed: int | None = None, backend: str | None = None):
-    """The start position on `backend` (None: the game's): the compiled kernels' state where
-    the game has them (`compiled_of`), else the reference engine's."""
-    kernels = compiled_of(game, backend)
-    return kernels.new_initial_state() if kernels is not None else game.new_initial_state(seed)
-
 
 def playout_seed(seed: int, index: int) -> int:
     """The seed of playout `index` of a run with seed `seed` (63 bits, from numpy's SeedSequence)."""

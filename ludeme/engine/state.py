@@ -229,6 +229,29 @@ class Game:
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
+        # Recorded by the loader (`ludeme.api.load`): how to build this game again in another
+        # process (None: it travels pickled) and the backend its playouts use by default.
+        self.source = None
+        self.backend = "auto"
+        self._kernels: dict[str, object] = {}   # per backend: its kernels, or None
+
+    def loaded_from(self, source, backend: str) -> None:
+        """Record where the game was loaded from and the backend it plays on."""
+        self.source = source
+        self.backend = backend
+
+    def kernels_for(self, backend: str, build):
+        """The kernels for `backend` (None: the reference engine), `build(self, backend)` the
+        first time they are asked for."""
+        if backend not in self._kernels:
+            self._kernels[backend] = build(self, backend)
+        return self._kernels[backend]
+
+    def __getstate__(self) -> dict:
+        # Kernels are machine code of this process: a copy builds its own (from numba's cache).
+        state = dict(self.__dict__)
+        state["_kernels"] = {}
+        return state
 
     # ------------------------------------------------------------------
     def new_initial_state(self, seed: int | None = None) -> "State":

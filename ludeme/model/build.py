@@ -1,6 +1,6 @@
 """Typed ludemes to a runnable `Game`: equipment tables, then closures for the rules.
 
-`compile_game(expanded)` builds the typed tree (`ludeme.model.ludemes`), the board
+`build_game(expanded)` builds the typed tree (`ludeme.model.ludemes`), the board
 (`ludeme.boards`), the containers and components in Ludii's order, and then
 compiles every rule to a closure through `Env`, which also hands ludemes the
 board tables they close over (steps and rays by direction, regions, hands).
@@ -231,7 +231,7 @@ class Env:
 
 # --------------------------------------------------------------------------------
 
-def compile_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
+def build_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
                  max_moves: int = MAX_MOVES) -> Game:
     """Build and compile an expanded description into a `Game`."""
     builder = Builder()
@@ -688,4 +688,4 @@ def _place_on_region(region, comp, count, fields, stack=False):
     return actions
 
 
-__all__ = ["compile_game", "Env", "Pos", "MAX_MOVES", "MAX_TURNS_PER_PLAYER"]
+__all__ = ["build_game", "Env", "Pos", "MAX_MOVES", "MAX_TURNS_PER_PLAYER"]
