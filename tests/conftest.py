@@ -7,6 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from ludeme.model.ludemes import load_all
+
+# Tests read the registry of ludemes directly (every family, every parameter).
+load_all()
+
 ROOT = Path(__file__).resolve().parent.parent
 DESCRIPTIONS = ROOT / "descriptions"
 

@@ -59,7 +59,10 @@ from functools import cache
 
 from ludeme.boards.trajectories import COMPASS_INDEX
 from .concepts import ConceptWalk, catalog
-from ludeme.model.ludemes.votes import PROPOSITIONS, VOTES
+from ludeme.engine.actions import (ACTION_TO, ACTIONS, A_ADD, A_COUNT, A_DICE_EQUAL, A_NEXT, A_PASS,
+                                  A_REMOVE, A_SET_VAR, A_SWAP, A_UPDATE_DIE, A_USE_DIE,
+                                  DECISION_OR_EFFECT, LUDII_MOVING, LUDII_REMOVING, LUDII_SITED,
+                                  MOVE_COPIED, MOVING_ACTIONS, PLAIN, REMOVE_CAPTURES)
 
 @cache
 def frequency_concepts() -> dict[str, str]:
@@ -153,33 +156,6 @@ def moves_ludeme(chain):
 
 # ---------------------------------------------------------------- actions as Ludii's
 
-# Ludii's action classes, by the name its records give them ("[Remove:...]").
-_MOVE_ACTIONS = {"Move", "MoveN", "SubStackMove", "Copy"}   # Ludii's StackMove has none
-_REMOVE_ACTIONS = {"Remove", "RemoveNonApplied"}
-# Capture concepts an occupied site removed takes from the moves ludeme
-# (`ActionRemove*.concepts`; the applied removals also SowRemove and PushEffect).
-_REMOVE_CAPTURES = ("ReplacementCapture", "HopCapture", "DirectionCapture", "EncloseCapture",
-                    "CustodialCapture", "InterveneCapture", "SurroundCapture",
-                    "CaptureSequence", "SowCapture")
-# Concepts a moved piece takes from the moves ludeme as they are (`ActionMove.concepts`).
-_MOVE_COPIED = ("HopEffect", "StepEffect", "LeapEffect", "SlideEffect", "FromToEffect",
-                "SwapPiecesEffect", "SwapPiecesDecision", "SowCapture", "Sow", "SowRemove",
-                "SowBacktracking")
-# Actions whose concepts name them only as a decision or an effect.
-_DECIDED = {"Pass": ("PassDecision", "PassEffect"),
-            "Promote": ("PromotionDecision", "PromotionEffect"),
-            "SetRotation": ("RotationDecision", "SetRotation"),
-            "Vote": ("VoteDecision", "VoteEffect"), "Propose": ("ProposeDecision", "ProposeEffect"),
-            "Bet": ("BetDecision", "BetEffect"),
-            "SetTrumpSuit": ("ChooseTrumpSuitDecision", "SetTrumpSuit")}
-# Actions with one concept whatever the ludeme.
-_PLAIN = {"SetCount": "SetCount", "SetValue": "SetValue", "SetStateAndUpdateDice": "Roll",
-          "UseDie": "ByDieMove", "SetVar": "SetVar", "SetTemp": "SetVar",
-          "RememberValue": "RememberValues", "ForgetValue": "ForgetValues",
-          "SetPending": "SetPending", "SetCounter": "SetInternalCounter", "Trigger": "Trigger",
-          "SetPhase": "SetPhase", "SetCost": "SetCost", "AddPlayerToTeam": "Coalition"}
-
-
 class Action:
     """One applied action as Ludii names it: `name` (Ludii's action class: "Move",
     "Remove", "Add", "SetNextPlayer", ...), its sites, the player it names, and whether it
@@ -198,71 +174,42 @@ class Action:
 
 def engine_action(a: tuple, decision: bool = False, stacking: bool = False) -> Action | None:
     """The Ludii action of one engine action tuple (None: an action Ludii has no class for),
-    in a stacking game or not."""
-    from ludeme.engine import state as e
-    from ludeme.engine.stores import TOP
-    kind = a[0]
-    if kind == e.A_MOVE_N and stacking:      # n levels of a stack: Ludii's StackMove
-        return Action("StackMove", a[1], a[2], 0, decision)
-    if kind in (e.A_MOVE, e.A_MOVE_STACK, e.A_MOVE_N):
-        return Action("Move", a[1], a[2], 0, decision)
-    if kind == e.A_MOVE_LEVEL:
-        return Action("Move", a[1], a[3], 0, decision)
-    if kind in (e.A_REMOVE, e.A_REMOVE_LEVEL):
-        return Action("Remove", a[1], a[1], 0, decision)
-    if kind == e.A_REMOVE_LATER:
-        return Action("RemoveNonApplied", a[1], a[1], 0, decision)
-    if kind == e.A_ADD or (kind == e.A_ADD_LEVEL and a[5] == TOP):
-        return Action("Add", a[1], a[1], 0, decision)
-    if kind == e.A_ADD_LEVEL:
-        return Action("Insert", a[1], a[1], 0, decision)
-    if kind == e.A_FLIP:           # the engine's promotion (Ludii's ActionPromote)
-        return Action("Promote", a[1], a[1], 0, decision)
-    if kind == e.A_NEXT:
-        return Action("SetNextPlayer", player=a[1], decision=decision)
-    if kind == e.A_PASS:
-        return Action("Pass", decision=decision)
-    if kind == e.A_COUNT:
-        return Action("SetCount", a[1], a[1])
-    if kind == e.A_SET_FIELD:
-        name = {"state": "SetState", "value": "SetValue", "rotation": "SetRotation"}.get(a[1])
-        return Action(name, a[2], a[2], 0, decision) if name else None
-    if kind == e.A_SWAP:
-        return Action("Swap", player=a[1], decision=decision)
-    if kind == e.A_SET_VAR and isinstance(a[1], tuple) and a[1][:1] == ("player",):
-        return Action("SetValueOfPlayer", player=a[1][1])
-    if kind == e.A_SET_VAR and a[1] in (PROPOSITIONS, VOTES):
-        return Action("Propose" if a[1] == PROPOSITIONS else "Vote", decision=decision)
-    name = {e.A_UPDATE_DIE: "SetStateAndUpdateDice", e.A_USE_DIE: "UseDie",
-            e.A_SET_VAR: "SetVar", e.A_REMEMBER: "RememberValue", e.A_FORGET: "ForgetValue",
-            e.A_PENDING: "SetPending", e.A_SET_COUNTER: "SetCounter",
-            e.A_SCORE: "SetScore", e.A_SET_SCORE: "SetScore",
-            e.A_DICE_EQUAL: "SetDiceAllEqual"}.get(kind)
-    return Action(name) if name else None
+    in a stacking game or not: its class and sites from `ludeme.engine.actions.ACTIONS`."""
+    kind = ACTIONS[a[0]]
+    name = kind.ludii_class(a, stacking)
+    if name is None:
+        return None
+    if name in LUDII_SITED:
+        frm, to = kind.endpoints(a)
+        return Action(name, frm, to, 0, decision and a[0] != A_COUNT)
+    if name == "SetValueOfPlayer":
+        return Action(name, player=a[1][1])
+    if a[0] in (A_NEXT, A_SWAP):
+        return Action(name, player=a[1], decision=decision)
+    if a[0] == A_PASS or name in ("Propose", "Vote"):
+        return Action(name, decision=decision)
+    return Action(name)
 
 
 # Engine actions that come before a decision's own action in its list (the dice a
 # (do (roll) next:...) rolls, the variables it sets): never the decision.
 def _is_prefix(a: tuple) -> bool:
-    from ludeme.engine import state as e
-    return a[0] in (e.A_UPDATE_DIE, e.A_DICE_EQUAL, e.A_SET_VAR, e.A_USE_DIE)
+    return a[0] in (A_UPDATE_DIE, A_DICE_EQUAL, A_SET_VAR, A_USE_DIE)
 
 
 def _decision_action(move):
     """The action a decision ludeme made its move with: a pass move's pass, else the first
     that moves a piece from the move's origin to its destination, else the first at its
     destination, else the first of the move's own actions."""
-    from ludeme.engine.state import _ACTION_TO, _MOVING_ACTIONS
-    from ludeme.engine.state import A_PASS
     own = [a for a in move.actions if not _is_prefix(a)] or list(move.actions)
     if move.is_pass:
         return next((a for a in own if a[0] == A_PASS), None)
     if move.frm != move.to:
         for a in own:
-            if a[0] in _MOVING_ACTIONS and (a[1], a[_ACTION_TO[a[0]]]) == (move.frm, move.to):
+            if a[0] in MOVING_ACTIONS and (a[1], a[ACTION_TO[a[0]]]) == (move.frm, move.to):
                 return a
     for a in own:
-        if _ACTION_TO.get(a[0]) and a[_ACTION_TO[a[0]]] == move.to:
+        if ACTION_TO[a[0]] and a[ACTION_TO[a[0]]] == move.to:
             return a
     return own[0] if own else None
 
@@ -291,7 +238,6 @@ def applied_actions(state, move, chain=()) -> list[Action]:
     adds is Ludii's copy (`ActionCopy`) from the origin. `chain`: the ludemes that returned the
     move, innermost first (none: a move the engine made, a forced pass or the swap rule's,
     a decision)."""
-    from ludeme.engine.state import A_ADD, A_REMOVE
     after = state.clone()
     after.pending.clear()
     after._replayed = False
@@ -385,7 +331,7 @@ def action_concepts(state, board, act: Action, ludeme_concepts: frozenset, mover
     `concepts(context, movesLudeme)` of the action's class)."""
     name, lc = act.name, ludeme_concepts
     out: set[str] = set()
-    if name in _MOVE_ACTIONS:
+    if name in LUDII_MOVING:
         frm, to = act.frm, act.to
         n = len(state.what)
         occupied = 0 <= frm < n and state.what[frm] != 0
@@ -405,13 +351,13 @@ def action_concepts(state, board, act: Action, ludeme_concepts: frozenset, mover
                     else "FromToDecisionBetweenContainers")
             if occupied:
                 out.add("FromToDecision" + _to_kind(state, whoA, to))
-        out |= {c for c in _MOVE_COPIED if c in lc}
+        out |= {c for c in MOVE_COPIED if c in lc}
         if name == "Copy" and "FromToDecision" in lc:
             out.add("FromToDecision")
-    elif name in _REMOVE_ACTIONS:
+    elif name in LUDII_REMOVING:
         if 0 <= act.to < len(state.what) and state.what[act.to] != 0:
             out.add("RemoveDecision" if act.decision else "RemoveEffect")
-            out |= {c for c in _REMOVE_CAPTURES if c in lc}
+            out |= {c for c in REMOVE_CAPTURES if c in lc}
             if name == "Remove":
                 out |= {c for c in ("SowRemove", "PushEffect") if c in lc}
     elif name == "Add":
@@ -428,10 +374,10 @@ def action_concepts(state, board, act: Action, ludeme_concepts: frozenset, mover
             out.add("Flip")
     elif name == "Swap":             # Ludii's SwapPlayers makes every swap a decision
         out.add("SwapPlayersDecision")
-    elif name in _DECIDED:
-        out.add(_DECIDED[name][0 if act.decision else 1])
-    elif name in _PLAIN:
-        out.add(_PLAIN[name])
+    elif name in DECISION_OR_EFFECT:
+        out.add(DECISION_OR_EFFECT[name][0 if act.decision else 1])
+    elif name in PLAIN:
+        out.add(PLAIN[name])
     elif name == "Select":
         out |= {c for c in ("SwapPiecesEffect", "SwapPiecesDecision") if c in lc}
     return out

@@ -17,35 +17,13 @@ from typing import Callable
 from .repetition import record_position, without_repeats
 from .stores import TOP, TrackIndices, new_sites
 
-# Action kinds (tuples: kind first). Kept as plain tuples for speed.
-A_MOVE = 0        # (A_MOVE, from, to)          move the top piece (hand counts decrement)
-A_REMOVE = 1      # (A_REMOVE, site)
-A_ADD = 2         # (A_ADD, site, what, who, count)
-A_SCORE = 3       # (A_SCORE, player, delta)    addScore
-A_NEXT = 4        # (A_NEXT, player)            moveAgain / set next player
-A_SET_SCORE = 5   # (A_SET_SCORE, player, value)
-A_PASS = 6        # (A_PASS,)
-A_COUNT = 7       # (A_COUNT, site, count)      set the count at a site
-A_FLIP = 8        # (A_FLIP, site, who, what)  change the owner/kind of the piece at a site
-A_MOVE_LEVEL = 9  # (A_MOVE_LEVEL, from, level_from, to, level_to)  one level (TOP = -1)
-A_MOVE_STACK = 10  # (A_MOVE_STACK, from, to)     the whole stack onto the destination
-A_REMOVE_LEVEL = 11  # (A_REMOVE_LEVEL, site, level)
-A_ADD_LEVEL = 12  # (A_ADD_LEVEL, site, what, who, count, level)  push (TOP) or insert
-A_SET_FIELD = 13  # (A_SET_FIELD, field, site, level, value)  state/rotation/value of a piece
-A_MOVE_N = 14     # (A_MOVE_N, from, to, n)      n pieces of a counted site (Ludii's ActionMoveN)
-A_SWAP = 15       # (A_SWAP, p1, p2)             swap two players' seats (Ludii's ActionSwap)
-A_REMOVE_LATER = 16  # (A_REMOVE_LATER, site)    mark for removal at the end of the turn
-A_SET_MOVER = 17  # (A_SET_MOVER, player)        who moves first (a start action)
-A_SET_VAR = 18    # (A_SET_VAR, name, value)   a named variable (name None: Ludii's temp)
-A_REMEMBER = 19   # (A_REMEMBER, name, value)  add to the remembered values (name may be None)
-A_FORGET = 20     # (A_FORGET, name, value)    forget one value (value None: all of them)
-A_PENDING = 21    # (A_PENDING, value)         mark a value pending until the next move
-A_UPDATE_DIE = 22  # (A_UPDATE_DIE, site, face)  a die shows this face index, unused again
-A_USE_DIE = 23    # (A_USE_DIE, site)           a die's value was used (Ludii's ActionUseDie)
-A_DICE_EQUAL = 24  # (A_DICE_EQUAL, flag)       whether the last roll gave equal faces
-A_SET_COUNTER = 25  # (A_SET_COUNTER, value)  Ludii's state counter (ActionSetCounter)
-A_SUBMOVE = 26    # (A_SUBMOVE, move)          a move nested in another: its actions, then its
-#                   consequents, applied in place (Ludii's Move holding Moves as actions)
+from .actions import (ACTION_TO as _ACTION_TO, ACTIONS, MOVING_ACTIONS as _MOVING_ACTIONS,  # noqa: F401
+                      NO_SITE_ACTIONS as _NO_SITE_ACTIONS, A_ADD, A_ADD_LEVEL, A_COUNT,
+                      A_DICE_EQUAL, A_FLIP, A_FORGET, A_MOVE, A_MOVE_LEVEL, A_MOVE_N,
+                      A_MOVE_STACK, A_NEXT, A_PASS, A_PENDING, A_REMEMBER, A_REMOVE,
+                      A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_COUNTER, A_SET_FIELD,
+                      A_SET_MOVER, A_SET_SCORE, A_SET_VAR, A_SUBMOVE, A_SWAP, A_UPDATE_DIE,
+                      A_USE_DIE)
 
 UNDEFINED = -1
 # Keys of State.notes for Ludii's dice bookkeeping: the die sites whose value was used
@@ -74,16 +52,7 @@ class InternalError(RuntimeError):
     """A rule broke an invariant of the state (a bug, never the user's input)."""
 
 
-# Per action kind, the index of its destination site in the tuple (0: it has none).
-_ACTION_TO = {A_MOVE: 2, A_REMOVE: 1, A_ADD: 1, A_SCORE: 0, A_NEXT: 0, A_SET_SCORE: 0,
-              A_PASS: 0, A_COUNT: 1, A_FLIP: 1, A_MOVE_LEVEL: 3, A_MOVE_STACK: 2,
-              A_REMOVE_LEVEL: 1, A_ADD_LEVEL: 1, A_SET_FIELD: 2, A_MOVE_N: 2, A_SWAP: 0,
-              A_SET_VAR: 0, A_REMEMBER: 0, A_FORGET: 0, A_PENDING: 0, A_REMOVE_LATER: 1,
-              A_SET_MOVER: 0, A_UPDATE_DIE: 1, A_USE_DIE: 1, A_DICE_EQUAL: 0,
-              A_SET_COUNTER: 0, A_SUBMOVE: 0}
 _NO_ACTION = (None,)          # what a move without actions ends with
-_NO_SITE_ACTIONS = frozenset(k for k, to in _ACTION_TO.items() if not to)
-_MOVING_ACTIONS = frozenset((A_MOVE, A_MOVE_LEVEL, A_MOVE_STACK, A_MOVE_N))  # origin at [1]
 
 
 def chance_seed(seed: int) -> int:
@@ -520,7 +489,9 @@ class State:
 
     # -- actions ---------------------------------------------------------
     def do_action(self, a: tuple) -> None:
-        """Apply one action tuple (the only writer of the sites)."""
+        """Apply one action tuple (the only writer of the sites), as its kind's entry in
+        `ludeme.engine.actions.ACTIONS` says: the three commonest kinds inline, here, the
+        others by their `_do_*` method."""
         kind = a[0]
         sites = self.sites
         # The common kinds first, each checking its own sites; the rest check through
@@ -552,75 +523,99 @@ class State:
             _undefined(a)
         if self.on_track is not None:
             self._track_piece(a)
-        if kind == A_SCORE:
-            self.scores[a[1]] += a[2]
-        elif kind == A_SET_SCORE:
-            self.scores[a[1]] = a[2]
-        elif kind == A_NEXT:
-            self.next = a[1]
-            self._replayed = True
-        elif kind == A_REMOVE_LATER:
-            self.to_clear.add(a[1])
-        elif kind == A_COUNT:
-            sites.set_count(a[1], a[2])
-        elif kind == A_FLIP:
-            _, site, who, what = a
-            sites.set_piece(site, who, what)
-        elif kind == A_PASS:
-            pass
-        elif kind == A_SWAP:
-            order = self.player_order
-            i, j = order.index(a[1]), order.index(a[2])
-            order[i], order[j] = order[j], order[i]
-        elif kind == A_MOVE_LEVEL:
-            _, frm, level_from, to, level_to = a
-            sites.move(frm, to, level_from, level_to)
-        elif kind == A_MOVE_STACK:
-            sites.move_stack(a[1], a[2])
-        elif kind == A_MOVE_N:
-            sites.move_n(a[1], a[2], a[3])
-        elif kind == A_REMOVE_LEVEL:
-            sites.remove(a[1], a[2])
-        elif kind == A_ADD_LEVEL:
-            _, site, what, who, count, level = a
-            sites.add(site, what, who, count, level=level)
-        elif kind == A_SET_FIELD:
-            _, name, site, level, value = a
-            sites.set_field(name, site, value, level)
-        elif kind == A_SET_VAR:
-            self.notes[("var", a[1])] = a[2]
-        elif kind == A_REMEMBER:
-            key = ("remembered", a[1])
-            self.notes[key] = self.notes.get(key, ()) + (a[2],)
-        elif kind == A_FORGET:
-            key = ("remembered", a[1])
-            kept = self.notes.get(key, ())
-            if a[2] is None:
-                kept = ()
-            elif a[2] in kept:
-                i = kept.index(a[2])
-                kept = kept[:i] + kept[i + 1:]
-            self.notes[key] = kept
-        elif kind == A_PENDING:
-            self.pending.add(a[1])
-        elif kind == A_UPDATE_DIE:
-            sites.set_field("state", a[1], a[2], TOP)
-            used = self.notes.get(DICE_USED, frozenset())
-            if a[1] in used:
-                self.notes[DICE_USED] = used - {a[1]}
-        elif kind == A_USE_DIE:
-            self.notes[DICE_USED] = self.notes.get(DICE_USED, frozenset()) | {a[1]}
-        elif kind == A_DICE_EQUAL:
-            self.notes[DICE_EQUAL] = a[1]
-        elif kind == A_SET_COUNTER:
-            self.counter = a[1]
-        elif kind == A_SUBMOVE:
-            self._apply_move_effects(a[1], False)
-        elif kind == A_SET_MOVER:
-            n = self.g.num_players
-            self.mover, self.next = a[1], a[1] % n + 1
-        else:  # pragma: no cover
-            raise ValueError(a)
+        _APPLY[kind](self, a)
+
+    # Each kind's application, as `ludeme.engine.actions.ACTIONS` names it.
+    def _do_score(self, a):
+        self.scores[a[1]] += a[2]
+
+    def _do_set_score(self, a):
+        self.scores[a[1]] = a[2]
+
+    def _do_next(self, a):
+        self.next = a[1]
+        self._replayed = True
+
+    def _do_remove_later(self, a):
+        self.to_clear.add(a[1])
+
+    def _do_count(self, a):
+        self.sites.set_count(a[1], a[2])
+
+    def _do_flip(self, a):
+        _, site, who, what = a
+        self.sites.set_piece(site, who, what)
+
+    def _do_pass(self, a):
+        pass
+
+    def _do_swap(self, a):
+        order = self.player_order
+        i, j = order.index(a[1]), order.index(a[2])
+        order[i], order[j] = order[j], order[i]
+
+    def _do_move_level(self, a):
+        _, frm, level_from, to, level_to = a
+        self.sites.move(frm, to, level_from, level_to)
+
+    def _do_move_stack(self, a):
+        self.sites.move_stack(a[1], a[2])
+
+    def _do_move_n(self, a):
+        self.sites.move_n(a[1], a[2], a[3])
+
+    def _do_remove_level(self, a):
+        self.sites.remove(a[1], a[2])
+
+    def _do_add_level(self, a):
+        _, site, what, who, count, level = a
+        self.sites.add(site, what, who, count, level=level)
+
+    def _do_set_field(self, a):
+        _, name, site, level, value = a
+        self.sites.set_field(name, site, value, level)
+
+    def _do_set_var(self, a):
+        self.notes[("var", a[1])] = a[2]
+
+    def _do_remember(self, a):
+        key = ("remembered", a[1])
+        self.notes[key] = self.notes.get(key, ()) + (a[2],)
+
+    def _do_forget(self, a):
+        key = ("remembered", a[1])
+        kept = self.notes.get(key, ())
+        if a[2] is None:
+            kept = ()
+        elif a[2] in kept:
+            i = kept.index(a[2])
+            kept = kept[:i] + kept[i + 1:]
+        self.notes[key] = kept
+
+    def _do_pending(self, a):
+        self.pending.add(a[1])
+
+    def _do_update_die(self, a):
+        self.sites.set_field("state", a[1], a[2], TOP)
+        used = self.notes.get(DICE_USED, frozenset())
+        if a[1] in used:
+            self.notes[DICE_USED] = used - {a[1]}
+
+    def _do_use_die(self, a):
+        self.notes[DICE_USED] = self.notes.get(DICE_USED, frozenset()) | {a[1]}
+
+    def _do_dice_equal(self, a):
+        self.notes[DICE_EQUAL] = a[1]
+
+    def _do_set_counter(self, a):
+        self.counter = a[1]
+
+    def _do_submove(self, a):
+        self._apply_move_effects(a[1], False)
+
+    def _do_set_mover(self, a):
+        n = self.g.num_players
+        self.mover, self.next = a[1], a[1] % n + 1
 
     def _track_piece(self, a: tuple) -> None:
         """Update Ludii's OnTrackIndices for an action about to be applied, as the matching
@@ -702,8 +697,10 @@ class State:
             c.from_, c.to, c.site, c.player = saved
 
     def apply(self, move: Move) -> None:
-        """Apply a legal move with Ludii's turn mechanics (see the module docstring)."""
+        """Apply a legal move with Ludii's turn mechanics: the steps of
+        `ludeme.engine.turns.TURN`, each marked below."""
         g = self.g
+        # turn: record
         mover = self.mover
         move.mover = mover
         self.force_roll = None
@@ -726,13 +723,17 @@ class State:
         self.num_moves += 1
         self.num_decisions += 1
         self.history.append((mover, move.is_pass))
+        # turn: actions
+        # turn: consequents (both inside _apply_move_effects: actions, then `then`)
         self._apply_move_effects(move, True)
+        # turn: end-of-turn removals
         if g.sequence_capture and not self._replayed and self.to_clear:
             # Ludii's Move.apply: a decision that does not replay ends the sequence, and
             # every piece marked for removal on the way goes now.
             for site in sorted(self.to_clear):
                 self.do_action((A_REMOVE, site))
             self.to_clear.clear()
+        # turn: end rules
         c = self.ctx
         c.from_ = c.to = c.site = c.player = UNDEFINED
         phase = g.phases[self.phase[mover]]
@@ -740,13 +741,16 @@ class State:
             self._eval_end(phase.end)
         if not self.over and g.end:
             self._eval_end(g.end)
+        # turn: all pass
         # Ludii checks the all-pass draw inside End.eval: after a phase's end rules too.
         if not self.over and move.is_pass and g.requires_all_pass and (phase.end or g.end) \
                 and self._all_passed():
             self._apply_result(Result(0, "Draw"))
+        # turn: limits
         if not self.over and (self.num_turn >= g.turn_limit
                               or self.num_moves - self.num_start_moves >= g.max_moves):
             self._timeout()
+        # turn: phases
         if self.over:
             self.prev = mover
         elif g.phased:              # with one phase, a phase change changes nothing
@@ -759,6 +763,7 @@ class State:
                         if cond(c):
                             self.phase[pid] = target
                             break
+        # turn: next mover
         self.counter += 1
         if not self.over:
             if g.requires_visited:
@@ -780,6 +785,7 @@ class State:
             while not self.active[nxt]:
                 nxt = nxt % n + 1
             self.next = nxt
+        # turn: repetition
         if g.repetition is not None:
             record_position(self)
 
@@ -1043,3 +1049,7 @@ class State:
         return {"who": self.who[:n], "what": self.what[:n], "count": self.count[:n],
                 "hands": self.hand_counts(), "scores": self.scores[1:],
                 "stacks": [self.sites.stack(i) for i in range(n)] if self.g.stacking else None}
+
+
+# Per action code, the State method that applies it (None: inline in `State.do_action`).
+_APPLY = tuple(getattr(State, k.apply) if k.apply else None for k in ACTIONS)

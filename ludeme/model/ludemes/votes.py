@@ -5,10 +5,11 @@ variables."""
 
 from __future__ import annotations
 
+from ludeme.engine.actions import PROPOSITIONS, VOTES
 from ludeme.engine.state import A_SET_VAR, Move
 from .base import Bool, LitStr, Moves, P, ludeme
 
-PROPOSITIONS, VOTES, DECIDED = (("vote", k) for k in ("propositions", "votes", "decided"))
+DECIDED = ("vote", "decided")
 
 
 def _read(c, key, default):
