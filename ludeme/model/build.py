@@ -240,7 +240,7 @@ def build_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
     except LudemeError as e:
         _attach_source(e, ex)
         raise
-    if not isinstance(typed, G.Game):
+    if not isinstance(typed, G.GameLudeme):
         raise LudemeError("only (game ...) descriptions can be played; (match ...) is not "
                           "supported yet", ex.game.pos)
     try:
@@ -257,7 +257,7 @@ def _attach_source(e: LudemeError, ex: Expanded) -> None:
         e.source = ex.description.text
 
 
-def _assemble(ex: Expanded, g: "G.Game", max_turns, max_moves, built: list) -> Game:
+def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list) -> Game:
     # built: every typed ludeme of the description (the Builder's list)
     if g.name != ex.name:      # the expander names the game from the same argument
         raise LudemeError(f"the game is called {g.name!r}, its file says {ex.name!r}",

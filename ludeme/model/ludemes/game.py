@@ -14,7 +14,7 @@ from .base import Bool, DirWord, EndRule, Enum, IntFn, Item, LitBool, LitInt, Li
 
 
 @ludeme("game")
-class Game(Other):
+class GameLudeme(Other):
     """`(game "Name" (players ...) (equipment {...}) (rules ...))`."""
 
     params = (P("name", LitStr), P("players", "Players", opt=True),
