@@ -12,7 +12,7 @@ from .version import __version__  # noqa: E402
 from .errors import LudemeError, Pos  # noqa: E402
 from ludeme.language.expand import Expanded, expand, expand_file, load_description  # noqa: E402
 
-# The runner and the statistics pull in scipy, pandas and joblib: load them on first use
+# The playouts and the statistics pull in scipy, pandas and joblib: load them on first use
 # so that every `ludeme` command does not pay for them.
 _LAZY = {"load": ("api", "load"), "run_playouts": ("analysis.playouts", "run_playouts"),
          "summarize": ("analysis.metrics", "summarize"), "api": ("api", None)}

@@ -10,7 +10,7 @@ from conftest import DESCRIPTIONS
 from ludeme.api import load
 from ludeme.language.expand import load_description
 from ludeme.interfaces.positions import apply_named, move_names, parse_position, state_from_position
-from ludeme.analysis.conformance import check_game
+from ludeme.analysis.conformance import check_conformance
 
 AFTERLEAP = DESCRIPTIONS / "afterleap.lud"
 RULESETS = [r.name for r in load_description(str(AFTERLEAP)).rulesets]
@@ -188,7 +188,7 @@ def test_two_players_resigning_gives_the_other_team_the_win():
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_conformance(ruleset):
-    check_game(_game(ruleset), seeds=(1, 2))
+    check_conformance(_game(ruleset), seeds=(1, 2))
 
 
 def test_bad_position_files_are_positioned_errors():

@@ -19,7 +19,7 @@ from ludeme.boards import Board
 from ludeme.model.ludemes.graph.containers import build_board, find_board_call
 from ludeme.api import load
 from ludeme.model.ludemes.graph.containers import equipment_items
-from ludeme.model.ludemes import game as G
+from ludeme.model.ludemes.graph.containers import BoardContainer
 from ludeme.model.ludemes.base import REGISTRY, Dim, GraphFn
 from ludeme.errors import LudemeError
 from ludeme.language.expand import expand_file

@@ -8,7 +8,7 @@ from conftest import DESCRIPTIONS
 from ludeme.api import load
 from ludeme.errors import LudemeError
 from ludeme.language.expand import load_description
-from ludeme.analysis.conformance import check_game, random_playout
+from ludeme.analysis.conformance import check_conformance, random_playout
 
 BUNDLED = sorted(DESCRIPTIONS.glob("*.lud"))
 
@@ -23,7 +23,7 @@ def _configs():
 @pytest.mark.parametrize("path,ruleset", list(_configs()))
 def test_conformance(path: Path, ruleset):
     game = load(path, ruleset=ruleset)
-    check_game(game, seeds=(1, 2), max_decisions=400)
+    check_conformance(game, seeds=(1, 2), max_decisions=400)
 
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"

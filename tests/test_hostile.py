@@ -80,7 +80,25 @@ CASES = [
     ("an unclosed bracket found by indentation", {"g.lud": UNCLOSED},
      ["expand", "{g.lud}"], {}, 2, ["'(' is never closed", "indentation"], "g.lud:4:9:"),
     ("binary garbage", {"g.lud": b"\x00\x01(game\xff"}, ["expand", "{g.lud}"], {}, 2,
+     ["not UTF-8 text", "byte 0xff at byte offset 7"], "g.lud:1:8:"),
+    ("binary garbage that is UTF-8", {"g.lud": b"\x00\x01(game"}, ["expand", "{g.lud}"], {}, 2,
      ["unexpected character"], "g.lud:1:1:"),
+    ("a Latin-1 file", {"g.lud": (GAME % "(is Line 3)").replace('"X"', '"Caf\xe9"')
+                        .encode("latin-1")}, ["info", "{g.lud}"], {}, 2,
+     ["not UTF-8 text", "byte 0xe9 at byte offset 10"], "g.lud:1:11:"),
+    ("a byte-order mark", {"g.lud": b"\xef\xbb\xbf" + (GAME % "(is Line 3)").encode()},
+     ["check", "{g.lud}", "--stage", "run"], {}, 0, ["1 passed, 0 failed"], None),
+    ("an escape sequence in the text", {"g.lud": GAME % "(is Line 3) \x1b[2J"},
+     ["info", "{g.lud}"], {}, 2, ["unexpected character '\\x1b'", "\\x1b[2J"], "g.lud:1:"),
+    ("a device that never ends", {}, ["info", "/dev/zero"], {"LUDEME_MAX_FILE_BYTES": "1000"},
+     2, ["/dev/zero", "larger than 1,000 bytes"], None),
+    ("a board of size 0", {"g.lud": GAME.replace("(square 3)", "(square 0)") % "(is Line 3)"},
+     ["run", "{g.lud}", "-n", "1", "--out", "{dir}/o"], {}, 2,
+     ["this board has no cells to play on", "(in game/equipment/board/square)"], "g.lud:1:42:"),
+    ("a board of negative size",
+     {"g.lud": GAME.replace("(square 3)", "(rectangle -2 5)") % "(is Line 3)"},
+     ["check", "{g.lud}", "--stage", "compile"], {}, 1, ["this board has no cells to play on"],
+     "g.lud:1:42:"),
     ("an unterminated string", {"g.lud": '(game "X)'}, ["expand", "{g.lud}"], {}, 2,
      ["unterminated string"], "g.lud:1:7:"),
     ("a bad limit in the environment", {"g.lud": GAME % "(is Line 3)"},
@@ -89,7 +107,7 @@ CASES = [
     ("a missing file", {}, ["expand", "{dir}/nope.lud"], {}, 2, ["cannot read", "nope.lud"],
      None),
     ("a folder given as a file", {}, ["expand", "{dir}"], {}, 2, ["cannot read",
-                                                                   "Is a directory"], None),
+                                                                   "is a directory"], None),
     ("a folder with no descriptions", {"notes.txt": "x"}, ["check", "{dir}"], {}, 2,
      ["no .lud files in"], None),
     ("check counts a hostile file as failed", {"g.lud": doubling(30, 2)},
@@ -147,6 +165,18 @@ def test_hostile_input(tmp_path, name, files, argv, env, status, words, position
         assert first.split(position, 1)[0].endswith(str(tmp_path) + os.sep)
         if status == 2:
             assert "^" in r.stderr
+
+
+def test_an_excerpt_of_a_huge_line_stays_short_and_escaped(tmp_path):
+    """A fault on a 10 MB line shows a window of the line around it, control characters
+    escaped: the terminal gets a few hundred characters, not the line."""
+    text = GAME.replace("(players 2)", "(players 2)" + " " * 10_000_000 + "\x1b[31m") \
+        % "(is Line 3)"
+    r = _run(tmp_path, {"g.lud": text}, ["expand", "{g.lud}"], {})
+    out = r.stdout + r.stderr
+    assert r.returncode == 2, out[:2000]
+    assert len(out) < 1000, len(out)
+    assert "unexpected character '\\x1b'" in out and "^" in out and "\x1b" not in out
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")

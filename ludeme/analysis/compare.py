@@ -84,7 +84,7 @@ class Variant:
 
     label: str
     rows: pd.DataFrame
-    source: object = None          # a runner.GameSource, or None for rows read from a folder
+    source: object = None          # a ludeme.api.GameSource, or None for rows read from a folder
     origin: str = ""
 
     def data_key(self) -> str:

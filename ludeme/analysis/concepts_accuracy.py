@@ -138,7 +138,7 @@ def main(argv: list[str]) -> int:
     tsv = Path(argv[argv.index("--tsv") + 1]) if "--tsv" in argv else None
     args = [a for i, a in enumerate(argv) if not a.startswith("--")
             and (i == 0 or argv[i - 1] != "--tsv")]
-    shared = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "shared"
+    shared = Path(args[0]) if args else Path(__file__).resolve().parents[3] / "shared"
     if not (shared / "refdata").is_dir():
         print(f"no reference data under {shared}", file=sys.stderr)
         return 2

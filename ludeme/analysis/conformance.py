@@ -1,6 +1,6 @@
 """One conformance check for every game (see STYLE.md): run it over every bundled description.
 
-`check_game(game)` plays seeded random playouts and asserts what any correct
+`check_conformance(game)` plays seeded random playouts and asserts what any correct
 game must satisfy: playouts end (naturally or at Ludii's limits); a position
 that is not over has legal moves (a forced pass at least); `clone` gives an
 independent equal state; replaying the move list from the start gives the same
@@ -39,7 +39,7 @@ def replay(game: Game, choices: list[int], seed: int | None = None) -> State:
     return state
 
 
-def check_game(game: Game, seeds=(1, 2, 3), max_decisions: int | None = None) -> None:
+def check_conformance(game: Game, seeds=(1, 2, 3), max_decisions: int | None = None) -> None:
     """Raise AssertionError with a reason if the game breaks a conformance rule."""
     for seed in seeds:
         end, choices = random_playout(game, seed, max_decisions)

@@ -178,7 +178,7 @@ class Game:
         self.ruleset = ruleset
         self.requires_all_pass = requires_all_pass
         self.uses_score = uses_score
-        # Ludii's global numbering may leave unused sites after the board (see compiler._assemble)
+        # Ludii's global numbering may leave unused sites after the board (see ludeme.model.build._assemble)
         self.total_sites = max(c.sites_from + c.num_sites for c in containers)
         self.container_of = [0] * self.total_sites
         for c in containers:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ludeme.errors import LudemeError, Pos, known_list, suggest
+from ludeme.errors import LudemeError, Pos, known_list, suggest, read_source
 from .grammar import _env_limit, ensure_stack, max_nesting, parse
 from .syntax import Array, Atom, Block, Call, Int, Named, Node, Omit, Param, Range, Seq, Str, Tag, Template, Word, to_lud, walk
 
@@ -190,10 +190,9 @@ def load_description(path: str | os.PathLike, text: str | None = None) -> Descri
     """Parse a .lud file and separate its options and rulesets from its body."""
     path = str(path)
     if text is None:
-        try:
-            text = Path(path).read_text(encoding="utf-8", errors="replace")
-        except OSError as e:
-            raise LudemeError(f"cannot read {path}: {e.strerror}") from None
+        text = read_source(path, "description")
+    elif text.startswith("\ufeff"):
+        text = text[1:]         # a byte-order mark is not part of the text
     try:
         nodes = parse(text, path)
     except LudemeError as e:

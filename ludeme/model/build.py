@@ -278,7 +278,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
                           path="game/equipment")
     board_lud = boards[0]
     board_lud.refuse("largeStack")
-    board = board_lud.build_board(n)
+    board = board_lud.playable_board(n)
     roles = Roles(n)
     containers = [Container(0, "Board", 0, 0, board.num_sites)]
     components = [Component(0, "", 0)]

@@ -40,6 +40,16 @@ class BoardContainer(Item):
         """The board, numbered as Ludii numbers it (`ludeme.boards.Board`)."""
         return board_on_graph(self.shape, self.use, players, self.tracks)
 
+    def playable_board(self, players: int):
+        """`build_board`, refused at the shape's position when it has no site to play on."""
+        board = self.build_board(players)
+        if board.num_sites == 0:
+            # e.g. (square 0) or (rectangle -2 5): Ludii's graph functions give an empty graph.
+            shape = getattr(self, "shape", None) or self
+            raise shape.fail(f"this board has no {board.site_type.lower()}s to play on: "
+                             "its sizes must be at least 1")
+        return board
+
 
 @ludeme("boardless")
 class Boardless(BoardContainer):
@@ -195,7 +205,7 @@ def build_board(board_call: Node, players: int = 2) -> Board:
     load_all()
     builder = Builder()
     container = builder.build(board_call, BoardContainer, "game/equipment")
-    board = container.build_board(players)
+    board = container.playable_board(players)
     builder.check_all_read(board.site_type)
     return board
 
