@@ -61,7 +61,12 @@ def test_option_and_ruleset_selection():
     assert game(OPTIONS, ruleset="Ruleset/Small (Suggested)") == \
         '(game "g" (board 3) (b) (c) "3 wide")'
     assert game(OPTIONS, ruleset="Small (Suggested)") == game(OPTIONS, ruleset="Small")
-    assert game(OPTIONS, ["Board/5"], ruleset="Small") == '(game "g" (board 5) (b) (c) "5 wide")'
+    # An option the ruleset also sets must agree with it: a run labelled with the ruleset
+    # plays the ruleset.
+    assert game(OPTIONS, ["Board/3"], ruleset="Small") == game(OPTIONS, ruleset="Small")
+    with pytest.raises(LudemeError, match="'Board/5' conflicts with the ruleset 'Ruleset/Small "
+                                          r"\(Suggested\)', which selects 'Board/3'"):
+        game(OPTIONS, ["Board/5"], ruleset="Small")
 
 
 def test_tag_as_ludeme_head():

@@ -131,23 +131,32 @@ class Description:
             "; this description has no rulesets"
         raise LudemeError(f"unknown ruleset {name!r}{hint}{listing}", Pos(self.path, 1, 1))
 
-    def resolve_option(self, spec: str, pos: Pos | None = None) -> tuple[Option, OptionItem]:
-        """`"Category/Item"` to its option and item."""
+    def resolve_option(self, spec: str, pos: Pos | None = None, given: str | None = None
+                       ) -> tuple[Option, OptionItem]:
+        """`"Category/Item"` to its option and item. `given` names where a request that is
+        not in the file came from (e.g. "--option"): its errors name it, not a place in
+        the file."""
+        where = f"{given} {spec!r}: " if given else ""
+        at = None if given else pos
         for opt in sorted(self.options, key=lambda o: -len(o.category)):
+            names = [f"{opt.category}/{i.name}" for i in opt.items]
+            if spec == opt.category:
+                raise LudemeError(f"{where}{spec!r} is an option, not one of its items; "
+                                  f"choose one: {known_list(names)}", at or opt.pos)
             prefix = opt.category + "/"
             if spec.startswith(prefix):
                 item = opt.item(spec[len(prefix):])
                 if item is None:
-                    names = [f"{opt.category}/{i.name}" for i in opt.items]
                     raise LudemeError(
-                        f"unknown option item {spec!r}{suggest(spec, names)}; "
+                        f"{where}unknown option item {spec!r}{suggest(spec, names)}; "
                         f"items of {opt.category!r}: {known_list(names)}",
-                        pos or opt.pos)
+                        at or opt.pos)
                 return opt, item
         cats = [o.category for o in self.options]
         listing = f"; known options: {known_list(cats)}" if cats else \
             "; this description has no options"
-        raise LudemeError(f"unknown option {spec!r}{listing}", pos or Pos(self.path, 1, 1))
+        raise LudemeError(f"{where}unknown option {spec!r}{suggest(spec.split('/')[0], cats)}"
+                          f"{listing}", at or (None if given else Pos(self.path, 1, 1)))
 
 
 @dataclass
@@ -673,7 +682,13 @@ def choose_items(desc: Description, options: list[str] = (), ruleset: str | None
             opt, item = desc.resolve_option(spec, rs.pos)
             chosen[opt.category] = item
     for spec in options:
-        opt, item = desc.resolve_option(spec)
+        opt, item = desc.resolve_option(spec, given="--option")
+        if rs is not None and any(desc.resolve_option(x, rs.pos)[0] is opt and
+                                  desc.resolve_option(x, rs.pos)[1] is not item
+                                  for x in rs.selections):
+            picked = chosen[opt.category].name
+            raise LudemeError(f"--option {spec!r} conflicts with the ruleset {rs.name!r}, "
+                              f"which selects '{opt.category}/{picked}'; give one or the other")
         chosen[opt.category] = item
     return chosen, rs
 
