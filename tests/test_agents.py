@@ -44,6 +44,10 @@ def test_specs_name_every_parameter(spec, name):
     ("uct:iterations=many", "must be a number"),
     ("uct:iterations=0", "must be positive"),
     ("uct:c", "bad parameter"),
+    ("uct:c=nan", "c must be finite"),
+    ("uct:seconds=nan", "must be positive and finite"),
+    ("uct:seconds=inf", "must be positive and finite"),
+    ("uct:nodes=0", "nodes >= 1"),
 ])
 def test_bad_specs_are_refused(spec, message):
     with pytest.raises(LudemeError, match=message):
@@ -184,3 +188,18 @@ def test_a_time_budget_searches_at_least_once():
     agent = UCTAgent(seconds=0.01)
     assert 0 <= agent.choose(state, random.Random(1)) < len(state.legal_moves())
     assert agent.search(state, random.Random(1)).visits >= 1
+
+
+def test_the_search_tree_stops_at_its_node_budget_and_says_so(capsys):
+    """Memory is bounded: a search of a day stops when its tree holds `nodes` nodes."""
+    game = load(ADZUA, ruleset=ADZUA_LUDII5)
+    state = game.new_initial_state(1)
+    agent = agent_from_spec("uct:seconds=86400,nodes=50")
+    root = agent.search(state, random.Random(1))
+
+    def size(node):
+        return 1 + sum(size(child) for _, child in node.children)
+    assert size(root) == 50
+    assert "reached its budget of 50 nodes" in capsys.readouterr().err
+    agent.search(state, random.Random(2))
+    assert capsys.readouterr().err == ""          # said once per agent

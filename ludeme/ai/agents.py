@@ -13,7 +13,7 @@ Agents are named by a short spec, the form `ludeme run --agents` and
 | --- | --- |
 | `random` | uniform over the legal moves (`rng.randrange`, the choices of `ludeme.analysis.conformance.random_playout`) |
 | `greedy` | one ply: a move that wins at once, else any move that does not lose at once (Ludii's "One-Ply (No Heuristic)") |
-| `uct` | UCT: `iterations=1000` per move (or `seconds=S`), exploration `c=1.41421` (sqrt 2), random rollouts cut after `rollout=200` moves (Ludii's UCT: UCB1, random playouts of 200, the most visited move) |
+| `uct` | UCT: `iterations=1000` per move (or `seconds=S`), exploration `c=1.41421` (sqrt 2), random rollouts cut after `rollout=200` moves (Ludii's UCT: UCB1, random playouts of 200, the most visited move); at most `nodes=100000` nodes per search (each holds a state: the bound on its memory), where the search stops and says so once |
 
 Parameters follow a colon: `uct:iterations=200,c=1.0`, `uct:seconds=0.5`.
 An agent's `name` is its spec with every parameter spelled out, as stored in
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 import time
 
 from ludeme.errors import LudemeError
@@ -40,6 +41,8 @@ from ludeme.errors import LudemeError
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = math.sqrt(2.0)
 DEFAULT_ROLLOUT = 200
+# Each node of a UCT tree holds a copy of a state: the budget bounds the search's memory.
+DEFAULT_NODES = 100_000
 
 
 class RandomAgent:
@@ -105,20 +108,27 @@ class UCTAgent:
     looks_ahead = True
 
     def __init__(self, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
-                 c: float = DEFAULT_EXPLORATION, rollout: int = DEFAULT_ROLLOUT):
+                 c: float = DEFAULT_EXPLORATION, rollout: int = DEFAULT_ROLLOUT,
+                 nodes: int = DEFAULT_NODES):
         if seconds is not None:
             iterations = None
         if (iterations is None) == (seconds is None):
             raise ValueError("UCT needs iterations or seconds")
-        if iterations is not None and iterations < 1 or seconds is not None and seconds <= 0 \
-                or c < 0 or rollout < 0:
-            raise ValueError("UCT: iterations and seconds must be positive, c and rollout >= 0")
+        # `not x > 0` also refuses NaN
+        if iterations is not None and not iterations >= 1 \
+                or seconds is not None and not 0 < seconds < math.inf:
+            raise ValueError("UCT: iterations and seconds must be positive and finite")
+        if not 0 <= c < math.inf or not rollout >= 0 or not nodes >= 1:
+            raise ValueError("UCT: c must be finite and >= 0, rollout >= 0 and nodes >= 1")
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
         self.rollout = rollout
+        self.nodes = nodes
+        self.full = False           # a search reached the node budget (said once)
         budget = f"seconds={seconds:g}" if seconds is not None else f"iterations={iterations}"
-        self.name = f"uct:{budget},c={c:g},rollout={rollout}"
+        self.name = f"uct:{budget},c={c:g},rollout={rollout}" + \
+            (f",nodes={nodes}" if nodes != DEFAULT_NODES else "")
 
     def choose(self, state, rng: random.Random) -> int:
         """The most visited move after the search."""
@@ -135,23 +145,30 @@ class UCTAgent:
         root = _Node(state.clone(), n)
         # A compiled state draws in machine code: the stream moves there for the search.
         draws = state.kernel_random(rng) if hasattr(state, "kernel_random") else rng
+        size = 1
         try:
             if self.seconds is not None:
                 deadline = time.perf_counter() + self.seconds
-                while True:
-                    self._iterate(root, n, draws)
+                while size < self.nodes:
+                    size += self._iterate(root, n, draws)
                     if time.perf_counter() >= deadline:
                         break
             else:
                 for _ in range(self.iterations):
-                    self._iterate(root, n, draws)
+                    if size >= self.nodes:
+                        break
+                    size += self._iterate(root, n, draws)
         finally:
             if draws is not rng:
                 draws.close()
+        if size >= self.nodes and not self.full:
+            self.full = True
+            print(f"ludeme: {self.name}: a search reached its budget of {self.nodes:,} nodes "
+                  "and stopped there (raise nodes= for deeper searches)", file=sys.stderr)
         return root
 
-    def _iterate(self, root: _Node, n: int, rng: random.Random) -> None:
-        """One selection, expansion, rollout and backup."""
+    def _iterate(self, root: _Node, n: int, rng: random.Random) -> int:
+        """One selection, expansion, rollout and backup; the number of nodes added (0 or 1)."""
         node = root
         path = [root]
         c = self.c
@@ -175,6 +192,9 @@ class UCTAgent:
             node.children.append((i, child))
             node = child
             path.append(node)
+            added = 1
+        else:
+            added = 0
         state = node.state
         if not state.is_terminal():
             state = state.clone()
@@ -185,6 +205,7 @@ class UCTAgent:
             totals = visited.totals
             for p in range(1, n + 1):
                 totals[p] += returns[p]
+        return added
 
 
 def random_rollout(state, rng: random.Random, limit: int) -> None:
@@ -204,7 +225,8 @@ def random_rollout(state, rng: random.Random, limit: int) -> None:
 # ---------------------------------------------------------------- specs
 
 _KINDS = {"random": RandomAgent, "greedy": GreedyAgent, "uct": UCTAgent}
-_UCT_PARAMS = {"iterations": int, "seconds": float, "c": float, "rollout": int}
+_UCT_PARAMS = {"iterations": int, "seconds": float, "c": float, "rollout": int,
+               "nodes": int}
 
 
 def agent_from_spec(spec: str):
