@@ -13,6 +13,7 @@ first use and kept by the game itself (`Game.kernels_for`).
 
 from __future__ import annotations
 
+import operator
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,8 +81,45 @@ def load(path: str | os.PathLike, options=(), ruleset: str | None = None, *,
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    options = check_options(options)
+    if ruleset is not None and not isinstance(ruleset, str):
+        raise TypeError(f"ruleset must be a string or None, not {type(ruleset).__name__}")
+    for name, value in (("max_turns", max_turns), ("max_moves", max_moves)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                  or value < 1):
+            raise ValueError(f"{name} must be a positive integer or None, not {value!r}")
     return GameSource(str(Path(path).resolve()), tuple(options), ruleset, max_turns, max_moves,
                       backend).load()
+
+
+def check_options(options) -> tuple[str, ...]:
+    """Options as a tuple of "Category/Item" strings; a single string is refused (it would
+    be read letter by letter)."""
+    if isinstance(options, str):
+        raise TypeError(f"options must be a list of 'Category/Item' strings, not the string "
+                        f"{options!r} (write [{options!r}])")
+    try:
+        options = tuple(options)
+    except TypeError:
+        raise TypeError(f"options must be a list of 'Category/Item' strings, not "
+                        f"{type(options).__name__}") from None
+    bad = [o for o in options if not isinstance(o, str)]
+    if bad:
+        raise TypeError(f"options must be 'Category/Item' strings, not {bad[0]!r}")
+    return options
+
+
+def check_seed(seed) -> int:
+    """A seed: a non-negative integer (numpy's SeedSequence and Python's Random take any)."""
+    try:
+        if isinstance(seed, bool):
+            raise TypeError
+        seed = operator.index(seed)       # numpy's integers too
+    except TypeError:
+        raise TypeError(f"a seed must be an integer, not {type(seed).__name__} {seed!r}") from None
+    if seed < 0:
+        raise ValueError(f"a seed must be >= 0, not {seed}")
+    return seed
 
 
 def compiled_of(game, backend: str | None = None):

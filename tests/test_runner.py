@@ -229,3 +229,24 @@ def test_no_ludii_figure_for_a_configuration_ludii_was_not_run_on(refdata, tmp_p
     assert reference_slug(game, lud, refdata) is None
     game = runner.load(lud, options=["Variant/Adzua (Children) (Ludii 5)"])
     assert reference_slug(game, lud, refdata) == "adzua-children-ludii-5"
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda g: run_playouts(g, 0, 1), ValueError, "n must be a positive integer"),
+    (lambda g: run_playouts(g, 2.0, 1), ValueError, "n must be a positive integer"),
+    (lambda g: run_playouts(g, 2, "abc"), TypeError, "a seed must be an integer, not str"),
+    (lambda g: run_playouts(g, 2, 1.5), TypeError, "a seed must be an integer, not float"),
+    (lambda g: run_playouts(g, 2, -1), ValueError, "a seed must be >= 0"),
+    (lambda g: runner.load(ADZUA, options="Variant/X"), TypeError, "not the string"),
+    (lambda g: runner.load(ADZUA, options=[1]), TypeError, "'Category/Item' strings, not 1"),
+    (lambda g: runner.load(ADZUA, max_turns=0), ValueError, "max_turns must be a positive"),
+    (lambda g: runner.load(ADZUA, ruleset=5), TypeError, "ruleset must be a string"),
+])
+def test_the_python_api_checks_its_arguments(call, error, words):
+    with pytest.raises(error, match=words):
+        call(FakeGame(sites=3))
+
+
+def test_ludeme_api_is_reachable_from_the_package():
+    import ludeme
+    assert ludeme.api.load is ludeme.load

@@ -28,7 +28,8 @@ from pathlib import Path
 
 from ludeme.version import __version__
 from ludeme.engine import figures
-from ludeme.api import GameSource, PickledGame, compiled_of, game_source, load, new_state  # noqa: F401
+from ludeme.api import (GameSource, PickledGame, check_seed, compiled_of, game_source,  # noqa: F401
+                        load, new_state)
 
 DEFAULT_PLAYOUTS = 1000
 DEFAULT_REPORTS = Path("reports")
@@ -421,8 +422,9 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     """
     import pandas as pd
     from tqdm import tqdm
-    if n < 0 or seed < 0:
-        raise ValueError("n and seed must be non-negative")
+    if isinstance(n, bool) or not hasattr(n, "__index__") or n < 1:
+        raise ValueError(f"n must be a positive integer (the number of playouts), not {n!r}")
+    n, seed = int(n), check_seed(seed)
     if agents is not None and len(agents) != game.num_players:
         raise ValueError(f"{len(agents)} agents for a game of {game.num_players} players")
     from ludeme.ai.agents import check_agents
