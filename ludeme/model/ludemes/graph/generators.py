@@ -206,10 +206,19 @@ def hexagon_on_hex(d: int) -> PlanarGraph:
 
 
 def join_at_distance(g: PlanarGraph, unit: float) -> None:
-    """Add an edge between every pair of vertices `unit` apart."""
+    """Add an edge between every pair of vertices `unit` apart, pairs in the order of
+    their indices (as a scan of every pair would): vertices are bucketed on a grid of
+    cells `unit` wide, so only the nine cells around a vertex are searched."""
     vs = g.vertices
+    cells: dict[tuple[int, int], list[int]] = {}
     for i, a in enumerate(vs):
-        for b in vs[i + 1:]:
+        cells.setdefault((math.floor(a.x / unit), math.floor(a.y / unit)), []).append(i)
+    for i, a in enumerate(vs):
+        cx, cy = math.floor(a.x / unit), math.floor(a.y / unit)
+        near = sorted(j for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                      for j in cells.get((cx + dx, cy + dy), ()) if j > i)
+        for j in near:
+            b = vs[j]
             if abs(math.hypot(b.x - a.x, b.y - a.y) - unit) < 0.01:
                 g.add_edge(a, b)
 
