@@ -213,7 +213,7 @@ WRITER = """
 import sys
 sys.path.insert(0, sys.argv[3])
 from fake_game import FakeGame
-from ludeme import report
+from ludeme.analysis import report
 from ludeme.analysis.metrics import summarize
 from ludeme.analysis.playouts import run_playouts
 df = run_playouts(FakeGame(sites=4, max_turns=5), int(sys.argv[2]), seed=2, jobs=1)
