@@ -14,14 +14,13 @@ import sys
 from ludeme.errors import LudemeError
 from ludeme.version import __version__
 
-from ludeme.analysis import compare, concepts, playouts
-from . import board, check, crosscheck, expand, info, moves, play
-from .common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, add_game_args, apply_limits
+from ludeme.analysis import compare, concepts
+from . import board, check, crosscheck, expand, info, moves, play, run
+from .common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, apply_limits
 
-# `ludeme run`, `compare` and `concepts` still register from their library modules
+# `ludeme compare` and `concepts` still register from their library modules
 # (`add_subcommand`) until they move here too.
-COMMANDS = (expand, info, check, crosscheck, play, moves, playouts, board, compare, concepts)
-_add_game_args = add_game_args     # for `ludeme.analysis.playouts.add_subcommand`
+COMMANDS = (expand, info, check, crosscheck, play, moves, run, board, compare, concepts)
 
 
 def build_parser() -> argparse.ArgumentParser:
