@@ -14,12 +14,12 @@ import sys
 from ludeme.errors import LudemeError
 from ludeme.version import __version__
 
-from ludeme.analysis import compare, concepts
-from . import board, check, crosscheck, expand, info, moves, play, run
+from ludeme.analysis import concepts
+from . import board, check, compare, crosscheck, expand, info, moves, play, run
 from .common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, apply_limits
 
-# `ludeme compare` and `concepts` still register from their library modules
-# (`add_subcommand`) until they move here too.
+# `ludeme concepts` still registers from its library module (`add_subcommand`) until
+# it moves here too.
 COMMANDS = (expand, info, check, crosscheck, play, moves, run, board, compare, concepts)
 
 
