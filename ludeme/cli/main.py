@@ -14,12 +14,9 @@ import sys
 from ludeme.errors import LudemeError
 from ludeme.version import __version__
 
-from ludeme.analysis import concepts
-from . import board, check, compare, crosscheck, expand, info, moves, play, run
+from . import board, check, compare, concepts, crosscheck, expand, info, moves, play, run
 from .common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, apply_limits
 
-# `ludeme concepts` still registers from its library module (`add_subcommand`) until
-# it moves here too.
 COMMANDS = (expand, info, check, crosscheck, play, moves, run, board, compare, concepts)
 
 
@@ -30,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"ludeme {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
-        (getattr(command, "add_parser", None) or command.add_subcommand)(sub)
+        command.add_parser(sub)
     return p
 
 
