@@ -1,7 +1,8 @@
 """`ludeme play`: play in the terminal against an agent (random by default), or watch agents play.
 
 The opponent is any `ludeme.ai.agents` spec (`--opponent uct:iterations=2000`); it
-takes every seat but yours, and with `--auto` every seat.
+takes every seat but yours, and with `--auto` every seat. The command's options are
+read by `ludeme.cli.play`, which calls `play` here.
 """
 
 from __future__ import annotations
