@@ -8,6 +8,7 @@ import pytest
 from conftest import DESCRIPTIONS
 from fake_game import FakeGame
 from ludeme.analysis import playouts as runner
+from ludeme.cli.common import EXIT_INTERRUPTED
 from ludeme.cli.main import main
 from ludeme.analysis.metrics import summarize
 from ludeme.analysis.report import write_run
@@ -145,7 +146,7 @@ def test_outputs_are_written(tmp_path):
 def test_cli_interrupted_run_writes_what_finished(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(runner, "load", lambda *a, **k: FakeGame(sites=4, interrupt_after=25))
     code = main(["run", "game.lud", "-n", "80", "--jobs", "1", "--out", str(tmp_path)])
-    assert code == runner.EXIT_INTERRUPTED
+    assert code == EXIT_INTERRUPTED
     assert len(pd.read_csv(tmp_path / "playouts.csv")) == 25
     assert "kept the 25 playouts" in capsys.readouterr().err
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import signal
 import threading
@@ -576,33 +575,10 @@ def iter_crosscheck(traces, ludii_dir=None, lud=None, *, index=None, jobs=1,
                                family=j.family) for j in g]
 
 
-# --- the command ----------------------------------------------------------------------------
-
-def add_subcommand(sub) -> None:
-    """`ludeme crosscheck TRACE... (--ludii-dir DIR | --lud FILE)`."""
-    p = sub.add_parser("crosscheck", help="replay Ludii reference traces and report the first "
-                                          "disagreement")
-    p.add_argument("traces", nargs="+", help="trace files (.json.gz) or directories of them")
-    g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--ludii-dir", help="Ludii's folder: each trace's .lud is found under it "
-                                       "(by the corpus index when there is one, else by name)")
-    g.add_argument("--lud", help="replay against this description instead")
-    p.add_argument("--index", help=f"the corpus index (default: {INDEX_NAME} beside the traces)")
-    p.add_argument("--summary", action="store_true",
-                   help="add tables by family and by the first unsupported ludeme")
-    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
-                   help="worker processes (default: one per core)")
-    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
-                   help="per trace (and per game load); 0 for none")
-    p.add_argument("--backend", choices=("reference", "compiled", "auto"), default="reference",
-                   help="replay on the reference engine (default), the compiled kernels, or "
-                        "the kernels where the game has them (auto)")
-    p.set_defaults(fn=_run)
-
-
-def _run(args) -> int:
+def trace_files(paths: list[str]) -> list[str]:
+    """The trace files given: files as they are, directories by every `*.json.gz` under them."""
     files: list[str] = []
-    for t in args.traces:
+    for t in paths:
         p = Path(t)
         if p.is_dir():
             files.extend(sorted(str(f) for f in p.rglob("*.json.gz")))
@@ -611,22 +587,8 @@ def _run(args) -> int:
         else:
             raise LudemeError(f"no such trace file or directory: {t}")
     if not files:
-        raise LudemeError(f"no traces found in {', '.join(args.traces)}")
-    if args.jobs < 1:
-        raise LudemeError(f"--jobs must be at least 1, got {args.jobs}")
-    verdicts: list[Verdict] = []
-    for vs in iter_crosscheck(files, args.ludii_dir, args.lud, index=args.index,
-                              jobs=args.jobs, seconds=args.time_limit or None,
-                              backend=args.backend):
-        for v in vs:
-            print(v.line(), flush=True)
-        verdicts.extend(vs)
-    if args.summary:
-        print(summary_tables(verdicts))
-    print(closing_line(verdicts))
-    if any(v.status == "invalid" for v in verdicts):
-        return 2
-    return 0 if all(v.status == "agreed" for v in verdicts) else 1
+        raise LudemeError(f"no traces found in {', '.join(paths)}")
+    return files
 
 
 def closing_line(verdicts: list[Verdict]) -> str:

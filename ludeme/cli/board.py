@@ -7,19 +7,20 @@ import sys
 
 from ludeme.language.syntax import to_lud
 
+from .common import add_game_args
 
-def add_subcommand(sub) -> None:
+
+def add_parser(sub) -> None:
     """Register `ludeme board` on the main parser."""
-    from .main import _add_game_args
     p = sub.add_parser("board", help="build the board: sites, neighbours, regions; --json, --svg")
-    _add_game_args(p)
+    add_game_args(p)
     p.add_argument("--json", action="store_true",
                    help="print the sites with their neighbour sets as JSON")
     p.add_argument("--svg", metavar="OUT.svg", help="draw the board with site indices and labels")
     p.add_argument("--png", metavar="OUT.png", help="the same picture as a PNG (matplotlib)")
     p.add_argument("--type", choices=("Vertex", "Edge", "Cell"),
                    help="site type to show (default: the board's own)")
-    p.set_defaults(fn=cmd_board)
+    p.set_defaults(fn=run)
 
 
 def load_board(path: str, options=(), ruleset=None):
@@ -43,7 +44,7 @@ def _players(game) -> int:
     return 2
 
 
-def cmd_board(args) -> int:
+def run(args) -> int:
     """Print the board (or its JSON); write an SVG when asked."""
     ex, call, board = load_board(args.file, args.option, args.ruleset)
     kind = args.type or board.site_type

@@ -172,25 +172,3 @@ def apply_named(state: State, name: str) -> None:
     if name not in names:
         raise LudemeError(f"{name!r} is not a legal move here; legal: {', '.join(names) or 'none'}")
     state.apply(state.legal_moves()[names.index(name)])
-
-
-def add_subcommand(sub) -> None:
-    """`ludeme moves FILE POSITION [--option ...] [--ruleset NAME]`."""
-    from ludeme.cli.main import _add_game_args
-    p = sub.add_parser("moves", help="print the legal moves of a position file")
-    _add_game_args(p)
-    p.add_argument("position", help="a position file (see ludeme/position.py or the README)")
-    p.set_defaults(fn=_run)
-
-
-def _run(args) -> int:
-    from ludeme.api import load
-    from .terminal import render
-    game = load(args.file, args.option, args.ruleset)
-    state = state_from_position(game, read_position(args.position))
-    print(render(state))
-    phase = game.phases[state.phase[state.mover]].name
-    print(f"player {state.mover} to move ({phase})")
-    for i, name in enumerate(move_names(state), 1):
-        print(f"  {i:>3}. {name}")
-    return 0

@@ -1,0 +1,36 @@
+"""What the commands share: their exit codes and the game and limit arguments."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ludeme.errors import LudemeError
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
+
+
+def add_game_args(p: argparse.ArgumentParser) -> None:
+    """FILE, --option (repeatable), --ruleset and --max-expansion."""
+    p.add_argument("file", help="a .lud description")
+    p.add_argument("--option", action="append", default=[], metavar='"Category/Item"',
+                   help="select an option item (repeatable)")
+    p.add_argument("--ruleset", metavar="NAME", help="select a ruleset (with or without 'Ruleset/')")
+    add_limit_args(p)
+
+
+def add_limit_args(p: argparse.ArgumentParser) -> None:
+    """--max-expansion."""
+    p.add_argument("--max-expansion", type=int, metavar="STEPS", help=
+                   "expansion budget (default 1,000,000 steps, or $LUDEME_MAX_EXPANSION)")
+
+
+def apply_limits(args) -> None:
+    """--max-expansion goes to the environment, so worker processes see it too."""
+    n = getattr(args, "max_expansion", None)
+    if n is not None:
+        if n < 1:
+            raise LudemeError("--max-expansion must be a positive number of steps")
+        os.environ["LUDEME_MAX_EXPANSION"] = str(n)
