@@ -143,6 +143,17 @@ CASES = [
     ("an option that agrees with the ruleset", {},
      ["expand", ADZUA, "--ruleset", "Adzua (Children) (Ludii 5) (Reconstructed)", "--option",
       "Variant/Adzua (Children) (Ludii 5)"], {}, 0, ['(game "Adzua (Children)"'], None),
+    ("a trace naming a file outside --ludii-dir",
+     {"t.json": json.dumps({"file": "../../../../etc/passwd", "steps": []}), "lud/x.lud": "x"},
+     ["crosscheck", "{t.json}", "--ludii-dir", "{dir}/lud"], {}, 1,
+     ["'../../../../etc/passwd' is not a .lud path inside"], None),
+    ("a trace naming an absolute path",
+     {"t.json": json.dumps({"file": "/etc/hostname", "steps": []}), "lud/x.lud": "x"},
+     ["crosscheck", "{t.json}", "--ludii-dir", "{dir}/lud"], {}, 1,
+     ["'/etc/hostname' is not a .lud path inside"], None),
+    ("--jobs beyond the cores", {}, ["run", ADZUA, "-n", "4", "--jobs", "999", "--backend",
+                                     "reference", "--out", "{dir}/o"], {}, 0,
+     ["--jobs 999 capped at this machine's", "4 playouts"], None),
     ("--out that is a file", {"out": "x"}, ["run", ADZUA, "-n", "1", "--out", "{out}"], {}, 2,
      ["is a file, not a directory"], None),
     ("--out below a file", {"out": "x"}, ["run", ADZUA, "-n", "1", "--out", "{out}/sub"], {}, 2,
@@ -152,6 +163,7 @@ CASES = [
 
 def _run(tmp_path, files, argv, env):
     for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(text if isinstance(text, bytes) else text.encode())
     names = {name: str(tmp_path / name) for name in files} | {"dir": str(tmp_path)}
     for key, value in names.items():
@@ -177,6 +189,19 @@ def test_hostile_input(tmp_path, name, files, argv, env, status, words, position
         assert first.split(position, 1)[0].endswith(str(tmp_path) + os.sep)
         if status == 2:
             assert "^" in r.stderr
+
+
+def test_a_link_out_of_the_ludii_dir_is_not_followed(tmp_path):
+    """A trace's file is looked for under --ludii-dir only, links resolved: a link to a
+    file elsewhere is not opened, and nothing of that file is echoed."""
+    secret = tmp_path / "secret.lud"
+    secret.write_text("(topsecret)")
+    (tmp_path / "lud").mkdir()
+    (tmp_path / "lud" / "link.lud").symlink_to(secret)
+    r = _run(tmp_path, {"t.json": json.dumps({"file": "link.lud", "steps": []})},
+             ["crosscheck", "{t.json}", "--ludii-dir", "{dir}/lud"], {})
+    assert "topsecret" not in r.stdout + r.stderr
+    assert "no link.lud under" in r.stdout + r.stderr
 
 
 def test_an_excerpt_of_a_huge_line_stays_short_and_escaped(tmp_path):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ludeme.engine.state import A_USE_DIE
-from ludeme.errors import LudemeError
+from ludeme.errors import LudemeError, printable
 
 
 @dataclass
@@ -372,15 +372,19 @@ class Locator:
         if stem in self.index:
             rel, family = self.index[stem]
             for cand in (self.base / "corpus" / rel, self.base / rel):
-                if cand.is_file():
+                if self._inside(cand) and cand.is_file():
                     return str(cand), family, ""
             return None, family, f"{rel} (from the corpus index) is not under {self.base}"
         family = Path(trace_path).parent.name
         file = data.get("file")
         if not file:
             return None, family, "the trace names no `file`"
+        if not file.endswith(".lud") or Path(file).is_absolute() or ".." in Path(file).parts:
+            # A trace is data: it may name a description under --ludii-dir, nothing else.
+            return None, family, (f"the trace's file {printable(file)!r} is not a .lud path "
+                                  f"inside {self.base}")
         for cand in (self.base / file, self.base / "games" / file):
-            if cand.is_file():
+            if self._inside(cand) and cand.is_file():
                 return str(cand), family, ""
         hits = self._names().get(Path(file).name, [])
         if len(hits) == 1:
@@ -390,11 +394,19 @@ class Locator:
         return None, family, (f"{Path(file).name} is ambiguous under {self.base}: "
                               + ", ".join(str(h.relative_to(self.base)) for h in hits))
 
+    def _inside(self, path: Path) -> bool:
+        """Whether `path`, links resolved, lies under --ludii-dir."""
+        try:
+            return path.resolve().is_relative_to(self.base.resolve())
+        except OSError:
+            return False
+
     def _names(self) -> dict[str, list[Path]]:
         if self._by_name is None:
             self._by_name = {}
             for f in sorted(self.base.rglob("*.lud")):
-                self._by_name.setdefault(f.name, []).append(f)
+                if self._inside(f):             # a link out of --ludii-dir is not followed
+                    self._by_name.setdefault(f.name, []).append(f)
         return self._by_name
 
 

@@ -255,11 +255,12 @@ def _chunks(n: int, jobs: int) -> list[list[int]]:
 
 
 def cpu_jobs(jobs: int | None) -> int:
-    """The number of processes: all cores for None or 0, and -k for all but k - 1 (joblib's rule)."""
+    """The number of processes: all cores for None or 0, and -k for all but k - 1 (joblib's
+    rule); never more than the cores (more would only wait; the rows do not depend on it)."""
     from joblib import cpu_count
     if not jobs:
         return cpu_count()
-    return jobs if jobs > 0 else max(1, cpu_count() + 1 + jobs)
+    return min(jobs, cpu_count()) if jobs > 0 else max(1, cpu_count() + 1 + jobs)
 
 
 @contextmanager

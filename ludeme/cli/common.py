@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from ludeme.errors import LudemeError
 
@@ -34,3 +35,15 @@ def apply_limits(args) -> None:
         if n < 1:
             raise LudemeError("--max-expansion must be a positive number of steps")
         os.environ["LUDEME_MAX_EXPANSION"] = str(n)
+
+
+def cap_jobs(args) -> None:
+    """--jobs beyond the machine's cores would only start processes that wait: it is capped
+    at the cores, and the cap is said once."""
+    jobs = getattr(args, "jobs", None)
+    if jobs is None or jobs <= 0:
+        return
+    cores = os.cpu_count() or 1
+    if jobs > cores:
+        print(f"ludeme: --jobs {jobs} capped at this machine's {cores} cores", file=sys.stderr)
+        args.jobs = cores

@@ -15,7 +15,7 @@ from ludeme.errors import LudemeError
 from ludeme.version import __version__
 
 from . import board, check, compare, concepts, crosscheck, expand, info, moves, play, run
-from .common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, apply_limits
+from .common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, apply_limits, cap_jobs
 
 COMMANDS = (expand, info, check, crosscheck, play, moves, run, board, compare, concepts)
 
@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         apply_limits(args)
+        cap_jobs(args)
         return args.fn(args)
     except LudemeError as e:
         sys.stdout.flush()
