@@ -301,3 +301,16 @@ def test_two_processes_on_one_out_leave_one_complete_set(tmp_path):
     assert len(pd.read_parquet(out / "playouts.parquet")) == rows   # the same run's files
     assert pd.read_csv(out / "summary.csv")["n"].tolist() == [rows]
     assert not list(out.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("A|B", "A\\|B"),
+    ("<script>x</script>", "&lt;script&gt;x&lt;/script&gt;"),
+    ("*bold* _it_ `code`", "\\*bold\\* \\_it\\_ \\`code\\`"),
+    ("two\nlines", "two lines"),
+    ("\x1b[2J", "\\x1b[2J"),
+])
+def test_a_game_name_is_literal_in_summary_md(name, shown):
+    """Nothing in a name can break summary.md's tables, pass HTML or drive a terminal."""
+    from ludeme.analysis.report import md
+    assert md(name) == shown

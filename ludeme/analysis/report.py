@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ludeme.errors import printable
 from .metrics import METRICS, SUMMARY_KEYS, matchups, single_config, wilson
 
 PANEL_COLUMNS = 5
@@ -212,9 +213,20 @@ def _definitions() -> list[tuple[str, str, str]]:
     return out
 
 
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_|"} | {"<": "&lt;", ">": "&gt;",
+                                                                 "&": "&amp;", "\n": " ",
+                                                                 "\r": " "})
+
+
+def md(text) -> str:
+    """Text a user chose (a game's name, an option) as literal Markdown: nothing in it can
+    break a table, start a heading or pass raw HTML through."""
+    return printable(str(text)).translate(_MD_SPECIAL)
+
+
 def _markdown(table: pd.DataFrame) -> str:
     """A table as a Markdown pipe table, its index as the first column."""
-    header = "| metric | " + " | ".join(table.columns) + " |"
+    header = "| metric | " + " | ".join(md(c) for c in table.columns) + " |"
     rule = "|---" * (len(table.columns) + 1) + "|"
     body = [f"| {name} | " + " | ".join(row) + " |" for name, row in table.iterrows()]
     return "\n".join([header, rule, *body])
@@ -237,13 +249,13 @@ def _players(summary: pd.DataFrame) -> str:
 def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame) -> str:
     """summary.md: what was run, the metrics table, the plots and the definitions."""
     first = df.iloc[0]
-    lines = [f"# {_title(summary)}", "",
-             f"{playouts_in(df)} playouts ({_players(summary)}); run seed derived per playout (`seed` column), "
+    lines = [f"# {md(_title(summary))}", "",
+             f"{playouts_in(df)} playouts ({md(_players(summary))}); run seed derived per playout (`seed` column), "
              f"ludeme {first['engine_version']}; turn limit {first['turn_limit']} "
              f"(1250 per player unless changed), a cut game counts as a timeout.", ""]
     for _, r in summary.iterrows():
-        lines.append(f"- **{config_label(r)}**: game {r['game']}; options: "
-                     f"{r['options'] or '(defaults)'}")
+        lines.append(f"- **{md(config_label(r))}**: game {md(r['game'])}; options: "
+                     f"{md(r['options'] or '(defaults)')}")
     lines += ["", "Each cell: value [95% interval].", "", _markdown(metrics_table(summary)), "",
               "![length distribution](lengths.png)", "", "![outcomes](outcomes.png)", "",
               "## Definitions (Ludii's)", "", "| metric | definition | interval |",
