@@ -221,7 +221,7 @@ _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_|"} | {"<": "&lt;", ">":
 def md(text) -> str:
     """Text a user chose (a game's name, an option) as literal Markdown: nothing in it can
     break a table, start a heading or pass raw HTML through."""
-    return printable(str(text)).translate(_MD_SPECIAL)
+    return printable(str(text).translate(_MD_SPECIAL))
 
 
 def _markdown(table: pd.DataFrame) -> str:
