@@ -493,36 +493,22 @@ class RegionsDiffer(_RegionCompare):
 
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
 
-@emits(IsEmpty, kind="bool")
-def _is_empty(src, lud):
-    s = src.int_expr(lud.site)
-    return f"({s} >= 0 and what[{s}] == 0)"
+# A site's or a player's test, with the expression of its argument.
+_TESTS = {IsEmpty: "({x} >= 0 and what[{x}] == 0)", IsOccupied: "({x} >= 0 and what[{x}] != 0)",
+          IsEnemy: "({x} != 0 and {x} != mover)", IsFriend: "({x} == mover)",
+          IsMover: "(mover == {x})"}
 
 
-@emits(IsOccupied, kind="bool")
-def _is_occupied(src, lud):
-    s = src.int_expr(lud.site)
-    return f"({s} >= 0 and what[{s}] != 0)"
+@emits(IsEmpty, IsOccupied, kind="bool")
+def _site_test(src, lud):
+    return _TESTS[type(lud)].format(x=src.int_expr(lud.site))
 
 
-@emits(IsEnemy, kind="bool")
-def _is_enemy(src, lud):
-    if src.env.teams:
+@emits(IsEnemy, IsFriend, IsMover, kind="bool")
+def _player_test(src, lud):
+    if type(lud) is not IsMover and src.env.teams:
         raise Unsupported(lud, "with teams")
-    p = src.int_expr(lud.player)
-    return f"({p} != 0 and {p} != mover)"
-
-
-@emits(IsFriend, kind="bool")
-def _is_friend(src, lud):
-    if src.env.teams:
-        raise Unsupported(lud, "with teams")
-    return f"({src.int_expr(lud.player)} == mover)"
-
-
-@emits(IsMover, kind="bool")
-def _is_mover(src, lud):
-    return f"(mover == {src.int_expr(lud.player)})"
+    return _TESTS[type(lud)].format(x=src.int_expr(lud.player))
 
 
 @emits(IsPrev, kind="bool")
