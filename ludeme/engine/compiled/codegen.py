@@ -62,10 +62,12 @@ class Source:
 
     @staticmethod
     def padded(rows) -> tuple[np.ndarray, np.ndarray]:
+        """Ragged rows as one array padded with -1, and their lengths (see `_padded`)."""
         return _padded(rows)
 
     @staticmethod
     def context(local: tuple = ("frm", "to", "btw")) -> str:
+        """A helper kernel's first lines (see `context`)."""
         return context(local)
 
     # -- dispatch to the ludemes' emitters ------------------------------------------------
