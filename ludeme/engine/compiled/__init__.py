@@ -22,17 +22,11 @@ import sys
 import time
 from pathlib import Path
 
+from .unsupported import Unsupported
+
 BACKENDS = ("auto", "reference", "compiled")
 
 _REPORTED: set = set()
-
-
-class Unsupported(Exception):
-    """A ludeme (or an argument of one) with no compiled form yet."""
-
-    def __init__(self, lud, what: str = ""):
-        name = f"({lud.keyword}{' ' + lud.kind if lud.kind else ''})" if lud is not None else ""
-        super().__init__(f"{name} {what}".strip())
 
 
 # The per-state metric columns (`ludeme.engine.figures.PER_STATE`) the kernels compute.
@@ -324,7 +318,7 @@ def _same_random() -> bool:
 def compile_game(game) -> CompiledGame:
     """The game's kernels, compiled (or loaded from numba's cache) and warmed up.
 
-    Raises `codegen.Unsupported` when a ludeme has no compiled form, or when a per-state
+    Raises `Unsupported` when a ludeme has no compiled form, or when a per-state
     metric registered in `ludeme.engine.figures.PER_STATE` has no kernel form yet."""
     from ludeme.engine.figures import per_state_columns
     from .codegen import generate

@@ -1,0 +1,56 @@
+"""The registry of compiled forms (`ludeme.engine.compiled.emit`): lookup by class, declared
+refusals, and the messages of what has no compiled form."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludeme.engine.compiled import emit
+from ludeme.engine.compiled.unsupported import Unsupported
+
+
+class Fake:
+    keyword, kind, params = "fake", "Thing", ()
+
+    def __init__(self, **given):
+        self._given = {attr: (name, None) for attr, name in given.items()}
+
+
+class FakeChild(Fake):
+    pass
+
+
+@pytest.fixture
+def registry(monkeypatch):
+    monkeypatch.setattr(emit, "EMITTERS", {kind: {} for kind in emit.KINDS})
+    emit.emits(Fake, kind="int", refuses=("level", ("then", "with (then ...)")))(
+        lambda src, lud: "42")
+    return emit.EMITTERS
+
+
+def test_an_emitter_gives_the_form(registry):
+    assert emit.emit("int", None, Fake()) == "42"
+    assert emit.forms(Fake) == {"int": ("level", "then")}
+
+
+def test_declared_arguments_are_refused_with_their_messages(registry):
+    with pytest.raises(Unsupported, match=r"^\(fake Thing\) with level:$"):
+        emit.emit("int", None, Fake(level="level"))
+    with pytest.raises(Unsupported, match=r"^\(fake Thing\) with \(then \.\.\.\)$"):
+        emit.emit("int", None, Fake(then="then"))
+
+
+def test_no_emitter_is_unsupported_with_the_kind_s_message(registry):
+    with pytest.raises(Unsupported, match=r"^\(fake Thing\)$"):
+        emit.emit("bool", None, Fake())
+    with pytest.raises(Unsupported, match=r"^\(fake Thing\) as a consequent$"):
+        emit.emit("consequent", None, Fake(), [], "")
+
+
+def test_lookup_is_by_the_exact_class(registry):
+    assert emit.lookup("int", FakeChild()) is None
+
+
+def test_unknown_kinds_are_refused():
+    with pytest.raises(ValueError, match="unknown kind"):
+        emit.emits(Fake, kind="nope")
