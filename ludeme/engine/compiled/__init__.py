@@ -1,6 +1,6 @@
 """The compiled backend: a game's rules as numba kernels, the whole playout in machine code.
 
-`compile_game(game)` generates a module specialised to the game from its typed
+`build_kernels(game)` generates a module specialised to the game from its typed
 ludemes (`ludeme.engine.compiled.codegen`), stores it under a name made of the hash of
 its text (so numba's `cache=True` keeps the machine code across processes and
 runs), imports it and warms it up. A playout there makes the same choices as the
@@ -315,7 +315,7 @@ def _same_random() -> bool:
     return True
 
 
-def compile_game(game) -> CompiledGame:
+def build_kernels(game) -> CompiledGame:
     """The game's kernels, compiled (or loaded from numba's cache) and warmed up.
 
     Raises `Unsupported` when a ludeme has no compiled form, or when a per-state
@@ -345,7 +345,7 @@ def select(game, backend: str = "auto"):
         return None
     try:
         try:
-            return compile_game(game)
+            return build_kernels(game)
         except ImportError as e:        # numba missing or broken: the reference engine plays
             raise Unsupported(None, f"numba ({e})") from e
     except Unsupported as e:

@@ -594,34 +594,44 @@ def next_phases(who, what, count, sc, phase):
 
 @njit(cache=True, inline="always")
 def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to, g, x):
-    """Apply the decision (frm, to) of generator g (-1: a forced pass): State.apply."""
+    """Apply the decision (frm, to) of generator g (-1: a forced pass): the steps of
+    ludeme.engine.turns.TURN, as State.apply takes them."""
     mover = sc[MOVER]
     is_pass = g in PASS_GENS
-    if g >= 0:
-        effects(who, what, count, sc, phase, frm, to, g, x)
-    sc[LAST_FROM] = frm
-    sc[LAST_TO] = to
-    sc[LAST_MOVER] = mover
-    if g >= 0:
-        consequents(who, what, count, sc, phase, g)
+    # turn: record
     if {requires_all_pass}:
         hist_mover[sc[NUM_DECISIONS]] = mover
         hist_pass[sc[NUM_DECISIONS]] = is_pass
     sc[NUM_MOVES] += 1
     sc[NUM_DECISIONS] += 1
+    # turn: actions
+    if g >= 0:
+        effects(who, what, count, sc, phase, frm, to, g, x)
+    sc[LAST_FROM] = frm
+    sc[LAST_TO] = to
+    sc[LAST_MOVER] = mover
+    # turn: consequents
+    if g >= 0:
+        consequents(who, what, count, sc, phase, g)
+    # turn: end rules
     end_rules(who, what, count, sc, rk, active, phase)
+    # turn: all pass
     if {requires_all_pass} and not sc[OVER] and all_passed(hist_mover, hist_pass,
                                                              sc[NUM_DECISIONS], NP,
                                                              sc[NUM_START_MOVES]):
         apply_result(sc, rk, active, NP, 0, 3)
+    # turn: limits
     if not sc[OVER] and (sc[NUM_TURN] >= MAX_TURNS * NP
                          or sc[NUM_MOVES] - sc[NUM_START_MOVES] >= MAX_MOVES):
         timeout(sc, rk, active, NP, MAX_TURNS)
-    sc[COUNTER] += 1
+    # turn: phases
     if sc[OVER]:
         sc[PREV] = mover
     else:
         next_phases(who, what, count, sc, phase)
+    # turn: next mover
+    sc[COUNTER] += 1
+    if not sc[OVER]:
         sc[PREV] = mover
         sc[MOVER] = sc[NEXT]
         if sc[PREV] == sc[MOVER]:
