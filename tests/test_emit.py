@@ -54,3 +54,25 @@ def test_lookup_is_by_the_exact_class(registry):
 def test_unknown_kinds_are_refused():
     with pytest.raises(ValueError, match="unknown kind"):
         emit.emits(Fake, kind="nope")
+
+
+NO_MOVES = ('(game "X" (players 2) (equipment {{(board (square 3)) (piece "Disc" Each)}}) '
+            '(rules (play (move Add (to (sites Empty)))) (end (if (no Moves {role}) '
+            '(result P1 Win)))))')
+
+
+@pytest.mark.parametrize("role, compiled", [("Next", True), ("P2", False), ("Mover", False)])
+def test_no_moves_of_a_player_is_not_a_move_generation_in_the_kernels(tmp_path, role, compiled):
+    """Ludii's (no Moves <player>) other than Next reads the player's stalemated flag; the
+    kernels keep none, so they must refuse it rather than generate that player's moves
+    (which ended three hunt games a move early on the compiled backend)."""
+    from ludeme.api import load
+    from ludeme.engine.compiled.codegen import generate
+    path = tmp_path / "g.lud"
+    path.write_text(NO_MOVES.format(role=role))
+    game = load(path, backend="reference")
+    if compiled:
+        assert "no_moves(" in generate(game)
+    else:
+        with pytest.raises(Unsupported, match="stalemated flag"):
+            generate(game)

@@ -525,6 +525,12 @@ def _is_in(src, lud):
 
 @emits(NoMoves, kind="bool")
 def _no_moves(src, lud):
+    """Only `(no Moves Next)` of two players generates moves (with the mover as the next
+    player's next, as Ludii's setMoverAndImpliedPrevAndNext gives with two); any other role
+    reads Ludii's stalemated flag of that player, which the kernels do not keep."""
+    if lud.role != "Next" or src.game.num_players != 2:
+        raise Unsupported(lud, "for a role other than Next of two players (it reads the "
+                               "player's stalemated flag)")
     return f"no_moves(who, what, count, sc, phase, {src.role_expr(lud.role, lud)})"
 
 
