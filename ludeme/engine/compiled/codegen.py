@@ -324,6 +324,11 @@ class _Probe:
         self.s.last_from = self.s.last_to = UNDEFINED
         self.from_ = self.to = self.site = self.player = UNDEFINED
 
+    def fill(self, what: int, n: int) -> None:
+        """Every one of the `n` board sites holds a piece of kind `what` (a probe's own list,
+        not a state's store)."""
+        self.s.what = [what] * n
+
 
 def context(local: tuple = ("frm", "to", "btw")) -> str:
     """The evaluation context a generated kernel starts from (see the module docstring):

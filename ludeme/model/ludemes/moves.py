@@ -1117,7 +1117,7 @@ def _step_moves(src, lud, out, ind):
         per_what = []
         probe = src.probe()
         for w in range(ncomp):
-            probe.s.what = [w] * n
+            probe.fill(w, n)
             per_what.append([tuple(dict.fromkeys(t for key in keys(probe, f)
                                                  for t in step_to(f, key)))
                              for f in range(n)])
@@ -1327,7 +1327,7 @@ def _hop_moves(src, lud, out, ind):
     # The direction depends only on the last move: a table over (last from, last to).
     keys = list(env.board.directions)
     key_of = np.full((n + 1, n + 1), -1)
-    probe.s.what = [1] * n      # a piece at the start (an empty one has no directions)
+    probe.fill(1, n)      # a piece at the start (an empty one has no directions)
     for a in range(-1, n):
         for bb in range(-1, n):
             probe.s.last_from, probe.s.last_to = a, bb
