@@ -198,6 +198,10 @@ class Game:
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
+        # The game's typed rules and its build environment, kept by the builder
+        # (`ludeme.model.build`) for the code generator and the concepts.
+        self.typed = None
+        self.env = None
         # Recorded by the loader (`ludeme.api.load`): how to build this game again in another
         # process (None: it travels pickled) and the backend its playouts use by default.
         self.source = None
