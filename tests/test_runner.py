@@ -212,7 +212,7 @@ def test_the_benchmark_finds_ludiis_figures_for_each_ruleset(k, refdata):
 
 def test_the_playout_benchmark_prints_a_ratio_per_ruleset(refdata, capsys):
     from ludeme.bench import main as bench_main
-    assert bench_main(["playouts", str(ADZUA), "--seconds", "0.05", "--jobs", "1"]) == 0
+    assert bench_main(["playouts", str(ADZUA), "--seconds", "0.3", "--jobs", "1"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "(Ludii " in line]
     assert len(lines) == 10
     # Each line ends with Ludii's warmed rate (speed.tsv), the ratio, the all-cores rate.

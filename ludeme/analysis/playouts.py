@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
 import sys
 import threading
 import time
+import uuid
 import warnings
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ludeme.version import __version__
@@ -520,6 +522,7 @@ class WrittenRun:
     backends: set[str]          # the backends that played ("compiled", "reference")
     compile_seconds: float      # time spent compiling kernels, part of `seconds`
     interrupted: bool           # Ctrl-C stopped the run: what finished was kept
+    failed: list = field(default_factory=list)   # (ruleset, the error) of rulesets that failed
 
 
 def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(), n: int =
@@ -548,49 +551,69 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     check_out_dir(out, make=False)  # before playing, not after
     note_run_start(out)
     partitioned = n > PARTITION_SIZE
+    # A large run's partitions go to a folder of its own beside the others, moved into
+    # place as `out/playouts` with the run's other files (`write_run`): two runs into one
+    # `out` never mix their parts, and an unfinished run leaves nothing behind.
+    staging = out / f".playouts.{os.getpid()}-{uuid.uuid4().hex[:8]}" if partitioned else None
     summary = Summary()
     frames = []
+    failed: list[tuple[str | None, str]] = []
     interrupted = False
     compile_seconds = 0.0
     backends: set[str] = set()
     t0 = time.perf_counter()
-    for ruleset in rulesets:
-        books = _Bookkeeper(summary)
-        game = load(path, options, ruleset,
-                    max_turns=max_turns, max_moves=max_moves, backend=backend)
-        players = agents_from_specs(agents, game.num_players) if agents else None
-        label = (ruleset or game.name).split("/", 1)[-1]
-        parts = out / "playouts" / slug(label) if partitioned else None
-        try:
-            result = run_playouts(
-                game, n, seed, jobs, agents=players, rotate=rotate,
-                scheduler=scheduler, partitions=parts, keep_rows=not partitioned,
-                partition_size=PARTITION_SIZE,
-                on_partition=books.take,
-                progress=progress, label=label)
-        except Unsupported as e:        # --backend compiled on a game it cannot compile
-            raise LudemeError(f"{label}: the compiled backend has no form for {e} yet "
-                              "(use --backend reference or auto)") from None
-        compile_seconds += result.attrs.get("compile_seconds", 0.0)
-        backends.add(result.attrs.get("backend", "reference"))
-        if partitioned:
-            df = books.tally()
-        else:
-            df = result
-            summary.add(df)
-        frames.append(df)
-        if result.attrs["interrupted"]:
-            interrupted = True
-            break
-    wall = time.perf_counter() - t0
-    df = pd.concat([f for f in frames if not f.empty], ignore_index=True) \
-        if any(not f.empty for f in frames) else pd.DataFrame()
-    if df.empty:
-        return WrittenRun(df, pd.DataFrame(), [], 0, wall, backends, compile_seconds, interrupted)
-    table = summary.table()
-    written = write_run(df, table, out, partitioned=partitioned)
-    return WrittenRun(df, table, written, playouts_in(df), wall, backends, compile_seconds,
-                   interrupted)
+    try:
+        for ruleset in rulesets:
+            books = _Bookkeeper(summary)
+            try:
+                game = load(path, options, ruleset,
+                            max_turns=max_turns, max_moves=max_moves, backend=backend)
+                players = agents_from_specs(agents, game.num_players) if agents else None
+            except LudemeError as e:
+                if len(rulesets) == 1:
+                    raise
+                failed.append((ruleset, e))     # the others still play, and are kept
+                continue
+            label = (ruleset or game.name).split("/", 1)[-1]
+            parts = staging / slug(label) if partitioned else None
+            try:
+                result = run_playouts(
+                    game, n, seed, jobs, agents=players, rotate=rotate,
+                    scheduler=scheduler, partitions=parts, keep_rows=not partitioned,
+                    partition_size=PARTITION_SIZE,
+                    on_partition=books.take,
+                    progress=progress, label=label)
+            except Unsupported as e:        # --backend compiled on a game it cannot compile
+                error = LudemeError(f"{label}: the compiled backend has no form for {e} yet "
+                                    "(use --backend reference or auto)")
+                if len(rulesets) == 1:
+                    raise error from None
+                failed.append((ruleset, error))
+                continue
+            compile_seconds += result.attrs.get("compile_seconds", 0.0)
+            backends.add(result.attrs.get("backend", "reference"))
+            if partitioned:
+                df = books.tally()
+            else:
+                df = result
+                summary.add(df)
+            frames.append(df)
+            if result.attrs["interrupted"]:
+                interrupted = True
+                break
+        wall = time.perf_counter() - t0
+        df = pd.concat([f for f in frames if not f.empty], ignore_index=True) \
+            if any(not f.empty for f in frames) else pd.DataFrame()
+        if df.empty:
+            return WrittenRun(df, pd.DataFrame(), [], 0, wall, backends, compile_seconds,
+                              interrupted, failed)
+        table = summary.table()
+        written = write_run(df, table, out, partitioned=partitioned, staging=staging)
+        return WrittenRun(df, table, written, playouts_in(df), wall, backends, compile_seconds,
+                          interrupted, failed)
+    finally:
+        if staging is not None and staging.exists():     # not moved into place: not kept
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 class _Bookkeeper:

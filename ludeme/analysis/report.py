@@ -19,6 +19,7 @@ import errno
 import html
 import math
 import os
+import shutil
 import sys
 import uuid
 from pathlib import Path
@@ -355,12 +356,14 @@ def write_csv(df: pd.DataFrame, path: Path) -> None:
 
 
 def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
-              partitioned: bool = False) -> list[Path]:
+              partitioned: bool = False, staging: Path | None = None) -> list[Path]:
     """Write the tables, plots and reports into `out`; the paths written.
 
-    `partitioned`: the playouts are in `out/playouts/` already (written as the
-    run went); `df` need only hold the columns the plots read (PLOT_COLUMNS), or be
-    their `tally`.
+    `partitioned`: the playouts were written as the run went, to `staging` (moved into
+    place as `out/playouts/`; None: they are in `out/playouts/` already); `df` need only
+    hold the columns the plots read (PLOT_COLUMNS), or be their `tally`. What a previous
+    run left in `out` that this one does not write (its playouts table or partitions) is
+    removed, so `out` never holds parts of two runs.
 
     Every file is written beside its final name and renamed into place, all of one run's
     files under a lock on `out/.lock`, so a reader never sees half a file and two runs
@@ -391,6 +394,16 @@ def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
             previous = _read_marker(out)
             for name in names:
                 os.replace(temps[name], paths[name])
+            parts = out / "playouts"
+            if partitioned and staging is not None:
+                if parts.is_dir():
+                    shutil.rmtree(parts)
+                os.replace(staging, parts)
+            if partitioned:
+                for stale in ("playouts.parquet", "playouts.csv"):
+                    (out / stale).unlink(missing_ok=True)
+            elif parts.is_dir():
+                shutil.rmtree(parts)
             (out / ".run").write_text(run_id, encoding="utf-8")
     except OSError as e:
         for t in temps.values():

@@ -9,7 +9,7 @@ from pathlib import Path
 from ludeme.analysis.playouts import DEFAULT_PLAYOUTS
 from ludeme.errors import LudemeError
 
-from .common import EXIT_INTERRUPTED, add_game_args
+from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, add_game_args
 
 
 def add_parser(sub) -> None:
@@ -60,7 +60,11 @@ def run(args) -> int:
                       agents=args.agents, rotate=args.rotate_seats, scheduler=args.scheduler,
                       max_turns=args.max_turns, max_moves=args.max_moves,
                       progress=False if args.no_progress else None, backend=args.backend)
+    for ruleset, error in r.failed:
+        print(f"ludeme: error: {ruleset}: not played: {error.render()}", file=sys.stderr)
     if not r.written:
+        if r.failed:
+            return EXIT_BAD_INPUT
         print("interrupted before any playout finished: nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED
     where = f"{args.scheduler} (Dask)" if args.scheduler else f"{cpu_jobs(args.jobs)} process(es)"
@@ -81,4 +85,8 @@ def run(args) -> int:
     if r.interrupted:
         print(f"interrupted: kept the {done} playouts that had finished", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if r.failed:
+        print(f"kept the {len(r.summary)} ruleset(s) that played; {len(r.failed)} failed "
+              "(above)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     return 0
