@@ -118,3 +118,17 @@ def test_all_rulesets_keeps_those_that_played_when_one_fails(tmp_path, capsys):
     assert "Ruleset/Broken: not played" in err and "Variant/Nope" in err
     summary = pd.read_csv(out / "summary.csv")
     assert len(summary) == 10 and "Ruleset/Broken" not in set(summary["ruleset"])
+
+
+def test_compare_reads_a_partitioned_run_and_refuses_one_that_lost_parts(tmp_path, monkeypatch):
+    from ludeme.analysis.compare import read_run_folder
+    from ludeme.errors import LudemeError
+    out = tmp_path / "out"
+    monkeypatch.setattr(runner, "PARTITION_SIZE", 25)
+    assert main(["run", str(ADZUA), "-n", "60", "-j", "1", "--no-progress", "--backend",
+                 "reference", "--out", str(out)]) == 0
+    [variant] = read_run_folder(out)
+    assert len(variant.rows) == 60
+    next((out / "playouts").rglob("*.parquet")).unlink()
+    with pytest.raises(LudemeError, match="summary counts 60 playouts but the folder holds"):
+        read_run_folder(out)

@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ludeme.errors import LudemeError
+from ludeme.errors import LudemeError, printable
 from .compare_defaults import ALPHA, CORRECTIONS, DEFAULT_IDENTITY_SEEDS, DEFAULT_PLAYOUTS
 from .metrics import MEAN_METRICS as SUMMARY_MEANS
 from .metrics import BOOTSTRAP_RESAMPLES, CONFIDENCE, METRICS, balance, outcome_uniformity, per_state_columns, population_std, utility_columns
@@ -137,19 +137,40 @@ def read_run_folder(folder: Path) -> list[Variant]:
     from .metrics import CONFIG_COLUMNS
     from .report import config_label
     for name, reader in (("playouts.parquet", pd.read_parquet),
+                         ("playouts", pd.read_parquet),       # a large run's partitions
                          ("playouts.csv", lambda p: pd.read_csv(p, keep_default_na=False))):
-        if (folder / name).is_file():
-            df = reader(folder / name)
+        if (folder / name).exists():
+            try:
+                df = reader(folder / name)
+            except Exception as e:          # a corrupt or foreign file: the user's input
+                raise LudemeError(f"{folder / name}: cannot read the playout table: "
+                                  f"{printable(str(e))[:300]}") from None
             break
     else:
-        raise LudemeError(f"{folder}: not a `ludeme run` output folder (no playouts.parquet "
-                          f"or playouts.csv)")
+        raise LudemeError(f"{folder}: not a `ludeme run` output folder (no playouts.parquet, "
+                          f"playouts/ or playouts.csv)")
     missing = {"seed", "turns", "winner", "utility_p1", *CONFIG_COLUMNS} - set(df.columns)
     if missing:
         raise LudemeError(f"{folder}: the playout table lacks {', '.join(sorted(missing))}")
+    _check_against_summary(folder, df)
     return [Variant(config_label(dict(zip(CONFIG_COLUMNS, key))), rows.reset_index(drop=True),
                     None, str(folder))
             for key, rows in df.groupby(list(CONFIG_COLUMNS), sort=False, dropna=False)]
+
+
+def _check_against_summary(folder: Path, df: pd.DataFrame) -> None:
+    """Refuse a folder whose playouts are not those its summary counts (a folder written by
+    hand, or by two runs of an older ludeme)."""
+    summary = folder / "summary.csv"
+    if not summary.is_file():
+        return
+    try:
+        counted = int(pd.read_csv(summary)["n"].sum())
+    except Exception:
+        return                                   # an unreadable summary is not the table
+    if counted != len(df):
+        raise LudemeError(f"{folder}: its summary counts {counted:,} playouts but the folder "
+                          f"holds {len(df):,}: not one run's output")
 
 
 def unique_labels(variants: list[Variant]) -> None:
