@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -314,3 +315,41 @@ def test_a_game_name_is_literal_in_summary_md(name, shown):
     """Nothing in a name can break summary.md's tables, pass HTML or drive a terminal."""
     from ludeme.analysis.report import md
     assert md(name) == shown
+
+
+def test_sigterm_stops_a_run_cleanly_and_writes_what_finished(tmp_path):
+    """SIGTERM (what `timeout` and schedulers send) is handled as Ctrl-C: the workers stop,
+    no process, shared-memory segment or temporary file outlives the run, and the
+    playouts that finished are written with a summary that counts them."""
+    import signal
+    import time
+    out = tmp_path / "o"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LUDEME_MAX")}
+    proc = subprocess.Popen([sys.executable, "-m", "ludeme", "run", ADZUA, "-n", "2000000",
+                             "--backend", "reference", "-j", "2", "--no-progress", "--out",
+                             str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    deadline = time.time() + 60
+    while time.time() < deadline and not (out.exists() and any(out.rglob("*.parquet"))):
+        time.sleep(0.2)                    # until a partition of finished playouts is written
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
+                              text=True).stdout.split()
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode in (130, 143), stderr
+    assert "kept the" in stderr, stderr
+    assert "Traceback" not in stderr and "internal error" not in stderr
+    def alive():
+        return [c for c in children if Path(f"/proc/{c}").exists()
+                and "Z" not in Path(f"/proc/{c}/stat").read_text().split()[2:3]]
+    for _ in range(100):                   # workers notice their parent is gone
+        if not alive():
+            break
+        time.sleep(0.1)
+    assert alive() == []
+    assert not [n for n in os.listdir("/dev/shm") if str(proc.pid) in n]
+    left = [p.name for p in out.rglob("*") if p.name.endswith(".tmp") or
+            p.name.startswith(".playouts")]
+    assert left == []
+    summary = pd.read_csv(out / "summary.csv")
+    assert int(summary["n"].sum()) == len(pd.read_parquet(out / "playouts")) > 0

@@ -31,10 +31,35 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+EXIT_TERMINATED = 128 + 15
+
+
+class _Terminated(list):
+    """Truthy once SIGTERM arrived."""
+
+
+def _stop_on_sigterm() -> _Terminated:
+    """SIGTERM (what `timeout`, `kill` and schedulers send) stops a command as Ctrl-C does:
+    workers stopped, temporary files removed, what finished written."""
+    import signal
+    import threading
+    flag = _Terminated()
+    if threading.current_thread() is not threading.main_thread():
+        return flag
+
+    def handler(signum, frame):
+        flag.append(signum)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)   # a second SIGTERM ends it at once
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, handler)
+    return flag
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run a subcommand; user errors print `file:line:col: message` and exit 2."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    terminated = _stop_on_sigterm()
     try:
         apply_limits(args)
         cap_jobs(args)
@@ -45,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("ludeme: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
     except Exception as e:  # a bug in ludeme, not in the input: say so plainly
