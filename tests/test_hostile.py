@@ -320,12 +320,13 @@ def test_a_game_name_is_literal_in_summary_md(name, shown):
 def test_sigterm_stops_a_run_cleanly_and_writes_what_finished(tmp_path):
     """SIGTERM (what `timeout` and schedulers send) is handled as Ctrl-C: the workers stop,
     no process, shared-memory segment or temporary file outlives the run, and the
-    playouts that finished are written with a summary that counts them."""
+    playouts that finished are written with a summary that counts them. A run of 10^8
+    playouts starts at once: nothing is made per playout before it is played."""
     import signal
     import time
     out = tmp_path / "o"
     env = {k: v for k, v in os.environ.items() if not k.startswith("LUDEME_MAX")}
-    proc = subprocess.Popen([sys.executable, "-m", "ludeme", "run", ADZUA, "-n", "2000000",
+    proc = subprocess.Popen([sys.executable, "-m", "ludeme", "run", ADZUA, "-n", "100000000",
                              "--backend", "reference", "-j", "2", "--no-progress", "--out",
                              str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)

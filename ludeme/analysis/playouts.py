@@ -250,10 +250,12 @@ def as_frame(rows):
     return rows.to_pandas(split_blocks=True)
 
 
-def _chunks(n: int, jobs: int) -> list[list[int]]:
-    """Playout indices in chunks small enough for a live progress bar and a prompt Ctrl-C."""
+def _chunks(n: int, jobs: int):
+    """Playout indices in chunks small enough for a live progress bar and a prompt Ctrl-C,
+    made as they are dispatched (a range each): a run of 10^8 playouts holds no list of
+    its indices."""
     size = max(1, min(64, n // (jobs * 16)))
-    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+    return (range(i, min(n, i + size)) for i in range(0, n, size))
 
 
 def cpu_jobs(jobs: int | None) -> int:
