@@ -76,3 +76,18 @@ def test_no_moves_of_a_player_is_not_a_move_generation_in_the_kernels(tmp_path, 
     else:
         with pytest.raises(Unsupported, match="stalemated flag"):
             generate(game)
+
+
+def test_a_board_too_large_for_the_kernels_is_refused_before_any_code_is_written(
+        tmp_path, monkeypatch):
+    """(square 100) with (is Line 3) made 38 MB of Python that numba could not compile in
+    3.4 GB; the tables' size is bounded, and the game falls back to the reference engine."""
+    from ludeme.api import load
+    from ludeme.engine.compiled import codegen
+    path = tmp_path / "g.lud"
+    path.write_text(NO_MOVES.format(role="Next").replace("(no Moves Next)", "(is Line 3)"))
+    game = load(path, backend="reference")
+    assert codegen.generate(game)
+    monkeypatch.setattr(codegen, "MAX_TABLE_ELEMENTS", 20)
+    with pytest.raises(Unsupported, match="a board this large"):
+        codegen.generate(game)

@@ -28,6 +28,10 @@ from ludeme.engine.compiled.emit import emit, lookup
 from ludeme.engine.compiled.unsupported import Unsupported
 
 
+# What the tables of one game's kernels may hold, in numbers: a bound on the generated
+# module (about 4 characters a number) and on what numba needs to compile it.
+MAX_TABLE_ELEMENTS = 1_000_000
+
 class Source:
     """The generated module: tables (deduplicated) and functions."""
 
@@ -35,6 +39,7 @@ class Source:
         self.game = game
         self.env = game.env
         self.tables: dict[tuple, str] = {}
+        self.table_size = 0                    # numbers held by the tables so far
         self.table_lines: list[str] = []
         self.generators: list[tuple] = []     # gen id -> (effect lines, is_pass, consequents)
         self.any_mode = False                  # emitting "is there a move?" code
@@ -52,6 +57,12 @@ class Source:
         key = (dtype, arr.shape, arr.tobytes())
         name = self.tables.get(key)
         if name is None:
+            self.table_size += arr.size
+            if self.table_size > MAX_TABLE_ELEMENTS:
+                # The corpus's largest kernels hold a few tens of thousands; numba would
+                # need gigabytes to compile a module of tens of megabytes.
+                raise Unsupported(None, f"a board this large (its tables would hold more than "
+                                        f"{MAX_TABLE_ELEMENTS:,} numbers)")
             name = self.tables[key] = f"T{len(self.tables)}"
             self.table_lines.append(f"{name} = np.array({arr.tolist()!r}, dtype=np.{dtype})")
         return name
