@@ -396,6 +396,8 @@ def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
                 os.replace(temps[name], paths[name])
             parts = out / "playouts"
             if partitioned and staging is not None:
+                for unfinished in staging.rglob("*.tmp"):   # a partition cut by Ctrl-C
+                    unfinished.unlink()
                 if parts.is_dir():
                     shutil.rmtree(parts)
                 os.replace(staging, parts)
