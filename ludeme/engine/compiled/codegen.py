@@ -512,7 +512,8 @@ from ludeme.engine.compiled.rt import (apply_result, timeout, all_passed, is_lin
 
 NP = {n_players}
 SCORE = NUM_SCALARS           # sc[SCORE + p]: player p's score
-SC_SIZE = NUM_SCALARS + NP + 1
+STALE = SCORE + NP + 1        # sc[STALE + p]: Ludii's stalemated flag of player p
+SC_SIZE = STALE + NP + 2
 N_SITES = {n_sites}
 TOTAL = {total}
 HAND_FROM = {hand_from}
@@ -562,6 +563,7 @@ def no_moves(who, what, count, sc, phase, p):
     sc[PREV] = pv
     sc[MOVER] = mv
     sc[NEXT] = nx
+    sc[STALE + p] = 0 if found else 1       # as State: the answer is p's stalemated flag
     return not found
 
 
@@ -573,6 +575,7 @@ def legal(who, what, count, sc, phase, mf, mt, mg, mx):
 {context}
     k = 0
     ph = phase[mover]
+    sc[STALE + mover] = 0      # the mover's moves are generated: not stalemated (as State)
 {play}
     return k
 
@@ -615,6 +618,9 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     mover = sc[MOVER]
     is_pass = g in PASS_GENS
     # turn: record
+    if is_pass and sc[STALE + mover] == 0:
+        # A pass marks the mover stalemated when the phase gave no move (a forced pass).
+        sc[STALE + mover] = 1 if g < 0 else 0
     if {requires_all_pass}:
         hist_mover[sc[NUM_DECISIONS]] = mover
         hist_pass[sc[NUM_DECISIONS]] = is_pass

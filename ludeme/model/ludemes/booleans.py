@@ -525,13 +525,16 @@ def _is_in(src, lud):
 
 @emits(NoMoves, kind="bool")
 def _no_moves(src, lud):
-    """Only `(no Moves Next)` of two players generates moves (with the mover as the next
-    player's next, as Ludii's setMoverAndImpliedPrevAndNext gives with two); any other role
-    reads Ludii's stalemated flag of that player, which the kernels do not keep."""
-    if lud.role != "Next" or src.game.num_players != 2:
-        raise Unsupported(lud, "for a role other than Next of two players (it reads the "
-                               "player's stalemated flag)")
-    return f"no_moves(who, what, count, sc, phase, {src.role_expr(lud.role, lud)})"
+    """`(no Moves Next)` generates the next player's moves (with the mover as that player's
+    next, as Ludii's setMoverAndImpliedPrevAndNext gives with two players) and keeps the
+    answer as its stalemated flag; any other role reads the player's flag, as Ludii's
+    NoMoves does (set by a forced pass, cleared when the player's moves are generated)."""
+    player = src.role_expr(lud.role, lud)
+    if lud.role != "Next":
+        return f"(sc[STALE + {player}] != 0)"
+    if src.game.num_players != 2:
+        raise Unsupported(lud, "for Next with more than two players")
+    return f"no_moves(who, what, count, sc, phase, {player})"
 
 
 @emits(CanMove, kind="bool")
