@@ -51,6 +51,10 @@ UNCLOSED = """(game "X"
 )
 """
 
+# A `ludeme run` playout table, its one row's winner left to fill in.
+PLAYOUTS_CSV = "game,ruleset,options,seed,players,winner,turns,utility_p1\nG,,,1,2,%s,9,1.0\n"
+ADZUA_2 = ADZUA + "::Variant/Adzua (Children) (Ludii 2)"
+
 # (name, files {name: text or bytes}, argv ({} = path of a file), env, exit, words, position)
 CASES = [
     ("define used twice, 30 deep", {"g.lud": doubling(30, 2)}, ["expand", "{g.lud}"], {}, 2,
@@ -159,6 +163,24 @@ CASES = [
      ["is a file, not a directory"], None),
     ("--out below a file", {"out": "x"}, ["run", ADZUA, "-n", "1", "--out", "{out}/sub"], {}, 2,
      ["is a file, not a directory"], None),
+    ("compare: an empty playouts.csv", {"r/playouts.csv": ""},
+     ["compare", "{dir}/r", ADZUA, "--out", "{dir}/c"], {}, 2,
+     ["r/playouts.csv: cannot read the playout table"], None),
+    ("compare: a playouts.csv of a header only", {"r/playouts.csv": PLAYOUTS_CSV.split("\n")[0]},
+     ["compare", "{dir}/r", ADZUA, "--out", "{dir}/c"], {}, 2,
+     ["r/playouts.csv: the playout table holds no playouts"], None),
+    ("compare: a corrupt parquet", {"r/playouts.parquet": b"PAR1\x00\x01garbage"},
+     ["compare", "{dir}/r", ADZUA, "--out", "{dir}/c"], {}, 2,
+     ["r/playouts.parquet: cannot read the playout table", "magic bytes"], None),
+    ("compare: a winner that is not a player", {"r/playouts.csv": PLAYOUTS_CSV % 7},
+     ["compare", "{dir}/r", ADZUA, "--out", "{dir}/c"], {}, 2,
+     ["playout row 1: 'winner' is 7, expected 0 (no winner) or a player from 1 to 2"], None),
+    ("compare: a winner that is a word", {"r/playouts.csv": PLAYOUTS_CSV % "banana"},
+     ["compare", "{dir}/r", ADZUA, "--out", "{dir}/c"], {}, 2,
+     ["playout row 1: 'winner' is 'banana', expected 0"], None),
+    ("compare: --out that is a file", {"out": "x"},
+     ["compare", ADZUA, ADZUA_2, "-n", "1000000", "--out", "{out}"], {}, 2,
+     ["--out", "is a file, not a directory"], None),
 ]
 
 
