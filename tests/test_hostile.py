@@ -272,6 +272,34 @@ def test_out_that_is_not_writable(tmp_path):
     assert r.returncode == 2 and "permission denied" in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("make, words", [
+    (lambda d: (d / "o").symlink_to(d / "nowhere" / "o"),
+     ["--out", "is a symbolic link to", "which does not exist"]),
+    (lambda d: ((d / "o").symlink_to(d / "p"), (d / "p").symlink_to(d / "o")),
+     ["--out", "is a symbolic link in a loop"]),
+], ids=["a dangling link", "a link loop"])
+@pytest.mark.parametrize("below", ["", "/sub"], ids=["out", "below"])
+def test_out_that_is_a_broken_link_is_refused_before_playing(tmp_path, make, words, below):
+    """Refused before the first playout: a million playouts would outlast the timeout."""
+    make(tmp_path)
+    r = _run(tmp_path, {}, ["run", ADZUA, "-n", "1000000", "--backend", "reference",
+                            "--no-progress", "--out", str(tmp_path / "o") + below], {})
+    out = r.stdout + r.stderr
+    assert r.returncode == 2 and "Traceback" not in out and "internal error" not in out, out
+    for w in words:
+        assert w in r.stderr, out
+
+
+def test_out_whose_name_is_not_utf8_is_refused_before_playing(tmp_path):
+    name = os.fsencode(tmp_path) + b"/out\xff"
+    r = subprocess.run([sys.executable, "-m", "ludeme", "run", ADZUA, "-n", "1000000",
+                        "--no-progress", "--out", name], capture_output=True, timeout=120)
+    err = r.stderr.decode("utf-8")          # what is echoed is UTF-8, the byte escaped
+    assert r.returncode == 2 and "Traceback" not in err, err
+    assert "out\\xff: the name is not valid UTF-8" in err, err
+    assert not os.path.exists(name)
+
+
 def _table():
     return pd.DataFrame({"game": ["G"], "x": [1]})
 

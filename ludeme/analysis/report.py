@@ -314,9 +314,25 @@ percentile bootstrap (2,000 resamples) otherwise.</p>
 
 def check_out_dir(out: str | Path, make: bool = True) -> Path:
     """`out` as a directory ludeme can write into (made if missing and `make`), or a LudemeError."""
-    from ludeme.errors import LudemeError
+    from ludeme.errors import LudemeError, printable
     out = Path(out)
+    try:
+        str(out).encode("utf-8")
+    except UnicodeEncodeError:      # a name of bytes that are not UTF-8 (os.fsencode's escapes)
+        shown = printable(os.fsencode(out).decode("utf-8", "backslashreplace"))
+        raise LudemeError(f"--out {shown}: the name is not valid UTF-8; give a directory "
+                          "whose name is UTF-8 text") from None
     for p in [out, *out.parents]:
+        if p.is_symlink() and not p.exists():   # a link to nowhere, or in a loop
+            what = f"--out {printable(str(out))}" + ("" if p == out else f": {printable(str(p))}")
+            try:
+                os.stat(p)
+                why = "cannot be followed"
+            except OSError as e:
+                why = ("is a symbolic link in a loop" if e.errno == errno.ELOOP else
+                       f"is a symbolic link to {printable(os.readlink(p))}, which does not exist")
+            raise LudemeError(f"{what} {why}; give a directory (made if missing) for the "
+                              "tables and reports")
         if p.exists():
             if not p.is_dir():
                 what = f"--out {out}" if p == out else f"--out {out}: {p}"
