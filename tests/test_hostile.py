@@ -205,6 +205,14 @@ CASES = [
     ("concepts: --nearest -1", {"i.json": "x"},
      ["concepts", ADZUA, "--nearest", "-1", "--against", "{i.json}"], {}, 2,
      ["--nearest must be a positive number of games, got -1"], None),
+    *[(f"board: --{kind} naming a folder", {"d/x": "x"},
+       ["board", ADZUA, f"--{kind}", "{dir}/d"], {}, 2,
+       [f"--{kind}", "d is a directory; give the name of a file to write"], None)
+      for kind in ("svg", "png")],
+    *[(f"board: --{kind} in a missing folder", {},
+       ["board", ADZUA, f"--{kind}", f"{{dir}}/none/b.{kind}"], {}, 2,
+       [f"--{kind}", "none does not exist (give a file in an existing folder)"], None)
+      for kind in ("svg", "png")],
 ]
 
 
