@@ -226,6 +226,9 @@ CASES = [
     ("concepts: --nearest -1", {"i.json": "x"},
      ["concepts", ADZUA, "--nearest", "-1", "--against", "{i.json}"], {}, 2,
      ["--nearest must be a positive number of games, got -1"], None),
+    ("moves: a position file that is not UTF-8", {"p.txt": b"mover: P1\nMarker1: A1 B2\xff\n"},
+     ["moves", ADZUA, "{p.txt}"], {}, 2,
+     ["the position is not UTF-8 text: byte 0xff at byte offset 24"], "p.txt:2:15:"),
     *[(f"board: --{kind} naming a folder", {"d/x": "x"},
        ["board", ADZUA, f"--{kind}", "{dir}/d"], {}, 2,
        [f"--{kind}", "d is a directory; give the name of a file to write"], None)
@@ -265,6 +268,22 @@ def test_hostile_input(tmp_path, name, files, argv, env, status, words, position
         assert first.split(position, 1)[0].endswith(str(tmp_path) + os.sep)
         if status == 2:
             assert "^" in r.stderr
+
+
+# Adzua (Ludii 1): a mover who leaves the opponent two markers wins.
+FINISHED = "mover: P2\nphase: Movement\nMarker1: A1 B2 C3 A3\nMarker2: C1 B1\n"
+
+
+@pytest.mark.parametrize("position, said, listed", [
+    (FINISHED, "the game is over in this position: player 1 wins (NaturalEnd)", False),
+    (FINISHED.replace("P2", "P1", 1), "player 1 to move (Movement)", True),
+], ids=["P1 has just won", "P2 has just moved: P1 plays on"])
+def test_moves_of_a_finished_position_say_the_game_is_over(tmp_path, position, said, listed):
+    """A position is the board after the previous mover's move: where the end rules end the
+    game there, no moves are listed and the winner is named."""
+    r = _run(tmp_path, {"p.txt": position}, ["moves", ADZUA, "{p.txt}"], {})
+    assert r.returncode == 0 and said in r.stdout, r.stdout + r.stderr
+    assert ("  1. " in r.stdout) == listed, r.stdout
 
 
 def test_a_link_out_of_the_ludii_dir_is_not_followed(tmp_path):
