@@ -153,7 +153,8 @@ def read_run_folder(folder: Path) -> list[Variant]:
     if missing:
         raise LudemeError(f"{folder}: the playout table lacks {', '.join(sorted(missing))}")
     if df.empty:
-        raise LudemeError(f"{folder / name}: the playout table holds no playouts")
+        raise LudemeError(f"{printable(str(folder / name))}: the playout table holds no "
+                          "playouts")
     df = _checked_outcomes(df, folder / name)
     _check_against_summary(folder, df)
     return [Variant(config_label(dict(zip(CONFIG_COLUMNS, key))), rows.reset_index(drop=True),
@@ -176,8 +177,8 @@ def _checked_outcomes(df: pd.DataFrame, table: Path) -> pd.DataFrame:
             value = printable(repr(value) if isinstance(value, str) else str(value))[:60]
             expected = ("a positive number of players" if column == "players" else
                         f"0 (no winner) or a player from 1 to {int(players.iloc[i])}")
-            raise LudemeError(f"{table}: playout row {i + 1}: '{column}' is {value}, expected "
-                              f"{expected}")
+            raise LudemeError(f"{printable(str(table))}: playout row {i + 1}: '{column}' is "
+                              f"{value}, expected {expected}")
     return df.assign(players=players.astype(int), winner=winner.astype(int))
 
 
