@@ -152,10 +152,34 @@ def read_run_folder(folder: Path) -> list[Variant]:
     missing = {"seed", "turns", "winner", "utility_p1", *CONFIG_COLUMNS} - set(df.columns)
     if missing:
         raise LudemeError(f"{folder}: the playout table lacks {', '.join(sorted(missing))}")
+    if df.empty:
+        raise LudemeError(f"{printable(str(folder / name))}: the playout table holds no "
+                          "playouts")
+    df = _checked_outcomes(df, folder / name)
     _check_against_summary(folder, df)
     return [Variant(config_label(dict(zip(CONFIG_COLUMNS, key))), rows.reset_index(drop=True),
                     None, str(folder))
             for key, rows in df.groupby(list(CONFIG_COLUMNS), sort=False, dropna=False)]
+
+
+def _checked_outcomes(df: pd.DataFrame, table: Path) -> pd.DataFrame:
+    """`df` with integer `players` and `winner`, or a LudemeError naming the first row whose
+    player count is not a positive integer or whose winner is neither 0 (no winner) nor one
+    of its players: the tests count outcomes by these values."""
+    players = pd.to_numeric(df["players"], errors="coerce")
+    winner = pd.to_numeric(df["winner"], errors="coerce")
+    bad_players = ~(players >= 1) | (players != players.round())
+    bad_winner = ~((winner >= 0) & (winner <= players)) | (winner != winner.round())
+    for column, bad in (("players", bad_players), ("winner", bad_winner)):
+        if bad.any():
+            i = int(np.flatnonzero(bad.to_numpy())[0])
+            value = df[column].iloc[i]
+            value = printable(repr(value) if isinstance(value, str) else str(value))[:60]
+            expected = ("a positive number of players" if column == "players" else
+                        f"0 (no winner) or a player from 1 to {int(players.iloc[i])}")
+            raise LudemeError(f"{printable(str(table))}: playout row {i + 1}: '{column}' is "
+                              f"{value}, expected {expected}")
+    return df.assign(players=players.astype(int), winner=winner.astype(int))
 
 
 def _check_against_summary(folder: Path, df: pd.DataFrame) -> None:

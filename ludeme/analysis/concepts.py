@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from ludeme.errors import LudemeError
+from ludeme.errors import LudemeError, Pos, printable, read_source
 
 CATALOG_FILE = Path(__file__).with_name("concepts.tsv")
 
@@ -818,8 +818,14 @@ def nearest(target: GameConcepts, index: list[dict], k: int) -> list[dict]:
 def build_index(folder: Path) -> tuple[list[dict], list[tuple[str, str]]]:
     """Compile-time concepts of every .lud under `folder` (default options); and the failures."""
     from .check import find_lud_files
+    if not Path(folder).is_dir():
+        raise LudemeError(f"--index {printable(str(folder))}: no such folder (give a folder "
+                          "of .lud descriptions)")
+    paths = find_lud_files([str(folder)])
+    if not paths:
+        raise LudemeError(f"--index {printable(str(folder))}: no .lud descriptions in it")
     entries, failures = [], []
-    for path in find_lud_files([str(folder)]):
+    for path in paths:
         try:
             gc = compile_time(path)
         except LudemeError as e:
@@ -840,8 +846,27 @@ def write_index(folder: Path, out: Path) -> tuple[list[dict], list[tuple[str, st
 
 
 def read_index(path: Path) -> list[dict]:
-    """The games of an index written by `write_index`."""
-    return json.loads(path.read_text(encoding="utf-8"))["games"]
+    """The games of an index written by `write_index`; a LudemeError when `path` is missing,
+    empty, not JSON or not such an index."""
+    text = read_source(path, "concepts index")
+    what = "not an index written by `ludeme concepts --index DIR --out`"
+    where = printable(str(path))
+    if not text.strip():
+        raise LudemeError(f"{where}: {what}: the file is empty")
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise LudemeError(f"{what}: not JSON ({e.msg})", Pos(str(path), e.lineno, e.colno),
+                          source=text) from None
+    except RecursionError:
+        raise LudemeError(f"{where}: {what}: its JSON nests too deep") from None
+    games = data.get("games") if isinstance(data, dict) else None
+    keys = {"name", "path", "booleanConcepts", "nonBooleanConcepts"}
+    if not isinstance(games, list) or not all(isinstance(g, dict) and keys <= set(g)
+                                              for g in games):
+        raise LudemeError(f"{where}: {what}: expected an object whose 'games' lists each "
+                          "game's name, path, booleanConcepts and nonBooleanConcepts")
+    return games
 
 
 def diff(a: GameConcepts, b: GameConcepts) -> dict:

@@ -82,7 +82,8 @@ def validate_trace(data, path: str, need_file: bool = True) -> None:
         _require(isinstance(data.get("file"), str) and data["file"], where,
                  "'file' (the .lud file the trace was recorded from) is missing")
     for key, kind in (("optionsRequested", list), ("ruleset", str), ("game", str),
-                      ("initial", dict), ("result", dict), ("isStacking", bool)):
+                      ("players", int), ("initial", dict), ("result", dict),
+                      ("isStacking", bool)):
         _require(data.get(key) is None or isinstance(data[key], kind), where,
                  f"'{key}' must be {kind.__name__}, found {type(data.get(key)).__name__}")
     steps = data.get("steps")
@@ -108,11 +109,16 @@ def validate_trace(data, path: str, need_file: bool = True) -> None:
 
 
 def check_trace_game(data: dict, game, path: str) -> None:
-    """A LudemeError when the trace was recorded for another game than `game`."""
+    """A LudemeError when the trace was recorded for another game than `game`, or for
+    another number of players."""
     recorded = data.get("game")
     if recorded is not None and recorded != game.name:
         raise LudemeError(f"trace {path} was recorded for the game {recorded!r}, but the "
                           f"description loaded for it is {game.name!r}")
+    players = data.get("players")
+    if players is not None and players != game.num_players:
+        raise LudemeError(f"trace {path} was recorded with 'players' {players}, but "
+                          f"{game.name!r} as loaded for it has {game.num_players}")
 
 
 def _pairs(legal: list, stacking: bool) -> Counter:
@@ -336,6 +342,7 @@ class Job:
     lud: str | None
     family: str
     error: str = ""
+    invalid: bool = False    # the trace itself is bad (`error` says why): no replay
 
 
 class Locator:
@@ -454,13 +461,21 @@ def _limit_memory() -> None:
 
 
 def _load_stage(path: str, options: list, ruleset, seconds):
-    """Expand then compile; a refusal says at which stage."""
+    """Expand then compile; a refusal says at which stage ("request": the trace asks for an
+    option or ruleset the description does not have, the trace's fault)."""
     from ludeme.model.build import build_game
-    from ludeme.language.expand import expand_file
+    from ludeme.language.expand import expand, load_description
     stage = "expand"
     try:
         with time_limit(seconds, "while loading"):
-            ex = expand_file(path, options, ruleset)
+            desc = load_description(path)
+            stage = "request"
+            for spec in options:
+                desc.resolve_option(spec, given="the trace's optionsRequested")
+            if ruleset:
+                desc.find_ruleset(ruleset)
+            stage = "expand"
+            ex = expand(desc, options, ruleset)
             stage = "compile"
             return build_game(ex), None, stage
     except LudemeError as e:
@@ -480,6 +495,10 @@ def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True,
     stage = ""
     loaded = False
     for job in jobs:
+        if job.invalid:
+            out.append(Verdict(job.name, 0, 0, False, job.error, status="invalid",
+                               family=job.family))
+            continue
         try:
             data = read_trace(job.trace)      # checked by `plan`; read again in the worker
         except LudemeError as e:
@@ -500,7 +519,10 @@ def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True,
                     err, stage = e, "load"
                 except Exception as e:  # an engine bug while building: reported, run goes on
                     err, stage = e, "load"
-            if isinstance(err, LudemeError):
+            if isinstance(err, LudemeError) and stage == "request":
+                v = Verdict(job.name, n, 0, False, f"trace {job.trace}: {err}",
+                            status="invalid")
+            elif isinstance(err, LudemeError):
                 v = unsupported(job.name, n, stage, err)
             elif isinstance(err, TimeLimit):
                 v = Verdict(job.name, n, 0, False, str(err), status="timeout")
@@ -537,10 +559,14 @@ def plan(traces: list[str], ludii_dir: str | None = None, lud: str | None = None
     groups: dict[tuple, list[Job]] = {}
     for t in traces:
         name = f"{Path(t).parent.name}/{Path(t).name.split('.')[0]}"
-        # A trace that cannot be read or is not a trace is the user's input: it stops the
-        # whole check before any replay (LudemeError), as any other bad input does.
-        data = read_trace(t)
-        validate_trace(data, t, need_file=lud is None)
+        # A trace that cannot be read or is not a trace is that trace's invalid verdict; the
+        # others are still replayed.
+        try:
+            data = read_trace(t)
+            validate_trace(data, t, need_file=lud is None)
+        except LudemeError as e:
+            groups[(t, "invalid")] = [Job(t, name, None, Path(t).parent.name, str(e), True)]
+            continue
         if lud is not None:
             path, family, why = lud, Path(t).parent.name, ""
         else:

@@ -313,23 +313,43 @@ percentile bootstrap (2,000 resamples) otherwise.</p>
 # ---------------------------------------------------------------- everything
 
 def check_out_dir(out: str | Path, make: bool = True) -> Path:
-    """`out` as a directory ludeme can write into (made if missing and `make`), or a LudemeError."""
-    from ludeme.errors import LudemeError
+    """`out` as a directory ludeme can write into (made if missing and `make`), or a LudemeError:
+    a name that is not UTF-8, a link to nowhere or in a loop, a file on the way, no permission.
+    What it echoes of the name is escaped (`printable`)."""
+    from ludeme.errors import LudemeError, printable
     out = Path(out)
+    try:
+        str(out).encode("utf-8")
+    except UnicodeEncodeError:      # a name of bytes that are not UTF-8 (os.fsencode's escapes)
+        shown = printable(os.fsencode(out).decode("utf-8", "backslashreplace"))
+        raise LudemeError(f"--out {shown}: the name is not valid UTF-8; give a directory "
+                          "whose name is UTF-8 text") from None
     for p in [out, *out.parents]:
+        if p.is_symlink() and not p.exists():   # a link to nowhere, or in a loop
+            what = f"--out {printable(str(out))}" + ("" if p == out else f": {printable(str(p))}")
+            try:
+                os.stat(p)
+                why = "cannot be followed"
+            except OSError as e:
+                why = ("is a symbolic link in a loop" if e.errno == errno.ELOOP else
+                       f"is a symbolic link to {printable(os.readlink(p))}, which does not exist")
+            raise LudemeError(f"{what} {why}; give a directory (made if missing) for the "
+                              "tables and reports")
         if p.exists():
             if not p.is_dir():
-                what = f"--out {out}" if p == out else f"--out {out}: {p}"
+                what = printable(f"--out {out}" if p == out else f"--out {out}: {p}")
                 raise LudemeError(f"{what} is a file, not a directory; give a directory "
                                   "(made if missing) for the tables and reports")
             if not os.access(p, os.W_OK | os.X_OK):
-                raise LudemeError(f"--out {out}: cannot write into {p}: permission denied")
+                raise LudemeError(printable(f"--out {out}: cannot write into {p}: "
+                                            "permission denied"))
             break
     if make:
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise LudemeError(f"--out {out}: cannot make the directory: {e.strerror}") from None
+            raise LudemeError(printable(f"--out {out}: cannot make the directory: "
+                                        f"{e.strerror}")) from None
     return out
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import sys
 
+from ludeme.errors import LudemeError, printable
 from ludeme.language.syntax import to_lud
 
-from .common import add_game_args
+from .common import add_game_args, check_out_file
 
 
 def add_parser(sub) -> None:
@@ -46,16 +47,25 @@ def _players(game) -> int:
 
 def run(args) -> int:
     """Print the board (or its JSON); write an SVG when asked."""
+    for flag, out in (("--svg", args.svg), ("--png", args.png)):
+        if out is not None:
+            check_out_file(flag, out)
     ex, call, board = load_board(args.file, args.option, args.ruleset)
     kind = args.type or board.site_type
     if args.svg:
-        with open(args.svg, "w", encoding="utf-8") as fh:
-            fh.write(board.to_svg(kind, title=f"{ex.name}: {to_lud(call)}"))
+        try:
+            with open(args.svg, "w", encoding="utf-8") as fh:
+                fh.write(board.to_svg(kind, title=f"{ex.name}: {to_lud(call)}"))
+        except OSError as e:
+            raise LudemeError(f"--svg {printable(args.svg)}: cannot write: {e.strerror}") from None
         if not args.json:
             print(f"wrote {args.svg}", file=sys.stderr)
     if args.png:
         from ludeme.boards.render import board_png
-        board_png(board, kind, args.png, title=f"{ex.name}: {to_lud(call)}")
+        try:
+            board_png(board, kind, args.png, title=f"{ex.name}: {to_lud(call)}")
+        except OSError as e:
+            raise LudemeError(f"--png {printable(args.png)}: cannot write: {e.strerror}") from None
         if not args.json:
             print(f"wrote {args.png}", file=sys.stderr)
     if args.json:

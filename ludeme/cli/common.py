@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
-from ludeme.errors import LudemeError
+from ludeme.errors import LudemeError, printable
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
@@ -47,3 +48,14 @@ def cap_jobs(args) -> None:
     if jobs > cores:
         print(f"ludeme: --jobs {jobs} capped at this machine's {cores} cores", file=sys.stderr)
         args.jobs = cores
+
+
+def check_out_file(flag: str, path: str) -> None:
+    """A file a command is to write (`--svg OUT`): refused, before any work, when it names a
+    directory or lies in a folder that does not exist."""
+    p, shown = Path(path), printable(path)
+    if p.is_dir():
+        raise LudemeError(f"{flag} {shown} is a directory; give the name of a file to write")
+    if not p.parent.is_dir():
+        raise LudemeError(f"{flag} {shown}: the folder {printable(str(p.parent))} does not exist "
+                          "(give a file in an existing folder)")

@@ -50,6 +50,8 @@ def _configs(args) -> list[tuple[str, tuple, str | None]]:
 def run(args) -> int:
     """Dispatch: --index, --diff, --nearest, or the concepts of FILE."""
     from ludeme.analysis.concepts import compile_time, diff, nearest, read_index, write_index
+    if args.nearest is not None and args.nearest < 1:
+        raise LudemeError(f"--nearest must be a positive number of games, got {args.nearest}")
     if args.index:
         if not args.out:
             raise LudemeError("--index DIR needs --out INDEX")
@@ -83,7 +85,7 @@ def run(args) -> int:
             from ludeme.analysis.concepts_playout import add_playout_concepts
             add_playout_concepts(gc, args.playouts, args.seed, agents=args.agents)
         results.append(gc)
-    if args.nearest:
+    if args.nearest is not None:
         if not args.against:
             raise LudemeError("--nearest K needs --against INDEX (written by --index DIR --out)")
         index = read_index(args.against)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from ludeme.analysis.crosscheck import DEFAULT_TIME_LIMIT, INDEX_NAME
-from ludeme.errors import LudemeError
+from ludeme.errors import LudemeError, printable
 
 from .common import EXIT_BAD_INPUT
 
@@ -45,7 +45,7 @@ def run(args) -> int:
                               jobs=args.jobs, seconds=args.time_limit or None,
                               backend=args.backend):
         for v in vs:
-            print(v.line(), flush=True)
+            print(printable(v.line()), flush=True)   # a trace's text echoed
         verdicts.extend(vs)
     if args.summary:
         print(summary_tables(verdicts))

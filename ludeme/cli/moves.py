@@ -15,13 +15,19 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Print the position, who is to move, and the numbered legal moves."""
+    """Print the position, who is to move, and the numbered legal moves; or, when the
+    game's end rules end it there, that the game is over and who won."""
     from ludeme.api import load
-    from ludeme.interfaces.positions import move_names, read_position, state_from_position
+    from ludeme.interfaces.positions import ended, move_names, read_position, state_from_position
     from ludeme.interfaces.terminal import render
     game = load(args.file, args.option, args.ruleset)
     state = state_from_position(game, read_position(args.position))
     print(render(state))
+    over = ended(state)
+    if over is not None:        # no moves to list: say so, and who won
+        who = f"player {over.winner} wins" if over.winner else "no winner"
+        print(f"the game is over in this position: {who} ({over.end_type})")
+        return 0
     phase = game.phases[state.phase[state.mover]].name
     print(f"player {state.mover} to move ({phase})")
     for i, name in enumerate(move_names(state), 1):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ludeme.engine.state import Game, State
-from ludeme.errors import LudemeError, Pos
+from ludeme.errors import LudemeError, Pos, read_source
 
 
 @dataclass
@@ -96,12 +96,8 @@ def parse_position(text: str, file: str = "<position>") -> Position:
 
 
 def read_position(path: str | Path) -> Position:
-    """The Position in a file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise LudemeError(f"cannot read position file {path}: {e.strerror or e}") from None
-    return parse_position(text, str(path))
+    """The Position in a file (UTF-8: a byte that is not is refused at its place)."""
+    return parse_position(read_source(path, "position"), str(path))
 
 
 def site_index(game: Game, name: str) -> int | None:
@@ -158,6 +154,24 @@ def state_from_position(game: Game, position: Position, seed: int | None = None)
             raise LudemeError(f"score for P{p}: players are P1 to P{n}")
         state.scores[p] = value
     return state
+
+
+def ended(state: State) -> State | None:
+    """The position as the game's end rules leave it when they end the game there, else
+    None. A position is the board after a move by the player before its mover, so the end
+    rules are evaluated as the turn evaluates them after a move: for that player, on a copy.
+    """
+    if state.is_terminal():
+        return state
+    n = state.g.num_players
+    probe = state.clone()
+    last = (state.mover - 2) % n + 1
+    probe.mover, probe.next, probe.prev = last, last % n + 1, (last - 2) % n + 1
+    # The engine evaluates end rules only inside `apply`; no public call does it alone.
+    for rules in (state.g.phases[probe.phase[last]].end, state.g.end):
+        if rules and not probe.is_terminal():
+            probe._eval_end(rules)
+    return probe if probe.is_terminal() else None
 
 
 def move_names(state: State) -> list[str]:
