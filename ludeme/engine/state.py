@@ -817,6 +817,16 @@ class State:
             i = j - 1
         return True
 
+    def evaluate_end_rules(self) -> None:
+        """The turn's "end rules" step alone (`ludeme.engine.turns`): the mover's phase's end
+        rules, then the game's, as `apply` evaluates them after a move (for a position
+        read from a file, with the player who moved last as the mover)."""
+        c = self.ctx
+        c.from_ = c.to = c.site = c.player = UNDEFINED
+        for rules in (self.g.phases[self.phase[self.mover]].end, self.g.end):
+            if rules and not self.over:
+                self._eval_end(rules)
+
     def _eval_end(self, rules: list) -> None:
         c = self.ctx
         n = self.g.num_players

@@ -167,10 +167,7 @@ def ended(state: State) -> State | None:
     probe = state.clone()
     last = (state.mover - 2) % n + 1
     probe.mover, probe.next, probe.prev = last, last % n + 1, (last - 2) % n + 1
-    # The engine evaluates end rules only inside `apply`; no public call does it alone.
-    for rules in (state.g.phases[probe.phase[last]].end, state.g.end):
-        if rules and not probe.is_terminal():
-            probe._eval_end(rules)
+    probe.evaluate_end_rules()
     return probe if probe.is_terminal() else None
 
 
