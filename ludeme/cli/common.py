@@ -40,12 +40,13 @@ def apply_limits(args) -> None:
 
 def cap_jobs(args) -> None:
     """--jobs beyond the machine's cores would only start processes that wait: it is capped
-    at the cores, and the cap is said once."""
+    at the cores, by the library's own rule (`cpu_jobs`), and the cap is said once."""
     jobs = getattr(args, "jobs", None)
     if jobs is None or jobs <= 0:
         return
-    cores = os.cpu_count() or 1
-    if jobs > cores:
+    from ludeme.analysis.playouts import cpu_jobs
+    cores = cpu_jobs(jobs)
+    if cores < jobs:
         print(f"ludeme: --jobs {jobs} capped at this machine's {cores} cores", file=sys.stderr)
         args.jobs = cores
 
