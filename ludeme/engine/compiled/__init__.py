@@ -75,12 +75,16 @@ class CompiledGame:
 
         from ludeme.engine.compiled import rt
         np_ = self.game.num_players
-        # Column-major, so that each column is one contiguous array.
-        out_i = np.zeros((n, 7), dtype=np.int64, order="F")
-        out_f = np.zeros((n, 6), dtype=np.float64, order="F")
-        ranks = np.zeros((n, np_ + 1), dtype=np.float64, order="F")
+        # Column-major, so that each column is one contiguous array; never fewer than two
+        # rows, since numba types a one-row array as row-major and would compile the
+        # kernel a second time for it.
+        rows = max(n, 2)
+        out_i = np.zeros((rows, 7), dtype=np.int64, order="F")
+        out_f = np.zeros((rows, 6), dtype=np.float64, order="F")
+        ranks = np.zeros((rows, np_ + 1), dtype=np.float64, order="F")
         t0 = time.perf_counter()
         self.module.playouts(rt.int_words(seed), first, n, out_i, out_f, ranks)
+        out_i, out_f, ranks = out_i[:n], out_f[:n], ranks[:n]
         seconds = time.perf_counter() - t0
         end = out_i[:, 3]
         cols = {
