@@ -52,6 +52,14 @@ class FakeGame:
         """As `Game.kernels_for`: this game has no compiled form."""
         return None
 
+    def has_kernels(self, backend: str) -> bool:
+        """As `Game.has_kernels`: known already (it has none)."""
+        return True
+
+    def __getstate__(self) -> dict:
+        # A worker process gets the game as its source builds it (no interruption planned).
+        return dict(self.__dict__, interrupt_after=None, started=0)
+
     def new_initial_state(self, seed: int | None = None) -> "FakeState":
         self.started += 1
         if self.interrupt_after is not None and self.started > self.interrupt_after:

@@ -237,3 +237,22 @@ def test_the_playout_kernel_compiles_once_for_every_chunk_size():
     for first, n in ((0, 1), (1, 3), (4, 1), (5, 300)):
         assert kernel_table(game, kernels, 9, first, n).num_rows == n
     assert len(kernels.module.playouts.signatures) == 1
+
+
+def test_check_names_what_a_game_lacks_for_a_compiled_form_without_numba():
+    import subprocess
+    import sys
+    code = ("import sys\nfrom ludeme.cli.main import main\n"
+            f"rc = main(['check', {str(DESCRIPTIONS / 'adzua_children.lud')!r}, "
+            f"{str(DESCRIPTIONS / 'lines_of_action.lud')!r}, '--stage', 'compile', "
+            "'--backend', 'compiled'])\n"
+            "print('numba imported:', 'numba' in sys.modules)\nsys.exit(rc)\n")
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert got.returncode == 1, got.stderr
+    out = got.stdout
+    assert "adzua_children.lud: compiled form (default and 10 ruleset(s))" in out
+    # The ludeme it lacks, where it is written, and its path in the game.
+    assert re.search(r"lines_of_action\.lud:\d+:\d+: \[Ruleset/Two Piece Types\] no compiled "
+                     r"form: the compiled backend lacks \(%\) \(in game/rules/", out)
+    assert out.splitlines()[-2:] == ["1 passed, 1 failed", "numba imported: False"]

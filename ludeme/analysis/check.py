@@ -80,13 +80,31 @@ def _token_templates(path: str, text: str) -> list[str]:
     return out
 
 
-def _run_stages(ex: Expanded, stage: str) -> None:
+def _run_stages(ex: Expanded, stage: str, backend: str = "reference") -> None:
     carry: dict = {}
     for name, fn in STAGES.items():
         if fn is not None:
             fn(ex, carry)
         if name == stage:
-            return
+            break
+    if backend == "compiled":
+        _compiled_form(ex, carry)
+
+
+def _compiled_form(ex: Expanded, carry: dict) -> None:
+    """The compiled backend's verdict on the game (the code generator's, numba not run)."""
+    from ludeme.engine.compiled import missing_form
+    game = carry.get("game")
+    if game is None:
+        _compile(ex, carry)
+        game = carry["game"]
+    lacks = missing_form(game)
+    if lacks is not None:
+        raise LudemeError(f"no compiled form: the compiled backend lacks {lacks}",
+                          lacks.pos or ex.game.pos, path=lacks.path or "")
+
+
+CHECK_BACKENDS = ("reference", "compiled")
 
 
 def _line(e: LudemeError, path: str, ruleset: str | None) -> str:
@@ -98,8 +116,12 @@ def _line(e: LudemeError, path: str, ruleset: str | None) -> str:
 
 
 def check_file(path: str, stage: str | None = None, all_rulesets: bool | None = None,
-               options: list[str] = ()) -> FileResult:
-    """Check one file through `stage` for its default options and (by default) every ruleset."""
+               options: list[str] = (), backend: str = "reference") -> FileResult:
+    """Check one file through `stage` for its default options and (by default) every ruleset;
+    with `backend` "compiled", also whether the game has a compiled form (a failure naming
+    what it lacks when not)."""
+    if backend not in CHECK_BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(CHECK_BACKENDS)}, not {backend!r}")
     stage = stage or deepest_stage()
     res = FileResult(path)
     try:
@@ -131,7 +153,7 @@ def check_file(path: str, stage: str | None = None, all_rulesets: bool | None = 
                 default_templates = ex.templates
             continue  # a template ruleset is neither passed nor failed
         try:
-            _run_stages(ex, stage)
+            _run_stages(ex, stage, backend)
         except LudemeError as e:
             res.failures.append(_line(e, path, rs))
     if default_templates:
@@ -162,4 +184,5 @@ def summary_line(results: list[FileResult]) -> str:
     return line + (f", {templates} templates" if templates else "")
 
 
-__all__ = ["check_file", "find_lud_files", "summary_line", "STAGES", "deepest_stage"]
+__all__ = ["check_file", "find_lud_files", "summary_line", "STAGES", "CHECK_BACKENDS",
+           "deepest_stage"]

@@ -19,6 +19,7 @@ import os
 import random
 import shutil
 import signal
+import tempfile
 import sys
 import threading
 import time
@@ -30,7 +31,7 @@ from pathlib import Path
 
 from ludeme.version import __version__
 from ludeme.engine import figures
-from ludeme.api import (GameSource, PickledGame, check_seed, compiled_of, game_source,  # noqa: F401
+from ludeme.api import (GameFile, GameSource, PickledGame, check_seed, compiled_of, game_source,  # noqa: F401
                         load, new_state)
 
 DEFAULT_PLAYOUTS = 1000
@@ -148,11 +149,17 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
 # ---------------------------------------------------------------- many playouts
 
 _WORKER_GAMES: dict = {}
+WORKER_GAMES_KEPT = 8         # games a worker process keeps built (the latest runs')
 PARTITION_SIZE = 10_000       # playouts per parquet partition of a large run
 SUMMARY_BATCH = 50_000        # playouts summarised and tallied at once in a large run
 CHUNK_SECONDS = 0.1           # a compiled chunk in this process grows while it is quicker
 MAX_CHUNK = 20_000
 SCHEDULER_TIMEOUT = "10s"     # how long to try to reach a Dask scheduler
+# A run on "auto" compiles a game's kernels (in another process, playing on meanwhile) when
+# the reference engine's playouts left, timed after PROBE_SECONDS of them, would take longer
+# than compiling takes, about COMPILE_PAYS_AFTER seconds: a short run is not slowed down.
+PROBE_SECONDS = 1.0
+COMPILE_PAYS_AFTER = 20.0
 
 
 def seat_agents(agents: list | None, index: int, rotate: bool) -> list | None:
@@ -171,21 +178,30 @@ def _play_indices(game, seed: int, indices: list[int], agents=None, rotate=False
             for s, i in zip(_seeds(seed, indices), indices)]
 
 
-def worker_game(source):
-    """The game of `source` in a worker process, built once per process."""
+def worker_game(source, backend: str | None = None, kernels_path: str | None = None):
+    """The game of `source` in a worker process, built once per process (from the file the
+    parent pickled it into, `ludeme.api.GameFile`, on this machine); with `kernels_path`, its
+    kernels for `backend` loaded from that generated module and numba's cache, not
+    generated again."""
     game = _WORKER_GAMES.get(source)
     if game is None:
         if threading.current_thread() is threading.main_thread():
             # Ctrl-C is the parent's to handle: it keeps what finished and stops the workers.
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+        while len(_WORKER_GAMES) >= WORKER_GAMES_KEPT:
+            del _WORKER_GAMES[next(iter(_WORKER_GAMES))]
         game = _WORKER_GAMES[source] = source.load()
+    if kernels_path is not None and not game.has_kernels(backend):
+        from ludeme.engine.compiled import load_kernels
+        game.keep_kernels(backend, load_kernels(game, kernels_path))
     return game
 
 
 def _play_in_worker(source, seed: int, indices: list[int], agents=None, rotate=False,
-                    backend: str = "reference") -> list[dict]:
+                    backend: str = "reference", kernels_path: str | None = None) -> list[dict]:
     """`_play_indices` in a worker process (loky's or a Dask worker's)."""
-    return _play_indices(worker_game(source), seed, indices, agents, rotate, backend)
+    return _play_indices(worker_game(source, backend, kernels_path), seed, indices, agents,
+                         rotate, backend)
 
 
 def kernel_table(game, kernels, seed: int, first: int, n: int):
@@ -233,10 +249,17 @@ def kernel_table(game, kernels, seed: int, first: int, n: int):
                      for k, v in cols.items()})
 
 
-def _kernel_in_worker(source, seed: int, first: int, n: int):
+def _kernel_in_worker(source, seed: int, first: int, n: int, kernels_path: str):
     """`kernel_table` in a worker process (the kernels come from numba's cache)."""
-    game = worker_game(source)
-    return kernel_table(game, compiled_of(game), seed, first, n)
+    game = worker_game(source, "compiled", kernels_path)
+    return kernel_table(game, compiled_of(game, "compiled"), seed, first, n)
+
+
+def rows_table(rows: list[dict], schema):
+    """Row dicts (sorted by index) as an Arrow table of the compiled backend's `schema`."""
+    import pyarrow as pa
+    rows = sorted(rows, key=lambda r: r["index"])
+    return pa.Table.from_pylist(rows).select(schema.names).cast(schema)
 
 
 def as_frame(rows):
@@ -250,12 +273,12 @@ def as_frame(rows):
     return rows.to_pandas(split_blocks=True)
 
 
-def _chunks(n: int, jobs: int):
-    """Playout indices in chunks small enough for a live progress bar and a prompt Ctrl-C,
-    made as they are dispatched (a range each): a run of 10^8 playouts holds no list of
-    its indices."""
-    size = max(1, min(64, n // (jobs * 16)))
-    return (range(i, min(n, i + size)) for i in range(0, n, size))
+def _chunks(n: int, jobs: int, start: int = 0):
+    """Playout indices start..n-1 in chunks small enough for a live progress bar and a prompt
+    Ctrl-C, made as they are dispatched (a range each): a run of 10^8 playouts holds no
+    list of its indices."""
+    size = max(1, min(64, (n - start) // (jobs * 16)))
+    return (range(i, min(n, i + size)) for i in range(start, n, size))
 
 
 def cpu_jobs(jobs: int | None) -> int:
@@ -290,16 +313,23 @@ def dask_client(scheduler: str, jobs: int | None = None):
 
 
 def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, client=None,
-             kernels=None, backend: str = "reference"):
-    """Lists of rows as playouts finish: one by one in this process, by chunks (in any order)
-    from loky's worker processes or from the workers of a Dask `client`, played move by move
-    on `backend`; with compiled `kernels` (whole uniform-random playouts in machine code),
-    Arrow tables of consecutive playouts by chunks."""
+             kernels=None, backend: str = "reference", start: int = 0, compiling=None,
+             shipped=None):
+    """Lists of rows as playouts start..n-1 finish: one by one in this process, by chunks (in
+    any order) from loky's worker processes or from the workers of a Dask `client`, played
+    move by move on `backend`; with compiled `kernels` (whole uniform-random playouts in
+    machine code), Arrow tables of consecutive playouts by chunks; with kernels
+    `compiling` in the background, the first ones on the reference engine and the rest on
+    the kernels once they are ready (`_while_compiling`). `shipped`: what local worker
+    processes load the game from (`ludeme.api.GameFile`; None: `game_source`)."""
+    if compiling is not None:
+        yield from _while_compiling(game, n, seed, jobs, compiling, shipped)
+        return
     if kernels is not None:
         if jobs == 1:
             # Chunks grow while they take under CHUNK_SECONDS: the per-chunk costs shrink,
             # and the progress bar and Ctrl-C (between chunks) stay prompt.
-            first, size = 0, 256
+            first, size = start, 256
             while first < n:
                 t0 = time.process_time()
                 yield kernel_table(game, kernels, seed, first, min(size, n - first))
@@ -307,30 +337,88 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
                 if time.process_time() - t0 < CHUNK_SECONDS:
                     size = min(2 * size, MAX_CHUNK)
             return
-        size = max(1, min(5000, n // (jobs * 8) or 1))
-        starts = range(0, n, size)
+        size = max(1, min(5000, (n - start) // (jobs * 8) or 1))
+        starts = range(start, n, size)
         from joblib import Parallel, delayed
-        source = game_source(game)
+        source, path = shipped or game_source(game), str(kernels.path)
         parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-        yield from parallel(delayed(_kernel_in_worker)(source, seed, first, min(size, n - first))
+        yield from parallel(delayed(_kernel_in_worker)(source, seed, first,
+                                                       min(size, n - first), path)
                             for first in starts)
         return
     if jobs == 1 and client is None:
-        for i in range(n):
+        for i in range(start, n):
             yield _play_indices(game, seed, [i], agents, rotate, backend)
         return
-    source = game_source(game)
     from joblib import Parallel, delayed, parallel_config
-    if client is not None:
+    if client is not None:          # workers perhaps on other machines: the game by its source
+        source, path = game_source(game), None
         jobs = max(1, sum(client.nthreads().values()))
-    chunks = _chunks(n, jobs)
-    tasks = (delayed(_play_in_worker)(source, seed, chunk, agents, rotate, backend)
+    else:
+        mine = compiled_of(game, backend)
+        source, path = shipped or game_source(game), mine and str(mine.path)
+    chunks = _chunks(n, jobs, start)
+    tasks = (delayed(_play_in_worker)(source, seed, chunk, agents, rotate, backend, path)
              for chunk in chunks)
     if client is None:
         yield from Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(tasks)
         return
     with parallel_config(backend="dask"):
         yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
+
+
+def _while_compiling(game, n: int, seed: int, jobs: int, compiling, shipped=None):
+    """Uniform-random playouts in index order on the reference engine until `compiling` (a
+    `ludeme.engine.compiled.Compiling`, begun once it pays: see COMPILE_PAYS_AFTER) has
+    ended, then the rest on its kernels: the rows are the same on both, so the run starts
+    at once and ends as if compiled throughout. A compile still running when the
+    playouts are all done is stopped."""
+    from joblib import Parallel, delayed
+    first: list = []        # (time, playouts finished) at the first result: start-up excluded
+
+    def begin_if_it_pays(finished: int) -> None:
+        if compiling.begun:
+            return
+        now = time.perf_counter()
+        if not first:
+            first.extend((now, finished))
+            return
+        elapsed, played = now - first[0], finished - first[1]
+        if elapsed >= PROBE_SECONDS and played \
+                and (n - finished) * elapsed / played > COMPILE_PAYS_AFTER:
+            compiling.begin()
+    done = 0
+    try:
+        if jobs == 1:
+            while done < n and not compiling.ready():
+                yield _play_indices(game, seed, [done])
+                done += 1
+                begin_if_it_pays(done)
+        else:
+            source = shipped or game_source(game)
+            dispatched = [0]
+
+            def until_ready():
+                for chunk in _chunks(n, jobs):
+                    if compiling.ready():
+                        return
+                    dispatched[0] = chunk.stop
+                    yield chunk
+            finished = 0
+            for rows in Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
+                    delayed(_play_in_worker)(source, seed, chunk) for chunk in until_ready()):
+                yield rows
+                finished += len(rows)
+                begin_if_it_pays(finished)
+            done = dispatched[0]
+        if done < n:
+            kernels = compiling.kernels()
+            if kernels is not None:
+                game.keep_kernels("auto", kernels)
+            yield from _results(game, n, seed, jobs, kernels=kernels, start=done,
+                                shipped=shipped)
+    finally:
+        compiling.cancel()
 
 
 class PartitionWriter:
@@ -345,17 +433,23 @@ class PartitionWriter:
         for stale in self.dir.glob(f"{prefix}-*.parquet"):
             stale.unlink()
         self.n, self.size, self.prefix = n, size, prefix
-        self.pending: dict[int, list[dict]] = {}
+        self.pending: dict[int, list] = {}      # per partition: row dicts and Arrow tables
+        self.filled: dict[int, int] = {}        # per partition: the playouts it has
         self.written: list[Path] = []
+
+    def _keep(self, part: int, rows, count: int) -> bool:
+        """Keep `count` playouts of partition `part` (a row dict, or a table); whether it is
+        complete."""
+        self.pending.setdefault(part, []).append(rows)
+        self.filled[part] = filled = self.filled.get(part, 0) + count
+        return filled == min(self.size, self.n - part * self.size)
 
     def add(self, rows: list[dict]) -> list[list[dict]]:
         """Keep these rows; the partitions they complete, each written and returned."""
         done = []
         for row in rows:
             part = row["index"] // self.size
-            bucket = self.pending.setdefault(part, [])
-            bucket.append(row)
-            if len(bucket) == min(self.size, self.n - part * self.size):
+            if self._keep(part, row, 1):
                 done.append(self._write(part))
         return done
 
@@ -372,27 +466,31 @@ class PartitionWriter:
         while offset < n:
             part = (first + offset) // self.size
             length = min(n - offset, (part + 1) * self.size - first - offset)
-            bucket = self.pending.setdefault(part, [])
-            bucket.append(table.slice(offset, length))
+            complete = self._keep(part, table.slice(offset, length), length)
             offset += length
-            if sum(b.num_rows for b in bucket) == min(self.size, self.n - part * self.size):
+            if complete:
                 done.append(self._write(part))
         return done
 
     def _write(self, part: int):
         """Write one complete partition, sorted by index."""
         pending = self.pending.pop(part)
+        del self.filled[part]
         path = self.dir / f"{self.prefix}-{part * self.size:09d}.parquet"
         tmp = path.with_suffix(".tmp")
-        if isinstance(pending[0], dict):
+        dicts = [r for r in pending if isinstance(r, dict)]
+        if len(dicts) == len(pending):
             import pandas as pd
             rows = sorted(pending, key=lambda r: r["index"])
             pd.DataFrame.from_records(rows).to_parquet(tmp, index=False)
         else:                              # Arrow tables, each of consecutive playouts
             import pyarrow as pa
             import pyarrow.parquet as pq
-            pending.sort(key=lambda t: t["index"][0].as_py())
-            rows = pa.concat_tables(pending).combine_chunks()
+            tables = [t for t in pending if not isinstance(t, dict)]
+            if dicts:                      # the reference engine's rows, before the kernels'
+                tables.append(rows_table(dicts, tables[0].schema))
+            tables.sort(key=lambda t: t["index"][0].as_py())
+            rows = pa.concat_tables(tables).combine_chunks()
             pq.write_table(rows, tmp)
         tmp.replace(path)                  # a partition is there whole or not at all
         self.written.append(path)
@@ -435,8 +533,19 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     check_agents(game, agents)
     jobs = min(cpu_jobs(jobs), max(1, n))
     writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
-    kernels = compiled_of(game, backend) if n else None
-    whole = kernels if agents is None and scheduler is None else None
+    whole_playouts = agents is None and scheduler is None
+    compiling = None
+    if whole_playouts and (backend or game.backend) == "auto" and not game.has_kernels("auto"):
+        from ludeme.engine import compiled
+        got = compiled.start(game)      # the kernels from numba's cache, or compiling meanwhile
+        if got is None or isinstance(got, compiled.CompiledGame):
+            kernels = game.keep_kernels("auto", got)
+        else:
+            compiling, kernels = got, None
+    else:
+        kernels = compiled_of(game, backend)
+    whole = kernels if whole_playouts else None
+    by_backend = {"reference": 0, "compiled": 0}
     rows: list[dict] = []
     tables: list = []
     interrupted = False
@@ -444,17 +553,24 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                not progress, smoothing=0.1, file=sys.stderr)
     with ExitStack() as stack:
         client = stack.enter_context(dask_client(scheduler, jobs)) if scheduler else None
+        shipped = None
+        if jobs > 1 and client is None:     # the game built once, read by every worker
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="ludeme-game-"))
+            shipped = GameFile.write(game, folder)
         results = _results(game, n, seed, jobs, agents, rotate, client, whole,
-                           "compiled" if kernels is not None else "reference")
+                           "compiled" if kernels is not None else "reference",
+                           compiling=compiling, shipped=shipped)
         try:
             for chunk in results:
                 if not isinstance(chunk, list):     # an Arrow table from the compiled kernels
                     count = chunk.num_rows
+                    by_backend["compiled"] += count
                     if keep_rows:
                         tables.append(chunk)
                     done = writer.add_table(chunk) if writer is not None else ()
                 else:
                     count = len(chunk)
+                    by_backend["compiled" if kernels is not None else "reference"] += count
                     if keep_rows:
                         rows.extend(chunk)
                     done = writer.add(chunk) if writer is not None else ()
@@ -471,6 +587,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
             bar.close()
     if tables:
         import pyarrow as pa
+        if rows:                # the reference engine's, played while the kernels compiled
+            tables.append(rows_table(rows, tables[0].schema))
         tables.sort(key=lambda t: t["index"][0].as_py() if t.num_rows else -1)
         df = as_frame(pa.concat_tables(tables))
     else:
@@ -479,8 +597,20 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
         df = df.sort_values("index", kind="stable").reset_index(drop=True)
     df.attrs["interrupted"] = interrupted
     df.attrs["partitions"] = writer.written if writer is not None else []
-    df.attrs["backend"] = "compiled" if kernels is not None else "reference"
-    df.attrs["compile_seconds"] = kernels.compile_seconds if kernels is not None else 0.0
+    # The backend that played them ("compiled" when the kernels played any), and how many
+    # each played; the time spent compiling before the first playout (none in the
+    # background), and the background compile's own time.
+    df.attrs["backend"] = "compiled" if by_backend["compiled"] else "reference"
+    df.attrs["playouts_by_backend"] = by_backend
+    df.attrs["compiled_in_background"] = compiling is not None and compiling.begun
+    # A game with a compiled form whose run was too short for compiling to pay.
+    df.attrs["compile_skipped"] = compiling is not None and not compiling.begun
+    if compiling is not None:
+        df.attrs["compile_seconds"] = compiling.load_seconds
+        df.attrs["background_compile_seconds"] = compiling.seconds  # 0: stopped unfinished
+    else:
+        df.attrs["compile_seconds"] = kernels.compile_seconds if kernels is not None else 0.0
+        df.attrs["background_compile_seconds"] = 0.0
     return df
 
 # ---------------------------------------------------------------- runs written to a folder
@@ -525,6 +655,29 @@ class WrittenRun:
     compile_seconds: float      # time spent compiling kernels, part of `seconds`
     interrupted: bool           # Ctrl-C stopped the run: what finished was kept
     failed: list = field(default_factory=list)   # (ruleset, the error) of rulesets that failed
+    # The playouts each backend played, and the kernels compiled in the background while
+    # the reference engine played: their compile time ("stopped": the run ended first).
+    by_backend: dict = field(default_factory=lambda: {"reference": 0, "compiled": 0})
+    background: list = field(default_factory=list)
+    compile_skipped: bool = False   # a compiled form, but too short a run to compile it
+
+    def backend_line(self) -> str:
+        """Which backend played how many playouts, for the console."""
+        ref, fast = self.by_backend["reference"], self.by_backend["compiled"]
+        waited = f", compiling {self.compile_seconds:.2f} s of it" if self.compile_seconds \
+            and not self.background else ""
+        if ref and fast:
+            seconds = [s for s in self.background if s]
+            during = f" ({max(seconds):.1f} s)" if seconds else ""
+            return (f"{ref} on the reference engine while the kernels compiled{during}, "
+                    f"{fast} compiled")
+        if fast:
+            return f"compiled backend{waited}"
+        if self.background:
+            return "reference backend; the kernels compiling meanwhile were not ready before the end"
+        if self.compile_skipped:
+            return "reference backend; too short a run to compile the kernels"
+        return "reference backend"
 
 
 def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(), n: int =
@@ -563,6 +716,9 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     interrupted = False
     compile_seconds = 0.0
     backends: set[str] = set()
+    by_backend = {"reference": 0, "compiled": 0}
+    background: list[float] = []
+    skipped = False
     t0 = time.perf_counter()
     try:
         for ruleset in rulesets:
@@ -594,6 +750,11 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
                 continue
             compile_seconds += result.attrs.get("compile_seconds", 0.0)
             backends.add(result.attrs.get("backend", "reference"))
+            for name, count in result.attrs.get("playouts_by_backend", {}).items():
+                by_backend[name] += count
+            if result.attrs.get("compiled_in_background"):
+                background.append(result.attrs["background_compile_seconds"])
+            skipped = skipped or result.attrs.get("compile_skipped", False)
             if partitioned:
                 df = books.tally()
             else:
@@ -608,11 +769,11 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
             if any(not f.empty for f in frames) else pd.DataFrame()
         if df.empty:
             return WrittenRun(df, pd.DataFrame(), [], 0, wall, backends, compile_seconds,
-                              interrupted, failed)
+                              interrupted, failed, by_backend, background, skipped)
         table = summary.table()
         written = write_run(df, table, out, partitioned=partitioned, staging=staging)
         return WrittenRun(df, table, written, playouts_in(df), wall, backends, compile_seconds,
-                          interrupted, failed)
+                          interrupted, failed, by_backend, background, skipped)
     finally:
         if staging is not None and staging.exists():     # not moved into place: not kept
             shutil.rmtree(staging, ignore_errors=True)

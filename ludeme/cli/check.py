@@ -16,6 +16,9 @@ def add_parser(sub) -> None:
                    help="check every ruleset (the default when a file has rulesets)")
     c.add_argument("--option", action="append", default=[], metavar='"Category/Item"')
     c.add_argument("--quiet", action="store_true", help="no lines for templates")
+    c.add_argument("--backend", choices=("reference", "compiled"), default="reference",
+                   help="compiled: also say for each game whether it has a compiled form and "
+                        "what it lacks (the code generator's verdict; numba is not run)")
     add_limit_args(c)
     c.set_defaults(fn=run)
 
@@ -31,11 +34,15 @@ def run(args) -> int:
     if not files:
         raise LudemeError(f"no .lud files in {', '.join(args.files)}")
     for path in files:
-        r = check_file(path, stage, True if args.all_rulesets else None, args.option)
+        r = check_file(path, stage, True if args.all_rulesets else None, args.option,
+                       args.backend)
         results.append(r)
         if r.verdict == "failed":
             for line in r.failures:
                 print(line)
+        elif args.backend == "compiled" and r.verdict == "passed":
+            print(f"{path}: compiled form" + (f" (default and {r.rulesets} ruleset(s))"
+                                              if r.rulesets else ""))
         elif r.verdict == "template" and not args.quiet:
             print(f"{path}: template; unknown parts at {', '.join(r.unknowns)}")
     print(summary_line(results))

@@ -70,9 +70,7 @@ def run(args) -> int:
     where = f"{args.scheduler} (Dask)" if args.scheduler else f"{cpu_jobs(args.jobs)} process(es)"
     done, wall = r.playouts, r.seconds
     print(f"{done} playouts in {wall:.1f} s ({done / wall:.0f}/s with {where}; "
-          f"{'/'.join(sorted(r.backends))} backend"
-          f"{f', compiling {r.compile_seconds:.2f} s of it' if r.compile_seconds else ''}); "
-          f"wrote {', '.join(str(p) for p in r.written)}")
+          f"{r.backend_line()}); wrote {', '.join(str(p) for p in r.written)}")
     for _, row in r.summary.iterrows():
         name = (row["ruleset"] or row["options"] or row["game"]).split("/", 1)[-1]
         agents = "" if row["agents"] == "random" else f" [{row['agents']}]"

@@ -208,6 +208,15 @@ class Game:
             self._kernels[backend] = build(self, backend)
         return self._kernels[backend]
 
+    def has_kernels(self, backend: str) -> bool:
+        """Whether the kernels (or None) for `backend` were asked for already."""
+        return backend in self._kernels
+
+    def keep_kernels(self, backend: str, kernels):
+        """Keep `kernels` (built elsewhere: in the background during a run) for `backend`."""
+        self._kernels[backend] = kernels
+        return kernels
+
     def __getstate__(self) -> dict:
         # Kernels are machine code of this process: a copy builds its own (from numba's cache).
         state = dict(self.__dict__)

@@ -42,6 +42,7 @@ class CompiledGame:
         self.module = module
         self.compile_seconds = compile_seconds
         self.digest = digest
+        self.path: Path | None = None      # the generated module's file
         import numpy as np
         # The move buffers a state's `legal` fills (its moves are copied out at once).
         self.buffers = [np.empty(module.MAX_BUFFER, np.int64) for _ in range(4)]
@@ -74,7 +75,7 @@ class CompiledGame:
         import numpy as np
 
         from ludeme.engine.compiled import rt
-        np_ = self.game.num_players
+        np_ = self.module.NP
         # Column-major, so that each column is one contiguous array; never fewer than two
         # rows, since numba types a one-row array as row-major and would compile the
         # kernel a second time for it.
@@ -282,7 +283,9 @@ def _runtime_digest() -> str:
     return h.hexdigest()
 
 
-def _import(source: str):
+def module_file(source: str) -> tuple[Path, str]:
+    """The generated module's file in the cache (written if new) and its digest: the hash of
+    its text and of the runtime it calls."""
     digest = hashlib.sha256((_runtime_digest() + source).encode()).hexdigest()[:24]
     folder = cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -291,14 +294,30 @@ def _import(source: str):
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(source, encoding="utf-8")
         os.replace(tmp, path)          # atomic: parallel workers may write the same file
-    name = f"ludeme_compiled_{digest}"
+    return path, digest
+
+
+def import_module(path: Path):
+    """The generated module at `path`, imported once per process."""
+    name = f"ludeme_compiled_{path.stem.removeprefix('game_')}"
     module = sys.modules.get(name)
     if module is None:
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         sys.modules[name] = module
-    return module, digest
+    return module
+
+
+def ready_mark(path: Path) -> Path:
+    """The file that says numba's cache holds the compiled playout kernel of the module at
+    `path` (written after its warm-up), so that loading it takes a fraction of a second."""
+    return path.with_suffix(".ready")
+
+
+def warm_up(module) -> None:
+    """Compile the module's playout kernel now (or load it from numba's cache)."""
+    CompiledGame(None, module, 0.0, "").playouts(0, 0, 1)
 
 
 def _same_random() -> bool:
@@ -319,25 +338,144 @@ def _same_random() -> bool:
     return True
 
 
-def build_kernels(game) -> CompiledGame:
-    """The game's kernels, compiled (or loaded from numba's cache) and warmed up.
+def missing_form(game) -> Unsupported | None:
+    """What the game lacks for a compiled form (the ludeme or argument, where it is written),
+    or None when it has one: the code generator's verdict, without numba (`ludeme check
+    --backend compiled`)."""
+    try:
+        _generate(game)
+    except Unsupported as e:
+        return e
+    return None
 
-    Raises `Unsupported` when a ludeme has no compiled form, or when a per-state
-    metric registered in `ludeme.engine.figures.PER_STATE` has no kernel form yet."""
+
+def _generate(game) -> str:
     from ludeme.engine.figures import per_state_columns
     from .codegen import generate
     missing = [c for c in per_state_columns() if c not in KERNEL_FIGURES]
     if missing:
         raise Unsupported(None, f"the per-state metric columns {', '.join(missing)}")
-    t0 = time.perf_counter()
-    source = generate(game)
+    return generate(game)
+
+
+def game_source_text(game) -> str:
+    """The generated module of `game`. Raises `Unsupported` when a ludeme has no compiled form,
+    when a per-state metric registered in `ludeme.engine.figures.PER_STATE` has no kernel
+    form yet, or when this Python's random module draws differently from the kernels."""
+    source = _generate(game)
     if not _same_random():
         raise Unsupported(None, "this Python's random module (its draws differ from the kernels')")
-    module, digest = _import(source)
+    return source
+
+
+def build_kernels(game, source: str | None = None) -> CompiledGame:
+    """The game's kernels, compiled (or loaded from numba's cache) and warmed up.
+
+    Raises `Unsupported` as `game_source_text`."""
+    t0 = time.perf_counter()
+    if source is None:
+        source = game_source_text(game)
+    path, digest = module_file(source)
+    module = import_module(path)
     compiled = CompiledGame(game, module, 0.0, digest)
-    compiled.playouts(0, 0, 1)                 # compile now (or load the cache)
+    compiled.path = path
+    warm_up(module)
+    ready_mark(path).touch()
     compiled.compile_seconds = time.perf_counter() - t0
     return compiled
+
+
+def load_kernels(game, path: str | Path) -> CompiledGame:
+    """The kernels of the generated module at `path`, for a worker process: the parent
+    generated it and numba's cache holds its machine code, so nothing is generated or
+    compiled again."""
+    t0 = time.perf_counter()
+    path = Path(path)
+    module = import_module(path)
+    compiled = CompiledGame(game, module, 0.0, path.stem.removeprefix("game_"))
+    compiled.path = path
+    warm_up(module)
+    compiled.compile_seconds = time.perf_counter() - t0
+    return compiled
+
+
+class Compiling:
+    """A game's kernels to compile in another process (`python -m ludeme.engine.compiled.warm`)
+    while a run plays on: `begin()` starts it (a run does when the playouts left would take
+    longer on the reference engine than compiling does), `ready()` says whether it has
+    ended, `kernels()` loads them from numba's cache (None, said on stderr, when the
+    compile failed), `cancel()` stops it. `seconds`: how long it took, for the record."""
+
+    def __init__(self, game, source: str):
+        self.game, self.source = game, source
+        self.path, _ = module_file(source)
+        self.proc = None
+        self.log = None
+        self.t0 = 0.0
+        self.seconds = 0.0          # the compile's time, once it has ended
+        self.load_seconds = 0.0     # the time this process took to load its kernels
+
+    @property
+    def begun(self) -> bool:
+        return self.proc is not None
+
+    def begin(self) -> None:
+        import subprocess
+        import tempfile
+        if self.proc is None:
+            self.log = tempfile.TemporaryFile()
+            self.t0 = time.perf_counter()
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "ludeme.engine.compiled.warm", str(self.path)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log)
+
+    def ready(self) -> bool:
+        return self.proc is not None and self.proc.poll() is not None
+
+    def kernels(self) -> CompiledGame | None:
+        """The kernels, once the compile has ended (begins it, and waits for it)."""
+        self.begin()
+        code = self.proc.wait()
+        self.seconds = time.perf_counter() - self.t0
+        if code == 0 and ready_mark(self.path).exists():
+            kernels = build_kernels(self.game, self.source)
+            self.load_seconds = kernels.compile_seconds
+            return kernels
+        self.log.seek(0)
+        lines = self.log.read().decode("utf-8", "replace").strip().splitlines()
+        print(f"ludeme: compiling the kernels failed ({lines[-1] if lines else f'exit {code}'}); "
+              "the reference engine plays on", file=sys.stderr)
+        return None
+
+    def cancel(self) -> None:
+        """Stop the compile if it still runs (the run ended first)."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except Exception:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+def _fall_back(game, e: Exception) -> None:
+    """Say once per game, on stderr, that the reference engine plays it and why."""
+    key = (game.name, game.ruleset, tuple(game.options))
+    if key not in _REPORTED:
+        _REPORTED.add(key)
+        label = (game.ruleset or game.name).split("/", 1)[-1]
+        print(f"ludeme: {label}: no compiled form for {e} yet; using the reference engine",
+              file=sys.stderr)
+
+
+def _unsupported_or_missing_numba(fn, *args):
+    try:
+        return fn(*args)
+    except ImportError as e:            # numba missing or broken: the reference engine plays
+        raise Unsupported(None, f"numba ({e})") from e
 
 
 def select(game, backend: str = "auto"):
@@ -348,17 +486,24 @@ def select(game, backend: str = "auto"):
     if backend == "reference":
         return None
     try:
-        try:
-            return build_kernels(game)
-        except ImportError as e:        # numba missing or broken: the reference engine plays
-            raise Unsupported(None, f"numba ({e})") from e
+        return _unsupported_or_missing_numba(build_kernels, game)
     except Unsupported as e:
         if backend == "compiled":
             raise
-        key = (game.name, game.ruleset, tuple(game.options))
-        if key not in _REPORTED:
-            _REPORTED.add(key)
-            label = (game.ruleset or game.name).split("/", 1)[-1]
-            print(f"ludeme: {label}: no compiled form for {e} yet; using the reference engine",
-                  file=sys.stderr)
+        _fall_back(game, e)
         return None
+
+
+def start(game):
+    """For a run on "auto" that must not wait: the kernels at once when numba's cache has
+    them, else a `Compiling` (the compile in another process, the run playing on the
+    reference engine meanwhile), or None when the game has no compiled form (said once)."""
+    try:
+        source = _unsupported_or_missing_numba(game_source_text, game)
+    except Unsupported as e:
+        _fall_back(game, e)
+        return None
+    path, _ = module_file(source)
+    if ready_mark(path).exists():
+        return build_kernels(game, source)
+    return Compiling(game, source)

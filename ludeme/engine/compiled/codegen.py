@@ -508,7 +508,7 @@ from ludeme.engine.compiled.rt import (apply_result, timeout, all_passed, is_lin
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,
                                 WINNER, LAST_FROM, LAST_TO, END_TYPE, NWINNERS, NLOSERS,
                                 LOSSES_DECIDED, NUM_START_MOVES, NUM_TURN_SAME, LAST_MOVER,
-                                COUNTER, NUM_SCALARS)
+                                COUNTER, NUM_SCALARS, WIN, LOSS, DRAW)
 
 NP = {n_players}
 SCORE = NUM_SCALARS           # sc[SCORE + p]: player p's score

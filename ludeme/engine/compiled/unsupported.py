@@ -10,3 +10,7 @@ class Unsupported(Exception):
     def __init__(self, lud, what: str = ""):
         name = f"({lud.keyword}{' ' + lud.kind if lud.kind else ''})" if lud is not None else ""
         super().__init__(f"{name} {what}".strip())
+        # Where the ludeme is written, and its path in the game, when there is one.
+        node = getattr(lud, "node", None)
+        self.pos = getattr(node, "pos", None)
+        self.path = getattr(lud, "path", None)

@@ -325,14 +325,13 @@ def _if_end(src, lud, out, ind):
 
 def _end_result(src, cond, res, out: list[str], ind: str) -> None:
     """`(result ...)` when `cond` (None: always) holds."""
-    from ludeme.engine.compiled import rt
     if res.role == "All":
         who = "0"
     elif "Team" in res.role:
         raise Unsupported(res, "for a team")
     else:
         who = src.player_expr(res.role, res)
-    kind = {"Win": rt.WIN, "Loss": rt.LOSS}.get(res.kind_, rt.DRAW)
+    kind = {"Win": "WIN", "Loss": "LOSS"}.get(res.kind_, "DRAW")     # rt's result codes
     n = src.game.num_players
     out.append(f"{ind}if {src.bool_expr(cond) if cond is not None else 'True'}:")
     out.append(f"{ind}    rw = {who}")
