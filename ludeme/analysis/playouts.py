@@ -193,7 +193,7 @@ def worker_game(source, backend: str | None = None, kernels_path: str | None = N
         game = _WORKER_GAMES[source] = source.load()
     if kernels_path is not None and not game.has_kernels(backend):
         from ludeme.engine.compiled import load_kernels
-        game.keep_kernels(backend, load_kernels(game, kernels_path))
+        game.keep_kernels(backend, load_kernels(game, kernels_path, whole=False))
     return game
 
 
@@ -252,7 +252,9 @@ def kernel_table(game, kernels, seed: int, first: int, n: int):
 def _kernel_in_worker(source, seed: int, first: int, n: int, kernels_path: str):
     """`kernel_table` in a worker process (the kernels come from numba's cache)."""
     game = worker_game(source, "compiled", kernels_path)
-    return kernel_table(game, compiled_of(game, "compiled"), seed, first, n)
+    kernels = compiled_of(game, "compiled")
+    kernels.warm()                  # the parent's warm-up put it in numba's cache
+    return kernel_table(game, kernels, seed, first, n)
 
 
 def rows_table(rows: list[dict], schema):
@@ -415,6 +417,7 @@ def _while_compiling(game, n: int, seed: int, jobs: int, compiling, shipped=None
             kernels = compiling.kernels()
             if kernels is not None:
                 game.keep_kernels("auto", kernels)
+                kernels.warm()
             yield from _results(game, n, seed, jobs, kernels=kernels, start=done,
                                 shipped=shipped)
     finally:
@@ -545,6 +548,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     else:
         kernels = compiled_of(game, backend)
     whole = kernels if whole_playouts else None
+    if whole is not None:
+        whole.warm()                # compile the whole-playout kernel now, timed apart
     by_backend = {"reference": 0, "compiled": 0}
     rows: list[dict] = []
     tables: list = []

@@ -43,12 +43,25 @@ class CompiledGame:
         self.compile_seconds = compile_seconds
         self.digest = digest
         self.path: Path | None = None      # the generated module's file
+        self.warmed = False                # the whole-playout kernel is compiled
         import numpy as np
         # The move buffers a state's `legal` fills (its moves are copied out at once).
         self.buffers = [np.empty(module.MAX_BUFFER, np.int64) for _ in range(4)]
         self._pass_gens = frozenset(module.PASS_GENS) | {-1}
         self._kinds = [frozenset(k) for k in module.GEN_KINDS]
         self._moves: dict[tuple, CompiledMove] = {}
+
+    def warm(self) -> None:
+        """Compile the kernel of whole playouts now (or load it from numba's cache), once;
+        the time it takes is added to `compile_seconds`, and the module marked ready
+        (`ready_mark`)."""
+        if not self.warmed:
+            t0 = time.perf_counter()
+            warm_up(self.module)
+            self.warmed = True
+            if self.path is not None:
+                ready_mark(self.path).touch()
+            self.compile_seconds += time.perf_counter() - t0
 
     def legal_of(self, state: "CompiledState") -> list["CompiledMove"]:
         """The legal moves of a state (not over): a forced pass when there are none."""
@@ -368,34 +381,37 @@ def game_source_text(game) -> str:
     return source
 
 
-def build_kernels(game, source: str | None = None) -> CompiledGame:
-    """The game's kernels, compiled (or loaded from numba's cache) and warmed up.
+def build_kernels(game, source: str | None = None, whole: bool = True) -> CompiledGame:
+    """The game's kernels, their module generated and imported; with `whole`, the kernel
+    of whole playouts compiled now (or loaded from numba's cache: `CompiledGame.warm`).
+    A state played step by step (`CompiledState`: agents, adapters, `crosscheck`) needs
+    only the kernels of a step, which numba compiles on their first call: less than half
+    of the compile time.
 
     Raises `Unsupported` as `game_source_text`."""
     t0 = time.perf_counter()
     if source is None:
         source = game_source_text(game)
     path, digest = module_file(source)
-    module = import_module(path)
-    compiled = CompiledGame(game, module, 0.0, digest)
+    compiled = CompiledGame(game, import_module(path), 0.0, digest)
     compiled.path = path
-    warm_up(module)
-    ready_mark(path).touch()
     compiled.compile_seconds = time.perf_counter() - t0
+    if whole:
+        compiled.warm()
     return compiled
 
 
-def load_kernels(game, path: str | Path) -> CompiledGame:
+def load_kernels(game, path: str | Path, whole: bool = True) -> CompiledGame:
     """The kernels of the generated module at `path`, for a worker process: the parent
-    generated it and numba's cache holds its machine code, so nothing is generated or
-    compiled again."""
+    generated it (and, for `whole` playouts, numba's cache holds their machine code), so
+    nothing is generated or compiled again."""
     t0 = time.perf_counter()
     path = Path(path)
-    module = import_module(path)
-    compiled = CompiledGame(game, module, 0.0, path.stem.removeprefix("game_"))
+    compiled = CompiledGame(game, import_module(path), 0.0, path.stem.removeprefix("game_"))
     compiled.path = path
-    warm_up(module)
     compiled.compile_seconds = time.perf_counter() - t0
+    if whole:
+        compiled.warm()
     return compiled
 
 
@@ -486,7 +502,7 @@ def select(game, backend: str = "auto"):
     if backend == "reference":
         return None
     try:
-        return _unsupported_or_missing_numba(build_kernels, game)
+        return _unsupported_or_missing_numba(build_kernels, game, None, False)
     except Unsupported as e:
         if backend == "compiled":
             raise
