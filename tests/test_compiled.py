@@ -256,3 +256,62 @@ def test_check_names_what_a_game_lacks_for_a_compiled_form_without_numba():
     assert re.search(r"lines_of_action\.lud:\d+:\d+: \[Ruleset/Two Piece Types\] no compiled "
                      r"form: the compiled backend lacks \(%\) \(in game/rules/", out)
     assert out.splitlines()[-2:] == ["1 passed, 1 failed", "numba imported: False"]
+
+
+# A small game of our own that reads the counters, limits and piece counts the kernels
+# now have: (count Moves), (count Turns), (value MoveLimit), (is Even/Odd), (no Pieces)
+# and (sites Occupied by:Enemy). Players step, and on odd moves take an enemy piece.
+COUNTERS_GAME = """
+(game "Counters"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each (move Step (to if:(is Empty (to)))))})
+  (rules
+    (start {(place "Disc1" {0 1 2}) (place "Disc2" {13 14 15})})
+    (play (if (is Even (count Moves))
+              (forEach Piece)
+              (or (forEach Piece) (move Remove (sites Occupied by:Enemy)))))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (and (is Odd (count Turns)) (>= (count Turns) (- (value MoveLimit) 9985)))
+              (result Mover Draw))})))
+"""
+
+
+def test_counters_and_piece_counts_give_the_reference_rows(tmp_path):
+    path = tmp_path / "counters.lud"
+    path.write_text(COUNTERS_GAME)
+    game = load(path)
+    from ludeme.engine.compiled.codegen import generate
+    generate(game)                  # it has a compiled form
+    for seed in (0, 3, 11):
+        _same_rows(game, 40, seed)
+    df = run_playouts(game, 40, 0, jobs=1, progress=False, backend="reference")
+    # Both ends happen: a side without pieces, and the draw on a late odd turn.
+    assert set(df["end_type"]) == {"NaturalEnd"}
+    assert df["winner"].eq(0).any() and df["winner"].gt(0).any()
+    assert set(df.loc[df["winner"].eq(0), "turns"] % 2) == {1}
+
+
+# The (then ...) of (if ...) and (or ...) moves applies to every move made inside them,
+# after the move's own, on both backends.
+THENS_GAME = """
+(game "Thens"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each (move Step (to if:(is Empty (to)))))})
+  (rules
+    (start {(place "Disc1" {0 1 2}) (place "Disc2" {13 14 15})})
+    (play (if (is Even (count Turns))
+              (or (forEach Piece) (move Remove (sites Occupied by:Enemy))
+                  (then (if (is Odd (count Moves)) (moveAgain))))
+              (forEach Piece)
+              (then (if (is Even (count Moves)) (moveAgain)))))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Turns) 30) (result Mover Draw))})))
+"""
+
+
+def test_the_then_of_if_and_or_moves_gives_the_reference_rows(tmp_path):
+    path = tmp_path / "thens.lud"
+    path.write_text(THENS_GAME)
+    game = load(path)
+    for seed in (1, 4, 9):
+        _same_rows(game, 40, seed)

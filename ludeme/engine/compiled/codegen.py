@@ -48,6 +48,9 @@ class Source:
         self.player_bound = False              # `player` set (forEach NonMover's results)
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
         self.between = "btw"                   # the name `(between)` reads (x in `effects`)
+        # The (then ...) of the (if ...)/(or ...) moves being emitted, outermost first: every
+        # move generated inside takes them after its own, as the reference appends them.
+        self.outer_thens: list = []
         # Every site counts (FlatSites.count_from = 0) in a game with counted pieces.
         self.counting = bool(getattr(game, "counting", False))
 
@@ -278,13 +281,30 @@ class Source:
             out.append(f"{ind}k = push(mf, mt, mg, mx, k, {frm}, {to}, {g}, {x})")
 
     def then_lines(self, lud) -> list[str]:
-        """A move's consequents, applied after its actions with (from)/(to) undefined."""
-        then = lud.__dict__.get("_fields", {}).get("then")
-        if then is None:
+        """A move's consequents, applied after its actions with (from)/(to) undefined: its
+        own (then ...), then those of the moves that enclose it (`moves_with_then`)."""
+        own = lud.__dict__.get("_fields", {}).get("then")
+        thens = ([own] if own is not None else []) + self.outer_thens[::-1]
+        if not thens:
             return []
         lines = ["frm = -1", "to = -1"]
-        emit("then", self, then, lines)
+        for then in thens:
+            emit("then", self, then, lines)
         return lines
+
+    def moves_with_then(self, lud, children, out: list[str], ind: str) -> None:
+        """The moves of `children` (ludemes, or (ludeme, indent) pairs), each generated move
+        taking `lud`'s (then ...) after its own (the reference's `m.then + then`)."""
+        then = lud.__dict__.get("_fields", {}).get("then")
+        if then is not None:
+            self.outer_thens.append(then)
+        try:
+            for child in children:
+                child, at = child if isinstance(child, tuple) else (child, ind)
+                self.moves(child, out, at)
+        finally:
+            if then is not None:
+                self.outer_thens.pop()
 
     def site_move(self, frm: str = "frm", to: str = "to") -> str:
         """The effect line that moves the piece at `frm` to `to`."""

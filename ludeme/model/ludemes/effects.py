@@ -9,6 +9,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from ludeme.engine.stores import TOP
 from .base import Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
+from ludeme.engine.compiled.emit import emits
 from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
 
@@ -470,3 +471,14 @@ class AddEffect(MoveAdd):
     """`(add [(piece ...)] (to ...) [count:] [stack:] [(then ...)])`: (move Add ...) as an
     effect (Ludii's Add is one class for both)."""
     concepts = ("AddEffect",)
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(NoPieces, kind="bool", refuses=("type", "name", "who", "of"))
+def _no_pieces(src, lud):
+    """As the reference: (count Pieces ...) of the same role and region is 0."""
+    from .ints import CountPieces
+    count = CountPieces(lud.node, lud.path, type=None, role=lud.role, who=None, name=None,
+                        in_=lud.in_)
+    return f"({src.int_expr(count)} == 0)"

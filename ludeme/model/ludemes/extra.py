@@ -9,6 +9,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import emits
 from ludeme.engine.state import A_SET_MOVER
 from .base import IntFn, Other, P, ludeme
 
@@ -30,6 +31,7 @@ class CountTurns(IntFn):
 
     def compile(self, env):
         return lambda c: c.s.num_turn
+
 
 
 # Chance ------------------------------------------------------------------------
@@ -88,3 +90,10 @@ class SetMover(Other):
                 raise self.fail(f"(set Mover ...) gave player {p}; players are 1 to {n}")
             return [(A_SET_MOVER, p)]
         return [first_mover]
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(CountTurns, kind="int")
+def _count_turns(src, lud):
+    return "sc[NUM_TURN]"

@@ -6,6 +6,8 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import emits
+
 from .base import IntFn, ludeme
 
 
@@ -30,6 +32,18 @@ class ValueTurnLimit(IntFn):
 
     def compile(self, env):
         return lambda c: c.g.max_turns
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`): the generated module's limits.
+
+@emits(ValueMoveLimit, kind="int")
+def _move_limit(src, lud):
+    return "MAX_MOVES"
+
+
+@emits(ValueTurnLimit, kind="int")
+def _turn_limit(src, lud):
+    return "MAX_TURNS"
 
 
 __all__ = ["ValueMoveLimit", "ValueTurnLimit"]

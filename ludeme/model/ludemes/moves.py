@@ -1007,20 +1007,20 @@ _THEN = ("then", "with (then ...)")
 part_of(FromSpec, ToSpec, BetweenSpec, parent="the move that holds it")
 
 
-@emits(MovesOr, kind="moves", refuses=(_THEN,))
+@emits(MovesOr, kind="moves")
 def _or_moves(src, lud, out, ind):
-    for m in list(lud.moves) + list(lud.more or []):
-        src.moves(m, out, ind)
+    src.moves_with_then(lud, list(lud.moves) + list(lud.more or []), out, ind)
 
 
 @emits(MovesIf, kind="moves")
 def _if_moves(src, lud, out, ind):
+    """Each branch's moves, each taking the (if ...)'s (then ...) after its own."""
     out.append(f"{ind}if {src.bool_expr(lud.cond)}:")
-    src.moves(lud.then_, out, ind + "    ")
+    src.moves_with_then(lud, [(lud.then_, ind + "    ")], out, ind)
     out.append(f"{ind}    pass")
     if lud.else_ is not None:
         out.append(f"{ind}else:")
-        src.moves(lud.else_, out, ind + "    ")
+        src.moves_with_then(lud, [(lud.else_, ind + "    ")], out, ind)
         out.append(f"{ind}    pass")
 
 
@@ -1151,7 +1151,7 @@ def _apply_lines(src, ap, lines: list[str]) -> None:
         lines.extend(body)
 
 
-@emits(MovesIf, kind="effect")
+@emits(MovesIf, kind="effect", refuses=(("then", "with (then ...) as an effect"),))
 def _if_effect(src, eff, body):
     body.append(f"if {src.bool_expr(eff.cond)}:")
     inner: list[str] = []
@@ -1184,7 +1184,7 @@ def _again_consequent(src, lud, lines, ind):
     lines.append(f"{ind}sc[NEXT] = mover")
 
 
-@emits(MovesIf, kind="consequent")
+@emits(MovesIf, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
 def _if_consequent(src, lud, lines, ind):
     lines.append(f"{ind}if {src.bool_expr(lud.cond)}:")
     src.consequent(lud.then_, lines, ind + "    ")

@@ -737,17 +737,36 @@ def _empty_loop(src, lud, out, ind, body):
     out.extend(f"{ind}        {x}" for x in body)
 
 
+# by: roles that cover several players, as the owner test of a site (no teams compile).
+_OCCUPIERS = {"Enemy": "0 < who[site] <= NP and who[site] != mover",
+              "NonMover": "0 < who[site] <= NP and who[site] != mover",
+              "All": "0 < who[site] <= NP", "Each": "0 < who[site] <= NP",
+              "Friend": "who[site] == mover", "Ally": "who[site] == mover"}
+
+
 @emits(SitesOccupied, kind="for_region", refuses=("type", "component", "components", "top"))
 def _occupied_loop(src, lud, out, ind, body):
     if lud.container not in (None, "Board", 0):
         raise Unsupported(lud, f"in the container {lud.container}")
-    if lud.by not in ("Mover", "Next", "Prev", "Player") and \
-            not (lud.by[:1] == "P" and lud.by[1:].isdigit()):
+    if not isinstance(lud.by, str):
+        raise Unsupported(lud, "by (player ...)")
+    if lud.by in _OCCUPIERS:
+        if src.env.teams:
+            raise Unsupported(lud, f"by {lud.by} with teams")
+        test = _OCCUPIERS[lud.by]
+    elif lud.by in ("Mover", "Next", "Prev", "Player") or \
+            (lud.by[:1] == "P" and lud.by[1:].isdigit()):
+        out.append(f"{ind}occupier = {src.player_expr(lud.by, lud)}")
+        test = "who[site] == occupier"
+    else:
         raise Unsupported(lud, f"by {lud.by}")
-    span = src.env.num_board_sites if lud.container is not None else "TOTAL"
-    out.append(f"{ind}occupier = {src.player_expr(lud.by, lud)}")
+    # As the reference: the board alone when named, or when its sites are not cells (the
+    # hands' sites are cells); every container's sites otherwise.
+    env = src.env
+    board_only = lud.container is not None or env.board.site_type != "Cell"
+    span = env.num_board_sites if board_only else "TOTAL"
     out.append(f"{ind}for site in range({span}):")
-    out.append(f"{ind}    if who[site] == occupier:")
+    out.append(f"{ind}    if {test}:")
     out.extend(f"{ind}        {x}" for x in body)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import emits
 from ludeme.engine.state import A_ADD, A_MOVE, Move
 from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
 from .moves import _effect_actions, _moving_action, _then
@@ -331,3 +332,15 @@ def _next_index(track, k: int) -> int:
     if k + 1 < len(track.sites):
         return k + 1
     return 0 if track.loop else -1
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(CountMoves, kind="int")
+def _count_moves(src, lud):
+    return "(sc[NUM_MOVES] - sc[NUM_START_MOVES])"
+
+
+@emits(IsEven, IsOdd, kind="bool")
+def _parity(src, lud):
+    return f"({src.int_expr(lud.value)} % 2 == {0 if type(lud) is IsEven else 1})"
