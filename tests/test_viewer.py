@@ -208,3 +208,27 @@ def test_a_committed_row_played_by_uct_replays():
     assert row["agent_p2"].startswith("uct:")
     html, final = row_page(ADZUA, row)
     assert final.winner == row["winner"] and "P2 uct:iterations=100" in html
+
+
+def test_the_play_command_serves_until_the_page_quits():
+    import subprocess
+    import sys
+    d = ludii_dir()
+    if d is None or not (d / "games" / "Tic-Tac-Toe.lud").exists():
+        pytest.skip("Ludii's Tic-Tac-Toe.lud not found: put shared/ beside the checkout")
+    proc = subprocess.Popen([sys.executable, "-m", "ludeme", "view", str(d / "games" /
+                             "Tic-Tac-Toe.lud"), "--play", "--as", "2", "--port", "0"],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        assert line.startswith("open http://127.0.0.1:"), line
+        url = line.split()[1]
+        state = json.loads(urllib.request.urlopen(url + "state", timeout=30).read())
+        assert len(state["steps"]) == 2 and len(state["legal"]) == 8    # the agent opened
+        urllib.request.urlopen(url + "quit", b"", timeout=30)
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()

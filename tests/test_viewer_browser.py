@@ -20,7 +20,7 @@ from ludeme.ai.agents import RandomAgent
 from ludeme.analysis.conformance import random_playout
 from ludeme.api import load
 from ludeme.cli.main import main
-from ludeme.interfaces.viewer import playout_page
+from ludeme.interfaces.viewer import playout_page, result_text
 from ludeme.interfaces.webplay import PlaySession, make_server, serve
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
@@ -156,40 +156,86 @@ def test_stepping_through_a_playout_shows_each_state(browser, tmp_path, path, ru
         assert any(h > 1 for *_, h, _ in expected(state).values())
 
 
-def test_playing_tic_tac_toe_by_clicking(browser):
+def test_playing_tic_tac_toe_by_clicking(browser, served):
     d = ludii_dir()
     if d is None or not (d / "games" / "Tic-Tac-Toe.lud").exists():
         pytest.skip("Ludii's Tic-Tac-Toe.lud not found: put shared/ beside the checkout")
     game = load(d / "games" / "Tic-Tac-Toe.lud", backend="reference")
     session = PlaySession(game, 1, RandomAgent(), seed=3)
-    server = make_server(session, 0)
-    thread = threading.Thread(target=serve, args=(server, 60.0), daemon=True)
-    thread.start()
-    try:
-        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
-        steps = lambda: browser.execute_script(SHOWN)[1]      # noqa: E731
-        wait_for(browser, lambda: browser.find_elements("css selector", "g.site.clickable"))
-        # a move, then undo: back to the empty board
-        browser.find_elements("css selector", "g.site.clickable")[0].click()
-        wait_for(browser, lambda: steps() == "move 2 of 2")
-        browser.find_element("id", "undo").click()
-        wait_for(browser, lambda: steps() == "move 0 of 0")
-        assert browser.execute_script(SHOWN)[0] == {}
-        clicks = 0
-        while not session.state.is_terminal():
-            sites = browser.find_elements("css selector", "g.site.clickable")
-            assert sites and all(g.get_attribute("data-height") == "0" for g in sites)
-            before = steps()
-            sites[-1].click()
-            clicks += 1
-            wait_for(browser, lambda: steps() != before)
-            assert browser.execute_script(SHOWN)[0] == expected(session.state)
-        result = browser.find_element("id", "result").text
-        assert clicks >= 3 and result.startswith("Result: ")
-        assert browser.find_elements("css selector", "g.site.clickable") == []
-    finally:
+    browser.get(served(session))
+    steps = lambda: browser.execute_script(SHOWN)[1]      # noqa: E731
+    wait_for(browser, lambda: browser.find_elements("css selector", "g.site.clickable"))
+    # a move, then undo: back to the empty board
+    browser.find_elements("css selector", "g.site.clickable")[0].click()
+    wait_for(browser, lambda: steps() == "move 2 of 2")
+    browser.find_element("id", "undo").click()
+    wait_for(browser, lambda: steps() == "move 0 of 0")
+    assert browser.execute_script(SHOWN)[0] == {}
+    clicks = 0
+    while not session.state.is_terminal():
+        sites = browser.find_elements("css selector", "g.site.clickable")
+        assert sites and all(g.get_attribute("data-height") == "0" for g in sites)
+        before = steps()
+        sites[-1].click()
+        clicks += 1
+        wait_for(browser, lambda: steps() != before)
+        assert browser.execute_script(SHOWN)[0] == expected(session.state)
+    result = browser.find_element("id", "result").text
+    assert clicks >= 3 and result == "Result: " + result_text(session.state)
+    assert browser.find_elements("css selector", "g.site.clickable") == []
+
+
+@pytest.fixture
+def served():
+    """Serve a play session in a thread; stop it after the test."""
+    started = []
+
+    def start(session):
+        server = make_server(session, 0)
+        thread = threading.Thread(target=serve, args=(server, 60.0), daemon=True)
+        thread.start()
+        started.append((server, thread))
+        return f"http://127.0.0.1:{server.server_address[1]}/"
+    yield start
+    for server, thread in started:
         server.quit = True
         thread.join(10)
+
+
+def test_moving_pieces_by_clicking_from_then_to(browser, served):
+    # Adzua (Ludii 5): placements from the hand, removals, then steps from a site to another
+    game = load(ADZUA, ruleset=ADZUA_5, backend="reference")
+    session = PlaySession(game, 2, RandomAgent(), seed=4)
+    browser.get(served(session))
+    steps = lambda: browser.execute_script(SHOWN)[1]      # noqa: E731
+    site = lambda i: browser.find_element("css selector", f'g.site[data-site="{i}"]')  # noqa
+    kinds = set()
+    for _ in range(30):
+        if session.state.is_terminal():
+            break
+        wait_for(browser, lambda: browser.find_elements("css selector", "button.legal-move"))
+        before = steps()
+        legal = session.legal()
+        walks = [m for m in legal if m["f"] >= 0 and m["t"] >= 0]
+        if walks:
+            m = walks[-1]
+            # the from sites are the ones offered first
+            offered = {int(g.get_attribute("data-site")) for g in
+                       browser.find_elements("css selector", "g.site.clickable")}
+            assert m["f"] in offered
+            site(m["f"]).click()
+            wait_for(browser, lambda: "where it goes" in browser.find_element("id", "legal").text)
+            site(m["t"]).click()
+            kinds.add("step")
+        elif any(m["t"] >= 0 for m in legal):
+            site(next(m["t"] for m in legal if m["t"] >= 0)).click()
+            kinds.add("place")
+        else:
+            browser.find_element("css selector", "button.legal-move").click()
+            kinds.add("pass")
+        wait_for(browser, lambda: steps() != before)
+        assert browser.execute_script(SHOWN)[0] == expected(session.state)
+    assert {"step", "place"} <= kinds
 
 
 def test_report_html_renders_with_its_plots(browser, tmp_path):

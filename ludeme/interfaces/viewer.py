@@ -141,7 +141,9 @@ def apply_recorded(state: State, move: Move) -> dict:
 def game_title(game: Game) -> str:
     """The game's name and ruleset (or options)."""
     extra = (game.ruleset or "; ".join(game.options)).split("/", 1)[-1]
-    return f"{game.name} ({extra})" if extra and extra not in game.name else game.name
+    if not extra or extra in game.name:
+        return game.name
+    return extra if extra.startswith(game.name) else f"{game.name} ({extra})"
 
 
 def page_data(game: Game, steps: list[dict], final: State | None, caption: str,
@@ -337,6 +339,7 @@ const D = JSON.parse(document.getElementById("data").textContent);
 const svg = document.querySelector("#board svg");
 const NS = "http://www.w3.org/2000/svg";
 const R = parseFloat(svg.getAttribute("data-site-radius")) || 12;
+if (+svg.getAttribute("width") < 480) svg.style.width = "480px";   // small boards drawn larger
 const sites = {};
 for (const g of svg.querySelectorAll("g.site")) sites[g.getAttribute("data-site")] = g;
 const layer = document.createElementNS(NS, "g");
@@ -352,7 +355,7 @@ function el(name, attrs, parent) {
   return e;
 }
 function shape(kind, x, y, r, fill, parent) {
-  const a = {fill: fill, stroke: "#333", "stroke-width": 1.5};
+  const a = {fill: fill, stroke: "#333", "stroke-width": 2};
   if (kind % 4 === 1) {
     return el("rect", Object.assign(a, {x: x - r * 0.85, y: y - r * 0.85, width: r * 1.7,
                                       height: r * 1.7, rx: 2}), parent);
@@ -392,11 +395,11 @@ function show(k) {
     if (height > 1) {   // the levels below peek out under the top piece
       for (let i = Math.min(height - 1, 3); i >= 1; i--) {
         const lv = stack ? stack[stack.length - 1 - i] : [who, what];
-        shape(D.kinds[lv[1]] || 0, x + i * 2.5, y + i * 2.5, R * 0.8,
+        shape(D.kinds[lv[1]] || 0, x + i * 2.5, y + i * 2.5, R * 0.9,
               D.colours[lv[0]] || "#999", layer);
       }
     }
-    const p = shape(D.kinds[what] || 0, x, y, R * 0.8, D.colours[who] || "#999", layer);
+    const p = shape(D.kinds[what] || 0, x, y, R * 0.9, D.colours[who] || "#999", layer);
     const t = document.createElementNS(NS, "title");
     t.textContent = pieceName(what) + (stack ? " (stack: " + stack.map(l => pieceName(l[1])).join(", ") + ")" : "");
     p.appendChild(t);
