@@ -162,7 +162,8 @@ def test_playing_tic_tac_toe_by_clicking(browser, served):
         pytest.skip("Ludii's Tic-Tac-Toe.lud not found: put shared/ beside the checkout")
     game = load(d / "games" / "Tic-Tac-Toe.lud", backend="reference")
     session = PlaySession(game, 1, RandomAgent(), seed=3)
-    browser.get(served(session))
+    url, thread = served(session)
+    browser.get(url)
     steps = lambda: browser.execute_script(SHOWN)[1]      # noqa: E731
     wait_for(browser, lambda: browser.find_elements("css selector", "g.site.clickable"))
     # a move, then undo: back to the empty board
@@ -183,6 +184,10 @@ def test_playing_tic_tac_toe_by_clicking(browser, served):
     result = browser.find_element("id", "result").text
     assert clicks >= 3 and result == "Result: " + result_text(session.state)
     assert browser.find_elements("css selector", "g.site.clickable") == []
+    browser.find_element("id", "quit").click()      # the page stops the server
+    wait_for(browser, lambda: "stopped" in browser.find_element("id", "status").text)
+    thread.join(WAIT)
+    assert not thread.is_alive()
 
 
 @pytest.fixture
@@ -195,7 +200,7 @@ def served():
         thread = threading.Thread(target=serve, args=(server, 60.0), daemon=True)
         thread.start()
         started.append((server, thread))
-        return f"http://127.0.0.1:{server.server_address[1]}/"
+        return f"http://127.0.0.1:{server.server_address[1]}/", thread
     yield start
     for server, thread in started:
         server.quit = True
@@ -206,7 +211,7 @@ def test_moving_pieces_by_clicking_from_then_to(browser, served):
     # Adzua (Ludii 5): placements from the hand, removals, then steps from a site to another
     game = load(ADZUA, ruleset=ADZUA_5, backend="reference")
     session = PlaySession(game, 2, RandomAgent(), seed=4)
-    browser.get(served(session))
+    browser.get(served(session)[0])
     steps = lambda: browser.execute_script(SHOWN)[1]      # noqa: E731
     site = lambda i: browser.find_element("css selector", f'g.site[data-site="{i}"]')  # noqa
     kinds = set()

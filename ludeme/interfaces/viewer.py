@@ -318,6 +318,7 @@ svg.playing .site.clickable { cursor: pointer; }
 <button id="next" title="next (&#x2192;)">&#x25B6;</button>
 <button id="last" title="last (End)">&#x21E5;</button>
 <button id="undo" hidden>undo</button>
+<button id="quit" hidden title="stop the server">stop</button>
 </div>
 <input id="slider" type="range" min="0" max="0" value="0">
 <div id="step"></div>
@@ -421,11 +422,13 @@ function show(k) {
     };
     if (mv.f >= 0) mark(mv.f, "#1e88e5", "from", "4 3");
     if (mv.t >= 0) mark(mv.t, "#1e88e5", "to");
-    for (const x of mv.x) {
+    for (const x of mv.x) {   // a red cross beside the site: what stood there was taken
       mark(x, "#e53935", "captured", "2 2");
-      const g = sites[x], cx = +g.getAttribute("data-x"), cy = +g.getAttribute("data-y"), d = R * 0.5;
+      const g = sites[x], d = R * 0.28;
+      const cx = +g.getAttribute("data-x") + R * 0.8, cy = +g.getAttribute("data-y") - R * 0.8;
+      el("circle", {cx: cx, cy: cy, r: d * 1.6, fill: "#fff", stroke: "#e53935", "stroke-width": 2}, layer);
       el("path", {d: `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx + d},${cy - d}L${cx - d},${cy + d}`,
-                  stroke: "#e53935", "stroke-width": 3}, layer);
+                  stroke: "#e53935", "stroke-width": 2.5}, layer);
     }
   }
   $("slider").max = D.steps.length - 1;
@@ -441,8 +444,8 @@ function show(k) {
   if (D.scores) hands.push("scores: " + s.sc.map((v, i) => "P" + (i + 1) + " " + v).join(", "));
   $("hands").textContent = hands.join("; ");
   for (const li of $("moves").children) li.classList.toggle("current", +li.dataset.step === cur);
-  const item = $("moves").querySelector("li.current");
-  if (item && item.scrollIntoView && timer) item.scrollIntoView({block: "nearest"});
+  const item = $("moves").querySelector("li.current"), list = $("moves");
+  if (item) list.scrollTop = item.offsetTop - list.offsetTop - list.clientHeight / 2;
   if (D.mode === "play") showLegal(last);
 }
 
@@ -535,6 +538,11 @@ $("caption").textContent = D.caption;
 if (D.mode === "play") {
   $("undo").hidden = false;
   $("undo").onclick = () => send("undo");
+  $("quit").hidden = false;
+  $("quit").onclick = () => fetch("/quit", {method: "POST"}).then(() => {
+    legal = []; show(cur); $("status").textContent = "the server has stopped";
+    $("undo").disabled = $("quit").disabled = true;
+  });
   fetch("/state").then(r => r.json()).then(load);
 } else {   // page.html#12 opens at move 12, #end at the last
   const h = location.hash.slice(1);
