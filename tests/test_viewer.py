@@ -16,8 +16,8 @@ from ludeme.analysis.playouts import play_one, playout_seed
 from ludeme.api import load
 from ludeme.cli.main import main
 from ludeme.errors import LudemeError
-from ludeme.interfaces.viewer import (pieces_per_site, playout_page, read_run_row, row_page,
-                                      snapshot)
+from ludeme.interfaces.viewer import (captured_sites, game_title, pieces_per_site, playout_page,
+                                      read_run_row, row_page, snapshot)
 from ludeme.interfaces.webplay import PlaySession, make_server, serve
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
@@ -79,6 +79,27 @@ def test_every_step_of_the_page_is_the_replayed_state(which, seed, request):
                        or held_before[x] != held[x] for x in step["mv"]["x"])
         held_before = held
     assert data["result"] and data["title"].startswith(game.name)
+
+
+@pytest.mark.parametrize("before, after, lost, origin, expected", [
+    ([{1: 1}, {2: 1}, {}], [{}, {}, {1: 1}], {2}, 0, [1]),          # a jump over site 1
+    ([{1: 1}, {2: 2}, {}], [{1: 1}, {2: 1}, {}], {2}, -1, [1]),     # one of a stack removed
+    ([{2: 1}, {}, {}], [{}, {}, {2: 1}], set(), 0, []),             # a move: nobody lost
+    ([{3: 4}, {3: 1}], [{}, {3: 2}], {3}, 0, []),                   # pieces moved off the origin
+    ([{3: 4}, {3: 1}], [{}, {3: 2}], {3}, -1, [0]),                 # a removal at the site
+    ([{1: 2, 2: 1}], [{1: 3}], {2}, -1, [0]),                       # a stack taken over
+])
+def test_captured_sites(before, after, lost, origin, expected):
+    assert captured_sites(before, after, lost, origin) == expected
+
+
+@pytest.mark.parametrize("path, ruleset, options, title", [
+    (ADZUA, ADZUA_5, (), ADZUA_5),
+    (SEESAW, None, ("Board Size/5",), "Seesaw (5)"),
+    (SEESAW, "Seesaw (Base 4)", (), "Seesaw (Base 4)"),
+])
+def test_page_titles(path, ruleset, options, title):
+    assert game_title(load(path, options, ruleset, backend="reference")) == title
 
 
 def test_captures_are_marked(adzua):

@@ -81,10 +81,12 @@ def snapshot(state: State) -> dict:
 
 
 def captured_sites(before: list[dict[int, int]], after: list[dict[int, int]],
-                   lost: set[int]) -> list[int]:
-    """Board sites where a player who lost pieces in the move holds fewer than before."""
+                   lost: set[int], origin: int) -> list[int]:
+    """Board sites where a player who lost pieces in the move holds fewer than before, but
+    the origin of a move from one site to another: what leaves it moves, it is not taken
+    (`origin` -1: none)."""
     return [site for site, (b, a) in enumerate(zip(before, after))
-            if any(a.get(who, 0) < k for who, k in b.items() if who in lost)]
+            if site != origin and any(a.get(who, 0) < k for who, k in b.items() if who in lost)]
 
 
 def move_record(game: Game, state: State, move: Move, before: list[dict[int, int]],
@@ -98,7 +100,7 @@ def move_record(game: Game, state: State, move: Move, before: list[dict[int, int
     frm = move.frm if 0 <= move.frm < n and move.frm != move.to else -1
     return {"n": describe_move(game, move), "p": move.mover, "f": frm,
             "t": move.to if 0 <= move.to < n else -1,
-            "x": captured_sites(before, after, lost)}
+            "x": captured_sites(before, after, lost, move.frm if move.frm != move.to else -1)}
 
 
 def result_text(state: State) -> str:
@@ -140,7 +142,8 @@ def apply_recorded(state: State, move: Move) -> dict:
 
 def game_title(game: Game) -> str:
     """The game's name and ruleset (or options)."""
-    extra = (game.ruleset or "; ".join(game.options)).split("/", 1)[-1]
+    extra = game.ruleset.split("/", 1)[-1] if game.ruleset else \
+        "; ".join(o.split("/", 1)[-1] for o in game.options)
     if not extra or extra in game.name:
         return game.name
     return extra if extra.startswith(game.name) else f"{game.name} ({extra})"
@@ -371,7 +374,9 @@ function shape(kind, x, y, r, fill, parent) {
   }
   return el("circle", Object.assign(a, {cx: x, cy: y, r: r}), parent);
 }
-function textColour(who) { return who === 2 ? "#fff" : "#000"; }
+// Neutral and shared pieces (who 0, or Ludii's Shared, players + 1) are grey.
+function colour(who) { return who >= 1 && who <= D.players ? D.colours[who] : D.colours[0]; }
+function textColour(who) { return colour(who) === "#222222" ? "#fff" : "#000"; }
 function pieceName(what) { return D.pieces[what] || ("piece " + what); }
 
 function show(k) {
@@ -397,10 +402,10 @@ function show(k) {
       for (let i = Math.min(height - 1, 3); i >= 1; i--) {
         const lv = stack ? stack[stack.length - 1 - i] : [who, what];
         shape(D.kinds[lv[1]] || 0, x + i * 2.5, y + i * 2.5, R * 0.9,
-              D.colours[lv[0]] || "#999", layer);
+              colour(lv[0]), layer);
       }
     }
-    const p = shape(D.kinds[what] || 0, x, y, R * 0.9, D.colours[who] || "#999", layer);
+    const p = shape(D.kinds[what] || 0, x, y, R * 0.9, colour(who), layer);
     const t = document.createElementNS(NS, "title");
     t.textContent = pieceName(what) + (stack ? " (stack: " + stack.map(l => pieceName(l[1])).join(", ") + ")" : "");
     p.appendChild(t);
