@@ -140,6 +140,23 @@ def test_a_row_of_a_run_replays_as_recorded(run_dir, tmp_path):
     assert page_steps(out.read_text())["steps"] == page_steps(html)["steps"]
 
 
+def test_rows_of_a_partitioned_run_of_several_rulesets(run_dir, tmp_path):
+    # a large run keeps its rows in playouts/<configuration>/part-*.parquet
+    import pandas as pd
+    df = pd.read_parquet(run_dir / "playouts.parquet")
+    for name, ruleset in (("a", "Ruleset/One"), ("b", "Ruleset/Two")):
+        (tmp_path / "playouts" / name).mkdir(parents=True)
+        df.assign(ruleset=ruleset).to_parquet(tmp_path / "playouts" / name / "part-0.parquet")
+    assert read_run_row(tmp_path, 1, "Two")["ruleset"] == "Ruleset/Two"
+    assert read_run_row(tmp_path, 1, "Ruleset/One")["seed"] == df["seed"][1]
+    with pytest.raises(LudemeError, match="played by several configurations"):
+        read_run_row(tmp_path, 1)
+    with pytest.raises(LudemeError, match="no playout 1 in ruleset 'Three'"):
+        read_run_row(tmp_path, 1, "Three")
+    with pytest.raises(LudemeError, match="no playout with index 3 \\(indices 0 to 2\\)"):
+        read_run_row(tmp_path, 3)
+
+
 def test_a_row_that_does_not_replay_is_refused(run_dir):
     row = dict(read_run_row(run_dir, 0), moves=999)
     with pytest.raises(LudemeError, match="does not replay as recorded"):

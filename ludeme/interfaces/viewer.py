@@ -209,18 +209,21 @@ def read_run_row(run_dir, index: int, ruleset: str | None = None) -> dict:
     if not table.exists():
         raise LudemeError(f"{printable(str(run_dir))} is not a `ludeme run` folder (no "
                           "playouts.parquet or playouts/ in it)")
-    try:
-        df = pd.read_parquet(table)
+    try:        # only the rows of that index: a large run's partitions stay on disk
+        found = pd.read_parquet(table, filters=[("index", "==", index)])
+        last = pd.read_parquet(table, columns=["index"])["index"].max() if found.empty else 0
     except Exception as e:      # pyarrow's errors have no common base: say what failed
         raise LudemeError(f"{printable(str(table))}: cannot read it: {e}") from None
-    rows = df[df["index"] == index]
+    if found.empty:
+        raise LudemeError(f"{printable(str(run_dir))}: no playout with index {index} (indices "
+                          f"0 to {last})")
+    rows = found
     if ruleset is not None:
         rows = rows[rows["ruleset"].str.split("/", n=1).str[-1] == ruleset.split("/", 1)[-1]]
     if rows.empty:
-        configs = ", ".join(sorted({r.split("/", 1)[-1] or "(none)" for r in df["ruleset"]}))
-        raise LudemeError(f"{printable(str(run_dir))}: no playout with index {index}"
-                          f"{f' in ruleset {ruleset!r}' if ruleset else ''} (indices 0 to "
-                          f"{int(df['index'].max())}; rulesets: {configs})")
+        configs = ", ".join(repr(r.split("/", 1)[-1]) for r in found["ruleset"])
+        raise LudemeError(f"{printable(str(run_dir))}: no playout {index} in ruleset "
+                          f"{ruleset!r} (played by {configs})")
     if len(rows) > 1:
         configs = ", ".join(repr(r.split("/", 1)[-1]) for r in rows["ruleset"])
         raise LudemeError(f"{printable(str(run_dir))}: playout {index} was played by several "
