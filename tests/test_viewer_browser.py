@@ -154,6 +154,13 @@ def test_stepping_through_a_playout_shows_each_state(browser, tmp_path, path, ru
     browser.execute_script("const s = document.getElementById('slider'); s.value = 1; "
                            "s.dispatchEvent(new Event('input'));")
     assert browser.execute_script(SHOWN)[1] == f"move 1 of {len(choices)}"
+    # play from the last step starts again from the first; a second press pauses
+    browser.execute_script("document.getElementById('last').click(); "
+                           "document.getElementById('play').click();")
+    assert browser.find_element("id", "play").text == "pause"
+    assert browser.execute_script(SHOWN)[1] != f"move {len(choices)} of {len(choices)}"
+    browser.find_element("id", "play").click()
+    assert browser.find_element("id", "play").text == "play"
     assert (captures > 0) == (lost > 0)
     if path == SEESAW:
         assert any(h > 1 for *_, h, _ in expected(state).values())

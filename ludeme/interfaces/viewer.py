@@ -483,7 +483,8 @@ $("last").onclick = () => { stop(); show(D.steps.length - 1); };
 $("play").onclick = play;
 $("slider").oninput = (e) => { stop(); show(+e.target.value); };
 document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+  // the slider moves itself by these keys, and a focused button takes space and Enter
+  if (e.target.tagName === "INPUT" || e.target.tagName === "BUTTON" && e.key === " ") return;
   const keys = {ArrowLeft: () => show(cur - 1), ArrowRight: () => show(cur + 1),
                 Home: () => show(0), End: () => show(D.steps.length - 1), " ": play};
   if (keys[e.key]) { if (e.key !== " ") stop(); keys[e.key](); e.preventDefault(); }
