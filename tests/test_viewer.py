@@ -270,3 +270,15 @@ def test_the_play_command_serves_until_the_page_quits():
             proc.kill()
             proc.wait()
         proc.stderr.close()
+
+
+def test_names_cannot_break_the_page(tmp_path):
+    lud = tmp_path / "odd.lud"
+    lud.write_text('(game "A </script> %SCRIPT% <b>" (players 2) (equipment {(board (square 3)) '
+                   '(piece "Disc" Each)}) (rules (play (move Add (to (sites Empty)))) '
+                   '(end (if (is Line 3) (result Mover Win)))))')
+    html, _ = playout_page(load(lud, backend="reference"), 1)
+    # the name is in <title>, <h1> and the data, never replaced by the script
+    assert html.count("</script>") == 2 and html.count("%SCRIPT%") == 3
+    assert "<title>A &lt;/script&gt; %SCRIPT% &lt;b&gt;</title>" in html
+    assert page_steps(html)["title"] == "A </script> %SCRIPT% <b>"

@@ -1,8 +1,8 @@
 """Watching a game in a browser: a playout replayed in Python, drawn on Ludii's board picture.
 
 `playout_page(game, seed)` replays the seeded playout (the choices of
-`ludeme.analysis.conformance.random_playout`, or of agents with the playout's seed, as
-`ludeme.analysis.playouts.play_one` makes them), records what every board site and hand
+`ludeme.analysis.conformance.seeded_playout`: uniform random, or agents drawing from the
+playout's seed, as `ludeme.analysis.playouts.play_one` plays a row), records what every board site and hand
 holds after each move (`snapshot`), and writes one self-contained HTML page: the board's
 SVG (`ludeme.boards.render.board_svg`), the steps as JSON, and a small script that draws
 the pieces and steps through the game (buttons, slider, arrow keys, Home/End). Nothing
@@ -18,6 +18,7 @@ which is what the browser tests read back.
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 
 from ludeme.analysis.conformance import seeded_playout
@@ -176,12 +177,18 @@ def piece_kinds(game: Game) -> list[int]:
     return out
 
 
+def seat_names(agents: list | None) -> str:
+    """Who played: "random", or each seat's agent."""
+    return ", ".join(f"P{p} {a.name}" for p, a in enumerate(agents, 1)) if agents else "random"
+
+
 def render_page(game: Game, data: dict) -> str:
     """The self-contained HTML page for `data` (`page_data`)."""
     svg = board_svg(game.board, game.board.site_type, size=560.0)
     text = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    return (_PAGE.replace("%TITLE%", escape(data["title"]))
-            .replace("%SVG%", svg).replace("%DATA%", text).replace("%SCRIPT%", _SCRIPT))
+    parts = {"TITLE": escape(data["title"]), "SVG": svg, "DATA": text, "SCRIPT": _SCRIPT}
+    # one pass over the template: what is put in is never searched again
+    return re.sub(r"%(TITLE|SVG|DATA|SCRIPT)%", lambda m: parts[m.group(1)], _PAGE)
 
 
 def playout_page(game: Game, seed: int, agents: list | None = None, caption: str = "",
@@ -189,8 +196,7 @@ def playout_page(game: Game, seed: int, agents: list | None = None, caption: str
     """The viewer page of the seeded playout, and its last state."""
     choices = seeded_playout(game, seed, agents, max_decisions)[1]
     steps, final = record_steps(game, choices, seed)
-    who = ", ".join(f"P{p} {a.name}" for p, a in enumerate(agents, 1)) if agents else "random"
-    caption = caption or f"seed {seed}, {who}"
+    caption = caption or f"seed {seed}, {seat_names(agents)}"
     return render_page(game, page_data(game, steps, final, caption)), final
 
 
@@ -271,9 +277,8 @@ def row_page(path, row: dict) -> tuple[str, State]:
     game = load_row_game(path, row)
     agents = row_agents(row)
     seed = int(row["seed"])
-    html, final = playout_page(game, seed, agents, caption=(
-        f"playout {row['index']} of a run, seed {seed}, "
-        + (", ".join(f"P{p} {a.name}" for p, a in enumerate(agents, 1)) if agents else "random")))
+    html, final = playout_page(game, seed, agents, caption=f"playout {row['index']} of a run, "
+                               f"seed {seed}, {seat_names(agents)}")
     replayed = (int(final.winner or 0), final.end_type, final.num_turn, final.num_decisions)
     recorded = (int(row["winner"]), row["end_type"], int(row["turns"]), int(row["moves"]))
     if replayed != recorded:
