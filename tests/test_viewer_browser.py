@@ -253,6 +253,30 @@ def test_moving_pieces_by_clicking_from_then_to(browser, served):
     assert {"step", "place"} <= kinds
 
 
+TWO_KINDS = """(game "Two Kinds" (players 2)
+  (equipment {(board (square 2)) (piece "Disc" Each) (piece "Square" Each)})
+  (rules (play (or (move Add (piece (id "Disc" Mover)) (to (sites Empty)))
+                   (move Add (piece (id "Square" Mover)) (to (sites Empty)))))
+         (end (if (is Full) (result Mover Draw)))))"""
+
+
+def test_choosing_the_piece_when_two_can_go_to_one_site(browser, served, tmp_path):
+    lud = tmp_path / "two.lud"
+    lud.write_text(TWO_KINDS)
+    session = PlaySession(load(lud, backend="reference"), 1, RandomAgent())
+    browser.get(served(session)[0])
+    wait_for(browser, lambda: len(browser.find_elements("css selector", "button.legal-move")) == 8)
+    browser.find_element("css selector", 'g.site[data-site="2"]').click()
+    buttons = lambda: [b.text for b in browser.find_elements("css selector",  # noqa: E731
+                                                             "button.legal-move")]
+    wait_for(browser, lambda: len(buttons()) == 2)
+    assert buttons() == ["place A2 (Disc1)", "place A2 (Square1)"]
+    browser.find_elements("css selector", "button.legal-move")[1].click()
+    wait_for(browser, lambda: browser.execute_script(SHOWN)[1] == "move 2 of 2")
+    square = session.game.component_named("Square1").index
+    assert browser.execute_script(SHOWN)[0]["2"][:2] == [1, square]
+
+
 def test_report_html_renders_with_its_plots(browser, tmp_path):
     out = tmp_path / "run"
     assert main(["run", str(ADZUA), "--ruleset", ADZUA_5, "-n", "20", "--seed", "1", "--jobs",

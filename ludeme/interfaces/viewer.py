@@ -529,6 +529,7 @@ function clickSite(site) {
     if (legal.some(m => m.f === site)) { picked = site; show(cur); return; }
     const drops = legal.filter(m => m.f < 0 && m.t === site);
     if (drops.length === 1) send("move", drops[0].i);
+    else if (drops.length > 1) { legal = drops; show(cur); }   // which piece: from the list
     return;
   }
   const to = legal.filter(m => m.f === picked && m.t === site);

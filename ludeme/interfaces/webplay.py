@@ -49,10 +49,18 @@ class PlaySession:
         if state.is_terminal() or state.current_player() != self.human:
             return []
         n = self.game.containers[0].num_sites
-        return [{"i": i, "n": describe_move(self.game, m),
+        moves = state.legal_moves()
+        names = [describe_move(self.game, m) for m in moves]
+        twins = {name for name in names if names.count(name) > 1}
+        for i, m in enumerate(moves):
+            if names[i] in twins and 0 <= m.to < n:     # say which piece it leaves there
+                after = state.clone()
+                after.apply(m)
+                names[i] += f" ({self.game.components[after.level_data(m.to)[0]].name})"
+        return [{"i": i, "n": names[i],
                  "f": m.frm if 0 <= m.frm < n and m.frm != m.to else -1,
                  "t": m.to if 0 <= m.to < n else -1}
-                for i, m in enumerate(state.legal_moves())]
+                for i, m in enumerate(moves)]
 
     def view(self) -> dict:
         """What the page shows: every step so far, the legal moves, the result."""
