@@ -74,7 +74,8 @@ for (const g of document.querySelectorAll('#board svg g.site')) {
 }
 return [out, document.getElementById('step').textContent,
         [...document.querySelectorAll('g.site[data-captured]')].map(g => +g.dataset.site),
-        document.getElementById('result').textContent];
+        document.getElementById('result').textContent,
+        document.getElementById('hands').textContent];
 """
 
 
@@ -88,6 +89,20 @@ def expected(state) -> dict:
             stack = " ".join(f"{lv[1]}:{lv[0]}" for lv in state.stack(site)) if h > 1 else ""
             out[str(site)] = [who, what, h, stack]
     return out
+
+
+def hands_text(state) -> str:
+    """The hands and scores as the page words them."""
+    g = state.g
+    parts = []
+    for c, counts in zip(g.containers[1:], state.hand_counts()):
+        kept = [f"{k} {g.components[state.what[c.sites_from + i]].name}"
+                for i, k in enumerate(counts) if k]
+        if kept:
+            parts.append(f"hand of P{c.owner}: " + ", ".join(kept))
+    if g.uses_score:
+        parts.append("scores: " + ", ".join(f"P{p} {v}" for p, v in enumerate(state.scores[1:], 1)))
+    return "; ".join(parts)
 
 
 def held(state) -> dict:
@@ -136,8 +151,9 @@ def test_stepping_through_a_playout_shows_each_state(browser, tmp_path, path, ru
                 browser.find_element("id", "next").click()
             else:
                 body.send_keys(Keys.ARROW_RIGHT)
-        shown, step, captured, result = browser.execute_script(SHOWN)
+        shown, step, captured, result, hands = browser.execute_script(SHOWN)
         assert step == f"move {k} of {len(choices)}"
+        assert hands == hands_text(state)
         assert shown == expected(state), f"step {k}"
         # the sites marked as captures: where a player who lost pieces lost them
         assert sorted(captured) == sorted({site for (site, p), n in at.items() if p in losers
