@@ -17,6 +17,14 @@ from ludeme.engine.state import Game, State
 def random_playout(game: Game, seed: int, max_decisions: int | None = None
                    ) -> tuple[State, list[int]]:
     """Play uniformly at random from the start; return the final state and the choices."""
+    return seeded_playout(game, seed, None, max_decisions)
+
+
+def seeded_playout(game: Game, seed: int, agents: list | None = None,
+                   max_decisions: int | None = None) -> tuple[State, list[int]]:
+    """Play from the start with one agent per seat (`ludeme.ai.agents`; None: uniform random)
+    drawing from `random.Random(seed)`, as `ludeme.analysis.playouts.play_one` plays a row;
+    return the final state and the choices."""
     rng = random.Random(seed)
     state = game.new_initial_state(seed)
     choices: list[int] = []
@@ -24,7 +32,10 @@ def random_playout(game: Game, seed: int, max_decisions: int | None = None
         if max_decisions is not None and len(choices) >= max_decisions:
             break
         legal = state.legal_moves()
-        i = rng.randrange(len(legal))
+        if agents is None:
+            i = rng.randrange(len(legal))
+        else:
+            i = agents[state.current_player() - 1].choose(state, rng)
         choices.append(i)
         state.apply(legal[i])
     return state, choices

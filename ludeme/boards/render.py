@@ -56,15 +56,20 @@ def board_svg(board, site_type: str, size: float = 640.0, title: str = "") -> st
         out.append(f'<line x1="{sx(e.a.x)}" y1="{sy(e.a.y)}" x2="{sx(e.b.x)}" y2="{sy(e.b.y)}"/>')
     out.append("</g>")
     radius = max(6.0, min(0.32 * px, font * 1.3))
+    # The site's radius on the root and each site's centre on its group let a page draw
+    # pieces over the picture (`ludeme.interfaces.viewer`).
+    out[0] = out[0][:-1] + f' data-site-radius="{radius:.1f}">'
     out.append('<g text-anchor="middle">')
     for s in topo.sites:
         cx, cy = sx(s.x), sy(s.y)
+        out.append(f'<g class="site" data-site="{s.index}" data-label="{escape(s.label)}" '
+                   f'data-x="{cx}" data-y="{cy}">')
         if site_type != CELL:
             out.append(f'<circle cx="{cx}" cy="{cy}" r="{radius:.1f}" fill="white" stroke="#333"/>')
         out.append(f'<text x="{cx}" y="{cy + font * 0.2:.2f}" font-size="{font:.1f}" '
                    f'font-weight="bold" fill="#111">{s.index}</text>')
         out.append(f'<text x="{cx}" y="{cy + font * 0.2 + small:.2f}" font-size="{small:.1f}" '
-                   f'fill="#555">{escape(s.label)}</text>')
+                   f'fill="#555">{escape(s.label)}</text></g>')
     out.append("</g></svg>")
     return "\n".join(out) + "\n"
 
