@@ -563,6 +563,7 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     interrupted = False
     compile_seconds = 0.0
     backends: set[str] = set()
+    configs: list[dict] = []
     t0 = time.perf_counter()
     try:
         for ruleset in rulesets:
@@ -592,6 +593,9 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
                     raise error from None
                 failed.append((ruleset, error))
                 continue
+            configs.append({"game": game.name, "ruleset": game.ruleset or "",
+                            "options": list(game.options), "max_turns": max_turns,
+                            "max_moves": max_moves})
             compile_seconds += result.attrs.get("compile_seconds", 0.0)
             backends.add(result.attrs.get("backend", "reference"))
             if partitioned:
@@ -610,12 +614,21 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
             return WrittenRun(df, pd.DataFrame(), [], 0, wall, backends, compile_seconds,
                               interrupted, failed)
         table = summary.table()
-        written = write_run(df, table, out, partitioned=partitioned, staging=staging)
+        written = write_run(df, table, out, partitioned=partitioned, staging=staging,
+                            run=run_record(path, configs))
         return WrittenRun(df, table, written, playouts_in(df), wall, backends, compile_seconds,
                           interrupted, failed)
     finally:
         if staging is not None and staging.exists():     # not moved into place: not kept
             shutil.rmtree(staging, ignore_errors=True)
+
+
+def run_record(path, configs: list[dict]) -> dict:
+    """What `run.json` says a run played: the description (its absolute path, for
+    `ludeme view RUN_DIR --row K`) and per configuration its ruleset, options and limits
+    (None: the game's own)."""
+    return {"description": str(Path(path).resolve()), "engine_version": __version__,
+            "configurations": configs}
 
 
 class _Bookkeeper:

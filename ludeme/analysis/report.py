@@ -4,7 +4,9 @@
 `playouts.parquet` and `playouts.csv` (one row per playout; a partitioned run
 has written its playouts to `playouts/` already, and `df` then holds only the
 columns the plots read), `summary.csv` (one row per game/ruleset/options and
-matchup of agents), `summary.md` and `report.html` (the metrics with
+matchup of agents), `run.json` (what was played: the description's absolute path, and per
+configuration its ruleset, options and limits, so `ludeme view RUN_DIR --row K` can replay a
+row without being told the file), `summary.md` and `report.html` (the metrics with
 their intervals, how they are defined, and two plots), `lengths.png` (the
 distribution of playout lengths in turns) and `outcomes.png` (each player's
 share of wins, and the share with no winner, with 95% Wilson intervals). Each
@@ -17,6 +19,7 @@ import base64
 import contextlib
 import errno
 import html
+import json
 import math
 import os
 import shutil
@@ -376,7 +379,8 @@ def write_csv(df: pd.DataFrame, path: Path) -> None:
 
 
 def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
-              partitioned: bool = False, staging: Path | None = None) -> list[Path]:
+              partitioned: bool = False, staging: Path | None = None,
+              run: dict | None = None) -> list[Path]:
     """Write the tables, plots and reports into `out`; the paths written.
 
     `partitioned`: the playouts were written as the run went, to `staging` (moved into
@@ -393,7 +397,8 @@ def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
     from ludeme.errors import LudemeError
     out = check_out_dir(out)
     tables = () if partitioned else ("playouts.parquet", "playouts.csv")
-    names = (*tables, "summary.csv", "lengths.png", "outcomes.png", "summary.md", "report.html")
+    names = (*tables, "summary.csv", "lengths.png", "outcomes.png", "summary.md", "report.html",
+             *(("run.json",) if run is not None else ()))
     paths = {name: out / name for name in names}
     if partitioned:
         paths = {"playouts": out / "playouts", **paths}
@@ -404,6 +409,8 @@ def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
             df.to_parquet(temps["playouts.parquet"], index=False)
             write_csv(df, temps["playouts.csv"])
         summary.to_csv(temps["summary.csv"], index=False)
+        if run is not None:
+            temps["run.json"].write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
         for name, fig in (("lengths.png", plot_lengths(df)), ("outcomes.png", plot_outcomes(df))):
             fig.savefig(temps[name], dpi=80, format="png")
         temps["summary.md"].write_text(summary_markdown(df, summary), encoding="utf-8")
@@ -426,6 +433,8 @@ def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
                     (out / stale).unlink(missing_ok=True)
             elif parts.is_dir():
                 shutil.rmtree(parts)
+            if run is None:
+                (out / "run.json").unlink(missing_ok=True)     # not this run's
             (out / ".run").write_text(run_id, encoding="utf-8")
     except OSError as e:
         for t in temps.values():
