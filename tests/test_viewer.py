@@ -17,7 +17,7 @@ from ludeme.analysis.playouts import play_one, playout_seed
 from ludeme.api import load
 from ludeme.cli.main import main
 from ludeme.errors import LudemeError
-from ludeme.interfaces.viewer import (captured_sites, game_title, pieces_per_site, playout_page,
+from ludeme.analysis.viewer import (captured_sites, game_title, pieces_per_site, playout_page,
                                       read_run_row, row_page, snapshot)
 from ludeme.interfaces.webplay import PlaySession, make_server, serve
 

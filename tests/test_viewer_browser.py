@@ -20,7 +20,7 @@ from ludeme.ai.agents import RandomAgent
 from ludeme.analysis.conformance import random_playout
 from ludeme.api import load
 from ludeme.cli.main import main
-from ludeme.interfaces.viewer import playout_page, result_text
+from ludeme.analysis.viewer import playout_page, result_text
 from ludeme.interfaces.webplay import PlaySession, make_server, serve
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"

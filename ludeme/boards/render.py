@@ -57,7 +57,7 @@ def board_svg(board, site_type: str, size: float = 640.0, title: str = "") -> st
     out.append("</g>")
     radius = max(6.0, min(0.32 * px, font * 1.3))
     # The site's radius on the root and each site's centre on its group let a page draw
-    # pieces over the picture (`ludeme.interfaces.viewer`).
+    # pieces over the picture (`ludeme.analysis.viewer`).
     out[0] = out[0][:-1] + f' data-site-radius="{radius:.1f}">'
     out.append('<g text-anchor="middle">')
     for s in topo.sites:

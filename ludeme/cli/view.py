@@ -1,5 +1,5 @@
 """`ludeme view`: watch a seeded playout, or a row of a `ludeme run` folder, as a
-self-contained HTML page (`ludeme.interfaces.viewer`); or play against an agent in the
+self-contained HTML page (`ludeme.analysis.viewer`); or play against an agent in the
 browser (`--play`, `ludeme.interfaces.webplay`)."""
 
 from __future__ import annotations
@@ -68,21 +68,21 @@ def run(args) -> int:
         if args.seed is None:
             raise LudemeError("--seed S is needed: the seed of the playout to show")
         from ludeme.api import load
-        from ludeme.interfaces.viewer import playout_page
+        from ludeme.analysis.viewer import playout_page
         game = load(args.target, args.option, args.ruleset, backend="reference")
         html, final = playout_page(game, args.seed)
     try:
         Path(args.out).write_text(html, encoding="utf-8")
     except OSError as e:
         raise LudemeError(f"--out {printable(args.out)}: cannot write: {e.strerror}") from None
-    from ludeme.interfaces.viewer import result_text
+    from ludeme.analysis.viewer import result_text
     print(f"wrote {args.out}: {final.num_decisions} moves, {result_text(final)}", file=sys.stderr)
     return 0
 
 
 def _row(args):
     """The page of a row of a run folder."""
-    from ludeme.interfaces.viewer import read_run_row, recorded_run, row_page
+    from ludeme.analysis.viewer import read_run_row, recorded_run, row_page
     _refuse(args, ("--option", "--seed"), "is read from the run folder's row, not given")
     if args.row is None:
         raise LudemeError("--row K is needed with a run folder: the index of the playout to show")

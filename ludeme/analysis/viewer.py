@@ -25,7 +25,7 @@ from ludeme.analysis.conformance import seeded_playout
 from ludeme.boards.render import board_svg
 from ludeme.errors import LudemeError, printable
 from ludeme.engine.state import Game, Move, State
-from ludeme.interfaces.terminal import describe_move
+from ludeme.engine.notation import describe_move
 
 PLAYER_COLOURS = ("#9e9e9e", "#ffffff", "#222222", "#d32f2f", "#1e63c8", "#2e9d4a", "#f2c200",
                   "#8e44ad", "#e67e22")
