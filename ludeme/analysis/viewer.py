@@ -22,13 +22,12 @@ import re
 from html import escape
 
 from ludeme.analysis.conformance import seeded_playout
-from ludeme.boards.render import board_svg
+from ludeme.boards.render import PLAYER_COLOURS, board_svg
 from ludeme.errors import LudemeError, printable
 from ludeme.engine.state import Game, Move, State
 from ludeme.engine.notation import describe_move
+from ludeme.engine.picture import piece_kinds
 
-PLAYER_COLOURS = ("#9e9e9e", "#ffffff", "#222222", "#d32f2f", "#1e63c8", "#2e9d4a", "#f2c200",
-                  "#8e44ad", "#e67e22")
 
 
 # ---------------------------------------------------------------- what a state shows
@@ -165,16 +164,6 @@ def page_data(game: Game, steps: list[dict], final: State | None, caption: str,
         "steps": steps,
         "result": result_text(final) if final is not None and final.is_terminal() else "",
     }
-
-
-def piece_kinds(game: Game) -> list[int]:
-    """Per component, the index of its kind (its name without the owner's number), which
-    chooses the shape drawn: Disc1 and Disc2 are one kind, Hex1 another."""
-    kinds: dict[str, int] = {}
-    out = [0]
-    for c in game.components[1:]:
-        out.append(kinds.setdefault(c.name.rstrip("0123456789"), len(kinds)))
-    return out
 
 
 def seat_names(agents: list | None) -> str:
