@@ -109,3 +109,15 @@ def test_sample_pages_replay_the_rows_and_cap_long_games():
     picker.rows = {k: dict(v, agent_p1="uct") for k, v in picker.rows.items()}
     described, pages = sample_pages(game, picker, "adzua")
     assert not pages and all("played by agents" in d["note"] for d in described)
+
+
+def test_the_showcase_of_a_configuration():
+    from ludeme.analysis.samples import showcase
+    game = load(ADZUA, backend="reference")
+    picker = SamplePicker()
+    shown = showcase(game, ADZUA, [], None, picker, "Adzua", "adzua")
+    assert shown["concepts"].startswith("properties: ") and "; board: " in shown["concepts"]
+    assert shown["board"].startswith("<svg") and shown["samples"] == [] and shown["pages"] == {}
+    # a description that cannot be read again costs the report its concepts line only
+    gone = showcase(game, ADZUA.with_name("gone.lud"), [], None, picker, "Adzua", "adzua")
+    assert gone["concepts"].startswith("(not computed: ") and gone["board"] == shown["board"]

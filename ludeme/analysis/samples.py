@@ -135,11 +135,11 @@ def showcase(game, path, options, ruleset: str | None, picker: SamplePicker, lab
     """What the report shows of one configuration beside its numbers: its `label`, the
     board's SVG, the concepts line (or why there is none) and the sample games
     (`sample_pages`; their pages under `pages`, named from `prefix`)."""
-    from ludeme.errors import LudemeError
     try:
         concepts = concepts_line(path, options, ruleset)
-    except LudemeError as e:
-        concepts = f"(not computed: {e.render() if hasattr(e, 'render') else e})"
+    except Exception as e:  # noqa: BLE001 - the run's rows are already played: a fault in
+        # the concepts costs the report its line, never the run its files
+        concepts = f"(not computed: {type(e).__name__}: {e})"
     samples, pages = sample_pages(game, picker, prefix)
     return {"label": label, "board": game.board.to_svg(size=420.0), "concepts": concepts,
             "samples": samples, "pages": pages}
