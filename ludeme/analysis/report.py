@@ -326,6 +326,10 @@ img {{ max-width: 100%; height: auto; }}
             align-items: start; }}
 .samples ul {{ padding-left: 1.2em; }}
 .samples iframe {{ width: 100%; height: 560px; border: 1px solid #ddd; }}
+.figures.many {{ grid-template-columns: 1fr; }}
+.figures.many .samples-all {{ display: grid; gap: 0 1.5em;
+                              grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); }}
+.figures.many .samples-all h2 {{ grid-column: 1 / -1; }}
 @media (max-width: 900px) {{ .figures {{ grid-template-columns: 1fr; }} }}
 </style></head><body>
 <h1>{title}</h1>"""
@@ -371,7 +375,8 @@ def _sample_list(show: dict) -> str:
 def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path],
                 showcases: list[dict] | None = None) -> str:
     """report.html: the board and the concepts of the rules at the top, then the content of
-    summary.md (plots embedded) with the sample games of each configuration beside the plots
+    summary.md (plots embedded) with the sample games of each configuration beside the plots,
+    or below them when several configurations make the plots wide
     (`ludeme.analysis.samples.showcase`; their pages are in games/)."""
     esc = html.escape
     showcases = showcases or []
@@ -401,7 +406,7 @@ turn limit {_fmt(int(first['turn_limit']))}; a cut game counts as a timeout.</p>
 <h2>Metrics</h2>
 <p>Each cell: value (95% interval).</p>
 {html_table(metrics_table(summary))}
-<div class="figures"><div>{imgs}</div>{side}</div>
+<div class="figures{' many' if len(summary) > 1 else ''}"><div>{imgs}</div>{side}</div>
 <h2>Definitions (Ludii's)</h2>
 <table><tr><th>metric</th><th>definition</th><th>interval</th></tr>{defs}</table>
 <p>Intervals: Wilson for shares, Student-t for means of per-playout values,

@@ -82,7 +82,7 @@ def sample_pages(game, picker: SamplePicker, prefix: str,
         described.append(item)
         if any(v != "random" for k, v in row.items() if k.startswith("agent_p")
                and isinstance(v, str)):
-            item["note"] = f"played by agents: `ludeme view RUN_DIR --row {index}` replays it"
+            item["note"] = f"played by agents: ludeme view RUN_DIR --row {index} replays it"
             continue
         shown = min(moves, max_moves)
         caption = (f"playout {index} of the run ({', '.join(roles)}), seed {row['seed']}"
