@@ -121,3 +121,25 @@ def test_the_showcase_of_a_configuration():
     # a description that cannot be read again costs the report its concepts line only
     gone = showcase(game, ADZUA.with_name("gone.lud"), [], None, picker, "Adzua", "adzua")
     assert gone["concepts"].startswith("(not computed: ") and gone["board"] == shown["board"]
+
+
+def test_a_run_without_samples_or_record_leaves_none_of_an_earlier_runs(tmp_path):
+    from fake_game import FakeGame
+    from ludeme.analysis.metrics import summarize
+    from ludeme.analysis.playouts import run_playouts
+    from ludeme.analysis.report import write_run
+    df = run_playouts(FakeGame(sites=4, max_turns=5), 10, seed=2, jobs=1)
+    shown = {"label": "Fake", "board": "<svg></svg>", "concepts": "play: Fake",
+             "samples": [{"roles": ["shortest"], "index": 0, "moves": 3, "turns": 3,
+                          "result": "P1 wins", "file": "fake-shortest.html", "note": ""}],
+             "pages": {"fake-shortest.html": "<html>a page</html>"}}
+    written = write_run(df, summarize(df), tmp_path, run={"description": "/x.lud",
+                                                          "configurations": []},
+                        showcases=[shown])
+    assert {p.name for p in written} >= {"games", "run.json"}
+    assert (tmp_path / "games" / "fake-shortest.html").read_text() == "<html>a page</html>"
+    report = (tmp_path / "report.html").read_text()
+    assert 'href="games/fake-shortest.html"' in report and "play: Fake" in report
+    write_run(df, summarize(df), tmp_path)
+    assert not (tmp_path / "games").exists() and not (tmp_path / "run.json").exists()
+    assert not list(tmp_path.glob(".*.tmp"))
