@@ -387,10 +387,9 @@ def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path],
     imgs = "".join(f'<p><img class="plot" alt="{esc(k)}" src="{_png_data(p)}"></p>'
                    for k, p in plots.items())
     boards = list(dict.fromkeys(sc["board"] for sc in showcases))[:1]   # the first configuration's
-    concepts = "".join(f'<p class="concepts"><b>{esc(sc["label"])}</b> — {esc(sc["concepts"])}</p>'
-                       if len(showcases) > 1 else
-                       f'<p class="concepts"><b>Concepts</b> — {esc(sc["concepts"])}</p>'
-                       for sc in showcases if sc["concepts"])
+    concepts = "".join(
+        f'<p class="concepts"><b>{esc(sc["label"] if len(showcases) > 1 else "Concepts")}</b> '
+        f'— {esc(sc["concepts"])}</p>' for sc in showcases if sc["concepts"])
     samples = "".join(_sample_list(sc) for sc in showcases if sc["samples"])
     side = (f'<div class="samples-all"><h2>Sample games</h2>{samples}</div>' if samples else "")
     first = df.iloc[0]
