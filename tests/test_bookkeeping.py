@@ -73,8 +73,12 @@ def test_a_partitioned_run_reports_what_a_whole_run_reports(tmp_path, monkeypatc
             "Ruleset/Adzua (Children) (Ludii 5) (Reconstructed)", "--backend", backend]
     assert main([*argv, "--out", str(whole)]) == 0
     monkeypatch.setattr(runner, "PARTITION_SIZE", 25)
+    monkeypatch.setattr(runner, "SUMMARY_BATCH", 25)    # samples picked batch by batch
     assert main([*argv, "--out", str(parts)]) == 0
     assert len(list((parts / "playouts").rglob("*.parquet"))) == 3
+    games = [sorted((d / "games").iterdir()) for d in (whole, parts)]
+    assert [p.name for p in games[0]] == [p.name for p in games[1]] and games[0]
+    assert [p.read_text() for p in games[0]] == [p.read_text() for p in games[1]]
     drop = ["playouts_per_sec"]
     pd.testing.assert_frame_equal(pd.read_csv(parts / "summary.csv").drop(columns=drop),
                                   pd.read_csv(whole / "summary.csv").drop(columns=drop))

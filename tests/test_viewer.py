@@ -3,6 +3,7 @@ the play session and its server, and the command's errors (the browser tests are
 test_viewer_browser.py)."""
 
 import json
+import shutil
 import threading
 import urllib.error
 import urllib.request
@@ -16,7 +17,7 @@ from ludeme.analysis.playouts import play_one, playout_seed
 from ludeme.api import load
 from ludeme.cli.main import main
 from ludeme.errors import LudemeError
-from ludeme.interfaces.viewer import (captured_sites, game_title, pieces_per_site, playout_page,
+from ludeme.analysis.viewer import (captured_sites, game_title, pieces_per_site, playout_page,
                                       read_run_row, row_page, snapshot)
 from ludeme.interfaces.webplay import PlaySession, make_server, serve
 
@@ -140,6 +141,31 @@ def test_a_row_of_a_run_replays_as_recorded(run_dir, tmp_path):
     assert page_steps(out.read_text())["steps"] == page_steps(html)["steps"]
 
 
+def test_a_row_replays_from_the_description_the_run_recorded(run_dir, tmp_path, capsys):
+    run = json.loads((run_dir / "run.json").read_text())
+    assert run["description"] == str(ADZUA.resolve())
+    assert [c["ruleset"] for c in run["configurations"]] == ["Ruleset/" + ADZUA_5]
+    out = tmp_path / "row.html"
+    assert main(["view", str(run_dir), "--row", "1", "--out", str(out)]) == 0
+    assert page_steps(out.read_text())["steps"] == page_steps(row_page(ADZUA, read_run_row(
+        run_dir, 1))[0])["steps"]
+    # the recorded file gone, or no record: a clear error that asks for --lud
+    moved = tmp_path / "moved"
+    shutil.copytree(run_dir, moved)
+    for edit, words in ((lambda r: r.update(description=str(tmp_path / "gone.lud")),
+                         "which is no longer there: give --lud FILE"),
+                        (None, "has no run.json")):
+        if edit is None:
+            (moved / "run.json").unlink()
+        else:
+            edit(run)
+            (moved / "run.json").write_text(json.dumps(run))
+        assert main(["view", str(moved), "--row", "1", "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err
+    assert main(["view", str(moved), "--row", "1", "--lud", str(ADZUA), "--out", str(out)]) == 0
+
+
 def test_rows_of_a_partitioned_run_of_several_rulesets(run_dir, tmp_path):
     # a large run keeps its rows in playouts/<configuration>/part-*.parquet
     import pandas as pd
@@ -173,7 +199,6 @@ def test_a_row_that_does_not_replay_is_refused(run_dir):
     (["ADZUA", "--seed", "1", "--row", "2", "--out", "OUT"], "--row goes with a run folder"),
     (["ADZUA", "--seed", "1", "--port", "9", "--out", "OUT"], "--port goes with --play"),
     (["RUN", "--out", "OUT"], "--row K is needed"),
-    (["RUN", "--row", "1", "--out", "OUT"], "--lud FILE is needed"),
     (["RUN", "--row", "1", "--seed", "3", "--lud", "ADZUA", "--out", "OUT"],
      "--seed is read from the run folder"),
     (["RUN", "--row", "7", "--lud", "ADZUA", "--out", "OUT"], "no playout with index 7"),

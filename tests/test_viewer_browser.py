@@ -1,7 +1,8 @@
 """The viewer and the play page in a real headless browser (Chromium driven by selenium):
 what the page shows after each step is read back from the SVG's site attributes and
 compared with the state replayed in Python; a Tic-Tac-Toe game is played by clicking to
-its end; report.html renders with its plots.
+its end; report.html shows the board, the concepts, people's numbers, readable plots
+and sample games whose pages step through them.
 
 Chromium comes from the system's packages: where it is missing, a test run as root with
 apt-get installs it (`chromium`, `chromium-driver`, as CI's fresh machines need), and
@@ -20,7 +21,7 @@ from ludeme.ai.agents import RandomAgent
 from ludeme.analysis.conformance import random_playout
 from ludeme.api import load
 from ludeme.cli.main import main
-from ludeme.interfaces.viewer import playout_page, result_text
+from ludeme.analysis.viewer import playout_page, result_text
 from ludeme.interfaces.webplay import PlaySession, make_server, serve
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
@@ -293,14 +294,49 @@ def test_choosing_the_piece_when_two_can_go_to_one_site(browser, served, tmp_pat
     assert browser.execute_script(SHOWN)[0]["2"][:2] == [1, square]
 
 
+REPORT = """
+const top = document.querySelector('.top .board svg'), table = document.querySelector('table');
+const cells = [...table.querySelectorAll('tbody td')].map(td => td.textContent);
+return {
+  board: top ? [top.getBoundingClientRect().top < table.getBoundingClientRect().top,
+                top.querySelectorAll('g.site').length] : null,
+  concepts: [...document.querySelectorAll('.concepts')].map(p => p.textContent),
+  headRows: table.querySelectorAll('thead tr').length,
+  rows: [...table.querySelectorAll('tbody tr')].map(tr => tr.querySelector('th').textContent),
+  cells: cells,
+  plots: [...document.querySelectorAll('img.plot')].map(i => [i.naturalWidth, i.clientWidth]),
+  links: [...document.querySelectorAll('a.sample')].map(a => [a.href, a.textContent]),
+  frames: [...document.querySelectorAll('iframe.sample')].map(f => f.src),
+};
+"""
+
+
 def test_report_html_renders_with_its_plots(browser, tmp_path):
+    import re
     out = tmp_path / "run"
     assert main(["run", str(ADZUA), "--ruleset", ADZUA_5, "-n", "20", "--seed", "1", "--jobs",
                  "1", "--no-progress", "--backend", "reference", "--out", str(out)]) == 0
     browser.get((out / "report.html").as_uri())
-    sizes = browser.execute_script(
-        "return [...document.images].map(i => [i.naturalWidth, i.naturalHeight]);")
-    assert len(sizes) >= 2 and all(w > 200 and h > 100 for w, h in sizes)
+    got = browser.execute_script(REPORT)
+    assert got["board"] is not None and got["board"][0] and got["board"][1] == 9   # on top
+    assert len(got["concepts"]) == 1 and "board: " in got["concepts"][0] \
+        and "SquareTiling" in got["concepts"][0]
+    assert got["headRows"] == 1 and got["rows"][0] == "n"     # no empty index-name row
+    number = r"-?\d[\d,]*(\.\d+)?|n/a"
+    assert got["cells"][0] == "20"
+    for cell in got["cells"]:
+        assert re.fullmatch(rf"({number})( \(({number})–({number})\))?", cell), cell
+    assert len(got["plots"]) == 2 and all(n >= 700 and w >= 600 for n, w in got["plots"])
+    # the sample games: links to viewer pages that step through the game they name
+    assert len(got["links"]) >= 2 and got["frames"] == [got["links"][0][0]]
+    for href, text in got["links"]:
+        moves = int(re.search(r"(\d+) moves", text).group(1))
+        browser.get(href)
+        shown = browser.execute_script(SHOWN)
+        assert shown[1] == f"move 0 of {moves}"
+        browser.find_element("id", "last").click()
+        assert browser.execute_script(SHOWN)[3].startswith("Result: ")
+    browser.get((out / "report.html").as_uri())
     shot = tmp_path / "report.png"
     assert browser.save_screenshot(str(shot))
     from PIL import Image

@@ -17,7 +17,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .compare import Comparison, fmt
-from .report import check_out_dir, _markdown, _png_data, html_head, metrics_table
+from .report import check_out_dir, _markdown, _png_data, html_head, html_table, metrics_table
 
 VERDICT_COLOURS = {"differs": "tab:red", "no evidence of a difference": "tab:gray",
                    "not comparable": "tab:olive"}
@@ -154,7 +154,7 @@ def comparison_html(c: Comparison, plots: dict[str, Path]) -> str:
 <table><tr><th>group</th><th>variants</th><th>found by</th></tr>{groups}</table>
 <h2>What differs</h2><ul>{heads}</ul>
 <h2>Each variant's metrics</h2><p>Each cell: value [95% interval].</p>
-{metrics_table(c.summary).to_html(escape=True)}
+{html_table(metrics_table(c.summary))}
 <h2>Every test (one forest plot per metric)</h2>
 {''.join(sections)}
 <h2>Methods</h2>

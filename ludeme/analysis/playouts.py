@@ -706,7 +706,8 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     from ludeme.engine.compiled import Unsupported
     from ludeme.errors import LudemeError
     from .metrics import Summary
-    from .report import check_out_dir, note_run_start, playouts_in, write_run
+    from .report import check_out_dir, config_label, note_run_start, playouts_in, write_run
+    from .samples import SamplePicker, showcase
     out = Path(out)
     check_out_dir(out, make=False)  # before playing, not after
     note_run_start(out)
@@ -724,10 +725,13 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     by_backend = {"reference": 0, "compiled": 0}
     background: list[float] = []
     skipped = False
+    configs: list[dict] = []
+    showcases: list[dict] = []
     t0 = time.perf_counter()
     try:
         for ruleset in rulesets:
-            books = _Bookkeeper(summary)
+            picker = SamplePicker()
+            books = _Bookkeeper(summary, picker)
             try:
                 game = load(path, options, ruleset,
                             max_turns=max_turns, max_moves=max_moves, backend=backend)
@@ -753,6 +757,9 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
                     raise error from None
                 failed.append((ruleset, error))
                 continue
+            configs.append({"game": game.name, "ruleset": game.ruleset or "",
+                            "options": list(game.options), "max_turns": max_turns,
+                            "max_moves": max_moves})
             compile_seconds += result.attrs.get("compile_seconds", 0.0)
             backends.add(result.attrs.get("backend", "reference"))
             for name, count in result.attrs.get("playouts_by_backend", {}).items():
@@ -765,10 +772,15 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
             else:
                 df = result
                 summary.add(df)
+                picker.add(df)
             frames.append(df)
-            if result.attrs["interrupted"]:
+            if result.attrs["interrupted"]:      # what finished is written, no more is played
                 interrupted = True
                 break
+            showcases.append(showcase(game, path, options, ruleset, picker,
+                                      config_label({"game": game.name, "ruleset": game.ruleset
+                                                    or "", "options": "; ".join(game.options)}),
+                                      slug(label)))
         wall = time.perf_counter() - t0
         df = pd.concat([f for f in frames if not f.empty], ignore_index=True) \
             if any(not f.empty for f in frames) else pd.DataFrame()
@@ -776,7 +788,8 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
             return WrittenRun(df, pd.DataFrame(), [], 0, wall, backends, compile_seconds,
                               interrupted, failed, by_backend, background, skipped)
         table = summary.table()
-        written = write_run(df, table, out, partitioned=partitioned, staging=staging)
+        written = write_run(df, table, out, partitioned=partitioned, staging=staging,
+                            run=run_record(path, configs), showcases=showcases)
         return WrittenRun(df, table, written, playouts_in(df), wall, backends, compile_seconds,
                           interrupted, failed, by_backend, background, skipped)
     finally:
@@ -784,12 +797,22 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
             shutil.rmtree(staging, ignore_errors=True)
 
 
+def run_record(path, configs: list[dict]) -> dict:
+    """What `run.json` says a run played: the description (its absolute path, for
+    `ludeme view RUN_DIR --row K`) and per configuration its ruleset, options and limits
+    (None: the game's own)."""
+    return {"description": str(Path(path).resolve()), "engine_version": __version__,
+            "configurations": configs}
+
+
 class _Bookkeeper:
     """The finished partitions of a large run, taken into the summary and counted for the
-    plots SUMMARY_BATCH playouts at a time (each pass over a table has a fixed cost)."""
+    plots SUMMARY_BATCH playouts at a time (each pass over a table has a fixed cost), and
+    offered to the report's choice of sample games (`samples.SamplePicker`, None: none)."""
 
-    def __init__(self, summary):
+    def __init__(self, summary, picker=None):
         self.summary, self.tallies, self.pending, self.rows = summary, [], [], 0
+        self.picker = picker
 
     def take(self, rows) -> None:
         self.pending.append(rows)
@@ -813,6 +836,8 @@ class _Bookkeeper:
         self.pending, self.rows = [], 0
         self.summary.add(frame)
         self.tallies.append(tally(frame))
+        if self.picker is not None:
+            self.picker.add(frame)
 
     def tally(self):
         """The counts of the plotted values of every partition taken."""

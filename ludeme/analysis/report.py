@@ -4,7 +4,9 @@
 `playouts.parquet` and `playouts.csv` (one row per playout; a partitioned run
 has written its playouts to `playouts/` already, and `df` then holds only the
 columns the plots read), `summary.csv` (one row per game/ruleset/options and
-matchup of agents), `summary.md` and `report.html` (the metrics with
+matchup of agents), `run.json` (what was played: the description's absolute path, and per
+configuration its ruleset, options and limits, so `ludeme view RUN_DIR --row K` can replay a
+row without being told the file), `summary.md` and `report.html` (the metrics with
 their intervals, how they are defined, and two plots), `lengths.png` (the
 distribution of playout lengths in turns) and `outcomes.png` (each player's
 share of wins, and the share with no winner, with 95% Wilson intervals). Each
@@ -17,8 +19,10 @@ import base64
 import contextlib
 import errno
 import html
+import json
 import math
 import os
+import re
 import shutil
 import sys
 import uuid
@@ -31,7 +35,8 @@ from matplotlib.figure import Figure
 from ludeme.errors import printable
 from .metrics import METRICS, SUMMARY_KEYS, matchups, single_config, wilson
 
-PANEL_COLUMNS = 5
+PANEL_COLUMNS = 3
+PLOT_DPI = 110          # with panels of 5.5 x 4 inches: read at the width of report.html
 
 
 def config_label(row) -> str:
@@ -105,12 +110,17 @@ def tally(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _panels(count: int, height: float = 3.0) -> tuple[Figure, list]:
-    """A figure with `count` panels, at most PANEL_COLUMNS to a row."""
+def _panels(count: int, height: float = 4.0) -> tuple[Figure, list]:
+    """A figure with `count` panels, at most PANEL_COLUMNS to a row, in fonts large enough
+    to read where the report shows it."""
     cols = min(PANEL_COLUMNS, count)
     rows = math.ceil(count / cols)
-    fig = Figure(figsize=(max(5.0, 3.6 * cols), height * rows + 0.4), layout="constrained")
+    fig = Figure(figsize=(max(7.0, 5.5 * cols), height * rows + 0.6), layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax in axes:
+        ax.tick_params(labelsize=10)
+        ax.xaxis.label.set_size(11)
+        ax.yaxis.label.set_size(11)
     for ax in axes[count:]:
         ax.set_visible(False)
     return fig, list(axes[:count])
@@ -132,11 +142,11 @@ def plot_lengths(df: pd.DataFrame) -> Figure:
                 color=["tab:blue", "tab:red"], label=["ended", "timeout"])
         mean = float(turns @ w / w.sum())
         ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean {mean:.1f}")
-        ax.set_title(label, fontsize=9)
-        ax.set_xlabel("turns")
-        ax.set_ylabel("playouts")
-        ax.legend(fontsize=7)
-    fig.suptitle("Playout length (turns; a moveAgain chain is one turn)", fontsize=10)
+        ax.set_title(label, fontsize=12)
+        ax.set_xlabel("turns", fontsize=11)
+        ax.set_ylabel("playouts", fontsize=11)
+        ax.legend(fontsize=10)
+    fig.suptitle("Playout length (turns; a moveAgain chain is one turn)", fontsize=13)
     return fig
 
 
@@ -165,26 +175,46 @@ def plot_outcomes(df: pd.DataFrame) -> Figure:
                   "tab:pink"][:len(shares) - 1] + ["tab:gray"]
         ax.bar(names, values, yerr=err, capsize=4, color=colors)
         ax.set_ylim(0, 1)
-        ax.set_title(f"{label}\nn={playouts_in(rows)}", fontsize=9)
-        ax.set_ylabel("share of playouts")
-        ax.tick_params(axis="x", labelsize=7, rotation=30)
-    fig.suptitle("Outcomes (95% Wilson intervals)", fontsize=10)
+        ax.set_title(f"{label}\nn={playouts_in(rows):,}", fontsize=12)
+        ax.set_ylabel("share of playouts", fontsize=11)
+        ax.tick_params(axis="x", labelsize=10, rotation=30)
+    fig.suptitle("Outcomes (95% Wilson intervals)", fontsize=13)
     return fig
 
 
 # ---------------------------------------------------------------- tables
 
 def _fmt(x) -> str:
-    """A number in four significant digits; NaN spelled out."""
+    """A number for people: integers and values of 1,000 or more whole, with thousands
+    separators ("13,180"); smaller ones in three significant digits, never in exponent
+    form ("0.53", "0.000123"); NaN as "n/a"."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "NaN"
-    if isinstance(x, (str, int, np.integer)):
+        return "n/a"
+    if isinstance(x, (bool, np.bool_, str)):
         return str(x)
-    return f"{x:.4g}"
+    if isinstance(x, (int, np.integer)):
+        return f"{int(x):,}"
+    x = float(x)
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    if abs(x) >= 1000 or x == int(x):
+        return f"{round(x):,}"
+    digits = min(12, 2 - math.floor(math.log10(abs(x))))
+    text = f"{x:.{digits}f}"
+    if abs(float(text)) >= 1000:            # 999.96 rounds up to 1,000
+        return f"{round(float(text)):,}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def with_interval(value, low, high) -> str:
+    """A value and its 95% interval: "0.53 (0.51–0.55)"."""
+    return f"{_fmt(value)} ({_fmt(low)}–{_fmt(high)})"
 
 
 def metrics_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """Metric rows x configuration columns, each cell "value [low, high]"."""
+    """Metric rows x configuration columns, each cell "value (low–high)"."""
     names = ["n", "playouts_per_sec", *METRICS]
     names += [c for c in summary.columns if c.startswith(("win_share_p", "agent", "AgentScore",
                                                           "AgentWins")) and "_ci_" not in c
@@ -195,8 +225,7 @@ def metrics_table(summary: pd.DataFrame) -> pd.DataFrame:
         for name in names:
             value = r[name]
             if f"{name}_ci_low" in summary.columns:
-                cells.append(f"{_fmt(value)} [{_fmt(r[name + '_ci_low'])}, "
-                             f"{_fmt(r[name + '_ci_high'])}]")
+                cells.append(with_interval(value, r[name + "_ci_low"], r[name + "_ci_high"]))
             else:
                 cells.append(_fmt(value))
         table[config_label(r)] = cells
@@ -257,7 +286,7 @@ def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame) -> str:
     for _, r in summary.iterrows():
         lines.append(f"- **{md(config_label(r))}**: game {md(r['game'])}; options: "
                      f"{md(r['options'] or '(defaults)')}")
-    lines += ["", "Each cell: value [95% interval].", "", _markdown(metrics_table(summary)), "",
+    lines += ["", "Each cell: value (95% interval).", "", _markdown(metrics_table(summary)), "",
               "![length distribution](lengths.png)", "", "![outcomes](outcomes.png)", "",
               "## Definitions (Ludii's)", "", "| metric | definition | interval |",
               "|---|---|---|"]
@@ -277,31 +306,106 @@ def html_head(title: str) -> str:
     title = html.escape(title)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
-body {{ font-family: sans-serif; margin: 2em; max-width: 110em; }}
-table {{ border-collapse: collapse; font-size: 0.85em; }}
-td, th {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }}
-img {{ max-width: 100%; }}
+body {{ font-family: system-ui, sans-serif; margin: 0 auto; padding: 1em 1.5em;
+        max-width: 1200px; color: #222; line-height: 1.4; }}
+h1 {{ font-size: 1.6em; margin: 0.2em 0 0.4em; }}
+h2 {{ font-size: 1.25em; margin-top: 1.6em; }}
+table {{ border-collapse: collapse; font-size: 0.9em; }}
+td, th {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }}
+td.num {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
+.scroll {{ overflow-x: auto; }}
+img {{ max-width: 100%; height: auto; }}
+.top {{ display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }}
+.top .board svg {{ max-width: 100%; height: auto; max-height: 420px;
+                   border: 1px solid #ddd; }}
+.top .about {{ flex: 1; min-width: 300px; }}
+.concepts {{ font-size: 0.92em; color: #333; }}
+.figures {{ display: grid; gap: 1em; grid-template-columns: minmax(0, 2fr) minmax(300px, 1fr);
+            align-items: start; }}
+.samples ul {{ padding-left: 1.2em; }}
+.samples iframe {{ width: 100%; height: 560px; border: 1px solid #ddd; }}
+.figures.many {{ grid-template-columns: 1fr; }}
+.figures.many .samples-all {{ display: grid; gap: 0 1.5em;
+                              grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); }}
+.figures.many .samples-all h2 {{ grid-column: 1 / -1; }}
+@media (max-width: 900px) {{ .figures {{ grid-template-columns: 1fr; }} }}
 </style></head><body>
 <h1>{title}</h1>"""
 
 
-def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path]) -> str:
-    """report.html: the same content as summary.md, plots embedded, one file."""
+def html_table(table: pd.DataFrame, first: str = "metric") -> str:
+    """A table of text cells as HTML, its index the first column headed `first` (no row
+    for the index's name under the header, as pandas' `to_html` writes), cells escaped,
+    those that start with a number aligned right."""
     esc = html.escape
+    head = "".join(f"<th>{esc(str(c))}</th>" for c in table.columns)
+    body = []
+    for name, row in table.iterrows():
+        cells = "".join(
+            f'<td class="num">{esc(str(v))}</td>' if re.match(r"-?\d", str(v))
+            else f"<td>{esc(str(v))}</td>" for v in row)
+        body.append(f"<tr><th>{esc(str(name))}</th>{cells}</tr>")
+    return (f'<div class="scroll"><table><thead><tr><th>{esc(first)}</th>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>")
+
+
+def _sample_list(show: dict) -> str:
+    """The sample games of one configuration: a link to each page, the first shown framed."""
+    esc = html.escape
+    items, frame = [], ""
+    for s in show["samples"]:
+        what = (f"{esc(' and '.join(s['roles']))}: playout {s['index']}, {_fmt(s['moves'])} "
+                f"moves, {esc(s['result'])}")
+        note = f" ({esc(s['note'])})" if s["note"] else ""
+        if s["file"]:
+            href = esc("games/" + s["file"])
+            items.append(f'<li><a class="sample" href="{href}">{what}</a>{note}</li>')
+            if not frame:
+                frame = (f'<iframe class="sample" loading="lazy" src="{href}" '
+                         f'title="{esc(show["label"])}: {esc(" and ".join(s["roles"]))}">'
+                         "</iframe>")
+        else:
+            items.append(f"<li>{what}{note}</li>")
+    return (f'<div class="samples"><h3>{esc(show["label"])}</h3><ul>{"".join(items)}</ul>'
+            f"{frame}</div>")
+
+
+def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path],
+                showcases: list[dict] | None = None) -> str:
+    """report.html: the board and the concepts of the rules at the top, then the content of
+    summary.md (plots embedded) with the sample games of each configuration beside the plots,
+    or below them when several configurations make the plots wide
+    (`ludeme.analysis.samples.showcase`; their pages are in games/)."""
+    esc = html.escape
+    showcases = showcases or []
     configs = "".join(f"<li><b>{esc(config_label(r))}</b>: game {esc(r['game'])}; options: "
                       f"{esc(r['options'] or '(defaults)')}</li>" for _, r in summary.iterrows())
     defs = "".join(f"<tr><td>{esc(a)}</td><td>{esc(b)}</td><td>{esc(c)}</td></tr>"
                    for a, b, c in _definitions())
-    imgs = "".join(f'<p><img alt="{esc(k)}" src="{_png_data(p)}"></p>' for k, p in plots.items())
+    imgs = "".join(f'<p><img class="plot" alt="{esc(k)}" src="{_png_data(p)}"></p>'
+                   for k, p in plots.items())
+    boards = list(dict.fromkeys(sc["board"] for sc in showcases))[:1]   # the first configuration's
+    concepts = "".join(
+        f'<p class="concepts"><b>{esc(sc["label"] if len(showcases) > 1 else "Concepts")}</b> '
+        f'— {esc(sc["concepts"])}</p>' for sc in showcases if sc["concepts"])
+    samples = "".join(_sample_list(sc) for sc in showcases if sc["samples"])
+    side = (f'<div class="samples-all"><h2>Sample games</h2>{samples}</div>' if samples else "")
     first = df.iloc[0]
     return html_head(_title(summary)) + f"""
-<p>{playouts_in(df)} playouts ({esc(_players(summary))}), ludeme {esc(str(first['engine_version']))};
-turn limit {first['turn_limit']}; a cut game counts as a timeout.
-Each cell: value [95% interval].</p>
+<div class="top">
+{''.join(f'<div class="board">{b}</div>' for b in boards)}
+<div class="about">
+<p>{_fmt(playouts_in(df))} playouts ({esc(_players(summary))}), ludeme {esc(str(first['engine_version']))};
+turn limit {_fmt(int(first['turn_limit']))}; a cut game counts as a timeout.</p>
 <ul>{configs}</ul>
-{metrics_table(summary).to_html(escape=True)}
-{imgs}
+{concepts}
+</div></div>
+<h2>Metrics</h2>
+<p>Each cell: value (95% interval).</p>
+{html_table(metrics_table(summary))}
+<div class="figures{' many' if len(summary) > 1 else ''}"><div>{imgs}</div>{side}</div>
 <h2>Definitions (Ludii's)</h2>
 <table><tr><th>metric</th><th>definition</th><th>interval</th></tr>{defs}</table>
 <p>Intervals: Wilson for shares, Student-t for means of per-playout values,
@@ -376,7 +480,8 @@ def write_csv(df: pd.DataFrame, path: Path) -> None:
 
 
 def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
-              partitioned: bool = False, staging: Path | None = None) -> list[Path]:
+              partitioned: bool = False, staging: Path | None = None,
+              run: dict | None = None, showcases: list[dict] | None = None) -> list[Path]:
     """Write the tables, plots and reports into `out`; the paths written.
 
     `partitioned`: the playouts were written as the run went, to `staging` (moved into
@@ -393,23 +498,35 @@ def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
     from ludeme.errors import LudemeError
     out = check_out_dir(out)
     tables = () if partitioned else ("playouts.parquet", "playouts.csv")
-    names = (*tables, "summary.csv", "lengths.png", "outcomes.png", "summary.md", "report.html")
+    names = (*tables, "summary.csv", "lengths.png", "outcomes.png", "summary.md", "report.html",
+             *(("run.json",) if run is not None else ()))
     paths = {name: out / name for name in names}
     if partitioned:
         paths = {"playouts": out / "playouts", **paths}
     run_id = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
     temps = {name: out / f".{name}.{run_id}.tmp" for name in names}
+    pages = {name: page for sc in showcases or () for name, page in sc["pages"].items()}
+    games = out / f".games.{run_id}.tmp"
+    if pages:
+        paths["games"] = out / "games"
     try:
+        if pages:
+            games.mkdir()
+            for name, page in pages.items():
+                (games / name).write_text(page, encoding="utf-8")
         if not partitioned:
             df.to_parquet(temps["playouts.parquet"], index=False)
             write_csv(df, temps["playouts.csv"])
         summary.to_csv(temps["summary.csv"], index=False)
+        if run is not None:
+            temps["run.json"].write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
         for name, fig in (("lengths.png", plot_lengths(df)), ("outcomes.png", plot_outcomes(df))):
-            fig.savefig(temps[name], dpi=80, format="png")
+            fig.savefig(temps[name], dpi=PLOT_DPI, format="png")
         temps["summary.md"].write_text(summary_markdown(df, summary), encoding="utf-8")
         # The report embeds the plots written above, so it reads them from their temp names.
         plots = {"length distribution": temps["lengths.png"], "outcomes": temps["outcomes.png"]}
-        temps["report.html"].write_text(report_html(df, summary, plots), encoding="utf-8")
+        temps["report.html"].write_text(report_html(df, summary, plots, showcases),
+                                        encoding="utf-8")
         with _locked(out / ".lock"):
             previous = _read_marker(out)
             for name in names:
@@ -426,10 +543,17 @@ def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
                     (out / stale).unlink(missing_ok=True)
             elif parts.is_dir():
                 shutil.rmtree(parts)
+            if run is None:
+                (out / "run.json").unlink(missing_ok=True)     # not this run's
+            if (out / "games").is_dir():
+                shutil.rmtree(out / "games")
+            if pages:
+                os.replace(games, out / "games")
             (out / ".run").write_text(run_id, encoding="utf-8")
     except OSError as e:
         for t in temps.values():
             t.unlink(missing_ok=True)
+        shutil.rmtree(games, ignore_errors=True)
         full = " (is the disk full?)" if e.errno == errno.ENOSPC else ""
         raise LudemeError(f"--out {out}: cannot write {e.filename or out}: {e.strerror}{full}; "
                           "the files already there were left as they were") from None

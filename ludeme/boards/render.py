@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import math
 from html import escape
 
 from .geometry import CELL
 from .measure import phase_of
 
 PHASE_FILLS = ("#f3e6c8", "#d9b98a", "#c9d9ec", "#d6ead1", "#ecd3e3", "#e8e8e8")
+# A piece's fill per owner: 0 (neutral or shared) grey, then players 1, 2, ... (the
+# viewer's pages and the notebook pictures alike).
+PLAYER_COLOURS = ("#9e9e9e", "#ffffff", "#222222", "#d32f2f", "#1e63c8", "#2e9d4a", "#f2c200",
+                  "#8e44ad", "#e67e22")
 
 
-def board_svg(board, site_type: str, size: float = 640.0, title: str = "") -> str:
-    """SVG text: faces shaded by phase, edges as lines, sites numbered and labelled."""
+def board_svg(board, site_type: str, size: float = 640.0, title: str = "",
+              pieces=()) -> str:
+    """SVG text: faces shaded by phase, edges as lines, sites numbered and labelled; and
+    `pieces` drawn over their sites, each `(site, owner, kind, text, name)`: a shape per
+    kind (`kind % 4`: disc, square, hexagon, triangle) in the owner's colour
+    (PLAYER_COLOURS), `text` on it (a count or a height), `name` as its tooltip."""
     g = board.planar
     topo = board.topology(site_type)
     points = [(v.x, v.y) for v in g.vertices] + [(s.x, s.y) for s in topo.sites]
@@ -57,7 +66,7 @@ def board_svg(board, site_type: str, size: float = 640.0, title: str = "") -> st
     out.append("</g>")
     radius = max(6.0, min(0.32 * px, font * 1.3))
     # The site's radius on the root and each site's centre on its group let a page draw
-    # pieces over the picture (`ludeme.interfaces.viewer`).
+    # pieces over the picture (`ludeme.analysis.viewer`).
     out[0] = out[0][:-1] + f' data-site-radius="{radius:.1f}">'
     out.append('<g text-anchor="middle">')
     for s in topo.sites:
@@ -70,8 +79,37 @@ def board_svg(board, site_type: str, size: float = 640.0, title: str = "") -> st
                    f'font-weight="bold" fill="#111">{s.index}</text>')
         out.append(f'<text x="{cx}" y="{cy + font * 0.2 + small:.2f}" font-size="{small:.1f}" '
                    f'fill="#555">{escape(s.label)}</text></g>')
-    out.append("</g></svg>")
+    out.append("</g>")
+    centres = {s.index: (sx(s.x), sy(s.y)) for s in topo.sites}
+    for site, owner, kind, text, name in pieces:
+        out.append(_piece(site, owner, kind, text, name, *centres[site], 0.9 * radius))
+    out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _piece(site: int, owner: int, kind: int, text: str, name: str, x: float, y: float,
+           r: float) -> str:
+    """One piece over its site, as the viewer's script draws it."""
+    fill = PLAYER_COLOURS[owner] if 0 < owner < len(PLAYER_COLOURS) else PLAYER_COLOURS[0]
+    style = f'fill="{fill}" stroke="#333" stroke-width="2"'
+    if kind % 4 == 1:
+        shape = (f'<rect x="{x - r * 0.85:.1f}" y="{y - r * 0.85:.1f}" width="{r * 1.7:.1f}" '
+                 f'height="{r * 1.7:.1f}" rx="2" {style}/>')
+    elif kind % 4 in (2, 3):
+        n = 6 if kind % 4 == 2 else 3
+        pts = " ".join(f"{x + r * math.cos(2 * math.pi * i / n - math.pi / 2):.1f},"
+                       f"{y + r * math.sin(2 * math.pi * i / n - math.pi / 2):.1f}"
+                       for i in range(n))
+        shape = f'<polygon points="{pts}" {style}/>'
+    else:
+        shape = f'<circle cx="{x}" cy="{y}" r="{r:.1f}" {style}/>'
+    label = ""
+    if text:
+        ink = "#fff" if fill == "#222222" else "#000"
+        label = (f'<text x="{x}" y="{y + r * 0.3:.1f}" font-size="{r * 0.85:.1f}" '
+                 f'text-anchor="middle" font-weight="bold" fill="{ink}">{escape(text)}</text>')
+    return (f'<g class="piece" data-site="{site}" data-who="{owner}"><title>{escape(name)}'
+            f"</title>{shape}{label}</g>")
 
 
 def _site_spacing(topo) -> float:

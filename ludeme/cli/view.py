@@ -1,5 +1,5 @@
 """`ludeme view`: watch a seeded playout, or a row of a `ludeme run` folder, as a
-self-contained HTML page (`ludeme.interfaces.viewer`); or play against an agent in the
+self-contained HTML page (`ludeme.analysis.viewer`); or play against an agent in the
 browser (`--play`, `ludeme.interfaces.webplay`)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from .common import add_limit_args, check_out_file
 
 
 def add_parser(sub) -> None:
-    """`ludeme view FILE --seed S --out PAGE`, `ludeme view RUN_DIR --row K --lud FILE --out
+    """`ludeme view FILE --seed S --out PAGE`, `ludeme view RUN_DIR --row K [--lud FILE] --out
     PAGE`, `ludeme view FILE --play [--opponent A] [--as P] [--port N]`."""
     p = sub.add_parser("view", help="watch a playout in the browser (an HTML page), or play "
                                     "against an agent there (--play)")
@@ -28,7 +28,8 @@ def add_parser(sub) -> None:
     p.add_argument("--row", type=int, default=None, metavar="K",
                    help="with a run folder: the playout whose `index` is K")
     p.add_argument("--lud", metavar="FILE",
-                   help="with a run folder: the description the run played")
+                   help="with a run folder: the description to replay the row with (default: the "
+                        "one the run recorded in run.json)")
     p.add_argument("--out", metavar="PAGE.html", help="the page to write")
     p.add_argument("--play", action="store_true", help="play against an agent in the browser")
     p.add_argument("--opponent", default=None, metavar="AGENT",
@@ -67,29 +68,29 @@ def run(args) -> int:
         if args.seed is None:
             raise LudemeError("--seed S is needed: the seed of the playout to show")
         from ludeme.api import load
-        from ludeme.interfaces.viewer import playout_page
+        from ludeme.analysis.viewer import playout_page
         game = load(args.target, args.option, args.ruleset, backend="reference")
         html, final = playout_page(game, args.seed)
     try:
         Path(args.out).write_text(html, encoding="utf-8")
     except OSError as e:
         raise LudemeError(f"--out {printable(args.out)}: cannot write: {e.strerror}") from None
-    from ludeme.interfaces.viewer import result_text
+    from ludeme.analysis.viewer import result_text
     print(f"wrote {args.out}: {final.num_decisions} moves, {result_text(final)}", file=sys.stderr)
     return 0
 
 
 def _row(args):
     """The page of a row of a run folder."""
-    from ludeme.interfaces.viewer import read_run_row, row_page
+    from ludeme.analysis.viewer import read_run_row, recorded_run, row_page
     _refuse(args, ("--option", "--seed"), "is read from the run folder's row, not given")
     if args.row is None:
         raise LudemeError("--row K is needed with a run folder: the index of the playout to show")
-    if args.lud is None:
-        raise LudemeError("--lud FILE is needed with a run folder: a run folder does not record "
-                          "the description it played")
     row = read_run_row(args.target, args.row, args.ruleset)
-    return row_page(args.lud, row)
+    if args.lud is not None:        # the file given overrides the one the run recorded
+        return row_page(args.lud, row)
+    path, config = recorded_run(args.target, row)
+    return row_page(path, row, config.get("max_moves"))
 
 
 def _play(args) -> int:

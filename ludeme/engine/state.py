@@ -224,6 +224,11 @@ class Game:
         return state
 
     # ------------------------------------------------------------------
+    def _repr_svg_(self) -> str:
+        """The board with the pieces the game starts with (a notebook shows a game so)."""
+        from ludeme.engine.picture import state_svg
+        return state_svg(self.new_initial_state(0))
+
     def new_initial_state(self, seed: int | None = None) -> "State":
         """The position after the start rules, player 1 to move.
 
@@ -1054,6 +1059,11 @@ class State:
     def turns(self) -> int:
         """Ludii's turn counter (starts at 1, +1 whenever the mover changes)."""
         return self.num_turn
+
+    def _repr_svg_(self) -> str:
+        """The board with this state's pieces (a notebook shows a state so)."""
+        from ludeme.engine.picture import state_svg
+        return state_svg(self)
 
     def board_view(self) -> dict:
         """who/what/count on board sites, hand counts and scores (for cross-checks)."""

@@ -97,7 +97,7 @@ class LudemeState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The move as `from-to` in board labels (ludeme play's notation)."""
-        from .terminal import describe_move
+        from ludeme.engine.notation import describe_move
         g = self._box.game
         width = g.total_sites + 1
         k, rest = divmod(action, width * width)

@@ -173,7 +173,7 @@ def ended(state: State) -> State | None:
 
 def move_names(state: State) -> list[str]:
     """The legal moves of a state, described as `ludeme play` describes them."""
-    from .terminal import describe_move
+    from ludeme.engine.notation import describe_move
     return [describe_move(state.g, m) for m in state.legal_moves()]
 
 

@@ -1,4 +1,4 @@
-"""Playing in a browser: the viewer page (`ludeme.interfaces.viewer`) served on 127.0.0.1,
+"""Playing in a browser: the viewer page (`ludeme.analysis.viewer`) served on 127.0.0.1,
 with a person at one seat and an agent (`ludeme.ai.agents`) at every other.
 
 The server holds the game (`PlaySession`); the page asks it for the game so far and the
@@ -16,8 +16,8 @@ import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 from ludeme.engine.state import Game
-from ludeme.interfaces.terminal import describe_move
-from ludeme.interfaces.viewer import apply_recorded, page_data, render_page, result_text, snapshot
+from ludeme.analysis.viewer import apply_recorded, page_data, render_page, result_text, snapshot
+from ludeme.engine.notation import describe_move
 
 DEFAULT_IDLE_SECONDS = 1800.0
 

@@ -267,6 +267,11 @@ class CompiledState:
         n = self.m.N_SITES
         return self.what[:n].tolist(), int(self.count[:n].sum())
 
+    def _repr_svg_(self) -> str:
+        """The board with this state's pieces (a notebook shows a state so)."""
+        from ludeme.engine.picture import state_svg
+        return state_svg(self)
+
     def board_view(self) -> dict:
         n, m = self.m.N_SITES, self.m
         hands = [self.count[c.sites_from:c.sites_from + c.num_sites].tolist()

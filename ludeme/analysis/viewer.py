@@ -22,13 +22,12 @@ import re
 from html import escape
 
 from ludeme.analysis.conformance import seeded_playout
-from ludeme.boards.render import board_svg
+from ludeme.boards.render import PLAYER_COLOURS, board_svg
 from ludeme.errors import LudemeError, printable
 from ludeme.engine.state import Game, Move, State
-from ludeme.interfaces.terminal import describe_move
+from ludeme.engine.notation import describe_move
+from ludeme.engine.picture import piece_kinds
 
-PLAYER_COLOURS = ("#9e9e9e", "#ffffff", "#222222", "#d32f2f", "#1e63c8", "#2e9d4a", "#f2c200",
-                  "#8e44ad", "#e67e22")
 
 
 # ---------------------------------------------------------------- what a state shows
@@ -167,16 +166,6 @@ def page_data(game: Game, steps: list[dict], final: State | None, caption: str,
     }
 
 
-def piece_kinds(game: Game) -> list[int]:
-    """Per component, the index of its kind (its name without the owner's number), which
-    chooses the shape drawn: Disc1 and Disc2 are one kind, Hex1 another."""
-    kinds: dict[str, int] = {}
-    out = [0]
-    for c in game.components[1:]:
-        out.append(kinds.setdefault(c.name.rstrip("0123456789"), len(kinds)))
-    return out
-
-
 def seat_names(agents: list | None) -> str:
     """Who played: "random", or each seat's agent."""
     return ", ".join(f"P{p} {a.name}" for p, a in enumerate(agents, 1)) if agents else "random"
@@ -237,6 +226,30 @@ def read_run_row(run_dir, index: int, ruleset: str | None = None) -> dict:
     return rows.iloc[0].to_dict()
 
 
+def recorded_run(run_dir, row: dict) -> tuple[str, dict]:
+    """The description a run folder's `run.json` says the run played (its absolute path),
+    and the configuration of `row` (ruleset, options, limits); refused, saying to give the
+    file, when the folder has no record or the file is no longer there."""
+    from pathlib import Path
+    record = Path(run_dir) / "run.json"
+    where = printable(str(run_dir))
+    try:
+        run = json.loads(record.read_text(encoding="utf-8"))
+        path = run["description"]
+        configs = [c for c in run["configurations"] if c["ruleset"] == (row["ruleset"] or "")
+                   and "; ".join(c["options"]) == (row["options"] or "")]
+    except FileNotFoundError:
+        raise LudemeError(f"{where} has no run.json (a run of an older ludeme): give --lud FILE, "
+                          "the description the run played") from None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise LudemeError(f"{printable(str(record))}: cannot read it ({e}): give --lud FILE, "
+                          "the description the run played") from None
+    if not Path(path).is_file():
+        raise LudemeError(f"{where}: the run played {printable(path)}, which is no longer there: "
+                          "give --lud FILE, the description the run played")
+    return path, configs[0] if configs else {}
+
+
 def row_agents(row: dict) -> list | None:
     """The agents that played a row, one per seat (None: all random); refused when their
     choices cannot be replayed (a time budget depends on the machine's speed)."""
@@ -252,9 +265,10 @@ def row_agents(row: dict) -> list | None:
     return [agent_from_spec(s) for s in specs]
 
 
-def load_row_game(path, row: dict) -> Game:
-    """The game a row was played with: its description with the row's ruleset or options
-    and turn limit; refused when the description names another game or options."""
+def load_row_game(path, row: dict, max_moves: int | None = None) -> Game:
+    """The game a row was played with: its description with the row's ruleset or options,
+    turn limit and `max_moves` (None: the game's); refused when the description names
+    another game or options."""
     from ludeme.api import load
     from ludeme.model.build import MAX_TURNS_PER_PLAYER
     players = int(row["players"])
@@ -263,7 +277,7 @@ def load_row_game(path, row: dict) -> Game:
     ruleset = row["ruleset"] or None
     game = load(path, [] if ruleset else options, ruleset,
                 max_turns=None if per_player == MAX_TURNS_PER_PLAYER else per_player,
-                backend="reference")
+                max_moves=max_moves, backend="reference")
     if game.name != row["game"] or list(game.options) != options:
         raise LudemeError(f"{printable(str(path))} gives {game.name!r} with options "
                           f"{'; '.join(game.options) or 'none'}, but the row was played on "
@@ -272,9 +286,10 @@ def load_row_game(path, row: dict) -> Game:
     return game
 
 
-def row_page(path, row: dict) -> tuple[str, State]:
-    """The viewer page of a row of `ludeme run`, checked against what the row recorded."""
-    game = load_row_game(path, row)
+def row_page(path, row: dict, max_moves: int | None = None) -> tuple[str, State]:
+    """The viewer page of a row of `ludeme run`, checked against what the row recorded
+    (`max_moves`: the run's decision limit, None for the game's)."""
+    game = load_row_game(path, row, max_moves)
     agents = row_agents(row)
     seed = int(row["seed"])
     html, final = playout_page(game, seed, agents, caption=f"playout {row['index']} of a run, "
