@@ -21,8 +21,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ludeme.engine.state import A_USE_DIE
 from ludeme.errors import LudemeError, printable
+
+from .trials import (SUFFIX as TRIAL_SUFFIX, decisions, is_trial_file, pick, read_trial,
+                     recorded_roll, same_dice_used)
 
 
 @dataclass
@@ -58,8 +60,11 @@ class Verdict:
 
 
 def read_trace(path: str | Path) -> dict:
-    """A trace file (.json or .json.gz) as a dict."""
+    """A trace file (.json or .json.gz) as a dict; a Ludii trial file (.trl) as
+    `trials.read_trial` reads it."""
     p = Path(path)
+    if is_trial_file(p):
+        return read_trial(p)
     try:
         opener = gzip.open if p.suffix == ".gz" else open
         with opener(p, "rt", encoding="utf-8") as fh:
@@ -76,6 +81,8 @@ def _require(cond: bool, where: str, message: str) -> None:
 def validate_trace(data, path: str, need_file: bool = True) -> None:
     """Check a trace's shape before replaying it: a LudemeError naming the field, else None."""
     where = f"trace {path}"
+    if isinstance(data, dict) and data.get("trial"):
+        return                                  # checked by `read_trial`
     _require(isinstance(data, dict), where, f"expected a JSON object (a Ludii trace), found "
              f"{type(data).__name__}")
     if need_file:
@@ -183,46 +190,22 @@ def _board_diff(state, snap: dict) -> str | None:
     return None
 
 
-_ROLL = re.compile(r"SetStateAndUpdateDice:site=(\d+),state=(\d+)")
-
-
-def recorded_roll(legal: list) -> dict | None:
-    """Chance replay: the die faces Ludii rolled while generating this step's legal moves
-    (the same at the front of every legal move), as site -> face index."""
-    if not legal:
-        return None
-    found: dict = {}
-    for site, face in _ROLL.findall(legal[0].get("str", "")):
-        # The roll comes first; a later one restores a die after a double (replayDouble).
-        found.setdefault(int(site), int(face))
-    return found or None
-
-
-_USE_DIE = re.compile(r"UseDie:[^\]]*site=(\d+)")
-
-
-def _same_dice_used(candidates: list, chosen_str: str) -> list:
-    """The candidate moves that use the dice Ludii's chosen move used (moves between the
-    same sites may differ only in the die they use up); all of them when none does."""
-    wanted = sorted(int(x) for x in _USE_DIE.findall(chosen_str))
-    same = [m for m in candidates
-            if sorted(a[1] for a in m.actions if a[0] == A_USE_DIE) == wanted]
-    return same or candidates
-
-
 def replay(game, trace: dict, name: str = "") -> Verdict:
     """Replay one trace on a compiled game; a refusal at run time is `unsupported (run)`,
     an engine crash a disagreement that names the exception."""
     progress = [0]
+    n = len(decisions(trace) if trace.get("trial") else trace.get("steps", []))
     try:
+        if trace.get("trial"):
+            return _replay_trial(game, trace, name, progress)
         return _replay(game, trace, name, progress)
     except LudemeError as e:
-        return unsupported(name, len(trace.get("steps", [])), "run", e)
+        return unsupported(name, n, "run", e)
     except TimeLimit as e:
-        return Verdict(name, len(trace.get("steps", [])), progress[0], False, str(e),
+        return Verdict(name, n, progress[0], False, str(e),
                        status="timeout")
     except Exception as e:  # an engine bug: reported on its trace, the run goes on
-        return Verdict(name, len(trace.get("steps", [])), progress[0], False,
+        return Verdict(name, n, progress[0], False,
                        f"step {progress[0]}: internal error {type(e).__name__}: {e}")
 
 
@@ -238,14 +221,10 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
             return Verdict(name, len(steps), 0, False, f"initial position: {d}")
     for i, step in enumerate(steps):
         progress[0] = i
+        d = _before_step(state, step["mover"], step["legal"])
+        if d:
+            return Verdict(name, len(steps), i, False, f"step {step.get('step', i)}: {d}")
         where = f"step {step.get('step', i)}"
-        if state.is_terminal():
-            return Verdict(name, len(steps), i, False, f"{where}: the game is already over here")
-        if state.mover != step["mover"]:
-            return Verdict(name, len(steps), i, False,
-                           f"{where}: mover expected {step['mover']}, produced {state.mover}")
-        if state.g.uses_chance:
-            state.force_roll = recorded_roll(step["legal"])
         legal = state.legal_moves()
         expected, produced = _pairs(step["legal"], stacking), _our_pairs(legal, stacking)
         if expected != produced:
@@ -268,7 +247,7 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
         if rank < len(candidates):
             candidates.insert(0, candidates.pop(rank))
         if len(candidates) > 1:
-            candidates = _same_dice_used(candidates, chosen.get("str", ""))
+            candidates = same_dice_used(candidates, chosen.get("str", ""))
         after = None
         for m in candidates:
             trial = state.clone()
@@ -294,16 +273,61 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
         state = after
     result = trace.get("result") or {}
     if result.get("over"):
-        if not state.is_terminal():
-            return Verdict(name, len(steps), len(steps), False, "the trace ended the game, "
-                           "this engine did not")
-        if result.get("winner", 0) != (state.winner or 0):
-            return Verdict(name, len(steps), len(steps), False,
-                           f"winner expected {result.get('winner')}, produced {state.winner}")
-        ranking = result.get("ranking")
-        if ranking is not None and [float(r) for r in ranking] != state.ranking[1:]:
-            return Verdict(name, len(steps), len(steps), False,
-                           f"ranking expected {ranking}, produced {state.ranking[1:]}")
+        d = _result_diff(state, result.get("winner", 0), result.get("ranking"), "trace")
+        if d:
+            return Verdict(name, len(steps), len(steps), False, d)
+    return Verdict(name, len(steps), len(steps), True)
+
+
+def _before_step(state, mover: int, recorded_moves: list) -> str | None:
+    """What is wrong before replaying a recorded step (the game over, another mover), else
+    None; on a game with dice, the recorded roll (in `recorded_moves`' text) is forced."""
+    if state.is_terminal():
+        return "the game is already over here"
+    if state.mover != mover:
+        return f"mover expected {mover}, produced {state.mover}"
+    if state.g.uses_chance:
+        state.force_roll = recorded_roll(recorded_moves)
+    return None
+
+
+def _result_diff(state, winner: int, ranking: list | None, what: str) -> str | None:
+    """How the end of a replay differs from the recorded end (the game over, winner and
+    ranking, players 1..n), else None."""
+    if not state.is_terminal():
+        return f"the {what} ended the game, this engine did not"
+    if winner != (state.winner or 0):
+        return f"winner expected {winner}, produced {state.winner}"
+    if ranking is not None and [float(r) for r in ranking] != state.ranking[1:]:
+        return f"ranking expected {ranking}, produced {state.ranking[1:]}"
+    return None
+
+
+def _replay_trial(game, trial: dict, name: str, progress: list) -> Verdict:
+    """A Ludii trial has no legal moves nor boards: each recorded move must be one of ours at
+    its step (`trials.pick`), by the same mover, and the end the recorded one."""
+    steps = decisions(trial)
+    state = game.new_initial_state()
+    for i, rec in enumerate(steps):
+        progress[0] = i
+        where = f"step {i} (Move line {trial['placements'] + i + 1})"
+        d = _before_step(state, rec["mover"], [rec])
+        if d:
+            return Verdict(name, len(steps), i, False, f"{where}: {d}")
+        legal = state.legal_moves()
+        cands = pick(legal, rec)
+        if not cands:
+            ours = ", ".join(sorted({f"{m.frm}-{m.to}" for m in legal})[:12])
+            return Verdict(name, len(steps), i, False,
+                           f"{where} (mover {state.mover}): Ludii's move {rec['from']}-"
+                           f"{rec['to']} is not among ours: {ours or 'none'}")
+        state = state.clone()
+        state.apply(cands[0])
+    if "winner" in trial or "endtype" in trial:
+        ranking = trial.get("rankings")
+        d = _result_diff(state, trial.get("winner", 0), ranking and ranking[1:], "trial")
+        if d:
+            return Verdict(name, len(steps), len(steps), False, d)
     return Verdict(name, len(steps), len(steps), True)
 
 
@@ -383,6 +407,8 @@ class Locator:
                     return str(cand), family, ""
             return None, family, f"{rel} (from the corpus index) is not under {self.base}"
         family = Path(trace_path).parent.name
+        if data.get("trial"):
+            return self._by_game(data["game"], family)
         file = data.get("file")
         if not file:
             return None, family, "the trace names no `file`"
@@ -399,6 +425,29 @@ class Locator:
         if not hits:
             return None, family, f"no {Path(file).name} under {self.base}"
         return None, family, (f"{Path(file).name} is ambiguous under {self.base}: "
+                              + ", ".join(str(h.relative_to(self.base)) for h in hits))
+
+    def _by_game(self, game: str, family: str) -> tuple[str | None, str, str]:
+        """A trial names its game, not its file: Ludii's file of that name under `games/`,
+        else the one file of that name under the Ludii folder whose `(game "...")` is it."""
+        file = f"{game}.lud"
+        if "/" in game or game.startswith("."):
+            return None, family, f"the trial's game {printable(game)!r} is not a game name"
+        cand = self.base / "games" / file
+        if self._inside(cand) and cand.is_file():
+            return str(cand), family, ""
+        hits = []
+        for h in self._names().get(file, []):
+            try:
+                if f'(game "{game}"' in h.read_text(encoding="utf-8", errors="replace"):
+                    hits.append(h)
+            except OSError:
+                continue
+        if len({h.resolve() for h in hits}) == 1:
+            return str(hits[0]), family, ""
+        if not hits:
+            return None, family, f"no {file} defining (game {game!r}) under {self.base}"
+        return None, family, (f"{file} is ambiguous under {self.base}: "
                               + ", ".join(str(h.relative_to(self.base)) for h in hits))
 
     def _inside(self, path: Path) -> bool:
@@ -505,7 +554,7 @@ def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True,
             out.append(Verdict(job.name, 0, 0, False, str(e), status="invalid",
                                family=job.family))
             continue
-        n = len(data.get("steps", []))
+        n = len(decisions(data) if data.get("trial") else data.get("steps", []))
         if job.lud is None:
             v = Verdict(job.name, n, 0, False, f"cannot find the description: {job.error}")
         else:
@@ -614,12 +663,14 @@ def iter_crosscheck(traces, ludii_dir=None, lud=None, *, index=None, jobs=1,
 
 
 def trace_files(paths: list[str]) -> list[str]:
-    """The trace files given: files as they are, directories by every `*.json.gz` under them."""
+    """The trace files given: files as they are, directories by every `*.json.gz` and Ludii
+    trial file (`*.trl`) under them."""
     files: list[str] = []
     for t in paths:
         p = Path(t)
         if p.is_dir():
-            files.extend(sorted(str(f) for f in p.rglob("*.json.gz")))
+            files.extend(sorted(str(f) for pat in ("*.json.gz", "*" + TRIAL_SUFFIX)
+                                for f in p.rglob(pat)))
         elif p.is_file():
             files.append(t)
         else:

@@ -1,0 +1,109 @@
+"""Ludii's trial files (.trl): read, the game found by its name, replayed move by move."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from ludeme.analysis.crosscheck import crosscheck_files, trace_files
+from ludeme.analysis.trials import parse_move, read_trial
+from ludeme.errors import LudemeError
+
+TRIALS = ["adzua-children-ludii-5-1", "adzua-children-ludii-5-2", "chinese-checkers-3p-1",
+          "chinese-checkers-3p-2", "english-draughts-1", "english-draughts-2",
+          "lines-of-action-1", "lines-of-action-2", "seesaw-1", "seesaw-2", "senet-1",
+          "senet-2", "tic-tac-toe-1", "tic-tac-toe-2"]
+
+
+def _trial(refdata, stem):
+    p = refdata / "trials" / f"{stem}.trl"
+    if not p.is_file():
+        pytest.skip(f"{p} not found")
+    return p
+
+
+@pytest.mark.parametrize("stem", TRIALS)
+def test_ludii_trial_agrees(refdata, ludii, stem):
+    p = _trial(refdata, stem)
+    [v] = crosscheck_files([str(p)], str(ludii), seconds=None)
+    assert v.status == "agreed", v.line()
+    t = read_trial(p)
+    assert v.steps == len(t["moves"]) - t["placements"] > 0
+
+
+def test_header_and_end_are_read(refdata):
+    t = read_trial(_trial(refdata, "chinese-checkers-3p-1"))
+    assert t["game"] == "Chinese Checkers"
+    assert t["optionsRequested"] == ["Players/3"]
+    assert t["placements"] == 30 and len(t["moves"]) == 180
+    t = read_trial(_trial(refdata, "tic-tac-toe-1"))
+    assert (t["winner"], t["endtype"], t["rankings"]) == (1, "NaturalEnd", [0.0, 1.0, 2.0])
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[Move:mover=1,from=6,to=6,actions=[Add:type=Cell,to=6,what=1,decision=true]]",
+     (1, 6, 6, [("Add", {"type": "Cell", "to": "6", "what": "1", "decision": "true"})])),
+    ("[Move:mover=2,actions=[Pass:decision=true,forced=true]]",
+     (2, -1, -1, [("Pass", {"decision": "true", "forced": "true"})])),
+    ("[Move:mover=2,from=16,to=34,actions=[Remove:type=Cell,to=25],[Move:typeFrom=Cell,"
+     "from=16,typeTo=Cell,to=34,decision=true]]",
+     (2, 16, 34, [("Remove", {"type": "Cell", "to": "25"}),
+                  ("Move", {"typeFrom": "Cell", "from": "16", "typeTo": "Cell", "to": "34",
+                            "decision": "true"})])),
+])
+def test_parse_move(text, expected):
+    m = parse_move(text, "here")
+    assert (m["mover"], m["from"], m["to"], m["actions"]) == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Move:mover=1", "expected a move"),
+    ("[Move:from=1,to=2,actions=[Pass:]]", "integer `mover`"),
+    ("[Move:mover=1,from=1,to=2]", "no `actions="),
+])
+def test_bad_move_is_named(text, message):
+    with pytest.raises(LudemeError, match=message):
+        parse_move(text, "here")
+
+
+def _edit(src, dst, old, new, count=1):
+    text = src.read_text(encoding="utf-8")
+    assert old in text
+    dst.write_text(text.replace(old, new, count), encoding="utf-8")
+    return dst
+
+
+def test_tampered_trial_disagrees_at_its_step(refdata, ludii, tmp_path):
+    src = _trial(refdata, "tic-tac-toe-1")
+    # The second move played onto the first move's cell: not legal there.
+    bad = _edit(src, tmp_path / "t.trl", "from=0,to=0,actions=[Add:type=Cell,to=0",
+                "from=6,to=6,actions=[Add:type=Cell,to=6")
+    [v] = crosscheck_files([str(bad)], str(ludii), seconds=None)
+    assert v.status == "disagreed" and v.agreed == 1 and "step 1" in v.detail, v.line()
+    wrong = _edit(src, tmp_path / "w.trl", "winner=1", "winner=2")
+    [v] = crosscheck_files([str(wrong)], str(ludii), seconds=None)
+    assert v.status == "disagreed" and "winner expected 2" in v.detail, v.line()
+
+
+def test_bad_trial_is_invalid_with_its_line(refdata, ludii, tmp_path):
+    src = _trial(refdata, "tic-tac-toe-1")
+    bad = _edit(src, tmp_path / "b.trl", "winner=1", "winner=one")
+    [v] = crosscheck_files([str(bad)], str(ludii), seconds=None)
+    assert v.status == "invalid" and "line" in v.detail and "winner" in v.detail, v.line()
+    nogame = _edit(src, tmp_path / "n.trl", "game=Tic-Tac-Toe", "game=No Such Game Here")
+    [v] = crosscheck_files([str(nogame)], str(ludii), seconds=None)
+    assert v.status != "agreed" and "No Such Game Here.lud" in v.detail, v.line()
+
+
+def test_cli_takes_a_folder_of_trials(refdata, ludii):
+    folder = refdata / "trials"
+    if not folder.is_dir():
+        pytest.skip(f"{folder} not found")
+    assert len([f for f in trace_files([str(folder)]) if f.endswith(".trl")]) >= 14
+    r = subprocess.run([sys.executable, "-m", "ludeme", "crosscheck", str(folder / "senet-1.trl"),
+                        str(folder / "seesaw-1.trl"), "--ludii-dir", str(ludii), "-j", "1"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.strip().splitlines()[-1].startswith("2 agreed, 0 disagreed")
