@@ -16,7 +16,8 @@ def test_bad_input_is_refused_and_q_quits():
     out = io.StringIO()
     play(game, human=1, seed=1, out=out, inp=io.StringIO("x\n0\n99\n\n1\nq\n"))
     text = out.getvalue()
-    assert text.count("please type a number from 1 to 9") == 4
+    assert "'x' is not a legal move here" in text
+    assert "there is no move 0: type 1 to 9" in text and "there is no move 99" in text
     assert "P1: Hand1-A1" in text and "bye" in text
 
 

@@ -1,17 +1,27 @@
-"""Moves and sites in words, as the terminal, the viewer pages and the adapters name them."""
+"""Moves and sites in words: the one naming every interface uses (`ludeme play`, `moves`,
+the viewer pages, the adapters, Python).
+
+A move's name comes from its sites' labels: `place A1`, `remove C3`, `A1-B2`, `pass`, a
+hand site `Hand1` (`Hand1[2]` when the hand has several sites). Names are computed on
+request, never during playouts. `move_names` names a state's legal moves so that each name
+is unique, and so can be typed: when two moves would print the same, each gets what tells
+them apart (the stack levels, the pieces it removes, its kind of action, at last its rank).
+"""
 
 from __future__ import annotations
 
-from ludeme.engine.state import Game, Move
+from .actions import A_ADD, A_ADD_LEVEL, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, ACTIONS
+
+_REMOVES = (A_REMOVE, A_REMOVE_LEVEL, A_REMOVE_LATER)
+_ADDS = (A_ADD, A_ADD_LEVEL)
 
 
-def site_name(game: Game, site: int) -> str:
-    """A board label ("A1"), or `HandP[i]` for a hand site."""
+def site_name(game, site: int) -> str:
+    """A board label ("A1"), or `HandP` / `HandP[i]` for a hand site; "-" for none."""
     if site < 0:
         return "-"
-    board = game.board
     if site < game.containers[0].num_sites:
-        return board.sites[site].label
+        return game.board.sites[site].label
     for c in game.containers[1:]:
         if c.sites_from <= site < c.sites_from + c.num_sites:
             i = site - c.sites_from
@@ -19,16 +29,72 @@ def site_name(game: Game, site: int) -> str:
     return str(site)
 
 
-def describe_move(game: Game, m: Move) -> str:
-    """A short human description of a move."""
+def _kinds(m) -> set:
+    # A compiled move names its generator's action kinds; a reference move lists its actions.
+    return set(m.kinds) if hasattr(m, "kinds") else {a[0] for a in m.actions}
+
+
+def move_name(game, m) -> str:
+    """A move's short name (not necessarily unique among the legal moves: see
+    `move_names`)."""
     if m.is_pass:
         return "pass"
     if m.frm == m.to:
-        from ludeme.engine.state import A_ADD, A_REMOVE
-        # A compiled move names its action's kind; a reference move lists its actions.
-        kinds = m.kinds if hasattr(m, "kinds") else {a[0] for a in m.actions}
-        if A_REMOVE in kinds:
+        kinds = _kinds(m)
+        if kinds & set(_REMOVES) and not kinds & set(_ADDS):
             return f"remove {site_name(game, m.to)}"
-        if A_ADD in kinds:
+        if kinds & set(_ADDS):
             return f"place {site_name(game, m.to)}"
     return f"{site_name(game, m.frm)}-{site_name(game, m.to)}"
+
+
+def _details(game, m) -> list[str]:
+    """What may tell a move apart from others of the same name, most telling first."""
+    out = []
+    if m.level_from or m.level_to:
+        out.append(f"level {m.level_from}-{m.level_to}")
+    acts = getattr(m, "actions", None) or []
+    removed = [site_name(game, a[ACTIONS[a[0]].to]) for a in acts if a[0] in _REMOVES
+               and a[ACTIONS[a[0]].to] != m.to]
+    if removed:
+        out.append("x" + ",".join(removed))
+    added = [str(a[2]) for a in acts if a[0] in _ADDS]
+    if added:
+        out.append("piece " + ",".join(added))
+    out.append("/".join(sorted(ACTIONS[k].name for k in _kinds(m))))
+    return out
+
+
+def move_names(game, moves: list) -> list[str]:
+    """The moves' names, unique among them (in order): a name shared by several moves gets
+    the first detail that separates them, else the move's rank among them (`#2`)."""
+    names = [move_name(game, m) for m in moves]
+    groups: dict[str, list[int]] = {}
+    for i, n in enumerate(names):
+        groups.setdefault(n, []).append(i)
+    for base, idx in groups.items():
+        if len(idx) == 1:
+            continue
+        details = [_details(game, moves[i]) for i in idx]
+        for d in range(max(len(x) for x in details)):
+            tags = [x[d] if d < len(x) else "" for x in details]
+            if len(set(tags)) == len(tags):
+                for i, t in zip(idx, tags):
+                    names[i] = f"{base} ({t})"
+                break
+        else:
+            for rank, i in enumerate(idx, 1):
+                names[i] = f"{base} #{rank}"
+    if len(set(names)) < len(names):       # a detail made a name equal to another's
+        seen: dict[str, int] = {}
+        for i, n in enumerate(names):
+            seen[n] = seen.get(n, 0) + 1
+            if seen[n] > 1:
+                names[i] = f"{n} #{seen[n]}"
+    return names
+
+
+def describe_move(game, m) -> str:
+    """A move's name alone (`move_name`); a list of legal moves is named by `move_names`,
+    unique among them."""
+    return move_name(game, m)

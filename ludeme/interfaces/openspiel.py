@@ -97,13 +97,13 @@ class LudemeState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The move as `from-to` in board labels (ludeme play's notation)."""
-        from ludeme.engine.notation import describe_move
+        from ludeme.engine.notation import move_name
         g = self._box.game
         width = g.total_sites + 1
         k, rest = divmod(action, width * width)
         frm, to = divmod(rest, width)
         move = self._moves().get(action)
-        text = describe_move(g, move) if move is not None else f"{frm - 1}-{to - 1}"
+        text = move_name(g, move) if move is not None else f"{frm - 1}-{to - 1}"
         return text + (f"#{k}" if k else "")
 
     def is_terminal(self) -> bool:

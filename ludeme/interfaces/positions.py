@@ -172,9 +172,10 @@ def ended(state: State) -> State | None:
 
 
 def move_names(state: State) -> list[str]:
-    """The legal moves of a state, described as `ludeme play` describes them."""
-    from ludeme.engine.notation import describe_move
-    return [describe_move(state.g, m) for m in state.legal_moves()]
+    """The legal moves of a state by their unique names (`ludeme.engine.notation`), as
+    `ludeme play` shows them."""
+    from ludeme.engine.notation import move_names as names_of
+    return names_of(state.g, state.legal_moves())
 
 
 def apply_named(state: State, name: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import sys
 
-from ludeme.engine.notation import describe_move
+from ludeme.engine.notation import move_names, site_name
 from ludeme.engine.state import Game, State
 
 
@@ -45,29 +45,43 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
+HELP = """type a move's number, its name (as listed, any case), or a site: the move that
+ends there, else the move that starts there, when only one does.
+  moves, list   the legal moves again
+  undo          take back your last move and the replies since
+  r, resign     resign (the rest is played by the agents)
+  q, quit       stop
+  help          this text"""
+
+
 def play(game: Game, human: int | None, seed: int, out=sys.stdout, inp=sys.stdin,
          max_decisions: int | None = None, opponent=None) -> State:
     """Play a game; `human` is the player typed at the prompt (None: watch the agents play).
 
     `opponent`: the agent (`ludeme.ai.agents`) of every other seat; None for uniform random.
+    An undo replays the game from its start (same seed) without the moves taken back, so the
+    position is the one played before.
     """
     from ludeme.ai.agents import RandomAgent, check_agents
     opponent = opponent or RandomAgent()
     check_agents(game, [opponent])
     rng = random.Random(seed)
     state = game.new_initial_state(seed)
-    decisions = 0
+    history: list[tuple[int, int]] = []        # (mover, index of the legal move chosen)
+    show_moves = True
     while not state.is_terminal():
-        if max_decisions is not None and decisions >= max_decisions:
-            print(f"stopped after {decisions} decisions", file=out)
+        if max_decisions is not None and len(history) >= max_decisions:
+            print(f"stopped after {len(history)} decisions", file=out)
             break
         legal = state.legal_moves()
         mover = state.current_player()
-        print(f"\n{render(state)}\nplayer {mover} to move", file=out)
+        names = move_names(game, legal)
         if human == mover:
-            for i, m in enumerate(legal, 1):
-                print(f"  {i:>3}. {describe_move(game, m)}", file=out)
-            choice = _ask(len(legal), out, inp)
+            if show_moves:
+                print(f"\n{render(state)}\nplayer {mover} to move", file=out)
+                _list(names, out)
+            show_moves = True
+            choice = _ask(game, legal, names, out, inp)
             if choice is None:
                 print("bye", file=out)
                 return state
@@ -76,11 +90,22 @@ def play(game: Game, human: int | None, seed: int, out=sys.stdout, inp=sys.stdin
                 state.resign(state.mover)
                 human = None        # the rest is random play, shown to the end
                 continue
+            if choice == UNDO:
+                mine = [i for i, (p, _) in enumerate(history) if p == human]
+                if not mine:
+                    print("  nothing to undo: you have not moved yet", file=out)
+                    show_moves = False
+                    continue
+                history = history[:mine[-1]]
+                state = _replay(game, seed, history)
+                print(f"  took back your last move ({len(history)} decisions kept)", file=out)
+                continue
         else:
+            print(f"\n{render(state)}\nplayer {mover} to move", file=out)
             choice = opponent.choose(state, rng)
-        print(f"P{mover}: {describe_move(game, legal[choice])}", file=out)
+        print(f"P{mover}: {names[choice]}", file=out)
         state.apply(legal[choice])
-        decisions += 1
+        history.append((mover, choice))
     print(f"\n{render(state)}", file=out)
     if state.is_terminal():
         if state.winner:
@@ -90,21 +115,69 @@ def play(game: Game, human: int | None, seed: int, out=sys.stdout, inp=sys.stdin
     return state
 
 
+def _replay(game: Game, seed: int, history: list[tuple[int, int]]) -> State:
+    """The state after `history`'s choices from the start (the same seed: the same dice)."""
+    state = game.new_initial_state(seed)
+    for _, choice in history:
+        state.apply(state.legal_moves()[choice])
+    return state
+
+
+def _list(names: list[str], out) -> None:
+    for i, n in enumerate(names, 1):
+        print(f"  {i:>3}. {n}", file=out)
+
+
 RESIGN = -1
+UNDO = -2
 
 
-def _ask(n: int, out, inp) -> int | None:
-    """A move number from the prompt (1..n), RESIGN for `r`; `q` or end of input quits."""
+def choose(game: Game, legal: list, names: list[str], text: str) -> int | str:
+    """The index of the legal move `text` names (a number from 1, a move's name in any case,
+    or a site that only one move ends at, else only one starts from); else why not, as a
+    message."""
+    t = text.strip().lower()
+    n = len(legal)
+    if t.isdigit():
+        return int(t) - 1 if 1 <= int(t) <= n else f"there is no move {t}: type 1 to {n}"
+    lowered = [x.lower() for x in names]
+    if t in lowered:
+        return lowered.index(t)
+    for end, what in (("to", "ends"), ("frm", "starts")):
+        hits = [i for i, m in enumerate(legal) if not m.is_pass
+                and site_name(game, getattr(m, end)).lower() == t]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            return (f"{len(hits)} moves {what} at {text.strip()}: "
+                    + ", ".join(names[i] for i in hits) + "; type one of them or its number")
+    return f"{text.strip()!r} is not a legal move here (type moves to list them, help for help)"
+
+
+def _ask(game: Game, legal: list, names: list[str], out, inp) -> int | None:
+    """A move from the prompt (see `choose`), RESIGN, UNDO; None on quit or end of input."""
     while True:
-        print(f"your move (1-{n}, r to resign, q to quit): ", end="", file=out, flush=True)
+        print(f"your move (1-{len(legal)}, a name or site; help): ", end="", file=out,
+              flush=True)
         line = inp.readline()
         if not line:
             return None
         text = line.strip().lower()
+        if not text:
+            continue
         if text in ("q", "quit", "exit"):
             return None
         if text in ("r", "resign"):
             return RESIGN
-        if text.isdigit() and 1 <= int(text) <= n:
-            return int(text) - 1
-        print(f"  please type a number from 1 to {n}", file=out)
+        if text == "undo":
+            return UNDO
+        if text in ("help", "h", "?"):
+            print(HELP, file=out)
+            continue
+        if text in ("moves", "list"):
+            _list(names, out)
+            continue
+        got = choose(game, legal, names, text)
+        if isinstance(got, int):
+            return got
+        print(f"  {got}", file=out)
