@@ -107,3 +107,108 @@ def test_cli_takes_a_folder_of_trials(refdata, ludii):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().splitlines()[-1].startswith("2 agreed, 0 disagreed")
+
+
+# --- writing trials ------------------------------------------------------------------------
+
+def _shapes(text: str) -> set[str]:
+    """The shapes of the Move lines' heads and actions: classes and field names, values
+    dropped."""
+    import re
+    out = set()
+    for ln in text.splitlines():
+        if ln.startswith("Move="):
+            shape = re.sub(r"=[^,\]\[]*", "=", ln)
+            out.add(shape.split("actions=")[0])
+            out.update(re.findall(r"\[\w+:[^\[\]]*\]", shape))
+    return out
+
+
+@pytest.mark.parametrize("stem, lud, options", [
+    ("tic-tac-toe-1", "games/Tic-Tac-Toe.lud", []),
+    ("adzua-children-ludii-5-1", "games/Adzua (Children).lud",
+     ["Variant/Adzua (Children) (Ludii 5)"]),
+    ("english-draughts-2", "games/English Draughts.lud", []),
+])
+def test_written_trial_reads_back_agrees_and_has_ludii_shapes(refdata, ludii, tmp_path, stem,
+                                                             lud, options):
+    from ludeme.analysis.conformance import random_playout
+    from ludeme.analysis.record import write_trial
+    from ludeme.api import load
+    recorded = _trial(refdata, stem)
+    game = load(ludii / lud, options)
+    for seed in range(4):
+        _, choices = random_playout(game, seed)
+        path = tmp_path / f"{seed}.trl"
+        path.write_text(write_trial(game, seed, choices), encoding="utf-8")
+        t = read_trial(path)
+        assert t["game"] == game.name and t["optionsRequested"] == options
+        assert len(t["moves"]) - t["placements"] == len(choices)
+        [v] = crosscheck_files([str(path)], str(ludii), seconds=None)
+        assert v.status == "agreed" and v.steps == len(choices), v.line()
+        # Every shape of Move line ludeme writes is one Ludii wrote for this game.
+        ours = _shapes(path.read_text())
+        theirs = set().union(*(_shapes(f.read_text()) for f in
+                               recorded.parent.glob(stem[:-1] + "*.trl")))
+        assert ours <= theirs, sorted(ours - theirs)[:3]
+
+
+def test_written_senet_trial_replays_its_dice(ludii, tmp_path):
+    from ludeme.analysis.conformance import random_playout
+    from ludeme.analysis.record import write_trial
+    from ludeme.api import load
+    path = ludii / "corpus/board/race/escape/Senet.lud"
+    if not path.is_file():
+        pytest.skip(f"{path} not found")
+    game = load(path)
+    _, choices = random_playout(game, 11, 120)
+    out = tmp_path / "senet.trl"
+    out.write_text(write_trial(game, 11, choices), encoding="utf-8")
+    assert "SetStateAndUpdateDice:site=" in out.read_text()
+    [v] = crosscheck_files([str(out)], str(ludii), seconds=None)
+    assert v.status == "agreed" and v.steps == 120, v.line()
+
+
+def _ludeme(*args):
+    return subprocess.run([sys.executable, "-m", "ludeme", *map(str, args)],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_cli_records_a_run_row_and_refuses_what_it_cannot(tmp_path):
+    from conftest import DESCRIPTIONS
+    adzua = DESCRIPTIONS / "adzua_children.lud"
+    run = tmp_path / "run"
+    r = _ludeme("run", adzua, "-n", "3", "--seed", "9", "--out", run, "--no-progress", "-j", "1")
+    assert r.returncode == 0, r.stderr
+    trl, txt = tmp_path / "row2.trl", tmp_path / "row2.txt"
+    r = _ludeme("record", adzua, "--run", run, "--row", "2", "--out", trl, "--out", txt)
+    assert r.returncode == 0, r.stderr
+    import csv
+    row = [x for x in csv.DictReader((run / "playouts.csv").open()) if x["index"] == "2"][0]
+    t = read_trial(trl)
+    assert len(t["moves"]) - t["placements"] == int(row["moves"])
+    assert t["winner"] == int(row["winner"])
+    lines = txt.read_text().splitlines()
+    assert lines[1].startswith("1. P1: Hand1-") and len(lines) == int(row["moves"]) + 2
+    [v] = crosscheck_files([str(trl)], lud=str(adzua), seconds=None)
+    assert v.status == "agreed", v.line()
+    # The same seed given directly writes the same trial.
+    again = tmp_path / "again.trl"
+    r = _ludeme("record", adzua, "--seed", row["seed"], "--out", again)
+    assert r.returncode == 0 and again.read_text() == trl.read_text()
+
+    agents = tmp_path / "agents"
+    r = _ludeme("run", adzua, "-n", "2", "--agents", "random,greedy", "--out", agents,
+                "--no-progress", "-j", "1")
+    assert r.returncode == 0, r.stderr
+    for args, message in [
+        (["--run", agents, "--row", "1"], "not uniform random seats"),
+        (["--run", run, "--row", "7"], "no playout with index 7"),
+        (["--run", tmp_path, "--row", "0"], "no playouts.csv"),
+        (["--seed", "1", "--row", "1"], "--row goes with --run"),
+    ]:
+        r = _ludeme("record", adzua, *args, "--out", tmp_path / "x.trl")
+        assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr, \
+            r.stderr
+    r = _ludeme("record", adzua, "--seed", "1", "--out", tmp_path / "x.pgn")
+    assert r.returncode == 2 and "expected a .trl" in r.stderr

@@ -241,6 +241,23 @@ def applied_actions(state, move, chain=()) -> list[Action]:
     adds is Ludii's copy (`ActionCopy`) from the origin. `chain`: the ludemes that returned the
     move, innermost first (none: a move the engine made, a forced pass or the swap rule's,
     a decision)."""
+    out = []
+    for a, decision, copy in applied_engine_actions(state, move, chain):
+        if copy:
+            out.append(Action("Copy", move.frm, move.to, 0, True))
+            continue
+        act = engine_action(a, decision, state.g.stacking)
+        if act is not None:
+            out.append(act)
+    if move.is_pass and not any(x.name == "Pass" for x in out):
+        out.insert(0, Action("Pass", decision=True))
+    return out
+
+
+def applied_engine_actions(state, move, chain=()) -> list[tuple[tuple, bool, bool]]:
+    """The engine's action tuples behind `applied_actions`, in order, each with whether it
+    is the move's decision and whether it is Ludii's copy (a decision's add of a
+    `copy:True` move)."""
     after = state.clone()
     after.pending.clear()
     after._replayed = False
@@ -261,18 +278,8 @@ def applied_actions(state, move, chain=()) -> list[Action]:
         decisions = []
     copies = bool(chain) and maker in (("move", None), ("fromTo", None)) \
         and getattr(chain[0], "copy", False) is True
-    out = []
-    for a in done:
-        decision = any(a is d for d in decisions)
-        if copies and decision and a[0] == A_ADD:
-            out.append(Action("Copy", move.frm, move.to, 0, True))
-            continue
-        act = engine_action(a, decision, state.g.stacking)
-        if act is not None:
-            out.append(act)
-    if move.is_pass and not any(x.name == "Pass" for x in out):
-        out.insert(0, Action("Pass", decision=True))
-    return out
+    return [(a, any(a is d for d in decisions),
+             copies and a[0] == A_ADD and any(a is d for d in decisions)) for a in done]
 
 
 def are_enemies(state, who1: int, who2: int) -> bool:
