@@ -15,7 +15,8 @@ def add_parser(sub) -> None:
     """`ludeme crosscheck TRACE... (--ludii-dir DIR | --lud FILE)`."""
     p = sub.add_parser("crosscheck", help="replay Ludii reference traces and report the first "
                                           "disagreement")
-    p.add_argument("traces", nargs="+", help="trace files (.json.gz), Ludii trial files (.trl), or directories of them")
+    p.add_argument("traces", nargs="+", help="trace files (.json.gz), Ludii trial files (.trl), "
+                                             "or directories of them")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--ludii-dir", help="Ludii's folder: each trace's .lud is found under it "
                                        "(by the corpus index when there is one, else by name)")
