@@ -212,3 +212,9 @@ def test_cli_records_a_run_row_and_refuses_what_it_cannot(tmp_path):
             r.stderr
     r = _ludeme("record", adzua, "--seed", "1", "--out", tmp_path / "x.pgn")
     assert r.returncode == 2 and "expected a .trl" in r.stderr
+
+
+def test_trial_replays_on_the_compiled_kernels(refdata, ludii):
+    p = _trial(refdata, "tic-tac-toe-2")
+    [v] = crosscheck_files([str(p)], str(ludii), seconds=None, backend="compiled")
+    assert v.status == "agreed" and v.steps == 7, v.line()

@@ -136,8 +136,9 @@ _REMOVES = {A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL}
 
 
 def _removed(move) -> list[int]:
-    """Sites our move removes a piece from (its captures), sorted."""
-    return sorted(a[ACTIONS[a[0]].to] for a in move.actions if a[0] in _REMOVES)
+    """Sites our move removes a piece from (its captures), sorted (a compiled move lists no
+    actions: none)."""
+    return sorted(a[ACTIONS[a[0]].to] for a in getattr(move, "actions", ()) if a[0] in _REMOVES)
 
 
 def _ludii_removed(rec: dict) -> list[int]:
