@@ -48,6 +48,13 @@ def move_name(game, m) -> str:
     return f"{site_name(game, m.frm)}-{site_name(game, m.to)}"
 
 
+def _piece(game, what: int) -> str:
+    """A piece's name ("Disc1"), by its component index."""
+    comps = getattr(game, "components", None)
+    return comps[what].name if comps and 0 <= what < len(comps) and comps[what] else \
+        f"piece {what}"
+
+
 def _details(game, m) -> list[str]:
     """What may tell a move apart from others of the same name, most telling first."""
     out = []
@@ -58,9 +65,9 @@ def _details(game, m) -> list[str]:
                and a[ACTIONS[a[0]].to] != m.to]
     if removed:
         out.append("x" + ",".join(removed))
-    added = [str(a[2]) for a in acts if a[0] in _ADDS]
+    added = [_piece(game, a[2]) for a in acts if a[0] in _ADDS]
     if added:
-        out.append("piece " + ",".join(added))
+        out.append(",".join(added))
     out.append("/".join(sorted(ACTIONS[k].name for k in _kinds(m))))
     return out
 
