@@ -25,7 +25,7 @@ from ludeme.analysis.conformance import seeded_playout
 from ludeme.boards.render import PLAYER_COLOURS, board_svg
 from ludeme.errors import LudemeError, printable
 from ludeme.engine.state import Game, Move, State
-from ludeme.engine.notation import describe_move
+from ludeme.engine.notation import describe_move, move_names
 from ludeme.engine.picture import piece_kinds
 
 
@@ -90,15 +90,16 @@ def captured_sites(before: list[dict[int, int]], after: list[dict[int, int]],
 
 
 def move_record(game: Game, state: State, move: Move, before: list[dict[int, int]],
-                totals: dict[int, int]) -> dict:
-    """The move just applied to `state`: its name, mover, board from/to (-1: none, or a
-    hand) and the sites whose pieces disappeared (captures)."""
+                totals: dict[int, int], name: str | None = None) -> dict:
+    """The move just applied to `state`: its name (`name`, as `move_names` gave it among the
+    legal moves; else the move's own), mover, board from/to (-1: none, or a hand) and the
+    sites whose pieces disappeared (captures)."""
     n = game.containers[0].num_sites
     after = pieces_per_site(state)
     now = player_totals(state, after)
     lost = {who for who, k in totals.items() if now.get(who, 0) < k}
     frm = move.frm if 0 <= move.frm < n and move.frm != move.to else -1
-    return {"n": describe_move(game, move), "p": move.mover, "f": frm,
+    return {"n": name or describe_move(game, move), "p": move.mover, "f": frm,
             "t": move.to if 0 <= move.to < n else -1,
             "x": captured_sites(before, after, lost, move.frm if move.frm != move.to else -1)}
 
@@ -134,8 +135,11 @@ def apply_recorded(state: State, move: Move) -> dict:
     """Apply `move` to `state`; the step the page shows for it."""
     before = pieces_per_site(state)
     totals = player_totals(state, before)
+    legal = state.legal_moves()
+    at = next((i for i, m in enumerate(legal) if m is move), None)
+    name = move_names(state.g, legal)[at] if at is not None else None   # as `play` names it
     state.apply(move)
-    return {"s": snapshot(state), "mv": move_record(state.g, state, move, before, totals)}
+    return {"s": snapshot(state), "mv": move_record(state.g, state, move, before, totals, name)}
 
 
 # ---------------------------------------------------------------- the page

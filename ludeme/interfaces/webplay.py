@@ -17,7 +17,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 from ludeme.engine.state import Game
 from ludeme.analysis.viewer import apply_recorded, page_data, render_page, result_text, snapshot
-from ludeme.engine.notation import describe_move
+from ludeme.engine.notation import move_names
 
 DEFAULT_IDLE_SECONDS = 1800.0
 
@@ -50,13 +50,7 @@ class PlaySession:
             return []
         n = self.game.containers[0].num_sites
         moves = state.legal_moves()
-        names = [describe_move(self.game, m) for m in moves]
-        twins = {name for name in names if names.count(name) > 1}
-        for i, m in enumerate(moves):
-            if names[i] in twins and 0 <= m.to < n:     # say which piece it leaves there
-                after = state.clone()
-                after.apply(m)
-                names[i] += f" ({self.game.components[after.level_data(m.to)[0]].name})"
+        names = move_names(self.game, moves)     # unique, as `ludeme play` names them
         return [{"i": i, "n": names[i],
                  "f": m.frm if 0 <= m.frm < n and m.frm != m.to else -1,
                  "t": m.to if 0 <= m.to < n else -1}
