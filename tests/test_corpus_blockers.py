@@ -178,7 +178,9 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           # (is Blocked ...)
           "board_space_connection_Three-Player_Hex",
           # (leap ...) as an effect
-          "board_race_reach_Football_Chess"]
+          "board_race_reach_Football_Chess",
+          # a define named as the game
+          "board_war_replacement_eliminate_all_Tab"]
 
 
 @pytest.mark.parametrize("name", CORPUS)

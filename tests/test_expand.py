@@ -36,6 +36,11 @@ CASES = [
     # redundant parentheses
     ('(define "W" (who at:(last To))) (game "g" (= ("W") 2))',
      '(game "g" (= (who at:(last To)) 2))'),
+    # the name after game, match or instance is never a define use (Ludii's protected
+    # substring), though the same string is expanded everywhere else
+    ('(define "g" (= 1 #1)) (game "g" ("g" 2) "g")', '(game "g" (= 1 2) (= 1))'),
+    ('(define "m" 5) (match "m" (x "m"))', '(match "m" (x 5))'),
+    ('(define "i" 5) (game "g" (instance "i" "i"))', '(game "g" (instance "i" 5))'),
 ]
 
 
