@@ -157,6 +157,31 @@ def test_leap_effect_gives_the_sites_a_knight_reaches(tmp_path, start, reached):
         assert (str(moves[0]) != "Pass") == holds, n
 
 
+# -- (id "Name" <role>) as Ludii's Id: by owner and part of the name, -1 when none -----
+
+@pytest.mark.parametrize("expr,value", [
+    ('(id "Disc" P2)', 2), ('(id "Disc" Mover)', 1), ('(id "isc" Next)', 2),
+    ('(id "Disc2")', 2), ('(id "Ghost")', -1), ('(id "Ghost" Mover)', -1),
+    ('(id "Ghost" P1)', -1), ('(id "Disc" Each)', -1), ('(id "Disc" P9)', -1)])
+def test_id_of_a_piece_and_of_a_name_no_piece_has(tmp_path, expr, value):
+    # A description may name a piece it lacks in a branch that never runs: Ludii loads it.
+    for n, playable in ((value, True), (value + 7, False)):
+        game = _load(tmp_path, play=f'(if (= {n} {expr}) (move Add (to (sites Empty))))')
+        assert (len(game.new_initial_state().legal_moves()) == 9) == playable
+
+
+@pytest.mark.parametrize("queen,what", [('(piece "Queen" Each)', 3), ("", 1)])
+def test_promote_to_an_id_no_piece_has_adds_no_move_and_a_map_drops_the_pair(
+        tmp_path, queen, what):
+    game = _load(tmp_path, items=f'(piece "Disc" Each) {queen} (map "M" {{(pair (id "Ghost" P1) 4) '
+                                 '(pair 1 (id "Ghost" P2)) (pair 2 5)})',
+                 play='(if (= 5 (mapEntry "M" 2)) (move Add (to (sites Empty)) (then '
+                      '(promote (last To) (piece (id "Queen" Mover))))))')
+    s = game.new_initial_state()
+    s.apply(s.legal_moves()[0])
+    assert [st[0][0] for st in (s.stack(site) for site in range(9)) if st] == [what]
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
@@ -179,7 +204,9 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           "board_space_connection_Three-Player_Hex",
           # (leap ...) as an effect
           "board_race_reach_Football_Chess",
-          # a define named as the game
+          # (id ...) of a piece the game lacks; a define named as the game
+          "board_war_replacement_checkmate_chaturanga_Hindustani_Chess",
+          "board_war_replacement_checkmate_shogi_Tai_Shogi",
           "board_war_replacement_eliminate_all_Tab"]
 
 

@@ -155,9 +155,36 @@ class Id(IntFn):
     params = (P("name", LitStr, opt=True), P("role", RoleType, opt=True))
 
     def compile(self, env):
-        if self.name is not None:
-            return env.component_fn(self.name, self.role, self)
-        return env.role_id(self.role or "Mover", self)
+        # Ludii's Id: with a role, the first component whose name contains the name and
+        # that player owns; a name no component answers to is -1, never an error (a
+        # branch naming a piece the game lacks may never run, and (promote ...) of -1
+        # adds no move).
+        if self.role == "Player":
+            return env.role_id("Player", self)      # Ludii returns the player, name or not
+        if self.name is None:
+            return env.role_id(self.role or "Mover", self)
+        if self.role is None:
+            names = env.equipment.component_names()
+            if self.name in names or f"{self.name}1" in names:
+                return env.component_fn(self.name, None, self)
+            return lambda c: -1
+        if self.role not in _ID_OWNERS:
+            return lambda c: -1                     # Ludii's Id knows no other owner here
+        name, comps = self.name, env.components[1:]
+        table = tuple(next((comp.index for comp in comps
+                            if name in comp.name and comp.owner == p), -1)
+                      for p in range(env.num_players + 2))
+        who = env.role_id(self.role, self)
+        if self.role not in ("Mover", "Next", "Prev"):
+            p = who(None)
+            idx = table[p] if 0 <= p < len(table) else -1
+            return lambda c: idx
+        return lambda c: table[p] if 0 <= (p := who(c)) < len(table) else -1
+
+
+# The owners Ludii's Id reads beside a name (Id.eval); any other gives -1.
+_ID_OWNERS = frozenset(("Neutral", "Shared", "Mover", "Next", "Prev")
+                       + tuple(f"P{i}" for i in range(1, 9)))
 
 
 @ludeme("ahead")
