@@ -182,6 +182,25 @@ def test_promote_to_an_id_no_piece_has_adds_no_move_and_a_map_drops_the_pair(
     assert [st[0][0] for st in (s.stack(site) for site in range(9)) if st] == [what]
 
 
+# -- (map ["Name"] {keys} {values}), Ludii's second Map constructor ------------------------
+
+@pytest.mark.parametrize("items,key,value", [
+    ('(map "M" {0..2} {5 6 7})', 1, 6), ('(map {0..2} {5 6 7})', 2, 7),
+    ('(map "M" {(pair 1 6)})', 1, 6), ('(map "M" {3 4} {(+ 1 1) 8})', 3, 2),
+    ('(map "M" {0..2} {5 6 7})', 8, 8)])      # a key not in the map gives itself
+def test_map_of_keys_and_values(tmp_path, items, key, value):
+    name = '"M" ' if '"M"' in items else ""
+    for n, playable in ((value, True), (value + 7, False)):
+        game = _load(tmp_path, items=f'(piece "Disc" Each) {items}',
+                     play=f'(if (= {n} (mapEntry {name}{key})) (move Add (to (sites Empty))))')
+        assert (len(game.new_initial_state().legal_moves()) == 9) == playable
+
+
+def test_map_with_more_keys_than_values_is_refused(tmp_path):
+    with pytest.raises(LudemeError, match="as many keys as values, found 3 keys and 2"):
+        _load(tmp_path, items='(piece "Disc" Each) (map {0..2} {5 6})')
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
@@ -207,6 +226,8 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           # (id ...) of a piece the game lacks; a define named as the game
           "board_war_replacement_checkmate_chaturanga_Hindustani_Chess",
           "board_war_replacement_checkmate_shogi_Tai_Shogi",
+          # (map {keys} {values})
+          "board_space_line_Ultimate_Tic-Tac-Toe",
           "board_war_replacement_eliminate_all_Tab"]
 
 

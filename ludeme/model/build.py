@@ -334,8 +334,8 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     for it in items:
         if isinstance(it, G.MapL):
             table = {}
-            for p in it.pairs:
-                key, value = _map_key(env, p), _map_value(env, board, components, roles, p)
+            for k, v, at in it.entries():
+                key, value = _map_key(env, k, at), _map_value(env, board, components, roles, v, at)
                 if key != UNDEFINED and value != UNDEFINED:   # Ludii's computeMap drops them
                     table[key] = value
             env.maps[it.name] = table
@@ -462,10 +462,9 @@ _LANDMARKS = {"CentreSite": "Centre", "LeftSite": "Left", "RightSite": "Right",
               "Topsite": "Top", "BottomSite": "Bottom", "FirstSite": None, "LastSite": None}
 
 
-def _map_key(env: Env, pair) -> int:
+def _map_key(env: Env, k, at) -> int:
     """A map's key as Ludii's Map.computeMap reads it: an integer (a function evaluated
     before play), a player, or a site written as a coordinate ("B1")."""
-    k = pair.key
     if not isinstance(k, (int, str)):
         return env.compile(k)(_StaticCtx())
     k = env.roles.value(k)
@@ -474,13 +473,12 @@ def _map_key(env: Env, pair) -> int:
     try:
         return env.board.index_of(k)
     except (KeyError, ValueError):
-        raise pair.fail(f"{k!r} is not a site of this board") from None
+        raise at.fail(f"{k!r} is not a site of this board") from None
 
 
-def _map_value(env: Env, board, components, roles, pair) -> int:
+def _map_value(env: Env, board, components, roles, v, at) -> int:
     """A map's value as Ludii's Map.computeMap reads it: a player, a landmark, a site
     written as a coordinate ("D1"), a piece by name, or an integer function."""
-    v = pair.value
     if not isinstance(v, (int, str)):
         return env.compile(v)(_StaticCtx())
     if v in _LANDMARKS:
@@ -494,7 +492,7 @@ def _map_value(env: Env, board, components, roles, pair) -> int:
     try:
         return board.index_of(v)
     except (KeyError, ValueError):
-        raise pair.fail(f"{v!r} is neither a site of this board nor a piece") from None
+        raise at.fail(f"{v!r} is neither a site of this board nor a piece") from None
 
 
 def _landmark(board, word: str) -> int:
