@@ -182,23 +182,41 @@ def test_promote_to_an_id_no_piece_has_adds_no_move_and_a_map_drops_the_pair(
     assert [st[0][0] for st in (s.stack(site) for site in range(9)) if st] == [what]
 
 
-# -- (map ["Name"] {keys} {values}), Ludii's second Map constructor ------------------------
+# -- (map ["Name"] {keys} {values}), Ludii's second Map constructor, and (mapEntry ...) ---
 
-@pytest.mark.parametrize("items,key,value", [
-    ('(map "M" {0..2} {5 6 7})', 1, 6), ('(map {0..2} {5 6 7})', 2, 7),
-    ('(map "M" {(pair 1 6)})', 1, 6), ('(map "M" {3 4} {(+ 1 1) 8})', 3, 2),
-    ('(map "M" {0..2} {5 6 7})', 8, 8)])      # a key not in the map gives itself
-def test_map_of_keys_and_values(tmp_path, items, key, value):
-    name = '"M" ' if '"M"' in items else ""
+@pytest.mark.parametrize("items,expr,value", [
+    ('(map "M" {0..2} {5 6 7})', '(mapEntry "M" 1)', 6),
+    ('(map {0..2} {5 6 7})', '(mapEntry 2)', 7),
+    ('(map "M" {3 4} {(+ 1 1) 8})', '(mapEntry "M" 3)', 2),
+    ('(map "M" {0..2} {5 6 7})', '(mapEntry "M" 8)', 8),      # a key not in it: itself
+    ('(map "M" {(pair 1 0)})', '(mapEntry "M" 1)', 0),
+    # Ludii's MapEntry: a name no map has gives the key, as does a game without maps;
+    # without a name every map is asked in turn; a map without a name is "Map"
+    ('(map "M" {(pair 1 6)})', '(mapEntry "Other" 1)', 1),
+    ('', '(mapEntry "M" 3)', 3),
+    ('(map "A" {(pair 1 6)}) (map "B" {(pair 2 7)})', '(mapEntry 2)', 7),
+    ('(map {(pair 1 6)})', '(mapEntry "Map" 1)', 6)])
+def test_map_and_map_entry(tmp_path, items, expr, value):
     for n, playable in ((value, True), (value + 7, False)):
         game = _load(tmp_path, items=f'(piece "Disc" Each) {items}',
-                     play=f'(if (= {n} (mapEntry {name}{key})) (move Add (to (sites Empty))))')
+                     play=f'(if (= {n} {expr}) (move Add (to (sites Empty))))')
         assert (len(game.new_initial_state().legal_moves()) == 9) == playable
 
 
 def test_map_with_more_keys_than_values_is_refused(tmp_path):
     with pytest.raises(LudemeError, match="as many keys as values, found 3 keys and 2"):
         _load(tmp_path, items='(piece "Disc" Each) (map {0..2} {5 6})')
+
+
+# -- (move Hop (from <region>)) starts from (from), as Ludii's Hop --------------------------
+
+@pytest.mark.parametrize("frm", ["(from (sites {4}))", "(from (sites Occupied by:Mover))",
+                                 "(from)", ""])
+def test_hop_from_a_region_starts_from_the_iterated_site(tmp_path, frm):
+    game = _load(tmp_path, start='(place "Disc1" 0) (place "Disc2" 1)',
+                 play=f'(forEach Piece (move Hop {frm} Orthogonal (between if:(is Enemy '
+                      '(who at:(between)))) (to if:(is Empty (to)))))')
+    assert [(m.frm, m.to) for m in game.new_initial_state().legal_moves()] == [(0, 2)]
 
 
 # -- corpus games these ludemes unlocked --------------------------------------------------
@@ -228,6 +246,9 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           "board_war_replacement_checkmate_shogi_Tai_Shogi",
           # (map {keys} {values})
           "board_space_line_Ultimate_Tic-Tac-Toe",
+          # (move Hop (from <region>)); (mapEntry ...) of a map the game lacks
+          "board_war_replacement_eliminate_all_Tibetan_Jiuqi",
+          "board_war_replacement_eliminate_all_Udat_Pagada",
           "board_war_replacement_eliminate_all_Tab"]
 
 

@@ -198,8 +198,8 @@ class Env:
     def named_region(self, name, role, lud):
         return self.equipment.named_region(name, role, lud)
 
-    def map_named(self, name, lud):
-        return self.equipment.map_named(name, lud)
+    def maps_named(self, name):
+        return self.equipment.maps_named(name)
 
     def regions_of_player(self, player_fn, name, lud):
         return self.equipment.regions_of_player(player_fn, name, lud)
@@ -338,7 +338,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
                 key, value = _map_key(env, k, at), _map_value(env, board, components, roles, v, at)
                 if key != UNDEFINED and value != UNDEFINED:   # Ludii's computeMap drops them
                     table[key] = value
-            env.maps[it.name] = table
+            env.maps.append((it.name or "Map", table))
 
     rules = g.rules
     if rules.start is not None:

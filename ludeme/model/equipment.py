@@ -22,7 +22,7 @@ class Equipment:
         self.containers = containers
         self.components = components
         self.regions: dict[str, dict[int, tuple]] = {}
-        self.maps: dict[str | None, dict[int, int]] = {}
+        self.maps: list[tuple[str, dict[int, int]]] = []   # (Ludii's name, table), in order
         self.region_parts: dict[int, list[tuple]] = {}   # owner -> each declared region's sites
 
     def role_id(self, role: str, lud: Ludeme):
@@ -112,13 +112,10 @@ class Equipment:
         return lambda c: owned.get(who(c), ())
 
 
-    def map_named(self, name: str | None, lud: Ludeme) -> dict[int, int]:
-        """The table of a (map ...) item (the only one when no name is given)."""
-        if name in self.maps:
-            return self.maps[name]
-        if name is None and len(self.maps) == 1:
-            return next(iter(self.maps.values()))
-        raise lud.fail(f"no (map {name or ''}...) in the equipment")
+    def maps_named(self, name: str | None) -> list[dict[int, int]]:
+        """The tables of the (map ...) items called `name` (every one when None), in order;
+        a map without a name is Ludii's "Map"."""
+        return [table for n, table in self.maps if name is None or n == name]
 
 
     def regions_of_player(self, player_fn, name: str | None, lud: Ludeme):

@@ -580,9 +580,23 @@ class MapEntry(IntFn):
     params = (P("name", LitStr, opt=True), P("key", IntFn))
 
     def compile(self, env):
+        # Ludii's MapEntry: the first map of that name (any map when no name is given)
+        # that has the key; the key itself when none has, or when no map has that name.
         key = env.compile(self.key)
-        table = env.map_named(self.name, self)
-        return lambda c: table.get(key(c), key(c))
+        tables = env.maps_named(self.name)
+        if not tables:
+            return key
+        if len(tables) == 1:
+            get = tables[0].get
+            return lambda c: get(k := key(c), k)
+
+        def entry(c):
+            k = key(c)
+            for t in tables:
+                if (v := t.get(k)) is not None:
+                    return v
+            return k
+        return entry
 
 
 @ludeme("player")

@@ -880,7 +880,15 @@ class MoveHop(Moves):
               P("then", "Then", opt=True))
 
     def compile(self, env):
-        from_fn = env.site_fn(self.from_)
+        if self.from_ is not None and self.from_.site is not None \
+                and not isinstance(self.from_.site, IntFn):
+            # Ludii's Hop starts from (from) when its (from ...) gives a region, not a site
+            # (it reads only From.loc(), null for a region): the region is built, as
+            # Ludii builds it, and never evaluated.
+            env.compile(self.from_.site)
+            from_fn = env.site_fn(None)
+        else:
+            from_fn = env.site_fn(self.from_)
         from_cond = env.compile(self.from_.if_) if self.from_ is not None \
             and self.from_.if_ is not None else None
         dirn = self.dirn or "Adjacent"
