@@ -219,6 +219,20 @@ def test_hop_from_a_region_starts_from_the_iterated_site(tmp_path, frm):
     assert [(m.frm, m.to) for m in game.new_initial_state().legal_moves()] == [(0, 2)]
 
 
+# -- a region no (regions ...) declares has no sites, as Ludii's SitesEquipmentRegion ----
+
+@pytest.mark.parametrize("regions,region,size", [
+    ('', '(sites "Ghost")', 0), ('(regions P1 {1 2})', '(sites Mover "Ghost")', 0),
+    ('(regions "Home" P1 {1 2})', '(sites Mover "Ho")', 2),
+    ('(regions "A" (sites "Ghost"))', '(sites "A")', 0),
+    ('(regions "C" (sites "A")) (regions "A" (sites "Ghost"))', '(sites "C")', 0)])
+def test_a_region_named_but_never_declared_has_no_sites(tmp_path, regions, region, size):
+    for n, playable in ((size, True), (size + 1, False)):
+        game = _load(tmp_path, items=f'(piece "Disc" Each) {regions}',
+                     play=f'(if (= {n} (count Sites in:{region})) (move Add (to (sites Empty))))')
+        assert (len(game.new_initial_state().legal_moves()) == 9) == playable
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",

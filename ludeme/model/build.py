@@ -513,16 +513,21 @@ def _static_regions(env: Env, items) -> None:
     for it in waiting:
         names[id(it)] = it.name or f"Region{len(set(names.values()))}"
     while waiting:
-        later, first_error = [], None
+        later = []
         for it in waiting:
             try:
                 _static_region(env, it, names[id(it)])
-            except NoSuchRegion as e:
+            except NoSuchRegion:
                 later.append(it)
-                first_error = first_error or e
         if len(later) == len(waiting):
-            raise first_error
+            # Each waits for a region no item declares: Ludii reads it as no sites. The
+            # first is built so, and the others wait on.
+            env.equipment.regions_complete = True
+            _static_region(env, later[0], names[id(later[0])])
+            env.equipment.regions_complete = False
+            later = later[1:]
         waiting = later
+    env.equipment.regions_complete = True
 
 
 def _static_region(env: Env, it, name: str) -> None:

@@ -24,6 +24,9 @@ class Equipment:
         self.regions: dict[str, dict[int, tuple]] = {}
         self.maps: list[tuple[str, dict[int, int]]] = []   # (Ludii's name, table), in order
         self.region_parts: dict[int, list[tuple]] = {}   # owner -> each declared region's sites
+        # Until every (regions ...) item is built, a name not found may be a region still
+        # to come; then it is none, and Ludii's SitesEquipmentRegion gives it no sites.
+        self.regions_complete = False
 
     def role_id(self, role: str, lud: Ludeme):
         return self.roles.id_fn(role, lud)
@@ -95,6 +98,8 @@ class Equipment:
         if role is None:
             entries = self.regions.get(name)
             if not entries:
+                if self.regions_complete:
+                    return lambda c: ()
                 raise _no_region(name, self.regions, lud)
             if len(entries) == 1:
                 sites = next(iter(entries.values()))
@@ -106,7 +111,7 @@ class Equipment:
             if name is None or name in rname:
                 for owner, sites in entries.items():
                     owned[owner] = tuple(dict.fromkeys(owned.get(owner, ()) + sites))
-        if name is not None and not owned:
+        if name is not None and not owned and not self.regions_complete:
             raise _no_region(name, self.regions, lud)
         who = self.role_id(role, lud)
         return lambda c: owned.get(who(c), ())
@@ -130,7 +135,8 @@ class Equipment:
 
 
 class NoSuchRegion(LudemeError):
-    """A (sites "Name") naming no region (yet: regions may name later ones)."""
+    """A (sites "Name") naming no region yet, while regions are built (they may name later
+    ones)."""
 
 
 def _no_region(name: str, regions: dict, lud: Ludeme) -> NoSuchRegion:
