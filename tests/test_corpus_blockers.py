@@ -233,6 +233,21 @@ def test_a_region_named_but_never_declared_has_no_sites(tmp_path, regions, regio
         assert (len(game.new_initial_state().legal_moves()) == 9) == playable
 
 
+# -- a player word beyond the player count, where a number is read, is that number -------
+
+@pytest.mark.parametrize("cond,holds", [("(is Mover P3)", False), ("(= 5 P5)", True),
+                                        ("(is Mover P1)", True), ("(= 16 P16)", True)])
+def test_a_player_the_game_lacks_reads_as_its_number(tmp_path, cond, holds):
+    # Ludii's RoleType.toIntFunction: Pi is i in a game of any number of players.
+    game = _load(tmp_path, play=f'(if {cond} (move Add (to (sites Empty))))')
+    assert (len(game.new_initial_state().legal_moves()) == 9) == holds
+
+
+def test_a_piece_for_a_player_the_game_lacks_is_still_refused(tmp_path):
+    with pytest.raises(LudemeError, match="P3 does not exist in a 2-player game"):
+        _load(tmp_path, items='(piece "Disc" P3)')
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
