@@ -248,6 +248,19 @@ def test_a_piece_for_a_player_the_game_lacks_is_still_refused(tmp_path):
         _load(tmp_path, items='(piece "Disc" P3)')
 
 
+# -- (promote ... (piece "Name")) of a piece the game lacks loads, and stops if it happens --
+
+@pytest.mark.parametrize("role", ["Mover", ""])
+def test_promote_to_a_name_no_piece_has_stops_only_when_it_happens(tmp_path, role):
+    promote = f'(promote (last To) (piece "Ghost") {role})'
+    game = _load(tmp_path, play=f'(move Add (to (sites Empty)) (then (if (= 0 (last To)) '
+                                f'{promote})))')
+    s = game.new_initial_state()
+    s.apply(next(m for m in s.legal_moves() if m.to == 1))      # the branch not taken
+    with pytest.raises(LudemeError, match="no piece called 'Ghost' to promote to"):
+        s.apply(next(m for m in s.legal_moves() if m.to == 0))
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
