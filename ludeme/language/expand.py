@@ -556,6 +556,10 @@ class _Expander:
                 args = self.expand(n.args, depth, in_lib)
             if not isinstance(head, (Word, Tag)) and not args:
                 return [head]  # ((x)) and ("Define") used in parentheses: read the inside
+            if isinstance(head, Call) and isinstance(args[-1], Call):
+                # ((x ...) ... (y ...)): Ludii's Expander.handleDoubleBrackets drops the
+                # outer pair of a "((" closed by "))", so the items join the enclosing form.
+                return [head] + args
             return [Call(head, args, n.pos, n.via, n.starred)]
         if isinstance(n, Array):
             return [Array(self.expand(n.items, depth, in_lib), n.pos, n.via)]
