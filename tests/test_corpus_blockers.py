@@ -261,6 +261,17 @@ def test_promote_to_a_name_no_piece_has_stops_only_when_it_happens(tmp_path, rol
         s.apply(next(m for m in s.legal_moves() if m.to == 0))
 
 
+# -- a label no site has: left out of (sites {...}), Off for (coord ...), as in Ludii ------
+
+@pytest.mark.parametrize("expr,value", [
+    ('(count Sites in:(sites {"A1" "Z9" "C3"}))', 2), ('(count Sites in:(sites {"Z9"}))', 0),
+    ('(coord "Z9")', -1), ('(coord "B1")', 1)])
+def test_a_label_no_site_has(tmp_path, expr, value):
+    for n, playable in ((value, True), (value + 7, False)):
+        game = _load(tmp_path, play=f'(if (= {n} {expr}) (move Add (to (sites Empty))))')
+        assert (len(game.new_initial_state().legal_moves()) == 9) == playable
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
@@ -291,6 +302,9 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           # (move Hop (from <region>)); (mapEntry ...) of a map the game lacks
           "board_war_replacement_eliminate_all_Tibetan_Jiuqi",
           "board_war_replacement_eliminate_all_Udat_Pagada",
+          # labels no site has
+          "board_war_leaping_lines_Terhuchu",
+          "reconstruction_done_board_war_leaping_lines_Smasandyutakankarikrida_(Allahabad)",
           "board_war_replacement_eliminate_all_Tab"]
 
 

@@ -564,7 +564,10 @@ class Coord(IntFn):
 
     def compile(self, env):
         if self.label is not None:
-            site = env.site_of_label(self.label, self)
+            try:
+                site = env.board.index_of(self.label)
+            except (KeyError, ValueError):
+                site = -1       # Ludii's Coord: Off for a label no site has
             return lambda c: site
         if self.row is None or self.column is None:
             raise self.fail('(coord ...) needs a label or row: and column:')
