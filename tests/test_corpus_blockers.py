@@ -19,6 +19,15 @@ def _load(tmp_path, play='(move Add (to (sites Empty)))', items='(piece "Disc" E
     return load(f)
 
 
+def _evaluates_to(tmp_path, expr, value, items='(piece "Disc" Each)'):
+    """`expr` is `value` in the initial position: the game adds a disc only while
+    (= <n> expr) holds, for n the value and for another (a player without a move passes)."""
+    for n, holds in ((value, True), (value + 7, False)):
+        game = _load(tmp_path, items=items,
+                     play=f'(if (= {n} {expr}) (move Add (to (sites Empty))))')
+        assert (len(game.new_initial_state().legal_moves()) == 9) == holds
+
+
 # -- (piece ... maxState: maxCount: maxValue:) ---------------------------------------------
 
 @pytest.mark.parametrize("bounds", ["maxState:2", "maxCount:4", "maxValue:9",
@@ -165,9 +174,7 @@ def test_leap_effect_gives_the_sites_a_knight_reaches(tmp_path, start, reached):
     ('(id "Ghost" P1)', -1), ('(id "Disc" Each)', -1), ('(id "Disc" P9)', -1)])
 def test_id_of_a_piece_and_of_a_name_no_piece_has(tmp_path, expr, value):
     # A description may name a piece it lacks in a branch that never runs: Ludii loads it.
-    for n, playable in ((value, True), (value + 7, False)):
-        game = _load(tmp_path, play=f'(if (= {n} {expr}) (move Add (to (sites Empty))))')
-        assert (len(game.new_initial_state().legal_moves()) == 9) == playable
+    _evaluates_to(tmp_path, expr, value)
 
 
 @pytest.mark.parametrize("queen,what", [('(piece "Queen" Each)', 3), ("", 1)])
@@ -197,10 +204,7 @@ def test_promote_to_an_id_no_piece_has_adds_no_move_and_a_map_drops_the_pair(
     ('(map "A" {(pair 1 6)}) (map "B" {(pair 2 7)})', '(mapEntry 2)', 7),
     ('(map {(pair 1 6)})', '(mapEntry "Map" 1)', 6)])
 def test_map_and_map_entry(tmp_path, items, expr, value):
-    for n, playable in ((value, True), (value + 7, False)):
-        game = _load(tmp_path, items=f'(piece "Disc" Each) {items}',
-                     play=f'(if (= {n} {expr}) (move Add (to (sites Empty))))')
-        assert (len(game.new_initial_state().legal_moves()) == 9) == playable
+    _evaluates_to(tmp_path, expr, value, items=f'(piece "Disc" Each) {items}')
 
 
 def test_map_with_more_keys_than_values_is_refused(tmp_path):
@@ -227,10 +231,8 @@ def test_hop_from_a_region_starts_from_the_iterated_site(tmp_path, frm):
     ('(regions "A" (sites "Ghost"))', '(sites "A")', 0),
     ('(regions "C" (sites "A")) (regions "A" (sites "Ghost"))', '(sites "C")', 0)])
 def test_a_region_named_but_never_declared_has_no_sites(tmp_path, regions, region, size):
-    for n, playable in ((size, True), (size + 1, False)):
-        game = _load(tmp_path, items=f'(piece "Disc" Each) {regions}',
-                     play=f'(if (= {n} (count Sites in:{region})) (move Add (to (sites Empty))))')
-        assert (len(game.new_initial_state().legal_moves()) == 9) == playable
+    _evaluates_to(tmp_path, f"(count Sites in:{region})", size,
+                  items=f'(piece "Disc" Each) {regions}')
 
 
 # -- a player word beyond the player count, where a number is read, is that number -------
@@ -267,9 +269,7 @@ def test_promote_to_a_name_no_piece_has_stops_only_when_it_happens(tmp_path, rol
     ('(count Sites in:(sites {"A1" "Z9" "C3"}))', 2), ('(count Sites in:(sites {"Z9"}))', 0),
     ('(coord "Z9")', -1), ('(coord "B1")', 1)])
 def test_a_label_no_site_has(tmp_path, expr, value):
-    for n, playable in ((value, True), (value + 7, False)):
-        game = _load(tmp_path, play=f'(if (= {n} {expr}) (move Add (to (sites Empty))))')
-        assert (len(game.new_initial_state().legal_moves()) == 9) == playable
+    _evaluates_to(tmp_path, expr, value)
 
 
 # -- corpus games these ludemes unlocked --------------------------------------------------
