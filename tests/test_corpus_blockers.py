@@ -177,6 +177,12 @@ def test_id_of_a_piece_and_of_a_name_no_piece_has(tmp_path, expr, value):
     _evaluates_to(tmp_path, expr, value)
 
 
+@pytest.mark.parametrize("expr,value", [('(id "Dot0" Neutral)', 3), ('(id "Dot" Neutral)', 3),
+                                        ('(id "Dot" P1)', -1)])
+def test_id_of_a_neutral_piece_answers_to_its_name_with_0(tmp_path, expr, value):
+    _evaluates_to(tmp_path, expr, value, items='(piece "Disc" Each) (piece "Dot" Neutral)')
+
+
 @pytest.mark.parametrize("queen,what", [('(piece "Queen" Each)', 3), ("", 1)])
 def test_promote_to_an_id_no_piece_has_adds_no_move_and_a_map_drops_the_pair(
         tmp_path, queen, what):

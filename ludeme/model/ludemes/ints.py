@@ -158,9 +158,8 @@ class Id(IntFn):
         # Ludii's Id: with a role, the first component whose name contains the name and
         # that player owns; a name no component answers to is -1, never an error (a
         # branch naming a piece the game lacks may never run, and (promote ...) of -1
-        # adds no move).
-        if self.role == "Player":
-            return env.role_id("Player", self)      # Ludii returns the player, name or not
+        # adds no move). (id "Name" Player) is the piece of (player), as Ludii 1.3.12's
+        # traces read it.
         if self.name is None:
             return env.role_id(self.role or "Mover", self)
         if self.role is None:
@@ -170,12 +169,15 @@ class Id(IntFn):
             return lambda c: -1
         if self.role not in _ID_OWNERS:
             return lambda c: -1                     # Ludii's Id knows no other owner here
-        name, comps = self.name, env.components[1:]
-        table = tuple(next((comp.index for comp in comps
-                            if name in comp.name and comp.owner == p), -1)
+        # Ludii names a neutral piece with its owner's number ("Disc0").
+        name = self.name
+        names = [(comp, (comp.name, f"{comp.name}0") if comp.owner == 0 else (comp.name,))
+                 for comp in env.components[1:]]
+        table = tuple(next((comp.index for comp, ns in names
+                            if comp.owner == p and any(name in n for n in ns)), -1)
                       for p in range(env.num_players + 2))
         who = env.role_id(self.role, self)
-        if self.role not in ("Mover", "Next", "Prev"):
+        if self.role not in ("Mover", "Next", "Prev", "Player"):
             p = who(None)
             idx = table[p] if 0 <= p < len(table) else -1
             return lambda c: idx
@@ -183,7 +185,7 @@ class Id(IntFn):
 
 
 # The owners Ludii's Id reads beside a name (Id.eval); any other gives -1.
-_ID_OWNERS = frozenset(("Neutral", "Shared", "Mover", "Next", "Prev")
+_ID_OWNERS = frozenset(("Neutral", "Shared", "Mover", "Next", "Prev", "Player")
                        + tuple(f"P{i}" for i in range(1, 9)))
 
 
