@@ -84,3 +84,51 @@ def test_a_partitioned_run_reports_what_a_whole_run_reports(tmp_path, monkeypatc
     pd.testing.assert_frame_equal(stored.drop(columns="seconds"),
                                   pd.read_parquet(whole / "playouts.parquet")
                                   .drop(columns="seconds"))
+
+
+def test_a_run_replaces_everything_of_the_run_before_it(tmp_path, monkeypatch):
+    """A small run into a folder that held a large run's partitions (and the reverse) leaves
+    only its own files: no stale table or partitions, no staging folder."""
+    out = tmp_path / "out"
+    argv = ["run", str(ADZUA), "-n", "60", "-j", "1", "--no-progress", "--backend",
+            "reference", "--out", str(out)]
+    assert main(argv) == 0
+    monkeypatch.setattr(runner, "PARTITION_SIZE", 25)
+    assert main(argv) == 0                        # large: partitions
+    assert (out / "playouts").is_dir() and not (out / "playouts.parquet").exists()
+    monkeypatch.setattr(runner, "PARTITION_SIZE", 10_000)
+    assert main([*argv[:3], "40", *argv[4:]]) == 0  # small again
+    assert not (out / "playouts").exists()
+    assert len(pd.read_parquet(out / "playouts.parquet")) == 40
+    assert not [p for p in out.iterdir() if p.name.startswith(".playouts")]
+
+
+def test_all_rulesets_keeps_those_that_played_when_one_fails(tmp_path, capsys):
+    """A ruleset that cannot be played is reported; the others are written."""
+    lud = tmp_path / "g.lud"
+    lud.write_text(ADZUA.read_text().replace(
+        '(ruleset "Ruleset/Adzua (Children) (Ludii 2) (Reconstructed)" {',
+        '(ruleset "Ruleset/Broken" { "Variant/Nope" })\n'
+        '    (ruleset "Ruleset/Adzua (Children) (Ludii 2) (Reconstructed)" {'))
+    out = tmp_path / "out"
+    code = main(["run", str(lud), "--all-rulesets", "-n", "4", "-j", "1", "--no-progress",
+                 "--backend", "reference", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Ruleset/Broken: not played" in err and "Variant/Nope" in err
+    summary = pd.read_csv(out / "summary.csv")
+    assert len(summary) == 10 and "Ruleset/Broken" not in set(summary["ruleset"])
+
+
+def test_compare_reads_a_partitioned_run_and_refuses_one_that_lost_parts(tmp_path, monkeypatch):
+    from ludeme.analysis.compare import read_run_folder
+    from ludeme.errors import LudemeError
+    out = tmp_path / "out"
+    monkeypatch.setattr(runner, "PARTITION_SIZE", 25)
+    assert main(["run", str(ADZUA), "-n", "60", "-j", "1", "--no-progress", "--backend",
+                 "reference", "--out", str(out)]) == 0
+    [variant] = read_run_folder(out)
+    assert len(variant.rows) == 60
+    next((out / "playouts").rglob("*.parquet")).unlink()
+    with pytest.raises(LudemeError, match="summary counts 60 playouts but the folder holds"):
+        read_run_folder(out)

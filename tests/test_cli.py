@@ -93,11 +93,12 @@ def test_check_counts_failures_and_templates(tmp_path):
 
 
 def test_internal_errors_are_reported_without_a_traceback(monkeypatch, capsys):
+    from ludeme.cli import info
     from ludeme.cli import main as cli
 
     def broken(args):
         raise ZeroDivisionError("division by zero")
-    monkeypatch.setattr(cli, "cmd_info", broken)
+    monkeypatch.setattr(info, "run", broken)
     monkeypatch.delenv("LUDEME_DEBUG", raising=False)
     assert cli.main(["info", "x.lud"]) == 3
     err = capsys.readouterr().err

@@ -226,3 +226,14 @@ def test_compiled_partitions_hold_the_reference_rows(tmp_path):
     stored = pd.read_parquet(tmp_path).sort_values("index").reset_index(drop=True)
     ref = run_playouts(game, 250, 4, jobs=1, progress=False, backend="reference")
     pd.testing.assert_frame_equal(stored.drop(columns="seconds"), ref.drop(columns="seconds"))
+
+
+def test_the_playout_kernel_compiles_once_for_every_chunk_size():
+    # A one-row output array is typed row-major by numba: a chunk of one playout (the
+    # warm-up, or a run's last chunk) must not compile a second specialisation.
+    from ludeme.analysis.playouts import kernel_table
+    game = ludii_game("Tic-Tac-Toe.lud")
+    kernels = compiled.select(game, "compiled")
+    for first, n in ((0, 1), (1, 3), (4, 1), (5, 300)):
+        assert kernel_table(game, kernels, 9, first, n).num_rows == n
+    assert len(kernels.module.playouts.signatures) == 1

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -49,6 +50,10 @@ UNCLOSED = """(game "X"
     })
 )
 """
+
+# A `ludeme run` playout table, its one row's winner left to fill in.
+PLAYOUTS_CSV = "game,ruleset,options,seed,players,winner,turns,utility_p1\nG,,,1,2,%s,9,1.0\n"
+ADZUA_2 = ADZUA + "::Variant/Adzua (Children) (Ludii 2)"
 
 # (name, files {name: text or bytes}, argv ({} = path of a file), env, exit, words, position)
 CASES = [
@@ -123,6 +128,27 @@ CASES = [
      {"t.json": json.dumps({"steps": [{"mover": 1, "chosen": 5, "legal": [], "board": {}}]})},
      ["crosscheck", "{t.json}", "--lud", ADZUA], {}, 2,
      ["steps[0]", "'chosen' is 5, not an index of its 0 legal moves"], None),
+    ("a trace without steps among good ones", {"a.json": json.dumps({"steps": []}),
+                                               "b.json": json.dumps({"file": "Achi.lud"}),
+                                               "c.json": json.dumps({"steps": []})},
+     ["crosscheck", "{a.json}", "{b.json}", "{c.json}", "--lud", ADZUA], {}, 2,
+     ["/a: agreed, 0/0 steps", "/c: agreed, 0/0 steps", "/b: INVALID TRACE:",
+      "'steps' (a list of decisions) is missing",
+      "2 agreed, 0 disagreed, 0 unsupported, 1 invalid traces"], None),
+    ("a trace of another number of players", {"t.json": json.dumps({"players": 7, "steps": []})},
+     ["crosscheck", "{t.json}", "--lud", ADZUA], {}, 2,
+     ["INVALID TRACE", "recorded with 'players' 7, but 'Adzua (Children)' as loaded for it has 2",
+      "0 agreed, 0 disagreed, 0 unsupported, 1 invalid traces"], None),
+    ("a trace naming an option the description lacks",
+     {"t.json": json.dumps({"optionsRequested": ["Board/Huge"], "steps": []})},
+     ["crosscheck", "{t.json}", "--lud", ADZUA], {}, 2,
+     ["INVALID TRACE", "the trace's optionsRequested 'Board/Huge': unknown option",
+      "known options: 'Variant'", "0 unsupported, 1 invalid traces"], None),
+    ("a trace naming a ruleset the description lacks",
+     {"t.json": json.dumps({"ruleset": "Ruleset/Nope", "steps": []})},
+     ["crosscheck", "{t.json}", "--lud", ADZUA], {}, 2,
+     ["INVALID TRACE", "unknown ruleset 'Ruleset/Nope'", "0 unsupported, 1 invalid traces"],
+     None),
     ("a trace for another game", {"t.json": json.dumps({"game": "Chess", "steps": []})},
      ["crosscheck", "{t.json}", "--lud", ADZUA], {}, 2,
      ["recorded for the game 'Chess'", "'Adzua (Children)'"], None),
@@ -143,15 +169,83 @@ CASES = [
     ("an option that agrees with the ruleset", {},
      ["expand", ADZUA, "--ruleset", "Adzua (Children) (Ludii 5) (Reconstructed)", "--option",
       "Variant/Adzua (Children) (Ludii 5)"], {}, 0, ['(game "Adzua (Children)"'], None),
+    ("a trace naming a file outside --ludii-dir",
+     {"t.json": json.dumps({"file": "../../../../etc/passwd", "steps": []}), "lud/x.lud": "x"},
+     ["crosscheck", "{t.json}", "--ludii-dir", "{dir}/lud"], {}, 1,
+     ["'../../../../etc/passwd' is not a .lud path inside"], None),
+    ("a trace naming an absolute path",
+     {"t.json": json.dumps({"file": "/etc/hostname", "steps": []}), "lud/x.lud": "x"},
+     ["crosscheck", "{t.json}", "--ludii-dir", "{dir}/lud"], {}, 1,
+     ["'/etc/hostname' is not a .lud path inside"], None),
+    ("--jobs beyond the cores", {}, ["run", ADZUA, "-n", "4", "--jobs", "999", "--backend",
+                                     "reference", "--out", "{dir}/o"], {}, 0,
+     ["--jobs 999 capped at this machine's", "4 playouts"], None),
     ("--out that is a file", {"out": "x"}, ["run", ADZUA, "-n", "1", "--out", "{out}"], {}, 2,
      ["is a file, not a directory"], None),
     ("--out below a file", {"out": "x"}, ["run", ADZUA, "-n", "1", "--out", "{out}/sub"], {}, 2,
      ["is a file, not a directory"], None),
+    ("--out with an escape sequence, below a file", {"out": "x"},
+     ["run", ADZUA, "-n", "1", "--out", "{out}/\x1b[2J"], {}, 2,
+     ["out/\\x1b[2J: ", "is a file, not a directory"], None),
+    ("compare: an empty playouts.csv", {"r/playouts.csv": ""},
+     ["compare", "{dir}/r", ADZUA, "--out", "{dir}/c"], {}, 2,
+     ["r/playouts.csv: cannot read the playout table"], None),
+    ("compare: a playouts.csv of a header only", {"r/playouts.csv": PLAYOUTS_CSV.split("\n")[0]},
+     ["compare", "{dir}/r", ADZUA, "--out", "{dir}/c"], {}, 2,
+     ["r/playouts.csv: the playout table holds no playouts"], None),
+    ("compare: a corrupt parquet", {"r/playouts.parquet": b"PAR1\x00\x01garbage"},
+     ["compare", "{dir}/r", ADZUA, "--out", "{dir}/c"], {}, 2,
+     ["r/playouts.parquet: cannot read the playout table", "magic bytes"], None),
+    ("compare: a winner that is not a player", {"r/playouts.csv": PLAYOUTS_CSV % 7},
+     ["compare", "{dir}/r", ADZUA, "--out", "{dir}/c"], {}, 2,
+     ["playout row 1: 'winner' is 7, expected 0 (no winner) or a player from 1 to 2"], None),
+    ("compare: a winner that is a word", {"r/playouts.csv": PLAYOUTS_CSV % "banana"},
+     ["compare", "{dir}/r", ADZUA, "--out", "{dir}/c"], {}, 2,
+     ["playout row 1: 'winner' is 'banana', expected 0"], None),
+    ("compare: --out that is a file", {"out": "x"},
+     ["compare", ADZUA, ADZUA_2, "-n", "1000000", "--out", "{out}"], {}, 2,
+     ["--out", "is a file, not a directory"], None),
+    ("concepts: --against a missing index", {},
+     ["concepts", ADZUA, "--nearest", "3", "--against", "{dir}/none.json"], {}, 2,
+     ["cannot read", "none.json: No such file or directory"], None),
+    ("concepts: --against an empty index", {"i.json": ""},
+     ["concepts", ADZUA, "--nearest", "3", "--against", "{i.json}"], {}, 2,
+     ["not an index written by `ludeme concepts --index", "the file is empty"], None),
+    ("concepts: --against an index that is not JSON", {"i.json": '{"games": [}'},
+     ["concepts", ADZUA, "--nearest", "3", "--against", "{i.json}"], {}, 2,
+     ["not JSON (Expecting value)"], "i.json:1:12:"),
+    ("concepts: --against JSON that is not an index", {"i.json": "[1]"},
+     ["concepts", ADZUA, "--nearest", "3", "--against", "{i.json}"], {}, 2,
+     ["expected an object whose 'games' lists"], None),
+    ("concepts: --index of a missing folder", {},
+     ["concepts", "--index", "{dir}/none", "--out", "{dir}/x.json"], {}, 2,
+     ["--index", "none: no such folder"], None),
+    ("concepts: --index of a folder without descriptions", {"d/notes.txt": "x"},
+     ["concepts", "--index", "{dir}/d", "--out", "{dir}/x.json"], {}, 2,
+     ["no .lud descriptions in it"], None),
+    ("concepts: --nearest 0", {"i.json": "x"},
+     ["concepts", ADZUA, "--nearest", "0", "--against", "{i.json}"], {}, 2,
+     ["--nearest must be a positive number of games, got 0"], None),
+    ("concepts: --nearest -1", {"i.json": "x"},
+     ["concepts", ADZUA, "--nearest", "-1", "--against", "{i.json}"], {}, 2,
+     ["--nearest must be a positive number of games, got -1"], None),
+    ("moves: a position file that is not UTF-8", {"p.txt": b"mover: P1\nMarker1: A1 B2\xff\n"},
+     ["moves", ADZUA, "{p.txt}"], {}, 2,
+     ["the position is not UTF-8 text: byte 0xff at byte offset 24"], "p.txt:2:15:"),
+    *[(f"board: --{kind} naming a folder", {"d/x": "x"},
+       ["board", ADZUA, f"--{kind}", "{dir}/d"], {}, 2,
+       [f"--{kind}", "d is a directory; give the name of a file to write"], None)
+      for kind in ("svg", "png")],
+    *[(f"board: --{kind} in a missing folder", {},
+       ["board", ADZUA, f"--{kind}", f"{{dir}}/none/b.{kind}"], {}, 2,
+       [f"--{kind}", "none does not exist (give a file in an existing folder)"], None)
+      for kind in ("svg", "png")],
 ]
 
 
 def _run(tmp_path, files, argv, env):
     for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(text if isinstance(text, bytes) else text.encode())
     names = {name: str(tmp_path / name) for name in files} | {"dir": str(tmp_path)}
     for key, value in names.items():
@@ -179,6 +273,35 @@ def test_hostile_input(tmp_path, name, files, argv, env, status, words, position
             assert "^" in r.stderr
 
 
+# Adzua (Ludii 1): a mover who leaves the opponent two markers wins.
+FINISHED = "mover: P2\nphase: Movement\nMarker1: A1 B2 C3 A3\nMarker2: C1 B1\n"
+
+
+@pytest.mark.parametrize("position, said, listed", [
+    (FINISHED, "the game is over in this position: player 1 wins (NaturalEnd)", False),
+    (FINISHED.replace("P2", "P1", 1), "player 1 to move (Movement)", True),
+], ids=["P1 has just won", "P2 has just moved: P1 plays on"])
+def test_moves_of_a_finished_position_say_the_game_is_over(tmp_path, position, said, listed):
+    """A position is the board after the previous mover's move: where the end rules end the
+    game there, no moves are listed and the winner is named."""
+    r = _run(tmp_path, {"p.txt": position}, ["moves", ADZUA, "{p.txt}"], {})
+    assert r.returncode == 0 and said in r.stdout, r.stdout + r.stderr
+    assert ("  1. " in r.stdout) == listed, r.stdout
+
+
+def test_a_link_out_of_the_ludii_dir_is_not_followed(tmp_path):
+    """A trace's file is looked for under --ludii-dir only, links resolved: a link to a
+    file elsewhere is not opened, and nothing of that file is echoed."""
+    secret = tmp_path / "secret.lud"
+    secret.write_text("(topsecret)")
+    (tmp_path / "lud").mkdir()
+    (tmp_path / "lud" / "link.lud").symlink_to(secret)
+    r = _run(tmp_path, {"t.json": json.dumps({"file": "link.lud", "steps": []})},
+             ["crosscheck", "{t.json}", "--ludii-dir", "{dir}/lud"], {})
+    assert "topsecret" not in r.stdout + r.stderr
+    assert "no link.lud under" in r.stdout + r.stderr
+
+
 def test_an_excerpt_of_a_huge_line_stays_short_and_escaped(tmp_path):
     """A fault on a 10 MB line shows a window of the line around it, control characters
     escaped: the terminal gets a few hundred characters, not the line."""
@@ -198,6 +321,34 @@ def test_out_that_is_not_writable(tmp_path):
     locked.chmod(0o555)
     r = _run(tmp_path, {}, ["run", ADZUA, "-n", "1", "--out", str(locked / "o")], {})
     assert r.returncode == 2 and "permission denied" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda d: (d / "o").symlink_to(d / "nowhere" / "o"),
+     ["--out", "is a symbolic link to", "which does not exist"]),
+    (lambda d: ((d / "o").symlink_to(d / "p"), (d / "p").symlink_to(d / "o")),
+     ["--out", "is a symbolic link in a loop"]),
+], ids=["a dangling link", "a link loop"])
+@pytest.mark.parametrize("below", ["", "/sub"], ids=["out", "below"])
+def test_out_that_is_a_broken_link_is_refused_before_playing(tmp_path, make, words, below):
+    """Refused before the first playout: a million playouts would outlast the timeout."""
+    make(tmp_path)
+    r = _run(tmp_path, {}, ["run", ADZUA, "-n", "1000000", "--backend", "reference",
+                            "--no-progress", "--out", str(tmp_path / "o") + below], {})
+    out = r.stdout + r.stderr
+    assert r.returncode == 2 and "Traceback" not in out and "internal error" not in out, out
+    for w in words:
+        assert w in r.stderr, out
+
+
+def test_out_whose_name_is_not_utf8_is_refused_before_playing(tmp_path):
+    name = os.fsencode(tmp_path) + b"/out\xff"
+    r = subprocess.run([sys.executable, "-m", "ludeme", "run", ADZUA, "-n", "1000000",
+                        "--no-progress", "--out", name], capture_output=True, timeout=120)
+    err = r.stderr.decode("utf-8")          # what is echoed is UTF-8, the byte escaped
+    assert r.returncode == 2 and "Traceback" not in err, err
+    assert "out\\xff: the name is not valid UTF-8" in err, err
+    assert not os.path.exists(name)
 
 
 def _table():
@@ -276,3 +427,55 @@ def test_two_processes_on_one_out_leave_one_complete_set(tmp_path):
     assert len(pd.read_parquet(out / "playouts.parquet")) == rows   # the same run's files
     assert pd.read_csv(out / "summary.csv")["n"].tolist() == [rows]
     assert not list(out.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("A|B", "A\\|B"),
+    ("<script>x</script>", "&lt;script&gt;x&lt;/script&gt;"),
+    ("*bold* _it_ `code`", "\\*bold\\* \\_it\\_ \\`code\\`"),
+    ("two\nlines", "two lines"),
+    ("\x1b[2J", "\\x1b[2J"),
+])
+def test_a_game_name_is_literal_in_summary_md(name, shown):
+    """Nothing in a name can break summary.md's tables, pass HTML or drive a terminal."""
+    from ludeme.analysis.report import md
+    assert md(name) == shown
+
+
+def test_sigterm_stops_a_run_cleanly_and_writes_what_finished(tmp_path):
+    """SIGTERM (what `timeout` and schedulers send) is handled as Ctrl-C: the workers stop,
+    no process, shared-memory segment or temporary file outlives the run, and the
+    playouts that finished are written with a summary that counts them. A run of 10^8
+    playouts starts at once: nothing is made per playout before it is played."""
+    import signal
+    import time
+    out = tmp_path / "o"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LUDEME_MAX")}
+    proc = subprocess.Popen([sys.executable, "-m", "ludeme", "run", ADZUA, "-n", "100000000",
+                             "--backend", "reference", "-j", "2", "--no-progress", "--out",
+                             str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    deadline = time.time() + 60
+    while time.time() < deadline and not (out.exists() and any(out.rglob("*.parquet"))):
+        time.sleep(0.2)                    # until a partition of finished playouts is written
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
+                              text=True).stdout.split()
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode in (130, 143), stderr
+    assert "kept the" in stderr, stderr
+    assert "Traceback" not in stderr and "internal error" not in stderr
+    def alive():
+        return [c for c in children if Path(f"/proc/{c}").exists()
+                and "Z" not in Path(f"/proc/{c}/stat").read_text().split()[2:3]]
+    for _ in range(100):                   # workers notice their parent is gone
+        if not alive():
+            break
+        time.sleep(0.1)
+    assert alive() == []
+    assert not [n for n in os.listdir("/dev/shm") if str(proc.pid) in n]
+    left = [p.name for p in out.rglob("*") if p.name.endswith(".tmp") or
+            p.name.startswith(".playouts")]
+    assert left == []
+    summary = pd.read_csv(out / "summary.csv")
+    assert int(summary["n"].sum()) == len(pd.read_parquet(out / "playouts")) > 0

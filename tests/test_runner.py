@@ -8,6 +8,7 @@ import pytest
 from conftest import DESCRIPTIONS
 from fake_game import FakeGame
 from ludeme.analysis import playouts as runner
+from ludeme.cli.common import EXIT_INTERRUPTED
 from ludeme.cli.main import main
 from ludeme.analysis.metrics import summarize
 from ludeme.analysis.report import write_run
@@ -145,7 +146,7 @@ def test_outputs_are_written(tmp_path):
 def test_cli_interrupted_run_writes_what_finished(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(runner, "load", lambda *a, **k: FakeGame(sites=4, interrupt_after=25))
     code = main(["run", "game.lud", "-n", "80", "--jobs", "1", "--out", str(tmp_path)])
-    assert code == runner.EXIT_INTERRUPTED
+    assert code == EXIT_INTERRUPTED
     assert len(pd.read_csv(tmp_path / "playouts.csv")) == 25
     assert "kept the 25 playouts" in capsys.readouterr().err
 
@@ -211,7 +212,7 @@ def test_the_benchmark_finds_ludiis_figures_for_each_ruleset(k, refdata):
 
 def test_the_playout_benchmark_prints_a_ratio_per_ruleset(refdata, capsys):
     from ludeme.bench import main as bench_main
-    assert bench_main(["playouts", str(ADZUA), "--seconds", "0.05", "--jobs", "1"]) == 0
+    assert bench_main(["playouts", str(ADZUA), "--seconds", "0.3", "--jobs", "1"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "(Ludii " in line]
     assert len(lines) == 10
     # Each line ends with Ludii's warmed rate (speed.tsv), the ratio, the all-cores rate.

@@ -39,7 +39,6 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,16 +47,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ludeme.errors import LudemeError
+from ludeme.errors import LudemeError, printable
+from .compare_defaults import ALPHA, CORRECTIONS, DEFAULT_IDENTITY_SEEDS, DEFAULT_PLAYOUTS
 from .metrics import MEAN_METRICS as SUMMARY_MEANS
 from .metrics import BOOTSTRAP_RESAMPLES, CONFIDENCE, METRICS, balance, outcome_uniformity, per_state_columns, population_std, utility_columns
 
-DEFAULT_PLAYOUTS = 500
-DEFAULT_IDENTITY_SEEDS = 20
-ALPHA = 0.05
 RESAMPLES = 9999
 RESAMPLE_SEED = 20240602
-CORRECTIONS = {"holm": "holm", "bh": "fdr_bh"}
 
 # Mean metrics whose per-playout value is not one column; the others are the summary's
 # means of a column (`ludeme.analysis.metrics.MEAN_METRICS`, per-state figures included).
@@ -141,19 +137,64 @@ def read_run_folder(folder: Path) -> list[Variant]:
     from .metrics import CONFIG_COLUMNS
     from .report import config_label
     for name, reader in (("playouts.parquet", pd.read_parquet),
+                         ("playouts", pd.read_parquet),       # a large run's partitions
                          ("playouts.csv", lambda p: pd.read_csv(p, keep_default_na=False))):
-        if (folder / name).is_file():
-            df = reader(folder / name)
+        if (folder / name).exists():
+            try:
+                df = reader(folder / name)
+            except Exception as e:          # a corrupt or foreign file: the user's input
+                raise LudemeError(f"{folder / name}: cannot read the playout table: "
+                                  f"{printable(str(e))[:300]}") from None
             break
     else:
-        raise LudemeError(f"{folder}: not a `ludeme run` output folder (no playouts.parquet "
-                          f"or playouts.csv)")
+        raise LudemeError(f"{folder}: not a `ludeme run` output folder (no playouts.parquet, "
+                          f"playouts/ or playouts.csv)")
     missing = {"seed", "turns", "winner", "utility_p1", *CONFIG_COLUMNS} - set(df.columns)
     if missing:
         raise LudemeError(f"{folder}: the playout table lacks {', '.join(sorted(missing))}")
+    if df.empty:
+        raise LudemeError(f"{printable(str(folder / name))}: the playout table holds no "
+                          "playouts")
+    df = _checked_outcomes(df, folder / name)
+    _check_against_summary(folder, df)
     return [Variant(config_label(dict(zip(CONFIG_COLUMNS, key))), rows.reset_index(drop=True),
                     None, str(folder))
             for key, rows in df.groupby(list(CONFIG_COLUMNS), sort=False, dropna=False)]
+
+
+def _checked_outcomes(df: pd.DataFrame, table: Path) -> pd.DataFrame:
+    """`df` with integer `players` and `winner`, or a LudemeError naming the first row whose
+    player count is not a positive integer or whose winner is neither 0 (no winner) nor one
+    of its players: the tests count outcomes by these values."""
+    players = pd.to_numeric(df["players"], errors="coerce")
+    winner = pd.to_numeric(df["winner"], errors="coerce")
+    bad_players = ~(players >= 1) | (players != players.round())
+    bad_winner = ~((winner >= 0) & (winner <= players)) | (winner != winner.round())
+    for column, bad in (("players", bad_players), ("winner", bad_winner)):
+        if bad.any():
+            i = int(np.flatnonzero(bad.to_numpy())[0])
+            value = df[column].iloc[i]
+            value = printable(repr(value) if isinstance(value, str) else str(value))[:60]
+            expected = ("a positive number of players" if column == "players" else
+                        f"0 (no winner) or a player from 1 to {int(players.iloc[i])}")
+            raise LudemeError(f"{printable(str(table))}: playout row {i + 1}: '{column}' is "
+                              f"{value}, expected {expected}")
+    return df.assign(players=players.astype(int), winner=winner.astype(int))
+
+
+def _check_against_summary(folder: Path, df: pd.DataFrame) -> None:
+    """Refuse a folder whose playouts are not those its summary counts (a folder written by
+    hand, or by two runs of an older ludeme)."""
+    summary = folder / "summary.csv"
+    if not summary.is_file():
+        return
+    try:
+        counted = int(pd.read_csv(summary)["n"].sum())
+    except Exception:
+        return                                   # an unreadable summary is not the table
+    if counted != len(df):
+        raise LudemeError(f"{folder}: its summary counts {counted:,} playouts but the folder "
+                          f"holds {len(df):,}: not one run's output")
 
 
 def unique_labels(variants: list[Variant]) -> None:
@@ -494,39 +535,7 @@ def compare(variants: list[Variant], groups: pd.DataFrame, correction: str = "ho
     return Comparison(variants, groups, table, summary, correction, alpha)
 
 
-# ---------------------------------------------------------------- the command
-
-def add_subcommand(sub) -> None:
-    """`ludeme compare INPUT... [--all-rulesets] [-n N] [--seed S] [--correction holm|bh] --out DIR`."""
-    p = sub.add_parser("compare", help="test which differences between rule variants are real")
-    p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="FILE[::ruleset or option[::option...]] or a `ludeme run` output folder")
-    p.add_argument("--all-rulesets", action="store_true",
-                   help="every ruleset of each description given without one")
-    p.add_argument("-n", type=int, default=DEFAULT_PLAYOUTS,
-                   help=f"playouts per variant (default {DEFAULT_PLAYOUTS})")
-    p.add_argument("--seed", type=int, default=0,
-                   help="the run seed, shared by all variants (default 0)")
-    p.add_argument("--jobs", "-j", type=int, default=None, help="processes (default: all cores)")
-    p.add_argument("--correction", choices=sorted(CORRECTIONS), default="holm",
-                   help="multiple-comparison correction (default holm; bh: Benjamini-Hochberg)")
-    p.add_argument("--alpha", type=float, default=ALPHA, help=f"level (default {ALPHA})")
-    p.add_argument("--identity-seeds", type=int, default=DEFAULT_IDENTITY_SEEDS, metavar="K",
-                   help="seeds played in every variant to find identical play "
-                        f"(default {DEFAULT_IDENTITY_SEEDS}; 0: compare playout rows only)")
-    p.add_argument("--source", metavar="FILE",
-                   help="the description of run folders, to find identical play by legal moves")
-    p.add_argument("--max-turns", type=int, default=None, metavar="T")
-    p.add_argument("--max-moves", type=int, default=None, metavar="M")
-    p.add_argument("--out", type=Path, default=Path("reports/compare"), metavar="DIR",
-                   help="where to write (default reports/compare)")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    p.add_argument("--backend", choices=("auto", "compiled", "reference"), default="auto",
-                   help="compiled numba kernels or the reference engine (default auto: "
-                        "compiled where the game's ludemes all have a compiled form); the "
-                        "rows do not depend on it")
-    p.set_defaults(fn=_compare)
-
+# ---------------------------------------------------------------- from inputs to a comparison
 
 def _source_for_rows(path: str, rows: pd.DataFrame):
     """The GameSource of a run folder's configuration, rebuilt from the named description."""
@@ -537,31 +546,35 @@ def _source_for_rows(path: str, rows: pd.DataFrame):
     return GameSource(str(Path(path).resolve()), options, ruleset)
 
 
-def gather(args) -> tuple[list[Variant], list[str]]:
-    """The variants of the command line: played now or read from run folders; notes for the report."""
+def gather(inputs: list[str], all_rulesets: bool = False, n: int = DEFAULT_PLAYOUTS,
+           seed: int = 0, jobs: int | None = None, *, source: str | None = None,
+           max_turns: int | None = None, max_moves: int | None = None,
+           progress: bool | None = None, backend: str = "auto"
+           ) -> tuple[list[Variant], list[str]]:
+    """The variants of `inputs` (descriptions `FILE[::...]`, played now, `n` playouts each with
+    run seed `seed`; or run folders, read, their description `source` when given); notes for
+    the report."""
     from ludeme.engine.compiled import Unsupported
-    from ludeme.errors import LudemeError
     from .report import config_label
     from .playouts import load, run_playouts
     variants: list[Variant] = []
     notes: list[str] = []
     specs = []
-    for item in args.inputs:
+    for item in inputs:
         if Path(item).is_dir():
             found = read_run_folder(Path(item))
-            if args.source:
+            if source:
                 for v in found:
-                    v.source = _source_for_rows(args.source, v.rows)
+                    v.source = _source_for_rows(source, v.rows)
             variants.extend(found)
         else:
             specs.append(item)
-    for path, options, ruleset in configurations(specs, args.all_rulesets):
-        game = load(path, options, ruleset, max_turns=args.max_turns, max_moves=args.max_moves,
-                    backend=args.backend)
+    for path, options, ruleset in configurations(specs, all_rulesets):
+        game = load(path, options, ruleset, max_turns=max_turns, max_moves=max_moves,
+                    backend=backend)
         label = (ruleset or game.name).split("/", 1)[-1]
         try:
-            rows = run_playouts(game, args.n, args.seed, args.jobs,
-                                progress=False if args.no_progress else None, label=label)
+            rows = run_playouts(game, n, seed, jobs, progress=progress, label=label)
         except Unsupported as e:        # --backend compiled on a game it cannot compile
             raise LudemeError(f"{label}: the compiled backend has no form for {e} yet "
                               "(use --backend reference or auto)") from None
@@ -571,36 +584,34 @@ def gather(args) -> tuple[list[Variant], list[str]]:
                               "options": "; ".join(game.options)})
         variants.append(Variant(label, rows, game.source, path))
     if specs:
-        notes.append(f"{args.n} uniform-random playouts per variant with run seed {args.seed}: "
+        notes.append(f"{n} uniform-random playouts per variant with run seed {seed}: "
                      f"playout i of every variant starts from the same seed (common random "
                      f"numbers), so mean metrics are compared by the paired t-test over seeds.")
     unique_labels(variants)
     return variants, notes
 
 
-def _compare(args) -> int:
-    """`ludeme compare`: gather, group, test, write."""
-    from .compare_report import write_comparison
+def compare_inputs(inputs: list[str], all_rulesets: bool = False, n: int = DEFAULT_PLAYOUTS,
+                   seed: int = 0, jobs: int | None = None, *,
+                   identity_seeds: int = DEFAULT_IDENTITY_SEEDS, source: str | None = None,
+                   correction: str = "holm", alpha: float = ALPHA,
+                   max_turns: int | None = None, max_moves: int | None = None,
+                   progress: bool | None = None, backend: str = "auto") -> Comparison:
+    """`ludeme compare` up to its files: gather the variants (`gather`), find those that play
+    identically on `identity_seeds` seeds, test every metric (`compare`).
+    `ludeme.analysis.compare_report.write_comparison` writes the result."""
     from .playouts import cpu_jobs, playout_seed
-    if args.n < 2 or args.identity_seeds < 0 or not 0 < args.alpha < 1:
-        raise LudemeError("-n must be at least 2, --identity-seeds non-negative, "
-                          "--alpha between 0 and 1")
-    variants, notes = gather(args)
+    variants, notes = gather(inputs, all_rulesets, n, seed, jobs, source=source,
+                             max_turns=max_turns, max_moves=max_moves, progress=progress,
+                             backend=backend)
     if len(variants) < 2:
         raise LudemeError("compare needs at least two variants: give several inputs, or a "
                           "description with --all-rulesets")
-    seeds = [playout_seed(args.seed + 1, i) for i in range(args.identity_seeds)]
-    groups = identity_groups(variants, seeds, jobs=min(cpu_jobs(args.jobs), len(variants)))
-    result = compare(variants, groups, args.correction, args.alpha)
+    seeds = [playout_seed(seed + 1, i) for i in range(identity_seeds)]
+    groups = identity_groups(variants, seeds, jobs=min(cpu_jobs(jobs), len(variants)))
+    result = compare(variants, groups, correction, alpha)
     result.notes = notes
-    written = write_comparison(result, args.out)
-    t = result.table
-    distinct = t.drop_duplicates("test_id")
-    print(f"{len(variants)} variants in {groups['group'].nunique()} groups of identical play; "
-          f"{(distinct['verdict'] == 'differs').sum()} of {result.table['family_size'].iloc[0]} "
-          f"distinct tests differ after {args.correction} correction; wrote "
-          f"{', '.join(str(p) for p in written)}", file=sys.stdout)
-    return 0
+    return result
 
 
 def fmt(x) -> str:

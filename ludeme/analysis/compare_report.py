@@ -17,7 +17,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .compare import Comparison, fmt
-from .report import _markdown, _png_data, html_head, metrics_table
+from .report import check_out_dir, _markdown, _png_data, html_head, metrics_table
 
 VERDICT_COLOURS = {"differs": "tab:red", "no evidence of a difference": "tab:gray",
                    "not comparable": "tab:olive"}
@@ -165,8 +165,7 @@ def comparison_html(c: Comparison, plots: dict[str, Path]) -> str:
 
 def write_comparison(c: Comparison, out: str | Path) -> list[Path]:
     """Write everything into `out`; the paths written."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = check_out_dir(out)
     paths = [out / "comparison.csv", out / "groups.csv", out / "summary.csv"]
     c.table.to_csv(paths[0], index=False)
     c.groups.to_csv(paths[1], index=False)

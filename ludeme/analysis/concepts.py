@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from ludeme.errors import LudemeError
+from ludeme.errors import LudemeError, Pos, printable, read_source
 
 CATALOG_FILE = Path(__file__).with_name("concepts.tsv")
 
@@ -773,30 +773,6 @@ def compile_time(path: str, options=(), ruleset: str | None = None) -> GameConce
                         non_boolean(game, typed, names), undeclared=set(walk.undeclared))
 
 
-def add_playout_concepts(gc: GameConcepts, playouts: int, seed: int = 0, jobs=None,
-                         agents: str | None = None) -> None:
-    """Ludii's playout metrics (those `ludeme run` computes), move-concept frequencies and
-    end-concept shares (`ludeme.analysis.concepts_playout`) from `playouts` playouts, played by
-    uniform-random moves or by `agents` (one spec per player, as `ludeme run --agents`)."""
-    from ludeme.ai.agents import agents_from_specs
-    from .metrics import METRICS, summarize
-    from .playouts import load, run_playouts
-    game = load(gc.file, gc.options, gc.ruleset)
-    players = agents_from_specs(agents, game.num_players) if agents else None
-    df = run_playouts(game, playouts, seed, jobs, agents=players, progress=False)
-    row = summarize(df).iloc[0]
-    gc.playout = {m: float(row[m]) for m in METRICS if m in catalog()}
-    from .concepts_playout import playout_concepts
-    gc.playout.update(playout_concepts(gc.file, gc.options, gc.ruleset, playouts, seed, agents))
-    gc.playout_agents = [a.name for a in players] if players else ["random"] * game.num_players
-    gc.playout_count = len(df)
-    who = ", ".join(f"P{i} {name}" for i, name in enumerate(gc.playout_agents, 1))
-    gc.playout_source = (f"{len(df)} playouts ({who}), run seed {seed}; metrics as `ludeme run` "
-                         f"computes them; move-concept frequencies (shares of the legal moves "
-                         f"of each state, averaged over states, then playouts) and end shares "
-                         f"from the same seeds on the reference engine")
-
-
 # ---------------------------------------------------------------- similarity
 
 def jaccard(a: set, b: set) -> float:
@@ -842,8 +818,14 @@ def nearest(target: GameConcepts, index: list[dict], k: int) -> list[dict]:
 def build_index(folder: Path) -> tuple[list[dict], list[tuple[str, str]]]:
     """Compile-time concepts of every .lud under `folder` (default options); and the failures."""
     from .check import find_lud_files
+    if not Path(folder).is_dir():
+        raise LudemeError(f"--index {printable(str(folder))}: no such folder (give a folder "
+                          "of .lud descriptions)")
+    paths = find_lud_files([str(folder)])
+    if not paths:
+        raise LudemeError(f"--index {printable(str(folder))}: no .lud descriptions in it")
     entries, failures = [], []
-    for path in find_lud_files([str(folder)]):
+    for path in paths:
         try:
             gc = compile_time(path)
         except LudemeError as e:
@@ -855,6 +837,38 @@ def build_index(folder: Path) -> tuple[list[dict], list[tuple[str, str]]]:
     return entries, failures
 
 
+def write_index(folder: Path, out: Path) -> tuple[list[dict], list[tuple[str, str]]]:
+    """`build_index(folder)` written to `out` as JSON; its entries and failures."""
+    entries, failures = build_index(folder)
+    out.write_text(json.dumps({"folder": str(folder), "games": entries, "failures": failures},
+                              indent=1), encoding="utf-8")
+    return entries, failures
+
+
+def read_index(path: Path) -> list[dict]:
+    """The games of an index written by `write_index`; a LudemeError when `path` is missing,
+    empty, not JSON or not such an index."""
+    text = read_source(path, "concepts index")
+    what = "not an index written by `ludeme concepts --index DIR --out`"
+    where = printable(str(path))
+    if not text.strip():
+        raise LudemeError(f"{where}: {what}: the file is empty")
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise LudemeError(f"{what}: not JSON ({e.msg})", Pos(str(path), e.lineno, e.colno),
+                          source=text) from None
+    except RecursionError:
+        raise LudemeError(f"{where}: {what}: its JSON nests too deep") from None
+    games = data.get("games") if isinstance(data, dict) else None
+    keys = {"name", "path", "booleanConcepts", "nonBooleanConcepts"}
+    if not isinstance(games, list) or not all(isinstance(g, dict) and keys <= set(g)
+                                              for g in games):
+        raise LudemeError(f"{where}: {what}: expected an object whose 'games' lists each "
+                          "game's name, path, booleanConcepts and nonBooleanConcepts")
+    return games
+
+
 def diff(a: GameConcepts, b: GameConcepts) -> dict:
     """Which concepts differ between two configurations."""
     keys = sorted(set(a.non_boolean) | set(b.non_boolean))
@@ -864,134 +878,3 @@ def diff(a: GameConcepts, b: GameConcepts) -> dict:
             "non_boolean": {k: [a.non_boolean.get(k), b.non_boolean.get(k)] for k in keys
                             if a.non_boolean.get(k) != b.non_boolean.get(k)},
             "jaccard": jaccard(a.boolean, b.boolean)}
-
-
-# ---------------------------------------------------------------- the command
-
-def add_subcommand(sub) -> None:
-    """`ludeme concepts FILE [--option|--ruleset|--all-rulesets] [--playouts N] [--json|--csv]` and more."""
-    p = sub.add_parser("concepts", help="Ludii's concepts of a game; diff, index, nearest games")
-    p.add_argument("file", nargs="?", help="a .lud description")
-    p.add_argument("--option", action="append", default=[], metavar='"Category/Item"')
-    p.add_argument("--ruleset", metavar="NAME")
-    p.add_argument("--all-rulesets", action="store_true", help="every ruleset of the file")
-    p.add_argument("--playouts", type=int, default=0, metavar="N",
-                   help="also measure playout concepts over N playouts (uniform random "
-                        "unless --agents)")
-    p.add_argument("--agents", "--agent", metavar="A,B,...", default=None,
-                   help="with --playouts: one agent per player, in order, as `ludeme run "
-                        "--agents` (random, greedy, uct or uct:iterations=N,...)")
-    p.add_argument("--seed", type=int, default=0, help="the playouts' run seed (default 0)")
-    fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="JSON as Ludii's concept records")
-    fmt.add_argument("--csv", action="store_true", help="one row per configuration and concept")
-    p.add_argument("--diff", nargs=2, metavar="CONFIG",
-                   help="which concepts differ between two FILE[::ruleset or option] configurations")
-    p.add_argument("--index", type=Path, metavar="DIR",
-                   help="index the compile-time concepts of every .lud under DIR (with --out)")
-    p.add_argument("--out", type=Path, metavar="INDEX", help="where --index writes (JSON)")
-    p.add_argument("--nearest", type=int, metavar="K",
-                   help="the K games of --against INDEX nearest to FILE")
-    p.add_argument("--against", type=Path, metavar="INDEX", help="an index written by --index")
-    p.set_defaults(fn=_concepts)
-
-
-def _configs(args) -> list[tuple[str, tuple, str | None]]:
-    from .playouts import ruleset_names
-    if args.all_rulesets and args.ruleset:
-        raise LudemeError("--ruleset and --all-rulesets exclude each other")
-    rulesets = ruleset_names(args.file) if args.all_rulesets else [args.ruleset]
-    return [(args.file, tuple(args.option), r) for r in rulesets]
-
-
-def _concepts(args) -> int:
-    """Dispatch: --index, --diff, --nearest, or the concepts of FILE."""
-    if args.index:
-        if not args.out:
-            raise LudemeError("--index DIR needs --out INDEX")
-        entries, failures = build_index(args.index)
-        args.out.write_text(json.dumps({"folder": str(args.index), "games": entries,
-                                        "failures": failures}, indent=1), encoding="utf-8")
-        print(f"indexed {len(entries)} games into {args.out}; {len(failures)} did not compile "
-              f"(listed in the index under 'failures')")
-        return 0
-    if args.diff:
-        from .compare import parse_spec
-        a, b = (compile_time(*parse_spec(spec)) for spec in args.diff)
-        d = diff(a, b)
-        if args.json:
-            print(json.dumps(d, indent=2))
-        else:
-            print(f"Jaccard similarity {d['jaccard']:.3f}")
-            print(f"only in {args.diff[0]}: {', '.join(d['only_a']) or '(none)'}")
-            print(f"only in {args.diff[1]}: {', '.join(d['only_b']) or '(none)'}")
-            for k, (x, y) in d["non_boolean"].items():
-                print(f"  {k}: {x} vs {y}")
-        return 0
-    if not args.file:
-        raise LudemeError("give a .lud FILE (or --diff A B, or --index DIR --out INDEX)")
-    if args.playouts < 0:
-        raise LudemeError("--playouts must be positive")
-    if args.agents and not args.playouts:
-        raise LudemeError("--agents needs --playouts N (the agents play the playouts)")
-    results = []
-    for path, options, ruleset in _configs(args):
-        gc = compile_time(path, options, ruleset)
-        if args.playouts:
-            add_playout_concepts(gc, args.playouts, args.seed, agents=args.agents)
-        results.append(gc)
-    if args.nearest:
-        if not args.against:
-            raise LudemeError("--nearest K needs --against INDEX (written by --index DIR --out)")
-        index = json.loads(args.against.read_text(encoding="utf-8"))["games"]
-        for gc in results:
-            print(f"{gc.game} {gc.ruleset or ''}".strip())
-            for r in nearest(gc, index, args.nearest):
-                print(f"  {r['jaccard_distance']:.3f}  {r['cosine_distance']:.3f}  {r['name']}  "
-                      f"({r['path']})")
-        return 0
-    if args.json:
-        data = [gc.to_json() for gc in results]
-        print(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
-    elif args.csv:
-        _write_csv(results)
-    else:
-        _print_text(results)
-    return 0
-
-
-def _write_csv(results: list[GameConcepts]) -> None:
-    """Tidy: game, ruleset, concept, type, computation, value; a playout concept's row also
-    names the agents (one per player) and the number of playouts that measured it."""
-    cat = catalog()
-    w = csv.writer(sys.stdout)
-    w.writerow(["game", "ruleset", "options", "concept", "id", "type", "computation", "value",
-                "agents", "playouts"])
-    for gc in results:
-        base = [gc.game, gc.ruleset or "", "; ".join(gc.options)]
-        for name in sorted(gc.boolean, key=lambda c: cat[c].id):
-            c = cat[name]
-            w.writerow([*base, name, c.id, c.type, c.computation, "true"])
-        for name, value in gc.non_boolean.items():
-            c = cat[name]
-            w.writerow([*base, name, c.id, c.type, c.computation, value])
-        for name, value in gc.playout.items():     # with the agents and playouts behind them
-            w.writerow([*base, name, cat[name].id, cat[name].type, "Playout", f"{value:.6g}",
-                        " ".join(gc.playout_agents), gc.playout_count])
-
-
-def _print_text(results: list[GameConcepts]) -> None:
-    """Grouped as the catalogue groups them."""
-    cat = catalog()
-    for gc in results:
-        print(f"{gc.game}{' / ' + gc.ruleset if gc.ruleset else ''}: {len(gc.boolean)} concepts")
-        by_type: dict[str, list[str]] = {}
-        for name in sorted(gc.boolean, key=lambda c: cat[c].id):
-            if cat[name].leaf:
-                by_type.setdefault(cat[name].type, []).append(name)
-        for t, names in by_type.items():
-            print(f"  {t}: {', '.join(names)}")
-        print("  numbers: " + ", ".join(f"{k}={v}" for k, v in gc.non_boolean.items()))
-        if gc.playout:
-            print(f"  playouts ({gc.playout_source}): "
-                  + ", ".join(f"{k}={v:.4g}" for k, v in gc.playout.items()))

@@ -49,6 +49,9 @@ draw by everyone passing), as Ludii's `frequencyConcepts` does.
 `action_agreement` checks the actions these concepts are read from against
 Ludii's: the moves of recorded traces, the actions Ludii applied (its
 `applied` record) beside those applied here, each turned into concepts alike.
+
+`add_playout_concepts` puts these and the metrics of `ludeme run` into a configuration's
+`ludeme.analysis.concepts.GameConcepts` (`ludeme concepts --playouts N`).
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ import re
 from functools import cache
 
 from ludeme.boards.trajectories import COMPASS_INDEX
-from .concepts import ConceptWalk, catalog
+from .concepts import ConceptWalk, GameConcepts, catalog
 from ludeme.engine.actions import (ACTION_TO, ACTIONS, A_ADD, A_COUNT, A_DICE_EQUAL, A_NEXT, A_PASS,
                                   A_REMOVE, A_SET_VAR, A_SWAP, A_UPDATE_DIE, A_USE_DIE,
                                   DECISION_OR_EFFECT, LUDII_MOVING, LUDII_REMOVING, LUDII_SITED,
@@ -597,3 +600,26 @@ def playout_concepts(path, options=(), ruleset=None, playouts: int = 10, seed: i
     out = {name: v / playouts for name, v in totals.items() if v}
     out.update({name: v / playouts for name, v in ends.items()})
     return out
+
+
+def add_playout_concepts(gc: GameConcepts, playouts: int, seed: int = 0, jobs=None,
+                         agents: str | None = None) -> None:
+    """Ludii's playout metrics (those `ludeme run` computes), move-concept frequencies and
+    end-concept shares (`playout_concepts`) from `playouts` playouts, played by
+    uniform-random moves or by `agents` (one spec per player, as `ludeme run --agents`)."""
+    from ludeme.ai.agents import agents_from_specs
+    from .metrics import METRICS, summarize
+    from .playouts import load, run_playouts
+    game = load(gc.file, gc.options, gc.ruleset)
+    players = agents_from_specs(agents, game.num_players) if agents else None
+    df = run_playouts(game, playouts, seed, jobs, agents=players, progress=False)
+    row = summarize(df).iloc[0]
+    gc.playout = {m: float(row[m]) for m in METRICS if m in catalog()}
+    gc.playout.update(playout_concepts(gc.file, gc.options, gc.ruleset, playouts, seed, agents))
+    gc.playout_agents = [a.name for a in players] if players else ["random"] * game.num_players
+    gc.playout_count = len(df)
+    who = ", ".join(f"P{i} {name}" for i, name in enumerate(gc.playout_agents, 1))
+    gc.playout_source = (f"{len(df)} playouts ({who}), run seed {seed}; metrics as `ludeme run` "
+                         f"computes them; move-concept frequencies (shares of the legal moves "
+                         f"of each state, averaged over states, then playouts) and end shares "
+                         f"from the same seeds on the reference engine")

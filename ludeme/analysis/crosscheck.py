@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import signal
 import threading
@@ -23,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ludeme.engine.state import A_USE_DIE
-from ludeme.errors import LudemeError
+from ludeme.errors import LudemeError, printable
 
 
 @dataclass
@@ -83,7 +82,8 @@ def validate_trace(data, path: str, need_file: bool = True) -> None:
         _require(isinstance(data.get("file"), str) and data["file"], where,
                  "'file' (the .lud file the trace was recorded from) is missing")
     for key, kind in (("optionsRequested", list), ("ruleset", str), ("game", str),
-                      ("initial", dict), ("result", dict), ("isStacking", bool)):
+                      ("players", int), ("initial", dict), ("result", dict),
+                      ("isStacking", bool)):
         _require(data.get(key) is None or isinstance(data[key], kind), where,
                  f"'{key}' must be {kind.__name__}, found {type(data.get(key)).__name__}")
     steps = data.get("steps")
@@ -109,11 +109,16 @@ def validate_trace(data, path: str, need_file: bool = True) -> None:
 
 
 def check_trace_game(data: dict, game, path: str) -> None:
-    """A LudemeError when the trace was recorded for another game than `game`."""
+    """A LudemeError when the trace was recorded for another game than `game`, or for
+    another number of players."""
     recorded = data.get("game")
     if recorded is not None and recorded != game.name:
         raise LudemeError(f"trace {path} was recorded for the game {recorded!r}, but the "
                           f"description loaded for it is {game.name!r}")
+    players = data.get("players")
+    if players is not None and players != game.num_players:
+        raise LudemeError(f"trace {path} was recorded with 'players' {players}, but "
+                          f"{game.name!r} as loaded for it has {game.num_players}")
 
 
 def _pairs(legal: list, stacking: bool) -> Counter:
@@ -337,6 +342,7 @@ class Job:
     lud: str | None
     family: str
     error: str = ""
+    invalid: bool = False    # the trace itself is bad (`error` says why): no replay
 
 
 class Locator:
@@ -373,15 +379,19 @@ class Locator:
         if stem in self.index:
             rel, family = self.index[stem]
             for cand in (self.base / "corpus" / rel, self.base / rel):
-                if cand.is_file():
+                if self._inside(cand) and cand.is_file():
                     return str(cand), family, ""
             return None, family, f"{rel} (from the corpus index) is not under {self.base}"
         family = Path(trace_path).parent.name
         file = data.get("file")
         if not file:
             return None, family, "the trace names no `file`"
+        if not file.endswith(".lud") or Path(file).is_absolute() or ".." in Path(file).parts:
+            # A trace is data: it may name a description under --ludii-dir, nothing else.
+            return None, family, (f"the trace's file {printable(file)!r} is not a .lud path "
+                                  f"inside {self.base}")
         for cand in (self.base / file, self.base / "games" / file):
-            if cand.is_file():
+            if self._inside(cand) and cand.is_file():
                 return str(cand), family, ""
         hits = self._names().get(Path(file).name, [])
         if len(hits) == 1:
@@ -391,11 +401,19 @@ class Locator:
         return None, family, (f"{Path(file).name} is ambiguous under {self.base}: "
                               + ", ".join(str(h.relative_to(self.base)) for h in hits))
 
+    def _inside(self, path: Path) -> bool:
+        """Whether `path`, links resolved, lies under --ludii-dir."""
+        try:
+            return path.resolve().is_relative_to(self.base.resolve())
+        except OSError:
+            return False
+
     def _names(self) -> dict[str, list[Path]]:
         if self._by_name is None:
             self._by_name = {}
             for f in sorted(self.base.rglob("*.lud")):
-                self._by_name.setdefault(f.name, []).append(f)
+                if self._inside(f):             # a link out of --ludii-dir is not followed
+                    self._by_name.setdefault(f.name, []).append(f)
         return self._by_name
 
 
@@ -443,13 +461,21 @@ def _limit_memory() -> None:
 
 
 def _load_stage(path: str, options: list, ruleset, seconds):
-    """Expand then compile; a refusal says at which stage."""
+    """Expand then compile; a refusal says at which stage ("request": the trace asks for an
+    option or ruleset the description does not have, the trace's fault)."""
     from ludeme.model.build import build_game
-    from ludeme.language.expand import expand_file
+    from ludeme.language.expand import expand, load_description
     stage = "expand"
     try:
         with time_limit(seconds, "while loading"):
-            ex = expand_file(path, options, ruleset)
+            desc = load_description(path)
+            stage = "request"
+            for spec in options:
+                desc.resolve_option(spec, given="the trace's optionsRequested")
+            if ruleset:
+                desc.find_ruleset(ruleset)
+            stage = "expand"
+            ex = expand(desc, options, ruleset)
             stage = "compile"
             return build_game(ex), None, stage
     except LudemeError as e:
@@ -469,6 +495,10 @@ def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True,
     stage = ""
     loaded = False
     for job in jobs:
+        if job.invalid:
+            out.append(Verdict(job.name, 0, 0, False, job.error, status="invalid",
+                               family=job.family))
+            continue
         try:
             data = read_trace(job.trace)      # checked by `plan`; read again in the worker
         except LudemeError as e:
@@ -489,7 +519,10 @@ def run_group(jobs: list[Job], seconds: float | None, in_worker: bool = True,
                     err, stage = e, "load"
                 except Exception as e:  # an engine bug while building: reported, run goes on
                     err, stage = e, "load"
-            if isinstance(err, LudemeError):
+            if isinstance(err, LudemeError) and stage == "request":
+                v = Verdict(job.name, n, 0, False, f"trace {job.trace}: {err}",
+                            status="invalid")
+            elif isinstance(err, LudemeError):
                 v = unsupported(job.name, n, stage, err)
             elif isinstance(err, TimeLimit):
                 v = Verdict(job.name, n, 0, False, str(err), status="timeout")
@@ -526,10 +559,14 @@ def plan(traces: list[str], ludii_dir: str | None = None, lud: str | None = None
     groups: dict[tuple, list[Job]] = {}
     for t in traces:
         name = f"{Path(t).parent.name}/{Path(t).name.split('.')[0]}"
-        # A trace that cannot be read or is not a trace is the user's input: it stops the
-        # whole check before any replay (LudemeError), as any other bad input does.
-        data = read_trace(t)
-        validate_trace(data, t, need_file=lud is None)
+        # A trace that cannot be read or is not a trace is that trace's invalid verdict; the
+        # others are still replayed.
+        try:
+            data = read_trace(t)
+            validate_trace(data, t, need_file=lud is None)
+        except LudemeError as e:
+            groups[(t, "invalid")] = [Job(t, name, None, Path(t).parent.name, str(e), True)]
+            continue
         if lud is not None:
             path, family, why = lud, Path(t).parent.name, ""
         else:
@@ -576,33 +613,10 @@ def iter_crosscheck(traces, ludii_dir=None, lud=None, *, index=None, jobs=1,
                                family=j.family) for j in g]
 
 
-# --- the command ----------------------------------------------------------------------------
-
-def add_subcommand(sub) -> None:
-    """`ludeme crosscheck TRACE... (--ludii-dir DIR | --lud FILE)`."""
-    p = sub.add_parser("crosscheck", help="replay Ludii reference traces and report the first "
-                                          "disagreement")
-    p.add_argument("traces", nargs="+", help="trace files (.json.gz) or directories of them")
-    g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--ludii-dir", help="Ludii's folder: each trace's .lud is found under it "
-                                       "(by the corpus index when there is one, else by name)")
-    g.add_argument("--lud", help="replay against this description instead")
-    p.add_argument("--index", help=f"the corpus index (default: {INDEX_NAME} beside the traces)")
-    p.add_argument("--summary", action="store_true",
-                   help="add tables by family and by the first unsupported ludeme")
-    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
-                   help="worker processes (default: one per core)")
-    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
-                   help="per trace (and per game load); 0 for none")
-    p.add_argument("--backend", choices=("reference", "compiled", "auto"), default="reference",
-                   help="replay on the reference engine (default), the compiled kernels, or "
-                        "the kernels where the game has them (auto)")
-    p.set_defaults(fn=_run)
-
-
-def _run(args) -> int:
+def trace_files(paths: list[str]) -> list[str]:
+    """The trace files given: files as they are, directories by every `*.json.gz` under them."""
     files: list[str] = []
-    for t in args.traces:
+    for t in paths:
         p = Path(t)
         if p.is_dir():
             files.extend(sorted(str(f) for f in p.rglob("*.json.gz")))
@@ -611,22 +625,8 @@ def _run(args) -> int:
         else:
             raise LudemeError(f"no such trace file or directory: {t}")
     if not files:
-        raise LudemeError(f"no traces found in {', '.join(args.traces)}")
-    if args.jobs < 1:
-        raise LudemeError(f"--jobs must be at least 1, got {args.jobs}")
-    verdicts: list[Verdict] = []
-    for vs in iter_crosscheck(files, args.ludii_dir, args.lud, index=args.index,
-                              jobs=args.jobs, seconds=args.time_limit or None,
-                              backend=args.backend):
-        for v in vs:
-            print(v.line(), flush=True)
-        verdicts.extend(vs)
-    if args.summary:
-        print(summary_tables(verdicts))
-    print(closing_line(verdicts))
-    if any(v.status == "invalid" for v in verdicts):
-        return 2
-    return 0 if all(v.status == "agreed" for v in verdicts) else 1
+        raise LudemeError(f"no traces found in {', '.join(paths)}")
+    return files
 
 
 def closing_line(verdicts: list[Verdict]) -> str:

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
 import sys
 import threading
 import time
+import uuid
 import warnings
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ludeme.version import __version__
@@ -33,7 +35,6 @@ from ludeme.api import (GameSource, PickledGame, check_seed, compiled_of, game_s
 
 DEFAULT_PLAYOUTS = 1000
 DEFAULT_REPORTS = Path("reports")
-EXIT_INTERRUPTED = 130
 TIMEOUT_END_TYPES = ("TurnLimit", "MoveLimit")
 
 
@@ -249,18 +250,21 @@ def as_frame(rows):
     return rows.to_pandas(split_blocks=True)
 
 
-def _chunks(n: int, jobs: int) -> list[list[int]]:
-    """Playout indices in chunks small enough for a live progress bar and a prompt Ctrl-C."""
+def _chunks(n: int, jobs: int):
+    """Playout indices in chunks small enough for a live progress bar and a prompt Ctrl-C,
+    made as they are dispatched (a range each): a run of 10^8 playouts holds no list of
+    its indices."""
     size = max(1, min(64, n // (jobs * 16)))
-    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+    return (range(i, min(n, i + size)) for i in range(0, n, size))
 
 
 def cpu_jobs(jobs: int | None) -> int:
-    """The number of processes: all cores for None or 0, and -k for all but k - 1 (joblib's rule)."""
+    """The number of processes: all cores for None or 0, and -k for all but k - 1 (joblib's
+    rule); never more than the cores (more would only wait; the rows do not depend on it)."""
     from joblib import cpu_count
     if not jobs:
         return cpu_count()
-    return jobs if jobs > 0 else max(1, cpu_count() + 1 + jobs)
+    return min(jobs, cpu_count()) if jobs > 0 else max(1, cpu_count() + 1 + jobs)
 
 
 @contextmanager
@@ -479,7 +483,7 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     df.attrs["compile_seconds"] = kernels.compile_seconds if kernels is not None else 0.0
     return df
 
-# ---------------------------------------------------------------- the command
+# ---------------------------------------------------------------- runs written to a folder
 
 def slug(text: str) -> str:
     """Lower-case words joined by '-' ("Adzua (Children) (Ludii 5)" -> "adzua-children-ludii-5")."""
@@ -508,46 +512,35 @@ def ruleset_names(path: str) -> list[str | None]:
     return [r.name for r in load_description(path).rulesets] or [None]
 
 
-def add_subcommand(sub) -> None:
-    """`ludeme run FILE [--option ...] [--ruleset NAME | --all-rulesets] -n N --seed S ...`."""
-    from ludeme.cli.main import _add_game_args
-    p = sub.add_parser("run", help="play playouts (random or with agents) and report Ludii's "
-                                   "metrics")
-    _add_game_args(p)
-    p.add_argument("--all-rulesets", action="store_true", help="run every ruleset of the file")
-    p.add_argument("-n", type=int, default=DEFAULT_PLAYOUTS,
-                   help=f"playouts per game/ruleset (default {DEFAULT_PLAYOUTS})")
-    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
-    p.add_argument("--jobs", "-j", type=int, default=None,
-                   help="processes (default: all cores; -1 all, -2 all but one)")
-    p.add_argument("--agents", metavar="A,B,...", default=None,
-                   help="one agent per player, in order: random, greedy, uct or "
-                        "uct:iterations=N,c=C,rollout=R (or seconds=S); default all random")
-    p.add_argument("--rotate-seats", action="store_true",
-                   help="playout i turns the agents by i seats, so each plays every seat")
-    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="run on a Dask cluster: a scheduler's address (tcp://host:8786), or "
-                        "'local' for a LocalCluster of --jobs workers")
-    p.add_argument("--max-turns", type=int, default=None, metavar="T",
-                   help="turn limit per player (Ludii's default 1250)")
-    p.add_argument("--max-moves", type=int, default=None, metavar="M",
-                   help="decision limit (Ludii's default 10000)")
-    p.add_argument("--out", type=Path, default=None, metavar="DIR",
-                   help="where to write (default reports/<game>[-<ruleset>])")
-    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    p.add_argument("--backend", choices=("auto", "compiled", "reference"), default="auto",
-                   help="compiled numba kernels or the reference engine (default auto: "
-                        "compiled where the game's ludemes all have a compiled form)")
-    p.set_defaults(fn=_run)
+@dataclass
+class WrittenRun:
+    """What `run_and_write` played and wrote."""
+
+    df: object                  # the playout table (or, for a partitioned run, its tallies)
+    summary: object             # the summary table, one row per configuration
+    written: list[Path]         # the files written; none when no playout finished
+    playouts: int               # playouts finished
+    seconds: float              # wall time of the playing
+    backends: set[str]          # the backends that played ("compiled", "reference")
+    compile_seconds: float      # time spent compiling kernels, part of `seconds`
+    interrupted: bool           # Ctrl-C stopped the run: what finished was kept
+    failed: list = field(default_factory=list)   # (ruleset, the error) of rulesets that failed
 
 
-def _run(args) -> int:
-    """`ludeme run`: play, summarize, write; exit 130 after Ctrl-C (what finished is written).
+def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(), n: int =
+                  DEFAULT_PLAYOUTS, seed: int = 0, jobs: int | None = None, *,
+                  agents: str | None = None, rotate: bool = False, scheduler: str | None = None,
+                  max_turns: int | None = None, max_moves: int | None = None,
+                  progress: bool | None = None, backend: str = "auto") -> WrittenRun:
+    """Play `n` playouts of each ruleset of the description at `path` (None: its default),
+    summarise them and write the tables, plots and report into `out` (`ludeme run`).
 
-    A run of more than PARTITION_SIZE playouts per configuration writes them to
-    `DIR/playouts/` partition by partition as they finish and summarises them as
-    it goes, so memory stays bounded and Ctrl-C keeps the finished partitions; the plots
+    `agents`: one spec per player, "A,B,..." (`ludeme.ai.agents.agents_from_specs`);
+    the rest as `run_playouts`. A run of more than PARTITION_SIZE playouts per configuration
+    writes them to `out/playouts/` partition by partition as they finish and summarises them
+    as it goes, so memory stays bounded and Ctrl-C keeps the finished partitions; the plots
     then read the counts of the values they show (`ludeme.analysis.report.tally`), not the rows.
+    Ctrl-C stops the run and writes what finished (`interrupted`); nothing when no playout did.
     """
     import pandas as pd
 
@@ -556,78 +549,73 @@ def _run(args) -> int:
     from ludeme.errors import LudemeError
     from .metrics import Summary
     from .report import check_out_dir, note_run_start, playouts_in, write_run
-    if args.all_rulesets and args.ruleset:
-        raise LudemeError("--ruleset and --all-rulesets exclude each other")
-    for name, value in (("-n", args.n), ("--seed", args.seed), ("--max-turns", args.max_turns),
-                        ("--max-moves", args.max_moves)):
-        if value is not None and value < (0 if name == "--seed" else 1):
-            raise LudemeError(f"{name} must be {'non-negative' if name == '--seed' else 'positive'}")
-    rulesets = ruleset_names(args.file) if args.all_rulesets else [args.ruleset]
-    out = args.out or default_out_dir(args.file, args.ruleset, args.option, args.all_rulesets)
+    out = Path(out)
     check_out_dir(out, make=False)  # before playing, not after
     note_run_start(out)
-    partitioned = args.n > PARTITION_SIZE
+    partitioned = n > PARTITION_SIZE
+    # A large run's partitions go to a folder of its own beside the others, moved into
+    # place as `out/playouts` with the run's other files (`write_run`): two runs into one
+    # `out` never mix their parts, and an unfinished run leaves nothing behind.
+    staging = out / f".playouts.{os.getpid()}-{uuid.uuid4().hex[:8]}" if partitioned else None
     summary = Summary()
     frames = []
+    failed: list[tuple[str | None, str]] = []
     interrupted = False
     compile_seconds = 0.0
     backends: set[str] = set()
     t0 = time.perf_counter()
-    for ruleset in rulesets:
-        books = _Bookkeeper(summary)
-        game = load(args.file, args.option, ruleset,
-                    max_turns=args.max_turns, max_moves=args.max_moves, backend=args.backend)
-        agents = agents_from_specs(args.agents, game.num_players) if args.agents else None
-        label = (ruleset or game.name).split("/", 1)[-1]
-        parts = out / "playouts" / slug(label) if partitioned else None
-        try:
-            result = run_playouts(
-                game, args.n, args.seed, args.jobs, agents=agents, rotate=args.rotate_seats,
-                scheduler=args.scheduler, partitions=parts, keep_rows=not partitioned,
-                partition_size=PARTITION_SIZE,
-                on_partition=books.take,
-                progress=False if args.no_progress else None, label=label)
-        except Unsupported as e:        # --backend compiled on a game it cannot compile
-            raise LudemeError(f"{label}: the compiled backend has no form for {e} yet "
-                              "(use --backend reference or auto)") from None
-        compile_seconds += result.attrs.get("compile_seconds", 0.0)
-        backends.add(result.attrs.get("backend", "reference"))
-        if partitioned:
-            df = books.tally()
-        else:
-            df = result
-            summary.add(df)
-        frames.append(df)
-        if result.attrs["interrupted"]:
-            interrupted = True
-            break
-    wall = time.perf_counter() - t0
-    df = pd.concat([f for f in frames if not f.empty], ignore_index=True) \
-        if any(not f.empty for f in frames) else pd.DataFrame()
-    if df.empty:
-        print("interrupted before any playout finished: nothing written", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    table = summary.table()
-    written = write_run(df, table, out, partitioned=partitioned)
-    where = f"{args.scheduler} (Dask)" if args.scheduler else f"{cpu_jobs(args.jobs)} process(es)"
-    done = playouts_in(df)
-    print(f"{done} playouts in {wall:.1f} s ({done / wall:.0f}/s with {where}; "
-          f"{'/'.join(sorted(backends))} backend"
-          f"{f', compiling {compile_seconds:.2f} s of it' if compile_seconds else ''}); "
-          f"wrote {', '.join(str(p) for p in written)}")
-    for _, r in table.iterrows():
-        name = (r["ruleset"] or r["options"] or r["game"]).split("/", 1)[-1]
-        agents = "" if r["agents"] == "random" else f" [{r['agents']}]"
-        scores = "".join(f", {r[f'agent{j}']} scores {r[f'AgentScore{j}']:.3f}"
-                         for j in range(1, 10) if f"agent{j}" in r and isinstance(
-                             r[f"agent{j}"], str))
-        print(f"  {name}{agents}: n={r['n']}, turns {r['DurationTurns']:.1f}, moves "
-              f"{r['DurationMoves']:.1f}, timeouts {r['Timeouts']:.3f}, "
-              f"P1 advantage {r['AdvantageP1']:.3f}{scores}")
-    if interrupted:
-        print(f"interrupted: kept the {done} playouts that had finished", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    return 0
+    try:
+        for ruleset in rulesets:
+            books = _Bookkeeper(summary)
+            try:
+                game = load(path, options, ruleset,
+                            max_turns=max_turns, max_moves=max_moves, backend=backend)
+                players = agents_from_specs(agents, game.num_players) if agents else None
+            except LudemeError as e:
+                if len(rulesets) == 1:
+                    raise
+                failed.append((ruleset, e))     # the others still play, and are kept
+                continue
+            label = (ruleset or game.name).split("/", 1)[-1]
+            parts = staging / slug(label) if partitioned else None
+            try:
+                result = run_playouts(
+                    game, n, seed, jobs, agents=players, rotate=rotate,
+                    scheduler=scheduler, partitions=parts, keep_rows=not partitioned,
+                    partition_size=PARTITION_SIZE,
+                    on_partition=books.take,
+                    progress=progress, label=label)
+            except Unsupported as e:        # --backend compiled on a game it cannot compile
+                error = LudemeError(f"{label}: the compiled backend has no form for {e} yet "
+                                    "(use --backend reference or auto)")
+                if len(rulesets) == 1:
+                    raise error from None
+                failed.append((ruleset, error))
+                continue
+            compile_seconds += result.attrs.get("compile_seconds", 0.0)
+            backends.add(result.attrs.get("backend", "reference"))
+            if partitioned:
+                df = books.tally()
+            else:
+                df = result
+                summary.add(df)
+            frames.append(df)
+            if result.attrs["interrupted"]:
+                interrupted = True
+                break
+        wall = time.perf_counter() - t0
+        df = pd.concat([f for f in frames if not f.empty], ignore_index=True) \
+            if any(not f.empty for f in frames) else pd.DataFrame()
+        if df.empty:
+            return WrittenRun(df, pd.DataFrame(), [], 0, wall, backends, compile_seconds,
+                              interrupted, failed)
+        table = summary.table()
+        written = write_run(df, table, out, partitioned=partitioned, staging=staging)
+        return WrittenRun(df, table, written, playouts_in(df), wall, backends, compile_seconds,
+                          interrupted, failed)
+    finally:
+        if staging is not None and staging.exists():     # not moved into place: not kept
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 class _Bookkeeper:

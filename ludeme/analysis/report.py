@@ -19,6 +19,7 @@ import errno
 import html
 import math
 import os
+import shutil
 import sys
 import uuid
 from pathlib import Path
@@ -27,6 +28,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ludeme.errors import printable
 from .metrics import METRICS, SUMMARY_KEYS, matchups, single_config, wilson
 
 PANEL_COLUMNS = 5
@@ -212,9 +214,20 @@ def _definitions() -> list[tuple[str, str, str]]:
     return out
 
 
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_|"} | {"<": "&lt;", ">": "&gt;",
+                                                                 "&": "&amp;", "\n": " ",
+                                                                 "\r": " "})
+
+
+def md(text) -> str:
+    """Text a user chose (a game's name, an option) as literal Markdown: nothing in it can
+    break a table, start a heading or pass raw HTML through."""
+    return printable(str(text).translate(_MD_SPECIAL))
+
+
 def _markdown(table: pd.DataFrame) -> str:
     """A table as a Markdown pipe table, its index as the first column."""
-    header = "| metric | " + " | ".join(table.columns) + " |"
+    header = "| metric | " + " | ".join(md(c) for c in table.columns) + " |"
     rule = "|---" * (len(table.columns) + 1) + "|"
     body = [f"| {name} | " + " | ".join(row) + " |" for name, row in table.iterrows()]
     return "\n".join([header, rule, *body])
@@ -237,13 +250,13 @@ def _players(summary: pd.DataFrame) -> str:
 def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame) -> str:
     """summary.md: what was run, the metrics table, the plots and the definitions."""
     first = df.iloc[0]
-    lines = [f"# {_title(summary)}", "",
-             f"{playouts_in(df)} playouts ({_players(summary)}); run seed derived per playout (`seed` column), "
+    lines = [f"# {md(_title(summary))}", "",
+             f"{playouts_in(df)} playouts ({md(_players(summary))}); run seed derived per playout (`seed` column), "
              f"ludeme {first['engine_version']}; turn limit {first['turn_limit']} "
              f"(1250 per player unless changed), a cut game counts as a timeout.", ""]
     for _, r in summary.iterrows():
-        lines.append(f"- **{config_label(r)}**: game {r['game']}; options: "
-                     f"{r['options'] or '(defaults)'}")
+        lines.append(f"- **{md(config_label(r))}**: game {md(r['game'])}; options: "
+                     f"{md(r['options'] or '(defaults)')}")
     lines += ["", "Each cell: value [95% interval].", "", _markdown(metrics_table(summary)), "",
               "![length distribution](lengths.png)", "", "![outcomes](outcomes.png)", "",
               "## Definitions (Ludii's)", "", "| metric | definition | interval |",
@@ -300,23 +313,43 @@ percentile bootstrap (2,000 resamples) otherwise.</p>
 # ---------------------------------------------------------------- everything
 
 def check_out_dir(out: str | Path, make: bool = True) -> Path:
-    """`out` as a directory ludeme can write into (made if missing and `make`), or a LudemeError."""
-    from ludeme.errors import LudemeError
+    """`out` as a directory ludeme can write into (made if missing and `make`), or a LudemeError:
+    a name that is not UTF-8, a link to nowhere or in a loop, a file on the way, no permission.
+    What it echoes of the name is escaped (`printable`)."""
+    from ludeme.errors import LudemeError, printable
     out = Path(out)
+    try:
+        str(out).encode("utf-8")
+    except UnicodeEncodeError:      # a name of bytes that are not UTF-8 (os.fsencode's escapes)
+        shown = printable(os.fsencode(out).decode("utf-8", "backslashreplace"))
+        raise LudemeError(f"--out {shown}: the name is not valid UTF-8; give a directory "
+                          "whose name is UTF-8 text") from None
     for p in [out, *out.parents]:
+        if p.is_symlink() and not p.exists():   # a link to nowhere, or in a loop
+            what = f"--out {printable(str(out))}" + ("" if p == out else f": {printable(str(p))}")
+            try:
+                os.stat(p)
+                why = "cannot be followed"
+            except OSError as e:
+                why = ("is a symbolic link in a loop" if e.errno == errno.ELOOP else
+                       f"is a symbolic link to {printable(os.readlink(p))}, which does not exist")
+            raise LudemeError(f"{what} {why}; give a directory (made if missing) for the "
+                              "tables and reports")
         if p.exists():
             if not p.is_dir():
-                what = f"--out {out}" if p == out else f"--out {out}: {p}"
+                what = printable(f"--out {out}" if p == out else f"--out {out}: {p}")
                 raise LudemeError(f"{what} is a file, not a directory; give a directory "
                                   "(made if missing) for the tables and reports")
             if not os.access(p, os.W_OK | os.X_OK):
-                raise LudemeError(f"--out {out}: cannot write into {p}: permission denied")
+                raise LudemeError(printable(f"--out {out}: cannot write into {p}: "
+                                            "permission denied"))
             break
     if make:
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise LudemeError(f"--out {out}: cannot make the directory: {e.strerror}") from None
+            raise LudemeError(printable(f"--out {out}: cannot make the directory: "
+                                        f"{e.strerror}")) from None
     return out
 
 
@@ -343,12 +376,14 @@ def write_csv(df: pd.DataFrame, path: Path) -> None:
 
 
 def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
-              partitioned: bool = False) -> list[Path]:
+              partitioned: bool = False, staging: Path | None = None) -> list[Path]:
     """Write the tables, plots and reports into `out`; the paths written.
 
-    `partitioned`: the playouts are in `out/playouts/` already (written as the
-    run went); `df` need only hold the columns the plots read (PLOT_COLUMNS), or be
-    their `tally`.
+    `partitioned`: the playouts were written as the run went, to `staging` (moved into
+    place as `out/playouts/`; None: they are in `out/playouts/` already); `df` need only
+    hold the columns the plots read (PLOT_COLUMNS), or be their `tally`. What a previous
+    run left in `out` that this one does not write (its playouts table or partitions) is
+    removed, so `out` never holds parts of two runs.
 
     Every file is written beside its final name and renamed into place, all of one run's
     files under a lock on `out/.lock`, so a reader never sees half a file and two runs
@@ -379,6 +414,18 @@ def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
             previous = _read_marker(out)
             for name in names:
                 os.replace(temps[name], paths[name])
+            parts = out / "playouts"
+            if partitioned and staging is not None:
+                for unfinished in staging.rglob("*.tmp"):   # a partition cut by Ctrl-C
+                    unfinished.unlink()
+                if parts.is_dir():
+                    shutil.rmtree(parts)
+                os.replace(staging, parts)
+            if partitioned:
+                for stale in ("playouts.parquet", "playouts.csv"):
+                    (out / stale).unlink(missing_ok=True)
+            elif parts.is_dir():
+                shutil.rmtree(parts)
             (out / ".run").write_text(run_id, encoding="utf-8")
     except OSError as e:
         for t in temps.values():

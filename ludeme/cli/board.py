@@ -5,21 +5,23 @@ from __future__ import annotations
 import json
 import sys
 
+from ludeme.errors import LudemeError, printable
 from ludeme.language.syntax import to_lud
 
+from .common import add_game_args, check_out_file
 
-def add_subcommand(sub) -> None:
+
+def add_parser(sub) -> None:
     """Register `ludeme board` on the main parser."""
-    from .main import _add_game_args
     p = sub.add_parser("board", help="build the board: sites, neighbours, regions; --json, --svg")
-    _add_game_args(p)
+    add_game_args(p)
     p.add_argument("--json", action="store_true",
                    help="print the sites with their neighbour sets as JSON")
     p.add_argument("--svg", metavar="OUT.svg", help="draw the board with site indices and labels")
     p.add_argument("--png", metavar="OUT.png", help="the same picture as a PNG (matplotlib)")
     p.add_argument("--type", choices=("Vertex", "Edge", "Cell"),
                    help="site type to show (default: the board's own)")
-    p.set_defaults(fn=cmd_board)
+    p.set_defaults(fn=run)
 
 
 def load_board(path: str, options=(), ruleset=None):
@@ -43,18 +45,27 @@ def _players(game) -> int:
     return 2
 
 
-def cmd_board(args) -> int:
+def run(args) -> int:
     """Print the board (or its JSON); write an SVG when asked."""
+    for flag, out in (("--svg", args.svg), ("--png", args.png)):
+        if out is not None:
+            check_out_file(flag, out)
     ex, call, board = load_board(args.file, args.option, args.ruleset)
     kind = args.type or board.site_type
     if args.svg:
-        with open(args.svg, "w", encoding="utf-8") as fh:
-            fh.write(board.to_svg(kind, title=f"{ex.name}: {to_lud(call)}"))
+        try:
+            with open(args.svg, "w", encoding="utf-8") as fh:
+                fh.write(board.to_svg(kind, title=f"{ex.name}: {to_lud(call)}"))
+        except OSError as e:
+            raise LudemeError(f"--svg {printable(args.svg)}: cannot write: {e.strerror}") from None
         if not args.json:
             print(f"wrote {args.svg}", file=sys.stderr)
     if args.png:
         from ludeme.boards.render import board_png
-        board_png(board, kind, args.png, title=f"{ex.name}: {to_lud(call)}")
+        try:
+            board_png(board, kind, args.png, title=f"{ex.name}: {to_lud(call)}")
+        except OSError as e:
+            raise LudemeError(f"--png {printable(args.png)}: cannot write: {e.strerror}") from None
         if not args.json:
             print(f"wrote {args.png}", file=sys.stderr)
     if args.json:

@@ -12,7 +12,7 @@ does not average. Registering a class extends the playout rows, `METRICS` and
 `MEAN_METRICS`, which the summary (`ludeme.analysis.metrics`), `ludeme compare`, `ludeme
 concepts` and the reports read. The compiled backend computes the same columns
 in its kernels; a game whose registered columns the kernels do not provide is
-played by the reference engine (`ludeme.engine.compiled.compile_game` says which).
+played by the reference engine (`ludeme.engine.compiled.build_kernels` says which).
 
 This module imports nothing heavy: worker processes play with it alone.
 """

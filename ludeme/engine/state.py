@@ -36,18 +36,6 @@ def _undefined(a: tuple):
     raise InternalError(f"an action on an undefined site: {a} (a rule produced site -1)")
 
 
-def _sites_of(a: tuple) -> tuple:
-    """The sites an action writes (from/to for moves)."""
-    kind = a[0]
-    if kind in (A_MOVE, A_MOVE_STACK, A_MOVE_N):
-        return a[1], a[2]
-    if kind == A_MOVE_LEVEL:
-        return a[1], a[3]
-    if kind == A_SET_FIELD:
-        return (a[2],)
-    return (a[1],)
-
-
 class InternalError(RuntimeError):
     """A rule broke an invariant of the state (a bug, never the user's input)."""
 
@@ -198,6 +186,10 @@ class Game:
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
+        # The game's typed rules and its build environment, kept by the builder
+        # (`ludeme.model.build`) for the code generator and the concepts.
+        self.typed = None
+        self.env = None
         # Recorded by the loader (`ludeme.api.load`): how to build this game again in another
         # process (None: it travels pickled) and the backend its playouts use by default.
         self.source = None
@@ -495,7 +487,8 @@ class State:
         kind = a[0]
         sites = self.sites
         # The common kinds first, each checking its own sites; the rest check through
-        # _sites_of. A negative site is a rule's bug: never let it index from the end.
+        # their entry of ACTIONS. A negative site is a rule's bug: never let it index from
+        # the end.
         if kind == A_MOVE:
             _, frm, to = a
             if frm < 0 or to < 0:
@@ -519,7 +512,7 @@ class State:
                 self.on_track.added(site, what, count)
             sites.add(site, what, who, count)
             return
-        if kind not in _NO_SITE_ACTIONS and min(_sites_of(a)) < 0:
+        if kind not in _NO_SITE_ACTIONS and min(ACTIONS[kind].endpoints(a)) < 0:
             _undefined(a)
         if self.on_track is not None:
             self._track_piece(a)
@@ -734,13 +727,8 @@ class State:
                 self.do_action((A_REMOVE, site))
             self.to_clear.clear()
         # turn: end rules
+        phase = self.evaluate_end_rules()
         c = self.ctx
-        c.from_ = c.to = c.site = c.player = UNDEFINED
-        phase = g.phases[self.phase[mover]]
-        if phase.end:
-            self._eval_end(phase.end)
-        if not self.over and g.end:
-            self._eval_end(g.end)
         # turn: all pass
         # Ludii checks the all-pass draw inside End.eval: after a phase's end rules too.
         if not self.over and move.is_pass and g.requires_all_pass and (phase.end or g.end) \
@@ -812,6 +800,21 @@ class State:
             turns += 1
             i = j - 1
         return True
+
+    def evaluate_end_rules(self) -> "Phase":
+        """The turn's "end rules" step (`ludeme.engine.turns`), which `apply` takes after a
+        move: the mover's phase's end rules, then (unless the game ended) the game's. Also
+        the step alone, for a position read from a file (with the player who moved last
+        as the mover). The mover's phase is returned."""
+        c = self.ctx
+        c.from_ = c.to = c.site = c.player = UNDEFINED
+        g = self.g
+        phase = g.phases[self.phase[self.mover]]
+        if phase.end:
+            self._eval_end(phase.end)
+        if not self.over and g.end:
+            self._eval_end(g.end)
+        return phase
 
     def _eval_end(self, rules: list) -> None:
         c = self.ctx

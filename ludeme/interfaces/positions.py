@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ludeme.engine.state import Game, State
-from ludeme.errors import LudemeError, Pos
+from ludeme.errors import LudemeError, Pos, read_source
 
 
 @dataclass
@@ -96,12 +96,8 @@ def parse_position(text: str, file: str = "<position>") -> Position:
 
 
 def read_position(path: str | Path) -> Position:
-    """The Position in a file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise LudemeError(f"cannot read position file {path}: {e.strerror or e}") from None
-    return parse_position(text, str(path))
+    """The Position in a file (UTF-8: a byte that is not is refused at its place)."""
+    return parse_position(read_source(path, "position"), str(path))
 
 
 def site_index(game: Game, name: str) -> int | None:
@@ -160,6 +156,21 @@ def state_from_position(game: Game, position: Position, seed: int | None = None)
     return state
 
 
+def ended(state: State) -> State | None:
+    """The position as the game's end rules leave it when they end the game there, else
+    None. A position is the board after a move by the player before its mover, so the end
+    rules are evaluated as the turn evaluates them after a move: for that player, on a copy.
+    """
+    if state.is_terminal():
+        return state
+    n = state.g.num_players
+    probe = state.clone()
+    last = (state.mover - 2) % n + 1
+    probe.mover, probe.next, probe.prev = last, last % n + 1, (last - 2) % n + 1
+    probe.evaluate_end_rules()
+    return probe if probe.is_terminal() else None
+
+
 def move_names(state: State) -> list[str]:
     """The legal moves of a state, described as `ludeme play` describes them."""
     from .terminal import describe_move
@@ -172,25 +183,3 @@ def apply_named(state: State, name: str) -> None:
     if name not in names:
         raise LudemeError(f"{name!r} is not a legal move here; legal: {', '.join(names) or 'none'}")
     state.apply(state.legal_moves()[names.index(name)])
-
-
-def add_subcommand(sub) -> None:
-    """`ludeme moves FILE POSITION [--option ...] [--ruleset NAME]`."""
-    from ludeme.cli.main import _add_game_args
-    p = sub.add_parser("moves", help="print the legal moves of a position file")
-    _add_game_args(p)
-    p.add_argument("position", help="a position file (see ludeme/position.py or the README)")
-    p.set_defaults(fn=_run)
-
-
-def _run(args) -> int:
-    from ludeme.api import load
-    from .terminal import render
-    game = load(args.file, args.option, args.ruleset)
-    state = state_from_position(game, read_position(args.position))
-    print(render(state))
-    phase = game.phases[state.phase[state.mover]].name
-    print(f"player {state.mover} to move ({phase})")
-    for i, name in enumerate(move_names(state), 1):
-        print(f"  {i:>3}. {name}")
-    return 0

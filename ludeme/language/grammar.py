@@ -101,8 +101,10 @@ def _token(name: str, pattern: str) -> pp.Regex:
 
 
 SKIP = _token("whitespace or comment", r"(?:\s|//[^\n]*)*+")
-STRING = _token("STRING", r'"(?:\\"|[^"])*"')
-BADSTRING = _token("unterminated string", r'"(?:\\"|[^"])*\Z')
+# Runs of plain characters are taken whole (`[^"\\]+`): one step per run, not per
+# character, so a string of megabytes costs no deeper a match than a short one.
+STRING = _token("STRING", r'"(?:[^"\\]+|\\"|\\)*"')
+BADSTRING = _token("unterminated string", r'"(?:[^"\\]+|\\"|\\)*\Z')
 TAG = _token("TAG", r"<\s*[A-Za-z0-9_]+(?::[A-Za-z0-9_]+)?\s*>(?:>(?=\s*\}))?")
 FLOAT = _token("FLOAT", r"[-+]?(?:\d+\.\d+|\.\d+)(?![.\d])")
 INT = _token("INT", r"[-+]?\d+")

@@ -1,6 +1,6 @@
 """The compiled backend: a game's rules as numba kernels, the whole playout in machine code.
 
-`compile_game(game)` generates a module specialised to the game from its typed
+`build_kernels(game)` generates a module specialised to the game from its typed
 ludemes (`ludeme.engine.compiled.codegen`), stores it under a name made of the hash of
 its text (so numba's `cache=True` keeps the machine code across processes and
 runs), imports it and warms it up. A playout there makes the same choices as the
@@ -22,17 +22,11 @@ import sys
 import time
 from pathlib import Path
 
+from .unsupported import Unsupported
+
 BACKENDS = ("auto", "reference", "compiled")
 
 _REPORTED: set = set()
-
-
-class Unsupported(Exception):
-    """A ludeme (or an argument of one) with no compiled form yet."""
-
-    def __init__(self, lud, what: str = ""):
-        name = f"({lud.keyword}{' ' + lud.kind if lud.kind else ''})" if lud is not None else ""
-        super().__init__(f"{name} {what}".strip())
 
 
 # The per-state metric columns (`ludeme.engine.figures.PER_STATE`) the kernels compute.
@@ -81,12 +75,16 @@ class CompiledGame:
 
         from ludeme.engine.compiled import rt
         np_ = self.game.num_players
-        # Column-major, so that each column is one contiguous array.
-        out_i = np.zeros((n, 7), dtype=np.int64, order="F")
-        out_f = np.zeros((n, 6), dtype=np.float64, order="F")
-        ranks = np.zeros((n, np_ + 1), dtype=np.float64, order="F")
+        # Column-major, so that each column is one contiguous array; never fewer than two
+        # rows, since numba types a one-row array as row-major and would compile the
+        # kernel a second time for it.
+        rows = max(n, 2)
+        out_i = np.zeros((rows, 7), dtype=np.int64, order="F")
+        out_f = np.zeros((rows, 6), dtype=np.float64, order="F")
+        ranks = np.zeros((rows, np_ + 1), dtype=np.float64, order="F")
         t0 = time.perf_counter()
         self.module.playouts(rt.int_words(seed), first, n, out_i, out_f, ranks)
+        out_i, out_f, ranks = out_i[:n], out_f[:n], ranks[:n]
         seconds = time.perf_counter() - t0
         end = out_i[:, 3]
         cols = {
@@ -321,10 +319,10 @@ def _same_random() -> bool:
     return True
 
 
-def compile_game(game) -> CompiledGame:
+def build_kernels(game) -> CompiledGame:
     """The game's kernels, compiled (or loaded from numba's cache) and warmed up.
 
-    Raises `codegen.Unsupported` when a ludeme has no compiled form, or when a per-state
+    Raises `Unsupported` when a ludeme has no compiled form, or when a per-state
     metric registered in `ludeme.engine.figures.PER_STATE` has no kernel form yet."""
     from ludeme.engine.figures import per_state_columns
     from .codegen import generate
@@ -351,7 +349,7 @@ def select(game, backend: str = "auto"):
         return None
     try:
         try:
-            return compile_game(game)
+            return build_kernels(game)
         except ImportError as e:        # numba missing or broken: the reference engine plays
             raise Unsupported(None, f"numba ({e})") from e
     except Unsupported as e:

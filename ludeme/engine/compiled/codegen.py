@@ -5,10 +5,14 @@
 literals, `legal` (the phase's moves into (from, to, generator) buffers in the
 reference engine's order), `effects` (one branch per move generator: its
 side effects and actions), `end_rules` and the turn loop of `ludeme.engine.state.State`
-specialised to the game (`LOOP` below). Each supported ludeme has an emitter
-here, keyed by its class; a ludeme without one, or an argument an emitter does
-not implement, raises `Unsupported`, and the game falls back to the reference
-engine (`ludeme.engine.compiled.load_backend`).
+specialised to the game (`LOOP` below).
+
+This module knows no ludeme. Each supported ludeme has its emitters beside its class
+in `ludeme.model.ludemes` (registered with `ludeme.engine.compiled.emit.emits`); `Source`
+dispatches to them by the ludeme's class and offers them the generated module's
+tables, helper kernels and move generators. A ludeme without an emitter, or an
+argument an emitter does not implement, raises `Unsupported`, and the game falls back
+to the reference engine (`ludeme.engine.compiled.select`).
 
 Names in the generated code for the evaluation context: `frm` and `to` (Ludii's
 `(from)` and `(to)`), `mover`, `nxt`, `prev`, `last_from`, `last_to`; the state's
@@ -19,24 +23,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ludeme.model.ludemes import booleans as B
-from ludeme.model.ludemes import game as G
-from ludeme.model.ludemes import ints as I
-from ludeme.model.ludemes import moves as M
-from ludeme.model.ludemes import regions as R
-from ludeme.model.ludemes import literals as L
-from ludeme.engine.state import A_ADD, A_MOVE, A_PASS, A_REMOVE
-from ludeme.model.ludemes.base import IntFn
-from ludeme.engine.compiled import Unsupported
-from ludeme.engine.compiled import rt
+from ludeme.engine.state import A_MOVE, A_PASS
+from ludeme.engine.compiled.emit import emit, lookup
+from ludeme.engine.compiled.unsupported import Unsupported
 
 
-def _given(lud, *attrs) -> None:
-    """Refuse (as Unsupported) arguments that an emitter does not implement."""
-    for a in attrs:
-        if a in lud._given:
-            raise Unsupported(lud, f"with {lud._given[a][0]}:")
-
+# What the tables of one game's kernels may hold, in numbers: a bound on the generated
+# module (about 4 characters a number) and on what numba needs to compile it.
+MAX_TABLE_ELEMENTS = 1_000_000
 
 class Source:
     """The generated module: tables (deduplicated) and functions."""
@@ -45,6 +39,7 @@ class Source:
         self.game = game
         self.env = game.env
         self.tables: dict[tuple, str] = {}
+        self.table_size = 0                    # numbers held by the tables so far
         self.table_lines: list[str] = []
         self.generators: list[tuple] = []     # gen id -> (effect lines, is_pass, consequents)
         self.any_mode = False                  # emitting "is there a move?" code
@@ -52,6 +47,9 @@ class Source:
         self.helper_names: dict[str, str] = {}  # a helper's source -> its name
         self.player_bound = False              # `player` set (forEach NonMover's results)
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
+        self.between = "btw"                   # the name `(between)` reads (x in `effects`)
+        # Every site counts (FlatSites.count_from = 0) in a game with counted pieces.
+        self.counting = bool(getattr(game, "counting", False))
 
     def table(self, values, dtype: str = "int64") -> str:
         """A module-level numpy array holding `values` (nested lists become 2-D/3-D)."""
@@ -59,9 +57,55 @@ class Source:
         key = (dtype, arr.shape, arr.tobytes())
         name = self.tables.get(key)
         if name is None:
+            self.table_size += arr.size
+            if self.table_size > MAX_TABLE_ELEMENTS:
+                # The corpus's largest kernels hold a few tens of thousands; numba would
+                # need gigabytes to compile a module of tens of megabytes.
+                raise Unsupported(None, f"a board this large (its tables would hold more than "
+                                        f"{MAX_TABLE_ELEMENTS:,} numbers)")
             name = self.tables[key] = f"T{len(self.tables)}"
             self.table_lines.append(f"{name} = np.array({arr.tolist()!r}, dtype=np.{dtype})")
         return name
+
+    def probe(self) -> "_Probe":
+        """A context for evaluating, now, rules that read only the mover (see `_Probe`)."""
+        return _Probe(self.game.num_players)
+
+    @staticmethod
+    def padded(rows) -> tuple[np.ndarray, np.ndarray]:
+        """Ragged rows as one array padded with -1, and their lengths (see `_padded`)."""
+        return _padded(rows)
+
+    @staticmethod
+    def context(local: tuple = ("frm", "to", "btw")) -> str:
+        """A helper kernel's first lines (see `context`)."""
+        return context(local)
+
+    # -- dispatch to the ludemes' emitters ------------------------------------------------
+    def int_expr(self, lud) -> str:
+        return emit("int", self, lud)
+
+    def bool_expr(self, lud) -> str:
+        return emit("bool", self, lud)
+
+    def moves(self, lud, out: list[str], ind: str) -> None:
+        """Lines that append the moves of `lud` to the buffers (mf, mt, mg; k)."""
+        emit("moves", self, lud, out, ind)
+
+    def consequent(self, lud, lines: list[str], ind: str) -> None:
+        emit("consequent", self, lud, lines, ind)
+
+    def effect_body(self, eff, body: list[str]) -> None:
+        """An effect's writes, made when the move is applied (the state is the one it was
+        generated in, so they are those the reference engine records at generation)."""
+        emit("effect", self, eff, body)
+
+    def end_rule(self, lud, out: list[str], ind: str = "    ") -> None:
+        emit("end", self, lud, out, ind)
+
+    def holds(self, kind: str, lud) -> bool:
+        """A property a ludeme's class declares (an emitter of this kind); False without."""
+        return lookup(kind, lud) is not None and emit(kind, self, lud)
 
     # -- roles ---------------------------------------------------------------------
     def role_expr(self, role: str, lud) -> str:
@@ -76,7 +120,7 @@ class Source:
         if role in ("Next", "Prev", "Mover") or "Team" in role:
             raise Unsupported(lud, f"with the role {role}")
         f = self.env.role_id(role, lud)
-        probe = _Probe(n)
+        probe = self.probe()
         ids = set()
         for p in range(1, n + 1):
             probe.s.mover = p
@@ -85,109 +129,40 @@ class Source:
             raise Unsupported(lud, f"with the role {role}")
         return str(ids.pop())
 
-    # -- integers -------------------------------------------------------------------
-    def int_expr(self, lud) -> str:
-        t = type(lud)
-        if t is I.To:
-            return "to"
-        if t is I.From:
-            return "frm"
-        if t is I.Between:
-            return "btw"
-        if t is I.LastTo:
-            _given(lud, "afterConsequence")
-            return "last_to"
-        if t is I.LastFrom:
-            _given(lud, "afterConsequence")
-            return "last_from"
-        if t is I.MoverId:
-            return "mover"
-        if t is I.NextId:
-            return "nxt"
-        if t is I.PrevId:
-            return "prev"
-        if t in (I.Who, I.What):
-            _given(lud, "level")
-            at = self.int_expr(lud.at)
-            arr = "who" if t is I.Who else "what"
-            return f"({arr}[{at}] if {at} >= 0 else 0)"
-        if t is L.IntConst:
-            return str(int(lud.value))
-        if t is L.RoleId:
-            return self.role_expr(lud.role, lud)
-        if t.__name__.startswith("Arith") and t.keyword in ("+", "-", "*"):
-            a = self.int_expr(lud.a)
-            if lud.b is None:
-                return f"(-{a})" if t.keyword == "-" else a
-            return f"({a} {t.keyword} {self.int_expr(lud.b)})"
-        if t is I.CountSites:
-            return self.count_in(lud, lud.in_, per_site="1", distinct=False)
-        if t is I.CountPieces:
-            _given(lud, "type", "who", "name")
-            if lud.role != "All" and lud.in_ is None:
-                return self.count_pieces_of(lud)
-            if lud.role != "All" or lud.in_ is None:
-                raise Unsupported(lud, f"of {lud.role} without in:" if lud.in_ is None
-                                  else f"of {lud.role}")
-            # All: every owner, neutral and shared pieces too (each site's count).
-            return self.count_in(lud, lud.in_, per_site="count[site]", distinct=True)
-        if t is I.CountGroups:
-            return self.count_groups(lud)
-        if t is I.Site:
-            return "site"
-        if t is I.CountCell:
-            at = self.int_expr(lud.at)
-            return f"(count[{at}] if 0 <= {at} < TOTAL else 0)"
-        if t is I.HandSite:
-            offsets = self.env.hand_offsets()
-            tab = self.table([offsets.get(p, -1) for p in range(self.game.num_players + 2)])
-            p = self.int_expr(lud.player)
-            idx = self.int_expr(lud.index) if lud.index is not None else "0"
-            return (f"({tab}[{p}] + {idx} if 0 <= {p} < {self.game.num_players + 2} "
-                    f"and {tab}[{p}] >= 0 else -1)")
-        if t is I.Ahead:
-            _given(lud, "type")
-            if lud.steps is not None and getattr(lud.steps, "value", None) != 1:
-                raise Unsupported(lud, "with steps:")
-            dirn = lud.dirn or "Adjacent"
-            if not self.env.is_static_direction(dirn):
-                raise Unsupported(lud, "in a direction set by the state")
-            tables = self.env.step_tables(dirn, lud)
-            if not tables:
-                return self.int_expr(lud.site)
-            tab = self.table(list(tables[0]))
-            at = self.int_expr(lud.site)
-            return (f"({tab}[{at}] if 0 <= {at} < {self.env.num_board_sites} and "
-                    f"{tab}[{at}] >= 0 else {at})")
-        raise Unsupported(lud)
-
     def player_expr(self, role: str, lud) -> str:
         """One player's id for a role, `(player)` of forEach Player/NonMover included."""
         if role == "Player" and not self.player_bound:
             raise Unsupported(lud, "with (player) outside forEach Player")
         return "player" if role == "Player" else self.role_expr(role, lud)
 
-    def count_pieces_of(self, lud) -> str:
-        """`(count Pieces <player>)`: the player's pieces in every container."""
-        p = self.player_expr(lud.role, lud)
-
-        def make(name):
-            return "\n".join(["@njit(cache=True)", f"def {name}(who, count, p):",
-                              "    total = 0", "    for site in range(TOTAL):",
-                              "        if who[site] == p:", "            total += count[site]",
-                              "    return total", ""])
-        return f"{self.helper(make)}(who, count, {p})"
-
-    # -- counts -----------------------------------------------------------------------
+    # -- helper kernels ---------------------------------------------------------------
     def helper(self, make) -> str:
-        """A new helper kernel's name; `make(name)` gives its source (helpers may nest)."""
-        text = make("HELPER")
-        name = self.helper_names.get(text)
+        """A new helper kernel's name; `make(name)` gives its source (helpers may nest, and
+        one source made twice is one kernel)."""
+        key = make("HELPER")
+        name = self.helper_names.get(key)
         if name is None:
-            name = self.helper_names[text] = f"helper_{len(self.helpers)}"
-            self.helpers.append(text.replace("def HELPER(", f"def {name}("))
+            name = self.helper_names[key] = f"helper_{len(self.helpers)}"
+            self.helpers.append(make(name))
         return name
 
+    def any_move_kernel(self, moves) -> str:
+        """A call of a kernel that says whether `moves` has a move (stops at the first)."""
+        index = len(self.helpers)
+        name = f"can_move_{index}"
+        self.helpers.append("")                 # reserve the name (helpers may nest)
+        saved = self.any_mode
+        self.any_mode = True
+        body: list[str] = []
+        self.moves(moves, body, "    ")
+        self.any_mode = saved
+        self.helpers[index] = "\n".join([
+            "@njit(cache=True)",
+            f"def {name}(who, what, count, sc, phase, frm, to):",
+            context(local=("btw",)), *body, "    return False", ""])
+        return f"{name}(who, what, count, sc, phase, frm, to)"
+
+    # -- counts -----------------------------------------------------------------------
     def count_in(self, lud, region, per_site: str, distinct: bool) -> str:
         """A sum of `per_site` over a region's sites (a set, as Ludii's count Sites reads it,
         unless `distinct`: then as listed)."""
@@ -201,35 +176,26 @@ class Source:
         return f"{self.helper(make)}(who, what, count, frm)"
 
     def reads_only_from(self, lud) -> bool:
-        """True for a tree that reads nothing but `(from)` and the board's geometry."""
+        """True for a tree that reads nothing but `(from)` and the board's geometry (each
+        ludeme's `from_only` emitter says; `emit.reads_params_only_from` recurses)."""
         if lud is None or isinstance(lud, (str, bool, int, float)):
             return True
         if isinstance(lud, (list, tuple)):
             return all(self.reads_only_from(x) for x in lud)
-        t = type(lud)
-        if t.__module__ == R.__name__ and t.__name__[5:] in R._STATIC.split():
-            return True
-        if t not in _FROM_ONLY:
-            return False
-        if t in (R.SitesDirection, M.Directions) and not self.env.is_static_direction(
-                lud if t is M.Directions else lud.dirn or "Adjacent"):
-            return False
-        if t is R.SitesDirection and lud.stop is not None:
-            return False
-        return all(self.reads_only_from(getattr(lud, p.attr)) for p in t.params)
+        return self.holds("from_only", lud)
 
     def from_region(self, lud, dedupe: bool) -> tuple[list[str], str | None]:
         """Loop lines over a region's sites (as `site`, at indent 8) that depend on `(from)`
         only, or those less the empty sites; a filter on `site` or None."""
         flt = None
-        if type(lud) is R.Difference and type(lud.b) is R.SitesEmpty and lud.b.container is None:
-            flt = "what[site] != 0"      # sites off the board never: a board region here
-            lud = lud.a
+        split = emit("filtered", self, lud) if lookup("filtered", lud) else None
+        if split is not None:
+            lud, flt = split
         if not self.reads_only_from(lud):
             raise Unsupported(lud, "as a region to count")
         n = self.env.num_board_sites
         f = self.env.compile(lud)
-        probe = _Probe(self.game.num_players)
+        probe = self.probe()
         per = []
         for frm in range(n):
             probe.from_ = frm
@@ -242,178 +208,30 @@ class Source:
                 f"        for j in range({t_len}[frm]):",
                 f"            site = {t_sites}[frm, j]"], flt
 
-    def count_groups(self, lud) -> str:
-        """`(count Groups [dirs] [if:] [min:])`: a flood fill over the members."""
-        _given(lud, "type")
-        if lud.min is not None and type(lud.min) is not L.IntConst:
-            raise Unsupported(lud, "with a computed min:")
-        least = int(lud.min.value) if lud.min is not None else 0
-        n = self.env.num_board_sites
-        nb = self.env.step_targets(lud.dirn or "Adjacent", lud)
-        t_nb, t_len = (self.table(a) for a in _padded([list(nb[s_]) for s_ in range(n)]))
-        cond = self.bool_expr(lud.if_) if lud.if_ is not None else "what[to] != 0"
-
-        def make(name):
-            return "\n".join([
-                "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm):",
-                CONTEXT.replace("    frm = -1\n", ""),
-                f"    member = np.zeros({n}, np.bool_)",
-                f"    for to in range({n}):",
-                f"        member[to] = {cond}",
-                f"    stack = np.empty({n}, np.int64)",
-                "    groups = 0",
-                f"    for s0 in range({n}):",
-                "        if not member[s0]:",
-                "            continue",
-                "        member[s0] = False",
-                "        stack[0] = s0",
-                "        top = 1",
-                "        size = 0",
-                "        while top:",
-                "            top -= 1",
-                "            x = stack[top]",
-                "            size += 1",
-                f"            for j in range({t_len}[x]):",
-                f"                y = {t_nb}[x, j]",
-                "                if member[y]:",
-                "                    member[y] = False",
-                "                    stack[top] = y",
-                "                    top += 1",
-                f"        if size >= {least}:",
-                "            groups += 1",
-                "    return groups", ""])
-        return f"{self.helper(make)}(who, what, count, sc, phase, frm)"
-
-    # -- conditions ------------------------------------------------------------------
-    def bool_expr(self, lud) -> str:
-        t = type(lud)
-        if t is B.IsEmpty:
-            s = self.int_expr(lud.site)
-            return f"({s} >= 0 and what[{s}] == 0)"
-        if t is B.IsOccupied:
-            s = self.int_expr(lud.site)
-            return f"({s} >= 0 and what[{s}] != 0)"
-        if t is B.IsEnemy:
-            if self.env.teams:
-                raise Unsupported(lud, "with teams")
-            p = self.int_expr(lud.player)
-            return f"({p} != 0 and {p} != mover)"
-        if t is B.IsFriend:
-            if self.env.teams:
-                raise Unsupported(lud, "with teams")
-            return f"({self.int_expr(lud.player)} == mover)"
-        if t is B.IsMover:
-            return f"(mover == {self.int_expr(lud.player)})"
-        if t is B.IsPrev:
-            return f"(prev == {self.role_expr(lud.role, lud)})"
-        if t is B.IsIn:
-            if len(lud.sites) != 1:
-                raise Unsupported(lud, "with several sites")
-            return self.region_contains(lud.region, self.int_expr(lud.sites[0]))
-        if t is B.NoMoves:
-            return f"no_moves(who, what, count, sc, phase, {self.role_expr(lud.role, lud)})"
-        if t is B.CanMove:
-            return self.can_move(lud)
-        if t is L.BoolConst:
-            return str(bool(lud.value))
-        if t is B.IsLine:
-            return self.is_line(lud)
-        if t is B.AllSites:
-            return self.all_sites(lud)
-        if t.__name__.startswith("Compare") and t.__module__ == B.__name__:
-            op = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}[t.keyword]
-            return f"({self.int_expr(lud.a)} {op} {self.int_expr(lud.b)})"
-        if t.keyword in ("and", "or") and issubclass(t, B._Logic):
-            parts = [self.bool_expr(x) for x in list(lud.conds) + list(lud.more or [])]
-            return "(" + f" {t.keyword} ".join(parts) + ")"
-        if t.keyword == "not" and t.category is B.Bool:
-            return f"(not {self.bool_expr(lud.cond)})"
-        raise Unsupported(lud)
-
-    def all_sites(self, lud) -> str:
-        """`(all Sites <region> if:<cond>)`: a kernel that stops at the first site failing."""
-        body: list[str] = []
-        self.for_region(lud.region, body, "    ", [f"if not {self.bool_expr(lud.if_)}:",
-                                                   "    return False"])
-
-        def make(name):
-            return "\n".join(["@njit(cache=True)",
-                              f"def {name}(who, what, count, sc, phase, frm, to):",
-                              CONTEXT.replace("    frm = -1\n    to = -1\n", ""),
-                              *body, "    return True", ""])
-        return f"{self.helper(make)}(who, what, count, sc, phase, frm, to)"
-
-    def is_line(self, lud) -> str:
-        _given(lud, "throughAny", "what", "whats", "who", "if_", "type")
-        if not isinstance(lud.exact, bool) or type(lud.length) is not L.IntConst:
-            raise Unsupported(lud, "with a computed length or exact:")
-        length = self.int_expr(lud.length)
-        radials = self.env.line_radials(lud.dirn or "Adjacent", lud)
-        n = self.env.num_board_sites
-        width = max((len(p) for p in radials), default=0) or 1
-        depth = max((max(len(r), len(o or ())) for p in radials for r, o in p), default=0) or 1
-        rays = np.full((n, width, depth), -1)
-        opps = np.full((n, width, depth), -1)
-        ray_len = np.zeros((n, width), dtype=np.int64)
-        opp_len = np.full((n, width), -1)
-        num = np.zeros(n, dtype=np.int64)
-        for s, per in enumerate(radials):
-            num[s] = len(per)
-            for r, (ray, opp) in enumerate(per):
-                ray_len[s, r] = len(ray)
-                rays[s, r, :len(ray)] = ray
-                if opp is not None:
-                    opp_len[s, r] = len(opp)
-                    opps[s, r, :len(opp)] = opp
-        tabs = [self.table(x) for x in (rays, ray_len, opps, opp_len, num)]
-        pivot = self.int_expr(lud.through) if lud.through is not None else "last_to"
-        return (f"({pivot} >= 0 and {pivot} < {n} and is_line(what, {pivot}, "
-                f"WHATS_SAME[what[{pivot}]], {length}, {lud.exact}, {lud.contiguous}, "
-                f"{', '.join(tabs)}))")
-
     # -- regions ------------------------------------------------------------------------
     def region_contains(self, lud, site: str) -> str:
         """A membership test of `site` in a region."""
-        t = type(lud)
-        n = self.env.num_board_sites
-        if t is R.SitesEmpty:
-            _given(lud, "container")
-            return f"(0 <= {site} < {n} and what[{site}] == 0)"
+        if lookup("contains", lud):
+            return emit("contains", self, lud, site)
         mask, by_player = self.static_region(lud)
         if by_player:
             return f"(0 <= {site} < {mask.shape[1]} and {self.table(mask, 'bool_')}[mover, {site}])"
         return f"(0 <= {site} < {len(mask)} and {self.table(mask, 'bool_')}[{site}])"
 
-    def region_sites(self, lud) -> tuple[str, str | None]:
-        """(a sequence expression to iterate, a filter on `site` or None)."""
-        t = type(lud)
-        if t is R.SitesEmpty:
-            _given(lud, "container")
-            return f"range({self.env.num_board_sites})", "what[site] == 0"
+    def region_sites(self, lud) -> tuple[str, object]:
+        """(a sequence expression to iterate, a filter or None): the filter, given the name
+        of the variable holding a site, is the test on it."""
+        if lookup("sites", lud):
+            return emit("sites", self, lud)
         sites, by_player = self.static_sites(lud)
         if by_player:
             raise Unsupported(lud, "iterated")
         return (self.table(sites) if sites else "range(0)"), None
 
     def static_sites(self, lud):
-        """The sites of a region that depends on nothing (or only on the mover)."""
-        t = type(lud)
-        probe = _Probe(self.game.num_players)
-        if t.__name__.startswith("Sites") and t.__module__ == R.__name__ and \
-                t.__name__[5:] in R._STATIC.split():
-            return list(self.env.compile(lud)(probe)), False
-        if t is R.SitesLiteralL and lud.items is None and lud.player is None \
-                and lud.role in (None, "Mover") or (t is R.SitesLiteralL and lud.role
-                                                   and lud.role.startswith("P")):
-            f = self.env.compile(lud)
-            per = []
-            for p in range(self.game.num_players + 1):
-                probe.s.mover = p
-                per.append(list(f(probe)))
-            if all(x == per[1] for x in per[1:]) and lud.role not in ("Mover",):
-                return per[1], False
-            return per, True
-        raise Unsupported(lud)
+        """The sites of a region that depends on nothing (or only on the mover): (sites,
+        False), or (the sites per mover, True)."""
+        return emit("static_sites", self, lud)
 
     def static_region(self, lud):
         sites, by_player = self.static_sites(lud)
@@ -426,6 +244,21 @@ class Source:
         mask = np.zeros(total, dtype=bool)
         mask[list(sites)] = True
         return mask, False
+
+    def is_static_region(self, lud) -> bool:
+        """True for regions that read nothing of the state (their sites can be listed now)."""
+        return self.holds("static", lud)
+
+    def for_region(self, lud, out, ind, body: list[str]) -> None:
+        """A loop over a region's sites (as `site`), in the reference engine's order."""
+        if self.is_static_region(lud):
+            sites = list(self.env.compile(lud)(self.probe()))
+            if not sites:
+                return
+            out.append(f"{ind}for site in {self.table(sites)}:")
+            out.extend(f"{ind}    {x}" for x in body)
+        else:
+            emit("for_region", self, lud, out, ind, body)
 
     # -- moves ------------------------------------------------------------------------
     def new_generator(self, effect_lines: list[str], is_pass: bool = False, lud=None,
@@ -449,576 +282,26 @@ class Source:
         then = lud.__dict__.get("_fields", {}).get("then")
         if then is None:
             return []
-        _given(then, "applyAfterAllMoves")
         lines = ["frm = -1", "to = -1"]
-        self.consequent(then.moves, lines, "")
+        emit("then", self, then, lines)
         return lines
 
-    def consequent(self, lud, lines: list[str], ind: str) -> None:
-        t = type(lud)
-        if t is M.MoveAgain:
-            lines.append(f"{ind}sc[NEXT] = mover")
-        elif t is M.MovesIf:
-            lines.append(f"{ind}if {self.bool_expr(lud.cond)}:")
-            self.consequent(lud.then_, lines, ind + "    ")
-            if lud.else_ is not None:
-                lines.append(f"{ind}else:")
-                self.consequent(lud.else_, lines, ind + "    ")
-        elif t is M.MovesAnd and lud.then is None:
-            # Ludii evaluates them all, then applies them: the same here, as none of the
-            # consequents compiled changes what their conditions read (the board, mover).
-            for m in list(lud.moves) + list(lud.more or []):
-                self.consequent(m, lines, ind)
-        elif t is M.AddScore and lud.then is None:
-            for p, v in zip(lud.players, lud.values):
-                lines.append(f"{ind}sc[SCORE + {self.int_expr(p)}] += {self.int_expr(v)}")
-        else:
-            raise Unsupported(lud, "as a consequent")
+    def site_move(self, frm: str = "frm", to: str = "to") -> str:
+        """The effect line that moves the piece at `frm` to `to`."""
+        if self.counting:
+            return SITE_MOVE_COUNTED.format(owners=list(self.game.ludii_owners), frm=frm, to=to)
+        return SITE_MOVE.format(frm=frm, to=to)
 
-    def can_move(self, lud) -> str:
-        """`(can Move <moves>)`: a kernel that stops at the first move."""
-        name = f"can_move_{len(self.helpers)}"
-        self.helpers.append("")                 # reserve the name (helpers may nest)
-        saved = self.any_mode
-        self.any_mode = True
-        body: list[str] = []
-        self.moves(lud.moves, body, "    ")
-        self.any_mode = saved
-        self.helpers[int(name.rsplit("_", 1)[1])] = "\n".join([
-            "@njit(cache=True)",
-            f"def {name}(who, what, count, sc, phase, frm, to):",
-            "    mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]",
-            "    last_from, last_to = sc[LAST_FROM], sc[LAST_TO]",
-            "    btw = -1", *body, "    return False", ""])
-        return f"{name}(who, what, count, sc, phase, frm, to)"
-
-    def moves(self, lud, out: list[str], ind: str) -> None:
-        """Lines that append the moves of `lud` to the buffers (mf, mt, mg; k)."""
-        t = type(lud)
-        if t in (M.MovesOr, M.ForEachPiece) and lud.then is not None:
-            raise Unsupported(lud, "with (then ...)")
-        if t is M.MoveAdd:
-            self.move_add(lud, out, ind)
-        elif t is M.MoveStep:
-            self.move_step(lud, out, ind)
-        elif t is M.MovesOr:
-            for m in list(lud.moves) + list(lud.more or []):
-                self.moves(m, out, ind)
-        elif t is M.MovesIf:
-            out.append(f"{ind}if {self.bool_expr(lud.cond)}:")
-            self.moves(lud.then_, out, ind + "    ")
-            out.append(f"{ind}    pass")
-            if lud.else_ is not None:
-                out.append(f"{ind}else:")
-                self.moves(lud.else_, out, ind + "    ")
-                out.append(f"{ind}    pass")
-        elif t is M.ForEachPiece:
-            self.for_each_piece(lud, out, ind)
-        elif t is M.MoveRemove:
-            self.move_remove(lud, out, ind)
-        elif t is M.MoveHop:
-            self.move_hop(lud, out, ind)
-        elif t is M.MoveFromTo:
-            self.move_from_to(lud, out, ind)
-        elif t is M.MovePass:
-            g = self.new_generator([], is_pass=True, lud=lud)
-            self.push(out, ind, "-1", "-1", g)
-        else:
-            raise Unsupported(lud)
-
-    def move_add(self, lud, out, ind):
-        _given(lud, "count", "stack")
-        to = lud.to
-        _given(to, "level", "apply", "type")
-        if lud.piece is not None:
-            raise Unsupported(lud, "with (piece ...)")
-        first = {}
-        for comp in self.game.components[1:]:
-            first.setdefault(comp.owner, comp.index)
-        n = self.game.num_players
-        fallback = first.get(0, first.get(n + 1, 0))
-        kinds = [first.get(p, fallback) for p in range(n + 1)]
-        owners = [self.game.components[w].owner if w > 0 else 0 for w in kinds]
-        kind_tab, owner_tab = self.table(kinds), self.table(owners)
-        g = self.new_generator([f"site_add(who, what, count, HAND_FROM, to, {kind_tab}[mover], "
-                                f"{owner_tab}[mover], 1)"], lud=lud, kind=A_ADD)
-        seq, conds = self.to_sites(to)
-        out.append(f"{ind}if {kind_tab}[mover] > 0:")
-        out.append(f"{ind}    for to in {seq}:")
-        out.append(f"{ind}        if to >= 0{conds}:")
-        self.push(out, ind + "            ", "to", "to", g)
-
-    def move_from_to(self, lud, out, ind):
-        """`(move (from ...) (to ...))`: one piece from a site (with one) to another."""
-        _given(lud, "count", "copy", "stack", "mover")
-        fr, to = lud.from_, lud.to
-        _given(fr, "level", "type", "if_")
-        _given(to, "level", "type")
-        effect = []
-        if to.apply is not None:
-            self.effect_lines(to.apply, effect)
-        effect.append("site_move(who, what, count, HAND_FROM, frm, to)")
-        g = self.new_generator(effect, lud=lud)
-        f_seq, f_flt = ("(frm,)", None) if fr.site is None else self._sites_of(fr.site)
-        t_seq, conds = self.to_sites(to)
-        out.append(f"{ind}sf, st = frm, to")
-        out.append(f"{ind}for ff in {f_seq}:")
-        out.append(f"{ind}    frm = ff")
-        f_ok = f" and {f_flt.replace('site', 'frm')}" if f_flt else ""
-        out.append(f"{ind}    if frm >= 0 and what[frm] > 0{f_ok}:")
-        out.append(f"{ind}        for to in {t_seq}:")
-        out.append(f"{ind}            if to >= 0{conds}:")
-        self.push(out, ind + "                ", "frm", "to", g)
-        out.append(f"{ind}frm, to = sf, st")
-
-    def to_sites(self, to) -> tuple[str, str]:
-        """A `(to ...)`'s sites to iterate as `to`, and " and <its tests>" (or "")."""
-        seq, flt = ("(to,)", None) if to.site is None else self._sites_of(to.site)
-        cond = self.bool_expr(to.if_) if to.if_ is not None else None
-        conds = " and ".join(c for c in (flt and flt.replace("site", "to"), cond) if c)
-        return seq, f" and {conds}" if conds else ""
-
-    def _sites_of(self, site_lud):
-        if isinstance(site_lud, IntFn):
-            return f"({self.int_expr(site_lud)},)", None
-        return self.region_sites(site_lud)
-
-    def move_step(self, lud, out, ind):
-        _given(lud, "stack")
-        if lud.from_ is not None:
-            raise Unsupported(lud, "with (from ...)")
-        to = lud.to
-        _given(to, "level", "site", "type")
-        dirn = lud.dirn or "Adjacent"
-        env = self.env
-        ncomp = len(self.game.components)
-        n = env.num_board_sites
-        if env.is_static_direction(dirn):
-            table = env.step_targets(dirn, lud)
-            per_what = [table] * ncomp
-        else:
-            if hasattr(dirn, "direction_keys"):
-                raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
-            words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
-            if any(w in ("SameDirection", "OppositeDirection") for w in words):
-                raise Unsupported(lud, "with SameDirection/OppositeDirection")
-            keys = env.direction_keys(dirn, lud)
-            step_to = env.board.trajectories.targets
-            per_what = []
-            probe = _Probe(self.game.num_players)
-            for w in range(ncomp):
-                probe.s.what = [w] * n
-                per_what.append([tuple(dict.fromkeys(t for key in keys(probe, f)
-                                                     for t in step_to(f, key)))
-                                 for f in range(n)])
-        targets, lens = _padded([[list(ts) for ts in tab] for tab in per_what])
-        ttab, ltab = self.table(targets), self.table(lens)
-        effect = []
-        if to.apply is not None:
-            self.effect_lines(to.apply, effect)
-        effect.append("site_move(who, what, count, HAND_FROM, frm, to)")
-        g = self.new_generator(effect, lud=lud)
-        cond = self.bool_expr(to.if_) if to.if_ is not None else "True"
-        out.append(f"{ind}if 0 <= frm < {n}:")
-        out.append(f"{ind}    w = what[frm]")
-        out.append(f"{ind}    for j in range({ltab}[w, frm]):")
-        out.append(f"{ind}        to = {ttab}[w, frm, j]")
-        out.append(f"{ind}        if {cond}:")
-        self.push(out, ind + "            ", "frm", "to", g)
-
-    def effect_lines(self, ap, lines: list[str]) -> None:
-        """An `(apply [if:] <effect>)` evaluated before the move's own action."""
-        if ap.effect is None:
-            raise Unsupported(ap, "without an effect")
-        body = []
-        self.effect_body(ap.effect, body)
-        if ap.if_ is not None:
-            lines.append(f"if {self.bool_expr(ap.if_)}:")
-            lines.extend("    " + x for x in body)
-        else:
-            lines.extend(body)
-
-    def effect_body(self, eff, body: list[str]) -> None:
-        """An effect's writes, made when the move is applied (the state is the one it was
-        generated in, so they are those the reference engine records at generation)."""
-        if type(eff) is M.MovesIf:
-            body.append(f"if {self.bool_expr(eff.cond)}:")
-            inner: list[str] = []
-            self.effect_body(eff.then_, inner)
-            body.extend("    " + x for x in inner or ["pass"])
-            if eff.else_ is not None:
-                body.append("else:")
-                inner = []
-                self.effect_body(eff.else_, inner)
-                body.extend("    " + x for x in inner or ["pass"])
-        elif type(eff) is M.RemoveEffect:
-            _given(eff, "level", "at", "count", "type", "then")
-            if not isinstance(eff.where, IntFn):
-                raise Unsupported(eff, "of a region")
-            s = self.int_expr(eff.where)
-            body.append(f"rs = {s}")
-            body.append("if rs >= 0 and what[rs] > 0:")
-            body.append("    site_remove(who, what, count, HAND_FROM, rs)")
-        else:
-            raise Unsupported(eff)
-
-    def for_each_piece(self, lud, out, ind):
-        _given(lud, "on", "top", "role", "container")
-        comps = self.game.components
-        names = set(lud.names or ())
-        n = self.env.num_board_sites
-        out.append(f"{ind}for frm in range({n}):")
-        out.append(f"{ind}    wf = what[frm]")
-        out.append(f"{ind}    if wf == 0 or not (OWNER[wf] == mover or (OWNER[wf] == 0 and "
-                   f"who[frm] == mover)):")
-        out.append(f"{ind}        continue")
-        if lud.moves is not None:
-            allowed = [w for w in range(1, len(comps)) if _named(comps[w].name, names)]
-            out.append(f"{ind}    if {self.table([w in allowed for w in range(len(comps))], 'bool_')}"
-                       f"[wf]:")
-            self.moves(lud.moves, out, ind + "        ")
-            out.append(f"{ind}        pass")
-            return
-        by_generator: dict[int, list[int]] = {}
-        for idx, piece in self.env.piece_items:
-            if piece.generator is None:
-                continue
-            if not _named(comps[idx].name, names):
-                continue
-            by_generator.setdefault(id(piece.generator), [piece.generator]).append(idx)
-        for gen, *whats in by_generator.values():
-            test = " or ".join(f"wf == {w}" for w in whats)
-            out.append(f"{ind}    if {test}:")
-            self.moves(gen, out, ind + "        ")
-            out.append(f"{ind}        pass")
-
-    # -- more moves --------------------------------------------------------------------
-    def move_remove(self, lud, out, ind):
-        _given(lud, "level", "at", "count", "type")
-        g = self.new_generator(["site_remove(who, what, count, HAND_FROM, frm)"], lud=lud,
-                               kind=A_REMOVE)
-        if isinstance(lud.where, IntFn):
-            out.append(f"{ind}site = {self.int_expr(lud.where)}")
-            out.append(f"{ind}if site >= 0 and what[site] > 0:")
-            self.push(out, ind + "    ", "site", "site", g)
-            return
-        body = []
-        self.push(body, "", "site", "site", g)
-        self.for_region(lud.where, out, ind, ["if site >= 0 and what[site] > 0:"]
-                        + ["    " + x for x in body])
-
-    def is_static_region(self, lud) -> bool:
-        """True for regions that read nothing of the state (their sites can be listed now)."""
-        t = type(lud)
-        if t in (R.SitesPhase, L.SitesLiteral) or (t.__module__ == R.__name__ and
-                                                   t.__name__[5:] in R._STATIC.split()):
-            return True
-        if t in (R.Union, R.Intersection):
-            return all(self.is_static_region(r) for r in list(lud.regions) + list(lud.more or []))
-        return False
-
-    def for_region(self, lud, out, ind, body: list[str]) -> None:
-        """A loop over a region's sites (as `site`), in the reference engine's order."""
-        t = type(lud)
-        n = self.env.num_board_sites
-        if self.is_static_region(lud):
-            sites = list(self.env.compile(lud)(_Probe(self.game.num_players)))
-            if not sites:
-                return
-            out.append(f"{ind}for site in {self.table(sites)}:")
-            out.extend(f"{ind}    {x}" for x in body)
-        elif t is R.SitesEmpty:
-            _given(lud, "container")
-            out.append(f"{ind}for site in range({n}):")
-            out.append(f"{ind}    if what[site] == 0:")
-            out.extend(f"{ind}        {x}" for x in body)
-        elif t is R.SitesAround:
-            self.sites_around(lud, out, ind, body)
-        elif t is R.SitesOccupied:
-            _given(lud, "type", "component", "components", "top")
-            if lud.container not in (None, "Board", 0):
-                raise Unsupported(lud, f"in the container {lud.container}")
-            if lud.by not in ("Mover", "Next", "Prev", "Player") and \
-                    not (lud.by[:1] == "P" and lud.by[1:].isdigit()):
-                raise Unsupported(lud, f"by {lud.by}")
-            span = n if lud.container is not None else "TOTAL"
-            out.append(f"{ind}occupier = {self.player_expr(lud.by, lud)}")
-            out.append(f"{ind}for site in range({span}):")
-            out.append(f"{ind}    if who[site] == occupier:")
-            out.extend(f"{ind}        {x}" for x in body)
-        elif t is R.SitesHand:
-            if lud.player is None and lud.role in (None, "Shared"):
-                raise Unsupported(lud, "without a player, or for Shared")
-            who = self.int_expr(lud.player) if lud.player is not None else \
-                self.player_expr(lud.role, lud)
-            ranges = self.env.hand_ranges()
-            np_ = self.game.num_players
-            first = self.table([ranges[p][0] if ranges.get(p) else 0 for p in range(np_ + 2)])
-            size = self.table([len(ranges.get(p, ())) for p in range(np_ + 2)])
-            out.append(f"{ind}hand_of = {who}")
-            out.append(f"{ind}if 0 <= hand_of < {np_ + 2}:")
-            out.append(f"{ind}    for site in range({first}[hand_of], {first}[hand_of] + "
-                       f"{size}[hand_of]):")
-            out.extend(f"{ind}        {x}" for x in body)
-        else:
-            raise Unsupported(lud, "as a region to list")
-
-    def sites_around(self, lud, out, ind, body):
-        _given(lud, "if_", "includeSelf", "type")
-        if not isinstance(lud.where, IntFn):
-            raise Unsupported(lud, "around a region")
-        dist = 1
-        if lud.distance is not None:
-            if type(lud.distance) is not L.IntConst:
-                raise Unsupported(lud, "with a computed distance")
-            dist = int(lud.distance.value)
-        key = lud.dirn or "Adjacent"
-        radials = self.env.board.radials.get(key)
-        if radials is None:
-            raise lud.fail(f"no radials in direction {key} on this board")
-        n = self.env.num_board_sites
-        width = max((len(radials[s]) for s in range(n)), default=0) or 1
-        around = np.full((n, width), -1)
-        for s in range(n):
-            for r, rad in enumerate(radials[s]):
-                if dist < len(rad.sites):
-                    around[s, r] = rad.sites[dist]
-        kind = {None: "True", "Empty": "what[site] == 0", "NotEmpty": "what[site] != 0",
-                "Own": "(what[site] != 0 and OWNER[what[site]] == mover)",
-                "NotOwn": "not (what[site] != 0 and OWNER[what[site]] == mover)",
-                "Enemy": "(what[site] != 0 and OWNER[what[site]] != 0 and "
-                         "OWNER[what[site]] != mover)",
-                "NotEnemy": "not (what[site] != 0 and OWNER[what[site]] != 0 and "
-                            "OWNER[what[site]] != mover)"}[lud.kind_]
-        tab = self.table(around)
-        out.append(f"{ind}ctr = {self.int_expr(lud.where)}")
-        out.append(f"{ind}if 0 <= ctr < {n}:")
-        out.append(f"{ind}    seen = np.zeros(TOTAL, np.bool_)")
-        out.append(f"{ind}    for r in range({width}):")
-        out.append(f"{ind}        site = {tab}[ctr, r]")
-        out.append(f"{ind}        if site >= 0 and site != ctr and not seen[site] and {kind}:")
-        out.append(f"{ind}            seen[site] = True")
-        out.extend(f"{ind}            {x}" for x in body)
-
-    def move_hop(self, lud, out, ind):
-        """`(move Hop ...)` over one hurdle to the site just beyond (no range, before, after)."""
-        _given(lud, "stack")
-        env = self.env
-        n = env.num_board_sites
-        frm_expr = "frm"
-        if lud.from_ is not None:
-            _given(lud.from_, "level", "if_", "type")
-            if lud.from_.site is not None:
-                if not isinstance(lud.from_.site, IntFn):
-                    raise Unsupported(lud, "from a region")
-                frm_expr = self.int_expr(lud.from_.site)
-        b = lud.between
-        if b is not None and any(x in b._given for x in ("before", "range", "after")):
-            return self.move_hop_range(lud, frm_expr, out, ind)
-        hurdle = "True"
-        between_effect: list[str] = []
-        if b is not None:
-            _given(b, "before", "range", "after", "trail")
-            hurdle = self.bool_expr(b.if_) if b.if_ is not None else "False"
-            if b.apply is not None:
-                self.effect_lines(b.apply, between_effect)
-        to = lud.to
-        _given(to, "level", "site", "type", "apply")
-        go = self.bool_expr(to.if_) if to.if_ is not None else "True"
-        dirn = lud.dirn or "Adjacent"
-        dirs = env.direction_keys(dirn, lud)
-        radials = env.board.radials
-        probe = _Probe(self.game.num_players)
-
-        def lines_of(keys, s):
-            return [r.sites for k in keys for r in (radials[k][s] if k in radials else ())]
-        effect = [x.replace("btw", "x") for x in between_effect] if between_effect else []
-        effect.append("site_move(who, what, count, HAND_FROM, frm, to)")
-        g = self.new_generator(effect, lud=lud)
-        if env.is_static_direction(dirn):
-            per = [lines_of(dirs(probe, s), s) for s in range(n)]
-            width = max((len(x) for x in per), default=0) or 1
-            over, land = np.full((n, width), -1), np.full((n, width), -1)
-            for s, ls in enumerate(per):
-                for r, steps in enumerate(ls):
-                    if len(steps) >= 2:
-                        over[s, r] = steps[1]
-                        land[s, r] = steps[2] if len(steps) >= 3 else -1
-            t_over, t_land = self.table(over), self.table(land)
-            out.append(f"{ind}hf = {frm_expr}")
-            out.append(f"{ind}sf, st, sb = frm, to, btw")
-            out.append(f"{ind}if 0 <= hf < {n}:")
-            out.append(f"{ind}    frm = hf")
-            out.append(f"{ind}    for r in range({width}):")
-            out.append(f"{ind}        btw = {t_over}[hf, r]")
-            out.append(f"{ind}        if btw >= 0 and {hurdle}:")
-            out.append(f"{ind}            to = {t_land}[hf, r]")
-            out.append(f"{ind}            if to >= 0 and {go}:")
-            self.push(out, ind + "                ", "hf", "to", g, "btw")
-            out.append(f"{ind}frm, to, btw = sf, st, sb")
-            return
-        if hasattr(dirn, "direction_keys"):
-            raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
-        words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
-        if words not in (["SameDirection"], ["OppositeDirection"]):
-            raise Unsupported(lud, f"with the directions {' '.join(words)}")
-        # The direction depends only on the last move: a table over (last from, last to).
-        keys = list(env.board.directions)
-        key_of = np.full((n + 1, n + 1), -1)
-        probe.s.what = [1] * n      # a piece at the start (an empty one has no directions)
-        for a in range(-1, n):
-            for bb in range(-1, n):
-                probe.s.last_from, probe.s.last_to = a, bb
-                got = dirs(probe, 0)
-                if got:
-                    key_of[a + 1, bb + 1] = keys.index(got[0])
-        width = max((len(lines_of([k], s)) for k in keys for s in range(n)), default=0) or 1
-        over = np.full((len(keys), n, width), -1)
-        land = np.full((len(keys), n, width), -1)
-        for d, k in enumerate(keys):
-            for s in range(n):
-                for r, steps in enumerate(lines_of([k], s)):
-                    if len(steps) >= 2:
-                        over[d, s, r] = steps[1]
-                        land[d, s, r] = steps[2] if len(steps) >= 3 else -1
-        t_key, t_over, t_land = self.table(key_of), self.table(over), self.table(land)
-        out.append(f"{ind}hf = {frm_expr}")
-        out.append(f"{ind}sf, st, sb = frm, to, btw")
-        out.append(f"{ind}hd = {t_key}[last_from + 1, last_to + 1] if 0 <= hf < {n} "
-                   f"and what[hf] != 0 else -1")
-        out.append(f"{ind}if hd >= 0:")
-        out.append(f"{ind}    frm = hf")
-        out.append(f"{ind}    for r in range({width}):")
-        out.append(f"{ind}        btw = {t_over}[hd, hf, r]")
-        out.append(f"{ind}        if btw >= 0 and {hurdle}:")
-        out.append(f"{ind}            to = {t_land}[hd, hf, r]")
-        out.append(f"{ind}            if to >= 0 and {go}:")
-        self.push(out, ind + "                ", "hf", "to", g, "btw")
-        out.append(f"{ind}frm, to, btw = sf, st, sb")
-
-    def move_hop_range(self, lud, frm_expr, out, ind):
-        """`(move Hop ...)` with a range of hurdles, before: or after: (MoveHop.compile's walk)."""
-        env = self.env
-        n = env.num_board_sites
-        b = lud.between
-        _given(b, "trail", "apply")
-        dirn = lud.dirn or "Adjacent"
-        if not env.is_static_direction(dirn):
-            raise Unsupported(lud, "with a range of hurdles in a direction set by the state")
-        to = lud.to
-        _given(to, "level", "site", "type")
-        if to.apply is not None and to.apply.if_ is not None:
-            raise Unsupported(to.apply, "with if:")
-        rng_ = b.range
-        if rng_ is None:
-            lo = hi = "1"
-        elif type(rng_) is M.Exact:
-            lo = hi = self.int_expr(rng_.n)
-        elif type(rng_) is M.RangeL:
-            lo = self.int_expr(rng_.lo)
-            hi = self.int_expr(rng_.hi) if rng_.hi is not None else lo
-        elif type(rng_) is M.MaxL:
-            lo, hi = "1", self.int_expr(rng_.n)
-        else:
-            raise Unsupported(rng_)
-        before = self.int_expr(b.before) if b.before is not None else "0"
-        after = self.int_expr(b.after) if b.after is not None else "0"
-        hurdle = self.bool_expr(b.if_) if b.if_ is not None else "False"
-        go = self.bool_expr(to.if_) if to.if_ is not None else "True"
-        keys = env.direction_keys(dirn, lud)
-        radials = env.board.radials
-        step_to = env.board.trajectories.targets
-        lines = [[r.sites for k in keys(None, s_) for r in (radials[k][s_] if k in radials else ())]
-                 for s_ in range(n)]
-        steps = [list(dict.fromkeys(t for k in keys(None, s_) for t in step_to(s_, k)))
-                 for s_ in range(n)]
-        t_lines, t_llen = _padded([[list(r) for r in x] for x in lines])
-        L3, LL, NL = self.table(t_lines), self.table(t_llen), self.table([len(x) for x in lines])
-        ST, NS = (self.table(a) for a in _padded(steps))
-        effect = []
-        if to.apply is not None:
-            self.effect_lines(to.apply, effect)
-        effect.append("site_move(who, what, count, HAND_FROM, frm, to)")
-        g = self.new_generator(effect, lud=lud)
-        i2, i3, i4 = ind + "    ", ind + "        ", ind + "            "
-        out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw",
-                f"{ind}if 0 <= hf < {n}:",
-                f"{i2}frm = hf",
-                f"{i2}min_len = {lo}", f"{i2}max_len = {hi}",
-                f"{i2}before = {before}", f"{i2}after = {after}",
-                f"{i2}if min_len == 0:",
-                f"{i3}for j in range({NS}[hf]):",
-                f"{i4}to = {ST}[hf, j]",
-                f"{i4}if {go}:"]
-        self.push(out, i4 + "    ", "hf", "to", g)
-        out += [f"{i2}if max_len > 0:",
-                f"{i3}for r in range({NL}[hf]):",
-                f"{i4}ln = {LL}[hf, r]",
-                f"{i4}for to_idx in range(1, ln):"]
-        i5 = i4 + "    "
-        i6, i7, i8, i9 = i5 + "    ", i5 + "        ", i5 + "            ", i5 + "                "
-        out += [f"{i5}btw = {L3}[hf, r, to_idx]",
-                f"{i5}if {hurdle}:",
-                f"{i6}length = 1", f"{i6}h = to_idx + 1", f"{i6}wrong = False",
-                f"{i6}while h < ln and length < max_len:",
-                f"{i7}btw = {L3}[hf, r, h]",
-                f"{i7}if not {hurdle}:",
-                f"{i8}wrong = True", f"{i8}break",
-                f"{i7}length += 1", f"{i7}h += 1",
-                f"{i6}if length < min_len or (wrong and length == max_len):",
-                f"{i7}break",
-                f"{i6}for from_min in range(length - min_len, -1, -1):",
-                f"{i7}a = h - from_min",
-                f"{i7}while a < ln:",
-                f"{i8}to = {L3}[hf, r, a]",
-                f"{i8}if not {go}:",
-                f"{i9}break"]
-        self.push(out, i8, "hf", "to", g)
-        out += [f"{i8}if (a - h + 1) > (after - from_min):",
-                f"{i9}break",
-                f"{i8}a += 1",
-                f"{i6}break",
-                f"{i5}to = {L3}[hf, r, to_idx]",
-                f"{i5}if to_idx > before or not {go}:",
-                f"{i6}break",
-                f"{ind}frm, to, btw = sf, st, sb"]
-
-    # -- end rules -----------------------------------------------------------------
-    def end_rule(self, lud, out: list[str], ind: str = "    ") -> None:
-        if type(lud) is G.EndForEachNonMover:
-            # Ludii collects the results of every other player, then applies them; the
-            # conditions compiled read nothing that a result changes.
-            out.append(f"{ind}mover0 = mover")
-            out.append(f"{ind}for player in range(1, NP + 1):")
-            out.append(f"{ind}    if player != mover0:")
-            self.player_bound = True
-            self.end_result(lud.if_, lud.result, out, ind + "        ")
-            self.player_bound = False
-            return
-        if type(lud) is not G.EndIf or lud.result is None or lud.rules:
-            raise Unsupported(lud)
-        self.end_result(lud.cond, lud.result, out, ind)
-
-    def end_result(self, cond, res, out: list[str], ind: str) -> None:
-        """`(result ...)` when `cond` (None: always) holds."""
-        if res.role == "All":
-            who = "0"
-        elif "Team" in res.role:
-            raise Unsupported(res, "for a team")
-        else:
-            who = self.player_expr(res.role, res)
-        kind = {"Win": rt.WIN, "Loss": rt.LOSS}.get(res.kind_, rt.DRAW)
-        n = self.game.num_players
-        out.append(f"{ind}if {self.bool_expr(cond) if cond is not None else 'True'}:")
-        out.append(f"{ind}    rw = {who}")
-        out.append(f"{ind}    if rw == 0 or rw == {n + 1} or active[rw]:")
-        out.append(f"{ind}        apply_result(sc, rk, active, {n}, rw, {kind})")
-        out.append(f"{ind}        mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")
+    def site_add(self, to: str, what: str, who: str, n: str) -> str:
+        """The effect line that adds `n` pieces `what` of `who` at `to`."""
+        return SITE_ADD.format(first="0" if self.counting else "HAND_FROM", to=to, what=what,
+                               who=who, n=n)
 
 
-# Ludemes that read nothing but (from) and the board (see Source.reads_only_from).
-_FROM_ONLY = (I.From, L.IntConst, I.ColumnOf, I.RowOf, R.SitesRow, R.SitesColumn,
-              R.SitesDirection, R.Union, R.Intersection, R.Difference, M.Directions)
+SITE_MOVE = "site_move(who, what, count, HAND_FROM, {frm}, {to})"
+SITE_MOVE_COUNTED = ("site_move_counted(who, what, count, 0, np.array({owners!r}, "
+                     "dtype=np.int64), {frm}, {to})")
+SITE_ADD = "site_add(who, what, count, {first}, {to}, {what}, {who}, {n})"
 
 
 def _padded(rows) -> tuple[np.ndarray, np.ndarray]:
@@ -1041,11 +324,6 @@ def _padded(rows) -> tuple[np.ndarray, np.ndarray]:
     return out, np.array([len(r) for r in rows], dtype=np.int64)
 
 
-def _named(name: str, names: set) -> bool:
-    """forEach Piece's name filter, as the reference: the name without its trailing number."""
-    return not names or name.rstrip("0123456789") in names
-
-
 class _Probe:
     """A context for rules that read only the mover (static regions, step tables)."""
 
@@ -1057,40 +335,51 @@ class _Probe:
         self.s.last_from = self.s.last_to = UNDEFINED
         self.from_ = self.to = self.site = self.player = UNDEFINED
 
+    def fill(self, what: int, n: int) -> None:
+        """Every one of the `n` board sites holds a piece of kind `what` (a probe's own list,
+        not a state's store)."""
+        self.s.what = [what] * n
 
-# The evaluation context every generated kernel starts from (see the module docstring).
-CONTEXT = """    mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]
-    last_from, last_to = sc[LAST_FROM], sc[LAST_TO]
-    frm = -1
-    to = -1
-    btw = -1"""
+
+def context(local: tuple = ("frm", "to", "btw")) -> str:
+    """The evaluation context a generated kernel starts from (see the module docstring):
+    the players and the last move read from the state, and the `local` variables (of
+    `frm`, `to`, `btw`) that a kernel not given them starts undefined."""
+    lines = ["    mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]",
+             "    last_from, last_to = sc[LAST_FROM], sc[LAST_TO]"]
+    return "\n".join(lines + [f"    {name} = -1" for name in local])
+
+
+def _start_sets_state(game) -> bool:
+    start = game.new_initial_state(0)
+    return bool(any(start.scores) or any(start.sites.state))
+
+
+# What the compiled turn loop does not model, in the order `check_game` asks: (what
+# `Unsupported` says, the test on the game). The coverage table lists them.
+GAME_REFUSALS = (
+    ("a game built without typed rules", lambda g: getattr(g, "typed", None) is None),
+    ("stacking games", lambda g: g.stacking),
+    ("games with chance", lambda g: g.uses_chance),
+    ("games with teams", lambda g: g.teams),
+    ("visited sites", lambda g: g.requires_visited),
+    ("the swap rule", lambda g: getattr(g, "swap_rule", False)),
+    ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
+    ("removals at the end of the turn", lambda g: getattr(g, "sequence_capture", False)),
+    ("counted pieces on the board", lambda g: getattr(g, "counting", False)
+     and not getattr(g, "ludii_owners", None)),
+    ("the start position read by (sites Start ...)", lambda g: getattr(g, "records_start", False)),
+    ("start rules setting scores or piece states", _start_sets_state),
+)
+# Refused while generating (see `generate`).
+ALL_PASS_SOME_PHASES = "the all-pass draw after only some phases' end rules"
 
 
 def check_game(game) -> None:
     """Refuse (Unsupported) what the compiled turn loop does not model."""
-    if getattr(game, "typed", None) is None:
-        raise Unsupported(None, "a game built without typed rules")
-    if game.stacking:
-        raise Unsupported(None, "stacking games")
-    if game.uses_chance:
-        raise Unsupported(None, "games with chance")
-    if game.teams:
-        raise Unsupported(None, "games with teams")
-    if game.requires_visited:
-        raise Unsupported(None, "visited sites")
-    if getattr(game, "swap_rule", False):
-        raise Unsupported(None, "the swap rule")
-    if getattr(game, "repetition", None):
-        raise Unsupported(None, "(no Repeat ...)")
-    if getattr(game, "sequence_capture", False):
-        raise Unsupported(None, "removals at the end of the turn")
-    if getattr(game, "counting", False) and not getattr(game, "ludii_owners", None):
-        raise Unsupported(None, "counted pieces on the board")
-    if getattr(game, "records_start", False):
-        raise Unsupported(None, "the start position read by (sites Start ...)")
-    start = game.new_initial_state(0)
-    if any(start.scores) or any(start.sites.state):
-        raise Unsupported(None, "start rules setting scores or piece states")
+    for what, test in GAME_REFUSALS:
+        if test(game):
+            raise Unsupported(None, what)
 
 
 def _phases(rules) -> list[tuple]:
@@ -1173,9 +462,9 @@ def generate(game) -> str:
     # mover's phase's; the kernel checks it always or never.
     phase_ends = [bool(p.end) for p in game.phases]
     if game.requires_all_pass and not game.end and any(phase_ends) and not all(phase_ends):
-        raise Unsupported(None, "the all-pass draw after only some phases' end rules")
+        raise Unsupported(None, ALL_PASS_SOME_PHASES)
     all_pass = bool(game.requires_all_pass and (game.end or all(phase_ends)))
-    text = LOOP.format(
+    return LOOP.format(
         tables="\n".join(src.table_lines),
         helpers="\n\n".join(src.helpers),
         n_players=n,
@@ -1202,16 +491,10 @@ def generate(game) -> str:
         consequents="\n".join(consequents) or "    pass",
         pass_gens=tuple(pass_gens) + (-1,),
         gen_kinds=[(k,) for k in src.generator_kinds],
-        context=CONTEXT,
+        context=context(),
         # The decisions' history is read only by the all-pass draw.
         history=game.max_moves + game.max_turns * game.num_players + 2 if all_pass else 1,
     )
-    if getattr(game, "counting", False):    # every site counts (FlatSites.count_from = 0)
-        text = text.replace("site_move(who, what, count, HAND_FROM,",
-                            f"site_move_counted(who, what, count, 0, "
-                            f"np.array({list(game.ludii_owners)!r}, dtype=np.int64),")
-        text = text.replace("site_add(who, what, count, HAND_FROM,", "site_add(who, what, count, 0,")
-    return text
 
 
 LOOP = '''\
@@ -1229,7 +512,8 @@ from ludeme.engine.compiled.rt import (apply_result, timeout, all_passed, is_lin
 
 NP = {n_players}
 SCORE = NUM_SCALARS           # sc[SCORE + p]: player p's score
-SC_SIZE = NUM_SCALARS + NP + 1
+STALE = SCORE + NP + 1        # sc[STALE + p]: Ludii's stalemated flag of player p
+SC_SIZE = STALE + NP + 2
 N_SITES = {n_sites}
 TOTAL = {total}
 HAND_FROM = {hand_from}
@@ -1279,6 +563,7 @@ def no_moves(who, what, count, sc, phase, p):
     sc[PREV] = pv
     sc[MOVER] = mv
     sc[NEXT] = nx
+    sc[STALE + p] = 0 if found else 1       # as State: the answer is p's stalemated flag
     return not found
 
 
@@ -1290,6 +575,7 @@ def legal(who, what, count, sc, phase, mf, mt, mg, mx):
 {context}
     k = 0
     ph = phase[mover]
+    sc[STALE + mover] = 0      # the mover's moves are generated: not stalemated (as State)
 {play}
     return k
 
@@ -1327,34 +613,47 @@ def next_phases(who, what, count, sc, phase):
 
 @njit(cache=True, inline="always")
 def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to, g, x):
-    """Apply the decision (frm, to) of generator g (-1: a forced pass): State.apply."""
+    """Apply the decision (frm, to) of generator g (-1: a forced pass): the steps of
+    ludeme.engine.turns.TURN, as State.apply takes them."""
     mover = sc[MOVER]
     is_pass = g in PASS_GENS
-    if g >= 0:
-        effects(who, what, count, sc, phase, frm, to, g, x)
-    sc[LAST_FROM] = frm
-    sc[LAST_TO] = to
-    sc[LAST_MOVER] = mover
-    if g >= 0:
-        consequents(who, what, count, sc, phase, g)
+    # turn: record
+    if is_pass and sc[STALE + mover] == 0:
+        # A pass marks the mover stalemated when the phase gave no move (a forced pass).
+        sc[STALE + mover] = 1 if g < 0 else 0
     if {requires_all_pass}:
         hist_mover[sc[NUM_DECISIONS]] = mover
         hist_pass[sc[NUM_DECISIONS]] = is_pass
     sc[NUM_MOVES] += 1
     sc[NUM_DECISIONS] += 1
+    # turn: actions
+    if g >= 0:
+        effects(who, what, count, sc, phase, frm, to, g, x)
+    sc[LAST_FROM] = frm
+    sc[LAST_TO] = to
+    sc[LAST_MOVER] = mover
+    # turn: consequents
+    if g >= 0:
+        consequents(who, what, count, sc, phase, g)
+    # turn: end rules
     end_rules(who, what, count, sc, rk, active, phase)
+    # turn: all pass
     if {requires_all_pass} and not sc[OVER] and all_passed(hist_mover, hist_pass,
                                                              sc[NUM_DECISIONS], NP,
                                                              sc[NUM_START_MOVES]):
         apply_result(sc, rk, active, NP, 0, 3)
+    # turn: limits
     if not sc[OVER] and (sc[NUM_TURN] >= MAX_TURNS * NP
                          or sc[NUM_MOVES] - sc[NUM_START_MOVES] >= MAX_MOVES):
         timeout(sc, rk, active, NP, MAX_TURNS)
-    sc[COUNTER] += 1
+    # turn: phases
     if sc[OVER]:
         sc[PREV] = mover
     else:
         next_phases(who, what, count, sc, phase)
+    # turn: next mover
+    sc[COUNTER] += 1
+    if not sc[OVER]:
         sc[PREV] = mover
         sc[MOVER] = sc[NEXT]
         if sc[PREV] == sc[MOVER]:

@@ -8,6 +8,8 @@ CONCEPTS_REVIEWED = True
 import operator
 
 from .base import Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, SiteType, ludeme
+from .base import CLASSES
+from ludeme.engine.compiled.emit import Unsupported, emits
 
 
 @ludeme("is", "Empty")
@@ -487,3 +489,120 @@ class RegionsDiffer(_RegionCompare):
     def compile(self, env):
         a, b = env.compile(self.a), env.compile(self.b)
         return lambda c: set(a(c)) != set(b(c))
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+# A site's or a player's test, with the expression of its argument.
+_TESTS = {IsEmpty: "({x} >= 0 and what[{x}] == 0)", IsOccupied: "({x} >= 0 and what[{x}] != 0)",
+          IsEnemy: "({x} != 0 and {x} != mover)", IsFriend: "({x} == mover)",
+          IsMover: "(mover == {x})"}
+
+
+@emits(IsEmpty, IsOccupied, kind="bool")
+def _site_test(src, lud):
+    return _TESTS[type(lud)].format(x=src.int_expr(lud.site))
+
+
+@emits(IsEnemy, IsFriend, IsMover, kind="bool")
+def _player_test(src, lud):
+    if type(lud) is not IsMover and src.env.teams:
+        raise Unsupported(lud, "with teams")
+    return _TESTS[type(lud)].format(x=src.int_expr(lud.player))
+
+
+@emits(IsPrev, kind="bool")
+def _is_prev(src, lud):
+    return f"(prev == {src.role_expr(lud.role, lud)})"
+
+
+@emits(IsIn, kind="bool")
+def _is_in(src, lud):
+    if len(lud.sites) != 1:
+        raise Unsupported(lud, "with several sites")
+    return src.region_contains(lud.region, src.int_expr(lud.sites[0]))
+
+
+@emits(NoMoves, kind="bool")
+def _no_moves(src, lud):
+    """`(no Moves Next)` generates the next player's moves (with the mover as that player's
+    next, as Ludii's setMoverAndImpliedPrevAndNext gives with two players) and keeps the
+    answer as its stalemated flag; any other role reads the player's flag, as Ludii's
+    NoMoves does (set by a forced pass, cleared when the player's moves are generated)."""
+    player = src.role_expr(lud.role, lud)
+    if lud.role != "Next":
+        return f"(sc[STALE + {player}] != 0)"
+    if src.game.num_players != 2:
+        raise Unsupported(lud, "for Next with more than two players")
+    return f"no_moves(who, what, count, sc, phase, {player})"
+
+
+@emits(CanMove, kind="bool")
+def _can_move(src, lud):
+    """`(can Move <moves>)`: a kernel that stops at the first move."""
+    return src.any_move_kernel(lud.moves)
+
+
+@emits(IsLine, kind="bool", refuses=("throughAny", "what", "whats", "who", "if_", "type"))
+def _is_line(src, lud):
+    import numpy as np
+    from .literals import IntConst
+    if not isinstance(lud.exact, bool) or type(lud.length) is not IntConst:
+        raise Unsupported(lud, "with a computed length or exact:")
+    length = src.int_expr(lud.length)
+    radials = src.env.line_radials(lud.dirn or "Adjacent", lud)
+    n = src.env.num_board_sites
+    width = max((len(p) for p in radials), default=0) or 1
+    depth = max((max(len(r), len(o or ())) for p in radials for r, o in p), default=0) or 1
+    rays = np.full((n, width, depth), -1)
+    opps = np.full((n, width, depth), -1)
+    ray_len = np.zeros((n, width), dtype=np.int64)
+    opp_len = np.full((n, width), -1)
+    num = np.zeros(n, dtype=np.int64)
+    for s, per in enumerate(radials):
+        num[s] = len(per)
+        for r, (ray, opp) in enumerate(per):
+            ray_len[s, r] = len(ray)
+            rays[s, r, :len(ray)] = ray
+            if opp is not None:
+                opp_len[s, r] = len(opp)
+                opps[s, r, :len(opp)] = opp
+    tabs = [src.table(x) for x in (rays, ray_len, opps, opp_len, num)]
+    pivot = src.int_expr(lud.through) if lud.through is not None else "last_to"
+    return (f"({pivot} >= 0 and {pivot} < {n} and is_line(what, {pivot}, "
+            f"WHATS_SAME[what[{pivot}]], {length}, {lud.exact}, {lud.contiguous}, "
+            f"{', '.join(tabs)}))")
+
+
+@emits(AllSites, kind="bool")
+def _all_sites(src, lud):
+    """`(all Sites <region> if:<cond>)`: a kernel that stops at the first site failing."""
+    body: list[str] = []
+    src.for_region(lud.region, body, "    ", [f"if not {src.bool_expr(lud.if_)}:",
+                                              "    return False"])
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)",
+                          f"def {name}(who, what, count, sc, phase, frm, to):",
+                          src.context(local=("btw",)), *body, "    return True", ""])
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to)"
+
+
+_PY_COMPARISON = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+@emits(*(CLASSES[f"Compare{op}"] for op in ("Eq", "Ne", "Lt", "Le", "Gt", "Ge")), kind="bool")
+def _compare(src, lud):
+    op = _PY_COMPARISON[type(lud).keyword]
+    return f"({src.int_expr(lud.a)} {op} {src.int_expr(lud.b)})"
+
+
+@emits(And, Or, kind="bool")
+def _logic(src, lud):
+    parts = [src.bool_expr(x) for x in list(lud.conds) + list(lud.more or [])]
+    return "(" + f" {type(lud).keyword} ".join(parts) + ")"
+
+
+@emits(Not, kind="bool")
+def _not(src, lud):
+    return f"(not {src.bool_expr(lud.cond)})"

@@ -25,6 +25,7 @@ from ludeme.engine.state import A_DICE_EQUAL, A_SET_VAR, A_UPDATE_DIE, A_USE_DIE
 from ludeme.language.syntax import Int
 from .base import Bool, IntFn, Item, LitBool, LitInt, Moves, P, Region, RoleType, ludeme
 from .literals import SitesLiteral
+from ludeme.engine.compiled.emit import no_compiled_form
 
 
 @dataclass(frozen=True)
@@ -309,3 +310,9 @@ class IsAnyDie(Bool):
         first = dice_sets(env, self)[0]
         value = env.compile(self.value)
         return lambda c: value(c) in current_values(c.s, first)
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+no_compiled_form(Dice, Roll, CountPips, Face, ForEachDie, Pips, AllDiceUsed, AllDiceEqual,
+                 IsAnyDie, why="the compiled turn loop refuses games with chance")

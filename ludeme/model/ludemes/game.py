@@ -11,6 +11,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import Result
 from .base import Bool, DirWord, EndRule, Enum, IntFn, Item, LitBool, LitInt, LitStr, Moves, GraphFn, Other, P, Region, RoleType, SiteType, ludeme
+from ludeme.engine.compiled.emit import Unsupported, emits, part_of
 
 
 @ludeme("game")
@@ -316,3 +317,45 @@ class Pair(Other):
 
     params = (P("key", (LitInt, RoleType, LitStr, IntFn)),
               P("value", (LitInt, RoleType, LitStr, LandmarkType, IntFn)))
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+part_of(ResultL, parent="the end rule that holds it")
+
+
+@emits(EndForEachNonMover, kind="end")
+def _for_each_non_mover_end(src, lud, out, ind):
+    # Ludii collects the results of every other player, then applies them; the
+    # conditions compiled read nothing that a result changes.
+    out.append(f"{ind}mover0 = mover")
+    out.append(f"{ind}for player in range(1, NP + 1):")
+    out.append(f"{ind}    if player != mover0:")
+    src.player_bound = True
+    _end_result(src, lud.if_, lud.result, out, ind + "        ")
+    src.player_bound = False
+
+
+@emits(EndIf, kind="end")
+def _if_end(src, lud, out, ind):
+    if lud.result is None or lud.rules:
+        raise Unsupported(lud)
+    _end_result(src, lud.cond, lud.result, out, ind)
+
+
+def _end_result(src, cond, res, out: list[str], ind: str) -> None:
+    """`(result ...)` when `cond` (None: always) holds."""
+    from ludeme.engine.compiled import rt
+    if res.role == "All":
+        who = "0"
+    elif "Team" in res.role:
+        raise Unsupported(res, "for a team")
+    else:
+        who = src.player_expr(res.role, res)
+    kind = {"Win": rt.WIN, "Loss": rt.LOSS}.get(res.kind_, rt.DRAW)
+    n = src.game.num_players
+    out.append(f"{ind}if {src.bool_expr(cond) if cond is not None else 'True'}:")
+    out.append(f"{ind}    rw = {who}")
+    out.append(f"{ind}    if rw == 0 or rw == {n + 1} or active[rw]:")
+    out.append(f"{ind}        apply_result(sc, rk, active, {n}, rw, {kind})")
+    out.append(f"{ind}        mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")

@@ -6,6 +6,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, context_variable as _var, ludeme
+from ludeme.engine.compiled.emit import Unsupported, emits, reads_params_only_from
 
 UNDEFINED = -1
 
@@ -612,3 +613,149 @@ class PlayerFn(IntFn):
 
     def compile(self, env):
         return env.compile(self.index)
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+_CONTEXT_NAMES = {To: "to", From: "frm", LastTo: "last_to", LastFrom: "last_from",
+                  MoverId: "mover", NextId: "nxt", PrevId: "prev", Site: "site"}
+
+
+@emits(To, From, MoverId, NextId, PrevId, Site, kind="int")
+@emits(LastTo, LastFrom, kind="int", refuses=("afterConsequence",))
+def _context_name(src, lud):
+    return _CONTEXT_NAMES[type(lud)]
+
+
+@emits(Between, kind="int")
+def _between(src, lud):
+    return src.between
+
+
+@emits(Who, What, kind="int", refuses=("level",))
+def _who_what(src, lud):
+    at = src.int_expr(lud.at)
+    arr = "who" if type(lud) is Who else "what"
+    return f"({arr}[{at}] if {at} >= 0 else 0)"
+
+
+def _arith_classes():
+    """The `(+ ...)`, `(- ...)` and `(* ...)` made by `_arith` above."""
+    from .base import REGISTRY
+    return [c for w in ("+", "-", "*") for c in REGISTRY[w] if c.__module__ == __name__]
+
+
+@emits(*_arith_classes(), kind="int")
+def _arith_expr(src, lud):
+    op = type(lud).keyword
+    a = src.int_expr(lud.a)
+    if lud.b is None:
+        return f"(-{a})" if op == "-" else a
+    return f"({a} {op} {src.int_expr(lud.b)})"
+
+
+@emits(CountSites, kind="int")
+def _count_sites(src, lud):
+    return src.count_in(lud, lud.in_, per_site="1", distinct=False)
+
+
+@emits(CountPieces, kind="int", refuses=("type", "who", "name"))
+def _count_pieces(src, lud):
+    if lud.role != "All" and lud.in_ is None:
+        return _count_pieces_of(src, lud)
+    if lud.role != "All" or lud.in_ is None:
+        raise Unsupported(lud, f"of {lud.role} without in:" if lud.in_ is None
+                          else f"of {lud.role}")
+    # All: every owner, neutral and shared pieces too (each site's count).
+    return src.count_in(lud, lud.in_, per_site="count[site]", distinct=True)
+
+
+def _count_pieces_of(src, lud) -> str:
+    """`(count Pieces <player>)`: the player's pieces in every container."""
+    p = src.player_expr(lud.role, lud)
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(who, count, p):",
+                          "    total = 0", "    for site in range(TOTAL):",
+                          "        if who[site] == p:", "            total += count[site]",
+                          "    return total", ""])
+    return f"{src.helper(make)}(who, count, {p})"
+
+
+@emits(CountGroups, kind="int", refuses=("type",))
+def _count_groups(src, lud):
+    """`(count Groups [dirs] [if:] [min:])`: a flood fill over the members."""
+    from .literals import IntConst
+    if lud.min is not None and type(lud.min) is not IntConst:
+        raise Unsupported(lud, "with a computed min:")
+    least = int(lud.min.value) if lud.min is not None else 0
+    n = src.env.num_board_sites
+    nb = src.env.step_targets(lud.dirn or "Adjacent", lud)
+    t_nb, t_len = (src.table(a) for a in src.padded([list(nb[s_]) for s_ in range(n)]))
+    cond = src.bool_expr(lud.if_) if lud.if_ is not None else "what[to] != 0"
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm):",
+            src.context(local=("to", "btw")),
+            f"    member = np.zeros({n}, np.bool_)",
+            f"    for to in range({n}):",
+            f"        member[to] = {cond}",
+            f"    stack = np.empty({n}, np.int64)",
+            "    groups = 0",
+            f"    for s0 in range({n}):",
+            "        if not member[s0]:",
+            "            continue",
+            "        member[s0] = False",
+            "        stack[0] = s0",
+            "        top = 1",
+            "        size = 0",
+            "        while top:",
+            "            top -= 1",
+            "            x = stack[top]",
+            "            size += 1",
+            f"            for j in range({t_len}[x]):",
+            f"                y = {t_nb}[x, j]",
+            "                if member[y]:",
+            "                    member[y] = False",
+            "                    stack[top] = y",
+            "                    top += 1",
+            f"        if size >= {least}:",
+            "            groups += 1",
+            "    return groups", ""])
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm)"
+
+
+@emits(CountCell, kind="int")
+def _count_cell(src, lud):
+    at = src.int_expr(lud.at)
+    return f"(count[{at}] if 0 <= {at} < TOTAL else 0)"
+
+
+@emits(HandSite, kind="int")
+def _hand_site(src, lud):
+    n = src.game.num_players
+    offsets = src.env.hand_offsets()
+    tab = src.table([offsets.get(p, -1) for p in range(n + 2)])
+    p = src.int_expr(lud.player)
+    idx = src.int_expr(lud.index) if lud.index is not None else "0"
+    return f"({tab}[{p}] + {idx} if 0 <= {p} < {n + 2} and {tab}[{p}] >= 0 else -1)"
+
+
+@emits(Ahead, kind="int", refuses=("type",))
+def _ahead(src, lud):
+    if lud.steps is not None and getattr(lud.steps, "value", None) != 1:
+        raise Unsupported(lud, "with steps:")
+    dirn = lud.dirn or "Adjacent"
+    env = src.env
+    if not env.is_static_direction(dirn):
+        raise Unsupported(lud, "in a direction set by the state")
+    tables = env.step_tables(dirn, lud)
+    if not tables:
+        return src.int_expr(lud.site)
+    tab = src.table(list(tables[0]))
+    at = src.int_expr(lud.site)
+    return f"({tab}[{at}] if 0 <= {at} < {env.num_board_sites} and {tab}[{at}] >= 0 else {at})"
+
+
+emits(From, RowOf, ColumnOf, kind="from_only")(reads_params_only_from)

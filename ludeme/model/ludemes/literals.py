@@ -8,6 +8,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.language.syntax import Array, Bool as BoolNode, Int, Node, Str, Word
 from .base import Bool, IntFn, Region, RoleType
+from ludeme.engine.compiled.emit import always, emits, reads_params_only_from
 
 
 # Ludii's named integer constants: no site (Off), the end of a track (End), undefined,
@@ -75,3 +76,24 @@ def from_literal(node: Node, category, path: str):
         if isinstance(node, Array) and all(isinstance(n, (Int, Str)) for n in node.items):
             return SitesLiteral(node, path, items=list(node.items))
     return None
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(IntConst, kind="int")
+def _int_const(src, lud):
+    return str(int(lud.value))
+
+
+@emits(RoleId, kind="int")
+def _role_id(src, lud):
+    return src.role_expr(lud.role, lud)
+
+
+@emits(BoolConst, kind="bool")
+def _bool_const(src, lud):
+    return str(bool(lud.value))
+
+
+emits(IntConst, kind="from_only")(reads_params_only_from)
+emits(SitesLiteral, kind="static")(always)

@@ -8,6 +8,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
+from ludeme.engine.compiled.emit import Unsupported, emits, part_of, reads_params_only_from, refuse
 
 _NONE = ()
 WhenType = Enum("WhenType", "StartOfTurn EndOfTurn")
@@ -1006,3 +1007,461 @@ class MoveHop(Moves):
             c.from_, c.to, c.between = saved
             return out
         return hop
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+_THEN = ("then", "with (then ...)")
+part_of(FromSpec, ToSpec, BetweenSpec, parent="the move that holds it")
+
+
+@emits(MovesOr, kind="moves", refuses=(_THEN,))
+def _or_moves(src, lud, out, ind):
+    for m in list(lud.moves) + list(lud.more or []):
+        src.moves(m, out, ind)
+
+
+@emits(MovesIf, kind="moves")
+def _if_moves(src, lud, out, ind):
+    out.append(f"{ind}if {src.bool_expr(lud.cond)}:")
+    src.moves(lud.then_, out, ind + "    ")
+    out.append(f"{ind}    pass")
+    if lud.else_ is not None:
+        out.append(f"{ind}else:")
+        src.moves(lud.else_, out, ind + "    ")
+        out.append(f"{ind}    pass")
+
+
+@emits(MovePass, kind="moves")
+def _pass_moves(src, lud, out, ind):
+    g = src.new_generator([], is_pass=True, lud=lud)
+    src.push(out, ind, "-1", "-1", g)
+
+
+@emits(MoveAdd, kind="moves", refuses=("count", "stack"))
+def _add_moves(src, lud, out, ind):
+    to = lud.to
+    refuse(to, "level", "apply", "type")
+    if lud.piece is not None:
+        raise Unsupported(lud, "with (piece ...)")
+    game = src.game
+    first = {}
+    for comp in game.components[1:]:
+        first.setdefault(comp.owner, comp.index)
+    n = game.num_players
+    fallback = first.get(0, first.get(n + 1, 0))
+    kinds = [first.get(p, fallback) for p in range(n + 1)]
+    owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
+    kind_tab, owner_tab = src.table(kinds), src.table(owners)
+    g = src.new_generator([src.site_add("to", f"{kind_tab}[mover]", f"{owner_tab}[mover]", "1")],
+                          lud=lud, kind=A_ADD)
+    seq, conds = _to_sites(src, to)
+    out.append(f"{ind}if {kind_tab}[mover] > 0:")
+    out.append(f"{ind}    for to in {seq}:")
+    out.append(f"{ind}        if to >= 0{conds}:")
+    src.push(out, ind + "            ", "to", "to", g)
+
+
+@emits(MoveFromTo, kind="moves", refuses=("count", "copy", "stack", "mover"))
+def _from_to_moves(src, lud, out, ind):
+    """`(move (from ...) (to ...))`: one piece from a site (with one) to another."""
+    fr, to = lud.from_, lud.to
+    refuse(fr, "level", "type", "if_")
+    refuse(to, "level", "type")
+    effect = []
+    if to.apply is not None:
+        _apply_lines(src, to.apply, effect)
+    effect.append(src.site_move())
+    g = src.new_generator(effect, lud=lud)
+    f_seq, f_flt = ("(frm,)", None) if fr.site is None else _sites_of(src, fr.site)
+    t_seq, conds = _to_sites(src, to)
+    out.append(f"{ind}sf, st = frm, to")
+    out.append(f"{ind}for ff in {f_seq}:")
+    out.append(f"{ind}    frm = ff")
+    f_ok = f" and {f_flt('frm')}" if f_flt else ""
+    out.append(f"{ind}    if frm >= 0 and what[frm] > 0{f_ok}:")
+    out.append(f"{ind}        for to in {t_seq}:")
+    out.append(f"{ind}            if to >= 0{conds}:")
+    src.push(out, ind + "                ", "frm", "to", g)
+    out.append(f"{ind}frm, to = sf, st")
+
+
+def _to_sites(src, to) -> tuple[str, str]:
+    """A `(to ...)`'s sites to iterate as `to`, and " and <its tests>" (or "")."""
+    seq, flt = ("(to,)", None) if to.site is None else _sites_of(src, to.site)
+    cond = src.bool_expr(to.if_) if to.if_ is not None else None
+    conds = " and ".join(c for c in (flt and flt("to"), cond) if c)
+    return seq, f" and {conds}" if conds else ""
+
+
+def _sites_of(src, site_lud):
+    """A site or a region: a sequence to iterate and a filter (see `Source.region_sites`)."""
+    if isinstance(site_lud, IntFn):
+        return f"({src.int_expr(site_lud)},)", None
+    return src.region_sites(site_lud)
+
+
+@emits(MoveStep, kind="moves", refuses=("stack",))
+def _step_moves(src, lud, out, ind):
+    if lud.from_ is not None:
+        raise Unsupported(lud, "with (from ...)")
+    to = lud.to
+    refuse(to, "level", "site", "type")
+    dirn = lud.dirn or "Adjacent"
+    env = src.env
+    ncomp = len(src.game.components)
+    n = env.num_board_sites
+    if env.is_static_direction(dirn):
+        table = env.step_targets(dirn, lud)
+        per_what = [table] * ncomp
+    else:
+        if hasattr(dirn, "direction_keys"):
+            raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
+        words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
+        if any(w in ("SameDirection", "OppositeDirection") for w in words):
+            raise Unsupported(lud, "with SameDirection/OppositeDirection")
+        keys = env.direction_keys(dirn, lud)
+        step_to = env.board.trajectories.targets
+        per_what = []
+        probe = src.probe()
+        for w in range(ncomp):
+            probe.fill(w, n)
+            per_what.append([tuple(dict.fromkeys(t for key in keys(probe, f)
+                                                 for t in step_to(f, key)))
+                             for f in range(n)])
+    targets, lens = src.padded([[list(ts) for ts in tab] for tab in per_what])
+    ttab, ltab = src.table(targets), src.table(lens)
+    effect = []
+    if to.apply is not None:
+        _apply_lines(src, to.apply, effect)
+    effect.append(src.site_move())
+    g = src.new_generator(effect, lud=lud)
+    cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
+    out.append(f"{ind}if 0 <= frm < {n}:")
+    out.append(f"{ind}    w = what[frm]")
+    out.append(f"{ind}    for j in range({ltab}[w, frm]):")
+    out.append(f"{ind}        to = {ttab}[w, frm, j]")
+    out.append(f"{ind}        if {cond}:")
+    src.push(out, ind + "            ", "frm", "to", g)
+
+
+@emits(Apply, kind="apply")
+def _apply_lines(src, ap, lines: list[str]) -> None:
+    """An `(apply [if:] <effect>)` evaluated before the move's own action."""
+    if ap.effect is None:
+        raise Unsupported(ap, "without an effect")
+    body = []
+    src.effect_body(ap.effect, body)
+    if ap.if_ is not None:
+        lines.append(f"if {src.bool_expr(ap.if_)}:")
+        lines.extend("    " + x for x in body)
+    else:
+        lines.extend(body)
+
+
+@emits(MovesIf, kind="effect")
+def _if_effect(src, eff, body):
+    body.append(f"if {src.bool_expr(eff.cond)}:")
+    inner: list[str] = []
+    src.effect_body(eff.then_, inner)
+    body.extend("    " + x for x in inner or ["pass"])
+    if eff.else_ is not None:
+        body.append("else:")
+        inner = []
+        src.effect_body(eff.else_, inner)
+        body.extend("    " + x for x in inner or ["pass"])
+
+
+@emits(RemoveEffect, kind="effect", refuses=("level", "at", "count", "type", "then"))
+def _remove_effect(src, eff, body):
+    if not isinstance(eff.where, IntFn):
+        raise Unsupported(eff, "of a region")
+    s = src.int_expr(eff.where)
+    body.append(f"rs = {s}")
+    body.append("if rs >= 0 and what[rs] > 0:")
+    body.append("    site_remove(who, what, count, HAND_FROM, rs)")
+
+
+@emits(Then, kind="then", refuses=("applyAfterAllMoves",))
+def _then_lines(src, then, lines):
+    src.consequent(then.moves, lines, "")
+
+
+@emits(MoveAgain, kind="consequent")
+def _again_consequent(src, lud, lines, ind):
+    lines.append(f"{ind}sc[NEXT] = mover")
+
+
+@emits(MovesIf, kind="consequent")
+def _if_consequent(src, lud, lines, ind):
+    lines.append(f"{ind}if {src.bool_expr(lud.cond)}:")
+    src.consequent(lud.then_, lines, ind + "    ")
+    if lud.else_ is not None:
+        lines.append(f"{ind}else:")
+        src.consequent(lud.else_, lines, ind + "    ")
+
+
+@emits(MovesAnd, kind="consequent", refuses=(("then", "as a consequent"),))
+def _and_consequent(src, lud, lines, ind):
+    # Ludii evaluates them all, then applies them: the same here, as none of the
+    # consequents compiled changes what their conditions read (the board, mover).
+    for m in list(lud.moves) + list(lud.more or []):
+        src.consequent(m, lines, ind)
+
+
+@emits(AddScore, kind="consequent", refuses=(("then", "as a consequent"),))
+def _add_score_consequent(src, lud, lines, ind):
+    for p, v in zip(lud.players, lud.values):
+        lines.append(f"{ind}sc[SCORE + {src.int_expr(p)}] += {src.int_expr(v)}")
+
+
+def _named(name: str, names: set) -> bool:
+    """forEach Piece's name filter, as the reference: the name without its trailing number."""
+    return not names or name.rstrip("0123456789") in names
+
+
+@emits(ForEachPiece, kind="moves", refuses=(_THEN, "on", "top", "role", "container"))
+def _for_each_piece_moves(src, lud, out, ind):
+    comps = src.game.components
+    names = set(lud.names or ())
+    n = src.env.num_board_sites
+    out.append(f"{ind}for frm in range({n}):")
+    out.append(f"{ind}    wf = what[frm]")
+    out.append(f"{ind}    if wf == 0 or not (OWNER[wf] == mover or (OWNER[wf] == 0 and "
+               f"who[frm] == mover)):")
+    out.append(f"{ind}        continue")
+    if lud.moves is not None:
+        allowed = [w for w in range(1, len(comps)) if _named(comps[w].name, names)]
+        out.append(f"{ind}    if {src.table([w in allowed for w in range(len(comps))], 'bool_')}"
+                   f"[wf]:")
+        src.moves(lud.moves, out, ind + "        ")
+        out.append(f"{ind}        pass")
+        return
+    by_generator: dict[int, list] = {}
+    for idx, piece in src.env.piece_items:
+        if piece.generator is None:
+            continue
+        if not _named(comps[idx].name, names):
+            continue
+        by_generator.setdefault(id(piece.generator), [piece.generator]).append(idx)
+    for gen, *whats in by_generator.values():
+        test = " or ".join(f"wf == {w}" for w in whats)
+        out.append(f"{ind}    if {test}:")
+        src.moves(gen, out, ind + "        ")
+        out.append(f"{ind}        pass")
+
+
+@emits(MoveRemove, kind="moves", refuses=("level", "at", "count", "type"))
+def _remove_moves(src, lud, out, ind):
+    g = src.new_generator(["site_remove(who, what, count, HAND_FROM, frm)"], lud=lud,
+                          kind=A_REMOVE)
+    if isinstance(lud.where, IntFn):
+        out.append(f"{ind}site = {src.int_expr(lud.where)}")
+        out.append(f"{ind}if site >= 0 and what[site] > 0:")
+        src.push(out, ind + "    ", "site", "site", g)
+        return
+    body = []
+    src.push(body, "", "site", "site", g)
+    src.for_region(lud.where, out, ind, ["if site >= 0 and what[site] > 0:"]
+                   + ["    " + x for x in body])
+
+
+@emits(MoveHop, kind="moves", refuses=("stack",))
+def _hop_moves(src, lud, out, ind):
+    """`(move Hop ...)` over one hurdle to the site just beyond (no range, before, after)."""
+    import numpy as np
+    env = src.env
+    n = env.num_board_sites
+    frm_expr = "frm"
+    if lud.from_ is not None:
+        refuse(lud.from_, "level", "if_", "type")
+        if lud.from_.site is not None:
+            if not isinstance(lud.from_.site, IntFn):
+                raise Unsupported(lud, "from a region")
+            frm_expr = src.int_expr(lud.from_.site)
+    b = lud.between
+    if b is not None and any(x in b._given for x in ("before", "range", "after")):
+        return _hop_range_moves(src, lud, frm_expr, out, ind)
+    hurdle = "True"
+    between_effect: list[str] = []
+    if b is not None:
+        refuse(b, "before", "range", "after", "trail")
+        hurdle = src.bool_expr(b.if_) if b.if_ is not None else "False"
+        if b.apply is not None:
+            src.between = "x"           # `effects` is given the hurdle as x
+            try:
+                _apply_lines(src, b.apply, between_effect)
+            finally:
+                src.between = "btw"
+    to = lud.to
+    refuse(to, "level", "site", "type", "apply")
+    go = src.bool_expr(to.if_) if to.if_ is not None else "True"
+    dirn = lud.dirn or "Adjacent"
+    dirs = env.direction_keys(dirn, lud)
+    radials = env.board.radials
+    probe = src.probe()
+
+    def lines_of(keys, s):
+        return [r.sites for k in keys for r in (radials[k][s] if k in radials else ())]
+    effect = between_effect + [src.site_move()]
+    g = src.new_generator(effect, lud=lud)
+    if env.is_static_direction(dirn):
+        per = [lines_of(dirs(probe, s), s) for s in range(n)]
+        width = max((len(x) for x in per), default=0) or 1
+        over, land = np.full((n, width), -1), np.full((n, width), -1)
+        for s, ls in enumerate(per):
+            for r, steps in enumerate(ls):
+                if len(steps) >= 2:
+                    over[s, r] = steps[1]
+                    land[s, r] = steps[2] if len(steps) >= 3 else -1
+        t_over, t_land = src.table(over), src.table(land)
+        out.append(f"{ind}hf = {frm_expr}")
+        out.append(f"{ind}sf, st, sb = frm, to, btw")
+        out.append(f"{ind}if 0 <= hf < {n}:")
+        out.append(f"{ind}    frm = hf")
+        out.append(f"{ind}    for r in range({width}):")
+        out.append(f"{ind}        btw = {t_over}[hf, r]")
+        out.append(f"{ind}        if btw >= 0 and {hurdle}:")
+        out.append(f"{ind}            to = {t_land}[hf, r]")
+        out.append(f"{ind}            if to >= 0 and {go}:")
+        src.push(out, ind + "                ", "hf", "to", g, "btw")
+        out.append(f"{ind}frm, to, btw = sf, st, sb")
+        return
+    if hasattr(dirn, "direction_keys"):
+        raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
+    words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
+    if words not in (["SameDirection"], ["OppositeDirection"]):
+        raise Unsupported(lud, f"with the directions {' '.join(words)}")
+    # The direction depends only on the last move: a table over (last from, last to).
+    keys = list(env.board.directions)
+    key_of = np.full((n + 1, n + 1), -1)
+    probe.fill(1, n)      # a piece at the start (an empty one has no directions)
+    for a in range(-1, n):
+        for bb in range(-1, n):
+            probe.s.last_from, probe.s.last_to = a, bb
+            got = dirs(probe, 0)
+            if got:
+                key_of[a + 1, bb + 1] = keys.index(got[0])
+    width = max((len(lines_of([k], s)) for k in keys for s in range(n)), default=0) or 1
+    over = np.full((len(keys), n, width), -1)
+    land = np.full((len(keys), n, width), -1)
+    for d, k in enumerate(keys):
+        for s in range(n):
+            for r, steps in enumerate(lines_of([k], s)):
+                if len(steps) >= 2:
+                    over[d, s, r] = steps[1]
+                    land[d, s, r] = steps[2] if len(steps) >= 3 else -1
+    t_key, t_over, t_land = src.table(key_of), src.table(over), src.table(land)
+    out.append(f"{ind}hf = {frm_expr}")
+    out.append(f"{ind}sf, st, sb = frm, to, btw")
+    out.append(f"{ind}hd = {t_key}[last_from + 1, last_to + 1] if 0 <= hf < {n} "
+               f"and what[hf] != 0 else -1")
+    out.append(f"{ind}if hd >= 0:")
+    out.append(f"{ind}    frm = hf")
+    out.append(f"{ind}    for r in range({width}):")
+    out.append(f"{ind}        btw = {t_over}[hd, hf, r]")
+    out.append(f"{ind}        if btw >= 0 and {hurdle}:")
+    out.append(f"{ind}            to = {t_land}[hd, hf, r]")
+    out.append(f"{ind}            if to >= 0 and {go}:")
+    src.push(out, ind + "                ", "hf", "to", g, "btw")
+    out.append(f"{ind}frm, to, btw = sf, st, sb")
+
+
+@emits(Exact, kind="range")
+def _exact_range(src, rng):
+    n = src.int_expr(rng.n)
+    return n, n
+
+
+@emits(RangeL, kind="range")
+def _range_range(src, rng):
+    lo = src.int_expr(rng.lo)
+    return lo, src.int_expr(rng.hi) if rng.hi is not None else lo
+
+
+@emits(MaxL, kind="range")
+def _max_range(src, rng):
+    return "1", src.int_expr(rng.n)
+
+
+def _hop_range_moves(src, lud, frm_expr, out, ind):
+    """`(move Hop ...)` with a range of hurdles, before: or after: (MoveHop.compile's walk)."""
+    from ludeme.engine.compiled.emit import emit
+    env = src.env
+    n = env.num_board_sites
+    b = lud.between
+    refuse(b, "trail", "apply")
+    dirn = lud.dirn or "Adjacent"
+    if not env.is_static_direction(dirn):
+        raise Unsupported(lud, "with a range of hurdles in a direction set by the state")
+    to = lud.to
+    refuse(to, "level", "site", "type")
+    if to.apply is not None and to.apply.if_ is not None:
+        raise Unsupported(to.apply, "with if:")
+    lo, hi = ("1", "1") if b.range is None else emit("range", src, b.range)
+    before = src.int_expr(b.before) if b.before is not None else "0"
+    after = src.int_expr(b.after) if b.after is not None else "0"
+    hurdle = src.bool_expr(b.if_) if b.if_ is not None else "False"
+    go = src.bool_expr(to.if_) if to.if_ is not None else "True"
+    keys = env.direction_keys(dirn, lud)
+    radials = env.board.radials
+    step_to = env.board.trajectories.targets
+    lines = [[r.sites for k in keys(None, s_) for r in (radials[k][s_] if k in radials else ())]
+             for s_ in range(n)]
+    steps = [list(dict.fromkeys(t for k in keys(None, s_) for t in step_to(s_, k)))
+             for s_ in range(n)]
+    t_lines, t_llen = src.padded([[list(r) for r in x] for x in lines])
+    L3, LL, NL = src.table(t_lines), src.table(t_llen), src.table([len(x) for x in lines])
+    ST, NS = (src.table(a) for a in src.padded(steps))
+    effect = []
+    if to.apply is not None:
+        _apply_lines(src, to.apply, effect)
+    effect.append(src.site_move())
+    g = src.new_generator(effect, lud=lud)
+    i2, i3, i4 = ind + "    ", ind + "        ", ind + "            "
+    out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw",
+            f"{ind}if 0 <= hf < {n}:",
+            f"{i2}frm = hf",
+            f"{i2}min_len = {lo}", f"{i2}max_len = {hi}",
+            f"{i2}before = {before}", f"{i2}after = {after}",
+            f"{i2}if min_len == 0:",
+            f"{i3}for j in range({NS}[hf]):",
+            f"{i4}to = {ST}[hf, j]",
+            f"{i4}if {go}:"]
+    src.push(out, i4 + "    ", "hf", "to", g)
+    out += [f"{i2}if max_len > 0:",
+            f"{i3}for r in range({NL}[hf]):",
+            f"{i4}ln = {LL}[hf, r]",
+            f"{i4}for to_idx in range(1, ln):"]
+    i5 = i4 + "    "
+    i6, i7, i8, i9 = i5 + "    ", i5 + "        ", i5 + "            ", i5 + "                "
+    out += [f"{i5}btw = {L3}[hf, r, to_idx]",
+            f"{i5}if {hurdle}:",
+            f"{i6}length = 1", f"{i6}h = to_idx + 1", f"{i6}wrong = False",
+            f"{i6}while h < ln and length < max_len:",
+            f"{i7}btw = {L3}[hf, r, h]",
+            f"{i7}if not {hurdle}:",
+            f"{i8}wrong = True", f"{i8}break",
+            f"{i7}length += 1", f"{i7}h += 1",
+            f"{i6}if length < min_len or (wrong and length == max_len):",
+            f"{i7}break",
+            f"{i6}for from_min in range(length - min_len, -1, -1):",
+            f"{i7}a = h - from_min",
+            f"{i7}while a < ln:",
+            f"{i8}to = {L3}[hf, r, a]",
+            f"{i8}if not {go}:",
+            f"{i9}break"]
+    src.push(out, i8, "hf", "to", g)
+    out += [f"{i8}if (a - h + 1) > (after - from_min):",
+            f"{i9}break",
+            f"{i8}a += 1",
+            f"{i6}break",
+            f"{i5}to = {L3}[hf, r, to_idx]",
+            f"{i5}if to_idx > before or not {go}:",
+            f"{i6}break",
+            f"{ind}frm, to, btw = sf, st, sb"]
+
+
+@emits(Directions, kind="from_only")
+def _directions_from_only(src, lud):
+    return src.env.is_static_direction(lud) and reads_params_only_from(src, lud)

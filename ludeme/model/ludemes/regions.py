@@ -9,6 +9,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.boards.board import sites_at_distance
 from ludeme.language.syntax import Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, ludeme
+from ludeme.engine.compiled.emit import Unsupported, always, emits, reads_params_only_from
 
 
 @ludeme("sites", "Empty")
@@ -670,3 +671,148 @@ class SitesDistance(Region):
                 return []
             return list(sites_at_distance(rings[s], lo(c), hi(c)))
         return distance
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+def _static_board_regions():
+    """`(sites Top)`, `(sites Corners)`, ...: the regions `_board_region` made above."""
+    from .base import REGISTRY
+    return [c for c in REGISTRY["sites"] if c.__module__ == __name__ and c.kind in _STATIC.split()]
+
+
+_BOARD_REGIONS = _static_board_regions()
+emits(*_BOARD_REGIONS, SitesPhase, kind="static")(always)
+emits(*_BOARD_REGIONS, kind="from_only")(always)
+emits(SitesRow, SitesColumn, Union, Intersection, Difference,
+      kind="from_only")(reads_params_only_from)
+
+
+@emits(*_BOARD_REGIONS, kind="static_sites")
+def _board_region_sites(src, lud):
+    return list(src.env.compile(lud)(src.probe())), False
+
+
+@emits(SitesLiteralL, kind="static_sites")
+def _literal_sites(src, lud):
+    """A named region, or a player's: one list, or one per mover."""
+    if not (lud.items is None and lud.player is None and lud.role in (None, "Mover")
+            or (lud.role and lud.role.startswith("P"))):
+        raise Unsupported(lud)
+    f = src.env.compile(lud)
+    probe = src.probe()
+    per = []
+    for p in range(src.game.num_players + 1):
+        probe.s.mover = p
+        per.append(list(f(probe)))
+    if all(x == per[1] for x in per[1:]) and lud.role not in ("Mover",):
+        return per[1], False
+    return per, True
+
+
+@emits(Union, Intersection, kind="static")
+def _static_set_op(src, lud):
+    return all(src.is_static_region(r) for r in list(lud.regions) + list(lud.more or []))
+
+
+@emits(SitesDirection, kind="from_only")
+def _direction_from_only(src, lud):
+    if not src.env.is_static_direction(lud.dirn or "Adjacent") or lud.stop is not None:
+        return False
+    return reads_params_only_from(src, lud)
+
+
+@emits(Difference, kind="filtered")
+def _less_empty(src, lud):
+    """The occupied sites of a board region, as its sites and a filter."""
+    if type(lud.b) is SitesEmpty and lud.b.container is None:
+        return lud.a, "what[site] != 0"     # sites off the board never: a board region here
+    return None
+
+
+@emits(SitesEmpty, kind="contains", refuses=("container",))
+def _empty_contains(src, lud, site):
+    return f"(0 <= {site} < {src.env.num_board_sites} and what[{site}] == 0)"
+
+
+@emits(SitesEmpty, kind="sites", refuses=("container",))
+def _empty_sites(src, lud):
+    return f"range({src.env.num_board_sites})", lambda v: f"what[{v}] == 0"
+
+
+@emits(SitesEmpty, kind="for_region", refuses=("container",))
+def _empty_loop(src, lud, out, ind, body):
+    out.append(f"{ind}for site in range({src.env.num_board_sites}):")
+    out.append(f"{ind}    if what[site] == 0:")
+    out.extend(f"{ind}        {x}" for x in body)
+
+
+@emits(SitesOccupied, kind="for_region", refuses=("type", "component", "components", "top"))
+def _occupied_loop(src, lud, out, ind, body):
+    if lud.container not in (None, "Board", 0):
+        raise Unsupported(lud, f"in the container {lud.container}")
+    if lud.by not in ("Mover", "Next", "Prev", "Player") and \
+            not (lud.by[:1] == "P" and lud.by[1:].isdigit()):
+        raise Unsupported(lud, f"by {lud.by}")
+    span = src.env.num_board_sites if lud.container is not None else "TOTAL"
+    out.append(f"{ind}occupier = {src.player_expr(lud.by, lud)}")
+    out.append(f"{ind}for site in range({span}):")
+    out.append(f"{ind}    if who[site] == occupier:")
+    out.extend(f"{ind}        {x}" for x in body)
+
+
+@emits(SitesHand, kind="for_region")
+def _hand_loop(src, lud, out, ind, body):
+    if lud.player is None and lud.role in (None, "Shared"):
+        raise Unsupported(lud, "without a player, or for Shared")
+    who = src.int_expr(lud.player) if lud.player is not None else \
+        src.player_expr(lud.role, lud)
+    ranges = src.env.hand_ranges()
+    np_ = src.game.num_players
+    first = src.table([ranges[p][0] if ranges.get(p) else 0 for p in range(np_ + 2)])
+    size = src.table([len(ranges.get(p, ())) for p in range(np_ + 2)])
+    out.append(f"{ind}hand_of = {who}")
+    out.append(f"{ind}if 0 <= hand_of < {np_ + 2}:")
+    out.append(f"{ind}    for site in range({first}[hand_of], {first}[hand_of] + "
+               f"{size}[hand_of]):")
+    out.extend(f"{ind}        {x}" for x in body)
+
+
+@emits(SitesAround, kind="for_region", refuses=("if_", "includeSelf", "type"))
+def _around_loop(src, lud, out, ind, body):
+    import numpy as np
+    from .literals import IntConst
+    if not isinstance(lud.where, IntFn):
+        raise Unsupported(lud, "around a region")
+    dist = 1
+    if lud.distance is not None:
+        if type(lud.distance) is not IntConst:
+            raise Unsupported(lud, "with a computed distance")
+        dist = int(lud.distance.value)
+    key = lud.dirn or "Adjacent"
+    radials = src.env.board.radials.get(key)
+    if radials is None:
+        raise lud.fail(f"no radials in direction {key} on this board")
+    n = src.env.num_board_sites
+    width = max((len(radials[s]) for s in range(n)), default=0) or 1
+    around = np.full((n, width), -1)
+    for s in range(n):
+        for r, rad in enumerate(radials[s]):
+            if dist < len(rad.sites):
+                around[s, r] = rad.sites[dist]
+    kind = {None: "True", "Empty": "what[site] == 0", "NotEmpty": "what[site] != 0",
+            "Own": "(what[site] != 0 and OWNER[what[site]] == mover)",
+            "NotOwn": "not (what[site] != 0 and OWNER[what[site]] == mover)",
+            "Enemy": "(what[site] != 0 and OWNER[what[site]] != 0 and "
+                     "OWNER[what[site]] != mover)",
+            "NotEnemy": "not (what[site] != 0 and OWNER[what[site]] != 0 and "
+                        "OWNER[what[site]] != mover)"}[lud.kind_]
+    tab = src.table(around)
+    out.append(f"{ind}ctr = {src.int_expr(lud.where)}")
+    out.append(f"{ind}if 0 <= ctr < {n}:")
+    out.append(f"{ind}    seen = np.zeros(TOTAL, np.bool_)")
+    out.append(f"{ind}    for r in range({width}):")
+    out.append(f"{ind}        site = {tab}[ctr, r]")
+    out.append(f"{ind}        if site >= 0 and site != ctr and not seen[site] and {kind}:")
+    out.append(f"{ind}            seen[site] = True")
+    out.extend(f"{ind}            {x}" for x in body)
