@@ -550,6 +550,9 @@ def test_surakarta_tracks():
     ("(board (remove (square 3) cells:{4}))", 8),
     ("(board (remove (square 3) vertices:{0}))", 8),
     ("(board (merge (square 2) (shift 1 0 (square 2))) use:Vertex)", 6),
+    # shifts are Java floats: -1.99f and -1.98f lie within merge's 0.01, their doubles not
+    ("(board (merge (shift -1.99 0 (square 1)) (shift -1.98 0 (square 1))) use:Vertex)", 1),
+    ("(board (merge (shift -1.9 0 (square 1)) (shift -1.8 0 (square 1))) use:Vertex)", 2),
     ("(board (union (square 1) (shift 3 0 (square 1))))", 2),
     ("(board (add (square 2) vertices:{{0.5 2}}) use:Vertex)", 5),
     ("(board (scale 2 (shift 1 1 (square 2))))", 4),
