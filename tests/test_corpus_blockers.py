@@ -87,6 +87,27 @@ def test_a_top_piece_moved_or_removed_takes_or_leaves_no_data_of_its_own():
     assert s.level(2)[2] == 3
 
 
+# -- a piece added to an occupied site: the site keeps its piece (Ludii's ActionAdd) -------
+
+@pytest.mark.parametrize("second,who,count", [
+    ('(place "Disc2" 4)', 1, 1),                # no counts kept: the count stays one
+    ('(place "Disc2" 4 count:2)', 1, 3),        # a game that counts: the counts add up
+    ('(place "Disc1" 4 count:2)', 1, 3)])
+def test_a_piece_placed_on_an_occupied_site_leaves_its_piece_and_adds_to_its_count(
+        tmp_path, second, who, count):
+    s = _load(tmp_path, start=f'(place "Disc1" 4) {second}').new_initial_state()
+    assert (s.who[4], s.what[4], s.count[4]) == (who, 1, count)
+
+
+@pytest.mark.parametrize("count_from,count", [(1, 1), (0, 3)])
+def test_the_compiled_add_keeps_an_occupied_sites_piece(count_from, count):
+    import numpy as np
+    from ludeme.engine.compiled import rt
+    who, what, counts = np.array([1, 0]), np.array([1, 0]), np.array([1, 0])
+    rt.site_add(who, what, counts, count_from, 0, 2, 2, 2)     # two of piece 2 at site 0
+    assert (who[0], what[0], counts[0]) == (1, 1, count)
+
+
 # -- (size Territory <role>) -------------------------------------------------------------
 
 @pytest.mark.parametrize("start,p1,p2", [
@@ -311,7 +332,9 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           # labels no site has
           "board_war_leaping_lines_Terhuchu",
           "reconstruction_done_board_war_leaping_lines_Smasandyutakankarikrida_(Allahabad)",
-          "board_war_replacement_eliminate_all_Tab"]
+          "board_war_replacement_eliminate_all_Tab",
+          # merge of shifted boards within a float's 0.01; a piece placed on another
+          "reconstruction_done_board_hunt_Ijil_Buga", "reconstruction_done_board_hunt_Ikh_Buga"]
 
 
 @pytest.mark.parametrize("name", CORPUS)

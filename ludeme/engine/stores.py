@@ -94,17 +94,12 @@ class FlatSites:
 
     def add(self, site: int, what: int, who: int, count: int, state: int = 0,
             rotation: int = 0, value: int = 0, level: int = TOP) -> None:
-        """Put `count` pieces at a site: in a hand (or a site of the same kind, when the
-        game counts), the count grows; an occupied board site keeps its piece, with a
-        count of one (Ludii's ActionAdd sets only the count of an occupied site)."""
-        here = self.what[site]
-        if here:
-            if site < self.count_from:
-                self.count[site] = 1
-                return
-            if here == what:
-                self.count[site] += count
-                return
+        """Put `count` pieces at a site. An occupied site keeps its piece, whatever was
+        added (Ludii's ActionAdd sets only the count of an occupied site): the count grows
+        in a hand or when the game counts, else it is one."""
+        if self.what[site]:
+            self.count[site] = self.count[site] + count if site >= self.count_from else 1
+            return
         self.what[site] = what
         self.who[site] = who
         self.count[site] = count

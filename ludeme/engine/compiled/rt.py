@@ -330,8 +330,8 @@ def site_clear(who, what, count, site):
 @njit(cache=True)
 def site_add(who, what, count, hand_from, site, w, owner, k):
     """FlatSites.add without state/rotation/value (the games compiled here leave them 0)."""
-    if site >= hand_from and what[site] == w:
-        count[site] += k
+    if what[site] != 0:
+        count[site] = count[site] + k if site >= hand_from else 1
         return
     what[site] = w
     who[site] = owner
