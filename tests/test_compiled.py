@@ -237,3 +237,12 @@ def test_the_playout_kernel_compiles_once_for_every_chunk_size():
     for first, n in ((0, 1), (1, 3), (4, 1), (5, 300)):
         assert kernel_table(game, kernels, 9, first, n).num_rows == n
     assert len(kernels.module.playouts.signatures) == 1
+
+
+def test_a_move_from_a_site_past_the_last_container_is_none_on_both_backends(tmp_path):
+    """Ludii reads such a site as empty; the kernel must not read past its arrays."""
+    f = tmp_path / "g.lud"
+    f.write_text('(game "g" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)}) '
+                 '(rules (play (or (move (from 30) (to (sites Empty))) '
+                 '(move Add (to (sites Empty))))) (end (if (no Moves Next) (result Mover Win)))))')
+    _same_rows(load(f), 20, 3)

@@ -108,6 +108,22 @@ def test_the_compiled_add_keeps_an_occupied_sites_piece(count_from, count):
     assert (who[0], what[0], counts[0]) == (1, 1, count)
 
 
+# -- a site past the last container reads as empty (Ludii's ChunkSet reads 0 there) -------
+
+@pytest.mark.parametrize("play,moves", [
+    ('(move (from 30) (to (sites Empty)))', 0),
+    ('(or (move (from 30) (to (sites Empty))) (move Add (to (sites Empty))))', 9),
+    ('(move Add (to (sites Empty)) (then (fromTo (from 30) (to 0))))', 9)])
+def test_no_move_from_a_site_past_the_last_container(tmp_path, play, moves):
+    state = _load(tmp_path, play=play).new_initial_state()
+    legal = [m for m in state.legal_moves() if m.frm >= 0]
+    assert len(legal) == moves
+    for m in legal:
+        after = state.clone()
+        after.apply(m)
+        assert sum(after.count[:9]) == 1
+
+
 # -- (size Territory <role>) -------------------------------------------------------------
 
 @pytest.mark.parametrize("start,p1,p2", [

@@ -59,7 +59,8 @@ class FromTo(Moves):
             out = []
             saved = (c.from_, c.to)
             for frm in froms(c):
-                if frm < 0 or (s.what[frm] <= 0 and s.count[frm] <= 0):
+                # Ludii reads a site past the last container as empty: no move from it
+                if not 0 <= frm < len(s.what) or (s.what[frm] <= 0 and s.count[frm] <= 0):
                     continue
                 c.from_ = frm
                 targets = tuple(tos(c))

@@ -359,7 +359,8 @@ class MoveFromTo(Moves):
             stacking = c.stacking
             flat = simple and not stacking      # the common move: one action, no levels
             for frm in froms(c):
-                if frm < 0 or what[frm] <= 0:
+                # Ludii reads a site past the last container as empty: no move from it
+                if not 0 <= frm < len(what) or what[frm] <= 0:
                     continue
                 c.from_, c.to = frm, saved[1]
                 if from_cond is not None and not from_cond(c):
@@ -1079,7 +1080,7 @@ def _from_to_moves(src, lud, out, ind):
     out.append(f"{ind}for ff in {f_seq}:")
     out.append(f"{ind}    frm = ff")
     f_ok = f" and {f_flt('frm')}" if f_flt else ""
-    out.append(f"{ind}    if frm >= 0 and what[frm] > 0{f_ok}:")
+    out.append(f"{ind}    if 0 <= frm < len(what) and what[frm] > 0{f_ok}:")
     out.append(f"{ind}        for to in {t_seq}:")
     out.append(f"{ind}            if to >= 0{conds}:")
     src.push(out, ind + "                ", "frm", "to", g)
