@@ -108,6 +108,19 @@ def test_the_compiled_add_keeps_an_occupied_sites_piece(count_from, count):
     assert (who[0], what[0], counts[0]) == (1, 1, count)
 
 
+# -- a removal empties a site whatever its count, a hand's too (ContainerFlatState.remove) --
+
+@pytest.mark.parametrize("then,left", [("(remove (handSite P1))", 0),
+                                       ("(remove (handSite P1) count:2)", 0), ("", 3)])
+def test_a_removal_empties_a_hand(tmp_path, then, left):
+    play = f"(move Add (to (sites Empty)) (then {then}))" if then else "(move Add (to (sites Empty)))"
+    game = _load(tmp_path, play=play, items='(piece "Disc" Each) (hand Each)',
+                 start='(place "Disc1" (handSite P1) count:3)')
+    state = game.new_initial_state()
+    state.apply(state.legal_moves()[0])
+    assert state.count[9] == left           # P1's hand: the site after the board's nine
+
+
 # -- a site past the last container reads as empty (Ludii's ChunkSet reads 0 there) -------
 
 @pytest.mark.parametrize("play,moves", [

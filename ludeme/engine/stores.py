@@ -110,11 +110,8 @@ class FlatSites:
         self.state[site], self.rotation[site], self.value[site] = state, rotation, value
 
     def remove(self, site: int, level: int = TOP) -> None:
-        """Take one piece from a site (a hand's count goes down)."""
-        if site >= self.hand_from and self.count[site] > 1:
-            self.count[site] -= 1
-        else:
-            self.clear(site)
+        """Empty a site, whatever its count, a hand's too (Ludii's ContainerFlatState.remove)."""
+        self.clear(site)
 
     def move(self, frm: int, to: int, level_from: int = TOP, level_to: int = TOP) -> None:
         """Move one piece from `frm` to `to` (a count at `frm` goes down by one); nothing when

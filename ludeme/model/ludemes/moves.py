@@ -1180,7 +1180,7 @@ def _remove_effect(src, eff, body):
     s = src.int_expr(eff.where)
     body.append(f"rs = {s}")
     body.append("if rs >= 0 and what[rs] > 0:")
-    body.append("    site_remove(who, what, count, HAND_FROM, rs)")
+    body.append("    site_clear(who, what, count, rs)")
 
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
@@ -1254,7 +1254,7 @@ def _for_each_piece_moves(src, lud, out, ind):
 
 @emits(MoveRemove, kind="moves", refuses=("level", "at", "count", "type"))
 def _remove_moves(src, lud, out, ind):
-    g = src.new_generator(["site_remove(who, what, count, HAND_FROM, frm)"], lud=lud,
+    g = src.new_generator(["site_clear(who, what, count, frm)"], lud=lud,
                           kind=A_REMOVE)
     if isinstance(lud.where, IntFn):
         out.append(f"{ind}site = {src.int_expr(lud.where)}")
