@@ -108,6 +108,19 @@ def test_the_compiled_add_keeps_an_occupied_sites_piece(count_from, count):
     assert (who[0], what[0], counts[0]) == (1, 1, count)
 
 
+# -- a slide walks each direction of its list, one two relative directions hold twice ----
+
+@pytest.mark.parametrize("dirs,twice", [("(directions {Forwards Leftwards})", True),
+                                        ("(directions {Forwards Rightwards})", False),
+                                        ("(directions {N NW})", False)])
+def test_a_slide_walks_a_direction_twice_when_two_relative_directions_hold_it(
+        tmp_path, dirs, twice):
+    game = _load(tmp_path, play="(forEach Piece)", start='(place "Disc1" 4)',
+                 items=f'(piece "Disc" Each (move Slide {dirs}))')
+    to_corner = [m for m in game.new_initial_state().legal_moves() if m.to == 6]
+    assert len(to_corner) == (2 if twice else 1)       # 6 is north-west of the centre
+
+
 # -- a removal empties a site whatever its count, a hand's too (ContainerFlatState.remove) --
 
 @pytest.mark.parametrize("then,left", [("(remove (handSite P1))", 0),

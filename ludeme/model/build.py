@@ -208,10 +208,10 @@ class Env:
     def is_static_direction(self, dirn):
         return self.tables.is_static_direction(dirn)
 
-    def direction_keys(self, dirn, lud):
+    def direction_keys(self, dirn, lud, repeats=False):
         if hasattr(dirn, "direction_keys"):     # a direction function: (if ...), ...
             return dirn.direction_keys(self, lud)
-        return self.tables.direction_keys(dirn, lud)
+        return self.tables.direction_keys(dirn, lud, repeats)
 
     def step_targets(self, dirn, lud):
         return self.tables.step_targets(dirn, lud)
