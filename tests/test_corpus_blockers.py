@@ -121,6 +121,37 @@ def test_a_slide_walks_a_direction_twice_when_two_relative_directions_hold_it(
     assert len(to_corner) == (2 if twice else 1)       # 6 is north-west of the centre
 
 
+# -- a question one move answers stops at that move (Ludii's movesIterator) --------------
+
+STEPPER = '(piece "Disc" Each (move Step (to if:(is Empty (to)))))'
+
+
+@pytest.mark.parametrize("play", [
+    "(forEach Piece)", "(or (forEach Piece) (move Pass))", "(if (is Mover P1) (forEach Piece))",
+    "(do (forEach Piece) ifAfterwards:(is Empty 7))",
+    "(or {(forEach Piece Next) (forEach Piece) (move Pass)})"])
+def test_moves_one_at_a_time_are_the_moves_in_their_order(tmp_path, play):
+    from ludeme.model.ludemes.base import lazy_moves
+    game = _load(tmp_path, play=play, items=STEPPER, start='(place "Disc1" 4) (place "Disc2" 0)')
+    state = game.new_initial_state()
+    gen = game.phases[0].play
+    pairs = [(m.frm, m.to) for m in gen(state.ctx)]
+    assert [(m.frm, m.to) for m in lazy_moves(gen)(state.ctx)] == pairs and pairs
+
+
+@pytest.mark.parametrize("cond,copies", [("(is Empty 4)", 1), ("(is Occupied 4)", 8)])
+def test_can_move_tests_moves_until_one_passes(tmp_path, monkeypatch, cond, copies):
+    from ludeme.engine.state import State
+    game = _load(tmp_path, items=STEPPER, start='(place "Disc1" 4)',
+                 play=f"(if (can Move (do (forEach Piece) ifAfterwards:{cond})) (move Pass))")
+    state = game.new_initial_state()
+    made = []
+    clone = State.clone
+    monkeypatch.setattr(State, "clone", lambda s: made.append(1) or clone(s))
+    state.legal_moves()
+    assert len(made) == copies
+
+
 # -- a removal empties a site whatever its count, a hand's too (ContainerFlatState.remove) --
 
 @pytest.mark.parametrize("then,left", [("(remove (handSite P1))", 0),

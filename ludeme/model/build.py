@@ -93,6 +93,10 @@ class Env:
             tagger = MOVE_TAGGER.get()
             if tagger is not None and isinstance(lud, base.Moves):
                 f = tagger(lud, f)
+            elif hasattr(lud, "compile_lazy") and not hasattr(f, "lazy"):
+                # Its moves one at a time, for a question answered by the first that fits
+                # ((can Move ...), (is Threatened ...)): see `ludemes.moves.lazy_moves`.
+                f.lazy = lud.compile_lazy(self)
             # The ludeme is kept with its closure: a ludeme built only to be compiled (as
             # (no Pieces ...) builds a (count Pieces ...)) must not free its id for another.
             self._compiled[key] = (lud, f)
