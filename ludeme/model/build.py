@@ -131,7 +131,8 @@ class Env:
         if spec is None or getattr(spec, "site", None) is None:
             return lambda c: c.from_
         if not isinstance(spec.site, base.IntFn):
-            raise spec.fail("a single site is expected here")
+            raise spec.fail("a region where this move starts from one site is not supported "
+                            "yet")
         return self.compile(spec.site)
 
     # -- runtime helpers ------------------------------------------------------------
@@ -496,7 +497,8 @@ def _map_value(env: Env, board, components, roles, v, at) -> int:
     try:
         return board.index_of(v)
     except (KeyError, ValueError):
-        raise at.fail(f"{v!r} is neither a site of this board nor a piece") from None
+        raise at.fail(f"{v!r} as a site or a piece is not supported yet: it is neither a site "
+                      "of this board nor a piece") from None
 
 
 def _landmark(board, word: str) -> int:
@@ -634,7 +636,9 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
             out.append(_place_on_region(f, comp, count, _fields(rule), stack))
             return out
         sites = [got] if isinstance(got, int) else list(got)
-        bad = [x for x in sites if not 0 <= x < env.total_sites]
+        # Ludii's ActionAdd does nothing on a site below 0 (a label no site has is Off)
+        sites = [x for x in sites if x >= 0]
+        bad = [x for x in sites if x >= env.total_sites]
         if bad:
             raise rule.fail(f"(place {item!r} ...) names no site here "
                             f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
