@@ -315,3 +315,12 @@ def test_the_then_of_if_and_or_moves_gives_the_reference_rows(tmp_path):
     game = load(path)
     for seed in (1, 4, 9):
         _same_rows(game, 40, seed)
+
+
+def test_a_move_from_a_site_past_the_last_container_is_none_on_both_backends(tmp_path):
+    """Ludii reads such a site as empty; the kernel must not read past its arrays."""
+    f = tmp_path / "g.lud"
+    f.write_text('(game "g" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)}) '
+                 '(rules (play (or (move (from 30) (to (sites Empty))) '
+                 '(move Add (to (sites Empty))))) (end (if (no Moves Next) (result Mover Win)))))')
+    _same_rows(load(f), 20, 3)

@@ -19,6 +19,15 @@ def _load(tmp_path, play='(move Add (to (sites Empty)))', items='(piece "Disc" E
     return load(f)
 
 
+def _evaluates_to(tmp_path, expr, value, items='(piece "Disc" Each)'):
+    """`expr` is `value` in the initial position: the game adds a disc only while
+    (= <n> expr) holds, for n the value and for another (a player without a move passes)."""
+    for n, holds in ((value, True), (value + 7, False)):
+        game = _load(tmp_path, items=items,
+                     play=f'(if (= {n} {expr}) (move Add (to (sites Empty))))')
+        assert (len(game.new_initial_state().legal_moves()) == 9) == holds
+
+
 # -- (piece ... maxState: maxCount: maxValue:) ---------------------------------------------
 
 @pytest.mark.parametrize("bounds", ["maxState:2", "maxCount:4", "maxValue:9",
@@ -76,6 +85,100 @@ def test_a_top_piece_moved_or_removed_takes_or_leaves_no_data_of_its_own():
     assert s.level(1)[2] == 0
     s.add(2, 1, 1, 1, state=3)              # data given is data kept
     assert s.level(2)[2] == 3
+
+
+# -- a piece added to an occupied site: the site keeps its piece (Ludii's ActionAdd) -------
+
+@pytest.mark.parametrize("second,who,count", [
+    ('(place "Disc2" 4)', 1, 1),                # no counts kept: the count stays one
+    ('(place "Disc2" 4 count:2)', 1, 3),        # a game that counts: the counts add up
+    ('(place "Disc1" 4 count:2)', 1, 3)])
+def test_a_piece_placed_on_an_occupied_site_leaves_its_piece_and_adds_to_its_count(
+        tmp_path, second, who, count):
+    s = _load(tmp_path, start=f'(place "Disc1" 4) {second}').new_initial_state()
+    assert (s.who[4], s.what[4], s.count[4]) == (who, 1, count)
+
+
+@pytest.mark.parametrize("count_from,count", [(1, 1), (0, 3)])
+def test_the_compiled_add_keeps_an_occupied_sites_piece(count_from, count):
+    import numpy as np
+    from ludeme.engine.compiled import rt
+    who, what, counts = np.array([1, 0]), np.array([1, 0]), np.array([1, 0])
+    rt.site_add(who, what, counts, count_from, 0, 2, 2, 2)     # two of piece 2 at site 0
+    assert (who[0], what[0], counts[0]) == (1, 1, count)
+
+
+# -- a slide walks each direction of its list, one two relative directions hold twice ----
+
+@pytest.mark.parametrize("dirs,twice", [("(directions {Forwards Leftwards})", True),
+                                        ("(directions {Forwards Rightwards})", False),
+                                        ("(directions {N NW})", False)])
+def test_a_slide_walks_a_direction_twice_when_two_relative_directions_hold_it(
+        tmp_path, dirs, twice):
+    game = _load(tmp_path, play="(forEach Piece)", start='(place "Disc1" 4)',
+                 items=f'(piece "Disc" Each (move Slide {dirs}))')
+    to_corner = [m for m in game.new_initial_state().legal_moves() if m.to == 6]
+    assert len(to_corner) == (2 if twice else 1)       # 6 is north-west of the centre
+
+
+# -- a question one move answers stops at that move (Ludii's movesIterator) --------------
+
+STEPPER = '(piece "Disc" Each (move Step (to if:(is Empty (to)))))'
+
+
+@pytest.mark.parametrize("play", [
+    "(forEach Piece)", "(or (forEach Piece) (move Pass))", "(if (is Mover P1) (forEach Piece))",
+    "(do (forEach Piece) ifAfterwards:(is Empty 7))",
+    "(or {(forEach Piece Next) (forEach Piece) (move Pass)})"])
+def test_moves_one_at_a_time_are_the_moves_in_their_order(tmp_path, play):
+    from ludeme.model.ludemes.base import lazy_moves
+    game = _load(tmp_path, play=play, items=STEPPER, start='(place "Disc1" 4) (place "Disc2" 0)')
+    state = game.new_initial_state()
+    gen = game.phases[0].play
+    pairs = [(m.frm, m.to) for m in gen(state.ctx)]
+    assert [(m.frm, m.to) for m in lazy_moves(gen)(state.ctx)] == pairs and pairs
+
+
+@pytest.mark.parametrize("cond,copies", [("(is Empty 4)", 1), ("(is Occupied 4)", 8)])
+def test_can_move_tests_moves_until_one_passes(tmp_path, monkeypatch, cond, copies):
+    from ludeme.engine.state import State
+    game = _load(tmp_path, items=STEPPER, start='(place "Disc1" 4)',
+                 play=f"(if (can Move (do (forEach Piece) ifAfterwards:{cond})) (move Pass))")
+    state = game.new_initial_state()
+    made = []
+    clone = State.clone
+    monkeypatch.setattr(State, "clone", lambda s: made.append(1) or clone(s))
+    state.legal_moves()
+    assert len(made) == copies
+
+
+# -- a removal empties a site whatever its count, a hand's too (ContainerFlatState.remove) --
+
+@pytest.mark.parametrize("then,left", [("(remove (handSite P1))", 0),
+                                       ("(remove (handSite P1) count:2)", 0), ("", 3)])
+def test_a_removal_empties_a_hand(tmp_path, then, left):
+    play = f"(move Add (to (sites Empty)) (then {then}))" if then else "(move Add (to (sites Empty)))"
+    game = _load(tmp_path, play=play, items='(piece "Disc" Each) (hand Each)',
+                 start='(place "Disc1" (handSite P1) count:3)')
+    state = game.new_initial_state()
+    state.apply(state.legal_moves()[0])
+    assert state.count[9] == left           # P1's hand: the site after the board's nine
+
+
+# -- a site past the last container reads as empty (Ludii's ChunkSet reads 0 there) -------
+
+@pytest.mark.parametrize("play,moves", [
+    ('(move (from 30) (to (sites Empty)))', 0),
+    ('(or (move (from 30) (to (sites Empty))) (move Add (to (sites Empty))))', 9),
+    ('(move Add (to (sites Empty)) (then (fromTo (from 30) (to 0))))', 9)])
+def test_no_move_from_a_site_past_the_last_container(tmp_path, play, moves):
+    state = _load(tmp_path, play=play).new_initial_state()
+    legal = [m for m in state.legal_moves() if m.frm >= 0]
+    assert len(legal) == moves
+    for m in legal:
+        after = state.clone()
+        after.apply(m)
+        assert sum(after.count[:9]) == 1
 
 
 # -- (size Territory <role>) -------------------------------------------------------------
@@ -157,6 +260,118 @@ def test_leap_effect_gives_the_sites_a_knight_reaches(tmp_path, start, reached):
         assert (str(moves[0]) != "Pass") == holds, n
 
 
+# -- (id "Name" <role>) as Ludii's Id: by owner and part of the name, -1 when none -----
+
+@pytest.mark.parametrize("expr,value", [
+    ('(id "Disc" P2)', 2), ('(id "Disc" Mover)', 1), ('(id "isc" Next)', 2),
+    ('(id "Disc2")', 2), ('(id "Ghost")', -1), ('(id "Ghost" Mover)', -1),
+    ('(id "Ghost" P1)', -1), ('(id "Disc" Each)', -1), ('(id "Disc" P9)', -1)])
+def test_id_of_a_piece_and_of_a_name_no_piece_has(tmp_path, expr, value):
+    # A description may name a piece it lacks in a branch that never runs: Ludii loads it.
+    _evaluates_to(tmp_path, expr, value)
+
+
+@pytest.mark.parametrize("expr,value", [('(id "Dot0" Neutral)', 3), ('(id "Dot" Neutral)', 3),
+                                        ('(id "Dot" P1)', -1)])
+def test_id_of_a_neutral_piece_answers_to_its_name_with_0(tmp_path, expr, value):
+    _evaluates_to(tmp_path, expr, value, items='(piece "Disc" Each) (piece "Dot" Neutral)')
+
+
+@pytest.mark.parametrize("queen,what", [('(piece "Queen" Each)', 3), ("", 1)])
+def test_promote_to_an_id_no_piece_has_adds_no_move_and_a_map_drops_the_pair(
+        tmp_path, queen, what):
+    game = _load(tmp_path, items=f'(piece "Disc" Each) {queen} (map "M" {{(pair (id "Ghost" P1) 4) '
+                                 '(pair 1 (id "Ghost" P2)) (pair 2 5)})',
+                 play='(if (= 5 (mapEntry "M" 2)) (move Add (to (sites Empty)) (then '
+                      '(promote (last To) (piece (id "Queen" Mover))))))')
+    s = game.new_initial_state()
+    s.apply(s.legal_moves()[0])
+    assert [st[0][0] for st in (s.stack(site) for site in range(9)) if st] == [what]
+
+
+# -- (map ["Name"] {keys} {values}), Ludii's second Map constructor, and (mapEntry ...) ---
+
+@pytest.mark.parametrize("items,expr,value", [
+    ('(map "M" {0..2} {5 6 7})', '(mapEntry "M" 1)', 6),
+    ('(map {0..2} {5 6 7})', '(mapEntry 2)', 7),
+    ('(map "M" {3 4} {(+ 1 1) 8})', '(mapEntry "M" 3)', 2),
+    ('(map "M" {0..2} {5 6 7})', '(mapEntry "M" 8)', 8),      # a key not in it: itself
+    ('(map "M" {(pair 1 0)})', '(mapEntry "M" 1)', 0),
+    # Ludii's MapEntry: a name no map has gives the key, as does a game without maps;
+    # without a name every map is asked in turn; a map without a name is "Map"
+    ('(map "M" {(pair 1 6)})', '(mapEntry "Other" 1)', 1),
+    ('', '(mapEntry "M" 3)', 3),
+    ('(map "A" {(pair 1 6)}) (map "B" {(pair 2 7)})', '(mapEntry 2)', 7),
+    ('(map {(pair 1 6)})', '(mapEntry "Map" 1)', 6)])
+def test_map_and_map_entry(tmp_path, items, expr, value):
+    _evaluates_to(tmp_path, expr, value, items=f'(piece "Disc" Each) {items}')
+
+
+def test_map_with_more_keys_than_values_is_refused(tmp_path):
+    with pytest.raises(LudemeError, match="as many keys as values, found 3 keys and 2"):
+        _load(tmp_path, items='(piece "Disc" Each) (map {0..2} {5 6})')
+
+
+# -- (move Hop (from <region>)) starts from (from), as Ludii's Hop --------------------------
+
+@pytest.mark.parametrize("frm", ["(from (sites {4}))", "(from (sites Occupied by:Mover))",
+                                 "(from)", ""])
+def test_hop_from_a_region_starts_from_the_iterated_site(tmp_path, frm):
+    game = _load(tmp_path, start='(place "Disc1" 0) (place "Disc2" 1)',
+                 play=f'(forEach Piece (move Hop {frm} Orthogonal (between if:(is Enemy '
+                      '(who at:(between)))) (to if:(is Empty (to)))))')
+    assert [(m.frm, m.to) for m in game.new_initial_state().legal_moves()] == [(0, 2)]
+
+
+# -- a region no (regions ...) declares has no sites, as Ludii's SitesEquipmentRegion ----
+
+@pytest.mark.parametrize("regions,region,size", [
+    ('', '(sites "Ghost")', 0), ('(regions P1 {1 2})', '(sites Mover "Ghost")', 0),
+    ('(regions "Home" P1 {1 2})', '(sites Mover "Ho")', 2),
+    ('(regions "A" (sites "Ghost"))', '(sites "A")', 0),
+    ('(regions "C" (sites "A")) (regions "A" (sites "Ghost"))', '(sites "C")', 0)])
+def test_a_region_named_but_never_declared_has_no_sites(tmp_path, regions, region, size):
+    _evaluates_to(tmp_path, f"(count Sites in:{region})", size,
+                  items=f'(piece "Disc" Each) {regions}')
+
+
+# -- a player word beyond the player count, where a number is read, is that number -------
+
+@pytest.mark.parametrize("cond,holds", [("(is Mover P3)", False), ("(= 5 P5)", True),
+                                        ("(is Mover P1)", True), ("(= 16 P16)", True)])
+def test_a_player_the_game_lacks_reads_as_its_number(tmp_path, cond, holds):
+    # Ludii's RoleType.toIntFunction: Pi is i in a game of any number of players.
+    game = _load(tmp_path, play=f'(if {cond} (move Add (to (sites Empty))))')
+    assert (len(game.new_initial_state().legal_moves()) == 9) == holds
+
+
+def test_a_piece_for_a_player_the_game_lacks_is_still_refused(tmp_path):
+    with pytest.raises(LudemeError, match="P3 does not exist in a 2-player game"):
+        _load(tmp_path, items='(piece "Disc" P3)')
+
+
+# -- (promote ... (piece "Name")) of a piece the game lacks loads, and stops if it happens --
+
+@pytest.mark.parametrize("role", ["Mover", ""])
+def test_promote_to_a_name_no_piece_has_stops_only_when_it_happens(tmp_path, role):
+    promote = f'(promote (last To) (piece "Ghost") {role})'
+    game = _load(tmp_path, play=f'(move Add (to (sites Empty)) (then (if (= 0 (last To)) '
+                                f'{promote})))')
+    s = game.new_initial_state()
+    s.apply(next(m for m in s.legal_moves() if m.to == 1))      # the branch not taken
+    with pytest.raises(LudemeError, match="no piece called 'Ghost' to promote to"):
+        s.apply(next(m for m in s.legal_moves() if m.to == 0))
+
+
+# -- a label no site has: left out of (sites {...}), Off for (coord ...), as in Ludii ------
+
+@pytest.mark.parametrize("expr,value", [
+    ('(count Sites in:(sites {"A1" "Z9" "C3"}))', 2), ('(count Sites in:(sites {"Z9"}))', 0),
+    ('(coord "Z9")', -1), ('(coord "B1")', 1)])
+def test_a_label_no_site_has(tmp_path, expr, value):
+    _evaluates_to(tmp_path, expr, value)
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
@@ -178,7 +393,21 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           # (is Blocked ...)
           "board_space_connection_Three-Player_Hex",
           # (leap ...) as an effect
-          "board_race_reach_Football_Chess"]
+          "board_race_reach_Football_Chess",
+          # (id ...) of a piece the game lacks; a define named as the game
+          "board_war_replacement_checkmate_chaturanga_Hindustani_Chess",
+          "board_war_replacement_checkmate_shogi_Tai_Shogi",
+          # (map {keys} {values})
+          "board_space_line_Ultimate_Tic-Tac-Toe",
+          # (move Hop (from <region>)); (mapEntry ...) of a map the game lacks
+          "board_war_replacement_eliminate_all_Tibetan_Jiuqi",
+          "board_war_replacement_eliminate_all_Udat_Pagada",
+          # labels no site has
+          "board_war_leaping_lines_Terhuchu",
+          "reconstruction_done_board_war_leaping_lines_Smasandyutakankarikrida_(Allahabad)",
+          "board_war_replacement_eliminate_all_Tab",
+          # merge of shifted boards within a float's 0.01; a piece placed on another
+          "reconstruction_done_board_hunt_Ijil_Buga", "reconstruction_done_board_hunt_Ikh_Buga"]
 
 
 @pytest.mark.parametrize("name", CORPUS)

@@ -36,6 +36,14 @@ CASES = [
     # redundant parentheses
     ('(define "W" (who at:(last To))) (game "g" (= ("W") 2))',
      '(game "g" (= (who at:(last To)) 2))'),
+    # "((" closed by "))": Ludii drops the outer pair, the items join the enclosing form
+    ('(define "L" (f 1)) (game "g" (!= (("L") (to))))', '(game "g" (!= (f 1) (to)))'),
+    ('(game "g" (x ((a) b (c))))', '(game "g" (x (a) b (c)))'),
+    # the name after game, match or instance is never a define use (Ludii's protected
+    # substring), though the same string is expanded everywhere else
+    ('(define "g" (= 1 #1)) (game "g" ("g" 2) "g")', '(game "g" (= 1 2) (= 1))'),
+    ('(define "m" 5) (match "m" (x "m"))', '(match "m" (x 5))'),
+    ('(define "i" 5) (game "g" (instance "i" "i"))', '(game "g" (instance "i" 5))'),
 ]
 
 

@@ -176,7 +176,7 @@ def test_an_applied_effect_keeps_its_consequents():
 ])
 def test_map_pairs(pairs, expected):
     game = _game(extra=f'(map "M" {{{pairs}}})')
-    assert game.env.maps["M"] == expected
+    assert game.env.maps_named("M") == [expected]
 
 
 def test_is_occupied_cell_reads_a_hand_on_a_vertex_board():

@@ -143,13 +143,12 @@ def test_step_applies_its_destination_effect_first(tmp_path):
     assert s.scores[1] == 1 and s.who[1] == 1
 
 
-def test_undefined_site_in_start_rules_is_a_positioned_error(tmp_path):
+def test_an_undefined_site_in_start_rules_places_nothing(tmp_path):
+    """(handSite P1) without hands is Off: Ludii's ActionAdd does nothing below site 0."""
     f = tmp_path / "g.lud"
     f.write_text(GAME.format(play="(move Pass)", start='(start (place "X1" (handSite P1)))',
                              extra=""))
-    with pytest.raises(LudemeError) as e:
-        load(f)
-    assert "names no site" in str(e.value) and e.value.pos.file == str(f)
+    assert not any(load(f).new_initial_state().what)
 
 
 @pytest.mark.parametrize("role,expected", [

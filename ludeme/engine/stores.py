@@ -94,17 +94,12 @@ class FlatSites:
 
     def add(self, site: int, what: int, who: int, count: int, state: int = 0,
             rotation: int = 0, value: int = 0, level: int = TOP) -> None:
-        """Put `count` pieces at a site: in a hand (or a site of the same kind, when the
-        game counts), the count grows; an occupied board site keeps its piece, with a
-        count of one (Ludii's ActionAdd sets only the count of an occupied site)."""
-        here = self.what[site]
-        if here:
-            if site < self.count_from:
-                self.count[site] = 1
-                return
-            if here == what:
-                self.count[site] += count
-                return
+        """Put `count` pieces at a site. An occupied site keeps its piece, whatever was
+        added (Ludii's ActionAdd sets only the count of an occupied site): the count grows
+        in a hand or when the game counts, else it is one."""
+        if self.what[site]:
+            self.count[site] = self.count[site] + count if site >= self.count_from else 1
+            return
         self.what[site] = what
         self.who[site] = who
         self.count[site] = count
@@ -115,11 +110,8 @@ class FlatSites:
         self.state[site], self.rotation[site], self.value[site] = state, rotation, value
 
     def remove(self, site: int, level: int = TOP) -> None:
-        """Take one piece from a site (a hand's count goes down)."""
-        if site >= self.hand_from and self.count[site] > 1:
-            self.count[site] -= 1
-        else:
-            self.clear(site)
+        """Empty a site, whatever its count, a hand's too (Ludii's ContainerFlatState.remove)."""
+        self.clear(site)
 
     def move(self, frm: int, to: int, level_from: int = TOP, level_to: int = TOP) -> None:
         """Move one piece from `frm` to `to` (a count at `frm` goes down by one); nothing when

@@ -547,9 +547,19 @@ class _Expander:
                 raise _fail(n.head, f"unknown define {n.head.value!r}"
                             f"{suggest(n.head.value, self.defines)}", "define")
             head = self.expand_one(n.head, depth, "a ludeme name", in_lib)
-            args = self.expand(n.args, depth, in_lib)
+            if isinstance(head, Word) and head.value in _NAMING and n.args \
+                    and isinstance(n.args[0], Str):
+                # Ludii never expands the string right after game, match or instance:
+                # a game may share its name with one of its defines.
+                args = [n.args[0]] + self.expand(n.args[1:], depth, in_lib)
+            else:
+                args = self.expand(n.args, depth, in_lib)
             if not isinstance(head, (Word, Tag)) and not args:
                 return [head]  # ((x)) and ("Define") used in parentheses: read the inside
+            if isinstance(head, Call) and isinstance(args[-1], Call):
+                # ((x ...) ... (y ...)): Ludii's Expander.handleDoubleBrackets drops the
+                # outer pair of a "((" closed by "))", so the items join the enclosing form.
+                return [head] + args
             return [Call(head, args, n.pos, n.via, n.starred)]
         if isinstance(n, Array):
             return [Array(self.expand(n.items, depth, in_lib), n.pos, n.via)]
@@ -630,6 +640,7 @@ class _Expander:
         return [n]
 
 
+_NAMING = ("game", "match", "instance")  # Ludii's Expander.protectedSubstring
 _LABEL = re.compile(r"^([A-Za-z]+)(\d+)$")
 
 

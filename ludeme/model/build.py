@@ -93,6 +93,10 @@ class Env:
             tagger = MOVE_TAGGER.get()
             if tagger is not None and isinstance(lud, base.Moves):
                 f = tagger(lud, f)
+            elif hasattr(lud, "compile_lazy") and not hasattr(f, "lazy"):
+                # Its moves one at a time, for a question answered by the first that fits
+                # ((can Move ...), (is Threatened ...)): see `ludemes.moves.lazy_moves`.
+                f.lazy = lud.compile_lazy(self)
             # The ludeme is kept with its closure: a ludeme built only to be compiled (as
             # (no Pieces ...) builds a (count Pieces ...)) must not free its id for another.
             self._compiled[key] = (lud, f)
@@ -127,7 +131,8 @@ class Env:
         if spec is None or getattr(spec, "site", None) is None:
             return lambda c: c.from_
         if not isinstance(spec.site, base.IntFn):
-            raise spec.fail("a single site is expected here")
+            raise spec.fail("a region where this move starts from one site is not supported "
+                            "yet")
         return self.compile(spec.site)
 
     # -- runtime helpers ------------------------------------------------------------
@@ -198,8 +203,8 @@ class Env:
     def named_region(self, name, role, lud):
         return self.equipment.named_region(name, role, lud)
 
-    def map_named(self, name, lud):
-        return self.equipment.map_named(name, lud)
+    def maps_named(self, name):
+        return self.equipment.maps_named(name)
 
     def regions_of_player(self, player_fn, name, lud):
         return self.equipment.regions_of_player(player_fn, name, lud)
@@ -208,10 +213,10 @@ class Env:
     def is_static_direction(self, dirn):
         return self.tables.is_static_direction(dirn)
 
-    def direction_keys(self, dirn, lud):
+    def direction_keys(self, dirn, lud, repeats=False):
         if hasattr(dirn, "direction_keys"):     # a direction function: (if ...), ...
             return dirn.direction_keys(self, lud)
-        return self.tables.direction_keys(dirn, lud)
+        return self.tables.direction_keys(dirn, lud, repeats)
 
     def step_targets(self, dirn, lud):
         return self.tables.step_targets(dirn, lud)
@@ -334,11 +339,11 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     for it in items:
         if isinstance(it, G.MapL):
             table = {}
-            for p in it.pairs:
-                key, value = _map_key(env, p), _map_value(env, board, components, roles, p)
+            for k, v, at in it.entries():
+                key, value = _map_key(env, k, at), _map_value(env, board, components, roles, v, at)
                 if key != UNDEFINED and value != UNDEFINED:   # Ludii's computeMap drops them
                     table[key] = value
-            env.maps[it.name] = table
+            env.maps.append((it.name or "Map", table))
 
     rules = g.rules
     if rules.start is not None:
@@ -462,10 +467,9 @@ _LANDMARKS = {"CentreSite": "Centre", "LeftSite": "Left", "RightSite": "Right",
               "Topsite": "Top", "BottomSite": "Bottom", "FirstSite": None, "LastSite": None}
 
 
-def _map_key(env: Env, pair) -> int:
+def _map_key(env: Env, k, at) -> int:
     """A map's key as Ludii's Map.computeMap reads it: an integer (a function evaluated
     before play), a player, or a site written as a coordinate ("B1")."""
-    k = pair.key
     if not isinstance(k, (int, str)):
         return env.compile(k)(_StaticCtx())
     k = env.roles.value(k)
@@ -474,13 +478,12 @@ def _map_key(env: Env, pair) -> int:
     try:
         return env.board.index_of(k)
     except (KeyError, ValueError):
-        raise pair.fail(f"{k!r} is not a site of this board") from None
+        raise at.fail(f"{k!r} is not a site of this board") from None
 
 
-def _map_value(env: Env, board, components, roles, pair) -> int:
+def _map_value(env: Env, board, components, roles, v, at) -> int:
     """A map's value as Ludii's Map.computeMap reads it: a player, a landmark, a site
     written as a coordinate ("D1"), a piece by name, or an integer function."""
-    v = pair.value
     if not isinstance(v, (int, str)):
         return env.compile(v)(_StaticCtx())
     if v in _LANDMARKS:
@@ -494,7 +497,8 @@ def _map_value(env: Env, board, components, roles, pair) -> int:
     try:
         return board.index_of(v)
     except (KeyError, ValueError):
-        raise pair.fail(f"{v!r} is neither a site of this board nor a piece") from None
+        raise at.fail(f"{v!r} as a site or a piece is not supported yet: it is neither a site "
+                      "of this board nor a piece") from None
 
 
 def _landmark(board, word: str) -> int:
@@ -515,16 +519,21 @@ def _static_regions(env: Env, items) -> None:
     for it in waiting:
         names[id(it)] = it.name or f"Region{len(set(names.values()))}"
     while waiting:
-        later, first_error = [], None
+        later = []
         for it in waiting:
             try:
                 _static_region(env, it, names[id(it)])
-            except NoSuchRegion as e:
+            except NoSuchRegion:
                 later.append(it)
-                first_error = first_error or e
         if len(later) == len(waiting):
-            raise first_error
+            # Each waits for a region no item declares: Ludii reads it as no sites. The
+            # first is built so, and the others wait on.
+            env.equipment.regions_complete = True
+            _static_region(env, later[0], names[id(later[0])])
+            env.equipment.regions_complete = False
+            later = later[1:]
         waiting = later
+    env.equipment.regions_complete = True
 
 
 def _static_region(env: Env, it, name: str) -> None:
@@ -627,7 +636,9 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
             out.append(_place_on_region(f, comp, count, _fields(rule), stack))
             return out
         sites = [got] if isinstance(got, int) else list(got)
-        bad = [x for x in sites if not 0 <= x < env.total_sites]
+        # Ludii's ActionAdd does nothing on a site below 0 (a label no site has is Off)
+        sites = [x for x in sites if x >= 0]
+        bad = [x for x in sites if x >= env.total_sites]
         if bad:
             raise rule.fail(f"(place {item!r} ...) names no site here "
                             f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")

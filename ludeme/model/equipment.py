@@ -22,8 +22,11 @@ class Equipment:
         self.containers = containers
         self.components = components
         self.regions: dict[str, dict[int, tuple]] = {}
-        self.maps: dict[str | None, dict[int, int]] = {}
+        self.maps: list[tuple[str, dict[int, int]]] = []   # (Ludii's name, table), in order
         self.region_parts: dict[int, list[tuple]] = {}   # owner -> each declared region's sites
+        # Until every (regions ...) item is built, a name not found may be a region still
+        # to come; then it is none, and Ludii's SitesEquipmentRegion gives it no sites.
+        self.regions_complete = False
 
     def role_id(self, role: str, lud: Ludeme):
         return self.roles.id_fn(role, lud)
@@ -95,6 +98,8 @@ class Equipment:
         if role is None:
             entries = self.regions.get(name)
             if not entries:
+                if self.regions_complete:
+                    return lambda c: ()
                 raise _no_region(name, self.regions, lud)
             if len(entries) == 1:
                 sites = next(iter(entries.values()))
@@ -106,19 +111,16 @@ class Equipment:
             if name is None or name in rname:
                 for owner, sites in entries.items():
                     owned[owner] = tuple(dict.fromkeys(owned.get(owner, ()) + sites))
-        if name is not None and not owned:
+        if name is not None and not owned and not self.regions_complete:
             raise _no_region(name, self.regions, lud)
         who = self.role_id(role, lud)
         return lambda c: owned.get(who(c), ())
 
 
-    def map_named(self, name: str | None, lud: Ludeme) -> dict[int, int]:
-        """The table of a (map ...) item (the only one when no name is given)."""
-        if name in self.maps:
-            return self.maps[name]
-        if name is None and len(self.maps) == 1:
-            return next(iter(self.maps.values()))
-        raise lud.fail(f"no (map {name or ''}...) in the equipment")
+    def maps_named(self, name: str | None) -> list[dict[int, int]]:
+        """The tables of the (map ...) items called `name` (every one when None), in order;
+        a map without a name is Ludii's "Map"."""
+        return [table for n, table in self.maps if name is None or n == name]
 
 
     def regions_of_player(self, player_fn, name: str | None, lud: Ludeme):
@@ -133,7 +135,8 @@ class Equipment:
 
 
 class NoSuchRegion(LudemeError):
-    """A (sites "Name") naming no region (yet: regions may name later ones)."""
+    """A (sites "Name") naming no region yet, while regions are built (they may name later
+    ones)."""
 
 
 def _no_region(name: str, regions: dict, lud: Ludeme) -> NoSuchRegion:

@@ -58,13 +58,18 @@ class BoardTables:
                        or w in ("SameDirection", "OppositeDirection") for w in words)
 
 
-    def direction_keys(self, dirn, lud: Ludeme):
+    def direction_keys(self, dirn, lud: Ludeme, repeats: bool = False):
         """A closure (c, site) -> direction names usable as keys of the board's radials.
 
         Compass names and relations (Orthogonal, Adjacent, ...) are fixed; directions
         relative to the piece's facing (Forward, FL, ...) or to the last move
         (SameDirection, OppositeDirection) are resolved when the move is generated.
+        Each name comes once, unless `repeats`: then the list is Ludii's
+        Directions.convertToAbsolute, where a direction two words give comes twice
+        (Forwards and Leftwards both hold the forward-left diagonal).
         """
+        distinct = (lambda names: tuple(names)) if repeats else \
+            (lambda names: tuple(dict.fromkeys(names)))
         words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
         radial_keys = set(self.board.radials)
         static, dynamic = [], []
@@ -76,7 +81,7 @@ class BoardTables:
             else:
                 raise lud.fail(f"the direction {w} is not supported on this board "
                                f"(board directions: {', '.join(self.board.directions)})")
-        fixed = tuple(dict.fromkeys(static))
+        fixed = distinct(static)
         if not dynamic:
             return lambda c, frm: fixed
         # Ludii turns relative directions into those of the Adjacent relation (`of:`
@@ -128,7 +133,7 @@ class BoardTables:
                     if facing is None:
                         facing = facing_of[what]
                     out.extend(relative_directions(facing, w, relative_to))
-            return tuple(dict.fromkeys(out))
+            return distinct(out)
         if any(w in ("SameDirection", "OppositeDirection") for w in dynamic):
             return keys
         # Directions relative to the piece's facing only: the same keys for the same

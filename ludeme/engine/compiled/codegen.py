@@ -522,7 +522,7 @@ LOOP = '''\
 import numpy as np
 from numba import njit
 from ludeme.engine.compiled.rt import (apply_result, timeout, all_passed, is_line, site_add,
-                                site_remove, site_move, site_move_counted, mt_seed_block,
+                                site_clear, site_move, site_move_counted, mt_seed_block,
                                 rand_below,
                                 playout_seed_of, MT_STATE_SIZE, SEED_BLOCK,
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,

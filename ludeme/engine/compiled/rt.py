@@ -6,7 +6,8 @@
   by `init_by_array` over the seed's 32-bit words; `_randbelow_with_getrandbits`), so a
   compiled playout makes the same choices as `ludeme.analysis.playouts.play_one`.
 - `apply_result`, `timeout`, `all_passed`: `ludeme.engine.state.State`'s end-of-game rules.
-- `site_add`, `site_remove`, `site_move`: `ludeme.engine.stores.FlatSites`'s writes.
+- `site_add`, `site_clear`, `site_move`: `ludeme.engine.stores.FlatSites`'s writes
+  (`site_clear` is its remove too: Ludii empties a site whatever its count).
 
 All arithmetic is on int64 with 32-bit masks (numba's integer products wrap), and
 every function is written so that it also runs as plain Python: tests check the
@@ -330,21 +331,12 @@ def site_clear(who, what, count, site):
 @njit(cache=True)
 def site_add(who, what, count, hand_from, site, w, owner, k):
     """FlatSites.add without state/rotation/value (the games compiled here leave them 0)."""
-    if site >= hand_from and what[site] == w:
-        count[site] += k
+    if what[site] != 0:
+        count[site] = count[site] + k if site >= hand_from else 1
         return
     what[site] = w
     who[site] = owner
     count[site] = k
-
-
-@njit(cache=True)
-def site_remove(who, what, count, hand_from, site):
-    """FlatSites.remove."""
-    if site >= hand_from and count[site] > 1:
-        count[site] -= 1
-    else:
-        site_clear(who, what, count, site)
 
 
 @njit(cache=True)

@@ -95,6 +95,15 @@ class Moves(Ludeme):
     """Generates moves."""
 
 
+def lazy_moves(f):
+    """c -> an iterator over the moves of the moves closure `f`, in its order, made one at
+    a time where its ludeme knows how (its closure's `lazy`, set by a `compile_lazy` or by
+    its compile; Ludii's movesIterator): a question that one move answers ((can Move ...),
+    (is Threatened ...)) stops there instead of making, and testing, every move."""
+    lazy = getattr(f, "lazy", None)
+    return lazy if lazy is not None else (lambda c: iter(f(c)))
+
+
 class Bool(Ludeme):
     """A condition."""
 

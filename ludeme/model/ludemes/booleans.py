@@ -7,7 +7,7 @@ CONCEPTS_REVIEWED = True
 
 import operator
 
-from .base import Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, SiteType, ludeme
+from .base import Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, SiteType, lazy_moves, ludeme
 from .base import CLASSES
 from ludeme.engine.compiled.emit import Unsupported, emits
 
@@ -435,18 +435,21 @@ class CanMove(Bool):
     params = (P("moves", Moves),)
 
     def compile(self, env):
-        gen = env.compile(self.moves)
+        moves = lazy_moves(env.compile(self.moves))
+
+        def gen(c):         # Ludii's canMove: whether a first move comes, not all of them
+            return next(moves(c), None) is not None
 
         def can_move(c):
             s = c.s
             if not c.g.requires_visited:
-                return bool(gen(c))
+                return gen(c)
             # As Ludii: the last move's ends count as visited while looking (then are
             # forgotten, even if they had been visited before).
             frm, to = s.last_from, s.last_to
             s.visited.add(frm)
             s.visited.add(to)
-            found = bool(gen(c))
+            found = gen(c)
             s.visited.discard(frm)
             s.visited.discard(to)
             return found

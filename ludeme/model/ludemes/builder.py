@@ -75,8 +75,8 @@ class Builder:
         """A value of type `expected` from `node`, or a LudemeError."""
         got = self.try_build(node, expected, path)
         if got is _NO:
-            raise LudemeError(f"expected {_describe(expected)}, found {to_lud(node)[:50]!r}",
-                              node.pos, path=path, via=node.via)
+            raise LudemeError(f"expected {_describe(expected)}, found {to_lud(node)[:50]!r} "
+                              "(not supported yet)", node.pos, path=path, via=node.via)
         return got
 
     def try_build(self, node: Node, expected, path: str):
@@ -196,7 +196,8 @@ class Builder:
                 if p is None:
                     raise LudemeError(
                         f"({cls.keyword}{' ' + cls.kind if cls.kind else ''}) has no argument "
-                        f"'{a.name}:'{suggest(a.name, named_params)}; named arguments: "
+                        f"'{a.name}:' here (not supported yet){suggest(a.name, named_params)}; "
+                        f"named arguments: "
                         f"{', '.join(n + ':' for n in named_params) or 'none'}",
                         a.pos, path=path, via=a.via)
                 fields[p.attr] = self.value(p, a.value, path)
@@ -206,7 +207,7 @@ class Builder:
                 if i >= len(positional):
                     raise refused or LudemeError(
                         f"unexpected argument {to_lud(a)[:40]!r} for ({cls.keyword}"
-                        f"{' ' + cls.kind if cls.kind else ''} ...); it takes "
+                        f"{' ' + cls.kind if cls.kind else ''} ...) (not supported yet); it takes "
                         f"{_signature(cls)}", a.pos, path=path, via=a.via)
                 p = positional[i]
                 i += 1
@@ -231,7 +232,8 @@ class Builder:
                     raise LudemeError(
                         f"argument {p.name!r} of ({cls.keyword}{' ' + cls.kind if cls.kind else ''}"
                         f" ...) must be {_describe(p.type)}{' (an array {...})' if p.many else ''},"
-                        f" found {to_lud(a)[:40]!r}", a.pos, path=path, via=a.via)
+                        f" found {to_lud(a)[:40]!r} (not supported yet)", a.pos, path=path,
+                        via=a.via)
         for p in positional[i:]:
             if not p.opt:
                 raise LudemeError(f"({cls.keyword}{' ' + cls.kind if cls.kind else ''} ...) "
@@ -243,7 +245,8 @@ class Builder:
         got = self.try_value(p, node, path)
         if got is _NO:
             raise LudemeError(f"'{p.name}:' must be {_describe(p.type)}, found "
-                              f"{to_lud(node)[:40]!r}", node.pos, path=path, via=node.via)
+                              f"{to_lud(node)[:40]!r} (not supported yet)", node.pos, path=path,
+                              via=node.via)
         return got
 
     def try_value(self, p: P, node: Node, path: str):

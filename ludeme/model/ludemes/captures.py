@@ -52,7 +52,10 @@ class Promote(Moves):
         for name in piece.name:
             if isinstance(name, str):
                 if not any(name in comp.name for comp in components[1:]):
-                    raise piece.fail(f"no piece called {name!r}")
+                    # Ludii loads a game promoting to a piece it lacks, and fails only
+                    # when the promotion happens (Promote.eval or ActionPromote.apply).
+                    name_fns.append(lambda c, name=name: _no_piece_to_promote_to(piece, name))
+                    continue
                 name_fns.append(lambda c, name=name: name)
             else:
                 idf = env.compile(name)
@@ -83,6 +86,11 @@ class Promote(Moves):
                 out.append(Move(site, site, 0, [(A_FLIP, site, who, what)], then))
             return out
         return promote
+
+
+def _no_piece_to_promote_to(piece, name: str):
+    raise piece.fail(f"no piece called {name!r} to promote to (Ludii loads this game and "
+                     "stops here too)")
 
 
 @ludeme("move", "Promote")

@@ -8,7 +8,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from ludeme.engine.stores import TOP
-from .base import Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
+from .base import Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
 from ludeme.engine.compiled.emit import emits
 from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
@@ -60,7 +60,8 @@ class FromTo(Moves):
             out = []
             saved = (c.from_, c.to)
             for frm in froms(c):
-                if frm < 0 or (s.what[frm] <= 0 and s.count[frm] <= 0):
+                # Ludii reads a site past the last container as empty: no move from it
+                if not 0 <= frm < len(s.what) or (s.what[frm] <= 0 and s.count[frm] <= 0):
                     continue
                 c.from_ = frm
                 targets = tuple(tos(c))
@@ -307,6 +308,18 @@ class Do(Moves):
                 for m in out:
                     m.then = tuple(m.then) + then
             return out
+        if cond is not None:
+            prior_moves = lazy_moves(prior)
+
+            def lazy_do(c):
+                """The same moves, each tested when it is asked for (Ludii's movesIterator)."""
+                passing = auto is not None and auto()
+                for m in prior_moves(c):
+                    if passing or passes(c, m):
+                        if then:
+                            m.then = tuple(m.then) + then
+                        yield m
+            do.lazy = lazy_do
         return do
 
 

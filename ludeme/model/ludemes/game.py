@@ -284,6 +284,26 @@ class MapL(Item):
 
     params = (P("name", LitStr, opt=True), P("pairs", "Pair", many=True))
 
+    def entries(self) -> list[tuple]:
+        """(key, value, where an error points) for each entry written."""
+        return [(p.key, p.value, p) for p in self.pairs]
+
+
+@ludeme("map")
+class MapInts(MapL):
+    """`(map ["Name"] {<int> ...} {<int> ...})`: the i-th key to the i-th value, e.g.
+    `(map {1..9} {1 2 4 8 16 32 64 128 256})` (Ludii's second Map constructor)."""
+
+    params = (P("name", LitStr, opt=True), P("keys", IntFn, many=True),
+              P("values", IntFn, many=True))
+
+    def entries(self) -> list[tuple]:
+        keys, values = self.keys, self.values
+        if len(keys) != len(values):        # Ludii refuses it too
+            raise self.fail(f"a map needs as many keys as values, found {len(keys)} keys "
+                            f"and {len(values)} values")
+        return [(k, v, self) for k, v in zip(keys, values)]
+
 
 # Named board sites a map can give (Ludii's LandmarkType).
 LandmarkType = Enum("LandmarkType", "CentreSite LeftSite RightSite Topsite BottomSite FirstSite "

@@ -156,9 +156,38 @@ class Id(IntFn):
     params = (P("name", LitStr, opt=True), P("role", RoleType, opt=True))
 
     def compile(self, env):
-        if self.name is not None:
-            return env.component_fn(self.name, self.role, self)
-        return env.role_id(self.role or "Mover", self)
+        # Ludii's Id: with a role, the first component whose name contains the name and
+        # that player owns; a name no component answers to is -1, never an error (a
+        # branch naming a piece the game lacks may never run, and (promote ...) of -1
+        # adds no move). (id "Name" Player) is the piece of (player), as Ludii 1.3.12's
+        # traces read it.
+        if self.name is None:
+            return env.role_id(self.role or "Mover", self)
+        if self.role is None:
+            names = env.equipment.component_names()
+            if self.name in names or f"{self.name}1" in names:
+                return env.component_fn(self.name, None, self)
+            return lambda c: -1
+        if self.role not in _ID_OWNERS:
+            return lambda c: -1                     # Ludii's Id knows no other owner here
+        # Ludii names a neutral piece with its owner's number ("Disc0").
+        name = self.name
+        names = [(comp, (comp.name, f"{comp.name}0") if comp.owner == 0 else (comp.name,))
+                 for comp in env.components[1:]]
+        table = tuple(next((comp.index for comp, ns in names
+                            if comp.owner == p and any(name in n for n in ns)), -1)
+                      for p in range(env.num_players + 2))
+        who = env.role_id(self.role, self)
+        if self.role not in ("Mover", "Next", "Prev", "Player"):
+            p = who(None)
+            idx = table[p] if 0 <= p < len(table) else -1
+            return lambda c: idx
+        return lambda c: table[p] if 0 <= (p := who(c)) < len(table) else -1
+
+
+# The owners Ludii's Id reads beside a name (Id.eval); any other gives -1.
+_ID_OWNERS = frozenset(("Neutral", "Shared", "Mover", "Next", "Prev", "Player")
+                       + tuple(f"P{i}" for i in range(1, 9)))
 
 
 @ludeme("ahead")
@@ -538,7 +567,10 @@ class Coord(IntFn):
 
     def compile(self, env):
         if self.label is not None:
-            site = env.site_of_label(self.label, self)
+            try:
+                site = env.board.index_of(self.label)
+            except (KeyError, ValueError):
+                site = -1       # Ludii's Coord: Off for a label no site has
             return lambda c: site
         if self.row is None or self.column is None:
             raise self.fail('(coord ...) needs a label or row: and column:')
@@ -554,9 +586,23 @@ class MapEntry(IntFn):
     params = (P("name", LitStr, opt=True), P("key", IntFn))
 
     def compile(self, env):
+        # Ludii's MapEntry: the first map of that name (any map when no name is given)
+        # that has the key; the key itself when none has, or when no map has that name.
         key = env.compile(self.key)
-        table = env.map_named(self.name, self)
-        return lambda c: table.get(key(c), key(c))
+        tables = env.maps_named(self.name)
+        if not tables:
+            return key
+        if len(tables) == 1:
+            get = tables[0].get
+            return lambda c: get(k := key(c), k)
+
+        def entry(c):
+            k = key(c)
+            for t in tables:
+                if (v := t.get(k)) is not None:
+                    return v
+            return k
+        return entry
 
 
 @ludeme("player")

@@ -28,7 +28,13 @@ class RoleId(IntFn):
     """A player written as a role word (`Mover`, `P2`, ...), evaluated to its id."""
 
     def compile(self, env):
-        return env.role_id(self.role, self)
+        role = self.role
+        if role[:1] == "P" and role[1:].isdigit() and int(role[1:]) > env.num_players:
+            # Ludii's RoleType.toIntFunction: Pi is the number i, whatever the players
+            # (a 4-player game may ask (is Mover P5) in a branch for more players).
+            pid = int(role[1:])
+            return lambda c: pid
+        return env.role_id(role, self)
 
 
 class BoolConst(Bool):

@@ -7,7 +7,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
-from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
+from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
 from ludeme.engine.compiled.emit import Unsupported, emits, part_of, reads_params_only_from, refuse
 
 _NONE = ()
@@ -99,6 +99,14 @@ def typed_sites_fn(env, spec, default):
 
 def _then(env, lud):
     return (env.compile(lud.then),) if lud.then is not None else _NONE
+
+
+def _with_then(moves, then):
+    """`moves`, each with the consequents `then` added after its own, one at a time."""
+    for m in moves:
+        if then:
+            m.then = tuple(m.then) + then
+        yield m
 
 
 def _side_effect(env, to_spec):
@@ -359,7 +367,8 @@ class MoveFromTo(Moves):
             stacking = c.stacking
             flat = simple and not stacking      # the common move: one action, no levels
             for frm in froms(c):
-                if frm < 0 or what[frm] <= 0:
+                # Ludii reads a site past the last container as empty: no move from it
+                if not 0 <= frm < len(what) or what[frm] <= 0:
                     continue
                 c.from_, c.to = frm, saved[1]
                 if from_cond is not None and not from_cond(c):
@@ -618,6 +627,38 @@ class ForEachPiece(Moves):
                 if gen is not None:
                     table[w] = gen if comp.owner == player else _SHARED
             return table
+
+        def lazy_for_each_piece(c):
+            """The same moves, one site's at a time (stacks: all at once)."""
+            s = c.s
+            if c.stacking:
+                yield from for_each_piece(c)
+                return
+            player = role_fn(c) if role_fn else s.mover
+            other = player != s.mover and 0 < player <= nplayers
+            own = owned.get(player)
+            if own is None:
+                own = owned[player] = movers_of(player)
+            for site in board if container is None else container_sites(c):
+                w = s.what[site]
+                gen = own[w]
+                if gen is None:
+                    continue
+                if gen is _SHARED:
+                    if s.who[site] != player:
+                        continue
+                    gen = specific or generators[w]
+                saved, roles = c.from_, (s.mover, s.next, s.prev)
+                if other:       # as for_each_piece: that player's turn while generating
+                    s.prev, s.mover, s.next = s.mover, player, s.mover
+                c.from_ = site
+                try:
+                    moves = gen(c)
+                finally:
+                    c.from_ = saved
+                    s.mover, s.next, s.prev = roles
+                yield from _with_then(moves, then)
+        for_each_piece.lazy = lazy_for_each_piece
         return for_each_piece
 
 
@@ -644,6 +685,13 @@ class MovesIf(Moves):
             return out
         return if_then
 
+    def compile_lazy(self, env):
+        cond = env.compile(self.cond)
+        a = lazy_moves(env.compile(self.then_))
+        b = lazy_moves(env.compile(self.else_)) if self.else_ is not None else (lambda c: iter(()))
+        then = _then(env, self)
+        return lambda c: _with_then(a(c) if cond(c) else b(c), then)
+
 
 class _Union(Moves):
     params = (P("moves", Moves, many=True), P("more", Moves, opt=True, many=True),
@@ -661,6 +709,15 @@ class _Union(Moves):
                 for m in out:
                     m.then = m.then + then
             return out
+        return union
+
+    def compile_lazy(self, env):
+        gens = [lazy_moves(env.compile(m)) for m in self.moves + (self.more or [])]
+        then = _then(env, self)
+
+        def union(c):
+            for g in gens:
+                yield from _with_then(g(c), then)
         return union
 
 
@@ -881,7 +938,15 @@ class MoveHop(Moves):
               P("then", "Then", opt=True))
 
     def compile(self, env):
-        from_fn = env.site_fn(self.from_)
+        if self.from_ is not None and self.from_.site is not None \
+                and not isinstance(self.from_.site, IntFn):
+            # Ludii's Hop starts from (from) when its (from ...) gives a region, not a site
+            # (it reads only From.loc(), null for a region): the region is built, as
+            # Ludii builds it, and never evaluated.
+            env.compile(self.from_.site)
+            from_fn = env.site_fn(None)
+        else:
+            from_fn = env.site_fn(self.from_)
         from_cond = env.compile(self.from_.if_) if self.from_ is not None \
             and self.from_.if_ is not None else None
         dirn = self.dirn or "Adjacent"
@@ -1071,7 +1136,7 @@ def _from_to_moves(src, lud, out, ind):
     out.append(f"{ind}for ff in {f_seq}:")
     out.append(f"{ind}    frm = ff")
     f_ok = f" and {f_flt('frm')}" if f_flt else ""
-    out.append(f"{ind}    if frm >= 0 and what[frm] > 0{f_ok}:")
+    out.append(f"{ind}    if 0 <= frm < len(what) and what[frm] > 0{f_ok}:")
     out.append(f"{ind}        for to in {t_seq}:")
     out.append(f"{ind}            if to >= 0{conds}:")
     src.push(out, ind + "                ", "frm", "to", g)
@@ -1171,7 +1236,7 @@ def _remove_effect(src, eff, body):
     s = src.int_expr(eff.where)
     body.append(f"rs = {s}")
     body.append("if rs >= 0 and what[rs] > 0:")
-    body.append("    site_remove(who, what, count, HAND_FROM, rs)")
+    body.append("    site_clear(who, what, count, rs)")
 
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
@@ -1245,7 +1310,7 @@ def _for_each_piece_moves(src, lud, out, ind):
 
 @emits(MoveRemove, kind="moves", refuses=("level", "at", "count", "type"))
 def _remove_moves(src, lud, out, ind):
-    g = src.new_generator(["site_remove(who, what, count, HAND_FROM, frm)"], lud=lud,
+    g = src.new_generator(["site_clear(who, what, count, frm)"], lud=lud,
                           kind=A_REMOVE)
     if isinstance(lud.where, IntFn):
         out.append(f"{ind}site = {src.int_expr(lud.where)}")

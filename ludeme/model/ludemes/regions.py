@@ -276,6 +276,16 @@ class SitesLiteralL(Region):
             # Ludii reads a name that is no coordinate as a region's (SitesEquipmentRegion):
             # with no region of that exact name, the region is empty.
             return lambda c: ()
+        if items is not None and all(isinstance(i, Str) for i in items):
+            # Ludii's SitesCoords: the sites of the labels, a label no site has left out
+            sites = []
+            for i in items:
+                try:
+                    sites.append(env.board.index_of(i.value))
+                except (KeyError, ValueError):
+                    pass
+            sites = tuple(sites)
+            return lambda c: sites
         if self.items is not None:
             return env.compile(self.items)
         if self.sites:   # (sites {(last To) ...}): sites computed in play

@@ -105,7 +105,8 @@ class CountSteps(IntFn):
                 return _rings_to(table, a, {b})
             return distance
         if self.relation is not None:
-            raise self.fail("(count Steps ...) takes a relation or a (step ...), not both")
+            raise self.fail("(count Steps ...) with both a relation and a (step ...) is not "
+                            "supported yet")
         keys, ring, nsites = step_walker(env, self.step, self)
 
         def count_steps(c):
@@ -132,7 +133,8 @@ class CountSteps(IntFn):
                 return _rings_to(table, a, targets)
             return distance
         if self.relation is not None:
-            raise self.fail("(count Steps ...) takes a relation or a (step ...), not both")
+            raise self.fail("(count Steps ...) with both a relation and a (step ...) is not "
+                            "supported yet")
         keys, ring, nsites = step_walker(env, self.step, self)
         infinity = 1_000_000_000
 

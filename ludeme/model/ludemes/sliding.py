@@ -78,7 +78,8 @@ class MoveSlide(Moves):
             self.from_.refuse("level", "if_", why="Ludii's Slide reads only the start site")
         from_fn = env.site_fn(self.from_)
         dirn = self.dirn or "Adjacent"
-        dirs = env.direction_keys(dirn, self)
+        # Ludii's Slide walks every direction of its list, one given twice twice
+        dirs = env.direction_keys(dirn, self, repeats=True)
         radials = env.board.radials
         nsites = env.num_board_sites
         b = self.between

@@ -12,7 +12,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_FLIP, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SET_FIELD, Move
 from ludeme.engine.stores import TOP
-from .base import Bool, DirWord, IntFn, LitBool, LitInt, Moves, Other, P, Region, SiteType, ludeme
+from .base import Bool, DirWord, IntFn, LitBool, LitInt, Moves, Other, P, Region, SiteType, lazy_moves, ludeme
 from .effects import applied_actions
 from .moves import Directions, _then, moves_as_actions
 
@@ -352,7 +352,8 @@ class IsThreatened(Bool):
                         pc = probe.ctx
                         pc.from_ = pc.to = pc.site = pc.player = -1
                         gen = specific or probe.g.phases[probe.phase[enemy]].play
-                        if any(m.to == site for m in gen(pc)):
+                        # Ludii's canMoveTo: the first move reaching the site answers
+                        if any(m.to == site for m in lazy_moves(gen)(pc)):
                             return True
                 finally:
                     _PROBING[0] -= 1

@@ -21,6 +21,7 @@ import math
 from ludeme.errors import LudemeError
 from ludeme.model.ludemes.base import NOT_YET, Dim, GraphFn, Lit, LitFloat, LitInt, P, _NO, ludeme
 from ludeme.language.syntax import Array, Float, Int, Node, Range
+from ludeme.boards.geometry import f32
 
 # Every ludeme here declares its concepts: none (a board's shape concepts are
 # `ludeme.analysis.concepts.shape_concepts`).
@@ -258,6 +259,10 @@ def size(lud, attr: str, low: int = -MAX_DIM) -> int | None:
 
 
 def real(lud, attr: str, default: float | None = None) -> float | None:
-    """A real argument (a literal or constant arithmetic), `default` when not given."""
+    """A real argument (a literal or constant arithmetic), `default` when not given.
+
+    Ludii's FloatFunction gives a Java float, widened to a double where the graph uses
+    it: (shift -1.99 ...) moves by -1.99000000954, and such rounding decides whether two
+    vertices lie within Merge's 0.01 of each other."""
     x = getattr(lud, attr)
-    return default if x is None else number(x, True, lud)
+    return default if x is None else f32(number(x, True, lud))

@@ -59,7 +59,7 @@ class MancalaBoard(BoardContainer):
     def build_board(self, players: int) -> Board:
         rows, columns = size(self, "rows", low=1), size(self, "columns", low=1)
         if not 2 <= rows <= 4:
-            raise self.fail(f"a mancala board has 2 to 4 rows, not {rows}")
+            raise self.fail(f"a mancala board of {rows} rows is not supported yet (2 to 4 here)")
         pts = self.points(rows, columns)
         # Ludii unites the rows (edges of length 1 along each row) and joins every pair of
         # vertices closer than 1.1 x the average edge length.
