@@ -90,7 +90,7 @@ def test_tracks_walk_directions_and_loop():
 
 
 @pytest.mark.parametrize("call, words", [
-    ("(mancalaBoard 5 6)", "2 to 4 rows"),
+    ("(mancalaBoard 5 6)", "a mancala board of 5 rows is not supported yet (2 to 4 here)"),
     ("(mancalaBoard 2 6 store:Inner)", "not supported yet"),
     ('(mancalaBoard 2 6 (track "T" "1,Q" loop:True))', "no direction 'Q'"),
     ('(mancalaBoard 2 6 (track "T" "E,N"))', "first step must be a site number"),
