@@ -260,7 +260,7 @@ def test_check_names_what_a_game_lacks_for_a_compiled_form_without_numba():
 
 # A small game of our own that reads the counters, limits and piece counts the kernels
 # now have: (count Moves), (count Turns), (value MoveLimit), (is Even/Odd), (no Pieces)
-# and (sites Occupied by:Enemy). Players step, and on odd moves take an enemy piece.
+# and (sites Occupied by:Enemy). Players step, and on odd moves may take an enemy piece instead.
 COUNTERS_GAME = """
 (game "Counters"
   (players 2)

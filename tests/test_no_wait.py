@@ -140,7 +140,8 @@ def test_a_stopped_compile_leaves_no_process(monkeypatch, tmp_path):
 
 def test_a_failed_compile_lets_the_reference_engine_play_on(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("LUDEME_CACHE_DIR", str(tmp_path))
-    job = compiled.Compiling(None, "raise RuntimeError('no machine code today')\n")
+    path, _ = compiled.module_file("raise RuntimeError('no machine code today')\n")
+    job = compiled.Compiling(None, path)
     assert job.kernels() is None
     job.cancel()
     assert "no machine code today" in capsys.readouterr().err

@@ -415,9 +415,8 @@ def _while_compiling(game, n: int, seed: int, jobs: int, compiling, shipped=None
             done = dispatched[0]
         if done < n:
             kernels = compiling.kernels()
-            if kernels is not None:
+            if kernels is not None:         # warmed: numba's cache has them
                 game.keep_kernels("auto", kernels)
-                kernels.warm()
             yield from _results(game, n, seed, jobs, kernels=kernels, start=done,
                                 shipped=shipped)
     finally:

@@ -397,12 +397,10 @@ def build_kernels(game, source: str | None = None, whole: bool = True) -> Compil
     t0 = time.perf_counter()
     if source is None:
         source = game_source_text(game)
-    path, digest = module_file(source)
-    compiled = CompiledGame(game, import_module(path), 0.0, digest)
-    compiled.path = path
-    compiled.compile_seconds = time.perf_counter() - t0
-    if whole:
-        compiled.warm()
+    path, _ = module_file(source)
+    generating = time.perf_counter() - t0
+    compiled = load_kernels(game, path, whole)
+    compiled.compile_seconds += generating
     return compiled
 
 
@@ -427,9 +425,8 @@ class Compiling:
     ended, `kernels()` loads them from numba's cache (None, said on stderr, when the
     compile failed), `cancel()` stops it. `seconds`: how long it took, for the record."""
 
-    def __init__(self, game, source: str):
-        self.game, self.source = game, source
-        self.path, _ = module_file(source)
+    def __init__(self, game, path: Path):
+        self.game, self.path = game, path       # the generated module, in the cache
         self.proc = None
         self.log = None
         self.t0 = 0.0
@@ -459,7 +456,7 @@ class Compiling:
         code = self.proc.wait()
         self.seconds = time.perf_counter() - self.t0
         if code == 0 and ready_mark(self.path).exists():
-            kernels = build_kernels(self.game, self.source)
+            kernels = load_kernels(self.game, self.path)
             self.load_seconds = kernels.compile_seconds
             return kernels
         self.log.seek(0)
@@ -526,5 +523,5 @@ def start(game):
         return None
     path, _ = module_file(source)
     if ready_mark(path).exists():
-        return build_kernels(game, source)
-    return Compiling(game, source)
+        return load_kernels(game, path)
+    return Compiling(game, path)

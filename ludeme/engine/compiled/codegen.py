@@ -21,6 +21,8 @@ arrays `who`, `what`, `count`.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 
 from ludeme.engine.state import A_MOVE, A_PASS
@@ -282,7 +284,7 @@ class Source:
 
     def then_lines(self, lud) -> list[str]:
         """A move's consequents, applied after its actions with (from)/(to) undefined: its
-        own (then ...), then those of the moves that enclose it (`moves_with_then`)."""
+        own (then ...), then those of the moves that enclose it (`enclosing_then`)."""
         own = lud.__dict__.get("_fields", {}).get("then")
         thens = ([own] if own is not None else []) + self.outer_thens[::-1]
         if not thens:
@@ -292,16 +294,15 @@ class Source:
             emit("then", self, then, lines)
         return lines
 
-    def moves_with_then(self, lud, children, out: list[str], ind: str) -> None:
-        """The moves of `children` (ludemes, or (ludeme, indent) pairs), each generated move
-        taking `lud`'s (then ...) after its own (the reference's `m.then + then`)."""
+    @contextmanager
+    def enclosing_then(self, lud):
+        """While the moves inside `lud` are emitted, each generated move takes `lud`'s
+        (then ...) after its own (the reference's `m.then + then`)."""
         then = lud.__dict__.get("_fields", {}).get("then")
         if then is not None:
             self.outer_thens.append(then)
         try:
-            for child in children:
-                child, at = child if isinstance(child, tuple) else (child, ind)
-                self.moves(child, out, at)
+            yield
         finally:
             if then is not None:
                 self.outer_thens.pop()

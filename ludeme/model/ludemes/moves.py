@@ -1074,19 +1074,22 @@ part_of(FromSpec, ToSpec, BetweenSpec, parent="the move that holds it")
 
 @emits(MovesOr, kind="moves")
 def _or_moves(src, lud, out, ind):
-    src.moves_with_then(lud, list(lud.moves) + list(lud.more or []), out, ind)
+    with src.enclosing_then(lud):
+        for m in list(lud.moves) + list(lud.more or []):
+            src.moves(m, out, ind)
 
 
 @emits(MovesIf, kind="moves")
 def _if_moves(src, lud, out, ind):
     """Each branch's moves, each taking the (if ...)'s (then ...) after its own."""
-    out.append(f"{ind}if {src.bool_expr(lud.cond)}:")
-    src.moves_with_then(lud, [(lud.then_, ind + "    ")], out, ind)
-    out.append(f"{ind}    pass")
-    if lud.else_ is not None:
-        out.append(f"{ind}else:")
-        src.moves_with_then(lud, [(lud.else_, ind + "    ")], out, ind)
+    out.append(f"{ind}if {src.bool_expr(lud.cond)}:")     # (then ...) is not the test's
+    with src.enclosing_then(lud):
+        src.moves(lud.then_, out, ind + "    ")
         out.append(f"{ind}    pass")
+        if lud.else_ is not None:
+            out.append(f"{ind}else:")
+            src.moves(lud.else_, out, ind + "    ")
+            out.append(f"{ind}    pass")
 
 
 @emits(MovePass, kind="moves")
