@@ -34,6 +34,7 @@ def test_names_are_unique_among_legal_moves_over_playouts(file, ruleset):
             # The names are the ones `describe_move` and `choose` know.
             for i, m in enumerate(legal):
                 assert names[i].startswith(describe_move(game, m))
+                assert str(m) == names[i] and names[i] in repr(m)   # Python prints the same
                 assert choose(game, legal, names, names[i].upper()) == i
             state.apply(legal[rng.randrange(len(legal))])
             steps += 1
@@ -48,6 +49,38 @@ def test_compiled_moves_have_the_same_names():
         pytest.skip("no compiled form for Lines of Action here")
     a, b = game.new_initial_state(0), fast.new_initial_state()
     assert move_names(game, a.legal_moves()) == move_names(game, b.legal_moves())
+    rng = random.Random(4)
+    for _ in range(30):         # str(move) on either backend: the name `play` prints
+        names = move_names(game, a.legal_moves())
+        assert [str(m) for m in a.legal_moves()] == names == [str(m) for m in b.legal_moves()]
+        i = rng.randrange(len(names))
+        a.apply(a.legal_moves()[i])
+        b.apply(b.legal_moves()[i])
+
+
+@pytest.mark.parametrize("backend", ["reference", "compiled"])
+def test_a_move_keeps_the_name_of_its_own_position(backend, tmp_path):
+    # Tic-tac-toe's moves are all `place X`: a move object kept from one position prints
+    # its own name after another position's moves were generated.
+    from ludeme.analysis.playouts import compiled_of
+    lud = tmp_path / "ttt.lud"
+    lud.write_text('(game "Noughts" (players 2) (equipment {(board (square 3)) '
+                   '(piece "Disc" Each)}) (rules (play (move Add (to (sites Empty)))) '
+                   '(end (if (is Line 3) (result Mover Win)))))')
+    game = load(lud)
+    fast = compiled_of(game, "compiled") if backend == "compiled" else game
+    if fast is None:
+        pytest.skip("no compiled form here")
+    state = fast.new_initial_state()
+    first = list(state.legal_moves())
+    names = [str(m) for m in first]
+    assert names == move_names(game, first) and names[0].startswith("place ")
+    state.apply(first[4])
+    later = state.legal_moves()
+    assert len(later) == 8 and [str(m) for m in first] == names
+    assert str(later[0]) == names[0] and str(later[4]) == names[5]
+    # A move made by hand names its sites as Ludii numbers them.
+    assert str(Move(3, 5, 1, [(A_MOVE, 3, 5)])) == "3-5"
 
 
 def test_same_name_is_told_apart():

@@ -253,15 +253,16 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
             trial = state.clone()
             trial.apply(m)
             if len(candidates) == 1 or _board_diff(trial, step["board"]) is None:
-                after = trial
+                after, played = trial, m
                 break
         if after is None:
-            trial = state.clone()
-            trial.apply(candidates[0])
-            after = trial
+            played = candidates[0]
+            after = state.clone()
+            after.apply(played)
         d = _board_diff(after, step["board"])
         if d:
-            return Verdict(name, len(steps), i, False, f"{where} after {key[0]}-{key[1]}: {d}")
+            return Verdict(name, len(steps), i, False,
+                           f"{where} after {key[0]}-{key[1]} ({played}): {d}")
         if bool(step.get("over")) != after.is_terminal():
             return Verdict(name, len(steps), i, False,
                            f"{where}: over expected {step.get('over')}, produced "
@@ -317,7 +318,7 @@ def _replay_trial(game, trial: dict, name: str, progress: list) -> Verdict:
         legal = state.legal_moves()
         cands = pick(legal, rec)
         if not cands:
-            ours = ", ".join(sorted({f"{m.frm}-{m.to}" for m in legal})[:12])
+            ours = ", ".join(sorted({f"{m.frm}-{m.to} ({m})" for m in legal})[:12])
             return Verdict(name, len(steps), i, False,
                            f"{where} (mover {state.mover}): Ludii's move {rec['from']}-"
                            f"{rec['to']} is not among ours: {ours or 'none'}")

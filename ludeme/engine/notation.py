@@ -105,3 +105,36 @@ def describe_move(game, m) -> str:
     """A move's name alone (`move_name`); a list of legal moves is named by `move_names`,
     unique among them."""
     return move_name(game, m)
+
+
+class Siblings:
+    """The legal moves of one position, as `str(move)` names them: `legal_moves()` gives
+    each of its moves this one object, and the names (unique among them, `move_names`) are
+    computed the first time one is asked for, so playouts never pay for them."""
+
+    __slots__ = ("game", "moves", "names")
+
+    def __init__(self, game, moves: list):
+        self.game, self.moves, self.names = game, moves, None
+
+    def tag(self) -> None:
+        for m in self.moves:
+            m.named = self
+
+    def name(self, move) -> str:
+        if self.names is None:
+            self.names = move_names(self.game, self.moves)
+        for m, n in zip(self.moves, self.names):
+            if m is move:
+                return n
+        return move_name(self.game, move)
+
+
+def move_text(m) -> str:
+    """`str(move)`: its name among the legal moves it was generated with (as `ludeme play`,
+    `moves` and the viewer print it), else, for a move not from `legal_moves()`, its sites
+    as Ludii numbers them."""
+    named = getattr(m, "named", None)
+    if named is not None:
+        return named.name(m)
+    return "pass" if m.is_pass else f"{m.frm}-{m.to}"

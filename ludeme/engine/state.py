@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .notation import Siblings, move_text
 from .repetition import record_position, without_repeats
 from .stores import TOP, TrackIndices, new_sites
 
@@ -54,7 +55,9 @@ class Move:
     Rules build moves in their hot loops: they pass every argument by position, as a
     keyword argument makes each call to the class build a dict (half the cost again)."""
 
-    __slots__ = ("frm", "to", "mover", "actions", "then", "is_pass", "level_from", "level_to")
+    # `named`: the position's legal moves (`notation.Siblings`), set by `legal_moves()` only.
+    __slots__ = ("frm", "to", "mover", "actions", "then", "is_pass", "level_from", "level_to",
+                 "named")
 
     def __init__(self, frm: int, to: int, mover: int, actions: list, then: tuple = (),
                  is_pass: bool = False, level_from: int = 0, level_to: int = 0):
@@ -71,10 +74,13 @@ class Move:
         """(from, to) as Ludii numbers them; -1 for a pass."""
         return (self.frm, self.to)
 
+    def __str__(self) -> str:
+        """Its name among the position's legal moves (`place A1`, `A1-B2`, `pass`), the
+        name `ludeme play`, `moves`, the viewer and the adapters print."""
+        return move_text(self)
+
     def __repr__(self) -> str:
-        if self.is_pass:
-            return "Pass"
-        return f"{self.frm}-{self.to}"
+        return f"<Move {move_text(self)} ({self.frm}-{self.to})>"
 
 
 def pass_move(mover: int) -> Move:
@@ -358,6 +364,7 @@ class State:
                 moves = [pass_move(mover)]
             if g.repetition is not None:
                 moves = without_repeats(self, moves)
+            Siblings(g, moves).tag()
             self._legal = moves
         return self._legal
 

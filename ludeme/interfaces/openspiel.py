@@ -96,15 +96,15 @@ class LudemeState(pyspiel.State):
         self._box.state.apply(moves[action])
 
     def _action_to_string(self, player: int, action: int) -> str:
-        """The move as `from-to` in board labels (ludeme play's notation)."""
-        from ludeme.engine.notation import move_name
-        g = self._box.game
-        width = g.total_sites + 1
+        """The move as `ludeme play` names it (`str(move)`: board labels, unique among the
+        legal moves); an action not legal here by its sites as Ludii numbers them."""
+        width = self._box.game.total_sites + 1
         k, rest = divmod(action, width * width)
         frm, to = divmod(rest, width)
         move = self._moves().get(action)
-        text = move_name(g, move) if move is not None else f"{frm - 1}-{to - 1}"
-        return text + (f"#{k}" if k else "")
+        if move is not None:
+            return str(move)
+        return f"{frm - 1}-{to - 1}" + (f"#{k}" if k else "")
 
     def is_terminal(self) -> bool:
         """The game is over."""

@@ -20,8 +20,10 @@ import importlib.util
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
+from ..notation import Siblings, move_text
 from .unsupported import Unsupported
 
 BACKENDS = ("auto", "reference", "compiled")
@@ -49,7 +51,7 @@ class CompiledGame:
         self.buffers = [np.empty(module.MAX_BUFFER, np.int64) for _ in range(4)]
         self._pass_gens = frozenset(module.PASS_GENS) | {-1}
         self._kinds = [frozenset(k) for k in module.GEN_KINDS]
-        self._moves: dict[tuple, CompiledMove] = {}
+        self._specs: dict[tuple, tuple] = {}   # (from, to, gen, extra) -> a move's spec
 
     def warm(self) -> None:
         """Compile the kernel of whole playouts now (or load it from numba's cache), once;
@@ -68,15 +70,15 @@ class CompiledGame:
         buf = self.buffers
         k = self.module.legal(state.who, state.what, state.count, state.sc, state.phase, *buf)
         if k == 0:
-            return [CompiledMove(-1, -1, -1, -1, True)]
-        cache, out = self._moves, []
+            return LegalMoves([_PASS])
+        specs, out = self._specs, []
         for key in zip(*(b[:k].tolist() for b in buf)):
-            move = cache.get(key)
-            if move is None:        # moves are immutable: one object per distinct move
+            spec = specs.get(key)
+            if spec is None:
                 f, t, g, x = key
-                move = cache[key] = CompiledMove(f, t, g, x, g in self._pass_gens, self._kinds[g])
-            out.append(move)
-        return out
+                spec = specs[key] = (f, t, g, x, g in self._pass_gens, self._kinds[g])
+            out.append(spec)
+        return LegalMoves(out)
 
     def new_initial_state(self) -> CompiledState:
         """The start position, to play step by step."""
@@ -114,21 +116,55 @@ class CompiledGame:
         return cols
 
 
+_PASS = (-1, -1, -1, -1, True, frozenset())      # the forced pass's spec
+
+
 class CompiledMove:
     """A legal move of a `CompiledState`: (from, to) as Ludii numbers them, and the generator
-    (a branch of the generated `effects`) that applies it."""
+    (a branch of the generated `effects`) that applies it, with the generator's action kinds
+    (`kinds`, the engine's codes A_ADD, ...). Each position has its own objects, so that
+    `str(move)` names a move among its own siblings; what they hold (`spec`) is made once
+    per distinct move."""
 
-    __slots__ = ("frm", "to", "gen", "extra", "level_from", "level_to", "is_pass", "kinds")
+    __slots__ = ("frm", "to", "gen", "extra", "is_pass", "kinds", "named")
+    level_from = level_to = 0       # the compiled backend plays no stacks
 
-    def __init__(self, frm: int, to: int, gen: int, extra: int = -1, is_pass: bool = False,
-                 kinds: frozenset = frozenset()):
-        self.frm, self.to, self.gen, self.extra = frm, to, gen, extra
-        self.level_from = self.level_to = 0
-        self.is_pass = is_pass
-        self.kinds = kinds          # the engine's action codes (A_ADD, ...) of its generator
+    def __init__(self, spec: tuple):
+        self.frm, self.to, self.gen, self.extra, self.is_pass, self.kinds = spec
+
+    def __str__(self) -> str:
+        """Its name among the position's legal moves, as `Move` names it."""
+        return move_text(self)
 
     def __repr__(self) -> str:
-        return "Pass" if self.is_pass else f"{self.frm}-{self.to}"
+        return f"<CompiledMove {move_text(self)} ({self.frm}-{self.to})>"
+
+
+class LegalMoves(Sequence):
+    """A compiled position's legal moves: a sequence whose move objects are made when first
+    read (a random choice reads one), each named among the others (`str(move)`)."""
+
+    __slots__ = ("specs", "objects", "named")
+
+    def __init__(self, specs: list):
+        self.specs = specs
+        self.objects: list = [None] * len(specs)
+        self.named = None
+
+    def __len__(self) -> int:
+        return len(self.specs)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self.specs)))]
+        m = self.objects[i]
+        if m is None:
+            m = self.objects[i] = CompiledMove(self.specs[i])
+            m.named = self.named
+        return m
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 class CompiledState:
@@ -176,10 +212,12 @@ class CompiledState:
             return [0.0, 1.0 if rk[1] == 1.0 else -1.0]
         return [0.0] + [0.0 if r == 0 else 1.0 - 2.0 * (r - 1.0) / (n - 1) for r in rk[1:]]
 
-    def legal_moves(self) -> list[CompiledMove]:
+    def legal_moves(self) -> "LegalMoves | list":
         """The legal moves in the reference engine's order; a forced pass when there are none."""
         if self._legal is None:
             self._legal = [] if self.sc[self.m.OVER] else self.kernels.legal_of(self)
+            if self._legal:
+                self._legal.named = Siblings(self.g, self._legal)
         return self._legal
 
     def legal_actions(self) -> list[int]:
