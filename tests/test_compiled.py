@@ -317,6 +317,37 @@ def test_the_then_of_if_and_or_moves_gives_the_reference_rows(tmp_path):
         _same_rows(game, 40, seed)
 
 
+# (sites Start ...) read as a test of a site and as sites to place on;
+# a piece added by name for the mover; scores set by the start rules.
+STARTS_GAME = """
+(game "Starts"
+  (players 2)
+  (equipment {(board (square 4))
+               (piece "Disc" Each (move Step (to if:(and (is Empty (to))
+                    (not (is In (to) (sites Start (piece (what at:(from))))))))))})
+  (rules
+    (start {(place "Disc1" {0 1 2}) (place "Disc2" {13 14 15}) (set Score P2 3)})
+    (play (or {(forEach Piece)
+               (move Add (piece "Disc" Mover) (to (sites Start (piece "Disc1"))
+                    if:(is Empty (to))))}
+              (then (addScore Mover 1))))
+    (end {(if (>= (score Mover) 12) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
+
+def test_start_sites_pieces_by_name_and_start_scores_give_the_reference_rows(tmp_path):
+    path = tmp_path / "starts.lud"
+    path.write_text(STARTS_GAME)
+    game = load(path)
+    from ludeme.engine.compiled.codegen import generate
+    generate(game)                  # it has a compiled form
+    for seed in (2, 5):
+        _same_rows(game, 40, seed)
+    df = run_playouts(game, 40, 2, jobs=1, progress=False, backend="reference")
+    assert df["winner"].isin([1, 2]).all() and df["winner"].eq(2).mean() > 0.5
+
+
 def test_a_move_from_a_site_past_the_last_container_is_none_on_both_backends(tmp_path):
     """Ludii reads such a site as empty; the kernel must not read past its arrays."""
     f = tmp_path / "g.lud"

@@ -372,8 +372,8 @@ def context(local: tuple = ("frm", "to", "btw")) -> str:
 
 
 def _start_sets_state(game) -> bool:
-    start = game.new_initial_state(0)
-    return bool(any(start.scores) or any(start.sites.state))
+    # Start scores are the kernels' too (`reset`); they keep no piece states.
+    return bool(any(game.new_initial_state(0).sites.state))
 
 
 # What the compiled turn loop does not model, in the order `check_game` asks: (what
@@ -389,8 +389,7 @@ GAME_REFUSALS = (
     ("removals at the end of the turn", lambda g: getattr(g, "sequence_capture", False)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
-    ("the start position read by (sites Start ...)", lambda g: getattr(g, "records_start", False)),
-    ("start rules setting scores or piece states", _start_sets_state),
+    ("start rules setting piece states", _start_sets_state),
 )
 # Refused while generating (see `generate`).
 ALL_PASS_SOME_PHASES = "the all-pass draw after only some phases' end rules"
@@ -499,6 +498,8 @@ def generate(game) -> str:
         whats_same=same.astype(int).tolist(),
         init_who=list(s0.who), init_what=list(s0.what), init_count=list(s0.count),
         init_phase=list(game.initial_phase),
+        init_scores="\n".join(f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
+                               if v) or "    pass",
         num_start_moves=s0.num_start_moves,
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
@@ -703,6 +704,7 @@ def reset(who, what, count, sc, rk, active, phase):
     sc[LAST_FROM] = -1
     sc[LAST_TO] = -1
     sc[COUNTER] = -1
+{init_scores}
     rk[:] = 0.0
     active[:] = 1
     active[0] = 0

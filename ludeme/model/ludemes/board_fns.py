@@ -7,6 +7,8 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import emits
+
 from .base import Bool, IntFn, LitStr, P, Region, RoleType, SiteType, ludeme
 
 STARTING_POS = "startingPos"     # State.notes key: what stood on each board site after the start
@@ -75,6 +77,29 @@ class SitesStart(Region):
                 return ()
             return tuple(s for s, w in enumerate(c.s.notes[STARTING_POS]) if w == what)
         return sites
+
+
+def _started(src, lud, site: str) -> str:
+    # The kernels refuse chance, so the start position is INIT_WHAT, the same every playout.
+    what = src.int_expr(lud.piece)
+    return f"({what} >= 1 and INIT_WHAT[{site}] == {what})"
+
+
+@emits(SitesStart, kind="contains")
+def _start_contains(src, lud, site):
+    return f"(0 <= {site} < {src.env.num_board_sites} and {_started(src, lud, site)})"
+
+
+@emits(SitesStart, kind="sites")
+def _start_sites(src, lud):
+    return f"range({src.env.num_board_sites})", lambda v: _started(src, lud, v)
+
+
+@emits(SitesStart, kind="for_region")
+def _start_loop(src, lud, out, ind, body):
+    out.append(f"{ind}for site in range({src.env.num_board_sites}):")
+    out.append(f"{ind}    if {_started(src, lud, 'site')}:")
+    out.extend(f"{ind}        {x}" for x in body)
 
 
 @ludeme("where")

@@ -639,6 +639,12 @@ def _who_what(src, lud):
     return f"({arr}[{at}] if {at} >= 0 else 0)"
 
 
+@emits(Score, kind="int")
+def _score(src, lud):
+    p = src.int_expr(lud.player)
+    return f"(sc[SCORE + {p}] if 0 <= {p} <= NP else 0)"
+
+
 def _arith_classes():
     """The `(+ ...)`, `(- ...)` and `(* ...)` made by `_arith` above."""
     from .base import REGISTRY

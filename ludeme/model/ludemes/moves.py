@@ -9,6 +9,7 @@ from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_LEVEL, A_MOVE
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
 from ludeme.engine.compiled.emit import Unsupported, emits, part_of, reads_params_only_from, refuse
+from ..roles import DYNAMIC_WORDS
 
 _NONE = ()
 WhenType = Enum("WhenType", "StartOfTurn EndOfTurn")
@@ -473,6 +474,26 @@ class PieceRef(IntFn):
         if isinstance(name, str):
             return env.component_fn(name, self.role, self)
         return env.compile(name)
+
+
+@emits(PieceRef, kind="int")
+def _piece_index(src, lud):
+    """The component index: a constant, or a table by the mover for a name each player has
+    (`"Disc"` as Disc1, Disc2, ...) or a dynamic role."""
+    if len(lud.name) != 1:
+        raise Unsupported(lud, "several pieces {...}")
+    name = lud.name[0]
+    if not isinstance(name, str):
+        return src.int_expr(name)
+    f = src.env.compile(lud)            # the reference's checks of the name and the role
+    if lud.role not in (None, "Mover") and lud.role in DYNAMIC_WORDS:
+        raise Unsupported(lud, f"of the role {lud.role}")
+    probe = src.probe()
+    per = []
+    for p in range(src.game.num_players + 1):
+        probe.s.mover = p
+        per.append(f(probe))
+    return str(per[1]) if len(set(per[1:])) == 1 else f"{src.table(per)}[mover]"
 
 
 @ludeme("move", "Pass")
@@ -1102,21 +1123,23 @@ def _pass_moves(src, lud, out, ind):
 def _add_moves(src, lud, out, ind):
     to = lud.to
     refuse(to, "level", "apply", "type")
-    if lud.piece is not None:
-        raise Unsupported(lud, "with (piece ...)")
     game = src.game
-    first = {}
-    for comp in game.components[1:]:
-        first.setdefault(comp.owner, comp.index)
-    n = game.num_players
-    fallback = first.get(0, first.get(n + 1, 0))
-    kinds = [first.get(p, fallback) for p in range(n + 1)]
-    owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
-    kind_tab, owner_tab = src.table(kinds), src.table(owners)
-    g = src.new_generator([src.site_add("to", f"{kind_tab}[mover]", f"{owner_tab}[mover]", "1")],
-                          lud=lud, kind=A_ADD)
+    if lud.piece is not None:
+        refuse(lud.piece, "state")
+        kind = src.int_expr(lud.piece)
+        owner = f"OWNER[{kind}]"
+    else:       # the mover's first piece kind (`mover_component`)
+        first = {}
+        for comp in game.components[1:]:
+            first.setdefault(comp.owner, comp.index)
+        n = game.num_players
+        fallback = first.get(0, first.get(n + 1, 0))
+        kinds = [first.get(p, fallback) for p in range(n + 1)]
+        owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
+        kind, owner = f"{src.table(kinds)}[mover]", f"{src.table(owners)}[mover]"
+    g = src.new_generator([src.site_add("to", kind, owner, "1")], lud=lud, kind=A_ADD)
     seq, conds = _to_sites(src, to)
-    out.append(f"{ind}if {kind_tab}[mover] > 0:")
+    out.append(f"{ind}if {kind} > 0:")
     out.append(f"{ind}    for to in {seq}:")
     out.append(f"{ind}        if to >= 0{conds}:")
     src.push(out, ind + "            ", "to", "to", g)
