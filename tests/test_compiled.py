@@ -42,7 +42,6 @@ def bundled_configurations():
 NOT_COMPILED = {
     "afterleap.lud": "chance", "chinese_checkers_piecepack.lud": "visited sites",
     "seesaw.lud": "stacking",
-    "lines_of_action.lud:Parachute": "(then ...)", "lines_of_action.lud:Two Piece Types": "(%)",
     "lines_of_action.lud:Two Piece Types (Partnership)": "teams",
     "lines_of_action.lud:Neighbours": "(sites Around)",
     "lines_of_action.lud:Numbered Pieces": "(sites Around)"}
@@ -253,8 +252,9 @@ def test_check_names_what_a_game_lacks_for_a_compiled_form_without_numba():
     out = got.stdout
     assert "adzua_children.lud: compiled form (default and 10 ruleset(s))" in out
     # The ludeme it lacks, where it is written, and its path in the game.
-    assert re.search(r"lines_of_action\.lud:\d+:\d+: \[Ruleset/Two Piece Types\] no compiled "
-                     r"form: the compiled backend lacks \(%\) \(in game/rules/", out)
+    assert re.search(r"lines_of_action\.lud:\d+:\d+: \[Ruleset/Neighbours\] no compiled "
+                     r"form: the compiled backend lacks \(sites Around\) as a region to count "
+                     r"\(in game/equipment/piece/", out)
     assert out.splitlines()[-2:] == ["1 passed, 1 failed", "numba imported: False"]
 
 
@@ -346,6 +346,35 @@ def test_start_sites_pieces_by_name_and_start_scores_give_the_reference_rows(tmp
         _same_rows(game, 40, seed)
     df = run_playouts(game, 40, 2, jobs=1, progress=False, backend="reference")
     assert df["winner"].isin([1, 2]).all() and df["winner"].eq(2).mean() > 0.5
+
+
+# (id ...) by name and by role, (/ ...) and (% ...), and the (then ...) of (forEach Piece).
+IDS_GAME = """
+(game "Ids"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each (move Step (to if:(is Empty (to)))))
+               (piece "Cross" P2)})
+  (rules
+    (start {(place "Disc1" {0 1 2}) (place "Disc2" {13 14 15})})
+    (play (or (forEach Piece (then (if (= 1 (% (count Moves) 3)) (moveAgain))))
+              (move Add (piece (id "Cross" P2))
+                    (to (sites Empty) if:(= (id Next) (+ 1 (/ (count Moves) 1000)))))))
+    (end {(if (no Moves Next) (result Mover Win))
+          (if (= (what at:(last To)) (id "Cross" P2)) (result P1 Win))
+          (if (>= (count Turns) (* (+ 1 (count Players)) (/ 41 4))) (result Mover Draw))})))
+"""
+
+
+def test_ids_division_and_the_then_of_for_each_piece_give_the_reference_rows(tmp_path):
+    path = tmp_path / "ids.lud"
+    path.write_text(IDS_GAME)
+    game = load(path)
+    from ludeme.engine.compiled.codegen import generate
+    generate(game)                  # it has a compiled form
+    for seed in (1, 7):
+        _same_rows(game, 40, seed)
+    df = run_playouts(game, 40, 1, jobs=1, progress=False, backend="reference")
+    assert df["winner"].eq(1).any() and df["turns"].max() <= 31
 
 
 def test_a_move_from_a_site_past_the_last_container_is_none_on_both_backends(tmp_path):

@@ -76,6 +76,16 @@ class Source:
         """A context for evaluating, now, rules that read only the mover (see `_Probe`)."""
         return _Probe(self.game.num_players)
 
+    def by_mover(self, f) -> str:
+        """A closure that reads nothing but the mover, as an expression: a constant, or a
+        table indexed by `mover`."""
+        probe = self.probe()
+        per = []
+        for p in range(self.game.num_players + 1):
+            probe.s.mover = p
+            per.append(f(probe))
+        return str(per[1]) if len(set(per[1:])) == 1 else f"{self.table(per)}[mover]"
+
     @staticmethod
     def padded(rows) -> tuple[np.ndarray, np.ndarray]:
         """Ragged rows as one array padded with -1, and their lengths (see `_padded`)."""

@@ -170,19 +170,23 @@ class Id(IntFn):
             return lambda c: -1
         if self.role not in _ID_OWNERS:
             return lambda c: -1                     # Ludii's Id knows no other owner here
-        # Ludii names a neutral piece with its owner's number ("Disc0").
-        name = self.name
-        names = [(comp, (comp.name, f"{comp.name}0") if comp.owner == 0 else (comp.name,))
-                 for comp in env.components[1:]]
-        table = tuple(next((comp.index for comp, ns in names
-                            if comp.owner == p and any(name in n for n in ns)), -1)
-                      for p in range(env.num_players + 2))
+        table = self.by_owner(env)
         who = env.role_id(self.role, self)
         if self.role not in ("Mover", "Next", "Prev", "Player"):
             p = who(None)
             idx = table[p] if 0 <= p < len(table) else -1
             return lambda c: idx
         return lambda c: table[p] if 0 <= (p := who(c)) < len(table) else -1
+
+
+    def by_owner(self, env) -> tuple:
+        """Per player id, the first component whose name contains the name and that player
+        owns, else -1 (Ludii names a neutral piece with its owner's number, "Disc0")."""
+        names = [(comp, (comp.name, f"{comp.name}0") if comp.owner == 0 else (comp.name,))
+                 for comp in env.components[1:]]
+        return tuple(next((comp.index for comp, ns in names
+                           if comp.owner == p and any(self.name in n for n in ns)), -1)
+                     for p in range(env.num_players + 2))
 
 
 # The owners Ludii's Id reads beside a name (Id.eval); any other gives -1.
@@ -645,10 +649,33 @@ def _score(src, lud):
     return f"(sc[SCORE + {p}] if 0 <= {p} <= NP else 0)"
 
 
-def _arith_classes():
-    """The `(+ ...)`, `(- ...)` and `(* ...)` made by `_arith` above."""
+@emits(Id, kind="int")
+def _id(src, lud):
+    if lud.name is None:
+        return src.player_expr(lud.role or "Mover", lud)
+    f = src.env.compile(lud)
+    if lud.role in ("Mover", "Next", "Prev", "Player"):
+        table = lud.by_owner(src.env)
+        p = src.player_expr(lud.role, lud)
+        return f"({src.table(table)}[{p}] if 0 <= {p} < {len(table)} else -1)"
+    return src.by_mover(f)      # a constant, or (a name each player has) by mover
+
+
+def _arith_classes(words=("+", "-", "*")):
+    """The classes of these words (`(+ ...)`, ...) made by `_arith` above."""
     from .base import REGISTRY
-    return [c for w in ("+", "-", "*") for c in REGISTRY[w] if c.__module__ == __name__]
+    return [c for w in words for c in REGISTRY[w] if c.__module__ == __name__]
+
+
+@emits(*_arith_classes(("/", "%")), kind="int")
+def _division(src, lud):
+    """As the reference: 0 for a divisor 0; `/` toward zero, `%` as Python's (numba's too)."""
+    a = src.int_expr(lud.a)
+    if lud.b is None:
+        return a
+    b = src.int_expr(lud.b)
+    value = f"int({a} / {b})" if type(lud).keyword == "/" else f"({a} % {b})"
+    return f"({value} if {b} != 0 else 0)"
 
 
 @emits(*_arith_classes(), kind="int")

@@ -488,12 +488,7 @@ def _piece_index(src, lud):
     f = src.env.compile(lud)            # the reference's checks of the name and the role
     if lud.role not in (None, "Mover") and lud.role in DYNAMIC_WORDS:
         raise Unsupported(lud, f"of the role {lud.role}")
-    probe = src.probe()
-    per = []
-    for p in range(src.game.num_players + 1):
-        probe.s.mover = p
-        per.append(f(probe))
-    return str(per[1]) if len(set(per[1:])) == 1 else f"{src.table(per)}[mover]"
+    return src.by_mover(f)      # a constant, or (a name each player has) by mover
 
 
 @ludeme("move", "Pass")
@@ -1303,8 +1298,14 @@ def _named(name: str, names: set) -> bool:
     return not names or name.rstrip("0123456789") in names
 
 
-@emits(ForEachPiece, kind="moves", refuses=(_THEN, "on", "top", "role", "container"))
+@emits(ForEachPiece, kind="moves", refuses=("on", "top", "role", "container"))
 def _for_each_piece_moves(src, lud, out, ind):
+    """Each piece's moves, each taking the (forEach Piece ...)'s (then ...) after its own."""
+    with src.enclosing_then(lud):
+        _each_piece(src, lud, out, ind)
+
+
+def _each_piece(src, lud, out, ind):
     comps = src.game.components
     names = set(lud.names or ())
     n = src.env.num_board_sites

@@ -3,6 +3,8 @@ functions/ints/size and functions/ints/count)."""
 
 from __future__ import annotations
 
+from ludeme.engine.compiled.emit import emits
+
 from .base import IntFn, P, Region, ludeme
 
 
@@ -29,6 +31,9 @@ class CountPlayers(IntFn):
     def compile(self, env):
         n = env.num_players
         return lambda c: n
+
+
+emits(CountPlayers, kind="int")(lambda src, lud: "NP")
 
 
 @ludeme("count", "Active")
