@@ -353,12 +353,32 @@ IDS_GAME = """
 """
 
 
+# (move Slide) with between and to conditions and a to effect, (centrePoint), and the
+# union of static regions.
+SLIDES_GAME = """
+(game "Slides"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Rook" Each (move Slide Orthogonal
+       (between if:(and (is Empty (between)) (!= (between) (centrePoint))))
+       (to if:(is Enemy (who at:(to)))
+           (apply if:(not (is In (to) (union (sites Corners) (sites {5 19}))))
+                  (remove (to))))))})
+  (rules
+    (start {(place "Rook1" {0 1 2 8}) (place "Rook2" {16 22 23 24})})
+    (play (forEach Piece))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Turns) 80) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
      and df["winner"].eq(2).mean() > 0.5),
-    (IDS_GAME, (1, 7), lambda df: df["winner"].eq(1).any() and df["turns"].max() <= 31)],
-    ids=["starts", "ids"])
+    (IDS_GAME, (1, 7), lambda df: df["winner"].eq(1).any() and df["turns"].max() <= 31),
+    (SLIDES_GAME, (3, 8), lambda df: df["winner"].gt(0).any())],
+    ids=["starts", "ids", "slides"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -86,6 +86,16 @@ class Source:
             per.append(f(probe))
         return str(per[1]) if len(set(per[1:])) == 1 else f"{self.table(per)}[mover]"
 
+    def sites_by_mover(self, f) -> tuple[list, bool]:
+        """A region closure that reads nothing but the mover, listed now: (its sites, False)
+        when every mover gets the same, else (the sites per mover, True)."""
+        probe = self.probe()
+        per = []
+        for p in range(self.game.num_players + 1):
+            probe.s.mover = p
+            per.append(list(f(probe)))
+        return (per[1], False) if all(x == per[1] for x in per[1:]) else (per, True)
+
     @staticmethod
     def padded(rows) -> tuple[np.ndarray, np.ndarray]:
         """Ragged rows as one array padded with -1, and their lengths (see `_padded`)."""

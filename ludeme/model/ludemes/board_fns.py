@@ -32,6 +32,11 @@ class CentrePoint(IntFn):
         return lambda c: site
 
 
+@emits(CentrePoint, kind="int")
+def _centre_point(src, lud):
+    return str(src.env.compile(lud)(src.probe()))
+
+
 def _count_lines(lines_of):
     def compile(self, env):
         n = len(lines_of(env.board))

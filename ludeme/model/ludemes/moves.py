@@ -1350,19 +1350,26 @@ def _remove_moves(src, lud, out, ind):
                    + ["    " + x for x in body])
 
 
+def from_site(src, lud) -> str:
+    """The start of a move that reads one site of its `(from ...)`: `frm` (the piece's
+    site, as forEach Piece gives it) when none is given."""
+    if lud.from_ is None:
+        return "frm"
+    refuse(lud.from_, "level", "if_", "type")
+    if lud.from_.site is None:
+        return "frm"
+    if not isinstance(lud.from_.site, IntFn):
+        raise Unsupported(lud, "from a region")
+    return src.int_expr(lud.from_.site)
+
+
 @emits(MoveHop, kind="moves", refuses=("stack",))
 def _hop_moves(src, lud, out, ind):
     """`(move Hop ...)` over one hurdle to the site just beyond (no range, before, after)."""
     import numpy as np
     env = src.env
     n = env.num_board_sites
-    frm_expr = "frm"
-    if lud.from_ is not None:
-        refuse(lud.from_, "level", "if_", "type")
-        if lud.from_.site is not None:
-            if not isinstance(lud.from_.site, IntFn):
-                raise Unsupported(lud, "from a region")
-            frm_expr = src.int_expr(lud.from_.site)
+    frm_expr = from_site(src, lud)
     b = lud.between
     if b is not None and any(x in b._given for x in ("before", "range", "after")):
         return _hop_range_moves(src, lud, frm_expr, out, ind)

@@ -7,7 +7,7 @@ CONCEPTS_REVIEWED = True
 
 
 from ludeme.boards.board import sites_at_distance
-from ludeme.language.syntax import Str
+from ludeme.language.syntax import Int, Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, ludeme
 from ludeme.engine.compiled.emit import Unsupported, always, emits, reads_params_only_from
 
@@ -693,26 +693,46 @@ def _board_region_sites(src, lud):
     return list(src.env.compile(lud)(src.probe())), False
 
 
+@emits(SitesLiteralL, kind="static")
+def _literal_static(src, lud):
+    """Sites written as numbers or labels, or a declared region of no player or of a fixed
+    one: nothing of the state is read."""
+    from .literals import IntConst
+    if lud.array is not None or lud.player is not None or \
+            lud.role is not None and not lud.role.startswith("P"):
+        return False
+    if lud.items is not None:
+        items = getattr(lud.items, "items", None)
+        if items is not None:
+            return all(isinstance(i, (Str, Int)) or type(i) is IntConst for i in items)
+        return src.is_static_region(lud.items)
+    return all(type(x) is IntConst for x in lud.sites or ())
+
+
 @emits(SitesLiteralL, kind="static_sites")
 def _literal_sites(src, lud):
     """A named region, or a player's: one list, or one per mover."""
     if not (lud.items is None and lud.player is None and lud.role in (None, "Mover")
-            or (lud.role and lud.role.startswith("P"))):
+            or (lud.role and lud.role.startswith("P")) or _literal_static(src, lud)):
         raise Unsupported(lud)
-    f = src.env.compile(lud)
-    probe = src.probe()
-    per = []
-    for p in range(src.game.num_players + 1):
-        probe.s.mover = p
-        per.append(list(f(probe)))
-    if all(x == per[1] for x in per[1:]) and lud.role not in ("Mover",):
-        return per[1], False
-    return per, True
+    sites, by_mover = src.sites_by_mover(src.env.compile(lud))
+    if lud.role == "Mover" and not by_mover:        # the mover's own, kept per mover
+        return [sites] * (src.game.num_players + 1), True
+    return sites, by_mover
 
 
 @emits(Union, Intersection, kind="static")
 def _static_set_op(src, lud):
     return all(src.is_static_region(r) for r in list(lud.regions) + list(lud.more or []))
+
+
+@emits(Union, Intersection, kind="static_sites")
+def _set_op_sites(src, lud):
+    """A union or intersection of regions that read nothing of the state (or only the
+    mover): listed now, once or per mover."""
+    if not _static_set_op(src, lud):
+        raise Unsupported(lud, "of regions that read the state")
+    return src.sites_by_mover(src.env.compile(lud))
 
 
 @emits(SitesDirection, kind="from_only")

@@ -10,10 +10,10 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.emit import Unsupported, emits, refuse
 from ludeme.engine.state import A_ADD, A_MOVE, Move
 from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
-from .moves import _effect_actions, _moving_action, _then
+from .moves import _effect_actions, _moving_action, _then, from_site
 
 
 def slide_rules(slide, env, along: str):
@@ -345,3 +345,67 @@ def _count_moves(src, lud):
 @emits(IsEven, IsOdd, kind="bool")
 def _parity(src, lud):
     return f"({src.int_expr(lud.value)} % 2 == {0 if type(lud) is IsEven else 1})"
+
+
+@emits(MoveSlide, kind="moves", refuses=("track", "stack"))
+def _slide_moves(src, lud, out, ind):
+    """Along each radial of a direction that reads nothing of the state: sites passed while
+    the between condition holds, each a destination; a site where the to condition holds
+    ends the radial as a destination that also takes the to effect (as `compile`)."""
+    import numpy as np
+    env = src.env
+    n = env.num_board_sites
+    dirn = lud.dirn or "Adjacent"
+    if not env.is_static_direction(dirn):
+        raise Unsupported(lud, "with directions that read the state")
+    frm_expr = from_site(src, lud)
+    b, to = lud.between, lud.to
+    if b is not None:
+        refuse(b, "before", "after", "range", "trail", "apply")
+    go = src.bool_expr(b.if_) if b is not None and b.if_ is not None else "what[btw] == 0"
+    if to is not None:
+        refuse(to, "level", "site", "type")
+    stop = src.bool_expr(to.if_) if to is not None and to.if_ is not None else None
+    ap = to.apply if to is not None else None
+    rule = src.bool_expr(ap.if_) if ap is not None and ap.if_ is not None else "True"
+    # The radials of every direction of the list (one given twice, twice), per start site.
+    dirs = env.direction_keys(dirn, lud, repeats=True)
+    radials, probe = env.board.radials, src.probe()
+    per = [[r.sites[1:] for k in dirs(probe, s) for r in (radials[k][s] if k in radials
+                                                           else ())] for s in range(n)]
+    width = max((len(x) for x in per), default=0) or 1
+    depth = max((len(r) for x in per for r in x), default=0) or 1
+    steps = np.full((n, width, depth), -1)
+    for s, rs in enumerate(per):
+        for r, sites in enumerate(rs):
+            steps[s, r, :len(sites)] = sites
+    t_steps = src.table(steps)
+    plain = src.new_generator([src.site_move()], lud=lud)
+    effect: list[str] = []
+    if ap is not None and ap.effect is not None:
+        src.between = "x"           # `effects` is given the last site passed as x
+        try:
+            src.effect_body(ap.effect, effect)
+        finally:
+            src.between = "btw"
+    stopping = src.new_generator(effect + [src.site_move()], lud=lud) if stop else plain
+    out.append(f"{ind}sf_, st_, sb_ = frm, to, btw")
+    out.append(f"{ind}frm = {frm_expr}")
+    out.append(f"{ind}if 0 <= frm < {n}:")
+    out.append(f"{ind}    for r in range({width}):")
+    out.append(f"{ind}        btw = sb_")
+    out.append(f"{ind}        for kk in range({depth}):")
+    out.append(f"{ind}            to = {t_steps}[frm, r, kk]")
+    out.append(f"{ind}            if to < 0:")
+    out.append(f"{ind}                break")
+    if stop is not None:
+        out.append(f"{ind}            if {stop}:")
+        out.append(f"{ind}                if {rule}:")
+        src.push(out, ind + "                    ", "frm", "to", stopping, "btw")
+        out.append(f"{ind}                break")
+    out.append(f"{ind}            btw = to")
+    out.append(f"{ind}            if not ({go}):")
+    out.append(f"{ind}                break")
+    out.append(f"{ind}            if {rule}:")
+    src.push(out, ind + "                ", "frm", "to", plain)
+    out.append(f"{ind}frm, to, btw = sf_, st_, sb_")
