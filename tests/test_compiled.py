@@ -336,7 +336,8 @@ STARTS_GAME = """
 """
 
 
-# (id ...) by name and by role, (/ ...) and (% ...), and the (then ...) of (forEach Piece).
+# (id ...) by name and by role, (/ ...), (% ...), (count MovesThisTurn) and the (then ...)
+# of (forEach Piece).
 IDS_GAME = """
 (game "Ids"
   (players 2)
@@ -344,7 +345,8 @@ IDS_GAME = """
                (piece "Cross" P2)})
   (rules
     (start {(place "Disc1" {0 1 2}) (place "Disc2" {13 14 15})})
-    (play (or (forEach Piece (then (if (= 1 (% (count Moves) 3)) (moveAgain))))
+    (play (or (forEach Piece (then (if (and (= 0 (count MovesThisTurn))
+                                            (= 1 (% (count Moves) 3))) (moveAgain))))
               (move Add (piece (id "Cross" P2))
                     (to (sites Empty) if:(= (id Next) (+ 1 (/ (count Moves) 1000)))))))
     (end {(if (no Moves Next) (result Mover Win))

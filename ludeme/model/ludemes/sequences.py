@@ -11,6 +11,8 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import emits
+
 from .base import IntFn, P, Region, RelationType, SiteType, ludeme
 from .moves import MoveStep
 from .sliding import MoveSlide
@@ -74,6 +76,9 @@ class CountMovesThisTurn(IntFn):
 
     def compile(self, env):
         return lambda c: c.s.num_turn_same
+
+
+emits(CountMovesThisTurn, kind="int")(lambda src, lud: "sc[NUM_TURN_SAME]")
 
 
 # -- distances walked ------------------------------------------------------------------
