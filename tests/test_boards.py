@@ -390,6 +390,26 @@ def test_square_cells_step_and_rays():
     assert line.sites == (3, 4, 5, 6, 7) and line.opposite.sites == (3, 2, 1, 0)
 
 
+@pytest.mark.parametrize("shape, site, direction, line", [
+    ("(board (square 8))", 3, "E", (3, 4, 5, 6, 7)),
+    ("(board (hex 4))", 0, "E", (0, 1, 2, 3)),
+    ("(board (square 5) use:Vertex)", 0, "N", (0, 5, 10, 15, 20)),
+])
+def test_radials_are_walked_for_the_sites_read(shape, site, direction, line):
+    """Building a board walks no radial (a hexagon of side 60 has 600,000 of them); reading
+    one site's walks that site's only, and its rays come from the same walk."""
+    b = board_of(shape)                 # built afresh: `_built`'s boards are shared
+    walked = b.trajectories._sites
+    assert walked.count(None) == len(walked) == b.num_sites
+    assert b.radials[direction][site][0].sites == line
+    assert [i for i, w in enumerate(walked) if w is not None] == [site]
+    assert b.rays[direction][site] == line[1:]
+    assert len(b.radials[direction]) == b.num_sites
+    assert b.radials[direction][-b.num_sites] == b.radials[direction][0]
+    with pytest.raises(IndexError, match="is not on the board"):
+        b.radials[direction][b.num_sites]
+
+
 def test_hex_cells_use_sixteen_point_names():
     b = _built("(board (hex 3))", 2)
     assert b.relation_dirs("Orthogonal") == ("NNE", "E", "SSE", "SSW", "W", "NNW")

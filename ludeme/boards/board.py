@@ -17,15 +17,17 @@ use), into tuples indexed by site, so a playout never touches the graph.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 import networkx as nx
 
 from ludeme.errors import known_list
-from .geometry import SITE_TYPES, PlanarGraph
+from .geometry import SITE_TYPES, PlanarGraph, gc_paused
 from .measure import REGION_BITS, SIDES, phase_of
-from .trajectories import BIT, CIRCULAR_MASK, COMPASS_INDEX, RELATIONS, Radial, Trajectories, site_steps, trajectories
+from .trajectories import (BIT, CIRCULAR_MASK, COMPASS_INDEX, RELATIONS, DirectionRadials, Trajectories,
+                           site_steps, trajectories)
 
 _KINDS = ("Orthogonal", "Diagonal", "OffDiagonal")      # an edge's relation kind, in Ludii's order
 _SIDE_REGIONS = {f"Side {d}": bit for d, bit in SIDES.items()}
@@ -58,7 +60,7 @@ def site_graph(planar: PlanarGraph, site_type: str) -> nx.DiGraph:
         "col": el.col, "label": el.label, "phase": phase_of(el.props),
         "regions": regions[el.props]}) for el in elements)
     steps = site_steps(planar, site_type)       # per site, Ludii's steps clockwise from north
-    fields = {bits: _edge_fields(bits) for out in steps for _, bits in out}
+    fields = {bits: _edge_fields(bits) for bits in {bits for out in steps for _, bits in out}}
     g.add_edges_from((a, b, fields[bits]) for a, out in enumerate(steps) for b, bits in out)
     return g
 
@@ -78,6 +80,22 @@ def _step_bits(direction: str, relations: frozenset) -> int:
     for r in relations:
         bits |= BIT[r]
     return bits
+
+
+class Rays(Sequence):
+    """Per site, the sites along one direction, start excluded (the first radial's), on demand."""
+
+    def __init__(self, radials: DirectionRadials):
+        self._radials = radials
+
+    def __len__(self) -> int:
+        return len(self._radials)
+
+    def __getitem__(self, site):
+        if isinstance(site, slice):
+            return tuple(self[s] for s in range(len(self))[site])
+        rs = self._radials[site]
+        return rs[0].sites[1:] if rs else ()
 
 
 class Topology:
@@ -113,9 +131,8 @@ class Topology:
             [[(b, _step_bits(e["direction"], e["relations"]) | e["circular"]) for b, e in out.items()]
              for _, out in g.adjacency()],
             [(s.x, s.y) for s in self.sites])
-        self.rays: dict[str, tuple[tuple[int, ...], ...]] = {
-            d: tuple(rs[d][0].sites[1:] if rs.get(d) else () for rs in self.trajectories.radials)
-            for d in self.directions}
+        self.rays: dict[str, Rays] = {d: Rays(self.radials[d]) for d in self.directions
+                                      if d in self.radials}
         self.regions: dict[str, tuple[int, ...]] = {
             name: tuple(i for i, inside in nodes(data="regions") if name in inside)
             for name in _NAMED_BITS}
@@ -133,16 +150,18 @@ class Topology:
         return self._relation_dirs[relation]
 
     @cached_property
-    def radials(self) -> dict[str, tuple[tuple[Radial, ...], ...]]:
-        """direction (compass or relation) -> per site, Ludii's radials (sites[0] is the start)."""
-        names = sorted({d for rs in self.trajectories.radials for d in rs})
-        return {d: tuple(tuple(rs.get(d, ())) for rs in self.trajectories.radials) for d in names}
+    def radials(self) -> dict[str, DirectionRadials]:
+        """direction (compass or relation) -> per site, Ludii's radials (sites[0] is the start).
+
+        Each site's radials are walked when first read (`trajectories.Trajectories`)."""
+        per_site = self.trajectories.radials
+        return {d: DirectionRadials(per_site, d) for d in sorted(self.trajectories.directions)}
 
     @cached_property
-    def distinct_radials(self) -> dict[str, tuple[tuple[Radial, ...], ...]]:
+    def distinct_radials(self) -> dict[str, DirectionRadials]:
         """Like `radials`, without a radial whose opposite is already listed (for line tests)."""
-        names = sorted({d for rs in self.trajectories.distinct for d in rs})
-        return {d: tuple(tuple(rs.get(d, ())) for rs in self.trajectories.distinct) for d in names}
+        per_site = self.trajectories.distinct
+        return {d: DirectionRadials(per_site, d) for d in sorted(self.trajectories.directions)}
 
     # -- sites and regions
     def index_of(self, label: str) -> int:
@@ -355,7 +374,8 @@ class Board:
         if site_type not in SITE_TYPES:
             raise KeyError(f"unknown site type {site_type!r}; expected Vertex, Edge or Cell")
         if site_type not in self._topologies:
-            self._topologies[site_type] = Topology(self.planar, site_type)
+            with gc_paused():
+                self._topologies[site_type] = Topology(self.planar, site_type)
         return self._topologies[site_type]
 
     def __getattr__(self, name):

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 from collections import deque
 
-from .geometry import CELL, EDGE, VERTEX, PlanarGraph, bounds, clockwise, distance_to_line, point_in_polygon, positive_angle
+from .geometry import (CELL, EDGE, VERTEX, PlanarGraph, bounds, clockwise, distance_to_line,
+                       point_in_polygon, points_in_polygon, positive_angle)
 
 # Property bits (one int per element).
 INNER, OUTER, PERIMETER, CENTRE, MAJOR, MINOR = (1 << i for i in range(6))
@@ -87,10 +88,9 @@ def measure_perimeter(g: PlanarGraph) -> list[Perimeter]:
             break
         p = follow_perimeter(start, 4 * len(g.edges) + 8)
         covered.update(v.id for v in p.elements)
-        poly = p.positions()
-        for v in g.vertices:
-            if v.id not in covered and point_in_polygon(v.x, v.y, poly):
-                covered.add(v.id)
+        rest = [v for v in g.vertices if v.id not in covered]
+        inside = points_in_polygon([v.x for v in rest], [v.y for v in rest], p.positions())
+        covered.update(v.id for v, hit in zip(rest, inside) if hit)
         perimeters.append(p)
     # An outline inside another one (a hole) is not a perimeter.
     for pa in range(len(perimeters) - 1, -1, -1):

@@ -13,6 +13,7 @@ straightest next step in the same direction each time (within 0.25 rad).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .geometry import CELL, VERTEX, PlanarGraph, abs_tan_turn, clockwise_score, distance, distance_to_line, positive_angle
@@ -257,18 +258,106 @@ class Radial:
             self.opposite = other
 
 
-@dataclass
 class Trajectories:
-    """Steps and radials of every element of one site type."""
+    """Steps and radials of every element of one site type.
 
-    steps: list[list[tuple[int, int]]]              # site -> [(to, bits)] clockwise from N
-    radials: list[dict[str, list[Radial]]]         # site -> direction -> radials, clockwise
-    distinct: list[dict[str, list[Radial]]]        # site -> direction -> radials without opposites
+    A site's radials are walked when first asked for (and kept): a big board that
+    no rule walks in lines costs only its steps (a hex board of 100 a side has
+    30,000 cells and 1.6 million radials). `radials[site]` and `distinct[site]`
+    read them; `directions` names every key any site's radials can have.
+    """
+
+    def __init__(self, steps: list[list[tuple[int, int]]], pts: list[tuple[float, float]]):
+        self.steps = steps                  # site -> [(to, bits)] clockwise from N
+        self.pts = pts
+        self.by_dir: list[dict[int, list[int]]] = [_by_ordinal(out) for out in steps]
+        self._walker = RadialWalker(self.by_dir, pts)
+        self._sites: list[tuple[dict, dict] | None] = [None] * len(steps)
+        self.radials = _SiteRadials(self, 0)      # site -> direction -> radials, clockwise
+        self.distinct = _SiteRadials(self, 1)     # site -> direction -> radials without opposites
+
+    @property
+    def directions(self) -> frozenset[str]:
+        """Every direction (compass or relation) some site has radials in."""
+        names = {ABSOLUTE[o] for table in self.by_dir for o in table}
+        if names & {"Rotational", *CIRCULAR}:
+            names.add("Rotational")
+        return frozenset(names)
 
     def targets(self, site: int, direction: str) -> list[int]:
         """Same-type sites one step from `site` in `direction` (a compass name or a relation)."""
         bit = BIT[direction]
         return [to for to, bits in self.steps[site] if bits & bit]
+
+    def site(self, site: int) -> tuple[dict[str, list[Radial]], dict[str, list[Radial]]]:
+        """(radials, distinct radials) of one site, by direction, walked on first use."""
+        done = self._sites[site]
+        if done is None:
+            done = self._sites[site] = self._walk_site(site)
+        return done
+
+    def _walk_site(self, site: int):
+        pts, table = self.pts, self.by_dir[site]
+        specific: list[Radial] = []
+        seen: set[tuple] = set()
+        in_dir: dict[str, list[Radial]] = {}
+        for ordinal in sorted(table):
+            name = ABSOLUTE[ordinal]
+            for first in table[ordinal]:
+                line = (site, first) + self._walker.rest(ordinal, site, first)
+                add_radial(specific, in_dir, seen, Radial(name, line), pts)
+        merge_rotational(in_dir)
+        distinct_dir = {d: distinct_radials(rs) for d, rs in in_dir.items()}
+
+        def key(r):
+            (fx, fy), (tx, ty) = pts[r.sites[0]], pts[r.sites[1]]
+            return clockwise_score(fx, fy, tx, ty)
+        return ({d: sorted(rs, key=key) for d, rs in in_dir.items()},
+                {d: sorted(rs, key=key) for d, rs in distinct_dir.items()})
+
+
+class _SiteRadials(Sequence):
+    """A per-site list of a `Trajectories`' radials (or distinct radials), walked on demand."""
+
+    def __init__(self, owner: Trajectories, which: int):
+        self._owner, self._which = owner, which
+
+    def __len__(self) -> int:
+        return len(self._owner.steps)
+
+    def __getitem__(self, site):
+        if isinstance(site, slice):
+            return [self[s] for s in range(len(self))[site]]
+        n = len(self)
+        if not -n <= site < n:
+            raise IndexError(f"site {site} is not on the board (0 to {n - 1})")
+        return self._owner.site(site % n)[self._which]
+
+
+class DirectionRadials(Sequence):
+    """Per site, the radials of one direction as a tuple: `radials[direction][site]`."""
+
+    def __init__(self, per_site: _SiteRadials, direction: str):
+        self._per_site, self.direction = per_site, direction
+
+    def __len__(self) -> int:
+        return len(self._per_site)
+
+    def __getitem__(self, site):
+        if isinstance(site, slice):
+            return tuple(self[s] for s in range(len(self))[site])
+        return tuple(self._per_site[site].get(self.direction, ()))
+
+
+def _by_ordinal(out: list[tuple[int, int]]) -> dict[int, list[int]]:
+    """One site's step targets per direction ordinal, in step order."""
+    table: dict[int, list[int]] = {}
+    for to, bits in out:
+        while bits:
+            low = bits & -bits
+            table.setdefault(low.bit_length() - 1, []).append(to)
+            bits ^= low
+    return table
 
 
 def site_steps(g: PlanarGraph, kind: str) -> list[list[tuple[int, int]]]:
@@ -279,38 +368,7 @@ def site_steps(g: PlanarGraph, kind: str) -> list[list[tuple[int, int]]]:
 
 def trajectories(steps: list[list[tuple[int, int]]], pts: list[tuple[float, float]]) -> Trajectories:
     """Ludii's radials, walked over `steps` (site -> [(to, bits)]) at positions `pts`."""
-    by_dir: list[dict[int, list[int]]] = []
-    for site_steps in steps:
-        table: dict[int, list[int]] = {}
-        for to, bits in site_steps:
-            b, n = bits, 0
-            while b:
-                if b & 1:
-                    table.setdefault(n, []).append(to)
-                b >>= 1
-                n += 1
-        by_dir.append(table)
-
-    radials, distinct = [], []
-    walker = RadialWalker(by_dir, pts)
-    for site in range(len(steps)):
-        specific: list[Radial] = []
-        seen: set[tuple] = set()
-        in_dir: dict[str, list[Radial]] = {}
-        for ordinal in sorted(by_dir[site]):
-            name = ABSOLUTE[ordinal]
-            for first in by_dir[site][ordinal]:
-                line = (site, first) + walker.rest(ordinal, site, first)
-                add_radial(specific, in_dir, seen, Radial(name, line), pts)
-        merge_rotational(in_dir)
-        distinct_dir = {d: distinct_radials(rs) for d, rs in in_dir.items()}
-
-        def key(r):
-            (fx, fy), (tx, ty) = pts[r.sites[0]], pts[r.sites[1]]
-            return clockwise_score(fx, fy, tx, ty)
-        radials.append({d: sorted(rs, key=key) for d, rs in in_dir.items()})
-        distinct.append({d: sorted(rs, key=key) for d, rs in distinct_dir.items()})
-    return Trajectories(steps, radials, distinct)
+    return Trajectories(steps, pts)
 
 
 class RadialWalker:

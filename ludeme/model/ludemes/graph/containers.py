@@ -10,13 +10,15 @@ radials and tables from it.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from ludeme.errors import LudemeError
 from ludeme.model.ludemes.base import REGISTRY, Enum, GraphFn, Item, LitBool, P, SiteType, ludeme
 from ludeme.model.ludemes.builder import Builder
 from ludeme.language.syntax import Array, Call, Node
 from .base import INT, size
 from ludeme.boards.board import Board
-from ludeme.boards.geometry import CELL, VERTEX
+from ludeme.boards.geometry import CELL, VERTEX, BoardTooLarge, gc_paused
 from ludeme.boards.measure import measure
 
 # Every ludeme here declares its concepts.
@@ -73,26 +75,41 @@ class Boardless(BoardContainer):
         from .generators import hexagon_on_hex, rectangle_on_square, triangle_on_tri
         n = size(self, "dimension", 1)
         n = self.SIZES[self.tiling] if n is None else n
-        if self.tiling == "Square":
-            g = rectangle_on_square(n, n, None, CELL)
-        elif self.tiling == "Hexagonal":
-            g = hexagon_on_hex(n)
-            g.basis, g.shape = "Hexagonal", "Hexagon"
-        else:
-            g = triangle_on_tri(n, CELL)
-        perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
-        board = Board(g, CELL, players=players, perimeters=perimeters)
+        with gc_paused(), within_limit(self):
+            if self.tiling == "Square":
+                g = rectangle_on_square(n, n, None, CELL)
+            elif self.tiling == "Hexagonal":
+                g = hexagon_on_hex(n)
+                g.basis, g.shape = "Hexagonal", "Hexagon"
+            else:
+                g = triangle_on_tri(n, CELL)
+            g.check_size()
+            perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
+            board = Board(g, CELL, players=players, perimeters=perimeters)
         board.boardless = True
         return board
+
 
 def board_on_graph(graph: GraphFn, site_type: str, players: int, tracks=()) -> Board:
     """The board of `graph` played on `site_type`, with its tracks built on it."""
     from .tracks import add_tracks
-    g = graph.build(site_type)
-    perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
-    board = Board(g, site_type, players=players, perimeters=perimeters)
+    with gc_paused(), within_limit(graph):
+        g = graph.build(site_type)
+        g.check_size()
+        perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
+        board = Board(g, site_type, players=players, perimeters=perimeters)
     add_tracks(board, tracks)
     return board
+
+
+@contextmanager
+def within_limit(lud):
+    """Build a board graph under `lud`, refused at its position when it is over
+    MAX_ELEMENTS: measuring and tabling it would take minutes."""
+    try:
+        yield
+    except BoardTooLarge as e:
+        raise lud.fail(str(e)) from None
 
 
 @ludeme("surakartaBoard")
