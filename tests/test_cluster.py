@@ -96,6 +96,50 @@ def test_an_interrupted_run_keeps_its_finished_partitions(tmp_path):
     assert list(pd.read_parquet(tmp_path)["index"]) == list(range(40))
 
 
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("where", ["writing", "counting"])
+def test_a_stop_while_a_partition_is_kept_counts_the_partition(tmp_path, monkeypatch, where,
+                                                                signum):
+    """Ctrl-C (or SIGTERM, which the CLI handles alike) as the second partition is written
+    or counted: it stops the run after both, so the partitions on disk are the ones the
+    summary saw (not one more on disk than counted)."""
+    import os
+    import signal
+    from ludeme.analysis import playouts as runner
+
+    def stop():
+        os.kill(os.getpid(), getattr(signal, signum))
+
+    original = runner.PartitionWriter._write
+    writes = []
+
+    def write(self, part):
+        rows = original(self, part)
+        writes.append(part)
+        if where == "writing" and len(writes) == 2:
+            stop()
+        return rows
+    seen = []
+
+    def count(rows):
+        if where == "counting" and len(seen) == 1:
+            stop()
+        seen.append(len(rows))
+    monkeypatch.setattr(runner.PartitionWriter, "_write", write)
+
+    def as_ctrl_c(signum, frame):       # what `ludeme` installs for SIGTERM
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGTERM, as_ctrl_c)
+    try:
+        df = run_playouts(FakeGame(sites=4), 100, seed=1, jobs=1, partitions=tmp_path,
+                          partition_size=20, keep_rows=False, on_partition=count)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert df.attrs["interrupted"]
+    assert seen == [20, 20] and len(list(tmp_path.glob("*.parquet"))) == 2
+    assert len(pd.read_parquet(tmp_path)) == sum(seen)
+
+
 def test_a_partition_writer_writes_nothing_half_done(tmp_path):
     writer = PartitionWriter(tmp_path, n=5, size=3)
     assert writer.add([{"index": 4, "x": 1}, {"index": 0, "x": 2}]) == []

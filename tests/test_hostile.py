@@ -470,11 +470,14 @@ def test_a_game_name_is_literal_in_summary_md(name, shown):
     assert md(name) == shown
 
 
-def test_sigterm_stops_a_run_cleanly_and_writes_what_finished(tmp_path):
-    """SIGTERM (what `timeout` and schedulers send) is handled as Ctrl-C: the workers stop,
-    no process, shared-memory segment or temporary file outlives the run, and the
-    playouts that finished are written with a summary that counts them. A run of 10^8
-    playouts starts at once: nothing is made per playout before it is played."""
+@pytest.mark.parametrize("signum, status", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_stopped_run_stops_cleanly_and_writes_what_finished(tmp_path, signum, status):
+    """SIGTERM (what `timeout` and schedulers send) is handled as Ctrl-C (SIGINT): the
+    workers stop, no process, shared-memory segment or temporary file outlives the run,
+    and the playouts that finished are written, the console, summary.md, summary.csv and
+    the partitions on disk giving one count. A run of 10^8 playouts starts at once:
+    nothing is made per playout before it is played."""
+    import re
     import signal
     import time
     out = tmp_path / "o"
@@ -488,9 +491,9 @@ def test_sigterm_stops_a_run_cleanly_and_writes_what_finished(tmp_path):
         time.sleep(0.2)                    # until a partition of finished playouts is written
     children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
                               text=True).stdout.split()
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(getattr(signal, signum))
     stdout, stderr = proc.communicate(timeout=120)
-    assert proc.returncode in (130, 143), stderr
+    assert proc.returncode == status, stderr
     assert "kept the" in stderr, stderr
     assert "Traceback" not in stderr and "internal error" not in stderr
     def alive():
@@ -505,5 +508,9 @@ def test_sigterm_stops_a_run_cleanly_and_writes_what_finished(tmp_path):
     left = [p.name for p in out.rglob("*") if p.name.endswith(".tmp") or
             p.name.startswith(".playouts")]
     assert left == []
-    summary = pd.read_csv(out / "summary.csv")
-    assert int(summary["n"].sum()) == len(pd.read_parquet(out / "playouts")) > 0
+    on_disk = len(pd.read_parquet(out / "playouts"))
+    assert on_disk > 0 and on_disk % 10_000 == 0          # whole partitions only
+    assert int(pd.read_csv(out / "summary.csv")["n"].sum()) == on_disk
+    said = re.search(r"kept the (\d+) playouts", stderr).group(1)
+    assert int(said) == on_disk and stdout.startswith(f"{on_disk} playouts in"), stdout
+    assert f"| n | {on_disk:,} |" in (out / "summary.md").read_text()

@@ -423,6 +423,31 @@ def _while_compiling(game, n: int, seed: int, jobs: int, compiling, shipped=None
         compiling.cancel()
 
 
+_STOPS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def signals_deferred():
+    """SIGINT and SIGTERM held back for the block, then acted on as they would have been:
+    a step that must be done whole (a partition written and counted) is not cut in two.
+    Outside the main thread, where no handler can be set, the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    before = {s: signal.getsignal(s) for s in _STOPS}
+    for s in _STOPS:
+        if callable(before[s]):         # ignored or default ones stay as they are
+            signal.signal(s, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        for s in _STOPS:
+            signal.signal(s, before[s])
+        if held:
+            before[held[0]](held[0], None)     # e.g. raises KeyboardInterrupt
+
+
 class PartitionWriter:
     """Writes playout rows to `dir/part-<first index>.parquet`, one file per PARTITION_SIZE
     consecutive indices, as soon as each is complete: an interrupted run keeps them.
@@ -566,21 +591,24 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                            compiling=compiling, shipped=shipped)
         try:
             for chunk in results:
-                if not isinstance(chunk, list):     # an Arrow table from the compiled kernels
-                    count = chunk.num_rows
-                    by_backend["compiled"] += count
-                    if keep_rows:
-                        tables.append(chunk)
-                    done = writer.add_table(chunk) if writer is not None else ()
-                else:
-                    count = len(chunk)
-                    by_backend["compiled" if kernels is not None else "reference"] += count
-                    if keep_rows:
-                        rows.extend(chunk)
-                    done = writer.add(chunk) if writer is not None else ()
-                for part in done:
-                    if on_partition is not None:
-                        on_partition(part)
+                # A partition on disk is a partition counted: Ctrl-C or SIGTERM waits
+                # until both are done (else summary.csv could count one the console does not).
+                with signals_deferred():
+                    if not isinstance(chunk, list):     # an Arrow table from the kernels
+                        count = chunk.num_rows
+                        by_backend["compiled"] += count
+                        if keep_rows:
+                            tables.append(chunk)
+                        done = writer.add_table(chunk) if writer is not None else ()
+                    else:
+                        count = len(chunk)
+                        by_backend["compiled" if kernels is not None else "reference"] += count
+                        if keep_rows:
+                            rows.extend(chunk)
+                        done = writer.add(chunk) if writer is not None else ()
+                    for part in done:
+                        if on_partition is not None:
+                            on_partition(part)
                 bar.update(count)
         except KeyboardInterrupt:
             interrupted = True

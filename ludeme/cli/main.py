@@ -65,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         apply_limits(args)
         cap_jobs(args)
-        return args.fn(args)
+        status = args.fn(args)
+        # a command that stopped on SIGTERM and kept what finished says so as the shell does
+        return EXIT_TERMINATED if terminated and status == EXIT_INTERRUPTED else status
     except LudemeError as e:
         sys.stdout.flush()
         print(f"ludeme: error: {e.render()}", file=sys.stderr)
