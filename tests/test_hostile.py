@@ -422,6 +422,23 @@ def _blank():
     return Figure(figsize=(1, 1))
 
 
+def test_a_run_holds_its_out_and_leaves_no_folder_when_it_wrote_nothing(tmp_path):
+    from ludeme.analysis.report import run_lock
+    from ludeme.errors import LudemeError
+    out = tmp_path / "new"
+    with run_lock(out):
+        assert (out / ".running").read_text() == f"{os.getpid()}\n"
+        with pytest.raises(LudemeError, match=f"another ludeme run .process {os.getpid()}. is "
+                                              "writing into it; wait for it to finish"):
+            with run_lock(out):
+                pass
+    assert not out.exists()          # made for a run that wrote nothing: removed
+    out.mkdir()
+    with run_lock(out):
+        pass
+    assert out.is_dir()              # the user's own folder stays
+
+
 def test_out_without_permission_is_refused_before_playing(tmp_path, monkeypatch):
     from ludeme.analysis import report
     from ludeme.errors import LudemeError

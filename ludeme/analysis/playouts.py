@@ -727,16 +727,23 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     then read the counts of the values they show (`ludeme.analysis.report.tally`), not the rows.
     Ctrl-C stops the run and writes what finished (`interrupted`); nothing when no playout did.
     """
+    from .report import run_lock
+    with run_lock(out):     # a second run into `out` meanwhile is refused, before playing
+        return _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
+                               scheduler, max_turns, max_moves, progress, backend)
+
+
+def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate, scheduler,
+                    max_turns, max_moves, progress, backend) -> WrittenRun:
     import pandas as pd
 
     from ludeme.ai.agents import agents_from_specs
     from ludeme.engine.compiled import Unsupported
     from ludeme.errors import LudemeError
     from .metrics import Summary
-    from .report import check_out_dir, config_label, note_run_start, playouts_in, write_run
+    from .report import config_label, note_run_start, playouts_in, write_run
     from .samples import SamplePicker, showcase
     out = Path(out)
-    check_out_dir(out, make=False)  # before playing, not after
     note_run_start(out)
     partitioned = n > PARTITION_SIZE
     # A large run's partitions go to a folder of its own beside the others, moved into

@@ -583,6 +583,45 @@ def note_run_start(out: str | Path) -> None:
 
 
 @contextlib.contextmanager
+def run_lock(out: str | Path):
+    """Hold `out` for one `ludeme run` from its first playout to its last file: a second run
+    into the same folder meanwhile is refused at once (a LudemeError naming the process
+    that holds it), instead of both playing for nothing and one's files replacing the
+    other's. The lock is a POSIX flock on `out/.running`, released when the process ends
+    however it ends; a folder made for a run that wrote nothing is removed again."""
+    from ludeme.errors import LudemeError, printable
+    out = Path(out)
+    made = not out.exists()
+    check_out_dir(out)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no lock
+        yield
+        return
+    holder = out / ".running"
+    fh = open(holder, "a+", encoding="utf-8")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.seek(0)
+        who = fh.read().strip()
+        fh.close()
+        raise LudemeError(f"--out {printable(str(out))}: another ludeme run"
+                          f"{f' (process {printable(who)})' if who else ''} is writing into "
+                          "it; wait for it to finish, or give another --out") from None
+    try:
+        fh.truncate(0)
+        fh.write(f"{os.getpid()}\n")
+        fh.flush()
+        yield
+    finally:
+        if made and [p.name for p in out.iterdir()] == [holder.name]:
+            shutil.rmtree(out, ignore_errors=True)      # nothing played: nothing left
+        fh.truncate(0)
+        fh.close()                                      # releases the lock
+
+
+@contextlib.contextmanager
 def _locked(path: Path):
     """An exclusive lock on `path` (POSIX flock; no lock where flock is missing)."""
     try:
