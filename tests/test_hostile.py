@@ -55,6 +55,11 @@ UNCLOSED = """(game "X"
 PLAYOUTS_CSV = "game,ruleset,options,seed,players,winner,turns,utility_p1\nG,,,1,2,%s,9,1.0\n"
 ADZUA_2 = ADZUA + "::Variant/Adzua (Children) (Ludii 2)"
 
+# A description with an option whose name has a space.
+BOARD_SIZE = (GAME.replace("(square 3)", "(square <Board:size>)") % "(is Line 3)" + "\n"
+              '(option "Board Size" <Board> args:{<size>} '
+              '{(item "3x3" <3> "small") (item "4x4" <4> "big")})\n')
+
 # (name, files {name: text or bytes}, argv ({} = path of a file), env, exit, words, position)
 CASES = [
     ("define used twice, 30 deep", {"g.lud": doubling(30, 2)}, ["expand", "{g.lud}"], {}, 2,
@@ -119,6 +124,10 @@ CASES = [
     ("the largest hexagon allowed builds, radials and all on demand",
      {"g.lud": GAME.replace("(square 3)", "(hex 60)") % "(is Line 3)"}, ["board", "{g.lud}"],
      {}, 0, ["10621 cell sites"], None),
+    *[(f"a board of size {shape}", {"g.lud": GAME.replace("(square 3)", shape) % "(is Line 3)"},
+       ["run", "{g.lud}", "-n", "1", "--out", "{dir}/o"], {}, 2,
+       ["this board has no cells to play on", f"(in game/equipment/board/{shape[1:4]}"],
+       "g.lud:1:42:") for shape in ("(square -3)", "(hex 0)")],
     ("an unterminated string", {"g.lud": '(game "X)'}, ["expand", "{g.lud}"], {}, 2,
      ["unterminated string"], "g.lud:1:7:"),
     ("a bad limit in the environment", {"g.lud": GAME % "(is Line 3)"},
@@ -174,6 +183,10 @@ CASES = [
      None),
     ("an unknown option", {}, ["expand", ADZUA, "--option", "Nope/Nope"], {}, 2,
      ["--option 'Nope/Nope': unknown option", "known options: 'Variant'"], None),
+    ("an option named with a space, without its item", {"g.lud": BOARD_SIZE},
+     ["expand", "{g.lud}", "--option", "Board Size"], {}, 2,
+     ["--option 'Board Size': 'Board Size' is an option, not one of its items",
+      "choose one: 'Board Size/3x3', 'Board Size/4x4'"], "g.lud:2:1:"),
     ("an option without its item", {}, ["expand", ADZUA, "--option", "Variant"], {}, 2,
      ["--option 'Variant': 'Variant' is an option, not one of its items", "choose one"], None),
     ("an option that contradicts the ruleset", {},
@@ -299,6 +312,22 @@ def test_hostile_input(tmp_path, name, files, argv, env, status, words, position
         assert first.split(position, 1)[0].endswith(str(tmp_path) + os.sep)
         if status == 2:
             assert "^" in r.stderr
+
+
+def test_an_unknown_option_points_at_no_unrelated_place(tmp_path):
+    """An option the file lacks has no place in it: no caret under some define at 1:1."""
+    r = _run(tmp_path, {}, ["expand", ADZUA, "--option", "Nope/Nope"], {})
+    assert r.returncode == 2 and "unknown option 'Nope/Nope'" in r.stderr
+    assert "^" not in r.stderr and ":1:1:" not in r.stderr, r.stderr
+
+
+def test_one_playout_reports_its_rate_and_no_warning(tmp_path):
+    """A run of one playout: the console rate is not rounded to "0/s" (people's numbers,
+    `report.number_text`), and the undefined variance of one value warns nobody."""
+    r = _run(tmp_path, {}, ["run", ADZUA, "-n", "1", "-j", "1", "--backend", "reference",
+                            "--no-progress", "--out", "{dir}/o"], {})
+    assert r.returncode == 0, r.stderr
+    assert "(0/s" not in r.stdout and "Warning" not in r.stderr, r.stdout + r.stderr
 
 
 # Adzua (Ludii 1): a mover who leaves the opponent two markers wins.

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from conftest import DESCRIPTIONS
-from ludeme.analysis.report import _fmt, html_table, with_interval
+from ludeme.analysis.report import number_text, html_table, with_interval
 from ludeme.analysis.samples import SamplePicker, sample_pages
 from ludeme.api import load
 
@@ -25,8 +25,8 @@ ADZUA = DESCRIPTIONS / "adzua_children.lud"
     (None, "n/a"), (-2.5, "-2.5"), (float("inf"), "∞"), ("uct", "uct"),
 ])
 def test_numbers_for_people(value, text):
-    assert _fmt(value) == text
-    assert "e+" not in _fmt(value) and "e-" not in _fmt(value)
+    assert number_text(value) == text
+    assert "e+" not in number_text(value) and "e-" not in number_text(value)
 
 
 def test_an_interval_reads_as_value_and_range():

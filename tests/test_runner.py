@@ -167,6 +167,7 @@ def test_cli_refuses_bad_arguments(argv, message, capsys):
     ("d/adzua_children.lud", None, ["Variant/Adzua (Children) (Ludii 3)"], False,
      "reports/adzua-children-ludii-3"),
     ("d/adzua_children.lud", None, [], True, "reports/adzua-children-all-rulesets"),
+    ("d/Ĉu Ŝakoj.lud", None, [], False, "reports/ĉu-ŝakoj"),      # letters of any script kept
     ("Tic-Tac-Toe.lud", None, [], False, "reports/tic-tac-toe"),
 ])
 def test_default_out_dir(path, ruleset, options, all_rulesets, expected):

@@ -200,7 +200,8 @@ def outcome_uniformity(values, weights):
     variances = []
     for p in range(values.shape[1]):
         n, _, ss = _weighted_moments(values[:, p], weights)
-        variances.append(ss / (n - 1))
+        with np.errstate(invalid="ignore", divide="ignore"):   # one playout: no variance
+            variances.append(ss / (n - 1))
     return 1.0 - np.mean(variances, axis=0)
 
 

@@ -184,7 +184,7 @@ def plot_outcomes(df: pd.DataFrame) -> Figure:
 
 # ---------------------------------------------------------------- tables
 
-def _fmt(x) -> str:
+def number_text(x) -> str:
     """A number for people: integers and values of 1,000 or more whole, with thousands
     separators ("13,180"); smaller ones in three significant digits, never in exponent
     form ("0.53", "0.000123"); NaN as "n/a"."""
@@ -210,7 +210,7 @@ def _fmt(x) -> str:
 
 def with_interval(value, low, high) -> str:
     """A value and its 95% interval: "0.53 (0.51–0.55)"."""
-    return f"{_fmt(value)} ({_fmt(low)}–{_fmt(high)})"
+    return f"{number_text(value)} ({number_text(low)}–{number_text(high)})"
 
 
 def metrics_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -227,7 +227,7 @@ def metrics_table(summary: pd.DataFrame) -> pd.DataFrame:
             if f"{name}_ci_low" in summary.columns:
                 cells.append(with_interval(value, r[name + "_ci_low"], r[name + "_ci_high"]))
             else:
-                cells.append(_fmt(value))
+                cells.append(number_text(value))
         table[config_label(r)] = cells
     return pd.DataFrame(table, index=pd.Index(names, name="metric"))
 
@@ -356,7 +356,7 @@ def _sample_list(show: dict) -> str:
     esc = html.escape
     items, frame = [], ""
     for s in show["samples"]:
-        what = (f"{esc(' and '.join(s['roles']))}: playout {s['index']}, {_fmt(s['moves'])} "
+        what = (f"{esc(' and '.join(s['roles']))}: playout {s['index']}, {number_text(s['moves'])} "
                 f"moves, {esc(s['result'])}")
         note = f" ({esc(s['note'])})" if s["note"] else ""
         if s["file"]:
@@ -397,8 +397,8 @@ def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path],
 <div class="top">
 {''.join(f'<div class="board">{b}</div>' for b in boards)}
 <div class="about">
-<p>{_fmt(playouts_in(df))} playouts ({esc(_players(summary))}), ludeme {esc(str(first['engine_version']))};
-turn limit {_fmt(int(first['turn_limit']))}; a cut game counts as a timeout.</p>
+<p>{number_text(playouts_in(df))} playouts ({esc(_players(summary))}), ludeme {esc(str(first['engine_version']))};
+turn limit {number_text(int(first['turn_limit']))}; a cut game counts as a timeout.</p>
 <ul>{configs}</ul>
 {concepts}
 </div></div>

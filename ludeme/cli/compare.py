@@ -45,17 +45,19 @@ def run(args) -> int:
     """Gather, group, test, write; one closing line."""
     from ludeme.analysis.compare import compare_inputs
     from ludeme.analysis.compare_report import write_comparison
-    from ludeme.analysis.report import check_out_dir
+    from ludeme.analysis.report import check_out_dir, run_lock
     if args.n < 2 or args.identity_seeds < 0 or not 0 < args.alpha < 1:
         raise LudemeError("-n must be at least 2, --identity-seeds non-negative, "
                           "--alpha between 0 and 1")
     check_out_dir(args.out, make=False)      # before playing, not after
-    result = compare_inputs(args.inputs, args.all_rulesets, args.n, args.seed, args.jobs,
-                            identity_seeds=args.identity_seeds, source=args.source,
-                            correction=args.correction, alpha=args.alpha,
-                            max_turns=args.max_turns, max_moves=args.max_moves,
-                            progress=False if args.no_progress else None, backend=args.backend)
-    written = write_comparison(result, args.out)
+    with run_lock(args.out):                 # and not while another command writes there
+        result = compare_inputs(args.inputs, args.all_rulesets, args.n, args.seed, args.jobs,
+                                identity_seeds=args.identity_seeds, source=args.source,
+                                correction=args.correction, alpha=args.alpha,
+                                max_turns=args.max_turns, max_moves=args.max_moves,
+                                progress=False if args.no_progress else None,
+                                backend=args.backend)
+        written = write_comparison(result, args.out)
     t = result.table
     distinct = t.drop_duplicates("test_id")
     print(f"{len(result.variants)} variants in {result.groups['group'].nunique()} groups of "

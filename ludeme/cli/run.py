@@ -48,6 +48,7 @@ def run(args) -> int:
     """Play, summarize, write; one line per configuration; exit 130 after Ctrl-C (what
     finished is written)."""
     from ludeme.analysis.playouts import cpu_jobs, default_out_dir, ruleset_names, run_and_write
+    from ludeme.analysis.report import number_text
     if args.all_rulesets and args.ruleset:
         raise LudemeError("--ruleset and --all-rulesets exclude each other")
     for name, value in (("-n", args.n), ("--seed", args.seed), ("--max-turns", args.max_turns),
@@ -69,7 +70,7 @@ def run(args) -> int:
         return EXIT_INTERRUPTED
     where = f"{args.scheduler} (Dask)" if args.scheduler else f"{cpu_jobs(args.jobs)} process(es)"
     done, wall = r.playouts, r.seconds
-    print(f"{done} playouts in {wall:.1f} s ({done / wall:.0f}/s with {where}; "
+    print(f"{done} playouts in {wall:.1f} s ({number_text(done / wall)}/s with {where}; "
           f"{r.backend_line()}); wrote {', '.join(str(p) for p in r.written)}")
     for _, row in r.summary.iterrows():
         name = (row["ruleset"] or row["options"] or row["game"]).split("/", 1)[-1]
