@@ -208,6 +208,9 @@ CASES = [
     ("--jobs beyond the cores", {}, ["run", ADZUA, "-n", "4", "--jobs", "999", "--backend",
                                      "reference", "--out", "{dir}/o"], {}, 0,
      ["--jobs 999 capped at this machine's", "4 playouts"], None),
+    ("an agent with a bad parameter", {},
+     ["run", ADZUA, "-n", "2", "--agents", "uct:c=nan,random", "--out", "{dir}/o"], {}, 2,
+     ["agent 'uct:c=nan'", "c must be finite"], None),
     ("--out that is a file", {"out": "x"}, ["run", ADZUA, "-n", "1", "--out", "{out}"], {}, 2,
      ["is a file, not a directory"], None),
     ("--out below a file", {"out": "x"}, ["run", ADZUA, "-n", "1", "--out", "{out}/sub"], {}, 2,
@@ -526,8 +529,10 @@ def test_a_stopped_run_stops_cleanly_and_writes_what_finished(tmp_path, signum, 
     import re
     import signal
     import time
-    out = tmp_path / "o"
+    out, temp = tmp_path / "o", tmp_path / "temp"
+    temp.mkdir()                           # the run's temporary files go here, to be counted
     env = {k: v for k, v in os.environ.items() if not k.startswith("LUDEME_MAX")}
+    env["TMPDIR"] = str(temp)
     proc = subprocess.Popen([sys.executable, "-m", "ludeme", "run", ADZUA, "-n", "100000000",
                              "--backend", "reference", "-j", "2", "--no-progress", "--out",
                              str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -554,6 +559,7 @@ def test_a_stopped_run_stops_cleanly_and_writes_what_finished(tmp_path, signum, 
     left = [p.name for p in out.rglob("*") if p.name.endswith(".tmp") or
             p.name.startswith(".playouts")]
     assert left == []
+    assert list(temp.iterdir()) == []      # the game file shipped to workers, joblib's folders
     on_disk = len(pd.read_parquet(out / "playouts"))
     assert on_disk > 0 and on_disk % 10_000 == 0          # whole partitions only
     assert int(pd.read_csv(out / "summary.csv")["n"].sum()) == on_disk
