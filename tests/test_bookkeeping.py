@@ -124,8 +124,10 @@ def test_all_rulesets_keeps_those_that_played_when_one_fails(tmp_path, capsys):
     assert len(summary) == 10 and "Ruleset/Broken" not in set(summary["ruleset"])
 
 
-def test_compare_reads_a_partitioned_run_and_refuses_one_that_lost_parts(tmp_path, monkeypatch):
+def test_compare_and_summarize_parquet_read_a_partitioned_run_and_refuse_a_lossy_one(
+        tmp_path, monkeypatch):
     from ludeme.analysis.compare import read_run_folder
+    from ludeme.analysis.metrics import summarize_parquet
     from ludeme.errors import LudemeError
     out = tmp_path / "out"
     monkeypatch.setattr(runner, "PARTITION_SIZE", 25)
@@ -133,6 +135,8 @@ def test_compare_reads_a_partitioned_run_and_refuses_one_that_lost_parts(tmp_pat
                  "reference", "--out", str(out)]) == 0
     [variant] = read_run_folder(out)
     assert len(variant.rows) == 60
+    assert int(summarize_parquet(out / "playouts")["n"].sum()) == 60
     next((out / "playouts").rglob("*.parquet")).unlink()
-    with pytest.raises(LudemeError, match="summary counts 60 playouts but the folder holds"):
-        read_run_folder(out)
+    for read in (read_run_folder, lambda out: summarize_parquet(out / "playouts")):
+        with pytest.raises(LudemeError, match="summary counts 60 playouts but the folder holds"):
+            read(out)

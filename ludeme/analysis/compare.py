@@ -134,7 +134,7 @@ def configurations(inputs: list[str], all_rulesets: bool) -> list[tuple[str, tup
 
 def read_run_folder(folder: Path) -> list[Variant]:
     """The variants of a finished `ludeme run` output folder, one per configuration."""
-    from .metrics import CONFIG_COLUMNS
+    from .metrics import CONFIG_COLUMNS, check_run_count
     from .report import config_label
     for name, reader in (("playouts.parquet", pd.read_parquet),
                          ("playouts", pd.read_parquet),       # a large run's partitions
@@ -156,7 +156,7 @@ def read_run_folder(folder: Path) -> list[Variant]:
         raise LudemeError(f"{printable(str(folder / name))}: the playout table holds no "
                           "playouts")
     df = _checked_outcomes(df, folder / name)
-    _check_against_summary(folder, df)
+    check_run_count(folder, len(df))
     return [Variant(config_label(dict(zip(CONFIG_COLUMNS, key))), rows.reset_index(drop=True),
                     None, str(folder))
             for key, rows in df.groupby(list(CONFIG_COLUMNS), sort=False, dropna=False)]
@@ -180,21 +180,6 @@ def _checked_outcomes(df: pd.DataFrame, table: Path) -> pd.DataFrame:
             raise LudemeError(f"{printable(str(table))}: playout row {i + 1}: '{column}' is "
                               f"{value}, expected {expected}")
     return df.assign(players=players.astype(int), winner=winner.astype(int))
-
-
-def _check_against_summary(folder: Path, df: pd.DataFrame) -> None:
-    """Refuse a folder whose playouts are not those its summary counts (a folder written by
-    hand, or by two runs of an older ludeme)."""
-    summary = folder / "summary.csv"
-    if not summary.is_file():
-        return
-    try:
-        counted = int(pd.read_csv(summary)["n"].sum())
-    except Exception:
-        return                                   # an unreadable summary is not the table
-    if counted != len(df):
-        raise LudemeError(f"{folder}: its summary counts {counted:,} playouts but the folder "
-                          f"holds {len(df):,}: not one run's output")
 
 
 def unique_labels(variants: list[Variant]) -> None:

@@ -449,12 +449,30 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
     return Summary().add(df).table()
 
 
+def check_run_count(folder: Path, rows: int) -> None:
+    """Refuse a `ludeme run` folder whose playouts are not those its summary counts (a folder
+    written by hand, or by two runs of an older ludeme): a LudemeError."""
+    from ludeme.errors import LudemeError
+    summary = Path(folder) / "summary.csv"
+    if not summary.is_file():
+        return
+    try:
+        counted = int(pd.read_csv(summary)["n"].sum())
+    except Exception:
+        return                                   # an unreadable summary is not the table
+    if counted != rows:
+        raise LudemeError(f"{folder}: its summary counts {counted:,} playouts but the folder "
+                          f"holds {rows:,}: not one run's output")
+
+
 def summarize_parquet(path: str | os.PathLike) -> pd.DataFrame:
     """The summary of a playout table stored as parquet (a file, or a directory of
     partitions), read one record batch at a time."""
     import pyarrow.dataset as ds
     path = Path(path)
     dataset = ds.dataset(str(path), format="parquet")
+    if path.name in ("playouts", "playouts.parquet"):      # a `ludeme run` folder's table
+        check_run_count(path.parent, dataset.count_rows())
     summary = Summary()
     for batch in dataset.to_batches(batch_size=100_000):
         summary.add(batch.to_pandas())
