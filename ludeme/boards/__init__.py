@@ -36,7 +36,7 @@ Stages: a graph function builds the planar geometry
 (`geometry`: vertices, edges and faces in Ludii's creation order); `measure`
 finds perimeter, corners, sides, centre, phases, rows, columns and labels with
 Ludii's geometric rules; `trajectories` finds each site's steps and walks
-radials; `board` records sites and steps as the networkx graph and derives
+its radials when first read; `board` records sites and steps as the networkx graph and derives
 every plain per-site table from it; `render` draws SVG (`ludeme board`).
 Region ludemes (`sites Top`, `expand`, `union`, ...) are evaluated by the
 engine's ludemes (`ludeme.model.ludemes.regions`) over these tables.

@@ -11,8 +11,9 @@ are kept in Ludii's step order (clockwise from north).
 
 Everything the engine reads (`step`, `neighbours`, `radials`, `regions`, rows,
 columns, labels, step distances) is derived from that graph once, when the
-board is built (the other site types, and a relation's distances, on first
-use), into tuples indexed by site, so a playout never touches the graph.
+board is built (the other site types, a relation's distances and each site's
+radials, on first use), into tuples indexed by site, so a playout never touches
+the graph.
 """
 
 from __future__ import annotations
