@@ -395,9 +395,12 @@ def test_square_cells_step_and_rays():
     ("(board (hex 4))", 0, "E", (0, 1, 2, 3)),
     ("(board (square 5) use:Vertex)", 0, "N", (0, 5, 10, 15, 20)),
 ])
-def test_radials_are_walked_for_the_sites_read(shape, site, direction, line):
-    """Building a board walks no radial (a hexagon of side 60 has 600,000 of them); reading
-    one site's walks that site's only, and its rays come from the same walk."""
+def test_radials_are_walked_for_the_sites_read(shape, site, direction, line, monkeypatch):
+    """Building a large board walks no radial (a hexagon of side 60 has 600,000 of them);
+    reading one site's walks that site's only, and its rays come from the same walk. (These
+    small boards are read as a large one is: see the next test for theirs.)"""
+    from ludeme.boards import board as board_module
+    monkeypatch.setattr(board_module, "EAGER_SITES", 0)
     b = board_of(shape)                 # built afresh: `_built`'s boards are shared
     walked = b.trajectories._sites
     assert walked.count(None) == len(walked) == b.num_sites
@@ -408,6 +411,16 @@ def test_radials_are_walked_for_the_sites_read(shape, site, direction, line):
     assert b.radials[direction][-b.num_sites] == b.radials[direction][0]
     with pytest.raises(IndexError, match="is not on the board"):
         b.radials[direction][b.num_sites]
+
+
+def test_a_small_board_holds_its_radials_and_rays_as_tuples():
+    """What playouts read in their hot loops is a plain tuple indexed by site on a board of
+    a usual size, walked once; the same radials as a large board's walked on demand."""
+    b = board_of("(board (square 8))")
+    assert all(type(t) is tuple and len(t) == 64 for t in
+               [*b.radials.values(), *b.distinct_radials.values(), *b.rays.values()])
+    assert b.trajectories._sites.count(None) == 0
+    assert b.radials["E"][3][0].sites == (3, 4, 5, 6, 7) and b.rays["E"][3] == (4, 5, 6, 7)
 
 
 def test_hex_cells_use_sixteen_point_names():

@@ -83,6 +83,17 @@ def _step_bits(direction: str, relations: frozenset) -> int:
     return bits
 
 
+# A board of at most this many sites holds its radials and rays as plain tuples, walked all
+# at once when first read (the playouts read them in their hot loops); a larger one walks a
+# site's when that site is first read, so that it builds in seconds.
+EAGER_SITES = 4096
+
+
+def _by_site(tables: dict, n: int) -> dict:
+    """Per-site tables as tuples when the board is small (see EAGER_SITES), else as they are."""
+    return tables if n > EAGER_SITES else {d: tuple(t[:]) for d, t in tables.items()}
+
+
 class Rays(Sequence):
     """Per site, the sites along one direction, start excluded (the first radial's), on demand."""
 
@@ -132,8 +143,8 @@ class Topology:
             [[(b, _step_bits(e["direction"], e["relations"]) | e["circular"]) for b, e in out.items()]
              for _, out in g.adjacency()],
             [(s.x, s.y) for s in self.sites])
-        self.rays: dict[str, Rays] = {d: Rays(self.radials[d]) for d in self.directions
-                                      if d in self.radials}
+        self.rays: dict[str, Rays | tuple] = _by_site(
+            {d: Rays(self.radials[d]) for d in self.directions if d in self.radials}, n)
         self.regions: dict[str, tuple[int, ...]] = {
             name: tuple(i for i, inside in nodes(data="regions") if name in inside)
             for name in _NAMED_BITS}
@@ -151,18 +162,20 @@ class Topology:
         return self._relation_dirs[relation]
 
     @cached_property
-    def radials(self) -> dict[str, DirectionRadials]:
+    def radials(self) -> dict[str, DirectionRadials | tuple]:
         """direction (compass or relation) -> per site, Ludii's radials (sites[0] is the start).
 
         Each site's radials are walked when first read (`trajectories.Trajectories`)."""
         per_site = self.trajectories.radials
-        return {d: DirectionRadials(per_site, d) for d in sorted(self.trajectories.directions)}
+        return _by_site({d: DirectionRadials(per_site, d)
+                         for d in sorted(self.trajectories.directions)}, self.num_sites)
 
     @cached_property
-    def distinct_radials(self) -> dict[str, DirectionRadials]:
+    def distinct_radials(self) -> dict[str, DirectionRadials | tuple]:
         """Like `radials`, without a radial whose opposite is already listed (for line tests)."""
         per_site = self.trajectories.distinct
-        return {d: DirectionRadials(per_site, d) for d in sorted(self.trajectories.directions)}
+        return _by_site({d: DirectionRadials(per_site, d)
+                         for d in sorted(self.trajectories.directions)}, self.num_sites)
 
     # -- sites and regions
     def index_of(self, label: str) -> int:
