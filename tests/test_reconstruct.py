@@ -37,6 +37,10 @@ CORPUS = {
                 (move Hop (between if:(is Enemy (who at:(between))) (apply (remove (between))))
                           (to if:(is Empty (to)))))""",
         "(if (no Pieces Next) (result Next Loss))"),
+    "board/race/leaper.lud": race_game(
+        "Leaper", "Toad", """(move Hop (between if:(is Enemy (who at:(between)))
+                                (apply (remove (between)))) (to if:(is Empty (to))))""",
+        "(if (no Pieces Next) (result Next Loss))"),
     "board/space/filler.lud": """
 (game "Filler"
     (players 2)
@@ -208,3 +212,17 @@ def test_a_complete_description_is_refused(tmp_path, corpus, capsys):
     path.write_text(CORPUS["board/space/filler.lud"])
     assert main(["reconstruct", str(path), "--corpus", str(corpus)]) == 2
     assert "no unknown part" in capsys.readouterr().err
+
+
+def test_recovery_finds_a_cut_block_again(tmp_path, corpus, capsys):
+    """Jumper's end rule, cut out, comes back from Leaper, which ends the same way (Jumper's
+    own file is left out of the fragments)."""
+    out = tmp_path / "rec"
+    assert main(["reconstruct", "--recovery", str(corpus / "board" / "race"), "--cut", "end",
+                 "--corpus", str(corpus), "-n", "20", "--out", str(out)]) == 0
+    rows = {r["file"]: r for r in csv.DictReader(open(out / "recovery.csv", newline=""))}
+    assert set(rows) == {"jumper.lud", "leaper.lud", "stepper.lud"}
+    jumper = rows["jumper.lud"]
+    assert jumper["reachable"] == "True" and jumper["rank"] == "1"
+    assert jumper["how"] in ("same text", "plays identically")
+    assert "recovery of the cut (end ...) over 3 descriptions: top-1" in capsys.readouterr().out

@@ -155,6 +155,7 @@ class Source:
     family: str            # the folder, e.g. board/hunt
     keywords: frozenset[str]
     pieces: list[tuple[str, str]]     # (name, owner) as declared
+    root: str = ""         # the corpus folder it was read from
 
 
 @dataclass
@@ -214,6 +215,7 @@ class FragmentIndex:
                     continue
                 rel = path.relative_to(folder)
                 index.add(ex, str(rel), str(rel.parent))
+                index.sources[-1].root = str(folder.resolve())
         return index
 
     def add(self, ex: Expanded, path: str, family: str) -> None:
@@ -444,14 +446,24 @@ def fill_text(template: TemplateGame, fills: list[str], header: list[str] = ()) 
 
 # ---------------------------------------------------------------- plans
 
-@dataclass
 class Option:
-    """One way to fill a hole: its text and the sources it comes from (-1: the template's
-    own choice)."""
+    """One way to fill a hole: a run of the index (or the template's own choice, source -1),
+    the piece names it needs renamed, the sources it comes from and their best score. Its
+    text is made when first asked for (renaming means parsing it again)."""
 
-    text: str
-    sources: list[int]
-    score: float
+    def __init__(self, raw: str, mapping: tuple[tuple[str, str], ...], sources: list[int],
+                 score: float):
+        self.raw = raw
+        self.mapping = mapping
+        self.sources = sources
+        self.score = score
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = fragment_text((self.raw,), dict(self.mapping))
+        return self._text
 
 
 @dataclass
@@ -505,21 +517,25 @@ def source_scores(template: TemplateGame, index: FragmentIndex, concept_index=No
 
 
 def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[float],
-                 rng: random.Random) -> list[list[Option]]:
-    """For each hole, the ways to fill it, best first (ties in a seeded order)."""
+                 rng: random.Random, leave_out: frozenset[int] = frozenset()
+                 ) -> list[list[Option]]:
+    """For each hole, the ways to fill it, best first (ties in a seeded order); no fragment
+    of the sources `leave_out`."""
     mine = pieces_of(template.expanded.game)
     maps = {}
     out = []
     for hole in template.holes:
         if hole.choices:
-            out.append([Option(to_lud(c), [-1], 0.0) for c in hole.choices])
+            out.append([Option(to_lud(c), (), [-1], 0.0) for c in hole.choices])
             continue
-        by_text: dict[str, Option] = {}
+        by_text: dict[tuple, Option] = {}
         for i, run in index.runs(hole.context):
+            if i in leave_out:
+                continue
             if i not in maps:
-                maps[i] = piece_map(index.sources[i], mine)
-            text = fragment_text(run, maps[i])
-            opt = by_text.setdefault(text, Option(text, [], scores[i]))
+                maps[i] = tuple(sorted(piece_map(index.sources[i], mine).items()))
+            raw = " ".join(run)
+            opt = by_text.setdefault((raw, maps[i]), Option(raw, maps[i], [], scores[i]))
             if i not in opt.sources:
                 opt.sources.append(i)
                 opt.score = max(opt.score, scores[i])
@@ -804,7 +820,7 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
                 playouts: int = DEFAULT_PLAYOUTS, seed: int = 0, min_ending: float = MIN_ENDING,
                 budget: float = 60.0, concept_index=None, source_folders=(),
                 enough: int | None = None, time_limit: float | None = None,
-                log=None) -> Reconstruction:
+                leave_out: frozenset[int] = frozenset(), log=None) -> Reconstruction:
     """Fill the template's holes with fragments of `index`, try up to `tries` candidates
     (stopping once `enough` are kept, 2k by default, or when `time_limit` seconds have
     passed), keep those that build, end and have the expected concepts, and rank them. The
@@ -815,7 +831,7 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
     template.family = family_of(template.expanded)
     rng = random.Random(seed)
     scores = source_scores(template, index, concept_index)
-    options = hole_options(template, index, scores, rng)
+    options = hole_options(template, index, scores, rng, leave_out)
     for hole, opts in zip(template.holes, options):
         if not opts:
             raise no_fragment_error(template, hole)
@@ -1033,6 +1049,9 @@ def default_corpus() -> tuple[list[Path], tuple[Path, ...]]:
     return folders, (root / "corpus" / "reconstruction" / "pending",)
 
 
+INDEX_FORMAT = 1        # raise when FragmentIndex or Source change what they hold
+
+
 def cached_index(folders: list[Path], exclude: tuple[Path, ...] = ()) -> FragmentIndex:
     """`FragmentIndex.of_folders`, kept in the cache folder ($LUDEME_CACHE_DIR or
     ~/.cache/ludeme) under a digest of the files read (names, sizes, times) and this
@@ -1044,7 +1063,7 @@ def cached_index(folders: list[Path], exclude: tuple[Path, ...] = ()) -> Fragmen
     from ludeme.version import __version__
     digest = hashlib.blake2b(digest_size=12)
     digest.update(__version__.encode())
-    digest.update(Path(__file__).read_bytes())
+    digest.update(f"format {INDEX_FORMAT}".encode())
     for folder in folders:
         for p in sorted(Path(folder).rglob("*.lud")):
             st = p.stat()
@@ -1069,3 +1088,96 @@ def cached_index(folders: list[Path], exclude: tuple[Path, ...] = ()) -> Fragmen
     except OSError:
         pass            # no cache: the next run reads the corpus again
     return index
+
+
+# ---------------------------------------------------------------- recovery
+
+CUTS = ("play", "end", "start")
+IDENTITY_SEEDS = 10
+
+
+def cut_out(path: str | Path, cut: str) -> tuple[str, str, str | None] | None:
+    """A finished description with the inside of its `(rules (CUT ...))` replaced by `[#]`:
+    (the template's text, the text cut out, the ruleset); None when it has no such block.
+    The template is the expanded game (defines resolved), in its default ruleset."""
+    desc = load_description(path)
+    ruleset = next((r.name for r in desc.rulesets if r.default), None)
+    ex = expand(desc, [], ruleset)
+    if ex.templates:
+        return None
+    rules = next((a for a in ex.game.args if isinstance(a, Call) and a.name == "rules"), None)
+    target = None if rules is None else next(
+        (a for a in rules.args if isinstance(a, Call) and a.name == cut and a.args), None)
+    if target is None:
+        return None
+    original = " ".join(to_lud(a) for a in target.args)
+    target.args = [Template("#", [[Word("#", target.pos)]], target.pos)]
+    return ex.text(), original, ruleset
+
+
+def same_text(a: str, b: str) -> bool:
+    """Two fragments written alike, whatever their layout."""
+    try:
+        return to_lud(parse(a, "<a>")) == to_lud(parse(b, "<b>"))
+    except LudemeError:
+        return False
+
+
+@dataclass
+class Recovered:
+    """One finished description with a block cut out and asked for back."""
+
+    file: str
+    cut: str
+    fragments: int = 0          # fragments that fit the hole
+    reachable: bool = False     # the original is among them
+    tried: int = 0
+    kept: int = 0
+    rank: int | None = None     # of the first candidate that is the original or plays as it
+    how: str = ""
+    why: str = ""
+
+
+def recover(path: Path, cut: str, index: FragmentIndex, work: Path, k: int, **kwargs
+            ) -> Recovered | None:
+    """Cut a block out of a finished description, reconstruct it (its own file left out of
+    the fragments), and find the best ranked candidate that is the original, or plays as it
+    does (the same legal moves and outcome on the same seeds: `compare.play_signature`)."""
+    from ludeme.api import load
+    from .compare import play_signature
+    from .playouts import playout_seed
+    made = cut_out(path, cut)
+    if made is None:
+        return None
+    text, original, ruleset = made
+    work.mkdir(parents=True, exist_ok=True)
+    template_path = work / "template.lud"
+    template_path.write_text(text, encoding="utf-8")
+    me = Path(path).resolve()
+    leave_out = frozenset(i for i, s in enumerate(index.sources)
+                          if s.root and Path(s.root, s.path).resolve() == me)
+    result = Recovered(str(path), cut)
+    try:
+        rec = reconstruct(template_path, index, work / "tried", k=k, leave_out=leave_out,
+                          **kwargs)
+    except LudemeError as e:
+        result.why = e.message.splitlines()[0]
+        return result
+    opts = rec.options[0] if rec.options else []
+    result.fragments = len(opts)
+    result.reachable = any(o.raw == original for o in opts)
+    result.tried, result.kept = len(rec.tried), len(rec.kept)
+    seeds = [playout_seed(rec.seed, i) for i in range(IDENTITY_SEEDS)]
+    truth = None
+    for rank, t in enumerate(rec.kept[:k], 1):
+        if same_text(t.plan.options[0].text, original):
+            result.rank, result.how = rank, "same text"
+            break
+        if truth is None:
+            game = load(path, (), ruleset, backend="reference")
+            truth = [play_signature(game, s) for s in seeds]
+        cand = load(t.path, (), rec.template.ruleset, backend="reference")
+        if [play_signature(cand, s) for s in seeds] == truth:
+            result.rank, result.how = rank, "plays identically"
+            break
+    return result

@@ -21,7 +21,7 @@ def add_parser(sub) -> None:
     """`ludeme reconstruct FILE [-k K] [--out DIR] [--corpus DIR]... [--seed S] [-n N]`."""
     p = sub.add_parser("reconstruct", help="complete an incomplete description ([#]) with "
                                            "fragments of other games, ranked with reasons")
-    p.add_argument("file", help="a .lud description with unknown parts ([#], [?], [a | b]), "
+    p.add_argument("file", nargs="?", help="a .lud description with unknown parts ([#], [?], [a | b]), "
                                 "or a folder of them (each in its own folder under --out, and "
                                 "one line per file in reconstructions.csv)")
     p.add_argument("-k", type=int, default=5, metavar="K",
@@ -39,6 +39,8 @@ def add_parser(sub) -> None:
                    help="random playouts per candidate (default 200)")
     p.add_argument("--tries", type=int, default=40, metavar="T",
                    help="at most T candidates tried (default 40)")
+    p.add_argument("--enough", type=int, default=None, metavar="M",
+                   help="stop trying once M candidates are kept (default 2K: more to rank)")
     p.add_argument("--min-ending", type=float, default=0.95, metavar="SHARE",
                    help="the share of playouts that must end (default 0.95)")
     p.add_argument("--budget", type=float, default=60.0, metavar="SECONDS",
@@ -53,6 +55,16 @@ def add_parser(sub) -> None:
     p.add_argument("--compare", type=int, default=100, metavar="N",
                    help="compare the top K candidates over N playouts each (0: no comparison; "
                         "default 100)")
+    p.add_argument("--recovery", type=Path, metavar="DIR",
+                   help="measure instead: cut a rule block out of each finished description "
+                        "under DIR, ask for it back (its own file left out of the fragments), "
+                        "and report how often the original, or a candidate that plays as it "
+                        "does, is ranked first and among the top K")
+    p.add_argument("--cut", choices=("play", "end", "start"), default="end",
+                   help="with --recovery: the block of (rules ...) cut out (default end)")
+    p.add_argument("--limit", type=int, default=None, metavar="N",
+                   help="with --recovery: at most N descriptions (those that have the block, "
+                        "in the order of their paths)")
     p.set_defaults(fn=run)
 
 
@@ -82,6 +94,10 @@ def run(args) -> int:
     folders, exclude = corpus_folders(args.corpus)
     against = read_index(args.against) if args.against else None
     index = cached_index(folders, exclude)
+    if args.recovery:
+        return run_recovery(args, index, folders)
+    if not args.file:
+        raise LudemeError("give an incomplete .lud FILE (or a folder of them), or --recovery DIR")
     if Path(args.file).is_dir():
         return run_folder(args, index, folders, against)
     from ludeme.language.expand import load_description
@@ -105,7 +121,7 @@ def one_file(args, path, index, folders, against, out: Path):
     rec = reconstruct(path, index, out / "tried", ruleset=args.ruleset, k=args.k,
                       tries=args.tries, playouts=args.playouts, seed=args.seed,
                       min_ending=args.min_ending, budget=args.budget, concept_index=against,
-                      source_folders=folders, time_limit=args.time_limit,
+                      source_folders=folders, time_limit=args.time_limit, enough=args.enough,
                       log=lambda line: print(line, file=sys.stderr))
     write_reconstruction(rec, out, args.k, compare_n=min(args.compare, args.playouts))
     return rec
@@ -150,3 +166,55 @@ def run_folder(args, index, folders, against) -> int:
     print(f"{done} of {len(paths)} descriptions gave at least {args.k} candidates; "
           f"one line per file in {table}")
     return 0 if done else EXIT_NONE_KEPT
+
+
+def run_recovery(args, index, folders) -> int:
+    """`--recovery DIR`: recovery.csv (one line per description) and the top-1 and top-K
+    shares."""
+    import csv
+    from dataclasses import asdict
+
+    from ludeme.analysis.check import find_lud_files
+    from ludeme.analysis.playouts import slug
+    from ludeme.analysis.reconstruct import recover
+    from ludeme.analysis.report import check_out_dir
+    if not args.recovery.is_dir():
+        raise LudemeError(f"--recovery {printable(str(args.recovery))}: no such folder")
+    out = check_out_dir(args.out or Path("reports") / f"recovery-{args.cut}")
+    table = out / "recovery.csv"
+    results = []
+    with open(table, "w", newline="", encoding="utf-8") as f:
+        w = None
+        for path in find_lud_files([str(args.recovery)]):
+            if args.limit is not None and len(results) >= args.limit:
+                break
+            rel = Path(path).relative_to(args.recovery)
+            r = recover(Path(path), args.cut, index, out / slug(str(rel.with_suffix(""))),
+                        args.k, tries=args.tries, playouts=args.playouts, seed=args.seed,
+                        min_ending=args.min_ending, budget=args.budget,
+                        source_folders=folders, time_limit=args.time_limit,
+                        enough=args.enough)
+            if r is None:
+                continue
+            r.file = str(rel)
+            results.append(r)
+            row = asdict(r)
+            if w is None:
+                w = csv.DictWriter(f, list(row))
+                w.writeheader()
+            w.writerow(row)
+            f.flush()
+            print(f"{rel}: " + (f"rank {r.rank} ({r.how})" if r.rank else
+                               f"not in the top {args.k}") + f"; {r.kept} kept of {r.tried} "
+                  f"tried, {r.fragments} fragments, original among them: {r.reachable}"
+                  + (f"; {r.why}" if r.why else ""), flush=True)
+    n = len(results)
+    top1 = sum(r.rank == 1 for r in results)
+    topk = sum(r.rank is not None for r in results)
+    reach = sum(r.reachable for r in results)
+    line = (f"recovery of the cut ({args.cut} ...) over {n} descriptions: top-1 {top1}/{n}"
+            f" ({top1 / max(1, n):.0%}), top-{args.k} {topk}/{n} ({topk / max(1, n):.0%}); "
+            f"the original was among the fragments that fit in {reach}/{n}")
+    (out / "recovery.md").write_text(line + "\n", encoding="utf-8")
+    print(line)
+    return 0
