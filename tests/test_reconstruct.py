@@ -226,3 +226,23 @@ def test_recovery_finds_a_cut_block_again(tmp_path, corpus, capsys):
     assert jumper["reachable"] == "True" and jumper["rank"] == "1"
     assert jumper["how"] in ("same text", "plays identically")
     assert "recovery of the cut (end ...) over 3 descriptions: top-1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("start, words", [
+    ('(place "Disc1" coord:"C3")', "no site labelled 'C3' on this board"),
+    ('(place "Disc1" coord:"A1")', None),
+])
+def test_a_fragment_naming_a_site_the_board_lacks_does_not_fit(tmp_path, start, words):
+    """The builder is the type checker: a start taken from a larger board is a LudemeError
+    (once a KeyError, which made such a candidate a crash, not a misfit)."""
+    from ludeme.api import load
+    from ludeme.errors import LudemeError
+    path = tmp_path / "g.lud"
+    path.write_text(f'(game "G" (players 2) (equipment {{ (board (square 2)) (piece "Disc" Each) }})'
+                    f' (rules (start {start}) (play (move Add (to (sites Empty))))'
+                    f' (end (if (is Full) (result Mover Win)))))')
+    if words is None:
+        load(path, backend="reference")
+    else:
+        with pytest.raises(LudemeError, match=words):
+            load(path, backend="reference")
