@@ -658,6 +658,7 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
     from ludeme.api import load
     from .concepts import compile_time
     from .metrics import summarize
+    from .playouts import playout_seed
     path = folder / f"try-{tried.number:03d}.lud"
     path.write_text(tried.text, encoding="utf-8")
     tried.path = str(path)
@@ -671,6 +672,22 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
         return
     except Exception as e:      # a fragment ludeme cannot build: not this candidate's fault
         tried.reason = f"does not build ({type(e).__name__})"
+        return
+    # The concepts first: they need no playouts, and most misfits show there.
+    try:
+        concepts = compile_time(str(path), (), template.ruleset)
+        counts = start_counts(game, playout_seed(seed, 0))
+    except LudemeError as e:
+        tried.reason = f"concepts not computed: {e.message.splitlines()[0]}"
+        return
+    except Exception as e:
+        tried.reason = f"crashes at the start ({type(e).__name__})"
+        return
+    tried.concepts = concepts
+    met, missed, unchecked = check_expected(template.expected, concepts, counts)
+    tried.met, tried.unchecked = met, unchecked
+    if missed:
+        tried.reason = "misses expected concepts: " + ", ".join(missed)
         return
     allowed = int(math.floor((1 - min_ending) * playouts + 1e-9))
     try:
@@ -700,19 +717,6 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
             tried.metrics[m] = (float(summary[m]), float(summary.get(f"{m}_ci_low", math.nan)),
                                 float(summary.get(f"{m}_ci_high", math.nan)))
     tried.rows = rows
-    try:
-        concepts = compile_time(str(path), (), template.ruleset)
-    except LudemeError as e:
-        tried.reason = f"concepts not computed: {e.message.splitlines()[0]}"
-        return
-    tried.concepts = concepts
-    from .playouts import playout_seed
-    counts = start_counts(game, playout_seed(seed, 0))
-    met, missed, unchecked = check_expected(template.expected, concepts, counts)
-    tried.met, tried.unchecked = met, unchecked
-    if missed:
-        tried.reason = "misses expected concepts: " + ", ".join(missed)
-        return
     tried.kept = True
 
 
