@@ -45,6 +45,7 @@ MIN_ENDING = 0.95
 # A candidate whose random playouts last fewer rounds than this on average ends at once (an
 # end rule true from the start): it ends, but it is no game.
 MIN_ROUNDS = 2
+CHEAP_FACTOR = 5     # candidates built and checked for concepts per candidate played
 FIRST_PLAYOUTS = 20          # played first: a candidate that times out here is dropped early
 UNKNOWN_MARKS = ("#", "?", "*")
 OWNERS = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "Each", "Shared", "Neutral", "All")
@@ -629,6 +630,7 @@ class Tried:
     parts: dict = field(default_factory=dict)
     path: str = ""
     rows: object = None
+    played: bool = False       # it came as far as the playouts
 
 
 def play_until(game, n: int, seed: int, allowed_timeouts: int, seconds: float):
@@ -689,6 +691,7 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
     if missed:
         tried.reason = "misses expected concepts: " + ", ".join(missed)
         return
+    tried.played = True
     allowed = int(math.floor((1 - min_ending) * playouts + 1e-9))
     try:
         rows, stopped = play_until(game, playouts, seed, allowed, budget)
@@ -825,8 +828,9 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
                 budget: float = 60.0, concept_index=None, source_folders=(),
                 enough: int | None = None, time_limit: float | None = None,
                 leave_out: frozenset[int] = frozenset(), log=None) -> Reconstruction:
-    """Fill the template's holes with fragments of `index`, try up to `tries` candidates
-    (stopping once `enough` are kept, 2k by default, or when `time_limit` seconds have
+    """Fill the template's holes with fragments of `index`, play up to `tries` candidates
+    that build and have the expected concepts (of at most CHEAP_FACTOR times as many built;
+    stopping once `enough` are kept, 2k by default, or when `time_limit` seconds have
     passed), keep those that build, end and have the expected concepts, and rank them. The
     candidates tried are written under `work`."""
     import time
@@ -842,7 +846,9 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
     work.mkdir(parents=True, exist_ok=True)
     source_concepts = SourceConcepts(list(source_folders))
     tried, kept = [], []
-    for number, plan in enumerate(plans(options, scores, tries, rng), 1):
+    # Building a candidate and reading its concepts is cheap beside its playouts: up to
+    # CHEAP_FACTOR times `tries` candidates are built, `tries` of them played.
+    for number, plan in enumerate(plans(options, scores, CHEAP_FACTOR * tries, rng), 1):
         fills = [o.text for o in plan.options]
         names = sources_of(plan, index)
         header = [f"Candidate {number} made by `ludeme reconstruct` (seed {seed}) from "
@@ -863,7 +869,7 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
         tried.append(t)
         if log:
             log(f"try {number}: " + ("kept" if t.kept else t.reason) + f"  ({', '.join(names)})")
-        if len(kept) >= (enough or 2 * k):
+        if len(kept) >= (enough or 2 * k) or sum(x.played for x in tried) >= tries:
             break
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
             if log:

@@ -38,7 +38,8 @@ def add_parser(sub) -> None:
     p.add_argument("-n", "--playouts", type=int, default=200, metavar="N",
                    help="random playouts per candidate (default 200)")
     p.add_argument("--tries", type=int, default=40, metavar="T",
-                   help="at most T candidates tried (default 40)")
+                   help="at most T candidates played (of at most 5T built and checked for "
+                        "their concepts; default 40)")
     p.add_argument("--enough", type=int, default=None, metavar="M",
                    help="stop trying once M candidates are kept (default 2K: more to rank)")
     p.add_argument("--min-ending", type=float, default=0.95, metavar="SHARE",
