@@ -246,3 +246,42 @@ def test_a_fragment_naming_a_site_the_board_lacks_does_not_fit(tmp_path, start, 
     else:
         with pytest.raises(LudemeError, match=words):
             load(path, backend="reference")
+
+
+def _options(*holes):
+    """Options per hole from (text, sources) pairs, scored by their first source."""
+    from ludeme.analysis.reconstruct import Option
+    return [[Option(text, (), list(srcs), -min(srcs)) for text, srcs in hole] for hole in holes]
+
+
+@pytest.mark.parametrize("holes, tries, formed, first", [
+    # source 0 gives both holes: its plan comes first, then source 1's, then mixes
+    ([[("a0", [0]), ("a1", [1])], [("b0", [0]), ("b1", [1])]], 4,
+     ["one source", "one source", "mix", "mix"], ("a0", "b0")),
+    # no source gives both holes: only mixes, best ranks first
+    ([[("a0", [0]), ("a1", [1])], [("b2", [2]), ("b3", [3])]], 3,
+     ["mix", "mix", "mix"], ("a0", "b2")),
+    # the cap holds whatever the number of combinations
+    ([[(f"a{i}", [i]) for i in range(9)], [(f"b{i}", [i]) for i in range(9)]], 5,
+     ["one source"] * 3 + ["mix"] * 2, ("a0", "b0")),
+])
+def test_plans_take_one_source_first_then_mix_within_the_cap(holes, tries, formed, first):
+    import random
+
+    from ludeme.analysis.reconstruct import plans
+    scores = [-i for i in range(10)]
+    made = plans(_options(*holes), scores, tries, random.Random(0))
+    assert [p.formed for p in made] == formed
+    assert tuple(o.text for o in made[0].options) == first
+    keys = [tuple(o.text for o in p.options) for p in made]
+    assert len(set(keys)) == len(keys)                       # no candidate twice
+
+
+def test_a_long_fragment_is_laid_out_under_its_hole(tmp_path):
+    from ludeme.analysis.reconstruct import fill_text, load_template
+    path = tmp_path / "t.lud"
+    path.write_text('(game "G"\n    (players 2)\n    (rules [#])\n)\n')
+    template = load_template(path)
+    text = fill_text(template, ["(start\n    (x))"], ["made here"])
+    assert text == '// made here\n\n(game "G"\n    (players 2)\n    (rules (start\n' \
+                   '            (x)))\n)\n'
