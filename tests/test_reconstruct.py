@@ -285,3 +285,16 @@ def test_a_long_fragment_is_laid_out_under_its_hole(tmp_path):
     text = fill_text(template, ["(start\n    (x))"], ["made here"])
     assert text == '// made here\n\n(game "G"\n    (players 2)\n    (rules (start\n' \
                    '            (x)))\n)\n'
+
+
+def test_holes_of_one_context_take_a_sources_fragments_in_order():
+    """Two `(track [#])` from one source get its first and its second track."""
+    import random
+
+    from ludeme.analysis.reconstruct import Context, Option, Options, plans
+    first, second = Option('"Track1" 0', (), [0], 0.0), Option('"Track2" 1', (), [0], 0.0)
+    holes = [Options([first, second], {0: [first, second]}),
+             Options([first, second], {0: [first, second]})]
+    track = Context("track", "args")
+    made = plans(holes, [0.0], 1, random.Random(0), [track, track])
+    assert [o.text for o in made[0].options] == ['"Track1" 0', '"Track2" 1']

@@ -517,9 +517,18 @@ def source_scores(template: TemplateGame, index: FragmentIndex, concept_index=No
     return out
 
 
+class Options(list):
+    """A hole's options, best first; `by_source`: each source's options in the order its
+    text holds them (a second `(track [#])` takes a source's second track)."""
+
+    def __init__(self, items=(), by_source: dict[int, list[Option]] | None = None):
+        super().__init__(items)
+        self.by_source = by_source or {}
+
+
 def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[float],
                  rng: random.Random, leave_out: frozenset[int] = frozenset()
-                 ) -> list[list[Option]]:
+                 ) -> list[Options]:
     """For each hole, the ways to fill it, best first (ties in a seeded order); no fragment
     of the sources `leave_out`."""
     mine = pieces_of(template.expanded.game)
@@ -527,9 +536,10 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
     out = []
     for hole in template.holes:
         if hole.choices:
-            out.append([Option(to_lud(c), (), [-1], 0.0) for c in hole.choices])
+            out.append(Options(Option(to_lud(c), (), [-1], 0.0) for c in hole.choices))
             continue
         by_text: dict[tuple, Option] = {}
+        by_source: dict[int, list[Option]] = {}
         for i, run in index.runs(hole.context):
             if i in leave_out:
                 continue
@@ -540,17 +550,20 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
             if i not in opt.sources:
                 opt.sources.append(i)
                 opt.score = max(opt.score, scores[i])
+            by_source.setdefault(i, []).append(opt)
         options = list(by_text.values())
         tie = {id(o): rng.random() for o in options}
         options.sort(key=lambda o: (-o.score, tie[id(o)]))
-        out.append(options)
+        out.append(Options(options, by_source))
     return out
 
 
-def plans(options: list[list[Option]], scores: list[float], tries: int, rng: random.Random
-          ) -> list[Plan]:
-    """Up to `tries` plans: every hole from one source game first (closest games first), then
-    mixes of each hole's best options (best sums of ranks first)."""
+def plans(options: list[list[Option]], scores: list[float], tries: int, rng: random.Random,
+          contexts: list[Context] | None = None) -> list[Plan]:
+    """Up to `tries` plans: every hole from one source game first (closest games first; the
+    n-th of several holes with the same context takes the source's n-th fragment for it,
+    as `Options.by_source` lists them), then mixes of each hole's best options (best sums
+    of ranks first)."""
     seen: set[tuple[str, ...]] = set()
     out: list[Plan] = []
 
@@ -567,15 +580,20 @@ def plans(options: list[list[Option]], scores: list[float], tries: int, rng: ran
             for s in o.sources:
                 d.setdefault(s, o)
         first_of.append(d)
+    contexts = contexts or [None] * len(options)
+    nth = [contexts[:h].count(c) for h, c in enumerate(contexts)]
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
     single_quota = max(1, (2 * tries) // 3)
     for s in order:
         if len(out) >= single_quota:
             break
         chosen = []
-        for opts, d in zip(options, first_of):
+        for opts, d, n in zip(options, first_of, nth):
+            in_order = getattr(opts, "by_source", {}).get(s)
             if -1 in d:
                 chosen.append(opts[rng.randrange(len(opts))])
+            elif in_order:
+                chosen.append(in_order[min(n, len(in_order) - 1)])
             elif s in d:
                 chosen.append(d[s])
             else:
@@ -848,7 +866,9 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
     tried, kept = [], []
     # Building a candidate and reading its concepts is cheap beside its playouts: up to
     # CHEAP_FACTOR times `tries` candidates are built, `tries` of them played.
-    for number, plan in enumerate(plans(options, scores, CHEAP_FACTOR * tries, rng), 1):
+    contexts = [h.context for h in template.holes]
+    for number, plan in enumerate(plans(options, scores, CHEAP_FACTOR * tries, rng, contexts),
+                                  1):
         fills = [o.text for o in plan.options]
         names = sources_of(plan, index)
         header = [f"Candidate {number} made by `ludeme reconstruct` (seed {seed}) from "
