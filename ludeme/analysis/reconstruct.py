@@ -26,7 +26,6 @@ concepts, and rank them with their reasons.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import random
 from dataclasses import dataclass, field
@@ -35,8 +34,8 @@ from pathlib import Path
 from ludeme.errors import LudemeError, Pos
 from ludeme.language.expand import Description, Expanded, expand, load_description
 from ludeme.language.grammar import parse
-from ludeme.language.syntax import (Array, Atom, Bool, Call, Float, Int, Named, Node, Range,
-                                    Str, Template, Word, to_lud, walk)
+from ludeme.language.syntax import (Array, Bool, Call, Float, Int, Named, Node, Str, Template,
+                                    Word, to_lud, walk)
 
 DEFAULT_PLAYOUTS = 200
 DEFAULT_TRIES = 40

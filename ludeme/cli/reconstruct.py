@@ -21,9 +21,10 @@ def add_parser(sub) -> None:
     """`ludeme reconstruct FILE [-k K] [--out DIR] [--corpus DIR]... [--seed S] [-n N]`."""
     p = sub.add_parser("reconstruct", help="complete an incomplete description ([#]) with "
                                            "fragments of other games, ranked with reasons")
-    p.add_argument("file", nargs="?", help="a .lud description with unknown parts ([#], [?], [a | b]), "
-                                "or a folder of them (each in its own folder under --out, and "
-                                "one line per file in reconstructions.csv)")
+    p.add_argument("file", nargs="?", help=
+                   "a .lud description with unknown parts ([#], [?], [a | b]), or a folder of "
+                   "them (each in its own folder under --out, one line per file in "
+                   "reconstructions.csv)")
     p.add_argument("-k", type=int, default=5, metavar="K",
                    help="how many candidates to write (default 5)")
     p.add_argument("--out", type=Path, metavar="DIR",
