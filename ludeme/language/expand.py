@@ -479,7 +479,7 @@ class _Expander:
             return [Range(lo[0], hi[0], n.pos, n.via)]
         if isinstance(n, Template):
             return [Template(n.text, [self.sub_tags(a, depth) for a in n.alternatives],
-                             n.pos, n.via)]
+                             n.pos, n.via, n.end)]
         return [n]
 
     def _string_tag(self, m: re.Match) -> str:
@@ -579,7 +579,7 @@ class _Expander:
             return out
         if isinstance(n, Template):
             return [Template(n.text, [self.expand(a, depth, in_lib) for a in n.alternatives],
-                             n.pos, n.via)]
+                             n.pos, n.via, n.end)]
         return [n]
 
     def call_define(self, d: Define, args: list[Node], use: Node, depth: int,
@@ -636,7 +636,7 @@ class _Expander:
             return [Range(lo[0], hi[0], n.pos, n.via)]
         if isinstance(n, Template):
             return [Template(n.text, [self.sub_params(a, args) for a in n.alternatives],
-                             n.pos, n.via)]
+                             n.pos, n.via, n.end)]
         return [n]
 
 

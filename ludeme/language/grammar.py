@@ -419,7 +419,8 @@ class _Parser:
             if tok.kind == "rbracket":
                 self.i += 1
                 text = self.text[opener.offset + 1:tok.offset].strip()
-                return Template(text, alternatives, self.pos(opener))
+                return Template(text, alternatives, self.pos(opener),
+                                end=self.lines.pos(tok.offset + 1))
             if tok.kind == "bar":
                 self.i += 1
                 alternatives.append([])

@@ -92,19 +92,22 @@ class Template(Node):
     """`[#]`, `[?]`, `[a | b]`, `[2..16]`: an unknown part of a reconstruction template.
 
     `alternatives` holds the runs of nodes between `|` (the marks `#`, `?` and
-    `*` appear as words); `text` is the source between the brackets.
+    `*` appear as words); `text` is the source between the brackets; `end` is the
+    place just after the closing `]` (so a reconstruction can replace the whole mark).
     """
 
-    __slots__ = ("text", "alternatives")
+    __slots__ = ("text", "alternatives", "end")
 
-    def __init__(self, text: str, alternatives: list[list[Node]], pos: Pos, via=()):
+    def __init__(self, text: str, alternatives: list[list[Node]], pos: Pos, via=(),
+                 end: Pos | None = None):
         super().__init__(pos, via)
         self.text = text
         self.alternatives = alternatives
+        self.end = end
 
     def copy(self, via):
         return Template(self.text, [[n.copy(via) for n in alt] for alt in self.alternatives],
-                        self.pos, via + self.via)
+                        self.pos, via + self.via, self.end)
 
 
 class Tag(Node):

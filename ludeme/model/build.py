@@ -625,7 +625,10 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
     count = rule.counts[0] if rule.counts else rule.count
     stack = getattr(rule, "stacking", False)
     if rule.coord is not None:
-        sites = [env.board.index_of(rule.coord)]
+        try:
+            sites = [env.board.index_of(rule.coord)]
+        except KeyError:
+            raise rule.fail(f"no site labelled {rule.coord!r} on this board") from None
     else:
         f = env.compile(rule.where)
         try:

@@ -1,0 +1,1212 @@
+"""Reconstruction: complete the unknown parts (`[#]`) of an incomplete description with
+fragments of other descriptions, keep the candidates that build, end and have the expected
+concepts, and rank them with their reasons.
+
+1. **Holes.** `find_holes` reads the expanded template's tree: each `[#]` (or `[?]`, or a
+   choice `[a | b]`, `[2..16]`) with its *context*, the enclosing ludeme's keyword and the
+   hole's place among its arguments (`(play [#])` takes what a `(play ...)` holds, `(rules
+   [#])` a whole start/play/end, `(equipment { ... [#] })` more items of an equipment list).
+2. **Fragments.** `FragmentIndex` reads every description of a corpus folder (its expanded
+   tree: defines resolved; descriptions that are templates themselves left out) and files
+   the argument runs of each ludeme under the same contexts, each with its source game.
+   A fragment's piece names are mapped to the template's (by owner, then order).
+3. **Sources first.** The source games are ordered by closeness to the template: the same
+   family folder (board/hunt, board/sow, ...), the expected `(recon ...)` concepts the source
+   itself has (when a concept index is given: `ludeme concepts --index`), the ludemes the
+   template's known part shares with the source (Jaccard). Candidates take every hole from
+   one source first, then mix the best fragments of each hole; at most `tries` are tried.
+4. **Kept** when the candidate builds (the builder is the type checker), ends in at least
+   `min_ending` of `playouts` seeded random playouts, and has every expected concept;
+   an expected concept ludeme cannot compute is reported unchecked, never counted as met.
+5. **Ranked** by a plausibility score whose parts are in the table: concept similarity to
+   the source games (and the nearest games of an index), the share of expected concepts
+   checked and met, the ending rate, balance and decisiveness (1 - drawishness).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ludeme.errors import LudemeError, Pos
+from ludeme.language.expand import Description, Expanded, expand, load_description
+from ludeme.language.grammar import parse
+from ludeme.language.syntax import (Array, Bool, Call, Float, Int, Named, Node, Str, Template,
+                                    Word, to_lud, walk)
+
+DEFAULT_PLAYOUTS = 200
+DEFAULT_TRIES = 40
+DEFAULT_K = 5
+MIN_ENDING = 0.95
+# A candidate whose random playouts last fewer rounds than this on average ends at once (an
+# end rule true from the start): it ends, but it is no game.
+MIN_ROUNDS = 2
+CHEAP_FACTOR = 5     # candidates built and checked for concepts per candidate played
+FIRST_PLAYOUTS = 20          # played first: a candidate that times out here is dropped early
+UNKNOWN_MARKS = ("#", "?", "*")
+OWNERS = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "Each", "Shared", "Neutral", "All")
+
+
+# ---------------------------------------------------------------- holes
+
+@dataclass(frozen=True)
+class Context:
+    """Where a hole stands: the enclosing ludeme's keyword, and the hole's place in it.
+
+    `place` is "args" (among the ludeme's arguments, `before` and `after` of them around
+    it) or "items" (among the items of a `{...}` list given to the ludeme, `known` naming
+    the ludemes already listed there)."""
+
+    keyword: str
+    place: str
+    before: int = 0
+    after: int = 0
+    known: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if self.place == "items":
+            return f"({self.keyword} {{... [#]}})"
+        dots = ["..."] * self.before + ["[#]"] + ["..."] * self.after
+        return f"({self.keyword} {' '.join(dots)})"
+
+
+@dataclass
+class Hole:
+    """One unknown part of the template: its mark, where it is written, its context, and
+    the choices the mark itself lists (`[a | b]`, `[2..16]`), if any."""
+
+    mark: Template
+    context: Context
+    choices: list[list[Node]] = field(default_factory=list)
+
+    @property
+    def pos(self) -> Pos:
+        return self.mark.pos
+
+    def where(self) -> str:
+        return f"{self.pos.file}:{self.pos.line}:{self.pos.col}"
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, Call):
+        return list(node.args)
+    if isinstance(node, (Array,)):
+        return list(node.items)
+    if isinstance(node, Named):
+        return [node.value]
+    return []
+
+
+def _context(parents: list[Node], mark: Template) -> Context | None:
+    """The context of a mark from the nodes above it, innermost last."""
+    calls = [p for p in parents if isinstance(p, Call)]
+    if not calls:
+        return None
+    parent = parents[-1]
+    if isinstance(parent, Named):
+        return Context(f"{calls[-1].name} {parent.name}:", "args")
+    if isinstance(parent, Array):
+        known = tuple(sorted({i.name for i in parent.items if isinstance(i, Call)}))
+        return Context(calls[-1].name, "items", known=known)
+    at = next(i for i, a in enumerate(parent.args) if a is mark)
+    return Context(parent.name, "args", at, len(parent.args) - at - 1)
+
+
+def _choices(mark: Template) -> list[list[Node]]:
+    """The choices a mark lists itself: each alternative, or each value of a single range."""
+    alts = [a for a in mark.alternatives if a]
+    if all(len(a) == 1 and isinstance(a[0], Word) and a[0].value in UNKNOWN_MARKS for a in alts):
+        return []
+    if len(alts) == 1 and len(alts[0]) > 1 and all(isinstance(n, Int) for n in alts[0]):
+        return [[n] for n in alts[0]]        # [2..16], its range already expanded
+    return alts
+
+
+def find_holes(ex: Expanded) -> list[Hole]:
+    """The template's holes in the order written, one per mark (a mark in a define used
+    twice is one hole: its text is written once)."""
+    out: dict[Pos, Hole] = {}
+
+    def visit(node: Node, parents: list[Node]) -> None:
+        if isinstance(node, Template):
+            ctx = _context(parents, node)
+            if ctx is not None and node.pos not in out:
+                out[node.pos] = Hole(node, ctx, _choices(node))
+            return
+        parents.append(node)
+        for child in _children(node):
+            visit(child, parents)
+        parents.pop()
+    visit(ex.game, [])
+    return sorted(out.values(), key=lambda h: (h.pos.line, h.pos.col))
+
+
+# ---------------------------------------------------------------- fragments
+
+@dataclass
+class Source:
+    """A game fragments come from."""
+
+    path: str              # relative to the corpus folder
+    name: str
+    family: str            # the folder, e.g. board/hunt
+    keywords: frozenset[str]
+    pieces: list[tuple[str, str]]     # (name, owner) as declared
+    root: str = ""         # the corpus folder it was read from
+
+
+@dataclass
+class Fragment:
+    """A run of nodes that can fill a context, as text, and the games it comes from."""
+
+    text: str
+    sources: list[int]     # indices into FragmentIndex.sources
+
+
+def pieces_of(game: Call) -> list[tuple[str, str]]:
+    """(name, owner) of every `(piece "Name" Owner ...)` the game declares."""
+    out = []
+    for n in walk(game):
+        if isinstance(n, Call) and n.name == "piece" and len(n.args) >= 2 \
+                and isinstance(n.args[0], Str) and isinstance(n.args[1], Word) \
+                and n.args[1].value in OWNERS:
+            if (n.args[0].value, n.args[1].value) not in out:
+                out.append((n.args[0].value, n.args[1].value))
+    return out
+
+
+def keywords_of(game: Call) -> frozenset[str]:
+    """The ludeme keywords a tree uses (a game's vocabulary, for similarity)."""
+    return frozenset(n.name for n in walk(game) if isinstance(n, Call) and isinstance(n.head, Word))
+
+
+class FragmentIndex:
+    """Every argument run of every ludeme in a corpus, filed by context, as text (a run is
+    parsed again only when it is used: the index of a whole corpus pickles small)."""
+
+    def __init__(self):
+        self.sources: list[Source] = []
+        # keyword -> (source, argument texts); "keyword name:" -> (source, (value text,))
+        self.by_call: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        # keyword -> (source, ((item keyword or "", item text), ...)) for its {...} arguments
+        self.by_list: dict[str, list[tuple[int, tuple[tuple[str, str], ...]]]] = {}
+        self.failures: list[tuple[str, str]] = []
+
+    @classmethod
+    def of_folders(cls, folders: list[Path], exclude: tuple[Path, ...] = ()) -> "FragmentIndex":
+        """Read every .lud under the folders (default options), except under `exclude`."""
+        index = cls()
+        excluded = [Path(e).resolve() for e in exclude]
+        for folder in folders:
+            folder = Path(folder)
+            for path in sorted(folder.rglob("*.lud")):
+                resolved = path.resolve()
+                if any(resolved == e or e in resolved.parents for e in excluded):
+                    continue
+                try:
+                    ex = expand(load_description(path))
+                except (LudemeError, RecursionError) as e:
+                    index.failures.append((str(path), str(e).splitlines()[0]))
+                    continue
+                if ex.templates:
+                    continue
+                rel = path.relative_to(folder)
+                index.add(ex, str(rel), str(rel.parent))
+                index.sources[-1].root = str(folder.resolve())
+        return index
+
+    def add(self, ex: Expanded, path: str, family: str) -> None:
+        """File the argument runs of one expanded game."""
+        i = len(self.sources)
+        self.sources.append(Source(path, ex.name, family, keywords_of(ex.game),
+                                   pieces_of(ex.game)))
+        for n in walk(ex.game):
+            if isinstance(n, Call) and isinstance(n.head, Word):
+                self.by_call.setdefault(n.name, []).append((i, tuple(to_lud(a) for a in n.args)))
+                for a in n.args:
+                    if isinstance(a, Array):
+                        self.by_list.setdefault(n.name, []).append((i, tuple(
+                            (x.name if isinstance(x, Call) else "", to_lud(x)) for x in a.items)))
+                    elif isinstance(a, Named):
+                        self.by_call.setdefault(f"{n.name} {a.name}:", []).append(
+                            (i, (to_lud(a.value),)))
+
+    def runs(self, ctx: Context):
+        """(source, texts of a run of nodes) that fit a context, in corpus order."""
+        if ctx.place == "items":
+            for i, items in self.by_list.get(ctx.keyword, ()):
+                extra = tuple(t for name, t in items if not (name and name in ctx.known))
+                if extra and len(extra) < len(items) + (0 if ctx.known else 1):
+                    yield i, extra
+            return
+        for i, args in self.by_call.get(ctx.keyword, ()):
+            m = len(args)
+            if m >= ctx.before + ctx.after + 1:
+                yield i, args[ctx.before:m - ctx.after]
+
+
+def piece_map(source: Source, template: list[tuple[str, str]]) -> dict[str, str]:
+    """Source piece names to template piece names: the same owner first (Each matches any),
+    then in order of declaration."""
+    if not template:
+        return {}
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    names = dict.fromkeys(n for n, _ in source.pieces)
+    for name in names:
+        owners = {o for n, o in source.pieces if n == name}
+        fits = [t for t, o in template if o in owners or "Each" in owners or o == "Each"]
+        free = [t for t in fits if t not in used] or fits
+        if free:
+            out[name] = free[0]
+            used.add(free[0])
+    return {k: v for k, v in out.items() if k != v}
+
+
+def rename_pieces(nodes: list[Node], mapping: dict[str, str]) -> list[Node]:
+    """The nodes with piece names (and `Name1`-style names with an owner) renamed."""
+    if not mapping:
+        return nodes
+
+    def new_name(value: str) -> str:
+        if value in mapping:
+            return mapping[value]
+        stem = value.rstrip("0123456789")
+        if stem != value and stem in mapping:
+            return mapping[stem] + value[len(stem):]
+        return value
+
+    def go(n: Node) -> Node:
+        if isinstance(n, Str):
+            return Str(new_name(n.value), n.pos, n.via)
+        if isinstance(n, Call):
+            return Call(n.head, [go(a) for a in n.args], n.pos, n.via, n.starred)
+        if isinstance(n, Array):
+            return Array([go(a) for a in n.items], n.pos, n.via)
+        if isinstance(n, Named):
+            return Named(n.name, go(n.value), n.pos, n.via)
+        return n
+    return [go(n) for n in nodes]
+
+
+# ---------------------------------------------------------------- expected concepts
+
+@dataclass(frozen=True)
+class Expected:
+    """One `(concept "Name" value)` of the template's `(recon ...)`: a value, or bounds."""
+
+    name: str
+    value: object = None
+    low: float | None = None
+    high: float | None = None
+    pos: Pos | None = None
+
+    def __str__(self) -> str:
+        if self.value is not None:
+            return f"{self.name}={self.value}"
+        return f"{self.name} in [{self.low}, {self.high}]"
+
+    def holds(self, got) -> bool:
+        """Whether a computed value (a bool, or a number) meets this expectation."""
+        if isinstance(self.value, bool):
+            return bool(got) == self.value
+        x = float(got)
+        if self.value is not None:
+            return math.isclose(x, float(self.value), rel_tol=1e-6, abs_tol=1e-6)
+        return (self.low is None or x >= self.low) and (self.high is None or x <= self.high)
+
+
+def expected_concepts(metadata: Call | None) -> list[Expected]:
+    """The `(recon {(concept "Name" value) ...})` entries of a description's metadata."""
+    out = []
+    if metadata is None:
+        return out
+    for n in walk(metadata):
+        if not (isinstance(n, Call) and n.name == "concept" and n.args
+                and isinstance(n.args[0], Str)):
+            continue
+        value = next((a.value for a in n.args[1:] if isinstance(a, (Bool, Int, Float))), None)
+        low, high = n.named("minValue"), n.named("maxValue")
+        out.append(Expected(n.args[0].value, value,
+                            low.value if isinstance(low, (Int, Float)) else None,
+                            high.value if isinstance(high, (Int, Float)) else None, n.pos))
+    return out
+
+
+def start_counts(game, seed: int) -> dict[str, float]:
+    """Ludii's NumStartComponents (and its Board and Hand parts, and per player): the pieces
+    in the containers once the start rules have run (every level of a stack, a site's
+    count)."""
+    state = game.new_initial_state(seed)
+    g = state.g
+    board = 0
+    for site in range(g.containers[0].num_sites):
+        if g.stacking:
+            board += len(state.stack(site))
+        elif state.what[site]:
+            board += state.count[site]
+    hand = sum(sum(c) for c in state.hand_counts())
+    n = max(1, game.num_players)
+    return {"NumStartComponentsBoard": board, "NumStartComponentsHand": hand,
+            "NumStartComponents": board + hand, "NumStartComponentsBoardPerPlayer": board / n,
+            "NumStartComponentsHandPerPlayer": hand / n,
+            "NumStartComponentsPerPlayer": (board + hand) / n}
+
+
+def check_expected(expected: list[Expected], concepts, counts: dict[str, float]
+                   ) -> tuple[list[str], list[str], list[str]]:
+    """(met, missed, unchecked) names of the expected concepts, against a candidate's
+    compile-time concepts (`GameConcepts`) and start counts."""
+    from .concepts import catalog
+    cat = catalog()
+    met, missed, unchecked = [], [], []
+    for e in expected:
+        c = cat.get(e.name)
+        if e.name in counts:
+            got = counts[e.name]
+        elif c is not None and c.boolean and c.computation == "Compilation":
+            got = e.name in concepts.boolean
+        elif e.name in concepts.non_boolean:
+            got = concepts.non_boolean[e.name]
+        else:
+            unchecked.append(str(e))
+            continue
+        try:
+            (met if e.holds(got) else missed).append(str(e))
+        except (TypeError, ValueError):
+            unchecked.append(str(e))
+    return met, missed, unchecked
+
+
+# ---------------------------------------------------------------- the template
+
+@dataclass
+class TemplateGame:
+    """An incomplete description, the configuration that has the holes, and its holes."""
+
+    description: Description
+    expanded: Expanded
+    ruleset: str | None
+    holes: list[Hole]
+    expected: list[Expected]
+    family: str
+
+    @property
+    def path(self) -> str:
+        return self.description.path
+
+
+def load_template(path: str | Path, ruleset: str | None = None, family: str = ""
+                  ) -> TemplateGame:
+    """The description and the configuration with unknown parts: `ruleset` if given, else
+    the first ruleset (or the default options) whose expansion has any."""
+    desc = load_description(path)
+    tries = [ruleset] if ruleset else [None] + [r.name for r in desc.rulesets]
+    ex = None
+    for name in tries:
+        ex = expand(desc, [], name)
+        if ex.templates:
+            ruleset = name
+            break
+    if ex is None or not ex.templates:
+        raise LudemeError("no unknown part ([#], [?], [a | b]) in this description"
+                          + (f" with ruleset {ruleset!r}" if ruleset else "")
+                          + ": nothing to reconstruct", Pos(str(path), 1, 1))
+    holes = find_holes(ex)
+    return TemplateGame(desc, ex, ruleset, holes, expected_concepts(ex.metadata), family)
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(i + 1)
+    return starts
+
+
+def fill_text(template: TemplateGame, fills: list[str], header: list[str] = ()) -> str:
+    """The template's own text with each hole's mark replaced by its fill (marks read from
+    the tree: from the `[` to just after the `]`), under a comment header."""
+    text = template.description.text
+    starts = _line_starts(text)
+
+    def offset(p: Pos) -> int:
+        return starts[p.line - 1] + p.col - 1
+    spans = sorted(((offset(h.mark.pos), offset(h.mark.end), f) for h, f in
+                    zip(template.holes, fills)), reverse=True)
+    for a, b, fill in spans:
+        line = text[text.rfind("\n", 0, a) + 1:a]
+        pad = line[:len(line) - len(line.lstrip())] + "    "
+        text = text[:a] + fill.replace("\n", "\n" + pad) + text[b:]
+    return "".join(f"// {line}\n" for line in header) + ("\n" if header else "") + text
+
+
+# ---------------------------------------------------------------- plans
+
+class Option:
+    """One way to fill a hole: a run of the index (or the template's own choice, source -1),
+    the piece names it needs renamed, the sources it comes from and their best score. Its
+    text is made when first asked for (renaming means parsing it again)."""
+
+    def __init__(self, raw: str, mapping: tuple[tuple[str, str], ...], sources: list[int],
+                 score: float):
+        self.raw = raw
+        self.mapping = mapping
+        self.sources = sources
+        self.score = score
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = fragment_text((self.raw,), dict(self.mapping))
+        return self._text
+
+
+@dataclass
+class Plan:
+    """One candidate: an option per hole, and how it was formed."""
+
+    options: list[Option]
+    formed: str            # "one source" or "mix"
+    source: int | None = None    # the one source game, for a plan taken from one
+
+
+def fragment_text(run: tuple[str, ...], mapping: dict[str, str]) -> str:
+    """A run of the index as the text that fills a hole: its pieces renamed, laid out on
+    several lines when long."""
+    flat = " ".join(run)
+    if not mapping and len(flat) <= 70:
+        return flat
+    nodes = rename_pieces(parse(flat, "<fragment>"), mapping)
+    flat = to_lud(nodes)
+    return flat if len(flat) <= 70 else to_lud(nodes, indent=4)
+
+
+def source_scores(template: TemplateGame, index: FragmentIndex, concept_index=None
+                  ) -> list[float]:
+    """How close each source game is to the template: the same family folder (1, or 0.5 for
+    the same parent folder), the ludemes the template's known part shares with it (Jaccard),
+    and, with a concept index, the share of expected concepts the source has itself."""
+    known = keywords_of(template.expanded.game)
+    concepts = {}
+    if concept_index:
+        concepts = {e["path"]: e for e in concept_index}
+    fam = template.family
+    out = []
+    for s in index.sources:
+        score = 1.0 if fam and s.family == fam else (
+            0.5 if fam and s.family.rsplit("/", 1)[0] == fam.rsplit("/", 1)[0] else 0.0)
+        score += len(known & s.keywords) / max(1, len(known | s.keywords))
+        entry = concepts.get(s.path)
+        if entry and template.expected:
+            ok = 0
+            for e in template.expected:
+                got = (e.name in entry["booleanConcepts"]) if isinstance(e.value, bool) \
+                    else entry["nonBooleanConcepts"].get(e.name)
+                try:
+                    ok += got is not None and e.holds(got)
+                except (TypeError, ValueError):
+                    pass
+            score += ok / len(template.expected)
+        out.append(score)
+    return out
+
+
+class Options(list):
+    """A hole's options, best first; `by_source`: each source's options in the order its
+    text holds them (a second `(track [#])` takes a source's second track)."""
+
+    def __init__(self, items=(), by_source: dict[int, list[Option]] | None = None):
+        super().__init__(items)
+        self.by_source = by_source or {}
+
+
+def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[float],
+                 rng: random.Random, leave_out: frozenset[int] = frozenset()
+                 ) -> list[Options]:
+    """For each hole, the ways to fill it, best first (ties in a seeded order); no fragment
+    of the sources `leave_out`."""
+    mine = pieces_of(template.expanded.game)
+    maps = {}
+    out = []
+    for hole in template.holes:
+        if hole.choices:
+            out.append(Options(Option(to_lud(c), (), [-1], 0.0) for c in hole.choices))
+            continue
+        by_text: dict[tuple, Option] = {}
+        by_source: dict[int, list[Option]] = {}
+        for i, run in index.runs(hole.context):
+            if i in leave_out:
+                continue
+            if i not in maps:
+                maps[i] = tuple(sorted(piece_map(index.sources[i], mine).items()))
+            raw = " ".join(run)
+            opt = by_text.setdefault((raw, maps[i]), Option(raw, maps[i], [], scores[i]))
+            if i not in opt.sources:
+                opt.sources.append(i)
+                opt.score = max(opt.score, scores[i])
+            by_source.setdefault(i, []).append(opt)
+        options = list(by_text.values())
+        tie = {id(o): rng.random() for o in options}
+        options.sort(key=lambda o: (-o.score, tie[id(o)]))
+        out.append(Options(options, by_source))
+    return out
+
+
+def plans(options: list[list[Option]], scores: list[float], tries: int, rng: random.Random,
+          contexts: list[Context] | None = None) -> list[Plan]:
+    """Up to `tries` plans: every hole from one source game first (closest games first; the
+    n-th of several holes with the same context takes the source's n-th fragment for it,
+    as `Options.by_source` lists them), then mixes of each hole's best options (best sums
+    of ranks first)."""
+    seen: set[tuple[str, ...]] = set()
+    out: list[Plan] = []
+
+    def add(chosen: list[Option], formed: str, source: int | None = None) -> None:
+        key = tuple(o.text for o in chosen)
+        if key not in seen and len(out) < tries:
+            seen.add(key)
+            out.append(Plan(chosen, formed, source))
+    # one source for every hole (the template's own choices go with any source)
+    first_of: list[dict[int, Option]] = []
+    for opts in options:
+        d: dict[int, Option] = {}
+        for o in opts:
+            for s in o.sources:
+                d.setdefault(s, o)
+        first_of.append(d)
+    contexts = contexts or [None] * len(options)
+    nth = [contexts[:h].count(c) for h, c in enumerate(contexts)]
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    single_quota = max(1, (2 * tries) // 3)
+    for s in order:
+        if len(out) >= single_quota:
+            break
+        chosen = []
+        for opts, d, n in zip(options, first_of, nth):
+            in_order = getattr(opts, "by_source", {}).get(s)
+            if -1 in d:
+                chosen.append(opts[rng.randrange(len(opts))])
+            elif in_order:
+                chosen.append(in_order[min(n, len(in_order) - 1)])
+            elif s in d:
+                chosen.append(d[s])
+            else:
+                break
+        else:
+            add(chosen, "one source", s)
+    # mixes: the best few options of each hole, by the sum of their ranks
+    width = max(2, math.ceil(tries ** (1 / max(1, len(options)))) + 1)
+    tops = [opts[:width] for opts in options]
+    combos = sorted(itertools.islice(itertools.product(*[range(len(t)) for t in tops]),
+                                     20 * tries + 1000),
+                    key=lambda ranks: (sum(ranks), ranks))
+    for ranks in combos:
+        if len(out) >= tries:
+            break
+        add([t[r] for t, r in zip(tops, ranks)], "mix")
+    return out
+
+
+def sources_of(plan: Plan, index: FragmentIndex) -> list[str]:
+    """The games a plan's fragments come from, best source of each fragment first."""
+    if plan.source is not None:
+        return [index.sources[plan.source].path]
+    names = []
+    for o in plan.options:
+        for s in o.sources[:1]:
+            names.append("the template's own choice" if s < 0 else index.sources[s].path)
+    return list(dict.fromkeys(names))
+
+
+# ---------------------------------------------------------------- trying a candidate
+
+@dataclass
+class Tried:
+    """What became of one plan: kept or why not, and its figures."""
+
+    number: int
+    plan: Plan
+    text: str
+    sources: list[str]
+    kept: bool = False
+    reason: str = ""
+    playouts: int = 0
+    ending: float = float("nan")
+    metrics: dict = field(default_factory=dict)     # name -> (value, low, high)
+    met: list[str] = field(default_factory=list)
+    unchecked: list[str] = field(default_factory=list)
+    concepts: object = None
+    similarity: float = float("nan")
+    nearest: str = ""
+    score: float = float("nan")
+    parts: dict = field(default_factory=dict)
+    path: str = ""
+    rows: object = None
+    played: bool = False       # it came as far as the playouts
+
+
+def play_until(game, n: int, seed: int, allowed_timeouts: int, seconds: float):
+    """Seeded random playouts (indices 0..n-1, as `ludeme run` seeds them), stopped early once
+    more than `allowed_timeouts` time out, or at the time budget; (rows, why stopped or "")."""
+    import time
+
+    from .playouts import as_frame, play_one, playout_seed
+    rows, timeouts = [], 0
+    t0 = time.perf_counter()
+    for i in range(n):
+        rows.append(play_one(game, playout_seed(seed, i), i))
+        timeouts += bool(rows[-1]["timeout"])
+        if timeouts > allowed_timeouts:
+            return as_frame(rows), f"{timeouts} of the first {i + 1} playouts timed out"
+        if i + 1 == FIRST_PLAYOUTS and n > FIRST_PLAYOUTS and timeouts * 5 >= FIRST_PLAYOUTS:
+            return as_frame(rows), f"{timeouts} of the first {i + 1} playouts timed out"
+        if time.perf_counter() - t0 > seconds and i + 1 < n:
+            return as_frame(rows), (f"too slow to check: {i + 1} playouts in the "
+                                    f"{seconds:g} s budget")
+    return as_frame(rows), ""
+
+
+def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, seed: int,
+             min_ending: float, budget: float) -> None:
+    """Write the candidate, build it, play it, check its expected concepts."""
+    from ludeme.api import load
+    from .concepts import compile_time
+    from .metrics import summarize
+    from .playouts import playout_seed
+    path = folder / f"try-{tried.number:03d}.lud"
+    path.write_text(tried.text, encoding="utf-8")
+    tried.path = str(path)
+    try:
+        game = load(path, (), template.ruleset, backend="reference")
+    except LudemeError as e:
+        tried.reason = f"does not fit: {e.message.splitlines()[0]}"
+        return
+    except RecursionError:
+        tried.reason = "does not fit: nests too deep"
+        return
+    except Exception as e:      # a fragment ludeme cannot build: not this candidate's fault
+        tried.reason = f"does not build ({type(e).__name__})"
+        return
+    # The concepts first: they need no playouts, and most misfits show there.
+    try:
+        concepts = compile_time(str(path), (), template.ruleset)
+        counts = start_counts(game, playout_seed(seed, 0))
+    except LudemeError as e:
+        tried.reason = f"concepts not computed: {e.message.splitlines()[0]}"
+        return
+    except Exception as e:
+        tried.reason = f"crashes at the start ({type(e).__name__})"
+        return
+    tried.concepts = concepts
+    met, missed, unchecked = check_expected(template.expected, concepts, counts)
+    tried.met, tried.unchecked = met, unchecked
+    if missed:
+        tried.reason = "misses expected concepts: " + ", ".join(missed)
+        return
+    tried.played = True
+    allowed = int(math.floor((1 - min_ending) * playouts + 1e-9))
+    try:
+        rows, stopped = play_until(game, playouts, seed, allowed, budget)
+    except LudemeError as e:
+        tried.reason = f"stops in play: {e.message.splitlines()[0]}"
+        return
+    except Exception as e:
+        tried.reason = f"crashes in play ({type(e).__name__})"
+        return
+    tried.playouts = len(rows)
+    tried.ending = 1 - float(rows["timeout"].mean()) if len(rows) else 0.0
+    if stopped:
+        tried.reason = stopped
+        return
+    if tried.ending < min_ending:
+        tried.reason = f"ends in {tried.ending:.0%} of {len(rows)} playouts"
+        return
+    mean_turns = float(rows["turns"].mean())
+    if mean_turns < MIN_ROUNDS * game.num_players:
+        tried.reason = (f"ends at once: {mean_turns:.1f} turns on average (fewer than "
+                        f"{MIN_ROUNDS} rounds)")
+        return
+    summary = summarize(rows).iloc[0]
+    for m in ("Balance", "Drawishness", "DurationTurns", "Timeouts", "AdvantageP1"):
+        if m in summary:
+            tried.metrics[m] = (float(summary[m]), float(summary.get(f"{m}_ci_low", math.nan)),
+                                float(summary.get(f"{m}_ci_high", math.nan)))
+    tried.rows = rows
+    tried.kept = True
+
+
+# ---------------------------------------------------------------- ranking
+
+SCORE_WEIGHTS = {"concept_similarity": 0.4, "expected_met": 0.2, "ending": 0.2,
+                 "balance": 0.1, "decisiveness": 0.1}
+MIX_FACTOR = 0.9     # a candidate mixing games is less plausible than one taken from one game
+
+
+class SourceConcepts:
+    """The compile-time concepts of source games, computed once each."""
+
+    def __init__(self, folders: list[Path]):
+        self.folders = folders
+        self.cache: dict[str, set | None] = {}
+
+    def of(self, rel: str) -> set | None:
+        from .concepts import compile_time
+        if rel not in self.cache:
+            self.cache[rel] = None
+            for f in self.folders:
+                p = Path(f) / rel
+                if p.is_file():
+                    try:
+                        self.cache[rel] = set(compile_time(str(p)).boolean)
+                    except (LudemeError, RecursionError):
+                        pass
+                    break
+        return self.cache[rel]
+
+
+def score(tried: Tried, template: TemplateGame, source_concepts: SourceConcepts,
+          concept_index=None) -> None:
+    """The plausibility score and its parts (each in [0, 1])."""
+    from .concepts import jaccard
+    mine = tried.concepts.boolean
+    sims = []
+    for rel in tried.sources:
+        theirs = source_concepts.of(rel)
+        if theirs is not None:
+            sims.append((jaccard(mine, theirs), rel))
+    if concept_index:
+        for e in concept_index:
+            sims.append((jaccard(mine, set(e["booleanConcepts"])), e["path"]))
+    best = max(sims) if sims else (0.0, "")
+    tried.similarity, tried.nearest = best
+    n_expected = len(template.expected)
+    balance = tried.metrics.get("Balance", (math.nan,))[0]
+    draw = tried.metrics.get("Drawishness", (math.nan,))[0]
+    parts = {"concept_similarity": best[0],
+             "expected_met": len(tried.met) / n_expected if n_expected else 1.0,
+             "ending": tried.ending,
+             "balance": 0.5 if math.isnan(balance) else balance,
+             "decisiveness": 0.5 if math.isnan(draw) else 1 - draw}
+    factor = 1.0 if tried.plan.formed == "one source" else MIX_FACTOR
+    tried.parts = parts
+    tried.score = factor * sum(SCORE_WEIGHTS[k] * v for k, v in parts.items())
+
+
+def score_formula() -> str:
+    """The score in words, for the tables."""
+    terms = " + ".join(f"{w:g} {k}" for k, w in SCORE_WEIGHTS.items())
+    return f"score = ({terms}), times {MIX_FACTOR:g} when the fragments come from several games"
+
+
+# ---------------------------------------------------------------- the whole run
+
+@dataclass
+class Reconstruction:
+    """Every plan tried, the kept candidates ranked, and what they were made from."""
+
+    template: TemplateGame
+    index: FragmentIndex
+    options: list[list[Option]]
+    tried: list[Tried]
+    kept: list[Tried]
+    seed: int
+    playouts: int
+    min_ending: float
+
+
+def family_of(ex: Expanded) -> str:
+    """The family folder a game belongs to, from its `(classification ...)`: "board/hunt" of
+    "board/hunt/reconstruction/pending"."""
+    c = ex.info().get("classification")
+    if not isinstance(c, str):
+        return ""
+    return c.split("/reconstruction")[0]
+
+
+def no_fragment_error(template: TemplateGame, hole: Hole) -> LudemeError:
+    """A hole no fragment of the corpus fits."""
+    ctx = hole.context
+    what = (f"no description of the corpus lists more items in a ({ctx.keyword} {{...}})"
+            if ctx.place == "items" else
+            f"no description of the corpus has a ({ctx.keyword} ...) with at least "
+            f"{ctx.before + ctx.after + 1} argument(s)")
+    return LudemeError(f"no fragment fits the hole {ctx}: {what}", hole.pos,
+                       path=ctx.keyword, source=template.description.text)
+
+
+def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
+                ruleset: str | None = None, k: int = DEFAULT_K, tries: int = DEFAULT_TRIES,
+                playouts: int = DEFAULT_PLAYOUTS, seed: int = 0, min_ending: float = MIN_ENDING,
+                budget: float = 60.0, concept_index=None, source_folders=(),
+                enough: int | None = None, time_limit: float | None = None,
+                leave_out: frozenset[int] = frozenset(), log=None) -> Reconstruction:
+    """Fill the template's holes with fragments of `index`, play up to `tries` candidates
+    that build and have the expected concepts (of at most CHEAP_FACTOR times as many built;
+    stopping once `enough` are kept, 2k by default, or when `time_limit` seconds have
+    passed), keep those that build, end and have the expected concepts, and rank them. The
+    candidates tried are written under `work`."""
+    import time
+    t0 = time.perf_counter()
+    template = load_template(path, ruleset)
+    template.family = family_of(template.expanded)
+    rng = random.Random(seed)
+    scores = source_scores(template, index, concept_index)
+    options = hole_options(template, index, scores, rng, leave_out)
+    for hole, opts in zip(template.holes, options):
+        if not opts:
+            raise no_fragment_error(template, hole)
+    work.mkdir(parents=True, exist_ok=True)
+    source_concepts = SourceConcepts(list(source_folders))
+    tried, kept = [], []
+    # Building a candidate and reading its concepts is cheap beside its playouts: up to
+    # CHEAP_FACTOR times `tries` candidates are built, `tries` of them played.
+    contexts = [h.context for h in template.holes]
+    for number, plan in enumerate(plans(options, scores, CHEAP_FACTOR * tries, rng, contexts),
+                                  1):
+        fills = [o.text for o in plan.options]
+        names = sources_of(plan, index)
+        header = [f"Candidate {number} made by `ludeme reconstruct` (seed {seed}) from "
+                  f"{Path(template.path).name}" + (f", ruleset {template.ruleset}"
+                                                   if template.ruleset else "")]
+        for hole, o in zip(template.holes, plan.options):
+            first = [plan.source] if plan.source in o.sources else []
+            srcs = first + [s for s in o.sources if s != plan.source]
+            src = ("the template's own choices" if o.sources == [-1] else
+                   ", ".join(index.sources[s].path for s in srcs[:3])
+                   + (f" and {len(o.sources) - 3} more" if len(o.sources) > 3 else ""))
+            header.append(f"line {hole.pos.line}:{hole.pos.col} {hole.context}: from {src}")
+        t = Tried(number, plan, fill_text(template, fills, header), names)
+        try_plan(template, t, work, playouts, seed, min_ending, budget)
+        if t.kept:
+            score(t, template, source_concepts, concept_index)
+            kept.append(t)
+        tried.append(t)
+        if log:
+            log(f"try {number}: " + ("kept" if t.kept else t.reason) + f"  ({', '.join(names)})")
+        if len(kept) >= (enough or 2 * k) or sum(x.played for x in tried) >= tries:
+            break
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            if log:
+                log(f"stopped after {number} tries: the time limit of {time_limit:g} s")
+            break
+    kept.sort(key=lambda t: (-t.score, t.number))
+    return Reconstruction(template, index, options, tried, kept, seed, playouts, min_ending)
+
+
+# ---------------------------------------------------------------- writing
+
+def _interval(m: dict, name: str) -> str:
+    v = m.get(name)
+    if v is None or math.isnan(v[0]):
+        return ""
+    return f"{v[0]:.3g} [{v[1]:.3g}, {v[2]:.3g}]"
+
+
+def candidates_table(rec: Reconstruction, k: int):
+    """One row per kept candidate, best first: its file, score and parts, and figures."""
+    import pandas as pd
+    rows = []
+    for rank, t in enumerate(rec.kept, 1):
+        row = {"rank": rank, "file": f"candidate-{rank:02d}.lud" if rank <= k else "",
+               "try": t.number, "score": round(t.score, 4), "formed": t.plan.formed,
+               "sources": "; ".join(t.sources)}
+        row.update({k_: round(v, 4) for k_, v in t.parts.items()})
+        row["nearest_game"] = t.nearest
+        row["expected_concepts_met"] = "; ".join(t.met)
+        row["expected_unchecked"] = "; ".join(t.unchecked)
+        row["playouts"] = t.playouts
+        for m in ("Balance", "Drawishness", "DurationTurns", "Timeouts", "AdvantageP1"):
+            row[m] = _interval(t.metrics, m)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def tried_table(rec: Reconstruction):
+    """One row per candidate tried: kept or why not, and its sources."""
+    import pandas as pd
+    return pd.DataFrame([{"try": t.number, "kept": t.kept, "reason": t.reason,
+                          "formed": t.plan.formed, "playouts": t.playouts,
+                          "ending": t.ending, "sources": "; ".join(t.sources)}
+                         for t in rec.tried])
+
+
+def _md_table(df) -> str:
+    from .report import md
+    if not len(df):
+        return "(none)\n"
+    cols = list(df.columns)
+    lines = ["| " + " | ".join(cols) + " |", "| " + " | ".join("---" for _ in cols) + " |"]
+    for _, r in df.iterrows():
+        lines.append("| " + " | ".join(md(str(r[c])) for c in cols) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def summary_markdown(rec: Reconstruction, k: int) -> str:
+    """candidates.md: what was asked, how the candidates were made, the ranked table."""
+    t = rec.template
+    lines = [f"# Reconstruction of {t.expanded.name}", "",
+             f"Template: `{t.path}`" + (f", ruleset {t.ruleset}" if t.ruleset else ""),
+             f"Seed {rec.seed}; {len(rec.tried)} candidates tried, {len(rec.kept)} kept "
+             f"(they build, end in at least {rec.min_ending:.0%} of {rec.playouts} random "
+             "playouts and have every expected concept).", "", "## Holes", ""]
+    for h, opts in zip(t.holes, rec.options):
+        lines.append(f"- line {h.pos.line}:{h.pos.col} `{h.context}`: {len(opts)} fragments fit")
+    lines += ["", "## Expected concepts", ""]
+    lines += [f"- {e}" for e in t.expected] or ["- (none given in `(recon ...)`)"]
+    cols = ["rank", "file", "score", "formed", "concept_similarity", "expected_met", "ending",
+            "balance", "decisiveness", "Balance", "Drawishness", "DurationTurns", "sources"]
+    df = candidates_table(rec, k)
+    lines += ["", "## Candidates, best first", "", score_formula() + ".",
+              "Metrics with 95% intervals; concept_similarity is the Jaccard similarity of the "
+              "candidate's concepts to the closest of its source games (or of the index). "
+              "An expected concept ludeme cannot compute is listed as unchecked in "
+              "candidates.csv, never counted as met.", "",
+              _md_table(df[[c for c in cols if c in df.columns]] if len(df) else df)]
+    reasons = tried_table(rec)
+    dropped = reasons[~reasons["kept"]] if len(reasons) else reasons
+    if len(dropped):
+        lines += ["## Why the others were dropped", ""]
+        for reason, n in dropped["reason"].str.split(":").str[0].value_counts().items():
+            lines.append(f"- {reason}: {n}")
+    return "\n".join(lines) + "\n"
+
+
+def write_reconstruction(rec: Reconstruction, out: Path, k: int, compare_n: int = 0,
+                         samples: int = 3) -> list[Path]:
+    """The top k candidates as .lud files, candidates.csv/.md, tried.csv, report.html with
+    sample games of the top `samples`, and (with two or more kept and `compare_n`) the
+    comparison of the top k under comparison/."""
+    import html as _html
+
+    from .report import html_head, html_table, write_csv
+    from .samples import SamplePicker, sample_pages
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    top = rec.kept[:k]
+    for rank, t in enumerate(top, 1):
+        p = out / f"candidate-{rank:02d}.lud"
+        p.write_text(f"// Rank {rank} of {len(rec.kept)}, score {t.score:.3f} "
+                     f"({t.plan.formed})\n" + t.text, encoding="utf-8")
+        written.append(p)
+    write_csv(candidates_table(rec, k), out / "candidates.csv")
+    write_csv(tried_table(rec), out / "tried.csv")
+    md_text = summary_markdown(rec, k)
+    (out / "candidates.md").write_text(md_text, encoding="utf-8")
+    written += [out / "candidates.csv", out / "tried.csv", out / "candidates.md"]
+    # sample games of the best candidates, as `ludeme run`'s report shows them
+    from ludeme.api import load
+    blocks = []
+    for rank, t in enumerate(top[:samples], 1):
+        game = load(out / f"candidate-{rank:02d}.lud", (), rec.template.ruleset,
+                    backend="reference")
+        picker = SamplePicker()
+        picker.add(t.rows)
+        described, pages = sample_pages(game, picker, f"candidate-{rank:02d}")
+        (out / "games").mkdir(exist_ok=True)
+        for name, page in pages.items():
+            (out / "games" / name).write_text(page, encoding="utf-8")
+            written.append(out / "games" / name)
+        links = "".join(f'<li><a href="games/{_html.escape(s["file"])}">'
+                        f'{_html.escape(" and ".join(s["roles"]))}: {s["moves"]} moves, '
+                        f'{_html.escape(s["result"])}</a></li>' for s in described if s["file"])
+        first = next((s["file"] for s in described if s["file"]), None)
+        frame = (f'<iframe class="sample" loading="lazy" src="games/{_html.escape(first)}">'
+                 "</iframe>" if first else "")
+        blocks.append(f"<h2>Candidate {rank} (score {t.score:.3f})</h2>"
+                      f"<p>{_html.escape('; '.join(t.sources))}</p>"
+                      f'<pre>{_html.escape(t.text)}</pre><div class="samples"><ul>{links}</ul>'
+                      f"{frame}</div>")
+    t0 = rec.template
+    df = candidates_table(rec, k)
+    body = (f"<p>Template <code>{_html.escape(t0.path)}</code>; seed {rec.seed}; "
+            f"{len(rec.tried)} candidates tried, {len(rec.kept)} kept. "
+            f"{_html.escape(score_formula())}.</p>"
+            + (html_table(df.astype(str).set_index("rank"), "rank") if len(df) else "")
+            + '<p>Why candidates were dropped: <a href="tried.csv">tried.csv</a>; the '
+            'comparison of the top candidates: <a href="comparison/report.html">comparison/'
+            "</a>.</p>")
+    page = html_head(f"Reconstruction of {rec.template.expanded.name}") + body + \
+        "".join(blocks) + "</body></html>\n"
+    (out / "report.html").write_text(page, encoding="utf-8")
+    written.append(out / "report.html")
+    if compare_n and len(top) >= 2:
+        written += compare_top(rec, out, k, compare_n)
+    return written
+
+
+def compare_top(rec: Reconstruction, out: Path, k: int, n: int) -> list[Path]:
+    """`ludeme compare` across the top k candidates: which play identically (the same legal
+    moves on the same seeds), which differences in their metrics are real."""
+    from ludeme.api import load
+    from .compare import Variant, compare, identity_groups
+    from .compare_report import write_comparison
+    from .playouts import as_frame, play_one, playout_seed
+    variants = []
+    for rank, t in enumerate(rec.kept[:k], 1):
+        game = load(out / f"candidate-{rank:02d}.lud", (), rec.template.ruleset,
+                    backend="reference")
+        rows = t.rows if len(t.rows) >= n else as_frame(
+            [play_one(game, playout_seed(rec.seed, i), i) for i in range(n)])
+        variants.append(Variant(f"candidate-{rank:02d}", rows.iloc[:n], game.source,
+                                str(out / f"candidate-{rank:02d}.lud")))
+    seeds = [playout_seed(rec.seed, i) for i in range(min(n, 20))]
+    comparison = compare(variants, identity_groups(variants, seeds))
+    return write_comparison(comparison, out / "comparison")
+
+
+# ---------------------------------------------------------------- the corpus
+
+def default_corpus() -> tuple[list[Path], tuple[Path, ...]]:
+    """Ludii's descriptions beside the checkout (as the tests find them: $LUDEME_LUDII_DIR,
+    $LUDEME_SHARED_DIR/ludii or ../shared/ludii): its corpus and games folders, without the
+    pending reconstructions; and what is excluded."""
+    import os
+    env = os.environ.get("LUDEME_LUDII_DIR")
+    shared = os.environ.get("LUDEME_SHARED_DIR")
+    root = Path(env) if env else (Path(shared) / "ludii" if shared else
+                                  Path(__file__).resolve().parents[2].parent / "shared" / "ludii")
+    folders = [p for p in (root / "corpus", root / "games") if p.is_dir()]
+    if not folders:
+        raise LudemeError(f"no corpus of descriptions found at {root}: give --corpus DIR (a folder "
+                          "of .lud files), or set $LUDEME_LUDII_DIR")
+    return folders, (root / "corpus" / "reconstruction" / "pending",)
+
+
+INDEX_FORMAT = 1        # raise when FragmentIndex or Source change what they hold
+
+
+def cached_index(folders: list[Path], exclude: tuple[Path, ...] = ()) -> FragmentIndex:
+    """`FragmentIndex.of_folders`, kept in the cache folder ($LUDEME_CACHE_DIR or
+    ~/.cache/ludeme) under a digest of the files read (names, sizes, times) and this
+    version of ludeme, so a second run reads it in a second."""
+    import hashlib
+    import os
+    import pickle
+
+    from ludeme.version import __version__
+    digest = hashlib.blake2b(digest_size=12)
+    digest.update(__version__.encode())
+    digest.update(f"format {INDEX_FORMAT}".encode())
+    for folder in folders:
+        for p in sorted(Path(folder).rglob("*.lud")):
+            st = p.stat()
+            digest.update(f"{p}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    for e in exclude:
+        digest.update(f"-{Path(e).resolve()}".encode())
+    cache = Path(os.environ.get("LUDEME_CACHE_DIR") or Path.home() / ".cache" / "ludeme")
+    path = cache / "reconstruct" / f"fragments-{digest.hexdigest()}.pickle"
+    if path.is_file():
+        try:
+            with open(path, "rb") as f:
+                return pickle.load(f)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+            pass
+    index = FragmentIndex.of_folders(folders, exclude)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            pickle.dump(index, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass            # no cache: the next run reads the corpus again
+    return index
+
+
+# ---------------------------------------------------------------- recovery
+
+CUTS = ("play", "end", "start")
+IDENTITY_SEEDS = 10
+
+
+def cut_out(path: str | Path, cut: str) -> tuple[str, str, str | None] | None:
+    """A finished description with the inside of its `(rules (CUT ...))` replaced by `[#]`:
+    (the template's text, the text cut out, the ruleset); None when it has no such block.
+    The template is the expanded game (defines resolved), in its default ruleset."""
+    desc = load_description(path)
+    ruleset = next((r.name for r in desc.rulesets if r.default), None)
+    ex = expand(desc, [], ruleset)
+    if ex.templates:
+        return None
+    rules = next((a for a in ex.game.args if isinstance(a, Call) and a.name == "rules"), None)
+    target = None if rules is None else next(
+        (a for a in rules.args if isinstance(a, Call) and a.name == cut and a.args), None)
+    if target is None:
+        return None
+    original = " ".join(to_lud(a) for a in target.args)
+    target.args = [Template("#", [[Word("#", target.pos)]], target.pos)]
+    return ex.text(), original, ruleset
+
+
+def same_text(a: str, b: str) -> bool:
+    """Two fragments written alike, whatever their layout."""
+    try:
+        return to_lud(parse(a, "<a>")) == to_lud(parse(b, "<b>"))
+    except LudemeError:
+        return False
+
+
+@dataclass
+class Recovered:
+    """One finished description with a block cut out and asked for back."""
+
+    file: str
+    cut: str
+    fragments: int = 0          # fragments that fit the hole
+    reachable: bool = False     # the original is among them
+    tried: int = 0
+    kept: int = 0
+    rank: int | None = None     # of the first candidate that is the original or plays as it
+    how: str = ""
+    why: str = ""
+
+
+def recover(path: Path, cut: str, index: FragmentIndex, work: Path, k: int, **kwargs
+            ) -> Recovered | None:
+    """Cut a block out of a finished description, reconstruct it (its own file left out of
+    the fragments), and find the best ranked candidate that is the original, or plays as it
+    does (the same legal moves and outcome on the same seeds: `compare.play_signature`)."""
+    from ludeme.api import load
+    from .compare import play_signature
+    from .playouts import playout_seed
+    made = cut_out(path, cut)
+    if made is None:
+        return None
+    text, original, ruleset = made
+    work.mkdir(parents=True, exist_ok=True)
+    template_path = work / "template.lud"
+    template_path.write_text(text, encoding="utf-8")
+    me = Path(path).resolve()
+    leave_out = frozenset(i for i, s in enumerate(index.sources)
+                          if s.root and Path(s.root, s.path).resolve() == me)
+    result = Recovered(str(path), cut)
+    try:
+        rec = reconstruct(template_path, index, work / "tried", k=k, leave_out=leave_out,
+                          **kwargs)
+    except LudemeError as e:
+        result.why = e.message.splitlines()[0]
+        return result
+    opts = rec.options[0] if rec.options else []
+    result.fragments = len(opts)
+    result.reachable = any(o.raw == original for o in opts)
+    result.tried, result.kept = len(rec.tried), len(rec.kept)
+    seeds = [playout_seed(rec.seed, i) for i in range(IDENTITY_SEEDS)]
+    truth = None
+    for rank, t in enumerate(rec.kept[:k], 1):
+        if same_text(t.plan.options[0].text, original):
+            result.rank, result.how = rank, "same text"
+            break
+        if truth is None:
+            game = load(path, (), ruleset, backend="reference")
+            truth = [play_signature(game, s) for s in seeds]
+        cand = load(t.path, (), rec.template.ruleset, backend="reference")
+        if [play_signature(cand, s) for s in seeds] == truth:
+            result.rank, result.how = rank, "plays identically"
+            break
+    return result
