@@ -7,7 +7,7 @@ import pytest
 from fake_game import FakeGame
 from ludeme.analysis import compare
 from ludeme.engine import figures
-from ludeme.engine.compiled import KERNEL_FIGURES, Unsupported
+from ludeme.engine.compiled import KERNEL_FIGURES
 from ludeme.engine.figures import SHARE, StateFigures, per_state, per_state_columns
 from ludeme.analysis.metrics import summarize
 from ludeme.analysis.playouts import play_one
@@ -69,17 +69,25 @@ def test_a_registered_figure_reaches_rows_summary_and_compare(full_board_figure)
                                                - other["full_board"].mean())
 
 
-def test_the_kernels_refuse_a_figure_they_do_not_compute(full_board_figure, ludii):
-    from ludeme.api import load
-    from ludeme.engine.compiled import select
-    game = load(ludii / "games" / "Tic-Tac-Toe.lud")
-    with pytest.raises(Unsupported, match="full_board"):
-        select(game, "compiled")
-    assert select(game, "auto") is None       # the reference engine plays it
+def test_a_figure_the_kernels_do_not_compute_plays_on_compiled_states(full_board_figure, ludii):
+    """The compiled backend still plays, move by move on its states, and gives the rows the
+    reference engine gives, the figure's column included."""
+    from ludeme.analysis.playouts import load, run_playouts
+    path = ludii / "games" / "Tic-Tac-Toe.lud"
+    rows = {}
+    for backend in ("reference", "compiled"):
+        df = run_playouts(load(path, backend=backend), 6, seed=3, jobs=1, progress=False,
+                          backend=backend)
+        assert df.attrs["backend"] == backend
+        rows[backend] = df.drop(columns=["seconds"])
+    assert "full_board" in rows["compiled"]
+    pd.testing.assert_frame_equal(rows["reference"], rows["compiled"], check_dtype=False)
 
 
-def test_the_kernels_compute_every_registered_figure():
-    assert set(per_state_columns()) <= set(KERNEL_FIGURES)
+def test_the_whole_playout_kernels_say_which_figures_they_compute():
+    from ludeme.engine.compiled import CompiledGame
+    assert set(KERNEL_FIGURES) <= set(per_state_columns())
+    assert CompiledGame.whole_playouts() == (set(per_state_columns()) <= set(KERNEL_FIGURES))
     assert [name for name, _ in figures.MEAN_METRICS.items()][:2] == ["DurationTurns",
                                                                       "DurationMoves"]
 

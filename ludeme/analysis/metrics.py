@@ -285,7 +285,8 @@ class ConfigStats:
         self.turn_limit = float(rows["turn_limit"].iloc[0])
         self.seconds += float(rows["seconds"].sum())
         for name, (column, _) in MEAN_METRICS.items():
-            self.means[name].add(rows[column].to_numpy(float))
+            if column in rows:      # a table written before the column was: NaN, not an error
+                self.means[name].add(rows[column].to_numpy(float))
         turns = rows["turns"].to_numpy(float)
         timeout = rows["timeout"].to_numpy(bool)
         self.not_timeouts.add(turns[~timeout])

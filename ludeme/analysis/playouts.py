@@ -105,15 +105,19 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
     counts: list[int] = []              # legal moves before each decision
     count = counts.append
     is_terminal, legal_moves, apply = state.is_terminal, state.legal_moves, state.apply
+    played = [t.played for t in trackers if getattr(t, "played", None) is not None]
     while not is_terminal():
         observe(state)
         legal = legal_moves()
         k = len(legal)
         count(k)
         if choosers is None:
-            apply(legal[randrange(k)])
+            move = legal[randrange(k)]
         else:
-            apply(legal[choosers[state.current_player() - 1](state, rng)])
+            move = legal[choosers[state.current_player() - 1](state, rng)]
+        apply(move)
+        for p in played:
+            p(game, move)
     observe(state)
     seconds = time.perf_counter() - t0
 
@@ -436,7 +440,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     jobs = min(cpu_jobs(jobs), max(1, n))
     writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
     kernels = compiled_of(game, backend) if n else None
-    whole = kernels if agents is None and scheduler is None else None
+    whole = kernels if agents is None and scheduler is None and kernels is not None \
+        and kernels.whole_playouts() else None
     rows: list[dict] = []
     tables: list = []
     interrupted = False

@@ -49,6 +49,13 @@ class CompiledGame:
         self._kinds = [frozenset(k) for k in module.GEN_KINDS]
         self._moves: dict[tuple, CompiledMove] = {}
 
+    @staticmethod
+    def whole_playouts() -> bool:
+        """The whole-playout kernel computes every registered per-state column; otherwise
+        playouts go move by move on compiled states, the figures reading each state."""
+        from ludeme.engine.figures import per_state_columns
+        return all(c in KERNEL_FIGURES for c in per_state_columns())
+
     def legal_of(self, state: "CompiledState") -> list["CompiledMove"]:
         """The legal moves of a state (not over): a forced pass when there are none."""
         buf = self.buffers
@@ -322,20 +329,16 @@ def _same_random() -> bool:
 def build_kernels(game) -> CompiledGame:
     """The game's kernels, compiled (or loaded from numba's cache) and warmed up.
 
-    Raises `Unsupported` when a ludeme has no compiled form, or when a per-state
-    metric registered in `ludeme.engine.figures.PER_STATE` has no kernel form yet."""
-    from ludeme.engine.figures import per_state_columns
+    Raises `Unsupported` when a ludeme has no compiled form."""
     from .codegen import generate
-    missing = [c for c in per_state_columns() if c not in KERNEL_FIGURES]
-    if missing:
-        raise Unsupported(None, f"the per-state metric columns {', '.join(missing)}")
     t0 = time.perf_counter()
     source = generate(game)
     if not _same_random():
         raise Unsupported(None, "this Python's random module (its draws differ from the kernels')")
     module, digest = _import(source)
     compiled = CompiledGame(game, module, 0.0, digest)
-    compiled.playouts(0, 0, 1)                 # compile now (or load the cache)
+    if compiled.whole_playouts():
+        compiled.playouts(0, 0, 1)             # compile now (or load the cache)
     compiled.compile_seconds = time.perf_counter() - t0
     return compiled
 

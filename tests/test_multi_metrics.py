@@ -1,0 +1,60 @@
+"""Ludii's eleven aggregates of a trial's list (MultiMetricFramework, 1.3.12's quirks), worked
+out by hand, and the six multi-metric series read from playouts."""
+
+import pytest
+
+from ludeme.engine.figures import AGGREGATES, aggregate_name, aggregates, series_columns
+
+A = ("Average", "Median", "Maximum", "Minimum", "Variance", "ChangeAverage", "ChangeSign",
+     "ChangeLineBestFit", "ChangeNumTimes", "MaxIncrease", "MaxDecrease")
+
+
+@pytest.mark.parametrize("values, expected", [
+    ([], (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+    ([5.0], (5, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0)),                 # median 0 when len <= 1
+    ([-2.0], (-2, 0, 0, -2, 0, 0, 0, 0, 0, 0, 0)),              # max and min start at 0
+    ([1.0, 3.0], (2, 3, 3, 0, 1, 2, 1, 2, 1, 2, 0)),            # ChangeNumTimes only at len 2
+    ([3.0, 3.0], (3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0)),
+    # steps +2, -3, +4: mean 2, upper median 3, population variance 10/4, slope 3/5
+    ([1.0, 3.0, 0.0, 4.0], (2, 3, 4, 0, 2.5, 1, 1 / 3, 0.6, 0, 4, -3)),
+    ([4.0, 2.0, 1.0], (7 / 3, 2, 4, 0, 14 / 9, -1.5, -1, -1.5, 0, 0, -2)),
+])
+def test_aggregates_of_a_known_list(values, expected):
+    got = aggregates(values)
+    assert tuple(got) == AGGREGATES == A
+    for name, want in zip(A, expected):
+        assert got[name] == pytest.approx(want), name
+
+
+def test_names_are_ludiis_concepts():
+    assert aggregate_name("PieceNumber", "Median") == "PieceNumberMedian"
+    assert aggregate_name("BranchingFactor", "ChangeNumTimes") == "BranchingFactorChangeNumTimesn"
+    assert aggregate_name("BranchingFactor", "MaxDecrease") == "BranchingFactorChangeMaxDecrease"
+    names = {m for m, _ in series_columns().values()}
+    assert len(names) == 6 * 11 - 4        # four Averages were there before
+
+
+def test_series_are_those_of_every_state(ludii):
+    """A playout's aggregates equal those of its lists gathered the obvious way."""
+    import random
+
+    from ludeme.analysis.playouts import load, play_one
+    game = load(ludii / "games" / "Tic-Tac-Toe.lud", backend="reference")
+    for seed in range(3):
+        row = play_one(game, seed)
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed)
+        pieces, legal = [], []
+        while True:
+            pieces.append(state.board_occupancy()[1])
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            legal.append(len(moves))
+            state.apply(moves[rng.randrange(len(moves))])
+        for name, v in aggregates(pieces).items():
+            if name != "Average":
+                assert row[f"piece_number_{name[0].lower()}" + "".join(
+                    "_" + c.lower() if c.isupper() else c for c in name[1:])] == pytest.approx(v)
+        assert row["branching_factor_median"] == aggregates(legal)["Median"]
+        assert row["move_distance_average"] == 0.0          # placements only
