@@ -58,3 +58,15 @@ def test_series_are_those_of_every_state(ludii):
                     "_" + c.lower() if c.isupper() else c for c in name[1:])] == pytest.approx(v)
         assert row["branching_factor_median"] == aggregates(legal)["Median"]
         assert row["move_distance_average"] == 0.0          # placements only
+
+
+@pytest.mark.parametrize("backend", ["reference", "compiled"])
+def test_tic_tac_toe_repeats_a_position_exactly_when_drawn(ludii, backend):
+    """A draw fills the board, then both players pass: the position repeats, the situation
+    (the mover) does not. A win never repeats."""
+    from ludeme.analysis.playouts import load, run_playouts
+    game = load(ludii / "games" / "Tic-Tac-Toe.lud", backend=backend)
+    df = run_playouts(game, 60, seed=1, jobs=1, progress=False, backend=backend)
+    assert (df["positional_repetition"] == (df["winner"] == 0)).all()
+    assert 0 < df["positional_repetition"].sum() < 60
+    assert (df["situational_repetition"] == 0).all()

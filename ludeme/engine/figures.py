@@ -305,3 +305,26 @@ class SeriesFigures(StateFigures):
                 if column in self.columns:
                     out[column] = v
         return out
+
+
+@per_state
+class RepetitionFigures(StateFigures):
+    """Ludii's PositionalRepetition and SituationalRepetition. Ludii means 1 - distinct /
+    total over the hashes of s0..sL but divides integers, so a trial gives 1 when any
+    position repeats and 0 otherwise: the metric is the share of trials with a repeat."""
+
+    columns = {"positional_repetition": ("PositionalRepetition", SHARE),
+               "situational_repetition": ("SituationalRepetition", SHARE)}
+    __slots__ = ("positions", "situations", "states")
+
+    def __init__(self, game, state):
+        self.positions, self.situations, self.states = set(), set(), 0
+
+    def observe(self, state):
+        self.states += 1
+        self.positions.add(hash(state.position_key()))
+        self.situations.add(hash(state.situation_key()))
+
+    def row(self, legal):
+        return {"positional_repetition": float(len(self.positions) < self.states),
+                "situational_repetition": float(len(self.situations) < self.states)}

@@ -255,6 +255,18 @@ class CompiledState:
         m = self.m
         return [0] + self.sc[m.SCORE + 1:m.SCORE + m.NP + 1].tolist()
 
+    def position_key(self) -> tuple:
+        """The position as Ludii's stateHash reads it (State.position_key)."""
+        return tuple(a.tobytes() for a in (self.who, self.what, self.count, self.phase))
+
+    def situation_key(self) -> tuple:
+        """The position and the players' state (State.situation_key)."""
+        from ludeme.engine.compiled import rt
+        m, sc = self.m, self.sc.tolist()
+        return (self.position_key(), sc[rt.MOVER], sc[rt.NEXT], sc[rt.PREV],
+                self.active.tobytes(), bool(sc[rt.OVER]), tuple(sc[m.SCORE + 1:m.SCORE + m.NP + 1]),
+                sc[rt.NUM_TURN_SAME])
+
     def board_occupancy(self) -> tuple[list[int], int]:
         """The board's `what` per site and the pieces on it (State.board_occupancy)."""
         n = self.m.N_SITES
