@@ -70,3 +70,18 @@ def test_tic_tac_toe_repeats_a_position_exactly_when_drawn(ludii, backend):
     assert (df["positional_repetition"] == (df["winner"] == 0)).all()
     assert 0 < df["positional_repetition"].sum() < 60
     assert (df["situational_repetition"] == 0).all()
+
+
+def test_every_summary_column_has_a_definition():
+    """The definitions table the summary writes covers every column it has: Ludii's
+    metrics, the aggregates of each series, n, the rate and the win shares."""
+    from test_metrics import WIN1, WIN2, table
+
+    from ludeme.analysis.metrics import SUMMARY_KEYS, summarize
+    from ludeme.analysis.report import defined
+    s = summarize(table([WIN1, WIN2, WIN1]))
+    columns = [c for c in s.columns if c not in (*SUMMARY_KEYS, "players")
+               and not c.endswith(("_ci_low", "_ci_high"))]
+    assert "PieceNumberMedian" in columns and "win_share_p2" in columns
+    assert [c for c in columns if not defined(c)] == []
+    assert not defined("NoSuchMetric")

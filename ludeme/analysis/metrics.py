@@ -23,7 +23,7 @@ player, `2 rank - 1` (rank 1 for a win, 0 for a loss).
 | Completion | share of trials with a winner (`Status.winner() != 0`) | Wilson |
 | Drawishness | share of trials where every `u_p` is exactly 0; Ludii's quirk: a two-player timeout counts as a draw | Wilson |
 | AdvantageP1 | mean of `(u_1 + 1) / 2`: a win 1, a draw or timeout 0.5, middle ranks partial credit | t |
-| Balance | `1 - max_{a,b} |w_a - w_b|` where `w_p` is player p's share of trials with `u_p = 1` exactly (Ludii sums `(u_p+1)/2` into an int, so only outright first places count) | bootstrap |
+| Balance | `1 - max_{a,b} abs(w_a - w_b)` where `w_p` is player p's share of trials with `u_p = 1` exactly (Ludii sums `(u_p+1)/2` into an int, so only outright first places count) | bootstrap |
 | OutcomeUniformity | `1 - mean_p var(u_p)` with the sample variance (divide by n - 1); can dip below 0 | bootstrap |
 | DecisionMoves | per trial, the share of the pre-move states s0..s(L-1) with more than one legal move (0 if L = 0) | t |
 | BranchingFactorAverage | per trial, the mean number of legal moves over s0..s(L-1) (a forced pass counts as one move; 0 if L = 0); then the mean over trials, so it differs from the pooled mean over all decisions | t |
@@ -31,6 +31,28 @@ player, `2 rank - 1` (rank 1 for a win, 0 for a loss).
 | BoardCoverageDefault | per trial, the share of board sites (the board's default site type) that held a piece in any of s0..sL | t |
 | PieceNumberAverage | per trial, the mean over s0..sL of the pieces on the board (the sum of `count` over board sites, or of stack sizes in a stacking game; hands excluded) | t |
 | BoardSitesOccupiedAverage | per trial, the mean over s0..sL of the share of board sites holding a piece (`what != 0`) | t |
+| PositionalRepetition | share of trials in which a position (the sites of every container, phases, player order: what Ludii's `stateHash` reads) occurs twice among s0..sL; Ludii's quirk: it means 1 - distinct/total but divides integers, so a trial counts 1 or 0 (a pass that leaves the board as it was repeats it) | t |
+| SituationalRepetition | as PositionalRepetition with the situation (Ludii's `fullHash`): the position and the mover, next and previous players, active players, game over, scores and the moves of the mover's turn so far | t |
+| PieceNumber* | the list: pieces on the board in each of s0..sL (as PieceNumberAverage) | t |
+| BoardSitesOccupied* | the list: the share of board sites holding a piece in each of s0..sL | t |
+| BranchingFactor* | the list: the legal moves in each of s0..s(L-1); Ludii spells three of its aggregates BranchingFactorChangeNumTimesn, BranchingFactorChangeMaxIncrease and BranchingFactorChangeMaxDecrease | t |
+| DecisionFactor* | the list: the entries of BranchingFactor's above 1 | t |
+| MoveDistance* | the list: for each decision from a board site to another (placements, from = to, and moves into or out of hands are skipped), the number of Adjacent steps between them (0 when none joins them) | t |
+| ScoreDifference* | the list: in each of s0..sL, the largest gap between two players' scores (0 without scores) | t |
+| *Average | per trial, the mean of the list (0 when empty); then the mean over trials, as every aggregate | t |
+| *Median | the sorted list's element at len // 2, the upper median; Ludii 1.3.12 gives 0 when len <= 1 | t |
+| *Maximum | the largest entry, but a running maximum that starts at 0 (Ludii's) | t |
+| *Minimum | the smallest entry, but a running minimum that starts at 0, so 0 for a list of non-negative values (Ludii's) | t |
+| *Variance | the population variance (divide by len; 0 when len <= 1) | t |
+| *ChangeAverage | (last - first) / (len - 1) (0 when len <= 1) | t |
+| *ChangeSign | the sum of the signs (+1, 0, -1) of the steps, divided by len - 1 | t |
+| *ChangeLineBestFit | the least-squares slope of the list against 0..len-1 | t |
+| *ChangeNumTimes | the changes of direction (a step up after none or a step down, and so on), times 1 // (len - 1) in integers (Ludii 1.3.12's quirk): 0 unless len = 2 | t |
+| *MaxIncrease | the largest step up, at least 0 | t |
+| *MaxDecrease | the largest step down as a number <= 0, at most 0 | t |
+| n | the playouts of the configuration and matchup | - |
+| playouts_per_sec | n divided by the time summed over its playouts (the rate of one process, not the wall time of the run) | - |
+| win_share_pk | the share of trials whose winner is player k | Wilson |
 
 Intervals are 95%: *Wilson* score intervals for shares of trials; *t*, the
 Student-t interval of the mean of the per-trial values (a single point when all

@@ -203,13 +203,26 @@ def metrics_table(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(table, index=pd.Index(names, name="metric"))
 
 
+def defined(column: str) -> bool:
+    """A summary column has a row in the definitions table (its name, or a pattern of it:
+    `PieceNumber*`, `*Median`, `win_share_pk`)."""
+    import re
+    for name, _, _ in _definitions():
+        pattern = re.escape(name).replace(r"\*", ".+").replace("pk", "p[0-9]+")
+        if re.fullmatch(pattern, column):
+            return True
+    return False
+
+
 def _definitions() -> list[tuple[str, str, str]]:
     """(name, definition, interval) from the table in `ludeme.analysis.metrics`' docstring."""
     from ludeme.analysis import metrics
     out = []
     for line in (metrics.__doc__ or "").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if line.startswith("| ") and len(cells) == 3 and cells[0] in METRICS:
+        # Every row of the table: a metric, a series' or aggregate's pattern (`PieceNumber*`,
+        # `*Median`), or an extra column (n, playouts_per_sec, win_share_pk).
+        if line.startswith("| ") and len(cells) == 3 and cells[0] not in ("name", "---"):
             out.append(tuple(cells))
     return out
 
@@ -261,7 +274,7 @@ def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame) -> str:
               "![length distribution](lengths.png)", "", "![outcomes](outcomes.png)", "",
               "## Definitions (Ludii's)", "", "| metric | definition | interval |",
               "|---|---|---|"]
-    lines += [f"| {a} | {b} | {c} |" for a, b, c in _definitions()]
+    lines += [f"| {md(a)} | {b} | {c} |" for a, b, c in _definitions()]
     lines += ["", "Intervals: Wilson for shares, Student-t for means of per-playout values, "
               "percentile bootstrap (2,000 resamples) otherwise.", ""]
     return "\n".join(lines)
