@@ -13,7 +13,7 @@ A = ("Average", "Median", "Maximum", "Minimum", "Variance", "ChangeAverage", "Ch
     ([], (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
     ([5.0], (5, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0)),                 # median 0 when len <= 1
     ([-2.0], (-2, 0, 0, -2, 0, 0, 0, 0, 0, 0, 0)),              # max and min start at 0
-    ([1.0, 3.0], (2, 3, 3, 0, 1, 2, 1, 2, 1, 2, 0)),            # ChangeNumTimes only at len 2
+    ([1, 3], (2, 3, 3, 0, 1, 2, 1, 2, 1, 2, 0)),                # ChangeNumTimes only at len 2
     ([3.0, 3.0], (3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0)),
     # steps +2, -3, +4: mean 2, upper median 3, population variance 10/4, slope 3/5
     ([1.0, 3.0, 0.0, 4.0], (2, 3, 4, 0, 2.5, 1, 1 / 3, 0.6, 0, 4, -3)),
@@ -22,6 +22,7 @@ A = ("Average", "Median", "Maximum", "Minimum", "Variance", "ChangeAverage", "Ch
 def test_aggregates_of_a_known_list(values, expected):
     got = aggregates(values)
     assert tuple(got) == AGGREGATES == A
+    assert all(type(v) is float for v in got.values())      # one dtype per column
     for name, want in zip(A, expected):
         assert got[name] == pytest.approx(want), name
 

@@ -210,7 +210,7 @@ def aggregates(values: list) -> dict[str, float]:
     out["Maximum"] = max(0.0, max(values))
     out["Minimum"] = min(0.0, min(values))
     if n <= 1:
-        return out
+        return {k: float(v) for k, v in out.items()}
     out["Median"] = float(sorted(values)[n // 2])
     out["Variance"] = sum((v - mean) ** 2 for v in values) / n
     out["ChangeAverage"] = (values[-1] - values[0]) / (n - 1)
@@ -228,7 +228,7 @@ def aggregates(values: list) -> dict[str, float]:
     out["ChangeNumTimes"] = float(changes * (1 // (n - 1)))
     out["MaxIncrease"] = max(0.0, max(steps))
     out["MaxDecrease"] = min(0.0, min(steps))
-    return out
+    return {k: float(v) for k, v in out.items()}    # floats whatever the list held
 
 
 def _snake(name: str) -> str:
