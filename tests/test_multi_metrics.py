@@ -86,3 +86,13 @@ def test_every_summary_column_has_a_definition():
     assert "PieceNumberMedian" in columns and "win_share_p2" in columns
     assert [c for c in columns if not defined(c)] == []
     assert not defined("NoSuchMetric")
+
+
+def test_board_coverage_full_divides_by_every_element(ludii):
+    """Tic-Tac-Toe's 9 cells, 16 vertices and 24 edges: Full is Default x 9 / 49."""
+    from ludeme.analysis.playouts import load, play_one
+    game = load(ludii / "games" / "Tic-Tac-Toe.lud", backend="reference")
+    assert game.board.num_elements() == 49
+    for seed in range(3):
+        row = play_one(game, seed)
+        assert row["board_coverage_full"] == pytest.approx(row["board_coverage"] * 9 / 49)

@@ -349,6 +349,11 @@ class Board:
         self._topologies: dict[str, Topology] = {}
         self.default = self.topology(site_type)
 
+    def num_elements(self) -> int:
+        """Vertices, edges and cells of the board's graph together (Ludii's BoardCoverageFull
+        divides by them)."""
+        return sum(len(self.planar.elements(kind)) for kind in ("Vertex", "Edge", "Cell"))
+
     def topology(self, site_type: str | None = None) -> Topology:
         """The tables for `site_type` (default: the board's own), built on first use."""
         site_type = site_type or self.site_type

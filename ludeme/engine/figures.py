@@ -112,15 +112,21 @@ class OccupancyFigures(StateFigures):
         "board_coverage": ("BoardCoverageDefault", SHARE),
         "piece_number": ("PieceNumberAverage", None),
         "board_sites_occupied": ("BoardSitesOccupiedAverage", SHARE),
+        "board_coverage_full": ("BoardCoverageFull", SHARE),
     }
 
     # Where pieces have stood is kept as an integer, one byte per site (little-endian): each
     # state's `what` list, read as bytes, is OR-ed into it, so a site's byte is non-zero once
     # a piece has stood on it. (A kind numbered past 255 is read as 1.)
-    __slots__ = ("board_sites", "pieces", "empty", "covered", "observe")
+    __slots__ = ("board_sites", "elements", "pieces", "empty", "covered", "observe")
 
     def __init__(self, game, state):
         n = self.board_sites = game.containers[0].num_sites
+        # Pieces stand on the default site type only, so Full counts those sites' coverage
+        # over every vertex, edge and cell.
+        # (A stand-in game without a board graph: its sites.)
+        board = getattr(game, "board", None)
+        self.elements = board.num_elements() if hasattr(board, "num_elements") else n
         self.pieces = 0                      # pieces on the board, summed over the states
         self.empty = 0                       # empty board sites, summed over the states
         self.covered = 0                     # per site, a non-zero byte where a piece has been
@@ -165,6 +171,7 @@ class OccupancyFigures(StateFigures):
         size = max(n, (self.covered.bit_length() + 7) // 8)
         uncovered = self.covered.to_bytes(size, "little")[:n].count(0)
         return {"board_coverage": (n - uncovered) / n,
+                "board_coverage_full": (n - uncovered) / self.elements,
                 "piece_number": self.pieces / states,
                 "board_sites_occupied": 1.0 - self.empty / states / n}
 
