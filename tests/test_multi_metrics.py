@@ -96,3 +96,15 @@ def test_board_coverage_full_divides_by_every_element(ludii):
     for seed in range(3):
         row = play_one(game, seed)
         assert row["board_coverage_full"] == pytest.approx(row["board_coverage"] * 9 / 49)
+
+
+def test_a_run_records_what_makes_it_citable(ludii, tmp_path):
+    from ludeme.analysis.playouts import run_and_write
+    r = run_and_write(str(ludii / "games" / "Tic-Tac-Toe.lud"), tmp_path / "out", n=4, seed=5,
+                      jobs=1, progress=False, backend="reference", command="ludeme run ttt -n 4")
+    text = (tmp_path / "out" / "summary.md").read_text()
+    for line in ("- command: ludeme run ttt -n 4", "- backend: reference: 4 playouts",
+                 "- interrupted: no", "- seeds: run seed 5; playout i's seed is"):
+        assert line in text, line
+    assert "- ludeme version: " in text and not r.interrupted
+    assert "ludeme run ttt -n 4" in (tmp_path / "out" / "report.html").read_text()

@@ -536,7 +536,8 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
                   DEFAULT_PLAYOUTS, seed: int = 0, jobs: int | None = None, *,
                   agents: str | None = None, rotate: bool = False, scheduler: str | None = None,
                   max_turns: int | None = None, max_moves: int | None = None,
-                  progress: bool | None = None, backend: str = "auto") -> WrittenRun:
+                  progress: bool | None = None, backend: str = "auto",
+                  command: str | None = None) -> WrittenRun:
     """Play `n` playouts of each ruleset of the description at `path` (None: its default),
     summarise them and write the tables, plots and report into `out` (`ludeme run`).
 
@@ -546,6 +547,8 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     as it goes, so memory stays bounded and Ctrl-C keeps the finished partitions; the plots
     then read the counts of the values they show (`ludeme.analysis.report.tally`), not the rows.
     Ctrl-C stops the run and writes what finished (`interrupted`); nothing when no playout did.
+    `command`: the command line, recorded in the summary with the version, the backends
+    (and the playouts each played), whether the run was interrupted and the seeds.
     """
     import pandas as pd
 
@@ -568,6 +571,7 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     interrupted = False
     compile_seconds = 0.0
     backends: set[str] = set()
+    played: dict[str, int] = {}         # playouts per backend
     t0 = time.perf_counter()
     try:
         for ruleset in rulesets:
@@ -599,6 +603,9 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
                 continue
             compile_seconds += result.attrs.get("compile_seconds", 0.0)
             backends.add(result.attrs.get("backend", "reference"))
+            done_by = books.done if partitioned else len(result)
+            played[result.attrs.get("backend", "reference")] = \
+                played.get(result.attrs.get("backend", "reference"), 0) + done_by
             if partitioned:
                 df = books.tally()
             else:
@@ -615,7 +622,10 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
             return WrittenRun(df, pd.DataFrame(), [], 0, wall, backends, compile_seconds,
                               interrupted, failed)
         table = summary.table()
-        written = write_run(df, table, out, partitioned=partitioned, staging=staging)
+        info = {"command": command, "version": __version__, "played": played,
+                "interrupted": interrupted, "seed": seed}
+        written = write_run(df, table, out, partitioned=partitioned, staging=staging,
+                            info=info)
         return WrittenRun(df, table, written, playouts_in(df), wall, backends, compile_seconds,
                           interrupted, failed)
     finally:
@@ -629,10 +639,12 @@ class _Bookkeeper:
 
     def __init__(self, summary):
         self.summary, self.tallies, self.pending, self.rows = summary, [], [], 0
+        self.done = 0           # playouts taken
 
     def take(self, rows) -> None:
         self.pending.append(rows)
         self.rows += len(rows)
+        self.done += len(rows)
         if self.rows >= SUMMARY_BATCH:
             self.flush()
 

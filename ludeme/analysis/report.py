@@ -260,13 +260,31 @@ def _players(summary: pd.DataFrame) -> str:
     return "agents: " + "; ".join(lineups)
 
 
-def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame) -> str:
+SEED_RULE = ("playout i's seed is numpy's SeedSequence([run seed, i]).generate_state(1, "
+             "uint64)[0] >> 1 (`ludeme.analysis.playouts.playout_seed`), stored in each row")
+
+
+def run_record(info: dict | None) -> list[str]:
+    """What makes a run citable, one line each: the command, the version, the backends and
+    the playouts each played, whether it was interrupted, the seeds."""
+    if not info:
+        return []
+    played = ", ".join(f"{b}: {k} playouts" for b, k in sorted(info["played"].items()))
+    return [f"command: {info['command'] or '(library call)'}",
+            f"ludeme version: {info['version']}",
+            f"backend: {played or 'none'}",
+            f"interrupted: {'yes (the playouts that finished are kept)' if info['interrupted'] else 'no'}",
+            f"seeds: run seed {info['seed']}; {SEED_RULE}"]
+
+
+def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame, info: dict | None = None) -> str:
     """summary.md: what was run, the metrics table, the plots and the definitions."""
     first = df.iloc[0]
     lines = [f"# {md(_title(summary))}", "",
              f"{playouts_in(df)} playouts ({md(_players(summary))}); run seed derived per playout (`seed` column), "
              f"ludeme {first['engine_version']}; turn limit {first['turn_limit']} "
              f"(1250 per player unless changed), a cut game counts as a timeout.", ""]
+    lines += [f"- {md(x)}" for x in run_record(info)] + ([""] if info else [])
     for _, r in summary.iterrows():
         lines.append(f"- **{md(config_label(r))}**: game {md(r['game'])}; options: "
                      f"{md(r['options'] or '(defaults)')}")
@@ -299,7 +317,8 @@ img {{ max-width: 100%; }}
 <h1>{title}</h1>"""
 
 
-def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path]) -> str:
+def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path],
+                info: dict | None = None) -> str:
     """report.html: the same content as summary.md, plots embedded, one file."""
     esc = html.escape
     configs = "".join(f"<li><b>{esc(config_label(r))}</b>: game {esc(r['game'])}; options: "
@@ -307,11 +326,13 @@ def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path])
     defs = "".join(f"<tr><td>{esc(a)}</td><td>{esc(b)}</td><td>{esc(c)}</td></tr>"
                    for a, b, c in _definitions())
     imgs = "".join(f'<p><img alt="{esc(k)}" src="{_png_data(p)}"></p>' for k, p in plots.items())
+    record = "".join(f"<li>{esc(x)}</li>" for x in run_record(info))
     first = df.iloc[0]
     return html_head(_title(summary)) + f"""
 <p>{playouts_in(df)} playouts ({esc(_players(summary))}), ludeme {esc(str(first['engine_version']))};
 turn limit {first['turn_limit']}; a cut game counts as a timeout.
 Each cell: value [95% interval].</p>
+<ul>{record}</ul>
 <ul>{configs}</ul>
 {metrics_table(summary).to_html(escape=True)}
 {imgs}
@@ -389,7 +410,8 @@ def write_csv(df: pd.DataFrame, path: Path) -> None:
 
 
 def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
-              partitioned: bool = False, staging: Path | None = None) -> list[Path]:
+              partitioned: bool = False, staging: Path | None = None,
+              info: dict | None = None) -> list[Path]:
     """Write the tables, plots and reports into `out`; the paths written.
 
     `partitioned`: the playouts were written as the run went, to `staging` (moved into
@@ -419,10 +441,10 @@ def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
         summary.to_csv(temps["summary.csv"], index=False)
         for name, fig in (("lengths.png", plot_lengths(df)), ("outcomes.png", plot_outcomes(df))):
             fig.savefig(temps[name], dpi=80, format="png")
-        temps["summary.md"].write_text(summary_markdown(df, summary), encoding="utf-8")
+        temps["summary.md"].write_text(summary_markdown(df, summary, info), encoding="utf-8")
         # The report embeds the plots written above, so it reads them from their temp names.
         plots = {"length distribution": temps["lengths.png"], "outcomes": temps["outcomes.png"]}
-        temps["report.html"].write_text(report_html(df, summary, plots), encoding="utf-8")
+        temps["report.html"].write_text(report_html(df, summary, plots, info), encoding="utf-8")
         with _locked(out / ".lock"):
             previous = _read_marker(out)
             for name in names:
