@@ -108,3 +108,20 @@ def test_a_run_records_what_makes_it_citable(ludii, tmp_path):
         assert line in text, line
     assert "- ludeme version: " in text and not r.interrupted
     assert "ludeme run ttt -n 4" in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_a_two_player_configuration_shows_no_row_for_players_it_has_not():
+    """A run mixing 2- and 3-player rulesets: the 2-player one's win_share_p3 cell is
+    empty, not NaN."""
+    from test_metrics import WIN1, WIN2, table
+
+    import pandas as pd
+    from ludeme.analysis.metrics import summarize
+    from ludeme.analysis.report import metrics_table
+    three = table([(1, "NaturalEnd", 1.0, 2.0, 3.0), (3, "NaturalEnd", 3.0, 2.0, 1.0)],
+                  players=3)
+    three["ruleset"] = "Three"
+    t = metrics_table(summarize(pd.concat([table([WIN1, WIN2]), three], ignore_index=True)))
+    two, other = t.columns
+    assert t.loc["win_share_p3", two] == "" and t.loc["win_share_p3", other].startswith("0.5")
+    assert not any("NaN" in cell for cell in t[two])

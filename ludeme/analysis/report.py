@@ -194,7 +194,9 @@ def metrics_table(summary: pd.DataFrame) -> pd.DataFrame:
         cells = []
         for name in names:
             value = r[name]
-            if f"{name}_ci_low" in summary.columns:
+            if name.startswith("win_share_p") and int(name[11:]) > r["players"]:
+                cells.append("")        # a seat this configuration has not (a mixed run)
+            elif f"{name}_ci_low" in summary.columns:
                 cells.append(f"{_fmt(value)} [{_fmt(r[name + '_ci_low'])}, "
                              f"{_fmt(r[name + '_ci_high'])}]")
             else:
