@@ -125,3 +125,15 @@ def test_a_two_player_configuration_shows_no_row_for_players_it_has_not():
     two, other = t.columns
     assert t.loc["win_share_p3", two] == "" and t.loc["win_share_p3", other].startswith("0.5")
     assert not any("NaN" in cell for cell in t[two])
+
+
+def test_every_member_of_the_winning_team_gets_its_win():
+    """Four players in two teams (1 and 3, 2 and 4): a team win ranks both members first;
+    `winner` names one of them, the win shares count both."""
+    from test_metrics import table
+
+    from ludeme.analysis.metrics import summarize
+    team13 = (1, "NaturalEnd", 1.0, 3.5, 1.0, 3.5)
+    team24 = (2, "NaturalEnd", 3.5, 1.0, 3.5, 1.0)
+    s = summarize(table([team13, team13, team24, team13], players=4)).iloc[0]
+    assert [s[f"win_share_p{p}"] for p in (1, 2, 3, 4)] == [0.75, 0.25, 0.75, 0.25]

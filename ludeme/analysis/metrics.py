@@ -53,7 +53,7 @@ player, `2 rank - 1` (rank 1 for a win, 0 for a loss).
 | *MaxDecrease | the largest step down as a number <= 0, at most 0 | t |
 | n | the playouts of the configuration and matchup | - |
 | playouts_per_sec | n divided by the time summed over its playouts (the rate of one process, not the wall time of the run) | - |
-| win_share_pk | the share of trials whose winner is player k | Wilson |
+| win_share_pk | the share of trials player k won: ranked first outright (u_k = 1), so in a team game every member of the winning team | Wilson |
 
 Intervals are 95%: *Wilson* score intervals for shares of trials; *t*, the
 Student-t interval of the mean of the per-trial values (a single point when all
@@ -74,7 +74,8 @@ partitioned parquet are summarised partition by partition (`summarize_parquet`).
 
 Besides Ludii's metrics the summary has `n`, `playouts_per_sec` (n divided by
 the summed time spent inside playouts: the rate of one process) and, per player
-k, `win_share_pk`, the share of trials whose winner is k (Wilson interval).
+k, `win_share_pk`, the share of trials k won, ranked first outright (every member of a
+winning team; Wilson interval).
 
 Agents (`ludeme.ai.agents`): rows say which agent held each seat (`agent_pk`); the
 summary has one row per game/ruleset/options *and* matchup, `agents`, the
@@ -322,7 +323,9 @@ class ConfigStats:
         self.counts["Timeouts"] += int(timeout.sum())
         self.counts["Completion"] += int((winner != 0).sum())
         self.counts["Drawishness"] += int(np.all(utilities == 0.0, axis=1).sum())
-        for p, c in enumerate(np.bincount(winner, minlength=num_players + 1)):
+        # A win is a first rank outright (u_p = 1): the winner, or every member of the team
+        # that won (the engine ranks a winning team's members first together).
+        for p, c in enumerate((utilities == 1.0).sum(axis=0), 1):
             self.wins[p] = self.wins.get(p, 0) + int(c)
         self._add_agents(*seat_codes(rows), utilities, winner)
         return self
