@@ -137,3 +137,12 @@ def test_every_member_of_the_winning_team_gets_its_win():
     team24 = (2, "NaturalEnd", 3.5, 1.0, 3.5, 1.0)
     s = summarize(table([team13, team13, team24, team13], players=4)).iloc[0]
     assert [s[f"win_share_p{p}"] for p in (1, 2, 3, 4)] == [0.75, 0.25, 0.75, 0.25]
+
+
+def test_a_share_whose_trials_all_agree_has_wilsons_interval():
+    from ludeme.analysis.metrics import mean_t, wilson
+    from ludeme.engine.figures import SHARE
+    assert mean_t([1.0] * 200, SHARE) == wilson(200, 200)
+    assert mean_t([0.0] * 50, SHARE) == wilson(0, 50)
+    assert mean_t([0.5] * 50, SHARE) == (0.5, 0.5, 0.5)     # not a share of trials
+    assert mean_t([1.0] * 50) == (1.0, 1.0, 1.0)            # not a share at all

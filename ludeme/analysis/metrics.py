@@ -57,7 +57,8 @@ player, `2 rank - 1` (rank 1 for a win, 0 for a loss).
 
 Intervals are 95%: *Wilson* score intervals for shares of trials; *t*, the
 Student-t interval of the mean of the per-trial values (a single point when all
-values are equal; kept within [0, 1] for metrics that are shares); *bootstrap*, the percentile interval of 2,000 resamples of
+values are equal, but Wilson's interval when they are all 0 or all 1 in a metric that is
+a share; kept within [0, 1] for metrics that are shares); *bootstrap*, the percentile interval of 2,000 resamples of
 the trials with a fixed seed, for statistics that are not means. With fewer
 than two trials an interval is NaN.
 
@@ -147,6 +148,10 @@ class Moments:
         if self.n < 2:
             return (mean, np.nan, np.nan)
         if self.lo == self.hi:
+            if bounds == SHARE and self.lo in (0.0, 1.0):
+                # Per-trial 0/1 values that all agree (every trial repeated a position):
+                # Wilson's interval of 0 or n out of n, not a point.
+                return wilson(int(self.lo) * self.n, self.n)
             return (self.lo, self.lo, self.lo)
         sem = np.sqrt(self.m2 / (self.n - 1)) / np.sqrt(self.n)
         lo, hi = stats.t.interval(CONFIDENCE, self.n - 1, loc=mean, scale=sem)
