@@ -34,6 +34,11 @@ RARE = {"adzua-children-ludii-10": "one rare early end among Ludii's 200 trials"
 # ours in 8% (2 players agree); 4 to 6 players were not run yet.
 RARE.update({f"chinese-checkers-{k}p": "PositionalRepetition disagrees (open)"
              for k in (3, 4, 5, 6)})
+# Not understood yet, seen after the merge with main (which changed the corpus's engine;
+# this game plays on the reference engine, so the kernels are not its cause): every one of
+# our 2-player ruleset-b playouts reaches the turn limit (Ludii: a few of 200 end) and
+# PositionalRepetition is 0.62 against Ludii's 1.0, as with 3 or more players.
+RARE["chinese-checkers-2p-b"] = "all cut at the limit; PositionalRepetition disagrees (open)"
 
 
 def _configs():
