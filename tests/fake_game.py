@@ -120,6 +120,12 @@ class FakeState:
         n = self.g.containers[0].num_sites
         return self.what[:n], sum(self.count[:n])
 
+    def position_key(self) -> tuple:
+        return (tuple(self.who), tuple(self.what), tuple(self.count))
+
+    def situation_key(self) -> tuple:
+        return (self.position_key(), self.mover, self.chain, self.end_type, tuple(self.scores))
+
     def clone(self) -> "FakeState":
         s = FakeState.__new__(FakeState)
         s.__dict__.update(self.__dict__)

@@ -435,8 +435,8 @@ def test_two_runs_on_one_out_leave_one_whole_set_and_the_last_says_so(tmp_path, 
     from ludeme.analysis import report
     monkeypatch.setattr(report, "plot_lengths", lambda df: _blank())
     monkeypatch.setattr(report, "plot_outcomes", lambda df: _blank())
-    monkeypatch.setattr(report, "summary_markdown", lambda df, s: f"rows {len(df)}")
-    monkeypatch.setattr(report, "report_html", lambda df, s, plots, showcases=None: f"rows {len(df)}")
+    monkeypatch.setattr(report, "summary_markdown", lambda df, s, *_: f"rows {len(df)}")
+    monkeypatch.setattr(report, "report_html", lambda df, s, plots, *_, **__: f"rows {len(df)}")
     first, second = _table(), pd.concat([_table()] * 2)
     report.note_run_start(tmp_path)     # both runs start before either has written
     report.note_run_start(tmp_path)

@@ -8,6 +8,7 @@ import pytest
 
 from ludeme.analysis.metrics import METRICS, Summary, bootstrap, mean_t, population_std, std_interval, summarize, summarize_parquet, wilson
 from ludeme.analysis.playouts import rank_utility
+from ludeme.engine.figures import per_state_columns
 
 
 def table(outcomes, turns=None, players=2, **columns) -> pd.DataFrame:
@@ -22,6 +23,8 @@ def table(outcomes, turns=None, players=2, **columns) -> pd.DataFrame:
                "branching_factor": 3.0, "decisions_multi": 6, "decision_moves": 0.5,
                "decision_factor": 4.0, "board_coverage": 1.0, "piece_number": 5.0,
                "board_sites_occupied": 0.5, "seconds": 0.01}
+        for column in per_state_columns():      # the multi-metric aggregates
+            row.setdefault(column, 1.0)
         for p, r in enumerate(ranks, 1):
             row[f"rank_p{p}"] = r
             row[f"utility_p{p}"] = rank_utility(r, players)

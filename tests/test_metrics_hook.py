@@ -135,5 +135,5 @@ def test_occupancy_figures_read_kinds_numbered_past_255():
     fig.observe(State())
     State.what = [0, 0, 7, 256]
     fig.observe(State())
-    assert fig.row([1]) == {"board_coverage": 0.75, "piece_number": 2.0,
+    assert fig.row([1]) == {"board_coverage": 0.75, "board_coverage_full": 0.75, "piece_number": 2.0,
                             "board_sites_occupied": 0.5}

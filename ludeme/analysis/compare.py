@@ -404,7 +404,10 @@ def shared_seeds(a: pd.DataFrame, b: pd.DataFrame) -> bool:
 def metric_names(variants: list[Variant]) -> list[str]:
     """The metrics compared, in the summary's order, then Outcomes and the win shares."""
     players = max(int(v.rows["players"].max()) for v in variants)
-    return [*METRICS, "Outcomes", *(f"win_share_p{p}" for p in range(1, players + 1))]
+    # A per-state metric whose column a table lacks (written before it existed) is left out.
+    names = [m for m in METRICS if m not in SUMMARY_MEANS
+             or all(SUMMARY_MEANS[m][0] in v.rows for v in variants)]
+    return [*names, "Outcomes", *(f"win_share_p{p}" for p in range(1, players + 1))]
 
 
 def compare_metric(metric: str, a: pd.DataFrame, b: pd.DataFrame) -> dict:
@@ -423,7 +426,8 @@ def compare_metric(metric: str, a: pd.DataFrame, b: pd.DataFrame) -> dict:
             p = int(metric.removeprefix("win_share_p"))
             if p > min(pa, pb):
                 return _result(np.nan, np.nan, np.nan, np.nan, "not comparable")
-            xa, xb = a["winner"] == p, b["winner"] == p
+            # as the summary counts it: ranked first outright, every member of a winning team
+            xa, xb = a[f"utility_p{p}"] == 1.0, b[f"utility_p{p}"] == 1.0
         return compare_shares(int(np.sum(xa)), len(a), int(np.sum(xb)), len(b))
     if metric == "Outcomes":
         return compare_outcomes(a["winner"], b["winner"])

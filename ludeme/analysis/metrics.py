@@ -23,7 +23,7 @@ player, `2 rank - 1` (rank 1 for a win, 0 for a loss).
 | Completion | share of trials with a winner (`Status.winner() != 0`) | Wilson |
 | Drawishness | share of trials where every `u_p` is exactly 0; Ludii's quirk: a two-player timeout counts as a draw | Wilson |
 | AdvantageP1 | mean of `(u_1 + 1) / 2`: a win 1, a draw or timeout 0.5, middle ranks partial credit | t |
-| Balance | `1 - max_{a,b} |w_a - w_b|` where `w_p` is player p's share of trials with `u_p = 1` exactly (Ludii sums `(u_p+1)/2` into an int, so only outright first places count) | bootstrap |
+| Balance | `1 - max_{a,b} abs(w_a - w_b)` where `w_p` is player p's share of trials with `u_p = 1` exactly (Ludii sums `(u_p+1)/2` into an int, so only outright first places count) | bootstrap |
 | OutcomeUniformity | `1 - mean_p var(u_p)` with the sample variance (divide by n - 1); can dip below 0 | bootstrap |
 | DecisionMoves | per trial, the share of the pre-move states s0..s(L-1) with more than one legal move (0 if L = 0) | t |
 | BranchingFactorAverage | per trial, the mean number of legal moves over s0..s(L-1) (a forced pass counts as one move; 0 if L = 0); then the mean over trials, so it differs from the pooled mean over all decisions | t |
@@ -31,10 +31,34 @@ player, `2 rank - 1` (rank 1 for a win, 0 for a loss).
 | BoardCoverageDefault | per trial, the share of board sites (the board's default site type) that held a piece in any of s0..sL | t |
 | PieceNumberAverage | per trial, the mean over s0..sL of the pieces on the board (the sum of `count` over board sites, or of stack sizes in a stacking game; hands excluded) | t |
 | BoardSitesOccupiedAverage | per trial, the mean over s0..sL of the share of board sites holding a piece (`what != 0`) | t |
+| BoardCoverageFull | per trial, the board sites that held a piece in any of s0..sL divided by all the vertices, edges and cells of the board's graph (pieces stand on the default site type only) | t |
+| PositionalRepetition | share of trials in which a position (the sites of every container, phases, player order: what Ludii's `stateHash` reads) occurs twice among s0..sL; Ludii's quirk: it means 1 - distinct/total but divides integers, so a trial counts 1 or 0 (a pass that leaves the board as it was repeats it) | t |
+| SituationalRepetition | as PositionalRepetition with the situation (Ludii's `fullHash`): the position and the mover, next and previous players, active players, game over, scores and the moves of the mover's turn so far | t |
+| PieceNumber* | the list: pieces on the board in each of s0..sL (as PieceNumberAverage) | t |
+| BoardSitesOccupied* | the list: the share of board sites holding a piece in each of s0..sL | t |
+| BranchingFactor* | the list: the legal moves in each of s0..s(L-1); Ludii spells three of its aggregates BranchingFactorChangeNumTimesn, BranchingFactorChangeMaxIncrease and BranchingFactorChangeMaxDecrease | t |
+| DecisionFactor* | the list: the entries of BranchingFactor's above 1 | t |
+| MoveDistance* | the list: for each decision from a board site to another (placements, from = to, and moves into or out of hands are skipped), the number of Adjacent steps between them (0 when none joins them) | t |
+| ScoreDifference* | the list: in each of s0..sL, the largest gap between two players' scores (0 without scores) | t |
+| *Average | per trial, the mean of the list (0 when empty); then the mean over trials, as every aggregate | t |
+| *Median | the sorted list's element at len // 2, the upper median; Ludii 1.3.12 gives 0 when len <= 1 | t |
+| *Maximum | the largest entry, but a running maximum that starts at 0 (Ludii's) | t |
+| *Minimum | the smallest entry, but a running minimum that starts at 0, so 0 for a list of non-negative values (Ludii's) | t |
+| *Variance | the population variance (divide by len; 0 when len <= 1) | t |
+| *ChangeAverage | (last - first) / (len - 1) (0 when len <= 1) | t |
+| *ChangeSign | the sum of the signs (+1, 0, -1) of the steps, divided by len - 1 | t |
+| *ChangeLineBestFit | the least-squares slope of the list against 0..len-1 | t |
+| *ChangeNumTimes | the changes of direction (a step up after none or a step down, and so on), times 1 // (len - 1) in integers (Ludii 1.3.12's quirk): 0 unless len = 2 | t |
+| *MaxIncrease | the largest step up, at least 0 | t |
+| *MaxDecrease | the largest step down as a number <= 0, at most 0 | t |
+| n | the playouts of the configuration and matchup | - |
+| playouts_per_sec | n divided by the time summed over its playouts (the rate of one process, not the wall time of the run) | - |
+| win_share_pk | the share of trials player k won: ranked first outright (u_k = 1), so in a team game every member of the winning team | Wilson |
 
 Intervals are 95%: *Wilson* score intervals for shares of trials; *t*, the
 Student-t interval of the mean of the per-trial values (a single point when all
-values are equal; kept within [0, 1] for metrics that are shares); *bootstrap*, the percentile interval of 2,000 resamples of
+values are equal, but Wilson's interval when they are all 0 or all 1 in a metric that is
+a share; kept within [0, 1] for metrics that are shares); *bootstrap*, the percentile interval of 2,000 resamples of
 the trials with a fixed seed, for statistics that are not means. With fewer
 than two trials an interval is NaN.
 
@@ -51,7 +75,8 @@ partitioned parquet are summarised partition by partition (`summarize_parquet`).
 
 Besides Ludii's metrics the summary has `n`, `playouts_per_sec` (n divided by
 the summed time spent inside playouts: the rate of one process) and, per player
-k, `win_share_pk`, the share of trials whose winner is k (Wilson interval).
+k, `win_share_pk`, the share of trials k won, ranked first outright (every member of a
+winning team; Wilson interval).
 
 Agents (`ludeme.ai.agents`): rows say which agent held each seat (`agent_pk`); the
 summary has one row per game/ruleset/options *and* matchup, `agents`, the
@@ -123,6 +148,10 @@ class Moments:
         if self.n < 2:
             return (mean, np.nan, np.nan)
         if self.lo == self.hi:
+            if bounds == SHARE and self.lo in (0.0, 1.0):
+                # Per-trial 0/1 values that all agree (every trial repeated a position):
+                # Wilson's interval of 0 or n out of n, not a point.
+                return wilson(int(self.lo) * self.n, self.n)
             return (self.lo, self.lo, self.lo)
         sem = np.sqrt(self.m2 / (self.n - 1)) / np.sqrt(self.n)
         lo, hi = stats.t.interval(CONFIDENCE, self.n - 1, loc=mean, scale=sem)
@@ -286,7 +315,8 @@ class ConfigStats:
         self.turn_limit = float(rows["turn_limit"].iloc[0])
         self.seconds += float(rows["seconds"].sum())
         for name, (column, _) in MEAN_METRICS.items():
-            self.means[name].add(rows[column].to_numpy(float))
+            if column in rows:      # a table written before the column was: NaN, not an error
+                self.means[name].add(rows[column].to_numpy(float))
         turns = rows["turns"].to_numpy(float)
         timeout = rows["timeout"].to_numpy(bool)
         self.not_timeouts.add(turns[~timeout])
@@ -299,7 +329,9 @@ class ConfigStats:
         self.counts["Timeouts"] += int(timeout.sum())
         self.counts["Completion"] += int((winner != 0).sum())
         self.counts["Drawishness"] += int(np.all(utilities == 0.0, axis=1).sum())
-        for p, c in enumerate(np.bincount(winner, minlength=num_players + 1)):
+        # A win is a first rank outright (u_p = 1): the winner, or every member of the team
+        # that won (the engine ranks a winning team's members first together).
+        for p, c in enumerate((utilities == 1.0).sum(axis=0), 1):
             self.wins[p] = self.wins.get(p, 0) + int(c)
         self._add_agents(*seat_codes(rows), utilities, winner)
         return self

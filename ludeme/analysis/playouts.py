@@ -106,15 +106,19 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
     counts: list[int] = []              # legal moves before each decision
     count = counts.append
     is_terminal, legal_moves, apply = state.is_terminal, state.legal_moves, state.apply
+    played = [t.played for t in trackers if getattr(t, "played", None) is not None]
     while not is_terminal():
         observe(state)
         legal = legal_moves()
         k = len(legal)
         count(k)
         if choosers is None:
-            apply(legal[randrange(k)])
+            move = legal[randrange(k)]
         else:
-            apply(legal[choosers[state.current_player() - 1](state, rng)])
+            move = legal[choosers[state.current_player() - 1](state, rng)]
+        apply(move)
+        for p in played:
+            p(game, move)
     observe(state)
     seconds = time.perf_counter() - t0
 
@@ -716,7 +720,8 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
                   DEFAULT_PLAYOUTS, seed: int = 0, jobs: int | None = None, *,
                   agents: str | None = None, rotate: bool = False, scheduler: str | None = None,
                   max_turns: int | None = None, max_moves: int | None = None,
-                  progress: bool | None = None, backend: str = "auto") -> WrittenRun:
+                  progress: bool | None = None, backend: str = "auto",
+                  command: str | None = None) -> WrittenRun:
     """Play `n` playouts of each ruleset of the description at `path` (None: its default),
     summarise them and write the tables, plots and report into `out` (`ludeme run`).
 
@@ -726,15 +731,17 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     as it goes, so memory stays bounded and Ctrl-C keeps the finished partitions; the plots
     then read the counts of the values they show (`ludeme.analysis.report.tally`), not the rows.
     Ctrl-C stops the run and writes what finished (`interrupted`); nothing when no playout did.
+    `command`: the command line, recorded in the summary with the version, the backends
+    (and the playouts each played), whether the run was interrupted and the seeds.
     """
     from .report import run_lock
     with run_lock(out):     # a second run into `out` meanwhile is refused, before playing
         return _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
-                               scheduler, max_turns, max_moves, progress, backend)
+                               scheduler, max_turns, max_moves, progress, backend, command)
 
 
 def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate, scheduler,
-                    max_turns, max_moves, progress, backend) -> WrittenRun:
+                    max_turns, max_moves, progress, backend, command) -> WrittenRun:
     import pandas as pd
 
     from ludeme.ai.agents import agents_from_specs
@@ -823,7 +830,9 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
                               interrupted, failed, by_backend, background, skipped)
         table = summary.table()
         written = write_run(df, table, out, partitioned=partitioned, staging=staging,
-                            run=run_record(path, configs), showcases=showcases)
+                            run=run_record(path, configs, command=command, seed=seed,
+                                           by_backend=by_backend, interrupted=interrupted),
+                            showcases=showcases)
         return WrittenRun(df, table, written, playouts_in(df), wall, backends, compile_seconds,
                           interrupted, failed, by_backend, background, skipped)
     finally:
@@ -831,12 +840,33 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
             shutil.rmtree(staging, ignore_errors=True)
 
 
-def run_record(path, configs: list[dict]) -> dict:
-    """What `run.json` says a run played: the description (its absolute path, for
-    `ludeme view RUN_DIR --row K`) and per configuration its ruleset, options and limits
-    (None: the game's own)."""
+def run_record(path, configs: list[dict], *, command: str | None = None, seed: int = 0,
+               by_backend: dict | None = None, interrupted: bool = False) -> dict:
+    """What `run.json` says a run played, and what makes it citable (the summary and the
+    report show it: `ludeme.analysis.report.provenance`): the description (its absolute
+    path, for `ludeme view RUN_DIR --row K`), per configuration its ruleset, options and
+    limits (None: the game's own), the command line (None: a library call), ludeme's version
+    and git commit (None where ludeme is not a git checkout), the time the run was written
+    (UTC), the run's seed, the playouts each backend played and whether Ctrl-C cut it short."""
     return {"description": str(Path(path).resolve()), "engine_version": __version__,
-            "configurations": configs}
+            "commit": source_commit(), "configurations": configs, "command": command,
+            "written_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "seed": seed,
+            "playouts_by_backend": dict(by_backend or {}), "interrupted": interrupted}
+
+
+def source_commit() -> str | None:
+    """The git commit of ludeme's source, when it runs from a checkout (an editable install);
+    None otherwise."""
+    import subprocess
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        return None
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (out.stdout.strip() or None) if out.returncode == 0 else None
 
 
 class _Bookkeeper:

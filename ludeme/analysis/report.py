@@ -224,12 +224,25 @@ def metrics_table(summary: pd.DataFrame) -> pd.DataFrame:
         cells = []
         for name in names:
             value = r[name]
-            if f"{name}_ci_low" in summary.columns:
+            if name.startswith("win_share_p") and int(name[11:]) > r["players"]:
+                cells.append("")        # a seat this configuration has not (a mixed run)
+            elif f"{name}_ci_low" in summary.columns:
                 cells.append(with_interval(value, r[name + "_ci_low"], r[name + "_ci_high"]))
             else:
                 cells.append(number_text(value))
         table[config_label(r)] = cells
     return pd.DataFrame(table, index=pd.Index(names, name="metric"))
+
+
+def defined(column: str) -> bool:
+    """A summary column has a row in the definitions table (its name, or a pattern of it:
+    `PieceNumber*`, `*Median`, `win_share_pk`)."""
+    import re
+    for name, _, _ in _definitions():
+        pattern = re.escape(name).replace(r"\*", ".+").replace("pk", "p[0-9]+")
+        if re.fullmatch(pattern, column):
+            return True
+    return False
 
 
 def _definitions() -> list[tuple[str, str, str]]:
@@ -238,7 +251,9 @@ def _definitions() -> list[tuple[str, str, str]]:
     out = []
     for line in (metrics.__doc__ or "").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if line.startswith("| ") and len(cells) == 3 and cells[0] in METRICS:
+        # Every row of the table: a metric, a series' or aggregate's pattern (`PieceNumber*`,
+        # `*Median`), or an extra column (n, playouts_per_sec, win_share_pk).
+        if line.startswith("| ") and len(cells) == 3 and cells[0] not in ("name", "---"):
             out.append(tuple(cells))
     return out
 
@@ -276,13 +291,38 @@ def _players(summary: pd.DataFrame) -> str:
     return "agents: " + "; ".join(lineups)
 
 
-def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame) -> str:
+SEED_RULE = ("playout i's seed is numpy's SeedSequence([run seed, i]).generate_state(1, "
+             "uint64)[0] >> 1 (`ludeme.analysis.playouts.playout_seed`), stored in each row")
+
+
+def provenance(run: dict | None) -> list[str]:
+    """What makes a run citable, one line each, from its `run.json` record
+    (`ludeme.analysis.playouts.run_record`): the command, the version and commit, the time,
+    the playouts each backend played, whether it was interrupted, the seeds."""
+    if not run:
+        return []
+    # (A record written by hand, or by an older ludeme, may lack a line: it says so.)
+    played = ", ".join(f"{b}: {k} playouts"
+                       for b, k in sorted(run.get("playouts_by_backend", {}).items()) if k)
+    commit = f", commit {run['commit']}" if run.get("commit") else ""
+    cut = ("yes (the playouts that finished are kept)" if run.get("interrupted") else
+           "no" if "interrupted" in run else "not recorded")
+    return [f"command: {run.get('command') or '(library call)'}",
+            f"ludeme version: {run.get('engine_version', 'not recorded')}{commit}",
+            f"written: {run.get('written_utc', 'not recorded')}",
+            f"backend: {played or 'not recorded'}",
+            f"interrupted: {cut}",
+            f"seeds: run seed {run.get('seed', 'not recorded')}; {SEED_RULE}"]
+
+
+def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame, run: dict | None = None) -> str:
     """summary.md: what was run, the metrics table, the plots and the definitions."""
     first = df.iloc[0]
     lines = [f"# {md(_title(summary))}", "",
              f"{playouts_in(df)} playouts ({md(_players(summary))}); run seed derived per playout (`seed` column), "
              f"ludeme {first['engine_version']}; turn limit {first['turn_limit']} "
              f"(1250 per player unless changed), a cut game counts as a timeout.", ""]
+    lines += [f"- {md(x)}" for x in provenance(run)] + ([""] if run else [])
     for _, r in summary.iterrows():
         lines.append(f"- **{md(config_label(r))}**: game {md(r['game'])}; options: "
                      f"{md(r['options'] or '(defaults)')}")
@@ -290,7 +330,7 @@ def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame) -> str:
               "![length distribution](lengths.png)", "", "![outcomes](outcomes.png)", "",
               "## Definitions (Ludii's)", "", "| metric | definition | interval |",
               "|---|---|---|"]
-    lines += [f"| {a} | {b} | {c} |" for a, b, c in _definitions()]
+    lines += [f"| {md(a)} | {b} | {c} |" for a, b, c in _definitions()]
     lines += ["", "Intervals: Wilson for shares, Student-t for means of per-playout values, "
               "percentile bootstrap (2,000 resamples) otherwise.", ""]
     return "\n".join(lines)
@@ -373,7 +413,7 @@ def _sample_list(show: dict) -> str:
 
 
 def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path],
-                showcases: list[dict] | None = None) -> str:
+                showcases: list[dict] | None = None, run: dict | None = None) -> str:
     """report.html: the board and the concepts of the rules at the top, then the content of
     summary.md (plots embedded) with the sample games of each configuration beside the plots,
     or below them when several configurations make the plots wide
@@ -392,6 +432,7 @@ def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path],
         f'— {esc(sc["concepts"])}</p>' for sc in showcases if sc["concepts"])
     samples = "".join(_sample_list(sc) for sc in showcases if sc["samples"])
     side = (f'<div class="samples-all"><h2>Sample games</h2>{samples}</div>' if samples else "")
+    record = "".join(f"<li>{esc(x)}</li>" for x in provenance(run))
     first = df.iloc[0]
     return html_head(_title(summary)) + f"""
 <div class="top">
@@ -399,6 +440,7 @@ def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path],
 <div class="about">
 <p>{number_text(playouts_in(df))} playouts ({esc(_players(summary))}), ludeme {esc(str(first['engine_version']))};
 turn limit {number_text(int(first['turn_limit']))}; a cut game counts as a timeout.</p>
+<ul class="provenance">{record}</ul>
 <ul>{configs}</ul>
 {concepts}
 </div></div>
@@ -522,10 +564,10 @@ def write_run(df: pd.DataFrame, summary: pd.DataFrame, out: str | Path,
             temps["run.json"].write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
         for name, fig in (("lengths.png", plot_lengths(df)), ("outcomes.png", plot_outcomes(df))):
             fig.savefig(temps[name], dpi=PLOT_DPI, format="png")
-        temps["summary.md"].write_text(summary_markdown(df, summary), encoding="utf-8")
+        temps["summary.md"].write_text(summary_markdown(df, summary, run), encoding="utf-8")
         # The report embeds the plots written above, so it reads them from their temp names.
         plots = {"length distribution": temps["lengths.png"], "outcomes": temps["outcomes.png"]}
-        temps["report.html"].write_text(report_html(df, summary, plots, showcases),
+        temps["report.html"].write_text(report_html(df, summary, plots, showcases, run),
                                         encoding="utf-8")
         with _locked(out / ".lock"):
             previous = _read_marker(out)

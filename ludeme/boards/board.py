@@ -241,6 +241,10 @@ class Topology:
                 out.extend(r.sites[1:None if distance is None else distance + 1])
         return tuple(out)
 
+    def steps(self, relation: str = "Adjacent") -> list[tuple[int, int]]:
+        """The (from, to) pairs one step of `relation` joins, as the graph's edges list them."""
+        return [(a, b) for a, b, rels in self.graph.edges(data="relations") if relation in rels]
+
     def distance_rings(self, relation: str = "Adjacent") -> tuple[tuple[tuple[int, ...], ...], ...]:
         """Per site: the sites 0, 1, 2, ... steps of `relation` away (sorted), to the farthest.
 
@@ -254,8 +258,7 @@ class Topology:
                                f"expected one of {known_list(RELATIONS)}")
             steps = nx.DiGraph()
             steps.add_nodes_from(self.graph)
-            steps.add_edges_from((a, b) for a, b, rels in self.graph.edges(data="relations")
-                                 if relation in rels)
+            steps.add_edges_from(self.steps(relation))
             table = []
             for _, dist in sorted(nx.all_pairs_shortest_path_length(steps)):
                 by_step: list[list[int]] = [[] for _ in range(max(dist.values()) + 1)]
@@ -381,6 +384,11 @@ class Board:
         self.tracks: dict[str, tuple[int, ...]] = dict(tracks or {})
         self._topologies: dict[str, Topology] = {}
         self.default = self.topology(site_type)
+
+    def num_elements(self) -> int:
+        """Vertices, edges and cells of the board's graph together (Ludii's BoardCoverageFull
+        divides by them)."""
+        return sum(len(self.planar.elements(kind)) for kind in ("Vertex", "Edge", "Cell"))
 
     def topology(self, site_type: str | None = None) -> Topology:
         """The tables for `site_type` (default: the board's own), built on first use."""

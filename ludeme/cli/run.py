@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -60,7 +61,8 @@ def run(args) -> int:
     r = run_and_write(args.file, out, rulesets, args.option, args.n, args.seed, args.jobs,
                       agents=args.agents, rotate=args.rotate_seats, scheduler=args.scheduler,
                       max_turns=args.max_turns, max_moves=args.max_moves,
-                      progress=False if args.no_progress else None, backend=args.backend)
+                      progress=False if args.no_progress else None, backend=args.backend,
+                      command=shlex.join(["ludeme", *sys.argv[1:]]))
     for ruleset, error in r.failed:
         print(f"ludeme: error: {ruleset}: not played: {error.render()}", file=sys.stderr)
     if not r.written:
@@ -70,7 +72,8 @@ def run(args) -> int:
         return EXIT_INTERRUPTED
     where = f"{args.scheduler} (Dask)" if args.scheduler else f"{cpu_jobs(args.jobs)} process(es)"
     done, wall = r.playouts, r.seconds
-    print(f"{done} playouts in {wall:.1f} s ({number_text(done / wall)}/s with {where}; "
+    # One rate, the summary's playouts_per_sec (per configuration, below); here the wall time.
+    print(f"{done} playouts in {wall:.1f} s wall ({where}; "
           f"{r.backend_line()}); wrote {', '.join(str(p) for p in r.written)}")
     for _, row in r.summary.iterrows():
         name = (row["ruleset"] or row["options"] or row["game"]).split("/", 1)[-1]
@@ -80,7 +83,9 @@ def run(args) -> int:
                              row[f"agent{j}"], str))
         print(f"  {name}{agents}: n={row['n']}, turns {row['DurationTurns']:.1f}, moves "
               f"{row['DurationMoves']:.1f}, timeouts {row['Timeouts']:.3f}, "
-              f"P1 advantage {row['AdvantageP1']:.3f}{scores}")
+              f"P1 advantage {row['AdvantageP1']:.3f}{scores}, "
+              f"{number_text(row['playouts_per_sec'])} playouts/s per process "
+              "(playouts_per_sec)")
     if r.interrupted:
         print(f"interrupted: kept the {done} playouts that had finished", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -10,9 +10,11 @@ each column's summary metric (Ludii's name; the summary averages the per-trial
 values with a t interval, kept within `bounds`), or None for a column the summary
 does not average. Registering a class extends the playout rows, `METRICS` and
 `MEAN_METRICS`, which the summary (`ludeme.analysis.metrics`), `ludeme compare`, `ludeme
-concepts` and the reports read. The compiled backend computes the same columns
-in its kernels; a game whose registered columns the kernels do not provide is
-played by the reference engine (`ludeme.engine.compiled.build_kernels` says which).
+concepts` and the reports read. The compiled backend computes the same columns in its
+whole-playout kernel (`ludeme.engine.compiled.KERNEL_FIGURES` names them); a game whose
+registered columns the kernels do not provide is played by the reference engine
+(`ludeme.engine.compiled.build_kernels` says which). Move by move (agents), the compiled
+states (`CompiledState`) have the state API the figures read.
 
 This module imports nothing heavy: worker processes play with it alone.
 """
@@ -56,6 +58,9 @@ class StateFigures:
     def row(self, legal: list[int]) -> dict:
         """This playout's columns; `legal`: the number of legal moves in each of s0..s(L-1)."""
         raise NotImplementedError
+
+    # `played(game, move)`, in a class that reads the decisions: called after each is applied.
+    played = None
 
 
 PER_STATE: list[type[StateFigures]] = []
@@ -108,15 +113,21 @@ class OccupancyFigures(StateFigures):
         "board_coverage": ("BoardCoverageDefault", SHARE),
         "piece_number": ("PieceNumberAverage", None),
         "board_sites_occupied": ("BoardSitesOccupiedAverage", SHARE),
+        "board_coverage_full": ("BoardCoverageFull", SHARE),
     }
 
     # Where pieces have stood is kept as an integer, one byte per site (little-endian): each
     # state's `what` list, read as bytes, is OR-ed into it, so a site's byte is non-zero once
     # a piece has stood on it. (A kind numbered past 255 is read as 1.)
-    __slots__ = ("board_sites", "pieces", "empty", "covered", "observe")
+    __slots__ = ("board_sites", "elements", "pieces", "empty", "covered", "observe")
 
     def __init__(self, game, state):
         n = self.board_sites = game.containers[0].num_sites
+        # Pieces stand on the default site type only, so Full counts those sites' coverage
+        # over every vertex, edge and cell.
+        # (A stand-in game without a board graph: its sites.)
+        board = getattr(game, "board", None)
+        self.elements = board.num_elements() if hasattr(board, "num_elements") else n
         self.pieces = 0                      # pieces on the board, summed over the states
         self.empty = 0                       # empty board sites, summed over the states
         self.covered = 0                     # per site, a non-zero byte where a piece has been
@@ -162,7 +173,8 @@ class OccupancyFigures(StateFigures):
         uncovered = self.covered.to_bytes(size, "little")[:n].count(0)
         return {"board_coverage": (n - uncovered) / n,
                 "piece_number": self.pieces / states,
-                "board_sites_occupied": 1.0 - self.empty / states / n}
+                "board_sites_occupied": 1.0 - self.empty / states / n,
+                "board_coverage_full": (n - uncovered) / self.elements}
 
 
 def _as_int(what: list) -> int:
@@ -172,3 +184,163 @@ def _as_int(what: list) -> int:
         return int.from_bytes(bytes(what), "little")
     except ValueError:      # an item past 255
         return int.from_bytes(bytes(map(bool, what)), "little")
+
+
+# ---------------------------------------------------------------- Ludii's multi-metrics
+# Ludii's MultiMetricFramework turns a list per trial into one of eleven aggregates, then
+# averages over trials. The names below are Ludii's Concept names; BranchingFactor keeps
+# Ludii's spelling of three of them.
+
+AGGREGATES = ("Average", "Median", "Maximum", "Minimum", "Variance", "ChangeAverage",
+              "ChangeSign", "ChangeLineBestFit", "ChangeNumTimes", "MaxIncrease", "MaxDecrease")
+_SPELLING = {("BranchingFactor", "ChangeNumTimes"): "BranchingFactorChangeNumTimesn",
+             ("BranchingFactor", "MaxIncrease"): "BranchingFactorChangeMaxIncrease",
+             ("BranchingFactor", "MaxDecrease"): "BranchingFactorChangeMaxDecrease"}
+
+
+def aggregate_name(series: str, aggregate: str) -> str:
+    """Ludii's concept name of one aggregate of one series ("PieceNumberMedian")."""
+    return _SPELLING.get((series, aggregate), series + aggregate)
+
+
+def aggregates(values: list) -> dict[str, float]:
+    """Ludii's eleven aggregates of one trial's list, with Ludii 1.3.12's quirks: Median is
+    the sorted element at len // 2 (0 when len <= 1); Maximum and Minimum run from 0, so
+    Minimum of a non-negative list is 0; Variance divides by len; the Change* aggregates,
+    MaxIncrease and MaxDecrease are 0 when len <= 1; ChangeNumTimes adds 1 / (len - 1) in
+    integer arithmetic per change of direction, so it is 0 unless len is 2."""
+    n = len(values)
+    out = dict.fromkeys(AGGREGATES, 0.0)
+    if n == 0:
+        return out
+    mean = sum(values) / n
+    out["Average"] = mean
+    out["Maximum"] = max(0.0, max(values))
+    out["Minimum"] = min(0.0, min(values))
+    if n <= 1:
+        return {k: float(v) for k, v in out.items()}
+    out["Median"] = float(sorted(values)[n // 2])
+    out["Variance"] = sum((v - mean) ** 2 for v in values) / n
+    out["ChangeAverage"] = (values[-1] - values[0]) / (n - 1)
+    steps = [b - a for a, b in zip(values, values[1:])]
+    out["ChangeSign"] = sum((s > 0) - (s < 0) for s in steps) / (n - 1)
+    xbar = (n - 1) / 2
+    sxx = sum((i - xbar) ** 2 for i in range(n))
+    out["ChangeLineBestFit"] = sum((i - xbar) * (v - mean) for i, v in enumerate(values)) / sxx
+    changes, direction = 0, 0
+    for s in steps:
+        d = (s > 0) - (s < 0)
+        if d != 0 and d != direction:
+            changes += 1
+        direction = d
+    out["ChangeNumTimes"] = float(changes * (1 // (n - 1)))
+    out["MaxIncrease"] = max(0.0, max(steps))
+    out["MaxDecrease"] = min(0.0, min(steps))
+    return {k: float(v) for k, v in out.items()}    # floats whatever the list held
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
+# The series of Ludii's multi-metrics read here, and the Average columns registered before
+# (LegalMoveFigures, OccupancyFigures), which keep their columns.
+SERIES = ("PieceNumber", "BoardSitesOccupied", "BranchingFactor", "DecisionFactor",
+          "MoveDistance", "ScoreDifference")
+_AVERAGE_COLUMNS = {"PieceNumber": "piece_number", "BoardSitesOccupied": "board_sites_occupied",
+                    "BranchingFactor": "branching_factor", "DecisionFactor": "decision_factor"}
+
+
+def series_column(series: str, aggregate: str) -> str:
+    """The playout column of one aggregate of one series ("piece_number_median"), or the
+    column registered before for an Average (`piece_number`)."""
+    if aggregate == "Average" and series in _AVERAGE_COLUMNS:
+        return _AVERAGE_COLUMNS[series]
+    return f"{_snake(series)}_{_snake(aggregate)}"
+
+
+def series_columns() -> dict[str, tuple[str, None]]:
+    """Column -> (metric, bounds) of every aggregate not registered before."""
+    return {series_column(s, a): (aggregate_name(s, a), None)
+            for s in SERIES for a in AGGREGATES
+            if not (a == "Average" and s in _AVERAGE_COLUMNS)}
+
+
+@per_state
+class SeriesFigures(StateFigures):
+    """The lists of Ludii's multi-metrics, and their aggregates per trial.
+
+    PieceNumber (s0..sL): pieces on the board (State.board_occupancy). BoardSitesOccupied
+    (s0..sL): the share of board sites holding a piece. BranchingFactor (s0..s(L-1)): the
+    legal moves; DecisionFactor: those entries above 1. MoveDistance: per decision from a
+    board site to another board site, the number of Adjacent steps between them (0 when
+    none joins them; Ludii skips placements, from == to, and moves into or out of hands).
+    ScoreDifference (s0..sL): the largest gap between two players' scores.
+    """
+
+    columns = series_columns()
+    __slots__ = ("n", "pieces", "occupied", "scores", "distances", "rings", "observe")
+
+    def __init__(self, game, state):
+        self.n = game.containers[0].num_sites
+        self.pieces: list[int] = []
+        self.occupied: list[float] = []
+        self.scores: list[int] = []
+        self.distances: list[int] = []
+        self.rings = None
+        self.observe = self._observe
+
+    def _observe(self, state):
+        what, pieces = state.board_occupancy()
+        self.pieces.append(pieces)
+        self.occupied.append((self.n - list(what).count(0)) / self.n)
+        scores = list(state.scores)[1:]
+        self.scores.append(max(scores) - min(scores) if len(scores) > 1 else 0)
+
+    def played(self, game, move) -> None:
+        """Take in a decision just applied (its from and to)."""
+        frm, to, n = move.frm, move.to, self.n
+        if 0 <= frm < n and 0 <= to < n and frm != to:
+            if self.rings is None:
+                self.rings = game.board.default.distance_rings("Adjacent")
+            for k, ring in enumerate(self.rings[frm]):
+                if to in ring:
+                    self.distances.append(k)
+                    break
+            else:
+                self.distances.append(0)
+
+    def row(self, legal):
+        lists = {"PieceNumber": self.pieces, "BoardSitesOccupied": self.occupied,
+                 "BranchingFactor": legal, "DecisionFactor": [k for k in legal if k > 1],
+                 "MoveDistance": self.distances, "ScoreDifference": self.scores}
+        out = {}
+        for series, values in lists.items():
+            for a, v in aggregates(values).items():
+                column = series_column(series, a)
+                if column in self.columns:
+                    out[column] = v
+        return out
+
+
+@per_state
+class RepetitionFigures(StateFigures):
+    """Ludii's PositionalRepetition and SituationalRepetition. Ludii means 1 - distinct /
+    total over the hashes of s0..sL but divides integers, so a trial gives 1 when any
+    position repeats and 0 otherwise: the metric is the share of trials with a repeat."""
+
+    columns = {"positional_repetition": ("PositionalRepetition", SHARE),
+               "situational_repetition": ("SituationalRepetition", SHARE)}
+    __slots__ = ("positions", "situations", "states")
+
+    def __init__(self, game, state):
+        self.positions, self.situations, self.states = set(), set(), 0
+
+    def observe(self, state):
+        self.states += 1
+        self.positions.add(hash(state.position_key()))
+        self.situations.add(hash(state.situation_key()))
+
+    def row(self, legal):
+        return {"positional_repetition": float(len(self.positions) < self.states),
+                "situational_repetition": float(len(self.situations) < self.states)}

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .notation import Siblings, move_text
-from .repetition import record_position, without_repeats
+from .repetition import position_key, record_position, without_repeats
 from .stores import TOP, TrackIndices, new_sites
 
 from .actions import (ACTION_TO as _ACTION_TO, ACTIONS, MOVING_ACTIONS as _MOVING_ACTIONS,  # noqa: F401
@@ -393,6 +393,17 @@ class State:
         """The contents of every container's sites, hashable (what Ludii's state hash reads
         of them)."""
         return self.sites.key()
+
+    def position_key(self) -> tuple:
+        """The position as Ludii's stateHash reads it (sites, phases, player order)."""
+        return position_key(self)
+
+    def situation_key(self) -> tuple:
+        """The position and what Ludii's fullHash adds to it that this engine keeps: the
+        mover, next and previous players, active players, whether the game is over,
+        scores and the moves of the mover's turn so far."""
+        return (position_key(self), self.mover, self.next, self.prev, tuple(self.active),
+                self.over, tuple(self.scores), self.num_turn_same)
 
     def clone(self) -> "State":
         """An independent copy (its chance stream continues where this one's is)."""

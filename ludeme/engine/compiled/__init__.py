@@ -31,9 +31,24 @@ BACKENDS = ("auto", "reference", "compiled")
 _REPORTED: set = set()
 
 
+def _kernel_columns() -> dict[str, int]:
+    """The per-state metric columns of the whole-playout kernel's float output, by index (the
+    generated `playouts` writes them in this order; the series' aggregates from column 9)."""
+    from ludeme.engine.figures import AGGREGATES, SERIES, series_column
+    cols = {name: i for i, name in enumerate((
+        "branching_factor", "decision_moves", "decision_factor", "board_coverage",
+        "piece_number", "board_sites_occupied", "board_coverage_full",
+        "positional_repetition", "situational_repetition"))}
+    first = len(cols)
+    for i, series in enumerate(SERIES):
+        for j, aggregate in enumerate(AGGREGATES):
+            cols.setdefault(series_column(series, aggregate), first + i * len(AGGREGATES) + j)
+    return cols
+
+
+KERNEL_FLOATS = _kernel_columns()
 # The per-state metric columns (`ludeme.engine.figures.PER_STATE`) the kernels compute.
-KERNEL_FIGURES = ("branching_factor", "decisions_multi", "decision_moves", "decision_factor",
-                  "board_coverage", "piece_number", "board_sites_occupied")
+KERNEL_FIGURES = ("decisions_multi", *KERNEL_FLOATS)
 
 
 class CompiledGame:
@@ -96,7 +111,7 @@ class CompiledGame:
         # kernel a second time for it.
         rows = max(n, 2)
         out_i = np.zeros((rows, 7), dtype=np.int64, order="F")
-        out_f = np.zeros((rows, 6), dtype=np.float64, order="F")
+        out_f = np.zeros((rows, 1 + max(KERNEL_FLOATS.values())), dtype=np.float64, order="F")
         ranks = np.zeros((rows, np_ + 1), dtype=np.float64, order="F")
         t0 = time.perf_counter()
         self.module.playouts(rt.int_words(seed), first, n, out_i, out_f, ranks)
@@ -108,9 +123,7 @@ class CompiledGame:
             "end_code": end,
             "timeout": (end == rt.END_TURN_LIMIT) | (end == rt.END_MOVE_LIMIT),
             "turns": out_i[:, 4], "moves": out_i[:, 5], "decisions_multi": out_i[:, 6],
-            "branching_factor": out_f[:, 0], "decision_moves": out_f[:, 1],
-            "decision_factor": out_f[:, 2], "board_coverage": out_f[:, 3],
-            "piece_number": out_f[:, 4], "board_sites_occupied": out_f[:, 5],
+            **{name: out_f[:, i] for name, i in KERNEL_FLOATS.items()},
             "ranks": ranks[:, 1:], "seconds": np.full(n, seconds / n if n else 0.0),
         }
         return cols
@@ -299,6 +312,18 @@ class CompiledState:
     def scores(self) -> list[int]:
         m = self.m
         return [0] + self.sc[m.SCORE + 1:m.SCORE + m.NP + 1].tolist()
+
+    def position_key(self) -> tuple:
+        """The position as Ludii's stateHash reads it (State.position_key)."""
+        return tuple(a.tobytes() for a in (self.who, self.what, self.count, self.phase))
+
+    def situation_key(self) -> tuple:
+        """The position and the players' state (State.situation_key)."""
+        from ludeme.engine.compiled import rt
+        m, sc = self.m, self.sc.tolist()
+        return (self.position_key(), sc[rt.MOVER], sc[rt.NEXT], sc[rt.PREV],
+                self.active.tobytes(), bool(sc[rt.OVER]), tuple(sc[m.SCORE + 1:m.SCORE + m.NP + 1]),
+                sc[rt.NUM_TURN_SAME])
 
     def board_occupancy(self) -> tuple[list[int], int]:
         """The board's `what` per site and the pieces on it (State.board_occupancy)."""

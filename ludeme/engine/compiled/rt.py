@@ -572,3 +572,171 @@ def is_line(what, pivot, whats, length, exact, contiguous, rays, ray_len, opps, 
         elif count == length:
             return True
     return False
+
+
+# ---------------------------------------------------------------- per-playout series
+# The kernels' forms of `ludeme.engine.figures`' per-state figures that read a whole list:
+# Ludii's aggregates, repeated positions, the steps a move goes.
+
+HASH_MASK = (1 << 62) - 1
+HASH_PRIME = 1099511628211          # FNV's 64-bit prime; the fold spreads high bits down
+
+
+@njit(cache=True, inline="always")
+def hash_one(h, value):
+    """`h` with the integer `value` folded in (an order-sensitive 62-bit hash)."""
+    h = ((h ^ value) * HASH_PRIME) & HASH_MASK
+    return h ^ (h >> 29)
+
+
+@njit(cache=True, inline="always")
+def site_word(who, what, count):
+    """One site's owner, piece and count as one integer for `hash_one` (distinct for
+    owners and pieces within +-515)."""
+    return (count * 1031 + what) * 1031 + who
+
+
+@njit(cache=True, inline="always")
+def hash_into(h, values):
+    """`h` with the integers of `values` folded in, in order."""
+    for i in range(values.shape[0]):
+        h = hash_one(h, values[i])
+    return h
+
+
+@njit(cache=True, inline="always")
+def repeats(keys, n, scratch):
+    """Whether a value occurs twice among keys[:n] (`scratch`: as long, for sorting them)."""
+    if n <= 16:             # a short playout: compared pairwise, nothing sorted
+        for i in range(n):
+            for j in range(i):
+                if keys[i] == keys[j]:
+                    return True
+        return False
+    s = scratch[:n]
+    s[:] = keys[:n]
+    s.sort()
+    for i in range(1, n):
+        if s[i] == s[i - 1]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def grown(buf, n):
+    """`buf`, or a copy twice as long holding its first n values, when n reaches its end."""
+    if n < buf.shape[0]:
+        return buf
+    out = np.empty(2 * buf.shape[0], buf.dtype)
+    out[:n] = buf[:n]
+    return out
+
+
+@njit(cache=True)
+def step_distance(start, nxt, frm, to, queue, seen, stamp):
+    """The fewest steps from `frm` to `to` along the step table (site s steps to
+    nxt[start[s]:start[s+1]]), 0 when none joins them; `seen` holds `stamp` where visited."""
+    seen[frm] = stamp
+    queue[0] = frm
+    head, tail, level_end, level = 0, 1, 1, 0
+    while head < tail:
+        s = queue[head]
+        head += 1
+        if s == to:
+            return level
+        for e in range(start[s], start[s + 1]):
+            t = nxt[e]
+            if seen[t] != stamp:
+                seen[t] = stamp
+                queue[tail] = t
+                tail += 1
+        if head == level_end:
+            level += 1
+            level_end = tail
+    return 0
+
+
+N_AGGREGATES = 11
+
+
+@njit(cache=True, inline="always")
+def sorted_at(values, n, k, scratch):
+    """The k-th of values[:n] in ascending order (`scratch`: at least n long), by Hoare's
+    selection: numba's sort costs a playout more than its rules."""
+    s = scratch[:n]
+    s[:] = values[:n]
+    lo, hi = 0, n - 1
+    while lo < hi:
+        pivot = s[(lo + hi) // 2]
+        i, j = lo, hi
+        while i <= j:
+            while s[i] < pivot:
+                i += 1
+            while s[j] > pivot:
+                j -= 1
+            if i <= j:
+                s[i], s[j] = s[j], s[i]
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            break
+    return s[k]
+
+
+@njit(cache=True, inline="always")
+def aggregates_into(values, n, out, r, col, scratch):
+    """`ludeme.engine.figures.aggregates` of values[:n] into out[r, col:col+11], in
+    `figures.AGGREGATES`' order, with Ludii 1.3.12's quirks as it keeps them (`scratch`: as
+    long as `values`, for sorting them)."""
+    for j in range(N_AGGREGATES):
+        out[r, col + j] = 0.0
+    if n == 0:
+        return
+    total = 0.0
+    hi = values[0]
+    lo = values[0]
+    for i in range(n):
+        total += values[i]
+        hi = max(hi, values[i])
+        lo = min(lo, values[i])
+    mean = total / n
+    out[r, col] = mean
+    out[r, col + 2] = max(0.0, hi)
+    out[r, col + 3] = min(0.0, lo)
+    if n <= 1:
+        return
+    out[r, col + 1] = sorted_at(values, n, n // 2, scratch)
+    var = 0.0
+    for i in range(n):
+        var += (values[i] - mean) ** 2
+    out[r, col + 4] = var / n
+    out[r, col + 5] = (values[n - 1] - values[0]) / (n - 1)
+    signs = 0
+    changes = 0
+    direction = 0
+    up = values[1] - values[0]
+    down = up
+    for i in range(1, n):
+        step = values[i] - values[i - 1]
+        d = 1 if step > 0 else (-1 if step < 0 else 0)
+        signs += d
+        if d != 0 and d != direction:
+            changes += 1
+        direction = d
+        up = max(up, step)
+        down = min(down, step)
+    out[r, col + 6] = signs / (n - 1)
+    xbar = (n - 1) / 2
+    sxx = 0.0
+    sxy = 0.0
+    for i in range(n):
+        sxx += (i - xbar) ** 2
+        sxy += (i - xbar) * (values[i] - mean)
+    out[r, col + 7] = sxy / sxx
+    out[r, col + 8] = changes * (1 // (n - 1))
+    out[r, col + 9] = max(0.0, up)
+    out[r, col + 10] = min(0.0, down)
