@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,13 @@ load_all()
 
 ROOT = Path(__file__).resolve().parent.parent
 DESCRIPTIONS = ROOT / "descriptions"
+
+
+def ctrl_c_reaches_it() -> None:
+    """`preexec_fn` of a child a test stops with SIGINT, as a terminal's Ctrl-C would: a
+    shell that starts the tests in the background without job control (a CI runner may)
+    makes SIGINT ignored, and every child inherits that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def shared_dir() -> Path | None:

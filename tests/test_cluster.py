@@ -129,12 +129,16 @@ def test_a_stop_while_a_partition_is_kept_counts_the_partition(tmp_path, monkeyp
 
     def as_ctrl_c(signum, frame):       # what `ludeme` installs for SIGTERM
         raise KeyboardInterrupt
-    previous = signal.signal(signal.SIGTERM, as_ctrl_c)
+    # SIGINT as Python answers it when not ignored (a shell without job control ignores it
+    # for the tests it starts in the background).
+    previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, as_ctrl_c),
+                signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler)}
     try:
         df = run_playouts(FakeGame(sites=4), 100, seed=1, jobs=1, partitions=tmp_path,
                           partition_size=20, keep_rows=False, on_partition=count)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
     assert df.attrs["interrupted"]
     assert seen == [20, 20] and len(list(tmp_path.glob("*.parquet"))) == 2
     assert len(pd.read_parquet(tmp_path)) == sum(seen)

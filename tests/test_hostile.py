@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from conftest import DESCRIPTIONS
+from conftest import DESCRIPTIONS, ctrl_c_reaches_it
 
 ADZUA = str(DESCRIPTIONS / "adzua_children.lud")
 GAME = ('(game "X" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)}) '
@@ -536,7 +536,7 @@ def test_a_stopped_run_stops_cleanly_and_writes_what_finished(tmp_path, signum, 
     proc = subprocess.Popen([sys.executable, "-m", "ludeme", "run", ADZUA, "-n", "100000000",
                              "--backend", "reference", "-j", "2", "--no-progress", "--out",
                              str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env)
+                            text=True, env=env, preexec_fn=ctrl_c_reaches_it)
     deadline = time.time() + 60
     while time.time() < deadline and not (out.exists() and any(out.rglob("*.parquet"))):
         time.sleep(0.2)                    # until a partition of finished playouts is written

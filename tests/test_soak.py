@@ -19,6 +19,7 @@ import time
 
 import pandas as pd
 
+from conftest import ctrl_c_reaches_it
 from ludeme.analysis.playouts import playout_seed
 
 # Tic-tac-toe, written here: three in a row on a 3 x 3 board.
@@ -35,7 +36,8 @@ def _start(lud, out, n, seed):
     return subprocess.Popen([sys.executable, "-c", RUN, "run", str(lud), "-n", str(n), "--seed",
                              str(seed), "--backend", "reference", "-j", "1", "--no-progress",
                              "--out", str(out)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                            stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=ctrl_c_reaches_it)
 
 
 def _wait_for(test, seconds=120):
