@@ -122,12 +122,10 @@ class Siblings:
             m.named = self
 
     def name(self, move) -> str:
-        if self.names is None:
-            self.names = move_names(self.game, self.moves)
-        for m, n in zip(self.moves, self.names):
-            if m is move:
-                return n
-        return move_name(self.game, move)
+        if self.names is None:      # by object: two moves may be equal, never the same
+            self.names = {id(m): n for m, n in zip(self.moves,
+                                                  move_names(self.game, self.moves))}
+        return self.names.get(id(move)) or move_name(self.game, move)
 
 
 def move_text(m) -> str:

@@ -77,24 +77,26 @@ class Source:
         """A context for evaluating, now, rules that read only the mover (see `_Probe`)."""
         return _Probe(self.game.num_players)
 
-    def by_mover(self, f) -> str:
-        """A closure that reads nothing but the mover, as an expression: a constant, or a
-        table indexed by `mover`."""
+    def per_mover(self, f) -> list:
+        """A closure that reads nothing but the mover, evaluated now for each mover (index:
+        the mover, 0 included)."""
         probe = self.probe()
         per = []
         for p in range(self.game.num_players + 1):
             probe.s.mover = p
             per.append(f(probe))
+        return per
+
+    def by_mover(self, f) -> str:
+        """An integer closure that reads nothing but the mover, as an expression: a
+        constant, or a table indexed by `mover`."""
+        per = self.per_mover(f)
         return str(per[1]) if len(set(per[1:])) == 1 else f"{self.table(per)}[mover]"
 
     def sites_by_mover(self, f) -> tuple[list, bool]:
         """A region closure that reads nothing but the mover, listed now: (its sites, False)
         when every mover gets the same, else (the sites per mover, True)."""
-        probe = self.probe()
-        per = []
-        for p in range(self.game.num_players + 1):
-            probe.s.mover = p
-            per.append(list(f(probe)))
+        per = [list(sites) for sites in self.per_mover(f)]
         return (per[1], False) if all(x == per[1] for x in per[1:]) else (per, True)
 
     @staticmethod

@@ -7,6 +7,7 @@ CONCEPTS_REVIEWED = True
 
 from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, context_variable as _var, ludeme
 from ludeme.engine.compiled.emit import Unsupported, emits, reads_params_only_from
+from ..roles import DYNAMIC_WORDS
 
 UNDEFINED = -1
 
@@ -172,7 +173,7 @@ class Id(IntFn):
             return lambda c: -1                     # Ludii's Id knows no other owner here
         table = self.by_owner(env)
         who = env.role_id(self.role, self)
-        if self.role not in ("Mover", "Next", "Prev", "Player"):
+        if self.role not in DYNAMIC_WORDS:
             p = who(None)
             idx = table[p] if 0 <= p < len(table) else -1
             return lambda c: idx
@@ -654,7 +655,7 @@ def _id(src, lud):
     if lud.name is None:
         return src.player_expr(lud.role or "Mover", lud)
     f = src.env.compile(lud)
-    if lud.role in ("Mover", "Next", "Prev", "Player"):
+    if lud.role in DYNAMIC_WORDS:
         table = lud.by_owner(src.env)
         p = src.player_expr(lud.role, lud)
         return f"({src.table(table)}[{p}] if 0 <= {p} < {len(table)} else -1)"

@@ -382,7 +382,7 @@ def _slide_moves(src, lud, out, ind):
     t_steps = src.table(steps)
     plain = src.new_generator([src.site_move()], lud=lud)
     effect: list[str] = []
-    if ap is not None and ap.effect is not None:
+    if stop is not None and ap is not None and ap.effect is not None:   # only where it stops
         src.between = "x"           # `effects` is given the last site passed as x
         try:
             src.effect_body(ap.effect, effect)
