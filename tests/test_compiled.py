@@ -374,13 +374,39 @@ SLIDES_GAME = """
 """
 
 
+# (do ... ifAfterwards:) with its moves' own (then ...) applied in the test and its own after
+# it, (count Liberties), (size Group), (if ...) as a value and as a condition, (min), (max),
+# (+ {...}) and an end (if ...) with inner rules.
+AFTERWARDS_GAME = """
+(game "Afterwards"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (do (move Add (to (sites Empty))
+                 (then (if (= 1 (% (count Moves) 4)) (moveAgain))))
+              ifAfterwards:(and
+                (if (is Mover P1) (> (count Liberties Orthogonal) 0)
+                                  (> (count Liberties Orthogonal) 1))
+                (<= (size Group at:(last To) Orthogonal) (max 3 (if (is Mover P1) 2 4))))
+              (then (addScore Mover (+ {1 (if (is Even (count Moves)) 1 0) (min 2 3)})))))
+    (end {(if (no Moves Next)
+              {(if (> (score P1) (score P2)) (result P1 Win))
+               (if (< (score P1) (score P2)) (result P2 Win))}
+              (result Mover Draw))
+          (if (>= (score Mover) 45) (result Mover Win))})))
+"""
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
      and df["winner"].eq(2).mean() > 0.5),
     (IDS_GAME, (1, 7), lambda df: df["winner"].eq(1).any() and df["turns"].max() <= 31),
-    (SLIDES_GAME, (3, 8), lambda df: df["winner"].gt(0).any())],
-    ids=["starts", "ids", "slides"])
+    (SLIDES_GAME, (3, 8), lambda df: df["winner"].gt(0).any()),
+    # The board fills: P1 (groups of up to 3) mostly wins on points; equal points draw.
+    (AFTERWARDS_GAME, (2, 6), lambda df: {0, 1} <= set(df["winner"])
+     and df["turns"].nunique() > 3)],
+    ids=["starts", "ids", "slides", "afterwards"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

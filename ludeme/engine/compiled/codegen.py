@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from contextlib import contextmanager
+from typing import Callable
 
 import numpy as np
 
@@ -45,6 +46,10 @@ class Source:
         self.table_size = 0                    # numbers held by the tables so far
         self.table_lines: list[str] = []
         self.generators: list[tuple] = []     # gen id -> (effect lines, is_pass, consequents)
+        self.generator_luds: list = []         # gen id -> the ludeme that made it
+        # Tests every move pushed must pass, innermost last (`(do ... ifAfterwards:)`): each
+        # gives, for (frm, to, g, x), a condition on the position the move came from.
+        self.push_tests: list = []
         self.any_mode = False                  # emitting "is there a move?" code
         self.helpers: list[str] = []           # extra kernels ((can Move ...) tests)
         self.helper_names: dict[str, str] = {}  # a helper's source -> its name
@@ -296,20 +301,28 @@ class Source:
         then = self.then_lines(lud) if lud is not None else []
         self.generators.append((effect_lines, is_pass, then))
         self.generator_kinds.append(A_PASS if is_pass else kind)
+        self.generator_luds.append(lud)
         return len(self.generators) - 1
 
     def push(self, out: list[str], ind: str, frm: str, to: str, g: int, x: str = "-1") -> None:
-        """Append a move to the buffers, or, in any-mode, report that there is one."""
+        """Append a move to the buffers, or, in any-mode, report that there is one; a move
+        the `push_tests` refuse is left out."""
+        tests = [test(frm, to, g, x) for test in self.push_tests]
+        if tests:
+            out.append(f"{ind}if {' and '.join(tests)}:")
+            ind += "    "
         if self.any_mode:
             out.append(f"{ind}return True")
         else:
             out.append(f"{ind}k = push(mf, mt, mg, mx, k, {frm}, {to}, {g}, {x})")
 
-    def then_lines(self, lud) -> list[str]:
+    def then_lines(self, lud, outer: list | None = None) -> list[str]:
         """A move's consequents, applied after its actions with (from)/(to) undefined: its
-        own (then ...), then those of the moves that enclose it (`enclosing_then`)."""
+        own (then ...), then those of the moves that enclose it (`enclosing_then`, or the
+        `outer` given, outermost first)."""
         own = lud.__dict__.get("_fields", {}).get("then")
-        thens = ([own] if own is not None else []) + self.outer_thens[::-1]
+        outer = self.outer_thens if outer is None else outer
+        thens = ([own] if own is not None else []) + outer[::-1]
         if not thens:
             return []
         lines = ["frm = -1", "to = -1"]
@@ -329,6 +342,33 @@ class Source:
         finally:
             if then is not None:
                 self.outer_thens.pop()
+
+    def holds_after(self, cond, depth: int) -> Callable:
+        """A push test (see `push_tests`): `cond` holds once the move is applied to a copy of
+        the position, its actions then its consequents (its own (then ...) and those of
+        the moves enclosing it, less the `depth` outermost), the move stored as the last
+        one, and the mover not moving again (as the reference's `(do ... ifAfterwards:)`)."""
+        test = self.bool_expr(cond)
+
+        def at_push(frm: str, to: str, g: int, x: str) -> str:
+            then = self.then_lines(self.generator_luds[g], self.outer_thens[depth:])
+
+            def make(name):
+                return "\n".join([
+                    "@njit(cache=True)",
+                    f"def {name}(who, what, count, sc, phase, frm, to, x):",
+                    "    who, what, count = who.copy(), what.copy(), count.copy()",
+                    "    sc, phase = sc.copy(), phase.copy()",
+                    f"    effects(who, what, count, sc, phase, frm, to, {g}, x)",
+                    "    sc[LAST_FROM], sc[LAST_TO], sc[LAST_MOVER] = frm, to, sc[MOVER]",
+                    *(["    mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]",
+                       "    last_from, last_to = frm, to", "    btw = -1"]
+                      + ["    " + line for line in then] if then else []),
+                    "    if sc[MOVER] == sc[NEXT]:",
+                    "        sc[NEXT] = sc[PREV]",
+                    context(), f"    return {test}", ""])
+            return f"{self.helper(make)}(who, what, count, sc, phase, {frm}, {to}, {x})"
+        return at_push
 
     def site_move(self, frm: str = "frm", to: str = "to") -> str:
         """The effect line that moves the piece at `frm` to `to`."""

@@ -10,6 +10,7 @@ from ludeme.engine.state import A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, 
 from ludeme.engine.stores import TOP
 from .base import Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
 from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
 
@@ -323,6 +324,22 @@ class Do(Moves):
         return do
 
 
+@emits(Do, kind="moves", refuses=(("next", "with next: (moves generated after others)"),))
+def _do_moves(src, lud, out, ind):
+    """`(do <moves> ifAfterwards:<cond>)`: the moves after which the condition holds, each
+    tested when it is pushed on a copy of the position (its (then ...) included, the
+    (do ...)'s own and those enclosing it not, as the reference checks it)."""
+    if lud.ifAfterwards is None:
+        raise Unsupported(lud, "without ifAfterwards:")
+    with src.enclosing_then(lud):
+        # The (then ...)s enclosing the moves from here outwards follow a move that passed.
+        src.push_tests.append(src.holds_after(lud.ifAfterwards, depth=len(src.outer_thens)))
+        try:
+            src.moves(lud.prior, out, ind)
+        finally:
+            src.push_tests.pop()
+
+
 @ludeme("all", "Passed")
 class AllPassed(Bool):
     """`(all Passed)`: every player's last turn was a pass (Ludii's AllPassed)."""
@@ -477,6 +494,31 @@ class Sum(IntFn):
             return lambda c: sum(array(c))
         fns = [env.compile(v) for v in self.values]
         return lambda c: sum(f(c) for f in fns)
+
+
+@emits(IntIf, kind="int")
+def _int_if(src, lud):
+    b = src.int_expr(lud.else_) if lud.else_ is not None else "-1"
+    return f"({src.int_expr(lud.then_)} if {src.bool_expr(lud.cond)} else {b})"
+
+
+@emits(BoolIf, kind="bool")
+def _bool_if(src, lud):
+    b = src.bool_expr(lud.else_) if lud.else_ is not None else "False"
+    return f"({src.bool_expr(lud.then_)} if {src.bool_expr(lud.cond)} else {b})"
+
+
+@emits(Min, Max, kind="int", refuses=(("array", "of an int array"),))
+def _extreme_expr(src, lud):
+    parts = list(lud.values) if lud.values else [lud.a, lud.b]
+    if any(p is None for p in parts):
+        raise Unsupported(lud, "without two values")
+    return f"{type(lud).pick.__name__}({', '.join(src.int_expr(p) for p in parts)})"
+
+
+@emits(Sum, kind="int", refuses=(("array", "of an int array"),))
+def _sum_expr(src, lud):
+    return f"({' + '.join(src.int_expr(v) for v in lud.values)})"
 
 
 @ludeme("add")

@@ -338,9 +338,23 @@ def _for_each_non_mover_end(src, lud, out, ind):
 
 @emits(EndIf, kind="end")
 def _if_end(src, lud, out, ind):
-    if lud.result is None or lud.rules:
-        raise Unsupported(lud)
-    _end_result(src, lud.cond, lud.result, out, ind)
+    """The result when the condition holds; with inner rules, the first of them whose own
+    condition holds gives the result (each inner rule a condition and a result), else the
+    (if ...)'s own result, if any."""
+    if not lud.rules:
+        if lud.result is None:
+            raise Unsupported(lud, "without a result")
+        _end_result(src, lud.cond, lud.result, out, ind)
+        return
+    if any(type(r) is not EndIf or r.rules or r.result is None for r in lud.rules):
+        raise Unsupported(lud, "with inner rules other than (if <cond> (result ...))")
+    out.append(f"{ind}if {src.bool_expr(lud.cond)}:")
+    for i, r in enumerate(lud.rules):
+        out.append(f"{ind}    {'if' if i == 0 else 'elif'} {src.bool_expr(r.cond)}:")
+        _end_result(src, None, r.result, out, ind + "        ")
+    if lud.result is not None:
+        out.append(f"{ind}    else:")
+        _end_result(src, None, lud.result, out, ind + "        ")
 
 
 def _end_result(src, cond, res, out: list[str], ind: str) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.unsupported import Unsupported
 from .base import DirWord, IntFn, P, Region, RoleType, SiteType, ludeme
 from .intarray import IntArrayFn
 
@@ -173,4 +175,72 @@ class SizesGroup(IntArrayFn):
         return sizes
 
 
-__all__ = ["SitesGroup", "SizeGroup", "SizesGroup", "group_of"]
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+# What a group kernel returns once its members are marked (`member`, `queue[:size]`):
+# its size, or the empty sites next to it (Ludii's CountLiberties).
+_GROUP_RESULTS = {
+    "size": ["    return size"],
+    "liberties": [
+        "    free = 0",
+        "    for i in range(size):",
+        "        s = queue[i]",
+        "        for j in range({t_len}[s]):",
+        "            y = {t_nb}[s, j]",
+        "            if not member[y] and what[y] == 0:",
+        "                member[y] = True",
+        "                free += 1",
+        "    return free"],
+}
+
+
+def group_kernel(src, lud, result: str) -> str:
+    """A call of a kernel that finds the group at `lud`'s `at:` (the last destination by
+    default) as `group_of` does, and returns its `result` (see `_GROUP_RESULTS`)."""
+    dirn = lud.dirn or "Adjacent"
+    if not src.env.is_static_direction(dirn):
+        raise Unsupported(lud, "in directions relative to a piece")
+    n = src.env.num_board_sites
+    nb = src.env.step_targets(dirn, lud)
+    t_nb, t_len = (src.table(a) for a in src.padded([list(nb[s_]) for s_ in range(n)]))
+    at = src.int_expr(lud.at) if lud.at is not None else "last_to"
+    joins = src.bool_expr(lud.if_) if lud.if_ is not None else "what[to] == kind"
+    first = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
+    tail = [x.format(t_nb=t_nb, t_len=t_len) for x in _GROUP_RESULTS[result]]
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, at):",
+            src.context(local=("btw",)),
+            f"    if not 0 <= at < {n}:",
+            "        return 0",
+            "    to = at",
+            f"    if not ({first}):",       # (from) is still the caller's here
+            "        return 0",
+            "    frm = at",
+            "    kind = what[at]",
+            f"    member = np.zeros({n}, np.bool_)",
+            f"    queue = np.empty({n}, np.int64)",
+            "    member[at] = True",
+            "    queue[0] = at",
+            "    size = 1",
+            "    i = 0",
+            "    while i < size:",
+            "        s = queue[i]",
+            f"        for j in range({t_len}[s]):",
+            f"            to = {t_nb}[s, j]",
+            f"            if not member[to] and {joins}:",
+            "                member[to] = True",
+            "                queue[size] = to",
+            "                size += 1",
+            "        i += 1",
+            *tail, ""])
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm, {at})"
+
+
+@emits(SizeGroup, kind="int", refuses=("type",))
+def _size_group(src, lud):
+    return group_kernel(src, lud, "size")
+
+
+__all__ = ["SitesGroup", "SizeGroup", "SizesGroup", "group_of", "group_kernel"]

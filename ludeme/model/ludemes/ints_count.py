@@ -5,7 +5,9 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import emits
 from .base import Bool, DirWord, IntFn, P, SiteType, ludeme
+from .groups import group_kernel
 from .war import _check_board_type
 
 
@@ -59,3 +61,8 @@ class CountLiberties(IntFn):
                     if lib not in members and whats[lib] == 0}
             return len(free)
         return liberties
+
+
+@emits(CountLiberties, kind="int", refuses=("type",))
+def _count_liberties(src, lud):
+    return group_kernel(src, lud, "liberties")
