@@ -397,6 +397,23 @@ AFTERWARDS_GAME = """
 """
 
 
+# (is Connected ...) by role, by region type and by regions given; the swap rule; a
+# (no Moves Next) inside the moves it probes.
+JOINS_GAME = """
+(game "Joins"
+  (players 2)
+  (equipment {(board (hex Diamond 5)) (piece "Marker" Each)
+              (regions P1 {(sites Side NE) (sites Side SW)})
+              (regions P2 {(sites Side NW) (sites Side SE)})})
+  (rules
+    (meta (swap))
+    (play (do (move Add (to (sites Empty))) ifAfterwards:(not (no Moves Next))))
+    (end {(if (is Connected Mover) (result Mover Win))
+          (if (is Connected 5 Sides) (result Mover Draw))
+          (if (is Connected {(sites {0 1}) (sites {24})}) (result Mover Loss))})))
+"""
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -405,8 +422,10 @@ AFTERWARDS_GAME = """
     (SLIDES_GAME, (3, 8), lambda df: df["winner"].gt(0).any()),
     # The board fills: P1 (groups of up to 3) mostly wins on points; equal points draw.
     (AFTERWARDS_GAME, (2, 6), lambda df: {0, 1} <= set(df["winner"])
-     and df["turns"].nunique() > 3)],
-    ids=["starts", "ids", "slides", "afterwards"])
+     and df["turns"].nunique() > 3),
+    # Wins for both sides, and draws by (is Connected 5 Sides).
+    (JOINS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
+    ids=["starts", "ids", "slides", "afterwards", "joins"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

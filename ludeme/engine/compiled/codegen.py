@@ -27,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from ludeme.engine.state import A_MOVE, A_PASS
+from ludeme.engine.state import A_MOVE, A_NEXT, A_PASS, A_SWAP
 from ludeme.engine.compiled.emit import emit, lookup
 from ludeme.engine.compiled.unsupported import Unsupported
 
@@ -51,6 +51,9 @@ class Source:
         # gives, for (frm, to, g, x), a condition on the position the move came from.
         self.push_tests: list = []
         self.any_mode = False                  # emitting "is there a move?" code
+        # Emitting the moves `(no Moves Next)` probes (`legal_any`): a `(no Moves Next)` met
+        # inside them is false, as the reference's (and Ludii's autoFail).
+        self.no_moves_busy = False
         self.helpers: list[str] = []           # extra kernels ((can Move ...) tests)
         self.helper_names: dict[str, str] = {}  # a helper's source -> its name
         self.player_bound = False              # `player` set (forEach NonMover's results)
@@ -295,9 +298,10 @@ class Source:
 
     # -- moves ------------------------------------------------------------------------
     def new_generator(self, effect_lines: list[str], is_pass: bool = False, lud=None,
-                      kind: int = A_MOVE) -> int:
+                      kind: int | tuple = A_MOVE) -> int:
         """A move generator's id; its effects and its consequents (`then`) at apply time.
-        `kind`: the engine's code of its main action (A_ADD, A_REMOVE, A_MOVE, A_PASS)."""
+        `kind`: the engine's code of its main action (A_ADD, A_REMOVE, A_MOVE, A_PASS), or
+        the codes of its actions."""
         then = self.then_lines(lud) if lud is not None else []
         self.generators.append((effect_lines, is_pass, then))
         self.generator_kinds.append(A_PASS if is_pass else kind)
@@ -447,7 +451,6 @@ GAME_REFUSALS = (
     ("games with chance", lambda g: g.uses_chance),
     ("games with teams", lambda g: g.teams),
     ("visited sites", lambda g: g.requires_visited),
-    ("the swap rule", lambda g: getattr(g, "swap_rule", False)),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("removals at the end of the turn", lambda g: getattr(g, "sequence_capture", False)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
@@ -506,11 +509,11 @@ def generate(game) -> str:
         lines: list[str] = []
         src.moves(moves, lines, "        ")
         play.append(lines + ["        pass"])
-        src.any_mode = True
+        src.any_mode = src.no_moves_busy = True
         lines = []
         src.moves(moves, lines, "        ")
         play_any.append(lines + ["        pass"])
-        src.any_mode = False
+        src.any_mode = src.no_moves_busy = False
         lines = ["        sc[LOSSES_DECIDED] = 0"] if ends else []
         for r in ends:
             src.end_rule(r, lines, "        ")
@@ -527,6 +530,18 @@ def generate(game) -> str:
     end = []
     for r in (rules.end.rules if rules.end is not None else []):
         src.end_rule(r, end, "        ")
+    swap = ["    pass"]
+    if game.swap_rule:
+        # Ludii's Game.moves: the swap is offered after the phase's moves on the last
+        # player's first decision; it changes no site (the seats are not the kernels'), and
+        # the swapper moves again.
+        # The seats are kept for the position's key, as the reference's `player_order`.
+        g = src.new_generator(["i = 0", "while sc[ORDER + i] != mover:", "    i += 1",
+                               "j = 0", "while sc[ORDER + j] != 1:", "    j += 1",
+                               "sc[ORDER + i], sc[ORDER + j] = sc[ORDER + j], sc[ORDER + i]",
+                               "sc[NEXT] = mover"], kind=(A_SWAP, A_NEXT))
+        swap = [f"    if sc[NUM_MOVES] - sc[NUM_START_MOVES] == NP - 1:",
+                f"        k = push(mf, mt, mg, mx, k, -1, -1, {g}, -1)"]
     effects, consequents = [], []
     for g, (lines, _, then) in enumerate(src.generators):
         effects.append(f"    {'if' if g == 0 else 'elif'} g == {g}:")
@@ -571,6 +586,8 @@ def generate(game) -> str:
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
         play="\n".join(_by_phase(play)),
+        swap="\n".join(swap),
+        swap_rule=bool(game.swap_rule),
         play_any="\n".join(_by_phase(play_any)),
         phase_end="\n".join(_by_phase(phase_end)) or "    pass",
         game_end="\n".join(["    if not sc[OVER]:", "        sc[LOSSES_DECIDED] = 0", *end])
@@ -579,7 +596,7 @@ def generate(game) -> str:
         effects="\n".join(effects) or "    pass",
         consequents="\n".join(consequents) or "    pass",
         pass_gens=tuple(pass_gens) + (-1,),
-        gen_kinds=[(k,) for k in src.generator_kinds],
+        gen_kinds=[k if isinstance(k, tuple) else (k,) for k in src.generator_kinds],
         context=context(),
         # The decisions' history is read only by the all-pass draw.
         history=game.max_moves + game.max_turns * game.num_players + 2 if all_pass else 1,
@@ -612,12 +629,14 @@ from ludeme.engine.compiled.rt import (apply_result, timeout, all_passed, is_lin
                                 LOSSES_DECIDED, NUM_START_MOVES, NUM_TURN_SAME, LAST_MOVER,
                                 COUNTER, NUM_SCALARS, WIN, LOSS, DRAW,
                                 hash_one, hash_into, site_word, repeats, grown, step_distance,
+                                popcount,
                                 aggregates_into, N_AGGREGATES)
 
 NP = {n_players}
 SCORE = NUM_SCALARS           # sc[SCORE + p]: player p's score
 STALE = SCORE + NP + 1        # sc[STALE + p]: Ludii's stalemated flag of player p
-SC_SIZE = STALE + NP + 2
+ORDER = STALE + NP + 2        # sc[ORDER + p]: the seat playing as player p (the swap rule)
+SC_SIZE = ORDER + NP + 1
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
@@ -689,6 +708,7 @@ def legal(who, what, count, sc, phase, mf, mt, mg, mx):
     ph = phase[mover]
     sc[STALE + mover] = 0      # the mover's moves are generated: not stalemated (as State)
 {play}
+{swap}
     return k
 
 
@@ -794,6 +814,8 @@ def reset(who, what, count, sc, rk, active, phase):
     sc[LAST_FROM] = -1
     sc[LAST_TO] = -1
     sc[COUNTER] = -1
+    for p in range(NP + 1):
+        sc[ORDER + p] = p
 {init_scores}
     rk[:] = 0.0
     active[:] = 1
@@ -920,6 +942,8 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out):
                 lo = min(lo, sc[SCORE + p])
             score_l[decisions] = hi - lo
             h = hash_into(h, phase)
+            if {swap_rule}:
+                h = hash_into(h, sc[ORDER:ORDER + NP + 1])
             positions[decisions] = h
             h = hash_one(hash_one(hash_one(h, sc[MOVER]), sc[NEXT]), sc[PREV])
             h = hash_into(hash_one(hash_into(h, active), sc[OVER]), sc[SCORE + 1:SCORE + NP + 1])

@@ -583,6 +583,16 @@ HASH_PRIME = 1099511628211          # FNV's 64-bit prime; the fold spreads high 
 
 
 @njit(cache=True, inline="always")
+def popcount(x):
+    """The bits set in a non-negative integer."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
 def hash_one(h, value):
     """`h` with the integer `value` folded in (an order-sensitive 62-bit hash)."""
     h = ((h ^ value) * HASH_PRIME) & HASH_MASK

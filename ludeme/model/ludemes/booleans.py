@@ -535,6 +535,8 @@ def _no_moves(src, lud):
     player = src.role_expr(lud.role, lud)
     if lud.role != "Next":
         return f"(sc[STALE + {player}] != 0)"
+    if src.no_moves_busy:
+        return "False"      # Ludii's autoFail, as `no_moves_fn`: met while the moves are probed
     if src.game.num_players != 2:
         raise Unsupported(lud, "for Next with more than two players")
     return f"no_moves(who, what, count, sc, phase, {player})"

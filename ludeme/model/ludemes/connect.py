@@ -5,6 +5,9 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.unsupported import Unsupported
+from .groups import flood_lines, step_tables
 from .base import Bool, DirWord, Enum, IntFn, LitInt, P, Region, RoleType, SiteType, ludeme
 
 RegionTypeStatic = Enum("RegionTypeStatic", "Regions Sides SidesNoCorners Corners Columns Rows "
@@ -179,3 +182,74 @@ class IsBlocked(Bool):
                     i += 1
             return True
         return blocked
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+def _region_bits(src, lud) -> tuple[list[list[int]], list[int], str]:
+    """The regions to join as bits per site: (rows of one bit mask per board site, each bit
+    a region; the number of regions of each row; the expression choosing the row). A row
+    per player for a role or for regions that depend on the mover, else one row."""
+    n = src.env.num_board_sites
+    if lud.role is not None:
+        parts = src.env.equipment.region_parts
+        per = [parts.get(p, ()) for p in range(src.game.num_players + 2)]
+        pick = src.role_expr(lud.role, lud)
+    elif lud.regionType is not None:
+        per, pick = [static_regions(lud.regionType, src.env.board, lud)], "0"
+    else:
+        listed = [src.static_sites(r) for r in lud.regions]
+        if not any(by_mover for _, by_mover in listed):
+            per, pick = [[sites for sites, _ in listed]], "0"
+        else:
+            per = [[sites[p] if by_mover else sites for sites, by_mover in listed]
+                   for p in range(src.game.num_players + 1)]
+            pick = "mover"
+    rows = []
+    for regions in per:
+        if len(regions) > 62:
+            raise Unsupported(lud, "joining more than 62 regions")
+        bits = [0] * n
+        for j, region in enumerate(regions):
+            for site in region:
+                if 0 <= site < n:
+                    bits[site] |= 1 << j
+        rows.append(bits)
+    return rows, [len(regions) for regions in per], pick
+
+
+@emits(IsConnected, kind="bool", refuses=("type",))
+def _is_connected(src, lud):
+    """A flood fill from `at:` over the same piece kind, the regions reached kept as bits;
+    true once as many are reached as asked (every one of the row's by default)."""
+    regions_to_join(lud, src.env)              # the reference's checks of the arguments
+    n, t_nb, t_len = step_tables(src, lud)
+    rows, counts, pick = _region_bits(src, lud)
+    t_bits, t_nreg = src.table(rows), src.table(counts)
+    need = str(lud.number) if lud.number is not None else "nreg"
+    at = src.int_expr(lud.at) if lud.at is not None else "last_to"
+    owner = src.role_expr(lud.role, lud) if lud.role is not None else "-1"
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, at, row, owner):",
+            f"    if not 0 <= at < {n} or what[at] <= 0:",
+            "        return False",
+            "    kind = what[at]",
+            f"    nreg = {t_nreg}[row]",
+            f"    need = {need}",
+            "    if nreg == 0:",
+            "        return False",
+            "    if need <= 0:",
+            "        return True",
+            f"    reached = {t_bits}[row, at]",
+            "    if popcount(reached) >= need:",
+            "        return True",
+            "    if owner != -1 and who[at] != owner:",      # the group grows from it
+            "        return False",
+            *flood_lines(n, t_nb, t_len, "what[to] == kind",
+                         on_join=(f"reached |= {t_bits}[row, to]",
+                                  "if popcount(reached) >= need:",
+                                  "    return True")),
+            "    return False", ""])
+    return f"{src.helper(make)}(who, what, {at}, {pick}, {owner})"

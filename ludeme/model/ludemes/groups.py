@@ -194,15 +194,44 @@ _GROUP_RESULTS = {
 }
 
 
-def group_kernel(src, lud, result: str) -> str:
-    """A call of a kernel that finds the group at `lud`'s `at:` (the last destination by
-    default) as `group_of` does, and returns its `result` (see `_GROUP_RESULTS`)."""
+def step_tables(src, lud) -> tuple[int, str, str]:
+    """(the board's sites, the table of each site's steps in `lud`'s directions (Adjacent
+    by default), the table of their numbers)."""
     dirn = lud.dirn or "Adjacent"
     if not src.env.is_static_direction(dirn):
         raise Unsupported(lud, "in directions relative to a piece")
     n = src.env.num_board_sites
     nb = src.env.step_targets(dirn, lud)
     t_nb, t_len = (src.table(a) for a in src.padded([list(nb[s_]) for s_ in range(n)]))
+    return n, t_nb, t_len
+
+
+def flood_lines(n: int, t_nb: str, t_len: str, joins: str, on_join: tuple = ()) -> list[str]:
+    """A kernel's lines that mark the group grown from `at` (`member`, `queue[:size]`) along
+    the step table (`t_nb`, `t_len`) over the sites `to` where `joins` holds; `on_join`:
+    lines run as each site joins (at indent 16)."""
+    return [f"    member = np.zeros({n}, np.bool_)",
+            f"    queue = np.empty({n}, np.int64)",
+            "    member[at] = True",
+            "    queue[0] = at",
+            "    size = 1",
+            "    i = 0",
+            "    while i < size:",
+            "        s = queue[i]",
+            f"        for j in range({t_len}[s]):",
+            f"            to = {t_nb}[s, j]",
+            f"            if not member[to] and {joins}:",
+            "                member[to] = True",
+            "                queue[size] = to",
+            "                size += 1",
+            *("                " + x for x in on_join),
+            "        i += 1"]
+
+
+def group_kernel(src, lud, result: str) -> str:
+    """A call of a kernel that finds the group at `lud`'s `at:` (the last destination by
+    default) as `group_of` does, and returns its `result` (see `_GROUP_RESULTS`)."""
+    n, t_nb, t_len = step_tables(src, lud)
     at = src.int_expr(lud.at) if lud.at is not None else "last_to"
     joins = src.bool_expr(lud.if_) if lud.if_ is not None else "what[to] == kind"
     first = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
@@ -219,22 +248,7 @@ def group_kernel(src, lud, result: str) -> str:
             "        return 0",
             "    frm = at",
             "    kind = what[at]",
-            f"    member = np.zeros({n}, np.bool_)",
-            f"    queue = np.empty({n}, np.int64)",
-            "    member[at] = True",
-            "    queue[0] = at",
-            "    size = 1",
-            "    i = 0",
-            "    while i < size:",
-            "        s = queue[i]",
-            f"        for j in range({t_len}[s]):",
-            f"            to = {t_nb}[s, j]",
-            f"            if not member[to] and {joins}:",
-            "                member[to] = True",
-            "                queue[size] = to",
-            "                size += 1",
-            "        i += 1",
-            *tail, ""])
+            *flood_lines(n, t_nb, t_len, joins), *tail, ""])
     return f"{src.helper(make)}(who, what, count, sc, phase, frm, {at})"
 
 
@@ -243,4 +257,4 @@ def _size_group(src, lud):
     return group_kernel(src, lud, "size")
 
 
-__all__ = ["SitesGroup", "SizeGroup", "SizesGroup", "group_of", "group_kernel"]
+__all__ = ["SitesGroup", "SizeGroup", "SizesGroup", "flood_lines", "step_tables", "group_of", "group_kernel"]
