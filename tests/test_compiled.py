@@ -414,6 +414,24 @@ JOINS_GAME = """
 """
 
 
+# A region filtered by a condition at each (site), and (sites Occupied) as the sites a
+# move comes from.
+MILLS_GAME = """
+(game "Mills"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Marker" Each)})
+  (rules
+    (play (if (is Prev Mover)
+              (move Remove (forEach (sites Occupied by:Next)
+                                    if:(not (is Line 3 Orthogonal through:(site)))))
+              (or (move Add (to (sites Empty)) (then (if (is Line 3 Orthogonal) (moveAgain))))
+                  (move (from (sites Occupied by:Mover)) (to (sites Empty))
+                        (then (if (is Line 3 Orthogonal) (moveAgain)))))))
+    (end {(if (>= (count Pieces Mover) 8) (result Mover Win))
+          (if (>= (count Moves) 80) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -424,8 +442,10 @@ JOINS_GAME = """
     (AFTERWARDS_GAME, (2, 6), lambda df: {0, 1} <= set(df["winner"])
      and df["turns"].nunique() > 3),
     # Wins for both sides, and draws by (is Connected 5 Sides).
-    (JOINS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
-    ids=["starts", "ids", "slides", "afterwards", "joins"])
+    (JOINS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Mills remove pieces: both sides reach 8 on the board in some games, others draw.
+    (MILLS_GAME, (3, 5), lambda df: {0, 1, 2} <= set(df["winner"]))],
+    ids=["starts", "ids", "slides", "afterwards", "joins", "mills"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -750,6 +750,13 @@ def _less_empty(src, lud):
     return None
 
 
+@emits(RegionFilter, kind="for_region")
+def _filter_loop(src, lud, out, ind, body):
+    """The region's own loop, the body run where the condition holds at `(site)`."""
+    src.for_region(lud.region, out, ind, [f"if {src.bool_expr(lud.if_)}:",
+                                          *("    " + x for x in body)])
+
+
 @emits(SitesEmpty, kind="contains", refuses=("container",))
 def _empty_contains(src, lud, site):
     return f"(0 <= {site} < {src.env.num_board_sites} and what[{site}] == 0)"
@@ -767,15 +774,15 @@ def _empty_loop(src, lud, out, ind, body):
     out.extend(f"{ind}        {x}" for x in body)
 
 
-# by: roles that cover several players, as the owner test of a site (no teams compile).
-_OCCUPIERS = {"Enemy": "0 < who[site] <= NP and who[site] != mover",
-              "NonMover": "0 < who[site] <= NP and who[site] != mover",
-              "All": "0 < who[site] <= NP", "Each": "0 < who[site] <= NP",
-              "Friend": "who[site] == mover", "Ally": "who[site] == mover"}
+# by: roles that cover several players, as the owner test of a site `{s}` (no teams compile).
+_OCCUPIERS = {"Enemy": "0 < who[{s}] <= NP and who[{s}] != mover",
+              "NonMover": "0 < who[{s}] <= NP and who[{s}] != mover",
+              "All": "0 < who[{s}] <= NP", "Each": "0 < who[{s}] <= NP",
+              "Friend": "who[{s}] == mover", "Ally": "who[{s}] == mover"}
 
 
-@emits(SitesOccupied, kind="for_region", refuses=("type", "component", "components", "top"))
-def _occupied_loop(src, lud, out, ind, body):
+def _occupied(src, lud) -> tuple[object, "Callable"]:
+    """(the span of sites to look at, a test of a site's variable) for `(sites Occupied)`."""
     if lud.container not in (None, "Board", 0):
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
@@ -786,18 +793,31 @@ def _occupied_loop(src, lud, out, ind, body):
         test = _OCCUPIERS[lud.by]
     elif lud.by in ("Mover", "Next", "Prev", "Player") or \
             (lud.by[:1] == "P" and lud.by[1:].isdigit()):
-        out.append(f"{ind}occupier = {src.player_expr(lud.by, lud)}")
-        test = "who[site] == occupier"
+        test = f"who[{{s}}] == {src.player_expr(lud.by, lud)}"
     else:
         raise Unsupported(lud, f"by {lud.by}")
     # As the reference: the board alone when named, or when its sites are not cells (the
     # hands' sites are cells); every container's sites otherwise.
     env = src.env
     board_only = lud.container is not None or env.board.site_type != "Cell"
-    span = env.num_board_sites if board_only else "TOTAL"
+    return (env.num_board_sites if board_only else "TOTAL"), lambda v: test.format(s=v)
+
+
+_OCCUPIED_REFUSES = ("type", "component", "components", "top")
+
+
+@emits(SitesOccupied, kind="for_region", refuses=_OCCUPIED_REFUSES)
+def _occupied_loop(src, lud, out, ind, body):
+    span, test = _occupied(src, lud)
     out.append(f"{ind}for site in range({span}):")
-    out.append(f"{ind}    if {test}:")
+    out.append(f"{ind}    if {test('site')}:")
     out.extend(f"{ind}        {x}" for x in body)
+
+
+@emits(SitesOccupied, kind="sites", refuses=_OCCUPIED_REFUSES)
+def _occupied_sites(src, lud):
+    span, test = _occupied(src, lud)
+    return f"range({span})", test
 
 
 @emits(SitesHand, kind="for_region")
