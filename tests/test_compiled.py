@@ -432,6 +432,33 @@ MILLS_GAME = """
 """
 
 
+# Capture sequences: hops over a range of hurdles removed at the end of the turn, (sites
+# ToClear), and the (hop ...) effect asked for by (can Move ...).
+SEQUENCES_GAME = """
+(define "Jumped" (between (range 1 2) if:(and (not (is In (between) (sites ToClear)))
+                                              (is Enemy (who at:(between)))) #1))
+(define "Again" (then (if (can Move (hop (from (last To)) Orthogonal ("Jumped")
+                                         (to if:(is Empty (to)))))
+                          (moveAgain))))
+(game "Sequences"
+  (players 2)
+  (equipment {(board (square 6))
+    (piece "Counter" Each
+      (or (move Step Orthogonal (to if:(is Empty (to))))
+          (move Hop Orthogonal ("Jumped" (apply (remove (between) at:EndOfTurn)))
+                (to if:(is Empty (to))) ("Again"))))})
+  (rules
+    (start {(place "Counter1" {0 1 2 3 4 5 7 9}) (place "Counter2" {30 31 32 33 34 35 26 28})})
+    (play (if (is Prev Mover)
+              (move Hop (from (last To)) Orthogonal
+                    ("Jumped" (apply (remove (between) at:EndOfTurn)))
+                    (to if:(is Empty (to))) ("Again"))
+              (forEach Piece)))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 120) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -444,8 +471,11 @@ MILLS_GAME = """
     # Wins for both sides, and draws by (is Connected 5 Sides).
     (JOINS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     # Mills remove pieces: both sides reach 8 on the board in some games, others draw.
-    (MILLS_GAME, (3, 5), lambda df: {0, 1, 2} <= set(df["winner"]))],
-    ids=["starts", "ids", "slides", "afterwards", "joins", "mills"])
+    (MILLS_GAME, (3, 5), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Sequences go on (more moves than turns) and a side is captured out in some games.
+    (SEQUENCES_GAME, (3, 6), lambda df: df["moves"].gt(df["turns"] + 1).any()
+     and {1, 2} <= set(df["winner"]))],
+    ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

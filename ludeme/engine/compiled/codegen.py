@@ -452,7 +452,6 @@ GAME_REFUSALS = (
     ("games with teams", lambda g: g.teams),
     ("visited sites", lambda g: g.requires_visited),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
-    ("removals at the end of the turn", lambda g: getattr(g, "sequence_capture", False)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
     ("start rules setting piece states", _start_sets_state),
@@ -539,7 +538,8 @@ def generate(game) -> str:
         g = src.new_generator(["i = 0", "while sc[ORDER + i] != mover:", "    i += 1",
                                "j = 0", "while sc[ORDER + j] != 1:", "    j += 1",
                                "sc[ORDER + i], sc[ORDER + j] = sc[ORDER + j], sc[ORDER + i]",
-                               "sc[NEXT] = mover"], kind=(A_SWAP, A_NEXT))
+                               "sc[NEXT] = mover", "sc[REPLAYED] = 1"],
+                              kind=(A_SWAP, A_NEXT))
         swap = [f"    if sc[NUM_MOVES] - sc[NUM_START_MOVES] == NP - 1:",
                 f"        k = push(mf, mt, mg, mx, k, -1, -1, {g}, -1)"]
     effects, consequents = [], []
@@ -588,6 +588,7 @@ def generate(game) -> str:
         play="\n".join(_by_phase(play)),
         swap="\n".join(swap),
         swap_rule=bool(game.swap_rule),
+        sequence_capture=bool(game.sequence_capture),
         play_any="\n".join(_by_phase(play_any)),
         phase_end="\n".join(_by_phase(phase_end)) or "    pass",
         game_end="\n".join(["    if not sc[OVER]:", "        sc[LOSSES_DECIDED] = 0", *end])
@@ -636,7 +637,9 @@ NP = {n_players}
 SCORE = NUM_SCALARS           # sc[SCORE + p]: player p's score
 STALE = SCORE + NP + 1        # sc[STALE + p]: Ludii's stalemated flag of player p
 ORDER = STALE + NP + 2        # sc[ORDER + p]: the seat playing as player p (the swap rule)
-SC_SIZE = ORDER + NP + 1
+REPLAYED = ORDER + NP + 1     # sc[REPLAYED]: the decision being applied lets its mover go on
+CLEAR = REPLAYED + 1          # sc[CLEAR + s]: site s is cleared at the end of the turn
+SC_SIZE = CLEAR + {total}
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
@@ -748,6 +751,7 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     """Apply the decision (frm, to) of generator g (-1: a forced pass): the steps of
     ludeme.engine.turns.TURN, as State.apply takes them."""
     mover = sc[MOVER]
+    sc[REPLAYED] = 0
     is_pass = g in PASS_GENS
     # turn: record
     if is_pass and sc[STALE + mover] == 0:
@@ -767,6 +771,14 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     # turn: consequents
     if g >= 0:
         consequents(who, what, count, sc, phase, g)
+    # turn: end-of-turn removals
+    if {sequence_capture} and sc[REPLAYED] == 0:
+        # A decision that does not let its mover go on ends the sequence: every site
+        # marked on the way is cleared now.
+        for s in range(TOTAL):
+            if sc[CLEAR + s]:
+                sc[CLEAR + s] = 0
+                site_clear(who, what, count, s)
     # turn: end rules
     end_rules(who, what, count, sc, rk, active, phase)
     # turn: all pass

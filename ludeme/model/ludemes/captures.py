@@ -7,7 +7,8 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_FLIP, Move
 from .base import IntFn, Moves, P, Region, RoleType, SiteType, ludeme
-from .moves import MoveHop, _then
+from ludeme.engine.compiled.emit import emits
+from .moves import MoveHop, _hop_moves, _then
 
 
 @ludeme("sites", "ToClear")
@@ -24,6 +25,23 @@ class SitesToClear(Region):
 
     def predicate(self, env):
         return lambda c, site: site in c.s.to_clear
+
+
+@emits(SitesToClear, kind="contains", refuses=("type",))
+def _to_clear_contains(src, lud, site):
+    return f"(0 <= {site} < TOTAL and sc[CLEAR + {site}] != 0)"
+
+
+@emits(SitesToClear, kind="sites", refuses=("type",))
+def _to_clear_sites(src, lud):
+    return "range(TOTAL)", lambda v: f"sc[CLEAR + {v}] != 0"
+
+
+@emits(SitesToClear, kind="for_region", refuses=("type",))
+def _to_clear_loop(src, lud, out, ind, body):
+    out.append(f"{ind}for site in range(TOTAL):")
+    out.append(f"{ind}    if sc[CLEAR + site] != 0:")
+    out.extend(f"{ind}        {x}" for x in body)
 
 
 @ludeme("promote")
@@ -106,3 +124,7 @@ class Hop(MoveHop):
     """`(hop ...)`: Ludii's Hop effect, the same moves as `(move Hop ...)` where a rule
     asks whether a hop is possible, e.g. `(can Move (hop (from (last To)) ...))`."""
     concepts = ("HopEffect", "-to.apply", "HopCapture if between.apply has RemoveEffect", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")
+
+
+# The Hop effect gives `(move Hop ...)`'s moves: one compiled form for both.
+emits(Hop, kind="moves", refuses=("stack",))(_hop_moves)

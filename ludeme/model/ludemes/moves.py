@@ -1250,14 +1250,17 @@ def _if_effect(src, eff, body):
         body.extend("    " + x for x in inner or ["pass"])
 
 
-@emits(RemoveEffect, kind="effect", refuses=("level", "at", "count", "type", "then"))
+@emits(RemoveEffect, kind="effect", refuses=("level", "count", "type", "then"))
 def _remove_effect(src, eff, body):
+    """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
+    ends, `step`)."""
     if not isinstance(eff.where, IntFn):
         raise Unsupported(eff, "of a region")
     s = src.int_expr(eff.where)
     body.append(f"rs = {s}")
     body.append("if rs >= 0 and what[rs] > 0:")
-    body.append("    site_clear(who, what, count, rs)")
+    body.append("    sc[CLEAR + rs] = 1" if eff.at == "EndOfTurn" else
+                "    site_clear(who, what, count, rs)")
 
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
@@ -1268,6 +1271,7 @@ def _then_lines(src, then, lines):
 @emits(MoveAgain, kind="consequent")
 def _again_consequent(src, lud, lines, ind):
     lines.append(f"{ind}sc[NEXT] = mover")
+    lines.append(f"{ind}sc[REPLAYED] = 1")
 
 
 @emits(MovesIf, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
@@ -1475,13 +1479,19 @@ def _max_range(src, rng):
     return "1", src.int_expr(rng.n)
 
 
+# A bound on a board's lines and the sites along one (the code of a hop's hurdles).
+_HURDLES = 4096
+
+
 def _hop_range_moves(src, lud, frm_expr, out, ind):
     """`(move Hop ...)` with a range of hurdles, before: or after: (MoveHop.compile's walk)."""
     from ludeme.engine.compiled.emit import emit
     env = src.env
     n = env.num_board_sites
     b = lud.between
-    refuse(b, "trail", "apply")
+    refuse(b, "trail")
+    if n >= _HURDLES:
+        raise Unsupported(lud, f"with a range of hurdles on a board of {_HURDLES} sites or more")
     dirn = lud.dirn or "Adjacent"
     if not env.is_static_direction(dirn):
         raise Unsupported(lud, "with a range of hurdles in a direction set by the state")
@@ -1507,8 +1517,23 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
     effect = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
+    if b.apply is not None:
+        # The hurdles jumped, each given to the between effect: x holds the line, the
+        # index of the first hurdle on it and their number (`_HURDLES`).
+        effect += [f"hr, hi, hn = x // {_HURDLES * _HURDLES}, x // {_HURDLES} % {_HURDLES}, "
+                   f"x % {_HURDLES}",
+                   "for hk in range(hn):",
+                   f"    xb = {L3}[frm, hr, hi + hk]"]
+        src.between = "xb"
+        try:
+            _apply_lines(src, b.apply, body := [])
+        finally:
+            src.between = "btw"
+        effect += ["    " + x for x in body]
     effect.append(src.site_move())
     g = src.new_generator(effect, lud=lud)
+    jumped = (f"(r * {_HURDLES} + to_idx) * {_HURDLES} + length - from_min"
+              if b.apply is not None else "-1")
     i2, i3, i4 = ind + "    ", ind + "        ", ind + "            "
     out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw",
             f"{ind}if 0 <= hf < {n}:",
@@ -1519,7 +1544,7 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
             f"{i3}for j in range({NS}[hf]):",
             f"{i4}to = {ST}[hf, j]",
             f"{i4}if {go}:"]
-    src.push(out, i4 + "    ", "hf", "to", g)
+    src.push(out, i4 + "    ", "hf", "to", g, "0")
     out += [f"{i2}if max_len > 0:",
             f"{i3}for r in range({NL}[hf]):",
             f"{i4}ln = {LL}[hf, r]",
@@ -1542,7 +1567,7 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
             f"{i8}to = {L3}[hf, r, a]",
             f"{i8}if not {go}:",
             f"{i9}break"]
-    src.push(out, i8, "hf", "to", g)
+    src.push(out, i8, "hf", "to", g, jumped)
     out += [f"{i8}if (a - h + 1) > (after - from_min):",
             f"{i9}break",
             f"{i8}a += 1",

@@ -721,6 +721,27 @@ def _literal_sites(src, lud):
     return sites, by_mover
 
 
+@emits(SitesLiteralL, kind="contains")
+def _literal_contains(src, lud, site):
+    """A region of the next or the previous player: a table of each player's region, read
+    with the player the state holds now (a (moveAgain) before it makes the mover next)."""
+    if lud.role not in ("Next", "Prev") or lud.items is not None or lud.player is not None \
+            or lud.name is not None or lud.sites or lud.array is not None:
+        mask, by_player = src.static_region(lud)
+        row = f"mover, {site}" if by_player else site
+        return f"(0 <= {site} < {mask.shape[-1]} and {src.table(mask, 'bool_')}[{row}])"
+    import numpy as np
+    f = src.env.compile(lud)
+    probe = src.probe()
+    total = src.env.total_sites
+    mask = np.zeros((src.game.num_players + 2, total), dtype=bool)
+    for p in range(1, src.game.num_players + 1):
+        probe.s.mover = probe.s.next = probe.s.prev = p
+        mask[p, [x for x in f(probe) if 0 <= x < total]] = True
+    holder = "sc[NEXT]" if lud.role == "Next" else "sc[PREV]"
+    return f"(0 <= {site} < {total} and {src.table(mask, 'bool_')}[{holder}, {site}])"
+
+
 @emits(Union, Intersection, kind="static")
 def _static_set_op(src, lud):
     return all(src.is_static_region(r) for r in list(lud.regions) + list(lud.more or []))
