@@ -459,6 +459,30 @@ SEQUENCES_GAME = """
 """
 
 
+# (promote ...) as a consequent and (move Promote ...) as a decision (to pieces named for the
+# mover), (priority ...), (count Rows).
+CROWNS_GAME = """
+(game "Crowns"
+  (players {(player N) (player S)})
+  (equipment {(board (square 5))
+    (piece "Pawn" Each
+      (or (move Step Forward (to if:(is Empty (to))))
+          (move Step (directions {FR FL}) (to if:(is Enemy (who at:(to))) (apply (remove (to)))))
+          (then (if (is In (last To) (sites Next))
+                    (promote (last To) (piece "King") Mover)))))
+    (piece "King" Each
+      (move Step (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))})
+  (rules
+    (start {(place "Pawn1" (sites Row 1)) (place "Pawn2" (sites Row (- (count Rows) 2)))})
+    (play (or (priority {(forEach Piece "King") (forEach Piece)})
+              (if (= 0 (% (count Moves) 7))
+                  (move Promote (last To) (piece {"King" "Pawn"}) Mover))))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -474,8 +498,10 @@ SEQUENCES_GAME = """
     (MILLS_GAME, (3, 5), lambda df: {0, 1, 2} <= set(df["winner"])),
     # Sequences go on (more moves than turns) and a side is captured out in some games.
     (SEQUENCES_GAME, (3, 6), lambda df: df["moves"].gt(df["turns"] + 1).any()
-     and {1, 2} <= set(df["winner"]))],
-    ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences"])
+     and {1, 2} <= set(df["winner"])),
+    # Kings decide some games; others run to the move limit.
+    (CROWNS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
+    ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

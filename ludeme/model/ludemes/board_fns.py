@@ -62,6 +62,12 @@ class CountColumns(IntFn):
     compile = _count_lines(lambda board: board.columns)
 
 
+@emits(CountRows, CountColumns, kind="int")
+def _count_lines_expr(src, lud):
+    """A number of the board's: a constant."""
+    return str(src.env.compile(lud)(src.probe()))
+
+
 @ludeme("sites", "Start")
 class SitesStart(Region):
     """`(sites Start (piece (what at:(from))))`: the board sites where that kind of piece

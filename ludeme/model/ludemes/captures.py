@@ -8,6 +8,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_FLIP, Move
 from .base import IntFn, Moves, P, Region, RoleType, SiteType, ludeme
 from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import MoveHop, _hop_moves, _then
 
 
@@ -128,3 +129,54 @@ class Hop(MoveHop):
 
 # The Hop effect gives `(move Hop ...)`'s moves: one compiled form for both.
 emits(Hop, kind="moves", refuses=("stack",))(_hop_moves)
+
+
+def _promotion_targets(src, lud) -> list[str]:
+    """Per piece named, the expression of the component it promotes to (0: none), as
+    `Promote.compile`'s `target`: by name, or the named piece of the role's player."""
+    piece = lud.piece
+    if piece.role is not None or piece.state is not None:
+        raise Unsupported(lud, "with an owner given to (piece ...)")
+    components = src.game.components
+    by_name = src.env.equipment.component_names()
+    out = []
+    for name in piece.name:
+        if not isinstance(name, str):
+            raise Unsupported(lud, "to a piece given by its id")
+        if not any(name in comp.name for comp in components[1:]):
+            raise Unsupported(lud, f"to {name!r}, a piece the game lacks")
+        if lud.role is None:
+            out.append(str(by_name.get(name, 0)))
+            continue
+        per = [next((c.index for c in components[1:] if name in c.name and c.owner == p), 0)
+               for p in range(src.game.num_players + 2)]
+        pid = src.role_expr(lud.role, lud)
+        out.append(f"({src.table(per)}[{pid}] if 0 <= {pid} < {len(per)} else 0)")
+    return out
+
+
+@emits(Promote, kind="consequent", refuses=(("type", "on other site types"),
+                                            ("then", "as a consequent")))
+def _promote_consequent(src, lud, lines, ind):
+    """The piece at the site becomes each piece named in turn (its owner the new piece's,
+    none on an empty site)."""
+    where = src.int_expr(lud.where) if lud.where is not None else "to"
+    lines += [f"{ind}ps = {where}", f"{ind}if ps >= 0:", f"{ind}    pw = what[ps]"]
+    for target in _promotion_targets(src, lud):
+        lines += [f"{ind}    w = {target}", f"{ind}    if w > 0:",
+                  f"{ind}        who[ps] = OWNER[w] if pw > 0 else 0",
+                  f"{ind}        what[ps] = w"]
+
+
+@emits(MovePromote, kind="moves", refuses=(("type", "on other site types"),))
+def _promote_moves(src, lud, out, ind):
+    """A decision per piece named: the generator is one, the new piece its extra number."""
+    g = src.new_generator(["who[frm] = OWNER[x] if what[frm] > 0 else 0", "what[frm] = x"],
+                          lud=lud, kind=A_FLIP)
+    where = src.int_expr(lud.where) if lud.where is not None else "to"
+    out.append(f"{ind}ps = {where}")
+    out.append(f"{ind}if ps >= 0:")
+    for target in _promotion_targets(src, lud):
+        out.append(f"{ind}    w = {target}")
+        out.append(f"{ind}    if w > 0:")
+        src.push(out, ind + "        ", "ps", "ps", g, "w")

@@ -508,6 +508,25 @@ def _bool_if(src, lud):
     return f"({src.bool_expr(lud.then_)} if {src.bool_expr(lud.cond)} else {b})"
 
 
+@emits(Priority, kind="moves")
+def _priority_moves(src, lud, out, ind):
+    """Each list of moves while none before it gave a move (in any-mode, the first move
+    found answers, whichever list it is in)."""
+    lists = list(lud.lists) + ([lud.second] if lud.second is not None else [])
+    with src.enclosing_then(lud):
+        for i, moves in enumerate(lists):
+            if src.any_mode:
+                src.moves(moves, out, ind)
+                continue
+            mark = f"pk{len(out)}"
+            out.append(f"{ind}{mark} = k")
+            src.moves(moves, out, ind)
+            if i + 1 < len(lists):
+                out.append(f"{ind}if k == {mark}:")
+                ind += "    "
+                out.append(f"{ind}pass")
+
+
 @emits(Min, Max, kind="int", refuses=(("array", "of an int array"),))
 def _extreme_expr(src, lud):
     parts = list(lud.values) if lud.values else [lud.a, lud.b]
