@@ -104,7 +104,8 @@ BOOTSTRAP_SEED = 20240601
 BOOTSTRAP_BATCH_CELLS = 4_000_000   # resamples x distinct values drawn at once (32 MB of counts)
 MAX_DISTINCT = 20_000               # more distinct turn counts: the asymptotic std interval
 
-from ludeme.engine.figures import CONFIG_COLUMNS, MEAN_METRICS, METRICS, PER_STATE, SHARE, SUMMARY_KEYS, StateFigures, per_state, per_state_columns
+from ludeme.engine.figures import CONFIG_COLUMNS, MEAN_METRICS, METRICS, OPTIONAL, PER_STATE, SHARE, SUMMARY_KEYS, StateFigures, per_state, per_state_columns
+from . import evaluation  # noqa: F401,E402  (registers the optional state-evaluation metrics)
 
 
 # ---------------------------------------------------------------- intervals
@@ -362,7 +363,8 @@ class ConfigStats:
         outcome_values = np.array(outcomes, dtype=float)
         outcome_counts = np.array([self.outcomes[k] for k in outcomes])
         values = {name: self.means[name].interval(MEAN_METRICS[name][1])
-                  for name in MEAN_METRICS}
+                  for name in MEAN_METRICS
+                  if name not in OPTIONAL or self.means[name].n}
         values.update({
             "DurationTurnsStdDev": std_interval(self.turns),
             "DurationTurnsNotTimeouts": turns_not_timeouts,
@@ -374,7 +376,7 @@ class ConfigStats:
             "OutcomeUniformity": bootstrap_counts(outcome_uniformity, outcome_values,
                                                   outcome_counts),
         })
-        values = {name: values[name] for name in METRICS}
+        values = {name: values[name] for name in METRICS if name in values}
         for p in range(1, self.players + 1):
             values[f"win_share_p{p}"] = wilson(self.wins.get(p, 0), n)
         out = {"players": self.players, "n": n,

@@ -76,6 +76,21 @@ def per_state(cls: type[StateFigures]) -> type[StateFigures]:
     return cls
 
 
+# Metrics computed only when asked for (`ludeme run --evaluation-metrics`): a summary has
+# them when its rows have their columns, and leaves them out otherwise.
+OPTIONAL: set[str] = set()
+
+
+def optional_metrics(columns: dict[str, tuple[str | None, tuple | None]]) -> None:
+    """Register the columns of figures computed on request (not in PER_STATE, so not in
+    every playout nor in the kernels) and their summary metrics, as `per_state` does."""
+    for column, (name, bounds) in columns.items():
+        if name and name not in MEAN_METRICS:
+            METRICS.append(name)
+            MEAN_METRICS[name] = (column, bounds)
+            OPTIONAL.add(name)
+
+
 def per_state_columns() -> tuple[str, ...]:
     """The playout-table columns of every registered per-state figure."""
     return tuple(c for cls in PER_STATE for c in cls.columns)
