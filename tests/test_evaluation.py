@@ -93,6 +93,12 @@ def test_metrics_of_a_playout(game, metric, value):
     assert row[f"{metric}_ci_low"] <= row[metric] <= row[f"{metric}_ci_high"]
 
 
+def test_every_evaluation_metric_is_in_the_definitions_table():
+    from ludeme.analysis.evaluation import COLUMNS
+    from ludeme.analysis.report import defined
+    assert all(defined(name) for name, _ in COLUMNS.values())
+
+
 def test_rows_carry_the_seed_and_agree_on_any_number_of_workers(ludii):
     from ludeme.analysis.evaluation import COLUMNS
     from ludeme.analysis.playouts import load, run_playouts
@@ -113,3 +119,17 @@ def test_summary_leaves_them_out_unless_asked(ludii):
     game = load(ludii / "games" / "Tic-Tac-Toe.lud")
     plain = summarize(run_playouts(game, 4, seed=1, jobs=1, progress=False))
     assert "Stability" not in plain.columns and "DramaAverage" not in plain.columns
+
+
+def test_compare_tests_them_when_both_variants_have_them(game):
+    from ludeme.analysis.compare import Variant, compare_metric, metric_names
+    from ludeme.analysis.playouts import run_playouts
+    with_them = run_playouts(game, 4, seed=1, jobs=1, evaluation=True, progress=False)
+    again = run_playouts(game, 4, seed=2, jobs=1, evaluation=True, progress=False)
+    without = run_playouts(game, 4, seed=1, jobs=1, progress=False)
+    names = metric_names([Variant("a", with_them), Variant("b", again)])
+    assert "Stability" in names and "DramaAverage" in names
+    assert "Stability" not in metric_names([Variant("a", with_them), Variant("b", without)])
+    # Every playout of the two-cell game is the same: equal values, no difference.
+    got = compare_metric("LeadChange", with_them, again)
+    assert got["estimate"] == 0.0 and got["ci_low"] <= 0.0 <= got["ci_high"]

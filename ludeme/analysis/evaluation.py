@@ -9,34 +9,21 @@ state after the move, for its mover). The *highest ranked players* are read, as 
 them, from the utilities of the state the replay starts from, s0, where nobody is ranked:
 so they are every player (Ludii's quirk; it reads them before replaying the trial).
 
-| name | per trial | Ludii's quirk kept |
-| --- | --- | --- |
-| Narrowness | the mean over s0..s(L-1) of (the legal moves whose evaluation exceeds mean + 0.75 (max - mean) of `M_i`) divided by their number | the division is of integers: 1 only if every move exceeds the threshold, which none can, so 0 |
-| Variance | the mean over s0..s(L-1) of the population variance of `M_i` | |
-| DecisivenessThreshold | the largest `E_i(p)` of a player p not among the highest ranked, over s0..s(L-1); -1 when there is none | every player is highest ranked, so -1 |
-| DecisivenessMoves | i / L for the first i where a highest-ranked player's `E_i` exceeds the threshold (i = L when none does) | an integer division: 1 when none does, else 0 |
-| LeadChange | the number of states among s0..s(L-1) whose leaders (the players with the largest `E_i`) differ from the previous state's, s0's counting as a change, divided by L | |
-| Stability | the sum over players of the population variance of `E_i(p)` over s0..s(L-1) | a sum over players, though described as an average |
-| Drama* | the list over s0..s(L-1) of the mean over the highest-ranked players of max(-1, max_q E_i(q)) - E_i(p) | over every player, since all are highest ranked |
-| MoveEvaluation* | the list of the evaluations of the decisions played | |
-| StateEvaluationDifference* | the list over s0..sL of the largest gap between two players' evaluations | |
+Their definitions, with Ludii's quirks, are rows of the table in `ludeme.analysis.metrics`
+(Narrowness to StateEvaluationDifference*), the one the reports print.
 
-The lists get Ludii's eleven aggregates (`ludeme.engine.figures.aggregates`). A trial with
-no decision gives 0 for Narrowness, Variance, DecisivenessMoves, LeadChange and Stability
-(Ludii divides by zero there). The metrics cost the evaluation of every legal move of
-every state: each playout with them is played on the reference engine, move by move.
+The lists get Ludii's eleven aggregates (`ludeme.engine.figures.aggregates`). The metrics
+cost the evaluation of every legal move of every state: each playout with them is played on
+the reference engine, move by move.
 """
 
 from __future__ import annotations
 
 from ludeme.ai.evaluator import evaluate_all, evaluate_move, utilities
-from ludeme.engine.figures import SHARE, AGGREGATES, aggregate_name, aggregates, optional_metrics
+from ludeme.engine.figures import (AGGREGATES, SHARE, aggregate_name, aggregates,
+                                  optional_metrics, series_column)
 
 EVALUATION_SERIES = ("Drama", "MoveEvaluation", "StateEvaluationDifference")
-
-
-def _snake(name: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
 
 
 def evaluation_columns() -> dict[str, tuple[str, tuple | None]]:
@@ -47,7 +34,7 @@ def evaluation_columns() -> dict[str, tuple[str, tuple | None]]:
                "lead_change": ("LeadChange", SHARE), "stability": ("Stability", None)}
     for series in EVALUATION_SERIES:
         for a in AGGREGATES:
-            columns[f"{_snake(series)}_{_snake(a)}"] = (aggregate_name(series, a), None)
+            columns[series_column(series, a)] = (aggregate_name(series, a), None)
     return columns
 
 
@@ -144,5 +131,5 @@ class EvaluationFigures:
         for series, values in (("Drama", self.drama), ("MoveEvaluation", self.moves),
                                ("StateEvaluationDifference", self.differences)):
             for a, v in aggregates(values).items():
-                out[f"{_snake(series)}_{_snake(a)}"] = v
+                out[series_column(series, a)] = v
         return out
