@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ludeme.version import __version__
 from ludeme.engine import figures
+from .game_figures import game_columns
 from ludeme.api import (GameFile, GameSource, PickledGame, check_seed, compiled_of, game_source,  # noqa: F401
                         load, new_state)
 
@@ -142,6 +143,7 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
     }
     for t in trackers:
         row.update(t.row(counts))
+    row.update(game_columns(game, row["board_coverage"]))
     if game.uses_chance:        # the chance outcomes of this playout, in the order drawn
         row["chance"] = " ".join(map(str, state.draws))
     for p in range(1, n + 1):
@@ -245,6 +247,7 @@ def kernel_table(game, kernels, seed: int, first: int, n: int):
     }
     for name in per_state_columns():
         cols[name] = got[name]
+    cols.update(game_columns(game, got["board_coverage"]))
     ranks = got["ranks"]
     for p in range(1, players + 1):
         rank = np.ascontiguousarray(ranks[:, p - 1])

@@ -359,3 +359,13 @@ class RepetitionFigures(StateFigures):
     def row(self, legal):
         return {"positional_repetition": float(len(self.positions) < self.states),
                 "situational_repetition": float(len(self.situations) < self.states)}
+
+
+# ---------------------------------------------------------------- figures a game fixes
+# Columns every row has, from the game and the per-state figures above rather than from the
+# states (`ludeme.analysis.game_figures` computes them, for both backends' rows alike).
+GAME_COLUMNS = {"board_coverage_used": ("BoardCoverageUsed", SHARE),
+                "state_tree_complexity": ("StateTreeComplexity", None)}
+for _column, (_name, _bounds) in GAME_COLUMNS.items():
+    METRICS.append(_name)
+    MEAN_METRICS[_name] = (_column, _bounds)

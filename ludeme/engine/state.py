@@ -189,6 +189,7 @@ class Game:
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
         self.reads_after = False        # a rule reads (last To/From afterConsequence:True)
         self.counting = False           # board sites hold counts of one piece (seeds)
+        self.local_state = False        # pieces have a local state (Ludii's requiresLocalState)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
