@@ -133,3 +133,20 @@ def test_compare_tests_them_when_both_variants_have_them(game):
     # Every playout of the two-cell game is the same: equal values, no difference.
     got = compare_metric("LeadChange", with_them, again)
     assert got["estimate"] == 0.0 and got["ci_low"] <= 0.0 <= got["ci_high"]
+
+
+def test_heuristic_agent_takes_the_win(ludii):
+    """Tic-Tac-Toe, P1 on 0 and 1, P2 on 3 and 4, P1 to move: only 2 wins at once (utility 1;
+    every other move is worth less than tanh of its material lead)."""
+    import random
+
+    from ludeme.ai.evaluator import HeuristicAgent
+    from ludeme.analysis.playouts import load
+    game = load(ludii / "games" / "Tic-Tac-Toe.lud", backend="reference")
+    state = game.new_initial_state(0)
+    for site in (0, 3, 1, 4):
+        state.apply(next(m for m in state.legal_moves() if m.to == site))
+    legal = state.legal_moves()
+    assert legal[HeuristicAgent().choose(state, random.Random(0))].to == 2
+    assert evaluate_move(state, next(m for m in legal if m.to == 2)) == 1.0
+    assert all(evaluate_move(state, m) < 1.0 for m in legal if m.to != 2)
