@@ -13,7 +13,8 @@ the strong agent's utility (1 a win, -1 a loss, 0 a draw); the *curve* is the re
 the matches in order. The least-squares line through (k - 1, result) is extended to
 x = K + 1 (Ludii's quirk: one step past the match after the last, whatever K is) and the
 prediction y kept within [0, 1]; with A the sum over matches of max(result, 0),
-SkillTrace = y + (1 - y) A / K. Ludii stops adding matches after a time limit (300 s): so
+SkillTrace = y + (1 - y) A / K (one match: a flat line through its result, where Ludii's
+regression of one point gives NaN). Ludii stops adding matches after a time limit (300 s): so
 does `seconds` here, and K is then the matches played. Intervals: each match's result a t
 interval over its trials; the slope a t interval from the regression (K - 2 degrees of
 freedom); SkillTrace a percentile bootstrap, resampling the trials within each match.
