@@ -7,7 +7,7 @@ import pytest
 from conftest import DESCRIPTIONS
 from ludeme.cli.main import main
 from ludeme.analysis.compare import Variant, compare, compare_means, compare_outcomes, compare_player_statistic, compare_shares, compare_spread, identity_groups, parse_spec, reversed_result
-from ludeme.analysis.metrics import METRICS, balance
+from ludeme.analysis.metrics import METRICS, OPTIONAL, balance
 from ludeme.analysis.playouts import GameSource, load, playout_seed, run_playouts
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
@@ -193,7 +193,8 @@ def test_command_writes_tidy_outputs(tmp_path, capsys):
     for col in ("variant_a", "variant_b", "metric", "estimate", "ci_low", "ci_high", "p_value",
                 "p_adjusted", "verdict"):
         assert col in t.columns
-    assert len(t) == 3 * (len(METRICS) + 3)  # 3 pairs x (the metrics + Outcomes + 2 win shares)
+    computed = [m for m in METRICS if m not in OPTIONAL]     # no evaluation metrics asked for
+    assert len(t) == 3 * (len(computed) + 3)  # 3 pairs x (the metrics + Outcomes + 2 win shares)
     groups = pd.read_csv(out / "groups.csv")
     assert list(groups["group"]) == ["G1", "G1", "G2"]
     long = t[(t["metric"] == "DurationTurns") & t["variant_b"].str.contains("10")]

@@ -8,7 +8,7 @@ import pytest
 
 from ludeme.analysis.metrics import METRICS, Summary, bootstrap, mean_t, population_std, std_interval, summarize, summarize_parquet, wilson
 from ludeme.analysis.playouts import rank_utility
-from ludeme.engine.figures import per_state_columns
+from ludeme.engine.figures import GAME_COLUMNS, OPTIONAL, per_state_columns
 
 
 def table(outcomes, turns=None, players=2, **columns) -> pd.DataFrame:
@@ -25,6 +25,8 @@ def table(outcomes, turns=None, players=2, **columns) -> pd.DataFrame:
                "board_sites_occupied": 0.5, "seconds": 0.01}
         for column in per_state_columns():      # the multi-metric aggregates
             row.setdefault(column, 1.0)
+        for column in GAME_COLUMNS:             # BoardCoverageUsed, StateTreeComplexity
+            row.setdefault(column, 0.5)
         for p, r in enumerate(ranks, 1):
             row[f"rank_p{p}"] = r
             row[f"utility_p{p}"] = rank_utility(r, players)
@@ -95,6 +97,9 @@ def test_every_metric_has_an_interval_around_it():
                branching_factor=rng.uniform(2, 5, 200))
     s = summarize(df).iloc[0]
     for name in METRICS:
+        if name in OPTIONAL:        # computed on request only: not in these rows
+            assert name not in s
+            continue
         assert s[f"{name}_ci_low"] <= s[name] <= s[f"{name}_ci_high"], name
     assert s["DurationTurns_ci_low"] < s["DurationTurns"] < s["DurationTurns_ci_high"]
     assert s["Balance_ci_low"] < s["Balance_ci_high"]

@@ -208,6 +208,26 @@ class UCTAgent:
         return added
 
 
+class ScaledUCTAgent:
+    """UCT whose budget grows with the choice: `per_move` iterations for each legal move of the
+    state (Ludii's SkillTrace gives its agents `iterations x the number of legal moves`)."""
+
+    looks_ahead = True
+
+    def __init__(self, per_move: int, c: float = DEFAULT_EXPLORATION,
+                 rollout: int = DEFAULT_ROLLOUT, nodes: int = DEFAULT_NODES):
+        if not per_move >= 1:
+            raise ValueError("UCT: per_move must be at least 1")
+        self.per_move, self.c, self.rollout, self.nodes = per_move, c, rollout, nodes
+        self.name = f"uct:per_move={per_move},c={c:g},rollout={rollout}"
+
+    def choose(self, state, rng: random.Random) -> int:
+        """UCT's choice with `per_move` x (legal moves) iterations."""
+        k = len(state.legal_moves())
+        return UCTAgent(self.per_move * k, c=self.c, rollout=self.rollout,
+                        nodes=self.nodes).choose(state, rng)
+
+
 def random_rollout(state, rng: random.Random, limit: int) -> None:
     """Uniformly random moves until the end or `limit` moves: in the state's own kernel where
     it has one (the compiled backend's, with the same draws from `rng`), else move by move."""

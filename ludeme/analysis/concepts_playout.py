@@ -621,7 +621,7 @@ def add_playout_concepts(gc: GameConcepts, playouts: int, seed: int = 0, jobs=No
     players = agents_from_specs(agents, game.num_players) if agents else None
     df = run_playouts(game, playouts, seed, jobs, agents=players, progress=False)
     row = summarize(df).iloc[0]
-    gc.playout = {m: float(row[m]) for m in METRICS if m in catalog()}
+    gc.playout = {m: float(row[m]) for m in METRICS if m in catalog() and m in row}
     gc.playout.update(playout_concepts(gc.file, gc.options, gc.ruleset, playouts, seed, agents))
     gc.playout_agents = [a.name for a in players] if players else ["random"] * game.num_players
     gc.playout_count = len(df)

@@ -51,9 +51,25 @@ player, `2 rank - 1` (rank 1 for a win, 0 for a loss).
 | *ChangeNumTimes | the changes of direction (a step up after none or a step down, and so on), times 1 // (len - 1) in integers (Ludii 1.3.12's quirk): 0 unless len = 2 | t |
 | *MaxIncrease | the largest step up, at least 0 | t |
 | *MaxDecrease | the largest step down as a number <= 0, at most 0 | t |
+| Narrowness | (`--evaluation-metrics`, as the rows below to StateEvaluationDifference*) Ludii's ClarityNarrowness: per trial, the mean over s0..s(L-1) of the legal moves whose evaluation exceeds mean + 0.75 (max - mean) of the state's move evaluations, divided by their number; Ludii divides integers, so a state counts 1 only if every move exceeds the threshold, which none can: 0 | t |
+| Variance | Ludii's ClarityVariance: per trial, the mean over s0..s(L-1) of the population variance of the evaluations of the state's legal moves | t |
+| DecisivenessThreshold | per trial, the largest evaluation of a player not among the highest ranked, over s0..s(L-1), -1 when there is none; Ludii reads the highest ranked at s0, where nobody is ranked, so every player is, and the value is -1 | t |
+| DecisivenessMoves | per trial, i // L (integers) for the first state s_i where a highest-ranked player's evaluation exceeds the threshold (i = L when none does): 1 when none does, else 0 | t |
+| LeadChange | per trial, the states among s0..s(L-1) whose leaders (the players with the largest evaluation) differ from the previous state's (s0 counts as a change), divided by L | t |
+| Stability | per trial, the sum over players (an average in Ludii's description, a sum in its code) of the population variance of the player's evaluations over s0..s(L-1) | t |
+| Drama* | the list: for each of s0..s(L-1), the mean over the highest-ranked players (every player, as above) of the largest evaluation (at least -1) minus theirs | t |
+| MoveEvaluation* | the list: the evaluation of each decision played (of the state after it, for its mover) | t |
+| StateEvaluationDifference* | the list: for each of s0..sL, the largest gap between two players' evaluations | t |
 | n | the playouts of the configuration and matchup | - |
 | playouts_per_sec | n divided by the time summed over its playouts (the rate of one process, not the wall time of the run) | - |
 | win_share_pk | the share of trials player k won: ranked first outright (u_k = 1), so in a team game every member of the winning team | Wilson |
+
+The evaluation of a state for a player (`ludeme.ai.evaluator`) is Ludii's: over, or the
+player no longer active, the utility of its rank; otherwise tanh of the default heuristics
+(Material + 0.001 MobilitySimple) of the player minus those of the other active players.
+A move's evaluation is that of the state after it, for its mover. A trial without a
+decision gives 0 for Narrowness, Variance, DecisivenessMoves and LeadChange (Ludii divides
+by zero there).
 
 Intervals are 95%: *Wilson* score intervals for shares of trials; *t*, the
 Student-t interval of the mean of the per-trial values (a single point when all
@@ -104,7 +120,8 @@ BOOTSTRAP_SEED = 20240601
 BOOTSTRAP_BATCH_CELLS = 4_000_000   # resamples x distinct values drawn at once (32 MB of counts)
 MAX_DISTINCT = 20_000               # more distinct turn counts: the asymptotic std interval
 
-from ludeme.engine.figures import CONFIG_COLUMNS, MEAN_METRICS, METRICS, PER_STATE, SHARE, SUMMARY_KEYS, StateFigures, per_state, per_state_columns
+from ludeme.engine.figures import CONFIG_COLUMNS, MEAN_METRICS, METRICS, OPTIONAL, PER_STATE, SHARE, SUMMARY_KEYS, StateFigures, per_state, per_state_columns
+from . import evaluation  # noqa: F401,E402  (registers the optional state-evaluation metrics)
 
 
 # ---------------------------------------------------------------- intervals
@@ -362,7 +379,8 @@ class ConfigStats:
         outcome_values = np.array(outcomes, dtype=float)
         outcome_counts = np.array([self.outcomes[k] for k in outcomes])
         values = {name: self.means[name].interval(MEAN_METRICS[name][1])
-                  for name in MEAN_METRICS}
+                  for name in MEAN_METRICS
+                  if name not in OPTIONAL or self.means[name].n}
         values.update({
             "DurationTurnsStdDev": std_interval(self.turns),
             "DurationTurnsNotTimeouts": turns_not_timeouts,
@@ -374,7 +392,7 @@ class ConfigStats:
             "OutcomeUniformity": bootstrap_counts(outcome_uniformity, outcome_values,
                                                   outcome_counts),
         })
-        values = {name: values[name] for name in METRICS}
+        values = {name: values[name] for name in METRICS if name in values}
         for p in range(1, self.players + 1):
             values[f"win_share_p{p}"] = wilson(self.wins.get(p, 0), n)
         out = {"players": self.players, "n": n,

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ludeme.version import __version__
 from ludeme.engine import figures
+from .game_figures import game_columns
 from ludeme.api import (GameFile, GameSource, PickledGame, check_seed, compiled_of, game_source,  # noqa: F401
                         load, new_state)
 
@@ -82,7 +83,7 @@ def _observer(observers: list):
 
 
 def play_one(game, seed: int, index: int = 0, agents: list | None = None,
-             kernels=None) -> dict:
+             kernels=None, evaluation: bool = False) -> dict:
     """Play one playout to its end; its row of the playout table.
 
     `agents`: one per seat (`ludeme.ai.agents`), None for uniform random; with
@@ -91,7 +92,8 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
     `ludeme.engine.figures.PER_STATE` (the one hook for metrics read from states), and
     their rows get the number of legal moves before each decision. `kernels`: the
     compiled game whose states play it (`compiled_of`), None for the reference
-    engine; the row is the same.
+    engine; the row is the same. `evaluation`: add Ludii's state-evaluation metrics
+    (`ludeme.analysis.evaluation`), which read the reference engine's states.
     """
     t0 = time.perf_counter()
     rng = random.Random(seed)
@@ -102,6 +104,9 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
     state = kernels.new_initial_state() if kernels is not None else game.new_initial_state(seed)
     randrange = rng.randrange
     trackers = [cls(game, state) for cls in figures.PER_STATE]
+    if evaluation:
+        from .evaluation import EvaluationFigures
+        trackers.append(EvaluationFigures(game, state))
     observe = _observer([t.observe for t in trackers if t.observe is not None])
     counts: list[int] = []              # legal moves before each decision
     count = counts.append
@@ -138,6 +143,7 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
     }
     for t in trackers:
         row.update(t.row(counts))
+    row.update(game_columns(game, row["board_coverage"]))
     if game.uses_chance:        # the chance outcomes of this playout, in the order drawn
         row["chance"] = " ".join(map(str, state.draws))
     for p in range(1, n + 1):
@@ -175,10 +181,11 @@ def seat_agents(agents: list | None, index: int, rotate: bool) -> list | None:
 
 
 def _play_indices(game, seed: int, indices: list[int], agents=None, rotate=False,
-                  backend: str = "reference") -> list[dict]:
-    """The rows of the playouts with these indices, played move by move on `backend`."""
-    kernels = compiled_of(game, backend)
-    return [play_one(game, s, i, seat_agents(agents, i, rotate), kernels)
+                  backend: str = "reference", evaluation: bool = False) -> list[dict]:
+    """The rows of the playouts with these indices, played move by move on `backend`
+    (with `evaluation`, the state-evaluation metrics too, on the reference engine)."""
+    kernels = None if evaluation else compiled_of(game, backend)
+    return [play_one(game, s, i, seat_agents(agents, i, rotate), kernels, evaluation)
             for s, i in zip(_seeds(seed, indices), indices)]
 
 
@@ -202,10 +209,11 @@ def worker_game(source, backend: str | None = None, kernels_path: str | None = N
 
 
 def _play_in_worker(source, seed: int, indices: list[int], agents=None, rotate=False,
-                    backend: str = "reference", kernels_path: str | None = None) -> list[dict]:
+                    backend: str = "reference", kernels_path: str | None = None,
+                    evaluation: bool = False) -> list[dict]:
     """`_play_indices` in a worker process (loky's or a Dask worker's)."""
     return _play_indices(worker_game(source, backend, kernels_path), seed, indices, agents,
-                         rotate, backend)
+                         rotate, backend, evaluation)
 
 
 def kernel_table(game, kernels, seed: int, first: int, n: int):
@@ -239,6 +247,7 @@ def kernel_table(game, kernels, seed: int, first: int, n: int):
     }
     for name in per_state_columns():
         cols[name] = got[name]
+    cols.update(game_columns(game, got["board_coverage"]))
     ranks = got["ranks"]
     for p in range(1, players + 1):
         rank = np.ascontiguousarray(ranks[:, p - 1])
@@ -320,7 +329,7 @@ def dask_client(scheduler: str, jobs: int | None = None):
 
 def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, client=None,
              kernels=None, backend: str = "reference", start: int = 0, compiling=None,
-             shipped=None):
+             shipped=None, evaluation: bool = False):
     """Lists of rows as playouts start..n-1 finish: one by one in this process, by chunks (in
     any order) from loky's worker processes or from the workers of a Dask `client`, played
     move by move on `backend`; with compiled `kernels` (whole uniform-random playouts in
@@ -354,7 +363,7 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
         return
     if jobs == 1 and client is None:
         for i in range(start, n):
-            yield _play_indices(game, seed, [i], agents, rotate, backend)
+            yield _play_indices(game, seed, [i], agents, rotate, backend, evaluation)
         return
     from joblib import Parallel, delayed, parallel_config
     if client is not None:          # workers perhaps on other machines: the game by its source
@@ -364,7 +373,8 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
         mine = compiled_of(game, backend)
         source, path = shipped or game_source(game), mine and str(mine.path)
     chunks = _chunks(n, jobs, start)
-    tasks = (delayed(_play_in_worker)(source, seed, chunk, agents, rotate, backend, path)
+    tasks = (delayed(_play_in_worker)(source, seed, chunk, agents, rotate, backend, path,
+                                      evaluation)
              for chunk in chunks)
     if client is None:
         yield from Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(tasks)
@@ -532,7 +542,7 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                  agents: list | None = None, rotate: bool = False, scheduler: str | None = None,
                  partitions: str | os.PathLike | None = None, keep_rows: bool = True,
                  partition_size: int = PARTITION_SIZE, on_partition=None, progress: bool | None = None, label: str | None = None,
-                 backend: str | None = None):
+                 backend: str | None = None, evaluation: bool = False):
     """Play `n` playouts of `game`; the tidy table, one row per playout, by index.
 
     `agents`: one per seat (`ludeme.ai.agents`; None: uniform random); `rotate`:
@@ -551,7 +561,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     without agents the compiled kernels play whole playouts; with agents or a
     scheduler, the compiled states play move by move (`ludeme.engine.compiled.CompiledState`).
     The compile time is in `df.attrs["compile_seconds"]`, the backend in
-    `df.attrs["backend"]`.
+    `df.attrs["backend"]`. `evaluation`: add Ludii's state-evaluation metrics
+    (`ludeme.analysis.evaluation`; played on the reference engine, move by move).
     """
     import pandas as pd
     from tqdm import tqdm
@@ -564,7 +575,9 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     check_agents(game, agents)
     jobs = min(cpu_jobs(jobs), max(1, n))
     writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
-    whole_playouts = agents is None and scheduler is None
+    whole_playouts = agents is None and scheduler is None and not evaluation
+    if evaluation:
+        backend = "reference"
     compiling = None
     if whole_playouts and (backend or game.backend) == "auto" and not game.has_kernels("auto"):
         from ludeme.engine import compiled
@@ -592,7 +605,7 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
             shipped = GameFile.write(game, folder)
         results = _results(game, n, seed, jobs, agents, rotate, client, whole,
                            "compiled" if kernels is not None else "reference",
-                           compiling=compiling, shipped=shipped)
+                           compiling=compiling, shipped=shipped, evaluation=evaluation)
         try:
             for chunk in results:
                 # A partition on disk is a partition counted: Ctrl-C or SIGTERM waits
@@ -721,7 +734,7 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
                   agents: str | None = None, rotate: bool = False, scheduler: str | None = None,
                   max_turns: int | None = None, max_moves: int | None = None,
                   progress: bool | None = None, backend: str = "auto",
-                  command: str | None = None) -> WrittenRun:
+                  command: str | None = None, evaluation: bool = False) -> WrittenRun:
     """Play `n` playouts of each ruleset of the description at `path` (None: its default),
     summarise them and write the tables, plots and report into `out` (`ludeme run`).
 
@@ -733,15 +746,18 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     Ctrl-C stops the run and writes what finished (`interrupted`); nothing when no playout did.
     `command`: the command line, recorded in the summary with the version, the backends
     (and the playouts each played), whether the run was interrupted and the seeds.
+    `evaluation`: Ludii's state-evaluation metrics too (`run_playouts`).
     """
     from .report import run_lock
     with run_lock(out):     # a second run into `out` meanwhile is refused, before playing
         return _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
-                               scheduler, max_turns, max_moves, progress, backend, command)
+                               scheduler, max_turns, max_moves, progress, backend, command,
+                               evaluation)
 
 
 def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate, scheduler,
-                    max_turns, max_moves, progress, backend, command) -> WrittenRun:
+                    max_turns, max_moves, progress, backend, command,
+                    evaluation=False) -> WrittenRun:
     import pandas as pd
 
     from ludeme.ai.agents import agents_from_specs
@@ -790,7 +806,7 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
                     scheduler=scheduler, partitions=parts, keep_rows=not partitioned,
                     partition_size=PARTITION_SIZE,
                     on_partition=books.take,
-                    progress=progress, label=label)
+                    progress=progress, label=label, evaluation=evaluation)
             except Unsupported as e:        # --backend compiled on a game it cannot compile
                 error = LudemeError(f"{label}: the compiled backend has no form for {e} yet "
                                     "(use --backend reference or auto)")

@@ -215,7 +215,7 @@ def with_interval(value, low, high) -> str:
 
 def metrics_table(summary: pd.DataFrame) -> pd.DataFrame:
     """Metric rows x configuration columns, each cell "value (low–high)"."""
-    names = ["n", "playouts_per_sec", *METRICS]
+    names = ["n", "playouts_per_sec", *(m for m in METRICS if m in summary.columns)]
     names += [c for c in summary.columns if c.startswith(("win_share_p", "agent", "AgentScore",
                                                           "AgentWins")) and "_ci_" not in c
               and c != "agents"]

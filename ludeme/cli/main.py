@@ -14,12 +14,12 @@ import sys
 from ludeme.errors import LudemeError
 from ludeme.version import __version__
 
-from . import (board, check, compare, concepts, crosscheck, expand, info, moves, play,
-               reconstruct, record, run, view)
+from . import (board, check, compare, concepts, crosscheck, designer, expand, info, moves,
+               play, reconstruct, record, run, view)
 from .common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, apply_limits, cap_jobs
 
 COMMANDS = (expand, info, check, crosscheck, play, record, moves, run, board, compare, concepts,
-            view, reconstruct)
+            view, reconstruct, designer)
 
 
 def build_parser() -> argparse.ArgumentParser:

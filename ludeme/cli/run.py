@@ -42,6 +42,11 @@ def add_parser(sub) -> None:
     p.add_argument("--backend", choices=("auto", "compiled", "reference"), default="auto",
                    help="compiled numba kernels or the reference engine (default auto: "
                         "compiled where the game's ludemes all have a compiled form)")
+    p.add_argument("--evaluation-metrics", action="store_true",
+                   help="also Ludii's state-evaluation metrics (Narrowness, Variance, "
+                        "Decisiveness*, LeadChange, Stability, Drama*, MoveEvaluation*, "
+                        "StateEvaluationDifference*): every legal move of every state "
+                        "evaluated, on the reference engine, so much slower")
     p.set_defaults(fn=run)
 
 
@@ -62,7 +67,8 @@ def run(args) -> int:
                       agents=args.agents, rotate=args.rotate_seats, scheduler=args.scheduler,
                       max_turns=args.max_turns, max_moves=args.max_moves,
                       progress=False if args.no_progress else None, backend=args.backend,
-                      command=shlex.join(["ludeme", *sys.argv[1:]]))
+                      command=shlex.join(["ludeme", *sys.argv[1:]]),
+                      evaluation=args.evaluation_metrics)
     for ruleset, error in r.failed:
         print(f"ludeme: error: {ruleset}: not played: {error.render()}", file=sys.stderr)
     if not r.written:

@@ -76,6 +76,21 @@ def per_state(cls: type[StateFigures]) -> type[StateFigures]:
     return cls
 
 
+# Metrics computed only when asked for (`ludeme run --evaluation-metrics`): a summary has
+# them when its rows have their columns, and leaves them out otherwise.
+OPTIONAL: set[str] = set()
+
+
+def optional_metrics(columns: dict[str, tuple[str | None, tuple | None]]) -> None:
+    """Register the columns of figures computed on request (not in PER_STATE, so not in
+    every playout nor in the kernels) and their summary metrics, as `per_state` does."""
+    for column, (name, bounds) in columns.items():
+        if name and name not in MEAN_METRICS:
+            METRICS.append(name)
+            MEAN_METRICS[name] = (column, bounds)
+            OPTIONAL.add(name)
+
+
 def per_state_columns() -> tuple[str, ...]:
     """The playout-table columns of every registered per-state figure."""
     return tuple(c for cls in PER_STATE for c in cls.columns)
@@ -344,3 +359,13 @@ class RepetitionFigures(StateFigures):
     def row(self, legal):
         return {"positional_repetition": float(len(self.positions) < self.states),
                 "situational_repetition": float(len(self.situations) < self.states)}
+
+
+# ---------------------------------------------------------------- figures a game fixes
+# Columns every row has, from the game and the per-state figures above rather than from the
+# states (`ludeme.analysis.game_figures` computes them, for both backends' rows alike).
+GAME_COLUMNS = {"board_coverage_used": ("BoardCoverageUsed", SHARE),
+                "state_tree_complexity": ("StateTreeComplexity", None)}
+for _column, (_name, _bounds) in GAME_COLUMNS.items():
+    METRICS.append(_name)
+    MEAN_METRICS[_name] = (_column, _bounds)

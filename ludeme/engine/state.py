@@ -189,6 +189,7 @@ class Game:
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
         self.reads_after = False        # a rule reads (last To/From afterConsequence:True)
         self.counting = False           # board sites hold counts of one piece (seeds)
+        self.local_state = False        # pieces have a local state (Ludii's requiresLocalState)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
@@ -943,7 +944,7 @@ class State:
             self._losses_decided += 1
         else:  # Draw
             if n > 1:
-                score = self._next_draw_rank()
+                score = self.next_draw_rank()
                 for p in range(1, n + 1):
                     if rk[p] == 0.0:
                         rk[p] = score
@@ -1035,7 +1036,9 @@ class State:
                 nxt = nxt % n + 1
             self.next = nxt
 
-    def _next_draw_rank(self) -> float:
+    def next_draw_rank(self) -> float:
+        """The rank the players not ranked yet would share as a draw (Ludii's
+        computeNextDrawRank)."""
         return (len(self._active_players()) + 1) / 2.0 + len(self.winners)
 
     def _timeout(self) -> None:
@@ -1047,7 +1050,7 @@ class State:
         g = self.g
         winner = 0
         if g.num_players > 1:
-            score = self._next_draw_rank()
+            score = self.next_draw_rank()
             for p in range(1, g.num_players + 1):
                 if self.ranking[p] == 0.0:
                     self.ranking[p] = score

@@ -429,6 +429,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     # The typed rules and their tables, for backends that generate code (ludeme.engine.compiled).
     game.typed, game.env = g, env
     _refuse_who_as_what(game, components, piece_items, n, built)
+    game.local_state = _uses_local_state(built)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game
