@@ -412,12 +412,25 @@ def _padded(rows) -> tuple[np.ndarray, np.ndarray]:
     return out, np.array([len(r) for r in rows], dtype=np.int64)
 
 
+class _ProbeState:
+    """The state a `_Probe` offers: the mover, the last move and a site list; a rule that
+    reads anything else cannot be listed before play."""
+
+    def __getattr__(self, name):
+        raise _ProbeRead(None, f"a rule listed before play that reads the state's {name}")
+
+
+class _ProbeRead(Unsupported, AttributeError):
+    """Refused (a rule read what a probe lacks); still an AttributeError to `getattr` with
+    a default and to `hasattr`."""
+
+
 class _Probe:
     """A context for rules that read only the mover (static regions, step tables)."""
 
     def __init__(self, num_players: int):
         from ludeme.engine.state import UNDEFINED
-        self.s = type("S", (), {})()
+        self.s = _ProbeState()
         self.s.mover = 1
         self.s.what = []
         self.s.last_from = self.s.last_to = UNDEFINED
