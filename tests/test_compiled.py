@@ -483,6 +483,26 @@ CROWNS_GAME = """
 """
 
 
+# (where ...) named by a player and by a piece, and a hop whose landing captures.
+LEAPS_GAME = """
+(game "Leaps"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "King" Each
+      (move Step (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
+    (piece "Frog" Each
+      (move Hop (between if:(is Occupied (between)))
+                (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))})
+  (rules
+    (start {(place "King1" 2) (place "Frog1" {0 1 3 4})
+            (place "King2" 22) (place "Frog2" {20 21 23 24})})
+    (play (forEach Piece))
+    (end {(if (= (where "King" Next) -1) (result Mover Win))
+          (if (< (where (id "Frog" P2)) 0) (result P1 Win))
+          (if (>= (count Moves) 80) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -500,8 +520,11 @@ CROWNS_GAME = """
     (SEQUENCES_GAME, (3, 6), lambda df: df["moves"].gt(df["turns"] + 1).any()
      and {1, 2} <= set(df["winner"])),
     # Kings decide some games; others run to the move limit.
-    (CROWNS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
-    ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns"])
+    (CROWNS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # A king taken or the last P2 frog taken ends most games; a few reach the move limit.
+    (LEAPS_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"]))],
+    ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
+         "leaps"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

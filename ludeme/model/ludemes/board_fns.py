@@ -8,6 +8,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.unsupported import Unsupported
 
 from .base import Bool, IntFn, LitStr, P, Region, RoleType, SiteType, ludeme
 
@@ -266,3 +267,40 @@ class RegionSite(IntFn):
             sites = sorted(set(region(c)))
             return sites[i] if i < len(sites) else -1
         return region_site
+
+
+@emits(Where, kind="int", refuses=("state", "type"))
+def _where(src, lud):
+    """The first board site holding the piece; the named form, as the reference, stops when
+    the piece stands on several sites (a kernel raises: Ludii's answer follows its list of
+    owned pieces, which the kernels do not keep)."""
+    limit = src.env.num_board_sites
+    if not isinstance(lud.name, str):
+        what, once = src.int_expr(lud.name), False
+    else:
+        if not isinstance(lud.role, str):
+            raise Unsupported(lud, "for a player given by a number")
+        first = {}
+        for comp in src.game.components[1:]:
+            if lud.name in comp.name:
+                first.setdefault(comp.owner, comp.index)
+        per = [first.get(p, -1) for p in range(src.game.num_players + 2)]
+        pid = src.player_expr(lud.role, lud)
+        what, once = f"({src.table(per)}[{pid}] if 0 <= {pid} < {len(per)} else -1)", True
+
+    # The named form looks on past the first site, to refuse a second one.
+    found = ["            if found >= 0:",
+             "                raise ValueError('(where ...) with the piece on several sites')",
+             "            found = site"] if once else ["            return site"]
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(what, w):",
+            "    found = -1",
+            "    if w <= 0:",
+            "        return -1",
+            f"    for site in range({limit}):",
+            "        if what[site] == w:",
+            *found,
+            "    return found", ""])
+    return f"{src.helper(make)}(what, {what})"

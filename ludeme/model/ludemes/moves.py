@@ -1389,7 +1389,9 @@ def _hop_moves(src, lud, out, ind):
             finally:
                 src.between = "btw"
     to = lud.to
-    refuse(to, "level", "site", "type", "apply")
+    refuse(to, "level", "site", "type")
+    if to.apply is not None and to.apply.if_ is not None:
+        raise Unsupported(to.apply, "with if:")
     go = src.bool_expr(to.if_) if to.if_ is not None else "True"
     dirn = lud.dirn or "Adjacent"
     dirs = env.direction_keys(dirn, lud)
@@ -1398,7 +1400,10 @@ def _hop_moves(src, lud, out, ind):
 
     def lines_of(keys, s):
         return [r.sites for k in keys for r in (radials[k][s] if k in radials else ())]
-    effect = between_effect + [src.site_move()]
+    effect = []
+    if to.apply is not None:       # the landing's effect, then the hurdle's, as MoveHop's
+        _apply_lines(src, to.apply, effect)
+    effect += between_effect + [src.site_move()]
     g = src.new_generator(effect, lud=lud)
     if env.is_static_direction(dirn):
         per = [lines_of(dirs(probe, s), s) for s in range(n)]
