@@ -715,9 +715,10 @@ def slug(text: str) -> str:
     return "-".join(words)
 
 
-def default_out_dir(path: str, ruleset: str | None, options: list[str], all_rulesets: bool
-                    ) -> Path:
-    """reports/<file>[-<ruleset or options>]."""
+def default_out_dir(path: str, ruleset: str | None, options: list[str], all_rulesets: bool,
+                    sweep: list[str] | None = None) -> Path:
+    """reports/<file>[-<ruleset or options>][-sweep-<categories> or -all-options]
+    (`sweep`: the swept categories, ["*"] for every option)."""
     name = slug(Path(path).stem)
     if all_rulesets:
         return DEFAULT_REPORTS / f"{name}-all-rulesets"
@@ -725,6 +726,9 @@ def default_out_dir(path: str, ruleset: str | None, options: list[str], all_rule
     if ruleset:
         parts.append(slug(ruleset.split("/", 1)[-1]))
     parts.extend(slug(o.split("/", 1)[-1]) for o in options)
+    if sweep:
+        parts.append("all-options" if sweep == ["*"] else
+                     "sweep-" + "-".join(slug(c) for c in sweep))
     # Drop the game's name where a ruleset or option repeats it.
     parts = [parts[0]] + [p.removeprefix(name + "-") for p in parts[1:]]
     return DEFAULT_REPORTS / "-".join(parts)
@@ -734,6 +738,45 @@ def ruleset_names(path: str) -> list[str | None]:
     """Every ruleset of a description, or [None] when it has none."""
     from ludeme.language.expand import load_description
     return [r.name for r in load_description(path).rulesets] or [None]
+
+
+MAX_CONFIGURATIONS = 64      # configurations an option sweep may make in one run
+
+
+def option_sweep(path: str, options=(), categories=None) -> list[tuple[str, ...]]:
+    """The options of every configuration of a sweep: each combination of the items of the
+    option `categories` (None: every option of the description), with the `options` given
+    besides. A LudemeError for an unknown category, one that `options` fixes already, or a
+    sweep of more than MAX_CONFIGURATIONS configurations (it says how many)."""
+    from ludeme.errors import LudemeError, known_list, suggest
+    from ludeme.language.expand import load_description
+    desc = load_description(path)
+    names = [o.category for o in desc.options]
+    if categories is None:
+        if not names:
+            raise LudemeError(f"--all-options: {path} has no options")
+        categories = names
+    fixed = {desc.resolve_option(o, given="--option")[0].category for o in options}
+    swept = []
+    for category in dict.fromkeys(categories):
+        option = next((o for o in desc.options if o.category == category), None)
+        if option is None:
+            listing = f"; its options: {known_list(names)}" if names else "; it has no options"
+            raise LudemeError(f"--sweep {category!r}: {path} has no such option"
+                              f"{suggest(category, names)}{listing}")
+        if category in fixed:
+            if len(categories) == len(names):       # --all-options: the given one stays
+                continue
+            raise LudemeError(f"--sweep {category!r} and --option {category}/... exclude "
+                              "each other: sweep it or fix it")
+        swept.append([f"{category}/{item.name}" for item in option.items])
+    count = math.prod(len(items) for items in swept)
+    if count > MAX_CONFIGURATIONS:
+        sizes = " x ".join(str(len(items)) for items in swept)
+        raise LudemeError(f"the sweep makes {count:,} configurations ({sizes} items); at most "
+                          f"{MAX_CONFIGURATIONS} in one run: sweep fewer options, or fix some "
+                          "with --option")
+    return [(*options, *combination) for combination in itertools.product(*swept)]
 
 
 @dataclass
@@ -754,6 +797,8 @@ class WrittenRun:
     by_backend: dict = field(default_factory=lambda: {"reference": 0, "compiled": 0})
     background: list = field(default_factory=list)
     compile_skipped: bool = False   # a compiled form, but too short a run to compile it
+    stops: list = field(default_factory=list)    # per configuration, a precision-driven
+    # run's stop (`ludeme.analysis.precision.UntilCI.record`)
 
     def backend_line(self) -> str:
         """Which backend played how many playouts, for the console."""
@@ -779,7 +824,8 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
                   agents: str | None = None, rotate: bool = False, scheduler: str | None = None,
                   max_turns: int | None = None, max_moves: int | None = None,
                   progress: bool | None = None, backend: str = "auto",
-                  command: str | None = None) -> WrittenRun:
+                  command: str | None = None, until: list | None = None,
+                  option_sets: list | None = None) -> WrittenRun:
     """Play `n` playouts of each ruleset of the description at `path` (None: its default),
     summarise them and write the tables, plots and report into `out` (`ludeme run`).
 
@@ -791,21 +837,28 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     Ctrl-C stops the run and writes what finished (`interrupted`); nothing when no playout did.
     `command`: the command line, recorded in the summary with the version, the backends
     (and the playouts each played), whether the run was interrupted and the seeds.
+    `until`: targets (`ludeme.analysis.precision.Target`) for a precision-driven run: each
+    configuration plays in batches until the targets' intervals are narrow enough, `n`
+    being the cap (`ludeme.analysis.precision`); the stops are in run.json and the summary.
+    `option_sets`: the options of each configuration (an option sweep, `option_sweep`),
+    each played with each ruleset; None: `options` alone.
     """
     from .report import run_lock
     with run_lock(out):     # a second run into `out` meanwhile is refused, before playing
-        return _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
-                               scheduler, max_turns, max_moves, progress, backend, command)
+        return _play_and_write(path, n, out, seed, jobs, rulesets, option_sets or [options],
+                               agents, rotate, scheduler, max_turns, max_moves, progress,
+                               backend, command, until)
 
 
-def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate, scheduler,
-                    max_turns, max_moves, progress, backend, command) -> WrittenRun:
+def _play_and_write(path, n, out, seed, jobs, rulesets, option_sets, agents, rotate, scheduler,
+                    max_turns, max_moves, progress, backend, command, until) -> WrittenRun:
     import pandas as pd
 
     from ludeme.ai.agents import agents_from_specs
     from ludeme.engine.compiled import Unsupported
     from ludeme.errors import LudemeError
     from .metrics import Summary
+    from .precision import UntilCI
     from .report import config_label, note_run_start, playouts_in, write_run
     from .samples import SamplePicker, showcase
     out = Path(out)
@@ -826,9 +879,11 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
     skipped = False
     configs: list[dict] = []
     showcases: list[dict] = []
+    stops: list[dict] = []
+    several = len(rulesets) * len(option_sets) > 1
     t0 = time.perf_counter()
     try:
-        for ruleset in rulesets:
+        for ruleset, options in ((r, list(o)) for r in rulesets for o in option_sets):
             picker = SamplePicker()
             books = _Bookkeeper(summary, picker)
             try:
@@ -836,23 +891,28 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
                             max_turns=max_turns, max_moves=max_moves, backend=backend)
                 players = agents_from_specs(agents, game.num_players) if agents else None
             except LudemeError as e:
-                if len(rulesets) == 1:
+                if not several:
                     raise
                 failed.append((ruleset, e))     # the others still play, and are kept
                 continue
+            config_name = config_label({"game": game.name, "ruleset": game.ruleset or "",
+                                        "options": "; ".join(game.options)})
             label = (ruleset or game.name).split("/", 1)[-1]
+            if len(option_sets) > 1:        # a sweep: each configuration its own folder
+                label = f"{label} {'; '.join(game.options)}"
             parts = staging / slug(label) if partitioned else None
+            tracker = UntilCI(until, n) if until else None
             try:
                 result = run_playouts(
                     game, n, seed, jobs, agents=players, rotate=rotate,
                     scheduler=scheduler, partitions=parts, keep_rows=not partitioned,
                     partition_size=PARTITION_SIZE,
                     on_partition=books.take,
-                    progress=progress, label=label)
+                    progress=progress, label=label, until=tracker)
             except Unsupported as e:        # --backend compiled on a game it cannot compile
                 error = LudemeError(f"{label}: the compiled backend has no form for {e} yet "
                                     "(use --backend reference or auto)")
-                if len(rulesets) == 1:
+                if not several:
                     raise error from None
                 failed.append((ruleset, error))
                 continue
@@ -873,26 +933,29 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
                 summary.add(df)
                 picker.add(df)
             frames.append(df)
+            if tracker is not None:
+                stops.append(tracker.record(config_name, playouts_in(df)))
             if result.attrs["interrupted"]:      # what finished is written, no more is played
                 interrupted = True
                 break
-            showcases.append(showcase(game, path, options, ruleset, picker,
-                                      config_label({"game": game.name, "ruleset": game.ruleset
-                                                    or "", "options": "; ".join(game.options)}),
+            showcases.append(showcase(game, path, options, ruleset, picker, config_name,
                                       slug(label)))
         wall = time.perf_counter() - t0
         df = pd.concat([f for f in frames if not f.empty], ignore_index=True) \
             if any(not f.empty for f in frames) else pd.DataFrame()
         if df.empty:
             return WrittenRun(df, pd.DataFrame(), [], 0, wall, backends, compile_seconds,
-                              interrupted, failed, by_backend, background, skipped)
+                              interrupted, failed, by_backend, background, skipped, stops)
         table = summary.table()
+        record = run_record(path, configs, command=command, seed=seed, by_backend=by_backend,
+                            interrupted=interrupted)
+        if until:
+            record["until_ci"] = {"targets": {t.metric: t.text() for t in until}, "cap": n,
+                                  "stops": stops}
         written = write_run(df, table, out, partitioned=partitioned, staging=staging,
-                            run=run_record(path, configs, command=command, seed=seed,
-                                           by_backend=by_backend, interrupted=interrupted),
-                            showcases=showcases)
+                            run=record, showcases=showcases)
         return WrittenRun(df, table, written, playouts_in(df), wall, backends, compile_seconds,
-                          interrupted, failed, by_backend, background, skipped)
+                          interrupted, failed, by_backend, background, skipped, stops)
     finally:
         if staging is not None and staging.exists():     # not moved into place: not kept
             shutil.rmtree(staging, ignore_errors=True)
