@@ -101,7 +101,8 @@ def test_a_swept_run_with_until_ci_stops_each_configuration_on_its_own(lud, tmp_
 
 @pytest.mark.parametrize("argv, message", [
     (["--all-options", "--sweep", "Goal"], "give it or --sweep"),
-    (["--sweep", "Goal", "--all-rulesets"], "exclude each other"),
+    (["--sweep", "Goal", "--all-rulesets"], "--all-rulesets and an option sweep exclude"),
+    (["--all-options", "--ruleset", "R"], "--ruleset and --all-options exclude each other"),
     (["--sweep", "Goal", "--option", "Goal/Four"], "sweep it or fix it"),
     (["--sweep", "Goals"], "did you mean 'Goal'"),
 ])

@@ -79,9 +79,11 @@ def run(args) -> int:
     sweep = ["*"] if args.all_options else args.sweep
     if args.all_options and args.sweep:
         raise LudemeError("--all-options sweeps every option already: give it or --sweep")
-    if sweep and args.all_rulesets:
-        raise LudemeError("--all-rulesets and an option sweep exclude each other (a ruleset "
-                          "fixes options): sweep the options of one ruleset at a time")
+    if sweep and args.all_rulesets or args.all_options and args.ruleset:
+        raise LudemeError(f"{'--all-rulesets' if args.all_rulesets else '--ruleset'} and "
+                          f"{'--all-options' if args.all_options else 'an option sweep'} "
+                          "exclude each other (a ruleset fixes options): sweep the options a "
+                          "ruleset leaves free with --sweep")
     option_sets = option_sweep(args.file, args.option, None if sweep == ["*"] else sweep) \
         if sweep else None
     rulesets = ruleset_names(args.file) if args.all_rulesets else [args.ruleset]
