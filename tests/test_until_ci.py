@@ -158,7 +158,9 @@ def test_ctrl_c_leaves_one_consistent_folder(monkeypatch, tmp_path, capsys, part
     run = json.loads((out / "run.json").read_text())
     assert run["interrupted"] is True
     [stop] = run["until_ci"]["stops"]
-    assert (stop["stopped_by"], stop["playouts"]) == ("interrupted", kept)
+    assert (stop["stopped_by"], stop["playouts"], stop["checked_at"]) == ("interrupted", kept,
+                                                                          FIRST_BATCH)
+    assert f"at the last check, after {FIRST_BATCH} playouts" in (out / "summary.md").read_text()
     assert f"kept the {kept} playouts" in capsys.readouterr().err
 
 

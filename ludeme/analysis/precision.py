@@ -172,7 +172,7 @@ class UntilCI:
         """What run.json keeps of this configuration's stop (`kept`: its playouts written;
         after Ctrl-C, more than the last check saw)."""
         column, width, target = self.widest or (None, 0.0, None)
-        return {"configuration": label, "playouts": kept,
+        return {"configuration": label, "playouts": kept, "checked_at": self.played,
                 "stopped_by": self.stopped_by or "interrupted", "widest": column,
                 "width": None if width is None or math.isinf(width) else width,
                 "target": target.text() if target else None}
@@ -193,4 +193,6 @@ def stop_text(record: dict) -> str:
         else:
             width = f"{width:.3g}"
         widest = f"widest {record['widest']} {width} (target {record['target']})"
+        if record.get("checked_at", record["playouts"]) != record["playouts"]:
+            widest += f" at the last check, after {record['checked_at']:,} playouts"
     return f"{record['configuration']}: stopped after {record['playouts']:,} playouts, {said}; {widest}"
