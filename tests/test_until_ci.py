@@ -189,3 +189,46 @@ def test_both_backends_stop_at_the_same_playout_with_the_same_rows(tmp_path, cap
             == len(rows[backend])
     assert FIRST_BATCH < len(rows["compiled"]) < 3000
     pd.testing.assert_frame_equal(rows["reference"], rows["compiled"])
+
+
+class LateCompile:
+    """A background compile (`ludeme.engine.compiled.Compiling`) that ends once the first
+    batch has been checked; its kernels are the game's real ones."""
+
+    begun = True
+    seconds = load_seconds = 0.0
+
+    def __init__(self, kernels, tracker):
+        self.compiled, self.tracker, self.cancelled = kernels, tracker, False
+
+    def begin(self):
+        pass
+
+    def ready(self):
+        return self.tracker.played >= FIRST_BATCH
+
+    def kernels(self):
+        return self.compiled
+
+    def cancel(self):
+        self.cancelled = True
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_kernels_compiled_during_a_batch_play_the_next_ones_with_the_same_rows(monkeypatch,
+                                                                               jobs):
+    """On "auto" the reference engine plays while the kernels compile; a compile that ends
+    between batches is not stopped with the batch, and the kernels play the batches after."""
+    from ludeme.api import load
+    from ludeme.engine import compiled
+    game = load(DESCRIPTIONS / "adzua_children.lud", backend="auto")
+    tracker = UntilCI(parse_targets("0.1", None), 3000)
+    late = LateCompile(compiled.select(game, "compiled"), tracker)
+    monkeypatch.setattr(compiled, "start", lambda g: late)
+    df = run_playouts(game, 3000, seed=5, jobs=jobs, until=tracker)
+    by_backend = df.attrs["playouts_by_backend"]
+    assert by_backend == {"reference": FIRST_BATCH, "compiled": len(df) - FIRST_BATCH}
+    assert by_backend["compiled"] > 0 and late.cancelled
+    fixed = run_playouts(load(DESCRIPTIONS / "adzua_children.lud", backend="reference"),
+                         len(df), seed=5, jobs=1)
+    pd.testing.assert_frame_equal(df.drop(columns="seconds"), fixed.drop(columns="seconds"))
