@@ -15,7 +15,9 @@ A target is a width in the metric's own unit (`0.05`: a share known to within 0.
 relative to the metric's value (`5%`: a DurationTurns interval narrower than 5% of the
 mean). `win_shares` names every player's `win_share_pk` (a configuration checks the
 players it has). The interval of one playout, or an undefined one, counts as infinitely
-wide.
+wide, and so does a relative one around a value of 0 that is not a point. The default
+metrics are shares, so that one width means the same for each; a duration, in turns,
+wants a width of its own.
 """
 
 from __future__ import annotations
