@@ -15,6 +15,8 @@ A game without one is sent to the workers pickled by value (`PickledGame`).
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
 import random
 import shutil
@@ -270,6 +272,24 @@ def _kernel_in_worker(source, seed: int, first: int, n: int, kernels_path: str):
     return kernel_table(game, kernels, seed, first, n)
 
 
+def _frame(rows: list[dict], tables: list):
+    """Playout rows (dicts from the reference engine, Arrow tables from the kernels, or
+    both when the kernels took over) as one DataFrame sorted by index."""
+    import pandas as pd
+    if tables:
+        import pyarrow as pa
+        tables = list(tables)
+        if rows:                # the reference engine's, played while the kernels compiled
+            tables.append(rows_table(rows, tables[0].schema))
+        tables.sort(key=lambda t: t["index"][0].as_py() if t.num_rows else -1)
+        df = as_frame(pa.concat_tables(tables))
+    else:
+        df = pd.DataFrame.from_records(rows)
+    if not df.empty and not df["index"].is_monotonic_increasing:
+        df = df.sort_values("index", kind="stable").reset_index(drop=True)
+    return df
+
+
 def rows_table(rows: list[dict], schema):
     """Row dicts (sorted by index) as an Arrow table of the compiled backend's `schema`."""
     import pyarrow as pa
@@ -329,16 +349,18 @@ def dask_client(scheduler: str, jobs: int | None = None):
 
 def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, client=None,
              kernels=None, backend: str = "reference", start: int = 0, compiling=None,
-             shipped=None, evaluation: bool = False):
+             shipped=None, horizon: int | None = None, evaluation: bool = False):
     """Lists of rows as playouts start..n-1 finish: one by one in this process, by chunks (in
     any order) from loky's worker processes or from the workers of a Dask `client`, played
     move by move on `backend`; with compiled `kernels` (whole uniform-random playouts in
     machine code), Arrow tables of consecutive playouts by chunks; with kernels
     `compiling` in the background, the first ones on the reference engine and the rest on
-    the kernels once they are ready (`_while_compiling`). `shipped`: what local worker
-    processes load the game from (`ludeme.api.GameFile`; None: `game_source`)."""
+    the kernels once they are ready (`_while_compiling`; `horizon`: the playouts the run
+    may play in all, n when None). `shipped`: what local worker processes load the game
+    from (`ludeme.api.GameFile`; None: `game_source`)."""
     if compiling is not None:
-        yield from _while_compiling(game, n, seed, jobs, compiling, shipped)
+        yield from _while_compiling(game, n, seed, jobs, compiling, shipped, start,
+                                    horizon or n)
         return
     if kernels is not None:
         if jobs == 1:
@@ -383,12 +405,14 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
         yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
 
 
-def _while_compiling(game, n: int, seed: int, jobs: int, compiling, shipped=None):
-    """Uniform-random playouts in index order on the reference engine until `compiling` (a
-    `ludeme.engine.compiled.Compiling`, begun once it pays: see COMPILE_PAYS_AFTER) has
-    ended, then the rest on its kernels: the rows are the same on both, so the run starts
-    at once and ends as if compiled throughout. A compile still running when the
-    playouts are all done is stopped."""
+def _while_compiling(game, n: int, seed: int, jobs: int, compiling, shipped=None,
+                     start: int = 0, horizon: int | None = None):
+    """Uniform-random playouts start..n-1 in index order on the reference engine until
+    `compiling` (a `ludeme.engine.compiled.Compiling`, begun once it pays for the `horizon`
+    playouts of the run: see COMPILE_PAYS_AFTER) has ended, then the rest on its kernels:
+    the rows are the same on both, so the run starts at once and ends as if compiled
+    throughout. The caller stops a compile still running when the run is done."""
+    horizon = horizon or n
     from joblib import Parallel, delayed
     first: list = []        # (time, playouts finished) at the first result: start-up excluded
 
@@ -401,40 +425,42 @@ def _while_compiling(game, n: int, seed: int, jobs: int, compiling, shipped=None
             return
         elapsed, played = now - first[0], finished - first[1]
         if elapsed >= PROBE_SECONDS and played \
-                and (n - finished) * elapsed / played > COMPILE_PAYS_AFTER:
+                and (horizon - start - finished) * elapsed / played > COMPILE_PAYS_AFTER:
             compiling.begin()
-    done = 0
-    try:
-        if jobs == 1:
-            while done < n and not compiling.ready():
-                yield _play_indices(game, seed, [done])
-                done += 1
-                begin_if_it_pays(done)
-        else:
-            source = shipped or game_source(game)
-            dispatched = [0]
+    done = start
+    if jobs == 1:
+        while done < n and not compiling.ready():
+            yield _play_indices(game, seed, [done])
+            done += 1
+            begin_if_it_pays(done - start)
+    else:
+        source = shipped or game_source(game)
+        dispatched = [start]
 
-            def until_ready():
-                for chunk in _chunks(n, jobs):
-                    if compiling.ready():
-                        return
-                    dispatched[0] = chunk.stop
-                    yield chunk
-            finished = 0
-            for rows in Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
-                    delayed(_play_in_worker)(source, seed, chunk) for chunk in until_ready()):
-                yield rows
-                finished += len(rows)
-                begin_if_it_pays(finished)
-            done = dispatched[0]
-        if done < n:
-            kernels = compiling.kernels()
-            if kernels is not None:         # warmed: numba's cache has them
-                game.keep_kernels("auto", kernels)
-            yield from _results(game, n, seed, jobs, kernels=kernels, start=done,
-                                shipped=shipped)
-    finally:
-        compiling.cancel()
+        def until_ready():
+            for chunk in _chunks(n, jobs, start):
+                if compiling.ready():
+                    return
+                dispatched[0] = chunk.stop
+                yield chunk
+        finished = 0
+        for rows in Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")(
+                delayed(_play_in_worker)(source, seed, chunk) for chunk in until_ready()):
+            yield rows
+            finished += len(rows)
+            begin_if_it_pays(finished)
+        done = dispatched[0]
+    if done < n:
+        kernels = compiled_kernels(game, compiling)
+        yield from _results(game, n, seed, jobs, kernels=kernels, start=done, shipped=shipped)
+
+
+def compiled_kernels(game, compiling):
+    """The kernels `compiling` made (waiting for it), kept as the game's on "auto"; None,
+    and the reference engine, when the compile failed."""
+    if not game.has_kernels("auto"):
+        game.keep_kernels("auto", compiling.kernels())   # warmed: numba's cache has them
+    return compiled_of(game, "auto")
 
 
 _STOPS = (signal.SIGINT, signal.SIGTERM)
@@ -513,6 +539,14 @@ class PartitionWriter:
                 done.append(self._write(part))
         return done
 
+    def finish(self, n: int) -> list:
+        """The run ended after its first `n` playouts, fewer than planned (a precision-driven
+        run stopped): the partition holding the last of them is complete now; written and
+        returned as `add` returns them."""
+        self.n = n
+        return [self._write(part) for part in sorted(self.pending)
+                if self.filled[part] == min(self.size, n - part * self.size)]
+
     def _write(self, part: int):
         """Write one complete partition, sorted by index."""
         pending = self.pending.pop(part)
@@ -542,7 +576,7 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                  agents: list | None = None, rotate: bool = False, scheduler: str | None = None,
                  partitions: str | os.PathLike | None = None, keep_rows: bool = True,
                  partition_size: int = PARTITION_SIZE, on_partition=None, progress: bool | None = None, label: str | None = None,
-                 backend: str | None = None, evaluation: bool = False):
+                 backend: str | None = None, until=None, evaluation: bool = False):
     """Play `n` playouts of `game`; the tidy table, one row per playout, by index.
 
     `agents`: one per seat (`ludeme.ai.agents`; None: uniform random); `rotate`:
@@ -561,8 +595,12 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     without agents the compiled kernels play whole playouts; with agents or a
     scheduler, the compiled states play move by move (`ludeme.engine.compiled.CompiledState`).
     The compile time is in `df.attrs["compile_seconds"]`, the backend in
-    `df.attrs["backend"]`. `evaluation`: add Ludii's state-evaluation metrics
-    (`ludeme.analysis.evaluation`; played on the reference engine, move by move).
+    `df.attrs["backend"]`. `until`: play in batches, prefixes of the same seeds, of which
+    `until.first_end()` says where the first ends and `until.next_end(rows)` (the batch's
+    rows, a DataFrame) where the next does, None to stop there (a precision-driven run:
+    `ludeme.analysis.precision.UntilCI`); n is then the cap. `evaluation`: add Ludii's
+    state-evaluation metrics (`ludeme.analysis.evaluation`; played on the reference engine,
+    move by move).
     """
     import pandas as pd
     from tqdm import tqdm
@@ -595,55 +633,76 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     rows: list[dict] = []
     tables: list = []
     interrupted = False
-    bar = tqdm(total=n, unit="playout", desc=label, disable=None if progress is None else
+    background = compiling
+    start, end = 0, min(n, until.first_end()) if until is not None else n
+    bar = tqdm(total=end, unit="playout", desc=label, disable=None if progress is None else
                not progress, smoothing=0.1, file=sys.stderr)
     with ExitStack() as stack:
+        if compiling is not None:
+            stack.callback(compiling.cancel)        # a compile the run outlived is stopped
         client = stack.enter_context(dask_client(scheduler, jobs)) if scheduler else None
         shipped = None
         if jobs > 1 and client is None:     # the game built once, read by every worker
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="ludeme-game-"))
             shipped = GameFile.write(game, folder)
-        results = _results(game, n, seed, jobs, agents, rotate, client, whole,
-                           "compiled" if kernels is not None else "reference",
-                           compiling=compiling, shipped=shipped, evaluation=evaluation)
+        results = None
         try:
-            for chunk in results:
-                # A partition on disk is a partition counted: Ctrl-C or SIGTERM waits
-                # until both are done (else summary.csv could count one the console does not).
-                with signals_deferred():
-                    if not isinstance(chunk, list):     # an Arrow table from the kernels
-                        count = chunk.num_rows
-                        by_backend["compiled"] += count
-                        if keep_rows:
-                            tables.append(chunk)
-                        done = writer.add_table(chunk) if writer is not None else ()
-                    else:
-                        count = len(chunk)
-                        by_backend["compiled" if kernels is not None else "reference"] += count
-                        if keep_rows:
-                            rows.extend(chunk)
-                        done = writer.add(chunk) if writer is not None else ()
-                    for part in done:
-                        if on_partition is not None:
-                            on_partition(part)
-                bar.update(count)
+            while True:
+                batch: tuple[list, list] = ([], [])     # this batch's rows and tables
+                results = _results(game, end, seed, jobs, agents, rotate, client, whole,
+                                   "compiled" if kernels is not None else "reference",
+                                   start=start, compiling=compiling, shipped=shipped,
+                                   horizon=n, evaluation=evaluation)
+                for chunk in results:
+                    # A partition on disk is a partition counted: Ctrl-C or SIGTERM waits
+                    # until both are done (else summary.csv could count one the console
+                    # does not).
+                    with signals_deferred():
+                        if not isinstance(chunk, list):     # an Arrow table from the kernels
+                            count = chunk.num_rows
+                            by_backend["compiled"] += count
+                            if keep_rows:
+                                tables.append(chunk)
+                            if until is not None:
+                                batch[1].append(chunk)
+                            done = writer.add_table(chunk) if writer is not None else ()
+                        else:
+                            count = len(chunk)
+                            by_backend["compiled" if kernels is not None else "reference"] \
+                                += count
+                            if keep_rows:
+                                rows.extend(chunk)
+                            if until is not None:
+                                batch[0].extend(chunk)
+                            done = writer.add(chunk) if writer is not None else ()
+                        for part in done:
+                            if on_partition is not None:
+                                on_partition(part)
+                    bar.update(count)
+                if until is None:
+                    break
+                with signals_deferred():        # the stop and its last partition, whole
+                    start, end = end, until.next_end(_frame(*batch))
+                    if end is None and writer is not None:
+                        for part in writer.finish(start):
+                            if on_partition is not None:
+                                on_partition(part)
+                if end is None:
+                    break
+                bar.total = end
+                bar.refresh()
+                if compiling is not None and compiling.ready():   # the kernels play on
+                    kernels = whole = compiled_kernels(game, compiling)
+                    compiling = None
         except KeyboardInterrupt:
             interrupted = True
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")     # joblib's note that it cancelled the rest
-                results.close()
+            if results is not None:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")     # joblib's note that it cancelled the rest
+                    results.close()
         finally:
             bar.close()
-    if tables:
-        import pyarrow as pa
-        if rows:                # the reference engine's, played while the kernels compiled
-            tables.append(rows_table(rows, tables[0].schema))
-        tables.sort(key=lambda t: t["index"][0].as_py() if t.num_rows else -1)
-        df = as_frame(pa.concat_tables(tables))
-    else:
-        df = pd.DataFrame.from_records(rows)
-    if not df.empty and not df["index"].is_monotonic_increasing:
-        df = df.sort_values("index", kind="stable").reset_index(drop=True)
+    df = _frame(rows, tables)
     df.attrs["interrupted"] = interrupted
     df.attrs["partitions"] = writer.written if writer is not None else []
     # The backend that played them ("compiled" when the kernels played any), and how many
@@ -651,12 +710,12 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     # background), and the background compile's own time.
     df.attrs["backend"] = "compiled" if by_backend["compiled"] else "reference"
     df.attrs["playouts_by_backend"] = by_backend
-    df.attrs["compiled_in_background"] = compiling is not None and compiling.begun
+    df.attrs["compiled_in_background"] = background is not None and background.begun
     # A game with a compiled form whose run was too short for compiling to pay.
-    df.attrs["compile_skipped"] = compiling is not None and not compiling.begun
-    if compiling is not None:
-        df.attrs["compile_seconds"] = compiling.load_seconds
-        df.attrs["background_compile_seconds"] = compiling.seconds  # 0: stopped unfinished
+    df.attrs["compile_skipped"] = background is not None and not background.begun
+    if background is not None:
+        df.attrs["compile_seconds"] = background.load_seconds
+        df.attrs["background_compile_seconds"] = background.seconds  # 0: stopped unfinished
     else:
         df.attrs["compile_seconds"] = kernels.compile_seconds if kernels is not None else 0.0
         df.attrs["background_compile_seconds"] = 0.0
@@ -670,9 +729,10 @@ def slug(text: str) -> str:
     return "-".join(words)
 
 
-def default_out_dir(path: str, ruleset: str | None, options: list[str], all_rulesets: bool
-                    ) -> Path:
-    """reports/<file>[-<ruleset or options>]."""
+def default_out_dir(path: str, ruleset: str | None, options: list[str], all_rulesets: bool,
+                    sweep: list[str] | None = None) -> Path:
+    """reports/<file>[-<ruleset or options>][-sweep-<categories> or -all-options]
+    (`sweep`: the swept categories, ["*"] for every option)."""
     name = slug(Path(path).stem)
     if all_rulesets:
         return DEFAULT_REPORTS / f"{name}-all-rulesets"
@@ -680,6 +740,9 @@ def default_out_dir(path: str, ruleset: str | None, options: list[str], all_rule
     if ruleset:
         parts.append(slug(ruleset.split("/", 1)[-1]))
     parts.extend(slug(o.split("/", 1)[-1]) for o in options)
+    if sweep:
+        parts.append("all-options" if sweep == ["*"] else
+                     "sweep-" + "-".join(slug(c) for c in sweep))
     # Drop the game's name where a ruleset or option repeats it.
     parts = [parts[0]] + [p.removeprefix(name + "-") for p in parts[1:]]
     return DEFAULT_REPORTS / "-".join(parts)
@@ -689,6 +752,45 @@ def ruleset_names(path: str) -> list[str | None]:
     """Every ruleset of a description, or [None] when it has none."""
     from ludeme.language.expand import load_description
     return [r.name for r in load_description(path).rulesets] or [None]
+
+
+MAX_CONFIGURATIONS = 64      # configurations an option sweep may make in one run
+
+
+def option_sweep(path: str, options=(), categories=None) -> list[tuple[str, ...]]:
+    """The options of every configuration of a sweep: each combination of the items of the
+    option `categories` (None: every option of the description), with the `options` given
+    besides. A LudemeError for an unknown category, one that `options` fixes already, or a
+    sweep of more than MAX_CONFIGURATIONS configurations (it says how many)."""
+    from ludeme.errors import LudemeError, known_list, suggest
+    from ludeme.language.expand import load_description
+    desc = load_description(path)
+    names = [o.category for o in desc.options]
+    if categories is None:
+        if not names:
+            raise LudemeError(f"--all-options: {path} has no options")
+        categories = names
+    fixed = {desc.resolve_option(o, given="--option")[0].category for o in options}
+    swept = []
+    for category in dict.fromkeys(categories):
+        option = next((o for o in desc.options if o.category == category), None)
+        if option is None:
+            listing = f"; its options: {known_list(names)}" if names else "; it has no options"
+            raise LudemeError(f"--sweep {category!r}: {path} has no such option"
+                              f"{suggest(category, names)}{listing}")
+        if category in fixed:
+            if len(categories) == len(names):       # --all-options: the given one stays
+                continue
+            raise LudemeError(f"--sweep {category!r} and --option {category}/... exclude "
+                              "each other: sweep it or fix it")
+        swept.append([f"{category}/{item.name}" for item in option.items])
+    count = math.prod(len(items) for items in swept)
+    if count > MAX_CONFIGURATIONS:
+        sizes = " x ".join(str(len(items)) for items in swept)
+        raise LudemeError(f"the sweep makes {count:,} configurations ({sizes} items); at most "
+                          f"{MAX_CONFIGURATIONS} in one run: sweep fewer options, or fix some "
+                          "with --option")
+    return [(*options, *combination) for combination in itertools.product(*swept)]
 
 
 @dataclass
@@ -709,6 +811,8 @@ class WrittenRun:
     by_backend: dict = field(default_factory=lambda: {"reference": 0, "compiled": 0})
     background: list = field(default_factory=list)
     compile_skipped: bool = False   # a compiled form, but too short a run to compile it
+    stops: list = field(default_factory=list)    # per configuration, a precision-driven
+    # run's stop (`ludeme.analysis.precision.UntilCI.record`)
 
     def backend_line(self) -> str:
         """Which backend played how many playouts, for the console."""
@@ -734,7 +838,8 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
                   agents: str | None = None, rotate: bool = False, scheduler: str | None = None,
                   max_turns: int | None = None, max_moves: int | None = None,
                   progress: bool | None = None, backend: str = "auto",
-                  command: str | None = None, evaluation: bool = False) -> WrittenRun:
+                  command: str | None = None, until: list | None = None,
+                  option_sets: list | None = None, evaluation: bool = False) -> WrittenRun:
     """Play `n` playouts of each ruleset of the description at `path` (None: its default),
     summarise them and write the tables, plots and report into `out` (`ludeme run`).
 
@@ -746,17 +851,22 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     Ctrl-C stops the run and writes what finished (`interrupted`); nothing when no playout did.
     `command`: the command line, recorded in the summary with the version, the backends
     (and the playouts each played), whether the run was interrupted and the seeds.
+    `until`: targets (`ludeme.analysis.precision.Target`) for a precision-driven run: each
+    configuration plays in batches until the targets' intervals are narrow enough, `n`
+    being the cap (`ludeme.analysis.precision`); the stops are in run.json and the summary.
+    `option_sets`: the options of each configuration (an option sweep, `option_sweep`),
+    each played with each ruleset; None: `options` alone.
     `evaluation`: Ludii's state-evaluation metrics too (`run_playouts`).
     """
     from .report import run_lock
     with run_lock(out):     # a second run into `out` meanwhile is refused, before playing
-        return _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
-                               scheduler, max_turns, max_moves, progress, backend, command,
-                               evaluation)
+        return _play_and_write(path, n, out, seed, jobs, rulesets, option_sets or [options],
+                               agents, rotate, scheduler, max_turns, max_moves, progress,
+                               backend, command, until, evaluation)
 
 
-def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate, scheduler,
-                    max_turns, max_moves, progress, backend, command,
+def _play_and_write(path, n, out, seed, jobs, rulesets, option_sets, agents, rotate, scheduler,
+                    max_turns, max_moves, progress, backend, command, until,
                     evaluation=False) -> WrittenRun:
     import pandas as pd
 
@@ -764,6 +874,7 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
     from ludeme.engine.compiled import Unsupported
     from ludeme.errors import LudemeError
     from .metrics import Summary
+    from .precision import UntilCI
     from .report import config_label, note_run_start, playouts_in, write_run
     from .samples import SamplePicker, showcase
     out = Path(out)
@@ -784,9 +895,11 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
     skipped = False
     configs: list[dict] = []
     showcases: list[dict] = []
+    stops: list[dict] = []
+    several = len(rulesets) * len(option_sets) > 1
     t0 = time.perf_counter()
     try:
-        for ruleset in rulesets:
+        for ruleset, options in ((r, list(o)) for r in rulesets for o in option_sets):
             picker = SamplePicker()
             books = _Bookkeeper(summary, picker)
             try:
@@ -794,23 +907,28 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
                             max_turns=max_turns, max_moves=max_moves, backend=backend)
                 players = agents_from_specs(agents, game.num_players) if agents else None
             except LudemeError as e:
-                if len(rulesets) == 1:
+                if not several:
                     raise
                 failed.append((ruleset, e))     # the others still play, and are kept
                 continue
+            config_name = config_label({"game": game.name, "ruleset": game.ruleset or "",
+                                        "options": "; ".join(game.options)})
             label = (ruleset or game.name).split("/", 1)[-1]
+            if len(option_sets) > 1:        # a sweep: each configuration its own folder
+                label = f"{label} {'; '.join(game.options)}"
             parts = staging / slug(label) if partitioned else None
+            tracker = UntilCI(until, n) if until else None
             try:
                 result = run_playouts(
                     game, n, seed, jobs, agents=players, rotate=rotate,
                     scheduler=scheduler, partitions=parts, keep_rows=not partitioned,
                     partition_size=PARTITION_SIZE,
                     on_partition=books.take,
-                    progress=progress, label=label, evaluation=evaluation)
+                    progress=progress, label=label, until=tracker, evaluation=evaluation)
             except Unsupported as e:        # --backend compiled on a game it cannot compile
                 error = LudemeError(f"{label}: the compiled backend has no form for {e} yet "
                                     "(use --backend reference or auto)")
-                if len(rulesets) == 1:
+                if not several:
                     raise error from None
                 failed.append((ruleset, error))
                 continue
@@ -831,26 +949,29 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, options, agents, rotate,
                 summary.add(df)
                 picker.add(df)
             frames.append(df)
+            if tracker is not None:
+                stops.append(tracker.record(config_name, playouts_in(df)))
             if result.attrs["interrupted"]:      # what finished is written, no more is played
                 interrupted = True
                 break
-            showcases.append(showcase(game, path, options, ruleset, picker,
-                                      config_label({"game": game.name, "ruleset": game.ruleset
-                                                    or "", "options": "; ".join(game.options)}),
+            showcases.append(showcase(game, path, options, ruleset, picker, config_name,
                                       slug(label)))
         wall = time.perf_counter() - t0
         df = pd.concat([f for f in frames if not f.empty], ignore_index=True) \
             if any(not f.empty for f in frames) else pd.DataFrame()
         if df.empty:
             return WrittenRun(df, pd.DataFrame(), [], 0, wall, backends, compile_seconds,
-                              interrupted, failed, by_backend, background, skipped)
+                              interrupted, failed, by_backend, background, skipped, stops)
         table = summary.table()
+        record = run_record(path, configs, command=command, seed=seed, by_backend=by_backend,
+                            interrupted=interrupted)
+        if until:
+            record["until_ci"] = {"targets": {t.metric: t.text() for t in until}, "cap": n,
+                                  "stops": stops}
         written = write_run(df, table, out, partitioned=partitioned, staging=staging,
-                            run=run_record(path, configs, command=command, seed=seed,
-                                           by_backend=by_backend, interrupted=interrupted),
-                            showcases=showcases)
+                            run=record, showcases=showcases)
         return WrittenRun(df, table, written, playouts_in(df), wall, backends, compile_seconds,
-                          interrupted, failed, by_backend, background, skipped)
+                          interrupted, failed, by_backend, background, skipped, stops)
     finally:
         if staging is not None and staging.exists():     # not moved into place: not kept
             shutil.rmtree(staging, ignore_errors=True)

@@ -312,7 +312,19 @@ def provenance(run: dict | None) -> list[str]:
             f"written: {run.get('written_utc', 'not recorded')}",
             f"backend: {played or 'not recorded'}",
             f"interrupted: {cut}",
-            f"seeds: run seed {run.get('seed', 'not recorded')}; {SEED_RULE}"]
+            f"seeds: run seed {run.get('seed', 'not recorded')}; {SEED_RULE}",
+            *until_ci_lines(run.get("until_ci"))]
+
+
+def until_ci_lines(until: dict | None) -> list[str]:
+    """A precision-driven run's targets and, per configuration, what stopped it."""
+    from .precision import stop_text
+    if not until:
+        return []
+    targets = ", ".join(f"{m} {w}" for m, w in until["targets"].items())
+    return [f"until-ci: 95% intervals narrower than {targets}, at most {until['cap']:,} "
+            "playouts per configuration, in batches that are prefixes of the seeds"] + \
+        [f"until-ci: {stop_text(stop)}" for stop in until["stops"]]
 
 
 def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame, run: dict | None = None) -> str:

@@ -7,7 +7,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from ludeme.analysis.playouts import DEFAULT_PLAYOUTS
+from ludeme.analysis.playouts import DEFAULT_PLAYOUTS, MAX_CONFIGURATIONS
+from ludeme.analysis.precision import DEFAULT_CAP, DEFAULT_METRICS
 from ludeme.errors import LudemeError
 
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, add_game_args
@@ -19,8 +20,9 @@ def add_parser(sub) -> None:
                                    "metrics")
     add_game_args(p)
     p.add_argument("--all-rulesets", action="store_true", help="run every ruleset of the file")
-    p.add_argument("-n", type=int, default=DEFAULT_PLAYOUTS,
-                   help=f"playouts per game/ruleset (default {DEFAULT_PLAYOUTS})")
+    p.add_argument("-n", type=int, default=None,
+                   help=f"playouts per configuration (default {DEFAULT_PLAYOUTS}); with "
+                        f"--until-ci the cap (default {DEFAULT_CAP:,})")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     p.add_argument("--jobs", "-j", type=int, default=None,
                    help="processes (default: all cores; -1 all, -2 all but one)")
@@ -47,13 +49,27 @@ def add_parser(sub) -> None:
                         "Decisiveness*, LeadChange, Stability, Drama*, MoveEvaluation*, "
                         "StateEvaluationDifference*): every legal move of every state "
                         "evaluated, on the reference engine, so much slower")
+    p.add_argument("--until-ci", metavar="WIDTH", default=None,
+                   help="play in batches until every chosen metric's 95%% interval is "
+                        "narrower than WIDTH (0.05: in the metric's unit; 5%%: of its value) "
+                        "in every configuration, or -n is reached")
+    p.add_argument("--metrics", metavar="M1,M2=W,...", default=None,
+                   help="the metrics --until-ci watches, each at WIDTH or its own "
+                        f"(default {','.join(DEFAULT_METRICS)}; win_shares: every player's)")
+    p.add_argument("--all-options", action="store_true",
+                   help="one configuration per combination of the game's options")
+    p.add_argument("--sweep", action="append", default=[], metavar='"Category"',
+                   help="one configuration per item of this option (repeatable: every "
+                        f"combination; at most {MAX_CONFIGURATIONS} configurations)")
     p.set_defaults(fn=run)
 
 
 def run(args) -> int:
     """Play, summarize, write; one line per configuration; exit 130 after Ctrl-C (what
     finished is written)."""
-    from ludeme.analysis.playouts import cpu_jobs, default_out_dir, ruleset_names, run_and_write
+    from ludeme.analysis.playouts import (cpu_jobs, default_out_dir, option_sweep, ruleset_names,
+                                          run_and_write)
+    from ludeme.analysis.precision import parse_targets, stop_text
     from ludeme.analysis.report import number_text
     if args.all_rulesets and args.ruleset:
         raise LudemeError("--ruleset and --all-rulesets exclude each other")
@@ -61,14 +77,29 @@ def run(args) -> int:
                         ("--max-moves", args.max_moves)):
         if value is not None and value < (0 if name == "--seed" else 1):
             raise LudemeError(f"{name} must be {'non-negative' if name == '--seed' else 'positive'}")
+    if args.metrics and not args.until_ci:
+        raise LudemeError("--metrics names what --until-ci watches: give --until-ci WIDTH too")
+    until = parse_targets(args.until_ci, args.metrics) if args.until_ci else None
+    n = args.n or (DEFAULT_CAP if until else DEFAULT_PLAYOUTS)
+    sweep = ["*"] if args.all_options else args.sweep
+    if args.all_options and args.sweep:
+        raise LudemeError("--all-options sweeps every option already: give it or --sweep")
+    if sweep and args.all_rulesets or args.all_options and args.ruleset:
+        raise LudemeError(f"{'--all-rulesets' if args.all_rulesets else '--ruleset'} and "
+                          f"{'--all-options' if args.all_options else 'an option sweep'} "
+                          "exclude each other (a ruleset fixes options): sweep the options a "
+                          "ruleset leaves free with --sweep")
+    option_sets = option_sweep(args.file, args.option, None if sweep == ["*"] else sweep) \
+        if sweep else None
     rulesets = ruleset_names(args.file) if args.all_rulesets else [args.ruleset]
-    out = args.out or default_out_dir(args.file, args.ruleset, args.option, args.all_rulesets)
-    r = run_and_write(args.file, out, rulesets, args.option, args.n, args.seed, args.jobs,
+    out = args.out or default_out_dir(args.file, args.ruleset, args.option, args.all_rulesets,
+                                      sweep)
+    r = run_and_write(args.file, out, rulesets, args.option, n, args.seed, args.jobs,
                       agents=args.agents, rotate=args.rotate_seats, scheduler=args.scheduler,
                       max_turns=args.max_turns, max_moves=args.max_moves,
                       progress=False if args.no_progress else None, backend=args.backend,
-                      command=shlex.join(["ludeme", *sys.argv[1:]]),
-                      evaluation=args.evaluation_metrics)
+                      command=shlex.join(["ludeme", *sys.argv[1:]]), until=until,
+                      option_sets=option_sets, evaluation=args.evaluation_metrics)
     for ruleset, error in r.failed:
         print(f"ludeme: error: {ruleset}: not played: {error.render()}", file=sys.stderr)
     if not r.written:
@@ -83,6 +114,8 @@ def run(args) -> int:
           f"{r.backend_line()}); wrote {', '.join(str(p) for p in r.written)}")
     for _, row in r.summary.iterrows():
         name = (row["ruleset"] or row["options"] or row["game"]).split("/", 1)[-1]
+        if row["options"] and not row["ruleset"] and len(r.summary) > 1:
+            name = row["options"]           # a sweep's: every option it chose
         agents = "" if row["agents"] == "random" else f" [{row['agents']}]"
         scores = "".join(f", {row[f'agent{j}']} scores {row[f'AgentScore{j}']:.3f}"
                          for j in range(1, 10) if f"agent{j}" in row and isinstance(
@@ -92,6 +125,10 @@ def run(args) -> int:
               f"P1 advantage {row['AdvantageP1']:.3f}{scores}, "
               f"{number_text(row['playouts_per_sec'])} playouts/s per process "
               "(playouts_per_sec)")
+    for stop in r.stops:
+        print(f"  until-ci: {stop_text(stop)}")
+    if len(r.summary) > 1:
+        print(f"  which differences are real: ludeme compare {shlex.quote(str(out))}")
     if r.interrupted:
         print(f"interrupted: kept the {done} playouts that had finished", file=sys.stderr)
         return EXIT_INTERRUPTED
