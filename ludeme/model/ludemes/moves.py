@@ -1088,8 +1088,9 @@ _THEN = ("then", "with (then ...)")
 part_of(FromSpec, ToSpec, BetweenSpec, parent="the move that holds it")
 
 
-@emits(MovesOr, kind="moves")
+@emits(MovesOr, MovesAnd, kind="moves")
 def _or_moves(src, lud, out, ind):
+    """The union of the moves (`(and ...)` as moves is the same union, `_Union`)."""
     with src.enclosing_then(lud):
         for m in list(lud.moves) + list(lud.more or []):
             src.moves(m, out, ind)
