@@ -372,6 +372,21 @@ def test_a_label_no_site_has(tmp_path, expr, value):
     _evaluates_to(tmp_path, expr, value)
 
 
+# -- (board ... largeStack:True) -----------------------------------------------------------
+
+@pytest.mark.parametrize("large", ["largeStack:True", "largeStack:False", ""])
+def test_a_stack_grows_past_32_levels(tmp_path, large):
+    # Ludii needs largeStack:True for stacks above 32; ours have no height limit either way.
+    f = tmp_path / "g.lud"
+    f.write_text(f'(game "g" (players 2) (equipment {{(board (square 3) {large}) '
+                 '(piece "Disc" Each)}) (rules (play (move Add (to 4) stack:True)) '
+                 '(end (if (= 40 (size Stack at:4)) (result Mover Win)))))')
+    state = load(f).new_initial_state()
+    for _ in range(40):
+        state.apply(state.legal_moves()[0])
+    assert state.is_terminal() and state.size_stack(4) == 40
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",

@@ -282,7 +282,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
                           (g.equipment.node.pos if g.equipment else ex.game.pos),
                           path="game/equipment")
     board_lud = boards[0]
-    board_lud.refuse("largeStack")
+    board_lud.largeStack   # stacks above 32 (Ludii's largeStack): ours have no height limit
     board = board_lud.playable_board(n)
     roles = Roles(n)
     containers = [Container(0, "Board", 0, 0, board.num_sites)]
