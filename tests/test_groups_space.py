@@ -328,3 +328,31 @@ def test_place_value_and_the_empty_sites_of_a_container():
     assert [state.sites.value[h + i] for i in range(3)] == [1, 0, 2]
     assert state.sites.state[h + 2] == 1
     assert [m.frm for m in state.legal_moves()] == [h + 1]     # the hand's one empty site
+
+
+# -- (forEach Group ...) and (sites), the group it iterates ------------------------------
+
+def _score_after_pass(then: str, start: str = START) -> int:
+    """P1's score after P1 passes with these consequents."""
+    state = _game(f"(move Pass (then {then}))", start=start).new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    return state.scores[1]
+
+
+@pytest.mark.parametrize("group, each, expected", [
+    ("", "1", 1),                                   # the mover's pieces, Adjacent: 0 1 5 10
+    ("Orthogonal", "1", 2),                         # 0 1 5 and 10
+    ("Orthogonal", "(* (count Sites in:(sites)) (count Sites in:(sites)))", 10),   # 9 + 1
+    # with if:, the sites where it holds, whoever owns them: 0 1 2 3 5, 10, 15
+    ("Orthogonal if:(is Occupied (to))", "(* (count Sites in:(sites)) (count Sites in:(sites)))",
+     27),
+    ("if:(= (who at:(to)) P2)", "(* (count Sites in:(sites)) (count Sites in:(sites)))", 5),
+    ("Orthogonal", "(regionSite (sites) index:0)", 10),   # each group's lowest site: 0 + 10
+    ("if:(is Empty (to))", "1", 0),                 # groups start from owned sites only
+])
+def test_for_each_group_gives_each_group_as_the_region(group, each, expected):
+    assert _score_after_pass(f"(forEach Group {group} (addScore P1 {each}))") == expected
+
+
+def test_sites_outside_for_each_group_is_empty():
+    assert _value("(count Sites in:(sites))") == 0

@@ -92,7 +92,7 @@ class Ctx:
     """Evaluation context: the state plus Ludii's iteration variables."""
 
     __slots__ = ("s", "g", "stacking", "from_", "to", "site", "player", "level", "value",
-                 "between", "pips")
+                 "between", "pips", "region")
 
     def __init__(self, game: "Game", state: "State"):
         self.g = game
@@ -106,6 +106,7 @@ class Ctx:
         self.value = UNDEFINED
         self.between = UNDEFINED
         self.pips = UNDEFINED       # the die value inside (forEach Die ...): (pips)
+        self.region = ()            # the group inside (forEach Group ...): (sites)
 
 
 @dataclass

@@ -564,6 +564,7 @@ class _StaticCtx:
     """A context for regions that do not depend on the state."""
 
     from_ = to = site = player = UNDEFINED
+    region = ()
 
     @property
     def s(self):
