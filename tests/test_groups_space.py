@@ -356,3 +356,19 @@ def test_for_each_group_gives_each_group_as_the_region(group, each, expected):
 
 def test_sites_outside_for_each_group_is_empty():
     assert _value("(count Sites in:(sites))") == 0
+
+
+@pytest.mark.parametrize("forget, expected", [
+    ("(forget Value All", 0),            # Ludii's ForgetValueAll: the named lists too
+    ('(forget Value "A" All', 1),        # only that name: the unnamed 4 stays
+    ("(forget Value 4", 1),              # one value of the unnamed list: "A"'s 3 stays
+])
+def test_forget_value_all_forgets_every_list(forget, expected):
+    size = '(+ (size Array (values Remembered "A")) (size Array (values Remembered)))'
+    then = (f'(remember Value "A" 3 (then (remember Value 4 (then {forget} '
+            f'(then (set Score P1 {size})))))))')
+    assert _score_after_pass(then) == expected
+
+
+def test_forget_value_all_with_nothing_remembered_makes_no_move():
+    assert _score_after_pass("(forget Value All (then (set Score P1 5)))") == 0
