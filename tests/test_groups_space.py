@@ -372,3 +372,10 @@ def test_forget_value_all_forgets_every_list(forget, expected):
 
 def test_forget_value_all_with_nothing_remembered_makes_no_move():
     assert _score_after_pass("(forget Value All (then (set Score P1 5)))") == 0
+
+
+@pytest.mark.parametrize("value, expected", [(1, 2), (2, 1), (0, 0)])
+def test_count_value_counts_the_entries_equal_to_it(value, expected):
+    # the owners of sites 0 1 2: P1 P1 P2
+    owners = "(results from:(sites {0 1 2}) to:(from) (who at:(from)))"
+    assert _value(f"(count Value {value} in:{owners})") == expected
