@@ -356,6 +356,11 @@ class MoveFromTo(Moves):
             # piece leaves: its traces of Chex, Sam K'i and Main Tapak Empat show it.
             if kind != A_MOVE or not cell_levels or frm >= nsites:
                 return 0, 0
+            if s.size_stack(frm) > 1 and s.who[frm] != s.mover:
+                # Shing Quon Tu's traces: a mover whose piece is under another player's moves
+                # that top piece, and Ludii reports level 0; the general rule is not known.
+                raise self.fail("a move out of a stack whose top piece is another player's "
+                                "is not supported yet")
             return s.size_stack(frm) - 1, 0
 
         # plain and without a side effect: one action, built in the loop below
