@@ -129,12 +129,45 @@ def test_relative_turns_follow_ludii(facing, word, supported, expected):
 # (move Leap forward:True) and (directions <type> from: to:) in a step are supported now:
 # tests/test_race.py holds their tests.
 @pytest.mark.parametrize("play,message", [
-    ('(max Moves withValue:True (forEach Piece))', "not supported yet"),
+    ('(max Captures withValue:True (forEach Piece))', "not supported yet"),
 ])
 def test_unsupported_forms_are_refused_with_a_position(tmp_path, play, message):
     with pytest.raises(LudemeError) as e:
         _state(tmp_path, play, '(place "R1" 0) (place "R2" 15)')
     assert message in str(e.value) and "g.lud:" in str(e.value)
+
+
+HOPS = ('(max Moves {value} (forEach Piece "R" (move Hop Orthogonal (between if:(is Enemy '
+        '(who at:(between))) (apply (remove (between)))) (to if:(is Empty (to))))))')
+
+
+@pytest.mark.parametrize("value,values,expected", [
+    ("withValue:True", (1, 5), [(0, 8)]),           # the hop taking the piece worth 5
+    ("withValue:True", (5, 1), [(0, 2)]),
+    ("withValue:True", (3, 3), [(0, 2), (0, 8)]),
+    ("", (1, 5), [(0, 2), (0, 8)]),                 # without it, both chains are one hop
+])
+def test_max_moves_with_value_keeps_the_chains_capturing_most_value(tmp_path, value, values,
+                                                                   expected):
+    start = (f'(place "R1" 0) (place "R2" 1 value:{values[0]}) '
+             f'(place "R2" 4 value:{values[1]})')
+    _, s = _state(tmp_path, HOPS.format(value=value), start)
+    assert _keys(s) == expected
+
+
+@pytest.mark.parametrize("count,refused", [("count:(size Stack at:(between))", True),
+                                           ("", False)])
+def test_a_removal_at_the_end_of_the_turn_of_several_pieces_of_a_stack_is_refused(
+        tmp_path, count, refused):
+    play = ('(forEach Piece "R" (move Hop E (between if:(is Enemy (who at:(between))) '
+            f'(apply (remove (between) at:EndOfTurn {count}))) (to if:(is Empty (to)))))')
+    start = '(place Stack "R1" 0) (place Stack "R2" 1) (place Stack "R2" 1)'
+    _, s = _state(tmp_path, play, start)
+    if refused:
+        with pytest.raises(LudemeError, match="at:EndOfTurn count:"):
+            s.legal_moves()
+    else:
+        assert _keys(s) == [(0, 2)]
 
 
 @pytest.mark.parametrize("dirn,expected", [
