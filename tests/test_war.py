@@ -170,6 +170,38 @@ def test_a_removal_at_the_end_of_the_turn_of_several_pieces_of_a_stack_is_refuse
         assert _keys(s) == [(0, 2)]
 
 
+@pytest.mark.parametrize("cond,shortcut", [
+    ('(not (and (is Threatened (id "K" Mover)) (is Empty 0)))', True),
+    ('(not (and {(is Empty 1) (is Threatened (id "K" Mover)) (is Empty 0)}))', True),
+    ("(not (and (is Empty 1) (is Empty 0)))", False),
+])
+def test_a_conjunction_with_a_threat_fails_at_once_while_a_threat_is_looked_for(
+        tmp_path, cond, shortcut):
+    from ludeme.model.ludemes import war
+    from ludeme.model.ludemes.effects import Do
+    play = f'(do (forEach Piece "K" (move Step (to if:(is Empty (to))))) ifAfterwards:{cond})'
+    game, s = _state(tmp_path, play, '(place "K1" 5) (place "K2" 15)')
+    do = next(x for x in _walk(game.typed) if isinstance(x, Do))
+    auto = do.ifAfterwards.auto_succeeds()
+    assert (auto is not None) == shortcut
+    if shortcut:
+        assert not auto()
+        war._PROBING[0] += 1
+        try:
+            assert auto()
+        finally:
+            war._PROBING[0] -= 1
+
+
+def _walk(lud):
+    """Every typed ludeme below `lud`."""
+    yield lud
+    for v in vars(lud).get("_fields", {}).values():
+        for x in (v if isinstance(v, (list, tuple)) else [v]):
+            if hasattr(x, "_fields"):
+                yield from _walk(x)
+
+
 @pytest.mark.parametrize("dirn,expected", [
     ("(difference Orthogonal (directions {N}))", [(5, 4), (5, 6), (5, 1)]),
     ("(difference Adjacent Diagonal)", [(5, 1), (5, 4), (5, 6), (5, 9)]),
