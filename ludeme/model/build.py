@@ -71,6 +71,7 @@ class Env:
         self.records_start = False         # a ludeme reads where pieces began (sites Start)
         self.stacking = False              # a ludeme needs stacks (stack:True, ...)
         self.sequence_capture = False      # a removal waits for the end of the turn
+        self.hidden_info = False           # a rule hides pieces ((set Hidden ...))
         self.reads_after = False           # a ludeme reads (last To/From afterConsequence:True)
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
@@ -419,6 +420,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.swap_rule = swap_rule
     game.repetition = repetition
     game.sequence_capture = env.sequence_capture
+    game.hidden_info = env.hidden_info
     game.reads_after = env.reads_after
     game.counting = env.counting
     game.uses_chance = env.uses_chance or bool(dice_sets)
