@@ -38,6 +38,17 @@ def test_set_hidden_at_the_start_and_is_hidden(start, cond, hidden):
     assert _tos(state) == ([8] if hidden else [7])
 
 
+@pytest.mark.parametrize("start, region, expected", [
+    ("(set Hidden (sites {0 3}) to:P1)", "(sites Hidden to:P1)", [0, 3]),
+    ("(set Hidden (sites {0 3}) to:P1)", "(sites Hidden to:P2)", [-1]),     # none: a pass
+    ("(set Hidden What (sites {0 3}) to:P1)", "(sites Hidden to:P1)", [-1]),
+    ("(set Hidden What (sites {0 3}) to:P1)", "(sites Hidden What to:Mover)", [0, 3]),
+])
+def test_sites_hidden_lists_the_sites_hidden_from_the_player(start, region, expected):
+    state = _state(start, f"(move Select (from {region}))")
+    assert _tos(state) == expected
+
+
 def test_a_moved_piece_takes_its_flags_along():
     # P1's disc, hidden from P2 at 0, moves to 1: P2 then finds 1 hidden and 0 not.
     play = ("(if (is Hidden at:1 to:P2) (if (is Hidden at:0 to:P2) (move Add (to 6)) "

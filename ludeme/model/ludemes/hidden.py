@@ -127,4 +127,34 @@ class IsHidden(Bool):
         return is_hidden
 
 
-__all__ = ["HiddenData", "IsHidden", "SetHidden", "SetHiddenStart"]
+@ludeme("sites", "Hidden")
+class SitesHidden(Region):
+    """`(sites Hidden [<data>] [<type>] to:<player|role>)`: the board sites whose piece (or
+    that datum of it) is hidden from the player, in increasing order. Example:
+    `(sites Hidden What to:Mover)`."""
+    concepts = ("HiddenInformation",)
+
+    params = (P("data", HiddenData, opt=True), P("type", SiteType, opt=True),
+              P("to", (RoleType, IntFn), named=True))
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(sites Hidden {self.type} ...) on a board played on "
+                            f"{env.board.site_type}s is not supported yet")
+        if isinstance(self.to, str) and self.to in ("All", "Each", "Enemy", "NonMover",
+                                                    "Friend", "Ally", "Any", "Shared"):
+            raise self.fail(f"(sites Hidden ... to:{self.to}) of several players is not "
+                            "supported yet")
+        key = ("hidden", self.data)
+        players = _who_fn(env, self)
+        n = env.num_board_sites
+
+        def sites_hidden(c):
+            _refuse_stacks(self, c)
+            who = players(c)
+            flags = c.s.notes.get(key, ())
+            return sorted(site for site, p in flags if p in who and site < n)
+        return sites_hidden
+
+
+__all__ = ["HiddenData", "IsHidden", "SetHidden", "SetHiddenStart", "SitesHidden"]
