@@ -71,8 +71,10 @@ def test_set_hidden_as_an_effect_hides_the_piece_just_placed():
 @pytest.mark.parametrize("start, play, message", [
     ("(set Hidden at:0 level:1 to:P1)", "(move Add (to 8))", "'level' of (set Hidden"),
     ("", "(if (is Hidden at:0 level:0 to:P1) (move Add (to 8)))", "'level' of (is Hidden"),
+    ("(set Hidden Vertex at:0 to:P1)", "(move Add (to 8))", "Hidden Vertex ...) on a board "
+     "played on Cell sites is not supported yet"),
 ])
-def test_levels_are_refused(start, play, message):
+def test_levels_and_other_site_types_are_refused(start, play, message):
     with pytest.raises(LudemeError, match=re.escape(message)):
         _state(start, play)
 

@@ -31,7 +31,7 @@ def _check_flat(lud, env):
     lud.refuse("level", why="hidden information at a level of a stack")
     if lud.type not in (None, env.board.site_type):
         raise lud.fail(f"(... Hidden {lud.type} ...) on a board played on "
-                       f"{env.board.site_type}s is not supported yet")
+                       f"{env.board.site_type} sites is not supported yet")
 
 
 def _refuse_stacks(lud, c):
@@ -140,7 +140,7 @@ class SitesHidden(Region):
     def compile(self, env):
         if self.type not in (None, env.board.site_type):
             raise self.fail(f"(sites Hidden {self.type} ...) on a board played on "
-                            f"{env.board.site_type}s is not supported yet")
+                            f"{env.board.site_type} sites is not supported yet")
         if isinstance(self.to, str) and self.to in ("All", "Each", "Enemy", "NonMover",
                                                     "Friend", "Ally", "Any", "Shared"):
             raise self.fail(f"(sites Hidden ... to:{self.to}) of several players is not "
