@@ -379,3 +379,33 @@ def test_count_value_counts_the_entries_equal_to_it(value, expected):
     # the owners of sites 0 1 2: P1 P1 P2
     owners = "(results from:(sites {0 1 2}) to:(from) (who at:(from)))"
     assert _value(f"(count Value {value} in:{owners})") == expected
+
+
+class _CountingTable(list):
+    """A step table that counts the sites whose steps are read."""
+
+    reads = 0
+
+    def __getitem__(self, site):
+        type(self).reads += 1
+        return super().__getitem__(site)
+
+
+@pytest.mark.parametrize("size, target, distance", [(4, 15, 6), (6, 35, 10), (6, 0, 0)])
+def test_count_steps_reads_each_site_once(size, target, distance):
+    from ludeme.model.ludemes.sequences import _rings_to
+    # orthogonal steps on a size x size grid, from corner 0: every site is reached by
+    # two routes, and a ring must not list it twice (the rings would double each time)
+    steps = [[s + d for d, ok in ((1, s % size < size - 1), (-1, s % size > 0),
+                                  (size, s + size < size * size), (-size, s >= size)) if ok]
+             for s in range(size * size)]
+    table = _CountingTable(steps)
+    _CountingTable.reads = 0
+    assert _rings_to(table, 0, {target}) == distance
+    assert _CountingTable.reads <= size * size
+
+
+@pytest.mark.parametrize("expr, value", [("(count Steps 0 15)", 3), ("(count Steps 0 3)", 3),
+                                         ("(count Steps Orthogonal 0 15)", 6)])
+def test_count_steps_between_two_sites(expr, value):
+    assert _value(expr) == value
