@@ -139,17 +139,36 @@ def test_moves_one_at_a_time_are_the_moves_in_their_order(tmp_path, play):
     assert [(m.frm, m.to) for m in lazy_moves(gen)(state.ctx)] == pairs and pairs
 
 
-@pytest.mark.parametrize("cond,copies", [("(is Empty 4)", 1), ("(is Occupied 4)", 8)])
-def test_can_move_tests_moves_until_one_passes(tmp_path, monkeypatch, cond, copies):
+def _copies_made(state, monkeypatch) -> int:
+    """How many copies of the position making the legal moves takes."""
     from ludeme.engine.state import State
-    game = _load(tmp_path, items=STEPPER, start='(place "Disc1" 4)',
-                 play=f"(if (can Move (do (forEach Piece) ifAfterwards:{cond})) (move Pass))")
-    state = game.new_initial_state()
     made = []
     clone = State.clone
     monkeypatch.setattr(State, "clone", lambda s: made.append(1) or clone(s))
     state.legal_moves()
-    assert len(made) == copies
+    return len(made)
+
+
+@pytest.mark.parametrize("cond,copies", [("(is Empty 4)", 1), ("(is Occupied 4)", 8)])
+def test_can_move_tests_moves_until_one_passes(tmp_path, monkeypatch, cond, copies):
+    game = _load(tmp_path, items=STEPPER, start='(place "Disc1" 4)',
+                 play=f"(if (can Move (do (forEach Piece) ifAfterwards:{cond})) (move Pass))")
+    assert _copies_made(game.new_initial_state(), monkeypatch) == copies
+
+
+@pytest.mark.parametrize("next_start,copies", [
+    # the copy (no Moves Next) makes, P2's first step from 0 (of two), P1's 7 steps
+    ('(place "Disc2" 0)', 1 + 1 + 7),
+    # P2 is blocked: no candidate to copy, and P1 passes
+    ('(place "Disc2" 0) (place "Disc1" {1 3})', 1),
+])
+def test_no_moves_next_tests_the_next_moves_until_one_passes(tmp_path, monkeypatch,
+                                                              next_start, copies):
+    # (no Moves Next) copies the position once, then P2's candidate moves are copied to
+    # test ifAfterwards until one passes (Ludii's canMove), not all of them.
+    play = "(if (no Moves Next) (move Pass) (do (forEach Piece) ifAfterwards:(is Empty 7)))"
+    game = _load(tmp_path, items=STEPPER, start=f'(place "Disc1" 4) {next_start}', play=play)
+    assert _copies_made(game.new_initial_state(), monkeypatch) == copies
 
 
 # -- a removal empties a site whatever its count, a hand's too (ContainerFlatState.remove) --

@@ -164,7 +164,9 @@ class Env:
             phase = probe.g.phases[probe.phase[p]]
             _NO_MOVES_BUSY[0] = True
             try:
-                s.stalemated[p] = stuck = not phase.play(probe.ctx)
+                # the first move found answers (Ludii's canMove): moves one at a time
+                moves = base.lazy_moves(phase.play)(probe.ctx)
+                s.stalemated[p] = stuck = next(moves, None) is None
             finally:
                 _NO_MOVES_BUSY[0] = False
             return stuck
