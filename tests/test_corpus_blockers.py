@@ -441,7 +441,15 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           "reconstruction_done_board_war_leaping_lines_Smasandyutakankarikrida_(Allahabad)",
           "board_war_replacement_eliminate_all_Tab",
           # merge of shifted boards within a float's 0.01; a piece placed on another
-          "reconstruction_done_board_hunt_Ijil_Buga", "reconstruction_done_board_hunt_Ikh_Buga"]
+          "reconstruction_done_board_hunt_Ijil_Buga", "reconstruction_done_board_hunt_Ikh_Buga",
+          # (forEach Group ...) and (sites); with (count Value ...) and (forget Value All)
+          "board_space_group_Elea", "board_space_group_Meridians", "board_space_group_Brood",
+          "board_space_group_Manifold",
+          # hidden information; (note player:...)
+          "board_race_reach_Sneakthrough", "board_war_replacement_checkmate_chess_Beirut_Chess",
+          "board_space_territory_Phantom_Go", "board_war_replacement_eliminate_target_Lattaque",
+          # count Steps once per site; (no Moves Next) stopping at a first move
+          "board_war_replacement_checkmate_chaturanga_Qatranj"]
 
 
 @pytest.mark.parametrize("name", CORPUS)
