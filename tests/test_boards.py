@@ -736,7 +736,6 @@ ERRORS = [
     ("(board (square 3) (track \"T\" \"0,E\" Mover))", "a track's owner is a player", 19),
     ("(mancalaBoard 5 6)", "5 rows is not supported yet (2 to 4 here)", 1),
     ("(mancalaBoard 2 6 numStores:1)", "'numStores' of (mancalaBoard ...) is not supported", 19),
-    ("(board (square 3) largeStack:True)", "'largeStack' of (board ...) is not supported", 19),
 ]
 
 

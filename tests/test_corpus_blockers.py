@@ -139,17 +139,36 @@ def test_moves_one_at_a_time_are_the_moves_in_their_order(tmp_path, play):
     assert [(m.frm, m.to) for m in lazy_moves(gen)(state.ctx)] == pairs and pairs
 
 
-@pytest.mark.parametrize("cond,copies", [("(is Empty 4)", 1), ("(is Occupied 4)", 8)])
-def test_can_move_tests_moves_until_one_passes(tmp_path, monkeypatch, cond, copies):
+def _copies_made(state, monkeypatch) -> int:
+    """How many copies of the position making the legal moves takes."""
     from ludeme.engine.state import State
-    game = _load(tmp_path, items=STEPPER, start='(place "Disc1" 4)',
-                 play=f"(if (can Move (do (forEach Piece) ifAfterwards:{cond})) (move Pass))")
-    state = game.new_initial_state()
     made = []
     clone = State.clone
     monkeypatch.setattr(State, "clone", lambda s: made.append(1) or clone(s))
     state.legal_moves()
-    assert len(made) == copies
+    return len(made)
+
+
+@pytest.mark.parametrize("cond,copies", [("(is Empty 4)", 1), ("(is Occupied 4)", 8)])
+def test_can_move_tests_moves_until_one_passes(tmp_path, monkeypatch, cond, copies):
+    game = _load(tmp_path, items=STEPPER, start='(place "Disc1" 4)',
+                 play=f"(if (can Move (do (forEach Piece) ifAfterwards:{cond})) (move Pass))")
+    assert _copies_made(game.new_initial_state(), monkeypatch) == copies
+
+
+@pytest.mark.parametrize("next_start,copies", [
+    # the copy (no Moves Next) makes, P2's first step from 0 (of two), P1's 7 steps
+    ('(place "Disc2" 0)', 1 + 1 + 7),
+    # P2 is blocked: no candidate to copy, and P1 passes
+    ('(place "Disc2" 0) (place "Disc1" {1 3})', 1),
+])
+def test_no_moves_next_tests_the_next_moves_until_one_passes(tmp_path, monkeypatch,
+                                                              next_start, copies):
+    # (no Moves Next) copies the position once, then P2's candidate moves are copied to
+    # test ifAfterwards until one passes (Ludii's canMove), not all of them.
+    play = "(if (no Moves Next) (move Pass) (do (forEach Piece) ifAfterwards:(is Empty 7)))"
+    game = _load(tmp_path, items=STEPPER, start=f'(place "Disc1" 4) {next_start}', play=play)
+    assert _copies_made(game.new_initial_state(), monkeypatch) == copies
 
 
 # -- a removal empties a site whatever its count, a hand's too (ContainerFlatState.remove) --
@@ -372,6 +391,21 @@ def test_a_label_no_site_has(tmp_path, expr, value):
     _evaluates_to(tmp_path, expr, value)
 
 
+# -- (board ... largeStack:True) -----------------------------------------------------------
+
+@pytest.mark.parametrize("large", ["largeStack:True", "largeStack:False", ""])
+def test_a_stack_grows_past_32_levels(tmp_path, large):
+    # Ludii needs largeStack:True for stacks above 32; ours have no height limit either way.
+    f = tmp_path / "g.lud"
+    f.write_text(f'(game "g" (players 2) (equipment {{(board (square 3) {large}) '
+                 '(piece "Disc" Each)}) (rules (play (move Add (to 4) stack:True)) '
+                 '(end (if (= 40 (size Stack at:4)) (result Mover Win)))))')
+    state = load(f).new_initial_state()
+    for _ in range(40):
+        state.apply(state.legal_moves()[0])
+    assert state.is_terminal() and state.size_stack(4) == 40
+
+
 # -- corpus games these ludemes unlocked --------------------------------------------------
 
 CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-Arbah)",
@@ -407,7 +441,15 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           "reconstruction_done_board_war_leaping_lines_Smasandyutakankarikrida_(Allahabad)",
           "board_war_replacement_eliminate_all_Tab",
           # merge of shifted boards within a float's 0.01; a piece placed on another
-          "reconstruction_done_board_hunt_Ijil_Buga", "reconstruction_done_board_hunt_Ikh_Buga"]
+          "reconstruction_done_board_hunt_Ijil_Buga", "reconstruction_done_board_hunt_Ikh_Buga",
+          # (forEach Group ...) and (sites); with (count Value ...) and (forget Value All)
+          "board_space_group_Elea", "board_space_group_Meridians", "board_space_group_Brood",
+          "board_space_group_Manifold",
+          # hidden information; (note player:...)
+          "board_race_reach_Sneakthrough", "board_war_replacement_checkmate_chess_Beirut_Chess",
+          "board_space_territory_Phantom_Go", "board_war_replacement_eliminate_target_Lattaque",
+          # count Steps once per site; (no Moves Next) stopping at a first move
+          "board_war_replacement_checkmate_chaturanga_Qatranj"]
 
 
 @pytest.mark.parametrize("name", CORPUS)

@@ -267,6 +267,15 @@ def test_swap_players_effect_with_a_note(tmp_path):
     assert s.player_order[1:] == [2, 1] and s.mover == 1
 
 
+@pytest.mark.parametrize("note", ['(note "moved")', '(note P1 "moved")',
+                                  '(note player:Mover "moved")',
+                                  '(note player:Mover "moved" to:Next)'])
+def test_a_note_names_a_player_before_its_message_and_changes_nothing(tmp_path, note):
+    s = _state(tmp_path, f'(move Add (to (sites Empty)) (then {note}))', '(place "R1" 0)')
+    s.apply(s.legal_moves()[0])
+    assert s.mover == 2 and sum(1 for w in s.who if w) == 2
+
+
 def test_swap_players_refuses_a_then_that_changes_the_game(tmp_path):
     play = '(move Add (to (sites Empty)) (then (swap Players P1 P2 (then (moveAgain)))))'
     with pytest.raises(LudemeError) as e:

@@ -328,3 +328,84 @@ def test_place_value_and_the_empty_sites_of_a_container():
     assert [state.sites.value[h + i] for i in range(3)] == [1, 0, 2]
     assert state.sites.state[h + 2] == 1
     assert [m.frm for m in state.legal_moves()] == [h + 1]     # the hand's one empty site
+
+
+# -- (forEach Group ...) and (sites), the group it iterates ------------------------------
+
+def _score_after_pass(then: str, start: str = START) -> int:
+    """P1's score after P1 passes with these consequents."""
+    state = _game(f"(move Pass (then {then}))", start=start).new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    return state.scores[1]
+
+
+@pytest.mark.parametrize("group, each, expected", [
+    ("", "1", 1),                                   # the mover's pieces, Adjacent: 0 1 5 10
+    ("Orthogonal", "1", 2),                         # 0 1 5 and 10
+    ("Orthogonal", "(* (count Sites in:(sites)) (count Sites in:(sites)))", 10),   # 9 + 1
+    # with if:, the sites where it holds, whoever owns them: 0 1 2 3 5, 10, 15
+    ("Orthogonal if:(is Occupied (to))", "(* (count Sites in:(sites)) (count Sites in:(sites)))",
+     27),
+    ("if:(= (who at:(to)) P2)", "(* (count Sites in:(sites)) (count Sites in:(sites)))", 5),
+    ("Orthogonal", "(regionSite (sites) index:0)", 10),   # each group's lowest site: 0 + 10
+    ("if:(is Empty (to))", "1", 0),                 # groups start from owned sites only
+])
+def test_for_each_group_gives_each_group_as_the_region(group, each, expected):
+    assert _score_after_pass(f"(forEach Group {group} (addScore P1 {each}))") == expected
+
+
+def test_sites_outside_for_each_group_is_empty():
+    assert _value("(count Sites in:(sites))") == 0
+
+
+@pytest.mark.parametrize("forget, expected", [
+    ("(forget Value All", 0),            # Ludii's ForgetValueAll: the named lists too
+    ('(forget Value "A" All', 1),        # only that name: the unnamed 4 stays
+    ("(forget Value 4", 1),              # one value of the unnamed list: "A"'s 3 stays
+])
+def test_forget_value_all_forgets_every_list(forget, expected):
+    size = '(+ (size Array (values Remembered "A")) (size Array (values Remembered)))'
+    then = (f'(remember Value "A" 3 (then (remember Value 4 (then {forget} '
+            f'(then (set Score P1 {size})))))))')
+    assert _score_after_pass(then) == expected
+
+
+def test_forget_value_all_with_nothing_remembered_makes_no_move():
+    assert _score_after_pass("(forget Value All (then (set Score P1 5)))") == 0
+
+
+@pytest.mark.parametrize("value, expected", [(1, 2), (2, 1), (0, 0)])
+def test_count_value_counts_the_entries_equal_to_it(value, expected):
+    # the owners of sites 0 1 2: P1 P1 P2
+    owners = "(results from:(sites {0 1 2}) to:(from) (who at:(from)))"
+    assert _value(f"(count Value {value} in:{owners})") == expected
+
+
+class _CountingTable(list):
+    """A step table that counts the sites whose steps are read."""
+
+    reads = 0
+
+    def __getitem__(self, site):
+        type(self).reads += 1
+        return super().__getitem__(site)
+
+
+@pytest.mark.parametrize("size, target, distance", [(4, 15, 6), (6, 35, 10), (6, 0, 0)])
+def test_count_steps_reads_each_site_once(size, target, distance):
+    from ludeme.model.ludemes.sequences import _rings_to
+    # orthogonal steps on a size x size grid, from corner 0: every site is reached by
+    # two routes, and a ring must not list it twice (the rings would double each time)
+    steps = [[s + d for d, ok in ((1, s % size < size - 1), (-1, s % size > 0),
+                                  (size, s + size < size * size), (-size, s >= size)) if ok]
+             for s in range(size * size)]
+    table = _CountingTable(steps)
+    _CountingTable.reads = 0
+    assert _rings_to(table, 0, {target}) == distance
+    assert _CountingTable.reads <= size * size
+
+
+@pytest.mark.parametrize("expr, value", [("(count Steps 0 15)", 3), ("(count Steps 0 3)", 3),
+                                         ("(count Steps Orthogonal 0 15)", 6)])
+def test_count_steps_between_two_sites(expr, value):
+    assert _value(expr) == value

@@ -94,6 +94,31 @@ def test_where_with_a_piece_on_several_sites_is_refused_while_playing():
         state.apply(state.legal_moves()[0])
 
 
+@pytest.mark.parametrize("start", [
+    '(place Stack "Disc2" 4) (place Stack "King1" 4)',     # the king on top
+    '(place Stack "King1" 4) (place Stack "Disc2" 4)',     # the king under a disc
+])
+def test_where_reads_every_level_of_a_stack(start):
+    game = _game(start, play="(move Add (to (sites Empty)) stack:True)",
+                 end='(end (if (= (where "King" P1) 4) (result P1 Win)))')
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.is_terminal() and state.winner == 1
+
+
+@pytest.mark.parametrize("start, level", [
+    ('(place Stack "Disc2" 0) (place Stack "Disc1" 0)', 1),      # the mover's piece on top
+    ('(place Stack "Disc1" 0) (place Stack "Disc2" 0)', None),   # another player's on top
+])
+def test_a_move_out_of_a_stack_topped_by_another_players_piece_is_refused(start, level):
+    state = _game(start, play="(move (from 0) (to 1))").new_initial_state(0)
+    if level is None:
+        with pytest.raises(LudemeError, match="top piece is another player's"):
+            state.legal_moves()
+    else:
+        assert [m.level_from for m in state.legal_moves()] == [level]
+
+
 def test_is_full_ends_a_filled_board():
     game = _game(end="(end (if (is Full) (result Mover Draw)))")
     state = game.new_initial_state(0)

@@ -129,12 +129,77 @@ def test_relative_turns_follow_ludii(facing, word, supported, expected):
 # (move Leap forward:True) and (directions <type> from: to:) in a step are supported now:
 # tests/test_race.py holds their tests.
 @pytest.mark.parametrize("play,message", [
-    ('(max Moves withValue:True (forEach Piece))', "not supported yet"),
+    ('(max Captures withValue:True (forEach Piece))', "not supported yet"),
 ])
 def test_unsupported_forms_are_refused_with_a_position(tmp_path, play, message):
     with pytest.raises(LudemeError) as e:
         _state(tmp_path, play, '(place "R1" 0) (place "R2" 15)')
     assert message in str(e.value) and "g.lud:" in str(e.value)
+
+
+HOPS = ('(max Moves {value} (forEach Piece "R" (move Hop Orthogonal (between if:(is Enemy '
+        '(who at:(between))) (apply (remove (between)))) (to if:(is Empty (to))))))')
+
+
+@pytest.mark.parametrize("value,values,expected", [
+    ("withValue:True", (1, 5), [(0, 8)]),           # the hop taking the piece worth 5
+    ("withValue:True", (5, 1), [(0, 2)]),
+    ("withValue:True", (3, 3), [(0, 2), (0, 8)]),
+    ("", (1, 5), [(0, 2), (0, 8)]),                 # without it, both chains are one hop
+])
+def test_max_moves_with_value_keeps_the_chains_capturing_most_value(tmp_path, value, values,
+                                                                   expected):
+    start = (f'(place "R1" 0) (place "R2" 1 value:{values[0]}) '
+             f'(place "R2" 4 value:{values[1]})')
+    _, s = _state(tmp_path, HOPS.format(value=value), start)
+    assert _keys(s) == expected
+
+
+@pytest.mark.parametrize("count,refused", [("count:(size Stack at:(between))", True),
+                                           ("", False)])
+def test_a_removal_at_the_end_of_the_turn_of_several_pieces_of_a_stack_is_refused(
+        tmp_path, count, refused):
+    play = ('(forEach Piece "R" (move Hop E (between if:(is Enemy (who at:(between))) '
+            f'(apply (remove (between) at:EndOfTurn {count}))) (to if:(is Empty (to)))))')
+    start = '(place Stack "R1" 0) (place Stack "R2" 1) (place Stack "R2" 1)'
+    _, s = _state(tmp_path, play, start)
+    if refused:
+        with pytest.raises(LudemeError, match="at:EndOfTurn count:"):
+            s.legal_moves()
+    else:
+        assert _keys(s) == [(0, 2)]
+
+
+@pytest.mark.parametrize("cond,shortcut", [
+    ('(not (and (is Threatened (id "K" Mover)) (is Empty 0)))', True),
+    ('(not (and {(is Empty 1) (is Threatened (id "K" Mover)) (is Empty 0)}))', True),
+    ("(not (and (is Empty 1) (is Empty 0)))", False),
+])
+def test_a_conjunction_with_a_threat_fails_at_once_while_a_threat_is_looked_for(
+        tmp_path, cond, shortcut):
+    from ludeme.model.ludemes import war
+    from ludeme.model.ludemes.effects import Do
+    play = f'(do (forEach Piece "K" (move Step (to if:(is Empty (to))))) ifAfterwards:{cond})'
+    game, s = _state(tmp_path, play, '(place "K1" 5) (place "K2" 15)')
+    do = next(x for x in _walk(game.typed) if isinstance(x, Do))
+    auto = do.ifAfterwards.auto_succeeds()
+    assert (auto is not None) == shortcut
+    if shortcut:
+        assert not auto()
+        war._PROBING[0] += 1
+        try:
+            assert auto()
+        finally:
+            war._PROBING[0] -= 1
+
+
+def _walk(lud):
+    """Every typed ludeme below `lud`."""
+    yield lud
+    for v in vars(lud).get("_fields", {}).values():
+        for x in (v if isinstance(v, (list, tuple)) else [v]):
+            if hasattr(x, "_fields"):
+                yield from _walk(x)
 
 
 @pytest.mark.parametrize("dirn,expected", [

@@ -47,6 +47,7 @@ A_USE_DIE = 23
 A_DICE_EQUAL = 24
 A_SET_COUNTER = 25
 A_SUBMOVE = 26
+A_SET_HIDDEN = 27
 
 @dataclass(frozen=True)
 class ActionKind:
@@ -135,6 +136,10 @@ ACTIONS: tuple[ActionKind, ...] = (
     ActionKind(A_SUBMOVE, "submove", ("move",), "a move nested in another: its actions, then "
                "its consequents, applied in place (Ludii's Move holding Moves as actions)",
                None, "_do_submove"),
+    ActionKind(A_SET_HIDDEN, "set hidden", ("site", "data", "player", "hidden"), "hide from a "
+               "player (or show) the piece at a site, or one of its data (What, Who, ...)",
+               "SetHidden", "_do_set_hidden", to=1,
+               ludii_of=lambda a, stacking: "SetHidden" + (a[2] or "")),
 )
 
 # The variables (A_SET_VAR names) that hold Ludii's proposals and votes: Ludii has

@@ -23,8 +23,8 @@ from .actions import (ACTION_TO as _ACTION_TO, ACTIONS, MOVING_ACTIONS as _MOVIN
                       A_DICE_EQUAL, A_FLIP, A_FORGET, A_MOVE, A_MOVE_LEVEL, A_MOVE_N,
                       A_MOVE_STACK, A_NEXT, A_PASS, A_PENDING, A_REMEMBER, A_REMOVE,
                       A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_COUNTER, A_SET_FIELD,
-                      A_SET_MOVER, A_SET_SCORE, A_SET_VAR, A_SUBMOVE, A_SWAP, A_UPDATE_DIE,
-                      A_USE_DIE)
+                      A_SET_HIDDEN, A_SET_MOVER, A_SET_SCORE, A_SET_VAR, A_SUBMOVE, A_SWAP,
+                      A_UPDATE_DIE, A_USE_DIE)
 
 UNDEFINED = -1
 # Keys of State.notes for Ludii's dice bookkeeping: the die sites whose value was used
@@ -92,7 +92,7 @@ class Ctx:
     """Evaluation context: the state plus Ludii's iteration variables."""
 
     __slots__ = ("s", "g", "stacking", "from_", "to", "site", "player", "level", "value",
-                 "between", "pips")
+                 "between", "pips", "region")
 
     def __init__(self, game: "Game", state: "State"):
         self.g = game
@@ -106,6 +106,7 @@ class Ctx:
         self.value = UNDEFINED
         self.between = UNDEFINED
         self.pips = UNDEFINED       # the die value inside (forEach Die ...): (pips)
+        self.region = ()            # the group inside (forEach Group ...): (sites)
 
 
 @dataclass
@@ -192,6 +193,7 @@ class Game:
         self.local_state = False        # pieces have a local state (Ludii's requiresLocalState)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
+        self.hidden_info = False        # rules hide pieces from players ((set Hidden ...))
         self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
         # The game's typed rules and its build environment, kept by the builder
         # (`ludeme.model.build`) for the code generator and the concepts.
@@ -529,6 +531,8 @@ class State:
             if self.on_track is not None:
                 self._track_piece(a)
             sites.move(frm, to)
+            if self.g.hidden_info:
+                self._move_hidden(frm, to)
             return
         if kind == A_REMOVE:
             if a[1] < 0:
@@ -561,6 +565,23 @@ class State:
     def _do_next(self, a):
         self.next = a[1]
         self._replayed = True
+
+    def _do_set_hidden(self, a):
+        _, site, data, player, hidden = a
+        key = ("hidden", data)
+        flags = self.notes.get(key, frozenset())
+        self.notes[key] = flags | {(site, player)} if hidden else flags - {(site, player)}
+
+    def _move_hidden(self, frm: int, to: int) -> None:
+        """Ludii's ActionMove in a game with hidden information: the destination takes the
+        origin's hidden flags, for every player and datum; an origin left empty loses them."""
+        emptied = self.sites.what[frm] == 0
+        for key, flags in list(self.notes.items()):
+            if key[0] != "hidden":
+                continue
+            kept = {f for f in flags if f[0] != to and (f[0] != frm or not emptied)}
+            kept |= {(to, p) for site, p in flags if site == frm}
+            self.notes[key] = frozenset(kept)
 
     def _do_remove_later(self, a):
         self.to_clear.add(a[1])

@@ -71,6 +71,7 @@ class Env:
         self.records_start = False         # a ludeme reads where pieces began (sites Start)
         self.stacking = False              # a ludeme needs stacks (stack:True, ...)
         self.sequence_capture = False      # a removal waits for the end of the turn
+        self.hidden_info = False           # a rule hides pieces ((set Hidden ...))
         self.reads_after = False           # a ludeme reads (last To/From afterConsequence:True)
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
@@ -163,7 +164,9 @@ class Env:
             phase = probe.g.phases[probe.phase[p]]
             _NO_MOVES_BUSY[0] = True
             try:
-                s.stalemated[p] = stuck = not phase.play(probe.ctx)
+                # the first move found answers (Ludii's canMove): moves one at a time
+                moves = base.lazy_moves(phase.play)(probe.ctx)
+                s.stalemated[p] = stuck = next(moves, None) is None
             finally:
                 _NO_MOVES_BUSY[0] = False
             return stuck
@@ -282,7 +285,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
                           (g.equipment.node.pos if g.equipment else ex.game.pos),
                           path="game/equipment")
     board_lud = boards[0]
-    board_lud.refuse("largeStack")
+    board_lud.largeStack   # stacks above 32 (Ludii's largeStack): ours have no height limit
     board = board_lud.playable_board(n)
     roles = Roles(n)
     containers = [Container(0, "Board", 0, 0, board.num_sites)]
@@ -419,6 +422,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.swap_rule = swap_rule
     game.repetition = repetition
     game.sequence_capture = env.sequence_capture
+    game.hidden_info = env.hidden_info
     game.reads_after = env.reads_after
     game.counting = env.counting
     game.uses_chance = env.uses_chance or bool(dice_sets)
@@ -565,6 +569,7 @@ class _StaticCtx:
     """A context for regions that do not depend on the state."""
 
     from_ = to = site = player = UNDEFINED
+    region = ()
 
     @property
     def s(self):

@@ -114,6 +114,14 @@ def _start_loop(src, lud, out, ind, body):
     out.extend(f"{ind}        {x}" for x in body)
 
 
+def _holds(s, site: int, what: int, state: int, stacking: bool) -> bool:
+    """The site holds that piece (with that local state, unless -1): at its top, or, in a
+    stacking game, at any level (Ludii's Where reads every level of a stack)."""
+    if not stacking:
+        return s.what[site] == what and (state == -1 or s.piece_state(site) == state)
+    return any(lv[0] == what and (state == -1 or lv[2] == state) for lv in s.stack(site))
+
+
 @ludeme("where")
 class Where(IntFn):
     """`(where "King" Mover [state:<int>])` or `(where <what>)`: the board site of a piece,
@@ -122,7 +130,7 @@ class Where(IntFn):
     As Ludii's `Where`: the name picks the first component (in index order) owned by the
     player whose name contains it; only sites below the board container's `numSites` are
     looked at (Container.numSites: the sites of the board's own type, so the vertices of
-    a board of vertices); `(where <what>)` gives the
+    a board of vertices), every level of a stack in a stacking game; `(where <what>)` gives the
     lowest such site. The named form takes Ludii's first site in its list of the player's
     pieces, whose order follows the play; where several sites hold the piece this is
     refused while playing rather than guessed."""
@@ -147,7 +155,7 @@ class Where(IntFn):
                 s = c.s
                 state = local(c) if local is not None else -1
                 for site in range(limit):
-                    if s.what[site] == what and (state == -1 or s.piece_state(site) == state):
+                    if _holds(s, site, what, state, c.stacking):
                         return site
                 return -1
             return where_what
@@ -167,8 +175,7 @@ class Where(IntFn):
                 return -1
             s = c.s
             state = local(c) if local is not None else -1
-            found = [site for site in range(limit)
-                     if s.what[site] == what and (state == -1 or s.piece_state(site) == state)]
+            found = [site for site in range(limit) if _holds(s, site, what, state, c.stacking)]
             if len(found) > 1:
                 raise self.fail(f"(where {name!r} ...) with the piece on several sites "
                                 f"({found[:4]}) is not supported yet: Ludii answers in the "

@@ -311,6 +311,12 @@ class And(_Logic):
             return lambda c: a(c) and b(c)
         return lambda c: all(f(c) for f in fs)
 
+    def auto_fails(self):
+        """A closure () -> True when some part is known to fail without evaluating it (a
+        shortcut only, which Ludii's And does not take: such a part would evaluate to False
+        and the parts are pure, so the conjunction fails either way)."""
+        return _any_known(self.conds + (self.more or []), "auto_fails")
+
 
 @ludeme("or")
 class Or(_Logic):
@@ -327,12 +333,16 @@ class Or(_Logic):
     def auto_succeeds(self):
         """A closure () -> True when some part is known to hold without evaluating it (a
         shortcut only: such a part would evaluate to True, so the disjunction holds)."""
-        parts = [getattr(x, "auto_succeeds", None) for x in self.conds + (self.more or [])]
-        known = [f() for f in parts if f is not None]
-        known = [k for k in known if k is not None]
-        if not known:
-            return None
-        return lambda: any(k() for k in known)
+        return _any_known(self.conds + (self.more or []), "auto_succeeds")
+
+
+def _any_known(parts, attr: str):
+    """None, or a closure () -> True when one of the parts' `attr` shortcuts holds."""
+    known = [f() for f in (getattr(x, attr, None) for x in parts) if f is not None]
+    known = [k for k in known if k is not None]
+    if not known:
+        return None
+    return lambda: any(k() for k in known)
 
 
 @ludeme("not")

@@ -1,9 +1,10 @@
-"""`(forEach Player <moves>)` in play (Ludii's game.rules.play.moves.nonDecision.operators
-.foreach.player.ForEachPlayer); the end-rule form is in `game`."""
+"""`(forEach Player <moves>)` and `(forEach Group <moves>)` in play (Ludii's
+game.rules.play.moves.nonDecision.operators.foreach: ForEachPlayer, ForEachGroup); the
+end-rule form of forEach Player is in `game`."""
 
 from __future__ import annotations
 
-from .base import Moves, P, ludeme
+from .base import DirWord, Moves, P, SiteType, ludeme
 
 
 @ludeme("forEach", "Player")
@@ -22,6 +23,72 @@ class ForEachPlayerMoves(Moves):
 
         players = range(1, n + 1)
         return lambda c: gather(c, "player", players, gen, then)
+
+
+@ludeme("forEach", "Group")
+class ForEachGroup(Moves):
+    """`(forEach Group [<dirs>] [if:<cond>] <moves> [(then ...)])`: the moves generated for
+    each group, with the group's sites as the region `(sites)` (Ludii's ForEachGroup).
+    Without `if:`, a group is the mover's pieces joined by steps in the directions (Adjacent
+    by default); with it, the sites where the condition holds, tested with `(from)` the
+    group's first site and `(to)` the site. Example (Elea, an odd group loses a point):
+
+        (forEach Group Orthogonal if:(is Mover (who at:(to)))
+            (if (is Odd (count Sites in:(sites))) (addScore Mover -1)))
+    """
+    concepts = ("Group", "ControlFlowStatement")
+
+    params = (P("type", SiteType, opt=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("if", "Bool", opt=True, named=True), P("moves", Moves),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .groups import flood
+        from .moves import _then
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(forEach Group {self.type} ...) on a board played on "
+                            f"{env.board.site_type}s is not supported yet")
+        gen = env.compile(self.moves)
+        cond = env.compile(self.if_) if self.if_ is not None else None
+        steps = env.step_targets(self.dirn or "Adjacent", self)
+        then = _then(env, self)
+        n = env.num_board_sites
+        # Ludii looks for groups from the sites its players own: with a condition every
+        # player's (Neutral's too), without one the mover's.
+        owners = range(0, env.num_players + 1)
+
+        def joins(c, site, mover):
+            if cond is None:
+                return c.s.who[site] == mover
+            c.to = site
+            return cond(c)
+
+        def for_each_group(c):
+            saved = (c.from_, c.to, c.region)
+            mover = c.s.mover
+            who = c.s.who
+            if cond is None:
+                starts = [s for s in range(n) if who[s] == mover and c.s.what[s]]
+            else:
+                starts = [s for p in owners for s in range(n) if c.s.what[s] and who[s] == p]
+            out = []
+            checked: set[int] = set()
+            for frm in starts:
+                if frm in checked:
+                    continue
+                c.from_ = frm
+                if not joins(c, frm, mover):
+                    continue
+                group = flood(frm, steps, lambda site: joins(c, site, mover))
+                c.region = sorted(group)      # a Ludii Region: a set, read in increasing order
+                out.extend(gen(c))
+                checked.update(group)
+            c.from_, c.to, c.region = saved
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return for_each_group
 
 
 def gather(c, var: str, values, gen, then) -> list:

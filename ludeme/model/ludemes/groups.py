@@ -16,6 +16,21 @@ _GROUP_PARAMS = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
                  P("if", "Bool", opt=True, named=True))
 
 
+def flood(start: int, steps, joins) -> list[int]:
+    """The sites reached from `start` by steps (per site, the sites one step away) through
+    sites where `joins(site)` holds, `start` first, in the order found."""
+    group = [start]
+    seen = {start}
+    i = 0
+    while i < len(group):
+        for to in steps[group[i]]:
+            if to not in seen and joins(to):
+                seen.add(to)
+                group.append(to)
+        i += 1
+    return group
+
+
 def group_of(lud, env):
     """A closure (c, [site]) -> list of the sites of the group at `at:` (or at the site
     given), in the order found.
@@ -159,18 +174,10 @@ class SizesGroup(IntArrayFn):
             for frm in starts:
                 if frm in checked or not joins(frm):
                     continue
-                group = [frm]
-                seen = {frm}
-                i = 0
-                while i < len(group):
-                    for to in steps[group[i]]:
-                        if to not in seen and joins(to):
-                            seen.add(to)
-                            group.append(to)
-                    i += 1
+                group = flood(frm, steps, joins)
                 if len(group) >= least:
                     out.append(len(group))
-                checked |= seen
+                checked.update(group)
             return out
         return sizes
 
@@ -257,4 +264,5 @@ def _size_group(src, lud):
     return group_kernel(src, lud, "size")
 
 
-__all__ = ["SitesGroup", "SizeGroup", "SizesGroup", "flood_lines", "step_tables", "group_of", "group_kernel"]
+__all__ = ["SitesGroup", "SizeGroup", "SizesGroup", "flood", "flood_lines", "step_tables",
+           "group_of", "group_kernel"]

@@ -159,3 +159,17 @@ class ArrayUnion(IntArrayFn):
                         out.append(v)
             return out
         return union
+
+
+@ludeme("count", "Value")
+class CountValue(IntFn):
+    """`(count Value <int> in:<int array>)`: how many entries of the array equal the value
+    (Ludii's CountValue). Example: `(count Value 1 in:(values Remembered "Dice"))`."""
+    concepts = ()
+
+    # an int array, or remembered values (a region here, see memory.ValuesRemembered)
+    params = (P("of", IntFn), P("in", (IntArrayFn, Region), named=True))
+
+    def compile(self, env):
+        value, array = env.compile(self.of), env.compile(self.in_)
+        return lambda c: list(array(c)).count(value(c))

@@ -85,7 +85,8 @@ class SetRememberValue(_Remember):
 
 @ludeme("forget", "Value")
 class ForgetValue(Moves):
-    """`(forget Value ["Name"] <int>|All)`: forget one remembered value, or all of them."""
+    """`(forget Value ["Name"] <int>|All)`: forget one remembered value, or all of them (with
+    no name, those of every name too, as Ludii's ForgetValueAll)."""
     concepts = ("Variable", "ForgetValues")
 
     params = (P("name", LitStr, opt=True), P("all", Enum("ForgetValueAllType", "All"), opt=True),
@@ -95,8 +96,21 @@ class ForgetValue(Moves):
         if (self.all is None) == (self.value is None):
             raise self.fail("(forget Value ...) takes a value or All")
         name = self.name
-        value = env.compile(self.value) if self.value is not None else (lambda c: None)
-        return _effect(lambda c: [(A_FORGET, name, value(c))], _then(env, self))
+        then = _then(env, self)
+        if self.value is not None:
+            value = env.compile(self.value)
+            return _effect(lambda c: [(A_FORGET, name, value(c))], then)
+        if name is not None:
+            key = ("remembered", name)
+            return _effect(lambda c: [(A_FORGET, name, None)] if c.s.notes.get(key) else [],
+                           then)
+
+        # Ludii's ForgetValueAll with no name forgets the named lists too; with nothing
+        # remembered it makes no move (so its consequents do not run).
+        def forget_all(c):
+            return [(A_FORGET, k[1], None) for k, kept in c.s.notes.items()
+                    if kept and k[0] == "remembered"]
+        return _effect(forget_all, then)
 
 
 @ludeme("values", "Remembered")

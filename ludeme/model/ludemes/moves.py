@@ -356,6 +356,11 @@ class MoveFromTo(Moves):
             # piece leaves: its traces of Chex, Sam K'i and Main Tapak Empat show it.
             if kind != A_MOVE or not cell_levels or frm >= nsites:
                 return 0, 0
+            if s.size_stack(frm) > 1 and s.who[frm] != s.mover:
+                # Shing Quon Tu's traces: a mover whose piece is under another player's moves
+                # that top piece, and Ludii reports level 0; the general rule is not known.
+                raise self.fail("a move out of a stack whose top piece is another player's "
+                                "is not supported yet")
             return s.size_stack(frm) - 1, 0
 
         # plain and without a side effect: one action, built in the loop below
@@ -815,6 +820,11 @@ class RemoveEffect(Moves):
         def remove(c):
             what = c.s.what
             k = max(1, count(c))
+            if k > 1 and kind == A_REMOVE_LATER and c.stacking:
+                # Ludii marks the site once; what it removes from a stack at the end of the
+                # turn is not known here (Fenix's traces empty the stack)
+                raise self.fail("(remove ... at:EndOfTurn count:) of several pieces of a "
+                                "stack is not supported yet")
             if level is not None:
                 lv = level(c)
                 acts = [a for s in sites(c) if s >= 0 and what[s] > 0

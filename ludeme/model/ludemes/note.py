@@ -12,16 +12,18 @@ from .base import IntFn, LitStr, Moves, P, RoleType, ludeme
 
 @ludeme("note")
 class Note(Moves):
-    """`(note [<player>|<role>] "<message>" [to:<player>|<role>])`: one move per player told
+    """`(note [[player:]<player>|<role>] "<message>" [to:<player>|<role>])`: one move per player told
     (every player by default, as Ludii's Note: `to:All`), each changing nothing. The
     player whose name starts the message is read only for the text, which is not kept.
     Example: `(then (note "Player 1 is now Black." to:All))`."""
 
-    params = (P("about", (RoleType, IntFn), opt=True), P("message", LitStr),
+    params = (P("about", (RoleType, IntFn), opt=True),
+              P("player", (RoleType, IntFn), opt=True, named=True), P("message", LitStr),
               P("to", (RoleType, IntFn), opt=True, named=True))
 
     def compile(self, env):
-        _ = (self.about, self.message)      # the message's text only: nothing in the game
+        # the message's text only, Ludii's player:, nothing in the game
+        _ = (self.about, self.player, self.message)
         n = env.num_players
         if self.to is None or self.to == "All":
             return lambda c: [Move(-1, -1, 0, []) for _ in range(n)]

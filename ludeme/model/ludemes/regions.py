@@ -256,7 +256,8 @@ class SitesHand(Region):
 
 @ludeme("sites")
 class SitesLiteralL(Region):
-    """`(sites {1 2 "A1"})`, `(sites "Name")` for a named region, or `(sites <int array>)`."""
+    """`(sites {1 2 "A1"})`, `(sites "Name")` for a named region, `(sites <int array>)`, or
+    `(sites)`, the group iterated by `(forEach Group ...)`."""
 
     params = (P("items", Region, opt=True), P("player", "PlayerFn", opt=True),
               P("role", RoleType, opt=True), P("name", LitStr, opt=True),
@@ -295,6 +296,10 @@ class SitesLiteralL(Region):
             return env.regions_of_player(env.compile(self.player), self.name, self)
         if self.name is not None or self.role is not None:
             return env.named_region(self.name, self.role, self)
+        if self.items is None:
+            # (sites): the region the context holds (Ludii's SitesContext), a group's sites
+            # inside (forEach Group ...), none elsewhere
+            return lambda c: c.region
         raise self.fail("expected (sites {...}), (sites \"Region\") or (sites <player>)")
 
 

@@ -102,12 +102,16 @@ class CountSteps(IntFn):
             return self._to_region(env, site1, site2)
         if self.step is None:
             table = env.step_targets(self.relation or "Adjacent", self)
+            known: dict[tuple[int, int], int] = {}     # the board's steps do not change
 
             def distance(c):
                 a, b = site1(c), site2(c)
                 if a < 0 or b < 0:
                     return 0
-                return _rings_to(table, a, {b})
+                d = known.get((a, b))
+                if d is None:
+                    d = known[(a, b)] = _rings_to(table, a, {b})
+                return d
             return distance
         if self.relation is not None:
             raise self.fail("(count Steps ...) with both a relation and a (step ...) is not "
@@ -162,8 +166,13 @@ def _rings_to(table, a, targets) -> int:
     is left): how many rings that took."""
     seen, ring, d = {a}, [a], 0
     while ring and targets.isdisjoint(ring):
-        ring = [t for s in ring for t in table[s] if t not in seen]
-        seen.update(ring)
+        nxt = []
+        for s in ring:
+            for t in table[s]:
+                if t not in seen:       # each site once: a ring is a set of sites
+                    seen.add(t)
+                    nxt.append(t)
+        ring = nxt
         d += 1
     return d
 

@@ -377,17 +377,40 @@ def _replay_count(state, move, count: int) -> int:
     return max((_replay_count(probe, m, count + 1) for m in probe.legal_moves()), default=0)
 
 
+def _captured_value(state, move) -> int:
+    """The values of the pieces a move and its consequents remove, read in the position
+    before it (Ludii's MaxMoves withValue: the value of each ActionRemove's site)."""
+    return sum(state.piece_value(a[1]) for a in applied_actions(state.clone(), move)
+               if a[0] in _REMOVALS)
+
+
+def _replay_value(state, move, count: int) -> int:
+    """Ludii's MaxMoves.getReplayCount withValue: the captured values summed along the
+    chain of decisions by the same mover, the best continuation counting."""
+    probe = state.clone()
+    probe.apply(move)
+    if probe.is_terminal() or probe.prev != probe.mover:
+        return count
+    return max((_replay_value(probe, m, count + _captured_value(probe, m))
+                for m in probe.legal_moves()), default=0)
+
+
 class _MaxBy(Moves):
     """The moves scoring most by `score(c, move)` (Ludii's requirement/max)."""
 
     params = (P("withValue", LitBool, opt=True, named=True, default=False),
               P("moves", Moves), P("then", "Then", opt=True))
 
+    counts_values = False   # withValue: is read (MaxMoves), else refused
+
     def score(self, c, move) -> int:  # pragma: no cover - every subclass overrides
         raise NotImplementedError
 
     def compile(self, env):
-        self.refuse("withValue", why="counting the values of captured pieces")
+        if self.counts_values:
+            self.with_value = bool(self.withValue)
+        else:
+            self.refuse("withValue", why="counting the values of captured pieces")
         self.refuse("then", why="Ludii keeps it on the list, not on the moves")
         gen = env.compile(self.moves)
         score = self.score
@@ -402,12 +425,17 @@ class _MaxBy(Moves):
 
 @ludeme("max", "Moves")
 class MaxMoves(_MaxBy):
-    """`(max Moves <moves>)`: the moves that begin the longest chain of decisions by the same
-    mover (Ludii's MaxMoves), e.g. the longest capture sequence of draughts.
+    """`(max Moves [withValue:True] <moves>)`: the moves that begin the longest chain of
+    decisions by the same mover (Ludii's MaxMoves), e.g. the longest capture sequence of
+    draughts; withValue: the chain capturing the most value (the pieces' values summed).
     Example: `(max Moves (move Hop (from (last To)) ... (then (moveAgain))))`."""
     concepts = ("MaxMovesInTurn", "CopyContext")
 
+    counts_values = True
+
     def score(self, c, move) -> int:
+        if self.with_value:
+            return _replay_value(c.s, move, _captured_value(c.s, move))
         return _replay_count(c.s, move, 0)
 
 
