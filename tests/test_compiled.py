@@ -503,6 +503,34 @@ LEAPS_GAME = """
 """
 
 
+# (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
+# capture, short ones with a between effect; (is Next ...).
+SANDWICH_GAME = """
+(game "Sandwich"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Stone" Each
+      (move Slide Orthogonal
+        (then (custodial (from (last To)) Orthogonal
+                (between (max 2) if:(is Next (who at:(between))))
+                (to if:(is Friend (who at:(to))))
+                (then (addScore Mover 1))))))
+    (piece "Flat" Each
+      (move Step (to if:(is Empty (to)))
+        (then (custodial (from (last To)) Orthogonal
+                (between (max 1) if:(is Enemy (who at:(between)))
+                         (apply (remove (between))))
+                (to if:(is Friend (who at:(to))))))))})
+  (rules
+    (start {(place "Stone1" {0 2 4}) (place "Flat1" {1 3})
+            (place "Stone2" {20 22 24}) (place "Flat2" {21 23})})
+    (play (forEach Piece))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (score Mover) 3) (result Mover Win))
+          (if (>= (count Moves) 100) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -522,9 +550,12 @@ LEAPS_GAME = """
     # Kings decide some games; others run to the move limit.
     (CROWNS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     # A king taken or the last P2 frog taken ends most games; a few reach the move limit.
-    (LEAPS_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"]))],
+    (LEAPS_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"])),
+    # Captures decide some games (by score or by the last piece); most reach the limit.
+    (SANDWICH_GAME, (3, 8), lambda df: {0, 1, 2} <= set(df["winner"])
+     and df["score_difference_maximum"].gt(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps"])
+         "leaps", "sandwich"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -496,6 +496,13 @@ class Sum(IntFn):
         return lambda c: sum(f(c) for f in fns)
 
 
+@emits(IsNext, kind="bool")
+def _is_next(src, lud):
+    """The state's next player now (a (moveAgain) before it makes the mover next)."""
+    who = src.role_expr(lud.role, lud) if lud.role is not None else src.int_expr(lud.player)
+    return f"(sc[NEXT] == {who})"
+
+
 @emits(IntIf, kind="int")
 def _int_if(src, lud):
     b = src.int_expr(lud.else_) if lud.else_ is not None else "-1"
