@@ -504,7 +504,8 @@ LEAPS_GAME = """
 
 
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
-# capture, short ones with a between effect; (is Next ...).
+# capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
+# consequent, (is Next ...).
 SANDWICH_GAME = """
 (game "Sandwich"
   (players 2)
@@ -517,10 +518,13 @@ SANDWICH_GAME = """
                 (then (addScore Mover 1))))))
     (piece "Flat" Each
       (move Step (to if:(is Empty (to)))
-        (then (custodial (from (last To)) Orthogonal
-                (between (max 1) if:(is Enemy (who at:(between)))
-                         (apply (remove (between))))
-                (to if:(is Friend (who at:(to))))))))})
+        (then (or (custodial (from (last To)) Orthogonal
+                    (between (max 1) if:(is Enemy (who at:(between)))
+                             (apply (remove (between))))
+                    (to if:(is Friend (who at:(to)))))
+                  (surround (from (last To)) Orthogonal
+                    (between if:(is Enemy (who at:(between))) (apply (remove (between))))
+                    (to if:(is Friend (who at:(to)))) except:1)))))})
   (rules
     (start {(place "Stone1" {0 2 4}) (place "Flat1" {1 3})
             (place "Stone2" {20 22 24}) (place "Flat2" {21 23})})

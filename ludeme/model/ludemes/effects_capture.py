@@ -14,7 +14,9 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_REMOVE, A_SET_VAR, Move
 from .base import Bool, DirWord, IntFn, LitStr, Moves, P, RelationType, RoleType, SiteType, ludeme
 from .moves import MaxL, _then
-from .war import _check_board_type, _is_player_fn, _remove_at, add_then, start_site
+from ludeme.engine.compiled.emit import emits, refuse
+from ludeme.engine.compiled.unsupported import Unsupported
+from .war import _check_board_type, _is_player_fn, _remove_at, _target_friend, add_then, capture_lines, start_site
 
 
 
@@ -107,6 +109,38 @@ class Surround(Moves):
             c.from_, c.to, c.between = saved
             return out
         return surround
+
+
+@emits(Surround, kind="consequent", refuses=("with_",))
+def _surround_consequent(src, lud, lines, ind):
+    """`Surround.compile`'s test of each neighbour of the start (see `war.capture_lines`);
+    its (then ...), which the reference refuses, is refused by its ludeme."""
+    b = lud.between
+    if b is not None:
+        refuse(b, "before", "after", "trail", "range")
+    target, friend = _target_friend(src, lud)
+    table = _radial_table(src.env, lud.relation or "Adjacent")
+    t_nb, t_len = src.padded([[r[1] for r in per if len(r) > 1] for per in table])
+    NB, NN = src.table(t_nb), src.table(t_len)
+    allowed = getattr(lud, "except")
+    scan = [
+        f"    nex = {src.int_expr(allowed) if allowed is not None else '0'}",
+        f"    for j in range({NN}[cf]):",
+        f"        btw = {NB}[cf, j]",
+        f"        if not {target}:",
+        "            continue",
+        "        missing = 0",
+        f"        for k in range({NN}[btw]):",
+        f"            to = {NB}[btw, k]",
+        f"            if to != cf and not {friend}:",
+        "                missing += 1",
+        "                if missing > nex:",
+        "                    break",
+        "        if missing > nex:",
+        "            continue",
+        "        cbuf[cn] = btw",
+        "        cn += 1"]
+    lines.extend(ind + x for x in capture_lines(src, lud, scan))
 
 
 @ludeme("intervene")

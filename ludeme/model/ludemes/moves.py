@@ -1294,8 +1294,9 @@ def _if_consequent(src, lud, lines, ind):
         src.consequent(lud.else_, lines, ind + "    ")
 
 
-@emits(MovesAnd, kind="consequent", refuses=(("then", "as a consequent"),))
+@emits(MovesAnd, MovesOr, kind="consequent", refuses=(("then", "as a consequent"),))
 def _and_consequent(src, lud, lines, ind):
+    """Every move of each part applied (`(or ...)` as a consequent is the same union)."""
     # Ludii evaluates them all, then applies them: the same here, as none of the
     # consequents compiled changes what their conditions read (the board, mover).
     for m in list(lud.moves) + list(lud.more or []):

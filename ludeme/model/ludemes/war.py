@@ -551,57 +551,80 @@ class Directional(Moves):
 
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
 
+def capture_lines(src, lud, scan: list[str]) -> list[str]:
+    """A capture consequent's lines: from its start site `cf` (its (from ...), else (from)),
+    the `scan` (indent 4) puts the captured sites in `cbuf[:cn]`, reading the position
+    before any capture (the reference lists its moves before applying them); then each
+    gets the between effect (by default a removal) and the capture's own (then ...), as
+    each move made carries it."""
+    from ludeme.engine.compiled.emit import emit
+    from .moves import _apply_lines
+    b = lud.between
+    if lud.from_ is not None:
+        refuse(lud.from_, "level", "if_", "type")
+    start = src.int_expr(lud.from_.site) if lud.from_ is not None and \
+        lud.from_.site is not None else "frm"
+    then = lud.__dict__.get("_fields", {}).get("then")
+    after: list[str] = []
+    if then is not None:        # after each capture made (none on an empty site)
+        after = ["to = -1"]
+        emit("then", src, then, after)
+    if b is not None and b.apply is not None:
+        effect: list[str] = []
+        _apply_lines(src, b.apply, effect)
+        effect += after
+    else:
+        effect = ["if btw >= 0 and what[btw] > 0:", "    site_clear(who, what, count, btw)",
+                  *("    " + x for x in after)]
+    n = src.env.num_board_sites
+    return [f"cf = {start}",
+            f"if 0 <= cf < {n}:",
+            f"    cbuf = np.empty({n}, np.int64)",
+            "    cn = 0",
+            *scan,
+            "    for i in range(cn):",
+            "        btw = cbuf[i]",
+            *("        " + x for x in effect),
+            "    to = -1",
+            "    btw = -1"]
+
+
+def _target_friend(src, lud) -> tuple[str, str]:
+    """A capture's between and to conditions; Ludii's defaults read the site numbers
+    themselves as players (`_is_player_fn`)."""
+    b, to = lud.between, lud.to
+    if b is not None and b.apply is not None and b.apply.if_ is not None:
+        raise Unsupported(b.apply, "with if:")
+    if to is not None:
+        refuse(to, "site", "level", "apply")
+    target = src.bool_expr(b.if_) if b is not None and b.if_ is not None else \
+        "(btw != 0 and btw != mover)"
+    friend = src.bool_expr(to.if_) if to is not None and to.if_ is not None else \
+        "(to == mover or mover == NP + 1)"
+    return target, friend
+
+
 @emits(Custodial, kind="consequent")
 def _custodial_consequent(src, lud, lines, ind):
-    """`Custodial.compile`'s sandwiches along the radials of a static direction: the targets
-    are found first (every condition reads the position before any effect, as the
-    reference lists its moves before applying them), then each gets the between effect
-    and, after it, the custodial's own (then ...) (each move made carries it)."""
+    """`Custodial.compile`'s sandwiches along the radials of a static direction (see
+    `capture_lines`)."""
     from ludeme.engine.compiled.emit import emit
     env = src.env
     dirn = lud.dirn or "Adjacent"
     if not env.is_static_direction(dirn):
         raise Unsupported(lud, "in directions relative to a piece")
-    b, to = lud.between, lud.to
+    b = lud.between
     if b is not None:
         refuse(b, "before", "after", "trail")
-        if b.apply is not None and b.apply.if_ is not None:
-            raise Unsupported(b.apply, "with if:")
-    if to is not None:
-        refuse(to, "site", "level", "apply")
-    if lud.from_ is not None:
-        refuse(lud.from_, "level", "if_", "type")
+    target, friend = _target_friend(src, lud)
     n = env.num_board_sites
     radials = _radials_fn(env, lud, dirn)
     t_lines, t_len = src.padded([[list(r) for r in radials(None, s)] for s in range(n)])
     L3, LL = src.table(t_lines), src.table(t_len)
     NL = src.table([len(radials(None, s)) for s in range(n)])
-    start = src.int_expr(lud.from_.site) if lud.from_ is not None and \
-        lud.from_.site is not None else "frm"
     most = emit("range", src, b.range)[1] if b is not None and b.range is not None \
         else str(_LONG)
-    # Ludii's defaults read the site numbers themselves as players (`_is_player_fn`).
-    target = src.bool_expr(b.if_) if b is not None and b.if_ is not None else \
-        "(btw != 0 and btw != mover)"
-    friend = src.bool_expr(to.if_) if to is not None and to.if_ is not None else \
-        "(to == mover or mover == NP + 1)"
-    effect: list[str] = []
-    if b is not None and b.apply is not None:
-        from .moves import _apply_lines
-        _apply_lines(src, b.apply, effect)
-    else:
-        effect = ["if btw >= 0 and what[btw] > 0:", "    site_clear(who, what, count, btw)"]
-    then = lud.__dict__.get("_fields", {}).get("then")
-    if then is not None:        # after each removal made (none on an empty site)
-        after = ["to = -1"]
-        emit("then", src, then, after)
-        indent = "" if b is not None and b.apply is not None else "    "
-        effect += [indent + x for x in after]
-    body = [
-        f"cf = {start}",
-        f"if 0 <= cf < {n}:",
-        f"    cbuf = np.empty({n}, np.int64)",
-        "    cn = 0",
+    scan = [
         f"    nmax = {most}",
         f"    for r in range({NL}[cf]):",
         f"        ln = {LL}[cf, r]",
@@ -630,10 +653,5 @@ def _custodial_consequent(src, lud, lines, ind):
         "            continue",
         "        for i in range(1, pos):",
         f"            cbuf[cn] = {L3}[cf, r, i]",
-        "            cn += 1",
-        "    for i in range(cn):",
-        "        btw = cbuf[i]",
-        *("        " + x for x in effect),
-        "    to = -1",
-        "    btw = -1"]
-    lines.extend(ind + x for x in body)
+        "            cn += 1"]
+    lines.extend(ind + x for x in capture_lines(src, lud, scan))
