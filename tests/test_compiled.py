@@ -414,8 +414,8 @@ JOINS_GAME = """
 """
 
 
-# A region filtered by a condition at each (site), and (sites Occupied) as the sites a
-# move comes from.
+# A region filtered by a condition at each (site), (sites Occupied) as the sites a move
+# comes from, and (forEach Site ...) as moves with noMoveYet:.
 MILLS_GAME = """
 (game "Mills"
   (players 2)
@@ -424,7 +424,9 @@ MILLS_GAME = """
     (play (if (is Prev Mover)
               (move Remove (forEach (sites Occupied by:Next)
                                     if:(not (is Line 3 Orthogonal through:(site)))))
-              (or (move Add (to (sites Empty)) (then (if (is Line 3 Orthogonal) (moveAgain))))
+              (or (forEach Site (sites Empty) (move Add (to (site)))
+                           noMoveYet:(move Pass)
+                           (then (if (is Line 3 Orthogonal) (moveAgain))))
                   (move (from (sites Occupied by:Mover)) (to (sites Empty))
                         (then (if (is Line 3 Orthogonal) (moveAgain)))))))
     (end {(if (>= (count Pieces Mover) 8) (result Mover Win))

@@ -503,6 +503,33 @@ def _is_next(src, lud):
     return f"(sc[NEXT] == {who})"
 
 
+@emits(ForEachSite, kind="moves")
+def _for_each_site_moves(src, lud, out, ind):
+    """The moves with each site of the region, in increasing order, as (site) and (to)
+    (the regions' loops list their sites in that order; a static region is sorted here);
+    the noMoveYet: moves when they gave none."""
+    body: list[str] = ["if site >= 0:", "    to = site"]
+    with src.enclosing_then(lud):
+        src.moves(lud.generator, body, "    ")
+    body.append("    pass")
+    mark = f"fk{len(out)}"
+    out.append(f"{ind}{mark}, sv = k, to" if not src.any_mode else f"{ind}sv = to")
+    if src.is_static_region(lud.region):
+        sites = sorted(set(src.env.compile(lud.region)(src.probe())))
+        if sites:
+            out.append(f"{ind}for site in {src.table(sites)}:")
+            out.extend(f"{ind}    {x}" for x in body)
+    else:
+        src.for_region(lud.region, out, ind, body)
+    out.append(f"{ind}to = sv")
+    if lud.noMoveYet is not None:
+        if not src.any_mode:
+            out.append(f"{ind}if k == {mark}:")
+            ind += "    "
+        src.moves(lud.noMoveYet, out, ind)
+        out.append(f"{ind}pass")
+
+
 @emits(IntIf, kind="int")
 def _int_if(src, lud):
     b = src.int_expr(lud.else_) if lud.else_ is not None else "-1"
