@@ -298,3 +298,115 @@ def test_holes_of_one_context_take_a_sources_fragments_in_order():
     track = Context("track", "args")
     made = plans(holes, [0.0], 1, random.Random(0), [track, track])
     assert [o.text for o in made[0].options] == ['"Track1" 0', '"Track2" 1']
+
+
+# ---------------------------------------------------------------- generated starts
+
+def _e(name, value):
+    return Expected(name, value)
+
+
+@pytest.mark.parametrize("expected, players, targets", [
+    ([_e("NumStartComponents", 8)], 2, [(8, 0), (0, 8)]),
+    ([_e("NumStartComponents", 8), _e("NumStartComponentsHand", 8)], 2, [(0, 8)]),
+    ([_e("NumStartComponents", 8), _e("NumStartComponentsBoard", 6)], 2, [(6, 2)]),
+    ([_e("NumStartComponentsPerPlayer", 3)], 2, [(6, 0), (0, 6)]),
+    ([_e("NumStartComponentsBoardPerPlayer", 2), _e("NumStartComponents", 4)], 2, [(4, 0)]),
+    ([_e("NumStartComponents", 8), _e("NumStartComponentsBoard", 9)], 2, []),
+    ([_e("Sow", True)], 2, []),
+])
+def test_start_targets_meet_every_fixed_count(expected, players, targets):
+    from ludeme.analysis.reconstruct import start_targets
+    assert start_targets(expected, players) == targets
+
+
+def _game(tmp_path, equipment, start="", players=2):
+    from ludeme.api import load
+    path = tmp_path / "g.lud"
+    path.write_text(f'(game "G" (players {players}) (equipment {{ {equipment} }}) (rules '
+                    + (f"(start {start}) " if start else "")
+                    + '(play (move Pass)) (end (if (is Full) (result Mover Win)))))')
+    return load(path, backend="reference")
+
+
+@pytest.mark.parametrize("equipment, expected, players, first", [
+    # even shares on each side's rows: the first player's at the bottom
+    ('(board (square 4)) (piece "Disc" Each)', [_e("NumStartComponents", 8)], 2,
+     '{ (place "Disc1" (sites {0 1 2 3})) (place "Disc2" (sites {12 13 14 15})) }'),
+    # an odd count: one piece for one side, the rest on the other side's rows
+    ('(board (square 3)) (piece "Tiger" P1) (piece "Goat" P2)',
+     [_e("NumStartComponents", 7)], 2,
+     '{ (place "Tiger1" (sites {0})) (place "Goat2" (sites {3 4 5 6 7 8})) }'),
+    # in hand when the expectations say so
+    ('(board (square 3)) (piece "Disc" Each) (hand Each)',
+     [_e("NumStartComponentsHand", 6)], 2,
+     '{ (place "Disc1" (handSite P1) count:3) (place "Disc2" (handSite P2) count:3) }'),
+    # shared seeds: equal counts on every site
+    ('(board (square 2)) (piece "Seed" Shared)', [_e("NumStartComponents", 12)], 2,
+     "(set Count 3 to:(sites {0 1 2 3}))"),
+    # three players around the board
+    ('(board (square 3)) (piece "Disc" Each)', [_e("NumStartComponents", 3)], 3, None),
+])
+def test_generated_starts_place_exactly_the_expected_pieces(tmp_path, equipment, expected,
+                                                           players, first):
+    from ludeme.analysis.reconstruct import generated_starts, start_counts
+    # seeds need a count on the board to build: the probe starts with one
+    probe = "(set Count 1 to:(sites {0}))" if "Seed" in equipment else ""
+    starts = generated_starts(_game(tmp_path, equipment, probe, players), expected)
+    assert starts
+    if first is not None:
+        assert starts[0] == first
+    if "Tiger" in equipment:        # the lone piece on the centre is offered too
+        assert '{ (place "Tiger1" (sites {4})) (place "Goat2" (sites {2 3 5 6 7 8})) }' \
+            in starts
+    for start in starts:
+        counts = start_counts(_game(tmp_path, equipment, start, players), 0)
+        assert all(e.holds(counts[e.name]) for e in expected), start
+
+
+def test_no_start_is_generated_without_a_fixed_count(tmp_path):
+    from ludeme.analysis.reconstruct import generated_starts
+    game = _game(tmp_path, '(board (square 3)) (piece "Disc" Each)')
+    assert generated_starts(game, [_e("NumStartComponents", None)]) == []
+    assert generated_starts(game, [_e("StepDecision", True)]) == []
+
+
+# The start is unknown, and no game of the corpus starts with four pieces on a 3x3 board.
+NO_START = LITTLE.replace('(start { (place "Disc1" (sites Bottom)) (place "Disc2" (sites Top)) })',
+                          "(start [#])").replace('"NumStartComponents" 6', '"NumStartComponents" 4')
+
+
+def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
+    assert NO_START != LITTLE
+    (tmp_path / "little.lud").write_text(NO_START)
+    out = tmp_path / "out"
+    assert main(["reconstruct", str(tmp_path / "little.lud"), "--corpus", str(corpus),
+                 "-n", "20", "--seed", "3", "--out", str(out), "--compare", "0"]) == 0
+    rows = list(csv.DictReader(open(out / "candidates.csv", newline="")))
+    assert rows and all("start generated" in r["formed"] for r in rows)
+    assert all("NumStartComponents=4" in r["expected_concepts_met"] for r in rows)
+    first = (out / "candidate-01.lud").read_text()
+    assert "a start generated for the counts" in first
+
+
+# ---------------------------------------------------------------- playing within a budget
+
+@pytest.mark.parametrize("rules, n, turns, reason", [
+    # the first player's first piece leaves the second with none: over after one turn
+    ("(play (move Add (to (sites Empty)))) (end (if (no Pieces Next) (result Mover Win)))",
+     50, 10_000, "ends at once: the first playout ends after 1 turn(s)"),
+    # a full board ends it after nine turns: the budget of 20 turns stops at the third
+    ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
+     50, 20, "too long to check: 27 turns in 3 playouts, over the budget of 20"),
+    ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
+     50, 10_000, ""),
+])
+def test_playouts_stop_early_by_counts(tmp_path, rules, n, turns, reason):
+    from ludeme.analysis.reconstruct import play_until
+    from ludeme.api import load
+    path = tmp_path / "g.lud"
+    path.write_text('(game "G" (players 2) (equipment { (board (square 3)) (piece "Disc" Each) })'
+                    f" (rules {rules}))")
+    rows, why = play_until(load(path, backend="reference"), n, 0, 2, turns)
+    assert why == reason
+    assert len(rows) == (n if not reason else len(rows))
