@@ -306,18 +306,21 @@ def _e(name, value):
     return Expected(name, value)
 
 
-@pytest.mark.parametrize("expected, players, targets", [
-    ([_e("NumStartComponents", 8)], 2, [(8, 0), (0, 8)]),
-    ([_e("NumStartComponents", 8), _e("NumStartComponentsHand", 8)], 2, [(0, 8)]),
-    ([_e("NumStartComponents", 8), _e("NumStartComponentsBoard", 6)], 2, [(6, 2)]),
-    ([_e("NumStartComponentsPerPlayer", 3)], 2, [(6, 0), (0, 6)]),
-    ([_e("NumStartComponentsBoardPerPlayer", 2), _e("NumStartComponents", 4)], 2, [(4, 0)]),
-    ([_e("NumStartComponents", 8), _e("NumStartComponentsBoard", 9)], 2, []),
-    ([_e("Sow", True)], 2, []),
+@pytest.mark.parametrize("expected, players, targets, dice", [
+    ([_e("NumStartComponents", 8)], 2, [(8, 0), (0, 8)], 0),
+    ([_e("NumStartComponents", 8), _e("NumStartComponentsHand", 8)], 2, [(0, 8)], 0),
+    ([_e("NumStartComponents", 8), _e("NumStartComponentsBoard", 6)], 2, [(6, 2)], 0),
+    ([_e("NumStartComponentsPerPlayer", 3)], 2, [(6, 0), (0, 6)], 0),
+    ([_e("NumStartComponentsBoardPerPlayer", 2), _e("NumStartComponents", 4)], 2, [(4, 0)], 0),
+    ([_e("NumStartComponents", 8), _e("NumStartComponentsBoard", 9)], 2, [], 0),
+    ([_e("Sow", True)], 2, [], 0),
+    # Ludii counts three dice in their container among the pieces in hand
+    ([_e("NumStartComponents", 8)], 2, [(5, 0), (0, 5)], 3),
+    ([_e("NumStartComponentsHand", 2)], 2, [], 3),
 ])
-def test_start_targets_meet_every_fixed_count(expected, players, targets):
+def test_start_targets_meet_every_fixed_count(expected, players, targets, dice):
     from ludeme.analysis.reconstruct import start_targets
-    assert start_targets(expected, players) == targets
+    assert start_targets(expected, players, dice) == targets
 
 
 def _game(tmp_path, equipment, start="", players=2):
@@ -344,8 +347,12 @@ def _game(tmp_path, equipment, start="", players=2):
     # shared seeds: equal counts on every site
     ('(board (square 2)) (piece "Seed" Shared)', [_e("NumStartComponents", 12)], 2,
      "(set Count 3 to:(sites {0 1 2 3}))"),
-    # three players around the board
+    # three players around the board, as evenly as can be
     ('(board (square 3)) (piece "Disc" Each)', [_e("NumStartComponents", 3)], 3, None),
+    ('(board (square 3)) (piece "Disc" Each)', [_e("NumStartComponents", 4)], 3, None),
+    # the dice count: two of the seven pieces are dice
+    ('(board (square 4)) (piece "Disc" Each) (dice num:2)', [_e("NumStartComponents", 7)], 2,
+     '{ (place "Disc1" (sites {0})) (place "Disc2" (sites {12 13 14 15})) }'),
 ])
 def test_generated_starts_place_exactly_the_expected_pieces(tmp_path, equipment, expected,
                                                            players, first):
@@ -400,6 +407,8 @@ def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
      50, 20, "too long to check: 27 turns in 3 playouts, over the budget of 20"),
     ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
      50, 10_000, ""),
+    # no end: the first two playouts time out, and the third is not played
+    ("(play (move Pass))", 50, 10_000_000, "2 of the first 2 playouts timed out"),
 ])
 def test_playouts_stop_early_by_counts(tmp_path, rules, n, turns, reason):
     from ludeme.analysis.reconstruct import play_until

@@ -390,10 +390,13 @@ MAX_GENERATED_STARTS = 8      # starts generated per candidate whose start misse
 PLAYED_STARTS = 3             # of which at most this many are played
 
 
-def start_targets(expected: list[Expected], players: int) -> list[tuple[int, int]]:
-    """(pieces on the board, pieces in hands) that meet every expected start count, most
-    likely first: what the expectations fix, else everything on the board, then everything
-    in hand. Empty when nothing fixes a count."""
+def start_targets(expected: list[Expected], players: int, dice: int = 0
+                  ) -> list[tuple[int, int]]:
+    """(pieces on the board, pieces in hands) the start rules must place to meet every
+    expected start count, most likely first: what the expectations fix, else everything on
+    the board, then everything in hand. Ludii counts the `dice` in their container among the
+    pieces in hand (the game places them before the start rules run). Empty when nothing
+    fixes a count."""
     fixed: dict[str, float] = {}
     for e in expected:
         if e.name in START_COUNTS and e.value is not None and not isinstance(e.value, bool):
@@ -412,12 +415,12 @@ def start_targets(expected: list[Expected], players: int) -> list[tuple[int, int
     elif hand is not None:
         pairs = [((total - hand) if total is not None else 0, hand)]
     else:
-        pairs = [(total, 0), (0, total)]
+        pairs = [(total - dice, dice), (0, total)]
     out = []
     for b, h in pairs:
-        if b >= 0 and h >= 0 and b == int(b) and h == int(h) and (int(b), int(h)) not in out:
+        if b >= 0 and h >= dice and b == int(b) and h == int(h) and (int(b), int(h)) not in out:
             out.append((int(b), int(h)))
-    return [t for t in out if all(start_total_fits(t, fixed, players))]
+    return [(b, h - dice) for b, h in out if all(start_total_fits((b, h), fixed, players))]
 
 
 def start_total_fits(target: tuple[int, int], fixed: dict[str, float], players: int):
@@ -440,6 +443,8 @@ def splits(amount: int, owners: int) -> list[list[int]]:
             for pair in ([few, amount - few], [amount - few, few]):
                 if pair[0] > 0 and pair[1] > 0 and pair not in out:
                     out.append(pair)
+    elif amount % owners and amount >= owners:     # as evenly as can be, the first ahead
+        out.append([amount // owners + (p < amount % owners) for p in range(owners)])
     return out
 
 
@@ -469,17 +474,19 @@ def generated_starts(game, expected: list[Expected]) -> list[str]:
     the centre), or in its hand; a game of shared pieces (seeds) sets equal counts on
     evenly spread sites. The likeliest first, at most MAX_GENERATED_STARTS."""
     n = max(1, game.num_players)
-    targets = start_targets(expected, n)
+    # Ludii's test for a die: its name says so
+    dice = sum("Die" in c.name for c in game.components)
+    targets = start_targets(expected, n, dice)
     if not targets:
         return []
     first: dict[int, str] = {}
     for c in game.components:
-        if c.name and c.owner not in first:
+        if c.name and "Die" not in c.name and c.owner not in first:
             first[c.owner] = c.name
     owned = [first.get(p) for p in range(1, n + 1)]
     shared = next((name for o, name in sorted(first.items()) if o > n or o == 0), None)
     sites = list(game.board.sites)[:game.containers[0].num_sites]
-    hands = {c.owner for c in game.containers[1:]}
+    hands = {c.owner for c in game.containers[1:] if c.owner <= n}
     out: list[str] = []
     for board, hand in targets:
         if board and hand:
@@ -827,7 +834,11 @@ def play_until(game, n: int, seed: int, allowed_timeouts: int, turns: int,
         rows.append(play_one(game, playout_seed(seed, i), i))
         timeouts += bool(rows[-1]["timeout"])
         played += rows[-1]["turns"]
-        if timeouts > allowed_timeouts:
+        # two timeouts among the first few (over five times the share allowed: a quarter
+        # for 95%) say the candidate will not end often enough; one that would happens to
+        # start so under 3% of the time
+        if timeouts > allowed_timeouts or (timeouts >= 2 and timeouts * n > 5 * allowed_timeouts
+                                           * (i + 1)):
             return as_frame(rows), f"{timeouts} of the first {i + 1} playouts timed out"
         if i == 0 and not rows[0]["timeout"] and rows[0]["turns"] <= 1:
             return as_frame(rows), (f"ends at once: the first playout ends after "
