@@ -419,3 +419,19 @@ def test_playouts_stop_early_by_counts(tmp_path, rules, n, turns, reason):
     rows, why = play_until(load(path, backend="reference"), n, 0, 2, turns)
     assert why == reason
     assert len(rows) == (n if not reason else len(rows))
+
+
+@pytest.mark.parametrize("fill, whole, replaced", [
+    # a (start [#]) hole: the generated start is the fill
+    ('(place "Disc1" 0)', False, '(set Count 2 to:(sites {0 1}))'),
+    # a (rules [#]) hole: its start replaced, the rest kept
+    ('(start (place "Disc1" 0)) (play (move Pass)) (end (if (is Full) (result Mover Win)))', True,
+     '(start (set Count 2 to:(sites {0 1})))\n(play (move Pass))\n'
+     '(end (if (is Full) (result Mover Win)))'),
+    # ... or added first when it has none
+    ('(play (move Pass))', True, '(start (set Count 2 to:(sites {0 1})))\n(play (move Pass))'),
+])
+def test_a_generated_start_replaces_the_fragments_start(fill, whole, replaced):
+    from ludeme.analysis.reconstruct import replace_start
+    got = replace_start(fill, "(set Count 2 to:(sites {0 1}))", whole)
+    assert " ".join(got.split()) == " ".join(replaced.split())
