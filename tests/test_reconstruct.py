@@ -435,3 +435,31 @@ def test_a_generated_start_replaces_the_fragments_start(fill, whole, replaced):
     from ludeme.analysis.reconstruct import replace_start
     got = replace_start(fill, "(set Count 2 to:(sites {0 1}))", whole)
     assert " ".join(got.split()) == " ".join(replaced.split())
+
+
+@pytest.mark.parametrize("text, places", [
+    ('(game "G" (equipment { (board (square 3) { (track "Track1" "0,E" P1 directed:True) '
+     '(track "Track2" "8,W" P2) }) (regions "Home" P1 (sites Bottom)) (regions P2 (sites Top)) }))',
+     [("Track1", "P1"), ("Track2", "P2"), ("Home", "P1")]),
+    ('(game "G" (equipment { (mancalaBoard 2 6 (track "Track" "1,E,N,W" loop:True)) }))',
+     [("Track", "")]),
+])
+def test_tracks_and_named_regions_are_read_with_their_owners(text, places):
+    from ludeme.analysis.reconstruct import places_of
+    assert places_of(parse(text)[0]) == places
+
+
+@pytest.mark.parametrize("fragment, places, renamed", [
+    # a source's tracks by owner: the template's own names
+    ('(move (from (from)) (to (trackSite Move steps:1 name:"TrackCW1")))',
+     {"TrackCW1": "Track1"}, '"Track1"'),
+    ('(is In (to) (sites "Home"))', {"Home": "Inner"}, '"Inner"'),
+    # a fragment declaring a track keeps its name, and its own references to it
+    ('(track "Track" "0,E" loop:True) (move (trackSite Move name:"Track"))',
+     {"Track": "Loop"}, '(track "Track"'),
+])
+def test_a_fragments_tracks_and_regions_take_the_templates_names(fragment, places, renamed):
+    from ludeme.analysis.reconstruct import fragment_text
+    text = fragment_text((fragment,), {}, places)
+    assert renamed in text
+    assert not any(f'"{old}"' in text for old, new in places.items() if new in renamed)

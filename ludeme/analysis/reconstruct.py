@@ -156,6 +156,8 @@ class Source:
     keywords: frozenset[str]
     pieces: list[tuple[str, str]]     # (name, owner) as declared
     root: str = ""         # the corpus folder it was read from
+    # (name, owner or "") of the tracks and named regions it declares
+    places: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -164,6 +166,22 @@ class Fragment:
 
     text: str
     sources: list[int]     # indices into FragmentIndex.sources
+
+
+PLACES = ("track", "regions")     # declarations a fragment names by a string
+
+
+def places_of(game: Node) -> list[tuple[str, str]]:
+    """(name, owner or "") of every track and named region the game declares, as
+    `(track "Name" ... P1 ...)` and `(regions "Name" P1 ...)` do."""
+    out = []
+    for n in walk(game):
+        if isinstance(n, Call) and n.name in PLACES and n.args and isinstance(n.args[0], Str):
+            owner = next((a.value for a in n.args[1:] if isinstance(a, Word)
+                          and a.value in OWNERS), "")
+            if (n.args[0].value, owner) not in out:
+                out.append((n.args[0].value, owner))
+    return out
 
 
 def pieces_of(game: Call) -> list[tuple[str, str]]:
@@ -222,7 +240,7 @@ class FragmentIndex:
         """File the argument runs of one expanded game."""
         i = len(self.sources)
         self.sources.append(Source(path, ex.name, family, keywords_of(ex.game),
-                                   pieces_of(ex.game)))
+                                   pieces_of(ex.game), places=places_of(ex.game)))
         for n in walk(ex.game):
             if isinstance(n, Call) and isinstance(n.head, Word):
                 self.by_call.setdefault(n.name, []).append((i, tuple(to_lud(a) for a in n.args)))
@@ -251,14 +269,22 @@ class FragmentIndex:
 def piece_map(source: Source, template: list[tuple[str, str]]) -> dict[str, str]:
     """Source piece names to template piece names: the same owner first (Each matches any),
     then in order of declaration."""
-    if not template:
+    return name_map(source.pieces, template)
+
+
+def name_map(theirs: list[tuple[str, str]], mine: list[tuple[str, str]]) -> dict[str, str]:
+    """A source's declared names (pieces, tracks, regions) to the template's: the same owner
+    first (Each, or no owner, matches any), then in order of declaration."""
+    if not mine:
         return {}
+    template = mine
     out: dict[str, str] = {}
     used: set[str] = set()
-    names = dict.fromkeys(n for n, _ in source.pieces)
+    names = dict.fromkeys(n for n, _ in theirs)
+    anyone = ("Each", "")
     for name in names:
-        owners = {o for n, o in source.pieces if n == name}
-        fits = [t for t, o in template if o in owners or "Each" in owners or o == "Each"]
+        owners = {o for n, o in theirs if n == name}
+        fits = [t for t, o in template if o in owners or owners & set(anyone) or o in anyone]
         free = [t for t in fits if t not in used] or fits
         if free:
             out[name] = free[0]
@@ -266,12 +292,17 @@ def piece_map(source: Source, template: list[tuple[str, str]]) -> dict[str, str]
     return {k: v for k, v in out.items() if k != v}
 
 
-def rename_pieces(nodes: list[Node], mapping: dict[str, str]) -> list[Node]:
-    """The nodes with piece names (and `Name1`-style names with an owner) renamed."""
-    if not mapping:
+def rename_pieces(nodes: list[Node], mapping: dict[str, str],
+                  places: dict[str, str] | None = None) -> list[Node]:
+    """The nodes with piece names (and `Name1`-style names with an owner) renamed, and the
+    names of tracks and regions in `places` (those by their whole name only)."""
+    places = places or {}
+    if not mapping and not places:
         return nodes
 
     def new_name(value: str) -> str:
+        if value in places:
+            return places[value]
         if value in mapping:
             return mapping[value]
         stem = value.rstrip("0123456789")
@@ -599,9 +630,10 @@ class Option:
     text is made when first asked for (renaming means parsing it again)."""
 
     def __init__(self, raw: str, mapping: tuple[tuple[str, str], ...], sources: list[int],
-                 score: float):
+                 score: float, places: tuple[tuple[str, str], ...] = ()):
         self.raw = raw
         self.mapping = mapping
+        self.places = places
         self.sources = sources
         self.score = score
         self._text: str | None = None
@@ -609,7 +641,7 @@ class Option:
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = fragment_text((self.raw,), dict(self.mapping))
+            self._text = fragment_text((self.raw,), dict(self.mapping), dict(self.places))
         return self._text
 
 
@@ -622,13 +654,18 @@ class Plan:
     source: int | None = None    # the one source game, for a plan taken from one
 
 
-def fragment_text(run: tuple[str, ...], mapping: dict[str, str]) -> str:
-    """A run of the index as the text that fills a hole: its pieces renamed, laid out on
-    several lines when long."""
+def fragment_text(run: tuple[str, ...], mapping: dict[str, str],
+                  places: dict[str, str] | None = None) -> str:
+    """A run of the index as the text that fills a hole: its pieces, tracks and regions
+    renamed, laid out on several lines when long."""
     flat = " ".join(run)
-    if not mapping and len(flat) <= 70:
+    if not mapping and not places and len(flat) <= 70:
         return flat
-    nodes = rename_pieces(parse(flat, "<fragment>"), mapping)
+    nodes = parse(flat, "<fragment>")
+    if places:      # a track or region the fragment declares itself keeps its name
+        own = {name for node in nodes for name, _ in places_of(node)}
+        places = {k: v for k, v in places.items() if k not in own}
+    nodes = rename_pieces(nodes, mapping, places)
     flat = to_lud(nodes)
     return flat if len(flat) <= 70 else to_lud(nodes, indent=4)
 
@@ -678,7 +715,8 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
     """For each hole, the ways to fill it, best first (ties in a seeded order); no fragment
     of the sources `leave_out`."""
     mine = pieces_of(template.expanded.game)
-    maps = {}
+    my_places = places_of(template.expanded.game)
+    maps, place_maps = {}, {}
     out = []
     for hole in template.holes:
         if hole.choices:
@@ -691,8 +729,11 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
                 continue
             if i not in maps:
                 maps[i] = tuple(sorted(piece_map(index.sources[i], mine).items()))
+                place_maps[i] = tuple(sorted(name_map(index.sources[i].places,
+                                                      my_places).items()))
             raw = " ".join(run)
-            opt = by_text.setdefault((raw, maps[i]), Option(raw, maps[i], [], scores[i]))
+            opt = by_text.setdefault((raw, maps[i], place_maps[i]),
+                                     Option(raw, maps[i], [], scores[i], place_maps[i]))
             if i not in opt.sources:
                 opt.sources.append(i)
                 opt.score = max(opt.score, scores[i])
@@ -1340,7 +1381,7 @@ def default_corpus() -> tuple[list[Path], tuple[Path, ...]]:
     return folders, (root / "corpus" / "reconstruction" / "pending",)
 
 
-INDEX_FORMAT = 1        # raise when FragmentIndex or Source change what they hold
+INDEX_FORMAT = 2        # raise when FragmentIndex or Source change what they hold
 
 
 def cached_index(folders: list[Path], exclude: tuple[Path, ...] = ()) -> FragmentIndex:
