@@ -463,3 +463,16 @@ def test_a_fragments_tracks_and_regions_take_the_templates_names(fragment, place
     text = fragment_text((fragment,), {}, places)
     assert renamed in text
     assert not any(f'"{old}"' in text for old, new in places.items() if new in renamed)
+
+
+def test_the_default_budgets_are_counts():
+    """No clock by default: the same command keeps the same candidates on any machine."""
+    import argparse
+
+    from ludeme.cli import reconstruct as cli
+    parser = argparse.ArgumentParser()
+    cli.add_parser(parser.add_subparsers())
+    args = parser.parse_args(["reconstruct", "x.lud"])
+    assert (args.budget, args.tries) == (100_000, 40)
+    assert args.max_seconds is None and args.time_limit is None
+    assert cli.budget_of(args).seconds is None
