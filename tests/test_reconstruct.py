@@ -298,3 +298,181 @@ def test_holes_of_one_context_take_a_sources_fragments_in_order():
     track = Context("track", "args")
     made = plans(holes, [0.0], 1, random.Random(0), [track, track])
     assert [o.text for o in made[0].options] == ['"Track1" 0', '"Track2" 1']
+
+
+# ---------------------------------------------------------------- generated starts
+
+def _e(name, value):
+    return Expected(name, value)
+
+
+@pytest.mark.parametrize("expected, players, targets, dice", [
+    ([_e("NumStartComponents", 8)], 2, [(8, 0), (0, 8)], 0),
+    ([_e("NumStartComponents", 8), _e("NumStartComponentsHand", 8)], 2, [(0, 8)], 0),
+    ([_e("NumStartComponents", 8), _e("NumStartComponentsBoard", 6)], 2, [(6, 2)], 0),
+    ([_e("NumStartComponentsPerPlayer", 3)], 2, [(6, 0), (0, 6)], 0),
+    ([_e("NumStartComponentsBoardPerPlayer", 2), _e("NumStartComponents", 4)], 2, [(4, 0)], 0),
+    ([_e("NumStartComponents", 8), _e("NumStartComponentsBoard", 9)], 2, [], 0),
+    ([_e("Sow", True)], 2, [], 0),
+    # Ludii counts three dice in their container among the pieces in hand
+    ([_e("NumStartComponents", 8)], 2, [(5, 0), (0, 5)], 3),
+    ([_e("NumStartComponentsHand", 2)], 2, [], 3),
+])
+def test_start_targets_meet_every_fixed_count(expected, players, targets, dice):
+    from ludeme.analysis.reconstruct import start_targets
+    assert start_targets(expected, players, dice) == targets
+
+
+def _game(tmp_path, equipment, start="", players=2):
+    from ludeme.api import load
+    path = tmp_path / "g.lud"
+    path.write_text(f'(game "G" (players {players}) (equipment {{ {equipment} }}) (rules '
+                    + (f"(start {start}) " if start else "")
+                    + '(play (move Pass)) (end (if (is Full) (result Mover Win)))))')
+    return load(path, backend="reference")
+
+
+@pytest.mark.parametrize("equipment, expected, players, first", [
+    # even shares on each side's rows: the first player's at the bottom
+    ('(board (square 4)) (piece "Disc" Each)', [_e("NumStartComponents", 8)], 2,
+     '{ (place "Disc1" (sites {0 1 2 3})) (place "Disc2" (sites {12 13 14 15})) }'),
+    # an odd count: one piece for one side, the rest on the other side's rows
+    ('(board (square 3)) (piece "Tiger" P1) (piece "Goat" P2)',
+     [_e("NumStartComponents", 7)], 2,
+     '{ (place "Tiger1" (sites {0})) (place "Goat2" (sites {3 4 5 6 7 8})) }'),
+    # in hand when the expectations say so
+    ('(board (square 3)) (piece "Disc" Each) (hand Each)',
+     [_e("NumStartComponentsHand", 6)], 2,
+     '{ (place "Disc1" (handSite P1) count:3) (place "Disc2" (handSite P2) count:3) }'),
+    # shared seeds: equal counts on every site
+    ('(board (square 2)) (piece "Seed" Shared)', [_e("NumStartComponents", 12)], 2,
+     "(set Count 3 to:(sites {0 1 2 3}))"),
+    # three players around the board, as evenly as can be
+    ('(board (square 3)) (piece "Disc" Each)', [_e("NumStartComponents", 3)], 3, None),
+    ('(board (square 3)) (piece "Disc" Each)', [_e("NumStartComponents", 4)], 3, None),
+    # the dice count: two of the seven pieces are dice
+    ('(board (square 4)) (piece "Disc" Each) (dice num:2)', [_e("NumStartComponents", 7)], 2,
+     '{ (place "Disc1" (sites {0})) (place "Disc2" (sites {12 13 14 15})) }'),
+])
+def test_generated_starts_place_exactly_the_expected_pieces(tmp_path, equipment, expected,
+                                                           players, first):
+    from ludeme.analysis.reconstruct import generated_starts, start_counts
+    # seeds need a count on the board to build: the probe starts with one
+    probe = "(set Count 1 to:(sites {0}))" if "Seed" in equipment else ""
+    starts = generated_starts(_game(tmp_path, equipment, probe, players), expected)
+    assert starts
+    if first is not None:
+        assert starts[0] == first
+    if "Tiger" in equipment:        # the lone piece on the centre is offered too
+        assert '{ (place "Tiger1" (sites {4})) (place "Goat2" (sites {2 3 5 6 7 8})) }' \
+            in starts
+    for start in starts:
+        counts = start_counts(_game(tmp_path, equipment, start, players), 0)
+        assert all(e.holds(counts[e.name]) for e in expected), start
+
+
+def test_no_start_is_generated_without_a_fixed_count(tmp_path):
+    from ludeme.analysis.reconstruct import generated_starts
+    game = _game(tmp_path, '(board (square 3)) (piece "Disc" Each)')
+    assert generated_starts(game, [_e("NumStartComponents", None)]) == []
+    assert generated_starts(game, [_e("StepDecision", True)]) == []
+
+
+# The start is unknown, and no game of the corpus starts with four pieces on a 3x3 board.
+NO_START = LITTLE.replace('(start { (place "Disc1" (sites Bottom)) (place "Disc2" (sites Top)) })',
+                          "(start [#])").replace('"NumStartComponents" 6', '"NumStartComponents" 4')
+
+
+def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
+    assert NO_START != LITTLE
+    (tmp_path / "little.lud").write_text(NO_START)
+    out = tmp_path / "out"
+    assert main(["reconstruct", str(tmp_path / "little.lud"), "--corpus", str(corpus),
+                 "-n", "20", "--seed", "3", "--out", str(out), "--compare", "0"]) == 0
+    rows = list(csv.DictReader(open(out / "candidates.csv", newline="")))
+    assert rows and all("start generated" in r["formed"] for r in rows)
+    assert all("NumStartComponents=4" in r["expected_concepts_met"] for r in rows)
+    first = (out / "candidate-01.lud").read_text()
+    assert "a start generated for the counts" in first
+
+
+# ---------------------------------------------------------------- playing within a budget
+
+@pytest.mark.parametrize("rules, n, turns, reason", [
+    # the first player's first piece leaves the second with none: over after one turn
+    ("(play (move Add (to (sites Empty)))) (end (if (no Pieces Next) (result Mover Win)))",
+     50, 10_000, "ends at once: the first playout ends after 1 turn(s)"),
+    # a full board ends it after nine turns: the budget of 20 turns stops at the third
+    ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
+     50, 20, "too long to check: 27 turns in 3 playouts, over the budget of 20"),
+    ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
+     50, 10_000, ""),
+    # no end: the first two playouts time out, and the third is not played
+    ("(play (move Pass))", 50, 10_000_000, "2 of the first 2 playouts timed out"),
+])
+def test_playouts_stop_early_by_counts(tmp_path, rules, n, turns, reason):
+    from ludeme.analysis.reconstruct import play_until
+    from ludeme.api import load
+    path = tmp_path / "g.lud"
+    path.write_text('(game "G" (players 2) (equipment { (board (square 3)) (piece "Disc" Each) })'
+                    f" (rules {rules}))")
+    rows, why = play_until(load(path, backend="reference"), n, 0, 2, turns)
+    assert why == reason
+    assert len(rows) == (n if not reason else len(rows))
+
+
+@pytest.mark.parametrize("fill, whole, replaced", [
+    # a (start [#]) hole: the generated start is the fill
+    ('(place "Disc1" 0)', False, '(set Count 2 to:(sites {0 1}))'),
+    # a (rules [#]) hole: its start replaced, the rest kept
+    ('(start (place "Disc1" 0)) (play (move Pass)) (end (if (is Full) (result Mover Win)))', True,
+     '(start (set Count 2 to:(sites {0 1})))\n(play (move Pass))\n'
+     '(end (if (is Full) (result Mover Win)))'),
+    # ... or added first when it has none
+    ('(play (move Pass))', True, '(start (set Count 2 to:(sites {0 1})))\n(play (move Pass))'),
+])
+def test_a_generated_start_replaces_the_fragments_start(fill, whole, replaced):
+    from ludeme.analysis.reconstruct import replace_start
+    got = replace_start(fill, "(set Count 2 to:(sites {0 1}))", whole)
+    assert " ".join(got.split()) == " ".join(replaced.split())
+
+
+@pytest.mark.parametrize("text, places", [
+    ('(game "G" (equipment { (board (square 3) { (track "Track1" "0,E" P1 directed:True) '
+     '(track "Track2" "8,W" P2) }) (regions "Home" P1 (sites Bottom)) (regions P2 (sites Top)) }))',
+     [("Track1", "P1"), ("Track2", "P2"), ("Home", "P1")]),
+    ('(game "G" (equipment { (mancalaBoard 2 6 (track "Track" "1,E,N,W" loop:True)) }))',
+     [("Track", "")]),
+])
+def test_tracks_and_named_regions_are_read_with_their_owners(text, places):
+    from ludeme.analysis.reconstruct import places_of
+    assert places_of(parse(text)[0]) == places
+
+
+@pytest.mark.parametrize("fragment, places, renamed", [
+    # a source's tracks by owner: the template's own names
+    ('(move (from (from)) (to (trackSite Move steps:1 name:"TrackCW1")))',
+     {"TrackCW1": "Track1"}, '"Track1"'),
+    ('(is In (to) (sites "Home"))', {"Home": "Inner"}, '"Inner"'),
+    # a fragment declaring a track keeps its name, and its own references to it
+    ('(track "Track" "0,E" loop:True) (move (trackSite Move name:"Track"))',
+     {"Track": "Loop"}, '(track "Track"'),
+])
+def test_a_fragments_tracks_and_regions_take_the_templates_names(fragment, places, renamed):
+    from ludeme.analysis.reconstruct import fragment_text
+    text = fragment_text((fragment,), {}, places)
+    assert renamed in text
+    assert not any(f'"{old}"' in text for old, new in places.items() if new in renamed)
+
+
+def test_the_default_budgets_are_counts():
+    """No clock by default: the same command keeps the same candidates on any machine."""
+    import argparse
+
+    from ludeme.cli import reconstruct as cli
+    parser = argparse.ArgumentParser()
+    cli.add_parser(parser.add_subparsers())
+    args = parser.parse_args(["reconstruct", "x.lud"])
+    assert (args.budget, args.tries) == (100_000, 40)
+    assert args.max_seconds is None and args.time_limit is None
+    assert cli.budget_of(args).seconds is None

@@ -156,6 +156,8 @@ class Source:
     keywords: frozenset[str]
     pieces: list[tuple[str, str]]     # (name, owner) as declared
     root: str = ""         # the corpus folder it was read from
+    # (name, owner or "") of the tracks and named regions it declares
+    places: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -164,6 +166,22 @@ class Fragment:
 
     text: str
     sources: list[int]     # indices into FragmentIndex.sources
+
+
+PLACES = ("track", "regions")     # declarations a fragment names by a string
+
+
+def places_of(game: Node) -> list[tuple[str, str]]:
+    """(name, owner or "") of every track and named region the game declares, as
+    `(track "Name" ... P1 ...)` and `(regions "Name" P1 ...)` do."""
+    out = []
+    for n in walk(game):
+        if isinstance(n, Call) and n.name in PLACES and n.args and isinstance(n.args[0], Str):
+            owner = next((a.value for a in n.args[1:] if isinstance(a, Word)
+                          and a.value in OWNERS), "")
+            if (n.args[0].value, owner) not in out:
+                out.append((n.args[0].value, owner))
+    return out
 
 
 def pieces_of(game: Call) -> list[tuple[str, str]]:
@@ -222,7 +240,7 @@ class FragmentIndex:
         """File the argument runs of one expanded game."""
         i = len(self.sources)
         self.sources.append(Source(path, ex.name, family, keywords_of(ex.game),
-                                   pieces_of(ex.game)))
+                                   pieces_of(ex.game), places=places_of(ex.game)))
         for n in walk(ex.game):
             if isinstance(n, Call) and isinstance(n.head, Word):
                 self.by_call.setdefault(n.name, []).append((i, tuple(to_lud(a) for a in n.args)))
@@ -251,14 +269,22 @@ class FragmentIndex:
 def piece_map(source: Source, template: list[tuple[str, str]]) -> dict[str, str]:
     """Source piece names to template piece names: the same owner first (Each matches any),
     then in order of declaration."""
-    if not template:
+    return name_map(source.pieces, template)
+
+
+def name_map(theirs: list[tuple[str, str]], mine: list[tuple[str, str]]) -> dict[str, str]:
+    """A source's declared names (pieces, tracks, regions) to the template's: the same owner
+    first (Each, or no owner, matches any), then in order of declaration."""
+    if not mine:
         return {}
+    template = mine
     out: dict[str, str] = {}
     used: set[str] = set()
-    names = dict.fromkeys(n for n, _ in source.pieces)
+    names = dict.fromkeys(n for n, _ in theirs)
+    anyone = ("Each", "")
     for name in names:
-        owners = {o for n, o in source.pieces if n == name}
-        fits = [t for t, o in template if o in owners or "Each" in owners or o == "Each"]
+        owners = {o for n, o in theirs if n == name}
+        fits = [t for t, o in template if o in owners or owners & set(anyone) or o in anyone]
         free = [t for t in fits if t not in used] or fits
         if free:
             out[name] = free[0]
@@ -266,12 +292,17 @@ def piece_map(source: Source, template: list[tuple[str, str]]) -> dict[str, str]
     return {k: v for k, v in out.items() if k != v}
 
 
-def rename_pieces(nodes: list[Node], mapping: dict[str, str]) -> list[Node]:
-    """The nodes with piece names (and `Name1`-style names with an owner) renamed."""
-    if not mapping:
+def rename_pieces(nodes: list[Node], mapping: dict[str, str],
+                  places: dict[str, str] | None = None) -> list[Node]:
+    """The nodes with piece names (and `Name1`-style names with an owner) renamed, and the
+    names of tracks and regions in `places` (those by their whole name only)."""
+    places = places or {}
+    if not mapping and not places:
         return nodes
 
     def new_name(value: str) -> str:
+        if value in places:
+            return places[value]
         if value in mapping:
             return mapping[value]
         stem = value.rstrip("0123456789")
@@ -381,6 +412,153 @@ def check_expected(expected: list[Expected], concepts, counts: dict[str, float]
     return met, missed, unchecked
 
 
+# ---------------------------------------------------------------- generated starts
+
+START_COUNTS = ("NumStartComponents", "NumStartComponentsBoard", "NumStartComponentsHand",
+                "NumStartComponentsPerPlayer", "NumStartComponentsBoardPerPlayer",
+                "NumStartComponentsHandPerPlayer")
+MAX_GENERATED_STARTS = 8      # starts generated per candidate whose start misses the counts
+PLAYED_STARTS = 3             # of which at most this many are played
+
+
+def start_targets(expected: list[Expected], players: int, dice: int = 0
+                  ) -> list[tuple[int, int]]:
+    """(pieces on the board, pieces in hands) the start rules must place to meet every
+    expected start count, most likely first: what the expectations fix, else everything on
+    the board, then everything in hand. Ludii counts the `dice` in their container among the
+    pieces in hand (the game places them before the start rules run). Empty when nothing
+    fixes a count."""
+    fixed: dict[str, float] = {}
+    for e in expected:
+        if e.name in START_COUNTS and e.value is not None and not isinstance(e.value, bool):
+            fixed[e.name] = float(e.value)
+    for part in ("", "Board", "Hand"):
+        per = fixed.get(f"NumStartComponents{part}PerPlayer")
+        if per is not None and f"NumStartComponents{part}" not in fixed:
+            fixed[f"NumStartComponents{part}"] = per * players
+    total, board, hand = (fixed.get(f"NumStartComponents{p}") for p in ("", "Board", "Hand"))
+    if total is None and board is None and hand is None:
+        return []
+    if board is not None and hand is not None:
+        pairs = [(board, hand)]
+    elif board is not None:
+        pairs = [(board, (total - board) if total is not None else 0)]
+    elif hand is not None:
+        pairs = [((total - hand) if total is not None else 0, hand)]
+    else:
+        pairs = [(total - dice, dice), (0, total)]
+    out = []
+    for b, h in pairs:
+        if b >= 0 and h >= dice and b == int(b) and h == int(h) and (int(b), int(h)) not in out:
+            out.append((int(b), int(h)))
+    return [(b, h - dice) for b, h in out if all(start_total_fits((b, h), fixed, players))]
+
+
+def start_total_fits(target: tuple[int, int], fixed: dict[str, float], players: int):
+    """Each fixed count against a (board, hand) split."""
+    b, h = target
+    got = {"": b + h, "Board": b, "Hand": h}
+    for part, n in got.items():
+        if f"NumStartComponents{part}" in fixed:
+            yield math.isclose(n, fixed[f"NumStartComponents{part}"], abs_tol=1e-6)
+
+
+def splits(amount: int, owners: int) -> list[list[int]]:
+    """Ways to share `amount` pieces among the players: evenly first, then (with two)
+    one or two pieces for one side and the rest for the other, as hunt games start."""
+    out = []
+    if amount % owners == 0:
+        out.append([amount // owners] * owners)
+    if owners == 2:
+        for few in (1, 2, 3, 4):
+            for pair in ([few, amount - few], [amount - few, few]):
+                if pair[0] > 0 and pair[1] > 0 and pair not in out:
+                    out.append(pair)
+    elif amount % owners and amount >= owners:     # as evenly as can be, the first ahead
+        out.append([amount // owners + (p < amount % owners) for p in range(owners)])
+    return out
+
+
+def side_order(sites, player: int, players: int) -> list[int]:
+    """The board's sites from a player's side inwards: the first player's side is the
+    bottom, left to right, the others turned around the board at equal angles (the second of
+    two at the top, right to left)."""
+    angle = 2 * math.pi * player / players
+    dx, dy = math.sin(angle), -math.cos(angle)
+    return [s.index for s in sorted(sites, key=lambda s: (round(-(s.x * dx + s.y * dy), 6),
+                                                         round(s.y * dx - s.x * dy, 6),
+                                                         s.index))]
+
+
+def centre_order(sites) -> list[int]:
+    """The board's sites from its centre outwards."""
+    cx = sum(s.x for s in sites) / len(sites)
+    cy = sum(s.y for s in sites) / len(sites)
+    return [s.index for s in sorted(sites, key=lambda s: ((s.x - cx) ** 2 + (s.y - cy) ** 2,
+                                                         s.index))]
+
+
+def generated_starts(game, expected: list[Expected]) -> list[str]:
+    """Start rules (the inside of `(start ...)`) that place exactly the pieces the expected
+    start counts ask for, with the game's own pieces on its own board: each player's first
+    piece on the sites of its side (or, for a side of at most four pieces facing many, on
+    the centre), or in its hand; a game of shared pieces (seeds) sets equal counts on
+    evenly spread sites. The likeliest first, at most MAX_GENERATED_STARTS."""
+    n = max(1, game.num_players)
+    # Ludii's test for a die: its name says so
+    dice = sum("Die" in c.name for c in game.components)
+    targets = start_targets(expected, n, dice)
+    if not targets:
+        return []
+    first: dict[int, str] = {}
+    for c in game.components:
+        if c.name and "Die" not in c.name and c.owner not in first:
+            first[c.owner] = c.name
+    owned = [first.get(p) for p in range(1, n + 1)]
+    shared = next((name for o, name in sorted(first.items()) if o > n or o == 0), None)
+    sites = list(game.board.sites)[:game.containers[0].num_sites]
+    hands = {c.owner for c in game.containers[1:] if c.owner <= n}
+    out: list[str] = []
+    for board, hand in targets:
+        if board and hand:
+            continue        # one part at a time: a start with both is rarely asked for alone
+        if all(owned):
+            if hand:
+                if not all(p in hands for p in range(1, n + 1)):
+                    continue
+                for split in splits(hand, n):
+                    out.append(" ".join(f'(place "{owned[p]}" (handSite P{p + 1}) count:{k})'
+                                        for p, k in enumerate(split)))
+                continue
+            for split in splits(board, n):
+                if sum(split) > len(sites):
+                    continue
+                for centre in ((False, True) if min(split) <= 4 < max(split) else (False,)):
+                    taken: set[int] = set()
+                    places = []
+                    # the small side first on the centre, the large side around it
+                    for p in sorted(range(n), key=lambda p: (not (centre and split[p] <= 4),
+                                                             p)):
+                        order = centre_order(sites) if centre and split[p] <= 4 else \
+                            side_order(sites, p, n)
+                        mine = [s for s in order if s not in taken][:split[p]]
+                        taken.update(mine)
+                        places.append((p, mine))
+                    out.append(" ".join(
+                        f'(place "{owned[p]}" (sites {{{" ".join(map(str, sorted(m)))}}}))'
+                        for p, m in sorted(places)))
+        elif shared and board:
+            for per in sorted((k for k in range(1, board + 1) if board % k == 0
+                               and board // k <= len(sites)),
+                              key=lambda k: (board // k != len(sites), k))[:3]:
+                count = board // per
+                step = len(sites) / count
+                chosen = sorted({sites[int(i * step)].index for i in range(count)})
+                out.append(f"(set Count {per} to:(sites {{{' '.join(map(str, chosen))}}}))")
+    return ["{ " + t + " }" if " (" in t else t for t in dict.fromkeys(out)
+            ][:MAX_GENERATED_STARTS]
+
+
 # ---------------------------------------------------------------- the template
 
 @dataclass
@@ -452,9 +630,10 @@ class Option:
     text is made when first asked for (renaming means parsing it again)."""
 
     def __init__(self, raw: str, mapping: tuple[tuple[str, str], ...], sources: list[int],
-                 score: float):
+                 score: float, places: tuple[tuple[str, str], ...] = ()):
         self.raw = raw
         self.mapping = mapping
+        self.places = places
         self.sources = sources
         self.score = score
         self._text: str | None = None
@@ -462,7 +641,7 @@ class Option:
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = fragment_text((self.raw,), dict(self.mapping))
+            self._text = fragment_text((self.raw,), dict(self.mapping), dict(self.places))
         return self._text
 
 
@@ -475,13 +654,18 @@ class Plan:
     source: int | None = None    # the one source game, for a plan taken from one
 
 
-def fragment_text(run: tuple[str, ...], mapping: dict[str, str]) -> str:
-    """A run of the index as the text that fills a hole: its pieces renamed, laid out on
-    several lines when long."""
+def fragment_text(run: tuple[str, ...], mapping: dict[str, str],
+                  places: dict[str, str] | None = None) -> str:
+    """A run of the index as the text that fills a hole: its pieces, tracks and regions
+    renamed, laid out on several lines when long."""
     flat = " ".join(run)
-    if not mapping and len(flat) <= 70:
+    if not mapping and not places and len(flat) <= 70:
         return flat
-    nodes = rename_pieces(parse(flat, "<fragment>"), mapping)
+    nodes = parse(flat, "<fragment>")
+    if places:      # a track or region the fragment declares itself keeps its name
+        own = {name for node in nodes for name, _ in places_of(node)}
+        places = {k: v for k, v in places.items() if k not in own}
+    nodes = rename_pieces(nodes, mapping, places)
     flat = to_lud(nodes)
     return flat if len(flat) <= 70 else to_lud(nodes, indent=4)
 
@@ -531,11 +715,12 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
     """For each hole, the ways to fill it, best first (ties in a seeded order); no fragment
     of the sources `leave_out`."""
     mine = pieces_of(template.expanded.game)
-    maps = {}
+    my_places = places_of(template.expanded.game)
+    maps, place_maps = {}, {}
     out = []
     for hole in template.holes:
         if hole.choices:
-            out.append(Options(Option(to_lud(c), (), [-1], 0.0) for c in hole.choices))
+            out.append(Options(Option(to_lud(c), (), [OWN], 0.0) for c in hole.choices))
             continue
         by_text: dict[tuple, Option] = {}
         by_source: dict[int, list[Option]] = {}
@@ -544,8 +729,11 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
                 continue
             if i not in maps:
                 maps[i] = tuple(sorted(piece_map(index.sources[i], mine).items()))
+                place_maps[i] = tuple(sorted(name_map(index.sources[i].places,
+                                                      my_places).items()))
             raw = " ".join(run)
-            opt = by_text.setdefault((raw, maps[i]), Option(raw, maps[i], [], scores[i]))
+            opt = by_text.setdefault((raw, maps[i], place_maps[i]),
+                                     Option(raw, maps[i], [], scores[i], place_maps[i]))
             if i not in opt.sources:
                 opt.sources.append(i)
                 opt.score = max(opt.score, scores[i])
@@ -612,6 +800,11 @@ def plans(options: list[list[Option]], scores: list[float], tries: int, rng: ran
     return out
 
 
+OWN = -1             # a fill that is one of the template's own choices ([a | b])
+GENERATED = -2       # a start generated for the expected start counts
+OWN_WORDS = {OWN: "the template's own choice", GENERATED: "a start generated for the counts"}
+
+
 def sources_of(plan: Plan, index: FragmentIndex) -> list[str]:
     """The games a plan's fragments come from, best source of each fragment first."""
     if plan.source is not None:
@@ -619,7 +812,7 @@ def sources_of(plan: Plan, index: FragmentIndex) -> list[str]:
     names = []
     for o in plan.options:
         for s in o.sources[:1]:
-            names.append("the template's own choice" if s < 0 else index.sources[s].path)
+            names.append(OWN_WORDS.get(s) or index.sources[s].path)
     return list(dict.fromkeys(names))
 
 
@@ -648,37 +841,70 @@ class Tried:
     path: str = ""
     rows: object = None
     played: bool = False       # it came as far as the playouts
+    missed: list[str] = field(default_factory=list)   # expected concepts it does not have
+    game: object = None        # the built game, kept only until its start is checked
+    start_variant: int = 0     # which generated start it has (0: none)
 
 
-def play_until(game, n: int, seed: int, allowed_timeouts: int, seconds: float):
-    """Seeded random playouts (indices 0..n-1, as `ludeme run` seeds them), stopped early once
-    more than `allowed_timeouts` time out, or at the time budget; (rows, why stopped or "")."""
+DEFAULT_TURNS = 100_000     # turns a candidate's playouts may take together
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one candidate may spend on its playouts: `turns` (a count, so the same command
+    keeps the same candidates on any machine) and, as a safety limit only, `seconds`."""
+
+    turns: int = DEFAULT_TURNS
+    seconds: float | None = None
+
+
+def play_until(game, n: int, seed: int, allowed_timeouts: int, turns: int,
+               seconds: float | None = None):
+    """Seeded random playouts (indices 0..n-1, as `ludeme run` seeds them), stopped early: once
+    more than `allowed_timeouts` time out, when the first playout ends at once (within one
+    turn), once they
+    have played more than `turns` turns together (the budget, a count: the same on any
+    machine), or, as a safety limit only, after `seconds`; (rows, why stopped or "")."""
     import time
 
     from .playouts import as_frame, play_one, playout_seed
-    rows, timeouts = [], 0
+    rows, timeouts, played = [], 0, 0
     t0 = time.perf_counter()
     for i in range(n):
         rows.append(play_one(game, playout_seed(seed, i), i))
         timeouts += bool(rows[-1]["timeout"])
-        if timeouts > allowed_timeouts:
+        played += rows[-1]["turns"]
+        # two timeouts among the first few (over five times the share allowed: a quarter
+        # for 95%) say the candidate will not end often enough; one that would happens to
+        # start so under 3% of the time
+        if timeouts > allowed_timeouts or (timeouts >= 2 and timeouts * n > 5 * allowed_timeouts
+                                           * (i + 1)):
             return as_frame(rows), f"{timeouts} of the first {i + 1} playouts timed out"
+        if i == 0 and not rows[0]["timeout"] and rows[0]["turns"] <= 1:
+            return as_frame(rows), (f"ends at once: the first playout ends after "
+                                    f"{rows[0]['turns']} turn(s)")
+        # (the first playouts' mean length is no early test of ending at once: a candidate
+        # kept on 200 playouts averaged under two rounds in its first 20)
         if i + 1 == FIRST_PLAYOUTS and n > FIRST_PLAYOUTS and timeouts * 5 >= FIRST_PLAYOUTS:
             return as_frame(rows), f"{timeouts} of the first {i + 1} playouts timed out"
-        if time.perf_counter() - t0 > seconds and i + 1 < n:
-            return as_frame(rows), (f"too slow to check: {i + 1} playouts in the "
-                                    f"{seconds:g} s budget")
+        if played > turns and i + 1 < n:
+            return as_frame(rows), (f"too long to check: {played} turns in {i + 1} playouts, "
+                                    f"over the budget of {turns}")
+        if seconds is not None and time.perf_counter() - t0 > seconds and i + 1 < n:
+            return as_frame(rows), (f"safety limit: {i + 1} playouts in {seconds:g} s "
+                                    "(depends on the machine)")
     return as_frame(rows), ""
 
 
 def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, seed: int,
-             min_ending: float, budget: float) -> None:
+             min_ending: float, budget: "Budget") -> None:
     """Write the candidate, build it, play it, check its expected concepts."""
     from ludeme.api import load
     from .concepts import compile_time
     from .metrics import summarize
     from .playouts import playout_seed
-    path = folder / f"try-{tried.number:03d}.lud"
+    path = folder / (f"try-{tried.number:03d}.lud" if not tried.start_variant else
+                     f"try-{tried.number:03d}-start{tried.start_variant}.lud")
     path.write_text(tried.text, encoding="utf-8")
     tried.path = str(path)
     try:
@@ -704,14 +930,16 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
         return
     tried.concepts = concepts
     met, missed, unchecked = check_expected(template.expected, concepts, counts)
-    tried.met, tried.unchecked = met, unchecked
+    tried.met, tried.unchecked, tried.missed = met, unchecked, missed
     if missed:
+        tried.game = game
         tried.reason = "misses expected concepts: " + ", ".join(missed)
         return
     tried.played = True
     allowed = int(math.floor((1 - min_ending) * playouts + 1e-9))
     try:
-        rows, stopped = play_until(game, playouts, seed, allowed, budget)
+        rows, stopped = play_until(game, playouts, seed, allowed, budget.turns,
+                                   budget.seconds)
     except LudemeError as e:
         tried.reason = f"stops in play: {e.message.splitlines()[0]}"
         return
@@ -722,6 +950,8 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
     tried.ending = 1 - float(rows["timeout"].mean()) if len(rows) else 0.0
     if stopped:
         tried.reason = stopped
+        # a candidate its first playout shows hopeless takes no place among those played
+        tried.played = len(rows) > 1
         return
     if tried.ending < min_ending:
         tried.reason = f"ends in {tried.ending:.0%} of {len(rows)} playouts"
@@ -839,10 +1069,88 @@ def no_fragment_error(template: TemplateGame, hole: Hole) -> LudemeError:
                        path=ctx.keyword, source=template.description.text)
 
 
+def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
+                   seed: int) -> str:
+    """The template with a plan's fills, under a header naming where each fill comes from."""
+    header = [f"Candidate {number} made by `ludeme reconstruct` (seed {seed}) from "
+              f"{Path(template.path).name}" + (f", ruleset {template.ruleset}"
+                                               if template.ruleset else "")]
+    for hole, o in zip(template.holes, plan.options):
+        first = [plan.source] if plan.source in o.sources else []
+        srcs = first + [s for s in o.sources if s != plan.source]
+        src = ", ".join(OWN_WORDS.get(s) or index.sources[s].path for s in srcs[:3]) + (
+            f" and {len(o.sources) - 3} more" if len(o.sources) > 3 else "")
+        header.append(f"line {hole.pos.line}:{hole.pos.col} {hole.context}: from {src}")
+    return fill_text(template, [o.text for o in plan.options], header)
+
+
+def start_holes(template: TemplateGame) -> list[int]:
+    """The holes whose fill holds the start rules: `(start [#])`, or a whole `(rules [#])`."""
+    return [h for h, hole in enumerate(template.holes) if hole.context.place == "args"
+            and hole.context.keyword in ("start", "rules")
+            and hole.context.before == hole.context.after == 0]
+
+
+def replace_start(fill: str, start: str, whole_rules: bool) -> str | None:
+    """A fill with its start rules replaced: the fill itself for a `(start [#])` hole, its
+    `(start ...)` (added first if it has none) for a `(rules [#])` hole."""
+    if not whole_rules:
+        return start
+    try:
+        nodes = parse(fill, "<fragment>")
+        new = parse(f"(start {start})", "<start>")[0]
+    except LudemeError:
+        return None
+    at = next((i for i, n in enumerate(nodes) if isinstance(n, Call) and n.name == "start"),
+              None)
+    nodes = [new] + nodes if at is None else nodes[:at] + [new] + nodes[at + 1:]
+    return to_lud(nodes, indent=4)
+
+
+def with_generated_start(template: TemplateGame, tried: Tried, index: FragmentIndex,
+                         work: Path, playouts: int, seed: int, min_ending: float,
+                         budget) -> Tried:
+    """A candidate that misses only the expected start counts, tried again with starts
+    generated for them (`generated_starts`) in place of the start its fragment brought;
+    those that meet every expected concept go on to the playouts (at most PLAYED_STARTS of
+    them), the first kept is the candidate. Else the first of them that was played, or the
+    candidate itself when it missed something else or no generated start helps."""
+    game, tried.game = tried.game, None
+    missed = tried.missed
+    holes = start_holes(template)
+    if game is None or not missed or not holes or any(
+            m.split("=")[0].split(" in ")[0] not in START_COUNTS for m in missed):
+        return tried
+    best, played = None, 0
+    for g, start in enumerate(generated_starts(game, template.expected), 1):
+        options = list(tried.plan.options)
+        for h in holes:
+            whole = template.holes[h].context.keyword == "rules"
+            fill = replace_start(options[h].text, start, whole)
+            if fill is None:
+                break
+            options[h] = Option(fill, (), options[h].sources if whole else [GENERATED], 0.0)
+        else:
+            plan = Plan(options, tried.plan.formed + ", start generated", tried.plan.source)
+            again = Tried(tried.number, plan, candidate_text(template, plan, index,
+                                                             tried.number, seed),
+                          sources_of(plan, index), start_variant=g)
+            try_plan(template, again, work, playouts, seed, min_ending, budget)
+            again.game = None
+            if again.kept:
+                return again
+            if again.played or again.reason.startswith("ends at once"):
+                best = best or again
+                played += 1
+                if played >= PLAYED_STARTS:
+                    break
+    return best or tried
+
+
 def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
                 ruleset: str | None = None, k: int = DEFAULT_K, tries: int = DEFAULT_TRIES,
                 playouts: int = DEFAULT_PLAYOUTS, seed: int = 0, min_ending: float = MIN_ENDING,
-                budget: float = 60.0, concept_index=None, source_folders=(),
+                budget: Budget = Budget(), concept_index=None, source_folders=(),
                 enough: int | None = None, time_limit: float | None = None,
                 leave_out: frozenset[int] = frozenset(), log=None) -> Reconstruction:
     """Fill the template's holes with fragments of `index`, play up to `tries` candidates
@@ -868,20 +1176,11 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
     contexts = [h.context for h in template.holes]
     for number, plan in enumerate(plans(options, scores, CHEAP_FACTOR * tries, rng, contexts),
                                   1):
-        fills = [o.text for o in plan.options]
-        names = sources_of(plan, index)
-        header = [f"Candidate {number} made by `ludeme reconstruct` (seed {seed}) from "
-                  f"{Path(template.path).name}" + (f", ruleset {template.ruleset}"
-                                                   if template.ruleset else "")]
-        for hole, o in zip(template.holes, plan.options):
-            first = [plan.source] if plan.source in o.sources else []
-            srcs = first + [s for s in o.sources if s != plan.source]
-            src = ("the template's own choices" if o.sources == [-1] else
-                   ", ".join(index.sources[s].path for s in srcs[:3])
-                   + (f" and {len(o.sources) - 3} more" if len(o.sources) > 3 else ""))
-            header.append(f"line {hole.pos.line}:{hole.pos.col} {hole.context}: from {src}")
-        t = Tried(number, plan, fill_text(template, fills, header), names)
+        t = Tried(number, plan, candidate_text(template, plan, index, number, seed),
+                  sources_of(plan, index))
         try_plan(template, t, work, playouts, seed, min_ending, budget)
+        t = with_generated_start(template, t, index, work, playouts, seed, min_ending, budget)
+        names = t.sources
         if t.kept:
             score(t, template, source_concepts, concept_index)
             kept.append(t)
@@ -1078,7 +1377,7 @@ def default_corpus() -> tuple[list[Path], tuple[Path, ...]]:
     return folders, (root / "corpus" / "reconstruction" / "pending",)
 
 
-INDEX_FORMAT = 1        # raise when FragmentIndex or Source change what they hold
+INDEX_FORMAT = 2        # raise when FragmentIndex or Source change what they hold
 
 
 def cached_index(folders: list[Path], exclude: tuple[Path, ...] = ()) -> FragmentIndex:

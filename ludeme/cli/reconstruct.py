@@ -45,12 +45,16 @@ def add_parser(sub) -> None:
                    help="stop trying once M candidates are kept (default 2K: more to rank)")
     p.add_argument("--min-ending", type=float, default=0.95, metavar="SHARE",
                    help="the share of playouts that must end (default 0.95)")
-    p.add_argument("--budget", type=float, default=60.0, metavar="SECONDS",
-                   help="playing time allowed per candidate (default 60; a candidate over it "
-                        "is dropped as too slow to check, which depends on the machine)")
+    p.add_argument("--budget", type=int, default=100_000, metavar="TURNS",
+                   help="turns a candidate's playouts may take together (default 100000; a "
+                        "candidate over it is dropped as too long to check). A count, so the "
+                        "same command keeps the same candidates on any machine")
+    p.add_argument("--max-seconds", type=float, default=None, metavar="SECONDS",
+                   help="safety limit: playing time per candidate (default none; a candidate "
+                        "stopped by it is reported so, and the result depends on the machine)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                   help="stop trying new candidates after this long (per file; the tries made "
-                        "then depend on the machine)")
+                   help="safety limit: stop trying new candidates after this long (per file; "
+                        "default none; the tries made then depend on the machine)")
     p.add_argument("--against", type=Path, metavar="INDEX",
                    help="a concept index (`ludeme concepts --index DIR --out INDEX`): sources "
                         "with the expected concepts first, and each candidate's nearest game")
@@ -88,6 +92,7 @@ def run(args) -> int:
     from ludeme.analysis.reconstruct import cached_index, reconstruct, write_reconstruction
     from ludeme.analysis.report import check_out_dir
     for name, value, low in (("-k", args.k, 1), ("--playouts", args.playouts, 1),
+                             ("--budget", args.budget, 1),
                              ("--tries", args.tries, 1), ("--compare", args.compare, 0)):
         if value < low:
             raise LudemeError(f"{name} must be at least {low}, got {value}")
@@ -117,12 +122,18 @@ def run(args) -> int:
     return 0 if kept else EXIT_NONE_KEPT
 
 
+def budget_of(args):
+    """A candidate's budget: --budget turns, --max-seconds as a safety limit."""
+    from ludeme.analysis.reconstruct import Budget
+    return Budget(args.budget, args.max_seconds)
+
+
 def one_file(args, path, index, folders, against, out: Path):
     """Reconstruct one description into `out`."""
     from ludeme.analysis.reconstruct import reconstruct, write_reconstruction
     rec = reconstruct(path, index, out / "tried", ruleset=args.ruleset, k=args.k,
                       tries=args.tries, playouts=args.playouts, seed=args.seed,
-                      min_ending=args.min_ending, budget=args.budget, concept_index=against,
+                      min_ending=args.min_ending, budget=budget_of(args), concept_index=against,
                       source_folders=folders, time_limit=args.time_limit, enough=args.enough,
                       log=lambda line: print(line, file=sys.stderr))
     write_reconstruction(rec, out, args.k, compare_n=min(args.compare, args.playouts))
@@ -193,7 +204,7 @@ def run_recovery(args, index, folders) -> int:
             rel = Path(path).relative_to(args.recovery)
             r = recover(Path(path), args.cut, index, out / slug(str(rel.with_suffix(""))),
                         args.k, tries=args.tries, playouts=args.playouts, seed=args.seed,
-                        min_ending=args.min_ending, budget=args.budget,
+                        min_ending=args.min_ending, budget=budget_of(args),
                         source_folders=folders, time_limit=args.time_limit,
                         enough=args.enough)
             if r is None:
