@@ -485,7 +485,8 @@ CROWNS_GAME = """
 """
 
 
-# (where ...) named by a player and by a piece, and a hop whose landing captures.
+# (where ...) named by a player and by a piece, a hop whose landing captures, the unnamed
+# variable and a player's value, each set by a consequent and read by the end rules.
 LEAPS_GAME = """
 (game "Leaps"
   (players 2)
@@ -494,13 +495,17 @@ LEAPS_GAME = """
       (move Step (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
     (piece "Frog" Each
       (move Hop (between if:(is Occupied (between)))
-                (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))})
+                (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))
+                (then (and (set Var (+ 1 (var)))
+                           (set Value Mover (+ 1 (value Player Mover)))))))})
   (rules
     (start {(place "King1" 2) (place "Frog1" {0 1 3 4})
             (place "King2" 22) (place "Frog2" {20 21 23 24})})
     (play (forEach Piece))
     (end {(if (= (where "King" Next) -1) (result Mover Win))
           (if (< (where (id "Frog" P2)) 0) (result P1 Win))
+          (if (>= (value Player P2) 6) (result P1 Win))
+          (if (>= (var) 10) (result Mover Draw))
           (if (>= (count Moves) 80) (result Mover Draw))})))
 """
 
@@ -555,8 +560,8 @@ SANDWICH_GAME = """
      and {1, 2} <= set(df["winner"])),
     # Kings decide some games; others run to the move limit.
     (CROWNS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
-    # A king taken or the last P2 frog taken ends most games; a few reach the move limit.
-    (LEAPS_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"])),
+    # A king or the last P2 frog taken ends most games; ten hops draw a few.
+    (LEAPS_GAME, (3, 7), lambda df: {0, 1, 2} <= set(df["winner"])),
     # Captures decide some games (by score or by the last piece); most reach the limit.
     (SANDWICH_GAME, (3, 8), lambda df: {0, 1, 2} <= set(df["winner"])
      and df["score_difference_maximum"].gt(0).any())],

@@ -47,6 +47,7 @@ class Source:
         self.table_lines: list[str] = []
         self.generators: list[tuple] = []     # gen id -> (effect lines, is_pass, consequents)
         self.generator_luds: list = []         # gen id -> the ludeme that made it
+        self.variables: dict = {}              # a variable's name (None too) -> its slot
         # Tests every move pushed must pass, innermost last (`(do ... ifAfterwards:)`): each
         # gives, for (frm, to, g, x), a condition on the position the move came from.
         self.push_tests: list = []
@@ -64,6 +65,11 @@ class Source:
         self.outer_thens: list = []
         # Every site counts (FlatSites.count_from = 0) in a game with counted pieces.
         self.counting = bool(getattr(game, "counting", False))
+
+    def variable(self, name) -> str:
+        """The scalar that holds a `(var ...)` (by name, or the unnamed one)."""
+        i = self.variables.setdefault(name, len(self.variables))
+        return f"sc[VARS + {i}]"
 
     def table(self, values, dtype: str = "int64") -> str:
         """A module-level numpy array holding `values` (nested lists become 2-D/3-D)."""
@@ -601,6 +607,7 @@ def generate(game) -> str:
         play="\n".join(_by_phase(play)),
         swap="\n".join(swap),
         swap_rule=bool(game.swap_rule),
+        n_vars=len(src.variables),
         sequence_capture=bool(game.sequence_capture),
         play_any="\n".join(_by_phase(play_any)),
         phase_end="\n".join(_by_phase(phase_end)) or "    pass",
@@ -652,7 +659,9 @@ STALE = SCORE + NP + 1        # sc[STALE + p]: Ludii's stalemated flag of player
 ORDER = STALE + NP + 2        # sc[ORDER + p]: the seat playing as player p (the swap rule)
 REPLAYED = ORDER + NP + 1     # sc[REPLAYED]: the decision being applied lets its mover go on
 CLEAR = REPLAYED + 1          # sc[CLEAR + s]: site s is cleared at the end of the turn
-SC_SIZE = CLEAR + {total}
+PVAL = CLEAR + {total}        # sc[PVAL + p]: player p's value ((set Value <player> v))
+VARS = PVAL + NP + 2          # sc[VARS + i]: the game's i-th variable ((set Var ...))
+SC_SIZE = VARS + {n_vars}
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
@@ -841,6 +850,7 @@ def reset(who, what, count, sc, rk, active, phase):
     sc[COUNTER] = -1
     for p in range(NP + 1):
         sc[ORDER + p] = p
+    sc[PVAL:SC_SIZE] = -1       # values and variables: -1 until set
 {init_scores}
     rk[:] = 0.0
     active[:] = 1

@@ -16,6 +16,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A_SET_VAR, Move
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
+from ludeme.engine.compiled.emit import emits
 from .moves import _then
 
 
@@ -279,3 +280,40 @@ class ValuePending(IntFn):
             p = c.s.pending
             return next(iter(p)) if len(p) == 1 else 0
         return value
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(Var, kind="int")
+def _var(src, lud):
+    return src.variable(lud.name)
+
+
+@emits(ValuePlayer, kind="int")
+def _value_player(src, lud):
+    p = _player_expr(src, lud)
+    return f"(sc[PVAL + {p}] if 0 <= {p} <= NP + 1 else -1)"
+
+
+def _player_expr(src, lud) -> str:
+    return src.player_expr(lud.who, lud) if isinstance(lud.who, str) else src.int_expr(lud.who)
+
+
+def _set_var_lines(src, lud, lines, ind):
+    value = src.int_expr(lud.value) if lud.value is not None else "-1"
+    lines.append(f"{ind}{src.variable(lud.name)} = {value}")
+
+
+def _set_player_value_lines(src, lud, lines, ind):
+    p = _player_expr(src, lud)
+    lines.append(f"{ind}pv = {p}")
+    lines.append(f"{ind}if 0 <= pv <= NP + 1:")
+    lines.append(f"{ind}    sc[PVAL + pv] = {src.int_expr(lud.value)}")
+
+
+_AS_PART = (("then", "with (then ...) as a part of another move"),)
+emits(SetVar, kind="consequent", refuses=_AS_PART)(_set_var_lines)
+emits(SetVar, kind="effect", refuses=_AS_PART)(lambda src, lud, body: _set_var_lines(src, lud, body, ""))
+emits(SetPlayerValue, kind="consequent", refuses=_AS_PART)(_set_player_value_lines)
+emits(SetPlayerValue, kind="effect", refuses=_AS_PART)(
+    lambda src, lud, body: _set_player_value_lines(src, lud, body, ""))
