@@ -32,6 +32,8 @@ player, `2 rank - 1` (rank 1 for a win, 0 for a loss).
 | PieceNumberAverage | per trial, the mean over s0..sL of the pieces on the board (the sum of `count` over board sites, or of stack sizes in a stacking game; hands excluded) | t |
 | BoardSitesOccupiedAverage | per trial, the mean over s0..sL of the share of board sites holding a piece (`what != 0`) | t |
 | BoardCoverageFull | per trial, the board sites that held a piece in any of s0..sL divided by all the vertices, edges and cells of the board's graph (pieces stand on the default site type only) | t |
+| BoardCoverageUsed | per trial, the board sites that held a piece in any of s0..sL divided by every vertex, edge and cell of the site types the game uses (its default type, those its ludemes name, Cell with hands; `ludeme.analysis.game_figures`) | t |
+| StateTreeComplexity | not from playouts: the used board elements times log10 of the contents a site can take (piece kinds + 1, times 32 in a stacking game, the total sites in a game with counts, the local states where pieces have them); the same for every trial, so its interval is a point | t |
 | PositionalRepetition | share of trials in which a position (the sites of every container, phases, player order: what Ludii's `stateHash` reads) occurs twice among s0..sL; Ludii's quirk: it means 1 - distinct/total but divides integers, so a trial counts 1 or 0 (a pass that leaves the board as it was repeats it) | t |
 | SituationalRepetition | as PositionalRepetition with the situation (Ludii's `fullHash`): the position and the mover, next and previous players, active players, game over, scores and the moves of the mover's turn so far | t |
 | PieceNumber* | the list: pieces on the board in each of s0..sL (as PieceNumberAverage) | t |

@@ -33,8 +33,7 @@ TURN: tuple[TurnStep, ...] = (
     TurnStep("consequents", "its consequents (`then`), each evaluated now, with their own "
              "consequents"),
     TurnStep("end-of-turn removals", "pieces marked for removal on a capture sequence go "
-             "when the decision does not continue it", compiled="removals at the end of the "
-             "turn"),
+             "when the decision does not continue it"),
     TurnStep("end rules", "the mover's phase's end rules, then the game's"),
     TurnStep("all pass", "a pass by every player in turn is a draw where end rules are "
              "evaluated"),
