@@ -255,10 +255,13 @@ class Source:
         """A membership test of `site` in a region."""
         if lookup("contains", lud):
             return emit("contains", self, lud, site)
+        return self.static_contains(lud, site)
+
+    def static_contains(self, lud, site: str) -> str:
+        """A membership test of `site` in a region listed now (once, or per mover)."""
         mask, by_player = self.static_region(lud)
-        if by_player:
-            return f"(0 <= {site} < {mask.shape[1]} and {self.table(mask, 'bool_')}[mover, {site}])"
-        return f"(0 <= {site} < {len(mask)} and {self.table(mask, 'bool_')}[{site}])"
+        row = f"mover, {site}" if by_player else site
+        return f"(0 <= {site} < {mask.shape[-1]} and {self.table(mask, 'bool_')}[{row}])"
 
     def region_sites(self, lud) -> tuple[str, object]:
         """(a sequence expression to iterate, a filter or None): the filter, given the name

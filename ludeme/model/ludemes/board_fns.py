@@ -122,6 +122,16 @@ def _holds(s, site: int, what: int, state: int, stacking: bool) -> bool:
     return any(lv[0] == what and (state == -1 or lv[2] == state) for lv in s.stack(site))
 
 
+def first_named(components, name: str) -> dict[int, int]:
+    """Per owner, the first component (in index order) whose name contains `name`: the
+    piece Ludii's Where names for that player."""
+    first: dict[int, int] = {}
+    for comp in components[1:]:
+        if name in comp.name:
+            first.setdefault(comp.owner, comp.index)
+    return first
+
+
 @ludeme("where")
 class Where(IntFn):
     """`(where "King" Mover [state:<int>])` or `(where <what>)`: the board site of a piece,
@@ -164,10 +174,7 @@ class Where(IntFn):
         player = (env.role_id(self.role, self) if isinstance(self.role, str)
                   else env.compile(self.role))
         name = self.name
-        first = {}
-        for comp in env.components[1:]:
-            if name in comp.name:
-                first.setdefault(comp.owner, comp.index)
+        first = first_named(env.components, name)
 
         def where_named(c):
             what = first.get(player(c), -1)
@@ -287,10 +294,7 @@ def _where(src, lud):
     else:
         if not isinstance(lud.role, str):
             raise Unsupported(lud, "for a player given by a number")
-        first = {}
-        for comp in src.game.components[1:]:
-            if lud.name in comp.name:
-                first.setdefault(comp.owner, comp.index)
+        first = first_named(src.game.components, lud.name)
         per = [first.get(p, -1) for p in range(src.game.num_players + 2)]
         pid = src.player_expr(lud.role, lud)
         what, once = f"({src.table(per)}[{pid}] if 0 <= {pid} < {len(per)} else -1)", True

@@ -9,6 +9,7 @@ from ludeme.engine.state import A_FLIP, Move
 from .base import IntFn, Moves, P, Region, RoleType, SiteType, ludeme
 from ludeme.engine.compiled.emit import emits
 from ludeme.engine.compiled.unsupported import Unsupported
+from .board_fns import first_named
 from .moves import MoveHop, _hop_moves, _then
 
 
@@ -148,8 +149,8 @@ def _promotion_targets(src, lud) -> list[str]:
         if lud.role is None:
             out.append(str(by_name.get(name, 0)))
             continue
-        per = [next((c.index for c in components[1:] if name in c.name and c.owner == p), 0)
-               for p in range(src.game.num_players + 2)]
+        first = first_named(components, name)
+        per = [first.get(p, 0) for p in range(src.game.num_players + 2)]
         pid = src.role_expr(lud.role, lud)
         out.append(f"({src.table(per)}[{pid}] if 0 <= {pid} < {len(per)} else 0)")
     return out

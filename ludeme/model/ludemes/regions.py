@@ -732,9 +732,7 @@ def _literal_contains(src, lud, site):
     with the player the state holds now (a (moveAgain) before it makes the mover next)."""
     if lud.role not in ("Next", "Prev") or lud.items is not None or lud.player is not None \
             or lud.name is not None or lud.sites or lud.array is not None:
-        mask, by_player = src.static_region(lud)
-        row = f"mover, {site}" if by_player else site
-        return f"(0 <= {site} < {mask.shape[-1]} and {src.table(mask, 'bool_')}[{row}])"
+        return src.static_contains(lud, site)
     import numpy as np
     f = src.env.compile(lud)
     probe = src.probe()
