@@ -24,7 +24,11 @@ LOA_MOVER_WINS = "End rules/Simultaneous Group = Mover Win"
 LOA_DRAW = "End rules/Simultaneous Group = Draw"
 LOA_GAMES = [("Lines of Action.lud", 4), (f"Lines of Action.lud@{LOA_MOVER_WINS}", 4),
              (f"{DESCRIPTIONS / 'lines_of_action.lud'}", 4),
-             (f"{DESCRIPTIONS / 'lines_of_action.lud'}@{LOA_DRAW}", 4)]
+             (f"{DESCRIPTIONS / 'lines_of_action.lud'}@{LOA_DRAW}", 4),
+             # Counts over regions that read the position: (sites Around ... NotEmpty), a
+             # (difference ...) of it, (count Pieces ... in:) with a name.
+             (f"{DESCRIPTIONS / 'lines_of_action.lud'}:Ruleset/Neighbours", 4),
+             (f"{DESCRIPTIONS / 'lines_of_action.lud'}:Ruleset/Numbered Pieces", 4)]
 # Adzua (Children), Ludii's file: hands, phases, scores, lines through a site.
 ADZUA_GAMES = [(f"Adzua (Children).lud:Ruleset/Adzua (Children) (Ludii {k}) (Reconstructed)", 30)
                for k in range(1, 10)]
@@ -42,9 +46,7 @@ def bundled_configurations():
 NOT_COMPILED = {
     "afterleap.lud": "chance", "chinese_checkers_piecepack.lud": "visited sites",
     "seesaw.lud": "stacking",
-    "lines_of_action.lud:Two Piece Types (Partnership)": "teams",
-    "lines_of_action.lud:Neighbours": "(sites Around)",
-    "lines_of_action.lud:Numbered Pieces": "(sites Around)"}
+    "lines_of_action.lud:Two Piece Types (Partnership)": "teams"}
 
 
 def ludii_game(name: str, backend: str = "auto"):
@@ -252,9 +254,8 @@ def test_check_names_what_a_game_lacks_for_a_compiled_form_without_numba():
     out = got.stdout
     assert "adzua_children.lud: compiled form (default and 10 ruleset(s))" in out
     # The ludeme it lacks, where it is written, and its path in the game.
-    assert re.search(r"lines_of_action\.lud:\d+:\d+: \[Ruleset/Neighbours\] no compiled "
-                     r"form: the compiled backend lacks \(sites Around\) as a region to count "
-                     r"\(in game/equipment/piece/", out)
+    assert re.search(r"lines_of_action\.lud:\d+:\d+: \[Ruleset/Two Piece Types \(Partnership\)\] "
+                     r"no compiled form: the compiled backend lacks games with teams", out)
     assert out.splitlines()[-2:] == ["1 passed, 1 failed", "numba imported: False"]
 
 

@@ -205,10 +205,19 @@ class Source:
         return f"{name}(who, what, count, sc, phase, frm, to)"
 
     # -- counts -----------------------------------------------------------------------
-    def count_in(self, lud, region, per_site: str, distinct: bool) -> str:
+    def count_in(self, lud, region, per_site: str, distinct: bool,
+                 context_free: bool = True) -> str:
         """A sum of `per_site` over a region's sites (a set, as Ludii's count Sites reads it,
-        unless `distinct`: then as listed)."""
-        loop, flt = self.from_region(region, dedupe=not distinct)
+        unless `distinct`: then as listed). `per_site` reads `who`, `what`, `count` at `site`,
+        and, unless `context_free`, the evaluation context (the mover, `(from)`, ...)."""
+        try:
+            if not context_free:
+                raise Unsupported(lud, "per site reading the context")
+            loop, flt = self.from_region(region, dedupe=not distinct)
+        except Unsupported:
+            if not (self.is_static_region(region) or lookup("for_region", region)):
+                raise
+            return self._count_by_loop(region, per_site, distinct)
         body = [f"            if {flt}:" if flt else "            if True:",
                 f"                total += {per_site}"]
 
@@ -216,6 +225,35 @@ class Source:
             return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, frm):",
                               "    total = 0", *loop, *body, "    return total", ""])
         return f"{self.helper(make)}(who, what, count, frm)"
+
+    def count_all(self, per_site: str) -> str:
+        """A sum of `per_site` (as in `count_in`) over every site of every container."""
+        return self._count_by_loop(None, per_site, True)
+
+    def _count_by_loop(self, region, per_site: str, distinct: bool) -> str:
+        """`count_in` over a region that reads the position: a helper kernel given the whole
+        evaluation context runs the region's own loop (each site once unless `distinct`)."""
+        saved, self.between = self.between, "btw"
+        try:
+            body = [f"total += {per_site}"] if distinct else \
+                ["if not counted[site]:", "    counted[site] = True", f"    total += {per_site}"]
+            loop: list[str] = []
+            if region is None:
+                loop += ["    for site in range(TOTAL):", *("        " + x for x in body)]
+            else:
+                self.for_region(region, loop, "    ", body)
+        finally:
+            self.between = saved
+        bound = ", player" if self.player_bound else ""
+
+        def make(name):
+            return "\n".join(["@njit(cache=True)",
+                              f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
+                              context(local=()), "    total = 0",
+                              *([] if distinct else ["    counted = np.zeros(TOTAL, np.bool_)"]),
+                              *loop, "    return total", ""])
+        return (f"{self.helper(make)}(who, what, count, sc, phase, frm, to, "
+                f"{self.between}{bound})")
 
     def reads_only_from(self, lud) -> bool:
         """True for a tree that reads nothing but `(from)` and the board's geometry (each
@@ -236,6 +274,15 @@ class Source:
         if not self.reads_only_from(lud):
             raise Unsupported(lud, "as a region to count")
         n = self.env.num_board_sites
+        t_sites, t_len = self.sites_by_from(lud, dedupe)
+        return [f"    if 0 <= frm < {n}:",
+                f"        for j in range({t_len}[frm]):",
+                f"            site = {t_sites}[frm, j]"], flt
+
+    def sites_by_from(self, lud, dedupe: bool = False) -> tuple[str, str]:
+        """The tables (sites, their number) of a region that reads only `(from)`, per board
+        site `(from)` can be, as the reference lists them (each site once if `dedupe`)."""
+        n = self.env.num_board_sites
         f = self.env.compile(lud)
         probe = self.probe()
         per = []
@@ -246,9 +293,7 @@ class Source:
                 raise Unsupported(lud, "off the board")
             per.append(list(dict.fromkeys(sites)) if dedupe else sites)
         t_sites, t_len = (self.table(a) for a in _padded(per))
-        return [f"    if 0 <= frm < {n}:",
-                f"        for j in range({t_len}[frm]):",
-                f"            site = {t_sites}[frm, j]"], flt
+        return t_sites, t_len
 
     # -- regions ------------------------------------------------------------------------
     def region_contains(self, lud, site: str) -> str:
@@ -268,6 +313,10 @@ class Source:
         of the variable holding a site, is the test on it."""
         if lookup("sites", lud):
             return emit("sites", self, lud)
+        if not self.is_static_region(lud) and self.reads_only_from(lud):
+            t_sites, t_len = self.sites_by_from(lud)
+            return (f"({t_sites}[frm, :{t_len}[frm]] if 0 <= frm < {self.env.num_board_sites}"
+                    f" else {t_sites}[0, :0])"), None
         sites, by_player = self.static_sites(lud)
         if by_player:
             raise Unsupported(lud, "iterated")
@@ -302,6 +351,12 @@ class Source:
                 return
             out.append(f"{ind}for site in {self.table(sites)}:")
             out.extend(f"{ind}    {x}" for x in body)
+        elif not lookup("for_region", lud) and self.reads_only_from(lud):
+            t_sites, t_len = self.sites_by_from(lud)
+            out.append(f"{ind}if 0 <= frm < {self.env.num_board_sites}:")
+            out.append(f"{ind}    for jr in range({t_len}[frm]):")
+            out.append(f"{ind}        site = {t_sites}[frm, jr]")
+            out.extend(f"{ind}        {x}" for x in body)
         else:
             emit("for_region", self, lud, out, ind, body)
 

@@ -693,15 +693,26 @@ def _count_sites(src, lud):
     return src.count_in(lud, lud.in_, per_site="1", distinct=False)
 
 
-@emits(CountPieces, kind="int", refuses=("type", "who", "name"))
+@emits(CountPieces, kind="int", refuses=("type",))
 def _count_pieces(src, lud):
-    if lud.role != "All" and lud.in_ is None:
+    if lud.role != "All" and lud.in_ is None and lud.who is None and not lud.name:
         return _count_pieces_of(src, lud)
-    if lud.role != "All" or lud.in_ is None:
-        raise Unsupported(lud, f"of {lud.role} without in:" if lud.in_ is None
-                          else f"of {lud.role}")
-    # All: every owner, neutral and shared pieces too (each site's count).
-    return src.count_in(lud, lud.in_, per_site="count[site]", distinct=True)
+    # As the reference: the pieces on the region's sites as listed (every site without
+    # in:), of the player given (All: every owner, neutral and shared pieces too) and,
+    # with a name, of the kinds whose name holds it.
+    tests = []
+    if lud.who is not None:
+        tests.append(f"who[site] == {src.int_expr(lud.who)}")
+    elif lud.role != "All":
+        tests.append(f"who[site] == {src.player_expr(lud.role, lud)}")
+    if lud.name:
+        named = [bool(i and lud.name in c.name) for i, c in enumerate(src.env.components)]
+        tests.append(f"{src.table(named, 'bool_')}[what[site]]")
+    per_site = f"(count[site] if {' and '.join(tests)} else 0)" if tests else "count[site]"
+    if lud.in_ is None:
+        return src.count_all(per_site)
+    return src.count_in(lud, lud.in_, per_site=per_site, distinct=True,
+                        context_free=lud.who is None and lud.role == "All")
 
 
 def _count_pieces_of(src, lud) -> str:

@@ -1303,10 +1303,22 @@ def _and_consequent(src, lud, lines, ind):
         src.consequent(m, lines, ind)
 
 
+@emits(MovesAnd, kind="effect", refuses=(("then", "as an effect"),))
+def _and_effect(src, lud, body):
+    """Each part's effect in turn (as `_and_consequent`, parts whose conditions read nothing
+    an earlier part writes)."""
+    for m in list(lud.moves) + list(lud.more or []):
+        src.effect_body(m, body)
+
+
 @emits(AddScore, kind="consequent", refuses=(("then", "as a consequent"),))
 def _add_score_consequent(src, lud, lines, ind):
     for p, v in zip(lud.players, lud.values):
         lines.append(f"{ind}sc[SCORE + {src.int_expr(p)}] += {src.int_expr(v)}")
+
+
+emits(AddScore, kind="effect", refuses=(("then", "as an effect"),))(
+    lambda src, lud, body: _add_score_consequent(src, lud, body, ""))
 
 
 def _named(name: str, names: set) -> bool:

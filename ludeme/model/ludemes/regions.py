@@ -774,6 +774,14 @@ def _less_empty(src, lud):
     return None
 
 
+@emits(Difference, kind="for_region")
+def _difference_loop(src, lud, out, ind, body):
+    """The first region's loop, the body run at the sites the second does not hold."""
+    test = f"site != {src.int_expr(lud.b)}" if isinstance(lud.b, IntFn) else \
+        f"not {src.region_contains(lud.b, 'site')}"
+    src.for_region(lud.a, out, ind, [f"if {test}:", *("    " + x for x in body)])
+
+
 @emits(RegionFilter, kind="for_region")
 def _filter_loop(src, lud, out, ind, body):
     """The region's own loop, the body run where the condition holds at `(site)`."""
