@@ -21,7 +21,7 @@ from ludeme.engine.compiled import CompiledState, Unsupported
 from ludeme.engine.compiled.codegen import generate
 from ludeme.analysis.playouts import compiled_of, load, new_state, ruleset_names, run_playouts
 
-NOT_COMPILED = DESCRIPTIONS / "chinese_checkers_piecepack.lud"     # visited sites
+NOT_COMPILED = DESCRIPTIONS / "seesaw.lud"     # stacks
 
 
 @functools.lru_cache(maxsize=None)

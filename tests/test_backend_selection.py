@@ -6,7 +6,7 @@ from conftest import DESCRIPTIONS
 from ludeme.cli.main import main
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
-NO_COMPILED_FORM = DESCRIPTIONS / "chinese_checkers_piecepack.lud"   # visited sites
+NO_COMPILED_FORM = DESCRIPTIONS / "seesaw.lud"   # stacks
 
 
 def ruleset(k: int) -> str:

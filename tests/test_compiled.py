@@ -32,7 +32,7 @@ LOA_GAMES = [("Lines of Action.lud", 4), (f"Lines of Action.lud@{LOA_MOVER_WINS}
 # Adzua (Children), Ludii's file: hands, phases, scores, lines through a site.
 ADZUA_GAMES = [(f"Adzua (Children).lud:Ruleset/Adzua (Children) (Ludii {k}) (Reconstructed)", 30)
                for k in range(1, 10)]
-NO_COMPILED_FORM = DESCRIPTIONS / "chinese_checkers_piecepack.lud"   # visited sites
+NO_COMPILED_FORM = DESCRIPTIONS / "seesaw.lud"   # stacks
 
 
 def bundled_configurations():
@@ -44,7 +44,7 @@ def bundled_configurations():
 
 # What the compiled backend has no form for yet, per bundled description and ruleset.
 NOT_COMPILED = {
-    "afterleap.lud": "chance", "chinese_checkers_piecepack.lud": "visited sites",
+    "afterleap.lud": "chance",
     "seesaw.lud": "stacking",
     "lines_of_action.lud:Two Piece Types (Partnership)": "teams"}
 

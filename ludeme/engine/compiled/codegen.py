@@ -63,6 +63,9 @@ class Source:
         # The (then ...) of the (if ...)/(or ...) moves being emitted, outermost first: every
         # move generated inside takes them after its own, as the reference appends them.
         self.outer_thens: list = []
+        # The flags of the end rules' (if ...)s being emitted whose inner rules are tried in
+        # turn: a result met sets them all (`_if_end` in ludeme.model.ludemes.game).
+        self.end_fired: list[str] = []
         # Every site counts (FlatSites.count_from = 0) in a game with counted pieces.
         self.counting = bool(getattr(game, "counting", False))
 
@@ -351,6 +354,12 @@ class Source:
                 return
             out.append(f"{ind}for site in {self.table(sites)}:")
             out.extend(f"{ind}    {x}" for x in body)
+        elif not lookup("for_region", lud) and lookup("static_sites", lud) \
+                and self._listed_per_mover(lud) is not None:
+            t_sites, t_len = self._listed_per_mover(lud)
+            out.append(f"{ind}for jr in range({t_len}[mover]):")
+            out.append(f"{ind}    site = {t_sites}[mover, jr]")
+            out.extend(f"{ind}    {x}" for x in body)
         elif not lookup("for_region", lud) and self.reads_only_from(lud):
             t_sites, t_len = self.sites_by_from(lud)
             out.append(f"{ind}if 0 <= frm < {self.env.num_board_sites}:")
@@ -359,6 +368,18 @@ class Source:
             out.extend(f"{ind}        {x}" for x in body)
         else:
             emit("for_region", self, lud, out, ind, body)
+
+    def _listed_per_mover(self, lud):
+        """The tables (sites, their number) per mover of a region listed now, one list per
+        mover (`static_sites`), or None when it is not such a region."""
+        try:
+            sites, by_player = self.static_sites(lud)
+        except Unsupported:
+            return None
+        if not by_player:
+            return None
+        t_sites, t_len = (self.table(a) for a in _padded([list(ss) for ss in sites]))
+        return t_sites, t_len
 
     # -- moves ------------------------------------------------------------------------
     def new_generator(self, effect_lines: list[str], is_pass: bool = False, lud=None,
@@ -527,7 +548,6 @@ GAME_REFUSALS = (
     ("stacking games", lambda g: g.stacking),
     ("games with chance", lambda g: g.uses_chance),
     ("games with teams", lambda g: g.teams),
-    ("visited sites", lambda g: g.requires_visited),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
@@ -666,6 +686,7 @@ def generate(game) -> str:
         swap="\n".join(swap),
         swap_rule=bool(game.swap_rule),
         n_vars=len(src.variables),
+        n_visited=game.total_sites + 1 if game.requires_visited else 0,
         sequence_capture=bool(game.sequence_capture),
         play_any="\n".join(_by_phase(play_any)),
         phase_end="\n".join(_by_phase(phase_end)) or "    pass",
@@ -719,7 +740,9 @@ REPLAYED = ORDER + NP + 1     # sc[REPLAYED]: the decision being applied lets it
 CLEAR = REPLAYED + 1          # sc[CLEAR + s]: site s is cleared at the end of the turn
 PVAL = CLEAR + {total}        # sc[PVAL + p]: player p's value ((set Value <player> v))
 VARS = PVAL + NP + 2          # sc[VARS + i]: the game's i-th variable ((set Var ...))
-SC_SIZE = VARS + {n_vars}
+VISITED = VARS + {n_vars}       # sc[VISITED + visited_slot(s)]: s visited this turn
+N_VISITED = {n_visited}
+SC_SIZE = VISITED + N_VISITED
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
@@ -755,6 +778,13 @@ def push(mf, mt, mg, mx, k, f, t, g, x):
     mg[k] = g
     mx[k] = x
     return k + 1
+
+
+@njit(cache=True, inline="always")
+def visited_slot(s):
+    """The slot of a site in the sites visited this turn (one for every site off them,
+    as the reference's set holds a pass's -1)."""
+    return s if 0 <= s < TOTAL else TOTAL
 
 
 @njit(cache=True)
@@ -878,6 +908,13 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     # turn: next mover
     sc[COUNTER] += 1
     if not sc[OVER]:
+        if N_VISITED:
+            # The sites a turn passes through, kept while the mover moves again.
+            if sc[MOVER] != sc[NEXT]:
+                sc[VISITED:VISITED + N_VISITED] = 0
+            else:
+                sc[VISITED + visited_slot(frm)] = 1
+                sc[VISITED + visited_slot(to)] = 1
         sc[PREV] = mover
         sc[MOVER] = sc[NEXT]
         if sc[PREV] == sc[MOVER]:
@@ -908,7 +945,7 @@ def reset(who, what, count, sc, rk, active, phase):
     sc[COUNTER] = -1
     for p in range(NP + 1):
         sc[ORDER + p] = p
-    sc[PVAL:SC_SIZE] = -1       # values and variables: -1 until set
+    sc[PVAL:VISITED] = -1       # values and variables: -1 until set
 {init_scores}
     rk[:] = 0.0
     active[:] = 1

@@ -554,8 +554,48 @@ def _no_moves(src, lud):
 
 @emits(CanMove, kind="bool")
 def _can_move(src, lud):
-    """`(can Move <moves>)`: a kernel that stops at the first move."""
-    return src.any_move_kernel(lud.moves)
+    """`(can Move <moves>)`: a kernel that stops at the first move; where the game reads
+    visited sites, the last move's ends count as visited while it looks, and are forgotten
+    after (as the reference, even if they had been visited before)."""
+    call = src.any_move_kernel(lud.moves)
+    if not src.game.requires_visited:
+        return call
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to):",
+            "    a, b = visited_slot(sc[LAST_FROM]), visited_slot(sc[LAST_TO])",
+            "    sc[VISITED + a] = 1", "    sc[VISITED + b] = 1",
+            f"    found = {call}", "    sc[VISITED + a] = 0", "    sc[VISITED + b] = 0",
+            "    return found", ""])
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to)"
+
+
+@emits(RegionsEqual, RegionsDiffer, kind="bool")
+def _regions_equal(src, lud):
+    """The same set of sites: a helper kernel marks the first region's sites, then checks
+    that the second's are all marked and as many (sites off the containers count as none)."""
+    marks = ["if 0 <= site < TOTAL and not in_a[site]:", "    in_a[site] = True",
+             "    n_a += 1"]
+    checks = ["if 0 <= site < TOTAL and not in_b[site]:", "    in_b[site] = True",
+              "    n_b += 1", "    if not in_a[site]:", "        same = False"]
+    loops: list[str] = []
+    src.for_region(lud.a, loops, "    ", marks)
+    src.for_region(lud.b, loops, "    ", checks)
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+            src.context(local=()), "    in_a = np.zeros(TOTAL, np.bool_)",
+            "    in_b = np.zeros(TOTAL, np.bool_)", "    n_a = 0", "    n_b = 0",
+            "    same = True", *loops, "    return same and n_a == n_b", ""])
+    call = f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between})"
+    return call if isinstance(lud, RegionsEqual) else f"(not {call})"
+
+
+@emits(IsVisited, kind="bool", refuses=("type",))
+def _is_visited(src, lud):
+    return f"(sc[VISITED + visited_slot({src.int_expr(lud.site)})] != 0)"
 
 
 @emits(IsLine, kind="bool", refuses=("throughAny", "what", "whats", "who", "if_", "type"))

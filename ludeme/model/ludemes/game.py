@@ -338,22 +338,29 @@ def _for_each_non_mover_end(src, lud, out, ind):
 
 @emits(EndIf, kind="end")
 def _if_end(src, lud, out, ind):
-    """The result when the condition holds; with inner rules, the first of them whose own
-    condition holds gives the result (each inner rule a condition and a result), else the
-    (if ...)'s own result, if any."""
+    """The result when the condition holds; with inner rules, the first of them that gives
+    a result gives the game's (each inner rule any end rule), else the (if ...)'s own
+    result, if any: a flag set by every result met (`_end_result`) says one was given."""
     if not lud.rules:
         if lud.result is None:
             raise Unsupported(lud, "without a result")
         _end_result(src, lud.cond, lud.result, out, ind)
         return
-    if any(type(r) is not EndIf or r.rules or r.result is None for r in lud.rules):
-        raise Unsupported(lud, "with inner rules other than (if <cond> (result ...))")
+    flag = f"fired_{len(src.end_fired)}"
     out.append(f"{ind}if {src.bool_expr(lud.cond)}:")
-    for i, r in enumerate(lud.rules):
-        out.append(f"{ind}    {'if' if i == 0 else 'elif'} {src.bool_expr(r.cond)}:")
-        _end_result(src, None, r.result, out, ind + "        ")
+    out.append(f"{ind}    {flag} = False")
+    src.end_fired.append(flag)
+    try:
+        for i, r in enumerate(lud.rules):
+            inner = ind + "    "
+            if i:
+                out.append(f"{inner}if not {flag}:")
+                inner += "    "
+            src.end_rule(r, out, inner)
+    finally:
+        src.end_fired.pop()
     if lud.result is not None:
-        out.append(f"{ind}    else:")
+        out.append(f"{ind}    if not {flag}:")
         _end_result(src, None, lud.result, out, ind + "        ")
 
 
@@ -368,6 +375,7 @@ def _end_result(src, cond, res, out: list[str], ind: str) -> None:
     kind = {"Win": "WIN", "Loss": "LOSS"}.get(res.kind_, "DRAW")     # rt's result codes
     n = src.game.num_players
     out.append(f"{ind}if {src.bool_expr(cond) if cond is not None else 'True'}:")
+    out.extend(f"{ind}    {flag} = True" for flag in src.end_fired)    # see `_if_end`
     out.append(f"{ind}    rw = {who}")
     out.append(f"{ind}    if rw == 0 or rw == {n + 1} or active[rw]:")
     out.append(f"{ind}        apply_result(sc, rk, active, {n}, rw, {kind})")

@@ -698,6 +698,20 @@ def _board_region_sites(src, lud):
     return list(src.env.compile(lud)(src.probe())), False
 
 
+def _board_sites_static(src, lud) -> bool:
+    """`(sites Board)` of the board's own site type: every board site (another type's
+    indices are not the kernels' sites)."""
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, f"of the type {lud.type} on a board of {src.env.board.site_type}s")
+    return True
+
+
+emits(SitesBoard, kind="static")(_board_sites_static)
+emits(SitesBoard, kind="from_only")(_board_sites_static)
+emits(SitesBoard, kind="static_sites")(
+    lambda src, lud: (_board_sites_static(src, lud) and list(range(src.env.num_board_sites)), False))
+
+
 @emits(SitesLiteralL, kind="static")
 def _literal_static(src, lud):
     """Sites written as numbers or labels, or a declared region of no player or of a fixed
@@ -745,15 +759,19 @@ def _literal_contains(src, lud, site):
     return f"(0 <= {site} < {total} and {src.table(mask, 'bool_')}[{holder}, {site}])"
 
 
-@emits(Union, Intersection, kind="static")
+@emits(Union, Intersection, Difference, kind="static")
 def _static_set_op(src, lud):
+    from .literals import IntConst
+    if isinstance(lud, Difference):
+        return src.is_static_region(lud.a) and (type(lud.b) is IntConst if isinstance(
+            lud.b, IntFn) else src.is_static_region(lud.b))
     return all(src.is_static_region(r) for r in list(lud.regions) + list(lud.more or []))
 
 
-@emits(Union, Intersection, kind="static_sites")
+@emits(Union, Intersection, Difference, kind="static_sites")
 def _set_op_sites(src, lud):
-    """A union or intersection of regions that read nothing of the state (or only the
-    mover): listed now, once or per mover."""
+    """A union, intersection or difference of regions that read nothing of the state (or
+    only the mover): listed now, once or per mover."""
     if not _static_set_op(src, lud):
         raise Unsupported(lud, "of regions that read the state")
     return src.sites_by_mover(src.env.compile(lud))
