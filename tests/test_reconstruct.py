@@ -476,3 +476,76 @@ def test_the_default_budgets_are_counts():
     assert (args.budget, args.tries) == (100_000, 40)
     assert args.max_seconds is None and args.time_limit is None
     assert cli.budget_of(args).seconds is None
+
+
+# ---------------------------------------------------------------- refusals by the builder
+
+@pytest.mark.parametrize("unfit, first_texts", [
+    # nothing refused: the best of each hole, then the next sums of ranks
+    ((), [("a0", "b0"), ("a0", "b1"), ("a1", "b0")]),
+    # a0 refused: every later plan takes the next fitting option of that hole
+    (("a0",), [("a1", "b0"), ("a1", "b1"), ("a2", "b0")]),
+    (("a0", "b0"), [("a1", "b1"), ("a1", "b2"), ("a2", "b1")]),
+])
+def test_plans_leave_out_the_options_refused(unfit, first_texts):
+    import random
+
+    from ludeme.analysis.reconstruct import iter_plans
+    holes = _options([(f"a{i}", [i]) for i in range(4)], [(f"b{i}", [i + 4]) for i in range(4)])
+    refused = {id(o) for hole in holes for o in hole if o.text in unfit}
+    made = [tuple(o.text for o in p.options)
+            for p in iter_plans(holes, [-i for i in range(8)], 3, random.Random(0), None,
+                                refused)]
+    assert made == first_texts
+
+
+def test_options_refused_as_plans_are_made_are_left_out_of_the_next():
+    import random
+
+    from ludeme.analysis.reconstruct import iter_plans
+    holes = _options([(f"a{i}", [i]) for i in range(4)], [(f"b{i}", [i + 4]) for i in range(4)])
+    refused: set[int] = set()
+    made = []
+    for plan in iter_plans(holes, [-i for i in range(8)], 6, random.Random(0), None, refused):
+        made.append(tuple(o.text for o in plan.options))
+        refused.add(id(plan.options[0]))          # each plan's first fill turns out unfit
+    assert [m[0] for m in made] == ["a0", "a1", "a2", "a3"]   # then none is left to try
+
+
+@pytest.mark.parametrize("where, blamed", [
+    ("first fill", 0), ("second fill", 1), ("own text", -1), ("elsewhere", None),
+])
+def test_a_refusal_is_blamed_on_the_fill_that_holds_it(tmp_path, where, blamed):
+    from ludeme.analysis.reconstruct import blame, fill_text, load_template, template_offset
+    from ludeme.errors import LudemeError, Pos
+    path = tmp_path / "t.lud"
+    path.write_text('(game "G"\n    (players [#])\n    (rules (play [#]))\n)\n')
+    template = load_template(path)
+    spans: list = []
+    text = fill_text(template, ["2", "(move Pass)"], ["a header"], spans)
+    at = {"first fill": text.index("2)"), "second fill": text.index("Pass"),
+          "own text": text.index("rules"), "elsewhere": 0}[where]
+    line = text.count("\n", 0, at) + 1
+    col = at - (text.rfind("\n", 0, at) + 1) + 1
+    file = "cand.lud" if where != "elsewhere" else "stdlib.lud"
+    got, offset = blame(LudemeError("no", Pos(file, line, col)), "cand.lud", text, spans)
+    assert got == blamed
+    if blamed == -1:         # the place in the template's own text
+        own = template_offset(offset, spans, spans[0][0] - spans[0][2])
+        assert template.description.text[own:].startswith("rules")
+
+
+# The template's own start names a site its board lacks: no fill can help.
+OWN_FAULT = LITTLE.replace('(place "Disc1" (sites Bottom))', '(place "Disc1" coord:"Z9")')
+
+
+def test_a_template_refused_in_its_own_text_says_where(tmp_path, corpus, capsys):
+    assert OWN_FAULT != LITTLE
+    path = tmp_path / "fault.lud"
+    path.write_text(OWN_FAULT)
+    assert main(["reconstruct", str(path), "--corpus", str(corpus), "-n", "5",
+                 "--out", str(tmp_path / "out"), "--compare", "0"]) == 2
+    err = capsys.readouterr().err
+    line = OWN_FAULT.splitlines().index(next(x for x in OWN_FAULT.splitlines() if "Z9" in x)) + 1
+    assert f"{path}:{line}:" in err and "the template's own text is refused here" in err
+    assert "no site labelled 'Z9'" in err

@@ -605,21 +605,63 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def fill_text(template: TemplateGame, fills: list[str], header: list[str] = ()) -> str:
+def fill_text(template: TemplateGame, fills: list[str], header: list[str] = (),
+              spans: list | None = None) -> str:
     """The template's own text with each hole's mark replaced by its fill (marks read from
-    the tree: from the `[` to just after the `]`), under a comment header."""
+    the tree: from the `[` to just after the `]`), under a comment header. `spans`, if
+    given, receives each fill's (start, end) offsets in the result, in the holes' order, and
+    then the template's offset of each: (start, end, template start, template end)."""
     text = template.description.text
     starts = _line_starts(text)
 
     def offset(p: Pos) -> int:
         return starts[p.line - 1] + p.col - 1
-    spans = sorted(((offset(h.mark.pos), offset(h.mark.end), f) for h, f in
-                    zip(template.holes, fills)), reverse=True)
-    for a, b, fill in spans:
+    marks = sorted((offset(h.mark.pos), offset(h.mark.end), f, i) for i, (h, f) in
+                   enumerate(zip(template.holes, fills)))
+    top = "".join(f"// {line}\n" for line in header) + ("\n" if header else "")
+    out, at, found = [top], 0, {}
+    length = len(top)
+    for a, b, fill, i in marks:
         line = text[text.rfind("\n", 0, a) + 1:a]
         pad = line[:len(line) - len(line.lstrip())] + "    "
-        text = text[:a] + fill.replace("\n", "\n" + pad) + text[b:]
-    return "".join(f"// {line}\n" for line in header) + ("\n" if header else "") + text
+        fill = fill.replace("\n", "\n" + pad)
+        out += [text[at:a], fill]
+        length += a - at
+        found[i] = (length, length + len(fill), a, b)
+        length += len(fill)
+        at = b
+    out.append(text[at:])
+    if spans is not None:
+        spans[:] = [found[i] for i in sorted(found)]
+    return "".join(out)
+
+
+def blame(error: LudemeError, path: str, text: str, spans: list) -> tuple[int | None, int]:
+    """Where in a candidate a builder's error is: (the index of the hole whose fill holds its
+    position, or a place its text came through, as a define's use; -1 for the template's own
+    text; None for no place in the candidate, as the standard library's), and the offset
+    in the candidate's text (-1 when None)."""
+    starts = _line_starts(text)
+    own = None
+    for pos in (error.pos, *error.via):
+        if pos is None or str(pos.file) != str(path) or pos.line > len(starts):
+            continue
+        at = starts[pos.line - 1] + pos.col - 1
+        for h, (a, b, _, _) in enumerate(spans):
+            if a <= at < b:
+                return h, at
+        own = at if own is None else own
+    return (None, -1) if own is None else (-1, own)
+
+
+def template_offset(at: int, spans: list, header: int) -> int:
+    """A candidate's offset outside its fills as the template's offset (`header`: the
+    length of the comment header above the template's text)."""
+    before = [(b, tb) for a, b, ta, tb in spans if b <= at]
+    if not before:
+        return at - header
+    b, tb = max(before)
+    return tb + at - b
 
 
 # ---------------------------------------------------------------- plans
@@ -747,18 +789,29 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
 
 def plans(options: list[list[Option]], scores: list[float], tries: int, rng: random.Random,
           contexts: list[Context] | None = None) -> list[Plan]:
-    """Up to `tries` plans: every hole from one source game first (closest games first; the
-    n-th of several holes with the same context takes the source's n-th fragment for it,
-    as `Options.by_source` lists them), then mixes of each hole's best options (best sums
-    of ranks first)."""
-    seen: set[tuple[str, ...]] = set()
-    out: list[Plan] = []
+    """Up to `tries` plans of `iter_plans`, none unfit."""
+    return list(itertools.islice(iter_plans(options, scores, tries, rng, contexts), tries))
 
-    def add(chosen: list[Option], formed: str, source: int | None = None) -> None:
+
+def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
+               rng: random.Random, contexts: list[Context] | None = None,
+               unfit: set[int] | None = None):
+    """Plans, made as they are asked for: every hole from one source game first (closest
+    games first, up to two thirds of `limit`; the n-th of several holes with the same
+    context takes the source's n-th fragment for it, as `Options.by_source` lists them),
+    then mixes of each hole's best options (best sums of ranks first). No plan holds an
+    option whose id is in `unfit` when it is made (the caller adds the options the builder
+    refused as it goes: the next mixes take the next best options of that hole)."""
+    unfit = unfit if unfit is not None else set()
+    seen: set[tuple[str, ...]] = set()
+    made = 0
+
+    def fresh(chosen: list[Option]) -> bool:
         key = tuple(o.text for o in chosen)
-        if key not in seen and len(out) < tries:
-            seen.add(key)
-            out.append(Plan(chosen, formed, source))
+        if key in seen or any(id(o) in unfit for o in chosen):
+            return False
+        seen.add(key)
+        return True
     # one source for every hole (the template's own choices go with any source)
     first_of: list[dict[int, Option]] = []
     for opts in options:
@@ -770,9 +823,9 @@ def plans(options: list[list[Option]], scores: list[float], tries: int, rng: ran
     contexts = contexts or [None] * len(options)
     nth = [contexts[:h].count(c) for h, c in enumerate(contexts)]
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    single_quota = max(1, (2 * tries) // 3)
+    single_quota = max(1, (2 * limit) // 3)
     for s in order:
-        if len(out) >= single_quota:
+        if made >= single_quota:
             break
         chosen = []
         for opts, d, n in zip(options, first_of, nth):
@@ -786,18 +839,27 @@ def plans(options: list[list[Option]], scores: list[float], tries: int, rng: ran
             else:
                 break
         else:
-            add(chosen, "one source", s)
-    # mixes: the best few options of each hole, by the sum of their ranks
-    width = max(2, math.ceil(tries ** (1 / max(1, len(options)))) + 1)
-    tops = [opts[:width] for opts in options]
-    combos = sorted(itertools.islice(itertools.product(*[range(len(t)) for t in tops]),
-                                     20 * tries + 1000),
-                    key=lambda ranks: (sum(ranks), ranks))
-    for ranks in combos:
-        if len(out) >= tries:
-            break
-        add([t[r] for t, r in zip(tops, ranks)], "mix")
-    return out
+            if fresh(chosen):
+                made += 1
+                yield Plan(chosen, "one source", s)
+    # mixes: the best few fitting options of each hole, by the sum of their ranks; made
+    # again when an option turned out unfit
+    width = max(2, math.ceil(limit ** (1 / max(1, len(options)))) + 1)
+    while made < limit:
+        known = len(unfit)
+        tops = [[o for o in opts if id(o) not in unfit][:width] for opts in options]
+        combos = sorted(itertools.islice(itertools.product(*[range(len(t)) for t in tops]),
+                                         20 * limit + 1000),
+                        key=lambda ranks: (sum(ranks), ranks))
+        for ranks in combos:
+            chosen = [t[r] for t, r in zip(tops, ranks)]
+            if fresh(chosen):
+                made += 1
+                yield Plan(chosen, "mix")
+                if made >= limit or len(unfit) != known:
+                    break
+        else:
+            return
 
 
 OWN = -1             # a fill that is one of the template's own choices ([a | b])
@@ -844,6 +906,10 @@ class Tried:
     missed: list[str] = field(default_factory=list)   # expected concepts it does not have
     game: object = None        # the built game, kept only until its start is checked
     start_variant: int = 0     # which generated start it has (0: none)
+    spans: list = field(default_factory=list)   # each fill's place in `text` (fill_text)
+    blamed: int | None = None  # the hole whose fill the builder refused (-1: the template's)
+    error: object = None       # that refusal (a LudemeError)
+    refused_at: int = -1       # its offset in `text`
 
 
 DEFAULT_TURNS = 100_000     # turns a candidate's playouts may take together
@@ -911,6 +977,8 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
         game = load(path, (), template.ruleset, backend="reference")
     except LudemeError as e:
         tried.reason = f"does not fit: {e.message.splitlines()[0]}"
+        tried.blamed, tried.refused_at = blame(e, str(path), tried.text, tried.spans)
+        tried.error = e
         return
     except RecursionError:
         tried.reason = "does not fit: nests too deep"
@@ -1070,7 +1138,7 @@ def no_fragment_error(template: TemplateGame, hole: Hole) -> LudemeError:
 
 
 def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
-                   seed: int) -> str:
+                   seed: int, spans: list | None = None) -> str:
     """The template with a plan's fills, under a header naming where each fill comes from."""
     header = [f"Candidate {number} made by `ludeme reconstruct` (seed {seed}) from "
               f"{Path(template.path).name}" + (f", ruleset {template.ruleset}"
@@ -1081,7 +1149,16 @@ def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, num
         src = ", ".join(OWN_WORDS.get(s) or index.sources[s].path for s in srcs[:3]) + (
             f" and {len(o.sources) - 3} more" if len(o.sources) > 3 else "")
         header.append(f"line {hole.pos.line}:{hole.pos.col} {hole.context}: from {src}")
-    return fill_text(template, [o.text for o in plan.options], header)
+    return fill_text(template, [o.text for o in plan.options], header, spans)
+
+
+def new_tried(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
+              seed: int, start_variant: int = 0) -> Tried:
+    """A plan's candidate, written out, before it is tried."""
+    spans: list = []
+    text = candidate_text(template, plan, index, number, seed, spans)
+    return Tried(number, plan, text, sources_of(plan, index), start_variant=start_variant,
+                 spans=spans)
 
 
 def start_holes(template: TemplateGame) -> list[int]:
@@ -1132,9 +1209,7 @@ def with_generated_start(template: TemplateGame, tried: Tried, index: FragmentIn
             options[h] = Option(fill, (), options[h].sources if whole else [GENERATED], 0.0)
         else:
             plan = Plan(options, tried.plan.formed + ", start generated", tried.plan.source)
-            again = Tried(tried.number, plan, candidate_text(template, plan, index,
-                                                             tried.number, seed),
-                          sources_of(plan, index), start_variant=g)
+            again = new_tried(template, plan, index, tried.number, seed, g)
             try_plan(template, again, work, playouts, seed, min_ending, budget)
             again.game = None
             if again.kept:
@@ -1145,6 +1220,41 @@ def with_generated_start(template: TemplateGame, tried: Tried, index: FragmentIn
                 if played >= PLAYED_STARTS:
                     break
     return best or tried
+
+
+BLAME_LIMIT = 2        # refusals of an option's own fill after which it is left out
+OWN_TEXT_LIMIT = 5     # candidates, none built, refused at one place of the template's text
+
+
+class Refusals:
+    """The builder's refusals at the template's own text (outside every fill): when the
+    first OWN_TEXT_LIMIT candidates are all refused at one place for one reason, and none
+    has built, whatever fills the holes cannot help, and the file says so at that place."""
+
+    def __init__(self, template: TemplateGame):
+        self.template = template
+        self.built = False
+        self.count: dict[tuple[int, str], int] = {}
+
+    def add(self, t: Tried) -> None:
+        if not t.reason.startswith(("does not fit", "does not build")):
+            self.built = True
+        if self.built or t.blamed != -1 or not t.spans:
+            return
+        e = t.error
+        first = min(t.spans)
+        own = template_offset(t.refused_at, t.spans, first[0] - first[2])
+        key = (own, e.message.splitlines()[0])
+        self.count[key] = self.count.get(key, 0) + 1
+        if self.count[key] >= OWN_TEXT_LIMIT:
+            text = self.template.description.text
+            line = text.count("\n", 0, own) + 1
+            col = own - (text.rfind("\n", 0, own) + 1) + 1
+            raise LudemeError(
+                f"the template's own text is refused here in {OWN_TEXT_LIMIT} candidates, "
+                f"none built, whatever filled its holes: {key[1]}",
+                Pos(str(self.template.path), line, col), path=e.path,
+                source=text)
 
 
 def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
@@ -1174,11 +1284,21 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
     # Building a candidate and reading its concepts is cheap beside its playouts: up to
     # CHEAP_FACTOR times `tries` candidates are built, `tries` of them played.
     contexts = [h.context for h in template.holes]
-    for number, plan in enumerate(plans(options, scores, CHEAP_FACTOR * tries, rng, contexts),
-                                  1):
-        t = Tried(number, plan, candidate_text(template, plan, index, number, seed),
-                  sources_of(plan, index))
+    # An option the builder refused BLAME_LIMIT times (its fill held the error) is unfit: the
+    # plans made after that leave it out, so the candidates built go to fragments that fit.
+    unfit: set[int] = set()
+    refused: dict[int, int] = {}
+    own_text = Refusals(template)
+    made = iter_plans(options, scores, CHEAP_FACTOR * tries, rng, contexts, unfit)
+    for number, plan in enumerate(made, 1):
+        t = new_tried(template, plan, index, number, seed)
         try_plan(template, t, work, playouts, seed, min_ending, budget)
+        if t.blamed is not None and t.blamed >= 0:
+            o = plan.options[t.blamed]
+            refused[id(o)] = refused.get(id(o), 0) + 1
+            if refused[id(o)] >= BLAME_LIMIT:
+                unfit.add(id(o))
+        own_text.add(t)
         t = with_generated_start(template, t, index, work, playouts, seed, min_ending, budget)
         names = t.sources
         if t.kept:
