@@ -549,3 +549,25 @@ def test_a_template_refused_in_its_own_text_says_where(tmp_path, corpus, capsys)
     line = OWN_FAULT.splitlines().index(next(x for x in OWN_FAULT.splitlines() if "Z9" in x)) + 1
     assert f"{path}:{line}:" in err and "the template's own text is refused here" in err
     assert "no site labelled 'Z9'" in err
+
+
+@pytest.mark.parametrize("equipment, start, board, hand", [
+    # cells: the board's pieces and the hands' (the dice's container among them) count
+    ('(board (square 3)) (piece "Disc" Each) (hand Each) (dice num:2)',
+     '{ (place "Disc1" (sites {0 1})) (place "Disc2" (handSite P2) count:3) }', 2, 5),
+    # vertices, no cell used: Ludii reads no hand, so neither the hands nor the dice count
+    ('(board (square 3) use:Vertex) (piece "Disc" Each) (hand Each) (dice num:2)',
+     '{ (place "Disc1" (sites {0 1})) (place "Disc2" (handSite P2) count:3) }', 2, 0),
+    ('(board (square 3) use:Vertex) (piece "Disc" Each) (dice num:2)',
+     '{ (place "Disc1" (sites {0 1 2})) (place "Disc2" (sites {6 7 8})) }', 6, 0),
+])
+def test_start_counts_are_read_as_ludii_reads_them(tmp_path, equipment, start, board, hand):
+    from ludeme.analysis.concepts import compile_time
+    from ludeme.analysis.reconstruct import start_counts
+    from ludeme.api import load
+    path = tmp_path / "g.lud"
+    path.write_text(f'(game "G" (players 2) (equipment {{ {equipment} }}) (rules (start {start})'
+                    ' (play (move Pass)) (end (if (no Moves Next) (result Mover Win)))))')
+    counts = start_counts(load(path, backend="reference"), 0, compile_time(str(path)))
+    assert (counts["NumStartComponentsBoard"], counts["NumStartComponentsHand"]) == (board, hand)
+    assert counts["NumStartComponents"] == board + hand

@@ -367,19 +367,24 @@ def expected_concepts(metadata: Call | None) -> list[Expected]:
     return out
 
 
-def start_counts(game, seed: int) -> dict[str, float]:
+def start_counts(game, seed: int, concepts=None) -> dict[str, float]:
     """Ludii's NumStartComponents (and its Board and Hand parts, and per player): the pieces
     in the containers once the start rules have run (every level of a stack, a site's
-    count)."""
+    count). As Ludii counts them given the game's compile-time `concepts`: the board's
+    sites only when the concept of their site type (Cell, Vertex, Edge) is on, the other
+    containers (hands, and the dice's own container) only when Cell is on, since Ludii reads
+    their cells then alone: a game on vertices counts none of its pieces in hand."""
     state = game.new_initial_state(seed)
     g = state.g
+    on = None if concepts is None else concepts.boolean
     board = 0
-    for site in range(g.containers[0].num_sites):
-        if g.stacking:
-            board += len(state.stack(site))
-        elif state.what[site]:
-            board += state.count[site]
-    hand = sum(sum(c) for c in state.hand_counts())
+    if on is None or game.board.site_type in on:
+        for site in range(g.containers[0].num_sites):
+            if g.stacking:
+                board += len(state.stack(site))
+            elif state.what[site]:
+                board += state.count[site]
+    hand = sum(sum(c) for c in state.hand_counts()) if on is None or "Cell" in on else 0
     n = max(1, game.num_players)
     return {"NumStartComponentsBoard": board, "NumStartComponentsHand": hand,
             "NumStartComponents": board + hand, "NumStartComponentsBoardPerPlayer": board / n,
@@ -498,15 +503,16 @@ def centre_order(sites) -> list[int]:
                                                          s.index))]
 
 
-def generated_starts(game, expected: list[Expected]) -> list[str]:
+def generated_starts(game, expected: list[Expected], concepts=None) -> list[str]:
     """Start rules (the inside of `(start ...)`) that place exactly the pieces the expected
     start counts ask for, with the game's own pieces on its own board: each player's first
     piece on the sites of its side (or, for a side of at most four pieces facing many, on
     the centre), or in its hand; a game of shared pieces (seeds) sets equal counts on
     evenly spread sites. The likeliest first, at most MAX_GENERATED_STARTS."""
     n = max(1, game.num_players)
-    # Ludii's test for a die: its name says so
-    dice = sum("Die" in c.name for c in game.components)
+    # Ludii's test for a die: its name says so; they count only where hands count (Cell)
+    dice = sum("Die" in c.name for c in game.components) \
+        if concepts is None or "Cell" in concepts.boolean else 0
     targets = start_targets(expected, n, dice)
     if not targets:
         return []
@@ -989,7 +995,7 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
     # The concepts first: they need no playouts, and most misfits show there.
     try:
         concepts = compile_time(str(path), (), template.ruleset)
-        counts = start_counts(game, playout_seed(seed, 0))
+        counts = start_counts(game, playout_seed(seed, 0), concepts)
     except LudemeError as e:
         tried.reason = f"concepts not computed: {e.message.splitlines()[0]}"
         return
@@ -1199,7 +1205,7 @@ def with_generated_start(template: TemplateGame, tried: Tried, index: FragmentIn
             m.split("=")[0].split(" in ")[0] not in START_COUNTS for m in missed):
         return tried
     best, played = None, 0
-    for g, start in enumerate(generated_starts(game, template.expected), 1):
+    for g, start in enumerate(generated_starts(game, template.expected, tried.concepts), 1):
         options = list(tried.plan.options)
         for h in holes:
             whole = template.holes[h].context.keyword == "rules"
