@@ -383,16 +383,21 @@ NO_START = LITTLE.replace('(start { (place "Disc1" (sites Bottom)) (place "Disc2
                           "(start [#])").replace('"NumStartComponents" 6', '"NumStartComponents" 4')
 
 
-def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
-    assert NO_START != LITTLE
-    (tmp_path / "little.lud").write_text(NO_START)
+def _generated(tmp_path, corpus, text):
+    """The ranked rows and the first candidate of a reconstruction of `text`."""
+    (tmp_path / "little.lud").write_text(text)
     out = tmp_path / "out"
     assert main(["reconstruct", str(tmp_path / "little.lud"), "--corpus", str(corpus),
                  "-n", "20", "--seed", "3", "--out", str(out), "--compare", "0"]) == 0
     rows = list(csv.DictReader(open(out / "candidates.csv", newline="")))
     assert rows and all("start generated" in r["formed"] for r in rows)
+    return rows, (out / "candidate-01.lud").read_text()
+
+
+def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
+    assert NO_START != LITTLE
+    rows, first = _generated(tmp_path, corpus, NO_START)
     assert all("NumStartComponents=4" in r["expected_concepts_met"] for r in rows)
-    first = (out / "candidate-01.lud").read_text()
     assert "a start generated for the counts" in first
 
 
@@ -571,3 +576,29 @@ def test_start_counts_are_read_as_ludii_reads_them(tmp_path, equipment, start, b
     counts = start_counts(load(path, backend="reference"), 0, compile_time(str(path)))
     assert (counts["NumStartComponentsBoard"], counts["NumStartComponentsHand"]) == (board, hand)
     assert counts["NumStartComponents"] == board + hand
+
+
+@pytest.mark.parametrize("start, placing", [
+    ('(start { (place "Tiger1" (sites [#])) (place "Goat2" [#]) })', ["Tiger1", "Goat2"]),
+    ('(start (place "Tiger1" (forEach (sites [#]) if:(is Even (site)))))', [""]),
+    ('(start [#])', [""]),
+    ('(play (move Add (to (sites [#]))))', [""]),         # no start rule
+])
+def test_holes_that_place_a_named_piece_are_read(tmp_path, start, placing):
+    game = f'(game "G" (players 2) (equipment {{ (board (square 3)) }}) (rules {start}))'
+    assert [h.placing for h in find_holes(_expanded(tmp_path, game))] == placing
+
+
+# The start rules are written, but not where they place the pieces: no game of the corpus
+# places two discs on a 3x3 board.
+NO_SITES = LITTLE.replace('(place "Disc1" (sites Bottom)) (place "Disc2" (sites Top))',
+                          '(place "Disc1" (sites [#])) (place "Disc2" (sites [#]))'
+                          ).replace('"NumStartComponents" 6', '"NumStartComponents" 2')
+
+
+def test_the_sites_of_a_start_rule_are_generated_for_the_expected_counts(tmp_path, corpus):
+    assert NO_SITES.count("[#]") == 4
+    rows, first = _generated(tmp_path, corpus, NO_SITES)
+    assert all("NumStartComponents=2" in r["expected_concepts_met"] for r in rows)
+    # one disc each, the first player's on the bottom row, the second's on the top row
+    assert '(place "Disc1" (sites {0}))' in first and '(place "Disc2" (sites {8}))' in first

@@ -81,6 +81,9 @@ class Hole:
     mark: Template
     context: Context
     choices: list[list[Node]] = field(default_factory=list)
+    # the piece a start rule `(place "Name" [#])` or `(place "Name" (sites [#]))` puts on the
+    # sites this hole holds ("" for any other hole)
+    placing: str = ""
 
     @property
     def pos(self) -> Pos:
@@ -125,6 +128,23 @@ def _choices(mark: Template) -> list[list[Node]]:
     return alts
 
 
+def _placing(parents: list[Node], mark: Template) -> str:
+    """The piece named by the start rule `(place "Name" <mark>)` or `(place "Name" (sites
+    <mark>))` the mark stands in, or ""."""
+    if not any(isinstance(p, Call) and p.name == "start" for p in parents):
+        return ""
+    inner = mark
+    chain = list(reversed(parents))
+    if chain and isinstance(chain[0], Call) and chain[0].name == "sites" \
+            and list(chain[0].args) == [mark]:
+        inner, chain = chain[0], chain[1:]
+    place = chain[0] if chain else None
+    if isinstance(place, Call) and place.name == "place" and len(place.args) >= 2 \
+            and isinstance(place.args[0], Str) and place.args[1] is inner:
+        return place.args[0].value
+    return ""
+
+
 def find_holes(ex: Expanded) -> list[Hole]:
     """The template's holes in the order written, one per mark (a mark in a define used
     twice is one hole: its text is written once)."""
@@ -134,7 +154,7 @@ def find_holes(ex: Expanded) -> list[Hole]:
         if isinstance(node, Template):
             ctx = _context(parents, node)
             if ctx is not None and node.pos not in out:
-                out[node.pos] = Hole(node, ctx, _choices(node))
+                out[node.pos] = Hole(node, ctx, _choices(node), _placing(parents, node))
             return
         parents.append(node)
         for child in _children(node):
@@ -1190,41 +1210,135 @@ def replace_start(fill: str, start: str, whole_rules: bool) -> str | None:
     return to_lud(nodes, indent=4)
 
 
+def placing_holes(template: TemplateGame) -> list[int]:
+    """The holes that hold where a start rule places a named piece (`Hole.placing`)."""
+    return [h for h, hole in enumerate(template.holes) if hole.placing]
+
+
+def placing_fill(template: TemplateGame, h: int, sites: list[int]) -> str:
+    """A list of sites as the fill of a placing hole: `{...}` inside `(sites [#])`, else
+    `(sites {...})`."""
+    listed = "{" + " ".join(map(str, sorted(sites))) + "}"
+    return listed if template.holes[h].context.keyword == "sites" else f"(sites {listed})"
+
+
+def generated_placings(game, template: TemplateGame, holes: list[int], remaining: int,
+                       taken: set[int]) -> list[dict[int, str]]:
+    """Fills of the placing holes that put `remaining` pieces on the board, on sites not
+    `taken` by the other start rules: each piece's share on its owner's side (the first
+    player's at the bottom), or, for a share of at most four facing many, on the centre;
+    shared evenly, or (two holes) one to four for one, the rest for the other, as
+    `generated_starts` shares them. The likeliest first, at most MAX_GENERATED_STARTS."""
+    n = max(1, game.num_players)
+    owner = {c.name: c.owner for c in game.components}
+    m = len(holes)
+    if remaining <= 0 or m == 0:
+        return []
+    shares = splits(remaining, m) if m > 1 else [[remaining]]
+    sites = list(game.board.sites)[:game.containers[0].num_sites]
+    free = [s for s in sites if s.index not in taken]
+    out: list[dict[int, str]] = []
+    for share in shares:
+        if sum(share) > len(free):
+            continue
+        for centre in ((False, True) if min(share) <= 4 < max(share) else (False,)):
+            used: set[int] = set()
+            fills = {}
+            for i in sorted(range(m), key=lambda i: (not (centre and share[i] <= 4), i)):
+                who = owner.get(template.holes[holes[i]].placing, 1)
+                side = (who - 1) % n if 1 <= who <= n else 0
+                order = centre_order(free) if centre and share[i] <= 4 else \
+                    side_order(free, side, n)
+                mine = [s for s in order if s not in used][:share[i]]
+                used.update(mine)
+                fills[holes[i]] = placing_fill(template, holes[i], mine)
+            if fills not in out:
+                out.append(fills)
+    return out[:MAX_GENERATED_STARTS]
+
+
+def placing_variants(template: TemplateGame, tried: Tried, index: FragmentIndex, work: Path,
+                     seed: int) -> list[dict[int, str]]:
+    """Fills of the placing holes for the expected start counts: the candidate is built
+    once with them empty, to read what the rest of its start places (and where), and the
+    pieces still wanted on the board are shared among them (`generated_placings`)."""
+    from ludeme.api import load
+    from .concepts import compile_time
+    from .playouts import playout_seed
+    holes = placing_holes(template)
+    options = list(tried.plan.options)
+    for h in holes:
+        options[h] = Option(placing_fill(template, h, []), (), [GENERATED], 0.0)
+    probe = new_tried(template, Plan(options, tried.plan.formed), index, tried.number, seed)
+    path = work / f"try-{tried.number:03d}-empty.lud"
+    path.write_text(probe.text, encoding="utf-8")
+    try:
+        game = load(path, (), template.ruleset, backend="reference")
+        concepts = compile_time(str(path), (), template.ruleset)
+        counts = start_counts(game, playout_seed(seed, 0), concepts)
+        state = game.new_initial_state(playout_seed(seed, 0))
+    except (LudemeError, RecursionError):
+        return []
+    except Exception:       # a fill's ludeme that cannot start: no placing to add
+        return []
+    dice = sum("Die" in c.name for c in game.components) if "Cell" in concepts.boolean else 0
+    taken = {s for s in range(game.containers[0].num_sites) if state.what[s]}
+    out = []
+    for board, hand in start_targets(template.expected, max(1, game.num_players), dice):
+        if hand + dice == counts["NumStartComponentsHand"] or not hand:
+            out += generated_placings(game, template, holes,
+                                      board - int(counts["NumStartComponentsBoard"]), taken)
+    return out[:MAX_GENERATED_STARTS]
+
+
 def with_generated_start(template: TemplateGame, tried: Tried, index: FragmentIndex,
                          work: Path, playouts: int, seed: int, min_ending: float,
                          budget) -> Tried:
     """A candidate that misses only the expected start counts, tried again with starts
-    generated for them (`generated_starts`) in place of the start its fragment brought;
-    those that meet every expected concept go on to the playouts (at most PLAYED_STARTS of
-    them), the first kept is the candidate. Else the first of them that was played, or the
-    candidate itself when it missed something else or no generated start helps."""
+    generated for them (`generated_starts`) in place of the start its fragment brought, or,
+    when the template writes its start rules but not where they place their pieces, with
+    those places generated (`placing_variants`); those that meet every expected concept go
+    on to the playouts (at most PLAYED_STARTS of them), the first kept is the candidate.
+    Else the first of them that was played, or the candidate itself when it missed
+    something else or no generated start helps."""
     game, tried.game = tried.game, None
     missed = tried.missed
     holes = start_holes(template)
-    if game is None or not missed or not holes or any(
+    if game is None or not missed or not (holes or placing_holes(template)) or any(
             m.split("=")[0].split(" in ")[0] not in START_COUNTS for m in missed):
         return tried
-    best, played = None, 0
-    for g, start in enumerate(generated_starts(game, template.expected, tried.concepts), 1):
-        options = list(tried.plan.options)
+    variants: list[dict[int, str]] = []
+    sources: dict[int, list[int]] = {}
+    for start in generated_starts(game, template.expected, tried.concepts) if holes else ():
+        fills = {}
         for h in holes:
             whole = template.holes[h].context.keyword == "rules"
-            fill = replace_start(options[h].text, start, whole)
+            fill = replace_start(tried.plan.options[h].text, start, whole)
             if fill is None:
                 break
-            options[h] = Option(fill, (), options[h].sources if whole else [GENERATED], 0.0)
+            fills[h] = fill
+            if whole:
+                sources[h] = tried.plan.options[h].sources
         else:
-            plan = Plan(options, tried.plan.formed + ", start generated", tried.plan.source)
-            again = new_tried(template, plan, index, tried.number, seed, g)
-            try_plan(template, again, work, playouts, seed, min_ending, budget)
-            again.game = None
-            if again.kept:
-                return again
-            if again.played or again.reason.startswith("ends at once"):
-                best = best or again
-                played += 1
-                if played >= PLAYED_STARTS:
-                    break
+            variants.append(fills)
+    if not holes:
+        variants = placing_variants(template, tried, index, work, seed)
+    best, played = None, 0
+    for g, fills in enumerate(variants, 1):
+        options = list(tried.plan.options)
+        for h, fill in fills.items():
+            options[h] = Option(fill, (), sources.get(h, [GENERATED]), 0.0)
+        plan = Plan(options, tried.plan.formed + ", start generated", tried.plan.source)
+        again = new_tried(template, plan, index, tried.number, seed, g)
+        try_plan(template, again, work, playouts, seed, min_ending, budget)
+        again.game = None
+        if again.kept:
+            return again
+        if again.played or again.reason.startswith("ends at once"):
+            best = best or again
+            played += 1
+            if played >= PLAYED_STARTS:
+                break
     return best or tried
 
 
