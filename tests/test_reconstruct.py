@@ -156,6 +156,24 @@ def test_piece_names_map_by_owner(source, template, mapping):
     assert piece_map(Source("x.lud", "X", "board", frozenset(), source), template) == mapping
 
 
+@pytest.mark.parametrize("pieces, read, mapped", [
+    ('(piece "Fox" P1) (piece "Geese" P2)', [("Fox", "P1"), ("Geese", "P2")],
+     {"Hare": "Fox", "Dog": "Geese"}),
+    # no owner written: Each's, as Ludii's default role (and the builder's Fox1, Fox2)
+    ('(piece "Fox" (move Step (to if:(is Empty (to))))) (piece "Geese")',
+     [("Fox", "Each"), ("Geese", "Each")], {"Hare": "Fox", "Dog": "Geese"}),
+    # the owner unknown: it matches any, in the order declared
+    ('(piece "Fox" [#]) (piece "Geese" [#])', [("Fox", ""), ("Geese", "")],
+     {"Hare": "Fox", "Dog": "Geese"}),
+])
+def test_a_templates_pieces_are_read_whatever_their_owner(tmp_path, pieces, read, mapped):
+    from ludeme.analysis.reconstruct import pieces_of
+    ex = _expanded(tmp_path, f'(game "G" (players 2) (equipment {{ {pieces} }}) (rules [#]))')
+    assert pieces_of(ex.game) == read
+    hunt = Source("x.lud", "X", "board", frozenset(), [("Hare", "P1"), ("Dog", "P2")])
+    assert piece_map(hunt, read) == mapped
+
+
 # ---------------------------------------------------------------- end to end
 
 def _run(tmp_path, corpus, out, *extra):

@@ -205,14 +205,25 @@ def places_of(game: Node) -> list[tuple[str, str]]:
 
 
 def pieces_of(game: Call) -> list[tuple[str, str]]:
-    """(name, owner) of every `(piece "Name" Owner ...)` the game declares."""
+    """(name, owner) of every `(piece "Name" Owner ...)` the game declares: a piece with no
+    owner written is Each's (Ludii's default role for a piece), one whose owner is unknown
+    (`(piece "Fox" [#])`) has "" (it matches any)."""
     out = []
     for n in walk(game):
-        if isinstance(n, Call) and n.name == "piece" and len(n.args) >= 2 \
-                and isinstance(n.args[0], Str) and isinstance(n.args[1], Word) \
-                and n.args[1].value in OWNERS:
-            if (n.args[0].value, n.args[1].value) not in out:
-                out.append((n.args[0].value, n.args[1].value))
+        if not (isinstance(n, Call) and n.name == "piece" and n.args
+                and isinstance(n.args[0], Str)):
+            continue
+        second = n.args[1] if len(n.args) > 1 else None
+        if isinstance(second, Word) and second.value in OWNERS:
+            owner = second.value
+        elif isinstance(second, Template):
+            owner = ""
+        elif isinstance(second, Word):
+            continue        # a word that is no owner: not a piece declaration we can read
+        else:
+            owner = "Each"
+        if (n.args[0].value, owner) not in out:
+            out.append((n.args[0].value, owner))
     return out
 
 
@@ -1617,7 +1628,7 @@ def default_corpus() -> tuple[list[Path], tuple[Path, ...]]:
     return folders, (root / "corpus" / "reconstruction" / "pending",)
 
 
-INDEX_FORMAT = 2        # raise when FragmentIndex or Source change what they hold
+INDEX_FORMAT = 3        # raise when FragmentIndex or Source change what they hold
 
 
 def cached_index(folders: list[Path], exclude: tuple[Path, ...] = ()) -> FragmentIndex:
