@@ -156,6 +156,24 @@ def test_piece_names_map_by_owner(source, template, mapping):
     assert piece_map(Source("x.lud", "X", "board", frozenset(), source), template) == mapping
 
 
+@pytest.mark.parametrize("pieces, read, mapped", [
+    ('(piece "Fox" P1) (piece "Geese" P2)', [("Fox", "P1"), ("Geese", "P2")],
+     {"Hare": "Fox", "Dog": "Geese"}),
+    # no owner written: Each's, as Ludii's default role (and the builder's Fox1, Fox2)
+    ('(piece "Fox" (move Step (to if:(is Empty (to))))) (piece "Geese")',
+     [("Fox", "Each"), ("Geese", "Each")], {"Hare": "Fox", "Dog": "Geese"}),
+    # the owner unknown: it matches any, in the order declared
+    ('(piece "Fox" [#]) (piece "Geese" [#])', [("Fox", ""), ("Geese", "")],
+     {"Hare": "Fox", "Dog": "Geese"}),
+])
+def test_a_templates_pieces_are_read_whatever_their_owner(tmp_path, pieces, read, mapped):
+    from ludeme.analysis.reconstruct import pieces_of
+    ex = _expanded(tmp_path, f'(game "G" (players 2) (equipment {{ {pieces} }}) (rules [#]))')
+    assert pieces_of(ex.game) == read
+    hunt = Source("x.lud", "X", "board", frozenset(), [("Hare", "P1"), ("Dog", "P2")])
+    assert piece_map(hunt, read) == mapped
+
+
 # ---------------------------------------------------------------- end to end
 
 def _run(tmp_path, corpus, out, *extra):
@@ -383,16 +401,21 @@ NO_START = LITTLE.replace('(start { (place "Disc1" (sites Bottom)) (place "Disc2
                           "(start [#])").replace('"NumStartComponents" 6', '"NumStartComponents" 4')
 
 
-def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
-    assert NO_START != LITTLE
-    (tmp_path / "little.lud").write_text(NO_START)
+def _generated(tmp_path, corpus, text):
+    """The ranked rows and the first candidate of a reconstruction of `text`."""
+    (tmp_path / "little.lud").write_text(text)
     out = tmp_path / "out"
     assert main(["reconstruct", str(tmp_path / "little.lud"), "--corpus", str(corpus),
                  "-n", "20", "--seed", "3", "--out", str(out), "--compare", "0"]) == 0
     rows = list(csv.DictReader(open(out / "candidates.csv", newline="")))
     assert rows and all("start generated" in r["formed"] for r in rows)
+    return rows, (out / "candidate-01.lud").read_text()
+
+
+def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
+    assert NO_START != LITTLE
+    rows, first = _generated(tmp_path, corpus, NO_START)
     assert all("NumStartComponents=4" in r["expected_concepts_met"] for r in rows)
-    first = (out / "candidate-01.lud").read_text()
     assert "a start generated for the counts" in first
 
 
@@ -476,3 +499,124 @@ def test_the_default_budgets_are_counts():
     assert (args.budget, args.tries) == (100_000, 40)
     assert args.max_seconds is None and args.time_limit is None
     assert cli.budget_of(args).seconds is None
+
+
+# ---------------------------------------------------------------- refusals by the builder
+
+@pytest.mark.parametrize("unfit, first_texts", [
+    # nothing refused: the best of each hole, then the next sums of ranks
+    ((), [("a0", "b0"), ("a0", "b1"), ("a1", "b0")]),
+    # a0 refused: every later plan takes the next fitting option of that hole
+    (("a0",), [("a1", "b0"), ("a1", "b1"), ("a2", "b0")]),
+    (("a0", "b0"), [("a1", "b1"), ("a1", "b2"), ("a2", "b1")]),
+])
+def test_plans_leave_out_the_options_refused(unfit, first_texts):
+    import random
+
+    from ludeme.analysis.reconstruct import iter_plans
+    holes = _options([(f"a{i}", [i]) for i in range(4)], [(f"b{i}", [i + 4]) for i in range(4)])
+    refused = {id(o) for hole in holes for o in hole if o.text in unfit}
+    made = [tuple(o.text for o in p.options)
+            for p in iter_plans(holes, [-i for i in range(8)], 3, random.Random(0), None,
+                                refused)]
+    assert made == first_texts
+
+
+def test_options_refused_as_plans_are_made_are_left_out_of_the_next():
+    import random
+
+    from ludeme.analysis.reconstruct import iter_plans
+    holes = _options([(f"a{i}", [i]) for i in range(4)], [(f"b{i}", [i + 4]) for i in range(4)])
+    refused: set[int] = set()
+    made = []
+    for plan in iter_plans(holes, [-i for i in range(8)], 6, random.Random(0), None, refused):
+        made.append(tuple(o.text for o in plan.options))
+        refused.add(id(plan.options[0]))          # each plan's first fill turns out unfit
+    assert [m[0] for m in made] == ["a0", "a1", "a2", "a3"]   # then none is left to try
+
+
+@pytest.mark.parametrize("where, blamed", [
+    ("first fill", 0), ("second fill", 1), ("own text", -1), ("elsewhere", None),
+])
+def test_a_refusal_is_blamed_on_the_fill_that_holds_it(tmp_path, where, blamed):
+    from ludeme.analysis.reconstruct import blame, fill_text, load_template, template_offset
+    from ludeme.errors import LudemeError, Pos
+    path = tmp_path / "t.lud"
+    path.write_text('(game "G"\n    (players [#])\n    (rules (play [#]))\n)\n')
+    template = load_template(path)
+    spans: list = []
+    text = fill_text(template, ["2", "(move Pass)"], ["a header"], spans)
+    at = {"first fill": text.index("2)"), "second fill": text.index("Pass"),
+          "own text": text.index("rules"), "elsewhere": 0}[where]
+    line = text.count("\n", 0, at) + 1
+    col = at - (text.rfind("\n", 0, at) + 1) + 1
+    file = "cand.lud" if where != "elsewhere" else "stdlib.lud"
+    got, offset = blame(LudemeError("no", Pos(file, line, col)), "cand.lud", text, spans)
+    assert got == blamed
+    if blamed == -1:         # the place in the template's own text
+        own = template_offset(offset, spans, spans[0][0] - spans[0][2])
+        assert template.description.text[own:].startswith("rules")
+
+
+# The template's own start names a site its board lacks: no fill can help.
+OWN_FAULT = LITTLE.replace('(place "Disc1" (sites Bottom))', '(place "Disc1" coord:"Z9")')
+
+
+def test_a_template_refused_in_its_own_text_says_where(tmp_path, corpus, capsys):
+    assert OWN_FAULT != LITTLE
+    path = tmp_path / "fault.lud"
+    path.write_text(OWN_FAULT)
+    assert main(["reconstruct", str(path), "--corpus", str(corpus), "-n", "5",
+                 "--out", str(tmp_path / "out"), "--compare", "0"]) == 2
+    err = capsys.readouterr().err
+    line = OWN_FAULT.splitlines().index(next(x for x in OWN_FAULT.splitlines() if "Z9" in x)) + 1
+    assert f"{path}:{line}:" in err and "the template's own text is refused here" in err
+    assert "no site labelled 'Z9'" in err
+
+
+@pytest.mark.parametrize("equipment, start, board, hand", [
+    # cells: the board's pieces and the hands' (the dice's container among them) count
+    ('(board (square 3)) (piece "Disc" Each) (hand Each) (dice num:2)',
+     '{ (place "Disc1" (sites {0 1})) (place "Disc2" (handSite P2) count:3) }', 2, 5),
+    # vertices, no cell used: Ludii reads no hand, so neither the hands nor the dice count
+    ('(board (square 3) use:Vertex) (piece "Disc" Each) (hand Each) (dice num:2)',
+     '{ (place "Disc1" (sites {0 1})) (place "Disc2" (handSite P2) count:3) }', 2, 0),
+    ('(board (square 3) use:Vertex) (piece "Disc" Each) (dice num:2)',
+     '{ (place "Disc1" (sites {0 1 2})) (place "Disc2" (sites {6 7 8})) }', 6, 0),
+])
+def test_start_counts_are_read_as_ludii_reads_them(tmp_path, equipment, start, board, hand):
+    from ludeme.analysis.concepts import compile_time
+    from ludeme.analysis.reconstruct import start_counts
+    from ludeme.api import load
+    path = tmp_path / "g.lud"
+    path.write_text(f'(game "G" (players 2) (equipment {{ {equipment} }}) (rules (start {start})'
+                    ' (play (move Pass)) (end (if (no Moves Next) (result Mover Win)))))')
+    counts = start_counts(load(path, backend="reference"), 0, compile_time(str(path)))
+    assert (counts["NumStartComponentsBoard"], counts["NumStartComponentsHand"]) == (board, hand)
+    assert counts["NumStartComponents"] == board + hand
+
+
+@pytest.mark.parametrize("start, placing", [
+    ('(start { (place "Tiger1" (sites [#])) (place "Goat2" [#]) })', ["Tiger1", "Goat2"]),
+    ('(start (place "Tiger1" (forEach (sites [#]) if:(is Even (site)))))', [""]),
+    ('(start [#])', [""]),
+    ('(play (move Add (to (sites [#]))))', [""]),         # no start rule
+])
+def test_holes_that_place_a_named_piece_are_read(tmp_path, start, placing):
+    game = f'(game "G" (players 2) (equipment {{ (board (square 3)) }}) (rules {start}))'
+    assert [h.placing for h in find_holes(_expanded(tmp_path, game))] == placing
+
+
+# The start rules are written, but not where they place the pieces: no game of the corpus
+# places two discs on a 3x3 board.
+NO_SITES = LITTLE.replace('(place "Disc1" (sites Bottom)) (place "Disc2" (sites Top))',
+                          '(place "Disc1" (sites [#])) (place "Disc2" (sites [#]))'
+                          ).replace('"NumStartComponents" 6', '"NumStartComponents" 2')
+
+
+def test_the_sites_of_a_start_rule_are_generated_for_the_expected_counts(tmp_path, corpus):
+    assert NO_SITES.count("[#]") == 4
+    rows, first = _generated(tmp_path, corpus, NO_SITES)
+    assert all("NumStartComponents=2" in r["expected_concepts_met"] for r in rows)
+    # one disc each, the first player's on the bottom row, the second's on the top row
+    assert '(place "Disc1" (sites {0}))' in first and '(place "Disc2" (sites {8}))' in first

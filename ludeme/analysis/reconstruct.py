@@ -81,6 +81,9 @@ class Hole:
     mark: Template
     context: Context
     choices: list[list[Node]] = field(default_factory=list)
+    # the piece a start rule `(place "Name" [#])` or `(place "Name" (sites [#]))` puts on the
+    # sites this hole holds ("" for any other hole)
+    placing: str = ""
 
     @property
     def pos(self) -> Pos:
@@ -125,6 +128,23 @@ def _choices(mark: Template) -> list[list[Node]]:
     return alts
 
 
+def _placing(parents: list[Node], mark: Template) -> str:
+    """The piece named by the start rule `(place "Name" <mark>)` or `(place "Name" (sites
+    <mark>))` the mark stands in, or ""."""
+    if not any(isinstance(p, Call) and p.name == "start" for p in parents):
+        return ""
+    inner = mark
+    chain = list(reversed(parents))
+    if chain and isinstance(chain[0], Call) and chain[0].name == "sites" \
+            and list(chain[0].args) == [mark]:
+        inner, chain = chain[0], chain[1:]
+    place = chain[0] if chain else None
+    if isinstance(place, Call) and place.name == "place" and len(place.args) >= 2 \
+            and isinstance(place.args[0], Str) and place.args[1] is inner:
+        return place.args[0].value
+    return ""
+
+
 def find_holes(ex: Expanded) -> list[Hole]:
     """The template's holes in the order written, one per mark (a mark in a define used
     twice is one hole: its text is written once)."""
@@ -134,7 +154,7 @@ def find_holes(ex: Expanded) -> list[Hole]:
         if isinstance(node, Template):
             ctx = _context(parents, node)
             if ctx is not None and node.pos not in out:
-                out[node.pos] = Hole(node, ctx, _choices(node))
+                out[node.pos] = Hole(node, ctx, _choices(node), _placing(parents, node))
             return
         parents.append(node)
         for child in _children(node):
@@ -185,14 +205,25 @@ def places_of(game: Node) -> list[tuple[str, str]]:
 
 
 def pieces_of(game: Call) -> list[tuple[str, str]]:
-    """(name, owner) of every `(piece "Name" Owner ...)` the game declares."""
+    """(name, owner) of every `(piece "Name" Owner ...)` the game declares: a piece with no
+    owner written is Each's (Ludii's default role for a piece), one whose owner is unknown
+    (`(piece "Fox" [#])`) has "" (it matches any)."""
     out = []
     for n in walk(game):
-        if isinstance(n, Call) and n.name == "piece" and len(n.args) >= 2 \
-                and isinstance(n.args[0], Str) and isinstance(n.args[1], Word) \
-                and n.args[1].value in OWNERS:
-            if (n.args[0].value, n.args[1].value) not in out:
-                out.append((n.args[0].value, n.args[1].value))
+        if not (isinstance(n, Call) and n.name == "piece" and n.args
+                and isinstance(n.args[0], Str)):
+            continue
+        second = n.args[1] if len(n.args) > 1 else None
+        if isinstance(second, Word) and second.value in OWNERS:
+            owner = second.value
+        elif isinstance(second, Template):
+            owner = ""
+        elif isinstance(second, Word):
+            continue        # a word that is no owner: not a piece declaration we can read
+        else:
+            owner = "Each"
+        if (n.args[0].value, owner) not in out:
+            out.append((n.args[0].value, owner))
     return out
 
 
@@ -367,19 +398,24 @@ def expected_concepts(metadata: Call | None) -> list[Expected]:
     return out
 
 
-def start_counts(game, seed: int) -> dict[str, float]:
+def start_counts(game, seed: int, concepts=None) -> dict[str, float]:
     """Ludii's NumStartComponents (and its Board and Hand parts, and per player): the pieces
     in the containers once the start rules have run (every level of a stack, a site's
-    count)."""
+    count). As Ludii counts them given the game's compile-time `concepts`: the board's
+    sites only when the concept of their site type (Cell, Vertex, Edge) is on, the other
+    containers (hands, and the dice's own container) only when Cell is on, since Ludii reads
+    their cells then alone: a game on vertices counts none of its pieces in hand."""
     state = game.new_initial_state(seed)
     g = state.g
+    on = None if concepts is None else concepts.boolean
     board = 0
-    for site in range(g.containers[0].num_sites):
-        if g.stacking:
-            board += len(state.stack(site))
-        elif state.what[site]:
-            board += state.count[site]
-    hand = sum(sum(c) for c in state.hand_counts())
+    if on is None or game.board.site_type in on:
+        for site in range(g.containers[0].num_sites):
+            if g.stacking:
+                board += len(state.stack(site))
+            elif state.what[site]:
+                board += state.count[site]
+    hand = sum(sum(c) for c in state.hand_counts()) if on is None or "Cell" in on else 0
     n = max(1, game.num_players)
     return {"NumStartComponentsBoard": board, "NumStartComponentsHand": hand,
             "NumStartComponents": board + hand, "NumStartComponentsBoardPerPlayer": board / n,
@@ -498,15 +534,16 @@ def centre_order(sites) -> list[int]:
                                                          s.index))]
 
 
-def generated_starts(game, expected: list[Expected]) -> list[str]:
+def generated_starts(game, expected: list[Expected], concepts=None) -> list[str]:
     """Start rules (the inside of `(start ...)`) that place exactly the pieces the expected
     start counts ask for, with the game's own pieces on its own board: each player's first
     piece on the sites of its side (or, for a side of at most four pieces facing many, on
     the centre), or in its hand; a game of shared pieces (seeds) sets equal counts on
     evenly spread sites. The likeliest first, at most MAX_GENERATED_STARTS."""
     n = max(1, game.num_players)
-    # Ludii's test for a die: its name says so
-    dice = sum("Die" in c.name for c in game.components)
+    # Ludii's test for a die: its name says so; they count only where hands count (Cell)
+    dice = sum("Die" in c.name for c in game.components) \
+        if concepts is None or "Cell" in concepts.boolean else 0
     targets = start_targets(expected, n, dice)
     if not targets:
         return []
@@ -605,21 +642,63 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def fill_text(template: TemplateGame, fills: list[str], header: list[str] = ()) -> str:
+def fill_text(template: TemplateGame, fills: list[str], header: list[str] = (),
+              spans: list | None = None) -> str:
     """The template's own text with each hole's mark replaced by its fill (marks read from
-    the tree: from the `[` to just after the `]`), under a comment header."""
+    the tree: from the `[` to just after the `]`), under a comment header. `spans`, if
+    given, receives each fill's (start, end) offsets in the result, in the holes' order, and
+    then the template's offset of each: (start, end, template start, template end)."""
     text = template.description.text
     starts = _line_starts(text)
 
     def offset(p: Pos) -> int:
         return starts[p.line - 1] + p.col - 1
-    spans = sorted(((offset(h.mark.pos), offset(h.mark.end), f) for h, f in
-                    zip(template.holes, fills)), reverse=True)
-    for a, b, fill in spans:
+    marks = sorted((offset(h.mark.pos), offset(h.mark.end), f, i) for i, (h, f) in
+                   enumerate(zip(template.holes, fills)))
+    top = "".join(f"// {line}\n" for line in header) + ("\n" if header else "")
+    out, at, found = [top], 0, {}
+    length = len(top)
+    for a, b, fill, i in marks:
         line = text[text.rfind("\n", 0, a) + 1:a]
         pad = line[:len(line) - len(line.lstrip())] + "    "
-        text = text[:a] + fill.replace("\n", "\n" + pad) + text[b:]
-    return "".join(f"// {line}\n" for line in header) + ("\n" if header else "") + text
+        fill = fill.replace("\n", "\n" + pad)
+        out += [text[at:a], fill]
+        length += a - at
+        found[i] = (length, length + len(fill), a, b)
+        length += len(fill)
+        at = b
+    out.append(text[at:])
+    if spans is not None:
+        spans[:] = [found[i] for i in sorted(found)]
+    return "".join(out)
+
+
+def blame(error: LudemeError, path: str, text: str, spans: list) -> tuple[int | None, int]:
+    """Where in a candidate a builder's error is: (the index of the hole whose fill holds its
+    position, or a place its text came through, as a define's use; -1 for the template's own
+    text; None for no place in the candidate, as the standard library's), and the offset
+    in the candidate's text (-1 when None)."""
+    starts = _line_starts(text)
+    own = None
+    for pos in (error.pos, *error.via):
+        if pos is None or str(pos.file) != str(path) or pos.line > len(starts):
+            continue
+        at = starts[pos.line - 1] + pos.col - 1
+        for h, (a, b, _, _) in enumerate(spans):
+            if a <= at < b:
+                return h, at
+        own = at if own is None else own
+    return (None, -1) if own is None else (-1, own)
+
+
+def template_offset(at: int, spans: list, header: int) -> int:
+    """A candidate's offset outside its fills as the template's offset (`header`: the
+    length of the comment header above the template's text)."""
+    before = [(b, tb) for a, b, ta, tb in spans if b <= at]
+    if not before:
+        return at - header
+    b, tb = max(before)
+    return tb + at - b
 
 
 # ---------------------------------------------------------------- plans
@@ -747,18 +826,29 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
 
 def plans(options: list[list[Option]], scores: list[float], tries: int, rng: random.Random,
           contexts: list[Context] | None = None) -> list[Plan]:
-    """Up to `tries` plans: every hole from one source game first (closest games first; the
-    n-th of several holes with the same context takes the source's n-th fragment for it,
-    as `Options.by_source` lists them), then mixes of each hole's best options (best sums
-    of ranks first)."""
-    seen: set[tuple[str, ...]] = set()
-    out: list[Plan] = []
+    """Up to `tries` plans of `iter_plans`, none unfit."""
+    return list(itertools.islice(iter_plans(options, scores, tries, rng, contexts), tries))
 
-    def add(chosen: list[Option], formed: str, source: int | None = None) -> None:
+
+def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
+               rng: random.Random, contexts: list[Context] | None = None,
+               unfit: set[int] | None = None):
+    """Plans, made as they are asked for: every hole from one source game first (closest
+    games first, up to two thirds of `limit`; the n-th of several holes with the same
+    context takes the source's n-th fragment for it, as `Options.by_source` lists them),
+    then mixes of each hole's best options (best sums of ranks first). No plan holds an
+    option whose id is in `unfit` when it is made (the caller adds the options the builder
+    refused as it goes: the next mixes take the next best options of that hole)."""
+    unfit = unfit if unfit is not None else set()
+    seen: set[tuple[str, ...]] = set()
+    made = 0
+
+    def fresh(chosen: list[Option]) -> bool:
         key = tuple(o.text for o in chosen)
-        if key not in seen and len(out) < tries:
-            seen.add(key)
-            out.append(Plan(chosen, formed, source))
+        if key in seen or any(id(o) in unfit for o in chosen):
+            return False
+        seen.add(key)
+        return True
     # one source for every hole (the template's own choices go with any source)
     first_of: list[dict[int, Option]] = []
     for opts in options:
@@ -770,9 +860,9 @@ def plans(options: list[list[Option]], scores: list[float], tries: int, rng: ran
     contexts = contexts or [None] * len(options)
     nth = [contexts[:h].count(c) for h, c in enumerate(contexts)]
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    single_quota = max(1, (2 * tries) // 3)
+    single_quota = max(1, (2 * limit) // 3)
     for s in order:
-        if len(out) >= single_quota:
+        if made >= single_quota:
             break
         chosen = []
         for opts, d, n in zip(options, first_of, nth):
@@ -786,18 +876,27 @@ def plans(options: list[list[Option]], scores: list[float], tries: int, rng: ran
             else:
                 break
         else:
-            add(chosen, "one source", s)
-    # mixes: the best few options of each hole, by the sum of their ranks
-    width = max(2, math.ceil(tries ** (1 / max(1, len(options)))) + 1)
-    tops = [opts[:width] for opts in options]
-    combos = sorted(itertools.islice(itertools.product(*[range(len(t)) for t in tops]),
-                                     20 * tries + 1000),
-                    key=lambda ranks: (sum(ranks), ranks))
-    for ranks in combos:
-        if len(out) >= tries:
-            break
-        add([t[r] for t, r in zip(tops, ranks)], "mix")
-    return out
+            if fresh(chosen):
+                made += 1
+                yield Plan(chosen, "one source", s)
+    # mixes: the best few fitting options of each hole, by the sum of their ranks; made
+    # again when an option turned out unfit
+    width = max(2, math.ceil(limit ** (1 / max(1, len(options)))) + 1)
+    while made < limit:
+        known = len(unfit)
+        tops = [[o for o in opts if id(o) not in unfit][:width] for opts in options]
+        combos = sorted(itertools.islice(itertools.product(*[range(len(t)) for t in tops]),
+                                         20 * limit + 1000),
+                        key=lambda ranks: (sum(ranks), ranks))
+        for ranks in combos:
+            chosen = [t[r] for t, r in zip(tops, ranks)]
+            if fresh(chosen):
+                made += 1
+                yield Plan(chosen, "mix")
+                if made >= limit or len(unfit) != known:
+                    break
+        else:
+            return
 
 
 OWN = -1             # a fill that is one of the template's own choices ([a | b])
@@ -844,6 +943,10 @@ class Tried:
     missed: list[str] = field(default_factory=list)   # expected concepts it does not have
     game: object = None        # the built game, kept only until its start is checked
     start_variant: int = 0     # which generated start it has (0: none)
+    spans: list = field(default_factory=list)   # each fill's place in `text` (fill_text)
+    blamed: int | None = None  # the hole whose fill the builder refused (-1: the template's)
+    error: object = None       # that refusal (a LudemeError)
+    refused_at: int = -1       # its offset in `text`
 
 
 DEFAULT_TURNS = 100_000     # turns a candidate's playouts may take together
@@ -911,6 +1014,8 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
         game = load(path, (), template.ruleset, backend="reference")
     except LudemeError as e:
         tried.reason = f"does not fit: {e.message.splitlines()[0]}"
+        tried.blamed, tried.refused_at = blame(e, str(path), tried.text, tried.spans)
+        tried.error = e
         return
     except RecursionError:
         tried.reason = "does not fit: nests too deep"
@@ -921,7 +1026,7 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
     # The concepts first: they need no playouts, and most misfits show there.
     try:
         concepts = compile_time(str(path), (), template.ruleset)
-        counts = start_counts(game, playout_seed(seed, 0))
+        counts = start_counts(game, playout_seed(seed, 0), concepts)
     except LudemeError as e:
         tried.reason = f"concepts not computed: {e.message.splitlines()[0]}"
         return
@@ -1070,7 +1175,7 @@ def no_fragment_error(template: TemplateGame, hole: Hole) -> LudemeError:
 
 
 def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
-                   seed: int) -> str:
+                   seed: int, spans: list | None = None) -> str:
     """The template with a plan's fills, under a header naming where each fill comes from."""
     header = [f"Candidate {number} made by `ludeme reconstruct` (seed {seed}) from "
               f"{Path(template.path).name}" + (f", ruleset {template.ruleset}"
@@ -1081,7 +1186,16 @@ def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, num
         src = ", ".join(OWN_WORDS.get(s) or index.sources[s].path for s in srcs[:3]) + (
             f" and {len(o.sources) - 3} more" if len(o.sources) > 3 else "")
         header.append(f"line {hole.pos.line}:{hole.pos.col} {hole.context}: from {src}")
-    return fill_text(template, [o.text for o in plan.options], header)
+    return fill_text(template, [o.text for o in plan.options], header, spans)
+
+
+def new_tried(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
+              seed: int, start_variant: int = 0) -> Tried:
+    """A plan's candidate, written out, before it is tried."""
+    spans: list = []
+    text = candidate_text(template, plan, index, number, seed, spans)
+    return Tried(number, plan, text, sources_of(plan, index), start_variant=start_variant,
+                 spans=spans)
 
 
 def start_holes(template: TemplateGame) -> list[int]:
@@ -1107,44 +1221,171 @@ def replace_start(fill: str, start: str, whole_rules: bool) -> str | None:
     return to_lud(nodes, indent=4)
 
 
+def placing_holes(template: TemplateGame) -> list[int]:
+    """The holes that hold where a start rule places a named piece (`Hole.placing`)."""
+    return [h for h, hole in enumerate(template.holes) if hole.placing]
+
+
+def placing_fill(template: TemplateGame, h: int, sites: list[int]) -> str:
+    """A list of sites as the fill of a placing hole: `{...}` inside `(sites [#])`, else
+    `(sites {...})`."""
+    listed = "{" + " ".join(map(str, sorted(sites))) + "}"
+    return listed if template.holes[h].context.keyword == "sites" else f"(sites {listed})"
+
+
+def generated_placings(game, template: TemplateGame, holes: list[int], remaining: int,
+                       taken: set[int]) -> list[dict[int, str]]:
+    """Fills of the placing holes that put `remaining` pieces on the board, on sites not
+    `taken` by the other start rules: each piece's share on its owner's side (the first
+    player's at the bottom), or, for a share of at most four facing many, on the centre;
+    shared evenly, or (two holes) one to four for one, the rest for the other, as
+    `generated_starts` shares them. The likeliest first, at most MAX_GENERATED_STARTS."""
+    n = max(1, game.num_players)
+    owner = {c.name: c.owner for c in game.components}
+    m = len(holes)
+    if remaining <= 0 or m == 0:
+        return []
+    shares = splits(remaining, m) if m > 1 else [[remaining]]
+    sites = list(game.board.sites)[:game.containers[0].num_sites]
+    free = [s for s in sites if s.index not in taken]
+    out: list[dict[int, str]] = []
+    for share in shares:
+        if sum(share) > len(free):
+            continue
+        for centre in ((False, True) if min(share) <= 4 < max(share) else (False,)):
+            used: set[int] = set()
+            fills = {}
+            for i in sorted(range(m), key=lambda i: (not (centre and share[i] <= 4), i)):
+                who = owner.get(template.holes[holes[i]].placing, 1)
+                side = (who - 1) % n if 1 <= who <= n else 0
+                order = centre_order(free) if centre and share[i] <= 4 else \
+                    side_order(free, side, n)
+                mine = [s for s in order if s not in used][:share[i]]
+                used.update(mine)
+                fills[holes[i]] = placing_fill(template, holes[i], mine)
+            if fills not in out:
+                out.append(fills)
+    return out[:MAX_GENERATED_STARTS]
+
+
+def placing_variants(template: TemplateGame, tried: Tried, index: FragmentIndex, work: Path,
+                     seed: int) -> list[dict[int, str]]:
+    """Fills of the placing holes for the expected start counts: the candidate is built
+    once with them empty, to read what the rest of its start places (and where), and the
+    pieces still wanted on the board are shared among them (`generated_placings`)."""
+    from ludeme.api import load
+    from .concepts import compile_time
+    from .playouts import playout_seed
+    holes = placing_holes(template)
+    options = list(tried.plan.options)
+    for h in holes:
+        options[h] = Option(placing_fill(template, h, []), (), [GENERATED], 0.0)
+    probe = new_tried(template, Plan(options, tried.plan.formed), index, tried.number, seed)
+    path = work / f"try-{tried.number:03d}-empty.lud"
+    path.write_text(probe.text, encoding="utf-8")
+    try:
+        game = load(path, (), template.ruleset, backend="reference")
+        concepts = compile_time(str(path), (), template.ruleset)
+        counts = start_counts(game, playout_seed(seed, 0), concepts)
+        state = game.new_initial_state(playout_seed(seed, 0))
+    except (LudemeError, RecursionError):
+        return []
+    except Exception:       # a fill's ludeme that cannot start: no placing to add
+        return []
+    dice = sum("Die" in c.name for c in game.components) if "Cell" in concepts.boolean else 0
+    taken = {s for s in range(game.containers[0].num_sites) if state.what[s]}
+    out = []
+    for board, hand in start_targets(template.expected, max(1, game.num_players), dice):
+        if hand + dice == counts["NumStartComponentsHand"] or not hand:
+            out += generated_placings(game, template, holes,
+                                      board - int(counts["NumStartComponentsBoard"]), taken)
+    return out[:MAX_GENERATED_STARTS]
+
+
 def with_generated_start(template: TemplateGame, tried: Tried, index: FragmentIndex,
                          work: Path, playouts: int, seed: int, min_ending: float,
                          budget) -> Tried:
     """A candidate that misses only the expected start counts, tried again with starts
-    generated for them (`generated_starts`) in place of the start its fragment brought;
-    those that meet every expected concept go on to the playouts (at most PLAYED_STARTS of
-    them), the first kept is the candidate. Else the first of them that was played, or the
-    candidate itself when it missed something else or no generated start helps."""
+    generated for them (`generated_starts`) in place of the start its fragment brought, or,
+    when the template writes its start rules but not where they place their pieces, with
+    those places generated (`placing_variants`); those that meet every expected concept go
+    on to the playouts (at most PLAYED_STARTS of them), the first kept is the candidate.
+    Else the first of them that was played, or the candidate itself when it missed
+    something else or no generated start helps."""
     game, tried.game = tried.game, None
     missed = tried.missed
     holes = start_holes(template)
-    if game is None or not missed or not holes or any(
+    if game is None or not missed or not (holes or placing_holes(template)) or any(
             m.split("=")[0].split(" in ")[0] not in START_COUNTS for m in missed):
         return tried
-    best, played = None, 0
-    for g, start in enumerate(generated_starts(game, template.expected), 1):
-        options = list(tried.plan.options)
+    variants: list[dict[int, str]] = []
+    sources: dict[int, list[int]] = {}
+    for start in generated_starts(game, template.expected, tried.concepts) if holes else ():
+        fills = {}
         for h in holes:
             whole = template.holes[h].context.keyword == "rules"
-            fill = replace_start(options[h].text, start, whole)
+            fill = replace_start(tried.plan.options[h].text, start, whole)
             if fill is None:
                 break
-            options[h] = Option(fill, (), options[h].sources if whole else [GENERATED], 0.0)
+            fills[h] = fill
+            if whole:
+                sources[h] = tried.plan.options[h].sources
         else:
-            plan = Plan(options, tried.plan.formed + ", start generated", tried.plan.source)
-            again = Tried(tried.number, plan, candidate_text(template, plan, index,
-                                                             tried.number, seed),
-                          sources_of(plan, index), start_variant=g)
-            try_plan(template, again, work, playouts, seed, min_ending, budget)
-            again.game = None
-            if again.kept:
-                return again
-            if again.played or again.reason.startswith("ends at once"):
-                best = best or again
-                played += 1
-                if played >= PLAYED_STARTS:
-                    break
+            variants.append(fills)
+    if not holes:
+        variants = placing_variants(template, tried, index, work, seed)
+    best, played = None, 0
+    for g, fills in enumerate(variants, 1):
+        options = list(tried.plan.options)
+        for h, fill in fills.items():
+            options[h] = Option(fill, (), sources.get(h, [GENERATED]), 0.0)
+        plan = Plan(options, tried.plan.formed + ", start generated", tried.plan.source)
+        again = new_tried(template, plan, index, tried.number, seed, g)
+        try_plan(template, again, work, playouts, seed, min_ending, budget)
+        again.game = None
+        if again.kept:
+            return again
+        if again.played or again.reason.startswith("ends at once"):
+            best = best or again
+            played += 1
+            if played >= PLAYED_STARTS:
+                break
     return best or tried
+
+
+BLAME_LIMIT = 2        # refusals of an option's own fill after which it is left out
+OWN_TEXT_LIMIT = 5     # candidates, none built, refused at one place of the template's text
+
+
+class Refusals:
+    """The builder's refusals at the template's own text (outside every fill): when the
+    first OWN_TEXT_LIMIT candidates are all refused at one place for one reason, and none
+    has built, whatever fills the holes cannot help, and the file says so at that place."""
+
+    def __init__(self, template: TemplateGame):
+        self.template = template
+        self.built = False
+        self.count: dict[tuple[int, str], int] = {}
+
+    def add(self, t: Tried) -> None:
+        if not t.reason.startswith(("does not fit", "does not build")):
+            self.built = True
+        if self.built or t.blamed != -1 or not t.spans:
+            return
+        e = t.error
+        first = min(t.spans)
+        own = template_offset(t.refused_at, t.spans, first[0] - first[2])
+        key = (own, e.message.splitlines()[0])
+        self.count[key] = self.count.get(key, 0) + 1
+        if self.count[key] >= OWN_TEXT_LIMIT:
+            text = self.template.description.text
+            line = text.count("\n", 0, own) + 1
+            col = own - (text.rfind("\n", 0, own) + 1) + 1
+            raise LudemeError(
+                f"the template's own text is refused here in {OWN_TEXT_LIMIT} candidates, "
+                f"none built, whatever filled its holes: {key[1]}",
+                Pos(str(self.template.path), line, col), path=e.path,
+                source=text)
 
 
 def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
@@ -1174,11 +1415,21 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
     # Building a candidate and reading its concepts is cheap beside its playouts: up to
     # CHEAP_FACTOR times `tries` candidates are built, `tries` of them played.
     contexts = [h.context for h in template.holes]
-    for number, plan in enumerate(plans(options, scores, CHEAP_FACTOR * tries, rng, contexts),
-                                  1):
-        t = Tried(number, plan, candidate_text(template, plan, index, number, seed),
-                  sources_of(plan, index))
+    # An option the builder refused BLAME_LIMIT times (its fill held the error) is unfit: the
+    # plans made after that leave it out, so the candidates built go to fragments that fit.
+    unfit: set[int] = set()
+    refused: dict[int, int] = {}
+    own_text = Refusals(template)
+    made = iter_plans(options, scores, CHEAP_FACTOR * tries, rng, contexts, unfit)
+    for number, plan in enumerate(made, 1):
+        t = new_tried(template, plan, index, number, seed)
         try_plan(template, t, work, playouts, seed, min_ending, budget)
+        if t.blamed is not None and t.blamed >= 0:
+            o = plan.options[t.blamed]
+            refused[id(o)] = refused.get(id(o), 0) + 1
+            if refused[id(o)] >= BLAME_LIMIT:
+                unfit.add(id(o))
+        own_text.add(t)
         t = with_generated_start(template, t, index, work, playouts, seed, min_ending, budget)
         names = t.sources
         if t.kept:
@@ -1377,7 +1628,7 @@ def default_corpus() -> tuple[list[Path], tuple[Path, ...]]:
     return folders, (root / "corpus" / "reconstruction" / "pending",)
 
 
-INDEX_FORMAT = 2        # raise when FragmentIndex or Source change what they hold
+INDEX_FORMAT = 3        # raise when FragmentIndex or Source change what they hold
 
 
 def cached_index(folders: list[Path], exclude: tuple[Path, ...] = ()) -> FragmentIndex:
