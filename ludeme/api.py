@@ -163,4 +163,4 @@ def new_state(game, seed: int | None = None, backend: str | None = None):
     """The start position on `backend` (None: the game's): the compiled kernels' state where
     the game has them (`compiled_of`), else the reference engine's."""
     kernels = compiled_of(game, backend)
-    return kernels.new_initial_state() if kernels is not None else game.new_initial_state(seed)
+    return kernels.new_initial_state(seed) if kernels is not None else game.new_initial_state(seed)

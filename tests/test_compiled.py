@@ -28,7 +28,10 @@ LOA_GAMES = [("Lines of Action.lud", 4), (f"Lines of Action.lud@{LOA_MOVER_WINS}
              # Counts over regions that read the position: (sites Around ... NotEmpty), a
              # (difference ...) of it, (count Pieces ... in:) with a name.
              (f"{DESCRIPTIONS / 'lines_of_action.lud'}:Ruleset/Neighbours", 4),
-             (f"{DESCRIPTIONS / 'lines_of_action.lud'}:Ruleset/Numbered Pieces", 4)]
+             (f"{DESCRIPTIONS / 'lines_of_action.lud'}:Ruleset/Numbered Pieces", 4),
+             # teams: (is Friend) of a partner, a team's win ranking both its members
+             (f"{DESCRIPTIONS / 'lines_of_action.lud'}:Ruleset/Two Piece Types (Partnership)",
+              4)]
 # Adzua (Children), Ludii's file: hands, phases, scores, lines through a site.
 ADZUA_GAMES = [(f"Adzua (Children).lud:Ruleset/Adzua (Children) (Ludii {k}) (Reconstructed)", 30)
                for k in range(1, 10)]
@@ -43,10 +46,7 @@ def bundled_configurations():
 
 
 # What the compiled backend has no form for yet, per bundled description and ruleset.
-NOT_COMPILED = {
-    "afterleap.lud": "chance",
-    "seesaw.lud": "stacking",
-    "lines_of_action.lud:Two Piece Types (Partnership)": "teams"}
+NOT_COMPILED = {"seesaw.lud": "stacking"}
 
 
 def ludii_game(name: str, backend: str = "auto"):
@@ -125,7 +125,11 @@ def test_every_compiled_bundled_configuration_gives_the_reference_rows(path, rul
 
 
 @pytest.mark.parametrize("name,n", COMPILED_GAMES + LOA_GAMES + [
-    (f"{DESCRIPTIONS / 'adzua_children.lud'}:Adzua (Children) (Ludii 5) (Reconstructed)", 30)])
+    (f"{DESCRIPTIONS / 'adzua_children.lud'}:Adzua (Children) (Ludii 5) (Reconstructed)", 30),
+    # chance: the first colour drawn per game, recorded in the rows' chance column
+    (f"{DESCRIPTIONS / 'afterleap.lud'}", 10),
+    # teams of two colours: (result TeamMover Win), (is Enemy) of the other team
+    (f"{DESCRIPTIONS / 'afterleap.lud'}:Ruleset/Two players", 10)])
 def test_same_seed_same_row_on_both_backends(name, n):
     game = ludii_game(name)
     for seed in (0, 7):
@@ -240,13 +244,17 @@ def test_the_playout_kernel_compiles_once_for_every_chunk_size():
     assert len(kernels.module.playouts.signatures) == 1
 
 
-def test_check_names_what_a_game_lacks_for_a_compiled_form_without_numba():
+def test_check_names_what_a_game_lacks_for_a_compiled_form_without_numba(tmp_path):
     import subprocess
     import sys
+    lacking = tmp_path / "lacking.lud"
+    lacking.write_text('(game "Lacking" (players 2) (equipment {(board (square 3)) '
+                       '(piece "Disc" Each)}) (rules (play (move Add (to (sites Empty)))) '
+                       '(end (if (= 2 (abs (- (count Pieces P1) (count Pieces P2)))) '
+                       '(result Mover Win)))))')
     code = ("import sys\nfrom ludeme.cli.main import main\n"
             f"rc = main(['check', {str(DESCRIPTIONS / 'adzua_children.lud')!r}, "
-            f"{str(DESCRIPTIONS / 'lines_of_action.lud')!r}, '--stage', 'compile', "
-            "'--backend', 'compiled'])\n"
+            f"{str(lacking)!r}, '--stage', 'compile', '--backend', 'compiled'])\n"
             "print('numba imported:', 'numba' in sys.modules)\nsys.exit(rc)\n")
     got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=300)
@@ -254,8 +262,8 @@ def test_check_names_what_a_game_lacks_for_a_compiled_form_without_numba():
     out = got.stdout
     assert "adzua_children.lud: compiled form (default and 10 ruleset(s))" in out
     # The ludeme it lacks, where it is written, and its path in the game.
-    assert re.search(r"lines_of_action\.lud:\d+:\d+: \[Ruleset/Two Piece Types \(Partnership\)\] "
-                     r"no compiled form: the compiled backend lacks games with teams", out)
+    assert re.search(r"lacking\.lud:1:\d+: no compiled form: the compiled backend lacks "
+                     r"\(abs\) \(in game/rules/end/if/=/abs\)", out), out
     assert out.splitlines()[-2:] == ["1 passed, 1 failed", "numba imported: False"]
 
 

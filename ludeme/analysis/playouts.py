@@ -103,7 +103,8 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
     names = [a.name for a in agents] if agents else ["random"] * n
     # Random seats draw `rng.randrange(k)` like RandomAgent.choose, without the call.
     choosers = [a.choose for a in agents] if agents and names != ["random"] * n else None
-    state = kernels.new_initial_state() if kernels is not None else game.new_initial_state(seed)
+    state = kernels.new_initial_state(seed) if kernels is not None else \
+        game.new_initial_state(seed)
     randrange = rng.randrange
     trackers = [cls(game, state) for cls in figures.PER_STATE]
     if evaluation:
@@ -250,6 +251,10 @@ def kernel_table(game, kernels, seed: int, first: int, n: int):
     for name in per_state_columns():
         cols[name] = got[name]
     cols.update(game_columns(game, got["board_coverage"]))
+    if game.uses_chance:        # the chance outcomes of each playout, as `play_one` writes them
+        drawn, ends = got["drawn"].tolist(), got["draw_end"].tolist()
+        cols["chance"] = pa.array([" ".join(map(str, drawn[a:b]))
+                                   for a, b in zip([0] + ends[:-1], ends)], type=text)
     ranks = got["ranks"]
     for p in range(1, players + 1):
         rank = np.ascontiguousarray(ranks[:, p - 1])

@@ -95,9 +95,10 @@ class CompiledGame:
             out.append(spec)
         return LegalMoves(out)
 
-    def new_initial_state(self) -> CompiledState:
-        """The start position, to play step by step."""
-        return CompiledState(self)
+    def new_initial_state(self, seed: int | None = None) -> CompiledState:
+        """The start position, to play step by step; `seed` seeds the chance stream (as
+        `Game.new_initial_state(seed)`)."""
+        return CompiledState(self, seed or 0)
 
     def playouts(self, seed: int, first: int, n: int) -> dict:
         """Columns (numpy arrays) of playouts first..first+n-1 of a run with seed `seed`;
@@ -113,8 +114,10 @@ class CompiledGame:
         out_i = np.zeros((rows, 7), dtype=np.int64, order="F")
         out_f = np.zeros((rows, 1 + max(KERNEL_FLOATS.values())), dtype=np.float64, order="F")
         ranks = np.zeros((rows, np_ + 1), dtype=np.float64, order="F")
+        draw_end = np.zeros(rows, dtype=np.int64)
         t0 = time.perf_counter()
-        self.module.playouts(rt.int_words(seed), first, n, out_i, out_f, ranks)
+        drawn = self.module.playouts(rt.int_words(seed), first, n, out_i, out_f, ranks,
+                                     draw_end)
         out_i, out_f, ranks = out_i[:n], out_f[:n], ranks[:n]
         seconds = time.perf_counter() - t0
         end = out_i[:, 3]
@@ -125,6 +128,8 @@ class CompiledGame:
             "turns": out_i[:, 4], "moves": out_i[:, 5], "decisions_multi": out_i[:, 6],
             **{name: out_f[:, i] for name, i in KERNEL_FLOATS.items()},
             "ranks": ranks[:, 1:], "seconds": np.full(n, seconds / n if n else 0.0),
+            # each playout's chance outcomes: drawn[draw_end[r - 1]:draw_end[r]]
+            "drawn": drawn, "draw_end": draw_end[:n],
         }
         return cols
 
@@ -188,9 +193,9 @@ class CompiledState:
     order, so the same choices give the same game on both backends."""
 
     __slots__ = ("kernels", "m", "g", "who", "what", "count", "sc", "rk", "active", "phase",
-                 "hist_mover", "hist_pass", "_legal")
+                 "hist_mover", "hist_pass", "_legal", "draws")
 
-    def __init__(self, kernels: "CompiledGame"):
+    def __init__(self, kernels: "CompiledGame", seed: int = 0):
         import numpy as np
         m = kernels.module
         self.kernels, self.m = kernels, m
@@ -205,7 +210,19 @@ class CompiledState:
         self.hist_mover = np.zeros(m.HISTORY, np.int64)
         self.hist_pass = np.zeros(m.HISTORY, np.bool_)
         self._legal = None
-        m.reset(self.who, self.what, self.count, self.sc, self.rk, self.active, self.phase)
+        # The chance outcomes drawn so far, in order (`State.draws`).
+        self.draws: list[int] = []
+        m.reset(self.who, self.what, self.count, self.sc, self.rk, self.active, self.phase,
+                seed)
+        self._record_draws()
+
+    def _record_draws(self) -> None:
+        """Move the values the kernels drew since the last call to `draws`."""
+        m, sc = self.m, self.sc
+        k = int(sc[m.NDRAWS])
+        if k:
+            self.draws.extend(sc[m.DRAWS:m.DRAWS + k].tolist())
+            sc[m.NDRAWS] = 0
 
     # -- the OpenSpiel-style API (as ludeme.engine.state.State) ----------------------------
     def current_player(self) -> int:
@@ -241,6 +258,7 @@ class CompiledState:
         self.m.step(self.who, self.what, self.count, self.sc, self.rk, self.active, self.phase,
                     self.hist_mover, self.hist_pass, move.frm, move.to, move.gen, move.extra)
         self._legal = None
+        self._record_draws()
 
     def apply_action(self, action: int) -> None:
         """Apply the legal move with this index."""
@@ -254,6 +272,7 @@ class CompiledState:
                                          self.phase.copy())
         s.hist_mover, s.hist_pass = self.hist_mover.copy(), self.hist_pass.copy()
         s._legal = self._legal          # moves are immutable: the copy's are the same
+        s.draws = self.draws[:]
         return s
 
     def random_rollout(self, rng, limit: int) -> int:

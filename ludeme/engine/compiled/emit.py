@@ -40,6 +40,8 @@ KINDS = {
     "apply": ("(lines): an effect before a move's own action", ""),
     "range": ("(least, most) integer expressions", ""),
     "end": ("(out, ind): an end rule's lines", ""),
+    "start": ("(out, ind): a start rule drawn for each new game, after the fixed start "
+              "position", ""),
     "contains": ("(site): a test that `site` belongs to the region", ""),
     "sites": ("(a sequence to iterate, a filter given a variable's name, or None)", ""),
     "for_region": ("(out, ind, body): a loop over the region's sites as `site`",

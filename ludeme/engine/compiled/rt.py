@@ -150,13 +150,25 @@ _GENRAND_19650218 = _init_genrand(19650218)
 
 @njit(cache=True)
 def mt_seed(mt, seed):
-    """Seed MT19937 state `mt` as `random.seed(seed)` (0 <= seed < 2**64).
+    """Seed MT19937 state `mt` as `random.seed(seed)` (0 <= seed < 2**63).
 
     `mt` holds 626 int64: the 624 words, the index of the next word drawn, and how
     many words of the current block are generated (see `_genrand`)."""
+    mt_seed_keys(mt, seed & MASK32, seed >> 32)
+
+
+@njit(cache=True)
+def chance_seed_keys(seed):
+    """The low and high 32-bit words of `ludeme.engine.state.chance_seed(seed)` (the seed of
+    a state's chance stream, a 64-bit number an int64 cannot hold)."""
+    s = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
+    return np.int64(s & np.uint64(MASK32)), np.int64(s >> np.uint64(32))
+
+
+@njit(cache=True)
+def mt_seed_keys(mt, key0, key1):
+    """`mt_seed` of the seed key1 * 2**32 + key0 (words of 32 bits)."""
     mt[:_N] = _GENRAND_19650218
-    key0 = seed & MASK32
-    key1 = seed >> 32
     nkey = 2 if key1 else 1
     i = 1
     j = 0
@@ -402,6 +414,46 @@ def _end_with_rank_one(sc, rk, active, n):
 @njit(cache=True)
 def _next_draw_rank(sc, active, n):
     return (_num_active(active, n) + 1) / 2.0 + sc[NWINNERS]
+
+
+@njit(cache=True)
+def apply_team_win(sc, rk, active, n, team, team_of):
+    """State._apply_team_result of a Win (`team_of[p]`: player p's team, -1 for none): the
+    team's members rank together at the first free rank; if one team is left, its members
+    rank after them and the game ends."""
+    members = 0
+    for p in range(1, n + 1):
+        if team_of[p] == team:
+            active[p] = 0
+            sc[NWINNERS] += 1
+            members += 1
+    rank = 1
+    while rank < n + 1:
+        held = False
+        for p in range(1, n + 1):
+            if rk[p] == rank:
+                held = True
+        if not held:
+            break
+        rank += 1
+    for p in range(1, n + 1):
+        if team_of[p] == team:
+            rk[p] = float(rank)
+    left = -2               # the one team of the active players, -3 when several
+    for p in range(1, n + 1):
+        if active[p]:
+            if left == -2:
+                left = team_of[p]
+            elif left != team_of[p]:
+                left = -3
+    if left == -2:
+        _end_with_rank_one(sc, rk, active, n)
+    elif left != -3:
+        for p in range(1, n + 1):
+            if team_of[p] == left:
+                rk[p] = float(rank + members)
+                active[p] = 0
+        _end_with_rank_one(sc, rk, active, n)
 
 
 @njit(cache=True)

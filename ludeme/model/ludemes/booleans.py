@@ -517,11 +517,15 @@ def _site_test(src, lud):
     return _TESTS[type(lud)].format(x=src.int_expr(lud.site))
 
 
+# With teams: a friend is a player of the mover's team (neither without a team).
+_TEAM_FRIEND = "(0 <= {x} < NP + 2 and TEAM[{x}] >= 0 and TEAM[{x}] == TEAM[mover])"
+_TEAM_TESTS = {IsEnemy: f"({{x}} != 0 and not {_TEAM_FRIEND})", IsFriend: _TEAM_FRIEND}
+
+
 @emits(IsEnemy, IsFriend, IsMover, kind="bool")
 def _player_test(src, lud):
-    if type(lud) is not IsMover and src.env.teams:
-        raise Unsupported(lud, "with teams")
-    return _TESTS[type(lud)].format(x=src.int_expr(lud.player))
+    tests = _TEAM_TESTS if src.env.teams and type(lud) is not IsMover else _TESTS
+    return tests[type(lud)].format(x=src.int_expr(lud.player))
 
 
 @emits(IsPrev, kind="bool")

@@ -315,4 +315,4 @@ class IsAnyDie(Bool):
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
 
 no_compiled_form(Dice, Roll, CountPips, Face, ForEachDie, Pips, AllDiceUsed, AllDiceEqual,
-                 IsAnyDie, why="the compiled turn loop refuses games with chance")
+                 IsAnyDie, why="the compiled turn loop refuses games with dice")

@@ -9,7 +9,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.emit import Unsupported, emit, emits
 from ludeme.engine.state import A_SET_MOVER
 from .base import IntFn, Other, P, ludeme
 
@@ -93,6 +93,25 @@ class SetMover(Other):
 
 
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(ValueRandom, kind="int")
+def _value_random(src, lud):
+    """A draw from the kernels' chance stream (`draw_int`, recorded for the row); only in
+    the start rules, where the reference draws once per game: a draw while moves are
+    generated would follow the kernels' order of generation, not the reference's."""
+    if not src.in_start:
+        raise Unsupported(lud, "during play (only in the start rules)")
+    lo, hi = emit("range", src, lud.range)
+    return f"draw_int(sc, {lo}, {hi})"
+
+
+@emits(SetMover, kind="start")
+def _set_mover_start(src, lud, out, ind):
+    out.append(f"{ind}p = {src.int_expr(lud.player)}")
+    out.append(f"{ind}if not 1 <= p <= NP:")
+    out.append(f"{ind}    raise ValueError('(set Mover ...) gave a player out of range')")
+    out.append(f"{ind}sc[MOVER] = p")
+    out.append(f"{ind}sc[NEXT] = p % NP + 1")
 
 @emits(CountTurns, kind="int")
 def _count_turns(src, lud):

@@ -364,12 +364,27 @@ def _if_end(src, lud, out, ind):
         _end_result(src, None, lud.result, out, ind + "        ")
 
 
+def _team_expr(src, res) -> str:
+    """The team a result's role names (the reference's `Roles.team_fn`; 0: none)."""
+    if not src.env.teams:
+        raise res.fail(f"{res.role} needs teams: (set Team ...) in the start rules")
+    role = res.role
+    holder = {"TeamMover": "mover", "MoverTeam": "mover", "NextTeam": "nxt",
+              "PrevTeam": "prev"}.get(role)
+    if holder is not None:
+        return f"max(0, TEAM[{holder}])"
+    if role.startswith("Team") and role[4:].isdigit():
+        return str(int(role[4:]))
+    raise Unsupported(res, f"for the team {role}")
+
+
 def _end_result(src, cond, res, out: list[str], ind: str) -> None:
     """`(result ...)` when `cond` (None: always) holds."""
+    team = "Team" in res.role and res.role != "All"
     if res.role == "All":
         who = "0"
-    elif "Team" in res.role:
-        raise Unsupported(res, "for a team")
+    elif team:
+        who = _team_expr(src, res)
     else:
         who = src.player_expr(res.role, res)
     kind = {"Win": "WIN", "Loss": "LOSS"}.get(res.kind_, "DRAW")     # rt's result codes
@@ -377,6 +392,12 @@ def _end_result(src, cond, res, out: list[str], ind: str) -> None:
     out.append(f"{ind}if {src.bool_expr(cond) if cond is not None else 'True'}:")
     out.extend(f"{ind}    {flag} = True" for flag in src.end_fired)    # see `_if_end`
     out.append(f"{ind}    rw = {who}")
+    # As the reference: a team's number is read as a player's here (an inactive player of
+    # that number stops the team's result), and a team's Loss or Draw ends nothing.
     out.append(f"{ind}    if rw == 0 or rw == {n + 1} or active[rw]:")
-    out.append(f"{ind}        apply_result(sc, rk, active, {n}, rw, {kind})")
+    if team:
+        out.append(f"{ind}        apply_team_win(sc, rk, active, {n}, rw, TEAM)" if kind == "WIN"
+                   else f"{ind}        pass")
+    else:
+        out.append(f"{ind}        apply_result(sc, rk, active, {n}, rw, {kind})")
     out.append(f"{ind}        mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")

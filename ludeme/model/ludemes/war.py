@@ -597,6 +597,8 @@ def _target_friend(src, lud) -> tuple[str, str]:
         raise Unsupported(b.apply, "with if:")
     if to is not None:
         refuse(to, "site", "level", "apply")
+    if src.env.teams and (b is None or b.if_ is None or to is None or to.if_ is None):
+        raise Unsupported(lud, "with teams and Ludii's default targets")
     target = src.bool_expr(b.if_) if b is not None and b.if_ is not None else \
         "(btw != 0 and btw != mover)"
     friend = src.bool_expr(to.if_) if to is not None and to.if_ is not None else \
