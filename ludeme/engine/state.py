@@ -27,6 +27,9 @@ from .actions import (ACTION_TO as _ACTION_TO, ACTIONS, MOVING_ACTIONS as _MOVIN
                       A_UPDATE_DIE, A_USE_DIE)
 
 UNDEFINED = -1
+# What a player's view of the position (State.board_view) reads for a datum hidden from them:
+# no owner, kind or count is negative, so it cannot be mistaken for an empty site.
+HIDDEN_VALUE = -1
 # Keys of State.notes for Ludii's dice bookkeeping: the die sites whose value was used
 # (Ludii's currentDice set to 0) and whether the last roll's faces were all equal.
 DICE_USED = ("dice", "used")
@@ -1107,12 +1110,43 @@ class State:
         from ludeme.engine.picture import state_svg
         return state_svg(self)
 
-    def board_view(self) -> dict:
-        """who/what/count on board sites, hand counts and scores (for cross-checks)."""
+    def board_view(self, player: int | None = None) -> dict:
+        """who/what/count on board sites, hand counts and scores (for cross-checks). Seen by
+        `player` (1-based), a datum hidden from them ((set Hidden ...)) reads HIDDEN_VALUE."""
         n = self.g.containers[0].num_sites
-        return {"who": self.who[:n], "what": self.what[:n], "count": self.count[:n],
+        view = {"who": self.who[:n], "what": self.what[:n], "count": self.count[:n],
                 "hands": self.hand_counts(), "scores": self.scores[1:],
                 "stacks": [self.sites.stack(i) for i in range(n)] if self.g.stacking else None}
+        if player is not None and self.g.hidden_info:
+            self._mask_hidden(view, player)
+        return view
+
+    def _mask_hidden(self, view: dict, player: int) -> None:
+        """Blank in `view` what is hidden from `player`: the whole piece (Ludii's invisible:
+        owner, kind and count), or only the datum named (What, Who, Count); State, Rotation
+        and Value are not in the view."""
+        fields = {None: ("who", "what", "count"), "What": ("what",), "Who": ("who",),
+                  "Count": ("count",)}
+        n = self.g.containers[0].num_sites
+        view["who"], view["what"], view["count"] = (list(view[k]) for k in ("who", "what",
+                                                                             "count"))
+        view["hands"] = [list(h) for h in view["hands"]]
+        hands = self.g.containers[1:]
+        for key, flags in self.notes.items():
+            if key[0] != "hidden" or key[1] not in fields:
+                continue
+            for site, p in flags:
+                if p != player:
+                    continue
+                if site < n:
+                    for f in fields[key[1]]:
+                        view[f][site] = HIDDEN_VALUE
+                    if view["stacks"] is not None:
+                        view["stacks"][site] = None
+                elif "count" in fields[key[1]]:
+                    for i, c in enumerate(hands):
+                        if c.sites_from <= site < c.sites_from + c.num_sites:
+                            view["hands"][i][site - c.sites_from] = HIDDEN_VALUE
 
 
 # Per action code, the State method that applies it (None: inline in `State.do_action`).
