@@ -301,3 +301,18 @@ def test_all_passed_in_the_rules_turns_the_all_pass_draw_off():
     for _ in range(2):
         state.apply(state.legal_moves()[0])
     assert state.winner == 2
+
+
+@pytest.mark.parametrize("then, last_tos", [
+    ("", [0]),                                                   # the decision's destination
+    ("(then (add (to 4)))", [0, 4]),                             # and its consequents'
+    ("(then (fromTo (from 0) (to 8)))", [0, 8]),
+    ("(then (and (remove 0) (add (to 2))))", [0, 2]),            # each site once
+    ('(then (fromTo (from 0) (to (handSite P1))))', [0]),        # board sites only
+])
+def test_sites_last_to_is_where_the_last_move_and_its_consequents_went(then, last_tos):
+    play = (f"(if (is Mover P1) (move Add (to 0) {then}) "
+            "(move Select (from (sites LastTo)) (then (remove (last To)))))")
+    state = _game(play=play, extra="(hand Each)").new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert sorted(m.frm for m in state.legal_moves()) == last_tos

@@ -34,6 +34,9 @@ HIDDEN_VALUE = -1
 # (Ludii's currentDice set to 0) and whether the last roll's faces were all equal.
 DICE_USED = ("dice", "used")
 DICE_EQUAL = ("dice", "equal")
+# Key of State.notes for the sites the last decision and its consequents went to (Ludii's
+# SitesLastTo), kept only in a game that reads them (Game.reads_last_tos).
+LAST_TOS = ("last", "tos")
 
 
 def _undefined(a: tuple):
@@ -192,6 +195,7 @@ class Game:
         self.repetition: str | None = None  # (meta (no Repeat ...)): ludemes.meta
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
         self.reads_after = False        # a rule reads (last To/From afterConsequence:True)
+        self.reads_last_tos = False     # a rule reads (sites LastTo): State._note_last_tos
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.local_state = False        # pieces have a local state (Ludii's requiresLocalState)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
@@ -706,6 +710,17 @@ class State:
                 if store:
                     self.last_from_after, self.last_to_after = move.frm, move.to
 
+    def _note_last_tos(self, move: Move, done: list) -> None:
+        """Ludii's SitesLastTo, kept in the notes (LAST_TOS): the decision's destination,
+        then each board site an action of the move or its consequents went to, once."""
+        n = self.g.containers[0].num_sites
+        tos = [move.to] if move.to >= 0 else []
+        for a in done:
+            to = _ACTION_TO[a[0]]
+            if to and 0 <= a[to] < n and a[to] not in tos:
+                tos.append(a[to])
+        self.notes[LAST_TOS] = tuple(tos)
+
     def _apply_move_effects(self, move: Move, store: bool, done: list | None = None,
                             nested: bool = False) -> None:
         """Apply a move's actions, then its consequents (each evaluated now); `done`, if
@@ -775,7 +790,12 @@ class State:
         self.history.append((mover, move.is_pass))
         # turn: actions
         # turn: consequents (both inside _apply_move_effects: actions, then `then`)
-        self._apply_move_effects(move, True)
+        if g.reads_last_tos:
+            done: list = []
+            self._apply_move_effects(move, True, done)
+            self._note_last_tos(move, done)
+        else:
+            self._apply_move_effects(move, True)
         # turn: end-of-turn removals
         if g.sequence_capture and not self._replayed and self.to_clear:
             # Ludii's Move.apply: a decision that does not replay ends the sequence, and
