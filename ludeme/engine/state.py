@@ -37,6 +37,9 @@ DICE_EQUAL = ("dice", "equal")
 # Key of State.notes for the sites the last decision and its consequents went to (Ludii's
 # SitesLastTo), kept only in a game that reads them (Game.reads_last_tos).
 LAST_TOS = ("last", "tos")
+# Key of State.notes, while the start rules are played: piece index -> the sites a random
+# placement must choose (Game.new_initial_state's forced_places).
+FORCED_PLACES = ("forced", "places")
 
 
 def _undefined(a: tuple):
@@ -196,6 +199,7 @@ class Game:
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
         self.reads_after = False        # a rule reads (last To/From afterConsequence:True)
         self.reads_last_tos = False     # a rule reads (sites LastTo): State._note_last_tos
+        self.places_at_random = False   # a start rule places pieces at random sites
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.local_state = False        # pieces have a local state (Ludii's requiresLocalState)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
@@ -245,19 +249,26 @@ class Game:
         from ludeme.engine.picture import state_svg
         return state_svg(self.new_initial_state(0))
 
-    def new_initial_state(self, seed: int | None = None) -> "State":
+    def new_initial_state(self, seed: int | None = None,
+                          forced_places: dict[int, list[int]] | None = None) -> "State":
         """The position after the start rules, player 1 to move.
 
         `seed` seeds the state's chance stream (`State.rng`: dice, random draws),
         separate from any player's choices; None gives a fixed seed of 0.
+        `forced_places` (piece index -> sites) fixes where a random placement at the start
+        ((place Random ...)) puts each piece, as a recorded start had it (a replay of
+        Ludii's trace forces it as it forces recorded dice rolls).
         """
         s = State(self, seed)
+        if forced_places:
+            s.notes[FORCED_PLACES] = {w: list(sites) for w, sites in forced_places.items()}
         for actions in self.start:
             if callable(actions):       # a start rule drawn now, e.g. from the chance stream
                 actions = actions(s.ctx)
             for a in actions:
                 s.do_action(a)
             s.num_moves += 1
+        s.notes.pop(FORCED_PLACES, None)
         s.num_start_moves = s.num_moves
         if self.records_start:          # Ludii's trial.startingPos, read by (sites Start ...)
             s.notes["startingPos"] = tuple(s.sites.what[:self.containers[0].num_sites])
