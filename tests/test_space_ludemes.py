@@ -316,3 +316,26 @@ def test_sites_last_to_is_where_the_last_move_and_its_consequents_went(then, las
     state = _game(play=play, extra="(hand Each)").new_initial_state(0)
     state.apply(state.legal_moves()[0])
     assert sorted(m.frm for m in state.legal_moves()) == last_tos
+
+
+@pytest.mark.parametrize("to, moves, left", [
+    # the effect goes in front of the placement, found with (to) on the site; over a region,
+    # Ludii lists such a move twice (its Add adds it in chainRuleCrossProduct and again)
+    ("(to (sites {0 1}) (apply (remove (+ (to) 3))))", [0, 0, 1, 1], [4]),
+    ("(to 0 (apply (remove (+ (to) 3))))", [0], [4]),                  # a site: once
+    ("(to (sites {0 1}) (apply if:(= (to) 1) (remove (+ (to) 3))))", [0, 1, 1], [3, 4]),
+    ("(to (sites {0 1}))", [0, 1], [3, 4]),
+])
+def test_add_applies_its_to_effect_first(to, moves, left):
+    state = _game('(place "Disc2" {3 4})', play=f"(move Add {to})").new_initial_state(0)
+    legal = state.legal_moves()
+    assert sorted(m.to for m in legal) == moves
+    state.apply(legal[0])
+    assert _sites(state, 2) == left and state.what[0] == 1
+
+
+def test_add_with_a_to_effect_in_a_stacking_game_is_refused():
+    game = _game('(place "Disc2" {3 4})',
+                 play="(move Add (to (sites {0 1}) (apply (remove 3))) stack:True)")
+    with pytest.raises(LudemeError, match="stacking game is not supported yet"):
+        game.new_initial_state(0).legal_moves()
