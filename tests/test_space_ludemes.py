@@ -339,3 +339,16 @@ def test_add_with_a_to_effect_in_a_stacking_game_is_refused():
                  play="(move Add (to (sites {0 1}) (apply (remove 3))) stack:True)")
     with pytest.raises(LudemeError, match="stacking game is not supported yet"):
         game.new_initial_state(0).legal_moves()
+
+
+@pytest.mark.parametrize("board, vertices", [
+    ("(board (square 3))", 16),                 # 9 cells, 16 vertices
+    ("(board (square 3) use:Vertex)", 9),      # Ludii's vertex square: 3 x 3 vertices
+    ("(board (hex 2))", 24),                    # 7 hexagons, 24 corners
+])
+def test_count_vertices_counts_the_boards_vertices_whatever_it_plays_on(board, vertices):
+    play = f"(if (= (count Vertices) {vertices}) (move Add (to (sites Empty))))"
+    assert len(_game(play=play, board=board).new_initial_state(0).legal_moves()) > 1
+    play = f"(if (= (count Vertices) {vertices + 1}) (move Add (to (sites Empty))))"
+    assert [m.is_pass for m in _game(play=play, board=board).new_initial_state(0)
+            .legal_moves()] == [True]

@@ -334,7 +334,12 @@ class MoveFromTo(Moves):
 
         def actions(c, frm, to, n):
             if level_from is not None:
-                return [(A_MOVE_LEVEL, frm, level_from(c), to, TOP)]
+                level = level_from(c)
+                if level >= 0:
+                    return [(A_MOVE_LEVEL, frm, level, to, TOP)]
+                # Ludii's FromTo: a level evaluating to Undefined (-1) is no level at all
+                # (the top piece moves).
+                return [(kind, frm, to)]
             if copy:
                 s = c.s
                 return [(A_ADD, to, s.what[frm], s.who[frm], 1)]
@@ -351,7 +356,7 @@ class MoveFromTo(Moves):
             """Ludii's levels of the decision: a sub-stack starts at size - count and
             lands on the destination's top; one piece leaves the top."""
             s = c.s
-            if level_from is not None:
+            if acts[-1][0] == A_MOVE_LEVEL:
                 return acts[-1][2], 0
             if sub_stack:
                 return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
