@@ -56,3 +56,48 @@ def test_set_var_and_var():
 def test_refused(start, play, message):
     with pytest.raises(LudemeError, match=message):
         _game(start, play).new_initial_state(0)
+
+
+def _pieces(state):
+    """Site -> (piece index, value, state) of each board site holding a piece."""
+    return {s: (state.what[s], state.piece_value(s), state.piece_state(s))
+            for s in range(9) if state.what[s]}
+
+
+@pytest.mark.parametrize("place, kinds", [
+    ('(place Random {"Disc1" "Disc2"})', [1, 2]),                        # one of each
+    ('(place Random {"Disc2"} count:3)', [2, 2, 2]),                     # three sites
+    ('(place Random {"Disc1"} count:12)', [1] * 9),                      # as many as fit
+    ('(place "Disc2" 4) (place Random {"Disc1"} count:8)', [1] * 8 + [2]),  # empty sites only
+    ('(place Random (sites {0 1 2}) {"Disc1"} count:2)', [1, 1]),
+])
+def test_place_random_puts_each_item_on_random_empty_sites(place, kinds):
+    game = _game(place, players=2)
+    assert game.uses_chance and game.places_at_random
+    starts = [_pieces(game.new_initial_state(seed)) for seed in range(12)]
+    assert all(sorted(w for w, _, _ in p.values()) == kinds for p in starts)
+    assert starts == [_pieces(game.new_initial_state(seed)) for seed in range(12)]  # seeded
+    if len(kinds) < 9:
+        assert len({tuple(p) for p in starts}) > 1                       # and drawn
+    if "sites {0 1 2}" in place:
+        assert all(set(p) <= {0, 1, 2} for p in starts)
+
+
+@pytest.mark.parametrize("place, forced, expected", [
+    # a replay forces the recorded sites (Game.new_initial_state's forced_places)
+    ('(place Random {"Disc1" "Disc2"})', {1: [7], 2: [3]}, {7: (1, 0, 0), 3: (2, 0, 0)}),
+    ('(place Random {"Disc1"} count:2 value:4 state:1)', {1: [8, 0]},
+     {0: (1, 4, 1), 8: (1, 4, 1)}),
+])
+def test_place_random_takes_forced_sites_with_their_value_and_state(place, forced, expected):
+    state = _game(place, players=2).new_initial_state(0, forced_places=forced)
+    assert _pieces(state) == expected
+
+
+@pytest.mark.parametrize("place, message", [
+    ('(place Random {"Disc9"})', "no piece called 'Disc9'"),
+    ('(place Random {"Disc1" "Disc2"} 4)', "unexpected argument '4'"),   # a random stack
+])
+def test_place_random_refuses(place, message):
+    with pytest.raises(LudemeError, match=message):
+        _game(place, players=2)

@@ -129,3 +129,22 @@ def test_promote_turns_the_piece_into_the_named_one(tmp_path):
     s.apply(s.legal_moves()[0])          # P2 passes
     s.apply(s.legal_moves()[0])          # 1 -> 2, promoted
     assert s.what[2] == game.component_named("K1").index and s.who[2] == 1
+
+
+@pytest.mark.parametrize("between, shots", [
+    ("", [0, 1, 5, 6, 7, 8, 9, 12, 14]),
+    # Ludii's Shoot keeps (between if:...) but never evaluates it: the same shots, even
+    # with a condition no site meets.
+    ("(between if:(is Occupied (between)))", [0, 1, 5, 6, 7, 8, 9, 12, 14]),
+    ("(between trail:1)", "'trail' of (between"),
+])
+def test_shoot_never_applies_its_between_condition(tmp_path, between, shots):
+    from ludeme.errors import LudemeError
+    play = f'(if (is Even (count Moves)) (forEach Piece) (move Shoot (piece "Dot0") {between}))'
+    if isinstance(shots, str):
+        with pytest.raises(LudemeError, match=shots.replace("(", r"\(")):
+            _moves(tmp_path, "(move Slide Orthogonal (then (moveAgain)))", play=play)
+        return
+    game, s, _ = _moves(tmp_path, "(move Slide Orthogonal (then (moveAgain)))", play=play)
+    s.apply(next(m for m in s.legal_moves() if m.to == 4))
+    assert sorted(m.to for m in s.legal_moves()) == shots

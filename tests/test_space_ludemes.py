@@ -301,3 +301,54 @@ def test_all_passed_in_the_rules_turns_the_all_pass_draw_off():
     for _ in range(2):
         state.apply(state.legal_moves()[0])
     assert state.winner == 2
+
+
+@pytest.mark.parametrize("then, last_tos", [
+    ("", [0]),                                                   # the decision's destination
+    ("(then (add (to 4)))", [0, 4]),                             # and its consequents'
+    ("(then (fromTo (from 0) (to 8)))", [0, 8]),
+    ("(then (and (remove 0) (add (to 2))))", [0, 2]),            # each site once
+    ('(then (fromTo (from 0) (to (handSite P1))))', [0]),        # board sites only
+])
+def test_sites_last_to_is_where_the_last_move_and_its_consequents_went(then, last_tos):
+    play = (f"(if (is Mover P1) (move Add (to 0) {then}) "
+            "(move Select (from (sites LastTo)) (then (remove (last To)))))")
+    state = _game(play=play, extra="(hand Each)").new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert sorted(m.frm for m in state.legal_moves()) == last_tos
+
+
+@pytest.mark.parametrize("to, moves, left", [
+    # the effect goes in front of the placement, found with (to) on the site; over a region,
+    # Ludii lists such a move twice (its Add adds it in chainRuleCrossProduct and again)
+    ("(to (sites {0 1}) (apply (remove (+ (to) 3))))", [0, 0, 1, 1], [4]),
+    ("(to 0 (apply (remove (+ (to) 3))))", [0], [4]),                  # a site: once
+    ("(to (sites {0 1}) (apply if:(= (to) 1) (remove (+ (to) 3))))", [0, 1, 1], [3, 4]),
+    ("(to (sites {0 1}))", [0, 1], [3, 4]),
+])
+def test_add_applies_its_to_effect_first(to, moves, left):
+    state = _game('(place "Disc2" {3 4})', play=f"(move Add {to})").new_initial_state(0)
+    legal = state.legal_moves()
+    assert sorted(m.to for m in legal) == moves
+    state.apply(legal[0])
+    assert _sites(state, 2) == left and state.what[0] == 1
+
+
+def test_add_with_a_to_effect_in_a_stacking_game_is_refused():
+    game = _game('(place "Disc2" {3 4})',
+                 play="(move Add (to (sites {0 1}) (apply (remove 3))) stack:True)")
+    with pytest.raises(LudemeError, match="stacking game is not supported yet"):
+        game.new_initial_state(0).legal_moves()
+
+
+@pytest.mark.parametrize("board, vertices", [
+    ("(board (square 3))", 16),                 # 9 cells, 16 vertices
+    ("(board (square 3) use:Vertex)", 9),      # Ludii's vertex square: 3 x 3 vertices
+    ("(board (hex 2))", 24),                    # 7 hexagons, 24 corners
+])
+def test_count_vertices_counts_the_boards_vertices_whatever_it_plays_on(board, vertices):
+    play = f"(if (= (count Vertices) {vertices}) (move Add (to (sites Empty))))"
+    assert len(_game(play=play, board=board).new_initial_state(0).legal_moves()) > 1
+    play = f"(if (= (count Vertices) {vertices + 1}) (move Add (to (sites Empty))))"
+    assert [m.is_pass for m in _game(play=play, board=board).new_initial_state(0)
+            .legal_moves()] == [True]

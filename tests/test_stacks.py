@@ -248,3 +248,20 @@ def test_seesaw_playouts_stop_at_ludiis_limits_and_say_so():
         if s.end_type == "TurnLimit":
             assert not s.winner and s.ranking[1:] == [1.5, 1.5]
     assert "TurnLimit" in ends
+
+
+@pytest.mark.parametrize("level, moved, left, level_from", [
+    ("1", 1, [3, 1], 1),        # that level: the middle A1 of 12 leaves (T1 A1 A1 -> T1 A1)
+    ("0", 3, [1, 1], 0),        # the tile at the bottom
+    # a level that evaluates to Undefined (-1, no A2 at 12) is no level in Ludii's FromTo:
+    # the top piece moves, and the decision reports the top level
+    ('(where Level "A" P2 at:12)', 1, [3, 1], 2),
+])
+def test_from_level_moves_that_piece_and_an_undefined_level_moves_the_top(
+        tmp_path, level, moved, left, level_from):
+    s = _state(tmp_path, f"(if (is Mover P1) (move (from 12 level:{level}) (to 6)))")
+    (m,) = s.legal_moves()
+    assert m.level_from == level_from
+    s.apply(m)
+    assert s.board_view()["stacks"][6][-1][0] == moved
+    assert [lv[0] for lv in s.board_view()["stacks"][12]] == left

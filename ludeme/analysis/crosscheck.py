@@ -213,8 +213,8 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
     # Ludii records stacks (and levels of moves) for stacking games only.
     stacking = bool(trace.get("isStacking")) or "stackWho" in (trace.get("initial") or {})
     steps = trace.get("steps", [])
-    state = game.new_initial_state()
     init = trace.get("initial")
+    state = game.new_initial_state(forced_places=_recorded_places(game, init))
     if init is not None:
         d = _board_diff(state, init)
         if d:
@@ -278,6 +278,18 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
         if d:
             return Verdict(name, len(steps), len(steps), False, d)
     return Verdict(name, len(steps), len(steps), True)
+
+
+def _recorded_places(game, init: dict | None) -> dict[int, list[int]] | None:
+    """Piece index -> the board sites holding it in Ludii's recorded start, for a game whose
+    start places pieces at random (forced as recorded dice rolls are), else None."""
+    if not game.places_at_random or not init or "what" not in init:
+        return None
+    places: dict[int, list[int]] = {}
+    for site, what in enumerate(init["what"]):
+        if what:
+            places.setdefault(what, []).append(site)
+    return places
 
 
 def _before_step(state, mover: int, recorded_moves: list) -> str | None:

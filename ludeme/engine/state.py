@@ -27,10 +27,19 @@ from .actions import (ACTION_TO as _ACTION_TO, ACTIONS, MOVING_ACTIONS as _MOVIN
                       A_UPDATE_DIE, A_USE_DIE)
 
 UNDEFINED = -1
+# What a player's view of the position (State.board_view) reads for a datum hidden from them:
+# no owner, kind or count is negative, so it cannot be mistaken for an empty site.
+HIDDEN_VALUE = -1
 # Keys of State.notes for Ludii's dice bookkeeping: the die sites whose value was used
 # (Ludii's currentDice set to 0) and whether the last roll's faces were all equal.
 DICE_USED = ("dice", "used")
 DICE_EQUAL = ("dice", "equal")
+# Key of State.notes for the sites the last decision and its consequents went to (Ludii's
+# SitesLastTo), kept only in a game that reads them (Game.reads_last_tos).
+LAST_TOS = ("last", "tos")
+# Key of State.notes, while the start rules are played: piece index -> the sites a random
+# placement must choose (Game.new_initial_state's forced_places).
+FORCED_PLACES = ("forced", "places")
 
 
 def _undefined(a: tuple):
@@ -189,6 +198,8 @@ class Game:
         self.repetition: str | None = None  # (meta (no Repeat ...)): ludemes.meta
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
         self.reads_after = False        # a rule reads (last To/From afterConsequence:True)
+        self.reads_last_tos = False     # a rule reads (sites LastTo): State._note_last_tos
+        self.places_at_random = False   # a start rule places pieces at random sites
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.local_state = False        # pieces have a local state (Ludii's requiresLocalState)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
@@ -238,19 +249,26 @@ class Game:
         from ludeme.engine.picture import state_svg
         return state_svg(self.new_initial_state(0))
 
-    def new_initial_state(self, seed: int | None = None) -> "State":
+    def new_initial_state(self, seed: int | None = None,
+                          forced_places: dict[int, list[int]] | None = None) -> "State":
         """The position after the start rules, player 1 to move.
 
         `seed` seeds the state's chance stream (`State.rng`: dice, random draws),
         separate from any player's choices; None gives a fixed seed of 0.
+        `forced_places` (piece index -> sites) fixes where a random placement at the start
+        ((place Random ...)) puts each piece, as a recorded start had it (a replay of
+        Ludii's trace forces it as it forces recorded dice rolls).
         """
         s = State(self, seed)
+        if forced_places:
+            s.notes[FORCED_PLACES] = {w: list(sites) for w, sites in forced_places.items()}
         for actions in self.start:
             if callable(actions):       # a start rule drawn now, e.g. from the chance stream
                 actions = actions(s.ctx)
             for a in actions:
                 s.do_action(a)
             s.num_moves += 1
+        s.notes.pop(FORCED_PLACES, None)
         s.num_start_moves = s.num_moves
         if self.records_start:          # Ludii's trial.startingPos, read by (sites Start ...)
             s.notes["startingPos"] = tuple(s.sites.what[:self.containers[0].num_sites])
@@ -703,6 +721,17 @@ class State:
                 if store:
                     self.last_from_after, self.last_to_after = move.frm, move.to
 
+    def _note_last_tos(self, move: Move, done: list) -> None:
+        """Ludii's SitesLastTo, kept in the notes (LAST_TOS): the decision's destination,
+        then each board site an action of the move or its consequents went to, once."""
+        n = self.g.containers[0].num_sites
+        tos = [move.to] if move.to >= 0 else []
+        for a in done:
+            to = _ACTION_TO[a[0]]
+            if to and 0 <= a[to] < n and a[to] not in tos:
+                tos.append(a[to])
+        self.notes[LAST_TOS] = tuple(tos)
+
     def _apply_move_effects(self, move: Move, store: bool, done: list | None = None,
                             nested: bool = False) -> None:
         """Apply a move's actions, then its consequents (each evaluated now); `done`, if
@@ -772,7 +801,12 @@ class State:
         self.history.append((mover, move.is_pass))
         # turn: actions
         # turn: consequents (both inside _apply_move_effects: actions, then `then`)
-        self._apply_move_effects(move, True)
+        if g.reads_last_tos:
+            done: list = []
+            self._apply_move_effects(move, True, done)
+            self._note_last_tos(move, done)
+        else:
+            self._apply_move_effects(move, True)
         # turn: end-of-turn removals
         if g.sequence_capture and not self._replayed and self.to_clear:
             # Ludii's Move.apply: a decision that does not replay ends the sequence, and
@@ -1107,12 +1141,43 @@ class State:
         from ludeme.engine.picture import state_svg
         return state_svg(self)
 
-    def board_view(self) -> dict:
-        """who/what/count on board sites, hand counts and scores (for cross-checks)."""
+    def board_view(self, player: int | None = None) -> dict:
+        """who/what/count on board sites, hand counts and scores (for cross-checks). Seen by
+        `player` (1-based), a datum hidden from them ((set Hidden ...)) reads HIDDEN_VALUE."""
         n = self.g.containers[0].num_sites
-        return {"who": self.who[:n], "what": self.what[:n], "count": self.count[:n],
+        view = {"who": self.who[:n], "what": self.what[:n], "count": self.count[:n],
                 "hands": self.hand_counts(), "scores": self.scores[1:],
                 "stacks": [self.sites.stack(i) for i in range(n)] if self.g.stacking else None}
+        if player is not None and self.g.hidden_info:
+            self._mask_hidden(view, player)
+        return view
+
+    def _mask_hidden(self, view: dict, player: int) -> None:
+        """Blank in `view` what is hidden from `player`: the whole piece (Ludii's invisible:
+        owner, kind and count), or only the datum named (What, Who, Count); State, Rotation
+        and Value are not in the view."""
+        fields = {None: ("who", "what", "count"), "What": ("what",), "Who": ("who",),
+                  "Count": ("count",)}
+        n = self.g.containers[0].num_sites
+        view["who"], view["what"], view["count"] = (list(view[k]) for k in ("who", "what",
+                                                                             "count"))
+        view["hands"] = [list(h) for h in view["hands"]]
+        hands = self.g.containers[1:]
+        for key, flags in self.notes.items():
+            if key[0] != "hidden" or key[1] not in fields:
+                continue
+            for site, p in flags:
+                if p != player:
+                    continue
+                if site < n:
+                    for f in fields[key[1]]:
+                        view[f][site] = HIDDEN_VALUE
+                    if view["stacks"] is not None:
+                        view["stacks"][site] = None
+                elif "count" in fields[key[1]]:
+                    for i, c in enumerate(hands):
+                        if c.sites_from <= site < c.sites_from + c.num_sites:
+                            view["hands"][i][site - c.sites_from] = HIDDEN_VALUE
 
 
 # Per action code, the State method that applies it (None: inline in `State.do_action`).

@@ -15,7 +15,8 @@ position with more than MAX_SAME_SITES moves sharing one (from, to) is refused
 with a clear error. So `num_distinct_actions = MAX_SAME_SITES * (T + 1)**2`.
 
 The observation vector is the state's `board_view()` flattened: owner, piece
-kind and count per board site, then hand counts and scores.
+kind and count per board site, then hand counts and scores; a player's observation of a
+game with hidden information reads -1 wherever a datum is hidden from that player.
 """
 
 from __future__ import annotations
@@ -55,8 +56,25 @@ def num_distinct_actions(game) -> int:
     return MAX_SAME_SITES * (game.total_sites + 1) ** 2
 
 
-def observation_vector(state) -> np.ndarray:
-    """`board_view()` flattened: who, what, count per board site, then hand counts and scores."""
-    view = state.board_view()
+def observation_vector(state, player: int | None = None) -> np.ndarray:
+    """`board_view()` flattened: who, what, count per board site, then hand counts and scores,
+    as `player_view` gives it."""
+    view = player_view(state, player)
     parts = [view["who"], view["what"], view["count"], *view["hands"], view["scores"]]
     return np.array([x for part in parts for x in part], dtype=np.float32)
+
+
+def player_view(state, player: int | None = None) -> dict:
+    """The state's `board_view()` as `player` (1-based) sees it: in a game with hidden
+    information, what is hidden from them reads -1 (`engine.state.HIDDEN_VALUE`). None: the
+    whole position. (Only the reference engine plays such games: the hidden-information
+    ludemes have no compiled form.)"""
+    if player is not None and getattr(getattr(state, "g", None), "hidden_info", False):
+        return state.board_view(player)
+    return state.board_view()
+
+
+def view_string(view: dict) -> str:
+    """A `board_view()` as text."""
+    return (f"who {view['who']}\nwhat {view['what']}\ncount {view['count']}\n"
+            f"hands {view['hands']}\nscores {view['scores']}")

@@ -16,8 +16,10 @@ The state is the fastest backend's (`backend`, as `ludeme.api.load`: "auto" play
 the compiled kernels' `CompiledState` where the game compiles, and says once why
 not otherwise); observations, legal actions and returns do not depend on it.
 
-The observation (string and tensor) is the state's `board_view()`: owner, piece
-kind and count per board site, hand counts and scores.
+The observation (string and tensor) of a player is the state's `board_view()`: owner, piece
+kind and count per board site, hand counts and scores; a game with hidden information
+((set Hidden ...)) is registered as IMPERFECT_INFORMATION and each player's observation
+reads -1 wherever a datum is hidden from them.
 
 A game with chance (dice, random draws) is registered as SAMPLED_STOCHASTIC:
 the dice are rolled inside the state, from a chance stream whose seed each new
@@ -37,7 +39,8 @@ try:
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("ludeme.interfaces.openspiel needs OpenSpiel: pip install 'ludeme[openspiel]'") from e
 
-from .action_ids import legal_by_id, num_distinct_actions, observation_vector
+from .action_ids import legal_by_id, num_distinct_actions, observation_vector, player_view, \
+    view_string
 
 # short name -> the LudemeGame subclass registered for it. pyspiel keeps the class until the
 # interpreter exits; a class (not a closure) is what it can release safely then.
@@ -115,13 +118,12 @@ class LudemeState(pyspiel.State):
         return list(self._box.state.returns()[1:])
 
     def __str__(self) -> str:
-        view = self._box.state.board_view()
-        return (f"who {view['who']}\nwhat {view['what']}\ncount {view['count']}\n"
-                f"hands {view['hands']}\nscores {view['scores']}")
+        return view_string(self._box.state.board_view())
 
 
 class BoardObserver:
-    """OpenSpiel's PyObserver for a ludeme state: the whole position (perfect information)."""
+    """OpenSpiel's PyObserver for a ludeme state: the position as the player sees it (all of
+    it, but for what a game with hidden information hides from them: -1 there)."""
 
     def __init__(self, game: "LudemeGame", params=None):
         if params:
@@ -131,12 +133,12 @@ class BoardObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: LudemeState, player: int) -> None:
-        """Fill the tensor from the position."""
-        self.tensor[:] = observation_vector(state.ludeme_state)
+        """Fill the tensor from the position as `player` (0-based) sees it."""
+        self.tensor[:] = observation_vector(state.ludeme_state, player + 1)
 
     def string_from(self, state: LudemeState, player: int) -> str:
-        """The position as text."""
-        return str(state)
+        """The position as text, as `player` (0-based) sees it."""
+        return view_string(player_view(state.ludeme_state, player + 1))
 
 
 class LudemeGame(pyspiel.Game):
@@ -163,7 +165,7 @@ class LudemeGame(pyspiel.Game):
         return LudemeState(self, self._seeds.getrandbits(63))
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> BoardObserver:
-        """The observer of the whole position."""
+        """The observer of the position as each player sees it."""
         return BoardObserver(self, params)
 
 
@@ -199,7 +201,8 @@ def register(game) -> "pyspiel.Game":
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC if game.uses_chance
         else pyspiel.GameType.ChanceMode.DETERMINISTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION if game.hidden_info
+        else pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=n,

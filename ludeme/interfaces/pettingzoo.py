@@ -13,7 +13,7 @@ Needs the optional extra: `pip install 'ludeme[pettingzoo]'`.
 Agents are "player_1" .. "player_P". Actions are `ludeme.interfaces.action_ids` ids (fixed
 per game); the observation is a dict of `observation` (the flattened
 `board_view()`: owner, piece kind and count per board site, hand counts,
-scores) and `action_mask` (1 for each legal id of the agent to move, all 0 for
+scores, as the agent sees it: -1 where a game's (set Hidden ...) hides a datum from them) and `action_mask` (1 for each legal id of the agent to move, all 0 for
 the others). Rewards come at the end: each player's return (Ludii's rank
 utility: +1 win, -1 loss, 0 draw). A game cut by Ludii's turn or move limit
 ends in truncation, a natural end in termination. The states are the fastest
@@ -34,7 +34,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("ludeme.interfaces.pettingzoo needs PettingZoo: pip install 'ludeme[pettingzoo]'") \
         from e
 
-from .action_ids import legal_by_id, num_distinct_actions, observation_vector
+from .action_ids import legal_by_id, num_distinct_actions, observation_vector, view_string
 
 TIMEOUT_END_TYPES = ("TurnLimit", "MoveLimit")
 
@@ -93,11 +93,13 @@ class LudemeEnv(AECEnv):
         return self.possible_agents[player - 1]
 
     def observe(self, agent: str) -> dict:
-        """The position, and the mask of this agent's legal actions."""
+        """The position as this agent sees it (-1 where a datum is hidden from them), and the
+        mask of this agent's legal actions."""
         mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
         if not self.state.is_terminal() and agent == self._agent_to_move():
             mask[list(legal_by_id(self.game, self.state))] = 1
-        return {"observation": observation_vector(self.state), "action_mask": mask}
+        seen = observation_vector(self.state, self.agent_name_mapping[agent])
+        return {"observation": seen, "action_mask": mask}
 
     def step(self, action) -> None:
         """Play the selected agent's action (None for an agent already done)."""
@@ -128,9 +130,7 @@ class LudemeEnv(AECEnv):
         """The position as text (render_mode "ansi")."""
         if self.render_mode is None:
             return None
-        view = self.state.board_view()
-        return (f"who {view['who']}\nwhat {view['what']}\ncount {view['count']}\n"
-                f"hands {view['hands']}\nscores {view['scores']}")
+        return view_string(self.state.board_view())
 
     def close(self) -> None:
         """Nothing to release."""

@@ -73,6 +73,8 @@ class Env:
         self.sequence_capture = False      # a removal waits for the end of the turn
         self.hidden_info = False           # a rule hides pieces ((set Hidden ...))
         self.reads_after = False           # a ludeme reads (last To/From afterConsequence:True)
+        self.reads_last_tos = False        # a ludeme reads (sites LastTo)
+        self.places_at_random = False      # a start rule places pieces at random sites
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
         self.uses_chance = False           # a ludeme draws from the state's chance stream
@@ -424,6 +426,8 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.sequence_capture = env.sequence_capture
     game.hidden_info = env.hidden_info
     game.reads_after = env.reads_after
+    game.reads_last_tos = env.reads_last_tos
+    game.places_at_random = env.places_at_random
     game.counting = env.counting
     game.uses_chance = env.uses_chance or bool(dice_sets)
     if dice_sets:

@@ -548,6 +548,7 @@ GAME_REFUSALS = (
     ("a game built without typed rules", lambda g: getattr(g, "typed", None) is None),
     ("stacking games", lambda g: g.stacking),
     ("dice", lambda g: bool(getattr(g.env, "dice", None))),
+    ("start rules placing pieces at random", lambda g: getattr(g.env, "places_at_random", False)),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
@@ -725,9 +726,23 @@ def _start_lines(src, game) -> list[str]:
         for rule in (start.rules if start is not None else ()):
             if lookup("start", rule):
                 emit("start", src, rule, lines, "    ")
+            elif game.uses_chance and _draws(rule):
+                # Its draws would be the reference's of seed 0, built into every game.
+                raise Unsupported(rule, "drawing from the chance stream")
     finally:
         src.in_start = False
     return lines
+
+
+def _draws(lud) -> bool:
+    """True when a ludeme or one of its arguments draws from the chance stream (its class
+    says so: `draws_chance`)."""
+    if isinstance(lud, (list, tuple)):
+        return any(_draws(x) for x in lud)
+    fields = getattr(lud, "_fields", None)
+    if fields is None:
+        return False
+    return getattr(type(lud), "draws_chance", False) or any(_draws(v) for v in fields.values())
 
 
 def _step_table(game, n_sites: int) -> tuple[list[int], list[int]]:

@@ -10,8 +10,11 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from ludeme.engine.compiled.emit import Unsupported, emit, emits
-from ludeme.engine.state import A_SET_MOVER
-from .base import IntFn, Other, P, ludeme
+from ludeme.engine.state import A_ADD, A_SET_FIELD, A_SET_MOVER, FORCED_PLACES
+from ludeme.engine.stores import TOP
+from ludeme.language.syntax import Str
+from .base import IntFn, LitStr, Other, P, Region, SiteType, ludeme
+from .literals import SitesLiteral
 
 
 @ludeme("count", "Turns")
@@ -49,6 +52,7 @@ class ValueRandom(IntFn):
         (start (set Mover (value Random (range 1 4))))
     """
     concepts = ("Stochastic",)
+    draws_chance = True
 
     params = (P("range", "RangeL"),)
 
@@ -62,6 +66,81 @@ class ValueRandom(IntFn):
             s.draws.append(value)
             return value
         return draw
+
+
+@ludeme("place", "Random")
+class PlaceRandom(Other):
+    """`(place Random [<region>] {"Item" ...} [count:<n>] [state:<n>] [value:<n>] [<type>])`,
+    a start rule: each item in turn goes to `count` sites drawn at random among the sites of
+    the region (the board by default) empty when that item's turn comes, one piece a site
+    (Ludii's PlaceRandom; its random stacks, (place Random {...} <site>), are not supported
+    yet). The draws come from the state's chance stream; a replay of Ludii's trace forces
+    them to the recorded start (Game.new_initial_state's forced_places). Example:
+
+        (start (place Random {"Triangle1" "Triangle2" "Triangle0"}))
+    """
+    concepts = ("InitialRandomPlacement", "Stochastic", "PieceValue if value",
+                "SiteState if state")
+
+    params = (P("region", Region, opt=True), P("items", LitStr, many=True, opt=True),
+              P("count", IntFn, opt=True, named=True), P("value", IntFn, opt=True, named=True),
+              P("state", IntFn, opt=True, named=True), P("type", SiteType, opt=True))
+
+    def validate(self):
+        # Read in order, the items' array {"A" "B"} also fits the optional region before
+        # them (a region of labelled sites): without a second array, it is the items.
+        if not self.items and isinstance(self.region, SitesLiteral) and \
+                all(isinstance(n, Str) for n in self.region.items):
+            self.items = [n.value for n in self.region.items]
+            self.region = None
+        if not self.items:
+            raise self.fail("(place Random ...) needs the items to place: {\"Item\" ...}")
+
+    def start_actions(self, env, ctx) -> list:
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(place Random ... {self.type}) on a board played on "
+                            f"{env.board.site_type} sites is not supported yet")
+        names = env.equipment.component_names()
+        missing = [it for it in self.items if it not in names]
+        if missing:
+            raise self.fail(f"no piece called {missing[0]!r}; pieces: {', '.join(names)}")
+        env.uses_chance = True
+        env.places_at_random = True
+        region = env.compile(self.region) if self.region is not None else None
+        count = env.compile(self.count) if self.count is not None else (lambda c: 1)
+        fields = [(name, env.compile(fn)) for name in ("state", "value")
+                  if (fn := getattr(self, name)) is not None]
+        n = env.num_board_sites
+
+        def draw(s, what: int, sites: list[int]) -> int:
+            forced = s.notes.get(FORCED_PLACES)
+            if forced is not None:
+                site = next((x for x in forced.get(what, ()) if x in sites), None)
+                if site is not None:
+                    forced[what].remove(site)
+                    return site
+            site = sites[s.rng.randrange(len(sites))]
+            s.draws.append(site)
+            return site
+
+        def place(what: int):
+            comp = env.components[what]
+
+            def actions(c) -> list:
+                s = c.s
+                sites = [x for x in (region(c) if region else range(n)) if not s.what[x]]
+                acts = []
+                for _ in range(count(c)):
+                    if not sites:
+                        break
+                    site = draw(s, what, sites)
+                    sites.remove(site)
+                    acts.append((A_ADD, site, what, comp.owner, 1))
+                    acts.extend((A_SET_FIELD, name, site, TOP, fn(c)) for name, fn in fields)
+                return acts
+            return actions
+        # One start move per item: each item's empty sites are read after the last one's.
+        return [place(names[it]) for it in self.items]
 
 
 @ludeme("set", "Mover")

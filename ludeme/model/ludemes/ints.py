@@ -415,6 +415,19 @@ class CountPieces(IntFn):
         return count_pieces
 
 
+@ludeme("count", "Vertices")
+class CountVertices(IntFn):
+    """`(count Vertices)`: the number of vertices of the board's graph, whatever sites the
+    game plays on (Ludii's CountVertices). Example: `(<= (site) (- (count Vertices) 1))`."""
+    concepts = ()
+
+    params = ()
+
+    def compile(self, env):
+        n = env.board.num_vertices
+        return lambda c: n
+
+
 @ludeme("count", "Cell")
 class CountCell(IntFn):
     """`(count Cell at:<site>)`: how many pieces stand on a site; `(count Cell in:<region>)`:

@@ -136,6 +136,7 @@ def _side_effect(env, to_spec):
             else:
                 acts.extend(m.actions)
         return acts
+    actions.rule = rule         # the condition alone (None: always), for Add's quirk below
     return actions
 
 
@@ -170,6 +171,7 @@ class MoveStep(Moves):
         self.to.refuse("level", "site", why="a step's destination is found along its directions")
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         side = _side_effect(env, self.to)
+        region_to = isinstance(self.to.site, Region)
         kind = _moving_action(env, self, self.stack)
         then = _then(env, self)
         nsites = env.num_board_sites
@@ -306,6 +308,7 @@ class MoveFromTo(Moves):
         tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         side = _side_effect(env, self.to)
+        region_to = isinstance(self.to.site, Region)
         then = _then(env, self)
         count = env.compile(self.count) if self.count is not None else None
         copy = self.copy
@@ -331,7 +334,12 @@ class MoveFromTo(Moves):
 
         def actions(c, frm, to, n):
             if level_from is not None:
-                return [(A_MOVE_LEVEL, frm, level_from(c), to, TOP)]
+                level = level_from(c)
+                if level >= 0:
+                    return [(A_MOVE_LEVEL, frm, level, to, TOP)]
+                # Ludii's FromTo: a level evaluating to Undefined (-1) is no level at all
+                # (the top piece moves).
+                return [(kind, frm, to)]
             if copy:
                 s = c.s
                 return [(A_ADD, to, s.what[frm], s.who[frm], 1)]
@@ -348,7 +356,7 @@ class MoveFromTo(Moves):
             """Ludii's levels of the decision: a sub-stack starts at size - count and
             lands on the destination's top; one piece leaves the top."""
             s = c.s
-            if level_from is not None:
+            if acts[-1][0] == A_MOVE_LEVEL:
                 return acts[-1][2], 0
             if sub_stack:
                 return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
@@ -427,13 +435,17 @@ class MoveAdd(Moves):
         state = env.compile(self.piece.state) if self.piece is not None \
             and self.piece.state is not None else None
 
-        simple = not on_stack and state is None     # one action, no state
+        # (to ... (apply ...)): Ludii's Add chains the effect, found with (from) and (to) on
+        # the site, in front of the placement.
+        side = _side_effect(env, self.to)
+        region_to = isinstance(self.to.site, Region)
+        simple = not on_stack and state is None and side is None    # one action, no state
 
         def add(c):
             stacking = c.stacking
             flat = simple and not stacking      # the common placement: no levels either
             out = []
-            saved = c.to
+            saved = c.to, c.from_
             what = what_fn(c)
             if what <= 0:
                 return out
@@ -458,8 +470,20 @@ class MoveAdd(Moves):
                     level = c.s.size_stack(to) if stacking else 0
                     acts = [act] if state is None else \
                         [act, (A_SET_FIELD, "state", to, TOP, state(c))]
+                    twice = False
+                    if side is not None:
+                        if stacking:
+                            raise self.to.apply.fail("(add ... (to ... (apply ...))) in a "
+                                                     "stacking game is not supported yet")
+                        # Ludii's Add over a region lists a move whose effect applies twice
+                        # (chainRuleCrossProduct adds it, then the loop again): kept.
+                        twice = region_to and (side.rule is None or side.rule(c))
+                        c.from_ = to
+                        acts[:0] = side(c)
                     out.append(Move(to, to, 0, acts, then, False, level, level))
-            c.to = saved
+                    if twice:
+                        out.append(Move(to, to, 0, list(acts), then, False, level, level))
+            c.to, c.from_ = saved
             return out
         return add
 

@@ -1,7 +1,9 @@
 """`(sites From <moves>)` and `(sites To <moves>)`: where generated moves start or end
-(Ludii's game.functions.region.sites.moves)."""
+(Ludii's game.functions.region.sites.moves); `(sites LastTo)`: where the last move went."""
 
 from __future__ import annotations
+
+from ludeme.engine.state import LAST_TOS
 
 from .base import Moves, P, Region, ludeme
 
@@ -29,3 +31,19 @@ class SitesTo(Region):
 
     params = (P("moves", Moves),)
     compile = _ends("to")
+
+
+@ludeme("sites", "LastTo")
+class SitesLastTo(Region):
+    """`(sites LastTo)`: the sites the last move went to: its decision's destination, then
+    every board site one of its actions or its consequents' actions went to (Ludii's
+    SitesLastTo; Ludii also evaluates the move's consequents again in the present position,
+    which adds their destinations, already among these when the consequents were applied).
+    Example: `(is Line 5 throughAny:(sites LastTo))`."""
+    concepts = ()
+
+    params = ()
+
+    def compile(self, env):
+        env.reads_last_tos = True
+        return lambda c: c.s.notes.get(LAST_TOS, ())

@@ -175,7 +175,13 @@ class MoveShoot(Moves):
               P("to", "ToSpec", opt=True), P("then", "Then", opt=True))
 
     def compile(self, env):
-        self.refuse("between", why="Ludii's Shoot never evaluates its (between ...)")
+        if self.between is not None:
+            # Ludii's Shoot keeps (between if:...) as its go-rule but never evaluates it (a
+            # quirk kept): the condition is compiled, never applied; the rest is refused.
+            self.between.refuse("before", "range", "after", "trail", "apply",
+                                why="Ludii's Shoot reads only (between if:...)")
+            if self.between.if_ is not None:
+                env.compile(self.between.if_)
         if self.from_ is not None:
             self.from_.refuse("level", "if_", why="Ludii's Shoot reads only the start site")
             if self.from_.site is None:
