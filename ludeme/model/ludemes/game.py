@@ -346,10 +346,18 @@ def _if_end(src, lud, out, ind):
             raise Unsupported(lud, "without a result")
         _end_result(src, lud.cond, lud.result, out, ind)
         return
-    if any(type(r) is not EndIf or r.rules or r.result is None for r in lud.rules):
-        raise Unsupported(lud, "with inner rules other than (if <cond> (result ...))")
+    def simple(r):
+        return type(r) is EndIf and not r.rules and r.result is not None
+    if any(not simple(r) and not getattr(r, "always_results", False) for r in lud.rules):
+        raise Unsupported(lud, "with inner rules other than (if <cond> (result ...)) or "
+                               "rules that always give a result")
     out.append(f"{ind}if {src.bool_expr(lud.cond)}:")
     for i, r in enumerate(lud.rules):
+        if not simple(r):       # it gives its result: the rules after it are not reached
+            if i:
+                out.append(f"{ind}    else:")
+            src.end_rule(r, out, ind + ("        " if i else "    "))
+            return
         out.append(f"{ind}    {'if' if i == 0 else 'elif'} {src.bool_expr(r.cond)}:")
         _end_result(src, None, r.result, out, ind + "        ")
     if lud.result is not None:

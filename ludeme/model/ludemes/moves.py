@@ -1285,6 +1285,18 @@ def _again_consequent(src, lud, lines, ind):
     lines.append(f"{ind}sc[REPLAYED] = 1")
 
 
+@emits(MoveAgain, kind="effect")
+def _again_effect(src, lud, body):
+    _again_consequent(src, lud, body, "")
+
+
+@emits(MovesAnd, kind="effect", refuses=(("then", "with (then ...) as an effect"),))
+def _and_effect(src, lud, body):
+    """Each part's writes in turn."""
+    for m in list(lud.moves) + list(lud.more or []):
+        src.effect_body(m, body)
+
+
 @emits(MovesIf, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
 def _if_consequent(src, lud, lines, ind):
     lines.append(f"{ind}if {src.bool_expr(lud.cond)}:")
