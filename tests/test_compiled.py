@@ -588,6 +588,26 @@ SOW_OWNED_GAME = """
           (if (>= (count Moves) 120) (result Mover Draw))})))
 """
 
+
+# (move ... count:) with (from ... if:) on counted sites (Ludii's ActionMoveN), beside a
+# sow whose capture is (remove (to)); destinations listed per mover.
+SOW_CARRIED_GAME = """
+(game "Seeds Carried"
+  (players 2)
+  (equipment {(mancalaBoard 2 4 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared)})
+  (rules
+    (start (set Count 3 to:(sites Track)))
+    (play (or (move (from (sites Mover) if:(> (count at:(from)) 3))
+                    (to (union (sites Bottom) (sites Top)) if:(and (is In (to) (sites Next)) (is Occupied (to))))
+                    count:(- (count at:(from)) 2))
+              (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+                (then (sow if:(= (count at:(to)) 4) apply:(remove (to)))))))
+    (end {(if (no Moves Next) (result Mover Win))
+          (if (>= (count Moves) 80) (result Mover Draw))})))
+"""
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -615,9 +635,11 @@ SOW_OWNED_GAME = """
     (SOW_GAME, (3, 5), lambda df: {0, 1, 2} <= set(df["winner"])),
     # A capture gives another move in some games (more moves than turns).
     (SOW_OWNED_GAME, (3, 9), lambda df: df["moves"].gt(df["turns"] + 1).any()
-     and {1, 2} <= set(df["winner"]))],
+     and {1, 2} <= set(df["winner"])),
+    # Seeds run out for one side in some games; others reach the move limit.
+    (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps", "sandwich", "sow", "sow-owned"])
+         "leaps", "sandwich", "sow", "sow-owned", "sow-carried"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -269,8 +269,9 @@ class Source:
         if lookup("sites", lud):
             return emit("sites", self, lud)
         sites, by_player = self.static_sites(lud)
-        if by_player:
-            raise Unsupported(lud, "iterated")
+        if by_player:           # the mover's row of a table, as listed
+            t_sites, t_len = (self.table(a) for a in _padded([list(x) for x in sites]))
+            return f"{t_sites}[mover, :{t_len}[mover]]", None
         return (self.table(sites) if sites else "range(0)"), None
 
     def static_sites(self, lud):
@@ -645,7 +646,8 @@ LOOP = '''\
 import numpy as np
 from numba import njit
 from ludeme.engine.compiled.rt import (apply_result, rank_by_score, timeout, all_passed, is_line, site_add,
-                                site_clear, site_move, site_move_counted, mt_seed_block,
+                                site_clear, site_move, site_move_counted, site_move_n,
+                                mt_seed_block,
                                 rand_below,
                                 playout_seed_of, MT_STATE_SIZE, SEED_BLOCK,
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,

@@ -375,6 +375,24 @@ def site_move_counted(who, what, count, count_from, owner_of, frm, to):
         count[to] = 1
 
 
+@njit(cache=True)
+def site_move_n(who, what, count, owner_of, frm, to, n):
+    """FlatSites.move_n: n pieces of a counted site (Ludii's ActionMoveN); the destination
+    takes them when empty or holding the same kind. `owner_of`: each kind's owner in a game
+    that counts (empty: the start's owner goes with them)."""
+    w = what[frm]
+    owner = owner_of[w] if owner_of.shape[0] > 0 and w != 0 else who[frm]
+    if count[frm] - n <= 0:
+        site_clear(who, what, count, frm)
+    else:
+        count[frm] -= n
+    if count[to] == 0:
+        what[to] = w
+        who[to] = owner
+        count[to] = n
+    elif what[to] == w:
+        count[to] += n
+
 # ---------------------------------------------------------------- end of game
 
 @njit(cache=True)

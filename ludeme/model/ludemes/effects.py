@@ -9,7 +9,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from ludeme.engine.stores import TOP
 from .base import Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import emits, refuse
+from ludeme.engine.compiled.emit import emits, lookup, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
@@ -598,6 +598,8 @@ def _count_in(src, lud):
     """Each listed site's count (a site listed twice counts twice, as the reference); a
     region listed now (once or per mover) is a table of its sites."""
     if not src.is_static_region(lud.in_):
+        if lookup("contains", lud.in_) and not src.reads_only_from(lud.in_):
+            return _count_where(src, src.region_contains(lud.in_, "s_in"))
         return src.count_in(lud, lud.in_, per_site="count[site]", distinct=True)
     sites, by_player = src.static_sites(lud.in_)
     rows = [[x for x in ss if x >= 0] for ss in (sites if by_player else [sites])]
@@ -609,6 +611,18 @@ def _count_in(src, lud):
                           f"        total += count[{t_sites}[row, j]]",
                           "    return total", ""])
     return f"{src.helper(make)}(count, {'mover' if by_player else '0'})"
+
+
+def _count_where(src, test: str) -> str:
+    """The counts of the sites `s_in` where `test` holds (a region that lists no site
+    twice, read as a test of each site)."""
+    def make(name):
+        return "\n".join(["@njit(cache=True)",
+                          f"def {name}(who, what, count, sc, phase, frm, to):",
+                          src.context(local=("btw",)), "    total = 0",
+                          "    for s_in in range(TOTAL):", f"        if {test}:",
+                          "            total += count[s_in]", "    return total", ""])
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to)"
 
 
 @emits(RegionIf, kind="contains")

@@ -755,6 +755,16 @@ def _static_set_op(src, lud):
     return all(src.is_static_region(r) for r in list(lud.regions) + list(lud.more or []))
 
 
+@emits(Union, Intersection, kind="contains")
+def _set_op_contains(src, lud, site):
+    """Listed now when it reads nothing of the state; else each part's test, joined."""
+    if _static_set_op(src, lud):
+        return src.static_contains(lud, site)
+    word = " or " if type(lud) is Union else " and "
+    return "(" + word.join(src.region_contains(r, site)
+                           for r in list(lud.regions) + list(lud.more or [])) + ")"
+
+
 @emits(Union, Intersection, kind="static_sites")
 def _set_op_sites(src, lud):
     """A union or intersection of regions that read nothing of the state (or only the
