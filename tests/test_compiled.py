@@ -551,6 +551,72 @@ SANDWICH_GAME = """
 """
 
 
+
+# Sowing: (move Select ...) then (sow ...) with a backtracking capture into a store by
+# (mapEntry ...), scores set at the end by (byScore {...}) from (count at:)/(count in:).
+SOW_GAME = """
+(game "Sowing"
+  (players 2)
+  (equipment {(mancalaBoard 2 6 (track "Track" "1,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (map {(pair P1 FirstSite) (pair P2 LastSite)})
+    (piece "Seed" Shared)})
+  (rules
+    (start (set Count 3 to:(sites Track)))
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (sow if:(and (is In (to) (sites Next)) (or (= (count at:(to)) 2) (= (count at:(to)) 3)))
+                       apply:(fromTo (from (to)) (to (mapEntry (mover))) count:(count at:(to)))
+                       includeSelf:False backtracking:True))))
+    (end (if (no Moves Next)
+           (byScore {(score P1 (+ (count at:(mapEntry P1)) (count in:(sites P1))))
+                     (score P2 (+ (count at:(mapEntry P2)) (count in:(sites P2))))})))))
+"""
+
+
+# Sowing along each owner's track with numPerHole:, skipIf:, origin:, and a capture by
+# (trackSite Move ...) that goes forward: and may give the mover another move.
+SOW_OWNED_GAME = """
+(game "Sowing Two"
+  (players 2)
+  (equipment {(mancalaBoard 2 5 store:None
+                {(track "Track1" "0,E,N,W" loop:True P1) (track "Track2" "9,W,S,E" loop:True P2)})
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared)})
+  (rules
+    (start (set Count 2 to:(sites Board)))
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 1))
+            (then (sow "Track" owner:(mover)
+                       numPerHole:(if (is In (to) (sites Mover)) 1 2)
+                       skipIf:(>= (count at:(to)) 7)
+                       origin:(= (count at:(from)) 5)
+                       if:(is Occupied (trackSite Move from:(to) "Track" steps:1))
+                       apply:(and (remove (trackSite Move from:(to) "Track" steps:1))
+                                  (if (= (count at:(to)) 4) (moveAgain)))
+                       forward:(> (count at:(to)) 2)))))
+    (end {(if (no Moves Next) (result Mover Win))
+          (if (>= (count Moves) 120) (result Mover Draw))})))
+"""
+
+
+# (move ... count:) with (from ... if:) on counted sites (Ludii's ActionMoveN), beside a
+# sow whose capture is (remove (to)); destinations listed per mover.
+SOW_CARRIED_GAME = """
+(game "Seeds Carried"
+  (players 2)
+  (equipment {(mancalaBoard 2 4 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared)})
+  (rules
+    (start (set Count 3 to:(sites Track)))
+    (play (or (move (from (sites Mover) if:(> (count at:(from)) 3))
+                    (to (union (sites Bottom) (sites Top)) if:(and (is In (to) (sites Next)) (is Occupied (to))))
+                    count:(- (count at:(from)) 2))
+              (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+                (then (sow if:(= (count at:(to)) 4) apply:(remove (to)))))))
+    (end {(if (no Moves Next) (result Mover Win))
+          (if (>= (count Moves) 80) (result Mover Draw))})))
+"""
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -573,9 +639,16 @@ SANDWICH_GAME = """
     (LEAPS_GAME, (3, 7), lambda df: {0, 1, 2} <= set(df["winner"])),
     # Captures decide some games (by score or by the last piece); most reach the limit.
     (SANDWICH_GAME, (3, 8), lambda df: {0, 1, 2} <= set(df["winner"])
-     and df["score_difference_maximum"].gt(0).any())],
+     and df["score_difference_maximum"].gt(0).any()),
+    # Stores fill: both sides win by score, and equal scores draw.
+    (SOW_GAME, (3, 5), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # A capture gives another move in some games (more moves than turns).
+    (SOW_OWNED_GAME, (3, 9), lambda df: df["moves"].gt(df["turns"] + 1).any()
+     and {1, 2} <= set(df["winner"])),
+    # Seeds run out for one side in some games; others reach the move limit.
+    (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps", "sandwich"])
+         "leaps", "sandwich", "sow", "sow-owned", "sow-carried"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

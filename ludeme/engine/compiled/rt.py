@@ -387,6 +387,24 @@ def site_move_counted(who, what, count, count_from, owner_of, frm, to):
         count[to] = 1
 
 
+@njit(cache=True)
+def site_move_n(who, what, count, owner_of, frm, to, n):
+    """FlatSites.move_n: n pieces of a counted site (Ludii's ActionMoveN); the destination
+    takes them when empty or holding the same kind. `owner_of`: each kind's owner in a game
+    that counts (empty: the start's owner goes with them)."""
+    w = what[frm]
+    owner = owner_of[w] if owner_of.shape[0] > 0 and w != 0 else who[frm]
+    if count[frm] - n <= 0:
+        site_clear(who, what, count, frm)
+    else:
+        count[frm] -= n
+    if count[to] == 0:
+        what[to] = w
+        who[to] = owner
+        count[to] = n
+    elif what[to] == w:
+        count[to] += n
+
 # ---------------------------------------------------------------- end of game
 
 @njit(cache=True)
@@ -546,6 +564,53 @@ def apply_result(sc, rk, active, n, who, kind):
                 if rk[p] == 0.0:
                     rk[p] = score
         _end_with_rank_one(sc, rk, active, n)
+
+
+@njit(cache=True)
+def _next_win_rank(rk, n):
+    """State._next_win_rank (Ludii's Context.computeNextWinRank)."""
+    low = 0.0
+    while True:
+        m = -1.0
+        for p in range(1, n + 1):
+            if rk[p] > low and (m < 0.0 or rk[p] < m):
+                m = rk[p]
+        if m < 0.0:
+            return low + 1.0
+        k = 0
+        for p in range(1, n + 1):
+            if rk[p] == m:
+                k += 1
+        if int(m - (k - 1) * 0.5) > low + 1.0:
+            return low + 1.0
+        low += k
+
+
+@njit(cache=True)
+def rank_by_score(sc, rk, active, n, score_at):
+    """State._rank_by_score: everyone stops; ranks by score (sc[score_at + p]), highest
+    first, ties sharing the average of the ranks they span."""
+    left = np.ones(n + 1, np.bool_)
+    left[0] = False
+    remaining = n
+    while remaining > 0:
+        best = 0
+        found = False
+        for p in range(1, n + 1):
+            if left[p] and (not found or sc[score_at + p] > best):
+                best = sc[score_at + p]
+                found = True
+        tied = 0
+        for p in range(1, n + 1):
+            if left[p] and sc[score_at + p] == best:
+                tied += 1
+        rank = (_next_win_rank(rk, n) * 2.0 + tied - 1.0) / 2.0
+        for p in range(1, n + 1):
+            if left[p] and sc[score_at + p] == best:
+                rk[p] = rank
+                left[p] = False
+                remaining -= 1
+    _end_with_rank_one(sc, rk, active, n)
 
 
 @njit(cache=True)

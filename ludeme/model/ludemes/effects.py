@@ -9,7 +9,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from ludeme.engine.stores import TOP
 from .base import Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.emit import emits, lookup, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
@@ -120,6 +120,7 @@ class ByScore(EndRule):
 
     params = (P("scores", "FinalScore", opt=True, many=True),
               P("misere", LitBool, opt=True, named=True, default=False))
+    always_results = True       # as an inner rule of (if ...), it always gives its result
 
     def compile(self, env):
         if self.misere:
@@ -590,3 +591,89 @@ def _no_pieces(src, lud):
     count = CountPieces(lud.node, lud.path, type=None, role=lud.role, who=None, name=None,
                         in_=lud.in_)
     return f"({src.int_expr(count)} == 0)"
+
+
+@emits(CountIn, kind="int", refuses=("type",))
+def _count_in(src, lud):
+    """Each listed site's count (a site listed twice counts twice, as the reference); a
+    region listed now (once or per mover) is a table of its sites."""
+    if not src.is_static_region(lud.in_):
+        if lookup("contains", lud.in_) and not src.reads_only_from(lud.in_):
+            return _count_where(src, src.region_contains(lud.in_, "s_in"))
+        return src.count_in(lud, lud.in_, per_site="count[site]", distinct=True)
+    sites, by_player = src.static_sites(lud.in_)
+    rows = [[x for x in ss if x >= 0] for ss in (sites if by_player else [sites])]
+    t_sites, t_len = (src.table(a) for a in src.padded(rows))
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(count, row):",
+                          "    total = 0", f"    for j in range({t_len}[row]):",
+                          f"        total += count[{t_sites}[row, j]]",
+                          "    return total", ""])
+    return f"{src.helper(make)}(count, {'mover' if by_player else '0'})"
+
+
+def _count_where(src, test: str) -> str:
+    """The counts of the sites `s_in` where `test` holds (a region that lists no site
+    twice, read as a test of each site)."""
+    def make(name):
+        return "\n".join(["@njit(cache=True)",
+                          f"def {name}(who, what, count, sc, phase, frm, to):",
+                          src.context(local=("btw",)), "    total = 0",
+                          "    for s_in in range(TOTAL):", f"        if {test}:",
+                          "            total += count[s_in]", "    return total", ""])
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to)"
+
+
+@emits(RegionIf, kind="contains")
+def _region_if_contains(src, lud, site):
+    other = src.region_contains(lud.else_, site) if lud.else_ is not None else "False"
+    return (f"({src.region_contains(lud.then_, site)} if {src.bool_expr(lud.cond)} "
+            f"else {other})")
+
+
+@emits(FromTo, kind="effect", refuses=("copy", "stack", "mover", ("then", "with (then ...)")))
+def _from_to_effect(src, lud, body):
+    """One site to one site, `count:` pieces (read before any moves, with (from) and (to)
+    as they were), the destination's effect first; nothing from an empty site."""
+    fr, to = lud.from_, lud.to
+    refuse(fr, "level", "type", "if_")
+    refuse(to, "level", "type")
+    if not isinstance(fr.site, IntFn) or not isinstance(to.site, IntFn):
+        raise Unsupported(lud, "from or to a region")
+    f_site, n = src.int_expr(fr.site), src.int_expr(lud.count) if lud.count else "1"
+    body += ["sf, st = frm, to",
+             f"fs = {f_site}",
+             "if 0 <= fs < TOTAL and (what[fs] > 0 or count[fs] > 0):",
+             "    frm = fs",
+             f"    ts = {src.int_expr(to.site)}",
+             "    frm = sf",
+             "    if ts >= 0:",
+             f"        n_moved = {n}",
+             "        frm, to = fs, ts"]
+    inner: list[str] = []
+    if to.apply is not None:
+        from .moves import _apply_lines
+        _apply_lines(src, to.apply, inner)
+    inner += ["for _ in range(n_moved):", "    " + src.site_move("frm", "to")]
+    cond = src.bool_expr(to.if_) if to.if_ is not None else None
+    if cond is not None:
+        inner = [f"if {cond}:", *("    " + x for x in inner)]
+    body += ["        " + x for x in inner]
+    body.append("frm, to = sf, st")
+
+
+@emits(FromTo, kind="consequent", refuses=("copy", "stack", "mover", ("then", "with (then ...)")))
+def _from_to_consequent(src, lud, lines, ind):
+    body: list[str] = []
+    _from_to_effect(src, lud, body)
+    lines.extend(ind + x for x in body)
+
+
+@emits(ByScore, kind="end", refuses=("misere",))
+def _by_score_end(src, lud, out, ind):
+    """Each final score set in turn (a later one may read an earlier one), then the ranks."""
+    for fs in lud.scores or ():
+        out.append(f"{ind}sc[SCORE + {src.player_expr(fs.role, fs)}] = {src.int_expr(fs.score)}")
+    out.append(f"{ind}rank_by_score(sc, rk, active, NP, SCORE)")
+    out.append(f"{ind}mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")

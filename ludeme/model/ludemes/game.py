@@ -357,6 +357,9 @@ def _if_end(src, lud, out, ind):
                 out.append(f"{inner}if not {flag}:")
                 inner += "    "
             src.end_rule(r, out, inner)
+            if getattr(r, "always_results", False):
+                # A rule that always gives a result (byScore) need not go by `_end_result`.
+                out.extend(f"{inner}{f} = True" for f in src.end_fired)
     finally:
         src.end_fired.pop()
     if lud.result is not None:

@@ -817,3 +817,32 @@ def _ahead(src, lud):
 
 
 emits(From, RowOf, ColumnOf, kind="from_only")(reads_params_only_from)
+
+
+@emits(CountAt, kind="int", refuses=("level",))
+def _count_at(src, lud):
+    """As the reference: 0 off the containers (and, of another site type, on the board)."""
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, f"of {lud.type}")
+    at = src.int_expr(lud.at)
+    return f"(count[{at}] if 0 <= {at} < TOTAL else 0)"
+
+
+@emits(MapEntry, kind="int")
+def _map_entry(src, lud):
+    """A table over the keys the maps name (the key itself where none has it)."""
+    key = src.int_expr(lud.key)
+    tables = src.env.maps_named(lud.name)
+    keys = [k for t in tables for k in t if isinstance(k, int)]
+    if not keys:
+        return key
+    if any(not isinstance(k, int) for t in tables for k in t):
+        raise Unsupported(lud, "with keys that are not numbers")
+    lo, hi = min(keys), max(keys)
+    values = []
+    for k in range(lo, hi + 1):
+        v = next((t[k] for t in tables if t.get(k) is not None), k)
+        if not isinstance(v, int):
+            raise Unsupported(lud, "with values that are not numbers")
+        values.append(v)
+    return f"({src.table(values)}[{key} - {lo}] if {lo} <= {key} <= {hi} else {key})"

@@ -1175,27 +1175,40 @@ def _add_moves(src, lud, out, ind):
     src.push(out, ind + "            ", "to", "to", g)
 
 
-@emits(MoveFromTo, kind="moves", refuses=("count", "copy", "stack", "mover"))
+@emits(MoveFromTo, kind="moves", refuses=("copy", "stack", "mover"))
 def _from_to_moves(src, lud, out, ind):
-    """`(move (from ...) (to ...))`: one piece from a site (with one) to another."""
+    """`(move (from ...) (to ...) [count:])`: one piece from a site (with one) to another;
+    with count:, that many (read once per origin, with (from) on it and (to) as it was,
+    and kept in the move's extra slot)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "level", "type", "if_")
+    refuse(fr, "level", "type")
     refuse(to, "level", "type")
     effect = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
-    effect.append(src.site_move())
-    g = src.new_generator(effect, lud=lud)
+    if lud.count is None:
+        effect.append(src.site_move())
+    else:
+        owners = list(src.game.ludii_owners) if src.counting else []
+        effect.append(f"site_move_n(who, what, count, np.array({owners!r}, dtype=np.int64), "
+                      "frm, to, x)")
+    g = src.new_generator(effect, lud=lud, kind=A_MOVE if lud.count is None else A_MOVE_N)
     f_seq, f_flt = ("(frm,)", None) if fr.site is None else _sites_of(src, fr.site)
     t_seq, conds = _to_sites(src, to)
     out.append(f"{ind}sf, st = frm, to")
     out.append(f"{ind}for ff in {f_seq}:")
     out.append(f"{ind}    frm = ff")
     f_ok = f" and {f_flt('frm')}" if f_flt else ""
+    if fr.if_ is not None:      # read with (from) on the site and (to) as it was
+        f_ok += f" and {src.bool_expr(fr.if_)}"
     out.append(f"{ind}    if 0 <= frm < len(what) and what[frm] > 0{f_ok}:")
+    n = "-1"
+    if lud.count is not None:
+        out.append(f"{ind}        n_moved = {src.int_expr(lud.count)}")
+        n = "n_moved"
     out.append(f"{ind}        for to in {t_seq}:")
     out.append(f"{ind}            if to >= 0{conds}:")
-    src.push(out, ind + "                ", "frm", "to", g)
+    src.push(out, ind + "                ", "frm", "to", g, n)
     out.append(f"{ind}frm, to = sf, st")
 
 
@@ -1307,6 +1320,18 @@ def _then_lines(src, then, lines):
 def _again_consequent(src, lud, lines, ind):
     lines.append(f"{ind}sc[NEXT] = mover")
     lines.append(f"{ind}sc[REPLAYED] = 1")
+
+
+@emits(MoveAgain, kind="effect")
+def _again_effect(src, lud, body):
+    _again_consequent(src, lud, body, "")
+
+
+@emits(MovesAnd, kind="effect", refuses=(("then", "with (then ...) as an effect"),))
+def _and_effect(src, lud, body):
+    """Each part's writes in turn."""
+    for m in list(lud.moves) + list(lud.more or []):
+        src.effect_body(m, body)
 
 
 @emits(MovesIf, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))

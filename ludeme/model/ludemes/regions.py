@@ -712,13 +712,18 @@ emits(SitesBoard, kind="static_sites")(
     lambda src, lud: (_board_sites_static(src, lud) and list(range(src.env.num_board_sites)), False))
 
 
+def _fixed_player(role: str) -> bool:
+    """P1, P2, ...: a role that names one player whoever moves (not Player, Prev, ...)."""
+    return role[:1] == "P" and role[1:].isdigit()
+
+
 @emits(SitesLiteralL, kind="static")
 def _literal_static(src, lud):
     """Sites written as numbers or labels, or a declared region of no player or of a fixed
     one: nothing of the state is read."""
     from .literals import IntConst
     if lud.array is not None or lud.player is not None or \
-            lud.role is not None and not lud.role.startswith("P"):
+            lud.role is not None and not _fixed_player(lud.role):
         return False
     if lud.items is not None:
         items = getattr(lud.items, "items", None)
@@ -732,7 +737,7 @@ def _literal_static(src, lud):
 def _literal_sites(src, lud):
     """A named region, or a player's: one list, or one per mover."""
     if not (lud.items is None and lud.player is None and lud.role in (None, "Mover")
-            or (lud.role and lud.role.startswith("P")) or _literal_static(src, lud)):
+            or (lud.role and _fixed_player(lud.role)) or _literal_static(src, lud)):
         raise Unsupported(lud)
     sites, by_mover = src.sites_by_mover(src.env.compile(lud))
     if lud.role == "Mover" and not by_mover:        # the mover's own, kept per mover
@@ -766,6 +771,16 @@ def _static_set_op(src, lud):
         return src.is_static_region(lud.a) and (type(lud.b) is IntConst if isinstance(
             lud.b, IntFn) else src.is_static_region(lud.b))
     return all(src.is_static_region(r) for r in list(lud.regions) + list(lud.more or []))
+
+
+@emits(Union, Intersection, kind="contains")
+def _set_op_contains(src, lud, site):
+    """Listed now when it reads nothing of the state; else each part's test, joined."""
+    if _static_set_op(src, lud):
+        return src.static_contains(lud, site)
+    word = " or " if type(lud) is Union else " and "
+    return "(" + word.join(src.region_contains(r, site)
+                           for r in list(lud.regions) + list(lud.more or [])) + ")"
 
 
 @emits(Union, Intersection, Difference, kind="static_sites")

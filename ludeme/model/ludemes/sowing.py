@@ -15,6 +15,8 @@ from ludeme.engine.state import A_ADD, A_COUNT, A_MOVE, A_SET_FIELD, Move
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
 from .effects import applied_actions
+from ludeme.engine.compiled.emit import emit, emits, lookup, refuse
+from ludeme.engine.compiled.unsupported import Unsupported
 
 
 @ludeme("track")
@@ -435,24 +437,9 @@ class TrackSiteMove(IntFn):
         pid = _player_fn(env, self, lambda c: c.s.mover)
         frm = env.compile(self.from_) if self.from_ is not None else (lambda c: c.from_)
         steps = env.compile(self.steps)
-        name = self.name
-
-        def pick(p):
-            if name is not None:
-                for t in tracks:
-                    if name in t.name and t.owner == p:
-                        return t
-                for t in tracks:
-                    if name in t.name:
-                        return t
-            for owner in (p, 0):
-                for t in tracks:
-                    if t.owner == owner:
-                        return t
-            return None
         chosen = {}
         for p in range(0, env.num_players + 2):
-            t = pick(p)
+            t = _pick_track(tracks, self.name, p)
             if t is not None:
                 chosen[p] = (t, next(k for k, u in enumerate(tracks) if u is t))
 
@@ -543,3 +530,244 @@ class TrackSiteFirst(IntFn):
             c.to = saved
             return -1
         return first
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(MoveSelect, kind="moves", refuses=("mover", ("to", "with (to ...)")))
+def _select_moves(src, lud, out, ind):
+    """One decision per site of the region (in increasing order, as Ludii walks it as a
+    set) where the condition holds, (from) and (to) both on it; no action of its own."""
+    fr = lud.from_
+    refuse(fr, "level", "type")
+    env = src.env
+    site_type = env.board.site_type
+    limit = env.total_sites if site_type == "Cell" else env.num_board_sites
+    g = src.new_generator([], lud=lud, kind=())
+    cond = src.bool_expr(fr.if_) if fr.if_ is not None else "True"
+    out.append(f"{ind}sf, st = frm, to")
+    if fr.site is None or isinstance(fr.site, IntFn):
+        site = "frm" if fr.site is None else src.int_expr(fr.site)
+        out.append(f"{ind}for ff in ({site},):")
+        flt = "True"
+    elif src.is_static_region(fr.site):
+        sites, by_player = src.static_sites(fr.site)
+        rows = [sorted(set(s)) for s in sites] if by_player else [sorted(set(sites))]
+        t_sites, t_len = (src.table(a) for a in src.padded(rows))
+        row = "mover" if by_player else "0"
+        out.append(f"{ind}for jj in range({t_len}[{row}]):")
+        out.append(f"{ind}    ff = {t_sites}[{row}, jj]")
+        flt = "True"
+    elif lookup("contains", fr.site):
+        out.append(f"{ind}for ff in range({limit}):")
+        flt = src.region_contains(fr.site, "ff")
+    else:       # listed: marked, then walked in increasing order
+        seq, test = src.region_sites(fr.site)
+        out.append(f"{ind}marked = np.zeros({limit}, np.bool_)")
+        out.append(f"{ind}for ff in {seq}:")
+        out.append(f"{ind}    if 0 <= ff < {limit}{' and ' + test('ff') if test else ''}:")
+        out.append(f"{ind}        marked[ff] = True")
+        out.append(f"{ind}for ff in range({limit}):")
+        flt = "marked[ff]"
+    out.append(f"{ind}    if 0 <= ff < {limit} and {flt}:")
+    out.append(f"{ind}        frm = ff")
+    out.append(f"{ind}        to = ff")
+    out.append(f"{ind}        if {cond}:")
+    src.push(out, ind + "            ", "frm", "frm", g)
+    out.append(f"{ind}frm, to = sf, st")
+
+
+def _track_tables(src, tracks: list) -> tuple[str, str, str, str]:
+    """The tracks' sites, their next and previous indices (-1 past an end), and lengths, as
+    tables indexed by track then position."""
+    sites = [list(t.sites) for t in tracks]
+    nxt = [[i + 1 if i + 1 < len(s) else (0 if t.loop else -1) for i in range(len(s))]
+           for t, s in zip(tracks, sites)]
+    prv = [[i - 1 if i > 0 else (len(s) - 1 if t.loop else -1) for i in range(len(s))]
+           for t, s in zip(tracks, sites)]
+    t_sites, t_len = src.padded(sites)
+    return (src.table(t_sites), src.table(src.padded(nxt)[0]), src.table(src.padded(prv)[0]),
+            src.table(t_len))
+
+
+@emits(Sow, kind="consequent", refuses=("type", "sowEffect"))
+def _sow_consequent(src, lud, lines, ind):
+    """The sowing as the reference makes it: the holes are chosen on the position before it
+    (skipIf:, numPerHole: read it), then the seeds move; the captures' conditions read the
+    sown position, and their effects apply in order once every capture is chosen."""
+    if lud.backtracking is not None and lud.forward is not None:
+        raise Unsupported(lud, "with backtracking: and forward:")
+    env = src.env
+    if lud.owner is None:
+        tracks = [board_track(env, lud.track, lud)]
+        track = "0"
+    else:
+        by_owner = tracks_by_owner(env, lud.track, lud)
+        tracks = []
+        for t in by_owner.values():
+            if t is not None and all(t is not u for u in tracks):
+                tracks.append(t)
+        if not tracks:
+            return
+        index = [next(k for k, u in enumerate(tracks) if u is by_owner[p])
+                 if by_owner[p] is not None else -1 for p in range(env.num_players + 1)]
+        o = src.int_expr(lud.owner)
+        track = f"({src.table(index)}[{o}] if 0 <= {o} <= {env.num_players} else -1)"
+    t_sites, t_next, t_prev, t_len = _track_tables(src, tracks)
+    start = src.int_expr(lud.start) if lud.start is not None else "last_to"
+    n_sow = src.int_expr(lud.count) if lud.count is not None else \
+        "(count[start] if start >= 0 else 0)"
+    per_hole = src.int_expr(lud.numPerHole) if lud.numPerHole is not None else "1"
+    origin = src.bool_expr(lud.origin) if lud.origin is not None else "False"
+    skip = src.bool_expr(lud.skipIf) if lud.skipIf is not None else "False"
+    body = [src.context(),
+            f"    start = {start}",
+            f"    n_sow = {n_sow}",
+            f"    tr = {track}",
+            "    if tr < 0:",
+            "        return",
+            f"    n_track = {t_len}[tr]",
+            "    i = 0",
+            f"    while i < n_track and {t_sites}[tr, i] != start:",
+            "        i += 1",
+            "    if i == n_track:",
+            "        raise ValueError('(sow ...) from a site not on its track')",
+            "    holes = np.empty(max(n_sow, 0) + 1, np.int64)",
+            "    n_holes = 0",
+            "    sown = 0",
+            "    frm = start",
+            f"    if {origin}:",
+            f"        for _ in range({per_hole}):",
+            "            if sown < n_sow:",
+            "                holes[n_holes] = start",
+            "                n_holes += 1",
+            "            sown += 1",
+            "        to = start",
+            "    frm = -1",
+            "    index = 0",
+            "    while sown < n_sow and index < n_sow:",
+            f"        j = {t_next}[tr, i]",
+            "        if j < 0:",
+            "            break",
+            f"        to = {t_sites}[tr, j]",
+            f"        if {skip}:",
+            "            i = j",
+            "            continue"]
+    if not lud.includeSelf:
+        # Ludii sows into the next hole but leaves (to) on the origin
+        body += [f"        if {t_sites}[tr, j] == start:",
+                 "            i = j",
+                 f"            j = {t_next}[tr, i]",
+                 "            if j < 0:",
+                 "                break"]
+    body += [f"        for _ in range({per_hole}):",
+             "            if sown < n_sow:",
+             f"                holes[n_holes] = {t_sites}[tr, j]",
+             "                n_holes += 1",
+             "            sown += 1",
+             "        i = j",
+             "        index += 1",
+             "    for q in range(n_holes):",
+             f"        {src.site_move('start', 'holes[q]')}"]
+    if lud.apply is not None:
+        refuse(lud.apply, ("then", "with (then ...) as a capture"))
+        cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
+        effect: list[str] = []
+        src.effect_body(lud.apply, effect)
+        body += ["    caught = np.empty(n_track + 2, np.int64)",
+                 "    n_caught = 0",
+                 "    captures = 0",
+                 f"    while {cond}:",
+                 "        frm = start",
+                 "        caught[n_caught] = to",
+                 "        n_caught += 1"]
+        for word, steps in (("backtracking", t_prev), ("forward", t_next)):
+            further = getattr(lud, word)
+            if further is None:
+                continue
+            test = src.bool_expr(further)
+            stop = " or to == start" if word == "backtracking" else ""
+            body += [f"        j = {steps}[tr, i]",
+                     f"        if not {test} or j < 0:",
+                     "            break",
+                     "        i = j",
+                     f"        to = {t_sites}[tr, i]",
+                     f"        if not ({test}){stop}:",
+                     "            break",
+                     "        captures += 1",
+                     "        if captures >= n_track:",
+                     "            break"]
+        if lud.backtracking is None and lud.forward is None:
+            body.append("        break")
+        body += ["    frm = start",
+                 "    for q in range(n_caught):",
+                 "        to = caught[q]",
+                 *("        " + x for x in effect)]
+    then: list[str] = []
+    if lud.then is not None:
+        emit("then", src, lud.then, then)
+    body += ["    frm = -1", "    to = -1", *("    " + x for x in then), "    return"]
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
+                          *body, ""])
+    lines.append(f"{ind}{src.helper(make)}(who, what, count, sc, phase)")
+
+
+@emits(TrackSiteMove, kind="int")
+def _track_site_move(src, lud):
+    """A table per track of each site's first index along it; a track that passes a site
+    twice (where the reference reads the pieces' recorded indices) is refused."""
+    env = src.env
+    tracks = _all_tracks(env, lud)
+    if any(t.internal_loop for t in tracks):
+        raise Unsupported(lud, "on a board whose tracks pass a site twice")
+    if lud.role is not None and lud.player is not None:
+        raise Unsupported(lud, "with a role and a player")
+    player = (src.role_expr(lud.role, lud) if lud.role is not None else
+              src.int_expr(lud.player) if lud.player is not None else "mover")
+    n = env.num_players
+    chosen = []
+    for p in range(0, n + 2):
+        t = _pick_track(tracks, lud.name, p)
+        chosen.append(-1 if t is None else next(k for k, u in enumerate(tracks) if u is t))
+    total = env.total_sites
+    pos = [[t.sites.index(s) if s in t.sites else len(t.sites) for s in range(total)]
+           for t in tracks]
+    t_sites, t_next, _, t_len = _track_tables(src, tracks)
+    t_pos, t_loop = src.table(pos), src.table([int(bool(t.loop)) for t in tracks])
+    t_chosen = src.table(chosen)
+    here = src.int_expr(lud.from_) if lud.from_ is not None else "frm"
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(player, here, steps):",
+            f"    if not 0 <= player <= {n + 1}:",
+            "        return -1",
+            f"    tr = {t_chosen}[player]",
+            "    if tr < 0:",
+            "        return -1",
+            f"    n = {t_len}[tr]",
+            f"    i = {t_pos}[tr, here] if 0 <= here < {total} else n",
+            "    i += max(0, steps)",
+            "    if i < n:",
+            f"        return {t_sites}[tr, i]",
+            f"    return {t_sites}[tr, i % n] if {t_loop}[tr] else -1", ""])
+    return f"{src.helper(make)}({player}, {here}, {src.int_expr(lud.steps)})"
+
+
+def _pick_track(tracks, name, p):
+    """The track (trackSite Move ...) follows for player p: by name, the player's first,
+    else anyone's; then the player's first track, else one of nobody's."""
+    if name is not None:
+        for t in tracks:
+            if name in t.name and t.owner == p:
+                return t
+        for t in tracks:
+            if name in t.name:
+                return t
+    for owner in (p, 0):
+        for t in tracks:
+            if t.owner == owner:
+                return t
+    return None
