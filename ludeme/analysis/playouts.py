@@ -141,6 +141,7 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
         "timeout": state.end_type in TIMEOUT_END_TYPES,
         "turns": state.num_turn,
         "moves": state.num_decisions,
+        "actions": state.num_actions,
         "turn_limit": getattr(game, "max_turns", 1250) * n,
     }
     for t in trackers:
@@ -244,7 +245,7 @@ def kernel_table(game, kernels, seed: int, first: int, n: int):
         "players": np.full(n, players, dtype=np.int64),
         "winner": got["winner"], "end_type": end_types,
         "timeout": got["timeout"],
-        "turns": got["turns"], "moves": got["moves"],
+        "turns": got["turns"], "moves": got["moves"], "actions": got["actions"],
         "turn_limit": np.full(n, getattr(game, "max_turns", 1250) * players, dtype=np.int64),
     }
     for name in per_state_columns():

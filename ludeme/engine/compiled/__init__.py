@@ -110,7 +110,7 @@ class CompiledGame:
         # rows, since numba types a one-row array as row-major and would compile the
         # kernel a second time for it.
         rows = max(n, 2)
-        out_i = np.zeros((rows, 7), dtype=np.int64, order="F")
+        out_i = np.zeros((rows, 8), dtype=np.int64, order="F")
         out_f = np.zeros((rows, 1 + max(KERNEL_FLOATS.values())), dtype=np.float64, order="F")
         ranks = np.zeros((rows, np_ + 1), dtype=np.float64, order="F")
         t0 = time.perf_counter()
@@ -123,6 +123,7 @@ class CompiledGame:
             "end_code": end,
             "timeout": (end == rt.END_TURN_LIMIT) | (end == rt.END_MOVE_LIMIT),
             "turns": out_i[:, 4], "moves": out_i[:, 5], "decisions_multi": out_i[:, 6],
+            "actions": out_i[:, 7],
             **{name: out_f[:, i] for name, i in KERNEL_FLOATS.items()},
             "ranks": ranks[:, 1:], "seconds": np.full(n, seconds / n if n else 0.0),
         }
@@ -307,6 +308,10 @@ class CompiledState:
     @property
     def num_decisions(self) -> int:
         return int(self.sc[self.m.NUM_DECISIONS])
+
+    @property
+    def num_actions(self) -> int:
+        return int(self.sc[self.m.NUM_ACTIONS])
 
     @property
     def scores(self) -> list[int]:
