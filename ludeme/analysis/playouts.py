@@ -616,6 +616,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
     whole_playouts = agents is None and scheduler is None and not evaluation
     if evaluation:
+        from ludeme.ai.evaluator import heuristic_terms
+        heuristic_terms(game)           # a heuristic not supported yet stops the run now
         backend = "reference"
     compiling = None
     if whole_playouts and (backend or game.backend) == "auto" and not game.has_kernels("auto"):
