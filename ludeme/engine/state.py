@@ -403,7 +403,7 @@ class State:
         return self.sites.key()
 
     def position_key(self) -> tuple:
-        """The position as Ludii's stateHash reads it (sites, phases, player order)."""
+        """The position as Ludii's stateHash reads it (sites, player order; not phases)."""
         return position_key(self)
 
     def situation_key(self) -> tuple:

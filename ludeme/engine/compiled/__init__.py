@@ -319,8 +319,8 @@ class CompiledState:
         return [0] + self.sc[m.SCORE + 1:m.SCORE + m.NP + 1].tolist()
 
     def position_key(self) -> tuple:
-        """The position as Ludii's stateHash reads it (State.position_key)."""
-        return tuple(a.tobytes() for a in (self.who, self.what, self.count, self.phase))
+        """The position as Ludii's stateHash reads it (State.position_key: not the phases)."""
+        return tuple(a.tobytes() for a in (self.who, self.what, self.count))
 
     def situation_key(self) -> tuple:
         """The position and the players' state (State.situation_key)."""

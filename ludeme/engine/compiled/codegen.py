@@ -1009,7 +1009,6 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out):
                 hi = max(hi, sc[SCORE + p])
                 lo = min(lo, sc[SCORE + p])
             score_l[decisions] = hi - lo
-            h = hash_into(h, phase)
             if {swap_rule}:
                 h = hash_into(h, sc[ORDER:ORDER + NP + 1])
             positions[decisions] = h
