@@ -126,6 +126,11 @@ class FakeState:
     def situation_key(self) -> tuple:
         return (self.position_key(), self.mover, self.chain, self.end_type, tuple(self.scores))
 
+    @property
+    def num_actions(self) -> int:
+        """Every fake decision is one action (DurationActions)."""
+        return self.num_decisions
+
     def clone(self) -> "FakeState":
         s = FakeState.__new__(FakeState)
         s.__dict__.update(self.__dict__)

@@ -103,6 +103,7 @@ def fake_variant(label: str, turns, winners) -> Variant:
         "game": "Fake", "ruleset": label, "options": "", "index": range(n),
         "seed": [playout_seed(0, i) for i in range(n)], "players": 2, "winner": winners,
         "end_type": "NaturalEnd", "timeout": False, "turns": turns, "moves": turns,
+        "actions": turns,
         "turn_limit": 2500, "branching_factor": 3.0, "decisions_multi": 1, "decision_moves": 1.0,
         "decision_factor": 3.0, "board_coverage": 0.5, "piece_number": 4.0,
         "board_sites_occupied": 0.4, "seconds": 0.001,

@@ -19,7 +19,8 @@ def table(outcomes, turns=None, players=2, **columns) -> pd.DataFrame:
         row = {"game": "G", "ruleset": "", "options": "", "index": i, "seed": i,
                "players": players, "winner": winner, "end_type": end_type,
                "timeout": end_type in ("TurnLimit", "MoveLimit"),
-               "turns": turns[i] if turns else 10, "moves": 12, "turn_limit": 2500,
+               "turns": turns[i] if turns else 10, "moves": 12, "actions": 15,
+               "turn_limit": 2500,
                "branching_factor": 3.0, "decisions_multi": 6, "decision_moves": 0.5,
                "decision_factor": 4.0, "board_coverage": 1.0, "piece_number": 5.0,
                "board_sites_occupied": 0.5, "seconds": 0.01}

@@ -20,8 +20,20 @@ score), negated when p's seat has been swapped, then `tanh`: a value in [-1, 1].
 `evaluate_move(state, move)`: the evaluation, for the player who makes it, of the state
 after the move. Ludii caches both by state hash; the values are the same without it.
 
-A game's own `(ai (heuristics ...))` metadata, which Ludii would use instead, is not read
-yet: every game gets the default terms.
+A game's own `(ai ... (heuristics ...))` metadata replaces the default terms, as Ludii's
+AlphaBetaSearch.initAI does: each term with its `weight:` (1 when not given), among
+
+| term | value for player p |
+| --- | --- |
+| material | as above (every piece weighs 1; `pieceWeights:` is not supported yet) |
+| mobilitySimple | as above |
+| score | p's score |
+
+A term or argument not listed (centreProximity, lineCompletionHeuristic, influence, ...)
+is refused, at its place in the description, when the evaluation is asked for; the game
+still loads and plays. Most of Ludii's games name their AI settings by one of Ludii's
+`def_ai` defines (`(ai "Tic-Tac-Toe_ai")`), which are not among the descriptions read
+here: those games get the default terms.
 """
 
 from __future__ import annotations
@@ -59,12 +71,60 @@ def material(state, player: int) -> int:
     return value
 
 
+def mobility(state, player: int) -> int:
+    """Ludii's MobilitySimple: the legal moves when `player` moves, else 0."""
+    return len(state.legal_moves()) if state.mover == player else 0
+
+
+def score(state, player: int) -> int:
+    """Ludii's Score heuristic: the player's score."""
+    return state.scores[player]
+
+
+TERMS = {"material": material, "mobilitySimple": mobility, "score": score}
+DEFAULT_TERMS = ((material, MATERIAL_WEIGHT), (mobility, MOBILITY_WEIGHT))
+
+
+def heuristic_terms(game) -> tuple:
+    """(term, weight) pairs of the game's heuristics: its metadata's, else Ludii's default
+    ones; terms weighing less than AlphaBetaSearch's threshold left out. A LudemeError, at
+    its place, for a term or argument not supported yet."""
+    from ludeme.errors import LudemeError
+    from ludeme.language.syntax import Call, Float, Int, Named
+    written = getattr(game, "heuristics", None)
+    if not written:
+        return DEFAULT_TERMS
+    terms = []
+    for node in written:
+        name = node.name if isinstance(node, Call) else None
+        if name not in TERMS:
+            raise LudemeError(f"the heuristic {name or node!r} is not supported yet (supported: "
+                              f"{', '.join(TERMS)})", node.pos)
+        weight = 1.0
+        for arg in node.args:
+            if isinstance(arg, Named) and arg.name == "weight" and isinstance(arg.value,
+                                                                              (Int, Float)):
+                weight = _f32(float(arg.value.value))
+            else:
+                raise LudemeError(f"({name} ...): this argument is not supported yet (only "
+                                  f"weight:)", arg.pos)
+        if abs(weight) >= ABS_WEIGHT_THRESHOLD:
+            terms.append((TERMS[name], weight))
+    return tuple(terms)
+
+
 def heuristic(state, player: int) -> float:
-    """The default heuristics' value of a state for a player (Material + 0.001 MobilitySimple),
-    in 32-bit floats as Ludii adds them."""
-    value = _f32(MATERIAL_WEIGHT * material(state, player))
-    if state.mover == player:
-        value = _f32(value + _f32(MOBILITY_WEIGHT * len(state.legal_moves())))
+    """The heuristics' value of a state for a player (by default Material + 0.001
+    MobilitySimple), in 32-bit floats as Ludii adds them."""
+    g = state.g
+    terms = g.__dict__.get("_heuristic_terms")
+    if terms is None:
+        terms = g.__dict__["_heuristic_terms"] = heuristic_terms(g)
+    value = 0.0
+    for term, weight in terms:
+        if term is mobility and state.mover != player:
+            continue        # 0, without generating the moves
+        value = _f32(value + _f32(weight * term(state, player)))
     return value
 
 

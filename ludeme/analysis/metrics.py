@@ -19,6 +19,7 @@ player, `2 rank - 1` (rank 1 for a win, 0 for a loss).
 | DurationTurnsStdDev | population standard deviation (divide by n) of the turns | bootstrap |
 | DurationTurnsNotTimeouts | mean turns over the trials that did not time out; turn limit x P when all did (Ludii's rule) | t |
 | DurationMoves | decisions per trial (Ludii's `numberRealMoves`: every decision of a moveAgain chain, forced passes included; start-rule placements excluded) | t |
+| DurationActions | Ludii's actions per trial: the sum over the decisions of the actions of the move Ludii stores (`Move.actions().size()`): the decision's own action (a forced pass is one Pass), the actions of the moves nested in it and of its consequents (`then`), and the pieces a capture sequence removes at the end of the turn; dice rolled for it and a moveAgain's SetNextPlayer count too. Start-rule placements excluded | t |
 | Timeouts | share of trials cut by the turn or move limit (end type TurnLimit or MoveLimit) | Wilson |
 | Completion | share of trials with a winner (`Status.winner() != 0`) | Wilson |
 | Drawishness | share of trials where every `u_p` is exactly 0; Ludii's quirk: a two-player timeout counts as a draw | Wilson |

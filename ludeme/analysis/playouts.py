@@ -142,6 +142,7 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
         "timeout": state.end_type in TIMEOUT_END_TYPES,
         "turns": state.num_turn,
         "moves": state.num_decisions,
+        "actions": state.num_actions,
         "turn_limit": getattr(game, "max_turns", 1250) * n,
     }
     for t in trackers:
@@ -245,7 +246,7 @@ def kernel_table(game, kernels, seed: int, first: int, n: int):
         "players": np.full(n, players, dtype=np.int64),
         "winner": got["winner"], "end_type": end_types,
         "timeout": got["timeout"],
-        "turns": got["turns"], "moves": got["moves"],
+        "turns": got["turns"], "moves": got["moves"], "actions": got["actions"],
         "turn_limit": np.full(n, getattr(game, "max_turns", 1250) * players, dtype=np.int64),
     }
     for name in per_state_columns():
@@ -620,6 +621,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
     whole_playouts = agents is None and scheduler is None and not evaluation
     if evaluation:
+        from ludeme.ai.evaluator import heuristic_terms
+        heuristic_terms(game)           # a heuristic not supported yet stops the run now
         backend = "reference"
     compiling = None
     if whole_playouts and (backend or game.backend) == "auto" and not game.has_kernels("auto"):

@@ -27,7 +27,7 @@ SHARE = (0.0, 1.0)          # the range of metrics that are shares: their interv
 # appended as their classes register).
 METRICS = [
     "DurationTurns", "DurationTurnsStdDev", "DurationTurnsNotTimeouts", "DurationMoves",
-    "Timeouts", "Completion", "Drawishness", "AdvantageP1", "Balance", "OutcomeUniformity",
+    "DurationActions", "Timeouts", "Completion", "Drawishness", "AdvantageP1", "Balance", "OutcomeUniformity",
 ]
 
 # Columns that identify one configuration (game, ruleset, options) in the playout table;
@@ -39,6 +39,7 @@ SUMMARY_KEYS = (*CONFIG_COLUMNS, "agents")
 MEAN_METRICS = {
     "DurationTurns": ("turns", None),
     "DurationMoves": ("moves", None),
+    "DurationActions": ("actions", None),
 }
 
 

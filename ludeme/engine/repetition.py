@@ -6,8 +6,14 @@ from __future__ import annotations
 
 
 def position_key(state) -> tuple:
-    """What Ludii's stateHash reads: the sites of every container, the phases, the order."""
-    return (state.sites_key(), tuple(state.phase), tuple(state.player_order))
+    """What Ludii's stateHash reads: the sites of every container and the player order.
+
+    Not the players' phases: Ludii's State hashes a phase change only when the game has the
+    flag GameType.HashPhases, which no ludeme of Ludii 1.3.12 sets, so two positions that
+    differ only in phase are one (in Chinese Checkers the pass that ends a hop sequence,
+    phase "MultiJump" back to "Movement", repeats the position: PositionalRepetition is 1
+    in every trial with three or more players, as Ludii's own trials give)."""
+    return (state.sites_key(), tuple(state.player_order))
 
 
 def record_position(state) -> None:

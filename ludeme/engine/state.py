@@ -289,6 +289,7 @@ class State:
 
     __slots__ = ("g", "sites", "who", "what", "count", "rng", "player_order", "scores", "mover", "next", "prev", "phase",
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
+                 "num_actions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
                  "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
@@ -318,6 +319,10 @@ class State:
         self.num_moves = 0
         self.num_start_moves = 0
         self.num_decisions = 0
+        # Ludii's actions of the decisions played (DurationActions): each decision's own,
+        # a nested move's and its consequents' (never the nested move itself), and the
+        # end-of-turn removals, as the move Ludii stores in its trial lists them.
+        self.num_actions = 0
         self.counter = UNDEFINED
         self.active = [False] + [True] * n
         self.ranking = [0.0] * (n + 1)
@@ -416,7 +421,7 @@ class State:
         return self.sites.key()
 
     def position_key(self) -> tuple:
-        """The position as Ludii's stateHash reads it (sites, phases, player order)."""
+        """The position as Ludii's stateHash reads it (sites, player order; not phases)."""
         return position_key(self)
 
     def situation_key(self) -> tuple:
@@ -676,6 +681,7 @@ class State:
         self.counter = a[1]
 
     def _do_submove(self, a):
+        self.num_actions -= 1       # Ludii stores a nested move's actions, not the move
         self._apply_move_effects(a[1], False)
 
     def _do_set_mover(self, a):
@@ -738,6 +744,7 @@ class State:
         given, receives every action applied, in order (with `nested`, a nested move's own
         actions and consequents' instead of the nested move)."""
         actions = move.actions
+        self.num_actions += len(actions)
         do_action = self.do_action
         if done is None:
             for a in actions:
@@ -799,6 +806,8 @@ class State:
         self.num_moves += 1
         self.num_decisions += 1
         self.history.append((mover, move.is_pass))
+        if move.is_pass and all(a[0] != A_PASS for a in move.actions):
+            self.num_actions += 1   # a pass no (pass) made: Ludii's forced pass, one action
         # turn: actions
         # turn: consequents (both inside _apply_move_effects: actions, then `then`)
         if g.reads_last_tos:
@@ -811,6 +820,7 @@ class State:
         if g.sequence_capture and not self._replayed and self.to_clear:
             # Ludii's Move.apply: a decision that does not replay ends the sequence, and
             # every piece marked for removal on the way goes now.
+            self.num_actions += len(self.to_clear)
             for site in sorted(self.to_clear):
                 self.do_action((A_REMOVE, site))
             self.to_clear.clear()

@@ -755,6 +755,26 @@ def _plain(node: Node):
     return to_lud(node)
 
 
+def metadata_heuristics(metadata: Call | None) -> tuple[Call, ...] | None:
+    """The terms of the metadata's `(ai ... (heuristics <term or {terms}>))`, as written (the
+    evaluator reads or refuses each), or None when it names none: a game whose `(ai ...)`
+    is only the name of one of Ludii's `def_ai` defines ("Hex_ai") names none here, as
+    those defines are not part of the descriptions read."""
+    if metadata is None:
+        return None
+    for part in metadata.args:
+        if not (isinstance(part, Call) and part.name == "ai"):
+            continue
+        for arg in part.args:
+            found = [arg] if isinstance(arg, Call) and arg.name == "heuristics" else \
+                [c for c in (arg.args if isinstance(arg, Call) else ())
+                 if isinstance(c, Call) and c.name == "heuristics"]
+            for h in found:
+                items = [x for a in h.args for x in (a.items if isinstance(a, Array) else [a])]
+                return tuple(items)
+    return None
+
+
 def metadata_info(metadata: Call | None, ruleset: str | None = None) -> dict:
     """`(info {...})` as a dict; `useFor` entries go under "useFor" and override for `ruleset`."""
     info: dict = {}

@@ -13,7 +13,7 @@ from contextvars import ContextVar
 from ludeme.engine.state import A_ADD, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED
 from ludeme.engine.stores import TOP
 from ludeme.errors import LudemeError, Pos
-from ludeme.language.expand import Expanded
+from ludeme.language.expand import Expanded, metadata_heuristics
 from .equipment import Equipment, NoSuchRegion
 from .roles import Roles
 from .tables import BoardTables
@@ -419,6 +419,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
                 requires_all_pass=requires_all_pass,
                 options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
     game.requires_visited = env.requires_visited
+    game.heuristics = metadata_heuristics(ex.metadata)     # read by ludeme.ai.evaluator
     game.records_start = env.records_start
     game.stacking = env.stacking
     game.swap_rule = swap_rule

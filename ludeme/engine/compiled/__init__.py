@@ -111,7 +111,7 @@ class CompiledGame:
         # rows, since numba types a one-row array as row-major and would compile the
         # kernel a second time for it.
         rows = max(n, 2)
-        out_i = np.zeros((rows, 7), dtype=np.int64, order="F")
+        out_i = np.zeros((rows, 8), dtype=np.int64, order="F")
         out_f = np.zeros((rows, 1 + max(KERNEL_FLOATS.values())), dtype=np.float64, order="F")
         ranks = np.zeros((rows, np_ + 1), dtype=np.float64, order="F")
         draw_end = np.zeros(rows, dtype=np.int64)
@@ -126,6 +126,7 @@ class CompiledGame:
             "end_code": end,
             "timeout": (end == rt.END_TURN_LIMIT) | (end == rt.END_MOVE_LIMIT),
             "turns": out_i[:, 4], "moves": out_i[:, 5], "decisions_multi": out_i[:, 6],
+            "actions": out_i[:, 7],
             **{name: out_f[:, i] for name, i in KERNEL_FLOATS.items()},
             "ranks": ranks[:, 1:], "seconds": np.full(n, seconds / n if n else 0.0),
             # each playout's chance outcomes: drawn[draw_end[r - 1]:draw_end[r]]
@@ -328,13 +329,17 @@ class CompiledState:
         return int(self.sc[self.m.NUM_DECISIONS])
 
     @property
+    def num_actions(self) -> int:
+        return int(self.sc[self.m.NUM_ACTIONS])
+
+    @property
     def scores(self) -> list[int]:
         m = self.m
         return [0] + self.sc[m.SCORE + 1:m.SCORE + m.NP + 1].tolist()
 
     def position_key(self) -> tuple:
-        """The position as Ludii's stateHash reads it (State.position_key)."""
-        return tuple(a.tobytes() for a in (self.who, self.what, self.count, self.phase))
+        """The position as Ludii's stateHash reads it (State.position_key: not the phases)."""
+        return tuple(a.tobytes() for a in (self.who, self.what, self.count))
 
     def situation_key(self) -> tuple:
         """The position and the players' state (State.situation_key)."""

@@ -22,6 +22,7 @@ arrays `who`, `what`, `count`.
 from __future__ import annotations
 
 import random
+import re
 from contextlib import contextmanager
 from typing import Callable
 
@@ -479,6 +480,32 @@ SITE_MOVE_COUNTED = ("site_move_counted(who, what, count, 0, np.array({owners!r}
 SITE_ADD = "site_add(who, what, count, {first}, {to}, {what}, {who}, {n})"
 
 
+# The statements of the generated effects and consequents that are one of Ludii's actions,
+# as the reference engine's action tuples are (`ludeme.engine.actions.ACTIONS`): a piece
+# moved, removed (now, or marked for the end of the turn), added or promoted (its `what`
+# written; its `who` follows in the same action), a score, the next player (moveAgain), a
+# variable or player's value, the swap of two seats. DurationActions counts them as the
+# reference counts its tuples (`State.num_actions`); the tests of identical rows on both
+# backends hold the two counts together, so a new kind of effect statement that is not
+# listed here shows there.
+_ACTION_STATEMENT = re.compile(
+    r"(site_move|site_move_counted|site_clear|site_remove|site_add)\("
+    r"|sc\[(NEXT|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+)\] \+?= "
+    r"|what\[[^\]]+\] = "
+    r"|sc\[ORDER \+ i\], ")
+
+
+def counted_actions(lines: list[str]) -> list[str]:
+    """The lines, each action statement followed by a tick of the action counter."""
+    out = []
+    for line in lines:
+        out.append(line)
+        body = line.lstrip()
+        if _ACTION_STATEMENT.match(body):
+            out.append(f"{line[:len(line) - len(body)]}sc[NUM_ACTIONS] += 1")
+    return out
+
+
 def _padded(rows) -> tuple[np.ndarray, np.ndarray]:
     """Ragged rows of sites (a list of lists, or of lists of lists) as one array padded with
     -1, and the array of the innermost lengths."""
@@ -645,10 +672,10 @@ def generate(game) -> str:
     effects, consequents = [], []
     for g, (lines, _, then) in enumerate(src.generators):
         effects.append(f"    {'if' if g == 0 else 'elif'} g == {g}:")
-        effects.extend("        " + x for x in lines or ["pass"])
+        effects.extend("        " + x for x in counted_actions(lines) or ["pass"])
         if then:
             consequents.append(f"    if g == {g}:")
-            consequents.extend("        " + x for x in then)
+            consequents.extend("        " + x for x in counted_actions(then))
     pass_gens = [g for g, (_, p, _) in enumerate(src.generators) if p]
     s0 = game.new_initial_state(0)
     comps = game.components
@@ -771,7 +798,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,
                                 WINNER, LAST_FROM, LAST_TO, END_TYPE, NWINNERS, NLOSERS,
                                 LOSSES_DECIDED, NUM_START_MOVES, NUM_TURN_SAME, LAST_MOVER,
-                                COUNTER, NUM_SCALARS, WIN, LOSS, DRAW,
+                                COUNTER, NUM_ACTIONS, NUM_SCALARS, WIN, LOSS, DRAW,
                                 hash_one, hash_into, site_word, repeats, grown, step_distance,
                                 popcount,
                                 aggregates_into, N_AGGREGATES)
@@ -939,6 +966,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
         hist_pass[sc[NUM_DECISIONS]] = is_pass
     sc[NUM_MOVES] += 1
     sc[NUM_DECISIONS] += 1
+    if is_pass:
+        sc[NUM_ACTIONS] += 1        # the pass's one action (a pass generator writes none)
     # turn: actions
     if g >= 0:
         effects(who, what, count, sc, phase, frm, to, g, x)
@@ -955,6 +984,7 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
         for s in range(TOTAL):
             if sc[CLEAR + s]:
                 sc[CLEAR + s] = 0
+                sc[NUM_ACTIONS] += 1
                 site_clear(who, what, count, s)
     # turn: end rules
     end_rules(who, what, count, sc, rk, active, phase)
@@ -1153,7 +1183,6 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
                 hi = max(hi, sc[SCORE + p])
                 lo = min(lo, sc[SCORE + p])
             score_l[decisions] = hi - lo
-            h = hash_into(h, phase)
             if {swap_rule}:
                 h = hash_into(h, sc[ORDER:ORDER + NP + 1])
             positions[decisions] = h
@@ -1187,6 +1216,7 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
         out_i[r, 4] = sc[NUM_TURN]
         out_i[r, 5] = sc[NUM_DECISIONS]
         out_i[r, 6] = multi_count
+        out_i[r, 7] = sc[NUM_ACTIONS]
         draw_end[r] = n_drawn
         out_f[r, 0] = legal_sum / decisions if decisions else 0.0
         out_f[r, 1] = multi_count / decisions if decisions else 0.0
