@@ -534,13 +534,9 @@ SANDWICH_GAME = """
                 (then (addScore Mover 1))))))
     (piece "Flat" Each
       (move Step (to if:(is Empty (to)))
-        (then (or (custodial (from (last To)) Orthogonal
-                    (between (max 1) if:(is Enemy (who at:(between)))
-                             (apply (remove (between))))
-                    (to if:(is Friend (who at:(to)))))
-                  (surround (from (last To)) Orthogonal
-                    (between if:(is Enemy (who at:(between))) (apply (remove (between))))
-                    (to if:(is Friend (who at:(to)))) except:1)))))})
+        (then (surround (from (last To)) Orthogonal
+                (between if:(is Enemy (who at:(between))) (apply (remove (between))))
+                (to if:(is Friend (who at:(to)))) except:1))))})
   (rules
     (start {(place "Stone1" {0 2 4}) (place "Flat1" {1 3})
             (place "Stone2" {20 22 24}) (place "Flat2" {21 23})})
@@ -659,6 +655,23 @@ def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_pat
         _same_rows(game, 40, seed)
     assert played(run_playouts(game, 40, seeds[0], jobs=1, progress=False,
                                backend="reference"))
+
+
+def test_captures_after_another_part_of_an_or_are_refused(tmp_path):
+    """The reference finds every part's captures on the position before any of them; the
+    kernels apply the parts in turn, so a second capture would find other targets (and
+    DurationActions would differ): such a consequent has no compiled form."""
+    from ludeme.engine.compiled.codegen import generate
+    f = tmp_path / "g.lud"
+    f.write_text(SANDWICH_GAME.replace(
+        "(then (surround (from (last To)) Orthogonal",
+        "(then (or (custodial (from (last To)) Orthogonal (between (max 1) if:(is Enemy "
+        "(who at:(between))) (apply (remove (between)))) (to if:(is Friend (who at:(to))))) "
+        "(surround (from (last To)) Orthogonal").replace(
+        "(to if:(is Friend (who at:(to)))) except:1))))})",
+        "(to if:(is Friend (who at:(to)))) except:1)))))})"))
+    with pytest.raises(Unsupported, match="with a capture after another part"):
+        generate(load(f))
 
 
 def test_a_move_from_a_site_past_the_last_container_is_none_on_both_backends(tmp_path):

@@ -214,7 +214,10 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
     stacking = bool(trace.get("isStacking")) or "stackWho" in (trace.get("initial") or {})
     steps = trace.get("steps", [])
     init = trace.get("initial")
-    state = game.new_initial_state(forced_places=_recorded_places(game, init))
+    places = _recorded_places(game, init)
+    # (The kernels refuse random starts: their game is never given places to force.)
+    state = game.new_initial_state() if places is None else \
+        game.new_initial_state(forced_places=places)
     if init is not None:
         d = _board_diff(state, init)
         if d:
@@ -283,7 +286,7 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
 def _recorded_places(game, init: dict | None) -> dict[int, list[int]] | None:
     """Piece index -> the board sites holding it in Ludii's recorded start, for a game whose
     start places pieces at random (forced as recorded dice rolls are), else None."""
-    if not game.places_at_random or not init or "what" not in init:
+    if not getattr(game, "places_at_random", False) or not init or "what" not in init:
         return None
     places: dict[int, list[int]] = {}
     for site, what in enumerate(init["what"]):

@@ -489,7 +489,7 @@ SITE_ADD = "site_add(who, what, count, {first}, {to}, {what}, {who}, {n})"
 # backends hold the two counts together, so a new kind of effect statement that is not
 # listed here shows there.
 _ACTION_STATEMENT = re.compile(
-    r"(site_move|site_move_counted|site_clear|site_remove|site_add)\("
+    r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)\("
     r"|sc\[(NEXT|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+)\] \+?= "
     r"|what\[[^\]]+\] = "
     r"|sc\[ORDER \+ i\], ")

@@ -1346,9 +1346,14 @@ def _if_consequent(src, lud, lines, ind):
 @emits(MovesAnd, MovesOr, kind="consequent", refuses=(("then", "as a consequent"),))
 def _and_consequent(src, lud, lines, ind):
     """Every move of each part applied (`(or ...)` as a consequent is the same union)."""
-    # Ludii evaluates them all, then applies them: the same here, as none of the
-    # consequents compiled changes what their conditions read (the board, mover).
-    for m in list(lud.moves) + list(lud.more or []):
+    # Ludii evaluates them all, then applies them; the kernels apply each part in turn, so
+    # a capture (which scans the board for its targets) after another part would see that
+    # part's captures, and make other (or fewer) removals than the reference lists.
+    parts = list(lud.moves) + list(lud.more or [])
+    if any(getattr(type(m), "scans_targets", False) for m in parts[1:]):
+        raise Unsupported(lud, "with a capture after another part (the parts see the "
+                               "position before any of them)")
+    for m in parts:
         src.consequent(m, lines, ind)
 
 

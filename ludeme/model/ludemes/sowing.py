@@ -15,6 +15,7 @@ from ludeme.engine.state import A_ADD, A_COUNT, A_MOVE, A_SET_FIELD, Move
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
 from .effects import applied_actions
+from ludeme.engine.compiled.codegen import counted_actions
 from ludeme.engine.compiled.emit import emit, emits, lookup, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 
@@ -707,6 +708,10 @@ def _sow_consequent(src, lud, lines, ind):
     if lud.then is not None:
         emit("then", src, lud.then, then)
     body += ["    frm = -1", "    to = -1", *("    " + x for x in then), "    return"]
+
+    # Its moves and effects are actions of the decision (DurationActions), as in the
+    # generators' own lines.
+    body = counted_actions(body)
 
     def make(name):
         return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
