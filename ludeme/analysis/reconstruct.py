@@ -1365,7 +1365,7 @@ class Refusals:
     def __init__(self, template: TemplateGame):
         self.template = template
         self.built = False
-        self.count: dict[tuple[int, str], int] = {}
+        self.seen: dict[tuple[int, str], int] = {}
 
     def add(self, t: Tried) -> None:
         if not t.reason.startswith(("does not fit", "does not build")):
@@ -1376,8 +1376,8 @@ class Refusals:
         first = min(t.spans)
         own = template_offset(t.refused_at, t.spans, first[0] - first[2])
         key = (own, e.message.splitlines()[0])
-        self.count[key] = self.count.get(key, 0) + 1
-        if self.count[key] >= OWN_TEXT_LIMIT:
+        self.seen[key] = self.seen.get(key, 0) + 1
+        if self.seen[key] >= OWN_TEXT_LIMIT:
             text = self.template.description.text
             line = text.count("\n", 0, own) + 1
             col = own - (text.rfind("\n", 0, own) + 1) + 1
