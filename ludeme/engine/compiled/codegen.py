@@ -324,7 +324,7 @@ class Source:
                     f" else {t_sites}[0, :0])"), None
         sites, by_player = self.static_sites(lud)
         if by_player:           # the mover's row of a table, as listed
-            t_sites, t_len = (self.table(a) for a in _padded([list(x) for x in sites]))
+            t_sites, t_len = self._per_mover_tables(sites)
             return f"{t_sites}[mover, :{t_len}[mover]]", None
         return (self.table(sites) if sites else "range(0)"), None
 
@@ -358,8 +358,8 @@ class Source:
             out.append(f"{ind}for site in {self.table(sites)}:")
             out.extend(f"{ind}    {x}" for x in body)
         elif not lookup("for_region", lud) and lookup("static_sites", lud) \
-                and self._listed_per_mover(lud) is not None:
-            t_sites, t_len = self._listed_per_mover(lud)
+                and (per_mover := self._listed_per_mover(lud)) is not None:
+            t_sites, t_len = per_mover
             out.append(f"{ind}for jr in range({t_len}[mover]):")
             out.append(f"{ind}    site = {t_sites}[mover, jr]")
             out.extend(f"{ind}    {x}" for x in body)
@@ -379,8 +379,10 @@ class Source:
             sites, by_player = self.static_sites(lud)
         except Unsupported:
             return None
-        if not by_player:
-            return None
+        return self._per_mover_tables(sites) if by_player else None
+
+    def _per_mover_tables(self, sites) -> tuple[str, str]:
+        """The tables (sites, their number) of a region's sites listed per mover."""
         t_sites, t_len = (self.table(a) for a in _padded([list(ss) for ss in sites]))
         return t_sites, t_len
 

@@ -708,8 +708,12 @@ def _board_sites_static(src, lud) -> bool:
 
 emits(SitesBoard, kind="static")(_board_sites_static)
 emits(SitesBoard, kind="from_only")(_board_sites_static)
-emits(SitesBoard, kind="static_sites")(
-    lambda src, lud: (_board_sites_static(src, lud) and list(range(src.env.num_board_sites)), False))
+
+
+@emits(SitesBoard, kind="static_sites")
+def _board_sites(src, lud):
+    _board_sites_static(src, lud)
+    return list(range(src.env.num_board_sites)), False
 
 
 def _fixed_player(role: str) -> bool:
