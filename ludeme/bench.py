@@ -6,8 +6,9 @@ for its default options and every ruleset, on one core, and prints the time take
 `playouts [FILE...] [--targets] [--backend B] [--seconds S] [--jobs J]` plays
 uniform-random playouts as `ludeme run` does (rows and metrics bookkeeping
 included) of every bundled description (descriptions/*.lud, each ruleset), or of
-the five configurations of the speed target (`--targets`: Adzua (Ludii 5), Lines
-of Action, Konane 8x8, Breakthrough, Tic-Tac-Toe), for S seconds of CPU time on
+the speed target (`--targets`: every configuration of Ludii's SPEED.md, from
+../shared/refdata/configs.json and Ludii's own files; `--only SLUG...` some of them),
+for S seconds of CPU time on
 one process, and prints the rate next to Ludii's warmed single-thread rate
 (../shared/refdata/speed.tsv, the figures of SPEED.md) as a ratio, then the rate
 of J processes (default: all cores) playing at once. Rates are per second of CPU
@@ -22,7 +23,8 @@ states (their rollouts in the kernels), and the ratio.
 `playouts --end-to-end` times `ludeme run --jobs 1` itself (rows, metrics,
 summary and the files it writes), in a fresh process, at two run sizes, so that
 start-up and compiling cancel: rate = (n2 - n1) / (cpu2 - cpu1), CPU time of the
-child process. Both sizes are above `ludeme.analysis.playouts.PARTITION_SIZE` when the larger
+child process, the sizes set from the rate of a one-second run in this process so that
+the difference timed is about 2 S seconds of CPU. Both sizes are above `ludeme.analysis.playouts.PARTITION_SIZE` when the larger
 one is (the run is then written partition by partition, a different cost per row).
 """
 
@@ -34,6 +36,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 
 def default_corpus() -> Path:
@@ -55,24 +58,38 @@ def bundled_descriptions() -> list[Path]:
     return sorted((Path(__file__).resolve().parent.parent / "descriptions").glob("*.lud"))
 
 
-TARGETS = [   # the configurations of the speed target: (file, ruleset) under ../shared or here
-    ("descriptions/adzua_children.lud", "Adzua (Children) (Ludii 5) (Reconstructed)"),
-    ("descriptions/lines_of_action.lud", None),
-    ("ludii/games/Konane.lud", "8x8 Konane (Suggested)"),
-    ("ludii/games/Breakthrough.lud", None),
-    ("ludii/games/Tic-Tac-Toe.lud", None),
-]
+class Config(NamedTuple):
+    """One configuration to time: a file, its ruleset and options, and Ludii's slug for it
+    (None when it is not one of Ludii's reference configurations)."""
+
+    path: Path
+    ruleset: str | None = None
+    options: tuple[str, ...] = ()
+    slug: str | None = None
+
+    @property
+    def run_args(self) -> list[str]:
+        """The arguments of `ludeme run` that select it."""
+        args = [str(self.path)] + (["--ruleset", self.ruleset] if self.ruleset else [])
+        for o in self.options:
+            args += ["--option", o]
+        return args
+
+    @property
+    def name(self) -> str:
+        return self.slug or (self.ruleset or "").split("/", 1)[-1] or self.path.stem
 
 
-def target_files(refdata: Path) -> list[tuple[Path, str | None]]:
-    """The speed target's (file, ruleset) pairs that exist here."""
-    root = Path(__file__).resolve().parent.parent
-    out = []
-    for path, ruleset in TARGETS:
-        p = root / path if path.startswith("descriptions/") else refdata.parent / path
-        if p.exists():
-            out.append((p, ruleset))
-    return out
+def target_configs(refdata: Path) -> list[Config]:
+    """The speed target: every configuration of `SPEED.md` (refdata/configs.json, the
+    files under ../shared/ludii/games) whose file is here."""
+    path = refdata / "configs.json"
+    if not path.exists():
+        return []
+    games = refdata.parent / "ludii" / "games"
+    return [Config(games / c["lud"], c.get("ruleset"), tuple(c.get("options") or ()), c["slug"])
+            for c in json.loads(path.read_text(encoding="utf-8"))["configs"]
+            if (games / c["lud"]).exists()]
 
 
 def reference_slug(game, path: str | Path, refdata: Path | None = None) -> str | None:
@@ -155,20 +172,34 @@ def _print_header(header: str) -> None:
     print("-" * len(header))
 
 
-def _configurations(files: list[Path], targets: bool, refdata: Path):
+def _configurations(files: list[Path], targets: bool, refdata: Path,
+                    only: list[str] | None = None) -> list[Config]:
+    """The speed target's configurations, else each ruleset of each file; `only` keeps those
+    whose slug (or ruleset, or file name) is listed."""
     from ludeme.analysis.playouts import ruleset_names
     if targets:
-        yield from target_files(refdata)
-        return
-    for path in files:
-        for ruleset in ruleset_names(path):
-            yield path, ruleset
+        out = target_configs(refdata)
+    else:
+        out = [Config(path, ruleset) for path in files for ruleset in ruleset_names(path)]
+    return [c for c in out if not only or c.name in only or c.path.stem in only]
+
+
+def _load(config: Config, backend: str = "auto"):
+    """The configuration's game, or None (said on stderr) when it does not play here."""
+    from ludeme.analysis.playouts import load
+    from ludeme.errors import LudemeError
+    try:
+        return load(config.path, ruleset=config.ruleset, options=list(config.options),
+                    backend=backend)
+    except LudemeError as e:
+        print(f"{config.name}: does not play here: {str(e).splitlines()[0]}", file=sys.stderr)
+        return None
 
 
 def bench_playouts(files: list[Path], seconds: float, jobs: int | None, backend: str = "auto",
-                   targets: bool = False) -> int:
+                   targets: bool = False, only: list[str] | None = None) -> int:
     """One line per game/ruleset: rates on one process and on all cores, and the ratio to Ludii."""
-    from ludeme.analysis.playouts import compiled_of, cpu_jobs, load
+    from ludeme.analysis.playouts import compiled_of, cpu_jobs
     jobs = cpu_jobs(jobs)
     refdata = default_refdata()
     ludii_rates = warmed_ludii(refdata)
@@ -176,17 +207,18 @@ def bench_playouts(files: list[Path], seconds: float, jobs: int | None, backend:
           f"{os.cpu_count()} cores; Ludii: warmed single-thread p/s from {refdata / 'speed.tsv'}")
     _print_header(f"{'game / ruleset':<40} {'backend':>9} {'compile s':>9} {'p/s (cpu)':>10} "
                   f"{'(wall)':>9} {'Ludii p/s':>10} {'ratio':>6} {f'{jobs} procs p/s':>13}")
-    for path, ruleset in _configurations(files, targets, refdata):
-        game = load(path, ruleset=ruleset, backend=backend)
+    for config in _configurations(files, targets, refdata, only):
+        game = _load(config, backend)
+        if game is None:
+            continue
         t0 = time.perf_counter()
         kernels = compiled_of(game)
         compile_s = time.perf_counter() - t0
         cpu_rate, wall_rate, _ = playout_rate(game, seconds, backend=backend)
-        slug = reference_slug(game, path, refdata)
+        slug = config.slug or reference_slug(game, config.path, refdata)
         ludii_text, ratio_text = _ratio_text(cpu_rate, ludii_rates.get(slug or ""))
         all_rate = parallel_rate(game, seconds, jobs) if jobs > 1 else wall_rate
-        name = (ruleset or "").split("/", 1)[-1] or game.name
-        print(f"{name[:40]:<40} {'compiled' if kernels else 'reference':>9} "
+        print(f"{config.name[:40]:<40} {'compiled' if kernels else 'reference':>9} "
               f"{compile_s if kernels else 0:>9.2f} {cpu_rate:>10,.0f} {wall_rate:>9,.0f} "
               f"{ludii_text:>10} {ratio_text:>6} {all_rate:>13,.0f}", flush=True)
     return 0
@@ -205,33 +237,52 @@ def _run_cpu_seconds(args: list[str]) -> float:
     return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
-def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: bool) -> int:
-    """`ludeme run --jobs 1` at two sizes per configuration: the rate with start-up cancelled."""
-    from ludeme.analysis.playouts import PARTITION_SIZE, load
+def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: bool,
+                     only: list[str] | None = None) -> int:
+    """`ludeme run --jobs 1` at two sizes per configuration: the rate with start-up cancelled.
+
+    The sizes come from the rate of this process's own playouts over one second of CPU
+    (after compiling, which also fills the compile cache the runs then read): the smaller
+    run takes about `seconds` of CPU, the larger three times as many playouts, so the
+    difference timed is about twice `seconds`, whatever the game's speed."""
+    from ludeme.analysis.playouts import PARTITION_SIZE, compiled_of
     refdata = default_refdata()
     ludii_rates = warmed_ludii(refdata)
     print(f"ludeme run --jobs 1 --backend {backend}, end to end, CPU time of the child process; "
-          f"two run sizes (about {seconds:g} s and 3x that at Ludii's rate); load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    _print_header(f"{'game / ruleset':<40} {'n1':>8} {'n2':>8} {'cpu1 s':>7} {'cpu2 s':>7} "
-                  f"{'p/s':>10} {'Ludii p/s':>10} {'ratio':>6}")
-    for path, ruleset in _configurations(files, targets, refdata):
-        game = load(path, ruleset=ruleset, backend="reference")
-        ludii = ludii_rates.get(reference_slug(game, path, refdata) or "")
-        n1 = max(20, int((ludii or 100) * seconds))
+          f"two run sizes (about {seconds:g} s of CPU and three times as many playouts); load "
+          f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    _print_header(f"{'configuration':<40} {'backend':>9} {'n1':>8} {'n2':>8} {'cpu1 s':>7} "
+                  f"{'cpu2 s':>7} {'p/s':>10} {'Ludii p/s':>10} {'ratio':>6}")
+    ratios = []
+    for config in _configurations(files, targets, refdata, only):
+        game = _load(config, backend)
+        if game is None:
+            continue
+        played = "reference" if backend == "reference" or compiled_of(game) is None \
+            else "compiled"
+        estimate, _, _ = playout_rate(game, min(1.0, seconds), backend=backend)
+        ludii = ludii_rates.get(config.slug or reference_slug(game, config.path, refdata) or "")
+        n1 = max(20, int(estimate * seconds))
         if n1 <= PARTITION_SIZE < 3 * n1:
             # Both sizes partitioned: a run of up to PARTITION_SIZE playouts writes whole
             # tables (and CSV) instead, a different cost per playout that would not cancel.
             n1 = PARTITION_SIZE + 1
         n2 = 3 * n1
-        args = [str(path)] + (["--ruleset", ruleset] if ruleset else []) + ["--backend", backend]
+        args = config.run_args + ["--backend", backend]
         cpu1 = _run_cpu_seconds(args + ["-n", str(n1)])
         cpu2 = _run_cpu_seconds(args + ["-n", str(n2)])
         rate = (n2 - n1) / (cpu2 - cpu1) if cpu2 > cpu1 else float("nan")
         ludii_text, ratio_text = _ratio_text(rate, ludii)
-        name = (ruleset or "").split("/", 1)[-1] or game.name
-        print(f"{name[:40]:<40} {n1:>8} {n2:>8} {cpu1:>7.2f} {cpu2:>7.2f} {rate:>10,.0f} "
-              f"{ludii_text:>10} {ratio_text:>6}", flush=True)
+        if ludii and rate == rate:
+            ratios.append(rate / ludii)
+        print(f"{config.name[:40]:<40} {played:>9} {n1:>8} {n2:>8} {cpu1:>7.2f} {cpu2:>7.2f} "
+              f"{rate:>10,.0f} {ludii_text:>10} {ratio_text:>6}", flush=True)
+    if ratios:
+        ratios.sort()
+        median = (ratios[(len(ratios) - 1) // 2] + ratios[len(ratios) // 2]) / 2
+        print(f"{len(ratios)} configurations beside Ludii's warmed rate: median ratio "
+              f"{median:.2f}, lowest {ratios[0]:.2f}, "
+              f"{sum(r >= 1.0 for r in ratios)} at least 1.0")
     return 0
 
 
@@ -261,18 +312,19 @@ def uct_rate(game, backend: str, seconds: float, iterations: int, seed: int = 0
 
 def bench_agents(files: list[Path], seconds: float, iterations: int, targets: bool) -> int:
     """UCT iterations per second on both backends, per configuration, and their ratio."""
-    from ludeme.analysis.playouts import load
     refdata = default_refdata()
     print(f"UCT (iterations={iterations} per search, random rollouts of 200 moves), "
           f"{seconds:g} s of CPU per configuration and backend; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     _print_header(f"{'game / ruleset':<40} {'reference it/s':>15} {'compiled it/s':>14} "
                   f"{'ratio':>6}")
-    for path, ruleset in _configurations(files, targets, refdata):
-        game = load(path, ruleset=ruleset)
+    for config in _configurations(files, targets, refdata):
+        game = _load(config)
+        if game is None:
+            continue
         ref, _, _ = uct_rate(game, "reference", seconds, iterations)
         fast, _, played = uct_rate(game, "auto", seconds, iterations)
-        name = (ruleset or "").split("/", 1)[-1] or game.name
+        name = config.name
         fast_text = f"{fast:>14,.0f}" if played == "compiled" else f"{'(no form)':>14}"
         ratio = f"{fast / ref:>6.1f}" if played == "compiled" else f"{'-':>6}"
         print(f"{name[:40]:<40} {ref:>15,.0f} {fast_text} {ratio}", flush=True)
@@ -326,7 +378,9 @@ def main(argv=None) -> int:
     pl = sub.add_parser("playouts", help="playouts per second, beside Ludii's")
     pl.add_argument("files", nargs="*", type=Path, help="default: descriptions/*.lud")
     pl.add_argument("--targets", action="store_true",
-                    help="the five configurations of the speed target instead of FILEs")
+                    help="every configuration of Ludii's SPEED.md instead of FILEs")
+    pl.add_argument("--only", nargs="+", metavar="NAME",
+                    help="only these configurations (Ludii's slug, ruleset or file name)")
     pl.add_argument("--backend", choices=("auto", "compiled", "reference"), default="auto")
     pl.add_argument("--end-to-end", action="store_true",
                     help="time `ludeme run --jobs 1` at two run sizes instead")
@@ -335,7 +389,7 @@ def main(argv=None) -> int:
     ag = sub.add_parser("agents", help="UCT iterations (rollouts) per second on both backends")
     ag.add_argument("files", nargs="*", type=Path, help="default: descriptions/*.lud")
     ag.add_argument("--targets", action="store_true",
-                    help="the five configurations of the speed target instead of FILEs")
+                    help="every configuration of Ludii's SPEED.md instead of FILEs")
     ag.add_argument("--seconds", type=float, default=3.0,
                     help="per configuration and backend (default 3)")
     ag.add_argument("--iterations", type=int, default=200, help="per search (default 200)")
@@ -353,8 +407,9 @@ def main(argv=None) -> int:
     if args.what == "playouts":
         files = args.files or bundled_descriptions()
         if args.end_to_end:
-            return bench_end_to_end(files, args.seconds, args.backend, args.targets)
-        return bench_playouts(files, args.seconds, args.jobs, args.backend, args.targets)
+            return bench_end_to_end(files, args.seconds, args.backend, args.targets, args.only)
+        return bench_playouts(files, args.seconds, args.jobs, args.backend, args.targets,
+                              args.only)
     return 2
 
 

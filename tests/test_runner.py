@@ -220,6 +220,28 @@ def test_the_playout_benchmark_prints_a_ratio_per_ruleset(refdata, capsys):
     assert all(float(line.split()[-2]) > 0 for line in lines)
 
 
+def test_the_speed_target_is_every_configuration_of_speed_md(refdata):
+    from ludeme.bench import _configurations, target_configs, warmed_ludii
+    configs = target_configs(refdata)
+    # Every configuration Ludii's SPEED.md times, each with its own figure there.
+    assert sorted(c.slug for c in configs) == sorted(warmed_ludii(refdata))
+    seesaw = next(c for c in configs if c.slug == "seesaw-5")
+    assert seesaw.run_args == [str(seesaw.path), "--option", "Board Size/5"]
+    only = _configurations([], True, refdata, ["konane-8x8", "hex"])
+    assert sorted(c.slug for c in only) == ["hex", "konane-8x8"]
+
+
+def test_the_end_to_end_benchmark_sizes_its_runs_and_states_the_median(refdata, capsys):
+    from ludeme.bench import main as bench_main
+    assert bench_main(["playouts", "--targets", "--end-to-end", "--seconds", "0.2",
+                       "--backend", "reference", "--only", "tic-tac-toe"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("tic-tac-toe"))
+    _, backend, n1, n2, *_ = row.split()
+    assert backend == "reference" and int(n2) == 3 * int(n1) >= 60
+    assert "1 configurations beside Ludii's warmed rate: median ratio" in out
+
+
 def test_no_ludii_figure_for_a_configuration_ludii_was_not_run_on(refdata, tmp_path):
     from ludeme.bench import reference_slug
     lud = tmp_path / "adzua.lud"
