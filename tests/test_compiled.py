@@ -522,6 +522,17 @@ LEAPS_GAME = """
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
+# Discs placed on empty sites but never on a corner: the region is read at each turn.
+CORNERLESS_GAME = """
+(game "Cornerless"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (difference (sites Empty) (sites Corners)))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
 SANDWICH_GAME = """
 (game "Sandwich"
   (players 2)
@@ -642,9 +653,12 @@ SOW_CARRIED_GAME = """
     (SOW_OWNED_GAME, (3, 9), lambda df: df["moves"].gt(df["turns"] + 1).any()
      and {1, 2} <= set(df["winner"])),
     # Seeds run out for one side in some games; others reach the move limit.
-    (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
+    (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Lines win; no game lasts past the 12 sites that are not corners.
+    (CORNERLESS_GAME, (3, 5), lambda df: df["winner"].isin([1, 2]).any()
+     and df["moves"].max() <= 12)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps", "sandwich", "sow", "sow-owned", "sow-carried"])
+         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -318,6 +318,11 @@ class Source:
         of the variable holding a site, is the test on it."""
         if lookup("sites", lud):
             return emit("sites", self, lud)
+        return self.listed_sites(lud)
+
+    def listed_sites(self, lud) -> tuple[str, None]:
+        """`region_sites` of a region that reads nothing of the state but `(from)` and the
+        mover: a table, its row per `(from)` or per mover."""
         if not self.is_static_region(lud) and self.reads_only_from(lud):
             t_sites, t_len = self.sites_by_from(lud)
             return (f"({t_sites}[frm, :{t_len}[frm]] if 0 <= frm < {self.env.num_board_sites}"
@@ -762,6 +767,16 @@ def _start_lines(src, game) -> list[str]:
     finally:
         src.in_start = False
     return lines
+
+
+def mentions(lud, classes: tuple) -> bool:
+    """True when a ludeme or one of its arguments is of one of these classes."""
+    if isinstance(lud, (list, tuple)):
+        return any(mentions(x, classes) for x in lud)
+    fields = getattr(lud, "_fields", None)
+    if fields is None:
+        return False
+    return isinstance(lud, classes) or any(mentions(v, classes) for v in fields.values())
 
 
 def _draws(lud) -> bool:

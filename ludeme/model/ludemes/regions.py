@@ -777,11 +777,13 @@ def _static_set_op(src, lud):
     return all(src.is_static_region(r) for r in list(lud.regions) + list(lud.more or []))
 
 
-@emits(Union, Intersection, kind="contains")
+@emits(Union, Intersection, Difference, kind="contains")
 def _set_op_contains(src, lud, site):
     """Listed now when it reads nothing of the state; else each part's test, joined."""
     if _static_set_op(src, lud):
         return src.static_contains(lud, site)
+    if type(lud) is Difference:
+        return f"({src.region_contains(lud.a, site)} and {_not_in_second(src, lud, site)})"
     word = " or " if type(lud) is Union else " and "
     return "(" + word.join(src.region_contains(r, site)
                            for r in list(lud.regions) + list(lud.more or [])) + ")"
@@ -803,6 +805,32 @@ def _direction_from_only(src, lud):
     return reads_params_only_from(src, lud)
 
 
+@emits(Difference, kind="sites")
+def _difference_sites(src, lud):
+    """The first region's sites in its order, less those the second holds, tested at each
+    site as it is reached (the reference lists the difference first: the second region
+    must not read the site being tried)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import Site, To
+    if _static_set_op(src, lud) or src.reads_only_from(lud):
+        return src.listed_sites(lud)
+    if mentions(lud.b, (To, Site)):
+        raise Unsupported(lud, "with a second region that reads (to) or (site)")
+    seq, flt = src.region_sites(lud.a)
+
+    def test(v):
+        less = _not_in_second(src, lud, v)
+        return f"{flt(v)} and {less}" if flt else less
+    return seq, test
+
+
+def _not_in_second(src, lud, site: str) -> str:
+    """A difference's test that `site` is not in its second region (or not its site)."""
+    if isinstance(lud.b, IntFn):
+        return f"{site} != {src.int_expr(lud.b)}"
+    return f"not {src.region_contains(lud.b, site)}"
+
+
 @emits(Difference, kind="filtered")
 def _less_empty(src, lud):
     """The occupied sites of a board region, as its sites and a filter."""
@@ -814,9 +842,8 @@ def _less_empty(src, lud):
 @emits(Difference, kind="for_region")
 def _difference_loop(src, lud, out, ind, body):
     """The first region's loop, the body run at the sites the second does not hold."""
-    test = f"site != {src.int_expr(lud.b)}" if isinstance(lud.b, IntFn) else \
-        f"not {src.region_contains(lud.b, 'site')}"
-    src.for_region(lud.a, out, ind, [f"if {test}:", *("    " + x for x in body)])
+    src.for_region(lud.a, out, ind, [f"if {_not_in_second(src, lud, 'site')}:",
+                                      *("    " + x for x in body)])
 
 
 @emits(RegionFilter, kind="for_region")
