@@ -519,9 +519,6 @@ LEAPS_GAME = """
 """
 
 
-# (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
-# capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
-# consequent, (is Next ...).
 # Discs placed on empty sites but never on a corner: the region is read at each turn.
 CORNERLESS_GAME = """
 (game "Cornerless"
@@ -532,6 +529,27 @@ CORNERLESS_GAME = """
     (end {(if (is Line 3) (result Mover Win))
           (if (no Moves Next) (result Mover Draw))})))
 """
+
+# Steps and hops forward-right and forward-left of each side's facing (draughts' men).
+FORWARD_HOPS_GAME = """
+(game "Forward Hops"
+  (players {(player N) (player S)})
+  (equipment {(board (square 6))
+    (piece "Frog" Each
+      (or (move Step (directions {FR FL}) (to if:(is Empty (to))))
+          (move Hop (directions {FR FL})
+                (between if:(is Enemy (who at:(between))) (apply (remove (between))))
+                (to if:(is Empty (to))))))})
+  (rules
+    (start {(place "Frog1" (sites Row 0)) (place "Frog2" (sites Row 5))})
+    (play (forEach Piece))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+# (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
+# capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
+# consequent, (is Next ...).
 
 SANDWICH_GAME = """
 (game "Sandwich"
@@ -656,9 +674,13 @@ SOW_CARRIED_GAME = """
     (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     # Lines win; no game lasts past the 12 sites that are not corners.
     (CORNERLESS_GAME, (3, 5), lambda df: df["winner"].isin([1, 2]).any()
-     and df["moves"].max() <= 12)],
+     and df["moves"].max() <= 12),
+    # Men only go forward (five rows at most each, so no game reaches 60 moves) and hop
+    # to capture in most games; the sides block each other.
+    (FORWARD_HOPS_GAME, (3, 6), lambda df: df["moves"].max() <= 60
+     and df["piece_number_max_decrease"].lt(0).mean() > 0.5)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless"])
+         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

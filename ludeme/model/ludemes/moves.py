@@ -1508,6 +1508,26 @@ def _hop_moves(src, lud, out, ind):
     if hasattr(dirn, "direction_keys"):
         raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
     words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
+    if not any(w in ("SameDirection", "OppositeDirection") for w in words):
+        # Directions relative to the piece's facing (FR, FL, Forwards, ...): a table per
+        # kind of piece at (from), as `(move Step)` has.
+        ncomp = len(src.game.components)
+        per = []
+        for w in range(ncomp):
+            probe.fill(w, n)
+            per.append([lines_of(dirs(probe, s), s) for s in range(n)])
+        width = max((len(x) for rows in per for x in rows), default=0) or 1
+        over, land = np.full((ncomp, n, width), -1), np.full((ncomp, n, width), -1)
+        for w, rows in enumerate(per):
+            for s, ls in enumerate(rows):
+                for r, steps in enumerate(ls):
+                    if len(steps) >= 2:
+                        over[w, s, r] = steps[1]
+                        land[w, s, r] = steps[2] if len(steps) >= 3 else -1
+        _hop_lines(src, out, ind, frm_expr, n, width, src.table(over), src.table(land),
+                   hurdle, go, g, "hw", f"hw = what[hf] if 0 <= hf < {n} else 0",
+                   "hw > 0")
+        return
     if words not in (["SameDirection"], ["OppositeDirection"]):
         raise Unsupported(lud, f"with the directions {' '.join(words)}")
     # The direction depends only on the last move: a table over (last from, last to).
@@ -1529,17 +1549,26 @@ def _hop_moves(src, lud, out, ind):
                 if len(steps) >= 2:
                     over[d, s, r] = steps[1]
                     land[d, s, r] = steps[2] if len(steps) >= 3 else -1
-    t_key, t_over, t_land = src.table(key_of), src.table(over), src.table(land)
+    t_key = src.table(key_of)
+    _hop_lines(src, out, ind, frm_expr, n, width, src.table(over), src.table(land), hurdle,
+               go, g, "hd", f"hd = {t_key}[last_from + 1, last_to + 1] if 0 <= hf < {n} "
+               f"and what[hf] != 0 else -1", "hd >= 0")
+
+
+def _hop_lines(src, out, ind, frm_expr, n, width, t_over, t_land, hurdle, go, g, row,
+               row_line, row_ok) -> None:
+    """A hop's loop over the radials from (from), read from tables of (row, site, radial):
+    the hurdle (between) and the landing (to); `row_line` sets the row (the piece's kind,
+    the last move's direction)."""
     out.append(f"{ind}hf = {frm_expr}")
     out.append(f"{ind}sf, st, sb = frm, to, btw")
-    out.append(f"{ind}hd = {t_key}[last_from + 1, last_to + 1] if 0 <= hf < {n} "
-               f"and what[hf] != 0 else -1")
-    out.append(f"{ind}if hd >= 0:")
+    out.append(f"{ind}{row_line}")
+    out.append(f"{ind}if {row_ok}:")
     out.append(f"{ind}    frm = hf")
     out.append(f"{ind}    for r in range({width}):")
-    out.append(f"{ind}        btw = {t_over}[hd, hf, r]")
+    out.append(f"{ind}        btw = {t_over}[{row}, hf, r]")
     out.append(f"{ind}        if btw >= 0 and {hurdle}:")
-    out.append(f"{ind}            to = {t_land}[hd, hf, r]")
+    out.append(f"{ind}            to = {t_land}[{row}, hf, r]")
     out.append(f"{ind}            if to >= 0 and {go}:")
     src.push(out, ind + "                ", "hf", "to", g, "btw")
     out.append(f"{ind}frm, to, btw = sf, st, sb")
