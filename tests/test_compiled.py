@@ -547,6 +547,23 @@ FORWARD_HOPS_GAME = """
           (if (no Moves Next) (result Mover Draw))})))
 """
 
+# A disc placed on an even site makes the sites around it pending: the next player may not
+# place there ((sites Pending) as a region), and is blocked out when nothing is left.
+MARKED_GAME = CORNERLESS_GAME.replace('"Cornerless"', '"Marked"').replace(
+    "(move Add (to (difference (sites Empty) (sites Corners))))",
+    "(move Add (to (difference (sites Empty) (sites Pending))) (then (if (is Even (last To)) "
+    "(set Pending (sites Around (last To))))))").replace(
+    "(if (no Moves Next) (result Mover Draw))",
+    "(if (and (is Pending) (no Moves Next)) (result Mover Win)) "
+    "(if (no Moves Next) (result Mover Draw))")
+
+# A disc placed on a corner is removed at once: the corners stay empty, so no game fills
+# the board (16 sites).
+FLEETING_GAME = CORNERLESS_GAME.replace('"Cornerless"', '"Fleeting"').replace(
+    "(move Add (to (difference (sites Empty) (sites Corners))))",
+    "(move Add (to (sites Empty)) (then (if (is In (last To) (sites Corners)) "
+    "(remove (last To)))))")
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -678,9 +695,14 @@ SOW_CARRIED_GAME = """
     # Men only go forward (five rows at most each, so no game reaches 60 moves) and hop
     # to capture in most games; the sides block each other.
     (FORWARD_HOPS_GAME, (3, 6), lambda df: df["moves"].max() <= 60
-     and df["piece_number_max_decrease"].lt(0).mean() > 0.5)],
+     and df["piece_number_max_decrease"].lt(0).mean() > 0.5),
+    (MARKED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Corners never hold a disc for long: the board never fills (at most 12 discs).
+    (FLEETING_GAME, (3, 4), lambda df: df["piece_number_maximum"].max() <= 13
+     and {1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops"])
+         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
+         "marked", "fleeting"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

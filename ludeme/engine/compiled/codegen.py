@@ -68,8 +68,14 @@ class Source:
         # turn: a result met sets them all (`_if_end` in ludeme.model.ludemes.game).
         self.end_fired: list[str] = []
         self.in_start = False                  # emitting the start rules drawn per game
+        self.pending = False                   # a ludeme reads or sets pending values
         # Every site counts (FlatSites.count_from = 0) in a game with counted pieces.
         self.counting = bool(getattr(game, "counting", False))
+
+    def pending_values(self) -> None:
+        """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
+        the last site, and their number in `sc[PENDN]`), emptied before each move."""
+        self.pending = True
 
     def variable(self, name) -> str:
         """The scalar that holds a `(var ...)` (by name, or the unnamed one)."""
@@ -496,7 +502,7 @@ SITE_ADD = "site_add(who, what, count, {first}, {to}, {what}, {who}, {n})"
 # backends hold the two counts together, so a new kind of effect statement that is not
 # listed here shows there.
 _ACTION_STATEMENT = re.compile(
-    r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)\("
+    r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add|pend_add)\("
     r"|sc\[(NEXT|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+)\] \+?= "
     r"|what\[[^\]]+\] = "
     r"|sc\[ORDER \+ i\], ")
@@ -725,6 +731,7 @@ def generate(game) -> str:
         swap_rule=bool(game.swap_rule),
         n_vars=len(src.variables),
         n_visited=game.total_sites + 1 if game.requires_visited else 0,
+        n_pending=game.total_sites if src.pending else 0,
         n_chance="MT_STATE_SIZE" if game.uses_chance else 0,
         draw_cap=DRAW_CAP if game.uses_chance else 0,
         start="\n".join(start) or "    pass",
@@ -830,10 +837,13 @@ PVAL = CLEAR + {total}        # sc[PVAL + p]: player p's value ((set Value <play
 VARS = PVAL + NP + 2          # sc[VARS + i]: the game's i-th variable ((set Var ...))
 VISITED = VARS + {n_vars}       # sc[VISITED + visited_slot(s)]: s visited this turn
 N_VISITED = {n_visited}
+PENDN = VISITED + N_VISITED     # sc[PENDN]: how many values are pending ((set Pending ...))
+PENDING = PENDN + 1             # sc[PENDING + v]: value v (0 to the last site) is pending
+N_PENDING = {n_pending}
 # The chance stream ((value Random)): its generator, as the reference's `State.rng`, and
 # the values drawn by the decision being applied (`draw_int`), which the playout loop and
 # `CompiledState` move to the row's record.
-CHANCE = VISITED + N_VISITED  # sc[CHANCE:CHANCE + N_CHANCE]: the generator (MT19937)
+CHANCE = PENDING + N_PENDING  # sc[CHANCE:CHANCE + N_CHANCE]: the generator (MT19937)
 N_CHANCE = {n_chance}
 NDRAWS = CHANCE + N_CHANCE    # sc[NDRAWS]: values drawn since they were last moved out
 DRAWS = NDRAWS + 1            # sc[DRAWS + i]: the i-th of them
@@ -889,6 +899,26 @@ def draw_int(sc, lo, hi):
     sc[DRAWS + k] = v
     sc[NDRAWS] = k + 1
     return v
+
+
+@njit(cache=True)
+def pend_add(sc, v):
+    """Make value v pending (a set: once); values past the last site are not kept here."""
+    if not 0 <= v < N_PENDING:
+        raise IndexError("a pending value past the board's last site")
+    if sc[PENDING + v] == 0:
+        sc[PENDING + v] = 1
+        sc[PENDN] += 1
+
+
+@njit(cache=True)
+def pending_one(sc):
+    """`(value Pending)`: the pending value when exactly one is, else 0."""
+    if sc[PENDN] == 1:
+        for v in range(N_PENDING):
+            if sc[PENDING + v]:
+                return v
+    return 0
 
 
 @njit(cache=True, inline="always")
@@ -975,6 +1005,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     sc[REPLAYED] = 0
     is_pass = g in PASS_GENS
     # turn: record
+    if N_PENDING and sc[PENDN]:     # Ludii reboots the pending values before each move
+        sc[PENDN:PENDING + N_PENDING] = 0
     if is_pass and sc[STALE + mover] == 0:
         # A pass marks the mover stalemated when the phase gave no move (a forced pass).
         sc[STALE + mover] = 1 if g < 0 else 0

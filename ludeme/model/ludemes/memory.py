@@ -317,3 +317,52 @@ emits(SetVar, kind="effect", refuses=_AS_PART)(lambda src, lud, body: _set_var_l
 emits(SetPlayerValue, kind="consequent", refuses=_AS_PART)(_set_player_value_lines)
 emits(SetPlayerValue, kind="effect", refuses=_AS_PART)(
     lambda src, lud, body: _set_player_value_lines(src, lud, body, ""))
+
+
+@emits(SetPending, kind="consequent", refuses=_AS_PART)
+def _set_pending_lines(src, lud, lines, ind):
+    """Each value (a region's sites, or the value: 1 when none or -1) made pending."""
+    src.pending_values()
+    if lud.region is not None:
+        src.for_region(lud.region, lines, ind, ["pend_add(sc, site)"])
+        return
+    value = src.int_expr(lud.value) if lud.value is not None else "-1"
+    lines.append(f"{ind}pv = {value}")
+    lines.append(f"{ind}pend_add(sc, 1 if pv == -1 else pv)")
+
+
+emits(SetPending, kind="effect", refuses=_AS_PART)(
+    lambda src, lud, body: _set_pending_lines(src, lud, body, ""))
+
+
+@emits(IsPending, kind="bool")
+def _is_pending(src, lud):
+    src.pending_values()
+    return "(sc[PENDN] > 0)"
+
+
+@emits(ValuePending, kind="int")
+def _value_pending(src, lud):
+    src.pending_values()
+    return "pending_one(sc)"
+
+
+@emits(SitesPending, kind="contains")
+def _pending_contains(src, lud, site):
+    src.pending_values()
+    return f"(0 <= {site} < N_PENDING and sc[PENDING + {site}] != 0)"
+
+
+@emits(SitesPending, kind="sites")
+def _pending_sites(src, lud):
+    """The pending values in increasing order, as the reference lists them."""
+    src.pending_values()
+    return "range(N_PENDING)", lambda v: f"sc[PENDING + {v}] != 0"
+
+
+@emits(SitesPending, kind="for_region")
+def _pending_loop(src, lud, out, ind, body):
+    src.pending_values()
+    out.append(f"{ind}for site in range(N_PENDING):")
+    out.append(f"{ind}    if sc[PENDING + site] != 0:")
+    out.extend(f"{ind}        {x}" for x in body)

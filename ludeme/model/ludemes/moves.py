@@ -1311,6 +1311,16 @@ def _remove_effect(src, eff, body):
                 "    site_clear(who, what, count, rs)")
 
 
+@emits(RemoveEffect, kind="consequent",
+       refuses=("level", "count", "type", ("then", "with (then ...) as a consequent")))
+def _remove_consequent(src, lud, lines, ind):
+    """As its effect: one site's piece goes (a region is refused: the reference lists it
+    before removing any)."""
+    body: list[str] = []
+    _remove_effect(src, lud, body)
+    lines.extend(ind + x for x in body)
+
+
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
 def _then_lines(src, then, lines):
     src.consequent(then.moves, lines, "")
