@@ -564,6 +564,13 @@ FLEETING_GAME = CORNERLESS_GAME.replace('"Cornerless"', '"Fleeting"').replace(
     "(move Add (to (sites Empty)) (then (if (is In (last To) (sites Corners)) "
     "(remove (last To)))))")
 
+# Each disc goes next to the last one (orthogonally) while it can, else anywhere not
+# around it: (sites Around <site>) listed (with a kind) and as a membership test.
+AROUND_GAME = CORNERLESS_GAME.replace('"Cornerless"', '"Around"').replace(
+    "(move Add (to (difference (sites Empty) (sites Corners))))",
+    "(priority {(move Add (to (sites Around (last To) Empty Orthogonal))) "
+    "(move Add (to (sites Empty) if:(not (is In (to) (sites Around (last To))))))})")
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -699,10 +706,11 @@ SOW_CARRIED_GAME = """
     (MARKED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Corners never hold a disc for long: the board never fills (at most 12 discs).
     (FLEETING_GAME, (3, 4), lambda df: df["piece_number_maximum"].max() <= 13
-     and {1, 2} <= set(df["winner"]))],
+     and {1, 2} <= set(df["winner"])),
+    (AROUND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
-         "marked", "fleeting"])
+         "marked", "fleeting", "around"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -335,7 +335,7 @@ class Source:
                     f" else {t_sites}[0, :0])"), None
         sites, by_player = self.static_sites(lud)
         if by_player:           # the mover's row of a table, as listed
-            t_sites, t_len = self._per_mover_tables(sites)
+            t_sites, t_len = self.row_tables(sites)
             return f"{t_sites}[mover, :{t_len}[mover]]", None
         return (self.table(sites) if sites else "range(0)"), None
 
@@ -390,10 +390,11 @@ class Source:
             sites, by_player = self.static_sites(lud)
         except Unsupported:
             return None
-        return self._per_mover_tables(sites) if by_player else None
+        return self.row_tables(sites) if by_player else None
 
-    def _per_mover_tables(self, sites) -> tuple[str, str]:
-        """The tables (sites, their number) of a region's sites listed per mover."""
+    def row_tables(self, sites) -> tuple[str, str]:
+        """The tables (sites, their number) of ragged rows of sites: a region listed per mover,
+        or per site."""
         t_sites, t_len = (self.table(a) for a in _padded([list(ss) for ss in sites]))
         return t_sites, t_len
 

@@ -933,8 +933,9 @@ def _hand_loop(src, lud, out, ind, body):
     out.extend(f"{ind}        {x}" for x in body)
 
 
-@emits(SitesAround, kind="for_region", refuses=("if_", "includeSelf", "type"))
-def _around_loop(src, lud, out, ind, body):
+def _around_table(src, lud):
+    """(the table of each board site's sites at the distance, one per radial, -1 past the
+    board; its width; the kind's test of a site's name) of `(sites Around <site>)`."""
     import numpy as np
     from .literals import IntConst
     if not isinstance(lud.where, IntFn):
@@ -955,19 +956,54 @@ def _around_loop(src, lud, out, ind, body):
         for r, rad in enumerate(radials[s]):
             if dist < len(rad.sites):
                 around[s, r] = rad.sites[dist]
-    kind = {None: "True", "Empty": "what[site] == 0", "NotEmpty": "what[site] != 0",
-            "Own": "(what[site] != 0 and OWNER[what[site]] == mover)",
-            "NotOwn": "not (what[site] != 0 and OWNER[what[site]] == mover)",
-            "Enemy": "(what[site] != 0 and OWNER[what[site]] != 0 and "
-                     "OWNER[what[site]] != mover)",
-            "NotEnemy": "not (what[site] != 0 and OWNER[what[site]] != 0 and "
-                        "OWNER[what[site]] != mover)"}[lud.kind_]
+    kinds = {None: "True", "Empty": "what[{v}] == 0", "NotEmpty": "what[{v}] != 0",
+             "Own": "(what[{v}] != 0 and OWNER[what[{v}]] == mover)",
+             "NotOwn": "not (what[{v}] != 0 and OWNER[what[{v}]] == mover)",
+             "Enemy": "(what[{v}] != 0 and OWNER[what[{v}]] != 0 and "
+                      "OWNER[what[{v}]] != mover)",
+             "NotEnemy": "not (what[{v}] != 0 and OWNER[what[{v}]] != 0 and "
+                         "OWNER[what[{v}]] != mover)"}
+    kind = kinds[lud.kind_]
+    return around, width, lambda v: kind.format(v=v)
+
+
+@emits(SitesAround, kind="for_region", refuses=("if_", "includeSelf", "type"))
+def _around_loop(src, lud, out, ind, body):
+    around, width, kind = _around_table(src, lud)
+    n = src.env.num_board_sites
     tab = src.table(around)
     out.append(f"{ind}ctr = {src.int_expr(lud.where)}")
     out.append(f"{ind}if 0 <= ctr < {n}:")
     out.append(f"{ind}    seen = np.zeros(TOTAL, np.bool_)")
     out.append(f"{ind}    for r in range({width}):")
     out.append(f"{ind}        site = {tab}[ctr, r]")
-    out.append(f"{ind}        if site >= 0 and site != ctr and not seen[site] and {kind}:")
+    out.append(f"{ind}        if site >= 0 and site != ctr and not seen[site] and {kind('site')}:")
     out.append(f"{ind}            seen[site] = True")
     out.extend(f"{ind}            {x}" for x in body)
+
+
+@emits(SitesAround, kind="contains", refuses=("if_", "includeSelf", "type"))
+def _around_contains(src, lud, site):
+    """A site is around the centre: a table of the board's sites around each site."""
+    import numpy as np
+    around, _, kind = _around_table(src, lud)
+    n = src.env.num_board_sites
+    mask = np.zeros((n, n), dtype=bool)
+    for s in range(n):
+        mask[s, [t for t in around[s] if 0 <= t < n and t != s]] = True
+    ctr = src.int_expr(lud.where)
+    return (f"(0 <= {ctr} < {n} and 0 <= {site} < {n} and {src.table(mask, 'bool_')}"
+            f"[{ctr}, {site}] and {kind(site)})")
+
+
+@emits(SitesAround, kind="sites", refuses=("if_", "includeSelf", "type"))
+def _around_sites(src, lud):
+    """The sites around the centre in the radials' order, each once (a table row)."""
+    around, _, kind = _around_table(src, lud)
+    n = src.env.num_board_sites
+    rows = [list(dict.fromkeys(t for t in around[s] if 0 <= t < n and t != s))
+            for s in range(n)]
+    t_sites, t_len = src.row_tables(rows)
+    ctr = src.int_expr(lud.where)
+    return (f"({t_sites}[{ctr}, :{t_len}[{ctr}]] if 0 <= {ctr} < {n} else {t_sites}[0, :0])",
+            kind if lud.kind_ is not None else None)
