@@ -571,6 +571,18 @@ AROUND_GAME = CORNERLESS_GAME.replace('"Cornerless"', '"Around"').replace(
     "(priority {(move Add (to (sites Around (last To) Empty Orthogonal))) "
     "(move Add (to (sites Empty) if:(not (is In (to) (sites Around (last To))))))})")
 
+# A player may pass; one who passes after the other did loses ((all Passed) read by the
+# rules: Ludii's automatic draw on passes is then off).
+SHY_GAME = """
+(game "Shy"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (or (move Add (to (sites Empty))) (move Pass)))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (all Passed) (result Mover Loss))})))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -707,10 +719,13 @@ SOW_CARRIED_GAME = """
     # Corners never hold a disc for long: the board never fills (at most 12 discs).
     (FLEETING_GAME, (3, 4), lambda df: df["piece_number_maximum"].max() <= 13
      and {1, 2} <= set(df["winner"])),
-    (AROUND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (AROUND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Some games fill the board and end on the passes that follow, none runs on.
+    (SHY_GAME, (3, 4), lambda df: df["piece_number_maximum"].eq(9).any()
+     and df["moves"].max() < 30)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
-         "marked", "fleeting", "around"])
+         "marked", "fleeting", "around", "shy"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -69,6 +69,7 @@ class Source:
         self.end_fired: list[str] = []
         self.in_start = False                  # emitting the start rules drawn per game
         self.pending = False                   # a ludeme reads or sets pending values
+        self.reads_all_passed = False          # a rule reads (all Passed)
         # Every site counts (FlatSites.count_from = 0) in a game with counted pieces.
         self.counting = bool(getattr(game, "counting", False))
 
@@ -748,7 +749,10 @@ def generate(game) -> str:
         gen_kinds=[k if isinstance(k, tuple) else (k,) for k in src.generator_kinds],
         context=context(),
         # The decisions' history is read only by the all-pass draw.
-        history=game.max_moves + game.max_turns * game.num_players + 2 if all_pass else 1,
+        history=game.max_moves + game.max_turns * game.num_players + 2
+        if all_pass or src.reads_all_passed else 1,
+        keeps_history=all_pass or src.reads_all_passed,
+        reads_all_passed=src.reads_all_passed,
     )
 
 
@@ -838,7 +842,8 @@ PVAL = CLEAR + {total}        # sc[PVAL + p]: player p's value ((set Value <play
 VARS = PVAL + NP + 2          # sc[VARS + i]: the game's i-th variable ((set Var ...))
 VISITED = VARS + {n_vars}       # sc[VISITED + visited_slot(s)]: s visited this turn
 N_VISITED = {n_visited}
-PENDN = VISITED + N_VISITED     # sc[PENDN]: how many values are pending ((set Pending ...))
+ALLP = VISITED + N_VISITED      # sc[ALLP]: every player's last turn was a pass (all_passed)
+PENDN = ALLP + 1                # sc[PENDN]: how many values are pending ((set Pending ...))
 PENDING = PENDN + 1             # sc[PENDING + v]: value v (0 to the last site) is pending
 N_PENDING = {n_pending}
 # The chance stream ((value Random)): its generator, as the reference's `State.rng`, and
@@ -1011,11 +1016,14 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     if is_pass and sc[STALE + mover] == 0:
         # A pass marks the mover stalemated when the phase gave no move (a forced pass).
         sc[STALE + mover] = 1 if g < 0 else 0
-    if {requires_all_pass}:
+    if {keeps_history}:
         hist_mover[sc[NUM_DECISIONS]] = mover
         hist_pass[sc[NUM_DECISIONS]] = is_pass
     sc[NUM_MOVES] += 1
     sc[NUM_DECISIONS] += 1
+    if {reads_all_passed}:          # what (all Passed) reads until the next decision
+        sc[ALLP] = all_passed(hist_mover, hist_pass, sc[NUM_DECISIONS], NP,
+                              sc[NUM_START_MOVES])
     if is_pass:
         sc[NUM_ACTIONS] += 1        # the pass's one action (a pass generator writes none)
     # turn: actions

@@ -353,6 +353,13 @@ class AllPassed(Bool):
         return lambda c: c.s.num_moves >= n and c.s._all_passed()
 
 
+@emits(AllPassed, kind="bool")
+def _all_passed(src, lud):
+    """Kept by the turn loop after each decision (`sc[ALLP]`), from the decisions' history."""
+    src.reads_all_passed = True
+    return "(sc[NUM_MOVES] >= NP and sc[ALLP] != 0)"
+
+
 @ludeme("no", "Pieces")
 class NoPieces(Bool):
     """`(no Pieces [<role>|<player>|of:<player>] ["Name"] [in:<region>])`: (count Pieces
