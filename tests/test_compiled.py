@@ -583,6 +583,22 @@ SHY_GAME = """
           (if (all Passed) (result Mover Loss))})))
 """
 
+# Each disc remembers the site opposite its own and forgets its own; a player must place on
+# a remembered empty site while there is one (the start rules remember the first).
+ECHO_GAME = """
+(game "Echo"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (start (set RememberValue 5))
+    (play (priority {(move Add (to (sites (values Remembered)) if:(is Empty (to))))
+                     (move Add (to (sites Empty)))}
+                    (then (and (remember Value (- 15 (last To)))
+                               (forget Value (last To))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -722,10 +738,12 @@ SOW_CARRIED_GAME = """
     (AROUND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Some games fill the board and end on the passes that follow, none runs on.
     (SHY_GAME, (3, 4), lambda df: df["piece_number_maximum"].eq(9).any()
-     and df["moves"].max() < 30)],
+     and df["moves"].max() < 30),
+    # The forced echoes hand the first player nearly every game.
+    (ECHO_GAME, (3, 4), lambda df: df["winner"].eq(1).mean() > 0.8)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
-         "marked", "fleeting", "around", "shy"])
+         "marked", "fleeting", "around", "shy", "echo"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -70,6 +70,7 @@ class Source:
         self.in_start = False                  # emitting the start rules drawn per game
         self.pending = False                   # a ludeme reads or sets pending values
         self.reads_all_passed = False          # a rule reads (all Passed)
+        self.remembered: dict = {}             # a list of remembered values' name -> index
         # Every site counts (FlatSites.count_from = 0) in a game with counted pieces.
         self.counting = bool(getattr(game, "counting", False))
 
@@ -77,6 +78,12 @@ class Source:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
         the last site, and their number in `sc[PENDN]`), emptied before each move."""
         self.pending = True
+
+    def remembered_block(self, name) -> str:
+        """Where the kernels keep the values remembered under a name (None too): how many,
+        then how often each value from 0 to the last site is remembered (`rem_add`)."""
+        i = self.remembered.setdefault(name, len(self.remembered))
+        return f"(REM + {i} * REM_STRIDE)"
 
     def variable(self, name) -> str:
         """The scalar that holds a `(var ...)` (by name, or the unnamed one)."""
@@ -504,7 +511,8 @@ SITE_ADD = "site_add(who, what, count, {first}, {to}, {what}, {who}, {n})"
 # backends hold the two counts together, so a new kind of effect statement that is not
 # listed here shows there.
 _ACTION_STATEMENT = re.compile(
-    r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add|pend_add)\("
+    r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add|pend_add"
+    r"|rem_add|rem_forget|rem_clear)\("
     r"|sc\[(NEXT|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+)\] \+?= "
     r"|what\[[^\]]+\] = "
     r"|sc\[ORDER \+ i\], ")
@@ -578,6 +586,20 @@ def context(local: tuple = ("frm", "to", "btw")) -> str:
     lines = ["    mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]",
              "    last_from, last_to = sc[LAST_FROM], sc[LAST_TO]"]
     return "\n".join(lines + [f"    {name} = -1" for name in local])
+
+
+def _start_remembered(src, s0) -> list[str]:
+    """The reset's lines for the values the start rules remember (a list of the kernels'
+    for each name the rules read)."""
+    lines = []
+    for name, i in src.remembered.items():
+        for v in s0.notes.get(("remembered", name), ()):
+            if not 0 <= v < src.game.total_sites:
+                raise Unsupported(None, "a value off the board's sites remembered by the "
+                                        "start rules")
+            block = f"REM + {i} * REM_STRIDE"
+            lines += [f"    sc[{block}] += 1", f"    sc[{block} + 1 + {v}] += 1"]
+    return lines
 
 
 def _start_sets_state(game) -> bool:
@@ -723,8 +745,8 @@ def generate(game) -> str:
         whats_same=same.astype(int).tolist(),
         init_who=list(s0.who), init_what=list(s0.what), init_count=list(s0.count),
         init_phase=list(game.initial_phase),
-        init_scores="\n".join(f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
-                               if v) or "    pass",
+        init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
+                                if v] + _start_remembered(src, s0)) or "    pass",
         num_start_moves=s0.num_start_moves,
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
@@ -734,6 +756,8 @@ def generate(game) -> str:
         n_vars=len(src.variables),
         n_visited=game.total_sites + 1 if game.requires_visited else 0,
         n_pending=game.total_sites if src.pending else 0,
+        n_rem=len(src.remembered),
+        rem_w=game.total_sites if src.remembered else 0,
         n_chance="MT_STATE_SIZE" if game.uses_chance else 0,
         draw_cap=DRAW_CAP if game.uses_chance else 0,
         start="\n".join(start) or "    pass",
@@ -846,10 +870,14 @@ ALLP = VISITED + N_VISITED      # sc[ALLP]: every player's last turn was a pass 
 PENDN = ALLP + 1                # sc[PENDN]: how many values are pending ((set Pending ...))
 PENDING = PENDN + 1             # sc[PENDING + v]: value v (0 to the last site) is pending
 N_PENDING = {n_pending}
+REM = PENDING + N_PENDING       # sc[REM + i * REM_STRIDE]: the i-th remembered list's block
+N_REM = {n_rem}
+REM_W = {rem_w}
+REM_STRIDE = REM_W + 1
 # The chance stream ((value Random)): its generator, as the reference's `State.rng`, and
 # the values drawn by the decision being applied (`draw_int`), which the playout loop and
 # `CompiledState` move to the row's record.
-CHANCE = PENDING + N_PENDING  # sc[CHANCE:CHANCE + N_CHANCE]: the generator (MT19937)
+CHANCE = REM + N_REM * REM_STRIDE  # sc[CHANCE:CHANCE + N_CHANCE]: the generator (MT19937)
 N_CHANCE = {n_chance}
 NDRAWS = CHANCE + N_CHANCE    # sc[NDRAWS]: values drawn since they were last moved out
 DRAWS = NDRAWS + 1            # sc[DRAWS + i]: the i-th of them
@@ -915,6 +943,28 @@ def pend_add(sc, v):
     if sc[PENDING + v] == 0:
         sc[PENDING + v] = 1
         sc[PENDN] += 1
+
+
+@njit(cache=True)
+def rem_add(sc, base, v):
+    """Remember value v once more (a multiset: Ludii's list, its order not kept)."""
+    if not 0 <= v < REM_W:
+        raise IndexError("a remembered value off the board's sites")
+    sc[base + 1 + v] += 1
+    sc[base] += 1
+
+
+@njit(cache=True)
+def rem_forget(sc, base, v):
+    """Forget value v once, if it is remembered."""
+    if 0 <= v < REM_W and sc[base + 1 + v] > 0:
+        sc[base + 1 + v] -= 1
+        sc[base] -= 1
+
+
+@njit(cache=True)
+def rem_clear(sc, base):
+    sc[base:base + REM_STRIDE] = 0
 
 
 @njit(cache=True)

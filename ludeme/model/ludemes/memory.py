@@ -366,3 +366,52 @@ def _pending_loop(src, lud, out, ind, body):
     out.append(f"{ind}for site in range(N_PENDING):")
     out.append(f"{ind}    if sc[PENDING + site] != 0:")
     out.extend(f"{ind}        {x}" for x in body)
+
+
+def _remember_lines(src, lud, lines, ind):
+    """The value remembered once more, unless unique: holds and it already is."""
+    block = src.remembered_block(lud.name)
+    lines.append(f"{ind}rv = {src.int_expr(lud.value)}")
+    if lud.unique is not None:
+        lines.append(f"{ind}if not ({src.bool_expr(lud.unique)} and 0 <= rv < REM_W "
+                     f"and sc[{block} + 1 + rv] > 0):")
+        ind += "    "
+    lines.append(f"{ind}rem_add(sc, {block}, rv)")
+
+
+def _forget_lines(src, lud, lines, ind):
+    """One value forgotten (an action even when it was not remembered), or all of a name's
+    (an action only when some were), or, with no name, of every name that has some."""
+    if lud.value is not None:
+        lines.append(f"{ind}rem_forget(sc, {src.remembered_block(lud.name)}, "
+                     f"{src.int_expr(lud.value)})")
+    elif lud.name is not None:
+        block = src.remembered_block(lud.name)
+        lines.append(f"{ind}if sc[{block}] > 0:")
+        lines.append(f"{ind}    rem_clear(sc, {block})")
+    else:
+        src.remembered_block(None)
+        lines.append(f"{ind}for rk in range(N_REM):")
+        lines.append(f"{ind}    if sc[REM + rk * REM_STRIDE] > 0:")
+        lines.append(f"{ind}        rem_clear(sc, REM + rk * REM_STRIDE)")
+
+
+for _cls, _lines in ((RememberValue, _remember_lines), (SetRememberValue, _remember_lines),
+                     (ForgetValue, _forget_lines)):
+    emits(_cls, kind="consequent", refuses=_AS_PART)(_lines)
+    emits(_cls, kind="effect", refuses=_AS_PART)(
+        lambda src, lud, body, _lines=_lines: _lines(src, lud, body, ""))
+
+
+@emits(ValuesRemembered, kind="contains")
+def _remembered_contains(src, lud, site):
+    """Whether a value is remembered (the list's order and repeats do not matter here)."""
+    block = src.remembered_block(lud.name)
+    return f"(0 <= {site} < REM_W and sc[{block} + 1 + {site}] > 0)"
+
+
+def remembered_sites(src, lud):
+    """`(sites (values Remembered ...))` (Ludii's int array made a set): the values from 0 to
+    the last site remembered, in increasing order, each once (a sequence and a filter)."""
+    block = src.remembered_block(lud.name)
+    return "range(REM_W)", lambda v: f"sc[{block} + 1 + {v}] > 0"

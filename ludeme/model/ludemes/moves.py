@@ -1490,7 +1490,11 @@ def _hop_moves(src, lud, out, ind):
         return [r.sites for k in keys for r in (radials[k][s] if k in radials else ())]
     effect = []
     if to.apply is not None:       # the landing's effect, then the hurdle's, as MoveHop's
-        _apply_lines(src, to.apply, effect)
+        src.between = "x"          # (between) there is the hurdle, as the reference leaves it
+        try:
+            _apply_lines(src, to.apply, effect)
+        finally:
+            src.between = "btw"
     effect += between_effect + [src.site_move()]
     g = src.new_generator(effect, lud=lud)
     if env.is_static_direction(dirn):

@@ -749,10 +749,33 @@ def _literal_sites(src, lud):
     return sites, by_mover
 
 
+def _remembered_set(lud):
+    """The `(values Remembered ...)` of `(sites (values Remembered ...))`, else None."""
+    from .memory import ValuesRemembered
+    if type(lud.items) is ValuesRemembered and lud.player is None and lud.role is None \
+            and lud.name is None and not lud.sites and lud.array is None:
+        return lud.items
+    return None
+
+
+@emits(SitesLiteralL, kind="sites")
+def _literal_listed(src, lud):
+    """Remembered values as sites; any other literal region listed now."""
+    from .memory import remembered_sites
+    values = _remembered_set(lud)
+    if values is not None:
+        return remembered_sites(src, values)
+    return src.listed_sites(lud)
+
+
 @emits(SitesLiteralL, kind="contains")
 def _literal_contains(src, lud, site):
     """A region of the next or the previous player: a table of each player's region, read
-    with the player the state holds now (a (moveAgain) before it makes the mover next)."""
+    with the player the state holds now (a (moveAgain) before it makes the mover next);
+    remembered values, as the state keeps them."""
+    values = _remembered_set(lud)
+    if values is not None:
+        return src.region_contains(values, site)
     if lud.role not in ("Next", "Prev") or lud.items is not None or lud.player is not None \
             or lud.name is not None or lud.sites or lud.array is not None:
         return src.static_contains(lud, site)
