@@ -26,7 +26,11 @@ def slide_rules(slide, env, along: str):
     else:
         go = lambda c: c.s.what[c.between] == 0  # noqa: E731  (is In (between) (sites Empty))
     if to is not None:
-        to.refuse("site", "level", why=f"a slide's destinations are found along its {along}")
+        to.refuse("level", why=f"a slide's destinations are found along its {along}")
+        if to.site is not None:
+            # Ludii's Slide reads only its (to)'s condition and effect: the sites written
+            # there are never evaluated (built, so their own arguments are checked).
+            env.compile(to.site)
     stop = env.compile(to.if_) if to is not None and to.if_ is not None else None
     ap = to.apply if to is not None else None
     to_rule = env.compile(ap.if_) if ap is not None and ap.if_ is not None else None
