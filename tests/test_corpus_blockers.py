@@ -5,7 +5,7 @@ import pytest
 
 from ludeme.api import load
 from ludeme.errors import LudemeError
-from ludeme.engine.stores import StackSites
+from ludeme.engine.stores import FlatSites, StackSites
 
 from conftest import assert_corpus_trace_agrees
 
@@ -455,3 +455,40 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
 @pytest.mark.parametrize("name", CORPUS)
 def test_corpus_games_agree_with_ludii(refdata, ludii, name):
     assert_corpus_trace_agrees(refdata, ludii, name)
+
+
+# -- (count Steps <relation> (step ...) ...): the step alone walks (Ludii's CountSteps) -----
+
+@pytest.mark.parametrize("expr,value", [
+    # Adjacent steps on a square board go diagonally: the relation beside a step is unread.
+    ("(count Steps Orthogonal (step (to if:(is Empty (to)))) 0 8)", 2),
+    ("(count Steps (step Orthogonal (to if:(is Empty (to)))) 0 8)", 4),
+    # No site to reach: 0 before any walk (Infinity only when the sites are out of reach).
+    ("(count Steps (step (to if:True)) 0 (sites Occupied by:P1))", 0),
+    ("(count Steps (step (to if:False)) 0 (sites {8}))", 1_000_000_000),
+])
+def test_count_steps_by_a_step(tmp_path, expr, value):
+    _evaluates_to(tmp_path, expr, value)
+
+
+# -- (value Piece ...) reads a flat site's value, a piece there or not ---------------------
+
+@pytest.mark.parametrize("expr,value", [("(value Piece at:4)", 0), ("(value Piece at:Off)", 0)])
+def test_value_piece_of_an_empty_site_or_off_is_0(tmp_path, expr, value):
+    _evaluates_to(tmp_path, expr, value)
+
+
+@pytest.mark.parametrize("added_value,kept", [(0, 5), (3, 3)])
+def test_a_piece_added_keeps_the_value_set_on_its_empty_site(added_value, kept):
+    s = FlatSites(9, 9)
+    s.set_field("value", 4, 5)             # Ludii's (set Value at:4 5) on an empty site
+    s.add(4, 1, 1, 1, value=added_value)   # a value not given (0) leaves the site's
+    assert s.value[4] == kept
+
+
+# -- (move Slide ... (to <sites>)): Ludii's Slide never reads the sites of its (to) -------
+
+@pytest.mark.parametrize("to", ["", "(to (sites {1}))", "(to (sites Empty))"])
+def test_a_slide_ignores_the_sites_of_its_to(tmp_path, to):
+    game = _load(tmp_path, play=f'(move Slide (from 0) Orthogonal {to})')
+    assert sorted(m.to for m in game.new_initial_state().legal_moves()) == [1, 2, 3, 6]
