@@ -492,3 +492,30 @@ def test_a_piece_added_keeps_the_value_set_on_its_empty_site(added_value, kept):
 def test_a_slide_ignores_the_sites_of_its_to(tmp_path, to):
     game = _load(tmp_path, play=f'(move Slide (from 0) Orthogonal {to})')
     assert sorted(m.to for m in game.new_initial_state().legal_moves()) == [1, 2, 3, 6]
+
+
+# -- (move Step ... (to <sites>)) and a walk's (step (to <sites>)): the sites are never read --
+
+@pytest.mark.parametrize("to", ["(to if:(is Empty (to)))", "(to (sites {1}) if:(is Empty (to)))"])
+def test_a_step_ignores_the_sites_of_its_to(tmp_path, to):
+    game = _load(tmp_path, play=f'(move Step (from 0) Orthogonal {to})')
+    assert sorted(m.to for m in game.new_initial_state().legal_moves()) == [1, 3]
+
+
+@pytest.mark.parametrize("step", ["(step Orthogonal (to if:True))",
+                                  "(step Orthogonal (to (sites {1}) if:True))"])
+def test_a_walk_ignores_the_sites_of_its_steps_to(tmp_path, step):
+    _evaluates_to(tmp_path, f"(count Sites in:(sites Distance {step} from:0 (range 1 2)))", 5)
+
+
+# -- (sites (values Remembered)): Ludii's int array made a set, each site once -------------
+
+@pytest.mark.parametrize("remembered,adds", [("(remember Value 4) (remember Value 4)", 1),
+                                             ("(remember Value 4) (remember Value 5)", 2)])
+def test_sites_of_remembered_values_hold_each_site_once(tmp_path, remembered, adds):
+    game = _load(tmp_path, play='(or (move Add (to (intersection (sites {0}) (sites Empty))) '
+                                f'(then (and {remembered}))) '
+                                '(move Add (to (sites (values Remembered)))))')
+    s = game.new_initial_state()
+    s.apply(s.legal_moves()[0])                 # the first add remembers the values
+    assert len(s.legal_moves()) == adds

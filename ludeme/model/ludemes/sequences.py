@@ -14,7 +14,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.compiled.emit import emits
 
 from .base import IntFn, P, Region, RelationType, SiteType, ludeme
-from .moves import MoveStep
+from .moves import MoveStep, build_unread_sites
 from .sliding import MoveSlide
 
 UNDEFINED = -1
@@ -43,7 +43,8 @@ def step_walker(env, step, lud):
     holds with `(from)` = a and `(to)` = b."""
     if step.from_ is not None or step.stack or step.then is not None:
         raise step.fail("a walk takes only the directions and (to if:...) of this step")
-    step.to.refuse("site", "level", "apply", why="a walk reads only the step's (to if:...)")
+    step.to.refuse("level", "apply", why="a walk reads only the step's (to if:...)")
+    build_unread_sites(env, step.to)
     keys = env.direction_keys(step.dirn or "Adjacent", lud)
     rule = env.compile(step.to.if_) if step.to.if_ is not None else _true
     targets = env.board.trajectories.targets

@@ -13,7 +13,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.compiled.emit import Unsupported, emits, refuse
 from ludeme.engine.state import A_ADD, A_MOVE, Move
 from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
-from .moves import _effect_actions, _moving_action, _then, from_site
+from .moves import _effect_actions, _moving_action, _then, build_unread_sites, from_site
 
 
 def slide_rules(slide, env, along: str):
@@ -27,10 +27,7 @@ def slide_rules(slide, env, along: str):
         go = lambda c: c.s.what[c.between] == 0  # noqa: E731  (is In (between) (sites Empty))
     if to is not None:
         to.refuse("level", why=f"a slide's destinations are found along its {along}")
-        if to.site is not None:
-            # Ludii's Slide reads only its (to)'s condition and effect: the sites written
-            # there are never evaluated (built, so their own arguments are checked).
-            env.compile(to.site)
+        build_unread_sites(env, to)
     stop = env.compile(to.if_) if to is not None and to.if_ is not None else None
     ap = to.apply if to is not None else None
     to_rule = env.compile(ap.if_) if ap is not None and ap.if_ is not None else None
