@@ -519,3 +519,13 @@ def test_sites_of_remembered_values_hold_each_site_once(tmp_path, remembered, ad
     s = game.new_initial_state()
     s.apply(s.legal_moves()[0])                 # the first add remembers the values
     assert len(s.legal_moves()) == adds
+
+
+# -- (move Slide (from ... if:...)): tested once, with (from) on the start site ------------
+
+@pytest.mark.parametrize("cond,moves", [("(is Empty 4)", 4), ("(is Occupied 4)", 0),
+                                        ("(= (from) 0)", 4), ("(= (from) 1)", 0)])
+def test_a_slide_from_a_site_that_fails_its_from_condition_has_no_move(tmp_path, cond, moves):
+    game = _load(tmp_path, play=f'(move Slide (from 0 if:{cond}) Orthogonal)')
+    # without a slide the player passes
+    assert len([m for m in game.new_initial_state().legal_moves() if m.to >= 0]) == moves

@@ -76,7 +76,10 @@ class MoveSlide(Moves):
             return compile_track_slide(self, env)
         kind = _moving_action(env, self, self.stack)
         if self.from_ is not None:
-            self.from_.refuse("level", "if_", why="Ludii's Slide reads only the start site")
+            self.from_.refuse("level", why="Ludii's Slide reads only the start site")
+        # Ludii's Slide tests (from if:...) once, with (from) on the start site
+        from_cond = env.compile(self.from_.if_) if self.from_ is not None \
+            and self.from_.if_ is not None else None
         from_fn = env.site_fn(self.from_)
         dirn = self.dirn or "Adjacent"
         # Ludii's Slide walks every direction of its list, one given twice twice
@@ -120,6 +123,9 @@ class MoveSlide(Moves):
             saved = (c.from_, c.to, c.between)
             c.from_ = frm
             out = []
+            if from_cond is not None and not from_cond(c):
+                c.from_ = saved[0]
+                return out
             for key in dirs(c, frm):
                 for radial in radials[key][frm] if key in radials else ():
                     steps = radial.sites
