@@ -88,6 +88,25 @@ class SitesBoard(Region):
         return lambda c: allsites
 
 
+def _sites_holding(what: list, kinds, lo: int, hi: int) -> list:
+    """The sites lo..hi-1 holding one of `kinds` (piece indices), in increasing order:
+    `list.index` finds each in C, where a loop in Python would test every site."""
+    out = []
+    find = what.index
+    for k in kinds:
+        at = lo
+        try:
+            while True:
+                at = find(k, at, hi)
+                out.append(at)
+                at += 1
+        except ValueError:
+            pass
+    if len(kinds) > 1:
+        out.sort()
+    return out
+
+
 @ludeme("sites", "Occupied")
 class SitesOccupied(Region):
     """`(sites Occupied by:<role> [container:] [component:|components:{...}])`: sites holding
@@ -200,15 +219,31 @@ class SitesOccupied(Region):
                     out.append(site)
             return out
 
+        # The last answer, kept while the same store is at the same version and the same
+        # sites, players and kinds are asked for: a condition read at every destination
+        # (a drop's "one pawn per column") asks the same question of one position.
+        last: list = [None, -1, None, None, None, ()]
+
         def occupied(c):
             if c.stacking:
                 return occupied_stacks(c)
             rng, ids, comps = selected(c)
-            who, what = c.s.who, c.s.what
+            sites = c.s.sites
+            if last[0] is sites and last[1] == sites.version and last[2] == rng \
+                    and last[3] == ids and last[4] == comps:
+                return last[5]
+            who, what = sites.who, sites.what
+            if comps is not None and type(rng) is range and len(comps) <= 4:
+                # a few kinds over a run of sites: found by the list's own search
+                got = tuple(s for s in _sites_holding(what, comps, rng.start, rng.stop)
+                            if who[s] in ids)
             # an empty site has owner 0 too: by:Neutral lists the neutral pieces only
-            if comps is None:
-                return [s for s in rng if who[s] in ids and what[s]]
-            return [s for s in rng if who[s] in ids and what[s] in comps]
+            elif comps is None:
+                got = tuple(s for s in rng if who[s] in ids and what[s])
+            else:
+                got = tuple(s for s in rng if who[s] in ids and what[s] in comps)
+            last[:] = sites, sites.version, rng, ids, comps, got
+            return got
         return occupied
 
     def predicate(self, env):
