@@ -86,6 +86,24 @@ class FlatSites:
         """Some level at the site holds a piece of one of `players` (of kinds `whats`)."""
         return self.who[site] in players and (whats is None or self.what[site] in whats)
 
+    def holding(self, kinds, lo: int, hi: int) -> list:
+        """The sites lo..hi-1 holding one of `kinds` (piece indices), in increasing order:
+        `list.index` finds each in C, where a loop in Python would test every site."""
+        out = []
+        find = self.what.index
+        for k in kinds:
+            at = lo
+            try:
+                while True:
+                    at = find(k, at, hi)
+                    out.append(at)
+                    at += 1
+            except ValueError:
+                pass
+        if len(kinds) > 1:
+            out.sort()
+        return out
+
     def key(self) -> tuple:
         return (tuple(self.who), tuple(self.what), tuple(self.count), tuple(self.state),
                 tuple(self.rotation), tuple(self.value))

@@ -88,25 +88,6 @@ class SitesBoard(Region):
         return lambda c: allsites
 
 
-def _sites_holding(what: list, kinds, lo: int, hi: int) -> list:
-    """The sites lo..hi-1 holding one of `kinds` (piece indices), in increasing order:
-    `list.index` finds each in C, where a loop in Python would test every site."""
-    out = []
-    find = what.index
-    for k in kinds:
-        at = lo
-        try:
-            while True:
-                at = find(k, at, hi)
-                out.append(at)
-                at += 1
-        except ValueError:
-            pass
-    if len(kinds) > 1:
-        out.sort()
-    return out
-
-
 @ludeme("sites", "Occupied")
 class SitesOccupied(Region):
     """`(sites Occupied by:<role> [container:] [component:|components:{...}])`: sites holding
@@ -235,7 +216,7 @@ class SitesOccupied(Region):
             who, what = sites.who, sites.what
             if comps is not None and type(rng) is range and len(comps) <= 4:
                 # a few kinds over a run of sites: found by the list's own search
-                got = tuple(s for s in _sites_holding(what, comps, rng.start, rng.stop)
+                got = tuple(s for s in sites.holding(comps, rng.start, rng.stop)
                             if who[s] in ids)
             # an empty site has owner 0 too: by:Neutral lists the neutral pieces only
             elif comps is None:
