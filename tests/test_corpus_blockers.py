@@ -557,3 +557,12 @@ def test_sites_occupied_follows_the_position_move_after_move(tmp_path, kinds):
         moves = s.legal_moves()
         assert len(moves) == 9 - s.num_moves
         s.apply(moves[0])
+
+
+# -- (place "Item" {<int function> ...}): the sites of their values, read before play -------
+
+@pytest.mark.parametrize("sites,occupied", [("{0 (+ 1 1)}", [0, 2]),
+                                            ("{(- 9 1) (* 2 2) 8}", [4, 8])])
+def test_place_on_sites_given_by_int_functions(tmp_path, sites, occupied):
+    s = _load(tmp_path, start=f'(place "Disc1" {sites})').new_initial_state()
+    assert [site for site in range(9) if s.what[site]] == occupied
