@@ -531,24 +531,11 @@ def test_a_slide_from_a_site_that_fails_its_from_condition_has_no_move(tmp_path,
     assert len([m for m in game.new_initial_state().legal_moves() if m.to >= 0]) == moves
 
 
-# -- a flat store's version: every write of a piece or count moves it on ------------------
-
-@pytest.mark.parametrize("write", [
-    lambda s: s.add(4, 1, 1, 1), lambda s: s.remove(0), lambda s: s.move(0, 5),
-    lambda s: s.move_stack(0, 5), lambda s: s.move_n(0, 5, 1), lambda s: s.set_count(0, 3),
-    lambda s: s.set_piece(0, 2, 1)])
-def test_every_write_of_a_flat_store_moves_its_version_on(write):
-    s = FlatSites(9, 9)
-    s.add(0, 1, 1, 1)
-    before = s.version
-    write(s)
-    assert s.version > before and s.copy().version == s.version
-
+# -- (sites Occupied ...) follows the position, move after move ---------------------------
 
 @pytest.mark.parametrize("kinds", ['', 'component:"Disc"', 'components:{"Disc" "Other"}'])
 def test_sites_occupied_follows_the_position_move_after_move(tmp_path, kinds):
-    # Each add must see the previous one: the answer kept for a position is not reused
-    # once the store is written.
+    # Each add sees the previous one.
     game = _load(tmp_path, items='(piece "Disc" Each) (piece "Other" Each)',
                  play=f'(if (= (count Sites in:(sites Occupied by:All {kinds})) (count Moves)) '
                       '(move Add (piece (id "Disc" Mover)) (to (sites Empty))))')

@@ -31,7 +31,7 @@ class FlatSites:
     """One level per site, with a count (Ludii's ContainerFlatState)."""
 
     __slots__ = ("who", "what", "count", "state", "rotation", "value", "hand_from", "count_from",
-                 "owner_of", "plain", "version")
+                 "owner_of", "plain")
     stacking = False
 
     def __init__(self, total_sites: int, hand_from: int):
@@ -51,9 +51,6 @@ class FlatSites:
         # True while every site's state, rotation and value are 0, as they stay in most
         # games: the writes below then leave those three lists alone.
         self.plain = True
-        # Bumped by every write of a piece or count: a reader may keep what it found for
-        # as long as the version stays (ludeme.model's (sites Occupied ...)).
-        self.version = 0
 
     def copy(self) -> "FlatSites":
         s = FlatSites.__new__(FlatSites)
@@ -63,7 +60,6 @@ class FlatSites:
         s.count_from = self.count_from
         s.owner_of = self.owner_of
         s.plain = self.plain
-        s.version = self.version
         return s
 
     # -- reading levels ------------------------------------------------------
@@ -86,31 +82,12 @@ class FlatSites:
         """Some level at the site holds a piece of one of `players` (of kinds `whats`)."""
         return self.who[site] in players and (whats is None or self.what[site] in whats)
 
-    def holding(self, kinds, lo: int, hi: int) -> list:
-        """The sites lo..hi-1 holding one of `kinds` (piece indices), in increasing order:
-        `list.index` finds each in C, where a loop in Python would test every site."""
-        out = []
-        find = self.what.index
-        for k in kinds:
-            at = lo
-            try:
-                while True:
-                    at = find(k, at, hi)
-                    out.append(at)
-                    at += 1
-            except ValueError:
-                pass
-        if len(kinds) > 1:
-            out.sort()
-        return out
-
     def key(self) -> tuple:
         return (tuple(self.who), tuple(self.what), tuple(self.count), tuple(self.state),
                 tuple(self.rotation), tuple(self.value))
 
     # -- writing ---------------------------------------------------------------
     def clear(self, site: int) -> None:
-        self.version += 1
         self.who[site] = self.what[site] = self.count[site] = 0
         if not self.plain:
             self.state[site] = self.rotation[site] = self.value[site] = 0
@@ -120,7 +97,6 @@ class FlatSites:
         """Put `count` pieces at a site. An occupied site keeps its piece, whatever was
         added (Ludii's ActionAdd sets only the count of an occupied site): the count grows
         in a hand or when the game counts, else it is one."""
-        self.version += 1
         if self.what[site]:
             self.count[site] = self.count[site] + count if site >= self.count_from else 1
             return
@@ -144,7 +120,6 @@ class FlatSites:
     def move(self, frm: int, to: int, level_from: int = TOP, level_to: int = TOP) -> None:
         """Move one piece from `frm` to `to` (a count at `frm` goes down by one); nothing when
         `frm` is empty (a capture collected before an earlier one emptied the site)."""
-        self.version += 1
         what_ = self.what
         what = what_[frm]
         if not what:
@@ -183,7 +158,6 @@ class FlatSites:
 
     def move_stack(self, frm: int, to: int) -> None:
         """Move everything at `frm` to `to` (one level: the same as a move with its count)."""
-        self.version += 1
         if not self.what[frm]:
             return
         data = (self.what[frm], self.who[frm], self.count[frm], self.state[frm],
@@ -195,7 +169,6 @@ class FlatSites:
     def move_n(self, frm: int, to: int, n: int) -> None:
         """Move `n` pieces of a counted site (Ludii's ActionMoveN): the destination takes
         them when empty or holding the same kind; the start keeps what is left."""
-        self.version += 1
         what = self.what[frm]
         who = self.who[frm] if self.owner_of is None or not what else self.owner_of[what]
         if self.count[frm] - n <= 0:
@@ -209,14 +182,12 @@ class FlatSites:
             self.count[to] += n
 
     def set_count(self, site: int, count: int) -> None:
-        self.version += 1
         if count <= 0:
             self.clear(site)
         else:
             self.count[site] = count
 
     def set_piece(self, site: int, who: int, what: int, level: int = TOP) -> None:
-        self.version += 1
         self.who[site], self.what[site] = who, what
 
     def set_field(self, field: str, site: int, value: int, level: int = TOP) -> None:

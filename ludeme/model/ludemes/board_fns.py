@@ -164,9 +164,6 @@ class Where(IntFn):
                     return -1
                 s = c.s
                 state = local(c) if local is not None else -1
-                if not c.stacking and state == -1:
-                    found = s.sites.holding((what,), 0, limit)
-                    return found[0] if found else -1
                 for site in range(limit):
                     if _holds(s, site, what, state, c.stacking):
                         return site
@@ -185,11 +182,7 @@ class Where(IntFn):
                 return -1
             s = c.s
             state = local(c) if local is not None else -1
-            if not c.stacking and state == -1:
-                found = s.sites.holding((what,), 0, limit)
-            else:
-                found = [site for site in range(limit)
-                         if _holds(s, site, what, state, c.stacking)]
+            found = [site for site in range(limit) if _holds(s, site, what, state, c.stacking)]
             if len(found) > 1:
                 raise self.fail(f"(where {name!r} ...) with the piece on several sites "
                                 f"({found[:4]}) is not supported yet: Ludii answers in the "

@@ -200,31 +200,15 @@ class SitesOccupied(Region):
                     out.append(site)
             return out
 
-        # The last answer, kept while the same store is at the same version and the same
-        # sites, players and kinds are asked for: a condition read at every destination
-        # (a drop's "one pawn per column") asks the same question of one position.
-        last: list = [None, -1, None, None, None, ()]
-
         def occupied(c):
             if c.stacking:
                 return occupied_stacks(c)
             rng, ids, comps = selected(c)
-            sites = c.s.sites
-            if last[0] is sites and last[1] == sites.version and last[2] == rng \
-                    and last[3] == ids and last[4] == comps:
-                return last[5]
-            who, what = sites.who, sites.what
-            if comps is not None and type(rng) is range and len(comps) <= 4:
-                # a few kinds over a run of sites: found by the list's own search
-                got = tuple(s for s in sites.holding(comps, rng.start, rng.stop)
-                            if who[s] in ids)
+            who, what = c.s.who, c.s.what
             # an empty site has owner 0 too: by:Neutral lists the neutral pieces only
-            elif comps is None:
-                got = tuple(s for s in rng if who[s] in ids and what[s])
-            else:
-                got = tuple(s for s in rng if who[s] in ids and what[s] in comps)
-            last[:] = sites, sites.version, rng, ids, comps, got
-            return got
+            if comps is None:
+                return [s for s in rng if who[s] in ids and what[s]]
+            return [s for s in rng if who[s] in ids and what[s] in comps]
         return occupied
 
     def predicate(self, env):
