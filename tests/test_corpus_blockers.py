@@ -5,7 +5,7 @@ import pytest
 
 from ludeme.api import load
 from ludeme.errors import LudemeError
-from ludeme.engine.stores import StackSites
+from ludeme.engine.stores import FlatSites, StackSites
 
 from conftest import assert_corpus_trace_agrees
 
@@ -455,3 +455,101 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
 @pytest.mark.parametrize("name", CORPUS)
 def test_corpus_games_agree_with_ludii(refdata, ludii, name):
     assert_corpus_trace_agrees(refdata, ludii, name)
+
+
+# -- (count Steps <relation> (step ...) ...): the step alone walks (Ludii's CountSteps) -----
+
+@pytest.mark.parametrize("expr,value", [
+    # Adjacent steps on a square board go diagonally: the relation beside a step is unread.
+    ("(count Steps Orthogonal (step (to if:(is Empty (to)))) 0 8)", 2),
+    ("(count Steps (step Orthogonal (to if:(is Empty (to)))) 0 8)", 4),
+    # No site to reach: 0 before any walk (Infinity only when the sites are out of reach).
+    ("(count Steps (step (to if:True)) 0 (sites Occupied by:P1))", 0),
+    ("(count Steps (step (to if:False)) 0 (sites {8}))", 1_000_000_000),
+])
+def test_count_steps_by_a_step(tmp_path, expr, value):
+    _evaluates_to(tmp_path, expr, value)
+
+
+# -- (value Piece ...) reads a flat site's value, a piece there or not ---------------------
+
+@pytest.mark.parametrize("expr,value", [("(value Piece at:4)", 0), ("(value Piece at:Off)", 0)])
+def test_value_piece_of_an_empty_site_or_off_is_0(tmp_path, expr, value):
+    _evaluates_to(tmp_path, expr, value)
+
+
+@pytest.mark.parametrize("added_value,kept", [(0, 5), (3, 3)])
+def test_a_piece_added_keeps_the_value_set_on_its_empty_site(added_value, kept):
+    s = FlatSites(9, 9)
+    s.set_field("value", 4, 5)             # Ludii's (set Value at:4 5) on an empty site
+    s.add(4, 1, 1, 1, value=added_value)   # a value not given (0) leaves the site's
+    assert s.value[4] == kept
+
+
+# -- (move Slide ... (to <sites>)): Ludii's Slide never reads the sites of its (to) -------
+
+@pytest.mark.parametrize("to", ["", "(to (sites {1}))", "(to (sites Empty))"])
+def test_a_slide_ignores_the_sites_of_its_to(tmp_path, to):
+    game = _load(tmp_path, play=f'(move Slide (from 0) Orthogonal {to})')
+    assert sorted(m.to for m in game.new_initial_state().legal_moves()) == [1, 2, 3, 6]
+
+
+# -- (move Step ... (to <sites>)) and a walk's (step (to <sites>)): the sites are never read --
+
+@pytest.mark.parametrize("to", ["(to if:(is Empty (to)))", "(to (sites {1}) if:(is Empty (to)))"])
+def test_a_step_ignores_the_sites_of_its_to(tmp_path, to):
+    game = _load(tmp_path, play=f'(move Step (from 0) Orthogonal {to})')
+    assert sorted(m.to for m in game.new_initial_state().legal_moves()) == [1, 3]
+
+
+@pytest.mark.parametrize("step", ["(step Orthogonal (to if:True))",
+                                  "(step Orthogonal (to (sites {1}) if:True))"])
+def test_a_walk_ignores_the_sites_of_its_steps_to(tmp_path, step):
+    _evaluates_to(tmp_path, f"(count Sites in:(sites Distance {step} from:0 (range 1 2)))", 5)
+
+
+# -- (sites (values Remembered)): Ludii's int array made a set, each site once -------------
+
+@pytest.mark.parametrize("remembered,adds", [("(remember Value 4) (remember Value 4)", 1),
+                                             ("(remember Value 4) (remember Value 5)", 2)])
+def test_sites_of_remembered_values_hold_each_site_once(tmp_path, remembered, adds):
+    game = _load(tmp_path, play='(or (move Add (to (intersection (sites {0}) (sites Empty))) '
+                                f'(then (and {remembered}))) '
+                                '(move Add (to (sites (values Remembered)))))')
+    s = game.new_initial_state()
+    s.apply(s.legal_moves()[0])                 # the first add remembers the values
+    assert len(s.legal_moves()) == adds
+
+
+# -- (move Slide (from ... if:...)): tested once, with (from) on the start site ------------
+
+@pytest.mark.parametrize("cond,moves", [("(is Empty 4)", 4), ("(is Occupied 4)", 0),
+                                        ("(= (from) 0)", 4), ("(= (from) 1)", 0)])
+def test_a_slide_from_a_site_that_fails_its_from_condition_has_no_move(tmp_path, cond, moves):
+    game = _load(tmp_path, play=f'(move Slide (from 0 if:{cond}) Orthogonal)')
+    # without a slide the player passes
+    assert len([m for m in game.new_initial_state().legal_moves() if m.to >= 0]) == moves
+
+
+# -- (sites Occupied ...) follows the position, move after move ---------------------------
+
+@pytest.mark.parametrize("kinds", ['', 'component:"Disc"', 'components:{"Disc" "Other"}'])
+def test_sites_occupied_follows_the_position_move_after_move(tmp_path, kinds):
+    # Each add sees the previous one.
+    game = _load(tmp_path, items='(piece "Disc" Each) (piece "Other" Each)',
+                 play=f'(if (= (count Sites in:(sites Occupied by:All {kinds})) (count Moves)) '
+                      '(move Add (piece (id "Disc" Mover)) (to (sites Empty))))')
+    s = game.new_initial_state()
+    for _ in range(4):
+        moves = s.legal_moves()
+        assert len(moves) == 9 - s.num_moves
+        s.apply(moves[0])
+
+
+# -- (place "Item" {<int function> ...}): the sites of their values, read before play -------
+
+@pytest.mark.parametrize("sites,occupied", [("{0 (+ 1 1)}", [0, 2]),
+                                            ("{(- 9 1) (* 2 2) 8}", [4, 8])])
+def test_place_on_sites_given_by_int_functions(tmp_path, sites, occupied):
+    s = _load(tmp_path, start=f'(place "Disc1" {sites})').new_initial_state()
+    assert [site for site in range(9) if s.what[site]] == occupied

@@ -43,6 +43,10 @@ CASES = [
     # substring), though the same string is expanded everywhere else
     ('(define "g" (= 1 #1)) (game "g" ("g" 2) "g")', '(game "g" (= 1 2) (= 1))'),
     ('(define "m" 5) (match "m" (x "m"))', '(match "m" (x 5))'),
+    # a parameter glued to a word is substituted in its text (P#1 with 2: P2), or drops out
+    ('(define "H" (handSite P#1 0)) (game "g" ("H" 2))', '(game "g" (handSite P2 0))'),
+    ('(define "H" (f A#1x#2)) (game "g" ("H" Mover 3))', '(game "g" (f AMoverx3))'),
+    ('(define "H" (f P#1)) (game "g" ("H"))', '(game "g" (f P))'),
     ('(define "i" 5) (game "g" (instance "i" "i"))', '(game "g" (instance "i" 5))'),
 ]
 
@@ -95,6 +99,7 @@ ERRORS = [
     ('(game "g") (foo)', "at the top level"),
     ('(option "X" <X> {}) (game "g")', "has no items"),
     ('(option "X" {(item "a" <1>)}) (game "g")', "expected (option"),
+    ('(define "H" (f P#1)) (game "g" ("H" (f 1)))', "glued to a word (P#1)"),
 ]
 
 

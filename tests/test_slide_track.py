@@ -56,6 +56,19 @@ def test_track_slide_destinations(tmp_path, gen, p1, p2, expected):
     assert got == expected
 
 
+@pytest.mark.parametrize("between,expected", [
+    # Along a named track every site reached is a destination, loop or not (Daldosa),
+    # the k-th only from the range's minimum on and none past its maximum.
+    ("(between (range 1 5))", [7, 8, 9, 10, 11]),
+    ("(between (exact 2))", [8]),
+    ("(between (range 2 3))", [8, 9]),
+])
+def test_named_track_slide_reads_its_range(tmp_path, between, expected):
+    _, s = _surakarta(tmp_path, f'(move Slide "Track1F" {between} (to if:False))', "6", "0")
+    got = [m.to for m in s.legal_moves() if m.frm == 6 and m.to in range(6, 12)]
+    assert sorted(got) == expected
+
+
 def test_track_capture_removes_the_enemy_and_moves_there(tmp_path):
     _, s = _surakarta(tmp_path, f'(move Slide "Track1F" {BETWEEN_SELF} {CAPTURE})', "6", "4")
     s.apply(next(m for m in s.legal_moves() if m.key() == (6, 4)))
@@ -63,7 +76,7 @@ def test_track_capture_removes_the_enemy_and_moves_there(tmp_path):
 
 
 @pytest.mark.parametrize("between", [
-    "(between (exact 2))", "(between trail:(id \"M1\"))",
+    "(between trail:(id \"M1\"))",
     "(between if:(is Empty (between)) (apply (remove (between))))"])
 def test_track_slide_refuses_what_ludii_would_ignore(tmp_path, between):
     with pytest.raises(LudemeError, match="not supported yet"):

@@ -107,7 +107,11 @@ class FlatSites:
             if not (state or rotation or value):
                 return
             self.plain = False
-        self.state[site], self.rotation[site], self.value[site] = state, rotation, value
+        # Ludii's ActionAdd leaves a value not given as the site had it: a value set on
+        # the empty site stays with the piece added there.
+        self.state[site], self.rotation[site] = state, rotation
+        if value:
+            self.value[site] = value
 
     def remove(self, site: int, level: int = TOP) -> None:
         """Empty a site, whatever its count, a hand's too (Ludii's ContainerFlatState.remove)."""

@@ -605,6 +605,19 @@ class _Expander:
         self.chain.pop()
         return out
 
+    @staticmethod
+    def glued_text(n: Node, m: re.Match, args: list[list[Node]]) -> str:
+        """The text a parameter glued to a word (`P#1`) stands for: its argument's, a
+        single word or integer (Ludii substitutes in the text; no argument, no text)."""
+        k = int(m.group(1)) - 1
+        if not 0 <= k < len(args) or (len(args[k]) == 1 and isinstance(args[k][0], Omit)):
+            return ""
+        arg = args[k]
+        if len(arg) != 1 or not isinstance(arg[0], (Word, Int)) or isinstance(arg[0].value, bool):
+            raise _fail(n, f"a parameter glued to a word ({n.value}) with an argument other "
+                        "than a word or an integer is not supported yet", "define")
+        return str(arg[0].value)
+
     def sub_params(self, nodes: list[Node], args: list[list[Node]]) -> list[Node]:
         out = []
         for n in nodes:
@@ -617,6 +630,8 @@ class _Expander:
             if 0 <= k < len(args) and not (len(args[k]) == 1 and isinstance(args[k][0], Omit)):
                 return list(args[k])
             return []  # a parameter without an argument drops out, as in Ludii
+        if isinstance(n, Word) and "#" in n.value:
+            return [Word(_GLUED.sub(lambda m: self.glued_text(n, m, args), n.value), n.pos, n.via)]
         if isinstance(n, Call):
             head = self.sub_param(n.head, args)
             if len(head) != 1:
@@ -640,6 +655,7 @@ class _Expander:
         return [n]
 
 
+_GLUED = re.compile(r"#(\d+)")  # a parameter glued to a word: P#1
 _NAMING = ("game", "match", "instance")  # Ludii's Expander.protectedSubstring
 _LABEL = re.compile(r"^([A-Za-z]+)(\d+)$")
 

@@ -19,6 +19,7 @@ BNF (whitespace and `// comments` separate tokens)::
     NAME      ::= WORD ":"                             (not followed by another ':')
     TAG       ::= "<" WORD [":" WORD] ">"              spaces inside tolerated, as Ludii does
     PARAM     ::= "#" DIGITS                           define parameter
+    WORD      ::= letters, digits, "_", and "#" DIGITS glued (`P#1`: the word P1 once substituted)
     "~"                                                an argument left out of a define call
     STRING    ::= '"' (any but '"', or '\\"')* '"'     (may span lines)
     OPERATOR  ::= "<=" | ">=" | "!=" | "=" | "<" | ">" | "+" | "-" | "*" | "/" | "%" | "^"
@@ -110,7 +111,9 @@ FLOAT = _token("FLOAT", r"[-+]?(?:\d+\.\d+|\.\d+)(?![.\d])")
 INT = _token("INT", r"[-+]?\d+")
 RANGE = _token('".."', r"\.\.")
 NAME = _token("NAME", r"[A-Za-z_][A-Za-z0-9_]*:(?=[^:]|\Z)")
-WORD = _token("WORD", r"[A-Za-z_][A-Za-z0-9_]*")
+# A word may carry define parameters glued to it (`P#1`): Ludii substitutes a define's
+# parameters in its text, so `P#1` with the argument 1 is the word `P1`.
+WORD = _token("WORD", r"[A-Za-z_][A-Za-z0-9_]*(?:\#\d+[A-Za-z0-9_]*)*")
 PARAM = _token("PARAM", r"\#\d+")
 MARK = _token('"#" or "?"', r"\#|\?")
 OPERATOR = _token("OPERATOR", r"<=|>=|!=|=|<|>|\+|-|\*|/|%|\^")

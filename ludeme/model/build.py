@@ -627,7 +627,7 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
                 # their hand, as the position stands when the rule is played.
                 out.append(_place_in_hand(sites, comp, rule.count, _fields(rule)))
         return out
-    if rule.where is None and rule.coord is None:
+    if rule.where is None and rule.coord is None and not rule.locs:
         raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
     if len(targets) != 1:
         raise rule.fail(f"(place {item!r} ...) names {len(targets)} pieces; name one")
@@ -640,6 +640,14 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
             sites = [env.board.index_of(rule.coord)]
         except KeyError:
             raise rule.fail(f"no site labelled {rule.coord!r} on this board") from None
+    elif rule.locs:
+        # Ludii reads {...} of int functions as the region of their values, before play
+        try:
+            sites = sorted({env.compile(f)(_StaticCtx()) for f in rule.locs})
+        except _NeedsState:
+            raise rule.fail("(place ... {...}) of sites read from the position is not "
+                            "supported yet") from None
+        sites = [x for x in sites if x >= 0]
     else:
         f = env.compile(rule.where)
         try:

@@ -142,6 +142,8 @@ class Place(Other):
 
     params = (P("item", LitStr), P("container", LitStr, opt=True), P("type", SiteType, opt=True),
               P("where", (Region, IntFn), opt=True),
+              # {<int> <int function> ...}: sites computed before play (Coil's corners)
+              P("locs", IntFn, opt=True, many=True),
               P("coord", LitStr, opt=True, named=True),
               P("count", LitInt, opt=True, named=True, default=1),
               P("counts", LitInt, opt=True, named=True, many=True),

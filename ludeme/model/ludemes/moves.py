@@ -98,6 +98,14 @@ def typed_sites_fn(env, spec, default):
     return sites
 
 
+def build_unread_sites(env, to) -> None:
+    """The sites written in a (to ...) that Ludii's Step, Slide and walks never evaluate
+    (their destinations come from the directions; only the to's condition and effect are
+    read): built, so their own arguments are checked, and kept out of play."""
+    if to is not None and to.site is not None:
+        env.compile(to.site)
+
+
 def _then(env, lud):
     return (env.compile(lud.then),) if lud.then is not None else _NONE
 
@@ -168,7 +176,8 @@ class MoveStep(Moves):
             self.from_.refuse("level", why="a step of one level of a stack is not supported yet")
             if self.from_.if_ is not None:
                 from_cond = env.compile(self.from_.if_)
-        self.to.refuse("level", "site", why="a step's destination is found along its directions")
+        self.to.refuse("level", why="a step's destination is found along its directions")
+        build_unread_sites(env, self.to)
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         side = _side_effect(env, self.to)
         region_to = isinstance(self.to.site, Region)

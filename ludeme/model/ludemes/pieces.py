@@ -21,10 +21,16 @@ class ValuePiece(IntFn):
 
         def value_piece(c):
             site = at(c)
+            if site == -1:
+                return 0                    # Ludii: Off gives NOBODY (0)
             if site < 0 or site >= env_sites:
                 return -1
             s = c.s
             if level is None:
+                # Ludii's flat store reads the site's value, a piece there or not (a value
+                # set on an empty site stays); a stack's top value is its top piece's.
+                if not c.stacking:
+                    return s.piece_value(site)
                 return s.piece_value(site) if s.what[site] else -1
             lv = level(c)
             if not 0 <= lv < s.size_stack(site):

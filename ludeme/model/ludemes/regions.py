@@ -264,8 +264,12 @@ class SitesLiteralL(Region):
               P("sites", IntFn, opt=True, many=True), P("array", "IntArrayFn", opt=True))
 
     def compile(self, env):
-        if self.array is not None:     # (sites <int array>): Ludii's SitesCustom, a set
-            array = env.compile(self.array)
+        # (sites <int array>): Ludii's SitesCustom, a set; (values ...) is typed a region here
+        # but is Ludii's int array (a value remembered twice is one site)
+        values = self.array if self.array is not None else \
+            self.items if getattr(self.items, "keyword", None) == "values" else None
+        if values is not None:
+            array = env.compile(values)
             return lambda c: sorted({s for s in array(c) if s >= 0})
         items = getattr(self.items, "items", None)
         if items is not None and len(items) == 1 and isinstance(items[0], Str) \

@@ -14,7 +14,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.compiled.emit import emits
 
 from .base import IntFn, P, Region, RelationType, SiteType, ludeme
-from .moves import MoveStep
+from .moves import MoveStep, build_unread_sites
 from .sliding import MoveSlide
 
 UNDEFINED = -1
@@ -43,7 +43,8 @@ def step_walker(env, step, lud):
     holds with `(from)` = a and `(to)` = b."""
     if step.from_ is not None or step.stack or step.then is not None:
         raise step.fail("a walk takes only the directions and (to if:...) of this step")
-    step.to.refuse("site", "level", "apply", why="a walk reads only the step's (to if:...)")
+    step.to.refuse("level", "apply", why="a walk reads only the step's (to if:...)")
+    build_unread_sites(env, step.to)
     keys = env.direction_keys(step.dirn or "Adjacent", lud)
     rule = env.compile(step.to.if_) if step.to.if_ is not None else _true
     targets = env.board.trajectories.targets
@@ -113,9 +114,7 @@ class CountSteps(IntFn):
                     d = known[(a, b)] = _rings_to(table, a, {b})
                 return d
             return distance
-        if self.relation is not None:
-            raise self.fail("(count Steps ...) with both a relation and a (step ...) is not "
-                            "supported yet")
+        self._step_over_relation()
         keys, ring, nsites = step_walker(env, self.step, self)
 
         def count_steps(c):
@@ -129,6 +128,11 @@ class CountSteps(IntFn):
             return _walk_to(c, ring, keys(c, a), a, {b})[0]
         return count_steps
 
+    def _step_over_relation(self) -> None:
+        """With a (step ...), Ludii's CountSteps walks by the step alone: a relation given
+        beside it is never read (kept as Ludii does)."""
+        _ = self.relation
+
     def _to_region(self, env, site1, region):
         """To the nearest site of a region, as Ludii's CountSteps: 0 with no site (or the
         first site off the board); with a (step ...), Infinity when no walk reaches it."""
@@ -141,17 +145,16 @@ class CountSteps(IntFn):
                     return 0
                 return _rings_to(table, a, targets)
             return distance
-        if self.relation is not None:
-            raise self.fail("(count Steps ...) with both a relation and a (step ...) is not "
-                            "supported yet")
+        self._step_over_relation()
         keys, ring, nsites = step_walker(env, self.step, self)
         infinity = 1_000_000_000
 
         def count_steps(c):
             a = site1(c)
-            targets = {x for x in region(c) if 0 <= x < nsites}
-            if a < 0:
-                return 0
+            given = {x for x in region(c) if x >= 0}
+            if a < 0 or not given:
+                return 0            # Ludii: no site to reach, 0 before any walk
+            targets = {x for x in given if x < nsites}
             if a >= nsites or not targets:
                 return infinity
             if a in targets:

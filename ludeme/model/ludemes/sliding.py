@@ -13,7 +13,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.compiled.emit import Unsupported, emits, refuse
 from ludeme.engine.state import A_ADD, A_MOVE, Move
 from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
-from .moves import _effect_actions, _moving_action, _then, from_site
+from .moves import _effect_actions, _moving_action, _then, build_unread_sites, from_site
 
 
 def slide_rules(slide, env, along: str):
@@ -26,7 +26,8 @@ def slide_rules(slide, env, along: str):
     else:
         go = lambda c: c.s.what[c.between] == 0  # noqa: E731  (is In (between) (sites Empty))
     if to is not None:
-        to.refuse("site", "level", why=f"a slide's destinations are found along its {along}")
+        to.refuse("level", why=f"a slide's destinations are found along its {along}")
+        build_unread_sites(env, to)
     stop = env.compile(to.if_) if to is not None and to.if_ is not None else None
     ap = to.apply if to is not None else None
     to_rule = env.compile(ap.if_) if ap is not None and ap.if_ is not None else None
@@ -75,7 +76,10 @@ class MoveSlide(Moves):
             return compile_track_slide(self, env)
         kind = _moving_action(env, self, self.stack)
         if self.from_ is not None:
-            self.from_.refuse("level", "if_", why="Ludii's Slide reads only the start site")
+            self.from_.refuse("level", why="Ludii's Slide reads only the start site")
+        # Ludii's Slide tests (from if:...) once, with (from) on the start site
+        from_cond = env.compile(self.from_.if_) if self.from_ is not None \
+            and self.from_.if_ is not None else None
         from_fn = env.site_fn(self.from_)
         dirn = self.dirn or "Adjacent"
         # Ludii's Slide walks every direction of its list, one given twice twice
@@ -119,6 +123,9 @@ class MoveSlide(Moves):
             saved = (c.from_, c.to, c.between)
             c.from_ = frm
             out = []
+            if from_cond is not None and not from_cond(c):
+                c.from_ = saved[0]
+                return out
             for key in dirs(c, frm):
                 for radial in radials[key][frm] if key in radials else ():
                     steps = radial.sites
@@ -269,7 +276,10 @@ class IsOdd(Bool):
 # From every place the start site has on every track chosen (a crossing site has two on one
 # circuit), the walk follows the track's next elements, at most one lap. Ludii's rules:
 #
-# * Nothing is a destination before the walk has gone round at least one loop.
+# * Along "AllTracks", nothing is a destination before the walk has gone round at least one
+#   loop; along a named track, every site reached may be (Daldosa's traces show it).
+# * The between range bounds the steps: the k-th site reached is a destination only for a
+#   minimum <= k, and the walk stops past the maximum (Daldosa: `(between (exact (pips)))`).
 # * After a loop, a site where the to condition holds is a destination that carries the
 #   to effect (`(apply ...)`, whose `if:` is not read there), and the walk stops.
 # * After a loop, any other site is a destination when the effect's `if:` holds (always
@@ -279,7 +289,7 @@ class IsOdd(Bool):
 #
 # Unlike a slide along radials, a track slide does not set `(from)` (it keeps the value the
 # caller set, e.g. `(forEach Piece)`'s site), does not reset `(between)` per track, and reads
-# neither the between range nor a trail: those are refused.
+# no trail: one is refused.
 
 
 def compile_track_slide(slide, env):
@@ -287,8 +297,8 @@ def compile_track_slide(slide, env):
     slide.refuse("dirn", why="Ludii's slide along a track reads no directions")
     b = slide.between
     if b is not None:
-        b.refuse("before", "after", "apply", "range", "trail",
-                 why="Ludii's slide along a track reads only the between condition")
+        b.refuse("before", "after", "apply", "trail",
+                 why="Ludii's slide along a track reads only the between condition and range")
     if slide.from_ is not None:
         slide.from_.refuse("level", "if_", why="Ludii's Slide reads only the start site")
     from_fn = env.site_fn(slide.from_)
@@ -296,6 +306,11 @@ def compile_track_slide(slide, env):
     tracks = [t for t in getattr(env.board, "track_info", ())
               if name == "AllTracks" or t.name == name]
     go, stop, to_rule, effect, then = slide_rules(slide, env, "track")
+    if b is not None and b.range is not None:
+        min_fn, max_fn = b.range.bounds(env)
+    else:
+        min_fn, max_fn = (lambda c: -1), (lambda c: 1000)
+    all_tracks = name == "AllTracks"
     # Per track: (elements, next index of each element, bumps of each element).
     walks = [(t.sites, tuple(_next_index(t, k) for k in range(len(t.sites))), t.bumps)
              for t in tracks if len(t.sites) > 1]
@@ -305,6 +320,7 @@ def compile_track_slide(slide, env):
         if frm < 0:
             return []
         saved_to, saved_between = c.to, c.between
+        lo, hi = min_fn(c), max_fn(c)
         out = []
         for sites, nxt, bumps in walks:
             length = len(sites)
@@ -312,11 +328,13 @@ def compile_track_slide(slide, env):
                 if sites[i] != frm:
                     continue
                 index, loops, taken = i, bumps[i], 1
-                while nxt[index] >= 0 and taken < length:
+                while nxt[index] >= 0 and taken < length and taken <= hi:
                     to_site = sites[nxt[index]]
                     taken += 1
                     c.to = to_site
-                    if loops > 0:
+                    # Ludii: along "AllTracks" a site counts only once a loop is passed
+                    # (Surakarta); along a named track, every site
+                    if (loops > 0 or not all_tracks) and lo <= taken - 1:
                         if stop is not None and stop(c):
                             acts = _effect_actions(effect, c) if effect is not None else []
                             acts.append((A_MOVE, frm, to_site))
