@@ -599,6 +599,14 @@ ECHO_GAME = """
           (if (no Moves Next) (result Mover Draw))})))
 """
 
+# Each disc must answer the last one on one of two sites computed from it, while one of
+# them is empty ((sites {<int> ...}) read in play).
+PAIRS_GAME = AROUND_GAME.replace('"Around"', '"Pairs"').replace(
+    "(sites Around (last To) Empty Orthogonal)",
+    "(sites {(- 14 (last To)) (- 11 (last To))}) if:(is Empty (to))").replace(
+    "(move Add (to (sites Empty) if:(not (is In (to) (sites Around (last To))))))",
+    "(move Add (to (sites Empty) if:(not (is In (to) (sites {(- 14 (last To))})))))")
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -740,10 +748,11 @@ SOW_CARRIED_GAME = """
     (SHY_GAME, (3, 4), lambda df: df["piece_number_maximum"].eq(9).any()
      and df["moves"].max() < 30),
     # The forced echoes hand the first player nearly every game.
-    (ECHO_GAME, (3, 4), lambda df: df["winner"].eq(1).mean() > 0.8)],
+    (ECHO_GAME, (3, 4), lambda df: df["winner"].eq(1).mean() > 0.8),
+    (PAIRS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
-         "marked", "fleeting", "around", "shy", "echo"])
+         "marked", "fleeting", "around", "shy", "echo", "pairs"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

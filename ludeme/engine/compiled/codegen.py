@@ -376,6 +376,12 @@ class Source:
                 return
             out.append(f"{ind}for site in {self.table(sites)}:")
             out.extend(f"{ind}    {x}" for x in body)
+        elif not lookup("for_region", lud) and lookup("sites", lud):
+            seq, flt = self.region_sites(lud)
+            out.append(f"{ind}for site in {seq}:")
+            if flt is not None:
+                body = [f"if {flt('site')}:", *("    " + x for x in body)]
+            out.extend(f"{ind}    {x}" for x in body)
         elif not lookup("for_region", lud) and lookup("static_sites", lud) \
                 and (per_mover := self._listed_per_mover(lud)) is not None:
             t_sites, t_len = per_mover

@@ -745,7 +745,8 @@ def _literal_static(src, lud):
 def _literal_sites(src, lud):
     """A named region, or a player's: one list, or one per mover."""
     if not (lud.items is None and lud.player is None and lud.role in (None, "Mover")
-            or (lud.role and _fixed_player(lud.role)) or _literal_static(src, lud)):
+            and not lud.sites or (lud.role and _fixed_player(lud.role))
+            or _literal_static(src, lud)):
         raise Unsupported(lud)
     sites, by_mover = src.sites_by_mover(src.env.compile(lud))
     if lud.role == "Mover" and not by_mover:        # the mover's own, kept per mover
@@ -769,7 +770,20 @@ def _literal_listed(src, lud):
     values = _remembered_set(lud)
     if values is not None:
         return remembered_sites(src, values)
+    computed = _computed_sites(src, lud)
+    if computed is not None:       # in the order given, a negative one left out
+        return ("(" + "".join(f"{x}, " for x in computed) + ")",
+                lambda v: f"0 <= {v} < TOTAL")
     return src.listed_sites(lud)
+
+
+def _computed_sites(src, lud):
+    """The expressions of `(sites {<int> ...})` when some are computed in play, else None."""
+    from .literals import IntConst
+    if lud.sites and lud.items is None and lud.player is None and lud.role is None \
+            and lud.array is None and not all(type(x) is IntConst for x in lud.sites):
+        return [src.int_expr(x) for x in lud.sites]
+    return None
 
 
 @emits(SitesLiteralL, kind="contains")
@@ -780,6 +794,9 @@ def _literal_contains(src, lud, site):
     values = _remembered_set(lud)
     if values is not None:
         return src.region_contains(values, site)
+    computed = _computed_sites(src, lud)
+    if computed is not None:
+        return "(" + " or ".join(f"({site} >= 0 and {site} == {x})" for x in computed) + ")"
     if lud.role not in ("Next", "Prev") or lud.items is not None or lud.player is not None \
             or lud.name is not None or lud.sites or lud.array is not None:
         return src.static_contains(lud, site)
