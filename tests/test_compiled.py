@@ -749,10 +749,15 @@ SOW_CARRIED_GAME = """
      and df["moves"].max() < 30),
     # The forced echoes hand the first player nearly every game.
     (ECHO_GAME, (3, 4), lambda df: df["winner"].eq(1).mean() > 0.8),
-    (PAIRS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (PAIRS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # The first disc's two sites are 16 (past the board: not empty, as Ludii reads it)
+    # and 13.
+    (PAIRS_GAME.replace("(- 14 (last To)) (- 11", "(- 15 (last To)) (- 12"), (3, 4),
+     lambda df: df["winner"].gt(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
-         "marked", "fleeting", "around", "shy", "echo", "pairs"])
+         "marked", "fleeting", "around", "shy", "echo", "pairs",
+         "pairs-off-board"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

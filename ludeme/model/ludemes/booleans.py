@@ -20,10 +20,10 @@ class IsEmpty(Bool):
     params = (P("type", SiteType, opt=True), P("site", IntFn))
 
     def compile(self, env):
-        if env.is_move_variable(self.site, "to"):
-            return lambda c: c.to >= 0 and c.s.what[c.to] == 0   # (to): no closure call
-        site = env.compile(self.site)
         n = env.total_sites
+        if env.is_move_variable(self.site, "to"):     # (to): no closure call
+            return lambda c: 0 <= c.to < n and c.s.what[c.to] == 0
+        site = env.compile(self.site)
 
         def is_empty(c):
             s = site(c)
