@@ -67,6 +67,19 @@ def test_designer_command(tmp_path, ludii):
     assert 0.0 <= a["IdealDuration"]["value"] <= 1.0 and a["IdealDuration"]["n"] == 30
 
 
+def test_a_skill_trace_without_a_finished_match_says_so(tmp_path, ludii, capsys):
+    """A time limit no match ends within gives no curve, and the printout says so rather
+    than show Ludii's value of no match as if it were a result."""
+    from ludeme.cli.main import main
+    path = tmp_path / "a.json"
+    assert main(["designer", str(ludii / "games" / "Tic-Tac-Toe.lud"), "--skill-trace",
+                 "--matches", "2", "--trials", "3", "--seconds", "0.000001",
+                 "--out", str(path)]) == 0
+    assert "no match of 3 games finished within the time limit" in capsys.readouterr().out
+    trace = json.loads(path.read_text())["SkillTrace"]
+    assert trace["curve"] == [] and trace["stopped_by_time"]
+
+
 @pytest.mark.parametrize("argv, message", [
     ([], "--ideal-turns MIN MAX and/or --skill-trace"),
     (["--ideal-turns", "9", "3"], "0 <= MIN <= MAX"),

@@ -146,3 +146,25 @@ def test_a_share_whose_trials_all_agree_has_wilsons_interval():
     assert mean_t([0.0] * 50, SHARE) == wilson(0, 50)
     assert mean_t([0.5] * 50, SHARE) == (0.5, 0.5, 0.5)     # not a share of trials
     assert mean_t([1.0] * 50) == (1.0, 1.0, 1.0)            # not a share at all
+
+
+def test_a_run_of_a_two_player_and_a_partnership_ruleset(tmp_path):
+    """A real run of two rulesets of Lines of Action, the standard one (2 players) and the
+    partnership one (4 players, teams 1 and 3 against 2 and 4): the 2-player row has no
+    figures for players 3 and 4 in the summary, and each win credits both members of the
+    winning team, so teammates' win shares are equal and the teams' add up to the games won."""
+    import pandas as pd
+    from conftest import DESCRIPTIONS
+    from ludeme.analysis.playouts import run_and_write
+    two, team = "Ruleset/Lines of Action", "Ruleset/Two Piece Types (Partnership)"
+    run_and_write(str(DESCRIPTIONS / "lines_of_action.lud"), tmp_path / "out",
+                  rulesets=(two, team), n=6, seed=2, jobs=1, progress=False,
+                  backend="reference")
+    s = pd.read_csv(tmp_path / "out" / "summary.csv").set_index("ruleset")
+    assert s.loc[two, "players"] == 2 and s.loc[team, "players"] == 4
+    assert s.loc[[two], ["win_share_p3", "win_share_p4"]].isna().all().all()
+    shares = s.loc[team, [f"win_share_p{p}" for p in (1, 2, 3, 4)]].tolist()
+    assert shares[0] == shares[2] and shares[1] == shares[3]
+    assert shares[0] + shares[1] == pytest.approx(s.loc[team, "Completion"])
+    assert s.loc[team, "Completion"] > 0
+    assert "NaN" not in (tmp_path / "out" / "summary.md").read_text()

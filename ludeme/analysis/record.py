@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from ludeme.engine.actions import (A_ADD, A_ADD_LEVEL, A_COUNT, A_DICE_EQUAL, A_FLIP, A_MOVE,
                                    A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS,
-                                   A_REMOVE, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD,
-                                   A_SET_SCORE, A_SET_VAR, A_SWAP, A_UPDATE_DIE, A_USE_DIE,
+                                   A_PLACED_FIELD, A_REMOVE, A_REMOVE_LEVEL, A_SCORE,
+                                   A_SELECT, A_SET_FIELD, A_SET_SCORE, A_SET_VAR, A_SWAP, A_UPDATE_DIE, A_USE_DIE,
                                    ACTIONS)
 from ludeme.engine.notation import move_names
 from ludeme.engine.stores import TOP
@@ -66,7 +66,7 @@ def ludii_action(game, a: tuple, decision: bool, forced: bool = False) -> str:
         name, f = "Promote", [f"type={t(a[1])}", f"to={a[1]}", f"what={a[3]}"]
     elif k == A_COUNT:
         name, f = "SetCount", [f"type={t(a[1])}", f"to={a[1]}", f"count={a[2]}"]
-    elif k == A_SET_FIELD and a[1] in _FIELD_CLASS:
+    elif k in (A_SET_FIELD, A_PLACED_FIELD) and a[1] in _FIELD_CLASS:
         name, field = _FIELD_CLASS[a[1]]
         f = [f"type={t(a[2])}", f"to={a[2]}"]
         if a[3] != TOP:
@@ -74,6 +74,8 @@ def ludii_action(game, a: tuple, decision: bool, forced: bool = False) -> str:
         f.append(f"{field}={a[4]}")
     elif k == A_PASS:
         name, f = "Pass", []
+    elif k == A_SELECT:
+        name, f = "Select", [f"from={a[1]}", f"to={a[2]}"]
     elif k == A_NEXT:
         name, f = "SetNextPlayer", [f"player={a[1]}"]
     elif k in (A_SCORE, A_SET_SCORE):

@@ -86,10 +86,16 @@ def run(args) -> int:
                                         "ci_high": b, "utilities": u}
                                        for (w, s), (r, a, b), u in
                                        zip(trace.budgets, trace.curve(), trace.utilities)]}
-        print(f"SkillTrace ({len(trace.utilities)} matches of {args.trials} games"
-              f"{', stopped by the time limit' if trace.stopped else ''}): "
-              f"{value:.3f} ({lo:.3f}-{hi:.3f}); slope {slope[0]:.3f} "
-              f"({slope[1]:.3f}-{slope[2]:.3f}) per match")
+        if not trace.utilities:
+            # Not a result: the first match (the cheapest) did not end within the limit.
+            print(f"SkillTrace: no match of {args.trials} games finished within the time "
+                  f"limit ({args.seconds:g} s): no curve, no slope (Ludii's value of no "
+                  f"match is {value:g})")
+        else:
+            print(f"SkillTrace ({len(trace.utilities)} matches of {args.trials} games"
+                  f"{', stopped by the time limit' if trace.stopped else ''}): "
+                  f"{value:.3f} ({lo:.3f}-{hi:.3f}); slope {slope[0]:.3f} "
+                  f"({slope[1]:.3f}-{slope[2]:.3f}) per match")
         for (w, s), (r, a, b) in zip(trace.budgets, trace.curve()):
             print(f"  UCT {s} vs {w} iterations per legal move: strong agent's utility "
                   f"{r:.3f} ({a:.3f}-{b:.3f})")

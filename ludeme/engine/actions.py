@@ -48,6 +48,8 @@ A_DICE_EQUAL = 24
 A_SET_COUNTER = 25
 A_SUBMOVE = 26
 A_SET_HIDDEN = 27
+A_SELECT = 28
+A_PLACED_FIELD = 29
 
 @dataclass(frozen=True)
 class ActionKind:
@@ -140,6 +142,13 @@ ACTIONS: tuple[ActionKind, ...] = (
                "player (or show) the piece at a site, or one of its data (What, Who, ...)",
                "SetHidden", "_do_set_hidden", to=1,
                ludii_of=lambda a, stacking: "SetHidden" + (a[2] or "")),
+    ActionKind(A_SELECT, "select", ("from", "to"), "nothing: a decision that only picks its "
+               "sites, its effect in its consequents (Ludii's ActionSelect, one action)",
+               "Select", "_do_select"),
+    ActionKind(A_PLACED_FIELD, "placed field", ("field", "site", "level", "value"), "the "
+               "state, rotation or value a piece is added with: part of the Add before it, as "
+               "Ludii's ActionAdd carries them (not an action of its own)", None,
+               "_do_placed_field", to=2),
 )
 
 # The variables (A_SET_VAR names) that hold Ludii's proposals and votes: Ludii has

@@ -24,7 +24,7 @@ from .actions import (ACTION_TO as _ACTION_TO, ACTIONS, MOVING_ACTIONS as _MOVIN
                       A_MOVE_STACK, A_NEXT, A_PASS, A_PENDING, A_REMEMBER, A_REMOVE,
                       A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_COUNTER, A_SET_FIELD,
                       A_SET_HIDDEN, A_SET_MOVER, A_SET_SCORE, A_SET_VAR, A_SUBMOVE, A_SWAP,
-                      A_UPDATE_DIE, A_USE_DIE)
+                      A_UPDATE_DIE, A_USE_DIE, A_SELECT, A_PLACED_FIELD)
 
 UNDEFINED = -1
 # What a player's view of the position (State.board_view) reads for a datum hidden from them:
@@ -644,6 +644,13 @@ class State:
     def _do_set_field(self, a):
         _, name, site, level, value = a
         self.sites.set_field(name, site, value, level)
+
+    def _do_placed_field(self, a):
+        self.num_actions -= 1       # Ludii's ActionAdd sets it: one action with the Add
+        self._do_set_field(a)
+
+    def _do_select(self, a):
+        pass
 
     def _do_set_var(self, a):
         self.notes[("var", a[1])] = a[2]

@@ -524,6 +524,11 @@ _ACTION_STATEMENT = re.compile(
     r"|sc\[ORDER \+ i\], ")
 
 
+# The effect of a generator whose decision is an action that changes nothing (Ludii's
+# ActionSelect, the reference's A_SELECT): the tick alone.
+NO_EFFECT_ACTION = "sc[NUM_ACTIONS] += 1"
+
+
 def counted_actions(lines: list[str]) -> list[str]:
     """The lines, each action statement followed by a tick of the action counter."""
     out = []

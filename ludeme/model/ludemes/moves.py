@@ -5,7 +5,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
+from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
 from ludeme.engine.compiled.emit import Unsupported, emits, part_of, reads_params_only_from, refuse
@@ -477,8 +477,9 @@ class MoveAdd(Moves):
                         (A_ADD, to, what, owner, k)
                     # Ludii's ActionAdd reports the level the piece lands on.
                     level = c.s.size_stack(to) if stacking else 0
+                    # Ludii's ActionAdd sets the state itself: one action with the Add.
                     acts = [act] if state is None else \
-                        [act, (A_SET_FIELD, "state", to, TOP, state(c))]
+                        [act, (A_PLACED_FIELD, "state", to, TOP, state(c))]
                     twice = False
                     if side is not None:
                         if stacking:

@@ -11,11 +11,11 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.state import A_ADD, A_COUNT, A_MOVE, A_SET_FIELD, Move
+from ludeme.engine.state import A_ADD, A_COUNT, A_MOVE, A_SELECT, A_SET_FIELD, Move
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
 from .effects import applied_actions
-from ludeme.engine.compiled.codegen import counted_actions
+from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION, counted_actions
 from ludeme.engine.compiled.emit import emit, emits, lookup, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 
@@ -111,7 +111,8 @@ class SetCountEffect(Moves):
 @ludeme("move", "Select")
 class MoveSelect(Moves):
     """`(move Select (from <sites> [if:]) [(to <sites> [if:])] [(then ...)])`: a decision that
-    only picks a site (from = to), its effect is in its consequents (e.g. a sow)."""
+    only picks a site (from = to), its effect is in its consequents (e.g. a sow). Its one
+    action (Ludii's ActionSelect) changes nothing but counts among the move's actions."""
     concepts = ()
 
     params = (P("from_", "FromSpec"), P("to", "ToSpec", opt=True),
@@ -160,7 +161,7 @@ class MoveSelect(Moves):
                 if from_cond is not None and not from_cond(c):
                     continue
                 if tos is None:
-                    out.append(Move(frm, frm, 0, [], then, False, lf, lf))
+                    out.append(Move(frm, frm, 0, [(A_SELECT, frm, frm)], then, False, lf, lf))
                     continue
                 for to in sorted(set(tos(c))):
                     c.from_ = frm
@@ -170,7 +171,7 @@ class MoveSelect(Moves):
                             max(c.s.size_stack(to) - 1, 0)
                     c.to = to
                     if 0 <= to < limit and (to_cond is None or to_cond(c)):
-                        out.append(Move(frm, to, 0, [], then, False, lf, lt))
+                        out.append(Move(frm, to, 0, [(A_SELECT, frm, to)], then, False, lf, lt))
             c.from_, c.to = saved
             return out
         return select
@@ -538,13 +539,14 @@ class TrackSiteFirst(IntFn):
 @emits(MoveSelect, kind="moves", refuses=("mover", ("to", "with (to ...)")))
 def _select_moves(src, lud, out, ind):
     """One decision per site of the region (in increasing order, as Ludii walks it as a
-    set) where the condition holds, (from) and (to) both on it; no action of its own."""
+    set) where the condition holds, (from) and (to) both on it; its one action (Ludii's
+    ActionSelect) changes nothing but is counted."""
     fr = lud.from_
     refuse(fr, "level", "type")
     env = src.env
     site_type = env.board.site_type
     limit = env.total_sites if site_type == "Cell" else env.num_board_sites
-    g = src.new_generator([], lud=lud, kind=())
+    g = src.new_generator([NO_EFFECT_ACTION], lud=lud, kind=(A_SELECT,))
     cond = src.bool_expr(fr.if_) if fr.if_ is not None else "True"
     out.append(f"{ind}sf, st = frm, to")
     if fr.site is None or isinstance(fr.site, IntFn):
