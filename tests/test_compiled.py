@@ -46,7 +46,7 @@ def bundled_configurations():
 
 
 # What the compiled backend has no form for yet, per bundled description and ruleset.
-NOT_COMPILED = {"seesaw.lud": "stacking"}
+NOT_COMPILED = {"seesaw.lud": "(intersection) of regions that read the state"}
 
 
 def ludii_game(name: str, backend: str = "auto"):
@@ -613,6 +613,29 @@ SOW_CARRIED_GAME = """
           (if (>= (count Moves) 80) (result Mover Draw))})))
 """
 
+# Stacks: pieces of every level move (forEach Piece), a step takes the whole stack it lands
+# on (remove count:), a sub-stack moves (stack:True count:), pieces are pushed (move Add
+# stack:); a stack topped by 4 of the mover's wins, read down to an enemy piece.
+STACKS_GAME = """
+(game "Stacks"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (move Step Orthogonal (to if:(not (is Friend (who at:(to))))
+      (apply (remove (to) count:(size Stack at:(to)))))))})
+  (rules
+    (start {(place Stack "Disc1" (sites Bottom) count:2) (place Stack "Disc2" (sites Top) count:2)})
+    (play (or {
+      (forEach Piece)
+      (move (from (sites Occupied by:Mover) if:(> (size Stack at:(from)) 1)) (to (sites Empty))
+            count:(- (size Stack at:(from)) 1) stack:True)
+      (move Add (to (sites Occupied by:Mover) if:(< (topLevel at:(to)) 3)) stack:True)}))
+    (end {(if (>= (count Stack FromTop at:(last To)
+                   if:(= (what at:(to) level:(level)) (id "Disc" Mover))
+                   stop:(= (what at:(to) level:(level)) (id "Disc" Next))) 4) (result Mover Win))
+          (if (= 0 (count Pieces Next)) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -642,9 +665,12 @@ SOW_CARRIED_GAME = """
     (SOW_OWNED_GAME, (3, 9), lambda df: df["moves"].gt(df["turns"] + 1).any()
      and {1, 2} <= set(df["winner"])),
     # Seeds run out for one side in some games; others reach the move limit.
-    (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
+    (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Both sides win by a stack; a side captured out draws (not a timeout) in some games.
+    (STACKS_GAME, (3, 5), lambda df: {1, 2} <= set(df["winner"])
+     and (df["winner"].eq(0) & ~df["timeout"]).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps", "sandwich", "sow", "sow-owned", "sow-carried"])
+         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "stacks"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -9,7 +9,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from ludeme.engine.stores import TOP
 from .base import Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import emits, lookup, refuse
+from ludeme.engine.compiled.emit import emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
@@ -597,6 +597,7 @@ def _no_pieces(src, lud):
 def _count_in(src, lud):
     """Each listed site's count (a site listed twice counts twice, as the reference); a
     region listed now (once or per mover) is a table of its sites."""
+    refuse_stacks(src, lud)     # the reference sums the stacks' sizes
     if not src.is_static_region(lud.in_):
         if lookup("contains", lud.in_) and not src.reads_only_from(lud.in_):
             return _count_where(src, src.region_contains(lud.in_, "s_in"))
