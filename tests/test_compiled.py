@@ -635,6 +635,30 @@ STACKS_GAME = """
           (if (= 0 (count Pieces Next)) (result Mover Draw))})))
 """
 
+# Towers: a stack of two steps diagonally onto an enemy (stack:True, (from if:)), takes it,
+# and its top piece goes back ((fromTo) and (remove) as consequents); a hop moves the
+# stack and pulls each hurdle onto it ((fromTo (from) ...) as the hurdle's effect).
+TOWERS_GAME = """
+(game "Towers"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Disc" Each (or {
+      (move Step (from if:(< (size Stack at:(from)) 3)) Orthogonal
+        (to if:(not (is Enemy (who at:(to))))))
+      (move Step (from if:(> (size Stack at:(from)) 1)) Diagonal
+        (to if:(is Enemy (who at:(to))) (apply (remove (to)))) stack:True
+        (then (and (fromTo (from (last To)) (to (last From))) (remove (last To)))))
+      (move Hop Orthogonal
+        (between if:(is Enemy (who at:(between))) (apply (fromTo (from) (to (between)))))
+        (to if:(is Empty (to))) stack:True)}))})
+  (rules
+    (start {(place Stack "Disc1" (sites Bottom) count:1) (place Stack "Disc2" (sites Top) count:1)})
+    (play (or (forEach Piece top:True)
+              (move Add (to (sites Occupied by:Mover) if:(< (size Stack at:(to)) 2)) stack:True)))
+    (end {(if (= 0 (count Pieces Next)) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
@@ -668,9 +692,12 @@ STACKS_GAME = """
     (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     # Both sides win by a stack; a side captured out draws (not a timeout) in some games.
     (STACKS_GAME, (3, 5), lambda df: {1, 2} <= set(df["winner"])
-     and (df["winner"].eq(0) & ~df["timeout"]).any())],
+     and (df["winner"].eq(0) & ~df["timeout"]).any()),
+    # Captures and hops (more actions than moves) in some games; every game ends blocked.
+    (TOWERS_GAME, (3, 5), lambda df: df["actions"].gt(df["moves"]).any()
+     and not df["timeout"].any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "stacks"])
+         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "stacks", "towers"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

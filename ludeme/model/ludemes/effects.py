@@ -640,14 +640,16 @@ def _from_to_effect(src, lud, body):
     fr, to = lud.from_, lud.to
     refuse(fr, "level", "type", "if_")
     refuse(to, "level", "type")
-    if not isinstance(fr.site, IntFn) or not isinstance(to.site, IntFn):
+    # no site: (from) and (to) themselves (the reference's `typed_sites_fn` default)
+    if not isinstance(fr.site, (IntFn, type(None))) or not isinstance(to.site, (IntFn, type(None))):
         raise Unsupported(lud, "from or to a region")
-    f_site, n = src.int_expr(fr.site), src.int_expr(lud.count) if lud.count else "1"
+    f_site = src.int_expr(fr.site) if fr.site is not None else "frm"
+    n = src.int_expr(lud.count) if lud.count else "1"
     body += ["sf, st = frm, to",
              f"fs = {f_site}",
              "if 0 <= fs < TOTAL and (what[fs] > 0 or count[fs] > 0):",
              "    frm = fs",
-             f"    ts = {src.int_expr(to.site)}",
+             f"    ts = {src.int_expr(to.site) if to.site is not None else 'to'}",
              "    frm = sf",
              "    if ts >= 0:",
              f"        n_moved = {n}",

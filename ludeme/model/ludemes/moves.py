@@ -1239,10 +1239,20 @@ def _sites_of(src, site_lud):
     return src.region_sites(site_lud)
 
 
-@emits(MoveStep, kind="moves", refuses=("stack",))
+def _moving(src, lud, levels: int) -> tuple[str, int, int]:
+    """A move's own action as its ludeme's `stack:` says (`_moving_action`): the effect
+    line, the action's code and the levels its moves report (`levels` for the top piece's
+    move; a whole stack's reports none)."""
+    if lud.stack:
+        return "stack_move_stack(who, what, count, frm, to)", A_MOVE_STACK, LV_NONE
+    return src.site_move(), A_MOVE, levels
+
+
+@emits(MoveStep, kind="moves")
 def _step_moves(src, lud, out, ind):
-    if lud.from_ is not None:
-        raise Unsupported(lud, "with (from ...)")
+    if lud.from_ is not None and lud.from_.site is not None:
+        raise Unsupported(lud, "with (from <site>)")
+    f_ok = _from_condition(src, lud)
     to = lud.to
     refuse(to, "level", "site", "type")
     dirn = lud.dirn or "Adjacent"
@@ -1272,10 +1282,10 @@ def _step_moves(src, lud, out, ind):
     effect = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
-    effect.append(src.site_move())
-    g = src.new_generator(effect, lud=lud, levels=LV_TOP)     # as MoveStep.compile
+    line, kind, levels = _moving(src, lud, LV_TOP)      # the levels as MoveStep.compile
+    g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
     cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
-    out.append(f"{ind}if 0 <= frm < {n}:")
+    out.append(f"{ind}if 0 <= frm < {n}{f_ok}:")
     out.append(f"{ind}    w = what[frm]")
     out.append(f"{ind}    for j in range({ltab}[w, frm]):")
     out.append(f"{ind}        to = {ttab}[w, frm, j]")
@@ -1308,6 +1318,13 @@ def _if_effect(src, eff, body):
         inner = []
         src.effect_body(eff.else_, inner)
         body.extend("    " + x for x in inner or ["pass"])
+
+
+@emits(RemoveEffect, kind="consequent", refuses=("level", "type", ("then", "as a consequent")))
+def _remove_consequent(src, lud, lines, ind):
+    body: list[str] = []
+    _remove_effect(src, lud, body)
+    lines.extend(ind + x for x in body)
 
 
 @emits(RemoveEffect, kind="effect", refuses=("level", "type", "then"))
@@ -1461,12 +1478,21 @@ def _remove_moves(src, lud, out, ind):
                    + ["    " + x for x in body])
 
 
+def _from_condition(src, lud) -> str:
+    """" and <the (from ... if:) condition>", or "": read with `frm` on the start (as the
+    reference's Step and Hop read it with (from) set)."""
+    if lud.from_ is None:
+        return ""
+    refuse(lud.from_, "level", "type")
+    return f" and {src.bool_expr(lud.from_.if_)}" if lud.from_.if_ is not None else ""
+
+
 def from_site(src, lud) -> str:
     """The start of a move that reads one site of its `(from ...)`: `frm` (the piece's
-    site, as forEach Piece gives it) when none is given."""
+    site, as forEach Piece gives it) when none is given. Its `if:` is `_from_condition`'s."""
     if lud.from_ is None:
         return "frm"
-    refuse(lud.from_, "level", "if_", "type")
+    refuse(lud.from_, "level", "type")
     if lud.from_.site is None:
         return "frm"
     if not isinstance(lud.from_.site, IntFn):
@@ -1474,13 +1500,14 @@ def from_site(src, lud) -> str:
     return src.int_expr(lud.from_.site)
 
 
-@emits(MoveHop, kind="moves", refuses=("stack",))
+@emits(MoveHop, kind="moves")
 def _hop_moves(src, lud, out, ind):
     """`(move Hop ...)` over one hurdle to the site just beyond (no range, before, after)."""
     import numpy as np
     env = src.env
     n = env.num_board_sites
     frm_expr = from_site(src, lud)
+    f_ok = _from_condition(src, lud)
     b = lud.between
     if b is not None and any(x in b._given for x in ("before", "range", "after")):
         return _hop_range_moves(src, lud, frm_expr, out, ind)
@@ -1510,8 +1537,8 @@ def _hop_moves(src, lud, out, ind):
     effect = []
     if to.apply is not None:       # the landing's effect, then the hurdle's, as MoveHop's
         _apply_lines(src, to.apply, effect)
-    effect += between_effect + [src.site_move()]
-    g = src.new_generator(effect, lud=lud, levels=LV_NONE)
+    line, kind, levels = _moving(src, lud, LV_NONE)
+    g = src.new_generator(effect + between_effect + [line], lud=lud, kind=kind, levels=levels)
     if env.is_static_direction(dirn):
         per = [lines_of(dirs(probe, s), s) for s in range(n)]
         width = max((len(x) for x in per), default=0) or 1
@@ -1524,7 +1551,8 @@ def _hop_moves(src, lud, out, ind):
         t_over, t_land = src.table(over), src.table(land)
         out.append(f"{ind}hf = {frm_expr}")
         out.append(f"{ind}sf, st, sb = frm, to, btw")
-        out.append(f"{ind}if 0 <= hf < {n}:")
+        out.append(f"{ind}frm = hf")
+        out.append(f"{ind}if 0 <= hf < {n}{f_ok}:")
         out.append(f"{ind}    frm = hf")
         out.append(f"{ind}    for r in range({width}):")
         out.append(f"{ind}        btw = {t_over}[hf, r]")
@@ -1561,8 +1589,9 @@ def _hop_moves(src, lud, out, ind):
     t_key, t_over, t_land = src.table(key_of), src.table(over), src.table(land)
     out.append(f"{ind}hf = {frm_expr}")
     out.append(f"{ind}sf, st, sb = frm, to, btw")
+    out.append(f"{ind}frm = hf")
     out.append(f"{ind}hd = {t_key}[last_from + 1, last_to + 1] if 0 <= hf < {n} "
-               f"and what[hf] != 0 else -1")
+               f"and what[hf] != 0{f_ok} else -1")
     out.append(f"{ind}if hd >= 0:")
     out.append(f"{ind}    frm = hf")
     out.append(f"{ind}    for r in range({width}):")
@@ -1642,13 +1671,13 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
         finally:
             src.between = "btw"
         effect += ["    " + x for x in body]
-    effect.append(src.site_move())
-    g = src.new_generator(effect, lud=lud, levels=LV_NONE)
+    line, kind, levels = _moving(src, lud, LV_NONE)
+    g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
     jumped = (f"(r * {_HURDLES} + to_idx) * {_HURDLES} + length - from_min"
               if b.apply is not None else "-1")
     i2, i3, i4 = ind + "    ", ind + "        ", ind + "            "
-    out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw",
-            f"{ind}if 0 <= hf < {n}:",
+    out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw", f"{ind}frm = hf",
+            f"{ind}if 0 <= hf < {n}{_from_condition(src, lud)}:",
             f"{i2}frm = hf",
             f"{i2}min_len = {lo}", f"{i2}max_len = {hi}",
             f"{i2}before = {before}", f"{i2}after = {after}",

@@ -365,6 +365,8 @@ def _slide_moves(src, lud, out, ind):
     if not env.is_static_direction(dirn):
         raise Unsupported(lud, "with directions that read the state")
     frm_expr = from_site(src, lud)
+    if lud.from_ is not None:
+        refuse(lud.from_, "if_")
     b, to = lud.between, lud.to
     if b is not None:
         refuse(b, "before", "after", "range", "trail", "apply")
