@@ -46,7 +46,7 @@ def bundled_configurations():
 
 
 # What the compiled backend has no form for yet, per bundled description and ruleset.
-NOT_COMPILED = {"seesaw.lud": "stacking"}
+NOT_COMPILED = {"seesaw.lud": "(intersection) of regions that read the state"}
 
 
 def ludii_game(name: str, backend: str = "auto"):
@@ -702,6 +702,53 @@ SOW_CARRIED_GAME = """
           (if (>= (count Moves) 80) (result Mover Draw))})))
 """
 
+# Stacks: pieces of every level move (forEach Piece), a step takes the whole stack it lands
+# on (remove count:), a sub-stack moves (stack:True count:), pieces are pushed (move Add
+# stack:); a stack topped by 4 of the mover's wins, read down to an enemy piece.
+STACKS_GAME = """
+(game "Stacks"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (move Step Orthogonal (to if:(not (is Friend (who at:(to))))
+      (apply (remove (to) count:(size Stack at:(to)))))))})
+  (rules
+    (start {(place Stack "Disc1" (sites Bottom) count:2) (place Stack "Disc2" (sites Top) count:2)})
+    (play (or {
+      (forEach Piece)
+      (move (from (sites Occupied by:Mover) if:(> (size Stack at:(from)) 1)) (to (sites Empty))
+            count:(- (size Stack at:(from)) 1) stack:True)
+      (move Add (to (sites Occupied by:Mover) if:(< (topLevel at:(to)) 3)) stack:True)}))
+    (end {(if (>= (count Stack FromTop at:(last To)
+                   if:(= (what at:(to) level:(level)) (id "Disc" Mover))
+                   stop:(= (what at:(to) level:(level)) (id "Disc" Next))) 4) (result Mover Win))
+          (if (= 0 (count Pieces Next)) (result Mover Draw))})))
+"""
+
+# Towers: a stack of two steps diagonally onto an enemy (stack:True, (from if:)), takes it,
+# and its top piece goes back ((fromTo) and (remove) as consequents); a hop moves the
+# stack and pulls each hurdle onto it ((fromTo (from) ...) as the hurdle's effect).
+TOWERS_GAME = """
+(game "Towers"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Disc" Each (or {
+      (move Step (from if:(< (size Stack at:(from)) 3)) Orthogonal
+        (to if:(not (is Enemy (who at:(to))))))
+      (move Step (from if:(> (size Stack at:(from)) 1)) Diagonal
+        (to if:(is Enemy (who at:(to))) (apply (remove (to)))) stack:True
+        (then (and (fromTo (from (last To)) (to (last From))) (remove (last To)))))
+      (move Hop Orthogonal
+        (between if:(is Enemy (who at:(between))) (apply (fromTo (from) (to (between)))))
+        (to if:(is Empty (to))) stack:True)}))})
+  (rules
+    (start {(place Stack "Disc1" (sites Bottom) count:1) (place Stack "Disc2" (sites Top) count:1)})
+    (play (or (forEach Piece top:True)
+              (move Add (to (sites Occupied by:Mover) if:(< (size Stack at:(to)) 2)) stack:True)))
+    (end {(if (= 0 (count Pieces Next)) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -753,11 +800,17 @@ SOW_CARRIED_GAME = """
     # The first disc's two sites are 16 (past the board: not empty, as Ludii reads it)
     # and 13.
     (PAIRS_GAME.replace("(- 14 (last To)) (- 11", "(- 15 (last To)) (- 12"), (3, 4),
-     lambda df: df["winner"].gt(0).any())],
+     lambda df: df["winner"].gt(0).any()),
+    # Both sides win by a stack; a side captured out draws (not a timeout) in some games.
+    (STACKS_GAME, (3, 5), lambda df: {1, 2} <= set(df["winner"])
+     and (df["winner"].eq(0) & ~df["timeout"]).any()),
+    # Captures and hops (more actions than moves) in some games; every game ends blocked.
+    (TOWERS_GAME, (3, 5), lambda df: df["actions"].gt(df["moves"]).any()
+     and not df["timeout"].any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
-         "marked", "fleeting", "around", "shy", "echo", "pairs",
-         "pairs-off-board"])
+         "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
+         "stacks", "towers"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

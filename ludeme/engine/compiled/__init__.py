@@ -93,7 +93,24 @@ class CompiledGame:
                 f, t, g, x = key
                 spec = specs[key] = (f, t, g, x, g in self._pass_gens, self._kinds[g])
             out.append(spec)
+        if self.module.STACKING:
+            out = [spec + self._levels(state, spec) for spec in out]
         return LegalMoves(out)
+
+    def _levels(self, state: "CompiledState", spec: tuple) -> tuple[int, int]:
+        """The levels a stacking game's move reports, by its generator's rule (`codegen.LV_*`)
+        on the stacks it was generated from."""
+        from ludeme.engine.compiled.emit import LV_ADD, LV_SUB, LV_TOP
+        m, (f, t, g, x) = self.module, spec[:4]
+        rule = m.GEN_LEVELS[g] if g >= 0 else None
+        if rule == LV_TOP and 0 <= f < m.N_SITES:
+            return int(state.count[m.TOTAL + f]) - 1, 0
+        if rule == LV_SUB:
+            return int(state.count[m.TOTAL + f]) - x, int(state.count[m.TOTAL + t])
+        if rule == LV_ADD and t >= 0:
+            height = int(state.count[m.TOTAL + t])
+            return height, height
+        return 0, 0
 
     def new_initial_state(self, seed: int | None = None) -> CompiledState:
         """The start position, to play step by step; `seed` seeds the chance stream (as
@@ -145,11 +162,13 @@ class CompiledMove:
     `str(move)` names a move among its own siblings; what they hold (`spec`) is made once
     per distinct move."""
 
-    __slots__ = ("frm", "to", "gen", "extra", "is_pass", "kinds", "named")
-    level_from = level_to = 0       # the compiled backend plays no stacks
+    __slots__ = ("frm", "to", "gen", "extra", "is_pass", "kinds", "named", "level_from",
+                 "level_to")
 
     def __init__(self, spec: tuple):
-        self.frm, self.to, self.gen, self.extra, self.is_pass, self.kinds = spec
+        self.frm, self.to, self.gen, self.extra, self.is_pass, self.kinds = spec[:6]
+        # a stacking game's levels (`CompiledGame._levels`), else none
+        self.level_from, self.level_to = spec[6:] or (0, 0)
 
     def __str__(self) -> str:
         """Its name among the position's legal moves, as `Move` names it."""
@@ -201,9 +220,9 @@ class CompiledState:
         m = kernels.module
         self.kernels, self.m = kernels, m
         self.g = kernels.game
-        self.who = np.zeros(m.TOTAL, np.int64)
-        self.what = np.zeros(m.TOTAL, np.int64)
-        self.count = np.zeros(m.TOTAL, np.int64)
+        self.who = np.zeros(m.WHO_SIZE, np.int64)
+        self.what = np.zeros(m.WHO_SIZE, np.int64)
+        self.count = np.zeros(m.COUNT_SIZE, np.int64)
         self.sc = np.zeros(m.SC_SIZE, np.int64)
         self.rk = np.zeros(m.NP + 1, np.float64)
         self.active = np.zeros(m.NP + 1, np.int8)
@@ -351,8 +370,18 @@ class CompiledState:
 
     def board_occupancy(self) -> tuple[list[int], int]:
         """The board's `what` per site and the pieces on it (State.board_occupancy)."""
-        n = self.m.N_SITES
+        m = self.m
+        n = m.N_SITES
+        if m.STACKING:          # every level of every stack (Ludii's PieceNumber)
+            return self.what[:n].tolist(), int(self.count[m.TOTAL:m.TOTAL + n].sum())
         return self.what[:n].tolist(), int(self.count[:n].sum())
+
+    def stack(self, site: int) -> tuple:
+        """The levels of a site, bottom first, as (what, who) pairs (a stacking game's)."""
+        m = self.m
+        at = m.TOTAL + site * m.DEPTH
+        height = int(self.count[m.TOTAL + site])
+        return tuple(zip(self.what[at:at + height].tolist(), self.who[at:at + height].tolist()))
 
     def _repr_svg_(self) -> str:
         """The board with this state's pieces (a notebook shows a state so)."""
@@ -365,7 +394,8 @@ class CompiledState:
                  for c in self.g.containers[1:]]
         return {"who": self.who[:n].tolist(), "what": self.what[:n].tolist(),
                 "count": self.count[:n].tolist(), "hands": hands,
-                "scores": self.sc[m.SCORE + 1:m.SCORE + m.NP + 1].tolist(), "stacks": None}
+                "scores": self.sc[m.SCORE + 1:m.SCORE + m.NP + 1].tolist(),
+                "stacks": [self.stack(i) for i in range(n)] if m.STACKING else None}
 
 
 def cache_dir() -> Path:

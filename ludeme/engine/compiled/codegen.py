@@ -29,7 +29,7 @@ from typing import Callable
 import numpy as np
 
 from ludeme.engine.state import A_MOVE, A_NEXT, A_PASS, A_SWAP
-from ludeme.engine.compiled.emit import emit, lookup
+from ludeme.engine.compiled.emit import LV_NONE, emit, lookup
 from ludeme.engine.compiled.unsupported import Unsupported
 
 
@@ -59,7 +59,9 @@ class Source:
         self.helpers: list[str] = []           # extra kernels ((can Move ...) tests)
         self.helper_names: dict[str, str] = {}  # a helper's source -> its name
         self.player_bound = False              # `player` set (forEach NonMover's results)
+        self.level_bound = False               # `lvl` set: `(level)` ((count Stack ...))
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
+        self.generator_levels: list[int] = []  # gen id -> its moves' levels (LV_*)
         self.between = "btw"                   # the name `(between)` reads (x in `effects`)
         # The (then ...) of the (if ...)/(or ...) moves being emitted, outermost first: every
         # move generated inside takes them after its own, as the reference appends them.
@@ -414,10 +416,17 @@ class Source:
 
     # -- moves ------------------------------------------------------------------------
     def new_generator(self, effect_lines: list[str], is_pass: bool = False, lud=None,
-                      kind: int | tuple = A_MOVE) -> int:
+                      kind: int | tuple = A_MOVE, levels: int | None = None) -> int:
         """A move generator's id; its effects and its consequents (`then`) at apply time.
         `kind`: the engine's code of its main action (A_ADD, A_REMOVE, A_MOVE, A_PASS), or
-        the codes of its actions."""
+        the codes of its actions. `levels`: in a stacking game, the levels its moves report
+        (an `LV_*` rule, as the reference's ludeme sets them); a ludeme's generator that
+        does not say is refused there."""
+        if levels is None:
+            if self.game.stacking and lud is not None and not is_pass:
+                raise Unsupported(lud, "in a stacking game")
+            levels = LV_NONE
+        self.generator_levels.append(levels)
         then = self.then_lines(lud) if lud is not None else []
         self.generators.append((effect_lines, is_pass, then))
         self.generator_kinds.append(A_PASS if is_pass else kind)
@@ -518,7 +527,7 @@ SITE_ADD = "site_add(who, what, count, {first}, {to}, {what}, {who}, {n})"
 # listed here shows there.
 _ACTION_STATEMENT = re.compile(
     r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add|pend_add"
-    r"|rem_add|rem_forget|rem_clear)\("
+    r"|rem_add|rem_forget|rem_clear|stack_move_stack)\("
     r"|sc\[(NEXT|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+)\] \+?= "
     r"|what\[[^\]]+\] = "
     r"|sc\[ORDER \+ i\], ")
@@ -622,7 +631,7 @@ def _start_sets_state(game) -> bool:
 # `Unsupported` says, the test on the game). The coverage table lists them.
 GAME_REFUSALS = (
     ("a game built without typed rules", lambda g: getattr(g, "typed", None) is None),
-    ("stacking games", lambda g: g.stacking),
+    ("counted pieces in a stacking game", lambda g: g.stacking and getattr(g, "counting", False)),
     ("dice", lambda g: bool(getattr(g.env, "dice", None))),
     ("start rules placing pieces at random", lambda g: getattr(g.env, "places_at_random", False)),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
@@ -738,7 +747,14 @@ def generate(game) -> str:
         raise Unsupported(None, ALL_PASS_SOME_PHASES)
     all_pass = bool(game.requires_all_pass and (game.end or all(phase_ends)))
     step_start, step_to = _step_table(game, n_sites)
+    if game.stacking:
+        _refuse_direct_writes(src, start, effects, consequents)
+    init_who, init_what, init_count, depth = _initial_sites(game, s0)
     return LOOP.format(
+        stacking=bool(game.stacking), depth=depth,
+        level_keys=[random.Random(-1 - i).getrandbits(62) * 2 + 1
+                    for i in range(game.total_sites * depth)],
+        stack_writes=STACK_WRITES if game.stacking else "",
         tables="\n".join(src.table_lines),
         n_elements=game.board.num_elements(),
         step_start=step_start, step_to=step_to,
@@ -754,7 +770,7 @@ def generate(game) -> str:
         owner=[c.owner for c in comps],
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),
-        init_who=list(s0.who), init_what=list(s0.what), init_count=list(s0.count),
+        init_who=init_who, init_what=init_what, init_count=init_count,
         init_phase=list(game.initial_phase),
         init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
                                 if v] + _start_remembered(src, s0)) or "    pass",
@@ -782,6 +798,7 @@ def generate(game) -> str:
         consequents="\n".join(consequents) or "    pass",
         pass_gens=tuple(pass_gens) + (-1,),
         gen_kinds=[k if isinstance(k, tuple) else (k,) for k in src.generator_kinds],
+        gen_levels=src.generator_levels,
         context=context(),
         # The decisions' history is read only by the all-pass draw.
         history=game.max_moves + game.max_turns * game.num_players + 2
@@ -789,6 +806,40 @@ def generate(game) -> str:
         keeps_history=all_pass or src.reads_all_passed,
         reads_all_passed=src.reads_all_passed,
     )
+
+
+# A stacking game's writes: the flat names, bound to the stacks' writes of the same actions.
+STACK_WRITES = ("from ludeme.engine.compiled.rt import (stack_add as site_add, "
+                "stack_remove as site_clear,\n    stack_move as site_move, "
+                "stack_move_n as site_move_n)")
+# Levels the kernels keep per site, at least (more when the start stacks more).
+MIN_DEPTH = 32
+# A statement writing a site's array in place, not through the writes of `rt`.
+_DIRECT_WRITE = re.compile(r"\b(who|what|count)\[[^\]]*\]\s*[-+]?=(?!=)")
+
+
+def _initial_sites(game, s0) -> tuple[list, list, list, int]:
+    """The start position as the kernels' arrays (`who`, `what`, `count`, see
+    `rt.stack_shape` for a stacking game's) and the levels kept per site."""
+    if not game.stacking:
+        return list(s0.who), list(s0.what), list(s0.count), 0
+    total = game.total_sites
+    stacks = [s0.sites.stack(s) for s in range(total)]
+    depth = max(MIN_DEPTH, sum(len(st) for st in stacks) + 1)
+    who, what = list(s0.who) + [0] * total * depth, list(s0.what) + [0] * total * depth
+    count = list(s0.count) + [len(st) for st in stacks]
+    for s, st in enumerate(stacks):
+        for level, piece in enumerate(st):
+            what[total + s * depth + level], who[total + s * depth + level] = piece[0], piece[1]
+    return who, what, count, depth
+
+
+def _refuse_direct_writes(src, *blocks) -> None:
+    """In a stacking game every write goes through the stacks' (`STACK_WRITES`): refuse a
+    compiled form that writes a site's top-level view itself."""
+    for line in [x for block in blocks for x in block] + src.helpers:
+        if _DIRECT_WRITE.search(line):
+            raise Unsupported(None, "a piece changed in place in a stacking game")
 
 
 # Values a decision (or the start rules) may draw from the chance stream before the playout
@@ -857,6 +908,7 @@ from numba import njit
 from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_score, timeout,
                                 all_passed, is_line, site_add,
                                 site_clear, site_move, site_move_counted, site_move_n,
+                                stack_at, stack_move_stack, stack_pieces,
                                 mt_seed_block, rand_below, mt_seed_keys, chance_seed_keys,
                                 playout_seed_of, MT_STATE_SIZE, SEED_BLOCK,
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,
@@ -866,6 +918,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 hash_one, hash_into, site_word, repeats, grown, step_distance,
                                 popcount,
                                 aggregates_into, N_AGGREGATES)
+{stack_writes}
 
 NP = {n_players}
 SCORE = NUM_SCALARS           # sc[SCORE + p]: player p's score
@@ -897,6 +950,14 @@ SC_SIZE = DRAWS + DRAW_CAP
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
+# A stacking game's levels (see ludeme.engine.compiled.rt, "sites (StackSites)"): DEPTH
+# levels per site after the TOTAL top-level views of `who` and `what`, the heights after
+# those of `count`.
+STACKING = {stacking}
+DEPTH = {depth}
+WHO_SIZE = TOTAL * (1 + DEPTH)
+COUNT_SIZE = TOTAL * (2 if STACKING else 1)
+LEVEL_KEYS = np.array({level_keys!r}, dtype=np.int64)
 HAND_FROM = {hand_from}
 MAX_TURNS = {max_turns}
 MAX_MOVES = {max_moves}
@@ -909,6 +970,7 @@ INIT_COUNT = np.array({init_count!r}, dtype=np.int64)
 INIT_PHASE = np.array({init_phase!r}, dtype=np.int64)
 PASS_GENS = {pass_gens!r}
 GEN_KINDS = {gen_kinds!r}
+GEN_LEVELS = {gen_levels!r}
 HISTORY = {history}
 MAX_BUFFER = {max_buffer}
 # Per site, a random odd multiplier: a position's key is the sum of its sites' words times
@@ -1211,9 +1273,9 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
     chance outcomes of them all, returned, playout r's ending at `draw_end[r]`."""
     drawn = np.empty(64 if N_CHANCE else 1, np.int64)
     n_drawn = 0
-    who = np.empty(TOTAL, np.int64)
-    what = np.empty(TOTAL, np.int64)
-    count = np.empty(TOTAL, np.int64)
+    who = np.empty(WHO_SIZE, np.int64)
+    what = np.empty(WHO_SIZE, np.int64)
+    count = np.empty(COUNT_SIZE, np.int64)
     sc = np.zeros(SC_SIZE, np.int64)
     rk = np.zeros(NP + 1, np.float64)
     active = np.zeros(NP + 1, np.int8)
@@ -1277,10 +1339,14 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
                 elif not covered[s]:
                     covered[s] = True
                     uncovered -= 1
-                state_pieces += count[s]
+                state_pieces += count[TOTAL + s] if STACKING else count[s]
                 h += site_word(who[s], what[s], count[s]) * SITE_KEYS[s]
             for s in range(N_SITES, TOTAL):
                 h += site_word(who[s], what[s], count[s]) * SITE_KEYS[s]
+            if STACKING:        # every level of every stack
+                for s in range(TOTAL):
+                    for i in range(TOTAL + s * DEPTH, TOTAL + s * DEPTH + count[TOTAL + s]):
+                        h += site_word(who[i], what[i], 0) * LEVEL_KEYS[i - TOTAL]
             empty_sum += state_empty
             pieces_sum += state_pieces
             if decisions >= pieces_l.shape[0]:         # a longer playout than any before

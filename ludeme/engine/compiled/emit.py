@@ -28,6 +28,14 @@ from typing import Callable, NamedTuple
 
 from .unsupported import Unsupported
 
+# The levels a stacking game's move reports (Move.level_from, level_to), by the stacks
+# before it, as each generator declares (`Source.new_generator`): none (0, 0); the top
+# piece of a board site leaving ((height - 1, 0) at the origin, (0, 0) off the board); a
+# piece landing on the destination's top (its height, twice); the top x levels (the
+# move's extra) of the origin landing on the destination ((height - x, the destination's
+# height)). `CompiledGame.legal_of` reads them.
+LV_NONE, LV_TOP, LV_ADD, LV_SUB = range(4)
+
 # The kinds of compiled form: what an emitter of the kind gives (its arguments after `src`
 # and the ludeme), and what a ludeme without one is refused as ("": `(keyword kind)` alone).
 KINDS = {
@@ -103,6 +111,13 @@ def refuse(lud, *attrs) -> None:
         a, why = a if isinstance(a, tuple) else (a, None)
         if a in lud._given:
             raise Unsupported(lud, why or f"with {lud._given[a][0]}:")
+
+
+def refuse_stacks(src, lud) -> None:
+    """Refuse (Unsupported) a compiled form that reads only the top pieces where, in a
+    stacking game, the reference reads every level."""
+    if src.game.stacking:
+        raise Unsupported(lud, "in a stacking game")
 
 
 def lookup(kind: str, lud) -> Emitter | None:

@@ -405,6 +405,141 @@ def site_move_n(who, what, count, owner_of, frm, to, n):
     elif what[to] == w:
         count[to] += n
 
+# ---------------------------------------------------------------- sites (StackSites)
+# A stacking game's kernels keep the same arrays, longer: `who[s]`, `what[s]` (s < TOTAL)
+# stay the top piece of site s (what the emitters of a flat game read), `count[s]` Ludii's
+# countCell on stacks (1 when the top piece has an owner); level l of site s is at
+# `who/what[TOTAL + s * DEPTH + l]` (0 above the top), its height at `count[TOTAL + s]`.
+# TOTAL and DEPTH follow from the arrays' lengths. Every write goes through these
+# functions, which the generated module of a stacking game imports under the flat names
+# (`site_add`, `site_clear`, `site_move`, `site_move_n`): each is the reference's
+# `StackSites` write of the same action.
+
+@njit(cache=True, inline="always")
+def stack_shape(what, count):
+    """(TOTAL, DEPTH) of a stacking game's arrays."""
+    total = count.shape[0] // 2
+    return total, (what.shape[0] - total) // total
+
+
+@njit(cache=True)
+def stack_sync(who, what, count, site):
+    """The top-level views of a site from its levels."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    if n > 0:
+        i = total + site * depth + n - 1
+        what[site] = what[i]
+        who[site] = who[i]
+        count[site] = 1 if who[i] != 0 else 0
+    else:
+        what[site] = 0
+        who[site] = 0
+        count[site] = 0
+
+
+@njit(cache=True)
+def stack_push(who, what, count, site, w, owner):
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    if n >= depth:
+        raise IndexError("a stack higher than the kernels hold")
+    what[total + site * depth + n] = w
+    who[total + site * depth + n] = owner
+    count[total + site] = n + 1
+
+
+@njit(cache=True)
+def stack_pop(who, what, count, site):
+    """Take the top level of a non-empty stack (the views left as they were)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site] - 1
+    what[total + site * depth + n] = 0
+    who[total + site * depth + n] = 0
+    count[total + site] = n
+
+
+@njit(cache=True)
+def stack_add(who, what, count, hand_from, site, w, owner, k):
+    """StackSites.add: `k` pieces pushed on the stack."""
+    for _ in range(k):
+        stack_push(who, what, count, site, w, owner)
+    stack_sync(who, what, count, site)
+
+
+@njit(cache=True)
+def stack_remove(who, what, count, site):
+    """StackSites.remove (Ludii's remove of the top piece)."""
+    total, depth = stack_shape(what, count)
+    if count[total + site] > 0:
+        stack_pop(who, what, count, site)
+        stack_sync(who, what, count, site)
+
+
+@njit(cache=True)
+def stack_move(who, what, count, hand_from, frm, to):
+    """StackSites.move: the top piece of `frm` onto `to`."""
+    total, depth = stack_shape(what, count)
+    if count[total + frm] == 0:
+        return
+    w, owner = what[frm], who[frm]
+    stack_pop(who, what, count, frm)
+    stack_sync(who, what, count, frm)
+    stack_push(who, what, count, to, w, owner)
+    stack_sync(who, what, count, to)
+
+
+@njit(cache=True)
+def stack_move_n(who, what, count, owner_of, frm, to, n):
+    """StackSites.move_n: the top `n` levels of `frm` onto `to`, in order."""
+    total, depth = stack_shape(what, count)
+    h = count[total + frm]
+    n = min(n, h)
+    if n <= 0:
+        return
+    for j in range(h - n, h):
+        stack_push(who, what, count, to, what[total + frm * depth + j],
+                   who[total + frm * depth + j])
+    for _ in range(n):
+        stack_pop(who, what, count, frm)
+    stack_sync(who, what, count, frm)
+    stack_sync(who, what, count, to)
+
+
+@njit(cache=True)
+def stack_at(arr, count, site, level):
+    """`arr` (`who` or `what`) at a level of a site's stack (-1: the top), 0 where there is
+    none (StackSites.level)."""
+    total, depth = stack_shape(arr, count)
+    if site < 0:
+        return 0
+    n = count[total + site]
+    i = n - 1 if level == -1 else level
+    return arr[total + site * depth + i] if 0 <= i < n else 0
+
+
+@njit(cache=True)
+def stack_pieces(who, what, count, site, p, named):
+    """The levels of a site's stack holding a piece of player p (any owner if p < 0) of a
+    kind `named` marks (any kind if it is empty), as the reference counts pieces on stacks
+    (none where the top is empty)."""
+    total, depth = stack_shape(what, count)
+    if what[site] == 0:
+        return 0
+    n = 0
+    for i in range(total + site * depth, total + site * depth + count[total + site]):
+        if (p < 0 or who[i] == p) and (named.shape[0] == 0 or named[what[i]]):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def stack_move_stack(who, what, count, frm, to):
+    """StackSites.move_stack: the whole stack of `frm` onto `to`."""
+    total, depth = stack_shape(what, count)
+    stack_move_n(who, what, count, what[:0], frm, to, count[total + frm])
+
+
 # ---------------------------------------------------------------- end of game
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.emit import emits, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
 
 from .base import Bool, IntFn, LitStr, P, Region, RoleType, SiteType, ludeme
@@ -288,6 +288,7 @@ def _where(src, lud):
     """The first board site holding the piece; the named form, as the reference, stops when
     the piece stands on several sites (a kernel raises: Ludii's answer follows its list of
     owned pieces, which the kernels do not keep)."""
+    refuse_stacks(src, lud)     # the reference reads every level of a stack
     limit = src.env.num_board_sites
     if not isinstance(lud.name, str):
         what, once = src.int_expr(lud.name), False

@@ -602,7 +602,8 @@ def _is_visited(src, lud):
     return f"(sc[VISITED + visited_slot({src.int_expr(lud.site)})] != 0)"
 
 
-@emits(IsLine, kind="bool", refuses=("throughAny", "what", "whats", "who", "if_", "type"))
+@emits(IsLine, kind="bool", refuses=("throughAny", "what", "whats", "who", "if_", "type",
+                                      "byLevel"))
 def _is_line(src, lud):
     import numpy as np
     from .literals import IntConst

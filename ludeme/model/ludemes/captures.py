@@ -129,7 +129,7 @@ class Hop(MoveHop):
 
 
 # The Hop effect gives `(move Hop ...)`'s moves: one compiled form for both.
-emits(Hop, kind="moves", refuses=("stack",))(_hop_moves)
+emits(Hop, kind="moves")(_hop_moves)
 
 
 def _promotion_targets(src, lud) -> list[str]:

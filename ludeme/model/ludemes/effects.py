@@ -9,7 +9,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from ludeme.engine.stores import TOP
 from .base import Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import emits, lookup, refuse
+from ludeme.engine.compiled.emit import emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
@@ -604,6 +604,7 @@ def _no_pieces(src, lud):
 def _count_in(src, lud):
     """Each listed site's count (a site listed twice counts twice, as the reference); a
     region listed now (once or per mover) is a table of its sites."""
+    refuse_stacks(src, lud)     # the reference sums the stacks' sizes
     if not src.is_static_region(lud.in_):
         if lookup("contains", lud.in_) and not src.reads_only_from(lud.in_):
             return _count_where(src, src.region_contains(lud.in_, "s_in"))
@@ -646,14 +647,16 @@ def _from_to_effect(src, lud, body):
     fr, to = lud.from_, lud.to
     refuse(fr, "level", "type", "if_")
     refuse(to, "level", "type")
-    if not isinstance(fr.site, IntFn) or not isinstance(to.site, IntFn):
+    # no site: (from) and (to) themselves (the reference's `typed_sites_fn` default)
+    if not isinstance(fr.site, (IntFn, type(None))) or not isinstance(to.site, (IntFn, type(None))):
         raise Unsupported(lud, "from or to a region")
-    f_site, n = src.int_expr(fr.site), src.int_expr(lud.count) if lud.count else "1"
+    f_site = src.int_expr(fr.site) if fr.site is not None else "frm"
+    n = src.int_expr(lud.count) if lud.count else "1"
     body += ["sf, st = frm, to",
              f"fs = {f_site}",
              "if 0 <= fs < TOTAL and (what[fs] > 0 or count[fs] > 0):",
              "    frm = fs",
-             f"    ts = {src.int_expr(to.site)}",
+             f"    ts = {src.int_expr(to.site) if to.site is not None else 'to'}",
              "    frm = sf",
              "    if ts >= 0:",
              f"        n_moved = {n}",

@@ -650,10 +650,12 @@ def _between(src, lud):
     return src.between
 
 
-@emits(Who, What, kind="int", refuses=("level",))
+@emits(Who, What, kind="int")
 def _who_what(src, lud):
     at = src.int_expr(lud.at)
     arr = "who" if type(lud) is Who else "what"
+    if lud.level is not None:       # a stacking game's (`_read_at`)
+        return f"stack_at({arr}, count, {at}, {src.int_expr(lud.level)})"
     return f"({arr}[{at}] if {at} >= 0 else 0)"
 
 
@@ -708,6 +710,8 @@ def _count_sites(src, lud):
 
 @emits(CountPieces, kind="int", refuses=("type",))
 def _count_pieces(src, lud):
+    if src.game.stacking:
+        return _count_stacked_pieces(src, lud)
     if lud.role != "All" and lud.in_ is None and lud.who is None and not lud.name:
         return _count_pieces_of(src, lud)
     # As the reference: the pieces on the region's sites as listed (every site without
@@ -722,6 +726,23 @@ def _count_pieces(src, lud):
         named = [bool(i and lud.name in c.name) for i, c in enumerate(src.env.components)]
         tests.append(f"{src.table(named, 'bool_')}[what[site]]")
     per_site = f"(count[site] if {' and '.join(tests)} else 0)" if tests else "count[site]"
+    if lud.in_ is None:
+        return src.count_all(per_site)
+    return src.count_in(lud, lud.in_, per_site=per_site, distinct=True,
+                        context_free=lud.who is None and lud.role == "All")
+
+
+def _count_stacked_pieces(src, lud) -> str:
+    """`(count Pieces ...)` in a stacking game: as the reference's `stacked`, every level of
+    every stack listed (every site without in:) holding a piece of the player (All: any)
+    of a kind whose name holds the name given."""
+    if lud.who is not None:
+        p = src.int_expr(lud.who)
+    else:
+        p = "-1" if lud.role == "All" else src.player_expr(lud.role, lud)
+    named = [bool(i and lud.name in c.name) for i, c in enumerate(src.env.components)] \
+        if lud.name else []
+    per_site = f"stack_pieces(who, what, count, site, {p}, {src.table(named, 'bool_')})"
     if lud.in_ is None:
         return src.count_all(per_site)
     return src.count_in(lud, lud.in_, per_site=per_site, distinct=True,
@@ -784,7 +805,7 @@ def _count_groups(src, lud):
     return f"{src.helper(make)}(who, what, count, sc, phase, frm)"
 
 
-@emits(CountCell, kind="int")
+@emits(CountCell, kind="int", refuses=("in",))
 def _count_cell(src, lud):
     at = src.int_expr(lud.at)
     return f"(count[{at}] if 0 <= {at} < TOTAL else 0)"

@@ -8,7 +8,8 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import Unsupported, emits, part_of, reads_params_only_from, refuse
+from ludeme.engine.compiled.emit import (LV_ADD, LV_NONE, LV_SUB, LV_TOP, Unsupported, emits, part_of,
+                                         reads_params_only_from, refuse)
 from ..roles import DYNAMIC_WORDS
 
 _NONE = ()
@@ -1159,7 +1160,7 @@ def _pass_moves(src, lud, out, ind):
     src.push(out, ind, "-1", "-1", g)
 
 
-@emits(MoveAdd, kind="moves", refuses=("count", "stack"))
+@emits(MoveAdd, kind="moves", refuses=("count",))
 def _add_moves(src, lud, out, ind):
     to = lud.to
     refuse(to, "level", "apply", "type")
@@ -1177,7 +1178,9 @@ def _add_moves(src, lud, out, ind):
         kinds = [first.get(p, fallback) for p in range(n + 1)]
         owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
         kind, owner = f"{src.table(kinds)}[mover]", f"{src.table(owners)}[mover]"
-    g = src.new_generator([src.site_add("to", kind, owner, "1")], lud=lud, kind=A_ADD)
+    # stack:True pushes the piece as any add does in a stacking game (StackSites.add)
+    g = src.new_generator([src.site_add("to", kind, owner, "1")], lud=lud,
+                          kind=A_ADD_LEVEL if lud.stack else A_ADD, levels=LV_ADD)
     seq, conds = _to_sites(src, to)
     out.append(f"{ind}if {kind} > 0:")
     out.append(f"{ind}    for to in {seq}:")
@@ -1185,7 +1188,7 @@ def _add_moves(src, lud, out, ind):
     src.push(out, ind + "            ", "to", "to", g)
 
 
-@emits(MoveFromTo, kind="moves", refuses=("copy", "stack", "mover"))
+@emits(MoveFromTo, kind="moves", refuses=("copy", "mover"))
 def _from_to_moves(src, lud, out, ind):
     """`(move (from ...) (to ...) [count:])`: one piece from a site (with one) to another;
     with count:, that many (read once per origin, with (from) on it and (to) as it was,
@@ -1196,13 +1199,22 @@ def _from_to_moves(src, lud, out, ind):
     effect = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
-    if lud.count is None:
+    # The levels as `MoveFromTo.compile`'s `levels`: with stack:True and count:, the
+    # sub-stack's; Ludii 1.3.12's top piece's on a board of cells; else none.
+    levels = LV_TOP if src.env.board.site_type == "Cell" else LV_NONE
+    if lud.count is None and lud.stack:
+        effect.append("stack_move_stack(who, what, count, frm, to)")
+        kind, levels = A_MOVE_STACK, LV_NONE
+    elif lud.count is None:
         effect.append(src.site_move())
+        kind = A_MOVE
     else:
         owners = list(src.game.ludii_owners) if src.counting else []
-        effect.append(f"site_move_n(who, what, count, np.array({owners!r}, dtype=np.int64), "
-                      "frm, to, x)")
-    g = src.new_generator(effect, lud=lud, kind=A_MOVE if lud.count is None else A_MOVE_N)
+        # (numba cannot type an empty list literal: an empty table is np.empty)
+        table = f"np.array({owners!r}, dtype=np.int64)" if owners else "np.empty(0, np.int64)"
+        effect.append(f"site_move_n(who, what, count, {table}, frm, to, x)")
+        kind, levels = A_MOVE_N, (LV_SUB if lud.stack else levels)
+    g = src.new_generator(effect, lud=lud, kind=kind, levels=levels)
     f_seq, f_flt = ("(frm,)", None) if fr.site is None else _sites_of(src, fr.site)
     t_seq, conds = _to_sites(src, to)
     out.append(f"{ind}sf, st = frm, to")
@@ -1211,7 +1223,7 @@ def _from_to_moves(src, lud, out, ind):
     f_ok = f" and {f_flt('frm')}" if f_flt else ""
     if fr.if_ is not None:      # read with (from) on the site and (to) as it was
         f_ok += f" and {src.bool_expr(fr.if_)}"
-    out.append(f"{ind}    if 0 <= frm < len(what) and what[frm] > 0{f_ok}:")
+    out.append(f"{ind}    if 0 <= frm < TOTAL and what[frm] > 0{f_ok}:")
     n = "-1"
     if lud.count is not None:
         out.append(f"{ind}        n_moved = {src.int_expr(lud.count)}")
@@ -1237,10 +1249,20 @@ def _sites_of(src, site_lud):
     return src.region_sites(site_lud)
 
 
-@emits(MoveStep, kind="moves", refuses=("stack",))
+def _moving(src, lud, levels: int) -> tuple[str, int, int]:
+    """A move's own action as its ludeme's `stack:` says (`_moving_action`): the effect
+    line, the action's code and the levels its moves report (`levels` for the top piece's
+    move; a whole stack's reports none)."""
+    if lud.stack:
+        return "stack_move_stack(who, what, count, frm, to)", A_MOVE_STACK, LV_NONE
+    return src.site_move(), A_MOVE, levels
+
+
+@emits(MoveStep, kind="moves")
 def _step_moves(src, lud, out, ind):
-    if lud.from_ is not None:
-        raise Unsupported(lud, "with (from ...)")
+    if lud.from_ is not None and lud.from_.site is not None:
+        raise Unsupported(lud, "with (from <site>)")
+    f_ok = _from_condition(src, lud)
     to = lud.to
     refuse(to, "level", "site", "type")
     dirn = lud.dirn or "Adjacent"
@@ -1270,10 +1292,10 @@ def _step_moves(src, lud, out, ind):
     effect = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
-    effect.append(src.site_move())
-    g = src.new_generator(effect, lud=lud)
+    line, kind, levels = _moving(src, lud, LV_TOP)      # the levels as MoveStep.compile
+    g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
     cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
-    out.append(f"{ind}if 0 <= frm < {n}:")
+    out.append(f"{ind}if 0 <= frm < {n}{f_ok}:")
     out.append(f"{ind}    w = what[frm]")
     out.append(f"{ind}    for j in range({ltab}[w, frm]):")
     out.append(f"{ind}        to = {ttab}[w, frm, j]")
@@ -1308,27 +1330,31 @@ def _if_effect(src, eff, body):
         body.extend("    " + x for x in inner or ["pass"])
 
 
-@emits(RemoveEffect, kind="effect", refuses=("level", "count", "type", "then"))
+@emits(RemoveEffect, kind="consequent", refuses=("level", "type", ("then", "as a consequent")))
+def _remove_consequent(src, lud, lines, ind):
+    body: list[str] = []
+    _remove_effect(src, lud, body)
+    lines.extend(ind + x for x in body)
+
+
+@emits(RemoveEffect, kind="effect", refuses=("level", "type", "then"))
 def _remove_effect(src, eff, body):
     """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
-    ends, `step`)."""
+    ends, `step`); count: removes that many times (read before the first, as the
+    reference's actions)."""
     if not isinstance(eff.where, IntFn):
         raise Unsupported(eff, "of a region")
     s = src.int_expr(eff.where)
     body.append(f"rs = {s}")
     body.append("if rs >= 0 and what[rs] > 0:")
-    body.append("    sc[CLEAR + rs] = 1" if eff.at == "EndOfTurn" else
-                "    site_clear(who, what, count, rs)")
-
-
-@emits(RemoveEffect, kind="consequent",
-       refuses=("level", "count", "type", ("then", "with (then ...) as a consequent")))
-def _remove_consequent(src, lud, lines, ind):
-    """As its effect: one site's piece goes (a region is refused: the reference lists it
-    before removing any)."""
-    body: list[str] = []
-    _remove_effect(src, lud, body)
-    lines.extend(ind + x for x in body)
+    if eff.at == "EndOfTurn":
+        refuse(eff, "count")
+        body.append("    sc[CLEAR + rs] = 1")
+    elif eff.count is not None:
+        body.append(f"    for _ in range(max(1, {src.int_expr(eff.count)})):")
+        body.append("        site_clear(who, what, count, rs)")
+    else:
+        body.append("    site_clear(who, what, count, rs)")
 
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
@@ -1400,7 +1426,7 @@ def _named(name: str, names: set) -> bool:
     return not names or name.rstrip("0123456789") in names
 
 
-@emits(ForEachPiece, kind="moves", refuses=("on", "top", "role", "container"))
+@emits(ForEachPiece, kind="moves", refuses=("on", "role", "container"))
 def _for_each_piece_moves(src, lud, out, ind):
     """Each piece's moves, each taking the (forEach Piece ...)'s (then ...) after its own."""
     with src.enclosing_then(lud):
@@ -1412,9 +1438,19 @@ def _each_piece(src, lud, out, ind):
     names = set(lud.names or ())
     n = src.env.num_board_sites
     out.append(f"{ind}for frm in range({n}):")
-    out.append(f"{ind}    wf = what[frm]")
+    if src.game.stacking and not lud.top:
+        # As ForEachPiece.compile's `stacked`: each level of a stack holding one of the
+        # mover's pieces gives that piece's moves (the top level alone with top:True).
+        out.append(f"{ind}    if what[frm] == 0:")
+        out.append(f"{ind}        continue")
+        out.append(f"{ind}    for lv in range(TOTAL + frm * DEPTH, TOTAL + frm * DEPTH "
+                   f"+ count[TOTAL + frm]):")
+        ind += "    "
+        out.append(f"{ind}    wf, wo = what[lv], who[lv]")
+    else:
+        out.append(f"{ind}    wf, wo = what[frm], who[frm]")
     out.append(f"{ind}    if wf == 0 or not (OWNER[wf] == mover or (OWNER[wf] == 0 and "
-               f"who[frm] == mover)):")
+               f"wo == mover)):")
     out.append(f"{ind}        continue")
     if lud.moves is not None:
         allowed = [w for w in range(1, len(comps)) if _named(comps[w].name, names)]
@@ -1440,7 +1476,7 @@ def _each_piece(src, lud, out, ind):
 @emits(MoveRemove, kind="moves", refuses=("level", "at", "count", "type"))
 def _remove_moves(src, lud, out, ind):
     g = src.new_generator(["site_clear(who, what, count, frm)"], lud=lud,
-                          kind=A_REMOVE)
+                          kind=A_REMOVE, levels=LV_NONE)
     if isinstance(lud.where, IntFn):
         out.append(f"{ind}site = {src.int_expr(lud.where)}")
         out.append(f"{ind}if site >= 0 and what[site] > 0:")
@@ -1452,12 +1488,21 @@ def _remove_moves(src, lud, out, ind):
                    + ["    " + x for x in body])
 
 
+def _from_condition(src, lud) -> str:
+    """" and <the (from ... if:) condition>", or "": read with `frm` on the start (as the
+    reference's Step and Hop read it with (from) set)."""
+    if lud.from_ is None:
+        return ""
+    refuse(lud.from_, "level", "type")
+    return f" and {src.bool_expr(lud.from_.if_)}" if lud.from_.if_ is not None else ""
+
+
 def from_site(src, lud) -> str:
     """The start of a move that reads one site of its `(from ...)`: `frm` (the piece's
-    site, as forEach Piece gives it) when none is given."""
+    site, as forEach Piece gives it) when none is given. Its `if:` is `_from_condition`'s."""
     if lud.from_ is None:
         return "frm"
-    refuse(lud.from_, "level", "if_", "type")
+    refuse(lud.from_, "level", "type")
     if lud.from_.site is None:
         return "frm"
     if not isinstance(lud.from_.site, IntFn):
@@ -1465,13 +1510,14 @@ def from_site(src, lud) -> str:
     return src.int_expr(lud.from_.site)
 
 
-@emits(MoveHop, kind="moves", refuses=("stack",))
+@emits(MoveHop, kind="moves")
 def _hop_moves(src, lud, out, ind):
     """`(move Hop ...)` over one hurdle to the site just beyond (no range, before, after)."""
     import numpy as np
     env = src.env
     n = env.num_board_sites
     frm_expr = from_site(src, lud)
+    f_ok = _from_condition(src, lud)
     b = lud.between
     if b is not None and any(x in b._given for x in ("before", "range", "after")):
         return _hop_range_moves(src, lud, frm_expr, out, ind)
@@ -1505,8 +1551,8 @@ def _hop_moves(src, lud, out, ind):
             _apply_lines(src, to.apply, effect)
         finally:
             src.between = "btw"
-    effect += between_effect + [src.site_move()]
-    g = src.new_generator(effect, lud=lud)
+    line, kind, levels = _moving(src, lud, LV_NONE)
+    g = src.new_generator(effect + between_effect + [line], lud=lud, kind=kind, levels=levels)
     if env.is_static_direction(dirn):
         per = [lines_of(dirs(probe, s), s) for s in range(n)]
         width = max((len(x) for x in per), default=0) or 1
@@ -1519,7 +1565,8 @@ def _hop_moves(src, lud, out, ind):
         t_over, t_land = src.table(over), src.table(land)
         out.append(f"{ind}hf = {frm_expr}")
         out.append(f"{ind}sf, st, sb = frm, to, btw")
-        out.append(f"{ind}if 0 <= hf < {n}:")
+        out.append(f"{ind}frm = hf")
+        out.append(f"{ind}if 0 <= hf < {n}{f_ok}:")
         out.append(f"{ind}    frm = hf")
         out.append(f"{ind}    for r in range({width}):")
         out.append(f"{ind}        btw = {t_over}[hf, r]")
@@ -1548,8 +1595,8 @@ def _hop_moves(src, lud, out, ind):
                     if len(steps) >= 2:
                         over[w, s, r] = steps[1]
                         land[w, s, r] = steps[2] if len(steps) >= 3 else -1
-        _hop_lines(src, out, ind, frm_expr, n, width, src.table(over), src.table(land),
-                   hurdle, go, g, "hw", f"hw = what[hf] if 0 <= hf < {n} else 0",
+        _hop_lines(src, out, ind, frm_expr, width, src.table(over), src.table(land),
+                   hurdle, go, g, "hw", f"hw = what[hf] if 0 <= hf < {n}{f_ok} else 0",
                    "hw > 0")
         return
     if words not in (["SameDirection"], ["OppositeDirection"]):
@@ -1574,18 +1621,19 @@ def _hop_moves(src, lud, out, ind):
                     over[d, s, r] = steps[1]
                     land[d, s, r] = steps[2] if len(steps) >= 3 else -1
     t_key = src.table(key_of)
-    _hop_lines(src, out, ind, frm_expr, n, width, src.table(over), src.table(land), hurdle,
+    _hop_lines(src, out, ind, frm_expr, width, src.table(over), src.table(land), hurdle,
                go, g, "hd", f"hd = {t_key}[last_from + 1, last_to + 1] if 0 <= hf < {n} "
-               f"and what[hf] != 0 else -1", "hd >= 0")
+               f"and what[hf] != 0{f_ok} else -1", "hd >= 0")
 
 
-def _hop_lines(src, out, ind, frm_expr, n, width, t_over, t_land, hurdle, go, g, row,
+def _hop_lines(src, out, ind, frm_expr, width, t_over, t_land, hurdle, go, g, row,
                row_line, row_ok) -> None:
     """A hop's loop over the radials from (from), read from tables of (row, site, radial):
     the hurdle (between) and the landing (to); `row_line` sets the row (the piece's kind,
-    the last move's direction)."""
+    the last move's direction), with (from) on the site for its condition."""
     out.append(f"{ind}hf = {frm_expr}")
     out.append(f"{ind}sf, st, sb = frm, to, btw")
+    out.append(f"{ind}frm = hf")
     out.append(f"{ind}{row_line}")
     out.append(f"{ind}if {row_ok}:")
     out.append(f"{ind}    frm = hf")
@@ -1666,13 +1714,13 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
         finally:
             src.between = "btw"
         effect += ["    " + x for x in body]
-    effect.append(src.site_move())
-    g = src.new_generator(effect, lud=lud)
+    line, kind, levels = _moving(src, lud, LV_NONE)
+    g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
     jumped = (f"(r * {_HURDLES} + to_idx) * {_HURDLES} + length - from_min"
               if b.apply is not None else "-1")
     i2, i3, i4 = ind + "    ", ind + "        ", ind + "            "
-    out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw",
-            f"{ind}if 0 <= hf < {n}:",
+    out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw", f"{ind}frm = hf",
+            f"{ind}if 0 <= hf < {n}{_from_condition(src, lud)}:",
             f"{i2}frm = hf",
             f"{i2}min_len = {lo}", f"{i2}max_len = {hi}",
             f"{i2}before = {before}", f"{i2}after = {after}",

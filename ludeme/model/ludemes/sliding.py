@@ -10,7 +10,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.compiled.emit import Unsupported, emits, refuse
+from ludeme.engine.compiled.emit import LV_NONE, Unsupported, emits, refuse
 from ludeme.engine.state import A_ADD, A_MOVE, Move
 from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
 from .moves import _effect_actions, _moving_action, _then, build_unread_sites, from_site
@@ -383,6 +383,8 @@ def _slide_moves(src, lud, out, ind):
     if not env.is_static_direction(dirn):
         raise Unsupported(lud, "with directions that read the state")
     frm_expr = from_site(src, lud)
+    if lud.from_ is not None:
+        refuse(lud.from_, "if_")
     b, to = lud.between, lud.to
     if b is not None:
         refuse(b, "before", "after", "range", "trail", "apply")
@@ -404,7 +406,7 @@ def _slide_moves(src, lud, out, ind):
         for r, sites in enumerate(rs):
             steps[s, r, :len(sites)] = sites
     t_steps = src.table(steps)
-    plain = src.new_generator([src.site_move()], lud=lud)
+    plain = src.new_generator([src.site_move()], lud=lud, levels=LV_NONE)
     effect: list[str] = []
     if stop is not None and ap is not None and ap.effect is not None:   # only where it stops
         src.between = "x"           # `effects` is given the last site passed as x
@@ -412,7 +414,8 @@ def _slide_moves(src, lud, out, ind):
             src.effect_body(ap.effect, effect)
         finally:
             src.between = "btw"
-    stopping = src.new_generator(effect + [src.site_move()], lud=lud) if stop else plain
+    stopping = src.new_generator(effect + [src.site_move()], lud=lud, levels=LV_NONE) \
+        if stop else plain
     out.append(f"{ind}sf_, st_, sb_ = frm, to, btw")
     out.append(f"{ind}frm = {frm_expr}")
     out.append(f"{ind}if 0 <= frm < {n}:")

@@ -10,6 +10,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import Unsupported, emits
 from .base import Bool, Enum, IntFn, LitStr, P, Region, SiteType, context_variable as _var, ludeme
 from .game import Piece, Place
 
@@ -211,3 +212,62 @@ def line_by_level(s, pivot: int, length: int, whats, exact: bool, radials) -> bo
 
 __all__ = ["Level", "Tile", "PlaceStack", "SizeStack", "CountStack", "TopLevel",
            "read_level", "line_by_level"]
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`): the levels are the kernels' arrays past the
+# top-level views (`ludeme.engine.compiled.rt`, "sites (StackSites)").
+
+@emits(Level, kind="int")
+def _level(src, lud):
+    if not src.level_bound:
+        raise Unsupported(lud, "outside (count Stack ...)")
+    return "lvl"
+
+
+@emits(SizeStack, kind="int", refuses=("type", "in"))
+def _size_stack(src, lud):
+    at = src.int_expr(lud.at) if lud.at is not None else "last_to"
+    return f"(count[TOTAL + {at}] if {at} >= 0 else 0)"
+
+
+@emits(TopLevel, kind="int", refuses=("type",))
+def _top_level(src, lud):
+    if not src.game.stacking:
+        return "0"
+    at = src.int_expr(lud.at)
+    return f"(max(count[TOTAL + {at}] - 1, 0) if {at} >= 0 else 0)"
+
+
+@emits(CountStack, kind="int", refuses=("type", "in"))
+def _count_stack(src, lud):
+    """A helper kernel given the evaluation context and the site: its levels, from the
+    bottom or the top, with `(to)` on the site and `(level)` on each, until `stop:`."""
+    saved = src.level_bound
+    src.level_bound = True
+    try:
+        cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
+        stop = src.bool_expr(lud.stop) if lud.stop is not None else "False"
+    finally:
+        src.level_bound = saved
+    at = src.int_expr(lud.at)
+    level = "n - 1 - k" if lud.direction == "FromTop" else "k"
+    bound = ", player" if src.player_bound else ""
+    outer = ", lvl" if saved else ""
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)",
+            f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}{outer}, site):",
+            src.context(local=()), "    total = 0",
+            "    if site >= 0 and what[site] != 0:",
+            "        to = site",
+            "        n = count[TOTAL + site]",
+            "        for k in range(n):",
+            f"            lvl = {level}",
+            f"            if {stop}:",
+            "                break",
+            f"            if {cond}:",
+            "                total += 1",
+            "    return total", ""])
+    return (f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}"
+            f"{bound}{outer}, {at})")
