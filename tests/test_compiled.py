@@ -613,6 +613,24 @@ SOW_CARRIED_GAME = """
           (if (>= (count Moves) 80) (result Mover Draw))})))
 """
 
+
+# Piece states: set by the start rules, carried by a moving piece, gone with a captured
+# one, read by (state at:), set by (set State) as a consequent and as a move.
+STATES_GAME = """
+(game "Marks"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (or (move Step Orthogonal (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))
+                             (then (set State at:(last To) (+ 1 (state at:(last To))))))
+                           (if (> (state at:(from)) 1) (set State at:(from) 0))))})
+  (rules
+    (start {(place "Disc1" (sites Bottom) state:1) (place "Disc2" (sites Top) state:2)})
+    (play (forEach Piece))
+    (end {(if (>= (state at:(last To)) 4) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -642,9 +660,12 @@ SOW_CARRIED_GAME = """
     (SOW_OWNED_GAME, (3, 9), lambda df: df["moves"].gt(df["turns"] + 1).any()
      and {1, 2} <= set(df["winner"])),
     # Seeds run out for one side in some games; others reach the move limit.
-    (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
+    (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # A piece moved four times (from state 1 or 2) wins before the move limit.
+    (STATES_GAME, (3, 5), lambda df: {1, 2} <= set(df["winner"])
+     and df["turns"].max() < 60)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps", "sandwich", "sow", "sow-owned", "sow-carried"])
+         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "states"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -40,8 +40,12 @@ MAX_TABLE_ELEMENTS = 1_000_000
 class Source:
     """The generated module: tables (deduplicated) and functions."""
 
-    def __init__(self, game):
+    def __init__(self, game, piece_states: bool = False):
         self.game = game
+        # The kernels keep each site's piece state (`sc[STATE + s]`): the start rules set
+        # some, or a rule reads or writes one (`piece_state`).
+        self.piece_states = piece_states
+        self.wants_piece_states = False        # a rule asked for them (`piece_state`)
         self.env = game.env
         self.tables: dict[tuple, str] = {}
         self.table_size = 0                    # numbers held by the tables so far
@@ -464,35 +468,72 @@ class Source:
             return f"{self.helper(make)}(who, what, count, sc, phase, {frm}, {to}, {x})"
         return at_push
 
+    def piece_state(self, site: str) -> str:
+        """The state of the piece at `site` (an expression to read or assign; the site must
+        be one of the kernels' sites). Asking for it in a game generated without piece
+        states has `generate` start again with them."""
+        if not self.piece_states:
+            self.wants_piece_states = True
+            raise _NeedsPieceStates()
+        return f"sc[STATE + {site}]"
+
+    def _site_write(self, call: str) -> str:
+        """A write of the sites (`rt`'s `site_...(who, what, count, ...)`), in a game with
+        piece states its form that keeps them (`..._st`, given the states)."""
+        if not self.piece_states:
+            return call
+        name, _, rest = call.partition("(who, what, count, ")
+        return f"{name}_st(who, what, count, sc[STATE:STATE + N_STATE], {rest}"
+
     def site_move(self, frm: str = "frm", to: str = "to") -> str:
         """The effect line that moves the piece at `frm` to `to`."""
         if self.counting:
-            return SITE_MOVE_COUNTED.format(owners=list(self.game.ludii_owners), frm=frm, to=to)
-        return SITE_MOVE.format(frm=frm, to=to)
+            return self._site_write(SITE_MOVE_COUNTED.format(
+                owners=list(self.game.ludii_owners), frm=frm, to=to))
+        return self._site_write(SITE_MOVE.format(frm=frm, to=to))
 
     def site_add(self, to: str, what: str, who: str, n: str) -> str:
         """The effect line that adds `n` pieces `what` of `who` at `to`."""
-        return SITE_ADD.format(first="0" if self.counting else "HAND_FROM", to=to, what=what,
-                               who=who, n=n)
+        return self._site_write(SITE_ADD.format(first="0" if self.counting else "HAND_FROM",
+                                                to=to, what=what, who=who, n=n))
+
+    def site_clear(self, site: str) -> str:
+        """The effect line that empties a site."""
+        return self._site_write(SITE_CLEAR.format(site=site))
+
+    def site_move_n(self, owners: str, frm: str, to: str, n: str) -> str:
+        """The effect line that moves `n` pieces of a counted site (`owners`: an array
+        expression of each kind's owner, or empty)."""
+        return self._site_write(f"site_move_n(who, what, count, {owners}, {frm}, {to}, {n})")
 
 
 SITE_MOVE = "site_move(who, what, count, HAND_FROM, {frm}, {to})"
 SITE_MOVE_COUNTED = ("site_move_counted(who, what, count, 0, np.array({owners!r}, "
                      "dtype=np.int64), {frm}, {to})")
 SITE_ADD = "site_add(who, what, count, {first}, {to}, {what}, {who}, {n})"
+SITE_CLEAR = "site_clear(who, what, count, {site})"
+
+
+class _NeedsPieceStates(Unsupported):
+    """A rule reads or writes piece states in a game generated without them (see
+    `Source.piece_state`); `generate` starts again with them."""
+
+    def __init__(self):
+        super().__init__(None, "piece states")
 
 
 # The statements of the generated effects and consequents that are one of Ludii's actions,
 # as the reference engine's action tuples are (`ludeme.engine.actions.ACTIONS`): a piece
 # moved, removed (now, or marked for the end of the turn), added or promoted (its `what`
 # written; its `who` follows in the same action), a score, the next player (moveAgain), a
-# variable or player's value, the swap of two seats. DurationActions counts them as the
+# variable or player's value, a piece's state, the swap of two seats. DurationActions counts them as the
 # reference counts its tuples (`State.num_actions`); the tests of identical rows on both
 # backends hold the two counts together, so a new kind of effect statement that is not
 # listed here shows there.
 _ACTION_STATEMENT = re.compile(
-    r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)\("
-    r"|sc\[(NEXT|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+)\] \+?= "
+    r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)(_st)?\("
+    r"|sc\[(NEXT|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+"
+    r"|STATE \+ [^\]]+)\] \+?= "
     r"|what\[[^\]]+\] = "
     r"|sc\[ORDER \+ i\], ")
 
@@ -567,11 +608,6 @@ def context(local: tuple = ("frm", "to", "btw")) -> str:
     return "\n".join(lines + [f"    {name} = -1" for name in local])
 
 
-def _start_sets_state(game) -> bool:
-    # Start scores are the kernels' too (`reset`); they keep no piece states.
-    return bool(any(game.new_initial_state(0).sites.state))
-
-
 # What the compiled turn loop does not model, in the order `check_game` asks: (what
 # `Unsupported` says, the test on the game). The coverage table lists them.
 GAME_REFUSALS = (
@@ -582,7 +618,6 @@ GAME_REFUSALS = (
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
-    ("start rules setting piece states", _start_sets_state),
 )
 # Refused while generating (see `generate`).
 ALL_PASS_SOME_PHASES = "the all-pass draw after only some phases' end rules"
@@ -627,7 +662,21 @@ def _by_phase(blocks: list[list[str]], ind: str = "    ") -> list[str]:
 def generate(game) -> str:
     """The numba module of one game (raises Unsupported)."""
     check_game(game)
-    src = Source(game)
+    s0 = game.new_initial_state(0)
+    states = any(s0.sites.state)
+    src = Source(game, piece_states=states)
+    try:
+        module = _generate(game, s0, src)
+    except _NeedsPieceStates:
+        module = None
+    # (an emitter may have tried another form when refused: the wish is kept all the same)
+    if src.wants_piece_states:
+        module = _generate(game, s0, Source(game, piece_states=True))
+    return module
+
+
+def _generate(game, s0, src: Source) -> str:
+    """The numba module of one game, written by `src`."""
     rules = game.typed.rules
     n = game.num_players
     phases = _phases(rules)
@@ -679,7 +728,6 @@ def generate(game) -> str:
             consequents.append(f"    if g == {g}:")
             consequents.extend("        " + x for x in counted_actions(then))
     pass_gens = [g for g, (_, p, _) in enumerate(src.generators) if p]
-    s0 = game.new_initial_state(0)
     comps = game.components
     same = np.zeros((len(comps), len(comps)), dtype=bool)
     for w in range(len(comps)):      # as the reference: an empty pivot counts empty sites
@@ -709,6 +757,10 @@ def generate(game) -> str:
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),
         init_who=list(s0.who), init_what=list(s0.what), init_count=list(s0.count),
+        init_state=list(s0.sites.state) if src.piece_states else [],
+        state_keys=[random.Random(f"state {s}").getrandbits(62) * 2 + 1
+                    for s in range(game.total_sites)] if src.piece_states else [],
+        site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
         init_scores="\n".join(f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
                                if v) or "    pass",
@@ -795,6 +847,8 @@ from numba import njit
 from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_score, timeout,
                                 all_passed, is_line, site_add,
                                 site_clear, site_move, site_move_counted, site_move_n,
+                                site_add_st, site_clear_st, site_move_st,
+                                site_move_counted_st, site_move_n_st,
                                 mt_seed_block, rand_below, mt_seed_keys, chance_seed_keys,
                                 playout_seed_of, MT_STATE_SIZE, SEED_BLOCK,
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,
@@ -818,7 +872,10 @@ N_VISITED = {n_visited}
 # The chance stream ((value Random)): its generator, as the reference's `State.rng`, and
 # the values drawn by the decision being applied (`draw_int`), which the playout loop and
 # `CompiledState` move to the row's record.
-CHANCE = VISITED + N_VISITED  # sc[CHANCE:CHANCE + N_CHANCE]: the generator (MT19937)
+# sc[STATE + s]: the state of the piece at site s, in a game whose pieces have one
+STATE = VISITED + N_VISITED
+N_STATE = len({init_state!r})
+CHANCE = STATE + N_STATE      # sc[CHANCE:CHANCE + N_CHANCE]: the generator (MT19937)
 N_CHANCE = {n_chance}
 NDRAWS = CHANCE + N_CHANCE    # sc[NDRAWS]: values drawn since they were last moved out
 DRAWS = NDRAWS + 1            # sc[DRAWS + i]: the i-th of them
@@ -836,6 +893,8 @@ WHATS_SAME = np.array({whats_same!r}, dtype=np.bool_)
 INIT_WHO = np.array({init_who!r}, dtype=np.int64)
 INIT_WHAT = np.array({init_what!r}, dtype=np.int64)
 INIT_COUNT = np.array({init_count!r}, dtype=np.int64)
+INIT_STATE = np.array({init_state!r}, dtype=np.int64)
+STATE_KEYS = np.array({state_keys!r}, dtype=np.int64)   # as SITE_KEYS, for the states
 INIT_PHASE = np.array({init_phase!r}, dtype=np.int64)
 PASS_GENS = {pass_gens!r}
 GEN_KINDS = {gen_kinds!r}
@@ -987,7 +1046,7 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
             if sc[CLEAR + s]:
                 sc[CLEAR + s] = 0
                 sc[NUM_ACTIONS] += 1
-                site_clear(who, what, count, s)
+                {site_clear}
     # turn: end rules
     end_rules(who, what, count, sc, rk, active, phase)
     # turn: all pass
@@ -1046,6 +1105,7 @@ def reset(who, what, count, sc, rk, active, phase, seed):
     for p in range(NP + 1):
         sc[ORDER + p] = p
     sc[PVAL:VISITED] = -1       # values and variables: -1 until set
+    sc[STATE:STATE + N_STATE] = INIT_STATE
 {init_scores}
     if N_CHANCE:
         key0, key1 = chance_seed_keys(seed)
@@ -1164,6 +1224,8 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
                 h += site_word(who[s], what[s], count[s]) * SITE_KEYS[s]
             for s in range(N_SITES, TOTAL):
                 h += site_word(who[s], what[s], count[s]) * SITE_KEYS[s]
+            for s in range(N_STATE):
+                h += sc[STATE + s] * STATE_KEYS[s]
             empty_sum += state_empty
             pieces_sum += state_pieces
             if decisions >= pieces_l.shape[0]:         # a longer playout than any before

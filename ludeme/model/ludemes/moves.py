@@ -1190,8 +1190,8 @@ def _from_to_moves(src, lud, out, ind):
         effect.append(src.site_move())
     else:
         owners = list(src.game.ludii_owners) if src.counting else []
-        effect.append(f"site_move_n(who, what, count, np.array({owners!r}, dtype=np.int64), "
-                      "frm, to, x)")
+        effect.append(src.site_move_n(f"np.array({owners!r}, dtype=np.int64)", "frm", "to",
+                                      "x"))
     g = src.new_generator(effect, lud=lud, kind=A_MOVE if lud.count is None else A_MOVE_N)
     f_seq, f_flt = ("(frm,)", None) if fr.site is None else _sites_of(src, fr.site)
     t_seq, conds = _to_sites(src, to)
@@ -1308,7 +1308,7 @@ def _remove_effect(src, eff, body):
     body.append(f"rs = {s}")
     body.append("if rs >= 0 and what[rs] > 0:")
     body.append("    sc[CLEAR + rs] = 1" if eff.at == "EndOfTurn" else
-                "    site_clear(who, what, count, rs)")
+                f"    {src.site_clear('rs')}")
 
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
@@ -1419,7 +1419,7 @@ def _each_piece(src, lud, out, ind):
 
 @emits(MoveRemove, kind="moves", refuses=("level", "at", "count", "type"))
 def _remove_moves(src, lud, out, ind):
-    g = src.new_generator(["site_clear(who, what, count, frm)"], lud=lud,
+    g = src.new_generator([src.site_clear("frm")], lud=lud,
                           kind=A_REMOVE)
     if isinstance(lud.where, IntFn):
         out.append(f"{ind}site = {src.int_expr(lud.where)}")

@@ -576,7 +576,7 @@ def capture_lines(src, lud, scan: list[str]) -> list[str]:
         _apply_lines(src, b.apply, effect)
         effect += after
     else:
-        effect = ["if btw >= 0 and what[btw] > 0:", "    site_clear(who, what, count, btw)",
+        effect = ["if btw >= 0 and what[btw] > 0:", f"    {src.site_clear('btw')}",
                   *("    " + x for x in after)]
     n = src.env.num_board_sites
     return [f"cf = {start}",
