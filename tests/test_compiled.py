@@ -631,6 +631,27 @@ STATES_GAME = """
 """
 
 
+# (is Threatened) as Ludii's: no move leaves the mover's king where an enemy move ends (the
+# enemy's own moves unchecked, autoFail); mate is Ludii's Checkmate (the next player's moves
+# as theirs, a king's capture made on their turn); knights leap.
+THREATS_GAME = """
+(game "Kings"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "King" Each (move Step (to if:(not (is Friend (who at:(to)))) (apply (if (is Enemy (who at:(to))) (remove (to)))))))
+    (piece "Rook" Each (move Slide Orthogonal (to if:(is Enemy (who at:(to))) (apply (remove (to))))))
+    (piece "Knight" Each (move Leap {{F F R F} {F F L F}} (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))})
+  (rules
+    (start {(place "King1" coord:"B1") (place "Rook1" coord:"A1") (place "Knight1" coord:"D1")
+            (place "King2" coord:"C4") (place "Rook2" coord:"D4") (place "Knight2" coord:"A4")})
+    (play (do (forEach Piece) ifAfterwards:(not (is Threatened (id "King" Mover)))))
+    (end {(if (and (is Threatened (id "King" Next))
+               (not (can Move (do (forEach Piece Next) ifAfterwards:(not (is Threatened (id "King" Next)))))))
+           (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -663,9 +684,11 @@ STATES_GAME = """
     (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     # A piece moved four times (from state 1 or 2) wins before the move limit.
     (STATES_GAME, (3, 5), lambda df: {1, 2} <= set(df["winner"])
-     and df["turns"].max() < 60)],
+     and df["turns"].max() < 60),
+    # Mates win some games; most end drawn (no move, or the move limit).
+    (THREATS_GAME, (3, 5), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "states"])
+         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "states", "threats"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

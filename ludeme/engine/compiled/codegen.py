@@ -72,6 +72,17 @@ class Source:
         # turn: a result met sets them all (`_if_end` in ludeme.model.ludemes.game).
         self.end_fired: list[str] = []
         self.in_start = False                  # emitting the start rules drawn per game
+        # Emitting an enemy's moves while a threat is looked for (`reach_kernel`): a move
+        # pushed answers whether it ends on `threat_site`, and the rules that Ludii's
+        # autoFail flag decides say so (`(is Threatened)` is false).
+        self.threat_probe = False
+        self.reaching = False                  # pushing a move tests its `to` (see above)
+        self.reach_kernels: dict[tuple, str] = {}
+        # While another player's moves are emitted as theirs (`(forEach Piece <role>)`): the
+        # names of the locals holding the real mover, next and previous players, which the
+        # tests of `(do ... ifAfterwards:)` restore after the move's actions (as the
+        # reference tests a move once that player's turn is over).
+        self.real_roles: str | None = None
         # Every site counts (FlatSites.count_from = 0) in a game with counted pieces.
         self.counting = bool(getattr(game, "counting", False))
 
@@ -202,16 +213,52 @@ class Source:
         index = len(self.helpers)
         name = f"can_move_{index}"
         self.helpers.append("")                 # reserve the name (helpers may nest)
-        saved = self.any_mode
-        self.any_mode = True
+        saved = self.any_mode, self.reaching
+        self.any_mode, self.reaching = True, False
         body: list[str] = []
         self.moves(moves, body, "    ")
-        self.any_mode = saved
+        self.any_mode, self.reaching = saved
         self.helpers[index] = "\n".join([
             "@njit(cache=True)",
             f"def {name}(who, what, count, sc, phase, frm, to):",
             context(local=("btw",)), *body, "    return False", ""])
         return f"{name}(who, what, count, sc, phase, frm, to)"
+
+    def phase_moves(self) -> list:
+        """The play moves of each phase, in the phases' order."""
+        return [moves for moves, _, _ in _phases(self.game.typed.rules)]
+
+    def reach_kernel(self, moves: list, by_phase: bool) -> str:
+        """The name of a kernel (who, what, count, sc, phase, threat_site) -> True when a move
+        of the mover (sc[MOVER]) ends on `threat_site`: of `moves`, or, `by_phase`, of
+        `moves[phase]` for the mover's phase (Ludii's canMoveTo), emitted as while a
+        threat is looked for (`threat_probe`). The moves are counted, not kept."""
+        key = (tuple(id(m) for m in moves), by_phase)
+        name = self.reach_kernels.get(key)
+        if name is not None:
+            return name
+        index = len(self.helpers)
+        name = self.reach_kernels[key] = f"reach_{index}"
+        self.helpers.append("")                 # reserve the name (helpers may nest)
+        saved = (self.any_mode, self.threat_probe, self.reaching, self.push_tests,
+                 self.outer_thens)
+        self.any_mode, self.threat_probe, self.reaching, self.push_tests, self.outer_thens = \
+            False, True, True, [], []
+        try:
+            blocks = []
+            for m in moves:
+                lines: list[str] = []
+                self.moves(m, lines, "        " if by_phase else "    ")
+                blocks.append(lines + ["        pass" if by_phase else "    pass"])
+        finally:
+            (self.any_mode, self.threat_probe, self.reaching, self.push_tests,
+             self.outer_thens) = saved
+        body = _by_phase(blocks) if by_phase else blocks[0]
+        self.helpers[index] = "\n".join([
+            "@njit(cache=True)",
+            f"def {name}(who, what, count, sc, phase, threat_site):",
+            context(), "    k = 0", "    ph = phase[mover]", *body, "    return False", ""])
+        return name
 
     # -- counts -----------------------------------------------------------------------
     def count_in(self, lud, region, per_site: str, distinct: bool,
@@ -409,7 +456,12 @@ class Source:
         if tests:
             out.append(f"{ind}if {' and '.join(tests)}:")
             ind += "    "
-        if self.any_mode:
+        if self.reaching:
+            # counted, so that (priority ...) and noMoveYet: see the moves made
+            out.append(f"{ind}if {to} == threat_site:")
+            out.append(f"{ind}    return True")
+            out.append(f"{ind}k += 1")
+        elif self.any_mode:
             out.append(f"{ind}return True")
         else:
             out.append(f"{ind}k = push(mf, mt, mg, mx, k, {frm}, {to}, {g}, {x})")
@@ -450,14 +502,17 @@ class Source:
 
         def at_push(frm: str, to: str, g: int, x: str) -> str:
             then = self.then_lines(self.generator_luds[g], self.outer_thens[depth:])
+            roles = self.real_roles
 
             def make(name):
                 return "\n".join([
                     "@njit(cache=True)",
-                    f"def {name}(who, what, count, sc, phase, frm, to, x):",
+                    f"def {name}(who, what, count, sc, phase, frm, to, x"
+                    f"{', rm, rn, rp' if roles else ''}):",
                     "    who, what, count = who.copy(), what.copy(), count.copy()",
                     "    sc, phase = sc.copy(), phase.copy()",
                     f"    effects(who, what, count, sc, phase, frm, to, {g}, x)",
+                    *(["    sc[MOVER], sc[NEXT], sc[PREV] = rm, rn, rp"] if roles else []),
                     "    sc[LAST_FROM], sc[LAST_TO], sc[LAST_MOVER] = frm, to, sc[MOVER]",
                     *(["    mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]",
                        "    last_from, last_to = frm, to", "    btw = -1"]
@@ -465,7 +520,8 @@ class Source:
                     "    if sc[MOVER] == sc[NEXT]:",
                     "        sc[NEXT] = sc[PREV]",
                     context(), f"    return {test}", ""])
-            return f"{self.helper(make)}(who, what, count, sc, phase, {frm}, {to}, {x})"
+            return (f"{self.helper(make)}(who, what, count, sc, phase, {frm}, {to}, {x}"
+                    f"{', ' + roles if roles else ''})")
         return at_push
 
     def piece_state(self, site: str) -> str:

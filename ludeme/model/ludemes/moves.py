@@ -1380,21 +1380,49 @@ def _named(name: str, names: set) -> bool:
     return not names or name.rstrip("0123456789") in names
 
 
-@emits(ForEachPiece, kind="moves", refuses=("on", "top", "role", "container"))
+@emits(ForEachPiece, kind="moves", refuses=("on", "top", "container"))
 def _for_each_piece_moves(src, lud, out, ind):
     """Each piece's moves, each taking the (forEach Piece ...)'s (then ...) after its own."""
     with src.enclosing_then(lud):
-        _each_piece(src, lud, out, ind)
+        if lud.role is None or lud.role == "Mover":
+            _each_piece(src, lud, out, ind)
+        else:
+            _each_piece_of(src, lud, out, ind)
 
 
-def _each_piece(src, lud, out, ind):
+def _each_piece_of(src, lud, out, ind):
+    """The pieces of the player a role names, generated as on that player's turn (mover,
+    next and previous: that player, the mover, the mover), as the reference. Only where
+    the moves are looked at, not played ((can Move ...), a threat): a move played would
+    apply its actions on the mover's turn, where the reference made them on that player's.
+    A scalars' copy holds the swapped roles (a move found may return at once)."""
+    if not (src.any_mode or src.reaching):
+        raise Unsupported(lud, f"with role:{lud.role} in the moves played")
+    if src.real_roles is not None:
+        raise Unsupported(lud, "with role: inside another")
+    out += [f"{ind}fpo_ = sc",
+            f"{ind}fpp_ = {src.role_expr(lud.role, lud)}",
+            f"{ind}rm_, rn_, rp_ = mover, nxt, prev",
+            f"{ind}if fpp_ != mover and 0 < fpp_ <= NP:",
+            f"{ind}    sc = sc.copy()",
+            f"{ind}    prev, mover, nxt = mover, fpp_, mover",
+            f"{ind}    sc[PREV], sc[MOVER], sc[NEXT] = prev, mover, nxt"]
+    src.real_roles = "rm_, rn_, rp_"
+    try:
+        _each_piece(src, lud, out, ind, owner="fpp_")
+    finally:
+        src.real_roles = None
+    out += [f"{ind}sc = fpo_", f"{ind}mover, nxt, prev = rm_, rn_, rp_"]
+
+
+def _each_piece(src, lud, out, ind, owner: str = "mover"):
     comps = src.game.components
     names = set(lud.names or ())
     n = src.env.num_board_sites
     out.append(f"{ind}for frm in range({n}):")
     out.append(f"{ind}    wf = what[frm]")
-    out.append(f"{ind}    if wf == 0 or not (OWNER[wf] == mover or (OWNER[wf] == 0 and "
-               f"who[frm] == mover)):")
+    out.append(f"{ind}    if wf == 0 or not (OWNER[wf] == {owner} or (OWNER[wf] == 0 and "
+               f"who[frm] == {owner})):")
     out.append(f"{ind}        continue")
     if lud.moves is not None:
         allowed = [w for w in range(1, len(comps)) if _named(comps[w].name, names)]
