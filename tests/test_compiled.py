@@ -652,6 +652,27 @@ THREATS_GAME = """
           (if (>= (count Moves) 40) (result Mover Draw))})))
 """
 
+
+# Slides forward (a direction read from the piece's facing) within a between range, a
+# capture's own (then (set Counter)) and (counter) in an end rule.
+PAWNS_GAME = """
+(game "Pawns"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Pawn" Each (move Slide Forward (between (range 1 2) if:(is Empty (between)))
+                         (to if:(is Enemy (who at:(to))) (apply (remove (to) (then (set Counter)))))))
+    (piece "Rook" Each (move Slide Orthogonal (between (exact 2))
+                         (to if:(is Enemy (who at:(to))) (apply (remove (to))))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Pawn1" (sites Row 0)) (place "Pawn2" (sites Row 4))
+            (place "Rook1" coord:"C2") (place "Rook2" coord:"C4")})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (>= (counter) 8) (result Mover Draw))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -686,9 +707,11 @@ THREATS_GAME = """
     (STATES_GAME, (3, 5), lambda df: {1, 2} <= set(df["winner"])
      and df["turns"].max() < 60),
     # Mates win some games; most end drawn (no move, or the move limit).
-    (THREATS_GAME, (3, 5), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any())],
+    (THREATS_GAME, (3, 5), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any()),
+    # Pawns reach the far row in some games; captures reset the counter, which ends others.
+    (PAWNS_GAME, (3, 5), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "states", "threats"])
+         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "states", "threats", "pawns"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -582,13 +582,13 @@ class _NeedsPieceStates(Unsupported):
 # as the reference engine's action tuples are (`ludeme.engine.actions.ACTIONS`): a piece
 # moved, removed (now, or marked for the end of the turn), added or promoted (its `what`
 # written; its `who` follows in the same action), a score, the next player (moveAgain), a
-# variable or player's value, a piece's state, the swap of two seats. DurationActions counts them as the
+# variable or player's value, a piece's state, the counter, the swap of two seats. DurationActions counts them as the
 # reference counts its tuples (`State.num_actions`); the tests of identical rows on both
 # backends hold the two counts together, so a new kind of effect statement that is not
 # listed here shows there.
 _ACTION_STATEMENT = re.compile(
     r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)(_st)?\("
-    r"|sc\[(NEXT|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+"
+    r"|sc\[(NEXT|COUNTER|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+"
     r"|STATE \+ [^\]]+)\] \+?= "
     r"|what\[[^\]]+\] = "
     r"|sc\[ORDER \+ i\], ")

@@ -8,7 +8,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import Unsupported, emits, part_of, reads_params_only_from, refuse
+from ludeme.engine.compiled.emit import Unsupported, emit, emits, part_of, reads_params_only_from, refuse
 from ..roles import DYNAMIC_WORDS
 
 _NONE = ()
@@ -1298,10 +1298,11 @@ def _if_effect(src, eff, body):
         body.extend("    " + x for x in inner or ["pass"])
 
 
-@emits(RemoveEffect, kind="effect", refuses=("level", "count", "type", "then"))
+@emits(RemoveEffect, kind="effect", refuses=("level", "count", "type"))
 def _remove_effect(src, eff, body):
     """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
-    ends, `step`)."""
+    ends, `step`); its own (then ...) follows at once, with (from) and (to) undefined (as
+    the reference applies a nested move)."""
     if not isinstance(eff.where, IntFn):
         raise Unsupported(eff, "of a region")
     s = src.int_expr(eff.where)
@@ -1309,6 +1310,12 @@ def _remove_effect(src, eff, body):
     body.append("if rs >= 0 and what[rs] > 0:")
     body.append("    sc[CLEAR + rs] = 1" if eff.at == "EndOfTurn" else
                 f"    {src.site_clear('rs')}")
+    if eff.then is not None:
+        saved = f"rft{len(body)}"
+        then = [f"{saved} = frm, to", "frm = -1", "to = -1"]
+        emit("then", src, eff.then, then)
+        then.append(f"frm, to = {saved}")
+        body.extend("    " + x for x in then)
 
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
