@@ -233,7 +233,9 @@ class Source:
         of the mover (sc[MOVER]) ends on `threat_site`: of `moves`, or, `by_phase`, of
         `moves[phase]` for the mover's phase (Ludii's canMoveTo), emitted as while a
         threat is looked for (`threat_probe`). The moves are counted, not kept."""
-        key = (tuple(id(m) for m in moves), by_phase)
+        # (a (no Moves Next) inside reads as false while such moves are probed: another
+        # kernel)
+        key = (tuple(id(m) for m in moves), by_phase, self.no_moves_busy)
         name = self.reach_kernels.get(key)
         if name is not None:
             return name
@@ -723,9 +725,12 @@ def generate(game) -> str:
     src = Source(game, piece_states=states)
     try:
         module = _generate(game, s0, src)
-    except _NeedsPieceStates:
+    except Unsupported:
+        # An emitter refused for want of the states may have tried another form, refused
+        # for another reason: with the states the first form may do.
+        if not src.wants_piece_states:
+            raise
         module = None
-    # (an emitter may have tried another form when refused: the wish is kept all the same)
     if src.wants_piece_states:
         module = _generate(game, s0, Source(game, piece_states=True))
     return module
