@@ -749,6 +749,66 @@ TOWERS_GAME = """
 """
 
 
+
+# Piece states: set by the start rules, carried by a moving piece, gone with a captured
+# one, read by (state at:), set by (set State) as a consequent and as a move.
+STATES_GAME = """
+(game "Marks"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (or (move Step Orthogonal (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))
+                             (then (set State at:(last To) (+ 1 (state at:(last To))))))
+                           (if (> (state at:(from)) 1) (set State at:(from) 0))))})
+  (rules
+    (start {(place "Disc1" (sites Bottom) state:1) (place "Disc2" (sites Top) state:2)})
+    (play (forEach Piece))
+    (end {(if (>= (state at:(last To)) 4) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
+# (is Threatened) as Ludii's: no move leaves the mover's king where an enemy move ends (the
+# enemy's own moves unchecked, autoFail); mate is Ludii's Checkmate (the next player's moves
+# as theirs, a king's capture made on their turn); knights leap.
+THREATS_GAME = """
+(game "Kings"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "King" Each (move Step (to if:(not (is Friend (who at:(to)))) (apply (if (is Enemy (who at:(to))) (remove (to)))))))
+    (piece "Rook" Each (move Slide Orthogonal (to if:(is Enemy (who at:(to))) (apply (remove (to))))))
+    (piece "Knight" Each (move Leap {{F F R F} {F F L F}} (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))})
+  (rules
+    (start {(place "King1" coord:"B1") (place "Rook1" coord:"A1") (place "Knight1" coord:"D1")
+            (place "King2" coord:"C4") (place "Rook2" coord:"D4") (place "Knight2" coord:"A4")})
+    (play (do (forEach Piece) ifAfterwards:(not (is Threatened (id "King" Mover)))))
+    (end {(if (and (is Threatened (id "King" Next))
+               (not (can Move (do (forEach Piece Next) ifAfterwards:(not (is Threatened (id "King" Next)))))))
+           (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+
+# Slides forward (a direction read from the piece's facing) within a between range, a
+# capture's own (then (set Counter)) and (counter) in an end rule.
+PAWNS_GAME = """
+(game "Pawns"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Pawn" Each (move Slide Forward (between (range 1 2) if:(is Empty (between)))
+                         (to if:(is Enemy (who at:(to))) (apply (remove (to) (then (set Counter)))))))
+    (piece "Rook" Each (move Slide Orthogonal (between (exact 2))
+                         (to if:(is Enemy (who at:(to))) (apply (remove (to))))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Pawn1" (sites Row 0)) (place "Pawn2" (sites Row 4))
+            (place "Rook1" coord:"C2") (place "Rook2" coord:"C4")})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (>= (counter) 8) (result Mover Draw))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -806,11 +866,18 @@ TOWERS_GAME = """
      and (df["winner"].eq(0) & ~df["timeout"]).any()),
     # Captures and hops (more actions than moves) in some games; every game ends blocked.
     (TOWERS_GAME, (3, 5), lambda df: df["actions"].gt(df["moves"]).any()
-     and not df["timeout"].any())],
+     and not df["timeout"].any()),
+    # A piece moved four times (from state 1 or 2) wins before the move limit.
+    (STATES_GAME, (3, 5), lambda df: {1, 2} <= set(df["winner"])
+     and df["turns"].max() < 60),
+    # Mates win some games; most end drawn (no move, or the move limit).
+    (THREATS_GAME, (3, 5), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any()),
+    # Pawns reach the far row in some games; captures reset the counter, which ends others.
+    (PAWNS_GAME, (3, 5), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
          "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
-         "stacks", "towers"])
+         "stacks", "towers", "states", "threats", "pawns"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -358,7 +358,9 @@ class CompiledState:
 
     def position_key(self) -> tuple:
         """The position as Ludii's stateHash reads it (State.position_key: not the phases)."""
-        return tuple(a.tobytes() for a in (self.who, self.what, self.count))
+        m = self.m
+        return tuple(a.tobytes() for a in (self.who, self.what, self.count,
+                                           self.sc[m.STATE:m.STATE + m.N_STATE]))
 
     def situation_key(self) -> tuple:
         """The position and the players' state (State.situation_key)."""

@@ -40,8 +40,12 @@ MAX_TABLE_ELEMENTS = 1_000_000
 class Source:
     """The generated module: tables (deduplicated) and functions."""
 
-    def __init__(self, game):
+    def __init__(self, game, piece_states: bool = False):
         self.game = game
+        # The kernels keep each site's piece state (`sc[STATE + s]`): the start rules set
+        # some, or a rule reads or writes one (`piece_state`).
+        self.piece_states = piece_states
+        self.wants_piece_states = False        # a rule asked for them (`piece_state`)
         self.env = game.env
         self.tables: dict[tuple, str] = {}
         self.table_size = 0                    # numbers held by the tables so far
@@ -73,6 +77,17 @@ class Source:
         self.pending = False                   # a ludeme reads or sets pending values
         self.reads_all_passed = False          # a rule reads (all Passed)
         self.remembered: dict = {}             # a list of remembered values' name -> index
+        # Emitting an enemy's moves while a threat is looked for (`reach_kernel`): a move
+        # pushed answers whether it ends on `threat_site`, and the rules that Ludii's
+        # autoFail flag decides say so (`(is Threatened)` is false).
+        self.threat_probe = False
+        self.reaching = False                  # pushing a move tests its `to` (see above)
+        self.reach_kernels: dict[tuple, str] = {}
+        # While another player's moves are emitted as theirs (`(forEach Piece <role>)`): the
+        # names of the locals holding the real mover, next and previous players, which the
+        # tests of `(do ... ifAfterwards:)` restore after the move's actions (as the
+        # reference tests a move once that player's turn is over).
+        self.real_roles: str | None = None
         # Every site counts (FlatSites.count_from = 0) in a game with counted pieces.
         self.counting = bool(getattr(game, "counting", False))
 
@@ -214,16 +229,54 @@ class Source:
         index = len(self.helpers)
         name = f"can_move_{index}"
         self.helpers.append("")                 # reserve the name (helpers may nest)
-        saved = self.any_mode
-        self.any_mode = True
+        saved = self.any_mode, self.reaching
+        self.any_mode, self.reaching = True, False
         body: list[str] = []
         self.moves(moves, body, "    ")
-        self.any_mode = saved
+        self.any_mode, self.reaching = saved
         self.helpers[index] = "\n".join([
             "@njit(cache=True)",
             f"def {name}(who, what, count, sc, phase, frm, to):",
             context(local=("btw",)), *body, "    return False", ""])
         return f"{name}(who, what, count, sc, phase, frm, to)"
+
+    def phase_moves(self) -> list:
+        """The play moves of each phase, in the phases' order."""
+        return [moves for moves, _, _ in _phases(self.game.typed.rules)]
+
+    def reach_kernel(self, moves: list, by_phase: bool) -> str:
+        """The name of a kernel (who, what, count, sc, phase, threat_site) -> True when a move
+        of the mover (sc[MOVER]) ends on `threat_site`: of `moves`, or, `by_phase`, of
+        `moves[phase]` for the mover's phase (Ludii's canMoveTo), emitted as while a
+        threat is looked for (`threat_probe`). The moves are counted, not kept."""
+        # (a (no Moves Next) inside reads as false while such moves are probed: another
+        # kernel)
+        key = (tuple(id(m) for m in moves), by_phase, self.no_moves_busy)
+        name = self.reach_kernels.get(key)
+        if name is not None:
+            return name
+        index = len(self.helpers)
+        name = self.reach_kernels[key] = f"reach_{index}"
+        self.helpers.append("")                 # reserve the name (helpers may nest)
+        saved = (self.any_mode, self.threat_probe, self.reaching, self.push_tests,
+                 self.outer_thens)
+        self.any_mode, self.threat_probe, self.reaching, self.push_tests, self.outer_thens = \
+            False, True, True, [], []
+        try:
+            blocks = []
+            for m in moves:
+                lines: list[str] = []
+                self.moves(m, lines, "        " if by_phase else "    ")
+                blocks.append(lines + ["        pass" if by_phase else "    pass"])
+        finally:
+            (self.any_mode, self.threat_probe, self.reaching, self.push_tests,
+             self.outer_thens) = saved
+        body = _by_phase(blocks) if by_phase else blocks[0]
+        self.helpers[index] = "\n".join([
+            "@njit(cache=True)",
+            f"def {name}(who, what, count, sc, phase, threat_site):",
+            context(), "    k = 0", "    ph = phase[mover]", *body, "    return False", ""])
+        return name
 
     # -- counts -----------------------------------------------------------------------
     def count_in(self, lud, region, per_site: str, distinct: bool,
@@ -440,7 +493,12 @@ class Source:
         if tests:
             out.append(f"{ind}if {' and '.join(tests)}:")
             ind += "    "
-        if self.any_mode:
+        if self.reaching:
+            # counted, so that (priority ...) and noMoveYet: see the moves made
+            out.append(f"{ind}if {to} == threat_site:")
+            out.append(f"{ind}    return True")
+            out.append(f"{ind}k += 1")
+        elif self.any_mode:
             out.append(f"{ind}return True")
         else:
             out.append(f"{ind}k = push(mf, mt, mg, mx, k, {frm}, {to}, {g}, {x})")
@@ -481,14 +539,17 @@ class Source:
 
         def at_push(frm: str, to: str, g: int, x: str) -> str:
             then = self.then_lines(self.generator_luds[g], self.outer_thens[depth:])
+            roles = self.real_roles
 
             def make(name):
                 return "\n".join([
                     "@njit(cache=True)",
-                    f"def {name}(who, what, count, sc, phase, frm, to, x):",
+                    f"def {name}(who, what, count, sc, phase, frm, to, x"
+                    f"{', rm, rn, rp' if roles else ''}):",
                     "    who, what, count = who.copy(), what.copy(), count.copy()",
                     "    sc, phase = sc.copy(), phase.copy()",
                     f"    effects(who, what, count, sc, phase, frm, to, {g}, x)",
+                    *(["    sc[MOVER], sc[NEXT], sc[PREV] = rm, rn, rp"] if roles else []),
                     "    sc[LAST_FROM], sc[LAST_TO], sc[LAST_MOVER] = frm, to, sc[MOVER]",
                     *(["    mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]",
                        "    last_from, last_to = frm, to", "    btw = -1"]
@@ -496,39 +557,77 @@ class Source:
                     "    if sc[MOVER] == sc[NEXT]:",
                     "        sc[NEXT] = sc[PREV]",
                     context(), f"    return {test}", ""])
-            return f"{self.helper(make)}(who, what, count, sc, phase, {frm}, {to}, {x})"
+            return (f"{self.helper(make)}(who, what, count, sc, phase, {frm}, {to}, {x}"
+                    f"{', ' + roles if roles else ''})")
         return at_push
+
+    def piece_state(self, site: str) -> str:
+        """The state of the piece at `site` (an expression to read or assign; the site must
+        be one of the kernels' sites). Asking for it in a game generated without piece
+        states has `generate` start again with them."""
+        if not self.piece_states:
+            self.wants_piece_states = True
+            raise _NeedsPieceStates()
+        return f"sc[STATE + {site}]"
+
+    def _site_write(self, call: str) -> str:
+        """A write of the sites (`rt`'s `site_...(who, what, count, ...)`), in a game with
+        piece states its form that keeps them (`..._st`, given the states)."""
+        if not self.piece_states:
+            return call
+        name, _, rest = call.partition("(who, what, count, ")
+        return f"{name}_st(who, what, count, sc[STATE:STATE + N_STATE], {rest}"
 
     def site_move(self, frm: str = "frm", to: str = "to") -> str:
         """The effect line that moves the piece at `frm` to `to`."""
         if self.counting:
-            return SITE_MOVE_COUNTED.format(owners=list(self.game.ludii_owners), frm=frm, to=to)
-        return SITE_MOVE.format(frm=frm, to=to)
+            return self._site_write(SITE_MOVE_COUNTED.format(
+                owners=list(self.game.ludii_owners), frm=frm, to=to))
+        return self._site_write(SITE_MOVE.format(frm=frm, to=to))
 
     def site_add(self, to: str, what: str, who: str, n: str) -> str:
         """The effect line that adds `n` pieces `what` of `who` at `to`."""
-        return SITE_ADD.format(first="0" if self.counting else "HAND_FROM", to=to, what=what,
-                               who=who, n=n)
+        return self._site_write(SITE_ADD.format(first="0" if self.counting else "HAND_FROM",
+                                                to=to, what=what, who=who, n=n))
+
+    def site_clear(self, site: str) -> str:
+        """The effect line that empties a site."""
+        return self._site_write(SITE_CLEAR.format(site=site))
+
+    def site_move_n(self, owners: str, frm: str, to: str, n: str) -> str:
+        """The effect line that moves `n` pieces of a counted site (`owners`: an array
+        expression of each kind's owner, or empty)."""
+        return self._site_write(f"site_move_n(who, what, count, {owners}, {frm}, {to}, {n})")
 
 
 SITE_MOVE = "site_move(who, what, count, HAND_FROM, {frm}, {to})"
 SITE_MOVE_COUNTED = ("site_move_counted(who, what, count, 0, np.array({owners!r}, "
                      "dtype=np.int64), {frm}, {to})")
 SITE_ADD = "site_add(who, what, count, {first}, {to}, {what}, {who}, {n})"
+SITE_CLEAR = "site_clear(who, what, count, {site})"
+
+
+class _NeedsPieceStates(Unsupported):
+    """A rule reads or writes piece states in a game generated without them (see
+    `Source.piece_state`); `generate` starts again with them."""
+
+    def __init__(self):
+        super().__init__(None, "piece states")
 
 
 # The statements of the generated effects and consequents that are one of Ludii's actions,
 # as the reference engine's action tuples are (`ludeme.engine.actions.ACTIONS`): a piece
 # moved, removed (now, or marked for the end of the turn), added or promoted (its `what`
 # written; its `who` follows in the same action), a score, the next player (moveAgain), a
-# variable or player's value, the swap of two seats. DurationActions counts them as the
+# variable or player's value, a piece's state, the counter, the swap of two seats. DurationActions counts them as the
 # reference counts its tuples (`State.num_actions`); the tests of identical rows on both
 # backends hold the two counts together, so a new kind of effect statement that is not
 # listed here shows there.
 _ACTION_STATEMENT = re.compile(
-    r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add|pend_add"
-    r"|rem_add|rem_forget|rem_clear|stack_move_stack)\("
-    r"|sc\[(NEXT|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+)\] \+?= "
+    r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)(_st)?\("
+    r"|(pend_add|rem_add|rem_forget|rem_clear|stack_move_stack)\("
+    r"|sc\[(NEXT|COUNTER|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+"
+    r"|STATE \+ [^\]]+)\] \+?= "
     r"|what\[[^\]]+\] = "
     r"|sc\[ORDER \+ i\], ")
 
@@ -622,11 +721,6 @@ def _start_remembered(src, s0) -> list[str]:
     return lines
 
 
-def _start_sets_state(game) -> bool:
-    # Start scores are the kernels' too (`reset`); they keep no piece states.
-    return bool(any(game.new_initial_state(0).sites.state))
-
-
 # What the compiled turn loop does not model, in the order `check_game` asks: (what
 # `Unsupported` says, the test on the game). The coverage table lists them.
 GAME_REFUSALS = (
@@ -637,7 +731,6 @@ GAME_REFUSALS = (
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
-    ("start rules setting piece states", _start_sets_state),
 )
 # Refused while generating (see `generate`).
 ALL_PASS_SOME_PHASES = "the all-pass draw after only some phases' end rules"
@@ -682,7 +775,27 @@ def _by_phase(blocks: list[list[str]], ind: str = "    ") -> list[str]:
 def generate(game) -> str:
     """The numba module of one game (raises Unsupported)."""
     check_game(game)
-    src = Source(game)
+    s0 = game.new_initial_state(0)
+    states = any(s0.sites.state)
+    src = Source(game, piece_states=states)
+    try:
+        module = _generate(game, s0, src)
+    except Unsupported:
+        # An emitter refused for want of the states may have tried another form, refused
+        # for another reason: with the states the first form may do.
+        if not src.wants_piece_states:
+            raise
+        module = None
+    if src.wants_piece_states:
+        module = _generate(game, s0, Source(game, piece_states=True))
+    return module
+
+
+def _generate(game, s0, src: Source) -> str:
+    """The numba module of one game, written by `src`."""
+    if src.piece_states and game.stacking:
+        # The stack layout keeps no state per level; the states' writes know no levels.
+        raise Unsupported(None, "piece states in a stacking game")
     rules = game.typed.rules
     n = game.num_players
     phases = _phases(rules)
@@ -734,7 +847,6 @@ def generate(game) -> str:
             consequents.append(f"    if g == {g}:")
             consequents.extend("        " + x for x in counted_actions(then))
     pass_gens = [g for g, (_, p, _) in enumerate(src.generators) if p]
-    s0 = game.new_initial_state(0)
     comps = game.components
     same = np.zeros((len(comps), len(comps)), dtype=bool)
     for w in range(len(comps)):      # as the reference: an empty pivot counts empty sites
@@ -771,6 +883,10 @@ def generate(game) -> str:
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),
         init_who=init_who, init_what=init_what, init_count=init_count,
+        init_state=list(s0.sites.state) if src.piece_states else [],
+        state_keys=[random.Random(f"state {s}").getrandbits(62) * 2 + 1
+                    for s in range(game.total_sites)] if src.piece_states else [],
+        site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
         init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
                                 if v] + _start_remembered(src, s0)) or "    pass",
@@ -909,6 +1025,8 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 all_passed, is_line, site_add,
                                 site_clear, site_move, site_move_counted, site_move_n,
                                 stack_at, stack_move_stack, stack_pieces,
+                                site_add_st, site_clear_st, site_move_st,
+                                site_move_counted_st, site_move_n_st,
                                 mt_seed_block, rand_below, mt_seed_keys, chance_seed_keys,
                                 playout_seed_of, MT_STATE_SIZE, SEED_BLOCK,
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,
@@ -941,7 +1059,10 @@ REM_STRIDE = REM_W + 1
 # The chance stream ((value Random)): its generator, as the reference's `State.rng`, and
 # the values drawn by the decision being applied (`draw_int`), which the playout loop and
 # `CompiledState` move to the row's record.
-CHANCE = REM + N_REM * REM_STRIDE  # sc[CHANCE:CHANCE + N_CHANCE]: the generator (MT19937)
+# sc[STATE + s]: the state of the piece at site s, in a game whose pieces have one
+STATE = REM + N_REM * REM_STRIDE
+N_STATE = len({init_state!r})
+CHANCE = STATE + N_STATE      # sc[CHANCE:CHANCE + N_CHANCE]: the generator (MT19937)
 N_CHANCE = {n_chance}
 NDRAWS = CHANCE + N_CHANCE    # sc[NDRAWS]: values drawn since they were last moved out
 DRAWS = NDRAWS + 1            # sc[DRAWS + i]: the i-th of them
@@ -967,6 +1088,8 @@ WHATS_SAME = np.array({whats_same!r}, dtype=np.bool_)
 INIT_WHO = np.array({init_who!r}, dtype=np.int64)
 INIT_WHAT = np.array({init_what!r}, dtype=np.int64)
 INIT_COUNT = np.array({init_count!r}, dtype=np.int64)
+INIT_STATE = np.array({init_state!r}, dtype=np.int64)
+STATE_KEYS = np.array({state_keys!r}, dtype=np.int64)   # as SITE_KEYS, for the states
 INIT_PHASE = np.array({init_phase!r}, dtype=np.int64)
 PASS_GENS = {pass_gens!r}
 GEN_KINDS = {gen_kinds!r}
@@ -1166,7 +1289,7 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
             if sc[CLEAR + s]:
                 sc[CLEAR + s] = 0
                 sc[NUM_ACTIONS] += 1
-                site_clear(who, what, count, s)
+                {site_clear}
     # turn: end rules
     end_rules(who, what, count, sc, rk, active, phase)
     # turn: all pass
@@ -1225,6 +1348,7 @@ def reset(who, what, count, sc, rk, active, phase, seed):
     for p in range(NP + 1):
         sc[ORDER + p] = p
     sc[PVAL:VISITED] = -1       # values and variables: -1 until set
+    sc[STATE:STATE + N_STATE] = INIT_STATE
 {init_scores}
     if N_CHANCE:
         key0, key1 = chance_seed_keys(seed)
@@ -1347,6 +1471,8 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
                 for s in range(TOTAL):
                     for i in range(TOTAL + s * DEPTH, TOTAL + s * DEPTH + count[TOTAL + s]):
                         h += site_word(who[i], what[i], 0) * LEVEL_KEYS[i - TOTAL]
+            for s in range(N_STATE):
+                h += sc[STATE + s] * STATE_KEYS[s]
             empty_sum += state_empty
             pieces_sum += state_pieces
             if decisions >= pieces_l.shape[0]:         # a longer playout than any before

@@ -7,7 +7,8 @@
   compiled playout makes the same choices as `ludeme.analysis.playouts.play_one`.
 - `apply_result`, `timeout`, `all_passed`: `ludeme.engine.state.State`'s end-of-game rules.
 - `site_add`, `site_clear`, `site_move`: `ludeme.engine.stores.FlatSites`'s writes
-  (`site_clear` is its remove too: Ludii empties a site whatever its count).
+  (`site_clear` is its remove too: Ludii empties a site whatever its count); their `_st`
+  forms also keep each site's piece state, in games whose pieces have one.
 
 All arithmetic is on int64 with 32-bit masks (numba's integer products wrap), and
 every function is written so that it also runs as plain Python: tests check the
@@ -539,6 +540,59 @@ def stack_move_stack(who, what, count, frm, to):
     total, depth = stack_shape(what, count)
     stack_move_n(who, what, count, what[:0], frm, to, count[total + frm])
 
+
+
+# The same writes in a game whose pieces have a state (`st`, the state per site): a piece
+# takes its state with it, a piece landing on an empty site (or a count landing anew) starts
+# it afresh, and a site emptied loses it; a site keeps it when only its count changes.
+
+@njit(cache=True)
+def site_clear_st(who, what, count, st, site):
+    site_clear(who, what, count, site)
+    st[site] = 0
+
+
+@njit(cache=True)
+def site_add_st(who, what, count, st, hand_from, site, w, owner, k):
+    if what[site] == 0:
+        st[site] = 0
+    site_add(who, what, count, hand_from, site, w, owner, k)
+
+
+@njit(cache=True)
+def site_move_st(who, what, count, st, hand_from, frm, to):
+    carried = st[frm]
+    moving = what[frm] != 0
+    landed = moving and not (to >= hand_from and what[to] == what[frm])
+    site_move(who, what, count, hand_from, frm, to)
+    if moving and what[frm] == 0:
+        st[frm] = 0
+    if landed:
+        st[to] = carried
+
+
+@njit(cache=True)
+def site_move_counted_st(who, what, count, st, count_from, owner_of, frm, to):
+    if what[frm] == 0:
+        return
+    carried = st[frm]
+    landed = not (to >= count_from and what[to] == what[frm])
+    site_move_counted(who, what, count, count_from, owner_of, frm, to)
+    if what[frm] == 0:
+        st[frm] = 0
+    if landed:
+        st[to] = carried
+
+
+@njit(cache=True)
+def site_move_n_st(who, what, count, st, owner_of, frm, to, n):
+    """FlatSites.move_n: an empty destination is cleared first (its state goes)."""
+    fresh = count[to] == 0
+    site_move_n(who, what, count, owner_of, frm, to, n)
+    if what[frm] == 0:
+        st[frm] = 0
+    if fresh:
+        st[to] = 0
 
 # ---------------------------------------------------------------- end of game
 

@@ -332,6 +332,13 @@ def _do_moves(src, lud, out, ind):
     (do ...)'s own and those enclosing it not, as the reference checks it)."""
     if lud.ifAfterwards is None:
         raise Unsupported(lud, "without ifAfterwards:")
+    auto = getattr(lud.ifAfterwards, "auto_succeeds", None)
+    if src.threat_probe and auto is not None and auto() is not None:
+        # While a threat is looked for, a condition that holds by Ludii's autoFail flag
+        # (whatever part of it is known, `auto_succeeds`, reads that flag) is not checked.
+        with src.enclosing_then(lud):
+            src.moves(lud.prior, out, ind)
+        return
     with src.enclosing_then(lud):
         # The (then ...)s enclosing the moves from here outwards follow a move that passed.
         src.push_tests.append(src.holds_after(lud.ifAfterwards, depth=len(src.outer_thens)))

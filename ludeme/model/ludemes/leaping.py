@@ -8,7 +8,9 @@ CONCEPTS_REVIEWED = True
 from ludeme.boards.trajectories import COMPASS
 from ludeme.engine.state import A_MOVE, Move
 from .base import ArrayOf, Enum, LitBool, Moves, P, ludeme
-from .moves import _side_effect, _then
+from .moves import _apply_lines, _side_effect, _then
+from ludeme.engine.compiled.emit import emits, refuse
+from ludeme.engine.compiled.unsupported import Unsupported
 
 StepWord = Enum("StepType", "F L R")
 
@@ -139,3 +141,31 @@ class LeapEffect(MoveLeap):
     [(then ...)])`: a leap as an effect (Ludii's Leap), e.g. the sites a knight's leap
     reaches: `(sites To (leap (from (last To)) {{F F R F}} (to if:(is Empty (to)))))`."""
     concepts = ("LeapEffect", "ReplacementCapture if to.apply has RemoveEffect")
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(MoveLeap, kind="moves")
+def _leap_moves(src, lud, out, ind):
+    """From the piece's site (`frm`), each end of the walks in turn (a table per site, as
+    the reference lists them), where the condition holds."""
+    if lud.from_ is not None:
+        raise Unsupported(lud, "with (from ...)")
+    if lud.forward:
+        raise Unsupported(lud, "with forward:True")
+    to = lud.to
+    refuse(to, "type")
+    n = src.env.num_board_sites
+    ends = walk_fn(src.env, lud, lud.walk, lud.rotations)
+    t_sites, t_len = (src.table(a) for a in src.padded([list(ends(None, f)) for f in range(n)]))
+    effect: list[str] = []
+    if to.apply is not None:
+        _apply_lines(src, to.apply, effect)
+    effect.append(src.site_move())
+    g = src.new_generator(effect, lud=lud)
+    cond = src.bool_expr(to.if_)
+    out.append(f"{ind}if 0 <= frm < {n}:")
+    out.append(f"{ind}    for j in range({t_len}[frm]):")
+    out.append(f"{ind}        to = {t_sites}[frm, j]")
+    out.append(f"{ind}        if {cond}:")
+    src.push(out, ind + "            ", "frm", "to", g)

@@ -415,3 +415,35 @@ def remembered_sites(src, lud):
     the last site remembered, in increasing order, each once (a sequence and a filter)."""
     block = src.remembered_block(lud.name)
     return "range(REM_W)", lambda v: f"sc[{block} + 1 + {v}] > 0"
+
+
+# A piece's state: `sc[STATE + s]` in the kernels (`Source.piece_state`). Its `type:` is
+# the board's own or the game was refused when built.
+@emits(StateAt, kind="int", refuses=("level",))
+def _state_at(src, lud):
+    at = src.int_expr(lud.at)
+    return f"({src.piece_state(at)} if 0 <= {at} < TOTAL else 0)"
+
+
+def _set_state_lines(src, lud, lines, ind):
+    """As the reference's A_SET_FIELD: the state is set whether or not the site holds a
+    piece; nothing (no action) off the sites."""
+    lines.append(f"{ind}sst = {src.int_expr(lud.at)}")
+    lines.append(f"{ind}if 0 <= sst < TOTAL:")
+    lines.append(f"{ind}    {src.piece_state('sst')} = {src.int_expr(lud.value)}")
+
+
+@emits(SetState, kind="moves", refuses=("level",))
+def _set_state_moves(src, lud, out, ind):
+    """A move with no site (-1, -1) when the site is one of the sites: its site and value,
+    read where the move is generated, kept in its extra slot (value * TOTAL + site)."""
+    g = src.new_generator(["sst = x % TOTAL", f"{src.piece_state('sst')} = x // TOTAL"],
+                          lud=lud, kind=A_SET_FIELD)
+    out.append(f"{ind}sst = {src.int_expr(lud.at)}")
+    out.append(f"{ind}if 0 <= sst < TOTAL:")
+    src.push(out, ind + "    ", "-1", "-1", g, f"{src.int_expr(lud.value)} * TOTAL + sst")
+
+
+emits(SetState, kind="consequent", refuses=("level",) + _AS_PART)(_set_state_lines)
+emits(SetState, kind="effect", refuses=("level",) + _AS_PART)(
+    lambda src, lud, body: _set_state_lines(src, lud, body, ""))

@@ -8,8 +8,8 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import (LV_ADD, LV_NONE, LV_SUB, LV_TOP, Unsupported, emits, part_of,
-                                         reads_params_only_from, refuse)
+from ludeme.engine.compiled.emit import (LV_ADD, LV_NONE, LV_SUB, LV_TOP, Unsupported, emit, emits,
+                                         part_of, reads_params_only_from, refuse)
 from ..roles import DYNAMIC_WORDS
 
 _NONE = ()
@@ -1212,7 +1212,7 @@ def _from_to_moves(src, lud, out, ind):
         owners = list(src.game.ludii_owners) if src.counting else []
         # (numba cannot type an empty list literal: an empty table is np.empty)
         table = f"np.array({owners!r}, dtype=np.int64)" if owners else "np.empty(0, np.int64)"
-        effect.append(f"site_move_n(who, what, count, {table}, frm, to, x)")
+        effect.append(src.site_move_n(table, "frm", "to", "x"))
         kind, levels = A_MOVE_N, (LV_SUB if lud.stack else levels)
     g = src.new_generator(effect, lud=lud, kind=kind, levels=levels)
     f_seq, f_flt = ("(frm,)", None) if fr.site is None else _sites_of(src, fr.site)
@@ -1337,11 +1337,12 @@ def _remove_consequent(src, lud, lines, ind):
     lines.extend(ind + x for x in body)
 
 
-@emits(RemoveEffect, kind="effect", refuses=("level", "type", "then"))
+@emits(RemoveEffect, kind="effect", refuses=("level", "type"))
 def _remove_effect(src, eff, body):
     """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
     ends, `step`); count: removes that many times (read before the first, as the
-    reference's actions)."""
+    reference's actions); its own (then ...) follows at once, with (from) and (to)
+    undefined (as the reference applies a nested move)."""
     if not isinstance(eff.where, IntFn):
         raise Unsupported(eff, "of a region")
     s = src.int_expr(eff.where)
@@ -1352,9 +1353,15 @@ def _remove_effect(src, eff, body):
         body.append("    sc[CLEAR + rs] = 1")
     elif eff.count is not None:
         body.append(f"    for _ in range(max(1, {src.int_expr(eff.count)})):")
-        body.append("        site_clear(who, what, count, rs)")
+        body.append(f"        {src.site_clear('rs')}")
     else:
-        body.append("    site_clear(who, what, count, rs)")
+        body.append(f"    {src.site_clear('rs')}")
+    if eff.then is not None:
+        saved = f"rft{len(body)}"
+        then = [f"{saved} = frm, to", "frm = -1", "to = -1"]
+        emit("then", src, eff.then, then)
+        then.append(f"frm, to = {saved}")
+        body.extend("    " + x for x in then)
 
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
@@ -1426,21 +1433,49 @@ def _named(name: str, names: set) -> bool:
     return not names or name.rstrip("0123456789") in names
 
 
-@emits(ForEachPiece, kind="moves", refuses=("on", "role", "container"))
+@emits(ForEachPiece, kind="moves", refuses=("on", "container"))
 def _for_each_piece_moves(src, lud, out, ind):
     """Each piece's moves, each taking the (forEach Piece ...)'s (then ...) after its own."""
     with src.enclosing_then(lud):
-        _each_piece(src, lud, out, ind)
+        if lud.role is None or lud.role == "Mover":
+            _each_piece(src, lud, out, ind)
+        else:
+            _each_piece_of(src, lud, out, ind)
 
 
-def _each_piece(src, lud, out, ind):
+def _each_piece_of(src, lud, out, ind):
+    """The pieces of the player a role names, generated as on that player's turn (mover,
+    next and previous: that player, the mover, the mover), as the reference. Only where
+    the moves are looked at, not played ((can Move ...), a threat): a move played would
+    apply its actions on the mover's turn, where the reference made them on that player's.
+    A scalars' copy holds the swapped roles (a move found may return at once)."""
+    if not (src.any_mode or src.reaching):
+        raise Unsupported(lud, f"with role:{lud.role} in the moves played")
+    if src.real_roles is not None:
+        raise Unsupported(lud, "with role: inside another")
+    out += [f"{ind}fpo_ = sc",
+            f"{ind}fpp_ = {src.role_expr(lud.role, lud)}",
+            f"{ind}rm_, rn_, rp_ = mover, nxt, prev",
+            f"{ind}if fpp_ != mover and 0 < fpp_ <= NP:",
+            f"{ind}    sc = sc.copy()",
+            f"{ind}    prev, mover, nxt = mover, fpp_, mover",
+            f"{ind}    sc[PREV], sc[MOVER], sc[NEXT] = prev, mover, nxt"]
+    src.real_roles = "rm_, rn_, rp_"
+    try:
+        _each_piece(src, lud, out, ind, owner="fpp_")
+    finally:
+        src.real_roles = None
+    out += [f"{ind}sc = fpo_", f"{ind}mover, nxt, prev = rm_, rn_, rp_"]
+
+
+def _each_piece(src, lud, out, ind, owner: str = "mover"):
     comps = src.game.components
     names = set(lud.names or ())
     n = src.env.num_board_sites
     out.append(f"{ind}for frm in range({n}):")
     if src.game.stacking and not lud.top:
         # As ForEachPiece.compile's `stacked`: each level of a stack holding one of the
-        # mover's pieces gives that piece's moves (the top level alone with top:True).
+        # player's pieces gives that piece's moves (the top level alone with top:True).
         out.append(f"{ind}    if what[frm] == 0:")
         out.append(f"{ind}        continue")
         out.append(f"{ind}    for lv in range(TOTAL + frm * DEPTH, TOTAL + frm * DEPTH "
@@ -1449,8 +1484,8 @@ def _each_piece(src, lud, out, ind):
         out.append(f"{ind}    wf, wo = what[lv], who[lv]")
     else:
         out.append(f"{ind}    wf, wo = what[frm], who[frm]")
-    out.append(f"{ind}    if wf == 0 or not (OWNER[wf] == mover or (OWNER[wf] == 0 and "
-               f"wo == mover)):")
+    out.append(f"{ind}    if wf == 0 or not (OWNER[wf] == {owner} or (OWNER[wf] == 0 and "
+               f"wo == {owner})):")
     out.append(f"{ind}        continue")
     if lud.moves is not None:
         allowed = [w for w in range(1, len(comps)) if _named(comps[w].name, names)]
@@ -1475,8 +1510,7 @@ def _each_piece(src, lud, out, ind):
 
 @emits(MoveRemove, kind="moves", refuses=("level", "at", "count", "type"))
 def _remove_moves(src, lud, out, ind):
-    g = src.new_generator(["site_clear(who, what, count, frm)"], lud=lud,
-                          kind=A_REMOVE, levels=LV_NONE)
+    g = src.new_generator([src.site_clear("frm")], lud=lud, kind=A_REMOVE, levels=LV_NONE)
     if isinstance(lud.where, IntFn):
         out.append(f"{ind}site = {src.int_expr(lud.where)}")
         out.append(f"{ind}if site >= 0 and what[site] > 0:")

@@ -9,7 +9,8 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_SET_COUNTER, A_SET_SCORE
 from .base import IntFn, Moves, Other, P, RoleType, ludeme
-from .memory import _effect
+from .memory import _AS_PART, _effect
+from ludeme.engine.compiled.emit import emits
 from .moves import _then
 
 
@@ -56,3 +57,20 @@ class Counter(IntFn):
 
     def compile(self, env):
         return lambda c: c.s.counter
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+def _set_counter_lines(src, lud, lines, ind):
+    value = src.int_expr(lud.value) if lud.value is not None else "-1"
+    lines.append(f"{ind}sc[COUNTER] = {value}")
+
+
+emits(SetCounter, kind="consequent", refuses=_AS_PART)(_set_counter_lines)
+emits(SetCounter, kind="effect", refuses=_AS_PART)(
+    lambda src, lud, body: _set_counter_lines(src, lud, body, ""))
+
+
+@emits(Counter, kind="int")
+def _counter(src, lud):
+    return "sc[COUNTER]"

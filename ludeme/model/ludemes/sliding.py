@@ -10,7 +10,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.compiled.emit import LV_NONE, Unsupported, emits, refuse
+from ludeme.engine.compiled.emit import LV_NONE, Unsupported, emit, emits, refuse
 from ludeme.engine.state import A_ADD, A_MOVE, Move
 from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
 from .moves import _effect_actions, _moving_action, _then, build_unread_sites, from_site
@@ -380,14 +380,27 @@ def _slide_moves(src, lud, out, ind):
     env = src.env
     n = env.num_board_sites
     dirn = lud.dirn or "Adjacent"
-    if not env.is_static_direction(dirn):
-        raise Unsupported(lud, "with directions that read the state")
+    static = env.is_static_direction(dirn)
+    if not static:
+        # Directions relative to the piece's facing: a table per kind of piece (the kind
+        # at the start site, as the reference reads it); those that read the last move or
+        # the position are refused.
+        if hasattr(dirn, "direction_keys"):
+            raise Unsupported(lud, "with directions that read the state")
+        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+        if any(w in ("SameDirection", "OppositeDirection") for w in words):
+            raise Unsupported(lud, "with directions that read the state")
     frm_expr = from_site(src, lud)
     if lud.from_ is not None:
         refuse(lud.from_, "if_")
     b, to = lud.between, lud.to
     if b is not None:
-        refuse(b, "before", "after", "range", "trail", "apply")
+        refuse(b, "before", "after", "trail", "apply")
+    # the between range: its bounds read before the slide sets (from); the k-th site
+    # along is a destination only from the least on, and the most ends the slide
+    lo = hi = None
+    if b is not None and b.range is not None:
+        lo, hi = emit("range", src, b.range)
     go = src.bool_expr(b.if_) if b is not None and b.if_ is not None else "what[btw] == 0"
     if to is not None:
         refuse(to, "level", "site", "type")
@@ -397,15 +410,21 @@ def _slide_moves(src, lud, out, ind):
     # The radials of every direction of the list (one given twice, twice), per start site.
     dirs = env.direction_keys(dirn, lud, repeats=True)
     radials, probe = env.board.radials, src.probe()
-    per = [[r.sites[1:] for k in dirs(probe, s) for r in (radials[k][s] if k in radials
-                                                           else ())] for s in range(n)]
-    width = max((len(x) for x in per), default=0) or 1
-    depth = max((len(r) for x in per for r in x), default=0) or 1
-    steps = np.full((n, width, depth), -1)
-    for s, rs in enumerate(per):
-        for r, sites in enumerate(rs):
-            steps[s, r, :len(sites)] = sites
-    t_steps = src.table(steps)
+    kinds = range(1 if static else len(src.game.components))
+    per_kind = []
+    for w in kinds:
+        probe.fill(w, n)
+        per_kind.append([[r.sites[1:] for k in dirs(probe, s)
+                          for r in (radials[k][s] if k in radials else ())] for s in range(n)])
+    width = max((len(x) for per in per_kind for x in per), default=0) or 1
+    depth = max((len(r) for per in per_kind for x in per for r in x), default=0) or 1
+    steps = np.full((len(per_kind), n, width, depth), -1)
+    for w, per in enumerate(per_kind):
+        for s, rs in enumerate(per):
+            for r, sites in enumerate(rs):
+                steps[w, s, r, :len(sites)] = sites
+    t_steps = src.table(steps if not static else steps[0])
+    at = "frm" if static else "what[frm], frm"
     plain = src.new_generator([src.site_move()], lud=lud, levels=LV_NONE)
     effect: list[str] = []
     if stop is not None and ap is not None and ap.effect is not None:   # only where it stops
@@ -417,22 +436,27 @@ def _slide_moves(src, lud, out, ind):
     stopping = src.new_generator(effect + [src.site_move()], lud=lud, levels=LV_NONE) \
         if stop else plain
     out.append(f"{ind}sf_, st_, sb_ = frm, to, btw")
+    if lo is not None:
+        out.append(f"{ind}slo_, shi_ = {lo}, {hi}")
     out.append(f"{ind}frm = {frm_expr}")
     out.append(f"{ind}if 0 <= frm < {n}:")
     out.append(f"{ind}    for r in range({width}):")
     out.append(f"{ind}        btw = sb_")
     out.append(f"{ind}        for kk in range({depth}):")
-    out.append(f"{ind}            to = {t_steps}[frm, r, kk]")
-    out.append(f"{ind}            if to < 0:")
+    out.append(f"{ind}            to = {t_steps}[{at}, r, kk]")
+    out.append(f"{ind}            if to < 0{' or kk + 1 > shi_' if lo is not None else ''}:")
     out.append(f"{ind}                break")
+    reached = " and slo_ <= kk + 1" if lo is not None else ""
     if stop is not None:
-        out.append(f"{ind}            if {stop}:")
+        out.append(f"{ind}            if ({stop}){reached}:" if reached else
+                   f"{ind}            if {stop}:")
         out.append(f"{ind}                if {rule}:")
         src.push(out, ind + "                    ", "frm", "to", stopping, "btw")
         out.append(f"{ind}                break")
     out.append(f"{ind}            btw = to")
     out.append(f"{ind}            if not ({go}):")
     out.append(f"{ind}                break")
-    out.append(f"{ind}            if {rule}:")
+    out.append(f"{ind}            if ({rule}){reached}:" if reached else
+               f"{ind}            if {rule}:")
     src.push(out, ind + "                ", "frm", "to", plain)
     out.append(f"{ind}frm, to, btw = sf_, st_, sb_")

@@ -369,6 +369,55 @@ class IsThreatened(Bool):
         return probing
 
 
+@emits(IsThreatened, kind="bool", refuses=(("sites", "of a region"), ("in", "of a region")))
+def _is_threatened(src, lud):
+    """A kernel: on copies of the position with the piece at the site (`at:`, else the first
+    board site holding it), each enemy of its owner in turn moves (`sc[MOVER]`, the owner
+    as the previous mover), and a move of theirs ending on the site answers
+    (`Source.reach_kernel`). Inside such an enemy's moves, false (Ludii's autoFail)."""
+    if src.threat_probe:
+        return "False"
+    by_phase = lud.moves is None
+    reach = src.reach_kernel(src.phase_moves() if by_phase else [lud.moves], by_phase)
+    if src.game.teams:      # as the reference: a player of no team is everyone's enemy
+        enemy = "TEAM[enemy] < 0 or TEAM[enemy] != TEAM[owner]"
+    else:
+        enemy = "enemy != owner"
+    lines = [
+        "@njit(cache=True)",
+        "def HELPER(who, what, count, sc, phase, w, site):",
+        "    if w < 1:",
+        "        return False",
+        "    if site == -2:",
+        "        site = -1",
+        "        for s in range(N_SITES):",
+        "            if what[s] == w:",
+        "                site = s",
+        "                break",
+        "    if not 0 <= site < TOTAL:",
+        "        return False",
+        "    owner = OWNER[w]",
+        "    who, what, count, sc = who.copy(), what.copy(), count.copy(), sc.copy()",
+        "    if what[site] == 0:",
+        f"        {src.site_clear('site')}",
+        f"        {src.site_add('site', 'w', 'owner', '1')}",
+        "    elif what[site] != w or who[site] != owner:",
+        "        who[site] = owner          # a flip: the piece keeps its state",
+        "        what[site] = w",
+        "    sc[PREV] = owner",
+        "    for enemy in range(1, NP + 1):",
+        f"        if {enemy}:",
+        "            sc[MOVER] = enemy",
+        f"            if {reach}(who, what, count, sc, phase, site):",
+        "                return True",
+        "    return False", ""]
+
+    def make(name):
+        return "\n".join(lines).replace("HELPER", name)
+    at = src.int_expr(lud.at) if lud.at is not None else "-2"
+    return f"{src.helper(make)}(who, what, count, sc, phase, {src.int_expr(lud.what)}, {at})"
+
+
 # Capture priorities (Ludii's requirement/max) --------------------------------------
 
 def _replay_count(state, move, count: int) -> int:
@@ -576,7 +625,7 @@ def capture_lines(src, lud, scan: list[str]) -> list[str]:
         _apply_lines(src, b.apply, effect)
         effect += after
     else:
-        effect = ["if btw >= 0 and what[btw] > 0:", "    site_clear(who, what, count, btw)",
+        effect = ["if btw >= 0 and what[btw] > 0:", f"    {src.site_clear('btw')}",
                   *("    " + x for x in after)]
     n = src.env.num_board_sites
     return [f"cf = {start}",
