@@ -607,6 +607,12 @@ PAIRS_GAME = AROUND_GAME.replace('"Around"', '"Pairs"').replace(
     "(move Add (to (sites Empty) if:(not (is In (to) (sites Around (last To))))))",
     "(move Add (to (sites Empty) if:(not (is In (to) (sites {(- 14 (last To))})))))")
 
+# Two discs of one's own on the top row win: an end rule counts over a fixed region (where
+# (from) is not set: the region must not be read per (from)).
+TOPS_GAME = CORNERLESS_GAME.replace('"Cornerless"', '"Tops"').replace(
+    "(if (is Line 3) (result Mover Win))",
+    "(if (>= (count Pieces Mover in:(sites Top)) 2) (result Mover Win))")
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -873,11 +879,14 @@ PAWNS_GAME = """
     # Mates win some games; most end drawn (no move, or the move limit).
     (THREATS_GAME, (3, 5), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any()),
     # Pawns reach the far row in some games; captures reset the counter, which ends others.
-    (PAWNS_GAME, (3, 5), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any())],
+    (PAWNS_GAME, (3, 5), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any()),
+    # Some games are won on the top row (its two sites that are not corners), the others
+    # fill the board and draw.
+    (TOPS_GAME, (3, 4), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
          "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
-         "stacks", "towers", "states", "threats", "pawns"])
+         "stacks", "towers", "states", "threats", "pawns", "tops"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -348,6 +348,15 @@ class Source:
         if not self.reads_only_from(lud):
             raise Unsupported(lud, "as a region to count")
         n = self.env.num_board_sites
+        if self.is_static_region(lud):       # the same sites whatever (from) is, or none
+            sites = list(self.env.compile(lud)(self.probe()))
+            if any(not 0 <= x < n for x in sites):
+                raise Unsupported(lud, "off the board")
+            sites = list(dict.fromkeys(sites)) if dedupe else sites
+            return ["    if True:",
+                    f"        for j in range({len(sites)}):",
+                    f"            site = {self.table(sites) if sites else 'np.zeros(1, np.int64)'}"
+                    "[j]"], flt
         t_sites, t_len = self.sites_by_from(lud, dedupe)
         return [f"    if 0 <= frm < {n}:",
                 f"        for j in range({t_len}[frm]):",
