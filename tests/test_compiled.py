@@ -681,8 +681,8 @@ SOW_OWNED_GAME = """
                        skipIf:(>= (count at:(to)) 7)
                        origin:(= (count at:(from)) 5)
                        if:(is Occupied (trackSite Move from:(to) "Track" steps:1))
-                       apply:(and (remove (trackSite Move from:(to) "Track" steps:1))
-                                  (if (= (count at:(to)) 4) (moveAgain)))
+                       apply:(and (if (= (count at:(to)) 4) (moveAgain))
+                                  (remove (trackSite Move from:(to) "Track" steps:1)))
                        forward:(> (count at:(to)) 2)))))
     (end {(if (no Moves Next) (result Mover Win))
           (if (>= (count Moves) 120) (result Mover Draw))})))
@@ -914,6 +914,24 @@ def test_captures_after_another_part_of_an_or_are_refused(tmp_path):
         "(to if:(is Friend (who at:(to)))) except:1)))))})"))
     with pytest.raises(Unsupported, match="with a capture after another part"):
         generate(load(f))
+
+
+def test_a_part_reading_what_an_earlier_part_changed_is_refused(tmp_path):
+    """The reference makes every part of an (and ...) on the position before any is
+    applied; the kernels apply them in turn, so a part that reads the board after an
+    earlier part wrote it has no compiled form (the same parts the other way round do)."""
+    from ludeme.engine.compiled.codegen import generate
+    f = tmp_path / "g.lud"
+    f.write_text(SOW_OWNED_GAME.replace(
+        """apply:(and (if (= (count at:(to)) 4) (moveAgain))
+                                  (remove (trackSite Move from:(to) "Track" steps:1)))""",
+        """apply:(and (remove (trackSite Move from:(to) "Track" steps:1))
+                                  (if (= (count at:(to)) 4) (moveAgain)))"""))
+    with pytest.raises(Unsupported, match="reads the board after an earlier part"):
+        generate(load(f))
+    h = tmp_path / "h.lud"
+    h.write_text(SOW_OWNED_GAME)
+    generate(load(h))
 
 
 def test_a_move_from_a_site_past_the_last_container_is_none_on_both_backends(tmp_path):

@@ -127,8 +127,9 @@ def same_dice_used(candidates: list, chosen_str: str) -> list:
     """The candidate moves that use the dice Ludii's chosen move used (moves between the
     same sites may differ only in the die they use up); all of them when none does."""
     wanted = sorted(int(x) for x in _USE_DIE.findall(chosen_str))
+    # (a compiled move lists no actions: the kernels play no dice)
     same = [m for m in candidates
-            if sorted(a[1] for a in m.actions if a[0] == A_USE_DIE) == wanted]
+            if sorted(a[1] for a in getattr(m, "actions", ()) if a[0] == A_USE_DIE) == wanted]
     return same or candidates
 
 

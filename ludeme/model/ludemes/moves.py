@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -1380,13 +1382,6 @@ def _again_effect(src, lud, body):
     _again_consequent(src, lud, body, "")
 
 
-@emits(MovesAnd, kind="effect", refuses=(("then", "with (then ...) as an effect"),))
-def _and_effect(src, lud, body):
-    """Each part's writes in turn."""
-    for m in list(lud.moves) + list(lud.more or []):
-        src.effect_body(m, body)
-
-
 @emits(MovesIf, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
 def _if_consequent(src, lud, lines, ind):
     lines.append(f"{ind}if {src.bool_expr(lud.cond)}:")
@@ -1406,16 +1401,51 @@ def _and_consequent(src, lud, lines, ind):
     if any(getattr(type(m), "scans_targets", False) for m in parts[1:]):
         raise Unsupported(lud, "with a capture after another part (the parts see the "
                                "position before any of them)")
-    for m in parts:
-        src.consequent(m, lines, ind)
+    lines += _parts_in_turn(src, lud, parts, lambda m, out: src.consequent(m, out, ind))
 
 
 @emits(MovesAnd, kind="effect", refuses=(("then", "as an effect"),))
 def _and_effect(src, lud, body):
-    """Each part's effect in turn (as `_and_consequent`, parts whose conditions read nothing
-    an earlier part writes)."""
-    for m in list(lud.moves) + list(lud.more or []):
-        src.effect_body(m, body)
+    """Each part's effect in turn (as `_and_consequent`)."""
+    body += _parts_in_turn(src, lud, list(lud.moves) + list(lud.more or []),
+                           lambda m, out: src.effect_body(m, out))
+
+
+# What the lines of a compiled part write and read: the board's arrays, or a block of the
+# scalars. A write is one of Ludii's actions (`codegen.counted_actions` knows them).
+_WRITES = {"board": re.compile(r"\s*(site_\w+|stack_\w+)\(|\s*what\[[^\]]+\] = "),
+           "vars": re.compile(r"\s*sc\[VARS"), "values": re.compile(r"\s*sc\[PVAL"),
+           "scores": re.compile(r"\s*sc\[SCORE"), "states": re.compile(r"\s*sc\[STATE"),
+           "pending": re.compile(r"\s*pend_add\("), "remembered": re.compile(r"\s*rem_\w+\(")}
+_READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b"),
+          "vars": re.compile(r"sc\[VARS|\(who, what, count, sc\b"),
+          "values": re.compile(r"sc\[PVAL|\(who, what, count, sc\b"),
+          "scores": re.compile(r"sc\[SCORE|\(who, what, count, sc\b"),
+          "states": re.compile(r"sc\[STATE|\(who, what, count, sc\b"),
+          "pending": re.compile(r"PENDN|PENDING|pending_one|\(who, what, count, sc\b"),
+          "remembered": re.compile(r"\bREM\b|\(who, what, count, sc\b")}
+
+
+def _parts_in_turn(src, lud, parts, emit_part) -> list[str]:
+    """The parts' lines, one part after another. The reference makes every part's moves on
+    the position before any is applied; the kernels apply each part in turn, so a part that
+    reads what an earlier part wrote is refused."""
+    from ludeme.engine.compiled.codegen import _ACTION_STATEMENT
+    out: list[str] = []
+    written: set[str] = set()
+    for m in parts:
+        lines: list[str] = []
+        emit_part(m, lines)
+        for line in lines:
+            if not _ACTION_STATEMENT.match(line.lstrip()):
+                read = {k for k, r in _READS.items() if r.search(line)} & written
+                if read:
+                    raise Unsupported(lud, f"with a part that reads the {min(read)} after "
+                                           "an earlier part changed them (the reference "
+                                           "reads them before any part)")
+        written |= {k for k, w in _WRITES.items() for line in lines if w.match(line)}
+        out += lines
+    return out
 
 
 @emits(AddScore, kind="consequent", refuses=(("then", "as a consequent"),))
