@@ -178,21 +178,6 @@ def test_lines_by_level(tmp_path, start, line):
     assert (not moves[0].is_pass) == line
 
 
-REFUSED = [
-    # a slide along a track reads no between range (Ludii's Slide.slideByTrack)
-    ('(slide (from 0) "Track" (between (exact 2)))', "range"),
-]
-
-
-@pytest.mark.parametrize("play,arg", REFUSED)
-def test_arguments_not_supported_yet_are_refused(tmp_path, play, arg):
-    f = tmp_path / "t.lud"
-    f.write_text(GAME.format(play=play))
-    with pytest.raises(LudemeError) as e:
-        load(f)
-    assert f"'{arg}'" in str(e.value) and "not supported yet" in str(e.value)
-
-
 def test_tiles_are_components_in_declaration_order(tmp_path):
     f = tmp_path / "t.lud"
     f.write_text(GAME.format(play="(move Pass)"))
