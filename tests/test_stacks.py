@@ -8,7 +8,6 @@ import pytest
 from conftest import DESCRIPTIONS
 from ludeme.api import load
 from ludeme.analysis.crosscheck import crosscheck_files, read_trace, replay
-from ludeme.errors import LudemeError
 
 SEESAW = str(DESCRIPTIONS / "seesaw.lud")
 
