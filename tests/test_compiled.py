@@ -742,7 +742,7 @@ TOWERS_GAME = """
         (to if:(not (is Enemy (who at:(to))))))
       (move Step (from if:(> (size Stack at:(from)) 1)) Diagonal
         (to if:(is Enemy (who at:(to))) (apply (remove (to)))) stack:True
-        (then (and (fromTo (from (last To)) (to (last From))) (remove (last To)))))
+        (then (fromTo (from (last To)) (to (last From)))))
       (move Hop Orthogonal
         (between if:(is Enemy (who at:(between))) (apply (fromTo (from) (to (between)))))
         (to if:(is Empty (to))) stack:True)}))})
