@@ -360,13 +360,6 @@ def _pending_sites(src, lud):
     return "range(N_PENDING)", lambda v: f"sc[PENDING + {v}] != 0"
 
 
-@emits(SitesPending, kind="for_region")
-def _pending_loop(src, lud, out, ind, body):
-    src.pending_values()
-    out.append(f"{ind}for site in range(N_PENDING):")
-    out.append(f"{ind}    if sc[PENDING + site] != 0:")
-    out.extend(f"{ind}        {x}" for x in body)
-
 
 def _remember_lines(src, lud, lines, ind):
     """The value remembered once more, unless unique: holds and it already is."""
