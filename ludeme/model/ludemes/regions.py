@@ -1011,21 +1011,6 @@ def _around_table(src, lud):
     return around, width, lambda v: kind.format(v=v)
 
 
-@emits(SitesAround, kind="for_region", refuses=("if_", "includeSelf", "type"))
-def _around_loop(src, lud, out, ind, body):
-    around, width, kind = _around_table(src, lud)
-    n = src.env.num_board_sites
-    tab = src.table(around)
-    out.append(f"{ind}ctr = {src.int_expr(lud.where)}")
-    out.append(f"{ind}if 0 <= ctr < {n}:")
-    out.append(f"{ind}    seen = np.zeros(TOTAL, np.bool_)")
-    out.append(f"{ind}    for r in range({width}):")
-    out.append(f"{ind}        site = {tab}[ctr, r]")
-    out.append(f"{ind}        if site >= 0 and site != ctr and not seen[site] and {kind('site')}:")
-    out.append(f"{ind}            seen[site] = True")
-    out.extend(f"{ind}            {x}" for x in body)
-
-
 @emits(SitesAround, kind="contains", refuses=("if_", "includeSelf", "type"))
 def _around_contains(src, lud, site):
     """A site is around the centre: a table of the board's sites around each site."""
