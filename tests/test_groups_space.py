@@ -87,6 +87,16 @@ def test_sites_group_lists_the_group_in_increasing_order():
     ("(size Array (array (sites Group at:0)))", 4),
     ("(size Array (array {3 1 3}))", 3),
     ("(+ (array {1 2 3}))", 6),
+    # Ludii's intArray Intersection: of two, the second's values the first holds, in the
+    # second's order; of a list, the first's values every other holds
+    ("(arrayValue (intersection (array {1 2 3}) (array {3 5 2})) index:0)", 3),
+    ("(arrayValue (intersection (array {1 2 3}) (array {3 5 2})) index:1)", 2),
+    ("(size Array (intersection (array {1 2 3}) (array {2 2 9})))", 2),
+    ("(arrayValue (intersection {(array {4 2 3}) (array {3 2}) (array {2 3 9})}) index:0)", 2),
+    ("(size Array (intersection {(array {4 2 3}) (array {3 2}) (array {9})}))", 0),
+    ("(arrayValue (array {7 8}) index:2)", -1),          # past the end: Ludii's Off
+    ("(arrayValue (array {7 8}) index:-1)", -1),
+    ("(arrayValue (array (sites Occupied by:P2)) index:0)", 2),
 ])
 def test_group_sizes_and_int_arrays(intfn, expected):
     assert _value(intfn) == expected
