@@ -89,3 +89,18 @@ def test_designer_user_errors(ludii, capsys, argv, message):
     from ludeme.cli.main import main
     assert main(["designer", str(ludii / "games" / "Tic-Tac-Toe.lud"), *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_skill_trace_plays_the_same_games_on_both_backends(ludii):
+    """SkillTrace's UCT agents choose the same moves on the compiled kernels' states as on
+    the reference engine's, so the curve is the same, only sooner."""
+    from ludeme.analysis.designer import skill_trace
+    from ludeme.api import load, new_state
+    from ludeme.engine.compiled import CompiledState
+    traces = {}
+    for backend in ("reference", "compiled"):
+        game = load(ludii / "games" / "Tic-Tac-Toe.lud", backend=backend)
+        assert isinstance(new_state(game), CompiledState) == (backend == "compiled")
+        traces[backend] = skill_trace(game, seed=3, matches=2, trials=4, seconds=None)
+    assert traces["reference"].utilities == traces["compiled"].utilities
+    assert len(traces["compiled"].utilities) == 2

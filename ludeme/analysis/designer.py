@@ -126,10 +126,13 @@ class SkillTrace:
 def skill_trace(game, seed: int = 0, matches: int = DEFAULT_MATCHES,
                 trials: int = DEFAULT_TRIALS, seconds: float | None = DEFAULT_SECONDS,
                 rollout: int | None = None, progress=None) -> SkillTrace:
-    """Play Ludii's SkillTrace matches on `game` (reference engine states, move by move).
-    `progress(match, game)`, if given, is called after each game."""
+    """Play Ludii's SkillTrace matches on `game`, move by move, on the game's backend (the
+    compiled kernels' states where it has them: the agents choose the same moves on both,
+    so the curve is the same, sooner). `progress(match, game)`, if given, is called after
+    each game."""
     from ludeme.ai.agents import DEFAULT_ROLLOUT, ScaledUCTAgent, check_agents
     from ludeme.ai.evaluator import utilities as seat_utilities
+    from ludeme.api import new_state
     from .playouts import playout_seed
     n = game.num_players
     if matches < 1 or trials < 1:
@@ -147,7 +150,7 @@ def skill_trace(game, seed: int = 0, matches: int = DEFAULT_MATCHES,
         for i in range(trials):
             game_seed = playout_seed(seed, k * trials + i)
             rng = random.Random(game_seed)
-            state = game.new_initial_state(game_seed)
+            state = new_state(game, game_seed)
             while not state.is_terminal():
                 agent = agents[state.player_order[state.mover] == strong_seat]
                 state.apply(state.legal_moves()[agent.choose(state, rng)])

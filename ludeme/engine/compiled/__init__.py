@@ -335,6 +335,18 @@ class CompiledState:
         return [float(r) for r in self.rk]
 
     @property
+    def player_order(self) -> list[int]:
+        """Per player (index 0 unused) the seat playing it (`State.player_order`; the swap
+        rule exchanges two)."""
+        m = self.m
+        return [int(v) for v in self.sc[m.ORDER:m.ORDER + m.NP + 1]]
+
+    def next_draw_rank(self) -> float:
+        """The rank the players not ranked yet would share as a draw (`State.next_draw_rank`)."""
+        from ludeme.engine.compiled import rt
+        return float(rt._next_draw_rank(self.sc, self.active, self.m.NP))
+
+    @property
     def end_type(self) -> str | None:
         from ludeme.engine.compiled import rt
         return rt.END_TYPE_NAMES[int(self.sc[self.m.END_TYPE])]
