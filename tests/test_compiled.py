@@ -815,6 +815,77 @@ PAWNS_GAME = """
           (if (no Moves Next) (result Mover Loss))})))
 """
 
+# Pawns step forward; one that lands two sites behind an enemy, as its side faces, takes
+# it ((ahead ... steps:2 Forward) of the piece there); a pawn that lands with a friend
+# right behind it loses ((ahead ... Backward), read per kind of piece).
+AHEAD_GAME = """
+(game "Ahead"
+  (players {(player N) (player S)})
+  (equipment {(board (square 5))
+    (piece "Pawn" Each (move Step (directions {Forward FL FR}) (to if:(is Empty (to)))
+      (then (if (is Enemy (who at:(ahead (last To) steps:2 Forward)))
+                (remove (ahead (last To) steps:2 Forward))))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Pawn1" (sites Row 0)) (place "Pawn2" (sites Row 4))})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (is Friend (who at:(ahead (last To) Backward))) (result Mover Loss))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
+# P1's men step north or north-east, P2's south or south-west ((if ...) as the directions
+# of a step, the condition read when the moves are generated); a man that reaches the far
+# row wins.
+BRANCHES_GAME = """
+(game "Branches"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Man" Each (move Step (if (is Mover P1) (directions {N NE}) (directions {S SW}))
+                        (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Man1" (sites Row 0)) (place "Man2" (sites Row 4))})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
+# A king castles: it slides two sites east past empty ones, and its consequent slides the
+# piece four sites from where the king started (its rook) one site west, beside it: a
+# slide as a consequent, compiled where it makes at most one move.
+CASTLE_GAME = """
+(game "Castle"
+  (players {(player N) (player S)})
+  (equipment {(board (square 5))
+    (piece "King" Each (or (move Step Orthogonal (to if:(not (is Friend (who at:(to))))
+                                                    (apply (remove (to)))))
+                           (move Slide E (between (exact 2) if:(is Empty (between))) (to if:True)
+                             (then (slide (from (+ (last From) 4)) W (between (exact 1))
+                                          (to if:True))))))
+    (piece "Rook" Each (move Slide Orthogonal (to if:(is Enemy (who at:(to)))
+                                                 (apply (remove (to))))))})
+  (rules
+    (start {(place "King1" coord:"A1") (place "Rook1" coord:"E1")
+            (place "King2" coord:"A5") (place "Rook2" coord:"E5")})
+    (play (forEach Piece))
+    (end {(if (= (count Pieces Next) 1) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
+def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
+    from ludeme.analysis.playouts import compiled_of
+    path = tmp_path / "game.lud"
+    path.write_text(CASTLE_GAME)
+    game = load(path)
+    for state in (game.new_initial_state(1), compiled_of(game, "compiled").new_initial_state(1)):
+        castle = [m for m in state.legal_moves() if (m.frm, m.to) == (0, 2)]
+        assert len(castle) == 1, type(state)
+        state.apply(castle[0])
+        assert list(state.board_view()["what"])[:5] == [0, 0, 1, 3, 0], type(state)
+
+
 @pytest.mark.parametrize("text, seeds, played", [
     # P2 starts 3 points ahead and mostly wins the race to 12.
     (STARTS_GAME, (2, 5), lambda df: df["winner"].isin([1, 2]).all()
@@ -882,11 +953,24 @@ PAWNS_GAME = """
     (PAWNS_GAME, (3, 5), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any()),
     # Some games are won on the top row (its two sites that are not corners), the others
     # fill the board and draw.
-    (TOPS_GAME, (3, 4), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any())],
+    (TOPS_GAME, (3, 4), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any()),
+    # Both sides win; a pawn is taken two sites ahead in some games.
+    (AHEAD_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
+    (CASTLE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # A rook slides only from an even site ((from ... if:) of a slide).
+    (PAWNS_GAME.replace("(move Slide Orthogonal (between (exact 2))",
+                        "(move Slide (from (from) if:(is Even (from))) Orthogonal "
+                        "(between (exact 2))"), (3, 5),
+     lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any()),
+    # Both sides reach the far row in some games, after captures in some.
+    (BRANCHES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
          "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
-         "stacks", "towers", "states", "threats", "pawns", "tops"])
+         "stacks", "towers", "states", "threats", "pawns", "tops", "ahead", "castle",
+         "slide-from-if", "branches"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, context_variable as _var, ludeme
-from ludeme.engine.compiled.emit import Unsupported, emits, reads_params_only_from
+from ludeme.engine.compiled.emit import Unsupported, emits, fixed_int, reads_params_only_from
 from ..roles import DYNAMIC_WORDS
 
 UNDEFINED = -1
@@ -764,10 +764,7 @@ def _count_pieces_of(src, lud) -> str:
 @emits(CountGroups, kind="int", refuses=("type",))
 def _count_groups(src, lud):
     """`(count Groups [dirs] [if:] [min:])`: a flood fill over the members."""
-    from .literals import IntConst
-    if lud.min is not None and type(lud.min) is not IntConst:
-        raise Unsupported(lud, "with a computed min:")
-    least = int(lud.min.value) if lud.min is not None else 0
+    least = fixed_int(lud, "min", 0)
     n = src.env.num_board_sites
     nb = src.env.step_targets(lud.dirn or "Adjacent", lud)
     t_nb, t_len = (src.table(a) for a in src.padded([list(nb[s_]) for s_ in range(n)]))
@@ -823,18 +820,50 @@ def _hand_site(src, lud):
 
 @emits(Ahead, kind="int", refuses=("type",))
 def _ahead(src, lud):
-    if lud.steps is not None and getattr(lud.steps, "value", None) != 1:
-        raise Unsupported(lud, "with steps:")
-    dirn = lud.dirn or "Adjacent"
+    """A table of the site `steps` away from each board site (a number of steps the rules
+    fix), as the reference walks: along the first absolute direction's step table; or, for
+    a direction relative to the piece at the site (Forward, Backward, ...) and the circular
+    ones, along the first radial of its directions, one table per kind of piece there (-1
+    where no piece stands). The site itself where the walk leaves the board."""
+    import numpy as np
+    steps = fixed_int(lud, "steps", 1)
+    dirn = lud.dirn or "Forward"
+    if dirn in ("SameDirection", "OppositeDirection") or hasattr(dirn, "direction_keys"):
+        raise Unsupported(lud, "in a direction set by the last move or a function")
     env = src.env
-    if not env.is_static_direction(dirn):
-        raise Unsupported(lud, "in a direction set by the state")
+    n = env.num_board_sites
+    at = src.int_expr(lud.site)
+    if not env.is_static_direction(dirn) or dirn in ("CW", "CCW", "In", "Out", "Rotational"):
+        keys = env.direction_keys(dirn, lud)
+        radials = env.board.radials
+        probe = src.probe()
+        ncomp = len(src.game.components)
+        table = np.full((ncomp, n), -1)
+        for w in range(ncomp):
+            probe.fill(w, n)
+            for s in range(n):
+                dirs = keys(probe, s)
+                if not dirs:
+                    continue
+                rads = radials.get(dirs[0])
+                line = rads[s][0].sites if rads is not None and rads[s] else ()
+                table[w, s] = line[steps] if len(line) >= steps + 1 else s
+        tab = src.table(table)
+        return f"({tab}[what[{at}], {at}] if 0 <= {at} < {n} else (-1 if {at} < 0 else {at}))"
     tables = env.step_tables(dirn, lud)
     if not tables:
-        return src.int_expr(lud.site)
-    tab = src.table(list(tables[0]))
-    at = src.int_expr(lud.site)
-    return f"({tab}[{at}] if 0 <= {at} < {env.num_board_sites} and {tab}[{at}] >= 0 else {at})"
+        return at
+    step = tables[0]
+    walk = []
+    for s in range(n):
+        cur = s
+        for _ in range(steps):
+            cur = step[cur]
+            if cur < 0:
+                cur = s
+                break
+        walk.append(cur)
+    return f"({src.table(walk)}[{at}] if 0 <= {at} < {n} else {at})"
 
 
 emits(From, RowOf, ColumnOf, kind="from_only")(reads_params_only_from)

@@ -1269,27 +1269,20 @@ def _step_moves(src, lud, out, ind):
     refuse(to, "level", "site", "type")
     dirn = lud.dirn or "Adjacent"
     env = src.env
-    ncomp = len(src.game.components)
     n = env.num_board_sites
-    if env.is_static_direction(dirn):
-        table = env.step_targets(dirn, lud)
-        per_what = [table] * ncomp
-    else:
-        if hasattr(dirn, "direction_keys"):
-            raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
-        words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
-        if any(w in ("SameDirection", "OppositeDirection") for w in words):
-            raise Unsupported(lud, "with SameDirection/OppositeDirection")
-        keys = env.direction_keys(dirn, lud)
-        step_to = env.board.trajectories.targets
-        per_what = []
-        probe = src.probe()
-        for w in range(ncomp):
-            probe.fill(w, n)
-            per_what.append([tuple(dict.fromkeys(t for key in keys(probe, f)
-                                                 for t in step_to(f, key)))
-                             for f in range(n)])
-    targets, lens = src.padded([[list(ts) for ts in tab] for tab in per_what])
+    # (if <cond> <directions> <directions>): a table per branch, the condition read as the
+    # reference reads it, once for each start site
+    import numpy as np
+    from .directions import DirectionsIf
+    branches = [dirn.ok, dirn.not_ok] if isinstance(dirn, DirectionsIf) else [dirn]
+    parts = [src.padded([[list(ts) for ts in tab] for tab in _step_targets(src, lud, d)])
+             for d in branches]
+    width = max(t.shape[2] for t, _ in parts)
+    targets = np.full((len(parts), *parts[0][0].shape[:2], width), -1)
+    lens = np.zeros((len(parts), *parts[0][1].shape), dtype=np.int64)
+    for b, (t, ln) in enumerate(parts):
+        targets[b, :, :, :t.shape[2]] = t
+        lens[b] = ln
     ttab, ltab = src.table(targets), src.table(lens)
     effect = []
     if to.apply is not None:
@@ -1299,10 +1292,37 @@ def _step_moves(src, lud, out, ind):
     cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
     out.append(f"{ind}if 0 <= frm < {n}{f_ok}:")
     out.append(f"{ind}    w = what[frm]")
-    out.append(f"{ind}    for j in range({ltab}[w, frm]):")
-    out.append(f"{ind}        to = {ttab}[w, frm, j]")
+    branch = f"(0 if {src.bool_expr(dirn.cond)} else 1)" if len(branches) > 1 else "0"
+    out.append(f"{ind}    sbr = {branch}")
+    out.append(f"{ind}    for j in range({ltab}[sbr, w, frm]):")
+    out.append(f"{ind}        to = {ttab}[sbr, w, frm, j]")
     out.append(f"{ind}        if {cond}:")
     src.push(out, ind + "            ", "frm", "to", g)
+
+
+def _step_targets(src, lud, dirn) -> list:
+    """Per kind of piece, per start site: the sites one step away in these directions (the
+    same for every kind unless the directions are the piece's own)."""
+    env = src.env
+    ncomp = len(src.game.components)
+    n = env.num_board_sites
+    if env.is_static_direction(dirn):
+        return [env.step_targets(dirn, lud)] * ncomp
+    if hasattr(dirn, "direction_keys"):
+        raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
+    words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
+    if any(w in ("SameDirection", "OppositeDirection") for w in words):
+        raise Unsupported(lud, "with SameDirection/OppositeDirection")
+    keys = env.direction_keys(dirn, lud)
+    step_to = env.board.trajectories.targets
+    per_what = []
+    probe = src.probe()
+    for w in range(ncomp):
+        probe.fill(w, n)
+        per_what.append([tuple(dict.fromkeys(t for key in keys(probe, f)
+                                             for t in step_to(f, key)))
+                         for f in range(n)])
+    return per_what
 
 
 @emits(Apply, kind="apply")

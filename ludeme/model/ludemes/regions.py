@@ -9,7 +9,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.boards.board import sites_at_distance
 from ludeme.language.syntax import Int, Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, ludeme
-from ludeme.engine.compiled.emit import Unsupported, always, emits, reads_params_only_from
+from ludeme.engine.compiled.emit import Unsupported, always, emits, fixed_int, reads_params_only_from
 
 
 @ludeme("sites", "Empty")
@@ -981,14 +981,9 @@ def _around_table(src, lud):
     """(the table of each board site's sites at the distance, one per radial, -1 past the
     board; its width; the kind's test of a site's name) of `(sites Around <site>)`."""
     import numpy as np
-    from .literals import IntConst
     if not isinstance(lud.where, IntFn):
         raise Unsupported(lud, "around a region")
-    dist = 1
-    if lud.distance is not None:
-        if type(lud.distance) is not IntConst:
-            raise Unsupported(lud, "with a computed distance")
-        dist = int(lud.distance.value)
+    dist = fixed_int(lud, "distance", 1)
     key = lud.dirn or "Adjacent"
     radials = src.env.board.radials.get(key)
     if radials is None:

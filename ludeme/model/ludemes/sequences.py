@@ -15,7 +15,7 @@ from ludeme.engine.compiled.emit import emits
 
 from .base import IntFn, P, Region, RelationType, SiteType, ludeme
 from .moves import MoveStep, build_unread_sites
-from .sliding import MoveSlide
+from .sliding import MoveSlide, _slide_consequent, _slide_moves
 
 UNDEFINED = -1
 
@@ -237,5 +237,12 @@ class SlideEffect(MoveSlide):
     as an effect (Ludii's Slide), e.g. a piece dropped exactly two sites down after it
     is placed: `(then (slide (from (last To)) S (between (exact 2))))`."""
     concepts = ("SlideEffect", "LineOfSight", "Contains if not to.if", "AdjacentDirection if not dirn")
+
+
+# The compiled forms of (move Slide): its moves (read by (can Move ...)), and as a
+# consequent (castling's rook).
+emits(SlideEffect, kind="moves", refuses=("track", "stack"))(_slide_moves)
+emits(SlideEffect, kind="consequent",
+      refuses=("track", "stack", ("then", "with (then ...) as a consequent")))(_slide_consequent)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION
 from ludeme.engine.compiled.emit import LV_NONE, Unsupported, emit, emits, refuse
 from ludeme.engine.state import A_ADD, A_MOVE, Move
 from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
@@ -371,92 +372,139 @@ def _parity(src, lud):
     return f"({src.int_expr(lud.value)} % 2 == {0 if type(lud) is IsEven else 1})"
 
 
+class _SlideForm:
+    """What both compiled forms of a slide read: the table of the sites along each radial
+    from each start site (`t_steps[at, r, k]`), its width (radials) and depth, the between
+    range's bounds (None without one), the between, stop and to-effect conditions and the
+    lines of the effect where the slide stops."""
+
+    def __init__(self, src, lud):
+        import numpy as np
+        env = src.env
+        n = self.n = env.num_board_sites
+        dirn = lud.dirn or "Adjacent"
+        static = env.is_static_direction(dirn)
+        if not static:
+            # Directions relative to the piece's facing: a table per kind of piece (the kind
+            # at the start site, as the reference reads it); those that read the last move
+            # or the position are refused.
+            if hasattr(dirn, "direction_keys"):
+                raise Unsupported(lud, "with directions that read the state")
+            words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
+            if any(w in ("SameDirection", "OppositeDirection") for w in words):
+                raise Unsupported(lud, "with directions that read the state")
+        self.frm_expr = from_site(src, lud)
+        # (from ... if:): read with (from) on the start site, before any site along
+        self.from_ok = src.bool_expr(lud.from_.if_) \
+            if lud.from_ is not None and lud.from_.if_ is not None else None
+        b, to = lud.between, lud.to
+        if b is not None:
+            refuse(b, "before", "after", "trail", "apply")
+        # the between range: its bounds read before the slide sets (from); the k-th site
+        # along is a destination only from the least on, and the most ends the slide
+        self.lo = self.hi = None
+        if b is not None and b.range is not None:
+            self.lo, self.hi = emit("range", src, b.range)
+        self.go = src.bool_expr(b.if_) if b is not None and b.if_ is not None \
+            else "what[btw] == 0"
+        if to is not None:
+            refuse(to, "level", "site", "type")
+        self.stop = src.bool_expr(to.if_) if to is not None and to.if_ is not None else None
+        ap = to.apply if to is not None else None
+        self.rule = src.bool_expr(ap.if_) if ap is not None and ap.if_ is not None else "True"
+        # The radials of every direction of the list (one given twice, twice), per start site.
+        dirs = env.direction_keys(dirn, lud, repeats=True)
+        radials, probe = env.board.radials, src.probe()
+        kinds = range(1 if static else len(src.game.components))
+        per_kind = []
+        for w in kinds:
+            probe.fill(w, n)
+            per_kind.append([[r.sites[1:] for k in dirs(probe, s)
+                              for r in (radials[k][s] if k in radials else ())]
+                             for s in range(n)])
+        self.width = max((len(x) for per in per_kind for x in per), default=0) or 1
+        self.depth = max((len(r) for per in per_kind for x in per for r in x), default=0) or 1
+        steps = np.full((len(per_kind), n, self.width, self.depth), -1)
+        for w, per in enumerate(per_kind):
+            for s, rs in enumerate(per):
+                for r, sites in enumerate(rs):
+                    steps[w, s, r, :len(sites)] = sites
+        self.t_steps = src.table(steps if not static else steps[0])
+        self.at = "frm" if static else "what[frm], frm"
+        self.effect: list[str] = []
+        if self.stop is not None and ap is not None and ap.effect is not None:
+            src.between = "x"           # `effects` is given the last site passed as x
+            try:
+                src.effect_body(ap.effect, self.effect)
+            finally:
+                src.between = "btw"
+
+    def walk(self, out, ind, at_stop, at_site) -> None:
+        """The loop along the radials from (from): `at_stop(out, ind)` writes the lines for
+        a destination where the slide stops (the to condition), `at_site(out, ind)` those
+        for a site passed; each may end its radial (`break`) itself."""
+        n, lo = self.n, self.lo
+        out.append(f"{ind}sf_, st_, sb_ = frm, to, btw")
+        if lo is not None:
+            out.append(f"{ind}slo_, shi_ = {lo}, {self.hi}")
+        out.append(f"{ind}frm = {self.frm_expr}")
+        ok = f" and ({self.from_ok})" if self.from_ok is not None else ""
+        out.append(f"{ind}if 0 <= frm < {n}{ok}:")
+        out.append(f"{ind}    for r in range({self.width}):")
+        out.append(f"{ind}        btw = sb_")
+        out.append(f"{ind}        for kk in range({self.depth}):")
+        out.append(f"{ind}            to = {self.t_steps}[{self.at}, r, kk]")
+        out.append(f"{ind}            if to < 0{' or kk + 1 > shi_' if lo is not None else ''}:")
+        out.append(f"{ind}                break")
+        reached = " and slo_ <= kk + 1" if lo is not None else ""
+        if self.stop is not None:
+            out.append(f"{ind}            if ({self.stop}){reached}:" if reached else
+                       f"{ind}            if {self.stop}:")
+            out.append(f"{ind}                if {self.rule}:")
+            at_stop(out, ind + "                    ")
+            out.append(f"{ind}                break")
+        out.append(f"{ind}            btw = to")
+        out.append(f"{ind}            if not ({self.go}):")
+        out.append(f"{ind}                break")
+        out.append(f"{ind}            if ({self.rule}){reached}:" if reached else
+                   f"{ind}            if {self.rule}:")
+        at_site(out, ind + "                ")
+        out.append(f"{ind}frm, to, btw = sf_, st_, sb_")
+
+
 @emits(MoveSlide, kind="moves", refuses=("track", "stack"))
 def _slide_moves(src, lud, out, ind):
     """Along each radial of a direction that reads nothing of the state: sites passed while
     the between condition holds, each a destination; a site where the to condition holds
     ends the radial as a destination that also takes the to effect (as `compile`)."""
-    import numpy as np
-    env = src.env
-    n = env.num_board_sites
-    dirn = lud.dirn or "Adjacent"
-    static = env.is_static_direction(dirn)
-    if not static:
-        # Directions relative to the piece's facing: a table per kind of piece (the kind
-        # at the start site, as the reference reads it); those that read the last move or
-        # the position are refused.
-        if hasattr(dirn, "direction_keys"):
-            raise Unsupported(lud, "with directions that read the state")
-        words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
-        if any(w in ("SameDirection", "OppositeDirection") for w in words):
-            raise Unsupported(lud, "with directions that read the state")
-    frm_expr = from_site(src, lud)
-    if lud.from_ is not None:
-        refuse(lud.from_, "if_")
-    b, to = lud.between, lud.to
-    if b is not None:
-        refuse(b, "before", "after", "trail", "apply")
-    # the between range: its bounds read before the slide sets (from); the k-th site
-    # along is a destination only from the least on, and the most ends the slide
-    lo = hi = None
-    if b is not None and b.range is not None:
-        lo, hi = emit("range", src, b.range)
-    go = src.bool_expr(b.if_) if b is not None and b.if_ is not None else "what[btw] == 0"
-    if to is not None:
-        refuse(to, "level", "site", "type")
-    stop = src.bool_expr(to.if_) if to is not None and to.if_ is not None else None
-    ap = to.apply if to is not None else None
-    rule = src.bool_expr(ap.if_) if ap is not None and ap.if_ is not None else "True"
-    # The radials of every direction of the list (one given twice, twice), per start site.
-    dirs = env.direction_keys(dirn, lud, repeats=True)
-    radials, probe = env.board.radials, src.probe()
-    kinds = range(1 if static else len(src.game.components))
-    per_kind = []
-    for w in kinds:
-        probe.fill(w, n)
-        per_kind.append([[r.sites[1:] for k in dirs(probe, s)
-                          for r in (radials[k][s] if k in radials else ())] for s in range(n)])
-    width = max((len(x) for per in per_kind for x in per), default=0) or 1
-    depth = max((len(r) for per in per_kind for x in per for r in x), default=0) or 1
-    steps = np.full((len(per_kind), n, width, depth), -1)
-    for w, per in enumerate(per_kind):
-        for s, rs in enumerate(per):
-            for r, sites in enumerate(rs):
-                steps[w, s, r, :len(sites)] = sites
-    t_steps = src.table(steps if not static else steps[0])
-    at = "frm" if static else "what[frm], frm"
+    form = _SlideForm(src, lud)
     plain = src.new_generator([src.site_move()], lud=lud, levels=LV_NONE)
-    effect: list[str] = []
-    if stop is not None and ap is not None and ap.effect is not None:   # only where it stops
-        src.between = "x"           # `effects` is given the last site passed as x
-        try:
-            src.effect_body(ap.effect, effect)
-        finally:
-            src.between = "btw"
-    stopping = src.new_generator(effect + [src.site_move()], lud=lud, levels=LV_NONE) \
-        if stop else plain
-    out.append(f"{ind}sf_, st_, sb_ = frm, to, btw")
-    if lo is not None:
-        out.append(f"{ind}slo_, shi_ = {lo}, {hi}")
-    out.append(f"{ind}frm = {frm_expr}")
-    out.append(f"{ind}if 0 <= frm < {n}:")
-    out.append(f"{ind}    for r in range({width}):")
-    out.append(f"{ind}        btw = sb_")
-    out.append(f"{ind}        for kk in range({depth}):")
-    out.append(f"{ind}            to = {t_steps}[{at}, r, kk]")
-    out.append(f"{ind}            if to < 0{' or kk + 1 > shi_' if lo is not None else ''}:")
-    out.append(f"{ind}                break")
-    reached = " and slo_ <= kk + 1" if lo is not None else ""
-    if stop is not None:
-        out.append(f"{ind}            if ({stop}){reached}:" if reached else
-                   f"{ind}            if {stop}:")
-        out.append(f"{ind}                if {rule}:")
-        src.push(out, ind + "                    ", "frm", "to", stopping, "btw")
-        out.append(f"{ind}                break")
-    out.append(f"{ind}            btw = to")
-    out.append(f"{ind}            if not ({go}):")
-    out.append(f"{ind}                break")
-    out.append(f"{ind}            if ({rule}){reached}:" if reached else
-               f"{ind}            if {rule}:")
-    src.push(out, ind + "                ", "frm", "to", plain)
-    out.append(f"{ind}frm, to, btw = sf_, st_, sb_")
+    stopping = src.new_generator(form.effect + [src.site_move()], lud=lud, levels=LV_NONE) \
+        if form.stop else plain
+    form.walk(out, ind,
+              lambda o, i: src.push(o, i, "frm", "to", stopping, "btw"),
+              lambda o, i: src.push(o, i, "frm", "to", plain))
+
+
+@emits(MoveSlide, kind="consequent",
+       refuses=("track", "stack", ("then", "with (then ...) as a consequent")))
+def _slide_consequent(src, lud, lines, ind):
+    """A slide that makes at most one move (one radial from each site, an exact number of
+    sites), applied where it is found: the reference generates a consequent's moves on the
+    position and then applies each, which for one move is the same. A slide that could make
+    several is refused."""
+    form = _SlideForm(src, lud)
+    exact = form.lo is not None and form.lo == form.hi and form.lo.lstrip("-").isdigit()
+    if form.width != 1 or not exact:
+        raise Unsupported(lud, "as a consequent that may make several moves")
+    # The reference moves nothing out of an empty site (a consequent's start may be one),
+    # and still counts the action.
+    move = ["if what[frm] != 0:", "    " + src.site_move(), "else:",
+            f"    {NO_EFFECT_ACTION}"]
+
+    def apply(o, i, effect=True):
+        o.append(f"{i}x = btw")
+        o.extend(i + x for x in ([*form.effect, *move] if effect else move))
+    form.walk(lines, ind, apply, lambda o, i: apply(o, i, effect=False))
+
+
