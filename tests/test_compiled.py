@@ -708,6 +708,31 @@ SOW_CARRIED_GAME = """
           (if (>= (count Moves) 80) (result Mover Draw))})))
 """
 
+# Relay sowing: a sowing that ends in an occupied hole goes on from the last hole sown, read
+# by (last To afterConsequence:True) (the decision's own (last To) is the hole it emptied);
+# one that ends in an empty hole of the mover's row captures the hole facing it into the
+# mover's hand, the capture being the last action with a site.
+SOW_RELAY_GAME = """
+(game "Relay"
+  (players 2)
+  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared) (hand Each)})
+  (rules
+    (start (set Count 2 to:(sites Track)))
+    (play (move Select
+            (from (if (is Prev Mover) (sites {(last To afterConsequence:True)}) (sites Mover))
+                  if:(> (count at:(from)) 0))
+            (then (sow apply:(if (> (count at:(to)) 1) (moveAgain)
+                               (if (is In (to) (sites Mover))
+                                 (fromTo (from (if (is In (to) (sites Bottom)) (+ (to) 5) (- (to) 5)))
+                                         (to (handSite Mover))
+                                         count:(count at:(if (is In (to) (sites Bottom)) (+ (to) 5) (- (to) 5))))))))))
+    (end {(if (all Sites (sites P1) if:(= 0 (count at:(site)))) (result P2 Win))
+          (if (all Sites (sites P2) if:(= 0 (count at:(site)))) (result P1 Win))
+          (if (>= (count Moves) 150) (result Mover Draw))})))
+"""
+
 # Stacks: pieces of every level move (forEach Piece), a step takes the whole stack it lands
 # on (remove count:), a sub-stack moves (stack:True count:), pieces are pushed (move Add
 # stack:); a stack topped by 4 of the mover's wins, read down to an enemy piece.
@@ -845,6 +870,9 @@ PAWNS_GAME = """
      and {1, 2} <= set(df["winner"])),
     # Seeds run out for one side in some games; others reach the move limit.
     (SOW_CARRIED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Relays (more moves than turns) and captures into the hands decide most games.
+    (SOW_RELAY_GAME, (3, 5), lambda df: df["moves"].gt(df["turns"] + 1).any()
+     and {1, 2} <= set(df["winner"])),
     # Lines win; no game lasts past the 12 sites that are not corners.
     (CORNERLESS_GAME, (3, 5), lambda df: df["winner"].isin([1, 2]).any()
      and df["moves"].max() <= 12),
@@ -884,7 +912,8 @@ PAWNS_GAME = """
     # fill the board and draw.
     (TOPS_GAME, (3, 4), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
-         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
+         "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
+         "cornerless", "forward-hops",
          "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
          "stacks", "towers", "states", "threats", "pawns", "tops"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):

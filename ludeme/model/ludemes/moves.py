@@ -1417,7 +1417,7 @@ _WRITES = {"board": re.compile(r"\s*(site_\w+|stack_\w+)\(|\s*what\[[^\]]+\] = "
            "vars": re.compile(r"\s*sc\[VARS"), "values": re.compile(r"\s*sc\[PVAL"),
            "scores": re.compile(r"\s*sc\[SCORE"), "states": re.compile(r"\s*sc\[STATE"),
            "pending": re.compile(r"\s*pend_add\("), "remembered": re.compile(r"\s*rem_\w+\(")}
-_READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b"),
+_READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b|LAST_(TO|FROM)_AFTER"),
           "vars": re.compile(r"sc\[VARS|\(who, what, count, sc\b"),
           "values": re.compile(r"sc\[PVAL|\(who, what, count, sc\b"),
           "scores": re.compile(r"sc\[SCORE|\(who, what, count, sc\b"),

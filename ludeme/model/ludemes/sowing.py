@@ -713,7 +713,7 @@ def _sow_consequent(src, lud, lines, ind):
 
     # Its moves and effects are actions of the decision (DurationActions), as in the
     # generators' own lines.
-    body = counted_actions(body)
+    body = counted_actions(body, src.reads_after)
 
     def make(name):
         return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
