@@ -702,10 +702,13 @@ def _sow_consequent(src, lud, lines, ind):
                      "            break"]
         if lud.backtracking is None and lud.forward is None:
             body.append("        break")
-        body += ["    frm = start",
-                 "    for q in range(n_caught):",
-                 "        to = caught[q]",
-                 *("        " + x for x in effect)]
+        # The reference makes every capture's moves on the sown position, then applies them
+        from .moves import on_position_before
+        apply = on_position_before(lud, lud.apply, [
+            "for q in range(n_caught):", "    to = caught[q]", *("    " + x for x in effect)],
+            "with captures that read what an earlier capture changed (the reference reads "
+            "the sown position)")
+        body += ["    frm = start", *("    " + x for x in apply)]
     then: list[str] = []
     if lud.then is not None:
         emit("then", src, lud.then, then)
