@@ -747,6 +747,32 @@ SOW_NEXT_AFTER_AGAIN_GAME = SOW_OWNED_GAME.replace(
     """apply:(if (= (count at:(to)) 4) (and (moveAgain)
                                   (if (is In (to) (sites Next)) (remove (to)))))""")
 
+# After each sowing, every hole of the top row holding 3 seeds gives one to the first empty
+# hole along the track from the mover's end ((trackSite FirstSite ...)) and the mover a
+# point, while that row holds more than 9 seeds: (forEach Site) as a consequent, whose
+# sites all read the row as it was before any gave (as the reference makes them all
+# first). Points are the only way to win.
+SOW_GIVE_GAME = """
+(game "Gifts"
+  (players 2)
+  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (map {(pair P1 0) (pair P2 9)})
+    (piece "Seed" Shared)})
+  (rules
+    (start (set Count 2 to:(sites Track)))
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (sow (then (forEach Site (sites Top)
+                     (if (and (= (count at:(site)) 3) (> (count in:(sites Top)) 9))
+                       (and (fromTo (from (site))
+                                    (to (trackSite FirstSite from:(mapEntry Mover) if:(is Empty (to))))
+                                    count:1)
+                            (addScore Mover 1)))))))))
+    (end {(if (>= (score Mover) 4) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))
+          (if (>= (count Moves) 150) (result Mover Draw))})))
+"""
+
 # Stacks: pieces of every level move (forEach Piece), a step takes the whole stack it lands
 # on (remove count:), a sub-stack moves (stack:True count:), pieces are pushed (move Add
 # stack:); a stack topped by 4 of the mover's wins, read down to an enemy piece.
@@ -890,6 +916,7 @@ PAWNS_GAME = """
     (SOW_BOTH_PARTS_GAME, (3, 9), lambda df: df["moves"].gt(df["turns"] + 1).any()),
     # The hole is emptied only where it is the opponent's (read before the move again).
     (SOW_NEXT_AFTER_AGAIN_GAME, (3, 9), lambda df: df["moves"].gt(df["turns"] + 1).any()),
+    (SOW_GIVE_GAME, (3, 5), lambda df: {1, 2} <= set(df["winner"])),
     # Lines win; no game lasts past the 12 sites that are not corners.
     (CORNERLESS_GAME, (3, 5), lambda df: df["winner"].isin([1, 2]).any()
      and df["moves"].max() <= 12),
@@ -930,7 +957,7 @@ PAWNS_GAME = """
     (TOPS_GAME, (3, 4), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
-         "sow-both-parts", "sow-next-after-again", "cornerless", "forward-hops",
+         "sow-both-parts", "sow-next-after-again", "sow-give", "cornerless", "forward-hops",
          "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
          "stacks", "towers", "states", "threats", "pawns", "tops"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):

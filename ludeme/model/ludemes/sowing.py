@@ -8,6 +8,7 @@ which reads the typed `track` declared here.
 
 from __future__ import annotations
 
+import re
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -781,3 +782,68 @@ def _pick_track(tracks, name, p):
             if t.owner == owner:
                 return t
     return None
+
+
+@emits(TrackSiteFirst, kind="int")
+def _track_site_first(src, lud):
+    """A helper kernel given the evaluation context walks the track (as the reference
+    picks it for the player) from `from:`'s first index round, with (to) on each site,
+    to the first where the condition holds."""
+    env = src.env
+    tracks = _all_tracks(env, lud)
+    if lud.role is not None and lud.player is not None:
+        raise Unsupported(lud, "with a role and a player")
+    player = (src.role_expr(lud.role, lud) if lud.role is not None else
+              src.int_expr(lud.player) if lud.player is not None else "0")
+    n = env.num_players
+    chosen = [_first_site_track(tracks, lud.name, p) for p in range(n + 2)]
+    other = _first_site_track(tracks, lud.name, -1)
+    total = env.total_sites
+    pos = [[t.sites.index(s) if s in t.sites else len(t.sites) for s in range(total)]
+           for t in tracks]
+    t_sites, _, _, t_len = _track_tables(src, tracks)
+    t_pos, t_chosen = src.table(pos), src.table(chosen)
+    here = src.int_expr(lud.from_) if lud.from_ is not None else "0"
+    saved, src.between = src.between, "btw"
+    try:
+        cond = src.bool_expr(lud.if_) if lud.if_ is not None else None
+    finally:
+        src.between = saved
+    if cond is not None and re.search(r"\b(site|lvl)\b", cond):
+        raise Unsupported(lud, "with a condition reading (site) or (level)")
+    bound = ", player" if src.player_bound else ""
+    walk = ["    return T_SITES[tr, i]"] if cond is None else [
+        "    for j in range(i, i + n):",
+        "        to = T_SITES[tr, j % n]",
+        f"        if {cond}:",
+        "            return to",
+        "    return -1"]
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)",
+            f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}, tp, here):",
+            src.context(local=()),
+            f"    tr = {t_chosen}[tp] if 0 <= tp <= {n + 1} else {other}",
+            f"    n = {t_len}[tr]",
+            *(["    i = 0"] if lud.from_ is None else [
+                f"    if not 0 <= here < {total}:",
+                "        return -1",
+                f"    i = {t_pos}[tr, here]",
+                "    if i >= n:",
+                "        return -1"]),
+            *(x.replace("T_SITES", t_sites) for x in walk), ""])
+    return (f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}{bound}, "
+            f"{player}, {here})")
+
+
+def _first_site_track(tracks, name, p) -> int:
+    """The index of the track (trackSite FirstSite ...) walks for player p: by name, any
+    player's (p 0) or p's; else p's or nobody's; else the first."""
+    for k, t in enumerate(tracks):
+        if name is not None:
+            if name in t.name and (p == 0 or t.owner == p):
+                return k
+        elif t.owner in (p, 0):
+            return k
+    return 0
