@@ -773,6 +773,23 @@ SOW_GIVE_GAME = """
           (if (>= (count Moves) 150) (result Mover Draw))})))
 """
 
+# A hole whose 4th seed a sowing drops is marked with the mover's state and is never
+# chosen again: seeds sown into a marked hole leave its state (Ludii's sowing keeps the
+# hole's own state, one more action per seed).
+SOW_MARKED_GAME = """
+(game "Marked Holes"
+  (players 2)
+  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared)})
+  (rules
+    (start (set Count 3 to:(sites Track)))
+    (play (move Select (from (sites Mover) if:(and (> (count at:(from)) 0) (= 0 (state at:(from)))))
+            (then (sow apply:(if (= 4 (count at:(to))) (set State at:(to) (mover)))))))
+    (end {(if (no Moves Next) (result Mover Win))
+          (if (>= (count Moves) 150) (result Mover Draw))})))
+"""
+
 # Stacks: pieces of every level move (forEach Piece), a step takes the whole stack it lands
 # on (remove count:), a sub-stack moves (stack:True count:), pieces are pushed (move Add
 # stack:); a stack topped by 4 of the mover's wins, read down to an enemy piece.
@@ -917,6 +934,9 @@ PAWNS_GAME = """
     # The hole is emptied only where it is the opponent's (read before the move again).
     (SOW_NEXT_AFTER_AGAIN_GAME, (3, 9), lambda df: df["moves"].gt(df["turns"] + 1).any()),
     (SOW_GIVE_GAME, (3, 5), lambda df: {1, 2} <= set(df["winner"])),
+    # Every game ends with a side out of unmarked holes (more actions than seeds sown).
+    (SOW_MARKED_GAME, (3, 5), lambda df: {1, 2} <= set(df["winner"])
+     and not df["timeout"].any()),
     # Lines win; no game lasts past the 12 sites that are not corners.
     (CORNERLESS_GAME, (3, 5), lambda df: df["winner"].isin([1, 2]).any()
      and df["moves"].max() <= 12),
@@ -957,8 +977,8 @@ PAWNS_GAME = """
     (TOPS_GAME, (3, 4), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
-         "sow-both-parts", "sow-next-after-again", "sow-give", "cornerless", "forward-hops",
-         "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
+         "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
+         "forward-hops", "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
          "stacks", "towers", "states", "threats", "pawns", "tops"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"

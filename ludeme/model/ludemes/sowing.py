@@ -673,6 +673,13 @@ def _sow_consequent(src, lud, lines, ind):
              "        index += 1",
              "    for q in range(n_holes):",
              f"        {src.site_move('start', 'holes[q]')}"]
+    if src.piece_states:
+        # Ludii's sowing move leaves the hole's own state: set again after each seed (one
+        # more action) where the origin's differed before the sowing.
+        body[-2:-2] = ["    st0 = sc[STATE:STATE + N_STATE].copy()"]
+        body += ["        hq = holes[q]",
+                 "        if st0[start] != st0[hq]:",
+                 f"            {src.piece_state('hq')} = st0[hq]"]
     if lud.apply is not None:
         refuse(lud.apply, ("then", "with (then ...) as a capture"))
         cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
