@@ -1449,7 +1449,10 @@ def _parts_in_turn(src, lud, parts, emit_part) -> list[str]:
             snapshot = True
         written |= _writes(lines)
         out += lines
-    return [SNAPSHOT] + out if snapshot else out
+    if not snapshot:
+        return out
+    ind = out[0][:len(out[0]) - len(out[0].lstrip())]   # the parts' own indentation
+    return [ind + SNAPSHOT] + out
 
 
 # The copy of the state that `_on_snapshot`'s lines read.
