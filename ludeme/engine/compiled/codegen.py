@@ -90,6 +90,9 @@ class Source:
         self.real_roles: str | None = None
         # Every site counts (FlatSites.count_from = 0) in a game with counted pieces.
         self.counting = bool(getattr(game, "counting", False))
+        # A rule reads (last To afterConsequence:True): every action with a site notes it
+        # (`counted_actions`).
+        self.reads_after = bool(getattr(game, "reads_after", False))
 
     def pending_values(self) -> None:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
@@ -558,6 +561,7 @@ class Source:
                     f"{', rm, rn, rp' if roles else ''}):",
                     "    who, what, count = who.copy(), what.copy(), count.copy()",
                     "    sc, phase = sc.copy(), phase.copy()",
+                    "    sc[LAST_TO_AFTER], sc[LAST_FROM_AFTER] = to, frm",
                     f"    effects(who, what, count, sc, phase, frm, to, {g}, x)",
                     *(["    sc[MOVER], sc[NEXT], sc[PREV] = rm, rn, rp"] if roles else []),
                     "    sc[LAST_FROM], sc[LAST_TO], sc[LAST_MOVER] = frm, to, sc[MOVER]",
@@ -647,15 +651,68 @@ _ACTION_STATEMENT = re.compile(
 NO_EFFECT_ACTION = "sc[NUM_ACTIONS] += 1"
 
 
-def counted_actions(lines: list[str]) -> list[str]:
-    """The lines, each action statement followed by a tick of the action counter."""
+def counted_actions(lines: list[str], after: bool = False) -> list[str]:
+    """The lines, each action statement followed by a tick of the action counter; with
+    `after` (a game that reads `(last To afterConsequence:True)`), each one with a site
+    preceded by the note of its destination and origin (`_after_note`)."""
     out = []
     for line in lines:
-        out.append(line)
         body = line.lstrip()
+        ind = line[:len(line) - len(body)]
+        if after and _ACTION_STATEMENT.match(body):
+            note = _after_note(body)
+            if note is not None:
+                out.append(ind + note)
+        out.append(line)
         if _ACTION_STATEMENT.match(body):
-            out.append(f"{line[:len(line) - len(body)]}sc[NUM_ACTIONS] += 1")
+            out.append(f"{ind}sc[NUM_ACTIONS] += 1")
     return out
+
+
+# Of each action statement with a site: the index of its origin and destination among the
+# arguments after (who, what, count) and, in the `_st` forms, the states (an action that
+# moves no piece is its own origin, as `State._note_after` reads the reference's).
+_WRITE_SITES = {"site_move": (1, 2), "site_move_counted": (2, 3), "site_move_n": (1, 2),
+                "site_clear": (0, 0), "site_add": (1, 1), "stack_move_stack": (0, 1)}
+_SITE_SUBSCRIPT = re.compile(r"(?:sc\[(?:CLEAR|STATE) \+ |what\[)")
+
+
+def _after_note(statement: str) -> str | None:
+    """The line that records an action statement's destination and origin as the last
+    ones after the consequents (Ludii's toAfterSubsequents), evaluated before the action as
+    its arguments are; None for an action without a site."""
+    sub = _SITE_SUBSCRIPT.match(statement)
+    if sub is not None:
+        args = _bracketed(statement, statement.index("["))
+        site = args[0].removeprefix("CLEAR + ").removeprefix("STATE + ")
+        return f"sc[LAST_TO_AFTER] = sc[LAST_FROM_AFTER] = {site}"
+    name = statement[:statement.find("(")]
+    st = name.endswith("_st")
+    sites = _WRITE_SITES.get(name.removesuffix("_st"))
+    if sites is None:
+        return None
+    args = _bracketed(statement, len(name))[3 + st:]
+    return (f"sc[LAST_TO_AFTER], sc[LAST_FROM_AFTER] = {args[sites[1]]}, "
+            f"{args[sites[0]]}")
+
+
+def _bracketed(text: str, start: int) -> list[str]:
+    """The comma-separated parts (at the top level) of the bracket opening at `start`."""
+    parts, depth, part = [], 0, ""
+    for ch in text[start + 1:]:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                parts.append(part.strip())
+                return parts
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(part.strip())
+            part = ""
+            continue
+        part += ch
+    raise Unsupported(None, f"an action statement over several lines ({text})")
 
 
 def _padded(rows) -> tuple[np.ndarray, np.ndarray]:
@@ -852,10 +909,11 @@ def _generate(game, s0, src: Source) -> str:
     effects, consequents = [], []
     for g, (lines, _, then) in enumerate(src.generators):
         effects.append(f"    {'if' if g == 0 else 'elif'} g == {g}:")
-        effects.extend("        " + x for x in counted_actions(lines) or ["pass"])
+        effects.extend("        " + x for x in counted_actions(lines, src.reads_after)
+                       or ["pass"])
         if then:
             consequents.append(f"    if g == {g}:")
-            consequents.extend("        " + x for x in counted_actions(then))
+            consequents.extend("        " + x for x in counted_actions(then, src.reads_after))
     pass_gens = [g for g, (_, p, _) in enumerate(src.generators) if p]
     comps = game.components
     same = np.zeros((len(comps), len(comps)), dtype=bool)
@@ -1042,7 +1100,8 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,
                                 WINNER, LAST_FROM, LAST_TO, END_TYPE, NWINNERS, NLOSERS,
                                 LOSSES_DECIDED, NUM_START_MOVES, NUM_TURN_SAME, LAST_MOVER,
-                                COUNTER, NUM_ACTIONS, NUM_SCALARS, WIN, LOSS, DRAW,
+                                COUNTER, NUM_ACTIONS, LAST_TO_AFTER, LAST_FROM_AFTER,
+                                NUM_SCALARS, WIN, LOSS, DRAW,
                                 hash_one, hash_into, site_word, repeats, grown, step_distance,
                                 popcount,
                                 aggregates_into, N_AGGREGATES)
@@ -1282,7 +1341,9 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
                               sc[NUM_START_MOVES])
     if is_pass:
         sc[NUM_ACTIONS] += 1        # the pass's one action (a pass generator writes none)
-    # turn: actions
+    # turn: actions (a decision none of whose actions has a destination is its own last
+    # one after its consequents: State._note_after)
+    sc[LAST_TO_AFTER], sc[LAST_FROM_AFTER] = to, frm
     if g >= 0:
         effects(who, what, count, sc, phase, frm, to, g, x)
     sc[LAST_FROM] = frm
@@ -1354,6 +1415,8 @@ def reset(who, what, count, sc, rk, active, phase, seed):
     sc[NUM_START_MOVES] = {num_start_moves}
     sc[LAST_FROM] = -1
     sc[LAST_TO] = -1
+    sc[LAST_TO_AFTER] = -1
+    sc[LAST_FROM_AFTER] = -1
     sc[COUNTER] = -1
     for p in range(NP + 1):
         sc[ORDER + p] = p

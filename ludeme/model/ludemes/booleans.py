@@ -507,7 +507,9 @@ class RegionsDiffer(_RegionCompare):
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
 
 # A site's or a player's test, with the expression of its argument.
-_TESTS = {IsEmpty: "({x} >= 0 and what[{x}] == 0)", IsOccupied: "({x} >= 0 and what[{x}] != 0)",
+# A site past the last one (a pit computed off the board) is neither, as the reference reads.
+_TESTS = {IsEmpty: "(0 <= {x} < TOTAL and what[{x}] == 0)",
+          IsOccupied: "(0 <= {x} < TOTAL and what[{x}] != 0)",
           IsEnemy: "({x} != 0 and {x} != mover)", IsFriend: "({x} == mover)",
           IsMover: "(mover == {x})"}
 

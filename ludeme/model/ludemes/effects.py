@@ -529,13 +529,7 @@ def _for_each_site_moves(src, lud, out, ind):
     body.append("    pass")
     mark = f"fk{len(out)}"
     out.append(f"{ind}{mark}, sv = k, to" if not src.any_mode else f"{ind}sv = to")
-    if src.is_static_region(lud.region):
-        sites = sorted(set(src.env.compile(lud.region)(src.probe())))
-        if sites:
-            out.append(f"{ind}for site in {src.table(sites)}:")
-            out.extend(f"{ind}    {x}" for x in body)
-    else:
-        src.for_region(lud.region, out, ind, body)
+    _each_site(src, lud.region, out, ind, body)
     out.append(f"{ind}to = sv")
     if lud.noMoveYet is not None:
         if not src.any_mode:
@@ -543,6 +537,35 @@ def _for_each_site_moves(src, lud, out, ind):
             ind += "    "
         src.moves(lud.noMoveYet, out, ind)
         out.append(f"{ind}pass")
+
+
+def _each_site(src, region, out, ind, body):
+    """The lines of `body` for each site of the region as `site` (a static region sorted
+    here, the regions' loops listing theirs in increasing order)."""
+    if src.is_static_region(region):
+        sites = sorted(set(src.env.compile(region)(src.probe())))
+        if sites:
+            out.append(f"{ind}for site in {src.table(sites)}:")
+            out.extend(f"{ind}    {x}" for x in body)
+    else:
+        src.for_region(region, out, ind, body)
+
+
+@emits(ForEachSite, kind="consequent", refuses=("noMoveYet", ("then", "as a consequent")))
+def _for_each_site_consequent(src, lud, lines, ind):
+    """Every move made with each site of the region, applied in that order. The reference
+    makes them all (the region too) on the position before any is applied: where one
+    writes what the loop reads, the loop reads a copy of it (`moves.on_position_before`)."""
+    from .moves import on_position_before
+    body: list[str] = ["if site >= 0:", "    to = site"]
+    src.consequent(lud.generator, body, "    ")
+    body.append("    pass")
+    loop = ["sv = to"]
+    _each_site(src, lud.region, loop, "", body)
+    loop.append("to = sv")
+    loop = on_position_before(lud, lud.generator, loop, "whose moves read what an earlier "
+                              "site's changed (the reference reads the position before any)")
+    lines.extend(ind + x for x in loop)
 
 
 @emits(IntIf, kind="int")

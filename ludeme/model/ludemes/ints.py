@@ -640,8 +640,14 @@ _CONTEXT_NAMES = {To: "to", From: "frm", LastTo: "last_to", LastFrom: "last_from
 
 
 @emits(To, From, MoverId, NextId, PrevId, Site, kind="int")
-@emits(LastTo, LastFrom, kind="int", refuses=("afterConsequence",))
 def _context_name(src, lud):
+    return _CONTEXT_NAMES[type(lud)]
+
+
+@emits(LastTo, LastFrom, kind="int")
+def _last_site(src, lud):
+    if lud.afterConsequence:    # noted by every action with a site (`counted_actions`)
+        return "sc[LAST_TO_AFTER]" if type(lud) is LastTo else "sc[LAST_FROM_AFTER]"
     return _CONTEXT_NAMES[type(lud)]
 
 

@@ -1436,36 +1436,130 @@ def _and_effect(src, lud, body):
 _WRITES = {"board": re.compile(r"\s*(site_\w+|stack_\w+)\(|\s*what\[[^\]]+\] = "),
            "vars": re.compile(r"\s*sc\[VARS"), "values": re.compile(r"\s*sc\[PVAL"),
            "scores": re.compile(r"\s*sc\[SCORE"), "states": re.compile(r"\s*sc\[STATE"),
-           "pending": re.compile(r"\s*pend_add\("), "remembered": re.compile(r"\s*rem_\w+\(")}
-_READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b"),
+           "pending": re.compile(r"\s*pend_add\("), "remembered": re.compile(r"\s*rem_\w+\("),
+           "next player": re.compile(r"\s*sc\[NEXT\]")}
+_READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b|LAST_(TO|FROM)_AFTER"),
           "vars": re.compile(r"sc\[VARS|\(who, what, count, sc\b"),
           "values": re.compile(r"sc\[PVAL|\(who, what, count, sc\b"),
           "scores": re.compile(r"sc\[SCORE|\(who, what, count, sc\b"),
           "states": re.compile(r"sc\[STATE|\(who, what, count, sc\b"),
           "pending": re.compile(r"PENDN|PENDING|pending_one|\(who, what, count, sc\b"),
-          "remembered": re.compile(r"\bREM\b|\(who, what, count, sc\b")}
+          "remembered": re.compile(r"\bREM\b|\(who, what, count, sc\b"),
+          "next player": re.compile(r"sc\[NEXT\]|\(who, what, count, sc\b")}
 
 
 def _parts_in_turn(src, lud, parts, emit_part) -> list[str]:
     """The parts' lines, one part after another. The reference makes every part's moves on
     the position before any is applied; the kernels apply each part in turn, so a part that
-    reads what an earlier part wrote is refused."""
-    from ludeme.engine.compiled.codegen import _ACTION_STATEMENT
+    reads what an earlier part wrote reads a copy of the position taken before the first
+    (`_on_snapshot`), or is refused where its lines cannot."""
     out: list[str] = []
     written: set[str] = set()
+    snapshot = False
     for m in parts:
         lines: list[str] = []
         emit_part(m, lines)
-        for line in lines:
-            if not _ACTION_STATEMENT.match(line.lstrip()):
-                read = {k for k, r in _READS.items() if r.search(line)} & written
-                if read:
-                    raise Unsupported(lud, f"with a part that reads the {min(read)} after "
-                                           "an earlier part changed them (the reference "
-                                           "reads them before any part)")
-        written |= {k for k, w in _WRITES.items() for line in lines if w.match(line)}
+        read = _reads(lines) & written
+        if read:
+            why = (f"with a part that reads the {min(read)} after an earlier part "
+                   "changed them (the reference reads them before any part)")
+            if _has_then(m):    # its consequents read the position once applied
+                raise Unsupported(lud, why)
+            lines = _on_snapshot(lud, lines, why)
+            snapshot = True
+        written |= _writes(lines)
         out += lines
+    if not snapshot:
+        return out
+    ind = out[0][:len(out[0]) - len(out[0].lstrip())]   # the parts' own indentation
+    return [ind + SNAPSHOT] + out
+
+
+# The copy of the state that `_on_snapshot`'s lines read.
+SNAPSHOT = ("who_0, what_0, count_0, sc_0, phase_0 = who.copy(), what.copy(), count.copy(), "
+            "sc.copy(), phase.copy()")
+
+
+def _reads(lines: list[str]) -> set[str]:
+    """What of the state the lines read (action statements aside)."""
+    from ludeme.engine.compiled.codegen import _ACTION_STATEMENT
+    return {k for line in lines if not _ACTION_STATEMENT.match(line.lstrip())
+            for k, r in _READS.items() if r.search(line)}
+
+
+def _writes(lines: list[str]) -> set[str]:
+    return {k for k, w in _WRITES.items() for line in lines if w.match(line)}
+
+
+def on_position_before(lud, inner, lines: list[str], why: str) -> list[str]:
+    """A loop's lines that make moves and apply each in turn, made to read the position
+    before any is applied (as the reference makes them all first) where they write what
+    they read; refused (`why`) where the moves have consequents of their own."""
+    if not _reads(lines) & _writes(lines):
+        return lines
+    if _has_then(inner):
+        raise Unsupported(lud, why)
+    return [SNAPSHOT] + _on_snapshot(lud, lines, why)
+
+
+# The state a compiled line reads (`_on_snapshot` renames it), the state arrays a write
+# statement starts with (its target, kept), and a line that writes a subscript of the state.
+_STATE_NAME = re.compile(r"\b(who|what|count|sc|phase)\b")
+_TARGET_ARGS = {"pend_add": 1, "rem_add": 1, "rem_forget": 1, "rem_clear": 1}
+_SUBSCRIPT_WRITE = re.compile(r"((?:who|what|count|sc)\[[^\]]*\](?:, sc\[[^\]]*\])*)"
+                              r"(\s*[-+]?=(?!=)\s*)")
+_CALL_STATEMENT = re.compile(r"\w+\(")
+
+
+def _on_snapshot(lud, lines: list[str], why: str) -> list[str]:
+    """A part's lines reading the copy of the state taken before the first part (`who_0`,
+    `what_0`, `count_0`, `sc_0`, `phase_0`) and writing the state itself, as the reference
+    makes the part's moves before applying them. Refused (Unsupported, `why`) where a line
+    cannot be split so: a call that may write (a helper kernel that acts, e.g. a sowing),
+    a write at a site read from the state."""
+    from ludeme.engine.compiled.codegen import _bracketed
+    out = []
+    for line in lines:
+        body = line.lstrip()
+        ind = line[:len(line) - len(body)]
+        w = _SUBSCRIPT_WRITE.match(body)
+        if body == SNAPSHOT:            # an inner copy: the same position as this one
+            continue
+        if w is not None:
+            target = w.group(1)
+            if _STATE_NAME.search(target[target.index("[") + 1:]):
+                raise Unsupported(lud, why)
+            out.append(ind + target + w.group(2) + _snap(body[w.end():]))
+        elif _CALL_STATEMENT.match(body):
+            name = body[:body.index("(")]
+            keep = _TARGET_ARGS.get(name)
+            if keep is None and name.startswith(("site_", "stack_")):
+                keep = 4 if name.endswith("_st") else 3
+            if keep is None:
+                raise Unsupported(lud, why)
+            args = _bracketed(body, len(name))
+            out.append(f"{ind}{name}({', '.join(args[:keep] + [_snap(a) for a in args[keep:]])})")
+        elif _STATE_NAME.match(body):     # a write this does not split
+            raise Unsupported(lud, why)
+        else:
+            out.append(ind + _snap(body))
     return out
+
+
+def _snap(expr: str) -> str:
+    return _STATE_NAME.sub(r"\1_0", expr)
+
+
+def _has_then(lud) -> bool:
+    """Whether a ludeme or one inside it has a (then ...)."""
+    fields = lud.__dict__.get("_fields", {})
+    if fields.get("then") is not None:
+        return True
+    for v in fields.values():
+        for x in (v if isinstance(v, (list, tuple)) else (v,)):
+            if hasattr(x, "__dict__") and "_fields" in x.__dict__ and _has_then(x):
+                return True
+    return False
 
 
 @emits(AddScore, kind="consequent", refuses=(("then", "as a consequent"),))

@@ -8,6 +8,7 @@ which reads the typed `track` declared here.
 
 from __future__ import annotations
 
+import re
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -672,6 +673,13 @@ def _sow_consequent(src, lud, lines, ind):
              "        index += 1",
              "    for q in range(n_holes):",
              f"        {src.site_move('start', 'holes[q]')}"]
+    if src.piece_states:
+        # Ludii's sowing move leaves the hole's own state: set again after each seed (one
+        # more action) where the origin's differed before the sowing.
+        body[-2:-2] = ["    st0 = sc[STATE:STATE + N_STATE].copy()"]
+        body += ["        hq = holes[q]",
+                 "        if st0[start] != st0[hq]:",
+                 f"            {src.piece_state('hq')} = st0[hq]"]
     if lud.apply is not None:
         refuse(lud.apply, ("then", "with (then ...) as a capture"))
         cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
@@ -702,10 +710,13 @@ def _sow_consequent(src, lud, lines, ind):
                      "            break"]
         if lud.backtracking is None and lud.forward is None:
             body.append("        break")
-        body += ["    frm = start",
-                 "    for q in range(n_caught):",
-                 "        to = caught[q]",
-                 *("        " + x for x in effect)]
+        # The reference makes every capture's moves on the sown position, then applies them
+        from .moves import on_position_before
+        apply = on_position_before(lud, lud.apply, [
+            "for q in range(n_caught):", "    to = caught[q]", *("    " + x for x in effect)],
+            "with captures that read what an earlier capture changed (the reference reads "
+            "the sown position)")
+        body += ["    frm = start", *("    " + x for x in apply)]
     then: list[str] = []
     if lud.then is not None:
         emit("then", src, lud.then, then)
@@ -713,7 +724,7 @@ def _sow_consequent(src, lud, lines, ind):
 
     # Its moves and effects are actions of the decision (DurationActions), as in the
     # generators' own lines.
-    body = counted_actions(body)
+    body = counted_actions(body, src.reads_after)
 
     def make(name):
         return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
@@ -778,3 +789,68 @@ def _pick_track(tracks, name, p):
             if t.owner == owner:
                 return t
     return None
+
+
+@emits(TrackSiteFirst, kind="int")
+def _track_site_first(src, lud):
+    """A helper kernel given the evaluation context walks the track (as the reference
+    picks it for the player) from `from:`'s first index round, with (to) on each site,
+    to the first where the condition holds."""
+    env = src.env
+    tracks = _all_tracks(env, lud)
+    if lud.role is not None and lud.player is not None:
+        raise Unsupported(lud, "with a role and a player")
+    player = (src.role_expr(lud.role, lud) if lud.role is not None else
+              src.int_expr(lud.player) if lud.player is not None else "0")
+    n = env.num_players
+    chosen = [_first_site_track(tracks, lud.name, p) for p in range(n + 2)]
+    other = _first_site_track(tracks, lud.name, -1)
+    total = env.total_sites
+    pos = [[t.sites.index(s) if s in t.sites else len(t.sites) for s in range(total)]
+           for t in tracks]
+    t_sites, _, _, t_len = _track_tables(src, tracks)
+    t_pos, t_chosen = src.table(pos), src.table(chosen)
+    here = src.int_expr(lud.from_) if lud.from_ is not None else "0"
+    saved, src.between = src.between, "btw"
+    try:
+        cond = src.bool_expr(lud.if_) if lud.if_ is not None else None
+    finally:
+        src.between = saved
+    if cond is not None and re.search(r"\b(site|lvl)\b", cond):
+        raise Unsupported(lud, "with a condition reading (site) or (level)")
+    bound = ", player" if src.player_bound else ""
+    walk = ["    return T_SITES[tr, i]"] if cond is None else [
+        "    for j in range(i, i + n):",
+        "        to = T_SITES[tr, j % n]",
+        f"        if {cond}:",
+        "            return to",
+        "    return -1"]
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)",
+            f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}, tp, here):",
+            src.context(local=()),
+            f"    tr = {t_chosen}[tp] if 0 <= tp <= {n + 1} else {other}",
+            f"    n = {t_len}[tr]",
+            *(["    i = 0"] if lud.from_ is None else [
+                f"    if not 0 <= here < {total}:",
+                "        return -1",
+                f"    i = {t_pos}[tr, here]",
+                "    if i >= n:",
+                "        return -1"]),
+            *(x.replace("T_SITES", t_sites) for x in walk), ""])
+    return (f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}{bound}, "
+            f"{player}, {here})")
+
+
+def _first_site_track(tracks, name, p) -> int:
+    """The index of the track (trackSite FirstSite ...) walks for player p: by name, any
+    player's (p 0) or p's; else p's or nobody's; else the first."""
+    for k, t in enumerate(tracks):
+        if name is not None:
+            if name in t.name and (p == 0 or t.owner == p):
+                return k
+        elif t.owner in (p, 0):
+            return k
+    return 0
