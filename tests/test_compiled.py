@@ -655,6 +655,30 @@ DICE_SUM_GAME = """
           (if (>= (count Moves) 150) (result Mover Draw))})))
 """
 
+# Pieces entering from the mover's hand ((forEach Piece container:(mover))) along tracks
+# that start there.
+DICE_ENTRY_GAME = """
+(game "Dice Entry"
+  (players 2)
+  (equipment {(board (rectangle 1 16) {(track "Track1" "16,0,E" directed:True P1)
+                                       (track "Track2" "17,15,W" directed:True P2)})
+    (dice num:2) (hand Each) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (handSite P1) count:3) (place "Disc2" (handSite P2) count:3)})
+    (play (do (if (or (!= (mover) (prev)) (all DiceUsed)) (roll))
+            next:(forEach Die replayDouble:True combined:True if:(!= (pips) 0)
+                   (or (forEach Piece (move (from) (to (trackSite Move steps:(pips))
+                                                       if:(not (is Friend (who at:(to))))
+                                                       (apply (if (is Enemy (who at:(to))) (remove (to)))))))
+                       (forEach Piece (move (from) (to (trackSite Move steps:(pips))
+                                                       if:(is Empty (to))))
+                                      container:(mover)))
+                   (then (if (not (all DiceUsed)) (moveAgain))))
+            (then (if (all DiceEqual) (addScore Mover 1)))))
+    (end {(if (and (is Empty (handSite Next)) (no Pieces Next)) (result Mover Win))
+          (if (>= (count Moves) 150) (byScore))})))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -930,11 +954,13 @@ PAWNS_GAME = """
      and (df["moves"].lt(150) & df["winner"].gt(0)).any()),
     # Some turns have a second move, and some games end with every enemy piece hit.
     (DICE_SUM_GAME, (3, 8), lambda df: df["moves"].gt(df["turns"]).any()
-     and df["winner"].gt(0).any())],
+     and df["winner"].gt(0).any()),
+    # Every piece starts in hand: both sides enter, hit and win on score.
+    (DICE_ENTRY_GAME, (3, 8), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
          "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
-         "stacks", "towers", "states", "threats", "pawns", "tops", "dice", "dice-sum"])
+         "stacks", "towers", "states", "threats", "pawns", "tops", "dice", "dice-sum", "dice-entry"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
