@@ -613,6 +613,72 @@ TOPS_GAME = CORNERLESS_GAME.replace('"Cornerless"', '"Tops"').replace(
     "(if (is Line 3) (result Mover Win))",
     "(if (>= (count Pieces Mover in:(sites Top)) 2) (result Mover Win))")
 
+# Dice: (do (roll) next:...) rolling at the start of a turn (and after a double's second
+# half), (forEach Die) with replayDouble: and combined:, hits, and a score per double
+# ((all DiceEqual)) that decides the games the move limit ends.
+DICE_GAME = """
+(game "Dice Race"
+  (players 2)
+  (equipment {(board (rectangle 1 16) {(track "Track1" "0,E" directed:True P1)
+                                       (track "Track2" "15,W" directed:True P2)})
+    (dice num:2) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (sites {0 1 2})) (place "Disc2" (sites {13 14 15}))})
+    (play (do (if (or (!= (mover) (prev)) (all DiceUsed)) (roll))
+            next:(forEach Die replayDouble:True combined:True if:(!= (pips) 0)
+                   (forEach Piece (move (from) (to (trackSite Move steps:(pips))
+                                                   if:(not (is Friend (who at:(to))))
+                                                   (apply (if (is Enemy (who at:(to))) (remove (to)))))))
+                   (then (if (not (all DiceUsed)) (moveAgain))))
+            (then (if (all DiceEqual) (addScore Mover 1)))))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 150) (byScore))})))
+"""
+
+# Three dice of 0..2 whose sum moves a piece ((count Pips)); a 2 among them with the first
+# die at 0 gives another move ((is AnyDie), (face)); a sum of 0 is the roll's pass.
+DICE_SUM_GAME = """
+(game "Dice Sum"
+  (players 2)
+  (equipment {(board (rectangle 1 16) {(track "Track1" "0,E" directed:True P1)
+                                       (track "Track2" "15,W" directed:True P2)})
+    (dice d:3 from:0 num:3) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (sites {0 1 2})) (place "Disc2" (sites {13 14 15}))})
+    (play (do (roll)
+            next:(if (!= (count Pips) 0)
+                   (forEach Piece (move (from) (to (trackSite Move steps:(count Pips))
+                                                   if:(not (is Friend (who at:(to))))
+                                                   (apply (if (is Enemy (who at:(to))) (remove (to))))))
+                     (then (if (and (is AnyDie 2) (= (face 16) 0)) (moveAgain)))))))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 150) (result Mover Draw))})))
+"""
+
+# Pieces entering from the mover's hand ((forEach Piece container:(mover))) along tracks
+# that start there.
+DICE_ENTRY_GAME = """
+(game "Dice Entry"
+  (players 2)
+  (equipment {(board (rectangle 1 16) {(track "Track1" "16,0,E" directed:True P1)
+                                       (track "Track2" "17,15,W" directed:True P2)})
+    (dice num:2) (hand Each) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (handSite P1) count:3) (place "Disc2" (handSite P2) count:3)})
+    (play (do (if (or (!= (mover) (prev)) (all DiceUsed)) (roll))
+            next:(forEach Die replayDouble:True combined:True if:(!= (pips) 0)
+                   (or (forEach Piece (move (from) (to (trackSite Move steps:(pips))
+                                                       if:(not (is Friend (who at:(to))))
+                                                       (apply (if (is Enemy (who at:(to))) (remove (to)))))))
+                       (forEach Piece (move (from) (to (trackSite Move steps:(pips))
+                                                       if:(is Empty (to))))
+                                      container:(mover)))
+                   (then (if (not (all DiceUsed)) (moveAgain))))
+            (then (if (all DiceEqual) (addScore Mover 1)))))
+    (end {(if (and (is Empty (handSite Next)) (no Pieces Next)) (result Mover Win))
+          (if (>= (count Moves) 150) (byScore))})))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1057,13 +1123,21 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any()),
     # Both sides reach the far row in some games, after captures in some.
     (BRANCHES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["piece_number_max_decrease"].lt(0).any())],
+     and df["piece_number_max_decrease"].lt(0).any()),
+    # Doubles score: games the move limit ends are won by score; hits win others.
+    (DICE_GAME, (3, 8), lambda df: (df["moves"].eq(150) & df["winner"].gt(0)).any()
+     and (df["moves"].lt(150) & df["winner"].gt(0)).any()),
+    # Some turns have a second move, and some games end with every enemy piece hit.
+    (DICE_SUM_GAME, (3, 8), lambda df: df["moves"].gt(df["turns"]).any()
+     and df["winner"].gt(0).any()),
+    # Every piece starts in hand: both sides enter, hit and win on score.
+    (DICE_ENTRY_GAME, (3, 8), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
          "forward-hops", "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
          "stacks", "towers", "states", "threats", "pawns", "tops", "ahead", "castle",
-         "slide-from-if", "branches"])
+         "slide-from-if", "branches", "dice", "dice-sum", "dice-entry"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
@@ -1074,6 +1148,27 @@ def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_pat
         _same_rows(game, 40, seed)
     assert played(run_playouts(game, 40, seeds[0], jobs=1, progress=False,
                                backend="reference"))
+
+
+@pytest.mark.parametrize("faces,tos", [((2, 4), [3, 4, 5, 6, 7, 8, 9, 10]), ((1, 1), [3, 4, 5, 6])])
+def test_forced_rolls_give_the_same_moves_on_both_backends(faces, tos, tmp_path):
+    """`crosscheck --backend compiled` replays Ludii's rolls: the faces forced are those the
+    moves of both backends are generated with (and after a double, the sums of two)."""
+    from ludeme.api import new_state
+    path = tmp_path / "game.lud"
+    path.write_text(DICE_GAME)
+    game = load(path)
+    states = [new_state(game, 0, backend=b) for b in ("reference", "compiled")]
+    assert type(states[0]) is not type(states[1])
+    first = game.env.dice[0].sites_from
+    for s in states:
+        s.force_roll = {first: faces[0], first + 1: faces[1]}
+    ref, fast = ([str(m) for m in s.legal_moves()] for s in states)
+    assert ref == fast
+    assert sorted({m.to for m in states[1].legal_moves()}) == tos
+    for s in states:
+        s.apply(s.legal_moves()[0])
+    assert [str(m) for m in states[0].legal_moves()] == [str(m) for m in states[1].legal_moves()]
 
 
 def test_captures_after_another_part_of_an_or_are_refused(tmp_path):

@@ -279,6 +279,26 @@ class CompiledState:
                     self.hist_mover, self.hist_pass, move.frm, move.to, move.gen, move.extra)
         self._legal = None
         self._record_draws()
+        if hasattr(self.m, "force_die"):      # the faces forced hold for one decision
+            self.m.force_die(self.sc, -1, -1)
+
+    @property
+    def force_roll(self) -> None:
+        """Write-only: the faces the next rolls show (die site -> face index), as
+        `State.force_roll` (`ludeme crosscheck` replays Ludii's recorded rolls so)."""
+        return None
+
+    @force_roll.setter
+    def force_roll(self, faces: dict | None) -> None:
+        force = getattr(self.m, "force_die", None)
+        if force is None:
+            if faces:
+                raise ValueError("this game's kernels roll no dice")
+            return
+        force(self.sc, -1, -1)
+        for site, face in (faces or {}).items():
+            force(self.sc, site, face)
+        self._legal = None
 
     def apply_action(self, action: int) -> None:
         """Apply the legal move with this index."""

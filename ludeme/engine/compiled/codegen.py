@@ -45,6 +45,9 @@ class Source:
         # The kernels keep each site's piece state (`sc[STATE + s]`): the start rules set
         # some, or a rule reads or writes one (`piece_state`).
         self.piece_states = piece_states
+        # Dice keep their faces as their sites' states (`ludemes.dice`): the kernels keep
+        # the states of every site, those of the board only with `piece_states`.
+        self.die_states = bool(getattr(game.env, "dice", None))
         self.wants_piece_states = False        # a rule asked for them (`piece_state`)
         self.env = game.env
         self.tables: dict[tuple, str] = {}
@@ -93,6 +96,13 @@ class Source:
         # A rule reads (last To afterConsequence:True): every action with a site notes it
         # (`counted_actions`).
         self.reads_after = bool(getattr(game, "reads_after", False))
+        # Inside `(forEach Die ...)`: the local holding `(pips)` is bound, and every move
+        # pushed carries `move_tag` as its extra (which die it uses, `ludemes.dice`).
+        self.pips_bound = False
+        self.move_tag: str | None = None
+        # Lines `step` runs when a pass is applied to a mover not stalemated, where the
+        # reference generates the phase's moves again (a roll draws from the chance stream).
+        self.pass_draws: list[str] = []
 
     def pending_values(self) -> None:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
@@ -502,6 +512,11 @@ class Source:
     def push(self, out: list[str], ind: str, frm: str, to: str, g: int, x: str = "-1") -> None:
         """Append a move to the buffers, or, in any-mode, report that there is one; a move
         the `push_tests` refuse is left out."""
+        if self.move_tag is not None:
+            if x != "-1":
+                raise Unsupported(self.generator_luds[g], "keeping a value of its own inside "
+                                                          "(forEach Die)")
+            x = self.move_tag
         tests = [test(frm, to, g, x) for test in self.push_tests]
         if tests:
             out.append(f"{ind}if {' and '.join(tests)}:")
@@ -793,7 +808,6 @@ def _start_remembered(src, s0) -> list[str]:
 GAME_REFUSALS = (
     ("a game built without typed rules", lambda g: getattr(g, "typed", None) is None),
     ("counted pieces in a stacking game", lambda g: g.stacking and getattr(g, "counting", False)),
-    ("dice", lambda g: bool(getattr(g.env, "dice", None))),
     ("start rules placing pieces at random", lambda g: getattr(g.env, "places_at_random", False)),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
@@ -951,9 +965,10 @@ def _generate(game, s0, src: Source) -> str:
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),
         init_who=init_who, init_what=init_what, init_count=init_count,
-        init_state=list(s0.sites.state) if src.piece_states else [],
+        init_state=list(s0.sites.state) if src.piece_states or src.die_states else [],
         state_keys=[random.Random(f"state {s}").getrandbits(62) * 2 + 1
-                    for s in range(game.total_sites)] if src.piece_states else [],
+                    for s in range(game.total_sites)]
+        if src.piece_states or src.die_states else [],
         site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
         init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
@@ -979,6 +994,7 @@ def _generate(game, s0, src: Source) -> str:
         if end else "    pass",
         next_phases="\n".join(_by_phase(nexts, "        ")) or "        pass",
         effects="\n".join(effects) or "    pass",
+        pass_draws="\n".join("        " + x for x in src.pass_draws) or "        pass",
         consequents="\n".join(consequents) or "    pass",
         pass_gens=tuple(pass_gens) + (-1,),
         gen_kinds=[k if isinstance(k, tuple) else (k,) for k in src.generator_kinds],
@@ -1331,6 +1347,7 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     if is_pass and sc[STALE + mover] == 0:
         # A pass marks the mover stalemated when the phase gave no move (a forced pass).
         sc[STALE + mover] = 1 if g < 0 else 0
+{pass_draws}
     if {keeps_history}:
         hist_mover[sc[NUM_DECISIONS]] = mover
         hist_pass[sc[NUM_DECISIONS]] = is_pass

@@ -19,13 +19,15 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+import re
 from dataclasses import dataclass
 
 from ludeme.engine.state import A_DICE_EQUAL, A_SET_VAR, A_UPDATE_DIE, A_USE_DIE, DICE_EQUAL, DICE_USED, Move
 from ludeme.language.syntax import Int
 from .base import Bool, IntFn, Item, LitBool, LitInt, Moves, P, Region, RoleType, ludeme
 from .literals import SitesLiteral
-from ludeme.engine.compiled.emit import no_compiled_form
+from ludeme.engine.compiled.emit import emits, no_compiled_form, part_of
+from ludeme.engine.compiled.unsupported import Unsupported
 
 
 @dataclass(frozen=True)
@@ -313,6 +315,339 @@ class IsAnyDie(Bool):
 
 
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+#
+# The kernels keep what the reference keeps: each die's face index as its site's piece state
+# (`sc[STATE + site]`), and in slots of their own (`Source.variable` under keys no rule can
+# name, -1 until set) whether each die was used, whether the last roll gave equal faces, the
+# faces rolled while the legal moves were generated (every legal move applies them first, as
+# the reference puts the roll's actions in front of each), and the faces a replay forces
+# (`force_die`, which `CompiledState.force_roll` calls; -1: none).
 
-no_compiled_form(Dice, Roll, CountPips, Face, ForEachDie, Pips, AllDiceUsed, AllDiceEqual,
-                 IsAnyDie, why="the compiled turn loop refuses games with dice")
+_USED, _EQUAL, _ROLLED, _ROLL_FLAG, _FORCED = ("die used",), ("dice equal",), ("die rolled",), \
+    ("dice rolled",), ("die forced",)
+# A move of (forEach Die) keeps in its extra which dice it uses (its entry: a die, or a sum of
+# dice, below TAG) and what it does to a double: nothing, set the temporary variable, or show
+# the double again (`_DIE_KEEP`, `_DIE_RESTORE`), with the value it needs.
+_TAG, _DIE_KEEP, _DIE_RESTORE = 16, 1, 2
+
+
+def _kernel_dice(src, lud) -> list[DiceSet]:
+    """The game's dice containers (the kernels keep their sites' states: `Source.die_states`)."""
+    sets = getattr(src.env, "dice", None)
+    if not sets:
+        raise Unsupported(lud, "without (dice ...) in the equipment")
+    return sets
+
+
+def _slot(src, key, site=None) -> str:
+    """The index (from VARS) of one of the dice's slots."""
+    src.variable(key if site is None else key + (site,))
+    return str(src.variables[key if site is None else key + (site,)])
+
+
+def _dice(src, lud) -> list[tuple[int, tuple[int, ...]]]:
+    """Every die of the game as (site, faces), in the containers' order."""
+    return [(site, faces) for d in _kernel_dice(src, lud) for site, faces in zip(d.sites, d.faces)]
+
+
+def _force_helper(src, lud) -> None:
+    """`force_die(sc, site, face)`: the next rolls show this face at this die (a site of -1
+    forgets every forced face), as the reference's `State.force_roll`."""
+    dice = _dice(src, lud)
+
+    def make(_name):
+        lines = ["@njit(cache=True)", "def force_die(sc, site, face):"]
+        for site, _ in dice:
+            lines += [f"    if site == -1 or site == {site}:",
+                      f"        sc[VARS + {_slot(src, _FORCED, site)}] = face"]
+        return "\n".join(lines + [""])
+    src.helper(make)
+
+
+def _draw_helper(src, lud) -> str:
+    """A kernel (sc, keep) that rolls every die: a face index drawn from the chance stream,
+    or the face forced; kept in the rolled slots, or (not `keep`: the reference's roll
+    while it generates a pass's moves again, which nothing shows) drawn and dropped."""
+    dice = _dice(src, lud)
+
+    def make(name):
+        lines = ["@njit(cache=True)", f"def {name}(sc, keep):"]
+        for site, faces in dice:
+            f, r = _slot(src, _FORCED, site), _slot(src, _ROLLED, site)
+            lines += [f"    if not keep:",
+                      f"        rand_below(sc[CHANCE:CHANCE + N_CHANCE], {len(faces)})",
+                      f"    elif sc[VARS + {f}] >= 0:",
+                      f"        sc[VARS + {r}] = sc[VARS + {f}]",
+                      "    else:",
+                      f"        sc[VARS + {r}] = rand_below(sc[CHANCE:CHANCE + N_CHANCE], "
+                      f"{len(faces)})"]
+        return "\n".join(lines + [""])
+    return src.helper(make)
+
+
+def _show_helper(src, lud) -> str:
+    """A kernel (sc) that shows the faces rolled (Ludii's actions of a roll: each die's face,
+    unused again, then whether they are all equal); the actions it made."""
+    dice = _dice(src, lud)
+
+    def make(name):
+        lines = ["@njit(cache=True)", f"def {name}(sc):"]
+        rolled = [f"sc[VARS + {_slot(src, _ROLLED, site)}]" for site, _ in dice]
+        for (site, _), r in zip(dice, rolled):
+            lines += [f"    sc[STATE + {site}] = {r}",
+                      f"    sc[VARS + {_slot(src, _USED, site)}] = -1"]
+        same = " and ".join(f"{r} == {rolled[0]}" for r in rolled[1:]) or "True"
+        lines += [f"    sc[VARS + {_slot(src, _EQUAL)}] = 1 if {same} else 0",
+                  f"    return {len(dice) + 1}"]
+        return "\n".join(lines + [""])
+    return src.helper(make)
+
+
+def _rolled_prior(src, lud):
+    """The condition under which the moves before `next:` roll the dice: `(roll)`, or `(if
+    <cond> (roll))` (rolling at the start of a turn only); anything else is refused."""
+    from .moves import MovesIf
+    prior = lud.prior
+    if isinstance(prior, MovesIf) and prior.else_ is None and prior.then is None \
+            and isinstance(prior.then_, Roll):
+        return prior.then_, src.bool_expr(prior.cond)
+    if isinstance(prior, Roll):
+        return prior, "True"
+    raise Unsupported(lud, "with next: after moves other than a roll")
+
+
+def roll_then_moves(src, lud, out, ind) -> None:
+    """`(do (roll) next:<moves>)` as the play of a phase: the dice are rolled from the chance
+    stream while the legal moves are generated (once per position, as the reference
+    generates them once), the moves are generated with the rolled faces showing, and each
+    move shows them first when it is applied; with no move, a pass that shows them (Ludii
+    shows the roll of a turn with nothing to play)."""
+    roll, cond = _rolled_prior(src, lud)
+    if roll.then is not None:
+        raise Unsupported(roll, "with (then ...)")
+    if lud.ifAfterwards is not None:
+        raise Unsupported(lud, "with both next: and ifAfterwards:")
+    if src.reaching or src.threat_probe:
+        raise Unsupported(lud, "while a threat is looked for")
+    if src.any_mode:
+        # (no Moves Next) generates on a copy (its draws are not the position's): there is
+        # always a move, the roll's pass at least.
+        out.append(f"{ind}return True")
+        return
+    phases = [i for i, m in enumerate(src.phase_moves()) if m is lud]
+    if len(phases) != 1:
+        raise Unsupported(lud, "inside other moves (only as a phase's play)")
+    _force_helper(src, lud)
+    draw, show = _draw_helper(src, lud), _show_helper(src, lud)
+    flag = _slot(src, _ROLL_FLAG)
+    # The reference generates the phase's moves again when a pass is applied (its
+    # stalemated flag), drawing a roll that nothing shows.
+    rule = cond
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
+                          src.context(), f"    if {rule}:", f"        {draw}(sc, False)", ""])
+    src.pass_draws.append(f"if phase[mover] == {phases[0]}:")
+    src.pass_draws.append(f"    {src.helper(make)}(who, what, count, sc, phase)")
+    n = len(src.helpers)
+    kept = [(f"sc[STATE + {site}]", f"sc[VARS + {_slot(src, _USED, site)}]")
+            for site, _ in _dice(src, lud)]
+    saved = [w for pair in kept for w in pair] + [f"sc[VARS + {_slot(src, _EQUAL)}]"]
+    names = [f"dsv{n}_{i}" for i in range(len(saved))]
+    out.append(f"{ind}rl{n} = 1 if {cond} else 0")
+    out.append(f"{ind}sc[VARS + {flag}] = rl{n}")
+    out += [f"{ind}{a} = {b}" for a, b in zip(names, saved)]
+    out += [f"{ind}if rl{n}:", f"{ind}    {draw}(sc, True)", f"{ind}    {show}(sc)"]
+    out.append(f"{ind}k{n} = k")
+    first = len(src.generators)
+    with src.enclosing_then(lud):
+        src.moves(lud.next, out, ind)
+    shows = f"if sc[VARS + {flag}] == 1:", f"    sc[NUM_ACTIONS] += {show}(sc)"
+    for g in range(first, len(src.generators)):
+        src.generators[g][0][:0] = shows
+    g = src.new_generator(list(shows), is_pass=True, lud=lud)
+    out.append(f"{ind}if k == k{n}:")
+    src.push(out, ind + "    ", "-1", "-1", g)
+    out += [f"{ind}{b} = {a}" for a, b in zip(names, saved)]
+
+
+def _value_helper(src, lud, dice: DiceSet) -> str:
+    """A kernel (sc, i): the current value of die i of a dice container (0 once used)."""
+    used = src.table([int(_slot(src, _USED, s)) for s in dice.sites])
+    width = max(len(f) for f in dice.faces)
+    faces = src.table([list(f) + [0] * (width - len(f)) for f in dice.faces])
+    sites = src.table(list(dice.sites))
+    sizes = src.table([len(f) for f in dice.faces])
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(sc, i):",
+            f"    if sc[VARS + {used}[i]] == 1:", "        return 0",
+            f"    return {faces}[i, sc[STATE + {sites}[i]] % {sizes}[i]]", ""])
+    return src.helper(make)
+
+
+@emits(ForEachDie, kind="moves")
+def _for_each_die(src, lud, out, ind):
+    """The moves for each die (its current value as `pips`) and, with `combined:`, each sum
+    of unused dice; each move marks the dice it used (and keeps or shows a double, with
+    `replayDouble:`) when it is applied, after its own actions (see `_use_helper`)."""
+    if src.pips_bound:
+        raise Unsupported(lud, "inside another (forEach Die)")
+    sets = _kernel_dice(src, lud)
+    if not 0 <= (lud.hand or 0) < len(sets):
+        raise lud.fail(f"there is no dice container {lud.hand}; the game has {len(sets)}")
+    dice = sets[lud.hand or 0]
+    n = len(dice.faces)
+    groups = [(i,) for i in range(n)]
+    if lud.combined is not None and n in (2, 3):
+        groups += [tuple(range(n))] + ([(0, 1), (0, 2), (1, 2)] if n == 3 else [])
+    if len(groups) > _TAG:
+        raise Unsupported(lud, f"with more than {_TAG} dice")
+    value = _value_helper(src, lud, dice)
+    members, sizes = (src.table(a) for a in src.padded([list(g) for g in groups]))
+    h = len(src.helpers)
+    temp = src.variable(None)
+    out.append(f"{ind}tp{h} = {temp}")
+    out.append(f"{ind}rp{h} = False")
+    if lud.replayDouble is not None:
+        out.append(f"{ind}if {src.bool_expr(lud.replayDouble)}:")
+        out.append(f"{ind}    rp{h} = True")
+        out.append(f"{ind}    for j{h} in range(1, {n}):")
+        out.append(f"{ind}        if {value}(sc, j{h}) != {value}(sc, 0):")
+        out.append(f"{ind}            rp{h} = False")
+    combined = src.bool_expr(lud.combined) if lud.combined is not None else "False"
+    out.append(f"{ind}cb{h} = {combined}")
+    out.append(f"{ind}for gi{h} in range({len(groups)}):")
+    i2 = ind + "    "
+    out.append(f"{i2}if gi{h} >= {n} and not cb{h}:")
+    out.append(f"{i2}    break")
+    out.append(f"{i2}pips = 0")
+    out.append(f"{i2}zero{h} = False")
+    out.append(f"{i2}for jm{h} in range({sizes}[gi{h}]):")
+    out.append(f"{i2}    v{h} = {value}(sc, {members}[gi{h}, jm{h}])")
+    out.append(f"{i2}    pips += v{h}")
+    out.append(f"{i2}    if v{h} == 0:")
+    out.append(f"{i2}        zero{h} = True")
+    out.append(f"{i2}if gi{h} >= {n} and zero{h}:")
+    out.append(f"{i2}    continue")
+    out.append(f"{i2}md{h} = 0")
+    out.append(f"{i2}vv{h} = 0")
+    out.append(f"{i2}if gi{h} < {n} and rp{h}:")
+    out.append(f"{i2}    md{h} = {_DIE_KEEP}")
+    out.append(f"{i2}    vv{h} = pips if tp{h} == -1 else -1")
+    out.append(f"{i2}elif gi{h} < {n} and tp{h} != -1:")
+    out.append(f"{i2}    md{h} = {_DIE_RESTORE}")
+    out.append(f"{i2}    vv{h} = tp{h}")
+    out.append(f"{i2}xt{h} = gi{h} + {_TAG} * md{h} + {_TAG * 4} * (vv{h} + 1)")
+    first, helpers = len(src.generators), len(src.helpers)
+    saved = src.pips_bound, src.move_tag
+    src.pips_bound, src.move_tag = True, f"xt{h}"
+    try:
+        cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
+        out.append(f"{i2}if {cond}:")
+        with src.enclosing_then(lud):
+            src.moves(lud.moves, out, i2 + "    ")
+        out.append(f"{i2}    pass")
+    finally:
+        src.pips_bound, src.move_tag = saved
+    for g in range(first, len(src.generators)):
+        effect, _, then = src.generators[g]
+        if any(_PIPS.search(x) for x in effect + then):
+            raise Unsupported(lud, "with (pips) read when a move is applied")
+        effect.append(f"sc[NUM_ACTIONS] += {_use_helper(src, lud, sets, dice, members, sizes)}(sc, x)")
+    if any(_PIPS.search(x) and "pips = 0" not in x for x in src.helpers[helpers:]):
+        raise Unsupported(lud, "with (pips) read by a helper kernel")
+
+
+_PIPS = re.compile(r"\bpips\b")
+
+
+def _use_helper(src, lud, sets, dice, members, sizes) -> str:
+    """A kernel (sc, x) that applies what a move of (forEach Die) adds after its own actions
+    (its extra `x`, see `_TAG`): the dice it used marked used, then, for a double, the value
+    kept in the temporary variable, or every die showing the double again (Ludii's
+    ForEachDie); the actions it made."""
+    used = src.table([int(_slot(src, _USED, s)) for s in dice.sites])
+    temp = src.variable(None)
+
+    def make(name):
+        lines = ["@njit(cache=True)", f"def {name}(sc, x):",
+                 f"    gi = x % {_TAG}", f"    md = (x // {_TAG}) % 4",
+                 f"    vv = x // {_TAG * 4} - 1", "    n = 0",
+                 f"    for jm in range({sizes}[gi]):",
+                 f"        j = {members}[gi, jm]"]
+        lines += [f"        sc[VARS + {used}[j]] = 1", "        n += 1",
+                  f"    if md == {_DIE_KEEP}:", f"        {temp} = vv", "        n += 1",
+                  f"    elif md == {_DIE_RESTORE}:"]
+        for d in sets:
+            lines.append(f"        if vv - 1 < {len(d.faces[0])}:")
+            for site in d.sites:
+                lines += [f"            sc[STATE + {site}] = vv - 1",
+                          f"            sc[VARS + {_slot(src, _USED, site)}] = -1",
+                          "            n += 1"]
+        return "\n".join(lines + ["    return n", ""])
+    return src.helper(make)
+
+
+@emits(Pips, kind="int")
+def _pips(src, lud):
+    if not src.pips_bound:
+        raise Unsupported(lud, "outside (forEach Die)")
+    return "pips"
+
+
+@emits(CountPips, kind="int")
+def _count_pips(src, lud):
+    """The sum of the faces shown (used or not)."""
+    terms = [f"{src.table(list(faces))}[sc[STATE + {site}] % {len(faces)}]"
+             for site, faces in _dice(src, lud)]
+    return f"({' + '.join(terms)})"
+
+
+@emits(Face, kind="int")
+def _face(src, lud):
+    dice = _dice(src, lud)
+
+    def make(name):
+        lines = ["@njit(cache=True)", f"def {name}(sc, site):"]
+        for site, faces in dice:
+            lines += [f"    if site == {site}:",
+                      f"        return {src.table(list(faces))}[sc[STATE + {site}] % {len(faces)}]"]
+        return "\n".join(lines + ["    return -1", ""])
+    return f"{src.helper(make)}(sc, {src.int_expr(lud.site)})"
+
+
+def _values_helper(src, lud, sets, test: str) -> str:
+    """A kernel (sc, v) -> True when some die's current value (of these containers) passes
+    `test` (an expression of `value` and `v`)."""
+    values = [_value_helper(src, lud, d) for d in sets]
+
+    def make(name):
+        lines = ["@njit(cache=True)", f"def {name}(sc, v):"]
+        for d, value in zip(sets, values):
+            lines += [f"    for i in range({len(d.faces)}):", f"        value = {value}(sc, i)",
+                      f"        if {test}:", "            return True"]
+        return "\n".join(lines + ["    return False", ""])
+    return src.helper(make)
+
+
+@emits(AllDiceUsed, kind="bool")
+def _all_dice_used(src, lud):
+    return f"(not {_values_helper(src, lud, _kernel_dice(src, lud), 'value != 0')}(sc, 0))"
+
+
+@emits(AllDiceEqual, kind="bool")
+def _all_dice_equal(src, lud):
+    _kernel_dice(src, lud)
+    return f"(sc[VARS + {_slot(src, _EQUAL)}] == 1)"
+
+
+@emits(IsAnyDie, kind="bool")
+def _is_any_die(src, lud):
+    first = _kernel_dice(src, lud)[:1]
+    return f"{_values_helper(src, lud, first, 'value == v')}(sc, {src.int_expr(lud.value)})"
+
+
+no_compiled_form(Dice, why="equipment, made when the game is built")
+part_of(Roll, parent="(do (roll) next:...)")

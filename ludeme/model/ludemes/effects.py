@@ -325,11 +325,16 @@ class Do(Moves):
         return do
 
 
-@emits(Do, kind="moves", refuses=(("next", "with next: (moves generated after others)"),))
+@emits(Do, kind="moves")
 def _do_moves(src, lud, out, ind):
     """`(do <moves> ifAfterwards:<cond>)`: the moves after which the condition holds, each
     tested when it is pushed on a copy of the position (its (then ...) included, the
-    (do ...)'s own and those enclosing it not, as the reference checks it)."""
+    (do ...)'s own and those enclosing it not, as the reference checks it). With `next:`,
+    only after a roll (`ludemes.dice.roll_then_moves`)."""
+    if lud.next is not None:
+        from .dice import roll_then_moves
+        roll_then_moves(src, lud, out, ind)
+        return
     if lud.ifAfterwards is None:
         raise Unsupported(lud, "without ifAfterwards:")
     auto = getattr(lud.ifAfterwards, "auto_succeeds", None)

@@ -1577,7 +1577,7 @@ def _named(name: str, names: set) -> bool:
     return not names or name.rstrip("0123456789") in names
 
 
-@emits(ForEachPiece, kind="moves", refuses=("on", "container"))
+@emits(ForEachPiece, kind="moves", refuses=("on",))
 def _for_each_piece_moves(src, lud, out, ind):
     """Each piece's moves, each taking the (forEach Piece ...)'s (then ...) after its own."""
     with src.enclosing_then(lud):
@@ -1616,7 +1616,16 @@ def _each_piece(src, lud, out, ind, owner: str = "mover"):
     comps = src.game.components
     names = set(lud.names or ())
     n = src.env.num_board_sites
-    out.append(f"{ind}for frm in range({n}):")
+    if lud.container is None:
+        out.append(f"{ind}for frm in range({n}):")
+    else:
+        # container: the sites of that container (0 the board, k the k-th hand), if any
+        firsts = src.table([ct.sites_from for ct in src.env.containers])
+        ends = src.table([ct.sites_from + ct.num_sites for ct in src.env.containers])
+        k = f"ct{len(out)}"
+        out.append(f"{ind}{k} = {src.int_expr(lud.container)}")
+        out.append(f"{ind}for frm in range({firsts}[{k}] if 0 <= {k} < {len(src.env.containers)} "
+                   f"else 0, {ends}[{k}] if 0 <= {k} < {len(src.env.containers)} else 0):")
     if src.game.stacking and not lud.top:
         # As ForEachPiece.compile's `stacked`: each level of a stack holding one of the
         # player's pieces gives that piece's moves (the top level alone with top:True).
