@@ -613,6 +613,17 @@ TOPS_GAME = CORNERLESS_GAME.replace('"Cornerless"', '"Tops"').replace(
     "(if (is Line 3) (result Mover Win))",
     "(if (>= (count Pieces Mover in:(sites Top)) 2) (result Mover Win))")
 
+# Columns of stacks: (forEach <region> if:) listed from the position as a (to ...) region,
+# and lines through the stacks' levels ((is Line ... byLevel:True)).
+COLUMNS_GAME = """
+(game "Columns"
+  (players 2)
+  (equipment {(board (rectangle 1 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (forEach (sites Board) if:(< (size Stack at:(site)) 3))) stack:True))
+    (end (if (is Line 3 byLevel:True) (result Mover Win)))))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -882,11 +893,15 @@ PAWNS_GAME = """
     (PAWNS_GAME, (3, 5), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any()),
     # Some games are won on the top row (its two sites that are not corners), the others
     # fill the board and draw.
-    (TOPS_GAME, (3, 4), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any())],
+    (TOPS_GAME, (3, 4), lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any()),
+    # Lines along the levels, down a stack and across them win; full columns are never
+    # played (at most 15 discs), and a full board with no line draws.
+    (COLUMNS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["moves"].max() <= 15)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
          "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
-         "stacks", "towers", "states", "threats", "pawns", "tops"])
+         "stacks", "towers", "states", "threats", "pawns", "tops", "columns"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

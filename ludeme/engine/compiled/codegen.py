@@ -307,10 +307,24 @@ class Source:
     def _count_by_loop(self, region, per_site: str, distinct: bool) -> str:
         """`count_in` over a region that reads the position: a helper kernel given the whole
         evaluation context runs the region's own loop (each site once unless `distinct`)."""
+        body = [f"total += {per_site}"] if distinct else \
+            ["if not counted[site]:", "    counted[site] = True", f"    total += {per_site}"]
+        start = ["    total = 0", *([] if distinct else ["    counted = np.zeros(TOTAL, np.bool_)"])]
+        return self._loop_kernel(region, start, body, "total")
+
+    def listed_by_loop(self, region) -> str:
+        """The sites of a region that reads the position, as its own loop lists them (an
+        array made by a helper kernel given the whole evaluation context)."""
+        return self._loop_kernel(region, ["    buf = np.empty(TOTAL, np.int64)", "    n = 0"],
+                                 ["if n == buf.shape[0]:",
+                                  "    buf = np.concatenate((buf, buf))",
+                                  "buf[n] = site", "n += 1"], "buf[:n]")
+
+    def _loop_kernel(self, region, start: list[str], body: list[str], result: str) -> str:
+        """A call of a helper kernel, given the whole evaluation context, that runs `body` at
+        each site of the region's own loop (of every site when `region` is None)."""
         saved, self.between = self.between, "btw"
         try:
-            body = [f"total += {per_site}"] if distinct else \
-                ["if not counted[site]:", "    counted[site] = True", f"    total += {per_site}"]
             loop: list[str] = []
             if region is None:
                 loop += ["    for site in range(TOTAL):", *("        " + x for x in body)]
@@ -323,9 +337,7 @@ class Source:
         def make(name):
             return "\n".join(["@njit(cache=True)",
                               f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
-                              context(local=()), "    total = 0",
-                              *([] if distinct else ["    counted = np.zeros(TOTAL, np.bool_)"]),
-                              *loop, "    return total", ""])
+                              context(local=()), *start, *loop, f"    return {result}", ""])
         return (f"{self.helper(make)}(who, what, count, sc, phase, frm, to, "
                 f"{self.between}{bound})")
 
@@ -396,6 +408,9 @@ class Source:
         of the variable holding a site, is the test on it."""
         if lookup("sites", lud):
             return emit("sites", self, lud)
+        if lookup("for_region", lud) and not self.is_static_region(lud) \
+                and not self.reads_only_from(lud):
+            return self.listed_by_loop(lud), None
         return self.listed_sites(lud)
 
     def listed_sites(self, lud) -> tuple[str, None]:
@@ -1031,7 +1046,7 @@ LOOP = '''\
 import numpy as np
 from numba import njit
 from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_score, timeout,
-                                all_passed, is_line, site_add,
+                                all_passed, is_line, is_line_by_level, site_add,
                                 site_clear, site_move, site_move_counted, site_move_n,
                                 stack_at, stack_move_stack, stack_pieces,
                                 site_add_st, site_clear_st, site_move_st,
