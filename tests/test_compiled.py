@@ -624,6 +624,19 @@ COLUMNS_GAME = """
     (end (if (is Line 3 byLevel:True) (result Mover Win)))))
 """
 
+# A player's region named through a map of the mover ((sites (player (mapEntry (mover))))),
+# listed per mover: a disc on the opponent's home row wins.
+ACROSS_GAME = """
+(game "Across"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)
+    (regions "Home" P1 (sites Bottom)) (regions "Home" P2 (sites Top))
+    (map {(pair 1 2) (pair 2 1)})})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end (if (is In (last To) (sites (player (mapEntry (mover))))) (result Mover Win)))))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -897,11 +910,15 @@ PAWNS_GAME = """
     # Lines along the levels, down a stack and across them win; full columns are never
     # played (at most 15 discs), and a full board with no line draws.
     (COLUMNS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["moves"].max() <= 15)],
+     and df["moves"].max() <= 15),
+    # Every game is won at once by the first disc on the other side's home row (the board
+    # never fills).
+    (ACROSS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["moves"].max() < 16)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
          "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
-         "stacks", "towers", "states", "threats", "pawns", "tops", "columns"])
+         "stacks", "towers", "states", "threats", "pawns", "tops", "columns", "across"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

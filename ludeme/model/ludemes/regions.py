@@ -746,12 +746,23 @@ def _literal_sites(src, lud):
     """A named region, or a player's: one list, or one per mover."""
     if not (lud.items is None and lud.player is None and lud.role in (None, "Mover")
             and not lud.sites or (lud.role and _fixed_player(lud.role))
-            or _literal_static(src, lud)):
+            or _literal_static(src, lud) or _player_of_mover(lud)):
         raise Unsupported(lud)
     sites, by_mover = src.sites_by_mover(src.env.compile(lud))
     if lud.role == "Mover" and not by_mover:        # the mover's own, kept per mover
         return [sites] * (src.game.num_players + 1), True
     return sites, by_mover
+
+
+def _player_of_mover(lud) -> bool:
+    """`(sites (player <int>))` whose player reads only the mover (and the game's maps),
+    such as `(player (mapEntry (mover)))`: listed per mover (a probe refuses a state read)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import Between, From, LastFrom, LastTo, PlayerVar, Site, To, ValueVar
+    return (lud.player is not None and lud.items is None and lud.role is None
+            and not lud.sites and lud.array is None
+            and not mentions(lud.player, (From, To, Site, PlayerVar, ValueVar, Between,
+                                          LastTo, LastFrom)))
 
 
 def _remembered_set(lud):
