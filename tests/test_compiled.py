@@ -637,6 +637,20 @@ ACROSS_GAME = """
     (end (if (is In (last To) (sites (player (mapEntry (mover))))) (result Mover Win)))))
 """
 
+# (move Shoot ...): after each slide, a neutral marker added along a line from where the
+# queen stopped, until the board blocks a side.
+ARROWS_GAME = """
+(game "Arrows"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Queen" Each (move Slide (then (moveAgain))))
+    (piece "Marker" Neutral)})
+  (rules
+    (start {(place "Queen1" {"A1" "E2"}) (place "Queen2" {"A5" "E4"})})
+    (play (if (is Even (count Moves)) (forEach Piece) (move Shoot (piece "Marker0"))))
+    (end (if (no Moves Next) (result Next Loss)))))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -914,11 +928,15 @@ PAWNS_GAME = """
     # Every game is won at once by the first disc on the other side's home row (the board
     # never fills).
     (ACROSS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["moves"].max() < 16)],
+     and df["moves"].max() < 16),
+    # Each turn is a slide then a shot (moves twice the turns); the 21 free sites fill up
+    # and a side is blocked in every game.
+    (ARROWS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_maximum"].gt(6).all() and not df["timeout"].any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
          "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
-         "stacks", "towers", "states", "threats", "pawns", "tops", "columns", "across"])
+         "stacks", "towers", "states", "threats", "pawns", "tops", "columns", "across", "arrows"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
