@@ -651,6 +651,19 @@ ARROWS_GAME = """
     (end (if (no Moves Next) (result Next Loss)))))
 """
 
+# Regions that read the position, listed by their loops: an intersection whose first region
+# is around a region (each centre's neighbours once, the centres left out), and the same
+# region as a membership test. A side with nowhere to grow loses.
+SPREAD_GAME = """
+(game "Spread"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" coord:"A1") (place "Disc2" coord:"D4")})
+    (play (move Add (to (intersection (sites Around (sites Occupied by:Mover)) (sites Empty)))))
+    (end (if (no Moves Next) (result Next Loss)))))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -932,11 +945,19 @@ PAWNS_GAME = """
     # Each turn is a slide then a shot (moves twice the turns); the 21 free sites fill up
     # and a side is blocked in every game.
     (ARROWS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["piece_number_maximum"].gt(6).all() and not df["timeout"].any())],
+     and df["piece_number_maximum"].gt(6).all() and not df["timeout"].any()),
+    # The board fills (16 discs) in some games; a side is walled in before in others.
+    (SPREAD_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_maximum"].lt(16).any()),
+    (SPREAD_GAME.replace("(to (intersection (sites Around (sites Occupied by:Mover)) "
+                         "(sites Empty)))",
+                         "(to (sites Empty) if:(is In (to) (sites Around (sites Occupied "
+                         "by:Mover))))"), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"]) and df["piece_number_maximum"].lt(16).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
          "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
-         "stacks", "towers", "states", "threats", "pawns", "tops", "columns", "across", "arrows"])
+         "stacks", "towers", "states", "threats", "pawns", "tops", "columns", "across", "arrows", "spread", "spread-tested"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

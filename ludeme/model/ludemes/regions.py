@@ -853,6 +853,26 @@ def _set_op_sites(src, lud):
     return src.sites_by_mover(src.env.compile(lud))
 
 
+@emits(Intersection, kind="for_region")
+def _intersection_loop(src, lud, out, ind, body):
+    """The first region's loop, each site once, the body run at the sites every other
+    region holds (their tests read `site` as the site tried, so none may read `(site)`)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import Site
+    first, *rest = list(lud.regions) + list(lud.more or [])
+    if mentions(rest, (Site,)):
+        raise Unsupported(lud, "with a region after the first that reads (site)")
+    tests = [src.region_contains(r, "site") for r in rest]
+    inner = list(body)
+    if not getattr(first, "distinct", False):
+        seen = f"once_{len(ind)}"       # one per depth of nested loops
+        out.append(f"{ind}{seen} = np.zeros(TOTAL, np.bool_)")
+        inner = [f"if not {seen}[site]:", f"    {seen}[site] = True", *("    " + x for x in inner)]
+    if tests:
+        inner = [f"if {' and '.join(tests)}:", *("    " + x for x in inner)]
+    src.for_region(first, out, ind, inner)
+
+
 @emits(SitesDirection, kind="from_only")
 def _direction_from_only(src, lud):
     if not src.env.is_static_direction(lud.dirn or "Adjacent") or lud.stop is not None:
@@ -988,13 +1008,42 @@ def _hand_loop(src, lud, out, ind, body):
     out.extend(f"{ind}        {x}" for x in body)
 
 
+def _around_region_loop(src, lud, out, ind, body):
+    """`(sites Around <region>)`: around each centre in the region's order, each site once,
+    the centres themselves left out, none when the first centre is off the board."""
+    around, width, kind = _around_table(src, lud)
+    n = src.env.num_board_sites
+    tab = src.table(around)
+    seq, flt = src.region_sites(lud.where)
+    d = len(ind)            # the names of this loop's locals, one per depth of nesting
+    ok = f" and {flt(f'ctr_{d}')}" if flt else ""
+    out += [f"{ind}ctrs_{d} = {seq}", f"{ind}centre_{d} = np.zeros(TOTAL, np.bool_)",
+            f"{ind}nc_{d} = 0", f"{ind}first_{d} = -1",
+            f"{ind}for ctr_{d} in ctrs_{d}:",
+            f"{ind}    if True{ok}:",
+            f"{ind}        if nc_{d} == 0:",
+            f"{ind}            first_{d} = ctr_{d}",
+            f"{ind}        nc_{d} += 1",
+            f"{ind}        if 0 <= ctr_{d} < TOTAL:",
+            f"{ind}            centre_{d}[ctr_{d}] = True",
+            f"{ind}if first_{d} >= 0:",
+            f"{ind}    seen_{d} = np.zeros(TOTAL, np.bool_)",
+            f"{ind}    for ctr_{d} in ctrs_{d}:",
+            f"{ind}        if 0 <= ctr_{d} < {n}{ok}:",
+            f"{ind}            for r_{d} in range({width}):",
+            f"{ind}                site = {tab}[ctr_{d}, r_{d}]",
+            f"{ind}                if site >= 0 and not seen_{d}[site] and {kind('site')}:",
+            f"{ind}                    seen_{d}[site] = True",
+            f"{ind}                    if not centre_{d}[site]:"]
+    out.extend(f"{ind}                        {x}" for x in body)
+
+
 def _around_table(src, lud):
     """(the table of each board site's sites at the distance, one per radial, -1 past the
-    board; its width; the kind's test of a site's name) of `(sites Around <site>)`."""
+    board; its width; the kind's test of a site's name) of `(sites Around <site>)` (of
+    each site of a region as the centre)."""
     import numpy as np
     from .literals import IntConst
-    if not isinstance(lud.where, IntFn):
-        raise Unsupported(lud, "around a region")
     dist = 1
     if lud.distance is not None:
         if type(lud.distance) is not IntConst:
@@ -1024,6 +1073,8 @@ def _around_table(src, lud):
 
 @emits(SitesAround, kind="for_region", refuses=("if_", "includeSelf", "type"))
 def _around_loop(src, lud, out, ind, body):
+    if not isinstance(lud.where, IntFn):
+        return _around_region_loop(src, lud, out, ind, body)
     around, width, kind = _around_table(src, lud)
     n = src.env.num_board_sites
     tab = src.table(around)
@@ -1041,6 +1092,8 @@ def _around_loop(src, lud, out, ind, body):
 def _around_contains(src, lud, site):
     """A site is around the centre: a table of the board's sites around each site."""
     import numpy as np
+    if not isinstance(lud.where, IntFn):       # around a region: listed, then looked up
+        return f"({src.listed_by_loop(lud)} == {site}).any()"
     around, _, kind = _around_table(src, lud)
     n = src.env.num_board_sites
     mask = np.zeros((n, n), dtype=bool)
@@ -1054,6 +1107,8 @@ def _around_contains(src, lud, site):
 @emits(SitesAround, kind="sites", refuses=("if_", "includeSelf", "type"))
 def _around_sites(src, lud):
     """The sites around the centre in the radials' order, each once (a table row)."""
+    if not isinstance(lud.where, IntFn):       # around a region: as its loop lists them
+        return src.listed_by_loop(lud), None
     around, _, kind = _around_table(src, lud)
     n = src.env.num_board_sites
     rows = [list(dict.fromkeys(t for t in around[s] if 0 <= t < n and t != s))
