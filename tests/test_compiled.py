@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import DESCRIPTIONS, ludii_dir, refdata_dir
+from conftest import DESCRIPTIONS, NO_COMPILED_FORM, ludii_dir, refdata_dir
 from ludeme.cli.main import main
 from ludeme.engine import compiled
 from ludeme.engine.compiled import BACKENDS, Unsupported
@@ -35,7 +35,6 @@ LOA_GAMES = [("Lines of Action.lud", 4), (f"Lines of Action.lud@{LOA_MOVER_WINS}
 # Adzua (Children), Ludii's file: hands, phases, scores, lines through a site.
 ADZUA_GAMES = [(f"Adzua (Children).lud:Ruleset/Adzua (Children) (Ludii {k}) (Reconstructed)", 30)
                for k in range(1, 10)]
-NO_COMPILED_FORM = DESCRIPTIONS / "seesaw.lud"   # stacks
 
 
 def bundled_configurations():
@@ -46,7 +45,7 @@ def bundled_configurations():
 
 
 # What the compiled backend has no form for yet, per bundled description and ruleset.
-NOT_COMPILED = {"seesaw.lud": "(intersection) of regions that read the state"}
+NOT_COMPILED: dict[str, str] = {}
 
 
 def ludii_game(name: str, backend: str = "auto"):
@@ -129,7 +128,9 @@ def test_every_compiled_bundled_configuration_gives_the_reference_rows(path, rul
     # chance: the first colour drawn per game, recorded in the rows' chance column
     (f"{DESCRIPTIONS / 'afterleap.lud'}", 10),
     # teams of two colours: (result TeamMover Win), (is Enemy) of the other team
-    (f"{DESCRIPTIONS / 'afterleap.lud'}:Ruleset/Two players", 10)])
+    (f"{DESCRIPTIONS / 'afterleap.lud'}:Ruleset/Two players", 10),
+    # stacks walking and capturing, with left-over steps kept in a variable
+    (f"{DESCRIPTIONS / 'seesaw.lud'}", 10)])
 def test_same_seed_same_row_on_both_backends(name, n):
     game = ludii_game(name)
     for seed in (0, 7):

@@ -1245,6 +1245,7 @@ def legal(who, what, count, sc, phase, mf, mt, mg, mx):
 @njit(cache=True, inline="always")
 def effects(who, what, count, sc, phase, frm, to, g, x):
     mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]
+    btw = -1        # (between) where the move's generator gives none (else x)
 {effects}
 
 

@@ -647,6 +647,19 @@ def _region_if_contains(src, lud, site):
             f"else {other})")
 
 
+@emits(RegionIf, kind="for_region")
+def _region_if_loop(src, lud, out, ind, body):
+    """The first region's loop when the condition holds (read once, before it), else the
+    second's."""
+    out.append(f"{ind}if {src.bool_expr(lud.cond)}:")
+    src.for_region(lud.then_, out, ind + "    ", body)
+    out.append(f"{ind}    pass")
+    if lud.else_ is not None:
+        out.append(f"{ind}else:")
+        src.for_region(lud.else_, out, ind + "    ", body)
+        out.append(f"{ind}    pass")
+
+
 @emits(FromTo, kind="effect", refuses=("copy", "stack", "mover", ("then", "with (then ...)")))
 def _from_to_effect(src, lud, body):
     """One site to one site, `count:` pieces (read before any moves, with (from) and (to)
@@ -694,3 +707,22 @@ def _by_score_end(src, lud, out, ind):
         out.append(f"{ind}sc[SCORE + {src.player_expr(fs.role, fs)}] = {src.int_expr(fs.score)}")
     out.append(f"{ind}rank_by_score(sc, rk, active, NP, SCORE)")
     out.append(f"{ind}mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")
+
+
+@emits(AddEffect, kind="consequent", refuses=("count", ("then", "with (then ...) as a "
+                                                                "consequent")))
+def _add_consequent(src, lud, lines, ind):
+    """`(add (piece ...) (to <site> [if:]))` after a move: the piece placed there when the
+    condition holds with `(to)` on the site (a kind of 0 or less places nothing)."""
+    to = lud.to
+    refuse(to, "level", "apply", "type")
+    if lud.piece is None or not isinstance(to.site, IntFn):
+        raise Unsupported(lud, "without a piece, or to a region, as a consequent")
+    refuse(lud.piece, "state")
+    kind = src.int_expr(lud.piece)
+    lines.append(f"{ind}ak_, sa_ = {kind}, to")
+    lines.append(f"{ind}to = {src.int_expr(to.site)}")
+    cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
+    lines.append(f"{ind}if ak_ > 0 and to >= 0{cond}:")
+    lines.append(f"{ind}    {src.site_add('to', 'ak_', 'OWNER[ak_]', '1')}")
+    lines.append(f"{ind}to = sa_")

@@ -9,7 +9,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.boards.board import sites_at_distance
 from ludeme.language.syntax import Int, Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, ludeme
-from ludeme.engine.compiled.emit import Unsupported, always, emits, reads_params_only_from
+from ludeme.engine.compiled.emit import Unsupported, always, emit, emits, reads_params_only_from
 
 
 @ludeme("sites", "Empty")
@@ -853,6 +853,30 @@ def _set_op_sites(src, lud):
     return src.sites_by_mover(src.env.compile(lud))
 
 
+@emits(SitesDistance, kind="sites", refuses=("type",))
+def _distance_sites(src, lud):
+    """With a (step ...): the rings of its walk from the minimum to the maximum (as
+    `walk_region`), listed by a helper kernel."""
+    from .sequences import walk_kernel
+    if lud.step is None:
+        raise Unsupported(lud, "without a (step ...)")
+    lo, hi = emit("range", src, lud.range)
+    call = walk_kernel(
+        src, lud, lud.step, "a, lo, hi", "a",
+        f"not 0 <= start < {src.env.num_board_sites} or lo < 0",
+        "ncur > 0 and n < hi",
+        ["if (n == 1 and lo <= 1) or (n >= 2 and n - 1 >= lo):",
+         "    for i in range(ncur):", "        out[no] = cur[i]", "        no += 1"],
+        "out[:no]")
+    return f"{call}{src.int_expr(lud.from_)}, {lo}, {hi})", None
+
+
+@emits(SitesDistance, kind="contains", refuses=("type",))
+def _distance_contains(src, lud, site):
+    seq, _ = _distance_sites(src, lud)
+    return f"({seq} == {site}).any()"
+
+
 @emits(Intersection, kind="for_region")
 def _intersection_loop(src, lud, out, ind, body):
     """The first region's loop, each site once, the body run at the sites every other
@@ -971,10 +995,34 @@ def _occupied(src, lud) -> tuple[object, "Callable"]:
     # hands' sites are cells); every container's sites otherwise.
     env = src.env
     board_only = lud.container is not None or env.board.site_type != "Cell"
+    if lud.component is not None or lud.top is False:
+        test = _occupied_by_kind(src, lud, test)
     return (env.num_board_sites if board_only else "TOTAL"), lambda v: test.format(s=v)
 
 
-_OCCUPIED_REFUSES = ("type", "component", "components", "top")
+def _occupied_by_kind(src, lud, test: str) -> str:
+    """The test of `(sites Occupied by:<one player> [component:"Name"] [top:False])`: the
+    top piece theirs (of the kind), or, on stacks, a level below it (any level with
+    top:False), as `SitesOccupied.compile` reads them."""
+    if lud.by not in ("Mover", "Next", "Prev", "Player") and \
+            not (lud.by[:1] == "P" and lud.by[1:].isdigit()):
+        raise Unsupported(lud, f"with component: or top: by {lud.by}")
+    if lud.component is not None and not isinstance(lud.component, str):
+        raise Unsupported(lud, "with a component given by its index")
+    comps = src.game.components
+    named = [False] + [lud.component is None or k.name.rstrip("0123456789") == lud.component
+                       for k in comps[1:]]
+    kind = f"{src.table(named, 'bool_')}[what[{{s}}]]"
+    if not src.game.stacking:
+        return f"({test} and {kind})"
+    levels = src.table(named if lud.component is not None else [], "bool_")
+    below = f"stack_pieces(who, what, count, {{s}}, {src.player_expr(lud.by, lud)}, {levels}) > 0"
+    if lud.top is False:
+        return f"(({test} and {kind}) or {below})"
+    return f"({test} and ({kind} or {below}))"
+
+
+_OCCUPIED_REFUSES = ("type", "components")
 
 
 @emits(SitesOccupied, kind="for_region", refuses=_OCCUPIED_REFUSES)
