@@ -665,6 +665,19 @@ SPREAD_GAME = """
     (end (if (no Moves Next) (result Next Loss)))))
 """
 
+# (do <set Var> next:<moves>): a budget of two discs set at the start of each turn, read
+# by the next moves and spent by a (set Var ... (then ...)) consequent.
+BUDGET_GAME = """
+(game "Budget"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (do (if (= 0 (count MovesThisTurn)) (set Var 2))
+            next:(move Add (to (sites Empty) if:(!= (% (to) 3) (var)))
+                   (then (set Var (- (var) 1) (then (if (< 0 (var)) (moveAgain))))))))
+    (end (if (is Line 3) (result Mover Win)))))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -954,11 +967,14 @@ PAWNS_GAME = """
                          "(sites Empty)))",
                          "(to (sites Empty) if:(is In (to) (sites Around (sites Occupied "
                          "by:Mover))))"), (3, 4),
-     lambda df: {1, 2} <= set(df["winner"]) and df["piece_number_maximum"].lt(16).any())],
+     lambda df: {1, 2} <= set(df["winner"]) and df["piece_number_maximum"].lt(16).any()),
+    # Two discs a turn (the last turn may end at the first), lines win for both sides.
+    (BUDGET_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["moves"].ge(2 * df["turns"] - 1).all())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "cornerless", "forward-hops",
          "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
-         "stacks", "towers", "states", "threats", "pawns", "tops", "columns", "across", "arrows", "spread", "spread-tested"])
+         "stacks", "towers", "states", "threats", "pawns", "tops", "columns", "across", "arrows", "spread", "spread-tested", "budget"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

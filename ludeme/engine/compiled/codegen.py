@@ -90,6 +90,9 @@ class Source:
         self.real_roles: str | None = None
         # Every site counts (FlatSites.count_from = 0) in a game with counted pieces.
         self.counting = bool(getattr(game, "counting", False))
+        # (effect lines, action codes) every move generated now carries before its own
+        # actions (`(do <moves> next:<moves>)`: the first moves' actions), or None.
+        self.effect_prefix: tuple | None = None
 
     def pending_values(self) -> None:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
@@ -505,6 +508,10 @@ class Source:
             levels = LV_NONE
         self.generator_levels.append(levels)
         then = self.then_lines(lud) if lud is not None else []
+        if self.effect_prefix and not is_pass:     # actions made before, carried first
+            lines, codes = self.effect_prefix
+            effect_lines = lines + effect_lines
+            kind = tuple(codes) + (kind if isinstance(kind, tuple) else (kind,))
         self.generators.append((effect_lines, is_pass, then))
         self.generator_kinds.append(A_PASS if is_pass else kind)
         self.generator_luds.append(lud)

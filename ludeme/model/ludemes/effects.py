@@ -325,13 +325,14 @@ class Do(Moves):
         return do
 
 
-@emits(Do, kind="moves", refuses=(("next", "with next: (moves generated after others)"),))
+@emits(Do, kind="moves")
 def _do_moves(src, lud, out, ind):
     """`(do <moves> ifAfterwards:<cond>)`: the moves after which the condition holds, each
     tested when it is pushed on a copy of the position (its (then ...) included, the
     (do ...)'s own and those enclosing it not, as the reference checks it)."""
     if lud.ifAfterwards is None:
-        raise Unsupported(lud, "without ifAfterwards:")
+        return _do_next_moves(src, lud, out, ind)
+    refuse(lud, ("next", "with next: beside ifAfterwards:"))
     auto = getattr(lud.ifAfterwards, "auto_succeeds", None)
     if src.threat_probe and auto is not None and auto() is not None:
         # While a threat is looked for, a condition that holds by Ludii's autoFail flag
@@ -346,6 +347,55 @@ def _do_moves(src, lud, out, ind):
             src.moves(lud.prior, out, ind)
         finally:
             src.push_tests.pop()
+
+
+def _do_next_moves(src, lud, out, ind):
+    """`(do <sets of variables> next:<moves>)`: the variables set (as the reference does
+    without a copy), the next moves generated, the variables restored; each next move
+    carries the settings before its own actions. While moves are only looked for, the
+    next moves are looked for in a kernel of their own, so the variables are restored."""
+    names = _variables_set(lud.prior)
+    if names is None:
+        raise Unsupported(lud, "with next: after moves other than (set Var ...)")
+    if src.reaching:
+        raise Unsupported(lud, "with next: while a threat is looked for")
+    prior: list[str] = []
+    src.effect_body(lud.prior, prior)
+    d = len(ind)
+    saved = [f"dv{d}_{i}" for i in range(len(names))]
+    out.extend(f"{ind}{v} = {src.variable(name)}" for v, name in zip(saved, names))
+    out.extend(ind + x for x in prior)
+    if src.any_mode:
+        out.append(f"{ind}found_{d} = {src.any_move_kernel(lud.next)}")
+    else:
+        outer = src.effect_prefix
+        lines, codes = outer if outer is not None else ([], ())
+        src.effect_prefix = (lines + prior, (*codes, A_SET_VAR))
+        try:
+            with src.enclosing_then(lud):
+                src.moves(lud.next, out, ind)
+        finally:
+            src.effect_prefix = outer
+    out.extend(f"{ind}{src.variable(name)} = {v}" for v, name in zip(saved, names))
+    if src.any_mode:
+        out.append(f"{ind}if found_{d}:")
+        out.append(f"{ind}    return True")
+
+
+def _variables_set(lud) -> list | None:
+    """The names of the variables that moves which can only set variables set (an `(if)`
+    over `(set Var ...)`s, no (then ...)), or None for other moves."""
+    from .memory import SetVar
+    from .moves import MovesIf
+    if type(lud) is SetVar and lud.then is None:
+        return [lud.name]
+    if type(lud) is MovesIf and lud.then is None:
+        parts = [_variables_set(lud.then_)] + \
+            ([_variables_set(lud.else_)] if lud.else_ is not None else [])
+        if any(p is None for p in parts):
+            return None
+        return list(dict.fromkeys(n for p in parts for n in p))
+    return None
 
 
 @ludeme("all", "Passed")

@@ -1004,8 +1004,11 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     """The test of `(sites Occupied by:<one player> [component:"Name"] [top:False])`: the
     top piece theirs (of the kind), or, on stacks, a level below it (any level with
     top:False), as `SitesOccupied.compile` reads them."""
-    if lud.by not in ("Mover", "Next", "Prev", "Player") and \
-            not (lud.by[:1] == "P" and lud.by[1:].isdigit()):
+    by = lud.by
+    if by in ("Enemy", "NonMover") and src.game.num_players == 2:
+        by = "Next"                 # the one other player (no teams compile)
+    if by not in ("Mover", "Next", "Prev", "Player") and \
+            not (by[:1] == "P" and by[1:].isdigit()):
         raise Unsupported(lud, f"with component: or top: by {lud.by}")
     if lud.component is not None and not isinstance(lud.component, str):
         raise Unsupported(lud, "with a component given by its index")
@@ -1016,7 +1019,7 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     if not src.game.stacking:
         return f"({test} and {kind})"
     levels = src.table(named if lud.component is not None else [], "bool_")
-    below = f"stack_pieces(who, what, count, {{s}}, {src.player_expr(lud.by, lud)}, {levels}) > 0"
+    below = f"stack_pieces(who, what, count, {{s}}, {src.player_expr(by, lud)}, {levels}) > 0"
     if lud.top is False:
         return f"(({test} and {kind}) or {below})"
     return f"({test} and ({kind} or {below}))"
@@ -1031,6 +1034,12 @@ def _occupied_loop(src, lud, out, ind, body):
     out.append(f"{ind}for site in range({span}):")
     out.append(f"{ind}    if {test('site')}:")
     out.extend(f"{ind}        {x}" for x in body)
+
+
+@emits(SitesOccupied, kind="contains", refuses=_OCCUPIED_REFUSES)
+def _occupied_contains(src, lud, site):
+    span, test = _occupied(src, lud)
+    return f"(0 <= {site} < {span} and {test(site)})"
 
 
 @emits(SitesOccupied, kind="sites", refuses=_OCCUPIED_REFUSES)
