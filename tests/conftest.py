@@ -15,6 +15,8 @@ load_all()
 
 ROOT = Path(__file__).resolve().parent.parent
 DESCRIPTIONS = ROOT / "descriptions"
+# A game with no compiled form (every bundled description has one): the fall-back's tests.
+NO_COMPILED_FORM = ROOT / "tests" / "no_compiled_form.lud"
 
 
 def ctrl_c_reaches_it() -> None:

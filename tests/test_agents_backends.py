@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import DESCRIPTIONS, ludii_dir
+from conftest import DESCRIPTIONS, NO_COMPILED_FORM, ludii_dir
 from ludeme.engine import compiled
 from ludeme.ai.agents import GreedyAgent, RandomAgent, UCTAgent, play_match
 from ludeme.cli.main import main
@@ -21,7 +21,7 @@ from ludeme.engine.compiled import CompiledState, Unsupported
 from ludeme.engine.compiled.codegen import generate
 from ludeme.analysis.playouts import compiled_of, load, new_state, ruleset_names, run_playouts
 
-NOT_COMPILED = DESCRIPTIONS / "seesaw.lud"     # stacks
+NOT_COMPILED = NO_COMPILED_FORM
 
 
 @functools.lru_cache(maxsize=None)

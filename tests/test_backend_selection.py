@@ -2,11 +2,10 @@
 
 import pandas as pd
 
-from conftest import DESCRIPTIONS
+from conftest import DESCRIPTIONS, NO_COMPILED_FORM
 from ludeme.cli.main import main
 
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
-NO_COMPILED_FORM = DESCRIPTIONS / "seesaw.lud"   # stacks
 
 
 def ruleset(k: int) -> str:

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import DESCRIPTIONS, ludii_dir, refdata_dir
+from conftest import DESCRIPTIONS, NO_COMPILED_FORM, ludii_dir, refdata_dir
 from ludeme.cli.main import main
 from ludeme.engine import compiled
 from ludeme.engine.compiled import BACKENDS, Unsupported
@@ -35,7 +35,6 @@ LOA_GAMES = [("Lines of Action.lud", 4), (f"Lines of Action.lud@{LOA_MOVER_WINS}
 # Adzua (Children), Ludii's file: hands, phases, scores, lines through a site.
 ADZUA_GAMES = [(f"Adzua (Children).lud:Ruleset/Adzua (Children) (Ludii {k}) (Reconstructed)", 30)
                for k in range(1, 10)]
-NO_COMPILED_FORM = DESCRIPTIONS / "seesaw.lud"   # stacks
 
 
 def bundled_configurations():
@@ -46,7 +45,7 @@ def bundled_configurations():
 
 
 # What the compiled backend has no form for yet, per bundled description and ruleset.
-NOT_COMPILED = {"seesaw.lud": "(intersection) of regions that read the state"}
+NOT_COMPILED: dict[str, str] = {}
 
 
 def ludii_game(name: str, backend: str = "auto"):
@@ -129,7 +128,9 @@ def test_every_compiled_bundled_configuration_gives_the_reference_rows(path, rul
     # chance: the first colour drawn per game, recorded in the rows' chance column
     (f"{DESCRIPTIONS / 'afterleap.lud'}", 10),
     # teams of two colours: (result TeamMover Win), (is Enemy) of the other team
-    (f"{DESCRIPTIONS / 'afterleap.lud'}:Ruleset/Two players", 10)])
+    (f"{DESCRIPTIONS / 'afterleap.lud'}:Ruleset/Two players", 10),
+    # stacks walking and capturing, with left-over steps kept in a variable
+    (f"{DESCRIPTIONS / 'seesaw.lud'}", 10)])
 def test_same_seed_same_row_on_both_backends(name, n):
     game = ludii_game(name)
     for seed in (0, 7):
@@ -679,6 +680,70 @@ DICE_ENTRY_GAME = """
           (if (>= (count Moves) 150) (byScore))})))
 """
 
+# Columns of stacks: (forEach <region> if:) listed from the position as a (to ...) region,
+# and lines through the stacks' levels ((is Line ... byLevel:True)).
+COLUMNS_GAME = """
+(game "Columns"
+  (players 2)
+  (equipment {(board (rectangle 1 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (forEach (sites Board) if:(< (size Stack at:(site)) 3))) stack:True))
+    (end (if (is Line 3 byLevel:True) (result Mover Win)))))
+"""
+
+# A player's region named through a map of the mover ((sites (player (mapEntry (mover))))),
+# listed per mover: a disc on the opponent's home row wins.
+ACROSS_GAME = """
+(game "Across"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)
+    (regions "Home" P1 (sites Bottom)) (regions "Home" P2 (sites Top))
+    (map {(pair 1 2) (pair 2 1)})})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end (if (is In (last To) (sites (player (mapEntry (mover))))) (result Mover Win)))))
+"""
+
+# (move Shoot ...): after each slide, a neutral marker added along a line from where the
+# queen stopped, until the board blocks a side.
+ARROWS_GAME = """
+(game "Arrows"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Queen" Each (move Slide (then (moveAgain))))
+    (piece "Marker" Neutral)})
+  (rules
+    (start {(place "Queen1" {"A1" "E2"}) (place "Queen2" {"A5" "E4"})})
+    (play (if (is Even (count Moves)) (forEach Piece) (move Shoot (piece "Marker0"))))
+    (end (if (no Moves Next) (result Next Loss)))))
+"""
+
+# Regions that read the position, listed by their loops: an intersection whose first region
+# is around a region (each centre's neighbours once, the centres left out), and the same
+# region as a membership test. A side with nowhere to grow loses.
+SPREAD_GAME = """
+(game "Spread"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" coord:"A1") (place "Disc2" coord:"D4")})
+    (play (move Add (to (intersection (sites Around (sites Occupied by:Mover)) (sites Empty)))))
+    (end (if (no Moves Next) (result Next Loss)))))
+"""
+
+# (do <set Var> next:<moves>): a budget of two discs set at the start of each turn, read
+# by the next moves and spent by a (set Var ... (then ...)) consequent.
+BUDGET_GAME = """
+(game "Budget"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (do (if (= 0 (count MovesThisTurn)) (set Var 2))
+            next:(move Add (to (sites Empty) if:(!= (% (to) 3) (var)))
+                   (then (set Var (- (var) 1) (then (if (< 0 (var)) (moveAgain))))))))
+    (end (if (is Line 3) (result Mover Win)))))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1131,13 +1196,37 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (DICE_SUM_GAME, (3, 8), lambda df: df["moves"].gt(df["turns"]).any()
      and df["winner"].gt(0).any()),
     # Every piece starts in hand: both sides enter, hit and win on score.
-    (DICE_ENTRY_GAME, (3, 8), lambda df: {1, 2} <= set(df["winner"]))],
+    (DICE_ENTRY_GAME, (3, 8), lambda df: {1, 2} <= set(df["winner"])),
+    # Lines along the levels, down a stack and across them win; full columns are never
+    # played (at most 15 discs), and a full board with no line draws.
+    (COLUMNS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["moves"].max() <= 15),
+    # Every game is won at once by the first disc on the other side's home row (the board
+    # never fills).
+    (ACROSS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["moves"].max() < 16),
+    # Each turn is a slide then a shot (moves twice the turns); the 21 free sites fill up
+    # and a side is blocked in every game.
+    (ARROWS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_maximum"].gt(6).all() and not df["timeout"].any()),
+    # The board fills (16 discs) in some games; a side is walled in before in others.
+    (SPREAD_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_maximum"].lt(16).any()),
+    (SPREAD_GAME.replace("(to (intersection (sites Around (sites Occupied by:Mover)) "
+                         "(sites Empty)))",
+                         "(to (sites Empty) if:(is In (to) (sites Around (sites Occupied "
+                         "by:Mover))))"), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"]) and df["piece_number_maximum"].lt(16).any()),
+    # Two discs a turn (the last turn may end at the first), lines win for both sides.
+    (BUDGET_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["moves"].ge(2 * df["turns"] - 1).all())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
          "forward-hops", "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
          "stacks", "towers", "states", "threats", "pawns", "tops", "ahead", "castle",
-         "slide-from-if", "branches", "dice", "dice-sum", "dice-entry"])
+         "slide-from-if", "branches", "dice", "dice-sum", "dice-entry", "columns", "across",
+         "arrows", "spread", "spread-tested", "budget"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

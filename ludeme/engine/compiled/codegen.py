@@ -103,6 +103,9 @@ class Source:
         # Lines `step` runs when a pass is applied to a mover not stalemated, where the
         # reference generates the phase's moves again (a roll draws from the chance stream).
         self.pass_draws: list[str] = []
+        # (effect lines, action codes) every move generated now carries before its own
+        # actions (`(do <moves> next:<moves>)`: the first moves' actions), or None.
+        self.effect_prefix: tuple | None = None
 
     def pending_values(self) -> None:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
@@ -321,10 +324,24 @@ class Source:
     def _count_by_loop(self, region, per_site: str, distinct: bool) -> str:
         """`count_in` over a region that reads the position: a helper kernel given the whole
         evaluation context runs the region's own loop (each site once unless `distinct`)."""
+        body = [f"total += {per_site}"] if distinct else \
+            ["if not counted[site]:", "    counted[site] = True", f"    total += {per_site}"]
+        start = ["    total = 0", *([] if distinct else ["    counted = np.zeros(TOTAL, np.bool_)"])]
+        return self._loop_kernel(region, start, body, "total")
+
+    def listed_by_loop(self, region) -> str:
+        """The sites of a region that reads the position, as its own loop lists them (an
+        array made by a helper kernel given the whole evaluation context)."""
+        return self._loop_kernel(region, ["    buf = np.empty(TOTAL, np.int64)", "    n = 0"],
+                                 ["if n == buf.shape[0]:",
+                                  "    buf = np.concatenate((buf, buf))",
+                                  "buf[n] = site", "n += 1"], "buf[:n]")
+
+    def _loop_kernel(self, region, start: list[str], body: list[str], result: str) -> str:
+        """A call of a helper kernel, given the whole evaluation context, that runs `body` at
+        each site of the region's own loop (of every site when `region` is None)."""
         saved, self.between = self.between, "btw"
         try:
-            body = [f"total += {per_site}"] if distinct else \
-                ["if not counted[site]:", "    counted[site] = True", f"    total += {per_site}"]
             loop: list[str] = []
             if region is None:
                 loop += ["    for site in range(TOTAL):", *("        " + x for x in body)]
@@ -337,9 +354,7 @@ class Source:
         def make(name):
             return "\n".join(["@njit(cache=True)",
                               f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
-                              context(local=()), "    total = 0",
-                              *([] if distinct else ["    counted = np.zeros(TOTAL, np.bool_)"]),
-                              *loop, "    return total", ""])
+                              context(local=()), *start, *loop, f"    return {result}", ""])
         return (f"{self.helper(make)}(who, what, count, sc, phase, frm, to, "
                 f"{self.between}{bound})")
 
@@ -410,6 +425,9 @@ class Source:
         of the variable holding a site, is the test on it."""
         if lookup("sites", lud):
             return emit("sites", self, lud)
+        if lookup("for_region", lud) and not self.is_static_region(lud) \
+                and not self.reads_only_from(lud):
+            return self.listed_by_loop(lud), None
         return self.listed_sites(lud)
 
     def listed_sites(self, lud) -> tuple[str, None]:
@@ -504,6 +522,10 @@ class Source:
             levels = LV_NONE
         self.generator_levels.append(levels)
         then = self.then_lines(lud) if lud is not None else []
+        if self.effect_prefix and not is_pass:     # actions made before, carried first
+            lines, codes = self.effect_prefix
+            effect_lines = lines + effect_lines
+            kind = tuple(codes) + (kind if isinstance(kind, tuple) else (kind,))
         self.generators.append((effect_lines, is_pass, then))
         self.generator_kinds.append(A_PASS if is_pass else kind)
         self.generator_luds.append(lud)
@@ -1106,7 +1128,7 @@ LOOP = '''\
 import numpy as np
 from numba import njit
 from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_score, timeout,
-                                all_passed, is_line, site_add,
+                                all_passed, is_line, is_line_by_level, site_add,
                                 site_clear, site_move, site_move_counted, site_move_n,
                                 stack_at, stack_move_stack, stack_pieces,
                                 site_add_st, site_clear_st, site_move_st,
@@ -1306,6 +1328,7 @@ def legal(who, what, count, sc, phase, mf, mt, mg, mx):
 @njit(cache=True, inline="always")
 def effects(who, what, count, sc, phase, frm, to, g, x):
     mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]
+    btw = -1        # (between) where the move's generator gives none (else x)
 {effects}
 
 

@@ -113,18 +113,6 @@ def refuse(lud, *attrs) -> None:
             raise Unsupported(lud, why or f"with {lud._given[a][0]}:")
 
 
-def fixed_int(lud, name: str, default: int) -> int:
-    """The value of an integer argument the rules fix (a literal), `default` when it is not
-    given; one computed while playing is refused (Unsupported)."""
-    from ludeme.model.ludemes.literals import IntConst
-    arg = getattr(lud, name)
-    if arg is None:
-        return default
-    if type(arg) is not IntConst:
-        raise Unsupported(lud, f"with a computed {name.rstrip('_')}:")
-    return int(arg.value)
-
-
 def refuse_stacks(src, lud) -> None:
     """Refuse (Unsupported) a compiled form that reads only the top pieces where, in a
     stacking game, the reference reads every level."""

@@ -880,6 +880,58 @@ def is_line(what, pivot, whats, length, exact, contiguous, rays, ray_len, opps, 
     return False
 
 
+@njit(cache=True)
+def is_line_by_level(what, count, pivot, whats, length, exact, rays, ray_len, opps, opp_len,
+                     num_rays):
+    """`(is Line ... byLevel:True)` as ludeme.model.ludemes.stacks.line_by_level walks it:
+    down the pivot's stack, then along each radial at the pivot's top level, one level
+    lower and one higher a site (`whats[w]` marks the kinds that count)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + pivot]
+    if length == 1:
+        return True
+    if n >= length:
+        c = 1
+        for i in range(length - 1):
+            if not whats[stack_at(what, count, pivot, n - 2 - i)]:
+                break
+            c += 1
+            if not exact and c == length:
+                return True
+        if c == length:
+            return True
+    origin = n - 1
+    for r in range(num_rays[pivot]):
+        for shift in (0, -1, 1):
+            c = 1
+            for j in range(ray_len[pivot, r]):
+                site = rays[pivot, r, j]
+                lv = origin + shift * (j + 1)
+                if lv < 0 or count[total + site] <= lv \
+                        or not whats[what[total + site * depth + lv]]:
+                    break
+                c += 1
+                if not exact and c == length:
+                    return True
+            if opp_len[pivot, r] >= 0:
+                t = c
+                for j in range(opp_len[pivot, r]):
+                    site = opps[pivot, r, j]
+                    lv = origin - shift * (j + 1)
+                    if lv < 0 or count[total + site] <= lv \
+                            or not whats[what[total + site * depth + lv]]:
+                        break
+                    t += 1
+                    if not exact and t == length:
+                        return True
+                # as Ludii: the descending line checks only its own side here
+                if (c if shift == -1 else t) == length:
+                    return True
+            elif c == length:
+                return True
+    return False
+
+
 # ---------------------------------------------------------------- per-playout series
 # The kernels' forms of `ludeme.engine.figures`' per-state figures that read a whole list:
 # Ludii's aggregates, repeated positions, the steps a move goes.

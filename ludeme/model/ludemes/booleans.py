@@ -608,13 +608,14 @@ def _is_visited(src, lud):
     return f"(sc[VISITED + visited_slot({src.int_expr(lud.site)})] != 0)"
 
 
-@emits(IsLine, kind="bool", refuses=("throughAny", "what", "whats", "who", "if_", "type",
-                                      "byLevel"))
+@emits(IsLine, kind="bool", refuses=("throughAny", "what", "whats", "who", "if_", "type"))
 def _is_line(src, lud):
     import numpy as np
     from .literals import IntConst
     if not isinstance(lud.exact, bool) or type(lud.length) is not IntConst:
         raise Unsupported(lud, "with a computed length or exact:")
+    if lud.byLevel and not src.game.stacking:
+        raise Unsupported(lud, "with byLevel: in a game without stacks")
     length = src.int_expr(lud.length)
     radials = src.env.line_radials(lud.dirn or "Adjacent", lud)
     n = src.env.num_board_sites
@@ -635,6 +636,9 @@ def _is_line(src, lud):
                 opps[s, r, :len(opp)] = opp
     tabs = [src.table(x) for x in (rays, ray_len, opps, opp_len, num)]
     pivot = src.int_expr(lud.through) if lud.through is not None else "last_to"
+    if lud.byLevel:
+        return (f"({pivot} >= 0 and {pivot} < {n} and is_line_by_level(what, count, {pivot}, "
+                f"WHATS_SAME[what[{pivot}]], {length}, {lud.exact}, {', '.join(tabs)}))")
     return (f"({pivot} >= 0 and {pivot} < {n} and is_line(what, {pivot}, "
             f"WHATS_SAME[what[{pivot}]], {length}, {lud.exact}, {lud.contiguous}, "
             f"{', '.join(tabs)}))")

@@ -74,6 +74,12 @@ class DirectionsIf(_DirectionFunction):
 
     params = (P("cond", Bool), P("ok", _CHOICE), P("not_ok", _CHOICE))
 
+    @property
+    def branches(self) -> tuple:
+        """The directions when `cond` holds, and when it does not (a compiled step reads
+        a table per branch)."""
+        return (self.ok, self.not_ok)
+
     def direction_keys(self, env, lud):
         cond = env.compile(self.cond)
         ok = keys_of(env, self.ok, lud)

@@ -336,7 +336,8 @@ def _do_moves(src, lud, out, ind):
         roll_then_moves(src, lud, out, ind)
         return
     if lud.ifAfterwards is None:
-        raise Unsupported(lud, "without ifAfterwards:")
+        return _do_next_moves(src, lud, out, ind)
+    refuse(lud, ("next", "with next: beside ifAfterwards:"))
     auto = getattr(lud.ifAfterwards, "auto_succeeds", None)
     if src.threat_probe and auto is not None and auto() is not None:
         # While a threat is looked for, a condition that holds by Ludii's autoFail flag
@@ -351,6 +352,55 @@ def _do_moves(src, lud, out, ind):
             src.moves(lud.prior, out, ind)
         finally:
             src.push_tests.pop()
+
+
+def _do_next_moves(src, lud, out, ind):
+    """`(do <sets of variables> next:<moves>)`: the variables set (as the reference does
+    without a copy), the next moves generated, the variables restored; each next move
+    carries the settings before its own actions. While moves are only looked for, the
+    next moves are looked for in a kernel of their own, so the variables are restored."""
+    names = _variables_set(lud.prior)
+    if names is None:
+        raise Unsupported(lud, "with next: after moves other than (set Var ...)")
+    if src.reaching:
+        raise Unsupported(lud, "with next: while a threat is looked for")
+    prior: list[str] = []
+    src.effect_body(lud.prior, prior)
+    d = len(ind)
+    saved = [f"dv{d}_{i}" for i in range(len(names))]
+    out.extend(f"{ind}{v} = {src.variable(name)}" for v, name in zip(saved, names))
+    out.extend(ind + x for x in prior)
+    if src.any_mode:
+        out.append(f"{ind}found_{d} = {src.any_move_kernel(lud.next)}")
+    else:
+        outer = src.effect_prefix
+        lines, codes = outer if outer is not None else ([], ())
+        src.effect_prefix = (lines + prior, (*codes, A_SET_VAR))
+        try:
+            with src.enclosing_then(lud):
+                src.moves(lud.next, out, ind)
+        finally:
+            src.effect_prefix = outer
+    out.extend(f"{ind}{src.variable(name)} = {v}" for v, name in zip(saved, names))
+    if src.any_mode:
+        out.append(f"{ind}if found_{d}:")
+        out.append(f"{ind}    return True")
+
+
+def _variables_set(lud) -> list | None:
+    """The names of the variables that moves which can only set variables set (an `(if)`
+    over `(set Var ...)`s, no (then ...)), or None for other moves."""
+    from .memory import SetVar
+    from .moves import MovesIf
+    if type(lud) is SetVar and lud.then is None:
+        return [lud.name]
+    if type(lud) is MovesIf and lud.then is None:
+        parts = [_variables_set(lud.then_)] + \
+            ([_variables_set(lud.else_)] if lud.else_ is not None else [])
+        if any(p is None for p in parts):
+            return None
+        return list(dict.fromkeys(n for p in parts for n in p))
+    return None
 
 
 @ludeme("all", "Passed")
@@ -675,6 +725,19 @@ def _region_if_contains(src, lud, site):
             f"else {other})")
 
 
+@emits(RegionIf, kind="for_region")
+def _region_if_loop(src, lud, out, ind, body):
+    """The first region's loop when the condition holds (read once, before it), else the
+    second's."""
+    out.append(f"{ind}if {src.bool_expr(lud.cond)}:")
+    src.for_region(lud.then_, out, ind + "    ", body)
+    out.append(f"{ind}    pass")
+    if lud.else_ is not None:
+        out.append(f"{ind}else:")
+        src.for_region(lud.else_, out, ind + "    ", body)
+        out.append(f"{ind}    pass")
+
+
 @emits(FromTo, kind="effect", refuses=("copy", "stack", "mover", ("then", "with (then ...)")))
 def _from_to_effect(src, lud, body):
     """One site to one site, `count:` pieces (read before any moves, with (from) and (to)
@@ -722,3 +785,22 @@ def _by_score_end(src, lud, out, ind):
         out.append(f"{ind}sc[SCORE + {src.player_expr(fs.role, fs)}] = {src.int_expr(fs.score)}")
     out.append(f"{ind}rank_by_score(sc, rk, active, NP, SCORE)")
     out.append(f"{ind}mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")
+
+
+@emits(AddEffect, kind="consequent", refuses=("count", ("then", "with (then ...) as a "
+                                                                "consequent")))
+def _add_consequent(src, lud, lines, ind):
+    """`(add (piece ...) (to <site> [if:]))` after a move: the piece placed there when the
+    condition holds with `(to)` on the site (a kind of 0 or less places nothing)."""
+    to = lud.to
+    refuse(to, "level", "apply", "type")
+    if lud.piece is None or not isinstance(to.site, IntFn):
+        raise Unsupported(lud, "without a piece, or to a region, as a consequent")
+    refuse(lud.piece, "state")
+    kind = src.int_expr(lud.piece)
+    lines.append(f"{ind}ak_, sa_ = {kind}, to")
+    lines.append(f"{ind}to = {src.int_expr(to.site)}")
+    cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
+    lines.append(f"{ind}if ak_ > 0 and to >= 0{cond}:")
+    lines.append(f"{ind}    {src.site_add('to', 'ak_', 'OWNER[ak_]', '1')}")
+    lines.append(f"{ind}to = sa_")

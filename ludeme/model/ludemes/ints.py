@@ -6,7 +6,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, context_variable as _var, ludeme
-from ludeme.engine.compiled.emit import Unsupported, emits, fixed_int, reads_params_only_from
+from ludeme.engine.compiled.emit import Unsupported, emits, reads_params_only_from
 from ..roles import DYNAMIC_WORDS
 
 UNDEFINED = -1
@@ -770,6 +770,7 @@ def _count_pieces_of(src, lud) -> str:
 @emits(CountGroups, kind="int", refuses=("type",))
 def _count_groups(src, lud):
     """`(count Groups [dirs] [if:] [min:])`: a flood fill over the members."""
+    from .literals import fixed_int
     least = fixed_int(lud, "min", 0)
     n = src.env.num_board_sites
     nb = src.env.step_targets(lud.dirn or "Adjacent", lud)
@@ -832,6 +833,7 @@ def _ahead(src, lud):
     ones, along the first radial of its directions, one table per kind of piece there (-1
     where no piece stands). The site itself where the walk leaves the board."""
     import numpy as np
+    from .literals import fixed_int
     steps = fixed_int(lud, "steps", 1)
     dirn = lud.dirn or "Forward"
     if dirn in ("SameDirection", "OppositeDirection") or hasattr(dirn, "direction_keys"):

@@ -8,7 +8,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.language.syntax import Array, Bool as BoolNode, Int, Node, Str, Word
 from .base import Bool, IntFn, Region, RoleType
-from ludeme.engine.compiled.emit import always, emits, reads_params_only_from
+from ludeme.engine.compiled.emit import Unsupported, always, emits, reads_params_only_from
 
 
 # Ludii's named integer constants: no site (Off), the end of a track (End), undefined,
@@ -97,3 +97,14 @@ def _bool_const(src, lud):
 
 emits(IntConst, kind="from_only")(reads_params_only_from)
 emits(SitesLiteral, kind="static")(always)
+
+
+def fixed_int(lud, name: str, default: int) -> int:
+    """The value of an integer argument the rules fix (a literal), `default` when it is not
+    given; one computed while playing is refused (Unsupported)."""
+    arg = getattr(lud, name)
+    if arg is None:
+        return default
+    if type(arg) is not IntConst:
+        raise Unsupported(lud, f"with a computed {name.rstrip('_')}:")
+    return int(arg.value)

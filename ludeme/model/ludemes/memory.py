@@ -16,7 +16,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A_SET_VAR, Move
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
-from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.emit import emit, emits
 from .moves import _then
 
 
@@ -311,8 +311,18 @@ def _set_player_value_lines(src, lud, lines, ind):
     lines.append(f"{ind}    sc[PVAL + pv] = {src.int_expr(lud.value)}")
 
 
+@emits(SetVar, kind="consequent")
+def _set_var_consequent(src, lud, lines, ind):
+    """The variable set, then its own (then ...), read after it as the reference applies a
+    consequent's consequents ((from) and (to) undefined, as they already are here)."""
+    _set_var_lines(src, lud, lines, ind)
+    if lud.then is not None:
+        own: list[str] = []
+        emit("then", src, lud.then, own)
+        lines.extend(ind + x for x in own)
+
+
 _AS_PART = (("then", "with (then ...) as a part of another move"),)
-emits(SetVar, kind="consequent", refuses=_AS_PART)(_set_var_lines)
 emits(SetVar, kind="effect", refuses=_AS_PART)(lambda src, lud, body: _set_var_lines(src, lud, body, ""))
 emits(SetPlayerValue, kind="consequent", refuses=_AS_PART)(_set_player_value_lines)
 emits(SetPlayerValue, kind="effect", refuses=_AS_PART)(

@@ -1273,8 +1273,7 @@ def _step_moves(src, lud, out, ind):
     # (if <cond> <directions> <directions>): a table per branch, the condition read as the
     # reference reads it, once for each start site
     import numpy as np
-    from .directions import DirectionsIf
-    branches = [dirn.ok, dirn.not_ok] if isinstance(dirn, DirectionsIf) else [dirn]
+    branches = list(dirn.branches) if hasattr(dirn, "branches") else [dirn]
     parts = [src.padded([[list(ts) for ts in tab] for tab in _step_targets(src, lud, d)])
              for d in branches]
     width = max(t.shape[2] for t, _ in parts)

@@ -9,7 +9,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.boards.board import sites_at_distance
 from ludeme.language.syntax import Int, Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, ludeme
-from ludeme.engine.compiled.emit import Unsupported, always, emits, fixed_int, reads_params_only_from
+from ludeme.engine.compiled.emit import Unsupported, always, emit, emits, reads_params_only_from
 
 
 @ludeme("sites", "Empty")
@@ -746,12 +746,23 @@ def _literal_sites(src, lud):
     """A named region, or a player's: one list, or one per mover."""
     if not (lud.items is None and lud.player is None and lud.role in (None, "Mover")
             and not lud.sites or (lud.role and _fixed_player(lud.role))
-            or _literal_static(src, lud)):
+            or _literal_static(src, lud) or _player_of_mover(lud)):
         raise Unsupported(lud)
     sites, by_mover = src.sites_by_mover(src.env.compile(lud))
     if lud.role == "Mover" and not by_mover:        # the mover's own, kept per mover
         return [sites] * (src.game.num_players + 1), True
     return sites, by_mover
+
+
+def _player_of_mover(lud) -> bool:
+    """`(sites (player <int>))` whose player reads only the mover (and the game's maps),
+    such as `(player (mapEntry (mover)))`: listed per mover (a probe refuses a state read)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import Between, From, LastFrom, LastTo, PlayerVar, Site, To, ValueVar
+    return (lud.player is not None and lud.items is None and lud.role is None
+            and not lud.sites and lud.array is None
+            and not mentions(lud.player, (From, To, Site, PlayerVar, ValueVar, Between,
+                                          LastTo, LastFrom)))
 
 
 def _remembered_set(lud):
@@ -840,6 +851,50 @@ def _set_op_sites(src, lud):
     if not _static_set_op(src, lud):
         raise Unsupported(lud, "of regions that read the state")
     return src.sites_by_mover(src.env.compile(lud))
+
+
+@emits(SitesDistance, kind="sites", refuses=("type",))
+def _distance_sites(src, lud):
+    """With a (step ...): the rings of its walk from the minimum to the maximum (as
+    `walk_region`), listed by a helper kernel."""
+    from .sequences import walk_kernel
+    if lud.step is None:
+        raise Unsupported(lud, "without a (step ...)")
+    lo, hi = emit("range", src, lud.range)
+    call = walk_kernel(
+        src, lud, lud.step, "a, lo, hi", "a",
+        f"not 0 <= start < {src.env.num_board_sites} or lo < 0",
+        "ncur > 0 and n < hi",
+        ["if (n == 1 and lo <= 1) or (n >= 2 and n - 1 >= lo):",
+         "    for i in range(ncur):", "        out[no] = cur[i]", "        no += 1"],
+        "out[:no]")
+    return f"{call}{src.int_expr(lud.from_)}, {lo}, {hi})", None
+
+
+@emits(SitesDistance, kind="contains", refuses=("type",))
+def _distance_contains(src, lud, site):
+    seq, _ = _distance_sites(src, lud)
+    return f"({seq} == {site}).any()"
+
+
+@emits(Intersection, kind="for_region")
+def _intersection_loop(src, lud, out, ind, body):
+    """The first region's loop, each site once, the body run at the sites every other
+    region holds (their tests read `site` as the site tried, so none may read `(site)`)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import Site
+    first, *rest = list(lud.regions) + list(lud.more or [])
+    if mentions(rest, (Site,)):
+        raise Unsupported(lud, "with a region after the first that reads (site)")
+    tests = [src.region_contains(r, "site") for r in rest]
+    inner = list(body)
+    if not getattr(first, "distinct", False):
+        seen = f"once_{len(ind)}"       # one per depth of nested loops
+        out.append(f"{ind}{seen} = np.zeros(TOTAL, np.bool_)")
+        inner = [f"if not {seen}[site]:", f"    {seen}[site] = True", *("    " + x for x in inner)]
+    if tests:
+        inner = [f"if {' and '.join(tests)}:", *("    " + x for x in inner)]
+    src.for_region(first, out, ind, inner)
 
 
 @emits(SitesDirection, kind="from_only")
@@ -940,10 +995,37 @@ def _occupied(src, lud) -> tuple[object, "Callable"]:
     # hands' sites are cells); every container's sites otherwise.
     env = src.env
     board_only = lud.container is not None or env.board.site_type != "Cell"
+    if lud.component is not None or lud.top is False:
+        test = _occupied_by_kind(src, lud, test)
     return (env.num_board_sites if board_only else "TOTAL"), lambda v: test.format(s=v)
 
 
-_OCCUPIED_REFUSES = ("type", "component", "components", "top")
+def _occupied_by_kind(src, lud, test: str) -> str:
+    """The test of `(sites Occupied by:<one player> [component:"Name"] [top:False])`: the
+    top piece theirs (of the kind), or, on stacks, a level below it (any level with
+    top:False), as `SitesOccupied.compile` reads them."""
+    by = lud.by
+    if by in ("Enemy", "NonMover") and src.game.num_players == 2:
+        by = "Next"                 # the one other player (no teams compile)
+    if by not in ("Mover", "Next", "Prev", "Player") and \
+            not (by[:1] == "P" and by[1:].isdigit()):
+        raise Unsupported(lud, f"with component: or top: by {lud.by}")
+    if lud.component is not None and not isinstance(lud.component, str):
+        raise Unsupported(lud, "with a component given by its index")
+    comps = src.game.components
+    named = [False] + [lud.component is None or k.name.rstrip("0123456789") == lud.component
+                       for k in comps[1:]]
+    kind = f"{src.table(named, 'bool_')}[what[{{s}}]]"
+    if not src.game.stacking:
+        return f"({test} and {kind})"
+    levels = src.table(named if lud.component is not None else [], "bool_")
+    below = f"stack_pieces(who, what, count, {{s}}, {src.player_expr(by, lud)}, {levels}) > 0"
+    if lud.top is False:
+        return f"(({test} and {kind}) or {below})"
+    return f"({test} and ({kind} or {below}))"
+
+
+_OCCUPIED_REFUSES = ("type", "components")
 
 
 @emits(SitesOccupied, kind="for_region", refuses=_OCCUPIED_REFUSES)
@@ -952,6 +1034,12 @@ def _occupied_loop(src, lud, out, ind, body):
     out.append(f"{ind}for site in range({span}):")
     out.append(f"{ind}    if {test('site')}:")
     out.extend(f"{ind}        {x}" for x in body)
+
+
+@emits(SitesOccupied, kind="contains", refuses=_OCCUPIED_REFUSES)
+def _occupied_contains(src, lud, site):
+    span, test = _occupied(src, lud)
+    return f"(0 <= {site} < {span} and {test(site)})"
 
 
 @emits(SitesOccupied, kind="sites", refuses=_OCCUPIED_REFUSES)
@@ -977,12 +1065,42 @@ def _hand_loop(src, lud, out, ind, body):
     out.extend(f"{ind}        {x}" for x in body)
 
 
+def _around_region_loop(src, lud, out, ind, body):
+    """`(sites Around <region>)`: around each centre in the region's order, each site once,
+    the centres themselves left out, none when the first centre is off the board."""
+    around, width, kind = _around_table(src, lud)
+    n = src.env.num_board_sites
+    tab = src.table(around)
+    seq, flt = src.region_sites(lud.where)
+    d = len(ind)            # the names of this loop's locals, one per depth of nesting
+    ok = f" and {flt(f'ctr_{d}')}" if flt else ""
+    out += [f"{ind}ctrs_{d} = {seq}", f"{ind}centre_{d} = np.zeros(TOTAL, np.bool_)",
+            f"{ind}nc_{d} = 0", f"{ind}first_{d} = -1",
+            f"{ind}for ctr_{d} in ctrs_{d}:",
+            f"{ind}    if True{ok}:",
+            f"{ind}        if nc_{d} == 0:",
+            f"{ind}            first_{d} = ctr_{d}",
+            f"{ind}        nc_{d} += 1",
+            f"{ind}        if 0 <= ctr_{d} < TOTAL:",
+            f"{ind}            centre_{d}[ctr_{d}] = True",
+            f"{ind}if first_{d} >= 0:",
+            f"{ind}    seen_{d} = np.zeros(TOTAL, np.bool_)",
+            f"{ind}    for ctr_{d} in ctrs_{d}:",
+            f"{ind}        if 0 <= ctr_{d} < {n}{ok}:",
+            f"{ind}            for r_{d} in range({width}):",
+            f"{ind}                site = {tab}[ctr_{d}, r_{d}]",
+            f"{ind}                if site >= 0 and not seen_{d}[site] and {kind('site')}:",
+            f"{ind}                    seen_{d}[site] = True",
+            f"{ind}                    if not centre_{d}[site]:"]
+    out.extend(f"{ind}                        {x}" for x in body)
+
+
 def _around_table(src, lud):
     """(the table of each board site's sites at the distance, one per radial, -1 past the
-    board; its width; the kind's test of a site's name) of `(sites Around <site>)`."""
+    board; its width; the kind's test of a site's name) of `(sites Around <site>)` (of
+    each site of a region as the centre)."""
     import numpy as np
-    if not isinstance(lud.where, IntFn):
-        raise Unsupported(lud, "around a region")
+    from .literals import fixed_int
     dist = fixed_int(lud, "distance", 1)
     key = lud.dirn or "Adjacent"
     radials = src.env.board.radials.get(key)
@@ -1006,10 +1124,29 @@ def _around_table(src, lud):
     return around, width, lambda v: kind.format(v=v)
 
 
+@emits(SitesAround, kind="for_region", refuses=("if_", "includeSelf", "type"))
+def _around_loop(src, lud, out, ind, body):
+    if not isinstance(lud.where, IntFn):
+        return _around_region_loop(src, lud, out, ind, body)
+    around, width, kind = _around_table(src, lud)
+    n = src.env.num_board_sites
+    tab = src.table(around)
+    out.append(f"{ind}ctr = {src.int_expr(lud.where)}")
+    out.append(f"{ind}if 0 <= ctr < {n}:")
+    out.append(f"{ind}    seen = np.zeros(TOTAL, np.bool_)")
+    out.append(f"{ind}    for r in range({width}):")
+    out.append(f"{ind}        site = {tab}[ctr, r]")
+    out.append(f"{ind}        if site >= 0 and site != ctr and not seen[site] and {kind('site')}:")
+    out.append(f"{ind}            seen[site] = True")
+    out.extend(f"{ind}            {x}" for x in body)
+
+
 @emits(SitesAround, kind="contains", refuses=("if_", "includeSelf", "type"))
 def _around_contains(src, lud, site):
     """A site is around the centre: a table of the board's sites around each site."""
     import numpy as np
+    if not isinstance(lud.where, IntFn):       # around a region: listed, then looked up
+        return f"({src.listed_by_loop(lud)} == {site}).any()"
     around, _, kind = _around_table(src, lud)
     n = src.env.num_board_sites
     mask = np.zeros((n, n), dtype=bool)
@@ -1023,6 +1160,8 @@ def _around_contains(src, lud, site):
 @emits(SitesAround, kind="sites", refuses=("if_", "includeSelf", "type"))
 def _around_sites(src, lud):
     """The sites around the centre in the radials' order, each once (a table row)."""
+    if not isinstance(lud.where, IntFn):       # around a region: as its loop lists them
+        return src.listed_by_loop(lud), None
     around, _, kind = _around_table(src, lud)
     n = src.env.num_board_sites
     rows = [list(dict.fromkeys(t for t in around[s] if 0 <= t < n and t != s))

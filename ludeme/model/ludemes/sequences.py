@@ -11,7 +11,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.emit import emits, refuse
 
 from .base import IntFn, P, Region, RelationType, SiteType, ludeme
 from .moves import MoveStep, build_unread_sites
@@ -246,3 +246,86 @@ emits(SlideEffect, kind="consequent",
       refuses=("track", "stack", ("then", "with (then ...) as a consequent")))(_slide_consequent)
 
 
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+def walk_kernel(src, lud, step, args: str, start: str, guard: str, go_on: str,
+                 after_ring: list[str], result: str) -> str:
+    """A helper kernel walking rings of allowed steps out from `start` as `step_walker`
+    does (directions read once for the piece on the start site, the step's `to if:` read
+    with `(from)` on each site of a ring and `(to)` on the next): `guard` returns early,
+    `go_on` says whether to walk another ring after the first (n rings walked, `ncur`
+    sites in the last one, `cur`), `after_ring` runs after each. Gives its call's name."""
+    import numpy as np
+    from ludeme.engine.compiled.emit import Unsupported
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import Site
+    if step.from_ is not None or step.stack or step.then is not None:
+        raise Unsupported(lud, "with a step other than directions and (to if:...)")
+    refuse(step.to, "level", "apply", "site", "type")
+    if mentions(step.to.if_, (Site,)):
+        raise Unsupported(lud, "with a step reading (site)")
+    env = src.env
+    dirn = step.dirn or "Adjacent"
+    keys = env.direction_keys(dirn, lud)
+    if hasattr(dirn, "direction_keys") or isinstance(dirn, str) and dirn in (
+            "SameDirection", "OppositeDirection"):
+        raise Unsupported(lud, "with directions that read the state")
+    static = env.is_static_direction(dirn)
+    n = env.num_board_sites
+    targets = env.board.trajectories.targets
+    probe = src.probe()
+    names: dict[str, int] = {}
+    per_kind = []
+    for w in range(1 if static else len(src.game.components)):
+        probe.fill(w, n)
+        per_kind.append([[names.setdefault(k, len(names)) for k in keys(probe, s)]
+                         for s in range(n)])
+    key_of = {i: k for k, i in names.items()}
+    dk, dkn = src.padded([row for per in per_kind for row in per])
+    tg, tgn = src.padded([targets(a, key_of[i]) for a in range(n) for i in range(len(names))])
+    rule = src.bool_expr(step.to.if_) if step.to.if_ is not None else "True"
+    row = "start" if static else f"what[start] * {n} + start"
+    k = max(len(names), 1)
+    ring = ["        nn = 0", "        for i in range(ncur):", "            frm = cur[i]",
+            f"            for d in range({src.table(dkn)}[{row}]):",
+            f"                kd = frm * {k} + {src.table(dk)}[{row}, d]",
+            f"                for j in range({src.table(tgn)}[kd]):",
+            f"                    to = {src.table(tg)}[kd, j]",
+            f"                    if not seen[to] and not mark[to] and {rule}:",
+            "                        mark[to] = True", "                        nxt[nn] = to",
+            "                        nn += 1",
+            "        for i in range(nn):", "            mark[nxt[i]] = False",
+            "            seen[nxt[i]] = True",
+            "        cur, nxt = nxt, cur", "        ncur = nn", "        n += 1"]
+    bound = ", player" if src.player_bound else ""
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)",
+            f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}, {args}):",
+            src.context(local=()), f"    start = {start}", "    n = 0",
+            "    out = np.empty(TOTAL, np.int64)", "    no = 0", f"    if {guard}:",
+            f"        return {result}",
+            "    seen = np.zeros(TOTAL, np.bool_)", "    mark = np.zeros(TOTAL, np.bool_)",
+            "    seen[start] = True", "    cur = np.empty(TOTAL, np.int64)",
+            "    nxt = np.empty(TOTAL, np.int64)", "    cur[0] = start", "    ncur = 1",
+            "    while True:", f"        if n > 0 and not ({go_on}):",
+            "            break", *ring, *("        " + x for x in after_ring),
+            f"    return {result}", ""])
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}{bound}, "
+
+
+@emits(CountSteps, kind="int", refuses=("type",))
+def _count_steps(src, lud):
+    """With a (step ...) between two sites: the rings walked until one holds the second
+    site (as `compile`), by a helper kernel."""
+    from ludeme.engine.compiled.emit import Unsupported
+    if lud.step is None or isinstance(lud.site2, Region):
+        raise Unsupported(lud, "without a (step ...), or to a region")
+    n = src.env.num_board_sites
+    call = walk_kernel(
+        src, lud, lud.step, "a, b", "a", f"a < 0 or b < 0 or a == b or a >= {n}",
+        "ncur > 0 and (b >= TOTAL or not seen[b])", [], "n")
+    return f"{call}{src.int_expr(lud.site1)}, {src.int_expr(lud.site2)})"

@@ -508,3 +508,47 @@ def _slide_consequent(src, lud, lines, ind):
     form.walk(lines, ind, apply, lambda o, i: apply(o, i, effect=False))
 
 
+@emits(MoveShoot, kind="moves")
+def _shoot_moves(src, lud, out, ind):
+    """From the start site along each radial of a fixed direction: the piece added at
+    each site while the to condition holds (the site is empty by default), as `compile`
+    walks them; `(from)` and `(to)` of the rules read inside stay the outer ones, as there."""
+    import numpy as np
+    from ludeme.engine.compiled.emit import LV_ADD
+    env = src.env
+    n = env.num_board_sites
+    dirn = lud.dirn or "Adjacent"
+    if not env.is_static_direction(dirn):
+        raise Unsupported(lud, "with directions that read the state")
+    if lud.between is not None:     # compiled by the reference, never applied (its quirk)
+        refuse(lud.between, "before", "range", "after", "trail", "apply")
+    if lud.from_ is not None:
+        refuse(lud.from_, "level", "if_", "type")
+    start = src.int_expr(lud.from_.site) if lud.from_ is not None and \
+        lud.from_.site is not None else "last_to"
+    if lud.to is not None:
+        refuse(lud.to, "site", "level", "apply", "type")
+    ok = src.bool_expr(lud.to.if_) if lud.to is not None and lud.to.if_ is not None \
+        else "what[to] == 0"
+    refuse(lud.piece, "state")
+    kind = src.int_expr(lud.piece)
+    dirs, radials, probe = env.direction_keys(dirn, lud), env.board.radials, src.probe()
+    per = [[r.sites[1:] for k in dirs(probe, s) for r in (radials[k][s] if k in radials else ())]
+           for s in range(n)]
+    width = max((len(x) for x in per), default=0) or 1
+    depth = max((len(r) for x in per for r in x), default=0) or 1
+    steps = np.full((n, width, depth), -1)
+    for s, rs in enumerate(per):
+        for r, sites in enumerate(rs):
+            steps[s, r, :len(sites)] = sites
+    g = src.new_generator([src.site_add("to", kind, f"OWNER[{kind}]", "1")], lud=lud,
+                          kind=A_ADD, levels=LV_ADD)
+    out.append(f"{ind}st_, sh_ = to, {start}")
+    out.append(f"{ind}if 0 <= sh_ < {n} and {kind} >= 0:")
+    out.append(f"{ind}    for r in range({width}):")
+    out.append(f"{ind}        for kk in range({depth}):")
+    out.append(f"{ind}            to = {src.table(steps)}[sh_, r, kk]")
+    out.append(f"{ind}            if to < 0 or not ({ok}):")
+    out.append(f"{ind}                break")
+    src.push(out, ind + "            ", "to", "to", g)
+    out.append(f"{ind}to = st_")
