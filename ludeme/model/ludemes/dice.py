@@ -403,6 +403,14 @@ def _show_helper(src, lud) -> str:
     return src.helper(make)
 
 
+def rolls(lud) -> bool:
+    """True when the moves before a `(do ...)`'s `next:` are a roll: `(roll)` or `(if <cond>
+    (roll))` (the forms `roll_then_moves` compiles)."""
+    from .moves import MovesIf
+    prior = lud.prior
+    return isinstance(prior, Roll) or isinstance(prior, MovesIf) and isinstance(prior.then_, Roll)
+
+
 def _rolled_prior(src, lud):
     """The condition under which the moves before `next:` roll the dice: `(roll)`, or `(if
     <cond> (roll))` (rolling at the start of a turn only); anything else is refused."""

@@ -330,12 +330,14 @@ def _do_moves(src, lud, out, ind):
     """`(do <moves> ifAfterwards:<cond>)`: the moves after which the condition holds, each
     tested when it is pushed on a copy of the position (its (then ...) included, the
     (do ...)'s own and those enclosing it not, as the reference checks it). With `next:`,
-    only after a roll (`ludemes.dice.roll_then_moves`)."""
-    if lud.next is not None:
-        from .dice import roll_then_moves
-        roll_then_moves(src, lud, out, ind)
-        return
-    if lud.ifAfterwards is None:
+    after a roll (`ludemes.dice.roll_then_moves`) or after settings of variables
+    (`_do_next_moves`)."""
+    if lud.next is not None and lud.ifAfterwards is None:
+        from .dice import rolls
+        if rolls(lud):
+            from .dice import roll_then_moves
+            roll_then_moves(src, lud, out, ind)
+            return
         return _do_next_moves(src, lud, out, ind)
     refuse(lud, ("next", "with next: beside ifAfterwards:"))
     auto = getattr(lud.ifAfterwards, "auto_succeeds", None)
