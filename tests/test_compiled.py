@@ -1181,11 +1181,13 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (AHEAD_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
     (CASTLE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
-    # A rook slides only from an even site ((from ... if:) of a slide).
+    # A rook cannot slide from A4 ((from ... if:) of a slide). P2's rook is its only piece
+    # that can move: stuck there, P2 has no move, which loses the game for P1, who moved
+    # last; P2 wins most games (a third without the condition).
     (PAWNS_GAME.replace("(move Slide Orthogonal (between (exact 2))",
-                        "(move Slide (from (from) if:(is Even (from))) Orthogonal "
+                        "(move Slide (from (from) if:(!= (from) 15)) Orthogonal "
                         "(between (exact 2))"), (3, 5),
-     lambda df: df["winner"].gt(0).any() and df["winner"].eq(0).any()),
+     lambda df: {0, 1, 2} <= set(df["winner"]) and df["winner"].eq(2).mean() > 0.5),
     # Both sides reach the far row in some games, after captures in some.
     (BRANCHES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
