@@ -49,7 +49,11 @@ def _configs():
 def agrees(ours: float, low: float, high: float, theirs: float, n: int) -> bool:
     """Our value from PLAYOUTS playouts with its 95% interval [low, high], against Ludii's
     from n trials: within STANDARD_ERRORS standard errors of the difference, or, where ours
-    is exact (a point interval), within EXACT_RELATIVE of Ludii's value."""
+    is exact (a point interval, or none: a value set by Ludii's rule, as
+    DurationTurnsNotTimeouts when every playout reached the turn limit), within
+    EXACT_RELATIVE of Ludii's value."""
+    if math.isnan(low) or math.isnan(high):
+        return abs(ours - theirs) <= EXACT_RELATIVE * abs(theirs) + 1e-9
     se_ours = (high - low) / 2 / Z95
     se_difference = se_ours * math.sqrt(1 + PLAYOUTS / n)   # Ludii's SE: ours scaled to its n
     tolerance = STANDARD_ERRORS * se_difference
@@ -66,6 +70,9 @@ def agrees(ours: float, low: float, high: float, theirs: float, n: int) -> bool:
     (10.0, 10.0, 10.0, 10.19, 200, True),       # exact: 2% of Ludii's value
     (10.0, 10.0, 10.0, 10.25, 200, False),
     (0.0, 0.0, 0.0, 0.01, 200, False),          # exact 0 against a value: no tolerance
+    # no interval: every playout timed out and the value is Ludii's rule (turn limit x P)
+    (3750.0, math.nan, math.nan, 3750.0, 50, True),
+    (3750.0, math.nan, math.nan, 3000.0, 50, False),
 ])
 def test_agrees_within_four_standard_errors_of_the_difference(ours, low, high, theirs, n,
                                                               expected):
