@@ -14,7 +14,8 @@ from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION
 from ludeme.engine.compiled.emit import LV_NONE, Unsupported, emit, emits, refuse
 from ludeme.engine.state import A_ADD, A_MOVE, Move
 from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
-from .moves import _effect_actions, _moving_action, _then, build_unread_sites, from_site
+from .moves import (Exact, MaxL, RangeL, _effect_actions, _moving_action, _then,
+                    build_unread_sites, from_site)
 
 
 def slide_rules(slide, env, along: str):
@@ -372,6 +373,30 @@ def _parity(src, lud):
     return f"({src.int_expr(lud.value)} % 2 == {0 if type(lud) is IsEven else 1})"
 
 
+def radial_table(src, lud, dirn, per_kind: bool, repeats: bool) -> tuple[str, int, int]:
+    """The table of the sites along each radial in these directions (its start left out)
+    from each board site, `[site, radial, k]`, or with `per_kind` `[kind of the piece on the
+    site, site, radial, k]` (directions relative to the piece's facing), padded with -1; its
+    width (radials) and depth. `repeats`: a direction the list gives twice comes twice."""
+    import numpy as np
+    n = src.env.num_board_sites
+    dirs = src.env.direction_keys(dirn, lud, repeats=repeats)
+    radials, probe = src.env.board.radials, src.probe()
+    rows = []
+    for w in range(len(src.game.components) if per_kind else 1):
+        probe.fill(w, n)
+        rows.append([[r.sites[1:] for k in dirs(probe, s)
+                      for r in (radials[k][s] if k in radials else ())] for s in range(n)])
+    width = max((len(x) for per in rows for x in per), default=0) or 1
+    depth = max((len(r) for per in rows for x in per for r in x), default=0) or 1
+    steps = np.full((len(rows), n, width, depth), -1)
+    for w, per in enumerate(rows):
+        for s, rs in enumerate(per):
+            for r, sites in enumerate(rs):
+                steps[w, s, r, :len(sites)] = sites
+    return src.table(steps if per_kind else steps[0]), width, depth
+
+
 class _SlideForm:
     """What both compiled forms of a slide read: the table of the sites along each radial
     from each start site (`t_steps[at, r, k]`), its width (radials) and depth, the between
@@ -379,7 +404,6 @@ class _SlideForm:
     lines of the effect where the slide stops."""
 
     def __init__(self, src, lud):
-        import numpy as np
         env = src.env
         n = self.n = env.num_board_sites
         dirn = lud.dirn or "Adjacent"
@@ -413,23 +437,7 @@ class _SlideForm:
         ap = to.apply if to is not None else None
         self.rule = src.bool_expr(ap.if_) if ap is not None and ap.if_ is not None else "True"
         # The radials of every direction of the list (one given twice, twice), per start site.
-        dirs = env.direction_keys(dirn, lud, repeats=True)
-        radials, probe = env.board.radials, src.probe()
-        kinds = range(1 if static else len(src.game.components))
-        per_kind = []
-        for w in kinds:
-            probe.fill(w, n)
-            per_kind.append([[r.sites[1:] for k in dirs(probe, s)
-                              for r in (radials[k][s] if k in radials else ())]
-                             for s in range(n)])
-        self.width = max((len(x) for per in per_kind for x in per), default=0) or 1
-        self.depth = max((len(r) for per in per_kind for x in per for r in x), default=0) or 1
-        steps = np.full((len(per_kind), n, self.width, self.depth), -1)
-        for w, per in enumerate(per_kind):
-            for s, rs in enumerate(per):
-                for r, sites in enumerate(rs):
-                    steps[w, s, r, :len(sites)] = sites
-        self.t_steps = src.table(steps if not static else steps[0])
+        self.t_steps, self.width, self.depth = radial_table(src, lud, dirn, not static, True)
         self.at = "frm" if static else "what[frm], frm"
         self.effect: list[str] = []
         if self.stop is not None and ap is not None and ap.effect is not None:
@@ -494,8 +502,7 @@ def _slide_consequent(src, lud, lines, ind):
     position and then applies each, which for one move is the same. A slide that could make
     several is refused."""
     form = _SlideForm(src, lud)
-    exact = form.lo is not None and form.lo == form.hi and form.lo.lstrip("-").isdigit()
-    if form.width != 1 or not exact:
+    if form.width != 1 or not _one_count(lud.between.range if lud.between else None):
         raise Unsupported(lud, "as a consequent that may make several moves")
     # The reference moves nothing out of an empty site (a consequent's start may be one),
     # and still counts the action.
@@ -508,12 +515,26 @@ def _slide_consequent(src, lud, lines, ind):
     form.walk(lines, ind, apply, lambda o, i: apply(o, i, effect=False))
 
 
+def _one_count(rng) -> bool:
+    """True when a between range admits one number of sites only, a number the rules fix:
+    (exact N), (range N N) or (range N), (max 1)."""
+    from .literals import IntConst
+    if isinstance(rng, Exact):
+        ends = (rng.n, rng.n)
+    elif isinstance(rng, RangeL):
+        ends = (rng.lo, rng.hi if rng.hi is not None else rng.lo)
+    elif isinstance(rng, MaxL):
+        return type(rng.n) is IntConst and rng.n.value == 1
+    else:
+        return False
+    return all(type(e) is IntConst for e in ends) and ends[0].value == ends[1].value
+
+
 @emits(MoveShoot, kind="moves")
 def _shoot_moves(src, lud, out, ind):
     """From the start site along each radial of a fixed direction: the piece added at
     each site while the to condition holds (the site is empty by default), as `compile`
     walks them; `(from)` and `(to)` of the rules read inside stay the outer ones, as there."""
-    import numpy as np
     from ludeme.engine.compiled.emit import LV_ADD
     env = src.env
     n = env.num_board_sites
@@ -532,22 +553,14 @@ def _shoot_moves(src, lud, out, ind):
         else "what[to] == 0"
     refuse(lud.piece, "state")
     kind = src.int_expr(lud.piece)
-    dirs, radials, probe = env.direction_keys(dirn, lud), env.board.radials, src.probe()
-    per = [[r.sites[1:] for k in dirs(probe, s) for r in (radials[k][s] if k in radials else ())]
-           for s in range(n)]
-    width = max((len(x) for x in per), default=0) or 1
-    depth = max((len(r) for x in per for r in x), default=0) or 1
-    steps = np.full((n, width, depth), -1)
-    for s, rs in enumerate(per):
-        for r, sites in enumerate(rs):
-            steps[s, r, :len(sites)] = sites
+    t_steps, width, depth = radial_table(src, lud, dirn, False, False)
     g = src.new_generator([src.site_add("to", kind, f"OWNER[{kind}]", "1")], lud=lud,
                           kind=A_ADD, levels=LV_ADD)
     out.append(f"{ind}st_, sh_ = to, {start}")
     out.append(f"{ind}if 0 <= sh_ < {n} and {kind} >= 0:")
     out.append(f"{ind}    for r in range({width}):")
     out.append(f"{ind}        for kk in range({depth}):")
-    out.append(f"{ind}            to = {src.table(steps)}[sh_, r, kk]")
+    out.append(f"{ind}            to = {t_steps}[sh_, r, kk]")
     out.append(f"{ind}            if to < 0 or not ({ok}):")
     out.append(f"{ind}                break")
     src.push(out, ind + "            ", "to", "to", g)
