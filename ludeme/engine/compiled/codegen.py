@@ -153,6 +153,19 @@ class Source:
             per.append(f(probe))
         return per
 
+    def per_kind(self, f, every_kind: bool = True) -> list:
+        """`f(probe, site)` for each board site, evaluated now with a piece of each kind on
+        every site in turn (index: the kind, 0, no piece, included), or, without
+        `every_kind`, with the sites empty only: what a rule that reads only the piece on a
+        site (its facing, as relative directions do) gives there."""
+        probe = self.probe()
+        n = self.env.num_board_sites
+        per = []
+        for w in range(len(self.game.components) if every_kind else 1):
+            probe.fill(w, n)
+            per.append([f(probe, s) for s in range(n)])
+        return per
+
     def by_mover(self, f) -> str:
         """An integer closure that reads nothing but the mover, as an expression: a
         constant, or a table indexed by `mover`."""

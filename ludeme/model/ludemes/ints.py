@@ -832,7 +832,6 @@ def _ahead(src, lud):
     a direction relative to the piece at the site (Forward, Backward, ...) and the circular
     ones, along the first radial of its directions, one table per kind of piece there (-1
     where no piece stands). The site itself where the walk leaves the board."""
-    import numpy as np
     from .literals import fixed_int
     steps = fixed_int(lud, "steps", 1)
     dirn = lud.dirn or "Forward"
@@ -844,19 +843,15 @@ def _ahead(src, lud):
     if not env.is_static_direction(dirn) or dirn in ("CW", "CCW", "In", "Out", "Rotational"):
         keys = env.direction_keys(dirn, lud)
         radials = env.board.radials
-        probe = src.probe()
-        ncomp = len(src.game.components)
-        table = np.full((ncomp, n), -1)
-        for w in range(ncomp):
-            probe.fill(w, n)
-            for s in range(n):
-                dirs = keys(probe, s)
-                if not dirs:
-                    continue
-                rads = radials.get(dirs[0])
-                line = rads[s][0].sites if rads is not None and rads[s] else ()
-                table[w, s] = line[steps] if len(line) >= steps + 1 else s
-        tab = src.table(table)
+
+        def ahead(probe, s):
+            dirs = keys(probe, s)
+            if not dirs:
+                return -1
+            rads = radials.get(dirs[0])
+            line = rads[s][0].sites if rads is not None and rads[s] else ()
+            return line[steps] if len(line) >= steps + 1 else s
+        tab = src.table(src.per_kind(ahead))
         return f"({tab}[what[{at}], {at}] if 0 <= {at} < {n} else (-1 if {at} < 0 else {at}))"
     tables = env.step_tables(dirn, lud)
     if not tables:

@@ -1303,10 +1303,8 @@ def _step_targets(src, lud, dirn) -> list:
     """Per kind of piece, per start site: the sites one step away in these directions (the
     same for every kind unless the directions are the piece's own)."""
     env = src.env
-    ncomp = len(src.game.components)
-    n = env.num_board_sites
     if env.is_static_direction(dirn):
-        return [env.step_targets(dirn, lud)] * ncomp
+        return [env.step_targets(dirn, lud)] * len(src.game.components)
     if hasattr(dirn, "direction_keys"):
         raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
     words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
@@ -1314,14 +1312,8 @@ def _step_targets(src, lud, dirn) -> list:
         raise Unsupported(lud, "with SameDirection/OppositeDirection")
     keys = env.direction_keys(dirn, lud)
     step_to = env.board.trajectories.targets
-    per_what = []
-    probe = src.probe()
-    for w in range(ncomp):
-        probe.fill(w, n)
-        per_what.append([tuple(dict.fromkeys(t for key in keys(probe, f)
-                                             for t in step_to(f, key)))
-                         for f in range(n)])
-    return per_what
+    return src.per_kind(lambda probe, f: tuple(dict.fromkeys(t for key in keys(probe, f)
+                                                             for t in step_to(f, key))))
 
 
 @emits(Apply, kind="apply")
@@ -1769,10 +1761,7 @@ def _hop_moves(src, lud, out, ind):
         # Directions relative to the piece's facing (FR, FL, Forwards, ...): a table per
         # kind of piece at (from), as `(move Step)` has.
         ncomp = len(src.game.components)
-        per = []
-        for w in range(ncomp):
-            probe.fill(w, n)
-            per.append([lines_of(dirs(probe, s), s) for s in range(n)])
+        per = src.per_kind(lambda probe, s: lines_of(dirs(probe, s), s))
         width = max((len(x) for rows in per for x in rows), default=0) or 1
         over, land = np.full((ncomp, n, width), -1), np.full((ncomp, n, width), -1)
         for w, rows in enumerate(per):

@@ -275,13 +275,9 @@ def walk_kernel(src, lud, step, args: str, start: str, guard: str, go_on: str,
     static = env.is_static_direction(dirn)
     n = env.num_board_sites
     targets = env.board.trajectories.targets
-    probe = src.probe()
     names: dict[str, int] = {}
-    per_kind = []
-    for w in range(1 if static else len(src.game.components)):
-        probe.fill(w, n)
-        per_kind.append([[names.setdefault(k, len(names)) for k in keys(probe, s)]
-                         for s in range(n)])
+    per_kind = src.per_kind(lambda probe, s: [names.setdefault(k, len(names))
+                                              for k in keys(probe, s)], not static)
     key_of = {i: k for k, i in names.items()}
     dk, dkn = src.padded([row for per in per_kind for row in per])
     tg, tgn = src.padded([targets(a, key_of[i]) for a in range(n) for i in range(len(names))])

@@ -381,12 +381,10 @@ def radial_table(src, lud, dirn, per_kind: bool, repeats: bool) -> tuple[str, in
     import numpy as np
     n = src.env.num_board_sites
     dirs = src.env.direction_keys(dirn, lud, repeats=repeats)
-    radials, probe = src.env.board.radials, src.probe()
-    rows = []
-    for w in range(len(src.game.components) if per_kind else 1):
-        probe.fill(w, n)
-        rows.append([[r.sites[1:] for k in dirs(probe, s)
-                      for r in (radials[k][s] if k in radials else ())] for s in range(n)])
+    radials = src.env.board.radials
+    rows = src.per_kind(lambda probe, s: [r.sites[1:] for k in dirs(probe, s)
+                                          for r in (radials[k][s] if k in radials else ())],
+                        per_kind)
     width = max((len(x) for per in rows for x in per), default=0) or 1
     depth = max((len(r) for per in rows for x in per for r in x), default=0) or 1
     steps = np.full((len(rows), n, width, depth), -1)
