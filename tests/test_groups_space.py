@@ -419,3 +419,35 @@ def test_count_steps_reads_each_site_once(size, target, distance):
                                          ("(count Steps Orthogonal 0 15)", 6)])
 def test_count_steps_between_two_sites(expr, value):
     assert _value(expr) == value
+
+
+@pytest.mark.parametrize("centre, last, loop, expected", [
+    ("", "ring", "(is Loop)", True),                           # a ring around an empty cell
+    ('(place "Disc2" {c})', "ring", "(is Loop)", True),        # around the other's piece
+    ("", "elsewhere", "(is Loop)", False),                     # the ring left open
+    ("", "ring", "(is Loop surround:P2)", False),              # nothing of P2's inside
+    ('(place "Disc2" {c})', "ring", "(is Loop surround:P2)", True),
+    ("", "ring", "(is Loop Mover (last To))", True),           # colour and start given
+    ("", "ring", "(is Loop P2)", False),                       # the ring is not P2's
+])
+def test_is_loop_finds_a_ring_closed_around_inner_sites(centre, last, loop, expected):
+    """Ludii's IsLoop on a hexagon of side 3: P1 holds five of the six cells around the
+    centre and places a sixth piece (closing the ring, or on the edge); the region inside
+    must not reach the board's edge and its ring must be all the colour's."""
+    board = "(board (hex 3))"
+    probe = _game("(move Pass)", start="", board=board)
+    c = probe.board.region("Centre")[0]
+    ring = sorted(set(_adjacent(probe, c)))
+    assert len(ring) == 6 and not set(ring) & set(probe.board.region("Outer"))
+    start = f'(place "Disc1" {{{" ".join(map(str, ring[:5]))}}}) ' + centre.format(c=c)
+    to = ring[5] if last == "ring" else probe.board.region("Outer")[0]
+    game = _game(f"(move Add (to {to}))", start=start, board=board,
+                 end=f"(end (if {loop} (result Mover Win)))")
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert (state.winner == 1) is expected
+
+
+def _adjacent(game, site: int) -> list[int]:
+    return [b for a, b in game.board.steps("Adjacent") if a == site] + \
+           [a for a, b in game.board.steps("Adjacent") if b == site]

@@ -8,7 +8,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.compiled.emit import emits
 from ludeme.engine.compiled.unsupported import Unsupported
 from .groups import flood_lines, step_tables
-from .base import Bool, DirWord, Enum, IntFn, LitInt, P, Region, RoleType, SiteType, ludeme
+from .base import Bool, DirWord, Enum, IntFn, LitBool, LitInt, P, Region, RoleType, SiteType, ludeme
 
 RegionTypeStatic = Enum("RegionTypeStatic", "Regions Sides SidesNoCorners Corners Columns Rows "
                         "Layers Diagonals AllDirections HintRegions Touching SubGrids Vertices "
@@ -253,3 +253,115 @@ def _is_connected(src, lud):
                                   "    return True")),
             "    return False", ""])
     return f"{src.helper(make)}(who, what, {at}, {pick}, {owner})"
+
+
+@ludeme("is", "Loop")
+class IsLoop(Bool):
+    """`(is Loop [<site type>] [surround:<role>] [<direction>] [<colour>] [<start>])`: the
+    piece at the start (the last move's destination by default) closes a ring of the
+    colour's pieces (the mover's by default) around sites off the board's edge (Ludii's
+    IsLoop). As Ludii: from each neighbour of the start that is not on the outer edge (of
+    the surrounded player's, with surround:), the region of sites holding another piece
+    kind than the start's grows along orthogonal lines, stopping at that kind, and fails
+    when it reaches the outer edge; the sites orthogonally around a closed region must all
+    be the colour's, and a walk along the direction (Adjacent by default) over those holding
+    the start's kind must visit them all. Example (Havannah):
+
+        (end (if (is Loop) (result Mover Win)))
+    """
+    concepts = ("Loop", "AdjacentDirection if not dirn")
+
+    params = (P("type", SiteType, opt=True), P("surround", RoleType, opt=True, named=True),
+              P("dirn", DirWord, opt=True), P("colour", IntFn, opt=True),
+              P("start", IntFn, opt=True), P("path", LitBool, opt=True, named=True))
+
+    def compile(self, env):
+        self.refuse("path", why="loops along the paths of tiles")
+        if self.type is not None and self.type != env.board.site_type:
+            raise self.fail(f"(is Loop {self.type}) on a board played on "
+                            f"{env.board.site_type} sites is not supported yet")
+        start = env.compile(self.start) if self.start is not None else (lambda c: c.s.last_to)
+        colour = env.compile(self.colour) if self.colour is not None else (lambda c: c.s.mover)
+        enclosed = env.role_id(self.surround, self) if self.surround is not None else None
+        n = env.num_board_sites
+        adjacent = env.step_targets("Adjacent", self)
+        orthogonal = env.step_targets("Orthogonal", self)
+        walk = env.step_targets(self.dirn or "Adjacent", self)
+        radials = env.board.trajectories.radials
+        lines = tuple(tuple(r.sites[1:] for r in radials[s].get("Orthogonal", ()))
+                      for s in range(n))
+        outer = frozenset(env.board_region("Outer", self))
+        limit = 4 * n * n + 16      # the walk below ends well before; a guard against a hang
+        lud = self
+
+        def ring_closed(what, who, kind, ring: list) -> bool:
+            """Ludii's walk over the ring: from its first site, on to a neighbour of the
+            same kind still in the ring, dropping sites it cannot go on from, until it has
+            stepped from as many sites as the ring has."""
+            explored: list = []
+            prev = at = 0
+            for _ in range(limit):
+                if not ring:
+                    return False
+                site = ring[at]
+                if what[site] != kind:
+                    ring.remove(site)
+                    at = prev
+                    continue
+                nxt = next((t for t in walk[site] if t in ring and what[t] == kind), -1)
+                if nxt < 0:
+                    ring.remove(site)
+                    if site in explored:
+                        explored.remove(site)
+                    at = prev
+                    continue
+                explored.append(site)
+                if len(explored) == len(ring):
+                    return True
+                prev, at = at, ring.index(nxt)
+            raise lud.fail("(is Loop) walked a ring without end (not supported yet)")
+
+        def is_loop(c):
+            frm = start(c)
+            if not 0 <= frm < n:
+                return False
+            s = c.s
+            what, who = s.what, s.who
+            kind = what[frm]
+            if kind <= 0:
+                return False
+            owner = colour(c)
+            owners = (enclosed(c),) if enclosed is not None else None
+            around = [t for t in adjacent[frm] if t not in outer
+                      and (owners is None or who[t] in owners)]
+            for origin in reversed(around):
+                region = [origin]
+                inside = {origin}
+                closed = True
+                i = 0
+                while closed and i < len(region):
+                    for line in lines[region[i]]:
+                        for to in line:
+                            if to in inside:
+                                continue
+                            if what[to] == kind:
+                                break       # the ring's border along this line
+                            if owners is None or (who[to] in owners and to not in outer):
+                                region.append(to)
+                                inside.add(to)
+                            if to in outer:
+                                closed = False
+                                break
+                        if not closed:
+                            break
+                    i += 1
+                if not closed:
+                    continue
+                ring = list(dict.fromkeys(t for r in region for t in orthogonal[r]
+                                          if t not in inside))
+                if any(who[t] != owner for t in ring):
+                    continue
+                if ring_closed(what, who, kind, ring):
+                    return True
+            return False
+        return is_loop
