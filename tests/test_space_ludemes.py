@@ -106,17 +106,19 @@ def test_where_reads_every_level_of_a_stack(start):
     assert state.is_terminal() and state.winner == 1
 
 
-@pytest.mark.parametrize("start, level", [
-    ('(place Stack "Disc2" 0) (place Stack "Disc1" 0)', 1),      # the mover's piece on top
-    ('(place Stack "Disc1" 0) (place Stack "Disc2" 0)', None),   # another player's on top
+@pytest.mark.parametrize("start, top", [
+    ('(place Stack "Disc2" 0) (place Stack "Disc1" 0)', "Disc1"),   # the mover's piece on top
+    ('(place Stack "Disc1" 0) (place Stack "Disc2" 0)', "Disc2"),   # another player's on top
 ])
-def test_a_move_out_of_a_stack_topped_by_another_players_piece_is_refused(start, level):
-    state = _game(start, play="(move (from 0) (to 1))").new_initial_state(0)
-    if level is None:
-        with pytest.raises(LudemeError, match="top piece is another player's"):
-            state.legal_moves()
-    else:
-        assert [m.level_from for m in state.legal_moves()] == [level]
+def test_a_move_out_of_a_stack_moves_the_top_piece_and_reports_no_level(start, top):
+    """Ludii 1.3.12's FromTo records no level for one piece (its traces report level 0 out
+    of stacks on cells, vertices and edges), whoever's piece is on top."""
+    game = _game(start, play="(move (from 0) (to 1))")
+    state = game.new_initial_state(0)
+    moves = state.legal_moves()
+    assert [(m.level_from, m.level_to) for m in moves] == [(0, 0)]
+    state.apply(moves[0])
+    assert game.components[state.what[1]].name == top and state.size_stack(0) == 1
 
 
 def test_is_full_ends_a_filled_board():
@@ -352,3 +354,22 @@ def test_count_vertices_counts_the_boards_vertices_whatever_it_plays_on(board, v
     play = f"(if (= (count Vertices) {vertices + 1}) (move Add (to (sites Empty))))"
     assert [m.is_pass for m in _game(play=play, board=board).new_initial_state(0)
             .legal_moves()] == [True]
+
+
+@pytest.mark.parametrize("start, refused", [
+    ('(place Stack "Disc1" 0)', True),                           # lands alone on 1
+    ('(place Stack "Disc1" 0) (place Stack "Disc2" 1)', False),  # lands on a piece at 1
+])
+def test_promoting_a_piece_alone_on_its_site_in_a_stacking_game_is_refused(start, refused):
+    """Ludii's ActionPromote in a stacking game leaves a piece alone on its site in its
+    owner's list of pieces, so (forEach Piece) goes on moving it: not kept here, refused."""
+    game = _game(start, play='(move (from 0) (to 1) (then (promote (last To) (piece "King") '
+                             'Mover)))')
+    state = game.new_initial_state(0)
+    move = state.legal_moves()[0]
+    if refused:
+        with pytest.raises(LudemeError, match="alone on its site in a stacking game"):
+            state.apply(move)
+    else:
+        state.apply(move)
+        assert game.components[state.what[1]].name == "King1" and state.size_stack(1) == 2

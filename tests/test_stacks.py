@@ -238,8 +238,8 @@ def test_seesaw_playouts_stop_at_ludiis_limits_and_say_so():
     ("1", 1, [3, 1], 1),        # that level: the middle A1 of 12 leaves (T1 A1 A1 -> T1 A1)
     ("0", 3, [1, 1], 0),        # the tile at the bottom
     # a level that evaluates to Undefined (-1, no A2 at 12) is no level in Ludii's FromTo:
-    # the top piece moves, and the decision reports the top level
-    ('(where Level "A" P2 at:12)', 1, [3, 1], 2),
+    # the top piece moves, and the decision reports level 0 (its action keeps Undefined)
+    ('(where Level "A" P2 at:12)', 1, [3, 1], 0),
 ])
 def test_from_level_moves_that_piece_and_an_undefined_level_moves_the_top(
         tmp_path, level, moved, left, level_from):

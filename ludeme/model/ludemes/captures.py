@@ -98,6 +98,14 @@ class Promote(Moves):
                 return []
             out = []
             occupied = c.s.what[site] > 0
+            if occupied and c.stacking and c.s.size_stack(site) == 1 \
+                    and components[c.s.what[site]].owner != 0:
+                # Ludii's ActionPromote in a stacking game forgets to drop a piece alone on
+                # its site from its owner's list of pieces, and (forEach Piece) goes on
+                # generating that piece's moves there; that list is not kept here.
+                raise self.fail("(promote ...) of a piece alone on its site in a stacking "
+                                "game is not supported yet (Ludii keeps the old piece in its "
+                                "owner's list of pieces)")
             for name_fn in name_fns:
                 what = target(c, name_fn(c))
                 if what <= 0:
@@ -161,6 +169,9 @@ def _promotion_targets(src, lud) -> list[str]:
 def _promote_consequent(src, lud, lines, ind):
     """The piece at the site becomes each piece named in turn (its owner the new piece's,
     none on an empty site)."""
+    if src.game.stacking:
+        # the reference refuses a piece alone on its site there (Promote.compile)
+        raise Unsupported(lud, "in a stacking game")
     where = src.int_expr(lud.where) if lud.where is not None else "to"
     lines += [f"{ind}ps = {where}", f"{ind}if ps >= 0:", f"{ind}    pw = what[ps]"]
     for target in _promotion_targets(src, lud):

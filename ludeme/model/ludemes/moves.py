@@ -338,7 +338,6 @@ class MoveFromTo(Moves):
                 raise self.from_.fail("(from ... level:) with copy: or count: is not "
                                       "supported yet")
             env.stacking = True
-        nsites = env.num_board_sites
 
         # Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
         # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
@@ -359,29 +358,18 @@ class MoveFromTo(Moves):
             # ActionStackMove); else `count` pieces of a counted site (ActionMoveN).
             return [(A_MOVE_N, frm, to, n)]
 
-        # Ludii 1.3.12's FromTo on a board of vertices or edges reports level 0 for the
-        # decision when the (from ...) names no site type, hands included (as its traces
-        # show); on a board of cells, the top level of the start.
-        cell_levels = self.from_.type is not None or env.board.site_type == "Cell"
-
         def levels(c, frm, to, acts):
-            """Ludii's levels of the decision: a sub-stack starts at size - count and
-            lands on the destination's top; one piece leaves the top."""
+            """Ludii's levels of the decision: a level given is reported; a sub-stack starts
+            at size - count and lands on the destination's top. One piece moved by Ludii
+            1.3.12's FromTo records no level (reported 0), though the top piece leaves:
+            its traces show it on boards of cells, vertices and edges, out of hands, under
+            the mover's or another player's top piece alike."""
             s = c.s
             if acts[-1][0] == A_MOVE_LEVEL:
                 return acts[-1][2], 0
             if sub_stack:
                 return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
-            # Out of a hand Ludii 1.3.12 records no level (reported 0) though the top
-            # piece leaves: its traces of Chex, Sam K'i and Main Tapak Empat show it.
-            if kind != A_MOVE or not cell_levels or frm >= nsites:
-                return 0, 0
-            if s.size_stack(frm) > 1 and s.who[frm] != s.mover:
-                # Shing Quon Tu's traces: a mover whose piece is under another player's moves
-                # that top piece, and Ludii reports level 0; the general rule is not known.
-                raise self.fail("a move out of a stack whose top piece is another player's "
-                                "is not supported yet")
-            return s.size_stack(frm) - 1, 0
+            return 0, 0
 
         # plain and without a side effect: one action, built in the loop below
         simple = plain and side is None
@@ -1202,8 +1190,8 @@ def _from_to_moves(src, lud, out, ind):
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     # The levels as `MoveFromTo.compile`'s `levels`: with stack:True and count:, the
-    # sub-stack's; Ludii 1.3.12's top piece's on a board of cells; else none.
-    levels = LV_TOP if src.env.board.site_type == "Cell" else LV_NONE
+    # sub-stack's; else none (Ludii 1.3.12's FromTo records no level for one piece).
+    levels = LV_NONE
     if lud.count is None and lud.stack:
         effect.append("stack_move_stack(who, what, count, frm, to)")
         kind, levels = A_MOVE_STACK, LV_NONE
