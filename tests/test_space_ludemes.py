@@ -373,3 +373,22 @@ def test_promoting_a_piece_alone_on_its_site_in_a_stacking_game_is_refused(start
     else:
         state.apply(move)
         assert game.components[state.what[1]].name == "King1" and state.size_stack(1) == 2
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("(is Line 3)", True),                   # 0 and 2 hold Disc1 under Disc2: any level counts
+    ("(is Line 3 top:True)", False),         # their tops are Disc2
+    ("(is Line 3 Mover top:True)", False),
+    ("(is Line 1 top:True)", True),          # a line of one is always there
+    ('(is Line 3 what:(id "Disc2"))', False),  # 1 holds no Disc2
+])
+def test_a_line_through_stacks_reads_every_level_unless_top(line, expected):
+    """Ludii's IsLine in a stacking game: a site is on the line when one of its levels
+    holds the pivot's top kind (only its top piece with top:True)."""
+    start = ('(place Stack "Disc1" 0) (place Stack "Disc2" 0) '
+             '(place Stack "Disc1" 2) (place Stack "Disc2" 2)')
+    game = _game(start, play="(move Add (to 1) stack:True)",
+                 end=f"(end (if {line} (result Mover Win)))")
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert (state.winner == 1) is expected

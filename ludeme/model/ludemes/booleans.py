@@ -159,10 +159,12 @@ class IsLine(Bool):
               P("exact", (LitBool, Bool), opt=True, named=True, default=False),
               P("contiguous", LitBool, opt=True, named=True, default=True),
               P("if", Bool, opt=True, named=True),
-              P("byLevel", LitBool, opt=True, named=True, default=False))
+              P("byLevel", LitBool, opt=True, named=True, default=False),
+              P("top", LitBool, opt=True, named=True, default=False))
 
     def compile(self, env):
         if self.byLevel:
+            self.refuse("top", why="with byLevel:")
             return self._by_level(env)
         length = env.compile(self.length)
         through = env.compile(self.through) if self.through is not None else (lambda c: c.s.last_to)
@@ -246,10 +248,84 @@ class IsLine(Bool):
             c.to = saved_to
             return found
 
+        def kinds_at(c, pivot):
+            """The kinds a line is made of, as `line_at` reads them (the pivot's top piece
+            by default)."""
+            if whats_fns is not None:
+                return {f(c) for f in whats_fns}
+            if what_fn is not None:
+                return {what_fn(c)}
+            if who_fn is not None:
+                w = who_fn(c)
+                return {comp.index for comp in components[1:] if comp.owner == w}
+            return {c.s.what[pivot]}
+        top = self.top
+
+        def stacked_line(c, pivot):
+            """Ludii's IsLine in a stacking game: a site belongs to the line when one of
+            its levels holds one of the kinds (its top piece, with top:True); a line of
+            one is always there; the if: condition is read on the line's other sites
+            only, and a line is always contiguous."""
+            if pivot < 0:
+                return False
+            s = c.s
+            whats = kinds_at(c, pivot) if pivot < nsites else set()
+            n = length(c)
+            if n == 1:
+                return True
+            if not 0 <= pivot < nsites:
+                return False
+            exact = exact_lit if exact_fn is None else exact_fn(c)
+            if top:
+                def member(site):
+                    return s.what[site] in whats
+            else:
+                level_data, size = s.level_data, s.size_stack
+
+                def member(site):
+                    return any(level_data(site, lv)[0] in whats for lv in range(size(site)))
+            if not member(pivot):
+                return False
+            saved_to = c.to
+
+            def run(sites, count):
+                for site in sites:
+                    c.to = site
+                    if not (member(site) and (cond is None or cond(c))):
+                        break
+                    count += 1
+                    if not exact and count == n:
+                        return count, True
+                return count, False
+            try:
+                for ray, opposite in radials[pivot]:
+                    count, found = run(ray, 1)
+                    if found:
+                        return True
+                    if opposite is not None:
+                        total, found = run(opposite, count)
+                        if found or total == n:
+                            return True
+                    elif count == n:
+                        return True
+                return False
+            finally:
+                c.to = saved_to
+
         if self.throughAny is None:
             if self.through is None:    # the last move's destination, without a closure
-                return lambda c: line_at(c, c.s.last_to) is True
-            return lambda c: line_at(c, through(c)) is True
+                def line_at_last(c):
+                    if c.stacking:
+                        return stacked_line(c, c.s.last_to)
+                    return line_at(c, c.s.last_to) is True
+                return line_at_last
+
+            def line_through(c):
+                if c.stacking:
+                    return stacked_line(c, through(c))
+                return line_at(c, through(c)) is True
+            return line_through
+        self.refuse("top", why="with throughAny:")
         if self.through is not None:
             raise self.fail("(is Line ...) takes through: or throughAny:, not both")
         region = env.compile(self.throughAny)
@@ -262,6 +338,10 @@ class IsLine(Bool):
                 kinds = {f(c) for f in whats_fns} if whats_fns is not None else {what_fn(c)}
                 what = c.s.what
                 pivots = [p for p in pivots if 0 <= p < nsites and what[p] in kinds]
+            if c.stacking:
+                # Ludii's IsLine in a stacking game reads through: alone
+                raise self.fail("(is Line ... throughAny:) in a stacking game is not "
+                                "supported yet")
             for pivot in pivots:
                 got = line_at(c, pivot)
                 if got is not False:
@@ -616,6 +696,10 @@ def _is_line(src, lud):
         raise Unsupported(lud, "with a computed length or exact:")
     if lud.byLevel and not src.game.stacking:
         raise Unsupported(lud, "with byLevel: in a game without stacks")
+    if src.game.stacking and not lud.byLevel and not (lud.top and lud.contiguous
+                                                       and lud.length.value > 1):
+        # the reference's line through stacks reads every level (IsLine.stacked_line)
+        raise Unsupported(lud, "in a stacking game, without top:True")
     length = src.int_expr(lud.length)
     radials = src.env.line_radials(lud.dirn or "Adjacent", lud)
     n = src.env.num_board_sites
