@@ -101,3 +101,14 @@ def test_place_random_takes_forced_sites_with_their_value_and_state(place, force
 def test_place_random_refuses(place, message):
     with pytest.raises(LudemeError, match=message):
         _game(place, players=2)
+
+
+@pytest.mark.parametrize("start, sites", [
+    ("(forEach Value min:2 max:4 (set RememberValue (value)))", [2, 3, 4]),
+    ("(forEach Value {7 1} (set RememberValue (value)))", [1, 7]),
+    ("(forEach Value min:3 max:2 (set RememberValue (value)))", []),   # no value at all
+])
+def test_a_start_rule_for_each_value_applies_it_with_each_value(start, sites):
+    game = _game(start, play="(move Add (to (sites Board) if:(is In (to) (values Remembered))))")
+    state = game.new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves() if m.to >= 0) == sites

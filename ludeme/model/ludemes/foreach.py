@@ -4,7 +4,7 @@ end-rule form of forEach Player is in `game`."""
 
 from __future__ import annotations
 
-from .base import DirWord, Moves, P, SiteType, ludeme
+from .base import DirWord, IntFn, Moves, Other, P, Region, SiteType, ludeme
 
 
 @ludeme("forEach", "Player")
@@ -104,3 +104,44 @@ def gather(c, var: str, values, gen, then) -> list:
         for m in out:
             m.then = tuple(m.then) + then
     return out
+
+
+@ludeme("forEach", "Value")
+class StartForEachValue(Other):
+    """`(forEach Value min:<int> max:<int> <start rule>)` (or over `<values>`) as a start
+    rule: the start rule applied with each value in turn as `(value)`, lowest first (Ludii's
+    start ForEach Value). Example (Galatjang): `(forEach Value min:1 max:12 (set
+    RememberValue (value)))`."""
+    concepts = ("ControlFlowStatement",)
+
+    params = (P("values", Region, opt=True), P("min", IntFn, opt=True, named=True),
+              P("max", IntFn, opt=True, named=True), P("rule", Other))
+
+    def start_actions(self, env, ctx) -> list:
+        if (self.values is None) == (self.min is None or self.max is None):
+            raise self.fail("(forEach Value ...) takes values or min: and max:")
+        if not hasattr(self.rule, "start_actions"):
+            raise self.rule.fail(f"({self.rule.keyword} ...) in a (forEach Value ...) start "
+                                 "rule is not supported yet")
+        if self.values is not None:
+            values = list(env.compile(self.values)(ctx))
+        else:
+            values = range(env.compile(self.min)(ctx), env.compile(self.max)(ctx) + 1)
+        out: list = []
+        for v in values:
+            out.extend(self.rule.start_actions(env, _WithValue(ctx, v)))
+        if not values:
+            # no value: nothing is applied, but the rule is compiled all the same (its
+            # arguments are checked as in any game)
+            self.rule.start_actions(env, _WithValue(ctx, 0))
+        return out
+
+
+class _WithValue:
+    """A start rule's context with `(value)` set (the rest read from the context given)."""
+
+    def __init__(self, ctx, value: int):
+        self._ctx, self.value = ctx, value
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
