@@ -112,3 +112,28 @@ def test_a_start_rule_for_each_value_applies_it_with_each_value(start, sites):
     game = _game(start, play="(move Add (to (sites Board) if:(is In (to) (values Remembered))))")
     state = game.new_initial_state(0)
     assert sorted(m.to for m in state.legal_moves() if m.to >= 0) == sites
+
+
+@pytest.mark.parametrize("role, scores", [
+    ("All", [7, 7, 7]),
+    ("NonMover", [0, 7, 7]),          # the mover is P1
+    ("Mover", [7, 0, 0]),
+    ("P3", [0, 0, 7]),
+])
+def test_set_score_of_a_role_sets_every_player_it_covers(role, scores):
+    game = _game(play=f"(move Pass (then (set Score {role} 7)))")
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.scores[1:4] == scores
+
+
+@pytest.mark.parametrize("fn, score", [
+    ("(max (values Remembered))", 9),
+    ("(min (values Remembered))", 3),
+])
+def test_max_and_min_of_the_values_remembered(fn, score):
+    game = _game("(forEach Value {3 9 4} (set RememberValue (value)))",
+                 play=f"(move Pass (then (set Score P1 {fn})))")
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.scores[1] == score

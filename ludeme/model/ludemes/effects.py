@@ -514,8 +514,10 @@ class ForEachValue(Moves):
 
 
 class _Extreme(IntFn):
+    # the array: an int array, or values read as a region ((values Remembered))
     params = (P("a", IntFn, opt=True), P("b", IntFn, opt=True),
-              P("values", IntFn, opt=True, many=True), P("array", "IntArrayFn", opt=True))
+              P("values", IntFn, opt=True, many=True),
+              P("array", ("IntArrayFn", Region), opt=True))
     pick = min
 
     def compile(self, env):

@@ -812,8 +812,22 @@ class SetScore(Moves):
     params = (P("player", IntFn), P("value", IntFn), P("then", "Then", opt=True))
 
     def compile(self, env):
-        p, v = env.compile(self.player), env.compile(self.value)
+        from ludeme.model.roles import _names_a_set
+        v = env.compile(self.value)
         then = _then(env, self)
+        role = getattr(self.player, "role", None)
+        if role is not None and _names_a_set(role):
+            # Ludii's SetScore with a role: one move per real player the role covers, in
+            # increasing order (`(set Score All 0)` in Bide)
+            players = env.role_players(role, self)
+            n = env.num_players
+
+            def set_scores(c):
+                score = v(c)
+                return [Move(-1, -1, 0, [(A_SET_SCORE, pid, score)], then)
+                        for pid in sorted(players(c)) if 1 <= pid <= n]
+            return set_scores
+        p = env.compile(self.player)
         return lambda c: [Move(-1, -1, 0, [(A_SET_SCORE, p(c), v(c))], then)]
 
 
