@@ -67,6 +67,8 @@ def _board(text):
     ("(mancalaBoard 2 6 store:None)", 12, None, 6),
     ("(mancalaBoard 3 4)", 14, 0, 9),
     ("(mancalaBoard 4 8)", 34, 0, 25),
+    ("(mancalaBoard 5 3)", 17, 0, 13),
+    ("(mancalaBoard 6 4 store:None)", 24, None, 20),
 ])
 def test_mancala_numbering_follows_ludii(call, sites, left_store, first_top):
     b = _board(call)
@@ -90,7 +92,7 @@ def test_tracks_walk_directions_and_loop():
 
 
 @pytest.mark.parametrize("call, words", [
-    ("(mancalaBoard 5 6)", "a mancala board of 5 rows is not supported yet (2 to 4 here)"),
+    ("(mancalaBoard 7 6)", "a mancala board has 2 to 6 rows, not 7"),
     ("(mancalaBoard 2 6 store:Inner)", "not supported yet"),
     ('(mancalaBoard 2 6 (track "T" "1,Q" loop:True))', "no direction 'Q'"),
     ('(mancalaBoard 2 6 (track "T" "E,N"))', "first step must be a site number"),
@@ -267,3 +269,13 @@ def test_results_gives_max_an_array(tmp_path):
     s = _game(tmp_path, RESULTS).new_initial_state()
     # P1's disc is on 0: the distances to the empty sites 1..7 peak at 7, on site 7
     assert [m.to for m in s.legal_moves()] == [7]
+
+
+@pytest.mark.parametrize("rows, y", [(5, 2.0), (6, 2.5)])
+def test_mancala_stores_of_five_and_six_rows_sit_halfway_up(rows, y):
+    """Ludii's stores beside 5 and 6 rows: at mid-height, left of the first column and
+    right of the last."""
+    b = _board(f"(mancalaBoard {rows} 4)")
+    left, right = b.sites[0], b.sites[-1]
+    assert left.y == right.y == y and left.x < 0 < 4 - 0.2 < right.x
+    assert b.num_sites == rows * 4 + 2

@@ -1,6 +1,6 @@
 """`(mancalaBoard rows columns [store:] [numStores:] [track | {tracks}])` and `(track ...)`.
 
-Ludii builds a mancala board on vertices: rows of `columns` holes one unit
+Ludii builds a mancala board on vertices: 2 to 6 rows of `columns` holes one unit
 apart, bottom row first, with a store at each end unless `store:None`. The
 vertices are numbered in the order Ludii unites the parts: left store, the
 rows bottom to top (each left to right), right store; so on a 2 x 6 board
@@ -31,12 +31,13 @@ StoreType = Enum("StoreType", "Outer Inner None")
 
 # Where Ludii puts the stores, per number of rows: (left store, x shift of the right store).
 _STORES = {2: ((-0.85, 0.5), -0.15, 0.5), 3: ((-1.0, 1.0), 0.0, 1.0),
-           4: ((-0.9, 1.5), -0.1, 1.5)}
+           4: ((-0.9, 1.5), -0.1, 1.5), 5: ((-1.0, 2.0), 0.0, 2.0),
+           6: ((-0.9, 2.5), -0.1, 2.5)}
 
 
 @ludeme("mancalaBoard")
 class MancalaBoard(BoardContainer):
-    """Ludii's mancala board (2 to 4 rows, outer stores by default), played on vertices.
+    """Ludii's mancala board (2 to 6 rows, outer stores by default), played on vertices.
 
     Examples: `(mancalaBoard 2 6 (track "Track" "1,E,N,W" loop:True))` has 14 sites;
     `(mancalaBoard 4 8 store:None)` has 32.
@@ -58,8 +59,9 @@ class MancalaBoard(BoardContainer):
 
     def build_board(self, players: int) -> Board:
         rows, columns = size(self, "rows", low=1), size(self, "columns", low=1)
-        if not 2 <= rows <= 4:
-            raise self.fail(f"a mancala board of {rows} rows is not supported yet (2 to 4 here)")
+        if not 2 <= rows <= 6:
+            # as Ludii's MancalaBoard, which refuses the game
+            raise self.fail(f"a mancala board has 2 to 6 rows, not {rows}")
         pts = self.points(rows, columns)
         # Ludii unites the rows (edges of length 1 along each row) and joins every pair of
         # vertices closer than 1.1 x the average edge length.
