@@ -734,7 +734,7 @@ ERRORS = [
     ("(board (remove (square 3) cells:{(square 2)}))", "'cells:' must be", 33),
     ("(board (add (square 3) edgesCurved:{{{0 0} {1 1} {1 0}}}))", "'edgesCurved'", 24),
     ("(board (square 3) (track \"T\" \"0,E\" Mover))", "a track's owner is a player", 19),
-    ("(mancalaBoard 5 6)", "5 rows is not supported yet (2 to 4 here)", 1),
+    ("(mancalaBoard 7 6)", "2 to 6 rows, not 7", 1),
     ("(mancalaBoard 2 6 numStores:1)", "'numStores' of (mancalaBoard ...) is not supported", 19),
 ]
 
