@@ -215,6 +215,11 @@ def _selectable(region: str, start: str = START, board: str = "(board (square 4)
     ("(forEach of:(sites {2 15}) (sites Around (site) Orthogonal))", [1, 3, 6, 11, 14]),
     ("(sites (results from:(sites {0 1}) to:(from) (+ (from) 4)))", [4, 5]),
     ("(sites Occupied by:(player (- 3 (mover))))", [2, 3, 15]),
+    ("(sites Between from:0 to:15)", [5, 10]),                      # along the diagonal
+    ("(sites Between from:0 fromIncluded:True to:3)", [0, 1, 2]),
+    ("(sites Between from:0 to:3 toIncluded:True cond:(is Empty (between)))", [3]),
+    ("(sites Between from:0 to:6)", [-1]),                          # on no radial from 0
+    ("(sites Between Orthogonal from:0 to:15)", [-1]),
 ])
 def test_sites(region, expected):
     assert _selectable(region) == expected

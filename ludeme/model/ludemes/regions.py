@@ -518,6 +518,60 @@ class SitesAround(Region):
         return around
 
 
+@ludeme("sites", "Between")
+class SitesBetween(Region):
+    """`(sites Between [dirs] from:<site> [fromIncluded:] to:<site> [toIncluded:] [cond:])`:
+    the sites strictly between two sites on one radial from `from` (in the directions,
+    Adjacent by default), as Ludii's SitesBetween: `from` and `to` first when included,
+    then the sites between, from the one next to `to` back towards `from`, each kept when
+    `cond:` holds with `(between)` on it; none when no radial from `from` reaches `to`.
+    Example: `(sites Between from:(from) to:(to))`."""
+
+    params = (P("dirn", (DirWord, "Directions"), opt=True), P("type", SiteType, opt=True),
+              P("from", IntFn, named=True), P("fromIncluded", "Bool", opt=True, named=True),
+              P("to", IntFn, named=True), P("toIncluded", "Bool", opt=True, named=True),
+              P("cond", "Bool", opt=True, named=True))
+
+    def compile(self, env):
+        if self.type is not None and self.type != env.board.site_type:
+            raise self.fail(f"(sites Between {self.type} ...) on a board played on "
+                            f"{env.board.site_type} sites is not supported yet")
+        frm_fn, to_fn = env.compile(self.from_), env.compile(self.to)
+        with_from = env.compile(self.fromIncluded) if self.fromIncluded is not None else None
+        with_to = env.compile(self.toIncluded) if self.toIncluded is not None else None
+        cond = env.compile(self.cond) if self.cond is not None else None
+        keys = env.direction_keys(self.dirn or "Adjacent", self)
+        radials = env.board.radials
+        n = env.num_board_sites
+
+        def between(c):
+            frm, to = frm_fn(c), to_fn(c)
+            if not (0 <= frm < n and 0 <= to < n):
+                return ()
+            saved = c.from_, c.to, c.between
+            c.from_, c.to = frm, to
+            out = []
+            try:
+                if with_from is not None and with_from(c):
+                    out.append(frm)
+                if with_to is not None and with_to(c):
+                    out.append(to)
+                for k in keys(c, frm):
+                    for r in radials[k][frm] if k in radials else ():
+                        sites = r.sites
+                        if to not in sites[1:]:
+                            continue
+                        for b in reversed(sites[1:sites.index(to, 1)]):
+                            c.between = b
+                            if cond is None or cond(c):
+                                out.append(b)
+                        return tuple(out)
+                return tuple(out)
+            finally:
+                c.from_, c.to, c.between = saved
+        return between
+
+
 @ludeme("sites", "Direction")
 class SitesDirection(Region):
     """`(sites Direction from:<site> [dirs] [included:] [stop:] [stopIncluded:] [distance:])`."""
