@@ -102,6 +102,29 @@ def test_enclose_takes_groups_without_liberties(tmp_path, start, add, left):
     assert {k: s.who[k] for k in left} == left
 
 
+# numException: a group may keep that many empty sites (Ludii's Enclose walks into them);
+# a target condition reading (is Empty ...) takes an area whose surrounding pieces form one
+# chain (Mig Mang's territories). The score counts the effect, applied on every site of
+# the group, empty ones included.
+ENCLOSE_WITH = ('(move Add (to (sites Empty)) (then (enclose (from (last To)) Orthogonal '
+                '(between if:{cond} (apply (and (addScore Mover 1) (remove (between))))) '
+                '{extra})))')
+WALLED = '(place "R1" {1 2 3 5 9 11 13}) (place "R2" {6 7})'   # 8 empty, 12 to play
+
+
+@pytest.mark.parametrize("cond, extra, left, score", [
+    ("(is Enemy (who at:(between)))", "", {6: 2, 7: 2}, 0),            # 8 is a liberty
+    ("(is Enemy (who at:(between)))", "numException:1", {6: 0, 7: 0}, 3),
+    ("(is Enemy (who at:(between)))", "numException:2", {6: 0, 7: 0}, 3),
+    # empty sites are targets: 6 7 8 are walled in by one chain of R1 pieces
+    ("(or (is Enemy (who at:(between))) (is Empty (between)))", "", {6: 0, 7: 0}, 3),
+])
+def test_enclose_with_empty_sites_inside(tmp_path, cond, extra, left, score):
+    s = _state(tmp_path, ENCLOSE_WITH.format(cond=cond, extra=extra), WALLED)
+    s.apply(next(m for m in s.legal_moves() if m.to == 12))
+    assert {k: s.who[k] for k in left} == left and s.scores[1] == score
+
+
 def test_trigger_marks_a_player_read_by_is_triggered(tmp_path):
     play = ('(forEach Piece (move Step (to if:(is Empty (to))) (then (if (= (last To) 12) '
             '(trigger "Reached" Mover)))))')
@@ -190,8 +213,6 @@ def test_a_start_placement_keeps_a_piece_already_there(tmp_path):
     (_step('(surround (from (last To)) with:(piece "R"))'), "with"),
     (_step('(surround (from (last To)) (then (moveAgain)))'), "then"),
     (_step('(surround (from (last To)) (between (max 2)))'), "range"),
-    ('(move Add (to (sites Empty)) (then (enclose (from (last To)) numException:1)))',
-     "numException"),
     (_step('(trigger "E" Mover (then (moveAgain)))'), "then"),
 ])
 def test_refused_arguments_stop_at_their_position(tmp_path, play, arg):

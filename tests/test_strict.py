@@ -68,8 +68,6 @@ UNSUPPORTED = [
     ("(forEach Piece (move Step (from level:1) (to if:(is Empty (to)))))", "level"),
     ("(forEach Piece (move Step (to if:(is Empty (to))) (then (surround (from (last To)) "
      "with:(piece \"X\")))))", "with"),
-    ("(move Add (to (sites Empty)) (then (enclose (from (last To)) numException:1)))",
-     "numException"),
     ("(forEach Piece (move Step (to if:(is Empty (to))) (then (intervene (from (last To)) "
      "(between if:(is Empty (between)))))))", "if"),
 ]

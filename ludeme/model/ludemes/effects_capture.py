@@ -14,6 +14,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_REMOVE, A_SET_VAR, Move
 from .base import Bool, DirWord, IntFn, LitStr, Moves, P, RelationType, RoleType, SiteType, ludeme
 from .moves import MaxL, _then
+from .booleans import IsEmpty
 from ludeme.engine.compiled.emit import emits, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 from .war import _check_board_type, _is_player_fn, _remove_at, _target_friend, add_then, capture_lines, start_site
@@ -277,6 +278,20 @@ class IsTriggered(Bool):
         return triggered
 
 
+def _mentions(lud, cls) -> bool:
+    """Whether the ludeme or one of its arguments, at any depth, is a `cls`."""
+    if isinstance(lud, cls):
+        return True
+    fields = getattr(lud, "__dict__", {}).get("_fields")
+    if not fields:
+        return False
+    for v in fields.values():
+        for part in (v if isinstance(v, (list, tuple)) else (v,)):
+            if _mentions(part, cls):
+                return True
+    return False
+
+
 @ludeme("enclose")
 class Enclose(Moves):
     """`(enclose [(from <site>)] [<directions>] [(between if:<cond> (apply <effect>))]
@@ -298,7 +313,6 @@ class Enclose(Moves):
 
     def compile(self, env):
         _check_board_type(self, env)
-        self.refuse("numException", why="a number of empty sites a group may keep")
         dirn = self.dirn or "Adjacent"
         if not env.is_static_direction(dirn):
             raise self.fail("(enclose ...) in directions relative to a piece is not "
@@ -307,40 +321,91 @@ class Enclose(Moves):
         near = env.step_targets(dirn, self)
         target, effect = _between_parts(
             self, env, lambda c: _is_player_fn(c, c.between, False), _remove_at("between"))
+        exceptions = env.compile(self.numException) if self.numException is not None \
+            else (lambda c: 0)
         then = _then(env, self)
         nsites = len(near)
+        # Ludii's atLeastAnEmpty: a target condition that reads (is Empty ...) (Mig Mang's
+        # territories) makes the group enclosed when no site around it is a target and the
+        # pieces around it form one chain (in All directions)
+        b = self.between
+        empty_targets = b is not None and b.if_ is not None and _mentions(b.if_, IsEmpty)
+        chain = env.step_targets("All", self) if empty_targets else None
+
+        def one_chain(ring: list) -> bool:
+            """Ludii's walk over the sites around a group: from the first, on to a
+            neighbour still in the list, dropping the site left, until one remains."""
+            if not ring:
+                return False
+            at = ring[0]
+            while len(ring) != 1:
+                nxt = next((t for t in chain[at] if t in ring), None)
+                if nxt is None:
+                    return False
+                ring.remove(at)
+                at = nxt
+            return True
 
         def is_target(c, site):
             c.between = site
             return target(c)
+
+        def enclosed(c, whats, first, spare):
+            """The group grown from `first` over targets (and up to `spare` empty sites,
+            Ludii's numException), or None when it reaches one more empty site or has an
+            empty site around it: Ludii's walk, in its order."""
+            if spare > 0 and whats[first] == 0:
+                spare -= 1
+            group, inside = [first], {first}
+            i = 0
+            while i < len(group):
+                for nxt in near[group[i]]:
+                    if nxt in inside:
+                        continue
+                    if is_target(c, nxt):
+                        inside.add(nxt)
+                        group.append(nxt)
+                    elif whats[nxt] == 0:
+                        if spare <= 0:
+                            return None, inside       # a liberty
+                        spare -= 1
+                        inside.add(nxt)
+                        group.append(nxt)
+                i += 1
+            ring: list = []
+            for site in group:
+                for lib in near[site]:
+                    if lib in inside or lib in ring:
+                        continue
+                    if is_target(c, lib) if empty_targets else whats[lib] == 0:
+                        return None, inside         # a liberty
+                    ring.append(lib)
+            if empty_targets and not one_chain(ring):
+                return None, inside
+            return group, inside
 
         def enclose(c):
             frm = start(c)
             whats = c.s.what
             if not 0 <= frm < nsites or whats[frm] <= 0:
                 return []
+            spare = exceptions(c)
             saved = (c.to, c.between)
             around = []
             for site in near[frm]:
-                if site not in around and is_target(c, site):
+                if site not in around and (is_target(c, site)
+                                           or (spare > 0 and whats[site] == 0)):
                     around.append(site)
             checked = set()
             out = []
             for first in around:
                 if first in checked:
                     continue
-                group, seen = [first], {first}
-                i = 0
-                while i < len(group):       # Ludii grows the group in this order
-                    for nxt in near[group[i]]:
-                        if nxt not in seen and is_target(c, nxt):
-                            seen.add(nxt)
-                            group.append(nxt)
-                    i += 1
-                checked |= seen
-                if any(whats[lib] == 0 for site in group for lib in near[site]):
+                group, seen = enclosed(c, whats, first, spare)
+                if group is None:
                     continue
-                for site in group:
+                checked |= seen
+                for site in group:      # the effect on each site, empty ones included
                     c.between = site
                     out.extend(effect(c))
             c.to, c.between = saved
