@@ -206,6 +206,13 @@ def test_map_pairs(pairs, expected):
     assert game.env.maps_named("M") == [expected]
 
 
+def test_a_map_names_a_neutral_piece_with_its_owner_number():
+    """Ludii names (piece "Dot" Neutral) "Dot0", and a map's value may name it so."""
+    game = _game(extra='(piece "Dot" Neutral) (map "M" {(pair 1 "Dot0") (pair 2 "Disc1")})')
+    index = {comp.name: comp.index for comp in game.components[1:]}
+    assert game.env.maps_named("M") == [{1: index["Dot"], 2: index["Disc1"]}]
+
+
 def test_is_occupied_cell_reads_a_hand_on_a_vertex_board():
     play = ("(if (is Occupied Cell (handSite Mover)) (move (from (handSite Mover)) "
             "(to (sites Empty))) (move Pass))")

@@ -345,7 +345,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
         if isinstance(it, G.MapL):
             table = {}
             for k, v, at in it.entries():
-                key, value = _map_key(env, k, at), _map_value(env, board, components, roles, v, at)
+                key, value = _map_key(env, k, at), _map_value(env, board, roles, v, at)
                 if key != UNDEFINED and value != UNDEFINED:   # Ludii's computeMap drops them
                     table[key] = value
             env.maps.append((it.name or "Map", table))
@@ -491,7 +491,7 @@ def _map_key(env: Env, k, at) -> int:
         raise at.fail(f"{k!r} is not a site of this board") from None
 
 
-def _map_value(env: Env, board, components, roles, v, at) -> int:
+def _map_value(env: Env, board, roles, v, at) -> int:
     """A map's value as Ludii's Map.computeMap reads it: a player, a landmark, a site
     written as a coordinate ("D1"), a piece by name, or an integer function."""
     if not isinstance(v, (int, str)):
@@ -501,7 +501,7 @@ def _map_value(env: Env, board, components, roles, v, at) -> int:
     v = roles.value(v)
     if not isinstance(v, str):
         return v
-    names = {comp.name: comp.index for comp in components[1:]}
+    names = env.equipment.component_names()     # a neutral piece answers to "Name0" too
     if v in names:
         return names[v]
     try:
