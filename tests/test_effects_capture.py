@@ -317,3 +317,19 @@ def test_sites_line_of_sight(tmp_path, kind, expected):
             f'(move Select (from (sites LineOfSight {kind} at:12 (directions {{E N}})))) (move Pass))')
     s = _state(tmp_path, play, '(place "R1" 12) (place "R2" 14)')
     assert sorted(m.frm for m in s.legal_moves()) == expected
+
+
+# Attract: R1 placed at 0 (the corner of the 5x5 board) pulls the pieces of each line from
+# it to its side, in their order: along the bottom row (1 2 3 4), the left column (5 10
+# 15 20) and the diagonal (6 12 18 24).
+@pytest.mark.parametrize("dirn, start, after", [
+    ("", '(place "R2" 2) (place "R1" 4) (place "K2" 20) (place "K1" 18)',
+     {1: "R2", 2: "R1", 4: None, 5: "K2", 20: None, 6: "K1", 18: None}),
+    ("E", '(place "R2" 2) (place "R1" 4) (place "K2" 20)',
+     {1: "R2", 2: "R1", 4: None, 20: "K2", 5: None}),       # only along the row
+])
+def test_attract_closes_the_gaps_towards_the_site(tmp_path, dirn, start, after):
+    s = _state(tmp_path, f"(move Add (to 0) (then (attract (from (last To)) {dirn})))", start)
+    s.apply(s.legal_moves()[0])
+    names = {w: comp.name for w, comp in enumerate(s.g.components) if w}
+    assert {site: names.get(s.what[site]) for site in after} == after

@@ -413,6 +413,45 @@ class Enclose(Moves):
         return enclose
 
 
+@ludeme("attract")
+class Attract(Moves):
+    """`(attract [(from <site>)] [<direction>] [(then ...)])`: as Ludii's Attract, along
+    each radial from the site (the last move's destination by default) in the direction
+    (Adjacent by default), the pieces are lifted and put back side by side from the site
+    outwards, keeping their order: the gaps between them close. Each removal and each
+    placement is a move of its own, as in Ludii. Example (Feed the Ducks): `(then
+    (attract (from (last To))))`."""
+    concepts = ()
+
+    params = (P("from_", "FromSpec", opt=True), P("dirn", DirWord, opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        start = start_site(env, self)
+        keys = env.direction_keys(self.dirn or "Adjacent", self)
+        radials = env.board.radials
+        owners = [comp.owner for comp in env.components]
+        then = _then(env, self)
+        nsites = env.num_board_sites
+
+        def attract(c):
+            frm = start(c)
+            if not 0 <= frm < nsites:
+                return []
+            whats = c.s.what
+            out = []
+            for k in keys(c, frm):
+                for r in radials[k][frm] if k in radials else ():
+                    line = r.sites
+                    kinds = [whats[to] for to in line[1:] if whats[to] != 0]
+                    out.extend(Move(-1, -1, 0, [(A_REMOVE, to)])
+                               for to in line[1:] if whats[to] != 0)
+                    out.extend(Move(-1, -1, 0, [(A_ADD, line[i], w, owners[w], 1)])
+                               for i, w in enumerate(kinds, start=1))
+            return add_then(out, then)
+        return attract
+
+
 @ludeme("push")
 class Push(Moves):
     """`(push [(from <site>)] <direction> [(then ...)])`: as Ludii's Push, the piece at the
