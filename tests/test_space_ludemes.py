@@ -399,3 +399,32 @@ def test_a_line_through_stacks_reads_every_level_unless_top(line, expected):
     state = game.new_initial_state(0)
     state.apply(state.legal_moves()[0])
     assert (state.winner == 1) is expected
+
+
+@pytest.mark.parametrize("rotation, to", [
+    ("", 7),                # facing N: forward is up a row
+    ("rotation:1", 8),      # turned right once (to the first direction right of N): NE
+    ("rotation:2", 5),      # twice: E
+])
+def test_a_placed_rotation_turns_the_pieces_relative_directions(rotation, to):
+    """Ludii turns a piece's facing right (FR, among the Adjacent directions) once per
+    step of its rotation before reading relative directions."""
+    game = _game(f'(place "Disc1" 4 {rotation})',
+                 play="(forEach Piece (move Step Forward (to if:(is Empty (to)))))")
+    assert [m.to for m in game.new_initial_state(0).legal_moves()] == [to]
+
+
+def test_a_placed_rotation_is_refused_by_the_compiled_form():
+    from ludeme.engine.compiled import Unsupported
+    from ludeme.engine.compiled.codegen import check_game
+    game = _game('(place "Disc1" 4 rotation:1)', play="(move Pass)")
+    with pytest.raises(Unsupported, match="rotation"):
+        check_game(game)
+
+
+def test_the_regions_of_a_player_the_game_lacks_are_kept():
+    """Ludii keeps (regions P3 ...) in a two-player game, and (sites P3) reads it."""
+    game = _game('(place "Disc2" (sites P3))', play="(move Pass)",
+                 extra="(regions P3 {2 6})")
+    state = game.new_initial_state(0)
+    assert [s for s in range(9) if state.what[s]] == [2, 6]

@@ -79,6 +79,7 @@ class Env:
         self._piece_gens: list | None = None
         self.uses_chance = False           # a ludeme draws from the state's chance stream
         self.counting = False              # a rule counts pieces per site (e.g. sow)
+        self.rotated = False               # a start rule gives pieces a rotation
         self.dice: list = []               # the dice containers (ludeme.model.ludemes.dice)
 
     # -- compiling ----------------------------------------------------------
@@ -593,6 +594,14 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
         if not isinstance(rule, G.Place):
             raise rule.fail("only (place ...), (set Team ...) and (set Mover ...) start rules "
                             "are supported so far")
+        if rule.rotation is not None:
+            try:
+                rule.rotation_given = env.compile(rule.rotation)(_StaticCtx())
+            except _NeedsState:
+                raise rule.fail("a rotation: read from the position is not supported "
+                                "yet") from None
+            if rule.rotation_given:
+                env.rotated = True      # the compiled turn loop reads no rotation
         if getattr(rule, "stacking", False):
             env.stacking = True         # (place Stack ...) pushes on stacks
         elif rule.count > 1 or any(k > 1 for k in rule.counts or ()):
@@ -664,14 +673,18 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
         if bad:
             raise rule.fail(f"(place {item!r} ...) names no site here "
                             f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
-    out.append([a for s in sites for a in _place_actions(s, comp, count, _fields(rule), stack)])
+    fields = _fields(rule)      # read even when no site is named (its arguments checked)
+    out.append([a for s in sites for a in _place_actions(s, comp, count, fields, stack)])
     return out
 
 
 def _fields(rule) -> tuple:
-    """The (field, value) pairs a (place ...) rule gives its pieces: state:, value:."""
-    return tuple((name, v) for name in ("state", "value")
-                 if (v := getattr(rule, name, None)) is not None)
+    """The (field, value) pairs a (place ...) rule gives its pieces: state:, rotation:
+    (evaluated in `_start_moves`), value:."""
+    return tuple((name, v) for name, v in (("state", getattr(rule, "state", None)),
+                                           ("rotation", getattr(rule, "rotation_given", None)),
+                                           ("value", getattr(rule, "value", None)))
+                 if v is not None)
 
 
 def _place_actions(site, comp, count, fields=(), stack=False) -> list[tuple]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ludeme.engine.state import Component, Container
 from ludeme.errors import LudemeError
 from ludeme.model.ludemes.base import Ludeme
-from .roles import DYNAMIC_WORDS, Roles
+from .roles import DYNAMIC_WORDS, PLAYER_WORDS, Roles
 
 
 class Equipment:
@@ -113,6 +113,12 @@ class Equipment:
                     owned[owner] = tuple(dict.fromkeys(owned.get(owner, ()) + sites))
         if name is not None and not owned and not self.regions_complete:
             raise _no_region(name, self.regions, lud)
+        if role in PLAYER_WORDS:
+            # a player the game lacks keeps the regions declared for it, as in Ludii
+            # ((sites P3) in the two-player rulesets of There and Back)
+            pid = self.roles.owner(role, lud, allow_missing=True)
+            sites = owned.get(pid, ())
+            return lambda c: sites
         who = self.role_id(role, lud)
         return lambda c: owned.get(who(c), ())
 

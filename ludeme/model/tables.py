@@ -110,10 +110,18 @@ class BoardTables:
                         return d
             return None
 
+        def facing_at(s, frm, what):
+            """Ludii's facing of the piece at a site: its own, turned right (to the first
+            supported direction, FR) once per step of the piece's rotation."""
+            facing = facing_of[what]
+            for _ in range(s.piece_rotation(frm)):
+                turned = relative_directions(facing, "FR", relative_to)
+                facing = turned[0] if turned else facing
+            return facing
+
         def keys(c, frm):
             # Ludii's Directions.convertToAbsolute: nothing when no piece stands at the
-            # site; else the piece's facing. (Ludii turns it right once per step of the
-            # piece's rotation; no ludeme here sets a rotation, so that is always none.)
+            # site; else the piece's facing, turned by its rotation.
             s = c.s
             what = s.what[frm] if 0 <= frm < len(s.what) else 0
             if what < 1:
@@ -131,7 +139,7 @@ class BoardTables:
                         out.append(d)
                 else:
                     if facing is None:
-                        facing = facing_of[what]
+                        facing = facing_at(s, frm, what)
                     out.extend(relative_directions(facing, w, relative_to))
             return distinct(out)
         if any(w in ("SameDirection", "OppositeDirection") for w in dynamic):
@@ -141,11 +149,11 @@ class BoardTables:
         by_facing: dict[str, tuple] = {}
 
         def facing_keys(c, frm):
-            what = c.s.what
-            piece = what[frm] if 0 <= frm < len(what) else 0
+            s = c.s
+            piece = s.what[frm] if 0 <= frm < len(s.what) else 0
             if piece < 1:
                 return fixed        # no piece at the site: no facing (as keys says)
-            facing = facing_of[piece]
+            facing = facing_at(s, frm, piece)
             got = by_facing.get(facing)
             if got is None:
                 got = by_facing[facing] = keys(c, frm)

@@ -844,6 +844,7 @@ GAME_REFUSALS = (
     ("a game built without typed rules", lambda g: getattr(g, "typed", None) is None),
     ("counted pieces in a stacking game", lambda g: g.stacking and getattr(g, "counting", False)),
     ("start rules placing pieces at random", lambda g: getattr(g.env, "places_at_random", False)),
+    ("pieces placed with a rotation", lambda g: getattr(g.env, "rotated", False)),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),

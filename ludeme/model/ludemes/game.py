@@ -136,8 +136,10 @@ class SetTeam(Other):
 
 @ludeme("place")
 class Place(Other):
-    """`(place "Item" ["Container"] [<siteType>] site|region|"Hand" [count:N] [state:N])`;
-    the site type, when given, is the board's own."""
+    """`(place "Item" ["Container"] [<siteType>] site|region|"Hand" [count:N] [state:N]
+    [rotation:N] [value:N])`; the site type, when given, is the board's own. A rotation
+    (evaluated before play) turns the piece's facing right that many times, as its
+    relative directions read it."""
     concepts = ("PiecesPlacedOutsideBoard if container", "PiecesPlacedOutsideBoard if where is handSite", "PiecesPlacedOnBoard if not container and not where is handSite", "PieceCount if not count == 1", "SiteState if state", "PieceValue if value")
 
     params = (P("item", LitStr), P("container", LitStr, opt=True), P("type", SiteType, opt=True),
@@ -148,6 +150,7 @@ class Place(Other):
               P("count", LitInt, opt=True, named=True, default=1),
               P("counts", LitInt, opt=True, named=True, many=True),
               P("state", LitInt, opt=True, named=True),
+              P("rotation", IntFn, opt=True, named=True),
               P("value", LitInt, opt=True, named=True))
 
 
