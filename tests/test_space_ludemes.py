@@ -267,14 +267,40 @@ def test_no_moves_next_inside_the_next_players_moves_is_false():
     assert [m.is_pass for m in state.legal_moves()] == [True]
 
 
-def test_a_neutral_piece_beside_players_pieces_without_item_indices_is_refused():
-    # Ludii's flat board without a `what` layer stores a piece's index as its owner: the
-    # neutral marker (index 1) would read as player 1's. Refused rather than played wrongly.
+def _neutral_game(play: str):
     text = ('(game "T" (players 2) (equipment { (board (square 3)) (piece "Marker" Neutral) '
-            '(piece "Disc" P1) }) (rules (play (move Add (piece "Marker0") (to (sites Empty)))) '
-            '(end (if (is Full) (result Mover Win)))))')
-    with pytest.raises(LudemeError, match="stores the index as the owner"):
-        build_game(expand(load_description("t.lud", text)))
+            '(piece "Disc" P1) }) (rules (start { (place "Marker0" 0) (place "Disc1" 1) }) '
+            f'(play {play}) (end (if (is Full) (result Mover Win)))))')
+    return build_game(expand(load_description("t.lud", text)))
+
+
+@pytest.mark.parametrize("region, froms", [
+    # Ludii's owned-pieces lists keep the component's owner: the marker is neutral...
+    ("(sites Occupied by:Neutral)", {0}),
+    ("(sites Occupied by:P1)", {1}),
+    ("(sites Around 4 if:(is In (to) (sites Occupied by:Neutral)))", {0}),
+    # ...while the site's `who` holds the marker's index, 1, as a player 1 piece would.
+    ("(forEach (sites Board) if:(= (who at:(site)) 1))", {0}),
+    ("(forEach (sites Board) if:(= (who at:(site)) 0))", set(range(2, 9))),
+])
+def test_a_board_without_item_indices_stores_the_index_as_who(region, froms):
+    # Ludii's flat board without a `what` layer (no count, no state, no more kinds than
+    # players) writes a piece's index into `who`: the neutral marker (index 1) reads 1
+    # there, the disc (index 2, owner 1) reads 2; sites Occupied reads the owners.
+    state = _neutral_game(f"(move Select (from {region}))").new_initial_state(0)
+    assert state.who[:3] == [1, 2, 0] and state.what[:3] == [1, 2, 0]
+    assert {m.frm for m in state.legal_moves() if not m.is_pass} == froms
+
+
+@pytest.mark.parametrize("play", [
+    "(if (= 0 (count Pieces P1)) (move Pass) (move Add (piece \"Marker0\") (to (sites Empty))))",
+    "(if (no Pieces P1) (move Pass) (move Add (piece \"Marker0\") (to (sites Empty))))",
+    "(forEach Piece)",
+])
+def test_readers_of_owners_and_who_together_are_refused_where_who_is_the_index(play):
+    # Ludii's CountPieces (and ForEachPiece) cross the owned lists with the sites' `who`.
+    with pytest.raises(LudemeError, match="stores a piece's index as its owner"):
+        _neutral_game(play)
 
 
 def _phase_game(end: str):

@@ -203,6 +203,9 @@ class Game:
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.local_state = False        # pieces have a local state (Ludii's requiresLocalState)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
+        # Ludii keeps no `what` on the board and stores a piece's index as its `who` there
+        # (ludeme.engine.stores.IndexWhoSites), where an index differs from its owner.
+        self.who_is_index = False
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.hidden_info = False        # rules hide pieces from players ((set Hidden ...))
         self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
@@ -299,7 +302,8 @@ class State:
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
         self.g = game
-        self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking)
+        self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking,
+                               game.who_is_index)
         if game.counting and not game.stacking:
             # Every site gathers pieces of one kind as a count, as hands do.
             self.sites.count_from = 0
