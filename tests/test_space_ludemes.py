@@ -119,10 +119,15 @@ def test_a_move_out_of_a_stack_topped_by_another_players_piece_is_refused(start,
         assert [m.level_from for m in state.legal_moves()] == [level]
 
 
-def test_is_full_ends_a_filled_board():
-    game = _game(end="(end (if (is Full) (result Mover Draw)))")
+@pytest.mark.parametrize("board, sites", [
+    ("(board (square 3))", 9),
+    ("(board (square 3) use:Vertex)", 9),       # Ludii reads the empty vertices there
+    ("(board (square 2) use:Edge)", 4),
+])
+def test_is_full_ends_a_filled_board(board, sites):
+    game = _game(end="(end (if (is Full) (result Mover Draw)))", board=board)
     state = game.new_initial_state(0)
-    for _ in range(9):
+    for _ in range(sites):
         assert not state.is_terminal()
         state.apply(state.legal_moves()[0])
     assert state.is_terminal()
@@ -143,16 +148,14 @@ def test_start_scores_and_the_counter():
 
 @pytest.mark.parametrize("start, play, board, message", [
     ("", "(move Add (to (sites Direction N)))", "(board (square 3))", "needs from:"),
-    ("", "(move Add (to (sites Empty)))", "(board (square 3) use:Vertex)", "is Full"),
     ('(place "Disc1" (where "King"))', "(move Add (to (sites Empty)))", "(board (square 3))",
      "needs the player"),
     ('(place "Disc1" (centrePoint Vertex))', "(move Add (to (sites Empty)))",
      "(board (square 3))", "'type' of \\(centrePoint"),
 ])
 def test_refused(start, play, board, message):
-    end = "(end (if (is Full) (result Mover Draw)))" if message == "is Full" else ""
     with pytest.raises(LudemeError, match=message):
-        _game(start, play, board=board, end=end)
+        _game(start, play, board=board)
 
 
 def test_place_state_sets_the_pieces_local_state():
