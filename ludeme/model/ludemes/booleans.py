@@ -183,6 +183,17 @@ class IsLine(Bool):
         nsites = env.num_board_sites
         components = env.components
 
+        def kinds(c, pivot):
+            """The piece kinds that make the line, as line_at reads them."""
+            if whats_fns is not None:
+                return {f(c) for f in whats_fns}
+            if what_fn is not None:
+                return {what_fn(c)}
+            if who_fn is not None:
+                w = who_fn(c)
+                return {comp.index for comp in components[1:] if comp.owner == w}
+            return {c.s.what[pivot]}
+
         def holds(c, site):
             """The if: condition at a site of a line, with (to) on it."""
             c.to = site
@@ -200,15 +211,7 @@ class IsLine(Bool):
                     c.to = saved_to
                     return None
             what = s.what
-            if whats_fns is not None:
-                whats = {f(c) for f in whats_fns}
-            elif what_fn is not None:
-                whats = {what_fn(c)}
-            elif who_fn is not None:
-                w = who_fn(c)
-                whats = {comp.index for comp in components[1:] if comp.owner == w}
-            else:
-                whats = (what[pivot],)
+            whats = kinds(c, pivot)
             if what[pivot] not in whats:
                 c.to = saved_to
                 return False
@@ -246,15 +249,63 @@ class IsLine(Bool):
             c.to = saved_to
             return found
 
+        def line_on_stacks(c, pivot):
+            """Ludii's IsLine.evalStack, in every stacking game: the pivot (the through:
+            site, or the last move's destination even with throughAny:) and each site
+            along a line count when any level holds one of the kinds; the if: condition
+            is read at the sites after the pivot only; a gap always ends a line
+            (contiguous: is not read); a length of 1 is a line whatever the pivot holds."""
+            if pivot < 0 or pivot >= nsites:
+                return False
+            whats = kinds(c, pivot)
+            n = length(c)
+            if n == 1:
+                return True
+            s = c.s
+            if not any(lv[0] in whats for lv in s.stack(pivot)):
+                return False
+            exact = exact_lit if exact_fn is None else exact_fn(c)
+            saved_to = c.to
+
+            def run(sites, count):
+                for site in sites:
+                    c.to = site
+                    if any(lv[0] in whats for lv in s.stack(site)) and (cond is None or cond(c)):
+                        count += 1
+                        if not exact and count == n:
+                            return count, True
+                    else:
+                        break
+                return count, False
+
+            try:
+                for ray, opposite in radials[pivot]:
+                    count, found = run(ray, 1)
+                    if found:
+                        return True
+                    if opposite is not None:
+                        total, found = run(opposite, count)
+                        if found or total == n:
+                            return True
+                    elif count == n:
+                        return True
+                return False
+            finally:
+                c.to = saved_to
+
         if self.throughAny is None:
             if self.through is None:    # the last move's destination, without a closure
-                return lambda c: line_at(c, c.s.last_to) is True
-            return lambda c: line_at(c, through(c)) is True
+                return lambda c: line_on_stacks(c, c.s.last_to) if c.stacking \
+                    else line_at(c, c.s.last_to) is True
+            return lambda c: line_on_stacks(c, through(c)) if c.stacking \
+                else line_at(c, through(c)) is True
         if self.through is not None:
             raise self.fail("(is Line ...) takes through: or throughAny:, not both")
         region = env.compile(self.throughAny)
 
         def is_line_through_any(c):
+            if c.stacking:
+                return line_on_stacks(c, c.s.last_to)
             # Ludii: each site of the region in turn (those holding one of the kinds of
             # what:/whats: when given) until a line is found or a pivot stops the search
             pivots = sorted(set(region(c)))
@@ -616,6 +667,9 @@ def _is_line(src, lud):
         raise Unsupported(lud, "with a computed length or exact:")
     if lud.byLevel and not src.game.stacking:
         raise Unsupported(lud, "with byLevel: in a game without stacks")
+    if src.game.stacking and not lud.byLevel:
+        # the reference reads every level of a stack there (Ludii's IsLine.evalStack)
+        raise Unsupported(lud, "without byLevel: in a stacking game")
     length = src.int_expr(lud.length)
     radials = src.env.line_radials(lud.dirn or "Adjacent", lud)
     n = src.env.num_board_sites
