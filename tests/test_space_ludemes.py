@@ -146,6 +146,21 @@ def test_start_scores_and_the_counter():
     assert counters == [0, 1, 0, 1]     # reset to -1 after reaching 1, then +1
 
 
+@pytest.mark.parametrize("by_score, ranking, winner", [
+    ("(byScore)", [2.5, 1.0, 2.5], 2),                  # highest first, ties share ranks
+    ("(byScore misere:True)", [1.5, 3.0, 1.5], 0),      # lowest first: no rank 1, no winner
+    ("(byScore {(score P2 1)} misere:True)", [2.5, 1.0, 2.5], 2),
+])
+def test_by_score_ranks_the_scores(by_score, ranking, winner):
+    text = ('(game "T" (players 3) (equipment { (board (square 3)) (piece "Disc" Each) }) '
+            '(rules (start { (set Score P1 2) (set Score P2 5) (set Score P3 2) }) '
+            f'(play (move Pass)) (end (if (= 1 1) {by_score}))))')
+    state = build_game(expand(load_description("t.lud", text))).new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.is_terminal()
+    assert (state.ranking[1:], state.winner) == (ranking, winner)
+
+
 @pytest.mark.parametrize("start, play, board, message", [
     ("", "(move Add (to (sites Direction N)))", "(board (square 3))", "needs from:"),
     ('(place "Disc1" (where "King"))', "(move Add (to (sites Empty)))", "(board (square 3))",

@@ -136,6 +136,7 @@ class Result:
     who: int
     kind: str
     team: bool = False    # `who` is a team id (TeamMover, Team1, ...)
+    misere: bool = False  # ByScore: the lowest score ranks first
 
 
 @dataclass
@@ -957,7 +958,7 @@ class State:
             self._apply_team_result(res)
             return
         if kind == "ByScore":
-            self._rank_by_score()
+            self._rank_by_score(res.misere)
             return
         if kind == "Win":
             if who == 0:  # All win
@@ -1026,14 +1027,15 @@ class State:
                         rk[p] = score
             self._end_with_rank_one()
 
-    def _rank_by_score(self) -> None:
-        """Ludii's ByScore: everyone stops; ranks go by score, highest first, ties sharing the
-        average of the ranks they span."""
+    def _rank_by_score(self, misere: bool = False) -> None:
+        """Ludii's ByScore: everyone stops; ranks go by score, highest first (lowest first when
+        misere), ties sharing the average of the ranks they span."""
         n = self.g.num_players
         self.active = [False] * (n + 1)
         left = {p: self.scores[p] for p in range(1, n + 1)}
+        first = min if misere else max
         while left:
-            best = max(left.values())
+            best = first(left.values())
             tied = [p for p, v in left.items() if v == best]
             rank = (self._next_win_rank() * 2.0 + len(tied) - 1.0) / 2.0
             for p in tied:
