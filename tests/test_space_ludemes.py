@@ -321,6 +321,15 @@ def test_readers_of_owners_and_who_together_are_refused_where_who_is_the_index(p
         _neutral_game(play)
 
 
+def test_hands_beside_a_board_that_stores_the_index_as_who_are_refused():
+    # Ludii's hands keep a `what` layer: a piece moved between them is not modelled.
+    text = ('(game "T" (players 2) (equipment { (board (square 3)) (piece "Marker" Neutral) '
+            '(piece "Disc" P1) (hand P1) }) (rules (play (move Add (piece "Marker0") '
+            '(to (sites Empty)))) (end (if (is Full) (result Mover Win)))))')
+    with pytest.raises(LudemeError, match="with hands, on a board where Ludii stores"):
+        build_game(expand(load_description("t.lud", text)))
+
+
 def _phase_game(end: str):
     text = ('(game "T" (players 2) (equipment { (board (square 1)) (piece "Disc" Each) }) '
             '(rules (start (place "Disc1" 0)) phases:{ (phase "Only" (play (move Add '

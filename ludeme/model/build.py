@@ -439,7 +439,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.typed, game.env = g, env
     game.who_is_index = _who_is_index(game, components, n, built)
     if game.who_is_index:
-        _refuse_owned_and_who(built)
+        _refuse_owned_and_who(built, containers, components, piece_items)
     game.local_state = _uses_local_state(built)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
@@ -470,11 +470,17 @@ def _who_is_index(game, components, n: int, built: list) -> bool:
 _OWNED_AND_WHO = {("count", "Pieces"), ("no", "Pieces"), ("forEach", "Piece")}
 
 
-def _refuse_owned_and_who(built: list) -> None:
+def _refuse_owned_and_who(built: list, containers, components, piece_items) -> None:
     for lud in built:
         if (lud.keyword, lud.kind) in _OWNED_AND_WHO:
             raise lud.fail(f"({lud.keyword} {lud.kind} ...) on a board where Ludii stores a "
                            "piece's index as its owner is not supported yet")
+    if len(containers) > 1:
+        # Ludii's hands keep a `what` layer: what a piece moved between them and such a
+        # board carries as its `who` is not modelled.
+        at = next((p for i, p in piece_items if components[i].owner != i), built[0])
+        raise at.fail("a piece whose index differs from its owner, with hands, on a board "
+                      "where Ludii stores a piece's index as its owner is not supported yet")
 
 
 def _uses_local_state(built: list) -> bool:
