@@ -456,3 +456,23 @@ def test_is_loop_finds_a_ring_closed_around_inner_sites(centre, last, loop, expe
 def _adjacent(game, site: int) -> list[int]:
     return [b for a, b in game.board.steps("Adjacent") if a == site] + \
            [a for a, b in game.board.steps("Adjacent") if b == site]
+
+
+# A stacking game: P1 adds a disc on top of site 9; lines through 9 run 1 5 9 13 upwards.
+@pytest.mark.parametrize("start, cond, expected", [
+    # any level of a site counts (Ludii's evalStack, top:False): P1's disc under P2's at 5
+    ('(place Stack "Disc1" {1 5}) (place Stack "Disc2" 5)', "(is Line 3 Orthogonal)", True),
+    ('(place Stack "Disc1" 1) (place Stack "Disc2" 5)', "(is Line 3 Orthogonal)", False),
+    # if: is read at the sites after the pivot (5 holds two pieces)...
+    ('(place Stack "Disc1" {1 5}) (place Stack "Disc2" 5)',
+     "(is Line 3 Orthogonal if:(= 1 (size Stack at:(to))))", False),
+    # ...never at the pivot (9 holds P2's disc and P1's)
+    ('(place Stack "Disc1" {1 5}) (place Stack "Disc2" 9)',
+     "(is Line 3 Orthogonal if:(= 1 (size Stack at:(to))))", True),
+])
+def test_is_line_on_stacks(start, cond, expected):
+    game = _game("(move Add (to 9) stack:True)", start=start,
+                 end=f"(end (if {cond} (result P1 Win)))")
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.over is expected

@@ -82,3 +82,35 @@ def test_levels_and_other_site_types_are_refused(start, play, message):
 def test_hidden_information_in_a_stacking_game_is_refused():
     with pytest.raises(LudemeError, match="stacking game"):
         _state("(set Hidden at:0 to:P1)", "(move Add (to 8) stack:True)", stack="Stack ")
+
+
+def _vertex_state(start: str, play: str):
+    # 9 vertices (0-8); the hands' sites are cells, after the board: P1's 9, P2's 10.
+    text = ('(game "T" (players 2) (equipment { (board (square 3) use:Vertex) (hand Each) '
+            '(piece "Disc" Each) }) (rules (start { (place "Disc1" (handSite P1)) '
+            f'{start} }}) (play {play}) (end (if (no Moves Next) (result Mover Win)))))')
+    return build_game(expand(load_description("t.lud", text))).new_initial_state(0)
+
+
+@pytest.mark.parametrize("start, play, tos", [
+    # Cell names the hands' sites on a board of vertices, as in Ludii
+    ("(set Hidden Cell at:9 to:P1)",
+     "(if (is Hidden Cell at:9 to:Mover) (move Add (to 8)) (move Add (to 7)))", [8]),
+    ("(set Hidden Cell at:10 to:P1)",
+     "(if (is Hidden Cell at:9 to:Mover) (move Add (to 8)) (move Add (to 7)))", [7]),
+    ("(set Hidden Cell (sites Hand P1) to:P1)",
+     "(if (is Hidden at:9 to:P1) (move Add (to 8)) (move Add (to 7)))", [8]),
+    ("", "(move Remove Cell (sites Hand P1))", [9]),
+])
+def test_hidden_cells_of_the_hands_on_a_board_of_vertices(start, play, tos):
+    assert _tos(_vertex_state(start, play)) == tos
+
+
+@pytest.mark.parametrize("start, play, message", [
+    ("(set Hidden Cell at:0 to:P1)", "(move Add (to 8))", "(set Hidden Cell ...) on the board"),
+    ("", "(if (is Hidden Cell at:0 to:P1) (move Add (to 8)))", "(is Hidden Cell ...) on the board"),
+    ("", "(move Remove Cell (sites {0 9}))", "(move Remove Cell ...) on the board"),
+])
+def test_cells_of_a_board_of_vertices_are_refused_where_reached(start, play, message):
+    with pytest.raises(LudemeError, match=re.escape(message)):
+        _tos(_vertex_state(start, play))

@@ -121,10 +121,15 @@ def test_a_move_out_of_a_stack_moves_the_top_piece_and_reports_no_level(start, t
     assert game.components[state.what[1]].name == top and state.size_stack(0) == 1
 
 
-def test_is_full_ends_a_filled_board():
-    game = _game(end="(end (if (is Full) (result Mover Draw)))")
+@pytest.mark.parametrize("board, sites", [
+    ("(board (square 3))", 9),
+    ("(board (square 3) use:Vertex)", 9),       # Ludii reads the empty vertices there
+    ("(board (square 2) use:Edge)", 4),
+])
+def test_is_full_ends_a_filled_board(board, sites):
+    game = _game(end="(end (if (is Full) (result Mover Draw)))", board=board)
     state = game.new_initial_state(0)
-    for _ in range(9):
+    for _ in range(sites):
         assert not state.is_terminal()
         state.apply(state.legal_moves()[0])
     assert state.is_terminal()
@@ -143,18 +148,31 @@ def test_start_scores_and_the_counter():
     assert counters == [0, 1, 0, 1]     # reset to -1 after reaching 1, then +1
 
 
+@pytest.mark.parametrize("by_score, ranking, winner", [
+    ("(byScore)", [2.5, 1.0, 2.5], 2),                  # highest first, ties share ranks
+    ("(byScore misere:True)", [1.5, 3.0, 1.5], 0),      # lowest first: no rank 1, no winner
+    ("(byScore {(score P2 1)} misere:True)", [2.5, 1.0, 2.5], 2),
+])
+def test_by_score_ranks_the_scores(by_score, ranking, winner):
+    text = ('(game "T" (players 3) (equipment { (board (square 3)) (piece "Disc" Each) }) '
+            '(rules (start { (set Score P1 2) (set Score P2 5) (set Score P3 2) }) '
+            f'(play (move Pass)) (end (if (= 1 1) {by_score}))))')
+    state = build_game(expand(load_description("t.lud", text))).new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.is_terminal()
+    assert (state.ranking[1:], state.winner) == (ranking, winner)
+
+
 @pytest.mark.parametrize("start, play, board, message", [
     ("", "(move Add (to (sites Direction N)))", "(board (square 3))", "needs from:"),
-    ("", "(move Add (to (sites Empty)))", "(board (square 3) use:Vertex)", "is Full"),
     ('(place "Disc1" (where "King"))', "(move Add (to (sites Empty)))", "(board (square 3))",
      "needs the player"),
     ('(place "Disc1" (centrePoint Vertex))', "(move Add (to (sites Empty)))",
      "(board (square 3))", "'type' of \\(centrePoint"),
 ])
 def test_refused(start, play, board, message):
-    end = "(end (if (is Full) (result Mover Draw)))" if message == "is Full" else ""
     with pytest.raises(LudemeError, match=message):
-        _game(start, play, board=board, end=end)
+        _game(start, play, board=board)
 
 
 def test_place_state_sets_the_pieces_local_state():
@@ -276,13 +294,48 @@ def test_no_moves_next_inside_the_next_players_moves_is_false():
     assert [m.is_pass for m in state.legal_moves()] == [True]
 
 
-def test_a_neutral_piece_beside_players_pieces_without_item_indices_is_refused():
-    # Ludii's flat board without a `what` layer stores a piece's index as its owner: the
-    # neutral marker (index 1) would read as player 1's. Refused rather than played wrongly.
+def _neutral_game(play: str):
     text = ('(game "T" (players 2) (equipment { (board (square 3)) (piece "Marker" Neutral) '
-            '(piece "Disc" P1) }) (rules (play (move Add (piece "Marker0") (to (sites Empty)))) '
-            '(end (if (is Full) (result Mover Win)))))')
-    with pytest.raises(LudemeError, match="stores the index as the owner"):
+            '(piece "Disc" P1) }) (rules (start { (place "Marker0" 0) (place "Disc1" 1) }) '
+            f'(play {play}) (end (if (is Full) (result Mover Win)))))')
+    return build_game(expand(load_description("t.lud", text)))
+
+
+@pytest.mark.parametrize("region, froms", [
+    # Ludii's owned-pieces lists keep the component's owner: the marker is neutral...
+    ("(sites Occupied by:Neutral)", {0}),
+    ("(sites Occupied by:P1)", {1}),
+    ("(sites Around 4 if:(is In (to) (sites Occupied by:Neutral)))", {0}),
+    # ...while the site's `who` holds the marker's index, 1, as a player 1 piece would.
+    ("(forEach (sites Board) if:(= (who at:(site)) 1))", {0}),
+    ("(forEach (sites Board) if:(= (who at:(site)) 0))", set(range(2, 9))),
+])
+def test_a_board_without_item_indices_stores_the_index_as_who(region, froms):
+    # Ludii's flat board without a `what` layer (no count, no state, no more kinds than
+    # players) writes a piece's index into `who`: the neutral marker (index 1) reads 1
+    # there, the disc (index 2, owner 1) reads 2; sites Occupied reads the owners.
+    state = _neutral_game(f"(move Select (from {region}))").new_initial_state(0)
+    assert state.who[:3] == [1, 2, 0] and state.what[:3] == [1, 2, 0]
+    assert {m.frm for m in state.legal_moves() if not m.is_pass} == froms
+
+
+@pytest.mark.parametrize("play", [
+    "(if (= 0 (count Pieces P1)) (move Pass) (move Add (piece \"Marker0\") (to (sites Empty))))",
+    "(if (no Pieces P1) (move Pass) (move Add (piece \"Marker0\") (to (sites Empty))))",
+    "(forEach Piece)",
+])
+def test_readers_of_owners_and_who_together_are_refused_where_who_is_the_index(play):
+    # Ludii's CountPieces (and ForEachPiece) cross the owned lists with the sites' `who`.
+    with pytest.raises(LudemeError, match="stores a piece's index as its owner"):
+        _neutral_game(play)
+
+
+def test_hands_beside_a_board_that_stores_the_index_as_who_are_refused():
+    # Ludii's hands keep a `what` layer: a piece moved between them is not modelled.
+    text = ('(game "T" (players 2) (equipment { (board (square 3)) (piece "Marker" Neutral) '
+            '(piece "Disc" P1) (hand P1) }) (rules (play (move Add (piece "Marker0") '
+            '(to (sites Empty)))) (end (if (is Full) (result Mover Win)))))')
+    with pytest.raises(LudemeError, match="with hands, on a board where Ludii stores"):
         build_game(expand(load_description("t.lud", text)))
 
 

@@ -136,6 +136,7 @@ class Result:
     who: int
     kind: str
     team: bool = False    # `who` is a team id (TeamMover, Team1, ...)
+    misere: bool = False  # ByScore: the lowest score ranks first
 
 
 @dataclass
@@ -203,6 +204,9 @@ class Game:
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.local_state = False        # pieces have a local state (Ludii's requiresLocalState)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
+        # Ludii keeps no `what` on the board and stores a piece's index as its `who` there
+        # (ludeme.engine.stores.IndexWhoSites), where an index differs from its owner.
+        self.who_is_index = False
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.hidden_info = False        # rules hide pieces from players ((set Hidden ...))
         self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
@@ -299,7 +303,8 @@ class State:
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
         self.g = game
-        self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking)
+        self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking,
+                               game.who_is_index)
         if game.counting and not game.stacking:
             # Every site gathers pieces of one kind as a count, as hands do.
             self.sites.count_from = 0
@@ -953,7 +958,7 @@ class State:
             self._apply_team_result(res)
             return
         if kind == "ByScore":
-            self._rank_by_score()
+            self._rank_by_score(res.misere)
             return
         if kind == "Win":
             if who == 0:  # All win
@@ -1022,14 +1027,15 @@ class State:
                         rk[p] = score
             self._end_with_rank_one()
 
-    def _rank_by_score(self) -> None:
-        """Ludii's ByScore: everyone stops; ranks go by score, highest first, ties sharing the
-        average of the ranks they span."""
+    def _rank_by_score(self, misere: bool = False) -> None:
+        """Ludii's ByScore: everyone stops; ranks go by score, highest first (lowest first when
+        misere), ties sharing the average of the ranks they span."""
         n = self.g.num_players
         self.active = [False] * (n + 1)
         left = {p: self.scores[p] for p in range(1, n + 1)}
+        first = min if misere else max
         while left:
-            best = max(left.values())
+            best = first(left.values())
             tied = [p for p, v in left.items() if v == best]
             rank = (self._next_win_rank() * 2.0 + len(tied) - 1.0) / 2.0
             for p in tied:

@@ -53,7 +53,7 @@ class FlatSites:
         self.plain = True
 
     def copy(self) -> "FlatSites":
-        s = FlatSites.__new__(FlatSites)
+        s = type(self).__new__(type(self))
         s.who, s.what, s.count = self.who[:], self.what[:], self.count[:]
         s.state, s.rotation, s.value = self.state[:], self.rotation[:], self.value[:]
         s.hand_from = self.hand_from
@@ -195,6 +195,42 @@ class FlatSites:
         if value:
             self.plain = False
         getattr(self, field)[site] = value
+
+
+class IndexWhoSites(FlatSites):
+    """Ludii's ContainerFlatState without its `what` chunks (no count, no item indices, no
+    local state): a piece written on a board site writes its index into `who` after its
+    owner (ContainerFlatState.setSite: `what` falls back on `who`), so the board's `who` is
+    the piece's index, and `what` reads it back. A neutral or shared piece then has a
+    player's number as its `who`; rules that read Ludii's owned-pieces lists read the
+    component's owner instead (see `ludeme.engine.state.Game.who_is_index`). Hands keep
+    their own `what` in Ludii: their sites keep the owner."""
+
+    __slots__ = ()
+
+    def _index_who(self, site: int) -> None:
+        if site < self.hand_from:
+            self.who[site] = self.what[site]
+
+    def add(self, site, what, who, count, state=0, rotation=0, value=0, level=TOP):
+        super().add(site, what, who, count, state, rotation, value, level)
+        self._index_who(site)
+
+    def move(self, frm, to, level_from=TOP, level_to=TOP):
+        super().move(frm, to, level_from, level_to)
+        self._index_who(to)
+
+    def move_stack(self, frm, to):
+        super().move_stack(frm, to)
+        self._index_who(to)
+
+    def move_n(self, frm, to, n):
+        super().move_n(frm, to, n)
+        self._index_who(to)
+
+    def set_piece(self, site, who, what, level=TOP):
+        super().set_piece(site, who, what, level)
+        self._index_who(site)
 
 
 _WHAT, _WHO, _STATE, _ROT, _VALUE = range(5)
@@ -400,9 +436,12 @@ class StackSites:
             self._sync(site)
 
 
-def new_sites(total_sites: int, hand_from: int, stacking: bool):
-    """The store a game needs: stacks for a stacking game, flat otherwise."""
-    return (StackSites if stacking else FlatSites)(total_sites, hand_from)
+def new_sites(total_sites: int, hand_from: int, stacking: bool, who_is_index: bool = False):
+    """The store a game needs: stacks for a stacking game, flat otherwise (with the
+    piece's index as its `who` on the board where Ludii stores it so)."""
+    if stacking:
+        return StackSites(total_sites, hand_from)
+    return (IndexWhoSites if who_is_index else FlatSites)(total_sites, hand_from)
 
 
 class TrackIndices:

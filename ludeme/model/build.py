@@ -438,33 +438,50 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.teams = dict(env.teams)
     # The typed rules and their tables, for backends that generate code (ludeme.engine.compiled).
     game.typed, game.env = g, env
-    _refuse_who_as_what(game, components, piece_items, n, built)
+    game.who_is_index = _who_is_index(game, components, n, built)
+    if game.who_is_index:
+        _refuse_owned_and_who(built, containers, components, piece_items)
     game.local_state = _uses_local_state(built)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game
 
 
-def _refuse_who_as_what(game, components, piece_items, n: int, built: list) -> None:
-    """Ludii keeps no `what` per site on a flat board of cells when no piece needs its
-    index (ContainerStateFactory: no count, no stacks, at most one piece kind per owner
-    and no more kinds than owners): a site's `who` then holds the piece's index. Where a
-    piece's index differs from its owner (a neutral piece among players' pieces), Ludii's
-    `who` differs from the owner this engine keeps: refused, never played wrongly."""
+def _who_is_index(game, components, n: int, built: list) -> bool:
+    """Whether Ludii keeps no `what` per site on this board and stores a piece's index as its
+    `who` there (ContainerStateFactory: a flat board of cells with no count, no stacks, no
+    local state, and no item indices: at most one piece kind per owner and no more kinds
+    than players), where some piece's index differs from its owner (a neutral or shared
+    piece): its `who` is then the index (ludeme.engine.stores.IndexWhoSites), while the
+    owned-pieces lists (sites Occupied by:...) keep the component's owner."""
     if game.stacking or game.counting or game.board.site_type != "Cell" \
             or _uses_local_state(built):
-        return
+        return False
     kinds = components[1:]
     if n + 1 < len(components):
-        return                                  # Ludii keeps item indices
+        return False                            # Ludii keeps item indices
     owners = [c.owner for c in kinds]
     if any(owners.count(o) > 1 for o in owners):
-        return
-    for idx, piece in piece_items:
-        if components[idx].owner != idx:
-            raise piece.fail(f"the piece {components[idx].name!r} (index {idx}, owner "
-                             f"{components[idx].owner}) on a board where Ludii stores the "
-                             "index as the owner is not supported yet")
+        return False
+    return any(c.owner != c.index for c in kinds)
+
+
+# Ludeme readers that cross Ludii's owned-pieces lists (by owner) with the sites' `who`:
+# where `who` is the piece's index the two disagree, in ways not modelled here.
+_OWNED_AND_WHO = {("count", "Pieces"), ("no", "Pieces"), ("forEach", "Piece")}
+
+
+def _refuse_owned_and_who(built: list, containers, components, piece_items) -> None:
+    for lud in built:
+        if (lud.keyword, lud.kind) in _OWNED_AND_WHO:
+            raise lud.fail(f"({lud.keyword} {lud.kind} ...) on a board where Ludii stores a "
+                           "piece's index as its owner is not supported yet")
+    if len(containers) > 1:
+        # Ludii's hands keep a `what` layer: what a piece moved between them and such a
+        # board carries as its `who` is not modelled.
+        at = next((p for i, p in piece_items if components[i].owner != i), built[0])
+        raise at.fail("a piece whose index differs from its owner, with hands, on a board "
+                      "where Ludii stores a piece's index as its owner is not supported yet")
 
 
 def _uses_local_state(built: list) -> bool:

@@ -248,16 +248,14 @@ class WhereLevel(IntFn):
 class IsFull(Bool):
     """`(is Full)`: no board site is empty, e.g. `(if (is Full) (result Mover Draw))`.
 
-    Ludii reads the board container's empty cells, so on a board of vertices or edges it
-    would never be full: only boards of cells are supported."""
+    Ludii reads the board container's empty region of the board's default site type
+    (ContainerFlatVertexState and ContainerFlatEdgeState keep only their vertices' or
+    edges' emptiness; ContainerGraphState keeps each kind's): the board's own sites."""
 
     concepts = ()
     params = ()
 
     def compile(self, env):
-        if env.board.site_type != "Cell":
-            raise self.fail("(is Full) on a board of vertices or edges is not supported yet "
-                            "(Ludii reads the empty cells there)")
         n = env.num_board_sites
         return lambda c: 0 not in c.s.what[:n]
 

@@ -185,6 +185,17 @@ class IsLine(Bool):
         nsites = env.num_board_sites
         components = env.components
 
+        def kinds(c, pivot):
+            """The piece kinds that make the line, as line_at reads them."""
+            if whats_fns is not None:
+                return {f(c) for f in whats_fns}
+            if what_fn is not None:
+                return {what_fn(c)}
+            if who_fn is not None:
+                w = who_fn(c)
+                return {comp.index for comp in components[1:] if comp.owner == w}
+            return {c.s.what[pivot]}
+
         def holds(c, site):
             """The if: condition at a site of a line, with (to) on it."""
             c.to = site
@@ -202,15 +213,7 @@ class IsLine(Bool):
                     c.to = saved_to
                     return None
             what = s.what
-            if whats_fns is not None:
-                whats = {f(c) for f in whats_fns}
-            elif what_fn is not None:
-                whats = {what_fn(c)}
-            elif who_fn is not None:
-                w = who_fn(c)
-                whats = {comp.index for comp in components[1:] if comp.owner == w}
-            else:
-                whats = (what[pivot],)
+            whats = kinds(c, pivot)
             if what[pivot] not in whats:
                 c.to = saved_to
                 return False
@@ -248,44 +251,31 @@ class IsLine(Bool):
             c.to = saved_to
             return found
 
-        def kinds_at(c, pivot):
-            """The kinds a line is made of, as `line_at` reads them (the pivot's top piece
-            by default)."""
-            if whats_fns is not None:
-                return {f(c) for f in whats_fns}
-            if what_fn is not None:
-                return {what_fn(c)}
-            if who_fn is not None:
-                w = who_fn(c)
-                return {comp.index for comp in components[1:] if comp.owner == w}
-            return {c.s.what[pivot]}
         top = self.top
 
-        def stacked_line(c, pivot):
-            """Ludii's IsLine in a stacking game: a site belongs to the line when one of
-            its levels holds one of the kinds (its top piece, with top:True); a line of
-            one is always there; the if: condition is read on the line's other sites
-            only, and a line is always contiguous."""
-            if pivot < 0:
+        def line_on_stacks(c, pivot):
+            """Ludii's IsLine.evalStack, in every stacking game: the pivot (the through:
+            site, or the last move's destination even with throughAny:) and each site
+            along a line count when any level holds one of the kinds (the top piece only,
+            with top:True); the if: condition is read at the sites after the pivot only;
+            a gap always ends a line (contiguous: is not read); a length of 1 is a line
+            whatever the pivot holds."""
+            if pivot < 0 or pivot >= nsites:
                 return False
-            s = c.s
-            whats = kinds_at(c, pivot) if pivot < nsites else set()
+            whats = kinds(c, pivot)
             n = length(c)
             if n == 1:
                 return True
-            if not 0 <= pivot < nsites:
-                return False
-            exact = exact_lit if exact_fn is None else exact_fn(c)
+            s = c.s
             if top:
                 def member(site):
                     return s.what[site] in whats
             else:
-                level_data, size = s.level_data, s.size_stack
-
                 def member(site):
-                    return any(level_data(site, lv)[0] in whats for lv in range(size(site)))
+                    return any(lv[0] in whats for lv in s.stack(site))
             if not member(pivot):
                 return False
+            exact = exact_lit if exact_fn is None else exact_fn(c)
             saved_to = c.to
 
             def run(sites, count):
@@ -297,6 +287,7 @@ class IsLine(Bool):
                     if not exact and count == n:
                         return count, True
                 return count, False
+
             try:
                 for ray, opposite in radials[pivot]:
                     count, found = run(ray, 1)
@@ -314,23 +305,17 @@ class IsLine(Bool):
 
         if self.throughAny is None:
             if self.through is None:    # the last move's destination, without a closure
-                def line_at_last(c):
-                    if c.stacking:
-                        return stacked_line(c, c.s.last_to)
-                    return line_at(c, c.s.last_to) is True
-                return line_at_last
-
-            def line_through(c):
-                if c.stacking:
-                    return stacked_line(c, through(c))
-                return line_at(c, through(c)) is True
-            return line_through
-        self.refuse("top", why="with throughAny:")
+                return lambda c: line_on_stacks(c, c.s.last_to) if c.stacking \
+                    else line_at(c, c.s.last_to) is True
+            return lambda c: line_on_stacks(c, through(c)) if c.stacking \
+                else line_at(c, through(c)) is True
         if self.through is not None:
             raise self.fail("(is Line ...) takes through: or throughAny:, not both")
         region = env.compile(self.throughAny)
 
         def is_line_through_any(c):
+            if c.stacking:
+                return line_on_stacks(c, c.s.last_to)
             # Ludii: each site of the region in turn (those holding one of the kinds of
             # what:/whats: when given) until a line is found or a pivot stops the search
             pivots = sorted(set(region(c)))
@@ -698,8 +683,9 @@ def _is_line(src, lud):
         raise Unsupported(lud, "with byLevel: in a game without stacks")
     if src.game.stacking and not lud.byLevel and not (lud.top and lud.contiguous
                                                        and lud.length.value > 1):
-        # the reference's line through stacks reads every level (IsLine.stacked_line)
-        raise Unsupported(lud, "in a stacking game, without top:True")
+        # the reference reads every level of a stack there (Ludii's IsLine.evalStack),
+        # the top piece only with top:True, as the kernels do
+        raise Unsupported(lud, "without byLevel: or top:True in a stacking game")
     length = src.int_expr(lud.length)
     radials = src.env.line_radials(lud.dirn or "Adjacent", lud)
     n = src.env.num_board_sites

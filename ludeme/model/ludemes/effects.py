@@ -115,7 +115,8 @@ class FinalScore(Other):
 @ludeme("byScore")
 class ByScore(EndRule):
     """`(byScore [{(score P1 ...) ...}] [misere:])`: set the final scores if given, then end the
-    game ranking everyone by score, highest first (Ludii's ByScore)."""
+    game ranking everyone by score, highest first, or lowest first with misere:True (Ludii's
+    ByScore)."""
     concepts = ("Scoring", "ScoringEnd", "ScoringWin")
 
     params = (P("scores", "FinalScore", opt=True, many=True),
@@ -123,10 +124,8 @@ class ByScore(EndRule):
     always_results = True       # as an inner rule of (if ...), it always gives its result
 
     def compile(self, env):
-        if self.misere:
-            raise self.fail("(byScore misere:True) is not supported yet")
         finals = [(env.role_id(s.role, s), env.compile(s.score)) for s in self.scores or ()]
-        result = Result(0, "ByScore")
+        result = Result(0, "ByScore", misere=bool(self.misere))
 
         def by_score(c):
             for who, value in finals:

@@ -12,6 +12,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_SET_HIDDEN, Move
 from .base import Bool, Enum, IntFn, LitBool, Moves, Other, P, Region, RoleType, SiteType, ludeme
+from .moves import typed_sites
 
 HiddenData = Enum("HiddenData", "What Who State Count Rotation Value")
 
@@ -27,9 +28,12 @@ def _who_fn(env, lud):
     return lambda c: [p] if 1 <= (p := who(c)) <= n else []
 
 
-def _check_flat(lud, env):
+def _check_flat(lud, env) -> None:
+    """Refuse what is not modelled: a level, and a site type other than the board's own but
+    Cell, which names the hands' sites (cells in Ludii whatever the board; a board cell is
+    refused where it is reached: see moves.typed_sites)."""
     lud.refuse("level", why="hidden information at a level of a stack")
-    if lud.type not in (None, env.board.site_type):
+    if lud.type not in (None, env.board.site_type, "Cell"):
         raise lud.fail(f"(... Hidden {lud.type} ...) on a board played on "
                        f"{env.board.site_type} sites is not supported yet")
 
@@ -51,8 +55,7 @@ def _hidden_actions(lud, env):
     if (lud.at is None) == (lud.region is None):
         raise lud.fail("(set Hidden ...) takes at:<site> or a region")
     env.hidden_info = True
-    where = env.compile(lud.at if lud.at is not None else lud.region)
-    one = lud.at is not None
+    where = typed_sites(env, lud, lud.at if lud.at is not None else lud.region, lud.type, None)
     value = True if lud.value is None else lud.value      # Ludii's default: hide
     hidden = (lambda c: value) if isinstance(value, bool) else env.compile(value)
     data = list(lud.data) if lud.data else [None]
@@ -60,7 +63,7 @@ def _hidden_actions(lud, env):
 
     def actions(c):
         _refuse_stacks(lud, c)
-        sites = (where(c),) if one else where(c)
+        sites = where(c)
         h = bool(hidden(c))
         who = players(c)
         return [(A_SET_HIDDEN, site, d, p, h) for d in data for site in sites if site >= 0
@@ -114,13 +117,13 @@ class IsHidden(Bool):
 
     def compile(self, env):
         _check_flat(self, env)
-        at = env.compile(self.at)
+        at = typed_sites(env, self, self.at, self.type, None)
         key = ("hidden", self.data)
         players = _who_fn(env, self)
 
         def is_hidden(c):
             _refuse_stacks(self, c)
-            site = at(c)
+            site, = at(c)
             flags = c.s.notes.get(key, ())
             who = players(c)
             return bool(who) and all((site, p) in flags for p in who)

@@ -82,12 +82,17 @@ def _sites_fn(env, spec_site, default):
 
 
 def typed_sites_fn(env, spec, default):
-    """`_sites_fn` for a (from ...) or (to ...) that may name a site type: the board's own
-    type (or none) reads the board; a hand's site is the same whatever the type (Ludii reads
-    containers other than the board by cell); a board site on another type's layer is
-    refused when reached."""
-    fn = _sites_fn(env, spec.site, default)
-    if spec.type in (None, env.board.site_type):
+    """`_sites_fn` for a (from ...) or (to ...) that may name a site type (see typed_sites)."""
+    return typed_sites(env, spec, spec.site, spec.type, default)
+
+
+def typed_sites(env, lud, site_spec, site_type, default):
+    """`_sites_fn` for a ludeme that may name a site type: the board's own type (or none)
+    reads the board; a hand's site is the same whatever the type (Ludii reads containers
+    other than the board by cell); a board site on another type's layer is refused when
+    reached."""
+    fn = _sites_fn(env, site_spec, default)
+    if site_type in (None, env.board.site_type):
         return fn
     first = env.num_board_sites
 
@@ -95,8 +100,9 @@ def typed_sites_fn(env, spec, default):
         got = fn(c)
         for site in got:
             if 0 <= site < first:
-                raise spec.fail(f"({spec.keyword} {spec.type} ...) on the board's sites is "
-                                "not supported yet")
+                name = f"{lud.keyword} {lud.kind}" if lud.kind else lud.keyword
+                raise lud.fail(f"({name} {site_type} ...) on the board's sites is "
+                               "not supported yet")
         return got
     return sites
 
@@ -273,7 +279,7 @@ class MoveRemove(Moves):
     params = _REMOVE_PARAMS
 
     def compile(self, env):
-        sites = _sites_fn(env, self.where, None)
+        sites = typed_sites(env, self, self.where, self.type, None)
         then = _then(env, self)
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
 
@@ -839,13 +845,14 @@ class RemoveEffect(Moves):
     params = _REMOVE_PARAMS
 
     def compile(self, env):
-        sites = _sites_fn(env, self.where, None)
+        sites = typed_sites(env, self, self.where, self.type, None)
         then = _then(env, self)
         # count: Ludii removes that many times at each site (a flat site empties at once)
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
         kind = _removal_kind(env, self)
         level = _removal_level(env, self)
-        if level is None and self.count is None and isinstance(self.where, IntFn):
+        if level is None and self.count is None and isinstance(self.where, IntFn) \
+                and self.type in (None, env.board.site_type):
             # The common (remove <site>): one piece at one site, without the loops below.
             site = env.compile(self.where)
 

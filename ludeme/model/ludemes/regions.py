@@ -204,7 +204,8 @@ class SitesOccupied(Region):
             if c.stacking:
                 return occupied_stacks(c)
             rng, ids, comps = selected(c)
-            who, what = c.s.who, c.s.what
+            what = c.s.what
+            who = _owners(c)
             # an empty site has owner 0 too: by:Neutral lists the neutral pieces only
             if comps is None:
                 return [s for s in rng if who[s] in ids and what[s]]
@@ -222,10 +223,26 @@ class SitesOccupied(Region):
             if c.stacking:
                 return site in occupied(c)
             rng, ids, comps = selected(c)
-            if site not in rng or c.s.who[site] not in ids or not c.s.what[site]:
+            if site not in rng:
                 return False
-            return comps is None or c.s.what[site] in comps
+            w = c.s.what[site]
+            if not w:
+                return False
+            if (c.g.ludii_owners[w] if c.g.who_is_index else c.s.who[site]) not in ids:
+                return False
+            return comps is None or w in comps
         return member
+
+
+def _owners(c):
+    """Per site, the owner Ludii's owned-pieces lists give its piece (what `(sites Occupied
+    by:...)` reads): the `who` of the site, except where Ludii stores a piece's index as its
+    `who` (Game.who_is_index), where it is the component's owner."""
+    s = c.s
+    if not c.g.who_is_index:
+        return s.who
+    owner = c.g.ludii_owners
+    return [owner[w] for w in s.what]
 
 
 def _by_players(env, lud):
