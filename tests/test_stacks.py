@@ -249,3 +249,24 @@ def test_from_level_moves_that_piece_and_an_undefined_level_moves_the_top(
     s.apply(m)
     assert s.board_view()["stacks"][6][-1][0] == moved
     assert [lv[0] for lv in s.board_view()["stacks"][12]] == left
+
+
+@pytest.mark.parametrize("add, level, after", [
+    # Ludii's Add with (to ... level:) inserts (ActionInsert), whatever stack: says; the
+    # decision reports that level, and the pieces from there up go one higher
+    ('(move Add (piece "A2") (to 12 level:0))', 0, [2, 3, 1, 1]),
+    ('(move Add (piece "A2") (to 12 level:1) stack:True)', 1, [3, 2, 1, 1]),
+    ('(move Add (piece "A2") (to 12 level:3))', 3, [3, 1, 1, 2]),     # the size: the top
+    # the level is read with (to) on the site
+    ('(move Add (piece "A2") (to 12 level:(- (size Stack at:(to)) 1)))', 2, [3, 1, 2, 1]),
+    # as an effect after a move: under the piece that just landed
+    ('(move (from 0) (to 12) (then (add (piece "A2") (to (last To) level:0))))', 0,
+     [2, 3, 1, 1, 1]),
+])
+def test_add_at_a_level_inserts_the_piece_there(tmp_path, add, level, after):
+    s = _state(tmp_path, f"(if (is Mover P1) {add})")
+    (m,) = s.legal_moves()
+    if m.frm == m.to:
+        assert (m.level_from, m.level_to) == (level, level)
+    s.apply(m)
+    assert [lv[0] for lv in s.board_view()["stacks"][12]] == after

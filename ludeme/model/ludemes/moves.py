@@ -431,6 +431,12 @@ class MoveAdd(Moves):
         if self.stack:
             env.stacking = True     # as in Ludii, stack:True makes the game a stacking one
         on_stack = bool(self.stack)
+        # (to ... level:): Ludii's Add inserts the piece at that level of the stack (an
+        # ActionInsert, whatever stack: says), the level read with (to) on the site; the
+        # decision reports that level, and a level makes the game a stacking one.
+        level_fn = env.compile(self.to.level) if self.to.level is not None else None
+        if level_fn is not None:
+            env.stacking = True
         # (piece ... state:<int>): the new piece starts in that state (Ludii's ActionAdd).
         state = env.compile(self.piece.state) if self.piece is not None \
             and self.piece.state is not None else None
@@ -439,7 +445,7 @@ class MoveAdd(Moves):
         # the site, in front of the placement.
         side = _side_effect(env, self.to)
         region_to = isinstance(self.to.site, Region)
-        simple = not on_stack and state is None and side is None    # one action, no state
+        simple = not on_stack and state is None and side is None and level_fn is None
 
         def add(c):
             stacking = c.stacking
@@ -464,10 +470,16 @@ class MoveAdd(Moves):
                     if flat:
                         out.append(Move(to, to, 0, [(A_ADD, to, what, owner, k)], then))
                         continue
-                    act = (A_ADD_LEVEL, to, what, owner, k, TOP) if on_stack else \
-                        (A_ADD, to, what, owner, k)
-                    # Ludii's ActionAdd reports the level the piece lands on.
-                    level = c.s.size_stack(to) if stacking else 0
+                    if level_fn is not None:
+                        level = level_fn(c)
+                        if level < 0:
+                            raise self.to.fail("(to ... level:) below 0 is not supported yet")
+                        act = (A_ADD_LEVEL, to, what, owner, k, level)
+                    else:
+                        act = (A_ADD_LEVEL, to, what, owner, k, TOP) if on_stack else \
+                            (A_ADD, to, what, owner, k)
+                        # Ludii's ActionAdd reports the level the piece lands on.
+                        level = c.s.size_stack(to) if stacking else 0
                     # Ludii's ActionAdd sets the state itself: one action with the Add.
                     acts = [act] if state is None else \
                         [act, (A_PLACED_FIELD, "state", to, TOP, state(c))]
