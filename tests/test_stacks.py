@@ -270,3 +270,33 @@ def test_add_at_a_level_inserts_the_piece_there(tmp_path, add, level, after):
         assert (m.level_from, m.level_to) == (level, level)
     s.apply(m)
     assert [lv[0] for lv in s.board_view()["stacks"][12]] == after
+
+
+@pytest.mark.parametrize("move, moves, moved, left", [
+    # Ludii's Step and Slide move the piece at the level of (from ... level:) to the top of
+    # the destination, and the decision reports that level
+    ("(move Step (from 12 level:1) N (to if:(is Empty (to))))", [(17, 1)], 1, [3, 1]),
+    ("(move Step (from 12 level:0) N (to if:(is Empty (to))))", [(17, 0)], 3, [1, 1]),
+    ("(move Slide (from 12 level:0) N)", [(17, 0), (22, 0)], 3, [1, 1]),
+    # Undefined (-1: no A2 at 12) is no level: the top piece moves
+    ('(move Step (from 12 level:(where Level "A" P2 at:12)) N (to if:(is Empty (to))))',
+     [(17, 2)], 1, [3, 1]),
+    # below Undefined: no move at all
+    ("(move Step (from 12 level:(- 1 3)) N (to if:(is Empty (to))))", [], None, None),
+    ("(move Slide (from 12 level:(- 1 3)) N)", [], None, None),
+    # Ludii's Hop and Leap read no level: the top piece goes
+    ("(move Hop (from 12 level:0) N (between if:True) (to if:(is Empty (to))))", None, 1,
+     [3, 1]),
+    ("(move Leap (from 12 level:0) {{F F}} (to if:(is Empty (to))))", None, 1, [3, 1]),
+])
+def test_from_level_of_a_step_or_slide_moves_that_piece(tmp_path, move, moves, moved, left):
+    s = _state(tmp_path, f"(if (is Mover P1) {move})")
+    legal = [m for m in s.legal_moves() if not m.is_pass]
+    if moves is not None:
+        assert sorted((m.to, m.level_from) for m in legal) == moves
+    if moved is None:
+        return
+    m = legal[-1]
+    s.apply(m)
+    assert s.board_view()["stacks"][m.to][-1][0] == moved
+    assert [lv[0] for lv in s.board_view()["stacks"][12]] == left

@@ -65,7 +65,7 @@ UNSUPPORTED = [
      "applyAfterAllMoves:True)))", "applyAfterAllMoves"),
     ("(forEach Piece (move Hop (between if:(is Enemy (who at:(between))) trail:1) "
      "(to if:(is Empty (to)))))", "trail"),
-    ("(forEach Piece (move Step (from level:1) (to if:(is Empty (to)))))", "level"),
+    ("(forEach Piece (move Step (from level:1) (to if:(is Empty (to))) stack:True))", "level"),
     ("(forEach Piece (move Step (to if:(is Empty (to))) (then (surround (from (last To)) "
      "with:(piece \"X\")))))", "with"),
     ("(move Add (to (sites Empty)) (then (enclose (from (last To)) numException:1)))",

@@ -109,6 +109,25 @@ def build_unread_sites(env, to) -> None:
         env.compile(to.site)
 
 
+def from_level_fn(env, lud, spec):
+    """The level of a `(from ... level:)` that Ludii's Step and Slide read (None: none). A
+    level below Undefined (-1) gives no move, Undefined is no level (the top piece moves),
+    a level moves the piece there to the destination's top; stack:True moves the whole
+    stack whatever the level says."""
+    if spec is None or spec.level is None:
+        return None
+    if getattr(lud, "stack", False):
+        spec.refuse("level", why="a level of a move with stack:True")
+    return env.compile(spec.level)
+
+
+def build_unread_level(env, spec) -> None:
+    """The level of a `(from ...)` that Ludii's Hop and Leap never evaluate (they move the
+    top piece): built, so its own arguments are checked, and kept out of play."""
+    if spec is not None and spec.level is not None:
+        env.compile(spec.level)
+
+
 def _then(env, lud):
     return (env.compile(lud.then),) if lud.then is not None else _NONE
 
@@ -175,10 +194,9 @@ class MoveStep(Moves):
     def compile(self, env):
         from_fn = env.site_fn(self.from_)
         from_cond = None
-        if self.from_ is not None:
-            self.from_.refuse("level", why="a step of one level of a stack is not supported yet")
-            if self.from_.if_ is not None:
-                from_cond = env.compile(self.from_.if_)
+        level_fn = from_level_fn(env, self, self.from_)
+        if self.from_ is not None and self.from_.if_ is not None:
+            from_cond = env.compile(self.from_.if_)
         self.to.refuse("level", why="a step's destination is found along its directions")
         build_unread_sites(env, self.to)
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
@@ -207,7 +225,7 @@ class MoveStep(Moves):
         iterated = self.from_ is None or self.from_.site is None    # the start is (from)
         moving_top = kind == A_MOVE
 
-        if table is not None and from_cond is None and side is None:
+        if table is not None and from_cond is None and side is None and level_fn is None:
             # The common step (a static direction, no start condition, no side effect):
             # the same moves as `step` below, with fewer tests per destination.
             def step_static(c):
@@ -237,23 +255,31 @@ class MoveStep(Moves):
             out = []
             saved = (c.from_, c.to)
             # Ludii's Step turns its directions into absolute ones before it sets (from) to
-            # the start site: a direction function reads the enclosing (from).
+            # the start site: a direction function reads the enclosing (from); so does the
+            # level of (from ... level:).
             sites_to = table[frm] if table is not None else targets(c, frm)
+            level = level_fn(c) if level_fn is not None else -1
+            if level < -1:
+                return out
             c.from_ = frm
             # Ludii's Step: (from if:) is read with (from) set to the start site.
             if from_cond is not None and not from_cond(c):
                 c.from_, c.to = saved
                 return out
-            # Ludii's Step: in a stacking game a single piece leaves the top level.
+            # Ludii's Step: in a stacking game a single piece leaves the top level, or the
+            # level given (a flat game has no levels to read).
             lf = c.s.size_stack(frm) - 1 if moving_top and c.stacking else 0
+            at_level = level >= 0 and c.stacking
+            if at_level:
+                lf = level
             for to in sites_to:
                 c.to = to
                 if to_cond is None or to_cond(c):
+                    act = (A_MOVE_LEVEL, frm, level, to, TOP) if at_level else (kind, frm, to)
                     if side is None:
-                        out.append(Move(frm, to, 0, [(kind, frm, to)], then, False, lf))
+                        out.append(Move(frm, to, 0, [act], then, False, lf))
                     else:
-                        out.append(Move(frm, to, 0, [*side(c), (kind, frm, to)], then,
-                                        False, lf))
+                        out.append(Move(frm, to, 0, [*side(c), act], then, False, lf))
             c.from_, c.to = saved
             return out
         return step
@@ -1012,6 +1038,7 @@ class MoveHop(Moves):
             from_fn = env.site_fn(self.from_)
         from_cond = env.compile(self.from_.if_) if self.from_ is not None \
             and self.from_.if_ is not None else None
+        build_unread_level(env, self.from_)     # Ludii's Hop moves the top piece
         dirn = self.dirn or "Adjacent"
         dirs = env.direction_keys(dirn, self)
         radials = env.board.radials
