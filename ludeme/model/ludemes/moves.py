@@ -883,11 +883,6 @@ class RemoveEffect(Moves):
         def remove(c):
             what = c.s.what
             k = max(1, count(c))
-            if k > 1 and kind == A_REMOVE_LATER and c.stacking:
-                # Ludii marks the site once; what it removes from a stack at the end of the
-                # turn is not known here (Fenix's traces empty the stack)
-                raise self.fail("(remove ... at:EndOfTurn count:) of several pieces of a "
-                                "stack is not supported yet")
             if level is not None:
                 lv = level(c)
                 acts = [a for s in sites(c) if s >= 0 and what[s] > 0
