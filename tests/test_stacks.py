@@ -300,3 +300,23 @@ def test_from_level_of_a_step_or_slide_moves_that_piece(tmp_path, move, moves, m
     s.apply(m)
     assert s.board_view()["stacks"][m.to][-1][0] == moved
     assert [lv[0] for lv in s.board_view()["stacks"][12]] == left
+
+
+@pytest.mark.parametrize("move, levels, at12, at18", [
+    # Ludii's FromTo with (to ... level:) inserts the piece at that level of the destination,
+    # the pieces from there up one higher, and reports the level as the destination's
+    ("(move (from 13) (to 12 level:0))", (0, 0), [2, 3, 1, 1], [3, 2]),
+    ("(move (from 13) (to 12 level:1))", (0, 1), [3, 2, 1, 1], [3, 2]),
+    # with (from ... level:) too: that piece goes there
+    ("(move (from 12 level:0) (to 18 level:1))", (0, 1), [1, 1], [3, 3, 2]),
+    ("(move (from 12 level:1) (to 18 level:0))", (1, 0), [3, 1], [1, 3, 2]),
+    # a level that evaluates to Undefined (-1: no A2 at 12) is no level: the top
+    ('(move (from 13) (to 12 level:(where Level "A" P2 at:12)))', (0, 0), [3, 1, 1, 2], [3, 2]),
+])
+def test_to_level_inserts_the_piece_at_that_level(tmp_path, move, levels, at12, at18):
+    s = _state(tmp_path, f"(if (is Mover P1) {move})")
+    (m,) = s.legal_moves()
+    assert (m.level_from, m.level_to) == levels
+    s.apply(m)
+    stacks = s.board_view()["stacks"]
+    assert [lv[0] for lv in stacks[12]] == at12 and [lv[0] for lv in stacks[18]] == at18

@@ -354,7 +354,6 @@ class MoveFromTo(Moves):
             raise self.fail("stack:True with copy: is not supported yet")
         sub_stack = bool(self.stack) and count is not None
         kind = _moving_action(env, self, self.stack)
-        self.to.refuse("level", why="a level to land on is not supported yet")
         # (from ... level:): the piece at that level moves to the destination's top, and the
         # decision reports that level (Ludii: a level makes the game a stacking one).
         level_from = env.compile(self.from_.level) if self.from_.level is not None else None
@@ -364,18 +363,25 @@ class MoveFromTo(Moves):
                 raise self.from_.fail("(from ... level:) with copy: or count: is not "
                                       "supported yet")
             env.stacking = True
+        # (to ... level:): Ludii's FromTo inserts the piece at that level of the destination
+        # (read with (from) and (to) on the sites), the pieces from there up one higher, and
+        # the decision reports that level as its destination's.
+        level_to = env.compile(self.to.level) if self.to.level is not None else None
+        if level_to is not None and (copy or count is not None or self.stack):
+            self.to.refuse("level", why="a level to land on with copy:, count: or stack:")
 
         # Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
         # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
-        plain = not copy and count is None and level_from is None
+        plain = not copy and count is None and level_from is None and level_to is None
 
         def actions(c, frm, to, n):
-            if level_from is not None:
-                level = level_from(c)
-                if level >= 0:
-                    return [(A_MOVE_LEVEL, frm, level, to, TOP)]
+            if level_from is not None or level_to is not None:
                 # Ludii's FromTo: a level evaluating to Undefined (-1) is no level at all
-                # (the top piece moves).
+                # (the top piece moves; it lands on the top).
+                level = level_from(c) if level_from is not None else TOP
+                land = level_to(c) if level_to is not None else TOP
+                if level >= 0 or land >= 0:
+                    return [(A_MOVE_LEVEL, frm, max(level, TOP), to, max(land, TOP))]
                 return [(kind, frm, to)]
             if copy:
                 s = c.s
@@ -392,7 +398,7 @@ class MoveFromTo(Moves):
             the mover's or another player's top piece alike."""
             s = c.s
             if acts[-1][0] == A_MOVE_LEVEL:
-                return acts[-1][2], 0
+                return max(acts[-1][2], 0), max(acts[-1][4], 0)
             if sub_stack:
                 return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
             return 0, 0
