@@ -182,9 +182,13 @@ def _moving_action(env, lud, frm_to_stack: bool):
 
 @ludeme("move", "Step")
 class MoveStep(Moves):
-    """`(move Step [(from [<site>] [if:]) ] [directions] (to if:...) [stack:] [(then ...)])`:
-    a step from the start site (when its `if:` holds) to each neighbour in the directions
-    where the destination's condition holds."""
+    """`(move Step [(from [<site>] [level:] [if:]) ] [directions] (to if:...) [stack:]
+    [(then ...)])`: a step from the start site (when its `if:` holds) to each neighbour in the
+    directions where the destination's condition holds; in a stacking game the top piece
+    moves, or the piece at `level:`, e.g. a piece of a stack as (forEach Piece) gives it:
+
+        (piece "King" Each (move Step (from (from) level:(level)) (to if:(is Empty (to)))))
+    """
     concepts = ("StepDecision", "StepDecisionToEmpty if to.if has IsEmpty", "StepDecisionToEmpty if not to.if", "IsEmpty if not to.if", "StepDecisionToFriend if to.if has IsFriend", "StepDecisionToEnemy if to.if has IsEnemy", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")
 
     params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
