@@ -111,7 +111,7 @@ def test_removal_at_end_of_turn_waits_for_the_sequence_to_end(tmp_path):
     game = load(f)
     s = game.new_initial_state()
     s.apply(next(m for m in s.legal_moves() if m.to == 2))
-    assert s.mover == 1 and s.who[1] == 2 and s.to_clear == {1}     # still there, marked
+    assert s.mover == 1 and s.who[1] == 2 and s.to_clear == {1: 1}  # still there, marked
     s.apply(next(m for m in s.legal_moves() if m.to == 4))
     assert s.who[1] == 0 and s.who[3] == 0 and not s.to_clear        # cleared at the end
 

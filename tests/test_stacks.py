@@ -249,3 +249,74 @@ def test_from_level_moves_that_piece_and_an_undefined_level_moves_the_top(
     s.apply(m)
     assert s.board_view()["stacks"][6][-1][0] == moved
     assert [lv[0] for lv in s.board_view()["stacks"][12]] == left
+
+
+@pytest.mark.parametrize("add, level, after", [
+    # Ludii's Add with (to ... level:) inserts (ActionInsert), whatever stack: says; the
+    # decision reports that level, and the pieces from there up go one higher
+    ('(move Add (piece "A2") (to 12 level:0))', 0, [2, 3, 1, 1]),
+    ('(move Add (piece "A2") (to 12 level:1) stack:True)', 1, [3, 2, 1, 1]),
+    ('(move Add (piece "A2") (to 12 level:3))', 3, [3, 1, 1, 2]),     # the size: the top
+    # the level is read with (to) on the site
+    ('(move Add (piece "A2") (to 12 level:(- (size Stack at:(to)) 1)))', 2, [3, 1, 2, 1]),
+    # as an effect after a move: under the piece that just landed
+    ('(move (from 0) (to 12) (then (add (piece "A2") (to (last To) level:0))))', 0,
+     [2, 3, 1, 1, 1]),
+])
+def test_add_at_a_level_inserts_the_piece_there(tmp_path, add, level, after):
+    s = _state(tmp_path, f"(if (is Mover P1) {add})")
+    (m,) = s.legal_moves()
+    if m.frm == m.to:
+        assert (m.level_from, m.level_to) == (level, level)
+    s.apply(m)
+    assert [lv[0] for lv in s.board_view()["stacks"][12]] == after
+
+
+@pytest.mark.parametrize("move, moves, moved, left", [
+    # Ludii's Step and Slide move the piece at the level of (from ... level:) to the top of
+    # the destination, and the decision reports that level
+    ("(move Step (from 12 level:1) N (to if:(is Empty (to))))", [(17, 1)], 1, [3, 1]),
+    ("(move Step (from 12 level:0) N (to if:(is Empty (to))))", [(17, 0)], 3, [1, 1]),
+    ("(move Slide (from 12 level:0) N)", [(17, 0), (22, 0)], 3, [1, 1]),
+    # Undefined (-1: no A2 at 12) is no level: the top piece moves
+    ('(move Step (from 12 level:(where Level "A" P2 at:12)) N (to if:(is Empty (to))))',
+     [(17, 2)], 1, [3, 1]),
+    # below Undefined: no move at all
+    ("(move Step (from 12 level:(- 1 3)) N (to if:(is Empty (to))))", [], None, None),
+    ("(move Slide (from 12 level:(- 1 3)) N)", [], None, None),
+    # Ludii's Hop and Leap read no level: the top piece goes
+    ("(move Hop (from 12 level:0) N (between if:True) (to if:(is Empty (to))))", None, 1,
+     [3, 1]),
+    ("(move Leap (from 12 level:0) {{F F}} (to if:(is Empty (to))))", None, 1, [3, 1]),
+])
+def test_from_level_of_a_step_or_slide_moves_that_piece(tmp_path, move, moves, moved, left):
+    s = _state(tmp_path, f"(if (is Mover P1) {move})")
+    legal = [m for m in s.legal_moves() if not m.is_pass]
+    if moves is not None:
+        assert sorted((m.to, m.level_from) for m in legal) == moves
+    if moved is None:
+        return
+    m = legal[-1]
+    s.apply(m)
+    assert s.board_view()["stacks"][m.to][-1][0] == moved
+    assert [lv[0] for lv in s.board_view()["stacks"][12]] == left
+
+
+@pytest.mark.parametrize("move, levels, at12, at18", [
+    # Ludii's FromTo with (to ... level:) inserts the piece at that level of the destination,
+    # the pieces from there up one higher, and reports the level as the destination's
+    ("(move (from 13) (to 12 level:0))", (0, 0), [2, 3, 1, 1], [3, 2]),
+    ("(move (from 13) (to 12 level:1))", (0, 1), [3, 2, 1, 1], [3, 2]),
+    # with (from ... level:) too: that piece goes there
+    ("(move (from 12 level:0) (to 18 level:1))", (0, 1), [1, 1], [3, 3, 2]),
+    ("(move (from 12 level:1) (to 18 level:0))", (1, 0), [3, 1], [1, 3, 2]),
+    # a level that evaluates to Undefined (-1: no A2 at 12) is no level: the top
+    ('(move (from 13) (to 12 level:(where Level "A" P2 at:12)))', (0, 0), [3, 1, 1, 2], [3, 2]),
+])
+def test_to_level_inserts_the_piece_at_that_level(tmp_path, move, levels, at12, at18):
+    s = _state(tmp_path, f"(if (is Mover P1) {move})")
+    (m,) = s.legal_moves()
+    assert (m.level_from, m.level_to) == levels
+    s.apply(m)
+    stacks = s.board_view()["stacks"]
+    assert [lv[0] for lv in stacks[12]] == at12 and [lv[0] for lv in stacks[18]] == at18

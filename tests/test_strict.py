@@ -60,12 +60,12 @@ def _load(tmp_path, play, start="", extra=""):
 # position with "not supported yet" (table: snippet of the play rule, the argument).
 UNSUPPORTED = [
     ("(move (from (sites Occupied by:Mover)) (to (sites Empty)) mover:Next)", "mover"),
-    ("(move (from (sites Occupied by:Mover)) (to (sites Empty) level:0))", "level"),
+    ("(move (from (sites Occupied by:Mover)) (to (sites Empty) level:0) count:2)", "level"),
     ("(forEach Piece (move Step (to if:(is Empty (to))) (then (moveAgain) "
      "applyAfterAllMoves:True)))", "applyAfterAllMoves"),
     ("(forEach Piece (move Hop (between if:(is Enemy (who at:(between))) trail:1) "
      "(to if:(is Empty (to)))))", "trail"),
-    ("(forEach Piece (move Step (from level:1) (to if:(is Empty (to)))))", "level"),
+    ("(forEach Piece (move Step (from level:1) (to if:(is Empty (to))) stack:True))", "level"),
     ("(forEach Piece (move Step (to if:(is Empty (to))) (then (surround (from (last To)) "
      "with:(piece \"X\")))))", "with"),
     ("(forEach Piece (move Step (to if:(is Empty (to))) (then (intervene (from (last To)) "

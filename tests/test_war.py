@@ -155,19 +155,40 @@ def test_max_moves_with_value_keeps_the_chains_capturing_most_value(tmp_path, va
     assert _keys(s) == expected
 
 
-@pytest.mark.parametrize("count,refused", [("count:(size Stack at:(between))", True),
-                                           ("", False)])
-def test_a_removal_at_the_end_of_the_turn_of_several_pieces_of_a_stack_is_refused(
-        tmp_path, count, refused):
+@pytest.mark.parametrize("count,left", [
+    # Ludii's Move.apply ends the turn by removing, at each marked site, as many pieces as
+    # it was marked (at most its stack), from that level - 1 down to 0: the bottom ones
+    ("count:(size Stack at:(between))", []),
+    ("count:2", [3]),
+    ("", [2, 3]),
+    ("count:5", []),
+])
+def test_a_removal_at_the_end_of_the_turn_takes_the_bottom_of_a_stack(tmp_path, count, left):
     play = ('(forEach Piece "R" (move Hop E (between if:(is Enemy (who at:(between))) '
             f'(apply (remove (between) at:EndOfTurn {count}))) (to if:(is Empty (to)))))')
-    start = '(place Stack "R1" 0) (place Stack "R2" 1) (place Stack "R2" 1)'
+    start = ('(place Stack "R1" 0) (place Stack "R2" 1 value:1) (place Stack "R2" 1 value:2) '
+             '(place Stack "R2" 1 value:3)')
     _, s = _state(tmp_path, play, start)
-    if refused:
-        with pytest.raises(LudemeError, match="at:EndOfTurn count:"):
-            s.legal_moves()
-    else:
-        assert _keys(s) == [(0, 2)]
+    (m,) = s.legal_moves()
+    s.apply(m)
+    assert [lv[4] for lv in s.board_view()["stacks"][1]] == left
+
+
+@pytest.mark.parametrize("values,expected", [
+    # Ludii's MaxMoves withValue reads the value of each removal of the moves it ranks at the
+    # level the action reports: the bottom of a stack (level 0) for the pieces removed at the
+    # end of the turn, whatever lies on it
+    ((1, 5, 3), [(0, 8)]),          # 1 + 1 against 3 (the tops would give 5 + 5)
+    ((3, 1, 5), [(0, 2)]),          # 3 + 3 against 5 (the tops: 1 + 1)
+])
+def test_max_moves_with_value_reads_the_bottom_of_a_stack(tmp_path, values, expected):
+    play = ('(max Moves withValue:True (forEach Piece "R" (move Hop Orthogonal (between '
+            'if:(is Enemy (who at:(between))) (apply (remove (between) at:EndOfTurn '
+            'count:(size Stack at:(between))))) (to if:(is Empty (to))))))')
+    start = (f'(place Stack "R1" 0) (place Stack "R2" 1 value:{values[0]}) '
+             f'(place Stack "R2" 1 value:{values[1]}) (place Stack "R2" 4 value:{values[2]})')
+    _, s = _state(tmp_path, play, start)
+    assert _keys(s) == expected
 
 
 @pytest.mark.parametrize("cond,shortcut", [

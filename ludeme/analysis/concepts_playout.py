@@ -63,7 +63,7 @@ from functools import cache
 from ludeme.boards.trajectories import COMPASS_INDEX
 from .concepts import ConceptWalk, GameConcepts, catalog
 from ludeme.engine.actions import (ACTION_TO, ACTIONS, A_ADD, A_COUNT, A_DICE_EQUAL, A_NEXT, A_PASS,
-                                  A_REMOVE, A_SET_VAR, A_SWAP, A_UPDATE_DIE, A_USE_DIE,
+                                  A_SET_VAR, A_SWAP, A_UPDATE_DIE, A_USE_DIE,
                                   DECISION_OR_EFFECT, LUDII_MOVING, LUDII_REMOVING, LUDII_SITED,
                                   MOVE_COPIED, MOVING_ACTIONS, PLAIN, REMOVE_CAPTURES)
 
@@ -268,7 +268,7 @@ def applied_engine_actions(state, move, chain=()) -> list[tuple[tuple, bool, boo
     done: list = []
     after._apply_move_effects(move, True, done, True)
     if after.g.sequence_capture and not after._replayed and after.to_clear:
-        done.extend((A_REMOVE, site) for site in sorted(after.to_clear))
+        done.extend(after.end_of_turn_removals())
     maker = (type(chain[0]).keyword, type(chain[0]).kind) if chain else ("move", None)
     if maker[0] == "append":
         decisions = _first_appended(move)

@@ -345,7 +345,8 @@ class State:
         self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
         self.pending: set[int] = set()
         self.visited: set[int] = set()
-        self.to_clear: set[int] = set()        # Ludii's piecesToRemove: (sites ToClear)
+        # Ludii's sitesToRemove, (sites ToClear): each site with the times it was marked
+        self.to_clear: dict[int, int] = {}
         self._replayed = False
         self.draws: list[int] = []     # the chance outcomes drawn so far, in order
         self._losses_decided = 0
@@ -457,7 +458,7 @@ class State:
         s.history = self.history[:]
         s.pending = set(self.pending)
         s.visited = set(self.visited)
-        s.to_clear = set(self.to_clear)
+        s.to_clear = dict(self.to_clear)
         s.draws = self.draws[:]
         s.stalemated = self.stalemated[:]
         s.notes = dict(self.notes)
@@ -612,7 +613,18 @@ class State:
             self.notes[key] = frozenset(kept)
 
     def _do_remove_later(self, a):
-        self.to_clear.add(a[1])
+        self.to_clear[a[1]] = self.to_clear.get(a[1], 0) + 1
+
+    def end_of_turn_removals(self) -> list[tuple]:
+        """The removals of the sites marked `at:EndOfTurn`, as Ludii's Move.apply makes them
+        when a turn ends: on a flat board each marked site's piece; in a stacking game, at
+        each site (in order) as many pieces as it was marked (at most its stack), taken from
+        level that number - 1 down to level 0, the bottom of the stack."""
+        if not self.g.stacking:
+            return [(A_REMOVE, site) for site in sorted(self.to_clear)]
+        size = self.sites.size_stack
+        return [(A_REMOVE_LEVEL, site, level) for site in sorted(self.to_clear)
+                for level in range(min(self.to_clear[site], size(site)) - 1, -1, -1)]
 
     def _do_count(self, a):
         self.sites.set_count(a[1], a[2])
@@ -832,9 +844,10 @@ class State:
         if g.sequence_capture and not self._replayed and self.to_clear:
             # Ludii's Move.apply: a decision that does not replay ends the sequence, and
             # every piece marked for removal on the way goes now.
-            self.num_actions += len(self.to_clear)
-            for site in sorted(self.to_clear):
-                self.do_action((A_REMOVE, site))
+            removals = self.end_of_turn_removals()
+            self.num_actions += len(removals)
+            for a in removals:
+                self.do_action(a)
             self.to_clear.clear()
         # turn: end rules
         phase = self.evaluate_end_rules()
@@ -1151,7 +1164,7 @@ class State:
         return (self.sites.key(), tuple(self.scores),
                 self.mover, self.next, self.prev, tuple(self.phase), self.num_turn,
                 self.num_moves, self.over, self.winner, tuple(self.ranking),
-                tuple(self.active), self.last_from, self.last_to, tuple(sorted(self.to_clear)),
+                tuple(self.active), self.last_from, self.last_to, tuple(sorted(self.to_clear.items())),
                 tuple(self.player_order), tuple(sorted(self.notes.items(), key=repr)),
                 tuple(self.draws))
 

@@ -8,7 +8,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.boards.trajectories import COMPASS
 from ludeme.engine.state import A_MOVE, Move
 from .base import ArrayOf, Enum, LitBool, Moves, P, ludeme
-from .moves import _apply_lines, _side_effect, _then
+from .moves import _apply_lines, _side_effect, _then, build_unread_level
 from ludeme.engine.compiled.emit import emits, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 
@@ -77,7 +77,8 @@ class MoveLeap(Moves):
 
     def compile(self, env):
         if self.from_ is not None:
-            self.from_.refuse("level", "if_", why="Ludii's Leap reads only the start site")
+            self.from_.refuse("if_", why="Ludii's Leap reads only the start site")
+            build_unread_level(env, self.from_)     # Ludii's Leap moves the top piece
             if self.from_.type not in (None, env.board.site_type):
                 raise self.from_.fail("a leap on another site type is not supported yet")
         self.to.refuse("site", "level", why="a leap's destinations are its walks' ends")

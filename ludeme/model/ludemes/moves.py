@@ -115,6 +115,25 @@ def build_unread_sites(env, to) -> None:
         env.compile(to.site)
 
 
+def from_level_fn(env, lud, spec):
+    """The level of a `(from ... level:)` that Ludii's Step and Slide read (None: none). A
+    level below Undefined (-1) gives no move, Undefined is no level (the top piece moves),
+    a level moves the piece there to the destination's top; stack:True moves the whole
+    stack whatever the level says."""
+    if spec is None or spec.level is None:
+        return None
+    if getattr(lud, "stack", False):
+        spec.refuse("level", why="a level of a move with stack:True")
+    return env.compile(spec.level)
+
+
+def build_unread_level(env, spec) -> None:
+    """The level of a `(from ...)` that Ludii's Hop and Leap never evaluate (they move the
+    top piece): built, so its own arguments are checked, and kept out of play."""
+    if spec is not None and spec.level is not None:
+        env.compile(spec.level)
+
+
 def _then(env, lud):
     return (env.compile(lud.then),) if lud.then is not None else _NONE
 
@@ -169,9 +188,13 @@ def _moving_action(env, lud, frm_to_stack: bool):
 
 @ludeme("move", "Step")
 class MoveStep(Moves):
-    """`(move Step [(from [<site>] [if:]) ] [directions] (to if:...) [stack:] [(then ...)])`:
-    a step from the start site (when its `if:` holds) to each neighbour in the directions
-    where the destination's condition holds."""
+    """`(move Step [(from [<site>] [level:] [if:]) ] [directions] (to if:...) [stack:]
+    [(then ...)])`: a step from the start site (when its `if:` holds) to each neighbour in the
+    directions where the destination's condition holds; in a stacking game the top piece
+    moves, or the piece at `level:`, e.g. a piece of a stack as (forEach Piece) gives it:
+
+        (piece "King" Each (move Step (from (from) level:(level)) (to if:(is Empty (to)))))
+    """
     concepts = ("StepDecision", "StepDecisionToEmpty if to.if has IsEmpty", "StepDecisionToEmpty if not to.if", "IsEmpty if not to.if", "StepDecisionToFriend if to.if has IsFriend", "StepDecisionToEnemy if to.if has IsEnemy", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")
 
     params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
@@ -181,10 +204,9 @@ class MoveStep(Moves):
     def compile(self, env):
         from_fn = env.site_fn(self.from_)
         from_cond = None
-        if self.from_ is not None:
-            self.from_.refuse("level", why="a step of one level of a stack is not supported yet")
-            if self.from_.if_ is not None:
-                from_cond = env.compile(self.from_.if_)
+        level_fn = from_level_fn(env, self, self.from_)
+        if self.from_ is not None and self.from_.if_ is not None:
+            from_cond = env.compile(self.from_.if_)
         self.to.refuse("level", why="a step's destination is found along its directions")
         build_unread_sites(env, self.to)
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
@@ -213,7 +235,7 @@ class MoveStep(Moves):
         iterated = self.from_ is None or self.from_.site is None    # the start is (from)
         moving_top = kind == A_MOVE
 
-        if table is not None and from_cond is None and side is None:
+        if table is not None and from_cond is None and side is None and level_fn is None:
             # The common step (a static direction, no start condition, no side effect):
             # the same moves as `step` below, with fewer tests per destination.
             def step_static(c):
@@ -243,23 +265,31 @@ class MoveStep(Moves):
             out = []
             saved = (c.from_, c.to)
             # Ludii's Step turns its directions into absolute ones before it sets (from) to
-            # the start site: a direction function reads the enclosing (from).
+            # the start site: a direction function reads the enclosing (from); so does the
+            # level of (from ... level:).
             sites_to = table[frm] if table is not None else targets(c, frm)
+            level = level_fn(c) if level_fn is not None else -1
+            if level < -1:
+                return out
             c.from_ = frm
             # Ludii's Step: (from if:) is read with (from) set to the start site.
             if from_cond is not None and not from_cond(c):
                 c.from_, c.to = saved
                 return out
-            # Ludii's Step: in a stacking game a single piece leaves the top level.
+            # Ludii's Step: in a stacking game a single piece leaves the top level, or the
+            # level given (a flat game has no levels to read).
             lf = c.s.size_stack(frm) - 1 if moving_top and c.stacking else 0
+            at_level = level >= 0 and c.stacking
+            if at_level:
+                lf = level
             for to in sites_to:
                 c.to = to
                 if to_cond is None or to_cond(c):
+                    act = (A_MOVE_LEVEL, frm, level, to, TOP) if at_level else (kind, frm, to)
                     if side is None:
-                        out.append(Move(frm, to, 0, [(kind, frm, to)], then, False, lf))
+                        out.append(Move(frm, to, 0, [act], then, False, lf))
                     else:
-                        out.append(Move(frm, to, 0, [*side(c), (kind, frm, to)], then,
-                                        False, lf))
+                        out.append(Move(frm, to, 0, [*side(c), act], then, False, lf))
             c.from_, c.to = saved
             return out
         return step
@@ -334,7 +364,6 @@ class MoveFromTo(Moves):
             raise self.fail("stack:True with copy: is not supported yet")
         sub_stack = bool(self.stack) and count is not None
         kind = _moving_action(env, self, self.stack)
-        self.to.refuse("level", why="a level to land on is not supported yet")
         # (from ... level:): the piece at that level moves to the destination's top, and the
         # decision reports that level (Ludii: a level makes the game a stacking one).
         level_from = env.compile(self.from_.level) if self.from_.level is not None else None
@@ -344,18 +373,25 @@ class MoveFromTo(Moves):
                 raise self.from_.fail("(from ... level:) with copy: or count: is not "
                                       "supported yet")
             env.stacking = True
+        # (to ... level:): Ludii's FromTo inserts the piece at that level of the destination
+        # (read with (from) and (to) on the sites), the pieces from there up one higher, and
+        # the decision reports that level as its destination's.
+        level_to = env.compile(self.to.level) if self.to.level is not None else None
+        if level_to is not None and (copy or count is not None or self.stack):
+            self.to.refuse("level", why="a level to land on with copy:, count: or stack:")
 
         # Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
         # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
-        plain = not copy and count is None and level_from is None
+        plain = not copy and count is None and level_from is None and level_to is None
 
         def actions(c, frm, to, n):
-            if level_from is not None:
-                level = level_from(c)
-                if level >= 0:
-                    return [(A_MOVE_LEVEL, frm, level, to, TOP)]
+            if level_from is not None or level_to is not None:
                 # Ludii's FromTo: a level evaluating to Undefined (-1) is no level at all
-                # (the top piece moves).
+                # (the top piece moves; it lands on the top).
+                level = level_from(c) if level_from is not None else TOP
+                land = level_to(c) if level_to is not None else TOP
+                if level >= 0 or land >= 0:
+                    return [(A_MOVE_LEVEL, frm, max(level, TOP), to, max(land, TOP))]
                 return [(kind, frm, to)]
             if copy:
                 s = c.s
@@ -372,7 +408,7 @@ class MoveFromTo(Moves):
             the mover's or another player's top piece alike."""
             s = c.s
             if acts[-1][0] == A_MOVE_LEVEL:
-                return acts[-1][2], 0
+                return max(acts[-1][2], 0), max(acts[-1][4], 0)
             if sub_stack:
                 return s.size_stack(frm) - acts[-1][3], s.size_stack(to)
             return 0, 0
@@ -437,6 +473,12 @@ class MoveAdd(Moves):
         if self.stack:
             env.stacking = True     # as in Ludii, stack:True makes the game a stacking one
         on_stack = bool(self.stack)
+        # (to ... level:): Ludii's Add inserts the piece at that level of the stack (an
+        # ActionInsert, whatever stack: says), the level read with (to) on the site; the
+        # decision reports that level, and a level makes the game a stacking one.
+        level_fn = env.compile(self.to.level) if self.to.level is not None else None
+        if level_fn is not None:
+            env.stacking = True
         # (piece ... state:<int>): the new piece starts in that state (Ludii's ActionAdd).
         state = env.compile(self.piece.state) if self.piece is not None \
             and self.piece.state is not None else None
@@ -445,7 +487,7 @@ class MoveAdd(Moves):
         # the site, in front of the placement.
         side = _side_effect(env, self.to)
         region_to = isinstance(self.to.site, Region)
-        simple = not on_stack and state is None and side is None    # one action, no state
+        simple = not on_stack and state is None and side is None and level_fn is None
 
         def add(c):
             stacking = c.stacking
@@ -470,10 +512,16 @@ class MoveAdd(Moves):
                     if flat:
                         out.append(Move(to, to, 0, [(A_ADD, to, what, owner, k)], then))
                         continue
-                    act = (A_ADD_LEVEL, to, what, owner, k, TOP) if on_stack else \
-                        (A_ADD, to, what, owner, k)
-                    # Ludii's ActionAdd reports the level the piece lands on.
-                    level = c.s.size_stack(to) if stacking else 0
+                    if level_fn is not None:
+                        level = level_fn(c)
+                        if level < 0:
+                            raise self.to.fail("(to ... level:) below 0 is not supported yet")
+                        act = (A_ADD_LEVEL, to, what, owner, k, level)
+                    else:
+                        act = (A_ADD_LEVEL, to, what, owner, k, TOP) if on_stack else \
+                            (A_ADD, to, what, owner, k)
+                        # Ludii's ActionAdd reports the level the piece lands on.
+                        level = c.s.size_stack(to) if stacking else 0
                     # Ludii's ActionAdd sets the state itself: one action with the Add.
                     acts = [act] if state is None else \
                         [act, (A_PLACED_FIELD, "state", to, TOP, state(c))]
@@ -866,11 +914,6 @@ class RemoveEffect(Moves):
         def remove(c):
             what = c.s.what
             k = max(1, count(c))
-            if k > 1 and kind == A_REMOVE_LATER and c.stacking:
-                # Ludii marks the site once; what it removes from a stack at the end of the
-                # turn is not known here (Fenix's traces empty the stack)
-                raise self.fail("(remove ... at:EndOfTurn count:) of several pieces of a "
-                                "stack is not supported yet")
             if level is not None:
                 lv = level(c)
                 acts = [a for s in sites(c) if s >= 0 and what[s] > 0
@@ -1021,6 +1064,7 @@ class MoveHop(Moves):
             from_fn = env.site_fn(self.from_)
         from_cond = env.compile(self.from_.if_) if self.from_ is not None \
             and self.from_.if_ is not None else None
+        build_unread_level(env, self.from_)     # Ludii's Hop moves the top piece
         dirn = self.dirn or "Adjacent"
         dirs = env.direction_keys(dirn, self)
         radials = env.board.radials

@@ -12,10 +12,11 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION
 from ludeme.engine.compiled.emit import LV_NONE, Unsupported, emit, emits, refuse
-from ludeme.engine.state import A_ADD, A_MOVE, Move
+from ludeme.engine.state import A_ADD, A_MOVE, A_MOVE_LEVEL, Move
+from ludeme.engine.stores import TOP
 from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
 from .moves import (Exact, MaxL, RangeL, _effect_actions, _moving_action, _then,
-                    build_unread_sites, from_site)
+                    build_unread_sites, from_level_fn, from_site)
 
 
 def slide_rules(slide, env, along: str):
@@ -77,8 +78,7 @@ class MoveSlide(Moves):
                 raise self.fail("(move Slide <track> ... stack:True) is not supported yet")
             return compile_track_slide(self, env)
         kind = _moving_action(env, self, self.stack)
-        if self.from_ is not None:
-            self.from_.refuse("level", why="Ludii's Slide reads only the start site")
+        level_fn = from_level_fn(env, self, self.from_)
         # Ludii's Slide tests (from if:...) once, with (from) on the start site
         from_cond = env.compile(self.from_.if_) if self.from_ is not None \
             and self.from_.if_ is not None else None
@@ -125,9 +125,14 @@ class MoveSlide(Moves):
             saved = (c.from_, c.to, c.between)
             c.from_ = frm
             out = []
-            if from_cond is not None and not from_cond(c):
+            # Ludii's Slide reads (from ... level:) with (from) on the start, before if:.
+            level = level_fn(c) if level_fn is not None else -1
+            if level < -1 or from_cond is not None and not from_cond(c):
                 c.from_ = saved[0]
                 return out
+            # a level given moves the piece there (a flat game has no levels to read)
+            at_level = level >= 0 and c.stacking
+            lf = level if at_level else 0
             for key in dirs(c, frm):
                 for radial in radials[key][frm] if key in radials else ():
                     steps = radial.sites
@@ -140,27 +145,29 @@ class MoveSlide(Moves):
                             acts = []
                             if effect is not None:
                                 acts.extend(_effect_actions(effect, c))
-                            acts.append((kind, frm, to_site))
+                            acts.append((A_MOVE_LEVEL, frm, level, to_site, TOP) if at_level
+                                        else (kind, frm, to_site))
                             if trail is not None:
                                 acts.extend(trail_actions(c, steps, k))
                             if passed is not None:
                                 acts = passed_actions(c, steps, k, acts)
                             c.to = to_site
                             if to_rule is None or to_rule(c):
-                                out.append(Move(frm, to_site, 0, acts, then))
+                                out.append(Move(frm, to_site, 0, acts, then, False, lf))
                             break
                         c.between = to_site
                         if not go(c):
                             break
                         if lo <= k:
-                            acts = [(kind, frm, to_site)]
+                            acts = [(A_MOVE_LEVEL, frm, level, to_site, TOP) if at_level
+                                    else (kind, frm, to_site)]
                             if trail is not None:
                                 acts.extend(trail_actions(c, steps, k))
                             if passed is not None:
                                 acts = passed_actions(c, steps, k, acts)
                             c.to = to_site
                             if to_rule is None or to_rule(c):
-                                out.append(Move(frm, to_site, 0, acts, then))
+                                out.append(Move(frm, to_site, 0, acts, then, False, lf))
                         k += 1
             c.from_, c.to, c.between = saved
             return out

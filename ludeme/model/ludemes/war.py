@@ -430,11 +430,17 @@ def _replay_count(state, move, count: int) -> int:
     return max((_replay_count(probe, m, count + 1) for m in probe.legal_moves()), default=0)
 
 
-def _captured_value(state, move) -> int:
+def _captured_value(state, move, first: bool = False) -> int:
     """The values of the pieces a move and its consequents remove, read in the position
-    before it (Ludii's MaxMoves withValue: the value of each ActionRemove's site)."""
-    return sum(state.piece_value(a[1]) for a in applied_actions(state.clone(), move)
-               if a[0] in _REMOVALS)
+    before it (Ludii's MaxMoves withValue: the value of each ActionRemove's site). For the
+    moves it ranks (`first`) Ludii reads each at the level the action reports, in a
+    stacking game the bottom (level 0) but for a removal of a given level; along the chain
+    after them, the top piece's."""
+    if not (first and state.g.stacking):
+        return sum(state.piece_value(a[1]) for a in applied_actions(state.clone(), move)
+                   if a[0] in _REMOVALS)
+    return sum(state.piece_value(a[1], a[2] if a[0] == A_REMOVE_LEVEL else 0)
+               for a in applied_actions(state.clone(), move) if a[0] in _REMOVALS)
 
 
 def _replay_value(state, move, count: int) -> int:
@@ -488,7 +494,7 @@ class MaxMoves(_MaxBy):
 
     def score(self, c, move) -> int:
         if self.with_value:
-            return _replay_value(c.s, move, _captured_value(c.s, move))
+            return _replay_value(c.s, move, _captured_value(c.s, move, True))
         return _replay_count(c.s, move, 0)
 
 
