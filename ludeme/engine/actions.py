@@ -50,6 +50,7 @@ A_SUBMOVE = 26
 A_SET_HIDDEN = 27
 A_SELECT = 28
 A_PLACED_FIELD = 29
+A_COVER = 30
 
 @dataclass(frozen=True)
 class ActionKind:
@@ -149,6 +150,9 @@ ACTIONS: tuple[ActionKind, ...] = (
                "state, rotation or value a piece is added with: part of the Add before it, as "
                "Ludii's ActionAdd carries them (not an action of its own)", None,
                "_do_placed_field", to=2),
+    ActionKind(A_COVER, "cover", ("site", "cells"), "the cells a large piece added at the site "
+               "covers, no longer empty: part of the Add before it, as Ludii's ActionAdd "
+               "covers them (not an action of its own)", None, "_do_cover", to=1),
 )
 
 # The variables (A_SET_VAR names) that hold Ludii's proposals and votes: Ludii has

@@ -24,7 +24,7 @@ from .actions import (ACTION_TO as _ACTION_TO, ACTIONS, MOVING_ACTIONS as _MOVIN
                       A_MOVE_STACK, A_NEXT, A_PASS, A_PENDING, A_REMEMBER, A_REMOVE,
                       A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_COUNTER, A_SET_FIELD,
                       A_SET_HIDDEN, A_SET_MOVER, A_SET_SCORE, A_SET_VAR, A_SUBMOVE, A_SWAP,
-                      A_UPDATE_DIE, A_USE_DIE, A_SELECT, A_PLACED_FIELD)
+                      A_UPDATE_DIE, A_USE_DIE, A_SELECT, A_PLACED_FIELD, A_COVER)
 
 UNDEFINED = -1
 # What a player's view of the position (State.board_view) reads for a datum hidden from them:
@@ -40,6 +40,9 @@ LAST_TOS = ("last", "tos")
 # Key of State.notes, while the start rules are played: piece index -> the sites a random
 # placement must choose (Game.new_initial_state's forced_places).
 FORCED_PLACES = ("forced", "places")
+# Key of State.notes for the board cells a large piece covers: not empty, though no piece
+# stands there (Ludii removes them from its container's empty sites).
+COVERED = ("large", "covered")
 
 
 def _undefined(a: tuple):
@@ -205,6 +208,10 @@ class Game:
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.hidden_info = False        # rules hide pieces from players ((set Hidden ...))
+        # Large pieces (a piece given as a walk): component index -> its walks and the cells
+        # it covers (ludeme.boards.large_pieces.LargePiece); the cells covered are in
+        # State.notes[COVERED].
+        self.large_pieces: dict = {}
         self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
         # The game's typed rules and its build environment, kept by the builder
         # (`ludeme.model.build`) for the code generator and the concepts.
@@ -648,6 +655,14 @@ class State:
     def _do_placed_field(self, a):
         self.num_actions -= 1       # Ludii's ActionAdd sets it: one action with the Add
         self._do_set_field(a)
+
+    def _do_cover(self, a):
+        self.num_actions -= 1       # Ludii's ActionAdd covers them: one action with the Add
+        self.notes[COVERED] = self.notes.get(COVERED, frozenset()) | frozenset(a[2])
+
+    def is_empty(self, site: int) -> bool:
+        """Nothing stands on the site and no large piece covers it (Ludii's isEmpty)."""
+        return self.sites.what[site] == 0 and site not in self.notes.get(COVERED, ())
 
     def _do_select(self, a):
         pass

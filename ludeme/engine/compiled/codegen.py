@@ -845,6 +845,7 @@ GAME_REFUSALS = (
     ("counted pieces in a stacking game", lambda g: g.stacking and getattr(g, "counting", False)),
     ("start rules placing pieces at random", lambda g: getattr(g.env, "places_at_random", False)),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
+    ("large pieces (a piece given as a walk)", lambda g: getattr(g, "large_pieces", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
 )

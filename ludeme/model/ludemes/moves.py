@@ -7,7 +7,7 @@ import re
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
+from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_COVER, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
 from ludeme.engine.compiled.emit import (LV_ADD, LV_NONE, LV_SUB, LV_TOP, Unsupported, emit, emits,
@@ -452,6 +452,10 @@ class MoveAdd(Moves):
         side = _side_effect(env, self.to)
         region_to = isinstance(self.to.site, Region)
         simple = not on_stack and state is None and side is None    # one action, no state
+        large = env.large_pieces
+        if large:
+            self._refuse_for_large_pieces(env)
+            rotations = state
 
         def add(c):
             stacking = c.stacking
@@ -461,6 +465,8 @@ class MoveAdd(Moves):
             what = what_fn(c)
             if what <= 0:
                 return out
+            if large and what in large:
+                return _add_large(c, what, large[what], tos(c), rotations)
             owner = c.g.components[what].owner
             k = count(c) if count is not None else 1
             if flat and to_cond is None:        # every destination, one action each
@@ -499,6 +505,38 @@ class MoveAdd(Moves):
             c.to, c.from_ = saved
             return out
         return add
+
+
+    def _refuse_for_large_pieces(self, env):
+        # Ludii's Add of a large piece (Add.evalLargePiece) reads only the piece, its state
+        # and the sites: what else this Add says would be lost for it.
+        for arg in ("count", "stack", "then"):
+            if getattr(self, arg) is not None:
+                raise self.fail(f"(move Add ... {arg}...) in a game with large pieces is not "
+                                "supported yet")
+        self.to.refuse("if_", "apply", "level", "type",
+                       why="in a game with large pieces, Ludii's Add reads only the sites")
+
+
+def _add_large(c, what, piece, sites, rotations) -> list:
+    """Ludii's Add of a large piece: a move per site and rotation (the piece's state:
+    every rotation Add tries, or the one `rotations(c)` gives) where every cell it covers
+    is empty."""
+    s = c.s
+    owner = c.g.components[what].owner
+    only = rotations(c) if rotations is not None else None
+    out = []
+    for to in sites:
+        for state in piece.add_states():
+            if only is not None and only != state:
+                continue
+            # a hand's site covers nothing: no walk from it (Component.locs)
+            cells = piece.covered(to, state)
+            if cells and all(s.is_empty(x) for x in cells):
+                out.append(Move(to, to, 0, [(A_ADD, to, what, owner, 1),
+                                            (A_PLACED_FIELD, "state", to, TOP, state),
+                                            (A_COVER, to, cells)]))
+    return out
 
 
 @ludeme("piece")
