@@ -367,3 +367,48 @@ def test_what_large_pieces_do_not_support_yet_is_refused(tmp_path, board, tile, 
     with pytest.raises(LudemeError, match=message) as err:
         load(f)
     assert "not supported yet" in str(err.value)
+
+
+# A domino {F} on a 3x3 board, in a hand (site 9) or placed at 0 facing N (covering 0, 3);
+# discs only so that Ludii keeps each site's piece index.
+LARGE_MOVE = ('(game "m" (players 2) (equipment {{(board (square 3)) (tile "D" Shared {{F}}) '
+              '(piece "Disc" Each) (hand Shared size:1)}}) (rules (start {start}) (play {play}) '
+              '(end (if (no Moves Next) (result Mover Win)))))')
+
+
+def _large_move(tmp_path, start, play):
+    f = tmp_path / "m.lud"
+    f.write_text(LARGE_MOVE.format(start=start, play=play))
+    return load(f).new_initial_state()
+
+
+@pytest.mark.parametrize("start, play, moves", [
+    # out of the hand: every placement that fits on the empty cells (24, as Add)
+    ('(place "D" (handSite Shared 0))', "(move (from (sites Hand Shared)) (to (sites Empty)))",
+     24),
+    # on the board: to an empty cell or the cell it covers (3), in any rotation whose cells
+    # are among those or its origin; every placement but those anchored at 0
+    ('(place "D" 0 state:0)', "(move (from 0) (to (sites Empty)))", 22),
+])
+def test_a_large_piece_moves_to_every_rotation_that_fits_its_destinations(tmp_path, start,
+                                                                          play, moves):
+    s = _large_move(tmp_path, start, play)
+    assert len(s.legal_moves()) == moves
+
+
+@pytest.mark.parametrize("start, play, move, covered, counts", [
+    # into a hand's game (Ludii's requiresCount): covered cells count 1
+    ('(place "D" (handSite Shared 0))', "(move (from (sites Hand Shared)) (to (sites Empty)))",
+     (9, 4, 1), {4, 5}, {4: 1, 5: 1, 9: 0}),
+    # from the board: the cells it covered are empty again
+    ('(place "D" 0 state:0)', "(move (from 0) (to (sites Empty)))", (0, 1, 1), {1, 2},
+     {0: 0, 1: 1, 2: 1, 3: 0}),
+])
+def test_a_moved_large_piece_covers_its_new_cells_and_frees_the_old(tmp_path, start, play,
+                                                                    move, covered, counts):
+    s = _large_move(tmp_path, start, play)
+    frm, to, state = move
+    s.apply(next(m for m in s.legal_moves() if (m.frm, m.to) == (frm, to)
+                 and m.actions[-2][4] == state))
+    assert {x for x in range(9) if not s.is_empty(x)} == covered
+    assert {x: s.count[x] for x in counts} == counts

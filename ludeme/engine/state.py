@@ -212,6 +212,7 @@ class Game:
         # it covers (ludeme.boards.large_pieces.LargePiece); the cells covered are in
         # State.notes[COVERED].
         self.large_pieces: dict = {}
+        self.covers_count = False       # covered cells count 1 (Ludii's requiresCount)
         self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
         # The game's typed rules and its build environment, kept by the builder
         # (`ludeme.model.build`) for the code generator and the concepts.
@@ -653,12 +654,22 @@ class State:
         self.sites.set_field(name, site, value, level)
 
     def _do_placed_field(self, a):
-        self.num_actions -= 1       # Ludii's ActionAdd sets it: one action with the Add
+        self.num_actions -= 1       # Ludii's ActionAdd (ActionMove) sets it: one action with it
         self._do_set_field(a)
 
     def _do_cover(self, a):
-        self.num_actions -= 1       # Ludii's ActionAdd covers them: one action with the Add
-        self.notes[COVERED] = self.notes.get(COVERED, frozenset()) | frozenset(a[2])
+        self.num_actions -= 1       # Ludii's ActionAdd (or Move) does it: one action with it
+        _, _, cells, cover = a
+        covered = self.notes.get(COVERED, frozenset())
+        self.notes[COVERED] = covered | frozenset(cells) if cover else covered - frozenset(cells)
+        if self.g.covers_count:
+            # Ludii keeps a count per site where the game needs counts (a hand, or counted
+            # pieces): a covered cell's is 1, though no piece stands there. A cell where a
+            # piece stands keeps that piece's.
+            what, count = self.sites.what, self.sites.count
+            for x in cells:
+                if not what[x]:
+                    count[x] = 1 if cover else 0
 
     def is_empty(self, site: int) -> bool:
         """Nothing stands on the site and no large piece covers it (Ludii's isEmpty)."""

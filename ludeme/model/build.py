@@ -437,6 +437,9 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.places_at_random = env.places_at_random
     game.counting = env.counting
     game.large_pieces = env.large_pieces
+    # Ludii's requiresCount: no stacks, and a hand or counted pieces
+    game.covers_count = not env.stacking and (env.counting or any(
+        c.name.startswith("Hand") for c in containers))
     game.uses_chance = env.uses_chance or bool(dice_sets)
     if dice_sets:
         game.requires_all_pass = False   # Ludii: a game with dice never ends on passes alone
@@ -474,7 +477,8 @@ LARGE_PIECE_RULES = frozenset({
     ("move", "Add"), ("sites", "Empty"), ("is", "Empty"), ("piece", None), ("mover", None),
     ("next", None), ("or", None), ("and", None), ("not", None), ("if", None),
     ("no", "Moves"), ("result", None), ("to", None), ("play", None), ("end", None),
-    ("move", "Pass"), ("sites", "LargePiece"), ("count", "Sites"),
+    ("move", "Pass"), ("sites", "LargePiece"), ("count", "Sites"), ("move", None),
+    ("sites", "Hand"), ("handSite", None),
     *((op, None) for op in ("=", "!=", "<", "<=", ">", ">=", "+", "-"))})
 
 
@@ -725,7 +729,7 @@ def _covers(env: Env, site: int, comp, rule) -> list[tuple]:
         raise rule.fail("(place ...) of a large piece with a count or on a stack is not "
                         "supported yet")
     state = getattr(rule, "state", None)
-    return [(A_COVER, site, piece.covered(site, -1 if state is None else state))]
+    return [(A_COVER, site, piece.covered(site, -1 if state is None else state), True)]
 
 
 def _fields(rule) -> tuple:

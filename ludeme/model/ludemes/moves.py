@@ -385,6 +385,9 @@ class MoveFromTo(Moves):
 
         # plain and without a side effect: one action, built in the loop below
         simple = plain and side is None
+        large = env.large_pieces
+        if large:
+            self._refuse_for_large_pieces()
 
         def from_to(c):
             what = c.s.what
@@ -398,6 +401,9 @@ class MoveFromTo(Moves):
                     continue
                 c.from_, c.to = frm, saved[1]
                 if from_cond is not None and not from_cond(c):
+                    continue
+                if large and what[frm] in large:
+                    out.extend(_move_large(c, frm, large[what[frm]], tos(c)))
                     continue
                 # Ludii evaluates count: once per origin, with (from) on it and (to) as given
                 n = count(c) if count is not None else 1
@@ -423,6 +429,43 @@ class MoveFromTo(Moves):
             c.from_, c.to = saved
             return out
         return from_to
+
+
+    def _refuse_for_large_pieces(self):
+        # Ludii's FromTo of a large piece (FromTo.evalLargePiece) reads only the sites and
+        # the piece: what else this move says would be lost for it.
+        for arg in ("count", "then", "mover"):
+            if getattr(self, arg) is not None:
+                raise self.fail(f"(move ... {arg}...) in a game with large pieces is not "
+                                "supported yet")
+        if self.copy or self.stack:
+            raise self.fail("(move ... copy: or stack:) in a game with large pieces is not "
+                            "supported yet")
+        self.from_.refuse("level", why="in a game with large pieces")
+        self.to.refuse("if_", "apply", "type", why="in a game with large pieces, Ludii's "
+                       "move of a large piece reads only the sites")
+
+
+def _move_large(c, frm, piece, sites) -> list:
+    """Ludii's FromTo of a large piece: to each destination, or to a cell it covers now, in
+    each rotation Add would try, where every cell it would cover is among those or its
+    origin; not to where it stands in the state it has. It leaves the cells it covered."""
+    s = c.s
+    now = s.piece_state(frm)
+    covered = piece.covered(frm, now)
+    dests = [to for to in sites if to >= 0] + list(covered[1:])
+    allowed = set(dests)
+    allowed.add(frm)
+    leave = [(A_COVER, frm, covered, False)] if covered else []
+    out = []
+    for to in dests:
+        for state in piece.add_states():
+            cells = piece.covered(to, state)
+            if cells and (frm != to or state != now) and all(x in allowed for x in cells):
+                out.append(Move(frm, to, 0, [*leave, (A_MOVE, frm, to),
+                                             (A_PLACED_FIELD, "state", to, TOP, state),
+                                             (A_COVER, to, cells, True)]))
+    return out
 
 
 @ludeme("move", "Add")
@@ -535,7 +578,7 @@ def _add_large(c, what, piece, sites, rotations) -> list:
             if cells and all(s.is_empty(x) for x in cells):
                 out.append(Move(to, to, 0, [(A_ADD, to, what, owner, 1),
                                             (A_PLACED_FIELD, "state", to, TOP, state),
-                                            (A_COVER, to, cells)]))
+                                            (A_COVER, to, cells, True)]))
     return out
 
 
