@@ -31,10 +31,11 @@ def walk_cells(topology, walks: tuple[tuple[str, ...], ...], site: int,
     cells = [site]
     at = site
     for word in walks[state // n]:
-        if word == "F":
-            at = topology.step[dirs[facing]][at]
-            if at < 0:
+        if word == "F":     # the last step that way, as Ludii's walks take
+            ahead = topology.trajectories.targets(at, dirs[facing])
+            if not ahead:
                 return ()
+            at = ahead[-1]
             if at not in cells:
                 cells.append(at)
         elif word == "R":
