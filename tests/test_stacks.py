@@ -185,6 +185,21 @@ def test_tiles_are_components_in_declaration_order(tmp_path):
     assert [c.name for c in g.components[1:]] == ["A1", "A2", "T1", "T2"] and g.stacking
 
 
+@pytest.mark.parametrize("tile, components", [
+    ('(tile "T")', [("T", 3)]),                 # Ludii's Tile: Shared without a role
+    ('(tile "T" Each)', [("T1", 1), ("T2", 2)]),
+    ('(tile "T" P2 {F})', [("T2", 2)]),
+])
+def test_a_tiles_role_is_shared_unless_given(tmp_path, tile, components):
+    f = tmp_path / "t.lud"
+    # discs beside, so that Ludii keeps each site's piece index
+    f.write_text(f'(game "t" (players 2) (equipment {{(board (square 3)) {tile} (piece "D" '
+                 'Each)}) (rules (play (move Pass)) (end (if (no Moves Next) (result Mover '
+                 'Win)))))')
+    assert [(c.name, c.owner) for c in load(f).components[1:] if c.name[0] == "T"] \
+        == components
+
+
 # -- Ludii's traces ------------------------------------------------------------------
 
 def _traces(refdata, slug):

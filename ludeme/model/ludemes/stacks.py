@@ -24,7 +24,8 @@ Level = _var("level", "Level", "level",
 
 @ludeme("tile")
 class Tile(Piece):
-    """`(tile "Name" Each|P1|...)`: a tile, a component like a piece (Ludii's Tile).
+    """`(tile "Name" [Each|P1|...])`: a tile, a component like a piece (Ludii's Tile, whose
+    role is Shared when none is given).
 
     Tiles take their `what` index in declaration order with the pieces. A tile under
     pieces is one level of the stack: Seesaw's promotion cells are tiles, as in
@@ -35,7 +36,7 @@ class Tile(Piece):
 
     # Ludii's Tile: a walk (or walks) makes it a large piece (ludeme.boards.large_pieces);
     # paths and slots are not supported yet, so neither is numSides: without a walk.
-    params = (P("name", LitStr), P("role", RoleType, opt=True, default="Each"),
+    params = (P("name", LitStr), P("role", RoleType, opt=True, default="Shared"),
               P("dirn", DirWord, opt=True),
               P("walk", StepWord, opt=True, many=True),
               P("walks", ArrayOf(StepWord), opt=True, many=True),
