@@ -361,6 +361,13 @@ def test_is_empty_and_the_sites_see_the_cells_a_placed_large_piece_covers(tmp_pa
     assert bool([m for m in s.legal_moves() if not m.is_pass]) == moves
 
 
+def test_a_large_pieces_trial_writes_its_add_with_the_state_and_no_cover_of_its_own(tmp_path):
+    from ludeme.analysis.record import write_trial
+    text = write_trial(_large(tmp_path, walk="{F R F}"), 1, [0])
+    (move,) = [line for line in text.splitlines() if line.startswith("Move=")]
+    assert "[Add:type=Cell,to=0,what=1,decision=true]" in move and "cover" not in move
+
+
 @pytest.mark.parametrize("board, tile, play, message", [
     ("(square 3)", '(tile "T" Each numSides:4)', None, "numSides:. without a walk"),
     ("(square 3) use:Vertex", '(tile "T" Each {F})', None, "board played on its vertices"),
@@ -372,6 +379,8 @@ def test_is_empty_and_the_sites_see_the_cells_a_placed_large_piece_covers(tmp_pa
      "move Step"),
     ("(square 3)", '(tile "T" Each {F})',
      "(move Add (to (sites Around 4)))", "sites Around"),
+    ("(square 3)", '(tile "T" Each {F}) (piece "P" Each)',
+     "(move Add (to (sites Empty)))) (start (place Random {\"P1\"})", "place Random"),
 ])
 def test_what_large_pieces_do_not_support_yet_is_refused(tmp_path, board, tile, play,
                                                          message):

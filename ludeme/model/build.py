@@ -635,6 +635,9 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
         if isinstance(rule, G.SetTeam):
             continue  # read before compiling (Env.teams)
         if hasattr(rule, "start_actions"):   # start rules that build their own actions
+            if env.large_pieces:
+                raise rule.fail(f"({rule.keyword}{' ' + rule.kind if rule.kind else ''} ...) "
+                                "in a game with large pieces is not supported yet")
             moves.extend(rule.start_actions(env, _StaticCtx()))
             continue
         if not isinstance(rule, G.Place):
