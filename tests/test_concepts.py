@@ -285,3 +285,18 @@ def test_end_shares_and_move_again_read_the_moves_effects():
     got = playout_concepts(ADZUA, (), adzua(5), playouts=10, seed=0)
     assert got["EliminatePiecesEndFrequency"] == 1.0 and "DrawFrequency" not in got
     assert 0 < got["MoveAgainFrequency"] < 0.3
+
+
+@pytest.mark.parametrize("tile, expected, absent", [
+    # a large piece's state is its rotation: Ludii's computeBooleanConcepts sets SiteState
+    # (with its parents) for LargePiece, as its records of Cram, Domineering, Pentomino show
+    ('(tile "D" Each {R F})', {"Tile", "LargePiece", "SiteState", "PieceState", "State"}, set()),
+    ('(tile "D" Each)', {"Tile"}, {"LargePiece", "SiteState"}),
+])
+def test_a_large_piece_is_a_large_piece_with_site_states(tmp_path, tile, expected, absent):
+    f = tmp_path / "t.lud"
+    f.write_text(f'(game "t" (players 2) (equipment {{(board (square 3)) {tile}}}) (rules '
+                 '(play (move Add (to (sites Empty)))) (end (if (no Moves Next) (result Mover '
+                 'Win)))))')
+    found = compile_time(str(f)).boolean
+    assert expected <= found and not absent & found

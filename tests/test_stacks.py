@@ -7,6 +7,7 @@ import pytest
 
 from conftest import DESCRIPTIONS
 from ludeme.api import load
+from ludeme.errors import LudemeError
 from ludeme.analysis.crosscheck import crosscheck_files, read_trace, replay
 
 SEESAW = str(DESCRIPTIONS / "seesaw.lud")
@@ -184,6 +185,21 @@ def test_tiles_are_components_in_declaration_order(tmp_path):
     assert [c.name for c in g.components[1:]] == ["A1", "A2", "T1", "T2"] and g.stacking
 
 
+@pytest.mark.parametrize("tile, components", [
+    ('(tile "T")', [("T", 3)]),                 # Ludii's Tile: Shared without a role
+    ('(tile "T" Each)', [("T1", 1), ("T2", 2)]),
+    ('(tile "T" P2 {F})', [("T2", 2)]),
+])
+def test_a_tiles_role_is_shared_unless_given(tmp_path, tile, components):
+    f = tmp_path / "t.lud"
+    # discs beside, so that Ludii keeps each site's piece index
+    f.write_text(f'(game "t" (players 2) (equipment {{(board (square 3)) {tile} (piece "D" '
+                 'Each)}) (rules (play (move Pass)) (end (if (no Moves Next) (result Mover '
+                 'Win)))))')
+    assert [(c.name, c.owner) for c in load(f).components[1:] if c.name[0] == "T"] \
+        == components
+
+
 # -- Ludii's traces ------------------------------------------------------------------
 
 def _traces(refdata, slug):
@@ -320,3 +336,174 @@ def test_to_level_inserts_the_piece_at_that_level(tmp_path, move, levels, at12, 
     s.apply(m)
     stacks = s.board_view()["stacks"]
     assert [lv[0] for lv in stacks[12]] == at12 and [lv[0] for lv in stacks[18]] == at18
+
+
+# -- large pieces: a tile given as a walk (Ludii's Component.locs and Add.evalLargePiece) ----
+
+# A 3x3 board of cells (0 1 2 on the bottom row), P1's tile a walk, P2's a single cell.
+LARGE = ('(game "l" (players 2) (equipment {{(board {board}) (tile "D" P1 {walk}) '
+         '(tile "S" P2 {{F}} numSides:4)}}) (rules (start {{{start}}}) (play {play}) '
+         '(end (if (no Moves Next) (result Mover Win)))))')
+
+
+def _large(tmp_path, walk="{F}", board="(square 3)", start="", play=None):
+    f = tmp_path / "l.lud"
+    f.write_text(LARGE.format(board=board, walk=walk, start=start,
+                              play=play or "(move Add (to (sites Empty)))"))
+    return load(f)
+
+
+@pytest.mark.parametrize("board, walk, site, state, cells", [
+    ("(square 3)", "{F}", 0, 0, (0, 3)),            # state 0 faces N
+    ("(square 3)", "{F}", 0, 1, (0, 1)),            # 1: E (orthogonal, clockwise from N)
+    ("(square 3)", "{F}", 0, 2, ()),                # S leaves the board: no cells
+    ("(square 3)", "{F}", 4, 3, (4, 3)),            # 3: W
+    ("(square 3)", "{R F}", 4, 0, (4, 5)),          # turned right of N: E
+    ("(square 3)", "{L F}", 4, 0, (4, 3)),          # left of N: W
+    ("(square 3)", "{F R F}", 0, 0, (0, 3, 4)),     # an L: up, then right
+    ("(square 3)", "{F R R F}", 0, 0, (0, 3)),      # back on its anchor: each cell once
+    ("(square 3)", "{F F F}", 0, 0, ()),
+    ("(square 3)", "{F}", 4, -1, (4, 7)),           # a negative state is 0
+    ("(square 3)", "{{F} {F F}}", 0, 4, (0, 3, 6)),  # states 4 to 7: the second walk
+    ("(square 3)", "{{F} {F F}}", 0, 8, ()),        # past the walks
+    # hexagonal cells: orthogonal NNE E SSE SSW W NNW, from the centre cell 3
+    ("(hex 2)", "{F}", 3, 0, (3, 6)),
+    ("(hex 2)", "{F}", 3, 1, (3, 4)),
+    ("(hex 2)", "{F}", 3, 5, (3, 5)),
+    ("(hex 2)", "{R F}", 3, 5, (3, 6)),             # right of NNW: NNE
+])
+def test_a_walk_covers_the_cells_it_reaches_in_its_state(tmp_path, board, walk, site,
+                                                         state, cells):
+    game = _large(tmp_path, walk=walk, board=board)
+    assert game.large_pieces[1].covered(site, state) == cells
+
+
+@pytest.mark.parametrize("board, walk, play, moves", [
+    # every rotation Add tries where the cells fit: (to, state)
+    ("(square 3)", "{F}", None, [(0, 0), (0, 1), (1, 0), (1, 1), (1, 3), (2, 0), (2, 3),
+                                 (3, 0), (3, 1), (3, 2), (4, 0), (4, 1), (4, 2), (4, 3),
+                                 (5, 0), (5, 2), (5, 3), (6, 1), (6, 2), (7, 1), (7, 2),
+                                 (7, 3), (8, 2), (8, 3)]),
+    # an L (ahead, then right): N-E from 0 1 3 4, E-S from 3 4 6 7, S-W from 4 5 7 8,
+    # W-N from 1 2 4 5
+    ("(square 3)", "{F R F}", None, [(s, k) for k, sites in enumerate(
+        [(0, 1, 3, 4), (3, 4, 6, 7), (4, 5, 7, 8), (1, 2, 4, 5)]) for s in sites]),
+    # (piece ... state:) fixes the rotation
+    ("(square 3)", "{F}", "(move Add (piece \"D1\" state:1) (to (sites Empty)))",
+     [(0, 1), (1, 1), (3, 1), (4, 1), (6, 1), (7, 1)]),
+    # a hexagonal board: Ludii's Add tries 4 rotations per walk, of 6 (never W, NNW)
+    ("(hex 2)", "{F}", None, [(0, 0), (0, 1), (1, 0), (2, 0), (2, 1), (2, 2), (3, 0),
+                              (3, 1), (3, 2), (3, 3), (4, 3), (5, 1), (5, 2), (5, 3),
+                              (6, 2), (6, 3)]),
+])
+def test_add_lists_a_large_piece_in_each_rotation_that_fits(tmp_path, board, walk, play,
+                                                            moves):
+    s = _large(tmp_path, walk=walk, board=board, play=play).new_initial_state()
+    got = [(m.to, m.actions[1][4]) for m in s.legal_moves()]
+    assert sorted(got) == sorted(moves)
+
+
+def test_cells_a_large_piece_covers_are_not_empty_though_no_piece_stands_there(tmp_path):
+    # P1 adds the walk {F R F} at 0 in state 0: it stands on 0 and covers 3 and 4
+    game = _large(tmp_path, walk="{F R F}",
+                  play="(or (move Add (to (sites Empty))) (move Pass))")
+    s = game.new_initial_state()
+    s.apply(next(m for m in s.legal_moves() if (m.to, m.actions[1][4]) == (0, 0)))
+    assert (s.what[0], s.who[0], s.what[3], s.what[4]) == (1, 1, 0, 0)
+    empty = sorted({m.to for m in s.legal_moves() if not m.is_pass})   # P2's single cells
+    assert 0 not in empty and 3 not in empty and 4 not in empty
+    # P2's {F} tile from 1 faces N onto 4: covered, so only E from 1
+    assert [m.actions[1][4] for m in s.legal_moves() if m.to == 1] == [1]
+    assert s.is_empty(5) and not s.is_empty(3)
+
+
+@pytest.mark.parametrize("cond, moves", [
+    ("(is Empty 3)", False), ("(is Empty 5)", True), ("(is Empty 0)", False),
+    ("(= 6 (count Sites in:(sites Empty)))", True),
+    ("(= 3 (count Sites in:(sites LargePiece at:0)))", True),
+    ("(= 0 (count Sites in:(sites LargePiece at:3)))", True),     # no piece stands there
+])
+def test_is_empty_and_the_sites_see_the_cells_a_placed_large_piece_covers(tmp_path, cond,
+                                                                         moves):
+    # a start placement covers too (Ludii's PlaceItem plays an ActionAdd): 0, 3 and 4
+    game = _large(tmp_path, walk="{F R F}", start='(place "D1" 0 state:0)',
+                  play=f"(if {cond} (move Add (piece \"S2\") (to (sites Empty))))")
+    s = game.new_initial_state()
+    assert bool([m for m in s.legal_moves() if not m.is_pass]) == moves
+
+
+def test_a_large_pieces_trial_writes_its_add_with_the_state_and_no_cover_of_its_own(tmp_path):
+    from ludeme.analysis.record import write_trial
+    text = write_trial(_large(tmp_path, walk="{F R F}"), 1, [0])
+    (move,) = [line for line in text.splitlines() if line.startswith("Move=")]
+    assert "[Add:type=Cell,to=0,what=1,decision=true]" in move and "cover" not in move
+
+
+@pytest.mark.parametrize("board, tile, play, message", [
+    ("(square 3)", '(tile "T" Each numSides:4)', None, "numSides:. without a walk"),
+    ("(square 3) use:Vertex", '(tile "T" Each {F})', None, "board played on its vertices"),
+    ("(square 3)", '(tile "T" Each {F})', "(move Add (to (sites Empty)) (then (moveAgain)))",
+     "then"),
+    ("(square 3)", '(tile "T" Each {F})', "(move Add (to (sites Empty) if:(is Empty (to))))",
+     "'if'"),
+    ("(square 3)", '(tile "T" Each {F})', "(move Step Orthogonal (to if:(is Empty (to))))",
+     "move Step"),
+    ("(square 3)", '(tile "T" Each {F})',
+     "(move Add (to (sites Around 4)))", "sites Around"),
+    ("(square 3)", '(tile "T" Each {F}) (piece "P" Each)',
+     "(move Add (to (sites Empty)))) (start (place Random {\"P1\"})", "place Random"),
+])
+def test_what_large_pieces_do_not_support_yet_is_refused(tmp_path, board, tile, play,
+                                                         message):
+    f = tmp_path / "r.lud"
+    f.write_text(f'(game "r" (players 2) (equipment {{(board {board}) {tile}}}) (rules '
+                 f'(play {play or "(move Add (to (sites Empty)))"}) (end (if (no Moves Next) '
+                 '(result Mover Win)))))')
+    with pytest.raises(LudemeError, match=message) as err:
+        load(f)
+    assert "not supported yet" in str(err.value)
+
+
+# A domino {F} on a 3x3 board, in a hand (site 9) or placed at 0 facing N (covering 0, 3);
+# discs only so that Ludii keeps each site's piece index.
+LARGE_MOVE = ('(game "m" (players 2) (equipment {{(board (square 3)) (tile "D" Shared {{F}}) '
+              '(piece "Disc" Each) (hand Shared size:1)}}) (rules (start {start}) (play {play}) '
+              '(end (if (no Moves Next) (result Mover Win)))))')
+
+
+def _large_move(tmp_path, start, play):
+    f = tmp_path / "m.lud"
+    f.write_text(LARGE_MOVE.format(start=start, play=play))
+    return load(f).new_initial_state()
+
+
+@pytest.mark.parametrize("start, play, moves", [
+    # out of the hand: every placement that fits on the empty cells (24, as Add)
+    ('(place "D" (handSite Shared 0))', "(move (from (sites Hand Shared)) (to (sites Empty)))",
+     24),
+    # on the board: to an empty cell or the cell it covers (3), in any rotation whose cells
+    # are among those or its origin; every placement but those anchored at 0
+    ('(place "D" 0 state:0)', "(move (from 0) (to (sites Empty)))", 22),
+])
+def test_a_large_piece_moves_to_every_rotation_that_fits_its_destinations(tmp_path, start,
+                                                                          play, moves):
+    s = _large_move(tmp_path, start, play)
+    assert len(s.legal_moves()) == moves
+
+
+@pytest.mark.parametrize("start, play, move, covered, counts", [
+    # into a hand's game (Ludii's requiresCount): covered cells count 1
+    ('(place "D" (handSite Shared 0))', "(move (from (sites Hand Shared)) (to (sites Empty)))",
+     (9, 4, 1), {4, 5}, {4: 1, 5: 1, 9: 0}),
+    # from the board: the cells it covered are empty again
+    ('(place "D" 0 state:0)', "(move (from 0) (to (sites Empty)))", (0, 1, 1), {1, 2},
+     {0: 0, 1: 1, 2: 1, 3: 0}),
+])
+def test_a_moved_large_piece_covers_its_new_cells_and_frees_the_old(tmp_path, start, play,
+                                                                    move, covered, counts):
+    s = _large_move(tmp_path, start, play)
+    frm, to, state = move
+    s.apply(next(m for m in s.legal_moves() if (m.frm, m.to) == (frm, to)
+                 and m.actions[-2][4] == state))
+    assert {x for x in range(9) if not s.is_empty(x)} == covered
+    assert {x: s.count[x] for x in counts} == counts

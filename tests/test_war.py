@@ -76,6 +76,21 @@ def test_leap_ends_of_walks(tmp_path, walk, rotations, expected):
     assert _keys(s) == expected
 
 
+@pytest.mark.parametrize("region, expected", [
+    # the sites the walks end on from R1's site 5 (a 4x4 board): north 14 and 12, east 3
+    # and 11; south and west leave the board
+    ("(sites (from) {{F F R F} {F F L F}})", [3, 11, 12, 14]),
+    ("(sites (from) {{F F R F} {F F L F}} rotations:False)", [12, 14]),
+    ("(sites (from) {{F R R F} {F}})", [1, 4, 5, 6, 9]),     # back at 5: once
+    ("(sites 0 {{F F F F}})", []),                          # off the board: none
+    ("(sites {{F}})", [1, 4, 6, 9]),                        # from (from)
+])
+def test_sites_walk_is_the_set_of_the_ends_of_the_walks(tmp_path, region, expected):
+    play = f'(forEach Piece "R" (move Add (to {region})))'
+    _, s = _state(tmp_path, play, '(place "R1" 5)')
+    assert sorted(m.to for m in s.legal_moves() if not m.is_pass) == expected
+
+
 def test_move_promote_gives_one_decision_per_piece_named(tmp_path):
     play = '(move Promote 0 (piece {"R" "K"}) Mover)'
     game, s = _state(tmp_path, play, '(place "R1" 0) (place "R2" 15)')

@@ -645,11 +645,13 @@ def frame_concepts(game, typed, metadata, chosen=None) -> set[str]:
 
 def derived_concepts(found: set[str], metadata_styles: set[str]) -> set[str]:
     """Ludii's game-level inferences over the ludemes' concepts (`computeBooleanConcepts`,
-    `setMetadata`): dice make a game stochastic with site states; a stacking game whose
-    metadata does not draw stacks loses Stack."""
+    `setMetadata`): dice make a game stochastic with site states, large pieces give site
+    states; a stacking game whose metadata does not draw stacks loses Stack."""
     out = set(found)
     if "Dice" in out:     # with their parents, as Ludii sets these before the parents
         out |= with_parents({"Stochastic", "SiteState"})
+    if "LargePiece" in out:     # its state is its rotation
+        out |= with_parents({"SiteState"})
     # Ludii's Game.setMetadata: a stacking game keeps Stack only when its metadata sets it
     # (a stack type drawn as stacks); StackType, its parent, stays.
     if "StackState" in out and "Stack" not in metadata_styles:

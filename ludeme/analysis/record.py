@@ -12,7 +12,7 @@ rolls each move records, as Ludii's own trials are.
 
 from __future__ import annotations
 
-from ludeme.engine.actions import (A_ADD, A_ADD_LEVEL, A_COUNT, A_DICE_EQUAL, A_FLIP, A_MOVE,
+from ludeme.engine.actions import (A_ADD, A_ADD_LEVEL, A_COUNT, A_COVER, A_DICE_EQUAL, A_FLIP, A_MOVE,
                                    A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS,
                                    A_PLACED_FIELD, A_REMOVE, A_REMOVE_LEVEL, A_SCORE,
                                    A_SELECT, A_SET_FIELD, A_SET_SCORE, A_SET_VAR, A_SWAP, A_UPDATE_DIE, A_USE_DIE,
@@ -140,7 +140,9 @@ def write_trial(game, seed: int, choices: list[int]) -> str:
         legal = state.legal_moves()
         m = legal[i]
         forced = m.is_pass and state._stuck     # the phase gave no move: the engine's pass
-        acts = [ludii_action(game, a, d, forced) for a, d, _ in applied_engine_actions(state, m)]
+        # the cells a large piece covers are part of its Add or Move, as in Ludii's actions
+        acts = [ludii_action(game, a, d, forced) for a, d, _ in applied_engine_actions(state, m)
+                if a[0] != A_COVER]
         if m.is_pass and not any(x.startswith("[Pass:") for x in acts):
             acts.insert(0, "[Pass:decision=true,forced=true]")
         moves.append(_move_line(state.mover, -1 if m.is_pass else m.frm,

@@ -50,6 +50,7 @@ A_SUBMOVE = 26
 A_SET_HIDDEN = 27
 A_SELECT = 28
 A_PLACED_FIELD = 29
+A_COVER = 30
 
 @dataclass(frozen=True)
 class ActionKind:
@@ -146,9 +147,14 @@ ACTIONS: tuple[ActionKind, ...] = (
                "sites, its effect in its consequents (Ludii's ActionSelect, one action)",
                "Select", "_do_select"),
     ActionKind(A_PLACED_FIELD, "placed field", ("field", "site", "level", "value"), "the "
-               "state, rotation or value a piece is added with: part of the Add before it, as "
-               "Ludii's ActionAdd carries them (not an action of its own)", None,
+               "state, rotation or value a piece is added (or moved) with: part of the Add (or Move) "
+               "before it, as Ludii's ActionAdd (ActionMove) carries them (not an action of "
+               "its own)", None,
                "_do_placed_field", to=2),
+    ActionKind(A_COVER, "cover", ("site", "cells", "covered"), "the cells a large piece at "
+               "the site covers, no longer empty (covered True) or empty again as it leaves: "
+               "part of the Add or Move beside it, as Ludii's ActionAdd and ActionMove do it "
+               "(not an action of its own)", None, "_do_cover", to=1),
 )
 
 # The variables (A_SET_VAR names) that hold Ludii's proposals and votes: Ludii has

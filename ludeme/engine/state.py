@@ -24,7 +24,7 @@ from .actions import (ACTION_TO as _ACTION_TO, ACTIONS, MOVING_ACTIONS as _MOVIN
                       A_MOVE_STACK, A_NEXT, A_PASS, A_PENDING, A_REMEMBER, A_REMOVE,
                       A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_COUNTER, A_SET_FIELD,
                       A_SET_HIDDEN, A_SET_MOVER, A_SET_SCORE, A_SET_VAR, A_SUBMOVE, A_SWAP,
-                      A_UPDATE_DIE, A_USE_DIE, A_SELECT, A_PLACED_FIELD)
+                      A_UPDATE_DIE, A_USE_DIE, A_SELECT, A_PLACED_FIELD, A_COVER)
 
 UNDEFINED = -1
 # What a player's view of the position (State.board_view) reads for a datum hidden from them:
@@ -40,6 +40,9 @@ LAST_TOS = ("last", "tos")
 # Key of State.notes, while the start rules are played: piece index -> the sites a random
 # placement must choose (Game.new_initial_state's forced_places).
 FORCED_PLACES = ("forced", "places")
+# Key of State.notes for the board cells a large piece covers: not empty, though no piece
+# stands there (Ludii removes them from its container's empty sites).
+COVERED = ("large", "covered")
 
 
 def _undefined(a: tuple):
@@ -209,6 +212,11 @@ class Game:
         self.who_is_index = False
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.hidden_info = False        # rules hide pieces from players ((set Hidden ...))
+        # Large pieces (a piece given as a walk): component index -> its walks and the cells
+        # it covers (ludeme.boards.large_pieces.LargePiece); the cells covered are in
+        # State.notes[COVERED].
+        self.large_pieces: dict = {}
+        self.covers_count = False       # covered cells count 1 (Ludii's requiresCount)
         self.track_indexed = any(t.internal_loop for t in getattr(board, "track_info", ()))
         # The game's typed rules and its build environment, kept by the builder
         # (`ludeme.model.build`) for the code generator and the concepts.
@@ -663,8 +671,26 @@ class State:
         self.sites.set_field(name, site, value, level)
 
     def _do_placed_field(self, a):
-        self.num_actions -= 1       # Ludii's ActionAdd sets it: one action with the Add
+        self.num_actions -= 1       # Ludii's ActionAdd (ActionMove) sets it: one action with it
         self._do_set_field(a)
+
+    def _do_cover(self, a):
+        self.num_actions -= 1       # Ludii's ActionAdd (or Move) does it: one action with it
+        _, _, cells, cover = a
+        covered = self.notes.get(COVERED, frozenset())
+        self.notes[COVERED] = covered | frozenset(cells) if cover else covered - frozenset(cells)
+        if self.g.covers_count:
+            # Ludii keeps a count per site where the game needs counts (a hand, or counted
+            # pieces): a covered cell's is 1, though no piece stands there. A cell where a
+            # piece stands keeps that piece's.
+            what, count = self.sites.what, self.sites.count
+            for x in cells:
+                if not what[x]:
+                    count[x] = 1 if cover else 0
+
+    def is_empty(self, site: int) -> bool:
+        """Nothing stands on the site and no large piece covers it (Ludii's isEmpty)."""
+        return self.sites.what[site] == 0 and site not in self.notes.get(COVERED, ())
 
     def _do_select(self, a):
         pass

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
-from ludeme.engine.state import A_ADD, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED
+from ludeme.engine.state import A_ADD, A_COVER, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED
 from ludeme.engine.stores import TOP
 from ludeme.errors import LudemeError, Pos
 from ludeme.language.expand import Expanded, metadata_heuristics
 from .equipment import Equipment, NoSuchRegion
 from .roles import Roles
 from .tables import BoardTables
-from .ludemes import base, dice as D, game as G, load_all
+from .ludemes import base, dice as D, game as G, load_all, stacks as S
+from ludeme.boards.large_pieces import large_piece
 from ludeme.model.ludemes.base import Ludeme, Other
 from ludeme.model.ludemes.builder import Builder
 from ludeme.model.ludemes.meta import NoRepeat
@@ -81,6 +82,8 @@ class Env:
         self.counting = False              # a rule counts pieces per site (e.g. sow)
         self.rotated = False               # a start rule gives pieces a rotation
         self.dice: list = []               # the dice containers (ludeme.model.ludemes.dice)
+        # component index -> its walks and the cells it covers (ludeme.boards.large_pieces)
+        self.large_pieces: dict = {}
 
     # -- compiling ----------------------------------------------------------
     def compile(self, lud: Ludeme):
@@ -341,6 +344,9 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
         for bound in ("maxState", "maxCount", "maxValue"):
             if (limit := getattr(piece, bound)) is not None and limit < 0:
                 raise piece.fail(f"'{bound}:' must be 0 or more, found {limit}")
+    env.large_pieces = _large_pieces(board, piece_items)
+    if env.large_pieces:
+        _refuse_beside_large_pieces(built)
     _static_regions(env, items)
     for it in items:
         if isinstance(it, G.MapL):
@@ -431,6 +437,10 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.reads_last_tos = env.reads_last_tos
     game.places_at_random = env.places_at_random
     game.counting = env.counting
+    game.large_pieces = env.large_pieces
+    # Ludii's requiresCount: no stacks, and a hand or counted pieces
+    game.covers_count = not env.stacking and (env.counting or any(
+        c.name.startswith("Hand") for c in containers))
     game.uses_chance = env.uses_chance or bool(dice_sets)
     if dice_sets:
         game.requires_all_pass = False   # Ludii: a game with dice never ends on passes alone
@@ -445,6 +455,43 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
     return game
+
+
+def _large_pieces(board, piece_items) -> dict:
+    """Component index -> the cells it covers per rotation and anchor (a piece given as a
+    walk: ludeme.boards.large_pieces)."""
+    out = {}
+    for idx, piece in piece_items:
+        walks = piece.walk_steps() if isinstance(piece, S.Tile) else ()
+        if not walks:
+            continue
+        if board.site_type != "Cell":
+            raise piece.fail("a large piece on a board played on its "
+                             f"{'vertices' if board.site_type == 'Vertex' else 'edges'} is not "
+                             "supported yet")
+        out[idx] = large_piece(board.topology("Cell"), walks)
+    return out
+
+
+# The rules a game with large pieces may use here: those that see the cells a large piece
+# covers as Ludii does (not empty, though no piece stands there). A rule reading emptiness
+# otherwise, or moving or removing pieces, would see them wrongly: refused.
+LARGE_PIECE_RULES = frozenset({
+    ("move", "Add"), ("sites", "Empty"), ("is", "Empty"), ("piece", None), ("mover", None),
+    ("next", None), ("or", None), ("and", None), ("not", None), ("if", None),
+    ("no", "Moves"), ("result", None), ("to", None), ("play", None), ("end", None),
+    ("move", "Pass"), ("sites", "LargePiece"), ("count", "Sites"), ("move", None),
+    ("sites", "Hand"), ("handSite", None),
+    *((op, None) for op in ("=", "!=", "<", "<=", ">", ">=", "+", "-"))})
+
+
+def _refuse_beside_large_pieces(built: list) -> None:
+    for lud in built:
+        if isinstance(lud, (base.Moves, base.Region, base.Bool, base.IntFn)) \
+                and (lud.keyword, lud.kind) not in LARGE_PIECE_RULES:
+            kind = f" {lud.kind}" if lud.kind else ""
+            raise lud.fail(f"({lud.keyword}{kind} ...) in a game with large pieces (a piece "
+                           "given as a walk) is not supported yet")
 
 
 def _who_is_index(game, components, n: int, built: list) -> bool:
@@ -606,6 +653,9 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
         if isinstance(rule, G.SetTeam):
             continue  # read before compiling (Env.teams)
         if hasattr(rule, "start_actions"):   # start rules that build their own actions
+            if env.large_pieces:
+                raise rule.fail(f"({rule.keyword}{' ' + rule.kind if rule.kind else ''} ...) "
+                                "in a game with large pieces is not supported yet")
             moves.extend(rule.start_actions(env, _StaticCtx()))
             continue
         if not isinstance(rule, G.Place):
@@ -679,6 +729,9 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
         try:
             got = f(_StaticCtx())
         except _NeedsState:
+            if comp.index in env.large_pieces:
+                raise rule.fail("(place ...) of a large piece on sites read from the "
+                                "position is not supported yet") from None
             # A region of the position so far, e.g. (sites Empty): Ludii applies the
             # start rules in order, so it is read when this rule is played.
             out.append(_place_on_region(f, comp, count, _fields(rule), stack))
@@ -691,8 +744,22 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
             raise rule.fail(f"(place {item!r} ...) names no site here "
                             f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
     fields = _fields(rule)      # read even when no site is named (its arguments checked)
-    out.append([a for s in sites for a in _place_actions(s, comp, count, fields, stack)])
+    out.append([a for s in sites for a in _place_actions(s, comp, count, fields, stack)
+                + _covers(env, s, comp, rule)])
     return out
+
+
+def _covers(env: Env, site: int, comp, rule) -> list[tuple]:
+    """A large piece placed on the board covers its cells in the state placed (Ludii's
+    ActionAdd, which its PlaceItem plays too)."""
+    piece = env.large_pieces.get(comp.index)
+    if piece is None or site >= env.num_board_sites:
+        return []
+    if rule.count != 1 or getattr(rule, "stacking", False):
+        raise rule.fail("(place ...) of a large piece with a count or on a stack is not "
+                        "supported yet")
+    state = getattr(rule, "state", None)
+    return [(A_COVER, site, piece.covered(site, -1 if state is None else state), True)]
 
 
 def _fields(rule) -> tuple:

@@ -846,6 +846,7 @@ GAME_REFUSALS = (
     ("start rules placing pieces at random", lambda g: getattr(g.env, "places_at_random", False)),
     ("pieces placed with a rotation", lambda g: getattr(g.env, "rotated", False)),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
+    ("large pieces (a piece given as a walk)", lambda g: getattr(g, "large_pieces", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
     ("a piece's index stored as its owner", lambda g: getattr(g, "who_is_index", False)),

@@ -21,6 +21,9 @@ class IsEmpty(Bool):
 
     def compile(self, env):
         n = env.total_sites
+        if env.large_pieces:        # a cell a large piece covers is not empty
+            site = env.compile(self.site)
+            return lambda c: 0 <= (s := site(c)) < n and c.s.is_empty(s)
         if env.is_move_variable(self.site, "to"):     # (to): no closure call
             return lambda c: 0 <= c.to < n and c.s.what[c.to] == 0
         site = env.compile(self.site)

@@ -7,7 +7,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.boards.trajectories import COMPASS
 from ludeme.engine.state import A_MOVE, Move
-from .base import ArrayOf, Enum, LitBool, Moves, P, ludeme
+from .base import ArrayOf, Enum, IntFn, LitBool, Moves, P, Region, SiteType, ludeme
 from .moves import _apply_lines, _side_effect, _then, build_unread_level
 from ludeme.engine.compiled.emit import emits, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
@@ -53,6 +53,29 @@ def walk_fn(env, lud, walks, rotations: bool):
         return tuple(out)
     table = tuple(ends(s) for s in range(nsites))
     return lambda c, frm: table[frm] if 0 <= frm < nsites else ()
+
+
+@ludeme("sites")
+class SitesWalk(Region):
+    """`(sites [<site>] <walks> [rotations:False])`: the sites the walks end on from the site
+    ((from) by default), as a set (Ludii's SitesWalk); with rotations:False, only the walks
+    starting north. Example, the sites a knight's jump reaches:
+
+        (sites (from) {{F F R F} {F F L F}})
+    """
+    concepts = ()
+
+    params = (P("type", SiteType, opt=True), P("start", IntFn, opt=True),
+              P("walks", ArrayOf(StepWord), many=True),
+              P("rotations", LitBool, opt=True, named=True, default=True))
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(sites {self.type} <walks>) on a board of "
+                            f"{env.board.site_type.lower()}s is not supported yet")
+        start = env.compile(self.start) if self.start is not None else (lambda c: c.from_)
+        ends = walk_fn(env, self, self.walks, self.rotations)
+        return lambda c: sorted(set(ends(c, start(c))))
 
 
 @ludeme("move", "Leap")

@@ -7,7 +7,7 @@ import re
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
+from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_COVER, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
 from ludeme.engine.compiled.emit import (LV_ADD, LV_NONE, LV_SUB, LV_TOP, Unsupported, emit, emits,
@@ -415,6 +415,9 @@ class MoveFromTo(Moves):
 
         # plain and without a side effect: one action, built in the loop below
         simple = plain and side is None
+        large = env.large_pieces
+        if large:
+            self._refuse_for_large_pieces()
 
         def from_to(c):
             what = c.s.what
@@ -428,6 +431,9 @@ class MoveFromTo(Moves):
                     continue
                 c.from_, c.to = frm, saved[1]
                 if from_cond is not None and not from_cond(c):
+                    continue
+                if large and what[frm] in large:
+                    out.extend(_move_large(c, frm, large[what[frm]], tos(c)))
                     continue
                 # Ludii evaluates count: once per origin, with (from) on it and (to) as given
                 n = count(c) if count is not None else 1
@@ -453,6 +459,43 @@ class MoveFromTo(Moves):
             c.from_, c.to = saved
             return out
         return from_to
+
+
+    def _refuse_for_large_pieces(self):
+        # Ludii's FromTo of a large piece (FromTo.evalLargePiece) reads only the sites and
+        # the piece: what else this move says would be lost for it.
+        for arg in ("count", "then", "mover"):
+            if getattr(self, arg) is not None:
+                raise self.fail(f"(move ... {arg}...) in a game with large pieces is not "
+                                "supported yet")
+        if self.copy or self.stack:
+            raise self.fail("(move ... copy: or stack:) in a game with large pieces is not "
+                            "supported yet")
+        self.from_.refuse("level", why="in a game with large pieces")
+        self.to.refuse("if_", "apply", "type", why="in a game with large pieces, Ludii's "
+                       "move of a large piece reads only the sites")
+
+
+def _move_large(c, frm, piece, sites) -> list:
+    """Ludii's FromTo of a large piece: to each destination, or to a cell it covers now, in
+    each rotation Add would try, where every cell it would cover is among those or its
+    origin; not to where it stands in the state it has. It leaves the cells it covered."""
+    s = c.s
+    now = s.piece_state(frm)
+    covered = piece.covered(frm, now)
+    dests = [to for to in sites if to >= 0] + list(covered[1:])
+    allowed = set(dests)
+    allowed.add(frm)
+    leave = [(A_COVER, frm, covered, False)] if covered else []
+    out = []
+    for to in dests:
+        for state in piece.add_states():
+            cells = piece.covered(to, state)
+            if cells and (frm != to or state != now) and all(x in allowed for x in cells):
+                out.append(Move(frm, to, 0, [*leave, (A_MOVE, frm, to),
+                                             (A_PLACED_FIELD, "state", to, TOP, state),
+                                             (A_COVER, to, cells, True)]))
+    return out
 
 
 @ludeme("move", "Add")
@@ -487,7 +530,12 @@ class MoveAdd(Moves):
         # the site, in front of the placement.
         side = _side_effect(env, self.to)
         region_to = isinstance(self.to.site, Region)
+        # one action, no state, no level
         simple = not on_stack and state is None and side is None and level_fn is None
+        large = env.large_pieces
+        if large:
+            self._refuse_for_large_pieces(env)
+            rotations = state
 
         def add(c):
             stacking = c.stacking
@@ -497,6 +545,8 @@ class MoveAdd(Moves):
             what = what_fn(c)
             if what <= 0:
                 return out
+            if large and what in large:
+                return _add_large(c, what, large[what], tos(c), rotations)
             owner = c.g.components[what].owner
             k = count(c) if count is not None else 1
             if flat and to_cond is None:        # every destination, one action each
@@ -541,6 +591,38 @@ class MoveAdd(Moves):
             c.to, c.from_ = saved
             return out
         return add
+
+
+    def _refuse_for_large_pieces(self, env):
+        # Ludii's Add of a large piece (Add.evalLargePiece) reads only the piece, its state
+        # and the sites: what else this Add says would be lost for it.
+        for arg in ("count", "stack", "then"):
+            if getattr(self, arg) is not None:
+                raise self.fail(f"(move Add ... {arg}...) in a game with large pieces is not "
+                                "supported yet")
+        self.to.refuse("if_", "apply", "level", "type",
+                       why="in a game with large pieces, Ludii's Add reads only the sites")
+
+
+def _add_large(c, what, piece, sites, rotations) -> list:
+    """Ludii's Add of a large piece: a move per site and rotation (the piece's state:
+    every rotation Add tries, or the one `rotations(c)` gives) where every cell it covers
+    is empty."""
+    s = c.s
+    owner = c.g.components[what].owner
+    only = rotations(c) if rotations is not None else None
+    out = []
+    for to in sites:
+        for state in piece.add_states():
+            if only is not None and only != state:
+                continue
+            # a hand's site covers nothing: no walk from it (Component.locs)
+            cells = piece.covered(to, state)
+            if cells and all(s.is_empty(x) for x in cells):
+                out.append(Move(to, to, 0, [(A_ADD, to, what, owner, 1),
+                                            (A_PLACED_FIELD, "state", to, TOP, state),
+                                            (A_COVER, to, cells, True)]))
+    return out
 
 
 @ludeme("piece")

@@ -25,6 +25,8 @@ class SitesEmpty(Region):
             sites_of = _container_sites(env, self)
             return lambda c: [s for s in sites_of(c) if c.s.what[s] == 0]
         rng = range(env.num_board_sites)
+        if env.large_pieces:        # and no large piece covers
+            return lambda c: [s for s in rng if c.s.is_empty(s)]
 
         def empty(c):       # the board's sites whose `what` is 0
             what = c.s.what
@@ -36,6 +38,8 @@ class SitesEmpty(Region):
             sites_of = _container_sites(env, self)
             return lambda c, site: site in sites_of(c) and c.s.what[site] == 0
         n = env.num_board_sites
+        if env.large_pieces:
+            return lambda c, site: 0 <= site < n and c.s.is_empty(site)
         return lambda c, site: 0 <= site < n and c.s.what[site] == 0
 
 
@@ -86,6 +90,36 @@ class SitesBoard(Region):
             allsites = tuple(range({"Vertex": env.board.num_vertices, "Edge": env.board.num_edges,
                                     "Cell": env.board.num_cells}[self.type]))
         return lambda c: allsites
+
+
+@ludeme("sites", "LargePiece")
+class SitesLargePiece(Region):
+    """`(sites LargePiece at:<site>)`: the cells the piece at a board site covers: a large
+    piece's walk in its state (ludeme.boards.large_pieces), another piece's own site, none
+    when the site is empty or off the board (Ludii's SitesLargePiece). Example:
+
+        (forEach Site (sites LargePiece at:(last To)) (remember Value (site)))
+    """
+
+    distinct = True
+
+    params = (P("type", SiteType, opt=True), P("at", IntFn, named=True))
+
+    def compile(self, env):
+        if self.type not in (None, "Cell") or env.board.site_type != "Cell":
+            raise self.fail("(sites LargePiece ...) off a board of cells is not supported yet")
+        at = env.compile(self.at)
+        n = env.num_board_sites
+        large = env.large_pieces
+
+        def covered(c):
+            site = at(c)
+            what = c.s.what[site] if 0 <= site < n else 0     # off the board: none
+            if not what:
+                return ()
+            piece = large.get(what)
+            return piece.covered(site, c.s.piece_state(site)) if piece else (site,)
+        return covered
 
 
 @ludeme("sites", "Occupied")

@@ -11,7 +11,9 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from ludeme.engine.compiled.emit import Unsupported, emits
-from .base import Bool, Enum, IntFn, LitStr, P, Region, SiteType, context_variable as _var, ludeme
+from .base import (ArrayOf, Bool, DirWord, Enum, IntFn, LitInt, LitStr, Moves, P, Region, RoleType,
+                   SiteType, context_variable as _var, ludeme)
+from .leaping import StepWord
 from .game import Piece, Place
 
 
@@ -22,14 +24,42 @@ Level = _var("level", "Level", "level",
 
 @ludeme("tile")
 class Tile(Piece):
-    """`(tile "Name" Each|P1|...)`: a tile, a component like a piece (Ludii's Tile).
+    """`(tile "Name" [Each|P1|...])`: a tile, a component like a piece (Ludii's Tile, whose
+    role is Shared when none is given).
 
     Tiles take their `what` index in declaration order with the pieces. A tile under
     pieces is one level of the stack: Seesaw's promotion cells are tiles, as in
 
         (equipment {(board (hex 4)) (piece "Disc" Each) (tile "Hex" Each)})
     """
-    concepts = ("Tile",)
+    concepts = ("Tile", "LargePiece if walk", "LargePiece if walks")
+
+    # Ludii's Tile: a walk (or walks) makes it a large piece (ludeme.boards.large_pieces);
+    # paths and slots are not supported yet, so neither is numSides: without a walk.
+    params = (P("name", LitStr), P("role", RoleType, opt=True, default="Shared"),
+              P("dirn", DirWord, opt=True),
+              P("walk", StepWord, opt=True, many=True),
+              P("walks", ArrayOf(StepWord), opt=True, many=True),
+              P("numSides", LitInt, opt=True, named=True),
+              P("flips", "Flips", opt=True), P("generator", Moves, opt=True),
+              P("maxState", LitInt, opt=True, named=True),
+              P("maxCount", LitInt, opt=True, named=True),
+              P("maxValue", LitInt, opt=True, named=True))
+
+    def validate(self):
+        if self.walk and self.walks:
+            raise self.fail("(tile ...) takes a walk {...} or walks {{...} ...}, not both")
+        if self.numSides is not None and not self.walk_steps():
+            raise self.fail("(tile ... numSides:) without a walk (a tile with paths) is not "
+                            "supported yet")
+
+    def walk_steps(self) -> tuple[tuple[str, ...], ...]:
+        """The walks of a large piece ({F R F} as one walk), () for a tile of one cell.
+        numSides: changes nothing here: a large piece turns by the board's orthogonal
+        directions (Ludii's Component.locs), whatever its sides."""
+        if self.walk:
+            return (tuple(self.walk),)
+        return tuple(tuple(w) for w in self.walks or ())
 
 
 @ludeme("place", "Stack")
