@@ -9,8 +9,13 @@ import operator
 
 from .base import Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, SiteType, lazy_moves, ludeme, \
     other_layer_end
-from .base import CLASSES
+from .base import CLASSES, NOT_YET
 from ludeme.engine.compiled.emit import Unsupported, emits
+
+
+# The site type of the last move's destination: every move here stays on the board's own
+# sites (or a hand's cells), and no move records its type yet.
+NOT_YET["is LastTo"] = NOT_YET["is LastFrom"] = Bool
 
 
 @ludeme("is", "Empty")
