@@ -267,3 +267,37 @@ def test_results_gives_max_an_array(tmp_path):
     s = _game(tmp_path, RESULTS).new_initial_state()
     # P1's disc is on 0: the distances to the empty sites 1..7 peak at 7, on site 7
     assert [m.to for m in s.legal_moves()] == [7]
+
+
+# A board of vertices with a hand each: 4 seeds in P1's hand, a seed on vertex 1.
+SELECT_TYPES = """
+(game "Select Types"
+  (players 2)
+  (equipment {{(board (rectangle 1 4) use:Vertex) (piece "Seed" Shared) (hand Each)}})
+  (rules
+    (start {{(place "Seed" (handSite P1) count:4) (place "Seed" 1)}})
+    (play (move Select {select}
+            (then (fromTo (from Cell (last From)) (to (last To))))))
+    (end (if (no Moves Mover) (result Mover Loss)))))
+"""
+
+
+@pytest.mark.parametrize("select, pairs", [
+    # (from) a hand's cell, (to) the board's vertices: a move per pair, as Ludii's Select
+    ("(from Cell (handSite Mover)) (to (sites Empty))", [("h1", 0), ("h1", 2), ("h1", 3)]),
+    ("(from Cell (handSite Mover)) (to Vertex (sites Empty) if:(!= (to) 3))",
+     [("h1", 0), ("h1", 2)]),
+    ("(from (sites {1 2})) (to Cell (handSite Mover))", [(1, "h1"), (2, "h1")]),
+    # the hand's cell is past the board's vertices: not a vertex, so never selected as one
+    ("(from Vertex (handSite Mover)) (to (sites Empty))", []),
+    ("(from (sites Board)) (to Vertex (handSite Mover))", []),
+    # the pieces on the board's type (vertices), or on cells: the hands' (Ludii's on:)
+    ("(from (sites Occupied by:Shared)) (to (sites {0}))", [(1, 0)]),
+    ("(from Cell (sites Occupied by:Shared on:Cell)) (to (sites {0}))", [("h1", 0)]),
+    ("(from (sites Occupied by:Shared on:Edge)) (to (sites {0}))", []),
+])
+def test_select_reads_from_and_to_each_in_its_own_site_type(tmp_path, select, pairs):
+    s = _game(tmp_path, SELECT_TYPES.format(select=select)).new_initial_state()
+    site = {"h1": 4}    # P1's hand: the first site after the board's 4 vertices
+    want = sorted((site.get(f, f), site.get(t, t)) for f, t in pairs)
+    assert sorted((m.frm, m.to) for m in s.legal_moves() if not m.is_pass) == want
