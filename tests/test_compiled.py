@@ -1308,3 +1308,19 @@ def test_a_move_from_a_site_past_the_last_container_is_none_on_both_backends(tmp
                  '(rules (play (or (move (from 30) (to (sites Empty))) '
                  '(move Add (to (sites Empty))))) (end (if (no Moves Next) (result Mover Win)))))')
     _same_rows(load(f), 20, 3)
+
+
+@pytest.mark.parametrize("test", ["(is Occupied Vertex 4)", "(not (is Empty Vertex 4))"])
+def test_another_site_types_layer_reads_empty_on_both_backends(test, tmp_path):
+    """A disc stands on cell 4; the board's vertices hold nothing (as the reference reads
+    another type): the game is played, not passed, on both backends."""
+    f = tmp_path / "g.lud"
+    f.write_text('(game "g" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)}) '
+                 '(rules (start (place "Disc1" 4)) '
+                 f'(play (if {test} (move Pass) (move Add (to (sites Empty))))) '
+                 '(end {(if (is Line 3) (result Mover Win)) '
+                 '(if (no Moves Next) (result Mover Draw))})))')
+    game = load(f)
+    assert run_playouts(game, 5, 1, jobs=1, progress=False,
+                        backend="reference")["moves"].min() > 2
+    _same_rows(game, 20, 3)

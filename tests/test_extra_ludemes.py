@@ -137,3 +137,35 @@ def test_max_and_min_of_the_values_remembered(fn, score):
     state = game.new_initial_state(0)
     state.apply(state.legal_moves()[0])
     assert state.scores[1] == score
+
+
+# A board of cells: P1's discs on 0 and 4, P2's on 8. Another site type names the board's
+# other layer, where no piece stands here.
+SITE_TYPES_START = '(place "Disc1" (sites {0 4})) (place "Disc2" 8)'
+
+
+@pytest.mark.parametrize("play, froms", [
+    ("(move Select (from (sites Occupied by:P1)))", [0, 4]),
+    ("(move Select (from (sites Occupied by:P1 on:Cell)))", [0, 4]),
+    ("(move Select (from (sites Occupied by:P1 on:Vertex)))", []),
+    ('(move Select (from (sites Occupied by:P1 container:"Board" on:Edge)))', []),
+    ('(move Select (from (sites Occupied by:P1 container:"Board" on:Cell)))', [0, 4]),
+    ("(forEach Piece on:Cell (move Select (from (from))))", [0, 4]),
+    ("(forEach Piece on:Vertex (move Select (from (from))))", []),
+])
+def test_on_reads_the_pieces_standing_on_that_site_type(play, froms):
+    state = _game(SITE_TYPES_START, play, players=2).new_initial_state(0)
+    assert sorted(m.frm for m in state.legal_moves() if not m.is_pass) == froms
+
+
+@pytest.mark.parametrize("start, play, message", [
+    ('(place "Disc1" Vertex 2)', "(move Pass)",
+     r"\(place ... Vertex ...\) on a board played on Cell sites is not supported yet"),
+    ("", "(forEach Piece on:Edge container:0 (move Pass))",
+     r"\(forEach Piece on:Edge\) with hands or container: .* is not supported yet"),
+    ("", "(if (is LastTo Cell) (move Pass) (move Pass))", r"\(is LastTo ...\) is not supported yet"),
+    ("", '(claim (piece "Disc1") (to (sites Empty)))', r"\(claim ...\) is not supported yet"),
+])
+def test_other_site_types_not_kept_here_are_refused(start, play, message):
+    with pytest.raises(LudemeError, match=message):
+        _game(start, play, players=2)

@@ -279,3 +279,37 @@ def test_mancala_stores_of_five_and_six_rows_sit_halfway_up(rows, y):
     left, right = b.sites[0], b.sites[-1]
     assert left.y == right.y == y and left.x < 0 < 4 - 0.2 < right.x
     assert b.num_sites == rows * 4 + 2
+
+
+# A board of vertices with a hand each: 4 seeds in P1's hand, a seed on vertex 1.
+SELECT_TYPES = """
+(game "Select Types"
+  (players 2)
+  (equipment {{(board (rectangle 1 4) use:Vertex) (piece "Seed" Shared) (hand Each)}})
+  (rules
+    (start {{(place "Seed" (handSite P1) count:4) (place "Seed" 1)}})
+    (play (move Select {select}
+            (then (fromTo (from Cell (last From)) (to (last To))))))
+    (end (if (no Moves Mover) (result Mover Loss)))))
+"""
+
+
+@pytest.mark.parametrize("select, pairs", [
+    # (from) a hand's cell, (to) the board's vertices: a move per pair, as Ludii's Select
+    ("(from Cell (handSite Mover)) (to (sites Empty))", [("h1", 0), ("h1", 2), ("h1", 3)]),
+    ("(from Cell (handSite Mover)) (to Vertex (sites Empty) if:(!= (to) 3))",
+     [("h1", 0), ("h1", 2)]),
+    ("(from (sites {1 2})) (to Cell (handSite Mover))", [(1, "h1"), (2, "h1")]),
+    # the hand's cell is past the board's vertices: not a vertex, so never selected as one
+    ("(from Vertex (handSite Mover)) (to (sites Empty))", []),
+    ("(from (sites Board)) (to Vertex (handSite Mover))", []),
+    # the pieces on the board's type (vertices), or on cells: the hands' (Ludii's on:)
+    ("(from (sites Occupied by:Shared)) (to (sites {0}))", [(1, 0)]),
+    ("(from Cell (sites Occupied by:Shared on:Cell)) (to (sites {0}))", [("h1", 0)]),
+    ("(from (sites Occupied by:Shared on:Edge)) (to (sites {0}))", []),
+])
+def test_select_reads_from_and_to_each_in_its_own_site_type(tmp_path, select, pairs):
+    s = _game(tmp_path, SELECT_TYPES.format(select=select)).new_initial_state()
+    site = {"h1": 4}    # P1's hand: the first site after the board's 4 vertices
+    want = sorted((site.get(f, f), site.get(t, t)) for f, t in pairs)
+    assert sorted((m.frm, m.to) for m in s.legal_moves() if not m.is_pass) == want

@@ -683,6 +683,10 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
     """The start moves placing `item` as a (place ...) rule says: action lists, or
     closures giving them in the position they are played in."""
     out: list = []
+    if rule.type not in (None, env.board.site_type):
+        # pieces on the board's other layer (or a hand's cell named by type) are not kept
+        raise rule.fail(f"(place ... {rule.type} ...) on a board played on "
+                        f"{env.board.site_type} sites is not supported yet")
     targets = [by_name[item]] if item in by_name else \
         [comp for comp in env.components[1:]
          if comp.name == f"{item}{comp.owner}"]

@@ -218,8 +218,9 @@ def mark_loaded() -> None:
 CLASSES.update({c.__name__: c for c in (Moves, Bool, IntFn, Region, EndRule, Item, Other,
                                          GraphFn, Dim)})
 
-# Ludii ludemes known by name but not built yet, by keyword: the category they would have.
-# Writing one stops with "not supported yet" instead of "unknown ludeme".
+# Ludii ludemes known by name but not built yet, by keyword (or "keyword Kind"): the
+# category they would have. Writing one stops with "not supported yet" instead of "unknown
+# ludeme" (or "not known here").
 NOT_YET: dict[str, type] = {}
 
 
@@ -329,3 +330,11 @@ class _NoType:
 
 
 _NO = _NoType()
+
+
+def other_layer_end(env, site_type) -> int:
+    """The first site a ludeme typed `site_type` may find a piece on: 0 for the board's own
+    type (or none); else the first hand site, since on the board another type names a layer
+    that pieces never reach here (Ludii's cells of a board played on vertices are empty) and
+    a hand's site is the same cell whatever the type."""
+    return env.num_board_sites if site_type not in (None, env.board.site_type) else 0

@@ -7,30 +7,40 @@ CONCEPTS_REVIEWED = True
 
 import operator
 
-from .base import Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, SiteType, lazy_moves, ludeme
-from .base import CLASSES
+from .base import Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, SiteType, lazy_moves, ludeme, \
+    other_layer_end
+from .base import CLASSES, NOT_YET
 from ludeme.engine.compiled.emit import Unsupported, emits
+
+
+# The site type of the last move's destination: every move here stays on the board's own
+# sites (or a hand's cells), and no move records its type yet.
+NOT_YET["is LastTo"] = NOT_YET["is LastFrom"] = Bool
 
 
 @ludeme("is", "Empty")
 class IsEmpty(Bool):
-    """`(is Empty <site>)`: nothing stands on the site."""
+    """`(is Empty [<type>] <site>)`: nothing stands on the site. A hand's site is read
+    whatever the type; on the board, a type other than the board's names a layer that pieces
+    never reach here (as Ludii reads the cells of a board played on vertices), so True."""
     concepts = ("IsEmpty",)
 
     params = (P("type", SiteType, opt=True), P("site", IntFn))
 
     def compile(self, env):
         n = env.total_sites
+        first = other_layer_end(env, self.type)
         if env.large_pieces:        # a cell a large piece covers is not empty
             site = env.compile(self.site)
-            return lambda c: 0 <= (s := site(c)) < n and c.s.is_empty(s)
-        if env.is_move_variable(self.site, "to"):     # (to): no closure call
+            return lambda c: 0 <= (s := site(c)) < first or (first <= s < n
+                                                             and c.s.is_empty(s))
+        if env.is_move_variable(self.site, "to") and not first:     # (to): no closure call
             return lambda c: 0 <= c.to < n and c.s.what[c.to] == 0
         site = env.compile(self.site)
 
         def is_empty(c):
             s = site(c)
-            return 0 <= s < n and c.s.what[s] == 0
+            return 0 <= s < first or (first <= s < n and c.s.what[s] == 0)
         return is_empty
 
 
@@ -44,8 +54,7 @@ class IsOccupied(Bool):
 
     def compile(self, env):
         site = env.compile(self.site)
-        # below this site, the type names the board's other (empty) layer
-        first = env.num_board_sites if self.type not in (None, env.board.site_type) else 0
+        first = other_layer_end(env, self.type)     # below it, the board's other (empty) layer
 
         def is_occupied(c):
             s = site(c)
@@ -582,8 +591,17 @@ _TESTS = {IsEmpty: "(0 <= {x} < TOTAL and what[{x}] == 0)",
           IsMover: "(mover == {x})"}
 
 
+# Of another site type than the board's, a board site reads an empty layer (the reference's
+# `other_layer_end`): empty, never occupied; a hand's site reads as with no type.
+_OTHER_LAYER_TESTS = {IsEmpty: "(0 <= {x} < TOTAL and ({x} < {first} or what[{x}] == 0))",
+                      IsOccupied: "({first} <= {x} < TOTAL and what[{x}] != 0)"}
+
+
 @emits(IsEmpty, IsOccupied, kind="bool")
 def _site_test(src, lud):
+    first = other_layer_end(src.env, lud.type)
+    if first:
+        return _OTHER_LAYER_TESTS[type(lud)].format(x=src.int_expr(lud.site), first=first)
     return _TESTS[type(lud)].format(x=src.int_expr(lud.site))
 
 

@@ -144,6 +144,12 @@ class Builder:
         if not with_kind and kind_word and any(c.kind == kind_word for c in classes):
             return _NO      # e.g. (forEach Piece) is moves: not the region (forEach ...)
         candidates = with_kind or [c for c in fitting if c.kind is None]
+        not_yet = NOT_YET.get(f"{head} {kind_word}")
+        if not with_kind and not_yet is not None:
+            if not issubclass(not_yet, category):
+                return _NO
+            raise LudemeError(f"({head} {kind_word} ...) is not supported yet", node.pos,
+                              path=sub, via=node.via)
         if not candidates:
             kinds = sorted({c.kind for c in fitting if c.kind})
             raise LudemeError(f"({head} {kind_word or '...'}) is not known here; expected one "

@@ -5,7 +5,8 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, context_variable as _var, ludeme
+from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, context_variable as _var, ludeme, \
+    other_layer_end
 from ludeme.engine.compiled.emit import Unsupported, emits, reads_params_only_from
 from ..roles import DYNAMIC_WORDS
 
@@ -100,8 +101,8 @@ def _read_at(array: str):
         # A site type other than the board's reads, on the board, a layer that pieces never
         # reach here (Ludii's cells of a board played on vertices): 0 below `first`; a hand's
         # site reads the same whatever the type.
-        kind = getattr(self, "type", None) or ("Cell" if self.kind == "Cell" else None)
-        first = env.num_board_sites if kind not in (None, env.board.site_type) else 0
+        first = other_layer_end(env, getattr(self, "type", None)
+                                or ("Cell" if self.kind == "Cell" else None))
 
         # One closure per array, each reading its list by name (no getattr per read); a site
         # past the last one reads 0.

@@ -686,10 +686,13 @@ _SHARED = object()      # (forEach Piece): a kind whose pieces belong to whoever
 
 @ludeme("forEach", "Piece")
 class ForEachPiece(Moves):
-    """`(forEach Piece ["Name"|{names}] [moves] [player] [(then ...)])`: moves of the mover's pieces."""
+    """`(forEach Piece [on:<type>] ["Name"|{names}] [moves] [player] [(then ...)])`: moves of
+    the mover's pieces (with on:, of those standing on sites of that type: on the board's own
+    type, the board's; on another, the board's other layer, which pieces never reach here, so
+    none; Ludii's ForEachPiece filters the pieces' locations by type)."""
     concepts = ("ForEachPiece", "ControlFlowStatement", "@pieces if not moves")
 
-    params = (P("on", SiteType, opt=True), P("names", LitStr, opt=True, many=True),
+    params = (P("on", SiteType, opt=True, named=True), P("names", LitStr, opt=True, many=True),
               P("moves", Moves, opt=True), P("role", RoleType, opt=True),
               P("top", LitBool, opt=True, named=True, default=False),
               P("container", IntFn, opt=True, named=True),
@@ -708,6 +711,13 @@ class ForEachPiece(Moves):
         role_fn = env.role_id(self.role, self) if self.role else None
         top = self.top
         nplayers = env.num_players
+        if self.on not in (None, env.board.site_type):
+            if self.container is not None or (self.on == "Cell" and len(env.containers) > 1):
+                # Ludii bounds the sites by the board's cells, which may reach a hand's
+                raise self.fail(f"(forEach Piece on:{self.on}) with hands or container: on a "
+                                f"board played on {env.board.site_type} sites is not supported "
+                                "yet")
+            return lambda c: []     # pieces on the board's other layer: none here
 
         board = range(nsites)
 

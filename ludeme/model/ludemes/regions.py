@@ -134,7 +134,7 @@ class SitesOccupied(Region):
               P("container", (LitStr, IntFn), opt=True, named=True),
               P("component", (LitStr, IntFn), opt=True, named=True),
               P("components", LitStr, many=True, opt=True, named=True),
-              P("top", LitBool, opt=True, named=True))
+              P("top", LitBool, opt=True, named=True), P("on", SiteType, opt=True, named=True))
 
     def _selected(self, env):
         """c -> (sites to scan, player ids, component indices or None for any), as Ludii's
@@ -143,18 +143,29 @@ class SitesOccupied(Region):
         with component(s), only pieces of those kinds (a kind is a piece's name without its
         player number) that those players own."""
         players = _by_players(env, self)
-        if self.container is None and env.board.site_type != "Cell":
-            # Ludii reads the sites of the board's own type: on a board of vertices or
-            # edges the hands' sites (cells) are never among them.
-            rng = range(env.num_board_sites)
-        elif self.container is None:
-            rng = range(env.total_sites)
+        # on: the type of the pieces' locations (Ludii's default: the board's type). On the
+        # board another type names a layer that pieces never reach here: none there; a
+        # hand's pieces stand on cells.
+        board_type = env.board.site_type
+        on = self.on or board_type
+        if self.container is None and on != "Cell":
+            # Ludii reads the sites of that type: on a board of vertices or edges the
+            # hands' sites (cells) are never among them.
+            rng = range(env.num_board_sites) if on == board_type else ()
+        elif self.container is None:    # cells: every container's, of a board of vertices
+            # or edges only the hands' (its layer of cells holds nothing here)
+            rng = range(0 if board_type == "Cell" else env.num_board_sites, env.total_sites)
         elif self.container in ("Board", 0):
-            rng = range(env.num_board_sites)
+            rng = range(env.num_board_sites) if on == board_type else ()
         elif isinstance(self.container, str) and "Hand" in self.container:
-            rng = None
+            rng = None      # a hand: Ludii reads its cells whatever on: says
         else:
             rng = _container_sites(env, self)   # by number or name: c -> sites
+            if on != board_type:
+                # Ludii reads a hand's cells whatever on: says, the board's other layer
+                # (the container's first site is 0) holds nothing here
+                by_container = rng
+                rng = lambda c: r if (r := by_container(c)) and r[0] else ()  # noqa: E731
         if callable(rng):
             sites_fn = rng
         elif rng is None:
@@ -1130,7 +1141,7 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     return f"({test} and ({kind} or {below}))"
 
 
-_OCCUPIED_REFUSES = ("type", "components")
+_OCCUPIED_REFUSES = ("type", "components", "on")
 
 
 @emits(SitesOccupied, kind="for_region", refuses=_OCCUPIED_REFUSES)

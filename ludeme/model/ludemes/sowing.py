@@ -130,9 +130,6 @@ class MoveSelect(Moves):
             if self.to is not None and self.to.level is not None else None
         if self.to is not None and self.to.apply is not None:
             raise self.to.fail("(to ... (apply ...)) in (move Select ...) is not supported yet")
-        if self.to is not None and self.to.type != self.from_.type:
-            raise self.to.fail("(move Select ...) with different site types for (from) and "
-                               "(to) is not supported yet")
         froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
         from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
         tos = None if self.to is None else typed_sites_fn(env, self.to, lambda c: (c.to,))
@@ -140,9 +137,10 @@ class MoveSelect(Moves):
         then = _then(env, self)
         # Ludii selects a hand's site only by cell: of another type (the board's vertices
         # or edges), a site past the board's own is skipped (a last `to` in a hand selects
-        # nothing on a board played on vertices).
-        site_type = self.from_.type or env.board.site_type
-        limit = env.total_sites if site_type == "Cell" else env.num_board_sites
+        # nothing on a board played on vertices). (from) and (to) each have their own type
+        # (the board's when unsaid): a hand's cell may be selected with a vertex.
+        limit = self._limit(env, self.from_)
+        limit_to = limit if self.to is None else self._limit(env, self.to)
 
         def select(c):
             out = []
@@ -167,15 +165,22 @@ class MoveSelect(Moves):
                 for to in sorted(set(tos(c))):
                     c.from_ = frm
                     lt = 0
-                    if stacking and 0 <= to < limit:
+                    if stacking and 0 <= to < limit_to:
                         lt = level_to(c) if level_to is not None else \
                             max(c.s.size_stack(to) - 1, 0)
                     c.to = to
-                    if 0 <= to < limit and (to_cond is None or to_cond(c)):
+                    if 0 <= to < limit_to and (to_cond is None or to_cond(c)):
                         out.append(Move(frm, to, 0, [(A_SELECT, frm, to)], then, False, lf, lt))
             c.from_, c.to = saved
             return out
         return select
+
+    @staticmethod
+    def _limit(env, spec):
+        """The sites a (from) or (to) of Select may name: every container's cells for a
+        Cell, else the board's sites (Ludii skips a site past its type's last)."""
+        site_type = spec.type or env.board.site_type
+        return env.total_sites if site_type == "Cell" else env.num_board_sites
 
 
 @ludeme("sow")

@@ -12,7 +12,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.compiled.emit import Unsupported, emits
 from .base import (ArrayOf, Bool, DirWord, Enum, IntFn, LitInt, LitStr, Moves, P, Region, RoleType,
-                   SiteType, context_variable as _var, ludeme)
+                   SiteType, context_variable as _var, ludeme, other_layer_end)
 from .leaping import StepWord
 from .game import Piece, Place
 
@@ -96,14 +96,15 @@ class SizeStack(IntFn):
         env.stacking = True
         if self.in_ is not None and self.at is not None:
             raise self.fail("(size Stack ...) takes in: or at:, not both")
+        first = other_layer_end(env, self.type)
         if self.in_ is not None:
             region = env.compile(self.in_)
-            return lambda c: sum(c.s.size_stack(s) for s in region(c) if s >= 0)
+            return lambda c: sum(c.s.size_stack(s) for s in region(c) if s >= first)
         at = env.compile(self.at) if self.at is not None else (lambda c: c.s.last_to)
 
         def size_stack(c):
             s = at(c)
-            return c.s.size_stack(s) if s >= 0 else 0
+            return c.s.size_stack(s) if s >= first else 0
         return size_stack
 
 
@@ -167,10 +168,11 @@ class TopLevel(IntFn):
 
     def compile(self, env):
         at = env.compile(self.at)
+        first = other_layer_end(env, self.type)
 
         def top_level(c):
             s = at(c)
-            return max(c.s.size_stack(s) - 1, 0) if s >= 0 else 0
+            return max(c.s.size_stack(s) - 1, 0) if s >= first else 0
         return top_level
 
 
