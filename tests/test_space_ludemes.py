@@ -399,3 +399,38 @@ def test_a_line_through_stacks_reads_every_level_unless_top(line, expected):
     state = game.new_initial_state(0)
     state.apply(state.legal_moves()[0])
     assert (state.winner == 1) is expected
+
+
+# ---------------------------------------------------------------- pyramidal boards: is Flat, layer
+
+PYRAMID = "(board (square 3 pyramidal:True) use:Vertex)"   # 9 + 4 + 1 sites; 7 is the apex
+
+
+@pytest.mark.parametrize("start, play, expected", [
+    # a bottom site is always flat; one above, once the four below it are occupied
+    ("", "(move Add (to (sites Empty) if:(is Flat)))", [0, 1, 2, 5, 6, 8, 11, 12, 13]),
+    ('(place "Disc1" {0 1 5})', "(move Add (to (sites Empty) if:(is Flat)))",
+     [2, 6, 8, 11, 12, 13]),
+    ('(place "Disc1" {0 1 5 6})', "(move Add (to (sites Empty) if:(is Flat)))",
+     [2, 3, 8, 11, 12, 13]),
+    ('(place "Disc1" {0 1 5 6})', "(move Add (to (sites Empty) if:(is Flat 4)))",
+     [-1]),                                # site 4 rests on 1 2 6 8: only a pass
+    ("", "(move Add (to (sites Empty) if:(= (layer of:(to)) 1)))", [3, 4, 9, 10]),
+    ("", "(move Add (to (sites Empty) if:(= (layer of:(to)) 2)))", [7]),
+    ("", "(move Add (to (sites Empty) if:(= (layer of:(handSite P1)) -1)))",
+     list(range(14))),                                      # off the board: -1
+    # rows of a 3D board: the ground's, each with every site at its height on the plan
+    ('(place "Disc1" (sites Row (- (count Rows) 1)))', "(move Add (to (sites Empty)))",
+     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+    ('(place "Disc1" (sites Row 1))', "(move Add (to (sites Empty)))",
+     [0, 1, 2, 3, 4, 9, 10, 11, 12, 13]),
+])
+def test_pyramidal_flat_and_layers(start, play, expected):
+    game = _game(start, play=play, board=PYRAMID, extra="(hand Each)")
+    state = game.new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves()) == expected
+
+
+def test_layer_of_another_site_type_is_refused():
+    with pytest.raises(LudemeError, match="the argument 'type' of \\(layer ...\\) is not supported yet"):
+        _game(play="(move Add (to (sites Empty) if:(= (layer of:(to) Cell) 0)))", board=PYRAMID)
