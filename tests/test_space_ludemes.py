@@ -1,6 +1,6 @@
 """Board queries, scores and the start: centrePoint, count Rows/Columns, (value), sites Start,
-where, is Full, the start (set Score ...), set Counter/counter, and Ludii's site numbering
-of the hands after a board of vertices."""
+where, is Full, the start (set Score ...), set Counter/counter, Ludii's site numbering
+of the hands after a board of vertices, is Flat and layer on pyramidal boards, and while."""
 
 from __future__ import annotations
 
@@ -434,3 +434,30 @@ def test_pyramidal_flat_and_layers(start, play, expected):
 def test_layer_of_another_site_type_is_refused():
     with pytest.raises(LudemeError, match="the argument 'type' of \\(layer ...\\) is not supported yet"):
         _game(play="(move Add (to (sites Empty) if:(= (layer of:(to) Cell) 0)))", board=PYRAMID)
+
+
+# ---------------------------------------------------------------- while
+
+def _after_first_move(play: str, to: int = 0):
+    state = _game(play=play).new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == to))
+    return state
+
+
+@pytest.mark.parametrize("repeated, expected", [
+    # each round applies every move it generates: one round fills the board
+    ('(add (piece "Disc1") (to (sites Empty)))', list(range(9))),
+    # rounds go on, each on the position the last one left, until the condition fails
+    ('(if (is Empty 1) (add (piece "Disc1") (to 1)) (add (piece "Disc1") (to 2)))', [0, 1, 2]),
+])
+def test_while_applies_rounds_of_moves_until_the_condition_fails(repeated, expected):
+    play = ("(move Add (to (sites Empty)) (then (while (< (count Sites in:(sites Occupied by:P1)) 3) "
+            f"{repeated})))")
+    assert _sites(_after_first_move(play), 1) == expected
+
+
+def test_a_while_that_never_ends_stops_with_its_position():
+    play = ('(move Add (to (sites Empty)) (then (while (is Empty 8) '
+            '(add (piece "Disc1") (to (sites Empty) if:False)))))')
+    with pytest.raises(LudemeError, match="never ends"):
+        _after_first_move(play)
