@@ -513,7 +513,8 @@ def test_pyramidal_rows_are_those_of_the_ground():
 
 @pytest.mark.parametrize("text,message", [
     ("(board (square Limping 4 pyramidal:True) use:Vertex)", "pyramidal boards of shape Limping"),
-    ("(board (square 4 pyramidal:True))", "pyramidal boards played on cells"),
+    ("(board (square 4 pyramidal:True))", "pyramidal boards played on Cell sites"),
+    ("(board (square 4 pyramidal:True) use:Edge)", "pyramidal boards played on Edge sites"),
 ])
 def test_pyramidal_refusals(text, message):
     with pytest.raises(LudemeError, match=message):

@@ -11,7 +11,7 @@ import math
 from ludeme.errors import LudemeError
 from ludeme.model.ludemes.base import Enum, GraphFn, LitBool, P, ludeme
 from .base import INT, MAX_DIM, IndexRows, Points, argument_node, number, size
-from ludeme.boards.geometry import CELL, TOLERANCE, PlanarGraph, graph_from_points
+from ludeme.boards.geometry import CELL, TOLERANCE, VERTEX, PlanarGraph, graph_from_points
 from ludeme.boards.polygon import inflate, lattice_inside, sides_outline
 
 # Every ludeme here declares its concepts: none (a board's shape concepts are
@@ -131,8 +131,8 @@ class Square(GraphFn):
         if self.shape == "Diamond":
             return diamond_on_square(n, self.diagonals)
         cols = n + (1 if self.shape == "Limping" else 0)
-        if self.pyramidal and site_type == CELL:
-            self.refuse("pyramidal", why="pyramidal boards played on cells")
+        if self.pyramidal and site_type != VERTEX:   # only points are checked against Ludii
+            self.refuse("pyramidal", why=f"pyramidal boards played on {site_type} sites")
         return rectangle_on_square(n, cols, self.diagonals, site_type, self.pyramidal)
 
 
