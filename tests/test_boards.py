@@ -450,6 +450,7 @@ def test_graph_of_record_carries_sites_and_steps():
     assert g.number_of_nodes() == 9
     assert g.nodes[0] == {"index": 0, "site_type": "Cell", "x": g.nodes[0]["x"],
                           "y": g.nodes[0]["y"], "row": 0, "col": 0, "label": "A1", "phase": 0,
+                          "layer": 0, "z": 0.0,
                           "regions": frozenset({"Bottom", "Left", "Corners", "ConvexCorners",
                                                 "Perimeter", "Outer", "Major", "Side S",
                                                 "Side W"})}
@@ -459,6 +460,65 @@ def test_graph_of_record_carries_sites_and_steps():
     assert g.edges[0, 4]["direction"] == "NE" and g.edges[4, 0]["direction"] == "SW"
     assert g.edges[0, 4]["relation"] == "Diagonal"
     assert list(g.succ[4]) == [7, 8, 5, 2, 1, 0, 3, 6]      # Ludii's step order: clockwise from N
+
+
+# ---------------------------------------------------------------- pyramidal (3D) square boards
+
+# Ludii's numbering (the first legal moves of Spline, Spava and Pylos on the 4 x 4 pyramid
+# are the sites of its bottom layer; Upper Hand's 5 x 5 pyramid has 55 sites).
+PYRAMIDS = [
+    # (size, number of sites, sites per layer, bottom layer)
+    (3, 14, (9, 4, 1), (0, 1, 2, 5, 6, 8, 11, 12, 13)),
+    (4, 30, (16, 9, 4, 1), (0, 1, 2, 3, 7, 8, 10, 12, 17, 18, 20, 22, 26, 27, 28, 29)),
+    (5, 55, (25, 16, 9, 4, 1), None),
+]
+
+
+@pytest.mark.parametrize("size,num_sites,per_layer,bottom", PYRAMIDS)
+def test_pyramidal_square_numbering_and_layers(size, num_sites, per_layer, bottom):
+    b = _built(f"(board (square {size} pyramidal:True) use:Vertex)", 2)
+    assert b.num_sites == num_sites
+    assert tuple(b.layers.count(n) for n in range(size)) == per_layer
+    if bottom is not None:
+        assert tuple(s for s in range(num_sites) if b.layers[s] == 0) == bottom
+
+
+PYRAMID_STEPS = [
+    # (site of the 4 x 4 pyramid, its steps in Ludii's order with their directions)
+    (0, [(7, "N"), (4, "UNE"), (8, "NE"), (1, "E")]),
+    (15, [(21, "DNE"), (11, "DSE"), (9, "DSW"), (19, "DNW")]),     # the apex rests on four
+    (5, [(14, "N"), (10, "DNE"), (11, "UNE"), (16, "NE"), (6, "E"), (2, "DSE"), (1, "DSW"),
+         (4, "W"), (8, "DNW"), (9, "UNW"), (13, "NW")]),
+]
+
+
+@pytest.mark.parametrize("site,steps", PYRAMID_STEPS)
+def test_pyramidal_steps_go_up_and_down(site, steps):
+    b = _built("(board (square 4 pyramidal:True) use:Vertex)", 2)
+    assert [(t, e["direction"]) for t, e in b.graph[site].items()] == steps
+    assert b.relation_dirs("Orthogonal") == ("N", "E", "S", "W")    # turns stay in a layer
+    assert b.step["UNE"][0] == 4 and b.step["DSW"][4] == 0
+    assert set(b.trajectories.targets(15, "Downward")) == {9, 11, 19, 21}
+    assert b.trajectories.targets(15, "SameLayer") == []
+
+
+def test_pyramidal_rows_are_those_of_the_ground():
+    # Ludii's Topology on a 3D board: a row per y of the bottom layer, holding every site at
+    # that y whatever its layer; the sites between two such rows are in none.
+    b = _built("(board (square 3 pyramidal:True) use:Vertex)", 2)
+    assert b.rows == ((0, 1, 2), (5, 6, 7, 8), (11, 12, 13))
+    assert b.columns == ((0, 5, 11), (1, 6, 7, 12), (2, 8, 13))
+    assert [b.sites[s].label for s in (0, 3, 7)] == ["A1/0", "B2/1", "C3/2"]
+
+
+@pytest.mark.parametrize("text,message", [
+    ("(board (square Limping 4 pyramidal:True) use:Vertex)", "pyramidal boards of shape Limping"),
+    ("(board (square 4 pyramidal:True))", "pyramidal boards played on Cell sites"),
+    ("(board (square 4 pyramidal:True) use:Edge)", "pyramidal boards played on Edge sites"),
+])
+def test_pyramidal_refusals(text, message):
+    with pytest.raises(LudemeError, match=message):
+        _built(text, 2)
 
 
 GRAPH_BOARDS = ["(board (square 8))", "(board (hex 4))", "(board (hex Star 3))",

@@ -1,6 +1,6 @@
 """Board queries, scores and the start: centrePoint, count Rows/Columns, (value), sites Start,
-where, is Full, the start (set Score ...), set Counter/counter, and Ludii's site numbering
-of the hands after a board of vertices."""
+where, is Full, the start (set Score ...), set Counter/counter, Ludii's site numbering
+of the hands after a board of vertices, is Flat and layer on pyramidal boards, and while."""
 
 from __future__ import annotations
 
@@ -481,3 +481,65 @@ def test_the_regions_of_a_player_the_game_lacks_are_kept():
                  extra="(regions P3 {2 6})")
     state = game.new_initial_state(0)
     assert [s for s in range(9) if state.what[s]] == [2, 6]
+
+
+# ---------------------------------------------------------------- pyramidal boards: is Flat, layer
+
+PYRAMID = "(board (square 3 pyramidal:True) use:Vertex)"   # 9 + 4 + 1 sites; 7 is the apex
+
+
+@pytest.mark.parametrize("start, play, expected", [
+    # a bottom site is always flat; one above, once the four below it are occupied
+    ("", "(move Add (to (sites Empty) if:(is Flat)))", [0, 1, 2, 5, 6, 8, 11, 12, 13]),
+    ('(place "Disc1" {0 1 5})', "(move Add (to (sites Empty) if:(is Flat)))",
+     [2, 6, 8, 11, 12, 13]),
+    ('(place "Disc1" {0 1 5 6})', "(move Add (to (sites Empty) if:(is Flat)))",
+     [2, 3, 8, 11, 12, 13]),
+    ('(place "Disc1" {0 1 5 6})', "(move Add (to (sites Empty) if:(is Flat 4)))",
+     [-1]),                                # site 4 rests on 1 2 6 8: only a pass
+    ("", "(move Add (to (sites Empty) if:(= (layer of:(to)) 1)))", [3, 4, 9, 10]),
+    ("", "(move Add (to (sites Empty) if:(= (layer of:(to)) 2)))", [7]),
+    ("", "(move Add (to (sites Empty) if:(= (layer of:(handSite P1)) -1)))",
+     list(range(14))),                                      # off the board: -1
+    # rows of a 3D board: the ground's, each with every site at its height on the plan
+    ('(place "Disc1" (sites Row (- (count Rows) 1)))', "(move Add (to (sites Empty)))",
+     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+    ('(place "Disc1" (sites Row 1))', "(move Add (to (sites Empty)))",
+     [0, 1, 2, 3, 4, 9, 10, 11, 12, 13]),
+])
+def test_pyramidal_flat_and_layers(start, play, expected):
+    game = _game(start, play=play, board=PYRAMID, extra="(hand Each)")
+    state = game.new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves()) == expected
+
+
+def test_layer_of_another_site_type_is_refused():
+    with pytest.raises(LudemeError, match="the argument 'type' of \\(layer ...\\) is not supported yet"):
+        _game(play="(move Add (to (sites Empty) if:(= (layer of:(to) Cell) 0)))", board=PYRAMID)
+
+
+# ---------------------------------------------------------------- while
+
+def _after_first_move(play: str, to: int = 0):
+    state = _game(play=play).new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == to))
+    return state
+
+
+@pytest.mark.parametrize("repeated, expected", [
+    # each round applies every move it generates: one round fills the board
+    ('(add (piece "Disc1") (to (sites Empty)))', list(range(9))),
+    # rounds go on, each on the position the last one left, until the condition fails
+    ('(if (is Empty 1) (add (piece "Disc1") (to 1)) (add (piece "Disc1") (to 2)))', [0, 1, 2]),
+])
+def test_while_applies_rounds_of_moves_until_the_condition_fails(repeated, expected):
+    play = ("(move Add (to (sites Empty)) (then (while (< (count Sites in:(sites Occupied by:P1)) 3) "
+            f"{repeated})))")
+    assert _sites(_after_first_move(play), 1) == expected
+
+
+def test_a_while_that_never_ends_stops_with_its_position():
+    play = ('(move Add (to (sites Empty)) (then (while (is Empty 8) '
+            '(add (piece "Disc1") (to (sites Empty) if:False)))))')
+    with pytest.raises(LudemeError, match="never ends"):
+        _after_first_move(play)

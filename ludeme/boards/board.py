@@ -27,8 +27,8 @@ import networkx as nx
 from ludeme.errors import known_list
 from .geometry import SITE_TYPES, PlanarGraph, gc_paused
 from .measure import REGION_BITS, SIDES, phase_of
-from .trajectories import (BIT, CIRCULAR_MASK, COMPASS_INDEX, RELATIONS, DirectionRadials, Trajectories,
-                           site_steps, trajectories)
+from .trajectories import (BIT, CIRCULAR_MASK, COMPASS_INDEX, ORDINAL, RELATIONS, STEP_NAMES, DirectionRadials,
+                           Trajectories, layer_bit, site_steps, trajectories)
 
 _KINDS = ("Orthogonal", "Diagonal", "OffDiagonal")      # an edge's relation kind, in Ludii's order
 _SIDE_REGIONS = {f"Side {d}": bit for d, bit in SIDES.items()}
@@ -58,7 +58,7 @@ def site_graph(planar: PlanarGraph, site_type: str) -> nx.DiGraph:
                for props in {el.props for el in elements}}
     g.add_nodes_from((el.id, {
         "index": el.id, "site_type": site_type, "x": el.x, "y": el.y, "row": el.row,
-        "col": el.col, "label": el.label, "phase": phase_of(el.props),
+        "col": el.col, "label": el.label, "phase": phase_of(el.props), "layer": el.layer, "z": el.z,
         "regions": regions[el.props]}) for el in elements)
     steps = site_steps(planar, site_type)       # per site, Ludii's steps clockwise from north
     fields = {bits: _edge_fields(bits) for bits in {bits for out in steps for _, bits in out}}
@@ -68,7 +68,7 @@ def site_graph(planar: PlanarGraph, site_type: str) -> nx.DiGraph:
 
 def _edge_fields(bits: int) -> dict:
     """A step's direction bits as edge fields: compass name, relation kind, all relations."""
-    return {"direction": next(d for d in COMPASS_INDEX if bits & BIT[d]),
+    return {"direction": next(d for d in STEP_NAMES if bits & BIT[d]),
             "relation": next(r for r in _KINDS if bits & BIT[r]),
             "relations": frozenset(r for r in RELATIONS if bits & BIT[r]),
             "circular": bits & CIRCULAR_MASK}
@@ -77,7 +77,7 @@ def _edge_fields(bits: int) -> dict:
 @lru_cache(maxsize=None)
 def _step_bits(direction: str, relations: frozenset) -> int:
     """An edge's fields as Ludii's direction bits (what the radial walk and `targets` test)."""
-    bits = BIT[direction] | BIT["SameLayer"]
+    bits = BIT[direction] | layer_bit(direction)
     for r in relations:
         bits |= BIT[r]
     return bits
@@ -136,8 +136,11 @@ class Topology:
                     first[a] = b
         self.neighbours: dict[str, tuple[tuple[int, ...], ...]] = {
             rel: tuple(map(tuple, sites)) for rel, sites in neighbours.items()}
-        self._relation_dirs = {rel: _ordered(used[rel]) for rel in RELATIONS}
-        self.directions: tuple[str, ...] = self._relation_dirs["All"]
+        # Ludii's supported directions are compass ones: a step up or down (pyramidal
+        # boards) is walked by its own name only, never by turning from another.
+        self._relation_dirs = {rel: _ordered(d for d in used[rel] if d in COMPASS_INDEX)
+                               for rel in RELATIONS}
+        self.directions: tuple[str, ...] = _ordered(used["All"])
         self.step: dict[str, tuple[int, ...]] = {d: tuple(step[d]) for d in self.directions}
         self.trajectories: Trajectories = trajectories(
             [[(b, _step_bits(e["direction"], e["relations"]) | e["circular"]) for b, e in out.items()]
@@ -149,6 +152,7 @@ class Topology:
             name: tuple(i for i, inside in nodes(data="regions") if name in inside)
             for name in _NAMED_BITS}
         self._labels = {label: i for i, label in nodes(data="label")}
+        self.layers: tuple[int, ...] = tuple(layer for _, layer in nodes(data="layer"))
         self._distance_rings: dict[str, tuple] = {}
 
     # -- directions
@@ -185,12 +189,30 @@ class Topology:
     @cached_property
     def rows(self) -> tuple[tuple[int, ...], ...]:
         """Sites of each row, bottom first."""
+        if any(self.layers):
+            return self._ground_lines("y")
         return _group(self.sites, "row")
 
     @cached_property
     def columns(self) -> tuple[tuple[int, ...], ...]:
         """Sites of each column, left first."""
+        if any(self.layers):
+            return self._ground_lines("x")
         return _group(self.sites, "col")
+
+    def _ground_lines(self, axis: str) -> tuple[tuple[int, ...], ...]:
+        """Rows (axis y) or columns (axis x) of a board with layers, as Ludii's Topology makes
+        them on a 3D board: one per distinct coordinate of the sites on the ground (height 0),
+        bottom (left) first, each holding every site at that coordinate whatever its layer
+        (so a pyramid's 4 x 4 base gives 4 rows, and the sites between them are in none)."""
+        nodes = self.graph.nodes
+        ground: list[float] = []
+        for i in range(self.num_sites):
+            v = nodes[i][axis]
+            if nodes[i]["z"] == 0 and all(abs(v - g) >= 0.001 for g in ground):
+                ground.append(v)
+        return tuple(tuple(i for i in range(self.num_sites) if abs(nodes[i][axis] - g) < 0.001)
+                     for g in sorted(ground))
 
     def region(self, name: str, *args) -> tuple[int, ...]:
         """A named board region, as sorted site indices.
@@ -317,8 +339,9 @@ def sites_at_distance(rings: tuple[tuple[int, ...], ...], lo: int,
 
 
 def _ordered(directions) -> tuple[str, ...]:
-    """Compass names clockwise from north (Ludii's order of supported directions)."""
-    return tuple(sorted(directions, key=COMPASS_INDEX.__getitem__))
+    """Compass names clockwise from north (Ludii's order of supported directions), then the
+    steps up and down in Ludii's order (pyramidal boards)."""
+    return tuple(sorted(directions, key=lambda d: COMPASS_INDEX.get(d, len(COMPASS_INDEX) + ORDINAL[d])))
 
 
 def _group(sites, attr: str) -> tuple[tuple[int, ...], ...]:

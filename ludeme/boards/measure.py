@@ -370,9 +370,20 @@ def measure_situation(g: PlanarGraph) -> None:
         _, _, w, h = bounds(items)
         unit = (w + h) / 2 / math.sqrt(len(items))
         cluster_rows_and_columns(items, unit, best_thetas, kind == EDGE)
-        for el in items:
-            el.layer = 0       # flat boards: one layer
+        set_layers(items, unit)
         g.duplicate_labels[kind] = set_labels(items)
+
+
+def set_layers(items, unit: float) -> None:
+    """Each element's layer, as Ludii clusters heights: lowest first, a new layer whenever a
+    height is more than 0.6 units from the mean of the current one (0 on flat boards)."""
+    margin = 0.6 * unit
+    layer, total, count = -1, 0.0, 0
+    for el in sorted(items, key=lambda el: el.z):
+        if count == 0 or abs(el.z - total / count) > margin:
+            layer, total, count = layer + 1, 0.0, 0
+        total, count = total + el.z, count + 1
+        el.layer = layer
 
 
 def cluster_rows_and_columns(items, unit: float, best: list, reuse: bool) -> None:
@@ -445,11 +456,13 @@ def column_letters(col: int) -> str:
 
 
 def set_labels(items) -> bool:
-    """Label items column letters + row number; return whether two labels coincide."""
+    """Label items column letters + row number (+ "/layer" when they are on several layers,
+    as Ludii labels them); return whether two labels coincide."""
     seen: set[str] = set()
     duplicate = False
+    layered = any(el.layer != items[0].layer for el in items)
     for el in items:
-        label = column_letters(el.col) + str(el.row + 1)
+        label = column_letters(el.col) + str(el.row + 1) + (f"/{el.layer}" if layered else "")
         duplicate |= label in seen
         seen.add(label)
         el.label = label

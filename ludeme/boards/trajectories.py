@@ -35,6 +35,14 @@ COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE",
 COMPASS_INDEX = {d: i for i, d in enumerate(COMPASS)}
 RELATIONS = ("Orthogonal", "Diagonal", "OffDiagonal", "Adjacent", "All")
 OPPOSITE = {d: COMPASS[(i + 8) % 16] for i, d in enumerate(COMPASS)}
+# A step to a site above (below) is named by its bearing on eight names only, prefixed U
+# (D); one straight above (below) is U (D). Ludii's mapAngleToAbsoluteDirection.
+ELEVATED = {"N": "N", "NNE": "NE", "NE": "NE", "ENE": "NE", "E": "E", "ESE": "SE", "SE": "SE",
+            "SSE": "SE", "S": "S", "SSW": "SW", "SW": "SW", "WSW": "SW", "W": "W", "WNW": "NW",
+            "NW": "NW", "NNW": "NW"}
+LAYER_BIT = {"": BIT["SameLayer"], "U": BIT["Upward"], "D": BIT["Downward"]}
+# Every direction naming one step, in Ludii's order: the compass, then up, then down.
+STEP_NAMES = ABSOLUTE[ORDINAL["N"]:ORDINAL["NNE"] + 1] + ABSOLUTE[ORDINAL["U"]:]
 
 _NEAR = BIT["Orthogonal"] | BIT["Adjacent"] | BIT["All"]
 _DIAG_ADJ = BIT["Diagonal"] | BIT["Adjacent"] | BIT["All"]
@@ -160,16 +168,38 @@ def raw_steps(el) -> list[list]:
     return out
 
 
-def named_steps(el, g: PlanarGraph | None = None, pivots: frozenset = frozenset()) -> list[tuple[int, int]]:
+def step_name(el, to, sixteen: bool, unit: float) -> str:
+    """Ludii's name of the step el -> to: a compass bearing when both are (nearly) at one
+    height, else U or D and the bearing on eight names (U or D alone straight above or below).
+    Heights and distances are measured against a tenth of the average edge length `unit`."""
+    dz = to.z - el.z
+    prefix = "U" if dz > 0.1 * unit else "D" if dz < -0.1 * unit else ""
+    if not prefix:
+        return compass_name(el.x, el.y, to.x, to.y, sixteen)
+    if distance(el.x, el.y, to.x, to.y) < 0.1 * unit:
+        return prefix
+    return prefix + ELEVATED[compass_name(el.x, el.y, to.x, to.y, sixteen)]
+
+
+def layer_bit(name: str) -> int:
+    """SameLayer for a compass step, Upward for U..., Downward for D..."""
+    return LAYER_BIT[name[0] if name[0] in "UD" else ""]
+
+
+def named_steps(el, g: PlanarGraph | None = None, pivots: frozenset = frozenset(),
+                unit: float = 1.0) -> list[tuple[int, int]]:
     """Same-type steps of `el` as (target id, direction bits), clockwise from north.
 
-    Given the graph `g` and its pivot vertices, steps also get the circular bits.
+    Given the graph `g` and its pivot vertices, steps also get the circular bits; on a
+    graph with heights (pyramidal boards), steps up and down are named as Ludii names them,
+    against `unit`, the graph's average edge length.
     """
     steps = raw_steps(el)
-    names8 = [compass_name(el.x, el.y, t.x, t.y, False) for t, _ in steps]
+    names8 = [step_name(el, t, False, unit) for t, _ in steps]
     sixteen = len(set(names8)) < len(names8)
     for s in steps:
-        s[1] |= BIT[compass_name(el.x, el.y, s[0].x, s[0].y, sixteen)] | BIT["SameLayer"]
+        name = step_name(el, s[0], sixteen, unit)
+        s[1] |= BIT[name] | layer_bit(name)
     if g is not None and pivots:
         for s in steps:
             s[1] |= circular_bits(g, el, s[0], s[1], pivots)
@@ -363,7 +393,8 @@ def _by_ordinal(out: list[tuple[int, int]]) -> dict[int, list[int]]:
 def site_steps(g: PlanarGraph, kind: str) -> list[list[tuple[int, int]]]:
     """Ludii's same-type steps of every element of one site type (what the site graph records)."""
     pivots = pivot_vertices(g)
-    return [named_steps(el, g, pivots) for el in g.elements(kind)]
+    unit = g.average_edge_length() if any(v.z for v in g.vertices) else 1.0
+    return [named_steps(el, g, pivots, unit) for el in g.elements(kind)]
 
 
 def trajectories(steps: list[list[tuple[int, int]]], pts: list[tuple[float, float]]) -> Trajectories:

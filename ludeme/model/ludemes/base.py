@@ -320,7 +320,8 @@ DIRECTION_WORDS = (
     "Orthogonal Diagonal OffDiagonal SameLayer Upward Downward Rotational Base Support "
     "CW CCW In Out Forward Backward Forwards Backwards Rightward Leftward Rightwards "
     "Leftwards FR FRR FRRR FL FLL FLLL BR BRR BRRR BL BLL BLLL OppositeDirection "
-    "SameDirection FRA FLA BRA BLA")
+    "SameDirection FRA FLA BRA BLA "
+    "U UN UNE UE USE US USW UW UNW D DN DNE DE DSE DS DSW DW DNW")
 DirWord = Enum("Direction", DIRECTION_WORDS)
 
 

@@ -44,6 +44,32 @@ class IsEmpty(Bool):
         return is_empty
 
 
+@ludeme("is", "Flat")
+class IsFlat(Bool):
+    """`(is Flat [<site>])`: a piece put on the site (`(to)` by default) would rest on the board
+    (Ludii's IsFlat): the site is on the bottom layer, or every site one step Downward from it
+    is occupied. On `(square 4 pyramidal:True)`, `(move Add (to (sites Empty) if:(is Flat)))`
+    offers the 16 bottom points, then a point of layer 1 once the four below it are filled."""
+
+    concepts = ()
+
+    params = (P("site", IntFn, opt=True),)
+
+    def compile(self, env):
+        board = env.board
+        below = tuple(tuple(board.trajectories.targets(s, "Downward")) if layer else ()
+                      for s, layer in enumerate(board.layers))
+        site = (lambda c: c.to) if self.site is None else env.compile(self.site)
+
+        def is_flat(c):
+            s = site(c)
+            if not 0 <= s < len(below):
+                return False
+            what = c.s.what
+            return all(what[b] != 0 for b in below[s])
+        return is_flat
+
+
 @ludeme("is", "Occupied")
 class IsOccupied(Bool):
     """`(is Occupied [<type>] <site>)`: something stands on the site. A hand's site is read

@@ -327,6 +327,48 @@ class Do(Moves):
         return do
 
 
+@ludeme("while")
+class While(Moves):
+    """`(while <cond> <moves> [(then ...)])` (Ludii's While): on a copy of the position, as
+    long as the condition holds, every move the moves generate is applied (with its
+    consequents) and kept; the moves kept, in that order, are the result. In a consequent,
+    `(then (while (< (count Sites in:(sites Occupied by:P1)) 3) (add (to (sites Empty)))))`
+    fills empty sites until P1 has three. A condition that never fails stops the game, as
+    Ludii's does after a bounded number of rounds."""
+    concepts = ("CopyContext",)
+
+    params = (P("condition", Bool), P("moves", Moves), P("then", "Then", opt=True))
+
+    # Ludii's Constants.MAX_NUM_ITERATION: more rounds than this and While gives up.
+    MAX_ROUNDS = 10000
+
+    def compile(self, env):
+        cond = env.compile(self.condition)
+        gen = env.compile(self.moves)
+        then = _then(env, self)
+        lud = self
+
+        def while_(c):
+            probe = c.s.clone()
+            pc = probe.ctx      # the moves see the same iteration variables
+            pc.from_, pc.to, pc.site, pc.player = c.from_, c.to, c.site, c.player
+            pc.level, pc.between, pc.pips = c.level, c.between, c.pips
+            out = []
+            rounds = 0
+            while cond(pc):
+                for m in gen(pc):
+                    applied_actions(probe, m)
+                    out.append(m)
+                rounds += 1
+                if rounds > lud.MAX_ROUNDS:
+                    raise lud.fail("(while ...) never ends: its condition stays true")
+            if then:
+                for m in out:
+                    m.then = tuple(m.then) + then
+            return out
+        return while_
+
+
 @emits(Do, kind="moves")
 def _do_moves(src, lud, out, ind):
     """`(do <moves> ifAfterwards:<cond>)`: the moves after which the condition holds, each

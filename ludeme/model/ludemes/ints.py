@@ -532,6 +532,29 @@ class ColumnOf(IntFn):
     compile = _site_attribute("col")
 
 
+@ludeme("layer")
+class LayerOf(IntFn):
+    """`(layer of:<site>)`: the layer of a board site, 0 at the bottom (Ludii's Layer), -1 off
+    the board (a hand's site). Only a pyramidal board has layers above 0:
+    `(layer of:(last To))` on `(square 4 pyramidal:True)` is 3 at its apex."""
+
+    concepts = ()
+
+    params = _OF_PARAMS
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            self.refuse("type", why="the layer of a site type the board is not played on")
+        of = env.compile(self.of)
+        layers = env.board.layers
+        n = len(layers)
+
+        def layer(c):
+            s = of(c)
+            return layers[s] if 0 <= s < n else -1
+        return layer
+
+
 @ludeme("count", "Groups")
 class CountGroups(IntFn):
     """`(count Groups [dirs] [if:<cond>] [min:N])`: connected groups of sites satisfying the

@@ -11,7 +11,7 @@ import math
 from ludeme.errors import LudemeError
 from ludeme.model.ludemes.base import Enum, GraphFn, LitBool, P, ludeme
 from .base import INT, MAX_DIM, IndexRows, Points, argument_node, number, size
-from ludeme.boards.geometry import CELL, TOLERANCE, PlanarGraph, graph_from_points
+from ludeme.boards.geometry import CELL, TOLERANCE, VERTEX, PlanarGraph, graph_from_points
 from ludeme.boards.polygon import inflate, lattice_inside, sides_outline
 
 # Every ludeme here declares its concepts: none (a board's shape concepts are
@@ -65,8 +65,13 @@ def square_diagonals(g: PlanarGraph, rows: int, cols: int, kind: str | None) -> 
                     g.find_or_add_edge(a, cc)
 
 
-def rectangle_on_square(rows: int, cols: int, diagonals: str | None, site_type: str) -> PlanarGraph:
-    """A rows x cols grid of squares (of points when played on vertices)."""
+def rectangle_on_square(rows: int, cols: int, diagonals: str | None, site_type: str,
+                        pyramidal: bool = False) -> PlanarGraph:
+    """A rows x cols grid of squares (of points when played on vertices).
+
+    Pyramidal, Ludii stacks rows - 1 layers of points on it, each centred over the squares
+    of the one below at the height of an equilateral square pyramid, and joins every two
+    points a unit apart (so each upper point to the four it rests on)."""
     extra = 1 if site_type == CELL else 0
     rows, cols = rows + extra, cols + extra
     g = PlanarGraph()
@@ -80,11 +85,27 @@ def rectangle_on_square(rows: int, cols: int, diagonals: str | None, site_type: 
                 g.find_or_add_edge(a, g.vertices[(r + 1) * cols + c])
             if c + 1 < cols:
                 g.find_or_add_edge(a, g.vertices[r * cols + c + 1])
+    if pyramidal:
+        pyramid_layers(g, rows, cols)
     square_diagonals(g, rows, cols, diagonals)
     g.make_faces(False)
     g.basis, g.shape = "Square", "Square" if rows == cols else "Rectangle"
     g.reorder()
     return g
+
+
+def pyramid_layers(g: PlanarGraph, rows: int, cols: int) -> None:
+    """Ludii's pyramidal layers over a rows x cols grid of points, and their unit edges."""
+    dz = 1.0 / math.sqrt(2)
+    for layer in range(1, rows):
+        for r in range(rows - layer):
+            for c in range(cols - layer):
+                g.find_or_add_vertex(c + layer * 0.5, r + layer * 0.5, layer * dz)
+    vs = g.vertices
+    for i, a in enumerate(vs):
+        for b in vs[i + 1:]:
+            if abs(math.dist((a.x, a.y, a.z), (b.x, b.y, b.z)) - 1.0) < TOLERANCE:
+                g.find_or_add_edge(a, b)
 
 
 @ludeme("square")
@@ -102,14 +123,17 @@ class Square(GraphFn):
               P("pyramidal", LitBool, opt=True, named=True, default=False))
 
     def validate(self):
-        self.refuse("pyramidal", why="pyramidal (3D) square boards")
+        if self.pyramidal and self.shape != "Square":
+            self.refuse("pyramidal", why=f"pyramidal boards of shape {self.shape}")
 
     def build(self, site_type: str) -> PlanarGraph:
         n = size(self, "dim")
         if self.shape == "Diamond":
             return diamond_on_square(n, self.diagonals)
         cols = n + (1 if self.shape == "Limping" else 0)
-        return rectangle_on_square(n, cols, self.diagonals, site_type)
+        if self.pyramidal and site_type != VERTEX:   # only points are checked against Ludii
+            self.refuse("pyramidal", why=f"pyramidal boards played on {site_type} sites")
+        return rectangle_on_square(n, cols, self.diagonals, site_type, self.pyramidal)
 
 
 def diamond_on_square(d: int, diagonals: str | None) -> PlanarGraph:
