@@ -333,3 +333,24 @@ def test_attract_closes_the_gaps_towards_the_site(tmp_path, dirn, start, after):
     s.apply(s.legal_moves()[0])
     names = {w: comp.name for w, comp in enumerate(s.g.components) if w}
     assert {site: names.get(s.what[site]) for site in after} == after
+
+
+@pytest.mark.parametrize("play, frm, to, between", [
+    # a hop over the enemy at 8: the sites passed over, as Ludii's betweenNonDecision
+    ("(forEach Piece (move Hop (between if:(is Enemy (who at:(between)))) "
+     "(to if:(is Empty (to)))))", 3, 13, [8]),
+    ("(forEach Piece (move Step (to if:(is Empty (to)))))", 3, 4, []),     # passes nothing
+])
+def test_last_between_reads_the_sites_the_last_move_hopped_over(tmp_path, play, frm, to,
+                                                                between):
+    s = _state(tmp_path, play, '(place "R1" 3) (place "R2" 8)',
+               end="(if (is In 8 (last Between)) (result P1 Win))")
+    _play(s, frm, to)
+    assert s.last_between == tuple(between) and (s.winner == 1) is bool(between)
+
+
+def test_last_between_after_a_slide_is_refused(tmp_path):
+    s = _state(tmp_path, "(forEach Piece (move Slide N))", '(place "R1" 3) (place "R2" 24)',
+               end="(if (is In 8 (last Between)) (result P1 Win))")
+    with pytest.raises(LudemeError, match=r"\(last Between\) after a slide"):
+        _play(s, 3, 18)

@@ -68,8 +68,10 @@ class Move:
     keyword argument makes each call to the class build a dict (half the cost again)."""
 
     # `named`: the position's legal moves (`notation.Siblings`), set by `legal_moves()` only.
+    # `between`: the sites a hop passed over (Ludii's betweenNonDecision), set by the hop
+    # only; read with getattr(move, "between", ()).
     __slots__ = ("frm", "to", "mover", "actions", "then", "is_pass", "level_from", "level_to",
-                 "named")
+                 "named", "between")
 
     def __init__(self, frm: int, to: int, mover: int, actions: list, then: tuple = (),
                  is_pass: bool = False, level_from: int = 0, level_to: int = 0):
@@ -303,7 +305,7 @@ class State:
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "num_actions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
-                 "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "history", "ctx", "_legal", "pending",
+                 "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "last_between", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
                  "force_roll", "to_clear", "_replayed", "draws", "on_track",
                  "repeats", "_stuck")
@@ -349,6 +351,8 @@ class State:
         self.last_to_after = UNDEFINED     # the last destination after the consequents
         self.last_level_to = 0             # the level the last decision reported landing on
         self.last_from_after = UNDEFINED   # and the origin of that last action
+        self.last_between = ()             # the sites the last decision hopped over (None:
+                                           # a slide's, not kept)
         self.last_mover = 0
         self.history: list[tuple[int, bool]] = []   # (mover, was a pass) per decision
         self.pending: set[int] = set()
@@ -809,6 +813,7 @@ class State:
         if store:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
             self.last_level_to = move.level_to
+            self.last_between = getattr(move, "between", ())
         if self.g.reads_after:
             self._note_after(move, actions, store)
         if not move.then:

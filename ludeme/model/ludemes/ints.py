@@ -67,6 +67,25 @@ class LastFrom(IntFn):
         return lambda c: c.s.last_from
 
 
+@ludeme("last", "Between")
+class LastBetween(Region):
+    """`(last Between)`: the sites the last decision hopped over (Ludii's LastBetween, the
+    move's betweenNonDecision), none before the first move or after a decision that passes
+    over nothing (a step, a placement). A slide's or a shot's passed sites are not kept: after
+    one it is refused while playing. Example (Bashni, no piece taken
+    twice in a chain): `(not (is In (between) (last Between)))`."""
+
+    params = ()
+
+    def compile(self, env):
+        def last_between(c):
+            got = c.s.last_between
+            if got is None:
+                raise self.fail("(last Between) after a slide or a shot is not supported yet")
+            return got
+        return last_between
+
+
 @ludeme("last", "To")
 class LastTo(IntFn):
     """`(last To)`: where the last decision went; with `afterConsequence:True`, where the

@@ -1209,7 +1209,9 @@ class MoveHop(Moves):
                     acts.extend(moves_as_actions(between_effect(c)))
                 c.to = to
             acts.append((kind, frm, to))
-            return Move(frm, to, 0, acts, then)
+            m = Move(frm, to, 0, acts, then)
+            m.between = tuple(hurdles)      # Ludii's betweenNonDecision, read by (last Between)
+            return m
 
         def hop(c):
             frm = from_fn(c)

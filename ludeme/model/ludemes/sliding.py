@@ -19,6 +19,13 @@ from .moves import (Exact, MaxL, RangeL, _effect_actions, _moving_action, _then,
                     build_unread_sites, from_level_fn, from_site)
 
 
+
+def _passed(move: Move) -> Move:
+    """A slide's or a shot's move: Ludii records the sites it passed as the move's
+    betweenNonDecision, which (last Between) reads and these moves do not keep here."""
+    move.between = None
+    return move
+
 def slide_rules(slide, env, along: str):
     """The closures of a slide's rules: go (the between condition; default: the site is
     empty), stop (the to condition), to_rule (the to effect's if:), effect (the to effect)
@@ -153,7 +160,7 @@ class MoveSlide(Moves):
                                 acts = passed_actions(c, steps, k, acts)
                             c.to = to_site
                             if to_rule is None or to_rule(c):
-                                out.append(Move(frm, to_site, 0, acts, then, False, lf))
+                                out.append(_passed(Move(frm, to_site, 0, acts, then, False, lf)))
                             break
                         c.between = to_site
                         if not go(c):
@@ -167,7 +174,7 @@ class MoveSlide(Moves):
                                 acts = passed_actions(c, steps, k, acts)
                             c.to = to_site
                             if to_rule is None or to_rule(c):
-                                out.append(Move(frm, to_site, 0, acts, then, False, lf))
+                                out.append(_passed(Move(frm, to_site, 0, acts, then, False, lf)))
                         k += 1
             c.from_, c.to, c.between = saved
             return out
@@ -233,8 +240,8 @@ class MoveShoot(Moves):
                         if not ok(c):
                             break
                         c.between = to_site
-                        out.append(Move(to_site, to_site, 0, [(A_ADD, to_site, piece, owner, 1)],
-                                        then))
+                        out.append(_passed(Move(to_site, to_site, 0,
+                                                [(A_ADD, to_site, piece, owner, 1)], then)))
             c.from_, c.to, c.between = saved
             return out
         return shoot
@@ -347,10 +354,10 @@ def compile_track_slide(slide, env):
                         if stop is not None and stop(c):
                             acts = _effect_actions(effect, c) if effect is not None else []
                             acts.append((A_MOVE, frm, to_site))
-                            out.append(Move(frm, to_site, 0, acts, then))
+                            out.append(_passed(Move(frm, to_site, 0, acts, then)))
                             break
                         if to_rule is None or to_rule(c):
-                            out.append(Move(frm, to_site, 0, [(A_MOVE, frm, to_site)], then))
+                            out.append(_passed(Move(frm, to_site, 0, [(A_MOVE, frm, to_site)], then)))
                     c.between = to_site
                     if not go(c):
                         break
