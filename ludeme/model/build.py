@@ -669,6 +669,7 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
                                 "yet") from None
             if rule.rotation_given:
                 env.rotated = True      # the compiled turn loop reads no rotation
+                env.tables.rotated = True   # relative directions read the rotation
         if getattr(rule, "stacking", False):
             env.stacking = True         # (place Stack ...) pushes on stacks
         elif rule.count > 1 or any(k > 1 for k in rule.counts or ()):

@@ -26,6 +26,8 @@ class BoardTables:
         self.board = board
         self.num_board_sites = board.num_sites
         self.facing_of = facing_of          # per component index: the direction it faces
+        self.rotated = False                # a start rule gives pieces a rotation (set by
+                                            # the builder; read while playing)
 
     def _dirs(self, dirn, lud: Ludeme) -> list[str]:
         words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
@@ -96,6 +98,7 @@ class BoardTables:
             relative_to = self.board.directions
         radials = self.board.radials
         facing_of = self.facing_of
+        tables = self
 
         def along(a, b):
             """The first supported direction with a radial from a passing through b."""
@@ -114,6 +117,8 @@ class BoardTables:
             """Ludii's facing of the piece at a site: its own, turned right (to the first
             supported direction, FR) once per step of the piece's rotation."""
             facing = facing_of[what]
+            if not tables.rotated:      # no rotation anywhere: nothing to read
+                return facing
             for _ in range(s.piece_rotation(frm)):
                 turned = relative_directions(facing, "FR", relative_to)
                 facing = turned[0] if turned else facing
