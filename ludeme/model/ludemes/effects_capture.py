@@ -17,7 +17,7 @@ from .moves import MaxL, _then
 from .booleans import IsEmpty
 from ludeme.engine.compiled.emit import emits, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
-from .war import _check_board_type, _is_player_fn, _remove_at, _target_friend, add_then, capture_lines, start_site
+from .war import _check_board_type, _is_player_fn, _radials_fn, _remove_at, _target_friend, add_then, capture_lines, start_site
 
 
 
@@ -428,8 +428,7 @@ class Attract(Moves):
 
     def compile(self, env):
         start = start_site(env, self)
-        keys = env.direction_keys(self.dirn or "Adjacent", self)
-        radials = env.board.radials
+        lines = _radials_fn(env, self, self.dirn)
         owners = [comp.owner for comp in env.components]
         then = _then(env, self)
         nsites = env.num_board_sites
@@ -440,14 +439,12 @@ class Attract(Moves):
                 return []
             whats = c.s.what
             out = []
-            for k in keys(c, frm):
-                for r in radials[k][frm] if k in radials else ():
-                    line = r.sites
-                    kinds = [whats[to] for to in line[1:] if whats[to] != 0]
-                    out.extend(Move(-1, -1, 0, [(A_REMOVE, to)])
-                               for to in line[1:] if whats[to] != 0)
-                    out.extend(Move(-1, -1, 0, [(A_ADD, line[i], w, owners[w], 1)])
-                               for i, w in enumerate(kinds, start=1))
+            for line in lines(c, frm):
+                kinds = [whats[to] for to in line[1:] if whats[to] != 0]
+                out.extend(Move(-1, -1, 0, [(A_REMOVE, to)])
+                           for to in line[1:] if whats[to] != 0)
+                out.extend(Move(-1, -1, 0, [(A_ADD, line[i], w, owners[w], 1)])
+                           for i, w in enumerate(kinds, start=1))
             return add_then(out, then)
         return attract
 

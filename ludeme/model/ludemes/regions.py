@@ -602,8 +602,8 @@ class SitesBetween(Region):
         with_from = env.compile(self.fromIncluded) if self.fromIncluded is not None else None
         with_to = env.compile(self.toIncluded) if self.toIncluded is not None else None
         cond = env.compile(self.cond) if self.cond is not None else None
-        keys = env.direction_keys(self.dirn or "Adjacent", self)
-        radials = env.board.radials
+        from .war import _radials_fn        # (war imports the move ludemes: not at the top)
+        lines = _radials_fn(env, self, self.dirn)
         n = env.num_board_sites
 
         def between(c):
@@ -618,16 +618,14 @@ class SitesBetween(Region):
                     out.append(frm)
                 if with_to is not None and with_to(c):
                     out.append(to)
-                for k in keys(c, frm):
-                    for r in radials[k][frm] if k in radials else ():
-                        sites = r.sites
-                        if to not in sites[1:]:
-                            continue
-                        for b in reversed(sites[1:sites.index(to, 1)]):
-                            c.between = b
-                            if cond is None or cond(c):
-                                out.append(b)
-                        return tuple(out)
+                for sites in lines(c, frm):
+                    if to not in sites[1:]:
+                        continue
+                    for b in reversed(sites[1:sites.index(to, 1)]):
+                        c.between = b
+                        if cond is None or cond(c):
+                            out.append(b)
+                    return tuple(out)
                 return tuple(out)
             finally:
                 c.from_, c.to, c.between = saved
