@@ -268,6 +268,34 @@ def test_check_names_what_a_game_lacks_for_a_compiled_form_without_numba(tmp_pat
     assert out.splitlines()[-2:] == ["1 passed, 1 failed", "numba imported: False"]
 
 
+ENEMY_GAME = ('(game "Enemy" (players {n}) (equipment {{(board (square 3)) (piece "Disc" Each '
+              '(move Step (to if:(is Empty (to)))))}}) (rules (start {{(place "Disc1" 0) '
+              '(place "Disc2" 8) {third}}}) (play (or (forEach Piece) (move Remove '
+              '(sites Occupied by:Enemy)))) (end (if (no Pieces Enemy) (result Mover Win)))))')
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_a_role_naming_several_players_has_a_compiled_form(tmp_path, n):
+    # (no Pieces Enemy) counts the pieces of every enemy of the mover: with two players the
+    # one other player. Before, the generator stopped with "the role Enemy names several
+    # players where one is expected", as if the file were at fault (Nard's default ruleset)
+    from ludeme.engine.compiled import missing_form
+    path = tmp_path / "enemy.lud"
+    path.write_text(ENEMY_GAME.format(n=n, third='(place "Disc3" 4)' if n == 3 else ''))
+    assert missing_form(load(path)) is None
+
+
+@pytest.mark.slow
+def test_a_role_naming_several_players_gives_the_reference_rows(tmp_path):
+    path = tmp_path / "enemy.lud"
+    path.write_text(ENEMY_GAME.format(n=3, third='(place "Disc3" 4)'))
+    game = load(path)
+    for seed in (1, 2):
+        _same_rows(game, 30, seed)
+    assert run_playouts(game, 30, 1, jobs=1, progress=False,
+                        backend="reference")["winner"].nunique() > 1
+
+
 # A small game of our own that reads the counters, limits and piece counts the kernels
 # now have: (count Moves), (count Turns), (value MoveLimit), (is Even/Odd), (no Pieces)
 # and (sites Occupied by:Enemy). Players step, and on odd moves may take an enemy piece instead.

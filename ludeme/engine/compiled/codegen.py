@@ -32,6 +32,14 @@ from ludeme.engine.state import A_MOVE, A_NEXT, A_PASS, A_SWAP
 from ludeme.engine.compiled.emit import LV_NONE, emit, lookup
 from ludeme.engine.compiled.unsupported import Unsupported
 
+# Roles that name several players where `role_expr` wants one (Ludii's RoleType sets).
+_SEVERAL = ("Enemy", "NonMover", "Friend", "Ally", "Each", "MoverTeam", "TeamMover")
+# The players such a role covers, as a test of a player id `{s}` (no teams compile).
+_OWNER_SETS = {"Enemy": "0 < {s} <= NP and {s} != mover",
+               "NonMover": "0 < {s} <= NP and {s} != mover",
+               "All": "0 < {s} <= NP", "Each": "0 < {s} <= NP",
+               "Friend": "{s} == mover", "Ally": "{s} == mover"}
+
 
 # What the tables of one game's kernels may hold, in numbers: a bound on the generated
 # module (about 4 characters a number) and on what numba needs to compile it.
@@ -226,6 +234,10 @@ class Source:
             return "prev"
         if role in ("Next", "Prev", "Mover") or "Team" in role:
             raise Unsupported(lud, f"with the role {role}")
+        if role in _SEVERAL:
+            if role in ("Enemy", "NonMover") and n == 2 and not self.env.teams:
+                return "nxt"                    # the one other player
+            raise Unsupported(lud, f"with the role {role}, which names several players")
         f = self.env.role_id(role, lud)
         probe = self.probe()
         ids = set()
@@ -235,6 +247,15 @@ class Source:
         if len(ids) != 1:
             raise Unsupported(lud, f"with the role {role}")
         return str(ids.pop())
+
+    def owner_test(self, role: str, lud, who: str) -> str:
+        """A test that the player id `who` is one `role` covers now: one player's id, or
+        the set a role such as Enemy names (no teams compile)."""
+        if role in _OWNER_SETS:
+            if self.env.teams:
+                raise Unsupported(lud, f"with the role {role} and teams")
+            return "(" + _OWNER_SETS[role].format(s=who) + ")"
+        return f"{who} == {self.player_expr(role, lud)}"
 
     def player_expr(self, role: str, lud) -> str:
         """One player's id for a role, `(player)` of forEach Player/NonMover included."""

@@ -761,7 +761,8 @@ def _count_sites(src, lud):
 def _count_pieces(src, lud):
     if src.game.stacking:
         return _count_stacked_pieces(src, lud)
-    if lud.role != "All" and lud.in_ is None and lud.who is None and not lud.name:
+    if lud.role != "All" and lud.in_ is None and lud.who is None and not lud.name \
+            and lud.role not in ("Enemy", "NonMover", "Each", "Friend", "Ally"):
         return _count_pieces_of(src, lud)
     # As the reference: the pieces on the region's sites as listed (every site without
     # in:), of the player given (All: every owner, neutral and shared pieces too) and,
@@ -770,7 +771,7 @@ def _count_pieces(src, lud):
     if lud.who is not None:
         tests.append(f"who[site] == {src.int_expr(lud.who)}")
     elif lud.role != "All":
-        tests.append(f"who[site] == {src.player_expr(lud.role, lud)}")
+        tests.append(src.owner_test(lud.role, lud, "who[site]"))
     if lud.name:
         named = [bool(i and lud.name in c.name) for i, c in enumerate(src.env.components)]
         tests.append(f"{src.table(named, 'bool_')}[what[site]]")

@@ -1083,26 +1083,15 @@ def _empty_loop(src, lud, out, ind, body):
     out.extend(f"{ind}        {x}" for x in body)
 
 
-# by: roles that cover several players, as the owner test of a site `{s}` (no teams compile).
-_OCCUPIERS = {"Enemy": "0 < who[{s}] <= NP and who[{s}] != mover",
-              "NonMover": "0 < who[{s}] <= NP and who[{s}] != mover",
-              "All": "0 < who[{s}] <= NP", "Each": "0 < who[{s}] <= NP",
-              "Friend": "who[{s}] == mover", "Ally": "who[{s}] == mover"}
-
-
 def _occupied(src, lud) -> tuple[object, "Callable"]:
     """(the span of sites to look at, a test of a site's variable) for `(sites Occupied)`."""
     if lud.container not in (None, "Board", 0):
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
         raise Unsupported(lud, "by (player ...)")
-    if lud.by in _OCCUPIERS:
-        if src.env.teams:
-            raise Unsupported(lud, f"by {lud.by} with teams")
-        test = _OCCUPIERS[lud.by]
-    elif lud.by in ("Mover", "Next", "Prev", "Player") or \
-            (lud.by[:1] == "P" and lud.by[1:].isdigit()):
-        test = f"who[{{s}}] == {src.player_expr(lud.by, lud)}"
+    if lud.by in ("Enemy", "NonMover", "All", "Each", "Friend", "Ally", "Mover", "Next",
+                  "Prev", "Player") or (lud.by[:1] == "P" and lud.by[1:].isdigit()):
+        test = src.owner_test(lud.by, lud, "who[{s}]")
     else:
         raise Unsupported(lud, f"by {lud.by}")
     # As the reference: the board alone when named, or when its sites are not cells (the
