@@ -189,6 +189,36 @@ def test_a_removal_at_the_end_of_the_turn_takes_the_bottom_of_a_stack(tmp_path, 
     assert [lv[4] for lv in s.board_view()["stacks"][1]] == left
 
 
+def test_max_moves_counts_a_chain_running_into_no_move_below_a_move_ending_the_turn(tmp_path):
+    # Ludii's MaxMoves counts a move ending the turn 1 and a chain whose mover, moving
+    # again, has no move 0 (Game.moves adds no forced pass there)
+    play = ('(max Moves (or (forEach Piece "R" (move Step E (to if:(is Empty (to))) '
+            '(then (moveAgain)))) (if (is Empty 3) (move Add (piece "R1") (to (sites {12}))))))')
+    # from 2: the step to 3 leads nowhere (0), the add ends the turn (1); from 1: the step to
+    # 2 then the add is a chain of two (2), beating the add alone
+    for start, kept in (("2", [12]), ("1", [2])):
+        f = tmp_path / "g.lud"
+        f.write_text(f'(game "g" (players 2) (equipment {{(board (square 4)) (piece "R" Each)}}) '
+                     f'(rules (start (place "R1" {start})) (play {play}) '
+                     f'(end (if (is Occupied 15) (result Mover Win)))))')
+        s = load(f).new_initial_state()
+        assert sorted(m.to for m in s.legal_moves()) == kept
+
+
+def test_max_moves_ranks_a_pass_of_a_dice_game_without_generating_its_position_again(tmp_path):
+    # A pass the list offers (a roll with nothing to play) is applied on a copy to rank it:
+    # the mover was not stalemated where the list was made, so applying it does not ask for
+    # the same list again (which ranked the same pass: an endless recursion)
+    play = ('(max Moves (do (roll) next:(forEach Die (forEach Piece "R" (move Step E '
+            '(to if:(and (is Empty (to)) (= (pips) 9)))) (then (moveAgain))))))')
+    _, s = _state(tmp_path, play, '(place "R1" 0)',
+                  pieces=PIECES + ' (dice num:2)')
+    for _ in range(6):
+        (m,) = s.legal_moves()
+        assert m.is_pass
+        s.apply(m)
+
+
 @pytest.mark.parametrize("values,expected", [
     # Ludii's MaxMoves withValue reads the value of each removal of the moves it ranks at the
     # level the action reports: the bottom of a stack (level 0) for the pieces removed at the

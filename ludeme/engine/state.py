@@ -308,7 +308,7 @@ class State:
                  "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "last_between", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
                  "force_roll", "to_clear", "_replayed", "draws", "on_track",
-                 "repeats", "_stuck")
+                 "repeats", "_stuck", "_depths")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -378,6 +378,7 @@ class State:
         self.ctx = Ctx(game, self)
         self._legal = None
         self._stuck = False     # the phase gave no move when `_legal` was generated
+        self._depths = None     # what a (max Moves) found of the moves it kept here
 
     # -- the OpenSpiel-style API -----------------------------------------
     def current_player(self) -> int:
@@ -453,7 +454,7 @@ class State:
         """An independent copy (its chance stream continues where this one's is)."""
         s = State.__new__(State)
         for name in State.__slots__:
-            if name not in ("ctx", "_legal", "_stuck"):
+            if name not in ("ctx", "_legal", "_stuck", "_depths"):
                 setattr(s, name, getattr(self, name))
         s.sites = self.sites.copy()
         s._alias_sites()
@@ -477,7 +478,7 @@ class State:
         if self.on_track is not None:
             s.on_track = self.on_track.copy()
         s.ctx = Ctx(self.g, s)
-        s._legal = None
+        s._legal = s._depths = None
         s._stuck = False
         return s
 
@@ -834,9 +835,11 @@ class State:
                 self._apply_move_effects(m, False, done, nested)
             c.from_, c.to, c.site, c.player = saved
 
-    def apply(self, move: Move) -> None:
+    def apply(self, move: Move, listed: bool = False) -> None:
         """Apply a legal move with Ludii's turn mechanics: the steps of
-        `ludeme.engine.turns.TURN`, each marked below."""
+        `ludeme.engine.turns.TURN`, each marked below. `listed`: the move comes from a list
+        of moves generated in this very position (as the moves a (max Moves) ranks), so the
+        mover was not stalemated there (Ludii sets the flag when it generates the list)."""
         g = self.g
         # turn: record
         mover = self.mover
@@ -844,7 +847,7 @@ class State:
         self.force_roll = None
         if self.pending:
             self.pending.clear()   # Ludii reboots the pending values before each move
-        if move.is_pass and not self.stalemated[mover]:
+        if move.is_pass and not self.stalemated[mover] and not listed:
             if self._legal is not None and not g.uses_chance:
                 # The phase's moves were generated in this very position (`legal_moves`):
                 # whether it gave none is known. (Generating again could draw from the

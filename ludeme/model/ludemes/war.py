@@ -420,14 +420,29 @@ def _is_threatened(src, lud):
 
 # Capture priorities (Ludii's requirement/max) --------------------------------------
 
-def _replay_count(state, move, count: int) -> int:
-    """Ludii's MaxMoves.getReplayCount: how many more decisions the mover chains after this
-    one (each moveAgain continues the chain; the longest continuation counts)."""
+def _chain_depth(state, move) -> int | None:
+    """How many more decisions the mover chains after `move` (Ludii's MaxMoves
+    getReplayCount, less the count it starts from): 0 when the turn passes or the game
+    ends; None when every chain runs into a position where the mover has no move (Ludii
+    then counts 0, whatever the chain's length). The depths a (max Moves) found of the
+    moves it kept in the position after are read from it (`State._depths`), not computed
+    again: each position's chains are searched once, not once per level above it."""
     probe = state.clone()
-    probe.apply(move)
-    if probe.prev != probe.mover:
-        return count
-    return max((_replay_count(probe, m, count + 1) for m in probe.legal_moves()), default=0)
+    probe.apply(move, listed=True)
+    if probe.prev != probe.mover or probe.is_terminal():
+        return 0
+    moves = probe.legal_moves()
+    if probe._stuck:    # Ludii's Game.moves adds no forced pass: the chain ends in nothing
+        moves = [m for m in moves if not m.is_pass]
+    known = probe._depths or {}
+    best = None
+    for m in moves:
+        hit = known.get(id(m))
+        depth = hit[1] if hit is not None and hit[0] is m and hit[2] is m.then \
+            else _chain_depth(probe, m)
+        if depth is not None and (best is None or depth > best):
+            best = depth
+    return None if best is None else best + 1
 
 
 def _captured_value(state, move, first: bool = False) -> int:
@@ -447,7 +462,7 @@ def _replay_value(state, move, count: int) -> int:
     """Ludii's MaxMoves.getReplayCount withValue: the captured values summed along the
     chain of decisions by the same mover, the best continuation counting."""
     probe = state.clone()
-    probe.apply(move)
+    probe.apply(move, listed=True)
     if probe.is_terminal() or probe.prev != probe.mover:
         return count
     return max((_replay_value(probe, m, count + _captured_value(probe, m))
@@ -479,7 +494,18 @@ class _MaxBy(Moves):
             counts = [score(c, m) for m in moves]
             best = max(counts, default=0)
             return [m for m, k in zip(moves, counts) if k == best]
-        return max_by
+
+        def max_depth(c):
+            moves = gen(c)
+            depths = [_chain_depth(c.s, m) for m in moves]
+            # Ludii counts from 1: a move ending the turn 1, a chain of k more 1 + k, a
+            # chain that runs into no move 0
+            counts = [0 if d is None else d + 1 for d in depths]
+            best = max(counts, default=0)
+            kept = [(m, d) for m, d, k in zip(moves, depths, counts) if k == best]
+            c.s._depths = {id(m): (m, d, m.then) for m, d in kept}
+            return [m for m, _ in kept]
+        return max_depth if isinstance(self, MaxMoves) and not self.with_value else max_by
 
 
 @ludeme("max", "Moves")
@@ -493,9 +519,7 @@ class MaxMoves(_MaxBy):
     counts_values = True
 
     def score(self, c, move) -> int:
-        if self.with_value:
-            return _replay_value(c.s, move, _captured_value(c.s, move, True))
-        return _replay_count(c.s, move, 0)
+        return _replay_value(c.s, move, _captured_value(c.s, move, True))
 
 
 _REMOVALS = frozenset((A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL))
