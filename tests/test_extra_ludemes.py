@@ -169,3 +169,40 @@ def test_on_reads_the_pieces_standing_on_that_site_type(play, froms):
 def test_other_site_types_not_kept_here_are_refused(start, play, message):
     with pytest.raises(LudemeError, match=message):
         _game(start, play, players=2)
+
+
+@pytest.mark.parametrize("expr", ["(mul 3 4)", "(mul {3 2 2})", "(* 3 4)"])
+def test_mul_is_ludiis_name_for_the_product(expr):
+    # Ludii's Mul class answers to (mul ...), `*` being its alias: both forms of each
+    game = _game(play=f"(move Add (to (sites Empty)) (then (set Var {expr})))", players=2)
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.notes[("var", None)] == 12
+
+
+@pytest.mark.parametrize("start,site,level,expected", [
+    ('(place "Disc1" 4 rotation:2)', "4", "", 2),
+    ('(place "Disc1" 4 rotation:2)', "5", "", 0),          # an empty site
+    ('(place "Disc1" 4 rotation:2)', "-1", "", 0),         # off the board: 0, as Ludii
+    ('(place "Disc1" 4 rotation:3)', "4", "level:0", 3),  # no stacks: the level is not read
+])
+def test_rotation_reads_the_rotation_of_the_piece_at_a_site(start, site, level, expected):
+    game = _game(start, play=f"(move Add (to (sites Empty)) (then (set Var (rotation at:{site} "
+                 f"{level}))))", players=2)
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.notes[("var", None)] == expected
+
+
+@pytest.mark.parametrize("ludeme,used", [
+    ("(sites Random ...)", "(move Add (to (sites Random)))"),
+    ("(sites Pattern ...)", "(move Add (to (sites Pattern {F})))"),
+    ("(take ...)", "(take Control of:All by:Mover at:0)"),
+    ("(all Different ...)", "(if (all Different (sites Board)) (move Pass))"),
+    ("(remember State ...)", "(move Add (to (sites Empty)) (then (remember State)))"),
+])
+def test_ludemes_ludii_has_and_ludeme_lacks_are_refused_as_not_supported_yet(ludeme, used):
+    # Never "unknown": the files of Ludii's corpus that use them are valid
+    with pytest.raises(LudemeError) as e:
+        _game(play=used, players=2)
+    assert f"{ludeme} is not supported yet" in str(e.value) and "t.lud:1:" in str(e.value)

@@ -16,6 +16,8 @@ from ludeme.engine.compiled.emit import Unsupported, emits
 # The site type of the last move's destination: every move here stays on the board's own
 # sites (or a hand's cells), and no move records its type yet.
 NOT_YET["is LastTo"] = NOT_YET["is LastFrom"] = Bool
+# Ludii's tests of groups and of distinct values, not written here yet.
+NOT_YET["all Groups"] = NOT_YET["all Different"] = Bool
 
 
 @ludeme("is", "Empty")

@@ -15,6 +15,10 @@ from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
 # Ludii's Claim: add a piece and colour the site (a claimed graph element).
 NOT_YET["claim"] = Moves
+# Ludii's moves not written here yet: remembering a state, swapping two pieces, the pot of a
+# betting game and taking control of pieces.
+NOT_YET["remember State"] = NOT_YET["swap Pieces"] = NOT_YET["set Pot"] = Moves
+NOT_YET["take"] = Moves
 
 
 @ludeme("fromTo")

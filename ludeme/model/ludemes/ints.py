@@ -497,7 +497,8 @@ class CountSites(IntFn):
 
 def _arith(word, fn, doc):
     class Arith(IntFn):
-        concepts = ({"+": "Addition", "-": "Subtraction", "*": "Multiplication", "/": "Division", "%": "Modulo"}[word],)
+        concepts = ({"+": "Addition", "-": "Subtraction", "*": "Multiplication", "mul": "Multiplication",
+                     "/": "Division", "%": "Modulo"}[word],)
         params = (P("a", IntFn), P("b", IntFn, opt=True))
 
         def compile(self, env):
@@ -518,6 +519,7 @@ _arith("-", lambda x, y: x - y, "`(- a b)`.")
 _arith("*", lambda x, y: x * y, "`(* a b)`.")
 _arith("/", lambda x, y: int(x / y) if y else 0, "`(/ a b)`: integer division toward zero.")
 _arith("%", lambda x, y: x % y if y else 0, "`(% a b)`.")
+_arith("mul", lambda x, y: x * y, "`(mul a b)`: Ludii's name for `(* a b)` (its Mul class).")
 
 
 Between = _var("between", "Between", "between", "`(between)`: the site being hopped over.")
@@ -726,7 +728,7 @@ def _id(src, lud):
     return src.by_mover(f)      # a constant, or (a name each player has) by mover
 
 
-def _arith_classes(words=("+", "-", "*")):
+def _arith_classes(words=("+", "-", "*", "mul")):
     """The classes of these words (`(+ ...)`, ...) made by `_arith` above."""
     from .base import REGISTRY
     return [c for w in words for c in REGISTRY[w] if c.__module__ == __name__]
@@ -745,7 +747,7 @@ def _division(src, lud):
 
 @emits(*_arith_classes(), kind="int")
 def _arith_expr(src, lud):
-    op = type(lud).keyword
+    op = {"mul": "*"}.get(type(lud).keyword, type(lud).keyword)
     a = src.int_expr(lud.a)
     if lud.b is None:
         return f"(-{a})" if op == "-" else a

@@ -91,4 +91,10 @@ class Product(IntFn):
         return product
 
 
-__all__ = ["Abs", "Pow", "PowAlias", "Product"]
+@ludeme("mul")
+class Mul(Product):
+    """`(mul ...)`: Ludii's name for `(* ...)` (its Mul class, of which `*` is the alias)."""
+    concepts = ("Multiplication",)
+
+
+__all__ = ["Abs", "Mul", "Pow", "PowAlias", "Product"]

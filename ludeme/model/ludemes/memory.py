@@ -220,25 +220,48 @@ def _one_player(env, lud):
     return env.role_id(lud.who, lud) if isinstance(lud.who, str) else env.compile(lud.who)
 
 
-@ludeme("state")
-class StateAt(IntFn):
-    """`(state at:<site> [level:])`: the state of the piece at a site (0 off the board)."""
-    concepts = ("PieceState",)
-
+class _PieceFieldAt(IntFn):
+    """`(<field> [<type>] at:<site> [level:])`: a field of the piece at a site, read by
+    `State.piece_<field>` (0 off the board; the top piece without a level)."""
     params = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
               P("level", IntFn, opt=True, named=True))
 
+    field = ""
+    levels_only_in_stacks = False   # Ludii reads level: only in a stacking game
+
     def compile(self, env):
         if self.type not in (None, env.board.site_type):
-            raise self.fail(f"(state {self.type} ...) is not supported yet")
+            raise self.fail(f"({self.keyword} {self.type} ...) is not supported yet")
         at = env.compile(self.at)
-        level = env.compile(self.level) if self.level is not None else (lambda c: TOP)
+        level = env.compile(self.level) if self.level is not None else None
         n = env.total_sites
+        name = f"piece_{self.field}"
+        stacks_only = self.levels_only_in_stacks
 
-        def state(c):
+        def field(c):
             s = at(c)
-            return c.s.piece_state(s, level(c)) if 0 <= s < n else 0
-        return state
+            if not 0 <= s < n:
+                return 0
+            lv = TOP if level is None or (stacks_only and not c.s.g.stacking) else level(c)
+            return getattr(c.s, name)(s, lv)
+        return field
+
+
+@ludeme("state")
+class StateAt(_PieceFieldAt):
+    """`(state at:<site> [level:])`: the state of the piece at a site (0 off the board)."""
+    concepts = ("PieceState",)
+    field = "state"
+
+
+@ludeme("rotation")
+class RotationAt(_PieceFieldAt):
+    """`(rotation [<type>] at:<site> [level:])`: the rotation of the piece at a site (Ludii's
+    Rotation: 0 off the board; the level read only in a stacking game, the top without it).
+    Ludii marks it with a Rotation concept its catalogue of 1.3 does not list: none here."""
+    concepts = ()
+    field = "rotation"
+    levels_only_in_stacks = True
 
 
 @ludeme("set", "State")
