@@ -13,10 +13,33 @@ from ludeme.model.ludemes import load_all
 # Tests read the registry of ludemes directly (every family, every parameter).
 load_all()
 
+
+def pytest_configure(config):
+    """The default suite runs the compiled backend's generated kernels as plain Python
+    (numba's NUMBA_DISABLE_JIT, set before numba is imported, for this process and the
+    workers and commands it starts): their rows are checked against the reference engine's
+    in seconds, where compiling each game's kernels with numba takes half a minute. A run
+    that selects the slow tests (`-m slow`), or sets LUDEME_TEST_JIT=1, compiles them with
+    numba; tests/test_compiled.py's `test_numba_compiles_the_main_jobs_kernels` compiles
+    one game's in every run."""
+    if os.environ.get("LUDEME_TEST_JIT") == "1" or "NUMBA_DISABLE_JIT" in os.environ:
+        return
+    if (config.getoption("markexpr") or "").strip() == "not slow":
+        os.environ["NUMBA_DISABLE_JIT"] = "1"
+
 ROOT = Path(__file__).resolve().parent.parent
 DESCRIPTIONS = ROOT / "descriptions"
 # A game with no compiled form (every bundled description has one): the fall-back's tests.
 NO_COMPILED_FORM = ROOT / "tests" / "no_compiled_form.lud"
+
+
+@pytest.fixture
+def auto_takes_kernels(monkeypatch):
+    """`--backend auto` takes the compiled kernels, as with numba's JIT on: in the default
+    suite they run as Python, where "auto" would otherwise play on the reference engine
+    (`ludeme.engine.compiled.jit_off`)."""
+    from ludeme.engine import compiled
+    monkeypatch.setattr(compiled, "jit_off", lambda: False)
 
 
 def ctrl_c_reaches_it() -> None:

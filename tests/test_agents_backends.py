@@ -176,7 +176,7 @@ def test_play_match_plays_the_same_moves_on_both_backends():
         assert position(ref) == position(fast)
 
 
-def test_run_with_agents_uses_the_compiled_backend(tmp_path, capsys):
+def test_run_with_agents_uses_the_compiled_backend(tmp_path, capsys, auto_takes_kernels):
     game = ludii_game("Tic-Tac-Toe.lud")
     df = run_playouts(game, 3, 1, jobs=1, agents=[UCTAgent(iterations=5), RandomAgent()],
                       progress=False)
@@ -187,7 +187,8 @@ def test_run_with_agents_uses_the_compiled_backend(tmp_path, capsys):
     assert "compiled backend" in capsys.readouterr().out
 
 
-def test_agents_on_a_game_without_a_compiled_form_fall_back_and_say_so_once(capsys):
+def test_agents_on_a_game_without_a_compiled_form_fall_back_and_say_so_once(capsys,
+                                                                          auto_takes_kernels):
     compiled._REPORTED.clear()
     game = load(NOT_COMPILED)
     agents = [RandomAgent()] * game.num_players

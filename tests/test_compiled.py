@@ -187,7 +187,7 @@ def test_traces_agree_on_the_compiled_backend_with_our_description(slug, lud):
     assert traces and [v.line() for v in verdicts if not v.ok] == []
 
 
-def test_a_game_without_a_compiled_form_falls_back_and_says_so_once(capsys):
+def test_a_game_without_a_compiled_form_falls_back_and_says_so_once(capsys, auto_takes_kernels):
     compiled._REPORTED.clear()
     game = load(NO_COMPILED_FORM)
     df = run_playouts(game, 2, 0, jobs=1, progress=False)
@@ -199,6 +199,22 @@ def test_a_game_without_a_compiled_form_falls_back_and_says_so_once(capsys):
         run_playouts(game, 1, 0, jobs=1, progress=False, backend="compiled")
 
 
+def test_auto_plays_on_the_reference_engine_when_numbas_jit_is_off(monkeypatch, capsys):
+    # The kernels run as Python are slower than the reference engine: "auto" leaves them,
+    # saying so once; "compiled" still runs them (and gives the same rows)
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    compiled._REPORTED.clear()
+    game = ludii_game("Tic-Tac-Toe.lud")
+    runs = [run_playouts(game, 3, 0, jobs=1, progress=False) for _ in range(2)]
+    assert [df.attrs["backend"] for df in runs] == ["reference", "reference"]
+    assert capsys.readouterr().err.count("numba's JIT is off (NUMBA_DISABLE_JIT)") == 1
+    fast = run_playouts(game, 3, 0, jobs=1, progress=False, backend="compiled")
+    assert fast.attrs["backend"] == "compiled"
+    pd.testing.assert_frame_equal(runs[0].drop(columns="seconds"), fast.drop(columns="seconds"))
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "0")
+    assert not compiled.jit_off()
+
+
 def test_cli_refuses_compiled_for_an_unsupported_game(capsys, tmp_path):
     code = main(["run", str(NO_COMPILED_FORM), "-n", "1", "--jobs", "1",
                  "--backend", "compiled", "--out", str(tmp_path), "--no-progress"])
@@ -206,7 +222,7 @@ def test_cli_refuses_compiled_for_an_unsupported_game(capsys, tmp_path):
     assert "compiled backend has no form for" in capsys.readouterr().err
 
 
-def test_cli_runs_the_compiled_backend(capsys, tmp_path):
+def test_cli_runs_the_compiled_backend(capsys, tmp_path, auto_takes_kernels):
     if ludii_dir() is None:
         pytest.skip("Ludii's .lud files not found: put shared/ beside the checkout")
     code = main(["run", str(ludii_dir() / "games" / "Tic-Tac-Toe.lud"), "-n", "50", "--jobs", "1",
@@ -222,7 +238,7 @@ def test_unknown_backend_is_refused():
         load(DESCRIPTIONS / "adzua_children.lud", backend="fast")
 
 
-def test_compiled_partitions_hold_the_reference_rows(tmp_path):
+def test_compiled_partitions_hold_the_reference_rows(tmp_path, auto_takes_kernels):
     game = ludii_game("Tic-Tac-Toe.lud")
     seen = []
     df = run_playouts(game, 250, 4, jobs=1, progress=False, partitions=tmp_path,
@@ -234,15 +250,49 @@ def test_compiled_partitions_hold_the_reference_rows(tmp_path):
     pd.testing.assert_frame_equal(stored.drop(columns="seconds"), ref.drop(columns="seconds"))
 
 
-def test_the_playout_kernel_compiles_once_for_every_chunk_size():
-    # A one-row output array is typed row-major by numba: a chunk of one playout (the
-    # warm-up, or a run's last chunk) must not compile a second specialisation.
-    from ludeme.analysis.playouts import kernel_table
-    game = ludii_game("Tic-Tac-Toe.lud")
-    kernels = compiled.select(game, "compiled")
-    for first, n in ((0, 1), (1, 3), (4, 1), (5, 300)):
-        assert kernel_table(game, kernels, 9, first, n).num_rows == n
-    assert len(kernels.module.playouts.signatures) == 1
+NUMBA_CHECK = """
+import pandas as pd
+from ludeme.analysis.playouts import kernel_table, load, run_playouts
+from ludeme.engine import compiled
+game = load({path!r}, ruleset={ruleset!r})
+# With an empty cache the kernels compile in another process (the run would play on the
+# reference engine meanwhile); numba's cache has them afterwards, and the next start loads
+# them at once, compiled once.
+job = compiled.start(game)
+assert isinstance(job, compiled.Compiling), job
+assert job.kernels() is not None and job.seconds > 0
+job.cancel()
+assert compiled.ready_mark(job.path).exists()
+kernels = compiled.start(load({path!r}, ruleset={ruleset!r}))
+assert isinstance(kernels, compiled.CompiledGame), kernels
+# A one-row output array is typed row-major by numba: a chunk of one playout (the warm-up,
+# or a run's last chunk) must not compile a second specialisation.
+for first, n in ((0, 1), (1, 3), (4, 1), (5, 300)):
+    assert kernel_table(game, kernels, 9, first, n).num_rows == n
+assert len(kernels.module.playouts.signatures) == 1
+ref = run_playouts(game, 60, 1, jobs=1, progress=False, backend="reference")
+fast = run_playouts(game, 60, 1, jobs=1, progress=False, backend="compiled")
+pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
+print("kernel:", type(kernels.module.playouts).__module__)
+"""
+
+
+def test_numba_compiles_the_main_jobs_kernels(tmp_path):
+    """The default suite runs the generated kernels as Python (conftest.pytest_configure);
+    here numba compiles one game's, the README's main job, in a process of its own with an
+    empty cache: in another process first, then from numba's cache; the kernels type, give
+    the reference rows, and the playout kernel compiles once for every chunk size."""
+    import os
+    import subprocess
+    import sys
+    code = NUMBA_CHECK.format(path=str(DESCRIPTIONS / "adzua_children.lud"),
+                              ruleset="Adzua (Children) (Ludii 5) (Reconstructed)")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    env["LUDEME_CACHE_DIR"] = str(tmp_path)
+    got = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=1200)
+    assert got.returncode == 0, got.stderr[-3000:]
+    assert got.stdout.split("kernel:")[-1].strip().startswith("numba"), got.stdout
 
 
 def test_check_names_what_a_game_lacks_for_a_compiled_form_without_numba(tmp_path):
@@ -343,16 +393,20 @@ THENS_GAME = """
               (forEach Piece)
               (then (if (is Even (count Moves)) (moveAgain)))))
     (end {(if (no Pieces Next) (result Mover Win))
-          (if (>= (count Turns) 30) (result Mover Draw))})))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
 """
 
 
 def test_the_then_of_if_and_or_moves_gives_the_reference_rows(tmp_path):
+    # (the turn's moves go on while (count Moves) is of the right parity: the game ends by
+    # its own draw rule, not the move limit)
     path = tmp_path / "thens.lud"
     path.write_text(THENS_GAME)
     game = load(path)
     for seed in (1, 4, 9):
         _same_rows(game, 40, seed)
+    df = run_playouts(game, 40, 1, jobs=1, progress=False, backend="reference")
+    assert not df["timeout"].any() and df["moves"].gt(df["turns"]).all()
 
 
 # (sites Start ...) read as a test of a site and as sites to place on;

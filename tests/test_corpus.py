@@ -19,7 +19,10 @@ from ludeme.errors import LudemeError
 HONEST = re.compile(r"not supported yet")
 
 
+@pytest.mark.slow
 def test_whole_corpus_expands(ludii: Path):
+    """Every one of the 1,319 files expands (about 100 s: a long corpus run, behind the slow
+    marker; the seed games' files below expand in every run)."""
     corpus = ludii / "corpus"
     files = find_lud_files([str(corpus / "board"), str(corpus / "reconstruction")])
     assert len(files) == 1319

@@ -11,6 +11,9 @@ from ludeme.analysis import playouts
 from ludeme.analysis.playouts import WrittenRun, load, run_playouts
 from ludeme.engine import compiled
 
+# "auto" takes the kernels here, run as Python in the default suite (conftest)
+pytestmark = pytest.mark.usefixtures("auto_takes_kernels")
+
 ADZUA = DESCRIPTIONS / "adzua_children.lud"
 ADZUA_5 = "Adzua (Children) (Ludii 5) (Reconstructed)"
 
@@ -112,19 +115,8 @@ def test_a_long_run_begins_the_compile_once_it_has_timed_the_reference_engine(
     assert by["reference"] > 0 and by["compiled"] > 0
 
 
-def test_the_compile_runs_in_another_process_and_is_then_cached(monkeypatch, tmp_path):
-    monkeypatch.setenv("LUDEME_CACHE_DIR", str(tmp_path))
-    game = load(ADZUA, ruleset=ADZUA_5)
-    job = compiled.start(game)
-    assert isinstance(job, compiled.Compiling)
-    kernels = job.kernels()                    # waits for the other process
-    job.cancel()
-    assert kernels is not None and job.seconds > 0
-    assert compiled.ready_mark(job.path).exists()
-    # Now numba's cache has it: the next start loads it at once, compiled once.
-    again = compiled.start(load(ADZUA, ruleset=ADZUA_5))
-    assert isinstance(again, compiled.CompiledGame)
-    assert len(again.module.playouts.signatures) == 1
+# The compile in another process, then numba's cache: tests/test_compiled.py's
+# test_numba_compiles_the_main_jobs_kernels (numba's JIT is on there).
 
 
 def test_a_stopped_compile_leaves_no_process(monkeypatch, tmp_path):

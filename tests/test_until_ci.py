@@ -16,6 +16,9 @@ from ludeme.cli.common import EXIT_INTERRUPTED
 from ludeme.cli.main import main
 from ludeme.errors import LudemeError
 
+# "auto" takes the kernels here, run as Python in the default suite (conftest)
+pytestmark = pytest.mark.usefixtures("auto_takes_kernels")
+
 
 @pytest.mark.parametrize("width, metrics, expected", [
     ("0.05", None, [Target("win_shares", 0.05), Target("Drawishness", 0.05),

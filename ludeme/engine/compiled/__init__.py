@@ -647,12 +647,35 @@ def _unsupported_or_missing_numba(fn, *args):
         raise Unsupported(None, f"numba ({e})") from e
 
 
+def jit_off() -> bool:
+    """numba's JIT is turned off (NUMBA_DISABLE_JIT, as numba reads it): the kernels would
+    run as Python, two to three times slower than the reference engine, so "auto" does not
+    take them ("compiled" still does: the tests read the generated code that way)."""
+    try:
+        return int(os.environ.get("NUMBA_DISABLE_JIT") or 0) != 0
+    except ValueError:
+        return False
+
+
+def _jit_off_said(game) -> None:
+    """Say once per game, on stderr, that "auto" plays it on the reference engine."""
+    key = (game.name, game.ruleset, tuple(game.options), "jit")
+    if key not in _REPORTED:
+        _REPORTED.add(key)
+        label = (game.ruleset or game.name).split("/", 1)[-1]
+        print(f"ludeme: {label}: numba's JIT is off (NUMBA_DISABLE_JIT); using the reference "
+              "engine", file=sys.stderr)
+
+
 def select(game, backend: str = "auto"):
     """The compiled game for `backend` ("auto", "compiled", "reference"), or None for the
     reference engine. "compiled" raises `Unsupported` when the game cannot be compiled."""
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     if backend == "reference":
+        return None
+    if backend == "auto" and jit_off():
+        _jit_off_said(game)
         return None
     try:
         return _unsupported_or_missing_numba(build_kernels, game, None, False)
@@ -666,7 +689,11 @@ def select(game, backend: str = "auto"):
 def start(game):
     """For a run on "auto" that must not wait: the kernels at once when numba's cache has
     them, else a `Compiling` (the compile in another process, the run playing on the
-    reference engine meanwhile), or None when the game has no compiled form (said once)."""
+    reference engine meanwhile), or None when the game has no compiled form (said once) or
+    numba's JIT is off (`jit_off`)."""
+    if jit_off():
+        _jit_off_said(game)
+        return None
     try:
         source = _unsupported_or_missing_numba(game_source_text, game)
     except Unsupported as e:

@@ -47,15 +47,15 @@ def int_words(n: int) -> np.ndarray:
 @njit(cache=True, inline="always")
 def _hashmix(value, hc):
     """numpy's hashmix: (the mixed value, the next hash constant)."""
-    value = (value ^ hc) & MASK32
-    hc = (hc * _MULT_A) & MASK32
+    value = (int(value) ^ int(hc)) & MASK32     # int(): exact when run without numba
+    hc = (int(hc) * _MULT_A) & MASK32
     value = (value * hc) & MASK32
     return value ^ (value >> 16), hc
 
 
 @njit(cache=True, inline="always")
 def _mix(x, y):
-    r = (_MIX_MULT_L * x - _MIX_MULT_R * y) & MASK32
+    r = (_MIX_MULT_L * int(x) - _MIX_MULT_R * int(y)) & MASK32
     return r ^ (r >> 16)
 
 
