@@ -32,9 +32,8 @@ from ludeme.engine.state import A_MOVE, A_NEXT, A_PASS, A_SWAP
 from ludeme.engine.compiled.emit import LV_NONE, emit, lookup
 from ludeme.engine.compiled.unsupported import Unsupported
 
-# Roles that name several players where `role_expr` wants one (Ludii's RoleType sets).
-_SEVERAL = ("Enemy", "NonMover", "Friend", "Ally", "Each", "MoverTeam", "TeamMover")
-# The players such a role covers, as a test of a player id `{s}` (no teams compile).
+# Roles that may name several players (Ludii's RoleType sets), as a test of a player id
+# `{s}` (no teams compile).
 _OWNER_SETS = {"Enemy": "0 < {s} <= NP and {s} != mover",
                "NonMover": "0 < {s} <= NP and {s} != mover",
                "All": "0 < {s} <= NP", "Each": "0 < {s} <= NP",
@@ -234,7 +233,7 @@ class Source:
             return "prev"
         if role in ("Next", "Prev", "Mover") or "Team" in role:
             raise Unsupported(lud, f"with the role {role}")
-        if role in _SEVERAL:
+        if self.names_several(role):
             if role in ("Enemy", "NonMover") and n == 2 and not self.env.teams:
                 return "nxt"                    # the one other player
             raise Unsupported(lud, f"with the role {role}, which names several players")
@@ -247,6 +246,18 @@ class Source:
         if len(ids) != 1:
             raise Unsupported(lud, f"with the role {role}")
         return str(ids.pop())
+
+    @staticmethod
+    def names_several(role: str) -> bool:
+        """The role names a set of players (All, which `role_expr` reads as one owner, aside):
+        `owner_test` tests membership, `role_expr` has one player only for Enemy of two."""
+        return role in _OWNER_SETS and role != "All"
+
+    @staticmethod
+    def owner_role(role: str) -> bool:
+        """`owner_test` takes the role: a set of players, or one player by a word or Pn."""
+        return role in _OWNER_SETS or role in ("Mover", "Next", "Prev", "Player") or \
+            (role[:1] == "P" and role[1:].isdigit())
 
     def owner_test(self, role: str, lud, who: str) -> str:
         """A test that the player id `who` is one `role` covers now: one player's id, or

@@ -764,7 +764,7 @@ def _count_pieces(src, lud):
     if src.game.stacking:
         return _count_stacked_pieces(src, lud)
     if lud.role != "All" and lud.in_ is None and lud.who is None and not lud.name \
-            and lud.role not in ("Enemy", "NonMover", "Each", "Friend", "Ally"):
+            and not src.names_several(lud.role):
         return _count_pieces_of(src, lud)
     # As the reference: the pieces on the region's sites as listed (every site without
     # in:), of the player given (All: every owner, neutral and shared pieces too) and,

@@ -1092,8 +1092,7 @@ def _occupied(src, lud) -> tuple[object, "Callable"]:
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
         raise Unsupported(lud, "by (player ...)")
-    if lud.by in ("Enemy", "NonMover", "All", "Each", "Friend", "Ally", "Mover", "Next",
-                  "Prev", "Player") or (lud.by[:1] == "P" and lud.by[1:].isdigit()):
+    if src.owner_role(lud.by):
         test = src.owner_test(lud.by, lud, "who[{s}]")
     else:
         raise Unsupported(lud, f"by {lud.by}")
