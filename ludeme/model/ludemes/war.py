@@ -470,15 +470,12 @@ def _replay_value(state, move, count: int) -> int:
 
 
 class _MaxBy(Moves):
-    """The moves scoring most by `score(c, move)` (Ludii's requirement/max)."""
+    """The moves scoring most by `counts(c, moves)` (Ludii's requirement/max)."""
 
     params = (P("withValue", LitBool, opt=True, named=True, default=False),
               P("moves", Moves), P("then", "Then", opt=True))
 
     counts_values = False   # withValue: is read (MaxMoves), else refused
-
-    def score(self, c, move) -> int:  # pragma: no cover - every subclass overrides
-        raise NotImplementedError
 
     def compile(self, env):
         if self.counts_values:
@@ -487,25 +484,18 @@ class _MaxBy(Moves):
             self.refuse("withValue", why="counting the values of captured pieces")
         self.refuse("then", why="Ludii keeps it on the list, not on the moves")
         gen = env.compile(self.moves)
-        score = self.score
+        counts_of = self.counts
 
         def max_by(c):
             moves = gen(c)
-            counts = [score(c, m) for m in moves]
+            counts = counts_of(c, moves)
             best = max(counts, default=0)
             return [m for m, k in zip(moves, counts) if k == best]
+        return max_by
 
-        def max_depth(c):
-            moves = gen(c)
-            depths = [_chain_depth(c.s, m) for m in moves]
-            # Ludii counts from 1: a move ending the turn 1, a chain of k more 1 + k, a
-            # chain that runs into no move 0
-            counts = [0 if d is None else d + 1 for d in depths]
-            best = max(counts, default=0)
-            kept = [(m, d) for m, d, k in zip(moves, depths, counts) if k == best]
-            c.s._depths = {id(m): (m, d, m.then) for m, d in kept}
-            return [m for m, _ in kept]
-        return max_depth if isinstance(self, MaxMoves) and not self.with_value else max_by
+    def counts(self, c, moves) -> list[int]:  # pragma: no cover - every subclass overrides
+        """Each move's score; the moves scoring most are kept."""
+        raise NotImplementedError
 
 
 @ludeme("max", "Moves")
@@ -518,8 +508,16 @@ class MaxMoves(_MaxBy):
 
     counts_values = True
 
-    def score(self, c, move) -> int:
-        return _replay_value(c.s, move, _captured_value(c.s, move, True))
+    def counts(self, c, moves) -> list[int]:
+        if self.with_value:
+            return [_replay_value(c.s, m, _captured_value(c.s, m, True)) for m in moves]
+        depths = [_chain_depth(c.s, m) for m in moves]
+        # kept on the position for `_chain_depth` one level up (only the kept moves are
+        # looked up: those legal_moves gives)
+        c.s._depths = {id(m): (m, d, m.then) for m, d in zip(moves, depths)}
+        # Ludii counts from 1: a move ending the turn 1, a chain of k more 1 + k, a chain
+        # that runs into no move 0
+        return [0 if d is None else d + 1 for d in depths]
 
 
 _REMOVALS = frozenset((A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL))
@@ -531,8 +529,9 @@ class MaxCaptures(_MaxBy):
     included (Ludii's MaxCaptures). Example: `(max Captures (forEach Piece))`."""
     concepts = ("MaxCapture", "CopyContext")
 
-    def score(self, c, move) -> int:
-        return sum(1 for a in applied_actions(c.s.clone(), move) if a[0] in _REMOVALS)
+    def counts(self, c, moves) -> list[int]:
+        return [sum(1 for a in applied_actions(c.s.clone(), m) if a[0] in _REMOVALS)
+                for m in moves]
 
 
 # Captures along a direction (Ludii's Directional, DirectionCapture) -------------------
