@@ -632,12 +632,16 @@ class Compiling:
 
 def _fall_back(game, e: Exception) -> None:
     """Say once per game, on stderr, that the reference engine plays it and why."""
-    key = (game.name, game.ruleset, tuple(game.options))
+    _say_once(game, "form", f"no compiled form for {e} yet")
+
+
+def _say_once(game, kind: str, why: str) -> None:
+    """Say once per game and kind of reason, on stderr, that the reference engine plays it."""
+    key = (game.name, game.ruleset, tuple(game.options), kind)
     if key not in _REPORTED:
         _REPORTED.add(key)
         label = (game.ruleset or game.name).split("/", 1)[-1]
-        print(f"ludeme: {label}: no compiled form for {e} yet; using the reference engine",
-              file=sys.stderr)
+        print(f"ludeme: {label}: {why}; using the reference engine", file=sys.stderr)
 
 
 def _unsupported_or_missing_numba(fn, *args):
@@ -657,16 +661,6 @@ def jit_off() -> bool:
         return False
 
 
-def _jit_off_said(game) -> None:
-    """Say once per game, on stderr, that "auto" plays it on the reference engine."""
-    key = (game.name, game.ruleset, tuple(game.options), "jit")
-    if key not in _REPORTED:
-        _REPORTED.add(key)
-        label = (game.ruleset or game.name).split("/", 1)[-1]
-        print(f"ludeme: {label}: numba's JIT is off (NUMBA_DISABLE_JIT); using the reference "
-              "engine", file=sys.stderr)
-
-
 def select(game, backend: str = "auto"):
     """The compiled game for `backend` ("auto", "compiled", "reference"), or None for the
     reference engine. "compiled" raises `Unsupported` when the game cannot be compiled."""
@@ -675,7 +669,7 @@ def select(game, backend: str = "auto"):
     if backend == "reference":
         return None
     if backend == "auto" and jit_off():
-        _jit_off_said(game)
+        _say_once(game, "jit", "numba's JIT is off (NUMBA_DISABLE_JIT)")
         return None
     try:
         return _unsupported_or_missing_numba(build_kernels, game, None, False)
@@ -692,7 +686,7 @@ def start(game):
     reference engine meanwhile), or None when the game has no compiled form (said once) or
     numba's JIT is off (`jit_off`)."""
     if jit_off():
-        _jit_off_said(game)
+        _say_once(game, "jit", "numba's JIT is off (NUMBA_DISABLE_JIT)")
         return None
     try:
         source = _unsupported_or_missing_numba(game_source_text, game)

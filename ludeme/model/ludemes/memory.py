@@ -13,7 +13,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.state import A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A_SET_VAR, Move
+from ludeme.engine.state import A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A_SET_VAR, Move, State
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
 from ludeme.engine.compiled.emit import emit, emits
@@ -235,7 +235,7 @@ class _PieceFieldAt(IntFn):
         at = env.compile(self.at)
         level = env.compile(self.level) if self.level is not None else None
         n = env.total_sites
-        name = f"piece_{self.field}"
+        read = getattr(State, f"piece_{self.field}")
         stacks_only = self.levels_only_in_stacks
 
         def field(c):
@@ -243,7 +243,7 @@ class _PieceFieldAt(IntFn):
             if not 0 <= s < n:
                 return 0
             lv = TOP if level is None or (stacks_only and not c.s.g.stacking) else level(c)
-            return getattr(c.s, name)(s, lv)
+            return read(c.s, s, lv)
         return field
 
 
