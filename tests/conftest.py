@@ -22,10 +22,17 @@ def pytest_configure(config):
     that selects the slow tests (`-m slow`), or sets LUDEME_TEST_JIT=1, compiles them with
     numba; tests/test_compiled.py's `test_numba_compiles_the_main_jobs_kernels` compiles
     one game's in every run."""
+    global SLOW_DESELECTED
+    SLOW_DESELECTED = (config.getoption("markexpr") or "").strip() == "not slow"
     if os.environ.get("LUDEME_TEST_JIT") == "1" or "NUMBA_DISABLE_JIT" in os.environ:
         return
-    if (config.getoption("markexpr") or "").strip() == "not slow":
+    if SLOW_DESELECTED:
         os.environ["NUMBA_DISABLE_JIT"] = "1"
+
+
+# True when the run deselects the slow tests (the default suite): parameter lists that
+# only slow tests use, and that cost seconds to work out, are then left empty.
+SLOW_DESELECTED = False
 
 ROOT = Path(__file__).resolve().parent.parent
 DESCRIPTIONS = ROOT / "descriptions"

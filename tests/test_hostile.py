@@ -525,15 +525,20 @@ def test_a_stopped_run_stops_cleanly_and_writes_what_finished(tmp_path, signum, 
     workers stop, no process, shared-memory segment or temporary file outlives the run,
     and the playouts that finished are written, the console, summary.md, summary.csv and
     the partitions on disk giving one count. A run of 10^8 playouts starts at once:
-    nothing is made per playout before it is played."""
+    nothing is made per playout before it is played. The game is tic-tac-toe, with
+    partitions of 1,000 playouts (as in tests/test_soak.py), so one is written at once."""
     import re
     import signal
     import time
     out, temp = tmp_path / "o", tmp_path / "temp"
     temp.mkdir()                           # the run's temporary files go here, to be counted
+    lud = tmp_path / "ttt.lud"
+    lud.write_text(GAME % "(is Line 3)")
     env = {k: v for k, v in os.environ.items() if not k.startswith("LUDEME_MAX")}
     env["TMPDIR"] = str(temp)
-    proc = subprocess.Popen([sys.executable, "-m", "ludeme", "run", ADZUA, "-n", "100000000",
+    run = ("import sys; from ludeme.analysis import playouts; playouts.PARTITION_SIZE = 1000; "
+           "from ludeme.cli.main import main; sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.Popen([sys.executable, "-c", run, "run", str(lud), "-n", "100000000",
                              "--backend", "reference", "-j", "2", "--no-progress", "--out",
                              str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env, preexec_fn=ctrl_c_reaches_it)
@@ -561,7 +566,7 @@ def test_a_stopped_run_stops_cleanly_and_writes_what_finished(tmp_path, signum, 
     assert left == []
     assert list(temp.iterdir()) == []      # the game file shipped to workers, joblib's folders
     on_disk = len(pd.read_parquet(out / "playouts"))
-    assert on_disk > 0 and on_disk % 10_000 == 0          # whole partitions only
+    assert on_disk > 0 and on_disk % 1000 == 0            # whole partitions only
     assert int(pd.read_csv(out / "summary.csv")["n"].sum()) == on_disk
     said = re.search(r"kept the (\d+) playouts", stderr).group(1)
     assert int(said) == on_disk and stdout.startswith(f"{on_disk} playouts in"), stdout

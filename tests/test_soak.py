@@ -26,7 +26,8 @@ from ludeme.analysis.playouts import playout_seed
 TTT = ('(game "Soak" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)}) '
        '(rules (play (move Add (to (sites Empty)))) (end {(if (is Line 3) (result Mover Win)) '
        '(if (is Full) (result Mover Draw))})))\n')
-# `ludeme run` with partitions of 1,000 playouts, so a run of 12,000 writes twelve of them.
+# `ludeme run` with partitions of 1,000 playouts, so a run of N = 6,000 writes six of them.
+N = 6_000
 RUN = ("import sys; from ludeme.analysis import playouts; playouts.PARTITION_SIZE = 1000; "
        "from ludeme.cli.main import main; sys.exit(main(sys.argv[1:]))")
 
@@ -69,23 +70,23 @@ def _one_runs_files(out, seed, said=None):
 def test_overlapping_and_stopped_runs_leave_one_whole_run(tmp_path):
     lud, out = tmp_path / "soak.lud", tmp_path / "out"
     lud.write_text(TTT)
-    first = _start(lud, out, 12_000, seed=1)
+    first = _start(lud, out, N, seed=1)
     _wait_for(lambda: (out / ".running").exists() and (out / ".running").read_text().strip())
-    second = _start(lud, out, 12_000, seed=2)
+    second = _start(lud, out, N, seed=2)
     stdout, stderr = second.communicate(timeout=120)
     assert second.returncode == 2, stderr
     assert f"another ludeme run (process {first.pid}) is writing into it" in stderr
     assert "Traceback" not in stderr and "internal error" not in stderr
     stdout, stderr = first.communicate(timeout=600)
     assert first.returncode == 0, stderr
-    assert _one_runs_files(out, seed=1, said=stdout) == 12_000
+    assert _one_runs_files(out, seed=1, said=stdout) == N
 
-    third = _start(lud, out, 12_000, seed=3)
+    third = _start(lud, out, N, seed=3)
     staged = lambda: any(out.glob(".playouts.*/*/part-*.parquet"))   # noqa: E731
     _wait_for(staged)
     third.send_signal(signal.SIGINT)
     stdout, stderr = third.communicate(timeout=120)
     assert third.returncode == 130, stderr
     kept = int(re.search(r"kept the (\d+) playouts", stderr).group(1))
-    assert 0 < kept < 12_000 and kept % 1000 == 0
+    assert 0 < kept < N and kept % 1000 == 0
     assert _one_runs_files(out, seed=3, said=stdout) == kept

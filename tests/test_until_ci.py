@@ -225,7 +225,7 @@ def test_kernels_compiled_during_a_batch_play_the_next_ones_with_the_same_rows(m
     from ludeme.api import load
     from ludeme.engine import compiled
     game = load(DESCRIPTIONS / "adzua_children.lud", backend="auto")
-    tracker = UntilCI(parse_targets("0.1", None), 3000)
+    tracker = UntilCI(parse_targets("0.15", None), 3000)       # two or three batches
     late = LateCompile(compiled.select(game, "compiled"), tracker)
     monkeypatch.setattr(compiled, "start", lambda g: late)
     df = run_playouts(game, 3000, seed=5, jobs=jobs, until=tracker)

@@ -348,9 +348,10 @@ def summary_markdown(df: pd.DataFrame, summary: pd.DataFrame, run: dict | None =
     return "\n".join(lines)
 
 
-def _png_data(path: Path) -> str:
-    """A PNG file as a data: URI, so report.html stands alone."""
-    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+def _image_data(path: Path) -> str:
+    """A PNG or SVG file as a data: URI, so report.html stands alone."""
+    kind = "svg+xml" if path.suffix == ".svg" else "png"
+    return f"data:image/{kind};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
 def html_head(title: str) -> str:
@@ -436,7 +437,7 @@ def report_html(df: pd.DataFrame, summary: pd.DataFrame, plots: dict[str, Path],
                       f"{esc(r['options'] or '(defaults)')}</li>" for _, r in summary.iterrows())
     defs = "".join(f"<tr><td>{esc(a)}</td><td>{esc(b)}</td><td>{esc(c)}</td></tr>"
                    for a, b, c in _definitions())
-    imgs = "".join(f'<p><img class="plot" alt="{esc(k)}" src="{_png_data(p)}"></p>'
+    imgs = "".join(f'<p><img class="plot" alt="{esc(k)}" src="{_image_data(p)}"></p>'
                    for k, p in plots.items())
     boards = list(dict.fromkeys(sc["board"] for sc in showcases))[:1]   # the first configuration's
     concepts = "".join(
