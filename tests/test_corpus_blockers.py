@@ -449,7 +449,11 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           "board_race_reach_Sneakthrough", "board_war_replacement_checkmate_chess_Beirut_Chess",
           "board_space_territory_Phantom_Go", "board_war_replacement_eliminate_target_Lattaque",
           # count Steps once per site; (no Moves Next) stopping at a first move
-          "board_war_replacement_checkmate_chaturanga_Qatranj"]
+          "board_war_replacement_checkmate_chaturanga_Qatranj",
+          # (move Set Rotation): pieces turned, their relative directions with them
+          "board_war_replacement_eliminate_target_Ploy",
+          # (take Control ...); a copy carries the piece's state and value
+          "board_war_replacement_eliminate_target_Mini_Wars"]
 
 
 @pytest.mark.parametrize("name", CORPUS)

@@ -10,10 +10,13 @@ from ludeme.language.expand import expand, load_description
 from ludeme.analysis.conformance import random_playout
 
 
-def _game(start: str = "", play: str = "(move Add (to (sites Empty)))", players: int = 3):
-    text = (f'(game "T" (players {players}) (equipment {{(board (square 3)) (piece "Disc" Each)}})'
-            f' (rules (start {{ {start} }}) (play {play})))')
+def _built(text: str):
     return build_game(expand(load_description("t.lud", text)))
+
+
+def _game(start: str = "", play: str = "(move Add (to (sites Empty)))", players: int = 3):
+    return _built(f'(game "T" (players {players}) (equipment {{(board (square 3)) '
+                  f'(piece "Disc" Each)}}) (rules (start {{ {start} }}) (play {play})))')
 
 
 def test_random_first_mover_is_seeded_and_recorded():
@@ -197,7 +200,6 @@ def test_rotation_reads_the_rotation_of_the_piece_at_a_site(start, site, level, 
 @pytest.mark.parametrize("ludeme,used", [
     ("(sites Random ...)", "(move Add (to (sites Random)))"),
     ("(sites Pattern ...)", "(move Add (to (sites Pattern {F})))"),
-    ("(take ...)", "(take Control of:All by:Mover at:0)"),
     ("(all Different ...)", "(if (all Different (sites Board)) (move Pass))"),
     ("(remember State ...)", "(move Add (to (sites Empty)) (then (remember State)))"),
 ])
@@ -206,3 +208,83 @@ def test_ludemes_ludii_has_and_ludeme_lacks_are_refused_as_not_supported_yet(lud
     with pytest.raises(LudemeError) as e:
         _game(play=used, players=2)
     assert f"{ludeme} is not supported yet" in str(e.value) and "t.lud:1:" in str(e.value)
+
+
+def _rotations(state) -> list[tuple[int, int, int]]:
+    """(from, to, rotation set) of each legal move that sets a rotation, in order."""
+    return [(m.frm, m.to, m.actions[0][4]) for m in state.legal_moves()
+            if m.actions and m.actions[0][:2] == (13, "rotation")]
+
+
+@pytest.mark.parametrize("rule,rotations", [
+    # the previous rotation, then the next, wrapping around the board's eight directions
+    ("(move Set Rotation (to 4))", [7, 1]),
+    ("(move Set Rotation (to 4) previous:False)", [1]),
+    ("(move Set Rotation (to 4) {0 2 4 6} previous:False next:False)", [0, 2, 4, 6]),
+    ("(move Set Rotation (to 4) 5)", [5, 7, 1]),        # the rotations given come first
+    ("(move Set Rotation (to 9))", []),                  # off the board: no move
+])
+def test_move_set_rotation_offers_each_rotation_in_ludiis_order(rule, rotations):
+    game = _game('(place "Disc1" 4)', play=rule, players=2)
+    state = game.new_initial_state(0)
+    got = _rotations(state)
+    assert [r for _, _, r in got] == rotations
+    assert all(f == t == 4 for f, t, _ in got)      # a move from the site to itself
+
+
+def test_a_rotation_turns_the_pieces_relative_directions():
+    # A piece stepping Forward steps north when its rotation is 0 and east after turning
+    # right twice (each rotation a step of the square board's eight directions).
+    state = _built('(game "T" (players 2) (equipment {(board (square 3)) (piece "Disc" Each '
+                   '(or (move Step Forward (to if:(is Empty (to)))) (move Set Rotation {2} '
+                   'previous:False next:False)))}) (rules (start (place "Disc1" 4)) '
+                   '(play (forEach Piece))))').new_initial_state(0)
+    steps = lambda: sorted(m.to for m in state.legal_moves() if m.to != m.frm)  # noqa: E731
+    assert steps() == [7]                               # north of the centre
+    state.apply(next(m for m in state.legal_moves() if m.to == m.frm))
+    state.apply(state.legal_moves()[0])                 # the second player passes
+    assert state.piece_rotation(4) == 2 and steps() == [5]     # east of the centre
+
+
+def test_set_rotation_as_an_effect():
+    game = _game('(place "Disc1" 4)', play='(move Add (to (sites Empty)) (then (set Rotation '
+                 '(to 4) {3} previous:False next:False)))', players=2)
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.piece_rotation(4) == 3
+
+
+def _two_kinds(start: str, play: str):
+    """A game whose pieces come in two kinds per player, a Disc and a Ring (none for P2)."""
+    return _built('(game "T" (players 2) (equipment {(board (square 3)) (piece "Disc" Each) '
+                  '(piece "Ring" P1) (piece "Disc" Neutral)}) '
+                  f'(rules (start {{ {start} }}) (play {play})))')
+
+
+@pytest.mark.parametrize("take,owners", [
+    # every player's pieces on the site given: the neutral disc on 2 becomes the mover's
+    ("(take Control of:All by:Mover at:2)", {0: 1, 1: 2, 2: 1, 3: 1}),
+    ("(take Control of:Next by:Mover)", {0: 1, 1: 1, 2: 0, 3: 1}),
+    ("(take Control of:Next by:Mover to:(sites {0 2}))", {0: 1, 1: 2, 2: 0, 3: 1}),
+    # P2 has no Ring: the ring stays P1's
+    ("(take Control of:Mover by:Next)", {0: 1, 1: 2, 2: 0, 3: 2}),
+])
+def test_take_control_gives_the_pieces_to_the_same_kind_of_the_new_owner(take, owners):
+    game = _two_kinds('(place "Ring1" 0 state:2 value:5) (place "Disc2" 1) (place "Disc0" 2) '
+                      '(place "Disc1" 3)', f"(move Add (to (sites Empty)) (then {take}))")
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 4))
+    assert {site: state.who[site] for site in owners} == owners
+    names = [game.components[state.what[site]].name for site in range(4)]
+    assert names[:2] == ["Ring1", "Disc" + str(owners[1])]
+    assert (state.piece_state(0), state.piece_value(0)) == (2, 5)       # its data kept
+
+
+def test_a_copy_carries_the_pieces_state_rotation_and_value():
+    # Ludii's ActionCopy moves the piece with its data and puts it back: the copy has them
+    game = _game('(place "Disc1" 0 state:3 rotation:2 value:7)',
+                 play="(move (from 0) (to 8) copy:True)", players=2)
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert [(state.what[s], state.piece_state(s), state.piece_rotation(s), state.piece_value(s))
+            for s in (0, 8)] == [(state.what[0], 3, 2, 7)] * 2

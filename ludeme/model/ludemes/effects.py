@@ -6,7 +6,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.state import A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
+from ludeme.engine.state import A_FLIP, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from ludeme.engine.stores import TOP
 from .base import NOT_YET, Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
 from ludeme.engine.compiled.emit import emits, lookup, refuse, refuse_stacks
@@ -15,10 +15,79 @@ from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
 # Ludii's Claim: add a piece and colour the site (a claimed graph element).
 NOT_YET["claim"] = Moves
-# Ludii's moves not written here yet: remembering a state, swapping two pieces, the pot of a
-# betting game and taking control of pieces.
+# Ludii's moves not written here yet: remembering a state, swapping two pieces and the pot
+# of a betting game.
 NOT_YET["remember State"] = NOT_YET["swap Pieces"] = NOT_YET["set Pot"] = Moves
-NOT_YET["take"] = Moves
+
+
+def _base_name(name: str) -> str:
+    """A component's name without its owner's number (Ludii's getNameWithoutNumber)."""
+    return name.rstrip("0123456789")
+
+
+@ludeme("take", "Control")
+class TakeControl(Moves):
+    """`(take Control of:<role|player> by:<role|player> [at:<site> | to:<region>] [<type>]
+    [(then ...)])`: the pieces of a player (of:All: of every player and the neutral ones),
+    on the site or region given, become the same pieces of another (Ludii's TakeControl):
+    one move per site, which replaces the piece by the component of the same name (without
+    its number) owned by the new owner, its count, state, rotation and value kept; a piece
+    with no such component stays. Example: `(take Control of:All by:Mover at:(last To))`."""
+    concepts = ("TakeControl",)
+
+    params = (P("of", (RoleType, IntFn), named=True), P("by", (RoleType, IntFn), named=True),
+              P("at", IntFn, opt=True, named=True), P("to", Region, opt=True, named=True),
+              P("type", SiteType, opt=True), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(take Control {self.type}) on a board played on "
+                            f"{env.board.site_type} sites is not supported yet")
+        if self.at is not None and self.to is not None:
+            raise self.fail("(take Control ...) takes at: or to:, not both")
+        if env.stacking:
+            raise self.fail("(take Control ...) in a stacking game is not supported yet")
+        every = self.of == "All"
+        owner = None if every else (env.compile(self.of) if isinstance(self.of, IntFn)
+                                    else env.role_id(self.of, self))
+        new_owner = env.compile(self.by) if isinstance(self.by, IntFn) \
+            else env.role_id(self.by, self)
+        at = env.compile(self.at) if self.at is not None else None
+        region = env.compile(self.to) if self.to is not None else None
+        then = _then(env, self)
+        n = env.total_sites
+        same_kind: dict = {}        # (component, new owner) -> the new component, or 0
+
+        def kind_for(g, what, who):
+            key = (what, who)
+            got = same_kind.get(key)
+            if got is None:
+                base = _base_name(g.components[what].name)
+                got = same_kind[key] = next(
+                    (c.index for c in g.components[1:]
+                     if c.owner == who and _base_name(c.name) == base), 0)
+            return got
+
+        def take(c):
+            s = c.s
+            who_at, what_at = s.who, s.what
+            mine = (lambda p: True) if every else (lambda p, o=owner(c): p == o)
+            if at is not None:
+                sites = (at(c),)
+            elif region is not None:
+                sites = sorted(set(region(c)))
+            else:
+                sites = range(n)
+            to = new_owner(c)
+            out = []
+            for site in sites:
+                if not 0 <= site < n or not what_at[site] or not mine(who_at[site]):
+                    continue
+                what = kind_for(c.g, what_at[site], to)
+                if what:
+                    out.append(Move(site, site, s.mover, [(A_FLIP, site, to, what)], then))
+            return out
+        return take
 
 
 @ludeme("fromTo")

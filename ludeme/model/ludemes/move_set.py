@@ -6,11 +6,12 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.state import A_NEXT, Move
-from .base import Enum, IntFn, Moves, P, ludeme
+from ludeme.engine.state import A_NEXT, A_SET_FIELD, Move
+from ludeme.engine.stores import TOP
+from .base import Bool, Enum, IntFn, Moves, P, ludeme
 from .moves import _then
 
-MoveSetType = Enum("MoveSetType", "NextPlayer Rotation")
+MoveSetType = Enum("MoveSetType", "NextPlayer")
 
 
 @ludeme("move", "Set")
@@ -41,3 +42,87 @@ class MoveSet(Moves):
                 return []
             return [Move(-1, -1, c.s.mover, [(A_NEXT, p)], then)]
         return set_next
+
+
+def rotation_states(env) -> int:
+    """Ludii's Game.maximalRotationStates: the number of directions the board supports
+    (here those of the board's own site type; Ludii takes the larger of its cells' and
+    vertices', the same on the square and hexagonal tilings)."""
+    return len(env.board.directions)
+
+
+def _set_rotation(env, lud):
+    """c -> the moves of Ludii's SetRotation: at the site (`(to ...)`, (from) without it),
+    one per rotation given, then the previous rotation and the next (wrapping around the
+    rotation states) where `previous:` and `next:` hold (both by default); each a move from
+    the site to itself, setting the piece's rotation."""
+    to = lud.to
+    if to is not None and (to.type not in (None, env.board.site_type) or to.site is None
+                           or not isinstance(to.site, IntFn) or to.level is not None
+                           or getattr(to, "if_", None) is not None or to.apply is not None):
+        raise lud.fail(f"(... Rotation (to ...)) takes one site of the board's own type "
+                       f"here (not supported yet otherwise)")
+    site = env.compile(to.site) if to is not None else (lambda c: c.from_)
+    given = [env.compile(d) for d in lud.directions]
+    previous = env.compile(lud.previous) if lud.previous is not None else (lambda c: True)
+    following = env.compile(lud.next) if lud.next is not None else (lambda c: True)
+    states = rotation_states(env)
+    n = env.total_sites
+    then = _then(env, lud)
+    env.rotated = True              # the compiled turn loop reads no rotation
+    env.tables.rotated = True       # relative directions turn with the piece's rotation
+
+    def moves(c):
+        at = site(c)
+        if not 0 <= at < n:
+            return []
+        mover = c.s.mover
+        out = [Move(at, at, mover, [(A_SET_FIELD, "rotation", at, TOP, d(c))], then)
+               for d in given]
+        current = c.s.piece_rotation(at)
+        if previous(c):
+            r = current - 1 if current > 0 else states - 1
+            out.append(Move(at, at, mover, [(A_SET_FIELD, "rotation", at, TOP, r)], then))
+        if following(c):
+            r = current + 1 if current < states - 1 else 0
+            out.append(Move(at, at, mover, [(A_SET_FIELD, "rotation", at, TOP, r)], then))
+        return out
+    return moves
+
+
+_ROTATION_PARAMS = (P("to", "ToSpec", opt=True), P("directions", IntFn, opt=True, many=True),
+                    P("previous", Bool, opt=True, named=True),
+                    P("next", Bool, opt=True, named=True), P("then", "Then", opt=True))
+
+
+@ludeme("move", "Set")
+class MoveSetRotation(Moves):
+    """`(move Set Rotation [(to <site>)] [<int> | {<int>}] [previous:<bool>] [next:<bool>]
+    [(then ...)])`: a decision turning the piece at the site ((from) by default): to each
+    rotation given, and to the previous and next rotations where `previous:` and `next:`
+    hold (True by default), as Ludii's SetRotation. A rotation is a step of the board's
+    directions; relative directions (Forward, FR, ...) turn with it. Example:
+    `(move Set Rotation {0 2 4 6} previous:False next:False)`."""
+    concepts = ("PieceRotation", "RotationDecision")
+
+    params = (P("what", Enum("MoveSetRotationType", "Rotation")),) + _ROTATION_PARAMS
+
+    def compile(self, env):
+        assert self.what == "Rotation"     # the one word this reading takes
+        return _set_rotation(env, self)
+
+
+@ludeme("set", "Rotation")
+class SetRotation(Moves):
+    """`(set Rotation [(to <site>)] [<int> | {<int>}] [previous:<bool>] [next:<bool>]
+    [(then ...)])`: as `(move Set Rotation ...)`, as an effect. Example:
+    `(set Rotation (to (last To)) {2} previous:False next:False)`."""
+    concepts = ("PieceRotation", "SetRotation")
+
+    params = _ROTATION_PARAMS
+
+    def compile(self, env):
+        return _set_rotation(env, self)
+
+
+__all__ = ["MoveSet", "MoveSetRotation", "SetRotation", "rotation_states"]

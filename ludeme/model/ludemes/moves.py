@@ -394,8 +394,16 @@ class MoveFromTo(Moves):
                     return [(A_MOVE_LEVEL, frm, max(level, TOP), to, max(land, TOP))]
                 return [(kind, frm, to)]
             if copy:
+                # Ludii's ActionCopy moves the piece, its state, rotation and value with it,
+                # then puts it back where it was: the copy carries the piece's data.
                 s = c.s
-                return [(A_ADD, to, s.what[frm], s.who[frm], 1)]
+                acts = [(A_ADD, to, s.what[frm], s.who[frm], 1)]
+                if not s.what[to]:
+                    sites = s.sites
+                    acts.extend((A_PLACED_FIELD, f, to, TOP, v) for f, v in
+                                (("state", sites.state[frm]), ("rotation", sites.rotation[frm]),
+                                 ("value", sites.value[frm])) if v)
+                return acts
             # In a stacking game, the top `count` levels move together, in order (Ludii's
             # ActionStackMove); else `count` pieces of a counted site (ActionMoveN).
             return [(A_MOVE_N, frm, to, n)]
