@@ -671,6 +671,12 @@ def test_surakarta_tracks():
     ("(board (hex Limping 3))", 27),
     ("(board (hex {2 3}))", 12),
     ("(board (hex {3 4 3 4 3}))", 27),
+    # a hexagon of two sizes alternates them, as Ludii 1.3's Hex (the counts of SupplyChains'
+    # options: "Hex 3,4 (27)", "Hex 3,5 (36)", "Hex 4,5 (48)", "Hex 6,7 (108)")
+    ("(board (hex 3 4))", 27),
+    ("(board (hex 3 5))", 36),
+    ("(board (hex 4 5))", 48),
+    ("(board (hex 6 7))", 108),
     ("(board (tri Limping 2) use:Vertex)", 12),
     ("(board (tri {2 3}) use:Vertex)", 12),
     ("(board (tri Limping 4 5) use:Vertex)", 48),

@@ -290,7 +290,10 @@ def test_swap_players_effect_with_a_note(tmp_path):
 
 @pytest.mark.parametrize("note", ['(note "moved")', '(note P1 "moved")',
                                   '(note player:Mover "moved")',
-                                  '(note player:Mover "moved" to:Next)'])
+                                  '(note player:Mover "moved" to:Next)',
+                                  # a message that is a number or a region, as in Ludii
+                                  '(note player:Mover (count Sites in:(sites Empty)))',
+                                  '(note (sites Occupied by:Mover) to:Mover)'])
 def test_a_note_names_a_player_before_its_message_and_changes_nothing(tmp_path, note):
     s = _state(tmp_path, f'(move Add (to (sites Empty)) (then {note}))', '(place "R1" 0)')
     s.apply(s.legal_moves()[0])

@@ -288,10 +288,11 @@ def rectangle_on_hex(rows: int, cols: int) -> PlanarGraph:
 class ShapedTiling(GraphFn):
     """`(<basis> [Shape] a [b])`: a shape of size a (by b) cut from a tiling.
 
-    A subclass says which shapes it does not build yet (`NOT_YET`). Only prisms and
-    rectangles have a second size: Ludii's constructors read `b` for those shapes alone
-    and pass over it for the others (`(tri Limping 4 5)` is `(tri Limping 4)`), so it is
-    checked as a size and then has no effect there, as in Ludii."""
+    A subclass says which shapes it does not build yet (`NOT_YET`). Prisms and rectangles
+    have a second size, and so do hexagons of hexagons (`(hex 5 6)`: sides 5, 6, 5, 6, 5,
+    6, Ludii 1.3's Hex); Ludii's constructors pass over `b` for the other shapes (`(tri
+    Limping 4 5)` is `(tri Limping 4)`), so it is checked as a size and then has no effect
+    there, as in Ludii."""
 
     TWO_SIZES: frozenset = frozenset({"Prism", "Rectangle"})
     NOT_YET: frozenset = frozenset()
@@ -326,7 +327,8 @@ class Hex(ShapedTiling):
         shape = self.shape
         a, b = self.sizes()
         if shape == "Hexagon":
-            g = hexagon_on_hex(a)
+            # Ludii 1.3's Hex: a second size makes the hexagon of sides a, b, a, b, a, b
+            g = hexagon_on_hex(a) if self.b is None else custom_on_hex([a, size(self, "b")])
         elif shape == "Triangle":
             g = triangle_on_hex(a)
         elif shape == "Diamond":
