@@ -48,6 +48,12 @@ CASES = [
     ('(define "H" (f A#1x#2)) (game "g" ("H" Mover 3))', '(game "g" (f AMoverx3))'),
     ('(define "H" (f P#1)) (game "g" ("H"))', '(game "g" (f P))'),
     ('(define "i" 5) (game "g" (instance "i" "i"))', '(game "g" (instance "i" 5))'),
+    # Ludii expands a define's body as text: a parameter inside a string is replaced too,
+    # one that has no argument given stays (a colour such as "#0000EE")
+    ('(define "R" (remember Value "#1" 3)) (game "g" ("R" 2))',
+     '(game "g" (remember Value "2" 3))'),
+    ('(define "C" (f "x#1y#2" "#0000EE")) (game "g" ("C" Mover 7))',
+     '(game "g" (f "xMovery7" "#0000EE"))'),
 ]
 
 

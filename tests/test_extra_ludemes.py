@@ -199,7 +199,6 @@ def test_rotation_reads_the_rotation_of_the_piece_at_a_site(start, site, level, 
 
 @pytest.mark.parametrize("ludeme,used", [
     ("(sites Random ...)", "(move Add (to (sites Random)))"),
-    ("(sites Pattern ...)", "(move Add (to (sites Pattern {F})))"),
     ("(all Different ...)", "(if (all Different (sites Board)) (move Pass))"),
     ("(remember State ...)", "(move Add (to (sites Empty)) (then (remember State)))"),
 ])
@@ -288,3 +287,25 @@ def test_a_copy_carries_the_pieces_state_rotation_and_value():
     state.apply(state.legal_moves()[0])
     assert [(state.what[s], state.piece_state(s), state.piece_rotation(s), state.piece_value(s))
             for s in (0, 8)] == [(state.what[0], 3, 2, 7)] * 2
+
+
+# A 3 x 3 board: 0 1 2 along the bottom row, 6 7 8 the top.
+@pytest.mark.parametrize("pattern,sites", [
+    # a line of two: north from the corner only (east ends on an empty site)
+    ("(sites Pattern {F} from:0)", [0, 3]),
+    # the whats cycle: the start's piece, then an empty site, then a disc again
+    ("(sites Pattern {F F} from:0 whats:{1 0})", []),
+    ("(sites Pattern {F F} from:0 whats:{1 1})", [0, 3, 6]),
+    # R turns right (north to east): two discs up, then one across
+    ("(sites Pattern {F F R F} from:0 whats:{1})", [0, 3, 6, 7]),
+    # the start's piece must be the first of whats
+    ("(sites Pattern {F} from:0 whats:{0})", []),
+    # a walk off the board matches nothing
+    ("(sites Pattern {F F F} from:0)", []),
+])
+def test_sites_pattern_walks_from_each_orthogonal_direction(pattern, sites):
+    game = _game('(place "Disc1" {0 3 6 7})', play="(move Add (to (sites Empty)) (then "
+                 f"(forEach Site {pattern} (remember Value (site)))))", players=2)
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 8))
+    assert list(state.notes.get(("remembered", None), ())) == sites

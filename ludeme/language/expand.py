@@ -618,6 +618,13 @@ class _Expander:
                         "than a word or an integer is not supported yet", "define")
         return str(arg[0].value)
 
+    def string_text(self, n: Node, m: re.Match, args: list[list[Node]]) -> str:
+        """What `#k` inside a string stands for: as glued to a word when the define was
+        given a k-th argument; else left as it is (`"color: #0000EE"` in a text)."""
+        if not 1 <= int(m.group(1)) <= len(args):
+            return m.group(0)
+        return self.glued_text(n, m, args)
+
     def sub_params(self, nodes: list[Node], args: list[list[Node]]) -> list[Node]:
         out = []
         for n in nodes:
@@ -632,6 +639,11 @@ class _Expander:
             return []  # a parameter without an argument drops out, as in Ludii
         if isinstance(n, Word) and "#" in n.value:
             return [Word(_GLUED.sub(lambda m: self.glued_text(n, m, args), n.value), n.pos, n.via)]
+        if isinstance(n, Str) and "#" in n.value:
+            # Ludii expands a define's body as text: a parameter inside a string is replaced
+            # too (`(remember Value "#1" ...)` names a list per argument)
+            return [Str(_GLUED.sub(lambda m: self.string_text(n, m, args), n.value), n.pos,
+                        n.via)]
         if isinstance(n, Call):
             head = self.sub_param(n.head, args)
             if len(head) != 1:

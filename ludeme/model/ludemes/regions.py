@@ -7,12 +7,77 @@ CONCEPTS_REVIEWED = True
 
 
 from ludeme.boards.board import sites_at_distance
+from ludeme.boards.trajectories import COMPASS
 from ludeme.language.syntax import Int, Str
 from .base import NOT_YET, DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, ludeme
 from ludeme.engine.compiled.emit import Unsupported, always, emit, emits, reads_params_only_from
+from .leaping import StepWord
 
 # Ludii's regions not written here yet: refused by name where a file uses them.
-NOT_YET["sites Random"] = NOT_YET["sites Cell"] = NOT_YET["sites Pattern"] = Region
+NOT_YET["sites Random"] = NOT_YET["sites Cell"] = Region
+
+
+@ludeme("sites", "Pattern")
+class SitesPattern(Region):
+    """`(sites Pattern {<F|L|R> ...} [<type>] [from:<site>] [what:<int> | whats:{<int>}])`:
+    the sites of a pattern walked from a site ((last To) by default), as Ludii's
+    SitesPattern: from each orthogonal direction of the board in turn, F steps one site
+    (its piece must be the next of `whats`, cycling; the piece at the start when none is
+    given), R and L turn to the next orthogonal direction clockwise or anticlockwise. The
+    sites of every direction whose walk matches, the start included (a site may come
+    more than once); nothing when the start's piece is not the first of `whats`. Example:
+    `(sites Pattern {F R F R F R F} whats:{1 0})`."""
+    concepts = ("Pattern",)
+
+    params = (P("walk", StepWord, many=True), P("type", SiteType, opt=True),
+              P("from", IntFn, opt=True, named=True), P("what", IntFn, opt=True, named=True),
+              P("whats", IntFn, opt=True, named=True, many=True))
+
+    def compile(self, env):
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(sites Pattern {self.type} ...) on a board played on "
+                            f"{env.board.site_type} sites is not supported yet")
+        if self.what is not None and self.whats:
+            raise self.fail("(sites Pattern ...) takes what: or whats:, not both")
+        start = env.compile(self.from_) if self.from_ is not None else (lambda c: c.s.last_to)
+        given = [env.compile(w) for w in ([self.what] if self.what is not None else self.whats)]
+        walk = tuple(self.walk)
+        board = env.board
+        orth = tuple(board.relation_dirs("Orthogonal"))
+        steps = {d: board.step[d] for d in orth}
+        n = env.num_board_sites
+        # the next orthogonal direction turning right (clockwise) or left, as
+        # DirectionFacing.right()/left() turn until one is supported
+        ring = [d for d in COMPASS if d in orth]
+        right = {d: ring[(i + 1) % len(ring)] for i, d in enumerate(ring)}
+        left = {d: ring[i - 1] for i, d in enumerate(ring)}
+
+        def pattern(c):
+            frm = start(c)
+            if not 0 <= frm < n:
+                return []
+            what = c.s.what
+            whats = [w(c) for w in given] or [what[frm]]
+            if what[frm] != whats[0]:
+                return []
+            out = []
+            for facing in orth:
+                at, k, sites = frm, 1 % len(whats), [frm]
+                for step in walk:
+                    if step == "F":
+                        at = steps[facing][at]
+                        if at < 0 or what[at] != whats[k]:
+                            break
+                        sites.append(at)
+                        k = (k + 1) % len(whats)
+                    elif step == "R":
+                        facing = right[facing]
+                    else:
+                        facing = left[facing]
+                else:
+                    out.extend(sites)
+            return out
+        return pattern
 
 
 @ludeme("sites", "Empty")
