@@ -309,3 +309,19 @@ def test_sites_pattern_walks_from_each_orthogonal_direction(pattern, sites):
     state = game.new_initial_state(0)
     state.apply(next(m for m in state.legal_moves() if m.to == 8))
     assert list(state.notes.get(("remembered", None), ())) == sites
+
+
+@pytest.mark.parametrize("start,targets", [
+    (0, [1, 3, 4]),     # the drawn diagonal 0-4 is an edge: orthogonal there, kept
+    (1, [0, 2, 4]),
+    (3, [0, 4, 6]),
+])
+def test_a_difference_spells_a_relation_as_the_site_supports_it(start, targets):
+    # 3 x 3 points with the diagonal 0-4-8 drawn, as boards drawn as lines have them:
+    # Ludii removes a site's diagonal directions, and a diagonal along an edge is not one
+    game = _built('(game "T" (players 2) (equipment {(board (add (square 3) edges:{{0 4} '
+                  '{4 8}}) use:Vertex) (piece "Disc" Each (move Step (difference Adjacent '
+                  'Diagonal) (to if:(is Empty (to)))))}) (rules (start (place "Disc1" '
+                  f'{start})) (play (forEach Piece))))')
+    state = game.new_initial_state(0)
+    assert sorted(m.to for m in state.legal_moves()) == targets

@@ -40,28 +40,41 @@ class DirectionsDifference(_DirectionFunction):
         second = keys_of(env, self.removed, lud)
         board = env.board
         expanded = {r: tuple(board.relation_dirs(r)) for r in RELATIONS}
-        # Where a diagonal step is also an orthogonal one (boards drawn as lines), Ludii's
-        # supported diagonal directions are not the ones these tables hold.
-        removed_words = [self.removed] if isinstance(self.removed, str) else \
-            list(getattr(self.removed, "dirs", []) if not hasattr(self.removed,
-                                                                "direction_keys") else [])
-        for w in removed_words:
-            if w in ("Diagonal", "OffDiagonal") and \
-                    set(expanded[w]) & set(expanded["Orthogonal"]):
-                raise self.fail(f"removing {w} directions on a board whose {w.lower()} "
-                                "steps are also orthogonal is not supported yet")
+        orth = set(expanded["Orthogonal"])
+        if any(set(expanded[w]) & orth for w in ("Diagonal", "OffDiagonal")):
+            # A board drawn as lines, where a diagonal line is also an edge: Ludii spells a
+            # relation as the directions the site itself supports in it
+            # (TopologyElement.supportedDirections): a diagonal step along an edge is
+            # orthogonal there, not diagonal.
+            near = board.neighbours
+            at_site: dict = {}
 
-        def spell(keys):
+            def relation_at(r, frm):
+                got = at_site.get((r, frm))
+                if got is None and not 0 <= frm < board.num_sites:
+                    return expanded[r]      # off the board: the board's own spelling
+                if got is None:
+                    sites = set(near[r][frm]) if r in near else set()
+                    if r in ("Diagonal", "OffDiagonal"):
+                        sites -= set(near["Orthogonal"][frm])
+                    got = at_site[(r, frm)] = tuple(
+                        d for d in expanded[r] if d in board.step and board.step[d][frm] in sites)
+                return got
+        else:
+            def relation_at(r, frm):
+                return expanded[r]
+
+        def spell(keys, frm):
             out = []
             for k in keys:
-                for d in expanded.get(k, (k,)):
+                for d in (relation_at(k, frm) if k in expanded else (k,)):
                     if d not in out:
                         out.append(d)
             return out
 
         def keys(c, frm):
-            removed = spell(second(c, frm))
-            return tuple(d for d in spell(first(c, frm)) if d not in removed)
+            removed = spell(second(c, frm), frm)
+            return tuple(d for d in spell(first(c, frm), frm) if d not in removed)
         return keys
 
 
