@@ -453,7 +453,11 @@ CORPUS = ["board_race_reach_Es-Sig", "board_race_reach_Sig_wa_Duqqan_(Houmt_al-A
           # (move Set Rotation): pieces turned, their relative directions with them
           "board_war_replacement_eliminate_target_Ploy",
           # (take Control ...); a copy carries the piece's state and value
-          "board_war_replacement_eliminate_target_Mini_Wars"]
+          "board_war_replacement_eliminate_target_Mini_Wars",
+          # (sites Pattern); a define's parameter inside a string; (hex a b)
+          "board_space_territory_Stargazers",
+          # (difference <dirs> Diagonal) on a board drawn as lines
+          "board_war_leaping_lines_Crand"]
 
 
 @pytest.mark.parametrize("name", CORPUS)

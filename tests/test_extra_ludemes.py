@@ -325,3 +325,14 @@ def test_a_difference_spells_a_relation_as_the_site_supports_it(start, targets):
                   f'{start})) (play (forEach Piece))))')
     state = game.new_initial_state(0)
     assert sorted(m.to for m in state.legal_moves()) == targets
+
+
+def test_a_slides_between_effect_applies_where_its_condition_holds():
+    # Sliding east over the discs on 1 and 2, the effect applies only at the site where
+    # its condition holds (Ludii evaluates the (apply ...) at each site passed over)
+    state = _built('(game "T" (players 2) (equipment {(board (rectangle 1 5)) (piece "Disc" '
+                   'Each (move Slide E (between if:True (apply if:(= (between) 1) (remove '
+                   '(between))))))}) (rules (start {(place "Disc1" 0) (place "Disc2" {1 2})}) '
+                   '(play (forEach Piece))))').new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 3))
+    assert [state.who[s] for s in range(5)] == [0, 0, 2, 1, 0]

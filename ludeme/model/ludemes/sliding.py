@@ -99,11 +99,12 @@ class MoveSlide(Moves):
         if b is not None:
             b.refuse("before", "after", why="Ludii's Slide reads only if:, trail:, (apply ...) "
                      "and the range of (between ...)")
-            if b.apply is not None and b.apply.if_ is not None:
-                raise b.apply.fail("(apply if:...) in the (between ...) of a slide is not "
-                                   "supported yet")
         passed = env.compile(b.apply.effect) if b is not None and b.apply is not None \
             and b.apply.effect is not None else None
+        # Ludii evaluates the (apply ...) at each site passed over: its effect where its
+        # condition holds there, nothing elsewhere
+        passed_if = env.compile(b.apply.if_) if passed is not None \
+            and b.apply.if_ is not None else None
         if b is not None and b.range is not None:
             min_fn, max_fn = b.range.bounds(env)
         else:
@@ -121,7 +122,8 @@ class MoveSlide(Moves):
             each in front of what the move holds so far."""
             for i in range(1, k):
                 c.between = steps[i]
-                acts[:0] = _effect_actions(passed, c)
+                if passed_if is None or passed_if(c):
+                    acts[:0] = _effect_actions(passed, c)
             return acts         # (between) stays on the last of them, as in Ludii
 
         def slide(c):
