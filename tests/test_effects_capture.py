@@ -221,13 +221,6 @@ def test_refused_arguments_stop_at_their_position(tmp_path, play, arg):
     assert "not supported yet" in str(e.value) and f"'{arg}'" in str(e.value), str(e.value)
 
 
-def test_move_set_rotation_is_refused_at_its_position(tmp_path):
-    with pytest.raises(LudemeError) as e:
-        _state(tmp_path, '(forEach Piece (move Set Rotation))', '(place "R1" 7)')
-    assert "(move Set Rotation ...) is not supported yet" in str(e.value)
-    assert e.value.pos.line == 1
-
-
 # Corpus games whose first blocker was one of these ludemes, replayed step by step.
 CORPUS = ["board_war_custodial_Hnefatafl", "board_war_custodial_Brandub",
           "board_hunt_Gala_(Buginese)", "board_war_custodial_Maak_Yek",
