@@ -336,3 +336,24 @@ def test_a_slides_between_effect_applies_where_its_condition_holds():
                    '(play (forEach Piece))))').new_initial_state(0)
     state.apply(next(m for m in state.legal_moves() if m.to == 3))
     assert [state.who[s] for s in range(5)] == [0, 0, 2, 1, 0]
+
+
+def test_regions_worked_out_in_a_position_are_dropped_when_a_site_changes():
+    # (sites Occupied ...) is kept on the state for its position: every write (a move's
+    # actions, set_site) drops it, and a clone starts without it
+    game = _game(play='(if (< (count Sites in:(sites Occupied by:P1)) 2) '
+                      '(move Add (to (sites Empty))) (move Pass))', players=2)
+    disc1 = game.component_named("Disc1").index
+    state = game.new_initial_state(0)
+    assert len(state.legal_moves()) == 9
+    twin = state.clone()
+    state.set_site(0, disc1)
+    state.set_site(1, disc1)
+    assert [m.is_pass for m in state.legal_moves()] == [True]
+    assert len(twin.legal_moves()) == 9
+    twin.apply(next(m for m in twin.legal_moves() if m.to == 4))    # P1 adds one
+    twin.apply(twin.legal_moves()[0])                                # P2 adds one
+    assert len(twin.legal_moves()) == 7                              # P1 has one: adds
+    twin.apply(next(m for m in twin.legal_moves() if not m.is_pass))
+    twin.apply(twin.legal_moves()[0])
+    assert [m.is_pass for m in twin.legal_moves()] == [True]         # P1 has two

@@ -308,7 +308,7 @@ class State:
                  "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "last_between", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
                  "force_roll", "to_clear", "_replayed", "draws", "on_track",
-                 "repeats", "_stuck", "_depths")
+                 "repeats", "_stuck", "_depths", "memo")
 
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
@@ -379,6 +379,8 @@ class State:
         self._legal = None
         self._stuck = False     # the phase gave no move when `_legal` was generated
         self._depths = None     # what a (max Moves) found of the moves it kept here
+        self.memo = None        # regions worked out in this position (None: none yet); every
+                                # write to the sites drops it (`do_action`, `set_site`)
 
     # -- the OpenSpiel-style API -----------------------------------------
     def current_player(self) -> int:
@@ -454,7 +456,7 @@ class State:
         """An independent copy (its chance stream continues where this one's is)."""
         s = State.__new__(State)
         for name in State.__slots__:
-            if name not in ("ctx", "_legal", "_stuck", "_depths"):
+            if name not in ("ctx", "_legal", "_stuck", "_depths", "memo"):
                 setattr(s, name, getattr(self, name))
         s.sites = self.sites.copy()
         s._alias_sites()
@@ -478,7 +480,7 @@ class State:
         if self.on_track is not None:
             s.on_track = self.on_track.copy()
         s.ctx = Ctx(self.g, s)
-        s._legal = s._depths = None
+        s._legal = s._depths = s.memo = None
         s._stuck = False
         return s
 
@@ -544,7 +546,7 @@ class State:
     def set_site(self, site: int, what: int, who: int | None = None, count: int = 1,
                  state: int = 0, rotation: int = 0, value: int = 0) -> None:
         """Put exactly this at a site (what 0 empties it); `who` defaults to the owner."""
-        self._legal = None
+        self._legal = self.memo = None
         self.sites.clear(site)
         if what:
             owner = self.g.components[what].owner if who is None else who
@@ -554,7 +556,7 @@ class State:
         """Empty every site, board and hands."""
         for site in range(self.g.total_sites):
             self.sites.clear(site)
-        self._legal = None
+        self._legal = self.memo = None
 
     # -- actions ---------------------------------------------------------
     def do_action(self, a: tuple) -> None:
@@ -563,6 +565,7 @@ class State:
         others by their `_do_*` method."""
         kind = a[0]
         sites = self.sites
+        self.memo = None            # the position changes: what was worked out in it goes
         # The common kinds first, each checking its own sites; the rest check through
         # their entry of ACTIONS. A negative site is a rule's bug: never let it index from
         # the end.

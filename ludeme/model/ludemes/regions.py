@@ -317,12 +317,24 @@ class SitesOccupied(Region):
             if c.stacking:
                 return occupied_stacks(c)
             rng, ids, comps = selected(c)
-            what = c.s.what
-            who = _owners(c)
-            # an empty site has owner 0 too: by:Neutral lists the neutral pieces only
-            if comps is None:
-                return [s for s in rng if who[s] in ids and what[s]]
-            return [s for s in rng if who[s] in ids and what[s] in comps]
+            # Worked out once per position: a check test asks it of every candidate
+            # position many times (kept on the state until a site is written).
+            state = c.s
+            memo = state.memo
+            if memo is None:
+                memo = state.memo = {}
+            key = ("occupied", rng, ids, comps)
+            got = memo.get(key)
+            if got is None:
+                what = state.what
+                who = _owners(c)
+                # an empty site has owner 0 too: by:Neutral lists the neutral pieces only
+                if comps is None:
+                    got = [s for s in rng if who[s] in ids and what[s]]
+                else:
+                    got = [s for s in rng if who[s] in ids and what[s] in comps]
+                memo[key] = got
+            return list(got)
         return occupied
 
     def predicate(self, env):
