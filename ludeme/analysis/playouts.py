@@ -866,7 +866,7 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
     each played with each ruleset; None: `options` alone.
     `evaluation`: Ludii's state-evaluation metrics too (`run_playouts`).
     """
-    from .report import run_lock
+    from .outdir import run_lock
     with run_lock(out):     # a second run into `out` meanwhile is refused, before playing
         return _play_and_write(path, n, out, seed, jobs, rulesets, option_sets or [options],
                                agents, rotate, scheduler, max_turns, max_moves, progress,
@@ -876,11 +876,18 @@ def run_and_write(path: str, out: str | os.PathLike, rulesets=(None,), options=(
 def _play_and_write(path, n, out, seed, jobs, rulesets, option_sets, agents, rotate, scheduler,
                     max_turns, max_moves, progress, backend, command, until,
                     evaluation=False) -> WrittenRun:
+    from ludeme.errors import LudemeError
+    configurations = [(r, list(o)) for r in rulesets for o in option_sets]
+    several = len(configurations) > 1
+    # A lone configuration is loaded before the report's modules (pandas, scipy,
+    # matplotlib: seconds) are imported: a file refused while loading is said at once.
+    first = None if several or not configurations else load(
+        path, configurations[0][1], configurations[0][0], max_turns=max_turns,
+        max_moves=max_moves, backend=backend)
     import pandas as pd
 
     from ludeme.ai.agents import agents_from_specs
     from ludeme.engine.compiled import Unsupported
-    from ludeme.errors import LudemeError
     from .metrics import Summary
     from .precision import UntilCI
     from .report import config_label, note_run_start, playouts_in, write_run
@@ -904,15 +911,16 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, option_sets, agents, rot
     configs: list[dict] = []
     showcases: list[dict] = []
     stops: list[dict] = []
-    several = len(rulesets) * len(option_sets) > 1
     t0 = time.perf_counter()
     try:
-        for ruleset, options in ((r, list(o)) for r in rulesets for o in option_sets):
+        for ruleset, options in configurations:
             picker = SamplePicker()
             books = _Bookkeeper(summary, picker)
             try:
-                game = load(path, options, ruleset,
-                            max_turns=max_turns, max_moves=max_moves, backend=backend)
+                game = first if first is not None else load(
+                    path, options, ruleset, max_turns=max_turns, max_moves=max_moves,
+                    backend=backend)
+                first = None
                 players = agents_from_specs(agents, game.num_players) if agents else None
             except LudemeError as e:
                 if not several:

@@ -70,7 +70,6 @@ def run(args) -> int:
     from ludeme.analysis.playouts import (cpu_jobs, default_out_dir, option_sweep, ruleset_names,
                                           run_and_write)
     from ludeme.analysis.precision import parse_targets, stop_text
-    from ludeme.analysis.report import number_text
     if args.all_rulesets and args.ruleset:
         raise LudemeError("--ruleset and --all-rulesets exclude each other")
     for name, value in (("-n", args.n), ("--seed", args.seed), ("--max-turns", args.max_turns),
@@ -116,6 +115,9 @@ def run(args) -> int:
         name = (row["ruleset"] or row["options"] or row["game"]).split("/", 1)[-1]
         if row["options"] and not row["ruleset"] and len(r.summary) > 1:
             name = row["options"]           # a sweep's: every option it chose
+        # the report's module (pandas, scipy, matplotlib) once there is something to
+        # report: a file refused while loading is said at once
+        from ludeme.analysis.report import number_text
         agents = "" if row["agents"] == "random" else f" [{row['agents']}]"
         scores = "".join(f", {row[f'agent{j}']} scores {row[f'AgentScore{j}']:.3f}"
                          for j in range(1, 10) if f"agent{j}" in row and isinstance(
