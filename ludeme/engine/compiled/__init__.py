@@ -661,6 +661,14 @@ def jit_off() -> bool:
         return False
 
 
+def _auto_skips_kernels(game) -> bool:
+    """On "auto", the reference engine plays when numba's JIT is off (`jit_off`); said once."""
+    if not jit_off():
+        return False
+    _say_once(game, "jit", "numba's JIT is off (NUMBA_DISABLE_JIT)")
+    return True
+
+
 def select(game, backend: str = "auto"):
     """The compiled game for `backend` ("auto", "compiled", "reference"), or None for the
     reference engine. "compiled" raises `Unsupported` when the game cannot be compiled."""
@@ -668,8 +676,7 @@ def select(game, backend: str = "auto"):
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     if backend == "reference":
         return None
-    if backend == "auto" and jit_off():
-        _say_once(game, "jit", "numba's JIT is off (NUMBA_DISABLE_JIT)")
+    if backend == "auto" and _auto_skips_kernels(game):
         return None
     try:
         return _unsupported_or_missing_numba(build_kernels, game, None, False)
@@ -685,8 +692,7 @@ def start(game):
     them, else a `Compiling` (the compile in another process, the run playing on the
     reference engine meanwhile), or None when the game has no compiled form (said once) or
     numba's JIT is off (`jit_off`)."""
-    if jit_off():
-        _say_once(game, "jit", "numba's JIT is off (NUMBA_DISABLE_JIT)")
+    if _auto_skips_kernels(game):
         return None
     try:
         source = _unsupported_or_missing_numba(game_source_text, game)

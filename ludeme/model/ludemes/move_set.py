@@ -76,17 +76,15 @@ def _set_rotation(env, lud):
         at = site(c)
         if not 0 <= at < n:
             return []
-        mover = c.s.mover
-        out = [Move(at, at, mover, [(A_SET_FIELD, "rotation", at, TOP, d(c))], then)
-               for d in given]
+        rotations = [d(c) for d in given]
         current = c.s.piece_rotation(at)
-        if previous(c):
-            r = current - 1 if current > 0 else states - 1
-            out.append(Move(at, at, mover, [(A_SET_FIELD, "rotation", at, TOP, r)], then))
+        if previous(c):     # Ludii's wrapping, also for a rotation set beyond the states
+            rotations.append(current - 1 if current > 0 else states - 1)
         if following(c):
-            r = current + 1 if current < states - 1 else 0
-            out.append(Move(at, at, mover, [(A_SET_FIELD, "rotation", at, TOP, r)], then))
-        return out
+            rotations.append(current + 1 if current < states - 1 else 0)
+        mover = c.s.mover
+        return [Move(at, at, mover, [(A_SET_FIELD, "rotation", at, TOP, r)], then)
+                for r in rotations]
     return moves
 
 

@@ -322,13 +322,14 @@ class Hex(ShapedTiling):
     """
 
     params = _shaped("hex", "Hexagon Triangle Diamond Prism Star Limping Square Rectangle")
+    # Ludii 1.3's Hex: a second size makes the hexagon of sides a, b, a, b, a, b
+    TWO_SIZES = ShapedTiling.TWO_SIZES | {"Hexagon"}
 
     def build(self, site_type: str) -> PlanarGraph:
         shape = self.shape
         a, b = self.sizes()
         if shape == "Hexagon":
-            # Ludii 1.3's Hex: a second size makes the hexagon of sides a, b, a, b, a, b
-            g = hexagon_on_hex(a) if self.b is None else custom_on_hex([a, size(self, "b")])
+            g = hexagon_on_hex(a) if b is None else custom_on_hex([a, b])
         elif shape == "Triangle":
             g = triangle_on_hex(a)
         elif shape == "Diamond":
