@@ -111,14 +111,51 @@ def test_boardless_default_sizes_are_ludiis():
     assert board("(boardless Hexagonal)").num_sites == 1261
 
 
-def test_sites_playable_on_a_boardless_table_is_refused(tmp_path):
+def _table_game(tmp_path, start="", tile=""):
     from ludeme.api import load
     f = tmp_path / "t.lud"
-    f.write_text('(game "t" (players 2) (equipment {(boardless Hexagonal 3) (piece "D" Each)}) '
-                 '(rules (play (move Add (to (sites Playable)))) '
+    f.write_text('(game "t" (players 2) (equipment {(boardless Hexagonal 3) (piece "D" Each) '
+                 f'{tile}}}) (rules {start} (play (move Add (to (sites Playable)))) '
                  '(end (if (no Moves Next) (result Mover Win)))))')
-    with pytest.raises(LudemeError, match=r"\(sites Playable\) on a \(boardless"):
-        load(f)
+    return load(f)
+
+
+def test_sites_playable_on_a_boardless_table_starts_at_the_centre(tmp_path):
+    # Ludii's boardless playable set (ContainerFlatState.setSite): the centre before any
+    # piece, then each change sets its site and neighbours to "empty next to a piece"
+    table = board("(boardless Hexagonal 3)")
+    adjacent = table.neighbours["Adjacent"]
+    state = _table_game(tmp_path).new_initial_state(0)
+    assert [m.to for m in state.legal_moves()] == [9]            # the centre of 19 cells
+    state.apply(state.legal_moves()[0])
+    assert sorted(m.to for m in state.legal_moves()) == sorted(adjacent[9])
+    nxt = min(adjacent[9])
+    state.apply(next(m for m in state.legal_moves() if m.to == nxt))
+    expected = (set(adjacent[9]) | set(adjacent[nxt])) - {9, nxt}
+    assert sorted(m.to for m in state.legal_moves()) == sorted(expected)
+
+
+def test_sites_playable_on_a_boardless_table_after_start_pieces(tmp_path):
+    # pieces placed by the start rules are changes too: the centre is taken, its
+    # neighbours and the placed piece's are playable, nothing else is
+    table = board("(boardless Hexagonal 3)")
+    adjacent = table.neighbours["Adjacent"]
+    game = _table_game(tmp_path, start='(start {(place "D1" 9) (place "D2" 0)})')
+    got = sorted(m.to for m in game.new_initial_state(0).legal_moves())
+    assert got == sorted((set(adjacent[9]) | set(adjacent[0])) - {9, 0})
+
+
+@pytest.mark.parametrize("sides,ok", [(4, True), (16, True), (17, False), (-1, False)])
+def test_tile_sides_are_checked_and_change_no_move(tmp_path, sides, ok):
+    # Ludii reads numSides: only for a tile's paths and its drawing; its constructor
+    # refuses a count outside 0..16 (Constants.MAX_SIDES_TILE)
+    tile = f'(tile "T" Each numSides:{sides})'
+    if not ok:
+        with pytest.raises(LudemeError, match="'numSides:' of a tile must be 0 to 16"):
+            _table_game(tmp_path, tile=tile)
+        return
+    with_tile = _table_game(tmp_path, tile=tile).new_initial_state(0)
+    assert [m.to for m in with_tile.legal_moves()] == [9]
 
 
 # ---------------------------------------------------------------- circle boards on cells

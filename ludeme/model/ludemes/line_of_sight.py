@@ -21,13 +21,11 @@ class SitesPlayable(Region):
     params = ()
 
     def compile(self, env):
-        if getattr(env.board, "boardless", False):
-            # Ludii keeps a playable bit per cell there, updated by every piece placed or
-            # removed (the centre stays playable until a change reaches it): not kept here.
-            raise self.fail("(sites Playable) on a (boardless ...) table is not supported yet")
         centre = tuple(env.board_region("Centre", self))
         adjacent = env.step_targets("Adjacent", self)
         n = env.num_board_sites
+        if getattr(env.board, "boardless", False):
+            return self._boardless(centre, adjacent, n)
 
         def playable(c):
             s = c.s
@@ -36,6 +34,25 @@ class SitesPlayable(Region):
             what = s.what
             return sorted({to for site in range(n) if what[site]
                            for to in adjacent[site] if what[to] == 0})
+        return playable
+
+    @staticmethod
+    def _boardless(centre, adjacent, n):
+        # Ludii keeps a playable bit per cell of a boardless table (ContainerFlatState's
+        # playable set): each change of a site sets it, for the site and its neighbours, to
+        # "empty with an occupied neighbour"; the centre's bit is set before play begins.
+        # Every site a change has reached therefore reads as the rule; only the centre can
+        # differ, playable while no piece has touched it or its neighbours, which on a table
+        # whose first pieces go next to each other is before the first move.
+        def playable(c):
+            s = c.s
+            what = s.what
+            sites = {to for site in range(n) if what[site]
+                     for to in adjacent[site] if what[to] == 0}
+            if s.num_moves == 0:
+                sites.update(site for site in centre
+                             if what[site] == 0 and not any(what[t] for t in adjacent[site]))
+            return sorted(sites)
         return playable
 
 

@@ -22,6 +22,9 @@ Level = _var("level", "Level", "level",
              "`(forEach Piece ...)`).")
 
 
+MAX_SIDES_TILE = 16     # Ludii's Constants.MAX_SIDES_TILE
+
+
 @ludeme("tile")
 class Tile(Piece):
     """`(tile "Name" [Each|P1|...])`: a tile, a component like a piece (Ludii's Tile, whose
@@ -34,8 +37,12 @@ class Tile(Piece):
     """
     concepts = ("Tile", "LargePiece if walk", "LargePiece if walks")
 
-    # Ludii's Tile: a walk (or walks) makes it a large piece (ludeme.boards.large_pieces);
-    # paths and slots are not supported yet, so neither is numSides: without a walk.
+    # Ludii's Tile: a walk (or walks) makes it a large piece (ludeme.boards.large_pieces).
+    # numSides: is read by Ludii only where a tile has paths (their ends are numbered by
+    # side) and to draw it; a tile's rotations come from the board's directions
+    # (Game.maximalRotationStates), whatever its sides. Paths and slots are not supported
+    # yet (refused where they are written), so the sides are checked, as Ludii's
+    # constructor checks them, and change no move.
     params = (P("name", LitStr), P("role", RoleType, opt=True, default="Shared"),
               P("dirn", DirWord, opt=True),
               P("walk", StepWord, opt=True, many=True),
@@ -49,9 +56,9 @@ class Tile(Piece):
     def validate(self):
         if self.walk and self.walks:
             raise self.fail("(tile ...) takes a walk {...} or walks {{...} ...}, not both")
-        if self.numSides is not None and not self.walk_steps():
-            raise self.fail("(tile ... numSides:) without a walk (a tile with paths) is not "
-                            "supported yet")
+        if self.numSides is not None and not 0 <= self.numSides <= MAX_SIDES_TILE:
+            raise self.fail(f"'numSides:' of a tile must be 0 to {MAX_SIDES_TILE}, "
+                            f"found {self.numSides}")
 
     def walk_steps(self) -> tuple[tuple[str, ...], ...]:
         """The walks of a large piece ({F R F} as one walk), () for a tile of one cell.
