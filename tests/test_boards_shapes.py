@@ -276,6 +276,38 @@ def test_tiling_3464_cells_are_hexagons_squares_and_triangles():
     assert len(b.neighbours["Orthogonal"][middle]) == 6     # the 6 squares around it
 
 
+@pytest.mark.parametrize("text,cells,points", [
+    ("(board (subdivide (square 2)))", 16, 13),           # each square into 4 triangles
+    ("(board (subdivide (square 2) min:5))", 4, 9),       # no cell has 5 sides: unchanged
+    ("(board (subdivide (tiling T3464 1) min:6))", 18, 19),   # the hexagon only, into 6
+])
+def test_subdivide_splits_cells_of_at_least_min_sides_about_their_centres(text, cells, points):
+    b = board(text)
+    assert (len(b.planar.faces), len(b.planar.vertices)) == (cells, points)
+    assert all(len(f.vertices) in (3, 4) for f in b.planar.faces)
+
+
+def test_subdivide_on_vertices_joins_each_new_point_to_the_corners():
+    # (square 3) on vertices: 9 points, 4 squares
+    b = board("(board (subdivide (square 3)) use:Vertex)")
+    assert b.num_sites == 13 and not b.planar.faces
+    # Ludii takes the cells from the last: the top right square's centre is point 9
+    centre = b.planar.vertices[9]
+    assert (centre.x, centre.y) == (1.5, 1.5)
+    assert sorted(v.id for v in centre.neighbours()) == [4, 5, 7, 8]
+
+
+def test_tiling_33434_is_ludiis_diamond_of_motifs():
+    # Ludii's Tiling33434: 14 points a motif, shared where motifs meet; the second size
+    # changes nothing (Tiling.construct builds the diamond of the first)
+    one = board("(board (tiling T33434 1) use:Vertex)")
+    assert one.num_sites == 14
+    sides = sorted(len(f.vertices) for f in board("(board (tiling T33434 2))").planar.faces)
+    assert set(sides) == {3, 4}
+    assert board("(board (tiling T33434 3 5) use:Vertex)").num_sites == \
+        board("(board (tiling T33434 3) use:Vertex)").num_sites
+
+
 # ---------------------------------------------------------------- corpus traces
 
 AGREEING = [
@@ -289,6 +321,8 @@ AGREEING = [
     "board_hunt_Kaooa",                                   # splitCrossings of a regular star
     "board_space_territory_Residuel",                     # dual of a T3636 tiling, cut
     "board_space_line_Pentalath",                         # intersect
+    "board_space_connection_Onyx",                        # subdivide of a T33434 tiling
+    "board_space_line_Andantino",                         # a boardless table's playable
 ]
 
 

@@ -1,4 +1,5 @@
-"""Graph operators: rotate, shift, scale, skew, dual, merge, intersect, union, remove, add.
+"""Graph operators: rotate, shift, scale, skew, dual, subdivide, merge, intersect, union,
+remove, add.
 
 Transformations keep the numbering of the graph they change (Ludii numbers a
 board before rotating it); merge and union number the parts in order.
@@ -7,7 +8,7 @@ board before rotating it); merge and union number the parts in order.
 from __future__ import annotations
 
 from ludeme.model.ludemes.base import GraphFn, LitBool, Other, P, SiteType, ludeme
-from .base import REAL, IndexRows, Indices, Points, Polygons, real
+from .base import INT, REAL, IndexRows, Indices, Points, Polygons, real, size
 from ludeme.boards.geometry import EPSILON, PlanarGraph, distance, f32
 from ludeme.boards.polygon import contains, inflate
 
@@ -114,6 +115,45 @@ class Dual(GraphFn):
         g.make_faces(False)
         g.basis, g.shape = "Dual", None
         g.reorder()
+        return g
+
+
+@ludeme("subdivide")
+class Subdivide(GraphFn):
+    """Split each cell of at least `min:` sides (default 1) about its centre: a new point
+    there, joined to each of its corners (Ludii's Subdivide). Cells are taken from the
+    last; the new points are numbered after the old ones in that order. On a board played
+    on cells the cells are found again; played on vertices, the graph keeps no cells.
+
+    Example: `(board (subdivide (tiling T33434 2) min:4) use:Vertex)` puts a point at the
+    centre of each square of the tiling, joined to its four corners (Onyx).
+    """
+
+    params = (P("graph", GraphFn), P("min", INT, opt=True, named=True))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        smallest = size(self, "min", low=0)
+        smallest = 1 if smallest is None else smallest
+        g = self.graph.build(site_type)
+        if site_type == "Vertex":
+            g.make_faces(True)       # as Ludii: no subdividing without cells
+        split = []
+        for face in reversed(g.faces):
+            if len(face.vertices) < smallest:
+                continue
+            pivot = g.add_vertex(face.x, face.y, face.z)
+            for v in face.vertices:
+                g.find_or_add_edge(pivot, v)
+            split.append(face)
+        if site_type == "Cell":
+            # the old cells go after the new edges are in, so no shared edge goes with them
+            for face in split:
+                g.remove_face(face, False)
+            g.make_faces(True)
+        else:
+            g.clear_faces()
+        g.check_size()
+        g.basis = g.shape = None
         return g
 
 

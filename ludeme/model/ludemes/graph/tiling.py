@@ -34,6 +34,13 @@ def _motif_3464() -> tuple[tuple[float, float], ...]:
 
 
 MOTIF_3464 = _motif_3464()
+# The 14 points of Ludii's Tiling33434.ref: a square's corners and the triangles around it,
+# in (u2, u3) = (1/2, sqrt(3)/2) steps.
+_U2, _U3 = 0.5, SQRT3 / 2
+MOTIF_33434 = tuple((a * _U2 + b * _U3, c * _U2 + d * _U3) for a, b, c, d in (
+    (-1, 0, -1, -1), (1, 0, -1, -1), (-1, -1, 0, -1), (1, 1, 0, -1), (0, 0, -1, 0),
+    (-2, -1, 0, 0), (0, -1, 0, 0), (0, 1, 0, 0), (2, 1, 0, 0), (0, 0, 1, 0),
+    (-1, -1, 0, 1), (1, 1, 0, 1), (-1, 0, 1, 1), (1, 0, 1, 1)))
 # A pointy-top hexagon of unit sides (Ludii's Tiling3636.ref read as (y, x)).
 MOTIF_3636 = tuple((x, y) for y, x in ((0.0, 1.0), (SQRT3 / 2, 0.5), (SQRT3 / 2, -0.5),
                                        (0.0, -1.0), (-SQRT3 / 2, -0.5), (-SQRT3 / 2, 0.5)))
@@ -62,7 +69,9 @@ def hexagon_cells(rows: int, cols: int):
 @ludeme("tiling")
 class Tiling(GraphFn):
     """A semi-regular tiling in a hexagon of `a` motifs a side: T3464 (hexagons, squares
-    and triangles), T3636 (hexagons and triangles; with `b`, a rhombus a x b).
+    and triangles), T3636 (hexagons and triangles; with `b`, a rhombus a x b); T33434
+    (squares and pairs of triangles) in a diamond of a x a motifs, the only shape Ludii
+    builds: its `b` changes nothing there (Tiling.construct passes only `a`).
 
     Example: `(board (tiling T3464 2) use:Vertex)` is Kensington's 72 points.
     """
@@ -70,7 +79,7 @@ class Tiling(GraphFn):
     params = (P("tiling", Enum("TilingType", TILINGS)), P("a", INT), P("b", INT, opt=True))
 
     def validate(self):
-        if self.tiling not in ("T3464", "T3636"):
+        if self.tiling not in ("T3464", "T3636", "T33434"):
             raise self.fail(f"(tiling {self.tiling} ...) is not supported yet")
         if self.tiling == "T3464" and self.b is not None:
             raise self.fail("(tiling T3464 a b), a parallelogram, is not supported yet")
@@ -79,6 +88,12 @@ class Tiling(GraphFn):
         a = size(self, "a", 1)
         b = size(self, "b", 1)
         rows = 2 * a - 1
+        if self.tiling == "T33434":
+            h = (1 + SQRT3) / 2                          # Ludii's Tiling33434.xy
+            g = motif_graph([(h * (c - r), h * (r + c)) for r in range(a) for c in range(a)],
+                            MOTIF_33434)
+            g.basis, g.shape = "T33434", "Diamond"
+            return g
         if self.tiling == "T3464":
             hx, hy = 1 + SQRT3, (3 + SQRT3) / 2          # Ludii's HexagonOn3464.xy
             centres = [(hy * (c - r), hx * (r + c) * 0.5) for r, c in hexagon_cells(rows, rows)]
