@@ -323,6 +323,7 @@ AGREEING = [
     "board_space_line_Pentalath",                         # intersect
     "board_space_connection_Onyx",                        # subdivide of a T33434 tiling
     "board_space_line_Andantino",                         # a boardless table's playable
+    "board_hunt_To_Kinegi_tou_Lagou",                     # merge of shifted circle boards
 ]
 
 

@@ -272,21 +272,6 @@ def connect_close_vertices(g: PlanarGraph, new_vertices=None) -> None:
                 g.find_or_add_edge(a, b)
 
 
-def refuse_circles(lud, graphs) -> None:
-    """Two or more circles of points given per ring (`concentric {1 8}`) combined by one
-    operator: Ludii numbers the combined points differently from this builder (To Kinegi
-    tou Lagou), so they stop here rather than play on the wrong sites."""
-    from .generators import Concentric
-    circles = 0
-    for g in graphs:
-        while isinstance(g, (Shift, Rotate, Scale)):
-            g = g.graph
-        circles += isinstance(g, Concentric) and bool(g.cells)
-    if circles > 1:
-        raise lud.fail(f"({lud.keyword} ...) of several circle boards given by points per "
-                       "ring is not supported yet")
-
-
 class Combined(GraphFn):
     """`(op a b [connect:])` or `(op {a b ...} [connect:])`."""
 
@@ -306,7 +291,6 @@ class Merge(Combined):
     """
 
     def build(self, site_type: str) -> PlanarGraph:
-        refuse_circles(self, self.parts())
         points: list[list[float]] = []
         pairs: list[list[int]] = []
         for part in self.parts():
@@ -388,7 +372,6 @@ class Union(Combined):
     """
 
     def build(self, site_type: str) -> PlanarGraph:
-        refuse_circles(self, self.parts())
         parts = [p.build(site_type) for p in self.parts()]
         g = parts[0]
         for other in parts[1:]:
