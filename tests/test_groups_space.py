@@ -476,3 +476,24 @@ def test_is_line_on_stacks(start, cond, expected):
     state = game.new_initial_state(0)
     state.apply(state.legal_moves()[0])
     assert state.over is expected
+
+
+def test_values_remembered_is_an_int_array_where_one_is_read():
+    # Ludii's (values Remembered) is an int array: an int-array union takes it beside
+    # (results ...), and (forEach Value ...) iterates the union (Throngs): the sites
+    # north of the remembered 0 and 1 (4, 5), then the remembered 1 not already in
+    play = ('(forEach Value (union (results from:(sites (values Remembered "R")) '
+            'to:(sites To (step (from (from)) N (to if:(is Empty (to))))) (to)) '
+            '(values Remembered "R")) (move Add (to (value))))')
+    game = _game(play, start="")
+    s = game.new_initial_state(0)
+    s.notes[("remembered", "R")] = (0, 1)        # as (remember Value "R" ...) leaves them
+    assert [m.to for m in s.legal_moves()] == [4, 5, 0, 1]
+
+
+def test_a_place_with_no_site_places_nothing():
+    # Ludii's PlaceItem with no site, coord or container places nothing; its state: still
+    # declares that the sites keep states (Throngs' `(place "Ball1" state:7)`)
+    state = _game("(move Add (to (sites Empty)))",
+                  start='(place "Disc1" 5) (place "Disc1" state:7)').new_initial_state(0)
+    assert [s for s in range(16) if state.what[s]] == [5]

@@ -709,7 +709,12 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
                 out.append(_place_in_hand(sites, comp, rule.count, _fields(rule)))
         return out
     if rule.where is None and rule.coord is None and not rule.locs:
-        raise rule.fail("(place ...) needs sites, a coord: or \"Hand\"")
+        # Ludii's PlaceItem with no site, coord or container places nothing; its state,
+        # rotation, value and count still declare what the game keeps (gameFlags: a
+        # state of 7 makes the sites keep states), which the stores here always do
+        # (Throngs: `(place "Ball1" state:7)` beside the real placements).
+        _fields(rule)
+        return []
     if len(targets) != 1:
         raise rule.fail(f"(place {item!r} ...) names {len(targets)} pieces; name one")
     comp = targets[0]

@@ -609,7 +609,8 @@ class ForEachValue(Moves):
     the moves generated with each value as `(value)`."""
     concepts = ("ControlFlowStatement",)
 
-    params = (P("values", Region, opt=True), P("min", IntFn, opt=True, named=True),
+    params = (P("values", (Region, "IntArrayFn"), opt=True),
+              P("min", IntFn, opt=True, named=True),
               P("max", IntFn, opt=True, named=True), P("generator", Moves),
               P("then", "Then", opt=True))
 

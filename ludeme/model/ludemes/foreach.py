@@ -114,7 +114,8 @@ class StartForEachValue(Other):
     RememberValue (value)))`."""
     concepts = ("ControlFlowStatement",)
 
-    params = (P("values", Region, opt=True), P("min", IntFn, opt=True, named=True),
+    params = (P("values", (Region, "IntArrayFn"), opt=True),
+              P("min", IntFn, opt=True, named=True),
               P("max", IntFn, opt=True, named=True), P("rule", Other))
 
     def start_actions(self, env, ctx) -> list:

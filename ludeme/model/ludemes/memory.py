@@ -18,6 +18,7 @@ from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
 from ludeme.engine.compiled.emit import emit, emits
 from .moves import _then
+from .intarray import IntArrayFn
 
 
 def _effect(actions_fn, then):
@@ -114,10 +115,9 @@ class ForgetValue(Moves):
         return _effect(forget_all, then)
 
 
-@ludeme("values", "Remembered")
-class ValuesRemembered(Region):
-    """`(values Remembered ["Name"])`: the remembered values, as sites, in the order they
-    were remembered; a value remembered twice is there twice, as in Ludii (a
+class _RememberedMixin:
+    """`(values Remembered ["Name"])`: the remembered values in the order they were
+    remembered; a value remembered twice is there twice, as in Ludii (a
     `(forEach Value ...)` over them iterates it twice)."""
     concepts = ()
 
@@ -126,6 +126,19 @@ class ValuesRemembered(Region):
     def compile(self, env):
         key = ("remembered", self.name)
         return lambda c: c.s.notes.get(key, ())
+
+
+@ludeme("values", "Remembered")
+class ValuesRemembered(_RememberedMixin, Region):
+    """`(values Remembered ["Name"])` where a region is read: the values as sites."""
+    concepts = ()
+
+
+@ludeme("values", "Remembered")
+class ValuesRememberedArray(_RememberedMixin, IntArrayFn):
+    """`(values Remembered ["Name"])` as the int array Ludii's Values is, where an int array
+    is read: `(union (results ...) (values Remembered "S7"))` (Throngs)."""
+    concepts = ()
 
 
 @ludeme("set", "Pending")
