@@ -97,6 +97,26 @@ def test_place_random_takes_forced_sites_with_their_value_and_state(place, force
     assert _pieces(state) == expected
 
 
+@pytest.mark.parametrize("place, unrecorded", [
+    ('(place Random {"Disc1"} count:2 state:1) (place Random {"Disc1"} count:2 state:2)', True),
+    ('(place Random {"Disc1"} count:2 state:1) (place Random {"Disc2"} count:2 state:2)', False),
+    ('(place Random {"Disc1"} count:2) (place Random {"Disc1"} count:2)', False),
+])
+def test_a_recorded_start_cannot_say_which_random_piece_got_which_state(place, unrecorded):
+    # Ludii's traces record who and what each site holds at the start: a piece placed at
+    # random by several rules giving states (Paintscape's squares) cannot be forced from
+    # them, and the replay says so instead of disagreeing at the first state read
+    from ludeme.analysis.crosscheck import replay
+    game = _game(place, players=2)
+    assert (game.unrecorded_random_start is not None) == unrecorded
+    start = game.new_initial_state(0)
+    init = {"who": [start.who[x] for x in range(9)], "what": [start.what[x] for x in range(9)]}
+    verdict = replay(game, {"initial": init, "steps": []}, "t")
+    assert verdict.status == ("unsupported" if unrecorded else "agreed"), verdict
+    if unrecorded:
+        assert "does not record" in verdict.detail
+
+
 @pytest.mark.parametrize("place, message", [
     ('(place Random {"Disc9"})', "no piece called 'Disc9'"),
     ('(place Random {"Disc1" "Disc2"} 4)', "unexpected argument '4'"),   # a random stack

@@ -516,3 +516,15 @@ def test_a_moved_large_piece_covers_its_new_cells_and_frees_the_old(tmp_path, st
                  and m.actions[-2][4] == state))
     assert {x for x in range(9) if not s.is_empty(x)} == covered
     assert {x: s.count[x] for x in counts} == counts
+
+
+def test_an_add_applies_its_effect_at_the_site_before_landing_on_the_stack(tmp_path):
+    # Ludii's Add: the (apply ...) effects at the site come first (chainRuleWithAction
+    # prepends them), then the piece lands on what is left, at the level the stack had
+    # (Bide: `(add ... (to <site> (apply (remove (to)))))` replaces the top piece)
+    s = _state(tmp_path, '(move Add (piece "A1") (to (sites {13 18}) (apply (remove (to)))) '
+                         'stack:True)')
+    moves = {m.to: m for m in s.legal_moves()}
+    assert (moves[18].level_to, moves[13].level_to) == (2, 1)
+    s.apply(moves[18])
+    assert [lv[0] for lv in s.stack(18)] == [3, 1]       # T1, then A1 where A2 was

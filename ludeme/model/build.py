@@ -76,6 +76,9 @@ class Env:
         self.reads_after = False           # a ludeme reads (last To/From afterConsequence:True)
         self.reads_last_tos = False        # a ludeme reads (sites LastTo)
         self.places_at_random = False      # a start rule places pieces at random sites
+        # piece index -> the (place Random ...) rules placing it, and whether each gives a
+        # state: or value: (see PlaceRandom and crosscheck's forced starts)
+        self.random_places: dict[int, list] = {}
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
         self.uses_chance = False           # a ludeme draws from the state's chance stream
@@ -436,6 +439,11 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.reads_after = env.reads_after
     game.reads_last_tos = env.reads_last_tos
     game.places_at_random = env.places_at_random
+    # A piece placed at random by several rules of which one sets a state or value: a
+    # recorded start (who and what per site) does not say which piece got which.
+    game.unrecorded_random_start = next(
+        (rules[1][0] for rules in env.random_places.values()
+         if len(rules) > 1 and any(fields for _, fields in rules)), None)
     game.counting = env.counting
     game.large_pieces = env.large_pieces
     # Ludii's requiresCount: no stacks, and a hand or counted pieces

@@ -106,6 +106,9 @@ class PlaceRandom(Other):
             raise self.fail(f"no piece called {missing[0]!r}; pieces: {', '.join(names)}")
         env.uses_chance = True
         env.places_at_random = True
+        for it in self.items:
+            env.random_places.setdefault(names[it], []).append(
+                (self, self.state is not None or self.value is not None))
         region = env.compile(self.region) if self.region is not None else None
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
         fields = [(name, env.compile(fn)) for name in ("state", "value")

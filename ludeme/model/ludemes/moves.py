@@ -585,9 +585,6 @@ class MoveAdd(Moves):
                         [act, (A_PLACED_FIELD, "state", to, TOP, state(c))]
                     twice = False
                     if side is not None:
-                        if stacking:
-                            raise self.to.apply.fail("(add ... (to ... (apply ...))) in a "
-                                                     "stacking game is not supported yet")
                         # Ludii's Add over a region lists a move whose effect applies twice
                         # (chainRuleCrossProduct adds it, then the loop again): kept.
                         twice = region_to and (side.rule is None or side.rule(c))
