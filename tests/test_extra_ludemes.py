@@ -377,3 +377,22 @@ def test_regions_worked_out_in_a_position_are_dropped_when_a_site_changes():
     twin.apply(next(m for m in twin.legal_moves() if not m.is_pass))
     twin.apply(twin.legal_moves()[0])
     assert [m.is_pass for m in twin.legal_moves()] == [True]         # P1 has two
+
+
+@pytest.mark.parametrize("pieces, hand_whats", [
+    # each player's Disc to their hand, though a neutral piece is named "Disc" (Diamond)
+    ('(piece "Disc" Each) (piece "Disc" Neutral)', [1, 2]),
+    ('(piece "Disc" Each)', [1, 2]),
+    ('(piece "Disc" Shared)', None),        # the Shared piece itself: no player's hand
+])
+def test_placing_a_name_in_hand_gives_each_player_their_piece(pieces, hand_whats):
+    # Ludii's PlaceItem: "Disc" placed in "Hand" is each player's Disc, unless the piece
+    # named "Disc" is Shared
+    text = (f'(game "T" (players 2) (equipment {{(board (square 3)) {pieces} (hand Each)}}) '
+            '(rules (start (place "Disc" "Hand" count:4)) (play (move Pass))))')
+    if hand_whats is None:
+        with pytest.raises(LudemeError, match="has no hand"):
+            _built(text)
+        return
+    state = _built(text).new_initial_state(0)
+    assert [(state.what[s], state.count[s]) for s in (9, 10)] == [(w, 4) for w in hand_whats]
