@@ -217,7 +217,7 @@ def test_the_playout_benchmark_prints_a_ratio_per_ruleset(refdata, capsys):
     lines = [line for line in capsys.readouterr().out.splitlines() if "(Ludii " in line]
     assert len(lines) == 10
     # Each line ends with Ludii's warmed rate (speed.tsv), the ratio, the all-cores rate.
-    assert all(float(line.split()[-2]) > 0 for line in lines)
+    assert all(float(line.split()[-2]) > 0 for line in lines), "\n".join(lines)
 
 
 def test_the_speed_target_is_every_configuration_of_speed_md(refdata):

@@ -396,11 +396,13 @@ def test_add_applies_its_to_effect_first(to, moves, left):
     assert _sites(state, 2) == left and state.what[0] == 1
 
 
-def test_add_with_a_to_effect_in_a_stacking_game_is_refused():
+def test_add_with_a_to_effect_in_a_stacking_game_applies_it():
+    # the effect comes with the added piece (Ludii's Add prepends it), as on a flat board
     game = _game('(place "Disc2" {3 4})',
                  play="(move Add (to (sites {0 1}) (apply (remove 3))) stack:True)")
-    with pytest.raises(LudemeError, match="stacking game is not supported yet"):
-        game.new_initial_state(0).legal_moves()
+    state = game.new_initial_state(0)
+    state.apply(next(m for m in state.legal_moves() if m.to == 0))
+    assert (state.what[0], state.what[3], state.what[4]) == (1, 0, 2)
 
 
 @pytest.mark.parametrize("board, vertices", [

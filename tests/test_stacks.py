@@ -449,7 +449,6 @@ def test_a_large_pieces_trial_writes_its_add_with_the_state_and_no_cover_of_its_
 
 
 @pytest.mark.parametrize("board, tile, play, message", [
-    ("(square 3)", '(tile "T" Each numSides:4)', None, "numSides:. without a walk"),
     ("(square 3) use:Vertex", '(tile "T" Each {F})', None, "board played on its vertices"),
     ("(square 3)", '(tile "T" Each {F})', "(move Add (to (sites Empty)) (then (moveAgain)))",
      "then"),
