@@ -697,14 +697,13 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
         raise rule.fail(f"(place ... {rule.type} ...) on a board played on "
                         f"{env.board.site_type} sites is not supported yet")
     per_player = [comp for comp in env.components[1:] if comp.name == f"{item}{comp.owner}"]
-    targets = [by_name[item]] if item in by_name else per_player
-    if rule.container == "Hand" and item in by_name and per_player and \
-            not any(ch.isdigit() for ch in item) and \
-            by_name[item].owner != env.num_players + 1:
-        # Ludii's PlaceItem: a name without a number placed in "Hand" is each player's
-        # piece of that name, unless the piece of that very name is Shared (Diamond's
-        # neutral Disc beside each player's: the players' go to their hands).
-        targets = per_player
+    # Ludii's PlaceItem: a name without a number placed in "Hand" is each player's piece of
+    # that name, unless the piece of that very name is Shared (Diamond's neutral Disc
+    # beside each player's: the players' go to their hands).
+    named = by_name.get(item)
+    each_players = named is not None and rule.container == "Hand" and per_player and \
+        not any(ch.isdigit() for ch in item) and named.owner != env.num_players + 1
+    targets = [named] if named is not None and not each_players else per_player
     if not targets:
         raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
     if rule.container is not None and rule.container != "Hand":

@@ -333,6 +333,12 @@ class _NoType:
 _NO = _NoType()
 
 
+def name_without_number(name: str) -> str:
+    """A component's name without its owner's number (Ludii's getNameWithoutNumber):
+    "Disc2" -> "Disc"."""
+    return name.rstrip("0123456789")
+
+
 def other_layer_end(env, site_type) -> int:
     """The first site a ludeme typed `site_type` may find a piece on: 0 for the board's own
     type (or none); else the first hand site, since on the board another type names a layer

@@ -8,7 +8,8 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_FLIP, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from ludeme.engine.stores import TOP
-from .base import NOT_YET, Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
+from .base import (NOT_YET, Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region,
+                   RoleType, SiteType, lazy_moves, ludeme, name_without_number)
 from ludeme.engine.compiled.emit import emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
@@ -18,11 +19,6 @@ NOT_YET["claim"] = Moves
 # Ludii's moves not written here yet: remembering a state, swapping two pieces and the pot
 # of a betting game.
 NOT_YET["remember State"] = NOT_YET["swap Pieces"] = NOT_YET["set Pot"] = Moves
-
-
-def _base_name(name: str) -> str:
-    """A component's name without its owner's number (Ludii's getNameWithoutNumber)."""
-    return name.rstrip("0123456789")
 
 
 @ludeme("take", "Control")
@@ -62,10 +58,10 @@ class TakeControl(Moves):
             key = (what, who)
             got = same_kind.get(key)
             if got is None:
-                base = _base_name(g.components[what].name)
+                base = name_without_number(g.components[what].name)
                 got = same_kind[key] = next(
                     (c.index for c in g.components[1:]
-                     if c.owner == who and _base_name(c.name) == base), 0)
+                     if c.owner == who and name_without_number(c.name) == base), 0)
             return got
 
         def take(c):

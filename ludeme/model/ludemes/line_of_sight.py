@@ -31,9 +31,7 @@ class SitesPlayable(Region):
             s = c.s
             if s.num_moves == s.num_start_moves:     # Ludii's trial.moveNumber() == 0
                 return centre
-            what = s.what
-            return sorted({to for site in range(n) if what[site]
-                           for to in adjacent[site] if what[to] == 0})
+            return sorted(_empty_next_to_pieces(s.what, adjacent, n))
         return playable
 
     @staticmethod
@@ -47,8 +45,7 @@ class SitesPlayable(Region):
         def playable(c):
             s = c.s
             what = s.what
-            sites = {to for site in range(n) if what[site]
-                     for to in adjacent[site] if what[to] == 0}
+            sites = _empty_next_to_pieces(what, adjacent, n)
             if s.num_moves == 0:
                 sites.update(site for site in centre
                              if what[site] == 0 and not any(what[t] for t in adjacent[site]))
@@ -56,6 +53,11 @@ class SitesPlayable(Region):
         return playable
 
 
+
+
+def _empty_next_to_pieces(what, adjacent, n) -> set[int]:
+    """The empty sites next to a piece on the first `n` sites."""
+    return {to for site in range(n) if what[site] for to in adjacent[site] if what[to] == 0}
 
 
 @ludeme("sites", "Incident")

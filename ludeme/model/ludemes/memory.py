@@ -119,7 +119,6 @@ class _RememberedMixin:
     """`(values Remembered ["Name"])`: the remembered values in the order they were
     remembered; a value remembered twice is there twice, as in Ludii (a
     `(forEach Value ...)` over them iterates it twice)."""
-    concepts = ()
 
     params = (P("name", LitStr, opt=True),)
 

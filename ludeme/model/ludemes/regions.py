@@ -9,7 +9,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.boards.board import sites_at_distance
 from ludeme.boards.trajectories import COMPASS
 from ludeme.language.syntax import Int, Str
-from .base import NOT_YET, DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, ludeme
+from .base import NOT_YET, DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, ludeme, name_without_number
 from ludeme.engine.compiled.emit import Unsupported, always, emit, emits, reads_params_only_from
 from .leaping import StepWord
 
@@ -273,7 +273,7 @@ class SitesOccupied(Region):
         names = set(self.components or ()) or \
             ({self.component} if isinstance(self.component, str) else set())
         if names:
-            matching = [k for k in comps if k.name.rstrip("0123456789") in names]
+            matching = [k for k in comps if name_without_number(k.name) in names]
             cache: dict = {}        # player ids -> their pieces of these kinds
 
             def of_kinds(c, ids):
@@ -1195,7 +1195,7 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     if lud.component is not None and not isinstance(lud.component, str):
         raise Unsupported(lud, "with a component given by its index")
     comps = src.game.components
-    named = [False] + [lud.component is None or k.name.rstrip("0123456789") == lud.component
+    named = [False] + [lud.component is None or name_without_number(k.name) == lud.component
                        for k in comps[1:]]
     kind = f"{src.table(named, 'bool_')}[what[{{s}}]]"
     if not src.game.stacking:
