@@ -396,3 +396,15 @@ def test_placing_a_name_in_hand_gives_each_player_their_piece(pieces, hand_whats
         return
     state = _built(text).new_initial_state(0)
     assert [(state.what[s], state.count[s]) for s in (9, 10)] == [(w, 4) for w in hand_whats]
+
+
+@pytest.mark.parametrize("region", [
+    "(difference (sites Board) (sites Occupied by:P1))",
+    "(forEach (sites Board) if:(not (is In (site) (sites Occupied by:P1))))",
+])
+def test_a_start_rule_reads_the_pieces_the_rules_before_it_placed(region):
+    # Ludii applies the start rules in order, so a region of the position is read when its
+    # rule is played: here the sites P1's discs do not stand on
+    state = _game(f'(place "Disc1" (sites {{0 4}})) (place "Disc2" {region})',
+                  "(move Pass)", players=2).new_initial_state(0)
+    assert [s for s in range(9) if state.sites.who[s] == 2] == [1, 2, 3, 5, 6, 7, 8]

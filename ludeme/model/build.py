@@ -653,6 +653,11 @@ class _StaticCtx:
     def s(self):
         raise _NeedsState
 
+    def __getattr__(self, name):
+        # whatever else a compiled ludeme reads of its context (the game's stacking,
+        # the mover, ...) belongs to a state
+        raise _NeedsState
+
 
 def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
     moves = []
