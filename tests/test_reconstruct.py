@@ -620,3 +620,32 @@ def test_the_sites_of_a_start_rule_are_generated_for_the_expected_counts(tmp_pat
     assert all("NumStartComponents=2" in r["expected_concepts_met"] for r in rows)
     # one disc each, the first player's on the bottom row, the second's on the top row
     assert '(place "Disc1" (sites {0}))' in first and '(place "Disc2" (sites {8}))' in first
+
+
+@pytest.mark.parametrize("mine, theirs, closeness", [
+    ("board/hunt", "board/hunt", 1.0),
+    # a template classified only by its family takes the games of its sub-families as its own
+    ("board/race", "board/race/escape", 1.0),
+    ("board/race/escape", "board/race", 1.0),
+    ("board/war/replacement/checkmate/shogi", "board/war/replacement/checkmate/chess", 0.75),
+    ("board/sow/two rows", "board/sow/four rows", 0.5),
+    ("board/race", "board/hunt", 0.0),
+    ("", "board/hunt", 0.0),
+])
+def test_family_closeness_reads_the_classification_tree(mine, theirs, closeness):
+    from ludeme.analysis.reconstruct import family_closeness
+    assert family_closeness(mine, theirs) == closeness
+
+
+@pytest.mark.parametrize("classification, folder, family", [
+    ('(classification "board/sow/two rows/reconstruction/done")', "x", "board/sow/two rows"),
+    ("", "board/sow/two_rows", "board/sow/two rows"),
+    ("", "reconstruction/done/board/race/escape", "board/race/escape"),
+    ("", ".", ""),
+])
+def test_a_sources_family_is_its_classification_else_its_folder(classification, folder, family):
+    from ludeme.analysis.reconstruct import family_of
+    text = (f'(game "G" (players 2) (equipment {{ (board (square 3)) (piece "Disc" Each) }}) '
+            f'(rules (play (move Pass)) (end (if (no Moves Next) (result Mover Win))))) '
+            f'(metadata (info {{ {classification} }}))')
+    assert family_of(expand(load_description("g.lud", text)), folder) == family

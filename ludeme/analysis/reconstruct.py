@@ -11,7 +11,8 @@ concepts, and rank them with their reasons.
    the argument runs of each ludeme under the same contexts, each with its source game.
    A fragment's piece names are mapped to the template's (by owner, then order).
 3. **Sources first.** The source games are ordered by closeness to the template: the same
-   family folder (board/hunt, board/sow, ...), the expected `(recon ...)` concepts the source
+   family (`family_closeness` of their classifications: board/hunt, board/race holding
+   board/race/escape, ...), the expected `(recon ...)` concepts the source
    itself has (when a concept index is given: `ludeme concepts --index`), the ludemes the
    template's known part shares with the source (Jaccard). Candidates take every hole from
    one source first, then mix the best fragments of each hole; at most `tries` are tried.
@@ -172,7 +173,7 @@ class Source:
 
     path: str              # relative to the corpus folder
     name: str
-    family: str            # the folder, e.g. board/hunt
+    family: str            # its family_of, e.g. board/hunt
     keywords: frozenset[str]
     pieces: list[tuple[str, str]]     # (name, owner) as declared
     root: str = ""         # the corpus folder it was read from
@@ -263,7 +264,7 @@ class FragmentIndex:
                 if ex.templates:
                     continue
                 rel = path.relative_to(folder)
-                index.add(ex, str(rel), str(rel.parent))
+                index.add(ex, str(rel), family_of(ex, rel.parent.as_posix()))
                 index.sources[-1].root = str(folder.resolve())
         return index
 
@@ -761,8 +762,7 @@ def source_scores(template: TemplateGame, index: FragmentIndex, concept_index=No
     fam = template.family
     out = []
     for s in index.sources:
-        score = 1.0 if fam and s.family == fam else (
-            0.5 if fam and s.family.rsplit("/", 1)[0] == fam.rsplit("/", 1)[0] else 0.0)
+        score = family_closeness(fam, s.family)
         score += len(known & s.keywords) / max(1, len(known | s.keywords))
         entry = concepts.get(s.path)
         if entry and template.expected:
@@ -1154,13 +1154,33 @@ class Reconstruction:
     min_ending: float
 
 
-def family_of(ex: Expanded) -> str:
-    """The family folder a game belongs to, from its `(classification ...)`: "board/hunt" of
-    "board/hunt/reconstruction/pending"."""
+def family_of(ex: Expanded, folder: str = "") -> str:
+    """The family a game belongs to, from its `(classification ...)`: "board/hunt" of
+    "board/hunt/reconstruction/pending", "board/sow/two rows" of "board/sow/two
+    rows/reconstruction/done"; else from the folder it was read from ("board/sow/two_rows",
+    "reconstruction/done/board/hunt", as Ludii's corpus files them), "" for none."""
     c = ex.info().get("classification")
-    if not isinstance(c, str):
-        return ""
-    return c.split("/reconstruction")[0]
+    if not isinstance(c, str) or not c.strip():
+        c = folder.replace("reconstruction/done/", "").replace("reconstruction/pending/", "")
+        c = "" if c in (".", "reconstruction") else c
+    return "/".join(part.replace("_", " ") for part in c.split("/reconstruction")[0].split("/")
+                    if part)
+
+
+def family_closeness(mine: str, theirs: str) -> float:
+    """How close two families are, 0 to 1: 1 when one holds the other (a template classified
+    "board/race" and a source of "board/race/escape"), else the share of the longer one's
+    folders below "board" they have in common ("board/war/replacement/checkmate/shogi" and
+    ".../chess" 0.75, "board/sow/two rows" and "board/sow/four rows" 0.5, two families
+    0)."""
+    a = [x for x in mine.split("/") if x and x != "board"]
+    b = [x for x in theirs.split("/") if x and x != "board"]
+    if not a or not b:
+        return 0.0
+    if a[:len(b)] == b or b[:len(a)] == a:
+        return 1.0
+    common = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return common / max(len(a), len(b))
 
 
 def no_fragment_error(template: TemplateGame, hole: Hole) -> LudemeError:
@@ -1628,7 +1648,7 @@ def default_corpus() -> tuple[list[Path], tuple[Path, ...]]:
     return folders, (root / "corpus" / "reconstruction" / "pending",)
 
 
-INDEX_FORMAT = 3        # raise when FragmentIndex or Source change what they hold
+INDEX_FORMAT = 4        # raise when FragmentIndex or Source change what they hold
 
 
 def cached_index(folders: list[Path], exclude: tuple[Path, ...] = ()) -> FragmentIndex:
