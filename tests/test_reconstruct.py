@@ -588,12 +588,40 @@ def test_start_counts_are_read_as_ludii_reads_them(tmp_path, equipment, start, b
     from ludeme.analysis.concepts import compile_time
     from ludeme.analysis.reconstruct import start_counts
     from ludeme.api import load
-    path = tmp_path / "g.lud"
-    path.write_text(f'(game "G" (players 2) (equipment {{ {equipment} }}) (rules (start {start})'
-                    ' (play (move Pass)) (end (if (no Moves Next) (result Mover Win)))))')
+    path = _start_game(tmp_path, equipment, start)
     counts = start_counts(load(path, backend="reference"), 0, compile_time(str(path)))
     assert (counts["NumStartComponentsBoard"], counts["NumStartComponentsHand"]) == (board, hand)
     assert counts["NumStartComponents"] == board + hand
+
+
+def _start_game(tmp_path, equipment, start):
+    path = tmp_path / "g.lud"
+    path.write_text(f'(game "G" (players 2) (equipment {{ {equipment} }}) (rules (start {start})'
+                    ' (play (move Pass)) (end (if (no Moves Next) (result Mover Win)))))')
+    return path
+
+
+@pytest.mark.parametrize("equipment, start, ludii, pieces", [
+    # vertices: Ludii reads no hand; the pieces are 2 on the board and 3 in hand, dice aside
+    ('(board (square 3) use:Vertex) (piece "Disc" Each) (hand Each) (dice num:2)',
+     '{ (place "Disc1" (sites {0 1})) (place "Disc2" (handSite P2) count:3) }', 2, 5),
+    # a stacking game counts every level, in hand too (Ludii's sizeStack)
+    ('(board (square 3)) (piece "Disc" Each) (hand Each)',
+     '{ (place Stack "Disc1" 0 count:4) (place Stack "Disc2" (handSite P2) count:15) }', 19, 19),
+])
+def test_an_expected_start_count_is_met_by_ludiis_reading_or_by_the_pieces(
+        tmp_path, equipment, start, ludii, pieces):
+    from ludeme.analysis.concepts import compile_time
+    from ludeme.analysis.reconstruct import Expected, both_readings, check_expected
+    from ludeme.api import load
+    path = _start_game(tmp_path, equipment, start)
+    concepts = compile_time(str(path))
+    counts = both_readings(load(path, backend="reference"), 0, concepts)
+    assert counts["NumStartComponents"] == tuple(dict.fromkeys((ludii, pieces)))
+    for n in (ludii, pieces):
+        assert check_expected([Expected("NumStartComponents", n)], concepts, counts)[1] == []
+    assert check_expected([Expected("NumStartComponents", pieces + 1)], concepts,
+                          counts)[1] == [str(Expected("NumStartComponents", pieces + 1))]
 
 
 @pytest.mark.parametrize("start, placing", [
