@@ -677,3 +677,31 @@ def test_a_sources_family_is_its_classification_else_its_folder(classification, 
             f'(rules (play (move Pass)) (end (if (no Moves Next) (result Mover Win))))) '
             f'(metadata (info {{ {classification} }}))')
     assert family_of(expand(load_description("g.lud", text)), folder) == family
+
+
+def test_a_folder_gives_the_same_files_on_any_number_of_jobs(tmp_path, corpus, capsys):
+    folder = tmp_path / "templates"
+    (folder / "a").mkdir(parents=True)
+    (folder / "a" / "little.lud").write_text(LITTLE)
+    (folder / "fault.lud").write_text(OWN_FAULT)
+    outs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        assert main(["reconstruct", str(folder), "--corpus", str(corpus), "-n", "10", "-k", "1",
+                     "--compare", "0", "-j", jobs, "--out", str(out)]) == 0
+        outs[jobs] = out
+        assert "1 of 2 descriptions gave at least 1 candidates" in capsys.readouterr().out
+    rows = [(outs[j] / "reconstructions.csv").read_text() for j in outs]
+    assert rows[0] == rows[1] and "no site labelled 'Z9'" in rows[0]
+    files = [sorted(p.relative_to(outs[j]).as_posix() for p in outs[j].rglob("*.lud"))
+             for j in outs]
+    assert files[0] == files[1] and "a-little/candidate-01.lud" in files[0]
+    for name in files[0]:
+        assert (outs["1"] / name).read_text() == (outs["2"] / name).read_text()
+    # with several jobs each description's tries are logged in its own folder
+    assert "try 1:" in (outs["2"] / "a-little" / "log.txt").read_text()
+
+
+def test_jobs_are_refused_for_one_description(tmp_path, corpus, capsys):
+    assert _run(tmp_path, corpus, tmp_path / "out", "-j", "2") == 2
+    assert "--jobs applies to a folder of descriptions or --recovery" in capsys.readouterr().err

@@ -71,6 +71,11 @@ def add_parser(sub) -> None:
     p.add_argument("--limit", type=int, default=None, metavar="N",
                    help="with --recovery: at most N descriptions (those that have the block, "
                         "in the order of their paths)")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="J",
+                   help="with a folder or --recovery: descriptions reconstructed at once, each "
+                        "in its own process (default: the cores); the files written are the "
+                        "same for any J, and each description's log of tries is its folder's "
+                        "log.txt")
     p.set_defaults(fn=run)
 
 
@@ -99,14 +104,20 @@ def run(args) -> int:
     if not 0 < args.min_ending <= 1:
         raise LudemeError(f"--min-ending must be a share in (0, 1], got {args.min_ending}")
     folders, exclude = corpus_folders(args.corpus)
+    many = args.recovery or (args.file and Path(args.file).is_dir())
+    if args.jobs is not None and not many:
+        raise LudemeError("--jobs applies to a folder of descriptions or --recovery: one "
+                          "description's candidates are tried in order, in one process")
+    if args.jobs is not None and args.jobs < 1:
+        raise LudemeError(f"--jobs must be at least 1, got {args.jobs}")
     against = read_index(args.against) if args.against else None
     index = cached_index(folders, exclude)
     if args.recovery:
-        return run_recovery(args, index, folders)
+        return run_recovery(args, index, folders, exclude)
     if not args.file:
         raise LudemeError("give an incomplete .lud FILE (or a folder of them), or --recovery DIR")
     if Path(args.file).is_dir():
-        return run_folder(args, index, folders, against)
+        return run_folder(args, index, folders, exclude, against)
     from ludeme.language.expand import load_description
     name = load_description(args.file).game_name or Path(args.file).stem
     out = check_out_dir(args.out or Path("reports") / f"reconstruct-{slug(name)}")
@@ -128,19 +139,89 @@ def budget_of(args):
     return Budget(args.budget, args.max_seconds)
 
 
-def one_file(args, path, index, folders, against, out: Path):
-    """Reconstruct one description into `out`."""
+def one_file(args, path, index, folders, against, out: Path, log=None):
+    """Reconstruct one description into `out`; each try's line to `log` (default stderr)."""
     from ludeme.analysis.reconstruct import reconstruct, write_reconstruction
     rec = reconstruct(path, index, out / "tried", ruleset=args.ruleset, k=args.k,
                       tries=args.tries, playouts=args.playouts, seed=args.seed,
                       min_ending=args.min_ending, budget=budget_of(args), concept_index=against,
                       source_folders=folders, time_limit=args.time_limit, enough=args.enough,
-                      log=lambda line: print(line, file=sys.stderr))
+                      log=log or (lambda line: print(line, file=sys.stderr)))
     write_reconstruction(rec, out, args.k, compare_n=min(args.compare, args.playouts))
     return rec
 
 
-def run_folder(args, index, folders, against) -> int:
+def jobs_of(args) -> int:
+    import os
+    return args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+
+
+def each_file(work, items: list, args):
+    """`work(item, log)` for each item, in order, as each is ready: in this process with the
+    log on stderr when one job is asked for, else in worker processes, each item's log
+    written to a file it names (`work` returns it with its result)."""
+    if jobs_of(args) <= 1 or len(items) <= 1:
+        for item in items:
+            yield work(item, None)
+        return
+    from joblib import Parallel, delayed
+    yield from Parallel(n_jobs=jobs_of(args), backend="loky", return_as="generator")(
+        delayed(work)(item, "file") for item in items)
+
+
+_WORKER_INDEX: dict = {}
+
+
+def worker_index(folders, exclude):
+    """The fragment index in a worker process, read once per process (from the cache the
+    parent wrote)."""
+    from ludeme.analysis.reconstruct import cached_index
+    key = (tuple(map(str, folders)), tuple(map(str, exclude)))
+    if key not in _WORKER_INDEX:
+        _WORKER_INDEX[key] = cached_index(folders, exclude)
+    return _WORKER_INDEX[key]
+
+
+class _FileLog:
+    """A description's log of tries, in its output folder (parallel runs)."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.f = open(path, "w", encoding="utf-8")
+
+    def __call__(self, line: str) -> None:
+        self.f.write(line + "\n")
+        self.f.flush()
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def _folder_item(args, folders, exclude, against, item, log):
+    """One description of a folder (its path, its path in the folder, its output folder):
+    its reconstructions.csv row."""
+    path, rel, out = item
+    index = worker_index(folders, exclude) if log else _WORKER_INDEX["parent"]
+    row = {"file": str(rel), "holes": "", "tried": 0, "kept": 0, "enough": False, "why": ""}
+    sink = _FileLog(out / "log.txt") if log else None
+    try:
+        rec = one_file(args, path, index, folders, against, out, log=sink)
+        row.update(holes=len(rec.template.holes), tried=len(rec.tried), kept=len(rec.kept),
+                   enough=len(rec.kept) >= args.k)
+        if not row["enough"]:
+            reasons = [t.reason.split(":")[0] for t in rec.tried if not t.kept]
+            common = max(set(reasons), key=reasons.count) if reasons else ""
+            row["why"] = (f"only {len(rec.kept)} kept of {len(rec.tried)} tried; "
+                          f"most often dropped: {common}")
+    except LudemeError as e:
+        row["why"] = e.render(excerpt=False).splitlines()[0]
+    finally:
+        if sink:
+            sink.close()
+    return row
+
+
+def run_folder(args, index, folders, exclude, against) -> int:
     """Every description of a folder, each in its own folder; reconstructions.csv says for
     each how many candidates were kept, or why none could be (the hole no fragment fits)."""
     import csv
@@ -148,68 +229,74 @@ def run_folder(args, index, folders, against) -> int:
     from ludeme.analysis.check import find_lud_files
     from ludeme.analysis.playouts import slug
     from ludeme.analysis.report import check_out_dir
+    from functools import partial
     out = check_out_dir(args.out or Path("reports") / "reconstruct")
     paths = find_lud_files([str(args.file)])
     table = out / "reconstructions.csv"
     fields = ["file", "holes", "tried", "kept", "enough", "why"]
     done = 0
+    _WORKER_INDEX["parent"] = index
+    items = []
+    for path in paths:
+        rel = Path(path).relative_to(args.file)
+        items.append((path, rel, out / slug(str(rel.with_suffix("")))))
+    work = partial(_folder_item, args, folders, exclude, against)
     with open(table, "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fields)
         w.writeheader()
-        for path in paths:
-            rel = Path(path).relative_to(args.file)
-            row = {"file": str(rel), "holes": "", "tried": 0, "kept": 0, "enough": False,
-                   "why": ""}
-            try:
-                rec = one_file(args, path, index, folders, against,
-                               out / slug(str(rel.with_suffix(""))))
-                row.update(holes=len(rec.template.holes), tried=len(rec.tried),
-                           kept=len(rec.kept), enough=len(rec.kept) >= args.k)
-                if not row["enough"]:
-                    reasons = [t.reason.split(":")[0] for t in rec.tried if not t.kept]
-                    common = max(set(reasons), key=reasons.count) if reasons else ""
-                    row["why"] = (f"only {len(rec.kept)} kept of {len(rec.tried)} tried; "
-                                  f"most often dropped: {common}")
-            except LudemeError as e:
-                row["why"] = e.render(excerpt=False).splitlines()[0]
+        for row in each_file(work, items, args):
             done += row["enough"]
             w.writerow(row)
             f.flush()
-            print(f"{rel}: {row['kept']} kept" + (f" ({row['why']})" if row["why"] else ""))
+            print(f"{row['file']}: {row['kept']} kept"
+                  + (f" ({row['why']})" if row["why"] else ""), flush=True)
     print(f"{done} of {len(paths)} descriptions gave at least {args.k} candidates; "
           f"one line per file in {table}")
     return 0 if done else EXIT_NONE_KEPT
 
 
-def run_recovery(args, index, folders) -> int:
+def _recovery_item(args, folders, exclude, item, log):
+    """One finished description (its path, its path in the folder, its output folder): its
+    recovery.csv row, as a `Recovered`."""
+    from ludeme.analysis.reconstruct import recover
+    path, rel, out = item
+    index = worker_index(folders, exclude) if log else _WORKER_INDEX["parent"]
+    r = recover(Path(path), args.cut, index, out, args.k, tries=args.tries,
+                playouts=args.playouts, seed=args.seed, min_ending=args.min_ending,
+                budget=budget_of(args), source_folders=folders, time_limit=args.time_limit,
+                enough=args.enough)
+    r.file = str(rel)
+    return r
+
+
+def run_recovery(args, index, folders, exclude) -> int:
     """`--recovery DIR`: recovery.csv (one line per description) and the top-1 and top-K
     shares."""
     import csv
     from dataclasses import asdict
+    from functools import partial
 
     from ludeme.analysis.check import find_lud_files
     from ludeme.analysis.playouts import slug
-    from ludeme.analysis.reconstruct import recover
+    from ludeme.analysis.reconstruct import cut_out
     from ludeme.analysis.report import check_out_dir
     if not args.recovery.is_dir():
         raise LudemeError(f"--recovery {printable(str(args.recovery))}: no such folder")
     out = check_out_dir(args.out or Path("reports") / f"recovery-{args.cut}")
     table = out / "recovery.csv"
+    items = []
+    for path in find_lud_files([str(args.recovery)]):
+        if args.limit is not None and len(items) >= args.limit:
+            break
+        if cut_out(path, args.cut) is None:
+            continue            # no such block to cut
+        rel = Path(path).relative_to(args.recovery)
+        items.append((path, rel, out / slug(str(rel.with_suffix("")))))
+    _WORKER_INDEX["parent"] = index
     results = []
     with open(table, "w", newline="", encoding="utf-8") as f:
         w = None
-        for path in find_lud_files([str(args.recovery)]):
-            if args.limit is not None and len(results) >= args.limit:
-                break
-            rel = Path(path).relative_to(args.recovery)
-            r = recover(Path(path), args.cut, index, out / slug(str(rel.with_suffix(""))),
-                        args.k, tries=args.tries, playouts=args.playouts, seed=args.seed,
-                        min_ending=args.min_ending, budget=budget_of(args),
-                        source_folders=folders, time_limit=args.time_limit,
-                        enough=args.enough)
-            if r is None:
-                continue
-            r.file = str(rel)
+        for r in each_file(partial(_recovery_item, args, folders, exclude), items, args):
             results.append(r)
             row = asdict(r)
             if w is None:
@@ -217,10 +304,10 @@ def run_recovery(args, index, folders) -> int:
                 w.writeheader()
             w.writerow(row)
             f.flush()
-            print(f"{rel}: " + (f"rank {r.rank} ({r.how})" if r.rank else
-                               f"not in the top {args.k}") + f"; {r.kept} kept of {r.tried} "
-                  f"tried, {r.fragments} fragments, original among them: {r.reachable}"
-                  + (f"; {r.why}" if r.why else ""), flush=True)
+            print(f"{r.file}: " + (f"rank {r.rank} ({r.how})" if r.rank else
+                                   f"not in the top {args.k}") + f"; {r.kept} kept of "
+                  f"{r.tried} tried, {r.fragments} fragments, original among them: "
+                  f"{r.reachable}" + (f"; {r.why}" if r.why else ""), flush=True)
     n = len(results)
     top1 = sum(r.rank == 1 for r in results)
     topk = sum(r.rank is not None for r in results)
