@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ludeme.model.build import build_game
@@ -408,3 +410,14 @@ def test_a_start_rule_reads_the_pieces_the_rules_before_it_placed(region):
     state = _game(f'(place "Disc1" (sites {{0 4}})) (place "Disc2" {region})',
                   "(move Pass)", players=2).new_initial_state(0)
     assert [s for s in range(9) if state.sites.who[s] == 2] == [1, 2, 3, 5, 6, 7, 8]
+
+
+@pytest.mark.parametrize("start, what", [
+    ('(place "Disc1" (sites {0 39}))', "(place 'Disc1' ...)"),
+    ("(set Count 2 to:(sites {0 39}))", "(set Count ...)"),
+])
+def test_a_start_rule_naming_a_site_the_game_lacks_is_refused_there(start, what):
+    # 39 is a site of a larger board: Ludii's start actions index their arrays by it
+    with pytest.raises(LudemeError, match=re.escape(f"{what} names no site here (site 39: "
+                                                    "the game has sites 0 to 8)")):
+        _game(start, "(move Pass)", players=2)

@@ -767,10 +767,7 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
         sites = [got] if isinstance(got, int) else list(got)
         # Ludii's ActionAdd does nothing on a site below 0 (a label no site has is Off)
         sites = [x for x in sites if x >= 0]
-        bad = [x for x in sites if x >= env.total_sites]
-        if bad:
-            raise rule.fail(f"(place {item!r} ...) names no site here "
-                            f"(site {bad[0]}: the game has sites 0 to {env.total_sites - 1})")
+        base.check_start_sites(env, rule, sites, f"(place {item!r} ...)")
     fields = _fields(rule)      # read even when no site is named (its arguments checked)
     out.append([a for s in sites for a in _place_actions(s, comp, count, fields, stack)
                 + _covers(env, s, comp, rule)])

@@ -339,6 +339,16 @@ def name_without_number(name: str) -> str:
     return name.rstrip("0123456789")
 
 
+def check_start_sites(env, lud, sites, what: str) -> None:
+    """Refuse, at `lud`, a start rule's site beyond the game's containers (a region read
+    from another board, `(sites {0 39})` on 28 sites): Ludii's start actions index their
+    arrays by it and stop there."""
+    bad = [x for x in sites if x >= env.total_sites]
+    if bad:
+        raise lud.fail(f"{what} names no site here (site {bad[0]}: the game has sites 0 to "
+                       f"{env.total_sites - 1})")
+
+
 def other_layer_end(env, site_type) -> int:
     """The first site a ludeme typed `site_type` may find a piece on: 0 for the board's own
     type (or none); else the first hand site, since on the board another type names a layer

@@ -14,7 +14,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_ADD, A_COUNT, A_MOVE, A_SELECT, A_SET_FIELD, Move
 from ludeme.engine.stores import TOP
-from .base import Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
+from .base import Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region, RoleType, SiteType, check_start_sites, ludeme
 from .effects import applied_actions
 from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION, counted_actions
 from ludeme.engine.compiled.emit import emit, emits, lookup, refuse
@@ -80,7 +80,9 @@ class SetCount(Other):
         comp = env.components[-1]
         n = env.compile(self.count)(ctx)
         where = env.compile(self.to if self.to is not None else self.at)(ctx)
-        sites = [where] if isinstance(where, int) else list(where)
+        # a site below 0 is a label no site has (Off), as (place ...) reads it
+        sites = [s for s in ([where] if isinstance(where, int) else list(where)) if s >= 0]
+        check_start_sites(env, self, sites, "(set Count ...)")
         # Ludii's ActionSetCount leaves the site's owner at 0
         return [[(A_ADD, s, comp.index, 0, n)] if n > 0 else [(A_COUNT, s, 0)]
                 for s in sites]
