@@ -705,3 +705,40 @@ def test_a_folder_gives_the_same_files_on_any_number_of_jobs(tmp_path, corpus, c
 def test_jobs_are_refused_for_one_description(tmp_path, corpus, capsys):
     assert _run(tmp_path, corpus, tmp_path / "out", "-j", "2") == 2
     assert "--jobs applies to a folder of descriptions or --recovery" in capsys.readouterr().err
+
+
+SOWER = ('(game "Sower" (players 2) (equipment {{ (mancalaBoard 2 6 store:None {{ (track "Track" '
+         '"0,E,N,W" loop:True) }}) {regions} (piece "Seed" Shared) }}) (rules (start (set Count 4 '
+         'to:(sites Track))) (play (move Select (from {frm} if:(> (count at:(from)) 0)) '
+         '(then (sow)))) (end (if (no Moves Mover) (result Mover Loss)))))')
+
+
+@pytest.mark.parametrize("regions, added", [
+    ("", True),
+    # a template that declares its players' regions keeps its own
+    ("(regions P1 (sites Top)) (regions P2 (sites Bottom))", False),
+])
+def test_a_fill_reading_the_players_regions_brings_its_sources_regions(
+        tmp_path, regions, added):
+    import random
+    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
+                                             load_template, source_scores)
+    from ludeme.api import load
+    index = FragmentIndex()
+    source = SOWER.format(regions="(regions P1 (sites Bottom)) (regions P2 (sites Top))",
+                          frm="(sites Mover)")
+    index.add(expand(load_description("s.lud", source)), "board/sow/sower.lud", "board/sow")
+    path = tmp_path / "t.lud"
+    path.write_text(SOWER.format(regions=regions, frm="[#]"))
+    template = load_template(path)
+    options = hole_options(template, index, source_scores(template, index), random.Random(0))
+    text = candidate_text(template, Plan([options[0][0]], "one source", 0), index, 1, 0)
+    assert "(from (sites Mover) if:" in text
+    assert ("(regions P1 (sites Bottom)) (regions P2 (sites Top))" in text) == added
+    assert ("the players' regions of board/sow/sower.lud added to the equipment: the fill of "
+            "line 1:" in text) == added
+    (tmp_path / "c.lud").write_text(text)
+    state = load(tmp_path / "c.lud", backend="reference").new_initial_state(0)
+    # P1 sows from the bottom row: its source's region, or the template's own top row
+    assert {m.frm for m in state.legal_moves()} == (set(range(6)) if added else
+                                                    set(range(6, 12)))

@@ -284,6 +284,11 @@ class FragmentIndex:
                         self.by_call.setdefault(f"{n.name} {a.name}:", []).append(
                             (i, (to_lud(a.value),)))
 
+    def player_regions(self, source: int) -> list[str]:
+        """A source's unnamed regions of players, as written: `(regions P1 (sites Bottom))`."""
+        return [f"(regions {' '.join(args)})" for i, args in self.by_call.get("regions", ())
+                if i == source and args and args[0] in OWNERS]
+
     def runs(self, ctx: Context):
         """(source, texts of a run of nodes) that fit a context, in corpus order."""
         if ctx.place == "items":
@@ -638,6 +643,22 @@ class TemplateGame:
     def path(self) -> str:
         return self.description.path
 
+    @property
+    def equipment_at(self) -> int | None:
+        """The offset in the template's text just inside its `(equipment {`, where regions
+        a fill needs are written (None when its equipment is not a list written there, or
+        it declares players' regions itself)."""
+        eq = next((a for a in self.expanded.game.args if isinstance(a, Call)
+                   and a.name == "equipment"), None)
+        items = eq.args[0] if eq is not None and eq.args else None
+        if not isinstance(items, Array) or items.pos is None or \
+                str(items.pos.file) != str(self.path) or \
+                any(declares_player_regions(n) for n in items.items):
+            return None
+        starts = _line_starts(self.description.text)
+        at = starts[items.pos.line - 1] + items.pos.col - 1
+        return at + 1 if self.description.text[at:at + 1] == "{" else None
+
 
 def load_template(path: str | Path, ruleset: str | None = None, family: str = ""
                   ) -> TemplateGame:
@@ -667,21 +688,72 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
+ROLE_REGIONS = frozenset({"Mover", "Next", "Prev", "Player"} | {f"P{i}" for i in range(1, 9)})
+
+
+def uses_player_regions(node: Node) -> bool:
+    """Whether a fill reads the players' own regions, `(sites Mover)`, `(sites P1)`, ...,
+    which the game's `(regions P1 ...)` declare."""
+    return any(isinstance(n, Call) and n.name == "sites" and len(n.args) == 1
+               and isinstance(n.args[0], Word) and n.args[0].value in ROLE_REGIONS
+               for n in walk(node))
+
+
+def declares_player_regions(node: Node) -> bool:
+    """Whether a node declares a region of a player, named or not (`(regions P1 ...)`,
+    `(regions "Home" P2 ...)`)."""
+    return any(isinstance(n, Call) and n.name == "regions"
+               and any(isinstance(a, Word) and a.value in OWNERS for a in n.args[:2])
+               for n in walk(node))
+
+
+def region_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex"
+                   ) -> tuple[list, list[str]]:
+    """The players' regions a plan's fills read and the template lacks (Warra's `(from
+    [#])` filled with `(from (sites Mover))`, on a board that declares none): the unnamed
+    `(regions P1 ...)` of the fill's source, written into the template's equipment, so the
+    fill means there what it meant in its game. ([(offset, text, hole)], header lines)."""
+    at = template.equipment_at
+    if at is None:
+        return [], []
+    fills = []
+    for o in plan.options:
+        try:
+            fills.append(parse(o.text, "<fragment>"))
+        except LudemeError:
+            fills.append([])
+    if any(declares_player_regions(n) for f in fills for n in f):
+        return [], []
+    for h, (o, nodes) in enumerate(zip(plan.options, fills)):
+        if not any(uses_player_regions(n) for n in nodes):
+            continue
+        for i in [plan.source] * (plan.source in o.sources) + list(o.sources):
+            regions = index.player_regions(i) if i >= 0 else []
+            if regions:
+                hole = template.holes[h].pos
+                return ([(at, " " + " ".join(regions) + " ", h)],
+                        [f"the players' regions of {index.sources[i].path} added to the "
+                         f"equipment: the fill of line {hole.line}:{hole.col} reads them"])
+    return [], []
+
+
 def fill_text(template: TemplateGame, fills: list[str], header: list[str] = (),
-              spans: list | None = None) -> str:
+              spans: list | None = None, inserts: list = ()) -> str:
     """The template's own text with each hole's mark replaced by its fill (marks read from
-    the tree: from the `[` to just after the `]`), under a comment header. `spans`, if
-    given, receives each fill's (start, end) offsets in the result, in the holes' order, and
-    then the template's offset of each: (start, end, template start, template end)."""
+    the tree: from the `[` to just after the `]`), and each of `inserts` (template offset,
+    text, the hole it serves) written at its offset, under a comment header. `spans`, if
+    given, receives the place of each fill and insert in the result, in order: (start, end,
+    template start, template end, hole)."""
     text = template.description.text
     starts = _line_starts(text)
 
     def offset(p: Pos) -> int:
         return starts[p.line - 1] + p.col - 1
-    marks = sorted((offset(h.mark.pos), offset(h.mark.end), f, i) for i, (h, f) in
-                   enumerate(zip(template.holes, fills)))
+    marks = sorted([(offset(h.mark.pos), offset(h.mark.end), f, i) for i, (h, f) in
+                    enumerate(zip(template.holes, fills))]
+                   + [(at, at, t, h) for at, t, h in inserts], key=lambda m: (m[0], m[1]))
     top = "".join(f"// {line}\n" for line in header) + ("\n" if header else "")
-    out, at, found = [top], 0, {}
+    out, at, found = [top], 0, []
     length = len(top)
     for a, b, fill, i in marks:
         line = text[text.rfind("\n", 0, a) + 1:a]
@@ -689,27 +761,27 @@ def fill_text(template: TemplateGame, fills: list[str], header: list[str] = (),
         fill = fill.replace("\n", "\n" + pad)
         out += [text[at:a], fill]
         length += a - at
-        found[i] = (length, length + len(fill), a, b)
+        found.append((length, length + len(fill), a, b, i))
         length += len(fill)
         at = b
     out.append(text[at:])
     if spans is not None:
-        spans[:] = [found[i] for i in sorted(found)]
+        spans[:] = found
     return "".join(out)
 
 
 def blame(error: LudemeError, path: str, text: str, spans: list) -> tuple[int | None, int]:
-    """Where in a candidate a builder's error is: (the index of the hole whose fill holds its
-    position, or a place its text came through, as a define's use; -1 for the template's own
-    text; None for no place in the candidate, as the standard library's), and the offset
-    in the candidate's text (-1 when None)."""
+    """Where in a candidate a builder's error is: (the index of the hole whose fill, or an
+    insert made for it, holds its position, or a place its text came through, as a define's
+    use; -1 for the template's own text; None for no place in the candidate, as the
+    standard library's), and the offset in the candidate's text (-1 when None)."""
     starts = _line_starts(text)
     own = None
     for pos in (error.pos, *error.via):
         if pos is None or str(pos.file) != str(path) or pos.line > len(starts):
             continue
         at = starts[pos.line - 1] + pos.col - 1
-        for h, (a, b, _, _) in enumerate(spans):
+        for a, b, _, _, h in spans:
             if a <= at < b:
                 return h, at
         own = at if own is None else own
@@ -719,7 +791,7 @@ def blame(error: LudemeError, path: str, text: str, spans: list) -> tuple[int | 
 def template_offset(at: int, spans: list, header: int) -> int:
     """A candidate's offset outside its fills as the template's offset (`header`: the
     length of the comment header above the template's text)."""
-    before = [(b, tb) for a, b, ta, tb in spans if b <= at]
+    before = [(b, tb) for a, b, ta, tb, _ in spans if b <= at]
     if not before:
         return at - header
     b, tb = max(before)
@@ -1230,7 +1302,8 @@ def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, num
         src = ", ".join(OWN_WORDS.get(s) or index.sources[s].path for s in srcs[:3]) + (
             f" and {len(o.sources) - 3} more" if len(o.sources) > 3 else "")
         header.append(f"line {hole.pos.line}:{hole.pos.col} {hole.context}: from {src}")
-    return fill_text(template, [o.text for o in plan.options], header, spans)
+    inserts, notes = region_inserts(template, plan, index)
+    return fill_text(template, [o.text for o in plan.options], header + notes, spans, inserts)
 
 
 def new_tried(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
