@@ -421,3 +421,15 @@ def test_a_start_rule_naming_a_site_the_game_lacks_is_refused_there(start, what)
     with pytest.raises(LudemeError, match=re.escape(f"{what} names no site here (site 39: "
                                                     "the game has sites 0 to 8)")):
         _game(start, "(move Pass)", players=2)
+
+
+def test_a_track_through_a_site_the_game_lacks_is_refused_at_the_track():
+    # site 12 is past the 3x3 board and the two hands (sites 9 to 10): a move along the track
+    # would index the state beyond its end, where Ludii's arrays stop
+    with pytest.raises(LudemeError, match=r"track 'T': site 12 is not a site of this game "
+                                          r"\(it has sites 0 to 10\)"):
+        _built('(game "T" (players 2) (equipment {(board (square 3) {(track "T" {0 1 2 12})}) '
+               '(piece "Disc" Each) (hand Each)}) (rules (play (move Pass))))')
+    # a track may go on into a hand, whose sites follow the board's
+    _built('(game "T" (players 2) (equipment {(board (square 3) {(track "T" {9 0 1 2})}) '
+           '(piece "Disc" Each) (hand Each)}) (rules (play (move Pass))))')

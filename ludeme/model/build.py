@@ -67,6 +67,8 @@ class Env:
         self.components = components
         self.num_board_sites = containers[0].num_sites
         self.total_sites = max(c.sites_from + c.num_sites for c in containers)
+        for track in getattr(board, "track_info", ()):
+            track.check_sites(self.total_sites)
         self.piece_items: list = []        # (component index, Piece ludeme)
         self.requires_visited = False      # a ludeme reads the sites visited this turn
         self.records_start = False         # a ludeme reads where pieces began (sites Start)

@@ -37,6 +37,16 @@ class Track:
     directed: bool
     bumps: tuple[int, ...] = field(default=())   # per element, how often its site repeats
     internal_loop: bool = False   # a site comes back on a track with no repeats
+    node: object = field(default=None, compare=False, repr=False)  # the (track ...) written
+
+    def check_sites(self, total: int) -> None:
+        """Refuse a site past every container (`total` sites): a track may go on into a
+        hand, whose sites follow the board's, but not beyond the last."""
+        bad = next((s for s in self.sites if s != END and s >= total), None)
+        if bad is not None:
+            raise LudemeError(f"track {self.name!r}: site {bad} is not a site of this game "
+                              f"(it has sites 0 to {total - 1})",
+                              getattr(self.node, "pos", None), via=getattr(self.node, "via", ()))
 
 
 def track_spec(track) -> TrackSpec:
@@ -95,7 +105,7 @@ def build_track(spec: TrackSpec, board: Board) -> Track:
             raise LudemeError(f"track {spec.name!r}: site {s} is not a site", spec.node.pos,
                               via=spec.node.via)
     return Track(spec.name, tuple(elems), spec.loop, spec.owner, spec.directed, tuple(bumps),
-                 internal)
+                 internal, spec.node)
 
 
 def _walk(spec: TrackSpec, board: Board) -> list[int]:
