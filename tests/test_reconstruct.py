@@ -742,3 +742,49 @@ def test_a_fill_reading_the_players_regions_brings_its_sources_regions(
     # P1 sows from the bottom row: its source's region, or the template's own top row
     assert {m.frm for m in state.legal_moves()} == (set(range(6)) if added else
                                                     set(range(6, 12)))
+
+
+RACER = ('(game "Racer" (players 2) (equipment {{ (board (rectangle 1 5){tracks}) '
+         '(piece "Disc" Each) }}) (rules (start {{ (place "Disc1" 0) (place "Disc2" 0) }}) '
+         '(play {play}) (end (if (no Moves Next) (result Mover Win)))))')
+RACE_PLAY = "(forEach Piece (move Step E (to if:(is Empty (to)))))"
+
+
+@pytest.mark.parametrize("track, gap", [
+    ('(track "Track" {0 1 2 3 4})', ""),
+    # site numbers of another board: 0 and 2 do not touch on a row of five
+    ('(track "Track" {0 2 1 3 4})', "are no walks on this board: track 'Track' goes from 0 to 2"),
+])
+def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_board(
+        tmp_path, track, gap):
+    import random
+    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
+                                             load_template, place_inserts, source_scores,
+                                             track_gap)
+    from ludeme.api import load
+    index = FragmentIndex()
+    play = ('(forEach Piece (move (from (from)) (to (trackSite Move from:(from) steps:1) '
+            'if:(is Empty (to)))))')
+    source = RACER.format(tracks=" {" + track + "}", play=play)
+    index.add(expand(load_description("s.lud", source)), "board/race/racer.lud", "board/race")
+    path = tmp_path / "t.lud"
+    path.write_text(RACER.format(tracks="", play="[#]"))
+    template = load_template(path)
+    options = hole_options(template, index, source_scores(template, index), random.Random(0))
+    plan = Plan([options[0][0]], "one source", 0)
+    assert place_inserts(template, plan, index)[1] == [
+        "the tracks of board/race/racer.lud added to the board: the fill of line 1:"
+        f"{RACER.format(tracks='', play='[#]').index('[#]') + 1} reads them"]
+    text = candidate_text(template, plan, index, 1, 0)
+    assert "(board (rectangle 1 5) { " + track + " } )" in text
+    (tmp_path / "c.lud").write_text(text)
+    assert track_gap(load(tmp_path / "c.lud", backend="reference")) == gap
+    # a fill that reads no track brings none
+    path.write_text(RACER.format(tracks="", play=RACE_PLAY).replace(RACE_PLAY, "[#]"))
+    index2 = FragmentIndex()
+    index2.add(expand(load_description("s.lud", RACER.format(tracks=" {" + track + "}",
+                                                              play=RACE_PLAY))),
+               "board/race/racer.lud", "board/race")
+    template = load_template(path)
+    options = hole_options(template, index2, source_scores(template, index2), random.Random(0))
+    assert place_inserts(template, Plan([options[0][0]], "one source", 0), index2) == ([], [])

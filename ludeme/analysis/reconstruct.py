@@ -284,6 +284,11 @@ class FragmentIndex:
                         self.by_call.setdefault(f"{n.name} {a.name}:", []).append(
                             (i, (to_lud(a.value),)))
 
+    def tracks(self, source: int) -> list[str]:
+        """A source's tracks, as written: `(track "Track1" "0,E,N,W" P1 directed:True)`."""
+        return [f"(track {' '.join(args)})" for i, args in self.by_call.get("track", ())
+                if i == source]
+
     def player_regions(self, source: int) -> list[str]:
         """A source's unnamed regions of players, as written: `(regions P1 (sites Bottom))`."""
         return [f"(regions {' '.join(args)})" for i, args in self.by_call.get("regions", ())
@@ -644,6 +649,27 @@ class TemplateGame:
         return self.description.path
 
     @property
+    def board_tracks_at(self) -> int | None:
+        """The offset in the template's text just after its `(board <graph>` argument, where
+        tracks a fill needs are written (None when its board is not written there, or it
+        declares tracks itself)."""
+        eq = next((a for a in self.expanded.game.args if isinstance(a, Call)
+                   and a.name == "equipment"), None)
+        items = eq.args[0] if eq is not None and eq.args else None
+        board = next((n for n in getattr(items, "items", ()) if isinstance(n, Call)
+                      and n.name == "board"), None)
+        if board is None or not board.args or board.pos is None or \
+                str(board.pos.file) != str(self.path) or \
+                any(isinstance(n, Call) and n.name == "track" for n in walk(board)):
+            return None
+        graph = board.args[0]
+        if graph.pos is None or str(graph.pos.file) != str(self.path):
+            return None
+        text = self.description.text
+        starts = _line_starts(text)
+        return closing_paren(text, starts[graph.pos.line - 1] + graph.pos.col - 1)
+
+    @property
     def equipment_at(self) -> int | None:
         """The offset in the template's text just inside its `(equipment {`, where regions
         a fill needs are written (None when its equipment is not a list written there, or
@@ -688,6 +714,49 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
+def closing_paren(text: str, at: int) -> int | None:
+    """The offset just after the `)` that closes the `(` at `at` (strings and // comments
+    skipped), or None when `at` holds no `(` or it is not closed."""
+    if text[at:at + 1] != "(":
+        return None
+    depth, i, n = 0, at, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            i = text.find('"', i + 1)
+            if i < 0:
+                return None
+        elif text.startswith("//", i):
+            i = text.find("\n", i)
+            if i < 0:
+                return None
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
+
+
+TRACK_READERS = frozenset({"trackSite", "sow"})
+
+
+def reads_tracks(node: Node, names: set[str]) -> bool:
+    """Whether a fill reads the board's tracks: `(trackSite ...)`, `(sow ...)`, `(sites
+    Track ...)`, a `track:` argument, or one of the track `names` of its source."""
+    for n in walk(node):
+        if isinstance(n, Call) and (n.name in TRACK_READERS or n.name == "sites" and n.args
+                                    and isinstance(n.args[0], Word)
+                                    and n.args[0].value == "Track"):
+            return True
+        if isinstance(n, Named) and n.name == "track" or isinstance(n, Str) and \
+                n.value in names:
+            return True
+    return False
+
+
 ROLE_REGIONS = frozenset({"Mover", "Next", "Prev", "Player"} | {f"P{i}" for i in range(1, 9)})
 
 
@@ -707,34 +776,68 @@ def declares_player_regions(node: Node) -> bool:
                for n in walk(node))
 
 
-def region_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex"
-                   ) -> tuple[list, list[str]]:
-    """The players' regions a plan's fills read and the template lacks (Warra's `(from
-    [#])` filled with `(from (sites Mover))`, on a board that declares none): the unnamed
-    `(regions P1 ...)` of the fill's source, written into the template's equipment, so the
-    fill means there what it meant in its game. ([(offset, text, hole)], header lines)."""
-    at = template.equipment_at
-    if at is None:
-        return [], []
+def track_gap(game) -> str:
+    """Why a game's tracks are no walks on its board, or "": two board sites that follow
+    each other on a track and are not adjacent (a track brought by its site numbers from a
+    board of another shape; a hand's sites and End may come between)."""
+    n = game.containers[0].num_sites
+    adjacent = set(game.board.steps("Adjacent"))
+    for t in getattr(game.board, "track_info", ()):
+        for a, b in zip(t.sites, t.sites[1:]):
+            if 0 <= a < n and 0 <= b < n and a != b and (a, b) not in adjacent \
+                    and (b, a) not in adjacent:
+                return f"are no walks on this board: track {t.name!r} goes from {a} to {b}"
+    return ""
+
+
+def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex"
+                  ) -> tuple[list, list[str]]:
+    """What a plan's fills read of the board and the template lacks, brought from the
+    fill's source as it declares it, so the fill means there what it meant in its game:
+    the players' unnamed regions (Warra's `(from [#])` filled with `(from (sites Mover))`,
+    on a board that declares none) into the equipment list, and the tracks (a race's moves
+    along "Track1" on a board written without one) after the board's graph. A source's
+    tracks written for a larger board are refused by the builder at the track. ([(offset,
+    text, hole)], header lines)."""
     fills = []
     for o in plan.options:
         try:
             fills.append(parse(o.text, "<fragment>"))
         except LudemeError:
             fills.append([])
-    if any(declares_player_regions(n) for f in fills for n in f):
-        return [], []
-    for h, (o, nodes) in enumerate(zip(plan.options, fills)):
-        if not any(uses_player_regions(n) for n in nodes):
-            continue
+    inserts, notes = [], []
+
+    def source_of(h: int, o, brings) -> tuple[int, list[str]] | None:
         for i in [plan.source] * (plan.source in o.sources) + list(o.sources):
-            regions = index.player_regions(i) if i >= 0 else []
-            if regions:
-                hole = template.holes[h].pos
-                return ([(at, " " + " ".join(regions) + " ", h)],
-                        [f"the players' regions of {index.sources[i].path} added to the "
-                         f"equipment: the fill of line {hole.line}:{hole.col} reads them"])
-    return [], []
+            got = brings(i) if i >= 0 else []
+            if got:
+                return i, got
+        return None
+    wanted = (
+        ("regions", template.equipment_at, index.player_regions, declares_player_regions,
+         lambda nodes, i: any(uses_player_regions(n) for n in nodes),
+         "the players' regions of {} added to the equipment"),
+        ("tracks", template.board_tracks_at, index.tracks,
+         lambda n: any(isinstance(x, Call) and x.name == "track" for x in walk(n)),
+         lambda nodes, i: any(reads_tracks(n, {name for name, _ in index.sources[i].places})
+                              for n in nodes),
+         "the tracks of {} added to the board"))
+    for _, at, brings, declares, reads, note in wanted:
+        if at is None or any(declares(n) for f in fills for n in f):
+            continue
+        for h, (o, nodes) in enumerate(zip(plan.options, fills)):
+            found = source_of(h, o, brings)
+            if found is None or not reads(nodes, found[0]):
+                continue
+            i, texts = found
+            body = " ".join(texts)
+            inserts.append((at, " " + (body if note.startswith("the players") else
+                                       "{ " + body + " }") + " ", h))
+            hole = template.holes[h].pos
+            notes.append(note.format(index.sources[i].path)
+                         + f": the fill of line {hole.line}:{hole.col} reads them")
+            break
+    return inserts, notes
 
 
 def fill_text(template: TemplateGame, fills: list[str], header: list[str] = (),
@@ -1021,6 +1124,7 @@ class Tried:
     plan: Plan
     text: str
     sources: list[str]
+    brought_tracks: bool = False    # tracks of a source written into the template's board
     kept: bool = False
     reason: str = ""
     playouts: int = 0
@@ -1119,6 +1223,11 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
     except Exception as e:      # a fragment ludeme cannot build: not this candidate's fault
         tried.reason = f"does not build ({type(e).__name__})"
         return
+    if tried.brought_tracks:
+        gap = track_gap(game)
+        if gap:
+            tried.reason = f"does not fit: the tracks brought from another board {gap}"
+            return
     # The concepts first: they need no playouts, and most misfits show there.
     try:
         concepts = compile_time(str(path), (), template.ruleset)
@@ -1291,7 +1400,7 @@ def no_fragment_error(template: TemplateGame, hole: Hole) -> LudemeError:
 
 
 def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
-                   seed: int, spans: list | None = None) -> str:
+                   seed: int, spans: list | None = None, placed=None) -> str:
     """The template with a plan's fills, under a header naming where each fill comes from."""
     header = [f"Candidate {number} made by `ludeme reconstruct` (seed {seed}) from "
               f"{Path(template.path).name}" + (f", ruleset {template.ruleset}"
@@ -1302,7 +1411,7 @@ def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, num
         src = ", ".join(OWN_WORDS.get(s) or index.sources[s].path for s in srcs[:3]) + (
             f" and {len(o.sources) - 3} more" if len(o.sources) > 3 else "")
         header.append(f"line {hole.pos.line}:{hole.pos.col} {hole.context}: from {src}")
-    inserts, notes = region_inserts(template, plan, index)
+    inserts, notes = placed if placed is not None else place_inserts(template, plan, index)
     return fill_text(template, [o.text for o in plan.options], header + notes, spans, inserts)
 
 
@@ -1310,9 +1419,10 @@ def new_tried(template: TemplateGame, plan: Plan, index: FragmentIndex, number: 
               seed: int, start_variant: int = 0) -> Tried:
     """A plan's candidate, written out, before it is tried."""
     spans: list = []
-    text = candidate_text(template, plan, index, number, seed, spans)
+    placed = place_inserts(template, plan, index)
+    text = candidate_text(template, plan, index, number, seed, spans, placed)
     return Tried(number, plan, text, sources_of(plan, index), start_variant=start_variant,
-                 spans=spans)
+                 spans=spans, brought_tracks=any("tracks of" in n for n in placed[1]))
 
 
 def start_holes(template: TemplateGame) -> list[int]:
