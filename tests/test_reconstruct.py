@@ -788,3 +788,30 @@ def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_bo
     template = load_template(path)
     options = hole_options(template, index2, source_scores(template, index2), random.Random(0))
     assert place_inserts(template, Plan([options[0][0]], "one source", 0), index2) == ([], [])
+
+
+def test_a_mancala_board_written_without_tracks_takes_the_sowing_fills_tracks(tmp_path):
+    import random
+    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
+                                             load_template, source_scores)
+    from ludeme.api import load
+    regions = "(regions P1 (sites Bottom)) (regions P2 (sites Top))"
+    index = FragmentIndex()
+    index.add(expand(load_description("s.lud", SOWER.format(regions=regions,
+                                                             frm="(sites Mover)"))),
+              "board/sow/sower.lud", "board/sow")
+    path = tmp_path / "t.lud"
+    # the template's board declares no track; its play is unknown
+    path.write_text(SOWER.format(regions=regions, frm="(sites Mover)")
+                    .replace(' {{ (track "Track" "0,E,N,W" loop:True) }}'.replace("{{", "{")
+                             .replace("}}", "}"), "")
+                    .replace("(move Select (from (sites Mover) if:(> (count at:(from)) 0)) "
+                             "(then (sow)))", "[#]"))
+    template = load_template(path)
+    assert "track" not in path.read_text()
+    options = hole_options(template, index, source_scores(template, index), random.Random(0))
+    text = candidate_text(template, Plan([options[0][0]], "one source", 0), index, 1, 0)
+    assert '(mancalaBoard 2 6 store:None { (track "Track" "0,E,N,W" loop:True) } )' in text
+    (tmp_path / "c.lud").write_text(text)
+    state = load(tmp_path / "c.lud", backend="reference").new_initial_state(0)
+    assert {m.frm for m in state.legal_moves()} == set(range(6))

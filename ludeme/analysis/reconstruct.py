@@ -650,23 +650,28 @@ class TemplateGame:
 
     @property
     def board_tracks_at(self) -> int | None:
-        """The offset in the template's text just after its `(board <graph>` argument, where
-        tracks a fill needs are written (None when its board is not written there, or it
-        declares tracks itself)."""
+        """The offset in the template's text where tracks a fill needs are written: just
+        after its `(board <graph>` argument, or before the `)` of its `(mancalaBoard ...)`,
+        whose tracks come last (None when its board is not written there, or it declares
+        tracks itself)."""
         eq = next((a for a in self.expanded.game.args if isinstance(a, Call)
                    and a.name == "equipment"), None)
         items = eq.args[0] if eq is not None and eq.args else None
         board = next((n for n in getattr(items, "items", ()) if isinstance(n, Call)
-                      and n.name == "board"), None)
+                      and n.name in ("board", "mancalaBoard")), None)
         if board is None or not board.args or board.pos is None or \
                 str(board.pos.file) != str(self.path) or \
+                any(isinstance(a, Array) for a in board.args) or \
                 any(isinstance(n, Call) and n.name == "track" for n in walk(board)):
-            return None
-        graph = board.args[0]
-        if graph.pos is None or str(graph.pos.file) != str(self.path):
             return None
         text = self.description.text
         starts = _line_starts(text)
+        if board.name == "mancalaBoard":
+            end = closing_paren(text, starts[board.pos.line - 1] + board.pos.col - 1)
+            return None if end is None else end - 1
+        graph = board.args[0]
+        if graph.pos is None or str(graph.pos.file) != str(self.path):
+            return None
         return closing_paren(text, starts[graph.pos.line - 1] + graph.pos.col - 1)
 
     @property
