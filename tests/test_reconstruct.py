@@ -772,7 +772,7 @@ def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_bo
     template = load_template(path)
     options = hole_options(template, index, source_scores(template, index), random.Random(0))
     plan = Plan([options[0][0]], "one source", 0)
-    assert place_inserts(template, plan, index)[1] == [
+    assert place_inserts(template, plan, index).notes == [
         "the tracks of board/race/racer.lud added to the board: the fill of line 1:"
         f"{RACER.format(tracks='', play='[#]').index('[#]') + 1} reads them"]
     text = candidate_text(template, plan, index, 1, 0)
@@ -787,7 +787,8 @@ def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_bo
                "board/race/racer.lud", "board/race")
     template = load_template(path)
     options = hole_options(template, index2, source_scores(template, index2), random.Random(0))
-    assert place_inserts(template, Plan([options[0][0]], "one source", 0), index2) == ([], [])
+    placed = place_inserts(template, Plan([options[0][0]], "one source", 0), index2)
+    assert (placed.inserts, placed.notes, placed.kinds) == ([], [], set())
 
 
 def test_a_mancala_board_written_without_tracks_takes_the_sowing_fills_tracks(tmp_path):

@@ -30,6 +30,7 @@ import itertools
 import math
 import random
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from ludeme.errors import LudemeError, Pos
@@ -648,46 +649,50 @@ class TemplateGame:
     def path(self) -> str:
         return self.description.path
 
-    @property
+    def _offset(self, pos: Pos) -> int:
+        starts = _line_starts(self.description.text)
+        return starts[pos.line - 1] + pos.col - 1
+
+    def _own(self, node: Node | None) -> bool:
+        """Whether a node is written in the template's own text (not in a define)."""
+        return node is not None and node.pos is not None and \
+            str(node.pos.file) == str(self.path)
+
+    @cached_property
+    def _equipment_items(self) -> Node | None:
+        """The argument of the template's `(equipment ...)`, if any."""
+        eq = next((a for a in self.expanded.game.args if isinstance(a, Call)
+                   and a.name == "equipment"), None)
+        return eq.args[0] if eq is not None and eq.args else None
+
+    @cached_property
     def board_tracks_at(self) -> int | None:
         """The offset in the template's text where tracks a fill needs are written: just
         after its `(board <graph>` argument, or before the `)` of its `(mancalaBoard ...)`,
         whose tracks come last (None when its board is not written there, or it declares
         tracks itself)."""
-        eq = next((a for a in self.expanded.game.args if isinstance(a, Call)
-                   and a.name == "equipment"), None)
-        items = eq.args[0] if eq is not None and eq.args else None
-        board = next((n for n in getattr(items, "items", ()) if isinstance(n, Call)
-                      and n.name in ("board", "mancalaBoard")), None)
-        if board is None or not board.args or board.pos is None or \
-                str(board.pos.file) != str(self.path) or \
-                any(isinstance(a, Array) for a in board.args) or \
-                any(isinstance(n, Call) and n.name == "track" for n in walk(board)):
+        board = next((n for n in getattr(self._equipment_items, "items", ())
+                      if isinstance(n, Call) and n.name in ("board", "mancalaBoard")), None)
+        if not self._own(board) or not board.args or declares_tracks(board) or \
+                any(isinstance(a, Array) for a in board.args):
             return None
         text = self.description.text
-        starts = _line_starts(text)
         if board.name == "mancalaBoard":
-            end = closing_paren(text, starts[board.pos.line - 1] + board.pos.col - 1)
+            end = closing_paren(text, self._offset(board.pos))
             return None if end is None else end - 1
         graph = board.args[0]
-        if graph.pos is None or str(graph.pos.file) != str(self.path):
-            return None
-        return closing_paren(text, starts[graph.pos.line - 1] + graph.pos.col - 1)
+        return closing_paren(text, self._offset(graph.pos)) if self._own(graph) else None
 
-    @property
+    @cached_property
     def equipment_at(self) -> int | None:
         """The offset in the template's text just inside its `(equipment {`, where regions
         a fill needs are written (None when its equipment is not a list written there, or
         it declares players' regions itself)."""
-        eq = next((a for a in self.expanded.game.args if isinstance(a, Call)
-                   and a.name == "equipment"), None)
-        items = eq.args[0] if eq is not None and eq.args else None
-        if not isinstance(items, Array) or items.pos is None or \
-                str(items.pos.file) != str(self.path) or \
+        items = self._equipment_items
+        if not isinstance(items, Array) or not self._own(items) or \
                 any(declares_player_regions(n) for n in items.items):
             return None
-        starts = _line_starts(self.description.text)
-        at = starts[items.pos.line - 1] + items.pos.col - 1
+        at = self._offset(items.pos)
         return at + 1 if self.description.text[at:at + 1] == "{" else None
 
 
@@ -773,6 +778,11 @@ def uses_player_regions(node: Node) -> bool:
                for n in walk(node))
 
 
+def declares_tracks(node: Node) -> bool:
+    """Whether a node declares a track, `(track ...)`."""
+    return any(isinstance(n, Call) and n.name == "track" for n in walk(node))
+
+
 def declares_player_regions(node: Node) -> bool:
     """Whether a node declares a region of a player, named or not (`(regions P1 ...)`,
     `(regions "Home" P2 ...)`)."""
@@ -795,24 +805,33 @@ def track_gap(game) -> str:
     return ""
 
 
-def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex"
-                  ) -> tuple[list, list[str]]:
+@dataclass
+class Placed:
+    """What a plan's fills read of the board that the template lacks, to be written into
+    it (`place_inserts`)."""
+
+    inserts: list = field(default_factory=list)     # (template offset, text, hole)
+    notes: list[str] = field(default_factory=list)  # lines of the candidate's header
+    kinds: set[str] = field(default_factory=set)    # "regions", "tracks": what was brought
+
+
+def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") -> Placed:
     """What a plan's fills read of the board and the template lacks, brought from the
     fill's source as it declares it, so the fill means there what it meant in its game:
     the players' unnamed regions (Warra's `(from [#])` filled with `(from (sites Mover))`,
     on a board that declares none) into the equipment list, and the tracks (a race's moves
     along "Track1" on a board written without one) after the board's graph. A source's
-    tracks written for a larger board are refused by the builder at the track. ([(offset,
-    text, hole)], header lines)."""
+    tracks written for a larger board are refused by the builder at the track, those of
+    another shape by `track_gap`."""
     fills = []
     for o in plan.options:
         try:
             fills.append(parse(o.text, "<fragment>"))
         except LudemeError:
             fills.append([])
-    inserts, notes = [], []
+    placed = Placed()
 
-    def source_of(h: int, o, brings) -> tuple[int, list[str]] | None:
+    def source_of(o, brings) -> tuple[int, list[str]] | None:
         for i in [plan.source] * (plan.source in o.sources) + list(o.sources):
             got = brings(i) if i >= 0 else []
             if got:
@@ -820,29 +839,27 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex"
         return None
     wanted = (
         ("regions", template.equipment_at, index.player_regions, declares_player_regions,
-         lambda nodes, i: any(uses_player_regions(n) for n in nodes),
+         lambda nodes, i: any(uses_player_regions(n) for n in nodes), " {} ",
          "the players' regions of {} added to the equipment"),
-        ("tracks", template.board_tracks_at, index.tracks,
-         lambda n: any(isinstance(x, Call) and x.name == "track" for x in walk(n)),
+        ("tracks", template.board_tracks_at, index.tracks, declares_tracks,
          lambda nodes, i: any(reads_tracks(n, {name for name, _ in index.sources[i].places})
-                              for n in nodes),
+                              for n in nodes), " {{ {} }} ",
          "the tracks of {} added to the board"))
-    for _, at, brings, declares, reads, note in wanted:
+    for kind, at, brings, declares, reads, layout, note in wanted:
         if at is None or any(declares(n) for f in fills for n in f):
             continue
         for h, (o, nodes) in enumerate(zip(plan.options, fills)):
-            found = source_of(h, o, brings)
+            found = source_of(o, brings)
             if found is None or not reads(nodes, found[0]):
                 continue
             i, texts = found
-            body = " ".join(texts)
-            inserts.append((at, " " + (body if note.startswith("the players") else
-                                       "{ " + body + " }") + " ", h))
+            placed.inserts.append((at, layout.format(" ".join(texts)), h))
             hole = template.holes[h].pos
-            notes.append(note.format(index.sources[i].path)
-                         + f": the fill of line {hole.line}:{hole.col} reads them")
+            placed.notes.append(note.format(index.sources[i].path)
+                                + f": the fill of line {hole.line}:{hole.col} reads them")
+            placed.kinds.add(kind)
             break
-    return inserts, notes
+    return placed
 
 
 def fill_text(template: TemplateGame, fills: list[str], header: list[str] = (),
@@ -1405,7 +1422,8 @@ def no_fragment_error(template: TemplateGame, hole: Hole) -> LudemeError:
 
 
 def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
-                   seed: int, spans: list | None = None, placed=None) -> str:
+                   seed: int, spans: list | None = None, placed: Placed | None = None
+                   ) -> str:
     """The template with a plan's fills, under a header naming where each fill comes from."""
     header = [f"Candidate {number} made by `ludeme reconstruct` (seed {seed}) from "
               f"{Path(template.path).name}" + (f", ruleset {template.ruleset}"
@@ -1416,8 +1434,9 @@ def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, num
         src = ", ".join(OWN_WORDS.get(s) or index.sources[s].path for s in srcs[:3]) + (
             f" and {len(o.sources) - 3} more" if len(o.sources) > 3 else "")
         header.append(f"line {hole.pos.line}:{hole.pos.col} {hole.context}: from {src}")
-    inserts, notes = placed if placed is not None else place_inserts(template, plan, index)
-    return fill_text(template, [o.text for o in plan.options], header + notes, spans, inserts)
+    placed = placed if placed is not None else place_inserts(template, plan, index)
+    return fill_text(template, [o.text for o in plan.options], header + placed.notes, spans,
+                     placed.inserts)
 
 
 def new_tried(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
@@ -1427,7 +1446,7 @@ def new_tried(template: TemplateGame, plan: Plan, index: FragmentIndex, number: 
     placed = place_inserts(template, plan, index)
     text = candidate_text(template, plan, index, number, seed, spans, placed)
     return Tried(number, plan, text, sources_of(plan, index), start_variant=start_variant,
-                 spans=spans, brought_tracks=any("tracks of" in n for n in placed[1]))
+                 spans=spans, brought_tracks="tracks" in placed.kinds)
 
 
 def start_holes(template: TemplateGame) -> list[int]:
