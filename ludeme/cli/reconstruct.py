@@ -156,17 +156,18 @@ def jobs_of(args) -> int:
     return args.jobs if args.jobs is not None else (os.cpu_count() or 1)
 
 
-def each_file(work, items: list, args):
-    """`work(item, log)` for each item, in order, as each is ready: in this process with the
-    log on stderr when one job is asked for, else in worker processes, each item's log
-    written to a file it names (`work` returns it with its result)."""
+def each_file(work, items: list, args, index):
+    """`work(item, index)` for each item, in order, as each is ready: in this process with
+    the fragment `index` given (and the log on stderr) when one job is asked for, else in
+    worker processes, given None: a worker reads the index from the cache once, and logs
+    each item to a file of its own (the index is too large to send with every item)."""
     if jobs_of(args) <= 1 or len(items) <= 1:
         for item in items:
-            yield work(item, None)
+            yield work(item, index)
         return
     from joblib import Parallel, delayed
     yield from Parallel(n_jobs=jobs_of(args), backend="loky", return_as="generator")(
-        delayed(work)(item, "file") for item in items)
+        delayed(work)(item, None) for item in items)
 
 
 _WORKER_INDEX: dict = {}
@@ -197,13 +198,13 @@ class _FileLog:
         self.f.close()
 
 
-def _folder_item(args, folders, exclude, against, item, log):
+def _folder_item(args, folders, exclude, against, item, index):
     """One description of a folder (its path, its path in the folder, its output folder):
-    its reconstructions.csv row."""
+    its reconstructions.csv row (`each_file`: index None in a worker)."""
     path, rel, out = item
-    index = worker_index(folders, exclude) if log else _WORKER_INDEX["parent"]
+    sink = _FileLog(out / "log.txt") if index is None else None
+    index = worker_index(folders, exclude) if index is None else index
     row = {"file": str(rel), "holes": "", "tried": 0, "kept": 0, "enough": False, "why": ""}
-    sink = _FileLog(out / "log.txt") if log else None
     try:
         rec = one_file(args, path, index, folders, against, out, log=sink)
         row.update(holes=len(rec.template.holes), tried=len(rec.tried), kept=len(rec.kept),
@@ -235,7 +236,6 @@ def run_folder(args, index, folders, exclude, against) -> int:
     table = out / "reconstructions.csv"
     fields = ["file", "holes", "tried", "kept", "enough", "why"]
     done = 0
-    _WORKER_INDEX["parent"] = index
     items = []
     for path in paths:
         rel = Path(path).relative_to(args.file)
@@ -244,7 +244,7 @@ def run_folder(args, index, folders, exclude, against) -> int:
     with open(table, "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fields)
         w.writeheader()
-        for row in each_file(work, items, args):
+        for row in each_file(work, items, args, index):
             done += row["enough"]
             w.writerow(row)
             f.flush()
@@ -255,12 +255,12 @@ def run_folder(args, index, folders, exclude, against) -> int:
     return 0 if done else EXIT_NONE_KEPT
 
 
-def _recovery_item(args, folders, exclude, item, log):
+def _recovery_item(args, folders, exclude, item, index):
     """One finished description (its path, its path in the folder, its output folder): its
-    recovery.csv row, as a `Recovered`."""
+    recovery.csv row, as a `Recovered` (`each_file`: index None in a worker)."""
     from ludeme.analysis.reconstruct import recover
     path, rel, out = item
-    index = worker_index(folders, exclude) if log else _WORKER_INDEX["parent"]
+    index = worker_index(folders, exclude) if index is None else index
     r = recover(Path(path), args.cut, index, out, args.k, tries=args.tries,
                 playouts=args.playouts, seed=args.seed, min_ending=args.min_ending,
                 budget=budget_of(args), source_folders=folders, time_limit=args.time_limit,
@@ -292,11 +292,11 @@ def run_recovery(args, index, folders, exclude) -> int:
             continue            # no such block to cut
         rel = Path(path).relative_to(args.recovery)
         items.append((path, rel, out / slug(str(rel.with_suffix("")))))
-    _WORKER_INDEX["parent"] = index
     results = []
     with open(table, "w", newline="", encoding="utf-8") as f:
         w = None
-        for r in each_file(partial(_recovery_item, args, folders, exclude), items, args):
+        for r in each_file(partial(_recovery_item, args, folders, exclude), items, args,
+                           index):
             results.append(r)
             row = asdict(r)
             if w is None:
