@@ -1,8 +1,9 @@
 """Hostile and malformed input: each gets a clear message and exit status, quickly.
 
 A table of (what the user hands the tool, the command, the exit status, words of the
-message); every case runs `python -m ludeme` in a subprocess with a timeout, so a
-description that hangs the tool fails the test instead of hanging it.
+message). Every case runs the command line's `main` in the test's process, under an alarm,
+so a description that hangs the tool fails the test instead of hanging it; a sample of the
+cases also runs `python -m ludeme` in a subprocess, the whole way a user runs it.
 """
 
 from __future__ import annotations
@@ -287,23 +288,85 @@ CASES = [
 ]
 
 
-def _run(tmp_path, files, argv, env):
+def _argv(tmp_path, files, argv):
+    """Write the case's files; its arguments with their names filled in."""
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(text if isinstance(text, bytes) else text.encode())
     names = {name: str(tmp_path / name) for name in files} | {"dir": str(tmp_path)}
     for key, value in names.items():
         argv = [a.replace("{" + key + "}", value) for a in argv]
+    return argv
+
+
+def _run(tmp_path, files, argv, env):
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("LUDEME_MAX")}
     full_env.update(env)
-    return subprocess.run([sys.executable, "-m", "ludeme", *argv], capture_output=True,
-                          text=True, timeout=120, env=full_env, cwd=tmp_path)
+    return subprocess.run([sys.executable, "-m", "ludeme", *_argv(tmp_path, files, argv)],
+                          capture_output=True, text=True, timeout=120, env=full_env,
+                          cwd=tmp_path)
+
+
+class _Hung(BaseException):
+    """The alarm of a command that ran too long (not an Exception: `main` lets it out)."""
+
+
+def _run_here(tmp_path, files, argv, env, monkeypatch, capfd):
+    """As `_run`, by calling `main` in this process: the same exit status and messages
+    without a Python start-up per case. Limits come from the environment as a subprocess
+    would see them, and whatever the command sets there is undone afterwards."""
+    import signal
+    from types import SimpleNamespace
+
+    from ludeme.cli.main import main
+    argv = _argv(tmp_path, files, argv)
+    for key in [k for k in os.environ if k.startswith("LUDEME_MAX")] + [
+            "LUDEME_MAX_EXPANSION", "LUDEME_MAX_NESTING", "LUDEME_MAX_DEFINE_DEPTH",
+            "LUDEME_MAX_FILE_BYTES"]:
+        monkeypatch.delenv(key, raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(tmp_path)
+
+    def hung(signum, frame):
+        raise _Hung(f"{argv} ran past 120 s")
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(120)
+    try:
+        capfd.readouterr()
+        status = main(argv)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    out, err = capfd.readouterr()
+    return SimpleNamespace(returncode=status, stdout=out, stderr=err)
 
 
 @pytest.mark.parametrize("name,files,argv,env,status,words,position", CASES,
                          ids=[c[0] for c in CASES])
-def test_hostile_input(tmp_path, name, files, argv, env, status, words, position):
-    r = _run(tmp_path, files, argv, env)
+def test_hostile_input(tmp_path, name, files, argv, env, status, words, position,
+                       monkeypatch, capfd):
+    r = _run_here(tmp_path, files, argv, env, monkeypatch, capfd)
+    _check(tmp_path, r, status, words, position)
+
+
+# A sample of the cases (limits from the environment, a positioned error, an unreadable
+# file, each command family), the whole way: `python -m ludeme` in a process of its own.
+WHOLE_WAY = [c for c in CASES if c[0] in {
+    "a smaller budget from the environment", "an unclosed bracket found by indentation",
+    "a device that never ends", "a bad limit in the environment",
+    "--ludii-dir that does not exist", "compare: an empty playouts.csv",
+    "moves: a position file that is not UTF-8", "crosscheck: a .trl naming no game"}]
+
+
+@pytest.mark.parametrize("name,files,argv,env,status,words,position", WHOLE_WAY,
+                         ids=[c[0] for c in WHOLE_WAY])
+def test_hostile_input_in_a_process_of_its_own(tmp_path, name, files, argv, env, status,
+                                               words, position):
+    _check(tmp_path, _run(tmp_path, files, argv, env), status, words, position)
+
+
+def _check(tmp_path, r, status, words, position):
     out = r.stdout + r.stderr
     assert r.returncode == status, out
     assert "Traceback" not in out and "internal error" not in out, out
