@@ -553,7 +553,7 @@ class NoPieces(Bool):
             raise self.fail("(no Pieces ...) takes a player or of:, not both")
         who = self.who if self.who is not None else self.of
         count = CountPieces(self.node, self.path, type=self.type, role=self.role, who=who,
-                            name=self.name, in_=self.in_)
+                            of=None, name=self.name, in_=self.in_)
         # compiled here, not through env.compile: its cache is keyed by id(), which this
         # short-lived ludeme would hand on to the next one made at the same address
         f = count.compile(env)
@@ -798,8 +798,8 @@ class AddEffect(MoveAdd):
 def _no_pieces(src, lud):
     """As the reference: (count Pieces ...) of the same role and region is 0."""
     from .ints import CountPieces
-    count = CountPieces(lud.node, lud.path, type=None, role=lud.role, who=None, name=None,
-                        in_=lud.in_)
+    count = CountPieces(lud.node, lud.path, type=None, role=lud.role, who=None, of=None,
+                        name=None, in_=lud.in_)
     return f"({src.int_expr(count)} == 0)"
 
 
