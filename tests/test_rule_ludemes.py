@@ -45,3 +45,65 @@ def test_count_pieces_of_a_player_given_as_a_number(tmp_path, expr, value):
 def test_count_pieces_takes_a_role_or_of_not_both(tmp_path):
     with pytest.raises(LudemeError, match="role or of:"):
         _holds(tmp_path, "(= 1 (count Pieces P1 of:1))")
+
+
+# -- (all Groups ...) -------------------------------------------------------------------------
+
+# P1 holds 0 1 (a row's first two sites) and 8 (the far corner), P2 holds 2.
+GROUPS = '(place "Disc1" {0 1 8}) (place "Disc2" 2)'
+
+
+@pytest.mark.parametrize("cond,holds", [
+    # Without of:, a group is the mover's (P1's) pieces: {0 1} and {8}.
+    ("(all Groups Orthogonal if:(<= (count Sites in:(sites)) 2))", True),
+    ("(all Groups Orthogonal if:(< (count Sites in:(sites)) 2))", False),
+    ("(all Groups Orthogonal if:(is In 8 (sites)))", False),
+    ("(all Groups Orthogonal if:(not (is In 2 (sites))))", True),
+    # With of:, the sites where it holds ((to) the site), whoever owns them: {0 1 2}, {8}.
+    ("(all Groups Orthogonal of:(is Occupied (to)) if:(<= (count Sites in:(sites)) 2))", False),
+    ("(all Groups Orthogonal of:(is Occupied (to)) if:(<= (count Sites in:(sites)) 3))", True),
+    ("(all Groups Orthogonal of:(is Next (who at:(to))) if:(= 1 (count Sites in:(sites))))",
+     True),
+    # Diagonally, none of 0, 1 and 8 is next to another: three groups of one.
+    ("(all Groups Diagonal if:(= 1 (count Sites in:(sites))))", True),
+    # No group at all: holds.
+    ("(all Groups of:(is Empty (to)) if:(< 0 (count Sites in:(sites))))", True),
+    # A group grows only from an owned site: {1}, whatever the condition's sites.
+    ("(all Groups of:(= 1 (to)) if:(= 1 (count Sites in:(sites))))", True),
+    ("(all Groups of:(= 1 (to)) if:(= 9 (count Sites in:(sites))))", False),
+])
+def test_all_groups_tests_every_group_of_the_board(tmp_path, cond, holds):
+    assert _holds(tmp_path, cond, start=GROUPS) == holds
+
+
+def test_all_groups_leaves_the_region_it_was_read_in(tmp_path):
+    # (sites) inside (forEach Group ...) is still the outer group after an inner (all Groups).
+    game = _load(tmp_path, start=GROUPS,
+                 play='(forEach Group Orthogonal (if (and (all Groups of:(is Empty (to)) '
+                      'if:(< 1 (count Sites in:(sites)))) (= 2 (count Sites in:(sites)))) '
+                      '(move Add (to (sites Empty)))))')
+    assert len(game.new_initial_state().legal_moves()) == 5
+
+
+def test_all_groups_on_another_site_type_is_refused(tmp_path):
+    with pytest.raises(LudemeError, match="not supported yet"):
+        _holds(tmp_path, "(all Groups Vertex if:(= 1 (count Sites in:(sites))))")
+
+
+# -- (all Different ...) ----------------------------------------------------------------------
+
+SHAPES = '(piece "Disc" Each) (piece "Square" Each)'
+# Disc1 at 0, Square1 at 1, Disc2 at 2: three components.
+DIFFERENT = '(place "Disc1" 0) (place "Square1" 1) (place "Disc2" 2)'
+
+
+@pytest.mark.parametrize("cond,holds", [
+    ("(all Different (sites {0 1 2}) if:(is Occupied (site)))", True),
+    ("(all Different (sites {0 1 2 3}) if:(is Occupied (site)))", False),
+    ("(all Different (sites {0 1 3}) if:(>= (site) 0))", True),     # one empty site
+    ("(all Different (sites {0 3 4}) if:(>= (site) 0))", False),    # two empty sites
+    ("(all Different (sites {0 1 2}) if:(!= (site) 1))", False),    # the condition fails
+    ("(all Different (sites {}) if:(is Occupied (site)))", True),
+])
+def test_all_different_compares_the_components_of_the_sites(tmp_path, cond, holds):
+    assert _holds(tmp_path, cond, start=DIFFERENT, items=SHAPES) == holds
