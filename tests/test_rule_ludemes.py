@@ -107,3 +107,30 @@ DIFFERENT = '(place "Disc1" 0) (place "Square1" 1) (place "Disc2" 2)'
 ])
 def test_all_different_compares_the_components_of_the_sites(tmp_path, cond, holds):
     assert _holds(tmp_path, cond, start=DIFFERENT, items=SHAPES) == holds
+
+
+# -- (swap Pieces ...) ------------------------------------------------------------------------
+
+SELECT = ('(move Select (from (sites Occupied by:Mover)) (to (sites Occupied by:Next)) '
+          '(then {swap}))')
+
+
+@pytest.mark.parametrize("swap,after", [
+    # {site: owner} after P1 selects 0 then 1: the pieces at the two sites change places.
+    ("(swap Pieces (last From) (last To))", {0: 2, 1: 1, 2: 0}),
+    ("(swap Pieces)", {0: 2, 1: 1, 2: 0}),                      # the same by default
+    ("(swap Pieces 0 2)", {0: 0, 1: 2, 2: 1}),                  # onto an empty site
+    ("(swap Pieces 0 1 (then (remove 1)))", {0: 2, 1: 0, 2: 0}),
+])
+def test_swap_pieces_exchanges_the_pieces_of_two_sites(tmp_path, swap, after):
+    game = _load(tmp_path, start='(place "Disc1" 0) (place "Disc2" 1)',
+                 play=SELECT.format(swap=swap))
+    s = game.new_initial_state()
+    [move] = s.legal_moves()
+    s.apply(move)
+    assert {site: s.who[site] for site in after} == after
+
+
+def test_swap_pieces_takes_two_sites_or_none(tmp_path):
+    with pytest.raises(LudemeError, match="two sites or none"):
+        _load(tmp_path, play=SELECT.format(swap="(swap Pieces 0)"))

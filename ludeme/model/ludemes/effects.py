@@ -18,7 +18,7 @@ from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 NOT_YET["claim"] = Moves
 # Ludii's moves not written here yet: remembering a state, swapping two pieces and the pot
 # of a betting game.
-NOT_YET["remember State"] = NOT_YET["swap Pieces"] = NOT_YET["set Pot"] = Moves
+NOT_YET["remember State"] = NOT_YET["set Pot"] = Moves
 
 
 @ludeme("take", "Control")
