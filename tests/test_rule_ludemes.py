@@ -134,3 +134,41 @@ def test_swap_pieces_exchanges_the_pieces_of_two_sites(tmp_path, swap, after):
 def test_swap_pieces_takes_two_sites_or_none(tmp_path):
     with pytest.raises(LudemeError, match="two sites or none"):
         _load(tmp_path, play=SELECT.format(swap="(swap Pieces 0)"))
+
+
+# -- betting: (move Bet ...), (bet ...), (amount ...), (set Pot ...), (pot) ------------------
+
+def _after_first_move(tmp_path, play, start=""):
+    game = _load(tmp_path, play=play, start=start)
+    s = game.new_initial_state()
+    s.apply(s.legal_moves()[0])
+    return s
+
+
+@pytest.mark.parametrize("play,moves", [
+    ("(move Bet Mover (range 0 3))", 4), ("(move Bet P2 (range 2 2))", 1),
+    ("(move Bet (player 1) (range 1 5))", 5), ("(bet Mover (range 0 1))", 2)])
+def test_a_bet_is_one_move_per_amount_of_its_range(tmp_path, play, moves):
+    assert len(_load(tmp_path, play=play).new_initial_state().legal_moves()) == moves
+
+
+@pytest.mark.parametrize("cond,holds", [
+    # Before any bet: every amount 0, the pot 0; (amount) of no player is -1.
+    ("(= 0 (amount Mover))", True), ("(= 0 (pot))", True), ("(= -1 (amount (player 3)))", True),
+])
+def test_amounts_and_the_pot_start_at_zero(tmp_path, cond, holds):
+    assert _holds(tmp_path, cond) == holds
+
+
+def test_a_bet_sets_the_players_amount_and_set_pot_the_pot(tmp_path):
+    # P1 bets 3 (the last amount of the range), then pays its amount and 10 into the pot.
+    play = ('(if (= 0 (amount P1)) (move Bet P1 (range 3 3) (then (set Pot (+ (pot) '
+            '(+ 10 (amount P1)))))) (if (= 13 (pot)) (move Add (to (sites Empty)))))')
+    s = _after_first_move(tmp_path, play)
+    assert len(s.legal_moves()) == 9     # P2's turn: (pot) is 13, so it may add a disc
+
+
+def test_set_pot_without_a_value_makes_it_undefined(tmp_path):
+    s = _after_first_move(tmp_path, '(or (if (= 0 (pot)) (move Bet P1 (range 3 3) (then '
+                                    '(set Pot)))) (if (= -1 (pot)) (move Add (to (sites Empty)))))')
+    assert len(s.legal_moves()) == 9

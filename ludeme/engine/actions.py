@@ -161,11 +161,19 @@ ACTIONS: tuple[ActionKind, ...] = (
 # actions of their own for them.
 PROPOSITIONS = ("vote", "propositions")
 VOTES = ("vote", "votes")
+# The variables that hold Ludii's betting state: the pot, and each player's amount (the
+# name ("amount", player)), set by Ludii's ActionSetPot and ActionBet.
+POT = ("bet", "pot")
+AMOUNT = "amount"
 
 
 def _var_class(a: tuple) -> str:
     if isinstance(a[1], tuple) and a[1][:1] == ("player",):
         return "SetValueOfPlayer"
+    if isinstance(a[1], tuple) and a[1][:1] == (AMOUNT,):
+        return "Bet"
+    if a[1] == POT:
+        return "SetPot"
     if a[1] == PROPOSITIONS:
         return "Propose"
     if a[1] == VOTES:
