@@ -172,3 +172,24 @@ def test_set_pot_without_a_value_makes_it_undefined(tmp_path):
     s = _after_first_move(tmp_path, '(or (if (= 0 (pot)) (move Bet P1 (range 3 3) (then '
                                     '(set Pot)))) (if (= -1 (pot)) (move Add (to (sites Empty)))))')
     assert len(s.legal_moves()) == 9
+
+
+# -- (is Threatened ...) without a piece ------------------------------------------------------
+
+# P1 at 0 and 8, P2 at 1; a threat is an orthogonal step onto an enemy.
+THREATS = '(place "Disc1" {0 8}) (place "Disc2" 1)'
+STEPPERS = '(piece "Disc" Each (move Step Orthogonal (to if:(is Enemy (who at:(to))))))'
+STEP = "(forEach Piece)"
+
+
+@pytest.mark.parametrize("cond,holds", [
+    (f"(is Threatened at:0 {STEP})", True),       # P1's piece, P2 next to it
+    (f"(is Threatened at:1 {STEP})", True),       # P2's piece: P1 is its enemy
+    (f"(is Threatened at:8 {STEP})", False),
+    (f"(is Threatened at:4 {STEP})", False),      # no piece there
+    (f"(is Threatened {STEP})", True),            # some occupied site
+    (f"(is Threatened (sites {{8 4}}) {STEP})", False),
+    (f"(is Threatened in:(sites {{8 0}}) {STEP})", True),
+])
+def test_is_threatened_without_a_piece_asks_of_the_piece_on_each_site(tmp_path, cond, holds):
+    assert _holds(tmp_path, cond, start=THREATS, items=STEPPERS) == holds
