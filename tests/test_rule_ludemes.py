@@ -193,3 +193,50 @@ STEP = "(forEach Piece)"
 ])
 def test_is_threatened_without_a_piece_asks_of_the_piece_on_each_site(tmp_path, cond, holds):
     assert _holds(tmp_path, cond, start=THREATS, items=STEPPERS) == holds
+
+
+# -- (directions ... bySite:True) -------------------------------------------------------------
+
+@pytest.mark.parametrize("dirs,destinations", [
+    # P1's disc faces N at site 5 (the right edge's middle): FR turns clockwise from N to
+    # the first direction supported; the board has NE, site 5 has no step there but has S.
+    ("(directions FR)", []),
+    ("(directions FR bySite:True)", [2]),
+    ("(directions FL bySite:True)", [7]),              # NW: site 5 has it too
+    ("(directions {Forwards Rightward Leftward} bySite:True)", [4, 7, 8]),
+])
+def test_directions_by_site_turn_among_the_sites_own_directions(tmp_path, dirs, destinations):
+    items = f'(piece "Disc" Each (move Step {dirs} (to if:(is Empty (to)))))'
+    game = _load(tmp_path, items=items, start='(place "Disc1" 5)', play="(forEach Piece)")
+    moves = [m for m in game.new_initial_state().legal_moves() if not m.is_pass]
+    assert sorted(m.to for m in moves) == destinations
+
+
+def test_directions_by_site_needs_relative_directions(tmp_path):
+    items = '(piece "Disc" Each (move Step (directions {N E} bySite:True) (to if:True)))'
+    with pytest.raises(LudemeError, match="bySite"):
+        _load(tmp_path, items=items, start='(place "Disc1" 5)', play="(forEach Piece)")
+
+
+# -- (apply ...) where moves are expected (e.g. as (forEach Site ...)'s generator) -----------
+
+def test_apply_as_the_generator_of_for_each_site(tmp_path):
+    # P1 adds a disc, then every piece of the next player (P2) is removed.
+    play = ('(move Add (to (sites Empty)) (then (forEach Site (sites Board) '
+            '(apply if:(is Next (who at:(site))) (remove (site))))))')
+    s = _after_first_move(tmp_path, play, start='(place "Disc2" {0 4}) (place "Disc1" 8)')
+    assert [s.who[x] for x in (0, 4, 8)] == [0, 0, 1]
+
+
+@pytest.mark.parametrize("play,moves", [
+    ("(apply (move Add (to (sites Empty))))", 9),
+    ("(apply if:(is Mover P1) (move Add (to (sites Empty))))", 9),
+    ("(apply if:(is Mover P2) (move Add (to (sites Empty))))", 1),     # none: a pass
+])
+def test_apply_as_moves_gives_its_moves_when_its_condition_holds(tmp_path, play, moves):
+    assert len(_load(tmp_path, play=play).new_initial_state().legal_moves()) == moves
+
+
+def test_apply_as_moves_needs_its_moves(tmp_path):
+    with pytest.raises(LudemeError, match="needs its moves"):
+        _load(tmp_path, play="(apply if:(is Mover P1))")

@@ -306,6 +306,28 @@ class ForEachSite(Moves):
         return for_each
 
 
+@ludeme("apply")
+class ApplyMoves(Moves):
+    """`(apply [if:<cond>] <moves>)` where moves are expected: the moves when the condition
+    holds (or is absent), else none (Ludii's Apply is itself a list of moves; within a
+    (to ...) it is the destination's effect, `moves.Apply`). Example:
+
+        (forEach Site (sites Board) (apply if:(is Next (who at:(site))) (remove (site))))
+    """
+    concepts = ()
+
+    params = (P("if", Bool, opt=True, named=True), P("effect", Moves, opt=True))
+
+    def compile(self, env):
+        if self.effect is None:
+            raise self.fail("(apply ...) as moves needs its moves")
+        effect = env.compile(self.effect)
+        if self.if_ is None:
+            return effect
+        cond = env.compile(self.if_)
+        return lambda c: effect(c) if cond(c) else []
+
+
 def applied_actions(state, move, as_last_move: bool = False) -> list:
     """Apply a move's actions and consequents to `state`, as the engine applies them;
     every action applied, in order. `as_last_move`: the move is stored as the last one
