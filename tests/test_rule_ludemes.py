@@ -240,3 +240,28 @@ def test_apply_as_moves_gives_its_moves_when_its_condition_holds(tmp_path, play,
 def test_apply_as_moves_needs_its_moves(tmp_path):
     with pytest.raises(LudemeError, match="needs its moves"):
         _load(tmp_path, play="(apply if:(is Mover P1))")
+
+
+# -- (remember State) and (avoidStoredState ...) ----------------------------------------------
+
+@pytest.mark.parametrize("then,moves", [
+    # After 0 -> 1 the mover plays again: three steps from 1, and the pass unless the
+    # position it leaves unchanged was stored.
+    ("(and (remember State) (moveAgain))", 3),
+    ("(moveAgain)", 4),
+])
+def test_avoid_stored_state_drops_the_moves_back_to_the_stored_position(tmp_path, then, moves):
+    items = ('(piece "Disc" Each (move Step Orthogonal (to if:(is Empty (to))) '
+             f'(then {then})))')
+    game = _load(tmp_path, items=items, start='(place "Disc1" 0)',
+                 play="(avoidStoredState (or (forEach Piece) (move Pass)))")
+    s = game.new_initial_state()
+    assert len(s.legal_moves()) == 3            # nothing stored yet: 1, 3 and the pass
+    s.apply(next(m for m in s.legal_moves() if m.to == 1))
+    assert len(s.legal_moves()) == moves
+
+
+def test_avoid_stored_state_refuses_a_then_ludii_never_applies(tmp_path):
+    with pytest.raises(LudemeError, match="not supported yet"):
+        _load(tmp_path, play="(avoidStoredState (move Add (to (sites Empty))) "
+                             "(then (remember State)))")

@@ -16,8 +16,6 @@ from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
 # Ludii's Claim: add a piece and colour the site (a claimed graph element).
 NOT_YET["claim"] = Moves
-# Ludii's moves not written here yet: remembering a state.
-NOT_YET["remember State"] = Moves
 
 
 @ludeme("take", "Control")
