@@ -265,3 +265,24 @@ def test_avoid_stored_state_refuses_a_then_ludii_never_applies(tmp_path):
     with pytest.raises(LudemeError, match="not supported yet"):
         _load(tmp_path, play="(avoidStoredState (move Add (to (sites Empty))) "
                              "(then (remember State)))")
+
+
+# -- (name: ...): Ludii's tokenizer ends the ludeme's name at the colon -----------------------
+
+@pytest.mark.parametrize("text,read", [
+    ('(game "g" (move (from: (value)) (to: (last To))))',
+     '(game "g" (move (from (value)) (to (last To))))'),
+    ('(game "g" (= (a) (coord:"A1")))', '(game "g" (= (a) (coord "A1")))'),
+    ('(game "g" (f (x: 1 2)))', '(game "g" (f (x 1 2)))'),
+    ('(game "g" (place "A" coord:"A1"))', '(game "g" (place "A" coord:"A1"))'),   # unchanged
+])
+def test_a_name_with_a_colon_heads_its_parentheses(text, read):
+    from ludeme.language.grammar import parse
+    from ludeme.language.syntax import to_lud
+    assert to_lud(parse(text)[0]) == read
+
+
+def test_a_from_to_move_written_with_colons(tmp_path):
+    # (move (from: 0) (to: 1)) is (move (from 0) (to 1)): one move, 0 -> 1.
+    game = _load(tmp_path, start='(place "Disc1" 0)', play="(move (from: 0) (to: 1))")
+    assert [(m.frm, m.to) for m in game.new_initial_state().legal_moves()] == [(0, 1)]
