@@ -286,3 +286,26 @@ def test_a_from_to_move_written_with_colons(tmp_path):
     # (move (from: 0) (to: 1)) is (move (from 0) (to 1)): one move, 0 -> 1.
     game = _load(tmp_path, start='(place "Disc1" 0)', play="(move (from: 0) (to: 1))")
     assert [(m.frm, m.to) for m in game.new_initial_state().legal_moves()] == [(0, 1)]
+
+
+# -- (set Hidden ...)'s concepts, as a start rule and as an effect ---------------------------
+
+@pytest.mark.parametrize("start,play,present,absent", [
+    # Ludii's start form: the piece is invisible, no SetInvisible; the effect names both.
+    ('(set Hidden (sites Board) to:P2)', '(move Add (to (sites Empty)))',
+     {"HiddenInformation", "InvisiblePiece"}, {"SetInvisible", "SetHidden"}),
+    ("", '(move Add (to (sites Empty)) (then (set Hidden at:(last To) to:Next)))',
+     {"InvisiblePiece", "SetInvisible"}, {"HidePieceType"}),
+    # With data, one concept per datum (and SetHidden<datum> for the effect).
+    ('(set Hidden {What Value} (sites Board) to:P2)', '(move Add (to (sites Empty)))',
+     {"HidePieceType", "HidePieceValue"}, {"InvisiblePiece", "SetHiddenWhat", "HidePieceOwner"}),
+    ("", '(move Add (to (sites Empty)) (then (set Hidden Who at:(last To) to:Next)))',
+     {"HidePieceOwner", "SetHiddenWho", "SetHidden"}, {"InvisiblePiece", "HidePieceType"}),
+])
+def test_set_hidden_concepts_follow_ludiis_start_and_effect_forms(tmp_path, start, play,
+                                                                   present, absent):
+    from ludeme.analysis.concepts import compile_time
+    f = tmp_path / "g.lud"
+    f.write_text(GAME.format(items='(piece "Disc" Each)', start=start, play=play))
+    got = set(compile_time(f).boolean)
+    assert present <= got and not absent & got
