@@ -309,3 +309,32 @@ def test_set_hidden_concepts_follow_ludiis_start_and_effect_forms(tmp_path, star
     f.write_text(GAME.format(items='(piece "Disc" Each)', start=start, play=play))
     got = set(compile_time(f).boolean)
     assert present <= got and not absent & got
+
+
+# -- (count Pieces of:) on the compiled backend -------------------------------------------
+
+OF_GAME = """
+(game "Of"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each (move Step (to if:(not (is Friend
+      (who at:(to)))) (apply (remove (to))))))})
+  (rules
+    (start {(place "Disc1" {0 1 2}) (place "Disc2" {13 14 15})})
+    (play (forEach Piece))
+    (end {(if (= 0 (count Pieces of:(next))) (result Mover Win))
+          (if (= 2 (count Pieces of:(mover) in:(sites Top))) (result Mover Win))})))
+"""
+
+
+def test_count_pieces_of_gives_the_reference_rows_on_the_compiled_backend(tmp_path):
+    import pandas as pd
+    from ludeme.analysis.playouts import run_playouts
+    from ludeme.engine.compiled.codegen import generate
+    path = tmp_path / "of.lud"
+    path.write_text(OF_GAME)
+    game = load(path)
+    generate(game)                  # it has a compiled form
+    ref = run_playouts(game, 30, 5, jobs=1, progress=False, backend="reference")
+    fast = run_playouts(game, 30, 5, jobs=1, progress=False, backend="compiled")
+    pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
+    assert ref["winner"].gt(0).any()
