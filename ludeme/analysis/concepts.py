@@ -282,6 +282,8 @@ class ConceptWalk:
             kind = getattr(type(arg), "kind", None) or ""
             result = value in (getattr(type(arg), "keyword", None), type(arg).__name__,
                                f"{getattr(type(arg), 'keyword', '')}{kind}")
+        elif isinstance(arg, (list, tuple)):     # a list of words: one of them is
+            result = any(_value_text(x) in value.split("|") for x in arg)
         else:
             result = _value_text(arg) in value.split("|")
         return result != negated

@@ -189,7 +189,7 @@ def engine_action(a: tuple, decision: bool = False, stacking: bool = False) -> A
         return Action(name, player=a[1][1])
     if a[0] in (A_NEXT, A_SWAP):
         return Action(name, player=a[1], decision=decision)
-    if a[0] == A_PASS or name in ("Propose", "Vote"):
+    if a[0] == A_PASS or name in ("Propose", "Vote", "Bet"):
         return Action(name, decision=decision)
     return Action(name)
 

@@ -84,6 +84,10 @@ def ludii_action(game, a: tuple, decision: bool, forced: bool = False) -> str:
             f.append("add=true")
     elif k == A_SWAP:
         name, f = "Swap", [f"player1={a[1]}", f"player2={a[2]}"]
+    elif k == A_SET_VAR and ACTIONS[k].ludii_class(a) == "Bet":
+        name, f = "Bet", [f"player={a[1][1]}", f"bet={a[2]}"]
+    elif k == A_SET_VAR and ACTIONS[k].ludii_class(a) == "SetPot":
+        name, f = "SetPot", [f"pot={a[2]}"]
     elif k == A_SET_VAR and a[1] is None:
         name, f = "SetTemp", [f"temp={a[2]}"]
     elif k == A_SET_VAR:

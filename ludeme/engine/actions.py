@@ -51,6 +51,7 @@ A_SET_HIDDEN = 27
 A_SELECT = 28
 A_PLACED_FIELD = 29
 A_COVER = 30
+A_STORE_STATE = 31
 
 @dataclass(frozen=True)
 class ActionKind:
@@ -155,17 +156,28 @@ ACTIONS: tuple[ActionKind, ...] = (
                "the site covers, no longer empty (covered True) or empty again as it leaves: "
                "part of the Add or Move beside it, as Ludii's ActionAdd and ActionMove do it "
                "(not an action of its own)", None, "_do_cover", to=1),
+    ActionKind(A_STORE_STATE, "store state", (), "remember the position as it is when "
+               "applied (Ludii's stored state, compared by (avoidStoredState ...))",
+               "StoreStateInContext", "_do_store_state"),
 )
 
 # The variables (A_SET_VAR names) that hold Ludii's proposals and votes: Ludii has
 # actions of their own for them.
 PROPOSITIONS = ("vote", "propositions")
 VOTES = ("vote", "votes")
+# The variables that hold Ludii's betting state: the pot, and each player's amount (the
+# name ("amount", player)), set by Ludii's ActionSetPot and ActionBet.
+POT = ("bet", "pot")
+AMOUNT = "amount"
 
 
 def _var_class(a: tuple) -> str:
     if isinstance(a[1], tuple) and a[1][:1] == ("player",):
         return "SetValueOfPlayer"
+    if isinstance(a[1], tuple) and a[1][:1] == (AMOUNT,):
+        return "Bet"
+    if a[1] == POT:
+        return "SetPot"
     if a[1] == PROPOSITIONS:
         return "Propose"
     if a[1] == VOTES:

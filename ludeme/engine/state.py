@@ -24,7 +24,8 @@ from .actions import (ACTION_TO as _ACTION_TO, ACTIONS, MOVING_ACTIONS as _MOVIN
                       A_MOVE_STACK, A_NEXT, A_PASS, A_PENDING, A_REMEMBER, A_REMOVE,
                       A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_COUNTER, A_SET_FIELD,
                       A_SET_HIDDEN, A_SET_MOVER, A_SET_SCORE, A_SET_VAR, A_SUBMOVE, A_SWAP,
-                      A_UPDATE_DIE, A_USE_DIE, A_SELECT, A_PLACED_FIELD, A_COVER)
+                      A_UPDATE_DIE, A_USE_DIE, A_SELECT, A_PLACED_FIELD, A_COVER,
+                      A_STORE_STATE)
 
 UNDEFINED = -1
 # What a player's view of the position (State.board_view) reads for a datum hidden from them:
@@ -43,6 +44,9 @@ FORCED_PLACES = ("forced", "places")
 # Key of State.notes for the board cells a large piece covers: not empty, though no piece
 # stands there (Ludii removes them from its container's empty sites).
 COVERED = ("large", "covered")
+# Key of State.notes for the position (repetition.position_key) that (remember State)
+# stored last (Ludii's State.storedState).
+STORED_STATE = ("stored", "state")
 
 
 def _undefined(a: tuple):
@@ -733,6 +737,9 @@ class State:
 
     def _do_dice_equal(self, a):
         self.notes[DICE_EQUAL] = a[1]
+
+    def _do_store_state(self, a):
+        self.notes[STORED_STATE] = position_key(self)
 
     def _do_set_counter(self, a):
         self.counter = a[1]

@@ -4,8 +4,10 @@ BNF (whitespace and `// comments` separate tokens)::
 
     document  ::= expr*
     expr      ::= call "*"* | array | named | range | atom | tag | block | template
-    call      ::= "(" head expr* ")" | "(" (call | named) expr* ")"
-                    the latter: redundant parentheses, or a head computed by a define
+    call      ::= "(" head expr* ")" | "(" NAME expr* ")" | "(" call expr* ")"
+                    the second read as Ludii does, the name without its colon as the
+                    head: (from: (value)) is (from (value)); the last: redundant
+                    parentheses, or a head computed by a define
     head      ::= WORD | STRING | OPERATOR | PARAM | TAG
     array     ::= "{" expr* "}"
     named     ::= NAME expr                            e.g. if:(is Empty (to))
@@ -386,8 +388,15 @@ class _Parser:
         if head_tok.kind == "rpar":
             raise self.error("empty '()': expected a ludeme name after '('", opener.offset)
         kind = head_tok.kind
-        if kind in ("lpar", "named"):
-            # ((then ...)) or (coord:"A1"): redundant parentheses, Ludii reads the inside;
+        if kind == "named":
+            # (from: (value)) or (coord:"A1"): Ludii's tokenizer ends a ludeme's name at
+            # the first character no name holds, the colon, and reads the rest as its
+            # arguments: (from (value)), (coord "A1").
+            self.i += 1
+            head = Word(head_tok.text[:-1], self.pos(head_tok))
+            return Call(head, self.sequence(opener, "rpar", False), self.pos(opener))
+        if kind == "lpar":
+            # ((then ...)): redundant parentheses, Ludii reads the inside;
             # (("Define") x): a head computed by a define, resolved after expansion.
             inner = self.expr(opener, False)
             args = self.sequence(opener, "rpar", False)

@@ -84,6 +84,10 @@ class BoardTables:
                 raise lud.fail(f"the direction {w} is not supported on this board "
                                f"(board directions: {', '.join(self.board.directions)})")
         fixed = distinct(static)
+        by_site = getattr(dirn, "bySite", False)
+        if by_site and not dynamic:
+            raise lud.fail("(directions ... bySite:True) takes directions relative to a "
+                           "piece (Forwards, FR, ...)")
         if not dynamic:
             return lambda c, frm: fixed
         # Ludii turns relative directions into those of the Adjacent relation (`of:`
@@ -99,12 +103,18 @@ class BoardTables:
         radials = self.board.radials
         facing_of = self.facing_of
         tables = self
+        # bySite: Ludii turns among the directions of the relation that the site itself
+        # has a step in (its element's supported directions), not the whole board's.
+        site_dirs = self.site_relation_dirs(of) if by_site else ()
 
-        def along(a, b):
+        def supported(frm):
+            return site_dirs[frm] if 0 <= frm < len(site_dirs) else relative_to
+
+        def along(a, b, turn_among):
             """The first supported direction with a radial from a passing through b."""
             if a < 0:
                 return None
-            for d in relative_to:
+            for d in turn_among:
                 table = radials.get(d)
                 if table is None or a >= len(table):
                     continue
@@ -120,7 +130,7 @@ class BoardTables:
             if not tables.rotated:      # no rotation anywhere: nothing to read
                 return facing
             for _ in range(s.piece_rotation(frm)):
-                turned = relative_directions(facing, "FR", relative_to)
+                turned = relative_directions(facing, "FR", supported(frm))
                 facing = turned[0] if turned else facing
             return facing
 
@@ -133,21 +143,22 @@ class BoardTables:
                 return fixed
             out = list(fixed)
             facing = None
+            turn_among = supported(frm)
             for w in dynamic:
                 if w == "SameDirection":
-                    d = along(s.last_from, s.last_to)
+                    d = along(s.last_from, s.last_to, turn_among)
                     if d:
                         out.append(d)
                 elif w == "OppositeDirection":
-                    d = along(s.last_to, s.last_from)
+                    d = along(s.last_to, s.last_from, turn_among)
                     if d:
                         out.append(d)
                 else:
                     if facing is None:
                         facing = facing_at(s, frm, what)
-                    out.extend(relative_directions(facing, w, relative_to))
+                    out.extend(relative_directions(facing, w, turn_among))
             return distinct(out)
-        if any(w in ("SameDirection", "OppositeDirection") for w in dynamic):
+        if by_site or any(w in ("SameDirection", "OppositeDirection") for w in dynamic):
             return keys
         # Directions relative to the piece's facing only: the same keys for the same
         # facing, worked out once per facing (the facings of pieces are fixed).
@@ -165,6 +176,17 @@ class BoardTables:
             return got
         return facing_keys
 
+
+    def site_relation_dirs(self, relation: str) -> tuple[tuple[str, ...], ...]:
+        """Per board site, the compass names of the steps of `relation` leaving it, clockwise
+        from N (Ludii's TopologyElement.supportedDirections)."""
+        order = {d: i for i, d in enumerate(COMPASS_ANGLE)}
+        adj = self.board.graph.adj
+        return tuple(
+            tuple(sorted({e["direction"] for e in adj[site].values()
+                          if relation in e["relations"] and e["direction"] in order},
+                         key=order.get))
+            for site in range(self.board.num_sites))
 
     def step_targets(self, dirn, lud: Ludeme) -> tuple:
         """Per site, the distinct sites one step away in the direction choice `dirn`.

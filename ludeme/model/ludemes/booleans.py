@@ -16,8 +16,6 @@ from ludeme.engine.compiled.emit import Unsupported, emits
 # The site type of the last move's destination: every move here stays on the board's own
 # sites (or a hand's cells), and no move records its type yet.
 NOT_YET["is LastTo"] = NOT_YET["is LastFrom"] = Bool
-# Ludii's tests of groups and of distinct values, not written here yet.
-NOT_YET["all Groups"] = NOT_YET["all Different"] = Bool
 
 
 @ludeme("is", "Empty")
@@ -529,6 +527,41 @@ class AllSites(Bool):
             c.site = saved
             return ok
         return all_sites
+
+
+@ludeme("all", "Different")
+class AllDifferent(Bool):
+    """`(all Different <region> if:<cond>)`: the condition holds at every site of the region
+    (`(site)`) and no two of them hold the same component, an empty site counting as one
+    (Ludii's AllDifferent reads the board's default site type). Example (Quantik, a line
+    of four different shapes):
+
+        (all Different (sites Row 0) if:(is Occupied (site)))
+    """
+    concepts = ()
+
+    params = (P("region", Region), P("if", Bool, named=True))
+
+    def compile(self, env):
+        region = env.compile(self.region)
+        cond = env.compile(self.if_)
+        n = env.num_board_sites
+
+        def all_different(c):
+            saved = c.site
+            what = c.s.what
+            seen = set()
+            ok = True
+            for s in region(c):
+                c.site = s
+                kind = what[s] if 0 <= s < n else 0
+                if not cond(c) or kind in seen:
+                    ok = False
+                    break
+                seen.add(kind)
+            c.site = saved
+            return ok
+        return all_different
 
 
 @ludeme("no", "Moves")

@@ -16,9 +16,6 @@ from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
 # Ludii's Claim: add a piece and colour the site (a claimed graph element).
 NOT_YET["claim"] = Moves
-# Ludii's moves not written here yet: remembering a state, swapping two pieces and the pot
-# of a betting game.
-NOT_YET["remember State"] = NOT_YET["swap Pieces"] = NOT_YET["set Pot"] = Moves
 
 
 @ludeme("take", "Control")
@@ -307,6 +304,28 @@ class ForEachSite(Moves):
         return for_each
 
 
+@ludeme("apply")
+class ApplyMoves(Moves):
+    """`(apply [if:<cond>] <moves>)` where moves are expected: the moves when the condition
+    holds (or is absent), else none (Ludii's Apply is itself a list of moves; within a
+    (to ...) it is the destination's effect, `moves.Apply`). Example:
+
+        (forEach Site (sites Board) (apply if:(is Next (who at:(site))) (remove (site))))
+    """
+    concepts = ()
+
+    params = (P("if", Bool, opt=True, named=True), P("effect", Moves, opt=True))
+
+    def compile(self, env):
+        if self.effect is None:
+            raise self.fail("(apply ...) as moves needs its moves")
+        effect = env.compile(self.effect)
+        if self.if_ is None:
+            return effect
+        cond = env.compile(self.if_)
+        return lambda c: effect(c) if cond(c) else []
+
+
 def applied_actions(state, move, as_last_move: bool = False) -> list:
     """Apply a move's actions and consequents to `state`, as the engine applies them;
     every action applied, in order. `as_last_move`: the move is stored as the last one
@@ -553,7 +572,7 @@ class NoPieces(Bool):
             raise self.fail("(no Pieces ...) takes a player or of:, not both")
         who = self.who if self.who is not None else self.of
         count = CountPieces(self.node, self.path, type=self.type, role=self.role, who=who,
-                            name=self.name, in_=self.in_)
+                            of=None, name=self.name, in_=self.in_)
         # compiled here, not through env.compile: its cache is keyed by id(), which this
         # short-lived ludeme would hand on to the next one made at the same address
         f = count.compile(env)
@@ -798,8 +817,8 @@ class AddEffect(MoveAdd):
 def _no_pieces(src, lud):
     """As the reference: (count Pieces ...) of the same role and region is 0."""
     from .ints import CountPieces
-    count = CountPieces(lud.node, lud.path, type=None, role=lud.role, who=None, name=None,
-                        in_=lud.in_)
+    count = CountPieces(lud.node, lud.path, type=None, role=lud.role, who=None, of=None,
+                        name=None, in_=lud.in_)
     return f"({src.int_expr(count)} == 0)"
 
 

@@ -43,47 +43,15 @@ class ForEachGroup(Moves):
               P("then", "Then", opt=True))
 
     def compile(self, env):
-        from .groups import flood
+        from .groups import board_groups
         from .moves import _then
-        if self.type not in (None, env.board.site_type):
-            raise self.fail(f"(forEach Group {self.type} ...) on a board played on "
-                            f"{env.board.site_type}s is not supported yet")
+        each = board_groups(self, env)
         gen = env.compile(self.moves)
-        cond = env.compile(self.if_) if self.if_ is not None else None
-        steps = env.step_targets(self.dirn or "Adjacent", self)
         then = _then(env, self)
-        n = env.num_board_sites
-        # Ludii looks for groups from the sites its players own: with a condition every
-        # player's (Neutral's too), without one the mover's.
-        owners = range(0, env.num_players + 1)
-
-        def joins(c, site, mover):
-            if cond is None:
-                return c.s.who[site] == mover
-            c.to = site
-            return cond(c)
 
         def for_each_group(c):
-            saved = (c.from_, c.to, c.region)
-            mover = c.s.mover
-            who = c.s.who
-            if cond is None:
-                starts = [s for s in range(n) if who[s] == mover and c.s.what[s]]
-            else:
-                starts = [s for p in owners for s in range(n) if c.s.what[s] and who[s] == p]
             out = []
-            checked: set[int] = set()
-            for frm in starts:
-                if frm in checked:
-                    continue
-                c.from_ = frm
-                if not joins(c, frm, mover):
-                    continue
-                group = flood(frm, steps, lambda site: joins(c, site, mover))
-                c.region = sorted(group)      # a Ludii Region: a set, read in increasing order
-                out.extend(gen(c))
-                checked.update(group)
-            c.from_, c.to, c.region = saved
+            each(c, lambda c: out.extend(gen(c)) or True)
             if then:
                 for m in out:
                     m.then = tuple(m.then) + then

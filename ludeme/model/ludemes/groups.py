@@ -8,7 +8,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.compiled.emit import emits
 from ludeme.engine.compiled.unsupported import Unsupported
-from .base import DirWord, IntFn, P, Region, RoleType, SiteType, ludeme
+from .base import Bool, DirWord, IntFn, P, Region, RoleType, SiteType, ludeme
 from .intarray import IntArrayFn
 
 _GROUP_PARAMS = (P("type", SiteType, opt=True), P("at", IntFn, named=True),
@@ -78,6 +78,79 @@ def group_of(lud, env):
         c.from_, c.to = saved
         return sites
     return group
+
+
+def board_groups(lud, env):
+    """A closure (c, visit) -> bool calling `visit(c)` with each group of the board as the
+    region `(sites)` until a call returns False (then False; True when every group passed),
+    for `lud`'s `type`, `dirn` and group condition (`if:`, or `of:` for (all Groups)).
+
+    As Ludii's ForEachGroup and AllGroups: the groups are looked for from the sites the
+    players own, with a condition every player's (Neutral's too) and without one the
+    mover's. Without a condition a group is the mover's pieces joined by steps in the
+    directions (Adjacent by default); with one, the sites where it holds, tested with
+    `(from)` the group's first site and `(to)` the site."""
+    if lud.type not in (None, env.board.site_type):
+        raise lud.fail(f"({lud.keyword} {lud.kind} {lud.type} ...) on a board played on "
+                       f"{env.board.site_type}s is not supported yet")
+    member = lud.of if lud.kind == "Groups" else lud.if_
+    cond = env.compile(member) if member is not None else None
+    steps = env.step_targets(lud.dirn or "Adjacent", lud)
+    n = env.num_board_sites
+    owners = range(0, env.num_players + 1)
+
+    def joins(c, site, mover):
+        if cond is None:
+            return c.s.who[site] == mover
+        c.to = site
+        return cond(c)
+
+    def each(c, visit):
+        saved = (c.from_, c.to, c.region)
+        mover = c.s.mover
+        who, what = c.s.who, c.s.what
+        if cond is None:
+            starts = [s for s in range(n) if who[s] == mover and what[s]]
+        else:
+            starts = [s for p in owners for s in range(n) if what[s] and who[s] == p]
+        checked: set[int] = set()
+        passed = True
+        for frm in starts:
+            if frm in checked:
+                continue
+            c.from_ = frm
+            if not joins(c, frm, mover):
+                continue
+            group = flood(frm, steps, lambda site: joins(c, site, mover))
+            c.region = sorted(group)      # a Ludii Region: a set, read in increasing order
+            if not visit(c):
+                passed = False
+                break
+            checked.update(group)
+        c.from_, c.to, c.region = saved
+        return passed
+    return each
+
+
+@ludeme("all", "Groups")
+class AllGroups(Bool):
+    """`(all Groups [<type>] [<dirs>] [of:<cond>] if:<cond>)`: the condition holds for every
+    group of the board, read with the group's sites as `(sites)` (Ludii's AllGroups; what
+    a group is: `board_groups`). Example (Symple: no group touches two grey stones):
+
+        (all Groups Orthogonal of:(is Mover (who at:(to)))
+            if:(> 2 (count Sites in:(intersection (sites Around (sites) Orthogonal)
+                                                  (sites Occupied by:Neutral)))))
+    """
+    concepts = ("Group",)
+
+    params = (P("type", SiteType, opt=True), P("dirn", (DirWord, "Directions"), opt=True),
+              P("of", Bool, opt=True, named=True), P("if", Bool, named=True))
+
+    def compile(self, env):
+        each = board_groups(self, env)
+        cond = env.compile(self.if_)
+        return lambda c: each(c, cond)
 
 
 @ludeme("sites", "Group")
@@ -264,5 +337,6 @@ def _size_group(src, lud):
     return group_kernel(src, lud, "size")
 
 
-__all__ = ["SitesGroup", "SizeGroup", "SizesGroup", "flood", "flood_lines", "step_tables",
+__all__ = ["AllGroups", "SitesGroup", "SizeGroup", "SizesGroup", "board_groups", "flood",
+           "flood_lines", "step_tables",
            "group_of", "group_kernel"]

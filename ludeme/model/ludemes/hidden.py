@@ -71,6 +71,17 @@ def _hidden_actions(lud, env):
     return actions
 
 
+# Ludii's concepts of (set Hidden <data> ...), per datum hidden; the effect also names
+# the SetHidden<datum> one.
+_DATA_CONCEPTS = ("HidePieceType if data == What", "HidePieceOwner if data == Who",
+                  "HidePieceCount if data == Count", "HidePieceValue if data == Value",
+                  "HidePieceRotation if data == Rotation", "HidePieceState if data == State")
+_SET_DATA_CONCEPTS = ("SetHiddenWhat if data == What", "SetHiddenWho if data == Who",
+                      "SetHiddenCount if data == Count", "SetHiddenValue if data == Value",
+                      "SetHiddenRotation if data == Rotation",
+                      "SetHiddenState if data == State")
+
+
 @ludeme("set", "Hidden")
 class SetHidden(Moves):
     """`(set Hidden [<data> | {<data>}] [<type>] (at:<site> | <region>) [level:] [<bool>]
@@ -80,7 +91,8 @@ class SetHidden(Moves):
 
         (set Hidden What at:(last To) False to:P1)
     """
-    concepts = ("HiddenInformation", "InvisiblePiece if not data", "SetInvisible if not data")
+    concepts = ("HiddenInformation", "InvisiblePiece if not data", "SetInvisible if not data",
+                *_DATA_CONCEPTS, *_SET_DATA_CONCEPTS)
 
     params = _SET_PARAMS
 
@@ -94,8 +106,9 @@ class SetHidden(Moves):
 @ludeme("set", "Hidden")
 class SetHiddenStart(Other):
     """`(set Hidden ...)` as a start rule: one start move holding the flags, its sites read
-    in the position it is played in. Example: `(set Hidden (sites Occupied by:P1) to:P2)`."""
-    concepts = ("HiddenInformation", "InvisiblePiece if not data", "SetInvisible if not data")
+    in the position it is played in. Example: `(set Hidden (sites Occupied by:P1) to:P2)`.
+    Ludii's start form names no SetInvisible (SetHidden) concept, only the piece's."""
+    concepts = ("HiddenInformation", "InvisiblePiece if not data", *_DATA_CONCEPTS)
 
     params = _SET_PARAMS
 

@@ -366,19 +366,31 @@ class Score(IntFn):
 
 @ludeme("count", "Pieces")
 class CountPieces(IntFn):
-    """`(count Pieces <role> ["Name"] [in:<region>])`: pieces of a player in all containers."""
+    """`(count Pieces [<role>|<player>|of:<player>] ["Name"] [in:<region>])`: pieces of a
+    player (with no player, of every owner) in all containers, e.g.
+    `(count Pieces of:(who at:(last To)) in:(sites Around (last To)))`."""
 
     params = (P("type", SiteType, opt=True), P("role", RoleType, opt=True, default="All"),
-              P("who", IntFn, opt=True), P("name", LitStr, opt=True),
-              P("in", Region, opt=True, named=True))
+              P("who", IntFn, opt=True), P("of", IntFn, opt=True, named=True),
+              P("name", LitStr, opt=True), P("in", Region, opt=True, named=True))
+
+    @property
+    def player(self):
+        """The player function given, positionally or as of: (Ludii's whoFn when given)."""
+        if self.who is not None and self.of is not None:
+            raise self.fail("(count Pieces ...) takes a player or of:, not both")
+        if self.of is not None and "role" in self._given:
+            raise self.fail("(count Pieces ...) takes a role or of:, not both")
+        return self.who if self.who is not None else self.of
 
     def compile(self, env):
-        players = env.role_players(self.role, self) if self.who is None else None
-        if self.who is None and self.role == "All":
+        player = self.player
+        players = env.role_players(self.role, self) if player is None else None
+        if player is None and self.role == "All":
             # Ludii's getIdPlayers: All also covers neutral (0) and shared (n + 1) pieces.
             everything = frozenset(range(0, env.num_players + 2))
             players = lambda c: everything  # noqa: E731
-        who_fn = env.compile(self.who) if self.who is not None else None
+        who_fn = env.compile(player) if player is not None else None
         where = env.compile(self.in_) if self.in_ is not None else None
         name = self.name
         names = {comp.index for comp in env.components[1:] if name and name in comp.name}
@@ -395,7 +407,7 @@ class CountPieces(IntFn):
                                  and (not name or lv[0] in names))
             return total
 
-        one = who_fn or (env.roles.single_fn(self.role, self) if self.who is None else None)
+        one = who_fn or (env.roles.single_fn(self.role, self) if player is None else None)
         if not name and one is not None:
             # The usual case, one player's pieces of any kind (everywhere, or in a region).
             def count_player(c):
@@ -763,15 +775,15 @@ def _count_sites(src, lud):
 def _count_pieces(src, lud):
     if src.game.stacking:
         return _count_stacked_pieces(src, lud)
-    if lud.role != "All" and lud.in_ is None and lud.who is None and not lud.name \
+    if lud.role != "All" and lud.in_ is None and lud.player is None and not lud.name \
             and not src.names_several(lud.role):
         return _count_pieces_of(src, lud)
     # As the reference: the pieces on the region's sites as listed (every site without
     # in:), of the player given (All: every owner, neutral and shared pieces too) and,
     # with a name, of the kinds whose name holds it.
     tests = []
-    if lud.who is not None:
-        tests.append(f"who[site] == {src.int_expr(lud.who)}")
+    if lud.player is not None:
+        tests.append(f"who[site] == {src.int_expr(lud.player)}")
     elif lud.role != "All":
         tests.append(src.owner_test(lud.role, lud, "who[site]"))
     if lud.name:
@@ -781,15 +793,15 @@ def _count_pieces(src, lud):
     if lud.in_ is None:
         return src.count_all(per_site)
     return src.count_in(lud, lud.in_, per_site=per_site, distinct=True,
-                        context_free=lud.who is None and lud.role == "All")
+                        context_free=lud.player is None and lud.role == "All")
 
 
 def _count_stacked_pieces(src, lud) -> str:
     """`(count Pieces ...)` in a stacking game: as the reference's `stacked`, every level of
     every stack listed (every site without in:) holding a piece of the player (All: any)
     of a kind whose name holds the name given."""
-    if lud.who is not None:
-        p = src.int_expr(lud.who)
+    if lud.player is not None:
+        p = src.int_expr(lud.player)
     else:
         p = "-1" if lud.role == "All" else src.player_expr(lud.role, lud)
     named = [bool(i and lud.name in c.name) for i, c in enumerate(src.env.components)] \
@@ -798,7 +810,7 @@ def _count_stacked_pieces(src, lud) -> str:
     if lud.in_ is None:
         return src.count_all(per_site)
     return src.count_in(lud, lud.in_, per_site=per_site, distinct=True,
-                        context_free=lud.who is None and lud.role == "All")
+                        context_free=lud.player is None and lud.role == "All")
 
 
 def _count_pieces_of(src, lud) -> str:

@@ -13,7 +13,9 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.state import A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A_SET_VAR, Move, State
+from ludeme.engine.repetition import position_key
+from ludeme.engine.state import (A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A_SET_VAR,
+                                 A_STORE_STATE, STORED_STATE, Move, State)
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
 from ludeme.engine.compiled.emit import emit, emits
@@ -83,6 +85,50 @@ class RememberValue(_Remember):
 class SetRememberValue(_Remember):
     """`(set RememberValue ["Name"] <int> [unique:<cond>])`: as (remember Value ...)."""
     concepts = ("Variable", "RememberValues")
+
+
+@ludeme("remember", "State")
+class RememberState(Moves):
+    """`(remember State [(then ...)])`: store the position as it is when this effect applies
+    (Ludii's RememberState: the state's hash, here `repetition.position_key`), the one
+    (avoidStoredState ...) keeps moves from returning to. Example:
+    `(move Pass (then (remember State)))`."""
+    concepts = ()
+
+    params = (P("then", "Then", opt=True),)
+
+    def compile(self, env):
+        then = _then(env, self)
+        return lambda c: [Move(-1, -1, 0, [(A_STORE_STATE,)], then)]
+
+
+@ludeme("avoidStoredState")
+class AvoidStoredState(Moves):
+    """`(avoidStoredState <moves> [(then ...)])`: the moves after which (their consequents
+    applied) the position is not the one (remember State) stored last (Ludii's
+    AvoidStoredState; with none stored, every move). Example:
+    `(avoidStoredState (forEach Piece))`."""
+    concepts = ("CopyContext", "PositionalSuperko")
+
+    params = (P("moves", Moves), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.refuse("then", why="Ludii keeps it on the list of moves, not on each move")
+        gen = env.compile(self.moves)
+
+        def avoid(c):
+            stored = c.s.notes.get(STORED_STATE)
+            moves = gen(c)
+            if stored is None:
+                return moves
+            out = []
+            for m in moves:
+                after = c.s.clone()
+                after._apply_move_effects(m, True)
+                if position_key(after) != stored:
+                    out.append(m)
+            return out
+        return avoid
 
 
 @ludeme("forget", "Value")

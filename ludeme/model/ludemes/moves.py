@@ -66,9 +66,12 @@ class Then(Other):
 @ludeme("directions")
 class Directions(Other):
     """`(directions {N E})` or `(directions Orthogonal)`; `of:` names the relation whose
-    directions relative ones (FL, FR, ...) turn among (Ludii's default: Adjacent)."""
+    directions relative ones (FL, FR, ...) turn among (Ludii's default: Adjacent), and
+    `bySite:True` takes those the site has steps in rather than those of the whole board
+    (e.g. `(directions {Forwards Rightward Leftward} bySite:True)`)."""
 
-    params = (P("dirs", DirWord, many=True), P("of", DirWord, opt=True, named=True))
+    params = (P("dirs", DirWord, many=True), P("of", DirWord, opt=True, named=True),
+              P("bySite", LitBool, opt=True, named=True, default=False))
 
 
 def _sites_fn(env, spec_site, default):

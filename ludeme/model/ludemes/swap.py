@@ -38,26 +38,52 @@ class MoveSwap(Moves):
 
     def _pieces(self, env, then):
         """Ludii's SwapPieces as a decision."""
-        sites = []
-        for loc, default in ((self.player1, lambda c: c.s.last_from),
-                             (self.player2, lambda c: c.s.last_to)):
+        for loc in (self.player1, self.player2):
             if isinstance(loc, str):
                 raise self.fail(f"(move Swap Pieces ...) takes sites, not the role {loc}")
-            sites.append(env.compile(loc) if loc is not None else default)
-        site_a, site_b = sites
-        owners = [comp.owner for comp in env.components]
-        n = env.total_sites
+        return swap_pieces(env, self.player1, self.player2, then)
 
-        def swap_pieces(c):
-            a, b = site_a(c), site_b(c)
-            if not (0 <= a < n and 0 <= b < n):
-                return []
-            what_b = c.s.what[b]
-            acts = [(A_MOVE, a, b)]
-            if what_b > 0:      # Ludii's add of nothing leaves the site empty
-                acts.append((A_ADD, a, what_b, owners[what_b], 1))
-            return [Move(a, b, c.s.mover, acts, then)]
-        return swap_pieces
+
+def swap_pieces(env, loc_a, loc_b, then):
+    """Ludii's SwapPieces: one move from A (the last origin by default) to B (the last
+    destination by default) that moves the piece at A onto B and puts a new piece of B's
+    kind at A (a move and an add, so the state and value of B's piece are not kept)."""
+    site_a = env.compile(loc_a) if loc_a is not None else (lambda c: c.s.last_from)
+    site_b = env.compile(loc_b) if loc_b is not None else (lambda c: c.s.last_to)
+    owners = [comp.owner for comp in env.components]
+    n = env.total_sites
+
+    def swap(c):
+        a, b = site_a(c), site_b(c)
+        if not (0 <= a < n and 0 <= b < n):
+            return []
+        what_b = c.s.what[b]
+        acts = [(A_MOVE, a, b)]
+        if what_b > 0:      # Ludii's add of nothing leaves the site empty
+            acts.append((A_ADD, a, what_b, owners[what_b], 1))
+        return [Move(a, b, c.s.mover, acts, then)]
+    return swap
+
+
+@ludeme("swap", "Pieces")
+class SwapPieces(Moves):
+    """`(swap Pieces [<site A> <site B>] [(then ...)])`: the effect of swapping the pieces
+    at two sites, the last origin and destination by default (Ludii's SwapPieces, as
+    `(move Swap Pieces ...)` but not a decision). Example:
+
+        (move Select (from (sites Occupied by:Mover)) (to (sites Occupied by:Next))
+            (then (swap Pieces (last From) (last To))))
+    """
+    concepts = ()
+
+    params = (P("loc_a", IntFn, opt=True), P("loc_b", IntFn, opt=True),
+              P("then", "Then", opt=True))
+
+    def compile(self, env):
+        from .moves import _then
+        if (self.loc_a is None) != (self.loc_b is None):
+            raise self.fail("(swap Pieces ...) takes two sites or none")
+        return swap_pieces(env, self.loc_a, self.loc_b, _then(env, self))
 
 
 @ludeme("swap", "Players")

@@ -294,10 +294,14 @@ def probing() -> bool:
 
 @ludeme("is", "Threatened")
 class IsThreatened(Bool):
-    """`(is Threatened <what> [at:<site> | [in:]<sites>] [<moves>])`: as Ludii's IsThreatened with
-    a piece: on a copy of the position with that piece at the site (where the piece
+    """`(is Threatened [<what>] [at:<site> | [in:]<sites>] [<moves>])`: as Ludii's IsThreatened.
+    With a piece: on a copy of the position with that piece at the site (where the piece
     stands by default), some enemy of its owner has a move (its phase's moves, or the
-    moves given) ending on the site. Example: `(not (is Threatened (id "King" Mover)))`."""
+    moves given) ending on the site. Without one: some piece standing on the sites (every
+    occupied board site by default) is threatened so by an enemy of its owner, each enemy
+    probed as the mover with the owner as the previous and the next player; false when the
+    next player is no player. Examples: `(not (is Threatened (id "King" Mover)))`,
+    `(all Sites (sites Occupied by:Mover) if:(is Threatened at:(site)))`."""
     concepts = ("Threat", "CopyContext")
 
     params = (P("what", IntFn, opt=True), P("type", SiteType, opt=True),
@@ -306,16 +310,18 @@ class IsThreatened(Bool):
 
     def compile(self, env):
         _check_board_type(self, env)
-        if self.what is None:
-            raise self.fail("(is Threatened ...) without a piece is not supported yet")
         given_sites = self.in_ if self.in_ is not None else self.sites   # in: is Ludii 1.3's
         if self.in_ is not None and self.sites is not None:
             raise self.fail("(is Threatened ...) takes its sites once")
         if self.at is not None and given_sites is not None:
             raise self.fail("(is Threatened ...) takes a site or sites, not both")
-        what = env.compile(self.what)
         components = env.components
         nboard = env.num_board_sites
+        specific = env.compile(self.moves) if self.moves is not None else None
+        reaches = _threat_probe(env, specific)
+        if self.what is None:
+            return self._any_piece(env, given_sites, reaches)
+        what = env.compile(self.what)
         if self.at is not None:
             at = env.compile(self.at)
             region = lambda c, w: (at(c),)  # noqa: E731
@@ -326,14 +332,6 @@ class IsThreatened(Bool):
             def region(c, w):
                 whats = c.s.what
                 return next(((s,) for s in range(nboard) if whats[s] == w), ())
-        specific = env.compile(self.moves) if self.moves is not None else None
-        teams = env.teams
-        players = range(1, env.num_players + 1)
-
-        def enemies(owner):
-            if teams:
-                return [p for p in players if teams.get(p, -1) != teams.get(owner, -2)]
-            return [p for p in players if p != owner]
 
         def threatened(c):
             w = what(c)
@@ -349,18 +347,39 @@ class IsThreatened(Bool):
                     probe.set_site(site, w, owner)
                 elif (probe.what[site], probe.who[site]) != (w, owner):
                     probe.do_action((A_FLIP, site, owner, w))   # Ludii keeps its state
-                _PROBING[0] += 1
-                try:
-                    for enemy in enemies(owner):
-                        probe.mover = enemy
-                        pc = probe.ctx
-                        pc.from_ = pc.to = pc.site = pc.player = -1
-                        gen = specific or probe.g.phases[probe.phase[enemy]].play
-                        # Ludii's canMoveTo: the first move reaching the site answers
-                        if any(m.to == site for m in lazy_moves(gen)(pc)):
-                            return True
-                finally:
-                    _PROBING[0] -= 1
+                if reaches(probe, owner, site):
+                    return True
+            return False
+        return threatened
+
+    def _any_piece(self, env, given_sites, reaches):
+        """Ludii's IsThreatened without a piece: each piece on the sites in turn."""
+        n = env.num_players
+        owners = [comp.owner for comp in env.components]
+        if self.at is not None:
+            at = env.compile(self.at)
+            region = lambda c: (at(c),)  # noqa: E731
+        elif given_sites is not None:
+            region = env.compile(given_sites)
+        else:       # Ludii's (sites Occupied by:All): every occupied board site
+            nboard = env.num_board_sites
+            region = lambda c: [x for x in range(nboard) if c.s.what[x]]  # noqa: E731
+        total = env.total_sites
+
+        def threatened(c):
+            if probing():
+                return False
+            for site in region(c):
+                if not 0 <= site < total or c.s.what[site] <= 0:
+                    continue
+                if not 0 < c.s.next <= n:
+                    return False
+                owner = owners[c.s.what[site]]
+                probe = c.s.clone()     # the piece stays as it is
+                probe.prev = owner
+                probe.next = owner
+                if reaches(probe, owner, site):
+                    return True
             return False
         return threatened
 
@@ -369,12 +388,42 @@ class IsThreatened(Bool):
         return probing
 
 
+def _threat_probe(env, specific):
+    """A closure (probe, owner, site) -> whether an enemy of `owner`, made the mover of the
+    copied position `probe`, has a move (its phase's, or `specific`) ending on the site
+    (Ludii's canMoveTo: the first such move answers); threat tests inside fail meanwhile."""
+    teams = env.teams
+    players = range(1, env.num_players + 1)
+
+    def enemies(owner):
+        if teams:
+            return [p for p in players if teams.get(p, -1) != teams.get(owner, -2)]
+        return [p for p in players if p != owner]
+
+    def reaches(probe, owner, site):
+        _PROBING[0] += 1
+        try:
+            for enemy in enemies(owner):
+                probe.mover = enemy
+                pc = probe.ctx
+                pc.from_ = pc.to = pc.site = pc.player = -1
+                gen = specific or probe.g.phases[probe.phase[enemy]].play
+                if any(m.to == site for m in lazy_moves(gen)(pc)):
+                    return True
+        finally:
+            _PROBING[0] -= 1
+        return False
+    return reaches
+
+
 @emits(IsThreatened, kind="bool", refuses=(("sites", "of a region"), ("in", "of a region")))
 def _is_threatened(src, lud):
     """A kernel: on copies of the position with the piece at the site (`at:`, else the first
     board site holding it), each enemy of its owner in turn moves (`sc[MOVER]`, the owner
     as the previous mover), and a move of theirs ending on the site answers
     (`Source.reach_kernel`). Inside such an enemy's moves, false (Ludii's autoFail)."""
+    if lud.what is None:
+        raise Unsupported(lud, "without a piece")
     if src.threat_probe:
         return "False"
     by_phase = lud.moves is None
