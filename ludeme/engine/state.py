@@ -40,6 +40,9 @@ LAST_TOS = ("last", "tos")
 # Key of State.notes, while the start rules are played: piece index -> the sites a random
 # placement must choose (Game.new_initial_state's forced_places).
 FORCED_PLACES = ("forced", "places")
+# Key of State.notes, while a start rule places a piece on a region it draws at random and
+# FORCED_PLACES is there: the piece's index (the draw takes its recorded sites).
+PLACING = ("forced", "placing")
 # Key of State.notes for the board cells a large piece covers: not empty, though no piece
 # stands there (Ludii removes them from its container's empty sites).
 COVERED = ("large", "covered")

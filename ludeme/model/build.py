@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
-from ludeme.engine.state import A_ADD, A_COVER, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED
+from ludeme.engine.state import (A_ADD, A_COVER, A_SET_FIELD, FORCED_PLACES, PLACING, Component,
+                                 Container, Game, Phase, UNDEFINED)
 from ludeme.engine.stores import TOP
 from ludeme.errors import LudemeError, Pos
 from ludeme.language.expand import Expanded, metadata_heuristics
@@ -81,6 +82,7 @@ class Env:
         # piece index -> the (place Random ...) rules placing it, and whether each gives a
         # state: or value: (see PlaceRandom and crosscheck's forced starts)
         self.random_places: dict[int, list] = {}
+        self.random_fields = None          # a start rule giving a piece a value drawn at random
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
         self.uses_chance = False           # a ludeme draws from the state's chance stream
@@ -443,9 +445,10 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.places_at_random = env.places_at_random
     # A piece placed at random by several rules of which one sets a state or value: a
     # recorded start (who and what per site) does not say which piece got which.
+    # Or a value drawn at random: Ludii's traces record no value.
     game.unrecorded_random_start = next(
         (rules[1][0] for rules in env.random_places.values()
-         if len(rules) > 1 and any(fields for _, fields in rules)), None)
+         if len(rules) > 1 and any(fields for _, fields in rules)), env.random_fields)
     game.counting = env.counting
     game.large_pieces = env.large_pieces
     # Ludii's requiresCount: no stacks, and a hand or counted pieces
@@ -689,10 +692,45 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
             env.stacking = True         # (place Stack ...) pushes on stacks
         elif rule.count > 1 or any(k > 1 for k in rule.counts or ()):
             env.counting = True         # Ludii's Count flag: every site keeps a count
+        late = _late_value(env, rule)
         # (place Stack items:{...}): each item in turn, bottom first (Ludii's PlaceCustomStack)
         for item in getattr(rule, "items", None) or [rule.item]:
-            moves.extend(_place_item(env, rule, item, by_name))
+            placed = _place_item(env, rule, item, by_name)
+            moves.extend(placed if late is None else [late(m) for m in placed])
     return moves
+
+
+class _Late:
+    """The value a (place ...) rule gives, in its actions until the rule is played."""
+
+
+def _late_value(env: Env, rule):
+    """None when the rule's value: is absent or known before play (`rule.value_given`, as
+    `_fields` reads it); else a wrapper of its start moves into closures reading it in the
+    position the rule is played in, once per move (Ludii's PlaceItem reads it so)."""
+    value = rule.value_given = getattr(rule, "value", None)
+    if value is None or isinstance(value, int):
+        return None
+    chance, env.uses_chance = env.uses_chance, False
+    fn = env.compile(value)
+    if env.uses_chance and env.random_fields is None:
+        env.random_fields = rule
+    env.uses_chance = env.uses_chance or chance
+    try:
+        rule.value_given = fn(_StaticCtx())
+        return None
+    except _NeedsState:
+        pass
+    marker = rule.value_given = _Late()
+
+    def late(move):
+        def actions(ctx):
+            v = fn(ctx)
+            acts = move(ctx) if callable(move) else move
+            return [a[:4] + (v,) if a[0] == A_SET_FIELD and a[4] is marker else a
+                    for a in acts]
+        return actions
+    return late
 
 
 def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
@@ -755,13 +793,17 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
                             "supported yet") from None
         sites = [x for x in sites if x >= 0]
     else:
+        chance, env.uses_chance = env.uses_chance, False
         f = env.compile(rule.where)
+        drawn, env.uses_chance = env.uses_chance, env.uses_chance or chance
         try:
             got = f(_StaticCtx())
         except _NeedsState:
             if comp.index in env.large_pieces:
                 raise rule.fail("(place ...) of a large piece on sites read from the "
                                 "position is not supported yet") from None
+            if drawn:       # e.g. (sites Random ...): a replay forces the recorded sites
+                env.places_at_random = True
             # A region of the position so far, e.g. (sites Empty): Ludii applies the
             # start rules in order, so it is read when this rule is played.
             out.append(_place_on_region(f, comp, count, _fields(rule), stack))
@@ -794,7 +836,8 @@ def _fields(rule) -> tuple:
     (evaluated in `_start_moves`), value:."""
     return tuple((name, v) for name, v in (("state", getattr(rule, "state", None)),
                                            ("rotation", getattr(rule, "rotation_given", None)),
-                                           ("value", getattr(rule, "value", None)))
+                                           ("value", getattr(rule, "value_given",
+                                                             getattr(rule, "value", None))))
                  if v is not None)
 
 
@@ -837,9 +880,17 @@ def _place_in_hand(sites, comp, count, fields):
 
 
 def _place_on_region(region, comp, count, fields, stack=False):
-    """A start move placing `comp` on the sites `region` gives in the position it is played in."""
+    """A start move placing `comp` on the sites `region` gives in the position it is played in
+    (a region drawn at random in a replay takes the sites where the recorded start has
+    `comp`: the state's PLACING note names it)."""
     def actions(ctx):
-        got = region(ctx)
+        notes = ctx.s.notes
+        if FORCED_PLACES in notes:
+            notes[PLACING] = comp.index
+        try:
+            got = region(ctx)
+        finally:
+            notes.pop(PLACING, None)
         sites = [got] if isinstance(got, int) else got
         return [a for s in sites for a in _place_actions(s, comp, count, fields, stack)]
     return actions
