@@ -119,9 +119,34 @@ def test_a_recorded_start_cannot_say_which_random_piece_got_which_state(place, u
         assert "does not record" in verdict.detail
 
 
+@pytest.mark.parametrize("place, whats, fields", [
+    ('(place Random {(count "Disc1" 2) (count "Disc2" 3)} 4)', [1, 1, 2, 2, 2], (0, 0)),
+    ('(place Random {"Disc1" "Disc2"} 4)', [1, 2], (0, 0)),               # one of each
+    ('(place Random {"Disc1" "Disc2"} count:{3 1} value:5 state:2 4)', [1, 1, 1, 2], (2, 5)),
+])
+def test_place_random_on_a_site_stacks_the_pieces_in_a_random_order(place, whats, fields):
+    # Chex's hands: Ludii's PlaceRandom for a stack draws each piece, bottom first, among
+    # those left
+    game = _game(place, players=2)
+    assert game.stacking and game.uses_chance
+    stacks = [game.new_initial_state(seed).stack(4) for seed in range(20)]
+    assert all(sorted(lv[0] for lv in st) == whats for st in stacks)
+    assert all((lv[2], lv[4]) == fields for st in stacks for lv in st)
+    assert len({tuple(lv[0] for lv in st) for st in stacks}) > 1          # drawn
+    assert stacks == [game.new_initial_state(seed).stack(4) for seed in range(20)]  # seeded
+    assert game.new_initial_state(3).draws == [lv[0] for lv in stacks[3]]
+    # a replay cannot force it (the trace records a hand's top piece only): it says so
+    from ludeme.analysis.crosscheck import replay
+    verdict = replay(game, {"initial": {"who": [0] * 9, "what": [0] * 9}, "steps": []}, "t")
+    assert verdict.status == "unsupported" and "random order" in verdict.detail
+
+
 @pytest.mark.parametrize("place, message", [
     ('(place Random {"Disc9"})', "no piece called 'Disc9'"),
-    ('(place Random {"Disc1" "Disc2"} 4)', "unexpected argument '4'"),   # a random stack
+    ('(place Random {(count "Disc1" 2) "Disc2"} 4)', "not both"),
+    ('(place Random {(count "Disc1" 2)} value:3 4)', "takes no count:, value:"),
+    ('(place Random {"Disc1" "Disc2"} count:{2} 4)', "gives 1 counts for 2 pieces"),
+    ('(place Random {(count "Disc9" 2)} 4)', "no piece called 'Disc9'"),
 ])
 def test_place_random_refuses(place, message):
     with pytest.raises(LudemeError, match=message):
@@ -202,6 +227,13 @@ def test_a_random_start_plays_on_the_reference_engine(start):
         generate(game)
     state, _ = random_playout(game, 1, max_decisions=4)
     assert state.num_moves >= 4
+
+
+def test_a_start_rule_reading_the_position_before_play_is_refused_at_its_place():
+    # Chex: (forEach Value max:(topLevel at:...)) was an internal error
+    with pytest.raises(LudemeError, match=r"\(forEach Value \.\.\.\) reading the position"):
+        _game("(forEach Value min:0 max:(count Sites in:(sites Empty)) "
+              "(set RememberValue (value)))")
 
 
 @pytest.mark.parametrize("start, sites", [

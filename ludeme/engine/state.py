@@ -210,6 +210,7 @@ class Game:
         self.reads_last_tos = False     # a rule reads (sites LastTo): State._note_last_tos
         self.places_at_random = False   # a start rule places pieces at random sites
         self.unrecorded_random_start = None   # the (place Random ...) a recorded start misses
+        self.unrecorded_random_why = ("", "")  # what it does, what the trace misses
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.local_state = False        # pieces have a local state (Ludii's requiresLocalState)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)

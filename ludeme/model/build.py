@@ -83,6 +83,7 @@ class Env:
         # state: or value: (see PlaceRandom and crosscheck's forced starts)
         self.random_places: dict[int, list] = {}
         self.random_fields = None          # a start rule giving a piece a value drawn at random
+        self.random_stack = None           # a start rule placing a stack in a random order
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
         self.uses_chance = False           # a ludeme draws from the state's chance stream
@@ -449,6 +450,12 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.unrecorded_random_start = next(
         (rules[1][0] for rules in env.random_places.values()
          if len(rules) > 1 and any(fields for _, fields in rules)), env.random_fields)
+    game.unrecorded_random_why = ("gives pieces states or values at random", "the trace does "
+                                  "not record them (only who, what and how many are on each site)")
+    if game.unrecorded_random_start is None and env.random_stack is not None:
+        game.unrecorded_random_start = env.random_stack
+        game.unrecorded_random_why = ("stacks pieces in a random order", "the trace records a "
+                                      "hand's top piece only, and forcing a stack is not written")
     game.counting = env.counting
     game.large_pieces = env.large_pieces
     # Ludii's requiresCount: no stacks, and a hand or counted pieces
@@ -674,7 +681,12 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
             if env.large_pieces:
                 raise rule.fail(f"({rule.keyword}{' ' + rule.kind if rule.kind else ''} ...) "
                                 "in a game with large pieces is not supported yet")
-            moves.extend(rule.start_actions(env, _StaticCtx()))
+            try:
+                moves.extend(rule.start_actions(env, _StaticCtx()))
+            except _NeedsState:     # read before play where it would be read in the position
+                raise rule.fail(f"({rule.keyword}{' ' + rule.kind if rule.kind else ''} ...) "
+                                "reading the position before play is not supported "
+                                "yet") from None
             continue
         if not isinstance(rule, G.Place):
             raise rule.fail("only (place ...), (set Team ...) and (set Mover ...) start rules "
