@@ -517,6 +517,22 @@ def test_a_moved_large_piece_covers_its_new_cells_and_frees_the_old(tmp_path, st
     assert {x: s.count[x] for x in counts} == counts
 
 
+def test_a_moved_large_piece_keeps_its_consequents_and_the_turn_reads_is_prev(tmp_path):
+    # L Game: the L moves, then (moveAgain); the same player, now (is Prev Mover), moves a
+    # dot or passes (FromTo.evalLargePiece keeps its then)
+    s = _large_move(tmp_path, '{(place "D" 0 state:0) (place "Disc1" 8)}',
+                    "(if (is Prev Mover) (or (move Pass) (move (from (sites Occupied "
+                    "by:Mover)) (to (sites Empty)))) (move (from 0) (to (sites Empty)) "
+                    "(then (moveAgain))))")
+    moves = s.legal_moves()
+    # the 22 of the domino alone, less the 4 covering the disc's cell 8
+    assert len(moves) == 18 and all(m.frm == 0 for m in moves)
+    s.apply(next(m for m in moves if (m.to, m.actions[-2][4]) == (4, 1)))    # covers 4, 5
+    assert s.mover == 1
+    # then the disc at 8 to the empty cells (0 to 3, 6, 7: not 4 or 5), or a pass
+    assert sorted(m.to for m in s.legal_moves() if not m.is_pass) == [0, 1, 2, 3, 6, 7]
+
+
 def test_an_add_applies_its_effect_at_the_site_before_landing_on_the_stack(tmp_path):
     # Ludii's Add: the (apply ...) effects at the site come first (chainRuleWithAction
     # prepends them), then the piece lands on what is left, at the level the stack had

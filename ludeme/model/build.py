@@ -501,7 +501,8 @@ LARGE_PIECE_RULES = frozenset({
     ("next", None), ("or", None), ("and", None), ("not", None), ("if", None),
     ("no", "Moves"), ("result", None), ("to", None), ("play", None), ("end", None),
     ("move", "Pass"), ("sites", "LargePiece"), ("count", "Sites"), ("move", None),
-    ("sites", "Hand"), ("handSite", None),
+    ("sites", "Hand"), ("handSite", None), ("is", "Prev"), ("is", "Mover"),
+    ("sites", "Occupied"), ("union", None), ("moveAgain", None),
     *((op, None) for op in ("=", "!=", "<", "<=", ">", ">=", "+", "-"))})
 
 

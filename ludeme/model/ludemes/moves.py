@@ -441,7 +441,7 @@ class MoveFromTo(Moves):
                 if from_cond is not None and not from_cond(c):
                     continue
                 if large and what[frm] in large:
-                    out.extend(_move_large(c, frm, large[what[frm]], tos(c)))
+                    out.extend(_move_large(c, frm, large[what[frm]], tos(c), then))
                     continue
                 # Ludii evaluates count: once per origin, with (from) on it and (to) as given
                 n = count(c) if count is not None else 1
@@ -472,7 +472,7 @@ class MoveFromTo(Moves):
     def _refuse_for_large_pieces(self):
         # Ludii's FromTo of a large piece (FromTo.evalLargePiece) reads only the sites and
         # the piece: what else this move says would be lost for it.
-        for arg in ("count", "then", "mover"):
+        for arg in ("count", "mover"):
             if getattr(self, arg) is not None:
                 raise self.fail(f"(move ... {arg}...) in a game with large pieces is not "
                                 "supported yet")
@@ -484,10 +484,11 @@ class MoveFromTo(Moves):
                        "move of a large piece reads only the sites")
 
 
-def _move_large(c, frm, piece, sites) -> list:
+def _move_large(c, frm, piece, sites, then=()) -> list:
     """Ludii's FromTo of a large piece: to each destination, or to a cell it covers now, in
     each rotation Add would try, where every cell it would cover is among those or its
-    origin; not to where it stands in the state it has. It leaves the cells it covered."""
+    origin; not to where it stands in the state it has. It leaves the cells it covered.
+    The move's consequents follow (FromTo.evalLargePiece keeps its then)."""
     s = c.s
     now = s.piece_state(frm)
     covered = piece.covered(frm, now)
@@ -502,7 +503,7 @@ def _move_large(c, frm, piece, sites) -> list:
             if cells and (frm != to or state != now) and all(x in allowed for x in cells):
                 out.append(Move(frm, to, 0, [*leave, (A_MOVE, frm, to),
                                              (A_PLACED_FIELD, "state", to, TOP, state),
-                                             (A_COVER, to, cells, True)]))
+                                             (A_COVER, to, cells, True)], then))
     return out
 
 
