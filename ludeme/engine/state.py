@@ -587,6 +587,8 @@ class State:
                 _undefined(a)
             if self.on_track is not None:
                 self.on_track.removed(a[1], sites.what[a[1]])
+            if self.g.large_pieces:
+                self._uncover_removed(a[1])
             sites.remove(a[1])
             return
         if kind == A_ADD:
@@ -698,6 +700,14 @@ class State:
             for x in cells:
                 if not what[x]:
                     count[x] = 1 if cover else 0
+
+    def _uncover_removed(self, site: int) -> None:
+        """Ludii's removal empties the site of the piece removed: a large piece's anchor is
+        empty again, the other cells it covered stay covered (ActionRemoveTopPiece frees
+        the site only; Ludii's Remove never removes where no piece stands)."""
+        covered = self.notes.get(COVERED)
+        if covered and site in covered and self.sites.what[site]:
+            self.notes[COVERED] = covered - {site}
 
     def is_empty(self, site: int) -> bool:
         """Nothing stands on the site and no large piece covers it (Ludii's isEmpty)."""

@@ -23,6 +23,7 @@ from ludeme.boards.large_pieces import large_piece
 from ludeme.model.ludemes.base import Ludeme, Other
 from ludeme.model.ludemes.builder import Builder
 from ludeme.model.ludemes.meta import NoRepeat
+from ludeme.model.ludemes.hidden import SetHiddenStart
 from ludeme.model.ludemes.graph.containers import BoardContainer
 
 load_all()      # every ludeme family registered before anything is built
@@ -502,7 +503,20 @@ LARGE_PIECE_RULES = frozenset({
     ("no", "Moves"), ("result", None), ("to", None), ("play", None), ("end", None),
     ("move", "Pass"), ("sites", "LargePiece"), ("count", "Sites"), ("move", None),
     ("sites", "Hand"), ("handSite", None), ("is", "Prev"), ("is", "Mover"),
-    ("sites", "Occupied"), ("union", None), ("moveAgain", None),
+    ("sites", "Occupied"), ("union", None), ("moveAgain", None), ("from", None), ("is", "In"),
+    ("intersection", None),
+    # reading no emptiness and moving nothing
+    ("count", "Turns"), ("do", None), ("expand", None), ("forEach", "Site"),
+    ("forEach", "Value"), ("forget", "Value"), ("id", None), ("last", "From"), ("last", "To"),
+    ("remember", "Value"), ("set", "Hidden"), ("set", "Var"), ("site", None), ("var", None),
+    ("sites", "Board"), ("sites", "Hidden"), ("sites", "Left"), ("sites", "Right"),
+    ("sites", None), ("value", None), ("values", "Remembered"), ("move", "Select"),
+    # Ludii's state, left as set: a large piece keeps the cells it covered (ActionSetState)
+    ("set", "State"),
+    # Ludii's ActionRemoveTopPiece: the anchor is freed, the cells covered stay covered
+    ("remove", None),
+    # an Add of a small piece (a large one: MoveAdd), the pieces' own moves
+    ("add", None), ("forEach", "Piece"),
     *((op, None) for op in ("=", "!=", "<", "<=", ">", ">=", "+", "-"))})
 
 
@@ -679,7 +693,7 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
         if isinstance(rule, G.SetTeam):
             continue  # read before compiling (Env.teams)
         if hasattr(rule, "start_actions"):   # start rules that build their own actions
-            if env.large_pieces:
+            if env.large_pieces and not isinstance(rule, SetHiddenStart):   # flags only
                 raise rule.fail(f"({rule.keyword}{' ' + rule.kind if rule.kind else ''} ...) "
                                 "in a game with large pieces is not supported yet")
             try:
