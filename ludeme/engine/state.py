@@ -324,6 +324,10 @@ class State:
             # Every site gathers pieces of one kind as a count, as hands do.
             self.sites.count_from = 0
             self.sites.owner_of = game.ludii_owners
+        elif game.who_is_index:
+            # Ludii's ActionMove writes the piece's owner as the destination's `who` (a
+            # hand keeps it; the board writes the index over it)
+            self.sites.owner_of = game.ludii_owners
         self._alias_sites()
         # The chance stream (dice, random draws): only games with chance rules have one.
         self.rng = random.Random(chance_seed(seed or 0)) if game.uses_chance else None

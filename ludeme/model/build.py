@@ -471,7 +471,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.typed, game.env = g, env
     game.who_is_index = _who_is_index(game, components, n, built)
     if game.who_is_index:
-        _refuse_owned_and_who(built, containers, components, piece_items)
+        _refuse_owned_and_who(built, components)
     game.local_state = _uses_local_state(built)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
@@ -549,21 +549,19 @@ def _who_is_index(game, components, n: int, built: list) -> bool:
 
 
 # Ludeme readers that cross Ludii's owned-pieces lists (by owner) with the sites' `who`:
-# where `who` is the piece's index the two disagree, in ways not modelled here.
-_OWNED_AND_WHO = {("count", "Pieces"), ("no", "Pieces"), ("forEach", "Piece")}
+# where `who` is the piece's index the two disagree, in ways not modelled here. (forEach
+# Piece) reads a kind's owner by the site's `what`, as Ludii's owned lists are kept: only a
+# piece of no player's, which it gives the site's `who`, is refused.
+_OWNED_AND_WHO = {("count", "Pieces"), ("no", "Pieces")}
 
 
-def _refuse_owned_and_who(built: list, containers, components, piece_items) -> None:
+def _refuse_owned_and_who(built: list, components) -> None:
+    unowned = any(comp.owner == 0 for comp in components[1:])
     for lud in built:
-        if (lud.keyword, lud.kind) in _OWNED_AND_WHO:
+        if (lud.keyword, lud.kind) in _OWNED_AND_WHO or \
+                (unowned and (lud.keyword, lud.kind) == ("forEach", "Piece")):
             raise lud.fail(f"({lud.keyword} {lud.kind} ...) on a board where Ludii stores a "
                            "piece's index as its owner is not supported yet")
-    if len(containers) > 1:
-        # Ludii's hands keep a `what` layer: what a piece moved between them and such a
-        # board carries as its `who` is not modelled.
-        at = next((p for i, p in piece_items if components[i].owner != i), built[0])
-        raise at.fail("a piece whose index differs from its owner, with hands, on a board "
-                      "where Ludii stores a piece's index as its owner is not supported yet")
 
 
 def _uses_local_state(built: list) -> bool:
