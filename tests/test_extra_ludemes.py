@@ -119,13 +119,121 @@ def test_a_recorded_start_cannot_say_which_random_piece_got_which_state(place, u
         assert "does not record" in verdict.detail
 
 
+@pytest.mark.parametrize("place, whats, fields", [
+    ('(place Random {(count "Disc1" 2) (count "Disc2" 3)} 4)', [1, 1, 2, 2, 2], (0, 0)),
+    ('(place Random {"Disc1" "Disc2"} 4)', [1, 2], (0, 0)),               # one of each
+    ('(place Random {"Disc1" "Disc2"} count:{3 1} value:5 state:2 4)', [1, 1, 1, 2], (2, 5)),
+])
+def test_place_random_on_a_site_stacks_the_pieces_in_a_random_order(place, whats, fields):
+    # Chex's hands: Ludii's PlaceRandom for a stack draws each piece, bottom first, among
+    # those left
+    game = _game(place, players=2)
+    assert game.stacking and game.uses_chance
+    stacks = [game.new_initial_state(seed).stack(4) for seed in range(20)]
+    assert all(sorted(lv[0] for lv in st) == whats for st in stacks)
+    assert all((lv[2], lv[4]) == fields for st in stacks for lv in st)
+    assert len({tuple(lv[0] for lv in st) for st in stacks}) > 1          # drawn
+    assert stacks == [game.new_initial_state(seed).stack(4) for seed in range(20)]  # seeded
+    assert game.new_initial_state(3).draws == [lv[0] for lv in stacks[3]]
+    # a replay cannot force it (the trace records a hand's top piece only): it says so
+    from ludeme.analysis.crosscheck import replay
+    verdict = replay(game, {"initial": {"who": [0] * 9, "what": [0] * 9}, "steps": []}, "t")
+    assert verdict.status == "unsupported" and "random order" in verdict.detail
+
+
 @pytest.mark.parametrize("place, message", [
     ('(place Random {"Disc9"})', "no piece called 'Disc9'"),
-    ('(place Random {"Disc1" "Disc2"} 4)', "unexpected argument '4'"),   # a random stack
+    ('(place Random {(count "Disc1" 2) "Disc2"} 4)', "not both"),
+    ('(place Random {(count "Disc1" 2)} value:3 4)', "takes no count:, value:"),
+    ('(place Random {"Disc1" "Disc2"} count:{2} 4)', "gives 1 counts for 2 pieces"),
+    ('(place Random {(count "Disc9" 2)} 4)', "no piece called 'Disc9'"),
 ])
 def test_place_random_refuses(place, message):
     with pytest.raises(LudemeError, match=message):
         _game(place, players=2)
+
+
+# -- (sites Random ...) and a value: drawn at the start ------------------------------------
+
+@pytest.mark.parametrize("start, kinds, within", [
+    ('(place "Disc1" (sites Random (sites {0 1 2 3}) num:2))', [1, 1], {0, 1, 2, 3}),
+    ('(place "Disc1" (sites Random (sites {5 5 6})))', [1], {5, 6}),       # one by default
+    ('(place "Disc1" (sites Random (sites {0 1}) num:5))', [1, 1], {0, 1}),  # all there are
+    # no region: the board's empty cells, read when the rule is played
+    ('(place "Disc2" 4) (place "Disc1" (sites Random num:8))', [1] * 8 + [2], set(range(9))),
+])
+def test_sites_random_draws_different_sites_of_the_region(start, kinds, within):
+    game = _game(start, players=2)
+    assert game.uses_chance and game.places_at_random
+    starts = [game.new_initial_state(seed) for seed in range(12)]
+    pieces = [_pieces(s) for s in starts]
+    assert all(sorted(w for w, _, _ in p.values()) == kinds and set(p) <= within
+               for p in pieces)
+    assert pieces == [_pieces(game.new_initial_state(seed)) for seed in range(12)]  # seeded
+    # every site drawn is recorded
+    assert all(sorted(s.draws) == [x for x, (w, _, _) in sorted(p.items()) if w == 1]
+               for s, p in zip(starts, pieces))
+    if len(kinds) < len(within):
+        assert len({tuple(p) for p in pieces}) > 1                            # and drawn
+
+
+def test_sites_random_in_play_draws_afresh_from_the_chance_stream():
+    game = _game(play="(move Add (to (sites Random (sites Empty) num:1)))", players=2)
+    assert game.uses_chance and not game.places_at_random
+    state = game.new_initial_state(3)
+    moves = state.legal_moves()
+    assert len(moves) == 1 and state.draws == [moves[0].to]
+
+
+def test_sites_random_at_the_start_takes_the_recorded_sites_in_a_replay():
+    # Fischer Random Chess's start: a replay forces the sites the recorded start has the
+    # piece on, as for (place Random ...), with no draw
+    game = _game('(place "Disc1" (sites Random (sites {0 1 2 3}) num:2) state:1)', players=2)
+    state = game.new_initial_state(0, forced_places={1: [3, 1]})
+    assert _pieces(state) == {1: (1, 0, 1), 3: (1, 0, 1)} and state.draws == []
+
+
+@pytest.mark.parametrize("value, values, unrecorded", [
+    ("(value Random (range 1 4))", {1, 2, 3, 4}, True),
+    ("(+ 1 2)", {3}, False),       # an int function known before play
+    ("3", {3}, False),
+])
+def test_a_place_value_is_read_when_the_rule_is_played(value, values, unrecorded):
+    # Shogun: each piece's value drawn at the start; Ludii's PlaceItem reads it once a rule
+    game = _game(f'(place "Disc1" 4 value:{value}) (place "Disc2" {{0 8}} value:{value})',
+                 players=2)
+    starts = [game.new_initial_state(seed) for seed in range(30)]
+    assert {s.piece_value(x) for s in starts for x in (0, 4, 8)} == values
+    assert all(s.piece_value(0) == s.piece_value(8) for s in starts)
+    assert [s.draws for s in starts] == [game.new_initial_state(i).draws for i in range(30)]
+    assert (game.unrecorded_random_start is not None) == unrecorded
+    if unrecorded:      # no replay: Ludii's traces record no value
+        from ludeme.analysis.crosscheck import replay
+        init = {"who": [starts[0].who[x] for x in range(9)],
+                "what": [starts[0].what[x] for x in range(9)]}
+        verdict = replay(game, {"initial": init, "steps": []}, "t")
+        assert verdict.status == "unsupported" and "does not record" in verdict.detail
+
+
+@pytest.mark.parametrize("start", [
+    '(place "Disc1" (sites Random (sites {0 1 2 3})))',
+    '(place "Disc1" 4 value:(value Random (range 1 4)))',
+])
+def test_a_random_start_plays_on_the_reference_engine(start):
+    from ludeme.engine.compiled import Unsupported
+    from ludeme.engine.compiled.codegen import generate
+    game = _game(start, players=2)
+    with pytest.raises(Unsupported):
+        generate(game)
+    state, _ = random_playout(game, 1, max_decisions=4)
+    assert state.num_moves >= 4
+
+
+def test_a_start_rule_reading_the_position_before_play_is_refused_at_its_place():
+    # Chex: (forEach Value max:(topLevel at:...)) was an internal error
+    with pytest.raises(LudemeError, match=r"\(forEach Value \.\.\.\) reading the position"):
+        _game("(forEach Value min:0 max:(count Sites in:(sites Empty)) "
+              "(set RememberValue (value)))")
 
 
 @pytest.mark.parametrize("start, sites", [
@@ -220,7 +328,7 @@ def test_rotation_reads_the_rotation_of_the_piece_at_a_site(start, site, level, 
 
 
 @pytest.mark.parametrize("ludeme,used", [
-    ("(sites Random ...)", "(move Add (to (sites Random)))"),
+    ("(is LastFrom ...)", "(if (is LastFrom Cell) (move Pass))"),
 ])
 def test_ludemes_ludii_has_and_ludeme_lacks_are_refused_as_not_supported_yet(ludeme, used):
     # Never "unknown": the files of Ludii's corpus that use them are valid

@@ -325,18 +325,30 @@ def test_a_board_without_item_indices_stores_the_index_as_who(region, froms):
     "(forEach Piece)",
 ])
 def test_readers_of_owners_and_who_together_are_refused_where_who_is_the_index(play):
-    # Ludii's CountPieces (and ForEachPiece) cross the owned lists with the sites' `who`.
+    # Ludii's CountPieces crosses the owned lists with the sites' `who`; ForEachPiece gives
+    # a piece of no player's (the marker) the site's.
     with pytest.raises(LudemeError, match="stores a piece's index as its owner"):
         _neutral_game(play)
 
 
-def test_hands_beside_a_board_that_stores_the_index_as_who_are_refused():
-    # Ludii's hands keep a `what` layer: a piece moved between them is not modelled.
-    text = ('(game "T" (players 2) (equipment { (board (square 3)) (piece "Marker" Neutral) '
-            '(piece "Disc" P1) (hand P1) }) (rules (play (move Add (piece "Marker0") '
-            '(to (sites Empty)))) (end (if (is Full) (result Mover Win)))))')
-    with pytest.raises(LudemeError, match="with hands, on a board where Ludii stores"):
-        build_game(expand(load_description("t.lud", text)))
+def test_pieces_move_by_their_owner_where_who_is_the_index_and_hands_keep_the_owner():
+    # Wolf und Schaaf: the sheep (index 1, P2's) and the wolf (index 2, P1's) on a board
+    # that stores the index as `who`; the wolf leaves P1's hand, where Ludii's ActionMove
+    # wrote its owner. ForEachPiece walks Ludii's owned lists (by the component's owner):
+    # P2 moves the sheep, never the wolf whose `who` on the board reads 2.
+    text = ('(game "T" (players 2) (equipment { (board (square 3)) (piece "Sheep" P2 (move '
+            'Step N (to if:(is Empty (to))))) (piece "Wolf" P1 (move Step Diagonal (to if:(is '
+            'Empty (to))))) (hand P1) }) (rules (start { (place "Wolf1" (handSite P1)) '
+            '(place "Sheep2" {0 2}) }) (play (or (move (from (handSite P1)) (to (sites '
+            'Empty))) (forEach Piece))) (end (if (no Moves Next) (result Mover Win)))))')
+    game = build_game(expand(load_description("t.lud", text)))
+    assert game.who_is_index
+    state = game.new_initial_state(0)
+    assert (state.who[0], state.who[9], state.what[9]) == (1, 1, 2)
+    assert {m.frm for m in state.legal_moves()} == {9} and len(state.legal_moves()) == 7
+    state.apply(next(m for m in state.legal_moves() if m.to == 4))
+    assert (state.who[4], state.what[4], state.what[9]) == (2, 2, 0)
+    assert sorted((m.frm, m.to) for m in state.legal_moves()) == [(0, 3), (2, 5)]
 
 
 def _phase_game(end: str):

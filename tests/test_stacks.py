@@ -468,7 +468,7 @@ def test_what_large_pieces_do_not_support_yet_is_refused(tmp_path, board, tile, 
                  f'(play {play or "(move Add (to (sites Empty)))"}) (end (if (no Moves Next) '
                  '(result Mover Win)))))')
     with pytest.raises(LudemeError, match=message) as err:
-        load(f)
+        load(f).new_initial_state().legal_moves()   # an Add's then: when it adds a large piece
     assert "not supported yet" in str(err.value)
 
 
@@ -515,6 +515,65 @@ def test_a_moved_large_piece_covers_its_new_cells_and_frees_the_old(tmp_path, st
                  and m.actions[-2][4] == state))
     assert {x for x in range(9) if not s.is_empty(x)} == covered
     assert {x: s.count[x] for x in counts} == counts
+
+
+def test_a_moved_large_piece_keeps_its_consequents_and_the_turn_reads_is_prev(tmp_path):
+    # L Game: the L moves, then (moveAgain); the same player, now (is Prev Mover), moves a
+    # dot or passes (Ludii's FromTo gives its then to a large piece's moves too)
+    s = _large_move(tmp_path, '{(place "D" 0 state:0) (place "Disc1" 8)}',
+                    "(if (is Prev Mover) (or (move Pass) (move (from (sites Occupied "
+                    "by:Mover)) (to (sites Empty)))) (move (from 0) (to (sites Empty)) "
+                    "(then (moveAgain))))")
+    moves = s.legal_moves()
+    # the 22 of the domino alone, less the 4 covering the disc's cell 8
+    assert len(moves) == 18 and all(m.frm == 0 for m in moves)
+    s.apply(next(m for m in moves if (m.to, m.actions[-2][4]) == (4, 1)))    # covers 4, 5
+    assert s.mover == 1
+    # then the disc at 8 to the empty cells (0 to 3, 6, 7: not 4 or 5), or a pass
+    assert sorted(m.to for m in s.legal_moves() if not m.is_pass) == [0, 1, 2, 3, 6, 7]
+
+
+def test_a_large_piece_from_a_hand_becomes_small_pieces_where_it_lay(tmp_path):
+    # Battleships: the ship leaves the hand (from if:), its cells are remembered, the ship
+    # removed and a small piece added on each
+    play = ("(move (from (sites Hand Shared) if:(is In (from) (sites Hand Shared))) "
+            "(to (sites Empty)) (then (do (forEach Site (sites LargePiece at:(last To)) "
+            "(remember Value (site)) (then (remove (last To)))) next:(forEach Value "
+            "(values Remembered) (add (piece \"Disc1\") (to (value)))))))")
+    s = _large_move(tmp_path, '(place "D" (handSite Shared 0))', play)
+    assert len(s.legal_moves()) == 24
+    s.apply(next(m for m in s.legal_moves() if (m.to, m.actions[-2][4]) == (4, 1)))  # 4, 5
+    # the consequents of the forEach (the removal at (last To), the anchor) come after the
+    # adds of its next: (Ludii's order, which Battleships' traces show): a disc on 5 only
+    assert {x: s.what[x] for x in range(10) if s.what[x]} == {5: 2}
+    assert s.is_empty(4) and s.count[5] == 1
+    assert set(s.notes.get(("remembered", None), ())) == {4, 5}
+
+
+@pytest.mark.parametrize("hand", ["(hand Shared size:1)", ""])
+def test_removing_a_large_piece_frees_its_anchor_and_leaves_its_cells_covered(tmp_path, hand):
+    # Ludii's ActionRemoveTopPiece empties the site (ContainerFlatState: its count goes to
+    # 0) and nothing else, with counts kept (a hand) or not
+    f = tmp_path / "r.lud"
+    f.write_text('(game "r" (players 2) (equipment {(board (square 3)) (tile "D" Shared {F}) '
+                 f'(piece "Disc" Each) {hand}}}) (rules (start (place "D" 0 state:0)) (play '
+                 '(move Select (from (sites {0 3})) (then (remove (last From))))) '
+                 '(end (if (no Moves Next) (result Mover Win)))))')
+    s = load(f).new_initial_state()
+    s.apply(next(m for m in s.legal_moves() if m.frm == 0))
+    assert s.is_empty(0) and not s.is_empty(3) and s.what[0] == 0
+
+
+def test_an_add_of_a_large_piece_with_a_then_is_refused_when_it_adds_one(tmp_path):
+    # the same Add of a small piece takes it (Battleships' (add ... (then (set State ...))))
+    play = ("(move Add (piece (if (is Mover P1) (id \"D\" Shared) (id \"Disc2\"))) "
+            "(to (sites Empty)) (then (moveAgain)))")
+    s = _large_move(tmp_path, "{}", f"(if (is Mover P1) (move Pass) {play})")
+    s.apply(s.legal_moves()[0])
+    assert all(m.to >= 0 for m in s.legal_moves())          # P2 adds a disc, then again
+    s = _large_move(tmp_path, "{}", play)
+    with pytest.raises(LudemeError, match="then...\\) of a large piece is not supported"):
+        s.legal_moves()
 
 
 def test_an_add_applies_its_effect_at_the_site_before_landing_on_the_stack(tmp_path):

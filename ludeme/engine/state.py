@@ -41,6 +41,9 @@ LAST_TOS = ("last", "tos")
 # Key of State.notes, while the start rules are played: piece index -> the sites a random
 # placement must choose (Game.new_initial_state's forced_places).
 FORCED_PLACES = ("forced", "places")
+# Key of State.notes, while a start rule places a piece on a region it draws at random and
+# FORCED_PLACES is there: the piece's index (the draw takes its recorded sites).
+PLACING = ("forced", "placing")
 # Key of State.notes for the board cells a large piece covers: not empty, though no piece
 # stands there (Ludii removes them from its container's empty sites).
 COVERED = ("large", "covered")
@@ -211,6 +214,7 @@ class Game:
         self.reads_last_tos = False     # a rule reads (sites LastTo): State._note_last_tos
         self.places_at_random = False   # a start rule places pieces at random sites
         self.unrecorded_random_start = None   # the (place Random ...) a recorded start misses
+        self.unrecorded_random_why = ("", "")  # what it does, what the trace misses
         self.counting = False           # board sites hold counts of one piece (seeds)
         self.local_state = False        # pieces have a local state (Ludii's requiresLocalState)
         self.ludii_owners: list[int] = []   # per component, Ludii's owner (Shared: players + 1)
@@ -323,6 +327,10 @@ class State:
         if game.counting and not game.stacking:
             # Every site gathers pieces of one kind as a count, as hands do.
             self.sites.count_from = 0
+            self.sites.owner_of = game.ludii_owners
+        elif game.who_is_index:
+            # Ludii's ActionMove writes the piece's owner as the destination's `who` (a
+            # hand keeps it; the board writes the index over it)
             self.sites.owner_of = game.ludii_owners
         self._alias_sites()
         # The chance stream (dice, random draws): only games with chance rules have one.
@@ -587,6 +595,8 @@ class State:
                 _undefined(a)
             if self.on_track is not None:
                 self.on_track.removed(a[1], sites.what[a[1]])
+            if self.g.large_pieces:
+                self._uncover_removed(a[1])
             sites.remove(a[1])
             return
         if kind == A_ADD:
@@ -698,6 +708,14 @@ class State:
             for x in cells:
                 if not what[x]:
                     count[x] = 1 if cover else 0
+
+    def _uncover_removed(self, site: int) -> None:
+        """Ludii's removal empties the site of the piece removed: a large piece's anchor is
+        empty again, the other cells it covered stay covered (ActionRemoveTopPiece frees
+        the site only; Ludii's Remove never removes where no piece stands)."""
+        covered = self.notes.get(COVERED)
+        if covered and site in covered and self.sites.what[site]:
+            self.notes[COVERED] = covered - {site}
 
     def is_empty(self, site: int) -> bool:
         """Nothing stands on the site and no large piece covers it (Ludii's isEmpty)."""

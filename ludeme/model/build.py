@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
-from ludeme.engine.state import A_ADD, A_COVER, A_SET_FIELD, Component, Container, Game, Phase, UNDEFINED
+from ludeme.engine.state import (A_ADD, A_COVER, A_SET_FIELD, FORCED_PLACES, PLACING, Component,
+                                 Container, Game, Phase, UNDEFINED)
 from ludeme.engine.stores import TOP
 from ludeme.errors import LudemeError, Pos
 from ludeme.language.expand import Expanded, metadata_heuristics
@@ -22,6 +23,7 @@ from ludeme.boards.large_pieces import large_piece
 from ludeme.model.ludemes.base import Ludeme, Other
 from ludeme.model.ludemes.builder import Builder
 from ludeme.model.ludemes.meta import NoRepeat
+from ludeme.model.ludemes.hidden import SetHiddenStart
 from ludeme.model.ludemes.graph.containers import BoardContainer
 
 load_all()      # every ludeme family registered before anything is built
@@ -81,6 +83,8 @@ class Env:
         # piece index -> the (place Random ...) rules placing it, and whether each gives a
         # state: or value: (see PlaceRandom and crosscheck's forced starts)
         self.random_places: dict[int, list] = {}
+        self.random_fields = None          # a start rule giving a piece a value drawn at random
+        self.random_stack = None           # a start rule placing a stack in a random order
         self._compiled: dict[int, object] = {}
         self._piece_gens: list | None = None
         self.uses_chance = False           # a ludeme draws from the state's chance stream
@@ -443,9 +447,16 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.places_at_random = env.places_at_random
     # A piece placed at random by several rules of which one sets a state or value: a
     # recorded start (who and what per site) does not say which piece got which.
+    # Or a value drawn at random: Ludii's traces record no value.
     game.unrecorded_random_start = next(
         (rules[1][0] for rules in env.random_places.values()
-         if len(rules) > 1 and any(fields for _, fields in rules)), None)
+         if len(rules) > 1 and any(fields for _, fields in rules)), env.random_fields)
+    game.unrecorded_random_why = ("gives pieces states or values at random", "the trace does "
+                                  "not record them (only who, what and how many are on each site)")
+    if game.unrecorded_random_start is None and env.random_stack is not None:
+        game.unrecorded_random_start = env.random_stack
+        game.unrecorded_random_why = ("stacks pieces in a random order", "the trace records a "
+                                      "hand's top piece only, and forcing a stack is not written")
     game.counting = env.counting
     game.large_pieces = env.large_pieces
     # Ludii's requiresCount: no stacks, and a hand or counted pieces
@@ -460,7 +471,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.typed, game.env = g, env
     game.who_is_index = _who_is_index(game, components, n, built)
     if game.who_is_index:
-        _refuse_owned_and_who(built, containers, components, piece_items)
+        _refuse_owned_and_who(built, components)
     game.local_state = _uses_local_state(built)
     game.initial_phase = [0] + [next((i for i, p in enumerate(compiled_phases)
                                       if p.owner in (0, pid)), 0) for pid in range(1, n + 1)]
@@ -491,7 +502,21 @@ LARGE_PIECE_RULES = frozenset({
     ("next", None), ("or", None), ("and", None), ("not", None), ("if", None),
     ("no", "Moves"), ("result", None), ("to", None), ("play", None), ("end", None),
     ("move", "Pass"), ("sites", "LargePiece"), ("count", "Sites"), ("move", None),
-    ("sites", "Hand"), ("handSite", None),
+    ("sites", "Hand"), ("handSite", None), ("is", "Prev"), ("is", "Mover"),
+    ("sites", "Occupied"), ("union", None), ("moveAgain", None), ("from", None), ("is", "In"),
+    ("intersection", None),
+    # reading no emptiness and moving nothing
+    ("count", "Turns"), ("do", None), ("expand", None), ("forEach", "Site"),
+    ("forEach", "Value"), ("forget", "Value"), ("id", None), ("last", "From"), ("last", "To"),
+    ("remember", "Value"), ("set", "Hidden"), ("set", "Var"), ("site", None), ("var", None),
+    ("sites", "Board"), ("sites", "Hidden"), ("sites", "Left"), ("sites", "Right"),
+    ("sites", None), ("value", None), ("values", "Remembered"), ("move", "Select"),
+    # Ludii's state, left as set: a large piece keeps the cells it covered (ActionSetState)
+    ("set", "State"),
+    # Ludii's ActionRemoveTopPiece: the anchor is freed, the cells covered stay covered
+    ("remove", None),
+    # an Add of a small piece (a large one: MoveAdd), the pieces' own moves
+    ("add", None), ("forEach", "Piece"),
     *((op, None) for op in ("=", "!=", "<", "<=", ">", ">=", "+", "-"))})
 
 
@@ -524,21 +549,19 @@ def _who_is_index(game, components, n: int, built: list) -> bool:
 
 
 # Ludeme readers that cross Ludii's owned-pieces lists (by owner) with the sites' `who`:
-# where `who` is the piece's index the two disagree, in ways not modelled here.
-_OWNED_AND_WHO = {("count", "Pieces"), ("no", "Pieces"), ("forEach", "Piece")}
+# where `who` is the piece's index the two disagree, in ways not modelled here. (forEach
+# Piece) reads a kind's owner by the site's `what`, as Ludii's owned lists are kept: only a
+# piece of no player's, which it gives the site's `who`, is refused.
+_OWNED_AND_WHO = {("count", "Pieces"), ("no", "Pieces")}
 
 
-def _refuse_owned_and_who(built: list, containers, components, piece_items) -> None:
+def _refuse_owned_and_who(built: list, components) -> None:
+    unowned = any(comp.owner == 0 for comp in components[1:])
     for lud in built:
-        if (lud.keyword, lud.kind) in _OWNED_AND_WHO:
+        if (lud.keyword, lud.kind) in _OWNED_AND_WHO or \
+                (unowned and (lud.keyword, lud.kind) == ("forEach", "Piece")):
             raise lud.fail(f"({lud.keyword} {lud.kind} ...) on a board where Ludii stores a "
                            "piece's index as its owner is not supported yet")
-    if len(containers) > 1:
-        # Ludii's hands keep a `what` layer: what a piece moved between them and such a
-        # board carries as its `who` is not modelled.
-        at = next((p for i, p in piece_items if components[i].owner != i), built[0])
-        raise at.fail("a piece whose index differs from its owner, with hands, on a board "
-                      "where Ludii stores a piece's index as its owner is not supported yet")
 
 
 def _uses_local_state(built: list) -> bool:
@@ -668,10 +691,15 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
         if isinstance(rule, G.SetTeam):
             continue  # read before compiling (Env.teams)
         if hasattr(rule, "start_actions"):   # start rules that build their own actions
-            if env.large_pieces:
+            if env.large_pieces and not isinstance(rule, SetHiddenStart):   # flags only
                 raise rule.fail(f"({rule.keyword}{' ' + rule.kind if rule.kind else ''} ...) "
                                 "in a game with large pieces is not supported yet")
-            moves.extend(rule.start_actions(env, _StaticCtx()))
+            try:
+                moves.extend(rule.start_actions(env, _StaticCtx()))
+            except _NeedsState:     # read before play where it would be read in the position
+                raise rule.fail(f"({rule.keyword}{' ' + rule.kind if rule.kind else ''} ...) "
+                                "reading the position before play is not supported "
+                                "yet") from None
             continue
         if not isinstance(rule, G.Place):
             raise rule.fail("only (place ...), (set Team ...) and (set Mover ...) start rules "
@@ -689,10 +717,45 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
             env.stacking = True         # (place Stack ...) pushes on stacks
         elif rule.count > 1 or any(k > 1 for k in rule.counts or ()):
             env.counting = True         # Ludii's Count flag: every site keeps a count
+        late = _late_value(env, rule)
         # (place Stack items:{...}): each item in turn, bottom first (Ludii's PlaceCustomStack)
         for item in getattr(rule, "items", None) or [rule.item]:
-            moves.extend(_place_item(env, rule, item, by_name))
+            placed = _place_item(env, rule, item, by_name)
+            moves.extend(placed if late is None else [late(m) for m in placed])
     return moves
+
+
+class _Late:
+    """The value a (place ...) rule gives, in its actions until the rule is played."""
+
+
+def _late_value(env: Env, rule):
+    """None when the rule's value: is absent or known before play (`rule.value_given`, as
+    `_fields` reads it); else a wrapper of its start moves into closures reading it in the
+    position the rule is played in, once per move (Ludii's PlaceItem reads it so)."""
+    value = rule.value_given = getattr(rule, "value", None)
+    if value is None or isinstance(value, int):
+        return None
+    chance, env.uses_chance = env.uses_chance, False
+    fn = env.compile(value)
+    if env.uses_chance and env.random_fields is None:
+        env.random_fields = rule
+    env.uses_chance = env.uses_chance or chance
+    try:
+        rule.value_given = fn(_StaticCtx())
+        return None
+    except _NeedsState:
+        pass
+    marker = rule.value_given = _Late()
+
+    def late(move):
+        def actions(ctx):
+            v = fn(ctx)
+            acts = move(ctx) if callable(move) else move
+            return [a[:4] + (v,) if a[0] == A_SET_FIELD and a[4] is marker else a
+                    for a in acts]
+        return actions
+    return late
 
 
 def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
@@ -755,13 +818,17 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
                             "supported yet") from None
         sites = [x for x in sites if x >= 0]
     else:
+        chance, env.uses_chance = env.uses_chance, False
         f = env.compile(rule.where)
+        drawn, env.uses_chance = env.uses_chance, env.uses_chance or chance
         try:
             got = f(_StaticCtx())
         except _NeedsState:
             if comp.index in env.large_pieces:
                 raise rule.fail("(place ...) of a large piece on sites read from the "
                                 "position is not supported yet") from None
+            if drawn:       # e.g. (sites Random ...): a replay forces the recorded sites
+                env.places_at_random = True
             # A region of the position so far, e.g. (sites Empty): Ludii applies the
             # start rules in order, so it is read when this rule is played.
             out.append(_place_on_region(f, comp, count, _fields(rule), stack))
@@ -794,7 +861,8 @@ def _fields(rule) -> tuple:
     (evaluated in `_start_moves`), value:."""
     return tuple((name, v) for name, v in (("state", getattr(rule, "state", None)),
                                            ("rotation", getattr(rule, "rotation_given", None)),
-                                           ("value", getattr(rule, "value", None)))
+                                           ("value", getattr(rule, "value_given",
+                                                             getattr(rule, "value", None))))
                  if v is not None)
 
 
@@ -837,9 +905,17 @@ def _place_in_hand(sites, comp, count, fields):
 
 
 def _place_on_region(region, comp, count, fields, stack=False):
-    """A start move placing `comp` on the sites `region` gives in the position it is played in."""
+    """A start move placing `comp` on the sites `region` gives in the position it is played in
+    (a region drawn at random in a replay takes the sites where the recorded start has
+    `comp`: the state's PLACING note names it)."""
     def actions(ctx):
-        got = region(ctx)
+        notes = ctx.s.notes
+        if FORCED_PLACES in notes:
+            notes[PLACING] = comp.index
+        try:
+            got = region(ctx)
+        finally:
+            notes.pop(PLACING, None)
         sites = [got] if isinstance(got, int) else got
         return [a for s in sites for a in _place_actions(s, comp, count, fields, stack)]
     return actions

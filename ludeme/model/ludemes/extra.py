@@ -73,8 +73,7 @@ class PlaceRandom(Other):
     """`(place Random [<region>] {"Item" ...} [count:<n>] [state:<n>] [value:<n>] [<type>])`,
     a start rule: each item in turn goes to `count` sites drawn at random among the sites of
     the region (the board by default) empty when that item's turn comes, one piece a site
-    (Ludii's PlaceRandom; its random stacks, (place Random {...} <site>), are not supported
-    yet). The draws come from the state's chance stream; a replay of Ludii's trace forces
+    (Ludii's PlaceRandom; its random stacks are PlaceRandomStack). The draws come from the state's chance stream; a replay of Ludii's trace forces
     them to the recorded start (Game.new_initial_state's forced_places). Example:
 
         (start (place Random {"Triangle1" "Triangle2" "Triangle0"}))
@@ -132,6 +131,7 @@ class PlaceRandom(Other):
             def actions(c) -> list:
                 s = c.s
                 sites = [x for x in (region(c) if region else range(n)) if not s.what[x]]
+                given = [(name, fn(c)) for name, fn in fields]     # once an item, as Ludii
                 acts = []
                 for _ in range(count(c)):
                     if not sites:
@@ -139,11 +139,88 @@ class PlaceRandom(Other):
                     site = draw(s, what, sites)
                     sites.remove(site)
                     acts.append((A_ADD, site, what, comp.owner, 1))
-                    acts.extend((A_SET_FIELD, name, site, TOP, fn(c)) for name, fn in fields)
+                    acts.extend((A_SET_FIELD, name, site, TOP, v) for name, v in given)
                 return acts
             return actions
         # One start move per item: each item's empty sites are read after the last one's.
         return [place(names[it]) for it in self.items]
+
+
+@ludeme("count")
+class CountItem(Other):
+    """`(count "Item" <n>)`: so many of a piece, in a list of pieces to place (Ludii's
+    game.util.math.Count). Example: `(place Random {(count "Pawn1" 8) (count "King1" 1)}
+    (handSite 1))`."""
+    concepts = ()
+
+    params = (P("item", LitStr), P("count", IntFn))
+
+
+@ludeme("place", "Random")
+class PlaceRandomStack(Other):
+    """`(place Random {(count "Item" <n>) ...} <site> [<type>])` or `(place Random {"Item" ...}
+    [count:{<n> ...}] [value:<n>] [state:<n>] <site> [<type>])`, a start rule: a stack of
+    those pieces (each item `count` times, once without counts) on the site, in an order
+    drawn at random: each piece in turn, bottom first, drawn among those left (Ludii's
+    PlaceRandom for a stack). The game keeps stacks. A replay of Ludii's trace cannot force
+    it: the trace records a hand's top piece only, and a replay says so. Example:
+
+        (start (place Random {(count "Pawn1" 8) (count "King1" 1)} (handSite 1)))
+    """
+    concepts = ("InitialRandomPlacement", "Stochastic", "PieceValue if value",
+                "SiteState if state")
+
+    params = (P("items", (CountItem, LitStr), many=True),
+              P("count", IntFn, opt=True, named=True, many=True),
+              P("value", IntFn, opt=True, named=True), P("state", IntFn, opt=True, named=True),
+              P("where", IntFn), P("type", SiteType, opt=True))
+
+    def validate(self):
+        counted = [isinstance(it, CountItem) for it in self.items]
+        if any(counted) and not all(counted):
+            raise self.fail("(place Random {...} <site>) takes piece names or (count ...) "
+                            "items, not both")
+        if any(counted) and (self.count or self.value is not None or self.state is not None):
+            raise self.fail("(place Random {(count ...) ...} <site>) takes no count:, value: "
+                            "or state: (Ludii's constructor has none)")
+
+    def start_actions(self, env, ctx) -> list:
+        if self.type not in (None, env.board.site_type):
+            raise self.fail(f"(place Random ... {self.type}) on a board played on "
+                            f"{env.board.site_type} sites is not supported yet")
+        names = env.equipment.component_names()
+        pairs = [(it.item, it.count) if isinstance(it, CountItem) else (it, None)
+                 for it in self.items]
+        if self.count:
+            if len(self.count) < len(pairs):
+                raise self.fail(f"count:{{...}} gives {len(self.count)} counts for "
+                                f"{len(pairs)} pieces")
+            pairs = [(name, n) for (name, _), n in zip(pairs, self.count)]
+        missing = [name for name, _ in pairs if name not in names]
+        if missing:
+            raise self.fail(f"no piece called {missing[0]!r}; pieces: {', '.join(names)}")
+        env.uses_chance = True
+        env.stacking = True
+        env.random_stack = env.random_stack or self
+        kinds = [(names[name], env.compile(n) if n is not None else (lambda c: 1))
+                 for name, n in pairs]
+        where = env.compile(self.where)
+        fields = [(name, env.compile(fn)) for name in ("state", "value")
+                  if (fn := getattr(self, name)) is not None]
+
+        def stack(c) -> list:
+            s = c.s
+            site = where(c)
+            pieces = [what for what, n in kinds for _ in range(n(c))]
+            given = [(name, fn(c)) for name, fn in fields]
+            acts = []
+            while pieces:
+                what = pieces.pop(s.rng.randrange(len(pieces)))
+                s.draws.append(what)
+                acts.append((A_ADD, site, what, env.components[what].owner, 1))
+                acts.extend((A_SET_FIELD, name, site, TOP, v) for name, v in given)
+            return acts
+        return [stack]
 
 
 @ludeme("set", "Mover")

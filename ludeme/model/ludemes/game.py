@@ -139,7 +139,9 @@ class Place(Other):
     """`(place "Item" ["Container"] [<siteType>] site|region|"Hand" [count:N] [state:N]
     [rotation:N] [value:N])`; the site type, when given, is the board's own. A rotation
     (evaluated before play) turns the piece's facing right that many times, as its
-    relative directions read it."""
+    relative directions read it. The value is read once each time the rule is played, as
+    Ludii's PlaceItem reads it, so `value:(value Random (range 1 4))` draws afresh in
+    every game."""
     concepts = ("PiecesPlacedOutsideBoard if container", "PiecesPlacedOutsideBoard if where is handSite", "PiecesPlacedOnBoard if not container and not where is handSite", "PieceCount if not count == 1", "SiteState if state", "PieceValue if value")
 
     params = (P("item", LitStr), P("container", LitStr, opt=True), P("type", SiteType, opt=True),
@@ -151,7 +153,8 @@ class Place(Other):
               P("counts", LitInt, opt=True, named=True, many=True),
               P("state", LitInt, opt=True, named=True),
               P("rotation", IntFn, opt=True, named=True),
-              P("value", LitInt, opt=True, named=True))
+              # an int function: read when the rule is played ((value Random ...) draws)
+              P("value", (LitInt, IntFn), opt=True, named=True))
 
 
 @ludeme("play")

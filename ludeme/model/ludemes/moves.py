@@ -444,7 +444,7 @@ class MoveFromTo(Moves):
                 if from_cond is not None and not from_cond(c):
                     continue
                 if large and what[frm] in large:
-                    out.extend(_move_large(c, frm, large[what[frm]], tos(c)))
+                    out.extend(_move_large(c, frm, large[what[frm]], tos(c), then))
                     continue
                 # Ludii evaluates count: once per origin, with (from) on it and (to) as given
                 n = count(c) if count is not None else 1
@@ -475,7 +475,7 @@ class MoveFromTo(Moves):
     def _refuse_for_large_pieces(self):
         # Ludii's FromTo of a large piece (FromTo.evalLargePiece) reads only the sites and
         # the piece: what else this move says would be lost for it.
-        for arg in ("count", "then", "mover"):
+        for arg in ("count", "mover"):
             if getattr(self, arg) is not None:
                 raise self.fail(f"(move ... {arg}...) in a game with large pieces is not "
                                 "supported yet")
@@ -487,10 +487,12 @@ class MoveFromTo(Moves):
                        "move of a large piece reads only the sites")
 
 
-def _move_large(c, frm, piece, sites) -> list:
+def _move_large(c, frm, piece, sites, then=()) -> list:
     """Ludii's FromTo of a large piece: to each destination, or to a cell it covers now, in
     each rotation Add would try, where every cell it would cover is among those or its
-    origin; not to where it stands in the state it has. It leaves the cells it covered."""
+    origin; not to where it stands in the state it has. It leaves the cells it covered.
+    The move's consequents follow (Ludii's FromTo gives its then to every move it made,
+    a large piece's too: MoveUtilities.setGeneratedMovesData)."""
     s = c.s
     now = s.piece_state(frm)
     covered = piece.covered(frm, now)
@@ -505,7 +507,7 @@ def _move_large(c, frm, piece, sites) -> list:
             if cells and (frm != to or state != now) and all(x in allowed for x in cells):
                 out.append(Move(frm, to, 0, [*leave, (A_MOVE, frm, to),
                                              (A_PLACED_FIELD, "state", to, TOP, state),
-                                             (A_COVER, to, cells, True)]))
+                                             (A_COVER, to, cells, True)], then))
     return out
 
 
@@ -544,8 +546,9 @@ class MoveAdd(Moves):
         # one action, no state, no level
         simple = not on_stack and state is None and side is None and level_fn is None
         large = env.large_pieces
+        unread = None
         if large:
-            self._refuse_for_large_pieces(env)
+            unread = self._refuse_for_large_pieces(env)
             rotations = state
 
         def add(c):
@@ -557,6 +560,9 @@ class MoveAdd(Moves):
             if what <= 0:
                 return out
             if large and what in large:
+                if unread:      # what the Add says beside the sites, lost for a large piece
+                    raise self.fail(f"(move Add ... {unread}...) of a large piece is not "
+                                    "supported yet")
                 return _add_large(c, what, large[what], tos(c), rotations)
             owner = c.g.components[what].owner
             k = count(c) if count is not None else 1
@@ -602,14 +608,14 @@ class MoveAdd(Moves):
 
 
     def _refuse_for_large_pieces(self, env):
-        # Ludii's Add of a large piece (Add.evalLargePiece) reads only the piece, its state
-        # and the sites: what else this Add says would be lost for it.
-        for arg in ("count", "stack", "then"):
-            if getattr(self, arg) is not None:
-                raise self.fail(f"(move Add ... {arg}...) in a game with large pieces is not "
-                                "supported yet")
+        """Ludii's Add of a large piece (Add.evalLargePiece) reads only the piece, its state
+        and the sites: the first of count:, stack: or then this Add gives, refused when it
+        adds a large piece (a small one takes them as anywhere), else None."""
+        unread = next((arg for arg in ("count", "stack", "then")
+                       if getattr(self, arg) is not None), None)
         self.to.refuse("if_", "apply", "level", "type",
                        why="in a game with large pieces, Ludii's Add reads only the sites")
+        return unread
 
 
 def _add_large(c, what, piece, sites, rotations) -> list:

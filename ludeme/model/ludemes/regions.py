@@ -8,13 +8,14 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.boards.board import sites_at_distance
 from ludeme.boards.trajectories import COMPASS
+from ludeme.engine.state import FORCED_PLACES, PLACING
 from ludeme.language.syntax import Int, Str
 from .base import NOT_YET, DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, ludeme, name_without_number
 from ludeme.engine.compiled.emit import Unsupported, always, emit, emits, reads_params_only_from
 from .leaping import StepWord
 
 # Ludii's regions not written here yet: refused by name where a file uses them.
-NOT_YET["sites Random"] = NOT_YET["sites Cell"] = Region
+NOT_YET["sites Cell"] = Region
 
 
 @ludeme("sites", "Pattern")
@@ -139,6 +140,58 @@ def _container_sites(env, lud):
         return lambda c: fixed
     cid = env.compile(lud.container)
     return lambda c: ranges[i] if 0 <= (i := cid(c)) < len(ranges) else ()
+
+
+@ludeme("sites", "Random")
+class SitesRandom(Region):
+    """`(sites Random [<region>] [num:<n>])`: `num` different sites (1 by default; all of
+    them when the region has fewer) drawn at random from the region, the empty cells of the
+    board by default (Ludii's SitesRandom). The draws come from the state's chance stream
+    (`State.rng`, seeded from the playout's seed) and are recorded in `State.draws`; as
+    Ludii's Region, the sites come out in increasing order. In a replay of Ludii's trace, a
+    start rule placing a piece on the sites drawn takes those where the recorded start has
+    it (Game.new_initial_state's forced_places). Example, a rook on a random square of the
+    first row:
+
+        (place "Rook1" (sites Random (sites Bottom)) state:1)
+    """
+    concepts = ("Stochastic",)
+    draws_chance = True
+    distinct = True
+
+    params = (P("region", Region, opt=True), P("num", IntFn, opt=True, named=True))
+
+    def compile(self, env):
+        if self.region is None:
+            # Ludii's default is the empty cells of the board, whatever it is played on
+            if env.board.site_type != "Cell":
+                raise self.fail("(sites Random) with no region on a board played on "
+                                f"{env.board.site_type} sites is not supported yet")
+            n = env.num_board_sites
+            region = lambda c: [s for s in range(n) if c.s.is_empty(s)]
+        else:
+            region = env.compile(self.region)
+        num = env.compile(self.num) if self.num is not None else (lambda c: 1)
+        env.uses_chance = True
+
+        def random_sites(c):
+            sites = sorted(set(region(c)))
+            k = min(max(num(c), 0), len(sites))
+            s = c.s
+            # a replay's start: the sites the recorded start has the piece placed on
+            forced = s.notes.get(FORCED_PLACES, {}).get(s.notes.get(PLACING), ())
+            chosen = []
+            for _ in range(k):      # one draw a site, each among those not drawn yet
+                site = next((x for x in forced if x in sites), None)
+                if site is not None:
+                    forced.remove(site)
+                    sites.remove(site)
+                else:
+                    site = sites.pop(s.rng.randrange(len(sites)))
+                    s.draws.append(site)
+                chosen.append(site)
+            return sorted(chosen)
+        return random_sites
 
 
 @ludeme("sites", "Board")
