@@ -1319,7 +1319,9 @@ def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_pat
     game = load(path)
     from ludeme.engine.compiled.codegen import generate
     generate(game)                  # it has a compiled form
-    rows = [_same_rows(game, 40, seed) for seed in seeds]
+    # The first seed's 40 playouts show the rule at work (`played`); the other seeds'
+    # fewer playouts only add paths on which both backends must agree.
+    rows = [_same_rows(game, 40 if i == 0 else 15, seed) for i, seed in enumerate(seeds)]
     assert played(rows[0])
 
 
