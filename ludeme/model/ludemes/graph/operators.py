@@ -1,5 +1,5 @@
 """Graph operators: rotate, shift, scale, skew, dual, subdivide, merge, intersect, union,
-remove, add.
+remove, add, and cutting by a polygon (hole, keep, clip).
 
 Transformations keep the numbering of the graph they change (Ludii numbers a
 board before rotating it); merge and union number the parts in order.
@@ -559,19 +559,46 @@ class Keep(GraphFn):
     params = (P("graph", GraphFn), P("poly", "Poly"))
 
     def build(self, site_type: str) -> PlanarGraph:
-        outline = inflate(self.poly.outline(), 0.1)
         source = self.graph.build(site_type)
-        g = PlanarGraph()
-        kept = {}
-        for v in source.vertices:
-            if contains(outline, v.x, v.y):
-                kept[v.id] = g.add_vertex(v.x, v.y, v.z)
-        for e in source.edges:
-            if e.a.id in kept and e.b.id in kept:
-                g.add_edge(kept[e.a.id], kept[e.b.id])
-        g.assemble()
+        g = cut_by_polygon(source, self.poly, inside=True)
         g.basis, g.shape = source.basis, None
         return g
+
+
+@ludeme("clip")
+class Clip(GraphFn):
+    """Clip a polygon out of a graph: the points inside it go, with their edges; the points
+    left keep their order and the cells are found again (Ludii's Clip, Keep's converse,
+    with the polygon inflated the same way). The result has no basis or shape.
+
+    Example: `(board (clip (square 4) (poly {{1.5 1.5} {1.5 2.5} {2.5 2.5} {2.5 1.5}})))`
+    takes the middle point of the 5x5 grid away: its 4 cells become one of 8 sides, so 24
+    points and 13 cells are left.
+    """
+
+    params = (P("graph", GraphFn), P("poly", "Poly"))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        g = cut_by_polygon(self.graph.build(site_type), self.poly, inside=False)
+        g.basis, g.shape = None, None
+        return g
+
+
+def cut_by_polygon(source: PlanarGraph, poly: Poly, inside: bool) -> PlanarGraph:
+    """A new graph of the points of `source` inside the polygon (or outside, not `inside`)
+    inflated by 0.1, in their order, and the edges between them; the cells found again, as
+    Ludii's Graph(vertices, edges) constructor finds them."""
+    outline = inflate(poly.outline(), 0.1)
+    g = PlanarGraph()
+    kept = {}
+    for v in source.vertices:
+        if contains(outline, v.x, v.y) == inside:
+            kept[v.id] = g.add_vertex(v.x, v.y, v.z)
+    for e in source.edges:
+        if e.a.id in kept and e.b.id in kept:
+            g.add_edge(kept[e.a.id], kept[e.b.id])
+    g.assemble()
+    return g
 
 
 # ---------------------------------------------------------------- renumbering and tidying

@@ -1,0 +1,73 @@
+"""`(clip <graph> <poly>)`: the points inside the (inflated) polygon go with their edges,
+the rest keep their order and the cells are found again (Ludii's Clip). Fractal's board is
+a clipped hexagon joined to other boards by cells given by vertex index, so its numbering
+is checked against the indices its designer read off Ludii's board."""
+
+import math
+
+import pytest
+
+from ludeme.cli.board import load_board
+from ludeme.errors import LudemeError
+from ludeme.language.grammar import parse
+from ludeme.language.syntax import Array, Call, Int
+from ludeme.model.ludemes.graph.containers import build_board
+
+
+def board(text):
+    return build_board(parse(text, "t.lud")[0], 2)
+
+
+@pytest.mark.parametrize("text,vertices,edges,cells", [
+    # The middle point of (square 4)'s 5 x 5 grid goes: its 4 cells become one.
+    ("(board (clip (square 4) (poly {{1.5 1.5} {1.5 2.5} {2.5 2.5} {2.5 1.5}})))",
+     24, 36, 13),
+    # The polygon is inflated by 0.1 (outwards, its corners given clockwise): the 9 points
+    # on and inside {1..3} x {1..3} go, leaving the outline of 16 points round one cell.
+    ("(board (clip (square 4) (poly {{1 1} {1 3} {3 3} {3 1}})))", 16, 16, 1),
+    # Given anticlockwise it shrinks instead: only the middle point is inside.
+    ("(board (clip (square 4) (poly {{1 1} {3 1} {3 3} {1 3}})))", 24, 36, 13),
+    # A polygon missing the board clips nothing.
+    ("(board (clip (square 2) (poly {{5 5} {5 6} {6 6}})))", 9, 12, 4),
+])
+def test_clip_counts(text, vertices, edges, cells):
+    b = board(text)
+    assert (b.num_vertices, b.num_edges, b.num_cells) == (vertices, edges, cells)
+
+
+def test_clip_keeps_the_order_of_the_points_left():
+    whole = board("(board (square 2) use:Vertex)")
+    clipped = board("(board (clip (square 2) (poly {{0.5 0.5} {0.5 1.5} {1.5 1.5} "
+                    "{1.5 0.5}})) use:Vertex)")
+    # vertex 4, (1, 1), goes; the others follow in their order, so 5 becomes 4
+    assert [(s.x, s.y) for s in clipped.sites] == \
+        [(s.x, s.y) for s in whole.sites if (s.x, s.y) != (1.0, 1.0)]
+
+
+def test_clip_with_too_few_corners_is_refused():
+    with pytest.raises(LudemeError, match="at least 3 corners"):
+        board("(board (clip (square 2) (poly {{0 0} {1 1}})))")
+
+
+def _added_cells(call):
+    """The vertex index lists of the `cells:` of the board's outermost (add ...)."""
+    add = call.positional()[0]
+    assert isinstance(add, Call) and add.name == "add"
+    return [[i.value for i in row.items if isinstance(i, Int)] for row in add.named("cells").items
+            if isinstance(row, Array)]
+
+
+def test_fractal_cells_join_its_boards_at_the_designers_indices(ludii):
+    # Fractal joins a clipped hexagon (scaled by 3), a middle board and an inner one (scaled
+    # by 1/3) with cells given by vertex index: with Ludii's numbering every side of those
+    # cells is as long as one of the three boards' edges (3, 1, 1/3) or a joint between
+    # two boards (2/3 or 2), never a jump across the board.
+    _, call, b = load_board(str(ludii / "corpus/board/space/connection/Fractal.lud"))
+    cells = _added_cells(call)
+    assert len(cells) == 24
+    points = b.planar.vertices
+    for cell in cells:
+        for i, a in enumerate(cell):
+            c = cell[(i + 1) % len(cell)]
+            side = math.dist((points[a].x, points[a].y), (points[c].x, points[c].y))
+            assert min(abs(side - u) for u in (3, 2, 1, 2 / 3, 1 / 3)) < 0.02, (cell, a, c)
