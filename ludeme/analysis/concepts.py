@@ -426,16 +426,20 @@ def concentric_concepts(shape, words) -> set[str]:
 
 def shape_concepts(board_item) -> set[str]:
     """The concepts of the board's shape ludeme."""
-    from ludeme.language.syntax import Call, Int, Named
+    from ludeme.language.syntax import Call, Int, Named, Word
     shape = board_item.shape.node      # the graph function as written
     while shape.name == "rotate":        # a rotated board keeps its shape
-        shape = next(a for a in shape.args if isinstance(a, Call))
+        # the graph is the last argument: the angle may be arithmetic, (- 90 62)
+        shape = [a for a in shape.args if isinstance(a, Call)][-1]
     out = set(SHAPE_CONCEPTS.get(shape.name, ()))
     words = _words(shape)
     if shape.name == "hex" and set(words) & set(HEX_SHAPES):
         out = (out - {"HexShape"}) | {HEX_SHAPES[next(w for w in words if w in HEX_SHAPES)]}
     if shape.name == "concentric":
         out = concentric_concepts(shape, words)
+    if shape.name == "square" and shape.positional() and not isinstance(
+            shape.positional()[0], (Int, Word)):
+        out = {"SquareTiling"}      # Ludii's CustomOnSquare (a polygon or side lengths)
     sizes = [a.value for a in shape.args if isinstance(a, Int)]
     if shape.name == "rectangle" and (len(sizes) == 1 or len(set(sizes)) == 1):
         out = (out - {"RectangleShape"}) | {"SquareShape"}     # a square given as a rectangle

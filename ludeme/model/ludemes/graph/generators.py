@@ -12,7 +12,8 @@ from ludeme.errors import LudemeError
 from ludeme.model.ludemes.base import Enum, GraphFn, LitBool, P, ludeme
 from .base import INT, MAX_DIM, IndexRows, Points, argument_node, number, size
 from ludeme.boards.geometry import CELL, TOLERANCE, VERTEX, PlanarGraph, graph_from_points
-from ludeme.boards.polygon import inflate, lattice_inside, sides_outline
+from ludeme.boards.polygon import contains, inflate, lattice_inside, outline_from_sides, \
+    sides_outline
 
 # Every ludeme here declares its concepts: none (a board's shape concepts are
 # `ludeme.analysis.concepts.shape_concepts`).
@@ -24,8 +25,10 @@ Diagonals = Enum("DiagonalsType", "Implied Solid SolidNoSplit Alternating Concen
 
 # ---------------------------------------------------------------- square basis
 
-def square_diagonals(g: PlanarGraph, rows: int, cols: int, kind: str | None) -> None:
-    """Add Ludii's extra diagonal edges to the squares of an integer grid."""
+def square_diagonals(g: PlanarGraph, rows: int, cols: int, kind: str | None,
+                     from_row: int = 0, from_col: int = 0) -> None:
+    """Add Ludii's extra diagonal edges to the squares of an integer grid, rows `from_row`
+    to `rows` and columns `from_col` to `cols` (Ludii's Square.handleDiagonals)."""
     if kind is None or kind == "Implied":
         return
 
@@ -34,17 +37,18 @@ def square_diagonals(g: PlanarGraph, rows: int, cols: int, kind: str | None) -> 
                 g.find_vertex(c + 1, r + 1), g.find_vertex(c + 1, r))
         return None if None in quad else quad
 
-    mid_r, mid_c = rows // 2, cols // 2
+    # Java's int division, toward zero
+    mid_r, mid_c = int((rows + from_row) / 2), int((cols + from_col) / 2)
     if kind == "Radiating":
-        for n in range(max(rows // 2, cols // 2) + 1):
+        for n in range(max(int((rows - from_row) / 2), int((cols - from_col) / 2)) + 1):
             for dr, dc in ((1, 1), (1, -1), (-1, -1), (-1, 1)):
                 a = g.find_vertex(mid_r + n * dr, mid_c + n * dc)
                 b = g.find_vertex(mid_r + (n + 1) * dr, mid_c + (n + 1) * dc)
                 if a and b:
                     g.find_or_add_edge(a, b)
         return
-    for r in range(rows + 1):
-        for c in range(cols + 1):
+    for r in range(from_row, rows + 1):
+        for c in range(from_col, cols + 1):
             quad = corners(r, c)
             if quad is None:
                 continue
@@ -145,6 +149,57 @@ def diamond_on_square(d: int, diagonals: str | None) -> PlanarGraph:
     square_diagonals(g, rows, cols, diagonals)
     g.make_faces(False)
     g.basis, g.shape = "Square", "Diamond"
+    g.reorder()
+    return g
+
+
+@ludeme("square")
+class SquarePoly(GraphFn):
+    """Squares whose corners are the grid points inside a polygon: `(square (poly {...}))`.
+
+    Example: `(board (square (poly {{0 0} {0 2} {3 2} {3 0}})))` is a 3 x 2 board of 6
+    cells (the polygon is inflated a little, so the points on its outline are in).
+    """
+
+    params = (P("poly", "Poly"), P("diagonals", Diagonals, opt=True, named=True))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return custom_on_square(self.poly.outline(), self.diagonals)
+
+
+@ludeme("square")
+class SquareSides(GraphFn):
+    """Squares inside an outline walked from its side lengths: up the first, then turning
+    right at each corner (left for a negative length, which also walks backwards):
+    `(square {4 3 -1 2 3})`.
+
+    Example: `(board (square {2 2 2 2}))` is a 2 x 2 board of 4 cells.
+    """
+
+    params = (P("sides", INT, many=True), P("diagonals", Diagonals, opt=True, named=True))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return custom_on_square(outline_from_sides(side_lengths(self), SQUARE_STEPS),
+                                self.diagonals)
+
+
+# Ludii's Square.steps, as (row, column) steps.
+SQUARE_STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+def custom_on_square(outline, diagonals: str | None) -> PlanarGraph:
+    """The grid points inside the outline inflated by 0.1, searched row by row over its
+    bounds widened by 2 and joined a unit apart, with the diagonals asked for (Ludii's
+    CustomOnSquare, whatever the site type)."""
+    outline = inflate(outline, 0.1)
+    xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+    from_col, to_col = int(min(xs)) - 2, int(max(xs)) + 2
+    from_row, to_row = int(min(ys)) - 2, int(max(ys)) + 2
+    g = graph_from_points([(float(c), float(r)) for r in range(from_row, to_row + 1)
+                           for c in range(from_col, to_col + 1) if contains(outline, c, r)])
+    square_diagonals(g, to_row, to_col, diagonals, from_row, from_col)
+    g.make_faces(False)
+    g.basis, g.shape = "Square", "Custom"
     g.reorder()
     return g
 

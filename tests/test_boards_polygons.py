@@ -1,7 +1,12 @@
-"""`(clip <graph> <poly>)`: the points inside the (inflated) polygon go with their edges,
-the rest keep their order and the cells are found again (Ludii's Clip). Fractal's board is
-a clipped hexagon joined to other boards by cells given by vertex index, so its numbering
-is checked against the indices its designer read off Ludii's board."""
+"""Boards cut or drawn by a polygon.
+
+`(clip <graph> <poly>)`: the points inside the (inflated) polygon go with their edges, the
+rest keep their order and the cells are found again (Ludii's Clip). Fractal's board is a
+clipped hexagon joined to other boards by cells given by vertex index, so its numbering is
+checked against the indices its designer read off Ludii's board.
+
+`(square <poly>)` and `(square {<sides>})`: the grid points inside an outline (Ludii's
+CustomOnSquare); Make Muster's options say how many cells each of its boards has."""
 
 import math
 
@@ -71,3 +76,42 @@ def test_fractal_cells_join_its_boards_at_the_designers_indices(ludii):
             c = cell[(i + 1) % len(cell)]
             side = math.dist((points[a].x, points[a].y), (points[c].x, points[c].y))
             assert min(abs(side - u) for u in (3, 2, 1, 2 / 3, 1 / 3)) < 0.02, (cell, a, c)
+
+
+# ---------------------------------------------------------------- custom square boards
+
+@pytest.mark.parametrize("text,vertices,cells", [
+    ("(board (square (poly {{0 0} {0 2} {3 2} {3 0}})))", 12, 6),
+    # Anticlockwise the outline shrinks by 0.1 and the points on it are out: the middle
+    # row's 2 inner points are left, joined by one edge and no cell.
+    ("(board (square (poly {{0 0} {3 0} {3 2} {0 2}})) use:Vertex)", 2, 0),
+    # Up 4, right 3, down 1 (a negative length turns left and walks back), right 2, down 3:
+    # an L of 4 x 3 and 3 x 2 squares (Ludii's documented example).
+    ("(board (square {4 3 -1 2 3}))", 28, 18),
+    ("(board (square {2 2 2 2}))", 9, 4),
+])
+def test_custom_square_counts(text, vertices, cells):
+    b = board(text)
+    assert (b.num_vertices, b.num_cells) == (vertices, cells)
+
+
+def test_custom_square_is_numbered_bottom_row_first():
+    b = board("(board (square {2 2 2 2}) use:Vertex)")
+    assert [(s.x, s.y) for s in b.sites] == [(float(x), float(y)) for y in range(3)
+                                               for x in range(3)]
+
+
+def test_custom_square_takes_the_diagonals():
+    plain = board("(board (square {2 2 2 2}))")
+    crossed = board("(board (square {2 2 2 2} diagonals:Alternating))")
+    # an alternating diagonal splits each of the 4 squares in two
+    assert (plain.num_edges, crossed.num_edges, crossed.num_cells) == (12, 16, 8)
+
+
+@pytest.mark.parametrize("item,cells", [("Muster 2", 20), ("Muster 3", 45), ("Muster 4", 80),
+                                        ("Muster 5", 125), ("Muster 6", 180)])
+@pytest.mark.parametrize("orientation", ["Orthogonal", "Angled"])
+def test_make_muster_boards_have_the_cells_their_options_name(ludii, item, cells, orientation):
+    _, _, b = load_board(str(ludii / "corpus/board/space/group/Make Muster.lud"),
+                         [f"Board Size/{item}", f"Orientation/{orientation}"])
+    assert b.num_cells == cells
