@@ -308,6 +308,34 @@ def test_tiling_33434_is_ludiis_diamond_of_motifs():
         board("(board (tiling T33434 3) use:Vertex)").num_sites
 
 
+# ---------------------------------------------------------------- complete
+
+@pytest.mark.parametrize("text,vertices,edges,cells", [
+    # Every two of a hexagon's 6 corners (Ludii's example): 15 edges.
+    ("(board (complete (hex 1)) use:Vertex)", 6, 15, None),
+    # Each of the 19 hexagons gains its 9 diagonals; the cells stay as they were.
+    ("(board (complete (hex 3) eachCell:True))", 54, 72 + 19 * 9, 19),
+    # A square's two diagonals: the walk round each corner stops where they cross.
+    ("(board (complete (square 2)) use:Vertex)", 4, 6, None),
+])
+def test_complete_joins_every_pair(text, vertices, edges, cells):
+    b = board(text)
+    assert (b.num_vertices, b.num_edges) == (vertices, edges)
+    if cells is not None:
+        assert b.num_cells == cells
+
+
+def test_complete_each_cell_adds_the_new_edges_after_the_old_cell_by_cell():
+    plain, complete = board("(board (square 2))"), board("(board (complete (square 2) "
+                                                         "eachCell:True))")
+    old = [(e.a.id, e.b.id) for e in plain.planar.edges]
+    assert [(e.a.id, e.b.id) for e in complete.planar.edges][:len(old)] == old
+    # cell 0's corners in its order: its two diagonals come first
+    corners = [v.id for v in complete.planar.faces[0].vertices]
+    new = [{e.a.id, e.b.id} for e in complete.planar.edges[len(old):]]
+    assert new[:2] == [{corners[0], corners[2]}, {corners[1], corners[3]}]
+
+
 # ---------------------------------------------------------------- corpus traces
 
 AGREEING = [

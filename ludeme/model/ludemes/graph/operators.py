@@ -1,5 +1,5 @@
 """Graph operators: rotate, shift, scale, skew, dual, subdivide, merge, intersect, union,
-remove, add, and cutting by a polygon (hole, keep, clip).
+remove, add, complete, and cutting by a polygon (hole, keep, clip).
 
 Transformations keep the numbering of the graph they change (Ludii numbers a
 board before rotating it); merge and union number the parts in order.
@@ -506,6 +506,41 @@ class Add(GraphFn):
                 g.add_face([g.vertices[i] for i in ids])
         if self.connect:
             connect_close_vertices(g, new)
+        return g
+
+
+@ludeme("complete")
+class Complete(GraphFn):
+    """Join every two points of a graph (its edges and cells are made again, edges crossing
+    others not followed), or with `eachCell:True` every two corners of each cell (its cells
+    kept; the new edges come after the old ones, cell by cell, corner pairs in the cell's
+    order). The result has no basis (Ludii's Complete).
+
+    Example: `(board (complete (hex 1)) use:Vertex)` is 6 points joined by 15 edges;
+    `(board (complete (hex 3) eachCell:True))` adds each hexagon's 9 diagonals to its 72
+    edges, so 243.
+    """
+
+    params = (P("graph", GraphFn), P("eachCell", LitBool, opt=True, named=True, default=False))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        g = self.graph.build(site_type)
+        if self.eachCell:
+            for face in list(g.faces):
+                corners = face.vertices
+                for i, a in enumerate(corners):
+                    for b in corners[i + 1:]:
+                        g.find_or_add_edge(a, b)
+        else:
+            g.clear_faces()
+            g.edges.clear()
+            for v in g.vertices:
+                v.edges.clear()
+            for i, a in enumerate(g.vertices):
+                for b in g.vertices[i + 1:]:
+                    g.find_or_add_edge(a, b)
+            g.make_faces(True)
+        g.basis = None
         return g
 
 
