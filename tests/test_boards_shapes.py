@@ -308,6 +308,20 @@ def test_tiling_33434_is_ludiis_diamond_of_motifs():
         board("(board (tiling T33434 3) use:Vertex)").num_sites
 
 
+# ---------------------------------------------------------------- tri Star
+
+@pytest.mark.parametrize("d,rows", [(1, [1, 4, 3, 4, 1]), (2, [1, 2, 7, 6, 5, 6, 7, 2, 1])])
+def test_tri_star_is_a_six_pointed_star_of_points(d, rows):
+    # Ludii's StarOnTri: the same points played on cells or vertices; the rows, bottom up,
+    # are the tips, the hexagon's rows widened by the side points, the tips again.
+    for use in ("", " use:Vertex"):
+        b = board(f"(board (tri Star {d}){use})")
+        heights = sorted({round(s.y, 4) for s in b.planar.vertices})
+        assert [sum(1 for v in b.planar.vertices if round(v.y, 4) == h) for h in heights] == rows
+    # its cells: the middle hexagon's 6 d^2 triangles and d^2 in each of the 6 points
+    assert board(f"(board (tri Star {d}))").num_cells == 12 * d * d
+
+
 # ---------------------------------------------------------------- complete
 
 @pytest.mark.parametrize("text,vertices,edges,cells", [

@@ -435,6 +435,8 @@ def shape_concepts(board_item) -> set[str]:
     words = _words(shape)
     if shape.name == "hex" and set(words) & set(HEX_SHAPES):
         out = (out - {"HexShape"}) | {HEX_SHAPES[next(w for w in words if w in HEX_SHAPES)]}
+    if shape.name == "tri" and "Star" in words:
+        out = (out - {"TriangleShape"}) | {"StarShape"}     # Ludii's StarOnTri
     if shape.name == "concentric":
         out = concentric_concepts(shape, words)
     if shape.name == "square" and shape.positional() and not isinstance(

@@ -455,7 +455,6 @@ class Tri(ShapedTiling):
     """
 
     params = _shaped("tri", "Triangle Hexagon Diamond Prism Square Rectangle Star Limping")
-    NOT_YET = frozenset({"Star"})
 
     def build(self, site_type: str) -> PlanarGraph:
         extra = 1 if site_type == CELL else 0
@@ -463,6 +462,8 @@ class Tri(ShapedTiling):
         a, b = self.sizes()
         if shape == "Limping":
             return custom_on_tri([a, a + 1])
+        if shape == "Star":
+            return star_on_tri(a)
         if shape == "Triangle":
             return triangle_on_tri(a, site_type)
         if shape == "Hexagon":
@@ -499,6 +500,27 @@ class Tri(ShapedTiling):
         g.reorder()
         g.basis, g.shape = "Triangular", shape
         return g
+
+
+def star_on_tri(d: int) -> PlanarGraph:
+    """A six-pointed star of points on the triangular lattice, `d` rows to each point (Ludii's
+    StarOnTri, whatever the site type): the rows of a 4d + 1 square of lattice points less
+    the corners each quarter of rows cuts away."""
+    n = 4 * d + 1
+
+    def outside(r: int, c: int) -> bool:
+        if r < d:
+            return c < d or c - r > d
+        if r <= 2 * d:
+            return r - c > d or c >= n - d
+        if r <= 3 * d:
+            return c < d or c - r > d
+        return c > 3 * d or r - c > d
+    g = graph_from_points([tri_xy(r, c) for r in range(n) for c in range(n)
+                           if not outside(r, c)])
+    g.reorder()
+    g.basis, g.shape = "Triangular", "Star"
+    return g
 
 
 def triangle_on_tri(d: int, site_type: str) -> PlanarGraph:
