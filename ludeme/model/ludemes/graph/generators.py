@@ -313,20 +313,26 @@ def diamond_on_hex(rows: int, cols: int | None) -> PlanarGraph:
                       if not (prism and abs(r - c) >= rows)], swap=True)
 
 
-def star_on_hex(d: int) -> PlanarGraph:
-    """A six-pointed star of hexagons (Chinese Checkers; Ludii's StarOnHex)."""
-    rows = cols = 4 * d + 1
+def star_lattice(d: int) -> list[tuple[int, int]]:
+    """(row, col) of the six-pointed star `d` rows to a point that Ludii's StarOnHex and
+    StarOnTri take from a 4d + 1 square of lattice points, row by row: each quarter of the
+    rows cuts its corners away."""
+    n = 4 * d + 1
 
-    def outside(r, c):
+    def outside(r: int, c: int) -> bool:
         if r < d:
             return c < d or c - r > d
         if r <= 2 * d:
-            return r - c > d or c >= cols - d
+            return r - c > d or c >= n - d
         if r <= 3 * d:
             return c < d or c - r > d
         return c > 3 * d or r - c > d
+    return [(r, c) for r in range(n) for c in range(n) if not outside(r, c)]
 
-    return hex_cells([hex_xy(r, c) for r in range(rows) for c in range(cols) if not outside(r, c)])
+
+def star_on_hex(d: int) -> PlanarGraph:
+    """A six-pointed star of hexagons (Chinese Checkers; Ludii's StarOnHex)."""
+    return hex_cells([hex_xy(r, c) for r, c in star_lattice(d)])
 
 
 def triangle_on_hex(d: int) -> PlanarGraph:
@@ -504,20 +510,8 @@ class Tri(ShapedTiling):
 
 def star_on_tri(d: int) -> PlanarGraph:
     """A six-pointed star of points on the triangular lattice, `d` rows to each point (Ludii's
-    StarOnTri, whatever the site type): the rows of a 4d + 1 square of lattice points less
-    the corners each quarter of rows cuts away."""
-    n = 4 * d + 1
-
-    def outside(r: int, c: int) -> bool:
-        if r < d:
-            return c < d or c - r > d
-        if r <= 2 * d:
-            return r - c > d or c >= n - d
-        if r <= 3 * d:
-            return c < d or c - r > d
-        return c > 3 * d or r - c > d
-    g = graph_from_points([tri_xy(r, c) for r in range(n) for c in range(n)
-                           if not outside(r, c)])
+    StarOnTri, whatever the site type), joined a unit apart."""
+    g = graph_from_points([tri_xy(r, c) for r, c in star_lattice(d)])
     g.reorder()
     g.basis, g.shape = "Triangular", "Star"
     return g
