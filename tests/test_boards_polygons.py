@@ -115,3 +115,26 @@ def test_make_muster_boards_have_the_cells_their_options_name(ludii, item, cells
     _, _, b = load_board(str(ludii / "corpus/board/space/group/Make Muster.lud"),
                          [f"Board Size/{item}", f"Orientation/{orientation}"])
     assert b.num_cells == cells
+
+
+# ---------------------------------------------------------------- custom triangular boards
+
+@pytest.mark.parametrize("use,vertices,cells", [("", 6, 4), (" use:Vertex", 6, 4)])
+def test_tri_poly_takes_the_lattice_points_inside(use, vertices, cells):
+    # Ludii's CustomOnTri, the same on cells and vertices: a parallelogram of two rows of 3
+    b = board(f"(board (tri (poly {{{{0 0}} {{0.5 0.87}} {{2.5 0.87}} {{2 0}}}})){use})")
+    assert (b.num_vertices, b.num_cells) == (vertices, cells)
+    assert [round(s.y, 2) for s in b.planar.vertices] == [0.0] * 3 + [0.87] * 3
+
+
+def test_custom_tri_boards_have_ludiis_shape_concepts(ludii, refdata):
+    # CustomOnTri sets TriangleTiling and PolygonShape only: Claustro's default board is
+    # (tri Limping ...), as Ludii's record of it says.
+    import json
+
+    from ludeme.analysis.concepts import compile_time
+    got = compile_time(ludii / "corpus/board/space/blocking/Claustro.lud")
+    record = json.loads((refdata / "corpus-concepts/board_space_blocking_Claustro.json")
+                        .read_text())["booleanConcepts"]
+    shapes = {c for c in got.boolean if c.endswith(("Shape", "Tiling"))}
+    assert shapes == {c for c in record if c.endswith(("Shape", "Tiling"))}

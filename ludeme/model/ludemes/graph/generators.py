@@ -530,11 +530,17 @@ def triangle_on_tri(d: int, site_type: str) -> PlanarGraph:
 def custom_on_tri(sides: list[int]) -> PlanarGraph:
     """The triangular lattice points inside the outline walked from `sides` (Ludii's
     CustomOnTri, whatever the site type); `[a, a + 1]` is the limping hexagon."""
-    outline = inflate(sides_outline(sides, tri_xy), 0.1)
-    g = graph_from_points(lattice_inside(outline, tri_xy, margin=sides[0] if is_limping(sides)
-                                         else 2))
+    limping = is_limping(sides)
+    return tri_inside(sides_outline(sides, tri_xy), sides[0] if limping else 2,
+                      "Limping" if limping else "Custom")
+
+
+def tri_inside(outline, margin: int, shape: str) -> PlanarGraph:
+    """The triangular lattice points inside the outline inflated by 0.1, searched over its
+    bounds widened by `margin` (Ludii's CustomOnTri), joined a unit apart."""
+    g = graph_from_points(lattice_inside(inflate(outline, 0.1), tri_xy, margin=margin))
     g.reorder()
-    g.basis, g.shape = "Triangular", "Limping" if is_limping(sides) else "Custom"
+    g.basis, g.shape = "Triangular", shape
     return g
 
 
@@ -552,6 +558,22 @@ class TriSides(GraphFn):
 
     def build(self, site_type: str) -> PlanarGraph:
         return custom_on_tri(side_lengths(self))
+
+
+@ludeme("tri")
+class TriPoly(GraphFn):
+    """The points of the triangular lattice inside a polygon: `(tri (poly {...}))` (Ludii's
+    CustomOnTri, the polygon inflated a little, whatever the site type). A lattice point
+    (row, col) is at x = col - row / 2, y = row * sqrt(3) / 2.
+
+    Example: `(board (tri (poly {{0 0} {0.5 0.87} {2.5 0.87} {2 0}})))` is a parallelogram
+    of 6 points in two rows of 3 and the 4 triangles between them.
+    """
+
+    params = (P("poly", "Poly"),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return tri_inside(self.poly.outline(), 2, "Custom")
 
 
 # ---------------------------------------------------------------- concentric
