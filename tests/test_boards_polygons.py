@@ -127,14 +127,24 @@ def test_tri_poly_takes_the_lattice_points_inside(use, vertices, cells):
     assert [round(s.y, 2) for s in b.planar.vertices] == [0.0] * 3 + [0.87] * 3
 
 
-def test_custom_tri_boards_have_ludiis_shape_concepts(ludii, refdata):
-    # CustomOnTri sets TriangleTiling and PolygonShape only: Claustro's default board is
-    # (tri Limping ...), as Ludii's record of it says.
+def test_hex_poly_takes_the_hexagons_whose_centres_are_inside():
+    b = board("(board (hex (poly {{0 0} {0 1.5} {3.5 1.5} {3.5 0}})))")
+    assert [(round(f.x, 2), round(f.y, 2)) for f in b.planar.faces] == \
+        [(0.0, 0.0), (1.73, 0.0), (3.46, 0.0), (0.87, 1.5), (2.6, 1.5)]
+
+
+@pytest.mark.parametrize("path,slug", [
+    # CustomOnTri and CustomOnHex set TriangleTiling or HexTiling and PolygonShape only:
+    # these games' default boards are limping hexagons, as Ludii's records of them say.
+    ("board/space/blocking/Claustro.lud", "board_space_blocking_Claustro"),
+    ("board/space/group/Abrobad.lud", "board_space_group_Abrobad"),
+    ("board/space/group/Brain Coral.lud", "board_space_group_Brain_Coral"),
+])
+def test_custom_boards_have_ludiis_shape_concepts(ludii, refdata, path, slug):
     import json
 
     from ludeme.analysis.concepts import compile_time
-    got = compile_time(ludii / "corpus/board/space/blocking/Claustro.lud")
-    record = json.loads((refdata / "corpus-concepts/board_space_blocking_Claustro.json")
-                        .read_text())["booleanConcepts"]
+    got = compile_time(ludii / "corpus" / path)
+    record = json.loads((refdata / f"corpus-concepts/{slug}.json").read_text())["booleanConcepts"]
     shapes = {c for c in got.boolean if c.endswith(("Shape", "Tiling"))}
     assert shapes == {c for c in record if c.endswith(("Shape", "Tiling"))}

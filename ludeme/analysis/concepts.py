@@ -437,9 +437,10 @@ def shape_concepts(board_item) -> set[str]:
         out = (out - {"HexShape"}) | {HEX_SHAPES[next(w for w in words if w in HEX_SHAPES)]}
     if shape.name == "tri" and "Star" in words:
         out = (out - {"TriangleShape"}) | {"StarShape"}     # Ludii's StarOnTri
-    if shape.name == "tri" and ("Limping" in words or shape.positional() and not isinstance(
-            shape.positional()[0], (Int, Word))):
-        out = {"TriangleTiling", "PolygonShape"}    # Ludii's CustomOnTri (sides or a polygon)
+    if shape.name in ("tri", "hex") and ("Limping" in words or shape.positional()
+                                         and not isinstance(shape.positional()[0], (Int, Word))):
+        # Ludii's CustomOnTri and CustomOnHex (a limping hexagon, side lengths or a polygon)
+        out = {"TriangleTiling" if shape.name == "tri" else "HexTiling", "PolygonShape"}
     if shape.name == "concentric":
         out = concentric_concepts(shape, words)
     if shape.name == "square" and shape.positional() and not isinstance(

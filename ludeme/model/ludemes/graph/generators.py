@@ -415,9 +415,14 @@ def is_limping(sides: list[int]) -> bool:
 def custom_on_hex(sides: list[int]) -> PlanarGraph:
     """Hexagons whose centres lie inside the outline walked from `sides` (Ludii's
     CustomOnHex); `[a, a + 1]` is the limping hexagon."""
-    outline = inflate(sides_outline(sides, hex_xy), 0.1)
-    g = hex_cells(lattice_inside(outline, hex_xy, margin=3))
-    g.basis, g.shape = "Hexagonal", "Limping" if is_limping(sides) else "Custom"
+    return hex_inside(sides_outline(sides, hex_xy), "Limping" if is_limping(sides) else "Custom")
+
+
+def hex_inside(outline, shape: str) -> PlanarGraph:
+    """Hexagons whose centres lie inside the outline inflated by 0.1, searched over its
+    bounds widened by 3 (Ludii's CustomOnHex)."""
+    g = hex_cells(lattice_inside(inflate(outline, 0.1), hex_xy, margin=3))
+    g.basis, g.shape = "Hexagonal", shape
     return g
 
 
@@ -435,6 +440,22 @@ class HexSides(GraphFn):
 
     def build(self, site_type: str) -> PlanarGraph:
         return custom_on_hex(side_lengths(self))
+
+
+@ludeme("hex")
+class HexPoly(GraphFn):
+    """Hexagons whose centres lie inside a polygon: `(hex (poly {...}))` (Ludii's
+    CustomOnHex, the polygon inflated a little). The centre of hexagon (row, col) is at
+    x = sqrt(3) (col - row / 2), y = 1.5 row.
+
+    Example: `(board (hex (poly {{0 0} {0 1.5} {3.5 1.5} {3.5 0}})))` is 5 hexagons, three
+    on the bottom row and two nestled above them.
+    """
+
+    params = (P("poly", "Poly"),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return hex_inside(self.poly.outline(), "Custom")
 
 
 def side_lengths(lud) -> list[int]:
