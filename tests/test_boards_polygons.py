@@ -139,8 +139,10 @@ def test_hex_poly_takes_the_hexagons_whose_centres_are_inside():
     ("board/space/blocking/Claustro.lud", "board_space_blocking_Claustro"),
     ("board/space/group/Abrobad.lud", "board_space_group_Abrobad"),
     ("board/space/group/Brain Coral.lud", "board_space_group_Brain_Coral"),
+    # HexagonOn3464 sets SemiRegularTiling, HexShape and PolygonShape (Lotus's board).
+    ("board/space/territory/Lotus.lud", "board_space_territory_Lotus"),
 ])
-def test_custom_boards_have_ludiis_shape_concepts(ludii, refdata, path, slug):
+def test_boards_have_ludiis_shape_concepts(ludii, refdata, path, slug):
     import json
 
     from ludeme.analysis.concepts import compile_time

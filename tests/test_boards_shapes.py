@@ -308,6 +308,17 @@ def test_tiling_33434_is_ludiis_diamond_of_motifs():
         board("(board (tiling T33434 3) use:Vertex)").num_sites
 
 
+# ---------------------------------------------------------------- T3464 parallelogram
+
+def test_t3464_parallelogram_is_a_rows_of_b_motifs():
+    # Ludii's ParallelogramOn3464: the hexagon's motif around each of a x b centres
+    assert board("(board (tiling T3464 1 1) use:Vertex)").num_sites == \
+        board("(board (tiling T3464 1) use:Vertex)").num_sites == 18
+    sides = [len(f.vertices) for f in board("(board (tiling T3464 2 3))").planar.faces]
+    assert sides.count(6) == 6 and set(sides) == {3, 4, 6}
+
+
+
 # ---------------------------------------------------------------- tri Star
 
 @pytest.mark.parametrize("d,rows", [(1, [1, 4, 3, 4, 1]), (2, [1, 2, 7, 6, 5, 6, 7, 2, 1])])

@@ -441,6 +441,10 @@ def shape_concepts(board_item) -> set[str]:
                                          and not isinstance(shape.positional()[0], (Int, Word))):
         # Ludii's CustomOnTri and CustomOnHex (a limping hexagon, side lengths or a polygon)
         out = {"TriangleTiling" if shape.name == "tri" else "HexTiling", "PolygonShape"}
+    if shape.name == "tiling" and words[:1] == ["T3464"]:
+        # Ludii's HexagonOn3464, or ParallelogramOn3464 given a second size
+        two = len([a for a in shape.positional() if not isinstance(a, Word)]) > 1
+        out = {"SemiRegularTiling", "ParallelogramShape" if two else "HexShape", "PolygonShape"}
     if shape.name == "concentric":
         out = concentric_concepts(shape, words)
     if shape.name == "square" and shape.positional() and not isinstance(
