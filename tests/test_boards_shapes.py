@@ -333,6 +333,31 @@ def test_tri_star_is_a_six_pointed_star_of_points(d, rows):
     assert board(f"(board (tri Star {d}))").num_cells == 12 * d * d
 
 
+# ---------------------------------------------------------------- concentric Target
+
+def test_concentric_target_cells_are_nested_discs_placed_apart():
+    # Ludii's ConcentricTarget: 8 points a ring, each ring one cell, cell f moved to
+    # (0, -f - 0.5) but the first, at the centre; no two cells share an edge
+    b = board("(board (concentric Target rings:4))")
+    assert (b.num_vertices, b.num_edges, b.num_cells) == (32, 32, 4)
+    assert [(s.x, s.y) for s in b.sites] == [(0.0, 0.0), (0.0, -1.5), (0.0, -2.5), (0.0, -3.5)]
+    assert all(not n for n in b.neighbours["Adjacent"])
+    assert all(e.curved for e in b.planar.edges)
+
+
+def test_concentric_target_with_steps_is_a_wheel():
+    # with steps:, Ludii builds the circle board of `steps` cells on each ring
+    for use in ("", " use:Vertex"):
+        wheel = board(f"(board (concentric Target rings:3 steps:8){use})")
+        same = board(f"(board (concentric {{8 8 8}}){use})")
+        assert [(s.x, s.y) for s in wheel.sites] == [(s.x, s.y) for s in same.sites]
+
+
+def test_concentric_target_without_steps_is_played_on_cells_only():
+    with pytest.raises(LudemeError, match="on its cells only"):
+        board("(board (concentric Target rings:3) use:Vertex)")
+
+
 # ---------------------------------------------------------------- complete
 
 @pytest.mark.parametrize("text,vertices,edges,cells", [

@@ -622,8 +622,6 @@ class Concentric(GraphFn):
     SIDES = {"Triangle": 3, "Square": 4, "Hexagon": 6}
 
     def validate(self):
-        if self.shape == "Target":
-            raise self.fail("(concentric Target ...) boards are not supported yet")
         given = [name for name in ("shape", "sides", "cells") if name in self._given]
         if len(given) != 1:
             raise self.fail("(concentric ...) needs one of a shape, sides: or cells per ring"
@@ -634,6 +632,17 @@ class Concentric(GraphFn):
             raise self.fail("(concentric ...) with a shape or sides: needs rings:")
 
     def build(self, site_type: str) -> PlanarGraph:
+        if self.shape == "Target":
+            rings = size(self, "rings")
+            if self.steps is not None:
+                # Ludii's wheel: `steps` cells on each of the rings
+                self.cells = [size(self, "steps")] * rings
+            else:
+                self.refuse("stagger", why="staggered rings on target boards")
+                if site_type != CELL:
+                    raise self.fail("a (concentric Target ...) board without steps: is played "
+                                    "on its cells only (as in Ludii)")
+                return concentric_target(rings)
         if self.cells:
             cells = [number(x, False, self) for x in self.cells]
             if any(abs(n) > 4 * MAX_DIM for n in cells) or len(cells) > MAX_DIM:
@@ -681,6 +690,28 @@ class Concentric(GraphFn):
         if site_type == CELL:
             g.make_faces(True)
         return g
+
+
+def concentric_target(rings: int) -> PlanarGraph:
+    """Ludii's ConcentricTarget: rings of 8 points at radius 1, 2, ... from the top, each
+    joined around by arcs; its cells are the rings' discs, found in ring order and placed
+    one under the other (the first at the centre, cell f at y = -f - 0.5) so that their
+    positions differ. Not numbered again."""
+    g = PlanarGraph()
+    arc = 2 * math.pi / 8
+    for ring in range(rings):
+        base = len(g.vertices)
+        for step in range(8):
+            g.find_or_add_vertex((ring + 1) * math.cos(math.pi / 2 + arc * step),
+                                 (ring + 1) * math.sin(math.pi / 2 + arc * step))
+        last = len(g.vertices) - 1
+        for v in range(base, last + 1):
+            g.add_edge(g.vertices[v], g.vertices[v + 1 if v < last else base]).curved = True
+    g.make_faces(True)
+    for f, face in enumerate(g.faces):
+        face.x, face.y, face.z = 0.0, (0.0 if f == 0 else -f - 0.5), 0.0
+    g.basis, g.shape = None, None
+    return g
 
 
 def fuse_ring(samples: list[tuple[float, float, float]], tolerance: float) -> None:
