@@ -358,6 +358,15 @@ def test_concentric_target_without_steps_is_played_on_cells_only():
         board("(board (concentric Target rings:3) use:Vertex)")
 
 
+# ---------------------------------------------------------------- recoordinate
+
+@pytest.mark.parametrize("types", ["", "Vertex ", "Vertex Edge Cell "])
+def test_recoordinate_changes_nothing_as_in_ludii(types):
+    plain = board("(board (merge (rectangle 2 5) (square 5)))")
+    again = board(f"(board (recoordinate {types}(merge (rectangle 2 5) (square 5))))")
+    assert [(s.x, s.y, s.label) for s in again.sites] == [(s.x, s.y, s.label) for s in plain.sites]
+
+
 # ---------------------------------------------------------------- complete
 
 @pytest.mark.parametrize("text,vertices,edges,cells", [

@@ -428,7 +428,7 @@ def shape_concepts(board_item) -> set[str]:
     """The concepts of the board's shape ludeme."""
     from ludeme.language.syntax import Call, Int, Named, Word
     shape = board_item.shape.node      # the graph function as written
-    while shape.name == "rotate":        # a rotated board keeps its shape
+    while shape.name in ("rotate", "recoordinate"):    # these keep the board's shape
         # the graph is the last argument: the angle may be arithmetic, (- 90 62)
         shape = [a for a in shape.args if isinstance(a, Call)][-1]
     out = set(SHAPE_CONCEPTS.get(shape.name, ()))

@@ -657,6 +657,25 @@ class Renumber(GraphFn):
         return g
 
 
+@ludeme("recoordinate")
+class Recoordinate(GraphFn):
+    """The graph as it is: Ludii's Recoordinate reads its site types but changes nothing
+    (its body is commented out in Ludii 1.3), so the coordinates stay those the board's
+    measure gives.
+
+    Example: `(board (recoordinate Vertex (merge (rectangle 2 5) (square 5))))` is the
+    same board as `(board (merge (rectangle 2 5) (square 5)))`.
+    """
+
+    params = (P("siteTypeA", SiteType, opt=True), P("siteTypeB", SiteType, opt=True),
+              P("siteTypeC", SiteType, opt=True), P("graph", GraphFn))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        # read, as Ludii reads them, to no effect
+        _ = (self.siteTypeA, self.siteTypeB, self.siteTypeC)
+        return self.graph.build(site_type)
+
+
 @ludeme("makeFaces")
 class MakeFaces(GraphFn):
     """Find a graph's cells again from its edges (edges crossing others are not followed).
