@@ -784,7 +784,6 @@ ERRORS = [
     ("(board (square 3) size:4)", "(board) has no argument 'size:'", 19),
     ("(board (square 3 4))", "unexpected argument '4' for (square ...)", 18),
     ("(board (square 3 pyramidal:True))", "'pyramidal' of (square ...) is not supported yet", 18),
-    ("(board (tri Star 3))", "(tri Star ...) boards are not supported yet", 8),
     ("(board (hex Square 4 (* 6 100)))", "board dimension 600 is out of range", 22),
     ("(board (square 2.5))", "must be an integer or constant arithmetic", 16),
     ("(board (square (+ 1.5 2)))", "expected a whole number", 16),

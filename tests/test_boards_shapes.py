@@ -308,6 +308,93 @@ def test_tiling_33434_is_ludiis_diamond_of_motifs():
         board("(board (tiling T33434 3) use:Vertex)").num_sites
 
 
+# ---------------------------------------------------------------- T3464 parallelogram
+
+def test_t3464_parallelogram_is_a_rows_of_b_motifs():
+    # Ludii's ParallelogramOn3464: the hexagon's motif around each of a x b centres
+    assert board("(board (tiling T3464 1 1) use:Vertex)").num_sites == \
+        board("(board (tiling T3464 1) use:Vertex)").num_sites == 18
+    sides = [len(f.vertices) for f in board("(board (tiling T3464 2 3))").planar.faces]
+    assert sides.count(6) == 6 and set(sides) == {3, 4, 6}
+
+
+
+# ---------------------------------------------------------------- tri Star
+
+@pytest.mark.parametrize("d,rows", [(1, [1, 4, 3, 4, 1]), (2, [1, 2, 7, 6, 5, 6, 7, 2, 1])])
+def test_tri_star_is_a_six_pointed_star_of_points(d, rows):
+    # Ludii's StarOnTri: the same points played on cells or vertices; the rows, bottom up,
+    # are the tips, the hexagon's rows widened by the side points, the tips again.
+    for use in ("", " use:Vertex"):
+        b = board(f"(board (tri Star {d}){use})")
+        heights = sorted({round(s.y, 4) for s in b.planar.vertices})
+        assert [sum(1 for v in b.planar.vertices if round(v.y, 4) == h) for h in heights] == rows
+    # its cells: the middle hexagon's 6 d^2 triangles and d^2 in each of the 6 points
+    assert board(f"(board (tri Star {d}))").num_cells == 12 * d * d
+
+
+# ---------------------------------------------------------------- concentric Target
+
+def test_concentric_target_cells_are_nested_discs_placed_apart():
+    # Ludii's ConcentricTarget: 8 points a ring, each ring one cell, cell f moved to
+    # (0, -f - 0.5) but the first, at the centre; no two cells share an edge
+    b = board("(board (concentric Target rings:4))")
+    assert (b.num_vertices, b.num_edges, b.num_cells) == (32, 32, 4)
+    assert [(s.x, s.y) for s in b.sites] == [(0.0, 0.0), (0.0, -1.5), (0.0, -2.5), (0.0, -3.5)]
+    assert all(not n for n in b.neighbours["Adjacent"])
+    assert all(e.curved for e in b.planar.edges)
+
+
+def test_concentric_target_with_steps_is_a_wheel():
+    # with steps:, Ludii builds the circle board of `steps` cells on each ring
+    for use in ("", " use:Vertex"):
+        wheel = board(f"(board (concentric Target rings:3 steps:8){use})")
+        same = board(f"(board (concentric {{8 8 8}}){use})")
+        assert [(s.x, s.y) for s in wheel.sites] == [(s.x, s.y) for s in same.sites]
+
+
+def test_concentric_target_without_steps_is_played_on_cells_only():
+    with pytest.raises(LudemeError, match="on its cells only"):
+        board("(board (concentric Target rings:3) use:Vertex)")
+
+
+# ---------------------------------------------------------------- recoordinate
+
+@pytest.mark.parametrize("types", ["", "Vertex ", "Vertex Edge Cell "])
+def test_recoordinate_changes_nothing_as_in_ludii(types):
+    plain = board("(board (merge (rectangle 2 5) (square 5)))")
+    again = board(f"(board (recoordinate {types}(merge (rectangle 2 5) (square 5))))")
+    assert [(s.x, s.y, s.label) for s in again.sites] == [(s.x, s.y, s.label) for s in plain.sites]
+
+
+# ---------------------------------------------------------------- complete
+
+@pytest.mark.parametrize("text,vertices,edges,cells", [
+    # Every two of a hexagon's 6 corners (Ludii's example): 15 edges.
+    ("(board (complete (hex 1)) use:Vertex)", 6, 15, None),
+    # Each of the 19 hexagons gains its 9 diagonals; the cells stay as they were.
+    ("(board (complete (hex 3) eachCell:True))", 54, 72 + 19 * 9, 19),
+    # A square's two diagonals: the walk round each corner stops where they cross.
+    ("(board (complete (square 2)) use:Vertex)", 4, 6, None),
+])
+def test_complete_joins_every_pair(text, vertices, edges, cells):
+    b = board(text)
+    assert (b.num_vertices, b.num_edges) == (vertices, edges)
+    if cells is not None:
+        assert b.num_cells == cells
+
+
+def test_complete_each_cell_adds_the_new_edges_after_the_old_cell_by_cell():
+    plain, complete = board("(board (square 2))"), board("(board (complete (square 2) "
+                                                         "eachCell:True))")
+    old = [(e.a.id, e.b.id) for e in plain.planar.edges]
+    assert [(e.a.id, e.b.id) for e in complete.planar.edges][:len(old)] == old
+    # cell 0's corners in its order: its two diagonals come first
+    corners = [v.id for v in complete.planar.faces[0].vertices]
+    new = [{e.a.id, e.b.id} for e in complete.planar.edges[len(old):]]
+    assert new[:2] == [{corners[0], corners[2]}, {corners[1], corners[3]}]
+
+
 # ---------------------------------------------------------------- corpus traces
 
 AGREEING = [

@@ -48,6 +48,14 @@ ENEMY = '(between if:(is Enemy (who at:(between))) (apply (remove (between))))'
     # The target condition decides which neighbours may be captured.
     ('(between if:(is In (between) (sites {0})) (apply (remove (between))))',
      '(place "R1" {3 12 14 18}) (place "R2" 13)', False),
+    # with: one of the neighbours must hold that piece (Bizingo's Jarl) ...
+    (ENEMY + ' with:(piece (id "K" Mover))', '(place "R1" {3 12 14}) (place "K1" 18) '
+     '(place "R2" 13)', True),
+    (ENEMY + ' with:(piece (id "K" Mover))', '(place "R1" {3 12 14 18}) (place "R2" 13)',
+     False),
+    # ... friend or not: Ludii looks at the piece on every neighbour it checks.
+    (ENEMY + ' except:1 with:(piece (id "K" Next))', '(place "R1" {3 12 14}) '
+     '(place "K2" 18) (place "R2" 13)', True),
 ])
 def test_surround_takes_a_piece_closed_in_on_all_sides(tmp_path, args, start, taken):
     s = _state(tmp_path, SURROUND.format(args=args), start)
@@ -210,7 +218,6 @@ def test_a_start_placement_keeps_a_piece_already_there(tmp_path):
 
 
 @pytest.mark.parametrize("play,arg", [
-    (_step('(surround (from (last To)) with:(piece "R"))'), "with"),
     (_step('(surround (from (last To)) (then (moveAgain)))'), "then"),
     (_step('(surround (from (last To)) (between (max 2)))'), "range"),
     (_step('(trigger "E" Mover (then (moveAgain)))'), "then"),

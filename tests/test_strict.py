@@ -66,8 +66,6 @@ UNSUPPORTED = [
     ("(forEach Piece (move Hop (between if:(is Enemy (who at:(between))) trail:1) "
      "(to if:(is Empty (to)))))", "trail"),
     ("(forEach Piece (move Step (from level:1) (to if:(is Empty (to))) stack:True))", "level"),
-    ("(forEach Piece (move Step (to if:(is Empty (to))) (then (surround (from (last To)) "
-     "with:(piece \"X\")))))", "with"),
     ("(forEach Piece (move Step (to if:(is Empty (to))) (then (intervene (from (last To)) "
      "(between if:(is Empty (between)))))))", "if"),
 ]

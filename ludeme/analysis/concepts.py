@@ -428,16 +428,30 @@ def concentric_concepts(shape, words) -> set[str]:
 
 def shape_concepts(board_item) -> set[str]:
     """The concepts of the board's shape ludeme."""
-    from ludeme.language.syntax import Call, Int, Named
+    from ludeme.language.syntax import Call, Int, Named, Word
     shape = board_item.shape.node      # the graph function as written
-    while shape.name == "rotate":        # a rotated board keeps its shape
-        shape = next(a for a in shape.args if isinstance(a, Call))
+    while shape.name in ("rotate", "recoordinate"):    # these keep the board's shape
+        # the graph is the last argument: the angle may be arithmetic, (- 90 62)
+        shape = [a for a in shape.args if isinstance(a, Call)][-1]
     out = set(SHAPE_CONCEPTS.get(shape.name, ()))
     words = _words(shape)
     if shape.name == "hex" and set(words) & set(HEX_SHAPES):
         out = (out - {"HexShape"}) | {HEX_SHAPES[next(w for w in words if w in HEX_SHAPES)]}
+    if shape.name == "tri" and "Star" in words:
+        out = (out - {"TriangleShape"}) | {"StarShape"}     # Ludii's StarOnTri
+    if shape.name in ("tri", "hex") and ("Limping" in words or shape.positional()
+                                         and not isinstance(shape.positional()[0], (Int, Word))):
+        # Ludii's CustomOnTri and CustomOnHex (a limping hexagon, side lengths or a polygon)
+        out = {"TriangleTiling" if shape.name == "tri" else "HexTiling", "PolygonShape"}
+    if shape.name == "tiling" and words[:1] == ["T3464"]:
+        # Ludii's HexagonOn3464, or ParallelogramOn3464 given a second size
+        two = len([a for a in shape.positional() if not isinstance(a, Word)]) > 1
+        out = {"SemiRegularTiling", "ParallelogramShape" if two else "HexShape", "PolygonShape"}
     if shape.name == "concentric":
         out = concentric_concepts(shape, words)
+    if shape.name == "square" and shape.positional() and not isinstance(
+            shape.positional()[0], (Int, Word)):
+        out = {"SquareTiling"}      # Ludii's CustomOnSquare (a polygon or side lengths)
     sizes = [a.value for a in shape.args if isinstance(a, Int)]
     if shape.name == "rectangle" and (len(sizes) == 1 or len(set(sizes)) == 1):
         out = (out - {"RectangleShape"}) | {"SquareShape"}     # a square given as a rectangle

@@ -32,6 +32,21 @@ def sides_outline(sides: list[int], xy) -> list[tuple[float, float]]:
     return points
 
 
+def outline_from_sides(sides: list[int], steps) -> list[tuple[float, float]]:
+    """The corners of the outline walked from (0, 0) along the side lengths (Ludii's
+    Polygon.fromSides): each side turns to the next of the (row, column) `steps`, to the
+    one before for a negative length, and goes that length (backwards when negative); a
+    corner is (column, row)."""
+    step, row, col = len(steps) - 1, 0, 0
+    points = [(0.0, 0.0)]
+    for n in sides:
+        step = (step + (-1 if n < 0 else 1)) % len(steps)
+        row += n * steps[step][0]
+        col += n * steps[step][1]
+        points.append((float(col), float(row)))
+    return points
+
+
 def inflate(points: list[tuple[float, float]], amount: float) -> list[tuple[float, float]]:
     """Push each corner outwards by about `amount`, so that lattice points on the outline
     fall inside it."""

@@ -51,8 +51,9 @@ class Surround(Moves):
     Surround, each neighbour of the site (in the relation, Adjacent by default) that is a
     target (between if:, by default an enemy) is captured when each of its own
     neighbours is the site itself or a friend (to if:) but at most `except` of them
-    (default 0); a side off the board needs nothing. The effect (by default a removal)
-    applies with (between) on the captured site. Example:
+    (default 0); a side off the board needs nothing; with `with:`, one of its neighbours
+    must hold that piece. The effect (by default a removal) applies with (between) on the
+    captured site. Example:
 
         (surround (from (last To)) Orthogonal
             (between if:("IsPieceAt" "King" Next (between)) (apply (remove (between))))
@@ -69,7 +70,6 @@ class Surround(Moves):
               P("with", "PieceRef", opt=True, named=True), P("then", "Then", opt=True))
 
     def compile(self, env):
-        self.refuse("with_", why="a piece that must be among the surrounding ones")
         self.refuse("then", why="Ludii keeps it on the list of moves, not on each capture")
         start = start_site(env, self)
         table = _radial_table(env, self.relation or "Adjacent")
@@ -82,6 +82,9 @@ class Surround(Moves):
             else (lambda c: _is_player_fn(c, c.to, True))
         n_except = getattr(self, "except")
         allowed = env.compile(n_except) if n_except is not None else (lambda c: 0)
+        # with: the piece one of the target's neighbours must hold, friend or not, the start
+        # included (Ludii's Surround looks at each neighbour it checks)
+        with_fn = env.compile(self.with_) if self.with_ is not None else None
         nsites = len(table)
 
         def surround(c):
@@ -90,6 +93,7 @@ class Surround(Moves):
                 return []
             saved = (c.from_, c.to, c.between)
             n_except = allowed(c)
+            with_piece = with_fn(c) if with_fn is not None else None
             out = []
             for radial in table[frm]:
                 threatened = radial[1]
@@ -106,6 +110,9 @@ class Surround(Moves):
                             if missing > n_except:
                                 break
                 if missing > n_except:
+                    continue
+                if with_piece is not None and all(c.s.what[around[1]] != with_piece
+                                                  for around in table[threatened]):
                     continue
                 c.between = threatened
                 out.extend(effect(c))

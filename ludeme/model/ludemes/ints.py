@@ -588,6 +588,28 @@ class LayerOf(IntFn):
         return layer
 
 
+@ludeme("phase")
+class PhaseOf(IntFn):
+    """`(phase [<siteType>] of:<site>)`: the colour class Ludii's board measure gave the site
+    (`ludeme.boards.measure.measure_phase`: no two neighbours share one), -1 for an index
+    below 0 or off the board. On `(square 8)` the phases alternate as a chessboard's colours:
+    `(= (phase of:(from)) (phase of:(to)))` holds for a diagonal step, not an orthogonal one."""
+
+    concepts = ()
+
+    params = _OF_PARAMS
+
+    def compile(self, env):
+        of = env.compile(self.of)
+        phases = tuple(s.phase for s in env.board.topology(self.type).sites)
+        n = len(phases)
+
+        def phase(c):
+            s = of(c)
+            return phases[s] if 0 <= s < n else -1
+        return phase
+
+
 @ludeme("count", "Groups")
 class CountGroups(IntFn):
     """`(count Groups [dirs] [if:<cond>] [min:N])`: connected groups of sites satisfying the
@@ -928,6 +950,14 @@ def _ahead(src, lud):
 
 
 emits(From, RowOf, ColumnOf, kind="from_only")(reads_params_only_from)
+
+
+@emits(PhaseOf, kind="int")
+def _phase_of(src, lud):
+    """A table of the phases of the sites of its type, -1 off them (as the reference)."""
+    phases = [s.phase for s in src.env.board.topology(lud.type).sites]
+    at = src.int_expr(lud.of)
+    return f"({src.table(phases)}[{at}] if 0 <= {at} < {len(phases)} else -1)"
 
 
 @emits(CountAt, kind="int", refuses=("level",))

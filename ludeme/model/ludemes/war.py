@@ -579,7 +579,10 @@ class MaxCaptures(_MaxBy):
     concepts = ("MaxCapture", "CopyContext")
 
     def counts(self, c, moves) -> list[int]:
-        return [sum(1 for a in applied_actions(c.s.clone(), m) if a[0] in _REMOVALS)
+        # Ludii's getActionsWithConsequences applies the move as a game move on a copy:
+        # its consequents read it as the last move ((last To) is its destination).
+        return [sum(1 for a in applied_actions(c.s.clone(), m, as_last_move=True)
+                    if a[0] in _REMOVALS)
                 for m in moves]
 
 

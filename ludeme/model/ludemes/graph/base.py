@@ -33,8 +33,7 @@ MAX_DIM = 100
 
 # Ludii graph ludemes this package does not build yet: "not supported yet", not "unknown".
 for _keyword in ("brick", "celtic", "quadhex", "mesh",
-                 "clip", "complete",
-                 "layers", "recoordinate", "morris", "circle", "shape"):
+                 "layers", "morris", "circle", "shape"):
     NOT_YET[_keyword] = GraphFn
 
 

@@ -12,7 +12,8 @@ from ludeme.errors import LudemeError
 from ludeme.model.ludemes.base import Enum, GraphFn, LitBool, P, ludeme
 from .base import INT, MAX_DIM, IndexRows, Points, argument_node, number, size
 from ludeme.boards.geometry import CELL, TOLERANCE, VERTEX, PlanarGraph, graph_from_points
-from ludeme.boards.polygon import inflate, lattice_inside, sides_outline
+from ludeme.boards.polygon import contains, inflate, lattice_inside, outline_from_sides, \
+    sides_outline
 
 # Every ludeme here declares its concepts: none (a board's shape concepts are
 # `ludeme.analysis.concepts.shape_concepts`).
@@ -24,8 +25,10 @@ Diagonals = Enum("DiagonalsType", "Implied Solid SolidNoSplit Alternating Concen
 
 # ---------------------------------------------------------------- square basis
 
-def square_diagonals(g: PlanarGraph, rows: int, cols: int, kind: str | None) -> None:
-    """Add Ludii's extra diagonal edges to the squares of an integer grid."""
+def square_diagonals(g: PlanarGraph, rows: int, cols: int, kind: str | None,
+                     from_row: int = 0, from_col: int = 0) -> None:
+    """Add Ludii's extra diagonal edges to the squares of an integer grid, rows `from_row`
+    to `rows` and columns `from_col` to `cols` (Ludii's Square.handleDiagonals)."""
     if kind is None or kind == "Implied":
         return
 
@@ -34,17 +37,18 @@ def square_diagonals(g: PlanarGraph, rows: int, cols: int, kind: str | None) -> 
                 g.find_vertex(c + 1, r + 1), g.find_vertex(c + 1, r))
         return None if None in quad else quad
 
-    mid_r, mid_c = rows // 2, cols // 2
+    # Java's int division, toward zero
+    mid_r, mid_c = int((rows + from_row) / 2), int((cols + from_col) / 2)
     if kind == "Radiating":
-        for n in range(max(rows // 2, cols // 2) + 1):
+        for n in range(max(int((rows - from_row) / 2), int((cols - from_col) / 2)) + 1):
             for dr, dc in ((1, 1), (1, -1), (-1, -1), (-1, 1)):
                 a = g.find_vertex(mid_r + n * dr, mid_c + n * dc)
                 b = g.find_vertex(mid_r + (n + 1) * dr, mid_c + (n + 1) * dc)
                 if a and b:
                     g.find_or_add_edge(a, b)
         return
-    for r in range(rows + 1):
-        for c in range(cols + 1):
+    for r in range(from_row, rows + 1):
+        for c in range(from_col, cols + 1):
             quad = corners(r, c)
             if quad is None:
                 continue
@@ -145,6 +149,57 @@ def diamond_on_square(d: int, diagonals: str | None) -> PlanarGraph:
     square_diagonals(g, rows, cols, diagonals)
     g.make_faces(False)
     g.basis, g.shape = "Square", "Diamond"
+    g.reorder()
+    return g
+
+
+@ludeme("square")
+class SquarePoly(GraphFn):
+    """Squares whose corners are the grid points inside a polygon: `(square (poly {...}))`.
+
+    Example: `(board (square (poly {{0 0} {0 2} {3 2} {3 0}})))` is a 3 x 2 board of 6
+    cells (the polygon is inflated a little, so the points on its outline are in).
+    """
+
+    params = (P("poly", "Poly"), P("diagonals", Diagonals, opt=True, named=True))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return custom_on_square(self.poly.outline(), self.diagonals)
+
+
+@ludeme("square")
+class SquareSides(GraphFn):
+    """Squares inside an outline walked from its side lengths: up the first, then turning
+    right at each corner (left for a negative length, which also walks backwards):
+    `(square {4 3 -1 2 3})`.
+
+    Example: `(board (square {2 2 2 2}))` is a 2 x 2 board of 4 cells.
+    """
+
+    params = (P("sides", INT, many=True), P("diagonals", Diagonals, opt=True, named=True))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return custom_on_square(outline_from_sides(side_lengths(self), SQUARE_STEPS),
+                                self.diagonals)
+
+
+# Ludii's Square.steps, as (row, column) steps.
+SQUARE_STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+def custom_on_square(outline, diagonals: str | None) -> PlanarGraph:
+    """The grid points inside the outline inflated by 0.1, searched row by row over its
+    bounds widened by 2 and joined a unit apart, with the diagonals asked for (Ludii's
+    CustomOnSquare, whatever the site type)."""
+    outline = inflate(outline, 0.1)
+    xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+    from_col, to_col = int(min(xs)) - 2, int(max(xs)) + 2
+    from_row, to_row = int(min(ys)) - 2, int(max(ys)) + 2
+    g = graph_from_points([(float(c), float(r)) for r in range(from_row, to_row + 1)
+                           for c in range(from_col, to_col + 1) if contains(outline, c, r)])
+    square_diagonals(g, to_row, to_col, diagonals, from_row, from_col)
+    g.make_faces(False)
+    g.basis, g.shape = "Square", "Custom"
     g.reorder()
     return g
 
@@ -258,20 +313,26 @@ def diamond_on_hex(rows: int, cols: int | None) -> PlanarGraph:
                       if not (prism and abs(r - c) >= rows)], swap=True)
 
 
-def star_on_hex(d: int) -> PlanarGraph:
-    """A six-pointed star of hexagons (Chinese Checkers; Ludii's StarOnHex)."""
-    rows = cols = 4 * d + 1
+def star_lattice(d: int) -> list[tuple[int, int]]:
+    """(row, col) of the six-pointed star `d` rows to a point that Ludii's StarOnHex and
+    StarOnTri take from a 4d + 1 square of lattice points, row by row: each quarter of the
+    rows cuts its corners away."""
+    n = 4 * d + 1
 
-    def outside(r, c):
+    def outside(r: int, c: int) -> bool:
         if r < d:
             return c < d or c - r > d
         if r <= 2 * d:
-            return r - c > d or c >= cols - d
+            return r - c > d or c >= n - d
         if r <= 3 * d:
             return c < d or c - r > d
         return c > 3 * d or r - c > d
+    return [(r, c) for r in range(n) for c in range(n) if not outside(r, c)]
 
-    return hex_cells([hex_xy(r, c) for r in range(rows) for c in range(cols) if not outside(r, c)])
+
+def star_on_hex(d: int) -> PlanarGraph:
+    """A six-pointed star of hexagons (Chinese Checkers; Ludii's StarOnHex)."""
+    return hex_cells([hex_xy(r, c) for r, c in star_lattice(d)])
 
 
 def triangle_on_hex(d: int) -> PlanarGraph:
@@ -354,9 +415,14 @@ def is_limping(sides: list[int]) -> bool:
 def custom_on_hex(sides: list[int]) -> PlanarGraph:
     """Hexagons whose centres lie inside the outline walked from `sides` (Ludii's
     CustomOnHex); `[a, a + 1]` is the limping hexagon."""
-    outline = inflate(sides_outline(sides, hex_xy), 0.1)
-    g = hex_cells(lattice_inside(outline, hex_xy, margin=3))
-    g.basis, g.shape = "Hexagonal", "Limping" if is_limping(sides) else "Custom"
+    return hex_inside(sides_outline(sides, hex_xy), "Limping" if is_limping(sides) else "Custom")
+
+
+def hex_inside(outline, shape: str) -> PlanarGraph:
+    """Hexagons whose centres lie inside the outline inflated by 0.1, searched over its
+    bounds widened by 3 (Ludii's CustomOnHex)."""
+    g = hex_cells(lattice_inside(inflate(outline, 0.1), hex_xy, margin=3))
+    g.basis, g.shape = "Hexagonal", shape
     return g
 
 
@@ -374,6 +440,22 @@ class HexSides(GraphFn):
 
     def build(self, site_type: str) -> PlanarGraph:
         return custom_on_hex(side_lengths(self))
+
+
+@ludeme("hex")
+class HexPoly(GraphFn):
+    """Hexagons whose centres lie inside a polygon: `(hex (poly {...}))` (Ludii's
+    CustomOnHex, the polygon inflated a little). The centre of hexagon (row, col) is at
+    x = sqrt(3) (col - row / 2), y = 1.5 row.
+
+    Example: `(board (hex (poly {{0 0} {0 1.5} {3.5 1.5} {3.5 0}})))` is 5 hexagons, three
+    on the bottom row and two nestled above them.
+    """
+
+    params = (P("poly", "Poly"),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return hex_inside(self.poly.outline(), "Custom")
 
 
 def side_lengths(lud) -> list[int]:
@@ -400,7 +482,6 @@ class Tri(ShapedTiling):
     """
 
     params = _shaped("tri", "Triangle Hexagon Diamond Prism Square Rectangle Star Limping")
-    NOT_YET = frozenset({"Star"})
 
     def build(self, site_type: str) -> PlanarGraph:
         extra = 1 if site_type == CELL else 0
@@ -408,6 +489,8 @@ class Tri(ShapedTiling):
         a, b = self.sizes()
         if shape == "Limping":
             return custom_on_tri([a, a + 1])
+        if shape == "Star":
+            return star_on_tri(a)
         if shape == "Triangle":
             return triangle_on_tri(a, site_type)
         if shape == "Hexagon":
@@ -446,6 +529,15 @@ class Tri(ShapedTiling):
         return g
 
 
+def star_on_tri(d: int) -> PlanarGraph:
+    """A six-pointed star of points on the triangular lattice, `d` rows to each point (Ludii's
+    StarOnTri, whatever the site type), joined a unit apart."""
+    g = graph_from_points([tri_xy(r, c) for r, c in star_lattice(d)])
+    g.reorder()
+    g.basis, g.shape = "Triangular", "Star"
+    return g
+
+
 def triangle_on_tri(d: int, site_type: str) -> PlanarGraph:
     """A triangle of triangles with `d` on a side (`d` points played on vertices; Ludii's
     TriangleOnTri)."""
@@ -459,11 +551,17 @@ def triangle_on_tri(d: int, site_type: str) -> PlanarGraph:
 def custom_on_tri(sides: list[int]) -> PlanarGraph:
     """The triangular lattice points inside the outline walked from `sides` (Ludii's
     CustomOnTri, whatever the site type); `[a, a + 1]` is the limping hexagon."""
-    outline = inflate(sides_outline(sides, tri_xy), 0.1)
-    g = graph_from_points(lattice_inside(outline, tri_xy, margin=sides[0] if is_limping(sides)
-                                         else 2))
+    limping = is_limping(sides)
+    return tri_inside(sides_outline(sides, tri_xy), sides[0] if limping else 2,
+                      "Limping" if limping else "Custom")
+
+
+def tri_inside(outline, margin: int, shape: str) -> PlanarGraph:
+    """The triangular lattice points inside the outline inflated by 0.1, searched over its
+    bounds widened by `margin` (Ludii's CustomOnTri), joined a unit apart."""
+    g = graph_from_points(lattice_inside(inflate(outline, 0.1), tri_xy, margin=margin))
     g.reorder()
-    g.basis, g.shape = "Triangular", "Limping" if is_limping(sides) else "Custom"
+    g.basis, g.shape = "Triangular", shape
     return g
 
 
@@ -481,6 +579,22 @@ class TriSides(GraphFn):
 
     def build(self, site_type: str) -> PlanarGraph:
         return custom_on_tri(side_lengths(self))
+
+
+@ludeme("tri")
+class TriPoly(GraphFn):
+    """The points of the triangular lattice inside a polygon: `(tri (poly {...}))` (Ludii's
+    CustomOnTri, the polygon inflated a little, whatever the site type). A lattice point
+    (row, col) is at x = col - row / 2, y = row * sqrt(3) / 2.
+
+    Example: `(board (tri (poly {{0 0} {0.5 0.87} {2.5 0.87} {2 0}})))` is a parallelogram
+    of 6 points in two rows of 3 and the 4 triangles between them.
+    """
+
+    params = (P("poly", "Poly"),)
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return tri_inside(self.poly.outline(), 2, "Custom")
 
 
 # ---------------------------------------------------------------- concentric
@@ -508,8 +622,6 @@ class Concentric(GraphFn):
     SIDES = {"Triangle": 3, "Square": 4, "Hexagon": 6}
 
     def validate(self):
-        if self.shape == "Target":
-            raise self.fail("(concentric Target ...) boards are not supported yet")
         given = [name for name in ("shape", "sides", "cells") if name in self._given]
         if len(given) != 1:
             raise self.fail("(concentric ...) needs one of a shape, sides: or cells per ring"
@@ -520,6 +632,17 @@ class Concentric(GraphFn):
             raise self.fail("(concentric ...) with a shape or sides: needs rings:")
 
     def build(self, site_type: str) -> PlanarGraph:
+        if self.shape == "Target":
+            rings = size(self, "rings")
+            if self.steps is not None:
+                # Ludii's wheel: `steps` cells on each of the rings
+                self.cells = [size(self, "steps")] * rings
+            else:
+                self.refuse("stagger", why="staggered rings on target boards")
+                if site_type != CELL:
+                    raise self.fail("a (concentric Target ...) board without steps: is played "
+                                    "on its cells only (as in Ludii)")
+                return concentric_target(rings)
         if self.cells:
             cells = [number(x, False, self) for x in self.cells]
             if any(abs(n) > 4 * MAX_DIM for n in cells) or len(cells) > MAX_DIM:
@@ -567,6 +690,28 @@ class Concentric(GraphFn):
         if site_type == CELL:
             g.make_faces(True)
         return g
+
+
+def concentric_target(rings: int) -> PlanarGraph:
+    """Ludii's ConcentricTarget: rings of 8 points at radius 1, 2, ... from the top, each
+    joined around by arcs; its cells are the rings' discs, found in ring order and placed
+    one under the other (the first at the centre, cell f at y = -f - 0.5) so that their
+    positions differ. Not numbered again."""
+    g = PlanarGraph()
+    arc = 2 * math.pi / 8
+    for ring in range(rings):
+        base = len(g.vertices)
+        for step in range(8):
+            g.find_or_add_vertex((ring + 1) * math.cos(math.pi / 2 + arc * step),
+                                 (ring + 1) * math.sin(math.pi / 2 + arc * step))
+        last = len(g.vertices) - 1
+        for v in range(base, last + 1):
+            g.add_edge(g.vertices[v], g.vertices[v + 1 if v < last else base]).curved = True
+    g.make_faces(True)
+    for f, face in enumerate(g.faces):
+        face.x, face.y, face.z = 0.0, (0.0 if f == 0 else -f - 0.5), 0.0
+    g.basis, g.shape = None, None
+    return g
 
 
 def fuse_ring(samples: list[tuple[float, float, float]], tolerance: float) -> None:

@@ -1,5 +1,5 @@
 """Graph operators: rotate, shift, scale, skew, dual, subdivide, merge, intersect, union,
-remove, add.
+remove, add, complete, and cutting by a polygon (hole, keep, clip).
 
 Transformations keep the numbering of the graph they change (Ludii numbers a
 board before rotating it); merge and union number the parts in order.
@@ -509,6 +509,41 @@ class Add(GraphFn):
         return g
 
 
+@ludeme("complete")
+class Complete(GraphFn):
+    """Join every two points of a graph (its edges and cells are made again, edges crossing
+    others not followed), or with `eachCell:True` every two corners of each cell (its cells
+    kept; the new edges come after the old ones, cell by cell, corner pairs in the cell's
+    order). The result has no basis (Ludii's Complete).
+
+    Example: `(board (complete (hex 1)) use:Vertex)` is 6 points joined by 15 edges;
+    `(board (complete (hex 3) eachCell:True))` adds each hexagon's 9 diagonals to its 72
+    edges, so 243.
+    """
+
+    params = (P("graph", GraphFn), P("eachCell", LitBool, opt=True, named=True, default=False))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        g = self.graph.build(site_type)
+        if self.eachCell:
+            for face in list(g.faces):
+                corners = face.vertices
+                for i, a in enumerate(corners):
+                    for b in corners[i + 1:]:
+                        g.find_or_add_edge(a, b)
+        else:
+            g.clear_faces()
+            g.edges.clear()
+            for v in g.vertices:
+                v.edges.clear()
+            for i, a in enumerate(g.vertices):
+                for b in g.vertices[i + 1:]:
+                    g.find_or_add_edge(a, b)
+            g.make_faces(True)
+        g.basis = None
+        return g
+
+
 # ---------------------------------------------------------------- cutting by a polygon
 
 @ludeme("poly")
@@ -559,19 +594,46 @@ class Keep(GraphFn):
     params = (P("graph", GraphFn), P("poly", "Poly"))
 
     def build(self, site_type: str) -> PlanarGraph:
-        outline = inflate(self.poly.outline(), 0.1)
         source = self.graph.build(site_type)
-        g = PlanarGraph()
-        kept = {}
-        for v in source.vertices:
-            if contains(outline, v.x, v.y):
-                kept[v.id] = g.add_vertex(v.x, v.y, v.z)
-        for e in source.edges:
-            if e.a.id in kept and e.b.id in kept:
-                g.add_edge(kept[e.a.id], kept[e.b.id])
-        g.assemble()
+        g = cut_by_polygon(source, self.poly, inside=True)
         g.basis, g.shape = source.basis, None
         return g
+
+
+@ludeme("clip")
+class Clip(GraphFn):
+    """Clip a polygon out of a graph: the points inside it go, with their edges; the points
+    left keep their order and the cells are found again (Ludii's Clip, Keep's converse,
+    with the polygon inflated the same way). The result has no basis or shape.
+
+    Example: `(board (clip (square 4) (poly {{1.5 1.5} {1.5 2.5} {2.5 2.5} {2.5 1.5}})))`
+    takes the middle point of the 5x5 grid away: its 4 cells become one of 8 sides, so 24
+    points and 13 cells are left.
+    """
+
+    params = (P("graph", GraphFn), P("poly", "Poly"))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        g = cut_by_polygon(self.graph.build(site_type), self.poly, inside=False)
+        g.basis, g.shape = None, None
+        return g
+
+
+def cut_by_polygon(source: PlanarGraph, poly: Poly, inside: bool) -> PlanarGraph:
+    """A new graph of the points of `source` inside the polygon (or outside, not `inside`)
+    inflated by 0.1, in their order, and the edges between them; the cells found again, as
+    Ludii's Graph(vertices, edges) constructor finds them."""
+    outline = inflate(poly.outline(), 0.1)
+    g = PlanarGraph()
+    kept = {}
+    for v in source.vertices:
+        if contains(outline, v.x, v.y) == inside:
+            kept[v.id] = g.add_vertex(v.x, v.y, v.z)
+    for e in source.edges:
+        if e.a.id in kept and e.b.id in kept:
+            g.add_edge(kept[e.a.id], kept[e.b.id])
+    g.assemble()
+    return g
 
 
 # ---------------------------------------------------------------- renumbering and tidying
@@ -593,6 +655,25 @@ class Renumber(GraphFn):
         g.reorder([k for k in ("Vertex", "Edge", "Cell") if k in kinds] if kinds
                   else ("Vertex", "Edge", "Cell"))
         return g
+
+
+@ludeme("recoordinate")
+class Recoordinate(GraphFn):
+    """The graph as it is: Ludii's Recoordinate reads its site types but changes nothing
+    (its body is commented out in Ludii 1.3), so the coordinates stay those the board's
+    measure gives.
+
+    Example: `(board (recoordinate Vertex (merge (rectangle 2 5) (square 5))))` is the
+    same board as `(board (merge (rectangle 2 5) (square 5)))`.
+    """
+
+    params = (P("siteTypeA", SiteType, opt=True), P("siteTypeB", SiteType, opt=True),
+              P("siteTypeC", SiteType, opt=True), P("graph", GraphFn))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        # read, as Ludii reads them, to no effect
+        _ = (self.siteTypeA, self.siteTypeB, self.siteTypeC)
+        return self.graph.build(site_type)
 
 
 @ludeme("makeFaces")

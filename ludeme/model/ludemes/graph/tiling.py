@@ -69,7 +69,8 @@ def hexagon_cells(rows: int, cols: int):
 @ludeme("tiling")
 class Tiling(GraphFn):
     """A semi-regular tiling in a hexagon of `a` motifs a side: T3464 (hexagons, squares
-    and triangles), T3636 (hexagons and triangles; with `b`, a rhombus a x b); T33434
+    and triangles; with `b`, a parallelogram of a rows of b motifs), T3636 (hexagons and
+    triangles; with `b`, a rhombus a x b); T33434
     (squares and pairs of triangles) in a diamond of a x a motifs, the only shape Ludii
     builds: its `b` changes nothing there (Tiling.construct passes only `a`).
 
@@ -81,8 +82,6 @@ class Tiling(GraphFn):
     def validate(self):
         if self.tiling not in ("T3464", "T3636", "T33434"):
             raise self.fail(f"(tiling {self.tiling} ...) is not supported yet")
-        if self.tiling == "T3464" and self.b is not None:
-            raise self.fail("(tiling T3464 a b), a parallelogram, is not supported yet")
 
     def build(self, site_type: str) -> PlanarGraph:
         a = size(self, "a", 1)
@@ -96,9 +95,11 @@ class Tiling(GraphFn):
             return g
         if self.tiling == "T3464":
             hx, hy = 1 + SQRT3, (3 + SQRT3) / 2          # Ludii's HexagonOn3464.xy
-            centres = [(hy * (c - r), hx * (r + c) * 0.5) for r, c in hexagon_cells(rows, rows)]
-            g = motif_graph(centres, MOTIF_3464)
-            g.basis, g.shape = "T3464", "Hexagon"
+            # with b, Ludii's ParallelogramOn3464: a rows of b motifs on the same axes
+            cells = hexagon_cells(rows, rows) if b is None else \
+                [(r, c) for r in range(a) for c in range(b)]
+            g = motif_graph([(hy * (c - r), hx * (r + c) * 0.5) for r, c in cells], MOTIF_3464)
+            g.basis, g.shape = "T3464", "Hexagon" if b is None else "Quadrilateral"
             return g
         cols = 2 * (a if b is None else b) - 1
         cells = hexagon_cells(rows, cols) if b is None else \
