@@ -355,3 +355,12 @@ def other_layer_end(env, site_type) -> int:
     that pieces never reach here (Ludii's cells of a board played on vertices are empty) and
     a hand's site is the same cell whatever the type."""
     return env.num_board_sites if site_type not in (None, env.board.site_type) else 0
+
+
+def other_layer_size(env, site_type) -> int:
+    """The number of elements of `site_type` on the board when it is not the board's own type
+    (0 when it is, or none is given): Ludii reads an index of that type past every
+    container's sites on the board's layer of that type, empty here, up to this size."""
+    if site_type in (None, env.board.site_type):
+        return 0
+    return len(env.board.planar.elements(site_type))

@@ -8,7 +8,7 @@ CONCEPTS_REVIEWED = True
 import operator
 
 from .base import Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, SiteType, lazy_moves, ludeme, \
-    other_layer_end
+    other_layer_end, other_layer_size
 from .base import CLASSES, NOT_YET
 from ludeme.engine.compiled.emit import Unsupported, emits
 
@@ -32,13 +32,23 @@ class IsEmpty(Bool):
     def compile(self, env):
         n = env.total_sites
         first = other_layer_end(env, self.type)
+        # Ludii's IsEmpty reads a site past every container's on the board's layer of the
+        # type: another type's layer, empty here to its last element.
+        past = other_layer_size(env, self.type)
         if env.large_pieces:        # a cell a large piece covers is not empty
             site = env.compile(self.site)
             return lambda c: 0 <= (s := site(c)) < first or (first <= s < n
-                                                             and c.s.is_empty(s))
+                                                             and c.s.is_empty(s)) \
+                or n <= s < past
         if env.is_move_variable(self.site, "to") and not first:     # (to): no closure call
             return lambda c: 0 <= c.to < n and c.s.what[c.to] == 0
         site = env.compile(self.site)
+
+        if past > n:
+            def is_empty_past(c):
+                s = site(c)
+                return 0 <= s < first or (first <= s < n and c.s.what[s] == 0) or n <= s < past
+            return is_empty_past
 
         def is_empty(c):
             s = site(c)
@@ -628,6 +638,11 @@ _OTHER_LAYER_TESTS = {IsEmpty: "(0 <= {x} < TOTAL and ({x} < {first} or what[{x}
 @emits(IsEmpty, IsOccupied, kind="bool")
 def _site_test(src, lud):
     first = other_layer_end(src.env, lud.type)
+    past = other_layer_size(src.env, lud.type)
+    if type(lud) is IsEmpty and past > src.env.total_sites:
+        x = src.int_expr(lud.site)
+        return f"({_OTHER_LAYER_TESTS[IsEmpty].format(x=x, first=first)} or " \
+               f"(TOTAL <= {x} < {past}))"
     if first:
         return _OTHER_LAYER_TESTS[type(lud)].format(x=src.int_expr(lud.site), first=first)
     return _TESTS[type(lud)].format(x=src.int_expr(lud.site))

@@ -14,7 +14,7 @@ from ludeme.engine.compiled.emit import Unsupported, always, emit, emits, reads_
 from .leaping import StepWord
 
 # Ludii's regions not written here yet: refused by name where a file uses them.
-NOT_YET["sites Random"] = NOT_YET["sites Cell"] = Region
+NOT_YET["sites Random"] = Region
 
 
 @ludeme("sites", "Pattern")
@@ -496,6 +496,40 @@ class SitesColumn(Region):
     distinct = True   # never lists a site twice
     params = _LINE_PARAMS
     compile = _line_of_sites("columns")
+
+
+@ludeme("sites", "Cell")
+class SitesCell(Region):
+    """`(sites Cell "<label>" ...)`: the cells with these labels, whatever the board is played
+    on (Ludii's SitesCoords of type Cell: the first cell with each label, a label no cell has
+    left out); `(sites Cell <index>)`: the vertices of the cell with that index (Ludii's
+    SitesCell), none off the board. Example (Kensington): `(regions "HexA" P1 (sites Cell "E4"))`."""
+    concepts = ("Cell if coords",)
+
+    distinct = True   # never lists a site twice
+    params = (P("type", SiteType, opt=True), P("index", IntFn, opt=True),
+              P("coords", LitStr, opt=True, many=True))
+
+    def compile(self, env):
+        cells = env.board.planar.elements("Cell")
+        if self.coords:
+            self.refuse("type", why="a site type after (sites Cell ...) with labels")
+            if self.index is not None:
+                raise self.fail("(sites Cell ...) takes labels or an index, not both")
+            found = []
+            for label in self.coords:
+                i = next((f.id for f in cells if f.label == label), None)
+                if i is not None and i not in found:
+                    found.append(i)
+            sites = tuple(sorted(found))
+            return lambda c: sites
+        # Ludii's SitesCell reads no element type: one written is not read there either.
+        self.refuse("type", why="a site type with (sites Cell <index>)")
+        if self.index is None:
+            return lambda c: ()
+        index = env.compile(self.index)
+        vertices = tuple(tuple(sorted({v.id for v in f.vertices})) for f in cells)
+        return lambda c: vertices[i] if 0 <= (i := index(c)) < len(vertices) else ()
 
 
 class _SetOp(Region):
