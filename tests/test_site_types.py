@@ -100,13 +100,18 @@ def test_is_empty_of_another_type_reads_its_whole_layer(tmp_path, cond, holds):
 
 # -- corpus games --------------------------------------------------------------------------
 
-def _agrees_on_seed3(refdata, ludii, name):
-    from ludeme.analysis.crosscheck import crosscheck_files
-    trace = refdata / "corpus-traces-seed3" / f"{name}.json.gz"
+def _agrees_on_seed3(refdata, ludii, name, seconds=None):
+    _agrees(refdata, ludii, name, "corpus-traces-seed3", seconds)
+
+
+def _agrees(refdata, ludii, name, folder, seconds=None):
+    from ludeme.analysis.crosscheck import DEFAULT_TIME_LIMIT, crosscheck_files
+    trace = refdata / folder / f"{name}.json.gz"
     if not trace.is_file():
         pytest.skip(f"{trace} not found")
     verdicts = crosscheck_files([str(trace)], ludii_dir=str(ludii),
-                                index=str(refdata / "corpus-index.tsv"))
+                                index=str(refdata / "corpus-index.tsv"),
+                                seconds=seconds or DEFAULT_TIME_LIMIT)
     assert all(v.ok for v in verdicts), "\n".join(v.line() for v in verdicts)
 
 
@@ -114,3 +119,122 @@ def _agrees_on_seed3(refdata, ludii, name):
 def test_corpus_games_on_several_site_types_agree(refdata, ludii, name):
     assert_corpus_trace_agrees(refdata, ludii, name)
     _agrees_on_seed3(refdata, ludii, name)
+
+
+# -- pieces on another site type than the board's (the board's layers) ---------------------
+
+WALLS = ('(game "g" (players 2) (equipment {{(board (square 3)) (hand Each) '
+         '(piece "Wall" Each) (piece "Disc" Each)}}) '
+         '(rules (start {{(place "Wall1" (handSite P1) count:3) '
+         '(place "Wall2" (handSite P2) count:3)}}) '
+         '(play (or (move (from (handSite Mover)) (to Edge (sites Empty Edge))) '
+         '(move Add (to (sites Empty)) {then}))) '
+         '(end (if {end} (result Mover Win)))))')
+
+
+def _walls(tmp_path, then="", end="(no Moves Next)"):
+    f = tmp_path / "w.lud"
+    f.write_text(WALLS.format(then=then, end=end))
+    return load(f)
+
+
+def _play(s, name):
+    s.apply(next(m for m in s.legal_moves() if str(m) == name))
+
+
+def test_a_piece_moved_to_an_edge_of_a_board_of_cells(tmp_path):
+    game = _walls(tmp_path)
+    s = game.new_initial_state()
+    walls = [m for m in s.legal_moves() if str(m).startswith("Hand1-Edge")]
+    assert len(walls) == 24 and {m.to for m in walls} == set(range(24))   # Ludii's edge indices
+    _play(s, "Hand1-Edge5")
+    assert s.board_view()["who"] == [0] * 9          # the cells hold nothing
+    assert s.hand_counts()[0] == [2]
+    # P2's walls may go to the 23 edges left; the disc to the 9 cells
+    names = [str(m) for m in s.legal_moves()]
+    assert len([n for n in names if n.startswith("Hand2-Edge")]) == 23 and "Hand2-Edge5" not in names
+    assert len([n for n in names if n.startswith("place")]) == 9
+
+
+def test_reading_the_layer_a_piece_went_to(tmp_path):
+    # P1's wall on edge 5: occupied, not empty, the only P1 piece on:Edge; edge 6 empty
+    game = _walls(tmp_path, then="(then (if (and {(is Occupied Edge 5) (not (is Empty Edge 5)) "
+                  "(is Empty Edge 6) (= 1 (count Sites in:(sites Occupied by:P1 on:Edge)))}) "
+                  "(addScore P1 1)))")
+    s = game.new_initial_state()
+    _play(s, "Hand1-Edge5")
+    _play(s, "place A1")
+    assert s.scores[1] == 1
+
+
+@pytest.mark.parametrize("end,first,over", [
+    ("(is LastTo Edge)", "Hand1-Edge5", True), ("(is LastTo Edge)", "place A1", False),
+    ("(is LastTo Cell)", "place A1", True), ("(is LastFrom Cell)", "Hand1-Edge5", True),
+    ("(is LastFrom Edge)", "Hand1-Edge5", False),
+])
+def test_is_last_to_and_from_read_the_last_decisions_site_types(tmp_path, end, first, over):
+    game = _walls(tmp_path, end=end)
+    s = game.new_initial_state()
+    _play(s, first)
+    assert s.is_terminal() == over
+
+
+@pytest.mark.parametrize("region,size", [
+    ("(sites Empty Edge)", 24), ("(sites Outer Edge)", 12), ("(sites Corners Vertex)", 4),
+    ("(sites Empty Vertex)", 16),
+])
+def test_regions_of_another_site_type(tmp_path, region, size):
+    # On a 3x3 board of cells: 16 vertices, 24 edges (12 of them on the outside).
+    f = tmp_path / "g.lud"
+    f.write_text(GAME.replace("(square 3) use:Vertex", "(square 3)").format(
+        play=f'(if (= {size} (count Sites in:{region})) (move Add (to (sites Empty))))'))
+    assert len(load(f).new_initial_state().legal_moves()) == 9
+
+
+def test_a_ludeme_not_reading_a_layer_the_game_uses_is_refused(tmp_path):
+    f = tmp_path / "w.lud"
+    f.write_text(WALLS.format(then="(then (if (= 1 (what Edge at:5)) (moveAgain)))",
+                              end="(no Moves Next)"))
+    with pytest.raises(LudemeError, match="layer of the board the game puts pieces on"):
+        load(f)
+
+
+def test_a_game_with_pieces_on_several_site_types_has_no_compiled_form(tmp_path):
+    from ludeme.engine.compiled.codegen import check_game
+    from ludeme.engine.compiled.emit import Unsupported
+    with pytest.raises(Unsupported, match="several site types"):
+        check_game(_walls(tmp_path))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["board_race_reach_Quoridor"])
+@pytest.mark.parametrize("folder", ["corpus-traces", "corpus-traces-seed3"])
+def test_corpus_games_with_pieces_on_several_site_types_agree(refdata, ludii, name, folder):
+    # Slow: each of Quoridor's ~140 wall moves is tried on a copy (its path rule, as Ludii's
+    # (do ... ifAfterwards:) does), two path searches each, a minute or more per trace.
+    _agrees(refdata, ludii, name, folder, seconds=1200)
+
+
+def test_a_hand_cell_named_as_a_cell_keeps_the_store_as_it_is(tmp_path):
+    # (to Cell (handSite ...)) names a hand's cell: no layer of cells on a board of points.
+    f = tmp_path / "h.lud"
+    f.write_text('(game "g" (players 2) (equipment {(board (square 3) use:Vertex) (hand Each) '
+                 '(piece "Disc" Each)}) (rules (start (place "Disc1" 0)) '
+                 '(play (move (from (sites Occupied by:Mover)) (to Cell (handSite Mover)))) '
+                 '(end (if (no Moves Next) (result Mover Win)))))')
+    game = load(f)
+    assert game.layers == {} and game.store_sites == game.total_sites
+
+
+def test_pieces_moved_to_the_cells_of_a_board_of_points(tmp_path):
+    f = tmp_path / "c.lud"
+    f.write_text('(game "g" (players 2) (equipment {(board (square 3) use:Vertex) (hand Each) '
+                 '(piece "Disc" Each)}) (rules (start (place "Disc1" (handSite P1) count:2)) '
+                 '(play (move (from (handSite P1)) (to Cell (sites Empty Cell)))) '
+                 '(end (if (is Occupied Cell 3) (result Mover Win)))))')
+    game = load(f)
+    assert set(game.layers) == {"Cell"}
+    s = game.new_initial_state()
+    assert sorted(m.to for m in s.legal_moves()) == [0, 1, 2, 3]      # the 4 cells
+    _play(s, "Hand1-Cell3")
+    assert s.is_terminal() and s.winner == 1 and s.board_view()["who"] == [0] * 9

@@ -77,6 +77,7 @@ class Env:
         self.hidden_info = False           # a rule hides pieces ((set Hidden ...))
         self.reads_after = False           # a ludeme reads (last To/From afterConsequence:True)
         self.reads_last_tos = False        # a ludeme reads (sites LastTo)
+        self.reads_last_types = False      # a ludeme reads (is LastTo <type>), (is LastFrom ...)
         self.places_at_random = False      # a start rule places pieces at random sites
         # piece index -> the (place Random ...) rules placing it, and whether each gives a
         # state: or value: (see PlaceRandom and crosscheck's forced starts)
@@ -89,6 +90,9 @@ class Env:
         self.dice: list = []               # the dice containers (ludeme.model.ludemes.dice)
         # component index -> its walks and the cells it covers (ludeme.boards.large_pieces)
         self.large_pieces: dict = {}
+        # The board's layers of other site types the game puts pieces on: type -> the store
+        # index of its element 0 (after every container's sites); see `Game.layers`.
+        self.layers: dict[str, int] = {}
 
     # -- compiling ----------------------------------------------------------
     def compile(self, lud: Ludeme):
@@ -271,6 +275,25 @@ def build_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
         raise
 
 
+def _layers(board, total_sites: int, built: list) -> dict[str, int]:
+    """The board's layers of other site types that pieces are moved or added to (a `(to
+    <type> ...)` naming another type than the board's): per type, the store index of its
+    element 0, after every container's sites, so that a game on one site type keeps its
+    store as it is. Ludii keeps such a game's sites per type (its ContainerGraphState)."""
+    from .ludemes.moves import ToSpec
+    from .ludemes.ints import HandSite
+    from .ludemes.regions import SitesHand
+    # A cell of a hand ((handSite ...), (sites Hand ...)) is the hand's, never the board's.
+    types = sorted({lud.type for lud in built if isinstance(lud, ToSpec)
+                    and lud.type not in (None, board.site_type)
+                    and not (lud.type == "Cell" and isinstance(lud.site, (HandSite, SitesHand)))})
+    layers, base_ = {}, total_sites
+    for t in types:
+        layers[t] = base_
+        base_ += len(board.planar.elements(t))
+    return layers
+
+
 def _attach_source(e: LudemeError, ex: Expanded) -> None:
     if e.source is None and e.pos is not None and e.pos.file == ex.description.path:
         e.source = ex.description.text
@@ -334,6 +357,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
                            for k in range(len(faces))])
         next_site += len(faces)
     env = Env(roles, board, containers, components)
+    env.layers = _layers(board, env.total_sites, built)
     env.dice = dice_sets
     env.piece_items = piece_items
     for idx, piece in piece_items:
@@ -431,6 +455,8 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
                 requires_all_pass=requires_all_pass,
                 options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
     game.requires_visited = env.requires_visited
+    game.set_layers(env.layers)
+    game.reads_last_types = env.reads_last_types
     game.heuristics = metadata_heuristics(ex.metadata)     # read by ludeme.ai.evaluator
     game.records_start = env.records_start
     game.stacking = env.stacking

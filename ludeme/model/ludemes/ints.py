@@ -121,7 +121,7 @@ def _read_at(array: str):
         # reach here (Ludii's cells of a board played on vertices): 0 below `first`; a hand's
         # site reads the same whatever the type.
         first = other_layer_end(env, getattr(self, "type", None)
-                                or ("Cell" if self.kind == "Cell" else None))
+                                or ("Cell" if self.kind == "Cell" else None), self)
 
         # One closure per array, each reading its list by name (no getattr per read); a site
         # past the last one reads 0.
