@@ -188,7 +188,6 @@ def test_on_reads_the_pieces_standing_on_that_site_type(play, froms):
      r"\(place ... Vertex ...\) on a board played on Cell sites is not supported yet"),
     ("", "(forEach Piece on:Edge container:0 (move Pass))",
      r"\(forEach Piece on:Edge\) with hands or container: .* is not supported yet"),
-    ("", '(claim (piece "Disc1") (to (sites Empty)))', r"\(claim ...\) is not supported yet"),
 ])
 def test_other_site_types_not_kept_here_are_refused(start, play, message):
     with pytest.raises(LudemeError, match=message):

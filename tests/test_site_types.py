@@ -193,7 +193,7 @@ def test_regions_of_another_site_type(tmp_path, region, size):
 
 def test_a_ludeme_not_reading_a_layer_the_game_uses_is_refused(tmp_path):
     f = tmp_path / "w.lud"
-    f.write_text(WALLS.format(then="(then (if (= 1 (what Edge at:5)) (moveAgain)))",
+    f.write_text(WALLS.format(then="(then (if (= 1 (size Stack Edge at:5)) (moveAgain)))",
                               end="(no Moves Next)"))
     with pytest.raises(LudemeError, match="layer of the board the game puts pieces on"):
         load(f)
@@ -238,3 +238,53 @@ def test_pieces_moved_to_the_cells_of_a_board_of_points(tmp_path):
     assert sorted(m.to for m in s.legal_moves()) == [0, 1, 2, 3]      # the 4 cells
     _play(s, "Hand1-Cell3")
     assert s.is_terminal() and s.winner == 1 and s.board_view()["who"] == [0] * 9
+
+
+# -- (claim ...), and adding to another site type ----------------------------------------------
+
+POINTS = ('(game "g" (players 2) (equipment {{(board (square 2)) (piece "Disc" Each) '
+          '(piece "Mark" Each)}}) (rules (play {play}) '
+          '(end (if {end} (result Mover Win)))))')
+
+
+def _points(tmp_path, play, end="(no Moves Next)"):
+    f = tmp_path / "p.lud"
+    f.write_text(POINTS.format(play=play, end=end))
+    return load(f)
+
+
+def test_a_piece_added_to_a_vertex_of_a_board_of_cells_then_a_cell_claimed(tmp_path):
+    # A 2x2 board of cells has 9 vertices; a disc on the centre vertex (4) claims every cell
+    # around it for the mover (the Mark of the mover), its consequent joining the claim.
+    game = _points(tmp_path, '(move Add (to Vertex (sites Empty Vertex)) (then (if (= 4 '
+                             '(last To)) (forEach Site (sites Incident Cell of:Vertex at:(last To)) '
+                             '(claim (piece (id "Mark" Mover)) (to Cell (site)) '
+                             '(then (addScore Mover 1)))))))',
+                   end="(= (mover) (who Vertex at:(centrePoint Vertex)))")
+    s = game.new_initial_state()
+    moves = s.legal_moves()
+    assert sorted(m.to for m in moves) == list(range(9)) and str(moves[4]) == "place Vertex4"
+    _play(s, "place Vertex0")
+    assert s.board_view()["who"] == [0] * 4 and not s.is_terminal()
+    _play(s, "place Vertex4")
+    mark2 = game.component_named("Mark2").index
+    assert s.board_view()["what"] == [mark2] * 4 and s.scores[2] == 4
+    assert s.is_terminal() and s.winner == 2
+
+
+@pytest.mark.parametrize("claim,claimed", [
+    ('(claim (to (sites Empty)))', 4),                           # the mover's number as piece
+    ('(claim (to (sites Empty) if:(!= (to) 2)))', 3),
+    ('(claim (piece "Disc1") (to 3))', 1),
+])
+def test_claim_offers_a_move_per_site(tmp_path, claim, claimed):
+    game = _points(tmp_path, claim)
+    moves = game.new_initial_state().legal_moves()
+    assert len(moves) == claimed and all(m.frm == m.to for m in moves)
+
+
+@pytest.mark.parametrize("name", ["board_space_connection_ConHex",
+                                  "board_war_replacement_checkmate_xiangqi_Loop_Xiangqi"])
+def test_corpus_games_adding_to_another_site_type_agree(refdata, ludii, name):
+    assert_corpus_trace_agrees(refdata, ludii, name)
+    _agrees_on_seed3(refdata, ludii, name)

@@ -534,7 +534,10 @@ class MoveAdd(Moves):
               P("then", "Then", opt=True))
 
     def compile(self, env):
-        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,), layered=True)
+        # (to <type> ...) of a layer of the board the game puts pieces on (as MoveFromTo)
+        store = layer_site(env, self.to.type)
+        types = (self.to.type, self.to.type)
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         then = _then(env, self)
         what_fn = env.compile(self.piece) if self.piece is not None else env.mover_component()
@@ -557,7 +560,8 @@ class MoveAdd(Moves):
         side = _side_effect(env, self.to)
         region_to = isinstance(self.to.site, Region)
         # one action, no state, no level
-        simple = not on_stack and state is None and side is None and level_fn is None
+        simple = not on_stack and state is None and side is None and level_fn is None \
+            and store is None
         large = env.large_pieces
         if large:
             self._refuse_for_large_pieces(env)
@@ -583,6 +587,9 @@ class MoveAdd(Moves):
             for to in tos(c):
                 if to < 0:
                     continue
+                st = to if store is None else store(to)     # its place in the store
+                if st < 0:
+                    continue
                 c.to = to
                 if to_cond is None or to_cond(c):
                     if flat:
@@ -592,15 +599,15 @@ class MoveAdd(Moves):
                         level = level_fn(c)
                         if level < 0:
                             raise self.to.fail("(to ... level:) below 0 is not supported yet")
-                        act = (A_ADD_LEVEL, to, what, owner, k, level)
+                        act = (A_ADD_LEVEL, st, what, owner, k, level)
                     else:
-                        act = (A_ADD_LEVEL, to, what, owner, k, TOP) if on_stack else \
-                            (A_ADD, to, what, owner, k)
+                        act = (A_ADD_LEVEL, st, what, owner, k, TOP) if on_stack else \
+                            (A_ADD, st, what, owner, k)
                         # Ludii's ActionAdd reports the level the piece lands on.
-                        level = c.s.size_stack(to) if stacking else 0
+                        level = c.s.size_stack(st) if stacking else 0
                     # Ludii's ActionAdd sets the state itself: one action with the Add.
                     acts = [act] if state is None else \
-                        [act, (A_PLACED_FIELD, "state", to, TOP, state(c))]
+                        [act, (A_PLACED_FIELD, "state", st, TOP, state(c))]
                     twice = False
                     if side is not None:
                         # Ludii's Add over a region lists a move whose effect applies twice
@@ -608,9 +615,15 @@ class MoveAdd(Moves):
                         twice = region_to and (side.rule is None or side.rule(c))
                         c.from_ = to
                         acts[:0] = side(c)
-                    out.append(Move(to, to, 0, acts, then, False, level, level))
+                    m = Move(to, to, 0, acts, then, False, level, level)
+                    if store is not None:
+                        m.site_types = types
+                    out.append(m)
                     if twice:
-                        out.append(Move(to, to, 0, list(acts), then, False, level, level))
+                        m2 = Move(to, to, 0, list(acts), then, False, level, level)
+                        if store is not None:
+                            m2.site_types = types
+                        out.append(m2)
             c.to, c.from_ = saved
             return out
         return add
