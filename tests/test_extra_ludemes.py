@@ -184,8 +184,8 @@ def test_on_reads_the_pieces_standing_on_that_site_type(play, froms):
 
 
 @pytest.mark.parametrize("start, play, message", [
-    ('(place "Disc1" Vertex 2)', "(move Pass)",
-     r"\(place ... Vertex ...\) on a board played on Cell sites is not supported yet"),
+    ('(place "Disc1" Vertex (sites Empty))', "(move Pass)",
+     r"\(place ... Vertex ...\) on sites read from the position is not supported yet"),
     ("", "(forEach Piece on:Edge container:0 (move Pass))",
      r"\(forEach Piece on:Edge\) with hands or container: .* is not supported yet"),
 ])

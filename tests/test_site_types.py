@@ -288,3 +288,27 @@ def test_claim_offers_a_move_per_site(tmp_path, claim, claimed):
 def test_corpus_games_adding_to_another_site_type_agree(refdata, ludii, name):
     assert_corpus_trace_agrees(refdata, ludii, name)
     _agrees_on_seed3(refdata, ludii, name)
+
+
+# -- (place ... <type> ...) at the start -------------------------------------------------------
+
+@pytest.mark.parametrize("place,cells", [
+    ('(place "Disc2" Cell {"A1" "B2"})', [0, 3]),     # cell labels on a board of points
+    ('(place "Disc2" Cell (sites {1 2}))', [1, 2]),
+    ('(place "Disc2" Cell coord:"B1")', [1]),
+])
+def test_pieces_placed_on_the_cells_of_a_board_of_points(tmp_path, place, cells):
+    f = tmp_path / "s.lud"
+    f.write_text('(game "g" (players 2) (equipment {(board (square 3) use:Vertex) '
+                 '(piece "Disc" Each)}) (rules (start ' + place + ') '
+                 '(play (move Add (to (sites Empty)))) '
+                 '(end (if (no Moves Next) (result Mover Win)))))')
+    game = load(f)
+    s = game.new_initial_state()
+    assert s.board_view()["who"] == [0] * 9
+    # the cells holding P2's discs, as (sites Incident Cell of:Vertex at:4 P2) reads them
+    f.write_text(f.read_text().replace(
+        "(move Add (to (sites Empty)))",
+        f"(if (= (sites Incident Cell of:Vertex at:4 P2) (sites {{{' '.join(map(str, cells))}}})) "
+        "(move Add (to (sites Empty))))"))
+    assert len(load(f).new_initial_state().legal_moves()) == 9

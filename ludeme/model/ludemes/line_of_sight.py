@@ -7,7 +7,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from .base import IntFn, P, Region, RoleType, SiteType, ludeme
+from .base import IntFn, P, Region, RoleType, SiteType, layer_site, ludeme
 
 @ludeme("sites", "Playable")
 class SitesPlayable(Region):
@@ -87,10 +87,20 @@ class SitesIncident(Region):
         owner = env.compile(self.owner) if self.owner is not None else \
             env.role_id(self.role, self) if self.role is not None else None
         anyone = env.num_players + 1      # Ludii: the id of All, any player's piece
+        store = layer_site(env, self.result)
+        if owner is not None and store is not None:
+            # a layer of the board the game puts pieces on: each element's place in the store
+            def owned_on_layer(c):
+                i = at(c)
+                if not 0 <= i < len(table):
+                    return ()
+                who, o = c.s.who, owner(c)
+                return [s for s in table[i]
+                        if (who[store(s)] != 0 and o == anyone) or who[store(s)] == o]
+            return owned_on_layer
         if owner is not None and self.result != env.board.site_type:
-            # Pieces stand only on the board's own site type in the games that load (a
-            # piece put on another type is refused): there every site is empty, and only
-            # owner 0 (no one) holds it, as Ludii's who reads 0 on an empty site.
+            # A layer the game puts no piece on: every site is empty, and only owner 0 (no
+            # one) holds it, as Ludii's who reads 0 on an empty site.
             def owned_elsewhere(c):
                 i = at(c)
                 return table[i] if 0 <= i < len(table) and owner(c) == 0 else ()
