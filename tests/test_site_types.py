@@ -312,3 +312,12 @@ def test_pieces_placed_on_the_cells_of_a_board_of_points(tmp_path, place, cells)
         f"(if (= (sites Incident Cell of:Vertex at:4 P2) (sites {{{' '.join(map(str, cells))}}})) "
         "(move Add (to (sites Empty))))"))
     assert len(load(f).new_initial_state().legal_moves()) == 9
+
+
+def test_action_ids_tell_a_layers_sites_from_the_boards(tmp_path):
+    from ludeme.interfaces.action_ids import action_ids, num_distinct_actions
+    game = _walls(tmp_path)
+    s = game.new_initial_state()
+    moves = s.legal_moves()       # Hand1 to 24 edges and 9 cells: edge 3 and cell 3 apart
+    ids = action_ids(game, moves)
+    assert len(set(ids)) == len(moves) == 33 and max(ids) < num_distinct_actions(game)

@@ -258,6 +258,23 @@ class Game:
         own = self.board.site_type
         return (own, own)
 
+    def store_ends(self, move) -> tuple[int, int]:
+        """A move's origin and destination as places in the store (-1 for none): an end on
+        a layer of another site type (`layers`) at the layer's place; a cell numbered as a
+        hand's site, and every other end, as it is."""
+        typed = getattr(move, "site_types", None)
+        if typed is None:
+            return move.frm, move.to
+        hands_from = self.containers[1].sites_from if len(self.containers) > 1 else \
+            self.total_sites
+
+        def place(site, site_type):
+            base = self.layers.get(site_type)
+            if base is None or site < 0 or (site_type == "Cell" and site >= hands_from):
+                return site
+            return base + site
+        return place(move.frm, typed[0]), place(move.to, typed[1])
+
     def loaded_from(self, source, backend: str) -> None:
         """Record where the game was loaded from and the backend it plays on."""
         self.source = source
