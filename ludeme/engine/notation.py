@@ -29,6 +29,20 @@ def site_name(game, site: int) -> str:
     return str(site)
 
 
+def typed_site_name(game, site: int, site_type: str | None) -> str:
+    """A site of a move to another site type than the board's (`Move.site_types`): its type
+    and its index among those elements (`Edge12`), else as `site_name` names it."""
+    if site_type is None or site_type == game.board.site_type or site < 0:
+        return site_name(game, site)
+    return f"{site_type}{site}"
+
+
+def _ends(game, m) -> tuple[str, str]:
+    """The names of a move's origin and destination."""
+    types = getattr(m, "site_types", None) or (None, None)
+    return typed_site_name(game, m.frm, types[0]), typed_site_name(game, m.to, types[1])
+
+
 def _kinds(m) -> set:
     # A compiled move names its generator's action kinds; a reference move lists its actions.
     return set(m.kinds) if hasattr(m, "kinds") else {a[0] for a in m.actions}
@@ -39,13 +53,14 @@ def move_name(game, m) -> str:
     `move_names`)."""
     if m.is_pass:
         return "pass"
-    if m.frm == m.to:
+    frm, to = _ends(game, m)
+    if m.frm == m.to and frm == to:
         kinds = _kinds(m)
         if kinds & set(_REMOVES) and not kinds & set(_ADDS):
-            return f"remove {site_name(game, m.to)}"
+            return f"remove {to}"
         if kinds & set(_ADDS):
-            return f"place {site_name(game, m.to)}"
-    return f"{site_name(game, m.frm)}-{site_name(game, m.to)}"
+            return f"place {to}"
+    return f"{frm}-{to}"
 
 
 def _piece(game, what: int) -> str:

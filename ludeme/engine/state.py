@@ -77,8 +77,10 @@ class Move:
     # `named`: the position's legal moves (`notation.Siblings`), set by `legal_moves()` only.
     # `between`: the sites a hop passed over (Ludii's betweenNonDecision), set by the hop
     # only; read with getattr(move, "between", ()).
+    # `site_types`: (from type, to type) of a move to a layer of another site type than the
+    # board's (`Game.layers`), set by that move only; read with `Game.site_types`.
     __slots__ = ("frm", "to", "mover", "actions", "then", "is_pass", "level_from", "level_to",
-                 "named", "between")
+                 "named", "between", "site_types")
 
     def __init__(self, frm: int, to: int, mover: int, actions: list, then: tuple = (),
                  is_pass: bool = False, level_from: int = 0, level_to: int = 0):
@@ -212,6 +214,13 @@ class Game:
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
         self.reads_after = False        # a rule reads (last To/From afterConsequence:True)
         self.reads_last_tos = False     # a rule reads (sites LastTo): State._note_last_tos
+        self.reads_last_types = False   # a rule reads the site types of the last move
+        # The board's layers of other site types the game puts pieces on: type -> the store
+        # index of its element 0. They follow every container's sites in the store
+        # (`store_sites` in all), so a game on its board's type alone keeps the store as is;
+        # a move to one says so in `Move.site_types`.
+        self.layers: dict[str, int] = {}
+        self.store_sites = self.total_sites
         self.places_at_random = False   # a start rule places pieces at random sites
         self.unrecorded_random_start = None   # the (place Random ...) a recorded start misses
         self.unrecorded_random_why = ("", "")  # what it does, what the trace misses
@@ -238,6 +247,41 @@ class Game:
         self.source = None
         self.backend = "auto"
         self._kernels: dict[str, object] = {}   # per backend: its kernels, or None
+
+    def set_layers(self, layers: dict[str, int]) -> None:
+        """Keep the board's layers of other site types (see `layers`) after the containers."""
+        self.layers = dict(layers)
+        self.store_sites = self.total_sites + sum(
+            len(self.board.planar.elements(t)) for t in layers)
+
+    def site_types(self, move) -> tuple[str, str]:
+        """The site types of a move's origin and destination, as Ludii's Move.fromType and
+        toType give them: those of a move to another layer; the board's for any other move;
+        Cell for a move with no site (a pass: Ludii's default when no action has a type)."""
+        typed = getattr(move, "site_types", None)
+        if typed is not None:
+            return typed
+        if move.frm < 0 and move.to < 0:
+            return ("Cell", "Cell")
+        own = self.board.site_type
+        return (own, own)
+
+    def store_ends(self, move) -> tuple[int, int]:
+        """A move's origin and destination as places in the store (-1 for none): an end on
+        a layer of another site type (`layers`) at the layer's place; a cell numbered as a
+        hand's site, and every other end, as it is."""
+        typed = getattr(move, "site_types", None)
+        if typed is None:
+            return move.frm, move.to
+        hands_from = self.containers[1].sites_from if len(self.containers) > 1 else \
+            self.total_sites
+
+        def place(site, site_type):
+            base = self.layers.get(site_type)
+            if base is None or site < 0 or (site_type == "Cell" and site >= hands_from):
+                return site
+            return base + site
+        return place(move.frm, typed[0]), place(move.to, typed[1])
 
     def loaded_from(self, source, backend: str) -> None:
         """Record where the game was loaded from and the backend it plays on."""
@@ -314,7 +358,7 @@ class State:
                  "num_turn", "num_turn_same", "num_moves", "num_start_moves", "num_decisions",
                  "num_actions",
                  "counter", "active", "ranking", "winner", "end_type", "over", "last_from",
-                 "last_to", "last_to_after", "last_level_to", "last_from_after", "last_mover", "last_between", "history", "ctx", "_legal", "pending",
+                 "last_to", "last_types", "last_to_after", "last_level_to", "last_from_after", "last_mover", "last_between", "history", "ctx", "_legal", "pending",
                  "winners", "losers", "_losses_decided", "visited", "stalemated", "notes",
                  "force_roll", "to_clear", "_replayed", "draws", "on_track",
                  "repeats", "_stuck", "_depths", "memo")
@@ -322,8 +366,10 @@ class State:
     def __init__(self, game: Game, seed: int | None = None):
         n = game.num_players
         self.g = game
-        self.sites = new_sites(game.total_sites, game.containers[0].num_sites, game.stacking,
+        self.sites = new_sites(game.store_sites, game.containers[0].num_sites, game.stacking,
                                game.who_is_index)
+        if game.layers and not game.stacking:
+            self.sites.count_to = game.total_sites     # the layers hold one piece a site
         if game.counting and not game.stacking:
             # Every site gathers pieces of one kind as a count, as hands do.
             self.sites.count_from = 0
@@ -361,6 +407,7 @@ class State:
         self.over = False
         self.last_from = UNDEFINED
         self.last_to = UNDEFINED
+        self.last_types = ("Cell", "Cell")  # the last decision's site types (when read)
         self.last_to_after = UNDEFINED     # the last destination after the consequents
         self.last_level_to = 0             # the level the last decision reported landing on
         self.last_from_after = UNDEFINED   # and the origin of that last action
@@ -565,7 +612,7 @@ class State:
 
     def clear_sites(self) -> None:
         """Empty every site, board and hands."""
-        for site in range(self.g.total_sites):
+        for site in range(self.g.store_sites):
             self.sites.clear(site)
         self._legal = self.memo = None
 
@@ -842,6 +889,8 @@ class State:
             self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
             self.last_level_to = move.level_to
             self.last_between = getattr(move, "between", ())
+            if self.g.reads_last_types:
+                self.last_types = self.g.site_types(move)
         if self.g.reads_after:
             self._note_after(move, actions, store)
         if not move.then:

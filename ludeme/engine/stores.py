@@ -31,7 +31,7 @@ class FlatSites:
     """One level per site, with a count (Ludii's ContainerFlatState)."""
 
     __slots__ = ("who", "what", "count", "state", "rotation", "value", "hand_from", "count_from",
-                 "owner_of", "plain")
+                 "count_to", "owner_of", "plain")
     stacking = False
 
     def __init__(self, total_sites: int, hand_from: int):
@@ -45,6 +45,9 @@ class FlatSites:
         # Sites from here on gather pieces of one kind as a count: the hands, or every site
         # in a game that counts (seeds).
         self.count_from = hand_from
+        # ... up to here: the board's layers of other site types after the containers (see
+        # `ludeme.engine.state.Game.layers`) hold one piece per site, as the board does.
+        self.count_to = total_sites
         # Per piece kind, the owner Ludii gives a piece moved onto an empty site (its
         # component's owner); None keeps the owner it had where it came from.
         self.owner_of: list[int] | None = None
@@ -58,6 +61,7 @@ class FlatSites:
         s.state, s.rotation, s.value = self.state[:], self.rotation[:], self.value[:]
         s.hand_from = self.hand_from
         s.count_from = self.count_from
+        s.count_to = self.count_to
         s.owner_of = self.owner_of
         s.plain = self.plain
         return s
@@ -98,7 +102,8 @@ class FlatSites:
         added (Ludii's ActionAdd sets only the count of an occupied site): the count grows
         in a hand or when the game counts, else it is one."""
         if self.what[site]:
-            self.count[site] = self.count[site] + count if site >= self.count_from else 1
+            self.count[site] = self.count[site] + count \
+                if self.count_from <= site < self.count_to else 1
             return
         self.what[site] = what
         self.who[site] = who
@@ -131,7 +136,7 @@ class FlatSites:
                 count_[frm] -= 1
             else:
                 who_[frm] = what_[frm] = count_[frm] = 0
-            if what_[to] == what and to >= self.count_from:
+            if what_[to] == what and self.count_from <= to < self.count_to:
                 count_[to] += 1
                 return
             owner_of = self.owner_of
@@ -148,7 +153,7 @@ class FlatSites:
         else:
             who_[frm] = what_[frm] = count_[frm] = state_[frm] = rotation_[frm] = \
                 value_[frm] = 0
-        if to >= self.count_from and what_[to] == what:
+        if self.count_from <= to < self.count_to and what_[to] == what:
             count_[to] += 1
         else:
             if self.owner_of is not None:

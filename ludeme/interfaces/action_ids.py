@@ -3,7 +3,8 @@
 Frameworks such as OpenSpiel and PettingZoo want a fixed number of distinct actions, and the same id
 for the same move wherever it occurs, so an id is built from the move itself,
 not from its place in the legal list: with `T` the number of sites (board and
-hands) and `f`, `t` the move's from and to sites shifted by one (so a pass,
+hands, and the board's layers of other site types a game puts pieces on, see
+`Game.store_ends`) and `f`, `t` the move's from and to sites shifted by one (so a pass,
 from = to = -1, is 0),
 
     id = k * (T + 1)**2 + f * (T + 1) + t
@@ -30,18 +31,18 @@ MAX_SAME_SITES = 4
 
 def action_ids(game, moves) -> list[int]:
     """The action id of each move of one position (see the module's docstring)."""
-    width = game.total_sites + 1
+    width = game.store_sites + 1
     seen: dict[tuple[int, int], int] = {}
     ids = []
     for m in moves:
-        key = (m.frm, m.to)
+        key = game.store_ends(m)        # a site of another type's layer: its place
         k = seen.get(key, 0)
         if k >= MAX_SAME_SITES:
             raise LudemeError(f"{game.name}: more than {MAX_SAME_SITES} legal moves from site "
                               f"{m.frm} to site {m.to} in one position; fixed action ids "
                               f"number at most {MAX_SAME_SITES}")
         seen[key] = k + 1
-        ids.append(k * width * width + (m.frm + 1) * width + (m.to + 1))
+        ids.append(k * width * width + (key[0] + 1) * width + (key[1] + 1))
     return ids
 
 
@@ -53,7 +54,7 @@ def legal_by_id(game, state) -> dict[int, object]:
 
 def num_distinct_actions(game) -> int:
     """How many action ids there are."""
-    return MAX_SAME_SITES * (game.total_sites + 1) ** 2
+    return MAX_SAME_SITES * (game.store_sites + 1) ** 2
 
 
 def observation_vector(state, player: int | None = None) -> np.ndarray:

@@ -79,6 +79,7 @@ class Env:
         self.hidden_info = False           # a rule hides pieces ((set Hidden ...))
         self.reads_after = False           # a ludeme reads (last To/From afterConsequence:True)
         self.reads_last_tos = False        # a ludeme reads (sites LastTo)
+        self.reads_last_types = False      # a ludeme reads (is LastTo <type>), (is LastFrom ...)
         self.places_at_random = False      # a start rule places pieces at random sites
         # piece index -> the (place Random ...) rules placing it, and whether each gives a
         # state: or value: (see PlaceRandom and crosscheck's forced starts)
@@ -93,6 +94,9 @@ class Env:
         self.dice: list = []               # the dice containers (ludeme.model.ludemes.dice)
         # component index -> its walks and the cells it covers (ludeme.boards.large_pieces)
         self.large_pieces: dict = {}
+        # The board's layers of other site types the game puts pieces on: type -> the store
+        # index of its element 0 (after every container's sites); see `Game.layers`.
+        self.layers: dict[str, int] = {}
 
     # -- compiling ----------------------------------------------------------
     def compile(self, lud: Ludeme):
@@ -275,6 +279,27 @@ def build_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
         raise
 
 
+def _layers(board, total_sites: int, built: list) -> dict[str, int]:
+    """The board's layers of other site types that pieces are moved or added to (a `(to
+    <type> ...)` naming another type than the board's): per type, the store index of its
+    element 0, after every container's sites, so that a game on one site type keeps its
+    store as it is. Ludii keeps such a game's sites per type (its ContainerGraphState)."""
+    from .ludemes.moves import ToSpec
+    from .ludemes.ints import HandSite
+    from .ludemes.regions import SitesHand
+    # A cell of a hand ((handSite ...), (sites Hand ...)) is the hand's, never the board's.
+    types = sorted({lud.type for lud in built if isinstance(lud, ToSpec)
+                    and lud.type not in (None, board.site_type)
+                    and not (lud.type == "Cell" and isinstance(lud.site, (HandSite, SitesHand)))}
+                   | {lud.type for lud in built if isinstance(lud, G.Place)
+                      and lud.type not in (None, board.site_type) and lud.container is None})
+    layers, base_ = {}, total_sites
+    for t in types:
+        layers[t] = base_
+        base_ += len(board.planar.elements(t))
+    return layers
+
+
 def _attach_source(e: LudemeError, ex: Expanded) -> None:
     if e.source is None and e.pos is not None and e.pos.file == ex.description.path:
         e.source = ex.description.text
@@ -338,6 +363,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
                            for k in range(len(faces))])
         next_site += len(faces)
     env = Env(roles, board, containers, components)
+    env.layers = _layers(board, env.total_sites, built)
     env.dice = dice_sets
     env.piece_items = piece_items
     for idx, piece in piece_items:
@@ -435,6 +461,8 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
                 requires_all_pass=requires_all_pass,
                 options=tuple(ex.option_specs), ruleset=ex.ruleset.name if ex.ruleset else None)
     game.requires_visited = env.requires_visited
+    game.set_layers(env.layers)
+    game.reads_last_types = env.reads_last_types
     game.heuristics = metadata_heuristics(ex.metadata)     # read by ludeme.ai.evaluator
     game.records_start = env.records_start
     game.stacking = env.stacking
@@ -763,7 +791,9 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
     closures giving them in the position they are played in."""
     out: list = []
     if rule.type not in (None, env.board.site_type):
-        # pieces on the board's other layer (or a hand's cell named by type) are not kept
+        if rule.type in env.layers and rule.container is None:
+            return _place_on_layer(env, rule, item, by_name)
+        # a hand's cell named by type is not kept
         raise rule.fail(f"(place ... {rule.type} ...) on a board played on "
                         f"{env.board.site_type} sites is not supported yet")
     per_player = [comp for comp in env.components[1:] if comp.name == f"{item}{comp.owner}"]
@@ -810,13 +840,7 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
         except KeyError:
             raise rule.fail(f"no site labelled {rule.coord!r} on this board") from None
     elif rule.locs:
-        # Ludii reads {...} of int functions as the region of their values, before play
-        try:
-            sites = sorted({env.compile(f)(_StaticCtx()) for f in rule.locs})
-        except _NeedsState:
-            raise rule.fail("(place ... {...}) of sites read from the position is not "
-                            "supported yet") from None
-        sites = [x for x in sites if x >= 0]
+        sites = [x for x in _static_locs(env, rule) if x >= 0]
     else:
         chance, env.uses_chance = env.uses_chance, False
         f = env.compile(rule.where)
@@ -841,6 +865,54 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
     out.append([a for s in sites for a in _place_actions(s, comp, count, fields, stack)
                 + _covers(env, s, comp, rule)])
     return out
+
+
+def _static_locs(env: Env, rule) -> list[int]:
+    """The sites of a (place ... {<int> <int function> ...}): Ludii reads them as the region
+    of their values, before play."""
+    try:
+        return sorted({env.compile(f)(_StaticCtx()) for f in rule.locs})
+    except _NeedsState:
+        raise rule.fail("(place ... {...}) of sites read from the position is not "
+                        "supported yet") from None
+
+
+def _place_on_layer(env: Env, rule, item: str, by_name: dict) -> list:
+    """(place "Item" <type> ...) on the board's layer of another site type than its own
+    (`Env.layers`): the elements of that type named by index or label (Ludii's SiteFinder
+    looks labels up among that type's elements), each put in its place in the store."""
+    from .ludemes.literals import SitesLiteral
+    from ludeme.language.syntax import Str
+    comp = by_name.get(item)
+    if comp is None:
+        raise rule.fail(f"no piece called {item!r}; pieces: {', '.join(by_name)}")
+    if comp.index in env.large_pieces:
+        raise rule.fail(f"(place ... {rule.type} ...) of a large piece is not supported yet")
+    topo = env.board.topology(rule.type)
+    labels: dict[str, int] = {}
+    for site in topo.sites:
+        labels.setdefault(site.label, site.index)
+    if rule.coord is not None:
+        sites = [labels.get(rule.coord, -1)]
+    elif rule.locs:
+        sites = _static_locs(env, rule)
+    elif isinstance(rule.where, SitesLiteral) and all(isinstance(i, Str) for i in rule.where.items):
+        sites = [labels.get(i.value, -1) for i in rule.where.items]
+    elif rule.where is not None:
+        try:
+            got = env.compile(rule.where)(_StaticCtx())
+        except _NeedsState:
+            raise rule.fail(f"(place ... {rule.type} ...) on sites read from the position is "
+                            "not supported yet") from None
+        sites = [got] if isinstance(got, int) else list(got)
+    else:
+        sites = []
+    store = base.layer_site(env, rule.type)
+    fields = _fields(rule)
+    stack = getattr(rule, "stacking", False)
+    count = rule.counts[0] if rule.counts else rule.count
+    return [[a for s in sites if s >= 0 and store(s) >= 0
+             for a in _place_actions(store(s), comp, count, fields, stack)]]
 
 
 def _covers(env: Env, site: int, comp, rule) -> list[tuple]:

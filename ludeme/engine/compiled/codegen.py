@@ -882,6 +882,7 @@ GAME_REFUSALS = (
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
     ("a piece's index stored as its owner", lambda g: getattr(g, "who_is_index", False)),
+    ("pieces on several site types of the board", lambda g: getattr(g, "layers", None)),
 )
 # Refused while generating (see `generate`).
 ALL_PASS_SOME_PHASES = "the all-pass draw after only some phases' end rules"

@@ -349,9 +349,53 @@ def check_start_sites(env, lud, sites, what: str) -> None:
                        f"{env.total_sites - 1})")
 
 
-def other_layer_end(env, site_type) -> int:
+def other_layer_end(env, site_type, lud=None) -> int:
     """The first site a ludeme typed `site_type` may find a piece on: 0 for the board's own
     type (or none); else the first hand site, since on the board another type names a layer
     that pieces never reach here (Ludii's cells of a board played on vertices are empty) and
-    a hand's site is the same cell whatever the type."""
+    a hand's site is the same cell whatever the type. A ludeme reading a layer the game puts
+    pieces on (`layer_of`) is refused here, unless it reads the layer itself."""
+    if site_type in getattr(env, "layers", {}):
+        what = f"({lud.keyword}{' ' + lud.kind if lud.kind else ''} {site_type} ...)" \
+            if lud is not None else f"a ludeme of {site_type} sites"
+        raise (lud.fail if lud is not None else ValueError)(
+            f"{what} on a layer of the board the game puts pieces on is not supported yet")
     return env.num_board_sites if site_type not in (None, env.board.site_type) else 0
+
+
+def layer_of(env, site_type) -> tuple[int, int] | None:
+    """(store index of element 0, number of elements) of the board's layer of `site_type`
+    when the game puts pieces on it (`Game.layers`), else None (the board's own type, or a
+    layer that stays empty)."""
+    base_ = getattr(env, "layers", {}).get(site_type)
+    if base_ is None:
+        return None
+    return base_, len(env.board.planar.elements(site_type))
+
+
+def other_layer_size(env, site_type) -> int:
+    """The number of elements of `site_type` on the board when it is not the board's own type
+    (0 when it is, or none is given): Ludii reads an index of that type past every
+    container's sites on the board's layer of that type, empty here, up to this size."""
+    if site_type in (None, env.board.site_type):
+        return 0
+    return len(env.board.planar.elements(site_type))
+
+
+def layer_site(env, site_type):
+    """For a site type whose layer the game puts pieces on (`layer_of`): a function from an
+    element's index to its place in the store (-1 for none), as Ludii finds the container
+    of a site of that type: a cell numbered as a hand's site is the hand's, any other index
+    the layer's element. None for any other type (its sites are the store's own)."""
+    layer = layer_of(env, site_type)
+    if layer is None:
+        return None
+    base_, size = layer
+    hands = range(min((c.sites_from for c in env.containers[1:]), default=env.total_sites),
+                  env.total_sites) if site_type == "Cell" else range(0)
+
+    def store(site: int) -> int:
+        if site in hands:
+            return site
+        return base_ + site if 0 <= site < size else -1
+    return store

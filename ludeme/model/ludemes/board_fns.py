@@ -17,7 +17,8 @@ STARTING_POS = "startingPos"     # State.notes key: what stood on each board sit
 
 @ludeme("centrePoint")
 class CentrePoint(IntFn):
-    """`(centrePoint)`: the board's first centre site, e.g. `(place "Fox1" (centrePoint))`.
+    """`(centrePoint [<type>])`: the board's first centre site (of that type: among those
+    elements), e.g. `(place "Fox1" (centrePoint))` or `(who Vertex at:(centrePoint Vertex))`.
 
     Ludii's `CentrePoint` reads `topology.centre(type).get(0)`: the centre sites are listed
     in index order, so it is the lowest-numbered one."""
@@ -26,7 +27,7 @@ class CentrePoint(IntFn):
     params = (P("type", SiteType, opt=True),)
 
     def compile(self, env):
-        centre = env.board.region("Centre")
+        centre = env.board.topology(self.type).region("Centre")
         if not centre:
             raise self.fail("this board has no centre site")
         site = centre[0]
@@ -35,6 +36,8 @@ class CentrePoint(IntFn):
 
 @emits(CentrePoint, kind="int")
 def _centre_point(src, lud):
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, f"of the type {lud.type} on a board of {src.env.board.site_type}s")
     return str(src.env.compile(lud)(src.probe()))
 
 

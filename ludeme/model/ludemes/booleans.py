@@ -8,14 +8,11 @@ CONCEPTS_REVIEWED = True
 import operator
 
 from .base import Bool, DirWord, IntFn, LitBool, Moves, P, Region, RoleType, SiteType, lazy_moves, ludeme, \
-    other_layer_end
-from .base import CLASSES, NOT_YET
+    other_layer_end, other_layer_size, layer_of
+from .base import CLASSES
 from ludeme.engine.compiled.emit import Unsupported, emits
 
 
-# The site type of the last move's destination: every move here stays on the board's own
-# sites (or a hand's cells), and no move records its type yet.
-NOT_YET["is LastTo"] = NOT_YET["is LastFrom"] = Bool
 
 
 @ludeme("is", "Empty")
@@ -29,19 +26,79 @@ class IsEmpty(Bool):
 
     def compile(self, env):
         n = env.total_sites
-        first = other_layer_end(env, self.type)
+        layer = layer_of(env, self.type)
+        if layer is not None:
+            return _layer_test(env, self, layer, True)
+        first = other_layer_end(env, self.type, self)
+        # Ludii's IsEmpty reads a site past every container's on the board's layer of the
+        # type: another type's layer, empty here to its last element.
+        past = other_layer_size(env, self.type)
         if env.large_pieces:        # a cell a large piece covers is not empty
             site = env.compile(self.site)
             return lambda c: 0 <= (s := site(c)) < first or (first <= s < n
-                                                             and c.s.is_empty(s))
+                                                             and c.s.is_empty(s)) \
+                or n <= s < past
         if env.is_move_variable(self.site, "to") and not first:     # (to): no closure call
             return lambda c: 0 <= c.to < n and c.s.what[c.to] == 0
         site = env.compile(self.site)
+
+        if past > n:
+            def is_empty_past(c):
+                s = site(c)
+                return 0 <= s < first or (first <= s < n and c.s.what[s] == 0) or n <= s < past
+            return is_empty_past
 
         def is_empty(c):
             s = site(c)
             return 0 <= s < first or (first <= s < n and c.s.what[s] == 0)
         return is_empty
+
+
+class _IsLastType(Bool):
+    params = (P("type", SiteType),)
+    end = 1     # which end of the last decision: 0 its origin, 1 its destination
+
+    def compile(self, env):
+        env.reads_last_types = True     # the state keeps the last decision's types
+        want, end = self.type, self.end
+        return lambda c: c.s.last_types[end] == want
+
+
+@ludeme("is", "LastTo")
+class IsLastTo(_IsLastType):
+    """`(is LastTo <type>)`: the last decision went to a site of that type (Ludii's IsLastTo,
+    its Move's toType): another type's layer for a move there, the board's own for any other
+    move, Cell for a pass. Example (Quoridor): `(if (and (is LastTo Cell) (is In (last To)
+    (sites Mover))) (result Mover Win))`."""
+
+
+@ludeme("is", "LastFrom")
+class IsLastFrom(_IsLastType):
+    """`(is LastFrom <type>)`: the last decision came from a site of that type (Ludii's
+    IsLastFrom, its Move's fromType), as `(is LastTo ...)` reads its destination's. Example:
+    `(if (is LastFrom Edge) (moveAgain))`."""
+    end = 0
+
+
+def _layer_test(env, lud, layer, empty: bool):
+    """(is Empty <type> <site>) (or Occupied) on a layer of the board the game puts pieces on,
+    as Ludii's IsEmpty and IsOccupied read it: an index a hand's site has reads the hand,
+    any other the layer, to its last element (none past it)."""
+    base_, size = layer
+    site = env.compile(lud.site)
+    hands = range(env.num_board_sites, env.total_sites)
+    if env.large_pieces:
+        raise lud.fail(f"({lud.keyword} {lud.kind} {lud.type} ...) in a game with large "
+                       "pieces is not supported yet")
+
+    def test(c):
+        s = site(c)
+        if s in hands:
+            return (c.s.what[s] == 0) == empty
+        if 0 <= s < size:
+            return (c.s.what[base_ + s] == 0) == empty
+        return False
+    return test
 
 
 @ludeme("is", "Flat")
@@ -79,8 +136,11 @@ class IsOccupied(Bool):
     params = (P("type", SiteType, opt=True), P("site", IntFn))
 
     def compile(self, env):
+        layer = layer_of(env, self.type)
+        if layer is not None:
+            return _layer_test(env, self, layer, False)
         site = env.compile(self.site)
-        first = other_layer_end(env, self.type)     # below it, the board's other (empty) layer
+        first = other_layer_end(env, self.type, self)     # below it, the board's other (empty) layer
 
         def is_occupied(c):
             s = site(c)
@@ -660,7 +720,12 @@ _OTHER_LAYER_TESTS = {IsEmpty: "(0 <= {x} < TOTAL and ({x} < {first} or what[{x}
 
 @emits(IsEmpty, IsOccupied, kind="bool")
 def _site_test(src, lud):
-    first = other_layer_end(src.env, lud.type)
+    first = other_layer_end(src.env, lud.type, lud)
+    past = other_layer_size(src.env, lud.type)
+    if type(lud) is IsEmpty and past > src.env.total_sites:
+        x = src.int_expr(lud.site)
+        return f"({_OTHER_LAYER_TESTS[IsEmpty].format(x=x, first=first)} or " \
+               f"(TOTAL <= {x} < {past}))"
     if first:
         return _OTHER_LAYER_TESTS[type(lud)].format(x=src.int_expr(lud.site), first=first)
     return _TESTS[type(lud)].format(x=src.int_expr(lud.site))

@@ -8,14 +8,75 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_FLIP, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
 from ludeme.engine.stores import TOP
-from .base import (NOT_YET, Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region,
+from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region,
                    RoleType, SiteType, lazy_moves, ludeme, name_without_number)
 from ludeme.engine.compiled.emit import emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
+from .base import layer_site
+from ludeme.engine.state import A_ADD, A_PLACED_FIELD
 
-# Ludii's Claim: add a piece and colour the site (a claimed graph element).
-NOT_YET["claim"] = Moves
+
+
+@ludeme("claim")
+class Claim(Moves):
+    """`(claim [(piece ...)] (to [<type>] <site|region> [if:]) [(then ...)])`: add the piece
+    (by default the component whose index is the mover's number, as Ludii's Claim reads
+    `Mover`) to the site, or to each site of the region where the condition holds, on the
+    board's sites of that type (Ludii's Claim: an ActionAdd). To one site, the consequents
+    are evaluated at once, with (from) and (to) on it, and their actions join the move's own;
+    to a region, they stay consequents. Example (ConHex):
+
+        (claim (piece (id "Rectangle" Mover)) (to Cell (site)))
+    """
+
+    params = (P("piece", "PieceRef", opt=True), P("to", "ToSpec"), P("then", "Then", opt=True))
+
+    def compile(self, env):
+        self.to.refuse("level", "apply", why="in (claim ...)")
+        one_site = self.to.site is not None and not isinstance(self.to.site, Region)
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,), layered=True)
+        store = layer_site(env, self.to.type)
+        types = (self.to.type, self.to.type)
+        cond = env.compile(self.to.if_) if self.to.if_ is not None else None
+        then = _then(env, self)
+        comp = env.compile(self.piece) if self.piece is not None else (lambda c: c.s.mover)
+        state = env.compile(self.piece.state) if self.piece is not None \
+            and self.piece.state is not None else None
+
+        def claim(c):
+            what = comp(c)
+            saved = c.from_, c.to
+            out = []
+            comps = c.g.components
+            if not 0 < what < len(comps):
+                return out
+            owner = comps[what].owner
+            for to in tos(c):
+                st = to if store is None else store(to) if to >= 0 else -1
+                if st < 0:
+                    continue
+                c.to = to
+                if cond is not None and not cond(c):
+                    continue
+                acts = [(A_ADD, st, what, owner, 1)]
+                if state is not None:
+                    acts.append((A_PLACED_FIELD, "state", st, TOP, state(c)))
+                m = Move(to, to, 0, acts, () if one_site else then)
+                if store is not None:
+                    m.site_types = types
+                if one_site and then:
+                    # Ludii evaluates them now, on the position before the claim
+                    c.from_ = c.to = to
+                    for consequent in then:
+                        for follow in consequent(c):
+                            m.actions.extend(follow.actions)
+                out.append(m)
+                if one_site:
+                    break
+            c.from_, c.to = saved
+            return out
+        return claim
 
 
 @ludeme("take", "Control")

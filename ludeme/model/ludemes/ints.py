@@ -6,7 +6,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, context_variable as _var, ludeme, \
-    other_layer_end
+    layer_site, other_layer_end
 from ludeme.engine.compiled.emit import Unsupported, emits, reads_params_only_from
 from ..roles import DYNAMIC_WORDS
 
@@ -117,11 +117,18 @@ def _read_at(array: str):
                 # (what at:(to) level:(level)), as (count Stack ... if:) reads each level
                 return lambda c: c.s.level_data(c.to, c.level)[field] if c.to >= 0 else 0
             return read_level(field, at, env.compile(self.level))
+        site_type = getattr(self, "type", None) or ("Cell" if self.kind == "Cell" else None)
+        store = layer_site(env, site_type)
+        if store is not None and array in ("who", "what"):
+            # a layer of the board the game puts pieces on: the element's place in the store
+            def read_layer(c):
+                st = store(at(c))
+                return getattr(c.s, array)[st] if st >= 0 else 0
+            return read_layer
         # A site type other than the board's reads, on the board, a layer that pieces never
         # reach here (Ludii's cells of a board played on vertices): 0 below `first`; a hand's
         # site reads the same whatever the type.
-        first = other_layer_end(env, getattr(self, "type", None)
-                                or ("Cell" if self.kind == "Cell" else None))
+        first = other_layer_end(env, site_type, self)
 
         # One closure per array, each reading its list by name (no getattr per read); a site
         # past the last one reads 0.

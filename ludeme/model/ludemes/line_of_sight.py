@@ -7,7 +7,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from .base import IntFn, P, Region, RoleType, SiteType, ludeme
+from .base import IntFn, P, Region, RoleType, SiteType, layer_site, ludeme
 
 @ludeme("sites", "Playable")
 class SitesPlayable(Region):
@@ -63,12 +63,14 @@ def _empty_next_to_pieces(what, adjacent, n) -> set[int]:
 @ludeme("sites", "Incident")
 class SitesIncident(Region):
     """`(sites Incident <type> of:<type> at:<site> [<role> | owner:])`: the elements of a type
-    incident to one element of the board (Ludii's SitesIncident): for cells of a cell, the
-    cells across each of its edges; for edges of an edge, the edges sharing an end; and the
-    edges, vertices or cells an element is made of or lies on. Read from the board's planar
-    graph. Only sites of the board's own type are supported yet. Example (Hex Amazons):
+    incident to one element of the board (Ludii's SitesIncident), read from the board's
+    planar graph: the cells across each edge of a cell, the edges sharing an end with an
+    edge, and the edges, vertices or cells an element is made of or lies on; with a role or
+    owner:, those holding a piece of that player (any player's for All). Each is a site of
+    the result's type, whatever the board is played on. Example (Kensington):
 
-        (sites Incident Cell of:Cell at:(to))
+        (forEach Site (sites Incident Cell of:Vertex at:(last To))
+            (if (= 6 (count Sites in:(sites Incident Vertex of:Cell at:(site)))) (moveAgain)))
     """
 
     distinct = True   # never lists a site twice
@@ -76,18 +78,33 @@ class SitesIncident(Region):
               P("owner", IntFn, opt=True, named=True), P("role", RoleType, opt=True))
 
     def compile(self, env):
-        own = env.board.site_type
-        if self.result != own or self.of != own or own == "Vertex":
-            raise self.fail(f"(sites Incident {self.result} of:{self.of} ...) on a board of "
-                            f"{own}s is not supported yet: only the board's own sites")
         if self.owner is not None and self.role is not None:
             raise self.fail("(sites Incident ...) takes owner: or a role, not both")
         planar = env.board.planar
-        table = tuple(tuple(sorted(incident(planar, own, el))) for el in planar.elements(own))
+        table = tuple(tuple(sorted(incident(el, self.result)))
+                      for el in planar.elements(self.of))
         at = env.compile(self.at)
         owner = env.compile(self.owner) if self.owner is not None else \
             env.role_id(self.role, self) if self.role is not None else None
         anyone = env.num_players + 1      # Ludii: the id of All, any player's piece
+        store = layer_site(env, self.result)
+        if owner is not None and store is not None:
+            # a layer of the board the game puts pieces on: each element's place in the store
+            def owned_on_layer(c):
+                i = at(c)
+                if not 0 <= i < len(table):
+                    return ()
+                who, o = c.s.who, owner(c)
+                return [s for s in table[i]
+                        if (who[store(s)] != 0 and o == anyone) or who[store(s)] == o]
+            return owned_on_layer
+        if owner is not None and self.result != env.board.site_type:
+            # A layer the game puts no piece on: every site is empty, and only owner 0 (no
+            # one) holds it, as Ludii's who reads 0 on an empty site.
+            def owned_elsewhere(c):
+                i = at(c)
+                return table[i] if 0 <= i < len(table) and owner(c) == 0 else ()
+            return owned_elsewhere
 
         def sites_incident(c):
             i = at(c)
@@ -100,13 +117,28 @@ class SitesIncident(Region):
         return sites_incident
 
 
-def incident(planar, kind: str, el) -> set[int]:
-    """The ids of the elements of `kind` incident to the element `el` of the same kind."""
+def incident(el, kind: str) -> set[int]:
+    """The ids of the elements of `kind` incident to the vertex, edge or cell `el`, as Ludii's
+    SitesIncident lists them (a set: Ludii's Region keeps each index once, sorted)."""
+    if el.kind == "Cell":
+        if kind == "Cell":
+            return {f.id for e in el.edges for f in (e.left, e.right)
+                    if f is not None and f is not el}
+        return {x.id for x in (el.edges if kind == "Edge" else el.vertices)}
+    if el.kind == "Edge":
+        if kind == "Vertex":
+            return {el.a.id, el.b.id}
+        if kind == "Edge":
+            return {e.id for e in el.neighbours()}
+        return {f.id for f in (el.left, el.right) if f is not None}
     if kind == "Cell":
-        return {f.id for e in el.edges for f in (e.left, e.right) if f is not None and f is not el}
+        return {f.id for f in el.faces}
     if kind == "Edge":
-        return {e.id for e in el.neighbours()}
-    raise ValueError("vertices of a vertex")   # Ludii reads cells as vertices there
+        return {e.id for e in el.edges}
+    # Ludii's quirk for the vertices of a vertex: it lists the cells on each side of the
+    # vertex's edges (their indices), but the one whose index is the vertex's own.
+    return {f.id for e in el.edges for f in (e.left, e.right)
+            if f is not None and f.id != el.id}
 
 
 __all__ = ["SitesPlayable", "SitesIncident"]

@@ -9,7 +9,7 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_COVER, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
-from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, lazy_moves, ludeme
+from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, layer_of, layer_site, lazy_moves, ludeme
 from ludeme.engine.compiled.emit import (LV_ADD, LV_NONE, LV_SUB, LV_TOP, Unsupported, emit, emits,
                                          part_of, reads_params_only_from, refuse)
 from ..roles import DYNAMIC_WORDS
@@ -84,18 +84,25 @@ def _sites_fn(env, spec_site, default):
     return f
 
 
-def typed_sites_fn(env, spec, default):
+def typed_sites_fn(env, spec, default, layered: bool = False):
     """`_sites_fn` for a (from ...) or (to ...) that may name a site type (see typed_sites)."""
-    return typed_sites(env, spec, spec.site, spec.type, default)
+    return typed_sites(env, spec, spec.site, spec.type, default, layered)
 
 
-def typed_sites(env, lud, site_spec, site_type, default):
+def typed_sites(env, lud, site_spec, site_type, default, layered: bool = False):
     """`_sites_fn` for a ludeme that may name a site type: the board's own type (or none)
     reads the board; a hand's site is the same whatever the type (Ludii reads containers
     other than the board by cell); a board site on another type's layer is refused when
-    reached."""
+    reached. On a layer the game puts pieces on (`layer_of`), the elements' own indices,
+    for a caller that reads them on the layer (`layered`); refused for any other."""
     fn = _sites_fn(env, site_spec, default)
     if site_type in (None, env.board.site_type):
+        return fn
+    if layer_of(env, site_type) is not None:
+        if not layered:
+            name = f"{lud.keyword} {lud.kind}" if lud.kind else lud.keyword
+            raise lud.fail(f"({name} {site_type} ...) on a layer of the board the game puts "
+                           "pieces on is not supported yet")
         return fn
     first = env.num_board_sites
 
@@ -356,7 +363,12 @@ class MoveFromTo(Moves):
     def compile(self, env):
         froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
         from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
-        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,), layered=True)
+        # (to <type> ...) of a layer of the board the game puts pieces on: the destination's
+        # index is the element's, its place in the store another (`layer_site`), and the
+        # decision says its types (Ludii's ActionMove typeFrom and typeTo).
+        store = layer_site(env, self.to.type)
+        types = (self.from_.type or env.board.site_type, self.to.type)
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         side = _side_effect(env, self.to)
         region_to = isinstance(self.to.site, Region)
@@ -425,7 +437,7 @@ class MoveFromTo(Moves):
             return 0, 0
 
         # plain and without a side effect: one action, built in the loop below
-        simple = plain and side is None
+        simple = plain and side is None and store is None
         large = env.large_pieces
         if large:
             self._refuse_for_large_pieces()
@@ -456,16 +468,22 @@ class MoveFromTo(Moves):
                 for to in tos(c):
                     if to < 0:
                         continue
+                    st = to if store is None else store(to)
+                    if st < 0:
+                        continue
                     c.to = to
                     if to_cond is None or to_cond(c):
                         if flat:
                             out.append(Move(frm, to, 0, [(kind, frm, to)], then))
                             continue
-                        acts = [(kind, frm, to)] if plain else actions(c, frm, to, n)
-                        lf, lt = levels(c, frm, to, acts) if stacking else (0, 0)
+                        acts = [(kind, frm, st)] if plain else actions(c, frm, st, n)
+                        lf, lt = levels(c, frm, st, acts) if stacking else (0, 0)
                         if side is not None:
                             acts[:0] = side(c)
-                        out.append(Move(frm, to, 0, acts, then, False, lf, lt))
+                        m = Move(frm, to, 0, acts, then, False, lf, lt)
+                        if store is not None:
+                            m.site_types = types
+                        out.append(m)
                 c.from_ = frm
             c.from_, c.to = saved
             return out
@@ -521,7 +539,10 @@ class MoveAdd(Moves):
               P("then", "Then", opt=True))
 
     def compile(self, env):
-        tos = typed_sites_fn(env, self.to, lambda c: (c.to,))
+        tos = typed_sites_fn(env, self.to, lambda c: (c.to,), layered=True)
+        # (to <type> ...) of a layer of the board the game puts pieces on (as MoveFromTo)
+        store = layer_site(env, self.to.type)
+        types = (self.to.type, self.to.type)
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         then = _then(env, self)
         what_fn = env.compile(self.piece) if self.piece is not None else env.mover_component()
@@ -544,7 +565,8 @@ class MoveAdd(Moves):
         side = _side_effect(env, self.to)
         region_to = isinstance(self.to.site, Region)
         # one action, no state, no level
-        simple = not on_stack and state is None and side is None and level_fn is None
+        simple = not on_stack and state is None and side is None and level_fn is None \
+            and store is None
         large = env.large_pieces
         unread = None
         if large:
@@ -574,6 +596,9 @@ class MoveAdd(Moves):
             for to in tos(c):
                 if to < 0:
                     continue
+                st = to if store is None else store(to)     # its place in the store
+                if st < 0:
+                    continue
                 c.to = to
                 if to_cond is None or to_cond(c):
                     if flat:
@@ -583,15 +608,15 @@ class MoveAdd(Moves):
                         level = level_fn(c)
                         if level < 0:
                             raise self.to.fail("(to ... level:) below 0 is not supported yet")
-                        act = (A_ADD_LEVEL, to, what, owner, k, level)
+                        act = (A_ADD_LEVEL, st, what, owner, k, level)
                     else:
-                        act = (A_ADD_LEVEL, to, what, owner, k, TOP) if on_stack else \
-                            (A_ADD, to, what, owner, k)
+                        act = (A_ADD_LEVEL, st, what, owner, k, TOP) if on_stack else \
+                            (A_ADD, st, what, owner, k)
                         # Ludii's ActionAdd reports the level the piece lands on.
-                        level = c.s.size_stack(to) if stacking else 0
+                        level = c.s.size_stack(st) if stacking else 0
                     # Ludii's ActionAdd sets the state itself: one action with the Add.
                     acts = [act] if state is None else \
-                        [act, (A_PLACED_FIELD, "state", to, TOP, state(c))]
+                        [act, (A_PLACED_FIELD, "state", st, TOP, state(c))]
                     twice = False
                     if side is not None:
                         # Ludii's Add over a region lists a move whose effect applies twice
@@ -599,9 +624,15 @@ class MoveAdd(Moves):
                         twice = region_to and (side.rule is None or side.rule(c))
                         c.from_ = to
                         acts[:0] = side(c)
-                    out.append(Move(to, to, 0, acts, then, False, level, level))
+                    m = Move(to, to, 0, acts, then, False, level, level)
+                    if store is not None:
+                        m.site_types = types
+                    out.append(m)
                     if twice:
-                        out.append(Move(to, to, 0, list(acts), then, False, level, level))
+                        m2 = Move(to, to, 0, list(acts), then, False, level, level)
+                        if store is not None:
+                            m2.site_types = types
+                        out.append(m2)
             c.to, c.from_ = saved
             return out
         return add

@@ -10,12 +10,11 @@ from ludeme.boards.board import sites_at_distance
 from ludeme.boards.trajectories import COMPASS
 from ludeme.engine.state import FORCED_PLACES, PLACING
 from ludeme.language.syntax import Int, Str
-from .base import NOT_YET, DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, ludeme, name_without_number
+from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, layer_of, ludeme, name_without_number, other_layer_size
 from ludeme.engine.compiled.emit import Unsupported, always, emit, emits, reads_params_only_from
 from .leaping import StepWord
 
 # Ludii's regions not written here yet: refused by name where a file uses them.
-NOT_YET["sites Cell"] = Region
 
 
 @ludeme("sites", "Pattern")
@@ -83,13 +82,32 @@ class SitesPattern(Region):
 
 @ludeme("sites", "Empty")
 class SitesEmpty(Region):
-    """`(sites Empty)`: the empty board sites."""
+    """`(sites Empty [<type>])`: the empty board sites (of that type: the board's layer of
+    another type, whose elements are all empty unless the game puts pieces there). Example
+    (Quoridor): `(to Edge (difference (sites Empty Edge) (sites Outer Edge)))`."""
 
     distinct = True   # never lists a site twice
 
     params = (P("type", SiteType, opt=True), P("container", (LitStr, IntFn), opt=True))
 
+    def _other_type(self, env):
+        """The elements of another site type than the board's, as (store index of the
+        first, count) when pieces go there, else (None, count); None for the board's type."""
+        if self.type in (None, env.board.site_type):
+            return None
+        if self.container is not None:
+            raise self.fail(f"(sites Empty {self.type} ...) of a container is not supported yet")
+        layer = layer_of(env, self.type)
+        return layer if layer is not None else (None, other_layer_size(env, self.type))
+
     def compile(self, env):
+        other = self._other_type(env)
+        if other is not None:
+            base_, size = other
+            if base_ is None:
+                every = tuple(range(size))
+                return lambda c: every
+            return lambda c: [i for i in range(size) if not c.s.what[base_ + i]]
         if self.container is not None:
             sites_of = _container_sites(env, self)
             return lambda c: [s for s in sites_of(c) if c.s.what[s] == 0]
@@ -103,6 +121,12 @@ class SitesEmpty(Region):
         return empty
 
     def predicate(self, env):
+        other = self._other_type(env)
+        if other is not None:
+            base_, size = other
+            if base_ is None:
+                return lambda c, site: 0 <= site < size
+            return lambda c, site: 0 <= site < size and c.s.what[base_ + site] == 0
         if self.container is not None:
             sites_of = _container_sites(env, self)
             return lambda c, site: site in sites_of(c) and c.s.what[site] == 0
@@ -345,7 +369,32 @@ class SitesOccupied(Region):
             return of_index
         return None
 
+    def _on_layer(self, env):
+        """`on:<type>` a layer of the board the game puts pieces on (`layer_of`): the
+        elements of that type holding those players' pieces (of the kinds), by their own
+        indices; None for any other `on:`."""
+        layer = layer_of(env, self.on) if self.on is not None else None
+        if layer is None:
+            return None
+        if self.container is not None:
+            raise self.fail(f"(sites Occupied ... container: on:{self.on}) is not supported yet")
+        self.refuse("top", why=f"on:{self.on}")
+        base_, size = layer
+        players = _by_players(env, self)
+        kinds_fn = self._kinds(env)
+
+        def occupied_on_layer(c):
+            ids = players(c)
+            comps = kinds_fn(c, ids) if kinds_fn is not None else None
+            what, who = c.s.what, c.s.who
+            return [i for i in range(size) if what[base_ + i] and who[base_ + i] in ids
+                    and (comps is None or what[base_ + i] in comps)]
+        return occupied_on_layer
+
     def compile(self, env):
+        on_layer = self._on_layer(env)
+        if on_layer is not None:
+            return on_layer
         selected = self._selected(env)
         top = self.top is not False     # Ludii: top:True unless said otherwise
 
@@ -392,6 +441,8 @@ class SitesOccupied(Region):
 
     def predicate(self, env):
         occupied = env.compile(self)
+        if self._on_layer(env) is not None:
+            return None
         selected = self._selected(env)
 
         if self.top is False:
@@ -510,7 +561,14 @@ def _board_region(kind):
         params = (P("type", SiteType, opt=True),)
 
         def compile(self, env):
-            sites = env.board_region(kind, self)
+            if self.type in (None, env.board.site_type):
+                sites = env.board_region(kind, self)
+            else:       # the region among the elements of that type
+                try:
+                    sites = tuple(sorted(env.board.topology(self.type).region(kind)))
+                except (KeyError, ValueError) as e:
+                    raise self.fail(f"(sites {kind} {self.type}) is not available on this "
+                                    f"board: {e}") from None
             return lambda c: sites
     BoardRegion.__name__ = f"Sites{kind}"
     BoardRegion.__doc__ = f"`(sites {kind})`: from the board's geometry."
@@ -549,6 +607,40 @@ class SitesColumn(Region):
     distinct = True   # never lists a site twice
     params = _LINE_PARAMS
     compile = _line_of_sites("columns")
+
+
+@ludeme("sites", "Cell")
+class SitesCell(Region):
+    """`(sites Cell "<label>" ...)`: the cells with these labels, whatever the board is played
+    on (Ludii's SitesCoords of type Cell: the first cell with each label, a label no cell has
+    left out); `(sites Cell <index>)`: the vertices of the cell with that index (Ludii's
+    SitesCell), none off the board. Example (Kensington): `(regions "HexA" P1 (sites Cell "E4"))`."""
+    concepts = ("Cell if coords",)
+
+    distinct = True   # never lists a site twice
+    params = (P("type", SiteType, opt=True), P("index", IntFn, opt=True),
+              P("coords", LitStr, opt=True, many=True))
+
+    def compile(self, env):
+        cells = env.board.planar.elements("Cell")
+        if self.coords:
+            self.refuse("type", why="a site type after (sites Cell ...) with labels")
+            if self.index is not None:
+                raise self.fail("(sites Cell ...) takes labels or an index, not both")
+            found = []
+            for label in self.coords:
+                i = next((f.id for f in cells if f.label == label), None)
+                if i is not None and i not in found:
+                    found.append(i)
+            sites = tuple(sorted(found))
+            return lambda c: sites
+        # Ludii's SitesCell reads no element type: one written is not read there either.
+        self.refuse("type", why="a site type with (sites Cell <index>)")
+        if self.index is None:
+            return lambda c: ()
+        index = env.compile(self.index)
+        vertices = tuple(tuple(sorted({v.id for v in f.vertices})) for f in cells)
+        return lambda c: vertices[i] if 0 <= (i := index(c)) < len(vertices) else ()
 
 
 class _SetOp(Region):
@@ -609,7 +701,8 @@ class Difference(Region):
         b = env.compile(self.b)
         if isinstance(self.b, IntFn):
             return lambda c: [s for s in a(c) if s != b(c)]
-        if type(self.b) is SitesEmpty and self.b.container is None:
+        if type(self.b) is SitesEmpty and self.b.container is None and \
+                self.b.type in (None, env.board.site_type):
             # (difference X (sites Empty)): the occupied sites of X, read off the board.
             n = env.num_board_sites
             return lambda c: [s for s in a(c) if s >= n or c.s.what[s] != 0]
@@ -938,27 +1031,27 @@ def _static_board_regions():
 
 
 _BOARD_REGIONS = _static_board_regions()
-emits(*_BOARD_REGIONS, SitesPhase, kind="static")(always)
-emits(*_BOARD_REGIONS, kind="from_only")(always)
+emits(SitesPhase, kind="static")(always)
 emits(SitesRow, SitesColumn, Union, Intersection, Difference,
       kind="from_only")(reads_params_only_from)
 
 
 @emits(*_BOARD_REGIONS, kind="static_sites")
 def _board_region_sites(src, lud):
+    _board_sites_static(src, lud)
     return list(src.env.compile(lud)(src.probe())), False
 
 
 def _board_sites_static(src, lud) -> bool:
-    """`(sites Board)` of the board's own site type: every board site (another type's
-    indices are not the kernels' sites)."""
+    """`(sites Board)`, `(sites Top)`, ... of the board's own site type: board sites (another
+    type's indices are not the kernels' sites)."""
     if lud.type not in (None, src.env.board.site_type):
         raise Unsupported(lud, f"of the type {lud.type} on a board of {src.env.board.site_type}s")
     return True
 
 
-emits(SitesBoard, kind="static")(_board_sites_static)
-emits(SitesBoard, kind="from_only")(_board_sites_static)
+emits(SitesBoard, *_BOARD_REGIONS, kind="static")(_board_sites_static)
+emits(SitesBoard, *_BOARD_REGIONS, kind="from_only")(_board_sites_static)
 
 
 @emits(SitesBoard, kind="static_sites")
@@ -1180,7 +1273,8 @@ def _not_in_second(src, lud, site: str) -> str:
 @emits(Difference, kind="filtered")
 def _less_empty(src, lud):
     """The occupied sites of a board region, as its sites and a filter."""
-    if type(lud.b) is SitesEmpty and lud.b.container is None:
+    if type(lud.b) is SitesEmpty and lud.b.container is None and \
+            lud.b.type in (None, src.env.board.site_type):
         return lud.a, "what[site] != 0"     # sites off the board never: a board region here
     return None
 
@@ -1201,16 +1295,19 @@ def _filter_loop(src, lud, out, ind, body):
 
 @emits(SitesEmpty, kind="contains", refuses=("container",))
 def _empty_contains(src, lud, site):
+    _board_sites_static(src, lud)
     return f"(0 <= {site} < {src.env.num_board_sites} and what[{site}] == 0)"
 
 
 @emits(SitesEmpty, kind="sites", refuses=("container",))
 def _empty_sites(src, lud):
+    _board_sites_static(src, lud)
     return f"range({src.env.num_board_sites})", lambda v: f"what[{v}] == 0"
 
 
 @emits(SitesEmpty, kind="for_region", refuses=("container",))
 def _empty_loop(src, lud, out, ind, body):
+    _board_sites_static(src, lud)
     out.append(f"{ind}for site in range({src.env.num_board_sites}):")
     out.append(f"{ind}    if what[site] == 0:")
     out.extend(f"{ind}        {x}" for x in body)

@@ -103,7 +103,7 @@ class SizeStack(IntFn):
         env.stacking = True
         if self.in_ is not None and self.at is not None:
             raise self.fail("(size Stack ...) takes in: or at:, not both")
-        first = other_layer_end(env, self.type)
+        first = other_layer_end(env, self.type, self)
         if self.in_ is not None:
             region = env.compile(self.in_)
             return lambda c: sum(c.s.size_stack(s) for s in region(c) if s >= first)
@@ -175,7 +175,7 @@ class TopLevel(IntFn):
 
     def compile(self, env):
         at = env.compile(self.at)
-        first = other_layer_end(env, self.type)
+        first = other_layer_end(env, self.type, self)
 
         def top_level(c):
             s = at(c)
