@@ -276,6 +276,7 @@ def test_a_piece_added_to_a_vertex_of_a_board_of_cells_then_a_cell_claimed(tmp_p
     ('(claim (to (sites Empty)))', 4),                           # the mover's number as piece
     ('(claim (to (sites Empty) if:(!= (to) 2)))', 3),
     ('(claim (piece "Disc1") (to 3))', 1),
+    ('(move Claim (to (sites Empty) if:(!= (to) 2)))', 3),      # the decision form
 ])
 def test_claim_offers_a_move_per_site(tmp_path, claim, claimed):
     game = _points(tmp_path, claim)

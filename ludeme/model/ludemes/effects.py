@@ -79,6 +79,14 @@ class Claim(Moves):
         return claim
 
 
+
+@ludeme("move", "Claim")
+class MoveClaim(Claim):
+    """`(move Claim [(piece ...)] (to [<type>] <site|region> [if:]) [(then ...)])`: the
+    same claim as a decision of the mover (Ludii's decision (move Claim ...) builds its
+    Claim effect and marks it a decision). Example: `(move Claim (to (sites Empty)))`."""
+
+
 @ludeme("take", "Control")
 class TakeControl(Moves):
     """`(take Control of:<role|player> by:<role|player> [at:<site> | to:<region>] [<type>]
