@@ -338,3 +338,33 @@ def test_count_pieces_of_gives_the_reference_rows_on_the_compiled_backend(tmp_pa
     fast = run_playouts(game, 30, 5, jobs=1, progress=False, backend="compiled")
     pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
     assert ref["winner"].gt(0).any()
+
+
+# -- (do <moves> next:...): the move named after the prior decision ---------------------------
+
+STEPPER = '(piece "Disc" Each (move Step Forward (to if:(is Empty (to)))))'
+
+
+@pytest.mark.parametrize("start,play,named", [
+    # One piece, one step: the score added next decides nothing, so the move is the step.
+    ('(place "Disc1" 0)', '(do (forEach Piece) next:(addScore Mover 1))', [(0, 3)]),
+    # An effect before decides nothing either: the next move keeps its own name (a pass).
+    ('(place "Disc1" 0)', '(do (add (piece "Disc1") (to 4)) next:(move Pass))', [(-1, -1)]),
+    # The next move decides: it keeps its own name after the prior decision's actions.
+    ('(place "Disc1" 0)', '(do (forEach Piece) next:(move Add (piece "Disc1") (to 8)))',
+     [(8, 8)]),
+])
+def test_do_next_is_named_after_its_first_decision(tmp_path, start, play, named):
+    # Ludii's Move reports (from, to) of its first decision action; Do puts the prior
+    # moves' actions first.
+    game = _load(tmp_path, items=STEPPER, start=start, play=play)
+    assert [m.key() for m in game.new_initial_state().legal_moves()] == named
+
+
+def test_do_next_after_several_prior_decisions_is_refused(tmp_path):
+    # Which prior decision names the move depends on the order of Ludii's lists of owned
+    # pieces: refused rather than guessed.
+    game = _load(tmp_path, items=STEPPER, start='(place "Disc1" {0 1})',
+                 play='(do (forEach Piece) next:(addScore Mover 1))')
+    with pytest.raises(LudemeError, match="not supported yet"):
+        game.new_initial_state().legal_moves()

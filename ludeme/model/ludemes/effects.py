@@ -404,6 +404,18 @@ def applied_actions(state, move, as_last_move: bool = False) -> list:
     return done
 
 
+def decides(lud) -> bool:
+    """Whether moves generate decisions, as Ludii marks them: a `(move ...)` ludeme, or the
+    pieces' own moves through `(forEach Piece)`, anywhere in the tree but in consequents
+    (an effect such as `(add ...)` or `(set Var ...)` decides nothing)."""
+    if not isinstance(lud, Moves):
+        return False
+    if lud.keyword == "move" or (lud.keyword == "forEach" and lud.kind == "Piece"):
+        return True
+    return any(decides(x) for name, v in lud._fields.items() if name != "then"
+               for x in (v if isinstance(v, (list, tuple)) else (v,)))
+
+
 @ludeme("do")
 class Do(Moves):
     """`(do <moves> [next:<moves>] [ifAfterwards:<cond>] [(then ...)])` (Ludii's Do): with
@@ -423,6 +435,7 @@ class Do(Moves):
         if nxt is None and cond is None:
             raise self.fail("(do ...) needs next: or ifAfterwards:")
         has_dice = bool(getattr(env, "dice", None))
+        prior_decides = decides(self.prior)
 
         def passes(c, m):
             probe = c.s.clone()
@@ -460,8 +473,23 @@ class Do(Moves):
                     for m in pre_moves:
                         before.extend(applied_actions(probe, m))
                     out = nxt(pc)
+                decided = [m for m in pre_moves if m.frm >= 0 or m.to >= 0] \
+                    if prior_decides else ()
                 for m in out:
                     m.actions = before + list(m.actions)
+                    if decided and m.frm < 0 and m.to < 0:
+                        # Ludii reports a move's (from, to) from its first decision action:
+                        # the actions put before a next move that decides nothing (a score,
+                        # a variable) make the first prior decision the move's own.
+                        if len({(d.frm, d.to) for d in decided}) > 1:
+                            raise self.fail(
+                                "(do <moves> next:...) where the prior moves are several "
+                                "decisions and the next move decides nothing is not "
+                                "supported yet: Ludii names the move after the first of "
+                                "them, in the order of its lists of owned pieces")
+                        first = decided[0]
+                        m.frm, m.to, m.is_pass = first.frm, first.to, False
+                        m.level_from, m.level_to = first.level_from, first.level_to
                 if not out and has_dice:
                     # Ludii: with dice, a turn with nothing to play still shows the roll.
                     out = [Move(-1, -1, 0, before + [(A_PASS,)], (), True)]
