@@ -167,12 +167,17 @@ def test_by_score_ranks_the_scores(by_score, ranking, winner):
     ("", "(move Add (to (sites Direction N)))", "(board (square 3))", "needs from:"),
     ('(place "Disc1" (where "King"))', "(move Add (to (sites Empty)))", "(board (square 3))",
      "needs the player"),
-    ('(place "Disc1" (centrePoint Vertex))', "(move Add (to (sites Empty)))",
-     "(board (square 3))", "'type' of \\(centrePoint"),
 ])
 def test_refused(start, play, board, message):
     with pytest.raises(LudemeError, match=message):
         _game(start, play, board=board)
+
+
+def test_a_centre_point_of_another_site_type_is_an_index_like_any_other():
+    # (centrePoint Vertex) of a 3x3 board of cells is the first of the four vertices nearest
+    # the centre, 5 of 16; a place on the board's cells takes that number as a cell.
+    state = _game('(place "Disc1" (centrePoint Vertex))').new_initial_state(0)
+    assert state.board_view()["what"][5] == 1 and sum(map(bool, state.board_view()["what"])) == 1
 
 
 def test_place_state_sets_the_pieces_local_state():
