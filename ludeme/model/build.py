@@ -753,6 +753,16 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
     return moves
 
 
+def _compile_drawing(env: Env, lud):
+    """`lud` compiled, and whether compiling it found a draw from the chance stream (a
+    ludeme sets `env.uses_chance` as it compiles; the flag keeps what was there before)."""
+    chance, env.uses_chance = env.uses_chance, False
+    fn = env.compile(lud)
+    drawn = env.uses_chance
+    env.uses_chance = drawn or chance
+    return fn, drawn
+
+
 class _Late:
     """The value a (place ...) rule gives, in its actions until the rule is played."""
 
@@ -764,11 +774,9 @@ def _late_value(env: Env, rule):
     value = rule.value_given = getattr(rule, "value", None)
     if value is None or isinstance(value, int):
         return None
-    chance, env.uses_chance = env.uses_chance, False
-    fn = env.compile(value)
-    if env.uses_chance and env.random_fields is None:
+    fn, drawn = _compile_drawing(env, value)
+    if drawn and env.random_fields is None:
         env.random_fields = rule
-    env.uses_chance = env.uses_chance or chance
     try:
         rule.value_given = fn(_StaticCtx())
         return None
@@ -842,9 +850,7 @@ def _place_item(env: Env, rule, item: str, by_name: dict) -> list:
     elif rule.locs:
         sites = [x for x in _static_locs(env, rule) if x >= 0]
     else:
-        chance, env.uses_chance = env.uses_chance, False
-        f = env.compile(rule.where)
-        drawn, env.uses_chance = env.uses_chance, env.uses_chance or chance
+        f, drawn = _compile_drawing(env, rule.where)
         try:
             got = f(_StaticCtx())
         except _NeedsState:

@@ -13,8 +13,6 @@ from .base import CLASSES
 from ludeme.engine.compiled.emit import Unsupported, emits
 
 
-
-
 @ludeme("is", "Empty")
 class IsEmpty(Bool):
     """`(is Empty [<type>] <site>)`: nothing stands on the site. A hand's site is read
@@ -662,7 +660,6 @@ class CanMove(Bool):
             s.visited.discard(to)
             return found
         return can_move
-
 
 
 @ludeme("is", "Visited")

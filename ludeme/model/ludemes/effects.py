@@ -6,16 +6,14 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.state import A_FLIP, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS, A_SET_VAR, Move, Result
+from ludeme.engine.state import (A_ADD, A_FLIP, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_NEXT, A_PASS,
+                                 A_PLACED_FIELD, A_SET_VAR, Move, Result)
 from ludeme.engine.stores import TOP
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region,
-                   RoleType, SiteType, lazy_moves, ludeme, name_without_number)
+                   RoleType, SiteType, layer_site, lazy_moves, ludeme, name_without_number)
 from ludeme.engine.compiled.emit import emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
-from .base import layer_site
-from ludeme.engine.state import A_ADD, A_PLACED_FIELD
-
 
 
 @ludeme("claim")
@@ -77,7 +75,6 @@ class Claim(Moves):
             c.from_, c.to = saved
             return out
         return claim
-
 
 
 @ludeme("move", "Claim")

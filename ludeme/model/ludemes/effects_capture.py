@@ -20,7 +20,6 @@ from ludeme.engine.compiled.unsupported import Unsupported
 from .war import _check_board_type, _is_player_fn, _radials_fn, _remove_at, _target_friend, add_then, capture_lines, start_site
 
 
-
 def _radial_table(env, relation: str):
     """Per board site, the radials (tuples of sites, the start first) of one relation."""
     radials = env.board.radials.get(relation, ())

@@ -36,7 +36,6 @@ class CountTurns(IntFn):
         return lambda c: c.s.num_turn
 
 
-
 # Chance ------------------------------------------------------------------------
 
 @ludeme("value", "Random")

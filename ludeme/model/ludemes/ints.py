@@ -13,8 +13,6 @@ from ..roles import DYNAMIC_WORDS
 UNDEFINED = -1
 
 
-
-
 From = _var("from", "From", "from_", "`(from)`: the site a move starts from.")
 To = _var("to", "To", "to", "`(to)`: the site a move goes to.")
 Site = _var("site", "Site", "site", "`(site)`: the site being iterated over.")

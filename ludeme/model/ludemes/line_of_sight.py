@@ -53,8 +53,6 @@ class SitesPlayable(Region):
         return playable
 
 
-
-
 def _empty_next_to_pieces(what, adjacent, n) -> set[int]:
     """The empty sites next to a piece on the first `n` sites."""
     return {to for site in range(n) if what[site] for to in adjacent[site] if what[to] == 0}

@@ -451,7 +451,6 @@ def _pending_sites(src, lud):
     return "range(N_PENDING)", lambda v: f"sc[PENDING + {v}] != 0"
 
 
-
 def _remember_lines(src, lud, lines, ind):
     """The value remembered once more, unless unique: holds and it already is."""
     block = src.remembered_block(lud.name)

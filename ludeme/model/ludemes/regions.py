@@ -14,8 +14,6 @@ from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, Rela
 from ludeme.engine.compiled.emit import Unsupported, always, emit, emits, reads_params_only_from
 from .leaping import StepWord
 
-# Ludii's regions not written here yet: refused by name where a file uses them.
-
 
 @ludeme("sites", "Pattern")
 class SitesPattern(Region):
@@ -987,8 +985,6 @@ class RegionFilter(Region):
             c.site = saved
             return out
         return keep
-
-
 
 
 @ludeme("sites", "Distance")
