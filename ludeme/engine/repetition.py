@@ -37,12 +37,12 @@ def without_repeats(state, moves: list) -> list:
     seen = in_game if state.g.repetition == "Positional" else in_turn
     if not seen:
         return moves
-    out = []
-    for m in moves:
-        if not m.is_pass:
-            after = state.clone()
-            after._apply_move_effects(m, True)
-            if position_key(after) in seen:
-                continue
-        out.append(m)
-    return out
+    return [m for m in moves if m.is_pass or key_after(state, m) not in seen]
+
+
+def key_after(state, move) -> tuple:
+    """The position after `move`, its consequents applied, as `position_key` gives it (on a
+    copy: the state is left as it is)."""
+    after = state.clone()
+    after._apply_move_effects(move, True)
+    return position_key(after)

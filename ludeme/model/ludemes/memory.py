@@ -13,7 +13,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.repetition import position_key
+from ludeme.engine.repetition import key_after
 from ludeme.engine.state import (A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A_SET_VAR,
                                  A_STORE_STATE, STORED_STATE, Move, State)
 from ludeme.engine.stores import TOP
@@ -121,13 +121,7 @@ class AvoidStoredState(Moves):
             moves = gen(c)
             if stored is None:
                 return moves
-            out = []
-            for m in moves:
-                after = c.s.clone()
-                after._apply_move_effects(m, True)
-                if position_key(after) != stored:
-                    out.append(m)
-            return out
+            return [m for m in moves if key_after(c.s, m) != stored]
         return avoid
 
 
