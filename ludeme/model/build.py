@@ -195,6 +195,10 @@ class Env:
     def role_id(self, role, lud):
         return self.roles.id_fn(role, lud)
 
+    def player_fn(self, who, lud):
+        """The player an argument names, by a role word (`role_id`) or an integer function."""
+        return self.role_id(who, lud) if isinstance(who, str) else self.compile(who)
+
     def role_players(self, role, lud):
         return self.roles.set_fn(role, lud)
 

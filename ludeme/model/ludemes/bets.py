@@ -12,10 +12,6 @@ from ludeme.engine.state import A_SET_VAR, Move
 from .base import IntFn, Moves, P, RoleType, ludeme
 
 
-def _player(env, lud):
-    """The player a ludeme names by a role word or an integer function."""
-    return env.role_id(lud.who, lud) if isinstance(lud.who, str) else env.compile(lud.who)
-
 
 class _Bet(Moves):
     params = (P("who", (RoleType, "PlayerFn")), P("range", "RangeSpec"),
@@ -23,7 +19,7 @@ class _Bet(Moves):
 
     def compile(self, env):
         from .moves import _then
-        who = _player(env, self)
+        who = env.player_fn(self.who, self)
         lo, hi = self.range.bounds(env)
         then = _then(env, self)
 
@@ -59,7 +55,7 @@ class Amount(IntFn):
     params = (P("who", (RoleType, "PlayerFn")),)
 
     def compile(self, env):
-        who = _player(env, self)
+        who = env.player_fn(self.who, self)
         n = env.num_players
 
         def amount(c):

@@ -241,10 +241,6 @@ class Intervene(Moves):
         return intervene
 
 
-def _one_player(env, lud):
-    """The player named by a role word or an integer function."""
-    return env.role_id(lud.who, lud) if isinstance(lud.who, str) else env.compile(lud.who)
-
 
 @ludeme("trigger")
 class Trigger(Moves):
@@ -258,7 +254,7 @@ class Trigger(Moves):
 
     def compile(self, env):
         self.refuse("then", why="Ludii keeps it on the list of moves, not on the trigger")
-        who = _one_player(env, self)
+        who = env.player_fn(self.who, self)
         _ = self.event          # Ludii's State.triggers ignores the event's name
         return lambda c: [Move(-1, -1, 0, [(A_SET_VAR, ("triggered", who(c)), 1)])]
 
@@ -273,7 +269,7 @@ class IsTriggered(Bool):
     params = (P("event", LitStr), P("who", (RoleType, IntFn)))
 
     def compile(self, env):
-        who = _one_player(env, self)
+        who = env.player_fn(self.who, self)
         _ = self.event          # Ludii's IsTriggered reads only the player
         n = env.num_players
 

@@ -72,8 +72,9 @@ class PlaceRandom(Other):
     """`(place Random [<region>] {"Item" ...} [count:<n>] [state:<n>] [value:<n>] [<type>])`,
     a start rule: each item in turn goes to `count` sites drawn at random among the sites of
     the region (the board by default) empty when that item's turn comes, one piece a site
-    (Ludii's PlaceRandom; its random stacks are PlaceRandomStack). The draws come from the state's chance stream; a replay of Ludii's trace forces
-    them to the recorded start (Game.new_initial_state's forced_places). Example:
+    (Ludii's PlaceRandom; its random stacks are PlaceRandomStack). The draws come from the
+    state's chance stream; a replay of Ludii's trace forces them to the recorded start
+    (Game.new_initial_state's forced_places). Example:
 
         (start (place Random {"Triangle1" "Triangle2" "Triangle0"}))
     """

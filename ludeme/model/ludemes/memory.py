@@ -249,7 +249,7 @@ class SetPlayerValue(Moves):
     params = (P("who", (RoleType, IntFn)), P("value", IntFn), P("then", "Then", opt=True))
 
     def compile(self, env):
-        who = _one_player(env, self)
+        who = env.player_fn(self.who, self)
         value = env.compile(self.value)
         return _effect(lambda c: [(A_SET_VAR, ("player", who(c)), value(c))], _then(env, self))
 
@@ -263,13 +263,9 @@ class ValuePlayer(IntFn):
     params = (P("who", (RoleType, IntFn)),)
 
     def compile(self, env):
-        who = _one_player(env, self)
+        who = env.player_fn(self.who, self)
         return lambda c: c.s.notes.get(("var", ("player", who(c))), -1)
 
-
-def _one_player(env, lud):
-    """The player a ludeme names by a role word or an integer."""
-    return env.role_id(lud.who, lud) if isinstance(lud.who, str) else env.compile(lud.who)
 
 
 class _PieceFieldAt(IntFn):

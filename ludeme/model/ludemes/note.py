@@ -31,7 +31,7 @@ class Note(Moves):
         n = env.num_players
         if self.to is None or self.to == "All":
             return lambda c: [Move(-1, -1, 0, []) for _ in range(n)]
-        who = env.role_id(self.to, self) if isinstance(self.to, str) else env.compile(self.to)
+        who = env.player_fn(self.to, self)
 
         def note(c):
             return [Move(-1, -1, 0, [])] if 1 <= who(c) <= n else []

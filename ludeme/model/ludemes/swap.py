@@ -28,8 +28,7 @@ class MoveSwap(Moves):
             return self._pieces(env, then)
         if self.player1 is None or self.player2 is None:
             raise self.fail("(move Swap Players ...) needs two players")
-        p1, p2 = (env.role_id(p, self) if isinstance(p, str) else env.compile(p)
-                  for p in (self.player1, self.player2))
+        p1, p2 = (env.player_fn(p, self) for p in (self.player1, self.player2))
 
         def swap(c):
             mover = c.s.mover
@@ -104,8 +103,7 @@ class SwapPlayers(Moves):
             if not isinstance(self.then.moves, Note):
                 self.refuse("then", why="Ludii keeps it on the list of moves, not on the swap")
             env.compile(self.then)      # a note: it changes nothing in the game
-        p1, p2 = (env.role_id(p, self) if isinstance(p, str) else env.compile(p)
-                  for p in (self.player1, self.player2))
+        p1, p2 = (env.player_fn(p, self) for p in (self.player1, self.player2))
 
         def swap(c):
             mover = c.s.mover
