@@ -107,3 +107,24 @@ def assert_corpus_trace_agrees(refdata: Path, ludii: Path, name: str) -> None:
                                 index=str(refdata / "corpus-index.tsv"))
     bad = [v.line() for v in verdicts if not v.ok]
     assert not bad, "\n".join(bad)
+
+
+@pytest.fixture
+def ludeme_here(capfd):
+    """`python -m ludeme ARGS` run by calling `main` in this process: the exit status and
+    the output a subprocess would give, without a Python start-up (two to four seconds of
+    imports) per call. Tests of what only a process of its own shows (signals, the
+    start-up itself) keep the subprocess."""
+    from types import SimpleNamespace
+
+    from ludeme.cli.main import main
+
+    def call(*args):
+        capfd.readouterr()
+        try:
+            status = main([str(a) for a in args])
+        except SystemExit as e:             # argparse's refusals
+            status = e.code
+        out, err = capfd.readouterr()
+        return SimpleNamespace(returncode=status, stdout=out, stderr=err)
+    return call

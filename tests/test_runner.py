@@ -213,7 +213,7 @@ def test_the_benchmark_finds_ludiis_figures_for_each_ruleset(k, refdata):
 
 def test_the_playout_benchmark_prints_a_ratio_per_ruleset(refdata, capsys):
     from ludeme.bench import main as bench_main
-    assert bench_main(["playouts", str(ADZUA), "--seconds", "0.3", "--jobs", "1"]) == 0
+    assert bench_main(["playouts", str(ADZUA), "--seconds", "0.1", "--jobs", "1"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "(Ludii " in line]
     assert len(lines) == 10
     # Each line ends with Ludii's warmed rate (speed.tsv), the ratio, the all-cores rate.
@@ -233,9 +233,10 @@ def test_the_speed_target_is_every_configuration_of_speed_md(refdata):
 
 def test_the_end_to_end_benchmark_sizes_its_runs_and_states_the_median(refdata, capsys):
     from ludeme.bench import main as bench_main
-    # (runs of about a second of CPU: at 0.2 s the start-up's noise, with the other test
-    # worker beside it, can outweigh the difference between the two run sizes)
-    assert bench_main(["playouts", "--targets", "--end-to-end", "--seconds", "1.0",
+    # (runs of about half a second of CPU, under the 10,000 playouts of a partitioned run,
+    # which a second's worth of tic-tac-toe passes; at 0.2 s the start-up's noise, with the
+    # other test worker beside it, can outweigh the difference between the two run sizes)
+    assert bench_main(["playouts", "--targets", "--end-to-end", "--seconds", "0.5",
                        "--backend", "reference", "--only", "tic-tac-toe"]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("tic-tac-toe"))

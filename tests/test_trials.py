@@ -169,12 +169,8 @@ def test_written_senet_trial_replays_its_dice(ludii, tmp_path):
     assert v.status == "agreed" and v.steps == 120, v.line()
 
 
-def _ludeme(*args):
-    return subprocess.run([sys.executable, "-m", "ludeme", *map(str, args)],
-                          capture_output=True, text=True, timeout=300)
-
-
-def test_cli_records_a_run_row_and_refuses_what_it_cannot(tmp_path):
+def test_cli_records_a_run_row_and_refuses_what_it_cannot(tmp_path, ludeme_here):
+    _ludeme = ludeme_here
     from conftest import DESCRIPTIONS
     adzua = DESCRIPTIONS / "adzua_children.lud"
     run = tmp_path / "run"

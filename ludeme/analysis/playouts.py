@@ -52,11 +52,12 @@ def playout_seed(seed: int, index: int) -> int:
 
 
 def _seeds(seed: int, indices) -> list[int]:
-    """`playout_seed(seed, i)` for each index, by the compiled runtime when numba is there."""
-    try:
-        from ludeme.engine.compiled.rt import int_words, playout_seed_of
-    except ImportError:                  # pragma: no cover - numba is a dependency
+    """`playout_seed(seed, i)` for each index: by the compiled runtime when a compiled game
+    has loaded it already, else by numpy, whose microseconds a reference playout's
+    milliseconds hide, sparing a reference run numba's import and the kernel's load."""
+    if "ludeme.engine.compiled.rt" not in sys.modules:
         return [playout_seed(seed, i) for i in indices]
+    from ludeme.engine.compiled.rt import int_words, playout_seed_of
     words = int_words(seed)
     return [int(playout_seed_of(words, i)) for i in indices]
 
