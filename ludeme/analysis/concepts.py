@@ -355,7 +355,12 @@ SHAPE_CONCEPTS = {
     "hex": ("HexShape", "HexTiling", "RegularShape", "PolygonShape"),
     "tri": ("TriangleShape", "TriangleTiling", "RegularShape", "PolygonShape"),
     "graph": ("PolygonShape",),
+    "quadhex": ("QuadHexTiling", "HexShape", "PolygonShape"),
 }
+# Tilings whose Ludii classes (Tiling31212, Tiling4612, Tiling33336, Tiling333333_33434,
+# Tiling33344) declare no shape concept.
+SEMI_REGULAR_NO_SHAPE = ("T31212", "T4612", "T33336", "T333333_33434", "T33344")
+BRICK_SHAPES = ("Square", "Rectangle", "Diamond", "Prism", "Spiral", "Limping")
 HEX_SHAPES = {"Star": "StarShape", "Diamond": "DiamondShape", "Triangle": "TriangleShape",
               "Rectangle": "RectangleShape"}
 
@@ -430,7 +435,7 @@ def shape_concepts(board_item) -> set[str]:
     """The concepts of the board's shape ludeme."""
     from ludeme.language.syntax import Call, Int, Named, Word
     shape = board_item.shape.node      # the graph function as written
-    while shape.name in ("rotate", "recoordinate"):    # these keep the board's shape
+    while shape.name in ("rotate", "recoordinate", "layers"):   # these keep the board's shape
         # the graph is the last argument: the angle may be arithmetic, (- 90 62)
         shape = [a for a in shape.args if isinstance(a, Call)][-1]
     out = set(SHAPE_CONCEPTS.get(shape.name, ()))
@@ -447,6 +452,19 @@ def shape_concepts(board_item) -> set[str]:
         # Ludii's HexagonOn3464, or ParallelogramOn3464 given a second size
         two = len([a for a in shape.positional() if not isinstance(a, Word)]) > 1
         out = {"SemiRegularTiling", "ParallelogramShape" if two else "HexShape", "PolygonShape"}
+    if shape.name == "tiling" and words[:1] and words[0] in SEMI_REGULAR_NO_SHAPE:
+        out = {"SemiRegularTiling", "PolygonShape"}
+    if shape.name == "tiling" and words[:1] == ["T488"]:     # Ludii's SquareOrRectangleOn488
+        two = len([a for a in shape.positional() if not isinstance(a, Word)]) > 1
+        out = {"SemiRegularTiling", "RectangleShape" if two else "SquareShape", "RegularShape",
+               "PolygonShape"}
+    if shape.name == "brick":
+        # Ludii's SquareOrRectangleOnBrick calls a board Square only when one size is
+        # written (it compares the two as objects); the other shapes are named as written
+        sized = len([a for a in shape.positional() if not isinstance(a, Word)])
+        kind = next((w for w in words if w in BRICK_SHAPES), None) or "Square"
+        named = "Rectangle" if kind == "Limping" or kind == "Square" and sized > 1 else kind
+        out = {"BrickTiling", f"{named}Shape", "PolygonShape"}
     if shape.name == "concentric":
         out = concentric_concepts(shape, words)
     if shape.name == "square" and shape.positional() and not isinstance(

@@ -1,5 +1,5 @@
 """Semi-regular tilings (Ludii's generators/basis/tiling package): `(tiling T3464 2)`,
-`(tiling T3636 5)`.
+`(tiling T3636 5)`, `(tiling T488 3)`.
 
 Each tiling places a motif of points around the centres of a hexagon of motifs, fuses
 points closer than 0.1, joins points one unit apart and finds the cells, as Ludii's
@@ -46,6 +46,31 @@ MOTIF_3636 = tuple((x, y) for y, x in ((0.0, 1.0), (SQRT3 / 2, 0.5), (SQRT3 / 2,
                                        (0.0, -1.0), (-SQRT3 / 2, -0.5), (-SQRT3 / 2, 0.5)))
 
 
+# Ludii's Tiling333333_33434.ref: the motif of T3464 (a hexagon and the 12 points around it)
+MOTIF_333333_33434 = MOTIF_3464
+# A unit square from its lower left corner, anticlockwise (Ludii's Tiling33344.ref, read (y, x)).
+MOTIF_33344 = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+# A hexagon of unit sides and the 12 points of the triangles around it (Tiling33336.ref).
+MOTIF_33336 = tuple((a * 0.5, b * (SQRT3 / 2)) for a, b in (
+    (-1, 1), (1, 1), (2, 0), (1, -1), (-1, -1), (-2, 0), (-2, 2), (0, 2), (2, 2), (3, 1),
+    (4, 0), (3, -1), (2, -2), (0, -2), (-2, -2), (-3, -1), (-4, 0), (-3, 1)))
+# An octagon of unit sides, from the top right corner clockwise (Tiling488.ref).
+_U, _V = 1.0, 1.0 + 2 / math.sqrt(2)
+MOTIF_488 = ((_U / 2, _V / 2), (_V / 2, _U / 2), (_V / 2, -_U / 2), (_U / 2, -_V / 2),
+             (-_U / 2, -_V / 2), (-_V / 2, -_U / 2), (-_V / 2, _U / 2), (-_U / 2, _V / 2))
+
+
+def _dodecagon() -> tuple[tuple[float, float], ...]:
+    """The corners of a dodecagon of unit sides, from 15 degrees anticlockwise (the ref of
+    Ludii's Tiling4612 and Tiling31212)."""
+    r = 1 / math.sqrt(2 - SQRT3)
+    return tuple((r * math.cos(math.pi / 12 + s / 12.0 * 2 * math.pi),
+                  r * math.sin(math.pi / 12 + s / 12.0 * 2 * math.pi)) for s in range(12))
+
+
+MOTIF_DODECAGON = _dodecagon()
+
+
 def motif_graph(centres, motif) -> PlanarGraph:
     """The points of `motif` around each centre (fused within 0.1, in creation order),
     joined one unit apart, numbered bottom row first."""
@@ -66,27 +91,62 @@ def hexagon_cells(rows: int, cols: int):
             if not (c > cols // 2 + r or r - c > cols // 2)]
 
 
+# Tilings Ludii builds only as a hexagon of motifs `a` a side: where the motif (row, col) is
+# centred, and the motif (Ludii's Tiling31212, Tiling4612 and Tiling33336 and
+# Tiling333333_33434 .xy and .ref; the first two use Ludii's rounded 2 + sqrt 3 and 3 + sqrt 3).
+_UY = SQRT3 / 2
+_DX31212, _DX4612 = 3.7320508, 4.7320508
+HEXAGONS_OF_MOTIFS = {
+    "T31212": (lambda r, c: ((c - 0.5 * r) * _DX31212, r * (_DX31212 * SQRT3 / 2)),
+               MOTIF_DODECAGON),
+    "T4612": (lambda r, c: ((c - 0.5 * r) * _DX4612, r * (_DX4612 * SQRT3 / 2)),
+              MOTIF_DODECAGON),
+    "T33336": (lambda r, c: (c * 5 * 0.5 - r * 4 * 0.5, r * 2 * _UY + c * _UY), MOTIF_33336),
+    "T333333_33434": (lambda r, c: ((1.5 + SQRT3) * (c - r), (2 + SQRT3) * (r + c) * 0.5),
+                      MOTIF_333333_33434),
+}
+
+
 @ludeme("tiling")
 class Tiling(GraphFn):
     """A semi-regular tiling in a hexagon of `a` motifs a side: T3464 (hexagons, squares
     and triangles; with `b`, a parallelogram of a rows of b motifs), T3636 (hexagons and
-    triangles; with `b`, a rhombus a x b); T33434
-    (squares and pairs of triangles) in a diamond of a x a motifs, the only shape Ludii
-    builds: its `b` changes nothing there (Tiling.construct passes only `a`).
+    triangles; with `b`, a rhombus a x b), T333333_33434 (hexagons ringed by squares and
+    triangles), T33336 (hexagons ringed by triangles), T31212 (dodecagons and triangles),
+    T4612 (dodecagons, hexagons and squares); T33434 (squares and pairs of triangles) in a
+    diamond of a x a motifs; T33344 (rows of squares between rows of triangles), a rows of
+    b squares (a with one size); T488 (octagons and squares), a rows of b octagons.
+    Where Ludii builds only one shape (T333333_33434, T33336, T31212, T4612, T33434) the
+    `b` changes nothing (Tiling.construct passes only `a`).
 
-    Example: `(board (tiling T3464 2) use:Vertex)` is Kensington's 72 points.
+    Example: `(board (tiling T3464 2) use:Vertex)` is Kensington's 72 points;
+    `(board (tiling T488 3))` is 9 octagons and the 4 squares between them.
     """
 
     params = (P("tiling", Enum("TilingType", TILINGS)), P("a", INT), P("b", INT, opt=True))
-
-    def validate(self):
-        if self.tiling not in ("T3464", "T3636", "T33434"):
-            raise self.fail(f"(tiling {self.tiling} ...) is not supported yet")
 
     def build(self, site_type: str) -> PlanarGraph:
         a = size(self, "a", 1)
         b = size(self, "b", 1)
         rows = 2 * a - 1
+        if self.tiling in HEXAGONS_OF_MOTIFS:
+            g = motif_graph([HEXAGONS_OF_MOTIFS[self.tiling][0](r, c)
+                             for r, c in hexagon_cells(rows, rows)],
+                            HEXAGONS_OF_MOTIFS[self.tiling][1])
+            g.basis, g.shape = self.tiling, "Hexagon"
+            return g
+        if self.tiling == "T33344":                     # Ludii's Tiling33344
+            dy = 1 + SQRT3 / 2
+            g = motif_graph([(c + 0.5 * r, r * dy) for r in range(a)
+                             for c in range(a if b is None else b)], MOTIF_33344)
+            g.basis, g.shape = "T33344", "Rhombus"
+            return g
+        if self.tiling == "T488":                       # Ludii's SquareOrRectangleOn488
+            g = motif_graph([(c * _V, r * _V) for r in range(a)
+                             for c in range(a if b is None else b)], MOTIF_488)
+            # Ludii compares the two sizes as objects: Square only when one was written
+            g.basis, g.shape = "T488", "Square" if b is None else "Rectangle"
+            return g
         if self.tiling == "T33434":
             h = (1 + SQRT3) / 2                          # Ludii's Tiling33434.xy
             g = motif_graph([(h * (c - r), h * (r + c)) for r in range(a) for c in range(a)],
