@@ -777,7 +777,6 @@ ERRORS = [
     ("(board (squar 3))", "unknown ludeme (squar ...) (did you mean 'square'?)", 8),
     ("(board (mesh 30))", "(mesh ...) is not supported yet", 8),
     ("(board (shift 0 1 (mesh 30)))", "(mesh ...) is not supported yet", 19),
-    ("(board (celtic 3))", "(celtic ...) is not supported yet", 8),
     ("(board (square))", "(square ...) needs its argument 'dim'", 8),
     ("(board (square Octagon 3))", "found 'Octagon'", 16),
     ("(board (square 3) use:Face)", "'use:' must be one of SiteType", 23),

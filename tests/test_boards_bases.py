@@ -164,6 +164,40 @@ def test_tilings_ludii_builds_in_one_shape_ignore_the_second_size():
         assert counts(f"(board (tiling {tiling} 1 5))") == counts(f"(board (tiling {tiling} 1))")
 
 
+# ---------------------------------------------------------------- celtic
+
+@pytest.mark.parametrize("shape,counted,cells", [
+    # a diamond, and a point out beyond each corner making a triangle with its two sides
+    ("(celtic 1)", (8, 12, 5), {4: 1, 3: 4}),
+    # 4 diamonds and the square between them; 4 corner triangles and 4 chords across the
+    # notches between diamonds
+    ("(celtic 2)", (16, 28, 13), {4: 5, 3: 8}),
+    ("(celtic 2 3)", (21, 38, 18), {4: 8, 3: 10}),
+])
+def test_celtic_rounds_off_a_grid_of_diamonds(shape, counted, cells):
+    text = f"(board {shape} use:Vertex)"
+    assert counts(text) == counted
+    assert sides(text) == cells
+
+
+def test_celtic_corner_point_lies_beyond_the_corner():
+    # Ludii's Celtic: 0.9 of the side before the corner out from the middle of the side
+    # after it: from the diamond's left corner (-1/sqrt 2, 0), 1.4 x (-1/sqrt 2) each way
+    g = board("(board (celtic 1) use:Vertex)").planar
+    corner = g.vertices[0]
+    assert at(corner)[:2] == (-0.99, -0.99)
+    assert sorted(at(e.other(corner))[:2] for e in corner.edges) == [(-0.707, 0), (0, -0.707)]
+
+
+@pytest.mark.parametrize("shape", ["(celtic (poly {{0 0} {0 4} {4 4} {4 0}}))",
+                                   "(celtic {3 3 3 3})"])
+def test_celtic_outline_takes_the_diamonds_inside(shape):
+    # the diamonds are 1.41 apart: 0 to 2.83 fit in a square of 4, 0 to 4.24 in one of
+    # 3 diamond widths a side
+    expected = "(celtic 3)" if "poly" in shape else "(celtic 4)"
+    assert counts(f"(board {shape})") == counts(f"(board {expected})")
+
+
 # ---------------------------------------------------------------- playable
 
 @pytest.mark.parametrize("shape,use", [
@@ -175,6 +209,7 @@ def test_tilings_ludii_builds_in_one_shape_ignore_the_second_size():
     ("(tiling T488 2)", ""),
     ("(tiling T4612 1)", "use:Vertex"),
     ("(tiling T33344 2)", ""),
+    ("(celtic 2)", "use:Vertex"),
 ])
 def test_a_game_on_each_new_board_plays_to_an_end(shape, use):
     # place a disc, or step one to an empty neighbour; a line of 3 wins, a full board draws
@@ -202,6 +237,8 @@ def test_a_game_on_each_new_board_plays_to_an_end(shape, use):
     ("(layers 2 (quadhex 2))", {"QuadHexTiling", "HexShape", "PolygonShape"}),
     ("(tiling T488 2 3)", {"SemiRegularTiling", "RectangleShape", "RegularShape", "PolygonShape"}),
     ("(tiling T4612 2)", {"SemiRegularTiling", "PolygonShape"}),
+    ("(celtic 3)", {"CelticTiling", "SquareShape", "PolygonShape"}),
+    ("(celtic {3 3 3 3})", {"CelticTiling", "RectangleShape", "PolygonShape"}),
 ])
 def test_new_boards_have_ludiis_shape_concepts(tmp_path, shape, expected):
     from ludeme.analysis.concepts import compile_time

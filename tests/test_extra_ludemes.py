@@ -327,7 +327,6 @@ def test_rotation_reads_the_rotation_of_the_piece_at_a_site(start, site, level, 
 
 @pytest.mark.parametrize("ludeme,board", [
     ("(mesh ...)", "(mesh 30)"),
-    ("(celtic ...)", "(celtic 3)"),
 ])
 def test_ludemes_ludii_has_and_ludeme_lacks_are_refused_as_not_supported_yet(ludeme, board):
     # Never "unknown": the files of Ludii's corpus that use them are valid

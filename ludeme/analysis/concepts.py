@@ -465,6 +465,11 @@ def shape_concepts(board_item) -> set[str]:
         kind = next((w for w in words if w in BRICK_SHAPES), None) or "Square"
         named = "Rectangle" if kind == "Limping" or kind == "Square" and sized > 1 else kind
         out = {"BrickTiling", f"{named}Shape", "PolygonShape"}
+    if shape.name == "celtic":
+        # Ludii's Celtic: SquareShape only for one size written; a polygon or side
+        # lengths leave it without a shape, which it reports as RectangleShape
+        one = [type(a) for a in shape.positional()] == [Int]
+        out = {"CelticTiling", "SquareShape" if one else "RectangleShape", "PolygonShape"}
     if shape.name == "concentric":
         out = concentric_concepts(shape, words)
     if shape.name == "square" and shape.positional() and not isinstance(
