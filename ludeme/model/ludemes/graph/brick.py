@@ -92,14 +92,15 @@ def spiral_on_brick(rings: int) -> PlanarGraph:
 
 @ludeme("brick")
 class Brick(GraphFn):
-    """A brick wall: `(brick 4)` is 4 courses of 4 bricks, every other one shifted half a
-    brick (Square; Rectangle with a second size; Limping, one more brick a course);
-    `(brick Diamond 3)` a diamond, `(brick Prism 3 2)` a diamond stretched by 2 x 2 courses;
-    `(brick Spiral 3)` rings of bricks round a square. `trim:True` cuts the half bricks that
-    stick out of the sides down to squares (Spiral ignores it, as Ludii does).
+    """A brick wall: `(brick 4)` is 4 courses of bricks two units long, every other one
+    shifted by half a brick, so that courses of 5 and 4 bricks alternate, the longer
+    sticking out half a brick at both ends (Square; Rectangle with a second size;
+    Limping, one brick more); `(brick Diamond 3)` a diamond of bricks, `(brick Prism 3 2)`
+    the same (Ludii cuts the rows a prism adds by the side alone); `(brick Spiral 3)`
+    rings of bricks round a square. `trim:True` cuts the bricks that stick out down to
+    squares (Ludii builds a spiral without reading it).
 
-    Example: `(board (brick 2))` has 5 cells: 2 bricks, then a course of a brick between two
-    bricks that stick out.
+    Example: `(board (brick 2))` has 5 cells: 3 bricks in the bottom course, 2 above.
     """
 
     params = (P("shape", Enum("BrickShapeType", "Square Rectangle Diamond Prism Spiral Limping"),
