@@ -189,13 +189,21 @@ def test_celtic_corner_point_lies_beyond_the_corner():
     assert sorted(at(e.other(corner))[:2] for e in corner.edges) == [(-0.707, 0), (0, -0.707)]
 
 
-@pytest.mark.parametrize("shape", ["(celtic (poly {{0 0} {0 4} {4 4} {4 0}}))",
-                                   "(celtic {3 3 3 3})"])
-def test_celtic_outline_takes_the_diamonds_inside(shape):
-    # the diamonds are 1.41 apart: 0 to 2.83 fit in a square of 4, 0 to 4.24 in one of
-    # 3 diamond widths a side
-    expected = "(celtic 3)" if "poly" in shape else "(celtic 4)"
-    assert counts(f"(board {shape})") == counts(f"(board {expected})")
+def test_celtic_polygon_takes_the_diamonds_inside():
+    # the diamonds are 1.41 apart: 0 to 2.83 fit in a square of 4
+    assert counts("(board (celtic (poly {{0 0} {0 4} {4 4} {4 0}})))") == \
+        counts("(board (celtic 3))")
+
+
+def test_celtic_sides_keep_ludiis_shrunk_outline():
+    # Side lengths in diamond widths, the first to the right (Polygon.fromSides reads
+    # Celtic's real steps as x, y), so the outline runs anticlockwise and Polygon.inflate
+    # shrinks it: of the 3 x 4 diamonds on or inside it, only (1, 1) and (1, 2) stay
+    # inside, and (0, 0), where the walk's start and end (both kept) are pushed apart;
+    # the square between (0, 0) and (1, 1), its sides a unit long, is a cell too
+    squares = [at(f)[:2] for f in board("(board (celtic {2 3 2 3}))").planar.faces
+               if len(f.vertices) == 4]
+    assert sorted(squares) == [(0, 0), (0.707, 0.707), (1.414, 1.414), (1.414, 2.828)]
 
 
 # ---------------------------------------------------------------- playable
@@ -238,7 +246,7 @@ def test_a_game_on_each_new_board_plays_to_an_end(shape, use):
     ("(tiling T488 2 3)", {"SemiRegularTiling", "RectangleShape", "RegularShape", "PolygonShape"}),
     ("(tiling T4612 2)", {"SemiRegularTiling", "PolygonShape"}),
     ("(celtic 3)", {"CelticTiling", "SquareShape", "PolygonShape"}),
-    ("(celtic {3 3 3 3})", {"CelticTiling", "RectangleShape", "PolygonShape"}),
+    ("(celtic {2 3 2 3})", {"CelticTiling", "RectangleShape", "PolygonShape"}),
 ])
 def test_new_boards_have_ludiis_shape_concepts(tmp_path, shape, expected):
     from ludeme.analysis.concepts import compile_time

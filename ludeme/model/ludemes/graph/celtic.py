@@ -23,8 +23,10 @@ CONCEPTS_REVIEWED = True
 
 UU = 1 / math.sqrt(2)
 UU2 = 2 * UU
-# Ludii's Celtic steps, as (row, column) steps of a diamond's width.
-CELTIC_STEPS = ((UU2, 0.0), (0.0, UU2), (-UU2, 0.0), (0.0, -UU2))
+# Ludii's Celtic steps, a diamond's width right, up, left, down, written as the (row,
+# column) steps outline_from_sides reads (Ludii's Polygon.fromSides reads real steps as
+# (x, y), whole ones as (row, column)).
+CELTIC_STEPS = ((0.0, UU2), (UU2, 0.0), (0.0, -UU2), (-UU2, 0.0))
 
 
 def angle_difference(a, b, c) -> float:
@@ -132,9 +134,12 @@ class CelticPoly(GraphFn):
 @ludeme("celtic")
 class CelticSides(GraphFn):
     """A Celtic knotwork board inside an outline walked from its side lengths, in diamond
-    widths, up the first and turning right at each corner: `(celtic {4 3 -1 2 3})`.
+    widths, right along the first and turning left at each corner (right for a negative
+    length): `(celtic {4 3 -1 2 3})`. Walked that way round, the outline is shrunk, not
+    grown, by Ludii's inflation, so the diamonds on it are left out.
 
-    Example: `(board (celtic {3 3 3 3}))`.
+    Example: `(board (celtic {2 3 2 3}))` is 2 diamonds, one above the other: those
+    strictly inside a rectangle 2 widths by 3.
     """
 
     params = (P("sides", INT, many=True),)
