@@ -164,6 +164,36 @@ def test_tilings_ludii_builds_in_one_shape_ignore_the_second_size():
         assert counts(f"(board (tiling {tiling} 1 5))") == counts(f"(board (tiling {tiling} 1))")
 
 
+@pytest.mark.parametrize("custom,same,dy", [
+    # a hexagon walked from side lengths (each one site shorter) from motif (0, 0) to the
+    # right and round: the 7 motifs of size 2, two rows (2 sqrt 3) lower
+    ("(tiling T3636 {2 2})", "(tiling T3636 2)", -3.464),
+    # octagons (2.41 apart) centred inside 5 x 5: 3 x 3 of them, in the same order
+    ("(tiling T488 (poly {{0 0} {0 5} {5 5} {5 0}}))", "(tiling T488 3)", 0),
+    # Ludii builds these at a fixed size whatever the outline
+    ("(tiling T4612 {2})", "(tiling T4612 3)", 0),
+    ("(tiling T333333_33434 (poly {{0 0} {0 9} {9 9} {9 0}}))", "(tiling T333333_33434 2)", 0),
+    ("(tiling T33434 {2})", "(tiling T33434 3)", 0),
+])
+def test_tiling_in_an_outline_is_ludiis_custom_board(custom, same, dy):
+    assert [at(v) for v in board(f"(board {custom} use:Vertex)").planar.vertices] == \
+        [(x, round(y + dy, 3), z) for x, y, z in
+         map(at, board(f"(board {same} use:Vertex)").planar.vertices)]
+
+
+def test_tiling_outline_quirks():
+    # CustomOn488 walks side lengths in units, not octagon widths: one octagon fits
+    assert counts("(board (tiling T488 {2 2 2 2}))") == (8, 8, 1)
+    # CustomOn3464 reads its motif as (y, x): the hexagons stand on a corner
+    g = board("(board (tiling T3464 {2 2}))").planar
+    assert counts("(board (tiling T3464 {2 2}))") == counts("(board (tiling T3464 2))")
+    hexagon = next(f for f in g.faces if len(f.vertices) == 6)
+    assert any(abs(v.x - hexagon.x) < 1e-3 and abs(v.y - hexagon.y - 1) < 1e-3
+               for v in hexagon.vertices)
+    # T33434 in a polygon: Ludii's diamond of 5 kept inside it
+    assert sides("(board (tiling T33434 (poly {{0 0} {0 3} {3 3} {3 0}})))") == {3: 4, 4: 4}
+
+
 # ---------------------------------------------------------------- celtic
 
 @pytest.mark.parametrize("shape,counted,cells", [
@@ -245,6 +275,8 @@ def test_a_game_on_each_new_board_plays_to_an_end(shape, use):
     ("(layers 2 (quadhex 2))", {"QuadHexTiling", "HexShape", "PolygonShape"}),
     ("(tiling T488 2 3)", {"SemiRegularTiling", "RectangleShape", "RegularShape", "PolygonShape"}),
     ("(tiling T4612 2)", {"SemiRegularTiling", "PolygonShape"}),
+    ("(tiling T488 {6 6 6 6})", {"SemiRegularTiling", "PolygonShape"}),
+    ("(tiling T3464 (poly {{0 0} {0 9} {9 9} {9 0}}))", {"SemiRegularTiling", "PolygonShape"}),
     ("(celtic 3)", {"CelticTiling", "SquareShape", "PolygonShape"}),
     ("(celtic {2 3 2 3})", {"CelticTiling", "RectangleShape", "PolygonShape"}),
 ])

@@ -12,7 +12,10 @@ import math
 
 from ludeme.model.ludemes.base import Enum, GraphFn, P, ludeme
 from .base import INT, size
+from .generators import side_lengths
+from .operators import cut_by_polygon
 from ludeme.boards.geometry import PlanarGraph, graph_from_points
+from ludeme.boards.polygon import inflate, lattice_inside, outline_from_sides, sides_outline
 
 # Every ludeme here declares its concepts: none (a board's shape concepts are
 # `ludeme.analysis.concepts.shape_concepts`).
@@ -126,44 +129,138 @@ class Tiling(GraphFn):
     params = (P("tiling", Enum("TilingType", TILINGS)), P("a", INT), P("b", INT, opt=True))
 
     def build(self, site_type: str) -> PlanarGraph:
-        a = size(self, "a", 1)
-        b = size(self, "b", 1)
-        rows = 2 * a - 1
-        if self.tiling in HEXAGONS_OF_MOTIFS:
-            g = motif_graph([HEXAGONS_OF_MOTIFS[self.tiling][0](r, c)
-                             for r, c in hexagon_cells(rows, rows)],
-                            HEXAGONS_OF_MOTIFS[self.tiling][1])
-            g.basis, g.shape = self.tiling, "Hexagon"
-            return g
-        if self.tiling == "T33344":                     # Ludii's Tiling33344
-            dy = 1 + SQRT3 / 2
-            g = motif_graph([(c + 0.5 * r, r * dy) for r in range(a)
-                             for c in range(a if b is None else b)], MOTIF_33344)
-            g.basis, g.shape = "T33344", "Rhombus"
-            return g
-        if self.tiling == "T488":                       # Ludii's SquareOrRectangleOn488
-            g = motif_graph([(c * _V, r * _V) for r in range(a)
-                             for c in range(a if b is None else b)], MOTIF_488)
-            # Ludii compares the two sizes as objects: Square only when one was written
-            g.basis, g.shape = "T488", "Square" if b is None else "Rectangle"
-            return g
-        if self.tiling == "T33434":
-            h = (1 + SQRT3) / 2                          # Ludii's Tiling33434.xy
-            g = motif_graph([(h * (c - r), h * (r + c)) for r in range(a) for c in range(a)],
-                            MOTIF_33434)
-            g.basis, g.shape = "T33434", "Diamond"
-            return g
-        if self.tiling == "T3464":
-            hx, hy = 1 + SQRT3, (3 + SQRT3) / 2          # Ludii's HexagonOn3464.xy
-            # with b, Ludii's ParallelogramOn3464: a rows of b motifs on the same axes
-            cells = hexagon_cells(rows, rows) if b is None else \
-                [(r, c) for r in range(a) for c in range(b)]
-            g = motif_graph([(hy * (c - r), hx * (r + c) * 0.5) for r, c in cells], MOTIF_3464)
-            g.basis, g.shape = "T3464", "Hexagon" if b is None else "Quadrilateral"
-            return g
-        cols = 2 * (a if b is None else b) - 1
-        cells = hexagon_cells(rows, cols) if b is None else \
-            [(r, c) for r in range(rows) for c in range(cols)]
-        g = motif_graph([(2 * (c - 0.5 * r), SQRT3 * r) for r, c in cells], MOTIF_3636)
-        g.basis, g.shape = "T3636", "Hexagon" if b is None else "Rhombus"
+        return tiling_graph(self.tiling, size(self, "a", 1), size(self, "b", 1))
+
+
+def tiling_graph(tiling: str, a: int, b: int | None) -> PlanarGraph:
+    """Ludii's board of the tiling `a` (by `b`) motifs, as Tiling.construct chooses it."""
+    rows = 2 * a - 1
+    if tiling in HEXAGONS_OF_MOTIFS:
+        g = motif_graph([HEXAGONS_OF_MOTIFS[tiling][0](r, c) for r, c in hexagon_cells(rows, rows)],
+                        HEXAGONS_OF_MOTIFS[tiling][1])
+        g.basis, g.shape = tiling, "Hexagon"
         return g
+    if tiling == "T33344":                          # Ludii's Tiling33344
+        g = motif_graph([xy_33344(r, c) for r in range(a) for c in range(a if b is None else b)],
+                        MOTIF_33344)
+        g.basis, g.shape = "T33344", "Rhombus"
+        return g
+    if tiling == "T488":                            # Ludii's SquareOrRectangleOn488
+        g = motif_graph([xy_488(r, c) for r in range(a) for c in range(a if b is None else b)],
+                        MOTIF_488)
+        # Ludii compares the two sizes as objects: Square only when one was written
+        g.basis, g.shape = "T488", "Square" if b is None else "Rectangle"
+        return g
+    if tiling == "T33434":
+        h = (1 + SQRT3) / 2                          # Ludii's Tiling33434.xy
+        g = motif_graph([(h * (c - r), h * (r + c)) for r in range(a) for c in range(a)],
+                        MOTIF_33434)
+        g.basis, g.shape = "T33434", "Diamond"
+        return g
+    if tiling == "T3464":
+        hx, hy = 1 + SQRT3, (3 + SQRT3) / 2          # Ludii's HexagonOn3464.xy
+        # with b, Ludii's ParallelogramOn3464: a rows of b motifs on the same axes
+        cells = hexagon_cells(rows, rows) if b is None else \
+            [(r, c) for r in range(a) for c in range(b)]
+        g = motif_graph([(hy * (c - r), hx * (r + c) * 0.5) for r, c in cells], MOTIF_3464)
+        g.basis, g.shape = "T3464", "Hexagon" if b is None else "Quadrilateral"
+        return g
+    cols = 2 * (a if b is None else b) - 1
+    cells = hexagon_cells(rows, cols) if b is None else \
+        [(r, c) for r in range(rows) for c in range(cols)]
+    g = motif_graph([xy_3636(r, c) for r, c in cells], MOTIF_3636)
+    g.basis, g.shape = "T3636", "Hexagon" if b is None else "Rhombus"
+    return g
+
+
+def xy_33344(r: int, c: int) -> tuple[float, float]:
+    return (c + 0.5 * r, r * (1 + SQRT3 / 2))
+
+
+def xy_488(r: int, c: int) -> tuple[float, float]:
+    return (c * _V, r * _V)
+
+
+def xy_3636(r: int, c: int) -> tuple[float, float]:
+    return (2 * (c - 0.5 * r), SQRT3 * r)
+
+
+def xy_custom_3464(r: int, c: int) -> tuple[float, float]:
+    return ((1 + SQRT3) * (c - 0.5 * r), (3 + SQRT3) / 2 * r)
+
+
+# Ludii's CustomOn* classes: where motif (row, col) is centred, the motif (CustomOn3464 reads
+# its motif as (y, x), turning it a quarter), whether side lengths walk the six-sided
+# lattice (else CustomOn488's four unit steps, (row, col) up, right, down, left)
+CUSTOM = {
+    "T3636": (xy_3636, MOTIF_3636, True),
+    "T3464": (xy_custom_3464, tuple((y, x) for x, y in MOTIF_3464), True),
+    "T33344": (xy_33344, MOTIF_33344, True),
+    "T488": (xy_488, MOTIF_488, False),
+}
+# Tilings Ludii builds at a fixed size whatever the polygon or sides (Tiling.construct).
+FIXED = {"T333333_33434": 2, "T4612": 3, "T31212": 3, "T33336": 3}
+STEPS_488 = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def custom_tiling(lud, poly, sides) -> PlanarGraph:
+    """Ludii's board of a tiling given a polygon or side lengths (Tiling.construct's second
+    form): the motifs centred inside the outline inflated by 0.1, searched over its bounds
+    widened by 2; the tilings Ludii builds in one shape only at their fixed size (T33434
+    of 5 kept inside the polygon, else of 3), whatever the outline."""
+    tiling = lud.tiling
+    if poly is not None:
+        poly.outline()      # a polygon Ludii then ignores must still be one
+    if tiling in FIXED:
+        return tiling_graph(tiling, FIXED[tiling], None)
+    if tiling == "T33434":
+        whole = tiling_graph(tiling, 5 if poly is not None else 3, None)
+        if poly is None:
+            return whole
+        g = cut_by_polygon(whole, poly, inside=True)
+        g.basis, g.shape = whole.basis, None
+        return g
+    xy, motif, six = CUSTOM[tiling]
+    if poly is not None:
+        outline = poly.outline()
+    elif six:
+        outline = sides_outline(sides, xy)
+    else:
+        outline = outline_from_sides(sides, STEPS_488)
+    g = motif_graph(lattice_inside(inflate(outline, 0.1), xy, margin=2), motif)
+    limping = sides is not None and six and len(sides) == 2 and sides[0] == sides[1] - 1
+    g.basis = "Hexagonal" if tiling == "T3636" else tiling      # as CustomOn3636 names it
+    g.shape = "Limping" if limping else "Custom"
+    return g
+
+
+@ludeme("tiling")
+class TilingPoly(GraphFn):
+    """A semi-regular tiling's motifs centred inside a polygon:
+    `(tiling T488 (poly {{0 0} {0 8} {8 8} {8 0}}))`. T333333_33434, T4612, T31212 and
+    T33336 are built at Ludii's fixed size whatever the polygon; T33434 as a diamond of 5
+    cut to the polygon.
+
+    Example: `(board (tiling T3636 (poly {{0 0} {0 4} {6 4} {6 0}})))`.
+    """
+
+    params = (P("tiling", Enum("TilingType", TILINGS)), P("poly", "Poly"))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return custom_tiling(self, self.poly, None)
+
+
+@ludeme("tiling")
+class TilingSides(GraphFn):
+    """A semi-regular tiling's motifs inside an outline walked from its side lengths, in
+    motifs, as Ludii's CustomOn* classes walk it: `(tiling T3636 {3 4 3 4 3})`.
+    T333333_33434, T4612, T31212, T33336 and T33434 are built at Ludii's fixed size
+    whatever the sides.
+
+    Example: `(board (tiling T3636 {2 3}))` is a limping hexagon of sides 2 and 3.
+    """
+
+    params = (P("tiling", Enum("TilingType", TILINGS)), P("sides", INT, many=True))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        return custom_tiling(self, None, side_lengths(self))
