@@ -92,12 +92,12 @@ def test_corpus_trace_found_by_index_and_unsupported_is_its_own_verdict(refdata,
     # A game whose board this engine refuses gives `unsupported (compile)`, names the ludeme,
     # and does not stop the run: the next trace is still replayed.
     lud = tmp_path / "refused.lud"
-    lud.write_text('(game "R" (players 2) (equipment {(board (morris 3))}) '
+    lud.write_text('(game "R" (players 2) (equipment {(board (mesh 30))}) '
                    '(rules (play (move Pass)) (end (if (no Moves Mover) (result Mover Loss)))))')
     traces = _traces(refdata, "tic-tac-toe")[:1]
     bad = crosscheck_files(traces, lud=str(lud))
     assert bad[0].status == "unsupported" and bad[0].stage == "compile"
-    assert bad[0].ludeme == "morris" and bad[0].line().startswith(
+    assert bad[0].ludeme == "mesh" and bad[0].line().startswith(
         "tic-tac-toe/seed-1: unsupported (compile): ")
     corpus = _corpus_trace(refdata, "board_space_line_Tic-Tac-Toe")
     both = crosscheck_files([corpus] + traces, ludii_dir=str(ludii), jobs=2)

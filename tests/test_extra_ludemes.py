@@ -326,8 +326,7 @@ def test_rotation_reads_the_rotation_of_the_piece_at_a_site(start, site, level, 
 
 
 @pytest.mark.parametrize("ludeme,board", [
-    ("(brick ...)", "(brick Square 3)"),
-    ("(morris ...)", "(morris 3)"),
+    ("(mesh ...)", "(mesh 30)"),
 ])
 def test_ludemes_ludii_has_and_ludeme_lacks_are_refused_as_not_supported_yet(ludeme, board):
     # Never "unknown": the files of Ludii's corpus that use them are valid
@@ -335,6 +334,16 @@ def test_ludemes_ludii_has_and_ludeme_lacks_are_refused_as_not_supported_yet(lud
         _built(f'(game "T" (players 2) (equipment {{(board {board}) (piece "Disc" Each)}}) '
                '(rules (play (move Add (to (sites Empty))))))')
     assert f"{ludeme} is not supported yet" in str(e.value) and "t.lud:1:" in str(e.value)
+
+
+@pytest.mark.parametrize("board", ["(morris 3)", "(circle 3)", "(shape 3)"])
+def test_board_words_ludii_lacks_are_unknown_ludemes(board):
+    # Ludii has no graph function by these names (its morris boards are (concentric ...),
+    # its circles (concentric {...}) or (regular ...)): misspellings like any other
+    with pytest.raises(LudemeError) as e:
+        _built(f'(game "T" (players 2) (equipment {{(board {board}) (piece "Disc" Each)}}) '
+               '(rules (play (move Add (to (sites Empty))))))')
+    assert f"unknown ludeme {board[:board.index(' ')]} ...)" in str(e.value)
 
 
 def _rotations(state) -> list[tuple[int, int, int]]:

@@ -355,7 +355,13 @@ SHAPE_CONCEPTS = {
     "hex": ("HexShape", "HexTiling", "RegularShape", "PolygonShape"),
     "tri": ("TriangleShape", "TriangleTiling", "RegularShape", "PolygonShape"),
     "graph": ("PolygonShape",),
+    "quadhex": ("QuadHexTiling", "HexShape", "PolygonShape"),
 }
+# Tilings whose Ludii classes (Tiling31212, Tiling4612, Tiling33336, Tiling333333_33434,
+# Tiling33344) declare no shape concept.
+SEMI_REGULAR_NO_SHAPE = ("T31212", "T4612", "T33336", "T333333_33434", "T33344")
+CUSTOM_TILINGS = ("T3636", "T3464", "T33344", "T488")
+BRICK_SHAPES = ("Square", "Rectangle", "Diamond", "Prism", "Spiral", "Limping")
 HEX_SHAPES = {"Star": "StarShape", "Diamond": "DiamondShape", "Triangle": "TriangleShape",
               "Rectangle": "RectangleShape"}
 
@@ -428,9 +434,9 @@ def concentric_concepts(shape, words) -> set[str]:
 
 def shape_concepts(board_item) -> set[str]:
     """The concepts of the board's shape ludeme."""
-    from ludeme.language.syntax import Call, Int, Named, Word
+    from ludeme.language.syntax import Array, Call, Int, Named, Word
     shape = board_item.shape.node      # the graph function as written
-    while shape.name in ("rotate", "recoordinate"):    # these keep the board's shape
+    while shape.name in ("rotate", "recoordinate", "layers"):   # these keep the board's shape
         # the graph is the last argument: the angle may be arithmetic, (- 90 62)
         shape = [a for a in shape.args if isinstance(a, Call)][-1]
     out = set(SHAPE_CONCEPTS.get(shape.name, ()))
@@ -443,10 +449,34 @@ def shape_concepts(board_item) -> set[str]:
                                          and not isinstance(shape.positional()[0], (Int, Word))):
         # Ludii's CustomOnTri and CustomOnHex (a limping hexagon, side lengths or a polygon)
         out = {"TriangleTiling" if shape.name == "tri" else "HexTiling", "PolygonShape"}
-    if shape.name == "tiling" and words[:1] == ["T3464"]:
+    outlined = any(isinstance(a, Array) or isinstance(a, Call) and a.name == "poly"
+                   for a in shape.args)
+    if shape.name == "tiling" and words[:1] == ["T3464"] and not outlined:
         # Ludii's HexagonOn3464, or ParallelogramOn3464 given a second size
         two = len([a for a in shape.positional() if not isinstance(a, Word)]) > 1
         out = {"SemiRegularTiling", "ParallelogramShape" if two else "HexShape", "PolygonShape"}
+    if shape.name == "tiling" and words[:1] and (words[0] in SEMI_REGULAR_NO_SHAPE or outlined
+                                                 and words[0] in CUSTOM_TILINGS):
+        # a polygon or side lengths: Ludii's CustomOn3636, CustomOn3464, CustomOn33344,
+        # CustomOn488 (or the fixed boards the others build then)
+        out = {"SemiRegularTiling", "PolygonShape"}
+    if shape.name == "tiling" and words[:1] == ["T488"] and not outlined:
+        # Ludii's SquareOrRectangleOn488
+        two = len([a for a in shape.positional() if not isinstance(a, Word)]) > 1
+        out = {"SemiRegularTiling", "RectangleShape" if two else "SquareShape", "RegularShape",
+               "PolygonShape"}
+    if shape.name == "brick":
+        # Ludii's SquareOrRectangleOnBrick calls a board Square only when one size is
+        # written (it compares the two as objects); the other shapes are named as written
+        sized = len([a for a in shape.positional() if not isinstance(a, Word)])
+        kind = next((w for w in words if w in BRICK_SHAPES), None) or "Square"
+        named = "Rectangle" if kind == "Limping" or kind == "Square" and sized > 1 else kind
+        out = {"BrickTiling", f"{named}Shape", "PolygonShape"}
+    if shape.name == "celtic":
+        # Ludii's Celtic: SquareShape only for one size written; a polygon or side
+        # lengths leave it without a shape, which it reports as RectangleShape
+        one = [type(a) for a in shape.positional()] == [Int]
+        out = {"CelticTiling", "SquareShape" if one else "RectangleShape", "PolygonShape"}
     if shape.name == "concentric":
         out = concentric_concepts(shape, words)
     if shape.name == "square" and shape.positional() and not isinstance(

@@ -140,7 +140,10 @@ def raw_steps(el) -> list[list]:
                     continue
                 dv = distance_to_line(v.x, v.y, el.x, el.y, other.x, other.y)
                 dov = distance_to_line(ov.x, ov.y, el.x, el.y, other.x, other.y)
-                if (dv + dov) / distance(el.x, el.y, other.x, other.y) > 0.1:
+                apart = distance(el.x, el.y, other.x, other.y)
+                # a cell straight above (layered boards) is 0 apart: Java's x / 0 is
+                # infinite, too far off the line
+                if apart == 0 and dv + dov > 0 or apart and (dv + dov) / apart > 0.1:
                     continue
                 used.add(other.id)
                 add(other, _DIAG_FAR)

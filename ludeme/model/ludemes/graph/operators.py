@@ -1,5 +1,5 @@
-"""Graph operators: rotate, shift, scale, skew, dual, subdivide, merge, intersect, union,
-remove, add, complete, and cutting by a polygon (hole, keep, clip).
+"""Graph operators: rotate, shift, scale, skew, layers, dual, subdivide, merge, intersect,
+union, remove, add, complete, and cutting by a polygon (hole, keep, clip).
 
 Transformations keep the numbering of the graph they change (Ludii numbers a
 board before rotating it); merge and union number the parts in order.
@@ -88,6 +88,44 @@ class Skew(GraphFn):
             for v in g.vertices:
                 v.x += (v.y - low) * amount
             g.moved()
+        return g
+
+
+@ludeme("layers")
+class Layers(GraphFn):
+    """Stack copies of a graph one unit apart upwards, for 3D games: each copy's points are
+    joined to the points straight below them, and keep their cells.
+
+    Sites are numbered as Ludii numbers them, by position on the ground (the heights play no
+    part), so the copies of one point or cell take consecutive numbers, the lowest first.
+    A step up is named U, a step down D.
+
+    Example: `(board (layers 3 (square 3)) use:Vertex)` is 27 points, 3 above each of a
+    3 x 3 grid's.
+    """
+
+    params = (P("layers", INT), P("graph", GraphFn))
+
+    def build(self, site_type: str) -> PlanarGraph:
+        layers = size(self, "layers", 1)
+        g = self.graph.build(site_type)
+        g.synchronise_ids()
+        below = g.vertices[:]
+        for layer in range(1, layers):
+            copy = self.graph.build(site_type)
+            copy.synchronise_ids()
+            here = [g.add_vertex(v.x, v.y, v.z + layer) for v in copy.vertices]
+            for v in copy.vertices:
+                if v.pivot is not None:
+                    here[v.id].pivot = here[v.pivot.id]
+            for e in copy.edges:
+                g.add_edge(here[e.a.id], here[e.b.id])
+            for a, b in zip(below, here):
+                g.add_edge(a, b)
+            for f in copy.faces:
+                g.add_face([here[v.id] for v in f.vertices])
+            below = here
+        g.reorder()
         return g
 
 
