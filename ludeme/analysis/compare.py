@@ -432,14 +432,18 @@ def metric_names(variants: list[Variant]) -> list[str]:
     return [*names, "Outcomes", *(f"win_share_p{p}" for p in range(1, players + 1))]
 
 
-def compare_metric(metric: str, a: pd.DataFrame, b: pd.DataFrame) -> dict:
-    """The test of one metric between two variants' playout tables."""
+def compare_metric(metric: str, a: pd.DataFrame, b: pd.DataFrame,
+                   shared: bool | None = None) -> dict:
+    """The test of one metric between two variants' playout tables (`shared`: whether they
+    hold the same seeds, `shared_seeds(a, b)`, given when known)."""
     pa, pb = int(a["players"].iloc[0]), int(b["players"].iloc[0])
+    if metric in SUMMARY_MEANS or metric in MEAN_METRICS:
+        shared = shared_seeds(a, b) if shared is None else shared
     if metric in SUMMARY_MEANS:
         column = SUMMARY_MEANS[metric][0]
-        return compare_means(a[column], b[column], shared_seeds(a, b))
+        return compare_means(a[column], b[column], shared)
     if metric in MEAN_METRICS:
-        paired = metric != "DurationTurnsNotTimeouts" and shared_seeds(a, b)
+        paired = metric != "DurationTurnsNotTimeouts" and shared
         return compare_means(MEAN_METRICS[metric](a), MEAN_METRICS[metric](b), paired)
     if metric in SHARE_METRICS or metric.startswith("win_share_p"):
         if metric in SHARE_METRICS:
@@ -504,6 +508,8 @@ def compare(variants: list[Variant], groups: pd.DataFrame, correction: str = "ho
     group = dict(zip(groups["variant"], groups["group"]))
     keys = {v.label: v.data_key() for v in variants}
     cache: dict[tuple, dict] = {}
+    shared = {(va.label, vb.label): shared_seeds(va.rows, vb.rows)   # once per pair
+              for i, va in enumerate(variants) for vb in variants[i + 1:]}
     rows = []
     for metric in metric_names(variants):
         for i, va in enumerate(variants):
@@ -513,12 +519,13 @@ def compare(variants: list[Variant], groups: pd.DataFrame, correction: str = "ho
                 first, second = (va, vb) if ka <= kb else (vb, va)
                 test_key = (metric, min(ka, kb), max(ka, kb))
                 if test_key not in cache:
-                    cache[test_key] = compare_metric(metric, first.rows, second.rows)
+                    cache[test_key] = compare_metric(metric, first.rows, second.rows,
+                                                     shared[va.label, vb.label])
                 result = cache[test_key] if first is va else reversed_result(cache[test_key])
                 rows.append({"variant_a": va.label, "variant_b": vb.label, "metric": metric,
                              "group_a": group[va.label], "group_b": group[vb.label],
                              "n_a": len(va.rows), "n_b": len(vb.rows),
-                             "shared_seeds": shared_seeds(va.rows, vb.rows),
+                             "shared_seeds": shared[va.label, vb.label],
                              "test_id": "|".join(test_key), **result})
     table = pd.DataFrame(rows)
     same_group = table["group_a"] == table["group_b"]
