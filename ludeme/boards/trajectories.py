@@ -12,6 +12,7 @@ straightest next step in the same direction each time (within 0.25 rad).
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -53,23 +54,22 @@ _STRAIGHT = math.tan(0.25)             # most a radial may bend at one site
 _OPPOSED = math.tan(0.1)               # most two radials may differ from opposite
 
 
+_COMPASS = {
+    False: (("E", "NE", "N", "NW", "W", "SW", "S", "SE"),
+            [2 * math.pi / 16 + (2 * k) * math.pi / 8 for k in range(8)]),
+    True: (("E", "ENE", "NE", "NNE", "N", "NNW", "NW", "WNW",
+            "W", "WSW", "SW", "SSW", "S", "SSE", "SE", "ESE"),
+           [2 * math.pi / 32 + (2 * k) * math.pi / 16 for k in range(16)]),
+}
+
+
 def compass_name(fx, fy, tx, ty, sixteen: bool) -> str:
-    """Bearing of t from f as one of 8 (or 16) compass names."""
+    """Bearing of t from f as one of 8 (or 16) compass names: the first sector whose upper
+    bound the angle is below (bounds computed once, as the sectors' loop computed them)."""
     angle = positive_angle(math.atan2(ty - fy, tx - fx))
-    if not sixteen:
-        off = 2 * math.pi / 16
-        names = ("E", "NE", "N", "NW", "W", "SW", "S", "SE")
-        for k, name in enumerate(names):
-            if angle < off + (2 * k) * math.pi / 8:
-                return name
-        return "E"
-    off = 2 * math.pi / 32
-    names = ("E", "ENE", "NE", "NNE", "N", "NNW", "NW", "WNW",
-             "W", "WSW", "SW", "SSW", "S", "SSE", "SE", "ESE")
-    for k, name in enumerate(names):
-        if angle < off + (2 * k) * math.pi / 16:
-            return name
-    return "E"
+    names, bounds = _COMPASS[sixteen]
+    k = bisect.bisect_right(bounds, angle)
+    return names[k] if k < len(names) else "E"
 
 
 # ---------------------------------------------------------------- steps
