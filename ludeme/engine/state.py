@@ -210,6 +210,7 @@ class Game:
         self.stacking = False           # sites hold stacks (ludeme.engine.stores.StackSites)
         self.uses_chance = False        # rules draw from the state's chance stream
         self.swap_rule = False          # (meta (swap)): the second player may swap seats
+        self.automove = None            # (meta (automove)): its ludeme, else None
         self.repetition: str | None = None  # (meta (no Repeat ...)): ludemes.meta
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
         self.reads_after = False        # a rule reads (last To/From afterConsequence:True)
@@ -467,6 +468,9 @@ class State:
                 # last player's first decision; the swapper moves again.
                 moves = list(moves)
                 moves.append(Move(-1, -1, mover, [(A_SWAP, mover, 1), (A_NEXT, mover)]))
+            if g.automove is not None:
+                for m in moves:
+                    self._add_forced_moves(m)
             if not moves:
                 moves = [pass_move(mover)]
             if g.repetition is not None:
@@ -474,6 +478,26 @@ class State:
             Siblings(g, moves).tag()
             self._legal = moves
         return self._legal
+
+    def _add_forced_moves(self, move: Move) -> None:
+        """Ludii's Automove: on a copy, the move is applied (with what it carries), the
+        mover's phase's moves are generated, and those to a site no other of them goes to
+        are added to the move as one more consequent; again until none is left."""
+        g = self.g
+        for _ in range(len(self.what) + 1):     # a forced move fills a site each round
+            probe = self.clone()
+            probe._apply_move_effects(move, True)
+            c = probe.ctx
+            c.from_ = c.to = c.site = c.player = UNDEFINED
+            later = g.phases[probe.phase[probe.mover]].play(c)
+            times: dict[int, int] = {}
+            for m in later:
+                times[m.to] = times.get(m.to, 0) + 1
+            forced = [m for m in later if times[m.to] == 1]
+            if not forced:
+                return
+            move.then = tuple(move.then) + ((lambda c, f=tuple(forced): f),)
+        raise g.automove.fail("(automove) forces moves without end: not supported yet")
 
     def legal_actions(self) -> list[int]:
         """Indices into `legal_moves()`."""
