@@ -490,6 +490,7 @@ class State:
             c = probe.ctx
             c.from_ = c.to = c.site = c.player = UNDEFINED
             later = g.phases[probe.phase[probe.mover]].play(c)
+            probe.ctx = c.s = None      # the copy and its context refer to each other
             times: dict[int, int] = {}
             for m in later:
                 times[m.to] = times.get(m.to, 0) + 1

@@ -181,9 +181,14 @@ class IsSidesMatch(Bool):
         orthogonal = board.neighbours["Orthogonal"]
         n = env.num_board_sites
         lud = self
+        turned: dict = {}       # (piece, sides turned) -> its coloured sides
 
         def sides_at(s, site, info):
-            return coloured_sides(info, edges, s.sites.rotation[site] // ratio, lud)
+            key = (s.what[site], s.sites.rotation[site] // ratio)
+            got = turned.get(key)
+            if got is None:
+                got = turned[key] = coloured_sides(info, edges, key[1], lud)
+            return got
 
         def sides_match(c):
             to = at(c)
