@@ -134,6 +134,37 @@ def test_automove_plays_the_moves_to_a_single_site(tmp_path, play, after):
     assert s.over == all(after)
 
 
+def test_a_move_applied_twice_gains_its_forced_moves_once(tmp_path):
+    f = tmp_path / "auto.lud"
+    f.write_text('(game "Auto" (players 2) (equipment {(board (rectangle 1 4)) '
+                 '(piece "A" Shared)}) (rules (meta (automove)) '
+                 '(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))))')
+    s = load(f).new_initial_state(1)
+    move = s.legal_moves()[0]
+    first, second = s.clone(), s.clone()
+    first.apply(move)
+    second.apply(move)
+    assert len(move.then) == 1 and first.what == second.what == [1, 1, 1, 1]
+
+
+# Tiles with two slots a side: a side's slots meet the facing side's in the opposite order
+# (Ludii's IsSidesMatch). "Two" shows colours 1, 2 on its north side and 2, 1 on its south
+# side: one north of another matches it unturned, not turned two sides.
+TWO_SLOTS = ('(tile "Two" numSides:4 slotsPerSide:2 {(path from:0 slotsFrom:0 to:2 slotsTo:1 '
+             'colour:1) (path from:0 slotsFrom:1 to:2 slotsTo:0 colour:2)})')
+
+
+def test_slots_meet_the_facing_sides_slots_in_the_opposite_order(tmp_path):
+    f = tmp_path / "slots.lud"
+    f.write_text(f'(game "Slots" (players 2) (equipment {{(board (square 3)) '
+                 f'(hand Shared size:1) {TWO_SLOTS}}}) (rules (start {{(place "Two" '
+                 '(handSite Shared)) (place "Two" 4)}) (play (do (move (from (handSite Shared)) '
+                 '(to 7 (rotations Orthogonal)) copy:True) ifAfterwards:(is SidesMatch))) '
+                 '(end (if (no Moves Next) (result Mover Win)))))')
+    moves = load(f).new_initial_state(1).legal_moves()
+    assert [rotation_of(m) for m in moves] == [0]
+
+
 @pytest.mark.parametrize("text, message", [
     ('(tile "T" slots:{1 1 1 1} slotsPerSide:1)', "not both"),
     ('(tile "T" numSides:4 {(path from:0 to:2 colour:1)})', None),

@@ -468,9 +468,6 @@ class State:
                 # last player's first decision; the swapper moves again.
                 moves = list(moves)
                 moves.append(Move(-1, -1, mover, [(A_SWAP, mover, 1), (A_NEXT, mover)]))
-            if g.automove is not None:
-                for m in moves:
-                    self._add_forced_moves(m)
             if not moves:
                 moves = [pass_move(mover)]
             if g.repetition is not None:
@@ -482,7 +479,11 @@ class State:
     def _add_forced_moves(self, move: Move) -> None:
         """Ludii's Automove: on a copy, the move is applied (with what it carries), the
         mover's phase's moves are generated, and those to a site no other of them goes to
-        are added to the move as one more consequent; again until none is left."""
+        are added to the move as one more consequent; again until none is left. Ludii adds
+        them to every legal move when it lists them; they change neither the list nor
+        the moves' actions, only what a move does when applied, so they are added when the
+        move is applied, in the position it was listed in (a move that has them already
+        gains none)."""
         g = self.g
         for _ in range(len(self.what) + 1):     # a forced move fills a site each round
             probe = self.clone()
@@ -942,6 +943,8 @@ class State:
         of moves generated in this very position (as the moves a (max Moves) ranks), so the
         mover was not stalemated there (Ludii sets the flag when it generates the list)."""
         g = self.g
+        if g.automove is not None:
+            self._add_forced_moves(move)
         # turn: record
         mover = self.mover
         move.mover = mover
