@@ -27,8 +27,10 @@ MAX_SIDES_TILE = 16     # Ludii's Constants.MAX_SIDES_TILE
 
 @ludeme("tile")
 class Tile(Piece):
-    """`(tile "Name" [Each|P1|...])`: a tile, a component like a piece (Ludii's Tile, whose
-    role is Shared when none is given).
+    """`(tile "Name" [Each|P1|...] [numSides:N] [slots:{...}|slotsPerSide:N] [{(path ...)}])`:
+    a tile, a component like a piece (Ludii's Tile, whose role is Shared when none is
+    given). Its paths join its sides in colours (`ludeme.model.ludemes.tiles`), e.g.
+    `(tile "Curve" numSides:4 {(path from:0 to:1 colour:1) (path from:2 to:3 colour:2)})`.
 
     Tiles take their `what` index in declaration order with the pieces. A tile under
     pieces is one level of the stack: Seesaw's promotion cells are tiles, as in
