@@ -943,11 +943,11 @@ class State:
         of moves generated in this very position (as the moves a (max Moves) ranks), so the
         mover was not stalemated there (Ludii sets the flag when it generates the list)."""
         g = self.g
-        if g.automove is not None:
-            self._add_forced_moves(move)
         # turn: record
         mover = self.mover
         move.mover = mover
+        if g.automove is not None:
+            self._add_forced_moves(move)
         self.force_roll = None
         if self.pending:
             self.pending.clear()   # Ludii reboots the pending values before each move
