@@ -218,6 +218,9 @@ class IsSidesMatch(Bool):
                                    "Ludii stops there (not supported yet)")
                 facing = sides_at(s, nb, other)[(side + edges // 2) % edges]
                 colours = mine[side]
+                if len(colours) > len(facing):
+                    raise lud.fail("(is SidesMatch) met a side with more slots than the side "
+                                   "facing it: Ludii stops there (not supported yet)")
                 if any(colours[i] != facing[len(facing) - 1 - i] for i in range(len(colours))):
                     return False
             return True
