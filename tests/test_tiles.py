@@ -199,3 +199,15 @@ def test_trax_agrees_with_ludii(refdata, ludii, folder):
     verdicts = crosscheck_files([str(trace)], ludii_dir=str(ludii),
                                 index=str(refdata / "corpus-index.tsv"))
     assert all(v.ok for v in verdicts), "\n".join(v.line() for v in verdicts)
+
+
+@pytest.mark.parametrize("tiling, shape", [("Square", "SquareShape"), ("Hexagonal", "HexShape")])
+def test_a_boardless_table_has_the_shape_of_its_tiling(tmp_path, tiling, shape):
+    from ludeme.analysis.concepts import compile_time
+    f = tmp_path / "boardless.lud"
+    f.write_text(f'(game "B" (players 2) (equipment {{(boardless {tiling} 3) (piece "D" Each)}}) '
+                 '(rules (play (move Add (to (sites Empty)))) '
+                 '(end (if (no Moves Next) (result Mover Win)))))')
+    got = compile_time(str(f))
+    assert {shape, "RegularShape", "PolygonShape", "Boardless"} <= got.boolean
+    assert got.non_boolean["NumLayers"] == "0"
