@@ -45,6 +45,13 @@ def test_rotations_are_direction_indices_per_side(tmp_path, rotations, expected)
     assert [rotation_of(m) for m in moves] == expected
 
 
+def test_moves_that_differ_only_by_rotation_are_named_by_it(tmp_path):
+    g = game(tmp_path, "(board (square 3))", "",
+             "(move (from (handSite Shared)) (to 4 (rotations {N E})) copy:True)")
+    names = [str(m) for m in g.new_initial_state(1).legal_moves()]
+    assert [n[-12:] for n in names] == ["(rotation 0)", "(rotation 2)"]
+
+
 def test_a_copy_with_a_rotation_leaves_the_hand_and_turns_the_tile(tmp_path):
     g = game(tmp_path, "(board (square 3))", "",
              "(move (from (handSite Shared 1)) (to 4 (rotations {E})) copy:True)")
