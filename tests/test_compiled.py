@@ -1408,3 +1408,23 @@ def test_another_site_types_layer_reads_empty_on_both_backends(test, tmp_path):
     assert run_playouts(game, 5, 1, jobs=1, progress=False,
                         backend="reference")["moves"].min() > 2
     _same_rows(game, 20, 3)
+
+
+# (sites Occupied by:All) holds the neutral and shared owners' pieces too, on both backends:
+# with a neutral stone on the board from the start, the fifth occupied site is the fourth add.
+OCCUPIED_BY_ALL_GAME = """
+(game "All"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each) (piece "Stone" Neutral)})
+  (rules
+    (start (place "Stone" 4))
+    (play (move Add (to (sites Empty))))
+    (end (if (>= (count Sites in:(sites Occupied by:All)) 5) (result Mover Win)))))
+"""
+
+
+def test_sites_occupied_by_all_gives_the_reference_rows(tmp_path):
+    path = tmp_path / "all.lud"
+    path.write_text(OCCUPIED_BY_ALL_GAME)
+    df = _same_rows(load(path), 5, 0)
+    assert set(df["turns"]) == {4}

@@ -554,6 +554,18 @@ def test_sites_occupied_follows_the_position_move_after_move(tmp_path, kinds):
         s.apply(moves[0])
 
 
+@pytest.mark.parametrize("by, count", [("All", 3), ("Each", 1), ("Shared", 1), ("Neutral", 1)])
+def test_sites_occupied_by_all_counts_every_owner(tmp_path, by, count):
+    # As Ludii's PlayersIndices: All is the players, the neutral owner and the shared one.
+    for n, holds in ((count, True), (count + 7, False)):
+        game = _load(tmp_path, items='(piece "Disc" Each) (piece "Marker" Shared) '
+                                     '(piece "Stone" Neutral)',
+                     start='(place "Disc1" 0) (place "Marker" 1) (place "Stone" 2)',
+                     play=f'(if (= {n} (count Sites in:(sites Occupied by:{by}))) '
+                          '(move Add (to (sites Empty))))')
+        assert (len(game.new_initial_state().legal_moves()) == 6) == holds
+
+
 # -- (place "Item" {<int function> ...}): the sites of their values, read before play -------
 
 @pytest.mark.parametrize("sites,occupied", [("{0 (+ 1 1)}", [0, 2]),

@@ -362,6 +362,12 @@ SHAPE_CONCEPTS = {
 SEMI_REGULAR_NO_SHAPE = ("T31212", "T4612", "T33336", "T333333_33434", "T33344")
 CUSTOM_TILINGS = ("T3636", "T3464", "T33344", "T488")
 BRICK_SHAPES = ("Square", "Rectangle", "Diamond", "Prism", "Spiral", "Limping")
+# A boardless table is Ludii's square, hexagon or triangle of its tiling (Boardless).
+BOARDLESS_CONCEPTS = {
+    "Square": {"SquareShape", "SquareTiling", "RegularShape", "PolygonShape"},
+    "Hexagonal": {"HexShape", "HexTiling", "RegularShape", "PolygonShape"},
+    "Triangle": {"TriangleShape", "TriangleTiling", "RegularShape", "PolygonShape"},
+}
 HEX_SHAPES = {"Star": "StarShape", "Diamond": "DiamondShape", "Triangle": "TriangleShape",
               "Rectangle": "RectangleShape"}
 
@@ -662,6 +668,10 @@ def frame_concepts(game, typed, metadata, chosen=None) -> set[str]:
                       None) if typed.equipment else None
     if board_item is not None and type(board_item).keyword in ("board", "surakartaBoard"):
         out |= shape_concepts(board_item)
+    boardless = next((i for i in typed.equipment.items if type(i).keyword == "boardless"),
+                     None) if typed.equipment else None
+    if boardless is not None:
+        out |= BOARDLESS_CONCEPTS[boardless.tiling]
     styles = metadata_concepts(metadata, chosen)
     if game.board.site_type == "Vertex":
         styles.add("GraphStyle")        # a board played on its vertices is drawn as a graph
@@ -740,7 +750,7 @@ def non_boolean(game, typed, boolean: set[str]) -> dict[str, str]:
         "NumContainers": len(game.containers),
         "NumPlayableSites": on_board + sum(c.num_sites for c in game.containers[1:]),
         "NumComponentsType": len(game.components) - 1,
-        "NumDice": 0, "NumLayers": 1,
+        "NumDice": 0, "NumLayers": 0 if board.boardless else 1,   # Ludii: no layer off a board
         "NumPlayPhase": len(game.phases),
     }
     owners = [c.owner for c in game.components[1:]]

@@ -5,12 +5,14 @@ A move's name comes from its sites' labels: `place A1`, `remove C3`, `A1-B2`, `p
 hand site `Hand1` (`Hand1[2]` when the hand has several sites). Names are computed on
 request, never during playouts. `move_names` names a state's legal moves so that each name
 is unique, and so can be typed: when two moves would print the same, each gets what tells
-them apart (the stack levels, the pieces it removes, its kind of action, at last its rank).
+them apart (the stack levels, the pieces it removes or adds, the state, rotation or value it
+sets, its kind of action, at last its rank).
 """
 
 from __future__ import annotations
 
-from .actions import A_ADD, A_ADD_LEVEL, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, ACTIONS
+from .actions import (A_ADD, A_ADD_LEVEL, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL,
+                      A_SET_FIELD, ACTIONS)
 
 _REMOVES = (A_REMOVE, A_REMOVE_LEVEL, A_REMOVE_LATER)
 _ADDS = (A_ADD, A_ADD_LEVEL)
@@ -83,6 +85,9 @@ def _details(game, m) -> list[str]:
     added = [_piece(game, a[2]) for a in acts if a[0] in _ADDS]
     if added:
         out.append(",".join(added))
+    fields = [f"{a[1]} {a[4]}" for a in acts if a[0] == A_SET_FIELD]
+    if fields:          # e.g. the rotation a tile is placed with
+        out.append(",".join(fields))
     out.append("/".join(sorted(ACTIONS[k].name for k in _kinds(m))))
     return out
 

@@ -210,6 +210,7 @@ class Game:
         self.stacking = False           # sites hold stacks (ludeme.engine.stores.StackSites)
         self.uses_chance = False        # rules draw from the state's chance stream
         self.swap_rule = False          # (meta (swap)): the second player may swap seats
+        self.automove = None            # (meta (automove)): its ludeme, else None
         self.repetition: str | None = None  # (meta (no Repeat ...)): ludemes.meta
         self.sequence_capture = False   # removals wait for the end of the turn (at:EndOfTurn)
         self.reads_after = False        # a rule reads (last To/From afterConsequence:True)
@@ -474,6 +475,31 @@ class State:
             Siblings(g, moves).tag()
             self._legal = moves
         return self._legal
+
+    def _add_forced_moves(self, move: Move) -> None:
+        """Ludii's Automove: on a copy, the move is applied (with what it carries), the
+        mover's phase's moves are generated, and those to a site no other of them goes to
+        are added to the move as one more consequent; again until none is left. Ludii adds
+        them to every legal move when it lists them; they change neither the list nor
+        the moves' actions, only what a move does when applied, so they are added when the
+        move is applied, in the position it was listed in (a move that has them already
+        gains none)."""
+        g = self.g
+        for _ in range(len(self.what) + 1):     # a forced move fills a site each round
+            probe = self.clone()
+            probe._apply_move_effects(move, True)
+            c = probe.ctx
+            c.from_ = c.to = c.site = c.player = UNDEFINED
+            later = g.phases[probe.phase[probe.mover]].play(c)
+            probe.ctx = c.s = None      # the copy and its context refer to each other
+            times: dict[int, int] = {}
+            for m in later:
+                times[m.to] = times.get(m.to, 0) + 1
+            forced = [m for m in later if times[m.to] == 1]
+            if not forced:
+                return
+            move.then = tuple(move.then) + ((lambda c, f=tuple(forced): f),)
+        raise g.automove.fail("(automove) forces moves without end: not supported yet")
 
     def legal_actions(self) -> list[int]:
         """Indices into `legal_moves()`."""
@@ -920,6 +946,8 @@ class State:
         # turn: record
         mover = self.mover
         move.mover = mover
+        if g.automove is not None:
+            self._add_forced_moves(move)
         self.force_roll = None
         if self.pending:
             self.pending.clear()   # Ludii reboots the pending values before each move

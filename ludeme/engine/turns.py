@@ -31,7 +31,8 @@ TURN: tuple[TurnStep, ...] = (
     TurnStep("actions", "the decision's actions, in order (`ludeme.engine.actions`); the "
              "last from/to/mover are set"),
     TurnStep("consequents", "its consequents (`then`), each evaluated now, with their own "
-             "consequents"),
+             "consequents; with (automove), the moves then forced join them (Ludii's "
+             "Automove, `State._add_forced_moves`; the compiled loop refuses it)"),
     TurnStep("end-of-turn removals", "pieces marked for removal on a capture sequence go "
              "when the decision does not continue it"),
     TurnStep("end rules", "the mover's phase's end rules, then the game's"),

@@ -23,6 +23,7 @@ from ludeme.boards.large_pieces import large_piece
 from ludeme.model.ludemes.base import Ludeme, Other
 from ludeme.model.ludemes.builder import Builder
 from ludeme.model.ludemes.meta import NoRepeat
+from ludeme.model.ludemes.tiles import tile_table
 from ludeme.model.ludemes.hidden import SetHiddenStart
 from ludeme.model.ludemes.graph.containers import BoardContainer
 
@@ -384,6 +385,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
             if (limit := getattr(piece, bound)) is not None and limit < 0:
                 raise piece.fail(f"'{bound}:' must be 0 or more, found {limit}")
     env.large_pieces = _large_pieces(board, piece_items)
+    tile_table(env)     # the tiles' paths and slots: data the rules walk on
     if env.large_pieces:
         _refuse_beside_large_pieces(built)
     _static_regions(env, items)
@@ -404,6 +406,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
                     env.teams[roles.owner(role, rule)] = rule.team
     requires_all_pass = True
     swap_rule = False
+    automove = None
     repetition = None
     if rules.meta is not None:
         for m in rules.meta.rules:
@@ -411,6 +414,8 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
                 requires_all_pass = m.kind_ != "NoEnd"
             elif isinstance(m, G.Swap):
                 swap_rule = True
+            elif isinstance(m, G.Automove):
+                automove = m
             elif isinstance(m, NoRepeat):
                 repetition = m.repetition
             else:
@@ -471,6 +476,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.records_start = env.records_start
     game.stacking = env.stacking
     game.swap_rule = swap_rule
+    game.automove = automove
     game.repetition = repetition
     game.sequence_capture = env.sequence_capture
     game.hidden_info = env.hidden_info

@@ -878,6 +878,7 @@ GAME_REFUSALS = (
     ("start rules placing pieces at random", lambda g: getattr(g.env, "places_at_random", False)),
     ("pieces placed with a rotation", lambda g: getattr(g.env, "rotated", False)),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
+    ("(automove)", lambda g: getattr(g, "automove", None) is not None),
     ("large pieces (a piece given as a walk)", lambda g: getattr(g, "large_pieces", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),

@@ -8,6 +8,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.compiled.emit import emits
 from ludeme.engine.compiled.unsupported import Unsupported
 from .groups import flood_lines, step_tables
+from .sites_moves import last_tos
 from .base import Bool, DirWord, Enum, IntFn, LitBool, LitInt, P, Region, RoleType, SiteType, ludeme
 
 RegionTypeStatic = Enum("RegionTypeStatic", "Regions Sides SidesNoCorners Corners Columns Rows "
@@ -268,6 +269,9 @@ class IsLoop(Bool):
     the start's kind must visit them all. Example (Havannah):
 
         (end (if (is Loop) (result Mover Win)))
+
+    With `path:True` and a tile at the start, a loop is a closed path of the colour on the
+    tiles (`ludeme.model.ludemes.tiles.path_walk`): `(is Loop (mover) path:True)` (Trax).
     """
     concepts = ("Loop", "AdjacentDirection if not dirn")
 
@@ -276,7 +280,35 @@ class IsLoop(Bool):
               P("start", IntFn, opt=True), P("path", LitBool, opt=True, named=True))
 
     def compile(self, env):
-        self.refuse("path", why="loops along the paths of tiles")
+        ring = self._ring(env)
+        if not self.path_:
+            return ring
+        # path:True (Ludii's evalTilePath): where the start holds a tile, a path of the
+        # colour walked from each start (every site the last move went to, without a start
+        # given) leads back to it; where it holds another piece, the ring above.
+        from .tiles import path_walk, tile_table
+        tiles = tile_table(env)
+        walk = path_walk(env, self)
+        start = env.compile(self.start) if self.start is not None else (lambda c: c.s.last_to)
+        colour = env.compile(self.colour) if self.colour is not None else (lambda c: c.s.mover)
+        starts = (lambda c: (start(c),)) if self.start is not None else last_tos(env)
+        n = env.num_board_sites
+
+        def path_loop(c):
+            at = start(c)
+            if not 0 <= at < n or c.s.what[at] <= 0:
+                return False
+            if c.s.what[at] not in tiles:
+                return ring(c)
+            for frm in starts(c):
+                for _site, origin, nb in walk(c, frm, colour(c)):
+                    if origin != nb and nb == frm:
+                        return True
+            return False
+        return path_loop
+
+    def _ring(self, env):
+        """c -> whether the start closes a ring of pieces (Ludii's IsLoop without tiles)."""
         if self.type is not None and self.type != env.board.site_type:
             raise self.fail(f"(is Loop {self.type}) on a board played on "
                             f"{env.board.site_type} sites is not supported yet")

@@ -439,7 +439,9 @@ class Do(Moves):
             probe._apply_move_effects(m, True)   # the move and its consequents, as Move.apply
             if probe.mover == probe.next:
                 probe.next = probe.prev
-            return cond(probe.ctx)
+            held = cond(probe.ctx)
+            probe.ctx = None    # the copy and its context refer to each other: freed now
+            return held
 
         auto = getattr(self.ifAfterwards, "auto_succeeds", None)
         auto = auto() if auto is not None else None

@@ -118,6 +118,18 @@ class Swap(Other):
     params = ()
 
 
+@ludeme("automove")
+class Automove(Other):
+    """`(automove)`: every legal move carries the moves that are then forced, as Ludii's
+    Automove: after the move (and what it already carries), the mover's phase's moves
+    are generated; those to a site no other of them goes to are added to the move as its
+    consequents, and this repeats until none is left (Trax's forced tiles):
+    `(meta (automove))`."""
+    concepts = ("AutoMove",)
+
+    params = ()
+
+
 @ludeme("start")
 class Start(Other):
     """`(start (place ...))` or `(start {(place ...) (set Team ...) ...})`."""

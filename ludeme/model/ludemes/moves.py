@@ -38,10 +38,11 @@ class FromSpec(Other):
 
 @ludeme("to")
 class ToSpec(Other):
-    """`(to [<site|region>] [level:] [if:<cond>] [(apply ...)])`."""
+    """`(to [<site|region>] [level:] [(rotations ...)] [if:<cond>] [(apply ...)])`."""
 
     params = (P("type", SiteType, opt=True), P("site", (IntFn, Region), opt=True),
-              P("level", IntFn, opt=True, named=True), P("if", Bool, opt=True, named=True),
+              P("level", IntFn, opt=True, named=True),
+              P("rotations", "Rotations", opt=True), P("if", Bool, opt=True, named=True),
               P("apply", "Apply", opt=True))
 
 
@@ -398,6 +399,15 @@ class MoveFromTo(Moves):
         # Ludii's FromTo: a copy adds the piece without leaving the start (ActionCopy);
         # count: moves that many pieces (ActionMoveN); else the top piece or the stack.
         plain = not copy and count is None and level_from is None and level_to is None
+        # (to ... (rotations ...)): Ludii's FromTo makes one move per rotation, each setting
+        # the piece's rotation at the destination after it lands; it then applies no effect
+        # of the destination.
+        rotations = None
+        if self.to.rotations is not None:
+            self.to.refuse("apply", why="with (rotations ...), which Ludii's FromTo drops it "
+                           "for")
+            rotations = env.compile(self.to.rotations)
+            env.rotated = True
 
         def actions(c, frm, to, n):
             if level_from is not None or level_to is not None:
@@ -437,7 +447,7 @@ class MoveFromTo(Moves):
             return 0, 0
 
         # plain and without a side effect: one action, built in the loop below
-        simple = plain and side is None and store is None
+        simple = plain and side is None and store is None and rotations is None
         large = env.large_pieces
         if large:
             self._refuse_for_large_pieces()
@@ -478,6 +488,14 @@ class MoveFromTo(Moves):
                             continue
                         acts = [(kind, frm, st)] if plain else actions(c, frm, st, n)
                         lf, lt = levels(c, frm, st, acts) if stacking else (0, 0)
+                        if rotations is not None:
+                            for r in rotations(c):
+                                m = Move(frm, to, 0, acts + [(A_SET_FIELD, "rotation", st,
+                                                              TOP, r)], then, False, lf, lt)
+                                if store is not None:
+                                    m.site_types = types
+                                out.append(m)
+                            continue
                         if side is not None:
                             acts[:0] = side(c)
                         m = Move(frm, to, 0, acts, then, False, lf, lt)
@@ -501,7 +519,8 @@ class MoveFromTo(Moves):
             raise self.fail("(move ... copy: or stack:) in a game with large pieces is not "
                             "supported yet")
         self.from_.refuse("level", why="in a game with large pieces")
-        self.to.refuse("if_", "apply", "type", why="in a game with large pieces, Ludii's "
+        self.to.refuse("if_", "apply", "type", "rotations", why="in a game with large "
+                       "pieces, Ludii's "
                        "move of a large piece reads only the sites")
 
 

@@ -473,7 +473,12 @@ def _owners(c):
 
 
 def _by_players(env, lud):
-    """A closure c -> the players `by:` names: a role, or (player <n>) (Ludii's Player)."""
+    """A closure c -> the players `by:` names: a role, or (player <n>) (Ludii's Player).
+    As Ludii's PlayersIndices for a region of occupied sites, `All` is every owner, the
+    neutral one (0) and the shared one (players + 1) too."""
+    if lud.by == "All":
+        owners = frozenset(range(env.num_players + 2))
+        return lambda c: owners
     if isinstance(lud.by, str):
         return env.role_players(lud.by, lud)
     who = env.compile(lud.by)
@@ -1315,7 +1320,12 @@ def _occupied(src, lud) -> tuple[object, "Callable"]:
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
         raise Unsupported(lud, "by (player ...)")
-    if src.owner_role(lud.by):
+    if lud.by == "All":
+        # Every owner, the neutral and shared ones too (as the reference): any piece.
+        if src.game.stacking:
+            raise Unsupported(lud, "by All in a stacking game")
+        test = "what[{s}] != 0"
+    elif src.owner_role(lud.by):
         test = src.owner_test(lud.by, lud, "who[{s}]")
     else:
         raise Unsupported(lud, f"by {lud.by}")

@@ -45,5 +45,10 @@ class SitesLastTo(Region):
     params = ()
 
     def compile(self, env):
-        env.reads_last_tos = True
-        return lambda c: c.s.notes.get(LAST_TOS, ())
+        return last_tos(env)
+
+
+def last_tos(env):
+    """c -> Ludii's SitesLastTo of the last move (kept by the state once a rule reads it)."""
+    env.reads_last_tos = True
+    return lambda c: c.s.notes.get(LAST_TOS, ())

@@ -27,8 +27,10 @@ MAX_SIDES_TILE = 16     # Ludii's Constants.MAX_SIDES_TILE
 
 @ludeme("tile")
 class Tile(Piece):
-    """`(tile "Name" [Each|P1|...])`: a tile, a component like a piece (Ludii's Tile, whose
-    role is Shared when none is given).
+    """`(tile "Name" [Each|P1|...] [numSides:N] [slots:{...}|slotsPerSide:N] [{(path ...)}])`:
+    a tile, a component like a piece (Ludii's Tile, whose role is Shared when none is
+    given). Its paths join its sides in colours (`ludeme.model.ludemes.tiles`), e.g.
+    `(tile "Curve" numSides:4 {(path from:0 to:1 colour:1) (path from:2 to:3 colour:2)})`.
 
     Tiles take their `what` index in declaration order with the pieces. A tile under
     pieces is one level of the stack: Seesaw's promotion cells are tiles, as in
@@ -38,16 +40,20 @@ class Tile(Piece):
     concepts = ("Tile", "LargePiece if walk", "LargePiece if walks")
 
     # Ludii's Tile: a walk (or walks) makes it a large piece (ludeme.boards.large_pieces).
-    # numSides: is read by Ludii only where a tile has paths (their ends are numbered by
-    # side) and to draw it; a tile's rotations come from the board's directions
-    # (Game.maximalRotationStates), whatever its sides. Paths and slots are not supported
-    # yet (refused where they are written), so the sides are checked, as Ludii's
-    # constructor checks them, and change no move.
+    # numSides: is read by Ludii only to draw a tile: its rotations come from the board's
+    # directions (Game.maximalRotationStates) and its paths' sides are counted on the
+    # board's cells (ludeme.model.ludemes.tiles), whatever its sides; so the sides are
+    # checked, as Ludii's constructor checks them, and change no move. Paths and slots are
+    # the data (is SidesMatch), (is Loop ... path:True) and (pathExtent ...) read: the
+    # game reads them when it is built (`tiles.tile_table`).
     params = (P("name", LitStr), P("role", RoleType, opt=True, default="Shared"),
               P("dirn", DirWord, opt=True),
               P("walk", StepWord, opt=True, many=True),
               P("walks", ArrayOf(StepWord), opt=True, many=True),
               P("numSides", LitInt, opt=True, named=True),
+              P("slots", LitInt, opt=True, named=True, many=True),
+              P("slotsPerSide", LitInt, opt=True, named=True),
+              P("paths", "Path", opt=True, many=True),
               P("flips", "Flips", opt=True), P("generator", Moves, opt=True),
               P("maxState", LitInt, opt=True, named=True),
               P("maxCount", LitInt, opt=True, named=True),
@@ -56,6 +62,8 @@ class Tile(Piece):
     def validate(self):
         if self.walk and self.walks:
             raise self.fail("(tile ...) takes a walk {...} or walks {{...} ...}, not both")
+        if self.slots and self.slotsPerSide is not None:
+            raise self.fail("(tile ...) takes slots:{...} or slotsPerSide:, not both")
         if self.numSides is not None and not 0 <= self.numSides <= MAX_SIDES_TILE:
             raise self.fail(f"'numSides:' of a tile must be 0 to {MAX_SIDES_TILE}, "
                             f"found {self.numSides}")
