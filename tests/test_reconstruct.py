@@ -179,7 +179,7 @@ def test_a_templates_pieces_are_read_whatever_their_owner(tmp_path, pieces, read
 def _run(tmp_path, corpus, out, *extra):
     (tmp_path / "little.lud").write_text(LITTLE)
     return main(["reconstruct", str(tmp_path / "little.lud"), "--corpus", str(corpus),
-                 "-n", "20", "--seed", "3", "--out", str(out), *extra])
+                 "-n", "20", "--seed", "3", "--enough", "5", "--out", str(out), *extra])
 
 
 def test_reconstruct_end_to_end(tmp_path, corpus, capsys):
@@ -406,7 +406,8 @@ def _generated(tmp_path, corpus, text):
     (tmp_path / "little.lud").write_text(text)
     out = tmp_path / "out"
     assert main(["reconstruct", str(tmp_path / "little.lud"), "--corpus", str(corpus),
-                 "-n", "20", "--seed", "3", "--out", str(out), "--compare", "0"]) == 0
+                 "-n", "20", "--seed", "3", "--enough", "5", "--out", str(out),
+                 "--compare", "0"]) == 0
     rows = list(csv.DictReader(open(out / "candidates.csv", newline="")))
     assert rows and all("start generated" in r["formed"] for r in rows)
     return rows, (out / "candidate-01.lud").read_text()
