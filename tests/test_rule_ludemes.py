@@ -368,3 +368,26 @@ def test_do_next_after_several_prior_decisions_is_refused(tmp_path):
                  play='(do (forEach Piece) next:(addScore Mover 1))')
     with pytest.raises(LudemeError, match="not supported yet"):
         game.new_initial_state().legal_moves()
+
+
+# -- (is In <site> (intersection|union ...)): membership asked of each region ------------------
+
+@pytest.mark.parametrize("site,region,holds", [
+    # sites 0 1 2 are the bottom row, 0 3 6 the left column; P1 holds 0 and 1 (THREE)
+    (0, "(intersection (sites Bottom) (sites Left))", True),
+    (1, "(intersection (sites Bottom) (sites Left))", False),
+    (3, "(intersection (sites Bottom) (sites Left))", False),
+    (1, "(intersection {(sites Bottom) (sites Occupied by:P1) (sites {1 5})})", True),
+    (0, "(intersection {(sites Bottom) (sites Occupied by:P1) (sites {1 5})})", False),
+    (3, "(union (sites Bottom) (sites Left))", True),
+    (2, "(union (sites Bottom) (sites Left))", True),
+    (4, "(union (sites Bottom) (sites Left))", False),
+    (5, "(union {(sites Occupied by:P2) (sites {5}) (sites Empty)})", True),
+    (1, "(union {(sites Occupied by:P2) (sites {5}) (sites Empty)})", False),
+    (0, "(intersection (union (sites Bottom) (sites {4})) (sites Left))", True),
+])
+def test_is_in_a_set_operation_is_membership_of_its_regions(tmp_path, site, region, holds):
+    """`(is In s (intersection ...))` holds when s is in every region, `(union ...)` in any:
+    what the listed set gives, asked of each region without building it."""
+    assert _holds(tmp_path, f"(is In {site} {region})") == holds
+    assert _holds(tmp_path, f"(not (is In {site} {region}))") != holds

@@ -6,6 +6,8 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 
+from itertools import compress
+
 from ludeme.boards.board import sites_at_distance
 from ludeme.boards.trajectories import COMPASS
 from ludeme.engine.state import FORCED_PLACES, PLACING
@@ -385,8 +387,9 @@ class SitesOccupied(Region):
             ids = players(c)
             comps = kinds_fn(c, ids) if kinds_fn is not None else None
             what, who = c.s.what, c.s.who
-            return [i for i in range(size) if what[base_ + i] and who[base_ + i] in ids
-                    and (comps is None or what[base_ + i] in comps)]
+            # the occupied sites picked out by compress (in C), then only they are read
+            return [i for i in compress(range(size), what[base_:base_ + size])
+                    if who[base_ + i] in ids and (comps is None or what[base_ + i] in comps)]
         return occupied_on_layer
 
     def compile(self, env):
@@ -649,6 +652,18 @@ class SitesCell(Region):
 class _SetOp(Region):
     params = (P("regions", Region, many=True), P("more", Region, opt=True, many=True))
 
+    def _memberships(self, env) -> list:
+        """A test (c, site) -> bool per region: its own predicate, else membership of the
+        sites it lists (what asking `site in` of the whole set operation would build)."""
+        tests = []
+        for r in self.regions + (self.more or []):
+            test = r.predicate(env)
+            if test is None:
+                f = env.compile(r)
+                test = lambda c, site, f=f: site in f(c)    # noqa: E731
+            tests.append(test)
+        return tests
+
 
 @ludeme("union")
 class Union(_SetOp):
@@ -669,6 +684,10 @@ class Union(_SetOp):
             return out
         return union
 
+    def predicate(self, env):
+        tests = self._memberships(env)
+        return lambda c, site: any(t(c, site) for t in tests)
+
 
 @ludeme("intersection")
 class Intersection(_SetOp):
@@ -685,6 +704,12 @@ class Intersection(_SetOp):
             keep = set.intersection(*(set(f(c)) for f in rest)) if rest else None
             return list(dict.fromkeys(s for s in first(c) if keep is None or s in keep))
         return intersection
+
+    def predicate(self, env):
+        # In every region: no set built per question (Quoridor asks it of two cells' edges
+        # for every wall, at every step of every path it walks).
+        tests = self._memberships(env)
+        return lambda c, site: all(t(c, site) for t in tests)
 
 
 @ludeme("difference")
