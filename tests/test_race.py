@@ -312,3 +312,46 @@ def test_players_of_a_team(tmp_path, teams, expected):
             'if:(is In (mover) (players Team1))))) (end (if (no Moves Next) (result Mover Win)))))')
     s = _initial(tmp_path, text)
     assert (not s.legal_moves()[0].is_pass) == expected
+
+
+# -- (count StepsOnTrack ...) ------------------------------------------------------------------
+
+# A line track over a row of 5 (its sites 0 to 4): P1's disc on 0 may move to site 4 only when
+# the count named says `expect` (a player without a move passes, and the game ends).
+STEPS_ON_TRACK = ('(game "t" (players 1) (equipment {{(board (rectangle 1 5) {{(track "Track" '
+                  '"0,E" {owner})}}) (piece "Disc" P1)}}) (rules (start (place "Disc1" 0)) '
+                  '(play (if (= {expect} {count}) (move Add (to 4)))) '
+                  '(end (if (no Moves Mover) (result Mover Win)))))')
+
+
+@pytest.mark.parametrize("count,expect", [
+    ("(count StepsOnTrack 1 3)", 2),
+    ("(count StepsOnTrack 3 3)", 0),
+    ("(count StepsOnTrack 3 1)", 3),       # on, past the line's end, from its start (Ludii)
+    ("(count StepsOnTrack 7 2)", 2),       # from a site off the track: the index of the second
+    ("(count StepsOnTrack 1 7)", -1),      # the second off the track
+    ('(count StepsOnTrack "Track" 0 4)', 4),
+    ("(count StepsOnTrack P1 0 4)", 4),
+])
+@pytest.mark.parametrize("owner", ["", "P1"])
+def test_count_steps_on_track(tmp_path, count, expect, owner):
+    s = _initial(tmp_path, STEPS_ON_TRACK.format(owner=owner, count=count, expect=expect))
+    assert [m.to for m in s.legal_moves()] == [4]
+
+
+def test_count_steps_on_track_of_a_player_without_a_track_is_minus_one(tmp_path):
+    # P1 owns the only track; P2 has none of its own and nobody's track to fall back on
+    text = STEPS_ON_TRACK.format(owner="P1", count="(count StepsOnTrack P2 0 4)", expect=-1)
+    s = _initial(tmp_path, text.replace("(players 1)", "(players 2)"))
+    assert [m.to for m in s.legal_moves()] == [4]
+
+
+def test_count_steps_on_a_track_passing_a_site_twice_counts_on_from_the_piece(tmp_path):
+    # 0 1 2 3 4 3 2 1 0: from the disc on 0 (index 0), site 3 is 3 steps on; the end never
+    # wraps round to the start on such a track
+    for count, expect in (("(count StepsOnTrack 0 3)", 3), ("(count StepsOnTrack 2 2)", 0)):
+        text = THERE_AND_BACK.format(steps=1).replace(
+            "(play (forEach Piece", f"(play (if (= {expect} {count}) (forEach Piece").replace(
+            "(to)))))) (end", "(to))))))) (end")
+        s = _initial(tmp_path, text)
+        assert [m.to for m in s.legal_moves()] == [1]

@@ -324,3 +324,50 @@ def test_action_ids_tell_a_layers_sites_from_the_boards(tmp_path):
     moves = s.legal_moves()       # Hand1 to 24 edges and 9 cells: edge 3 and cell 3 apart
     ids = action_ids(game, moves)
     assert len(set(ids)) == len(moves) == 33 and max(ids) < num_distinct_actions(game)
+
+
+# -- moves from, and removals on, another site type's layer ------------------------------------
+
+CELLS = ('(game "g" (players 2) (equipment {{(board (square 3) use:Vertex) (piece "Disc" Each)}}) '
+         '(rules (start {{(place "Disc1" Cell 0) (place "Disc2" Cell 3)}}) (play {play}) '
+         '(end (if (or (is Occupied Cell 1) (no Moves Next)) (result Mover Win)))))')
+FROM_CELL = '(move (from Cell (sites Occupied by:Mover on:Cell)) (to Cell (sites Empty Cell)))'
+
+
+def _cells(tmp_path, play):
+    f = tmp_path / "c.lud"
+    f.write_text(CELLS.format(play=play))
+    return load(f)
+
+
+@pytest.mark.parametrize("play,tos,over", [
+    (FROM_CELL, [1, 2], {1: True, 2: False}),
+    # a removal on the cells (the decision's site is the cell's index)
+    (f'(or {FROM_CELL} (move Remove Cell (sites Occupied by:Next on:Cell)))', [1, 2, 3],
+     {1: True, 2: False, 3: False}),
+])
+def test_pieces_moved_from_and_removed_on_the_cells_of_a_board_of_points(tmp_path, play, tos,
+                                                                         over):
+    game = _cells(tmp_path, play)
+    for to in tos:
+        s = game.new_initial_state()
+        moves = s.legal_moves()
+        assert sorted(m.to for m in moves) == tos
+        m = next(m for m in moves if m.to == to)
+        assert game.site_types(m) == ("Cell", "Cell")
+        s.apply(m)
+        assert s.board_view()["who"] == [0] * 9 and s.is_terminal() == over[to]
+        cells = game.layers["Cell"]
+        expected = {1: [0, 1, 0, 2], 2: [0, 0, 1, 2], 3: [1, 0, 0, 0]}[to]
+        assert [s.who[cells + i] for i in range(4)] == expected
+
+
+@pytest.mark.parametrize("then,left", [("(remove Cell 3)", [1, 0]), ("(remove Cell 2)", [1, 2]),
+                                       ("(remove Cell (sites {0 3}))", [0, 0])])
+def test_a_removal_effect_on_the_cells_of_a_board_of_points(tmp_path, then, left):
+    # a disc added on a point, then the cells given emptied; the point keeps its disc
+    game = _cells(tmp_path, f'(or {FROM_CELL} (move Add (to (sites Empty)) (then {then})))')
+    s = game.new_initial_state()
+    s.apply(next(m for m in s.legal_moves() if str(m) == "place A1"))
+    cells = game.layers["Cell"]
+    assert [s.who[cells], s.who[cells + 3]] == left and s.board_view()["who"][0] == 1

@@ -167,3 +167,12 @@ def test_roles_refuse_missing_players_and_plural_roles_where_one_is_expected():
     with pytest.raises(LudemeError, match="several players"):
         roles.id_fn("Enemy", L())
     assert roles.owners("Each", L()) == [1, 2]
+
+
+def test_a_match_of_several_games_is_not_supported_yet_at_its_place(tmp_path):
+    # Ludii's (match ...) plays a series of (game ...)s: refused where it is written
+    f = tmp_path / "m.lud"
+    f.write_text('(match "M" (players 2) (games {(subgame "Hex")}))')
+    with pytest.raises(LudemeError, match=r"\(match \.\.\.\) is not supported yet") as e:
+        load(f)
+    assert e.value.pos is not None and e.value.pos.line == 1

@@ -267,14 +267,19 @@ def build_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
                  max_moves: int = MAX_MOVES) -> Game:
     """Build and compile an expanded description into a `Game`."""
     builder = Builder()
+    # Ludii's (match ...), a series of games, is no ludeme the builder knows: say so at once
+    # rather than "unknown ludeme".
+    if getattr(ex.game, "name", None) != "game":
+        e = LudemeError(f"only (game ...) descriptions can be played; "
+                        f"({getattr(ex.game, 'name', '?')} ...) is not supported yet",
+                        ex.game.pos, path=getattr(ex.game, "name", ""))
+        _attach_source(e, ex)
+        raise e
     try:
         typed = builder.build(ex.game, Other, "")
     except LudemeError as e:
         _attach_source(e, ex)
         raise
-    if not isinstance(typed, G.GameLudeme):
-        raise LudemeError("only (game ...) descriptions can be played; (match ...) is not "
-                          "supported yet", ex.game.pos)
     try:
         game = _assemble(ex, typed, max_turns, max_moves, builder.built)
         builder.check_all_read(game.board.site_type)

@@ -320,6 +320,9 @@ class MoveRemove(Moves):
     params = _REMOVE_PARAMS
 
     def compile(self, env):
+        layered = _layer_removal(env, self, decision=True)
+        if layered is not None:
+            return layered
         sites = typed_sites(env, self, self.where, self.type, None)
         then = _then(env, self)
         count = env.compile(self.count) if self.count is not None else (lambda c: 1)
@@ -362,14 +365,16 @@ class MoveFromTo(Moves):
               P("mover", RoleType, opt=True, named=True), P("then", "Then", opt=True))
 
     def compile(self, env):
-        froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,))
+        froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,), layered=True)
         from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
         tos = typed_sites_fn(env, self.to, lambda c: (c.to,), layered=True)
-        # (to <type> ...) of a layer of the board the game puts pieces on: the destination's
+        # (from|to <type> ...) of a layer of the board the game puts pieces on: the end's
         # index is the element's, its place in the store another (`layer_site`), and the
         # decision says its types (Ludii's ActionMove typeFrom and typeTo).
         store = layer_site(env, self.to.type)
-        types = (self.from_.type or env.board.site_type, self.to.type)
+        from_store = layer_site(env, self.from_.type)
+        layered = store is not None or from_store is not None
+        types = (self.from_.type or env.board.site_type, self.to.type or env.board.site_type)
         to_cond = env.compile(self.to.if_) if self.to.if_ is not None else None
         side = _side_effect(env, self.to)
         region_to = isinstance(self.to.site, Region)
@@ -447,7 +452,7 @@ class MoveFromTo(Moves):
             return 0, 0
 
         # plain and without a side effect: one action, built in the loop below
-        simple = plain and side is None and store is None and rotations is None
+        simple = plain and side is None and not layered and rotations is None
         large = env.large_pieces
         if large:
             self._refuse_for_large_pieces()
@@ -459,14 +464,15 @@ class MoveFromTo(Moves):
             stacking = c.stacking
             flat = simple and not stacking      # the common move: one action, no levels
             for frm in froms(c):
+                sf = frm if from_store is None or frm < 0 else from_store(frm)
                 # Ludii reads a site past the last container as empty: no move from it
-                if not 0 <= frm < len(what) or what[frm] <= 0:
+                if not 0 <= sf < len(what) or what[sf] <= 0:
                     continue
                 c.from_, c.to = frm, saved[1]
                 if from_cond is not None and not from_cond(c):
                     continue
-                if large and what[frm] in large:
-                    out.extend(_move_large(c, frm, large[what[frm]], tos(c), then))
+                if large and what[sf] in large:
+                    out.extend(_move_large(c, frm, large[what[sf]], tos(c), then))
                     continue
                 # Ludii evaluates count: once per origin, with (from) on it and (to) as given
                 n = count(c) if count is not None else 1
@@ -486,20 +492,20 @@ class MoveFromTo(Moves):
                         if flat:
                             out.append(Move(frm, to, 0, [(kind, frm, to)], then))
                             continue
-                        acts = [(kind, frm, st)] if plain else actions(c, frm, st, n)
-                        lf, lt = levels(c, frm, st, acts) if stacking else (0, 0)
+                        acts = [(kind, sf, st)] if plain else actions(c, sf, st, n)
+                        lf, lt = levels(c, sf, st, acts) if stacking else (0, 0)
                         if rotations is not None:
                             for r in rotations(c):
                                 m = Move(frm, to, 0, acts + [(A_SET_FIELD, "rotation", st,
                                                               TOP, r)], then, False, lf, lt)
-                                if store is not None:
+                                if layered:
                                     m.site_types = types
                                 out.append(m)
                             continue
                         if side is not None:
                             acts[:0] = side(c)
                         m = Move(frm, to, 0, acts, then, False, lf, lt)
-                        if store is not None:
+                        if layered:
                             m.site_types = types
                         out.append(m)
                 c.from_ = frm
@@ -1049,6 +1055,9 @@ class RemoveEffect(Moves):
     params = _REMOVE_PARAMS
 
     def compile(self, env):
+        layered = _layer_removal(env, self)
+        if layered is not None:
+            return layered
         sites = typed_sites(env, self, self.where, self.type, None)
         then = _then(env, self)
         # count: Ludii removes that many times at each site (a flat site empties at once)
@@ -1081,6 +1090,40 @@ class RemoveEffect(Moves):
                 return []
             return [Move(acts[0][1], acts[0][1], 0, acts, then)]
         return remove
+
+
+def _layer_removal(env, lud, decision: bool = False):
+    """The moves of a (remove <type> ...) or (move Remove <type> ...) whose type names a
+    layer of the board the game puts pieces on (`layer_site`), else None. As Ludii's
+    Remove: each occupied site given (an element's index, or a hand's cell) loses its top
+    piece, `count` times; the move names the element and says its site type. The decision
+    gives a move per site, the effect one move removing at them all."""
+    store = layer_site(env, lud.type)
+    if store is None:
+        return None
+    lud.refuse("level", why=f"(remove {lud.type} ...) on a layer of the board the game "
+                            "puts pieces on")
+    sites = typed_sites(env, lud, lud.where, lud.type, None, layered=True)
+    then = _then(env, lud)
+    count = env.compile(lud.count) if lud.count is not None else (lambda c: 1)
+    kind = _removal_kind(env, lud)
+    types = (lud.type, lud.type)
+
+    def remove(c):
+        what = c.s.what
+        k = max(1, count(c))
+        out = []
+        for site in sites(c):
+            place = store(site) if site >= 0 else -1
+            if place < 0 or what[place] <= 0:
+                continue
+            if decision or not out:
+                m = Move(site, site, 0, [], then)
+                m.site_types = types
+                out.append(m)
+            out[-1].actions.extend([(kind, place)] * k)
+        return out
+    return remove
 
 
 def _removal_level(env, lud):

@@ -426,6 +426,94 @@ def _player_fn(env, lud, default):
     return default
 
 
+def _track_per_player(env, tracks, pick) -> dict:
+    """Player (0 to one past the last) -> (player, the track `pick` gives, its index)."""
+    chosen = {}
+    for p in range(0, env.num_players + 2):
+        t = pick(p)
+        if t is not None:
+            chosen[p] = (p, t, next(k for k, u in enumerate(tracks) if u is t))
+    return chosen
+
+
+def _start_on_track(c, chosen, player, here, indexed):
+    """(the player's track, the index Ludii starts from at `here`), or None: no track for the
+    player, or no site on a track that passes a site twice (in a game where one does:
+    `indexed`). The index is the piece's on such a track, else the site's first (the
+    track's length when off it)."""
+    entry = chosen.get(player)
+    if entry is None:
+        return None
+    _, t, k = entry
+    if indexed and not t.loop:
+        return None if here < 0 else (t, _index_on_track(c, t, k, here, player))
+    return t, (t.sites.index(here) if here in t.sites else len(t.sites))
+
+
+def _index_on_track(c, t, k, here, player) -> int:
+    """Ludii's index of the piece at `here` along track `t` (the `k`th) that passes a site
+    twice: where the state's TrackIndices recorded the piece standing there (the track
+    owner's piece in a stack); with no piece there, the site's first index; else the end."""
+    s = c.s
+    what = s.what[here]
+    for level in range(s.size_stack(here)):
+        lv = s.level_data(here, level)
+        if lv[1] == player:
+            what = lv[0]
+            break
+    if not what:
+        return t.sites.index(here) if here in t.sites else len(t.sites)
+    on_track = s.on_track
+    for i in on_track.indices(k, here):
+        if on_track.count(k, what, i) > 0:
+            return i
+    return len(t.sites)
+
+
+@ludeme("count", "StepsOnTrack")
+class CountStepsOnTrack(IntFn):
+    """`(count StepsOnTrack [role|(player ..)|"Track"] <site1> <site2>)`: the steps along the
+    player's track (the mover's by default) from the first site to the second, -1 when the
+    second is not met (Ludii's CountStepsOnTrack). The track is the player's one whose name
+    contains the name given, else the player's first, else the first of nobody's. As Ludii
+    counts: from the first site's first index to the track's end, then on from the track's
+    start (a line too), the first site off the track counting from the start; in a game
+    where a track passes a site twice, from the index of the piece standing on the first
+    site (as `(trackSite Move ...)`), to the end only. Example:
+
+        (- (value Player Mover) (count StepsOnTrack (last From) (last To)))
+    """
+    concepts = ()
+
+    params = (P("role", RoleType, opt=True), P("player", "PlayerFn", opt=True),
+              P("name", LitStr, opt=True), P("site1", IntFn), P("site2", IntFn))
+
+    def compile(self, env):
+        if self.name is not None and (self.role is not None or self.player is not None):
+            raise self.fail("give a role, a (player ...) or a track's name, not two of them")
+        tracks = _all_tracks(env, self)
+        indexed = any(t.internal_loop for t in tracks)
+        pid = _player_fn(env, self, lambda c: c.s.mover)
+        site1, site2 = env.compile(self.site1), env.compile(self.site2)
+        name = self.name
+        chosen = _track_per_player(env, tracks, lambda p: next(
+            (u for u in tracks if name is not None and name in u.name and u.owner == p),
+            None) or next((u for owner in (p, 0) for u in tracks if u.owner == owner), None))
+
+        def count(c):
+            got = _start_on_track(c, chosen, pid(c), site1(c), indexed)
+            if got is None:
+                return -1
+            t, i = got
+            sites, n, there = t.sites, len(t.sites), site2(c)
+            if indexed and not t.loop:      # to the end only
+                return sites.index(there, i) - i if there in sites[i:] else -1
+            if there in sites[i:]:
+                return sites.index(there, i) - i
+            return n - i + sites.index(there) if there in sites[:i] else -1
+        return count
+
+
 @ludeme("trackSite", "Move")
 class TrackSiteMove(IntFn):
     """`(trackSite Move [from:] [role|(player ..)|"Track"] steps:<int>)`: the site `steps`
@@ -447,44 +535,14 @@ class TrackSiteMove(IntFn):
         pid = _player_fn(env, self, lambda c: c.s.mover)
         frm = env.compile(self.from_) if self.from_ is not None else (lambda c: c.from_)
         steps = env.compile(self.steps)
-        chosen = {}
-        for p in range(0, env.num_players + 2):
-            t = _pick_track(tracks, self.name, p)
-            if t is not None:
-                chosen[p] = (t, next(k for k, u in enumerate(tracks) if u is t))
-
-        def start_index(c, t, k, here, player):
-            """Ludii's index of the piece at `here` along a track that passes a site twice."""
-            s = c.s
-            what = s.what[here]
-            for level in range(s.size_stack(here)):
-                lv = s.level_data(here, level)
-                if lv[1] == player:
-                    what = lv[0]
-                    break
-            if not what:
-                return t.sites.index(here) if here in t.sites else len(t.sites)
-            on_track = s.on_track
-            for i in on_track.indices(k, here):
-                if on_track.count(k, what, i) > 0:
-                    return i
-            return len(t.sites)
+        chosen = _track_per_player(env, tracks, lambda p: _pick_track(tracks, self.name, p))
 
         def site(c):
-            player = pid(c)
-            picked = chosen.get(player)
-            if picked is None:
+            got = _start_on_track(c, chosen, pid(c), frm(c), indexed)
+            if got is None:
                 return -1
-            t, k = picked
-            sites = t.sites
-            n = len(sites)
-            here = frm(c)
-            if indexed and not t.loop:
-                if here < 0:
-                    return -1
-                i = start_index(c, t, k, here, player)
-            else:
-                i = sites.index(here) if here in sites else n
+            t, i = got
+            sites, n = t.sites, len(t.sites)
             i += max(0, steps(c))
             if i < n:
                 return sites[i]
