@@ -122,3 +122,18 @@ def test_cli_summary_tables_and_time_limit(refdata, ludii):
     lines = r.stdout.splitlines()
     assert "TIMED OUT" in lines[0] and "DISAGREED" not in r.stdout, r.stdout
     assert lines[-1] == "0 agreed, 0 disagreed, 0 unsupported, 1 timed out"
+
+
+def test_a_draw_from_sites_random_during_play_is_refused_in_a_replay(tmp_path, ludeme_here):
+    """A recorded game does not give a play-time (sites Random ...) draw in a form that is
+    forced yet: its replay stops at the ludeme with "not supported yet", never a verdict
+    drawn from another draw. A draw in the start rules is still forced as recorded."""
+    lud = tmp_path / "g.lud"
+    lud.write_text('(game "G" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)}) '
+                   '(rules (play (move Add (to (sites Random (sites Empty))))) '
+                   '(end (if (is Full) (result Mover Draw)))))')
+    trl = tmp_path / "g.trl"
+    assert ludeme_here("record", lud, "--seed", "1", "--out", trl).returncode == 0
+    [v] = crosscheck_files([str(trl)], lud=str(lud), seconds=None)
+    assert v.status == "unsupported" and v.stage == "run", v.line()
+    assert "g.lud:1:" in v.detail and "(sites Random ...) drawn during play" in v.detail

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from ludeme.engine.state import REPLAYING
 from ludeme.errors import LudemeError, printable
 
 from .trials import (SUFFIX as TRIAL_SUFFIX, decisions, is_trial_file, pick, read_trial,
@@ -228,6 +229,7 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
     # (The kernels refuse random starts: their game is never given places to force.)
     state = game.new_initial_state() if places is None else \
         game.new_initial_state(forced_places=places)
+    _replaying(state)
     if init is not None:
         d = _board_diff(state, init)
         if d:
@@ -293,6 +295,14 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
     return Verdict(name, len(steps), len(steps), True)
 
 
+def _replaying(state) -> None:
+    """Mark a reference state as replaying a record (the kernels' states draw nothing they
+    would have to refuse: a game drawing sites at random has no compiled form)."""
+    notes = getattr(state, "notes", None)
+    if notes is not None:
+        notes[REPLAYING] = True
+
+
 def _recorded_places(game, init: dict | None) -> dict[int, list[int]] | None:
     """Piece index -> the board sites holding it in Ludii's recorded start, for a game whose
     start places pieces at random (forced as recorded dice rolls are), else None."""
@@ -334,6 +344,7 @@ def _replay_trial(game, trial: dict, name: str, progress: list) -> Verdict:
     its step (`trials.pick`), by the same mover, and the end the recorded one."""
     steps = decisions(trial)
     state = game.new_initial_state()
+    _replaying(state)
     for i, rec in enumerate(steps):
         progress[0] = i
         where = f"step {i} (Move line {trial['placements'] + i + 1})"

@@ -44,6 +44,9 @@ FORCED_PLACES = ("forced", "places")
 # Key of State.notes, while a start rule places a piece on a region it draws at random and
 # FORCED_PLACES is there: the piece's index (the draw takes its recorded sites).
 PLACING = ("forced", "placing")
+# Key of State.notes while a recorded game is replayed (crosscheck): a draw the record does
+# not give (a play-time (sites Random ...)) is refused there, not guessed.
+REPLAYING = ("replay", "recorded")
 # Key of State.notes for the board cells a large piece covers: not empty, though no piece
 # stands there (Ludii removes them from its container's empty sites).
 COVERED = ("large", "covered")

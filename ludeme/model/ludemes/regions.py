@@ -10,7 +10,7 @@ from itertools import compress
 
 from ludeme.boards.board import sites_at_distance
 from ludeme.boards.trajectories import COMPASS
-from ludeme.engine.state import FORCED_PLACES, PLACING
+from ludeme.engine.state import FORCED_PLACES, PLACING, REPLAYING
 from ludeme.language.syntax import Int, Str
 from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, layer_of, ludeme, name_without_number, other_layer_size
 from ludeme.engine.compiled.emit import Unsupported, always, emit, emits, reads_params_only_from
@@ -204,6 +204,12 @@ class SitesRandom(Region):
             s = c.s
             # a replay's start: the sites the recorded start has the piece placed on
             forced = s.notes.get(FORCED_PLACES, {}).get(s.notes.get(PLACING), ())
+            if k and not forced and REPLAYING in s.notes:
+                # Ludii draws during play where it generates the moves; its trace gives the
+                # draw only inside the recorded moves, and forcing it is not written.
+                raise self.fail("(sites Random ...) drawn during play, in a replay of a "
+                                "recorded game, is not supported yet: the recorded draw is "
+                                "not forced")
             chosen = []
             for _ in range(k):      # one draw a site, each among those not drawn yet
                 site = next((x for x in forced if x in sites), None)
