@@ -828,6 +828,21 @@ BUDGET_GAME = """
     (end (if (is Line 3) (result Mover Win)))))
 """
 
+# The regions of the next player and of (player) in forEach NonMover, listed and tested:
+# (sites Next "Home"), (sites Player "Home").
+RAID_GAME = """
+(game "Raid"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)
+    (regions "Home" P1 (sites Bottom)) (regions "Home" P2 (sites Top))})
+  (rules
+    (play (or (move Add (to (sites Empty) if:(not (and (is In (to) (sites Next "Home"))
+                                                       (is Odd (to))))))
+              (move Remove (forEach (sites Next "Home") if:(is Mover (who at:(site)))))))
+    (end (forEach NonMover if:(all Sites (sites Player "Home") if:(is Occupied (site)))
+           (result Player Loss)))))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1305,14 +1320,16 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      lambda df: {1, 2} <= set(df["winner"]) and df["piece_number_maximum"].lt(16).any()),
     # Two discs a turn (the last turn may end at the first), lines win for both sides.
     (BUDGET_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["moves"].ge(2 * df["turns"] - 1).all())],
+     and df["moves"].ge(2 * df["turns"] - 1).all()),
+    # A full home loses: both sides lose some games, none reaches the move limit.
+    (RAID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and not df["timeout"].any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
          "forward-hops", "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
          "stacks", "towers", "states", "threats", "pawns", "tops", "ahead", "castle",
          "slide-from-if", "branches", "dice", "dice-sum", "dice-entry", "columns", "across",
-         "arrows", "spread", "spread-tested", "budget"])
+         "arrows", "spread", "spread-tested", "budget", "player-regions"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -801,14 +801,15 @@ def _regions_equal(src, lud):
     loops: list[str] = []
     src.for_region(lud.a, loops, "    ", marks)
     src.for_region(lud.b, loops, "    ", checks)
+    bound = ", player" if src.player_bound else ""     # (player) of forEach Player/NonMover
 
     def make(name):
         return "\n".join([
-            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
             src.context(local=()), "    in_a = np.zeros(TOTAL, np.bool_)",
             "    in_b = np.zeros(TOTAL, np.bool_)", "    n_a = 0", "    n_b = 0",
             "    same = True", *loops, "    return same and n_a == n_b", ""])
-    call = f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between})"
+    call = f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}{bound})"
     return call if isinstance(lud, RegionsEqual) else f"(not {call})"
 
 
@@ -860,16 +861,18 @@ def _is_line(src, lud):
 
 @emits(AllSites, kind="bool")
 def _all_sites(src, lud):
-    """`(all Sites <region> if:<cond>)`: a kernel that stops at the first site failing."""
+    """`(all Sites <region> if:<cond>)`: a kernel that stops at the first site failing (given
+    `(player)` where forEach Player/NonMover binds it)."""
     body: list[str] = []
     src.for_region(lud.region, body, "    ", [f"if not {src.bool_expr(lud.if_)}:",
                                               "    return False"])
+    bound = ", player" if src.player_bound else ""
 
     def make(name):
         return "\n".join(["@njit(cache=True)",
-                          f"def {name}(who, what, count, sc, phase, frm, to):",
+                          f"def {name}(who, what, count, sc, phase, frm, to{bound}):",
                           src.context(local=("btw",)), *body, "    return True", ""])
-    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to)"
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to{bound})"
 
 
 _PY_COMPARISON = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
