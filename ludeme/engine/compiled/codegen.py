@@ -231,6 +231,10 @@ class Source:
             return "nxt"
         if role == "Prev":
             return "prev"
+        if role == "Player":            # (player) of forEach Player/NonMover, not a probe's
+            if not self.player_bound:
+                raise Unsupported(lud, "with (player) outside forEach Player")
+            return "player"
         if role in ("Next", "Prev", "Mover") or "Team" in role:
             raise Unsupported(lud, f"with the role {role}")
         if self.names_several(role):
@@ -270,9 +274,7 @@ class Source:
 
     def player_expr(self, role: str, lud) -> str:
         """One player's id for a role, `(player)` of forEach Player/NonMover included."""
-        if role == "Player" and not self.player_bound:
-            raise Unsupported(lud, "with (player) outside forEach Player")
-        return "player" if role == "Player" else self.role_expr(role, lud)
+        return self.role_expr(role, lud)
 
     # -- helper kernels ---------------------------------------------------------------
     def helper(self, make) -> str:
