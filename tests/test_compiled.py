@@ -1020,6 +1020,17 @@ SOW_MARKED_GAME = """
           (if (>= (count Moves) 150) (result Mover Draw))})))
 """
 
+# A sowing then a loop in one (and ...): the loop reads the holes as they were before the
+# sowing (the origin is not yet empty), and the states it writes itself as they were before
+# it; (forEach Player) as an end rule, (no Moves Player).
+KEEPERS_GAME = SOW_MARKED_GAME.replace(
+    "(sow apply:(if (= 4 (count at:(to))) (set State at:(to) (mover))))",
+    "(and (sow) (forEach Site (sites Mover) (if (and (= 0 (count at:(site))) "
+    "(= 0 (state at:(site)))) (set State at:(site) (mover)))))").replace(
+    "(end {(if (no Moves Next) (result Mover Win))\n"
+    "          (if (>= (count Moves) 150) (result Mover Draw))})",
+    "(end (forEach Player if:(no Moves Player) (result Player Loss)))")
+
 # Stacks: pieces of every level move (forEach Piece), a step takes the whole stack it lands
 # on (remove count:), a sub-stack moves (stack:True count:), pieces are pushed (move Add
 # stack:); a stack topped by 4 of the mover's wins, read down to an enemy piece.
@@ -1322,14 +1333,17 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (BUDGET_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].ge(2 * df["turns"] - 1).all()),
     # A full home loses: both sides lose some games, none reaches the move limit.
-    (RAID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and not df["timeout"].any())],
+    (RAID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and not df["timeout"].any()),
+    # Every game ends with a side out of moves, who loses (no draw, no move limit).
+    (KEEPERS_GAME, (3, 4), lambda df: {1, 2} == set(df["winner"]) and not df["timeout"].any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
          "forward-hops", "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
          "stacks", "towers", "states", "threats", "pawns", "tops", "ahead", "castle",
          "slide-from-if", "branches", "dice", "dice-sum", "dice-entry", "columns", "across",
-         "arrows", "spread", "spread-tested", "budget", "player-regions"])
+         "arrows", "spread", "spread-tested", "budget", "player-regions",
+         "sow-then-loop"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -1663,14 +1663,25 @@ SNAPSHOT = ("who_0, what_0, count_0, sc_0, phase_0 = who.copy(), what.copy(), co
             "sc.copy(), phase.copy()")
 
 
+# The names of the copy a part's own loop reads (`SNAPSHOT`): reading it is reading the state.
+_SNAPSHOT_NAME = re.compile(r"\b(who|what|count|sc|phase)_0\b")
+
+
 def _reads(lines: list[str]) -> set[str]:
-    """What of the state the lines read (action statements aside)."""
+    """What of the state the lines read (action statements aside), through a copy taken
+    inside them too."""
     from ludeme.engine.compiled.codegen import _ACTION_STATEMENT
     return {k for line in lines if not _ACTION_STATEMENT.match(line.lstrip())
-            for k, r in _READS.items() if r.search(line)}
+            for k, r in _READS.items() if r.search(_SNAPSHOT_NAME.sub(r"\1", line))}
+
+
+# A helper kernel called as a statement acts (a sowing, ...): it may write any of the state.
+_HELPER_STATEMENT = re.compile(r"\s*helper_\d+\(")
 
 
 def _writes(lines: list[str]) -> set[str]:
+    if any(_HELPER_STATEMENT.match(line) for line in lines):
+        return set(_WRITES)
     return {k for k, w in _WRITES.items() for line in lines if w.match(line)}
 
 
