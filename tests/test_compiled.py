@@ -1439,3 +1439,13 @@ def test_another_site_types_layer_reads_empty_on_both_backends(test, tmp_path):
     assert run_playouts(game, 5, 1, jobs=1, progress=False,
                         backend="reference")["moves"].min() > 2
     _same_rows(game, 20, 3)
+
+
+def test_a_probe_refuses_to_read_the_pieces():
+    """A rule listed before play that reads a site's piece is refused (the game stays on the
+    reference engine), not an IndexError out of the code generator (Millieu's regions)."""
+    from ludeme.engine.compiled.codegen import _Probe
+    probe = _Probe(2)
+    assert list(probe.s.what) == []
+    with pytest.raises(Unsupported, match="reads the pieces"):
+        probe.s.what[0]

@@ -832,6 +832,14 @@ class _ProbeRead(Unsupported, AttributeError):
     a default and to `hasattr`."""
 
 
+class _NoPieces(tuple):
+    """A probe's sites before `fill`: none to list, and reading one site's piece is reading
+    the position (refused as `_ProbeState` refuses, not an IndexError)."""
+
+    def __getitem__(self, i):
+        raise _ProbeRead(None, "a rule listed before play that reads the pieces on the sites")
+
+
 class _Probe:
     """A context for rules that read only the mover (static regions, step tables)."""
 
@@ -839,7 +847,7 @@ class _Probe:
         from ludeme.engine.state import UNDEFINED
         self.s = _ProbeState()
         self.s.mover = 1
-        self.s.what = []
+        self.s.what = _NoPieces()
         self.s.last_from = self.s.last_to = UNDEFINED
         self.from_ = self.to = self.site = self.player = UNDEFINED
 
