@@ -843,6 +843,20 @@ RAID_GAME = """
            (result Player Loss)))))
 """
 
+# (set Score ...) as a consequent: the mover's score set, or every enemy's (a role naming
+# several players) from the mover's.
+TALLY_GAME = """
+(game "Tally"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (if (is Line 3)
+                    (set Score Enemy (- (score Mover) 1))
+                    (set Score Mover (+ (count Pieces Mover) (last To)))))))
+    (end (if (no Moves Next) (byScore)))))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1335,7 +1349,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # A full home loses: both sides lose some games, none reaches the move limit.
     (RAID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and not df["timeout"].any()),
     # Every game ends with a side out of moves, who loses (no draw, no move limit).
-    (KEEPERS_GAME, (3, 4), lambda df: {1, 2} == set(df["winner"]) and not df["timeout"].any())],
+    (KEEPERS_GAME, (3, 4), lambda df: {1, 2} == set(df["winner"]) and not df["timeout"].any()),
+    # The board always fills; scores decide, equal ones draw.
+    (TALLY_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].eq(9).all())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1343,7 +1359,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "stacks", "towers", "states", "threats", "pawns", "tops", "ahead", "castle",
          "slide-from-if", "branches", "dice", "dice-sum", "dice-entry", "columns", "across",
          "arrows", "spread", "spread-tested", "budget", "player-regions",
-         "sow-then-loop"])
+         "sow-then-loop", "set-score"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

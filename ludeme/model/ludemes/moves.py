@@ -1766,6 +1766,27 @@ emits(AddScore, kind="effect", refuses=(("then", "as an effect"),))(
     lambda src, lud, body: _add_score_consequent(src, lud, body, ""))
 
 
+@emits(SetScore, kind="consequent", refuses=(("then", "as a consequent"),))
+def _set_score_consequent(src, lud, lines, ind):
+    """The player's score set; with a role naming several players, each real player it
+    covers in increasing order, the score worked out once before (as the reference's one
+    move per player)."""
+    from ludeme.model.roles import _names_a_set
+    role = getattr(lud.player, "role", None)
+    if role is None or not _names_a_set(role):
+        lines.append(f"{ind}sc[SCORE + {src.int_expr(lud.player)}] = {src.int_expr(lud.value)}")
+        return
+    score, p = f"ssv{len(lines)}", f"ssp{len(lines)}"
+    lines.append(f"{ind}{score} = {src.int_expr(lud.value)}")
+    lines.append(f"{ind}for {p} in range(1, NP + 1):")
+    lines.append(f"{ind}    if {src.owner_test(role, lud.player, p)}:")
+    lines.append(f"{ind}        sc[SCORE + {p}] = {score}")
+
+
+emits(SetScore, kind="effect", refuses=(("then", "as an effect"),))(
+    lambda src, lud, body: _set_score_consequent(src, lud, body, ""))
+
+
 def _named(name: str, names: set) -> bool:
     """forEach Piece's name filter, as the reference: the name without its trailing number."""
     return not names or name.rstrip("0123456789") in names
