@@ -857,6 +857,23 @@ TALLY_GAME = """
     (end (if (no Moves Next) (byScore)))))
 """
 
+# End rules in one phase only: every player passing draws after a pass in the "Move" phase
+# (its end rules are checked), never in the "Place" phase.
+PHASED_GAME = """
+(game "Phased"
+  (players 2)
+  (equipment {(board (square 3))
+    (piece "Disc" Each (move Step Orthogonal (to if:(is Empty (to)))))})
+  (rules
+    phases:{
+      (phase "Place"
+        (play (or (move Add (to (sites Empty) if:(is Even (to)))) (move Pass)))
+        (nextPhase (>= (count Moves) 6) "Move"))
+      (phase "Move"
+        (play (or (forEach Piece) (move Pass)))
+        (end (if (is Line 3) (result Mover Win))))}))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1351,7 +1368,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # Every game ends with a side out of moves, who loses (no draw, no move limit).
     (KEEPERS_GAME, (3, 4), lambda df: {1, 2} == set(df["winner"]) and not df["timeout"].any()),
     # The board always fills; scores decide, equal ones draw.
-    (TALLY_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].eq(9).all())],
+    (TALLY_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].eq(9).all()),
+    # Lines win some games; passes draw the others (no move limit).
+    (PHASED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and not df["timeout"].any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1359,7 +1378,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "stacks", "towers", "states", "threats", "pawns", "tops", "ahead", "castle",
          "slide-from-if", "branches", "dice", "dice-sum", "dice-entry", "columns", "across",
          "arrows", "spread", "spread-tested", "budget", "player-regions",
-         "sow-then-loop", "set-score"])
+         "sow-then-loop", "set-score",
+         "all-pass-in-one-phase"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

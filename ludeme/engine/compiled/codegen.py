@@ -895,7 +895,6 @@ GAME_REFUSALS = (
     ("pieces on several site types of the board", lambda g: getattr(g, "layers", None)),
 )
 # Refused while generating (see `generate`).
-ALL_PASS_SOME_PHASES = "the all-pass draw after only some phases' end rules"
 
 
 def check_game(game) -> None:
@@ -1016,11 +1015,13 @@ def _generate(game, s0, src: Source) -> str:
         same[w, w] = True
     n_sites = game.containers[0].num_sites
     # Ludii checks the all-pass draw wherever end rules are evaluated: the game's, or the
-    # mover's phase's; the kernel checks it always or never.
+    # mover's phase's (the phase it moved in: phases change after the check).
     phase_ends = [bool(p.end) for p in game.phases]
-    if game.requires_all_pass and not game.end and any(phase_ends) and not all(phase_ends):
-        raise Unsupported(None, ALL_PASS_SOME_PHASES)
-    all_pass = bool(game.requires_all_pass and (game.end or all(phase_ends)))
+    all_pass = bool(game.requires_all_pass and (game.end or any(phase_ends)))
+    if all_pass and not game.end and not all(phase_ends):
+        all_pass_test = f"{src.table([int(e) for e in phase_ends])}[phase[mover]] != 0"
+    else:
+        all_pass_test = str(all_pass)
     step_start, step_to = _step_table(game, n_sites)
     if game.stacking:
         _refuse_direct_writes(src, start, effects, consequents)
@@ -1041,7 +1042,7 @@ def _generate(game, s0, src: Source) -> str:
         hand_from=n_sites,
         max_turns=game.max_turns,
         max_moves=game.max_moves,
-        requires_all_pass=all_pass,
+        requires_all_pass=all_pass_test,
         owner=[c.owner for c in comps],
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),
