@@ -874,6 +874,14 @@ PHASED_GAME = """
         (end (if (is Line 3) (result Mover Win))))}))
 """
 
+# (set NextPlayer (player 1)) as a consequent: a disc on an even site gives P1 the next turn.
+FAVOUR_GAME = TALLY_GAME.replace(
+    """(if (is Line 3)
+                    (set Score Enemy (- (score Mover) 1))
+                    (set Score Mover (+ (count Pieces Mover) (last To))))""",
+    "(if (is Even (last To)) (set NextPlayer (player 1)))").replace(
+    "(no Moves Next) (byScore)", "(is Line 3) (result Mover Win)")
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1370,7 +1378,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # The board always fills; scores decide, equal ones draw.
     (TALLY_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].eq(9).all()),
     # Lines win some games; passes draw the others (no move limit).
-    (PHASED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and not df["timeout"].any())],
+    (PHASED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and not df["timeout"].any()),
+    # P1 moves again after its even sites and wins nearly every game.
+    (FAVOUR_GAME, (3, 4), lambda df: df["winner"].eq(1).mean() > 0.9
+     and df["moves"].gt(df["turns"]).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1379,7 +1390,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "slide-from-if", "branches", "dice", "dice-sum", "dice-entry", "columns", "across",
          "arrows", "spread", "spread-tested", "budget", "player-regions",
          "sow-then-loop", "set-score",
-         "all-pass-in-one-phase"])
+         "all-pass-in-one-phase", "next-player"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

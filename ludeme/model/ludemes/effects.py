@@ -712,6 +712,18 @@ class SetNextPlayer(Moves):
         return lambda c: [Move(-1, -1, 0, [(A_NEXT, who(c))], then)]
 
 
+@emits(SetNextPlayer, kind="consequent", refuses=(("then", "as a consequent"),))
+def _set_next_player_consequent(src, lud, lines, ind):
+    """Who moves after this turn (one action; the turn counts as replayed, as the
+    reference's (moveAgain) does)."""
+    lines.append(f"{ind}sc[NEXT] = {src.int_expr(lud.player)}")
+    lines.append(f"{ind}sc[REPLAYED] = 1")
+
+
+emits(SetNextPlayer, kind="effect", refuses=(("then", "as an effect"),))(
+    lambda src, lud, body: _set_next_player_consequent(src, lud, body, ""))
+
+
 @ludeme("forEach", "Value")
 class ForEachValue(Moves):
     """`(forEach Value min:<int> max:<int> <moves>)` or `(forEach Value <values> <moves>)`:

@@ -728,6 +728,12 @@ def _context_name(src, lud):
     return _CONTEXT_NAMES[type(lud)]
 
 
+@emits(PlayerFn, kind="int")
+def _player_number(src, lud):
+    """`(player <int>)`: the number itself, as the reference reads it."""
+    return src.int_expr(lud.index)
+
+
 @emits(LastTo, LastFrom, kind="int")
 def _last_site(src, lud):
     if lud.afterConsequence:    # noted by every action with a site (`counted_actions`)
