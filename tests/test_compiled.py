@@ -882,6 +882,21 @@ FAVOUR_GAME = TALLY_GAME.replace(
     "(if (is Even (last To)) (set NextPlayer (player 1)))").replace(
     "(no Moves Next) (byScore)", "(is Line 3) (result Mover Win)")
 
+# (coord "B2"), (coord row: column:), (row of:), (column of:) and (is Full): B2 is open once
+# its column's first site is taken, a line of 3 ending on the top row loses, a full board
+# draws.
+GRID_GAME = """
+(game "Grid"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty)
+            if:(or (!= (to) (coord "B2")) (is Occupied (coord row:0 column:(column of:(to))))))))
+    (end {(if (and (is Line 3) (= 3 (row of:(last To)))) (result Next Win))
+          (if (is Line 4) (result Mover Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1381,7 +1396,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (PHASED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and not df["timeout"].any()),
     # P1 moves again after its even sites and wins nearly every game.
     (FAVOUR_GAME, (3, 4), lambda df: df["winner"].eq(1).mean() > 0.9
-     and df["moves"].gt(df["turns"]).any())],
+     and df["moves"].gt(df["turns"]).any()),
+    # Both sides win; full boards (16 discs) draw.
+    (GRID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and (df["winner"].eq(0) & df["moves"].eq(16)).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1390,7 +1408,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "slide-from-if", "branches", "dice", "dice-sum", "dice-entry", "columns", "across",
          "arrows", "spread", "spread-tested", "budget", "player-regions",
          "sow-then-loop", "set-score",
-         "all-pass-in-one-phase", "next-player"])
+         "all-pass-in-one-phase", "next-player",
+         "coords-and-full"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
