@@ -1397,6 +1397,11 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # P1 moves again after its even sites and wins nearly every game.
     (FAVOUR_GAME, (3, 4), lambda df: df["winner"].eq(1).mean() > 0.9
      and df["moves"].gt(df["turns"]).any()),
+    # A side left with fewer than 12 seeds in its row loses too: some games end before any
+    # side runs out of moves (at 11 moves at least).
+    (KEEPERS_GAME.replace("(no Moves Player)",
+                          "(or (no Moves Player) (> 12 (count in:(sites Player))))"), (3, 4),
+     lambda df: {1, 2} == set(df["winner"]) and df["moves"].min() < 11),
     # Both sides win; full boards (16 discs) draw.
     (GRID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and (df["winner"].eq(0) & df["moves"].eq(16)).any())],
@@ -1409,7 +1414,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "arrows", "spread", "spread-tested", "budget", "player-regions",
          "sow-then-loop", "set-score",
          "all-pass-in-one-phase", "next-player",
-         "coords-and-full"])
+         "player-region-counted", "coords-and-full"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
@@ -1515,3 +1520,15 @@ def test_a_probe_refuses_to_read_the_pieces():
     assert list(probe.s.what) == []
     with pytest.raises(Unsupported, match="reads the pieces"):
         probe.s.what[0]
+
+
+def test_a_helper_reading_player_it_is_not_given_is_refused(tmp_path):
+    """(player) is a local of the loop of forEach Player/NonMover: a helper kernel must be
+    handed it, and one that reads it without is refused (it would fail when run)."""
+    from ludeme.engine.compiled.codegen import Source
+    path = tmp_path / "game.lud"
+    path.write_text(RAID_GAME)
+    src = Source(load(path))
+    with pytest.raises(Unsupported, match="not given it"):
+        src.helper(lambda name: f"def {name}(what):\n    return what[player]\n")
+    assert src.helper(lambda name: f"def {name}(what, player):\n    return what[player]\n")

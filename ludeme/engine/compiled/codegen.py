@@ -44,6 +44,12 @@ _OWNER_SETS = {"Enemy": "0 < {s} <= NP and {s} != mover",
 # module (about 4 characters a number) and on what numba needs to compile it.
 MAX_TABLE_ELEMENTS = 1_000_000
 
+# A helper kernel's source reading `player`, its signature taking it, its comments.
+_READS_PLAYER = re.compile(r"\bplayer\b")
+_TAKES_PLAYER = re.compile(r"^def \w+\([^)]*\bplayer\b", re.M)
+_COMMENT = re.compile(r"#.*")
+
+
 class Source:
     """The generated module: tables (deduplicated) and functions."""
 
@@ -281,6 +287,10 @@ class Source:
         """A new helper kernel's name; `make(name)` gives its source (helpers may nest, and
         one source made twice is one kernel)."""
         key = make("HELPER")
+        if _READS_PLAYER.search(_COMMENT.sub("", key)) and not _TAKES_PLAYER.search(key):
+            # `(player)` is a local of the kernel forEach Player/NonMover loops in: a helper
+            # not handed it would fail when run
+            raise Unsupported(None, "(player) inside a helper kernel not given it")
         name = self.helper_names.get(key)
         if name is None:
             name = self.helper_names[key] = f"helper_{len(self.helpers)}"

@@ -952,13 +952,15 @@ def _count_in(src, lud):
 def _count_where(src, test: str) -> str:
     """The counts of the sites `s_in` where `test` holds (a region that lists no site
     twice, read as a test of each site)."""
+    bound = ", player" if src.player_bound else ""     # (player) of forEach Player/NonMover
+
     def make(name):
         return "\n".join(["@njit(cache=True)",
-                          f"def {name}(who, what, count, sc, phase, frm, to):",
+                          f"def {name}(who, what, count, sc, phase, frm, to{bound}):",
                           src.context(local=("btw",)), "    total = 0",
                           "    for s_in in range(TOTAL):", f"        if {test}:",
                           "            total += count[s_in]", "    return total", ""])
-    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to)"
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to{bound})"
 
 
 @emits(RegionIf, kind="contains")
