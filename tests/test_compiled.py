@@ -897,6 +897,17 @@ GRID_GAME = """
           (if (is Full) (result Mover Draw))})))
 """
 
+# (is Line 3 Mover): a line of any of the mover's pieces, discs and crosses mixed.
+MIXED_GAME = """
+(game "Mixed"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each) (piece "Cross" Each)})
+  (rules
+    (play (or (move Add (piece (id "Disc" Mover)) (to (sites Empty)))
+              (move Add (piece (id "Cross" Mover)) (to (sites Empty)))))
+    (end (if (is Line 3 Mover) (result Mover Win)))))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1402,6 +1413,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (KEEPERS_GAME.replace("(no Moves Player)",
                           "(or (no Moves Player) (> 12 (count in:(sites Player))))"), (3, 4),
      lambda df: {1, 2} == set(df["winner"]) and df["moves"].min() < 11),
+    # Every game is won by a line, mixed or not (none fills the board).
+    (MIXED_GAME, (3, 4), lambda df: {1, 2} == set(df["winner"]) and df["moves"].max() < 16),
     # Both sides win; full boards (16 discs) draw.
     (GRID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and (df["winner"].eq(0) & df["moves"].eq(16)).any())],
@@ -1414,7 +1427,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "arrows", "spread", "spread-tested", "budget", "player-regions",
          "sow-then-loop", "set-score",
          "all-pass-in-one-phase", "next-player",
-         "player-region-counted", "coords-and-full"])
+         "player-region-counted", "line-of-a-role", "coords-and-full"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

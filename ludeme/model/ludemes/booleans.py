@@ -851,11 +851,21 @@ def _is_line(src, lud):
                 opps[s, r, :len(opp)] = opp
     tabs = [src.table(x) for x in (rays, ray_len, opps, opp_len, num)]
     pivot = src.int_expr(lud.through) if lud.through is not None else "last_to"
+    kinds = f"WHATS_SAME[what[{pivot}]]"      # the pivot's kind
+    if lud.role is not None:
+        # a line of the player's pieces: every kind that player owns (as the reference)
+        if lud.byLevel:
+            raise Unsupported(lud, "with a role and byLevel:")
+        comps = src.game.components
+        owned = [[k > 0 and comps[k].owner == p for k in range(len(comps))]
+                 for p in range(src.game.num_players + 2)]
+        player = src.player_expr(lud.role, lud)
+        kinds = f"{src.table(owned, 'bool_')}[{player}]"
     if lud.byLevel:
         return (f"({pivot} >= 0 and {pivot} < {n} and is_line_by_level(what, count, {pivot}, "
-                f"WHATS_SAME[what[{pivot}]], {length}, {lud.exact}, {', '.join(tabs)}))")
+                f"{kinds}, {length}, {lud.exact}, {', '.join(tabs)}))")
     return (f"({pivot} >= 0 and {pivot} < {n} and is_line(what, {pivot}, "
-            f"WHATS_SAME[what[{pivot}]], {length}, {lud.exact}, {lud.contiguous}, "
+            f"{kinds}, {length}, {lud.exact}, {lud.contiguous}, "
             f"{', '.join(tabs)}))")
 
 
