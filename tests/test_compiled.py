@@ -828,6 +828,86 @@ BUDGET_GAME = """
     (end (if (is Line 3) (result Mover Win)))))
 """
 
+# The regions of the next player and of (player) in forEach NonMover, listed and tested:
+# (sites Next "Home"), (sites Player "Home").
+RAID_GAME = """
+(game "Raid"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)
+    (regions "Home" P1 (sites Bottom)) (regions "Home" P2 (sites Top))})
+  (rules
+    (play (or (move Add (to (sites Empty) if:(not (and (is In (to) (sites Next "Home"))
+                                                       (is Odd (to))))))
+              (move Remove (forEach (sites Next "Home") if:(is Mover (who at:(site)))))))
+    (end (forEach NonMover if:(all Sites (sites Player "Home") if:(is Occupied (site)))
+           (result Player Loss)))))
+"""
+
+# (set Score ...) as a consequent: the mover's score set, or every enemy's (a role naming
+# several players) from the mover's.
+TALLY_GAME = """
+(game "Tally"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (if (is Line 3)
+                    (set Score Enemy (- (score Mover) 1))
+                    (set Score Mover (+ (count Pieces Mover) (last To)))))))
+    (end (if (no Moves Next) (byScore)))))
+"""
+
+# End rules in one phase only: every player passing draws after a pass in the "Move" phase
+# (its end rules are checked), never in the "Place" phase.
+PHASED_GAME = """
+(game "Phased"
+  (players 2)
+  (equipment {(board (square 3))
+    (piece "Disc" Each (move Step Orthogonal (to if:(is Empty (to)))))})
+  (rules
+    phases:{
+      (phase "Place"
+        (play (or (move Add (to (sites Empty) if:(is Even (to)))) (move Pass)))
+        (nextPhase (>= (count Moves) 6) "Move"))
+      (phase "Move"
+        (play (or (forEach Piece) (move Pass)))
+        (end (if (is Line 3) (result Mover Win))))}))
+"""
+
+# (set NextPlayer (player 1)) as a consequent: a disc on an even site gives P1 the next turn.
+FAVOUR_GAME = TALLY_GAME.replace(
+    """(if (is Line 3)
+                    (set Score Enemy (- (score Mover) 1))
+                    (set Score Mover (+ (count Pieces Mover) (last To))))""",
+    "(if (is Even (last To)) (set NextPlayer (player 1)))").replace(
+    "(no Moves Next) (byScore)", "(is Line 3) (result Mover Win)")
+
+# (coord "B2"), (coord row: column:), (row of:), (column of:) and (is Full): B2 is open once
+# its column's first site is taken, a line of 3 ending on the top row loses, a full board
+# draws.
+GRID_GAME = """
+(game "Grid"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty)
+            if:(or (!= (to) (coord "B2")) (is Occupied (coord row:0 column:(column of:(to))))))))
+    (end {(if (and (is Line 3) (= 3 (row of:(last To)))) (result Next Win))
+          (if (is Line 4) (result Mover Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
+# (is Line 3 Mover): a line of any of the mover's pieces, discs and crosses mixed.
+MIXED_GAME = """
+(game "Mixed"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each) (piece "Cross" Each)})
+  (rules
+    (play (or (move Add (piece (id "Disc" Mover)) (to (sites Empty)))
+              (move Add (piece (id "Cross" Mover)) (to (sites Empty)))))
+    (end (if (is Line 3 Mover) (result Mover Win)))))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1004,6 +1084,17 @@ SOW_MARKED_GAME = """
     (end {(if (no Moves Next) (result Mover Win))
           (if (>= (count Moves) 150) (result Mover Draw))})))
 """
+
+# A sowing then a loop in one (and ...): the loop reads the holes as they were before the
+# sowing (the origin is not yet empty), and the states it writes itself as they were before
+# it; (forEach Player) as an end rule, (no Moves Player).
+KEEPERS_GAME = SOW_MARKED_GAME.replace(
+    "(sow apply:(if (= 4 (count at:(to))) (set State at:(to) (mover))))",
+    "(and (sow) (forEach Site (sites Mover) (if (and (= 0 (count at:(site))) "
+    "(= 0 (state at:(site)))) (set State at:(site) (mover)))))").replace(
+    "(end {(if (no Moves Next) (result Mover Win))\n"
+    "          (if (>= (count Moves) 150) (result Mover Draw))})",
+    "(end (forEach Player if:(no Moves Player) (result Player Loss)))")
 
 # Stacks: pieces of every level move (forEach Piece), a step takes the whole stack it lands
 # on (remove count:), a sub-stack moves (stack:True count:), pieces are pushed (move Add
@@ -1305,14 +1396,38 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      lambda df: {1, 2} <= set(df["winner"]) and df["piece_number_maximum"].lt(16).any()),
     # Two discs a turn (the last turn may end at the first), lines win for both sides.
     (BUDGET_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["moves"].ge(2 * df["turns"] - 1).all())],
+     and df["moves"].ge(2 * df["turns"] - 1).all()),
+    # A full home loses: both sides lose some games, none reaches the move limit.
+    (RAID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and not df["timeout"].any()),
+    # Every game ends with a side out of moves, who loses (no draw, no move limit).
+    (KEEPERS_GAME, (3, 4), lambda df: {1, 2} == set(df["winner"]) and not df["timeout"].any()),
+    # The board always fills; scores decide, equal ones draw.
+    (TALLY_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].eq(9).all()),
+    # Lines win some games; passes draw the others (no move limit).
+    (PHASED_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and not df["timeout"].any()),
+    # P1 moves again after its even sites and wins nearly every game.
+    (FAVOUR_GAME, (3, 4), lambda df: df["winner"].eq(1).mean() > 0.9
+     and df["moves"].gt(df["turns"]).any()),
+    # A side left with fewer than 12 seeds in its row loses too: some games end before any
+    # side runs out of moves (at 11 moves at least).
+    (KEEPERS_GAME.replace("(no Moves Player)",
+                          "(or (no Moves Player) (> 12 (count in:(sites Player))))"), (3, 4),
+     lambda df: {1, 2} == set(df["winner"]) and df["moves"].min() < 11),
+    # Every game is won by a line, mixed or not (none fills the board).
+    (MIXED_GAME, (3, 4), lambda df: {1, 2} == set(df["winner"]) and df["moves"].max() < 16),
+    # Both sides win; full boards (16 discs) draw.
+    (GRID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and (df["winner"].eq(0) & df["moves"].eq(16)).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
          "forward-hops", "marked", "fleeting", "around", "shy", "echo", "pairs", "pairs-off-board",
          "stacks", "towers", "states", "threats", "pawns", "tops", "ahead", "castle",
          "slide-from-if", "branches", "dice", "dice-sum", "dice-entry", "columns", "across",
-         "arrows", "spread", "spread-tested", "budget"])
+         "arrows", "spread", "spread-tested", "budget", "player-regions",
+         "sow-then-loop", "set-score",
+         "all-pass-in-one-phase", "next-player",
+         "player-region-counted", "line-of-a-role", "coords-and-full"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
@@ -1428,3 +1543,25 @@ def test_sites_occupied_by_all_gives_the_reference_rows(tmp_path):
     path.write_text(OCCUPIED_BY_ALL_GAME)
     df = _same_rows(load(path), 5, 0)
     assert set(df["turns"]) == {4}
+
+
+def test_a_probe_refuses_to_read_the_pieces():
+    """A rule listed before play that reads a site's piece is refused (the game stays on the
+    reference engine), not an IndexError out of the code generator (Millieu's regions)."""
+    from ludeme.engine.compiled.codegen import _Probe
+    probe = _Probe(2)
+    assert list(probe.s.what) == []
+    with pytest.raises(Unsupported, match="reads the pieces"):
+        probe.s.what[0]
+
+
+def test_a_helper_reading_player_it_is_not_given_is_refused(tmp_path):
+    """(player) is a local of the loop of forEach Player/NonMover: a helper kernel must be
+    handed it, and one that reads it without is refused (it would fail when run)."""
+    from ludeme.engine.compiled.codegen import Source
+    path = tmp_path / "game.lud"
+    path.write_text(RAID_GAME)
+    src = Source(load(path))
+    with pytest.raises(Unsupported, match="not given it"):
+        src.helper(lambda name: f"def {name}(what):\n    return what[player]\n")
+    assert src.helper(lambda name: f"def {name}(what, player):\n    return what[player]\n")

@@ -101,7 +101,6 @@ def render() -> str:
         "(`ludeme.engine.compiled.codegen.check_game`, `generate`):",
         "",
         *(f"- {what}" for what, _ in codegen.GAME_REFUSALS),
-        f"- {codegen.ALL_PASS_SOME_PHASES}",
         "",
         "## Ludemes",
         "",

@@ -44,6 +44,12 @@ _OWNER_SETS = {"Enemy": "0 < {s} <= NP and {s} != mover",
 # module (about 4 characters a number) and on what numba needs to compile it.
 MAX_TABLE_ELEMENTS = 1_000_000
 
+# A helper kernel's source reading `player`, its signature taking it, its comments.
+_READS_PLAYER = re.compile(r"\bplayer\b")
+_TAKES_PLAYER = re.compile(r"^def \w+\([^)]*\bplayer\b", re.M)
+_COMMENT = re.compile(r"#.*")
+
+
 class Source:
     """The generated module: tables (deduplicated) and functions."""
 
@@ -231,6 +237,10 @@ class Source:
             return "nxt"
         if role == "Prev":
             return "prev"
+        if role == "Player":            # (player) of forEach Player/NonMover, not a probe's
+            if not self.player_bound:
+                raise Unsupported(lud, "with (player) outside forEach Player")
+            return "player"
         if role in ("Next", "Prev", "Mover") or "Team" in role:
             raise Unsupported(lud, f"with the role {role}")
         if self.names_several(role):
@@ -270,15 +280,17 @@ class Source:
 
     def player_expr(self, role: str, lud) -> str:
         """One player's id for a role, `(player)` of forEach Player/NonMover included."""
-        if role == "Player" and not self.player_bound:
-            raise Unsupported(lud, "with (player) outside forEach Player")
-        return "player" if role == "Player" else self.role_expr(role, lud)
+        return self.role_expr(role, lud)
 
     # -- helper kernels ---------------------------------------------------------------
     def helper(self, make) -> str:
         """A new helper kernel's name; `make(name)` gives its source (helpers may nest, and
         one source made twice is one kernel)."""
         key = make("HELPER")
+        if _READS_PLAYER.search(_COMMENT.sub("", key)) and not _TAKES_PLAYER.search(key):
+            # `(player)` is a local of the kernel forEach Player/NonMover loops in: a helper
+            # not handed it would fail when run
+            raise Unsupported(None, "(player) inside a helper kernel not given it")
         name = self.helper_names.get(key)
         if name is None:
             name = self.helper_names[key] = f"helper_{len(self.helpers)}"
@@ -830,6 +842,14 @@ class _ProbeRead(Unsupported, AttributeError):
     a default and to `hasattr`."""
 
 
+class _NoPieces(tuple):
+    """A probe's sites before `fill`: none to list, and reading one site's piece is reading
+    the position (refused as `_ProbeState` refuses, not an IndexError)."""
+
+    def __getitem__(self, i):
+        raise _ProbeRead(None, "a rule listed before play that reads the pieces on the sites")
+
+
 class _Probe:
     """A context for rules that read only the mover (static regions, step tables)."""
 
@@ -837,7 +857,7 @@ class _Probe:
         from ludeme.engine.state import UNDEFINED
         self.s = _ProbeState()
         self.s.mover = 1
-        self.s.what = []
+        self.s.what = _NoPieces()
         self.s.last_from = self.s.last_to = UNDEFINED
         self.from_ = self.to = self.site = self.player = UNDEFINED
 
@@ -886,7 +906,6 @@ GAME_REFUSALS = (
     ("pieces on several site types of the board", lambda g: getattr(g, "layers", None)),
 )
 # Refused while generating (see `generate`).
-ALL_PASS_SOME_PHASES = "the all-pass draw after only some phases' end rules"
 
 
 def check_game(game) -> None:
@@ -1007,11 +1026,13 @@ def _generate(game, s0, src: Source) -> str:
         same[w, w] = True
     n_sites = game.containers[0].num_sites
     # Ludii checks the all-pass draw wherever end rules are evaluated: the game's, or the
-    # mover's phase's; the kernel checks it always or never.
+    # mover's phase's (the phase it moved in: phases change after the check).
     phase_ends = [bool(p.end) for p in game.phases]
-    if game.requires_all_pass and not game.end and any(phase_ends) and not all(phase_ends):
-        raise Unsupported(None, ALL_PASS_SOME_PHASES)
-    all_pass = bool(game.requires_all_pass and (game.end or all(phase_ends)))
+    all_pass = bool(game.requires_all_pass and (game.end or any(phase_ends)))
+    if all_pass and not game.end and not all(phase_ends):
+        all_pass_test = f"{src.table([int(e) for e in phase_ends])}[phase[mover]] != 0"
+    else:
+        all_pass_test = str(all_pass)
     step_start, step_to = _step_table(game, n_sites)
     if game.stacking:
         _refuse_direct_writes(src, start, effects, consequents)
@@ -1032,7 +1053,7 @@ def _generate(game, s0, src: Source) -> str:
         hand_from=n_sites,
         max_turns=game.max_turns,
         max_moves=game.max_moves,
-        requires_all_pass=all_pass,
+        requires_all_pass=all_pass_test,
         owner=[c.owner for c in comps],
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),

@@ -263,6 +263,17 @@ class IsFull(Bool):
         return lambda c: 0 not in c.s.what[:n]
 
 
+@emits(IsFull, kind="bool")
+def _is_full(src, lud):
+    """No board site is empty (the board's own sites, their top pieces)."""
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(what):",
+                          f"    for s in range({src.env.num_board_sites}):",
+                          "        if what[s] == 0:", "            return False",
+                          "    return True", ""])
+    return f"{src.helper(make)}(what)"
+
+
 @ludeme("regionSite")
 class RegionSite(IntFn):
     """`(regionSite <region> index:<int>)`: the site at that index of the region, its sites

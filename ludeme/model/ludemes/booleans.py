@@ -801,14 +801,15 @@ def _regions_equal(src, lud):
     loops: list[str] = []
     src.for_region(lud.a, loops, "    ", marks)
     src.for_region(lud.b, loops, "    ", checks)
+    bound = ", player" if src.player_bound else ""     # (player) of forEach Player/NonMover
 
     def make(name):
         return "\n".join([
-            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
             src.context(local=()), "    in_a = np.zeros(TOTAL, np.bool_)",
             "    in_b = np.zeros(TOTAL, np.bool_)", "    n_a = 0", "    n_b = 0",
             "    same = True", *loops, "    return same and n_a == n_b", ""])
-    call = f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between})"
+    call = f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}{bound})"
     return call if isinstance(lud, RegionsEqual) else f"(not {call})"
 
 
@@ -850,26 +851,38 @@ def _is_line(src, lud):
                 opps[s, r, :len(opp)] = opp
     tabs = [src.table(x) for x in (rays, ray_len, opps, opp_len, num)]
     pivot = src.int_expr(lud.through) if lud.through is not None else "last_to"
+    kinds = f"WHATS_SAME[what[{pivot}]]"      # the pivot's kind
+    if lud.role is not None:
+        # a line of the player's pieces: every kind that player owns (as the reference)
+        if lud.byLevel:
+            raise Unsupported(lud, "with a role and byLevel:")
+        comps = src.game.components
+        owned = [[k > 0 and comps[k].owner == p for k in range(len(comps))]
+                 for p in range(src.game.num_players + 2)]
+        player = src.player_expr(lud.role, lud)
+        kinds = f"{src.table(owned, 'bool_')}[{player}]"
     if lud.byLevel:
         return (f"({pivot} >= 0 and {pivot} < {n} and is_line_by_level(what, count, {pivot}, "
-                f"WHATS_SAME[what[{pivot}]], {length}, {lud.exact}, {', '.join(tabs)}))")
+                f"{kinds}, {length}, {lud.exact}, {', '.join(tabs)}))")
     return (f"({pivot} >= 0 and {pivot} < {n} and is_line(what, {pivot}, "
-            f"WHATS_SAME[what[{pivot}]], {length}, {lud.exact}, {lud.contiguous}, "
+            f"{kinds}, {length}, {lud.exact}, {lud.contiguous}, "
             f"{', '.join(tabs)}))")
 
 
 @emits(AllSites, kind="bool")
 def _all_sites(src, lud):
-    """`(all Sites <region> if:<cond>)`: a kernel that stops at the first site failing."""
+    """`(all Sites <region> if:<cond>)`: a kernel that stops at the first site failing (given
+    `(player)` where forEach Player/NonMover binds it)."""
     body: list[str] = []
     src.for_region(lud.region, body, "    ", [f"if not {src.bool_expr(lud.if_)}:",
                                               "    return False"])
+    bound = ", player" if src.player_bound else ""
 
     def make(name):
         return "\n".join(["@njit(cache=True)",
-                          f"def {name}(who, what, count, sc, phase, frm, to):",
+                          f"def {name}(who, what, count, sc, phase, frm, to{bound}):",
                           src.context(local=("btw",)), *body, "    return True", ""])
-    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to)"
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to{bound})"
 
 
 _PY_COMPARISON = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}

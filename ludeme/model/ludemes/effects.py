@@ -714,6 +714,18 @@ class SetNextPlayer(Moves):
         return lambda c: [Move(-1, -1, 0, [(A_NEXT, who(c))], then)]
 
 
+@emits(SetNextPlayer, kind="consequent", refuses=(("then", "as a consequent"),))
+def _set_next_player_consequent(src, lud, lines, ind):
+    """Who moves after this turn (one action; the turn counts as replayed, as the
+    reference's (moveAgain) does)."""
+    lines.append(f"{ind}sc[NEXT] = {src.int_expr(lud.player)}")
+    lines.append(f"{ind}sc[REPLAYED] = 1")
+
+
+emits(SetNextPlayer, kind="effect", refuses=(("then", "as an effect"),))(
+    lambda src, lud, body: _set_next_player_consequent(src, lud, body, ""))
+
+
 @ludeme("forEach", "Value")
 class ForEachValue(Moves):
     """`(forEach Value min:<int> max:<int> <moves>)` or `(forEach Value <values> <moves>)`:
@@ -942,13 +954,15 @@ def _count_in(src, lud):
 def _count_where(src, test: str) -> str:
     """The counts of the sites `s_in` where `test` holds (a region that lists no site
     twice, read as a test of each site)."""
+    bound = ", player" if src.player_bound else ""     # (player) of forEach Player/NonMover
+
     def make(name):
         return "\n".join(["@njit(cache=True)",
-                          f"def {name}(who, what, count, sc, phase, frm, to):",
+                          f"def {name}(who, what, count, sc, phase, frm, to{bound}):",
                           src.context(local=("btw",)), "    total = 0",
                           "    for s_in in range(TOTAL):", f"        if {test}:",
                           "            total += count[s_in]", "    return total", ""])
-    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to)"
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to{bound})"
 
 
 @emits(RegionIf, kind="contains")

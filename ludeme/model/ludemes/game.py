@@ -344,16 +344,20 @@ class Pair(Other):
 part_of(ResultL, parent="the end rule that holds it")
 
 
-@emits(EndForEachNonMover, kind="end")
-def _for_each_non_mover_end(src, lud, out, ind):
-    # Ludii collects the results of every other player, then applies them; the
-    # conditions compiled read nothing that a result changes.
+@emits(EndForEachNonMover, EndForEachPlayer, kind="end")
+def _for_each_player_end(src, lud, out, ind):
+    """Each player in turn (but the mover, for NonMover) as `(player)`. Ludii collects the
+    results of every player, then applies them; the conditions compiled read nothing that
+    a result changes."""
     out.append(f"{ind}mover0 = mover")
     out.append(f"{ind}for player in range(1, NP + 1):")
-    out.append(f"{ind}    if player != mover0:")
+    skip = "player != mover0" if type(lud) is EndForEachNonMover else "True"
+    out.append(f"{ind}    if {skip}:")
     src.player_bound = True
-    _end_result(src, lud.if_, lud.result, out, ind + "        ")
-    src.player_bound = False
+    try:
+        _end_result(src, lud.if_, lud.result, out, ind + "        ")
+    finally:
+        src.player_bound = False
 
 
 @emits(EndIf, kind="end")

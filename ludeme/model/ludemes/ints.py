@@ -728,6 +728,39 @@ def _context_name(src, lud):
     return _CONTEXT_NAMES[type(lud)]
 
 
+@emits(Coord, kind="int")
+def _coord(src, lud):
+    """A label's site, a constant; by row and column, a table of the board's sites (-1 where
+    no site has them, as the reference)."""
+    if lud.label is not None:
+        return str(src.env.compile(lud)(src.probe()))
+    sites = src.env.board.sites
+    rows = max((s.row for s in sites), default=0) + 1
+    cols = max((s.col for s in sites), default=0) + 1
+    if any(s.row < 0 or s.col < 0 for s in sites):
+        raise Unsupported(lud, "on a board with negative rows or columns")
+    at = [[-1] * cols for _ in range(rows)]
+    for s in sites:             # the last site at a position, as the reference's table
+        at[s.row][s.col] = s.index
+    r, c = src.int_expr(lud.row), src.int_expr(lud.column)
+    return f"({src.table(at)}[{r}, {c}] if 0 <= {r} < {rows} and 0 <= {c} < {cols} else -1)"
+
+
+@emits(RowOf, ColumnOf, kind="int")
+def _row_or_column(src, lud):
+    """A table of each board site's row (column), indexed as the reference's tuple (a
+    negative site counts from the end)."""
+    attr = "row" if type(lud) is RowOf else "col"
+    values = src.table([getattr(s, attr) for s in src.env.board.sites])
+    return f"{values}[{src.int_expr(lud.of)}]"
+
+
+@emits(PlayerFn, kind="int")
+def _player_number(src, lud):
+    """`(player <int>)`: the number itself, as the reference reads it."""
+    return src.int_expr(lud.index)
+
+
 @emits(LastTo, LastFrom, kind="int")
 def _last_site(src, lud):
     if lud.afterConsequence:    # noted by every action with a site (`counted_actions`)

@@ -1725,14 +1725,25 @@ SNAPSHOT = ("who_0, what_0, count_0, sc_0, phase_0 = who.copy(), what.copy(), co
             "sc.copy(), phase.copy()")
 
 
+# The names of the copy a part's own loop reads (`SNAPSHOT`): reading it is reading the state.
+_SNAPSHOT_NAME = re.compile(r"\b(who|what|count|sc|phase)_0\b")
+
+
 def _reads(lines: list[str]) -> set[str]:
-    """What of the state the lines read (action statements aside)."""
+    """What of the state the lines read (action statements aside), through a copy taken
+    inside them too."""
     from ludeme.engine.compiled.codegen import _ACTION_STATEMENT
     return {k for line in lines if not _ACTION_STATEMENT.match(line.lstrip())
-            for k, r in _READS.items() if r.search(line)}
+            for k, r in _READS.items() if r.search(_SNAPSHOT_NAME.sub(r"\1", line))}
+
+
+# A helper kernel called as a statement acts (a sowing, ...): it may write any of the state.
+_HELPER_STATEMENT = re.compile(r"\s*helper_\d+\(")
 
 
 def _writes(lines: list[str]) -> set[str]:
+    if any(_HELPER_STATEMENT.match(line) for line in lines):
+        return set(_WRITES)
     return {k for k, w in _WRITES.items() for line in lines if w.match(line)}
 
 
@@ -1815,6 +1826,27 @@ def _add_score_consequent(src, lud, lines, ind):
 
 emits(AddScore, kind="effect", refuses=(("then", "as an effect"),))(
     lambda src, lud, body: _add_score_consequent(src, lud, body, ""))
+
+
+@emits(SetScore, kind="consequent", refuses=(("then", "as a consequent"),))
+def _set_score_consequent(src, lud, lines, ind):
+    """The player's score set; with a role naming several players, each real player it
+    covers in increasing order, the score worked out once before (as the reference's one
+    move per player)."""
+    from ludeme.model.roles import _names_a_set
+    role = getattr(lud.player, "role", None)
+    if role is None or not _names_a_set(role):
+        lines.append(f"{ind}sc[SCORE + {src.int_expr(lud.player)}] = {src.int_expr(lud.value)}")
+        return
+    score, p = f"ssv{len(lines)}", f"ssp{len(lines)}"
+    lines.append(f"{ind}{score} = {src.int_expr(lud.value)}")
+    lines.append(f"{ind}for {p} in range(1, NP + 1):")
+    lines.append(f"{ind}    if {src.owner_test(role, lud.player, p)}:")
+    lines.append(f"{ind}        sc[SCORE + {p}] = {score}")
+
+
+emits(SetScore, kind="effect", refuses=(("then", "as an effect"),))(
+    lambda src, lud, body: _set_score_consequent(src, lud, body, ""))
 
 
 def _named(name: str, names: set) -> bool:

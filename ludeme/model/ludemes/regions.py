@@ -1157,7 +1157,34 @@ def _literal_listed(src, lud):
     if computed is not None:       # in the order given, a negative one left out
         return ("(" + "".join(f"{x}, " for x in computed) + ")",
                 lambda v: f"0 <= {v} < TOTAL")
+    of_player = _region_of_a_player(src, lud)
+    if of_player is not None:      # the player's row, in the order the reference lists it
+        rows, player = of_player
+        t_sites, t_len = src.row_tables(rows)
+        return (f"({t_sites}[{player}, :{t_len}[{player}]] if 0 <= {player} < {len(rows)} "
+                f"else {t_sites}[0, :0])"), None
     return src.listed_sites(lud)
+
+
+# Where the kernels hold the player a role names in play: the next and previous players as
+# the state holds them now (a (moveAgain) before the region is read makes the mover next).
+_HELD_PLAYERS = {"Next": "sc[NEXT]", "Prev": "sc[PREV]"}
+
+
+def _region_of_a_player(src, lud):
+    """`(sites <role> ["Name"])` of a role naming one player who changes in play (Next, Prev,
+    or (player) of forEach Player/NonMover): (the region of each player id, 0 to the
+    last player + 1, as the reference lists it; the expression of the id now), else None."""
+    if lud.role not in ("Next", "Prev", "Player") or lud.items is not None \
+            or lud.player is not None or lud.sites or lud.array is not None:
+        return None
+    f = src.env.compile(lud)
+    probe = src.probe()
+    rows = []
+    for p in range(src.game.num_players + 2):
+        probe.s.mover = probe.s.next = probe.s.prev = probe.player = p
+        rows.append(list(f(probe)))
+    return rows, _HELD_PLAYERS.get(lud.role) or src.player_expr(lud.role, lud)
 
 
 def _computed_sites(src, lud):
@@ -1180,19 +1207,17 @@ def _literal_contains(src, lud, site):
     computed = _computed_sites(src, lud)
     if computed is not None:
         return "(" + " or ".join(f"({site} >= 0 and {site} == {x})" for x in computed) + ")"
-    if lud.role not in ("Next", "Prev") or lud.items is not None or lud.player is not None \
-            or lud.name is not None or lud.sites or lud.array is not None:
+    of_player = _region_of_a_player(src, lud)
+    if of_player is None:
         return src.static_contains(lud, site)
     import numpy as np
-    f = src.env.compile(lud)
-    probe = src.probe()
+    rows, player = of_player
     total = src.env.total_sites
-    mask = np.zeros((src.game.num_players + 2, total), dtype=bool)
-    for p in range(1, src.game.num_players + 1):
-        probe.s.mover = probe.s.next = probe.s.prev = p
-        mask[p, [x for x in f(probe) if 0 <= x < total]] = True
-    holder = "sc[NEXT]" if lud.role == "Next" else "sc[PREV]"
-    return f"(0 <= {site} < {total} and {src.table(mask, 'bool_')}[{holder}, {site}])"
+    mask = np.zeros((len(rows), total), dtype=bool)
+    for p, sites in enumerate(rows):
+        mask[p, [x for x in sites if 0 <= x < total]] = True
+    return (f"(0 <= {site} < {total} and 0 <= {player} < {len(rows)} and "
+            f"{src.table(mask, 'bool_')}[{player}, {site}])")
 
 
 @emits(Union, Intersection, Difference, kind="static")
