@@ -184,7 +184,7 @@ class IsSidesMatch(Bool):
         turned: dict = {}       # (piece, sides turned) -> its coloured sides
 
         def sides_at(s, site, info):
-            key = (s.what[site], s.sites.rotation[site] // ratio)
+            key = (s.what[site], s.piece_rotation(site) // ratio)
             got = turned.get(key)
             if got is None:
                 got = turned[key] = coloured_sides(info, edges, key[1], lud)
@@ -244,7 +244,7 @@ def path_walk(env, lud):
 
     def walk(c, start, colour):
         s = c.s
-        what, rotation = s.what, s.sites.rotation
+        what, rotation = s.what, s.piece_rotation
         reached, origins = [start], [start]
         i = 0
         while i < len(reached):
@@ -254,7 +254,7 @@ def path_walk(env, lud):
                 raise lud.fail(f"({lud.keyword}{' ' + lud.kind if lud.kind else ''} ...) "
                                "walked from a site without a tile with paths: Ludii stops "
                                "there (not supported yet)")
-            turn = (rotation[site] * 2) // edges     # Ludii's formula here
+            turn = (rotation(site) * 2) // edges     # Ludii's formula here
             for s1, _t1, s2, _t2, col in info.paths:
                 if col != colour:
                     continue
