@@ -391,3 +391,16 @@ def test_is_in_a_set_operation_is_membership_of_its_regions(tmp_path, site, regi
     what the listed set gives, asked of each region without building it."""
     assert _holds(tmp_path, f"(is In {site} {region})") == holds
     assert _holds(tmp_path, f"(not (is In {site} {region}))") != holds
+
+
+def test_a_team_result_without_teams_is_not_supported_yet(tmp_path):
+    """Ludii loads (result TeamMover Win) in a game that sets no teams: not a fault of the
+    file, so it is refused as not supported yet, at its place."""
+    f = tmp_path / "g.lud"
+    f.write_text('(game "g" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)}) '
+                 '(rules (play (move Add (to (sites Empty)))) '
+                 '(end (if (is Line 3) (result TeamMover Win)))))')
+    with pytest.raises(LudemeError, match=r"\(result TeamMover \.\.\.\) in a game without "
+                                          r"teams .* is not supported yet") as e:
+        load(f)
+    assert (e.value.pos.line, e.value.pos.col) == (1, 141)     # at (result ...

@@ -216,7 +216,10 @@ class ResultL(Other):
             return lambda c: res
         if "Team" in self.role:
             if not env.teams:
-                raise self.fail(f"{self.role} needs teams: (set Team ...) in the start rules")
+                # Ludii loads it (its Result accepts TeamMover whatever the teams) and reads
+                # the mover's team through State.getTeam, unchecked here against its source.
+                raise self.fail(f"(result {self.role} ...) in a game without teams ((set Team "
+                                "...) in the start rules) is not supported yet")
             team = env.team_id(self.role, self)
             return lambda c: Result(team(c), kind, team=True)
         who = env.role_id(self.role, self)
