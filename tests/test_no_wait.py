@@ -192,3 +192,23 @@ def test_a_worker_keeps_a_bounded_number_of_games(monkeypatch, tmp_path):
         folder.mkdir()
         playouts.worker_game(GameFile.write(game, folder))
     assert len(playouts._WORKER_GAMES) == playouts.WORKER_GAMES_KEPT
+
+
+def test_the_random_streams_are_checked_by_the_compile_not_before_a_short_run(
+        monkeypatch, adzua, tmp_path):
+    """The check that the kernels draw as Python's random module runs numba kernels of its
+    own: `start` leaves it to the compiling process (or to kernels already compiled), and
+    that process never marks kernels ready when the check fails."""
+    from ludeme.engine.compiled import warm
+    from ludeme.engine.compiled.unsupported import Unsupported
+    monkeypatch.setenv("LUDEME_CACHE_DIR", str(tmp_path))
+
+    def checked():
+        raise AssertionError("the random streams were checked before the compile")
+    monkeypatch.setattr(compiled, "_same_random", checked)
+    got = compiled.start(adzua)
+    assert isinstance(got, compiled.Compiling) and not got.begun
+    monkeypatch.setattr(compiled, "_same_random", lambda: False)
+    with pytest.raises(Unsupported, match="random module"):
+        warm.main([str(got.path)])
+    assert not compiled.ready_mark(got.path).exists()

@@ -532,9 +532,15 @@ def game_source_text(game) -> str:
     when a per-state metric registered in `ludeme.engine.figures.PER_STATE` has no kernel
     form yet, or when this Python's random module draws differently from the kernels."""
     source = _generate(game)
+    check_random()
+    return source
+
+
+def check_random() -> None:
+    """Raise `Unsupported` when this Python's random module draws differently from the
+    kernels (`_same_random`, which runs numba's seeding and drawing kernels)."""
     if not _same_random():
         raise Unsupported(None, "this Python's random module (its draws differ from the kernels')")
-    return source
 
 
 def build_kernels(game, source: str | None = None, whole: bool = True) -> CompiledGame:
@@ -695,11 +701,15 @@ def start(game):
     if _auto_skips_kernels(game):
         return None
     try:
-        source = _unsupported_or_missing_numba(game_source_text, game)
+        # The check of the random streams runs numba kernels of its own (a second and more
+        # on an empty cache): the compiling process makes it (`warm`), so a short run, which
+        # never begins the compile, does not wait for it.
+        source = _unsupported_or_missing_numba(_generate, game)
+        path, _ = module_file(source)
+        if ready_mark(path).exists():
+            _unsupported_or_missing_numba(check_random)
+            return load_kernels(game, path)
     except Unsupported as e:
         _fall_back(game, e)
         return None
-    path, _ = module_file(source)
-    if ready_mark(path).exists():
-        return load_kernels(game, path)
     return Compiling(game, path)

@@ -12,11 +12,12 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
-    from ludeme.engine.compiled import import_module, ready_mark, warm_up
+    from ludeme.engine.compiled import check_random, import_module, ready_mark, warm_up
     if len(argv) != 1:
         print("usage: python -m ludeme.engine.compiled.warm GAME_MODULE.py", file=sys.stderr)
         return 2
     path = Path(argv[0])
+    check_random()      # kernels drawing otherwise than the reference are never marked ready
     warm_up(import_module(path))
     ready_mark(path).touch()
     return 0
