@@ -118,6 +118,8 @@ import pandas as pd
 from scipy import special
 
 CONFIDENCE = 0.95
+# The normal quantile of a two-sided interval at CONFIDENCE (scipy.stats' norm.ppf).
+Z = float(special.ndtri(0.5 + CONFIDENCE / 2))
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 20240601
 BOOTSTRAP_BATCH_CELLS = 4_000_000   # resamples x distinct values drawn at once (32 MB of counts)
@@ -135,10 +137,9 @@ def wilson(successes: int, n: int) -> tuple[float, float, float]:
         return (np.nan, np.nan, np.nan)
     # The score interval in closed form, as scipy's binomtest(...).proportion_ci(method=
     # "wilson") gives it, without importing scipy.stats (a second of every run's start).
-    z = float(special.ndtri(0.5 + CONFIDENCE / 2))
-    p, z2 = successes / n, z * z / n
+    p, z2 = successes / n, Z * Z / n
     centre = (p + z2 / 2) / (1 + z2)
-    half = z * np.sqrt(p * (1 - p) / n + z2 / (4 * n)) / (1 + z2)
+    half = Z * np.sqrt(p * (1 - p) / n + z2 / (4 * n)) / (1 + z2)
     lo = 0.0 if successes == 0 else max(0.0, centre - half)     # the ends exact, as scipy's
     hi = 1.0 if successes == n else min(1.0, centre + half)
     return (p, float(lo), float(hi))
@@ -276,8 +277,7 @@ def std_interval(counts: dict, max_distinct: int = MAX_DISTINCT) -> tuple[float,
     m4 = weights @ d ** 4 / n
     std = float(np.sqrt(var))
     se = float(np.sqrt(max(m4 - var * var, 0.0) / n) / (2 * std)) if std else 0.0
-    z = special.ndtri(0.5 + CONFIDENCE / 2)
-    return (std, max(0.0, std - z * se), std + z * se)
+    return (std, max(0.0, std - Z * se), std + Z * se)
 
 
 # ---------------------------------------------------------------- one configuration
