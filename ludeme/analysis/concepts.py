@@ -203,7 +203,8 @@ class ConceptWalk:
                 hasattr(cls, "concepts") or not getattr(sys.modules[cls.__module__],
                                                         "CONCEPTS_REVIEWED", False)):
             # Inherited (an effect form is not its decision form) or never reviewed.
-            self.undeclared.add(f"({cls.keyword}{' ' + cls.kind if cls.kind else ''})")
+            from ludeme.model.ludemes.base import called
+            self.undeclared.add(f"({called(cls)})")
         for entry in getattr(type(node), "concepts", ()):
             name, terms = parse_entry(entry)
             if name == "@end":

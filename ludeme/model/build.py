@@ -20,7 +20,7 @@ from .roles import Roles
 from .tables import BoardTables
 from .ludemes import base, dice as D, game as G, load_all, stacks as S
 from ludeme.boards.large_pieces import large_piece
-from ludeme.model.ludemes.base import Ludeme, Other
+from ludeme.model.ludemes.base import Ludeme, Other, called
 from ludeme.model.ludemes.builder import Builder
 from ludeme.model.ludemes.meta import NoRepeat
 from ludeme.model.ludemes.tiles import tile_table
@@ -735,12 +735,12 @@ def _start_moves(env: Env, start: "G.Start") -> list[list[tuple]]:
             continue  # read before compiling (Env.teams)
         if hasattr(rule, "start_actions"):   # start rules that build their own actions
             if env.large_pieces and not isinstance(rule, SetHiddenStart):   # flags only
-                raise rule.fail(f"({rule.keyword}{' ' + rule.kind if rule.kind else ''} ...) "
+                raise rule.fail(f"({called(rule)} ...) "
                                 "in a game with large pieces is not supported yet")
             try:
                 moves.extend(rule.start_actions(env, _StaticCtx()))
             except _NeedsState:     # read before play where it would be read in the position
-                raise rule.fail(f"({rule.keyword}{' ' + rule.kind if rule.kind else ''} ...) "
+                raise rule.fail(f"({called(rule)} ...) "
                                 "reading the position before play is not supported "
                                 "yet") from None
             continue

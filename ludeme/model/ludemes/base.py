@@ -27,6 +27,12 @@ from ludeme.errors import LudemeError
 from ludeme.language.syntax import Bool as BoolNode, Float, Int, Node, Str, to_lud
 
 
+def called(lud) -> str:
+    """Ludii's keyword and kind of a ludeme or its class, as a description calls it
+    (`is Loop`)."""
+    return f"{lud.keyword} {lud.kind}" if lud.kind else lud.keyword
+
+
 class Ludeme:
     """Base of all typed ludemes."""
 
@@ -72,8 +78,7 @@ class Ludeme:
         for attr in attrs:
             if attr in self._given:
                 pname, node = self._given[attr]
-                raise LudemeError(f"the argument '{pname}' of ({self.keyword}"
-                                  f"{' ' + self.kind if self.kind else ''} ...) is not "
+                raise LudemeError(f"the argument '{pname}' of ({called(self)} ...) is not "
                                   f"supported yet{': ' + why if why else ''}",
                                   node.pos, path=self.path, via=node.via)
 
@@ -82,8 +87,7 @@ class Ludeme:
         return LudemeError(message, self.node.pos, path=self.path, via=self.node.via)
 
     def compile(self, env):  # pragma: no cover - every concrete class overrides
-        raise self.fail(f"({self.keyword}{' ' + self.kind if self.kind else ''}) cannot be "
-                        "compiled yet")
+        raise self.fail(f"({called(self)}) cannot be compiled yet")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {to_lud(self.node)[:60]}>"
@@ -356,7 +360,7 @@ def other_layer_end(env, site_type, lud=None) -> int:
     a hand's site is the same cell whatever the type. A ludeme reading a layer the game puts
     pieces on (`layer_of`) is refused here, unless it reads the layer itself."""
     if site_type in getattr(env, "layers", {}):
-        what = f"({lud.keyword}{' ' + lud.kind if lud.kind else ''} {site_type} ...)" \
+        what = f"({called(lud)} {site_type} ...)" \
             if lud is not None else f"a ludeme of {site_type} sites"
         raise (lud.fail if lud is not None else ValueError)(
             f"{what} on a layer of the board the game puts pieces on is not supported yet")

@@ -13,7 +13,7 @@ from ludeme.language.syntax import Array, Call, Named, Node, Word, to_lud
 from . import literals
 from .base import (CLASSES, NOT_YET, REGISTRY, _NO, ArrayOf, Bool, Dim, DirWord, EndRule, Enum,
                    GraphFn, IntFn, Item, Lit, Ludeme, Moves, Other, P, Region, RoleType, SiteType,
-                   loaded)
+                   called, loaded)
 
 
 def _describe(t) -> str:
@@ -21,7 +21,7 @@ def _describe(t) -> str:
         t = CLASSES.get(t, t)
         if isinstance(t, str):
             return t
-        return f"({t.keyword}{' ' + t.kind if t.kind else ''} ...)"
+        return f"({called(t)} ...)"
     if isinstance(t, Enum):
         return f"one of {t.name} ({', '.join(sorted(t.words)[:8])}...)"
     if isinstance(t, tuple):
@@ -31,7 +31,7 @@ def _describe(t) -> str:
     if isinstance(t, type) and issubclass(t, Lit):
         return t.what
     if isinstance(t, type) and issubclass(t, Ludeme) and t.keyword:
-        return f"({t.keyword}{' ' + t.kind if t.kind else ''} ...)"
+        return f"({called(t)} ...)"
     if isinstance(t, type) and issubclass(t, Ludeme):
         return {Moves: "moves", Bool: "a condition", IntFn: "an integer function",
                 Region: "a region (sites)", EndRule: "an end rule", Item: "an item of equipment",
@@ -67,7 +67,7 @@ class Builder:
                     lud._read.add(p.attr)
             for pname, node in lud.unread_arguments():
                 raise LudemeError(
-                    f"the argument '{pname}' of ({lud.keyword}{' ' + lud.kind if lud.kind else ''}"
+                    f"the argument '{pname}' of ({called(lud)}"
                     f" ...) is not supported yet (ludeme compiles it without using it)",
                     node.pos, path=lud.path, via=node.via)
 
@@ -201,7 +201,7 @@ class Builder:
                 p = named_params.get(a.name)
                 if p is None:
                     raise LudemeError(
-                        f"({cls.keyword}{' ' + cls.kind if cls.kind else ''}) has no argument "
+                        f"({called(cls)}) has no argument "
                         f"'{a.name}:' here (not supported yet){suggest(a.name, named_params)}; "
                         f"named arguments: "
                         f"{', '.join(n + ':' for n in named_params) or 'none'}",
@@ -212,8 +212,8 @@ class Builder:
             while True:
                 if i >= len(positional):
                     raise refused or LudemeError(
-                        f"unexpected argument {to_lud(a)[:40]!r} for ({cls.keyword}"
-                        f"{' ' + cls.kind if cls.kind else ''} ...) (not supported yet); it takes "
+                        f"unexpected argument {to_lud(a)[:40]!r} for ({called(cls)} ...) "
+                        "(not supported yet); it takes "
                         f"{_signature(cls)}", a.pos, path=path, via=a.via)
                 p = positional[i]
                 i += 1
@@ -236,13 +236,13 @@ class Builder:
                     if refused is not None:
                         raise refused
                     raise LudemeError(
-                        f"argument {p.name!r} of ({cls.keyword}{' ' + cls.kind if cls.kind else ''}"
+                        f"argument {p.name!r} of ({called(cls)}"
                         f" ...) must be {_describe(p.type)}{' (an array {...})' if p.many else ''},"
                         f" found {to_lud(a)[:40]!r} (not supported yet)", a.pos, path=path,
                         via=a.via)
         for p in positional[i:]:
             if not p.opt:
-                raise LudemeError(f"({cls.keyword}{' ' + cls.kind if cls.kind else ''} ...) "
+                raise LudemeError(f"({called(cls)} ...) "
                                   f"needs its argument {p.name!r} ({_describe(p.type)})",
                                   node.pos, path=path, via=node.via)
         return fields

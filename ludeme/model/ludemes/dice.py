@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ludeme.engine.state import A_DICE_EQUAL, A_SET_VAR, A_UPDATE_DIE, A_USE_DIE, DICE_EQUAL, DICE_USED, Move
 from ludeme.language.syntax import Int
-from .base import Bool, IntFn, Item, LitBool, LitInt, Moves, P, Region, RoleType, ludeme
+from .base import Bool, IntFn, Item, LitBool, LitInt, Moves, P, Region, RoleType, called, ludeme
 from .literals import SitesLiteral
 from ludeme.engine.compiled.emit import emits, no_compiled_form, part_of
 from ludeme.engine.compiled.unsupported import Unsupported
@@ -112,7 +112,7 @@ def dice_sets(env, lud) -> list[DiceSet]:
     """The game's dice containers; a LudemeError when it has none."""
     sets = getattr(env, "dice", [])
     if not sets:
-        raise lud.fail(f"({lud.keyword}{' ' + lud.kind if lud.kind else ''} ...) needs "
+        raise lud.fail(f"({called(lud)} ...) needs "
                        "(dice ...) in the equipment")
     return sets
 

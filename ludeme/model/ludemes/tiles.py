@@ -18,7 +18,7 @@ CONCEPTS_REVIEWED = True
 from dataclasses import dataclass
 
 from ludeme.boards.trajectories import COMPASS_INDEX
-from .base import Bool, DirWord, IntFn, LitInt, Other, P, Region, ludeme
+from .base import Bool, DirWord, IntFn, LitInt, Other, P, Region, called, ludeme
 from .intarray import IntArrayFn
 from .sites_moves import last_tos
 
@@ -79,7 +79,7 @@ def num_edges(env, lud) -> int:
     board = env.board
     faces = board.planar.faces
     if board.planar.basis not in REGULAR_BASES or not faces:
-        raise lud.fail(f"({lud.keyword}{' ' + lud.kind if lud.kind else ''} ...) on a board "
+        raise lud.fail(f"({called(lud)} ...) on a board "
                        "that is not a regular tiling of cells is not supported yet")
     return len(faces[0].edges)
 
@@ -87,7 +87,7 @@ def num_edges(env, lud) -> int:
 def cell_board(env, lud) -> None:
     """Tiles with paths lie on cells: refused on a board played on vertices or edges."""
     if env.board.site_type != "Cell":
-        raise lud.fail(f"({lud.keyword}{' ' + lud.kind if lud.kind else ''} ...) on a board "
+        raise lud.fail(f"({called(lud)} ...) on a board "
                        "played on its vertices or edges is not supported yet")
 
 
@@ -96,7 +96,7 @@ def side_directions(env, lud) -> tuple[str, ...]:
     the k-th (Ludii turns a piece facing N right k times among them, FR)."""
     dirs = env.board.relation_dirs("Orthogonal")
     if not dirs or dirs[0] != "N":
-        raise lud.fail(f"({lud.keyword}{' ' + lud.kind if lud.kind else ''} ...) on a board "
+        raise lud.fail(f"({called(lud)} ...) on a board "
                        "whose cells have no side facing N is not supported yet")
     return dirs
 
@@ -251,7 +251,7 @@ def path_walk(env, lud):
             site, origin = reached[i], origins[i]
             info = tiles.get(what[site]) if 0 <= site < n else None
             if info is None or info.paths is None:
-                raise lud.fail(f"({lud.keyword}{' ' + lud.kind if lud.kind else ''} ...) "
+                raise lud.fail(f"({called(lud)} ...) "
                                "walked from a site without a tile with paths: Ludii stops "
                                "there (not supported yet)")
             turn = (rotation(site) * 2) // edges     # Ludii's formula here
@@ -268,7 +268,7 @@ def path_walk(env, lud):
                         origins.append(site)
             i += 1
             if len(reached) > limit:
-                raise lud.fail(f"({lud.keyword}{' ' + lud.kind if lud.kind else ''} ...) "
+                raise lud.fail(f"({called(lud)} ...) "
                                "walks round a closed path without end, as Ludii does (not "
                                "supported yet)")
     return walk
