@@ -408,8 +408,10 @@ def test_radials_are_walked_for_the_sites_read(shape, site, direction, line, mon
     reading one site's walks that site's only, and its rays come from the same walk. (These
     small boards are read as a large one is: see the next test for theirs.)"""
     from ludeme.boards import board as board_module
+    from ludeme.model.ludemes.graph import containers
     monkeypatch.setattr(board_module, "EAGER_SITES", 0)
-    b = board_of(shape)                 # built afresh: `_built`'s boards are shared
+    monkeypatch.setattr(containers, "_GRAPHS", {})   # built afresh, not shared
+    b = board_of(shape)
     walked = b.trajectories._sites
     assert walked.count(None) == len(walked) == b.num_sites
     assert b.radials[direction][site][0].sites == line
@@ -421,9 +423,11 @@ def test_radials_are_walked_for_the_sites_read(shape, site, direction, line, mon
         b.radials[direction][b.num_sites]
 
 
-def test_a_small_board_holds_its_radials_and_rays_as_tuples():
+def test_a_small_board_holds_its_radials_and_rays_as_tuples(monkeypatch):
     """What playouts read in their hot loops is a plain tuple indexed by site on a board of
     a usual size, walked once; the same radials as a large board's walked on demand."""
+    from ludeme.model.ludemes.graph import containers
+    monkeypatch.setattr(containers, "_GRAPHS", {})   # built afresh, not shared
     b = board_of("(board (square 8))")
     assert all(type(t) is tuple and len(t) == 64 for t in
                [*b.radials.values(), *b.distinct_radials.values(), *b.rays.values()])
@@ -813,11 +817,36 @@ ERRORS = [
 
 @pytest.mark.parametrize("text,message,col", ERRORS)
 def test_errors_name_the_position(text, message, col):
-    with pytest.raises(LudemeError) as e:
-        board_of(text)
-    assert message in str(e.value)
-    assert (e.value.pos.file, e.value.pos.line, e.value.pos.col) == ("t.lud", 1, col)
-    assert e.value.path.startswith("game/equipment")
+    # Twice: a board built once is shared by the next game of the same graph
+    # (`containers.shared_board`), which must still refuse what the first refused.
+    for _ in range(2):
+        with pytest.raises(LudemeError) as e:
+            board_of(text)
+        assert message in str(e.value)
+        assert (e.value.pos.file, e.value.pos.line, e.value.pos.col) == ("t.lud", 1, col)
+        assert e.value.path.startswith("game/equipment")
+
+
+def test_games_of_one_graph_share_its_tables_and_its_unread_arguments():
+    """A graph built once (its text and site type) is shared by the next board of the same
+    graph: the same tables, a Board of its own (tracks are a game's), and the arguments the
+    first build read marked read on the second ludeme, those it left unread left unread, so
+    `check_all_read` refuses an ignored argument on a shared graph as on a new one."""
+    from ludeme.model.ludemes.builder import Builder
+    from ludeme.model.ludemes.graph.containers import ludemes_under, shared_board
+    text = "(concentric {1 8} rings:3)"
+    built = []
+    for _ in range(2):
+        lud = Builder().build(parse(text, "t.lud")[0], GraphFn, "game/equipment/board")
+        board = shared_board(("test", text), lambda: lud.build("Vertex"), "Vertex", 2, lud)
+        built.append((lud, board))
+    (first, a), (second, b) = built
+    assert a is not b and a.default is b.default and a.planar is b.planar
+    assert [x._read for x in ludemes_under(first)] == [x._read for x in ludemes_under(second)]
+    assert first.unread_arguments() and \
+        [p for p, _ in first.unread_arguments()] == [p for p, _ in second.unread_arguments()]
+    a.tracks["T"] = (0, 1)
+    assert "T" not in b.tracks
 
 
 # ---------------------------------------------------------------- the command line

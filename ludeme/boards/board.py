@@ -399,13 +399,16 @@ class Board:
     boardless = False
 
     def __init__(self, graph: PlanarGraph, site_type: str, *, players: int = 2,
-                 tracks: dict | None = None, perimeters=()):
+                 tracks: dict | None = None, perimeters=(),
+                 topologies: dict[str, Topology] | None = None):
         self.site_type = site_type
         self.players = players
         self.planar = graph
         self.perimeters: tuple[tuple[int, ...], ...] = tuple(perimeters)   # outline vertex ids
         self.tracks: dict[str, tuple[int, ...]] = dict(tracks or {})
-        self._topologies: dict[str, Topology] = {}
+        # A topology depends on the planar graph and its site type only: boards of one graph
+        # may share them (`ludeme.model.ludemes.graph.containers.shared_board`).
+        self._topologies: dict[str, Topology] = {} if topologies is None else topologies
         self.default = self.topology(site_type)
 
     def num_elements(self) -> int:

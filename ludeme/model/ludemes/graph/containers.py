@@ -13,9 +13,10 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from ludeme.errors import LudemeError
-from ludeme.model.ludemes.base import REGISTRY, Enum, GraphFn, Item, LitBool, P, SiteType, ludeme
+from ludeme.model.ludemes.base import (REGISTRY, Enum, GraphFn, Item, LitBool, Ludeme, P,
+                                       SiteType, ludeme)
 from ludeme.model.ludemes.builder import Builder
-from ludeme.language.syntax import Array, Call, Node
+from ludeme.language.syntax import Array, Call, Node, to_lud
 from .base import INT, size
 from ludeme.boards.board import Board
 from ludeme.boards.geometry import CELL, VERTEX, BoardTooLarge, gc_paused
@@ -75,17 +76,17 @@ class Boardless(BoardContainer):
         from .generators import hexagon_on_hex, rectangle_on_square, triangle_on_tri
         n = size(self, "dimension", 1)
         n = self.SIZES[self.tiling] if n is None else n
-        with gc_paused(), within_limit(self):
+
+        def graph():
             if self.tiling == "Square":
-                g = rectangle_on_square(n, n, None, CELL)
-            elif self.tiling == "Hexagonal":
+                return rectangle_on_square(n, n, None, CELL)
+            if self.tiling == "Hexagonal":
                 g = hexagon_on_hex(n)
                 g.basis, g.shape = "Hexagonal", "Hexagon"
-            else:
-                g = triangle_on_tri(n, CELL)
-            g.check_size()
-            perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
-            board = Board(g, CELL, players=players, perimeters=perimeters)
+                return g
+            return triangle_on_tri(n, CELL)
+        with within_limit(self):
+            board = shared_board(("boardless", self.tiling, n), graph, CELL, players)
         board.boardless = True
         return board
 
@@ -93,13 +94,64 @@ class Boardless(BoardContainer):
 def board_on_graph(graph: GraphFn, site_type: str, players: int, tracks=()) -> Board:
     """The board of `graph` played on `site_type`, with its tracks built on it."""
     from .tracks import add_tracks
-    with gc_paused(), within_limit(graph):
-        g = graph.build(site_type)
-        g.check_size()
-        perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
-        board = Board(g, site_type, players=players, perimeters=perimeters)
+    with within_limit(graph):
+        board = shared_board(("graph", to_lud(graph.node), site_type),
+                             lambda: graph.build(site_type), site_type, players, graph)
     add_tracks(board, tracks)
     return board
+
+
+# The planar graphs built in this process, with their perimeters and topologies, by what
+# built them (a graph ludeme's text and its site type; a mancala board's sizes): the
+# candidates of a reconstruction, the variants of a comparison and a suite's games build
+# the same board again and again, and its tables (the radials above all) are most of a
+# game's build. Only what depends on the graph alone is shared, and nothing writes to it
+# once built; each game still gets a Board of its own (its tracks, its flags).
+_GRAPHS: dict[tuple, tuple] = {}
+GRAPHS_KEPT = 8             # the most recently used
+# Larger graphs are not kept: their tables take tens of megabytes, and a folder of such
+# boards must not hold eight of them at once (Taikyoku Shogi's is 5,329 elements).
+GRAPH_KEPT_ELEMENTS = 20_000
+
+
+def shared_board(key: tuple, build, site_type: str, players: int, lud=None) -> Board:
+    """A Board on the planar graph `build()` makes, built and measured once per `key` (see
+    _GRAPHS), its topologies shared with the other boards of that graph. `lud`, the graph
+    ludeme `build` reads, is marked read as the first build read it: the builder's check
+    that no argument is ignored (`Builder.check_all_read`) holds on a shared graph too."""
+    hit = _GRAPHS.pop(key, None)
+    if hit is None:
+        with gc_paused():
+            g = build()
+            g.check_size()
+            hit = (g, tuple(tuple(v.id for v in p.elements) for p in measure(g)), {},
+                   [set(x._read) for x in ludemes_under(lud)])
+        while len(_GRAPHS) >= GRAPHS_KEPT:
+            _GRAPHS.pop(next(iter(_GRAPHS)))
+    else:
+        for x, read in zip(ludemes_under(lud), hit[3]):
+            x._read |= read
+    g, perimeters, topologies, _ = hit
+    board = Board(g, site_type, players=players, perimeters=perimeters, topologies=topologies)
+    if board.num_elements() <= GRAPH_KEPT_ELEMENTS:
+        _GRAPHS[key] = hit
+    return board
+
+
+def ludemes_under(lud) -> list:
+    """`lud` and every ludeme among its arguments, depth first in the order declared: the
+    same list for any two ludemes built from the same text."""
+    if lud is None:
+        return []
+    out, todo = [], [lud]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Ludeme):
+            out.append(x)
+            todo.extend(reversed(list(x._fields.values())))
+        elif isinstance(x, (list, tuple)):
+            todo.extend(reversed(x))
+    return out
 
 
 @contextmanager

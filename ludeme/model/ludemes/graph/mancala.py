@@ -18,11 +18,10 @@ from __future__ import annotations
 
 from ludeme.model.ludemes.base import Enum, LitBool, LitInt, P, ludeme
 from .base import INT, size
-from .containers import BoardContainer
+from .containers import BoardContainer, shared_board
 from .tracks import add_tracks
 from ludeme.boards.board import Board
 from ludeme.boards.geometry import VERTEX, graph_from_points
-from ludeme.boards.measure import measure
 
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
@@ -62,19 +61,21 @@ class MancalaBoard(BoardContainer):
         if not 2 <= rows <= 6:
             # as Ludii's MancalaBoard, which refuses the game
             raise self.fail(f"a mancala board has 2 to 6 rows, not {rows}")
+        board = shared_board(("mancala", rows, columns, self.store),
+                             lambda: self.graph(rows, columns), VERTEX, players)
+        add_tracks(board, self.tracks)
+        return board
+
+    def graph(self, rows: int, columns: int):
+        """The board's planar graph: Ludii unites the rows (edges of length 1 along each
+        row) and joins every pair of vertices closer than 1.1 x the average edge length."""
         pts = self.points(rows, columns)
-        # Ludii unites the rows (edges of length 1 along each row) and joins every pair of
-        # vertices closer than 1.1 x the average edge length.
         row_edges = rows * (columns - 1)
         threshold = 1.1 * (1.0 if row_edges else 0.0)
         edges = [(i, j) for i in range(len(pts)) for j in range(i + 1, len(pts))
                  if ((pts[i][0] - pts[j][0]) ** 2 + (pts[i][1] - pts[j][1]) ** 2) ** 0.5
                  < threshold]
-        g = graph_from_points(pts, edges=edges)
-        perimeters = tuple(tuple(v.id for v in p.elements) for p in measure(g))
-        board = Board(g, VERTEX, players=players, perimeters=perimeters)
-        add_tracks(board, self.tracks)
-        return board
+        return graph_from_points(pts, edges=edges)
 
     def points(self, rows: int, columns: int) -> list[tuple[float, float]]:
         """Vertex coordinates in Ludii's order: left store, rows bottom-up, right store."""
