@@ -150,3 +150,18 @@ def test_a_string_of_megabytes_is_scanned_in_bounded_memory():
         tracemalloc.stop()
     assert nodes[0].args[0].value.endswith('a\\"b')   # the escape kept, as before
     assert peak < 200_000_000, peak
+
+
+def test_a_text_parsed_again_shares_its_tree_not_its_list():
+    """The trees of recent texts are kept (`grammar._PARSED`): the same nodes again, in a
+    list of the caller's own; a text in error is refused every time, with its position."""
+    text = '(game "Kept" (players 2))'
+    a, b = parse(text, "kept.lud"), parse(text, "kept.lud")
+    assert a == b and a is not b and a[0] is b[0]
+    a.append(a[0])
+    assert len(parse(text, "kept.lud")) == 1
+    assert parse(text, "other.lud")[0].pos.file == "other.lud"
+    for _ in range(2):
+        with pytest.raises(LudemeError) as e:
+            parse('(game "Bad" (players 2)', "bad.lud")
+        assert e.value.pos.file == "bad.lud"

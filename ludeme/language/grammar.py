@@ -214,7 +214,25 @@ class _LineIndex:
 
 def parse(text: str, file: str = "<string>") -> list[Node]:
     """Parse a whole .lud or .def text into its top-level nodes."""
-    return _Parser(text, file).document()
+    key = (text, file, max_nesting())
+    nodes = _PARSED.pop(key, None)
+    if nodes is None:
+        nodes = tuple(_Parser(text, file).document())
+        while len(_PARSED) >= PARSED_KEPT:
+            _PARSED.pop(next(iter(_PARSED)))
+    if len(text) <= PARSED_KEPT_CHARS:
+        _PARSED[key] = nodes
+    return list(nodes)
+
+
+# The trees of the texts parsed last in this process (text, file name and nesting limit):
+# a comparison's variants, a sweep's options and a suite's tests parse one file again and
+# again. A node is never written once parsed (expansion copies what it changes), so the
+# trees are shared; each caller gets its own list. A text longer than PARSED_KEPT_CHARS
+# is not kept.
+_PARSED: dict[tuple, tuple[Node, ...]] = {}
+PARSED_KEPT = 32
+PARSED_KEPT_CHARS = 1 << 20
 
 
 class _Parser:
