@@ -371,3 +371,152 @@ def test_a_removal_effect_on_the_cells_of_a_board_of_points(tmp_path, then, left
     s.apply(next(m for m in s.legal_moves() if str(m) == "place A1"))
     cells = game.layers["Cell"]
     assert [s.who[cells], s.who[cells + 3]] == left and s.board_view()["who"][0] == 1
+
+
+# -- steps on another site type's layer ------------------------------------------------------
+# Ludii's Step steps on the site type its (from ...) names, with that type's own steps
+# (Topology's per-type trajectories): on a 3x3 board of points, cell 0 (bottom left) has
+# cell 1 to its east, cell 2 to its north and cell 3 on its diagonal; the centre point 4
+# has the points 1, 3, 5 and 7 orthogonally and 0, 2, 6 and 8 diagonally.
+
+STEPS = ('(game "g" (players 2) (equipment {{(board (square {size}) use:{use}) '
+         '(piece "Disc" Each {moves})}}) '
+         '(rules (start {{(place "Disc1" {type} {at}) (place "Disc2" {type} {other})}}) '
+         '(play {play}) (end (if (no Moves Next) (result Mover Win)))))')
+
+
+def _steps(tmp_path, moves="", play="(forEach Piece)", *, size=3, use="Vertex", type="Cell",
+           at=0, other=3):
+    f = tmp_path / "s.lud"
+    f.write_text(STEPS.format(size=size, use=use, type=type, at=at, other=other, moves=moves,
+                              play=play))
+    return load(f)
+
+
+def _step(dirn, type="Cell", to="(to if:(is Empty Cell (to)))"):
+    return f"(move Step (from {type}) {dirn} {to})"
+
+
+@pytest.mark.parametrize("dirn,tos", [
+    # clockwise from north, as Ludii lists an element's steps in a direction
+    ("Orthogonal", [2, 1]), ("Diagonal", []),    # cell 3, the diagonal, is the enemy's
+    ("Adjacent", [2, 1]), ("N", [2]), ("E", [1]), ("(directions {E NE N})", [1, 2]),
+])
+def test_a_step_on_the_cells_of_a_board_of_points(tmp_path, dirn, tos):
+    game = _steps(tmp_path, _step(dirn))
+    s = game.new_initial_state()
+    moves = [m for m in s.legal_moves() if not m.is_pass]
+    assert [(m.frm, m.to) for m in moves] == [(0, t) for t in tos]
+    assert all(game.site_types(m) == ("Cell", "Cell") for m in moves)
+    if tos:
+        s.apply(moves[0])
+        cells = game.layers["Cell"]
+        assert s.who[cells] == 0 and s.who[cells + tos[0]] == 1
+        assert s.board_view()["who"] == [0] * 9       # the points stay empty
+
+
+def test_a_step_on_the_cells_reads_the_destination_there(tmp_path):
+    # (to if:) reads (to) as a cell: the enemy's cell 3 is no empty cell, point 3 is empty
+    game = _steps(tmp_path, _step("Diagonal", to="(to if:(is Empty (to)))"))
+    assert [m.to for m in game.new_initial_state().legal_moves()] == [3]
+    game = _steps(tmp_path, _step("Diagonal", to="(to if:(is Enemy (who Cell at:(to))))"))
+    assert [m.to for m in game.new_initial_state().legal_moves()] == [3]
+
+
+@pytest.mark.parametrize("dirn,tos", [
+    ("Orthogonal", [7, 5, 1, 3]), ("Diagonal", [8, 2, 0]), ("N", [7]), ("SW", [0]),
+])
+def test_a_step_on_the_points_of_a_board_of_cells(tmp_path, dirn, tos):
+    # Disc1 on the centre point 4 of a 2x2 board of cells; Disc2 on point 6 (top left).
+    game = _steps(tmp_path, _step(dirn, "Vertex", "(to if:(is Empty Vertex (to)))"),
+                  "(forEach Piece on:Vertex)", size=2, use="Cell", type="Vertex", at=4, other=6)
+    moves = [m for m in game.new_initial_state().legal_moves() if not m.is_pass]
+    assert [(m.frm, m.to) for m in moves] == [(4, t) for t in tos]
+    assert all(game.site_types(m) == ("Vertex", "Vertex") for m in moves)
+
+
+def test_a_step_on_the_edges_goes_to_the_edges_sharing_an_end(tmp_path):
+    # Ludii's steps of an edge: the other edges at either end (a square's two neighbours)
+    game = _steps(tmp_path, _step("Adjacent", "Edge", "(to if:(is Empty Edge (to)))"),
+                  size=2, use="Vertex", type="Edge", at=0, other=2)
+    planar = game.board.planar
+    start = planar.edges[0]
+    sharing = {e.id for e in planar.edges if e is not start
+               and {e.a.id, e.b.id} & {start.a.id, start.b.id}} - {2}
+    moves = [m for m in game.new_initial_state().legal_moves() if not m.is_pass]
+    assert len(sharing) == 1 and [m.to for m in moves] == list(sharing)
+
+
+@pytest.mark.parametrize("play,froms", [
+    ("(forEach Piece on:Cell)", [0]), ("(forEach Piece on:Vertex)", []),
+    ("(forEach Piece)", [0]),           # every site type: the cell's piece moves
+])
+def test_for_each_piece_walks_the_layers_the_pieces_stand_on(tmp_path, play, froms):
+    game = _steps(tmp_path, _step("Orthogonal"), play)
+    assert {m.frm for m in game.new_initial_state().legal_moves() if not m.is_pass} == \
+        set(froms)
+
+
+@pytest.mark.parametrize("play,moves", [("(forEach Piece on:Vertex)", 4), ("(forEach Piece)", 0)])
+def test_for_each_piece_reads_no_layer_site_past_the_boards_own(tmp_path, play, moves):
+    # Ludii's ForEachPiece bounds the locations by the number of sites of the type it
+    # walks: the board's own (4 cells) without on:, so a piece on point 4 is not reached
+    game = _steps(tmp_path, _step("Orthogonal", "Vertex", "(to if:(is Empty Vertex (to)))"),
+                  play, size=2, use="Cell", type="Vertex", at=4, other=6)
+    assert sum(not m.is_pass for m in game.new_initial_state().legal_moves()) == moves
+
+
+def _steps_holds(tmp_path, cond) -> bool:
+    """Whether `cond` holds in the initial position (the mover adds a disc only if it does)."""
+    game = _steps(tmp_path, play=f"(if {cond} (move Add (to (sites Empty))))")
+    return any(not m.is_pass for m in game.new_initial_state().legal_moves())
+
+
+@pytest.mark.parametrize("region,sites", [
+    ("(sites Around Cell 0)", "{1 2 3}"), ("(sites Around Cell 0 Diagonal)", "{3}"),
+    ("(sites Around Cell 0 Empty)", "{1 2}"), ("(sites Around Cell 0 Enemy)", "{3}"),
+    ("(sites Around 0)", "{1 3}"),     # the board's own points (a diagonal is not adjacent)
+])
+def test_sites_around_of_another_site_type(tmp_path, region, sites):
+    # Disc1 on cell 0, Disc2 on cell 3; the mover is P1
+    assert _steps_holds(tmp_path, f"(= {region} (sites {sites}))")
+    assert not _steps_holds(tmp_path, f"(= {region} (sites {{1}}))")
+
+
+@pytest.mark.parametrize("count,n", [
+    ("(count Pieces Cell P1)", 1), ("(count Pieces Vertex P1)", 0), ("(count Pieces P1)", 1),
+    ("(count Pieces Cell All)", 2), ("(count Pieces Edge All)", 0),
+    ("(count Pieces Cell All in:(sites {0 1}))", 1),
+])
+def test_count_pieces_of_a_site_type(tmp_path, count, n):
+    assert _steps_holds(tmp_path, f"(= {count} {n})")
+    assert not _steps_holds(tmp_path, f"(= {count} {n + 1})")
+
+
+def test_a_step_from_a_layer_without_pieces_is_refused(tmp_path):
+    with pytest.raises(LudemeError, match="puts no pieces on"):
+        _steps(tmp_path, _step("Orthogonal", "Edge"))
+
+
+def test_a_step_on_a_layer_in_directions_relative_to_the_piece_is_refused(tmp_path):
+    with pytest.raises(LudemeError, match="relative to the piece"):
+        _steps(tmp_path, _step("Forward"))
+
+
+def test_the_kernels_refuse_a_step_on_another_site_type(tmp_path, monkeypatch):
+    from ludeme.engine.compiled import codegen
+    from ludeme.engine.compiled.emit import Unsupported
+    game = _steps(tmp_path, _step("Orthogonal"))
+    with pytest.raises(Unsupported, match="several site types"):
+        codegen.generate(game)
+    # past the refusal of the whole game, the step's own compiled form refuses it too
+    monkeypatch.setattr(codegen, "GAME_REFUSALS", ())
+    with pytest.raises(Unsupported, match="another site type than the board's"):
+        codegen.generate(game)
+
+
+@pytest.mark.parametrize("name", ["board_war_leaping_diagonal_Guerrilla_Checkers",
+                                  "board_war_replacement_eliminate_all_Triple_Tangle"])
+@pytest.mark.parametrize("folder", ["corpus-traces", "corpus-traces-seed3"])
+def test_corpus_games_stepping_on_another_site_type_agree(refdata, ludii, name, folder):
+    _agrees(refdata, ludii, name, folder)

@@ -65,6 +65,7 @@ class Env:
         self.facing_of: list[str] = ["N"] * len(components)
         self.facing_declared: set[int] = set()  # kinds whose facing the game declares
         self.tables = BoardTables(board, self.facing_of)
+        self._other_tables: dict[str, BoardTables] = {}     # see `tables_of`
         self.board = board
         self.containers = containers
         self.components = components
@@ -237,6 +238,18 @@ class Env:
         return self.equipment.regions_of_player(player_fn, name, lud)
 
     # -- forwards: board tables -----------------------------------------------------
+    def tables_of(self, site_type: str | None) -> BoardTables:
+        """The board tables of one site type: `tables` for the board's own (or None), else
+        those of the board's topology of that type (Ludii computes the steps, radials and
+        directions of vertices, edges and cells apart), built on first use."""
+        if site_type in (None, self.board.site_type):
+            return self.tables
+        got = self._other_tables.get(site_type)
+        if got is None:
+            got = self._other_tables[site_type] = BoardTables(self.board.topology(site_type),
+                                                              self.facing_of)
+        return got
+
     def is_static_direction(self, dirn):
         return self.tables.is_static_direction(dirn)
 

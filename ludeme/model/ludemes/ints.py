@@ -6,7 +6,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, context_variable as _var, ludeme, \
-    layer_site, other_layer_end
+    layer_of, layer_site, other_layer_end
 from ludeme.engine.compiled.emit import Unsupported, emits, reads_params_only_from
 from ..roles import DYNAMIC_WORDS
 
@@ -388,6 +388,23 @@ class CountPieces(IntFn):
             raise self.fail("(count Pieces ...) takes a role or of:, not both")
         return self.who if self.who is not None else self.of
 
+    def _typed_region(self, env):
+        """The closure of the places in the store counted, or None for every place (no
+        type given). As Ludii's CountPieces, a site type counts the pieces located on the
+        board's sites of that type only (its layer, or none when the game puts no pieces
+        on it; hands hold cells of their own), `in:` naming sites of that type."""
+        where = env.compile(self.in_) if self.in_ is not None else None
+        if self.type is None:
+            return where
+        if self.type == env.board.site_type:
+            base_, size = 0, env.num_board_sites
+        else:
+            base_, size = layer_of(env, self.type) or (0, 0)
+        places = range(base_, base_ + size)
+        if where is None:
+            return lambda c: places
+        return lambda c: [base_ + site for site in where(c) if 0 <= site < size]
+
     def compile(self, env):
         player = self.player
         players = env.role_players(self.role, self) if player is None else None
@@ -396,7 +413,7 @@ class CountPieces(IntFn):
             everything = frozenset(range(0, env.num_players + 2))
             players = lambda c: everything  # noqa: E731
         who_fn = env.compile(player) if player is not None else None
-        where = env.compile(self.in_) if self.in_ is not None else None
+        where = self._typed_region(env)
         name = self.name
         names = {comp.index for comp in env.components[1:] if name and name in comp.name}
 

@@ -225,11 +225,18 @@ class MoveStep(Moves):
         region_to = isinstance(self.to.site, Region)
         kind = _moving_action(env, self, self.stack)
         then = _then(env, self)
-        nsites = env.num_board_sites
+        # Ludii's Step steps on the site type its (from ...) names (the board's by default),
+        # with that type's own steps; the (to ...)'s type is never read.
+        site_type = self.from_.type if self.from_ is not None else None
+        _ = self.to.type        # Ludii's Step never reads the destination's type
+        tables = env.tables_of(site_type)
+        store = self._layer_store(env, site_type, tables)
+        types = (site_type, site_type)
+        nsites = tables.num_board_sites
         dirn = self.dirn or "Adjacent"
         table = targets = None      # the targets of a static direction: read in the loop
         if env.is_static_direction(dirn):
-            table = env.step_targets(dirn, self)
+            table = tables.step_targets(dirn, self)
         else:
             keys = env.direction_keys(dirn, self)
             step_to = env.board.trajectories.targets
@@ -246,7 +253,8 @@ class MoveStep(Moves):
         iterated = self.from_ is None or self.from_.site is None    # the start is (from)
         moving_top = kind == A_MOVE
 
-        if table is not None and from_cond is None and side is None and level_fn is None:
+        if table is not None and from_cond is None and side is None and level_fn is None \
+                and store is None:
             # The common step (a static direction, no start condition, no side effect):
             # the same moves as `step` below, with fewer tests per destination.
             def step_static(c):
@@ -287,23 +295,44 @@ class MoveStep(Moves):
             if from_cond is not None and not from_cond(c):
                 c.from_, c.to = saved
                 return out
+            # On a layer, the piece stands at the element's place in the store.
+            sf = frm if store is None else store(frm)
             # Ludii's Step: in a stacking game a single piece leaves the top level, or the
             # level given (a flat game has no levels to read).
-            lf = c.s.size_stack(frm) - 1 if moving_top and c.stacking else 0
+            lf = c.s.size_stack(sf) - 1 if moving_top and c.stacking else 0
             at_level = level >= 0 and c.stacking
             if at_level:
                 lf = level
             for to in sites_to:
                 c.to = to
                 if to_cond is None or to_cond(c):
-                    act = (A_MOVE_LEVEL, frm, level, to, TOP) if at_level else (kind, frm, to)
-                    if side is None:
-                        out.append(Move(frm, to, 0, [act], then, False, lf))
-                    else:
-                        out.append(Move(frm, to, 0, [*side(c), act], then, False, lf))
+                    st = to if store is None else store(to)
+                    act = (A_MOVE_LEVEL, sf, level, st, TOP) if at_level else (kind, sf, st)
+                    m = Move(frm, to, 0, [act] if side is None else [*side(c), act], then,
+                             False, lf)
+                    if store is not None:
+                        m.site_types = types
+                    out.append(m)
             c.from_, c.to = saved
             return out
         return step
+
+    def _layer_store(self, env, site_type, tables):
+        """For a step on another site type than the board's: `layer_site` of that type's
+        layer (an element's place in the store), else None. Only a layer the game puts
+        pieces on holds a piece to step; directions relative to a piece (its facing, the
+        last move) are read on the board's own sites, so refused on a layer."""
+        if tables is env.tables:
+            return None
+        store = layer_site(env, site_type)
+        if store is None:
+            raise self.from_.fail(f"(move Step (from {site_type} ...)) on a layer the game "
+                                  "puts no pieces on is not supported yet")
+        if not env.is_static_direction(self.dirn or "Adjacent"):
+            raise self.fail(f"a step on the {site_type.lower()}s of a board of "
+                            f"{env.board.site_type.lower()}s in directions relative to the "
+                            "piece or the last move is not supported yet")
+        return store
 
 
 _REMOVE_PARAMS = (P("type", SiteType, opt=True), P("where", (IntFn, Region)),
@@ -757,9 +786,11 @@ _SHARED = object()      # (forEach Piece): a kind whose pieces belong to whoever
 @ludeme("forEach", "Piece")
 class ForEachPiece(Moves):
     """`(forEach Piece [on:<type>] ["Name"|{names}] [moves] [player] [(then ...)])`: moves of
-    the mover's pieces (with on:, of those standing on sites of that type: on the board's own
-    type, the board's; on another, the board's other layer, which pieces never reach here, so
-    none; Ludii's ForEachPiece filters the pieces' locations by type)."""
+    the mover's pieces, with `(from)` on each one's site. As Ludii's ForEachPiece, which
+    walks the pieces' locations of every site type: without on:, those on the board and on
+    its layers of other types (`layers`) whose index is below the number of the board's
+    own sites; with on:, those standing on sites of that type (none on a layer the game
+    puts no pieces on)."""
     concepts = ("ForEachPiece", "ControlFlowStatement", "@pieces if not moves")
 
     params = (P("on", SiteType, opt=True, named=True), P("names", LitStr, opt=True, many=True),
@@ -781,15 +812,9 @@ class ForEachPiece(Moves):
         role_fn = env.role_id(self.role, self) if self.role else None
         top = self.top
         nplayers = env.num_players
-        if self.on not in (None, env.board.site_type):
-            if self.container is not None or (self.on == "Cell" and len(env.containers) > 1):
-                # Ludii bounds the sites by the board's cells, which may reach a hand's
-                raise self.fail(f"(forEach Piece on:{self.on}) with hands or container: on a "
-                                f"board played on {env.board.site_type} sites is not supported "
-                                "yet")
-            return lambda c: []     # pieces on the board's other layer: none here
-
-        board = range(nsites)
+        board, frm_of = self._places(env, nsites)
+        if not board:
+            return lambda c: []     # on a layer the game puts no pieces on: none
 
         def container_sites(c):
             if container is None:
@@ -822,7 +847,7 @@ class ForEachPiece(Moves):
                     gen = specific or generators[w]
                     if gen is None:
                         continue
-                    c.from_, c.level = site, level
+                    c.from_, c.level = site if frm_of is None else frm_of[site], level
                     moves = gen(c)
                     if then:
                         for m in moves:
@@ -862,7 +887,7 @@ class ForEachPiece(Moves):
                     if s.who[site] != player:
                         continue
                     gen = specific or generators[what[site]]
-                c.from_ = site
+                c.from_ = site if frm_of is None else frm_of[site]
                 moves = gen(c)
                 if then:
                     for m in moves:
@@ -913,7 +938,7 @@ class ForEachPiece(Moves):
                 saved, roles = c.from_, (s.mover, s.next, s.prev)
                 if other:       # as for_each_piece: that player's turn while generating
                     s.prev, s.mover, s.next = s.mover, player, s.mover
-                c.from_ = site
+                c.from_ = site if frm_of is None else frm_of[site]
                 try:
                     moves = gen(c)
                 finally:
@@ -922,6 +947,35 @@ class ForEachPiece(Moves):
                 yield from _with_then(moves, then)
         for_each_piece.lazy = lazy_for_each_piece
         return for_each_piece
+
+    def _places(self, env, nsites: int):
+        """The places in the store this loop reads pieces at (a container's are given
+        apart), and a map from each to the index `(from)` takes there (None: the place
+        itself, the board's own sites only)."""
+        own = env.board.site_type
+        on = self.on
+        if on in (None, own):
+            walks = [] if on is not None else \
+                [(base_, min(size, nsites)) for base_, size in
+                 (layer_of(env, t) for t in sorted(env.layers))]
+        else:
+            layer = layer_of(env, on)
+            walks = [layer] if layer is not None else []
+        other = on not in (None, own)
+        if (walks or other) and self.container is not None \
+                or other and on == "Cell" and len(env.containers) > 1:
+            # Ludii bounds the locations by the container's sites, and a layer's cells by
+            # their number, which may reach a hand's sites
+            raise self.fail(f"(forEach Piece{' on:' + on if on else ''}) with hands or "
+                            f"container: on a board played on {own} sites with pieces on "
+                            "other site types is not supported yet")
+        board = range(0) if other else range(nsites)
+        if not walks:
+            return board, None
+        frm_of = {site: site for site in board}
+        for base_, size in walks:
+            frm_of.update((base_ + i, i) for i in range(size))
+        return tuple(frm_of), frm_of
 
 
 @ludeme("if")
@@ -1518,6 +1572,8 @@ def _moving(src, lud, levels: int) -> tuple[str, int, int]:
 def _step_moves(src, lud, out, ind):
     if lud.from_ is not None and lud.from_.site is not None:
         raise Unsupported(lud, "with (from <site>)")
+    if lud.from_ is not None and lud.from_.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, "on another site type than the board's")
     f_ok = _from_condition(src, lud)
     to = lud.to
     refuse(to, "level", "site", "type")

@@ -12,7 +12,7 @@ from ludeme.boards.board import sites_at_distance
 from ludeme.boards.trajectories import COMPASS
 from ludeme.engine.state import FORCED_PLACES, PLACING, REPLAYING
 from ludeme.language.syntax import Int, Str
-from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, layer_of, ludeme, name_without_number, other_layer_size
+from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, layer_of, layer_site, ludeme, name_without_number, other_layer_size
 from ludeme.engine.compiled.emit import Unsupported, always, emit, emits, reads_params_only_from
 from .leaping import StepWord
 
@@ -772,7 +772,9 @@ class SitesAround(Region):
     """`(sites Around <site|region> [Own|Empty|...] [distance:N] [dirn] [if:] [includeSelf:])`.
 
     As Ludii: the site `distance` along each radial in the direction (Adjacent by
-    default), each site once (Ludii's regions are sets)."""
+    default), each site once (Ludii's regions are sets). A site type other than the
+    board's walks that type's radials (Ludii's per-type trajectories) and reads the
+    pieces of its layer (none when the game puts no piece on it)."""
     concepts = ("AdjacentDirection if not dirn",)
 
     params = (P("type", SiteType, opt=True), P("where", (IntFn, Region)),
@@ -785,19 +787,26 @@ class SitesAround(Region):
         single = isinstance(self.where, IntFn)
         dist_fn = env.compile(self.distance) if self.distance is not None else (lambda c: 1)
         key = self.dirn or "Adjacent"
-        radials = env.board.radials.get(key)
+        topology = env.tables_of(self.type).board
+        radials = topology.radials.get(key)
         if radials is None:
             raise self.fail(f"no radials in direction {key} on this board")
         cond = env.compile(self.if_) if self.if_ is not None else None
         kind = self.kind_
         owner_whats = env.components
-        n = env.num_board_sites
+        n = topology.num_sites
         include_self = self.includeSelf
+        # the place in the store of a site of another type's layer (None: the board's own)
+        other = self.type not in (None, env.board.site_type)
+        store = layer_site(env, self.type) if other else None
 
         def kind_ok(c, site):
             if kind is None:
                 return True
-            w = c.s.what[site]
+            if other:
+                w = c.s.what[store(site)] if store is not None else 0
+            else:
+                w = c.s.what[site]
             if kind == "Empty":
                 return w == 0
             if kind == "NotEmpty":
