@@ -1,6 +1,6 @@
 """Soak: runs into one `--out` that overlap or are stopped leave one run's files, whole.
 
-Two `ludeme run`s of more than 10,000 playouts (so they are written partition by
+Two `ludeme run`s of six partitions of playouts each (so they are written partition by
 partition) into one folder at once: the second is refused at once with a user error,
 and the first's files are intact. Then a third run into the same folder is stopped by
 Ctrl-C: the folder holds that run's finished partitions only, and every file's count
@@ -26,9 +26,11 @@ from ludeme.analysis.playouts import playout_seed
 TTT = ('(game "Soak" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)}) '
        '(rules (play (move Add (to (sites Empty)))) (end {(if (is Line 3) (result Mover Win)) '
        '(if (is Full) (result Mover Draw))})))\n')
-# `ludeme run` with partitions of 1,000 playouts, so a run of N = 6,000 writes six of them.
-N = 6_000
-RUN = ("import sys; from ludeme.analysis import playouts; playouts.PARTITION_SIZE = 1000; "
+# `ludeme run` with partitions of 500 playouts, so a run of N = 3,000 writes six of them.
+N = 3_000
+PART = 500
+RUN = ("import sys; from ludeme.analysis import playouts; "
+       f"playouts.PARTITION_SIZE = {PART}; "
        "from ludeme.cli.main import main; sys.exit(main(sys.argv[1:]))")
 
 
@@ -88,5 +90,5 @@ def test_overlapping_and_stopped_runs_leave_one_whole_run(tmp_path):
     stdout, stderr = third.communicate(timeout=120)
     assert third.returncode == 130, stderr
     kept = int(re.search(r"kept the (\d+) playouts", stderr).group(1))
-    assert 0 < kept < N and kept % 1000 == 0
+    assert 0 < kept < N and kept % PART == 0
     assert _one_runs_files(out, seed=3, said=stdout) == kept
