@@ -117,11 +117,12 @@ def fake_variant(label: str, turns, winners) -> Variant:
 @pytest.fixture(scope="module")
 def three_variants():
     rng = np.random.default_rng(3)
-    turns = rng.integers(20, 40, 400)
-    winners = rng.choice([1, 2], 400)
+    n = 200                                             # enough for these differences
+    turns = rng.integers(20, 40, n)
+    winners = rng.choice([1, 2], n)
     a = fake_variant("A", turns, winners)
     a2 = fake_variant("A again", turns, winners)        # plays identically to A
-    b = fake_variant("B", turns + 3, rng.choice([1, 2], 400, p=[0.75, 0.25]))
+    b = fake_variant("B", turns + 3, rng.choice([1, 2], n, p=[0.75, 0.25]))
     return [a, a2, b]
 
 
