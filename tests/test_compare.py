@@ -210,7 +210,7 @@ def test_command_writes_tidy_outputs(tmp_path, capsys):
 
 def test_command_reads_run_folders(tmp_path):
     run_dir = tmp_path / "run"
-    assert main(["run", str(ADZUA), "--all-rulesets", "-n", "15", "--jobs", "1",
+    assert main(["run", str(ADZUA), "--all-rulesets", "-n", "8", "--jobs", "1",
                  "--no-progress", "--out", str(run_dir)]) == 0
     out = tmp_path / "cmp"
     assert main(["compare", str(run_dir), "--no-progress", "--out", str(out)]) == 0
