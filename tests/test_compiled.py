@@ -908,6 +908,29 @@ MIXED_GAME = """
     (end (if (is Line 3 Mover) (result Mover Win)))))
 """
 
+# Hops over the next player's pieces that go on while another is possible, and (no Moves
+# Next) as the end: while the mover moves again, the next player's moves read their own
+# next player, the mover (Ludii's setMoverAndImpliedPrevAndNext), not themselves.
+NEXT_HOPS_GAME = """
+(define "Jumped" (between if:(and (not (is In (between) (sites ToClear)))
+                                   (= (who at:(between)) (next))) (apply (remove (between) at:EndOfTurn))))
+(define "HopOn" (move Hop (from #1) Orthogonal ("Jumped") (to if:(is Empty (to)))
+                      (then (if (can Move (hop (from (last To)) Orthogonal ("Jumped")
+                                               (to if:(is Empty (to)))))
+                                (moveAgain)))))
+(game "Next Hops"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Counter" Each (or (move Step Orthogonal (to if:(is Empty (to)))) ("HopOn" (from))))})
+  (rules
+    (start {(place "Counter1" {1 2 3 6 8}) (place "Counter2" {21 22 23 16 18})})
+    (play (if (is Prev Mover)
+              ("HopOn" (last To))
+              (forEach Piece)))
+    (end {(if (no Moves Next) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1417,7 +1440,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (MIXED_GAME, (3, 4), lambda df: {1, 2} == set(df["winner"]) and df["moves"].max() < 16),
     # Both sides win; full boards (16 discs) draw.
     (GRID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and (df["winner"].eq(0) & df["moves"].eq(16)).any())],
+     and (df["winner"].eq(0) & df["moves"].eq(16)).any()),
+    # Some turns chain hops, the end rule read between them.
+    (NEXT_HOPS_GAME, (3, 4), lambda df: df["moves"].gt(df["turns"]).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1427,7 +1452,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "arrows", "spread", "spread-tested", "budget", "player-regions",
          "sow-then-loop", "set-score",
          "all-pass-in-one-phase", "next-player",
-         "player-region-counted", "line-of-a-role", "coords-and-full"])
+         "player-region-counted", "line-of-a-role", "coords-and-full", "no-moves-next-again"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -1369,11 +1369,14 @@ def legal_any(who, what, count, sc, phase):
 
 @njit(cache=True)
 def no_moves(who, what, count, sc, phase, p):
-    """`(no Moves p)`: p, moving now, would have no legal move."""
+    """`(no Moves p)`: p, moving now, would have no legal move. As Ludii's
+    setMoverAndImpliedPrevAndNext, the previous player is the mover and the next one the
+    player after p (of two players, the other one: not the mover, who may be moving
+    again)."""
     pv, mv, nx = sc[PREV], sc[MOVER], sc[NEXT]
     sc[PREV] = mv
     sc[MOVER] = p
-    sc[NEXT] = mv
+    sc[NEXT] = p % NP + 1
     found = legal_any(who, what, count, sc, phase)
     sc[PREV] = pv
     sc[MOVER] = mv
