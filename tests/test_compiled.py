@@ -931,6 +931,17 @@ NEXT_HOPS_GAME = """
           (if (>= (count Moves) 40) (result Mover Draw))})))
 """
 
+# (max Moves ...): of a side's steps and hops, only those beginning the longest chain of
+# hops (each hop goes on while another is possible, its captures cleared at the end of the
+# turn); passes after the 24th move, so that some games end in the all-pass draw, which the
+# positions searched read from the decisions' history (noting theirs past its end).
+LONGEST_GAME = NEXT_HOPS_GAME.replace('"Next Hops"', '"Longest"').replace(
+    "(= (who at:(between)) (next))", "(is Enemy (who at:(between)))").replace(
+    '("HopOn" (last To))\n              (forEach Piece)))',
+    '(max Moves ("HopOn" (last To)))\n'
+    '              (or (max Moves (forEach Piece)) (if (< 24 (count Moves)) (move Pass)))))').replace(
+    "(no Moves Next)", "(no Pieces Next)")
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1442,7 +1453,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (GRID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and (df["winner"].eq(0) & df["moves"].eq(16)).any()),
     # Some turns chain hops, the end rule read between them.
-    (NEXT_HOPS_GAME, (3, 4), lambda df: df["moves"].gt(df["turns"]).any())],
+    (NEXT_HOPS_GAME, (3, 4), lambda df: df["moves"].gt(df["turns"]).any()),
+    # Both sides win; some turns chain hops; passes draw some games before the move limit.
+    (LONGEST_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])
+     and df["moves"].gt(df["turns"]).any() and (df["winner"].eq(0) & df["moves"].lt(40)).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1452,7 +1466,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "arrows", "spread", "spread-tested", "budget", "player-regions",
          "sow-then-loop", "set-score",
          "all-pass-in-one-phase", "next-player",
-         "player-region-counted", "line-of-a-role", "coords-and-full", "no-moves-next-again"])
+         "player-region-counted", "line-of-a-role", "coords-and-full", "no-moves-next-again",
+         "max-moves"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
@@ -1500,6 +1515,25 @@ def test_captures_after_another_part_of_an_or_are_refused(tmp_path):
         "(to if:(is Friend (who at:(to)))) except:1))))})",
         "(to if:(is Friend (who at:(to)))) except:1)))))})"))
     with pytest.raises(Unsupported, match="with a capture after another part"):
+        generate(load(f))
+
+
+@pytest.mark.parametrize("old,new,why", [
+    # the reference ranks the moves before the (then ...) around them is added
+    ("(or (max Moves (forEach Piece)) (if (< 24 (count Moves)) (move Pass)))",
+     "(or (max Moves (forEach Piece)) (if (< 24 (count Moves)) (move Pass)) "
+     "(then (set Var 1)))", "inside moves that test or extend the moves ranked"),
+    # the copies searched start with every player active
+    ("(players 2)", "(players 3)", "with more than two players"),
+    ("(max Moves (forEach Piece))", "(max Moves withValue:True (forEach Piece))",
+     "counting the values of captured pieces")])
+def test_max_moves_the_kernels_cannot_rank_as_the_reference_are_refused(old, new, why,
+                                                                        tmp_path):
+    from ludeme.engine.compiled.codegen import generate
+    assert old in LONGEST_GAME
+    f = tmp_path / "g.lud"
+    f.write_text(LONGEST_GAME.replace(old, new))
+    with pytest.raises(Unsupported, match=why):
         generate(load(f))
 
 
