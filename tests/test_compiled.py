@@ -942,6 +942,30 @@ LONGEST_GAME = NEXT_HOPS_GAME.replace('"Next Hops"', '"Longest"').replace(
     '              (or (max Moves (forEach Piece)) (if (< 24 (count Moves)) (move Pass)))))').replace(
     "(no Moves Next)", "(no Pieces Next)")
 
+# Hops over any number of empty sites before and after the enemy jumped (a range of
+# hurdles), going on in directions that follow the last move: on an even site every
+# orthogonal direction but back, else straight on ((if ...), (difference ...),
+# OppositeDirection, SameDirection).
+FLYERS_GAME = """
+(define "Taken" (between before:(count Rows) after:(count Rows)
+                  if:(and (not (is In (between) (sites ToClear))) (is Enemy (who at:(between))))
+                  #1))
+(define "Turning" (if (is Even (last To)) (difference Orthogonal OppositeDirection) SameDirection))
+(define "Fly" (move Hop (from #1) #2 ("Taken" (apply (remove (between) at:EndOfTurn)))
+                (to if:(is Empty (to)))
+                (then (if (can Move (hop (from (last To)) "Turning" ("Taken") (to if:(is Empty (to)))))
+                          (moveAgain)))))
+(game "Flyers"
+  (players 2)
+  (equipment {(board (square 6))
+    (piece "Counter" Each (or (move Slide Orthogonal) ("Fly" (from) Orthogonal)))})
+  (rules
+    (start {(place "Counter1" {0 2 4 7 9 11}) (place "Counter2" {24 26 28 31 33 35})})
+    (play (if (is Prev Mover) ("Fly" (last To) "Turning") (forEach Piece)))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 50) (result Mover Draw))})))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1456,7 +1480,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (NEXT_HOPS_GAME, (3, 4), lambda df: df["moves"].gt(df["turns"]).any()),
     # Both sides win; some turns chain hops; passes draw some games before the move limit.
     (LONGEST_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])
-     and df["moves"].gt(df["turns"]).any() and (df["winner"].eq(0) & df["moves"].lt(40)).any())],
+     and df["moves"].gt(df["turns"]).any() and (df["winner"].eq(0) & df["moves"].lt(40)).any()),
+    # Some turns chain flying hops; P1 wins some games.
+    (FLYERS_GAME, (3, 4), lambda df: df["winner"].eq(1).any() and df["moves"].gt(df["turns"]).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1467,7 +1493,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "sow-then-loop", "set-score",
          "all-pass-in-one-phase", "next-player",
          "player-region-counted", "line-of-a-role", "coords-and-full", "no-moves-next-again",
-         "max-moves"])
+         "max-moves", "hops-in-last-move-directions"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
@@ -1534,6 +1560,18 @@ def test_max_moves_the_kernels_cannot_rank_as_the_reference_are_refused(old, new
     f = tmp_path / "g.lud"
     f.write_text(LONGEST_GAME.replace(old, new))
     with pytest.raises(Unsupported, match=why):
+        generate(load(f))
+
+
+def test_hops_in_directions_relative_to_the_piece_and_the_last_move_are_refused(tmp_path):
+    """The hop's directions are tabulated over the last move and whether a piece stands at
+    the start: a facing beside them would read the piece itself."""
+    from ludeme.engine.compiled.codegen import generate
+    old = "(if (is Even (last To)) (difference Orthogonal OppositeDirection) SameDirection)"
+    assert old in FLYERS_GAME
+    f = tmp_path / "g.lud"
+    f.write_text(FLYERS_GAME.replace(old, "(directions {SameDirection Forward})"))
+    with pytest.raises(Unsupported, match="relative to the piece beside ones that follow"):
         generate(load(f))
 
 
