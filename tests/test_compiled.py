@@ -966,6 +966,23 @@ FLYERS_GAME = """
           (if (>= (count Moves) 50) (result Mover Draw))})))
 """
 
+# P1's placements move again on even sites; the (then ...) around both players' moves asks
+# (no Moves Next) after them, of the next player as it is then (P1 itself after a move
+# again), and scores the win: P2 has no move once the top row is full.
+AGAIN_GAME = """
+(game "Again"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (if (= (mover) 1)
+              (move Add (to (difference (sites Empty) (sites Top)))
+                    (then (if (is Even (last To)) (moveAgain))))
+              (move Add (to (intersection (sites Empty) (sites Top))))
+              (then (if (no Moves Next) (addScore Mover 1)))))
+    (end {(if (> (score Mover) 0) (result Mover Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1482,7 +1499,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (LONGEST_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])
      and df["moves"].gt(df["turns"]).any() and (df["winner"].eq(0) & df["moves"].lt(40)).any()),
     # Some turns chain flying hops; P1 wins some games.
-    (FLYERS_GAME, (3, 4), lambda df: df["winner"].eq(1).any() and df["moves"].gt(df["turns"]).any())],
+    (FLYERS_GAME, (3, 4), lambda df: df["winner"].eq(1).any() and df["moves"].gt(df["turns"]).any()),
+    # P1 wins every game, some turns moving again.
+    (AGAIN_GAME, (3, 4), lambda df: df["winner"].eq(1).all() and df["moves"].gt(df["turns"]).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1493,7 +1512,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "sow-then-loop", "set-score",
          "all-pass-in-one-phase", "next-player",
          "player-region-counted", "line-of-a-role", "coords-and-full", "no-moves-next-again",
-         "max-moves", "hops-in-last-move-directions"])
+         "max-moves", "hops-in-last-move-directions",
+         "no-moves-next-after-again"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -768,7 +768,9 @@ def _no_moves(src, lud):
         raise Unsupported(lud, "inside the moves (is Threatened) looks at")
     if src.game.num_players != 2:
         raise Unsupported(lud, "for Next with more than two players")
-    return f"no_moves(who, what, count, sc, phase, {player})"
+    # the next player read when asked: a (moveAgain) applied earlier in the same decision
+    # makes it the mover (the reference reads the state's next player)
+    return "no_moves(who, what, count, sc, phase, sc[NEXT])"
 
 
 @emits(CanMove, kind="bool")
