@@ -983,6 +983,20 @@ AGAIN_GAME = """
           (if (is Full) (result Mover Draw))})))
 """
 
+# (expand ...) of static regions: discs never go on the centre grown by one step (16 of
+# the 25 sites), lines of 3 win only ending near a corner (grown by two orthogonal steps).
+RING_GAME = """
+(game "Ring"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (difference (sites Empty) (expand (sites Centre))))))
+    (end {(if (is In (last To) (expand (sites Corners) steps:2 Orthogonal))
+              (if (is Line 3) (result Mover Win)))
+          (if (is Line 4) (result Next Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1501,7 +1515,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # Some turns chain flying hops; P1 wins some games.
     (FLYERS_GAME, (3, 4), lambda df: df["winner"].eq(1).any() and df["moves"].gt(df["turns"]).any()),
     # P1 wins every game, some turns moving again.
-    (AGAIN_GAME, (3, 4), lambda df: df["winner"].eq(1).all() and df["moves"].gt(df["turns"]).any())],
+    (AGAIN_GAME, (3, 4), lambda df: df["winner"].eq(1).all() and df["moves"].gt(df["turns"]).any()),
+    # Both sides win, some games draw; none places more than 16 discs.
+    (RING_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].max() == 16)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1513,7 +1529,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "all-pass-in-one-phase", "next-player",
          "player-region-counted", "line-of-a-role", "coords-and-full", "no-moves-next-again",
          "max-moves", "hops-in-last-move-directions",
-         "no-moves-next-after-again"])
+         "no-moves-next-after-again", "expand-static"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
