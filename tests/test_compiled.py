@@ -908,6 +908,95 @@ MIXED_GAME = """
     (end (if (is Line 3 Mover) (result Mover Win)))))
 """
 
+# Hops over the next player's pieces that go on while another is possible, and (no Moves
+# Next) as the end: while the mover moves again, the next player's moves read their own
+# next player, the mover (Ludii's setMoverAndImpliedPrevAndNext), not themselves.
+NEXT_HOPS_GAME = """
+(define "Jumped" (between if:(and (not (is In (between) (sites ToClear)))
+                                   (= (who at:(between)) (next))) (apply (remove (between) at:EndOfTurn))))
+(define "HopOn" (move Hop (from #1) Orthogonal ("Jumped") (to if:(is Empty (to)))
+                      (then (if (can Move (hop (from (last To)) Orthogonal ("Jumped")
+                                               (to if:(is Empty (to)))))
+                                (moveAgain)))))
+(game "Next Hops"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Counter" Each (or (move Step Orthogonal (to if:(is Empty (to)))) ("HopOn" (from))))})
+  (rules
+    (start {(place "Counter1" {1 2 3 6 8}) (place "Counter2" {21 22 23 16 18})})
+    (play (if (is Prev Mover)
+              ("HopOn" (last To))
+              (forEach Piece)))
+    (end {(if (no Moves Next) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+# (max Moves ...): of a side's steps and hops, only those beginning the longest chain of
+# hops (each hop goes on while another is possible, its captures cleared at the end of the
+# turn); passes after the 24th move, so that some games end in the all-pass draw, which the
+# positions searched read from the decisions' history (noting theirs past its end).
+LONGEST_GAME = NEXT_HOPS_GAME.replace('"Next Hops"', '"Longest"').replace(
+    "(= (who at:(between)) (next))", "(is Enemy (who at:(between)))").replace(
+    '("HopOn" (last To))\n              (forEach Piece)))',
+    '(max Moves ("HopOn" (last To)))\n'
+    '              (or (max Moves (forEach Piece)) (if (< 24 (count Moves)) (move Pass)))))').replace(
+    "(no Moves Next)", "(no Pieces Next)")
+
+# Hops over any number of empty sites before and after the enemy jumped (a range of
+# hurdles), going on in directions that follow the last move: on an even site every
+# orthogonal direction but back, else straight on ((if ...), (difference ...),
+# OppositeDirection, SameDirection).
+FLYERS_GAME = """
+(define "Taken" (between before:(count Rows) after:(count Rows)
+                  if:(and (not (is In (between) (sites ToClear))) (is Enemy (who at:(between))))
+                  #1))
+(define "Turning" (if (is Even (last To)) (difference Orthogonal OppositeDirection) SameDirection))
+(define "Fly" (move Hop (from #1) #2 ("Taken" (apply (remove (between) at:EndOfTurn)))
+                (to if:(is Empty (to)))
+                (then (if (can Move (hop (from (last To)) "Turning" ("Taken") (to if:(is Empty (to)))))
+                          (moveAgain)))))
+(game "Flyers"
+  (players 2)
+  (equipment {(board (square 6))
+    (piece "Counter" Each (or (move Slide Orthogonal) ("Fly" (from) Orthogonal)))})
+  (rules
+    (start {(place "Counter1" {0 2 4 7 9 11}) (place "Counter2" {24 26 28 31 33 35})})
+    (play (if (is Prev Mover) ("Fly" (last To) "Turning") (forEach Piece)))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 50) (result Mover Draw))})))
+"""
+
+# P1's placements move again on even sites; the (then ...) around both players' moves asks
+# (no Moves Next) after them, of the next player as it is then (P1 itself after a move
+# again), and scores the win: P2 has no move once the top row is full.
+AGAIN_GAME = """
+(game "Again"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (if (= (mover) 1)
+              (move Add (to (difference (sites Empty) (sites Top)))
+                    (then (if (is Even (last To)) (moveAgain))))
+              (move Add (to (intersection (sites Empty) (sites Top))))
+              (then (if (no Moves Next) (addScore Mover 1)))))
+    (end {(if (> (score Mover) 0) (result Mover Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
+# (expand ...) of static regions: discs never go on the centre grown by one step (16 of
+# the 25 sites), lines of 3 win only ending near a corner (grown by two orthogonal steps).
+RING_GAME = """
+(game "Ring"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (difference (sites Empty) (expand (sites Centre))))))
+    (end {(if (is In (last To) (expand (sites Corners) steps:2 Orthogonal))
+              (if (is Line 3) (result Mover Win)))
+          (if (is Line 4) (result Next Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
 # (custodial ...) as a consequent: long sandwiches removed by default with a (then ...) per
 # capture, short ones with a between effect; (surround ...) with except:, (or ...) as a
 # consequent, (is Next ...).
@@ -1417,7 +1506,18 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (MIXED_GAME, (3, 4), lambda df: {1, 2} == set(df["winner"]) and df["moves"].max() < 16),
     # Both sides win; full boards (16 discs) draw.
     (GRID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and (df["winner"].eq(0) & df["moves"].eq(16)).any())],
+     and (df["winner"].eq(0) & df["moves"].eq(16)).any()),
+    # Some turns chain hops, the end rule read between them.
+    (NEXT_HOPS_GAME, (3, 4), lambda df: df["moves"].gt(df["turns"]).any()),
+    # Both sides win; some turns chain hops; passes draw some games before the move limit.
+    (LONGEST_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])
+     and df["moves"].gt(df["turns"]).any() and (df["winner"].eq(0) & df["moves"].lt(40)).any()),
+    # Some turns chain flying hops; P1 wins some games.
+    (FLYERS_GAME, (3, 4), lambda df: df["winner"].eq(1).any() and df["moves"].gt(df["turns"]).any()),
+    # P1 wins every game, some turns moving again.
+    (AGAIN_GAME, (3, 4), lambda df: df["winner"].eq(1).all() and df["moves"].gt(df["turns"]).any()),
+    # Both sides win, some games draw; none places more than 16 discs.
+    (RING_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].max() == 16)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1427,7 +1527,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "arrows", "spread", "spread-tested", "budget", "player-regions",
          "sow-then-loop", "set-score",
          "all-pass-in-one-phase", "next-player",
-         "player-region-counted", "line-of-a-role", "coords-and-full"])
+         "player-region-counted", "line-of-a-role", "coords-and-full", "no-moves-next-again",
+         "max-moves", "hops-in-last-move-directions",
+         "no-moves-next-after-again", "expand-static"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
@@ -1475,6 +1577,37 @@ def test_captures_after_another_part_of_an_or_are_refused(tmp_path):
         "(to if:(is Friend (who at:(to)))) except:1))))})",
         "(to if:(is Friend (who at:(to)))) except:1)))))})"))
     with pytest.raises(Unsupported, match="with a capture after another part"):
+        generate(load(f))
+
+
+@pytest.mark.parametrize("old,new,why", [
+    # the reference ranks the moves before the (then ...) around them is added
+    ("(or (max Moves (forEach Piece)) (if (< 24 (count Moves)) (move Pass)))",
+     "(or (max Moves (forEach Piece)) (if (< 24 (count Moves)) (move Pass)) "
+     "(then (set Var 1)))", "inside moves that test or extend the moves ranked"),
+    # the copies searched start with every player active
+    ("(players 2)", "(players 3)", "with more than two players"),
+    ("(max Moves (forEach Piece))", "(max Moves withValue:True (forEach Piece))",
+     "counting the values of captured pieces")])
+def test_max_moves_the_kernels_cannot_rank_as_the_reference_are_refused(old, new, why,
+                                                                        tmp_path):
+    from ludeme.engine.compiled.codegen import generate
+    assert old in LONGEST_GAME
+    f = tmp_path / "g.lud"
+    f.write_text(LONGEST_GAME.replace(old, new))
+    with pytest.raises(Unsupported, match=why):
+        generate(load(f))
+
+
+def test_hops_in_directions_relative_to_the_piece_and_the_last_move_are_refused(tmp_path):
+    """The hop's directions are tabulated over the last move and whether a piece stands at
+    the start: a facing beside them would read the piece itself."""
+    from ludeme.engine.compiled.codegen import generate
+    old = "(if (is Even (last To)) (difference Orthogonal OppositeDirection) SameDirection)"
+    assert old in FLYERS_GAME
+    f = tmp_path / "g.lud"
+    f.write_text(FLYERS_GAME.replace(old, "(directions {SameDirection Forward})"))
+    with pytest.raises(Unsupported, match="relative to the piece beside ones that follow"):
         generate(load(f))
 
 

@@ -83,7 +83,8 @@ class CompiledGame:
     def legal_of(self, state: "CompiledState") -> list["CompiledMove"]:
         """The legal moves of a state (not over): a forced pass when there are none."""
         buf = self.buffers
-        k = self.module.legal(state.who, state.what, state.count, state.sc, state.phase, *buf)
+        k = self.module.legal(state.who, state.what, state.count, state.sc, state.phase,
+                              state.hist_mover, state.hist_pass, *buf)
         if k == 0:
             return LegalMoves([_PASS])
         specs, out = self._specs, []

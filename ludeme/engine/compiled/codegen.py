@@ -119,6 +119,25 @@ class Source:
         # (effect lines, action codes) every move generated now carries before its own
         # actions (`(do <moves> next:<moves>)`: the first moves' actions), or None.
         self.effect_prefix: tuple | None = None
+        # The `(max Moves)` whose moves the kernels rank (`chain_depth`), or None; emitting
+        # the phases' moves unranked, as the positions a ranking searches list them
+        # (`legal_unranked`).
+        self.ranked = None
+        self.unranked = False
+
+    def ranks_moves(self, lud) -> None:
+        """The kernels rank moves by the longest chain of decisions each begins
+        (`chain_depth`, `legal_unranked`). The positions searched are copies that start
+        with every player active and no rank given, as in a game of one or two players
+        before its end; a game with chance rules is refused (its copies would roll dice,
+        which no trace records)."""
+        if self.game.num_players > 2:
+            raise Unsupported(lud, "with more than two players (the players still active "
+                                   "are not known where the moves are generated)")
+        if self.game.uses_chance:
+            raise Unsupported(lud, "in a game with chance rules")
+        if self.ranked is None:
+            self.ranked = lud
 
     def pending_values(self) -> None:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
@@ -998,6 +1017,14 @@ def _generate(game, s0, src: Source) -> str:
     end = []
     for r in (rules.end.rules if rules.end is not None else []):
         src.end_rule(r, end, "        ")
+    unranked = []
+    if src.ranked is not None:
+        src.unranked = True
+        for moves, _, _ in phases:
+            lines = []
+            src.moves(moves, lines, "        ")
+            unranked.append(lines + ["        pass"])
+        src.unranked = False
     swap = ["    pass"]
     if game.swap_rule:
         # Ludii's Game.moves: the swap is offered after the phase's moves on the last
@@ -1070,6 +1097,8 @@ def _generate(game, s0, src: Source) -> str:
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
         play="\n".join(_by_phase(play)),
+        ranking=RANKING.format(context=context(), play="\n".join(_by_phase(unranked)),
+                               swap="\n".join(swap)) if src.ranked is not None else "",
         swap="\n".join(swap),
         swap_rule=bool(game.swap_rule),
         n_vars=len(src.variables),
@@ -1100,6 +1129,48 @@ def _generate(game, s0, src: Source) -> str:
         reads_all_passed=src.reads_all_passed,
     )
 
+
+# The kernels of a game whose moves a (max Moves) ranks (`ludemes.war`): the phase's moves
+# as the reference lists them in the positions it searches (a (max Moves) there unranked:
+# its deepest moves are among them), and the search, as the reference's `_chain_depth`.
+RANKING = '''
+@njit(cache=True, inline="always")
+def legal_unranked(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx):
+{context}
+    k = 0
+    ph = phase[mover]
+    sc[STALE + mover] = 0
+{play}
+{swap}
+    return k
+
+
+@njit(cache=True)
+def chain_depth(who, what, count, sc, phase, hist_mover, hist_pass, f, t, g, x):
+    """How many more decisions the mover chains after the move (f, t, g, x), applied to a
+    copy of the position as a whole decision: 0 when the turn passes or the game ends, -1
+    when every chain runs into a position where the mover has no move. The decisions it
+    applies are noted in the history past the position's own (which they leave as it is),
+    as the all-pass draw reads them."""
+    who, what, count, sc, phase = who.copy(), what.copy(), count.copy(), sc.copy(), phase.copy()
+    rk = np.zeros(NP + 1, np.float64)       # before the end of a game of one or two players
+    active = np.ones(NP + 1, np.int8)
+    active[0] = 0
+    step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, f, t, g, x)
+    if sc[OVER] or sc[PREV] != sc[MOVER]:
+        return 0
+    mf = np.empty(MAX_BUFFER, np.int64)
+    mt = np.empty(MAX_BUFFER, np.int64)
+    mg = np.empty(MAX_BUFFER, np.int64)
+    mx = np.empty(MAX_BUFFER, np.int64)
+    k = legal_unranked(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx)
+    best = -1
+    for i in range(k):
+        best = max(best, chain_depth(who, what, count, sc, phase, hist_mover, hist_pass,
+                                     mf[i], mt[i], mg[i], mx[i]))
+    return best + 1 if best >= 0 else -1
+
+'''
 
 # A stacking game's writes: the flat names, bound to the stacks' writes of the same actions.
 STACK_WRITES = ("from ludeme.engine.compiled.rt import (stack_add as site_add, "
@@ -1369,11 +1440,14 @@ def legal_any(who, what, count, sc, phase):
 
 @njit(cache=True)
 def no_moves(who, what, count, sc, phase, p):
-    """`(no Moves p)`: p, moving now, would have no legal move."""
+    """`(no Moves p)`: p, moving now, would have no legal move. As Ludii's
+    setMoverAndImpliedPrevAndNext, the previous player is the mover and the next one the
+    player after p (of two players, the other one: not the mover, who may be moving
+    again)."""
     pv, mv, nx = sc[PREV], sc[MOVER], sc[NEXT]
     sc[PREV] = mv
     sc[MOVER] = p
-    sc[NEXT] = mv
+    sc[NEXT] = p % NP + 1
     found = legal_any(who, what, count, sc, phase)
     sc[PREV] = pv
     sc[MOVER] = mv
@@ -1386,7 +1460,7 @@ def no_moves(who, what, count, sc, phase, p):
 
 
 @njit(cache=True, inline="always")
-def legal(who, what, count, sc, phase, mf, mt, mg, mx):
+def legal(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx):
 {context}
     k = 0
     ph = phase[mover]
@@ -1395,7 +1469,7 @@ def legal(who, what, count, sc, phase, mf, mt, mg, mx):
 {swap}
     return k
 
-
+{ranking}
 @njit(cache=True, inline="always")
 def effects(who, what, count, sc, phase, frm, to, g, x):
     mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]
@@ -1546,9 +1620,9 @@ def reset(who, what, count, sc, rk, active, phase, seed):
 
 
 @njit(cache=True, inline="always")
-def legal_or_pass(who, what, count, sc, phase, mf, mt, mg, mx):
+def legal_or_pass(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx):
     """The legal moves into the buffers, or a forced pass (-1, -1) when there are none."""
-    k = legal(who, what, count, sc, phase, mf, mt, mg, mx)
+    k = legal(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx)
     if k == 0:
         mf[0] = -1
         mt[0] = -1
@@ -1565,7 +1639,7 @@ def rollout(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, rng,
     until the end or `limit` moves: a search agent's rollout. The moves played."""
     played = 0
     while played < limit and not sc[OVER]:
-        k = legal_or_pass(who, what, count, sc, phase, mf, mt, mg, mx)
+        k = legal_or_pass(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx)
         c = rand_below(rng, k)
         step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, mf[c], mt[c],
              mg[c], mx[c])
@@ -1686,7 +1760,7 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
             situations[decisions] = hash_one(h, sc[NUM_TURN_SAME])
             if sc[OVER]:
                 break
-            k = legal_or_pass(who, what, count, sc, phase, mf, mt, mg, mx)
+            k = legal_or_pass(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx)
             legal_l[decisions] = k
             decisions += 1
             legal_sum += k

@@ -753,8 +753,8 @@ def _is_in(src, lud):
 
 @emits(NoMoves, kind="bool")
 def _no_moves(src, lud):
-    """`(no Moves Next)` generates the next player's moves (with the mover as that player's
-    next, as Ludii's setMoverAndImpliedPrevAndNext gives with two players) and keeps the
+    """`(no Moves Next)` generates the next player's moves (the player after them next, as
+    Ludii's setMoverAndImpliedPrevAndNext gives: of two players, the other) and keeps the
     answer as its stalemated flag; any other role reads the player's flag, as Ludii's
     NoMoves does (set by a forced pass, cleared when the player's moves are generated)."""
     player = src.role_expr(lud.role, lud)
@@ -768,7 +768,9 @@ def _no_moves(src, lud):
         raise Unsupported(lud, "inside the moves (is Threatened) looks at")
     if src.game.num_players != 2:
         raise Unsupported(lud, "for Next with more than two players")
-    return f"no_moves(who, what, count, sc, phase, {player})"
+    # the next player read when asked: a (moveAgain) applied earlier in the same decision
+    # makes it the mover (the reference reads the state's next player)
+    return "no_moves(who, what, count, sc, phase, sc[NEXT])"
 
 
 @emits(CanMove, kind="bool")

@@ -2184,8 +2184,68 @@ def _max_range(src, rng):
 _HURDLES = 4096
 
 
+def _last_move_keys(src, lud, dirn, index: dict) -> str:
+    """The directions a hop reads from its start `hf`, where they follow the last move
+    (SameDirection, OppositeDirection, a direction function of them): an expression of
+    their row, indices into `index` (a direction's name -> its index, added to here)
+    padded with -1, in the reference's order. Each choice of static directions and last-move
+    words is tabulated over (a piece at `hf` or not, last from, last to), as the reference's
+    keys work it out on a probe; an `(if ...)` is tested where the hop is generated, (from)
+    on `hf`. Refused where the directions read more of the site: relative to a piece's
+    facing, by site, or a difference on a board whose lines are also diagonal edges."""
+    from .directions import DirectionsDifference, DirectionsIf
+    from ludeme.model.tables import RELATIVE_ANGLES, _TURNS
+    from ludeme.boards.trajectories import RELATIONS
+    import numpy as np
+    if isinstance(dirn, DirectionsIf):
+        ok = _last_move_keys(src, lud, dirn.ok, index)
+        not_ok = _last_move_keys(src, lud, dirn.not_ok, index)
+        return f"({ok} if {src.bool_expr(dirn.cond)} else {not_ok})"
+    env, board = src.env, src.env.board
+
+    def check(d):
+        if isinstance(d, DirectionsDifference):
+            expanded = {r: set(board.relation_dirs(r)) for r in RELATIONS}
+            if any(expanded[w] & expanded["Orthogonal"] for w in ("Diagonal", "OffDiagonal")):
+                raise Unsupported(lud, "with (difference ...) as its directions on a board "
+                                       "whose diagonal lines are edges")
+            check(d.original)
+            check(d.removed)
+            return
+        if hasattr(d, "direction_keys") or getattr(d, "bySite", False):
+            raise Unsupported(lud, "with directions that read the site")
+        words = [d] if isinstance(d, str) else list(d.dirs)
+        if any(w in RELATIVE_ANGLES or w in _TURNS for w in words):
+            raise Unsupported(lud, "with directions relative to the piece beside ones that "
+                                   "follow the last move")
+    check(dirn)
+    keys = env.direction_keys(dirn, lud)
+    n = env.num_board_sites
+    rows = []
+    probe = src.probe()
+    for present in (0, 1):
+        probe.fill(present, n)      # the start holds a piece or not (Ludii's convertToAbsolute)
+        per = []
+        for a in range(-1, n):
+            for b in range(-1, n):
+                probe.s.last_from, probe.s.last_to = a, b
+                per.append([index.setdefault(k, len(index)) for k in keys(probe, 0)])
+        rows.append(per)
+    width = max((len(r) for per in rows for r in per), default=0) or 1
+    table = np.full((2, n + 1, n + 1, width), -1)
+    for p, per in enumerate(rows):
+        for i, r in enumerate(per):
+            table[p, i // (n + 1), i % (n + 1), :len(r)] = r
+    # a last move off the board follows no direction, as one before the first move
+    return (f"{src.table(table)}[1 if what[hf] > 0 else 0, last_from + 1 if last_from < {n} "
+            f"else 0, last_to + 1 if last_to < {n} else 0]")
+
+
 def _hop_range_moves(src, lud, frm_expr, out, ind):
-    """`(move Hop ...)` with a range of hurdles, before: or after: (MoveHop.compile's walk)."""
+    """`(move Hop ...)` with a range of hurdles, before: or after: (MoveHop.compile's walk).
+    The lines walked are in groups, each site's in a group read from tables: one group in
+    static directions, else one per direction, the row of groups read where the hop is
+    generated (`_last_move_keys`)."""
     from ludeme.engine.compiled.emit import emit
     env = src.env
     n = env.num_board_sites
@@ -2194,27 +2254,40 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
     if n >= _HURDLES:
         raise Unsupported(lud, f"with a range of hurdles on a board of {_HURDLES} sites or more")
     dirn = lud.dirn or "Adjacent"
-    if not env.is_static_direction(dirn):
-        raise Unsupported(lud, "with a range of hurdles in a direction set by the state")
     to = lud.to
     refuse(to, "level", "site", "type")
     if to.apply is not None and to.apply.if_ is not None:
         raise Unsupported(to.apply, "with if:")
+    radials = env.board.radials
+    step_to = env.board.trajectories.targets
+    if env.is_static_direction(dirn):
+        keys = env.direction_keys(dirn, lud)
+        groups = [[keys(None, s_) for s_ in range(n)]]
+        row = src.table([0])
+    else:
+        index: dict = {}
+        row = _last_move_keys(src, lud, dirn, index)
+        groups = [[(k,)] * n for k in index]
+    line_of: dict = {}
+    ids, steps = [], []
+    for group in groups:
+        ids.append([])
+        steps.append([])
+        for s_, keys_ in enumerate(group):
+            here = [r.sites for k in keys_ for r in (radials[k][s_] if k in radials else ())]
+            ids[-1].append([line_of.setdefault(r, len(line_of)) for r in here])
+            steps[-1].append(list(dict.fromkeys(t for k in keys_ for t in step_to(s_, k))))
+    lines = list(line_of)
+    t_lines, t_len = src.padded([list(r) for r in lines])
+    L2, LL = src.table(t_lines), src.table(t_len)
+    t_ids, t_nids = _padded_groups(ids)
+    t_steps, t_nsteps = _padded_groups(steps)
+    LI, NL, ST, NS = (src.table(a) for a in (t_ids, t_nids, t_steps, t_nsteps))
     lo, hi = ("1", "1") if b.range is None else emit("range", src, b.range)
     before = src.int_expr(b.before) if b.before is not None else "0"
     after = src.int_expr(b.after) if b.after is not None else "0"
     hurdle = src.bool_expr(b.if_) if b.if_ is not None else "False"
     go = src.bool_expr(to.if_) if to.if_ is not None else "True"
-    keys = env.direction_keys(dirn, lud)
-    radials = env.board.radials
-    step_to = env.board.trajectories.targets
-    lines = [[r.sites for k in keys(None, s_) for r in (radials[k][s_] if k in radials else ())]
-             for s_ in range(n)]
-    steps = [list(dict.fromkeys(t for k in keys(None, s_) for t in step_to(s_, k)))
-             for s_ in range(n)]
-    t_lines, t_llen = src.padded([[list(r) for r in x] for x in lines])
-    L3, LL, NL = src.table(t_lines), src.table(t_llen), src.table([len(x) for x in lines])
-    ST, NS = (src.table(a) for a in src.padded(steps))
     effect = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
@@ -2224,7 +2297,7 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
         effect += [f"hr, hi, hn = x // {_HURDLES * _HURDLES}, x // {_HURDLES} % {_HURDLES}, "
                    f"x % {_HURDLES}",
                    "for hk in range(hn):",
-                   f"    xb = {L3}[frm, hr, hi + hk]"]
+                   f"    xb = {L2}[hr, hi + hk]"]
         src.between = "xb"
         try:
             _apply_lines(src, b.apply, body := [])
@@ -2233,50 +2306,80 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
         effect += ["    " + x for x in body]
     line, kind, levels = _moving(src, lud, LV_NONE)
     g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
-    jumped = (f"(r * {_HURDLES} + to_idx) * {_HURDLES} + length - from_min"
+    jumped = (f"(lid * {_HURDLES} + to_idx) * {_HURDLES} + length - from_min"
               if b.apply is not None else "-1")
-    i2, i3, i4 = ind + "    ", ind + "        ", ind + "            "
+    i2, i3, i4, i5 = ind + "    ", ind + "        ", ind + "            ", ind + "                "
     out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw", f"{ind}frm = hf",
             f"{ind}if 0 <= hf < {n}{_from_condition(src, lud)}:",
             f"{i2}frm = hf",
+            f"{i2}hrow = {row}",
             f"{i2}min_len = {lo}", f"{i2}max_len = {hi}",
             f"{i2}before = {before}", f"{i2}after = {after}",
             f"{i2}if min_len == 0:",
-            f"{i3}for j in range({NS}[hf]):",
-            f"{i4}to = {ST}[hf, j]",
-            f"{i4}if {go}:"]
-    src.push(out, i4 + "    ", "hf", "to", g, "0")
+            f"{i3}for hj in range(hrow.shape[0]):",
+            f"{i4}hgr = hrow[hj]",
+            f"{i4}if hgr < 0:",
+            f"{i5}break",
+            f"{i4}for j in range({NS}[hgr, hf]):",
+            f"{i5}to = {ST}[hgr, hf, j]",
+            # a site an earlier direction steps to was tried there (the reference's seen)
+            f"{i5}seen = False",
+            f"{i5}for hj2 in range(hj):",
+            f"{i5}    for j2 in range({NS}[hrow[hj2], hf]):",
+            f"{i5}        if {ST}[hrow[hj2], hf, j2] == to:",
+            f"{i5}            seen = True",
+            f"{i5}if not seen and {go}:"]
+    src.push(out, i5 + "    ", "hf", "to", g, "0")
     out += [f"{i2}if max_len > 0:",
-            f"{i3}for r in range({NL}[hf]):",
-            f"{i4}ln = {LL}[hf, r]",
-            f"{i4}for to_idx in range(1, ln):"]
-    i5 = i4 + "    "
-    i6, i7, i8, i9 = i5 + "    ", i5 + "        ", i5 + "            ", i5 + "                "
-    out += [f"{i5}btw = {L3}[hf, r, to_idx]",
-            f"{i5}if {hurdle}:",
-            f"{i6}length = 1", f"{i6}h = to_idx + 1", f"{i6}wrong = False",
-            f"{i6}while h < ln and length < max_len:",
-            f"{i7}btw = {L3}[hf, r, h]",
-            f"{i7}if not {hurdle}:",
-            f"{i8}wrong = True", f"{i8}break",
-            f"{i7}length += 1", f"{i7}h += 1",
-            f"{i6}if length < min_len or (wrong and length == max_len):",
+            f"{i3}for hj in range(hrow.shape[0]):",
+            f"{i4}hgr = hrow[hj]",
+            f"{i4}if hgr < 0:",
+            f"{i5}break",
+            f"{i4}for r in range({NL}[hgr, hf]):",
+            f"{i5}lid = {LI}[hgr, hf, r]",
+            f"{i5}ln = {LL}[lid]",
+            f"{i5}for to_idx in range(1, ln):"]
+    i6 = i5 + "    "
+    i7, i8, i9, i10 = i6 + "    ", i6 + "        ", i6 + "            ", i6 + "                "
+    out += [f"{i6}btw = {L2}[lid, to_idx]",
+            f"{i6}if {hurdle}:",
+            f"{i7}length = 1", f"{i7}h = to_idx + 1", f"{i7}wrong = False",
+            f"{i7}while h < ln and length < max_len:",
+            f"{i8}btw = {L2}[lid, h]",
+            f"{i8}if not {hurdle}:",
+            f"{i9}wrong = True", f"{i9}break",
+            f"{i8}length += 1", f"{i8}h += 1",
+            f"{i7}if length < min_len or (wrong and length == max_len):",
+            f"{i8}break",
+            f"{i7}for from_min in range(length - min_len, -1, -1):",
+            f"{i8}a = h - from_min",
+            f"{i8}while a < ln:",
+            f"{i9}to = {L2}[lid, a]",
+            f"{i9}if not {go}:",
+            f"{i10}break"]
+    src.push(out, i9, "hf", "to", g, jumped)
+    out += [f"{i9}if (a - h + 1) > (after - from_min):",
+            f"{i10}break",
+            f"{i9}a += 1",
             f"{i7}break",
-            f"{i6}for from_min in range(length - min_len, -1, -1):",
-            f"{i7}a = h - from_min",
-            f"{i7}while a < ln:",
-            f"{i8}to = {L3}[hf, r, a]",
-            f"{i8}if not {go}:",
-            f"{i9}break"]
-    src.push(out, i8, "hf", "to", g, jumped)
-    out += [f"{i8}if (a - h + 1) > (after - from_min):",
-            f"{i9}break",
-            f"{i8}a += 1",
-            f"{i6}break",
-            f"{i5}to = {L3}[hf, r, to_idx]",
-            f"{i5}if to_idx > before or not {go}:",
-            f"{i6}break",
+            f"{i6}to = {L2}[lid, to_idx]",
+            f"{i6}if to_idx > before or not {go}:",
+            f"{i7}break",
             f"{ind}frm, to, btw = sf, st, sb"]
+
+
+def _padded_groups(rows) -> tuple:
+    """Per group and site, a list of numbers: a 3-D table padded with -1 and the lengths."""
+    import numpy as np
+    n_groups, n = len(rows), len(rows[0]) if rows else 0
+    width = max((len(x) for group in rows for x in group), default=0) or 1
+    table = np.full((n_groups, n, width), -1)
+    lengths = np.zeros((n_groups, n), dtype=np.int64)
+    for gi, group in enumerate(rows):
+        for s_, x in enumerate(group):
+            table[gi, s_, :len(x)] = x
+            lengths[gi, s_] = len(x)
+    return table, lengths
 
 
 @emits(Directions, kind="from_only")

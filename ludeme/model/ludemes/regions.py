@@ -1259,6 +1259,43 @@ def _set_op_sites(src, lud):
     return src.sites_by_mover(src.env.compile(lud))
 
 
+def _expand_type_ok(src, lud) -> bool:
+    """An expansion of the board's own site type (another type's indices are not the
+    kernels' sites)."""
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, f"of the type {lud.type} on a board of {src.env.board.site_type}s")
+    return True
+
+
+@emits(Expand, kind="static")
+def _expand_static(src, lud):
+    """Grown from a region listed now (or from a site and by a number that read nothing):
+    listed now, as the reference grows it (`Board.expand`)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import From
+    _expand_type_ok(src, lud)
+    for part in (lud.region, lud.origin, lud.steps):
+        if isinstance(part, Region):
+            if not src.is_static_region(part):
+                return False
+        elif part is not None and (not src.reads_only_from(part) or mentions(part, (From,))):
+            return False
+    return True
+
+
+@emits(Expand, kind="from_only")
+def _expand_from_only(src, lud):
+    """Grown from what reads only (from) and the board: tabulated per (from)."""
+    return _expand_type_ok(src, lud) and reads_params_only_from(src, lud)
+
+
+@emits(Expand, kind="static_sites")
+def _expand_sites(src, lud):
+    if not _expand_static(src, lud):
+        raise Unsupported(lud, "of a region that reads the state")
+    return src.sites_by_mover(src.env.compile(lud))
+
+
 @emits(SitesDistance, kind="sites", refuses=("type",))
 def _distance_sites(src, lud):
     """With a (step ...): the rings of its walk from the minimum to the maximum (as

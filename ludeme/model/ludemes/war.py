@@ -569,6 +569,49 @@ class MaxMoves(_MaxBy):
         return [0 if d is None else d + 1 for d in depths]
 
 
+@emits(MaxMoves, kind="moves", refuses=(("withValue", "counting the values of captured "
+                                                     "pieces"),))
+def _max_moves(src, lud, out, ind):
+    """The moves pushed, then ranked in place by `chain_depth` (the kernels' `_chain_depth`:
+    each move applied to a copy of the position as a whole decision, the phase's moves of
+    each position after it searched unranked, which gives the same longest chain) and the
+    deepest kept in order. A list of one move is kept without a search, as the reference
+    keeps it whatever its depth. Looking for a move, or listing the moves a probe searches
+    (`Source.unranked`), the moves unranked: the ranking drops none of a list that has
+    one, and never the deepest."""
+    if src.reaching:
+        raise Unsupported(lud, "while a threat is looked for (the moves ranked decide)")
+    if src.any_mode or src.unranked:
+        src.moves(lud.moves, out, ind)
+        return
+    # The reference ranks the moves before a (do ...) tests them, before the (then ...) of
+    # the moves around it and the actions of a (do ... next:) are added: the kernels' moves
+    # carry these already.
+    if src.push_tests or src.outer_thens or src.effect_prefix is not None:
+        raise Unsupported(lud, "inside moves that test or extend the moves ranked")
+    src.ranks_moves(lud)
+    n = len(out)
+    first, kept, depths, best, i = (f"{v}{n}" for v in ("mk", "mj", "mc", "mb", "mi"))
+    out.append(f"{ind}{first} = k")
+    src.moves(lud.moves, out, ind)
+    out += [f"{ind}if k - {first} > 1:",
+            f"{ind}    {depths} = np.empty(k - {first}, np.int64)",
+            f"{ind}    {best} = -1",
+            f"{ind}    for {i} in range({first}, k):",
+            f"{ind}        {depths}[{i} - {first}] = chain_depth(who, what, count, sc, phase, "
+            f"hist_mover, hist_pass, mf[{i}], mt[{i}], mg[{i}], mx[{i}])",
+            f"{ind}        {best} = max({best}, {depths}[{i} - {first}])",
+            f"{ind}    {kept} = {first}",
+            f"{ind}    for {i} in range({first}, k):",
+            f"{ind}        if {depths}[{i} - {first}] == {best}:",
+            f"{ind}            mf[{kept}] = mf[{i}]",
+            f"{ind}            mt[{kept}] = mt[{i}]",
+            f"{ind}            mg[{kept}] = mg[{i}]",
+            f"{ind}            mx[{kept}] = mx[{i}]",
+            f"{ind}            {kept} += 1",
+            f"{ind}    k = {kept}"]
+
+
 _REMOVALS = frozenset((A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL))
 
 
