@@ -2193,18 +2193,18 @@ def _last_move_keys(src, lud, dirn, index: dict) -> str:
     keys work it out on a probe; an `(if ...)` is tested where the hop is generated, (from)
     on `hf`. Refused where the directions read more of the site: relative to a piece's
     facing, by site, or a difference on a board whose lines are also diagonal edges."""
-    from .directions import DirectionsDifference, DirectionsIf
     from ludeme.model.tables import RELATIVE_ANGLES, _TURNS
     from ludeme.boards.trajectories import RELATIONS
     import numpy as np
-    if isinstance(dirn, DirectionsIf):
+    # The direction functions (`directions`, which imports this module) by their keywords.
+    if isinstance(dirn, Directions) and dirn.keyword == "if":
         ok = _last_move_keys(src, lud, dirn.ok, index)
         not_ok = _last_move_keys(src, lud, dirn.not_ok, index)
         return f"({ok} if {src.bool_expr(dirn.cond)} else {not_ok})"
     env, board = src.env, src.env.board
 
     def check(d):
-        if isinstance(d, DirectionsDifference):
+        if isinstance(d, Directions) and d.keyword == "difference":
             expanded = {r: set(board.relation_dirs(r)) for r in RELATIONS}
             if any(expanded[w] & expanded["Orthogonal"] for w in ("Diagonal", "OffDiagonal")):
                 raise Unsupported(lud, "with (difference ...) as its directions on a board "
