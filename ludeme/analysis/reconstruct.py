@@ -180,6 +180,8 @@ class Source:
     root: str = ""         # the corpus folder it was read from
     # (name, owner or "") of the tracks and named regions it declares
     places: list[tuple[str, str]] = field(default_factory=list)
+    # those of them that are named regions
+    regions: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -193,12 +195,12 @@ class Fragment:
 PLACES = ("track", "regions")     # declarations a fragment names by a string
 
 
-def places_of(game: Node) -> list[tuple[str, str]]:
+def places_of(game: Node, kinds: tuple[str, ...] = PLACES) -> list[tuple[str, str]]:
     """(name, owner or "") of every track and named region the game declares, as
-    `(track "Name" ... P1 ...)` and `(regions "Name" P1 ...)` do."""
+    `(track "Name" ... P1 ...)` and `(regions "Name" P1 ...)` do (of `kinds` only)."""
     out = []
     for n in walk(game):
-        if isinstance(n, Call) and n.name in PLACES and n.args and isinstance(n.args[0], Str):
+        if isinstance(n, Call) and n.name in kinds and n.args and isinstance(n.args[0], Str):
             owner = next((a.value for a in n.args[1:] if isinstance(a, Word)
                           and a.value in OWNERS), "")
             if (n.args[0].value, owner) not in out:
@@ -273,7 +275,8 @@ class FragmentIndex:
         """File the argument runs of one expanded game."""
         i = len(self.sources)
         self.sources.append(Source(path, ex.name, family, keywords_of(ex.game),
-                                   pieces_of(ex.game), places=places_of(ex.game)))
+                                   pieces_of(ex.game), places=places_of(ex.game),
+                                   regions=places_of(ex.game, ("regions",))))
         for n in walk(ex.game):
             if isinstance(n, Call) and isinstance(n.head, Word):
                 self.by_call.setdefault(n.name, []).append((i, tuple(to_lud(a) for a in n.args)))
@@ -289,6 +292,15 @@ class FragmentIndex:
         """A source's tracks, as written: `(track "Track1" "0,E,N,W" P1 directed:True)`."""
         return [f"(track {' '.join(args)})" for i, args in self.by_call.get("track", ())
                 if i == source]
+
+    def named_regions(self, source: int) -> dict[str, list[str]]:
+        """A source's named regions, as written, by name: `(regions "Home" P1 (sites Track
+        "Track1"))` under "Home"."""
+        out: dict[str, list[str]] = {}
+        for i, args in self.by_call.get("regions", ()):
+            if i == source and len(args) > 1 and args[0][:1] == '"':
+                out.setdefault(args[0].strip('"'), []).append(f"(regions {' '.join(args)})")
+        return out
 
     def player_regions(self, source: int) -> list[str]:
         """A source's unnamed regions of players, as written: `(regions P1 (sites Bottom))`."""
@@ -333,6 +345,18 @@ def name_map(theirs: list[tuple[str, str]], mine: list[tuple[str, str]]) -> dict
             out[name] = free[0]
             used.add(free[0])
     return {k: v for k, v in out.items() if k != v}
+
+
+def place_map(source: Source, tracks: list[tuple[str, str]], regions: list[tuple[str, str]]
+              ) -> dict[str, str]:
+    """A source's track and region names to the template's: tracks to its tracks, named
+    regions to its named regions (`name_map`), never one to the other (a region read as
+    a track's name is empty). A template that declares no named region maps none: a fill
+    reading one brings its source's declaration (`place_inserts`)."""
+    theirs = set(source.regions)
+    out = name_map([p for p in source.places if p not in theirs], tracks)
+    out.update(name_map(source.regions, regions))
+    return out
 
 
 def rename_pieces(nodes: list[Node], mapping: dict[str, str],
@@ -684,16 +708,28 @@ class TemplateGame:
         return closing_paren(text, self._offset(graph.pos)) if self._own(graph) else None
 
     @cached_property
-    def equipment_at(self) -> int | None:
+    def equipment_list_at(self) -> int | None:
         """The offset in the template's text just inside its `(equipment {`, where regions
-        a fill needs are written (None when its equipment is not a list written there, or
-        it declares players' regions itself)."""
+        a fill needs are written (None when its equipment is not a list written there)."""
         items = self._equipment_items
-        if not isinstance(items, Array) or not self._own(items) or \
-                any(declares_player_regions(n) for n in items.items):
+        if not isinstance(items, Array) or not self._own(items):
             return None
         at = self._offset(items.pos)
         return at + 1 if self.description.text[at:at + 1] == "{" else None
+
+    @cached_property
+    def equipment_at(self) -> int | None:
+        """`equipment_list_at`, for the players' unnamed regions: None when the template
+        declares players' regions itself."""
+        items = self._equipment_items
+        if any(declares_player_regions(n) for n in getattr(items, "items", ())):
+            return None
+        return self.equipment_list_at
+
+    @cached_property
+    def region_names(self) -> set[str]:
+        """The names of the regions the template declares."""
+        return {name for name, _ in places_of(self.expanded.game, ("regions",))}
 
 
 def load_template(path: str | Path, ruleset: str | None = None, family: str = ""
@@ -819,10 +855,12 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
     """What a plan's fills read of the board and the template lacks, brought from the
     fill's source as it declares it, so the fill means there what it meant in its game:
     the players' unnamed regions (Warra's `(from [#])` filled with `(from (sites Mover))`,
-    on a board that declares none) into the equipment list, and the tracks (a race's moves
-    along "Track1" on a board written without one) after the board's graph. A source's
-    tracks written for a larger board are refused by the builder at the track, those of
-    another shape by `track_gap`."""
+    on a board that declares none) and the named regions a fill reads (`(sites Mover
+    "Home")`, with those their declarations read) into the equipment list, and the tracks
+    (a race's moves along "Track1" on a board written without one, or a brought region
+    made of a track's sites) after the board's graph. A source's tracks written for a
+    larger board are refused by the builder at the track, those of another shape by
+    `track_gap`."""
     fills = []
     for o in plan.options:
         try:
@@ -830,10 +868,14 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
         except LudemeError:
             fills.append([])
     placed = Placed()
+    # (hole, the sources to bring from, best first, the nodes that read the board)
+    readers = [(h, [plan.source] * (plan.source in o.sources) + list(o.sources), nodes)
+               for h, (o, nodes) in enumerate(zip(plan.options, fills))]
+    readers += named_region_inserts(template, plan, index, fills, placed)
 
-    def source_of(o, brings) -> tuple[int, list[str]] | None:
-        for i in [plan.source] * (plan.source in o.sources) + list(o.sources):
-            got = brings(i) if i >= 0 else []
+    def source_of(sources, brings) -> tuple[int, list[str]] | None:
+        for i in sources:
+            got = brings(i) if i is not None and i >= 0 else []
             if got:
                 return i, got
         return None
@@ -848,8 +890,8 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
     for kind, at, brings, declares, reads, layout, note in wanted:
         if at is None or any(declares(n) for f in fills for n in f):
             continue
-        for h, (o, nodes) in enumerate(zip(plan.options, fills)):
-            found = source_of(o, brings)
+        for h, sources, nodes in readers:
+            found = source_of(sources, brings)
             if found is None or not reads(nodes, found[0]):
                 continue
             i, texts = found
@@ -860,6 +902,52 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
             placed.kinds.add(kind)
             break
     return placed
+
+
+def named_region_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex",
+                         fills: list[list[Node]], placed: Placed) -> list:
+    """The named regions the fills read (a string naming a region their source declares)
+    that neither the template nor a fill declares, brought from the fill's source into
+    the template's equipment list, with the regions their declarations read in turn (a
+    sowing game's `(sites Mover "Inner")`, made of its "Home"): added to `placed`. Ludii
+    reads a region no item declares as empty, so without its declaration the fill would
+    build and mean nothing. Returns the readers of the board they add (hole, [source],
+    nodes), whose tracks `place_inserts` may bring in turn."""
+    at = template.equipment_list_at
+    if at is None:
+        return []
+    have = set(template.region_names)
+    have |= {name for f in fills for n in f for name, _ in places_of(n, ("regions",))}
+    readers = []
+    for h, (o, nodes) in enumerate(zip(plan.options, fills)):
+        for i in [plan.source] * (plan.source in o.sources) + list(o.sources):
+            if i is None or i < 0:
+                continue
+            declared = index.named_regions(i)
+            texts, names, todo = [], [], list(nodes)
+            while todo:
+                read = [n.value for t in todo for n in walk(t) if isinstance(n, Str)
+                        and n.value in declared and n.value not in have]
+                todo = []
+                for name in dict.fromkeys(read):
+                    have.add(name)
+                    names.append(name)
+                    for decl in declared[name]:
+                        text = fragment_text((decl,), dict(o.mapping), dict(o.places))
+                        texts.append(text)
+                        todo += parse(text, "<region>")
+            if not texts:
+                continue
+            placed.inserts.append((at, " " + " ".join(texts) + " ", h))
+            hole = template.holes[h].pos
+            quoted = ", ".join(f'"{n}"' for n in names)
+            placed.notes.append(f"the regions {quoted} of "
+                                f"{index.sources[i].path} added to the equipment: the fill "
+                                f"of line {hole.line}:{hole.col} reads them")
+            placed.kinds.add("named regions")
+            readers.append((h, [i], [n for t in texts for n in parse(t, "<region>")]))
+            break
+    return readers
 
 
 def fill_text(template: TemplateGame, fills: list[str], header: list[str] = (),
@@ -1015,7 +1103,8 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
     """For each hole, the ways to fill it, best first (ties in a seeded order); no fragment
     of the sources `leave_out`."""
     mine = pieces_of(template.expanded.game)
-    my_places = places_of(template.expanded.game)
+    my_tracks = places_of(template.expanded.game, ("track",))
+    my_regions = places_of(template.expanded.game, ("regions",))
     maps, place_maps = {}, {}
     out = []
     for hole in template.holes:
@@ -1029,8 +1118,8 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
                 continue
             if i not in maps:
                 maps[i] = tuple(sorted(piece_map(index.sources[i], mine).items()))
-                place_maps[i] = tuple(sorted(name_map(index.sources[i].places,
-                                                      my_places).items()))
+                place_maps[i] = tuple(sorted(place_map(index.sources[i], my_tracks,
+                                                       my_regions).items()))
             raw = " ".join(run)
             opt = by_text.setdefault((raw, maps[i], place_maps[i]),
                                      Option(raw, maps[i], [], scores[i], place_maps[i]))
@@ -1879,7 +1968,7 @@ def default_corpus() -> tuple[list[Path], tuple[Path, ...]]:
     return folders, (root / "corpus" / "reconstruction" / "pending",)
 
 
-INDEX_FORMAT = 4        # raise when FragmentIndex or Source change what they hold
+INDEX_FORMAT = 5        # raise when FragmentIndex or Source change what they hold
 
 
 def cached_index(folders: list[Path], exclude: tuple[Path, ...] = ()) -> FragmentIndex:
