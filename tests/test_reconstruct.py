@@ -861,3 +861,21 @@ def test_tracks_map_to_tracks_and_regions_to_regions(tracks, regions, mapped):
     source = Source("s.lud", "S", "board/sow", frozenset(), [],
                     places=[("Track1", "P1"), ("Home", "P1")], regions=[("Home", "P1")])
     assert place_map(source, tracks, regions) == mapped
+
+
+@pytest.mark.parametrize("hands, added", [
+    ("", True),
+    # a template that declares its hands keeps its own
+    ("(hand P1) (hand P2)", False),
+])
+def test_a_fill_reading_the_hands_brings_its_sources_hands(tmp_path, hands, added):
+    # a capture into (handSite Mover) with no hand goes to no site (Ludii's HandSite is -1)
+    text, state = sower_candidate(tmp_path, "(hand Each)",
+                                  "(difference (sites Bottom) (sites {(handSite Mover)}))",
+                                  hands)
+    assert ("(hand Each)" in text) == added
+    assert ("the hands of board/sow/sower.lud added to the equipment: the fill of line 1:"
+            in text) == added
+    from ludeme.api import load
+    assert len(load(tmp_path / "c.lud", backend="reference").containers) == 3
+    assert {m.frm for m in state.legal_moves()} == set(range(6))

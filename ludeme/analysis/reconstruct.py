@@ -302,6 +302,11 @@ class FragmentIndex:
                 out.setdefault(args[0].strip('"'), []).append(f"(regions {' '.join(args)})")
         return out
 
+    def hands(self, source: int) -> list[str]:
+        """A source's hands, as written: `(hand Each)`."""
+        return [f"(hand {' '.join(args)})" for i, args in self.by_call.get("hand", ())
+                if i == source]
+
     def player_regions(self, source: int) -> list[str]:
         """A source's unnamed regions of players, as written: `(regions P1 (sites Bottom))`."""
         return [f"(regions {' '.join(args)})" for i, args in self.by_call.get("regions", ())
@@ -727,6 +732,14 @@ class TemplateGame:
         return self.equipment_list_at
 
     @cached_property
+    def hands_at(self) -> int | None:
+        """`equipment_list_at`, for the players' hands: None when the template declares a
+        hand itself."""
+        if any(declares_hands(n) for n in getattr(self._equipment_items, "items", ())):
+            return None
+        return self.equipment_list_at
+
+    @cached_property
     def region_names(self) -> set[str]:
         """The names of the regions the template declares."""
         return {name for name, _ in places_of(self.expanded.game, ("regions",))}
@@ -814,6 +827,19 @@ def uses_player_regions(node: Node) -> bool:
                for n in walk(node))
 
 
+def reads_hands(node: Node) -> bool:
+    """Whether a fill reads the players' hands: `(handSite Mover)`, `(sites Hand ...)`."""
+    return any(isinstance(n, Call) and (n.name == "handSite" or n.name == "sites" and n.args
+                                        and isinstance(n.args[0], Word)
+                                        and n.args[0].value == "Hand")
+               for n in walk(node))
+
+
+def declares_hands(node: Node) -> bool:
+    """Whether a node declares a hand, `(hand ...)`."""
+    return any(isinstance(n, Call) and n.name == "hand" for n in walk(node))
+
+
 def declares_tracks(node: Node) -> bool:
     """Whether a node declares a track, `(track ...)`."""
     return any(isinstance(n, Call) and n.name == "track" for n in walk(node))
@@ -883,6 +909,9 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
         ("regions", template.equipment_at, index.player_regions, declares_player_regions,
          lambda nodes, i: any(uses_player_regions(n) for n in nodes), " {} ",
          "the players' regions of {} added to the equipment"),
+        ("hands", template.hands_at, index.hands, declares_hands,
+         lambda nodes, i: any(reads_hands(n) for n in nodes), " {} ",
+         "the hands of {} added to the equipment"),
         ("tracks", template.board_tracks_at, index.tracks, declares_tracks,
          lambda nodes, i: any(reads_tracks(n, {name for name, _ in index.sources[i].places})
                               for n in nodes), " {{ {} }} ",
