@@ -879,3 +879,24 @@ def test_a_fill_reading_the_hands_brings_its_sources_hands(tmp_path, hands, adde
     from ludeme.api import load
     assert len(load(tmp_path / "c.lud", backend="reference").containers) == 3
     assert {m.frm for m in state.legal_moves()} == set(range(6))
+
+
+@pytest.mark.parametrize("template, runs", [
+    # the argument before the hole is a player: a named region's run would put its player
+    # where the region goes, `(regions P1 P1 (sites Bottom))`
+    ('(game "G" (equipment { (regions P1 [#]) }))', [("(sites Top)",)]),
+    ('(game "G" (equipment { (regions "Home" [#]) }))', [("P1", "(sites Bottom)")]),
+    ('(game "G" (equipment { (regions [#] (sites Left)) }))', [('"Home"', "P1"), ("P2",)]),
+    # a named argument after the hole: the source's run ends before the same name
+    ('(game "G" (equipment { (track [#] loop:True) }))', [('"T"', '"0,E"')]),
+])
+def test_a_run_fits_where_the_arguments_around_it_are_of_the_templates_kinds(
+        tmp_path, template, runs):
+    from ludeme.analysis.reconstruct import FragmentIndex
+    index = FragmentIndex()
+    source = ('(game "S" (equipment { (regions "Home" P1 (sites Bottom)) '
+              '(regions P2 (sites Top)) (track "T" "0,E" loop:True) '
+              '(track "U" "0,E" loop:True P1) }))')
+    index.add(expand(load_description("s.lud", source)), "s.lud", "board")
+    hole = find_holes(_expanded(tmp_path, template))[0]
+    assert [run for _, run in index.runs(hole.context)] == runs

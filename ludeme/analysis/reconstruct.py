@@ -67,6 +67,8 @@ class Context:
     before: int = 0
     after: int = 0
     known: tuple[str, ...] = ()
+    # the kinds (`arg_kind`) of the arguments before and after the hole, in order
+    around: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         if self.place == "items":
@@ -117,7 +119,29 @@ def _context(parents: list[Node], mark: Template) -> Context | None:
         known = tuple(sorted({i.name for i in parent.items if isinstance(i, Call)}))
         return Context(calls[-1].name, "items", known=known)
     at = next(i for i, a in enumerate(parent.args) if a is mark)
-    return Context(parent.name, "args", at, len(parent.args) - at - 1)
+    around = tuple(arg_kind(to_lud(a)) if not isinstance(a, Template) else ""
+                   for i, a in enumerate(parent.args) if i != at)
+    return Context(parent.name, "args", at, len(parent.args) - at - 1, around=around)
+
+
+def arg_kind(text: str) -> str:
+    """What an argument written `text` is, as far as its place among a ludeme's arguments
+    goes: a string, a word (`P1`, `Mover`), a named argument (with its name), or a value
+    (a ludeme, a number, a list)."""
+    if text.startswith('"'):
+        return "string"
+    head = text.split(":", 1)[0]
+    if ":" in text and head.isidentifier():
+        return head + ":"
+    if head.isidentifier() and text.isidentifier():
+        return "word"
+    return "value"
+
+
+def kinds_fit(theirs: tuple[str, ...], mine: tuple[str, ...]) -> bool:
+    """Whether a source's arguments around a run are of the kinds of the template's around
+    its hole ("" for another hole of the template: any kind)."""
+    return all(not m or arg_kind(t) == m for t, m in zip(theirs, mine))
 
 
 def _choices(mark: Template) -> list[list[Node]]:
@@ -322,7 +346,8 @@ class FragmentIndex:
             return
         for i, args in self.by_call.get(ctx.keyword, ()):
             m = len(args)
-            if m >= ctx.before + ctx.after + 1:
+            if m >= ctx.before + ctx.after + 1 and kinds_fit(
+                    args[:ctx.before] + args[m - ctx.after:], ctx.around):
                 yield i, args[ctx.before:m - ctx.after]
 
 
