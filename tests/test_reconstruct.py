@@ -900,3 +900,17 @@ def test_a_run_fits_where_the_arguments_around_it_are_of_the_templates_kinds(
     index.add(expand(load_description("s.lud", source)), "s.lud", "board")
     hole = find_holes(_expanded(tmp_path, template))[0]
     assert [run for _, run in index.runs(hole.context)] == runs
+
+
+def test_an_expected_total_is_offered_on_the_board_and_in_hand_before_lopsided_shares(
+        tmp_path):
+    """A total alone may be met on the board or in hand: each part's likeliest start (even
+    shares) comes before the next of either (one piece against five), so a game with hands
+    gets a start in hand among the few played."""
+    from ludeme.analysis.reconstruct import generated_starts
+    game = _game(tmp_path, '(board (square 3)) (piece "Disc" Each) (hand Each)')
+    starts = generated_starts(game, [_e("NumStartComponents", 6)])
+    assert starts[:3] == [
+        '{ (place "Disc1" (sites {0 1 2})) (place "Disc2" (sites {6 7 8})) }',
+        '{ (place "Disc1" (handSite P1) count:3) (place "Disc2" (handSite P2) count:3) }',
+        '{ (place "Disc1" (sites {0})) (place "Disc2" (sites {4 5 6 7 8})) }']

@@ -645,8 +645,12 @@ def generated_starts(game, expected: list[Expected], concepts=None) -> list[str]
     shared = next((name for o, name in sorted(first.items()) if o > n or o == 0), None)
     sites = list(game.board.sites)[:game.containers[0].num_sites]
     hands = {c.owner for c in game.containers[1:] if c.owner <= n}
-    out: list[str] = []
+    # each part the counts allow (on the board, in hand) gets its likeliest start before
+    # any gets its next: an expected total alone is met on the board or in hand
+    parts: list[list[str]] = []
     for board, hand in targets:
+        out: list[str] = []
+        parts.append(out)
         if board and hand:
             continue        # one part at a time: a start with both is rarely asked for alone
         if all(owned):
@@ -682,6 +686,7 @@ def generated_starts(game, expected: list[Expected], concepts=None) -> list[str]
                 step = len(sites) / count
                 chosen = sorted({sites[int(i * step)].index for i in range(count)})
                 out.append(f"(set Count {per} to:(sites {{{' '.join(map(str, chosen))}}}))")
+    out = [t for group in itertools.zip_longest(*parts) for t in group if t is not None]
     return ["{ " + t + " }" if " (" in t else t for t in dict.fromkeys(out)
             ][:MAX_GENERATED_STARTS]
 
