@@ -714,6 +714,26 @@ SOWER = ('(game "Sower" (players 2) (equipment {{ (mancalaBoard 2 6 store:None {
          '(then (sow)))) (end (if (no Moves Mover) (result Mover Loss)))))')
 
 
+def sower_candidate(tmp_path, source_regions: str, frm: str, regions: str):
+    """The first candidate of a SOWER template whose `(from [#])` is unknown and that declares
+    `regions`, from a SOWER source that declares `source_regions` and sows from `frm`: its
+    text, and its initial state."""
+    import random
+    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
+                                             load_template, source_scores)
+    from ludeme.api import load
+    index = FragmentIndex()
+    source = SOWER.format(regions=source_regions, frm=frm)
+    index.add(expand(load_description("s.lud", source)), "board/sow/sower.lud", "board/sow")
+    path = tmp_path / "t.lud"
+    path.write_text(SOWER.format(regions=regions, frm="[#]"))
+    template = load_template(path)
+    options = hole_options(template, index, source_scores(template, index), random.Random(0))
+    text = candidate_text(template, Plan([options[0][0]], "one source", 0), index, 1, 0)
+    (tmp_path / "c.lud").write_text(text)
+    return text, load(tmp_path / "c.lud", backend="reference").new_initial_state(0)
+
+
 @pytest.mark.parametrize("regions, added", [
     ("", True),
     # a template that declares its players' regions keeps its own
@@ -721,25 +741,12 @@ SOWER = ('(game "Sower" (players 2) (equipment {{ (mancalaBoard 2 6 store:None {
 ])
 def test_a_fill_reading_the_players_regions_brings_its_sources_regions(
         tmp_path, regions, added):
-    import random
-    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
-                                             load_template, source_scores)
-    from ludeme.api import load
-    index = FragmentIndex()
-    source = SOWER.format(regions="(regions P1 (sites Bottom)) (regions P2 (sites Top))",
-                          frm="(sites Mover)")
-    index.add(expand(load_description("s.lud", source)), "board/sow/sower.lud", "board/sow")
-    path = tmp_path / "t.lud"
-    path.write_text(SOWER.format(regions=regions, frm="[#]"))
-    template = load_template(path)
-    options = hole_options(template, index, source_scores(template, index), random.Random(0))
-    text = candidate_text(template, Plan([options[0][0]], "one source", 0), index, 1, 0)
+    text, state = sower_candidate(tmp_path, "(regions P1 (sites Bottom)) (regions P2 (sites Top))",
+                                  "(sites Mover)", regions)
     assert "(from (sites Mover) if:" in text
     assert ("(regions P1 (sites Bottom)) (regions P2 (sites Top))" in text) == added
     assert ("the players' regions of board/sow/sower.lud added to the equipment: the fill of "
             "line 1:" in text) == added
-    (tmp_path / "c.lud").write_text(text)
-    state = load(tmp_path / "c.lud", backend="reference").new_initial_state(0)
     # P1 sows from the bottom row: its source's region, or the template's own top row
     assert {m.frm for m in state.legal_moves()} == (set(range(6)) if added else
                                                     set(range(6, 12)))
@@ -817,3 +824,93 @@ def test_a_mancala_board_written_without_tracks_takes_the_sowing_fills_tracks(tm
     (tmp_path / "c.lud").write_text(text)
     state = load(tmp_path / "c.lud", backend="reference").new_initial_state(0)
     assert {m.frm for m in state.legal_moves()} == set(range(6))
+
+
+HOMES = ('(regions "Home" P1 (sites Bottom)) (regions "Home" P2 (sites Top)) '
+         '(regions "Inner" P1 (difference (sites P1 "Home") (sites {0}))) '
+         '(regions "Inner" P2 (difference (sites P2 "Home") (sites {11})))')
+
+
+@pytest.mark.parametrize("regions, frm, added", [
+    # the fill reads "Inner", whose declaration reads "Home": both are brought
+    ("", {0: set(range(1, 6))}, ['"Inner"', '"Home"']),
+    # a template that declares the region keeps its own (P1's "Inner" is its top row)
+    ('(regions "Inner" P1 (sites Top)) (regions "Inner" P2 (sites Bottom))',
+     {0: set(range(6, 12))}, []),
+])
+def test_a_fill_reading_a_named_region_brings_its_sources_declaration(
+        tmp_path, regions, frm, added):
+    text, state = sower_candidate(tmp_path, HOMES, '(sites Mover "Inner")', regions)
+    assert '(from (sites Mover "Inner") if:' in text
+    assert (HOMES.split(" (regions \"Inner\"")[0] in text) == bool(added)
+    note = (f"the regions {', '.join(added)} of board/sow/sower.lud added to the equipment: "
+            "the fill of line 1:")
+    assert (note in text) == bool(added)
+    # without the declaration Ludii reads the region as empty, and the game has no move
+    assert {m.frm for m in state.legal_moves()} == frm[0]
+
+
+@pytest.mark.parametrize("tracks, regions, mapped", [
+    # a template with a track and no named region: the track is mapped, the region not (its
+    # declaration is brought), never to the track's name
+    ([("Track", "")], [], {"Track1": "Track"}),
+    ([("Track", "")], [("Inner", "P1")], {"Track1": "Track", "Home": "Inner"}),
+])
+def test_tracks_map_to_tracks_and_regions_to_regions(tracks, regions, mapped):
+    from ludeme.analysis.reconstruct import place_map
+    source = Source("s.lud", "S", "board/sow", frozenset(), [],
+                    places=[("Track1", "P1"), ("Home", "P1")], regions=[("Home", "P1")])
+    assert place_map(source, tracks, regions) == mapped
+
+
+@pytest.mark.parametrize("hands, added", [
+    ("", True),
+    # a template that declares its hands keeps its own
+    ("(hand P1) (hand P2)", False),
+])
+def test_a_fill_reading_the_hands_brings_its_sources_hands(tmp_path, hands, added):
+    # a capture into (handSite Mover) with no hand goes to no site (Ludii's HandSite is -1)
+    text, state = sower_candidate(tmp_path, "(hand Each)",
+                                  "(difference (sites Bottom) (sites {(handSite Mover)}))",
+                                  hands)
+    assert ("(hand Each)" in text) == added
+    assert ("the hands of board/sow/sower.lud added to the equipment: the fill of line 1:"
+            in text) == added
+    from ludeme.api import load
+    assert len(load(tmp_path / "c.lud", backend="reference").containers) == 3
+    assert {m.frm for m in state.legal_moves()} == set(range(6))
+
+
+@pytest.mark.parametrize("template, runs", [
+    # the argument before the hole is a player: a named region's run would put its player
+    # where the region goes, `(regions P1 P1 (sites Bottom))`
+    ('(game "G" (equipment { (regions P1 [#]) }))', [("(sites Top)",)]),
+    ('(game "G" (equipment { (regions "Home" [#]) }))', [("P1", "(sites Bottom)")]),
+    ('(game "G" (equipment { (regions [#] (sites Left)) }))', [('"Home"', "P1"), ("P2",)]),
+    # a named argument after the hole: the source's run ends before the same name
+    ('(game "G" (equipment { (track [#] loop:True) }))', [('"T"', '"0,E"')]),
+])
+def test_a_run_fits_where_the_arguments_around_it_are_of_the_templates_kinds(
+        tmp_path, template, runs):
+    from ludeme.analysis.reconstruct import FragmentIndex
+    index = FragmentIndex()
+    source = ('(game "S" (equipment { (regions "Home" P1 (sites Bottom)) '
+              '(regions P2 (sites Top)) (track "T" "0,E" loop:True) '
+              '(track "U" "0,E" loop:True P1) }))')
+    index.add(expand(load_description("s.lud", source)), "s.lud", "board")
+    hole = find_holes(_expanded(tmp_path, template))[0]
+    assert [run for _, run in index.runs(hole.context)] == runs
+
+
+def test_an_expected_total_is_offered_on_the_board_and_in_hand_before_lopsided_shares(
+        tmp_path):
+    """A total alone may be met on the board or in hand: each part's likeliest start (even
+    shares) comes before the next of either (one piece against five), so a game with hands
+    gets a start in hand among the few played."""
+    from ludeme.analysis.reconstruct import generated_starts
+    game = _game(tmp_path, '(board (square 3)) (piece "Disc" Each) (hand Each)')
+    starts = generated_starts(game, [_e("NumStartComponents", 6)])
+    assert starts[:3] == [
+        '{ (place "Disc1" (sites {0 1 2})) (place "Disc2" (sites {6 7 8})) }',
+        '{ (place "Disc1" (handSite P1) count:3) (place "Disc2" (handSite P2) count:3) }',
+        '{ (place "Disc1" (sites {0})) (place "Disc2" (sites {4 5 6 7 8})) }']

@@ -67,6 +67,8 @@ class Context:
     before: int = 0
     after: int = 0
     known: tuple[str, ...] = ()
+    # the kinds (`arg_kind`) of the arguments before and after the hole, in order
+    around: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         if self.place == "items":
@@ -117,7 +119,29 @@ def _context(parents: list[Node], mark: Template) -> Context | None:
         known = tuple(sorted({i.name for i in parent.items if isinstance(i, Call)}))
         return Context(calls[-1].name, "items", known=known)
     at = next(i for i, a in enumerate(parent.args) if a is mark)
-    return Context(parent.name, "args", at, len(parent.args) - at - 1)
+    around = tuple(arg_kind(to_lud(a)) if not isinstance(a, Template) else ""
+                   for i, a in enumerate(parent.args) if i != at)
+    return Context(parent.name, "args", at, len(parent.args) - at - 1, around=around)
+
+
+def arg_kind(text: str) -> str:
+    """What an argument written `text` is, as far as its place among a ludeme's arguments
+    goes: a string, a word (`P1`, `Mover`), a named argument (with its name), or a value
+    (a ludeme, a number, a list)."""
+    if text.startswith('"'):
+        return "string"
+    head = text.split(":", 1)[0]
+    if ":" in text and head.isidentifier():
+        return head + ":"
+    if head.isidentifier() and text.isidentifier():
+        return "word"
+    return "value"
+
+
+def kinds_fit(theirs: tuple[str, ...], mine: tuple[str, ...]) -> bool:
+    """Whether a source's arguments around a run are of the kinds of the template's around
+    its hole ("" for another hole of the template: any kind)."""
+    return all(not m or arg_kind(t) == m for t, m in zip(theirs, mine))
 
 
 def _choices(mark: Template) -> list[list[Node]]:
@@ -180,6 +204,8 @@ class Source:
     root: str = ""         # the corpus folder it was read from
     # (name, owner or "") of the tracks and named regions it declares
     places: list[tuple[str, str]] = field(default_factory=list)
+    # those of them that are named regions
+    regions: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -193,12 +219,12 @@ class Fragment:
 PLACES = ("track", "regions")     # declarations a fragment names by a string
 
 
-def places_of(game: Node) -> list[tuple[str, str]]:
+def places_of(game: Node, kinds: tuple[str, ...] = PLACES) -> list[tuple[str, str]]:
     """(name, owner or "") of every track and named region the game declares, as
-    `(track "Name" ... P1 ...)` and `(regions "Name" P1 ...)` do."""
+    `(track "Name" ... P1 ...)` and `(regions "Name" P1 ...)` do (of `kinds` only)."""
     out = []
     for n in walk(game):
-        if isinstance(n, Call) and n.name in PLACES and n.args and isinstance(n.args[0], Str):
+        if isinstance(n, Call) and n.name in kinds and n.args and isinstance(n.args[0], Str):
             owner = next((a.value for a in n.args[1:] if isinstance(a, Word)
                           and a.value in OWNERS), "")
             if (n.args[0].value, owner) not in out:
@@ -273,7 +299,8 @@ class FragmentIndex:
         """File the argument runs of one expanded game."""
         i = len(self.sources)
         self.sources.append(Source(path, ex.name, family, keywords_of(ex.game),
-                                   pieces_of(ex.game), places=places_of(ex.game)))
+                                   pieces_of(ex.game), places=places_of(ex.game),
+                                   regions=places_of(ex.game, ("regions",))))
         for n in walk(ex.game):
             if isinstance(n, Call) and isinstance(n.head, Word):
                 self.by_call.setdefault(n.name, []).append((i, tuple(to_lud(a) for a in n.args)))
@@ -288,6 +315,20 @@ class FragmentIndex:
     def tracks(self, source: int) -> list[str]:
         """A source's tracks, as written: `(track "Track1" "0,E,N,W" P1 directed:True)`."""
         return [f"(track {' '.join(args)})" for i, args in self.by_call.get("track", ())
+                if i == source]
+
+    def named_regions(self, source: int) -> dict[str, list[str]]:
+        """A source's named regions, as written, by name: `(regions "Home" P1 (sites Track
+        "Track1"))` under "Home"."""
+        out: dict[str, list[str]] = {}
+        for i, args in self.by_call.get("regions", ()):
+            if i == source and len(args) > 1 and args[0][:1] == '"':
+                out.setdefault(args[0].strip('"'), []).append(f"(regions {' '.join(args)})")
+        return out
+
+    def hands(self, source: int) -> list[str]:
+        """A source's hands, as written: `(hand Each)`."""
+        return [f"(hand {' '.join(args)})" for i, args in self.by_call.get("hand", ())
                 if i == source]
 
     def player_regions(self, source: int) -> list[str]:
@@ -305,7 +346,8 @@ class FragmentIndex:
             return
         for i, args in self.by_call.get(ctx.keyword, ()):
             m = len(args)
-            if m >= ctx.before + ctx.after + 1:
+            if m >= ctx.before + ctx.after + 1 and kinds_fit(
+                    args[:ctx.before] + args[m - ctx.after:], ctx.around):
                 yield i, args[ctx.before:m - ctx.after]
 
 
@@ -333,6 +375,18 @@ def name_map(theirs: list[tuple[str, str]], mine: list[tuple[str, str]]) -> dict
             out[name] = free[0]
             used.add(free[0])
     return {k: v for k, v in out.items() if k != v}
+
+
+def place_map(source: Source, tracks: list[tuple[str, str]], regions: list[tuple[str, str]]
+              ) -> dict[str, str]:
+    """A source's track and region names to the template's: tracks to its tracks, named
+    regions to its named regions (`name_map`), never one to the other (a region read as
+    a track's name is empty). A template that declares no named region maps none: a fill
+    reading one brings its source's declaration (`place_inserts`)."""
+    theirs = set(source.regions)
+    out = name_map([p for p in source.places if p not in theirs], tracks)
+    out.update(name_map(source.regions, regions))
+    return out
 
 
 def rename_pieces(nodes: list[Node], mapping: dict[str, str],
@@ -591,8 +645,12 @@ def generated_starts(game, expected: list[Expected], concepts=None) -> list[str]
     shared = next((name for o, name in sorted(first.items()) if o > n or o == 0), None)
     sites = list(game.board.sites)[:game.containers[0].num_sites]
     hands = {c.owner for c in game.containers[1:] if c.owner <= n}
-    out: list[str] = []
+    # each part the counts allow (on the board, in hand) gets its likeliest start before
+    # any gets its next: an expected total alone is met on the board or in hand
+    parts: list[list[str]] = []
     for board, hand in targets:
+        out: list[str] = []
+        parts.append(out)
         if board and hand:
             continue        # one part at a time: a start with both is rarely asked for alone
         if all(owned):
@@ -628,6 +686,7 @@ def generated_starts(game, expected: list[Expected], concepts=None) -> list[str]
                 step = len(sites) / count
                 chosen = sorted({sites[int(i * step)].index for i in range(count)})
                 out.append(f"(set Count {per} to:(sites {{{' '.join(map(str, chosen))}}}))")
+    out = [t for group in itertools.zip_longest(*parts) for t in group if t is not None]
     return ["{ " + t + " }" if " (" in t else t for t in dict.fromkeys(out)
             ][:MAX_GENERATED_STARTS]
 
@@ -684,16 +743,36 @@ class TemplateGame:
         return closing_paren(text, self._offset(graph.pos)) if self._own(graph) else None
 
     @cached_property
-    def equipment_at(self) -> int | None:
+    def equipment_list_at(self) -> int | None:
         """The offset in the template's text just inside its `(equipment {`, where regions
-        a fill needs are written (None when its equipment is not a list written there, or
-        it declares players' regions itself)."""
+        a fill needs are written (None when its equipment is not a list written there)."""
         items = self._equipment_items
-        if not isinstance(items, Array) or not self._own(items) or \
-                any(declares_player_regions(n) for n in items.items):
+        if not isinstance(items, Array) or not self._own(items):
             return None
         at = self._offset(items.pos)
         return at + 1 if self.description.text[at:at + 1] == "{" else None
+
+    @cached_property
+    def equipment_at(self) -> int | None:
+        """`equipment_list_at`, for the players' unnamed regions: None when the template
+        declares players' regions itself."""
+        items = self._equipment_items
+        if any(declares_player_regions(n) for n in getattr(items, "items", ())):
+            return None
+        return self.equipment_list_at
+
+    @cached_property
+    def hands_at(self) -> int | None:
+        """`equipment_list_at`, for the players' hands: None when the template declares a
+        hand itself."""
+        if any(declares_hands(n) for n in getattr(self._equipment_items, "items", ())):
+            return None
+        return self.equipment_list_at
+
+    @cached_property
+    def region_names(self) -> set[str]:
+        """The names of the regions the template declares."""
+        return {name for name, _ in places_of(self.expanded.game, ("regions",))}
 
 
 def load_template(path: str | Path, ruleset: str | None = None, family: str = ""
@@ -778,6 +857,19 @@ def uses_player_regions(node: Node) -> bool:
                for n in walk(node))
 
 
+def reads_hands(node: Node) -> bool:
+    """Whether a fill reads the players' hands: `(handSite Mover)`, `(sites Hand ...)`."""
+    return any(isinstance(n, Call) and (n.name == "handSite" or n.name == "sites" and n.args
+                                        and isinstance(n.args[0], Word)
+                                        and n.args[0].value == "Hand")
+               for n in walk(node))
+
+
+def declares_hands(node: Node) -> bool:
+    """Whether a node declares a hand, `(hand ...)`."""
+    return any(isinstance(n, Call) and n.name == "hand" for n in walk(node))
+
+
 def declares_tracks(node: Node) -> bool:
     """Whether a node declares a track, `(track ...)`."""
     return any(isinstance(n, Call) and n.name == "track" for n in walk(node))
@@ -819,10 +911,12 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
     """What a plan's fills read of the board and the template lacks, brought from the
     fill's source as it declares it, so the fill means there what it meant in its game:
     the players' unnamed regions (Warra's `(from [#])` filled with `(from (sites Mover))`,
-    on a board that declares none) into the equipment list, and the tracks (a race's moves
-    along "Track1" on a board written without one) after the board's graph. A source's
-    tracks written for a larger board are refused by the builder at the track, those of
-    another shape by `track_gap`."""
+    on a board that declares none) and the named regions a fill reads (`(sites Mover
+    "Home")`, with those their declarations read) into the equipment list, and the tracks
+    (a race's moves along "Track1" on a board written without one, or a brought region
+    made of a track's sites) after the board's graph. A source's tracks written for a
+    larger board are refused by the builder at the track, those of another shape by
+    `track_gap`."""
     fills = []
     for o in plan.options:
         try:
@@ -830,10 +924,14 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
         except LudemeError:
             fills.append([])
     placed = Placed()
+    # (hole, the sources to bring from, best first, the nodes that read the board)
+    readers = [(h, [plan.source] * (plan.source in o.sources) + list(o.sources), nodes)
+               for h, (o, nodes) in enumerate(zip(plan.options, fills))]
+    readers += named_region_inserts(template, plan, index, fills, placed)
 
-    def source_of(o, brings) -> tuple[int, list[str]] | None:
-        for i in [plan.source] * (plan.source in o.sources) + list(o.sources):
-            got = brings(i) if i >= 0 else []
+    def source_of(sources, brings) -> tuple[int, list[str]] | None:
+        for i in sources:
+            got = brings(i) if i is not None and i >= 0 else []
             if got:
                 return i, got
         return None
@@ -841,6 +939,9 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
         ("regions", template.equipment_at, index.player_regions, declares_player_regions,
          lambda nodes, i: any(uses_player_regions(n) for n in nodes), " {} ",
          "the players' regions of {} added to the equipment"),
+        ("hands", template.hands_at, index.hands, declares_hands,
+         lambda nodes, i: any(reads_hands(n) for n in nodes), " {} ",
+         "the hands of {} added to the equipment"),
         ("tracks", template.board_tracks_at, index.tracks, declares_tracks,
          lambda nodes, i: any(reads_tracks(n, {name for name, _ in index.sources[i].places})
                               for n in nodes), " {{ {} }} ",
@@ -848,8 +949,8 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
     for kind, at, brings, declares, reads, layout, note in wanted:
         if at is None or any(declares(n) for f in fills for n in f):
             continue
-        for h, (o, nodes) in enumerate(zip(plan.options, fills)):
-            found = source_of(o, brings)
+        for h, sources, nodes in readers:
+            found = source_of(sources, brings)
             if found is None or not reads(nodes, found[0]):
                 continue
             i, texts = found
@@ -860,6 +961,52 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
             placed.kinds.add(kind)
             break
     return placed
+
+
+def named_region_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex",
+                         fills: list[list[Node]], placed: Placed) -> list:
+    """The named regions the fills read (a string naming a region their source declares)
+    that neither the template nor a fill declares, brought from the fill's source into
+    the template's equipment list, with the regions their declarations read in turn (a
+    sowing game's `(sites Mover "Inner")`, made of its "Home"): added to `placed`. Ludii
+    reads a region no item declares as empty, so without its declaration the fill would
+    build and mean nothing. Returns the readers of the board they add (hole, [source],
+    nodes), whose tracks `place_inserts` may bring in turn."""
+    at = template.equipment_list_at
+    if at is None:
+        return []
+    have = set(template.region_names)
+    have |= {name for f in fills for n in f for name, _ in places_of(n, ("regions",))}
+    readers = []
+    for h, (o, nodes) in enumerate(zip(plan.options, fills)):
+        for i in [plan.source] * (plan.source in o.sources) + list(o.sources):
+            if i is None or i < 0:
+                continue
+            declared = index.named_regions(i)
+            texts, names, todo = [], [], list(nodes)
+            while todo:
+                read = [n.value for t in todo for n in walk(t) if isinstance(n, Str)
+                        and n.value in declared and n.value not in have]
+                todo = []
+                for name in dict.fromkeys(read):
+                    have.add(name)
+                    names.append(name)
+                    for decl in declared[name]:
+                        text = fragment_text((decl,), dict(o.mapping), dict(o.places))
+                        texts.append(text)
+                        todo += parse(text, "<region>")
+            if not texts:
+                continue
+            placed.inserts.append((at, " " + " ".join(texts) + " ", h))
+            hole = template.holes[h].pos
+            quoted = ", ".join(f'"{n}"' for n in names)
+            placed.notes.append(f"the regions {quoted} of "
+                                f"{index.sources[i].path} added to the equipment: the fill "
+                                f"of line {hole.line}:{hole.col} reads them")
+            placed.kinds.add("named regions")
+            readers.append((h, [i], [n for t in texts for n in parse(t, "<region>")]))
+            break
+    return readers
 
 
 def fill_text(template: TemplateGame, fills: list[str], header: list[str] = (),
@@ -1015,7 +1162,8 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
     """For each hole, the ways to fill it, best first (ties in a seeded order); no fragment
     of the sources `leave_out`."""
     mine = pieces_of(template.expanded.game)
-    my_places = places_of(template.expanded.game)
+    my_tracks = places_of(template.expanded.game, ("track",))
+    my_regions = places_of(template.expanded.game, ("regions",))
     maps, place_maps = {}, {}
     out = []
     for hole in template.holes:
@@ -1029,8 +1177,8 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
                 continue
             if i not in maps:
                 maps[i] = tuple(sorted(piece_map(index.sources[i], mine).items()))
-                place_maps[i] = tuple(sorted(name_map(index.sources[i].places,
-                                                      my_places).items()))
+                place_maps[i] = tuple(sorted(place_map(index.sources[i], my_tracks,
+                                                       my_regions).items()))
             raw = " ".join(run)
             opt = by_text.setdefault((raw, maps[i], place_maps[i]),
                                      Option(raw, maps[i], [], scores[i], place_maps[i]))
@@ -1879,7 +2027,7 @@ def default_corpus() -> tuple[list[Path], tuple[Path, ...]]:
     return folders, (root / "corpus" / "reconstruction" / "pending",)
 
 
-INDEX_FORMAT = 4        # raise when FragmentIndex or Source change what they hold
+INDEX_FORMAT = 5        # raise when FragmentIndex or Source change what they hold
 
 
 def cached_index(folders: list[Path], exclude: tuple[Path, ...] = ()) -> FragmentIndex:
