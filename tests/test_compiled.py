@@ -1698,3 +1698,29 @@ def test_a_helper_reading_player_it_is_not_given_is_refused(tmp_path):
     with pytest.raises(Unsupported, match="not given it"):
         src.helper(lambda name: f"def {name}(what):\n    return what[player]\n")
     assert src.helper(lambda name: f"def {name}(what, player):\n    return what[player]\n")
+
+
+PAST = ('(game "Past" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)}) '
+        '(rules (start (place "Disc1" 0)) (play (or (move (from 0) (to TO)) '
+        '(move Add (to (sites Empty))))) (end (if (is Full) (result Mover Draw)))))')
+
+
+def test_a_destination_past_every_site(tmp_path):
+    """Written as a number, a destination past every container's sites is refused where it
+    is written (Ludii would make the move and fail applying it); computed in play, it gives
+    no move on either backend (as an origin there holds no piece), the same rows on both,
+    where the kernels would have written past their arrays."""
+    from ludeme.errors import LudemeError
+    path = tmp_path / "past.lud"
+    path.write_text(PAST.replace("TO", "9"))
+    with pytest.raises(LudemeError, match=r"\(to 9\) is not a site of this game \(its sites "
+                                          r"are 0 to 8\)") as e:
+        load(path)
+    assert (e.value.pos.line, e.value.pos.col) == (1, PAST.index("(to TO)") + 1)
+    path.write_text(PAST.replace("TO", "(+ 8 (count Pieces Mover))"))     # 9 and more in play
+    game = load(path)
+    _same_rows(game, 10, 3)
+    from ludeme.api import new_state
+    for backend in ("reference", "compiled"):
+        state = new_state(game, 0, backend=backend)
+        assert len(state.legal_moves()) == 8      # the eight adds, no move off the board

@@ -13,6 +13,7 @@ from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, O
 from ludeme.engine.compiled.emit import (LV_ADD, LV_NONE, LV_SUB, LV_TOP, Unsupported, emit, emits,
                                          part_of, reads_params_only_from, refuse)
 from ..roles import DYNAMIC_WORDS
+from .literals import IntConst
 
 _NONE = ()
 WhenType = Enum("WhenType", "StartOfTurn EndOfTurn")
@@ -397,6 +398,7 @@ class MoveFromTo(Moves):
         froms = typed_sites_fn(env, self.from_, lambda c: (c.from_,), layered=True)
         from_cond = env.compile(self.from_.if_) if self.from_.if_ is not None else None
         tos = typed_sites_fn(env, self.to, lambda c: (c.to,), layered=True)
+        self._check_constant_destination(env)
         # (from|to <type> ...) of a layer of the board the game puts pieces on: the end's
         # index is the element's, its place in the store another (`layer_site`), and the
         # decision says its types (Ludii's ActionMove typeFrom and typeTo).
@@ -507,14 +509,14 @@ class MoveFromTo(Moves):
                 n = count(c) if count is not None else 1
                 if flat and to_cond is None:    # every destination, one action each
                     for to in tos(c):
-                        if to >= 0:
+                        if 0 <= to < len(what):
                             out.append(Move(frm, to, 0, [(kind, frm, to)], then))
                     continue
                 for to in tos(c):
                     if to < 0:
                         continue
                     st = to if store is None else store(to)
-                    if st < 0:
+                    if not 0 <= st < len(what):     # no site, as for the origin
                         continue
                     c.to = to
                     if to_cond is None or to_cond(c):
@@ -542,6 +544,17 @@ class MoveFromTo(Moves):
             return out
         return from_to
 
+
+    def _check_constant_destination(self, env) -> None:
+        """A destination written as a number past every container's sites is a fault of
+        the description: Ludii makes the move and fails when it is applied. Refused here,
+        where it is written; a destination computed in play that passes them gives no move
+        (as an origin there holds no piece), on both backends."""
+        site = self.to.site
+        if isinstance(site, IntConst) and self.to.type in (None, env.board.site_type) \
+                and site.value >= env.total_sites:
+            raise self.to.fail(f"(to {site.value}) is not a site of this game (its sites "
+                               f"are 0 to {env.total_sites - 1})")
 
     def _refuse_for_large_pieces(self):
         # Ludii's FromTo of a large piece (FromTo.evalLargePiece) reads only the sites and
@@ -1539,7 +1552,8 @@ def _from_to_moves(src, lud, out, ind):
         out.append(f"{ind}        n_moved = {src.int_expr(lud.count)}")
         n = "n_moved"
     out.append(f"{ind}        for to in {t_seq}:")
-    out.append(f"{ind}            if to >= 0{conds}:")
+    # a destination past every container gives no move (`MoveFromTo.compile`)
+    out.append(f"{ind}            if 0 <= to < TOTAL{conds}:")
     src.push(out, ind + "                ", "frm", "to", g, n)
     out.append(f"{ind}frm, to = sf, st")
 
