@@ -218,9 +218,9 @@ def parse(text: str, file: str = "<string>") -> list[Node]:
     nodes = _PARSED.pop(key, None)
     if nodes is None:
         nodes = tuple(_Parser(text, file).document())
+    if len(text) <= PARSED_KEPT_CHARS:      # kept as the latest, the oldest given up for it
         while len(_PARSED) >= PARSED_KEPT:
             _PARSED.pop(next(iter(_PARSED)))
-    if len(text) <= PARSED_KEPT_CHARS:
         _PARSED[key] = nodes
     return list(nodes)
 

@@ -126,14 +126,14 @@ def shared_board(key: tuple, build, site_type: str, players: int, lud=None) -> B
             g.check_size()
             hit = (g, tuple(tuple(v.id for v in p.elements) for p in measure(g)), {},
                    [set(x._read) for x in ludemes_under(lud)])
-        while len(_GRAPHS) >= GRAPHS_KEPT:
-            _GRAPHS.pop(next(iter(_GRAPHS)))
     else:
         for x, read in zip(ludemes_under(lud), hit[3]):
             x._read |= read
     g, perimeters, topologies, _ = hit
     board = Board(g, site_type, players=players, perimeters=perimeters, topologies=topologies)
-    if board.num_elements() <= GRAPH_KEPT_ELEMENTS:
+    if board.num_elements() <= GRAPH_KEPT_ELEMENTS:    # kept as the latest, the oldest given up
+        while len(_GRAPHS) >= GRAPHS_KEPT:
+            _GRAPHS.pop(next(iter(_GRAPHS)))
         _GRAPHS[key] = hit
     return board
 
