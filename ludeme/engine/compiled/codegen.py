@@ -1282,9 +1282,10 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 LOSSES_DECIDED, NUM_START_MOVES, NUM_TURN_SAME, LAST_MOVER,
                                 COUNTER, NUM_ACTIONS, LAST_TO_AFTER, LAST_FROM_AFTER,
                                 NUM_SCALARS, WIN, LOSS, DRAW,
-                                hash_one, hash_into, site_word, repeats, grown, step_distance,
-                                popcount,
-                                aggregates_into, N_AGGREGATES)
+                                hash_one, hash_into, site_word, grown, step_distance,
+                                popcount, series_figures, grown_rows,
+                                N_SERIES, S_PIECES, S_OCCUPIED, S_LEGAL, S_MULTI,
+                                S_DISTANCE, S_SCORE)
 {stack_writes}
 
 NP = {n_players}
@@ -1663,14 +1664,10 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
     active = np.zeros(NP + 1, np.int8)
     phase = np.zeros(NP + 1, np.int64)
     covered = np.zeros(N_SITES, np.bool_)
-    pieces_l = np.empty(256, np.float64)
-    occupied_l = np.empty(256, np.float64)
-    legal_l = np.empty(256, np.float64)
-    multi_l = np.empty(256, np.float64)
-    distance_l = np.empty(256, np.float64)
-    score_l = np.empty(256, np.float64)
-    positions = np.empty(256, np.int64)
-    situations = np.empty(256, np.int64)
+    # a row per series (rt.SERIES_ROWS) and per key (positions, situations): the
+    # figures of a playout are worked out by one call with few arrays (`series_figures`)
+    series = np.empty((N_SERIES, 256), np.float64)
+    keys = np.empty((2, 256), np.int64)
     sorted_f = np.empty(256, np.float64)
     sorted_i = np.empty(256, np.int64)
     queue = np.empty(N_SITES, np.int64)
@@ -1733,39 +1730,33 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
                 h += sc[STATE + s] * STATE_KEYS[s]
             empty_sum += state_empty
             pieces_sum += state_pieces
-            if decisions >= pieces_l.shape[0]:         # a longer playout than any before
-                pieces_l = grown(pieces_l, decisions)
-                occupied_l = grown(occupied_l, decisions)
-                score_l = grown(score_l, decisions)
-                legal_l = grown(legal_l, decisions)
-                multi_l = grown(multi_l, decisions)
-                distance_l = grown(distance_l, decisions)
-                positions = grown(positions, decisions)
-                situations = grown(situations, decisions)
+            if decisions >= series.shape[1]:         # a longer playout than any before
+                series = grown_rows(series, decisions)
+                keys = grown_rows(keys, decisions)
                 sorted_f = grown(sorted_f, decisions)
                 sorted_i = grown(sorted_i, decisions)
-            pieces_l[decisions] = state_pieces
-            occupied_l[decisions] = (N_SITES - state_empty) / N_SITES
+            series[S_PIECES, decisions] = state_pieces
+            series[S_OCCUPIED, decisions] = (N_SITES - state_empty) / N_SITES
             hi = sc[SCORE + 1]
             lo = hi
             for p in range(2, NP + 1):
                 hi = max(hi, sc[SCORE + p])
                 lo = min(lo, sc[SCORE + p])
-            score_l[decisions] = hi - lo
+            series[S_SCORE, decisions] = hi - lo
             if {swap_rule}:
                 h = hash_into(h, sc[ORDER:ORDER + NP + 1])
-            positions[decisions] = h
+            keys[0, decisions] = h
             h = hash_one(hash_one(hash_one(h, sc[MOVER]), sc[NEXT]), sc[PREV])
             h = hash_into(hash_one(hash_into(h, active), sc[OVER]), sc[SCORE + 1:SCORE + NP + 1])
-            situations[decisions] = hash_one(h, sc[NUM_TURN_SAME])
+            keys[1, decisions] = hash_one(h, sc[NUM_TURN_SAME])
             if sc[OVER]:
                 break
             k = legal_or_pass(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx)
-            legal_l[decisions] = k
+            series[S_LEGAL, decisions] = k
             decisions += 1
             legal_sum += k
             if k > 1:
-                multi_l[multi_count] = k
+                series[S_MULTI, multi_count] = k
                 multi_sum += k
                 multi_count += 1
             c = rand_below(rng, k)
@@ -1775,7 +1766,7 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
                  mg[c], mx[c])
             if 0 <= f < N_SITES and 0 <= t < N_SITES and f != t:
                 stamp += 1
-                distance_l[n_dist] = step_distance(STEP_START, STEP_TO, f, t, queue, seen, stamp)
+                series[S_DISTANCE, n_dist] = step_distance(STEP_START, STEP_TO, f, t, queue, seen, stamp)
                 n_dist += 1
         states = decisions + 1
         out_i[r, 0] = index
@@ -1794,15 +1785,8 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
         out_f[r, 4] = pieces_sum / states
         out_f[r, 5] = 1.0 - empty_sum / states / N_SITES
         out_f[r, 6] = (N_SITES - uncovered) / N_ELEMENTS
-        out_f[r, 7] = 1.0 if repeats(positions, states, sorted_i) else 0.0
-        out_f[r, 8] = 1.0 if repeats(situations, states, sorted_i) else 0.0
-        # Ludii's aggregates of each series, in figures.SERIES' order from column 9
-        aggregates_into(pieces_l, states, out_f, r, 9, sorted_f)
-        aggregates_into(occupied_l, states, out_f, r, 9 + N_AGGREGATES, sorted_f)
-        aggregates_into(legal_l, decisions, out_f, r, 9 + 2 * N_AGGREGATES, sorted_f)
-        aggregates_into(multi_l, multi_count, out_f, r, 9 + 3 * N_AGGREGATES, sorted_f)
-        aggregates_into(distance_l, n_dist, out_f, r, 9 + 4 * N_AGGREGATES, sorted_f)
-        aggregates_into(score_l, states, out_f, r, 9 + 5 * N_AGGREGATES, sorted_f)
+        series_figures(out_f, r, keys, series, states, decisions, multi_count, n_dist,
+                       sorted_i, sorted_f)
         for p in range(NP + 1):
             rk_out[r, p] = rk[p]
     return drawn[:n_drawn]

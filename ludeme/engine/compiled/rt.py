@@ -1108,3 +1108,34 @@ def aggregates_into(values, n, out, r, col, scratch):
     out[r, col + 8] = changes * (1 // (n - 1))
     out[r, col + 9] = max(0.0, up)
     out[r, col + 10] = min(0.0, down)
+
+
+# The rows of a playout's series, in `figures.SERIES`' order (their aggregates' columns).
+S_PIECES, S_OCCUPIED, S_LEGAL, S_MULTI, S_DISTANCE, S_SCORE = range(6)
+N_SERIES = 6
+
+
+@njit(cache=True)
+def grown_rows(buf, n):
+    """`buf`, or a copy with rows twice as long holding their first n values, when n
+    reaches their end."""
+    if n < buf.shape[1]:
+        return buf
+    out = np.empty((buf.shape[0], 2 * buf.shape[1]), buf.dtype)
+    out[:, :n] = buf[:, :n]
+    return out
+
+
+@njit(cache=True)
+def series_figures(out_f, r, keys, series, states, decisions, multi_count, n_dist,
+                   sorted_i, sorted_f):
+    """Columns 7 on of playout r's row: whether a position (`keys[0]`) and a situation
+    (`keys[1]`) came back, and Ludii's aggregates of each series (a row of `series` each,
+    `figures.SERIES`' order, from column 9). Called once per playout and compiled once per
+    install: inlined into each game's playout kernel, these loops cost numba 10 to 15 s per
+    game; the call passes few arrays, since each costs a count of its references."""
+    out_f[r, 7] = 1.0 if repeats(keys[0], states, sorted_i) else 0.0
+    out_f[r, 8] = 1.0 if repeats(keys[1], states, sorted_i) else 0.0
+    lengths = (states, states, decisions, multi_count, n_dist, states)
+    for row in range(N_SERIES):
+        aggregates_into(series[row], lengths[row], out_f, r, 9 + row * N_AGGREGATES, sorted_f)
