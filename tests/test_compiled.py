@@ -579,6 +579,14 @@ CROWNS_GAME = """
 """
 
 
+# (promote ...) and (move Promote ...) to pieces given by their ids: a pawn on the far row
+# becomes the mover's king (no role: the id's piece itself), and a decision may turn the
+# piece last moved into the mover's piece named like the id's (with a role) or leave it.
+PROMOTE_BY_ID_GAME = CROWNS_GAME.replace(
+    '(piece "King") Mover)', '(piece (id "King" Mover)))').replace(
+    '(piece {"King" "Pawn"}) Mover)', '(piece {(id "Pawn" P1) (what at:(last To))}) Mover)')
+
+
 # (where ...) named by a player and by a piece, a hop whose landing captures, the unnamed
 # variable and a player's value, each set by a consequent and read by the end rules.
 LEAPS_GAME = """
@@ -1517,7 +1525,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # P1 wins every game, some turns moving again.
     (AGAIN_GAME, (3, 4), lambda df: df["winner"].eq(1).all() and df["moves"].gt(df["turns"]).any()),
     # Both sides win, some games draw; none places more than 16 discs.
-    (RING_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].max() == 16)],
+    (RING_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].max() == 16),
+    # Pawns crowned by id win some games; the promotions by id keep others going.
+    (PROMOTE_BY_ID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1529,7 +1539,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "all-pass-in-one-phase", "next-player",
          "player-region-counted", "line-of-a-role", "coords-and-full", "no-moves-next-again",
          "max-moves", "hops-in-last-move-directions",
-         "no-moves-next-after-again", "expand-static"])
+         "no-moves-next-after-again", "expand-static", "promote-by-id"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
