@@ -587,6 +587,43 @@ PROMOTE_BY_ID_GAME = CROWNS_GAME.replace(
     '(piece {"King" "Pawn"}) Mover)', '(piece {(id "Pawn" P1) (what at:(last To))}) Mover)')
 
 
+# (sites Direction) as a region to list: discs go on empty sites seen diagonally from the
+# mover's discs (up to 3 away, before an occupied site); a disc that sees two enemies
+# orthogonally (itself included, each radial's first occupied site kept) wins.
+LOOKOUTS_GAME = """
+(game "Lookouts"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" {0 4}) (place "Disc2" {20 24})})
+    (play (move Add (to (intersection (sites Direction from:(sites Occupied by:Mover) Diagonal
+                                                     stop:(is Occupied (to)) distance:3)
+                                      (sites Empty)))))
+    (end {(if (<= 2 (count Sites in:(forEach (sites Direction from:(last To) Orthogonal
+                                                              included:True
+                                                              stop:(is Occupied (to))
+                                                              stopIncluded:True)
+                                             if:(is Enemy (who at:(site))))))
+              (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+# (count Steps) by a relation, without a (step ...): kings next to each other end the game
+# (Adjacent); after 20 moves, P1's king far from the centre (Orthogonal) loses.
+KINGS_APART_GAME = """
+(game "Kings Apart"
+  (players 2)
+  (equipment {(board (square 5)) (piece "King" Each (move Step (to if:(is Empty (to)))))})
+  (rules
+    (start {(place "King1" 0) (place "King2" 24)})
+    (play (forEach Piece))
+    (end {(if (= 1 (count Steps (where "King" P1) (where "King" P2))) (result Mover Win))
+          (if (and (>= (count Moves) 20) (> (count Steps Orthogonal (where "King" P1) 12) 2))
+              (result P2 Win))
+          (if (>= (count Moves) 20) (result P1 Win))})))
+"""
+
+
 # (where ...) named by a player and by a piece, a hop whose landing captures, the unnamed
 # variable and a player's value, each set by a consequent and read by the end rules.
 LEAPS_GAME = """
@@ -1527,7 +1564,12 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # Both sides win, some games draw; none places more than 16 discs.
     (RING_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].max() == 16),
     # Pawns crowned by id win some games; the promotions by id keep others going.
-    (PROMOTE_BY_ID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (PROMOTE_BY_ID_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win by what their discs see; some games fill what can be seen and draw.
+    (LOOKOUTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Kings meet in some games; the others end at 20 moves, won by either side.
+    (KINGS_APART_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["moves"].lt(20).any() and df["moves"].eq(20).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1539,7 +1581,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "all-pass-in-one-phase", "next-player",
          "player-region-counted", "line-of-a-role", "coords-and-full", "no-moves-next-again",
          "max-moves", "hops-in-last-move-directions",
-         "no-moves-next-after-again", "expand-static", "promote-by-id"])
+         "no-moves-next-after-again", "expand-static", "promote-by-id",
+         "sites-direction-listed", "count-steps-by-relation"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
