@@ -561,13 +561,18 @@ class Source:
             out.append(f"{ind}    site = {t_sites}[mover, jr]")
             out.extend(f"{ind}    {x}" for x in body)
         elif not lookup("for_region", lud) and self.reads_only_from(lud):
-            t_sites, t_len = self.sites_by_from(lud)
-            out.append(f"{ind}if 0 <= frm < {self.env.num_board_sites}:")
-            out.append(f"{ind}    for jr in range({t_len}[frm]):")
-            out.append(f"{ind}        site = {t_sites}[frm, jr]")
-            out.extend(f"{ind}        {x}" for x in body)
+            self.for_region_by_from(lud, out, ind, body)
         else:
             emit("for_region", self, lud, out, ind, body)
+
+    def for_region_by_from(self, lud, out, ind, body: list[str]) -> None:
+        """A loop over a region that reads nothing but `(from)` and the board: its row of a
+        table per `(from)`."""
+        t_sites, t_len = self.sites_by_from(lud)
+        out.append(f"{ind}if 0 <= frm < {self.env.num_board_sites}:")
+        out.append(f"{ind}    for jr in range({t_len}[frm]):")
+        out.append(f"{ind}        site = {t_sites}[frm, jr]")
+        out.extend(f"{ind}        {x}" for x in body)
 
     def _listed_per_mover(self, lud):
         """The tables (sites, their number) per mover of a region listed now, one list per

@@ -1353,8 +1353,12 @@ def _direction_loop(src, lud, out, ind, body):
     first as the reference lists them: the origin itself with `included:`, then in each
     direction up to `distance:` sites, ending at a site where `stop:` holds (read with
     (to) on it), that site kept with `stopIncluded:`; the body runs at each, in that order.
-    Directions that read the state are refused."""
+    Directions that read the state are refused; a region that reads nothing but `(from)`
+    is its row of a table per `(from)`, as before it had a loop of its own."""
     import numpy as np
+    if src.reads_only_from(lud):
+        src.for_region_by_from(lud, out, ind, body)
+        return
     env = src.env
     dirn = lud.dirn or "Adjacent"
     if not env.is_static_direction(dirn):
