@@ -624,6 +624,27 @@ KINGS_APART_GAME = """
 """
 
 
+# (move Step) with (from <site>) and the Step effect asked for in (can Move ...): a disc that
+# can take diagonally from where it landed moves again, only from there.
+FOLLOW_UP_GAME = """
+(game "Follow Up"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Disc" Each
+      (move Step Orthogonal (to if:(is Empty (to)))
+        (then (if (can Move (step (from (last To)) Diagonal (to if:(is Enemy (who at:(to))))))
+                  (moveAgain)))))})
+  (rules
+    (start {(place "Disc1" {0 1 2 3 4}) (place "Disc2" {20 21 22 23 24})})
+    (play (if (is Prev Mover)
+              (move Step (from (last To)) Diagonal
+                    (to if:(is Enemy (who at:(to))) (apply (remove (to)))))
+              (forEach Piece)))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 80) (result Mover Draw))})))
+"""
+
+
 # (where ...) named by a player and by a piece, a hop whose landing captures, the unnamed
 # variable and a player's value, each set by a consequent and read by the end rules.
 LEAPS_GAME = """
@@ -1569,7 +1590,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (LOOKOUTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Kings meet in some games; the others end at 20 moves, won by either side.
     (KINGS_APART_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["moves"].lt(20).any() and df["moves"].eq(20).any())],
+     and df["moves"].lt(20).any() and df["moves"].eq(20).any()),
+    # Takes follow some moves (more moves than turns) and remove pieces.
+    (FOLLOW_UP_GAME, (3, 4), lambda df: df["moves"].gt(df["turns"]).any()
+     and df["piece_number_max_decrease"].lt(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1582,7 +1606,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "player-region-counted", "line-of-a-role", "coords-and-full", "no-moves-next-again",
          "max-moves", "hops-in-last-move-directions",
          "no-moves-next-after-again", "expand-static", "promote-by-id",
-         "sites-direction-listed", "count-steps-by-relation"])
+         "sites-direction-listed", "count-steps-by-relation",
+         "step-from-a-site"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

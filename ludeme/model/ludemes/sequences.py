@@ -14,7 +14,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.compiled.emit import emits, refuse
 
 from .base import IntFn, P, Region, RelationType, SiteType, ludeme
-from .moves import MoveStep, build_unread_sites
+from .moves import MoveStep, _step_moves, build_unread_sites
 from .sliding import MoveSlide, _slide_consequent, _slide_moves
 
 UNDEFINED = -1
@@ -32,6 +32,11 @@ class StepEffect(MoveStep):
     a step as an effect; `(sites Distance ...)` and `(count Steps ...)` also use it to say
     which steps a walk may take. Example: `(step Forwards (to if:(is Empty (to))))`."""
     concepts = ("StepEffect", "IsEmpty if not to.if", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")
+
+
+# The Step effect gives `(move Step ...)`'s moves (where a rule asks whether a step is
+# possible, `(can Move (step ...))`): one compiled form for both.
+emits(StepEffect, kind="moves")(_step_moves)
 
 
 def step_walker(env, step, lud):
