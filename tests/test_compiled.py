@@ -645,6 +645,28 @@ FOLLOW_UP_GAME = """
 """
 
 
+# (forEach Value min: max:) over numbers: a rook slides exactly 1 or 2 sites, or places a
+# disc (value) sites along the row (the moves of each value in turn, lowest first).
+LEAPS_OF_VALUE_GAME = """
+(game "Leaps Of Value"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Rook" Each
+      (forEach Value min:1 max:2
+        (move Slide Orthogonal (between (exact (value)) if:(is Empty (between)))
+              (to if:(is Enemy (who at:(to))) (apply (remove (to)))))))
+    (piece "Disc" Each)})
+  (rules
+    (start {(place "Rook1" {0 4}) (place "Rook2" {20 24})})
+    (play (or (forEach Piece)
+              (forEach Value min:2 max:3
+                (move Add (piece (id "Disc" Mover)) (to (+ (last To) (value)) if:(is Empty (to)))))))
+    (end {(if (= 0 (count Pieces Next in:(sites Occupied by:Next component:"Rook")))
+              (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+
 # (where ...) named by a player and by a piece, a hop whose landing captures, the unnamed
 # variable and a player's value, each set by a consequent and read by the end rules.
 LEAPS_GAME = """
@@ -1593,7 +1615,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      and df["moves"].lt(20).any() and df["moves"].eq(20).any()),
     # Takes follow some moves (more moves than turns) and remove pieces.
     (FOLLOW_UP_GAME, (3, 4), lambda df: df["moves"].gt(df["turns"]).any()
-     and df["piece_number_max_decrease"].lt(0).any())],
+     and df["piece_number_max_decrease"].lt(0).any()),
+    # Rooks are taken in some games; discs are placed in most.
+    (LEAPS_OF_VALUE_GAME, (3, 4), lambda df: df["winner"].gt(0).any()
+     and df["piece_number_maximum"].gt(4).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1607,7 +1632,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "max-moves", "hops-in-last-move-directions",
          "no-moves-next-after-again", "expand-static", "promote-by-id",
          "sites-direction-listed", "count-steps-by-relation",
-         "step-from-a-site"])
+         "step-from-a-site", "for-each-value"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

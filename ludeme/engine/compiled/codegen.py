@@ -80,6 +80,9 @@ class Source:
         self.helper_names: dict[str, str] = {}  # a helper's source -> its name
         self.player_bound = False              # `player` set (forEach NonMover's results)
         self.level_bound = False               # `lvl` set: `(level)` ((count Stack ...))
+        # `(value)` of a `(forEach Value ...)` over fixed bounds: the value its moves are
+        # being generated for, a number written into them (None elsewhere)
+        self.value_written: int | None = None
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
         self.generator_levels: list[int] = []  # gen id -> its moves' levels (LV_*)
         self.between = "btw"                   # the name `(between)` reads (x in `effects`)
