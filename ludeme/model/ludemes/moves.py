@@ -1740,9 +1740,6 @@ def _and_consequent(src, lud, lines, ind):
     # a capture (which scans the board for its targets) after another part would see that
     # part's captures, and make other (or fewer) removals than the reference lists.
     parts = list(lud.moves) + list(lud.more or [])
-    if any(getattr(type(m), "scans_targets", False) for m in parts[1:]):
-        raise Unsupported(lud, "with a capture after another part (the parts see the "
-                               "position before any of them)")
     lines += _parts_in_turn(src, lud, parts, lambda m, out: src.consequent(m, out, ind))
 
 
