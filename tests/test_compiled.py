@@ -667,6 +667,14 @@ LEAPS_OF_VALUE_GAME = """
 """
 
 
+# (can Move ...) of a step from a site in the (then ...) of the moves around it: the
+# kernel that asks takes the step's moves alone, not that (then ...) (which asks again).
+STUCK_SCORES_GAME = FOLLOW_UP_GAME.replace(
+    "(forEach Piece)))",
+    "(forEach Piece (then (if (not (can Move (move Step (from (last To)) Orthogonal "
+    "(to if:(is Empty (to)))))) (addScore Mover 1))))))")
+
+
 # (where ...) named by a player and by a piece, a hop whose landing captures, the unnamed
 # variable and a player's value, each set by a consequent and read by the end rules.
 LEAPS_GAME = """
@@ -1618,7 +1626,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      and df["piece_number_max_decrease"].lt(0).any()),
     # Rooks are taken in some games; discs are placed in most.
     (LEAPS_OF_VALUE_GAME, (3, 4), lambda df: df["winner"].gt(0).any()
-     and df["piece_number_maximum"].gt(4).any())],
+     and df["piece_number_maximum"].gt(4).any()),
+    # It compiles (the rule asked inside the (then ...) does not ask itself again); takes
+    # follow some moves.
+    (STUCK_SCORES_GAME, (3, 4), lambda df: df["moves"].gt(df["turns"]).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1632,7 +1643,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "max-moves", "hops-in-last-move-directions",
          "no-moves-next-after-again", "expand-static", "promote-by-id",
          "sites-direction-listed", "count-steps-by-relation",
-         "step-from-a-site", "for-each-value"])
+         "step-from-a-site", "for-each-value",
+         "can-move-in-the-then-around"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

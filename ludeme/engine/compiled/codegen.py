@@ -324,11 +324,15 @@ class Source:
         index = len(self.helpers)
         name = f"can_move_{index}"
         self.helpers.append("")                 # reserve the name (helpers may nest)
-        saved = self.any_mode, self.reaching
-        self.any_mode, self.reaching = True, False
+        # The moves asked for are the rule's own: the (then ...)s of the moves around the
+        # rule are not theirs (and may ask the same again, without end).
+        saved = self.any_mode, self.reaching, self.outer_thens
+        self.any_mode, self.reaching, self.outer_thens = True, False, []
         body: list[str] = []
-        self.moves(moves, body, "    ")
-        self.any_mode, self.reaching = saved
+        try:
+            self.moves(moves, body, "    ")
+        finally:
+            self.any_mode, self.reaching, self.outer_thens = saved
         self.helpers[index] = "\n".join([
             "@njit(cache=True)",
             f"def {name}(who, what, count, sc, phase, frm, to):",
