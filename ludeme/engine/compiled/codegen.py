@@ -80,6 +80,9 @@ class Source:
         self.helper_names: dict[str, str] = {}  # a helper's source -> its name
         self.player_bound = False              # `player` set (forEach NonMover's results)
         self.level_bound = False               # `lvl` set: `(level)` ((count Stack ...))
+        # `(value)` of a `(forEach Value ...)` over fixed bounds: the value its moves are
+        # being generated for, a number written into them (None elsewhere)
+        self.value_written: int | None = None
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
         self.generator_levels: list[int] = []  # gen id -> its moves' levels (LV_*)
         self.between = "btw"                   # the name `(between)` reads (x in `effects`)
@@ -321,11 +324,15 @@ class Source:
         index = len(self.helpers)
         name = f"can_move_{index}"
         self.helpers.append("")                 # reserve the name (helpers may nest)
-        saved = self.any_mode, self.reaching
-        self.any_mode, self.reaching = True, False
+        # The moves asked for are the rule's own: the (then ...)s of the moves around the
+        # rule are not theirs (and may ask the same again, without end).
+        saved = self.any_mode, self.reaching, self.outer_thens
+        self.any_mode, self.reaching, self.outer_thens = True, False, []
         body: list[str] = []
-        self.moves(moves, body, "    ")
-        self.any_mode, self.reaching = saved
+        try:
+            self.moves(moves, body, "    ")
+        finally:
+            self.any_mode, self.reaching, self.outer_thens = saved
         self.helpers[index] = "\n".join([
             "@njit(cache=True)",
             f"def {name}(who, what, count, sc, phase, frm, to):",
@@ -561,13 +568,18 @@ class Source:
             out.append(f"{ind}    site = {t_sites}[mover, jr]")
             out.extend(f"{ind}    {x}" for x in body)
         elif not lookup("for_region", lud) and self.reads_only_from(lud):
-            t_sites, t_len = self.sites_by_from(lud)
-            out.append(f"{ind}if 0 <= frm < {self.env.num_board_sites}:")
-            out.append(f"{ind}    for jr in range({t_len}[frm]):")
-            out.append(f"{ind}        site = {t_sites}[frm, jr]")
-            out.extend(f"{ind}        {x}" for x in body)
+            self.for_region_by_from(lud, out, ind, body)
         else:
             emit("for_region", self, lud, out, ind, body)
+
+    def for_region_by_from(self, lud, out, ind, body: list[str]) -> None:
+        """A loop over a region that reads nothing but `(from)` and the board: its row of a
+        table per `(from)`."""
+        t_sites, t_len = self.sites_by_from(lud)
+        out.append(f"{ind}if 0 <= frm < {self.env.num_board_sites}:")
+        out.append(f"{ind}    for jr in range({t_len}[frm]):")
+        out.append(f"{ind}        site = {t_sites}[frm, jr]")
+        out.extend(f"{ind}        {x}" for x in body)
 
     def _listed_per_mover(self, lud):
         """The tables (sites, their number) per mover of a region listed now, one list per

@@ -151,7 +151,8 @@ def _promotion_targets(src, lud) -> list[str]:
     out = []
     for name in piece.name:
         if not isinstance(name, str):
-            raise Unsupported(lud, "to a piece given by its id")
+            out.append(_promotion_by_id(src, lud, name))
+            continue
         if not any(name in comp.name for comp in components[1:]):
             raise Unsupported(lud, f"to {name!r}, a piece the game lacks")
         if lud.role is None:
@@ -162,6 +163,25 @@ def _promotion_targets(src, lud) -> list[str]:
         pid = src.role_expr(lud.role, lud)
         out.append(f"({src.table(per)}[{pid}] if 0 <= {pid} < {len(per)} else 0)")
     return out
+
+
+def _promotion_by_id(src, lud, idf) -> str:
+    """The component a piece given by its id promotes to, as `Promote.compile` reads it: the
+    id's component's name (none outside 1..n-1), then that name looked up as a fixed name
+    is, a table by id (and by the role's player)."""
+    components = src.game.components
+    by_name = src.env.equipment.component_names()
+    n = len(components)
+    i = src.int_expr(idf)
+    if lud.role is None:
+        per_id = [0] + [by_name.get(comp.name, 0) for comp in components[1:]]
+        return f"({src.table(per_id)}[{i}] if 0 < {i} < {n} else 0)"
+    players = src.game.num_players + 2
+    per = [[0] * players] + [[first_named(components, comp.name).get(p, 0)
+                              for p in range(players)] for comp in components[1:]]
+    pid = src.role_expr(lud.role, lud)
+    return (f"({src.table(per)}[{i}, {pid}] if 0 < {i} < {n} and 0 <= {pid} < {players} "
+            f"else 0)")
 
 
 @emits(Promote, kind="consequent", refuses=(("type", "on other site types"),

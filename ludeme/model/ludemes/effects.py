@@ -754,6 +754,43 @@ class ForEachValue(Moves):
         return lambda c: gather(c, "value", values(c), gen, then)
 
 
+@emits(ForEachValue, kind="moves")
+def _for_each_value_moves(src, lud, out, ind):
+    """Over min: to max: written as numbers: the moves generated once per value, lowest
+    first, `(value)` that number in them (as `gather` sets it while they are generated). A
+    consequent that reads `(value)` is refused (the reference reads it when the move is
+    applied, after the iteration), as are values given as a list or computed bounds."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import ValueVar
+    from .literals import fixed_int
+    if lud.values is not None or lud.min is None or lud.max is None:
+        raise Unsupported(lud, "over values other than min: and max: written as numbers")
+    lo, hi = fixed_int(lud, "min", 0), fixed_int(lud, "max", 0)
+    if _then_reads(lud, ValueVar, mentions):
+        raise Unsupported(lud, "with a consequent that reads (value)")
+    outer = src.value_written
+    try:
+        with src.enclosing_then(lud):
+            for v in range(lo, hi + 1):
+                src.value_written = v
+                src.moves(lud.generator, out, ind)
+    finally:
+        src.value_written = outer
+
+
+def _then_reads(lud, cls, mentions) -> bool:
+    """Whether a `(then ...)` of the ludeme or of one inside it mentions `cls`."""
+    if isinstance(lud, (list, tuple)):
+        return any(_then_reads(x, cls, mentions) for x in lud)
+    fields = getattr(lud, "_fields", None)
+    if fields is None:
+        return False
+    then = fields.get("then")
+    if then is not None and mentions(then, (cls,)):
+        return True
+    return any(_then_reads(v, cls, mentions) for k, v in fields.items() if k != "then")
+
+
 class _Extreme(IntFn):
     # the array: an int array, or values read as a region ((values Remembered))
     params = (P("a", IntFn, opt=True), P("b", IntFn, opt=True),

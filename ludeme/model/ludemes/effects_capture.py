@@ -61,7 +61,6 @@ class Surround(Moves):
     concepts = ("SurroundCapture if between.apply has RemoveEffect",
                 "SurroundCapture if not between.apply")
 
-    scans_targets = True    # its compiled form scans the board for its targets
 
     params = (P("from_", "FromSpec", opt=True), P("relation", RelationType, opt=True),
               P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),

@@ -740,6 +740,15 @@ _CONTEXT_NAMES = {To: "to", From: "frm", LastTo: "last_to", LastFrom: "last_from
                   MoverId: "mover", NextId: "nxt", PrevId: "prev", Site: "site"}
 
 
+@emits(ValueVar, kind="int")
+def _value_var(src, lud):
+    """`(value)` while a `(forEach Value ...)` over fixed bounds generates its moves for one
+    value (`ludemes.effects._for_each_value_moves`): that number."""
+    if src.value_written is None:
+        raise Unsupported(lud, "outside (forEach Value ...) over fixed bounds")
+    return str(src.value_written)
+
+
 @emits(To, From, MoverId, NextId, PrevId, Site, kind="int")
 def _context_name(src, lud):
     return _CONTEXT_NAMES[type(lud)]

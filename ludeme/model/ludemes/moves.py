@@ -1584,10 +1584,15 @@ def _moving(src, lud, levels: int) -> tuple[str, int, int]:
 
 @emits(MoveStep, kind="moves")
 def _step_moves(src, lud, out, ind):
-    if lud.from_ is not None and lud.from_.site is not None:
-        raise Unsupported(lud, "with (from <site>)")
     if lud.from_ is not None and lud.from_.type not in (None, src.env.board.site_type):
         raise Unsupported(lud, "on another site type than the board's")
+    # (from <site>): the start read before the step sets (from) to it, restored after
+    given = from_site(src, lud) if lud.from_ is not None and lud.from_.site is not None \
+        else None
+    if given is not None:
+        kept = f"ssf_{len(ind)}"
+        out.append(f"{ind}{kept} = frm")
+        out.append(f"{ind}frm = {given}")
     f_ok = _from_condition(src, lud)
     to = lud.to
     refuse(to, "level", "site", "type")
@@ -1621,6 +1626,8 @@ def _step_moves(src, lud, out, ind):
     out.append(f"{ind}        to = {ttab}[sbr, w, frm, j]")
     out.append(f"{ind}        if {cond}:")
     src.push(out, ind + "            ", "frm", "to", g)
+    if given is not None:
+        out.append(f"{ind}frm = {kept}")
 
 
 def _step_targets(src, lud, dirn) -> list:
@@ -1733,9 +1740,6 @@ def _and_consequent(src, lud, lines, ind):
     # a capture (which scans the board for its targets) after another part would see that
     # part's captures, and make other (or fewer) removals than the reference lists.
     parts = list(lud.moves) + list(lud.more or [])
-    if any(getattr(type(m), "scans_targets", False) for m in parts[1:]):
-        raise Unsupported(lud, "with a capture after another part (the parts see the "
-                               "position before any of them)")
     lines += _parts_in_turn(src, lud, parts, lambda m, out: src.consequent(m, out, ind))
 
 

@@ -1347,6 +1347,80 @@ def _direction_from_only(src, lud):
     return reads_params_only_from(src, lud)
 
 
+@emits(SitesDirection, kind="for_region", refuses=(("type", "on another site type"),))
+def _direction_loop(src, lud, out, ind, body):
+    """The sites along each radial from the origin (each site of a region in turn), listed
+    first as the reference lists them: the origin itself with `included:`, then in each
+    direction up to `distance:` sites, ending at a site where `stop:` holds (read with
+    (to) on it), that site kept with `stopIncluded:`; the body runs at each, in that order.
+    Directions that read the state are refused; a region that reads nothing but `(from)`
+    is its row of a table per `(from)`, as before it had a loop of its own."""
+    import numpy as np
+    if src.reads_only_from(lud):
+        src.for_region_by_from(lud, out, ind, body)
+        return
+    env = src.env
+    dirn = lud.dirn or "Adjacent"
+    if not env.is_static_direction(dirn):
+        raise Unsupported(lud, "with directions that read the state")
+    n = env.num_board_sites
+    keys = env.direction_keys(dirn, lud)
+    radials = env.board.radials
+    rows = [[r.sites[1:] for k in keys(None, s) for r in (radials[k][s] if k in radials else ())]
+            for s in range(n)]
+    width = max((len(rs) for rs in rows), default=0) or 1
+    depth = max((len(r) for rs in rows for r in rs), default=0) or 1
+    steps = np.full((n, width, depth), -1)
+    for s, rs in enumerate(rows):
+        for r, sites in enumerate(rs):
+            steps[s, r, :len(sites)] = sites
+    t_steps = src.table(steps)
+    d = len(ind)
+    buf, k, loc = f"sdb_{d}", f"sdk_{d}", f"sdl_{d}"
+    stop = src.bool_expr(lud.stop) if lud.stop is not None else None
+    single = isinstance(lud.from_, IntFn)
+    origins = 1 if single else src.env.total_sites
+    out.append(f"{ind}{buf} = np.empty({origins * (1 + width * depth)}, np.int64)")
+    out.append(f"{ind}{k} = 0")
+    out.append(f"{ind}sdt_{d} = to")
+    limit = src.int_expr(lud.distance) if lud.distance is not None else None
+    if limit is not None:
+        out.append(f"{ind}sdm_{d} = {limit}")
+    walk = []
+    if lud.included:
+        walk += [f"{buf}[{k}] = {loc}", f"{k} += 1"]
+    walk += [f"for sdr_{d} in range({width}):", f"    for sdq_{d} in range({depth}):"]
+    if limit is not None:
+        walk += [f"        if sdq_{d} >= sdm_{d}:", "            break"]
+    walk += [f"        to = {t_steps}[{loc}, sdr_{d}, sdq_{d}]", "        if to < 0:", "            break"]
+    if stop is not None:
+        walk += [f"        if {stop}:"]
+        if lud.stopIncluded:
+            walk += [f"            {buf}[{k}] = to", f"            {k} += 1"]
+        walk += ["            break"]
+    walk += [f"        {buf}[{k}] = to", f"        {k} += 1"]
+    if single:
+        out.append(f"{ind}{loc} = {src.int_expr(lud.from_)}")
+        out.append(f"{ind}if 0 <= {loc} < {n}:")
+        out.extend(f"{ind}    {x}" for x in walk)
+    else:
+        seq, flt = src.region_sites(lud.from_)
+        out.append(f"{ind}for {loc} in {seq}:")
+        inner = ind + "    "
+        if flt is not None:
+            out.append(f"{inner}if not ({flt(loc)}):")
+            out.append(f"{inner}    continue")
+        out.append(f"{inner}if {loc} < 0:")
+        out.append(f"{inner}    break")
+        out.append(f"{inner}if {loc} >= {n}:")
+        out.append(f"{inner}    continue")
+        out.extend(f"{inner}{x}" for x in walk)
+    out.append(f"{ind}to = sdt_{d}")
+    out.append(f"{ind}for sdj_{d} in range({k}):")
+    out.append(f"{ind}    site = {buf}[sdj_{d}]")
+    out.extend(f"{ind}    {x}" for x in body)
+
+
 @emits(Difference, kind="sites")
 def _difference_sites(src, lud):
     """The first region's sites in its order, less those the second holds, tested at each

@@ -14,7 +14,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.compiled.emit import emits, refuse
 
 from .base import IntFn, P, Region, RelationType, SiteType, ludeme
-from .moves import MoveStep, build_unread_sites
+from .moves import MoveStep, _step_moves, build_unread_sites
 from .sliding import MoveSlide, _slide_consequent, _slide_moves
 
 UNDEFINED = -1
@@ -32,6 +32,11 @@ class StepEffect(MoveStep):
     a step as an effect; `(sites Distance ...)` and `(count Steps ...)` also use it to say
     which steps a walk may take. Example: `(step Forwards (to if:(is Empty (to))))`."""
     concepts = ("StepEffect", "IsEmpty if not to.if", "ReplacementCapture if to.apply has RemoveEffect", "AdjacentDirection if not dirn")
+
+
+# The Step effect gives `(move Step ...)`'s moves (where a rule asks whether a step is
+# possible, `(can Move (step ...))`): one compiled form for both.
+emits(StepEffect, kind="moves")(_step_moves)
 
 
 def step_walker(env, step, lud):
@@ -315,13 +320,43 @@ def walk_kernel(src, lud, step, args: str, start: str, guard: str, go_on: str,
 
 @emits(CountSteps, kind="int", refuses=("type",))
 def _count_steps(src, lud):
-    """With a (step ...) between two sites: the rings walked until one holds the second
+    """Between two sites, by the relation: a table (`_count_steps_by_relation`). With a
+    (step ...) between two sites: the rings walked until one holds the second
     site (as `compile`), by a helper kernel."""
     from ludeme.engine.compiled.emit import Unsupported
-    if lud.step is None or isinstance(lud.site2, Region):
-        raise Unsupported(lud, "without a (step ...), or to a region")
+    if isinstance(lud.site2, Region):
+        raise Unsupported(lud, "to a region")
+    if lud.step is None:
+        return _count_steps_by_relation(src, lud)
     n = src.env.num_board_sites
     call = walk_kernel(
         src, lud, lud.step, "a, b", "a", f"a < 0 or b < 0 or a == b or a >= {n}",
         "ncur > 0 and (b >= TOTAL or not seen[b])", [], "n")
     return f"{call}{src.int_expr(lud.site1)}, {src.int_expr(lud.site2)})"
+
+
+def _count_steps_by_relation(src, lud):
+    """Between two sites by the relation's steps, which read nothing of the state: a table
+    of `_rings_to` per pair of board sites, from one breadth-first walk per first site (a
+    second site never reached: the rings walked until none was left, as `_rings_to`; off the
+    board, the same). 0 where either site is negative, or the first is off the board."""
+    table = src.env.step_targets(lud.relation or "Adjacent", lud)
+    n = len(table)
+    dist = []
+    for a in range(n):
+        ring_of = {a: 0}
+        ring, d = [a], 0
+        while ring:
+            nxt = []
+            for s in ring:
+                for t in table[s]:
+                    if t not in ring_of:
+                        ring_of[t] = d + 1
+                        nxt.append(t)
+            ring = nxt
+            d += 1
+        # `d` is now the rings walked until none was left
+        dist.append([ring_of.get(b, d) for b in range(n)] + [d])
+    t = src.table(dist)
+    a, b = src.int_expr(lud.site1), src.int_expr(lud.site2)
+    return (f"({t}[{a}, min({b}, {n})] if 0 <= {a} < {n} and {b} >= 0 else 0)")

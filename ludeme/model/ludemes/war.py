@@ -97,7 +97,6 @@ class Custodial(Moves):
                 "CustodialCapture if between.apply has FromToEffect",
                 "CustodialCapture if not between.apply", "-dirn")   # Ludii: no direction concept
 
-    scans_targets = True    # its compiled form scans the board for its targets
 
     params = (P("from_", "FromSpec", opt=True), P("dirn", (DirWord, "Directions"), opt=True),
               P("between", "BetweenSpec", opt=True), P("to", "ToSpec", opt=True),
