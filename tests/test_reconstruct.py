@@ -947,3 +947,24 @@ def test_a_fill_reading_the_dice_brings_its_sources_dice(tmp_path, dice, added):
     game = load(tmp_path / "c.lud", backend="reference")
     assert len(game.containers) == 2
     assert game.new_initial_state(0).legal_moves()
+
+
+@pytest.mark.parametrize("hands, added", [
+    ("", True),
+    ("(hand Each)", False),
+])
+def test_a_fill_placing_in_a_hand_by_its_name_brings_its_sources_hands(tmp_path, hands, added):
+    # `(place "Disc" "Hand")` puts each player's Disc in their hand: without one, the
+    # fill would not build
+    from ludeme.api import load
+    game = ('(game "H" (players 2) (equipment {{ (board (rectangle 1 6)) '
+            '(piece "Disc" Each (move Step E (to if:(is Empty (to))))) {hands} }}) '
+            '(rules (start {start}) (play (forEach Piece)) (end (if (no Moves Next) '
+            '(result Mover Win)))))')
+    text = first_candidate(tmp_path, game.format(hands="(hand Each)",
+                                                 start='(place "Disc" "Hand")'),
+                           "board/race/hander.lud", game.format(hands=hands, start="[#]"))
+    assert ('(place "Disc" "Hand")' in text)
+    assert ("the hands of board/race/hander.lud added to the equipment: the fill of line 1:"
+            in text) == added
+    assert len(load(tmp_path / "c.lud", backend="reference").containers) == 3

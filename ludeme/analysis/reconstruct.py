@@ -870,11 +870,15 @@ def uses_player_regions(node: Node) -> bool:
 
 
 def reads_hands(node: Node) -> bool:
-    """Whether a fill reads the players' hands: `(handSite Mover)`, `(sites Hand ...)`."""
-    return any(isinstance(n, Call) and (n.name == "handSite" or n.name == "sites" and n.args
-                                        and isinstance(n.args[0], Word)
-                                        and n.args[0].value == "Hand")
-               for n in walk(node))
+    """Whether a fill reads the players' hands: `(handSite Mover)`, `(sites Hand ...)`, or
+    places in them by the container's name (`(place "Stick" "Hand")`, `(place "Stick1"
+    "Hand1")`: Ludii's containers "Hand1", "Hand2", ... are the players' hands)."""
+    return any(isinstance(n, Call) and (
+        n.name == "handSite" or n.name == "sites" and n.args and isinstance(n.args[0], Word)
+        and n.args[0].value == "Hand" or n.name == "place" and any(
+            isinstance(a, Str) and a.value.startswith("Hand")
+            and (a.value == "Hand" or a.value[4:].isdigit()) for a in n.args[1:]))
+        for n in walk(node))
 
 
 # the ludemes that read the dice, which Ludii's game rolls only when its equipment has them
