@@ -718,20 +718,28 @@ def sower_candidate(tmp_path, source_regions: str, frm: str, regions: str):
     """The first candidate of a SOWER template whose `(from [#])` is unknown and that declares
     `regions`, from a SOWER source that declares `source_regions` and sows from `frm`: its
     text, and its initial state."""
+    from ludeme.api import load
+    text = first_candidate(tmp_path, SOWER.format(regions=source_regions, frm=frm),
+                           "board/sow/sower.lud", SOWER.format(regions=regions, frm="[#]"))
+    return text, load(tmp_path / "c.lud", backend="reference").new_initial_state(0)
+
+
+def first_candidate(tmp_path, source: str, source_path: str, template_text: str) -> str:
+    """The text of the first candidate of `template_text` from the one `source` (filed as
+    `source_path`, its folder the family), also written to c.lud."""
     import random
     from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
                                              load_template, source_scores)
-    from ludeme.api import load
     index = FragmentIndex()
-    source = SOWER.format(regions=source_regions, frm=frm)
-    index.add(expand(load_description("s.lud", source)), "board/sow/sower.lud", "board/sow")
+    index.add(expand(load_description("s.lud", source)), source_path,
+              source_path.rsplit("/", 1)[0])
     path = tmp_path / "t.lud"
-    path.write_text(SOWER.format(regions=regions, frm="[#]"))
+    path.write_text(template_text)
     template = load_template(path)
     options = hole_options(template, index, source_scores(template, index), random.Random(0))
     text = candidate_text(template, Plan([options[0][0]], "one source", 0), index, 1, 0)
     (tmp_path / "c.lud").write_text(text)
-    return text, load(tmp_path / "c.lud", backend="reference").new_initial_state(0)
+    return text
 
 
 @pytest.mark.parametrize("regions, added", [
@@ -914,3 +922,49 @@ def test_an_expected_total_is_offered_on_the_board_and_in_hand_before_lopsided_s
         '{ (place "Disc1" (sites {0 1 2})) (place "Disc2" (sites {6 7 8})) }',
         '{ (place "Disc1" (handSite P1) count:3) (place "Disc2" (handSite P2) count:3) }',
         '{ (place "Disc1" (sites {0})) (place "Disc2" (sites {4 5 6 7 8})) }']
+
+
+ROLLER = ('(game "R" (players 2) (equipment {{ (board (rectangle 1 8)) '
+          '(piece "Disc" Each (move Step E (to if:(is Empty (to))))) {dice} }}) (rules (start {{ (place "Disc1" 0) '
+          '(place "Disc2" 1) }}) (play {play}) (end (if (is In (last To) (sites {{7}})) '
+          '(result Mover Win)))))')
+
+
+@pytest.mark.parametrize("dice, added", [
+    ("", True),
+    # a template that declares its dice keeps its own
+    ("(dice d:6 num:1)", False),
+])
+def test_a_fill_reading_the_dice_brings_its_sources_dice(tmp_path, dice, added):
+    # a (roll) with no dice in the equipment rolls nothing: the fill would not build
+    from ludeme.api import load
+    text = first_candidate(tmp_path, ROLLER.format(dice="(dice d:2 from:0 num:4)",
+                                                   play="(do (roll) next:(forEach Piece))"),
+                           "board/race/roller.lud", ROLLER.format(dice=dice, play="[#]"))
+    assert ("(dice d:2 from:0 num:4)" in text) == added
+    assert ("the dice of board/race/roller.lud added to the equipment: the fill of line 1:"
+            in text) == added
+    game = load(tmp_path / "c.lud", backend="reference")
+    assert len(game.containers) == 2
+    assert game.new_initial_state(0).legal_moves()
+
+
+@pytest.mark.parametrize("hands, added", [
+    ("", True),
+    ("(hand Each)", False),
+])
+def test_a_fill_placing_in_a_hand_by_its_name_brings_its_sources_hands(tmp_path, hands, added):
+    # `(place "Disc" "Hand")` puts each player's Disc in their hand: without one, the
+    # fill would not build
+    from ludeme.api import load
+    game = ('(game "H" (players 2) (equipment {{ (board (rectangle 1 6)) '
+            '(piece "Disc" Each (move Step E (to if:(is Empty (to))))) {hands} }}) '
+            '(rules (start {start}) (play (forEach Piece)) (end (if (no Moves Next) '
+            '(result Mover Win)))))')
+    text = first_candidate(tmp_path, game.format(hands="(hand Each)",
+                                                 start='(place "Disc" "Hand")'),
+                           "board/race/hander.lud", game.format(hands=hands, start="[#]"))
+    assert ('(place "Disc" "Hand")' in text)
+    assert ("the hands of board/race/hander.lud added to the equipment: the fill of line 1:"
+            in text) == added
+    assert len(load(tmp_path / "c.lud", backend="reference").containers) == 3

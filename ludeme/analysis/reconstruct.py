@@ -331,6 +331,11 @@ class FragmentIndex:
         return [f"(hand {' '.join(args)})" for i, args in self.by_call.get("hand", ())
                 if i == source]
 
+    def dice(self, source: int) -> list[str]:
+        """A source's dice, as written: `(dice d:2 from:0 num:4)`."""
+        return [f"(dice {' '.join(args)})" for i, args in self.by_call.get("dice", ())
+                if i == source]
+
     def player_regions(self, source: int) -> list[str]:
         """A source's unnamed regions of players, as written: `(regions P1 (sites Bottom))`."""
         return [f"(regions {' '.join(args)})" for i, args in self.by_call.get("regions", ())
@@ -770,6 +775,13 @@ class TemplateGame:
         return self.equipment_list_at
 
     @cached_property
+    def dice_at(self) -> int | None:
+        """`equipment_list_at`, for the dice: None when the template declares dice itself."""
+        if any(declares_dice(n) for n in getattr(self._equipment_items, "items", ())):
+            return None
+        return self.equipment_list_at
+
+    @cached_property
     def region_names(self) -> set[str]:
         """The names of the regions the template declares."""
         return {name for name, _ in places_of(self.expanded.game, ("regions",))}
@@ -858,11 +870,34 @@ def uses_player_regions(node: Node) -> bool:
 
 
 def reads_hands(node: Node) -> bool:
-    """Whether a fill reads the players' hands: `(handSite Mover)`, `(sites Hand ...)`."""
-    return any(isinstance(n, Call) and (n.name == "handSite" or n.name == "sites" and n.args
-                                        and isinstance(n.args[0], Word)
-                                        and n.args[0].value == "Hand")
-               for n in walk(node))
+    """Whether a fill reads the players' hands: `(handSite Mover)`, `(sites Hand ...)`, or
+    places in them by the container's name (`(place "Stick" "Hand")`, `(place "Stick1"
+    "Hand1")`: Ludii's containers "Hand1", "Hand2", ... are the players' hands)."""
+    return any(isinstance(n, Call) and (
+        n.name == "handSite" or n.name == "sites" and n.args and isinstance(n.args[0], Word)
+        and n.args[0].value == "Hand" or n.name == "place" and any(
+            isinstance(a, Str) and a.value.startswith("Hand")
+            and (a.value == "Hand" or a.value[4:].isdigit()) for a in n.args[1:]))
+        for n in walk(node))
+
+
+# the ludemes that read the dice, which Ludii's game rolls only when its equipment has them
+DICE_READERS = frozenset({"roll", "pips", "face"})
+DICE_READER_KINDS = frozenset({("count", "Pips"), ("forEach", "Die"), ("all", "DiceUsed"),
+                               ("all", "DiceEqual"), ("is", "AnyDie")})
+
+
+def reads_dice(node: Node) -> bool:
+    """Whether a fill reads the dice: `(roll)`, `(pips)`, `(face ...)`, `(count Pips)`,
+    `(forEach Die ...)`, `(all DiceUsed)`, `(all DiceEqual)`, `(is AnyDie ...)`."""
+    return any(isinstance(n, Call) and (
+        n.name in DICE_READERS or n.args and isinstance(n.args[0], Word)
+        and (n.name, n.args[0].value) in DICE_READER_KINDS) for n in walk(node))
+
+
+def declares_dice(node: Node) -> bool:
+    """Whether a node declares dice, `(dice ...)`."""
+    return any(isinstance(n, Call) and n.name == "dice" for n in walk(node))
 
 
 def declares_hands(node: Node) -> bool:
@@ -942,6 +977,9 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
         ("hands", template.hands_at, index.hands, declares_hands,
          lambda nodes, i: any(reads_hands(n) for n in nodes), " {} ",
          "the hands of {} added to the equipment"),
+        ("dice", template.dice_at, index.dice, declares_dice,
+         lambda nodes, i: any(reads_dice(n) for n in nodes), " {} ",
+         "the dice of {} added to the equipment"),
         ("tracks", template.board_tracks_at, index.tracks, declares_tracks,
          lambda nodes, i: any(reads_tracks(n, {name for name, _ in index.sources[i].places})
                               for n in nodes), " {{ {} }} ",
