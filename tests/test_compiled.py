@@ -667,6 +667,20 @@ LEAPS_OF_VALUE_GAME = """
 """
 
 
+# (sites Row <n>) and (sites Column <n>) with an index read in play: no disc in the column
+# of the last one, and a mover who fills the row of their disc loses.
+ROW_AND_COLUMN_GAME = """
+(game "Lines Apart" (players 2) (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty)
+                        if:(not (is In (to) (sites Column (column of:(last To))))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (= 0 (count Sites in:(intersection (sites Empty)
+                                                 (sites Row (row of:(last To))))))
+              (result Mover Loss))})))
+"""
+
+
 # (can Move ...) of a step from a site in the (then ...) of the moves around it: the
 # kernel that asks takes the step's moves alone, not that (then ...) (which asks again).
 STUCK_SCORES_GAME = FOLLOW_UP_GAME.replace(
@@ -1629,7 +1643,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      and df["piece_number_maximum"].gt(4).any()),
     # It compiles (the rule asked inside the (then ...) does not ask itself again); takes
     # follow some moves.
-    (STUCK_SCORES_GAME, (3, 4), lambda df: df["moves"].gt(df["turns"]).any())],
+    (STUCK_SCORES_GAME, (3, 4), lambda df: df["moves"].gt(df["turns"]).any()),
+    # A full row of the last disc loses, a line of three wins: both happen.
+    (ROW_AND_COLUMN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["moves"].min() >= 4)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1644,7 +1661,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "no-moves-next-after-again", "expand-static", "promote-by-id",
          "sites-direction-listed", "count-steps-by-relation",
          "step-from-a-site", "for-each-value",
-         "can-move-in-the-then-around"])
+         "can-move-in-the-then-around", "row-and-column-by-index"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -1314,6 +1314,36 @@ def _distance_sites(src, lud):
     return f"{call}{src.int_expr(lud.from_)}, {lo}, {hi})", None
 
 
+def _line_sites(src, lud, attr: str):
+    """The board's row (or column) numbered by the index, in the reference's order: a row of
+    a table of the board's lines; no site for an index without a line."""
+    lines = getattr(src.env.board, attr)
+    t_sites, t_len = src.row_tables([list(line) for line in lines] or [[]])
+    i = src.int_expr(lud.index)
+    return (f"({t_sites}[{i}, :{t_len}[{i}]] if 0 <= {i} < {len(lines)} "
+            f"else {t_sites}[0, :0])", None)
+
+
+@emits(SitesRow, kind="sites", refuses=("type",))
+def _row_sites(src, lud):
+    return _line_sites(src, lud, "rows")
+
+
+@emits(SitesColumn, kind="sites", refuses=("type",))
+def _column_sites(src, lud):
+    return _line_sites(src, lud, "columns")
+
+
+@emits(SitesRow, kind="contains", refuses=("type",))
+def _row_contains(src, lud, site):
+    return f"({_row_sites(src, lud)[0]} == {site}).any()"
+
+
+@emits(SitesColumn, kind="contains", refuses=("type",))
+def _column_contains(src, lud, site):
+    return f"({_column_sites(src, lud)[0]} == {site}).any()"
+
+
 @emits(SitesDistance, kind="contains", refuses=("type",))
 def _distance_contains(src, lud, site):
     seq, _ = _distance_sites(src, lud)
