@@ -591,13 +591,11 @@ for _k in _STATIC.split():
     _board_region(_k)
 
 
-def _line_of_sites(attr: str):
-    """A closure builder: the board's row (or column) numbered by `index`, () if none."""
-    def compile(self, env):
-        idx = env.compile(self.index)
-        lines = getattr(env.board, attr)
-        return lambda c: lines[i] if 0 <= (i := idx(c)) < len(lines) else ()
-    return compile
+def _line_of_sites(self, env):
+    """The board's row (or column: the class's `lines`) numbered by `index`, () if none."""
+    idx = env.compile(self.index)
+    lines = getattr(env.board, self.lines)
+    return lambda c: lines[i] if 0 <= (i := idx(c)) < len(lines) else ()
 
 
 _LINE_PARAMS = (P("type", SiteType, opt=True), P("index", IntFn))
@@ -609,7 +607,8 @@ class SitesRow(Region):
 
     distinct = True   # never lists a site twice
     params = _LINE_PARAMS
-    compile = _line_of_sites("rows")
+    lines = "rows"   # the board's lines it numbers
+    compile = _line_of_sites
 
 
 @ludeme("sites", "Column")
@@ -618,7 +617,8 @@ class SitesColumn(Region):
 
     distinct = True   # never lists a site twice
     params = _LINE_PARAMS
-    compile = _line_of_sites("columns")
+    lines = "columns"   # the board's lines it numbers
+    compile = _line_of_sites
 
 
 @ludeme("sites", "Cell")
@@ -1314,34 +1314,20 @@ def _distance_sites(src, lud):
     return f"{call}{src.int_expr(lud.from_)}, {lo}, {hi})", None
 
 
-def _line_sites(src, lud, attr: str):
+@emits(SitesRow, SitesColumn, kind="sites", refuses=("type",))
+def _line_sites(src, lud):
     """The board's row (or column) numbered by the index, in the reference's order: a row of
     a table of the board's lines; no site for an index without a line."""
-    lines = getattr(src.env.board, attr)
+    lines = getattr(src.env.board, lud.lines)
     t_sites, t_len = src.row_tables([list(line) for line in lines] or [[]])
     i = src.int_expr(lud.index)
     return (f"({t_sites}[{i}, :{t_len}[{i}]] if 0 <= {i} < {len(lines)} "
             f"else {t_sites}[0, :0])", None)
 
 
-@emits(SitesRow, kind="sites", refuses=("type",))
-def _row_sites(src, lud):
-    return _line_sites(src, lud, "rows")
-
-
-@emits(SitesColumn, kind="sites", refuses=("type",))
-def _column_sites(src, lud):
-    return _line_sites(src, lud, "columns")
-
-
-@emits(SitesRow, kind="contains", refuses=("type",))
-def _row_contains(src, lud, site):
-    return f"({_row_sites(src, lud)[0]} == {site}).any()"
-
-
-@emits(SitesColumn, kind="contains", refuses=("type",))
-def _column_contains(src, lud, site):
-    return f"({_column_sites(src, lud)[0]} == {site}).any()"
+@emits(SitesRow, SitesColumn, kind="contains", refuses=("type",))
+def _line_contains(src, lud, site):
+    return f"({_line_sites(src, lud)[0]} == {site}).any()"
 
 
 @emits(SitesDistance, kind="contains", refuses=("type",))
