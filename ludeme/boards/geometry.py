@@ -313,6 +313,55 @@ class BoardTooLarge(ValueError):
                          "(a hexagon of side 60, a 100 x 100 square)")
 
 
+class EdgeCrossings:
+    """Which segments between vertices cross a list of edges (that does not change while
+    asked): Ludii's Graph.isEdgeCrossing, with the edges' ends held in arrays and each
+    answer kept, since the face walk asks again for every edge of every face."""
+
+    TOLERANCE = 0.001
+
+    def __init__(self, edges) -> None:
+        self.ends = np.array([(e.a.x, e.a.y, e.b.x, e.b.y) for e in edges],
+                             dtype=np.float64).reshape(-1, 4)
+        self.first: dict[tuple[int, int], int] = {}     # the first edge joining two vertices
+        for i, e in enumerate(edges):
+            self.first.setdefault((id(e.a), id(e.b)), i)
+            self.first.setdefault((id(e.b), id(e.a)), i)
+        self.known: dict[tuple[int, int], bool] = {}
+
+    def crosses(self, a: Vertex, b: Vertex) -> bool:
+        """Whether a-b crosses, away from its ends, an edge listed before the first edge
+        joining a and b (every edge when none does)."""
+        key = (id(a), id(b))
+        answer = self.known.get(key)
+        if answer is None:
+            answer = self.known[key] = self._crosses(a, b, self.first.get(key, len(self.ends)))
+        return answer
+
+    def _crosses(self, a: Vertex, b: Vertex, before: int) -> bool:
+        if before == 0:
+            return False
+        e = self.ends[:before]
+        eax, eay, ebx, eby = e[:, 0], e[:, 1], e[:, 2], e[:, 3]
+        tol = self.TOLERANCE
+        # the same operations, in the same order, as `distance` and `segments_intersect`
+        near = ((np.sqrt((eax - a.x) ** 2 + (eay - a.y) ** 2) < tol)
+                | (np.sqrt((ebx - a.x) ** 2 + (eby - a.y) ** 2) < tol)
+                | (np.sqrt((eax - b.x) ** 2 + (eay - b.y) ** 2) < tol)
+                | (np.sqrt((ebx - b.x) ** 2 + (eby - b.y) ** 2) < tol))
+        xlk, ylk = b.x - a.x, b.y - a.y
+        xnm, ynm = ebx - eax, eby - eay
+        xmk, ymk = eax - a.x, eay - a.y
+        det = xnm * ylk - ynm * xlk
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inv = 1.0 / det
+            s = (xnm * ymk - ynm * xmk) * inv
+            t = (xlk * ymk - ylk * xmk) * inv
+        hit = ((np.abs(det) >= EPSILON) & (-EPSILON <= s) & (s <= 1 + EPSILON)
+               & (-EPSILON <= t) & (t <= 1 + EPSILON) & ~near)
+        return bool(hit.any())
+
+
 class PlanarGraph:
     """Vertices, edges and faces with Ludii's creation and ordering rules."""
 
@@ -473,6 +522,7 @@ class PlanarGraph:
         if self.faces:
             self.clear_faces()
         seen: set[tuple] = set()
+        crossings = EdgeCrossings(self.edges) if check_crossings else None
         for start in self.vertices:
             for first in list(start.edges):
                 walk = [start]
@@ -491,7 +541,7 @@ class PlanarGraph:
                     if vert in walk:
                         break
                     walk.append(vert)
-                    if check_crossings and self.is_edge_crossing(prev, vert):
+                    if crossings is not None and crossings.crosses(prev, vert):
                         break
                 if closed and len(walk) >= 3 and polygon_area([(v.x, v.y) for v in walk]) < 0:
                     key = cycle_key([v.id for v in walk])
@@ -508,20 +558,6 @@ class PlanarGraph:
                 v.faces.append(f)
         for v in self.vertices:
             v.sort_faces()
-
-    def is_edge_crossing(self, a: Vertex, b: Vertex) -> bool:
-        """Whether segment a-b crosses an existing edge away from its ends."""
-        tol = 0.001
-        for e in self.edges:
-            if (e.a is a and e.b is b) or (e.a is b and e.b is a):
-                return False
-            ea, eb = e.a, e.b
-            if (distance(a.x, a.y, ea.x, ea.y) < tol or distance(a.x, a.y, eb.x, eb.y) < tol
-                    or distance(b.x, b.y, ea.x, ea.y) < tol or distance(b.x, b.y, eb.x, eb.y) < tol):
-                continue
-            if segments_intersect(a.x, a.y, b.x, b.y, ea.x, ea.y, eb.x, eb.y):
-                return True
-        return False
 
     def assemble(self) -> None:
         """Ludii's Graph(vertices, edges) constructor: link edges, make faces, link faces."""
