@@ -819,6 +819,32 @@ class SitesAround(Region):
             enemy = w != 0 and owner_whats[w].owner not in (0, c.s.mover)
             return enemy if kind == "Enemy" else not enemy
 
+        if single and cond is None and self.distance is None:
+            # one centre, one step, no condition: each site's neighbours are fixed
+            def near(site):
+                out = []
+                for r in radials[site]:
+                    if len(r.sites) > 1 and r.sites[1] not in out:
+                        out.append(r.sites[1])
+                return out
+            fixed = [near(site) for site in range(n)]
+
+            def close(out, site):
+                if include_self:
+                    return out if site in out else out + [site]
+                return [s for s in out if s != site]
+            if kind is None:
+                fixed = [close(out, site) for site, out in enumerate(fixed)]
+
+            def around_one(c):
+                site = where(c)
+                if not 0 <= site < n:
+                    return [site] if include_self and site >= n else []
+                if kind is None:
+                    return list(fixed[site])     # the caller may change it
+                return close([to for to in fixed[site] if kind_ok(c, to)], site)
+            return around_one
+
         def around(c):
             centres = (where(c),) if single else tuple(where(c))
             if not centres or centres[0] < 0:
