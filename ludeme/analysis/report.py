@@ -118,7 +118,17 @@ def _panels(count: int, height: float = 4.0) -> tuple[Figure, list]:
     to read where the report shows it."""
     cols = min(PANEL_COLUMNS, count)
     rows = math.ceil(count / cols)
-    fig = Figure(figsize=(max(7.0, 5.5 * cols), height * rows + 0.6), layout="constrained")
+    width, tall = max(7.0, 5.5 * cols), height * rows + 0.6
+    fig = Figure(figsize=(width, tall))
+    # Margins in inches, set once: the figure's title and two lines of panel title above
+    # each row, tick labels (turned in the outcome panels) and axis labels around each
+    # panel. matplotlib's constrained layout measured them for each figure, half of the
+    # time a ten-ruleset report took to draw.
+    left, right, top, bottom, across, down = 0.8, 0.3, 1.15, 0.95, 0.9, 1.5
+    panel_w = (width - left - right - across * (cols - 1)) / cols
+    panel_h = (tall - top - bottom - down * (rows - 1)) / rows
+    fig.subplots_adjust(left=left / width, right=1 - right / width, top=1 - top / tall,
+                        bottom=bottom / tall, wspace=across / panel_w, hspace=down / panel_h)
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     for ax in axes:
         ax.tick_params(labelsize=10)
