@@ -354,8 +354,9 @@ class RepetitionFigures(StateFigures):
 
     def observe(self, state):
         self.states += 1
-        self.positions.add(hash(state.position_key()))
-        self.situations.add(hash(state.situation_key()))
+        position = state.position_key()
+        self.positions.add(hash(position))
+        self.situations.add(hash(state.situation_key(position)))
 
     def row(self, legal):
         return {"positional_repetition": float(len(self.positions) < self.states),

@@ -534,11 +534,12 @@ class State:
         """The position as Ludii's stateHash reads it (sites, player order; not phases)."""
         return position_key(self)
 
-    def situation_key(self) -> tuple:
-        """The position and what Ludii's fullHash adds to it that this engine keeps: the
-        mover, next and previous players, active players, whether the game is over,
-        scores and the moves of the mover's turn so far."""
-        return (position_key(self), self.mover, self.next, self.prev, tuple(self.active),
+    def situation_key(self, position: tuple | None = None) -> tuple:
+        """The position (`position_key`, given when already known) and what Ludii's
+        fullHash adds to it that this engine keeps: the mover, next and previous players,
+        active players, whether the game is over, scores and the moves of the mover's turn
+        so far."""
+        return (position_key(self) if position is None else position, self.mover, self.next, self.prev, tuple(self.active),
                 self.over, tuple(self.scores), self.num_turn_same)
 
     def clone(self) -> "State":

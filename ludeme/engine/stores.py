@@ -341,7 +341,7 @@ class StackSites:
         return False
 
     def key(self) -> tuple:
-        return tuple(tuple(tuple(lv) for lv in st) for st in self.stacks)
+        return tuple([tuple(map(tuple, st)) for st in self.stacks])
 
     # -- writing ---------------------------------------------------------------
     def clear(self, site: int) -> None:

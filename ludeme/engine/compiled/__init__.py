@@ -395,11 +395,12 @@ class CompiledState:
         return tuple(a.tobytes() for a in (self.who, self.what, self.count,
                                            self.sc[m.STATE:m.STATE + m.N_STATE]))
 
-    def situation_key(self) -> tuple:
-        """The position and the players' state (State.situation_key)."""
+    def situation_key(self, position: tuple | None = None) -> tuple:
+        """The position (`position_key`, given when already known) and the players' state
+        (State.situation_key)."""
         from ludeme.engine.compiled import rt
         m, sc = self.m, self.sc.tolist()
-        return (self.position_key(), sc[rt.MOVER], sc[rt.NEXT], sc[rt.PREV],
+        return (self.position_key() if position is None else position, sc[rt.MOVER], sc[rt.NEXT], sc[rt.PREV],
                 self.active.tobytes(), bool(sc[rt.OVER]), tuple(sc[m.SCORE + 1:m.SCORE + m.NP + 1]),
                 sc[rt.NUM_TURN_SAME])
 
