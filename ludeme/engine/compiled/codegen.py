@@ -21,6 +21,7 @@ arrays `who`, `what`, `count`.
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 from contextlib import contextmanager
@@ -48,6 +49,21 @@ MAX_TABLE_ELEMENTS = 1_000_000
 _READS_PLAYER = re.compile(r"\bplayer\b")
 _TAKES_PLAYER = re.compile(r"^def \w+\([^)]*\bplayer\b", re.M)
 _COMMENT = re.compile(r"#.*")
+
+
+def _reads_outer_site(source: str) -> bool:
+    """Whether a helper kernel's source reads `site` where only a loop around it binds it:
+    in the sites its own loop over `site` walks, or anywhere when it never binds it."""
+    fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
+    if "site" in {a.arg for a in fn.args.args}:
+        return False
+    names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == "site"]
+    if not any(isinstance(n.ctx, ast.Store) for n in names):
+        return bool(names)
+    return any(isinstance(n, ast.For) and isinstance(n.target, ast.Name)
+               and n.target.id == "site"
+               and any(isinstance(m, ast.Name) and m.id == "site" for m in ast.walk(n.iter))
+               for n in ast.walk(fn))
 
 
 class Source:
@@ -315,6 +331,10 @@ class Source:
             raise Unsupported(None, "(player) inside a helper kernel not given it")
         name = self.helper_names.get(key)
         if name is None:
+            if _reads_outer_site(key):
+                # `(site)` of a loop around the helper (forEach Site, a region's if:) is a
+                # local of the kernel that loops: read here, it would be undefined
+                raise Unsupported(None, "(site) of an enclosing loop inside a helper kernel")
             name = self.helper_names[key] = f"helper_{len(self.helpers)}"
             self.helpers.append(make(name))
         return name
