@@ -681,6 +681,29 @@ ROW_AND_COLUMN_GAME = """
 """
 
 
+# A piece picked then its destination picked ((move Select) with (to ...)), kept off the
+# far edge ahead of its move ((ahead (to) SameDirection)); the enemies in line in front of
+# it are taken (approach, (directional ...) in the direction of the move), and those in
+# line behind where it left (withdrawal, the opposite direction, from (last From)).
+APPROACH_GAME = """
+(game "Approach And Withdraw" (players 2)
+  (equipment {(board (square 5) use:Vertex) (piece "Marker" Each)})
+  (rules
+    (start {(place "Marker1" (sites Bottom)) (place "Marker2" (sites Top))})
+    (play (move Select (from (sites Occupied by:Mover))
+            (to (sites Around (from)) if:(and (is Empty (to))
+                                              (!= (to) (ahead (to) SameDirection))))
+            (then (and {(fromTo (from (last From)) (to (last To)))
+                        (directional (from (last To))
+                                     (directions Vertex from:(last From) to:(last To))
+                                     (to if:(is Enemy (who at:(to))) (apply (remove (to)))))
+                        (directional (from (last From))
+                                     (directions Vertex from:(last To) to:(last From))
+                                     (to if:(is Enemy (who at:(to))) (apply (remove (to)))))}))))
+    (end (if (no Pieces Next) (result Mover Win)))))
+"""
+
+
 # (can Move ...) of a step from a site in the (then ...) of the moves around it: the
 # kernel that asks takes the step's moves alone, not that (then ...) (which asks again).
 STUCK_SCORES_GAME = FOLLOW_UP_GAME.replace(
@@ -1646,7 +1669,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (STUCK_SCORES_GAME, (3, 4), lambda df: df["moves"].gt(df["turns"]).any()),
     # A full row of the last disc loses, a line of three wins: both happen.
     (ROW_AND_COLUMN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["moves"].min() >= 4)],
+     and df["moves"].min() >= 4),
+    # Both sides win, which takes captures.
+    (APPROACH_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1661,7 +1686,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "no-moves-next-after-again", "expand-static", "promote-by-id",
          "sites-direction-listed", "count-steps-by-relation",
          "step-from-a-site", "for-each-value",
-         "can-move-in-the-then-around", "row-and-column-by-index"])
+         "can-move-in-the-then-around", "row-and-column-by-index",
+         "approach-and-withdrawal"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

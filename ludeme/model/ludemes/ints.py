@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -979,11 +981,13 @@ def _ahead(src, lud):
     from .literals import fixed_int
     steps = fixed_int(lud, "steps", 1)
     dirn = lud.dirn or "Forward"
-    if dirn in ("SameDirection", "OppositeDirection") or hasattr(dirn, "direction_keys"):
-        raise Unsupported(lud, "in a direction set by the last move or a function")
+    if hasattr(dirn, "direction_keys"):
+        raise Unsupported(lud, "in a direction set by a function")
     env = src.env
     n = env.num_board_sites
     at = src.int_expr(lud.site)
+    if dirn in ("SameDirection", "OppositeDirection"):
+        return _ahead_along_move_expr(src, lud, at, steps, dirn == "OppositeDirection")
     if not env.is_static_direction(dirn) or dirn in ("CW", "CCW", "In", "Out", "Rotational"):
         keys = env.direction_keys(dirn, lud)
         radials = env.board.radials
@@ -1011,6 +1015,34 @@ def _ahead(src, lud):
                 break
         walk.append(cur)
     return f"({src.table(walk)}[{at}] if 0 <= {at} < {n} else {at})"
+
+
+def _ahead_along_move_expr(src, lud, at: str, steps: int, opposite: bool) -> str:
+    """`_ahead_along_move` as two tables: the first of the board's directions in which a
+    step leads from a site to another (-1 for none), and each site's site `steps` along
+    the first radial of each direction (the site itself where it is too short)."""
+    board = src.env.board
+    n = src.env.num_board_sites
+    if n > 2048:
+        raise Unsupported(lud, "along the last move on a board of over 2,048 sites")
+    dirs = list(board.directions)
+    targets = board.trajectories.targets
+    radials = board.radials
+    first = np.full((n, n), -1, np.int64)
+    for a in range(n):
+        for i, d in enumerate(dirs):
+            for b in targets(a, d):
+                if 0 <= b < n and first[a, b] < 0:
+                    first[a, b] = i
+    along = np.empty((max(1, len(dirs)), n), np.int64)
+    for i, d in enumerate(dirs):
+        for s in range(n):
+            rs = radials[d][s] if d in radials else ()
+            along[i, s] = rs[0].sites[steps] if rs and len(rs[0].sites) >= steps + 1 else s
+    F, A = src.table(first), src.table(along)
+    a, b = ("to", "frm") if opposite else ("frm", "to")
+    return (f"({A}[{F}[{a}, {b}], {at}] if 0 <= {at} < {n} and 0 <= {a} < {n} and 0 <= {b} < {n}"
+            f" and {F}[{a}, {b}] >= 0 else ({at} if {at} >= 0 else -1))")
 
 
 emits(From, RowOf, ColumnOf, kind="from_only")(reads_params_only_from)

@@ -602,48 +602,70 @@ class TrackSiteFirst(IntFn):
 
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
 
-@emits(MoveSelect, kind="moves", refuses=("mover", ("to", "with (to ...)")))
+@emits(MoveSelect, kind="moves", refuses=("mover",))
 def _select_moves(src, lud, out, ind):
-    """One decision per site of the region (in increasing order, as Ludii walks it as a
-    set) where the condition holds, (from) and (to) both on it; its one action (Ludii's
+    """One decision per site of the (from) region (in increasing order, as Ludii walks it
+    as a set) where its condition holds, (from) and (to) both on it; with a (to ...), one
+    per site of that region too (read with both on the site selected), in increasing
+    order, where its condition holds with (to) on it. Its one action (Ludii's
     ActionSelect) changes nothing but is counted."""
-    fr = lud.from_
+    fr, dest = lud.from_, lud.to
     refuse(fr, "level", "type")
+    if dest is not None:
+        refuse(dest, "level", "type", "apply")
     env = src.env
     site_type = env.board.site_type
     limit = env.total_sites if site_type == "Cell" else env.num_board_sites
     g = src.new_generator([NO_EFFECT_ACTION], lud=lud, kind=(A_SELECT,))
     cond = src.bool_expr(fr.if_) if fr.if_ is not None else "True"
     out.append(f"{ind}sf, st = frm, to")
-    if fr.site is None or isinstance(fr.site, IntFn):
-        site = "frm" if fr.site is None else src.int_expr(fr.site)
-        out.append(f"{ind}for ff in ({site},):")
+    inner = _walk_region(src, fr.site, "frm", "ff", limit, out, ind)
+    out.append(f"{inner}frm = ff")
+    out.append(f"{inner}to = ff")
+    out.append(f"{inner}if {cond}:")
+    if dest is None:
+        src.push(out, inner + "    ", "frm", "frm", g)
+    else:
+        walk = _walk_region(src, dest.site, "to", "tt", limit, out, inner + "    ", "_to")
+        out.append(f"{walk}frm = ff")
+        out.append(f"{walk}to = tt")
+        test = src.bool_expr(dest.if_) if dest.if_ is not None else "True"
+        out.append(f"{walk}if {test}:")
+        src.push(out, walk + "    ", "frm", "tt", g)
+        out.append(f"{walk}to = ff")
+    out.append(f"{ind}frm, to = sf, st")
+
+
+def _walk_region(src, region, default: str, var: str, limit: int, out: list, ind: str,
+                 tag: str = "") -> str:
+    """Lines walking the sites of a region of a (from) or (to) (`default`, the site it
+    names, when none) in increasing order, each once and on the board, as `var`; the
+    indent of the walk's body."""
+    if region is None or isinstance(region, IntFn):
+        site = default if region is None else src.int_expr(region)
+        out.append(f"{ind}for {var} in ({site},):")
         flt = "True"
-    elif src.is_static_region(fr.site):
-        sites, by_player = src.static_sites(fr.site)
+    elif src.is_static_region(region):
+        sites, by_player = src.static_sites(region)
         rows = [sorted(set(s)) for s in sites] if by_player else [sorted(set(sites))]
         t_sites, t_len = (src.table(a) for a in src.padded(rows))
         row = "mover" if by_player else "0"
-        out.append(f"{ind}for jj in range({t_len}[{row}]):")
-        out.append(f"{ind}    ff = {t_sites}[{row}, jj]")
+        out.append(f"{ind}for j{tag} in range({t_len}[{row}]):")
+        out.append(f"{ind}    {var} = {t_sites}[{row}, j{tag}]")
         flt = "True"
-    elif lookup("contains", fr.site):
-        out.append(f"{ind}for ff in range({limit}):")
-        flt = src.region_contains(fr.site, "ff")
+    elif lookup("contains", region):
+        out.append(f"{ind}for {var} in range({limit}):")
+        flt = src.region_contains(region, var)
     else:       # listed: marked, then walked in increasing order
-        seq, test = src.region_sites(fr.site)
-        out.append(f"{ind}marked = np.zeros({limit}, np.bool_)")
-        out.append(f"{ind}for ff in {seq}:")
-        out.append(f"{ind}    if 0 <= ff < {limit}{' and ' + test('ff') if test else ''}:")
-        out.append(f"{ind}        marked[ff] = True")
-        out.append(f"{ind}for ff in range({limit}):")
-        flt = "marked[ff]"
-    out.append(f"{ind}    if 0 <= ff < {limit} and {flt}:")
-    out.append(f"{ind}        frm = ff")
-    out.append(f"{ind}        to = ff")
-    out.append(f"{ind}        if {cond}:")
-    src.push(out, ind + "            ", "frm", "frm", g)
-    out.append(f"{ind}frm, to = sf, st")
+        seq, test = src.region_sites(region)
+        out.append(f"{ind}marked{tag} = np.zeros({limit}, np.bool_)")
+        out.append(f"{ind}for {var} in {seq}:")
+        out.append(f"{ind}    if 0 <= {var} < {limit}{' and ' + test(var) if test else ''}:")
+        out.append(f"{ind}        marked{tag}[{var}] = True")
+        out.append(f"{ind}for {var} in range({limit}):")
+        flt = f"marked{tag}[{var}]"
+    out.append(f"{ind}    if 0 <= {var} < {limit} and {flt}:")
+    return ind + "        "
 
 
 def _track_tables(src, tracks: list) -> tuple[str, str, str, str]:

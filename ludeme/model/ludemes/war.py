@@ -763,6 +763,77 @@ def capture_lines(src, lud, scan: list[str]) -> list[str]:
             "    btw = -1"]
 
 
+@emits(Directional, kind="consequent", refuses=(("then", "with (then ...)"),))
+def _directional_consequent(src, lud, lines, ind):
+    """`Directional.compile`: along each radial from the start in the directions (fixed by
+    the board, or those in which one site lies from another), the run of sites where the
+    condition holds, read on the position before any effect; then the effect at each, with
+    (to) on it and (from) undefined."""
+    from .moves import _apply_lines
+    env = src.env
+    to = lud.to
+    if to is None or to.if_ is None or to.apply is None or to.apply.effect is None:
+        raise Unsupported(lud, "without (to if:<cond> (apply <effect>))")
+    refuse(to, "site", "level")
+    if to.apply.if_ is not None:
+        raise Unsupported(to.apply, "with if:")
+    if lud.from_ is not None:
+        refuse(lud.from_, "level", "if_", "type")
+    start = src.int_expr(lud.from_.site) if lud.from_ is not None and \
+        lud.from_.site is not None else "frm"
+    n = env.num_board_sites
+    dirn = lud.dirn
+    if isinstance(dirn, DirectionsBetween):
+        _check_board_type(dirn, env)
+        radials = env.board.radials
+        tables = [radials[d] for d in env.board.relation_dirs("All") if d in radials]
+        rows = [[list(r.sites) for t in tables for r in t[s]] for s in range(n)]
+        dir_of = [[i for i, t in enumerate(tables) for _ in t[s]] for s in range(n)]
+    else:
+        if not env.is_static_direction(dirn or "Adjacent"):
+            raise Unsupported(lud, "in directions relative to a piece")
+        along = _radials_fn(env, lud, dirn)
+        rows = [[list(r) for r in along(None, s)] for s in range(n)]
+        dir_of = [[0] * len(r) for r in rows]
+    t_lines, t_len = src.padded(rows)
+    L3, LL, LD = src.table(t_lines), src.table(t_len), src.table(src.padded(dir_of)[0])
+    NL = src.table([len(r) for r in rows])
+    most = max(1, t_lines.shape[1] * t_lines.shape[2]) if t_lines.ndim == 3 else 1
+    effect: list[str] = []
+    _apply_lines(src, to.apply, effect)
+    out = [f"cf = {start}", f"if 0 <= cf < {n}:"]
+    if isinstance(dirn, DirectionsBetween):     # the directions in which b lies from a
+        out += [f"    da = {src.int_expr(dirn.from_)}",
+                f"    db = {src.int_expr(dirn.to)}",
+                f"    dm = np.zeros({max(1, len(tables))}, np.bool_)",
+                f"    if 0 <= da < {n} and 0 <= db < {n}:",
+                f"        for j in range({NL}[da]):",
+                f"            for pos in range(1, {LL}[da, j]):",
+                f"                if {L3}[da, j, pos] == db:",
+                f"                    dm[{LD}[da, j]] = True"]
+        taken = f"dm[{LD}[cf, j]]"
+    else:
+        taken = "True"
+    out += [f"    cbuf = np.empty({most}, np.int64)",
+            "    cn = 0",
+            f"    for j in range({NL}[cf]):",
+            f"        if {taken}:",
+            f"            for pos in range(1, {LL}[cf, j]):",
+            f"                to = {L3}[cf, j, pos]",
+            f"                if not {src.bool_expr(to.if_)}:",
+            "                    break",
+            "                cbuf[cn] = to",
+            "                cn += 1",
+            "    df = frm",
+            "    frm = -1",
+            "    for i in range(cn):",
+            "        to = cbuf[i]",
+            *("        " + x for x in effect),
+            "    frm = df",
+            "    to = -1"]
+    lines.extend(ind + x for x in out)
+
+
 def _target_friend(src, lud) -> tuple[str, str]:
     """A capture's between and to conditions; Ludii's defaults read the site numbers
     themselves as players (`_is_player_fn`)."""
