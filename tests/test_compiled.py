@@ -704,6 +704,21 @@ APPROACH_GAME = """
 """
 
 
+# A disc added on the top row falls (a (slide) consequent) by as many sites as its column
+# has empty ones below it: an exact count read when the slide begins.
+FALLING_GAME = """
+(game "Falling Discs" (players 2)
+  (equipment {(board (rectangle 4 3)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (intersection (sites Top) (sites Empty)))
+            (then (slide (from (last To)) S
+                    (between (exact (count Sites in:(intersection (sites Empty)
+                                      (sites Column (column of:(last To)))))))))))
+    (end {(if (is Line 3 through:(last To afterConsequence:True)) (result Mover Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
+
 # (can Move ...) of a step from a site in the (then ...) of the moves around it: the
 # kernel that asks takes the step's moves alone, not that (then ...) (which asks again).
 STUCK_SCORES_GAME = FOLLOW_UP_GAME.replace(
@@ -1671,7 +1686,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (ROW_AND_COLUMN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].min() >= 4),
     # Both sides win, which takes captures.
-    (APPROACH_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (APPROACH_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Lines are made at the bottom, so discs fall: both sides win, and a full board draws.
+    (FALLING_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1687,7 +1704,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "sites-direction-listed", "count-steps-by-relation",
          "step-from-a-site", "for-each-value",
          "can-move-in-the-then-around", "row-and-column-by-index",
-         "approach-and-withdrawal"])
+         "approach-and-withdrawal", "falling-by-a-count-read-in-play"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

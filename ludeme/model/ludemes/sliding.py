@@ -530,12 +530,13 @@ def _slide_consequent(src, lud, lines, ind):
 
 
 def _one_count(rng) -> bool:
-    """True when a between range admits one number of sites only, a number the rules fix:
-    (exact N), (range N N) or (range N), (max 1)."""
+    """True when a between range admits one number of sites only: (exact N), N read when
+    the slide begins (Connect Four's drop: the empty sites of the column), or a number the
+    rules fix, (range N N) or (range N), (max 1)."""
     from .literals import IntConst
     if isinstance(rng, Exact):
-        ends = (rng.n, rng.n)
-    elif isinstance(rng, RangeL):
+        return True
+    if isinstance(rng, RangeL):
         ends = (rng.lo, rng.hi if rng.hi is not None else rng.lo)
     elif isinstance(rng, MaxL):
         return type(rng.n) is IntConst and rng.n.value == 1
