@@ -9,7 +9,7 @@ import pytest
 from ludeme.api import compiled_of
 from ludeme.engine.compiled import rt
 from ludeme.engine.compiled.codegen import _journaled
-from test_compiled import ludii_game
+from test_compiled import STATES_GAME, THREATS_GAME, ludii_game
 
 # The check is a global the kernels read as Python; compiled, numba fixes it at compile time.
 as_python = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") != "1",
@@ -33,6 +33,14 @@ def _checked_playouts(name, n, monkeypatch):
 @pytest.mark.parametrize("name,n", GAMES)
 def test_the_figures_kept_from_the_writes_are_those_of_every_site(name, n, monkeypatch):
     _checked_playouts(name, n, monkeypatch)
+
+
+@as_python
+@pytest.mark.parametrize("text", [STATES_GAME, THREATS_GAME], ids=["piece-states", "threats"])
+def test_piece_states_and_moves_tried_on_copies_keep_the_figures(text, tmp_path, monkeypatch):
+    path = tmp_path / "game.lud"
+    path.write_text(text)
+    _checked_playouts(str(path), 10, monkeypatch)
 
 
 @as_python

@@ -1003,7 +1003,7 @@ def _journaled(module: str) -> bool:
     for line in module.splitlines():
         if _BULK_WRITE.search(line):
             return False
-        m = _JOURNAL_LINE.fullmatch(line.strip())
+        m = _JOURNAL_LINE.fullmatch(line.partition("#")[0].strip())
         if m:
             noted = m.group(1)
             continue
