@@ -103,7 +103,8 @@ def test_a_piece_placed_on_an_occupied_site_leaves_its_piece_and_adds_to_its_cou
 def test_the_compiled_add_keeps_an_occupied_sites_piece(count_from, count):
     import numpy as np
     from ludeme.engine.compiled import rt
-    who, what, counts = np.array([1, 0]), np.array([1, 0]), np.array([1, 0])
+    # count ends with the journal of the sites written (rt.JOURNAL_TAIL)
+    who, what, counts = np.array([1, 0]), np.array([1, 0]), np.array([1, 0] + [0] * rt.JOURNAL_TAIL)
     rt.site_add(who, what, counts, count_from, 0, 2, 2, 2)     # two of piece 2 at site 0
     assert (who[0], what[0], counts[0]) == (1, 1, count)
 

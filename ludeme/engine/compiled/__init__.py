@@ -339,8 +339,13 @@ class CompiledState:
     def key(self) -> tuple:
         """Everything that decides the future of the game, for equality checks between
         states of this backend (`ludeme.engine.state.State.key` is the reference engine's)."""
-        return tuple(a.tobytes() for a in (self.who, self.what, self.count, self.sc, self.rk,
-                                           self.active, self.phase))
+        return tuple(a.tobytes() for a in (self.who, self.what, self.sites_count(), self.sc,
+                                           self.rk, self.active, self.phase))
+
+    def sites_count(self):
+        """`count` without its journal of writes (`rt.JOURNAL`), which is no part of the state."""
+        from ludeme.engine.compiled import rt
+        return self.count[:self.count.shape[0] - rt.JOURNAL_TAIL]
 
     # -- what the playout rows and the cross-checks read -------------------------------
     @property
@@ -392,7 +397,7 @@ class CompiledState:
     def position_key(self) -> tuple:
         """The position as Ludii's stateHash reads it (State.position_key: not the phases)."""
         m = self.m
-        return tuple(a.tobytes() for a in (self.who, self.what, self.count,
+        return tuple(a.tobytes() for a in (self.who, self.what, self.sites_count(),
                                            self.sc[m.STATE:m.STATE + m.N_STATE]))
 
     def situation_key(self, position: tuple | None = None) -> tuple:

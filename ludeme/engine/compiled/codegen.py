@@ -1011,7 +1011,29 @@ def generate(game) -> str:
         module = None
     if src.wants_piece_states:
         module = _generate(game, s0, Source(game, piece_states=True))
-    return module
+    return module.replace("INCREMENTAL = None", f"INCREMENTAL = {_journaled(module)}", 1)
+
+
+def _journaled(module: str) -> bool:
+    """Whether every write of the sites in the generated module is in the journal of the
+    sites written (rt.JOURNAL): made by `rt`'s writes, which keep it, by the template (the
+    start position, the journal read), or in place right after `journal(count, <site>)`
+    of the site it writes."""
+    noted = None            # the site of the journal line just before, and its writes
+    for line in module.splitlines():
+        if _BULK_WRITE.search(line):
+            return False
+        m = _JOURNAL_LINE.fullmatch(line.partition("#")[0].strip())
+        if m:
+            noted = m.group(1)
+            continue
+        if not _DIRECT_WRITE.search(line):
+            noted = None
+        elif line.strip() not in _TEMPLATE_WRITES:
+            w = _DIRECT_WRITE.match(line.strip())    # one target, the site noted
+            if not w or w.group(2) != noted:
+                return False
+    return True
 
 
 def _generate(game, s0, src: Source) -> str:
@@ -1211,7 +1233,14 @@ STACK_WRITES = ("from ludeme.engine.compiled.rt import (stack_add as site_add, "
 # Levels the kernels keep per site, at least (more when the start stacks more).
 MIN_DEPTH = 32
 # A statement writing a site's array in place, not through the writes of `rt`.
-_DIRECT_WRITE = re.compile(r"\b(who|what|count)\[[^\]]*\]\s*[-+]?=(?!=)")
+_DIRECT_WRITE = re.compile(r"\b(who|what|count)\[([^\]]*)\]\s*[-+]?=(?!=)")
+# An emitter's note of the site it writes in place next (`rt.journal`).
+_JOURNAL_LINE = re.compile(r"journal\(count, ([^()]+)\)")
+# The template's own writes in place: the start position (`reset`), the journal read.
+_TEMPLATE_WRITES = frozenset(("who[:] = INIT_WHO", "what[:] = INIT_WHAT",
+                              "count[:] = INIT_COUNT", "count[JN] = 0"))
+# A write of a whole array by a method or function (not seen by `_DIRECT_WRITE`).
+_BULK_WRITE = re.compile(r"\b(who|what|count)\.(fill|put|itemset|resize|sort)\(|copyto\(")
 
 
 def _initial_sites(game, s0) -> tuple[list, list, list, int]:
@@ -1315,7 +1344,8 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 COUNTER, NUM_ACTIONS, LAST_TO_AFTER, LAST_FROM_AFTER,
                                 NUM_SCALARS, WIN, LOSS, DRAW,
                                 hash_one, hash_into, site_word, grown, step_distance,
-                                popcount, series_figures, grown_rows,
+                                popcount, series_figures, grown_rows, JOURNAL, JOURNAL_TAIL,
+                                journal,
                                 N_SERIES, S_PIECES, S_OCCUPIED, S_LEGAL, S_MULTI,
                                 S_DISTANCE, S_SCORE)
 {stack_writes}
@@ -1359,7 +1389,14 @@ TOTAL = {total}
 STACKING = {stacking}
 DEPTH = {depth}
 WHO_SIZE = TOTAL * (1 + DEPTH)
-COUNT_SIZE = TOTAL * (2 if STACKING else 1)
+COUNT_SIZE = TOTAL * (2 if STACKING else 1) + JOURNAL_TAIL
+JN = COUNT_SIZE - 1        # count[JN]: the writes in the journal, count[JN - 1 - i] their sites
+# Whether every write of the sites is journaled (`_journaled`): each state's figures then
+# follow from the last state's and the sites written, else every site is read.
+INCREMENTAL = None
+# Tests set it (the kernels run as Python): each state's figures are checked against
+# those read from every site.
+CHECK_INCREMENTAL = False
 LEVEL_KEYS = np.array({level_keys!r}, dtype=np.int64)
 HAND_FROM = {hand_from}
 MAX_TURNS = {max_turns}
@@ -1369,7 +1406,7 @@ TEAM = np.array({team!r}, dtype=np.int64)    # player p's team ((set Team ...)),
 WHATS_SAME = np.array({whats_same!r}, dtype=np.bool_)
 INIT_WHO = np.array({init_who!r}, dtype=np.int64)
 INIT_WHAT = np.array({init_what!r}, dtype=np.int64)
-INIT_COUNT = np.array({init_count!r}, dtype=np.int64)
+INIT_COUNT = np.array({init_count!r} + [0] * JOURNAL_TAIL, dtype=np.int64)
 INIT_STATE = np.array({init_state!r}, dtype=np.int64)
 STATE_KEYS = np.array({state_keys!r}, dtype=np.int64)   # as SITE_KEYS, for the states
 INIT_PHASE = np.array({init_phase!r}, dtype=np.int64)
@@ -1680,6 +1717,33 @@ def rollout(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, rng,
     return played
 
 
+@njit(cache=True)
+def walk_sites(who, what, count, sc, covered):
+    """A state's figures read from every site: (empty board sites, pieces on them, the key
+    of the sites and stacks, the key of the piece states, board sites newly `covered`)."""
+    empty = 0
+    pieces = 0
+    newly = 0
+    h = np.int64(0)
+    for s in range(N_SITES):
+        if what[s] == 0:
+            empty += 1
+        elif not covered[s]:
+            covered[s] = True
+            newly += 1
+        pieces += count[TOTAL + s] if STACKING else count[s]
+    for s in range(TOTAL):
+        h += site_word(who[s], what[s], count[s]) * SITE_KEYS[s]
+    if STACKING:        # every level of every stack
+        for s in range(TOTAL):
+            for i in range(TOTAL + s * DEPTH, TOTAL + s * DEPTH + count[TOTAL + s]):
+                h += site_word(who[i], what[i], 0) * LEVEL_KEYS[i - TOTAL]
+    h_state = np.int64(0)
+    for s in range(N_STATE):
+        h_state += sc[STATE + s] * STATE_KEYS[s]
+    return empty, pieces, h, h_state, newly
+
+
 # The turn's kernels are inlined (numba IR) into the playout loop: a call passes every
 # array and counts its references, which cost Tic-Tac-Toe 15% of its playout.
 @njit(cache=True)
@@ -1696,6 +1760,16 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
     active = np.zeros(NP + 1, np.int8)
     phase = np.zeros(NP + 1, np.int64)
     covered = np.zeros(N_SITES, np.bool_)
+    # The arrays at the last state (INCREMENTAL): a state's figures are the last one's
+    # changed by the sites written since, whose last values these keep
+    was_who = np.empty(WHO_SIZE if INCREMENTAL else 0, np.int64)
+    was_what = np.empty(WHO_SIZE if INCREMENTAL else 0, np.int64)
+    was_count = np.empty(COUNT_SIZE if INCREMENTAL else 0, np.int64)
+    was_state = np.empty(N_STATE if INCREMENTAL else 0, np.int64)
+    state_empty = 0
+    state_pieces = 0
+    h_sites = np.int64(0)
+    h_state = np.int64(0)
     # a row per series (rt.SERIES_ROWS) and per key (positions, situations): the
     # figures of a playout are worked out by one call with few arrays (`series_figures`)
     series = np.empty((N_SERIES, 256), np.float64)
@@ -1741,25 +1815,64 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
                     n_drawn += 1
                 sc[NDRAWS] = 0
             # s0..sL: the per-state figures (ludeme.engine.figures), each state once
-            state_empty = 0
-            state_pieces = 0
-            h = 0
-            for s in range(N_SITES):
-                if what[s] == 0:
-                    state_empty += 1
-                elif not covered[s]:
-                    covered[s] = True
-                    uncovered -= 1
-                state_pieces += count[TOTAL + s] if STACKING else count[s]
-                h += site_word(who[s], what[s], count[s]) * SITE_KEYS[s]
-            for s in range(N_SITES, TOTAL):
-                h += site_word(who[s], what[s], count[s]) * SITE_KEYS[s]
-            if STACKING:        # every level of every stack
-                for s in range(TOTAL):
-                    for i in range(TOTAL + s * DEPTH, TOTAL + s * DEPTH + count[TOTAL + s]):
-                        h += site_word(who[i], what[i], 0) * LEVEL_KEYS[i - TOTAL]
-            for s in range(N_STATE):
-                h += sc[STATE + s] * STATE_KEYS[s]
+            if INCREMENTAL and decisions > 0 and count[JN] <= JOURNAL:
+                for j in range(count[JN]):      # the sites written since the last state
+                    s = count[JN - 1 - j]
+                    if STACKING:        # its levels below its height
+                        lo = TOTAL + s * DEPTH
+                        d = count[TOTAL + s] ^ was_count[TOTAL + s]
+                        for i in range(lo, lo + DEPTH):
+                            d |= (who[i] ^ was_who[i]) | (what[i] ^ was_what[i])
+                        if d != 0:
+                            for i in range(lo, lo + was_count[TOTAL + s]):
+                                h_sites -= site_word(was_who[i], was_what[i], 0) * LEVEL_KEYS[i - TOTAL]
+                            for i in range(lo, lo + count[TOTAL + s]):
+                                h_sites += site_word(who[i], what[i], 0) * LEVEL_KEYS[i - TOTAL]
+                            was_who[lo:lo + DEPTH] = who[lo:lo + DEPTH]
+                            was_what[lo:lo + DEPTH] = what[lo:lo + DEPTH]
+                    d = (who[s] ^ was_who[s]) | (what[s] ^ was_what[s]) | (count[s] ^ was_count[s])
+                    if STACKING:
+                        d |= count[TOTAL + s] ^ was_count[TOTAL + s]
+                    if d == 0:          # unchanged, or already counted
+                        continue
+                    h_sites += (site_word(who[s], what[s], count[s])
+                                - site_word(was_who[s], was_what[s], was_count[s])) * SITE_KEYS[s]
+                    if s < N_SITES:
+                        if was_what[s] == 0:
+                            state_empty -= 1
+                        if what[s] == 0:
+                            state_empty += 1
+                        elif not covered[s]:
+                            covered[s] = True
+                            uncovered -= 1
+                        if STACKING:
+                            state_pieces += count[TOTAL + s] - was_count[TOTAL + s]
+                        else:
+                            state_pieces += count[s] - was_count[s]
+                    was_who[s] = who[s]
+                    was_what[s] = what[s]
+                    was_count[s] = count[s]
+                    if STACKING:
+                        was_count[TOTAL + s] = count[TOTAL + s]
+                for s in range(N_STATE):            # piece states: written in place
+                    if sc[STATE + s] != was_state[s]:
+                        h_state += (sc[STATE + s] - was_state[s]) * STATE_KEYS[s]
+                        was_state[s] = sc[STATE + s]
+            else:
+                state_empty, state_pieces, h_sites, h_state, newly = walk_sites(
+                    who, what, count, sc, covered)
+                uncovered -= newly
+                if INCREMENTAL:
+                    was_who[:] = who
+                    was_what[:] = what
+                    was_count[:] = count
+                    was_state[:] = sc[STATE:STATE + N_STATE]
+            if INCREMENTAL:
+                count[JN] = 0
+            if CHECK_INCREMENTAL:
+                assert walk_sites(who, what, count, sc, covered.copy()) == (
+                    state_empty, state_pieces, h_sites, h_state, 0), "incremental figures"
+            h = h_sites + h_state
             empty_sum += state_empty
             pieces_sum += state_pieces
             if decisions >= series.shape[1]:         # a longer playout than any before

@@ -333,9 +333,31 @@ WIN, LOSS, DRAW = 1, 2, 3
 
 
 # ---------------------------------------------------------------- sites (FlatSites)
+# The journal of the sites written: `count` ends with JOURNAL_TAIL more integers, after
+# its sites (and heights): count[-1] the writes since the playout kernel last read it,
+# count[-2 - i] the site of write i (after JOURNAL writes only their number: the kernel
+# then reads every site). The kernel brings a state's figures (its key, empty sites,
+# pieces) up to date from the sites written since the last state instead of reading every
+# site; every write of `who`, `what`, `count` goes through the functions below, which
+# note their sites (a game writing a site otherwise reads every site: codegen's
+# INCREMENTAL).
+JOURNAL = 62
+JOURNAL_TAIL = JOURNAL + 1
+
+
+@njit(cache=True, inline="always")
+def journal(count, site):
+    """Note a write of `site` in `count`'s journal."""
+    e = count.shape[0] - 1
+    n = count[e]
+    if n < JOURNAL:
+        count[e - 1 - n] = site
+    count[e] = n + 1
+
 
 @njit(cache=True)
 def site_clear(who, what, count, site):
+    journal(count, site)
     who[site] = 0
     what[site] = 0
     count[site] = 0
@@ -344,6 +366,7 @@ def site_clear(who, what, count, site):
 @njit(cache=True)
 def site_add(who, what, count, hand_from, site, w, owner, k):
     """FlatSites.add without state/rotation/value (the games compiled here leave them 0)."""
+    journal(count, site)
     if what[site] != 0:
         count[site] = count[site] + k if site >= hand_from else 1
         return
@@ -355,6 +378,8 @@ def site_add(who, what, count, hand_from, site, w, owner, k):
 @njit(cache=True)
 def site_move(who, what, count, hand_from, frm, to):
     """FlatSites.move: one piece from `frm` to `to`."""
+    journal(count, frm)
+    journal(count, to)
     w = what[frm]
     owner = who[frm]
     if count[frm] > 1:
@@ -376,6 +401,8 @@ def site_move_counted(who, what, count, count_from, owner_of, frm, to):
     w = what[frm]
     if w == 0:
         return
+    journal(count, frm)
+    journal(count, to)
     if count[frm] > 1:
         count[frm] -= 1
     else:
@@ -393,6 +420,8 @@ def site_move_n(who, what, count, owner_of, frm, to, n):
     """FlatSites.move_n: n pieces of a counted site (Ludii's ActionMoveN); the destination
     takes them when empty or holding the same kind. `owner_of`: each kind's owner in a game
     that counts (empty: the start's owner goes with them)."""
+    journal(count, frm)
+    journal(count, to)
     w = what[frm]
     owner = owner_of[w] if owner_of.shape[0] > 0 and w != 0 else who[frm]
     if count[frm] - n <= 0:
@@ -419,13 +448,14 @@ def site_move_n(who, what, count, owner_of, frm, to, n):
 @njit(cache=True, inline="always")
 def stack_shape(what, count):
     """(TOTAL, DEPTH) of a stacking game's arrays."""
-    total = count.shape[0] // 2
+    total = (count.shape[0] - JOURNAL_TAIL) // 2
     return total, (what.shape[0] - total) // total
 
 
 @njit(cache=True)
 def stack_sync(who, what, count, site):
     """The top-level views of a site from its levels."""
+    journal(count, site)
     total, depth = stack_shape(what, count)
     n = count[total + site]
     if n > 0:
@@ -445,6 +475,7 @@ def stack_push(who, what, count, site, w, owner):
     n = count[total + site]
     if n >= depth:
         raise IndexError("a stack higher than the kernels hold")
+    journal(count, site)
     what[total + site * depth + n] = w
     who[total + site * depth + n] = owner
     count[total + site] = n + 1
@@ -455,6 +486,7 @@ def stack_pop(who, what, count, site):
     """Take the top level of a non-empty stack (the views left as they were)."""
     total, depth = stack_shape(what, count)
     n = count[total + site] - 1
+    journal(count, site)
     what[total + site * depth + n] = 0
     who[total + site * depth + n] = 0
     count[total + site] = n

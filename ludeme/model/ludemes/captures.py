@@ -196,6 +196,7 @@ def _promote_consequent(src, lud, lines, ind):
     lines += [f"{ind}ps = {where}", f"{ind}if ps >= 0:", f"{ind}    pw = what[ps]"]
     for target in _promotion_targets(src, lud):
         lines += [f"{ind}    w = {target}", f"{ind}    if w > 0:",
+                  f"{ind}        journal(count, ps)",
                   f"{ind}        who[ps] = OWNER[w] if pw > 0 else 0",
                   f"{ind}        what[ps] = w"]
 

@@ -450,6 +450,7 @@ def _is_threatened(src, lud):
         f"        {src.site_clear('site')}",
         f"        {src.site_add('site', 'w', 'owner', '1')}",
         "    elif what[site] != w or who[site] != owner:",
+        "        journal(count, site)       # (of the copy: codegen's INCREMENTAL reads it)",
         "        who[site] = owner          # a flip: the piece keeps its state",
         "        what[site] = w",
         "    sc[PREV] = owner",
