@@ -719,6 +719,17 @@ FALLING_GAME = """
 """
 
 
+# A literal region naming sites past the board's last (Ludii's files have them): only the
+# board's sites it names count.
+PAST_THE_LAST_GAME = """
+(game "Past The Last" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty) if:(not (is In (to) (sites {4 9 10 11}))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
 # (can Move ...) of a step from a site in the (then ...) of the moves around it: the
 # kernel that asks takes the step's moves alone, not that (then ...) (which asks again).
 STUCK_SCORES_GAME = FOLLOW_UP_GAME.replace(
@@ -1688,7 +1699,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # Both sides win, which takes captures.
     (APPROACH_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Lines are made at the bottom, so discs fall: both sides win, and a full board draws.
-    (FALLING_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
+    (FALLING_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # The centre is never taken, so eight moves at most; both sides win, some draw.
+    (PAST_THE_LAST_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])
+     and df["moves"].max() <= 8)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1704,7 +1718,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "sites-direction-listed", "count-steps-by-relation",
          "step-from-a-site", "for-each-value",
          "can-move-in-the-then-around", "row-and-column-by-index",
-         "approach-and-withdrawal", "falling-by-a-count-read-in-play"])
+         "approach-and-withdrawal", "falling-by-a-count-read-in-play",
+         "literal-region-past-the-last-site"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -552,16 +552,17 @@ class Source:
         return emit("static_sites", self, lud)
 
     def static_region(self, lud):
+        """A mask of a region listed now (once, or a row per mover), over every site and
+        any larger number the region lists (a literal `(sites {...})` may name sites past
+        the last: only a site of that number is in it)."""
         sites, by_player = self.static_sites(lud)
-        total = self.env.total_sites
-        if by_player:
-            mask = np.zeros((len(sites), total), dtype=bool)
-            for p, ss in enumerate(sites):
-                mask[p, list(ss)] = True
-            return mask, True
-        mask = np.zeros(total, dtype=bool)
-        mask[list(sites)] = True
-        return mask, False
+        rows = [list(ss) for ss in sites] if by_player else [list(sites)]
+        rows = [[s for s in ss if s >= 0] for ss in rows]
+        width = max([self.env.total_sites] + [s + 1 for ss in rows for s in ss])
+        mask = np.zeros((len(rows), width), dtype=bool)
+        for p, ss in enumerate(rows):
+            mask[p, ss] = True
+        return (mask, True) if by_player else (mask[0], False)
 
     def is_static_region(self, lud) -> bool:
         """True for regions that read nothing of the state (their sites can be listed now)."""
