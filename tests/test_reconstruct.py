@@ -968,3 +968,41 @@ def test_a_fill_placing_in_a_hand_by_its_name_brings_its_sources_hands(tmp_path,
     assert ("the hands of board/race/hander.lud added to the equipment: the fill of line 1:"
             in text) == added
     assert len(load(tmp_path / "c.lud", backend="reference").containers) == 3
+
+
+# a hole in a define the game uses in two places of different contexts: a size, and a
+# number taken one from
+TWO_USES = ('(define "Size" [#]) (game "G" (players 2) (equipment {{ (board (merge {{ '
+            '(rectangle 1 ("Size")) (shift 0 (- "Size" 1) (rectangle 1 1)) }})) '
+            '(piece "Disc" Each) }}) (rules (play (move Add (to (sites Empty)))) '
+            '(end (if (is Full) (result Mover Draw)))))')
+
+
+def test_a_hole_in_a_define_used_in_several_places_has_each_uses_context(tmp_path):
+    hole, = find_holes(_expanded(tmp_path, TWO_USES.format()))
+    assert [str(c) for c in hole.contexts] == ["(rectangle ... [#])", "(- [#] ...)"]
+
+
+def test_a_define_holes_fill_fits_every_use(tmp_path):
+    """A fill of the first use only (`8 diagonals:Alternating` after a rectangle's first
+    size) would be written into `(- "Size" 1)` too; the fills are the runs that fit both,
+    from either use's runs in the corpus."""
+    import random
+    from ludeme.api import load
+    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
+                                             load_template, source_scores)
+    index = FragmentIndex()
+    for name, board in (("a", "(rectangle 1 8 diagonals:Alternating)"),
+                        ("b", "(rectangle 2 5)"), ("c", "(shift (- 4 1) 0 (square 2))")):
+        source = f'(game "{name}" (players 2) (equipment {{ (board {board}) }}))'
+        index.add(expand(load_description(f"{name}.lud", source)), f"board/{name}.lud",
+                  "board")
+    path = tmp_path / "t.lud"
+    path.write_text(TWO_USES.format())
+    template = load_template(path)
+    options, = hole_options(template, index, source_scores(template, index),
+                            random.Random(0))
+    assert sorted(o.raw for o in options) == ["4", "5"]
+    for o in options:
+        (tmp_path / "c.lud").write_text(candidate_text(template, Plan([o], "mix"), index, 1, 0))
+        assert load(tmp_path / "c.lud", backend="reference").num_players == 2

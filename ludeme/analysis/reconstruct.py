@@ -88,6 +88,15 @@ class Hole:
     # the piece a start rule `(place "Name" [#])` or `(place "Name" (sites [#]))` puts on the
     # sites this hole holds ("" for any other hole)
     placing: str = ""
+    # the contexts of its other uses, where a define holding it is used in more than one
+    # place (`(define "Dim" [#])` in `(rectangle 1 ("Dim"))` and `(- "Dim" 1)`): its fill is
+    # written once and must fit each of them
+    uses: tuple[Context, ...] = ()
+
+    @property
+    def contexts(self) -> tuple[Context, ...]:
+        """Every context the hole's fill stands in: its own first, then its other uses'."""
+        return (self.context,) + self.uses
 
     @property
     def pos(self) -> Pos:
@@ -138,6 +147,32 @@ def arg_kind(text: str) -> str:
     return "value"
 
 
+def arg_shape(text: str) -> str:
+    """What an argument written `text` is, a little finer than `arg_kind`: a ludeme by its
+    keyword (`(count`), a list, an int, a float, else its `arg_kind`."""
+    kind = arg_kind(text)
+    if kind != "value":
+        return kind
+    if text.startswith("("):
+        head = text[1:].split(None, 1)[0] if text[1:].strip() else ""
+        return "(" + head.split("(")[0].split(")")[0]
+    if text.startswith("{"):
+        return "{"
+    for number, name in ((int, "int"), (float, "float")):
+        try:
+            number(text)
+            return name
+        except ValueError:
+            pass
+    return kind
+
+
+def run_shape(run: tuple[str, ...]) -> tuple[str, ...]:
+    """The shape of a run of argument texts: each one's `arg_shape`. A fill of a hole used
+    in several places fits a use when a run of its shape stands there in the corpus."""
+    return tuple(arg_shape(t) for t in run)
+
+
 def kinds_fit(theirs: tuple[str, ...], mine: tuple[str, ...]) -> bool:
     """Whether a source's arguments around a run are of the kinds of the template's around
     its hole ("" for another hole of the template: any kind)."""
@@ -173,14 +208,20 @@ def _placing(parents: list[Node], mark: Template) -> str:
 
 def find_holes(ex: Expanded) -> list[Hole]:
     """The template's holes in the order written, one per mark (a mark in a define used
-    twice is one hole: its text is written once)."""
+    twice is one hole: its text is written once), with the context of each of its uses
+    (`Hole.uses`, those other than the first)."""
     out: dict[Pos, Hole] = {}
 
     def visit(node: Node, parents: list[Node]) -> None:
         if isinstance(node, Template):
             ctx = _context(parents, node)
-            if ctx is not None and node.pos not in out:
+            hole = out.get(node.pos)
+            if ctx is None:
+                pass
+            elif hole is None:
                 out[node.pos] = Hole(node, ctx, _choices(node), _placing(parents, node))
+            elif ctx not in hole.contexts:
+                hole.uses += (ctx,)
             return
         parents.append(node)
         for child in _children(node):
@@ -1210,7 +1251,7 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
             continue
         by_text: dict[tuple, Option] = {}
         by_source: dict[int, list[Option]] = {}
-        for i, run in index.runs(hole.context):
+        for i, run in runs_of_every_use(index, hole):
             if i in leave_out:
                 continue
             if i not in maps:
@@ -1229,6 +1270,24 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
         options.sort(key=lambda o: (-o.score, tie[id(o)]))
         out.append(Options(options, by_source))
     return out
+
+
+def runs_of_every_use(index: FragmentIndex, hole: Hole):
+    """(source, run) that fit the hole at every place its fill stands (`Hole.contexts`): the
+    runs of each of its contexts whose shape (`run_shape`) some run of each other context
+    has. A hole used once takes its context's runs."""
+    if not hole.uses:
+        yield from index.runs(hole.context)
+        return
+    shapes = [{run_shape(run) for _, run in index.runs(c)} for c in hole.contexts]
+    before: set[tuple] = set()      # the runs of the contexts already read
+    for ctx in hole.contexts:
+        here = set()
+        for i, run in index.runs(ctx):
+            here.add((i, run))
+            if (i, run) not in before and all(run_shape(run) in s for s in shapes):
+                yield i, run
+        before |= here
 
 
 def plans(options: list[list[Option]], scores: list[float], tries: int, rng: random.Random,
@@ -1603,6 +1662,9 @@ def no_fragment_error(template: TemplateGame, hole: Hole) -> LudemeError:
             if ctx.place == "items" else
             f"no description of the corpus has a ({ctx.keyword} ...) with at least "
             f"{ctx.before + ctx.after + 1} argument(s)")
+    if hole.uses:
+        what = ("no fragment of the corpus fits every place its fill stands, "
+                + ", ".join(map(str, hole.contexts)))
     return LudemeError(f"no fragment fits the hole {ctx}: {what}", hole.pos,
                        path=ctx.keyword, source=template.description.text)
 
