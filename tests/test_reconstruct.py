@@ -1006,3 +1006,33 @@ def test_a_define_holes_fill_fits_every_use(tmp_path):
     for o in options:
         (tmp_path / "c.lud").write_text(candidate_text(template, Plan([o], "mix"), index, 1, 0))
         assert load(tmp_path / "c.lud", backend="reference").num_players == 2
+
+
+def test_without_a_concept_index_sources_of_the_family_with_the_expected_concepts_come_first(
+        tmp_path, monkeypatch):
+    """A template that expects dice takes its own family's games with dice first, read from
+    their compile-time concepts (no `--against` index given); those of the same family
+    without them after, whatever else they share with it."""
+    from ludeme.analysis.reconstruct import FragmentIndex, load_template, source_scores
+    monkeypatch.setenv("LUDEME_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "corpus" / "board" / "war"
+    folder.mkdir(parents=True)
+    moves = "(move Step (to if:(is Empty (to))))"
+    (folder / "plain.lud").write_text(
+        f'(game "Plain" (players 2) (equipment {{ (board (square 3)) (piece "Disc" Each '
+        f'{moves}) }}) (rules (play (forEach Piece)) (end (if (no Moves Next) '
+        f'(result Mover Win)))))')
+    (folder / "thrown.lud").write_text(
+        f'(game "Thrown" (players 2) (equipment {{ (board (square 3)) (dice d:6 num:1) '
+        f'(piece "Disc" Each {moves}) }}) (rules (play (do (roll) next:(forEach Piece))) '
+        f'(end (if (no Moves Next) (result Mover Win)))))')
+    index = FragmentIndex.of_folders([tmp_path / "corpus"])
+    path = tmp_path / "t.lud"
+    path.write_text('(game "T" (players 2) (equipment { (board (square 3)) (piece "Disc" Each) '
+                    '}) (rules (play (forEach Piece)) (end [#]))) (metadata (info { '
+                    '(classification "board/war/reconstruction/pending") }) (recon { '
+                    '(concept "Dice" True) }))')
+    template = load_template(path, family="board/war")
+    scores = dict(zip((s.name for s in index.sources), source_scores(template, index)))
+    assert scores["Thrown"] > scores["Plain"] + 0.5
+    assert list((tmp_path / "cache" / "reconstruct").glob("source-concepts-*.pickle"))

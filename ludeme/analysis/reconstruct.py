@@ -1197,15 +1197,95 @@ def fragment_text(run: tuple[str, ...], mapping: dict[str, str],
     return flat if len(flat) <= 70 else to_lud(nodes, indent=4)
 
 
+class ConceptCache:
+    """The compile-time concepts of source files, as a concept index lists them
+    (`booleanConcepts`, `nonBooleanConcepts`), kept in the cache folder under each file's
+    path, size and time and this version of ludeme (a file's concepts take a quarter of a
+    second; a family's few hundred sources are read once)."""
+
+    def __init__(self):
+        import os
+
+        from ludeme.version import __version__
+        cache = Path(os.environ.get("LUDEME_CACHE_DIR") or Path.home() / ".cache" / "ludeme")
+        self.path = cache / "reconstruct" / f"source-concepts-{__version__}-{INDEX_FORMAT}.pickle"
+        self.entries: dict[str, dict | None] = self._read()
+        self.added = False
+
+    def _read(self) -> dict:
+        import pickle
+        try:
+            with open(self.path, "rb") as f:
+                got = pickle.load(f)
+            return got if isinstance(got, dict) else {}
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+            return {}
+
+    def get(self, path: Path) -> dict | None:
+        """A file's entry, None when ludeme cannot read its concepts."""
+        from .concepts import compile_time
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        key = f"{path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}"
+        if key not in self.entries:
+            try:
+                gc = compile_time(str(path))
+                self.entries[key] = {"booleanConcepts": sorted(gc.boolean),
+                                     "nonBooleanConcepts": dict(gc.non_boolean)}
+            except Exception:       # a source ludeme cannot read: no entry
+                self.entries[key] = None
+            self.added = True
+        return self.entries[key]
+
+    def save(self) -> None:
+        """Write the entries read (with those another process wrote meanwhile)."""
+        import os
+        import pickle
+        if not self.added:
+            return
+        try:
+            merged = {**self._read(), **self.entries}
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            with open(tmp, "wb") as f:
+                pickle.dump(merged, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass            # no cache: the next run reads them again
+
+
+def family_concepts(template: TemplateGame, index: FragmentIndex) -> dict[str, dict]:
+    """Without a concept index, the concepts of the sources of the template's own family
+    (`family_closeness` 1), by path, when it expects a concept other than the start counts
+    (which the start rules give, whatever the source): an answer expecting dice (Aucai,
+    Halancola: `(equipment [#]) (rules [#])` and Dice, DiceD6) takes its fills first from
+    the games of its family that have them. Sources not read from a folder have none."""
+    if not any(e.name not in START_COUNTS for e in template.expected):
+        return {}
+    cache = ConceptCache()
+    out = {}
+    for s in index.sources:
+        if s.root and family_closeness(template.family, s.family) >= 1:
+            entry = cache.get(Path(s.root) / s.path)
+            if entry is not None:
+                out[s.path] = entry
+    cache.save()
+    return out
+
+
 def source_scores(template: TemplateGame, index: FragmentIndex, concept_index=None
                   ) -> list[float]:
     """How close each source game is to the template: the same family folder (1, or 0.5 for
     the same parent folder), the ludemes the template's known part shares with it (Jaccard),
-    and, with a concept index, the share of expected concepts the source has itself."""
+    and the share of expected concepts the source has itself, read from a concept index if
+    given, else computed for the sources of its own family (`family_concepts`)."""
     known = keywords_of(template.expanded.game)
-    concepts = {}
     if concept_index:
         concepts = {e["path"]: e for e in concept_index}
+    else:
+        concepts = family_concepts(template, index)
     fam = template.family
     out = []
     for s in index.sources:
