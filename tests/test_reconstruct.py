@@ -1036,3 +1036,32 @@ def test_without_a_concept_index_sources_of_the_family_with_the_expected_concept
     scores = dict(zip((s.name for s in index.sources), source_scores(template, index)))
     assert scores["Thrown"] > scores["Plain"] + 0.5
     assert list((tmp_path / "cache" / "reconstruct").glob("source-concepts-*.pickle"))
+
+
+def test_a_mix_names_the_pieces_its_equipment_fill_declares(tmp_path):
+    """A template whose equipment is a hole declares no pieces: a mix of one game's
+    equipment and another's rules must move the pieces that equipment declares."""
+    import random
+    from ludeme.api import load
+    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, hole_options, load_template,
+                                             new_tried, source_scores)
+    index = FragmentIndex()
+    for name, piece in (("a", "Marker"), ("b", "Counter")):
+        source = race_game(name, piece, "(move Step Forward (to if:(is Empty (to))))",
+                           "(if (no Moves Next) (result Next Loss))")
+        index.add(expand(load_description(f"{name}.lud", source)), f"board/race/{name}.lud",
+                  "board/race")
+    path = tmp_path / "t.lud"
+    path.write_text('(game "T" (players 2) (equipment [#]) (rules [#]))')
+    template = load_template(path)
+    equipment, rules = hole_options(template, index, source_scores(template, index),
+                                    random.Random(0))
+    from_a = next(o for o in equipment if o.sources == [0])
+    from_b = next(o for o in rules if o.sources == [1])
+    tried = new_tried(template, Plan([from_a, from_b], "mix"), index, 1, 0)
+    assert '"Counter' not in tried.text and '(place "Marker1"' in tried.text
+    (tmp_path / "c.lud").write_text(tried.text)
+    assert load(tmp_path / "c.lud", backend="reference").new_initial_state(0).legal_moves()
+    # from one game, the plan is as it was
+    same = Plan([from_a, next(o for o in rules if o.sources == [0])], "one source", 0)
+    assert new_tried(template, same, index, 2, 0).plan is same

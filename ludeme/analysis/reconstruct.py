@@ -823,6 +823,11 @@ class TemplateGame:
         return self.equipment_list_at
 
     @cached_property
+    def pieces(self) -> list[tuple[str, str]]:
+        """The pieces the template declares (`pieces_of`)."""
+        return pieces_of(self.expanded.game)
+
+    @cached_property
     def region_names(self) -> set[str]:
         """The names of the regions the template declares."""
         return {name for name, _ in places_of(self.expanded.game, ("regions",))}
@@ -1320,7 +1325,7 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
                  ) -> list[Options]:
     """For each hole, the ways to fill it, best first (ties in a seeded order); no fragment
     of the sources `leave_out`."""
-    mine = pieces_of(template.expanded.game)
+    mine = template.pieces
     my_tracks = places_of(template.expanded.game, ("track",))
     my_regions = places_of(template.expanded.game, ("regions",))
     maps, place_maps = {}, {}
@@ -1770,11 +1775,47 @@ def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, num
 def new_tried(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
               seed: int, start_variant: int = 0) -> Tried:
     """A plan's candidate, written out, before it is tried."""
+    plan = with_declared_pieces(template, plan, index)
     spans: list = []
     placed = place_inserts(template, plan, index)
     text = candidate_text(template, plan, index, number, seed, spans, placed)
     return Tried(number, plan, text, sources_of(plan, index), start_variant=start_variant,
                  spans=spans, brought_tracks="tracks" in placed.kinds)
+
+
+def with_declared_pieces(template: TemplateGame, plan: Plan, index: FragmentIndex) -> Plan:
+    """A plan whose fills name the pieces that one of its fills declares, when the template
+    declares none itself (its `(equipment [#])` is a hole): a mix of one game's equipment
+    and another's rules moved pieces that no item declared ("no piece called 'Counter1'";
+    pieces: Marker1, Marker2). The fills of other sources are renamed as fragments are to
+    a template's pieces (`name_map`: by owner, then in order); the plan itself when the
+    template declares pieces, or no fill does, or all come from the declaring fill's game."""
+    if template.pieces:
+        return plan
+    declared, by = [], None
+    for o in plan.options:
+        try:
+            nodes = parse(o.text, "<fragment>")
+        except LudemeError:
+            continue
+        declared = [p for n in nodes for p in pieces_of(n)]
+        if declared:
+            by = o
+            break
+    if by is None:
+        return plan
+    options = []
+    for o in plan.options:
+        source = plan.source if plan.source in o.sources else (o.sources or [OWN])[0]
+        if o is by or source < 0 or source in by.sources:
+            options.append(o)
+            continue
+        mapping = tuple(sorted(piece_map(index.sources[source], declared).items()))
+        options.append(o if mapping == o.mapping else
+                       Option(o.raw, mapping, o.sources, o.score, o.places))
+    if all(a is b for a, b in zip(options, plan.options)):
+        return plan
+    return Plan(options, plan.formed, plan.source)
 
 
 def start_holes(template: TemplateGame) -> list[int]:
