@@ -760,7 +760,7 @@ def test_a_fill_reading_the_players_regions_brings_its_sources_regions(
                                                     set(range(6, 12)))
 
 
-RACER = ('(game "Racer" (players 2) (equipment {{ (board (rectangle 1 5){tracks}) '
+RACER = ('(game "Racer" (players 2) (equipment {{ (board (rectangle {rows} 5){tracks}) '
          '(piece "Disc" Each) }}) (rules (start {{ (place "Disc1" 0) (place "Disc2" 0) }}) '
          '(play {play}) (end (if (no Moves Next) (result Mover Win)))))')
 RACE_PLAY = "(forEach Piece (move Step E (to if:(is Empty (to)))))"
@@ -768,7 +768,7 @@ RACE_PLAY = "(forEach Piece (move Step E (to if:(is Empty (to)))))"
 
 @pytest.mark.parametrize("track, gap", [
     ('(track "Track" {0 1 2 3 4})', ""),
-    # site numbers of another board: 0 and 2 do not touch on a row of five
+    # site numbers of another board: 0 and 2 do not touch on two rows of five
     ('(track "Track" {0 2 1 3 4})', "are no walks on this board: track 'Track' goes from 0 to 2"),
 ])
 def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_board(
@@ -781,30 +781,72 @@ def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_bo
     index = FragmentIndex()
     play = ('(forEach Piece (move (from (from)) (to (trackSite Move from:(from) steps:1) '
             'if:(is Empty (to)))))')
-    source = RACER.format(tracks=" {" + track + "}", play=play)
+    source = RACER.format(rows=2, tracks=" {" + track + "}", play=play)
     index.add(expand(load_description("s.lud", source)), "board/race/racer.lud", "board/race")
     path = tmp_path / "t.lud"
-    path.write_text(RACER.format(tracks="", play="[#]"))
+    path.write_text(RACER.format(rows=2, tracks="", play="[#]"))
     template = load_template(path)
     options = hole_options(template, index, source_scores(template, index), random.Random(0))
     plan = Plan([options[0][0]], "one source", 0)
     assert place_inserts(template, plan, index).notes == [
         "the tracks of board/race/racer.lud added to the board: the fill of line 1:"
-        f"{RACER.format(tracks='', play='[#]').index('[#]') + 1} reads them"]
+        f"{RACER.format(rows=2, tracks='', play='[#]').index('[#]') + 1} reads them"]
     text = candidate_text(template, plan, index, 1, 0)
-    assert "(board (rectangle 1 5) { " + track + " } )" in text
+    assert "(board (rectangle 2 5) { " + track + " } )" in text
     (tmp_path / "c.lud").write_text(text)
     assert track_gap(load(tmp_path / "c.lud", backend="reference")) == gap
     # a fill that reads no track brings none
-    path.write_text(RACER.format(tracks="", play=RACE_PLAY).replace(RACE_PLAY, "[#]"))
+    path.write_text(RACER.format(rows=2, tracks="", play=RACE_PLAY).replace(RACE_PLAY, "[#]"))
     index2 = FragmentIndex()
-    index2.add(expand(load_description("s.lud", RACER.format(tracks=" {" + track + "}",
-                                                              play=RACE_PLAY))),
+    index2.add(expand(load_description("s.lud", RACER.format(
+        rows=2, tracks=" {" + track + "}", play=RACE_PLAY))),
                "board/race/racer.lud", "board/race")
     template = load_template(path)
     options = hole_options(template, index2, source_scores(template, index2), random.Random(0))
     placed = place_inserts(template, Plan([options[0][0]], "one source", 0), index2)
     assert (placed.inserts, placed.notes, placed.kinds) == ([], [], set())
+
+
+@pytest.mark.parametrize("track, laid", [
+    # site numbers of another board, directions on a board of edges: laid along the line
+    ('(track "Track" {0 2 1 3 4 End} P1 directed:True)',
+     '(track "Track" {0 1 2 3 4 End} P1 directed:True)'),
+    ('(track "Track" "0,E,N,W" loop:True)', '(track "Track" {0 1 2 3 4})'),
+])
+def test_a_board_of_one_line_takes_the_sources_tracks_laid_along_it(tmp_path, track, laid):
+    """On a board whose sites make one line, the only walk over all of them is the line:
+    the tracks a fill brings keep their names, owners and ends, and follow it."""
+    import random
+    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
+                                             load_template, source_scores, track_gap)
+    from ludeme.api import load
+    play = ('(forEach Piece (move (from (from)) (to (trackSite Move from:(from) steps:1) '
+            'if:(is Empty (to)))))')
+    index = FragmentIndex()
+    index.add(expand(load_description("s.lud", RACER.format(
+        rows=3, tracks=" {" + track + "}", play=play))), "board/race/racer.lud", "board/race")
+    path = tmp_path / "t.lud"
+    path.write_text(RACER.format(rows=1, tracks="", play="[#]"))
+    template = load_template(path)
+    assert template.board_line == ([0, 1, 2, 3, 4], False)
+    options = hole_options(template, index, source_scores(template, index), random.Random(0))
+    text = candidate_text(template, Plan([options[0][0]], "one source", 0), index, 1, 0)
+    assert "(board (rectangle 1 5) { " + laid + " } )" in text
+    assert "laid along its one line of sites" in text
+    (tmp_path / "c.lud").write_text(text)
+    assert track_gap(load(tmp_path / "c.lud", backend="reference")) == ""
+
+
+@pytest.mark.parametrize("board, line", [
+    ("(board (concentric {8}) use:Vertex)", True),      # a ring: a closed line
+    ("(board (square 3))", None),
+])
+def test_the_line_of_a_board(board, line):
+    from ludeme.analysis.reconstruct import line_of_board
+    got = line_of_board(board)
+    assert (got if got is None else got[1]) == line
+    if got:
+        assert sorted(got[0]) == list(range(8)) and got[0][0] == 0
 
 
 def test_a_mancala_board_written_without_tracks_takes_the_sowing_fills_tracks(tmp_path):

@@ -789,6 +789,20 @@ class TemplateGame:
         return closing_paren(text, self._offset(graph.pos)) if self._own(graph) else None
 
     @cached_property
+    def board_line(self) -> tuple[list[int], bool] | None:
+        """The board's sites in order along its one line, and whether the line closes
+        (a loop), when its sites (of its default type, by adjacency) make a single path or
+        a single cycle: a path from its lower-numbered end, a cycle from site 0 towards its
+        lower-numbered neighbour. None for any other board, one with an unknown part, one
+        that declares tracks, or one ludeme cannot build."""
+        board = next((n for n in getattr(self._equipment_items, "items", ())
+                      if isinstance(n, Call) and n.name == "board"), None)
+        if board is None or declares_tracks(board) or \
+                any(isinstance(n, Template) for n in walk(board)):
+            return None
+        return line_of_board(to_lud(board))
+
+    @cached_property
     def equipment_list_at(self) -> int | None:
         """The offset in the template's text just inside its `(equipment {`, where regions
         a fill needs are written (None when its equipment is not a list written there)."""
@@ -831,6 +845,67 @@ class TemplateGame:
     def region_names(self) -> set[str]:
         """The names of the regions the template declares."""
         return {name for name, _ in places_of(self.expanded.game, ("regions",))}
+
+
+def line_of_board(board: str) -> tuple[list[int], bool] | None:
+    """`TemplateGame.board_line` of a board written `board`."""
+    import tempfile
+
+    from ludeme.api import load
+    text = (f'(game "Board" (players 2) (equipment {{ {board} (piece "Disc" Each) }}) '
+            '(rules (play (move Pass)) (end (if (is Full) (result Mover Draw)))))')
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "board.lud"
+        path.write_text(text, encoding="utf-8")
+        try:
+            game = load(path, backend="reference")
+        except Exception:       # a board ludeme cannot build alone: no line known
+            return None
+    n = game.containers[0].num_sites
+    near: dict[int, set[int]] = {s: set() for s in range(n)}
+    for a, b in game.board.steps("Adjacent"):
+        if a != b and 0 <= a < n and 0 <= b < n:
+            near[a].add(b)
+            near[b].add(a)
+    degrees = sorted(len(x) for x in near.values())
+    if n < 3 or degrees[-1] != 2 or degrees[0] < 1 or degrees.count(1) not in (0, 2):
+        return None
+    ends = [s for s in range(n) if len(near[s]) == 1]
+    cycle = not ends
+    line, at = [ends[0] if ends else 0], None
+    while True:
+        here = line[-1]
+        nxt = sorted(near[here] - {at})
+        if not nxt or (cycle and nxt[0] == line[0]):
+            break
+        at = here
+        line.append(nxt[0])
+        if len(line) > n:
+            return None
+    return (line, cycle) if len(line) == n else None
+
+
+def relaid_tracks(texts: list[str], line: tuple[list[int], bool]) -> list[str]:
+    """A source's tracks laid along the template's one line of sites (`board_line`): each
+    keeps its name, owner and directedness, and leaves the board (End) if it did; a loop
+    stays one only on a closed line. A track written for another board does not walk this
+    one (its site numbers, or its directions on a board of edges, where Ludii builds none),
+    while the line is the only walk over every site of a board that has one."""
+    sites, cycle = line
+    out = []
+    for text in texts:
+        try:
+            node = parse(text, "<track>")[0]
+        except LudemeError:
+            continue
+        if not (isinstance(node, Call) and len(node.args) >= 2):
+            continue
+        steps = to_lud(node.args[1]).strip('"{} ')
+        walk_text = " ".join(map(str, sites)) + (" End" if steps.endswith("End") else "")
+        rest = [to_lud(a) for a in node.args[2:]
+                if cycle or not (isinstance(a, Named) and a.name == "loop")]
+        out.append(" ".join([f"(track {to_lud(node.args[0])} {{{walk_text}}}", *rest]) + ")")
+    return out
 
 
 def load_template(path: str | Path, ruleset: str | None = None, family: str = ""
@@ -1026,7 +1101,8 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
         ("dice", template.dice_at, index.dice, declares_dice,
          lambda nodes, i: any(reads_dice(n) for n in nodes), " {} ",
          "the dice of {} added to the equipment"),
-        ("tracks", template.board_tracks_at, index.tracks, declares_tracks,
+        ("tracks", template.board_tracks_at, lambda i: brought_tracks(template, index, i),
+         declares_tracks,
          lambda nodes, i: any(reads_tracks(n, {name for name, _ in index.sources[i].places})
                               for n in nodes), " {{ {} }} ",
          "the tracks of {} added to the board"))
@@ -1040,11 +1116,21 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
             i, texts = found
             placed.inserts.append((at, layout.format(" ".join(texts)), h))
             hole = template.holes[h].pos
-            placed.notes.append(note.format(index.sources[i].path)
+            along = ", laid along its one line of sites" \
+                if kind == "tracks" and template.board_line else ""
+            placed.notes.append(note.format(index.sources[i].path) + along
                                 + f": the fill of line {hole.line}:{hole.col} reads them")
             placed.kinds.add(kind)
             break
     return placed
+
+
+def brought_tracks(template: TemplateGame, index: "FragmentIndex", source: int) -> list[str]:
+    """The tracks a fill brings from its source: as written, or laid along the template's
+    board when it is one line of sites (`relaid_tracks`)."""
+    texts = index.tracks(source)
+    line = template.board_line if texts else None
+    return relaid_tracks(texts, line) if line else texts
 
 
 def named_region_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex",
