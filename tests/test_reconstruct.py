@@ -1107,3 +1107,22 @@ def test_a_mix_names_the_pieces_its_equipment_fill_declares(tmp_path):
     # from one game, the plan is as it was
     same = Plan([from_a, next(o for o in rules if o.sources == [0])], "one source", 0)
     assert new_tried(template, same, index, 2, 0).plan is same
+
+
+def test_a_fill_naming_a_player_the_template_lacks_does_not_fit(tmp_path):
+    """A four-player source's fragments that name P3 or P4 are no fills of a two-player
+    template (the builder refuses them: P3 does not exist in a 2-player game); a player's
+    name inside a string is no player."""
+    import random
+    from ludeme.analysis.reconstruct import FragmentIndex, hole_options, load_template
+    index = FragmentIndex()
+    source = ('(game "Four" (players 4) (equipment { (board (square 4)) (piece "Disc" Each) '
+              '(regions "P3 home" P1 (sites Bottom)) (regions P3 (sites Top)) '
+              '(regions P2 (sites Left)) }))')
+    index.add(expand(load_description("s.lud", source)), "board/s.lud", "board")
+    path = tmp_path / "t.lud"
+    path.write_text('(game "T" (players 2) (equipment { (board (square 4)) '
+                    '(piece "Disc" Each) (regions [#] (sites Top)) }))')
+    template = load_template(path)
+    options, = hole_options(template, index, [1.0], random.Random(0))
+    assert sorted(o.raw for o in options) == ['"P3 home" P1', "P2"]

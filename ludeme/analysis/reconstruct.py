@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -842,6 +843,14 @@ class TemplateGame:
         return pieces_of(self.expanded.game)
 
     @cached_property
+    def players(self) -> int | None:
+        """The number of players the template fixes (`(players 2)`), None when unknown."""
+        node = next((a for a in self.expanded.game.args if isinstance(a, Call)
+                     and a.name == "players"), None)
+        first = node.args[0] if node is not None and node.args else None
+        return int(first.value) if isinstance(first, Int) else None
+
+    @cached_property
     def region_names(self) -> set[str]:
         """The names of the regions the template declares."""
         return {name for name, _ in places_of(self.expanded.game, ("regions",))}
@@ -1423,7 +1432,7 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
         by_text: dict[tuple, Option] = {}
         by_source: dict[int, list[Option]] = {}
         for i, run in runs_of_every_use(index, hole):
-            if i in leave_out:
+            if i in leave_out or names_absent_players(run, template.players):
                 continue
             if i not in maps:
                 maps[i] = tuple(sorted(piece_map(index.sources[i], mine).items()))
@@ -1459,6 +1468,18 @@ def runs_of_every_use(index: FragmentIndex, hole: Hole):
             if (i, run) not in before and all(run_shape(run) in s for s in shapes):
                 yield i, run
         before |= here
+
+
+def names_absent_players(run: tuple[str, ...], players: int | None) -> bool:
+    """Whether a run names a player past the template's number of players (`P3` in a
+    two-player game, which no builder accepts: a four-player source's fragments)."""
+    if not players:
+        return False
+    for text in run:
+        bare = re.sub(r'"[^"]*"', "", text)
+        if any(int(k) > players for k in re.findall(r"\bP(\d+)\b", bare)):
+            return True
+    return False
 
 
 def plans(options: list[list[Option]], scores: list[float], tries: int, rng: random.Random,
