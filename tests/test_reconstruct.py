@@ -837,6 +837,22 @@ def test_a_board_of_one_line_takes_the_sources_tracks_laid_along_it(tmp_path, tr
     assert track_gap(load(tmp_path / "c.lud", backend="reference")) == ""
 
 
+def test_a_hole_for_the_tracks_of_a_board_of_one_line_takes_tracks_laid_along_it(tmp_path):
+    """`(board <one line> { [#] })`: the tracks of the sources' boards, laid along it."""
+    import random
+    from ludeme.analysis.reconstruct import FragmentIndex, hole_options, load_template
+    index = FragmentIndex()
+    index.add(expand(load_description("s.lud", RACER.format(
+        rows=3, tracks=' { (track "Track1" {0 1 2 5 8 7} P1 directed:True) }',
+        play=RACE_PLAY))), "board/race/racer.lud", "board/race")
+    path = tmp_path / "t.lud"
+    path.write_text(RACER.format(rows=1, tracks=" { [#] }", play=RACE_PLAY))
+    template = load_template(path)
+    assert template.board_line == ([0, 1, 2, 3, 4], False)
+    options = hole_options(template, index, [1.0], random.Random(0))
+    assert [o.raw for o in options[0]] == ['(track "Track1" {0 1 2 3 4} P1 directed:True)']
+
+
 @pytest.mark.parametrize("board, line", [
     ("(board (concentric {8}) use:Vertex)", True),      # a ring: a closed line
     ("(board (square 3))", None),

@@ -794,14 +794,18 @@ class TemplateGame:
         """The board's sites in order along its one line, and whether the line closes
         (a loop), when its sites (of its default type, by adjacency) make a single path or
         a single cycle: a path from its lower-numbered end, a cycle from site 0 towards its
-        lower-numbered neighbour. None for any other board, one with an unknown part, one
-        that declares tracks, or one ludeme cannot build."""
+        lower-numbered neighbour. None for any other board, one with an unknown part
+        outside its list of tracks, one that declares tracks, or one ludeme cannot
+        build."""
         board = next((n for n in getattr(self._equipment_items, "items", ())
                       if isinstance(n, Call) and n.name == "board"), None)
-        if board is None or declares_tracks(board) or \
-                any(isinstance(n, Template) for n in walk(board)):
+        if board is None or declares_tracks(board):
             return None
-        return line_of_board(to_lud(board))
+        graph = Call(board.head, [a for a in board.args if not isinstance(a, Array)],
+                     board.pos, board.via, board.starred)
+        if any(isinstance(n, Template) for n in walk(graph)):
+            return None
+        return line_of_board(to_lud(graph))
 
     @cached_property
     def equipment_list_at(self) -> int | None:
@@ -907,7 +911,7 @@ def relaid_tracks(texts: list[str], line: tuple[list[int], bool]) -> list[str]:
             node = parse(text, "<track>")[0]
         except LudemeError:
             continue
-        if not (isinstance(node, Call) and len(node.args) >= 2):
+        if not (isinstance(node, Call) and node.name == "track" and len(node.args) >= 2):
             continue
         steps = to_lud(node.args[1]).strip('"{} ')
         walk_text = " ".join(map(str, sites)) + (" End" if steps.endswith("End") else "")
@@ -1300,15 +1304,22 @@ def fragment_text(run: tuple[str, ...], mapping: dict[str, str],
 class ConceptCache:
     """The compile-time concepts of source files, as a concept index lists them
     (`booleanConcepts`, `nonBooleanConcepts`), kept in the cache folder under each file's
-    path, size and time and this version of ludeme (a file's concepts take a quarter of a
-    second; a family's few hundred sources are read once)."""
+    path, size and time, this version of ludeme and the text of its concepts module (a
+    file's concepts take a quarter of a second; a family's few hundred sources are read
+    once, and again when the way they are computed changes)."""
 
     def __init__(self):
+        import hashlib
         import os
 
         from ludeme.version import __version__
+
+        from . import concepts
+        digest = hashlib.blake2b(digest_size=8)
+        digest.update(__version__.encode())
+        digest.update(Path(concepts.__file__).read_bytes())
         cache = Path(os.environ.get("LUDEME_CACHE_DIR") or Path.home() / ".cache" / "ludeme")
-        self.path = cache / "reconstruct" / f"source-concepts-{__version__}-{INDEX_FORMAT}.pickle"
+        self.path = cache / "reconstruct" / f"source-concepts-{digest.hexdigest()}.pickle"
         self.entries: dict[str, dict | None] = self._read()
         self.added = False
 
@@ -1431,6 +1442,9 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
             continue
         by_text: dict[tuple, Option] = {}
         by_source: dict[int, list[Option]] = {}
+        # the tracks of a board's list ((board ... { [#] })) laid along its one line
+        laid = template.board_line if hole.context.keyword == "board" and \
+            hole.context.place == "items" else None
         for i, run in runs_of_every_use(index, hole):
             if i in leave_out or names_absent_players(run, template.players):
                 continue
@@ -1439,6 +1453,10 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
                 place_maps[i] = tuple(sorted(place_map(index.sources[i], my_tracks,
                                                        my_regions).items()))
             raw = " ".join(run)
+            if laid:
+                raw = " ".join(relaid_tracks(list(run), laid))
+                if not raw:
+                    continue
             opt = by_text.setdefault((raw, maps[i], place_maps[i]),
                                      Option(raw, maps[i], [], scores[i], place_maps[i]))
             if i not in opt.sources:
