@@ -1142,3 +1142,25 @@ def test_a_fill_naming_a_player_the_template_lacks_does_not_fit(tmp_path):
     template = load_template(path)
     options, = hole_options(template, index, [1.0], random.Random(0))
     assert sorted(o.raw for o in options) == ['"P3 home" P1', "P2"]
+
+
+def test_a_board_with_an_unknown_size_is_one_line_or_not_as_the_plan_fills_it(tmp_path):
+    """`(rectangle 1 ("Size"))` with `(define "Size" [#])`: once filled, a row, so the
+    tracks a fill brings are laid along it."""
+    from ludeme.analysis.reconstruct import (FragmentIndex, Option, Plan, candidate_text,
+                                             load_template)
+    play = ('(forEach Piece (move (from (from)) (to (trackSite Move from:(from) steps:1) '
+            'if:(is Empty (to)))))')
+    index = FragmentIndex()
+    index.add(expand(load_description("s.lud", RACER.format(
+        rows=3, tracks=' { (track "Track" {0 1 2 5 8 7}) }', play=play))),
+        "board/race/racer.lud", "board/race")
+    path = tmp_path / "t.lud"
+    path.write_text('(define "Size" [#])\n' + RACER.format(rows=1, tracks="", play="[#]")
+                    .replace("(rectangle 1 5)", '(rectangle 1 ("Size"))'))
+    template = load_template(path)
+    assert template.board_line is None
+    size, moves = (Option(text, (), [0], 1.0) for text in ("4", play))
+    text = candidate_text(template, Plan([size, moves], "one source", 0), index, 1, 0)
+    assert '(track "Track" {0 1 2 3})' in text
+    assert template.line_for(Plan([Option("(square 2)", (), [0], 1.0), moves], "mix")) is None

@@ -797,15 +797,39 @@ class TemplateGame:
         lower-numbered neighbour. None for any other board, one with an unknown part
         outside its list of tracks, one that declares tracks, or one ludeme cannot
         build."""
+        graph = self._board_graph
+        if graph is None or any(isinstance(n, Template) for n in walk(graph)):
+            return None
+        return line_of_board(to_lud(graph))
+
+    @cached_property
+    def _board_graph(self) -> Call | None:
+        """The template's `(board ...)` without its list of tracks, None when it has none
+        or declares tracks."""
         board = next((n for n in getattr(self._equipment_items, "items", ())
                       if isinstance(n, Call) and n.name == "board"), None)
         if board is None or declares_tracks(board):
             return None
-        graph = Call(board.head, [a for a in board.args if not isinstance(a, Array)],
-                     board.pos, board.via, board.starred)
-        if any(isinstance(n, Template) for n in walk(graph)):
-            return None
-        return line_of_board(to_lud(graph))
+        return Call(board.head, [a for a in board.args if not isinstance(a, Array)],
+                    board.pos, board.via, board.starred)
+
+    def line_for(self, plan: "Plan") -> tuple[list[int], bool] | None:
+        """`board_line` of the board as a plan fills it: a board with an unknown part
+        (`(rectangle 1 ("Dim"))`, `(define "Dim" [#])`) is one line or not once filled."""
+        graph = self._board_graph
+        if graph is None or not any(isinstance(n, Template) for n in walk(graph)):
+            return self.board_line
+        fills = {}
+        for hole, o in zip(self.holes, plan.options):
+            try:
+                fills[hole.pos] = parse(o.text, "<fragment>")
+            except LudemeError:
+                return None
+        text = to_lud(with_fills(graph, fills))
+        lines = self.__dict__.setdefault("_lines", {})
+        if text not in lines:
+            lines[text] = line_of_board(text)
+        return lines[text]
 
     @cached_property
     def equipment_list_at(self) -> int | None:
@@ -858,6 +882,28 @@ class TemplateGame:
     def region_names(self) -> set[str]:
         """The names of the regions the template declares."""
         return {name for name, _ in places_of(self.expanded.game, ("regions",))}
+
+
+def with_fills(node: Node, fills: dict[Pos, list[Node]]) -> Node:
+    """A tree with each hole's mark replaced by its fill's nodes (`fills` by the mark's
+    place; a mark without a fill stays)."""
+    def spread(items):
+        out = []
+        for a in items:
+            if isinstance(a, Template) and a.pos in fills:
+                out += fills[a.pos]
+            else:
+                out.append(with_fills(a, fills))
+        return out
+    if isinstance(node, Call):
+        return Call(node.head, spread(node.args), node.pos, node.via, node.starred)
+    if isinstance(node, Array):
+        return Array(spread(node.items), node.pos, node.via)
+    if isinstance(node, Named):
+        value = fills.get(node.value.pos) if isinstance(node.value, Template) else None
+        return Named(node.name, value[0] if value and len(value) == 1 else
+                     with_fills(node.value, fills), node.pos, node.via)
+    return node
 
 
 def line_of_board(board: str) -> tuple[list[int], bool] | None:
@@ -1098,6 +1144,13 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
                for h, (o, nodes) in enumerate(zip(plan.options, fills))]
     readers += named_region_inserts(template, plan, index, fills, placed)
 
+    line: list = []     # the board's line as the plan fills it, read once when needed
+
+    def board_line():
+        if not line:
+            line.append(template.line_for(plan))
+        return line[0]
+
     def source_of(sources, brings) -> tuple[int, list[str]] | None:
         for i in sources:
             got = brings(i) if i is not None and i >= 0 else []
@@ -1114,7 +1167,7 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
         ("dice", template.dice_at, index.dice, declares_dice,
          lambda nodes, i: any(reads_dice(n) for n in nodes), " {} ",
          "the dice of {} added to the equipment"),
-        ("tracks", template.board_tracks_at, lambda i: brought_tracks(template, index, i),
+        ("tracks", template.board_tracks_at, lambda i: brought_tracks(index, i, board_line),
          declares_tracks,
          lambda nodes, i: any(reads_tracks(n, {name for name, _ in index.sources[i].places})
                               for n in nodes), " {{ {} }} ",
@@ -1130,7 +1183,7 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
             placed.inserts.append((at, layout.format(" ".join(texts)), h))
             hole = template.holes[h].pos
             along = ", laid along its one line of sites" \
-                if kind == "tracks" and template.board_line else ""
+                if kind == "tracks" and board_line() else ""
             placed.notes.append(note.format(index.sources[i].path) + along
                                 + f": the fill of line {hole.line}:{hole.col} reads them")
             placed.kinds.add(kind)
@@ -1138,11 +1191,11 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
     return placed
 
 
-def brought_tracks(template: TemplateGame, index: "FragmentIndex", source: int) -> list[str]:
-    """The tracks a fill brings from its source: as written, or laid along the template's
-    board when it is one line of sites (`relaid_tracks`)."""
+def brought_tracks(index: "FragmentIndex", source: int, board_line) -> list[str]:
+    """The tracks a fill brings from its source: as written, or laid along the board when
+    it is one line of sites (`board_line()`, `relaid_tracks`)."""
     texts = index.tracks(source)
-    line = template.board_line if texts else None
+    line = board_line() if texts else None
     return relaid_tracks(texts, line) if line else texts
 
 
