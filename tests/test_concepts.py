@@ -300,3 +300,14 @@ def test_a_large_piece_is_a_large_piece_with_site_states(tmp_path, tile, expecte
                  'Win)))))')
     found = compile_time(str(f)).boolean
     assert expected <= found and not absent & found
+
+
+@pytest.mark.parametrize("dice, count", [("", "0"), ("(dice d:6 num:2)", "2"),
+                                         ("(dice d:2 from:0 num:4)", "4")])
+def test_num_dice_counts_the_dice(tmp_path, dice, count):
+    # Ludii's NumDice is the number of dice among the components (Backgammon's two: 2)
+    path = tmp_path / "d.lud"
+    path.write_text(f'(game "D" (players 2) (equipment {{ (board (square 3)) {dice} '
+                    f'(piece "Disc" Each) }}) (rules (play (move Add (to (sites Empty)))) '
+                    f'(end (if (is Full) (result Mover Draw)))))')
+    assert compile_time(path).non_boolean["NumDice"] == count

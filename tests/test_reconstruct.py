@@ -760,7 +760,7 @@ def test_a_fill_reading_the_players_regions_brings_its_sources_regions(
                                                     set(range(6, 12)))
 
 
-RACER = ('(game "Racer" (players 2) (equipment {{ (board (rectangle 1 5){tracks}) '
+RACER = ('(game "Racer" (players 2) (equipment {{ (board (rectangle {rows} 5){tracks}) '
          '(piece "Disc" Each) }}) (rules (start {{ (place "Disc1" 0) (place "Disc2" 0) }}) '
          '(play {play}) (end (if (no Moves Next) (result Mover Win)))))')
 RACE_PLAY = "(forEach Piece (move Step E (to if:(is Empty (to)))))"
@@ -768,7 +768,7 @@ RACE_PLAY = "(forEach Piece (move Step E (to if:(is Empty (to)))))"
 
 @pytest.mark.parametrize("track, gap", [
     ('(track "Track" {0 1 2 3 4})', ""),
-    # site numbers of another board: 0 and 2 do not touch on a row of five
+    # site numbers of another board: 0 and 2 do not touch on two rows of five
     ('(track "Track" {0 2 1 3 4})', "are no walks on this board: track 'Track' goes from 0 to 2"),
 ])
 def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_board(
@@ -781,30 +781,88 @@ def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_bo
     index = FragmentIndex()
     play = ('(forEach Piece (move (from (from)) (to (trackSite Move from:(from) steps:1) '
             'if:(is Empty (to)))))')
-    source = RACER.format(tracks=" {" + track + "}", play=play)
+    source = RACER.format(rows=2, tracks=" {" + track + "}", play=play)
     index.add(expand(load_description("s.lud", source)), "board/race/racer.lud", "board/race")
     path = tmp_path / "t.lud"
-    path.write_text(RACER.format(tracks="", play="[#]"))
+    path.write_text(RACER.format(rows=2, tracks="", play="[#]"))
     template = load_template(path)
     options = hole_options(template, index, source_scores(template, index), random.Random(0))
     plan = Plan([options[0][0]], "one source", 0)
     assert place_inserts(template, plan, index).notes == [
         "the tracks of board/race/racer.lud added to the board: the fill of line 1:"
-        f"{RACER.format(tracks='', play='[#]').index('[#]') + 1} reads them"]
+        f"{RACER.format(rows=2, tracks='', play='[#]').index('[#]') + 1} reads them"]
     text = candidate_text(template, plan, index, 1, 0)
-    assert "(board (rectangle 1 5) { " + track + " } )" in text
+    assert "(board (rectangle 2 5) { " + track + " } )" in text
     (tmp_path / "c.lud").write_text(text)
     assert track_gap(load(tmp_path / "c.lud", backend="reference")) == gap
     # a fill that reads no track brings none
-    path.write_text(RACER.format(tracks="", play=RACE_PLAY).replace(RACE_PLAY, "[#]"))
+    path.write_text(RACER.format(rows=2, tracks="", play=RACE_PLAY).replace(RACE_PLAY, "[#]"))
     index2 = FragmentIndex()
-    index2.add(expand(load_description("s.lud", RACER.format(tracks=" {" + track + "}",
-                                                              play=RACE_PLAY))),
+    index2.add(expand(load_description("s.lud", RACER.format(
+        rows=2, tracks=" {" + track + "}", play=RACE_PLAY))),
                "board/race/racer.lud", "board/race")
     template = load_template(path)
     options = hole_options(template, index2, source_scores(template, index2), random.Random(0))
     placed = place_inserts(template, Plan([options[0][0]], "one source", 0), index2)
     assert (placed.inserts, placed.notes, placed.kinds) == ([], [], set())
+
+
+@pytest.mark.parametrize("track, laid", [
+    # site numbers of another board, directions on a board of edges: laid along the line
+    ('(track "Track" {0 2 1 3 4 End} P1 directed:True)',
+     '(track "Track" {0 1 2 3 4 End} P1 directed:True)'),
+    ('(track "Track" "0,E,N,W" loop:True)', '(track "Track" {0 1 2 3 4})'),
+])
+def test_a_board_of_one_line_takes_the_sources_tracks_laid_along_it(tmp_path, track, laid):
+    """On a board whose sites make one line, the only walk over all of them is the line:
+    the tracks a fill brings keep their names, owners and ends, and follow it."""
+    import random
+    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
+                                             load_template, source_scores, track_gap)
+    from ludeme.api import load
+    play = ('(forEach Piece (move (from (from)) (to (trackSite Move from:(from) steps:1) '
+            'if:(is Empty (to)))))')
+    index = FragmentIndex()
+    index.add(expand(load_description("s.lud", RACER.format(
+        rows=3, tracks=" {" + track + "}", play=play))), "board/race/racer.lud", "board/race")
+    path = tmp_path / "t.lud"
+    path.write_text(RACER.format(rows=1, tracks="", play="[#]"))
+    template = load_template(path)
+    assert template.board_line == ([0, 1, 2, 3, 4], False)
+    options = hole_options(template, index, source_scores(template, index), random.Random(0))
+    text = candidate_text(template, Plan([options[0][0]], "one source", 0), index, 1, 0)
+    assert "(board (rectangle 1 5) { " + laid + " } )" in text
+    assert "laid along its one line of sites" in text
+    (tmp_path / "c.lud").write_text(text)
+    assert track_gap(load(tmp_path / "c.lud", backend="reference")) == ""
+
+
+def test_a_hole_for_the_tracks_of_a_board_of_one_line_takes_tracks_laid_along_it(tmp_path):
+    """`(board <one line> { [#] })`: the tracks of the sources' boards, laid along it."""
+    import random
+    from ludeme.analysis.reconstruct import FragmentIndex, hole_options, load_template
+    index = FragmentIndex()
+    index.add(expand(load_description("s.lud", RACER.format(
+        rows=3, tracks=' { (track "Track1" {0 1 2 5 8 7} P1 directed:True) }',
+        play=RACE_PLAY))), "board/race/racer.lud", "board/race")
+    path = tmp_path / "t.lud"
+    path.write_text(RACER.format(rows=1, tracks=" { [#] }", play=RACE_PLAY))
+    template = load_template(path)
+    assert template.board_line == ([0, 1, 2, 3, 4], False)
+    options = hole_options(template, index, [1.0], random.Random(0))
+    assert [o.raw for o in options[0]] == ['(track "Track1" {0 1 2 3 4} P1 directed:True)']
+
+
+@pytest.mark.parametrize("board, line", [
+    ("(board (concentric {8}) use:Vertex)", True),      # a ring: a closed line
+    ("(board (square 3))", None),
+])
+def test_the_line_of_a_board(board, line):
+    from ludeme.analysis.reconstruct import line_of_board
+    got = line_of_board(board)
+    assert (got if got is None else got[1]) == line
+    if got:
+        assert sorted(got[0]) == list(range(8)) and got[0][0] == 0
 
 
 def test_a_mancala_board_written_without_tracks_takes_the_sowing_fills_tracks(tmp_path):
@@ -968,3 +1026,141 @@ def test_a_fill_placing_in_a_hand_by_its_name_brings_its_sources_hands(tmp_path,
     assert ("the hands of board/race/hander.lud added to the equipment: the fill of line 1:"
             in text) == added
     assert len(load(tmp_path / "c.lud", backend="reference").containers) == 3
+
+
+# a hole in a define the game uses in two places of different contexts: a size, and a
+# number taken one from
+TWO_USES = ('(define "Size" [#]) (game "G" (players 2) (equipment {{ (board (merge {{ '
+            '(rectangle 1 ("Size")) (shift 0 (- "Size" 1) (rectangle 1 1)) }})) '
+            '(piece "Disc" Each) }}) (rules (play (move Add (to (sites Empty)))) '
+            '(end (if (is Full) (result Mover Draw)))))')
+
+
+def test_a_hole_in_a_define_used_in_several_places_has_each_uses_context(tmp_path):
+    hole, = find_holes(_expanded(tmp_path, TWO_USES.format()))
+    assert [str(c) for c in hole.contexts] == ["(rectangle ... [#])", "(- [#] ...)"]
+
+
+def test_a_define_holes_fill_fits_every_use(tmp_path):
+    """A fill of the first use only (`8 diagonals:Alternating` after a rectangle's first
+    size) would be written into `(- "Size" 1)` too; the fills are the runs that fit both,
+    from either use's runs in the corpus."""
+    import random
+    from ludeme.api import load
+    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
+                                             load_template, source_scores)
+    index = FragmentIndex()
+    for name, board in (("a", "(rectangle 1 8 diagonals:Alternating)"),
+                        ("b", "(rectangle 2 5)"), ("c", "(shift (- 4 1) 0 (square 2))")):
+        source = f'(game "{name}" (players 2) (equipment {{ (board {board}) }}))'
+        index.add(expand(load_description(f"{name}.lud", source)), f"board/{name}.lud",
+                  "board")
+    path = tmp_path / "t.lud"
+    path.write_text(TWO_USES.format())
+    template = load_template(path)
+    options, = hole_options(template, index, source_scores(template, index),
+                            random.Random(0))
+    assert sorted(o.raw for o in options) == ["4", "5"]
+    for o in options:
+        (tmp_path / "c.lud").write_text(candidate_text(template, Plan([o], "mix"), index, 1, 0))
+        assert load(tmp_path / "c.lud", backend="reference").num_players == 2
+
+
+def test_without_a_concept_index_sources_of_the_family_with_the_expected_concepts_come_first(
+        tmp_path, monkeypatch):
+    """A template that expects dice takes its own family's games with dice first, read from
+    their compile-time concepts (no `--against` index given); those of the same family
+    without them after, whatever else they share with it."""
+    from ludeme.analysis.reconstruct import FragmentIndex, load_template, source_scores
+    monkeypatch.setenv("LUDEME_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "corpus" / "board" / "war"
+    folder.mkdir(parents=True)
+    moves = "(move Step (to if:(is Empty (to))))"
+    (folder / "plain.lud").write_text(
+        f'(game "Plain" (players 2) (equipment {{ (board (square 3)) (piece "Disc" Each '
+        f'{moves}) }}) (rules (play (forEach Piece)) (end (if (no Moves Next) '
+        f'(result Mover Win)))))')
+    (folder / "thrown.lud").write_text(
+        f'(game "Thrown" (players 2) (equipment {{ (board (square 3)) (dice d:6 num:1) '
+        f'(piece "Disc" Each {moves}) }}) (rules (play (do (roll) next:(forEach Piece))) '
+        f'(end (if (no Moves Next) (result Mover Win)))))')
+    index = FragmentIndex.of_folders([tmp_path / "corpus"])
+    path = tmp_path / "t.lud"
+    path.write_text('(game "T" (players 2) (equipment { (board (square 3)) (piece "Disc" Each) '
+                    '}) (rules (play (forEach Piece)) (end [#]))) (metadata (info { '
+                    '(classification "board/war/reconstruction/pending") }) (recon { '
+                    '(concept "Dice" True) }))')
+    template = load_template(path, family="board/war")
+    scores = dict(zip((s.name for s in index.sources), source_scores(template, index)))
+    assert scores["Thrown"] > scores["Plain"] + 0.5
+    assert list((tmp_path / "cache" / "reconstruct").glob("source-concepts-*.pickle"))
+
+
+def test_a_mix_names_the_pieces_its_equipment_fill_declares(tmp_path):
+    """A template whose equipment is a hole declares no pieces: a mix of one game's
+    equipment and another's rules must move the pieces that equipment declares."""
+    import random
+    from ludeme.api import load
+    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, hole_options, load_template,
+                                             new_tried, source_scores)
+    index = FragmentIndex()
+    for name, piece in (("a", "Marker"), ("b", "Counter")):
+        source = race_game(name, piece, "(move Step Forward (to if:(is Empty (to))))",
+                           "(if (no Moves Next) (result Next Loss))")
+        index.add(expand(load_description(f"{name}.lud", source)), f"board/race/{name}.lud",
+                  "board/race")
+    path = tmp_path / "t.lud"
+    path.write_text('(game "T" (players 2) (equipment [#]) (rules [#]))')
+    template = load_template(path)
+    equipment, rules = hole_options(template, index, source_scores(template, index),
+                                    random.Random(0))
+    from_a = next(o for o in equipment if o.sources == [0])
+    from_b = next(o for o in rules if o.sources == [1])
+    tried = new_tried(template, Plan([from_a, from_b], "mix"), index, 1, 0)
+    assert '"Counter' not in tried.text and '(place "Marker1"' in tried.text
+    (tmp_path / "c.lud").write_text(tried.text)
+    assert load(tmp_path / "c.lud", backend="reference").new_initial_state(0).legal_moves()
+    # from one game, the plan is as it was
+    same = Plan([from_a, next(o for o in rules if o.sources == [0])], "one source", 0)
+    assert new_tried(template, same, index, 2, 0).plan is same
+
+
+def test_a_fill_naming_a_player_the_template_lacks_does_not_fit(tmp_path):
+    """A four-player source's fragments that name P3 or P4 are no fills of a two-player
+    template (the builder refuses them: P3 does not exist in a 2-player game); a player's
+    name inside a string is no player."""
+    import random
+    from ludeme.analysis.reconstruct import FragmentIndex, hole_options, load_template
+    index = FragmentIndex()
+    source = ('(game "Four" (players 4) (equipment { (board (square 4)) (piece "Disc" Each) '
+              '(regions "P3 home" P1 (sites Bottom)) (regions P3 (sites Top)) '
+              '(regions P2 (sites Left)) }))')
+    index.add(expand(load_description("s.lud", source)), "board/s.lud", "board")
+    path = tmp_path / "t.lud"
+    path.write_text('(game "T" (players 2) (equipment { (board (square 4)) '
+                    '(piece "Disc" Each) (regions [#] (sites Top)) }))')
+    template = load_template(path)
+    options, = hole_options(template, index, [1.0], random.Random(0))
+    assert sorted(o.raw for o in options) == ['"P3 home" P1', "P2"]
+
+
+def test_a_board_with_an_unknown_size_is_one_line_or_not_as_the_plan_fills_it(tmp_path):
+    """`(rectangle 1 ("Size"))` with `(define "Size" [#])`: once filled, a row, so the
+    tracks a fill brings are laid along it."""
+    from ludeme.analysis.reconstruct import (FragmentIndex, Option, Plan, candidate_text,
+                                             load_template)
+    play = ('(forEach Piece (move (from (from)) (to (trackSite Move from:(from) steps:1) '
+            'if:(is Empty (to)))))')
+    index = FragmentIndex()
+    index.add(expand(load_description("s.lud", RACER.format(
+        rows=3, tracks=' { (track "Track" {0 1 2 5 8 7}) }', play=play))),
+        "board/race/racer.lud", "board/race")
+    path = tmp_path / "t.lud"
+    path.write_text('(define "Size" [#])\n' + RACER.format(rows=1, tracks="", play="[#]")
+                    .replace("(rectangle 1 5)", '(rectangle 1 ("Size"))'))
+    template = load_template(path)
+    assert template.board_line is None
+    size, moves = (Option(text, (), [0], 1.0) for text in ("4", play))
+    text = candidate_text(template, Plan([size, moves], "one source", 0), index, 1, 0)
+    assert '(track "Track" {0 1 2 3})' in text
+    assert template.line_for(Plan([Option("(square 2)", (), [0], 1.0), moves], "mix")) is None

@@ -751,7 +751,9 @@ def non_boolean(game, typed, boolean: set[str]) -> dict[str, str]:
         "NumContainers": len(game.containers),
         "NumPlayableSites": on_board + sum(c.num_sites for c in game.containers[1:]),
         "NumComponentsType": len(game.components) - 1,
-        "NumDice": 0, "NumLayers": 0 if board.boardless else 1,   # Ludii: no layer off a board
+        # Ludii counts the dice among the components (its test for a die: the name says so)
+        "NumDice": sum("Die" in c.name for c in game.components[1:]),
+        "NumLayers": 0 if board.boardless else 1,   # Ludii: no layer off a board
         "NumPlayPhase": len(game.phases),
     }
     owners = [c.owner for c in game.components[1:]]

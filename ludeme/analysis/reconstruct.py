@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -88,6 +89,15 @@ class Hole:
     # the piece a start rule `(place "Name" [#])` or `(place "Name" (sites [#]))` puts on the
     # sites this hole holds ("" for any other hole)
     placing: str = ""
+    # the contexts of its other uses, where a define holding it is used in more than one
+    # place (`(define "Dim" [#])` in `(rectangle 1 ("Dim"))` and `(- "Dim" 1)`): its fill is
+    # written once and must fit each of them
+    uses: tuple[Context, ...] = ()
+
+    @property
+    def contexts(self) -> tuple[Context, ...]:
+        """Every context the hole's fill stands in: its own first, then its other uses'."""
+        return (self.context,) + self.uses
 
     @property
     def pos(self) -> Pos:
@@ -138,6 +148,32 @@ def arg_kind(text: str) -> str:
     return "value"
 
 
+def arg_shape(text: str) -> str:
+    """What an argument written `text` is, a little finer than `arg_kind`: a ludeme by its
+    keyword (`(count`), a list, an int, a float, else its `arg_kind`."""
+    kind = arg_kind(text)
+    if kind != "value":
+        return kind
+    if text.startswith("("):
+        head = text[1:].split(None, 1)[0] if text[1:].strip() else ""
+        return "(" + head.split("(")[0].split(")")[0]
+    if text.startswith("{"):
+        return "{"
+    for number, name in ((int, "int"), (float, "float")):
+        try:
+            number(text)
+            return name
+        except ValueError:
+            pass
+    return kind
+
+
+def run_shape(run: tuple[str, ...]) -> tuple[str, ...]:
+    """The shape of a run of argument texts: each one's `arg_shape`. A fill of a hole used
+    in several places fits a use when a run of its shape stands there in the corpus."""
+    return tuple(arg_shape(t) for t in run)
+
+
 def kinds_fit(theirs: tuple[str, ...], mine: tuple[str, ...]) -> bool:
     """Whether a source's arguments around a run are of the kinds of the template's around
     its hole ("" for another hole of the template: any kind)."""
@@ -173,14 +209,20 @@ def _placing(parents: list[Node], mark: Template) -> str:
 
 def find_holes(ex: Expanded) -> list[Hole]:
     """The template's holes in the order written, one per mark (a mark in a define used
-    twice is one hole: its text is written once)."""
+    twice is one hole: its text is written once), with the context of each of its uses
+    (`Hole.uses`, those other than the first)."""
     out: dict[Pos, Hole] = {}
 
     def visit(node: Node, parents: list[Node]) -> None:
         if isinstance(node, Template):
             ctx = _context(parents, node)
-            if ctx is not None and node.pos not in out:
+            hole = out.get(node.pos)
+            if ctx is None:
+                pass
+            elif hole is None:
                 out[node.pos] = Hole(node, ctx, _choices(node), _placing(parents, node))
+            elif ctx not in hole.contexts:
+                hole.uses += (ctx,)
             return
         parents.append(node)
         for child in _children(node):
@@ -748,6 +790,48 @@ class TemplateGame:
         return closing_paren(text, self._offset(graph.pos)) if self._own(graph) else None
 
     @cached_property
+    def board_line(self) -> tuple[list[int], bool] | None:
+        """The board's sites in order along its one line, and whether the line closes
+        (a loop), when its sites (of its default type, by adjacency) make a single path or
+        a single cycle: a path from its lower-numbered end, a cycle from site 0 towards its
+        lower-numbered neighbour. None for any other board, one with an unknown part
+        outside its list of tracks, one that declares tracks, or one ludeme cannot
+        build."""
+        graph = self._board_graph
+        if graph is None or any(isinstance(n, Template) for n in walk(graph)):
+            return None
+        return line_of_board(to_lud(graph))
+
+    @cached_property
+    def _board_graph(self) -> Call | None:
+        """The template's `(board ...)` without its list of tracks, None when it has none
+        or declares tracks."""
+        board = next((n for n in getattr(self._equipment_items, "items", ())
+                      if isinstance(n, Call) and n.name == "board"), None)
+        if board is None or declares_tracks(board):
+            return None
+        return Call(board.head, [a for a in board.args if not isinstance(a, Array)],
+                    board.pos, board.via, board.starred)
+
+    def line_for(self, plan: "Plan") -> tuple[list[int], bool] | None:
+        """`board_line` of the board as a plan fills it: a board with an unknown part
+        (`(rectangle 1 ("Dim"))`, `(define "Dim" [#])`) is one line or not once filled."""
+        graph = self._board_graph
+        if graph is None or not any(isinstance(n, Template) for n in walk(graph)):
+            return self.board_line
+        fills = {}
+        for hole, o in zip(self.holes, plan.options):
+            try:
+                fills[hole.pos] = parse(o.text, "<fragment>")
+            except LudemeError:
+                return None
+        text = to_lud(with_fills(graph, fills))
+        lines = self.__dict__.setdefault("_lines", {})
+        if text not in lines:
+            lines[text] = line_of_board(text)
+        return lines[text]
+
+    @cached_property
     def equipment_list_at(self) -> int | None:
         """The offset in the template's text just inside its `(equipment {`, where regions
         a fill needs are written (None when its equipment is not a list written there)."""
@@ -782,9 +866,105 @@ class TemplateGame:
         return self.equipment_list_at
 
     @cached_property
+    def pieces(self) -> list[tuple[str, str]]:
+        """The pieces the template declares (`pieces_of`)."""
+        return pieces_of(self.expanded.game)
+
+    @cached_property
+    def players(self) -> int | None:
+        """The number of players the template fixes (`(players 2)`), None when unknown."""
+        node = next((a for a in self.expanded.game.args if isinstance(a, Call)
+                     and a.name == "players"), None)
+        first = node.args[0] if node is not None and node.args else None
+        return int(first.value) if isinstance(first, Int) else None
+
+    @cached_property
     def region_names(self) -> set[str]:
         """The names of the regions the template declares."""
         return {name for name, _ in places_of(self.expanded.game, ("regions",))}
+
+
+def with_fills(node: Node, fills: dict[Pos, list[Node]]) -> Node:
+    """A tree with each hole's mark replaced by its fill's nodes (`fills` by the mark's
+    place; a mark without a fill stays)."""
+    def spread(items):
+        out = []
+        for a in items:
+            if isinstance(a, Template) and a.pos in fills:
+                out += fills[a.pos]
+            else:
+                out.append(with_fills(a, fills))
+        return out
+    if isinstance(node, Call):
+        return Call(node.head, spread(node.args), node.pos, node.via, node.starred)
+    if isinstance(node, Array):
+        return Array(spread(node.items), node.pos, node.via)
+    if isinstance(node, Named):
+        value = fills.get(node.value.pos) if isinstance(node.value, Template) else None
+        return Named(node.name, value[0] if value and len(value) == 1 else
+                     with_fills(node.value, fills), node.pos, node.via)
+    return node
+
+
+def line_of_board(board: str) -> tuple[list[int], bool] | None:
+    """`TemplateGame.board_line` of a board written `board`."""
+    import tempfile
+
+    from ludeme.api import load
+    text = (f'(game "Board" (players 2) (equipment {{ {board} (piece "Disc" Each) }}) '
+            '(rules (play (move Pass)) (end (if (is Full) (result Mover Draw)))))')
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "board.lud"
+        path.write_text(text, encoding="utf-8")
+        try:
+            game = load(path, backend="reference")
+        except Exception:       # a board ludeme cannot build alone: no line known
+            return None
+    n = game.containers[0].num_sites
+    near: dict[int, set[int]] = {s: set() for s in range(n)}
+    for a, b in game.board.steps("Adjacent"):
+        if a != b and 0 <= a < n and 0 <= b < n:
+            near[a].add(b)
+            near[b].add(a)
+    degrees = sorted(len(x) for x in near.values())
+    if n < 3 or degrees[-1] != 2 or degrees[0] < 1 or degrees.count(1) not in (0, 2):
+        return None
+    ends = [s for s in range(n) if len(near[s]) == 1]
+    cycle = not ends
+    line, at = [ends[0] if ends else 0], None
+    while True:
+        here = line[-1]
+        nxt = sorted(near[here] - {at})
+        if not nxt or (cycle and nxt[0] == line[0]):
+            break
+        at = here
+        line.append(nxt[0])
+        if len(line) > n:
+            return None
+    return (line, cycle) if len(line) == n else None
+
+
+def relaid_tracks(texts: list[str], line: tuple[list[int], bool]) -> list[str]:
+    """A source's tracks laid along the template's one line of sites (`board_line`): each
+    keeps its name, owner and directedness, and leaves the board (End) if it did; a loop
+    stays one only on a closed line. A track written for another board does not walk this
+    one (its site numbers, or its directions on a board of edges, where Ludii builds none),
+    while the line is the only walk over every site of a board that has one."""
+    sites, cycle = line
+    out = []
+    for text in texts:
+        try:
+            node = parse(text, "<track>")[0]
+        except LudemeError:
+            continue
+        if not (isinstance(node, Call) and node.name == "track" and len(node.args) >= 2):
+            continue
+        steps = to_lud(node.args[1]).strip('"{} ')
+        walk_text = " ".join(map(str, sites)) + (" End" if steps.endswith("End") else "")
+        rest = [to_lud(a) for a in node.args[2:]
+                if cycle or not (isinstance(a, Named) and a.name == "loop")]
+        out.append(" ".join([f"(track {to_lud(node.args[0])} {{{walk_text}}}", *rest]) + ")")
+    return out
 
 
 def load_template(path: str | Path, ruleset: str | None = None, family: str = ""
@@ -964,6 +1144,13 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
                for h, (o, nodes) in enumerate(zip(plan.options, fills))]
     readers += named_region_inserts(template, plan, index, fills, placed)
 
+    line: list = []     # the board's line as the plan fills it, read once when needed
+
+    def board_line():
+        if not line:
+            line.append(template.line_for(plan))
+        return line[0]
+
     def source_of(sources, brings) -> tuple[int, list[str]] | None:
         for i in sources:
             got = brings(i) if i is not None and i >= 0 else []
@@ -980,7 +1167,8 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
         ("dice", template.dice_at, index.dice, declares_dice,
          lambda nodes, i: any(reads_dice(n) for n in nodes), " {} ",
          "the dice of {} added to the equipment"),
-        ("tracks", template.board_tracks_at, index.tracks, declares_tracks,
+        ("tracks", template.board_tracks_at, lambda i: brought_tracks(index, i, board_line),
+         declares_tracks,
          lambda nodes, i: any(reads_tracks(n, {name for name, _ in index.sources[i].places})
                               for n in nodes), " {{ {} }} ",
          "the tracks of {} added to the board"))
@@ -994,11 +1182,21 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
             i, texts = found
             placed.inserts.append((at, layout.format(" ".join(texts)), h))
             hole = template.holes[h].pos
-            placed.notes.append(note.format(index.sources[i].path)
+            along = ", laid along its one line of sites" \
+                if kind == "tracks" and board_line() else ""
+            placed.notes.append(note.format(index.sources[i].path) + along
                                 + f": the fill of line {hole.line}:{hole.col} reads them")
             placed.kinds.add(kind)
             break
     return placed
+
+
+def brought_tracks(index: "FragmentIndex", source: int, board_line) -> list[str]:
+    """The tracks a fill brings from its source: as written, or laid along the board when
+    it is one line of sites (`board_line()`, `relaid_tracks`)."""
+    texts = index.tracks(source)
+    line = board_line() if texts else None
+    return relaid_tracks(texts, line) if line else texts
 
 
 def named_region_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex",
@@ -1156,15 +1354,102 @@ def fragment_text(run: tuple[str, ...], mapping: dict[str, str],
     return flat if len(flat) <= 70 else to_lud(nodes, indent=4)
 
 
+class ConceptCache:
+    """The compile-time concepts of source files, as a concept index lists them
+    (`booleanConcepts`, `nonBooleanConcepts`), kept in the cache folder under each file's
+    path, size and time, this version of ludeme and the text of its concepts module (a
+    file's concepts take a quarter of a second; a family's few hundred sources are read
+    once, and again when the way they are computed changes)."""
+
+    def __init__(self):
+        import hashlib
+        import os
+
+        from ludeme.version import __version__
+
+        from . import concepts
+        digest = hashlib.blake2b(digest_size=8)
+        digest.update(__version__.encode())
+        digest.update(Path(concepts.__file__).read_bytes())
+        cache = Path(os.environ.get("LUDEME_CACHE_DIR") or Path.home() / ".cache" / "ludeme")
+        self.path = cache / "reconstruct" / f"source-concepts-{digest.hexdigest()}.pickle"
+        self.entries: dict[str, dict | None] = self._read()
+        self.added = False
+
+    def _read(self) -> dict:
+        import pickle
+        try:
+            with open(self.path, "rb") as f:
+                got = pickle.load(f)
+            return got if isinstance(got, dict) else {}
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+            return {}
+
+    def get(self, path: Path) -> dict | None:
+        """A file's entry, None when ludeme cannot read its concepts."""
+        from .concepts import compile_time
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        key = f"{path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}"
+        if key not in self.entries:
+            try:
+                gc = compile_time(str(path))
+                self.entries[key] = {"booleanConcepts": sorted(gc.boolean),
+                                     "nonBooleanConcepts": dict(gc.non_boolean)}
+            except Exception:       # a source ludeme cannot read: no entry
+                self.entries[key] = None
+            self.added = True
+        return self.entries[key]
+
+    def save(self) -> None:
+        """Write the entries read (with those another process wrote meanwhile)."""
+        import os
+        import pickle
+        if not self.added:
+            return
+        try:
+            merged = {**self._read(), **self.entries}
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            with open(tmp, "wb") as f:
+                pickle.dump(merged, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass            # no cache: the next run reads them again
+
+
+def family_concepts(template: TemplateGame, index: FragmentIndex) -> dict[str, dict]:
+    """Without a concept index, the concepts of the sources of the template's own family
+    (`family_closeness` 1), by path, when it expects a concept other than the start counts
+    (which the start rules give, whatever the source): an answer expecting dice (Aucai,
+    Halancola: `(equipment [#]) (rules [#])` and Dice, DiceD6) takes its fills first from
+    the games of its family that have them. Sources not read from a folder have none."""
+    if not any(e.name not in START_COUNTS for e in template.expected):
+        return {}
+    cache = ConceptCache()
+    out = {}
+    for s in index.sources:
+        if s.root and family_closeness(template.family, s.family) >= 1:
+            entry = cache.get(Path(s.root) / s.path)
+            if entry is not None:
+                out[s.path] = entry
+    cache.save()
+    return out
+
+
 def source_scores(template: TemplateGame, index: FragmentIndex, concept_index=None
                   ) -> list[float]:
     """How close each source game is to the template: the same family folder (1, or 0.5 for
     the same parent folder), the ludemes the template's known part shares with it (Jaccard),
-    and, with a concept index, the share of expected concepts the source has itself."""
+    and the share of expected concepts the source has itself, read from a concept index if
+    given, else computed for the sources of its own family (`family_concepts`)."""
     known = keywords_of(template.expanded.game)
-    concepts = {}
     if concept_index:
         concepts = {e["path"]: e for e in concept_index}
+    else:
+        concepts = family_concepts(template, index)
     fam = template.family
     out = []
     for s in index.sources:
@@ -1199,7 +1484,7 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
                  ) -> list[Options]:
     """For each hole, the ways to fill it, best first (ties in a seeded order); no fragment
     of the sources `leave_out`."""
-    mine = pieces_of(template.expanded.game)
+    mine = template.pieces
     my_tracks = places_of(template.expanded.game, ("track",))
     my_regions = places_of(template.expanded.game, ("regions",))
     maps, place_maps = {}, {}
@@ -1210,14 +1495,21 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
             continue
         by_text: dict[tuple, Option] = {}
         by_source: dict[int, list[Option]] = {}
-        for i, run in index.runs(hole.context):
-            if i in leave_out:
+        # the tracks of a board's list ((board ... { [#] })) laid along its one line
+        laid = template.board_line if hole.context.keyword == "board" and \
+            hole.context.place == "items" else None
+        for i, run in runs_of_every_use(index, hole):
+            if i in leave_out or names_absent_players(run, template.players):
                 continue
             if i not in maps:
                 maps[i] = tuple(sorted(piece_map(index.sources[i], mine).items()))
                 place_maps[i] = tuple(sorted(place_map(index.sources[i], my_tracks,
                                                        my_regions).items()))
             raw = " ".join(run)
+            if laid:
+                raw = " ".join(relaid_tracks(list(run), laid))
+                if not raw:
+                    continue
             opt = by_text.setdefault((raw, maps[i], place_maps[i]),
                                      Option(raw, maps[i], [], scores[i], place_maps[i]))
             if i not in opt.sources:
@@ -1229,6 +1521,36 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
         options.sort(key=lambda o: (-o.score, tie[id(o)]))
         out.append(Options(options, by_source))
     return out
+
+
+def runs_of_every_use(index: FragmentIndex, hole: Hole):
+    """(source, run) that fit the hole at every place its fill stands (`Hole.contexts`): the
+    runs of each of its contexts whose shape (`run_shape`) some run of each other context
+    has. A hole used once takes its context's runs."""
+    if not hole.uses:
+        yield from index.runs(hole.context)
+        return
+    shapes = [{run_shape(run) for _, run in index.runs(c)} for c in hole.contexts]
+    before: set[tuple] = set()      # the runs of the contexts already read
+    for ctx in hole.contexts:
+        here = set()
+        for i, run in index.runs(ctx):
+            here.add((i, run))
+            if (i, run) not in before and all(run_shape(run) in s for s in shapes):
+                yield i, run
+        before |= here
+
+
+def names_absent_players(run: tuple[str, ...], players: int | None) -> bool:
+    """Whether a run names a player past the template's number of players (`P3` in a
+    two-player game, which no builder accepts: a four-player source's fragments)."""
+    if not players:
+        return False
+    for text in run:
+        bare = re.sub(r'"[^"]*"', "", text)
+        if any(int(k) > players for k in re.findall(r"\bP(\d+)\b", bare)):
+            return True
+    return False
 
 
 def plans(options: list[list[Option]], scores: list[float], tries: int, rng: random.Random,
@@ -1603,6 +1925,9 @@ def no_fragment_error(template: TemplateGame, hole: Hole) -> LudemeError:
             if ctx.place == "items" else
             f"no description of the corpus has a ({ctx.keyword} ...) with at least "
             f"{ctx.before + ctx.after + 1} argument(s)")
+    if hole.uses:
+        what = ("no fragment of the corpus fits every place its fill stands, "
+                + ", ".join(map(str, hole.contexts)))
     return LudemeError(f"no fragment fits the hole {ctx}: {what}", hole.pos,
                        path=ctx.keyword, source=template.description.text)
 
@@ -1628,11 +1953,47 @@ def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, num
 def new_tried(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
               seed: int, start_variant: int = 0) -> Tried:
     """A plan's candidate, written out, before it is tried."""
+    plan = with_declared_pieces(template, plan, index)
     spans: list = []
     placed = place_inserts(template, plan, index)
     text = candidate_text(template, plan, index, number, seed, spans, placed)
     return Tried(number, plan, text, sources_of(plan, index), start_variant=start_variant,
                  spans=spans, brought_tracks="tracks" in placed.kinds)
+
+
+def with_declared_pieces(template: TemplateGame, plan: Plan, index: FragmentIndex) -> Plan:
+    """A plan whose fills name the pieces that one of its fills declares, when the template
+    declares none itself (its `(equipment [#])` is a hole): a mix of one game's equipment
+    and another's rules moved pieces that no item declared ("no piece called 'Counter1'";
+    pieces: Marker1, Marker2). The fills of other sources are renamed as fragments are to
+    a template's pieces (`name_map`: by owner, then in order); the plan itself when the
+    template declares pieces, or no fill does, or all come from the declaring fill's game."""
+    if template.pieces:
+        return plan
+    declared, by = [], None
+    for o in plan.options:
+        try:
+            nodes = parse(o.text, "<fragment>")
+        except LudemeError:
+            continue
+        declared = [p for n in nodes for p in pieces_of(n)]
+        if declared:
+            by = o
+            break
+    if by is None:
+        return plan
+    options = []
+    for o in plan.options:
+        source = plan.source if plan.source in o.sources else (o.sources or [OWN])[0]
+        if o is by or source < 0 or source in by.sources:
+            options.append(o)
+            continue
+        mapping = tuple(sorted(piece_map(index.sources[source], declared).items()))
+        options.append(o if mapping == o.mapping else
+                       Option(o.raw, mapping, o.sources, o.score, o.places))
+    if all(a is b for a, b in zip(options, plan.options)):
+        return plan
+    return Plan(options, plan.formed, plan.source)
 
 
 def start_holes(template: TemplateGame) -> list[int]:
