@@ -123,8 +123,9 @@ class FakeState:
     def position_key(self) -> tuple:
         return (tuple(self.who), tuple(self.what), tuple(self.count))
 
-    def situation_key(self) -> tuple:
-        return (self.position_key(), self.mover, self.chain, self.end_type, tuple(self.scores))
+    def situation_key(self, position: tuple | None = None) -> tuple:
+        return (self.position_key() if position is None else position, self.mover,
+                self.chain, self.end_type, tuple(self.scores))
 
     @property
     def num_actions(self) -> int:
