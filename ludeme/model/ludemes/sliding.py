@@ -467,7 +467,10 @@ class _SlideForm:
         for a site passed; each may end its radial (`break`) itself."""
         n, lo = self.n, self.lo
         out.append(f"{ind}sf_, st_, sb_ = frm, to, btw")
-        if lo is not None:
+        if lo is not None and lo == self.hi:    # (exact N): N read once
+            out.append(f"{ind}slo_ = {lo}")
+            out.append(f"{ind}shi_ = slo_")
+        elif lo is not None:
             out.append(f"{ind}slo_, shi_ = {lo}, {self.hi}")
         out.append(f"{ind}frm = {self.frm_expr}")
         ok = f" and ({self.from_ok})" if self.from_ok is not None else ""
