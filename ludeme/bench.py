@@ -260,7 +260,7 @@ def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: b
           f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     _print_header(f"{'configuration':<40} {'backend':>9} {'n1':>8} {'n2':>8} {'cpu1 s':>7} "
                   f"{'cpu2 s':>7} {'p/s':>10} {'Ludii p/s':>10} {'ratio':>6}")
-    ratios = []
+    ratios, unrated = [], []
     for config in _configurations(files, targets, refdata, only):
         game = _load(config, backend)
         if game is None:
@@ -282,6 +282,8 @@ def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: b
         ludii_text, ratio_text = _ratio_text(rate, ludii)
         if ludii and rate == rate:
             ratios.append(rate / ludii)
+        elif rate != rate:
+            unrated.append(config.name)
         print(f"{config.name[:40]:<40} {played:>9} {n1:>8} {n2:>8} {cpu1:>7.2f} {cpu2:>7.2f} "
               f"{rate:>10,.0f} {ludii_text:>10} {ratio_text:>6}", flush=True)
     if ratios:
@@ -290,6 +292,10 @@ def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: b
         print(f"{len(ratios)} configurations beside Ludii's warmed rate: median ratio "
               f"{median:.2f}, lowest {ratios[0]:.2f}, "
               f"{sum(r >= 1.0 for r in ratios)} at least 1.0")
+    if unrated:
+        print(f"{len(unrated)} configurations without a rate: the larger run took no more CPU "
+              f"than the smaller, so their difference is noise; raise --seconds: "
+              f"{', '.join(unrated)}")
     return 0
 
 

@@ -244,7 +244,10 @@ def test_the_end_to_end_benchmark_sizes_its_runs_and_states_the_median(refdata, 
     row = next(line for line in out.splitlines() if line.startswith("tic-tac-toe"))
     _, backend, n1, n2, *_ = row.split()
     assert backend == "reference" and int(n2) == 3 * int(n1) >= 60
-    assert "1 configurations beside Ludii's warmed rate: median ratio" in out
+    # The closing line: the ratio's median, or, when the machine's noise made the larger run
+    # no dearer than the smaller (a busy test worker beside it), that it has no rate.
+    assert ("1 configurations beside Ludii's warmed rate: median ratio" in out
+            or "1 configurations without a rate: the larger run took no more CPU" in out), out
 
 
 def test_no_ludii_figure_for_a_configuration_ludii_was_not_run_on(refdata, tmp_path):
