@@ -120,20 +120,6 @@ def abs_tan_turn(ax, ay, bx, by, cx, cy) -> float:
     return abs((ux * -vy + uy * vx) / dot)
 
 
-def segments_intersect(a0x, a0y, a1x, a1y, b0x, b0y, b1x, b1y) -> bool:
-    """Whether segments a0-a1 and b0-b1 intersect (parallel segments never do)."""
-    xlk, ylk = a1x - a0x, a1y - a0y
-    xnm, ynm = b1x - b0x, b1y - b0y
-    xmk, ymk = b0x - a0x, b0y - a0y
-    det = xnm * ylk - ynm * xlk
-    if abs(det) < EPSILON:
-        return False
-    inv = 1.0 / det
-    s = (xnm * ymk - ynm * xmk) * inv
-    t = (xlk * ymk - ylk * xmk) * inv
-    return -EPSILON <= s <= 1 + EPSILON and -EPSILON <= t <= 1 + EPSILON
-
-
 def positive_angle(angle: float) -> float:
     """`angle` brought into [0, 2 pi] (Ludii's loop, not a modulo: 2 pi stays 2 pi)."""
     while angle < 0:
@@ -344,7 +330,8 @@ class EdgeCrossings:
         e = self.ends[:before]
         eax, eay, ebx, eby = e[:, 0], e[:, 1], e[:, 2], e[:, 3]
         tol = self.TOLERANCE
-        # the same operations, in the same order, as `distance` and `segments_intersect`
+        # the same operations, in the same order, as `distance`; then Ludii's segment
+        # intersection: parallel segments (|det| < EPSILON) never meet
         near = ((np.sqrt((eax - a.x) ** 2 + (eay - a.y) ** 2) < tol)
                 | (np.sqrt((ebx - a.x) ** 2 + (eby - a.y) ** 2) < tol)
                 | (np.sqrt((eax - b.x) ** 2 + (eay - b.y) ** 2) < tol)

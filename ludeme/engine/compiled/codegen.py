@@ -556,13 +556,17 @@ class Source:
         any larger number the region lists (a literal `(sites {...})` may name sites past
         the last: only a site of that number is in it)."""
         sites, by_player = self.static_sites(lud)
-        rows = [list(ss) for ss in sites] if by_player else [list(sites)]
+        mask = self.site_masks(sites if by_player else [sites])
+        return (mask, True) if by_player else (mask[0], False)
+
+    def site_masks(self, rows):
+        """A mask per row of sites, over every site and any larger number a row lists."""
         rows = [[s for s in ss if s >= 0] for ss in rows]
         width = max([self.env.total_sites] + [s + 1 for ss in rows for s in ss])
-        mask = np.zeros((len(rows), width), dtype=bool)
+        mask = np.zeros((max(1, len(rows)), width), dtype=bool)
         for p, ss in enumerate(rows):
             mask[p, ss] = True
-        return (mask, True) if by_player else (mask[0], False)
+        return mask
 
     def is_static_region(self, lud) -> bool:
         """True for regions that read nothing of the state (their sites can be listed now)."""

@@ -8,8 +8,6 @@ CONCEPTS_REVIEWED = True
 
 from itertools import compress
 
-import numpy as np
-
 from ludeme.boards.board import sites_at_distance
 from ludeme.boards.trajectories import COMPASS
 from ludeme.engine.state import FORCED_PLACES, PLACING, REPLAYING
@@ -1358,13 +1356,10 @@ def _line_contains(src, lud, site):
     """A mask per line of the board's sites: a site is in the row (column) numbered by the
     index when that line holds it."""
     lines = getattr(src.env.board, lud.lines)
-    n = src.env.total_sites
-    mask = np.zeros((max(1, len(lines)), n), dtype=bool)
-    for i, line in enumerate(lines):
-        mask[i, [s for s in line if 0 <= s < n]] = True
+    mask = src.site_masks(lines)
     m = src.table(mask, "bool_")
     i = src.int_expr(lud.index)
-    return f"(0 <= {i} < {len(lines)} and 0 <= {site} < {n} and {m}[{i}, {site}])"
+    return f"(0 <= {i} < {len(lines)} and 0 <= {site} < {mask.shape[1]} and {m}[{i}, {site}])"
 
 
 @emits(SitesDistance, kind="contains", refuses=("type",))
