@@ -719,6 +719,83 @@ FALLING_GAME = """
 """
 
 
+# `(move (from) (to))` applied at once: an enemy stepped on goes to its owner's hand (an
+# effect of the destination), a disc reaching the centre goes back to its own hand after
+# scoring (a consequent), as Ludii's FromTo is generated and applied.
+SEND_BACK_GAME = """
+(game "Send Back" (players 2)
+  (equipment {(board (square 5)) (hand Each)
+    (piece "Disc" Each
+      (move Step Orthogonal
+        (to if:(not (is Friend (who at:(to))))
+            (apply (if (is Enemy (who at:(to))) (move (from (to)) (to (handSite Next))))))
+        (then (if (= (last To) 12)
+                  (and (addScore Mover 1) (move (from (last To)) (to (handSite Mover))))))))})
+  (rules
+    (start {(place "Disc1" (handSite P1) count:3) (place "Disc2" (handSite P2) count:3)})
+    (play (or (forEach Piece)
+              (move (from (handSite Mover)) (to (sites Empty) if:(not (= (to) 12))))))
+    (end {(if (>= (score Mover) 3) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
+# Removals and placements of a region applied at once: a line of three clears the enemy's
+# discs, then gives the enemy discs on the empty corners (a (then ...) of the removal).
+REGION_RESET_GAME = """
+(game "Region Reset" (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (if (is Line 3)
+                      (remove (sites Occupied by:Next)
+                        (then (add (piece (id "Disc" Next)) (to (sites Corners) if:(is Empty (to))))))))))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+# A hole sown to four empties the enemy's holes around it (a removal of a region inside a
+# sowing, of counted sites).
+AROUND_EMPTIED_GAME = """
+(game "Refill" (players 2)
+  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top)) (piece "Seed" Shared)})
+  (rules
+    (start (set Count 2 to:(sites Track)))
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (sow apply:(if (= 4 (count at:(to)))
+                                 (remove (intersection (sites Around (to)) (sites Next))))))))
+    (end {(if (no Moves Next) (result Mover Win))
+          (if (>= (count Moves) 150) (result Mover Draw))})))
+"""
+
+# A player whose row is empty passes, and two seeds go into each of its empty holes
+# (a placement of a region with count:).
+REFILL_GAME = AROUND_EMPTIED_GAME.replace(
+    "(play (move Select (from (sites Mover) if:(> (count at:(from)) 0))",
+    "(play (if (= 0 (count in:(sites Mover)))\n"
+    "  (move Pass (then (add (piece \"Seed\") (to (sites Mover) if:(is Empty (to))) count:2)))\n"
+    "  (move Select (from (sites Mover) if:(> (count at:(from)) 0))").replace(
+    "(remove (intersection (sites Around (to)) (sites Next))))))))",
+    "(remove (to))))))))").replace(
+    "(end {(if (no Moves Next) (result Mover Win))\n"
+    "          (if (>= (count Moves) 150) (result Mover Draw))})",
+    "(end {(if (>= (count Moves) 100) (result Mover Draw))})")
+
+
+# Copies of the two pieces of a shared hand placed (copy:True, (sites Hand Shared)): the
+# hand never empties, and lines of either colour win.
+COPIES_GAME = """
+(game "Copies" (players 2)
+  (equipment {(board (square 4)) (piece "Disc" P1) (piece "Disc" P2) (hand Shared size:2)})
+  (rules
+    (start {(place "Disc1" (handSite Shared)) (place "Disc2" (handSite Shared 1))})
+    (play (move (from (sites Hand Shared)) (to (sites Empty)) copy:True))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -1702,7 +1779,22 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (FALLING_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     # The centre is never taken, so eight moves at most; both sides win, some draw.
     (PAST_THE_LAST_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])
-     and df["moves"].max() <= 8)],
+     and df["moves"].max() <= 8),
+    # Three discs back home score and win, for both sides (the consequent at work).
+    (SEND_BACK_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # The same with count: read for the one disc sent back.
+    (SEND_BACK_GAME.replace("(to (handSite Next))", "(to (handSite Next)) count:(count at:(to))"),
+     (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Some lines take several discs (a fall of more than one) and give corners (a rise of
+    # more than one).
+    (REGION_RESET_GAME, (3, 4), lambda df: df["piece_number_max_decrease"].lt(-1).any()
+     and df["piece_number_max_increase"].gt(1).any()),
+    # Some sowings empty more than one enemy hole's worth of seeds at once.
+    (AROUND_EMPTIED_GAME, (3, 4), lambda df: df["piece_number_max_decrease"].lt(-2).any()),
+    # Some passes put two seeds in each of several holes.
+    (REFILL_GAME, (3, 4), lambda df: df["piece_number_max_increase"].gt(2).any()),
+    # Games go on past the two pieces of the hand; both sides win.
+    (COPIES_GAME, (3, 4), lambda df: df["moves"].gt(3).all() and {1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1719,7 +1811,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "step-from-a-site", "for-each-value",
          "can-move-in-the-then-around", "row-and-column-by-index",
          "approach-and-withdrawal", "falling-by-a-count-read-in-play",
-         "literal-region-past-the-last-site"])
+         "literal-region-past-the-last-site", "move-as-an-effect-and-a-consequent",
+         "move-as-an-effect-with-count", "region-removed-then-placed",
+         "region-removed-in-a-sowing", "region-placed-with-count",
+         "copies-from-a-shared-hand"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
@@ -1924,3 +2019,17 @@ def test_a_destination_past_every_site(tmp_path):
     for backend in ("reference", "compiled"):
         state = new_state(game, 0, backend=backend)
         assert len(state.legal_moves()) == 8      # the eight adds, no move off the board
+
+
+def test_a_failure_in_a_define_library_names_the_game_it_was_checked_for(tmp_path):
+    """A stage stopping inside a library's define (its .def text) says which game the
+    line is about, as a directory's check lists many games."""
+    from ludeme.analysis.check import _line
+    from ludeme.errors import LudemeError, Pos
+    game = tmp_path / "game.lud"
+    game.write_text("(game)")
+    in_def = LudemeError("no compiled form: it lacks (x)", Pos("/lib/race.def", 6, 27))
+    assert _line(in_def, str(game), None) == (f"/lib/race.def:6:27: no compiled form: it lacks "
+                                              f"(x) (checking {game})")
+    in_game = LudemeError("no compiled form: it lacks (x)", Pos(str(game), 1, 2))
+    assert _line(in_game, str(game), None).endswith("lacks (x)")

@@ -112,7 +112,17 @@ def _line(e: LudemeError, path: str, ruleset: str | None) -> str:
     rs = f" [{ruleset}]" if ruleset else ""
     via = f" (used at {e.via[0]})" if e.via else ""
     ctx = f" (in {e.path})" if e.path else ""
+    if e.pos and not e.via and not _same_file(e.pos.file, path):
+        # a define's text (a library's .def) is where it stopped: say which game used it
+        via = f" (checking {path})"
     return f"{where}:{rs} {e.message}{ctx}{via}"
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a == b
 
 
 def check_file(path: str, stage: str | None = None, all_rulesets: bool | None = None,

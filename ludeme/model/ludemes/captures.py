@@ -201,6 +201,12 @@ def _promote_consequent(src, lud, lines, ind):
                   f"{ind}        what[ps] = w"]
 
 
+# (move Promote ...) as a consequent is applied as `(promote ...)` is: the same class in
+# Ludii, the same moves here.
+emits(MovePromote, kind="consequent", refuses=(("type", "on other site types"),
+                                               ("then", "as a consequent")))(_promote_consequent)
+
+
 @emits(MovePromote, kind="moves", refuses=(("type", "on other site types"),))
 def _promote_moves(src, lud, out, ind):
     """A decision per piece named: the generator is one, the new piece its extra number."""

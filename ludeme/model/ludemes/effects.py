@@ -1071,20 +1071,38 @@ def _by_score_end(src, lud, out, ind):
     out.append(f"{ind}mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")
 
 
-@emits(AddEffect, kind="consequent", refuses=("count", ("then", "with (then ...) as a "
-                                                                "consequent")))
-def _add_consequent(src, lud, lines, ind):
-    """`(add (piece ...) (to <site> [if:]))` after a move: the piece placed there when the
-    condition holds with `(to)` on the site (a kind of 0 or less places nothing)."""
+@emits(AddEffect, kind="effect", refuses=(("then", "with (then ...) as an effect"),))
+def _add_effect(src, lud, body):
+    """`(add (piece ...) (to <site|region> [if:]) [count:])` applied at once: as the
+    reference generates the placements, then applies them, the piece and `count:` are read
+    first (with (to) as it was), then the sites where the condition holds with `(to)` on
+    each are listed, then the piece is placed on each of them (a kind of 0 or less places
+    nothing)."""
     to = lud.to
     refuse(to, "level", "apply", "type")
-    if lud.piece is None or not isinstance(to.site, IntFn):
-        raise Unsupported(lud, "without a piece, or to a region, as a consequent")
+    if lud.piece is None:
+        raise Unsupported(lud, "without a piece, as an effect")
     refuse(lud.piece, "state")
-    kind = src.int_expr(lud.piece)
-    lines.append(f"{ind}ak_, sa_ = {kind}, to")
-    lines.append(f"{ind}to = {src.int_expr(to.site)}")
+    n = src.int_expr(lud.count) if lud.count is not None else "1"
+    body += [f"ak_, an_, sa_ = {src.int_expr(lud.piece)}, {n}, to", "if ak_ > 0:"]
     cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
-    lines.append(f"{ind}if ak_ > 0 and to >= 0{cond}:")
-    lines.append(f"{ind}    {src.site_add('to', 'ak_', 'OWNER[ak_]', '1')}")
-    lines.append(f"{ind}to = sa_")
+    add = src.site_add("to", "ak_", "OWNER[ak_]", "an_")
+    if isinstance(to.site, IntFn):
+        body += [f"    to = {src.int_expr(to.site)}",
+                 f"    if 0 <= to < TOTAL{cond}:", f"        {add}"]
+    else:
+        seq, flt = src.region_sites(to.site)
+        ok = f" and {flt('to')}" if flt else ""
+        listing = [f"    for to in {seq}:", f"        if 0 <= to < TOTAL{ok}{cond}:"]
+        body += ["    nad_ = 0", *listing, "            nad_ += 1",
+                 "    abuf_ = np.empty(nad_, np.int64)", "    nad_ = 0", *listing,
+                 "            abuf_[nad_] = to", "            nad_ += 1",
+                 "    for to in abuf_:", f"        {add}"]
+    body.append("to = sa_")
+
+
+@emits(AddEffect, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+def _add_consequent(src, lud, lines, ind):
+    body: list[str] = []
+    _add_effect(src, lud, body)
+    lines.extend(ind + x for x in body)

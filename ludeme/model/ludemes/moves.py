@@ -1511,21 +1511,33 @@ def _add_moves(src, lud, out, ind):
     src.push(out, ind + "            ", "to", "to", g)
 
 
-@emits(MoveFromTo, kind="moves", refuses=("copy", "mover"))
+@emits(MoveFromTo, kind="moves", refuses=("mover",))
 def _from_to_moves(src, lud, out, ind):
-    """`(move (from ...) (to ...) [count:])`: one piece from a site (with one) to another;
-    with count:, that many (read once per origin, with (from) on it and (to) as it was,
-    and kept in the move's extra slot)."""
+    """`(move (from ...) (to ...) [count:] [copy:])`: one piece from a site (with one) to
+    another; with count:, that many (read once per origin, with (from) on it and (to) as
+    it was, and kept in the move's extra slot); with copy:True, a piece of the same kind
+    and owner added there, the origin's left as it was (Ludii's ActionCopy)."""
     fr, to = lud.from_, lud.to
     refuse(fr, "level", "type")
     refuse(to, "level", "type")
     effect = []
+    if lud.copy:
+        if lud.stack or lud.count is not None:
+            raise Unsupported(lud, "with copy: beside stack: or count:")
+        if src.piece_states:    # the copy would carry the piece's state with it
+            raise Unsupported(lud, "with copy: in a game with piece states")
+        # the piece read as the move is made, before the destination's effect (the
+        # reference reads it when it lists the move)
+        effect.append("cw_, co_ = what[frm], who[frm]")
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     # The levels as `MoveFromTo.compile`'s `levels`: with stack:True and count:, the
     # sub-stack's; else none (Ludii 1.3.12's FromTo records no level for one piece).
     levels = LV_NONE
-    if lud.count is None and lud.stack:
+    if lud.copy:
+        effect.append(src.site_add("to", "cw_", "co_", "1"))
+        kind = A_ADD
+    elif lud.count is None and lud.stack:
         effect.append("stack_move_stack(who, what, count, frm, to)")
         kind, levels = A_MOVE_STACK, LV_NONE
     elif lud.count is None:
@@ -1556,6 +1568,50 @@ def _from_to_moves(src, lud, out, ind):
     out.append(f"{ind}            if 0 <= to < TOTAL{conds}:")
     src.push(out, ind + "                ", "frm", "to", g, n)
     out.append(f"{ind}frm, to = sf, st")
+
+
+@emits(MoveFromTo, kind="effect", refuses=("copy", "mover", "stack"))
+def _from_to_effect(src, lud, body):
+    """`(move (from <site>) (to <site>) [count:])` applied at once, as an effect or a
+    consequent (Ludii's FromTo, a move generated then applied): `MoveFromTo.compile`'s one
+    move, from a site holding a piece to a site of the game. `count:` is read with (from) on
+    the origin and (to) as it was, the destination's condition with both on their sites, and
+    the destination's effect goes first; its own (then ...) follows, with (from) and (to)
+    undefined (as the reference applies a nested move)."""
+    fr, to = lud.from_, lud.to
+    refuse(fr, "level", "type", "if_")
+    refuse(to, "level", "type", "rotations")
+    if not all(isinstance(x.site, (IntFn, type(None))) for x in (fr, to)):
+        raise Unsupported(lud, "from or to a region, as an effect")
+    body += ["sf, st = frm, to",
+             f"frm = {src.int_expr(fr.site) if fr.site is not None else 'frm'}",
+             "if 0 <= frm < TOTAL and what[frm] > 0:"]
+    inner = [f"n_moved = {src.int_expr(lud.count)}"] if lud.count is not None else []
+    inner.append(f"to = {src.int_expr(to.site) if to.site is not None else 'st'}")
+    moved: list[str] = []
+    if to.apply is not None:
+        _apply_lines(src, to.apply, moved)
+    if lud.count is None:
+        moved.append(src.site_move())
+    else:
+        owners = list(src.game.ludii_owners) if src.counting else []
+        table = f"np.array({owners!r}, dtype=np.int64)" if owners else "np.empty(0, np.int64)"
+        moved.append(src.site_move_n(table, "frm", "to", "n_moved"))
+    if lud.then is not None:
+        moved += ["frm = -1", "to = -1"]
+        emit("then", src, lud.then, moved)
+    cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
+    inner.append(f"if 0 <= to < TOTAL{cond}:")
+    inner += ["    " + x for x in moved]
+    body += ["    " + x for x in inner]
+    body.append("frm, to = sf, st")
+
+
+@emits(MoveFromTo, kind="consequent", refuses=("copy", "mover", "stack"))
+def _from_to_consequent(src, lud, lines, ind):
+    body: list[str] = []
+    _from_to_effect(src, lud, body)
+    lines.extend(ind + x for x in body)
 
 
 def _to_sites(src, to) -> tuple[str, str]:
@@ -1674,7 +1730,7 @@ def _if_effect(src, eff, body):
         body.extend("    " + x for x in inner or ["pass"])
 
 
-@emits(RemoveEffect, kind="consequent", refuses=("level", "type", ("then", "as a consequent")))
+@emits(RemoveEffect, kind="consequent", refuses=("level", "type"))
 def _remove_consequent(src, lud, lines, ind):
     body: list[str] = []
     _remove_effect(src, lud, body)
@@ -1686,26 +1742,42 @@ def _remove_effect(src, eff, body):
     """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
     ends, `step`); count: removes that many times (read before the first, as the
     reference's actions); its own (then ...) follows at once, with (from) and (to)
-    undefined (as the reference applies a nested move)."""
-    if not isinstance(eff.where, IntFn):
-        raise Unsupported(eff, "of a region")
-    s = src.int_expr(eff.where)
-    body.append(f"rs = {s}")
-    body.append("if rs >= 0 and what[rs] > 0:")
+    undefined (as the reference applies a nested move). Of a region, its sites holding a
+    piece are listed first (in the reference's order, a site listed twice kept twice), then
+    each loses its piece: the reference lists them all before the first goes."""
     if eff.at == "EndOfTurn":
         refuse(eff, "count")
-        body.append("    sc[CLEAR + rs] = 1")
+        removal = ["sc[CLEAR + rs] = 1"]
     elif eff.count is not None:
-        body.append(f"    for _ in range(max(1, {src.int_expr(eff.count)})):")
-        body.append(f"        {src.site_clear('rs')}")
+        removal = ["for _ in range(rn):", f"    {src.site_clear('rs')}"]
     else:
-        body.append(f"    {src.site_clear('rs')}")
+        removal = [src.site_clear("rs")]
+    if isinstance(eff.where, IntFn):
+        body.append(f"rs = {src.int_expr(eff.where)}")
+        body.append("if rs >= 0 and what[rs] > 0:")
+        if eff.count is not None:
+            body.append(f"    rn = max(1, {src.int_expr(eff.count)})")
+    else:
+        seq, flt = src.region_sites(eff.where)
+        ok = f" and {flt('rs')}" if flt else ""
+        listing = [f"for rs in {seq}:", f"    if 0 <= rs < TOTAL{ok} and what[rs] > 0:"]
+        body += ["nrs = 0", *listing, "        nrs += 1", "rbuf = np.empty(nrs, np.int64)",
+                 "nrs = 0", *listing, "        rbuf[nrs] = rs", "        nrs += 1"]
+        if eff.count is not None:
+            body.append(f"rn = max(1, {src.int_expr(eff.count)})")
+        body.append("for rs in rbuf:")
+        body += ["    " + x for x in removal]
+        removal = []
+        body.append("if nrs > 0:")
+    body += ["    " + x for x in removal]
     if eff.then is not None:
         saved = f"rft{len(body)}"
         then = [f"{saved} = frm, to", "frm = -1", "to = -1"]
         emit("then", src, eff.then, then)
         then.append(f"frm, to = {saved}")
         body.extend("    " + x for x in then)
+    else:
+        body.append("    pass")
 
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))

@@ -1538,9 +1538,11 @@ def _empty_loop(src, lud, out, ind, body):
     out.extend(f"{ind}        {x}" for x in body)
 
 
-def _occupied(src, lud) -> tuple[object, "Callable"]:
-    """(the span of sites to look at, a test of a site's variable) for `(sites Occupied)`."""
-    if lud.container not in (None, "Board", 0):
+def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
+    """((the first site to look at, the site past the last), a test of a site's variable)
+    for `(sites Occupied)`."""
+    in_hand = isinstance(lud.container, str) and "Hand" in lud.container
+    if lud.container not in (None, "Board", 0) and not in_hand:
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
         raise Unsupported(lud, "by (player ...)")
@@ -1557,14 +1559,26 @@ def _occupied(src, lud) -> tuple[object, "Callable"]:
     # hands' sites are cells); every container's sites otherwise.
     env = src.env
     board_only = lud.container is not None or env.board.site_type != "Cell"
-    if lud.component is not None or lud.top is False:
+    if lud.component is not None or lud.components or lud.top is False:
         test = _occupied_by_kind(src, lud, test)
-    return (env.num_board_sites if board_only else "TOTAL"), lambda v: test.format(s=v)
+    if in_hand:
+        # the by: player's hand whose name holds the container's (`SitesOccupied._hands`)
+        if not isinstance(lud.by, str) or lud.on is not None:
+            raise Unsupported(lud, "in a hand, by (player ...) or on:")
+        hands = lud._hands(env)
+        ids = range(src.game.num_players + 2)
+        first = src.table([hands[p].start if p in hands else 0 for p in ids])
+        past = src.table([hands[p].stop if p in hands else 0 for p in ids])
+        who = src.player_expr(lud.by, lud)
+        span = (f"{first}[{who}]", f"{past}[{who}]")
+    else:
+        span = (0, env.num_board_sites if board_only else "TOTAL")
+    return span, lambda v: test.format(s=v)
 
 
 def _occupied_by_kind(src, lud, test: str) -> str:
-    """The test of `(sites Occupied by:<one player> [component:"Name"] [top:False])`: the
-    top piece theirs (of the kind), or, on stacks, a level below it (any level with
+    """The test of `(sites Occupied by:<one player> [component:"Name"|components:{...}]
+    [top:False])`: the top piece theirs (of the kinds), or, on stacks, a level below it (any level with
     top:False), as `SitesOccupied.compile` reads them."""
     by = lud.by
     if by in ("Enemy", "NonMover") and src.game.num_players == 2:
@@ -1575,45 +1589,50 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     if lud.component is not None and not isinstance(lud.component, str):
         raise Unsupported(lud, "with a component given by its index")
     comps = src.game.components
-    named = [False] + [lud.component is None or name_without_number(k.name) == lud.component
-                       for k in comps[1:]]
+    names = set(lud.components or ()) or ({lud.component} if lud.component else set())
+    named = [False] + [not names or name_without_number(k.name) in names for k in comps[1:]]
     kind = f"{src.table(named, 'bool_')}[what[{{s}}]]"
     if not src.game.stacking:
         return f"({test} and {kind})"
-    levels = src.table(named if lud.component is not None else [], "bool_")
+    levels = src.table(named if names else [], "bool_")
     below = f"stack_pieces(who, what, count, {{s}}, {src.player_expr(by, lud)}, {levels}) > 0"
     if lud.top is False:
         return f"(({test} and {kind}) or {below})"
     return f"({test} and ({kind} or {below}))"
 
 
-_OCCUPIED_REFUSES = ("type", "components", "on")
+_OCCUPIED_REFUSES = ("type", "on")
 
 
 @emits(SitesOccupied, kind="for_region", refuses=_OCCUPIED_REFUSES)
 def _occupied_loop(src, lud, out, ind, body):
-    span, test = _occupied(src, lud)
-    out.append(f"{ind}for site in range({span}):")
+    (lo, hi), test = _occupied(src, lud)
+    out.append(f"{ind}for site in range({lo}, {hi}):")
     out.append(f"{ind}    if {test('site')}:")
     out.extend(f"{ind}        {x}" for x in body)
 
 
 @emits(SitesOccupied, kind="contains", refuses=_OCCUPIED_REFUSES)
 def _occupied_contains(src, lud, site):
-    span, test = _occupied(src, lud)
-    return f"(0 <= {site} < {span} and {test(site)})"
+    (lo, hi), test = _occupied(src, lud)
+    return f"({lo} <= {site} < {hi} and {test(site)})"
 
 
 @emits(SitesOccupied, kind="sites", refuses=_OCCUPIED_REFUSES)
 def _occupied_sites(src, lud):
-    span, test = _occupied(src, lud)
-    return f"range({span})", test
+    (lo, hi), test = _occupied(src, lud)
+    return f"range({lo}, {hi})", test
 
 
 @emits(SitesHand, kind="for_region")
 def _hand_loop(src, lud, out, ind, body):
     if lud.player is None and lud.role in (None, "Shared"):
-        raise Unsupported(lud, "without a player, or for Shared")
+        # as `SitesHand.compile`: no sites without a player, the first hand for Shared
+        hand = next(iter(src.env.hand_ranges().values()), ()) if lud.role else ()
+        if len(hand):
+            out.append(f"{ind}for site in range({hand[0]}, {hand[0] + len(hand)}):")
+            out.extend(f"{ind}    {x}" for x in body)
+        return
     who = src.int_expr(lud.player) if lud.player is not None else \
         src.player_expr(lud.role, lud)
     ranges = src.env.hand_ranges()
