@@ -1586,6 +1586,54 @@ CASTLE_GAME = """
           (if (no Moves Next) (result Mover Draw))})))
 """
 
+# Hooks go one site forward to an empty site, then one site diagonally on, turned from
+# that first step ((forEach Direction (from (to)) (directions {FR FL} of:All)) inside the
+# forward one's (to ... (apply ...))), taking an enemy there; men step orthogonally.
+HOOKS_GAME = """
+(game "Hooks"
+  (players {(player N) (player S)})
+  (equipment {(board (square 6))
+    (piece "Hook" Each
+      (forEach Direction Forward
+        (to if:(is Empty (to))
+          (apply (forEach Direction (from (to)) (directions {FR FL} of:All)
+                   (if (not (is Friend (who at:(to))))
+                     (move (from) (to (apply if:(is Enemy (who at:(to))) (remove (to)))))))))))
+    (piece "Man" Each (move Step Orthogonal (to if:(is Empty (to)))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Hook1" (sites {0 2 4})) (place "Man1" (sites {1 3 5}))
+            (place "Hook2" (sites {31 33 35})) (place "Man2" (sites {30 32 34}))})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
+# Elephants go two sites diagonally over an empty one ((between (exact 2) if:...)),
+# taking an enemy there; runners go one to three empty sites forward, each taking the
+# enemy just ahead of where it stops (the (then ...) of (forEach Direction ...)).
+ELEPHANTS_GAME = """
+(game "Elephants"
+  (players {(player N) (player S)})
+  (equipment {(board (square 6))
+    (piece "Elephant" Each
+      (forEach Direction Diagonal (between (exact 2) if:(is Empty (between)))
+        (if (not (is Friend (who at:(to))))
+          (move (from) (to (apply if:(is Enemy (who at:(to))) (remove (to))))))))
+    (piece "Runner" Each
+      (forEach Direction Forward (between (range 1 3))
+        (to if:(is Empty (to)) (apply (move (from) (to))))
+        (then (if (is Enemy (who at:(ahead (last To) Forward)))
+                  (remove (ahead (last To) Forward))))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Elephant1" (sites {1 4})) (place "Runner1" (sites {0 2 3 5}))
+            (place "Elephant2" (sites {31 34})) (place "Runner2" (sites {30 32 33 35}))})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
 
 def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     from ludeme.analysis.playouts import compiled_of
@@ -1794,7 +1842,13 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # Some passes put two seeds in each of several holes.
     (REFILL_GAME, (3, 4), lambda df: df["piece_number_max_increase"].gt(2).any()),
     # Games go on past the two pieces of the hand; both sides win.
-    (COPIES_GAME, (3, 4), lambda df: df["moves"].gt(3).all() and {1, 2} <= set(df["winner"]))],
+    (COPIES_GAME, (3, 4), lambda df: df["moves"].gt(3).all() and {1, 2} <= set(df["winner"])),
+    # Both sides win; hooks take in most games (men never take).
+    (HOOKS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).mean() > 0.5),
+    # Both sides win, and every game takes a piece (elephants or runners).
+    (ELEPHANTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).all())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1814,7 +1868,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "literal-region-past-the-last-site", "move-as-an-effect-and-a-consequent",
          "move-as-an-effect-with-count", "region-removed-then-placed",
          "region-removed-in-a-sowing", "region-placed-with-count",
-         "copies-from-a-shared-hand"])
+         "copies-from-a-shared-hand", "direction-turned-from-a-step",
+         "direction-between-and-range"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

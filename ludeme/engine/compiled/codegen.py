@@ -143,6 +143,11 @@ class Source:
         # (`legal_unranked`).
         self.ranked = None
         self.unranked = False
+        # The local holding the reference's (to) where the moves being emitted begin, which
+        # a (forEach Direction ...) turns its relative directions from: its own site inside
+        # another's, the site the caller gave in a (can Move ...) kernel; None where (to) is
+        # undefined (a phase's moves, a threat's), as the reference resets it there.
+        self.direction_to: str | None = None
 
     def ranks_moves(self, lud) -> None:
         """The kernels rank moves by the longest chain of decisions each begins
@@ -346,17 +351,18 @@ class Source:
         self.helpers.append("")                 # reserve the name (helpers may nest)
         # The moves asked for are the rule's own: the (then ...)s of the moves around the
         # rule are not theirs (and may ask the same again, without end).
-        saved = self.any_mode, self.reaching, self.outer_thens
+        saved = self.any_mode, self.reaching, self.outer_thens, self.direction_to
         self.any_mode, self.reaching, self.outer_thens = True, False, []
+        self.direction_to = "to_in"     # (to) as the caller has it, kept from the moves
         body: list[str] = []
         try:
             self.moves(moves, body, "    ")
         finally:
-            self.any_mode, self.reaching, self.outer_thens = saved
+            self.any_mode, self.reaching, self.outer_thens, self.direction_to = saved
         self.helpers[index] = "\n".join([
             "@njit(cache=True)",
             f"def {name}(who, what, count, sc, phase, frm, to):",
-            context(local=("btw",)), *body, "    return False", ""])
+            context(local=("btw",)), "    to_in = to", *body, "    return False", ""])
         return f"{name}(who, what, count, sc, phase, frm, to)"
 
     def phase_moves(self) -> list:
@@ -378,9 +384,10 @@ class Source:
         name = self.reach_kernels[key] = f"reach_{index}"
         self.helpers.append("")                 # reserve the name (helpers may nest)
         saved = (self.any_mode, self.threat_probe, self.reaching, self.push_tests,
-                 self.outer_thens)
+                 self.outer_thens, self.direction_to)
         self.any_mode, self.threat_probe, self.reaching, self.push_tests, self.outer_thens = \
             False, True, True, [], []
+        self.direction_to = None
         try:
             blocks = []
             for m in moves:
@@ -389,7 +396,7 @@ class Source:
                 blocks.append(lines + ["        pass" if by_phase else "    pass"])
         finally:
             (self.any_mode, self.threat_probe, self.reaching, self.push_tests,
-             self.outer_thens) = saved
+             self.outer_thens, self.direction_to) = saved
         body = _by_phase(blocks) if by_phase else blocks[0]
         self.helpers[index] = "\n".join([
             "@njit(cache=True)",

@@ -394,21 +394,27 @@ def radial_table(src, lud, dirn, per_kind: bool, repeats: bool) -> tuple[str, in
     from each board site, `[site, radial, k]`, or with `per_kind` `[kind of the piece on the
     site, site, radial, k]` (directions relative to the piece's facing), padded with -1; its
     width (radials) and depth. `repeats`: a direction the list gives twice comes twice."""
-    import numpy as np
-    n = src.env.num_board_sites
     dirs = src.env.direction_keys(dirn, lud, repeats=repeats)
     radials = src.env.board.radials
     rows = src.per_kind(lambda probe, s: [r.sites[1:] for k in dirs(probe, s)
                                           for r in (radials[k][s] if k in radials else ())],
                         per_kind)
+    steps, width, depth = radials_array(rows)
+    return src.table(steps if per_kind else steps[0]), width, depth
+
+
+def radials_array(rows):
+    """Rows `[i][site][radial]` of the sites along radials as one array `[i, site, radial,
+    k]` padded with -1, its width (radials) and depth."""
+    import numpy as np
     width = max((len(x) for per in rows for x in per), default=0) or 1
     depth = max((len(r) for per in rows for x in per for r in x), default=0) or 1
-    steps = np.full((len(rows), n, width, depth), -1)
+    steps = np.full((len(rows), len(rows[0]), width, depth), -1)
     for w, per in enumerate(rows):
         for s, rs in enumerate(per):
             for r, sites in enumerate(rs):
                 steps[w, s, r, :len(sites)] = sites
-    return src.table(steps if per_kind else steps[0]), width, depth
+    return steps, width, depth
 
 
 class _SlideForm:
