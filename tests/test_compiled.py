@@ -1634,6 +1634,26 @@ ELEPHANTS_GAME = """
           (if (no Moves Next) (result Mover Loss))})))
 """
 
+# Cannons slide orthogonally, or hop over one piece (any number of empty sites before and
+# after it) only to take an enemy: (apply if:...) of a hop's (to ...) lands it only where
+# the to condition first fails and the enemy is; men only step forward, never taking.
+CANNONS_GAME = """
+(game "Cannons"
+  (players {(player N) (player S)})
+  (equipment {(board (square 6))
+    (piece "Cannon" Each
+      (or (move Slide Orthogonal)
+          (move Hop Orthogonal (between before:6 after:6 if:(is Occupied (between)))
+            (to if:(is Empty (to)) (apply if:(is Enemy (who at:(to))) (remove (to)))))))
+    (piece "Man" Each (move Step Forward (to if:(is Empty (to)))))})
+  (rules
+    (start {(place "Cannon1" (sites {0 5})) (place "Man1" (sites Row 1))
+            (place "Cannon2" (sites {30 35})) (place "Man2" (sites Row 4))})
+    (play (forEach Piece))
+    (end {(if (< (count Pieces Next) 6) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
 
 def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     from ludeme.analysis.playouts import compiled_of
@@ -1848,7 +1868,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      and df["piece_number_max_decrease"].lt(0).mean() > 0.5),
     # Both sides win, and every game takes a piece (elephants or runners).
     (ELEPHANTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["piece_number_max_decrease"].lt(0).all())],
+     and df["piece_number_max_decrease"].lt(0).all()),
+    # Both sides win, by three takes, which only the cannons' hops make.
+    (CANNONS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1869,7 +1891,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "move-as-an-effect-with-count", "region-removed-then-placed",
          "region-removed-in-a-sowing", "region-placed-with-count",
          "copies-from-a-shared-hand", "direction-turned-from-a-step",
-         "direction-between-and-range"])
+         "direction-between-and-range", "hop-landing-where-it-stops"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -2346,8 +2346,10 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
     dirn = lud.dirn or "Adjacent"
     to = lud.to
     refuse(to, "level", "site", "type")
-    if to.apply is not None and to.apply.if_ is not None:
-        raise Unsupported(to.apply, "with if:")
+    # (apply if:<stop> ...): the hop lands only where the to condition first fails and the
+    # stop condition holds, with no hurdle given to the between effect (MoveHop's
+    # stop_rule); the landing's effect is made there unconditioned
+    stop = to.apply.if_ if to.apply is not None else None
     radials = env.board.radials
     step_to = env.board.trajectories.targets
     if env.is_static_direction(dirn):
@@ -2379,7 +2381,9 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
     hurdle = src.bool_expr(b.if_) if b.if_ is not None else "False"
     go = src.bool_expr(to.if_) if to.if_ is not None else "True"
     effect = []
-    if to.apply is not None:
+    if stop is not None:
+        src.effect_body(to.apply.effect, effect)
+    elif to.apply is not None:
         _apply_lines(src, to.apply, effect)
     if b.apply is not None:
         # The hurdles jumped, each given to the between effect: x holds the line, the
@@ -2396,8 +2400,9 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
         effect += ["    " + x for x in body]
     line, kind, levels = _moving(src, lud, LV_NONE)
     g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
-    jumped = (f"(lid * {_HURDLES} + to_idx) * {_HURDLES} + length - from_min"
-              if b.apply is not None else "-1")
+    jumped, none_jumped = (f"(lid * {_HURDLES} + to_idx) * {_HURDLES} + length - from_min",
+                           f"(lid * {_HURDLES} + to_idx) * {_HURDLES}") \
+        if b.apply is not None else ("-1", "-1")
     i2, i3, i4, i5 = ind + "    ", ind + "        ", ind + "            ", ind + "                "
     out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw", f"{ind}frm = hf",
             f"{ind}if 0 <= hf < {n}{_from_condition(src, lud)}:",
@@ -2445,9 +2450,13 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
             f"{i8}a = h - from_min",
             f"{i8}while a < ln:",
             f"{i9}to = {L2}[lid, a]",
-            f"{i9}if not {go}:",
-            f"{i10}break"]
-    src.push(out, i9, "hf", "to", g, jumped)
+            f"{i9}if not {go}:"]
+    if stop is not None:
+        out.append(f"{i10}if {src.bool_expr(stop)}:")
+        src.push(out, i10 + "    ", "hf", "to", g, none_jumped)
+    out.append(f"{i10}break")
+    if stop is None:
+        src.push(out, i9, "hf", "to", g, jumped)
     out += [f"{i9}if (a - h + 1) > (after - from_min):",
             f"{i10}break",
             f"{i9}a += 1",
