@@ -145,8 +145,10 @@ class Source:
         self.unranked = False
         # The local holding the reference's (to) where the moves being emitted begin, which
         # a (forEach Direction ...) turns its relative directions from: its own site inside
-        # another's, the site the caller gave in a (can Move ...) kernel; None where (to) is
-        # undefined (a phase's moves, a threat's), as the reference resets it there.
+        # another's; None where (to) is undefined (a phase's moves, a threat's, those of a
+        # (can Move ...), as the corpus asks it: in an end rule or a (do ... ifAfterwards:)'s
+        # test), as the reference resets it there. The kernels' `to` may hold a site other
+        # moves left there.
         self.direction_to: str | None = None
 
     def ranks_moves(self, lud) -> None:
@@ -353,7 +355,7 @@ class Source:
         # rule are not theirs (and may ask the same again, without end).
         saved = self.any_mode, self.reaching, self.outer_thens, self.direction_to
         self.any_mode, self.reaching, self.outer_thens = True, False, []
-        self.direction_to = "to_in"     # (to) as the caller has it, kept from the moves
+        self.direction_to = None        # (to) taken as undefined (see `direction_to`)
         body: list[str] = []
         try:
             self.moves(moves, body, "    ")
@@ -362,7 +364,7 @@ class Source:
         self.helpers[index] = "\n".join([
             "@njit(cache=True)",
             f"def {name}(who, what, count, sc, phase, frm, to):",
-            context(local=("btw",)), "    to_in = to", *body, "    return False", ""])
+            context(local=("btw",)), *body, "    return False", ""])
         return f"{name}(who, what, count, sc, phase, frm, to)"
 
     def phase_moves(self) -> list:
