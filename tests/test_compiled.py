@@ -1654,6 +1654,36 @@ CANNONS_GAME = """
           (if (no Moves Next) (result Mover Loss))})))
 """
 
+# Elephants go one or two empty sites forward, then on to a site one diagonal step from
+# there ((sites To <moves>) of a step from (to)), taking an enemy; pawns step forward and
+# take diagonally forward: the sites around the one ahead ((sites To ...) inside
+# (sites Around ...)) that are diagonal to the pawn ((is Related Diagonal ...)).
+REACHES_GAME = """
+(game "Reaches"
+  (players {(player N) (player S)})
+  (equipment {(board (square 6))
+    (piece "Elephant" Each
+      (forEach Direction Forward (between (range 1 2))
+        (to if:(is Empty (to))
+          (apply (move (from)
+                   (to (sites To (move Step (from (to)) Diagonal
+                                   (to if:(not (is Friend (who at:(to)))))))
+                       (apply if:(is Enemy (who at:(to))) (remove (to)))))))))
+    (piece "Pawn" Each
+      (or (move Step Forward (to if:(is Empty (to))))
+          (move (from)
+            (to (sites Around (sites To (move Step Forward (to if:True))) Orthogonal)
+                if:(and (is Related Diagonal (from) (to)) (is Enemy (who at:(to))))
+                (apply (remove (to)))))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Elephant1" (sites {1 4})) (place "Pawn1" (sites {0 2 3 5}))
+            (place "Elephant2" (sites {31 34})) (place "Pawn2" (sites {30 32 33 35}))})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
 
 def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     from ludeme.analysis.playouts import compiled_of
@@ -1870,7 +1900,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (ELEPHANTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).all()),
     # Both sides win, by three takes, which only the cannons' hops make.
-    (CANNONS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (CANNONS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win; most games take a piece.
+    (REACHES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).mean() > 0.5)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1891,7 +1924,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "move-as-an-effect-with-count", "region-removed-then-placed",
          "region-removed-in-a-sowing", "region-placed-with-count",
          "copies-from-a-shared-hand", "direction-turned-from-a-step",
-         "direction-between-and-range", "hop-landing-where-it-stops"])
+         "direction-between-and-range", "hop-landing-where-it-stops",
+         "sites-to-and-related-sites"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
