@@ -224,6 +224,15 @@ class Source:
             per.append([f(probe, s) for s in range(n)])
         return per
 
+    def kind_slots(self, per_kind: list) -> tuple[list, str]:
+        """What `per_kind` gives for each kind, once for the kinds that get the same (most
+        kinds share a facing): (the distinct values, the name of a table of each kind's
+        index among them), so that a table per kind holds each value once."""
+        index: dict = {}
+        slots = [index.setdefault(repr(v), len(index)) for v in per_kind]
+        distinct = list({repr(v): v for v in per_kind}.values())
+        return distinct, self.table(slots)
+
     def by_mover(self, f) -> str:
         """An integer closure that reads nothing but the mover, as an expression: a
         constant, or a table indexed by `mover`."""

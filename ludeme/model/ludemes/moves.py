@@ -1659,8 +1659,10 @@ def _step_moves(src, lud, out, ind):
     # reference reads it, once for each start site
     import numpy as np
     branches = list(dirn.branches) if hasattr(dirn, "branches") else [dirn]
-    parts = [src.padded([[list(ts) for ts in tab] for tab in _step_targets(src, lud, d)])
-             for d in branches]
+    # kinds whose steps are the same in every branch share a slot of the tables
+    per_kind, slots = src.kind_slots(list(zip(*(_step_targets(src, lud, d) for d in branches))))
+    parts = [src.padded([[list(ts) for ts in tab] for tab in kinds])
+             for kinds in zip(*per_kind)]
     width = max(t.shape[2] for t, _ in parts)
     targets = np.full((len(parts), *parts[0][0].shape[:2], width), -1)
     lens = np.zeros((len(parts), *parts[0][1].shape), dtype=np.int64)
@@ -1675,7 +1677,7 @@ def _step_moves(src, lud, out, ind):
     g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
     cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
     out.append(f"{ind}if 0 <= frm < {n}{f_ok}:")
-    out.append(f"{ind}    w = what[frm]")
+    out.append(f"{ind}    w = {slots}[what[frm]]")
     branch = f"(0 if {src.bool_expr(dirn.cond)} else 1)" if len(branches) > 1 else "0"
     out.append(f"{ind}    sbr = {branch}")
     out.append(f"{ind}    for j in range({ltab}[sbr, w, frm]):")
