@@ -1684,6 +1684,24 @@ REACHES_GAME = """
           (if (no Moves Next) (result Mover Loss))})))
 """
 
+# Stingers step forward to an empty site, or take an adjacent enemy and then step on
+# forward from there if the site is empty ((step ...) as a consequent: one move at most).
+STINGERS_GAME = """
+(game "Stingers"
+  (players {(player N) (player S)})
+  (equipment {(board (square 6))
+    (piece "Stinger" Each
+      (or (move Step Forward (to if:(is Empty (to))))
+          (move Step Adjacent (to if:(is Enemy (who at:(to))) (apply (remove (to))))
+            (then (step (from (last To)) Forward (to if:(is Empty (to))))))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Stinger1" (sites {0 2 4})) (place "Stinger2" (sites {31 33 35}))})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
 
 def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     from ludeme.analysis.playouts import compiled_of
@@ -1903,7 +1921,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (CANNONS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win; most games take a piece.
     (REACHES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["piece_number_max_decrease"].lt(0).mean() > 0.5)],
+     and df["piece_number_max_decrease"].lt(0).mean() > 0.5),
+    # Both sides win; nearly every game takes a piece.
+    (STINGERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).mean() > 0.8)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1925,7 +1946,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "region-removed-in-a-sowing", "region-placed-with-count",
          "copies-from-a-shared-hand", "direction-turned-from-a-step",
          "direction-between-and-range", "hop-landing-where-it-stops",
-         "sites-to-and-related-sites"])
+         "sites-to-and-related-sites", "step-as-a-consequent"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
