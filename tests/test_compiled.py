@@ -1702,6 +1702,24 @@ STINGERS_GAME = """
           (if (no Moves Next) (result Mover Loss))})))
 """
 
+# A disc goes only where none of the mover's discs is within two sites south of it nor
+# anywhere west of it: (sites Direction from:(to) ...) inside a union left out of a
+# region (a membership test of the region read at each site).
+APART_GAME = """
+(game "Apart"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add
+            (to (sites Empty)
+                if:(= (count Sites in:(sites Occupied by:Mover))
+                      (count Sites in:(difference (sites Occupied by:Mover component:"Disc")
+                                        (union (sites Direction from:(to) N distance:2)
+                                               (sites Direction from:(to) E))))))))
+    (end {(if (is Line 3 Diagonal) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
 
 def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     from ludeme.analysis.playouts import compiled_of
@@ -1924,7 +1942,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      and df["piece_number_max_decrease"].lt(0).mean() > 0.5),
     # Both sides win; nearly every game takes a piece.
     (STINGERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["piece_number_max_decrease"].lt(0).mean() > 0.8)],
+     and df["piece_number_max_decrease"].lt(0).mean() > 0.8),
+    # Both sides win; no game fills the board (the rule leaves sites no one may take).
+    (APART_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() < 25)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1946,7 +1966,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "region-removed-in-a-sowing", "region-placed-with-count",
          "copies-from-a-shared-hand", "direction-turned-from-a-step",
          "direction-between-and-range", "hop-landing-where-it-stops",
-         "sites-to-and-related-sites", "step-as-a-consequent"])
+         "sites-to-and-related-sites", "step-as-a-consequent",
+         "sites-direction-tested"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
