@@ -1720,6 +1720,18 @@ APART_GAME = """
           (if (no Moves Next) (result Mover Loss))})))
 """
 
+# (is Cycle) is never true (Ludii 1.3's constant): lines of three win, and a full board
+# with none draws; a true (is Cycle) would hand every game to the first player at once.
+CYCLES_GAME = """
+(game "Cycles"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end {(if (is Cycle) (result Mover Win))
+          (if (is Line 3) (result Mover Win))})))
+"""
+
 
 def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     from ludeme.analysis.playouts import compiled_of
@@ -1944,7 +1956,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (STINGERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).mean() > 0.8),
     # Both sides win; no game fills the board (the rule leaves sites no one may take).
-    (APART_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() < 25)],
+    (APART_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() < 25),
+    # Both sides win, some games draw; none ends before a line could be made.
+    (CYCLES_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].min() >= 5)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1967,7 +1981,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "copies-from-a-shared-hand", "direction-turned-from-a-step",
          "direction-between-and-range", "hop-landing-where-it-stops",
          "sites-to-and-related-sites", "step-as-a-consequent",
-         "sites-direction-tested"])
+         "sites-direction-tested", "is-cycle"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -6,6 +6,7 @@ variables."""
 from __future__ import annotations
 
 from ludeme.engine.actions import PROPOSITIONS, VOTES
+from ludeme.engine.compiled.emit import emits
 from ludeme.engine.state import A_SET_VAR, Move
 from .base import Bool, LitStr, Moves, P, ludeme
 
@@ -112,3 +113,8 @@ class IsCycle(Bool):
 
     def compile(self, env):
         return lambda c: False
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+emits(IsCycle, kind="bool")(lambda src, lud: "False")
