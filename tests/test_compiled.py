@@ -796,6 +796,37 @@ COPIES_GAME = """
 """
 
 
+# (no Pieces ...) of a kind, by role and by of:<player>: a side whose king is taken, or
+# whose pawns are all taken, has lost.
+KINGS_FALL_GAME = """
+(game "Kings Fall" (players 2)
+  (equipment {(board (square 4))
+    (piece "King" Each (move Step (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
+    (piece "Pawn" Each (move Step Orthogonal (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))})
+  (rules
+    (start {(place "King1" 0) (place "Pawn1" {1 4}) (place "King2" 15) (place "Pawn2" {11 14})})
+    (play (forEach Piece))
+    (end {(if (no Pieces Next "King") (result Mover Win))
+          (if (no Pieces "Pawn" of:(mover)) (result Mover Loss))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
+# A trigger set by a consequent and read by the end rule, when (all Sites ...) finds one
+# of the enemy's balls unable to step: (can Move ...) reads (site) of the loop around it.
+WALLED_IN_GAME = """
+(game "Walled In" (players 2)
+  (equipment {(board (square 4)) (piece "Ball" P1) (piece "Ball" P2)})
+  (rules
+    (play (move Add (piece (mover)) (to (sites Empty))
+            (then (if (not (all Sites (sites Occupied by:Next)
+                              if:(can Move (step (from (site)) Orthogonal (to if:(is Empty (to)))))))
+                      (trigger "Stuck" Next)))))
+    (end {(if (is Triggered "Stuck" Next) (result Mover Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -1794,7 +1825,12 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # Some passes put two seeds in each of several holes.
     (REFILL_GAME, (3, 4), lambda df: df["piece_number_max_increase"].gt(2).any()),
     # Games go on past the two pieces of the hand; both sides win.
-    (COPIES_GAME, (3, 4), lambda df: df["moves"].gt(3).all() and {1, 2} <= set(df["winner"]))],
+    (COPIES_GAME, (3, 4), lambda df: df["moves"].gt(3).all() and {1, 2} <= set(df["winner"])),
+    # Both sides win, with pieces of both sides left.
+    (KINGS_FALL_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number"].gt(2).any()),
+    # Every game is won by walling a ball in before the board fills (16 balls).
+    (WALLED_IN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).all())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1814,7 +1850,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "literal-region-past-the-last-site", "move-as-an-effect-and-a-consequent",
          "move-as-an-effect-with-count", "region-removed-then-placed",
          "region-removed-in-a-sowing", "region-placed-with-count",
-         "copies-from-a-shared-hand"])
+         "copies-from-a-shared-hand", "no-pieces-of-a-kind",
+         "trigger-and-site-in-can-move"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

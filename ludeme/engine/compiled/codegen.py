@@ -353,10 +353,18 @@ class Source:
             self.moves(moves, body, "    ")
         finally:
             self.any_mode, self.reaching, self.outer_thens = saved
-        self.helpers[index] = "\n".join([
+        source = "\n".join([
             "@njit(cache=True)",
             f"def {name}(who, what, count, sc, phase, frm, to):",
             context(local=("btw",)), *body, "    return False", ""])
+        if _reads_outer_site(source):
+            # `(site)` of a loop around the rule ((all Sites ... if:(can Move ...))): the
+            # kernel is handed it, as the reference's context carries it
+            source = source.replace(f"def {name}(who, what, count, sc, phase, frm, to):",
+                                    f"def {name}(who, what, count, sc, phase, frm, to, site):")
+            self.helpers[index] = source
+            return f"{name}(who, what, count, sc, phase, frm, to, site)"
+        self.helpers[index] = source
         return f"{name}(who, what, count, sc, phase, frm, to)"
 
     def phase_moves(self) -> list:

@@ -958,12 +958,14 @@ class AddEffect(MoveAdd):
 
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
 
-@emits(NoPieces, kind="bool", refuses=("type", "name", "who", "of"))
+@emits(NoPieces, kind="bool", refuses=("type",))
 def _no_pieces(src, lud):
-    """As the reference: (count Pieces ...) of the same role and region is 0."""
+    """As the reference: (count Pieces ...) of the same role or player, name and region
+    is 0."""
     from .ints import CountPieces
-    count = CountPieces(lud.node, lud.path, type=None, role=lud.role, who=None, of=None,
-                        name=None, in_=lud.in_)
+    count = CountPieces(lud.node, lud.path, type=None, role=lud.role,
+                        who=lud.who if lud.who is not None else lud.of, of=None,
+                        name=lud.name, in_=lud.in_)
     return f"({src.int_expr(count)} == 0)"
 
 

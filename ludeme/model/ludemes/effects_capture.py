@@ -496,3 +496,39 @@ class Push(Moves):
                     current = what
             return add_then(out, then)
         return push
+
+
+def _triggered_slot(src, lud) -> str:
+    """The scalar of the kernels that holds the player's trigger flag (the reference's
+    variable ("triggered", player)): one variable per player id, allocated together. Read
+    only in games of two players, where a player is active as long as the game goes on (the
+    kernels' expressions do not see who is still active)."""
+    if src.game.num_players > 2:
+        raise Unsupported(lud, "with more than two players")
+    n = src.game.num_players + 2
+    if ("triggered", 0) not in src.variables:
+        for p in range(n):
+            src.variable(("triggered", p))
+    base = src.variables[("triggered", 0)]
+    who = src.player_expr(lud.who, lud) if isinstance(lud.who, str) else src.int_expr(lud.who)
+    return base, who, n
+
+
+@emits(Trigger, kind="effect")
+def _trigger_effect(src, lud, body):
+    base, who, n = _triggered_slot(src, lud)
+    body += [f"tp_ = {who}", f"if 0 <= tp_ < {n}:", f"    sc[VARS + {base} + tp_] = 1"]
+
+
+@emits(Trigger, kind="consequent")
+def _trigger_consequent(src, lud, lines, ind):
+    body: list[str] = []
+    _trigger_effect(src, lud, body)
+    lines.extend(ind + x for x in body)
+
+
+@emits(IsTriggered, kind="bool")
+def _is_triggered(src, lud):
+    base, who, n = _triggered_slot(src, lud)
+    # who is read twice: a role or a plain expression of the position
+    return f"(1 <= {who} < {n - 1} and sc[VARS + {base} + {who}] == 1)"
