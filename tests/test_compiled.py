@@ -827,6 +827,22 @@ WALLED_IN_GAME = """
 """
 
 
+# (is Within ...) of a kind, in a region and at a site: the king in a corner wins, a guard
+# on the centre wins.
+CORNER_RUN_GAME = """
+(game "Corner Run" (players 2)
+  (equipment {(board (square 5))
+    (piece "King" P1 (move Slide Orthogonal))
+    (piece "Guard" P2 (move Slide Orthogonal))})
+  (rules
+    (start {(place "King1" 12) (place "Guard2" {1 3 5 9 15 19 21 23})})
+    (play (forEach Piece))
+    (end {(if (is Within (id "King" P1) in:(sites Corners)) (result P1 Win))
+          (if (is Within (id "Guard" P2) at:12) (result P2 Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -1830,7 +1846,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (KINGS_FALL_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number"].gt(2).any()),
     # Every game is won by walling a ball in before the board fills (16 balls).
-    (WALLED_IN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).all())],
+    (WALLED_IN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).all()),
+    # Both ends happen, before the move limit.
+    (CORNER_RUN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).all())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1851,7 +1869,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "move-as-an-effect-with-count", "region-removed-then-placed",
          "region-removed-in-a-sowing", "region-placed-with-count",
          "copies-from-a-shared-hand", "no-pieces-of-a-kind",
-         "trigger-and-site-in-can-move"])
+         "trigger-and-site-in-can-move", "within-a-region-and-at-a-site"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
