@@ -843,6 +843,22 @@ CORNER_RUN_GAME = """
 """
 
 
+# Discs dropped from the container whose index is the mover's (its hand) onto the empty
+# sites of one colour ((sites Phase 0)), then stepped: both sides win some games.
+DROPS_GAME = """
+(game "Drops" (players 2)
+  (equipment {(board (square 4)) (hand Each)
+    (piece "Disc" Each (move Step Orthogonal (to if:(is Empty (to)))))})
+  (rules
+    (start {(place "Disc1" (handSite P1) count:3) (place "Disc2" (handSite P2) count:3)})
+    (play (or (move (from (sites Occupied by:Mover container:(mover)))
+                    (to (intersection (sites Empty) (sites Phase 0))))
+              (forEach Piece)))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -1848,7 +1864,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # Every game is won by walling a ball in before the board fills (16 balls).
     (WALLED_IN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).all()),
     # Both ends happen, before the move limit.
-    (CORNER_RUN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).all())],
+    (CORNER_RUN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).all()),
+    # All six discs enter the board in some games; both sides win.
+    (DROPS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_maximum"].eq(6).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1869,7 +1888,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "move-as-an-effect-with-count", "region-removed-then-placed",
          "region-removed-in-a-sowing", "region-placed-with-count",
          "copies-from-a-shared-hand", "no-pieces-of-a-kind",
-         "trigger-and-site-in-can-move", "within-a-region-and-at-a-site"])
+         "trigger-and-site-in-can-move", "within-a-region-and-at-a-site",
+         "occupied-in-a-container-by-index-and-phase"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -1103,6 +1103,12 @@ emits(SitesRow, SitesColumn, Union, Intersection, Difference,
       kind="from_only")(reads_params_only_from)
 
 
+@emits(SitesPhase, kind="static_sites")
+def _phase_sites(src, lud):
+    """The sites of one colour, listed as `SitesPhase.compile` lists them."""
+    return list(src.env.compile(lud)(src.probe())), False
+
+
 @emits(*_BOARD_REGIONS, kind="static_sites")
 def _board_region_sites(src, lud):
     _board_sites_static(src, lud)
@@ -1542,7 +1548,8 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
     """((the first site to look at, the site past the last), a test of a site's variable)
     for `(sites Occupied)`."""
     in_hand = isinstance(lud.container, str) and "Hand" in lud.container
-    if lud.container not in (None, "Board", 0) and not in_hand:
+    by_index = isinstance(lud.container, IntFn)
+    if lud.container not in (None, "Board", 0) and not in_hand and not by_index:
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
         raise Unsupported(lud, "by (player ...)")
@@ -1571,6 +1578,16 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         past = src.table([hands[p].stop if p in hands else 0 for p in ids])
         who = src.player_expr(lud.by, lud)
         span = (f"{first}[{who}]", f"{past}[{who}]")
+    elif by_index:
+        # the container of that index (the board 0, then the others in their order), as
+        # `_container_sites`; none past the last
+        ranges = [range(env.num_board_sites)] + [range(k.sites_from, k.sites_from + k.num_sites)
+                                                 for k in env.equipment.containers[1:]]
+        first = src.table([r.start for r in ranges])
+        past = src.table([r.stop for r in ranges])
+        cid = src.int_expr(lud.container)
+        inside = f"0 <= {cid} < {len(ranges)}"
+        span = (f"({first}[{cid}] if {inside} else 0)", f"({past}[{cid}] if {inside} else 0)")
     else:
         span = (0, env.num_board_sites if board_only else "TOTAL")
     return span, lambda v: test.format(s=v)
