@@ -1845,6 +1845,11 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      and df["moves"].max() <= 8),
     # Three discs back home score and win, for both sides (the consequent at work).
     (SEND_BACK_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # The same with (fromTo ...) and the score in its own (then ...).
+    (SEND_BACK_GAME.replace("(and (addScore Mover 1) (move (from (last To)) (to (handSite Mover))))",
+                            "(fromTo (from (last To)) (to (handSite Mover)) "
+                            "(then (addScore Mover 1)))"),
+     (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # The same with count: read for the one disc sent back.
     (SEND_BACK_GAME.replace("(to (handSite Next))", "(to (handSite Next)) count:(count at:(to))"),
      (3, 4), lambda df: {1, 2} <= set(df["winner"])),
@@ -1885,6 +1890,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "can-move-in-the-then-around", "row-and-column-by-index",
          "approach-and-withdrawal", "falling-by-a-count-read-in-play",
          "literal-region-past-the-last-site", "move-as-an-effect-and-a-consequent",
+         "from-to-with-its-then",
          "move-as-an-effect-with-count", "region-removed-then-placed",
          "region-removed-in-a-sowing", "region-placed-with-count",
          "copies-from-a-shared-hand", "no-pieces-of-a-kind",

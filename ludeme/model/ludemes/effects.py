@@ -11,7 +11,7 @@ from ludeme.engine.state import (A_ADD, A_FLIP, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, 
 from ludeme.engine.stores import TOP
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region,
                    RoleType, SiteType, layer_site, lazy_moves, ludeme, name_without_number)
-from ludeme.engine.compiled.emit import emits, lookup, refuse, refuse_stacks
+from ludeme.engine.compiled.emit import emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
 
@@ -1024,10 +1024,12 @@ def _region_if_loop(src, lud, out, ind, body):
         out.append(f"{ind}    pass")
 
 
-@emits(FromTo, kind="effect", refuses=("copy", "stack", "mover", ("then", "with (then ...)")))
+@emits(FromTo, kind="effect", refuses=("copy", "stack", "mover"))
 def _from_to_effect(src, lud, body):
     """One site to one site, `count:` pieces (read before any moves, with (from) and (to)
-    as they were), the destination's effect first; nothing from an empty site."""
+    as they were), the destination's effect first; nothing from an empty site. Its own
+    (then ...) follows the move, with (from) and (to) undefined (as the reference applies a
+    nested move)."""
     fr, to = lud.from_, lud.to
     refuse(fr, "level", "type", "if_")
     refuse(to, "level", "type")
@@ -1050,6 +1052,9 @@ def _from_to_effect(src, lud, body):
         from .moves import _apply_lines
         _apply_lines(src, to.apply, inner)
     inner += ["for _ in range(n_moved):", "    " + src.site_move("frm", "to")]
+    if lud.then is not None:
+        inner += ["frm = -1", "to = -1"]
+        emit("then", src, lud.then, inner)
     cond = src.bool_expr(to.if_) if to.if_ is not None else None
     if cond is not None:
         inner = [f"if {cond}:", *("    " + x for x in inner)]
@@ -1057,7 +1062,7 @@ def _from_to_effect(src, lud, body):
     body.append("frm, to = sf, st")
 
 
-@emits(FromTo, kind="consequent", refuses=("copy", "stack", "mover", ("then", "with (then ...)")))
+@emits(FromTo, kind="consequent", refuses=("copy", "stack", "mover"))
 def _from_to_consequent(src, lud, lines, ind):
     body: list[str] = []
     _from_to_effect(src, lud, body)
