@@ -859,6 +859,21 @@ DROPS_GAME = """
 """
 
 
+# Go's capture ((enclose ...) as a consequent): groups of enemy markers without an empty
+# site next to them are taken, each scoring for the mover.
+SMALL_GO_GAME = """
+(game "Small Go" (players 2)
+  (equipment {(board (square 5)) (piece "Marker" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (enclose (from (last To)) Orthogonal
+                    (between if:(is Enemy (who at:(between)))
+                             (apply (and (addScore Mover 1) (remove (between)))))))))
+    (end {(if (>= (score Mover) 3) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -1872,7 +1887,16 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (CORNER_RUN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).all()),
     # All six discs enter the board in some games; both sides win.
     (DROPS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["piece_number_maximum"].eq(6).any())],
+     and df["piece_number_maximum"].eq(6).any()),
+    # Both sides win by three captures; some moves take several markers at once.
+    (SMALL_GO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(-1).any()),
+    # Ludii's default targets (the site numbers read as players) and removal.
+    (SMALL_GO_GAME.replace("""(then (enclose (from (last To)) Orthogonal
+                    (between if:(is Enemy (who at:(between)))
+                             (apply (and (addScore Mover 1) (remove (between)))))))))""",
+                           "(then (enclose (from (last To)) Orthogonal))))"), (3, 4),
+     lambda df: df["piece_number_max_decrease"].lt(-1).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1895,7 +1919,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "region-removed-in-a-sowing", "region-placed-with-count",
          "copies-from-a-shared-hand", "no-pieces-of-a-kind",
          "trigger-and-site-in-can-move", "within-a-region-and-at-a-site",
-         "occupied-in-a-container-by-index-and-phase"])
+         "occupied-in-a-container-by-index-and-phase", "enclose-as-a-consequent",
+         "enclose-with-the-default-targets"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

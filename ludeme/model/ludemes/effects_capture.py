@@ -17,7 +17,7 @@ from .moves import MaxL, _then
 from .booleans import IsEmpty
 from ludeme.engine.compiled.emit import emits, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
-from .war import _check_board_type, _is_player_fn, _radials_fn, _remove_at, _target_friend, add_then, capture_lines, start_site
+from .war import _check_board_type, _is_player_fn, _radials_fn, _remove_at, _target_friend, add_then, capture_lines, start_site, static_dirn
 
 
 def _radial_table(env, relation: str):
@@ -532,3 +532,75 @@ def _is_triggered(src, lud):
     base, who, n = _triggered_slot(src, lud)
     # who is read twice: a role or a plain expression of the position
     return f"(1 <= {who} < {n - 1} and sc[VARS + {base} + {who}] == 1)"
+
+
+@emits(Enclose, kind="consequent", refuses=("numException", "type"))
+def _enclose_consequent(src, lud, lines, ind):
+    """`Enclose.compile`'s groups (see `war.capture_lines`): from each target next to the
+    start (in the order of its neighbours), the group of targets connected to it is walked
+    breadth first, each site's neighbours in order; a group that meets an empty site, or
+    has one around it, is free; the sites of each enclosed group are captured in the order
+    walked, a site of a group found before never starting another. Every group is found
+    before the first capture, as the reference lists its moves before applying them."""
+    env = src.env
+    dirn = static_dirn(env, lud)
+    b = lud.between
+    if b is not None:
+        refuse(b, "before", "after", "trail", "range")
+        if b.apply is not None and b.apply.if_ is not None:
+            raise Unsupported(b.apply, "with if:")
+        if b.if_ is not None and _mentions(b.if_, IsEmpty):
+            # Ludii's atLeastAnEmpty walk around the group (Mig Mang's territories)
+            raise Unsupported(lud, "with targets read by (is Empty ...)")
+    if env.teams and (b is None or b.if_ is None):
+        raise Unsupported(lud, "with teams and Ludii's default targets")
+    target = src.bool_expr(b.if_) if b is not None and b.if_ is not None else \
+        "(btw != 0 and btw != mover)"
+    near, n_near = (src.table(t) for t in src.padded([list(x) for x in
+                                                      env.step_targets(dirn, lud)]))
+    n = env.num_board_sites
+    scan = [
+        "    if what[cf] > 0:",
+        f"        inside = np.zeros({n}, np.bool_)",
+        f"        done = np.zeros({n}, np.bool_)",
+        f"        grp = np.empty({n}, np.int64)",
+        f"        for j in range({n_near}[cf]):",
+        f"            btw = {near}[cf, j]",
+        f"            if done[btw] or not {target}:",
+        "                continue",
+        "            inside[:] = False",
+        "            grp[0] = btw",
+        "            inside[btw] = True",
+        "            ng = 1",
+        "            free = False",
+        "            i = 0",
+        "            while i < ng and not free:",
+        "                gs = grp[i]",
+        f"                for k in range({n_near}[gs]):",
+        f"                    nx = {near}[gs, k]",
+        "                    if inside[nx]:",
+        "                        continue",
+        "                    btw = nx",
+        f"                    if {target}:",
+        "                        inside[nx] = True",
+        "                        grp[ng] = nx",
+        "                        ng += 1",
+        "                    elif what[nx] == 0:",
+        "                        free = True",
+        "                        break",
+        "                i += 1",
+        "            for i in range(ng):",
+        "                if free:",
+        "                    break",
+        "                gs = grp[i]",
+        f"                for k in range({n_near}[gs]):",
+        f"                    nx = {near}[gs, k]",
+        "                    if not inside[nx] and what[nx] == 0:",
+        "                        free = True",
+        "                        break",
+        "            if not free:",
+        "                for i in range(ng):",
+        "                    done[grp[i]] = True",
+        "                    cbuf[cn] = grp[i]",
+        "                    cn += 1"]
+    lines.extend(ind + x for x in capture_lines(src, lud, scan))

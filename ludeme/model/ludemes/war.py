@@ -835,6 +835,15 @@ def _directional_consequent(src, lud, lines, ind):
     lines.extend(ind + x for x in out)
 
 
+def static_dirn(env, lud):
+    """A capture's directions (Adjacent by default), refused by the kernels when they are
+    relative to a piece."""
+    dirn = lud.dirn or "Adjacent"
+    if not env.is_static_direction(dirn):
+        raise Unsupported(lud, "in directions relative to a piece")
+    return dirn
+
+
 def _target_friend(src, lud) -> tuple[str, str]:
     """A capture's between and to conditions; Ludii's defaults read the site numbers
     themselves as players (`_is_player_fn`)."""
@@ -858,9 +867,7 @@ def _custodial_consequent(src, lud, lines, ind):
     `capture_lines`)."""
     from ludeme.engine.compiled.emit import emit
     env = src.env
-    dirn = lud.dirn or "Adjacent"
-    if not env.is_static_direction(dirn):
-        raise Unsupported(lud, "in directions relative to a piece")
+    dirn = static_dirn(env, lud)
     b = lud.between
     if b is not None:
         refuse(b, "before", "after", "trail")
