@@ -1874,6 +1874,15 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      and df["piece_number_max_increase"].gt(1).any()),
     # Some sowings empty more than one enemy hole's worth of seeds at once.
     (AROUND_EMPTIED_GAME, (3, 4), lambda df: df["piece_number_max_decrease"].lt(-2).any()),
+    # The same, the holes picked from those of the track ((sites Track) listed) and the game
+    # won when fewer than 12 seeds are left on it ((sites Track) counted): both sides win,
+    # and games end sooner (fewer than 100 moves on average, about 125 without the rule).
+    (AROUND_EMPTIED_GAME.replace("(from (sites Mover) if:",
+                                 "(from (intersection (sites Mover) (sites Track)) if:").replace(
+        "(end {(if (no Moves Next) (result Mover Win))",
+        "(end {(if (> 12 (count in:(sites Track))) (result Mover Win))\n"
+        "          (if (no Moves Next) (result Mover Win))"), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"]) and df["moves"].mean() < 100),
     # Some passes put two seeds in each of several holes.
     (REFILL_GAME, (3, 4), lambda df: df["piece_number_max_increase"].gt(2).any()),
     # Games go on past the two pieces of the hand; both sides win.
@@ -1916,7 +1925,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "literal-region-past-the-last-site", "move-as-an-effect-and-a-consequent",
          "from-to-with-its-then",
          "move-as-an-effect-with-count", "region-removed-then-placed",
-         "region-removed-in-a-sowing", "region-placed-with-count",
+         "region-removed-in-a-sowing", "track-listed-and-counted", "region-placed-with-count",
          "copies-from-a-shared-hand", "no-pieces-of-a-kind",
          "trigger-and-site-in-can-move", "within-a-region-and-at-a-site",
          "occupied-in-a-container-by-index-and-phase", "enclose-as-a-consequent",

@@ -941,3 +941,23 @@ def _first_site_track(tracks, name, p) -> int:
         elif t.owner in (p, 0):
             return k
     return 0
+
+
+def _track_listed(lud) -> bool:
+    """`(sites Track ...)` of nobody's track, a fixed player's or the mover's, whole (no
+    from: or to:): listed now, once or per mover (`Source.sites_by_mover`)."""
+    role_ok = lud.role is None or lud.role == "Mover" or \
+        (lud.role[:1] == "P" and lud.role[1:].isdigit())
+    return lud.player is None and role_ok and lud.from_ is None and lud.to is None
+
+
+@emits(SitesTrack, kind="static")
+def _track_static(src, lud):
+    return _track_listed(lud) and lud.role != "Mover"
+
+
+@emits(SitesTrack, kind="static_sites")
+def _track_sites(src, lud):
+    if not _track_listed(lud):
+        raise Unsupported(lud, "with from:, to: or a player read in play")
+    return src.sites_by_mover(src.env.compile(lud))
