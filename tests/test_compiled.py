@@ -874,6 +874,17 @@ SMALL_GO_GAME = """
 """
 
 
+# (is Line ... if:): lines of three that do not use a corner win.
+GUARDED_LINES_GAME = """
+(game "Guarded Lines" (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end {(if (is Line 3 if:(not (is In (to) (sites Corners)))) (result Mover Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -1905,7 +1916,12 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
                     (between if:(is Enemy (who at:(between)))
                              (apply (and (addScore Mover 1) (remove (between)))))))))""",
                            "(then (enclose (from (last To)) Orthogonal))))"), (3, 4),
-     lambda df: df["piece_number_max_decrease"].lt(-1).any())],
+     lambda df: df["piece_number_max_decrease"].lt(-1).any()),
+    # Both sides win, some games draw on a full board.
+    (GUARDED_LINES_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # The same with exact: and contiguous:False.
+    (GUARDED_LINES_GAME.replace("(is Line 3 if:", "(is Line 3 exact:True contiguous:False if:"),
+     (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1929,7 +1945,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "copies-from-a-shared-hand", "no-pieces-of-a-kind",
          "trigger-and-site-in-can-move", "within-a-region-and-at-a-site",
          "occupied-in-a-container-by-index-and-phase", "enclose-as-a-consequent",
-         "enclose-with-the-default-targets"])
+         "enclose-with-the-default-targets", "line-with-a-condition",
+         "line-with-a-condition-exact-with-gaps"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

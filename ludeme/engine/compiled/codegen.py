@@ -339,6 +339,17 @@ class Source:
             self.helpers.append(make(name))
         return name
 
+    def context_kernel(self, body: list[str]) -> str:
+        """A call of a helper kernel, given the evaluation context (and `(player)` where
+        forEach Player/NonMover binds it), whose lines are `body` (indent 4, returning)."""
+        bound = ", player" if self.player_bound else ""
+
+        def make(name):
+            return "\n".join(["@njit(cache=True)",
+                              f"def {name}(who, what, count, sc, phase, frm, to{bound}):",
+                              self.context(local=("btw",)), *body, ""])
+        return f"{self.helper(make)}(who, what, count, sc, phase, frm, to{bound})"
+
     def any_move_kernel(self, moves) -> str:
         """A call of a kernel that says whether `moves` has a move (stops at the first)."""
         index = len(self.helpers)

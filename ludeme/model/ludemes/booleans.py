@@ -820,7 +820,7 @@ def _is_visited(src, lud):
     return f"(sc[VISITED + visited_slot({src.int_expr(lud.site)})] != 0)"
 
 
-@emits(IsLine, kind="bool", refuses=("throughAny", "what", "whats", "who", "if_", "type"))
+@emits(IsLine, kind="bool", refuses=("throughAny", "what", "whats", "who", "type"))
 def _is_line(src, lud):
     import numpy as np
     from .literals import IntConst
@@ -863,12 +863,54 @@ def _is_line(src, lud):
                  for p in range(src.game.num_players + 2)]
         player = src.player_expr(lud.role, lud)
         kinds = f"{src.table(owned, 'bool_')}[{player}]"
+    if lud.if_ is not None:
+        if src.game.stacking:
+            raise Unsupported(lud, "with if: in a stacking game")
+        return _line_with_condition(src, lud, pivot, kinds, length, tabs)
     if lud.byLevel:
         return (f"({pivot} >= 0 and {pivot} < {n} and is_line_by_level(what, count, {pivot}, "
                 f"{kinds}, {length}, {lud.exact}, {', '.join(tabs)}))")
     return (f"({pivot} >= 0 and {pivot} < {n} and is_line(what, {pivot}, "
             f"{kinds}, {length}, {lud.exact}, {lud.contiguous}, "
             f"{', '.join(tabs)}))")
+
+
+def _line_with_condition(src, lud, pivot, kinds, length, tabs) -> str:
+    """`(is Line ... if:<cond>)` as `IsLine.compile`'s `line_at` walks it (the walk of
+    `rt.is_line` in a helper kernel of its own, the condition inlined): the condition holds
+    at the pivot with (to) on it, and counts a site of the kinds along a line only where it
+    holds with (to) on that site."""
+    rays, ray_len, opps, opp_len, num = tabs
+    if lud.role is None:
+        kinds = "WHATS_SAME[what[pv]]"      # the pivot's kind, read with (to) on it
+    cond = src.bool_expr(lud.if_)
+    n = src.env.num_board_sites
+    exact, contiguous = bool(lud.exact), bool(lud.contiguous)
+
+    def walk(seq, ln, counter, ind):
+        """The sites of one side of a line, counted while they hold the kinds and the
+        condition holds there (`ind`: the loop's indent)."""
+        lines = [f"for j in range({ln}):", f"    to = {seq}",
+                 f"    if ws[what[to]] and {cond}:", f"        {counter} += 1"]
+        if not exact:
+            lines += [f"        if {counter} == ln_:", "            found = True",
+                      "            break"]
+        if contiguous:
+            lines += ["    else:", "        break"]
+        return [ind + x for x in lines]
+    body = ["    for r in range({}[pv]):".format(num), "        cnt = 1",
+            "        found = False",
+            *walk(f"{rays}[pv, r, j]", f"{ray_len}[pv, r]", "cnt", "        "),
+            "        if found:", "            return True",
+            f"        if {opp_len}[pv, r] >= 0:", "            tot = cnt",
+            *walk(f"{opps}[pv, r, j]", f"{opp_len}[pv, r]", "tot", "            "),
+            "            if found or tot == ln_:", "                return True",
+            "        elif cnt == ln_:", "            return True"]
+    return src.context_kernel([f"    pv = {pivot}", f"    if pv < 0 or pv >= {n}:",
+                               "        return False", "    to = pv", f"    if not {cond}:",
+                               "        return False", f"    ws = {kinds}",
+                               "    if not ws[what[pv]]:", "        return False",
+                               f"    ln_ = {length}", *body, "    return False"])
 
 
 @emits(AllSites, kind="bool")
@@ -878,13 +920,7 @@ def _all_sites(src, lud):
     body: list[str] = []
     src.for_region(lud.region, body, "    ", [f"if not {src.bool_expr(lud.if_)}:",
                                               "    return False"])
-    bound = ", player" if src.player_bound else ""
-
-    def make(name):
-        return "\n".join(["@njit(cache=True)",
-                          f"def {name}(who, what, count, sc, phase, frm, to{bound}):",
-                          src.context(local=("btw",)), *body, "    return True", ""])
-    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to{bound})"
+    return src.context_kernel(body + ["    return True"])
 
 
 _PY_COMPARISON = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}

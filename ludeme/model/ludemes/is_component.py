@@ -60,14 +60,7 @@ def _is_within(src, lud):
         return f"(0 < {pid} < {n} and 0 <= {site} < TOTAL and what[{site}] == {pid})"
     seq, flt = src.region_sites(lud.in_)
     ok = f" and {flt('site')}" if flt else ""
-    bound = ", player" if src.player_bound else ""
-
-    def make(name):
-        return "\n".join(["@njit(cache=True)",
-                          f"def {name}(who, what, count, sc, phase, frm, to{bound}):",
-                          src.context(local=("btw",)), f"    pw = {pid}",
-                          f"    if not 0 < pw < {n}:", "        return False",
-                          f"    for site in {seq}:",
-                          f"        if 0 <= site < TOTAL{ok} and what[site] == pw:",
-                          "            return True", "    return False", ""])
-    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to{bound})"
+    return src.context_kernel([f"    pw = {pid}", f"    if not 0 < pw < {n}:",
+                               "        return False", f"    for site in {seq}:",
+                               f"        if 0 <= site < TOTAL{ok} and what[site] == pw:",
+                               "            return True", "    return False"])
