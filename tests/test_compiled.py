@@ -885,6 +885,22 @@ GUARDED_LINES_GAME = """
 """
 
 
+# (firstMoveOnTrack ...) and (max Distance ...) on each player's track: a disc is placed,
+# or the mover's rearmost disc along its track is taken back.
+REARMOST_GAME = """
+(game "Rearmost" (players 2)
+  (equipment {(board (square 4) {(track "Track1" "0,E,N,W" P1 directed:True)
+                                 (track "Track2" "15,W,S,E" P2 directed:True)})
+    (piece "Disc" Each)})
+  (rules
+    (play (or (max Distance "Track" Mover (move Add (to (sites Empty))))
+              (firstMoveOnTrack "Track" Mover
+                (if (is Friend (who at:(site))) (move Remove (site))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -1921,7 +1937,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (GUARDED_LINES_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     # The same with exact: and contiguous:False.
     (GUARDED_LINES_GAME.replace("(is Line 3 if:", "(is Line 3 exact:True contiguous:False if:"),
-     (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+     (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win; discs are taken back in some games.
+    (REARMOST_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1946,7 +1965,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "trigger-and-site-in-can-move", "within-a-region-and-at-a-site",
          "occupied-in-a-container-by-index-and-phase", "enclose-as-a-consequent",
          "enclose-with-the-default-targets", "line-with-a-condition",
-         "line-with-a-condition-exact-with-gaps"])
+         "line-with-a-condition-exact-with-gaps", "first-move-on-track-and-max-distance"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
