@@ -901,6 +901,22 @@ REARMOST_GAME = """
 """
 
 
+# (intervene ...) as a consequent: a disc stepping between two enemies takes both.
+STEP_BETWEEN_GAME = """
+(game "Step Between" (players 2)
+  (equipment {(board (square 5))
+    (piece "Disc" Each
+      (move Step (to if:(is Empty (to)))
+        (then (intervene (from (last To))
+                (to if:(is Enemy (who at:(to))) (apply (remove (to))))))))})
+  (rules
+    (start {(place "Disc1" {0 1 2 3 4}) (place "Disc2" {20 21 22 23 24})})
+    (play (forEach Piece))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 80) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -1940,7 +1956,13 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win; discs are taken back in some games.
     (REARMOST_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["piece_number_max_decrease"].lt(0).any())],
+     and df["piece_number_max_decrease"].lt(0).any()),
+    # Two enemies taken at once in some games.
+    (STEP_BETWEEN_GAME, (3, 4), lambda df: df["piece_number_max_decrease"].le(-2).any()),
+    # Runs of one or two on each side: three taken at once in some games.
+    (STEP_BETWEEN_GAME.replace("(intervene (from (last To))",
+                               "(intervene (from (last To)) (between (range 1 2))"),
+     (3, 4), lambda df: df["piece_number_max_decrease"].le(-3).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1965,7 +1987,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "trigger-and-site-in-can-move", "within-a-region-and-at-a-site",
          "occupied-in-a-container-by-index-and-phase", "enclose-as-a-consequent",
          "enclose-with-the-default-targets", "line-with-a-condition",
-         "line-with-a-condition-exact-with-gaps", "first-move-on-track-and-max-distance"])
+         "line-with-a-condition-exact-with-gaps", "first-move-on-track-and-max-distance",
+         "intervene-as-a-consequent", "intervene-with-a-range"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -834,24 +834,8 @@ def _is_line(src, lud):
         # the top piece only with top:True, as the kernels do
         raise Unsupported(lud, "without byLevel: or top:True in a stacking game")
     length = src.int_expr(lud.length)
-    radials = src.env.line_radials(lud.dirn or "Adjacent", lud)
     n = src.env.num_board_sites
-    width = max((len(p) for p in radials), default=0) or 1
-    depth = max((max(len(r), len(o or ())) for p in radials for r, o in p), default=0) or 1
-    rays = np.full((n, width, depth), -1)
-    opps = np.full((n, width, depth), -1)
-    ray_len = np.zeros((n, width), dtype=np.int64)
-    opp_len = np.full((n, width), -1)
-    num = np.zeros(n, dtype=np.int64)
-    for s, per in enumerate(radials):
-        num[s] = len(per)
-        for r, (ray, opp) in enumerate(per):
-            ray_len[s, r] = len(ray)
-            rays[s, r, :len(ray)] = ray
-            if opp is not None:
-                opp_len[s, r] = len(opp)
-                opps[s, r, :len(opp)] = opp
-    tabs = [src.table(x) for x in (rays, ray_len, opps, opp_len, num)]
+    tabs = ray_pair_tables(src, src.env.line_radials(lud.dirn or "Adjacent", lud))[:5]
     pivot = src.int_expr(lud.through) if lud.through is not None else "last_to"
     kinds = f"WHATS_SAME[what[{pivot}]]"      # the pivot's kind
     if lud.role is not None:
@@ -873,6 +857,30 @@ def _is_line(src, lud):
     return (f"({pivot} >= 0 and {pivot} < {n} and is_line(what, {pivot}, "
             f"{kinds}, {length}, {lud.exact}, {lud.contiguous}, "
             f"{', '.join(tabs)}))")
+
+
+def ray_pair_tables(src, per_site) -> tuple:
+    """Tables of the lines through each site, given per site as (ray, opposite ray or None)
+    pairs: the rays' sites and lengths, the opposite rays' sites and lengths (-1: none), the
+    number of pairs per site; then the widest number of pairs and the longest ray."""
+    import numpy as np
+    n = len(per_site)
+    width = max((len(p) for p in per_site), default=0) or 1
+    depth = max((max(len(r), len(o or ())) for p in per_site for r, o in p), default=0) or 1
+    rays = np.full((n, width, depth), -1)
+    opps = np.full((n, width, depth), -1)
+    ray_len = np.zeros((n, width), dtype=np.int64)
+    opp_len = np.full((n, width), -1)
+    num = np.zeros(n, dtype=np.int64)
+    for s, per in enumerate(per_site):
+        num[s] = len(per)
+        for r, (ray, opp) in enumerate(per):
+            ray_len[s, r] = len(ray)
+            rays[s, r, :len(ray)] = ray
+            if opp is not None:
+                opp_len[s, r] = len(opp)
+                opps[s, r, :len(opp)] = opp
+    return (*(src.table(x) for x in (rays, ray_len, opps, opp_len, num)), width, depth)
 
 
 def _line_with_condition(src, lud, pivot, kinds, length, tabs) -> str:

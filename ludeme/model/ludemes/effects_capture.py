@@ -14,7 +14,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_REMOVE, A_SET_VAR, Move
 from .base import Bool, DirWord, IntFn, LitStr, Moves, P, RelationType, RoleType, SiteType, ludeme
 from .moves import MaxL, _then
-from .booleans import IsEmpty
+from .booleans import IsEmpty, ray_pair_tables
 from ludeme.engine.compiled.emit import emits, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 from .war import _check_board_type, _is_player_fn, _radials_fn, _remove_at, _target_friend, add_then, capture_lines, start_site, static_dirn
@@ -604,3 +604,102 @@ def _enclose_consequent(src, lud, lines, ind):
         "                    cbuf[cn] = grp[i]",
         "                    cn += 1"]
     lines.extend(ind + x for x in capture_lines(src, lud, scan))
+
+
+@emits(Intervene, kind="consequent")
+def _intervene_consequent(src, lud, lines, ind):
+    """`Intervene.compile`'s runs along each line through the start: with a range of
+    exactly 1, the targets next to it on both sides (the far one captured first); else a run
+    of targets on each side, each at least the least and at most the most long (the
+    opposite run captured first). Every capture is found before the first is made; each
+    gets the effect (by default a removal) with (to) on its site, then the capture's own
+    (then ...), as each move made carries it."""
+    from ludeme.engine.compiled.emit import emit
+    from .moves import _apply_lines
+    b, to = lud.between, lud.to
+    if b is not None:
+        refuse(b, "before", "after", "trail", "if_", "apply")
+    if to is not None:
+        refuse(to, "site", "level")
+        if to.apply is not None and to.apply.if_ is not None:
+            raise Unsupported(to.apply, "with if:")
+    if src.env.teams and (to is None or to.if_ is None):
+        raise Unsupported(lud, "with teams and Ludii's default targets")
+    target = src.bool_expr(to.if_) if to is not None and to.if_ is not None else \
+        "(to != 0 and to != mover)"
+    if b is not None and b.range is not None:
+        lo, hi = emit("range", src, b.range)
+        if isinstance(b.range, MaxL):
+            lo = "-1"       # Ludii's Max range starts at -1: one side may be empty
+    else:
+        lo = hi = "1"
+    env = src.env
+    n = env.num_board_sites
+    distinct = env.board.distinct_radials.get(lud.dirn or "Adjacent", ())
+    per_site = [[(list(r.sites), list(r.opposite.sites) if r.opposite is not None else None)
+                 for r in (distinct[s] if s < len(distinct) else ())] for s in range(n)]
+    R, RL, O, OL, NR, width, depth = ray_pair_tables(src, per_site)
+    start = src.int_expr(lud.from_.site) if lud.from_ is not None and \
+        lud.from_.site is not None else "frm"
+    if lud.from_ is not None:
+        refuse(lud.from_, "level", "if_", "type")
+    effect: list[str] = []
+    if to is not None and to.apply is not None:
+        _apply_lines(src, to.apply, effect)
+    else:
+        effect = ["if what[to] > 0:", f"    {src.site_clear('to')}"]
+    then = lud.__dict__.get("_fields", {}).get("then")
+    if then is not None:        # after each capture made
+        effect += ["to = -1"]
+        emit("then", src, then, effect)
+    body = [f"cf = {start}",
+            f"if 0 <= cf < {n}:",
+            f"    cbuf = np.empty({2 * width * depth + 2}, np.int64)",
+            f"    ours = np.empty({depth}, np.int64)",
+            f"    theirs = np.empty({depth}, np.int64)",
+            "    cn = 0",
+            f"    nlo, nhi = {lo}, {hi}",
+            f"    for r in range({NR}[cf]):",
+            f"        ln, ol = {RL}[cf, r], {OL}[cf, r]",
+            "        if nlo == 1 and nhi == 1:",
+            "            if ln < 2:",
+            "                continue",
+            f"            to = {R}[cf, r, 1]",
+            f"            if not {target} or ol < 0:",
+            "                continue",
+            "            if ol >= 2:",
+            f"                to = {O}[cf, r, 1]",
+            f"                if {target}:",
+            "                    cbuf[cn] = to",
+            f"                    cbuf[cn + 1] = {R}[cf, r, 1]",
+            "                    cn += 2",
+            "            continue",
+            "        no = 0",
+            "        for j in range(1, min(ln, nhi + 1)):",
+            f"            to = {R}[cf, r, j]",
+            f"            if not {target}:",
+            "                break",
+            "            ours[no] = to",
+            "            no += 1",
+            "        if no < nlo or ol < 0:",
+            "            continue",
+            "        nt = 0",
+            "        for j in range(1, min(ol, nhi + 1)):",
+            f"            to = {O}[cf, r, j]",
+            f"            if not {target}:",
+            "                break",
+            "            theirs[nt] = to",
+            "            nt += 1",
+            "        if nt < nlo:",
+            "            continue",
+            "        for j in range(nt):",
+            "            cbuf[cn] = theirs[j]",
+            "            cn += 1",
+            "        for j in range(no):",
+            "            cbuf[cn] = ours[j]",
+            "            cn += 1",
+            "    for i in range(cn):",
+            "        to = cbuf[i]",
+            *("        " + x for x in effect),
+            "    to = -1"]
+    lines.extend(ind + x for x in body)
