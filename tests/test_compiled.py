@@ -917,6 +917,19 @@ STEP_BETWEEN_GAME = """
 """
 
 
+# (expand ...) of parts fixed before play that the kernels list ((centrePoint), a number
+# computed from numbers): the centre and the sites next to it are never played.
+OFF_CENTRE_GAME = """
+(game "Off Centre" (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (difference (sites Empty)
+                                    (expand origin:(centrePoint) steps:(- 3 2) Orthogonal)))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -1962,7 +1975,13 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # Runs of one or two on each side: three taken at once in some games.
     (STEP_BETWEEN_GAME.replace("(intervene (from (last To))",
                                "(intervene (from (last To)) (between (range 1 2))"),
-     (3, 4), lambda df: df["piece_number_max_decrease"].le(-3).any())],
+     (3, 4), lambda df: df["piece_number_max_decrease"].le(-3).any()),
+    # Five sites are never played: at most 20 moves; both sides win.
+    (OFF_CENTRE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() <= 20),
+    # Three sites of the middle row, grown west from its right end, are never played.
+    (OFF_CENTRE_GAME.replace("(expand origin:(centrePoint) steps:(- 3 2) Orthogonal)",
+                             "(expand (intersection (sites Row 2) (sites Right)) steps:(+ 1 1) W)"),
+     (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() <= 22)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -1988,7 +2007,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "occupied-in-a-container-by-index-and-phase", "enclose-as-a-consequent",
          "enclose-with-the-default-targets", "line-with-a-condition",
          "line-with-a-condition-exact-with-gaps", "first-move-on-track-and-max-distance",
-         "intervene-as-a-consequent", "intervene-with-a-range"])
+         "intervene-as-a-consequent", "intervene-with-a-range",
+         "expand-of-a-centre-point", "expand-of-a-fixed-region"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

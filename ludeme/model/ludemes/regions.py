@@ -1308,11 +1308,29 @@ def _expand_static(src, lud):
     _expand_type_ok(src, lud)
     for part in (lud.region, lud.origin, lud.steps):
         if isinstance(part, Region):
-            if not src.is_static_region(part):
+            if not (src.is_static_region(part) or _fixed_before_play(src, part)):
                 return False
-        elif part is not None and (not src.reads_only_from(part) or mentions(part, (From,))):
+        elif part is not None and (not src.reads_only_from(part) or mentions(part, (From,))) \
+                and not _fixed_before_play(src, part):
             return False
     return True
+
+
+def _fixed_before_play(src, lud) -> bool:
+    """Whether a part of a rule has one value before play, whoever moves: it reads no
+    variable of the context ((from), (to), (site), ...) and nothing of the state (a probe
+    refuses any read), and gives the same for every mover ((centrePoint), arithmetic on
+    a define's numbers, regions of the board)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import Between, From, LastFrom, LastTo, PlayerVar, Site, To, ValueVar
+    if mentions(lud, (From, To, Site, PlayerVar, ValueVar, Between, LastTo, LastFrom)):
+        return False
+    try:
+        got = src.per_mover(src.env.compile(lud))
+    except (Unsupported, AttributeError, LookupError, TypeError, ValueError):
+        return False        # it reads what only play gives (a probe lacks it)
+    got = [tuple(x) if isinstance(x, (list, tuple, range)) else x for x in got]
+    return all(x == got[0] for x in got)
 
 
 @emits(Expand, kind="from_only")
