@@ -930,6 +930,21 @@ OFF_CENTRE_GAME = """
 """
 
 
+# (move Remove ... count:) as a decision: a hole of the enemy's row emptied (a counted
+# site empties at once, as Ludii's removal does), or a sowing.
+PICK_TWO_GAME = """
+(game "Pick Two" (players 2)
+  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top)) (piece "Seed" Shared)})
+  (rules
+    (start (set Count 3 to:(sites Track)))
+    (play (or (move Select (from (sites Mover) if:(> (count at:(from)) 0)) (then (sow)))
+              (move Remove (sites Next) count:2)))
+    (end {(if (= 0 (count in:(sites Next))) (result Mover Win))
+          (if (>= (count Moves) 100) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -1981,7 +1996,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # Three sites of the middle row, grown west from its right end, are never played.
     (OFF_CENTRE_GAME.replace("(expand origin:(centrePoint) steps:(- 3 2) Orthogonal)",
                              "(expand (intersection (sites Row 2) (sites Right)) steps:(+ 1 1) W)"),
-     (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() <= 22)],
+     (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() <= 22),
+    # Both sides empty the other's row first in some games.
+    (PICK_TWO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -2008,7 +2025,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "enclose-with-the-default-targets", "line-with-a-condition",
          "line-with-a-condition-exact-with-gaps", "first-move-on-track-and-max-distance",
          "intervene-as-a-consequent", "intervene-with-a-range",
-         "expand-of-a-centre-point", "expand-of-a-fixed-region"])
+         "expand-of-a-centre-point", "expand-of-a-fixed-region", "remove-with-count"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -2084,16 +2084,25 @@ def _each_piece(src, lud, out, ind, owner: str = "mover"):
         out.append(f"{ind}        pass")
 
 
-@emits(MoveRemove, kind="moves", refuses=("level", "at", "count", "type"))
+@emits(MoveRemove, kind="moves", refuses=("level", "at", "type"))
 def _remove_moves(src, lud, out, ind):
-    g = src.new_generator([src.site_clear("frm")], lud=lud, kind=A_REMOVE, levels=LV_NONE)
+    """A decision per occupied site; with count:, read once before the sites (as the
+    reference), the site loses that many pieces (at least one), kept in the move's extra
+    slot."""
+    effect = [src.site_clear("frm")]
+    k = "-1"
+    if lud.count is not None:
+        effect = ["for _ in range(max(1, x)):", "    " + effect[0]]
+        k = f"rk{len(ind)}"
+        out.append(f"{ind}{k} = {src.int_expr(lud.count)}")
+    g = src.new_generator(effect, lud=lud, kind=A_REMOVE, levels=LV_NONE)
     if isinstance(lud.where, IntFn):
         out.append(f"{ind}site = {src.int_expr(lud.where)}")
         out.append(f"{ind}if site >= 0 and what[site] > 0:")
-        src.push(out, ind + "    ", "site", "site", g)
+        src.push(out, ind + "    ", "site", "site", g, k)
         return
     body = []
-    src.push(body, "", "site", "site", g)
+    src.push(body, "", "site", "site", g, k)
     src.for_region(lud.where, out, ind, ["if site >= 0 and what[site] > 0:"]
                    + ["    " + x for x in body])
 
