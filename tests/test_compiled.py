@@ -932,17 +932,14 @@ OFF_CENTRE_GAME = """
 
 # (move Remove ... count:) as a decision: a hole of the enemy's row emptied (a counted
 # site empties at once, as Ludii's removal does), or a sowing.
-PICK_TWO_GAME = """
-(game "Pick Two" (players 2)
-  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
-    (regions P1 (sites Bottom)) (regions P2 (sites Top)) (piece "Seed" Shared)})
-  (rules
-    (start (set Count 3 to:(sites Track)))
-    (play (or (move Select (from (sites Mover) if:(> (count at:(from)) 0)) (then (sow)))
+PICK_TWO_GAME = AROUND_EMPTIED_GAME.replace(
+    """(play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (sow apply:(if (= 4 (count at:(to)))
+                                 (remove (intersection (sites Around (to)) (sites Next))))))))
+    (end {(if (no Moves Next) (result Mover Win))""",
+    """(play (or (move Select (from (sites Mover) if:(> (count at:(from)) 0)) (then (sow)))
               (move Remove (sites Next) count:2)))
-    (end {(if (= 0 (count in:(sites Next))) (result Mover Win))
-          (if (>= (count Moves) 100) (result Mover Draw))})))
-"""
+    (end {(if (= 0 (count in:(sites Next))) (result Mover Win))""")
 
 
 # A literal region naming sites past the board's last (Ludii's files have them): only the
