@@ -942,6 +942,22 @@ PICK_TWO_GAME = AROUND_EMPTIED_GAME.replace(
     (end {(if (= 0 (count in:(sites Next))) (result Mover Win))""")
 
 
+# (forEach Site ...) as the effect of a destination, made before the move: a disc taking
+# an enemy blows up every piece around it, itself included (its move then moves nothing,
+# as a move from an empty site does nothing in the reference).
+BOOM_GAME = """
+(game "Boom" (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each
+      (move Step (to if:(is Enemy (who at:(to)))
+                     (apply (forEach Site (sites Around (to))
+                              (if (is Occupied (site)) (remove (site))))))))})
+  (rules
+    (play (or (forEach Piece) (move Add (to (sites Empty)))))
+    (end {(if (>= (count Moves) 30) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -1995,7 +2011,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
                              "(expand (intersection (sites Row 2) (sites Right)) steps:(+ 1 1) W)"),
      (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() <= 22),
     # Both sides empty the other's row first in some games.
-    (PICK_TWO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (PICK_TWO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Some takes blow up three pieces and more.
+    (BOOM_GAME, (3, 4), lambda df: df["piece_number_max_decrease"].le(-3).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -2022,7 +2040,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "enclose-with-the-default-targets", "line-with-a-condition",
          "line-with-a-condition-exact-with-gaps", "first-move-on-track-and-max-distance",
          "intervene-as-a-consequent", "intervene-with-a-range",
-         "expand-of-a-centre-point", "expand-of-a-fixed-region", "remove-with-count"])
+         "expand-of-a-centre-point", "expand-of-a-fixed-region", "remove-with-count",
+         "for-each-site-as-an-effect-emptying-the-origin"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -905,6 +905,12 @@ def _for_each_site_consequent(src, lud, lines, ind):
     lines.extend(ind + x for x in loop)
 
 
+# As an effect (inside an (apply ...) of a move or a sowing) its moves are made and applied
+# the same way.
+emits(ForEachSite, kind="effect", refuses=("noMoveYet", ("then", "as an effect")))(
+    lambda src, lud, body: _for_each_site_consequent(src, lud, body, ""))
+
+
 @emits(IntIf, kind="int")
 def _int_if(src, lud):
     b = src.int_expr(lud.else_) if lud.else_ is not None else "-1"
