@@ -1995,6 +1995,13 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # All six discs enter the board in some games; both sides win.
     (DROPS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_maximum"].eq(6).any()),
+    # The same, won too by a mover with no disc in hand nor on the bottom row: pieces
+    # counted on a region listed per mover ((union (sites Hand Mover) ...)).
+    (DROPS_GAME.replace("(end {(if (is Line 3) (result Mover Win))",
+                        "(end {(if (no Pieces Mover in:(union (sites Hand Mover) (sites Bottom)))\n"
+                        "              (result Mover Win))\n"
+                        "          (if (is Line 3) (result Mover Win))"), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win by three captures; some moves take several markers at once.
     (SMALL_GO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(-1).any()),
@@ -2052,7 +2059,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "region-removed-in-a-sowing", "track-listed-and-counted", "region-placed-with-count",
          "copies-from-a-shared-hand", "no-pieces-of-a-kind",
          "trigger-and-site-in-can-move", "within-a-region-and-at-a-site",
-         "occupied-in-a-container-by-index-and-phase", "enclose-as-a-consequent",
+         "occupied-in-a-container-by-index-and-phase",
+         "pieces-counted-on-a-region-listed-per-mover", "enclose-as-a-consequent",
          "enclose-with-the-default-targets", "line-with-a-condition",
          "line-with-a-condition-exact-with-gaps", "first-move-on-track-and-max-distance",
          "intervene-as-a-consequent", "intervene-with-a-range",

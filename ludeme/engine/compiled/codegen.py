@@ -428,7 +428,7 @@ class Source:
             loop, flt = self.from_region(region, dedupe=not distinct)
         except Unsupported:
             if not (self.is_static_region(region) or lookup("for_region", region)
-                    or lookup("sites", region)):
+                    or lookup("sites", region) or lookup("static_sites", region)):
                 raise
             return self._count_by_loop(region, per_site, distinct)
         body = [f"            if {flt}:" if flt else "            if True:",

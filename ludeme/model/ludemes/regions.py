@@ -1285,8 +1285,8 @@ def _set_op_contains(src, lud, site):
 @emits(Union, Intersection, Difference, kind="static_sites")
 def _set_op_sites(src, lud):
     """A union, intersection or difference of regions that read nothing of the state (or
-    only the mover): listed now, once or per mover."""
-    if not _static_set_op(src, lud):
+    only the mover, as (sites Hand Mover)): listed now, once or per mover."""
+    if not _static_set_op(src, lud) and _listed_before_play(src, lud) is None:
         raise Unsupported(lud, "of regions that read the state")
     return src.sites_by_mover(src.env.compile(lud))
 
@@ -1317,20 +1317,26 @@ def _expand_static(src, lud):
 
 
 def _fixed_before_play(src, lud) -> bool:
-    """Whether a part of a rule has one value before play, whoever moves: it reads no
-    variable of the context ((from), (to), (site), ...) and nothing of the state (a probe
-    refuses any read), and gives the same for every mover ((centrePoint), arithmetic on
-    a define's numbers, regions of the board)."""
+    """Whether a part of a rule has one value before play, whoever moves (see
+    `_listed_before_play`): (centrePoint), a number computed from a define's numbers, an
+    intersection of board regions."""
+    got = _listed_before_play(src, lud)
+    return got is not None and all(x == got[0] for x in got)
+
+
+def _listed_before_play(src, lud) -> list | None:
+    """A part of a rule evaluated now for each mover (a list indexed by the mover), or None
+    where it reads a variable of the context ((from), (to), (site), ...) or anything of the
+    state (a probe refuses any read)."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import Between, From, LastFrom, LastTo, PlayerVar, Site, To, ValueVar
     if mentions(lud, (From, To, Site, PlayerVar, ValueVar, Between, LastTo, LastFrom)):
-        return False
+        return None
     try:
         got = src.per_mover(src.env.compile(lud))
     except (Unsupported, AttributeError, LookupError, TypeError, ValueError):
-        return False        # it reads what only play gives (a probe lacks it)
-    got = [tuple(x) if isinstance(x, (list, tuple, range)) else x for x in got]
-    return all(x == got[0] for x in got)
+        return None         # it reads what only play gives (a probe lacks it)
+    return [tuple(x) if isinstance(x, (list, tuple, range)) else x for x in got]
 
 
 @emits(Expand, kind="from_only")
