@@ -958,6 +958,29 @@ BOOM_GAME = """
 """
 
 
+# Placements joined with the turns they make: (append ...) of a (custodial ...) whose effect
+# combines a placement with a state (allCombinations (add ... state:) (flip ...)); the
+# scores count (sites State ...).
+TURNCOAT_GAME = """
+(game "Turncoat" (players 2)
+  (equipment {(board (square 6)) (piece "Stone" Neutral (flips 1 2))})
+  (rules
+    (start {(place "Stone0" (sites {14 21}) state:1) (place "Stone0" (sites {15 20}) state:2)})
+    (play (priority
+            (forEach Site (sites Empty)
+              (append
+                (custodial (from (site)) Orthogonal
+                  (between if:(= (state at:(between)) (next))
+                    (apply (allCombinations (add (piece "Stone0" state:(mover)) (to (site)))
+                                            (flip (between)))))
+                  (to if:(= (state at:(to)) (mover))))
+                (then (set Score Mover (count Sites in:(sites State (mover)))))))
+            (move Pass)
+            (then (set Score Next (count Sites in:(sites State (next)))))))
+    (end (if (all Passed) (byScore)))))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -2013,7 +2036,15 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # Both sides empty the other's row first in some games.
     (PICK_TWO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Some takes blow up three pieces and more.
-    (BOOM_GAME, (3, 4), lambda df: df["piece_number_max_decrease"].le(-3).any())],
+    (BOOM_GAME, (3, 4), lambda df: df["piece_number_max_decrease"].le(-3).any()),
+    # Both sides win; some placements turn several stones (four actions a move at least:
+    # the placement, a turn, two scores).
+    (TURNCOAT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["actions"].gt(4 * df["moves"]).any()),
+    # The turns as (set State ...); a placement with a state as a decision where none turns.
+    (TURNCOAT_GAME.replace("(flip (between))", "(set State at:(between) (mover))").replace(
+        "(move Pass)", '(move Add (piece "Stone0" state:(mover)) (to (sites Empty)))'), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"]) and df["actions"].gt(4 * df["moves"]).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -2041,7 +2072,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "line-with-a-condition-exact-with-gaps", "first-move-on-track-and-max-distance",
          "intervene-as-a-consequent", "intervene-with-a-range",
          "expand-of-a-centre-point", "expand-of-a-fixed-region", "remove-with-count",
-         "for-each-site-as-an-effect-emptying-the-origin"])
+         "for-each-site-as-an-effect-emptying-the-origin",
+         "append-custodial-flips",
+         "append-custodial-set-state"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
