@@ -981,6 +981,22 @@ TURNCOAT_GAME = """
 """
 
 
+# A (flip ...) as a consequent with its own (then ...): a custodial capture that flips.
+TURNABOUT_GAME = """
+(game "Turnabout" (players 2)
+  (equipment {(board (square 5)) (piece "Stone" Neutral (flips 1 2))})
+  (rules
+    (start {(place "Stone0" (sites Phase 0) state:1) (place "Stone0" (sites Phase 1) state:2)})
+    (play (move Select (from (sites Board) if:(= (state at:(from)) (next)))
+            (then (flip (last To)
+                    (then (custodial (from (last To)) Orthogonal
+                            (between if:(= (state at:(between)) (next)) (apply (flip (between))))
+                            (to if:(= (state at:(to)) (mover)))))))))
+    (end {(if (>= (count Sites in:(sites State (mover))) 18) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -2044,7 +2060,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     # The turns as (set State ...); a placement with a state as a decision where none turns.
     (TURNCOAT_GAME.replace("(flip (between))", "(set State at:(between) (mover))").replace(
         "(move Pass)", '(move Add (piece "Stone0" state:(mover)) (to (sites Empty)))'), (3, 4),
-     lambda df: {1, 2} <= set(df["winner"]) and df["actions"].gt(4 * df["moves"]).any())],
+     lambda df: {1, 2} <= set(df["winner"]) and df["actions"].gt(4 * df["moves"]).any()),
+    # Both sides win; some moves flip more than the stone selected (two actions a move).
+    (TURNABOUT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["actions"].gt(2 * df["moves"]).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -2074,7 +2093,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "expand-of-a-centre-point", "expand-of-a-fixed-region", "remove-with-count",
          "for-each-site-as-an-effect-emptying-the-origin",
          "append-custodial-flips",
-         "append-custodial-set-state"])
+         "append-custodial-set-state", "flip-with-its-then"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -968,6 +968,18 @@ def _flip_lines(src, lud, site: str) -> list[str]:
             f"if {state} == {fb}[fw] else {state})"]
 
 
+def _flip_then_lines(src, lud, site: str) -> list[str]:
+    """The flip applied at once (as an effect or a consequent), then its own (then ...) where
+    it turned a piece, with (from) and (to) undefined (as the reference applies a move
+    nested with its consequents)."""
+    lines = _flip_lines(src, lud, site)
+    if lud.then is not None:
+        then = ["fft_ = frm, to", "frm = -1", "to = -1"]
+        emit("then", src, lud.then, then)
+        lines += ["    " + x for x in then + ["frm, to = fft_"]]
+    return lines
+
+
 def _flips_at(src, site: str) -> str:
     """Whether the piece at `site` (one of the sites) has flips."""
     has = src.table([p is not None for p in src.env.flips_table()], "bool_")
@@ -987,15 +999,14 @@ def _flip_moves(src, lud, out, ind):
     src.push(out, ind + "    ", "fs", "fs", g)
 
 
-@emits(Flip, kind="effect", refuses=(("type", "on other site types"), ("then", "as an effect")))
+@emits(Flip, kind="effect", refuses=(("type", "on other site types"),))
 def _flip_effect(src, lud, body):
-    body += _flip_lines(src, lud, _flip_site(src, lud))
+    body += _flip_then_lines(src, lud, _flip_site(src, lud))
 
 
-@emits(Flip, kind="consequent",
-       refuses=(("type", "on other site types"), ("then", "as a consequent")))
+@emits(Flip, kind="consequent", refuses=(("type", "on other site types"),))
 def _flip_consequent(src, lud, lines, ind):
-    lines.extend(ind + x for x in _flip_lines(src, lud, _flip_site(src, lud)))
+    lines.extend(ind + x for x in _flip_then_lines(src, lud, _flip_site(src, lud)))
 
 
 @emits(Flip, kind="one_move", refuses=(("type", "on other site types"),))
