@@ -997,6 +997,27 @@ TURNABOUT_GAME = """
 """
 
 
+# Slides along a board's tracks (its loops), a proposal when no slide was made for six
+# moves, and votes on it (one with a consequent): a truce decided is a draw.
+RINGWAY_GAME = """
+(game "Ringway" (players 2)
+  (equipment {(surakartaBoard (square 5))
+              (piece "Runner" Each
+                (or (move Step Diagonal (to if:(is Empty (to))))
+                    (move Slide "AllTracks"
+                      (between if:(or (is Empty (between)) (= (between) (from))))
+                      (to if:(is Enemy (who at:(to))) (apply if:(is Empty (to)) (remove (to))))
+                      (then (set Counter)))))})
+  (rules
+    (start {(place "Runner1" (sites {0 1 2 3 4})) (place "Runner2" (sites {20 21 22 23 24}))})
+    (play (if (is Proposed "Truce")
+            (or (move Vote "Truce") (move Vote "Fight" (then (set Counter))))
+            (if (>= (counter) 6) (move Propose "Truce" (then (vote "Truce"))) (forEach Piece))))
+    (end {(if (is Decided "Truce") (result Mover Draw))
+          (if (no Pieces Next) (result Mover Win))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -2063,7 +2084,12 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
      lambda df: {1, 2} <= set(df["winner"]) and df["actions"].gt(4 * df["moves"]).any()),
     # Both sides win; some moves flip more than the stone selected (two actions a move).
     (TURNABOUT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["actions"].gt(2 * df["moves"]).any())],
+     and df["actions"].gt(2 * df["moves"]).any()),
+    # Captures win, truces draw.
+    (RINGWAY_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Along one named track, where every site reached counts (no loop needed).
+    (RINGWAY_GAME.replace('"AllTracks"', '"Track1B"'), (3, 4),
+     lambda df: {0, 1, 2} <= set(df["winner"]))],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -2093,7 +2119,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "expand-of-a-centre-point", "expand-of-a-fixed-region", "remove-with-count",
          "for-each-site-as-an-effect-emptying-the-origin",
          "append-custodial-flips",
-         "append-custodial-set-state", "flip-with-its-then"])
+         "append-custodial-set-state", "flip-with-its-then", "slide-along-all-tracks-and-votes",
+         "slide-along-a-named-track"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
