@@ -2192,12 +2192,31 @@ def test_captures_after_another_part_of_an_or_read_the_position_before_it(first,
      "counting the values of captured pieces")])
 def test_max_moves_the_kernels_cannot_rank_as_the_reference_are_refused(old, new, why,
                                                                         tmp_path):
+    _refused_with(LONGEST_GAME, old, new, why, tmp_path)
+
+
+def _refused_with(text, old, new, why, tmp_path):
+    """The game `text` with `old` made `new` has no compiled form, and says `why`."""
     from ludeme.engine.compiled.codegen import generate
-    assert old in LONGEST_GAME
+    assert old in text
     f = tmp_path / "g.lud"
-    f.write_text(LONGEST_GAME.replace(old, new))
+    f.write_text(text.replace(old, new))
     with pytest.raises(Unsupported, match=why):
         generate(load(f))
+
+
+@pytest.mark.parametrize("old,new,why", [
+    # a kernel move carries one generator: a capture's or a combination's moves as
+    # decisions would need the sites captured, or two moves' effects
+    ("(append\n                (custodial", "((custodial", "as moves played"),
+    ("(append\n                (custodial", "(or (allCombinations (move Pass) (move Pass)) (custodial",
+     "as moves played"),
+    # a combination's part that may make several moves would combine each with each
+    ("(flip (between))", "(add (piece \"Stone0\") (to (sites Empty)))",
+     "on a region, as one move")])
+def test_appended_and_combined_moves_the_kernels_cannot_carry_are_refused(old, new, why,
+                                                                         tmp_path):
+    _refused_with(TURNCOAT_GAME, old, new, why, tmp_path)
 
 
 def test_hops_in_directions_relative_to_the_piece_and_the_last_move_are_refused(tmp_path):

@@ -386,6 +386,8 @@ class Source:
             "@njit(cache=True)",
             f"def {name}({args}{given}):",
             context(local=("btw",)), *body, "    return False", ""])
+        if first and _READS_PLAYER.search(_COMMENT.sub("", source)):
+            raise Unsupported(None, "(player) inside a helper kernel not given it")
         if _reads_outer_site(source):
             # `(site)` of a loop around the rule ((all Sites ... if:(can Move ...))): the
             # kernel is handed it, as the reference's context carries it

@@ -1081,6 +1081,7 @@ def _append_moves(src, lud, out, ind):
     of the list is made as a consequent makes them, on the position before any (the
     reference joins the moves it listed there); the (from), (to) and (site) the list read
     are kept in the move's extra for that."""
+    from ludeme.engine.compiled.codegen import _reads_outer_site
     from .moves import on_position_before
     if src.reaching:
         raise Unsupported(lud, "while a threat is looked for")
@@ -1092,7 +1093,6 @@ def _append_moves(src, lud, out, ind):
     # the kinds of the actions it joins: those of the moves the list pushes
     kinds = tuple(sorted({k for ks in src.generator_kinds[first:]
                           for k in (ks if isinstance(ks, tuple) else (ks,))})) or (A_SET_FIELD,)
-    site = ", site" in call
     width = src.game.total_sites + 1
     if width ** 3 >= 2 ** 62:
         raise Unsupported(lud, "on a board this large (its context would not fit a move)")
@@ -1100,6 +1100,9 @@ def _append_moves(src, lud, out, ind):
     src.consequent(lud.list, effect, "")
     effect = on_position_before(lud, lud.list, effect, "whose moves read what an earlier "
                                 "move changed (the reference reads the position before any)")
+    # (site) of a loop around it, read by the list's moves or by their consequents
+    site = ", site" in call or _reads_outer_site("\n".join(["def f():",
+                                                              *("    " + x for x in effect)]))
     g = src.new_generator([f"frm = x // {width * width} - 1", f"to = x // {width} % {width} - 1",
                            *([f"site = x % {width} - 1"] if site else []), *effect],
                           lud=lud, kind=kinds)
