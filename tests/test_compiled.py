@@ -2082,6 +2082,16 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (TURNCOAT_GAME.replace("(flip (between))", "(set State at:(between) (mover))").replace(
         "(move Pass)", '(move Add (piece "Stone0" state:(mover)) (to (sites Empty)))'), (3, 4),
      lambda df: {1, 2} <= set(df["winner"]) and df["actions"].gt(4 * df["moves"]).any()),
+    # Three players; a stone placed next to a stone where no turn is made ((sites Occupied
+    # by:Neutral)); every player's score set in (forEach Player ...) with (player).
+    (TURNCOAT_GAME.replace("(players 2)", "(players 3)").replace(
+        "(between if:(= (state at:(between)) (next))",
+        "(between if:(!= (state at:(between)) (mover))").replace(
+        "(move Pass)", '(move Add (piece "Stone0" state:(mover)) '
+        '(to (sites Around (sites Occupied by:Neutral) Empty)))').replace(
+        "(then (set Score Next (count Sites in:(sites State (next)))))",
+        "(then (forEach Player (set Score Player (count Sites in:(sites State (player))))))"),
+     (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     # Both sides win; some moves flip more than the stone selected (two actions a move).
     (TURNABOUT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["actions"].gt(2 * df["moves"]).any()),
@@ -2119,7 +2129,7 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "expand-of-a-centre-point", "expand-of-a-fixed-region", "remove-with-count",
          "for-each-site-as-an-effect-emptying-the-origin",
          "append-custodial-flips",
-         "append-custodial-set-state", "flip-with-its-then", "slide-along-all-tracks-and-votes",
+         "append-custodial-set-state", "for-each-player-as-a-consequent", "flip-with-its-then", "slide-along-all-tracks-and-votes",
          "slide-along-a-named-track"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
