@@ -1018,6 +1018,20 @@ RINGWAY_GAME = """
 """
 
 
+# (sites Track Mover from: to:) read in play: a disc goes on an empty site of the mover's
+# track from the last one placed up to the mover's mark; the walks end the game early.
+TRACK_WALK_GAME = """
+(game "Track Walk" (players 2)
+  (equipment {(board (square 4) {(track "Track1" "0,E,N,W" P1 directed:True)
+                                 (track "Track2" "15,W,S,E" P2 directed:True)})
+    (piece "Disc" Each) (map {(pair P1 5) (pair P2 10)})})
+  (rules
+    (play (move Add (to (sites Track Mover from:(last To) to:(mapEntry Mover)) if:(is Empty (to)))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -2099,7 +2113,9 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (RINGWAY_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     # Along one named track, where every site reached counts (no loop needed).
     (RINGWAY_GAME.replace('"AllTracks"', '"Track1B"'), (3, 4),
-     lambda df: {0, 1, 2} <= set(df["winner"]))],
+     lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Every game stops, out of moves, long before the board fills.
+    (TRACK_WALK_GAME, (3, 4), lambda df: df["moves"].max() < 12 and df["moves"].gt(1).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -2128,9 +2144,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "intervene-as-a-consequent", "intervene-with-a-range",
          "expand-of-a-centre-point", "expand-of-a-fixed-region", "remove-with-count",
          "for-each-site-as-an-effect-emptying-the-origin",
-         "append-custodial-flips",
-         "append-custodial-set-state", "for-each-player-as-a-consequent", "flip-with-its-then", "slide-along-all-tracks-and-votes",
-         "slide-along-a-named-track"])
+         "append-custodial-flips", "append-custodial-set-state",
+         "for-each-player-as-a-consequent", "flip-with-its-then",
+         "slide-along-all-tracks-and-votes", "slide-along-a-named-track",
+         "track-walked-from-and-to"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
