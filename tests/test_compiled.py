@@ -958,6 +958,66 @@ BOOM_GAME = """
 """
 
 
+# Placements joined with the turns they make: (append ...) of a (custodial ...) whose effect
+# combines a placement with a state (allCombinations (add ... state:) (flip ...)); the
+# scores count (sites State ...).
+TURNCOAT_GAME = """
+(game "Turncoat" (players 2)
+  (equipment {(board (square 6)) (piece "Stone" Neutral (flips 1 2))})
+  (rules
+    (start {(place "Stone0" (sites {14 21}) state:1) (place "Stone0" (sites {15 20}) state:2)})
+    (play (priority
+            (forEach Site (sites Empty)
+              (append
+                (custodial (from (site)) Orthogonal
+                  (between if:(= (state at:(between)) (next))
+                    (apply (allCombinations (add (piece "Stone0" state:(mover)) (to (site)))
+                                            (flip (between)))))
+                  (to if:(= (state at:(to)) (mover))))
+                (then (set Score Mover (count Sites in:(sites State (mover)))))))
+            (move Pass)
+            (then (set Score Next (count Sites in:(sites State (next)))))))
+    (end (if (all Passed) (byScore)))))
+"""
+
+
+# A (flip ...) as a consequent with its own (then ...): a custodial capture that flips.
+TURNABOUT_GAME = """
+(game "Turnabout" (players 2)
+  (equipment {(board (square 5)) (piece "Stone" Neutral (flips 1 2))})
+  (rules
+    (start {(place "Stone0" (sites Phase 0) state:1) (place "Stone0" (sites Phase 1) state:2)})
+    (play (move Select (from (sites Board) if:(= (state at:(from)) (next)))
+            (then (flip (last To)
+                    (then (custodial (from (last To)) Orthogonal
+                            (between if:(= (state at:(between)) (next)) (apply (flip (between))))
+                            (to if:(= (state at:(to)) (mover)))))))))
+    (end {(if (>= (count Sites in:(sites State (mover))) 18) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
+# Slides along a board's tracks (its loops), a proposal when no slide was made for six
+# moves, and votes on it (one with a consequent): a truce decided is a draw.
+RINGWAY_GAME = """
+(game "Ringway" (players 2)
+  (equipment {(surakartaBoard (square 5))
+              (piece "Runner" Each
+                (or (move Step Diagonal (to if:(is Empty (to))))
+                    (move Slide "AllTracks"
+                      (between if:(or (is Empty (between)) (= (between) (from))))
+                      (to if:(is Enemy (who at:(to))) (apply if:(is Empty (to)) (remove (to))))
+                      (then (set Counter)))))})
+  (rules
+    (start {(place "Runner1" (sites {0 1 2 3 4})) (place "Runner2" (sites {20 21 22 23 24}))})
+    (play (if (is Proposed "Truce")
+            (or (move Vote "Truce") (move Vote "Fight" (then (set Counter))))
+            (if (>= (counter) 6) (move Propose "Truce" (then (vote "Truce"))) (forEach Piece))))
+    (end {(if (is Decided "Truce") (result Mover Draw))
+          (if (no Pieces Next) (result Mover Win))})))
+"""
+
+
 # (sites Track Mover from: to:) read in play: a disc goes on an empty site of the mover's
 # track from the last one placed up to the mover's mark; the walks end the game early.
 TRACK_WALK_GAME = """
@@ -2035,6 +2095,32 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (PICK_TWO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Some takes blow up three pieces and more.
     (BOOM_GAME, (3, 4), lambda df: df["piece_number_max_decrease"].le(-3).any()),
+    # Both sides win; some placements turn several stones (four actions a move at least:
+    # the placement, a turn, two scores).
+    (TURNCOAT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["actions"].gt(4 * df["moves"]).any()),
+    # The turns as (set State ...); a placement with a state as a decision where none turns.
+    (TURNCOAT_GAME.replace("(flip (between))", "(set State at:(between) (mover))").replace(
+        "(move Pass)", '(move Add (piece "Stone0" state:(mover)) (to (sites Empty)))'), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"]) and df["actions"].gt(4 * df["moves"]).any()),
+    # Three players; a stone placed next to a stone where no turn is made ((sites Occupied
+    # by:Neutral)); every player's score set in (forEach Player ...) with (player).
+    (TURNCOAT_GAME.replace("(players 2)", "(players 3)").replace(
+        "(between if:(= (state at:(between)) (next))",
+        "(between if:(!= (state at:(between)) (mover))").replace(
+        "(move Pass)", '(move Add (piece "Stone0" state:(mover)) '
+        '(to (sites Around (sites Occupied by:Neutral) Empty)))').replace(
+        "(then (set Score Next (count Sites in:(sites State (next)))))",
+        "(then (forEach Player (set Score Player (count Sites in:(sites State (player))))))"),
+     (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Both sides win; some moves flip more than the stone selected (two actions a move).
+    (TURNABOUT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["actions"].gt(2 * df["moves"]).any()),
+    # Captures win, truces draw.
+    (RINGWAY_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Along one named track, where every site reached counts (no loop needed).
+    (RINGWAY_GAME.replace('"AllTracks"', '"Track1B"'), (3, 4),
+     lambda df: {0, 1, 2} <= set(df["winner"])),
     # Every game stops, out of moves, long before the board fills.
     (TRACK_WALK_GAME, (3, 4), lambda df: df["moves"].max() < 12 and df["moves"].gt(1).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
@@ -2065,7 +2151,11 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "line-with-a-condition-exact-with-gaps", "first-move-on-track-and-max-distance",
          "intervene-as-a-consequent", "intervene-with-a-range",
          "expand-of-a-centre-point", "expand-of-a-fixed-region", "remove-with-count",
-         "for-each-site-as-an-effect-emptying-the-origin", "track-walked-from-and-to"])
+         "for-each-site-as-an-effect-emptying-the-origin",
+         "append-custodial-flips", "append-custodial-set-state",
+         "for-each-player-as-a-consequent", "flip-with-its-then",
+         "slide-along-all-tracks-and-votes", "slide-along-a-named-track",
+         "track-walked-from-and-to"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
@@ -2137,12 +2227,31 @@ def test_captures_after_another_part_of_an_or_read_the_position_before_it(first,
      "counting the values of captured pieces")])
 def test_max_moves_the_kernels_cannot_rank_as_the_reference_are_refused(old, new, why,
                                                                         tmp_path):
+    _refused_with(LONGEST_GAME, old, new, why, tmp_path)
+
+
+def _refused_with(text, old, new, why, tmp_path):
+    """The game `text` with `old` made `new` has no compiled form, and says `why`."""
     from ludeme.engine.compiled.codegen import generate
-    assert old in LONGEST_GAME
+    assert old in text
     f = tmp_path / "g.lud"
-    f.write_text(LONGEST_GAME.replace(old, new))
+    f.write_text(text.replace(old, new))
     with pytest.raises(Unsupported, match=why):
         generate(load(f))
+
+
+@pytest.mark.parametrize("old,new,why", [
+    # a kernel move carries one generator: a capture's or a combination's moves as
+    # decisions would need the sites captured, or two moves' effects
+    ("(append\n                (custodial", "((custodial", "as moves played"),
+    ("(append\n                (custodial", "(or (allCombinations (move Pass) (move Pass)) (custodial",
+     "as moves played"),
+    # a combination's part that may make several moves would combine each with each
+    ("(flip (between))", "(add (piece \"Stone0\") (to (sites Empty)))",
+     "on a region, as one move")])
+def test_appended_and_combined_moves_the_kernels_cannot_carry_are_refused(old, new, why,
+                                                                         tmp_path):
+    _refused_with(TURNCOAT_GAME, old, new, why, tmp_path)
 
 
 def test_hops_in_directions_relative_to_the_piece_and_the_last_move_are_refused(tmp_path):

@@ -13,7 +13,7 @@ from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Regio
                    RoleType, SiteType, layer_site, lazy_moves, ludeme, name_without_number)
 from ludeme.engine.compiled.emit import emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
-from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
+from .moves import MoveAdd, _add_moves, _moving_action, _side_effect, _then, placed, typed_sites_fn
 
 
 @ludeme("claim")
@@ -594,6 +594,8 @@ def _do_next_moves(src, lud, out, ind):
         raise Unsupported(lud, "with next: after moves other than (set Var ...)")
     if src.reaching:
         raise Unsupported(lud, "with next: while a threat is looked for")
+    if src.first_mode:      # its any-mode answer says that there is a move, not which
+        raise Unsupported(lud, "with next: where the first move is looked for")
     prior: list[str] = []
     src.effect_body(lud.prior, prior)
     d = len(ind)
@@ -1095,14 +1097,13 @@ def _add_effect(src, lud, body):
     refuse(to, "level", "apply", "type")
     if lud.piece is None:
         raise Unsupported(lud, "without a piece, as an effect")
-    refuse(lud.piece, "state")
     n = src.int_expr(lud.count) if lud.count is not None else "1"
     body += [f"ak_, an_, sa_ = {src.int_expr(lud.piece)}, {n}, to", "if ak_ > 0:"]
     cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
-    add = src.site_add("to", "ak_", "OWNER[ak_]", "an_")
+    add = placed(src, lud, [src.site_add("to", "ak_", "OWNER[ak_]", "an_")])
     if isinstance(to.site, IntFn):
         body += [f"    to = {src.int_expr(to.site)}",
-                 f"    if 0 <= to < TOTAL{cond}:", f"        {add}"]
+                 f"    if 0 <= to < TOTAL{cond}:", *(f"        {x}" for x in add)]
     else:
         seq, flt = src.region_sites(to.site)
         ok = f" and {flt('to')}" if flt else ""
@@ -1110,8 +1111,24 @@ def _add_effect(src, lud, body):
         body += ["    nad_ = 0", *listing, "            nad_ += 1",
                  "    abuf_ = np.empty(nad_, np.int64)", "    nad_ = 0", *listing,
                  "            abuf_[nad_] = to", "            nad_ += 1",
-                 "    for to in abuf_:", f"        {add}"]
+                 "    for to in abuf_:", *(f"        {x}" for x in add)]
     body.append("to = sa_")
+
+
+@emits(AddEffect, kind="one_move", refuses=("stack", "count"))
+def _add_one_move(src, lud):
+    """`MoveAdd.compile`'s one placement on one site: a kind of piece, on one of the sites."""
+    to = lud.to
+    refuse(to, "level", "apply", "type", ("if_", "with (to if:...)"))
+    if lud.piece is None:
+        raise Unsupported(lud, "without a piece, as an effect")
+    if not isinstance(to.site, IntFn):
+        raise Unsupported(lud, "on a region, as one move")
+    return f"({src.int_expr(lud.piece)} > 0 and 0 <= {src.int_expr(to.site)} < TOTAL)"
+
+
+# Ludii's Add is one class: as moves, (add ...) is (move Add ...).
+emits(AddEffect, kind="moves", refuses=("count",))(_add_moves)
 
 
 @emits(AddEffect, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))

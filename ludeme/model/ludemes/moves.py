@@ -1489,7 +1489,6 @@ def _add_moves(src, lud, out, ind):
     refuse(to, "level", "apply", "type")
     game = src.game
     if lud.piece is not None:
-        refuse(lud.piece, "state")
         kind = src.int_expr(lud.piece)
         owner = f"OWNER[{kind}]"
     else:       # the mover's first piece kind (`mover_component`)
@@ -1502,13 +1501,23 @@ def _add_moves(src, lud, out, ind):
         owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
         kind, owner = f"{src.table(kinds)}[mover]", f"{src.table(owners)}[mover]"
     # stack:True pushes the piece as any add does in a stacking game (StackSites.add)
-    g = src.new_generator([src.site_add("to", kind, owner, "1")], lud=lud,
+    g = src.new_generator(placed(src, lud, [src.site_add("to", kind, owner, "1")]), lud=lud,
                           kind=A_ADD_LEVEL if lud.stack else A_ADD, levels=LV_ADD)
     seq, conds = _to_sites(src, to)
     out.append(f"{ind}if {kind} > 0:")
     out.append(f"{ind}    for to in {seq}:")
     out.append(f"{ind}        if to >= 0{conds}:")
     src.push(out, ind + "            ", "to", "to", g)
+
+
+def placed(src, lud, add: list[str]) -> list[str]:
+    """The lines `add` placing the piece of an Add at `to`, and, with (piece ... state:), the
+    state it starts in: read before the placement, written as a part of the same action
+    (Ludii's ActionAdd, the reference's A_PLACED_FIELD: the action counter ticks once)."""
+    if lud.piece is None or lud.piece.state is None:
+        return add
+    return [f"pst_ = {src.int_expr(lud.piece.state)}", *add,
+            f"{src.piece_state('to')} = pst_", "sc[NUM_ACTIONS] -= 1"]
 
 
 @emits(MoveFromTo, kind="moves", refuses=("mover",))

@@ -1584,6 +1584,9 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         test = "what[{s}] != 0"
     elif src.owner_role(lud.by):
         test = src.owner_test(lud.by, lud, "who[{s}]")
+    elif lud.by == "Neutral" and not src.game.stacking:
+        # an empty site has owner 0 too: the neutral pieces only (as the reference)
+        test = "(what[{s}] != 0 and who[{s}] == 0)"
     else:
         raise Unsupported(lud, f"by {lud.by}")
     # As the reference: the board alone when named, or when its sites are not cells (the
