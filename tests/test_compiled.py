@@ -1032,6 +1032,21 @@ TRACK_WALK_GAME = """
 """
 
 
+# (move Add (to <region> (apply if: ...))): the effect before the placement, read with
+# (from) on the destination; where its condition holds Ludii lists the move twice.
+PUSH_OUT_GAME = """
+(game "Push Out" (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty)
+                        (apply if:(is Even (to))
+                               (forEach Site (sites Around (from) Orthogonal)
+                                 (if (is Enemy (who at:(site))) (remove (site))))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+
 # A literal region naming sites past the board's last (Ludii's files have them): only the
 # board's sites it names count.
 PAST_THE_LAST_GAME = """
@@ -2122,7 +2137,10 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (RINGWAY_GAME.replace('"AllTracks"', '"Track1B"'), (3, 4),
      lambda df: {0, 1, 2} <= set(df["winner"])),
     # Every game stops, out of moves, long before the board fills.
-    (TRACK_WALK_GAME, (3, 4), lambda df: df["moves"].max() < 12 and df["moves"].gt(1).any())],
+    (TRACK_WALK_GAME, (3, 4), lambda df: df["moves"].max() < 12 and df["moves"].gt(1).any()),
+    # Both sides win; some placements push out two enemies.
+    (PUSH_OUT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].le(-2).any())],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -2155,7 +2173,8 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "append-custodial-flips", "append-custodial-set-state",
          "for-each-player-as-a-consequent", "flip-with-its-then",
          "slide-along-all-tracks-and-votes", "slide-along-a-named-track",
-         "track-walked-from-and-to"])
+         "track-walked-from-and-to",
+         "add-with-an-effect-over-a-region"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -1485,8 +1485,12 @@ def _pass_moves(src, lud, out, ind):
 
 @emits(MoveAdd, kind="moves", refuses=("count",))
 def _add_moves(src, lud, out, ind):
+    """One placement per destination. A destination's effect ((to ... (apply ...))) goes
+    before the placement, read with (from) on the destination (as Ludii's Add chains it);
+    over a region, Ludii lists such a move twice where the effect's condition holds
+    (chainRuleCrossProduct adds it, then its loop again), as the reference keeps it."""
     to = lud.to
-    refuse(to, "level", "apply", "type")
+    refuse(to, "level", "type")
     game = src.game
     if lud.piece is not None:
         kind = src.int_expr(lud.piece)
@@ -1500,14 +1504,34 @@ def _add_moves(src, lud, out, ind):
         kinds = [first.get(p, fallback) for p in range(n + 1)]
         owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
         kind, owner = f"{src.table(kinds)}[mover]", f"{src.table(owners)}[mover]"
+    effect: list[str] = []
+    if to.apply is not None:
+        _apply_lines(src, to.apply, effect)
     # stack:True pushes the piece as any add does in a stacking game (StackSites.add)
-    g = src.new_generator(placed(src, lud, [src.site_add("to", kind, owner, "1")]), lud=lud,
-                          kind=A_ADD_LEVEL if lud.stack else A_ADD, levels=LV_ADD)
+    g = src.new_generator(effect + placed(src, lud, [src.site_add("to", kind, owner, "1")]),
+                          lud=lud, kind=A_ADD_LEVEL if lud.stack else A_ADD, levels=LV_ADD)
     seq, conds = _to_sites(src, to)
+    inner = ind + "            "
+    if to.apply is None or not isinstance(to.site, Region):
+        out.append(f"{ind}if {kind} > 0:")
+        out.append(f"{ind}    for to in {seq}:")
+        out.append(f"{ind}        if to >= 0{conds}:")
+        src.push(out, inner, "to", "to", g)
+        return
+    # (from) is the destination once one is listed, for the sites after it too (the
+    # reference's context keeps it until the loop ends)
+    rule = to.apply.if_
+    d = len(ind)
+    out.append(f"{ind}sfa_{d} = frm")
     out.append(f"{ind}if {kind} > 0:")
     out.append(f"{ind}    for to in {seq}:")
     out.append(f"{ind}        if to >= 0{conds}:")
-    src.push(out, ind + "            ", "to", "to", g)
+    out.append(f"{inner}frm = to")
+    out.append(f"{inner}twice_{d} = {src.bool_expr(rule) if rule is not None else 'True'}")
+    src.push(out, inner, "to", "to", g)
+    out.append(f"{inner}if twice_{d}:")
+    src.push(out, inner + "    ", "to", "to", g)
+    out.append(f"{ind}frm = sfa_{d}")
 
 
 def placed(src, lud, add: list[str]) -> list[str]:
