@@ -89,6 +89,9 @@ class Source:
         # gives, for (frm, to, g, x), a condition on the position the move came from.
         self.push_tests: list = []
         self.any_mode = False                  # emitting "is there a move?" code
+        # Emitting "which is the first move?" code (`first_move_kernel`, in any-mode too):
+        # the first move pushed answers, its from and to written in `fm`.
+        self.first_mode = False
         # Emitting the moves `(no Moves Next)` probes (`legal_any`): a `(no Moves Next)` met
         # inside them is false, as the reference's (and Ludii's autoFail).
         self.no_moves_busy = False
@@ -355,26 +358,62 @@ class Source:
             self.helpers.append(make(name))
         return name
 
+    def context_kernel(self, body: list[str]) -> str:
+        """A call of a helper kernel, given the evaluation context (and `(player)` where
+        forEach Player/NonMover binds it), whose lines are `body` (indent 4, returning)."""
+        bound = ", player" if self.player_bound else ""
+
+        def make(name):
+            return "\n".join(["@njit(cache=True)",
+                              f"def {name}(who, what, count, sc, phase, frm, to{bound}):",
+                              self.context(local=("btw",)), *body, ""])
+        return f"{self.helper(make)}(who, what, count, sc, phase, frm, to{bound})"
+
     def any_move_kernel(self, moves) -> str:
         """A call of a kernel that says whether `moves` has a move (stops at the first)."""
+        return self._first_kernel(moves, "can_move", first=False)
+
+    def first_move_kernel(self, moves, buffer: str) -> str:
+        """A call of a kernel that finds the first move of `moves` (stops there): True when
+        there is one, its from and to then written in `buffer` (an array of two the caller
+        holds). Every move found goes through its `push`: the tests of moves pushed
+        (`push_tests`) are the caller's, not the moves'."""
+        return self._first_kernel(moves, "first_move", first=True, buffer=buffer)
+
+    def _first_kernel(self, moves, prefix: str, first: bool, buffer: str = "") -> str:
         index = len(self.helpers)
-        name = f"can_move_{index}"
+        name = f"{prefix}_{index}"
         self.helpers.append("")                 # reserve the name (helpers may nest)
         # The moves asked for are the rule's own: the (then ...)s of the moves around the
         # rule are not theirs (and may ask the same again, without end).
-        saved = self.any_mode, self.reaching, self.outer_thens, self.direction_to
-        self.any_mode, self.reaching, self.outer_thens = True, False, []
+        saved = (self.any_mode, self.first_mode, self.reaching, self.outer_thens, self.push_tests,
+                 self.direction_to)
+        self.any_mode, self.first_mode, self.reaching, self.outer_thens = True, first, False, []
         self.direction_to = None        # (to) taken as undefined (see `direction_to`)
+        if first:
+            self.push_tests = []
         body: list[str] = []
         try:
             self.moves(moves, body, "    ")
         finally:
-            self.any_mode, self.reaching, self.outer_thens, self.direction_to = saved
-        self.helpers[index] = "\n".join([
+            (self.any_mode, self.first_mode, self.reaching, self.outer_thens,
+             self.push_tests, self.direction_to) = saved
+        args = "who, what, count, sc, phase, frm, to"
+        given = ", fm" if first else ""
+        source = "\n".join([
             "@njit(cache=True)",
-            f"def {name}(who, what, count, sc, phase, frm, to):",
+            f"def {name}({args}{given}):",
             context(local=("btw",)), *body, "    return False", ""])
-        return f"{name}(who, what, count, sc, phase, frm, to)"
+        if first and _READS_PLAYER.search(_COMMENT.sub("", source)):
+            raise Unsupported(None, "(player) inside a helper kernel not given it")
+        if _reads_outer_site(source):
+            # `(site)` of a loop around the rule ((all Sites ... if:(can Move ...))): the
+            # kernel is handed it, as the reference's context carries it
+            source = source.replace(f"def {name}({args}{given}):",
+                                    f"def {name}({args}, site{given}):")
+            args += ", site"
+        self.helpers[index] = source
+        return f"{name}({args}{', ' + buffer if first else ''})"
 
     def phase_moves(self) -> list:
         """The play moves of each phase, in the phases' order."""
@@ -427,7 +466,7 @@ class Source:
             loop, flt = self.from_region(region, dedupe=not distinct)
         except Unsupported:
             if not (self.is_static_region(region) or lookup("for_region", region)
-                    or lookup("sites", region)):
+                    or lookup("sites", region) or lookup("static_sites", region)):
                 raise
             return self._count_by_loop(region, per_site, distinct)
         body = [f"            if {flt}:" if flt else "            if True:",
@@ -679,6 +718,9 @@ class Source:
             out.append(f"{ind}if {to} == threat_site:")
             out.append(f"{ind}    return True")
             out.append(f"{ind}k += 1")
+        elif self.first_mode:
+            out.append(f"{ind}fm[0], fm[1] = {frm}, {to}")
+            out.append(f"{ind}return True")
         elif self.any_mode:
             out.append(f"{ind}return True")
         else:

@@ -47,6 +47,9 @@ KINDS = {
     "effect": ("(body): its writes when its move is applied", ""),
     "apply": ("(lines): an effect before a move's own action", ""),
     "range": ("(least, most) integer expressions", ""),
+    "one_move": ("a condition: as an effect, it makes one move where the condition holds "
+                 "and none elsewhere (a ludeme that may make more has no such form)",
+                 "as an effect making one move at most"),
     "end": ("(out, ind): an end rule's lines", ""),
     "start": ("(out, ind): a start rule drawn for each new game, after the fixed start "
               "position", ""),

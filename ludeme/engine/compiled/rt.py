@@ -377,7 +377,10 @@ def site_add(who, what, count, hand_from, site, w, owner, k):
 
 @njit(cache=True)
 def site_move(who, what, count, hand_from, frm, to):
-    """FlatSites.move: one piece from `frm` to `to`."""
+    """FlatSites.move: one piece from `frm` to `to`; nothing from an empty site (an effect
+    before the move, or a capture made before, may have emptied it)."""
+    if what[frm] == 0:
+        return
     journal(count, frm)
     journal(count, to)
     w = what[frm]

@@ -820,7 +820,7 @@ def _is_visited(src, lud):
     return f"(sc[VISITED + visited_slot({src.int_expr(lud.site)})] != 0)"
 
 
-@emits(IsLine, kind="bool", refuses=("throughAny", "what", "whats", "who", "if_", "type"))
+@emits(IsLine, kind="bool", refuses=("throughAny", "what", "whats", "who", "type"))
 def _is_line(src, lud):
     import numpy as np
     from .literals import IntConst
@@ -834,24 +834,8 @@ def _is_line(src, lud):
         # the top piece only with top:True, as the kernels do
         raise Unsupported(lud, "without byLevel: or top:True in a stacking game")
     length = src.int_expr(lud.length)
-    radials = src.env.line_radials(lud.dirn or "Adjacent", lud)
     n = src.env.num_board_sites
-    width = max((len(p) for p in radials), default=0) or 1
-    depth = max((max(len(r), len(o or ())) for p in radials for r, o in p), default=0) or 1
-    rays = np.full((n, width, depth), -1)
-    opps = np.full((n, width, depth), -1)
-    ray_len = np.zeros((n, width), dtype=np.int64)
-    opp_len = np.full((n, width), -1)
-    num = np.zeros(n, dtype=np.int64)
-    for s, per in enumerate(radials):
-        num[s] = len(per)
-        for r, (ray, opp) in enumerate(per):
-            ray_len[s, r] = len(ray)
-            rays[s, r, :len(ray)] = ray
-            if opp is not None:
-                opp_len[s, r] = len(opp)
-                opps[s, r, :len(opp)] = opp
-    tabs = [src.table(x) for x in (rays, ray_len, opps, opp_len, num)]
+    tabs = ray_pair_tables(src, src.env.line_radials(lud.dirn or "Adjacent", lud))[:5]
     pivot = src.int_expr(lud.through) if lud.through is not None else "last_to"
     kinds = f"WHATS_SAME[what[{pivot}]]"      # the pivot's kind
     if lud.role is not None:
@@ -863,12 +847,78 @@ def _is_line(src, lud):
                  for p in range(src.game.num_players + 2)]
         player = src.player_expr(lud.role, lud)
         kinds = f"{src.table(owned, 'bool_')}[{player}]"
+    if lud.if_ is not None:
+        if src.game.stacking:
+            raise Unsupported(lud, "with if: in a stacking game")
+        return _line_with_condition(src, lud, pivot, kinds, length, tabs)
     if lud.byLevel:
         return (f"({pivot} >= 0 and {pivot} < {n} and is_line_by_level(what, count, {pivot}, "
                 f"{kinds}, {length}, {lud.exact}, {', '.join(tabs)}))")
     return (f"({pivot} >= 0 and {pivot} < {n} and is_line(what, {pivot}, "
             f"{kinds}, {length}, {lud.exact}, {lud.contiguous}, "
             f"{', '.join(tabs)}))")
+
+
+def ray_pair_tables(src, per_site) -> tuple:
+    """Tables of the lines through each site, given per site as (ray, opposite ray or None)
+    pairs: the rays' sites and lengths, the opposite rays' sites and lengths (-1: none), the
+    number of pairs per site; then the widest number of pairs and the longest ray."""
+    import numpy as np
+    n = len(per_site)
+    width = max((len(p) for p in per_site), default=0) or 1
+    depth = max((max(len(r), len(o or ())) for p in per_site for r, o in p), default=0) or 1
+    rays = np.full((n, width, depth), -1)
+    opps = np.full((n, width, depth), -1)
+    ray_len = np.zeros((n, width), dtype=np.int64)
+    opp_len = np.full((n, width), -1)
+    num = np.zeros(n, dtype=np.int64)
+    for s, per in enumerate(per_site):
+        num[s] = len(per)
+        for r, (ray, opp) in enumerate(per):
+            ray_len[s, r] = len(ray)
+            rays[s, r, :len(ray)] = ray
+            if opp is not None:
+                opp_len[s, r] = len(opp)
+                opps[s, r, :len(opp)] = opp
+    return (*(src.table(x) for x in (rays, ray_len, opps, opp_len, num)), width, depth)
+
+
+def _line_with_condition(src, lud, pivot, kinds, length, tabs) -> str:
+    """`(is Line ... if:<cond>)` as `IsLine.compile`'s `line_at` walks it (the walk of
+    `rt.is_line` in a helper kernel of its own, the condition inlined): the condition holds
+    at the pivot with (to) on it, and counts a site of the kinds along a line only where it
+    holds with (to) on that site."""
+    rays, ray_len, opps, opp_len, num = tabs
+    if lud.role is None:
+        kinds = "WHATS_SAME[what[pv]]"      # the pivot's kind, read with (to) on it
+    cond = src.bool_expr(lud.if_)
+    n = src.env.num_board_sites
+    exact, contiguous = bool(lud.exact), bool(lud.contiguous)
+
+    def walk(seq, ln, counter, ind):
+        """The sites of one side of a line, counted while they hold the kinds and the
+        condition holds there (`ind`: the loop's indent)."""
+        lines = [f"for j in range({ln}):", f"    to = {seq}",
+                 f"    if ws[what[to]] and {cond}:", f"        {counter} += 1"]
+        if not exact:
+            lines += [f"        if {counter} == ln_:", "            found = True",
+                      "            break"]
+        if contiguous:
+            lines += ["    else:", "        break"]
+        return [ind + x for x in lines]
+    body = ["    for r in range({}[pv]):".format(num), "        cnt = 1",
+            "        found = False",
+            *walk(f"{rays}[pv, r, j]", f"{ray_len}[pv, r]", "cnt", "        "),
+            "        if found:", "            return True",
+            f"        if {opp_len}[pv, r] >= 0:", "            tot = cnt",
+            *walk(f"{opps}[pv, r, j]", f"{opp_len}[pv, r]", "tot", "            "),
+            "            if found or tot == ln_:", "                return True",
+            "        elif cnt == ln_:", "            return True"]
+    return src.context_kernel([f"    pv = {pivot}", f"    if pv < 0 or pv >= {n}:",
+                               "        return False", "    to = pv", f"    if not {cond}:",
+                               "        return False", f"    ws = {kinds}",
+                               "    if not ws[what[pv]]:", "        return False",
+                               f"    ln_ = {length}", *body, "    return False"])
 
 
 @emits(AllSites, kind="bool")
@@ -878,13 +928,7 @@ def _all_sites(src, lud):
     body: list[str] = []
     src.for_region(lud.region, body, "    ", [f"if not {src.bool_expr(lud.if_)}:",
                                               "    return False"])
-    bound = ", player" if src.player_bound else ""
-
-    def make(name):
-        return "\n".join(["@njit(cache=True)",
-                          f"def {name}(who, what, count, sc, phase, frm, to{bound}):",
-                          src.context(local=("btw",)), *body, "    return True", ""])
-    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to{bound})"
+    return src.context_kernel(body + ["    return True"])
 
 
 _PY_COMPARISON = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}

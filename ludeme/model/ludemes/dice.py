@@ -437,6 +437,8 @@ def roll_then_moves(src, lud, out, ind) -> None:
         raise Unsupported(lud, "with both next: and ifAfterwards:")
     if src.reaching or src.threat_probe:
         raise Unsupported(lud, "while a threat is looked for")
+    if src.first_mode:      # its any-mode answer says that there is a move, not which
+        raise Unsupported(lud, "where the first move is looked for")
     if src.any_mode:
         # (no Moves Next) generates on a copy (its draws are not the position's): there is
         # always a move, the roll's pass at least.

@@ -11,9 +11,9 @@ from ludeme.engine.state import (A_ADD, A_FLIP, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, 
 from ludeme.engine.stores import TOP
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region,
                    RoleType, SiteType, layer_site, lazy_moves, ludeme, name_without_number)
-from ludeme.engine.compiled.emit import emits, lookup, refuse, refuse_stacks
+from ludeme.engine.compiled.emit import emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
-from .moves import MoveAdd, _moving_action, _side_effect, _then, typed_sites_fn
+from .moves import MoveAdd, _add_moves, _moving_action, _side_effect, _then, placed, typed_sites_fn
 
 
 @ludeme("claim")
@@ -594,6 +594,8 @@ def _do_next_moves(src, lud, out, ind):
         raise Unsupported(lud, "with next: after moves other than (set Var ...)")
     if src.reaching:
         raise Unsupported(lud, "with next: while a threat is looked for")
+    if src.first_mode:      # its any-mode answer says that there is a move, not which
+        raise Unsupported(lud, "with next: where the first move is looked for")
     prior: list[str] = []
     src.effect_body(lud.prior, prior)
     d = len(ind)
@@ -905,6 +907,12 @@ def _for_each_site_consequent(src, lud, lines, ind):
     lines.extend(ind + x for x in loop)
 
 
+# As an effect (inside an (apply ...) of a move or a sowing) its moves are made and applied
+# the same way.
+emits(ForEachSite, kind="effect", refuses=("noMoveYet", ("then", "as an effect")))(
+    lambda src, lud, body: _for_each_site_consequent(src, lud, body, ""))
+
+
 @emits(IntIf, kind="int")
 def _int_if(src, lud):
     b = src.int_expr(lud.else_) if lud.else_ is not None else "-1"
@@ -958,12 +966,14 @@ class AddEffect(MoveAdd):
 
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
 
-@emits(NoPieces, kind="bool", refuses=("type", "name", "who", "of"))
+@emits(NoPieces, kind="bool", refuses=("type",))
 def _no_pieces(src, lud):
-    """As the reference: (count Pieces ...) of the same role and region is 0."""
+    """As the reference: (count Pieces ...) of the same role or player, name and region
+    is 0."""
     from .ints import CountPieces
-    count = CountPieces(lud.node, lud.path, type=None, role=lud.role, who=None, of=None,
-                        name=None, in_=lud.in_)
+    count = CountPieces(lud.node, lud.path, type=None, role=lud.role,
+                        who=lud.who if lud.who is not None else lud.of, of=None,
+                        name=lud.name, in_=lud.in_)
     return f"({src.int_expr(count)} == 0)"
 
 
@@ -1022,10 +1032,12 @@ def _region_if_loop(src, lud, out, ind, body):
         out.append(f"{ind}    pass")
 
 
-@emits(FromTo, kind="effect", refuses=("copy", "stack", "mover", ("then", "with (then ...)")))
+@emits(FromTo, kind="effect", refuses=("copy", "stack", "mover"))
 def _from_to_effect(src, lud, body):
     """One site to one site, `count:` pieces (read before any moves, with (from) and (to)
-    as they were), the destination's effect first; nothing from an empty site."""
+    as they were), the destination's effect first; nothing from an empty site. Its own
+    (then ...) follows the move, with (from) and (to) undefined (as the reference applies a
+    nested move)."""
     fr, to = lud.from_, lud.to
     refuse(fr, "level", "type", "if_")
     refuse(to, "level", "type")
@@ -1048,6 +1060,9 @@ def _from_to_effect(src, lud, body):
         from .moves import _apply_lines
         _apply_lines(src, to.apply, inner)
     inner += ["for _ in range(n_moved):", "    " + src.site_move("frm", "to")]
+    if lud.then is not None:
+        inner += ["frm = -1", "to = -1"]
+        emit("then", src, lud.then, inner)
     cond = src.bool_expr(to.if_) if to.if_ is not None else None
     if cond is not None:
         inner = [f"if {cond}:", *("    " + x for x in inner)]
@@ -1055,7 +1070,7 @@ def _from_to_effect(src, lud, body):
     body.append("frm, to = sf, st")
 
 
-@emits(FromTo, kind="consequent", refuses=("copy", "stack", "mover", ("then", "with (then ...)")))
+@emits(FromTo, kind="consequent", refuses=("copy", "stack", "mover"))
 def _from_to_consequent(src, lud, lines, ind):
     body: list[str] = []
     _from_to_effect(src, lud, body)
@@ -1082,14 +1097,13 @@ def _add_effect(src, lud, body):
     refuse(to, "level", "apply", "type")
     if lud.piece is None:
         raise Unsupported(lud, "without a piece, as an effect")
-    refuse(lud.piece, "state")
     n = src.int_expr(lud.count) if lud.count is not None else "1"
     body += [f"ak_, an_, sa_ = {src.int_expr(lud.piece)}, {n}, to", "if ak_ > 0:"]
     cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
-    add = src.site_add("to", "ak_", "OWNER[ak_]", "an_")
+    add = placed(src, lud, [src.site_add("to", "ak_", "OWNER[ak_]", "an_")])
     if isinstance(to.site, IntFn):
         body += [f"    to = {src.int_expr(to.site)}",
-                 f"    if 0 <= to < TOTAL{cond}:", f"        {add}"]
+                 f"    if 0 <= to < TOTAL{cond}:", *(f"        {x}" for x in add)]
     else:
         seq, flt = src.region_sites(to.site)
         ok = f" and {flt('to')}" if flt else ""
@@ -1097,8 +1111,24 @@ def _add_effect(src, lud, body):
         body += ["    nad_ = 0", *listing, "            nad_ += 1",
                  "    abuf_ = np.empty(nad_, np.int64)", "    nad_ = 0", *listing,
                  "            abuf_[nad_] = to", "            nad_ += 1",
-                 "    for to in abuf_:", f"        {add}"]
+                 "    for to in abuf_:", *(f"        {x}" for x in add)]
     body.append("to = sa_")
+
+
+@emits(AddEffect, kind="one_move", refuses=("stack", "count"))
+def _add_one_move(src, lud):
+    """`MoveAdd.compile`'s one placement on one site: a kind of piece, on one of the sites."""
+    to = lud.to
+    refuse(to, "level", "apply", "type", ("if_", "with (to if:...)"))
+    if lud.piece is None:
+        raise Unsupported(lud, "without a piece, as an effect")
+    if not isinstance(to.site, IntFn):
+        raise Unsupported(lud, "on a region, as one move")
+    return f"({src.int_expr(lud.piece)} > 0 and 0 <= {src.int_expr(to.site)} < TOTAL)"
+
+
+# Ludii's Add is one class: as moves, (add ...) is (move Add ...).
+emits(AddEffect, kind="moves", refuses=("count",))(_add_moves)
 
 
 @emits(AddEffect, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))

@@ -14,10 +14,10 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_REMOVE, A_SET_VAR, Move
 from .base import Bool, DirWord, IntFn, LitStr, Moves, P, RelationType, RoleType, SiteType, ludeme
 from .moves import MaxL, _then
-from .booleans import IsEmpty
+from .booleans import IsEmpty, ray_pair_tables
 from ludeme.engine.compiled.emit import emits, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
-from .war import _check_board_type, _is_player_fn, _radials_fn, _remove_at, _target_friend, add_then, capture_lines, start_site
+from .war import _check_board_type, _is_player_fn, _radials_fn, _remove_at, _target_friend, add_then, capture_lines, start_site, static_dirn
 
 
 def _radial_table(env, relation: str):
@@ -496,3 +496,210 @@ class Push(Moves):
                     current = what
             return add_then(out, then)
         return push
+
+
+def _triggered_slot(src, lud) -> str:
+    """The scalar of the kernels that holds the player's trigger flag (the reference's
+    variable ("triggered", player)): one variable per player id, allocated together. Read
+    only in games of two players, where a player is active as long as the game goes on (the
+    kernels' expressions do not see who is still active)."""
+    if src.game.num_players > 2:
+        raise Unsupported(lud, "with more than two players")
+    n = src.game.num_players + 2
+    if ("triggered", 0) not in src.variables:
+        for p in range(n):
+            src.variable(("triggered", p))
+    base = src.variables[("triggered", 0)]
+    who = src.player_expr(lud.who, lud) if isinstance(lud.who, str) else src.int_expr(lud.who)
+    return base, who, n
+
+
+@emits(Trigger, kind="effect")
+def _trigger_effect(src, lud, body):
+    base, who, n = _triggered_slot(src, lud)
+    body += [f"tp_ = {who}", f"if 0 <= tp_ < {n}:", f"    sc[VARS + {base} + tp_] = 1"]
+
+
+@emits(Trigger, kind="consequent")
+def _trigger_consequent(src, lud, lines, ind):
+    body: list[str] = []
+    _trigger_effect(src, lud, body)
+    lines.extend(ind + x for x in body)
+
+
+@emits(IsTriggered, kind="bool")
+def _is_triggered(src, lud):
+    base, who, n = _triggered_slot(src, lud)
+    # who is read twice: a role or a plain expression of the position
+    return f"(1 <= {who} < {n - 1} and sc[VARS + {base} + {who}] == 1)"
+
+
+@emits(Enclose, kind="consequent", refuses=("numException", "type"))
+def _enclose_consequent(src, lud, lines, ind):
+    """`Enclose.compile`'s groups (see `war.capture_lines`): from each target next to the
+    start (in the order of its neighbours), the group of targets connected to it is walked
+    breadth first, each site's neighbours in order; a group that meets an empty site, or
+    has one around it, is free; the sites of each enclosed group are captured in the order
+    walked, a site of a group found before never starting another. Every group is found
+    before the first capture, as the reference lists its moves before applying them."""
+    env = src.env
+    dirn = static_dirn(env, lud)
+    b = lud.between
+    if b is not None:
+        refuse(b, "before", "after", "trail", "range")
+        if b.apply is not None and b.apply.if_ is not None:
+            raise Unsupported(b.apply, "with if:")
+        if b.if_ is not None and _mentions(b.if_, IsEmpty):
+            # Ludii's atLeastAnEmpty walk around the group (Mig Mang's territories)
+            raise Unsupported(lud, "with targets read by (is Empty ...)")
+    if env.teams and (b is None or b.if_ is None):
+        raise Unsupported(lud, "with teams and Ludii's default targets")
+    target = src.bool_expr(b.if_) if b is not None and b.if_ is not None else \
+        "(btw != 0 and btw != mover)"
+    near, n_near = (src.table(t) for t in src.padded([list(x) for x in
+                                                      env.step_targets(dirn, lud)]))
+    n = env.num_board_sites
+    scan = [
+        "    if what[cf] > 0:",
+        f"        inside = np.zeros({n}, np.bool_)",
+        f"        done = np.zeros({n}, np.bool_)",
+        f"        grp = np.empty({n}, np.int64)",
+        f"        for j in range({n_near}[cf]):",
+        f"            btw = {near}[cf, j]",
+        f"            if done[btw] or not {target}:",
+        "                continue",
+        "            inside[:] = False",
+        "            grp[0] = btw",
+        "            inside[btw] = True",
+        "            ng = 1",
+        "            free = False",
+        "            i = 0",
+        "            while i < ng and not free:",
+        "                gs = grp[i]",
+        f"                for k in range({n_near}[gs]):",
+        f"                    nx = {near}[gs, k]",
+        "                    if inside[nx]:",
+        "                        continue",
+        "                    btw = nx",
+        f"                    if {target}:",
+        "                        inside[nx] = True",
+        "                        grp[ng] = nx",
+        "                        ng += 1",
+        "                    elif what[nx] == 0:",
+        "                        free = True",
+        "                        break",
+        "                i += 1",
+        "            for i in range(ng):",
+        "                if free:",
+        "                    break",
+        "                gs = grp[i]",
+        f"                for k in range({n_near}[gs]):",
+        f"                    nx = {near}[gs, k]",
+        "                    if not inside[nx] and what[nx] == 0:",
+        "                        free = True",
+        "                        break",
+        "            if not free:",
+        "                for i in range(ng):",
+        "                    done[grp[i]] = True",
+        "                    cbuf[cn] = grp[i]",
+        "                    cn += 1"]
+    lines.extend(ind + x for x in capture_lines(src, lud, scan))
+
+
+@emits(Intervene, kind="consequent")
+def _intervene_consequent(src, lud, lines, ind):
+    """`Intervene.compile`'s runs along each line through the start: with a range of
+    exactly 1, the targets next to it on both sides (the far one captured first); else a run
+    of targets on each side, each at least the least and at most the most long (the
+    opposite run captured first). Every capture is found before the first is made; each
+    gets the effect (by default a removal) with (to) on its site, then the capture's own
+    (then ...), as each move made carries it."""
+    from ludeme.engine.compiled.emit import emit
+    from .moves import _apply_lines
+    b, to = lud.between, lud.to
+    if b is not None:
+        refuse(b, "before", "after", "trail", "if_", "apply")
+    if to is not None:
+        refuse(to, "site", "level")
+        if to.apply is not None and to.apply.if_ is not None:
+            raise Unsupported(to.apply, "with if:")
+    if src.env.teams and (to is None or to.if_ is None):
+        raise Unsupported(lud, "with teams and Ludii's default targets")
+    target = src.bool_expr(to.if_) if to is not None and to.if_ is not None else \
+        "(to != 0 and to != mover)"
+    if b is not None and b.range is not None:
+        lo, hi = emit("range", src, b.range)
+        if isinstance(b.range, MaxL):
+            lo = "-1"       # Ludii's Max range starts at -1: one side may be empty
+    else:
+        lo = hi = "1"
+    env = src.env
+    n = env.num_board_sites
+    distinct = env.board.distinct_radials.get(lud.dirn or "Adjacent", ())
+    per_site = [[(list(r.sites), list(r.opposite.sites) if r.opposite is not None else None)
+                 for r in (distinct[s] if s < len(distinct) else ())] for s in range(n)]
+    R, RL, O, OL, NR, width, depth = ray_pair_tables(src, per_site)
+    start = src.int_expr(lud.from_.site) if lud.from_ is not None and \
+        lud.from_.site is not None else "frm"
+    if lud.from_ is not None:
+        refuse(lud.from_, "level", "if_", "type")
+    effect: list[str] = []
+    if to is not None and to.apply is not None:
+        _apply_lines(src, to.apply, effect)
+    else:
+        effect = ["if what[to] > 0:", f"    {src.site_clear('to')}"]
+    then = lud.__dict__.get("_fields", {}).get("then")
+    if then is not None:        # after each capture made
+        effect += ["to = -1"]
+        emit("then", src, then, effect)
+    body = [f"cf = {start}",
+            f"if 0 <= cf < {n}:",
+            f"    cbuf = np.empty({2 * width * depth + 2}, np.int64)",
+            f"    ours = np.empty({depth}, np.int64)",
+            f"    theirs = np.empty({depth}, np.int64)",
+            "    cn = 0",
+            f"    nlo, nhi = {lo}, {hi}",
+            f"    for r in range({NR}[cf]):",
+            f"        ln, ol = {RL}[cf, r], {OL}[cf, r]",
+            "        if nlo == 1 and nhi == 1:",
+            "            if ln < 2:",
+            "                continue",
+            f"            to = {R}[cf, r, 1]",
+            f"            if not {target} or ol < 0:",
+            "                continue",
+            "            if ol >= 2:",
+            f"                to = {O}[cf, r, 1]",
+            f"                if {target}:",
+            "                    cbuf[cn] = to",
+            f"                    cbuf[cn + 1] = {R}[cf, r, 1]",
+            "                    cn += 2",
+            "            continue",
+            "        no = 0",
+            "        for j in range(1, min(ln, nhi + 1)):",
+            f"            to = {R}[cf, r, j]",
+            f"            if not {target}:",
+            "                break",
+            "            ours[no] = to",
+            "            no += 1",
+            "        if no < nlo or ol < 0:",
+            "            continue",
+            "        nt = 0",
+            "        for j in range(1, min(ol, nhi + 1)):",
+            f"            to = {O}[cf, r, j]",
+            f"            if not {target}:",
+            "                break",
+            "            theirs[nt] = to",
+            "            nt += 1",
+            "        if nt < nlo:",
+            "            continue",
+            "        for j in range(nt):",
+            "            cbuf[cn] = theirs[j]",
+            "            cn += 1",
+            "        for j in range(no):",
+            "            cbuf[cn] = ours[j]",
+            "            cn += 1",
+            "    for i in range(cn):",
+            "        to = cbuf[i]",
+            *("        " + x for x in effect),
+            "    to = -1"]
+    lines.extend(ind + x for x in body)

@@ -5,6 +5,8 @@ end-rule form of forEach Player is in `game`."""
 from __future__ import annotations
 
 from .base import DirWord, IntFn, Moves, Other, P, Region, SiteType, ludeme
+from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.unsupported import Unsupported
 
 
 @ludeme("forEach", "Player")
@@ -114,3 +116,26 @@ class _WithValue:
 
     def __getattr__(self, name):
         return getattr(self._ctx, name)
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(ForEachPlayerMoves, kind="consequent", refuses=(("then", "as a consequent"),))
+def _for_each_player_consequent(src, lud, lines, ind):
+    """Every move made with each player in turn (1 to n) as `(player)`, applied in that
+    order. The reference makes them all on the position before any is applied: where one
+    writes what the loop reads, the loop reads a copy of it (`moves.on_position_before`)."""
+    from .moves import on_position_before
+    if src.player_bound:
+        raise Unsupported(lud, "inside another loop over the players")
+    body: list[str] = []
+    src.player_bound = True
+    try:
+        src.consequent(lud.moves, body, "    ")
+    finally:
+        src.player_bound = False
+    loop = on_position_before(lud, lud.moves, ["for player in range(1, NP + 1):", *body,
+                                               "    pass"],
+                              "whose moves read what an earlier player's changed (the "
+                              "reference reads the position before any)")
+    lines.extend(ind + x for x in loop)

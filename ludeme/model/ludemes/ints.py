@@ -751,6 +751,14 @@ def _value_var(src, lud):
     return str(src.value_written)
 
 
+@emits(PlayerVar, kind="int")
+def _player_var(src, lud):
+    """`(player)` inside a loop over the players (`Source.player_bound`)."""
+    if not src.player_bound:
+        raise Unsupported(lud, "outside a loop over the players")
+    return "player"
+
+
 @emits(To, From, MoverId, NextId, PrevId, Site, kind="int")
 def _context_name(src, lud):
     return _CONTEXT_NAMES[type(lud)]

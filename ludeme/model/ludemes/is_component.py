@@ -6,6 +6,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from .base import Bool, IntFn, P, Region, SiteType, ludeme
+from ludeme.engine.compiled.emit import Unsupported, emits
 from .war import _check_board_type
 
 
@@ -42,3 +43,24 @@ class IsWithin(Bool):
             holds = c.s.holds
             return any(0 <= site < n and holds(site, owner, kinds) for site in region(c))
         return within
+
+
+@emits(IsWithin, kind="bool", refuses=("type",))
+def _is_within(src, lud):
+    """As `IsWithin.compile`: a piece of that kind stands on one of the sites (the region's
+    as listed, the site at:, else the last destination). A kind's owner is its component's,
+    so outside stacks the kind alone decides."""
+    if src.game.stacking:
+        raise Unsupported(lud, "in a stacking game (a piece at any level)")
+    pid = src.int_expr(lud.piece)
+    n = len(src.game.components)
+    if lud.in_ is None:
+        site = src.int_expr(lud.at) if lud.at is not None else "last_to"
+        # the kind and the site are read twice: plain expressions of the position
+        return f"(0 < {pid} < {n} and 0 <= {site} < TOTAL and what[{site}] == {pid})"
+    seq, flt = src.region_sites(lud.in_)
+    ok = f" and {flt('site')}" if flt else ""
+    return src.context_kernel([f"    pw = {pid}", f"    if not 0 < pw < {n}:",
+                               "        return False", f"    for site in {seq}:",
+                               f"        if 0 <= site < TOTAL{ok} and what[site] == pw:",
+                               "            return True", "    return False"])

@@ -517,6 +517,12 @@ def _set_state_moves(src, lud, out, ind):
     src.push(out, ind + "    ", "-1", "-1", g, f"{src.int_expr(lud.value)} * TOTAL + sst")
 
 
+@emits(SetState, kind="one_move", refuses=("level",))
+def _set_state_one_move(src, lud):
+    """`SetState.compile`'s one action, where the site is one of the sites."""
+    return f"(0 <= {src.int_expr(lud.at)} < TOTAL)"
+
+
 emits(SetState, kind="consequent", refuses=("level",) + _AS_PART)(_set_state_lines)
 emits(SetState, kind="effect", refuses=("level",) + _AS_PART)(
     lambda src, lud, body: _set_state_lines(src, lud, body, ""))

@@ -1485,11 +1485,14 @@ def _pass_moves(src, lud, out, ind):
 
 @emits(MoveAdd, kind="moves", refuses=("count",))
 def _add_moves(src, lud, out, ind):
+    """One placement per destination. A destination's effect ((to ... (apply ...))) goes
+    before the placement, read with (from) on the destination (as Ludii's Add chains it);
+    over a region, Ludii lists such a move twice where the effect's condition holds
+    (chainRuleCrossProduct adds it, then its loop again), as the reference keeps it."""
     to = lud.to
-    refuse(to, "level", "apply", "type")
+    refuse(to, "level", "type")
     game = src.game
     if lud.piece is not None:
-        refuse(lud.piece, "state")
         kind = src.int_expr(lud.piece)
         owner = f"OWNER[{kind}]"
     else:       # the mover's first piece kind (`mover_component`)
@@ -1501,14 +1504,44 @@ def _add_moves(src, lud, out, ind):
         kinds = [first.get(p, fallback) for p in range(n + 1)]
         owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
         kind, owner = f"{src.table(kinds)}[mover]", f"{src.table(owners)}[mover]"
+    effect: list[str] = []
+    if to.apply is not None:
+        _apply_lines(src, to.apply, effect)
     # stack:True pushes the piece as any add does in a stacking game (StackSites.add)
-    g = src.new_generator([src.site_add("to", kind, owner, "1")], lud=lud,
-                          kind=A_ADD_LEVEL if lud.stack else A_ADD, levels=LV_ADD)
+    g = src.new_generator(effect + placed(src, lud, [src.site_add("to", kind, owner, "1")]),
+                          lud=lud, kind=A_ADD_LEVEL if lud.stack else A_ADD, levels=LV_ADD)
     seq, conds = _to_sites(src, to)
+    inner = ind + "            "
+    if to.apply is None or not isinstance(to.site, Region):
+        out.append(f"{ind}if {kind} > 0:")
+        out.append(f"{ind}    for to in {seq}:")
+        out.append(f"{ind}        if to >= 0{conds}:")
+        src.push(out, inner, "to", "to", g)
+        return
+    # (from) is the destination once one is listed, for the sites after it too (the
+    # reference's context keeps it until the loop ends)
+    rule = to.apply.if_
+    d = len(ind)
+    out.append(f"{ind}sfa_{d} = frm")
     out.append(f"{ind}if {kind} > 0:")
     out.append(f"{ind}    for to in {seq}:")
     out.append(f"{ind}        if to >= 0{conds}:")
-    src.push(out, ind + "            ", "to", "to", g)
+    out.append(f"{inner}frm = to")
+    out.append(f"{inner}twice_{d} = {src.bool_expr(rule) if rule is not None else 'True'}")
+    src.push(out, inner, "to", "to", g)
+    out.append(f"{inner}if twice_{d}:")
+    src.push(out, inner + "    ", "to", "to", g)
+    out.append(f"{ind}frm = sfa_{d}")
+
+
+def placed(src, lud, add: list[str]) -> list[str]:
+    """The lines `add` placing the piece of an Add at `to`, and, with (piece ... state:), the
+    state it starts in: read before the placement, written as a part of the same action
+    (Ludii's ActionAdd, the reference's A_PLACED_FIELD: the action counter ticks once)."""
+    if lud.piece is None or lud.piece.state is None:
+        return add
+    return [f"pst_ = {src.int_expr(lud.piece.state)}", *add,
+            f"{src.piece_state('to')} = pst_", "sc[NUM_ACTIONS] -= 1"]
 
 
 @emits(MoveFromTo, kind="moves", refuses=("mover",))
@@ -2086,16 +2119,25 @@ def _each_piece(src, lud, out, ind, owner: str = "mover"):
         out.append(f"{ind}        pass")
 
 
-@emits(MoveRemove, kind="moves", refuses=("level", "at", "count", "type"))
+@emits(MoveRemove, kind="moves", refuses=("level", "at", "type"))
 def _remove_moves(src, lud, out, ind):
-    g = src.new_generator([src.site_clear("frm")], lud=lud, kind=A_REMOVE, levels=LV_NONE)
+    """A decision per occupied site; with count:, read once before the sites (as the
+    reference), the site loses that many pieces (at least one), kept in the move's extra
+    slot."""
+    effect = [src.site_clear("frm")]
+    k = "-1"
+    if lud.count is not None:
+        effect = ["for _ in range(max(1, x)):", "    " + effect[0]]
+        k = f"rk{len(ind)}"
+        out.append(f"{ind}{k} = {src.int_expr(lud.count)}")
+    g = src.new_generator(effect, lud=lud, kind=A_REMOVE, levels=LV_NONE)
     if isinstance(lud.where, IntFn):
         out.append(f"{ind}site = {src.int_expr(lud.where)}")
         out.append(f"{ind}if site >= 0 and what[site] > 0:")
-        src.push(out, ind + "    ", "site", "site", g)
+        src.push(out, ind + "    ", "site", "site", g, k)
         return
     body = []
-    src.push(body, "", "site", "site", g)
+    src.push(body, "", "site", "site", g, k)
     src.for_region(lud.where, out, ind, ["if site >= 0 and what[site] > 0:"]
                    + ["    " + x for x in body])
 

@@ -5,6 +5,8 @@ site of a track, `(trackSite EndSite ...)` (functions/ints/trackSite/position)."
 from __future__ import annotations
 
 from .base import IntFn, LitStr, Moves, P, RoleType, ludeme
+from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.unsupported import Unsupported
 from .sowing import _all_tracks, _player_fn
 
 
@@ -121,3 +123,55 @@ class TrackSiteEndSite(IntFn):
 
 
 __all__ = ["FirstMoveOnTrack", "MaxDistance", "TrackSiteEndSite"]
+
+
+def _tracks_by_player(src, lud):
+    """The table of the track Ludii's requirement picks (`_track_picker`) with each player
+    as the mover, its row lengths, whether there is one, and the row to read (the mover's,
+    or the one row)."""
+    owner = lud.owner
+    if owner not in (None, "Mover") and not (owner[:1] == "P" and owner[1:].isdigit()):
+        raise Unsupported(lud, f"of the track of {owner}")
+    pick = _track_picker(src.env, lud)
+    probe = src.probe()
+    rows, found = [], []
+    for p in range(src.game.num_players + 2):
+        probe.s.mover = p
+        t = pick(probe)
+        rows.append([x for x in t.sites if x >= 0] if t is not None else [])
+        found.append(t is not None)
+    sites, lens = src.padded(rows)
+    return (src.table(sites), src.table(lens), src.table(found, "bool_"),
+            "mover" if owner == "Mover" else "0")
+
+
+@emits(FirstMoveOnTrack, kind="moves", refuses=(("then", "with (then ...)"),))
+def _first_move_on_track(src, lud, out, ind):
+    """The moves with (site) on each site of the track in turn, from its start, until a site
+    gives some (the moves of that site alone), as `FirstMoveOnTrack.on_track`. A test of an
+    enclosing rule on the moves pushed would skip sites the reference stops at: refused."""
+    if src.push_tests:
+        raise Unsupported(lud, "inside a rule that tests each move (do ... ifAfterwards:)")
+    sites, lens, _, who = _tracks_by_player(src, lud)
+    mark = f"fm{len(out)}_{len(ind)}"
+    body: list[str] = []
+    src.moves(lud.moves, body, "    ")
+    if src.any_mode:
+        out.append(f"{ind}for site in {sites}[{who}, :{lens}[{who}]]:")
+        out.extend(f"{ind}{x}" for x in body + ["    pass"])
+        return
+    out.append(f"{ind}{mark} = k")
+    out.append(f"{ind}for site in {sites}[{who}, :{lens}[{who}]]:")
+    out.extend(f"{ind}{x}" for x in body)
+    out.append(f"{ind}    if k > {mark}:")
+    out.append(f"{ind}        break")
+
+
+@emits(MaxDistance, kind="moves", refuses=(("then", "with (then ...)"),))
+def _max_distance(src, lud, out, ind):
+    """The moves, when the requirement's track exists for the player (as `MaxDistance`,
+    which Ludii 1.3.12 leaves unfiltered)."""
+    _, _, found, who = _tracks_by_player(src, lud)
+    out.append(f"{ind}if {found}[{who}]:")
+    src.moves(lud.moves, out, ind + "    ")
+    out.append(f"{ind}    pass")

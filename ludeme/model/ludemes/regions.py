@@ -1103,6 +1103,12 @@ emits(SitesRow, SitesColumn, Union, Intersection, Difference,
       kind="from_only")(reads_params_only_from)
 
 
+@emits(SitesPhase, kind="static_sites")
+def _phase_sites(src, lud):
+    """The sites of one colour, listed as `SitesPhase.compile` lists them."""
+    return list(src.env.compile(lud)(src.probe())), False
+
+
 @emits(*_BOARD_REGIONS, kind="static_sites")
 def _board_region_sites(src, lud):
     _board_sites_static(src, lud)
@@ -1279,8 +1285,8 @@ def _set_op_contains(src, lud, site):
 @emits(Union, Intersection, Difference, kind="static_sites")
 def _set_op_sites(src, lud):
     """A union, intersection or difference of regions that read nothing of the state (or
-    only the mover): listed now, once or per mover."""
-    if not _static_set_op(src, lud):
+    only the mover, as (sites Hand Mover)): listed now, once or per mover."""
+    if not _static_set_op(src, lud) and _listed_before_play(src, lud) is None:
         raise Unsupported(lud, "of regions that read the state")
     return src.sites_by_mover(src.env.compile(lud))
 
@@ -1302,11 +1308,35 @@ def _expand_static(src, lud):
     _expand_type_ok(src, lud)
     for part in (lud.region, lud.origin, lud.steps):
         if isinstance(part, Region):
-            if not src.is_static_region(part):
+            if not (src.is_static_region(part) or _fixed_before_play(src, part)):
                 return False
-        elif part is not None and (not src.reads_only_from(part) or mentions(part, (From,))):
+        elif part is not None and (not src.reads_only_from(part) or mentions(part, (From,))) \
+                and not _fixed_before_play(src, part):
             return False
     return True
+
+
+def _fixed_before_play(src, lud) -> bool:
+    """Whether a part of a rule has one value before play, whoever moves (see
+    `_listed_before_play`): (centrePoint), a number computed from a define's numbers, an
+    intersection of board regions."""
+    got = _listed_before_play(src, lud)
+    return got is not None and all(x == got[0] for x in got)
+
+
+def _listed_before_play(src, lud) -> list | None:
+    """A part of a rule evaluated now for each mover (a list indexed by the mover), or None
+    where it reads a variable of the context ((from), (to), (site), ...) or anything of the
+    state (a probe refuses any read)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import Between, From, LastFrom, LastTo, PlayerVar, Site, To, ValueVar
+    if mentions(lud, (From, To, Site, PlayerVar, ValueVar, Between, LastTo, LastFrom)):
+        return None
+    try:
+        got = src.per_mover(src.env.compile(lud))
+    except (Unsupported, AttributeError, LookupError, TypeError, ValueError):
+        return None         # it reads what only play gives (a probe lacks it)
+    return [tuple(x) if isinstance(x, (list, tuple, range)) else x for x in got]
 
 
 @emits(Expand, kind="from_only")
@@ -1549,7 +1579,8 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
     """((the first site to look at, the site past the last), a test of a site's variable)
     for `(sites Occupied)`."""
     in_hand = isinstance(lud.container, str) and "Hand" in lud.container
-    if lud.container not in (None, "Board", 0) and not in_hand:
+    by_index = isinstance(lud.container, IntFn)
+    if lud.container not in (None, "Board", 0) and not in_hand and not by_index:
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
         raise Unsupported(lud, "by (player ...)")
@@ -1560,6 +1591,9 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         test = "what[{s}] != 0"
     elif src.owner_role(lud.by):
         test = src.owner_test(lud.by, lud, "who[{s}]")
+    elif lud.by == "Neutral" and not src.game.stacking:
+        # an empty site has owner 0 too: the neutral pieces only (as the reference)
+        test = "(what[{s}] != 0 and who[{s}] == 0)"
     else:
         raise Unsupported(lud, f"by {lud.by}")
     # As the reference: the board alone when named, or when its sites are not cells (the
@@ -1578,6 +1612,16 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         past = src.table([hands[p].stop if p in hands else 0 for p in ids])
         who = src.player_expr(lud.by, lud)
         span = (f"{first}[{who}]", f"{past}[{who}]")
+    elif by_index:
+        # the container of that index (the board 0, then the others in their order), as
+        # `_container_sites`; none past the last
+        ranges = [range(env.num_board_sites)] + [range(k.sites_from, k.sites_from + k.num_sites)
+                                                 for k in env.equipment.containers[1:]]
+        first = src.table([r.start for r in ranges])
+        past = src.table([r.stop for r in ranges])
+        cid = src.int_expr(lud.container)
+        inside = f"0 <= {cid} < {len(ranges)}"
+        span = (f"({first}[{cid}] if {inside} else 0)", f"({past}[{cid}] if {inside} else 0)")
     else:
         span = (0, env.num_board_sites if board_only else "TOTAL")
     return span, lambda v: test.format(s=v)

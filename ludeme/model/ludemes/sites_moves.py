@@ -63,9 +63,9 @@ def _sites_to(src, lud):
     its own and lists their destinations once each, in the order of the moves (as
     `_ends`). The moves are the ludeme's alone: no test of an enclosing
     `(do ... ifAfterwards:)` or (then ...) is theirs, nor are they counted as a probe's."""
-    saved = (src.any_mode, src.reaching, src.push_tests, src.outer_thens, src.move_tag,
-             src.effect_prefix, src.direction_to)
-    src.any_mode = src.reaching = False
+    saved = (src.any_mode, src.first_mode, src.reaching, src.push_tests, src.outer_thens,
+             src.move_tag, src.effect_prefix, src.direction_to)
+    src.any_mode = src.first_mode = src.reaching = False
     src.push_tests, src.outer_thens, src.move_tag, src.effect_prefix = [], [], None, None
     # the (to) a (forEach Direction ...) inside turns from: the caller's, given
     src.direction_to = "dto" if saved[-1] is not None else None
@@ -73,8 +73,8 @@ def _sites_to(src, lud):
     try:
         src.moves(lud.moves, body, "    ")
     finally:
-        (src.any_mode, src.reaching, src.push_tests, src.outer_thens, src.move_tag,
-         src.effect_prefix, src.direction_to) = saved
+        (src.any_mode, src.first_mode, src.reaching, src.push_tests, src.outer_thens,
+         src.move_tag, src.effect_prefix, src.direction_to) = saved
     bound = ", player" if src.player_bound else ""
     dto = ", dto" if saved[-1] is not None else ""
 

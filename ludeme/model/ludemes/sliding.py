@@ -509,11 +509,15 @@ class _SlideForm:
         out.append(f"{ind}frm, to, btw = sf_, st_, sb_")
 
 
-@emits(MoveSlide, kind="moves", refuses=("track", "stack"))
+@emits(MoveSlide, kind="moves", refuses=("stack",))
 def _slide_moves(src, lud, out, ind):
     """Along each radial of a direction that reads nothing of the state: sites passed while
     the between condition holds, each a destination; a site where the to condition holds
-    ends the radial as a destination that also takes the to effect (as `compile`)."""
+    ends the radial as a destination that also takes the to effect (as `compile`). Along
+    tracks, `_track_slide_moves`."""
+    if lud.track is not None:
+        _track_slide_moves(src, lud, out, ind)
+        return
     form = _SlideForm(src, lud)
     plain = src.new_generator([src.site_move()], lud=lud, levels=LV_NONE)
     stopping = src.new_generator(form.effect + [src.site_move()], lud=lud, levels=LV_NONE) \
@@ -521,6 +525,89 @@ def _slide_moves(src, lud, out, ind):
     form.walk(out, ind,
               lambda o, i: src.push(o, i, "frm", "to", stopping, "btw"),
               lambda o, i: src.push(o, i, "frm", "to", plain))
+
+
+def _track_tables(src, lud) -> tuple[str, str, str, str, str, str, int]:
+    """The tracks a slide follows (`compile_track_slide`'s walks) as tables: per track its
+    elements, the index of the next of each (-1 past the end of an open track), the bumps
+    of each and its length; per board site, where it stands on them (track * width +
+    index, in the reference's order) and how many times. Their width too."""
+    import numpy as np
+    name = lud.track
+    tracks = [t for t in getattr(src.env.board, "track_info", ())
+              if (name == "AllTracks" or t.name == name) and len(t.sites) > 1]
+    width = max((len(t.sites) for t in tracks), default=1)
+    sites = np.full((max(1, len(tracks)), width), -1)
+    nxt, bumps = sites.copy(), np.zeros_like(sites)
+    for j, t in enumerate(tracks):
+        sites[j, :len(t.sites)] = t.sites
+        nxt[j, :len(t.sites)] = [_next_index(t, k) for k in range(len(t.sites))]
+        bumps[j, :len(t.sites)] = t.bumps
+    places = [[j * width + i for j, t in enumerate(tracks) for i, x in enumerate(t.sites)
+               if x == s] for s in range(src.env.num_board_sites)]
+    t_places, n_places = src.row_tables(places)
+    return (src.table(sites), src.table(nxt), src.table(bumps),
+            src.table([len(t.sites) for t in tracks] or [0]), t_places, n_places, width)
+
+
+def _track_slide_moves(src, lud, out, ind):
+    """`compile_track_slide`'s walk (see "Slides along tracks" above) from the start site:
+    from each place it has on each track chosen, along the track's next elements, at most
+    one lap; a destination (along "AllTracks" once a loop is passed) where the effect's
+    if: holds, or, where the to condition holds, one that takes the to effect and ends
+    the walk; on while the between condition holds. (between) is not reset per track."""
+    b, to = lud.between, lud.to
+    if b is not None:
+        refuse(b, "before", "after", "apply", "trail")
+    if lud.from_ is not None:
+        refuse(lud.from_, "level", "if_")
+    start = from_site(src, lud)
+    lo, hi = emit("range", src, b.range) if b is not None and b.range is not None \
+        else ("-1", "1000")
+    go = src.bool_expr(b.if_) if b is not None and b.if_ is not None else "what[btw] == 0"
+    if to is not None:
+        refuse(to, "level", "site", "type")
+    stop = src.bool_expr(to.if_) if to is not None and to.if_ is not None else None
+    ap = to.apply if to is not None else None
+    rule = src.bool_expr(ap.if_) if ap is not None and ap.if_ is not None else "True"
+    effect: list[str] = []
+    if stop is not None and ap is not None and ap.effect is not None:
+        src.between = "x"           # `effects` is given (between) as x
+        try:
+            src.effect_body(ap.effect, effect)
+        finally:
+            src.between = "btw"
+    plain = src.new_generator([src.site_move()], lud=lud, levels=LV_NONE)
+    stopping = src.new_generator(effect + [src.site_move()], lud=lud,
+                                 levels=LV_NONE)
+    t_sites, t_next, t_bumps, t_len, t_places, n_places, width = _track_tables(src, lud)
+    counted = "" if lud.track != "AllTracks" else "tlp_ > 0 and "
+    out += [f"{ind}tst_, tsb_ = to, btw",
+            f"{ind}tfr_ = {start}",
+            f"{ind}tlo_, thi_ = {lo}, {hi}",
+            f"{ind}if 0 <= tfr_ < {src.env.num_board_sites}:",
+            f"{ind}    for tj_ in range({n_places}[tfr_]):",
+            f"{ind}        tt_ = {t_places}[tfr_, tj_] // {width}",
+            f"{ind}        ti_ = {t_places}[tfr_, tj_] % {width}",
+            f"{ind}        tlp_ = {t_bumps}[tt_, ti_]",
+            f"{ind}        tk_ = 1",
+            f"{ind}        while {t_next}[tt_, ti_] >= 0 and tk_ < {t_len}[tt_] and tk_ <= thi_:",
+            f"{ind}            to = {t_sites}[tt_, {t_next}[tt_, ti_]]",
+            f"{ind}            tk_ += 1",
+            f"{ind}            if {counted}tlo_ <= tk_ - 1:"]
+    inner = ind + "                "
+    if stop is not None:
+        out.append(f"{inner}if {stop}:")
+        src.push(out, inner + "    ", "tfr_", "to", stopping, "btw")
+        out.append(f"{inner}    break")
+    out.append(f"{inner}if {rule}:")
+    src.push(out, inner + "    ", "tfr_", "to", plain)
+    out += [f"{ind}            btw = to",
+            f"{ind}            if not ({go}):",
+            f"{ind}                break",
+            f"{ind}            ti_ = {t_next}[tt_, ti_]",
+            f"{ind}            tlp_ += {t_bumps}[tt_, ti_]",
+            f"{ind}to, btw = tst_, tsb_"]
 
 
 @emits(MoveSlide, kind="consequent",

@@ -9,6 +9,9 @@ which reads the typed `track` declared here.
 from __future__ import annotations
 
 import re
+
+import numpy as np
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -941,3 +944,66 @@ def _first_site_track(tracks, name, p) -> int:
         elif t.owner in (p, 0):
             return k
     return 0
+
+
+def _track_listed(lud) -> bool:
+    """`(sites Track ...)` of nobody's track, a fixed player's or the mover's, whole (no
+    from: or to:): listed now, once or per mover (`Source.sites_by_mover`)."""
+    role_ok = lud.role is None or lud.role == "Mover" or \
+        (lud.role[:1] == "P" and lud.role[1:].isdigit())
+    return lud.player is None and role_ok and lud.from_ is None and lud.to is None
+
+
+@emits(SitesTrack, kind="static")
+def _track_static(src, lud):
+    return _track_listed(lud) and lud.role != "Mover"
+
+
+@emits(SitesTrack, kind="static_sites")
+def _track_sites(src, lud):
+    if not _track_listed(lud):
+        raise Unsupported(lud, "with from:, to: or a player read in play")
+    return src.sites_by_mover(src.env.compile(lud))
+
+
+@emits(SitesTrack, kind="for_region")
+def _track_loop(src, lud, out, ind, body):
+    """`SitesTrack.compile`'s walk: the player's track (a table per player), from the first
+    index of from: (its start when from: is -1 or absent; nothing when the site is not on
+    it) round the track once, up to to: included."""
+    tracks = _all_tracks(src.env, lud)
+    name = lud.name if lud.name is not None else ""
+    n_ids = src.game.num_players + 2
+
+    def pick(p):
+        return next((t for t in tracks
+                     if t.name == name or (name in t.name and t.owner in (p, 0))), None)
+    rows = [list(pick(p).sites) if pick(p) is not None else [] for p in range(n_ids)]
+    first = np.full((n_ids, src.env.total_sites), -1, dtype=np.int64)
+    for p, row in enumerate(rows):
+        for i, site in reversed(list(enumerate(row))):
+            if 0 <= site < src.env.total_sites:
+                first[p, site] = i
+    sites, lens = src.padded(rows)
+    TS, TL, TF = src.table(sites), src.table(lens), src.table(first)
+    if lud.role is not None:
+        who = src.player_expr(lud.role, lud)
+    elif lud.player is not None:
+        who = src.int_expr(lud.player)
+    else:
+        who = "0"
+    d = len(ind)
+    start = src.int_expr(lud.from_) if lud.from_ is not None else "-1"
+    stop = src.int_expr(lud.to) if lud.to is not None else "-1"
+    out += [f"{ind}tp_{d} = {who}",
+            f"{ind}if 0 <= tp_{d} < {n_ids}:",
+            f"{ind}    st_{d}, sp_{d}, n_{d} = {start}, {stop}, {TL}[tp_{d}]",
+            f"{ind}    i0_{d} = 0 if st_{d} == -1 else ({TF}[tp_{d}, st_{d}] "
+            f"if 0 <= st_{d} < TOTAL else -1)",
+            f"{ind}    if i0_{d} >= 0:",
+            f"{ind}        for jj_{d} in range(n_{d}):",
+            f"{ind}            if jj_{d} > 0 and {TS}[tp_{d}, (i0_{d} + jj_{d} - 1) % n_{d}] "
+            f"== sp_{d}:",
+            f"{ind}                break",
+            f"{ind}            site = {TS}[tp_{d}, (i0_{d} + jj_{d}) % n_{d}]",
+            *(f"{ind}            {x}" for x in body)]

@@ -13,7 +13,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_FLIP, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SET_FIELD, Move
 from ludeme.engine.stores import TOP
 from .base import Bool, DirWord, IntFn, LitBool, LitInt, Moves, Other, P, Region, SiteType, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import emits, refuse
+from ludeme.engine.compiled.emit import emit, emits, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 from .effects import applied_actions
 from .moves import Directions, _then, moves_as_actions
@@ -732,13 +732,8 @@ def capture_lines(src, lud, scan: list[str]) -> list[str]:
     before any capture (the reference lists its moves before applying them); then each
     gets the between effect (by default a removal) and the capture's own (then ...), as
     each move made carries it."""
-    from ludeme.engine.compiled.emit import emit
     from .moves import _apply_lines
     b = lud.between
-    if lud.from_ is not None:
-        refuse(lud.from_, "level", "if_", "type")
-    start = src.int_expr(lud.from_.site) if lud.from_ is not None and \
-        lud.from_.site is not None else "frm"
     then = lud.__dict__.get("_fields", {}).get("then")
     after: list[str] = []
     if then is not None:        # after each capture made (none on an empty site)
@@ -751,17 +746,27 @@ def capture_lines(src, lud, scan: list[str]) -> list[str]:
     else:
         effect = ["if btw >= 0 and what[btw] > 0:", f"    {src.site_clear('btw')}",
                   *("    " + x for x in after)]
-    n = src.env.num_board_sites
-    return [f"cf = {start}",
-            f"if 0 <= cf < {n}:",
-            f"    cbuf = np.empty({n}, np.int64)",
-            "    cn = 0",
-            *scan,
+    return [*_captured(src, lud, scan),
             "    for i in range(cn):",
             "        btw = cbuf[i]",
             *("        " + x for x in effect),
             "    to = -1",
             "    btw = -1"]
+
+
+def _captured(src, lud, scan: list[str]) -> list[str]:
+    """The lines of a capture that put the sites it captures in `cbuf[:cn]`, by its `scan`
+    (indent 4) from its start site `cf`, inside `if` the start is a board site."""
+    if lud.from_ is not None:
+        refuse(lud.from_, "level", "if_", "type")
+    start = src.int_expr(lud.from_.site) if lud.from_ is not None and \
+        lud.from_.site is not None else "frm"
+    n = src.env.num_board_sites
+    return [f"cf = {start}",
+            f"if 0 <= cf < {n}:",
+            f"    cbuf = np.empty({n}, np.int64)",
+            "    cn = 0",
+            *scan]
 
 
 @emits(Directional, kind="consequent", refuses=(("then", "with (then ...)"),))
@@ -835,6 +840,15 @@ def _directional_consequent(src, lud, lines, ind):
     lines.extend(ind + x for x in out)
 
 
+def static_dirn(env, lud):
+    """A capture's directions (Adjacent by default), refused by the kernels when they are
+    relative to a piece."""
+    dirn = lud.dirn or "Adjacent"
+    if not env.is_static_direction(dirn):
+        raise Unsupported(lud, "in directions relative to a piece")
+    return dirn
+
+
 def _target_friend(src, lud) -> tuple[str, str]:
     """A capture's between and to conditions; Ludii's defaults read the site numbers
     themselves as players (`_is_player_fn`)."""
@@ -856,11 +870,43 @@ def _target_friend(src, lud) -> tuple[str, str]:
 def _custodial_consequent(src, lud, lines, ind):
     """`Custodial.compile`'s sandwiches along the radials of a static direction (see
     `capture_lines`)."""
-    from ludeme.engine.compiled.emit import emit
+    lines.extend(ind + x for x in capture_lines(src, lud, _custodial_scan(src, lud)))
+
+
+@emits(Custodial, kind="moves")
+def _custodial_moves(src, lud, out, ind):
+    """Where moves are only looked for (is there one, which is the first: inside (append
+    ...)), `Custodial.compile`'s moves: the between effect's at each site captured, in
+    turn, with (between) on it (by default a removal: a move there when a piece stands
+    there). As moves played they are refused: a move of the kernels carries no site
+    captured for its effect to read."""
+    if not src.any_mode:
+        raise Unsupported(lud, "as moves played (only where moves are looked for, as "
+                          "inside (append ...))")
+    b = lud.between
+    moves: list[str] = []
+    if b is not None and b.apply is not None:
+        if b.apply.effect is None:
+            raise Unsupported(b.apply, "without an effect")
+        src.moves(b.apply.effect, moves, "        ")
+    else:
+        g = src.new_generator([src.site_clear("to")], lud=lud, kind=A_REMOVE)
+        moves.append("        if what[btw] > 0:")
+        src.push(moves, "            ", "btw", "btw", g)
+    out.extend(ind + x for x in [
+        "csv_ = to, btw",
+        *_captured(src, lud, _custodial_scan(src, lud)),
+        "    for ci_ in range(cn):",
+        "        btw = cbuf[ci_]",
+        *moves,
+        "to, btw = csv_"])
+
+
+def _custodial_scan(src, lud) -> list[str]:
+    """`Custodial.compile`'s sandwiches along the radials of a static direction from `cf`:
+    the sites captured into `cbuf[:cn]` (as `_captured` reads them)."""
     env = src.env
-    dirn = lud.dirn or "Adjacent"
-    if not env.is_static_direction(dirn):
-        raise Unsupported(lud, "in directions relative to a piece")
+    dirn = static_dirn(env, lud)
     b = lud.between
     if b is not None:
         refuse(b, "before", "after", "trail")
@@ -902,4 +948,165 @@ def _custodial_consequent(src, lud, lines, ind):
         "        for i in range(1, pos):",
         f"            cbuf[cn] = {L3}[cf, r, i]",
         "            cn += 1"]
-    lines.extend(ind + x for x in capture_lines(src, lud, scan))
+    return scan
+
+
+# Flips, states, combinations and appended moves (Reversi's) -----------------------------
+
+def _flip_lines(src, lud, site: str) -> list[str]:
+    """`Flip.compile`'s action at `fs` (read from `site`): the state of the piece there
+    turned to the other of its `(flips a b)`; nothing off the sites or for a piece
+    without flips."""
+    table = src.env.flips_table()
+    fa = src.table([p[0] if p is not None else 0 for p in table])
+    fb = src.table([p[1] if p is not None else 0 for p in table])
+    state = src.piece_state("fs")
+    return [f"fs = {site}",
+            f"if {_flips_at(src, 'fs')}:",
+            f"    fw = what[fs]",
+            f"    {state} = ({fb}[fw] if {state} == {fa}[fw] else {fa}[fw] "
+            f"if {state} == {fb}[fw] else {state})"]
+
+
+def _flip_then_lines(src, lud, site: str) -> list[str]:
+    """The flip applied at once (as an effect or a consequent), then its own (then ...) where
+    it turned a piece, with (from) and (to) undefined (as the reference applies a move
+    nested with its consequents)."""
+    lines = _flip_lines(src, lud, site)
+    if lud.then is not None:
+        then = ["fft_ = frm, to", "frm = -1", "to = -1"]
+        emit("then", src, lud.then, then)
+        lines += ["    " + x for x in then + ["frm, to = fft_"]]
+    return lines
+
+
+def _flips_at(src, site: str) -> str:
+    """Whether the piece at `site` (one of the sites) has flips."""
+    has = src.table([p is not None for p in src.env.flips_table()], "bool_")
+    return f"(0 <= {site} < TOTAL and {has}[what[{site}]])"
+
+
+def _flip_site(src, lud) -> str:
+    return src.int_expr(lud.loc) if lud.loc is not None else "to"
+
+
+@emits(Flip, kind="moves", refuses=(("type", "on other site types"),))
+def _flip_moves(src, lud, out, ind):
+    """`Flip.compile`'s move at the site (from and to), its action made when applied."""
+    g = src.new_generator(_flip_lines(src, lud, "to"), lud=lud, kind=A_SET_FIELD)
+    out.append(f"{ind}fs = {_flip_site(src, lud)}")
+    out.append(f"{ind}if {_flips_at(src, 'fs')}:")
+    src.push(out, ind + "    ", "fs", "fs", g)
+
+
+@emits(Flip, kind="effect", refuses=(("type", "on other site types"),))
+def _flip_effect(src, lud, body):
+    body += _flip_then_lines(src, lud, _flip_site(src, lud))
+
+
+@emits(Flip, kind="consequent", refuses=(("type", "on other site types"),))
+def _flip_consequent(src, lud, lines, ind):
+    lines.extend(ind + x for x in _flip_then_lines(src, lud, _flip_site(src, lud)))
+
+
+@emits(Flip, kind="one_move", refuses=(("type", "on other site types"),))
+def _flip_one_move(src, lud):
+    return _flips_at(src, _flip_site(src, lud))
+
+
+def _state_sites(src, lud):
+    _check_board_type(lud, src.env)
+    value = src.int_expr(lud.value)
+    return (f"range({src.env.num_board_sites})",
+            lambda v: f"{src.piece_state(v)} == {value}")
+
+
+@emits(SitesState, kind="sites")
+def _sites_state(src, lud):
+    """The board sites whose piece (or empty site) has that state, in increasing order."""
+    return _state_sites(src, lud)
+
+
+@emits(SitesState, kind="contains")
+def _sites_state_contains(src, lud, site):
+    seq, test = _state_sites(src, lud)
+    return f"(0 <= {site} < {src.env.num_board_sites} and {test(site)})"
+
+
+@emits(SitesState, kind="for_region")
+def _sites_state_loop(src, lud, out, ind, body):
+    seq, test = _state_sites(src, lud)
+    out.append(f"{ind}for site in {seq}:")
+    out.append(f"{ind}    if {test('site')}:")
+    out.extend(f"{ind}        {x}" for x in body)
+
+
+@emits(AllCombinations, kind="moves")
+def _all_combinations_moves(src, lud, out, ind):
+    """Where moves are only looked for (is there one, which is the first: inside (append
+    ...)): the first list's moves, as each is combined with the second list's one move
+    when it makes one (a second list that may make more is refused). As moves played
+    they are refused: a move of the kernels carries one generator's effects."""
+    if not src.any_mode:
+        raise Unsupported(lud, "as moves played (only where moves are looked for, as "
+                          "inside (append ...))")
+    out.append(f"{ind}if {emit('one_move', src, lud.b)}:")
+    src.moves(lud.a, out, ind + "    ")
+    out.append(f"{ind}    pass")
+
+
+@emits(AllCombinations, kind="effect", refuses=(("then", "as an effect"),))
+def _all_combinations_effect(src, lud, body):
+    """The one move of each list joined, when both make one: both tested on the position
+    before either applies, then each applied in turn (as the reference lists both lists'
+    moves first; the second reads a copy of the position where the first changed what it
+    reads, `moves._parts_in_turn`)."""
+    from .moves import _parts_in_turn
+    both = f"{emit('one_move', src, lud.a)} and {emit('one_move', src, lud.b)}"
+    parts = _parts_in_turn(src, lud, [lud.a, lud.b], lambda m, part: src.effect_body(m, part))
+    body += [f"acv = {both}", "if acv:", *("    " + x for x in parts)]
+
+
+@emits(AllCombinations, kind="consequent", refuses=(("then", "as a consequent"),))
+def _all_combinations_consequent(src, lud, lines, ind):
+    body: list[str] = []
+    _all_combinations_effect(src, lud, body)
+    lines.extend(ind + x for x in body)
+
+
+@emits(Append, kind="moves")
+def _append_moves(src, lud, out, ind):
+    """`Append.compile`'s one move: where the list has a move, the from and to of its first
+    (found by a kernel that stops there, `Source.first_move_kernel`). Applied, every move
+    of the list is made as a consequent makes them, on the position before any (the
+    reference joins the moves it listed there); the (from), (to) and (site) the list read
+    are kept in the move's extra for that."""
+    from ludeme.engine.compiled.codegen import _reads_outer_site
+    from .moves import on_position_before
+    if src.reaching:
+        raise Unsupported(lud, "while a threat is looked for")
+    if src.between != "btw":
+        raise Unsupported(lud, "inside another move's (between ...)")
+    buf = f"fm{len(ind)}_"
+    first = len(src.generator_kinds)
+    call = src.first_move_kernel(lud.list, buf)
+    # the kinds of the actions it joins: those of the moves the list pushes
+    kinds = tuple(sorted({k for ks in src.generator_kinds[first:]
+                          for k in (ks if isinstance(ks, tuple) else (ks,))})) or (A_SET_FIELD,)
+    width = src.game.total_sites + 1
+    if width ** 3 >= 2 ** 62:
+        raise Unsupported(lud, "on a board this large (its context would not fit a move)")
+    effect: list[str] = []
+    src.consequent(lud.list, effect, "")
+    effect = on_position_before(lud, lud.list, effect, "whose moves read what an earlier "
+                                "move changed (the reference reads the position before any)")
+    # (site) of a loop around it, read by the list's moves or by their consequents
+    site = ", site" in call or _reads_outer_site("\n".join(["def f():",
+                                                              *("    " + x for x in effect)]))
+    g = src.new_generator([f"frm = x // {width * width} - 1", f"to = x // {width} % {width} - 1",
+                           *([f"site = x % {width} - 1"] if site else []), *effect],
+                          lud=lud, kind=kinds)
+    x = f"((frm + 1) * {width} + to + 1) * {width}" + (" + site + 1" if site else "")
+    out.append(f"{ind}{buf} = np.empty(2, np.int64)")
+    out.append(f"{ind}if {call}:")
+    src.push(out, ind + "    ", f"{buf}[0]", f"{buf}[1]", g, x)
