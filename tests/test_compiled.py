@@ -1837,6 +1837,140 @@ CASTLE_GAME = """
           (if (no Moves Next) (result Mover Draw))})))
 """
 
+# Hooks go one site forward to an empty site, then one site diagonally on, turned from
+# that first step ((forEach Direction (from (to)) (directions {FR FL} of:All)) inside the
+# forward one's (to ... (apply ...))), taking an enemy there; men step orthogonally.
+HOOKS_GAME = """
+(game "Hooks"
+  (players {(player N) (player S)})
+  (equipment {(board (square 6))
+    (piece "Hook" Each
+      (forEach Direction Forward
+        (to if:(is Empty (to))
+          (apply (forEach Direction (from (to)) (directions {FR FL} of:All)
+                   (if (not (is Friend (who at:(to))))
+                     (move (from) (to (apply if:(is Enemy (who at:(to))) (remove (to)))))))))))
+    (piece "Man" Each (move Step Orthogonal (to if:(is Empty (to)))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Hook1" (sites {0 2 4})) (place "Man1" (sites {1 3 5}))
+            (place "Hook2" (sites {31 33 35})) (place "Man2" (sites {30 32 34}))})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
+# Elephants go two sites diagonally over an empty one ((between (exact 2) if:...)),
+# taking an enemy there; runners go one to three empty sites forward, each taking the
+# enemy just ahead of where it stops (the (then ...) of (forEach Direction ...)).
+ELEPHANTS_GAME = """
+(game "Elephants"
+  (players {(player N) (player S)})
+  (equipment {(board (square 6))
+    (piece "Elephant" Each
+      (forEach Direction Diagonal (between (exact 2) if:(is Empty (between)))
+        (if (not (is Friend (who at:(to))))
+          (move (from) (to (apply if:(is Enemy (who at:(to))) (remove (to))))))))
+    (piece "Runner" Each
+      (forEach Direction Forward (between (range 1 3))
+        (to if:(is Empty (to)) (apply (move (from) (to))))
+        (then (if (is Enemy (who at:(ahead (last To) Forward)))
+                  (remove (ahead (last To) Forward))))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Elephant1" (sites {1 4})) (place "Runner1" (sites {0 2 3 5}))
+            (place "Elephant2" (sites {31 34})) (place "Runner2" (sites {30 32 33 35}))})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
+# Cannons slide orthogonally, or hop over one piece (any number of empty sites before and
+# after it) only to take an enemy: (apply if:...) of a hop's (to ...) lands it only where
+# the to condition first fails and the enemy is; men only step forward, never taking.
+CANNONS_GAME = """
+(game "Cannons"
+  (players {(player N) (player S)})
+  (equipment {(board (square 6))
+    (piece "Cannon" Each
+      (or (move Slide Orthogonal)
+          (move Hop Orthogonal (between before:6 after:6 if:(is Occupied (between)))
+            (to if:(is Empty (to)) (apply if:(is Enemy (who at:(to))) (remove (to)))))))
+    (piece "Man" Each (move Step Forward (to if:(is Empty (to)))))})
+  (rules
+    (start {(place "Cannon1" (sites {0 5})) (place "Man1" (sites Row 1))
+            (place "Cannon2" (sites {30 35})) (place "Man2" (sites Row 4))})
+    (play (forEach Piece))
+    (end {(if (< (count Pieces Next) 6) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
+# Elephants go one or two empty sites forward, then on to a site one diagonal step from
+# there ((sites To <moves>) of a step from (to)), taking an enemy; pawns step forward and
+# take diagonally forward: the sites around the one ahead ((sites To ...) inside
+# (sites Around ...)) that are diagonal to the pawn ((is Related Diagonal ...)).
+REACHES_GAME = """
+(game "Reaches"
+  (players {(player N) (player S)})
+  (equipment {(board (square 6))
+    (piece "Elephant" Each
+      (forEach Direction Forward (between (range 1 2))
+        (to if:(is Empty (to))
+          (apply (move (from)
+                   (to (sites To (move Step (from (to)) Diagonal
+                                   (to if:(not (is Friend (who at:(to)))))))
+                       (apply if:(is Enemy (who at:(to))) (remove (to)))))))))
+    (piece "Pawn" Each
+      (or (move Step Forward (to if:(is Empty (to))))
+          (move (from)
+            (to (sites Around (sites To (move Step Forward (to if:True))) Orthogonal)
+                if:(and (is Related Diagonal (from) (to)) (is Enemy (who at:(to))))
+                (apply (remove (to)))))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Elephant1" (sites {1 4})) (place "Pawn1" (sites {0 2 3 5}))
+            (place "Elephant2" (sites {31 34})) (place "Pawn2" (sites {30 32 33 35}))})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
+# Stingers step forward to an empty site, or take an adjacent enemy and then step on
+# forward from there if the site is empty ((step ...) as a consequent: one move at most).
+STINGERS_GAME = """
+(game "Stingers"
+  (players {(player N) (player S)})
+  (equipment {(board (square 6))
+    (piece "Stinger" Each
+      (or (move Step Forward (to if:(is Empty (to))))
+          (move Step Adjacent (to if:(is Enemy (who at:(to))) (apply (remove (to))))
+            (then (step (from (last To)) Forward (to if:(is Empty (to))))))))
+    (regions "Goal" P1 (sites Top)) (regions "Goal" P2 (sites Bottom))})
+  (rules
+    (start {(place "Stinger1" (sites {0 2 4})) (place "Stinger2" (sites {31 33 35}))})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites Mover "Goal")) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
+# A disc goes only where none of the mover's discs is within two sites south of it nor
+# anywhere west of it: (sites Direction from:(to) ...) inside a union left out of a
+# region (a membership test of the region read at each site).
+APART_GAME = """
+(game "Apart"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add
+            (to (sites Empty)
+                if:(= (count Sites in:(sites Occupied by:Mover))
+                      (count Sites in:(difference (sites Occupied by:Mover component:"Disc")
+                                        (union (sites Direction from:(to) N distance:2)
+                                               (sites Direction from:(to) E))))))))
+    (end {(if (is Line 3 Diagonal) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
 
 def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     from ludeme.analysis.playouts import compiled_of
@@ -2140,7 +2274,23 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
     (TRACK_WALK_GAME, (3, 4), lambda df: df["moves"].max() < 12 and df["moves"].gt(1).any()),
     # Both sides win; some placements push out two enemies.
     (PUSH_OUT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and df["piece_number_max_decrease"].le(-2).any())],
+     and df["piece_number_max_decrease"].le(-2).any()),
+    # Both sides win; hooks take in most games (men never take).
+    (HOOKS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).mean() > 0.5),
+    # Both sides win, and every game takes a piece (elephants or runners).
+    (ELEPHANTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).all()),
+    # Both sides win, by three takes, which only the cannons' hops make.
+    (CANNONS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win; most games take a piece.
+    (REACHES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).mean() > 0.5),
+    # Both sides win; nearly every game takes a piece.
+    (STINGERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).mean() > 0.8),
+    # Both sides win; no game fills the board (the rule leaves sites no one may take).
+    (APART_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() < 25)],
     ids=["starts", "ids", "slides", "afterwards", "joins", "mills", "sequences", "crowns",
          "leaps", "sandwich", "sow", "sow-owned", "sow-carried", "sow-relay",
          "sow-both-parts", "sow-next-after-again", "sow-give", "sow-marked", "cornerless",
@@ -2174,7 +2324,11 @@ def test_a_slide_as_a_consequent_moves_the_rook_on_both_backends(tmp_path):
          "for-each-player-as-a-consequent", "flip-with-its-then",
          "slide-along-all-tracks-and-votes", "slide-along-a-named-track",
          "track-walked-from-and-to",
-         "add-with-an-effect-over-a-region"])
+         "add-with-an-effect-over-a-region",
+         "direction-turned-from-a-step",
+         "direction-between-and-range", "hop-landing-where-it-stops",
+         "sites-to-and-related-sites", "step-as-a-consequent",
+         "sites-direction-tested"])
 def test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

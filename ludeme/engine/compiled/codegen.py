@@ -146,6 +146,13 @@ class Source:
         # (`legal_unranked`).
         self.ranked = None
         self.unranked = False
+        # The local holding the reference's (to) where the moves being emitted begin, which
+        # a (forEach Direction ...) turns its relative directions from: its own site inside
+        # another's; None where (to) is undefined (a phase's moves, a threat's, those of a
+        # (can Move ...), as the corpus asks it: in an end rule or a (do ... ifAfterwards:)'s
+        # test), as the reference resets it there. The kernels' `to` may hold a site other
+        # moves left there.
+        self.direction_to: str | None = None
 
     def ranks_moves(self, lud) -> None:
         """The kernels rank moves by the longest chain of decisions each begins
@@ -219,6 +226,15 @@ class Source:
             probe.fill(w, n)
             per.append([f(probe, s) for s in range(n)])
         return per
+
+    def kind_slots(self, per_kind: list) -> tuple[list, str]:
+        """What `per_kind` gives for each kind, once for the kinds that get the same (most
+        kinds share a facing): (the distinct values, the name of a table of each kind's
+        index among them), so that a table per kind holds each value once."""
+        index: dict = {}
+        slots = [index.setdefault(repr(v), len(index)) for v in per_kind]
+        distinct = list({repr(v): v for v in per_kind}.values())
+        return distinct, self.table(slots)
 
     def by_mover(self, f) -> str:
         """An integer closure that reads nothing but the mover, as an expression: a
@@ -370,8 +386,10 @@ class Source:
         self.helpers.append("")                 # reserve the name (helpers may nest)
         # The moves asked for are the rule's own: the (then ...)s of the moves around the
         # rule are not theirs (and may ask the same again, without end).
-        saved = self.any_mode, self.first_mode, self.reaching, self.outer_thens, self.push_tests
+        saved = (self.any_mode, self.first_mode, self.reaching, self.outer_thens, self.push_tests,
+                 self.direction_to)
         self.any_mode, self.first_mode, self.reaching, self.outer_thens = True, first, False, []
+        self.direction_to = None        # (to) taken as undefined (see `direction_to`)
         if first:
             self.push_tests = []
         body: list[str] = []
@@ -379,7 +397,7 @@ class Source:
             self.moves(moves, body, "    ")
         finally:
             (self.any_mode, self.first_mode, self.reaching, self.outer_thens,
-             self.push_tests) = saved
+             self.push_tests, self.direction_to) = saved
         args = "who, what, count, sc, phase, frm, to"
         given = ", fm" if first else ""
         source = "\n".join([
@@ -416,9 +434,10 @@ class Source:
         name = self.reach_kernels[key] = f"reach_{index}"
         self.helpers.append("")                 # reserve the name (helpers may nest)
         saved = (self.any_mode, self.threat_probe, self.reaching, self.push_tests,
-                 self.outer_thens)
+                 self.outer_thens, self.direction_to)
         self.any_mode, self.threat_probe, self.reaching, self.push_tests, self.outer_thens = \
             False, True, True, [], []
+        self.direction_to = None
         try:
             blocks = []
             for m in moves:
@@ -427,7 +446,7 @@ class Source:
                 blocks.append(lines + ["        pass" if by_phase else "    pass"])
         finally:
             (self.any_mode, self.threat_probe, self.reaching, self.push_tests,
-             self.outer_thens) = saved
+             self.outer_thens, self.direction_to) = saved
         body = _by_phase(blocks) if by_phase else blocks[0]
         self.helpers[index] = "\n".join([
             "@njit(cache=True)",

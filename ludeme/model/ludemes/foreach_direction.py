@@ -9,8 +9,9 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from ludeme.boards.trajectories import RELATIONS
+from ludeme.engine.compiled.emit import Unsupported, emit, emits, refuse
 from ludeme.model.tables import _TURNS, RELATIVE_ANGLES, relative_directions
-from .base import DirWord, Moves, P, ludeme
+from .base import DirWord, IntFn, Moves, P, ludeme
 
 
 @ludeme("forEach", "Direction")
@@ -168,3 +169,152 @@ class ForEachDirection(Moves):
                 out.extend(relative_directions(face, w, turn_among))
             return tuple(dict.fromkeys(out))
         return keys
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(ForEachDirection, kind="moves")
+def _for_each_direction_moves(src, lud, out, ind):
+    """As `compile`: from the start site, along each radial of each direction, the sites
+    1 to the range's most, each passing the between condition (before the least) and the
+    to condition (the radial ends at the first that fails), the moves generated from the
+    least on with `to` on the site; every move takes the (then ...) after its own.
+
+    The radials are a table per facing (`_radials_by_facing`): relative directions turn
+    from the direction leading from the piece's site (`frm`) to the current `to` (a table
+    of each site's neighbours and the facing each is reached in), else from the piece's
+    facing (a table per kind)."""
+    env = src.env
+    n = env.num_board_sites
+    if (lud.to is None) == (lud.moves is None):
+        raise Unsupported(lud, "without either (to ...) or moves")
+    start = "frm"
+    f = lud.from_
+    if f is not None:
+        refuse(f, "level", "if_")
+        if f.type not in (None, env.board.site_type):
+            raise Unsupported(f, "on another site type than the board's")
+        if f.site is not None:
+            if not isinstance(f.site, IntFn):
+                raise Unsupported(f, "from a region")
+            start = src.int_expr(f.site)
+    b = lud.between
+    lo = hi = "1"
+    go = None
+    if b is not None:
+        refuse(b, "before", "after", "trail", "apply")
+        if b.range is not None:
+            lo, hi = emit("range", src, b.range)
+        go = src.bool_expr(b.if_) if b.if_ is not None else None
+    if lud.to is not None:
+        t = lud.to
+        refuse(t, "type", "site", "level")
+        ap = t.apply
+        if ap is None or ap.effect is None:
+            raise Unsupported(t, "without (apply <moves>)")
+        refuse(ap, "if_")
+        stop = src.bool_expr(t.if_) if t.if_ is not None else None
+        moves = ap.effect
+    else:
+        stop, moves = None, lud.moves
+    # a most the rules fix bounds the table's depth
+    most = int(hi) if hi.isdigit() else None
+    steps, slot_of_step, slot_of_kind, width, depth = _radials_by_facing(src, lud, most)
+    v = f"_{len(ind)}"          # the locals of this loop (these loops may nest)
+    out.append(f"{ind}fds{v} = {start}")
+    out.append(f"{ind}if 0 <= frm < TOTAL and what[frm] != 0 and 0 <= fds{v} < {n}:")
+    i2 = ind + "    "
+    if slot_of_kind is None:
+        at = f"fds{v}"
+    else:
+        # the facing: the direction from the piece's site to the reference's (to) where it
+        # is defined (`Source.direction_to`; the kernels' `to` may hold a site other moves
+        # left there), else the piece's own
+        out.append(f"{i2}fdf{v} = -1")
+        if src.direction_to is not None:
+            nb, nb_len, nb_slot = slot_of_step
+            out.append(f"{i2}if {src.direction_to} >= 0 and frm < {n}:")
+            out.append(f"{i2}    for fdj{v} in range({nb_len}[frm]):")
+            out.append(f"{i2}        if {nb}[frm, fdj{v}] == {src.direction_to}:")
+            out.append(f"{i2}            fdf{v} = {nb_slot}[frm, fdj{v}]")
+            out.append(f"{i2}            break")
+        out.append(f"{i2}if fdf{v} < 0:")
+        out.append(f"{i2}    fdf{v} = {slot_of_kind}[what[frm]]")
+        at = f"fdf{v}, fds{v}"
+    out.append(f"{i2}fdlo{v} = {lo}")
+    out.append(f"{i2}fdhi{v} = {hi}")
+    out.append(f"{i2}fdt{v}, fdb{v} = to, btw")
+    out.append(f"{i2}for fdr{v} in range({width}):")
+    out.append(f"{i2}    for fdk{v} in range({depth}):")
+    i4 = i2 + "        "
+    out.append(f"{i4}fdx{v} = {steps}[{at}, fdr{v}, fdk{v}]")
+    out.append(f"{i4}if fdx{v} < 0 or fdk{v} + 1 > fdhi{v}:")
+    out.append(f"{i4}    break")
+    if go is not None:
+        # read with (between) on the site (and `to` where it was), before the least only;
+        # a site that fails leaves (between) on it, as the reference
+        out.append(f"{i4}if fdlo{v} > 1 and fdk{v} + 1 < fdlo{v}:")
+        out.append(f"{i4}    btw = fdx{v}")
+        out.append(f"{i4}    if not ({go}):")
+        out.append(f"{i4}        break")
+        out.append(f"{i4}    btw = fdb{v}")
+    out.append(f"{i4}to = fdx{v}")
+    if stop is not None:
+        out.append(f"{i4}if not ({stop}):")
+        out.append(f"{i4}    break")
+    out.append(f"{i4}if fdk{v} + 1 >= fdlo{v}:")
+    saved, src.direction_to = src.direction_to, f"fdx{v}"
+    try:
+        with src.enclosing_then(lud):
+            src.moves(moves, out, i4 + "    ")
+    finally:
+        src.direction_to = saved
+    out.append(f"{i4}    pass")
+    out.append(f"{i2}to, btw = fdt{v}, fdb{v}")
+
+
+def _radials_by_facing(src, lud, most: int | None):
+    """The sites along the radials of the directions from each site (its start left out),
+    `[slot, site, radial, k]` padded with -1 (k below `most`), a slot per distinct list of directions (one
+    only, `[site, radial, k]`, when none is relative); and for relative directions, each
+    site's neighbours one step away with the slot of the direction reaching each (the last
+    of the board's directions that does, as `direction_to`: a table of sites, of their
+    numbers and of slots), and the slot of each kind of piece's own facing (else None)."""
+    from .sliding import radials_array
+    env = src.env
+    board = env.board
+    n = env.num_board_sites
+    radials = board.radials
+    try:
+        keys = lud._directions(env)
+    except Exception as e:      # the reference refuses it too
+        raise Unsupported(lud, str(e)) from e
+    kinds = range(len(src.game.components))
+    facing_of = env.facing_of
+    supported = board.directions
+    # the directions for each facing from (from) to (to), then for each kind's own facing
+    lists = [keys(None, 0, 0, d) for d in supported] + \
+        [keys(None, 0, w, None) if w < len(facing_of) else () for w in kinds]
+    slots: list = list(dict.fromkeys(lists))
+    relative = len(slots) > 1       # else every facing gives the same directions
+    rows = [[[r.sites[1:][:most] for d in ks for r in (radials[d][s] if d in radials else ())]
+             for s in range(n)] for ks in slots]
+    steps, width, depth = radials_array(rows)
+    if not relative:
+        return src.table(steps[0]), None, None, width, depth
+    slot = {ks: i for i, ks in enumerate(slots)}
+    nbs, nb_slots = [], []
+    for s in range(n):
+        reached: dict = {}
+        for i, d in enumerate(supported):
+            for r in radials[d][s]:
+                if len(r.sites) > 1:
+                    reached[r.sites[1]] = slot[lists[i]]
+        nbs.append(list(reached))
+        nb_slots.append(list(reached.values()))
+    nb, nb_len = src.padded(nbs)
+    nb_slot, _ = src.padded(nb_slots)
+    of_kind = [slot[lists[len(supported) + w]] for w in kinds]
+    return (src.table(steps), (src.table(nb), src.table(nb_len), src.table(nb_slot)),
+            src.table(of_kind), width, depth)
+

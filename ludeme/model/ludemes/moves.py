@@ -1692,8 +1692,10 @@ def _step_moves(src, lud, out, ind):
     # reference reads it, once for each start site
     import numpy as np
     branches = list(dirn.branches) if hasattr(dirn, "branches") else [dirn]
-    parts = [src.padded([[list(ts) for ts in tab] for tab in _step_targets(src, lud, d)])
-             for d in branches]
+    # kinds whose steps are the same in every branch share a slot of the tables
+    per_kind, slots = src.kind_slots(list(zip(*(_step_targets(src, lud, d) for d in branches))))
+    parts = [src.padded([[list(ts) for ts in tab] for tab in kinds])
+             for kinds in zip(*per_kind)]
     width = max(t.shape[2] for t, _ in parts)
     targets = np.full((len(parts), *parts[0][0].shape[:2], width), -1)
     lens = np.zeros((len(parts), *parts[0][1].shape), dtype=np.int64)
@@ -1708,7 +1710,7 @@ def _step_moves(src, lud, out, ind):
     g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
     cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
     out.append(f"{ind}if 0 <= frm < {n}{f_ok}:")
-    out.append(f"{ind}    w = what[frm]")
+    out.append(f"{ind}    w = {slots}[what[frm]]")
     branch = f"(0 if {src.bool_expr(dirn.cond)} else 1)" if len(branches) > 1 else "0"
     out.append(f"{ind}    sbr = {branch}")
     out.append(f"{ind}    for j in range({ltab}[sbr, w, frm]):")
@@ -2388,8 +2390,10 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
     dirn = lud.dirn or "Adjacent"
     to = lud.to
     refuse(to, "level", "site", "type")
-    if to.apply is not None and to.apply.if_ is not None:
-        raise Unsupported(to.apply, "with if:")
+    # (apply if:<stop> ...): the hop lands only where the to condition first fails and the
+    # stop condition holds, with no hurdle given to the between effect (MoveHop's
+    # stop_rule); the landing's effect is made there unconditioned
+    stop = to.apply.if_ if to.apply is not None else None
     radials = env.board.radials
     step_to = env.board.trajectories.targets
     if env.is_static_direction(dirn):
@@ -2421,7 +2425,9 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
     hurdle = src.bool_expr(b.if_) if b.if_ is not None else "False"
     go = src.bool_expr(to.if_) if to.if_ is not None else "True"
     effect = []
-    if to.apply is not None:
+    if stop is not None:
+        src.effect_body(to.apply.effect, effect)
+    elif to.apply is not None:
         _apply_lines(src, to.apply, effect)
     if b.apply is not None:
         # The hurdles jumped, each given to the between effect: x holds the line, the
@@ -2438,8 +2444,9 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
         effect += ["    " + x for x in body]
     line, kind, levels = _moving(src, lud, LV_NONE)
     g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
-    jumped = (f"(lid * {_HURDLES} + to_idx) * {_HURDLES} + length - from_min"
-              if b.apply is not None else "-1")
+    jumped, none_jumped = (f"(lid * {_HURDLES} + to_idx) * {_HURDLES} + length - from_min",
+                           f"(lid * {_HURDLES} + to_idx) * {_HURDLES}") \
+        if b.apply is not None else ("-1", "-1")
     i2, i3, i4, i5 = ind + "    ", ind + "        ", ind + "            ", ind + "                "
     out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw", f"{ind}frm = hf",
             f"{ind}if 0 <= hf < {n}{_from_condition(src, lud)}:",
@@ -2487,9 +2494,13 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
             f"{i8}a = h - from_min",
             f"{i8}while a < ln:",
             f"{i9}to = {L2}[lid, a]",
-            f"{i9}if not {go}:",
-            f"{i10}break"]
-    src.push(out, i9, "hf", "to", g, jumped)
+            f"{i9}if not {go}:"]
+    if stop is not None:
+        out.append(f"{i10}if {src.bool_expr(stop)}:")
+        src.push(out, i10 + "    ", "hf", "to", g, none_jumped)
+    out.append(f"{i10}break")
+    if stop is None:
+        src.push(out, i9, "hf", "to", g, jumped)
     out += [f"{i9}if (a - h + 1) > (after - from_min):",
             f"{i10}break",
             f"{i9}a += 1",

@@ -1499,6 +1499,13 @@ def _direction_loop(src, lud, out, ind, body):
     out.extend(f"{ind}    {x}" for x in body)
 
 
+@emits(SitesDirection, kind="contains", refuses=(("type", "on another site type"),))
+def _direction_contains(src, lud, site):
+    """A site is along the radials: the region listed as its loop lists it (a helper kernel
+    given the evaluation context: `from:` may read (to)), then looked up."""
+    return f"({src.listed_by_loop(lud)} == {site}).any()"
+
+
 @emits(Difference, kind="sites")
 def _difference_sites(src, lud):
     """The first region's sites in its order, less those the second holds, tested at each

@@ -5,6 +5,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import Unsupported, emits
 from .base import Bool, IntFn, P, Region, RelationType, SiteType, ludeme
 
 
@@ -42,6 +43,30 @@ class IsRelated(Bool):
             around = near[a]
             return any(b in around for b in ((other(c),) if single else other(c)))
         return related
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(IsRelated, kind="bool", refuses=("type",))
+def _is_related(src, lud):
+    """Of two sites: a helper kernel looks for the second among the first's neighbours in
+    the relation (a table per board site), false when the first is not a board site."""
+    if not isinstance(lud.other, IntFn):
+        raise Unsupported(lud, "of a region")
+    board = src.env.board
+    if board.site_type == "Edge" or lud.relation not in board.neighbours:
+        raise Unsupported(lud, f"of {lud.relation} on this board")
+    n = src.env.num_board_sites
+    t_near, t_len = (src.table(a) for a in src.padded(
+        [list(dict.fromkeys(t)) for t in board.neighbours[lud.relation]]))
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(a, b):",
+                          f"    if not 0 <= a < {n}:", "        return False",
+                          f"    for j in range({t_len}[a]):",
+                          f"        if {t_near}[a, j] == b:", "            return True",
+                          "    return False", ""])
+    return f"{src.helper(make)}({src.int_expr(lud.site)}, {src.int_expr(lud.other)})"
 
 
 __all__ = ["IsRelated"]

@@ -39,6 +39,45 @@ class StepEffect(MoveStep):
 emits(StepEffect, kind="moves")(_step_moves)
 
 
+@emits(StepEffect, kind="consequent",
+       refuses=("stack", ("then", "with (then ...) as a consequent")))
+def _step_consequent(src, lud, lines, ind):
+    """A step that makes at most one move (one site a step away from each start, whatever
+    the piece there), applied where it is found: the reference generates a consequent's
+    moves on the position and then applies each, which for one move is the same. A step
+    that could make several is refused. As `_slide_consequent`, nothing moves out of an
+    empty site, and the action still counts."""
+    from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION
+    from ludeme.engine.compiled.emit import LV_TOP, Unsupported
+    from .moves import _apply_lines, _from_condition, _moving, _step_targets, from_site
+    dirn = lud.dirn or "Adjacent"
+    if hasattr(dirn, "branches"):
+        raise Unsupported(lud, "with (if ...) as its directions, as a consequent")
+    if lud.from_ is not None and lud.from_.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, "on another site type than the board's")
+    to = lud.to
+    refuse(to, "level", "site", "type")
+    per_kind = _step_targets(src, lud, dirn)
+    if any(len(ts) > 1 for per in per_kind for ts in per):
+        raise Unsupported(lud, "as a consequent that may make several moves")
+    targets = src.table([[ts[0] if ts else -1 for ts in per] for per in per_kind])
+    start, f_ok = from_site(src, lud), _from_condition(src, lud)
+    effect: list[str] = []
+    if to.apply is not None:
+        _apply_lines(src, to.apply, effect)
+    line = _moving(src, lud, LV_TOP)[0]
+    cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
+    i2, i3 = ind + "    ", ind + "        "
+    lines += [f"{ind}scf_, sct_ = frm, to", f"{ind}frm = {start}",
+              f"{ind}if 0 <= frm < {src.env.num_board_sites}{f_ok}:",
+              f"{i2}to = {targets}[what[frm], frm]",
+              f"{i2}if to >= 0 and {cond}:",
+              *(i3 + x for x in effect),
+              f"{i3}if what[frm] != 0:", f"{i3}    {line}",
+              f"{i3}else:", f"{i3}    {NO_EFFECT_ACTION}",
+              f"{ind}frm, to = scf_, sct_"]
+
+
 def step_walker(env, step, lud):
     """What a walk by `step` may do: (keys, ring, board sites), where keys(c, origin) gives
     the directions and ring(c, sites, dirs, seen) the sites one allowed step further.

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ludeme.engine.compiled.emit import emits
 from ludeme.engine.state import LAST_TOS
 
 from .base import Moves, P, Region, ludeme
@@ -52,3 +53,49 @@ def last_tos(env):
     """c -> Ludii's SitesLastTo of the last move (kept by the state once a rule reads it)."""
     env.reads_last_tos = True
     return lambda c: c.s.notes.get(LAST_TOS, ())
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(SitesTo, kind="sites")
+def _sites_to(src, lud):
+    """A helper kernel, given the evaluation context, generates the moves into buffers of
+    its own and lists their destinations once each, in the order of the moves (as
+    `_ends`). The moves are the ludeme's alone: no test of an enclosing
+    `(do ... ifAfterwards:)` or (then ...) is theirs, nor are they counted as a probe's."""
+    saved = (src.any_mode, src.first_mode, src.reaching, src.push_tests, src.outer_thens,
+             src.move_tag, src.effect_prefix, src.direction_to)
+    src.any_mode = src.first_mode = src.reaching = False
+    src.push_tests, src.outer_thens, src.move_tag, src.effect_prefix = [], [], None, None
+    # the (to) a (forEach Direction ...) inside turns from: the caller's, given
+    src.direction_to = "dto" if saved[-1] is not None else None
+    body: list[str] = []
+    try:
+        src.moves(lud.moves, body, "    ")
+    finally:
+        (src.any_mode, src.first_mode, src.reaching, src.push_tests, src.outer_thens,
+         src.move_tag, src.effect_prefix, src.direction_to) = saved
+    bound = ", player" if src.player_bound else ""
+    dto = ", dto" if saved[-1] is not None else ""
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)",
+            f"def {name}(who, what, count, sc, phase, frm, to, btw{dto}{bound}):",
+            src.context(local=()),
+            *(f"    {b} = np.empty(MAX_BUFFER, np.int64)" for b in ("mf", "mt", "mg", "mx")),
+            "    k = 0", *body,
+            "    ends = np.empty(k, np.int64)", "    n = 0",
+            "    for i in range(k):",
+            "        e = mt[i]",
+            "        new = True",
+            "        for j in range(n):",
+            "            if ends[j] == e:",
+            "                new = False",
+            "                break",
+            "        if new:",
+            "            ends[n] = e",
+            "            n += 1",
+            "    return ends[:n]", ""])
+    return (f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}"
+            f"{', ' + saved[-1] if saved[-1] is not None else ''}{bound})"), None

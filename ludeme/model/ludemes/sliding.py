@@ -389,26 +389,37 @@ def _parity(src, lud):
     return f"({src.int_expr(lud.value)} % 2 == {0 if type(lud) is IsEven else 1})"
 
 
-def radial_table(src, lud, dirn, per_kind: bool, repeats: bool) -> tuple[str, int, int]:
+def radial_table(src, lud, dirn, per_kind: bool, repeats: bool) -> tuple[str, int, int, str]:
     """The table of the sites along each radial in these directions (its start left out)
-    from each board site, `[site, radial, k]`, or with `per_kind` `[kind of the piece on the
-    site, site, radial, k]` (directions relative to the piece's facing), padded with -1; its
-    width (radials) and depth. `repeats`: a direction the list gives twice comes twice."""
-    import numpy as np
-    n = src.env.num_board_sites
+    from each board site, `[site, radial, k]`, or with `per_kind` `[slot of the kind of the
+    piece on the site, site, radial, k]` (directions relative to the piece's facing; kinds
+    that face alike share a slot), padded with -1; its width (radials) and depth; the table
+    of each kind's slot (`Source.kind_slots`), or "" without `per_kind`. `repeats`: a
+    direction the list gives twice comes twice."""
     dirs = src.env.direction_keys(dirn, lud, repeats=repeats)
     radials = src.env.board.radials
     rows = src.per_kind(lambda probe, s: [r.sites[1:] for k in dirs(probe, s)
                                           for r in (radials[k][s] if k in radials else ())],
                         per_kind)
+    slots = ""
+    if per_kind:
+        rows, slots = src.kind_slots(rows)
+    steps, width, depth = radials_array(rows)
+    return src.table(steps if per_kind else steps[0]), width, depth, slots
+
+
+def radials_array(rows):
+    """Rows `[i][site][radial]` of the sites along radials as one array `[i, site, radial,
+    k]` padded with -1, its width (radials) and depth."""
+    import numpy as np
     width = max((len(x) for per in rows for x in per), default=0) or 1
     depth = max((len(r) for per in rows for x in per for r in x), default=0) or 1
-    steps = np.full((len(rows), n, width, depth), -1)
+    steps = np.full((len(rows), len(rows[0]), width, depth), -1)
     for w, per in enumerate(rows):
         for s, rs in enumerate(per):
             for r, sites in enumerate(rs):
                 steps[w, s, r, :len(sites)] = sites
-    return src.table(steps if per_kind else steps[0]), width, depth
+    return steps, width, depth
 
 
 class _SlideForm:
@@ -451,8 +462,9 @@ class _SlideForm:
         ap = to.apply if to is not None else None
         self.rule = src.bool_expr(ap.if_) if ap is not None and ap.if_ is not None else "True"
         # The radials of every direction of the list (one given twice, twice), per start site.
-        self.t_steps, self.width, self.depth = radial_table(src, lud, dirn, not static, True)
-        self.at = "frm" if static else "what[frm], frm"
+        self.t_steps, self.width, self.depth, slots = radial_table(src, lud, dirn, not static,
+                                                                   True)
+        self.at = "frm" if static else f"{slots}[what[frm]], frm"
         self.effect: list[str] = []
         if self.stop is not None and ap is not None and ap.effect is not None:
             src.between = "x"           # `effects` is given the last site passed as x
@@ -658,7 +670,7 @@ def _shoot_moves(src, lud, out, ind):
         else "what[to] == 0"
     refuse(lud.piece, "state")
     kind = src.int_expr(lud.piece)
-    t_steps, width, depth = radial_table(src, lud, dirn, False, False)
+    t_steps, width, depth, _ = radial_table(src, lud, dirn, False, False)
     g = src.new_generator([src.site_add("to", kind, f"OWNER[{kind}]", "1")], lud=lud,
                           kind=A_ADD, levels=LV_ADD)
     out.append(f"{ind}st_, sh_ = to, {start}")
