@@ -431,6 +431,11 @@ def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
      50, 20, "too long to check: 27 turns in 3 playouts, over the budget of 20"),
     ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
      50, 10_000, ""),
+    # nine turns each: 50 would take 450, over 1.5 times the budget of 290, which the
+    # first 20 (180 turns) show: stopped there, not at the 33rd
+    ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
+     50, 290, "too long to check: 180 turns in 20 playouts, 50 would take over 1.5 times the "
+     "budget of 290"),
     # no end: the first two playouts time out, and the third is not played
     ("(play (move Pass))", 50, 10_000_000, "2 of the first 2 playouts timed out"),
 ])

@@ -49,6 +49,10 @@ MIN_ENDING = 0.95
 MIN_ROUNDS = 2
 CHEAP_FACTOR = 5     # candidates built and checked for concepts per candidate played
 FIRST_PLAYOUTS = 20          # played first: a candidate that times out here is dropped early
+# After the first playouts, a candidate whose mean length so far would take its n playouts
+# over this many times the turn budget is dropped then, not after spending the budget (a
+# war game's random playouts of a few hundred turns each take minutes to reach it)
+PROJECTED_OVER = 1.5
 UNKNOWN_MARKS = ("#", "?", "*")
 OWNERS = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "Each", "Shared", "Neutral", "All")
 
@@ -1697,7 +1701,9 @@ def play_until(game, n: int, seed: int, allowed_timeouts: int, turns: int,
     more than `allowed_timeouts` time out, when the first playout ends at once (within one
     turn), once they
     have played more than `turns` turns together (the budget, a count: the same on any
-    machine), or, as a safety limit only, after `seconds`; (rows, why stopped or "")."""
+    machine) or, from the FIRST_PLAYOUTS-th on, at a mean length that would take the n
+    playouts over PROJECTED_OVER times the budget, or, as a safety limit only, after
+    `seconds`; (rows, why stopped or "")."""
     import time
 
     from .playouts import as_frame, play_one, playout_seed
@@ -1723,6 +1729,10 @@ def play_until(game, n: int, seed: int, allowed_timeouts: int, turns: int,
         if played > turns and i + 1 < n:
             return as_frame(rows), (f"too long to check: {played} turns in {i + 1} playouts, "
                                     f"over the budget of {turns}")
+        if i + 1 >= FIRST_PLAYOUTS and i + 1 < n and played * n > PROJECTED_OVER * turns * (i + 1):
+            return as_frame(rows), (f"too long to check: {played} turns in {i + 1} playouts, "
+                                    f"{n} would take over {PROJECTED_OVER:g} times the budget "
+                                    f"of {turns}")
         if seconds is not None and time.perf_counter() - t0 > seconds and i + 1 < n:
             return as_frame(rows), (f"safety limit: {i + 1} playouts in {seconds:g} s "
                                     "(depends on the machine)")
