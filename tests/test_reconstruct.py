@@ -1101,6 +1101,41 @@ def test_without_a_concept_index_sources_of_the_family_with_the_expected_concept
     assert list((tmp_path / "cache" / "reconstruct").glob("source-concepts-*.pickle"))
 
 
+@pytest.mark.parametrize("family_has_dice", [False, True])
+def test_sources_of_other_families_with_every_expected_concept_rank_with_the_family(
+        tmp_path, monkeypatch, family_has_dice):
+    """When no game of the template's family has every expected concept (dice, for a war
+    template), the other families' games are read too, and one that has them all ranks
+    with the family's; when a game of the family has them, the others stay behind."""
+    from ludeme.analysis.reconstruct import FragmentIndex, load_template, source_scores
+    monkeypatch.setenv("LUDEME_CACHE_DIR", str(tmp_path / "cache"))
+    moves = "(move Step (to if:(is Empty (to))))"
+    end = "(end (if (no Moves Next) (result Mover Win)))"
+    plain = (f'(equipment {{ (board (square 3)) (piece "Disc" Each {moves}) }}) '
+             f'(rules (play (forEach Piece)) {end})')
+    thrown = (f'(equipment {{ (board (square 3)) (dice d:6 num:1) (piece "Disc" Each '
+              f'{moves}) }}) (rules (play (do (roll) next:(forEach Piece))) {end})')
+    games = {"war": {"Plain": plain}, "race": {"Thrown": thrown}}
+    if family_has_dice:
+        games["war"]["Rolled"] = thrown
+    for family, texts in games.items():
+        folder = tmp_path / "corpus" / "board" / family
+        folder.mkdir(parents=True)
+        for name, text in texts.items():
+            (folder / f"{name.lower()}.lud").write_text(f'(game "{name}" (players 2) {text})')
+    index = FragmentIndex.of_folders([tmp_path / "corpus"])
+    path = tmp_path / "t.lud"
+    path.write_text('(game "T" (players 2) (equipment [#]) (rules [#])) (metadata (info { '
+                    '(classification "board/war/reconstruction/pending") }) (recon { '
+                    '(concept "Dice" True) }))')
+    template = load_template(path, family="board/war")
+    scores = dict(zip((s.name for s in index.sources), source_scores(template, index)))
+    if family_has_dice:
+        assert scores["Rolled"] > scores["Thrown"] + 0.5
+    else:
+        assert scores["Thrown"] > scores["Plain"] + 0.5
+
+
 def test_a_mix_names_the_pieces_its_equipment_fill_declares(tmp_path):
     """A template whose equipment is a hole declares no pieces: a mix of one game's
     equipment and another's rules must move the pieces that equipment declares."""

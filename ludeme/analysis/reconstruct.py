@@ -1429,7 +1429,11 @@ def family_concepts(template: TemplateGame, index: FragmentIndex) -> dict[str, d
     (`family_closeness` 1), by path, when it expects a concept other than the start counts
     (which the start rules give, whatever the source): an answer expecting dice (Aucai,
     Halancola: `(equipment [#]) (rules [#])` and Dice, DiceD6) takes its fills first from
-    the games of its family that have them. Sources not read from a folder have none."""
+    the games of its family that have them. Sources not read from a folder have none.
+    When none of the family's sources has every expected concept but the start counts (a
+    war template expecting dice, a track and NoOwnPiecesWin, as race games have them), the
+    sources of the other families are read too: `source_scores` ranks those that have them
+    all with the family's."""
     if not any(e.name not in START_COUNTS for e in template.expected):
         return {}
     cache = ConceptCache()
@@ -1439,8 +1443,34 @@ def family_concepts(template: TemplateGame, index: FragmentIndex) -> dict[str, d
             entry = cache.get(Path(s.root) / s.path)
             if entry is not None:
                 out[s.path] = entry
+    if not any(has_every_expected(template.expected, e) for e in out.values()):
+        for s in index.sources:
+            if s.root and s.path not in out:
+                entry = cache.get(Path(s.root) / s.path)
+                if entry is not None:
+                    out[s.path] = entry
     cache.save()
     return out
+
+
+def expected_held(expected: list[Expected], entry: dict) -> int:
+    """How many of the expected concepts a source's entry of a concept index holds."""
+    ok = 0
+    for e in expected:
+        got = (e.name in entry["booleanConcepts"]) if isinstance(e.value, bool) \
+            else entry["nonBooleanConcepts"].get(e.name)
+        try:
+            ok += got is not None and e.holds(got)
+        except (TypeError, ValueError):
+            pass
+    return ok
+
+
+def has_every_expected(expected: list[Expected], entry: dict) -> bool:
+    """True when a source's entry holds every expected concept but the start counts (which
+    a generated start gives, whatever the source)."""
+    rest = [e for e in expected if e.name not in START_COUNTS]
+    return bool(rest) and expected_held(rest, entry) == len(rest)
 
 
 def source_scores(template: TemplateGame, index: FragmentIndex, concept_index=None
@@ -1455,21 +1485,20 @@ def source_scores(template: TemplateGame, index: FragmentIndex, concept_index=No
     else:
         concepts = family_concepts(template, index)
     fam = template.family
+    # a game of another family with every expected concept is as close as the family's
+    # own, when none of the family's has them all
+    widened = not any(has_every_expected(template.expected, concepts[s.path])
+                      for s in index.sources if s.path in concepts
+                      and family_closeness(fam, s.family) >= 1)
     out = []
     for s in index.sources:
-        score = family_closeness(fam, s.family)
+        score = closeness = family_closeness(fam, s.family)
         score += len(known & s.keywords) / max(1, len(known | s.keywords))
         entry = concepts.get(s.path)
         if entry and template.expected:
-            ok = 0
-            for e in template.expected:
-                got = (e.name in entry["booleanConcepts"]) if isinstance(e.value, bool) \
-                    else entry["nonBooleanConcepts"].get(e.name)
-                try:
-                    ok += got is not None and e.holds(got)
-                except (TypeError, ValueError):
-                    pass
-            score += ok / len(template.expected)
+            score += expected_held(template.expected, entry) / len(template.expected)
+            if widened and closeness < 1 and has_every_expected(template.expected, entry):
+                score += 1 - closeness
         out.append(score)
     return out
 
