@@ -1101,12 +1101,13 @@ def test_without_a_concept_index_sources_of_the_family_with_the_expected_concept
     assert list((tmp_path / "cache" / "reconstruct").glob("source-concepts-*.pickle"))
 
 
-@pytest.mark.parametrize("family_has_dice", [False, True])
+@pytest.mark.parametrize("family_has_dice", [0, 1, 5])
 def test_sources_of_other_families_with_every_expected_concept_rank_with_the_family(
         tmp_path, monkeypatch, family_has_dice):
-    """When no game of the template's family has every expected concept (dice, for a war
-    template), the other families' games are read too, and one that has them all ranks
-    with the family's; when a game of the family has them, the others stay behind."""
+    """When fewer than five games of the template's family have every expected concept
+    (dice, for a war template), the other families' games are read too, and one that has
+    them all ranks with the family's; when five of the family have them, the others stay
+    behind."""
     from ludeme.analysis.reconstruct import FragmentIndex, load_template, source_scores
     monkeypatch.setenv("LUDEME_CACHE_DIR", str(tmp_path / "cache"))
     moves = "(move Step (to if:(is Empty (to))))"
@@ -1116,8 +1117,8 @@ def test_sources_of_other_families_with_every_expected_concept_rank_with_the_fam
     thrown = (f'(equipment {{ (board (square 3)) (dice d:6 num:1) (piece "Disc" Each '
               f'{moves}) }}) (rules (play (do (roll) next:(forEach Piece))) {end})')
     games = {"war": {"Plain": plain}, "race": {"Thrown": thrown}}
-    if family_has_dice:
-        games["war"]["Rolled"] = thrown
+    for i in range(family_has_dice):
+        games["war"][f"Rolled{i}"] = thrown
     for family, texts in games.items():
         folder = tmp_path / "corpus" / "board" / family
         folder.mkdir(parents=True)
@@ -1130,10 +1131,12 @@ def test_sources_of_other_families_with_every_expected_concept_rank_with_the_fam
                     '(concept "Dice" True) }))')
     template = load_template(path, family="board/war")
     scores = dict(zip((s.name for s in index.sources), source_scores(template, index)))
-    if family_has_dice:
-        assert scores["Rolled"] > scores["Thrown"] + 0.5
+    if family_has_dice >= 5:
+        assert scores["Rolled0"] > scores["Thrown"] + 0.5
     else:
         assert scores["Thrown"] > scores["Plain"] + 0.5
+    if family_has_dice == 1:
+        assert abs(scores["Rolled0"] - scores["Thrown"]) < 0.5
 
 
 def test_a_mix_names_the_pieces_its_equipment_fill_declares(tmp_path):

@@ -48,6 +48,10 @@ MIN_ENDING = 0.95
 # end rule true from the start): it ends, but it is no game.
 MIN_ROUNDS = 2
 CHEAP_FACTOR = 5     # candidates built and checked for concepts per candidate played
+# Sources of other families are read for their concepts, and those with every expected
+# concept rank with the family's, when fewer of the family's than the candidates written by
+# default have them all (one such source gives at most one candidate of its own)
+WIDEN_BELOW = DEFAULT_K
 FIRST_PLAYOUTS = 20          # played first: a candidate that times out here is dropped early
 # After the first playouts, a candidate whose mean length so far would take its n playouts
 # over this many times the turn budget is dropped then, not after spending the budget (a
@@ -1430,10 +1434,10 @@ def family_concepts(template: TemplateGame, index: FragmentIndex) -> dict[str, d
     (which the start rules give, whatever the source): an answer expecting dice (Aucai,
     Halancola: `(equipment [#]) (rules [#])` and Dice, DiceD6) takes its fills first from
     the games of its family that have them. Sources not read from a folder have none.
-    When none of the family's sources has every expected concept but the start counts (a
-    war template expecting dice, a track and NoOwnPiecesWin, as race games have them), the
-    sources of the other families are read too: `source_scores` ranks those that have them
-    all with the family's."""
+    When fewer than WIDEN_BELOW of the family's sources have every expected concept but the
+    start counts (a war template expecting dice, a track and NoOwnPiecesWin, as race games
+    have them), the sources of the other families are read too: `source_scores` ranks
+    those that have them all with the family's."""
     if not any(e.name not in START_COUNTS for e in template.expected):
         return {}
     cache = ConceptCache()
@@ -1443,7 +1447,7 @@ def family_concepts(template: TemplateGame, index: FragmentIndex) -> dict[str, d
             entry = cache.get(Path(s.root) / s.path)
             if entry is not None:
                 out[s.path] = entry
-    if not any(has_every_expected(template.expected, e) for e in out.values()):
+    if sum(has_every_expected(template.expected, e) for e in out.values()) < WIDEN_BELOW:
         for s in index.sources:
             if s.root and s.path not in out:
                 entry = cache.get(Path(s.root) / s.path)
@@ -1486,10 +1490,10 @@ def source_scores(template: TemplateGame, index: FragmentIndex, concept_index=No
         concepts = family_concepts(template, index)
     fam = template.family
     # a game of another family with every expected concept is as close as the family's
-    # own, when none of the family's has them all
-    widened = not any(has_every_expected(template.expected, concepts[s.path])
-                      for s in index.sources if s.path in concepts
-                      and family_closeness(fam, s.family) >= 1)
+    # own, when fewer than WIDEN_BELOW of the family's have them all
+    widened = sum(has_every_expected(template.expected, concepts[s.path])
+                  for s in index.sources if s.path in concepts
+                  and family_closeness(fam, s.family) >= 1) < WIDEN_BELOW
     out = []
     for s in index.sources:
         score = closeness = family_closeness(fam, s.family)
