@@ -431,6 +431,11 @@ def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
      50, 20, "too long to check: 27 turns in 3 playouts, over the budget of 20"),
     ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
      50, 10_000, ""),
+    # nine turns each: 50 would take 450, over 1.5 times the budget of 290, which the
+    # first 20 (180 turns) show: stopped there, not at the 33rd
+    ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
+     50, 290, "too long to check: 180 turns in 20 playouts, 50 would take over 1.5 times the "
+     "budget of 290"),
     # no end: the first two playouts time out, and the third is not played
     ("(play (move Pass))", 50, 10_000_000, "2 of the first 2 playouts timed out"),
 ])
@@ -1094,6 +1099,44 @@ def test_without_a_concept_index_sources_of_the_family_with_the_expected_concept
     scores = dict(zip((s.name for s in index.sources), source_scores(template, index)))
     assert scores["Thrown"] > scores["Plain"] + 0.5
     assert list((tmp_path / "cache" / "reconstruct").glob("source-concepts-*.pickle"))
+
+
+@pytest.mark.parametrize("family_has_dice", [0, 1, 5])
+def test_sources_of_other_families_with_every_expected_concept_rank_with_the_family(
+        tmp_path, monkeypatch, family_has_dice):
+    """When fewer than five games of the template's family have every expected concept
+    (dice, for a war template), the other families' games are read too, and one that has
+    them all ranks with the family's; when five of the family have them, the others stay
+    behind."""
+    from ludeme.analysis.reconstruct import FragmentIndex, load_template, source_scores
+    monkeypatch.setenv("LUDEME_CACHE_DIR", str(tmp_path / "cache"))
+    moves = "(move Step (to if:(is Empty (to))))"
+    end = "(end (if (no Moves Next) (result Mover Win)))"
+    plain = (f'(equipment {{ (board (square 3)) (piece "Disc" Each {moves}) }}) '
+             f'(rules (play (forEach Piece)) {end})')
+    thrown = (f'(equipment {{ (board (square 3)) (dice d:6 num:1) (piece "Disc" Each '
+              f'{moves}) }}) (rules (play (do (roll) next:(forEach Piece))) {end})')
+    games = {"war": {"Plain": plain}, "race": {"Thrown": thrown}}
+    for i in range(family_has_dice):
+        games["war"][f"Rolled{i}"] = thrown
+    for family, texts in games.items():
+        folder = tmp_path / "corpus" / "board" / family
+        folder.mkdir(parents=True)
+        for name, text in texts.items():
+            (folder / f"{name.lower()}.lud").write_text(f'(game "{name}" (players 2) {text})')
+    index = FragmentIndex.of_folders([tmp_path / "corpus"])
+    path = tmp_path / "t.lud"
+    path.write_text('(game "T" (players 2) (equipment [#]) (rules [#])) (metadata (info { '
+                    '(classification "board/war/reconstruction/pending") }) (recon { '
+                    '(concept "Dice" True) }))')
+    template = load_template(path, family="board/war")
+    scores = dict(zip((s.name for s in index.sources), source_scores(template, index)))
+    if family_has_dice >= 5:
+        assert scores["Rolled0"] > scores["Thrown"] + 0.5
+    else:
+        assert scores["Thrown"] > scores["Plain"] + 0.5
+    if family_has_dice == 1:
+        assert abs(scores["Rolled0"] - scores["Thrown"]) < 0.5
 
 
 def test_a_mix_names_the_pieces_its_equipment_fill_declares(tmp_path):

@@ -48,7 +48,15 @@ MIN_ENDING = 0.95
 # end rule true from the start): it ends, but it is no game.
 MIN_ROUNDS = 2
 CHEAP_FACTOR = 5     # candidates built and checked for concepts per candidate played
+# Sources of other families are read for their concepts, and those with every expected
+# concept rank with the family's, when fewer of the family's than the candidates written by
+# default have them all (one such source gives at most one candidate of its own)
+WIDEN_BELOW = DEFAULT_K
 FIRST_PLAYOUTS = 20          # played first: a candidate that times out here is dropped early
+# After the first playouts, a candidate whose mean length so far would take its n playouts
+# over this many times the turn budget is dropped then, not after spending the budget (a
+# war game's random playouts of a few hundred turns each take minutes to reach it)
+PROJECTED_OVER = 1.5
 UNKNOWN_MARKS = ("#", "?", "*")
 OWNERS = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "Each", "Shared", "Neutral", "All")
 
@@ -1425,7 +1433,11 @@ def family_concepts(template: TemplateGame, index: FragmentIndex) -> dict[str, d
     (`family_closeness` 1), by path, when it expects a concept other than the start counts
     (which the start rules give, whatever the source): an answer expecting dice (Aucai,
     Halancola: `(equipment [#]) (rules [#])` and Dice, DiceD6) takes its fills first from
-    the games of its family that have them. Sources not read from a folder have none."""
+    the games of its family that have them. Sources not read from a folder have none.
+    When fewer than WIDEN_BELOW of the family's sources have every expected concept but the
+    start counts (a war template expecting dice, a track and NoOwnPiecesWin, as race games
+    have them), the sources of the other families are read too: `source_scores` ranks
+    those that have them all with the family's."""
     if not any(e.name not in START_COUNTS for e in template.expected):
         return {}
     cache = ConceptCache()
@@ -1435,8 +1447,34 @@ def family_concepts(template: TemplateGame, index: FragmentIndex) -> dict[str, d
             entry = cache.get(Path(s.root) / s.path)
             if entry is not None:
                 out[s.path] = entry
+    if sum(has_every_expected(template.expected, e) for e in out.values()) < WIDEN_BELOW:
+        for s in index.sources:
+            if s.root and s.path not in out:
+                entry = cache.get(Path(s.root) / s.path)
+                if entry is not None:
+                    out[s.path] = entry
     cache.save()
     return out
+
+
+def expected_held(expected: list[Expected], entry: dict) -> int:
+    """How many of the expected concepts a source's entry of a concept index holds."""
+    ok = 0
+    for e in expected:
+        got = (e.name in entry["booleanConcepts"]) if isinstance(e.value, bool) \
+            else entry["nonBooleanConcepts"].get(e.name)
+        try:
+            ok += got is not None and e.holds(got)
+        except (TypeError, ValueError):
+            pass
+    return ok
+
+
+def has_every_expected(expected: list[Expected], entry: dict) -> bool:
+    """True when a source's entry holds every expected concept but the start counts (which
+    a generated start gives, whatever the source)."""
+    rest = [e for e in expected if e.name not in START_COUNTS]
+    return bool(rest) and expected_held(rest, entry) == len(rest)
 
 
 def source_scores(template: TemplateGame, index: FragmentIndex, concept_index=None
@@ -1451,21 +1489,20 @@ def source_scores(template: TemplateGame, index: FragmentIndex, concept_index=No
     else:
         concepts = family_concepts(template, index)
     fam = template.family
+    # a game of another family with every expected concept is as close as the family's
+    # own, when fewer than WIDEN_BELOW of the family's have them all
+    widened = sum(has_every_expected(template.expected, concepts[s.path])
+                  for s in index.sources if s.path in concepts
+                  and family_closeness(fam, s.family) >= 1) < WIDEN_BELOW
     out = []
     for s in index.sources:
-        score = family_closeness(fam, s.family)
+        score = closeness = family_closeness(fam, s.family)
         score += len(known & s.keywords) / max(1, len(known | s.keywords))
         entry = concepts.get(s.path)
         if entry and template.expected:
-            ok = 0
-            for e in template.expected:
-                got = (e.name in entry["booleanConcepts"]) if isinstance(e.value, bool) \
-                    else entry["nonBooleanConcepts"].get(e.name)
-                try:
-                    ok += got is not None and e.holds(got)
-                except (TypeError, ValueError):
-                    pass
-            score += ok / len(template.expected)
+            score += expected_held(template.expected, entry) / len(template.expected)
+            if widened and closeness < 1 and has_every_expected(template.expected, entry):
+                score += 1 - closeness
         out.append(score)
     return out
 
@@ -1697,7 +1734,9 @@ def play_until(game, n: int, seed: int, allowed_timeouts: int, turns: int,
     more than `allowed_timeouts` time out, when the first playout ends at once (within one
     turn), once they
     have played more than `turns` turns together (the budget, a count: the same on any
-    machine), or, as a safety limit only, after `seconds`; (rows, why stopped or "")."""
+    machine) or, from the FIRST_PLAYOUTS-th on, at a mean length that would take the n
+    playouts over PROJECTED_OVER times the budget, or, as a safety limit only, after
+    `seconds`; (rows, why stopped or "")."""
     import time
 
     from .playouts import as_frame, play_one, playout_seed
@@ -1723,6 +1762,10 @@ def play_until(game, n: int, seed: int, allowed_timeouts: int, turns: int,
         if played > turns and i + 1 < n:
             return as_frame(rows), (f"too long to check: {played} turns in {i + 1} playouts, "
                                     f"over the budget of {turns}")
+        if i + 1 >= FIRST_PLAYOUTS and i + 1 < n and played * n > PROJECTED_OVER * turns * (i + 1):
+            return as_frame(rows), (f"too long to check: {played} turns in {i + 1} playouts, "
+                                    f"{n} would take over {PROJECTED_OVER:g} times the budget "
+                                    f"of {turns}")
         if seconds is not None and time.perf_counter() - t0 > seconds and i + 1 < n:
             return as_frame(rows), (f"safety limit: {i + 1} playouts in {seconds:g} s "
                                     "(depends on the machine)")
