@@ -116,6 +116,16 @@ def refuse(lud, *attrs) -> None:
             raise Unsupported(lud, why or f"with {lud._given[a][0]}:")
 
 
+def effect_as_consequent(effect):
+    """The consequent form of a ludeme whose effect form (`effect(src, lud, body)`) is
+    applied the same way after a move: its lines at the consequent's indent."""
+    def consequent(src, lud, lines, ind):
+        body: list[str] = []
+        effect(src, lud, body)
+        lines.extend(ind + x for x in body)
+    return consequent
+
+
 def refuse_stacks(src, lud) -> None:
     """Refuse (Unsupported) a compiled form that reads only the top pieces where, in a
     stacking game, the reference reads every level."""

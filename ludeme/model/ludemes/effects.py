@@ -11,7 +11,7 @@ from ludeme.engine.state import (A_ADD, A_FLIP, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, 
 from ludeme.engine.stores import TOP
 from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Region,
                    RoleType, SiteType, layer_site, lazy_moves, ludeme, name_without_number)
-from ludeme.engine.compiled.emit import emit, emits, lookup, refuse, refuse_stacks
+from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import MoveAdd, _add_moves, _moving_action, _side_effect, _then, placed, typed_sites_fn
 
@@ -1070,11 +1070,8 @@ def _from_to_effect(src, lud, body):
     body.append("frm, to = sf, st")
 
 
-@emits(FromTo, kind="consequent", refuses=("copy", "stack", "mover"))
-def _from_to_consequent(src, lud, lines, ind):
-    body: list[str] = []
-    _from_to_effect(src, lud, body)
-    lines.extend(ind + x for x in body)
+emits(FromTo, kind="consequent", refuses=("copy", "stack", "mover"))(
+    effect_as_consequent(_from_to_effect))
 
 
 @emits(ByScore, kind="end", refuses=("misere",))
@@ -1131,8 +1128,5 @@ def _add_one_move(src, lud):
 emits(AddEffect, kind="moves", refuses=("count",))(_add_moves)
 
 
-@emits(AddEffect, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
-def _add_consequent(src, lud, lines, ind):
-    body: list[str] = []
-    _add_effect(src, lud, body)
-    lines.extend(ind + x for x in body)
+emits(AddEffect, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))(
+    effect_as_consequent(_add_effect))

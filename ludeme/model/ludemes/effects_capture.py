@@ -15,7 +15,7 @@ from ludeme.engine.state import A_ADD, A_REMOVE, A_SET_VAR, Move
 from .base import Bool, DirWord, IntFn, LitStr, Moves, P, RelationType, RoleType, SiteType, ludeme
 from .moves import MaxL, _then
 from .booleans import IsEmpty, ray_pair_tables
-from ludeme.engine.compiled.emit import emits, refuse
+from ludeme.engine.compiled.emit import effect_as_consequent, emits, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 from .war import _check_board_type, _is_player_fn, _radials_fn, _remove_at, _target_friend, add_then, capture_lines, start_site, static_dirn
 
@@ -520,11 +520,7 @@ def _trigger_effect(src, lud, body):
     body += [f"tp_ = {who}", f"if 0 <= tp_ < {n}:", f"    sc[VARS + {base} + tp_] = 1"]
 
 
-@emits(Trigger, kind="consequent")
-def _trigger_consequent(src, lud, lines, ind):
-    body: list[str] = []
-    _trigger_effect(src, lud, body)
-    lines.extend(ind + x for x in body)
+emits(Trigger, kind="consequent")(effect_as_consequent(_trigger_effect))
 
 
 @emits(IsTriggered, kind="bool")

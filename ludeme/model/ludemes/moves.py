@@ -10,8 +10,9 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_COVER, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, layer_of, layer_site, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import (LV_ADD, LV_NONE, LV_SUB, LV_TOP, Unsupported, emit, emits,
-                                         part_of, reads_params_only_from, refuse)
+from ludeme.engine.compiled.emit import (LV_ADD, LV_NONE, LV_SUB, LV_TOP, Unsupported,
+                                         effect_as_consequent, emit, emits, part_of,
+                                         reads_params_only_from, refuse)
 from ..roles import DYNAMIC_WORDS
 from .literals import IntConst
 
@@ -1640,11 +1641,8 @@ def _from_to_effect(src, lud, body):
     body.append("frm, to = sf, st")
 
 
-@emits(MoveFromTo, kind="consequent", refuses=("copy", "mover", "stack"))
-def _from_to_consequent(src, lud, lines, ind):
-    body: list[str] = []
-    _from_to_effect(src, lud, body)
-    lines.extend(ind + x for x in body)
+emits(MoveFromTo, kind="consequent", refuses=("copy", "mover", "stack"))(
+    effect_as_consequent(_from_to_effect))
 
 
 def _to_sites(src, to) -> tuple[str, str]:
@@ -1765,13 +1763,6 @@ def _if_effect(src, eff, body):
         body.extend("    " + x for x in inner or ["pass"])
 
 
-@emits(RemoveEffect, kind="consequent", refuses=("level", "type"))
-def _remove_consequent(src, lud, lines, ind):
-    body: list[str] = []
-    _remove_effect(src, lud, body)
-    lines.extend(ind + x for x in body)
-
-
 @emits(RemoveEffect, kind="effect", refuses=("level", "type"))
 def _remove_effect(src, eff, body):
     """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
@@ -1813,6 +1804,10 @@ def _remove_effect(src, eff, body):
         body.extend("    " + x for x in then)
     else:
         body.append("    pass")
+
+
+emits(RemoveEffect, kind="consequent", refuses=("level", "type"))(
+    effect_as_consequent(_remove_effect))
 
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))

@@ -376,12 +376,7 @@ class SitesTrack(Region):
         frm = env.compile(self.from_) if self.from_ is not None else None
         to = env.compile(self.to) if self.to is not None else None
 
-        def pick(p):
-            for t in tracks:
-                if t.name == name or (name in t.name and t.owner in (p, 0)):
-                    return t
-            return None
-        by_player = {p: pick(p) for p in range(0, env.num_players + 2)}
+        by_player = {p: _named_track(tracks, name, p) for p in range(0, env.num_players + 2)}
 
         def sites_track(c):
             t = by_player.get(pid(c))
@@ -416,6 +411,13 @@ def _all_tracks(env, lud) -> list:
     if not tracks:
         raise lud.fail("this board has no track; declare one with (track ...) in the board")
     return tracks
+
+
+def _named_track(tracks, name: str, player: int):
+    """The track `(sites Track ...)` reads for a player: the first named exactly so, or
+    whose name holds the name and that is the player's or nobody's; None when none is."""
+    return next((t for t in tracks
+                 if t.name == name or (name in t.name and t.owner in (player, 0))), None)
 
 
 def _player_fn(env, lud, default):
@@ -975,10 +977,8 @@ def _track_loop(src, lud, out, ind, body):
     name = lud.name if lud.name is not None else ""
     n_ids = src.game.num_players + 2
 
-    def pick(p):
-        return next((t for t in tracks
-                     if t.name == name or (name in t.name and t.owner in (p, 0))), None)
-    rows = [list(pick(p).sites) if pick(p) is not None else [] for p in range(n_ids)]
+    picked = [_named_track(tracks, name, p) for p in range(n_ids)]
+    rows = [list(t.sites) if t is not None else [] for t in picked]
     first = np.full((n_ids, src.env.total_sites), -1, dtype=np.int64)
     for p, row in enumerate(rows):
         for i, site in reversed(list(enumerate(row))):

@@ -13,7 +13,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_FLIP, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SET_FIELD, Move
 from ludeme.engine.stores import TOP
 from .base import Bool, DirWord, IntFn, LitBool, LitInt, Moves, Other, P, Region, SiteType, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import emit, emits, refuse
+from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 from .effects import applied_actions
 from .moves import Directions, _then, moves_as_actions
@@ -1067,11 +1067,8 @@ def _all_combinations_effect(src, lud, body):
     body += [f"acv = {both}", "if acv:", *("    " + x for x in parts)]
 
 
-@emits(AllCombinations, kind="consequent", refuses=(("then", "as a consequent"),))
-def _all_combinations_consequent(src, lud, lines, ind):
-    body: list[str] = []
-    _all_combinations_effect(src, lud, body)
-    lines.extend(ind + x for x in body)
+emits(AllCombinations, kind="consequent", refuses=(("then", "as a consequent"),))(
+    effect_as_consequent(_all_combinations_effect))
 
 
 @emits(Append, kind="moves")
