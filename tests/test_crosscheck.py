@@ -137,3 +137,23 @@ def test_a_draw_from_sites_random_during_play_is_refused_in_a_replay(tmp_path, l
     [v] = crosscheck_files([str(trl)], lud=str(lud), seconds=None)
     assert v.status == "unsupported" and v.stage == "run", v.line()
     assert "g.lud:1:" in v.detail and "(sites Random ...) drawn during play" in v.detail
+
+
+def test_no_jit_replays_on_the_kernels_run_as_python_without_compiling(refdata, ludii, tmp_path):
+    """`--backend compiled --no-jit` checks the generated kernels without numba compiling
+    them: Tic-Tac-Toe's traces agree and numba's cache stays empty (with the JIT on, numba
+    compiles and caches the game's kernels). Refused without `--backend compiled`."""
+    import os
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    env["LUDEME_CACHE_DIR"] = str(tmp_path)
+    base = [sys.executable, "-m", "ludeme", "crosscheck", *_traces(refdata, "tic-tac-toe"),
+            "--ludii-dir", str(ludii / "games"), "-j", "1"]
+    got = subprocess.run(base + ["--backend", "compiled", "--no-jit"], env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert got.returncode == 0, got.stderr[-2000:]
+    assert "agreed" in got.stdout and "run as Python" in got.stderr
+    assert list(tmp_path.rglob("*.py")) and not list(tmp_path.rglob("*.nb[ic]"))
+    refused = subprocess.run(base + ["--no-jit"], env=env, capture_output=True, text=True,
+                             timeout=600)
+    assert refused.returncode != 0 and "--backend compiled" in refused.stderr
+    assert "Traceback" not in refused.stderr

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 from ludeme.analysis.crosscheck import DEFAULT_TIME_LIMIT, INDEX_NAME
 from ludeme.errors import LudemeError, printable
@@ -31,6 +32,10 @@ def add_parser(sub) -> None:
     p.add_argument("--backend", choices=("reference", "compiled", "auto"), default="reference",
                    help="replay on the reference engine (default), the compiled kernels, or "
                         "the kernels where the game has them (auto)")
+    p.add_argument("--no-jit", action="store_true",
+                   help="with --backend compiled: run the generated kernels as Python, numba's "
+                        "JIT off (the code numba would compile, checked without compiling "
+                        "each game for seconds to minutes; slower per move)")
     p.set_defaults(fn=run)
 
 
@@ -41,6 +46,13 @@ def run(args) -> int:
     files = trace_files(args.traces)
     if args.jobs < 1:
         raise LudemeError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.no_jit:
+        if args.backend != "compiled":
+            raise LudemeError("--no-jit runs the compiled kernels as Python: give it with "
+                              f"--backend compiled (not {args.backend})")
+        from ludeme.engine.compiled import turn_jit_off
+        turn_jit_off()
+        print("ludeme: the compiled kernels run as Python (--no-jit)", file=sys.stderr)
     verdicts = []
     for vs in iter_crosscheck(files, args.ludii_dir, args.lud, index=args.index,
                               jobs=args.jobs, seconds=args.time_limit or None,

@@ -674,6 +674,16 @@ def jit_off() -> bool:
         return False
 
 
+def turn_jit_off() -> None:
+    """Run the generated kernels as Python from now on, in this process and the workers it
+    starts (NUMBA_DISABLE_JIT; numba's configuration read again if numba is loaded). The
+    code run is the code numba would compile; `crosscheck --no-jit` checks it so."""
+    os.environ["NUMBA_DISABLE_JIT"] = "1"
+    if "numba" in sys.modules:
+        from numba.core import config
+        config.reload_config()
+
+
 def _auto_skips_kernels(game) -> bool:
     """On "auto", the reference engine plays when numba's JIT is off (`jit_off`); said once."""
     if not jit_off():
