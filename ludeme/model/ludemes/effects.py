@@ -620,12 +620,17 @@ def _do_next_moves(src, lud, out, ind):
 
 
 def _variables_set(lud) -> list | None:
-    """The names of the variables that moves which can only set variables set (an `(if)`
-    over `(set Var ...)`s, no (then ...)), or None for other moves."""
+    """The names of the variables that moves which can only set variables set (`(if)`s and
+    `(and)`s over `(set Var ...)`s, no (then ...)), or None for other moves."""
     from .memory import SetVar
-    from .moves import MovesIf
+    from .moves import MovesAnd, MovesIf
     if type(lud) is SetVar and lud.then is None:
         return [lud.name]
+    if type(lud) is MovesAnd and lud.then is None:
+        parts = [_variables_set(m) for m in list(lud.moves) + list(lud.more or [])]
+        if any(p is None for p in parts):
+            return None
+        return list(dict.fromkeys(n for p in parts for n in p))
     if type(lud) is MovesIf and lud.then is None:
         parts = [_variables_set(lud.then_)] + \
             ([_variables_set(lud.else_)] if lud.else_ is not None else [])
@@ -633,6 +638,104 @@ def _variables_set(lud) -> list | None:
             return None
         return list(dict.fromkeys(n for p in parts for n in p))
     return None
+
+
+@emits(Do, kind="consequent", refuses=(("ifAfterwards", "with ifAfterwards: as a consequent"),))
+def _do_consequent(src, lud, lines, ind):
+    """`(do <moves> next:<moves>)` as a consequent: each next move (generated once the first
+    moves are applied) is applied with the first moves' actions before its own, then its
+    consequents and the (do ...)'s (then ...); with no next move, nothing is applied. The
+    next moves are counted on the position after the first ones (`_moves_made`): where
+    there may be several, the first moves must only set variables (the settings, made once,
+    count as actions once per next move, as the reference applies them again)."""
+    if lud.next is None:
+        raise Unsupported(lud, "without next: as a consequent")
+    made = _moves_made(src, lud.next)
+    if made is None:
+        raise Unsupported(lud, "as a consequent whose next: moves are not counted")
+    count, most, always = made
+    names = _variables_set(lud.prior)
+    then: list[str] = []
+    if lud.then is not None:
+        if most > 1:
+            raise Unsupported(lud, "with (then ...) as a consequent whose next: may make "
+                                   "several moves")
+        then = ["frm = -1", "to = -1"]
+        emit("then", src, lud.then, then)
+    prior: list[str] = []
+    src.consequent(lud.prior, prior, "")
+    nxt: list[str] = []
+    src.consequent(lud.next, nxt, "")
+    if always and most == 1:
+        lines.extend(ind + x for x in prior + nxt + then)
+        return
+    d = len(ind)
+    if names is not None:
+        if _sets_variables(lud.next, set(names)):
+            raise Unsupported(lud, "as a consequent whose next: moves set the variables the "
+                                   "first moves set")
+        saved = [f"dcv{d}_{i}" for i in range(len(names))]
+        lines.extend(f"{ind}{v} = {src.variable(name)}" for v, name in zip(saved, names))
+        lines.append(f"{ind}dca{d} = sc[NUM_ACTIONS]")
+        lines.extend(ind + x for x in prior)
+        lines.append(f"{ind}dck{d} = {count}")
+        lines.append(f"{ind}if dck{d} == 0:")
+        lines.extend(f"{ind}    {src.variable(name)} = {v}" for v, name in zip(saved, names))
+        lines.append(f"{ind}    sc[NUM_ACTIONS] = dca{d}")
+        lines.append(f"{ind}else:")
+        lines.append(f"{ind}    sc[NUM_ACTIONS] += (dck{d} - 1) * (sc[NUM_ACTIONS] - dca{d})")
+        lines.extend(f"{ind}    {x}" for x in nxt + then)
+        return
+    if most > 1:
+        raise Unsupported(lud, "as a consequent after moves other than (set Var ...), where "
+                               "next: may make several moves")
+    # Whether the next move is made is asked of a copy of the position after the first moves.
+    body = ["    who, what, count = who.copy(), what.copy(), count.copy()",
+            "    sc, phase = sc.copy(), phase.copy()", src.context(),
+            *("    " + x for x in prior), f"    return {count}"]
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
+                          *body, ""])
+    lines.append(f"{ind}if {src.helper(make)}(who, what, count, sc, phase) > 0:")
+    lines.extend(f"{ind}    {x}" for x in prior + nxt + then)
+
+
+def _moves_made(src, lud):
+    """How many moves `lud` makes as a consequent on the position now: (an integer
+    expression, the most it can make, whether it always makes that many), or None where
+    unknown. (and ...), (or ...) and (if ...) add up or choose among their parts' counts;
+    another ludeme needs its `one_move` form (a condition for one move, else none)."""
+    from .moves import MovesAnd, MovesIf, MovesOr
+    if type(lud) in (MovesAnd, MovesOr) and lud.then is None:
+        parts = [_moves_made(src, m) for m in list(lud.moves) + list(lud.more or [])]
+        if any(p is None for p in parts):
+            return None
+        return ("(" + " + ".join(p[0] for p in parts) + ")", sum(p[1] for p in parts),
+                all(p[2] for p in parts))
+    if type(lud) is MovesIf and lud.then is None:
+        a = _moves_made(src, lud.then_)
+        b = _moves_made(src, lud.else_) if lud.else_ is not None else ("0", 0, False)
+        if a is None or b is None:
+            return None
+        same = a[2] and b[2] and a[1] == b[1]
+        return f"({a[0]} if {src.bool_expr(lud.cond)} else {b[0]})", max(a[1], b[1]), same
+    if lookup("one_move", lud) is None:
+        return None
+    cond = emit("one_move", src, lud)
+    return ("1", 1, True) if cond == "True" else (f"(1 if {cond} else 0)", 1, False)
+
+
+def _sets_variables(lud, names: set) -> bool:
+    """Whether moves set one of these variables (a (set Var ...) anywhere in them)."""
+    from .memory import SetVar
+    if isinstance(lud, (list, tuple)):
+        return any(_sets_variables(x, names) for x in lud)
+    fields = getattr(lud, "_fields", None)
+    if fields is None:
+        return False
+    return (type(lud) is SetVar and lud.name in names) or \
+        any(_sets_variables(v, names) for v in fields.values())
 
 
 @ludeme("all", "Passed")

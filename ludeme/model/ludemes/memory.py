@@ -395,6 +395,7 @@ def _set_var_consequent(src, lud, lines, ind):
 
 _AS_PART = (("then", "with (then ...) as a part of another move"),)
 emits(SetVar, kind="effect", refuses=_AS_PART)(lambda src, lud, body: _set_var_lines(src, lud, body, ""))
+emits(SetVar, kind="one_move")(lambda src, lud: "True")     # one setting, always
 emits(SetPlayerValue, kind="consequent", refuses=_AS_PART)(_set_player_value_lines)
 emits(SetPlayerValue, kind="effect", refuses=_AS_PART)(
     lambda src, lud, body: _set_player_value_lines(src, lud, body, ""))

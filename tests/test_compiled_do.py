@@ -1,0 +1,77 @@
+"""Compiled forms of `(do ...)` (Ludii's Do): the rows of hand-written games on both
+backends are the same, and each game shows its rule at work."""
+
+import pytest
+
+from ludeme.analysis.playouts import load
+from test_compiled import _same_rows
+
+
+# As a consequent, after a setting of a variable: the next move (a sowing) and the
+# (do ...)'s (then ...), which reads the variable set before the sowing.
+DO_SOW_GAME = """
+(game "Counted Sowing"
+  (players 2)
+  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared)})
+  (rules
+    (start (set Count 3 to:(sites Track)))
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (do (set Var "Taken" (count at:(last To)))
+                      next:(sow apply:(if (= (count at:(to)) 4) (remove (to))))
+                      (then (if (is Even (var "Taken")) (addScore Mover (var "Taken"))))))))
+    (end {(if (no Moves Next) (byScore))
+          (if (>= (count Moves) 80) (result Mover Draw))})))
+"""
+
+# As a consequent, after a setting of a variable, with several next moves (the parts of
+# an (and ...)): each of them carries the setting (an action each time).
+DO_SHIFT_GAME = """
+(game "Shifting Row"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (do (set Var "Corner" (what at:6))
+                      next:(and {(remove 6)
+                                 (if (is Occupied 7) (move (from 7) (to 6)))
+                                 (if (is Occupied 8) (move (from 8) (to 7)))
+                                 (if (!= 0 (var "Corner")) (add (piece (var "Corner")) (to 8)))})))))
+    (end {(if (is Full) (result Mover Draw))
+          (if (and {(= (who at:0) (mover)) (= (who at:4) (mover)) (= (who at:8) (mover))})
+              (result Mover Win))})))
+"""
+
+# As a consequent, after a removal, with a next move or none: where there is none, the
+# removal is not made either.
+DO_CENTRE_GAME = """
+(game "Centre Clearing"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (do (remove 4)
+                      next:(if (is Even (count Sites in:(sites Empty))) (moveAgain))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (>= (count Moves) 30) (result Mover Draw))})))
+"""
+
+
+@pytest.mark.parametrize("text, seeds, played", [
+    # Even counts taken score: both sides score.
+    (DO_SOW_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
+    # The row shifts (several actions a move) once its first site is taken.
+    (DO_SHIFT_GAME, (3, 7), lambda df: df["actions"].gt(4 * df["moves"]).any()),
+    # The centre is cleared and the mover goes on in some games.
+    (DO_CENTRE_GAME, (3, 7), lambda df: df["moves"].gt(df["turns"]).any()),
+], ids=["do-set-var-then-sow-as-a-consequent", "do-set-var-then-several-moves-as-a-consequent",
+        "do-removal-then-a-move-or-none-as-a-consequent"])
+def test_compiled_do_gives_the_reference_rows(text, seeds, played, tmp_path):
+    path = tmp_path / "game.lud"
+    path.write_text(text)
+    game = load(path)
+    from ludeme.engine.compiled.codegen import generate
+    generate(game)                  # it has a compiled form
+    rows = [_same_rows(game, 40 if i == 0 else 15, seed) for i, seed in enumerate(seeds)]
+    assert played(rows[0])
