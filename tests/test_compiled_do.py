@@ -57,6 +57,40 @@ DO_CENTRE_GAME = """
           (if (>= (count Moves) 30) (result Mover Draw))})))
 """
 
+# As moves, after pending values set from the origins of hops (`(sites From ...)`): the
+# next moves are generated with them pending, and each move sets them again.
+DO_PENDING_GAME = """
+(game "Pending Hops"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Stone" Each
+      (or (move Step Orthogonal (to if:(is Empty (to))))
+          (move Hop Orthogonal (between if:(is Enemy (who at:(between))) (apply (remove (between))))
+                (to if:(is Empty (to))))))})
+  (rules
+    (start {(place "Stone1" (sites Bottom)) (place "Stone2" (sites Top))})
+    (play (do (set Pending (sites From (forEach Piece (move Hop Orthogonal
+                                                       (between if:(is Enemy (who at:(between))))
+                                                       (to if:(is Empty (to)))))))
+              next:(forEach Piece)
+              (then (if (is In (last From) (sites Pending)) (addScore Mover 1)))))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 60) (byScore))})))
+"""
+
+# As moves, after a removal: the next moves are generated on the position without the
+# piece (its site may be taken again), which is restored afterwards.
+DO_LIFT_GAME = """
+(game "Lifted Stones"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (do (if (is Even (last To)) (remove (last To)))
+              next:(move Add (to (sites Empty)))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text, seeds, played", [
     # Even counts taken score: both sides score.
@@ -65,8 +99,14 @@ DO_CENTRE_GAME = """
     (DO_SHIFT_GAME, (3, 7), lambda df: df["actions"].gt(4 * df["moves"]).any()),
     # The centre is cleared and the mover goes on in some games.
     (DO_CENTRE_GAME, (3, 7), lambda df: df["moves"].gt(df["turns"]).any()),
+    # Moves from a site that could hop score: both sides score.
+    (DO_PENDING_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
+    # Stones are lifted (fewer actions than two a move) and lines still win.
+    (DO_LIFT_GAME, (3, 7), lambda df: df["actions"].gt(df["moves"]).any()
+     and df["winner"].gt(0).any()),
 ], ids=["do-set-var-then-sow-as-a-consequent", "do-set-var-then-several-moves-as-a-consequent",
-        "do-removal-then-a-move-or-none-as-a-consequent"])
+        "do-removal-then-a-move-or-none-as-a-consequent", "do-set-pending-from-moves-then-moves",
+        "do-removal-then-moves"])
 def test_compiled_do_gives_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

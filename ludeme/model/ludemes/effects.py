@@ -3,6 +3,8 @@ region, `(byScore ...)`."""
 
 from __future__ import annotations
 
+import re
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -588,10 +590,11 @@ def _do_next_moves(src, lud, out, ind):
     """`(do <sets of variables> next:<moves>)`: the variables set (as the reference does
     without a copy), the next moves generated, the variables restored; each next move
     carries the settings before its own actions. While moves are only looked for, the
-    next moves are looked for in a kernel of their own, so the variables are restored."""
+    next moves are looked for in a kernel of their own, so the variables are restored.
+    After other first moves, `_do_after_effects`."""
     names = _variables_set(lud.prior)
     if names is None:
-        raise Unsupported(lud, "with next: after moves other than (set Var ...)")
+        return _do_after_effects(src, lud, out, ind)
     if src.reaching:
         raise Unsupported(lud, "with next: while a threat is looked for")
     if src.first_mode:      # its any-mode answer says that there is a move, not which
@@ -602,21 +605,131 @@ def _do_next_moves(src, lud, out, ind):
     saved = [f"dv{d}_{i}" for i in range(len(names))]
     out.extend(f"{ind}{v} = {src.variable(name)}" for v, name in zip(saved, names))
     out.extend(ind + x for x in prior)
-    if src.any_mode:
-        out.append(f"{ind}found_{d} = {src.any_move_kernel(lud.next)}")
-    else:
-        outer = src.effect_prefix
-        lines, codes = outer if outer is not None else ([], ())
-        src.effect_prefix = (lines + prior, (*codes, A_SET_VAR))
-        try:
-            with src.enclosing_then(lud):
-                src.moves(lud.next, out, ind)
-        finally:
-            src.effect_prefix = outer
+    _next_moves(src, lud, out, ind, prior, (A_SET_VAR,))
     out.extend(f"{ind}{src.variable(name)} = {v}" for v, name in zip(saved, names))
+    _found_next(src, out, ind)
+
+
+def _next_moves(src, lud, out, ind, prefix: list, codes: tuple) -> None:
+    """The next moves of a (do ...), on the position after its first moves, each carrying
+    `prefix` (the first moves' effect lines, of these action kinds) before its own; while
+    moves are only looked for, whether there is one, in `found_<indent>`."""
     if src.any_mode:
-        out.append(f"{ind}if found_{d}:")
+        out.append(f"{ind}found_{len(ind)} = {src.any_move_kernel(lud.next)}")
+        return
+    outer = src.effect_prefix
+    lines, kinds = outer if outer is not None else ([], ())
+    # where a move is applied, the last move is still the one before it (as here)
+    last = ["last_from, last_to = sc[LAST_FROM], sc[LAST_TO]"]
+    src.effect_prefix = (lines + last + prefix, (*kinds, *codes))
+    try:
+        with src.enclosing_then(lud):
+            src.moves(lud.next, out, ind)
+    finally:
+        src.effect_prefix = outer
+
+
+def _found_next(src, out, ind) -> None:
+    """In any-mode, the answer of `_next_moves` once the position is restored."""
+    if src.any_mode:
+        out.append(f"{ind}if found_{len(ind)}:")
         out.append(f"{ind}    return True")
+
+
+def _do_after_effects(src, lud, out, ind):
+    """`(do <effects> next:<moves>)` after first moves that change more than variables (the
+    reference applies them to a copy): the position saved, the first moves' effects
+    applied (in a kernel of their own), the next moves generated, the position restored;
+    each next move carries those effects before its own. The (do ...) must begin where
+    (from) and (to) are undefined (a phase's moves, or moves joined at their top), as the
+    effects read them, here and where a move is applied."""
+    why = "with next: after moves other than (set Var ...)"
+    if src.reaching or src.threat_probe:
+        raise Unsupported(lud, f"{why} while a threat is looked for")
+    if src.first_mode:
+        raise Unsupported(lud, f"{why} where the first move is looked for")
+    if src.game.uses_chance:
+        raise Unsupported(lud, f"{why} in a game with chance rules")
+    if src.push_tests or _mentions_test_after(lud.next):
+        # a test of a next move applies its effects, the first moves' among them, to the
+        # position they were already applied to
+        raise Unsupported(lud, f"{why} where a move is tested afterwards")
+    if not any(_at_top(m, lud) for m in src.phase_moves()):
+        raise Unsupported(lud, f"{why} inside other moves")
+    if decides(lud.prior) and not _siteless(lud.prior):
+        raise Unsupported(lud, f"{why} that may decide (a next move without sites would "
+                               "take their sites)")
+    prior: list[str] = []
+    src.effect_body(lud.prior, prior)
+    if _STEP_WRITES.search(src.with_helpers(prior)):
+        # the effects are made again where a move is applied, after the turn has counted
+        # it, noted its destination and emptied the pending values
+        raise Unsupported(lud, f"{why} that read what a move applied changes before its "
+                               "effects (the moves counted, the last destination after "
+                               "consequents, pending values)")
+    d = len(ind)
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
+                          src.context(), *("    " + x for x in prior), "    return 0", ""])
+    arrays = ("who", "what", "count", "sc")
+    out.extend(f"{ind}ds{a}{d} = {a}.copy()" for a in arrays)
+    out.append(f"{ind}{src.helper(make)}(who, what, count, sc, phase)")
+    prefix = [f"dpf{d}, dpt{d} = frm, to", "frm = -1", "to = -1", *prior,
+              f"frm, to = dpf{d}, dpt{d}"]
+    _next_moves(src, lud, out, ind, prefix, src.action_codes(prior))
+    out.extend(f"{ind}restore({a}, ds{a}{d})" for a in arrays)
+    _found_next(src, out, ind)
+
+
+# What the kernels' `step` changes before a move's effects are made.
+_STEP_WRITES = re.compile(r"NUM_MOVES|NUM_DECISIONS|\bALLP\b|PENDN|PENDING|pending_one|_AFTER\]"
+                          r"|\bSTALE\b|REPLAYED")
+
+
+def _at_top(moves, lud) -> bool:
+    """Whether `lud` is `moves`, or one of the moves joined at its top ((or ...), (and ...),
+    (if ...), (priority ...), a (do ...)'s next moves), where (from) and (to) are as they
+    are at the top."""
+    from .moves import MovesAnd, MovesIf, MovesOr
+    if moves is lud:
+        return True
+    if type(moves) in (MovesAnd, MovesOr):
+        parts = list(moves.moves) + list(moves.more or [])
+    elif type(moves) is MovesIf:
+        parts = [moves.then_, moves.else_]
+    elif type(moves) is Priority:
+        parts = list(moves.lists) + [moves.second]
+    elif type(moves) is Do:
+        parts = [moves.next]
+    else:
+        return False
+    return any(_at_top(m, lud) for m in parts if m is not None)
+
+
+def _mentions_test_after(lud) -> bool:
+    """Whether moves hold a `(do ... ifAfterwards:)`."""
+    if isinstance(lud, (list, tuple)):
+        return any(_mentions_test_after(x) for x in lud)
+    fields = getattr(lud, "_fields", None)
+    if fields is None:
+        return False
+    return (type(lud) is Do and lud.ifAfterwards is not None) or \
+        any(_mentions_test_after(v) for v in fields.values())
+
+
+def _siteless(lud) -> bool:
+    """Whether moves make only moves without sites (settings of values, remembered or
+    pending values, as the reference's moves at (-1, -1)), whatever they read."""
+    from .memory import ForgetValue, RememberValue, SetPending, SetPlayerValue, SetVar
+    from .moves import MovesAnd, MovesIf
+    if type(lud) in (SetVar, SetPending, SetPlayerValue, RememberValue, ForgetValue):
+        return lud.then is None
+    if type(lud) is MovesAnd and lud.then is None:
+        return all(_siteless(m) for m in list(lud.moves) + list(lud.more or []))
+    if type(lud) is MovesIf and lud.then is None:
+        return _siteless(lud.then_) and (lud.else_ is None or _siteless(lud.else_))
+    return False
 
 
 def _variables_set(lud) -> list | None:
