@@ -91,6 +91,41 @@ DO_LIFT_GAME = """
           (if (>= (count Moves) 40) (result Mover Draw))})))
 """
 
+# As an effect of a step (its (apply ...)), after a score: the score only where the
+# removal is made (an enemy on the destination).
+DO_CAPTURE_GAME = """
+(game "Counted Captures"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Stone" Each
+      (move Step Adjacent
+        (to if:(not (is Friend (who at:(to))))
+            (apply (do (addScore Mover 1) next:(remove (to)))))))})
+  (rules
+    (start {(place "Stone1" (sites Bottom)) (place "Stone2" (sites Top))})
+    (play (forEach Piece))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 50) (byScore))})))
+"""
+
+# As consequents: a (do ...) whose next moves are another's (counted by that one's: always
+# one score), and next moves that are a score or the remembered values forgotten (none
+# when there are none).
+DO_NESTED_GAME = """
+(game "Nested Counts"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (or (move Add (to (intersection (sites Empty) (sites {0 2 4 6 8})))
+                (then (do (remember Value (last To))
+                          next:(do (set Var "N" (count Sites in:(sites Empty)))
+                                   next:(addScore Mover (% (var "N") 3))))))
+              (move Add (to (intersection (sites Empty) (sites {1 3 5 7})))
+                (then (do (set Var "M" (count Sites in:(sites Occupied by:Mover)))
+                          next:(if (is Even (var "M")) (addScore Mover 1) (forget Value All)))))))
+    (end (if (is Full) (byScore)))))
+"""
+
 
 @pytest.mark.parametrize("text, seeds, played", [
     # Even counts taken score: both sides score.
@@ -104,9 +139,14 @@ DO_LIFT_GAME = """
     # Stones are lifted (fewer actions than two a move) and lines still win.
     (DO_LIFT_GAME, (3, 7), lambda df: df["actions"].gt(df["moves"]).any()
      and df["winner"].gt(0).any()),
+    # Captures score, for both sides.
+    (DO_CAPTURE_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
+    # Scores differ (and every game fills the board).
+    (DO_NESTED_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
 ], ids=["do-set-var-then-sow-as-a-consequent", "do-set-var-then-several-moves-as-a-consequent",
         "do-removal-then-a-move-or-none-as-a-consequent", "do-set-pending-from-moves-then-moves",
-        "do-removal-then-moves"])
+        "do-removal-then-moves", "do-score-then-a-removal-as-an-effect",
+        "do-nested-and-forget-as-consequents"])
 def test_compiled_do_gives_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

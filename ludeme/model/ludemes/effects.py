@@ -761,57 +761,74 @@ def _do_consequent(src, lud, lines, ind):
     next moves are counted on the position after the first ones (`_moves_made`): where
     there may be several, the first moves must only set variables (the settings, made once,
     count as actions once per next move, as the reference applies them again)."""
+    _do_applied(src, lud, lines, ind, "as a consequent",
+                lambda m, out: src.consequent(m, out, ""))
+
+
+@emits(Do, kind="effect", refuses=(("ifAfterwards", "with ifAfterwards: as an effect"),))
+def _do_effect(src, lud, body):
+    """`(do <moves> next:<moves>)` as an effect of another move (its `(apply ...)`): as a
+    consequent (`_do_consequent`), each part as an effect."""
+    _do_applied(src, lud, body, "", "as an effect", lambda m, out: src.effect_body(m, out))
+
+
+def _do_applied(src, lud, lines, ind, where: str, part) -> None:
+    """The lines of a (do ...) whose moves are applied where they are made, `where` (as a
+    consequent, as an effect); `part(moves, out)` gives the lines of its moves there. They
+    make a kernel of their own (its actions counted there), called as one statement that
+    may write anything: moves around it that must read the position before it see so."""
+    from ludeme.engine.compiled.codegen import counted_actions
     if lud.next is None:
-        raise Unsupported(lud, "without next: as a consequent")
+        raise Unsupported(lud, f"without next: {where}")
     made = _moves_made(src, lud.next)
     if made is None:
-        raise Unsupported(lud, "as a consequent whose next: moves are not counted")
+        raise Unsupported(lud, f"{where} whose next: moves are not counted")
     count, most, always = made
     names = _variables_set(lud.prior)
     then: list[str] = []
     if lud.then is not None:
         if most > 1:
-            raise Unsupported(lud, "with (then ...) as a consequent whose next: may make "
-                                   "several moves")
+            raise Unsupported(lud, f"with (then ...) {where} whose next: may make several "
+                                   "moves")
         then = ["frm = -1", "to = -1"]
         emit("then", src, lud.then, then)
     prior: list[str] = []
-    src.consequent(lud.prior, prior, "")
+    part(lud.prior, prior)
     nxt: list[str] = []
-    src.consequent(lud.next, nxt, "")
+    part(lud.next, nxt)
     if always and most == 1:
-        lines.extend(ind + x for x in prior + nxt + then)
-        return
-    d = len(ind)
-    if names is not None:
+        body = prior + nxt + then
+    elif names is not None:
         if _sets_variables(lud.next, set(names)):
-            raise Unsupported(lud, "as a consequent whose next: moves set the variables the "
-                                   "first moves set")
-        saved = [f"dcv{d}_{i}" for i in range(len(names))]
-        lines.extend(f"{ind}{v} = {src.variable(name)}" for v, name in zip(saved, names))
-        lines.append(f"{ind}dca{d} = sc[NUM_ACTIONS]")
-        lines.extend(ind + x for x in prior)
-        lines.append(f"{ind}dck{d} = {count}")
-        lines.append(f"{ind}if dck{d} == 0:")
-        lines.extend(f"{ind}    {src.variable(name)} = {v}" for v, name in zip(saved, names))
-        lines.append(f"{ind}    sc[NUM_ACTIONS] = dca{d}")
-        lines.append(f"{ind}else:")
-        lines.append(f"{ind}    sc[NUM_ACTIONS] += (dck{d} - 1) * (sc[NUM_ACTIONS] - dca{d})")
-        lines.extend(f"{ind}    {x}" for x in nxt + then)
-        return
-    if most > 1:
-        raise Unsupported(lud, "as a consequent after moves other than (set Var ...), where "
-                               "next: may make several moves")
-    # Whether the next move is made is asked of a copy of the position after the first moves.
-    body = ["    who, what, count = who.copy(), what.copy(), count.copy()",
-            "    sc, phase = sc.copy(), phase.copy()", src.context(),
-            *("    " + x for x in prior), f"    return {count}"]
-
-    def make(name):
-        return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
-                          *body, ""])
-    lines.append(f"{ind}if {src.helper(make)}(who, what, count, sc, phase) > 0:")
-    lines.extend(f"{ind}    {x}" for x in prior + nxt + then)
+            raise Unsupported(lud, f"{where} whose next: moves set the variables the first "
+                                   "moves set")
+        saved = [f"dcv_{i}" for i in range(len(names))]
+        body = [*(f"{v} = {src.variable(name)}" for v, name in zip(saved, names)),
+                "dca = sc[NUM_ACTIONS]", *prior, f"dck = {count}", "if dck == 0:",
+                *(f"    {src.variable(name)} = {v}" for v, name in zip(saved, names)),
+                "    sc[NUM_ACTIONS] = dca", "else:",
+                # the settings count once per next move
+                "    sc[NUM_ACTIONS] += (dck - 1) * (sc[NUM_ACTIONS] - dca)",
+                *("    " + x for x in nxt + then)]
+    elif most > 1:
+        raise Unsupported(lud, f"{where} after moves other than (set Var ...), where next: "
+                               "may make several moves")
+    else:
+        # Whether the next move is made is asked of a copy of the position after the
+        # first moves.
+        probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
+                 "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
+                 *("    " + x for x in prior), f"    return {count}"]
+        made_one = src.helper(lambda name: "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+            *probe, ""]))
+        body = [f"if {made_one}(who, what, count, sc, phase, frm, to, btw) > 0:",
+                *("    " + x for x in prior + nxt + then)]
+    body = counted_actions(body, src.reads_after)
+    kernel = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        src.context(local=()), *("    " + x for x in body), "    return", ""]))
+    lines.append(f"{ind}{kernel}(who, what, count, sc, phase, frm, to, btw)")
 
 
 def _moves_made(src, lud):
@@ -833,6 +850,10 @@ def _moves_made(src, lud):
             return None
         same = a[2] and b[2] and a[1] == b[1]
         return f"({a[0]} if {src.bool_expr(lud.cond)} else {b[0]})", max(a[1], b[1]), same
+    if type(lud) is Do and lud.next is not None and lud.ifAfterwards is None:
+        # its next moves, counted after its first ones: known here only when always the same
+        inner = _moves_made(src, lud.next)
+        return inner if inner is not None and inner[2] else None
     if lookup("one_move", lud) is None:
         return None
     cond = emit("one_move", src, lud)

@@ -2023,6 +2023,12 @@ def _has_then(lud) -> bool:
     return False
 
 
+@emits(AddScore, kind="one_move")
+def _add_score_one_move(src, lud):
+    """`(addScore ...)` is always one move (of one action per player)."""
+    return "True"
+
+
 @emits(AddScore, kind="consequent", refuses=(("then", "as a consequent"),))
 def _add_score_consequent(src, lud, lines, ind):
     for p, v in zip(lud.players, lud.values):
