@@ -126,6 +126,21 @@ DO_NESTED_GAME = """
     (end (if (is Full) (byScore)))))
 """
 
+# As moves, after a removal at (last To afterConsequence:True) (the mirrored stone of the
+# last move, where it was added): each next move removes that stone, not its own.
+DO_MIRROR_GAME = """
+(game "Mirrored Stones"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (do (if (is Even (last To afterConsequence:True)) (remove (last To afterConsequence:True)))
+              next:(move Add (to (sites Empty))
+                     (then (if (is Empty (- 15 (last To)))
+                               (add (piece (id "Disc" Mover)) (to (- 15 (last To)))))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text, seeds, played", [
     # Even counts taken score: both sides score.
@@ -143,10 +158,12 @@ DO_NESTED_GAME = """
     (DO_CAPTURE_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
     # Scores differ (and every game fills the board).
     (DO_NESTED_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
+    # Lines win for both sides, some after a dozen moves (stones were removed).
+    (DO_MIRROR_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(12).any()),
 ], ids=["do-set-var-then-sow-as-a-consequent", "do-set-var-then-several-moves-as-a-consequent",
         "do-removal-then-a-move-or-none-as-a-consequent", "do-set-pending-from-moves-then-moves",
         "do-removal-then-moves", "do-score-then-a-removal-as-an-effect",
-        "do-nested-and-forget-as-consequents"])
+        "do-nested-and-forget-as-consequents", "do-removal-after-consequences-then-moves"])
 def test_compiled_do_gives_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

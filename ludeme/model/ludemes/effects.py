@@ -661,12 +661,22 @@ def _do_after_effects(src, lud, out, ind):
                                "take their sites)")
     prior: list[str] = []
     src.effect_body(lud.prior, prior)
-    if _STEP_WRITES.search(src.with_helpers(prior)):
+    text = src.with_helpers(prior)
+    if _STEP_WRITES.search(text):
         # the effects are made again where a move is applied, after the turn has counted
-        # it, noted its destination and emptied the pending values
+        # it and emptied the pending values
         raise Unsupported(lud, f"{why} that read what a move applied changes before its "
-                               "effects (the moves counted, the last destination after "
-                               "consequents, pending values)")
+                               "effects (the moves counted, pending values)")
+    tag = None
+    if "_AFTER]" in text:
+        # (last To afterConsequence:True) is the move's own destination once it is applied:
+        # each next move carries the one read here as its extra, which its effects read
+        top = "\n".join(prior)
+        if "LAST_FROM_AFTER" in text or text.count("LAST_TO_AFTER") != top.count(
+                "sc[LAST_TO_AFTER]") or src.move_tag is not None:
+            raise Unsupported(lud, f"{why} that read (last From afterConsequence:True), or "
+                                   "(last To afterConsequence:True) in a kernel of their own")
+        tag = "sc[LAST_TO_AFTER]"
     d = len(ind)
 
     def make(name):
@@ -675,15 +685,21 @@ def _do_after_effects(src, lud, out, ind):
     arrays = ("who", "what", "count", "sc")
     out.extend(f"{ind}ds{a}{d} = {a}.copy()" for a in arrays)
     out.append(f"{ind}{src.helper(make)}(who, what, count, sc, phase)")
+    if tag is not None:
+        prior = [x.replace(tag, "x") for x in prior]
     prefix = [f"dpf{d}, dpt{d} = frm, to", "frm = -1", "to = -1", *prior,
               f"frm, to = dpf{d}, dpt{d}"]
-    _next_moves(src, lud, out, ind, prefix, src.action_codes(prior))
+    src.move_tag = tag
+    try:
+        _next_moves(src, lud, out, ind, prefix, src.action_codes(prior))
+    finally:
+        src.move_tag = None
     out.extend(f"{ind}restore({a}, ds{a}{d})" for a in arrays)
     _found_next(src, out, ind)
 
 
 # What the kernels' `step` changes before a move's effects are made.
-_STEP_WRITES = re.compile(r"NUM_MOVES|NUM_DECISIONS|\bALLP\b|PENDN|PENDING|pending_one|_AFTER\]"
+_STEP_WRITES = re.compile(r"NUM_MOVES|NUM_DECISIONS|\bALLP\b|PENDN|PENDING|pending_one"
                           r"|\bSTALE\b|REPLAYED")
 
 
