@@ -141,6 +141,22 @@ DO_MIRROR_GAME = """
           (if (>= (count Moves) 40) (result Mover Draw))})))
 """
 
+# (site) read where no loop binds it (a (from if:...) of the phase's moves): undefined, as
+# the reference reads it (no site, no seed), not a name the kernels lack.
+UNBOUND_SITE_GAME = """
+(game "Unbound Site"
+  (players 2)
+  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared)})
+  (rules
+    (start (set Count 2 to:(sites Track)))
+    (play (move Select (from (sites Mover) if:(and (> (count at:(from)) 0) (< (count at:(site)) 1)))
+            (then (sow))))
+    (end {(if (no Moves Next) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text, seeds, played", [
     # Even counts taken score: both sides score.
@@ -160,10 +176,13 @@ DO_MIRROR_GAME = """
     (DO_NESTED_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
     # Lines win for both sides, some after a dozen moves (stones were removed).
     (DO_MIRROR_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(12).any()),
+    # Sowings are played to the limit.
+    (UNBOUND_SITE_GAME, (3, 7), lambda df: df["moves"].eq(60).any()),
 ], ids=["do-set-var-then-sow-as-a-consequent", "do-set-var-then-several-moves-as-a-consequent",
         "do-removal-then-a-move-or-none-as-a-consequent", "do-set-pending-from-moves-then-moves",
         "do-removal-then-moves", "do-score-then-a-removal-as-an-effect",
-        "do-nested-and-forget-as-consequents", "do-removal-after-consequences-then-moves"])
+        "do-nested-and-forget-as-consequents", "do-removal-after-consequences-then-moves",
+        "site-read-outside-its-loops"])
 def test_compiled_do_gives_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -1294,6 +1294,7 @@ RANKING = '''
 @njit(cache=True, inline="always")
 def legal_unranked(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx):
 {context}
+    site = -1       # (site) outside the loops that bind it: undefined, as the reference
     k = 0
     ph = phase[mover]
     sc[STALE + mover] = 0
@@ -1606,6 +1607,7 @@ def visited_slot(s):
 def legal_any(who, what, count, sc, phase):
     """True when the mover has a legal move (stops at the first)."""
 {context}
+    site = -1       # (site) outside the loops that bind it: undefined, as the reference
     ph = phase[mover]
 {play_any}
     return False
@@ -1635,6 +1637,7 @@ def no_moves(who, what, count, sc, phase, p):
 @njit(cache=True, inline="always")
 def legal(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx):
 {context}
+    site = -1       # (site) outside the loops that bind it: undefined, as the reference
     k = 0
     ph = phase[mover]
     sc[STALE + mover] = 0      # the mover's moves are generated: not stalemated (as State)
