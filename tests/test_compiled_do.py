@@ -157,6 +157,25 @@ UNBOUND_SITE_GAME = """
           (if (>= (count Moves) 60) (result Mover Draw))})))
 """
 
+# As moves after a roll, after a score (in a game with dice): the next moves with the score
+# made first, and where there is none (the pieces at their track's end), a pass that makes
+# it.
+DO_DICE_GAME = """
+(game "Dice Toll"
+  (players 2)
+  (equipment {(board (rectangle 1 12) {(track "Track1" "0,E" directed:True P1)
+                                       (track "Track2" "11,W" directed:True P2)})
+    (dice num:1) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (sites {0 1})) (place "Disc2" (sites {10 11}))})
+    (play (do (roll)
+            next:(do (addScore Mover (count Pips))
+                   next:(forEach Die if:(!= (pips) 0)
+                          (forEach Piece (move (from) (to (trackSite Move steps:(pips))
+                                                          if:(is Empty (to)))))))))
+    (end {(if (>= (count Moves) 60) (byScore))})))
+"""
+
 
 @pytest.mark.parametrize("text, seeds, played", [
     # Even counts taken score: both sides score.
@@ -178,11 +197,13 @@ UNBOUND_SITE_GAME = """
     (DO_MIRROR_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(12).any()),
     # Sowings are played to the limit.
     (UNBOUND_SITE_GAME, (3, 7), lambda df: df["moves"].eq(60).any()),
+    # Both sides win on points.
+    (DO_DICE_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"])),
 ], ids=["do-set-var-then-sow-as-a-consequent", "do-set-var-then-several-moves-as-a-consequent",
         "do-removal-then-a-move-or-none-as-a-consequent", "do-set-pending-from-moves-then-moves",
         "do-removal-then-moves", "do-score-then-a-removal-as-an-effect",
         "do-nested-and-forget-as-consequents", "do-removal-after-consequences-then-moves",
-        "site-read-outside-its-loops"])
+        "site-read-outside-its-loops", "do-score-then-moves-or-a-pass-with-dice"])
 def test_compiled_do_gives_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -610,23 +610,25 @@ def _do_next_moves(src, lud, out, ind):
     _found_next(src, out, ind)
 
 
-def _next_moves(src, lud, out, ind, prefix: list, codes: tuple) -> None:
+def _next_moves(src, lud, out, ind, prefix: list, codes: tuple) -> list:
     """The next moves of a (do ...), on the position after its first moves, each carrying
     `prefix` (the first moves' effect lines, of these action kinds) before its own; while
-    moves are only looked for, whether there is one, in `found_<indent>`."""
-    if src.any_mode:
-        out.append(f"{ind}found_{len(ind)} = {src.any_move_kernel(lud.next)}")
-        return
+    moves are only looked for, whether there is one, in `found_<indent>`. The lines every
+    next move makes before its own."""
     outer = src.effect_prefix
     lines, kinds = outer if outer is not None else ([], ())
     # where a move is applied, the last move is still the one before it (as here)
     last = ["last_from, last_to = sc[LAST_FROM], sc[LAST_TO]"]
+    if src.any_mode:
+        out.append(f"{ind}found_{len(ind)} = {src.any_move_kernel(lud.next)}")
+        return lines + last + prefix
     src.effect_prefix = (lines + last + prefix, (*kinds, *codes))
     try:
         with src.enclosing_then(lud):
             src.moves(lud.next, out, ind)
     finally:
         src.effect_prefix = outer
+    return lines + last + prefix
 
 
 def _found_next(src, out, ind) -> None:
@@ -648,8 +650,10 @@ def _do_after_effects(src, lud, out, ind):
         raise Unsupported(lud, f"{why} while a threat is looked for")
     if src.first_mode:
         raise Unsupported(lud, f"{why} where the first move is looked for")
-    if src.game.uses_chance:
-        raise Unsupported(lud, f"{why} in a game with chance rules")
+    from ludeme.engine.compiled.codegen import _draws
+    if _draws(lud.prior) or _draws(lud.next):
+        # the position is restored after the moves are generated: its chance stream too
+        raise Unsupported(lud, f"{why} drawing from the chance stream")
     if src.push_tests or _mentions_test_after(lud.next):
         # a test of a next move applies its effects, the first moves' among them, to the
         # position they were already applied to
@@ -689,9 +693,19 @@ def _do_after_effects(src, lud, out, ind):
         prior = [x.replace(tag, "x") for x in prior]
     prefix = [f"dpf{d}, dpt{d} = frm, to", "frm = -1", "to = -1", *prior,
               f"frm, to = dpf{d}, dpt{d}"]
+    # Ludii: with dice, no next move is a pass that makes the first moves' effects
+    dice = bool(getattr(src.env, "dice", None))
+    if dice and not src.any_mode:
+        out.append(f"{ind}dk{d} = k")
     src.move_tag = tag
     try:
-        _next_moves(src, lud, out, ind, prefix, src.action_codes(prior))
+        made = _next_moves(src, lud, out, ind, prefix, src.action_codes(prior))
+        if dice and src.any_mode:
+            out.append(f"{ind}found_{d} = True")
+        elif dice:
+            g = src.new_generator(made, is_pass=True, lud=lud)
+            out.append(f"{ind}if k == dk{d}:")
+            src.push(out, ind + "    ", "-1", "-1", g)
     finally:
         src.move_tag = None
     out.extend(f"{ind}restore({a}, ds{a}{d})" for a in arrays)
