@@ -176,6 +176,11 @@ DO_DICE_GAME = """
     (end {(if (>= (count Moves) 60) (byScore))})))
 """
 
+# The same after a setting of a variable, which the (do ...)'s (then ...) scores: the pass
+# of a turn with no move sets it and scores too.
+DO_DICE_VAR_GAME = DO_DICE_GAME.replace("(do (addScore Mover (count Pips))", "(do (set Var \"R\" (count Pips))").replace(
+    "if:(is Empty (to)))))))))", "if:(is Empty (to))))))\n                   (then (addScore Mover (var \"R\"))))))")
+
 
 @pytest.mark.parametrize("text, seeds, played", [
     # Even counts taken score: both sides score.
@@ -199,11 +204,13 @@ DO_DICE_GAME = """
     (UNBOUND_SITE_GAME, (3, 7), lambda df: df["moves"].eq(60).any()),
     # Both sides win on points.
     (DO_DICE_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"])),
+    (DO_DICE_VAR_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"])),
 ], ids=["do-set-var-then-sow-as-a-consequent", "do-set-var-then-several-moves-as-a-consequent",
         "do-removal-then-a-move-or-none-as-a-consequent", "do-set-pending-from-moves-then-moves",
         "do-removal-then-moves", "do-score-then-a-removal-as-an-effect",
         "do-nested-and-forget-as-consequents", "do-removal-after-consequences-then-moves",
-        "site-read-outside-its-loops", "do-score-then-moves-or-a-pass-with-dice"])
+        "site-read-outside-its-loops", "do-score-then-moves-or-a-pass-with-dice",
+        "do-set-var-then-moves-or-a-pass-with-dice"])
 def test_compiled_do_gives_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

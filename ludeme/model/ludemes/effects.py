@@ -610,25 +610,33 @@ def _do_next_moves(src, lud, out, ind):
     _found_next(src, out, ind)
 
 
-def _next_moves(src, lud, out, ind, prefix: list, codes: tuple) -> list:
+def _next_moves(src, lud, out, ind, prefix: list, codes: tuple) -> None:
     """The next moves of a (do ...), on the position after its first moves, each carrying
-    `prefix` (the first moves' effect lines, of these action kinds) before its own; while
-    moves are only looked for, whether there is one, in `found_<indent>`. The lines every
-    next move makes before its own."""
+    `prefix` (the first moves' effect lines, of these action kinds) before its own, and in a
+    game with dice, where there is none, a pass that makes them; while moves are only
+    looked for, whether there is one, in `found_<indent>`."""
     outer = src.effect_prefix
     lines, kinds = outer if outer is not None else ([], ())
     # where a move is applied, the last move is still the one before it (as here)
     last = ["last_from, last_to = sc[LAST_FROM], sc[LAST_TO]"]
+    # Ludii: with dice, no next move is a pass that makes the first moves' effects
+    dice = bool(getattr(src.env, "dice", None))
     if src.any_mode:
-        out.append(f"{ind}found_{len(ind)} = {src.any_move_kernel(lud.next)}")
-        return lines + last + prefix
+        found = "True" if dice else src.any_move_kernel(lud.next)
+        out.append(f"{ind}found_{len(ind)} = {found}")
+        return
+    if dice:
+        out.append(f"{ind}dk{len(ind)} = k")
     src.effect_prefix = (lines + last + prefix, (*kinds, *codes))
     try:
         with src.enclosing_then(lud):
             src.moves(lud.next, out, ind)
     finally:
         src.effect_prefix = outer
-    return lines + last + prefix
+    if dice:
+        g = src.new_generator(lines + last + prefix, is_pass=True, lud=lud)
+        out.append(f"{ind}if k == dk{len(ind)}:")
+        src.push(out, ind + "    ", "-1", "-1", g)
 
 
 def _found_next(src, out, ind) -> None:
@@ -693,19 +701,9 @@ def _do_after_effects(src, lud, out, ind):
         prior = [x.replace(tag, "x") for x in prior]
     prefix = [f"dpf{d}, dpt{d} = frm, to", "frm = -1", "to = -1", *prior,
               f"frm, to = dpf{d}, dpt{d}"]
-    # Ludii: with dice, no next move is a pass that makes the first moves' effects
-    dice = bool(getattr(src.env, "dice", None))
-    if dice and not src.any_mode:
-        out.append(f"{ind}dk{d} = k")
     src.move_tag = tag
     try:
-        made = _next_moves(src, lud, out, ind, prefix, src.action_codes(prior))
-        if dice and src.any_mode:
-            out.append(f"{ind}found_{d} = True")
-        elif dice:
-            g = src.new_generator(made, is_pass=True, lud=lud)
-            out.append(f"{ind}if k == dk{d}:")
-            src.push(out, ind + "    ", "-1", "-1", g)
+        _next_moves(src, lud, out, ind, prefix, src.action_codes(prior))
     finally:
         src.move_tag = None
     out.extend(f"{ind}restore({a}, ds{a}{d})" for a in arrays)
