@@ -181,6 +181,13 @@ DO_DICE_GAME = """
 DO_DICE_VAR_GAME = DO_DICE_GAME.replace("(do (addScore Mover (count Pips))", "(do (set Var \"R\" (count Pips))").replace(
     "if:(is Empty (to)))))))))", "if:(is Empty (to))))))\n                   (then (addScore Mover (var \"R\"))))))")
 
+# The roll and a score as the first moves of one (do ...) (the score reads no die: the
+# reference makes it before the roll is applied).
+DO_ROLL_AND_GAME = DO_DICE_GAME.replace(
+    "(do (roll)\n            next:(do (addScore Mover (count Pips))\n                   next:",
+    "(do (and (roll) (addScore Mover (count Sites in:(sites Occupied by:Mover))))\n                   next:").replace(
+    "if:(is Empty (to)))))))))", "if:(is Empty (to))))))))")
+
 
 @pytest.mark.parametrize("text, seeds, played", [
     # Even counts taken score: both sides score.
@@ -205,12 +212,13 @@ DO_DICE_VAR_GAME = DO_DICE_GAME.replace("(do (addScore Mover (count Pips))", "(d
     # Both sides win on points.
     (DO_DICE_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"])),
     (DO_DICE_VAR_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"])),
+    (DO_ROLL_AND_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
 ], ids=["do-set-var-then-sow-as-a-consequent", "do-set-var-then-several-moves-as-a-consequent",
         "do-removal-then-a-move-or-none-as-a-consequent", "do-set-pending-from-moves-then-moves",
         "do-removal-then-moves", "do-score-then-a-removal-as-an-effect",
         "do-nested-and-forget-as-consequents", "do-removal-after-consequences-then-moves",
         "site-read-outside-its-loops", "do-score-then-moves-or-a-pass-with-dice",
-        "do-set-var-then-moves-or-a-pass-with-dice"])
+        "do-set-var-then-moves-or-a-pass-with-dice", "do-roll-and-score-then-moves"])
 def test_compiled_do_gives_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -424,7 +424,7 @@ def _rolled_prior(src, lud):
     raise Unsupported(lud, "with next: after moves other than a roll")
 
 
-def roll_then_moves(src, lud, out, ind) -> None:
+def roll_then_moves(src, lud, out, ind, play=None) -> None:
     """`(do (roll) next:<moves>)` as the play of a phase: the dice are rolled from the chance
     stream while the legal moves are generated (once per position, as the reference
     generates them once), the moves are generated with the rolled faces showing, and each
@@ -444,7 +444,7 @@ def roll_then_moves(src, lud, out, ind) -> None:
         # always a move, the roll's pass at least.
         out.append(f"{ind}return True")
         return
-    phases = [i for i, m in enumerate(src.phase_moves()) if m is lud]
+    phases = [i for i, m in enumerate(src.phase_moves()) if m is (play or lud)]
     if len(phases) != 1:
         raise Unsupported(lud, "inside other moves (only as a phase's play)")
     _force_helper(src, lud)

@@ -568,6 +568,11 @@ def _do_moves(src, lud, out, ind):
             from .dice import roll_then_moves
             roll_then_moves(src, lud, out, ind)
             return
+        nested = _roll_then_effects(lud)
+        if nested is not None:
+            from .dice import roll_then_moves
+            roll_then_moves(src, nested, out, ind, play=lud)
+            return
         return _do_next_moves(src, lud, out, ind)
     refuse(lud, ("next", "with next: beside ifAfterwards:"))
     auto = getattr(lud.ifAfterwards, "auto_succeeds", None)
@@ -584,6 +589,56 @@ def _do_moves(src, lud, out, ind):
             src.moves(lud.prior, out, ind)
         finally:
             src.push_tests.pop()
+
+
+def _holds(lud, test) -> bool:
+    """Whether a ludeme or one of its arguments, at any depth, passes the test."""
+    if isinstance(lud, (list, tuple)):
+        return any(_holds(x, test) for x in lud)
+    fields = getattr(lud, "_fields", None)
+    if fields is None:
+        return False
+    return test(lud) or any(_holds(v, test) for v in fields.values())
+
+
+def _reads_dice(lud) -> bool:
+    """Whether ludemes hold one of the dice's (`ludemes.dice`: pips, faces, dice used...)."""
+    from . import dice
+    return _holds(lud, lambda x: type(x).__module__ == dice.__name__)
+
+
+def _mentions_test_after(lud) -> bool:
+    """Whether moves hold a `(do ... ifAfterwards:)`."""
+    return _holds(lud, lambda x: type(x) is Do and x.ifAfterwards is not None)
+
+
+def _sets_variables(lud, names: set) -> bool:
+    """Whether moves set one of these variables (a (set Var ...) anywhere in them)."""
+    from .memory import SetVar
+    return _holds(lud, lambda x: type(x) is SetVar and x.name in names)
+
+
+def _roll_then_effects(lud):
+    """`(do (and (roll) <effects>...) next:<moves>)` as `(do (roll) next:(do (and
+    <effects>...) next:<moves>))`, the same moves (the roll's actions, the effects' then
+    each next move's; with dice, a pass that makes them where no next move is) where the
+    effects read no die (the reference makes them before the roll is applied, the nested
+    form after), or None for other first moves."""
+    from .dice import Roll
+    from .moves import MovesAnd
+    prior = lud.prior
+    if type(prior) is not MovesAnd or prior.then is not None:
+        return None
+    parts = list(prior.moves) + list(prior.more or [])
+    if len(parts) < 2 or type(parts[0]) is not Roll:
+        return None
+    if _reads_dice(parts[1:]):
+        return None     # the reference makes them all before the roll is applied
+    rest = parts[1] if len(parts) == 2 else \
+        MovesAnd(prior.node, prior.path, moves=parts[1:], more=None, then=None)
+    inner = Do(lud.node, lud.path, prior=rest, next=lud.next, ifAfterwards=None, then=None)
+    return Do(lud.node, lud.path, prior=parts[0], next=inner, ifAfterwards=None,
+              then=lud.then)
 
 
 def _do_next_moves(src, lud, out, ind):
@@ -720,8 +775,8 @@ def _at_top(moves, lud) -> bool:
     (if ...), (priority ...), a (do ...)'s next moves), where (from) and (to) are as they
     are at the top."""
     from .moves import MovesAnd, MovesIf, MovesOr
-    if moves is lud:
-        return True
+    if moves is lud or type(moves) is Do and type(lud) is Do and moves.node is lud.node:
+        return True         # (or one written as (do ...)s of its parts: `_roll_then_effects`)
     if type(moves) in (MovesAnd, MovesOr):
         parts = list(moves.moves) + list(moves.more or [])
     elif type(moves) is MovesIf:
@@ -733,17 +788,6 @@ def _at_top(moves, lud) -> bool:
     else:
         return False
     return any(_at_top(m, lud) for m in parts if m is not None)
-
-
-def _mentions_test_after(lud) -> bool:
-    """Whether moves hold a `(do ... ifAfterwards:)`."""
-    if isinstance(lud, (list, tuple)):
-        return any(_mentions_test_after(x) for x in lud)
-    fields = getattr(lud, "_fields", None)
-    if fields is None:
-        return False
-    return (type(lud) is Do and lud.ifAfterwards is not None) or \
-        any(_mentions_test_after(v) for v in fields.values())
 
 
 def _siteless(lud) -> bool:
@@ -886,18 +930,6 @@ def _moves_made(src, lud):
         return None
     cond = emit("one_move", src, lud)
     return ("1", 1, True) if cond == "True" else (f"(1 if {cond} else 0)", 1, False)
-
-
-def _sets_variables(lud, names: set) -> bool:
-    """Whether moves set one of these variables (a (set Var ...) anywhere in them)."""
-    from .memory import SetVar
-    if isinstance(lud, (list, tuple)):
-        return any(_sets_variables(x, names) for x in lud)
-    fields = getattr(lud, "_fields", None)
-    if fields is None:
-        return False
-    return (type(lud) is SetVar and lud.name in names) or \
-        any(_sets_variables(v, names) for v in fields.values())
 
 
 @ludeme("all", "Passed")
