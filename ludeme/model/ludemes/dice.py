@@ -404,24 +404,44 @@ def _show_helper(src, lud) -> str:
 
 
 def rolls(lud) -> bool:
-    """True when the moves before a `(do ...)`'s `next:` are a roll: `(roll)` or `(if <cond>
-    (roll))` (the forms `roll_then_moves` compiles)."""
+    """True when the moves before a `(do ...)`'s `next:` are a roll: `(roll)`, or `(if ...)`s
+    whose branches are rolls or none (the forms `roll_then_moves` compiles)."""
+    return _roll_leaves(lud.prior) is not None
+
+
+def _roll_leaves(moves):
+    """The rolls of `(roll)` or of `(if ...)`s (without consequents of their own) whose
+    branches are such moves or none, or None for other moves."""
     from .moves import MovesIf
-    prior = lud.prior
-    return isinstance(prior, Roll) or isinstance(prior, MovesIf) and isinstance(prior.then_, Roll)
+    if isinstance(moves, Roll):
+        return [moves]
+    if type(moves) is MovesIf and moves.then is None:
+        parts = [_roll_leaves(moves.then_)] + \
+            ([_roll_leaves(moves.else_)] if moves.else_ is not None else [])
+        return None if any(p is None for p in parts) else [r for p in parts for r in p]
+    return None
 
 
 def _rolled_prior(src, lud):
     """The condition under which the moves before `next:` roll the dice: `(roll)`, or `(if
-    <cond> (roll))` (rolling at the start of a turn only); anything else is refused."""
-    from .moves import MovesIf
-    prior = lud.prior
-    if isinstance(prior, MovesIf) and prior.else_ is None and prior.then is None \
-            and isinstance(prior.then_, Roll):
-        return prior.then_, src.bool_expr(prior.cond)
-    if isinstance(prior, Roll):
-        return prior, "True"
-    raise Unsupported(lud, "with next: after moves other than a roll")
+    <cond> <rolls> [<rolls>])` (e.g. rolling at the start of a turn only); anything else
+    is refused. The rolls are alike (every die rolled): the first stands for them."""
+    def cond(moves):
+        if isinstance(moves, Roll):
+            return "True"
+        c = src.bool_expr(moves.cond)
+        then = cond(moves.then_)
+        other = cond(moves.else_) if moves.else_ is not None else "False"
+        if other == "False":
+            return c if then == "True" else f"({c} and {then})"
+        return f"({c} or {other})" if then == "True" else f"({then} if {c} else {other})"
+    leaves = _roll_leaves(lud.prior)
+    if leaves is None:
+        raise Unsupported(lud, "with next: after moves other than a roll")
+    for roll in leaves[1:]:
+        if roll.then is not None:
+            raise Unsupported(roll, "with (then ...)")
+    return leaves[0], cond(lud.prior)
 
 
 def roll_then_moves(src, lud, out, ind, play=None) -> None:
