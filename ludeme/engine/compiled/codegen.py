@@ -863,7 +863,7 @@ _CODED_ACTION = re.compile(
     r"|\b(?P<remember>rem_add)\(|\b(?P<forget>rem_forget|rem_clear)\("
     r"|sc\[(?P<var>VARS) \+|sc\[(?P<state>STATE) \+ [^\]]+\] = |sc\[(?P<score>SCORE) \+"
     r"|sc\[(?P<next>NEXT)\] = ")
-_HELPER_CALL = re.compile(r"\bhelper_(\d+)\(")
+_HELPER_CALL = re.compile(r"\b(?:helper|can_move|first_move|reach)_(\d+)\(")
 _ACTION_CODES = {"add": A_ADD, "remove": A_REMOVE, "move": A_MOVE, "pending": A_PENDING,
                  "remember": A_REMEMBER, "forget": A_FORGET, "var": A_SET_VAR,
                  "state": A_SET_FIELD, "score": A_SCORE, "next": A_NEXT}
