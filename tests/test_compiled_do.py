@@ -4,6 +4,7 @@ backends are the same, and each game shows its rule at work."""
 import pytest
 
 from ludeme.analysis.playouts import load
+from ludeme.engine.compiled import Unsupported
 from test_compiled import _same_rows
 
 
@@ -234,3 +235,15 @@ def test_compiled_do_gives_the_reference_rows(text, seeds, played, tmp_path):
     generate(game)                  # it has a compiled form
     rows = [_same_rows(game, 40 if i == 0 else 15, seed) for i, seed in enumerate(seeds)]
     assert played(rows[0])
+
+
+def test_settings_read_again_where_a_move_is_applied_are_refused(tmp_path):
+    """A (do (set Var ...) next:...) whose setting reads what the turn changes before a
+    move's effects (here the moves counted) would set another value when the move is
+    applied: refused, not compiled wrong."""
+    from ludeme.engine.compiled.codegen import generate
+    path = tmp_path / "game.lud"
+    path.write_text(DO_LIFT_GAME.replace("(do (if (is Even (last To)) (remove (last To)))",
+                                         "(do (set Var \"N\" (count Moves))"))
+    with pytest.raises(Unsupported, match="settings of variables that read what a move"):
+        generate(load(path))

@@ -656,6 +656,13 @@ def _do_next_moves(src, lud, out, ind):
         raise Unsupported(lud, "with next: where the first move is looked for")
     prior: list[str] = []
     src.effect_body(lud.prior, prior)
+    text = src.with_helpers(prior)
+    if _STEP_WRITES.search(text) or "_AFTER]" in text:
+        # the settings are made again where a move is applied, once the turn has counted
+        # it, noted its destination and emptied the pending values
+        raise Unsupported(lud, "with next: after settings of variables that read what a move "
+                               "applied changes before its effects (the moves counted, the "
+                               "last destination after consequents, pending values)")
     d = len(ind)
     saved = [f"dv{d}_{i}" for i in range(len(names))]
     out.extend(f"{ind}{v} = {src.variable(name)}" for v, name in zip(saved, names))
