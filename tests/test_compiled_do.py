@@ -194,6 +194,12 @@ DO_ROLL_AND_GAME = DO_DICE_GAME.replace(
 DO_ROLL_IF_GAME = DO_DICE_GAME.replace(
     "(do (roll)", "(do (if (= (mover) 1) (roll) (if (< (count Moves) 40) (roll)))")
 
+# The roll's (do ...) as a branch of an (if ...): for 8 moves in 16 the players pass, and
+# no roll is drawn (nor when a pass is applied).
+DO_ROLL_BRANCH_GAME = DO_DICE_GAME.replace(
+    "(play (do (roll)", "(play (if (= 1 (% (/ (count Moves) 8) 2)) (move Pass) (do (roll)").replace(
+    "if:(is Empty (to)))))))))", "if:(is Empty (to))))))))))")
+
 
 @pytest.mark.parametrize("text, seeds, played", [
     # Even counts taken score: both sides score.
@@ -220,13 +226,14 @@ DO_ROLL_IF_GAME = DO_DICE_GAME.replace(
     (DO_DICE_VAR_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"])),
     (DO_ROLL_AND_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
     (DO_ROLL_IF_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"])),
+    (DO_ROLL_BRANCH_GAME, (3, 7), lambda df: {1, 2} <= set(df["winner"])),
 ], ids=["do-set-var-then-sow-as-a-consequent", "do-set-var-then-several-moves-as-a-consequent",
         "do-removal-then-a-move-or-none-as-a-consequent", "do-set-pending-from-moves-then-moves",
         "do-removal-then-moves", "do-score-then-a-removal-as-an-effect",
         "do-nested-and-forget-as-consequents", "do-removal-after-consequences-then-moves",
         "site-read-outside-its-loops", "do-score-then-moves-or-a-pass-with-dice",
         "do-set-var-then-moves-or-a-pass-with-dice", "do-roll-and-score-then-moves",
-        "do-rolls-under-ifs-then-moves"])
+        "do-rolls-under-ifs-then-moves", "do-roll-as-a-branch-of-an-if"])
 def test_compiled_do_gives_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -464,15 +464,19 @@ def roll_then_moves(src, lud, out, ind, play=None) -> None:
         # always a move, the roll's pass at least.
         out.append(f"{ind}return True")
         return
-    phases = [i for i, m in enumerate(src.phase_moves()) if m is (play or lud)]
-    if len(phases) != 1:
-        raise Unsupported(lud, "inside other moves (only as a phase's play)")
+    paths = [(i, p) for i, m in enumerate(src.phase_moves())
+             if (p := _reached_if(src, m, play or lud)) is not None]
+    if len(paths) != 1:
+        raise Unsupported(lud, "inside other moves (only as a phase's play, or a branch of "
+                               "its (if ...)s, (or ...)s and (and ...)s)")
+    phases = [paths[0][0]]
     _force_helper(src, lud)
     draw, show = _draw_helper(src, lud), _show_helper(src, lud)
     flag = _slot(src, _ROLL_FLAG)
     # The reference generates the phase's moves again when a pass is applied (its
-    # stalemated flag), drawing a roll that nothing shows.
-    rule = cond
+    # stalemated flag), drawing a roll that nothing shows: where the (if ...)s around the
+    # roll lead to it.
+    rule = cond if paths[0][1] == "True" else f"({paths[0][1]} and {cond})"
 
     def make(name):
         return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
@@ -499,6 +503,29 @@ def roll_then_moves(src, lud, out, ind, play=None) -> None:
     out.append(f"{ind}if k == k{n}:")
     src.push(out, ind + "    ", "-1", "-1", g)
     out += [f"{ind}{b} = {a}" for a, b in zip(names, saved)]
+
+
+def _reached_if(src, moves, lud):
+    """The condition under which generating `moves` generates `lud` ("True" when always),
+    or None where it is not among them once: `moves` itself, or a branch of (if ...)s, (or
+    ...)s and (and ...)s (each part of which is generated)."""
+    from .moves import MovesAnd, MovesIf, MovesOr
+    if moves is lud:
+        return "True"
+    if type(moves) in (MovesOr, MovesAnd):
+        found = [c for m in list(moves.moves) + list(moves.more or [])
+                 if (c := _reached_if(src, m, lud)) is not None]
+        return found[0] if len(found) == 1 else None
+    if type(moves) is MovesIf:
+        a = _reached_if(src, moves.then_, lud)
+        b = _reached_if(src, moves.else_, lud) if moves.else_ is not None else None
+        if (a is None) == (b is None):
+            return None
+        c = src.bool_expr(moves.cond)
+        inner = a if a is not None else b
+        here = c if a is not None else f"(not {c})"
+        return here if inner == "True" else f"({here} and {inner})"
+    return None
 
 
 def _value_helper(src, lud, dice: DiceSet) -> str:
