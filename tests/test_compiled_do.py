@@ -5,34 +5,38 @@ import pytest
 
 from ludeme.analysis.playouts import load
 from ludeme.engine.compiled import Unsupported
-from test_compiled import _same_rows
+import test_compiled
+
+
+def _discs(name: str, side: int, rules: str) -> str:
+    """A game of two players' discs on a square board of `side` sites a side."""
+    return (f'(game "{name}" (players 2)\n  (equipment {{(board (square {side})) '
+            f'(piece "Disc" Each)}})\n  (rules {rules}))')
+
+
+def _holes(name: str, rules: str) -> str:
+    """A sowing game of two players on two rows of five holes, one track round them."""
+    return (f'(game "{name}" (players 2)\n'
+            '  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))\n'
+            '    (regions P1 (sites Bottom)) (regions P2 (sites Top)) (piece "Seed" Shared)})\n'
+            f'  (rules {rules}))')
 
 
 # As a consequent, after a setting of a variable: the next move (a sowing) and the
 # (do ...)'s (then ...), which reads the variable set before the sowing.
-DO_SOW_GAME = """
-(game "Counted Sowing"
-  (players 2)
-  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
-    (regions P1 (sites Bottom)) (regions P2 (sites Top))
-    (piece "Seed" Shared)})
-  (rules
+DO_SOW_GAME = _holes("Counted Sowing", """
     (start (set Count 3 to:(sites Track)))
     (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
             (then (do (set Var "Taken" (count at:(last To)))
                       next:(sow apply:(if (= (count at:(to)) 4) (remove (to))))
                       (then (if (is Even (var "Taken")) (addScore Mover (var "Taken"))))))))
     (end {(if (no Moves Next) (byScore))
-          (if (>= (count Moves) 80) (result Mover Draw))})))
-"""
+          (if (>= (count Moves) 80) (result Mover Draw))})
+""")
 
 # As a consequent, after a setting of a variable, with several next moves (the parts of
 # an (and ...)): each of them carries the setting (an action each time).
-DO_SHIFT_GAME = """
-(game "Shifting Row"
-  (players 2)
-  (equipment {(board (square 3)) (piece "Disc" Each)})
-  (rules
+DO_SHIFT_GAME = _discs("Shifting Row", 3, """
     (play (move Add (to (sites Empty))
             (then (do (set Var "Corner" (what at:6))
                       next:(and {(remove 6)
@@ -41,22 +45,18 @@ DO_SHIFT_GAME = """
                                  (if (!= 0 (var "Corner")) (add (piece (var "Corner")) (to 8)))})))))
     (end {(if (is Full) (result Mover Draw))
           (if (and {(= (who at:0) (mover)) (= (who at:4) (mover)) (= (who at:8) (mover))})
-              (result Mover Win))})))
-"""
+              (result Mover Win))})
+""")
 
 # As a consequent, after a removal, with a next move or none: where there is none, the
 # removal is not made either.
-DO_CENTRE_GAME = """
-(game "Centre Clearing"
-  (players 2)
-  (equipment {(board (square 3)) (piece "Disc" Each)})
-  (rules
+DO_CENTRE_GAME = _discs("Centre Clearing", 3, """
     (play (move Add (to (sites Empty))
             (then (do (remove 4)
                       next:(if (is Even (count Sites in:(sites Empty))) (moveAgain))))))
     (end {(if (is Line 3) (result Mover Win))
-          (if (>= (count Moves) 30) (result Mover Draw))})))
-"""
+          (if (>= (count Moves) 30) (result Mover Draw))})
+""")
 
 # As moves, after pending values set from the origins of hops (`(sites From ...)`): the
 # next moves are generated with them pending, and each move sets them again.
@@ -81,16 +81,12 @@ DO_PENDING_GAME = """
 
 # As moves, after a removal: the next moves are generated on the position without the
 # piece (its site may be taken again), which is restored afterwards.
-DO_LIFT_GAME = """
-(game "Lifted Stones"
-  (players 2)
-  (equipment {(board (square 4)) (piece "Disc" Each)})
-  (rules
+DO_LIFT_GAME = _discs("Lifted Stones", 4, """
     (play (do (if (is Even (last To)) (remove (last To)))
               next:(move Add (to (sites Empty)))))
     (end {(if (is Line 3) (result Mover Win))
-          (if (>= (count Moves) 40) (result Mover Draw))})))
-"""
+          (if (>= (count Moves) 40) (result Mover Draw))})
+""")
 
 # As an effect of a step (its (apply ...)), after a score: the score only where the
 # removal is made (an enemy on the destination).
@@ -112,11 +108,7 @@ DO_CAPTURE_GAME = """
 # As consequents: a (do ...) whose next moves are another's (counted by that one's: always
 # one score), and next moves that are a score or the remembered values forgotten (none
 # when there are none).
-DO_NESTED_GAME = """
-(game "Nested Counts"
-  (players 2)
-  (equipment {(board (square 3)) (piece "Disc" Each)})
-  (rules
+DO_NESTED_GAME = _discs("Nested Counts", 3, """
     (play (or (move Add (to (intersection (sites Empty) (sites {0 2 4 6 8})))
                 (then (do (remember Value (last To))
                           next:(do (set Var "N" (count Sites in:(sites Empty)))
@@ -124,39 +116,29 @@ DO_NESTED_GAME = """
               (move Add (to (intersection (sites Empty) (sites {1 3 5 7})))
                 (then (do (set Var "M" (count Sites in:(sites Occupied by:Mover)))
                           next:(if (is Even (var "M")) (addScore Mover 1) (forget Value All)))))))
-    (end (if (is Full) (byScore)))))
-"""
+    (end (if (is Full) (byScore)))
+""")
 
 # As moves, after a removal at (last To afterConsequence:True) (the mirrored stone of the
 # last move, where it was added): each next move removes that stone, not its own.
-DO_MIRROR_GAME = """
-(game "Mirrored Stones"
-  (players 2)
-  (equipment {(board (square 4)) (piece "Disc" Each)})
-  (rules
+DO_MIRROR_GAME = _discs("Mirrored Stones", 4, """
     (play (do (if (is Even (last To afterConsequence:True)) (remove (last To afterConsequence:True)))
               next:(move Add (to (sites Empty))
                      (then (if (is Empty (- 15 (last To)))
                                (add (piece (id "Disc" Mover)) (to (- 15 (last To)))))))))
     (end {(if (is Line 3) (result Mover Win))
-          (if (>= (count Moves) 40) (result Mover Draw))})))
-"""
+          (if (>= (count Moves) 40) (result Mover Draw))})
+""")
 
 # (site) read where no loop binds it (a (from if:...) of the phase's moves): undefined, as
 # the reference reads it (no site, no seed), not a name the kernels lack.
-UNBOUND_SITE_GAME = """
-(game "Unbound Site"
-  (players 2)
-  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
-    (regions P1 (sites Bottom)) (regions P2 (sites Top))
-    (piece "Seed" Shared)})
-  (rules
+UNBOUND_SITE_GAME = _holes("Unbound Site", """
     (start (set Count 2 to:(sites Track)))
     (play (move Select (from (sites Mover) if:(and (> (count at:(from)) 0) (< (count at:(site)) 1)))
             (then (sow))))
     (end {(if (no Moves Next) (result Mover Win))
-          (if (>= (count Moves) 60) (result Mover Draw))})))
-"""
+          (if (>= (count Moves) 60) (result Mover Draw))})
+""")
 
 # As moves after a roll, after a score (in a game with dice): the next moves with the score
 # made first, and where there is none (the pieces at their track's end), a pass that makes
@@ -235,13 +217,9 @@ DO_ROLL_BRANCH_GAME = DO_DICE_GAME.replace(
         "do-set-var-then-moves-or-a-pass-with-dice", "do-roll-and-score-then-moves",
         "do-rolls-under-ifs-then-moves", "do-roll-as-a-branch-of-an-if"])
 def test_compiled_do_gives_the_reference_rows(text, seeds, played, tmp_path):
-    path = tmp_path / "game.lud"
-    path.write_text(text)
-    game = load(path)
-    from ludeme.engine.compiled.codegen import generate
-    generate(game)                  # it has a compiled form
-    rows = [_same_rows(game, 40 if i == 0 else 15, seed) for i, seed in enumerate(seeds)]
-    assert played(rows[0])
+    # as test_compiled's new forms: a compiled form, the same rows, the rule at work
+    test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played,
+                                                                   tmp_path)
 
 
 def test_settings_read_again_where_a_move_is_applied_are_refused(tmp_path):
