@@ -29,7 +29,8 @@ from typing import Callable
 
 import numpy as np
 
-from ludeme.engine.state import A_MOVE, A_NEXT, A_PASS, A_SWAP
+from ludeme.engine.state import (A_ADD, A_FORGET, A_MOVE, A_NEXT, A_PASS, A_PENDING, A_REMEMBER,
+                                 A_REMOVE, A_SCORE, A_SET_FIELD, A_SET_VAR, A_SWAP)
 from ludeme.engine.compiled.emit import LV_NONE, emit, lookup
 from ludeme.engine.compiled.unsupported import Unsupported
 
@@ -785,6 +786,29 @@ class Source:
                     f"{', ' + roles if roles else ''})")
         return at_push
 
+    def with_helpers(self, lines: list[str]) -> str:
+        """The text of lines and of every helper kernel they call, at any depth."""
+        texts = ["\n".join(lines)]
+        seen: set = set()
+        i = 0
+        while i < len(texts):
+            for m in _HELPER_CALL.finditer(texts[i]):
+                h = int(m.group(1))
+                if h not in seen and h < len(self.helpers):
+                    seen.add(h)
+                    texts.append(self.helpers[h])
+            i += 1
+        return "\n".join(texts)
+
+    def action_codes(self, lines: list[str]) -> tuple:
+        """The engine's codes of the actions that effect lines make (those of the helper
+        kernels they call included), in the order first met: the kinds a generator whose
+        effect they begin declares (`new_generator`)."""
+        codes: dict = {}
+        for m in _CODED_ACTION.finditer(self.with_helpers(lines)):
+            codes.setdefault(_ACTION_CODES[m.lastgroup], None)
+        return tuple(codes)
+
     def piece_state(self, site: str) -> str:
         """The state of the piece at `site` (an expression to read or assign; the site must
         be one of the kernels' sites). Asking for it in a game generated without piece
@@ -829,6 +853,20 @@ SITE_MOVE_COUNTED = ("site_move_counted(who, what, count, 0, np.array({owners!r}
                      "dtype=np.int64), {frm}, {to})")
 SITE_ADD = "site_add(who, what, count, {first}, {to}, {what}, {who}, {n})"
 SITE_CLEAR = "site_clear(who, what, count, {site})"
+
+
+# The statements of effect lines by the engine's code of the action each makes
+# (`Source.action_codes`), and the calls of helper kernels (`Source.with_helpers`).
+_CODED_ACTION = re.compile(
+    r"\b(?P<add>site_add)(_st)?\(|\b(?P<remove>site_clear|site_remove)(_st)?\("
+    r"|\b(?P<move>site_move\w*|stack_move_stack)\(|\b(?P<pending>pend_add)\("
+    r"|\b(?P<remember>rem_add)\(|\b(?P<forget>rem_forget|rem_clear)\("
+    r"|sc\[(?P<var>VARS) \+|sc\[(?P<state>STATE) \+ [^\]]+\] = |sc\[(?P<score>SCORE) \+"
+    r"|sc\[(?P<next>NEXT)\] = ")
+_HELPER_CALL = re.compile(r"\b(?:helper|can_move|first_move|reach)_(\d+)\(")
+_ACTION_CODES = {"add": A_ADD, "remove": A_REMOVE, "move": A_MOVE, "pending": A_PENDING,
+                 "remember": A_REMEMBER, "forget": A_FORGET, "var": A_SET_VAR,
+                 "state": A_SET_FIELD, "score": A_SCORE, "next": A_NEXT}
 
 
 class _NeedsPieceStates(Unsupported):
@@ -1256,6 +1294,7 @@ RANKING = '''
 @njit(cache=True, inline="always")
 def legal_unranked(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx):
 {context}
+    site = -1       # (site) outside the loops that bind it: undefined, as the reference
     k = 0
     ph = phase[mover]
     sc[STALE + mover] = 0
@@ -1410,7 +1449,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 NUM_SCALARS, WIN, LOSS, DRAW,
                                 hash_one, hash_into, site_word, grown, step_distance,
                                 popcount, series_figures, grown_rows, JOURNAL, JOURNAL_TAIL,
-                                journal,
+                                journal, restore,
                                 N_SERIES, S_PIECES, S_OCCUPIED, S_LEGAL, S_MULTI,
                                 S_DISTANCE, S_SCORE)
 {stack_writes}
@@ -1568,6 +1607,7 @@ def visited_slot(s):
 def legal_any(who, what, count, sc, phase):
     """True when the mover has a legal move (stops at the first)."""
 {context}
+    site = -1       # (site) outside the loops that bind it: undefined, as the reference
     ph = phase[mover]
 {play_any}
     return False
@@ -1597,6 +1637,7 @@ def no_moves(who, what, count, sc, phase, p):
 @njit(cache=True, inline="always")
 def legal(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx):
 {context}
+    site = -1       # (site) outside the loops that bind it: undefined, as the reference
     k = 0
     ph = phase[mover]
     sc[STALE + mover] = 0      # the mover's moves are generated: not stalemated (as State)

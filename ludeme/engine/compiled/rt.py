@@ -356,6 +356,13 @@ def journal(count, site):
 
 
 @njit(cache=True)
+def restore(dst, saved):
+    """An array given back the values saved from it (a position restored after moves were
+    generated on it as a copy: a (do ...)'s first moves applied), its journal included."""
+    dst[:] = saved
+
+
+@njit(cache=True)
 def site_clear(who, what, count, site):
     journal(count, site)
     who[site] = 0

@@ -404,27 +404,47 @@ def _show_helper(src, lud) -> str:
 
 
 def rolls(lud) -> bool:
-    """True when the moves before a `(do ...)`'s `next:` are a roll: `(roll)` or `(if <cond>
-    (roll))` (the forms `roll_then_moves` compiles)."""
+    """True when the moves before a `(do ...)`'s `next:` are a roll: `(roll)`, or `(if ...)`s
+    whose branches are rolls or none (the forms `roll_then_moves` compiles)."""
+    return _roll_leaves(lud.prior) is not None
+
+
+def _roll_leaves(moves):
+    """The rolls of `(roll)` or of `(if ...)`s (without consequents of their own) whose
+    branches are such moves or none, or None for other moves."""
     from .moves import MovesIf
-    prior = lud.prior
-    return isinstance(prior, Roll) or isinstance(prior, MovesIf) and isinstance(prior.then_, Roll)
+    if isinstance(moves, Roll):
+        return [moves]
+    if type(moves) is MovesIf and moves.then is None:
+        parts = [_roll_leaves(moves.then_)] + \
+            ([_roll_leaves(moves.else_)] if moves.else_ is not None else [])
+        return None if any(p is None for p in parts) else [r for p in parts for r in p]
+    return None
 
 
 def _rolled_prior(src, lud):
     """The condition under which the moves before `next:` roll the dice: `(roll)`, or `(if
-    <cond> (roll))` (rolling at the start of a turn only); anything else is refused."""
-    from .moves import MovesIf
-    prior = lud.prior
-    if isinstance(prior, MovesIf) and prior.else_ is None and prior.then is None \
-            and isinstance(prior.then_, Roll):
-        return prior.then_, src.bool_expr(prior.cond)
-    if isinstance(prior, Roll):
-        return prior, "True"
-    raise Unsupported(lud, "with next: after moves other than a roll")
+    <cond> <rolls> [<rolls>])` (e.g. rolling at the start of a turn only); anything else
+    is refused. The rolls are alike (every die rolled): the first stands for them."""
+    def cond(moves):
+        if isinstance(moves, Roll):
+            return "True"
+        c = src.bool_expr(moves.cond)
+        then = cond(moves.then_)
+        other = cond(moves.else_) if moves.else_ is not None else "False"
+        if other == "False":
+            return c if then == "True" else f"({c} and {then})"
+        return f"({c} or {other})" if then == "True" else f"({then} if {c} else {other})"
+    leaves = _roll_leaves(lud.prior)
+    if leaves is None:
+        raise Unsupported(lud, "with next: after moves other than a roll")
+    for roll in leaves[1:]:
+        if roll.then is not None:
+            raise Unsupported(roll, "with (then ...)")
+    return leaves[0], cond(lud.prior)
 
 
-def roll_then_moves(src, lud, out, ind) -> None:
+def roll_then_moves(src, lud, out, ind, play=None) -> None:
     """`(do (roll) next:<moves>)` as the play of a phase: the dice are rolled from the chance
     stream while the legal moves are generated (once per position, as the reference
     generates them once), the moves are generated with the rolled faces showing, and each
@@ -444,15 +464,19 @@ def roll_then_moves(src, lud, out, ind) -> None:
         # always a move, the roll's pass at least.
         out.append(f"{ind}return True")
         return
-    phases = [i for i, m in enumerate(src.phase_moves()) if m is lud]
-    if len(phases) != 1:
-        raise Unsupported(lud, "inside other moves (only as a phase's play)")
+    paths = [(i, p) for i, m in enumerate(src.phase_moves())
+             if (p := _reached_if(src, m, play or lud)) is not None]
+    if len(paths) != 1:
+        raise Unsupported(lud, "inside other moves (only as a phase's play, or a branch of "
+                               "its (if ...)s, (or ...)s and (and ...)s)")
+    phases = [paths[0][0]]
     _force_helper(src, lud)
     draw, show = _draw_helper(src, lud), _show_helper(src, lud)
     flag = _slot(src, _ROLL_FLAG)
     # The reference generates the phase's moves again when a pass is applied (its
-    # stalemated flag), drawing a roll that nothing shows.
-    rule = cond
+    # stalemated flag), drawing a roll that nothing shows: where the (if ...)s around the
+    # roll lead to it.
+    rule = cond if paths[0][1] == "True" else f"({paths[0][1]} and {cond})"
 
     def make(name):
         return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
@@ -479,6 +503,29 @@ def roll_then_moves(src, lud, out, ind) -> None:
     out.append(f"{ind}if k == k{n}:")
     src.push(out, ind + "    ", "-1", "-1", g)
     out += [f"{ind}{b} = {a}" for a, b in zip(names, saved)]
+
+
+def _reached_if(src, moves, lud):
+    """The condition under which generating `moves` generates `lud` ("True" when always),
+    or None where it is not among them once: `moves` itself, or a branch of (if ...)s, (or
+    ...)s and (and ...)s (each part of which is generated)."""
+    from .moves import MovesAnd, MovesIf, MovesOr
+    if moves is lud:
+        return "True"
+    if type(moves) in (MovesOr, MovesAnd):
+        found = [c for m in list(moves.moves) + list(moves.more or [])
+                 if (c := _reached_if(src, m, lud)) is not None]
+        return found[0] if len(found) == 1 else None
+    if type(moves) is MovesIf:
+        a = _reached_if(src, moves.then_, lud)
+        b = _reached_if(src, moves.else_, lud) if moves.else_ is not None else None
+        if (a is None) == (b is None):
+            return None
+        c = src.bool_expr(moves.cond)
+        inner = a if a is not None else b
+        here = c if a is not None else f"(not {c})"
+        return here if inner == "True" else f"({here} and {inner})"
+    return None
 
 
 def _value_helper(src, lud, dice: DiceSet) -> str:

@@ -3,6 +3,8 @@ region, `(byScore ...)`."""
 
 from __future__ import annotations
 
+import re
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -566,6 +568,11 @@ def _do_moves(src, lud, out, ind):
             from .dice import roll_then_moves
             roll_then_moves(src, lud, out, ind)
             return
+        nested = _roll_then_effects(lud)
+        if nested is not None:
+            from .dice import roll_then_moves
+            roll_then_moves(src, nested, out, ind, play=lud)
+            return
         return _do_next_moves(src, lud, out, ind)
     refuse(lud, ("next", "with next: beside ifAfterwards:"))
     auto = getattr(lud.ifAfterwards, "auto_succeeds", None)
@@ -584,48 +591,238 @@ def _do_moves(src, lud, out, ind):
             src.push_tests.pop()
 
 
+def _holds(lud, test) -> bool:
+    """Whether a ludeme or one of its arguments, at any depth, passes the test."""
+    if isinstance(lud, (list, tuple)):
+        return any(_holds(x, test) for x in lud)
+    fields = getattr(lud, "_fields", None)
+    if fields is None:
+        return False
+    return test(lud) or any(_holds(v, test) for v in fields.values())
+
+
+def _reads_dice(lud) -> bool:
+    """Whether ludemes hold one of the dice's (`ludemes.dice`: pips, faces, dice used...)."""
+    from . import dice
+    return _holds(lud, lambda x: type(x).__module__ == dice.__name__)
+
+
+def _mentions_test_after(lud) -> bool:
+    """Whether moves hold a `(do ... ifAfterwards:)`."""
+    return _holds(lud, lambda x: type(x) is Do and x.ifAfterwards is not None)
+
+
+def _sets_variables(lud, names: set) -> bool:
+    """Whether moves set one of these variables (a (set Var ...) anywhere in them)."""
+    from .memory import SetVar
+    return _holds(lud, lambda x: type(x) is SetVar and x.name in names)
+
+
+def _roll_then_effects(lud):
+    """`(do (and (roll) <effects>...) next:<moves>)` as `(do (roll) next:(do (and
+    <effects>...) next:<moves>))`, the same moves (the roll's actions, the effects' then
+    each next move's; with dice, a pass that makes them where no next move is) where the
+    effects read no die (the reference makes them before the roll is applied, the nested
+    form after), or None for other first moves."""
+    from .dice import Roll
+    from .moves import MovesAnd
+    prior = lud.prior
+    if type(prior) is not MovesAnd or prior.then is not None:
+        return None
+    parts = list(prior.moves) + list(prior.more or [])
+    if len(parts) < 2 or type(parts[0]) is not Roll:
+        return None
+    if _reads_dice(parts[1:]):
+        return None     # the reference makes them all before the roll is applied
+    rest = parts[1] if len(parts) == 2 else \
+        MovesAnd(prior.node, prior.path, moves=parts[1:], more=None, then=None)
+    inner = Do(lud.node, lud.path, prior=rest, next=lud.next, ifAfterwards=None, then=None)
+    return Do(lud.node, lud.path, prior=parts[0], next=inner, ifAfterwards=None,
+              then=lud.then)
+
+
 def _do_next_moves(src, lud, out, ind):
     """`(do <sets of variables> next:<moves>)`: the variables set (as the reference does
     without a copy), the next moves generated, the variables restored; each next move
     carries the settings before its own actions. While moves are only looked for, the
-    next moves are looked for in a kernel of their own, so the variables are restored."""
+    next moves are looked for in a kernel of their own, so the variables are restored.
+    After other first moves, `_do_after_effects`."""
     names = _variables_set(lud.prior)
     if names is None:
-        raise Unsupported(lud, "with next: after moves other than (set Var ...)")
+        return _do_after_effects(src, lud, out, ind)
     if src.reaching:
         raise Unsupported(lud, "with next: while a threat is looked for")
     if src.first_mode:      # its any-mode answer says that there is a move, not which
         raise Unsupported(lud, "with next: where the first move is looked for")
     prior: list[str] = []
     src.effect_body(lud.prior, prior)
+    text = src.with_helpers(prior)
+    if _STEP_WRITES.search(text) or "_AFTER]" in text:
+        # the settings are made again where a move is applied, once the turn has counted
+        # it, noted its destination and emptied the pending values
+        raise Unsupported(lud, "with next: after settings of variables that read what a move "
+                               "applied changes before its effects (the moves counted, the "
+                               "last destination after consequents, pending values)")
     d = len(ind)
     saved = [f"dv{d}_{i}" for i in range(len(names))]
     out.extend(f"{ind}{v} = {src.variable(name)}" for v, name in zip(saved, names))
     out.extend(ind + x for x in prior)
-    if src.any_mode:
-        out.append(f"{ind}found_{d} = {src.any_move_kernel(lud.next)}")
-    else:
-        outer = src.effect_prefix
-        lines, codes = outer if outer is not None else ([], ())
-        src.effect_prefix = (lines + prior, (*codes, A_SET_VAR))
-        try:
-            with src.enclosing_then(lud):
-                src.moves(lud.next, out, ind)
-        finally:
-            src.effect_prefix = outer
+    _next_moves(src, lud, out, ind, prior, (A_SET_VAR,))
     out.extend(f"{ind}{src.variable(name)} = {v}" for v, name in zip(saved, names))
+    _found_next(src, out, ind)
+
+
+def _next_moves(src, lud, out, ind, prefix: list, codes: tuple) -> None:
+    """The next moves of a (do ...), on the position after its first moves, each carrying
+    `prefix` (the first moves' effect lines, of these action kinds) before its own, and in a
+    game with dice, where there is none, a pass that makes them; while moves are only
+    looked for, whether there is one, in `found_<indent>`."""
+    outer = src.effect_prefix
+    lines, kinds = outer if outer is not None else ([], ())
+    # where a move is applied, the last move is still the one before it (as here)
+    last = ["last_from, last_to = sc[LAST_FROM], sc[LAST_TO]"]
+    # Ludii: with dice, no next move is a pass that makes the first moves' effects
+    dice = bool(getattr(src.env, "dice", None))
     if src.any_mode:
-        out.append(f"{ind}if found_{d}:")
+        found = "True" if dice else src.any_move_kernel(lud.next)
+        out.append(f"{ind}found_{len(ind)} = {found}")
+        return
+    if dice:
+        out.append(f"{ind}dk{len(ind)} = k")
+    src.effect_prefix = (lines + last + prefix, (*kinds, *codes))
+    try:
+        with src.enclosing_then(lud):
+            src.moves(lud.next, out, ind)
+    finally:
+        src.effect_prefix = outer
+    if dice:
+        g = src.new_generator(lines + last + prefix, is_pass=True, lud=lud)
+        out.append(f"{ind}if k == dk{len(ind)}:")
+        src.push(out, ind + "    ", "-1", "-1", g)
+
+
+def _found_next(src, out, ind) -> None:
+    """In any-mode, the answer of `_next_moves` once the position is restored."""
+    if src.any_mode:
+        out.append(f"{ind}if found_{len(ind)}:")
         out.append(f"{ind}    return True")
 
 
+def _do_after_effects(src, lud, out, ind):
+    """`(do <effects> next:<moves>)` after first moves that change more than variables (the
+    reference applies them to a copy): the position saved, the first moves' effects
+    applied (in a kernel of their own), the next moves generated, the position restored;
+    each next move carries those effects before its own. The (do ...) must begin where
+    (from) and (to) are undefined (a phase's moves, or moves joined at their top), as the
+    effects read them, here and where a move is applied."""
+    why = "with next: after moves other than (set Var ...)"
+    if src.reaching or src.threat_probe:
+        raise Unsupported(lud, f"{why} while a threat is looked for")
+    if src.first_mode:
+        raise Unsupported(lud, f"{why} where the first move is looked for")
+    from ludeme.engine.compiled.codegen import _draws
+    if _draws(lud.prior) or _draws(lud.next):
+        # the position is restored after the moves are generated: its chance stream too
+        raise Unsupported(lud, f"{why} drawing from the chance stream")
+    if src.push_tests or _mentions_test_after(lud.next):
+        # a test of a next move applies its effects, the first moves' among them, to the
+        # position they were already applied to
+        raise Unsupported(lud, f"{why} where a move is tested afterwards")
+    if not any(_at_top(m, lud) for m in src.phase_moves()):
+        raise Unsupported(lud, f"{why} inside other moves")
+    if decides(lud.prior) and not _siteless(lud.prior):
+        raise Unsupported(lud, f"{why} that may decide (a next move without sites would "
+                               "take their sites)")
+    prior: list[str] = []
+    src.effect_body(lud.prior, prior)
+    text = src.with_helpers(prior)
+    if _STEP_WRITES.search(text):
+        # the effects are made again where a move is applied, after the turn has counted
+        # it and emptied the pending values
+        raise Unsupported(lud, f"{why} that read what a move applied changes before its "
+                               "effects (the moves counted, pending values)")
+    tag = None
+    if "_AFTER]" in text:
+        # (last To afterConsequence:True) is the move's own destination once it is applied:
+        # each next move carries the one read here as its extra, which its effects read
+        top = "\n".join(prior)
+        if "LAST_FROM_AFTER" in text or text.count("LAST_TO_AFTER") != top.count(
+                "sc[LAST_TO_AFTER]") or src.move_tag is not None:
+            raise Unsupported(lud, f"{why} that read (last From afterConsequence:True), or "
+                                   "(last To afterConsequence:True) in a kernel of their own")
+        tag = "sc[LAST_TO_AFTER]"
+    d = len(ind)
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
+                          src.context(), *("    " + x for x in prior), "    return 0", ""])
+    arrays = ("who", "what", "count", "sc")
+    out.extend(f"{ind}ds{a}{d} = {a}.copy()" for a in arrays)
+    out.append(f"{ind}{src.helper(make)}(who, what, count, sc, phase)")
+    if tag is not None:
+        prior = [x.replace(tag, "x") for x in prior]
+    prefix = [f"dpf{d}, dpt{d} = frm, to", "frm = -1", "to = -1", *prior,
+              f"frm, to = dpf{d}, dpt{d}"]
+    src.move_tag = tag
+    try:
+        _next_moves(src, lud, out, ind, prefix, src.action_codes(prior))
+    finally:
+        src.move_tag = None
+    out.extend(f"{ind}restore({a}, ds{a}{d})" for a in arrays)
+    _found_next(src, out, ind)
+
+
+# What the kernels' `step` changes before a move's effects are made.
+_STEP_WRITES = re.compile(r"NUM_MOVES|NUM_DECISIONS|\bALLP\b|PENDN|PENDING|pending_one"
+                          r"|\bSTALE\b|REPLAYED")
+
+
+def _at_top(moves, lud) -> bool:
+    """Whether `lud` is `moves`, or one of the moves joined at its top ((or ...), (and ...),
+    (if ...), (priority ...), a (do ...)'s next moves), where (from) and (to) are as they
+    are at the top."""
+    from .moves import MovesAnd, MovesIf, MovesOr
+    if moves is lud or type(moves) is Do and type(lud) is Do and moves.node is lud.node:
+        return True         # (or one written as (do ...)s of its parts: `_roll_then_effects`)
+    if type(moves) in (MovesAnd, MovesOr):
+        parts = list(moves.moves) + list(moves.more or [])
+    elif type(moves) is MovesIf:
+        parts = [moves.then_, moves.else_]
+    elif type(moves) is Priority:
+        parts = list(moves.lists) + [moves.second]
+    elif type(moves) is Do:
+        parts = [moves.next]
+    else:
+        return False
+    return any(_at_top(m, lud) for m in parts if m is not None)
+
+
+def _siteless(lud) -> bool:
+    """Whether moves make only moves without sites (settings of values, remembered or
+    pending values, as the reference's moves at (-1, -1)), whatever they read."""
+    from .memory import ForgetValue, RememberValue, SetPending, SetPlayerValue, SetVar
+    from .moves import MovesAnd, MovesIf
+    if type(lud) in (SetVar, SetPending, SetPlayerValue, RememberValue, ForgetValue):
+        return lud.then is None
+    if type(lud) is MovesAnd and lud.then is None:
+        return all(_siteless(m) for m in list(lud.moves) + list(lud.more or []))
+    if type(lud) is MovesIf and lud.then is None:
+        return _siteless(lud.then_) and (lud.else_ is None or _siteless(lud.else_))
+    return False
+
+
 def _variables_set(lud) -> list | None:
-    """The names of the variables that moves which can only set variables set (an `(if)`
-    over `(set Var ...)`s, no (then ...)), or None for other moves."""
+    """The names of the variables that moves which can only set variables set (`(if)`s and
+    `(and)`s over `(set Var ...)`s, no (then ...)), or None for other moves."""
     from .memory import SetVar
-    from .moves import MovesIf
+    from .moves import MovesAnd, MovesIf
     if type(lud) is SetVar and lud.then is None:
         return [lud.name]
+    if type(lud) is MovesAnd and lud.then is None:
+        parts = [_variables_set(m) for m in list(lud.moves) + list(lud.more or [])]
+        if any(p is None for p in parts):
+            return None
+        return list(dict.fromkeys(n for p in parts for n in p))
     if type(lud) is MovesIf and lud.then is None:
         parts = [_variables_set(lud.then_)] + \
             ([_variables_set(lud.else_)] if lud.else_ is not None else [])
@@ -633,6 +830,113 @@ def _variables_set(lud) -> list | None:
             return None
         return list(dict.fromkeys(n for p in parts for n in p))
     return None
+
+
+@emits(Do, kind="consequent", refuses=(("ifAfterwards", "with ifAfterwards: as a consequent"),))
+def _do_consequent(src, lud, lines, ind):
+    """`(do <moves> next:<moves>)` as a consequent: each next move (generated once the first
+    moves are applied) is applied with the first moves' actions before its own, then its
+    consequents and the (do ...)'s (then ...); with no next move, nothing is applied. The
+    next moves are counted on the position after the first ones (`_moves_made`): where
+    there may be several, the first moves must only set variables (the settings, made once,
+    count as actions once per next move, as the reference applies them again)."""
+    _do_applied(src, lud, lines, ind, "as a consequent",
+                lambda m, out: src.consequent(m, out, ""))
+
+
+@emits(Do, kind="effect", refuses=(("ifAfterwards", "with ifAfterwards: as an effect"),))
+def _do_effect(src, lud, body):
+    """`(do <moves> next:<moves>)` as an effect of another move (its `(apply ...)`): as a
+    consequent (`_do_consequent`), each part as an effect."""
+    _do_applied(src, lud, body, "", "as an effect", lambda m, out: src.effect_body(m, out))
+
+
+def _do_applied(src, lud, lines, ind, where: str, part) -> None:
+    """The lines of a (do ...) whose moves are applied where they are made, `where` (as a
+    consequent, as an effect); `part(moves, out)` gives the lines of its moves there. They
+    make a kernel of their own (its actions counted there), called as one statement that
+    may write anything: moves around it that must read the position before it see so."""
+    from ludeme.engine.compiled.codegen import counted_actions
+    if lud.next is None:
+        raise Unsupported(lud, f"without next: {where}")
+    made = _moves_made(src, lud.next)
+    if made is None:
+        raise Unsupported(lud, f"{where} whose next: moves are not counted")
+    count, most, always = made
+    names = _variables_set(lud.prior)
+    then: list[str] = []
+    if lud.then is not None:
+        if most > 1:
+            raise Unsupported(lud, f"with (then ...) {where} whose next: may make several "
+                                   "moves")
+        then = ["frm = -1", "to = -1"]
+        emit("then", src, lud.then, then)
+    prior: list[str] = []
+    part(lud.prior, prior)
+    nxt: list[str] = []
+    part(lud.next, nxt)
+    if always and most == 1:
+        body = prior + nxt + then
+    elif names is not None:
+        if _sets_variables(lud.next, set(names)):
+            raise Unsupported(lud, f"{where} whose next: moves set the variables the first "
+                                   "moves set")
+        saved = [f"dcv_{i}" for i in range(len(names))]
+        body = [*(f"{v} = {src.variable(name)}" for v, name in zip(saved, names)),
+                "dca = sc[NUM_ACTIONS]", *prior, f"dck = {count}", "if dck == 0:",
+                *(f"    {src.variable(name)} = {v}" for v, name in zip(saved, names)),
+                "    sc[NUM_ACTIONS] = dca", "else:",
+                # the settings count once per next move
+                "    sc[NUM_ACTIONS] += (dck - 1) * (sc[NUM_ACTIONS] - dca)",
+                *("    " + x for x in nxt + then)]
+    elif most > 1:
+        raise Unsupported(lud, f"{where} after moves other than (set Var ...), where next: "
+                               "may make several moves")
+    else:
+        # Whether the next move is made is asked of a copy of the position after the
+        # first moves.
+        probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
+                 "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
+                 *("    " + x for x in prior), f"    return {count}"]
+        made_one = src.helper(lambda name: "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+            *probe, ""]))
+        body = [f"if {made_one}(who, what, count, sc, phase, frm, to, btw) > 0:",
+                *("    " + x for x in prior + nxt + then)]
+    body = counted_actions(body, src.reads_after)
+    kernel = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        src.context(local=()), *("    " + x for x in body), "    return", ""]))
+    lines.append(f"{ind}{kernel}(who, what, count, sc, phase, frm, to, btw)")
+
+
+def _moves_made(src, lud):
+    """How many moves `lud` makes as a consequent on the position now: (an integer
+    expression, the most it can make, whether it always makes that many), or None where
+    unknown. (and ...), (or ...) and (if ...) add up or choose among their parts' counts;
+    another ludeme needs its `one_move` form (a condition for one move, else none)."""
+    from .moves import MovesAnd, MovesIf, MovesOr
+    if type(lud) in (MovesAnd, MovesOr) and lud.then is None:
+        parts = [_moves_made(src, m) for m in list(lud.moves) + list(lud.more or [])]
+        if any(p is None for p in parts):
+            return None
+        return ("(" + " + ".join(p[0] for p in parts) + ")", sum(p[1] for p in parts),
+                all(p[2] for p in parts))
+    if type(lud) is MovesIf and lud.then is None:
+        a = _moves_made(src, lud.then_)
+        b = _moves_made(src, lud.else_) if lud.else_ is not None else ("0", 0, False)
+        if a is None or b is None:
+            return None
+        same = a[2] and b[2] and a[1] == b[1]
+        return f"({a[0]} if {src.bool_expr(lud.cond)} else {b[0]})", max(a[1], b[1]), same
+    if type(lud) is Do and lud.next is not None and lud.ifAfterwards is None:
+        # its next moves, counted after its first ones: known here only when always the same
+        inner = _moves_made(src, lud.next)
+        return inner if inner is not None and inner[2] else None
+    if lookup("one_move", lud) is None:
+        return None
+    cond = emit("one_move", src, lud)
+    return ("1", 1, True) if cond == "True" else (f"(1 if {cond} else 0)", 1, False)
 
 
 @ludeme("all", "Passed")

@@ -395,6 +395,7 @@ def _set_var_consequent(src, lud, lines, ind):
 
 _AS_PART = (("then", "with (then ...) as a part of another move"),)
 emits(SetVar, kind="effect", refuses=_AS_PART)(lambda src, lud, body: _set_var_lines(src, lud, body, ""))
+emits(SetVar, kind="one_move")(lambda src, lud: "True")     # one setting, always
 emits(SetPlayerValue, kind="consequent", refuses=_AS_PART)(_set_player_value_lines)
 emits(SetPlayerValue, kind="effect", refuses=_AS_PART)(
     lambda src, lud, body: _set_player_value_lines(src, lud, body, ""))
@@ -476,6 +477,16 @@ for _cls, _lines in ((RememberValue, _remember_lines), (SetRememberValue, _remem
         lambda src, lud, body, _lines=_lines: _lines(src, lud, body, ""))
 
 
+@emits(ForgetValue, kind="one_move", refuses=_AS_PART)
+def _forget_one_move(src, lud):
+    """One value forgotten is one move; all of a name's, one where some are remembered;
+    with no name, one where some of any name are (`ForgetValue.compile`)."""
+    if lud.value is not None:
+        return "True"
+    if lud.name is not None:
+        return f"(sc[{src.remembered_block(lud.name)}] > 0)"
+    src.remembered_block(None)
+    return "(sc[REM:REM + N_REM * REM_STRIDE:REM_STRIDE] > 0).any()"
 @emits(ValuesRemembered, kind="contains")
 def _remembered_contains(src, lud, site):
     """Whether a value is remembered (the list's order and repeats do not matter here)."""

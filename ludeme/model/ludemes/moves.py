@@ -1645,6 +1645,19 @@ emits(MoveFromTo, kind="consequent", refuses=("copy", "mover", "stack"))(
     effect_as_consequent(_from_to_effect))
 
 
+@emits(MoveFromTo, kind="one_move", refuses=("copy", "mover", "stack", "count"))
+def _from_to_one_move(src, lud):
+    """From one site to one site, without conditions: one move where the origin holds a
+    piece and the destination is a site (`MoveFromTo.compile`)."""
+    fr, to = lud.from_, lud.to
+    refuse(fr, "type", "level", ("if_", "with (from if:...)"))
+    refuse(to, "type", "level", "rotations", ("if_", "with (to if:...)"))
+    if not isinstance(fr.site, IntFn) or not isinstance(to.site, IntFn):
+        raise Unsupported(lud, "with a region, as one move")
+    f, t = src.int_expr(fr.site), src.int_expr(to.site)
+    return f"(0 <= {f} < TOTAL and what[{f}] > 0 and 0 <= {t} < TOTAL)"
+
+
 def _to_sites(src, to) -> tuple[str, str]:
     """A `(to ...)`'s sites to iterate as `to`, and " and <its tests>" (or "")."""
     seq, flt = ("(to,)", None) if to.site is None else _sites_of(src, to.site)
@@ -1810,6 +1823,16 @@ emits(RemoveEffect, kind="consequent", refuses=("level", "type"))(
     effect_as_consequent(_remove_effect))
 
 
+@emits(RemoveEffect, kind="one_move", refuses=("level", "type"))
+def _remove_one_move(src, eff):
+    """A removal at one site is one move where the site holds a piece (of a region, where
+    one of its sites does: not given this form)."""
+    if not isinstance(eff.where, IntFn):
+        raise Unsupported(eff, "on a region, as one move")
+    rs = src.int_expr(eff.where)
+    return f"({rs} >= 0 and what[{rs}] > 0)"
+
+
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
 def _then_lines(src, then, lines):
     src.consequent(then.moves, lines, "")
@@ -1824,6 +1847,12 @@ def _again_consequent(src, lud, lines, ind):
 @emits(MoveAgain, kind="effect")
 def _again_effect(src, lud, body):
     _again_consequent(src, lud, body, "")
+
+
+@emits(MoveAgain, kind="one_move")
+def _again_one_move(src, lud):
+    """`(moveAgain)` is always one move."""
+    return "True"
 
 
 @emits(MovesIf, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
@@ -1992,6 +2021,12 @@ def _has_then(lud) -> bool:
             if hasattr(x, "__dict__") and "_fields" in x.__dict__ and _has_then(x):
                 return True
     return False
+
+
+@emits(AddScore, kind="one_move")
+def _add_score_one_move(src, lud):
+    """`(addScore ...)` is always one move (of one action per player)."""
+    return "True"
 
 
 @emits(AddScore, kind="consequent", refuses=(("then", "as a consequent"),))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.unsupported import Unsupported
 from ludeme.engine.state import LAST_TOS
 
 from .base import Moves, P, Region, ludeme
@@ -63,6 +64,17 @@ def _sites_to(src, lud):
     its own and lists their destinations once each, in the order of the moves (as
     `_ends`). The moves are the ludeme's alone: no test of an enclosing
     `(do ... ifAfterwards:)` or (then ...) is theirs, nor are they counted as a probe's."""
+    return _listed_ends(src, lud, "mt")
+
+
+@emits(SitesFrom, kind="sites")
+def _sites_from(src, lud):
+    """As `_sites_to`, the origins of the moves."""
+    return _listed_ends(src, lud, "mf")
+
+
+def _listed_ends(src, lud, buffer: str):
+    """The ends of the moves kept in `buffer` (mf: origins, mt: destinations), once each."""
     saved = (src.any_mode, src.first_mode, src.reaching, src.push_tests, src.outer_thens,
              src.move_tag, src.effect_prefix, src.direction_to)
     src.any_mode = src.first_mode = src.reaching = False
@@ -75,6 +87,9 @@ def _sites_to(src, lud):
     finally:
         (src.any_mode, src.first_mode, src.reaching, src.push_tests, src.outer_thens,
          src.move_tag, src.effect_prefix, src.direction_to) = saved
+    if "hist_mover" in src.with_helpers(body):
+        # a (max Moves) ranks them by the decisions' history, which the kernel lacks
+        raise Unsupported(lud, "with moves a (max Moves) ranks")
     bound = ", player" if src.player_bound else ""
     dto = ", dto" if saved[-1] is not None else ""
 
@@ -87,7 +102,7 @@ def _sites_to(src, lud):
             "    k = 0", *body,
             "    ends = np.empty(k, np.int64)", "    n = 0",
             "    for i in range(k):",
-            "        e = mt[i]",
+            f"        e = {buffer}[i]",
             "        new = True",
             "        for j in range(n):",
             "            if ends[j] == e:",

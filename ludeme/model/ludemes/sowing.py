@@ -824,6 +824,13 @@ def _sow_consequent(src, lud, lines, ind):
     lines.append(f"{ind}{src.helper(make)}(who, what, count, sc, phase)")
 
 
+@emits(Sow, kind="one_move", refuses=("owner",))
+def _sow_one_move(src, lud):
+    """A sowing on the board's one track is one move, whatever it sows (none at all from an
+    empty hole)."""
+    return "True"
+
+
 @emits(TrackSiteMove, kind="int")
 def _track_site_move(src, lud):
     """A table per track of each site's first index along it; a track that passes a site
