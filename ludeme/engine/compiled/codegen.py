@@ -1183,7 +1183,8 @@ def _generate(game, s0, src: Source) -> str:
     if game.stacking:
         _refuse_direct_writes(src, start, effects, consequents)
     init_who, init_what, init_count, depth = _initial_sites(game, s0)
-    return LOOP.format(
+    n_trk, trk_init = _on_track(src, game, s0)
+    module = LOOP.format(
         stacking=bool(game.stacking), depth=depth,
         level_keys=[random.Random(-1 - i).getrandbits(62) * 2 + 1
                     for i in range(game.total_sites * depth)],
@@ -1211,7 +1212,7 @@ def _generate(game, s0, src: Source) -> str:
         site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
         init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
-                                if v] + _start_remembered(src, s0)) or "    pass",
+                                if v] + _start_remembered(src, s0) + trk_init) or "    pass",
         num_start_moves=s0.num_start_moves,
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
@@ -1227,6 +1228,7 @@ def _generate(game, s0, src: Source) -> str:
         rem_w=game.total_sites if src.remembered else 0,
         n_chance="MT_STATE_SIZE" if game.uses_chance else 0,
         draw_cap=DRAW_CAP if game.uses_chance else 0,
+        n_trk=n_trk,
         start="\n".join(start) or "    pass",
         sequence_capture=bool(game.sequence_capture),
         play_any="\n".join(_by_phase(play_any)),
@@ -1247,6 +1249,132 @@ def _generate(game, s0, src: Source) -> str:
         keeps_history=all_pass or src.reads_all_passed,
         reads_all_passed=src.reads_all_passed,
     )
+    return _track_writes(module) if n_trk else module
+
+
+def on_track_tables(src) -> tuple[str, str, str, int]:
+    """In a game with a track that passes a site twice: Ludii's OnTrackIndices as the
+    kernels keep them in `sc[TRK:]` (made once per module): the names of the helpers that
+    record an action (`trk_added`, `trk_removed`, `trk_moved`, as `TrackIndices`' methods),
+    the table of each site's indices per track (-1 after the last), and the slots per
+    piece kind and track (TRK_L). A piece kind w's count at index i of track t is
+    `sc[TRK + (t * TRK_WHATS + w) * TRK_L + i]`."""
+    got = getattr(src, "_on_track", None)
+    if got is not None:
+        return got
+    tracks = list(getattr(src.game.board, "track_info", ()))
+    total = src.game.total_sites
+    length = max(len(t.sites) for t in tracks)
+    at = [[[i for i, x in enumerate(t.sites) if x == s] for s in range(total)] for t in tracks]
+    width = max(len(ix) for per in at for ix in per) or 1
+    idx = src.table([[ix + [-1] * (width - len(ix)) for ix in per] for per in at])
+    n_tracks, whats = len(tracks), len(src.game.components)
+    slot = f"TRK + ({{t}} * {whats} + {{w}}) * {length} + {{i}}"
+    src.helpers.append("\n".join([
+        "@njit(cache=True)",
+        "def trk_added(sc, site, w, n):",
+        f"    if w == 0 or not 0 <= site < {total}:",
+        "        return",
+        f"    for t in range({n_tracks}):",
+        f"        i = {idx}[t, site, 0]",
+        "        if i >= 0:",
+        f"            sc[{slot.format(t='t', w='w', i='i')}] += n",
+        "",
+        "",
+        "@njit(cache=True)",
+        "def trk_removed(sc, site, w):",
+        f"    if w == 0 or not 0 <= site < {total}:",
+        "        return",
+        f"    for t in range({n_tracks}):",
+        f"        for j in range({width}):",
+        f"            i = {idx}[t, site, j]",
+        "            if i < 0:",
+        "                break",
+        f"            sc[{slot.format(t='t', w='w', i='i')}] -= 1",
+        "",
+        "",
+        "@njit(cache=True)",
+        "def trk_moved(sc, frm, to, w, n):",
+        f"    if w == 0 or not 0 <= frm < {total}:",
+        "        return",
+        f"    on = 0 <= to < {total}",
+        f"    for t in range({n_tracks}):",
+        f"        first_to = {idx}[t, to, 0] if on else -1",
+        f"        if {idx}[t, frm, 0] < 0:",
+        "            if first_to >= 0:",
+        f"                sc[{slot.format(t='t', w='w', i='first_to')}] += 1",
+        "            continue",
+        f"        for j in range({width}):",
+        f"            i = {idx}[t, frm, j]",
+        "            if i < 0:",
+        "                break",
+        f"            if sc[{slot.format(t='t', w='w', i='i')}] > 0:",
+        f"                sc[{slot.format(t='t', w='w', i='i')}] -= n",
+        "                dest = first_to",
+        f"                for k in range({width} if on else 0):",
+        f"                    d = {idx}[t, to, k]",
+        "                    if d < 0:",
+        "                        break",
+        "                    if d > i:",
+        "                        dest = d",
+        "                        break",
+        "                if dest >= 0:",
+        f"                    sc[{slot.format(t='t', w='w', i='dest')}] += n",
+        "                break",
+        ""]))
+    src._on_track = (idx, slot, length, width)
+    return src._on_track
+
+
+def _on_track(src, game, s0) -> tuple[int, list[str]]:
+    """The size of `sc[TRK:]` and the lines that set it as the start left it (0 and none in
+    a game without a track that passes a site twice)."""
+    if not getattr(game, "track_indexed", False):
+        return 0, []
+    _, _, length, _ = on_track_tables(src)
+    whats = len(game.components)
+    lines = []
+    for t, per in enumerate(s0.on_track.counts):
+        for w, row in per.items():
+            for i, v in enumerate(row):
+                if v:
+                    lines.append(f"    sc[TRK + {(t * whats + w) * length + i}] = {v}")
+    return len(s0.on_track.counts) * whats * length, lines
+
+
+# Each write of the sites and the record of OnTrackIndices it makes, before it (its
+# arguments after who, what, count and, in the `_st` forms, the states): the reference's
+# `State.do_action` of the same action.
+_TRACK_RECORDS = {
+    "site_move": lambda a: f"trk_moved(sc, {a[1]}, {a[2]}, what[{a[1]}], 1)",
+    "site_move_counted": lambda a: f"trk_moved(sc, {a[2]}, {a[3]}, what[{a[2]}], 1)",
+    "site_move_n": lambda a: f"trk_moved(sc, {a[1]}, {a[2]}, what[{a[1]}], {a[3]})",
+    "site_clear": lambda a: f"trk_removed(sc, {a[0]}, what[{a[0]}])",
+    "site_add": lambda a: f"trk_added(sc, {a[1]}, {a[2]}, {a[4]})",
+}
+_SITE_WRITE = re.compile(r"(\s*)(site_move|site_move_counted|site_move_n|site_clear|site_add)"
+                         r"(_st)?\(")
+
+
+def _track_writes(module: str) -> str:
+    """The module with each write of the sites preceded by its record in OnTrackIndices
+    (in a stacking game, a piece moved onto its own site records nothing, as Ludii's)."""
+    stacking = "\nSTACKING = True\n" in module
+    out = []
+    for line in module.split("\n"):
+        m = _SITE_WRITE.match(line)
+        if m is not None:
+            if not line.rstrip().endswith(")"):
+                raise Unsupported(None, "a write of the sites over several lines, in a game "
+                                        "recording pieces along its tracks")
+            name, st = m.group(2), bool(m.group(3))
+            args = _bracketed(line, m.end() - 1)[3 + st:]
+            record = _TRACK_RECORDS[name](args)
+            if stacking and name == "site_move":
+                record = f"if {args[1]} != {args[2]}: {record}"
+            out.append(m.group(1) + record)
+        out.append(line)
+    return "\n".join(out)
 
 
 # The kernels of a game whose moves a (max Moves) ranks (`ludemes.war`): the phase's moves
@@ -1444,7 +1572,12 @@ N_CHANCE = {n_chance}
 NDRAWS = CHANCE + N_CHANCE    # sc[NDRAWS]: values drawn since they were last moved out
 DRAWS = NDRAWS + 1            # sc[DRAWS + i]: the i-th of them
 DRAW_CAP = {draw_cap}
-SC_SIZE = DRAWS + DRAW_CAP
+# Ludii's OnTrackIndices, in a game with a track that passes a site twice (`_on_track`):
+# sc[TRK + (t * TRK_WHATS + w) * TRK_L + i]: the pieces of kind w recorded at index i of
+# track t.
+TRK = DRAWS + DRAW_CAP
+N_TRK = {n_trk}
+SC_SIZE = TRK + N_TRK
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}

@@ -19,7 +19,7 @@ from ludeme.engine.state import A_ADD, A_COUNT, A_MOVE, A_SELECT, A_SET_FIELD, M
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region, RoleType, SiteType, check_start_sites, ludeme
 from .effects import applied_actions
-from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION, counted_actions
+from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION, counted_actions, on_track_tables
 from ludeme.engine.compiled.emit import emit, emits, lookup, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 
@@ -826,12 +826,12 @@ def _sow_consequent(src, lud, lines, ind):
 
 @emits(TrackSiteMove, kind="int")
 def _track_site_move(src, lud):
-    """A table per track of each site's first index along it; a track that passes a site
-    twice (where the reference reads the pieces' recorded indices) is refused."""
+    """A table per track of each site's first index along it; in a game where a track
+    passes a site twice, on a line, the index Ludii recorded for the piece standing there
+    (the kernels' OnTrackIndices, `on_track_tables`)."""
     env = src.env
     tracks = _all_tracks(env, lud)
-    if any(t.internal_loop for t in tracks):
-        raise Unsupported(lud, "on a board whose tracks pass a site twice")
+    indexed = any(t.internal_loop for t in tracks)
     if lud.role is not None and lud.player is not None:
         raise Unsupported(lud, "with a role and a player")
     player = (src.role_expr(lud.role, lud) if lud.role is not None else
@@ -849,21 +849,53 @@ def _track_site_move(src, lud):
     t_chosen = src.table(chosen)
     here = src.int_expr(lud.from_) if lud.from_ is not None else "frm"
 
+    start = [f"    i = {t_pos}[tr, here] if 0 <= here < {total} else n"]
+    if indexed:
+        # A line (not a loop) starts where Ludii recorded the piece at `here` (the
+        # player's in a stack, else the top one): its first index holding that kind
+        idx, slot, _, width = on_track_tables(src)
+        kinds = ["    w = what[here]"]
+        if src.game.stacking:
+            kinds = ["    w = what[here]",
+                     f"    for lv in range(count[{total} + here]):",
+                     "        if stack_at(who, count, here, lv) == player:",
+                     "            w = stack_at(what, count, here, lv)",
+                     "            break"]
+        start = [f"    if here < 0 and not {t_loop}[tr]:",
+                 "        return -1",
+                 f"    if {t_loop}[tr] or not 0 <= here < {total}:",
+                 *("    " + x for x in start),
+                 "    else:",
+                 *("    " + x for x in kinds),
+                 "        if w == 0:",
+                 f"            i = {t_pos}[tr, here]",
+                 "        else:",
+                 "            k = tr",
+                 "            i = n",
+                 f"            for j in range({width}):",
+                 f"                d = {idx}[k, here, j]",
+                 f"                if d < 0:",
+                 "                    break",
+                 f"                if sc[{slot.format(t='k', w='w', i='d')}] > 0:",
+                 "                    i = d",
+                 "                    break"]
+    args = "who, what, count, sc, " if indexed else ""
+
     def make(name):
         return "\n".join([
-            "@njit(cache=True)", f"def {name}(player, here, steps):",
+            "@njit(cache=True)", f"def {name}({args}player, here, steps):",
             f"    if not 0 <= player <= {n + 1}:",
             "        return -1",
             f"    tr = {t_chosen}[player]",
             "    if tr < 0:",
             "        return -1",
             f"    n = {t_len}[tr]",
-            f"    i = {t_pos}[tr, here] if 0 <= here < {total} else n",
+            *start,
             "    i += max(0, steps)",
             "    if i < n:",
             f"        return {t_sites}[tr, i]",
             f"    return {t_sites}[tr, i % n] if {t_loop}[tr] else -1", ""])
-    return f"{src.helper(make)}({player}, {here}, {src.int_expr(lud.steps)})"
+    return f"{src.helper(make)}({args}{player}, {here}, {src.int_expr(lud.steps)})"
 
 
 def _pick_track(tracks, name, p):

@@ -1,0 +1,40 @@
+"""Compiled forms of race ludemes (tracks, dice, chance): each hand-written game has a
+compiled form and gives the reference engine's rows on the kernels."""
+
+import pytest
+
+# The check of test_compiled's new forms (a name pytest does not collect again here)
+from test_compiled import test_new_compiled_forms_give_the_reference_rows as _same_rows_as_reference
+
+# Tracks that go out and come back along the same row, so each passes most sites twice:
+# (trackSite Move ...) walks on from where the piece stands *along* its track (Ludii's
+# OnTrackIndices, kept by every move and removal), not from the site's first index.
+OUT_AND_HOME_GAME = """
+(game "Out And Home"
+  (players 2)
+  (equipment {(board (rectangle 1 7) {(track "Track1" "0,E,W" P1 directed:True)
+                                      (track "Track2" "6,W,E" P2 directed:True)})
+    (dice num:1 d:3) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (sites {0 1})) (place "Disc2" (sites {5 6}))})
+    (play (do (roll)
+            next:(forEach Piece (move (from)
+                                  (to (trackSite Move steps:(count Pips))
+                                      if:(not (is Friend (who at:(to))))
+                                      (apply (if (is Enemy (who at:(to))) (remove (to)))))))))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+GAMES = [
+    # Both sides win by taking the other's discs; some games last until every disc is
+    # home again, stuck at its track's end (a draw at the move limit).
+    pytest.param(OUT_AND_HOME_GAME, (3, 4),
+                 lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].eq(40).any(),
+                 id="track-site-move-on-a-track-passing-sites-twice"),
+]
+
+
+@pytest.mark.parametrize("text,seeds,played", GAMES)
+def test_race_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
+    _same_rows_as_reference(text, seeds, played, tmp_path)
