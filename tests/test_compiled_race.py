@@ -26,12 +26,30 @@ OUT_AND_HOME_GAME = """
           (if (>= (count Moves) 40) (result Mover Draw))})))
 """
 
+# Draws in a move's consequents, which both engines make as the move is applied.
+COIN_PLACEMENT_GAME = """
+(game "Coin Placement"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (if (< 50 (value Random (range 1 100)))
+                      (addScore Mover 1)
+                      (if (= 1 (value Random (range 1 3))) (moveAgain))))))
+    (end (if (is Full) (byScore)))))
+"""
+
 GAMES = [
     # Both sides win by taking the other's discs; some games last until every disc is
     # home again, stuck at its track's end (a draw at the move limit).
     pytest.param(OUT_AND_HOME_GAME, (3, 4),
                  lambda df: {0, 1, 2} <= set(df["winner"]) and df["moves"].eq(40).any(),
                  id="track-site-move-on-a-track-passing-sites-twice"),
+    # Both sides win on points drawn; some turns go on ((moveAgain) on a draw).
+    pytest.param(COIN_PLACEMENT_GAME, (3, 4),
+                 lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(df["moves"]).any()
+                 and df["chance"].str.len().gt(0).all(),
+                 id="value-random-in-a-consequent"),
 ]
 
 

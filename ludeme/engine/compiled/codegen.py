@@ -112,6 +112,9 @@ class Source:
         # turn: a result met sets them all (`_if_end` in ludeme.model.ludemes.game).
         self.end_fired: list[str] = []
         self.in_start = False                  # emitting the start rules drawn per game
+        # Emitting a move's consequents (its (then ...)), which both engines evaluate when
+        # the move is applied, not while moves are generated (a chance draw may be made)
+        self.in_then = False
         self.pending = False                   # a ludeme reads or sets pending values
         self.reads_all_passed = False          # a rule reads (all Passed)
         self.remembered: dict = {}             # a list of remembered values' name -> index
@@ -267,7 +270,11 @@ class Source:
 
     def moves(self, lud, out: list[str], ind: str) -> None:
         """Lines that append the moves of `lud` to the buffers (mf, mt, mg; k)."""
-        emit("moves", self, lud, out, ind)
+        saved, self.in_then = self.in_then, False      # generated, even inside a consequent
+        try:
+            emit("moves", self, lud, out, ind)
+        finally:
+            self.in_then = saved
 
     def consequent(self, lud, lines: list[str], ind: str) -> None:
         emit("consequent", self, lud, lines, ind)

@@ -1812,7 +1812,11 @@ emits(RemoveEffect, kind="consequent", refuses=("level", "type"))(
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
 def _then_lines(src, then, lines):
-    src.consequent(then.moves, lines, "")
+    saved, src.in_then = src.in_then, True
+    try:
+        src.consequent(then.moves, lines, "")
+    finally:
+        src.in_then = saved
 
 
 @emits(MoveAgain, kind="consequent")
