@@ -39,6 +39,31 @@ COIN_PLACEMENT_GAME = """
     (end (if (is Full) (byScore)))))
 """
 
+# A die's move goes on when another move with a die left can follow: a (forEach Die) in a
+# (can Move ...) of the consequents of the moves an outer (forEach Die) makes.
+DIE_LEFT_GAME = """
+(game "Die Left"
+  (players 2)
+  (equipment {(board (rectangle 1 12) {(track "Track1" "0,E" directed:True P1)
+                                       (track "Track2" "11,W" directed:True P2)})
+    (dice num:2 d:4) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (sites {0 1})) (place "Disc2" (sites {10 11}))})
+    (play (do (if (or (!= (mover) (prev)) (all DiceUsed)) (roll))
+            next:(forEach Die if:(!= (pips) 0)
+                   (forEach Piece (move (from) (to (trackSite Move steps:(pips))
+                                                   if:(not (is Friend (who at:(to))))
+                                                   (apply (if (is Enemy (who at:(to)))
+                                                              (remove (to)))))))
+                   (then (if (can Move (forEach Die if:(!= (pips) 0)
+                                         (forEach Piece (move (from)
+                                                          (to (trackSite Move steps:(pips))
+                                                              if:(is Empty (to)))))))
+                             (moveAgain))))))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win by taking the other's discs; some games last until every disc is
     # home again, stuck at its track's end (a draw at the move limit).
@@ -50,6 +75,10 @@ GAMES = [
                  lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(df["moves"]).any()
                  and df["chance"].str.len().gt(0).all(),
                  id="value-random-in-a-consequent"),
+    # Both sides win; some turns use both dice.
+    pytest.param(DIE_LEFT_GAME, (3, 4),
+                 lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(df["moves"]).any(),
+                 id="for-each-die-tested-in-the-consequents-of-another"),
 ]
 
 

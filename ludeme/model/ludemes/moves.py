@@ -1812,11 +1812,14 @@ emits(RemoveEffect, kind="consequent", refuses=("level", "type"))(
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
 def _then_lines(src, then, lines):
-    saved, src.in_then = src.in_then, True
+    """The consequents, applied with the move: no (forEach Die) that generated it binds
+    (pips) there (the moves a consequent tests are its own, inner (forEach Die) too)."""
+    saved = src.in_then, src.pips_bound, src.move_tag
+    src.in_then, src.pips_bound, src.move_tag = True, False, None
     try:
         src.consequent(then.moves, lines, "")
     finally:
-        src.in_then = saved
+        src.in_then, src.pips_bound, src.move_tag = saved
 
 
 @emits(MoveAgain, kind="consequent")
