@@ -64,6 +64,21 @@ DIE_LEFT_GAME = """
           (if (>= (count Moves) 60) (result Mover Draw))})))
 """
 
+# Both players move the first player's runners ((forEach Piece P1)); a step's actions are
+# made as on the first player's turn, Mover and Next read so.
+BORROWED_RUNNERS_GAME = """
+(game "Borrowed Runners"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "Disc" P1 (move Step (directions {N NE E}) (to if:(is Empty (to))
+                        (apply (if (is Even (to)) (addScore Mover 1) (addScore Next 1))))))
+    (piece "Disc" P2)})
+  (rules
+    (start {(place "Disc1" (sites {0 1 5})) (place "Disc2" 24)})
+    (play (forEach Piece P1))
+    (end (if (no Moves Next) (byScore)))))
+"""
+
 GAMES = [
     # Both sides win by taking the other's discs; some games last until every disc is
     # home again, stuck at its track's end (a draw at the move limit).
@@ -79,6 +94,9 @@ GAMES = [
     pytest.param(DIE_LEFT_GAME, (3, 4),
                  lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(df["moves"]).any(),
                  id="for-each-die-tested-in-the-consequents-of-another"),
+    # Both sides win on points, some games draw.
+    pytest.param(BORROWED_RUNNERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
+                 id="for-each-piece-of-another-player-played"),
 ]
 
 
