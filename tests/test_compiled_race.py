@@ -79,6 +79,24 @@ BORROWED_RUNNERS_GAME = """
     (end (if (no Moves Next) (byScore)))))
 """
 
+# Two teams of two: pieces counted by team roles (TeamMover, Team2, Enemy with teams).
+TEAM_TAKERS_GAME = """
+(game "Team Takers"
+  (players 4)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (move Step Orthogonal
+                         (to if:(or (is Empty (to)) (is Enemy (who at:(to))))
+                             (apply (if (is Enemy (who at:(to))) (remove (to)))))))})
+  (rules
+    (start {(set Team 1 {P1 P3}) (set Team 2 {P2 P4})
+            (place "Disc1" (sites {0 5})) (place "Disc2" (sites {3 6}))
+            (place "Disc3" (sites {12 9})) (place "Disc4" (sites {15 10}))})
+    (play (forEach Piece))
+    (end {(if (= (count Pieces Enemy) 0) (result TeamMover Win))
+          (if (< (count Pieces TeamMover) (count Pieces Team2)) (result Mover Loss))
+          (if (>= (count Moves) 50) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win by taking the other's discs; some games last until every disc is
     # home again, stuck at its track's end (a draw at the move limit).
@@ -97,6 +115,10 @@ GAMES = [
     # Both sides win on points, some games draw.
     pytest.param(BORROWED_RUNNERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
                  id="for-each-piece-of-another-player-played"),
+    # Both teams win before the move limit in some games.
+    pytest.param(TEAM_TAKERS_GAME, (3, 4),
+                 lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(50).any(),
+                 id="pieces-counted-by-team-roles"),
 ]
 
 

@@ -40,6 +40,10 @@ _OWNER_SETS = {"Enemy": "0 < {s} <= NP and {s} != mover",
                "All": "0 < {s} <= NP", "Each": "0 < {s} <= NP",
                "Friend": "{s} == mover", "Ally": "{s} == mover"}
 
+# The roles naming the mover's team (`Roles.set_fn`): with teams, the players of the
+# mover's team; without, the mover.
+_TEAM_SETS = ("Friend", "Ally", "MoverTeam", "TeamMover")
+
 
 # What the tables of one game's kernels may hold, in numbers: a bound on the generated
 # module (about 4 characters a number) and on what numba needs to compile it.
@@ -325,20 +329,32 @@ class Source:
     def names_several(role: str) -> bool:
         """The role names a set of players (All, which `role_expr` reads as one owner, aside):
         `owner_test` tests membership, `role_expr` has one player only for Enemy of two."""
-        return role in _OWNER_SETS and role != "All"
+        return (role in _OWNER_SETS and role != "All") or role in _TEAM_SETS or \
+            (role[:4] == "Team" and role[4:].isdigit())
 
     @staticmethod
     def owner_role(role: str) -> bool:
         """`owner_test` takes the role: a set of players, or one player by a word or Pn."""
-        return role in _OWNER_SETS or role in ("Mover", "Next", "Prev", "Player") or \
-            (role[:1] == "P" and role[1:].isdigit())
+        return role in _OWNER_SETS or role in _TEAM_SETS or \
+            role in ("Mover", "Next", "Prev", "Player") or \
+            (role[:1] == "P" and role[1:].isdigit()) or (role[:4] == "Team" and role[4:].isdigit())
 
     def owner_test(self, role: str, lud, who: str) -> str:
         """A test that the player id `who` is one `role` covers now: one player's id, or
         the set a role such as Enemy names (no teams compile)."""
+        teams = self.env.teams
+        if role[:4] == "Team" and role[4:].isdigit():
+            # Ludii's PlayersTeam: the team's players, or without teams, that player
+            if teams:
+                return f"(0 < {who} <= NP and TEAM[{who}] == {int(role[4:])})"
+            return f"({who} == {int(role[4:])} and 0 < {who} <= NP)"
+        if teams and (role in _TEAM_SETS or role == "Enemy"):
+            # the players of the mover's team (the team-less if it has none), or the others
+            op = "!=" if role == "Enemy" else "=="
+            return f"(0 < {who} <= NP and TEAM[{who}] {op} TEAM[mover])"
+        if role in _TEAM_SETS:
+            return f"({who} == mover)"
         if role in _OWNER_SETS:
-            if self.env.teams:
-                raise Unsupported(lud, f"with the role {role} and teams")
             return "(" + _OWNER_SETS[role].format(s=who) + ")"
         return f"{who} == {self.player_expr(role, lud)}"
 
