@@ -119,6 +119,13 @@ GAMES = [
     pytest.param(TEAM_TAKERS_GAME, (3, 4),
                  lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(50).any(),
                  id="pieces-counted-by-team-roles"),
+    # The same, a player's team tested by (is In (mover) (players TeamN)).
+    pytest.param(TEAM_TAKERS_GAME.replace(
+        "(if (< (count Pieces TeamMover) (count Pieces Team2))",
+        "(if (and (is In (mover) (players Team2))\n"
+        "                   (< (count Pieces TeamMover) (count Pieces Team1)))"), (3, 4),
+                 lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(50).any(),
+                 id="mover-in-the-players-of-a-team"),
 ]
 
 

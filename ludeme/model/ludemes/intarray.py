@@ -230,3 +230,14 @@ class CountValue(IntFn):
     def compile(self, env):
         value, array = env.compile(self.of), env.compile(self.in_)
         return lambda c: list(array(c)).count(value(c))
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+from ludeme.engine.compiled.emit import emits  # noqa: E402
+
+
+@emits(PlayersTeam, kind="contains", refuses=("if_",))
+def _players_team_contains(src, lud, site):
+    """A value among the team's players: a test of the player id, as the team role's."""
+    return src.owner_test(lud.team, lud, site)
