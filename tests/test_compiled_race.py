@@ -97,6 +97,20 @@ TEAM_TAKERS_GAME = """
           (if (>= (count Moves) 50) (result Mover Draw))})))
 """
 
+# Sites picked by their index in a region listed per mover, or once ((regionSite ...)).
+HOME_ROWS_GAME = """
+(game "Home Rows"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)
+    (regions "Home" P1 (sites Bottom)) (regions "Home" P2 (sites Top))})
+  (rules
+    (play (or (move Add (to (regionSite (sites Mover "Home") index:(count Pieces Mover))
+                            if:(is Empty (to))))
+              (move Add (to (sites Empty) if:(!= (to) (regionSite (sites Board) index:5))))))
+    (end {(if (= (count Pieces Mover in:(sites Mover "Home")) 4) (result Mover Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win by taking the other's discs; some games last until every disc is
     # home again, stuck at its track's end (a draw at the move limit).
@@ -126,6 +140,9 @@ GAMES = [
         "                   (< (count Pieces TeamMover) (count Pieces Team1)))"), (3, 4),
                  lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(50).any(),
                  id="mover-in-the-players-of-a-team"),
+    # Both sides fill their home row first in some games; site 5 is never played.
+    pytest.param(HOME_ROWS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
+                 id="region-site-by-index"),
 ]
 
 

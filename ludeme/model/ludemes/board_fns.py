@@ -295,6 +295,23 @@ class RegionSite(IntFn):
         return region_site
 
 
+@emits(RegionSite, kind="int")
+def _region_site(src, lud):
+    """A region listed now (once, or per mover): its sites in increasing order, a table
+    row per mover; -1 for an index off the row. A region read in play is refused."""
+    sites, by_mover = src.static_sites(lud.region)
+    rows = [sorted({s for s in row if s >= 0}) for row in (sites if by_mover else [sites])]
+    table, lens = src.padded(rows)
+    t_sites, t_lens = src.table(table), src.table(lens)
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(row, i):",
+                          f"    if not 0 <= row < {len(rows)} or not 0 <= i < {t_lens}[row]:",
+                          "        return -1",
+                          f"    return {t_sites}[row, i]", ""])
+    return f"{src.helper(make)}({'mover' if by_mover else '0'}, {src.int_expr(lud.index)})"
+
+
 @emits(Where, kind="int", refuses=("state", "type"))
 def _where(src, lud):
     """The first board site holding the piece; the named form, as the reference, stops when
