@@ -111,6 +111,26 @@ HOME_ROWS_GAME = """
           (if (is Full) (result Mover Draw))})))
 """
 
+# Runners that swap places with an enemy ahead ((move Swap Pieces ...)); a throw of 3
+# swaps the players' seats ((swap Players ...) as a consequent, the mover going on).
+SWAP_RUNNERS_GAME = """
+(game "Swap Runners"
+  (players 2)
+  (equipment {(board (rectangle 1 10) {(track "Track" "0,E" directed:True)})
+    (dice num:1 d:3) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (sites {0 2})) (place "Disc2" (sites {1 3}))})
+    (play (do (roll)
+            next:(forEach Piece
+                   (if (!= -1 (trackSite Move steps:(count Pips)))
+                       (or (move (from) (to (trackSite Move steps:(count Pips)) if:(is Empty (to))))
+                           (if (is Enemy (who at:(trackSite Move steps:(count Pips))))
+                               (move Swap Pieces (from) (trackSite Move steps:(count Pips)))))))
+            (then (if (= (count Pips) 3) (swap Players P1 P2)))))
+    (end {(if (= (last To) 9) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win by taking the other's discs; some games last until every disc is
     # home again, stuck at its track's end (a draw at the move limit).
@@ -143,6 +163,10 @@ GAMES = [
     # Both sides fill their home row first in some games; site 5 is never played.
     pytest.param(HOME_ROWS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
                  id="region-site-by-index"),
+    # Both sides win; some turns go on after a swap of seats.
+    pytest.param(SWAP_RUNNERS_GAME, (3, 4),
+                 lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(df["moves"]).any(),
+                 id="swap-pieces-and-swap-players-as-a-consequent"),
 ]
 
 

@@ -119,6 +119,8 @@ class Source:
         # Emitting a move's consequents (its (then ...)), which both engines evaluate when
         # the move is applied, not while moves are generated (a chance draw may be made)
         self.in_then = False
+        # A rule swaps the players' seats ((swap Players ...)): the order is in the key
+        self.swaps_players = False
         self.pending = False                   # a ludeme reads or sets pending values
         self.reads_all_passed = False          # a rule reads (all Passed)
         self.remembered: dict = {}             # a list of remembered values' name -> index
@@ -1243,7 +1245,7 @@ def _generate(game, s0, src: Source) -> str:
         ranking=RANKING.format(context=context(), play="\n".join(_by_phase(unranked)),
                                swap="\n".join(swap)) if src.ranked is not None else "",
         swap="\n".join(swap),
-        swap_rule=bool(game.swap_rule),
+        swap_rule=bool(game.swap_rule) or src.swaps_players,
         n_vars=len(src.variables),
         n_visited=game.total_sites + 1 if game.requires_visited else 0,
         n_pending=game.total_sites if src.pending else 0,
