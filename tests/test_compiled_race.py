@@ -131,6 +131,20 @@ SWAP_RUNNERS_GAME = """
           (if (>= (count Moves) 60) (result Mover Draw))})))
 """
 
+# Heaps of seeds made smaller by a count set after each pick ((set Count ...) as a
+# consequent; none left empties the site).
+DWINDLING_HEAPS_GAME = """
+(game "Dwindling Heaps"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Seed" Shared)})
+  (rules
+    (start (set Count 3 to:(sites Board)))
+    (play (move Select (from (sites Board) if:(is Occupied (from)))
+            (then (set Count at:(last To)
+                    (- (count at:(last To)) (if (is Mover P1) 1 2))))))
+    (end (if (= (count Sites in:(sites Empty)) 9) (result Mover Win)))))
+"""
+
 GAMES = [
     # Both sides win by taking the other's discs; some games last until every disc is
     # home again, stuck at its track's end (a draw at the move limit).
@@ -167,6 +181,10 @@ GAMES = [
     pytest.param(SWAP_RUNNERS_GAME, (3, 4),
                  lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(df["moves"]).any(),
                  id="swap-pieces-and-swap-players-as-a-consequent"),
+    # Both sides take the last seed in some games; heaps lose one or two seeds a pick.
+    pytest.param(DWINDLING_HEAPS_GAME, (3, 4),
+                 lambda df: {1, 2} <= set(df["winner"]) and df["piece_number_max_decrease"].eq(-2).all(),
+                 id="set-count-as-a-consequent"),
 ]
 
 

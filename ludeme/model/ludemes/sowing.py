@@ -686,6 +686,29 @@ def _track_tables(src, tracks: list) -> tuple[str, str, str, str]:
             src.table(t_len))
 
 
+@emits(SetCountEffect, kind="consequent", refuses=("type", ("then", "as a consequent")))
+def _set_count_consequent(src, lud, lines, ind):
+    """The site keeps its piece, now that many (`FlatSites.set_count`: none empties it),
+    one action; on a flat board of a game that records no pieces along its tracks (the
+    emptying is no removal there) and reads no (last To afterConsequence:True)."""
+    if src.game.stacking:
+        raise Unsupported(lud, "in a stacking game")
+    if getattr(src.game, "track_indexed", False):
+        raise Unsupported(lud, "on a board whose tracks pass a site twice")
+    if src.reads_after:
+        raise Unsupported(lud, "in a game reading (last To afterConsequence:True)")
+    d = len(ind)
+    lines += [f"{ind}sct_{d} = {src.int_expr(lud.at)}",
+              f"{ind}if sct_{d} >= 0:",
+              f"{ind}    scn_{d} = {src.int_expr(lud.count)}",
+              f"{ind}    if scn_{d} <= 0:",
+              f"{ind}        {src.site_clear(f'sct_{d}')}",
+              f"{ind}    else:",
+              f"{ind}        journal(count, sct_{d})",
+              f"{ind}        count[sct_{d}] = scn_{d}",
+              f"{ind}        sc[NUM_ACTIONS] += 1"]
+
+
 @emits(Sow, kind="consequent", refuses=("type", "sowEffect"))
 def _sow_consequent(src, lud, lines, ind):
     """The sowing as the reference makes it: the holes are chosen on the position before it
