@@ -183,8 +183,17 @@ GAMES = [
                  id="swap-pieces-and-swap-players-as-a-consequent"),
     # Both sides take the last seed in some games; heaps lose one or two seeds a pick.
     pytest.param(DWINDLING_HEAPS_GAME, (3, 4),
-                 lambda df: {1, 2} <= set(df["winner"]) and df["piece_number_max_decrease"].eq(-2).all(),
+                 lambda df: {1, 2} <= set(df["winner"])
+                 and df["piece_number_max_decrease"].eq(-2).all(),
                  id="set-count-as-a-consequent"),
+    # Both sides win, on their own track's end.
+    # The same race on tracks one way, won on the mover's track's last site
+    # ((trackSite EndSite Mover)); the first track's last site without a player.
+    pytest.param(OUT_AND_HOME_GAME.replace('"0,E,W"', '"0,E"').replace('"6,W,E"', '"6,W"').replace(
+        "(end {(if (no Pieces Next) (result Mover Win))",
+        "(end {(if (= (last To) (trackSite EndSite Mover)) (result Mover Win))\n"
+        "          (if (= (last To) (trackSite EndSite)) (result Mover Draw))"), (3, 4),
+                 lambda df: {1, 2} <= set(df["winner"]), id="track-end-site-per-player"),
 ]
 
 
