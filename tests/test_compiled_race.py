@@ -145,6 +145,39 @@ DWINDLING_HEAPS_GAME = """
     (end (if (= (count Sites in:(sites Empty)) 9) (result Mover Win)))))
 """
 
+# Each disc has a number (its state): the die picks the one that steps ((where ...
+# state:)); a corner more is a win ((count Value ...)), the move limit grows with the
+# mover's discs ((size Array ...)).
+NUMBERED_DISCS_GAME = """
+(game "Numbered Discs"
+  (players 2)
+  (equipment {(board (square 5)) (dice num:1 d:3) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" 0 state:1) (place "Disc1" 1 state:2) (place "Disc1" 2 state:3)
+            (place "Disc2" 24 state:1) (place "Disc2" 23 state:2) (place "Disc2" 22 state:3)})
+    (play (do (roll)
+            next:(or (move Step (from (where "Disc" Mover state:(count Pips))) Orthogonal
+                               (to if:(is Empty (to))))
+                     (move Pass))))
+    (end {(if (= (count Value (mover) in:(array {(who at:0) (who at:4) (who at:20) (who at:24)})) 2)
+              (result Mover Win))
+          (if (>= (count Moves) (+ 40 (size Array (array (sites Occupied by:Mover)))))
+              (result Mover Draw))})))
+"""
+
+# Discs riding on one another: each is found at any level of a stack ((where ...) in a
+# stacking game).
+RIDERS_GAME = """
+(game "Riders"
+  (players 2)
+  (equipment {(board (rectangle 1 6)) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" 0) (place "Disc2" 1)})
+    (play (move Step (from (where "Disc" Mover)) (directions {E W}) (to) stack:True))
+    (end {(if (= (where "Disc" Mover) 5) (result Mover Win))
+          (if (>= (count Moves) 30) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win by taking the other's discs; some games last until every disc is
     # home again, stuck at its track's end (a draw at the move limit).
@@ -194,6 +227,12 @@ GAMES = [
         "(end {(if (= (last To) (trackSite EndSite Mover)) (result Mover Win))\n"
         "          (if (= (last To) (trackSite EndSite)) (result Mover Draw))"), (3, 4),
                  lambda df: {1, 2} <= set(df["winner"]), id="track-end-site-per-player"),
+    # Both sides win, some games draw.
+    pytest.param(NUMBERED_DISCS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
+                 id="where-with-state-count-value-and-size-array"),
+    # The first player wins some games, some draw.
+    pytest.param(RIDERS_GAME, (3, 4), lambda df: {0, 1} <= set(df["winner"]),
+                 id="where-in-a-stacking-game"),
 ]
 
 

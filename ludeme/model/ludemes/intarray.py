@@ -241,3 +241,21 @@ from ludeme.engine.compiled.emit import emits  # noqa: E402
 def _players_team_contains(src, lud, site):
     """A value among the team's players: a test of the player id, as the team role's."""
     return src.owner_test(lud.team, lud, site)
+
+
+@emits(CountValue, kind="int")
+def _count_value(src, lud):
+    """How many of the array's values (an `(array {...})` of integers) equal the value,
+    each read once, the array first (as the reference); other arrays are refused."""
+    from ludeme.engine.compiled.unsupported import Unsupported
+    arr = lud.in_
+    if type(arr) not in (Array, ArrayAsRegion) or arr.region is not None or not arr.values:
+        raise Unsupported(lud, "of an array other than (array {<int> ...})")
+    args = ", ".join([f"a{i}" for i in range(len(arr.values))] + ["v"])
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}({args}):",
+                          "    return " + " + ".join(f"(1 if a{i} == v else 0)"
+                                                   for i in range(len(arr.values))), ""])
+    values = ", ".join(src.int_expr(x) for x in arr.values)
+    return f"{src.helper(make)}({values}, {src.int_expr(lud.of)})"
