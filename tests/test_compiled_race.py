@@ -230,6 +230,10 @@ GAMES = [
     # Both sides win, some games draw.
     pytest.param(NUMBERED_DISCS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
                  id="where-with-state-count-value-and-size-array"),
+    # The same, passing on some throws only ((is In ... (array {...}))).
+    pytest.param(NUMBERED_DISCS_GAME.replace(
+        "(move Pass)", "(if (is In (count Pips) (array {1 (mover)})) (move Pass))"), (3, 4),
+                 lambda df: {0, 1, 2} <= set(df["winner"]), id="value-in-an-array"),
     # The first player wins some games, some draw.
     pytest.param(RIDERS_GAME, (3, 4), lambda df: {0, 1} <= set(df["winner"]),
                  id="where-in-a-stacking-game"),

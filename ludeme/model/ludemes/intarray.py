@@ -259,3 +259,19 @@ def _count_value(src, lud):
                                                    for i in range(len(arr.values))), ""])
     values = ", ".join(src.int_expr(x) for x in arr.values)
     return f"{src.helper(make)}({values}, {src.int_expr(lud.of)})"
+
+
+@emits(Array, ArrayAsRegion, kind="contains")
+def _array_contains(src, lud, site):
+    """A value among the array's: its region's membership, or one of its values (the value
+    tested read first, then each of the array's once)."""
+    if lud.region is not None:
+        return src.region_contains(lud.region, site)
+    args = ", ".join(["v"] + [f"a{i}" for i in range(len(lud.values))])
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}({args}):",
+                          "    return " + " or ".join(f"a{i} == v"
+                                                    for i in range(len(lud.values))), ""])
+    values = ", ".join(src.int_expr(x) for x in lud.values)
+    return f"{src.helper(make)}({site}, {values})"
