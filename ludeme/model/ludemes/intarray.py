@@ -243,6 +243,20 @@ def _players_team_contains(src, lud, site):
     return src.owner_test(lud.team, lud, site)
 
 
+def _over_values(src, values, value: str, term: str, join: str, value_first: bool) -> str:
+    """A helper kernel's call giving the `term`s (of `a` and `v`, for each of the values as
+    `a` and the value as `v`) joined by `join`; its arguments read each value once, the
+    value first or last (as the reference reads them)."""
+    names = [f"a{i}" for i in range(len(values))]
+    args = ", ".join(["v"] + names if value_first else names + ["v"])
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}({args}):",
+                          "    return " + join.join(term.format(a=a) for a in names), ""])
+    given = [src.int_expr(x) for x in values]
+    return f"{src.helper(make)}({', '.join([value] + given if value_first else given + [value])})"
+
+
 @emits(CountValue, kind="int")
 def _count_value(src, lud):
     """How many of the array's values (an `(array {...})` of integers) equal the value,
@@ -251,14 +265,8 @@ def _count_value(src, lud):
     arr = lud.in_
     if type(arr) not in (Array, ArrayAsRegion) or arr.region is not None or not arr.values:
         raise Unsupported(lud, "of an array other than (array {<int> ...})")
-    args = ", ".join([f"a{i}" for i in range(len(arr.values))] + ["v"])
-
-    def make(name):
-        return "\n".join(["@njit(cache=True)", f"def {name}({args}):",
-                          "    return " + " + ".join(f"(1 if a{i} == v else 0)"
-                                                   for i in range(len(arr.values))), ""])
-    values = ", ".join(src.int_expr(x) for x in arr.values)
-    return f"{src.helper(make)}({values}, {src.int_expr(lud.of)})"
+    return _over_values(src, arr.values, src.int_expr(lud.of), "(1 if {a} == v else 0)",
+                        " + ", value_first=False)
 
 
 @emits(Array, ArrayAsRegion, kind="contains")
@@ -267,11 +275,4 @@ def _array_contains(src, lud, site):
     tested read first, then each of the array's once)."""
     if lud.region is not None:
         return src.region_contains(lud.region, site)
-    args = ", ".join(["v"] + [f"a{i}" for i in range(len(lud.values))])
-
-    def make(name):
-        return "\n".join(["@njit(cache=True)", f"def {name}({args}):",
-                          "    return " + " or ".join(f"a{i} == v"
-                                                    for i in range(len(lud.values))), ""])
-    values = ", ".join(src.int_expr(x) for x in lud.values)
-    return f"{src.helper(make)}({site}, {values})"
+    return _over_values(src, lud.values, site, "{a} == v", " or ", value_first=True)
