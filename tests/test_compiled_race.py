@@ -178,6 +178,21 @@ RIDERS_GAME = """
           (if (>= (count Moves) 30) (result Mover Draw))})))
 """
 
+# Each throw scores its pips ((roll (then ...))); the moves after it read the new score.
+SCORED_THROWS_GAME = """
+(game "Scored Throws" (players 2)
+  (equipment {(dice num:2 d:3) (piece "Disc" Each)
+    (board (rectangle 1 10) {(track "Track1" "0,E" directed:True P1) (track "Track2" "9,W" directed:True P2)})})
+  (rules (start {(place "Disc1" 0) (place "Disc2" 9)})
+    (play (do (roll (then (addScore Mover (count Pips))))
+            next:(if (>= (score Mover) 12)
+                   (forEach Piece (if (!= -1 (trackSite Move steps:1))
+                                      (move (from) (to (trackSite Move steps:1) if:(is Empty (to))))))
+                   (move Pass))))
+    (end {(if (>= (score Mover) 40) (result Mover Win))
+          (if (= (last To) 5) (result Mover Loss))})))
+"""
+
 GAMES = [
     # Both sides win by taking the other's discs; some games last until every disc is
     # home again, stuck at its track's end (a draw at the move limit).
@@ -234,6 +249,9 @@ GAMES = [
     pytest.param(NUMBERED_DISCS_GAME.replace(
         "(move Pass)", "(if (is In (count Pips) (array {1 (mover)})) (move Pass))"), (3, 4),
                  lambda df: {0, 1, 2} <= set(df["winner"]), id="value-in-an-array"),
+    # Both sides win on points.
+    pytest.param(SCORED_THROWS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
+                 id="roll-with-its-then"),
     # The first player wins some games, some draw.
     pytest.param(RIDERS_GAME, (3, 4), lambda df: {0, 1} <= set(df["winner"]),
                  id="where-in-a-stacking-game"),
