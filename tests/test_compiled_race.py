@@ -255,6 +255,13 @@ GAMES = [
     # The first player wins some games, some draw.
     pytest.param(RIDERS_GAME, (3, 4), lambda df: {0, 1} <= set(df["winner"]),
                  id="where-in-a-stacking-game"),
+    # The same, the second player winning at the first site: a piece named with TeamN, as
+    # Ludii's Id reads it (player N).
+    pytest.param(RIDERS_GAME.replace(
+        '(end {(if (= (where "Disc" Mover) 5) (result Mover Win))',
+        '(end {(if (= (where "Disc" Team2) 0) (result P2 Win))\n'
+        '          (if (= (where "Disc" Mover) 5) (result Mover Win))'), (3, 4),
+                 lambda df: {1, 2} <= set(df["winner"]), id="where-a-piece-of-team-n"),
 ]
 
 

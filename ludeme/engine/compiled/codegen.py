@@ -311,6 +311,8 @@ class Source:
             if not self.player_bound:
                 raise Unsupported(lud, "with (player) outside forEach Player")
             return "player"
+        if role[:4] == "Team" and role[4:].isdigit():
+            return str(int(role[4:]))           # as Ludii's Id (`Roles.id_fn`): N
         if role in ("Next", "Prev", "Mover") or "Team" in role:
             raise Unsupported(lud, f"with the role {role}")
         if self.names_several(role):
