@@ -193,6 +193,9 @@ SCORED_THROWS_GAME = """
           (if (= (last To) 5) (result Mover Loss))})))
 """
 
+# The same race on tracks one way.
+ONE_WAY_GAME = OUT_AND_HOME_GAME.replace('"0,E,W"', '"0,E"').replace('"6,W,E"', '"6,W"')
+
 GAMES = [
     # Both sides win by taking the other's discs; some games last until every disc is
     # home again, stuck at its track's end (a draw at the move limit).
@@ -234,14 +237,21 @@ GAMES = [
                  lambda df: {1, 2} <= set(df["winner"])
                  and df["piece_number_max_decrease"].eq(-2).all(),
                  id="set-count-as-a-consequent"),
-    # Both sides win, on their own track's end.
-    # The same race on tracks one way, won on the mover's track's last site
-    # ((trackSite EndSite Mover)); the first track's last site without a player.
-    pytest.param(OUT_AND_HOME_GAME.replace('"0,E,W"', '"0,E"').replace('"6,W,E"', '"6,W"').replace(
+    # The one-way race won on the mover's track's last site ((trackSite EndSite Mover));
+    # the first track's last site without a player. Both sides win.
+    pytest.param(ONE_WAY_GAME.replace(
         "(end {(if (no Pieces Next) (result Mover Win))",
         "(end {(if (= (last To) (trackSite EndSite Mover)) (result Mover Win))\n"
         "          (if (= (last To) (trackSite EndSite)) (result Mover Draw))"), (3, 4),
                  lambda df: {1, 2} <= set(df["winner"]), id="track-end-site-per-player"),
+    # No friend may be passed: the track's sites from the origin to the destination, read
+    # in play ((sites Track ... from: to:) in an (intersection ...) counted).
+    pytest.param(ONE_WAY_GAME.replace(
+        "if:(not (is Friend (who at:(to))))",
+        "if:(= 1 (count Sites in:(intersection (sites Occupied by:Mover)\n"
+        "                                         (sites Track Mover from:(from) to:(to)))))"),
+                 (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
+                 id="track-sites-from-and-to-tested"),
     # Both sides win, some games draw.
     pytest.param(NUMBERED_DISCS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
                  id="where-with-state-count-value-and-size-array"),

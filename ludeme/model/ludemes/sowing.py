@@ -1023,6 +1023,15 @@ def _track_sites(src, lud):
     return src.sites_by_mover(src.env.compile(lud))
 
 
+@emits(SitesTrack, kind="contains")
+def _track_contains(src, lud, site):
+    """Membership in the track's sites: a table when they are listed now, else among those
+    its own walk lists (a helper kernel given the evaluation context)."""
+    if _track_listed(lud):
+        return src.static_contains(lud, site)
+    return f"({src.listed_by_loop(lud)} == {site}).any()"
+
+
 @emits(SitesTrack, kind="for_region")
 def _track_loop(src, lud, out, ind, body):
     """`SitesTrack.compile`'s walk: the player's track (a table per player), from the first
