@@ -228,6 +228,11 @@ GAMES = [
     # Both sides fill their home row first in some games; site 5 is never played.
     pytest.param(HOME_ROWS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
                  id="region-site-by-index"),
+    # The same, never on the lowest empty site: a region read in play ((regionSite (sites
+    # Empty) ...)). The second player wins some games (the first's home row is the lowest).
+    pytest.param(HOME_ROWS_GAME.replace("(regionSite (sites Board) index:5)",
+                                        "(regionSite (sites Empty) index:0)"), (3, 4),
+                 lambda df: {0, 2} <= set(df["winner"]), id="region-site-read-in-play"),
     # Both sides win; some turns go on after a swap of seats.
     pytest.param(SWAP_RUNNERS_GAME, (3, 4),
                  lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(df["moves"]).any(),

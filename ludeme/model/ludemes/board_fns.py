@@ -298,8 +298,18 @@ class RegionSite(IntFn):
 @emits(RegionSite, kind="int")
 def _region_site(src, lud):
     """A region listed now (once, or per mover): its sites in increasing order, a table
-    row per mover; -1 for an index off the row. A region read in play is refused."""
-    sites, by_mover = src.static_sites(lud.region)
+    row per mover; -1 for an index off the row. A region read in play: the sites its own
+    loop lists (a helper kernel), sorted once each."""
+    try:
+        sites, by_mover = src.static_sites(lud.region)
+    except Unsupported:
+        listed = src.listed_by_loop(lud.region)
+
+        def pick(name):
+            return "\n".join(["@njit(cache=True)", f"def {name}(listed, i):",
+                              "    u = np.unique(listed)",
+                              "    return u[i] if 0 <= i < u.shape[0] else -1", ""])
+        return f"{src.helper(pick)}({listed}, {src.int_expr(lud.index)})"
     rows = [sorted({s for s in row if s >= 0}) for row in (sites if by_mover else [sites])]
     table, lens = src.padded(rows)
     t_sites, t_lens = src.table(table), src.table(lens)
