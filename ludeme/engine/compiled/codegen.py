@@ -41,6 +41,10 @@ _OWNER_SETS = {"Enemy": "0 < {s} <= NP and {s} != mover",
                "All": "0 < {s} <= NP", "Each": "0 < {s} <= NP",
                "Friend": "{s} == mover", "Ally": "{s} == mover"}
 
+# The roles naming the mover's team (`Roles.set_fn`): with teams, the players of the
+# mover's team; without, the mover.
+_TEAM_SETS = ("Friend", "Ally", "MoverTeam", "TeamMover")
+
 
 # What the tables of one game's kernels may hold, in numbers: a bound on the generated
 # module (about 4 characters a number) and on what numba needs to compile it.
@@ -113,6 +117,11 @@ class Source:
         # turn: a result met sets them all (`_if_end` in ludeme.model.ludemes.game).
         self.end_fired: list[str] = []
         self.in_start = False                  # emitting the start rules drawn per game
+        # Emitting a move's consequents (its (then ...)), which both engines evaluate when
+        # the move is applied, not while moves are generated (a chance draw may be made)
+        self.in_then = False
+        # A rule swaps the players' seats ((swap Players ...)): the order is in the key
+        self.swaps_players = False
         self.pending = False                   # a ludeme reads or sets pending values
         self.reads_all_passed = False          # a rule reads (all Passed)
         self.remembered: dict = {}             # a list of remembered values' name -> index
@@ -268,7 +277,11 @@ class Source:
 
     def moves(self, lud, out: list[str], ind: str) -> None:
         """Lines that append the moves of `lud` to the buffers (mf, mt, mg; k)."""
-        emit("moves", self, lud, out, ind)
+        saved, self.in_then = self.in_then, False      # generated, even inside a consequent
+        try:
+            emit("moves", self, lud, out, ind)
+        finally:
+            self.in_then = saved
 
     def consequent(self, lud, lines: list[str], ind: str) -> None:
         emit("consequent", self, lud, lines, ind)
@@ -299,6 +312,8 @@ class Source:
             if not self.player_bound:
                 raise Unsupported(lud, "with (player) outside forEach Player")
             return "player"
+        if role[:4] == "Team" and role[4:].isdigit():
+            return str(int(role[4:]))           # as Ludii's Id (`Roles.id_fn`): N
         if role in ("Next", "Prev", "Mover") or "Team" in role:
             raise Unsupported(lud, f"with the role {role}")
         if self.names_several(role):
@@ -319,20 +334,32 @@ class Source:
     def names_several(role: str) -> bool:
         """The role names a set of players (All, which `role_expr` reads as one owner, aside):
         `owner_test` tests membership, `role_expr` has one player only for Enemy of two."""
-        return role in _OWNER_SETS and role != "All"
+        return (role in _OWNER_SETS and role != "All") or role in _TEAM_SETS or \
+            (role[:4] == "Team" and role[4:].isdigit())
 
     @staticmethod
     def owner_role(role: str) -> bool:
         """`owner_test` takes the role: a set of players, or one player by a word or Pn."""
-        return role in _OWNER_SETS or role in ("Mover", "Next", "Prev", "Player") or \
-            (role[:1] == "P" and role[1:].isdigit())
+        return role in _OWNER_SETS or role in _TEAM_SETS or \
+            role in ("Mover", "Next", "Prev", "Player") or \
+            (role[:1] == "P" and role[1:].isdigit()) or (role[:4] == "Team" and role[4:].isdigit())
 
     def owner_test(self, role: str, lud, who: str) -> str:
         """A test that the player id `who` is one `role` covers now: one player's id, or
         the set a role such as Enemy names (no teams compile)."""
+        teams = self.env.teams
+        if role[:4] == "Team" and role[4:].isdigit():
+            # Ludii's PlayersTeam: the team's players, or without teams, that player
+            if teams:
+                return f"(0 < {who} <= NP and TEAM[{who}] == {int(role[4:])})"
+            return f"({who} == {int(role[4:])} and 0 < {who} <= NP)"
+        if teams and (role in _TEAM_SETS or role == "Enemy"):
+            # the players of the mover's team (the team-less if it has none), or the others
+            op = "!=" if role == "Enemy" else "=="
+            return f"(0 < {who} <= NP and TEAM[{who}] {op} TEAM[mover])"
+        if role in _TEAM_SETS:
+            return f"({who} == mover)"
         if role in _OWNER_SETS:
-            if self.env.teams:
-                raise Unsupported(lud, f"with the role {role} and teams")
             return "(" + _OWNER_SETS[role].format(s=who) + ")"
         return f"{who} == {self.player_expr(role, lud)}"
 
@@ -1221,7 +1248,8 @@ def _generate(game, s0, src: Source) -> str:
     if game.stacking:
         _refuse_direct_writes(src, start, effects, consequents)
     init_who, init_what, init_count, depth = _initial_sites(game, s0)
-    return LOOP.format(
+    n_trk, trk_init = _on_track(src, game, s0)
+    module = LOOP.format(
         stacking=bool(game.stacking), depth=depth,
         level_keys=[random.Random(-1 - i).getrandbits(62) * 2 + 1
                     for i in range(game.total_sites * depth)],
@@ -1249,7 +1277,7 @@ def _generate(game, s0, src: Source) -> str:
         site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
         init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
-                                if v] + _start_remembered(src, s0)) or "    pass",
+                                if v] + _start_remembered(src, s0) + trk_init) or "    pass",
         num_start_moves=s0.num_start_moves,
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
@@ -1257,7 +1285,7 @@ def _generate(game, s0, src: Source) -> str:
         ranking=RANKING.format(context=context(), play="\n".join(_by_phase(unranked)),
                                swap="\n".join(swap)) if src.ranked is not None else "",
         swap="\n".join(swap),
-        swap_rule=bool(game.swap_rule),
+        swap_rule=bool(game.swap_rule) or src.swaps_players,
         n_vars=len(src.variables),
         n_visited=game.total_sites + 1 if game.requires_visited else 0,
         n_pending=game.total_sites if src.pending else 0,
@@ -1265,6 +1293,7 @@ def _generate(game, s0, src: Source) -> str:
         rem_w=game.total_sites if src.remembered else 0,
         n_chance="MT_STATE_SIZE" if game.uses_chance else 0,
         draw_cap=DRAW_CAP if game.uses_chance else 0,
+        n_trk=n_trk,
         start="\n".join(start) or "    pass",
         sequence_capture=bool(game.sequence_capture),
         play_any="\n".join(_by_phase(play_any)),
@@ -1285,6 +1314,132 @@ def _generate(game, s0, src: Source) -> str:
         keeps_history=all_pass or src.reads_all_passed,
         reads_all_passed=src.reads_all_passed,
     )
+    return _track_writes(module) if n_trk else module
+
+
+def on_track_tables(src) -> tuple[str, str, str, int]:
+    """In a game with a track that passes a site twice: Ludii's OnTrackIndices as the
+    kernels keep them in `sc[TRK:]` (made once per module): the names of the helpers that
+    record an action (`trk_added`, `trk_removed`, `trk_moved`, as `TrackIndices`' methods),
+    the table of each site's indices per track (-1 after the last), and the slots per
+    piece kind and track (TRK_L). A piece kind w's count at index i of track t is
+    `sc[TRK + (t * TRK_WHATS + w) * TRK_L + i]`."""
+    got = getattr(src, "_on_track", None)
+    if got is not None:
+        return got
+    tracks = list(getattr(src.game.board, "track_info", ()))
+    total = src.game.total_sites
+    length = max(len(t.sites) for t in tracks)
+    at = [[[i for i, x in enumerate(t.sites) if x == s] for s in range(total)] for t in tracks]
+    width = max(len(ix) for per in at for ix in per) or 1
+    idx = src.table([[ix + [-1] * (width - len(ix)) for ix in per] for per in at])
+    n_tracks, whats = len(tracks), len(src.game.components)
+    slot = f"TRK + ({{t}} * {whats} + {{w}}) * {length} + {{i}}"
+    src.helpers.append("\n".join([
+        "@njit(cache=True)",
+        "def trk_added(sc, site, w, n):",
+        f"    if w == 0 or not 0 <= site < {total}:",
+        "        return",
+        f"    for t in range({n_tracks}):",
+        f"        i = {idx}[t, site, 0]",
+        "        if i >= 0:",
+        f"            sc[{slot.format(t='t', w='w', i='i')}] += n",
+        "",
+        "",
+        "@njit(cache=True)",
+        "def trk_removed(sc, site, w):",
+        f"    if w == 0 or not 0 <= site < {total}:",
+        "        return",
+        f"    for t in range({n_tracks}):",
+        f"        for j in range({width}):",
+        f"            i = {idx}[t, site, j]",
+        "            if i < 0:",
+        "                break",
+        f"            sc[{slot.format(t='t', w='w', i='i')}] -= 1",
+        "",
+        "",
+        "@njit(cache=True)",
+        "def trk_moved(sc, frm, to, w, n):",
+        f"    if w == 0 or not 0 <= frm < {total}:",
+        "        return",
+        f"    on = 0 <= to < {total}",
+        f"    for t in range({n_tracks}):",
+        f"        first_to = {idx}[t, to, 0] if on else -1",
+        f"        if {idx}[t, frm, 0] < 0:",
+        "            if first_to >= 0:",
+        f"                sc[{slot.format(t='t', w='w', i='first_to')}] += 1",
+        "            continue",
+        f"        for j in range({width}):",
+        f"            i = {idx}[t, frm, j]",
+        "            if i < 0:",
+        "                break",
+        f"            if sc[{slot.format(t='t', w='w', i='i')}] > 0:",
+        f"                sc[{slot.format(t='t', w='w', i='i')}] -= n",
+        "                dest = first_to",
+        f"                for k in range({width} if on else 0):",
+        f"                    d = {idx}[t, to, k]",
+        "                    if d < 0:",
+        "                        break",
+        "                    if d > i:",
+        "                        dest = d",
+        "                        break",
+        "                if dest >= 0:",
+        f"                    sc[{slot.format(t='t', w='w', i='dest')}] += n",
+        "                break",
+        ""]))
+    src._on_track = (idx, slot, length, width)
+    return src._on_track
+
+
+def _on_track(src, game, s0) -> tuple[int, list[str]]:
+    """The size of `sc[TRK:]` and the lines that set it as the start left it (0 and none in
+    a game without a track that passes a site twice)."""
+    if not getattr(game, "track_indexed", False):
+        return 0, []
+    _, _, length, _ = on_track_tables(src)
+    whats = len(game.components)
+    lines = []
+    for t, per in enumerate(s0.on_track.counts):
+        for w, row in per.items():
+            for i, v in enumerate(row):
+                if v:
+                    lines.append(f"    sc[TRK + {(t * whats + w) * length + i}] = {v}")
+    return len(s0.on_track.counts) * whats * length, lines
+
+
+# Each write of the sites and the record of OnTrackIndices it makes, before it (its
+# arguments after who, what, count and, in the `_st` forms, the states): the reference's
+# `State.do_action` of the same action.
+_TRACK_RECORDS = {
+    "site_move": lambda a: f"trk_moved(sc, {a[1]}, {a[2]}, what[{a[1]}], 1)",
+    "site_move_counted": lambda a: f"trk_moved(sc, {a[2]}, {a[3]}, what[{a[2]}], 1)",
+    "site_move_n": lambda a: f"trk_moved(sc, {a[1]}, {a[2]}, what[{a[1]}], {a[3]})",
+    "site_clear": lambda a: f"trk_removed(sc, {a[0]}, what[{a[0]}])",
+    "site_add": lambda a: f"trk_added(sc, {a[1]}, {a[2]}, {a[4]})",
+}
+_SITE_WRITE = re.compile(r"(\s*)(site_move|site_move_counted|site_move_n|site_clear|site_add)"
+                         r"(_st)?\(")
+
+
+def _track_writes(module: str) -> str:
+    """The module with each write of the sites preceded by its record in OnTrackIndices
+    (in a stacking game, a piece moved onto its own site records nothing, as Ludii's)."""
+    stacking = "\nSTACKING = True\n" in module
+    out = []
+    for line in module.split("\n"):
+        m = _SITE_WRITE.match(line)
+        if m is not None:
+            if not line.rstrip().endswith(")"):
+                raise Unsupported(None, "a write of the sites over several lines, in a game "
+                                        "recording pieces along its tracks")
+            name, st = m.group(2), bool(m.group(3))
+            args = _bracketed(line, m.end() - 1)[3 + st:]
+            record = _TRACK_RECORDS[name](args)
+            if stacking and name == "site_move":
+                record = f"if {args[1]} != {args[2]}: {record}"
+            out.append(m.group(1) + record)
+        out.append(line)
+    return "\n".join(out)
 
 
 # The kernels of a game whose moves a (max Moves) ranks (`ludemes.war`): the phase's moves
@@ -1483,7 +1638,12 @@ N_CHANCE = {n_chance}
 NDRAWS = CHANCE + N_CHANCE    # sc[NDRAWS]: values drawn since they were last moved out
 DRAWS = NDRAWS + 1            # sc[DRAWS + i]: the i-th of them
 DRAW_CAP = {draw_cap}
-SC_SIZE = DRAWS + DRAW_CAP
+# Ludii's OnTrackIndices, in a game with a track that passes a site twice (`_on_track`):
+# sc[TRK + (t * TRK_WHATS + w) * TRK_L + i]: the pieces of kind w recorded at index i of
+# track t.
+TRK = DRAWS + DRAW_CAP
+N_TRK = {n_trk}
+SC_SIZE = TRK + N_TRK
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}

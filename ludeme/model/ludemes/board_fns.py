@@ -7,7 +7,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.compiled.emit import emits, refuse_stacks
+from ludeme.engine.compiled.emit import emits
 from ludeme.engine.compiled.unsupported import Unsupported
 
 from .base import Bool, IntFn, LitStr, P, Region, RoleType, SiteType, ludeme
@@ -295,12 +295,39 @@ class RegionSite(IntFn):
         return region_site
 
 
-@emits(Where, kind="int", refuses=("state", "type"))
+@emits(RegionSite, kind="int")
+def _region_site(src, lud):
+    """A region listed now (once, or per mover): its sites in increasing order, a table
+    row per mover; -1 for an index off the row. A region read in play: the sites its own
+    loop lists (a helper kernel), sorted once each."""
+    try:
+        sites, by_mover = src.static_sites(lud.region)
+    except Unsupported:
+        listed = src.listed_by_loop(lud.region)
+
+        def pick(name):
+            return "\n".join(["@njit(cache=True)", f"def {name}(listed, i):",
+                              "    u = np.unique(listed)",
+                              "    return u[i] if 0 <= i < u.shape[0] else -1", ""])
+        return f"{src.helper(pick)}({listed}, {src.int_expr(lud.index)})"
+    rows = [sorted({s for s in row if s >= 0}) for row in (sites if by_mover else [sites])]
+    table, lens = src.padded(rows)
+    t_sites, t_lens = src.table(table), src.table(lens)
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(row, i):",
+                          f"    if not 0 <= row < {len(rows)} or not 0 <= i < {t_lens}[row]:",
+                          "        return -1",
+                          f"    return {t_sites}[row, i]", ""])
+    return f"{src.helper(make)}({'mover' if by_mover else '0'}, {src.int_expr(lud.index)})"
+
+
+@emits(Where, kind="int", refuses=("type",))
 def _where(src, lud):
-    """The first board site holding the piece; the named form, as the reference, stops when
-    the piece stands on several sites (a kernel raises: Ludii's answer follows its list of
-    owned pieces, which the kernels do not keep)."""
-    refuse_stacks(src, lud)     # the reference reads every level of a stack
+    """The first board site holding the piece (at any level of a stack, with the local
+    state given if any); the named form, as the reference, stops when the piece stands on
+    several sites (a kernel raises: Ludii's answer follows its list of owned pieces, which
+    the kernels do not keep)."""
     limit = src.env.num_board_sites
     if not isinstance(lud.name, str):
         what, once = src.int_expr(lud.name), False
@@ -311,6 +338,20 @@ def _where(src, lud):
         per = [first.get(p, -1) for p in range(src.game.num_players + 2)]
         pid = src.player_expr(lud.role, lud)
         what, once = f"({src.table(per)}[{pid}] if 0 <= {pid} < {len(per)} else -1)", True
+    state = "-1"
+    if lud.state is not None:
+        if src.game.stacking:
+            raise Unsupported(lud, "with state: in a stacking game (no state per level)")
+        state = src.int_expr(lud.state)
+    if src.game.stacking:
+        holds = ["        held = False",
+                 "        for lv in range(count[TOTAL + site]):",
+                 "            if stack_at(what, count, site, lv) == w:",
+                 "                held = True"]
+    else:
+        test = "what[site] == w" if lud.state is None else \
+            f"what[site] == w and (st == -1 or {src.piece_state('site')} == st)"
+        holds = [f"        held = {test}"]
 
     # The named form looks on past the first site, to refuse a second one.
     found = ["            if found >= 0:",
@@ -319,12 +360,13 @@ def _where(src, lud):
 
     def make(name):
         return "\n".join([
-            "@njit(cache=True)", f"def {name}(what, w):",
+            "@njit(cache=True)", f"def {name}(what, count, sc, w, st):",
             "    found = -1",
             "    if w <= 0:",
             "        return -1",
             f"    for site in range({limit}):",
-            "        if what[site] == w:",
+            *holds,
+            "        if held:",
             *found,
             "    return found", ""])
-    return f"{src.helper(make)}(what, {what})"
+    return f"{src.helper(make)}(what, count, sc, {what}, {state})"

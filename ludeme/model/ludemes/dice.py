@@ -26,7 +26,8 @@ from ludeme.engine.state import A_DICE_EQUAL, A_SET_VAR, A_UPDATE_DIE, A_USE_DIE
 from ludeme.language.syntax import Int
 from .base import Bool, IntFn, Item, LitBool, LitInt, Moves, P, Region, RoleType, called, ludeme
 from .literals import SitesLiteral
-from ludeme.engine.compiled.emit import emits, no_compiled_form, part_of
+from ludeme.engine.compiled.codegen import context, counted_actions
+from ludeme.engine.compiled.emit import emit, emits, no_compiled_form, part_of
 from ludeme.engine.compiled.unsupported import Unsupported
 
 
@@ -451,8 +452,6 @@ def roll_then_moves(src, lud, out, ind, play=None) -> None:
     move shows them first when it is applied; with no move, a pass that shows them (Ludii
     shows the roll of a turn with nothing to play)."""
     roll, cond = _rolled_prior(src, lud)
-    if roll.then is not None:
-        raise Unsupported(roll, "with (then ...)")
     if lud.ifAfterwards is not None:
         raise Unsupported(lud, "with both next: and ifAfterwards:")
     if src.reaching or src.threat_probe:
@@ -491,12 +490,31 @@ def roll_then_moves(src, lud, out, ind, play=None) -> None:
     out.append(f"{ind}rl{n} = 1 if {cond} else 0")
     out.append(f"{ind}sc[VARS + {flag}] = rl{n}")
     out += [f"{ind}{a} = {b}" for a, b in zip(names, saved)]
-    out += [f"{ind}if rl{n}:", f"{ind}    {draw}(sc, True)", f"{ind}    {show}(sc)"]
+    out += [f"{ind}if rl{n}:", f"{ind}    {draw}(sc, True)"]
+    after = _roll_then_helper(src, roll)
+    if after is not None:
+        # The roll's consequents apply before the next moves are generated (the reference
+        # applies the roll, consequents and all, to a copy), and again with each move
+        # (its actions carry them): the position is put back once the moves are listed.
+        writes_sites = after[1]
+        out += [f"{ind}rsc{n} = sc.copy()"]
+        if writes_sites:
+            out += [f"{ind}rwho{n}, rwhat{n}, rcount{n} = who.copy(), what.copy(), count.copy()"]
+    out += [f"{ind}if rl{n}:", f"{ind}    {show}(sc)"]
+    if after is not None:
+        out += [f"{ind}    {after[0]}(who, what, count, sc, phase)"]
     out.append(f"{ind}k{n} = k")
     first = len(src.generators)
     with src.enclosing_then(lud):
         src.moves(lud.next, out, ind)
+    if after is not None:
+        out += [f"{ind}sc[:] = rsc{n}"]
+        if writes_sites:
+            out += [f"{ind}who[:] = rwho{n}", f"{ind}what[:] = rwhat{n}",
+                    f"{ind}count[:] = rcount{n}"]
     shows = f"if sc[VARS + {flag}] == 1:", f"    sc[NUM_ACTIONS] += {show}(sc)"
+    if after is not None:
+        shows += (f"    {after[0]}(who, what, count, sc, phase)",)
     for g in range(first, len(src.generators)):
         src.generators[g][0][:0] = shows
     g = src.new_generator(list(shows), is_pass=True, lud=lud)
@@ -526,6 +544,25 @@ def _reached_if(src, moves, lud):
         here = c if a is not None else f"(not {c})"
         return here if inner == "True" else f"({here} and {inner})"
     return None
+
+
+def _roll_then_helper(src, roll):
+    """(the name of a kernel (who, what, count, sc, phase) applying the roll's consequents,
+    with their actions counted, and whether they write the sites), or None without
+    (then ...)."""
+    if roll.then is None:
+        return None
+    lines: list[str] = []
+    emit("then", src, roll.then, lines)
+    body = counted_actions(lines, src.reads_after)
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
+                          context(), "    btw = -1", *("    " + x for x in body), ""])
+    return src.helper(make), any(_SITE_WRITES.search(x) for x in body)
+
+
+_SITE_WRITES = re.compile(r"\b(site_\w+|stack_\w+)\(")
 
 
 def _value_helper(src, lud, dice: DiceSet) -> str:

@@ -256,10 +256,12 @@ class SetMover(Other):
 @emits(ValueRandom, kind="int")
 def _value_random(src, lud):
     """A draw from the kernels' chance stream (`draw_int`, recorded for the row); only in
-    the start rules, where the reference draws once per game: a draw while moves are
-    generated would follow the kernels' order of generation, not the reference's."""
-    if not src.in_start:
-        raise Unsupported(lud, "during play (only in the start rules)")
+    the start rules, where the reference draws once per game, and in a move's consequents,
+    which both engines evaluate as the move is applied: a draw while moves are generated
+    would follow the kernels' order of generation, not the reference's."""
+    if not (src.in_start or src.in_then):
+        raise Unsupported(lud, "while moves are generated (only in the start rules and "
+                               "consequents)")
     lo, hi = emit("range", src, lud.range)
     return f"draw_int(sc, {lo}, {hi})"
 

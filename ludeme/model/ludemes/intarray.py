@@ -230,3 +230,49 @@ class CountValue(IntFn):
     def compile(self, env):
         value, array = env.compile(self.of), env.compile(self.in_)
         return lambda c: list(array(c)).count(value(c))
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+from ludeme.engine.compiled.emit import emits  # noqa: E402
+
+
+@emits(PlayersTeam, kind="contains", refuses=("if_",))
+def _players_team_contains(src, lud, site):
+    """A value among the team's players: a test of the player id, as the team role's."""
+    return src.owner_test(lud.team, lud, site)
+
+
+def _over_values(src, values, value: str, term: str, join: str, value_first: bool) -> str:
+    """A helper kernel's call giving the `term`s (of `a` and `v`, for each of the values as
+    `a` and the value as `v`) joined by `join`; its arguments read each value once, the
+    value first or last (as the reference reads them)."""
+    names = [f"a{i}" for i in range(len(values))]
+    args = ", ".join(["v"] + names if value_first else names + ["v"])
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}({args}):",
+                          "    return " + join.join(term.format(a=a) for a in names), ""])
+    given = [src.int_expr(x) for x in values]
+    return f"{src.helper(make)}({', '.join([value] + given if value_first else given + [value])})"
+
+
+@emits(CountValue, kind="int")
+def _count_value(src, lud):
+    """How many of the array's values (an `(array {...})` of integers) equal the value,
+    each read once, the array first (as the reference); other arrays are refused."""
+    from ludeme.engine.compiled.unsupported import Unsupported
+    arr = lud.in_
+    if type(arr) not in (Array, ArrayAsRegion) or arr.region is not None or not arr.values:
+        raise Unsupported(lud, "of an array other than (array {<int> ...})")
+    return _over_values(src, arr.values, src.int_expr(lud.of), "(1 if {a} == v else 0)",
+                        " + ", value_first=False)
+
+
+@emits(Array, ArrayAsRegion, kind="contains")
+def _array_contains(src, lud, site):
+    """A value among the array's: its region's membership, or one of its values (the value
+    tested read first, then each of the array's once)."""
+    if lud.region is not None:
+        return src.region_contains(lud.region, site)
+    return _over_values(src, lud.values, site, "{a} == v", " or ", value_first=True)

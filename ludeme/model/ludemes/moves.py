@@ -1835,7 +1835,14 @@ def _remove_one_move(src, eff):
 
 @emits(Then, kind="then", refuses=("applyAfterAllMoves",))
 def _then_lines(src, then, lines):
-    src.consequent(then.moves, lines, "")
+    """The consequents, applied with the move: no (forEach Die) that generated it binds
+    (pips) there (the moves a consequent tests are its own, inner (forEach Die) too)."""
+    saved = src.in_then, src.pips_bound, src.move_tag
+    src.in_then, src.pips_bound, src.move_tag = True, False, None
+    try:
+        src.consequent(then.moves, lines, "")
+    finally:
+        src.in_then, src.pips_bound, src.move_tag = saved
 
 
 @emits(MoveAgain, kind="consequent")
@@ -2081,10 +2088,10 @@ def _each_piece_of(src, lud, out, ind):
     the moves are looked at, not played ((can Move ...), a threat): a move played would
     apply its actions on the mover's turn, where the reference made them on that player's.
     A scalars' copy holds the swapped roles (a move found may return at once)."""
-    if not (src.any_mode or src.reaching):
-        raise Unsupported(lud, f"with role:{lud.role} in the moves played")
     if src.real_roles is not None:
         raise Unsupported(lud, "with role: inside another")
+    played = not (src.any_mode or src.reaching)
+    first = len(src.generators)
     out += [f"{ind}fpo_ = sc",
             f"{ind}fpp_ = {src.role_expr(lud.role, lud)}",
             f"{ind}rm_, rn_, rp_ = mover, nxt, prev",
@@ -2098,6 +2105,31 @@ def _each_piece_of(src, lud, out, ind):
     finally:
         src.real_roles = None
     out += [f"{ind}sc = fpo_", f"{ind}mover, nxt, prev = rm_, rn_, rp_"]
+    if played:
+        _actions_as_theirs(src, lud, first)
+
+
+_ROLE_READS = re.compile(r"\bsc\[(MOVER|NEXT|PREV)\]|\bhelper_\d+\(")
+
+
+def _actions_as_theirs(src, lud, first):
+    """The moves of another player's pieces played: the reference makes their actions as
+    it generates them, on that player's turn (`_each_piece_of`); the kernels apply them
+    with the same roles (locals, after the actions carried before them). An action that
+    reads the roles other than through the locals (the scalars, a helper kernel) is
+    refused."""
+    prefix = len(src.effect_prefix[0]) if src.effect_prefix else 0
+    swap = [f"fpp_ = {src.role_expr(lud.role, lud)}",
+            "if fpp_ != mover and 0 < fpp_ <= NP:",
+            "    prev, mover, nxt = mover, fpp_, mover"]
+    for g in range(first, len(src.generators)):
+        effect, is_pass, _ = src.generators[g]
+        if is_pass:
+            continue
+        if any(_ROLE_READS.search(x) for x in effect[prefix:]):
+            raise Unsupported(lud, f"with role:{lud.role} in the moves played, whose actions "
+                                   "read the roles in the scalars or a helper kernel")
+        effect[prefix:prefix] = swap
 
 
 def _each_piece(src, lud, out, ind, owner: str = "mover"):

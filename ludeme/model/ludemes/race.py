@@ -102,27 +102,45 @@ class TrackSiteEndSite(IntFn):
         tracks = _all_tracks(env, self)
         given = self.role is not None or self.player is not None
         pid = _player_fn(env, self, lambda c: 0)
-        name = self.name
-
-        def pick(p):
-            for t in tracks:
-                if name is not None and p == 0:
-                    if name in t.name:
-                        return t
-                elif name is not None:
-                    if name in t.name and t.owner == p:
-                        return t
-                elif t.owner in (p, 0):
-                    return t
-            return tracks[0]
         if not given:
-            end = pick(0).sites[-1]
+            end = _end_track(tracks, self.name, 0).sites[-1]
             return lambda c: end
-        last = {p: pick(p).sites[-1] for p in range(0, env.num_players + 2)}
+        last = {p: _end_track(tracks, self.name, p).sites[-1]
+                for p in range(0, env.num_players + 2)}
         return lambda c: last.get(pid(c), tracks[0].sites[-1])
 
 
+def _end_track(tracks, name, p):
+    """The track (trackSite EndSite ...) ends for player p (0: none given)."""
+    for t in tracks:
+        if name is not None and p == 0:
+            if name in t.name:
+                return t
+        elif name is not None:
+            if name in t.name and t.owner == p:
+                return t
+        elif t.owner in (p, 0):
+            return t
+    return tracks[0]
+
+
 __all__ = ["FirstMoveOnTrack", "MaxDistance", "TrackSiteEndSite"]
+
+
+@emits(TrackSiteEndSite, kind="int")
+def _track_site_end(src, lud):
+    """The last site of the track picked per player (a table), or the one without a
+    player, as `TrackSiteEndSite.compile`."""
+    tracks = _all_tracks(src.env, lud)
+    if lud.role is not None and lud.player is not None:
+        raise Unsupported(lud, "with a role and a player")
+    if lud.role is None and lud.player is None:
+        return str(_end_track(tracks, lud.name, 0).sites[-1])
+    n = src.game.num_players
+    player = src.role_expr(lud.role, lud) if lud.role is not None else src.int_expr(lud.player)
+    last = src.table([_end_track(tracks, lud.name, p).sites[-1] for p in range(n + 2)])
+    return (f"({last}[{player}] if 0 <= {player} <= {n + 1} "
+            f"else {tracks[0].sites[-1]})")
 
 
 def _tracks_by_player(src, lud):

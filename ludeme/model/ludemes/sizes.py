@@ -4,6 +4,7 @@ functions/ints/size and functions/ints/count)."""
 from __future__ import annotations
 
 from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.unsupported import Unsupported
 
 from .base import IntFn, P, Region, ludeme
 
@@ -50,3 +51,19 @@ class CountActive(IntFn):
 
 
 __all__ = ["SizeArray", "CountPlayers", "CountActive"]
+
+
+@emits(SizeArray, kind="int")
+def _size_array(src, lud):
+    """The remembered values' number (repeats counted, as listed), an (array {...})'s
+    number of values, or the number of sites of an (array <region>) (a set)."""
+    from .intarray import Array, ArrayAsRegion
+    from .memory import ValuesRemembered, ValuesRememberedArray
+    arr = lud.array
+    if type(arr) in (ValuesRemembered, ValuesRememberedArray):
+        return f"sc[{src.remembered_block(arr.name)}]"
+    if type(arr) in (Array, ArrayAsRegion):
+        if arr.region is None:
+            return str(len(arr.values))
+        return src.count_in(lud, arr.region, per_site="1", distinct=False)
+    raise Unsupported(lud, f"of {arr.keyword if hasattr(arr, 'keyword') else type(arr).__name__}")

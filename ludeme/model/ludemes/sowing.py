@@ -19,7 +19,7 @@ from ludeme.engine.state import A_ADD, A_COUNT, A_MOVE, A_SELECT, A_SET_FIELD, M
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region, RoleType, SiteType, check_start_sites, ludeme
 from .effects import applied_actions
-from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION, counted_actions
+from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION, counted_actions, on_track_tables
 from ludeme.engine.compiled.emit import emit, emits, lookup, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 
@@ -686,6 +686,29 @@ def _track_tables(src, tracks: list) -> tuple[str, str, str, str]:
             src.table(t_len))
 
 
+@emits(SetCountEffect, kind="consequent", refuses=("type", ("then", "as a consequent")))
+def _set_count_consequent(src, lud, lines, ind):
+    """The site keeps its piece, now that many (`FlatSites.set_count`: none empties it),
+    one action; on a flat board of a game that records no pieces along its tracks (the
+    emptying is no removal there) and reads no (last To afterConsequence:True)."""
+    if src.game.stacking:
+        raise Unsupported(lud, "in a stacking game")
+    if getattr(src.game, "track_indexed", False):
+        raise Unsupported(lud, "on a board whose tracks pass a site twice")
+    if src.reads_after:
+        raise Unsupported(lud, "in a game reading (last To afterConsequence:True)")
+    d = len(ind)
+    lines += [f"{ind}sct_{d} = {src.int_expr(lud.at)}",
+              f"{ind}if sct_{d} >= 0:",
+              f"{ind}    scn_{d} = {src.int_expr(lud.count)}",
+              f"{ind}    if scn_{d} <= 0:",
+              f"{ind}        {src.site_clear(f'sct_{d}')}",
+              f"{ind}    else:",
+              f"{ind}        journal(count, sct_{d})",
+              f"{ind}        count[sct_{d}] = scn_{d}",
+              f"{ind}        sc[NUM_ACTIONS] += 1"]
+
+
 @emits(Sow, kind="consequent", refuses=("type", "sowEffect"))
 def _sow_consequent(src, lud, lines, ind):
     """The sowing as the reference makes it: the holes are chosen on the position before it
@@ -833,12 +856,12 @@ def _sow_one_move(src, lud):
 
 @emits(TrackSiteMove, kind="int")
 def _track_site_move(src, lud):
-    """A table per track of each site's first index along it; a track that passes a site
-    twice (where the reference reads the pieces' recorded indices) is refused."""
+    """A table per track of each site's first index along it; in a game where a track
+    passes a site twice, on a line, the index Ludii recorded for the piece standing there
+    (the kernels' OnTrackIndices, `on_track_tables`)."""
     env = src.env
     tracks = _all_tracks(env, lud)
-    if any(t.internal_loop for t in tracks):
-        raise Unsupported(lud, "on a board whose tracks pass a site twice")
+    indexed = any(t.internal_loop for t in tracks)
     if lud.role is not None and lud.player is not None:
         raise Unsupported(lud, "with a role and a player")
     player = (src.role_expr(lud.role, lud) if lud.role is not None else
@@ -856,21 +879,53 @@ def _track_site_move(src, lud):
     t_chosen = src.table(chosen)
     here = src.int_expr(lud.from_) if lud.from_ is not None else "frm"
 
+    start = [f"    i = {t_pos}[tr, here] if 0 <= here < {total} else n"]
+    if indexed:
+        # A line (not a loop) starts where Ludii recorded the piece at `here` (the
+        # player's in a stack, else the top one): its first index holding that kind
+        idx, slot, _, width = on_track_tables(src)
+        kinds = ["    w = what[here]"]
+        if src.game.stacking:
+            kinds = ["    w = what[here]",
+                     f"    for lv in range(count[{total} + here]):",
+                     "        if stack_at(who, count, here, lv) == player:",
+                     "            w = stack_at(what, count, here, lv)",
+                     "            break"]
+        start = [f"    if here < 0 and not {t_loop}[tr]:",
+                 "        return -1",
+                 f"    if {t_loop}[tr] or not 0 <= here < {total}:",
+                 *("    " + x for x in start),
+                 "    else:",
+                 *("    " + x for x in kinds),
+                 "        if w == 0:",
+                 f"            i = {t_pos}[tr, here]",
+                 "        else:",
+                 "            k = tr",
+                 "            i = n",
+                 f"            for j in range({width}):",
+                 f"                d = {idx}[k, here, j]",
+                 f"                if d < 0:",
+                 "                    break",
+                 f"                if sc[{slot.format(t='k', w='w', i='d')}] > 0:",
+                 "                    i = d",
+                 "                    break"]
+    args = "who, what, count, sc, " if indexed else ""
+
     def make(name):
         return "\n".join([
-            "@njit(cache=True)", f"def {name}(player, here, steps):",
+            "@njit(cache=True)", f"def {name}({args}player, here, steps):",
             f"    if not 0 <= player <= {n + 1}:",
             "        return -1",
             f"    tr = {t_chosen}[player]",
             "    if tr < 0:",
             "        return -1",
             f"    n = {t_len}[tr]",
-            f"    i = {t_pos}[tr, here] if 0 <= here < {total} else n",
+            *start,
             "    i += max(0, steps)",
             "    if i < n:",
             f"        return {t_sites}[tr, i]",
             f"    return {t_sites}[tr, i % n] if {t_loop}[tr] else -1", ""])
-    return f"{src.helper(make)}({player}, {here}, {src.int_expr(lud.steps)})"
+    return f"{src.helper(make)}({args}{player}, {here}, {src.int_expr(lud.steps)})"
 
 
 def _pick_track(tracks, name, p):
@@ -973,6 +1028,15 @@ def _track_sites(src, lud):
     if not _track_listed(lud):
         raise Unsupported(lud, "with from:, to: or a player read in play")
     return src.sites_by_mover(src.env.compile(lud))
+
+
+@emits(SitesTrack, kind="contains")
+def _track_contains(src, lud, site):
+    """Membership in the track's sites: a table when they are listed now, else among those
+    its own walk lists (a helper kernel given the evaluation context)."""
+    if _track_listed(lud):
+        return src.static_contains(lud, site)
+    return f"({src.listed_by_loop(lud)} == {site}).any()"
 
 
 @emits(SitesTrack, kind="for_region")

@@ -109,3 +109,52 @@ class SwapPlayers(Moves):
             mover = c.s.mover
             return [Move(-1, -1, mover, [(A_SWAP, p1(c), p2(c)), (A_NEXT, mover)])]
         return swap
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+from ludeme.engine.compiled.emit import emits  # noqa: E402
+from ludeme.engine.compiled.unsupported import Unsupported  # noqa: E402
+
+
+@emits(SwapPlayers, kind="consequent")
+def _swap_players_consequent(src, lud, lines, ind):
+    """The two players' seats swapped in the order (`State._do_swap`), then the mover moves
+    again (its A_NEXT); a (then ...) of notes changes nothing, any other is refused."""
+    from .note import Note
+    if lud.then is not None and not isinstance(lud.then.moves, Note):
+        raise Unsupported(lud, "with (then ...)")
+    a, b = (src.role_expr(p, lud) if isinstance(p, str) else src.int_expr(p)
+            for p in (lud.player1, lud.player2))
+    src.swaps_players = True        # the order is part of the position's key
+    lines += [f"{ind}sw1, sw2 = {a}, {b}",
+              f"{ind}i = 0",
+              f"{ind}while i <= NP and sc[ORDER + i] != sw1:",
+              f"{ind}    i += 1",
+              f"{ind}j = 0",
+              f"{ind}while j <= NP and sc[ORDER + j] != sw2:",
+              f"{ind}    j += 1",
+              f"{ind}if i > NP or j > NP:",
+              f"{ind}    raise ValueError('(swap Players ...) of a player not in the order')",
+              f"{ind}sc[ORDER + i], sc[ORDER + j] = sc[ORDER + j], sc[ORDER + i]",
+              f"{ind}sc[NEXT] = mover",
+              f"{ind}sc[REPLAYED] = 1"]
+
+
+@emits(MoveSwap, kind="moves")
+def _swap_pieces_moves(src, lud, out, ind):
+    """`(move Swap Pieces ...)`: one decision from A to B where both are sites, whose
+    effect moves A's piece onto B and adds a new piece of B's kind (read as it is applied,
+    in the position it was generated in) at A, as `swap_pieces`."""
+    from ludeme.engine.state import A_ADD as ADD, A_MOVE as MOVE
+    if lud.what != "Pieces":
+        raise Unsupported(lud, "of players as a decision")
+    a = src.int_expr(lud.player1) if lud.player1 is not None else "sc[LAST_FROM]"
+    b = src.int_expr(lud.player2) if lud.player2 is not None else "sc[LAST_TO]"
+    effect = ["swb = what[to]", src.site_move("frm", "to"),
+              "if swb > 0:", "    " + src.site_add("frm", "swb", "OWNER[swb]", "1")]
+    g = src.new_generator(effect, lud=lud, kind=(MOVE, ADD))
+    d = len(ind)
+    out += [f"{ind}swa_{d}, swb_{d} = {a}, {b}",
+            f"{ind}if 0 <= swa_{d} < TOTAL and 0 <= swb_{d} < TOTAL:"]
+    src.push(out, ind + "    ", f"swa_{d}", f"swb_{d}", g)
