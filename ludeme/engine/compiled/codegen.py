@@ -97,6 +97,9 @@ class Source:
         self.no_moves_busy = False
         self.helpers: list[str] = []           # extra kernels ((can Move ...) tests)
         self.helper_names: dict[str, str] = {}  # a helper's source -> its name
+        # Helpers reading `(site)` of a loop around their calls: each is handed it, as its
+        # first argument (`handed_site`).
+        self.site_helpers: list[str] = []
         self.player_bound = False              # `player` set (forEach NonMover's results)
         self.level_bound = False               # `lvl` set: `(level)` ((count Stack ...))
         # `(value)` of a `(forEach Value ...)` over fixed bounds: the value its moves are
@@ -343,20 +346,30 @@ class Source:
     def helper(self, make) -> str:
         """A new helper kernel's name; `make(name)` gives its source (helpers may nest, and
         one source made twice is one kernel)."""
-        key = make("HELPER")
+        key = self.handed_site(make("HELPER"))
         if _READS_PLAYER.search(_COMMENT.sub("", key)) and not _TAKES_PLAYER.search(key):
             # `(player)` is a local of the kernel forEach Player/NonMover loops in: a helper
             # not handed it would fail when run
             raise Unsupported(None, "(player) inside a helper kernel not given it")
         name = self.helper_names.get(key)
         if name is None:
+            name = self.helper_names[key] = f"helper_{len(self.helpers)}"
             if _reads_outer_site(key):
                 # `(site)` of a loop around the helper (forEach Site, a region's if:) is a
-                # local of the kernel that loops: read here, it would be undefined
-                raise Unsupported(None, "(site) of an enclosing loop inside a helper kernel")
-            name = self.helper_names[key] = f"helper_{len(self.helpers)}"
+                # local of the kernel that loops: the helper is handed it, where it is
+                # defined and wherever it is called
+                self.site_helpers.append(name)
             self.helpers.append(make(name))
         return name
+
+    def handed_site(self, source: str) -> str:
+        """`source` with the helpers that read `(site)` of a loop around them taking it,
+        first, where they are defined and called (a call inside another helper makes that
+        one read it too)."""
+        if not self.site_helpers:
+            return source
+        calls = re.compile(r"\b(" + "|".join(self.site_helpers) + r")\(")
+        return calls.sub(r"\1(site, ", source)
 
     def context_kernel(self, body: list[str]) -> str:
         """A call of a helper kernel, given the evaluation context (and `(player)` where
@@ -400,10 +413,10 @@ class Source:
              self.push_tests, self.direction_to) = saved
         args = "who, what, count, sc, phase, frm, to"
         given = ", fm" if first else ""
-        source = "\n".join([
+        source = self.handed_site("\n".join([
             "@njit(cache=True)",
             f"def {name}({args}{given}):",
-            context(local=("btw",)), *body, "    return False", ""])
+            context(local=("btw",)), *body, "    return False", ""]))
         if first and _READS_PLAYER.search(_COMMENT.sub("", source)):
             raise Unsupported(None, "(player) inside a helper kernel not given it")
         if _reads_outer_site(source):
@@ -1183,7 +1196,7 @@ def _generate(game, s0, src: Source) -> str:
     if game.stacking:
         _refuse_direct_writes(src, start, effects, consequents)
     init_who, init_what, init_count, depth = _initial_sites(game, s0)
-    return LOOP.format(
+    return src.handed_site(LOOP.format(
         stacking=bool(game.stacking), depth=depth,
         level_keys=[random.Random(-1 - i).getrandbits(62) * 2 + 1
                     for i in range(game.total_sites * depth)],
@@ -1246,7 +1259,7 @@ def _generate(game, s0, src: Source) -> str:
         if all_pass or src.reads_all_passed else 1,
         keeps_history=all_pass or src.reads_all_passed,
         reads_all_passed=src.reads_all_passed,
-    )
+    ))
 
 
 # The kernels of a game whose moves a (max Moves) ranks (`ludemes.war`): the phase's moves
