@@ -3,8 +3,7 @@ has a compiled form, and both backends give the same rows."""
 
 import pytest
 
-from ludeme.analysis.playouts import load
-from test_compiled import _same_rows
+import test_compiled
 
 # A helper kernel (here (all Sites ...)'s) reading (site) of the (forEach ...) around it:
 # the helper is handed the site.
@@ -36,10 +35,5 @@ IDS = ["site-of-an-enclosing-loop-in-a-helper"]
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
 def test_misc_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
-    path = tmp_path / "game.lud"
-    path.write_text(text)
-    game = load(path)
-    from ludeme.engine.compiled.codegen import generate
-    generate(game)                  # it has a compiled form
-    rows = [_same_rows(game, 40 if i == 0 else 15, seed) for i, seed in enumerate(seeds)]
-    assert played(rows[0])
+    # as the forms of tests/test_compiled.py: it compiles, the same rows, the rule acted
+    test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path)
