@@ -26,11 +26,69 @@ SITE_IN_HELPER_GAME = """
 )
 """
 
+# (sites Group ...) at a site, with if:, and from: a region (the groups of its sites
+# together), counted, removed and tested.
+GROUP_GAME = """
+(game "Group Grab"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each)
+    })
+    (rules
+        (play
+            (move Add (to (sites Empty))
+                (then
+                    (if (< 2 (count Sites in:(sites Group at:(last To) Orthogonal if:(is Mover (who at:(to))))))
+                        (remove (sites Group from:(sites Around (last To) Enemy Orthogonal) Orthogonal))
+                    )
+                )
+            )
+        )
+        (end (if (is In 12 (sites Group at:(last To) Orthogonal)) (result Mover Win)))
+    )
+)
+"""
+
+# (sites Around ...) with if: (read with (from) the centre, (to) the site) around a region
+# and a site, with includeSelf:; (sites Occupied by:Shared component:...).
+AROUND_GAME = """
+(game "Round About"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each)
+        (piece "Marker" Shared)
+    })
+    (rules
+        (start (place "Marker" 12))
+        (play
+            (if (= 0 (count Sites in:(sites Occupied by:Mover)))
+                (move Add (to (sites Empty)))
+                (move Add
+                    (to (sites Around (sites Occupied by:Mover) Orthogonal if:(is Empty (to))))
+                    (then
+                        (if (<= 2 (count Sites in:(sites Around (last To) Own includeSelf:True)))
+                            (remove (sites Around (last To) NotOwn if:(!= (from) (to)) includeSelf:False))
+                        )
+                    )
+                )
+            )
+        )
+        (end (if (= 0 (count Sites in:(sites Occupied by:Shared component:"Marker"))) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
+    (GROUP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(-1).any()),
+    (AROUND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
 ]
-IDS = ["site-of-an-enclosing-loop-in-a-helper"]
+IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

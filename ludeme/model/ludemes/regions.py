@@ -1591,6 +1591,9 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         test = "what[{s}] != 0"
     elif src.owner_role(lud.by):
         test = src.owner_test(lud.by, lud, "who[{s}]")
+    elif lud.by == "Shared" and not src.game.stacking:
+        # the shared owner's pieces (no empty site has that owner)
+        test = f"who[{{s}}] == {src.env.role_id('Shared', lud)(None)}"
     elif lud.by == "Neutral" and not src.game.stacking:
         # an empty site has owner 0 too: the neutral pieces only (as the reference)
         test = "(what[{s}] != 0 and who[{s}] == 0)"
@@ -1635,7 +1638,8 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     if by in ("Enemy", "NonMover") and src.game.num_players == 2:
         by = "Next"                 # the one other player (no teams compile)
     if by not in ("Mover", "Next", "Prev", "Player") and \
-            not (by[:1] == "P" and by[1:].isdigit()):
+            not (by[:1] == "P" and by[1:].isdigit()) and \
+            not (by == "Shared" and not src.game.stacking):     # one owner too
         raise Unsupported(lud, f"with component: or top: by {lud.by}")
     if lud.component is not None and not isinstance(lud.component, str):
         raise Unsupported(lud, "with a component given by its index")
@@ -1727,6 +1731,17 @@ def _around_region_loop(src, lud, out, ind, body):
     out.extend(f"{ind}                        {x}" for x in body)
 
 
+def _around_radials(src, lud):
+    """(each board site's radials in `lud`'s directions, the board's sites, the most radials
+    a site has)."""
+    key = lud.dirn or "Adjacent"
+    radials = src.env.board.radials.get(key)
+    if radials is None:
+        raise lud.fail(f"no radials in direction {key} on this board")
+    n = src.env.num_board_sites
+    return radials, n, max((len(radials[s]) for s in range(n)), default=0) or 1
+
+
 def _around_table(src, lud):
     """(the table of each board site's sites at the distance, one per radial, -1 past the
     board; its width; the kind's test of a site's name) of `(sites Around <site>)` (of
@@ -1734,30 +1749,88 @@ def _around_table(src, lud):
     import numpy as np
     from .literals import fixed_int
     dist = fixed_int(lud, "distance", 1)
-    key = lud.dirn or "Adjacent"
-    radials = src.env.board.radials.get(key)
-    if radials is None:
-        raise lud.fail(f"no radials in direction {key} on this board")
-    n = src.env.num_board_sites
-    width = max((len(radials[s]) for s in range(n)), default=0) or 1
+    radials, n, width = _around_radials(src, lud)
     around = np.full((n, width), -1)
     for s in range(n):
         for r, rad in enumerate(radials[s]):
             if dist < len(rad.sites):
                 around[s, r] = rad.sites[dist]
-    kinds = {None: "True", "Empty": "what[{v}] == 0", "NotEmpty": "what[{v}] != 0",
-             "Own": "(what[{v}] != 0 and OWNER[what[{v}]] == mover)",
-             "NotOwn": "not (what[{v}] != 0 and OWNER[what[{v}]] == mover)",
-             "Enemy": "(what[{v}] != 0 and OWNER[what[{v}]] != 0 and "
-                      "OWNER[what[{v}]] != mover)",
-             "NotEnemy": "not (what[{v}] != 0 and OWNER[what[{v}]] != 0 and "
-                         "OWNER[what[{v}]] != mover)"}
-    kind = kinds[lud.kind_]
-    return around, width, lambda v: kind.format(v=v)
+    return around, width, _around_kind(lud)
 
 
-@emits(SitesAround, kind="for_region", refuses=("if_", "includeSelf", "type"))
+# The test of a site's name `{v}` for each kind of `(sites Around ...)`.
+_AROUND_KINDS = {None: "True", "Empty": "what[{v}] == 0", "NotEmpty": "what[{v}] != 0",
+                 "Own": "(what[{v}] != 0 and OWNER[what[{v}]] == mover)",
+                 "NotOwn": "not (what[{v}] != 0 and OWNER[what[{v}]] == mover)",
+                 "Enemy": "(what[{v}] != 0 and OWNER[what[{v}]] != 0 and "
+                          "OWNER[what[{v}]] != mover)",
+                 "NotEnemy": "not (what[{v}] != 0 and OWNER[what[{v}]] != 0 and "
+                             "OWNER[what[{v}]] != mover)"}
+
+
+def _around_kind(lud):
+    kind = _AROUND_KINDS[lud.kind_]
+    return lambda v: kind.format(v=v)
+
+
+def _around_listed(src, lud) -> str | None:
+    """`(sites Around ...)` with if: or includeSelf:, as the reference's general form lists
+    it (None for the others): a kernel walks each centre's radials to the distance (read
+    now), keeps each site once where the condition holds (with `(from)` the centre and
+    `(to)` the site) and the kind fits, then adds the centres (includeSelf:) or leaves them
+    out; nothing when the first centre is off the board."""
+    if lud.if_ is None and not lud.includeSelf:
+        return None
+    import numpy as np
+    radials, n, width = _around_radials(src, lud)
+    depth = max((len(r.sites) for s in range(n) for r in radials[s]), default=0) or 1
+    rays = np.full((n, width, depth), -1)
+    for s in range(n):
+        for r, rad in enumerate(radials[s]):
+            rays[s, r, :len(rad.sites)] = rad.sites
+    tab = src.table(rays)
+    kind = _around_kind(lud)
+    cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
+    dist = src.int_expr(lud.distance) if lud.distance is not None else "1"
+    if isinstance(lud.where, IntFn):
+        centres = [f"    ctrs = np.full(1, {src.int_expr(lud.where)}, np.int64)"]
+    else:
+        centres = [f"    ctrs = {src.listed_by_loop(lud.where)}"]
+    if lud.includeSelf:     # the centres not listed yet, after the sites around
+        last = ["    for ctr in ctrs:", "        if not (buf[:k] == ctr).any():",
+                "            buf[k] = ctr", "            k += 1", "    return buf[:k]"]
+    else:
+        last = ["    j = 0", "    for i in range(k):", "        if not (ctrs == buf[i]).any():",
+                "            buf[j] = buf[i]", "            j += 1", "    return buf[:j]"]
+    bound = ", player" if src.player_bound else ""
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
+            src.context(local=()), *centres,
+            "    buf = np.empty(TOTAL + ctrs.shape[0], np.int64)", "    k = 0",
+            "    if ctrs.shape[0] == 0 or ctrs[0] < 0:", "        return buf[:0]",
+            f"    dist = {dist}",
+            f"    seen = np.zeros({n}, np.bool_)",
+            "    for ctr in ctrs:",
+            f"        if not 0 <= ctr < {n} or not 0 <= dist < {depth}:",
+            "            continue",
+            "        frm = ctr",
+            f"        for r in range({width}):",
+            f"            to = {tab}[ctr, r, dist]",
+            f"            if to >= 0 and not seen[to] and ({cond}) and {kind('to')}:",
+            "                seen[to] = True", "                buf[k] = to", "                k += 1",
+            *last, ""])
+    return (f"{src.helper(make)}(who, what, count, sc, phase, frm, to, "
+            f"{src.between}{bound})")
+
+
+@emits(SitesAround, kind="for_region", refuses=("type"))
 def _around_loop(src, lud, out, ind, body):
+    if (listed := _around_listed(src, lud)) is not None:
+        out.append(f"{ind}for site in {listed}:")
+        out.extend(f"{ind}    {x}" for x in body)
+        return
     if not isinstance(lud.where, IntFn):
         return _around_region_loop(src, lud, out, ind, body)
     around, width, kind = _around_table(src, lud)
@@ -1773,9 +1846,11 @@ def _around_loop(src, lud, out, ind, body):
     out.extend(f"{ind}            {x}" for x in body)
 
 
-@emits(SitesAround, kind="contains", refuses=("if_", "includeSelf", "type"))
+@emits(SitesAround, kind="contains", refuses=("type"))
 def _around_contains(src, lud, site):
     """A site is around the centre: a table of the board's sites around each site."""
+    if (listed := _around_listed(src, lud)) is not None:
+        return f"({listed} == {site}).any()"
     import numpy as np
     if not isinstance(lud.where, IntFn):       # around a region: listed, then looked up
         return f"({src.listed_by_loop(lud)} == {site}).any()"
@@ -1789,9 +1864,11 @@ def _around_contains(src, lud, site):
             f"[{ctr}, {site}] and {kind(site)})")
 
 
-@emits(SitesAround, kind="sites", refuses=("if_", "includeSelf", "type"))
+@emits(SitesAround, kind="sites", refuses=("type"))
 def _around_sites(src, lud):
     """The sites around the centre in the radials' order, each once (a table row)."""
+    if (listed := _around_listed(src, lud)) is not None:
+        return listed, None
     if not isinstance(lud.where, IntFn):       # around a region: as its loop lists them
         return src.listed_by_loop(lud), None
     around, _, kind = _around_table(src, lud)
