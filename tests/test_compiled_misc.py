@@ -80,6 +80,28 @@ AROUND_GAME = """
 )
 """
 
+# (union ...) of regions that read the position, listed: each part in turn, a site once.
+UNION_GAME = """
+(game "Spread Out"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each)
+    })
+    (rules
+        (start {(place "Disc1" 0) (place "Disc2" 24)})
+        (play
+            (move Add
+                (to (union
+                        (sites Around (sites Occupied by:Mover) Empty Orthogonal)
+                        (sites Around (sites Occupied by:Next) Empty Diagonal)))
+            )
+        )
+        (end (if (is Line 4) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -87,8 +109,10 @@ CASES = [
      and df["piece_number_max_decrease"].lt(-1).any()),
     (AROUND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
+    (UNION_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
-IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self"]
+IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
+       "union-listed"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

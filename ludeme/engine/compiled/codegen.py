@@ -502,13 +502,20 @@ class Source:
         start = ["    total = 0", *([] if distinct else ["    counted = np.zeros(TOTAL, np.bool_)"])]
         return self._loop_kernel(region, start, body, "total")
 
-    def listed_by_loop(self, region) -> str:
+    def listed_by_loop(self, region, once: bool = False) -> str:
         """The sites of a region that reads the position, as its own loop lists them (an
-        array made by a helper kernel given the whole evaluation context)."""
-        return self._loop_kernel(region, ["    buf = np.empty(TOTAL, np.int64)", "    n = 0"],
-                                 ["if n == buf.shape[0]:",
-                                  "    buf = np.concatenate((buf, buf))",
-                                  "buf[n] = site", "n += 1"], "buf[:n]")
+        array made by a helper kernel given the whole evaluation context). `region` may be
+        a list of regions, listed in turn; `once`: each board site listed once only, where
+        it first comes."""
+        keep = ["if n == buf.shape[0]:", "    buf = np.concatenate((buf, buf))",
+                "buf[n] = site", "n += 1"]
+        start = ["    buf = np.empty(TOTAL, np.int64)", "    n = 0"]
+        if once:
+            start.append("    listed = np.zeros(TOTAL, np.bool_)")
+            keep = ["if not (0 <= site < TOTAL and listed[site]):",
+                    "    if 0 <= site < TOTAL:", "        listed[site] = True",
+                    *("    " + x for x in keep)]
+        return self._loop_kernel(region, start, keep, "buf[:n]")
 
     def _loop_kernel(self, region, start: list[str], body: list[str], result: str) -> str:
         """A call of a helper kernel, given the whole evaluation context, that runs `body` at
@@ -519,7 +526,8 @@ class Source:
             if region is None:
                 loop += ["    for site in range(TOTAL):", *("        " + x for x in body)]
             else:
-                self.for_region(region, loop, "    ", body)
+                for part in (region if isinstance(region, list) else [region]):
+                    self.for_region(part, loop, "    ", body)
         finally:
             self.between = saved
         bound = ", player" if self.player_bound else ""

@@ -1291,6 +1291,16 @@ def _set_op_sites(src, lud):
     return src.sites_by_mover(src.env.compile(lud))
 
 
+@emits(Union, kind="sites")
+def _union_sites(src, lud):
+    """A union listed now (once, per mover or per (from)) as a table; else each part as
+    its own loop lists it, in turn, a site listed where it first comes (as the reference)."""
+    try:
+        return src.listed_sites(lud)
+    except Unsupported:
+        return src.listed_by_loop(list(lud.regions) + list(lud.more or []), once=True), None
+
+
 def _expand_type_ok(src, lud) -> bool:
     """An expansion of the board's own site type (another type's indices are not the
     kernels' sites)."""
