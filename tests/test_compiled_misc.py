@@ -102,6 +102,26 @@ UNION_GAME = """
 )
 """
 
+# (move Set NextPlayer ...): a decision naming the next mover (here the mover again).
+SET_NEXT_GAME = """
+(game "Skip Ahead"
+    (players 3)
+    (equipment {
+        (board (square 4))
+        (piece "Disc" Each)
+    })
+    (rules
+        (play
+            (or
+                (move Add (to (sites Empty)))
+                (move Set NextPlayer (player (mover)))
+            )
+        )
+        (end (if (is Line 3) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -110,9 +130,11 @@ CASES = [
     (AROUND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
     (UNION_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (SET_NEXT_GAME, (3, 4), lambda df: {1, 2, 3} <= set(df["winner"])
+     and (df["moves"] > df["piece_number"] + 2).any()),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
-       "union-listed"]
+       "union-listed", "move-set-next-player"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
