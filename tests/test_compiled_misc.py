@@ -122,6 +122,25 @@ SET_NEXT_GAME = """
 )
 """
 
+# (push ...) as a consequent: the run of pieces moved on, the last one falling off.
+PUSH_GAME = """
+(game "Shove Row"
+    (players 2)
+    (equipment {
+        (board (square 4))
+        (piece "Disc" Each)
+    })
+    (rules
+        (play
+            (move Add (to (sites Empty))
+                (then (if (!= 1 (% (last To) 4)) (push (from (last To)) E)))
+            )
+        )
+        (end (if (<= 6 (count Sites in:(sites Occupied by:Mover))) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -132,9 +151,13 @@ CASES = [
     (UNION_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (SET_NEXT_GAME, (3, 4), lambda df: {1, 2, 3} <= set(df["winner"])
      and (df["moves"] > df["piece_number"] + 2).any()),
+    # each move adds a piece: fewer on the board than moves made, some fell off
+    (PUSH_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and (df["piece_number_maximum"] < df["moves"]).any()),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
-       "union-listed", "move-set-next-player"]
+       "union-listed", "move-set-next-player",
+       "push-as-a-consequent"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
