@@ -141,6 +141,32 @@ PUSH_GAME = """
 )
 """
 
+# (is Line ...) with whats:, what: and who:, and throughAny: (sites LastTo): the sites
+# each move (its pushes too) went to.
+LINE_GAME = """
+(game "Slide Lines"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each)
+        (piece "Marker" Shared)
+    })
+    (rules
+        (start (place "Marker" 12))
+        (play
+            (move Add (to (sites Empty))
+                (then (if (!= 0 (% (last To) 5)) (push (from (last To)) W)))
+            )
+        )
+        (end {
+            (if (is Line 4 throughAny:(sites LastTo) whats:{(next) 3}) (result Next Win))
+            (if (is Line 3 Orthogonal throughAny:(sites LastTo) what:(mover)) (result Mover Win))
+            (if (is Line 4 Diagonal who:(mover)) (result Mover Win))
+        })
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -154,10 +180,11 @@ CASES = [
     # each move adds a piece: fewer on the board than moves made, some fell off
     (PUSH_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and (df["piece_number_maximum"] < df["moves"]).any()),
+    (LINE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(12).any()),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
-       "push-as-a-consequent"]
+       "push-as-a-consequent", "line-through-any-last-tos-with-whats"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

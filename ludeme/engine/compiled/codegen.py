@@ -133,7 +133,10 @@ class Source:
         self.counting = bool(getattr(game, "counting", False))
         # A rule reads (last To afterConsequence:True): every action with a site notes it
         # (`counted_actions`).
-        self.reads_after = bool(getattr(game, "reads_after", False))
+        # the notes made before each action (`counted_actions`): its destination as the
+        # last one after the consequents, and among the sites the move went to
+        self.reads_after = bool(getattr(game, "reads_after", False)
+                                or getattr(game, "reads_last_tos", False))
         # Inside `(forEach Die ...)`: the local holding `(pips)` is bound, and every move
         # pushed carries `move_tag` as its extra (which die it uses, `ludemes.dice`).
         self.pips_bound = False
@@ -894,6 +897,7 @@ def counted_actions(lines: list[str], after: bool = False) -> list[str]:
             note = _after_note(body)
             if note is not None:
                 out.append(ind + note)
+                out.append(ind + "last_to_add(sc, sc[LAST_TO_AFTER])")
         out.append(line)
         if _ACTION_STATEMENT.match(body):
             out.append(f"{ind}sc[NUM_ACTIONS] += 1")
@@ -1244,6 +1248,7 @@ def _generate(game, s0, src: Source) -> str:
         n_vars=len(src.variables),
         n_visited=game.total_sites + 1 if game.requires_visited else 0,
         n_pending=game.total_sites if src.pending else 0,
+        n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
         n_rem=len(src.remembered),
         rem_w=game.total_sites if src.remembered else 0,
         n_chance="MT_STATE_SIZE" if game.uses_chance else 0,
@@ -1465,7 +1470,10 @@ N_CHANCE = {n_chance}
 NDRAWS = CHANCE + N_CHANCE    # sc[NDRAWS]: values drawn since they were last moved out
 DRAWS = NDRAWS + 1            # sc[DRAWS + i]: the i-th of them
 DRAW_CAP = {draw_cap}
-SC_SIZE = DRAWS + DRAW_CAP
+LTN = DRAWS + DRAW_CAP        # sc[LTN]: how many sites the last move went to ((sites LastTo))
+LTS = LTN + 1                 # sc[LTS + i]: the i-th of them, in the order they came
+N_LTS = {n_last_tos}
+SC_SIZE = LTS + N_LTS
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
@@ -1534,6 +1542,18 @@ def draw_int(sc, lo, hi):
     sc[DRAWS + k] = v
     sc[NDRAWS] = k + 1
     return v
+
+
+@njit(cache=True)
+def last_to_add(sc, site):
+    """Note a board site the move being applied went to (once; none kept when no rule reads
+    them): Ludii's SitesLastTo, as `State._note_last_tos`."""
+    if N_LTS and 0 <= site < N_SITES:
+        for i in range(sc[LTN]):
+            if sc[LTS + i] == site:
+                return
+        sc[LTS + sc[LTN]] = site
+        sc[LTN] += 1
 
 
 @njit(cache=True)
@@ -1685,6 +1705,11 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     # turn: actions (a decision none of whose actions has a destination is its own last
     # one after its consequents: State._note_after)
     sc[LAST_TO_AFTER], sc[LAST_FROM_AFTER] = to, frm
+    if N_LTS:                       # the decision's destination first (a hand's too)
+        sc[LTN] = 0
+        if to >= 0:
+            sc[LTS] = to
+            sc[LTN] = 1
     if g >= 0:
         effects(who, what, count, sc, phase, frm, to, g, x)
     sc[LAST_FROM] = frm
