@@ -146,11 +146,7 @@ PUSH_GAME = """
 LINE_GAME = """
 (game "Slide Lines"
     (players 2)
-    (equipment {
-        (board (square 5))
-        (piece "Disc" Each)
-        (piece "Marker" Shared)
-    })
+    (equipment {(board (square 5)) (piece "Disc" Each) (piece "Marker" Shared)})
     (rules
         (start (place "Marker" 12))
         (play
