@@ -163,6 +163,21 @@ LINE_GAME = """
 )
 """
 
+# (is Pattern ...): walks from the last destination (and from:, with whats: and what:).
+PATTERN_GAME = """
+(game "Square Hunt"
+    (players 2)
+    (equipment {(board (square 4)) (piece "Disc" Each)})
+    (rules
+        (play (move Add (to (sites Empty) if:(not (is Pattern {F L F} from:(to) whats:{(next) (next) (mover)})))))
+        (end {
+            (if (is Pattern {F R F R F}) (result Mover Win))
+            (if (is Pattern {F F L F} what:(mover)) (result Mover Loss))
+        })
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -177,10 +192,12 @@ CASES = [
     (PUSH_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and (df["piece_number_maximum"] < df["moves"]).any()),
     (LINE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(12).any()),
+    (PATTERN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).any()),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
-       "push-as-a-consequent", "line-through-any-last-tos-with-whats"]
+       "push-as-a-consequent", "line-through-any-last-tos-with-whats",
+       "is-pattern"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
