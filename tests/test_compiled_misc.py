@@ -178,6 +178,35 @@ PATTERN_GAME = """
 )
 """
 
+# (difference ...) and (union ...) of directions: relative to the piece (steps, a slide,
+# read per kind of piece) and following the last move (a hop).
+DIRECTIONS_GAME = """
+(game "Forward March"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Pawn" Each
+            (or {
+                (move Step (difference Forwards Diagonal) (to if:(is Empty (to))))
+                (move Step (union Backward (union W E)) (to if:(is Enemy (who at:(to))) (apply (remove (to)))))
+                (move Hop (difference Orthogonal OppositeDirection)
+                    (between if:(is Enemy (who at:(between))) (apply (remove (between))))
+                    (to if:(is Empty (to))))
+            })
+        )
+        (piece "Rook" Each (move Slide (difference Adjacent (directions {Forward}))))
+    })
+    (rules
+        (start {
+            (place "Pawn1" (sites Row 0)) (place "Rook1" 12)
+            (place "Pawn2" (sites Row 4))
+        })
+        (play (forEach Piece))
+        (end (if (= 0 (count Pieces Next)) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -193,11 +222,13 @@ CASES = [
      and (df["piece_number_maximum"] < df["moves"]).any()),
     (LINE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(12).any()),
     (PATTERN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).any()),
+    (DIRECTIONS_GAME, (3, 4), lambda df: df["winner"].gt(0).all()
+     and df["piece_number_max_decrease"].lt(0).all()),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
        "push-as-a-consequent", "line-through-any-last-tos-with-whats",
-       "is-pattern"]
+       "is-pattern", "difference-and-union-of-directions"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

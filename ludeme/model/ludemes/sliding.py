@@ -437,11 +437,11 @@ class _SlideForm:
             # Directions relative to the piece's facing: a table per kind of piece (the kind
             # at the start site, as the reference reads it); those that read the last move
             # or the position are refused.
-            if hasattr(dirn, "direction_keys"):
-                raise Unsupported(lud, "with directions that read the state")
-            words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
-            if any(w in ("SameDirection", "OppositeDirection") for w in words):
-                raise Unsupported(lud, "with directions that read the state")
+            from .moves import _refuse_unless_by_piece
+            try:
+                _refuse_unless_by_piece(lud, dirn)
+            except Unsupported:
+                raise Unsupported(lud, "with directions that read the state") from None
         self.frm_expr = from_site(src, lud)
         # (from ... if:): read with (from) on the start site, before any site along
         self.from_ok = src.bool_expr(lud.from_.if_) \
