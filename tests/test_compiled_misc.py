@@ -207,6 +207,26 @@ DIRECTIONS_GAME = """
 )
 """
 
+# (is Active ...) and (count Active): once P1 is out, the movers may move again.
+ACTIVE_GAME = """
+(game "Last Standing"
+    (players 3)
+    (equipment {(board (square 4)) (piece "Disc" Each)})
+    (rules
+        (play
+            (move Add (to (sites Empty))
+                (then
+                    (if (and (not (is Active P1)) (= 2 (count Active)))
+                        (if (is Even (count Moves)) (moveAgain))
+                    )
+                )
+            )
+        )
+        (end (if (is Line 3) (result Mover Loss)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -224,11 +244,13 @@ CASES = [
     (PATTERN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).any()),
     (DIRECTIONS_GAME, (3, 4), lambda df: df["winner"].gt(0).all()
      and df["piece_number_max_decrease"].lt(0).all()),
+    (ACTIVE_GAME, (3, 4), lambda df: (df["turns"] < df["moves"]).any()),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
        "push-as-a-consequent", "line-through-any-last-tos-with-whats",
-       "is-pattern", "difference-and-union-of-directions"]
+       "is-pattern", "difference-and-union-of-directions",
+       "is-active-and-count-active"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

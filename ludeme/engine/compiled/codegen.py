@@ -152,6 +152,7 @@ class Source:
         # (`legal_unranked`).
         self.ranked = None
         self.unranked = False
+        self.reads_active = False              # a rule reads who is still active
         # The local holding the reference's (to) where the moves being emitted begin, which
         # a (forEach Direction ...) turns its relative directions from: its own site inside
         # another's; None where (to) is undefined (a phase's moves, a threat's, those of a
@@ -178,6 +179,12 @@ class Source:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
         the last site, and their number in `sc[PENDN]`), emptied before each move."""
         self.pending = True
+
+    def active_players(self) -> str:
+        """Where the kernels keep whether each player is still active (`sc[ACTV + p]`, a copy
+        of `active` made after each turn's end rules and at its end)."""
+        self.reads_active = True
+        return "ACTV"
 
     def remembered_block(self, name) -> str:
         """Where the kernels keep the values remembered under a name (None too): how many,
@@ -1248,6 +1255,7 @@ def _generate(game, s0, src: Source) -> str:
         n_vars=len(src.variables),
         n_visited=game.total_sites + 1 if game.requires_visited else 0,
         n_pending=game.total_sites if src.pending else 0,
+        n_active=n + 1 if src.reads_active else 0,
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
         n_rem=len(src.remembered),
         rem_w=game.total_sites if src.remembered else 0,
@@ -1470,7 +1478,9 @@ N_CHANCE = {n_chance}
 NDRAWS = CHANCE + N_CHANCE    # sc[NDRAWS]: values drawn since they were last moved out
 DRAWS = NDRAWS + 1            # sc[DRAWS + i]: the i-th of them
 DRAW_CAP = {draw_cap}
-LTN = DRAWS + DRAW_CAP        # sc[LTN]: how many sites the last move went to ((sites LastTo))
+ACTV = DRAWS + DRAW_CAP       # sc[ACTV + p]: player p is still active (`active`, kept here
+N_ACTV = {n_active}               # after each turn where a rule reads it: (is Active ...))
+LTN = ACTV + N_ACTV           # sc[LTN]: how many sites the last move went to ((sites LastTo))
 LTS = LTN + 1                 # sc[LTS + i]: the i-th of them, in the order they came
 N_LTS = {n_last_tos}
 SC_SIZE = LTS + N_LTS
@@ -1729,6 +1739,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
                 {site_clear}
     # turn: end rules
     end_rules(who, what, count, sc, rk, active, phase)
+    if N_ACTV:
+        sc[ACTV:ACTV + N_ACTV] = active
     # turn: all pass
     if {requires_all_pass} and not sc[OVER] and all_passed(hist_mover, hist_pass,
                                                              sc[NUM_DECISIONS], NP,
@@ -1764,6 +1776,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
         while not active[nx]:
             nx = nx % NP + 1
         sc[NEXT] = nx
+    if N_ACTV:
+        sc[ACTV:ACTV + N_ACTV] = active
 
 
 @njit(cache=True, inline="always")
@@ -1797,6 +1811,8 @@ def reset(who, what, count, sc, rk, active, phase, seed):
     rk[:] = 0.0
     active[:] = 1
     active[0] = 0
+    if N_ACTV:
+        sc[ACTV:ACTV + N_ACTV] = active
     phase[:] = INIT_PHASE
 
 
