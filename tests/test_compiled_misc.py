@@ -209,9 +209,7 @@ DIRECTIONS_GAME = """
 
 # (is Active ...) and (count Active): once P1 is out, the movers may move again.
 ACTIVE_GAME = """
-(game "Last Standing"
-    (players 3)
-    (equipment {(board (square 4)) (piece "Disc" Each)})
+(game "Last Standing" (players 3) (equipment {(board (square 4)) (piece "Disc" Each)})
     (rules
         (play
             (move Add (to (sites Empty))
