@@ -225,6 +225,46 @@ ACTIVE_GAME = """
 )
 """
 
+# (sites LineOfSight ...) listed (Empty, Farthest, Piece); (count Steps ...) to a region,
+# by a relation and by a (step ...).
+SIGHT_GAME = """
+(game "Sight Lines" (players 2) (equipment {(board (square 5)) (piece "Disc" Each)})
+    (rules
+        (start {(place "Disc1" 0) (place "Disc2" 24)})
+        (play
+            (or
+                (forEach Site (sites Occupied by:Mover)
+                    (move Add
+                        (to (sites LineOfSight Empty at:(site))
+                            if:(<= (count Steps Orthogonal (to) (sites Occupied by:Next)) 2))))
+                (move Add
+                    (to (sites LineOfSight Farthest at:(last To) Diagonal) if:(is Empty (to)))
+                    (then (remove (sites LineOfSight Piece at:(last To) Orthogonal))))
+            )
+        )
+        (end (if (= 2 (count Steps (step Orthogonal (to if:(is Empty (to)))) (last To) (sites Corners)))
+                (result Mover Win)))
+    )
+)
+"""
+
+# A helper kernel reading (site) of a loop around it before it sets its own `site`
+# ((sites Around (site)) counted inside a (forEach ...)'s if:).
+CROWD_GAME = """
+(game "Crowd Shy" (players 2) (equipment {(board (square 5)) (piece "Disc" Each)})
+    (rules
+        (play
+            (move Add
+                (to (sites Empty)
+                    if:(>= 1 (count Sites in:(forEach (sites Around (to))
+                        if:(< 1 (count Pieces All in:(sites Around (site) Orthogonal)))))))
+            )
+        )
+        (end (if (is Line 3) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -243,12 +283,16 @@ CASES = [
     (DIRECTIONS_GAME, (3, 4), lambda df: df["winner"].gt(0).all()
      and df["piece_number_max_decrease"].lt(0).all()),
     (ACTIVE_GAME, (3, 4), lambda df: (df["turns"] < df["moves"]).any()),
+    (SIGHT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any() and df["moves"].gt(4).any()),
+    (CROWD_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
        "push-as-a-consequent", "line-through-any-last-tos-with-whats",
        "is-pattern", "difference-and-union-of-directions",
-       "is-active-and-count-active"]
+       "is-active-and-count-active", "line-of-sight-and-count-steps-to-a-region",
+       "site-read-before-a-helper-sets-its-own"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

@@ -53,13 +53,17 @@ _COMMENT = re.compile(r"#.*")
 
 def _reads_outer_site(source: str) -> bool:
     """Whether a helper kernel's source reads `site` where only a loop around it binds it:
-    in the sites its own loop over `site` walks, or anywhere when it never binds it."""
+    in the sites its own loop over `site` walks, before its first assignment, or anywhere
+    when it never binds it."""
     fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
     if "site" in {a.arg for a in fn.args.args}:
         return False
     names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == "site"]
     if not any(isinstance(n.ctx, ast.Store) for n in names):
         return bool(names)
+    first = min(names, key=lambda n: (n.lineno, n.col_offset))
+    if isinstance(first.ctx, ast.Load):     # read before the kernel sets it (`ctr = site`)
+        return True
     return any(isinstance(n, ast.For) and isinstance(n.target, ast.Name)
                and n.target.id == "site"
                and any(isinstance(m, ast.Name) and m.id == "site" for m in ast.walk(n.iter))

@@ -709,8 +709,8 @@ def _push_consequent(src, lud, lines, ind):
     pieces after it emptied and given the piece before it (a new one of that kind), until
     the first empty site, which takes the last piece; the piece at the end of a full radial
     falls off. An empty site pushed on stays empty (Ludii adds nothing)."""
-    import numpy as np
     from ludeme.engine.compiled.emit import refuse_stacks
+    from .sliding import radials_array
     refuse_stacks(src, lud)
     if lud.from_ is not None:
         refuse(lud.from_, "level", "if_", "type")
@@ -718,15 +718,8 @@ def _push_consequent(src, lud, lines, ind):
     if radials is None:
         raise lud.fail(f"the direction {lud.dirn} is not supported on this board")
     n = src.env.num_board_sites
-    width = max((len(radials[s]) for s in range(n)), default=0) or 1
-    depth = max((len(r.sites) for s in range(n) for r in radials[s]), default=0) or 1
-    rays = np.full((n, width, depth), -1)
-    lens = np.zeros((n, width), dtype=int)
-    for s in range(n):
-        for r, rad in enumerate(radials[s]):
-            rays[s, r, :len(rad.sites)] = rad.sites
-            lens[s, r] = len(rad.sites)
-    t_rays, t_lens = src.table(rays), src.table(lens)
+    rays, _, _ = radials_array([[[r.sites for r in radials[s]] for s in range(n)]])
+    t_rays, t_lens = src.table(rays[0]), src.table((rays[0] >= 0).sum(axis=-1))
     t_num = src.table([len(radials[s]) for s in range(n)])
     start = src.int_expr(lud.from_.site) if lud.from_ is not None and \
         lud.from_.site is not None else "frm"

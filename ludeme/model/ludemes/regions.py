@@ -1791,14 +1791,10 @@ def _around_listed(src, lud) -> str | None:
     out; nothing when the first centre is off the board."""
     if lud.if_ is None and not lud.includeSelf:
         return None
-    import numpy as np
-    radials, n, width = _around_radials(src, lud)
-    depth = max((len(r.sites) for s in range(n) for r in radials[s]), default=0) or 1
-    rays = np.full((n, width, depth), -1)
-    for s in range(n):
-        for r, rad in enumerate(radials[s]):
-            rays[s, r, :len(rad.sites)] = rad.sites
-    tab = src.table(rays)
+    from .sliding import radials_array
+    radials, n, _ = _around_radials(src, lud)
+    rays, width, depth = radials_array([[[r.sites for r in radials[s]] for s in range(n)]])
+    tab = src.table(rays[0])
     kind = _around_kind(lud)
     cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
     dist = src.int_expr(lud.distance) if lud.distance is not None else "1"
