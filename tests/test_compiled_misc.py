@@ -265,6 +265,31 @@ CROWD_GAME = """
 )
 """
 
+# (move Leap ...) with forward:True (ahead of the piece's facing) and from (from ...).
+LEAP_GAME = """
+(game "Knight Rush"
+    (players {(player N) (player S)})
+    (equipment {
+        (board (square 6))
+        (piece "Knight" Each
+            (move Leap {{F F R F}} forward:True
+                (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
+        (regions "Goal" P1 (sites Top))
+        (regions "Goal" P2 (sites Bottom))
+    })
+    (rules
+        (start {(place "Knight1" (sites Row 0)) (place "Knight2" (sites Row 5))})
+        (play
+            (or
+                (forEach Piece)
+                (move Leap (from (last To)) {{F F}} rotations:False (to if:(is Empty (to))))
+            )
+        )
+        (end (if (is In (last To) (sites Mover "Goal")) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -286,13 +311,15 @@ CASES = [
     (SIGHT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any() and df["moves"].gt(4).any()),
     (CROWD_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (LEAP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
        "push-as-a-consequent", "line-through-any-last-tos-with-whats",
        "is-pattern", "difference-and-union-of-directions",
        "is-active-and-count-active", "line-of-sight-and-count-steps-to-a-region",
-       "site-read-before-a-helper-sets-its-own"]
+       "site-read-before-a-helper-sets-its-own", "leap-forward-and-from"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
