@@ -290,6 +290,24 @@ LEAP_GAME = """
 )
 """
 
+# (add (to ...)) without a piece, as a consequent: the mover's first kind of piece.
+TRAIL_GAME = """
+(game "Trail Layers"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each
+            (move Step Orthogonal (to if:(is Empty (to)))
+                (then (if (is Even (count Moves)) (add (to (last From)))))))
+    })
+    (rules
+        (start {(place "Disc1" 0) (place "Disc2" 24)})
+        (play (forEach Piece))
+        (end (if (no Moves Next) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -313,13 +331,16 @@ CASES = [
     (CROWD_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (LEAP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
+    (TRAIL_GAME, (3, 4), lambda df: df["winner"].gt(0).all()
+     and df["piece_number_maximum"].gt(6).any()),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
        "push-as-a-consequent", "line-through-any-last-tos-with-whats",
        "is-pattern", "difference-and-union-of-directions",
        "is-active-and-count-active", "line-of-sight-and-count-steps-to-a-region",
-       "site-read-before-a-helper-sets-its-own", "leap-forward-and-from"]
+       "site-read-before-a-helper-sets-its-own", "leap-forward-and-from",
+       "add-without-a-piece-as-an-effect"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
