@@ -308,6 +308,53 @@ TRAIL_GAME = """
 )
 """
 
+# (move Slide ... (between ... (apply ...))): the effect at each site passed over (here the
+# sites a pawn's first move passes become pending, which a diagonal step may take).
+SLIDE_PASSED_GAME = """
+(game "Pass Marks" (players {(player N) (player S)})
+    (equipment {
+        (board (square 6)) (piece "Pawn" Each
+            (or
+                (forEach Value min:1 max:3
+                    (move Slide Forward
+                        (between (exact (value)) if:(is Empty (between)) (apply (set Pending (between))))
+                        (to if:(is Empty (to)))))
+                (move Step (directions {FR FL}) (to if:(is In (to) (sites Pending))))
+            )
+        )
+    })
+    (rules
+        (start {(place "Pawn1" (sites Row 0)) (place "Pawn2" (sites Row 5))})
+        (play (forEach Piece))
+        (end (if (no Moves Next) (result Mover Win)))
+    )
+)
+"""
+
+# (is Threatened <piece> in:<region>): each site of the region in turn (two kings).
+TWIN_KINGS_GAME = """
+(game "Twin Kings"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "King" Each (move Step (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
+        (piece "Rook" Each (move Slide Orthogonal (to if:(is Enemy (who at:(to))) (apply (remove (to))))))
+    })
+    (rules
+        (start {
+            (place "King1" {0 4}) (place "Rook1" 1)
+            (place "King2" {20 24}) (place "Rook2" 23)
+        })
+        (play
+            (do (forEach Piece)
+                ifAfterwards:(not (is Threatened (id "King" Mover)
+                    in:(sites Occupied by:Mover component:"King"))))
+        )
+        (end {(if (no Moves Next) (result Mover Win)) (if (> 3 (count Pieces Next)) (result Mover Win))})
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -333,6 +380,9 @@ CASES = [
      and df["piece_number_max_decrease"].lt(0).any()),
     (TRAIL_GAME, (3, 4), lambda df: df["winner"].gt(0).all()
      and df["piece_number_maximum"].gt(6).any()),
+    (SLIDE_PASSED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(8).all()),
+    (TWIN_KINGS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
@@ -340,7 +390,7 @@ IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-
        "is-pattern", "difference-and-union-of-directions",
        "is-active-and-count-active", "line-of-sight-and-count-steps-to-a-region",
        "site-read-before-a-helper-sets-its-own", "leap-forward-and-from",
-       "add-without-a-piece-as-an-effect"]
+       "add-without-a-piece-as-an-effect", "slide-between-apply", "threatened-in-a-region"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
