@@ -355,6 +355,25 @@ TWIN_KINGS_GAME = """
 )
 """
 
+# (pow ...) and (^ ...): Java's (int) Math.pow (a negative power of 2 is 0).
+POW_GAME = """
+(game "Square Crowd"
+    (players 2)
+    (equipment {(board (square 5)) (piece "Disc" Each)})
+    (rules
+        (play
+            (move Add
+                (to (sites Empty)
+                    if:(< (pow (count Sites in:(sites Around (to) Own)) 2) (^ 2 (+ 1 (pow 2 -1))))))
+        )
+        (end {
+            (if (is Line 3) (result Mover Win))
+            (if (< 48 (^ (count Sites in:(sites Occupied by:Mover)) 2)) (result Mover Draw))
+        })
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -383,6 +402,7 @@ CASES = [
     (SLIDE_PASSED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(8).all()),
     (TWIN_KINGS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
+    (POW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
@@ -390,7 +410,8 @@ IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-
        "is-pattern", "difference-and-union-of-directions",
        "is-active-and-count-active", "line-of-sight-and-count-steps-to-a-region",
        "site-read-before-a-helper-sets-its-own", "leap-forward-and-from",
-       "add-without-a-piece-as-an-effect", "slide-between-apply", "threatened-in-a-region"]
+       "add-without-a-piece-as-an-effect", "slide-between-apply", "threatened-in-a-region",
+       "pow"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
