@@ -357,9 +357,7 @@ TWIN_KINGS_GAME = """
 
 # (pow ...) and (^ ...): Java's (int) Math.pow (a negative power of 2 is 0).
 POW_GAME = """
-(game "Square Crowd"
-    (players 2)
-    (equipment {(board (square 5)) (piece "Disc" Each)})
+(game "Square Crowd" (players 2) (equipment {(board (square 5)) (piece "Disc" Each)})
     (rules
         (play
             (move Add
