@@ -372,6 +372,19 @@ POW_GAME = """
 )
 """
 
+# (sites Side <direction>): a side of the board, listed now.
+SIDE_GAME = """
+(game "Side To Side" (players 2) (equipment {(board (square 4)) (piece "Disc" Each)})
+    (rules
+        (play (move Add (to (sites Empty))))
+        (end {
+            (if (is Connected Orthogonal {(sites Side N) (sites Side S)}) (result Mover Win))
+            (if (is In (last To) (intersection (sites Side W) (sites Side E))) (result Mover Loss))
+        })
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -401,6 +414,7 @@ CASES = [
     (TWIN_KINGS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
     (POW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (SIDE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
@@ -409,7 +423,7 @@ IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-
        "is-active-and-count-active", "line-of-sight-and-count-steps-to-a-region",
        "site-read-before-a-helper-sets-its-own", "leap-forward-and-from",
        "add-without-a-piece-as-an-effect", "slide-between-apply", "threatened-in-a-region",
-       "pow"]
+       "pow", "sites-side"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

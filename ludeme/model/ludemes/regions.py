@@ -1123,8 +1123,10 @@ def _board_sites_static(src, lud) -> bool:
     return True
 
 
-emits(SitesBoard, *_BOARD_REGIONS, kind="static")(_board_sites_static)
-emits(SitesBoard, *_BOARD_REGIONS, kind="from_only")(_board_sites_static)
+emits(SitesBoard, SitesSide, *_BOARD_REGIONS, kind="static")(_board_sites_static)
+emits(SitesBoard, SitesSide, *_BOARD_REGIONS, kind="from_only")(_board_sites_static)
+# (sites Side <direction>): a side of the board, listed now as the others
+emits(SitesSide, kind="static_sites")(_board_region_sites)
 
 
 @emits(SitesBoard, kind="static_sites")
