@@ -385,6 +385,20 @@ SIDE_GAME = """
 )
 """
 
+# (note ...) as a consequent: nothing changes.
+NOTE_GAME = """
+(game "Told You" (players 2) (equipment {(board (square 4)) (piece "Disc" Each)})
+    (rules
+        (play
+            (move Add (to (sites Empty))
+                (then (if (is Line 2) (note "A pair!" to:Mover) (note (count Moves))))
+            )
+        )
+        (end (if (is Line 3) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -415,6 +429,7 @@ CASES = [
      and df["piece_number_max_decrease"].lt(0).any()),
     (POW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (SIDE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (NOTE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
@@ -423,7 +438,7 @@ IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-
        "is-active-and-count-active", "line-of-sight-and-count-steps-to-a-region",
        "site-read-before-a-helper-sets-its-own", "leap-forward-and-from",
        "add-without-a-piece-as-an-effect", "slide-between-apply", "threatened-in-a-region",
-       "pow", "sites-side"]
+       "pow", "sites-side", "note-as-a-consequent"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
