@@ -399,6 +399,22 @@ NOTE_GAME = """
 )
 """
 
+# (sites Distance <relation> from: (range ...)) without a (step ...): by the board's steps.
+DISTANCE_GAME = """
+(game "Far Jumps" (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each
+            (move (from) (to (sites Distance Orthogonal from:(from) (range 2 3)) if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
+    })
+    (rules
+        (start {(place "Disc1" {0 1 2}) (place "Disc2" {22 23 24})})
+        (play (forEach Piece))
+        (end (if (no Pieces Next) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -430,6 +446,8 @@ CASES = [
     (POW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (SIDE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (NOTE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (DISTANCE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).all()),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
@@ -438,7 +456,8 @@ IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-
        "is-active-and-count-active", "line-of-sight-and-count-steps-to-a-region",
        "site-read-before-a-helper-sets-its-own", "leap-forward-and-from",
        "add-without-a-piece-as-an-effect", "slide-between-apply", "threatened-in-a-region",
-       "pow", "sites-side", "note-as-a-consequent"]
+       "pow", "sites-side", "note-as-a-consequent",
+       "sites-distance-by-a-relation"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

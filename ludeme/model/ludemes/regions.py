@@ -1370,7 +1370,7 @@ def _distance_sites(src, lud):
     `walk_region`), listed by a helper kernel."""
     from .sequences import walk_kernel
     if lud.step is None:
-        raise Unsupported(lud, "without a (step ...)")
+        return _distance_by_relation(src, lud), None
     lo, hi = emit("range", src, lud.range)
     call = walk_kernel(
         src, lud, lud.step, "a, lo, hi", "a",
@@ -1380,6 +1380,29 @@ def _distance_sites(src, lud):
          "    for i in range(ncur):", "        out[no] = cur[i]", "        no += 1"],
         "out[:no]")
     return f"{call}{src.int_expr(lud.from_)}, {lo}, {hi})", None
+
+
+def _distance_by_relation(src, lud) -> str:
+    """By the relation's steps (Adjacent by default): a table of the board's distances
+    (`distance_rings`, -1 where none), the sites from the minimum (0 at least) to the
+    maximum listed in increasing order, as `sites_at_distance`; none off the board."""
+    import numpy as np
+    rings = src.env.board.distance_rings(lud.relation or "Adjacent")
+    n = src.env.num_board_sites
+    dist = np.full((n, n), -1)
+    for a in range(n):
+        for d, ring in enumerate(rings[a]):
+            dist[a, list(ring)] = d
+    lo, hi = emit("range", src, lud.range)
+    return src.context_kernel([
+        f"    s_, lo_, hi_ = {src.int_expr(lud.from_)}, {lo}, {hi}",
+        f"    out = np.empty({n}, np.int64)", "    k = 0",
+        f"    if 0 <= s_ < {n}:",
+        "        lo_ = max(lo_, 0)",
+        f"        for t in range({n}):",
+        f"            d = {src.table(dist)}[s_, t]",
+        "            if lo_ <= d <= hi_:", "                out[k] = t", "                k += 1",
+        "    return out[:k]"])
 
 
 @emits(SitesRow, SitesColumn, kind="sites", refuses=("type",))
