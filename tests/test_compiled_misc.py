@@ -415,6 +415,22 @@ DISTANCE_GAME = """
 )
 """
 
+# (is Related <relation> <site> <region>): a neighbour of the site among the region's.
+RELATED_GAME = """
+(game "Close Contact" (players 2) (equipment {(board (square 5)) (piece "Disc" Each)})
+    (rules
+        (start {(place "Disc1" 0) (place "Disc2" 24)})
+        (play
+            (move Add
+                (to (sites Empty)
+                    if:(or (is Related Orthogonal (to) (sites Occupied by:Next))
+                        (is Related Diagonal (to) (sites {0 24 12})))))
+        )
+        (end (if (is Line 3) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -448,6 +464,7 @@ CASES = [
     (NOTE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (DISTANCE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).all()),
+    (RELATED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
@@ -457,7 +474,7 @@ IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-
        "site-read-before-a-helper-sets-its-own", "leap-forward-and-from",
        "add-without-a-piece-as-an-effect", "slide-between-apply", "threatened-in-a-region",
        "pow", "sites-side", "note-as-a-consequent",
-       "sites-distance-by-a-relation"]
+       "sites-distance-by-a-relation", "is-related-of-a-region"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
