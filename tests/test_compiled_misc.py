@@ -431,6 +431,16 @@ RELATED_GAME = """
 )
 """
 
+# (sites Playable): the centre first, then the empty sites next to a piece.
+PLAYABLE_GAME = """
+(game "Grow Out" (players 2) (equipment {(board (hex 3)) (piece "Disc" Each)})
+    (rules
+        (play (move Add (to (sites Playable))))
+        (end (if (is Line 3) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -465,6 +475,10 @@ CASES = [
     (DISTANCE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).all()),
     (RELATED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (PLAYABLE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # on a boardless table: the centre while no piece stands next to it
+    (PLAYABLE_GAME.replace("(board (hex 3))", "(boardless Hexagonal)"), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"])),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
@@ -474,7 +488,8 @@ IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-
        "site-read-before-a-helper-sets-its-own", "leap-forward-and-from",
        "add-without-a-piece-as-an-effect", "slide-between-apply", "threatened-in-a-region",
        "pow", "sites-side", "note-as-a-consequent",
-       "sites-distance-by-a-relation", "is-related-of-a-region"]
+       "sites-distance-by-a-relation", "is-related-of-a-region",
+       "sites-playable", "sites-playable-boardless"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
