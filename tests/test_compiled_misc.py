@@ -441,6 +441,23 @@ PLAYABLE_GAME = """
 )
 """
 
+# (expand ...) of a region and of an origin that read the position, listed.
+EXPAND_GAME = """
+(game "Spread Zone" (players 2) (equipment {(board (square 6)) (piece "Disc" Each)})
+    (rules (start {(place "Disc1" 0) (place "Disc2" 35)})
+        (play (move Add
+                (to (difference (expand (sites Occupied by:Mover) Orthogonal) (sites Occupied by:All)))
+                (then
+                    (if (is Even (count Moves))
+                        (forEach Site (expand origin:(last To) steps:2 Diagonal)
+                            (if (is Enemy (who at:(site))) (remove (site))))))
+            )
+        )
+        (end (if (>= (count Sites in:(sites Occupied by:Mover)) 8) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (SITE_IN_HELPER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(5).any()),
@@ -479,6 +496,8 @@ CASES = [
     # on a boardless table: the centre while no piece stands next to it
     (PLAYABLE_GAME.replace("(board (hex 3))", "(boardless Hexagonal)"), (3, 4),
      lambda df: {1, 2} <= set(df["winner"])),
+    (EXPAND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-include-self",
        "union-listed", "move-set-next-player",
@@ -489,7 +508,8 @@ IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-
        "add-without-a-piece-as-an-effect", "slide-between-apply", "threatened-in-a-region",
        "pow", "sites-side", "note-as-a-consequent",
        "sites-distance-by-a-relation", "is-related-of-a-region",
-       "sites-playable", "sites-playable-boardless"]
+       "sites-playable", "sites-playable-boardless",
+       "expand-of-what-reads-the-position"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

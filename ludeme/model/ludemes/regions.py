@@ -1357,6 +1357,42 @@ def _expand_from_only(src, lud):
     return _expand_type_ok(src, lud) and reads_params_only_from(src, lud)
 
 
+@emits(Expand, kind="sites")
+def _expand_listed(src, lud):
+    """An expansion listed now (once, per mover or per (from)) as a table; else, of a region
+    or origin that reads the position, grown where it is read by a helper kernel: each step
+    adds the neighbours (in the relation, Adjacent by default) of every site so far, the
+    result in increasing order, as `Board.expand`."""
+    from .literals import RoleId
+    try:
+        return src.listed_sites(lud)
+    except Unsupported:
+        pass
+    _expand_type_ok(src, lud)
+    if isinstance(lud.region, RoleId) or (lud.region is None) == (lud.origin is None):
+        raise Unsupported(lud, "of a region that reads the state, given as a word")
+    board, n = src.env.board, src.env.num_board_sites
+    rel = lud.dirn or "Adjacent"
+    near = [list(board.neighbours[rel][s_]) if rel in board.neighbours
+            else list(board.trajectories.targets(s_, rel)) for s_ in range(n)]
+    t_nb, t_len = (src.table(a) for a in src.padded(near))
+    source = lud.origin if lud.origin is not None else lud.region
+    start = f"np.full(1, {src.int_expr(source)}, np.int64)" if isinstance(source, IntFn) \
+        else src.listed_by_loop(source)
+    steps = src.int_expr(lud.steps) if lud.steps is not None else "1"
+    return src.context_kernel([
+        f"    src_ = {start}", f"    k_ = {steps}", f"    mask = np.zeros({n}, np.bool_)",
+        "    extra = np.empty(src_.shape[0], np.int64)", "    ne = 0",
+        "    for s_ in src_:", f"        if 0 <= s_ < {n}:", "            mask[s_] = True",
+        "        else:", "            extra[ne] = s_", "            ne += 1",
+        "    for _ in range(k_):", "        grown = mask.copy()",
+        f"        for s_ in range({n}):", "            if mask[s_]:",
+        f"                for j in range({t_len}[s_]):",
+        f"                    grown[{t_nb}[s_, j]] = True",
+        "        mask = grown",
+        "    return np.unique(np.concatenate((extra[:ne], np.nonzero(mask)[0])))"]), None
+
+
 @emits(Expand, kind="static_sites")
 def _expand_sites(src, lud):
     if not _expand_static(src, lud):
