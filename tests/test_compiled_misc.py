@@ -516,3 +516,17 @@ IDS = ["site-of-an-enclosing-loop-in-a-helper", "sites-group", "sites-around-if-
 def test_misc_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     # as the forms of tests/test_compiled.py: it compiles, the same rows, the rule acted
     test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path)
+
+
+def test_a_pending_value_computed_by_arithmetic_has_no_compiled_form(tmp_path):
+    """The kernels keep pending values of sites only: a sum (which may pass the last site)
+    is refused, and the game plays on the reference engine."""
+    from ludeme.analysis.playouts import load
+    from ludeme.engine.compiled import Unsupported
+    from ludeme.engine.compiled.codegen import generate
+    path = tmp_path / "game.lud"
+    path.write_text(PLAYABLE_GAME.replace("(move Add (to (sites Playable)))",
+                                          "(move Add (to (sites Playable)) (then (set Pending "
+                                          "(+ (last To) 100))))"))
+    with pytest.raises(Unsupported, match="computed by arithmetic"):
+        generate(load(path))
