@@ -58,13 +58,17 @@ _COMMENT = re.compile(r"#.*")
 
 def _reads_outer_site(source: str) -> bool:
     """Whether a helper kernel's source reads `site` where only a loop around it binds it:
-    in the sites its own loop over `site` walks, or anywhere when it never binds it."""
+    in the sites its own loop over `site` walks, before its first assignment, or anywhere
+    when it never binds it."""
     fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
     if "site" in {a.arg for a in fn.args.args}:
         return False
     names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == "site"]
     if not any(isinstance(n.ctx, ast.Store) for n in names):
         return bool(names)
+    first = min(names, key=lambda n: (n.lineno, n.col_offset))
+    if isinstance(first.ctx, ast.Load):     # read before the kernel sets it (`ctr = site`)
+        return True
     return any(isinstance(n, ast.For) and isinstance(n.target, ast.Name)
                and n.target.id == "site"
                and any(isinstance(m, ast.Name) and m.id == "site" for m in ast.walk(n.iter))
@@ -102,6 +106,9 @@ class Source:
         self.no_moves_busy = False
         self.helpers: list[str] = []           # extra kernels ((can Move ...) tests)
         self.helper_names: dict[str, str] = {}  # a helper's source -> its name
+        # Helpers reading `(site)` of a loop around their calls: each is handed it, as its
+        # first argument (`handed_site`).
+        self.site_helpers: list[str] = []
         self.player_bound = False              # `player` set (forEach NonMover's results)
         self.level_bound = False               # `lvl` set: `(level)` ((count Stack ...))
         # `(value)` of a `(forEach Value ...)` over fixed bounds: the value its moves are
@@ -140,7 +147,10 @@ class Source:
         self.counting = bool(getattr(game, "counting", False))
         # A rule reads (last To afterConsequence:True): every action with a site notes it
         # (`counted_actions`).
-        self.reads_after = bool(getattr(game, "reads_after", False))
+        # the notes made before each action (`counted_actions`): its destination as the
+        # last one after the consequents, and among the sites the move went to
+        self.reads_after = bool(getattr(game, "reads_after", False)
+                                or getattr(game, "reads_last_tos", False))
         # Inside `(forEach Die ...)`: the local holding `(pips)` is bound, and every move
         # pushed carries `move_tag` as its extra (which die it uses, `ludemes.dice`).
         self.pips_bound = False
@@ -156,6 +166,7 @@ class Source:
         # (`legal_unranked`).
         self.ranked = None
         self.unranked = False
+        self.reads_active = False              # a rule reads who is still active
         # The local holding the reference's (to) where the moves being emitted begin, which
         # a (forEach Direction ...) turns its relative directions from: its own site inside
         # another's; None where (to) is undefined (a phase's moves, a threat's, those of a
@@ -182,6 +193,12 @@ class Source:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
         the last site, and their number in `sc[PENDN]`), emptied before each move."""
         self.pending = True
+
+    def active_players(self) -> str:
+        """Where the kernels keep whether each player is still active (`sc[ACTV + p]`, a copy
+        of `active` made after each turn's end rules and at its end)."""
+        self.reads_active = True
+        return "ACTV"
 
     def remembered_block(self, name) -> str:
         """Where the kernels keep the values remembered under a name (None too): how many,
@@ -371,20 +388,30 @@ class Source:
     def helper(self, make) -> str:
         """A new helper kernel's name; `make(name)` gives its source (helpers may nest, and
         one source made twice is one kernel)."""
-        key = make("HELPER")
+        key = self.handed_site(make("HELPER"))
         if _READS_PLAYER.search(_COMMENT.sub("", key)) and not _TAKES_PLAYER.search(key):
             # `(player)` is a local of the kernel forEach Player/NonMover loops in: a helper
             # not handed it would fail when run
             raise Unsupported(None, "(player) inside a helper kernel not given it")
         name = self.helper_names.get(key)
         if name is None:
+            name = self.helper_names[key] = f"helper_{len(self.helpers)}"
             if _reads_outer_site(key):
                 # `(site)` of a loop around the helper (forEach Site, a region's if:) is a
-                # local of the kernel that loops: read here, it would be undefined
-                raise Unsupported(None, "(site) of an enclosing loop inside a helper kernel")
-            name = self.helper_names[key] = f"helper_{len(self.helpers)}"
+                # local of the kernel that loops: the helper is handed it, where it is
+                # defined and wherever it is called
+                self.site_helpers.append(name)
             self.helpers.append(make(name))
         return name
+
+    def handed_site(self, source: str) -> str:
+        """`source` with the helpers that read `(site)` of a loop around them taking it,
+        first, where they are defined and called (a call inside another helper makes that
+        one read it too)."""
+        if not self.site_helpers:
+            return source
+        calls = re.compile(r"\b(" + "|".join(self.site_helpers) + r")\(")
+        return calls.sub(r"\1(site, ", source)
 
     def context_kernel(self, body: list[str]) -> str:
         """A call of a helper kernel, given the evaluation context (and `(player)` where
@@ -428,10 +455,10 @@ class Source:
              self.push_tests, self.direction_to) = saved
         args = "who, what, count, sc, phase, frm, to"
         given = ", fm" if first else ""
-        source = "\n".join([
+        source = self.handed_site("\n".join([
             "@njit(cache=True)",
             f"def {name}({args}{given}):",
-            context(local=("btw",)), *body, "    return False", ""])
+            context(local=("btw",)), *body, "    return False", ""]))
         if first and _READS_PLAYER.search(_COMMENT.sub("", source)):
             raise Unsupported(None, "(player) inside a helper kernel not given it")
         if _reads_outer_site(source):
@@ -517,13 +544,20 @@ class Source:
         start = ["    total = 0", *([] if distinct else ["    counted = np.zeros(TOTAL, np.bool_)"])]
         return self._loop_kernel(region, start, body, "total")
 
-    def listed_by_loop(self, region) -> str:
+    def listed_by_loop(self, region, once: bool = False) -> str:
         """The sites of a region that reads the position, as its own loop lists them (an
-        array made by a helper kernel given the whole evaluation context)."""
-        return self._loop_kernel(region, ["    buf = np.empty(TOTAL, np.int64)", "    n = 0"],
-                                 ["if n == buf.shape[0]:",
-                                  "    buf = np.concatenate((buf, buf))",
-                                  "buf[n] = site", "n += 1"], "buf[:n]")
+        array made by a helper kernel given the whole evaluation context). `region` may be
+        a list of regions, listed in turn; `once`: each board site listed once only, where
+        it first comes."""
+        keep = ["if n == buf.shape[0]:", "    buf = np.concatenate((buf, buf))",
+                "buf[n] = site", "n += 1"]
+        start = ["    buf = np.empty(TOTAL, np.int64)", "    n = 0"]
+        if once:
+            start.append("    listed = np.zeros(TOTAL, np.bool_)")
+            keep = ["if not (0 <= site < TOTAL and listed[site]):",
+                    "    if 0 <= site < TOTAL:", "        listed[site] = True",
+                    *("    " + x for x in keep)]
+        return self._loop_kernel(region, start, keep, "buf[:n]")
 
     def _loop_kernel(self, region, start: list[str], body: list[str], result: str) -> str:
         """A call of a helper kernel, given the whole evaluation context, that runs `body` at
@@ -534,7 +568,8 @@ class Source:
             if region is None:
                 loop += ["    for site in range(TOTAL):", *("        " + x for x in body)]
             else:
-                self.for_region(region, loop, "    ", body)
+                for part in (region if isinstance(region, list) else [region]):
+                    self.for_region(part, loop, "    ", body)
         finally:
             self.between = saved
         bound = ", player" if self.player_bound else ""
@@ -938,6 +973,7 @@ def counted_actions(lines: list[str], after: bool = False) -> list[str]:
             note = _after_note(body)
             if note is not None:
                 out.append(ind + note)
+                out.append(ind + "last_to_add(sc, sc[LAST_TO_AFTER])")
         out.append(line)
         if _ACTION_STATEMENT.match(body):
             out.append(f"{ind}sc[NUM_ACTIONS] += 1")
@@ -1249,7 +1285,7 @@ def _generate(game, s0, src: Source) -> str:
         _refuse_direct_writes(src, start, effects, consequents)
     init_who, init_what, init_count, depth = _initial_sites(game, s0)
     n_trk, trk_init = _on_track(src, game, s0)
-    module = LOOP.format(
+    module = src.handed_site(LOOP.format(
         stacking=bool(game.stacking), depth=depth,
         level_keys=[random.Random(-1 - i).getrandbits(62) * 2 + 1
                     for i in range(game.total_sites * depth)],
@@ -1289,6 +1325,8 @@ def _generate(game, s0, src: Source) -> str:
         n_vars=len(src.variables),
         n_visited=game.total_sites + 1 if game.requires_visited else 0,
         n_pending=game.total_sites if src.pending else 0,
+        n_active=n + 1 if src.reads_active else 0,
+        n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
         n_rem=len(src.remembered),
         rem_w=game.total_sites if src.remembered else 0,
         n_chance="MT_STATE_SIZE" if game.uses_chance else 0,
@@ -1313,7 +1351,7 @@ def _generate(game, s0, src: Source) -> str:
         if all_pass or src.reads_all_passed else 1,
         keeps_history=all_pass or src.reads_all_passed,
         reads_all_passed=src.reads_all_passed,
-    )
+    ))
     return _track_writes(module) if n_trk else module
 
 
@@ -1643,7 +1681,12 @@ DRAW_CAP = {draw_cap}
 # track t.
 TRK = DRAWS + DRAW_CAP
 N_TRK = {n_trk}
-SC_SIZE = TRK + N_TRK
+ACTV = TRK + N_TRK            # sc[ACTV + p]: player p is still active (`active`, kept here
+N_ACTV = {n_active}               # after each turn where a rule reads it: (is Active ...))
+LTN = ACTV + N_ACTV           # sc[LTN]: how many sites the last move went to ((sites LastTo))
+LTS = LTN + 1                 # sc[LTS + i]: the i-th of them, in the order they came
+N_LTS = {n_last_tos}
+SC_SIZE = LTS + N_LTS
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
@@ -1712,6 +1755,18 @@ def draw_int(sc, lo, hi):
     sc[DRAWS + k] = v
     sc[NDRAWS] = k + 1
     return v
+
+
+@njit(cache=True)
+def last_to_add(sc, site):
+    """Note a board site the move being applied went to (once; none kept when no rule reads
+    them): Ludii's SitesLastTo, as `State._note_last_tos`."""
+    if N_LTS and 0 <= site < N_SITES:
+        for i in range(sc[LTN]):
+            if sc[LTS + i] == site:
+                return
+        sc[LTS + sc[LTN]] = site
+        sc[LTN] += 1
 
 
 @njit(cache=True)
@@ -1865,6 +1920,11 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     # turn: actions (a decision none of whose actions has a destination is its own last
     # one after its consequents: State._note_after)
     sc[LAST_TO_AFTER], sc[LAST_FROM_AFTER] = to, frm
+    if N_LTS:                       # the decision's destination first (a hand's too)
+        sc[LTN] = 0
+        if to >= 0:
+            sc[LTS] = to
+            sc[LTN] = 1
     if g >= 0:
         effects(who, what, count, sc, phase, frm, to, g, x)
     sc[LAST_FROM] = frm
@@ -1884,6 +1944,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
                 {site_clear}
     # turn: end rules
     end_rules(who, what, count, sc, rk, active, phase)
+    if N_ACTV:
+        sc[ACTV:ACTV + N_ACTV] = active
     # turn: all pass
     if {requires_all_pass} and not sc[OVER] and all_passed(hist_mover, hist_pass,
                                                              sc[NUM_DECISIONS], NP,
@@ -1919,6 +1981,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
         while not active[nx]:
             nx = nx % NP + 1
         sc[NEXT] = nx
+    if N_ACTV:
+        sc[ACTV:ACTV + N_ACTV] = active
 
 
 @njit(cache=True, inline="always")
@@ -1952,6 +2016,8 @@ def reset(who, what, count, sc, rk, active, phase, seed):
     rk[:] = 0.0
     active[:] = 1
     active[0] = 0
+    if N_ACTV:
+        sc[ACTV:ACTV + N_ACTV] = active
     phase[:] = INIT_PHASE
 
 

@@ -109,9 +109,13 @@ def part_of(*classes: type, parent: str) -> None:
 
 def refuse(lud, *attrs) -> None:
     """Refuse (as Unsupported) arguments that an emitter does not implement: each an
-    argument name, or (argument, message)."""
+    argument (its attribute, or its name as written: `in` for `in_`), or (argument,
+    message)."""
     for a in attrs:
         a, why = a if isinstance(a, tuple) else (a, None)
+        # an argument by its attribute (`if_`) or by the name the description writes (`in`)
+        a = next((p.attr for p in getattr(type(lud), "params", ()) if p.name == a
+                  and p.attr != a and p.attr in lud._given), a)
         if a in lud._given:
             raise Unsupported(lud, why or f"with {lud._given[a][0]}:")
 

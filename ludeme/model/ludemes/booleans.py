@@ -820,9 +820,8 @@ def _is_visited(src, lud):
     return f"(sc[VISITED + visited_slot({src.int_expr(lud.site)})] != 0)"
 
 
-@emits(IsLine, kind="bool", refuses=("throughAny", "what", "whats", "who", "type"))
+@emits(IsLine, kind="bool", refuses=("type",))
 def _is_line(src, lud):
-    import numpy as np
     from .literals import IntConst
     if not isinstance(lud.exact, bool) or type(lud.length) is not IntConst:
         raise Unsupported(lud, "with a computed length or exact:")
@@ -833,30 +832,74 @@ def _is_line(src, lud):
         # the reference reads every level of a stack there (Ludii's IsLine.evalStack),
         # the top piece only with top:True, as the kernels do
         raise Unsupported(lud, "without byLevel: or top:True in a stacking game")
+    if lud.role is not None and lud.who is not None:
+        raise lud.fail("(is Line ...) takes a role or who:, not both")
     length = src.int_expr(lud.length)
     n = src.env.num_board_sites
     tabs = ray_pair_tables(src, src.env.line_radials(lud.dirn or "Adjacent", lud))[:5]
     pivot = src.int_expr(lud.through) if lud.through is not None else "last_to"
-    kinds = f"WHATS_SAME[what[{pivot}]]"      # the pivot's kind
-    if lud.role is not None:
-        # a line of the player's pieces: every kind that player owns (as the reference)
-        if lud.byLevel:
-            raise Unsupported(lud, "with a role and byLevel:")
-        comps = src.game.components
-        owned = [[k > 0 and comps[k].owner == p for k in range(len(comps))]
-                 for p in range(src.game.num_players + 2)]
-        player = src.player_expr(lud.role, lud)
-        kinds = f"{src.table(owned, 'bool_')}[{player}]"
+    kinds = _line_kinds(src, lud)
+    if lud.throughAny is not None:
+        if lud.through is not None:
+            raise lud.fail("(is Line ...) takes through: or throughAny:, not both")
+        if src.game.stacking or lud.if_ is not None:
+            raise Unsupported(lud, "with throughAny: in a stacking game or with if:")
+        return _line_through_any(src, lud, kinds, length, tabs)
     if lud.if_ is not None:
         if src.game.stacking:
             raise Unsupported(lud, "with if: in a stacking game")
         return _line_with_condition(src, lud, pivot, kinds, length, tabs)
+    kinds = kinds or f"WHATS_SAME[what[{pivot}]]"      # the pivot's kind
     if lud.byLevel:
+        if lud.role is not None:
+            raise Unsupported(lud, "with a role and byLevel:")
         return (f"({pivot} >= 0 and {pivot} < {n} and is_line_by_level(what, count, {pivot}, "
                 f"{kinds}, {length}, {lud.exact}, {', '.join(tabs)}))")
     return (f"({pivot} >= 0 and {pivot} < {n} and is_line(what, {pivot}, "
             f"{kinds}, {length}, {lud.exact}, {lud.contiguous}, "
             f"{', '.join(tabs)}))")
+
+
+def _line_kinds(src, lud) -> str | None:
+    """A mask over the piece kinds that make `(is Line ...)`'s line, as `IsLine.compile`'s
+    `kinds` reads them: whats:, else what:, else every kind of who: or the role's player;
+    None for the pivot's own kind."""
+    comps = src.game.components
+    nk = len(comps)
+    if lud.whats or lud.what is not None:
+        exprs = [src.int_expr(w) for w in (lud.whats or [lud.what])]
+        body = [f"    ks = np.zeros({nk}, np.bool_)"]
+        for e in exprs:
+            body += [f"    k_ = {e}", f"    if 0 <= k_ < {nk}:", "        ks[k_] = True"]
+        return src.context_kernel(body + ["    return ks"])
+    if lud.who is None and lud.role is None:
+        return None
+    # a line of the player's pieces: every kind that player owns (as the reference)
+    owned = [[k > 0 and comps[k].owner == p for k in range(nk)]
+             for p in range(src.game.num_players + 2)]
+    player = src.int_expr(lud.who) if lud.who is not None else \
+        src.player_expr(lud.role, lud)
+    return (f"({src.table(owned, 'bool_')}[{player}] if 0 <= {player} < "
+            f"{src.game.num_players + 2} else np.zeros({nk}, np.bool_))")
+
+
+def _line_through_any(src, lud, kinds, length, tabs) -> str:
+    """`(is Line ... throughAny:<region>)` as `IsLine.compile` reads it: each site of the
+    region in increasing order (with what:/whats:, those holding one of the kinds only) is
+    the pivot in turn until a line is found; a pivot off the board stops the search."""
+    n = src.env.num_board_sites
+    sites = src.listed_by_loop(lud.throughAny)
+    given = bool(lud.whats) or lud.what is not None
+    test = ["        if not (0 <= pv < {n} and ws[what[pv]]):".format(n=n),
+            "            continue"] if given else \
+        [f"        if not 0 <= pv < {n}:", "            return False"]
+    return src.context_kernel([
+        f"    ws = {kinds or 'WHATS_SAME[0]'}", f"    ln_ = {length}",
+        f"    for pv in np.unique({sites}):", *test,
+        f"        if is_line(what, pv, {kinds or 'WHATS_SAME[what[pv]]'}, ln_, {lud.exact}, "
+        f"{lud.contiguous}, {', '.join(tabs)}):",
+        "            return True",
+        "    return False"])
 
 
 def ray_pair_tables(src, per_site) -> tuple:
@@ -889,7 +932,7 @@ def _line_with_condition(src, lud, pivot, kinds, length, tabs) -> str:
     at the pivot with (to) on it, and counts a site of the kinds along a line only where it
     holds with (to) on that site."""
     rays, ray_len, opps, opp_len, num = tabs
-    if lud.role is None:
+    if kinds is None:
         kinds = "WHATS_SAME[what[pv]]"      # the pivot's kind, read with (to) on it
     cond = src.bool_expr(lud.if_)
     n = src.env.num_board_sites

@@ -1394,12 +1394,13 @@ def _add_effect(src, lud, body):
     first (with (to) as it was), then the sites where the condition holds with `(to)` on
     each are listed, then the piece is placed on each of them (a kind of 0 or less places
     nothing)."""
+    from .moves import mover_kind
     to = lud.to
     refuse(to, "level", "apply", "type")
-    if lud.piece is None:
-        raise Unsupported(lud, "without a piece, as an effect")
+    # no piece: the mover's first piece kind (`mover_component`)
+    kind = src.int_expr(lud.piece) if lud.piece is not None else mover_kind(src)[0]
     n = src.int_expr(lud.count) if lud.count is not None else "1"
-    body += [f"ak_, an_, sa_ = {src.int_expr(lud.piece)}, {n}, to", "if ak_ > 0:"]
+    body += [f"ak_, an_, sa_ = {kind}, {n}, to", "if ak_ > 0:"]
     cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
     add = placed(src, lud, [src.site_add("to", "ak_", "OWNER[ak_]", "an_")])
     if isinstance(to.site, IntFn):

@@ -699,3 +699,46 @@ def _intervene_consequent(src, lud, lines, ind):
             *("        " + x for x in effect),
             "    to = -1"]
     lines.extend(ind + x for x in body)
+
+
+@emits(Push, kind="consequent", refuses=(("then", "as a consequent (each move it makes "
+                                                  "carries it)"),))
+def _push_consequent(src, lud, lines, ind):
+    """`Push.compile`'s moves, applied in turn: along each radial from the start, as the
+    position before any of them holds it, the start emptied, then each site of the run of
+    pieces after it emptied and given the piece before it (a new one of that kind), until
+    the first empty site, which takes the last piece; the piece at the end of a full radial
+    falls off. An empty site pushed on stays empty (Ludii adds nothing)."""
+    from ludeme.engine.compiled.emit import refuse_stacks
+    from .sliding import radials_array
+    refuse_stacks(src, lud)
+    if lud.from_ is not None:
+        refuse(lud.from_, "level", "if_", "type")
+    radials = src.env.board.radials.get(lud.dirn)
+    if radials is None:
+        raise lud.fail(f"the direction {lud.dirn} is not supported on this board")
+    n = src.env.num_board_sites
+    rays, _, _ = radials_array([[[r.sites for r in radials[s]] for s in range(n)]])
+    t_rays, t_lens = src.table(rays[0]), src.table((rays[0] >= 0).sum(axis=-1))
+    t_num = src.table([len(radials[s]) for s in range(n)])
+    start = src.int_expr(lud.from_.site) if lud.from_ is not None and \
+        lud.from_.site is not None else "frm"
+    d = len(ind)        # the locals of this push, one set per depth of nesting
+    put = [f"if cur_{d} > 0:",
+           f"    {src.site_add(f'pt_{d}', f'cur_{d}', f'OWNER[cur_{d}]', '1')}"]
+    body = [f"pf_{d} = {start}",
+            f"if 0 <= pf_{d} < {n}:",
+            f"    pw0_{d} = what.copy()",
+            f"    for pr_{d} in range({t_num}[pf_{d}]):",
+            f"        cur_{d} = pw0_{d}[pf_{d}]",
+            f"        {src.site_clear(f'pf_{d}')}",
+            f"        for pj_{d} in range(1, {t_lens}[pf_{d}, pr_{d}]):",
+            f"            pt_{d} = {t_rays}[pf_{d}, pr_{d}, pj_{d}]",
+            f"            nw_{d} = pw0_{d}[pt_{d}]",
+            f"            if nw_{d} == 0:",
+            *("                " + x for x in put),
+            "                break",
+            f"            {src.site_clear(f'pt_{d}')}",
+            *("            " + x for x in put),
+            f"            cur_{d} = nw_{d}"]
+    lines.extend(ind + x for x in body)

@@ -308,28 +308,63 @@ def flood_lines(n: int, t_nb: str, t_len: str, joins: str, on_join: tuple = ()) 
             "        i += 1"]
 
 
-def group_kernel(src, lud, result: str) -> str:
+def group_kernel(src, lud, result: str, at: str | None = None) -> str:
     """A call of a kernel that finds the group at `lud`'s `at:` (the last destination by
-    default) as `group_of` does, and returns its `result` (see `_GROUP_RESULTS`)."""
+    default; the site expression `at` given instead) as `group_of` does, and returns its
+    `result` (see `_GROUP_RESULTS`; "mask": whether each board site is a member)."""
     n, t_nb, t_len = step_tables(src, lud)
-    at = src.int_expr(lud.at) if lud.at is not None else "last_to"
+    if at is None:
+        at = src.int_expr(lud.at) if lud.at is not None else "last_to"
     joins = src.bool_expr(lud.if_) if lud.if_ is not None else "what[to] == kind"
     first = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
-    tail = [x.format(t_nb=t_nb, t_len=t_len) for x in _GROUP_RESULTS[result]]
+    if result == "mask":
+        tail, none = ["    return member"], f"np.zeros({n}, np.bool_)"
+    else:
+        tail, none = [x.format(t_nb=t_nb, t_len=t_len) for x in _GROUP_RESULTS[result]], "0"
 
     def make(name):
         return "\n".join([
             "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, at):",
             src.context(local=("btw",)),
             f"    if not 0 <= at < {n}:",
-            "        return 0",
+            f"        return {none}",
             "    to = at",
             f"    if not ({first}):",       # (from) is still the caller's here
-            "        return 0",
+            f"        return {none}",
             "    frm = at",
             "    kind = what[at]",
             *flood_lines(n, t_nb, t_len, joins), *tail, ""])
     return f"{src.helper(make)}(who, what, count, sc, phase, frm, {at})"
+
+
+def _group_mask(src, lud) -> str:
+    """An array over the board's sites: whether each is in `(sites Group ...)`, the group at
+    a site or the groups at the sites of a region together (each found on its own)."""
+    if lud.at is not None:
+        return group_kernel(src, lud, "mask")
+    n = src.env.num_board_sites
+    one = group_kernel(src, lud, "mask", at="site")
+    return src._loop_kernel(lud.from_, [f"    total = np.zeros({n}, np.bool_)"],
+                            [f"if 0 <= site < {n}:", f"    total |= {one}"], "total")
+
+
+def _refuse_group_args(lud) -> None:
+    if (lud.at is None) == (lud.from_ is None):
+        raise lud.fail("(sites Group ...) takes at:<site> or from:<region>")
+
+
+@emits(SitesGroup, kind="sites", refuses=("type",))
+def _sites_group(src, lud):
+    """The group's sites in increasing order, as the reference sorts them."""
+    _refuse_group_args(lud)
+    return f"np.nonzero({_group_mask(src, lud)})[0]", None
+
+
+@emits(SitesGroup, kind="contains", refuses=("type",))
+def _sites_group_contains(src, lud, site):
+    _refuse_group_args(lud)
+    n = src.env.num_board_sites
+    return f"(0 <= {site} < {n} and {_group_mask(src, lud)}[{site}])"
 
 
 @emits(SizeGroup, kind="int", refuses=("type",))

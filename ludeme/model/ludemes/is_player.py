@@ -5,6 +5,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import emits
 from .base import Bool, IntFn, P, RoleType, ludeme
 
 
@@ -25,3 +26,12 @@ class IsActive(Bool):
             p = who(c)
             return 0 < p <= n and c.s.active[p]
         return is_active
+
+
+@emits(IsActive, kind="bool")
+def _is_active(src, lud):
+    """The kernels' copy of who is still active (`Source.active_players`)."""
+    who = src.player_expr(lud.who, lud) if isinstance(lud.who, str) else src.int_expr(lud.who)
+    base = src.active_players()
+    # the player's id read twice: a plain expression of the position
+    return f"(0 < {who} <= NP and sc[{base} + {who}] != 0)"

@@ -171,25 +171,38 @@ class LeapEffect(MoveLeap):
 
 @emits(MoveLeap, kind="moves")
 def _leap_moves(src, lud, out, ind):
-    """From the piece's site (`frm`), each end of the walks in turn (a table per site, as
-    the reference lists them), where the condition holds."""
+    """From the start (its (from ...) site, else `frm`, the piece's), each end of the walks
+    in turn (a table per site, as the reference lists them), where the condition holds;
+    (from) stays the caller's, as Ludii's Leap leaves it. With forward:True, only the ends
+    ahead of the piece at the start (a table per kind of piece, as `_ahead_fn`)."""
+    import numpy as np
+    from .moves import from_site
     if lud.from_ is not None:
-        raise Unsupported(lud, "with (from ...)")
-    if lud.forward:
-        raise Unsupported(lud, "with forward:True")
+        refuse(lud.from_, "if_")
     to = lud.to
     refuse(to, "type")
     n = src.env.num_board_sites
     ends = walk_fn(src.env, lud, lud.walk, lud.rotations)
-    t_sites, t_len = (src.table(a) for a in src.padded([list(ends(None, f)) for f in range(n)]))
+    rows = [list(ends(None, f)) for f in range(n)]
+    t_sites, t_len = (src.table(a) for a in src.padded(rows))
     effect: list[str] = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     effect.append(src.site_move())
     g = src.new_generator(effect, lud=lud)
     cond = src.bool_expr(to.if_)
-    out.append(f"{ind}if 0 <= frm < {n}:")
-    out.append(f"{ind}    for j in range({t_len}[frm]):")
-    out.append(f"{ind}        to = {t_sites}[frm, j]")
+    d = len(ind)        # the start's local, one per depth of nesting
+    if lud.forward:
+        ahead = _ahead_fn(src.env)
+        width = max((len(r) for r in rows), default=0) or 1
+        ok = np.zeros((len(src.game.components), n, width), dtype=bool)
+        for w in range(len(src.game.components)):
+            for f, row in enumerate(rows):
+                ok[w, f, :len(row)] = [ahead(w, f, t) for t in row]
+        cond = f"{src.table(ok, 'bool_')}[what[lf_{d}], lf_{d}, j] and {cond}"
+    out.append(f"{ind}lf_{d} = {from_site(src, lud)}")
+    out.append(f"{ind}if 0 <= lf_{d} < {n}:")
+    out.append(f"{ind}    for j in range({t_len}[lf_{d}]):")
+    out.append(f"{ind}        to = {t_sites}[lf_{d}, j]")
     out.append(f"{ind}        if {cond}:")
-    src.push(out, ind + "            ", "frm", "to", g)
+    src.push(out, ind + "            ", f"lf_{d}", "to", g)

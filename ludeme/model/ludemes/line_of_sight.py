@@ -8,6 +8,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from .base import IntFn, P, Region, RoleType, SiteType, layer_site, ludeme
+from ludeme.engine.compiled.emit import emits
 
 @ludeme("sites", "Playable")
 class SitesPlayable(Region):
@@ -51,6 +52,33 @@ class SitesPlayable(Region):
                              if what[site] == 0 and not any(what[t] for t in adjacent[site]))
             return sorted(sites)
         return playable
+
+
+@emits(SitesPlayable, kind="sites")
+def _playable_sites(src, lud):
+    """As `compile`: the centre before the first move (on a boardless table, the centre's
+    empty sites with no piece next to them, with the others), else the empty sites next to
+    a piece, in increasing order, by a helper kernel."""
+    env = src.env
+    centre = list(env.board_region("Centre", lud))
+    n = env.num_board_sites
+    t_nb, t_len = (src.table(a) for a in src.padded(
+        [list(t) for t in env.step_targets("Adjacent", lud)[:n]]))
+    t_centre = src.table(centre or [-1])
+    near = [f"    mask = np.zeros({n}, np.bool_)", f"    for s_ in range({n}):",
+            "        if what[s_] != 0:", f"            for j in range({t_len}[s_]):",
+            f"                if what[{t_nb}[s_, j]] == 0:",
+            f"                    mask[{t_nb}[s_, j]] = True"]
+    if getattr(env.board, "boardless", False):
+        first = ["    if sc[NUM_MOVES] == 0:", f"        for c_ in {t_centre}[:{len(centre)}]:",
+                 "            free = what[c_] == 0", f"            for j in range({t_len}[c_]):",
+                 f"                if what[{t_nb}[c_, j]] != 0:", "                    free = False",
+                 "            if free:", "                mask[c_] = True"]
+        body = [*near, *first]
+    else:
+        body = ["    if sc[NUM_MOVES] == sc[NUM_START_MOVES]:",
+                f"        return {t_centre}[:{len(centre)}]", *near]
+    return src.context_kernel([*body, "    return np.nonzero(mask)[0]"]), None
 
 
 def _empty_next_to_pieces(what, adjacent, n) -> set[int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ludeme.engine.compiled.emit import emits
 from .base import IntFn, P, ludeme
 from .intarray import IntArrayFn
 
@@ -56,6 +57,22 @@ class Pow(_Pow):
 class PowAlias(_Pow):
     __doc__ = _Pow.__doc__
     concepts = ("Exponentiation",)
+
+
+@emits(Pow, PowAlias, kind="int")
+def _pow(src, lud):
+    """As `_Pow.compile`: the power as a double, cast as Java does (toward zero, saturated
+    at the int range; an overflow saturates by its sign, 0 to a negative power is the
+    largest int), by a helper of the two values."""
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(x, y):",
+            "    r = np.power(np.float64(x), np.float64(y))",
+            "    if r != r:", "        return 0",
+            "    if r >= 2147483647.0:", "        return 2147483647",
+            "    if r <= -2147483648.0:", "        return -2147483648",
+            "    return int(r)", ""])
+    return f"{src.helper(make)}({src.int_expr(lud.a)}, {src.int_expr(lud.b)})"
 
 
 def wrap_int(x: int) -> int:

@@ -18,7 +18,7 @@ from ludeme.engine.state import (A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A
                                  A_STORE_STATE, STORED_STATE, Move, State)
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
-from ludeme.engine.compiled.emit import emit, emits
+from ludeme.engine.compiled.emit import Unsupported, emit, emits
 from .moves import _then
 from .intarray import IntArrayFn
 
@@ -408,6 +408,10 @@ def _set_pending_lines(src, lud, lines, ind):
     if lud.region is not None:
         src.for_region(lud.region, lines, ind, ["pend_add(sc, site)"])
         return
+    from .ints import _arith_classes
+    if isinstance(lud.value, tuple(_arith_classes())):
+        # a sum or a product may pass the last site, past which the kernels keep none
+        raise Unsupported(lud, "of a value computed by arithmetic (the kernels keep sites only)")
     value = src.int_expr(lud.value) if lud.value is not None else "-1"
     lines.append(f"{ind}pv = {value}")
     lines.append(f"{ind}pend_add(sc, 1 if pv == -1 else pv)")

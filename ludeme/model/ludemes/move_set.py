@@ -6,6 +6,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import emits
 from ludeme.engine.state import A_NEXT, A_SET_FIELD, Move
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, Moves, P, ludeme
@@ -42,6 +43,18 @@ class MoveSet(Moves):
                 return []
             return [Move(-1, -1, c.s.mover, [(A_NEXT, p)], then)]
         return set_next
+
+
+@emits(MoveSet, kind="moves")
+def _move_set_next_moves(src, lud, out, ind):
+    """One decision (from = to = -1) where the player named is a player: it keeps that
+    player's id (its extra) and names them the next mover (an action that lets the turn
+    go on, as the reference's A_NEXT)."""
+    g = src.new_generator(["sc[NEXT] = x", "sc[REPLAYED] = 1"], lud=lud, kind=A_NEXT)
+    d = len(ind)            # a local per depth of nesting
+    out.append(f"{ind}nxp_{d} = {src.int_expr(lud.player)}")
+    out.append(f"{ind}if 1 <= nxp_{d} <= NP:")
+    src.push(out, ind + "    ", "-1", "-1", g, f"nxp_{d}")
 
 
 def rotation_states(env) -> int:

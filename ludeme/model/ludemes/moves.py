@@ -1496,15 +1496,8 @@ def _add_moves(src, lud, out, ind):
     if lud.piece is not None:
         kind = src.int_expr(lud.piece)
         owner = f"OWNER[{kind}]"
-    else:       # the mover's first piece kind (`mover_component`)
-        first = {}
-        for comp in game.components[1:]:
-            first.setdefault(comp.owner, comp.index)
-        n = game.num_players
-        fallback = first.get(0, first.get(n + 1, 0))
-        kinds = [first.get(p, fallback) for p in range(n + 1)]
-        owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
-        kind, owner = f"{src.table(kinds)}[mover]", f"{src.table(owners)}[mover]"
+    else:
+        kind, owner = mover_kind(src)
     effect: list[str] = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
@@ -1533,6 +1526,20 @@ def _add_moves(src, lud, out, ind):
     out.append(f"{inner}if twice_{d}:")
     src.push(out, inner + "    ", "to", "to", g)
     out.append(f"{ind}frm = sfa_{d}")
+
+
+def mover_kind(src) -> tuple[str, str]:
+    """(the mover's first piece kind, its owner): what an Add without a piece places
+    (`mover_component`)."""
+    game = src.game
+    first = {}
+    for comp in game.components[1:]:
+        first.setdefault(comp.owner, comp.index)
+    n = game.num_players
+    fallback = first.get(0, first.get(n + 1, 0))
+    kinds = [first.get(p, fallback) for p in range(n + 1)]
+    owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
+    return f"{src.table(kinds)}[mover]", f"{src.table(owners)}[mover]"
 
 
 def placed(src, lud, add: list[str]) -> list[str]:
@@ -1738,15 +1745,32 @@ def _step_targets(src, lud, dirn) -> list:
     env = src.env
     if env.is_static_direction(dirn):
         return [env.step_targets(dirn, lud)] * len(src.game.components)
+    _refuse_unless_by_piece(lud, dirn)
+    keys = env.direction_keys(dirn, lud)
+    step_to = env.board.trajectories.targets
+    return src.per_kind(lambda probe, f: tuple(dict.fromkeys(t for key in keys(probe, f)
+                                                             for t in step_to(f, key))))
+
+
+def _refuse_unless_by_piece(lud, dirn) -> None:
+    """Refuse (Unsupported) directions that read more than the board and the piece at the
+    site (its owner and facing): those of the last move, or an (if ...) inside a
+    (difference ...) or (union ...) of directions (read with `direction_keys` per kind of
+    piece, as tabulated by `per_kind`)."""
+    from .directions import DirectionsDifference, DirectionsUnion
+    if isinstance(dirn, DirectionsDifference):
+        for part in (dirn.original, dirn.removed):
+            _refuse_unless_by_piece(lud, part)
+        return
+    if isinstance(dirn, DirectionsUnion):
+        for part in (dirn.first, dirn.second):
+            _refuse_unless_by_piece(lud, part)
+        return
     if hasattr(dirn, "direction_keys"):
         raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
     words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
     if any(w in ("SameDirection", "OppositeDirection") for w in words):
         raise Unsupported(lud, "with SameDirection/OppositeDirection")
-    keys = env.direction_keys(dirn, lud)
-    step_to = env.board.trajectories.targets
-    return src.per_kind(lambda probe, f: tuple(dict.fromkeys(t for key in keys(probe, f)
-                                                             for t in step_to(f, key))))
 
 
 @emits(Apply, kind="apply")
@@ -2292,23 +2316,21 @@ def _hop_moves(src, lud, out, ind):
         src.push(out, ind + "                ", "hf", "to", g, "btw")
         out.append(f"{ind}frm, to, btw = sf, st, sb")
         return
-    if hasattr(dirn, "direction_keys"):
-        raise Unsupported(lud, f"with ({dirn.keyword} ...) as its directions")
-    words = [dirn] if isinstance(dirn, str) else list(dirn.dirs)
-    if not any(w in ("SameDirection", "OppositeDirection") for w in words):
+    try:
+        _refuse_unless_by_piece(lud, dirn)
+        by_piece = True
+    except Unsupported:
+        by_piece = False
+    words = [] if hasattr(dirn, "direction_keys") else \
+        [dirn] if isinstance(dirn, str) else list(dirn.dirs)
+    if not by_piece and words not in (["SameDirection"], ["OppositeDirection"]):
+        return _hop_last_move_moves(src, lud, dirn, frm_expr, f_ok, hurdle, go, g, out, ind)
+    if by_piece:
         # Directions relative to the piece's facing (FR, FL, Forwards, ...): a table per
         # kind of piece at (from), as `(move Step)` has.
-        ncomp = len(src.game.components)
         per = src.per_kind(lambda probe, s: lines_of(dirs(probe, s), s))
-        width = max((len(x) for rows in per for x in rows), default=0) or 1
-        over, land = np.full((ncomp, n, width), -1), np.full((ncomp, n, width), -1)
-        for w, rows in enumerate(per):
-            for s, ls in enumerate(rows):
-                for r, steps in enumerate(ls):
-                    if len(steps) >= 2:
-                        over[w, s, r] = steps[1]
-                        land[w, s, r] = steps[2] if len(steps) >= 3 else -1
-        _hop_lines(src, out, ind, frm_expr, width, src.table(over), src.table(land),
+        width, t_over, t_land = _hop_tables(src, per)
+        _hop_lines(src, out, ind, frm_expr, width, t_over, t_land,
                    hurdle, go, g, "hw", f"hw = what[hf] if 0 <= hf < {n}{f_ok} else 0",
                    "hw > 0")
         return
@@ -2337,6 +2359,50 @@ def _hop_moves(src, lud, out, ind):
     _hop_lines(src, out, ind, frm_expr, width, src.table(over), src.table(land), hurdle,
                go, g, "hd", f"hd = {t_key}[last_from + 1, last_to + 1] if 0 <= hf < {n} "
                f"and what[hf] != 0{f_ok} else -1", "hd >= 0")
+
+
+def _hop_tables(src, per) -> tuple[int, str, str]:
+    """The tables of a hop's hurdle and landing `[row, site, line]` (-1: none), given the
+    lines from each site per row (a kind of piece, a direction); their width (lines)."""
+    import numpy as np
+    rows, n = len(per), len(per[0]) if per else 0
+    width = max((len(x) for r_ in per for x in r_), default=0) or 1
+    over, land = np.full((rows, n, width), -1), np.full((rows, n, width), -1)
+    for d, r_ in enumerate(per):
+        for s_, ls in enumerate(r_):
+            for r, steps in enumerate(ls):
+                if len(steps) >= 2:
+                    over[d, s_, r] = steps[1]
+                    land[d, s_, r] = steps[2] if len(steps) >= 3 else -1
+    return width, src.table(over), src.table(land)
+
+
+def _hop_last_move_moves(src, lud, dirn, frm_expr, f_ok, hurdle, go, g, out, ind) -> None:
+    """A hop over one hurdle in directions that follow the last move beside others (a
+    (difference ...), (union ...) or (if ...) of them): the row of directions read where the
+    hop is generated (`_last_move_keys`), each direction's lines from the start in turn."""
+    n = src.env.num_board_sites
+    radials = src.env.board.radials
+    index: dict = {}
+    row = _last_move_keys(src, lud, dirn, index)
+    keys = list(index) or [None]
+    per = [[[r.sites for r in (radials[k][s_] if k in radials else ())] for s_ in range(n)]
+           for k in keys]
+    width, t_over, t_land = _hop_tables(src, per)
+    i4 = ind + "            "
+    out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw", f"{ind}frm = hf",
+            f"{ind}if 0 <= hf < {n}{f_ok}:",
+            f"{ind}    hrow = {row}",
+            f"{ind}    for hj in range(hrow.shape[0]):",
+            f"{ind}        hd = hrow[hj]",
+            f"{ind}        if hd >= 0:",
+            f"{i4}for r in range({width}):",
+            f"{i4}    btw = {t_over}[hd, hf, r]",
+            f"{i4}    if btw >= 0 and {hurdle}:",
+            f"{i4}        to = {t_land}[hd, hf, r]",
+            f"{i4}        if to >= 0 and {go}:"]
+    src.push(out, i4 + "            ", "hf", "to", g, "btw")
+    out.append(f"{ind}frm, to, btw = sf, st, sb")
 
 
 def _hop_lines(src, out, ind, frm_expr, width, t_over, t_land, hurdle, go, g, row,

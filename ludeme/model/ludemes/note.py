@@ -6,6 +6,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import effect_as_consequent, emits
 from ludeme.engine.state import Move
 from .base import Bool, IntFn, LitStr, Moves, P, Region, RoleType, ludeme
 
@@ -36,3 +37,14 @@ class Note(Moves):
         def note(c):
             return [Move(-1, -1, 0, [])] if 1 <= who(c) <= n else []
         return note
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(Note, kind="effect")
+def _note_effect(src, lud, body):
+    """Nothing in the game: its moves hold no action (a message is never evaluated)."""
+    body.append("pass")
+
+
+emits(Note, kind="consequent")(effect_as_consequent(_note_effect))

@@ -1123,8 +1123,10 @@ def _board_sites_static(src, lud) -> bool:
     return True
 
 
-emits(SitesBoard, *_BOARD_REGIONS, kind="static")(_board_sites_static)
-emits(SitesBoard, *_BOARD_REGIONS, kind="from_only")(_board_sites_static)
+emits(SitesBoard, SitesSide, *_BOARD_REGIONS, kind="static")(_board_sites_static)
+emits(SitesBoard, SitesSide, *_BOARD_REGIONS, kind="from_only")(_board_sites_static)
+# (sites Side <direction>): a side of the board, listed now as the others
+emits(SitesSide, kind="static_sites")(_board_region_sites)
 
 
 @emits(SitesBoard, kind="static_sites")
@@ -1291,6 +1293,16 @@ def _set_op_sites(src, lud):
     return src.sites_by_mover(src.env.compile(lud))
 
 
+@emits(Union, kind="sites")
+def _union_sites(src, lud):
+    """A union listed now (once, per mover or per (from)) as a table; else each part as
+    its own loop lists it, in turn, a site listed where it first comes (as the reference)."""
+    try:
+        return src.listed_sites(lud)
+    except Unsupported:
+        return src.listed_by_loop(list(lud.regions) + list(lud.more or []), once=True), None
+
+
 def _expand_type_ok(src, lud) -> bool:
     """An expansion of the board's own site type (another type's indices are not the
     kernels' sites)."""
@@ -1345,6 +1357,42 @@ def _expand_from_only(src, lud):
     return _expand_type_ok(src, lud) and reads_params_only_from(src, lud)
 
 
+@emits(Expand, kind="sites")
+def _expand_listed(src, lud):
+    """An expansion listed now (once, per mover or per (from)) as a table; else, of a region
+    or origin that reads the position, grown where it is read by a helper kernel: each step
+    adds the neighbours (in the relation, Adjacent by default) of every site so far, the
+    result in increasing order, as `Board.expand`."""
+    from .literals import RoleId
+    try:
+        return src.listed_sites(lud)
+    except Unsupported:
+        pass
+    _expand_type_ok(src, lud)
+    if isinstance(lud.region, RoleId) or (lud.region is None) == (lud.origin is None):
+        raise Unsupported(lud, "of a region that reads the state, given as a word")
+    board, n = src.env.board, src.env.num_board_sites
+    rel = lud.dirn or "Adjacent"
+    near = [list(board.neighbours[rel][s_]) if rel in board.neighbours
+            else list(board.trajectories.targets(s_, rel)) for s_ in range(n)]
+    t_nb, t_len = (src.table(a) for a in src.padded(near))
+    source = lud.origin if lud.origin is not None else lud.region
+    start = f"np.full(1, {src.int_expr(source)}, np.int64)" if isinstance(source, IntFn) \
+        else src.listed_by_loop(source)
+    steps = src.int_expr(lud.steps) if lud.steps is not None else "1"
+    return src.context_kernel([
+        f"    src_ = {start}", f"    k_ = {steps}", f"    mask = np.zeros({n}, np.bool_)",
+        "    extra = np.empty(src_.shape[0], np.int64)", "    ne = 0",
+        "    for s_ in src_:", f"        if 0 <= s_ < {n}:", "            mask[s_] = True",
+        "        else:", "            extra[ne] = s_", "            ne += 1",
+        "    for _ in range(k_):", "        grown = mask.copy()",
+        f"        for s_ in range({n}):", "            if mask[s_]:",
+        f"                for j in range({t_len}[s_]):",
+        f"                    grown[{t_nb}[s_, j]] = True",
+        "        mask = grown",
+        "    return np.unique(np.concatenate((extra[:ne], np.nonzero(mask)[0])))"]), None
+
+
 @emits(Expand, kind="static_sites")
 def _expand_sites(src, lud):
     if not _expand_static(src, lud):
@@ -1358,7 +1406,7 @@ def _distance_sites(src, lud):
     `walk_region`), listed by a helper kernel."""
     from .sequences import walk_kernel
     if lud.step is None:
-        raise Unsupported(lud, "without a (step ...)")
+        return _distance_by_relation(src, lud), None
     lo, hi = emit("range", src, lud.range)
     call = walk_kernel(
         src, lud, lud.step, "a, lo, hi", "a",
@@ -1368,6 +1416,29 @@ def _distance_sites(src, lud):
          "    for i in range(ncur):", "        out[no] = cur[i]", "        no += 1"],
         "out[:no]")
     return f"{call}{src.int_expr(lud.from_)}, {lo}, {hi})", None
+
+
+def _distance_by_relation(src, lud) -> str:
+    """By the relation's steps (Adjacent by default): a table of the board's distances
+    (`distance_rings`, -1 where none), the sites from the minimum (0 at least) to the
+    maximum listed in increasing order, as `sites_at_distance`; none off the board."""
+    import numpy as np
+    rings = src.env.board.distance_rings(lud.relation or "Adjacent")
+    n = src.env.num_board_sites
+    dist = np.full((n, n), -1)
+    for a in range(n):
+        for d, ring in enumerate(rings[a]):
+            dist[a, list(ring)] = d
+    lo, hi = emit("range", src, lud.range)
+    return src.context_kernel([
+        f"    s_, lo_, hi_ = {src.int_expr(lud.from_)}, {lo}, {hi}",
+        f"    out = np.empty({n}, np.int64)", "    k = 0",
+        f"    if 0 <= s_ < {n}:",
+        "        lo_ = max(lo_, 0)",
+        f"        for t in range({n}):",
+        f"            d = {src.table(dist)}[s_, t]",
+        "            if lo_ <= d <= hi_:", "                out[k] = t", "                k += 1",
+        "    return out[:k]"])
 
 
 @emits(SitesRow, SitesColumn, kind="sites", refuses=("type",))
@@ -1591,6 +1662,9 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         test = "what[{s}] != 0"
     elif src.owner_role(lud.by):
         test = src.owner_test(lud.by, lud, "who[{s}]")
+    elif lud.by == "Shared" and not src.game.stacking:
+        # the shared owner's pieces (no empty site has that owner)
+        test = f"who[{{s}}] == {src.env.role_id('Shared', lud)(None)}"
     elif lud.by == "Neutral" and not src.game.stacking:
         # an empty site has owner 0 too: the neutral pieces only (as the reference)
         test = "(what[{s}] != 0 and who[{s}] == 0)"
@@ -1635,7 +1709,8 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     if by in ("Enemy", "NonMover") and src.game.num_players == 2:
         by = "Next"                 # the one other player (no teams compile)
     if by not in ("Mover", "Next", "Prev", "Player") and \
-            not (by[:1] == "P" and by[1:].isdigit()):
+            not (by[:1] == "P" and by[1:].isdigit()) and \
+            not (by == "Shared" and not src.game.stacking):     # one owner too
         raise Unsupported(lud, f"with component: or top: by {lud.by}")
     if lud.component is not None and not isinstance(lud.component, str):
         raise Unsupported(lud, "with a component given by its index")
@@ -1727,6 +1802,17 @@ def _around_region_loop(src, lud, out, ind, body):
     out.extend(f"{ind}                        {x}" for x in body)
 
 
+def _around_radials(src, lud):
+    """(each board site's radials in `lud`'s directions, the board's sites, the most radials
+    a site has)."""
+    key = lud.dirn or "Adjacent"
+    radials = src.env.board.radials.get(key)
+    if radials is None:
+        raise lud.fail(f"no radials in direction {key} on this board")
+    n = src.env.num_board_sites
+    return radials, n, max((len(radials[s]) for s in range(n)), default=0) or 1
+
+
 def _around_table(src, lud):
     """(the table of each board site's sites at the distance, one per radial, -1 past the
     board; its width; the kind's test of a site's name) of `(sites Around <site>)` (of
@@ -1734,30 +1820,84 @@ def _around_table(src, lud):
     import numpy as np
     from .literals import fixed_int
     dist = fixed_int(lud, "distance", 1)
-    key = lud.dirn or "Adjacent"
-    radials = src.env.board.radials.get(key)
-    if radials is None:
-        raise lud.fail(f"no radials in direction {key} on this board")
-    n = src.env.num_board_sites
-    width = max((len(radials[s]) for s in range(n)), default=0) or 1
+    radials, n, width = _around_radials(src, lud)
     around = np.full((n, width), -1)
     for s in range(n):
         for r, rad in enumerate(radials[s]):
             if dist < len(rad.sites):
                 around[s, r] = rad.sites[dist]
-    kinds = {None: "True", "Empty": "what[{v}] == 0", "NotEmpty": "what[{v}] != 0",
-             "Own": "(what[{v}] != 0 and OWNER[what[{v}]] == mover)",
-             "NotOwn": "not (what[{v}] != 0 and OWNER[what[{v}]] == mover)",
-             "Enemy": "(what[{v}] != 0 and OWNER[what[{v}]] != 0 and "
-                      "OWNER[what[{v}]] != mover)",
-             "NotEnemy": "not (what[{v}] != 0 and OWNER[what[{v}]] != 0 and "
-                         "OWNER[what[{v}]] != mover)"}
-    kind = kinds[lud.kind_]
-    return around, width, lambda v: kind.format(v=v)
+    return around, width, _around_kind(lud)
 
 
-@emits(SitesAround, kind="for_region", refuses=("if_", "includeSelf", "type"))
+# The test of a site's name `{v}` for each kind of `(sites Around ...)`.
+_AROUND_KINDS = {None: "True", "Empty": "what[{v}] == 0", "NotEmpty": "what[{v}] != 0",
+                 "Own": "(what[{v}] != 0 and OWNER[what[{v}]] == mover)",
+                 "NotOwn": "not (what[{v}] != 0 and OWNER[what[{v}]] == mover)",
+                 "Enemy": "(what[{v}] != 0 and OWNER[what[{v}]] != 0 and "
+                          "OWNER[what[{v}]] != mover)",
+                 "NotEnemy": "not (what[{v}] != 0 and OWNER[what[{v}]] != 0 and "
+                             "OWNER[what[{v}]] != mover)"}
+
+
+def _around_kind(lud):
+    kind = _AROUND_KINDS[lud.kind_]
+    return lambda v: kind.format(v=v)
+
+
+def _around_listed(src, lud) -> str | None:
+    """`(sites Around ...)` with if: or includeSelf:, as the reference's general form lists
+    it (None for the others): a kernel walks each centre's radials to the distance (read
+    now), keeps each site once where the condition holds (with `(from)` the centre and
+    `(to)` the site) and the kind fits, then adds the centres (includeSelf:) or leaves them
+    out; nothing when the first centre is off the board."""
+    if lud.if_ is None and not lud.includeSelf:
+        return None
+    from .sliding import radials_array
+    radials, n, _ = _around_radials(src, lud)
+    rays, width, depth = radials_array([[[r.sites for r in radials[s]] for s in range(n)]])
+    tab = src.table(rays[0])
+    kind = _around_kind(lud)
+    cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
+    dist = src.int_expr(lud.distance) if lud.distance is not None else "1"
+    if isinstance(lud.where, IntFn):
+        centres = [f"    ctrs = np.full(1, {src.int_expr(lud.where)}, np.int64)"]
+    else:
+        centres = [f"    ctrs = {src.listed_by_loop(lud.where)}"]
+    if lud.includeSelf:     # the centres not listed yet, after the sites around
+        last = ["    for ctr in ctrs:", "        if not (buf[:k] == ctr).any():",
+                "            buf[k] = ctr", "            k += 1", "    return buf[:k]"]
+    else:
+        last = ["    j = 0", "    for i in range(k):", "        if not (ctrs == buf[i]).any():",
+                "            buf[j] = buf[i]", "            j += 1", "    return buf[:j]"]
+    bound = ", player" if src.player_bound else ""
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
+            src.context(local=()), *centres,
+            "    buf = np.empty(TOTAL + ctrs.shape[0], np.int64)", "    k = 0",
+            "    if ctrs.shape[0] == 0 or ctrs[0] < 0:", "        return buf[:0]",
+            f"    dist = {dist}",
+            f"    seen = np.zeros({n}, np.bool_)",
+            "    for ctr in ctrs:",
+            f"        if not 0 <= ctr < {n} or not 0 <= dist < {depth}:",
+            "            continue",
+            "        frm = ctr",
+            f"        for r in range({width}):",
+            f"            to = {tab}[ctr, r, dist]",
+            f"            if to >= 0 and not seen[to] and ({cond}) and {kind('to')}:",
+            "                seen[to] = True", "                buf[k] = to", "                k += 1",
+            *last, ""])
+    return (f"{src.helper(make)}(who, what, count, sc, phase, frm, to, "
+            f"{src.between}{bound})")
+
+
+@emits(SitesAround, kind="for_region", refuses=("type"))
 def _around_loop(src, lud, out, ind, body):
+    if (listed := _around_listed(src, lud)) is not None:
+        out.append(f"{ind}for site in {listed}:")
+        out.extend(f"{ind}    {x}" for x in body)
+        return
     if not isinstance(lud.where, IntFn):
         return _around_region_loop(src, lud, out, ind, body)
     around, width, kind = _around_table(src, lud)
@@ -1773,9 +1913,11 @@ def _around_loop(src, lud, out, ind, body):
     out.extend(f"{ind}            {x}" for x in body)
 
 
-@emits(SitesAround, kind="contains", refuses=("if_", "includeSelf", "type"))
+@emits(SitesAround, kind="contains", refuses=("type"))
 def _around_contains(src, lud, site):
     """A site is around the centre: a table of the board's sites around each site."""
+    if (listed := _around_listed(src, lud)) is not None:
+        return f"({listed} == {site}).any()"
     import numpy as np
     if not isinstance(lud.where, IntFn):       # around a region: listed, then looked up
         return f"({src.listed_by_loop(lud)} == {site}).any()"
@@ -1789,9 +1931,11 @@ def _around_contains(src, lud, site):
             f"[{ctr}, {site}] and {kind(site)})")
 
 
-@emits(SitesAround, kind="sites", refuses=("if_", "includeSelf", "type"))
+@emits(SitesAround, kind="sites", refuses=("type"))
 def _around_sites(src, lud):
     """The sites around the centre in the radials' order, each once (a table row)."""
+    if (listed := _around_listed(src, lud)) is not None:
+        return listed, None
     if not isinstance(lud.where, IntFn):       # around a region: as its loop lists them
         return src.listed_by_loop(lud), None
     around, _, kind = _around_table(src, lud)

@@ -51,12 +51,12 @@ class IsRelated(Bool):
 def _is_related(src, lud):
     """Of two sites: a helper kernel looks for the second among the first's neighbours in
     the relation (a table per board site), false when the first is not a board site."""
-    if not isinstance(lud.other, IntFn):
-        raise Unsupported(lud, "of a region")
     board = src.env.board
     if board.site_type == "Edge" or lud.relation not in board.neighbours:
         raise Unsupported(lud, f"of {lud.relation} on this board")
     n = src.env.num_board_sites
+    if not isinstance(lud.other, IntFn):
+        return _related_to_region(src, lud, n)
     t_near, t_len = (src.table(a) for a in src.padded(
         [list(dict.fromkeys(t)) for t in board.neighbours[lud.relation]]))
 
@@ -67,6 +67,23 @@ def _is_related(src, lud):
                           f"        if {t_near}[a, j] == b:", "            return True",
                           "    return False", ""])
     return f"{src.helper(make)}({src.int_expr(lud.site)}, {src.int_expr(lud.other)})"
+
+
+
+def _related_to_region(src, lud, n) -> str:
+    """Of a site and a region: a kernel walks the region's sites as listed, true at the first
+    that is a neighbour of the site in the relation (a mask per board site)."""
+    import numpy as np
+    near = np.zeros((n, n), dtype=bool)
+    for a, targets in enumerate(src.env.board.neighbours[lud.relation][:n]):
+        near[a, [t for t in targets if 0 <= t < n]] = True
+    t_near = src.table(near, "bool_")
+    seq, flt = src.region_sites(lud.other)
+    ok = f" and {flt('b_')}" if flt else ""
+    return src.context_kernel([
+        f"    a_ = {src.int_expr(lud.site)}", f"    if not 0 <= a_ < {n}:", "        return False",
+        f"    for b_ in {seq}:", f"        if 0 <= b_ < {n}{ok} and {t_near}[a_, b_]:",
+        "            return True", "    return False"])
 
 
 __all__ = ["IsRelated"]

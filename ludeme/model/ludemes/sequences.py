@@ -295,12 +295,13 @@ emits(SlideEffect, kind="consequent",
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
 
 def walk_kernel(src, lud, step, args: str, start: str, guard: str, go_on: str,
-                 after_ring: list[str], result: str) -> str:
+                 after_ring: list[str], result: str, prelude: tuple = ()) -> str:
     """A helper kernel walking rings of allowed steps out from `start` as `step_walker`
     does (directions read once for the piece on the start site, the step's `to if:` read
     with `(from)` on each site of a ring and `(to)` on the next): `guard` returns early,
     `go_on` says whether to walk another ring after the first (n rings walked, `ncur`
-    sites in the last one, `cur`), `after_ring` runs after each. Gives its call's name."""
+    sites in the last one, `cur`), `after_ring` runs after each; `prelude`: lines run
+    first, once `start` is set. Gives its call's name."""
     import numpy as np
     from ludeme.engine.compiled.emit import Unsupported
     from ludeme.engine.compiled.codegen import mentions
@@ -345,7 +346,8 @@ def walk_kernel(src, lud, step, args: str, start: str, guard: str, go_on: str,
         return "\n".join([
             "@njit(cache=True)",
             f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}, {args}):",
-            src.context(local=()), f"    start = {start}", "    n = 0",
+            src.context(local=()), f"    start = {start}", *("    " + x for x in prelude),
+            "    n = 0",
             "    out = np.empty(TOTAL, np.int64)", "    no = 0", f"    if {guard}:",
             f"        return {result}",
             "    seen = np.zeros(TOTAL, np.bool_)", "    mark = np.zeros(TOTAL, np.bool_)",
@@ -362,9 +364,8 @@ def _count_steps(src, lud):
     """Between two sites, by the relation: a table (`_count_steps_by_relation`). With a
     (step ...) between two sites: the rings walked until one holds the second
     site (as `compile`), by a helper kernel."""
-    from ludeme.engine.compiled.emit import Unsupported
     if isinstance(lud.site2, Region):
-        raise Unsupported(lud, "to a region")
+        return _count_steps_to_region(src, lud)
     if lud.step is None:
         return _count_steps_by_relation(src, lud)
     n = src.env.num_board_sites
@@ -372,6 +373,57 @@ def _count_steps(src, lud):
         src, lud, lud.step, "a, b", "a", f"a < 0 or b < 0 or a == b or a >= {n}",
         "ncur > 0 and (b >= TOTAL or not seen[b])", [], "n")
     return f"{call}{src.int_expr(lud.site1)}, {src.int_expr(lud.site2)})"
+
+
+def _count_steps_to_region(src, lud) -> str:
+    """To the nearest site of a region, as `CountSteps._to_region`: the region listed where
+    it is read, then the rings walked out from the first site (by the relation's steps, or
+    the (step ...)'s) until one holds a site of it. 0 with no site of the region or the first
+    site negative; with a (step ...), Infinity when the walk never reaches one (or either
+    is off the board)."""
+    from .literals import SITE_CONSTANTS
+    n = src.env.num_board_sites
+    inf = SITE_CONSTANTS["Infinity"]
+    targets = ["tg = np.zeros(TOTAL, np.bool_)", "gany = False", "tany = False",
+               "for i in range(tl.shape[0]):", "    if tl[i] >= 0:", "        gany = True",
+               "        if tl[i] < TOTAL:", "            tg[tl[i]] = True",
+               f"        if tl[i] < {n}:", "            tany = True"]
+    a, listed = src.int_expr(lud.site1), src.listed_by_loop(lud.site2)
+    if lud.step is not None:
+        call = walk_kernel(
+            src, lud, lud.step, "a, tl", "a", f"a < 0 or not gany or a >= {n} or not tany "
+            "or tg[a]", "ncur > 0 and not hit",
+            ["hit = False", "for i in range(ncur):", "    if tg[cur[i]]:", "        hit = True"],
+            f"(0 if a < 0 or not gany else {inf} if a >= {n} or not tany else 0 if tg[a] "
+            f"else n if ncur > 0 else {inf})", prelude=(*targets, "hit = False"))
+        return f"{call}{a}, {listed})"
+    table = src.env.step_targets(lud.relation or "Adjacent", lud)
+    t_nb, t_len = (src.table(x) for x in src.padded([list(table[s_]) for s_ in range(n)]))
+    body = [*("    " + x for x in targets),
+            "    if a < 0 or not gany:", "        return 0",
+            "    seen = np.zeros(TOTAL, np.bool_)", "    ring = np.empty(TOTAL, np.int64)",
+            "    nxt = np.empty(TOTAL, np.int64)", "    ring[0] = a", "    nr = 1",
+            "    if 0 <= a < TOTAL:", "        seen[a] = True", "    d = 0",
+            "    while nr > 0:",
+            "        for i in range(nr):",
+            "            if 0 <= ring[i] < TOTAL and tg[ring[i]]:", "                return d",
+            "        nn = 0",
+            "        for i in range(nr):",
+            f"            if 0 <= ring[i] < {n}:",
+            f"                for j in range({t_len}[ring[i]]):",
+            f"                    t = {t_nb}[ring[i], j]",
+            "                    if not seen[t]:",
+            "                        seen[t] = True", "                        nxt[nn] = t",
+            "                        nn += 1",
+            "        ring, nxt = nxt, ring", "        nr = nn", "        d += 1",
+            "    return d"]
+    bound = ", player" if src.player_bound else ""
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)",
+                          f"def {name}(who, what, count, sc, phase, a, tl{bound}):",
+                          src.context(local=()), *body, ""])
+    return f"{src.helper(make)}(who, what, count, sc, phase, {a}, {listed}{bound})"
 
 
 def _count_steps_by_relation(src, lud):

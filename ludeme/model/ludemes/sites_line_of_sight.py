@@ -5,6 +5,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
+from ludeme.engine.compiled.emit import emits
 from .base import DirWord, Enum, IntFn, P, Region, SiteType, ludeme
 from .war import _check_board_type, _radials_fn
 
@@ -60,3 +61,39 @@ class SitesLineOfSight(Region):
                     prev = to
             return sorted(got)
         return line_of_sight
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+@emits(SitesLineOfSight, kind="sites", refuses=("type",))
+def _line_of_sight_sites(src, lud):
+    """As `compile`, in fixed directions: a helper kernel walks a table of the radials from
+    the site and marks what the kind keeps; the marks listed in increasing order."""
+    from ludeme.engine.compiled.emit import Unsupported
+    from .sliding import radials_array
+    env = src.env
+    if not env.is_static_direction(lud.dirn or "Adjacent"):
+        raise Unsupported(lud, "in directions that read the state")
+    n = env.num_board_sites
+    lines = _radials_fn(env, lud, lud.dirn)
+    rays, width, depth = radials_array([[lines(None, s) for s in range(n)]])
+    t_rays = src.table(rays[0])
+    keep = {"Empty": ["if w == 0:", "    got[t] = True"],
+            "Piece": ["if w != 0:", "    got[t] = True"],
+            "Farthest": ["if w != 0 and prev != -1:", "    got[prev] = True",
+                         "elif (i + 1 == " + str(depth) + " or " + t_rays + "[at, r, i + 1] < 0)"
+                         " and w == 0:", "    got[t] = True"]}[lud.los or "Piece"]
+    at = src.int_expr(lud.at) if lud.at is not None else "last_to"
+    return src.context_kernel([
+        f"    at = {at}", f"    got = np.zeros({n}, np.bool_)",
+        f"    if 0 <= at < {n}:",
+        f"        for r in range({width}):",
+        "            prev = -1",
+        f"            for i in range(1, {depth}):",
+        f"                t = {t_rays}[at, r, i]",
+        "                if t < 0:", "                    break",
+        "                w = what[t]",
+        *("                " + x for x in keep),
+        "                if w != 0:", "                    break",
+        "                prev = t",
+        "    return np.nonzero(got)[0]"]), None

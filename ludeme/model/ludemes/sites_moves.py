@@ -58,6 +58,12 @@ def last_tos(env):
 
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
 
+@emits(SitesLastTo, kind="sites")
+def _sites_last_to(src, lud):
+    """The sites the kernels noted as the last move went to (`last_to_add`)."""
+    return "sc[LTS:LTS + sc[LTN]]", None
+
+
 @emits(SitesTo, kind="sites")
 def _sites_to(src, lud):
     """A helper kernel, given the evaluation context, generates the moves into buffers of

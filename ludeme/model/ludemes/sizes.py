@@ -50,6 +50,13 @@ class CountActive(IntFn):
         return lambda c: sum(1 for p in range(1, n + 1) if c.s.active[p])
 
 
+@emits(CountActive, kind="int")
+def _count_active(src, lud):
+    """The kernels' copy of who is still active (`Source.active_players`), summed."""
+    base = src.active_players()
+    return f"(sc[{base} + 1:{base} + NP + 1] != 0).sum()"
+
+
 __all__ = ["SizeArray", "CountPlayers", "CountActive"]
 
 

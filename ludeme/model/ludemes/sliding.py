@@ -428,7 +428,7 @@ class _SlideForm:
     range's bounds (None without one), the between, stop and to-effect conditions and the
     lines of the effect where the slide stops."""
 
-    def __init__(self, src, lud):
+    def __init__(self, src, lud, passed_ok: bool = False):
         env = src.env
         n = self.n = env.num_board_sites
         dirn = lud.dirn or "Adjacent"
@@ -437,18 +437,19 @@ class _SlideForm:
             # Directions relative to the piece's facing: a table per kind of piece (the kind
             # at the start site, as the reference reads it); those that read the last move
             # or the position are refused.
-            if hasattr(dirn, "direction_keys"):
-                raise Unsupported(lud, "with directions that read the state")
-            words = [dirn] if isinstance(dirn, str) else list(getattr(dirn, "dirs", []))
-            if any(w in ("SameDirection", "OppositeDirection") for w in words):
-                raise Unsupported(lud, "with directions that read the state")
+            from .moves import _refuse_unless_by_piece
+            try:
+                _refuse_unless_by_piece(lud, dirn)
+            except Unsupported:
+                raise Unsupported(lud, "with directions that read the state") from None
         self.frm_expr = from_site(src, lud)
         # (from ... if:): read with (from) on the start site, before any site along
         self.from_ok = src.bool_expr(lud.from_.if_) \
             if lud.from_ is not None and lud.from_.if_ is not None else None
         b, to = lud.between, lud.to
         if b is not None:
-            refuse(b, "before", "after", "trail", "apply")
+            # (between (apply ...)): the moves' own form (`_slide_moves`) reads it
+            refuse(b, "before", "after", "trail", *(() if passed_ok else ("apply",)))
         # the between range: its bounds read before the slide sets (from); the k-th site
         # along is a destination only from the least on, and the most ends the slide
         self.lo = self.hi = None
@@ -518,13 +519,34 @@ def _slide_moves(src, lud, out, ind):
     if lud.track is not None:
         _track_slide_moves(src, lud, out, ind)
         return
-    form = _SlideForm(src, lud)
-    plain = src.new_generator([src.site_move()], lud=lud, levels=LV_NONE)
-    stopping = src.new_generator(form.effect + [src.site_move()], lud=lud, levels=LV_NONE) \
-        if form.stop else plain
+    form = _SlideForm(src, lud, passed_ok=True)
+    passed = _passed_lines(src, lud, form)
+    plain = src.new_generator(passed + [src.site_move()], lud=lud, levels=LV_NONE)
+    stopping = src.new_generator(passed + form.effect + [src.site_move()], lud=lud,
+                                 levels=LV_NONE) if form.stop else plain
+    # the radial's index, where the sites passed are read back (else the last one passed)
     form.walk(out, ind,
-              lambda o, i: src.push(o, i, "frm", "to", stopping, "btw"),
-              lambda o, i: src.push(o, i, "frm", "to", plain))
+              lambda o, i: src.push(o, i, "frm", "to", stopping, "r" if passed else "btw"),
+              lambda o, i: src.push(o, i, "frm", "to", plain, "r" if passed else "-1"))
+
+
+def _passed_lines(src, lud, form) -> list[str]:
+    """A slide's `(between (apply ...))` as `compile`'s passed_actions chains it: the effect
+    at each site passed over (its if: read there, with (between) on it), from the one before
+    the destination back to the first, before the move. The move keeps the radial (its
+    extra), along which the sites before the destination are read back."""
+    from .moves import _apply_lines
+    b = lud.between
+    if b is None or b.apply is None:
+        return []
+    if form.effect:
+        raise Unsupported(lud, "with (between (apply ...)) and a (to (apply ...)) effect")
+    body: list[str] = []
+    _apply_lines(src, b.apply, body)
+    seq = f"{form.t_steps}[{form.at}, x]"
+    return ["sbp_ = btw", "pk_ = 0", f"while {seq}[pk_] != to:", "    pk_ += 1",
+            "for pj_ in range(pk_ - 1, -1, -1):", f"    btw = {seq}[pj_]",
+            *("    " + x for x in body), "btw = sbp_"]
 
 
 def _track_tables(src, lud) -> tuple[str, str, str, str, str, str, int]:

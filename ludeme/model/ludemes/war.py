@@ -415,7 +415,7 @@ def _threat_probe(env, specific):
     return reaches
 
 
-@emits(IsThreatened, kind="bool", refuses=(("sites", "of a region"), ("in", "of a region")))
+@emits(IsThreatened, kind="bool")
 def _is_threatened(src, lud):
     """A kernel: on copies of the position with the piece at the site (`at:`, else the first
     board site holding it), each enemy of its owner in turn moves (`sc[MOVER]`, the owner
@@ -463,6 +463,17 @@ def _is_threatened(src, lud):
 
     def make(name):
         return "\n".join(lines).replace("HELPER", name)
+    given = lud.in_ if lud.in_ is not None else lud.sites
+    if given is not None:
+        # each site of the region in turn (a negative one skipped), as `compile` reads them
+        if lud.at is not None or (lud.in_ is not None and lud.sites is not None):
+            raise lud.fail("(is Threatened ...) takes one site or one region")
+        seq, flt = src.region_sites(given)
+        ok = f" and {flt('ts_')}" if flt else ""
+        return src.context_kernel([
+            f"    tw_ = {src.int_expr(lud.what)}", f"    for ts_ in {seq}:",
+            f"        if ts_ >= 0{ok} and {src.helper(make)}(who, what, count, sc, phase, "
+            "tw_, ts_):", "            return True", "    return False"])
     at = src.int_expr(lud.at) if lud.at is not None else "-2"
     return f"{src.helper(make)}(who, what, count, sc, phase, {src.int_expr(lud.what)}, {at})"
 
