@@ -944,16 +944,22 @@ def _priority_moves(src, lud, out, ind):
                 out.append(f"{ind}pass")
 
 
-@emits(Min, Max, kind="int", refuses=(("array", "of an int array"),))
+@emits(Min, Max, kind="int")
 def _extreme_expr(src, lud):
+    if lud.array is not None:
+        from .intarray import array_extreme
+        return array_extreme(src, lud.array, type(lud).pick.__name__)
     parts = list(lud.values) if lud.values else [lud.a, lud.b]
     if any(p is None for p in parts):
         raise Unsupported(lud, "without two values")
     return f"{type(lud).pick.__name__}({', '.join(src.int_expr(p) for p in parts)})"
 
 
-@emits(Sum, kind="int", refuses=(("array", "of an int array"),))
+@emits(Sum, kind="int")
 def _sum_expr(src, lud):
+    if lud.array is not None:
+        from .intarray import array_sum
+        return array_sum(src, lud.array)
     return f"({' + '.join(src.int_expr(v) for v in lud.values)})"
 
 

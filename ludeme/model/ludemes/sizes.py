@@ -21,6 +21,12 @@ class SizeArray(IntFn):
         return lambda c: len(array(c))
 
 
+@emits(SizeArray, kind="int")
+def _size_array(src, lud):
+    from .intarray import array_size
+    return array_size(src, lud.array)
+
+
 @ludeme("count", "Players")
 class CountPlayers(IntFn):
     """`(count Players)`: how many players the game has."""
