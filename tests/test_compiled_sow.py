@@ -4,7 +4,7 @@ give the same rows on both backends, and the rule they exercise acts."""
 import pytest
 
 from test_compiled import _same_rows
-from ludeme.analysis.playouts import load
+from ludeme.analysis.playouts import load, run_playouts
 
 # A disc goes where fewer than two of the mover's discs are orthogonally next to it (the
 # sum of (results ...)); a group of four wins ((max (sizes Group ...))), sixteen discs
@@ -45,13 +45,46 @@ FIRSTS_GAME = """
           (if (no Moves Next) (result Mover Loss))})))
 """
 
+# A sowing whose capture, where the last seed lands on a loaded hole of the mover's with an
+# occupied hole opposite, takes the opposite seeds into it and sows them all again from
+# there ((sow ...) inside another's captures), skipping the opponent's empty holes (read
+# on the position before the capture's first part emptied the opposite hole).
+RESOW_GAME = """
+(game "Resow"
+  (players 2)
+  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared)})
+  (rules
+    (start (set Count 2 to:(sites Track)))
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (sow apply:(if (and {(is In (to) (sites Mover)) (> (count at:(to)) 1)
+                                       (is Occupied (if (is In (to) (sites Bottom)) (+ (to) 5) (- (to) 5)))})
+                               (and (fromTo (from (if (is In (to) (sites Bottom)) (+ (to) 5) (- (to) 5)))
+                                            (to (to))
+                                            count:(count at:(if (is In (to) (sites Bottom)) (+ (to) 5) (- (to) 5))))
+                                    (sow (to)
+                                         count:(+ (count at:(to))
+                                                  (count at:(if (is In (to) (sites Bottom)) (+ (to) 5) (- (to) 5))))
+                                         skipIf:(and (is In (to) (sites Next)) (is Empty (to))))))))))
+    (end {(if (all Sites (sites P1) if:(= 0 (count at:(site)))) (result P2 Win))
+          (if (all Sites (sites P2) if:(= 0 (count at:(site)))) (result P1 Win))
+          (if (>= (count Moves) 60)
+            (byScore {(score P1 (count in:(sites P1))) (score P2 (count in:(sites P2)))}))})))
+"""
+# The same game whose capture takes the opposite seeds and moves them onto the hole itself.
+TAKE_ONLY_GAME = RESOW_GAME.replace("(sow (to)\n", "(fromTo (from (to)) (to (to))\n").replace(
+    "skipIf:(and (is In (to) (sites Next)) (is Empty (to)))", "")
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win; some games end with the board blocked before any group of four.
     (TALLIES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win, and some games run past the first few placements.
-    (FIRSTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 6)],
-    ids=["int-arrays-of-results-and-groups", "int-arrays-combined"])
+    (FIRSTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 6),
+    # Both sides win on points (the second sowing acts: `test_the_sowing_in_a_capture_acts`).
+    (RESOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    ids=["int-arrays-of-results-and-groups", "int-arrays-combined", "sow-in-a-capture"])
 def test_sow_area_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
@@ -60,3 +93,14 @@ def test_sow_area_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     generate(game)                  # it has a compiled form
     rows = [_same_rows(game, 40 if i == 0 else 15, seed) for i, seed in enumerate(seeds)]
     assert played(rows[0])
+
+
+def test_the_sowing_in_a_capture_acts(tmp_path):
+    """Without the second sowing (the seeds taken stay in the hole), other games are played."""
+    rows = []
+    for i, text in enumerate((RESOW_GAME, TAKE_ONLY_GAME)):
+        path = tmp_path / f"game{i}.lud"
+        path.write_text(text)
+        rows.append(run_playouts(load(path), 10, 3, jobs=1, progress=False,
+                                 backend="reference"))
+    assert list(rows[0]["actions"]) != list(rows[1]["actions"])

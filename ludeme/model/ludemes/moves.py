@@ -1852,11 +1852,19 @@ def _and_effect(src, lud, body):
                            lambda m, out: src.effect_body(m, out))
 
 
+# A helper kernel that reads one copy of the state and writes another (a sowing made inside
+# another move's effect, `sowing._sow_effect`) is called with the written one first.
+# (The copy it reads may already be a snapshot's, `who_0`, ...: see `_on_snapshot`.)
+_STATE_ARGS = ("who", "what", "count", "sc", "phase")
+_RW_CALL = (r"|\s*\w+\(who, what, count, sc, phase, "
+            + ", ".join(rf"{a}(?:_0)?" for a in _STATE_ARGS) + r"\b")
+
 # What the lines of a compiled part write and read: the board's arrays, or a block of the
 # scalars. A write is one of Ludii's actions (`codegen.counted_actions` knows them).
-_WRITES = {"board": re.compile(r"\s*(site_\w+|stack_\w+)\(|\s*what\[[^\]]+\] = "),
+_WRITES = {"board": re.compile(r"\s*(site_\w+|stack_\w+)\(|\s*what\[[^\]]+\] = " + _RW_CALL),
            "vars": re.compile(r"\s*sc\[VARS"), "values": re.compile(r"\s*sc\[PVAL"),
-           "scores": re.compile(r"\s*sc\[SCORE"), "states": re.compile(r"\s*sc\[STATE"),
+           "scores": re.compile(r"\s*sc\[SCORE"),
+           "states": re.compile(r"\s*sc\[STATE" + _RW_CALL),
            "pending": re.compile(r"\s*pend_add\("), "remembered": re.compile(r"\s*rem_\w+\("),
            "next player": re.compile(r"\s*sc\[NEXT\]")}
 _READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b|LAST_(TO|FROM)_AFTER"),
@@ -1967,9 +1975,11 @@ def _on_snapshot(lud, lines: list[str], why: str) -> list[str]:
             keep = _TARGET_ARGS.get(name)
             if keep is None and name.startswith(("site_", "stack_")):
                 keep = 4 if name.endswith("_st") else 3
+            args = _bracketed(body, len(name))
+            if keep is None and [a.removesuffix("_0") for a in args[:10]] == [*_STATE_ARGS] * 2:
+                keep = 5                # the state it writes; the copy it reads is renamed
             if keep is None:
                 raise Unsupported(lud, why)
-            args = _bracketed(body, len(name))
             out.append(f"{ind}{name}({', '.join(args[:keep] + [_snap(a) for a in args[keep:]])})")
         elif _STATE_NAME.match(body):     # a write this does not split
             raise Unsupported(lud, why)

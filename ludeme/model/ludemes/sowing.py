@@ -686,11 +686,11 @@ def _track_tables(src, tracks: list) -> tuple[str, str, str, str]:
             src.table(t_len))
 
 
-@emits(Sow, kind="consequent", refuses=("type", "sowEffect"))
-def _sow_consequent(src, lud, lines, ind):
-    """The sowing as the reference makes it: the holes are chosen on the position before it
-    (skipIf:, numPerHole: read it), then the seeds move; the captures' conditions read the
-    sown position, and their effects apply in order once every capture is chosen."""
+def _sowing_lines(src, lud, caller_from: str):
+    """The sowing's lines at indent 4 in a kernel: (those choosing the holes on the position
+    (skipIf:, numPerHole: read it, (from) is `caller_from` there), those moving the seeds
+    (their actions counted), the tables of the track's sites, of its steps on and back);
+    None when no player has the track."""
     if lud.backtracking is not None and lud.forward is not None:
         raise Unsupported(lud, "with backtracking: and forward:")
     env = src.env
@@ -704,7 +704,7 @@ def _sow_consequent(src, lud, lines, ind):
             if t is not None and all(t is not u for u in tracks):
                 tracks.append(t)
         if not tracks:
-            return
+            return None
         index = [next(k for k, u in enumerate(tracks) if u is by_owner[p])
                  if by_owner[p] is not None else -1 for p in range(env.num_players + 1)]
         o = src.int_expr(lud.owner)
@@ -716,8 +716,7 @@ def _sow_consequent(src, lud, lines, ind):
     per_hole = src.int_expr(lud.numPerHole) if lud.numPerHole is not None else "1"
     origin = src.bool_expr(lud.origin) if lud.origin is not None else "False"
     skip = src.bool_expr(lud.skipIf) if lud.skipIf is not None else "False"
-    body = [src.context(),
-            f"    start = {start}",
+    body = [f"    start = {start}",
             f"    n_sow = {n_sow}",
             f"    tr = {track}",
             "    if tr < 0:",
@@ -739,7 +738,7 @@ def _sow_consequent(src, lud, lines, ind):
             "                n_holes += 1",
             "            sown += 1",
             "        to = start",
-            "    frm = -1",
+            f"    frm = {caller_from}",
             "    index = 0",
             "    while sown < n_sow and index < n_sow:",
             f"        j = {t_next}[tr, i]",
@@ -762,16 +761,30 @@ def _sow_consequent(src, lud, lines, ind):
              "                n_holes += 1",
              "            sown += 1",
              "        i = j",
-             "        index += 1",
-             "    for q in range(n_holes):",
-             f"        {src.site_move('start', 'holes[q]')}"]
+             "        index += 1"]
+    moves = ["    for q in range(n_holes):", f"        {src.site_move('start', 'holes[q]')}"]
     if src.piece_states:
         # Ludii's sowing move leaves the hole's own state: set again after each seed (one
         # more action) where the origin's differed before the sowing.
-        body[-2:-2] = ["    st0 = sc[STATE:STATE + N_STATE].copy()"]
-        body += ["        hq = holes[q]",
-                 "        if st0[start] != st0[hq]:",
-                 f"            {src.piece_state('hq')} = st0[hq]"]
+        body.append("    st0 = sc[STATE:STATE + N_STATE].copy()")
+        moves += ["        hq = holes[q]",
+                  "        if st0[start] != st0[hq]:",
+                  f"            {src.piece_state('hq')} = st0[hq]"]
+    # Its moves are actions of the decision (DurationActions), as in the generators' own
+    # lines.
+    return body, counted_actions(moves, src.reads_after), (t_sites, t_next, t_prev)
+
+
+@emits(Sow, kind="consequent", refuses=("type", "sowEffect"))
+def _sow_consequent(src, lud, lines, ind):
+    """The sowing as the reference makes it: the holes are chosen on the position before it
+    (skipIf:, numPerHole: read it), then the seeds move; the captures' conditions read the
+    sown position, and their effects apply in order once every capture is chosen."""
+    made = _sowing_lines(src, lud, "-1")
+    if made is None:
+        return
+    choose, moves, (t_sites, t_next, t_prev) = made
+    body: list[str] = []
     if lud.apply is not None:
         refuse(lud.apply, ("then", "with (then ...) as a capture"))
         cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
@@ -813,15 +826,43 @@ def _sow_consequent(src, lud, lines, ind):
     if lud.then is not None:
         emit("then", src, lud.then, then)
     body += ["    frm = -1", "    to = -1", *("    " + x for x in then), "    return"]
-
-    # Its moves and effects are actions of the decision (DurationActions), as in the
-    # generators' own lines.
-    body = counted_actions(body, src.reads_after)
+    # Its captures' effects are actions of the decision (DurationActions) too.
+    body = [src.context(), *choose, *moves, *counted_actions(body, src.reads_after)]
 
     def make(name):
         return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
                           *body, ""])
     lines.append(f"{ind}{src.helper(make)}(who, what, count, sc, phase)")
+
+
+# The state a sowing made inside another move's effect writes (`_sow_effect`), renamed from
+# the state it reads.
+_STATE_WORD = re.compile(r"\b(who|what|count|sc|phase)\b")
+
+
+@emits(Sow, kind="effect", refuses=("type", "sowEffect",
+                                    ("apply", "with captures, inside another move's effect"),
+                                    ("then", "with (then ...), inside another move's effect")))
+def _sow_effect(src, lud, body):
+    """A sowing as a part of another move's effect (a capture of a sowing, or one of the
+    parts of an (and ...)): as the reference makes it, its holes are chosen reading the
+    position its move is made on (`who`, ... in its kernel; the copy the caller reads, where
+    it reads one), and its seeds then move on the position itself (`wwho`, ...)."""
+    made = _sowing_lines(src, lud, "frm0")
+    if made is None:
+        return
+    choose, moves, _ = made
+    moves = [_STATE_WORD.sub(r"w\1", x) for x in moves]
+    bound = ", player" if src.player_bound else ""
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)",
+                          f"def {name}(wwho, wwhat, wcount, wsc, wphase, who, what, count, sc, "
+                          f"phase, frm, to{bound}):",
+                          src.context(local=("btw",)), "    frm0 = frm", *choose, *moves,
+                          "    return", ""])
+    body.append(f"{src.helper(make)}(who, what, count, sc, phase, who, what, count, sc, phase, "
+                f"frm, to{bound})")
 
 
 @emits(TrackSiteMove, kind="int")
