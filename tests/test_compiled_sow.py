@@ -76,6 +76,27 @@ RESOW_GAME = """
 TAKE_ONLY_GAME = RESOW_GAME.replace("(sow (to)\n", "(fromTo (from (to)) (to (to))\n").replace(
     "skipIf:(and (is In (to) (sites Next)) (is Empty (to)))", "")
 
+# From a hole of the mover's, one to three seeds (as many as it holds at most, a bound read
+# in play) go to an occupied hole of the opponent's (count:(value)), or are sown from it
+# (the value set as a variable before the sowing reads it: (value) read when the move is
+# applied).
+HANDFULS_GAME = """
+(game "Handfuls"
+  (players 2)
+  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared)})
+  (rules
+    (start (set Count 3 to:(sites Track)))
+    (play (forEach Site (sites Mover)
+            (forEach Value min:1 max:(min 3 (count at:(site)))
+              (or (move (from (site)) (to (sites Next) if:(is Occupied (to))) count:(value))
+                  (do (set Var (value)) next:(move Select (from (site)) (then (sow count:(var)))))))))
+    (end {(if (all Sites (sites P1) if:(= 0 (count at:(site)))) (result P2 Win))
+          (if (all Sites (sites P2) if:(= 0 (count at:(site)))) (result P1 Win))
+          (if (>= (count Moves) 80) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win; some games end with the board blocked before any group of four.
@@ -83,8 +104,11 @@ TAKE_ONLY_GAME = RESOW_GAME.replace("(sow (to)\n", "(fromTo (from (to)) (to (to)
     # Both sides win, and some games run past the first few placements.
     (FIRSTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 6),
     # Both sides win on points (the second sowing acts: `test_the_sowing_in_a_capture_acts`).
-    (RESOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
-    ids=["int-arrays-of-results-and-groups", "int-arrays-combined", "sow-in-a-capture"])
+    (RESOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, some games by emptying the opponent's row before 80 moves.
+    (HANDFULS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    ids=["int-arrays-of-results-and-groups", "int-arrays-combined", "sow-in-a-capture",
+         "for-each-value-over-computed-bounds"])
 def test_sow_area_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

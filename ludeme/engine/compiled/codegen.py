@@ -99,9 +99,10 @@ class Source:
         self.helper_names: dict[str, str] = {}  # a helper's source -> its name
         self.player_bound = False              # `player` set (forEach NonMover's results)
         self.level_bound = False               # `lvl` set: `(level)` ((count Stack ...))
-        # `(value)` of a `(forEach Value ...)` over fixed bounds: the value its moves are
-        # being generated for, a number written into them (None elsewhere)
-        self.value_written: int | None = None
+        # `(value)` of a `(forEach Value ...)`: the value its moves are being generated for,
+        # a number written into them (over fixed bounds), or the name of the local holding
+        # it (over computed bounds); None elsewhere
+        self.value_written: int | str | None = None
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
         self.generator_levels: list[int] = []  # gen id -> its moves' levels (LV_*)
         self.between = "btw"                   # the name `(between)` reads (x in `effects`)
@@ -705,9 +706,9 @@ class Source:
         """Append a move to the buffers, or, in any-mode, report that there is one; a move
         the `push_tests` refuse is left out."""
         if self.move_tag is not None:
-            if x != "-1":
+            if x not in ("-1", self.move_tag):
                 raise Unsupported(self.generator_luds[g], "keeping a value of its own inside "
-                                                          "(forEach Die)")
+                                                          "(forEach Die) or (forEach Value)")
             x = self.move_tag
         tests = [test(frm, to, g, x) for test in self.push_tests]
         if tests:

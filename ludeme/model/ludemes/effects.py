@@ -3,6 +3,8 @@ region, `(byScore ...)`."""
 
 from __future__ import annotations
 
+import re
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -758,18 +760,24 @@ class ForEachValue(Moves):
 
 @emits(ForEachValue, kind="moves")
 def _for_each_value_moves(src, lud, out, ind):
-    """Over min: to max: written as numbers: the moves generated once per value, lowest
-    first, `(value)` that number in them (as `gather` sets it while they are generated). A
+    """The moves generated once per value, lowest first, `(value)` the value in them (as
+    `gather` sets it while they are generated). Over min: to max: written as numbers, the
+    number is written into them; over computed bounds, a loop's local holds it while they
+    are generated, and each move carries it as its extra, read back when it is applied. A
     consequent that reads `(value)` is refused (the reference reads it when the move is
-    applied, after the iteration), as are values given as a list or computed bounds."""
+    applied, after the iteration), as are values given as a list."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import ValueVar
     from .literals import fixed_int
     if lud.values is not None or lud.min is None or lud.max is None:
-        raise Unsupported(lud, "over values other than min: and max: written as numbers")
-    lo, hi = fixed_int(lud, "min", 0), fixed_int(lud, "max", 0)
+        raise Unsupported(lud, "over values other than min: and max:")
     if _then_reads(lud, ValueVar, mentions):
         raise Unsupported(lud, "with a consequent that reads (value)")
+    try:
+        lo, hi = fixed_int(lud, "min", 0), fixed_int(lud, "max", 0)
+    except Unsupported:
+        _for_computed_values(src, lud, out, ind)
+        return
     outer = src.value_written
     try:
         with src.enclosing_then(lud):
@@ -778,6 +786,38 @@ def _for_each_value_moves(src, lud, out, ind):
                 src.moves(lud.generator, out, ind)
     finally:
         src.value_written = outer
+
+
+# The local holding `(value)` in a (forEach Value ...) over computed bounds, and its moves'
+# effects (which read it from the move's extra, `x`).
+_VALUE_LOCAL = "value_v"
+_READS_VALUE = re.compile(rf"\b{_VALUE_LOCAL}\b")
+
+
+def _for_computed_values(src, lud, out, ind):
+    """`_for_each_value_moves` over bounds read in play: a loop over the values, each move
+    made inside carrying its value as its extra (refused where a move keeps an extra of its
+    own, inside another such loop or (forEach Die), or where a helper kernel reads it)."""
+    if src.value_written is not None or src.move_tag is not None:
+        raise Unsupported(lud, "over computed bounds inside another loop that tags its moves")
+    lo, hi = src.int_expr(lud.min), src.int_expr(lud.max)
+    first, helpers = len(src.generators), len(src.helpers)
+    out.append(f"{ind}for {_VALUE_LOCAL} in range({lo}, {hi} + 1):")
+    src.value_written, src.move_tag = _VALUE_LOCAL, _VALUE_LOCAL
+    try:
+        with src.enclosing_then(lud):
+            src.moves(lud.generator, out, ind + "    ")
+    finally:
+        src.value_written = src.move_tag = None
+    out.append(f"{ind}    pass")
+    if any(_READS_VALUE.search(x) for x in src.helpers[helpers:]):
+        raise Unsupported(lud, "over computed bounds with (value) read by a helper kernel")
+    for g in range(first, len(src.generators)):
+        effect, _, then = src.generators[g]
+        if any(_READS_VALUE.search(x) for x in then):
+            raise Unsupported(lud, "with a consequent that reads (value)")
+        if any(_READS_VALUE.search(x) for x in effect):
+            effect.insert(0, f"{_VALUE_LOCAL} = x")
 
 
 def _then_reads(lud, cls, mentions) -> bool:

@@ -1595,8 +1595,11 @@ def _from_to_moves(src, lud, out, ind):
     out.append(f"{ind}    if 0 <= frm < TOTAL and what[frm] > 0{f_ok}:")
     n = "-1"
     if lud.count is not None:
-        out.append(f"{ind}        n_moved = {src.int_expr(lud.count)}")
-        n = "n_moved"
+        n_moved = src.int_expr(lud.count)
+        out.append(f"{ind}        n_moved = {n_moved}")
+        # a count that is the value a loop tags its moves with (`(value)` of a (forEach
+        # Value ...) over computed bounds) is that tag
+        n = n_moved if n_moved == src.move_tag else "n_moved"
     out.append(f"{ind}        for to in {t_seq}:")
     # a destination past every container gives no move (`MoveFromTo.compile`)
     out.append(f"{ind}            if 0 <= to < TOTAL{conds}:")
