@@ -97,6 +97,44 @@ HANDFULS_GAME = """
           (if (>= (count Moves) 80) (result Mover Draw))})))
 """
 
+# A pass opens a phase of corner placements, a placement ends it ((was Pass) read by the
+# phases); a pass from the tenth move on loses ((was Pass) read by an end rule).
+PASSERS_GAME = """
+(game "Passers"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    phases:{
+      (phase "Open" (play (or (move Add (to (sites Empty))) (move Pass)))
+        (nextPhase Mover (was Pass) "Corners"))
+      (phase "Corners" (play (or (move Add (to (sites Empty) if:(is In (to) (sites Corners))))
+                                 (move Pass)))
+        (nextPhase Mover (not (was Pass)) "Open"))}
+    (end {(if (is Line 3) (result Mover Win))
+          (if (and (was Pass) (>= (count Moves) 10)) (result Mover Loss))})))
+"""
+
+# Two seeds in the last hole sown go to the mover's hand ((fromTo ... (to Cell ...)) on a
+# board of vertices), from which a seed may go back to an empty hole of the mover's
+# ((move (from Cell ...) ...)).
+SOWERS_GAME = """
+(game "Sowers"
+  (players 2)
+  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared) (hand Each)})
+  (rules
+    (start (set Count 2 to:(sites Track)))
+    (play (or (move Select (from (sites Mover) if:(> (count at:(from)) 1))
+                (then (sow apply:(if (= 2 (count at:(to)))
+                                   (fromTo (from (to)) (to Cell (handSite Mover)) count:2)))))
+              (move (from Cell (handSite Mover)) (to (sites Mover) if:(is Empty (to))) count:1)))
+    (end {(if (all Sites (sites P1) if:(= 0 (count at:(site)))) (result P2 Win))
+          (if (all Sites (sites P2) if:(= 0 (count at:(site)))) (result P1 Win))
+          (if (>= (count Moves) 80)
+            (byScore {(score P1 (count Cell at:(handSite P1))) (score P2 (count Cell at:(handSite P2)))}))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win; some games end with the board blocked before any group of four.
@@ -106,9 +144,13 @@ HANDFULS_GAME = """
     # Both sides win on points (the second sowing acts: `test_the_sowing_in_a_capture_acts`).
     (RESOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win, some games by emptying the opponent's row before 80 moves.
-    (HANDFULS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (HANDFULS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, some games at the tenth move or later.
+    (PASSERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].ge(10).any()),
+    # Both sides win, some games by emptying the opponent's row.
+    (SOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(80).any())],
     ids=["int-arrays-of-results-and-groups", "int-arrays-combined", "sow-in-a-capture",
-         "for-each-value-over-computed-bounds"])
+         "for-each-value-over-computed-bounds", "was-pass", "from-and-to-a-hand-by-cell"])
 def test_sow_area_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -1084,19 +1084,22 @@ def _from_to_effect(src, lud, body):
     as they were), the destination's effect first; nothing from an empty site. Its own
     (then ...) follows the move, with (from) and (to) undefined (as the reference applies a
     nested move)."""
+    from .moves import _typed_guard
     fr, to = lud.from_, lud.to
-    refuse(fr, "level", "type", "if_")
-    refuse(to, "level", "type")
+    refuse(fr, "level", "if_")
+    refuse(to, "level")
+    f_guard, t_guard = _typed_guard(src, fr, "fs"), _typed_guard(src, to, "ts")
     # no site: (from) and (to) themselves (the reference's `typed_sites_fn` default)
     if not isinstance(fr.site, (IntFn, type(None))) or not isinstance(to.site, (IntFn, type(None))):
         raise Unsupported(lud, "from or to a region")
     f_site = src.int_expr(fr.site) if fr.site is not None else "frm"
     n = src.int_expr(lud.count) if lud.count else "1"
     body += ["sf, st = frm, to",
-             f"fs = {f_site}",
+             f"fs = {f_site}", *f_guard,
              "if 0 <= fs < TOTAL and (what[fs] > 0 or count[fs] > 0):",
              "    frm = fs",
              f"    ts = {src.int_expr(to.site) if to.site is not None else 'to'}",
+             *("    " + x for x in t_guard),
              "    frm = sf",
              "    if ts >= 0:",
              f"        n_moved = {n}",

@@ -1552,8 +1552,9 @@ def _from_to_moves(src, lud, out, ind):
     it was, and kept in the move's extra slot); with copy:True, a piece of the same kind
     and owner added there, the origin's left as it was (Ludii's ActionCopy)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "level", "type")
-    refuse(to, "level", "type")
+    refuse(fr, "level")
+    refuse(to, "level")
+    f_guard, t_guard = _typed_guard(src, fr, "frm"), _typed_guard(src, to, "to")
     effect = []
     if lud.copy:
         if lud.stack or lud.count is not None:
@@ -1589,6 +1590,7 @@ def _from_to_moves(src, lud, out, ind):
     out.append(f"{ind}sf, st = frm, to")
     out.append(f"{ind}for ff in {f_seq}:")
     out.append(f"{ind}    frm = ff")
+    out.extend(f"{ind}    {x}" for x in f_guard)
     f_ok = f" and {f_flt('frm')}" if f_flt else ""
     if fr.if_ is not None:      # read with (from) on the site and (to) as it was
         f_ok += f" and {src.bool_expr(fr.if_)}"
@@ -1601,10 +1603,24 @@ def _from_to_moves(src, lud, out, ind):
         # Value ...) over computed bounds) is that tag
         n = n_moved if n_moved == src.move_tag else "n_moved"
     out.append(f"{ind}        for to in {t_seq}:")
+    out.extend(f"{ind}            {x}" for x in t_guard)
     # a destination past every container gives no move (`MoveFromTo.compile`)
     out.append(f"{ind}            if 0 <= to < TOTAL{conds}:")
     src.push(out, ind + "                ", "frm", "to", g, n)
     out.append(f"{ind}frm, to = sf, st")
+
+
+def _typed_guard(src, spec, var: str) -> list[str]:
+    """A (from ...) or (to ...) of the board's own type (or none) reads the board; of another
+    type with no layer the game puts pieces on, a hand's site (Ludii reads containers other
+    than the board by cell), the reference failing on a board site (`typed_sites`): the
+    kernel's lines that fail there too. Refused on such a layer."""
+    if spec.type in (None, src.env.board.site_type):
+        return []
+    if layer_of(src.env, spec.type) is not None:
+        raise Unsupported(spec, "with type: a layer of the board the game puts pieces on")
+    return [f"if 0 <= {var} < {src.env.num_board_sites}:",
+            "    raise ValueError('a site of another type on the board')"]
 
 
 @emits(MoveFromTo, kind="effect", refuses=("copy", "mover", "stack"))
