@@ -135,6 +135,22 @@ SOWERS_GAME = """
             (byScore {(score P1 (count Cell at:(handSite P1))) (score P2 (count Cell at:(handSite P2)))}))})))
 """
 
+# A disc never goes next to two of the mover's: the sites of the board where the mover has
+# more than one neighbour ((forEach <region> if:...) as a region tested, its condition
+# counting a region around (site) in a kernel handed the site).
+CROWDED_GAME = """
+(game "Crowded"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty)
+            if:(not (is In (to) (forEach (sites Board)
+                                  if:(< 1 (count Sites in:(forEach (sites Around (site))
+                                                           if:(is Mover (who at:(site))))))))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win; some games end with the board blocked before any group of four.
@@ -148,9 +164,12 @@ SOWERS_GAME = """
     # Both sides win, some games at the tenth move or later.
     (PASSERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].ge(10).any()),
     # Both sides win, some games by emptying the opponent's row.
-    (SOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(80).any())],
+    (SOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(80).any()),
+    # Both sides win.
+    (CROWDED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["int-arrays-of-results-and-groups", "int-arrays-combined", "sow-in-a-capture",
-         "for-each-value-over-computed-bounds", "was-pass", "from-and-to-a-hand-by-cell"])
+         "for-each-value-over-computed-bounds", "was-pass", "from-and-to-a-hand-by-cell",
+         "region-filter-tested-around-its-site"])
 def test_sow_area_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -53,17 +53,32 @@ _COMMENT = re.compile(r"#.*")
 
 def _reads_outer_site(source: str) -> bool:
     """Whether a helper kernel's source reads `site` where only a loop around it binds it:
-    in the sites its own loop over `site` walks, or anywhere when it never binds it."""
+    in the sites its own loop over `site` walks, before it first binds it, or anywhere when
+    it never binds it."""
     fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
     if "site" in {a.arg for a in fn.args.args}:
         return False
     names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == "site"]
     if not any(isinstance(n.ctx, ast.Store) for n in names):
         return bool(names)
+    if _reads_site_before_binding(source):
+        return True
     return any(isinstance(n, ast.For) and isinstance(n.target, ast.Name)
                and n.target.id == "site"
                and any(isinstance(m, ast.Name) and m.id == "site" for m in ast.walk(n.iter))
                for n in ast.walk(fn))
+
+
+def _reads_site_before_binding(source: str) -> bool:
+    """Whether a helper kernel's source reads `site` before it first binds it (a region
+    around the site, `ctr = site`, whose own loop then binds `site`)."""
+    fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
+    if "site" in {a.arg for a in fn.args.args}:
+        return False
+    names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == "site"]
+    loads = [n.lineno for n in names if isinstance(n.ctx, ast.Load)]
+    stores = [n.lineno for n in names if isinstance(n.ctx, ast.Store)]
+    return bool(loads and stores and min(loads) < min(stores))
 
 
 class Source:
@@ -364,11 +379,15 @@ class Source:
         forEach Player/NonMover binds it), whose lines are `body` (indent 4, returning)."""
         bound = ", player" if self.player_bound else ""
 
-        def make(name):
+        def make(name, site=""):
             return "\n".join(["@njit(cache=True)",
-                              f"def {name}(who, what, count, sc, phase, frm, to{bound}):",
+                              f"def {name}(who, what, count, sc, phase, frm, to{bound}{site}):",
                               self.context(local=("btw",)), *body, ""])
-        return f"{self.helper(make)}(who, what, count, sc, phase, frm, to{bound})"
+        # (site) of a loop around it read before its own loop binds `site` (as
+        # `_loop_kernel`): the kernel is handed it
+        outer = ", site" if _reads_site_before_binding(make("HELPER")) else ""
+        return (f"{self.helper(lambda name: make(name, outer))}(who, what, count, sc, phase, "
+                f"frm, to{bound}{outer})")
 
     def any_move_kernel(self, moves) -> str:
         """A call of a kernel that says whether `moves` has a move (stops at the first)."""
@@ -512,12 +531,15 @@ class Source:
             self.between = saved
         bound = ", player" if self.player_bound else ""
 
-        def make(name):
+        def make(name, site=""):
             return "\n".join(["@njit(cache=True)",
-                              f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
+                              f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}{site}):",
                               context(local=()), *start, *loop, f"    return {result}", ""])
-        return (f"{self.helper(make)}(who, what, count, sc, phase, frm, to, "
-                f"{self.between}{bound})")
+        # a region around `(site)` of a loop around it (`(sites Around (site))`) reads it
+        # before its own loop binds `site`: the kernel is handed it
+        outer = ", site" if _reads_site_before_binding(make("HELPER")) else ""
+        return (f"{self.helper(lambda name: make(name, outer))}(who, what, count, sc, phase, "
+                f"frm, to, {self.between}{bound}{outer})")
 
     def reads_only_from(self, lud) -> bool:
         """True for a tree that reads nothing but `(from)` and the board's geometry (each
