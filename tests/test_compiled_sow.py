@@ -151,6 +151,27 @@ CROWDED_GAME = """
           (if (no Moves Next) (result Mover Loss))})))
 """
 
+# As each hole of the opponent's is sown, one that held three seeds before the sowing gives
+# them to the mover's hand (sowEffect:, read on the position before the sowing), one or
+# two seeds dropped in each hole by its count (numPerHole:).
+GLEANERS_GAME = """
+(game "Gleaners"
+  (players 2)
+  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
+    (regions P1 (sites Bottom)) (regions P2 (sites Top))
+    (piece "Seed" Shared) (hand Each)})
+  (rules
+    (start (set Count 3 to:(sites Track)))
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (sow numPerHole:(if (is Even (count at:(to))) 1 2)
+                       sowEffect:(if (and (is In (to) (sites Next)) (= 3 (count at:(to))))
+                                   (fromTo (from (to)) (to (handSite Mover)) count:(count at:(to))))))))
+    (end {(if (all Sites (sites P1) if:(= 0 (count at:(site)))) (result P2 Win))
+          (if (all Sites (sites P2) if:(= 0 (count at:(site)))) (result P1 Win))
+          (if (>= (count Moves) 60)
+            (byScore {(score P1 (count Cell at:(handSite P1))) (score P2 (count Cell at:(handSite P2)))}))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win; some games end with the board blocked before any group of four.
@@ -166,10 +187,13 @@ CROWDED_GAME = """
     # Both sides win, some games by emptying the opponent's row.
     (SOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(80).any()),
     # Both sides win.
-    (CROWDED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (CROWDED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, some games by emptying the opponent's row, others on points.
+    (GLEANERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()
+     and df["moves"].eq(60).any())],
     ids=["int-arrays-of-results-and-groups", "int-arrays-combined", "sow-in-a-capture",
          "for-each-value-over-computed-bounds", "was-pass", "from-and-to-a-hand-by-cell",
-         "region-filter-tested-around-its-site"])
+         "region-filter-tested-around-its-site", "sow-effect"])
 def test_sow_area_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -716,6 +716,11 @@ def _sowing_lines(src, lud, caller_from: str):
     per_hole = src.int_expr(lud.numPerHole) if lud.numPerHole is not None else "1"
     origin = src.bool_expr(lud.origin) if lud.origin is not None else "False"
     skip = src.bool_expr(lud.skipIf) if lud.skipIf is not None else "False"
+    # With sowEffect:, each hole visited (the origin too) is noted with (from) and (to) as
+    # the effect reads them there (`_sow_effect_moves`).
+    visit = [] if lud.sowEffect is None else [
+        "        vis_to[n_vis], vis_frm[n_vis], vis_first[n_vis] = to, frm, n_holes",
+        "        n_vis += 1"]
     body = [f"    start = {start}",
             f"    n_sow = {n_sow}",
             f"    tr = {track}",
@@ -732,6 +737,7 @@ def _sowing_lines(src, lud, caller_from: str):
             "    sown = 0",
             "    frm = start",
             f"    if {origin}:",
+            *visit,
             f"        for _ in range({per_hole}):",
             "            if sown < n_sow:",
             "                holes[n_holes] = start",
@@ -755,14 +761,22 @@ def _sowing_lines(src, lud, caller_from: str):
                  f"            j = {t_next}[tr, i]",
                  "            if j < 0:",
                  "                break"]
-    body += [f"        for _ in range({per_hole}):",
+    body += [*visit,
+             f"        for _ in range({per_hole}):",
              "            if sown < n_sow:",
              f"                holes[n_holes] = {t_sites}[tr, j]",
              "                n_holes += 1",
              "            sown += 1",
              "        i = j",
              "        index += 1"]
-    moves = ["    for q in range(n_holes):", f"        {src.site_move('start', 'holes[q]')}"]
+    if visit:
+        i_origin = body.index(f"    if {origin}:")
+        body[i_origin:i_origin] = [
+            "    vis_to = np.empty(max(n_sow, 0) + 2, np.int64)",
+            "    vis_frm = np.empty(max(n_sow, 0) + 2, np.int64)",
+            "    vis_first = np.empty(max(n_sow, 0) + 3, np.int64)",
+            "    n_vis = 0"]
+    moves = [f"        {src.site_move('start', 'holes[q]')}"]
     if src.piece_states:
         # Ludii's sowing move leaves the hole's own state: set again after each seed (one
         # more action) where the origin's differed before the sowing.
@@ -770,12 +784,39 @@ def _sowing_lines(src, lud, caller_from: str):
         moves += ["        hq = holes[q]",
                   "        if st0[start] != st0[hq]:",
                   f"            {src.piece_state('hq')} = st0[hq]"]
+    if visit:
+        moves = _sow_effect_moves(src, lud, moves)
+    else:
+        moves = ["    for q in range(n_holes):", *moves]
     # Its moves are actions of the decision (DurationActions), as in the generators' own
     # lines.
     return body, counted_actions(moves, src.reads_after), (t_sites, t_next, t_prev)
 
 
-@emits(Sow, kind="consequent", refuses=("type", "sowEffect"))
+def _sow_effect_moves(src, lud, seed: list[str]) -> list[str]:
+    """The seeds' moves (`seed`, at indent 8, for `holes[q]`) with the sow effect before each
+    hole's: as the reference adds it, made on the position before the sowing (a copy the
+    effect's lines read, `moves._on_snapshot`), with (from) and (to) as they were where the
+    hole was visited, its own consequents left out (the reference adds its actions only)."""
+    from .moves import SNAPSHOT, _has_then, _on_snapshot
+    why = "with a sowEffect: that cannot read the position before the sowing"
+    if _has_then(lud.sowEffect):
+        raise Unsupported(lud, "with a sowEffect: that has consequents")
+    effect: list[str] = []
+    src.effect_body(lud.sowEffect, effect)
+    effect = _on_snapshot(lud, effect, why)
+    return ["    vis_first[n_vis] = n_holes",
+            "    to_sown, frm_sown = to, frm",
+            "    " + SNAPSHOT,
+            "    for v in range(n_vis):",
+            "        to, frm = vis_to[v], vis_frm[v]",
+            *("        " + x for x in effect),
+            "        for q in range(vis_first[v], vis_first[v + 1]):",
+            *("    " + x for x in seed),
+            "    to, frm = to_sown, frm_sown"]
+
+
+@emits(Sow, kind="consequent", refuses=("type",))
 def _sow_consequent(src, lud, lines, ind):
     """The sowing as the reference makes it: the holes are chosen on the position before it
     (skipIf:, numPerHole: read it), then the seeds move; the captures' conditions read the
