@@ -6,6 +6,32 @@ import pytest
 from test_compiled import _same_rows
 from ludeme.analysis.playouts import load, run_playouts
 
+
+def _two_rows(name: str, seeds: int, play: str, last: str, hands: bool = True) -> str:
+    """A game on two rows of five holes along one loop (the bottom row the first player's),
+    `seeds` in each hole, with a hand each (`hands`); a player with an empty row loses, and
+    `last` is the end rule after that."""
+    return ('(game "' + name + '"\n  (players 2)\n'
+            '  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))\n'
+            '    (regions P1 (sites Bottom)) (regions P2 (sites Top))\n'
+            '    (piece "Seed" Shared)' + (' (hand Each)' if hands else '') + '})\n'
+            '  (rules\n'
+            f'    (start (set Count {seeds} to:(sites Track)))\n'
+            + play +
+            '\n    (end {(if (all Sites (sites P1) if:(= 0 (count at:(site)))) (result P2 Win))\n'
+            '          (if (all Sites (sites P2) if:(= 0 (count at:(site)))) (result P1 Win))\n'
+            '          ' + last + '})))\n')
+
+
+# The end rules of a game of `_two_rows` at a move limit: the most seeds in hand win, or in
+# the own row.
+HANDS_SCORE = ("(if (>= (count Moves) 60)\n"
+               "            (byScore {(score P1 (count Cell at:(handSite P1))) "
+               "(score P2 (count Cell at:(handSite P2)))}))")
+ROWS_SCORE = ("(if (>= (count Moves) 60)\n"
+              "            (byScore {(score P1 (count in:(sites P1))) "
+              "(score P2 (count in:(sites P2)))}))")
+
 # A disc goes where fewer than two of the mover's discs are orthogonally next to it (the
 # sum of (results ...)); a group of four wins ((max (sizes Group ...))), sixteen discs
 # placed lose ((size Array (values Remembered))).
@@ -49,14 +75,7 @@ FIRSTS_GAME = """
 # occupied hole opposite, takes the opposite seeds into it and sows them all again from
 # there ((sow ...) inside another's captures), skipping the opponent's empty holes (read
 # on the position before the capture's first part emptied the opposite hole).
-RESOW_GAME = """
-(game "Resow"
-  (players 2)
-  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
-    (regions P1 (sites Bottom)) (regions P2 (sites Top))
-    (piece "Seed" Shared)})
-  (rules
-    (start (set Count 2 to:(sites Track)))
+RESOW_GAME = _two_rows("Resow", 2, """\
     (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
             (then (sow apply:(if (and {(is In (to) (sites Mover)) (> (count at:(to)) 1)
                                        (is Occupied (if (is In (to) (sites Bottom)) (+ (to) 5) (- (to) 5)))})
@@ -66,12 +85,9 @@ RESOW_GAME = """
                                     (sow (to)
                                          count:(+ (count at:(to))
                                                   (count at:(if (is In (to) (sites Bottom)) (+ (to) 5) (- (to) 5))))
-                                         skipIf:(and (is In (to) (sites Next)) (is Empty (to))))))))))
-    (end {(if (all Sites (sites P1) if:(= 0 (count at:(site)))) (result P2 Win))
-          (if (all Sites (sites P2) if:(= 0 (count at:(site)))) (result P1 Win))
-          (if (>= (count Moves) 60)
-            (byScore {(score P1 (count in:(sites P1))) (score P2 (count in:(sites P2)))}))})))
-"""
+                                         skipIf:(and (is In (to) (sites Next)) (is Empty (to))))))))))""",
+    ROWS_SCORE, hands=False)
+
 # The same game whose capture takes the opposite seeds and moves them onto the hole itself.
 TAKE_ONLY_GAME = RESOW_GAME.replace("(sow (to)\n", "(fromTo (from (to)) (to (to))\n").replace(
     "skipIf:(and (is In (to) (sites Next)) (is Empty (to)))", "")
@@ -80,22 +96,12 @@ TAKE_ONLY_GAME = RESOW_GAME.replace("(sow (to)\n", "(fromTo (from (to)) (to (to)
 # in play) go to an occupied hole of the opponent's (count:(value)), or are sown from it
 # (the value set as a variable before the sowing reads it: (value) read when the move is
 # applied).
-HANDFULS_GAME = """
-(game "Handfuls"
-  (players 2)
-  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
-    (regions P1 (sites Bottom)) (regions P2 (sites Top))
-    (piece "Seed" Shared)})
-  (rules
-    (start (set Count 3 to:(sites Track)))
+HANDFULS_GAME = _two_rows("Handfuls", 3, """\
     (play (forEach Site (sites Mover)
             (forEach Value min:1 max:(min 3 (count at:(site)))
               (or (move (from (site)) (to (sites Next) if:(is Occupied (to))) count:(value))
-                  (do (set Var (value)) next:(move Select (from (site)) (then (sow count:(var)))))))))
-    (end {(if (all Sites (sites P1) if:(= 0 (count at:(site)))) (result P2 Win))
-          (if (all Sites (sites P2) if:(= 0 (count at:(site)))) (result P1 Win))
-          (if (>= (count Moves) 80) (result Mover Draw))})))
-"""
+                  (do (set Var (value)) next:(move Select (from (site)) (then (sow count:(var)))))))))""",
+    '(if (>= (count Moves) 80) (result Mover Draw))', hands=False)
 
 # A pass opens a phase of corner placements, a placement ends it ((was Pass) read by the
 # phases); a pass from the tenth move on loses ((was Pass) read by an end rule).
@@ -117,23 +123,12 @@ PASSERS_GAME = """
 # Two seeds in the last hole sown go to the mover's hand ((fromTo ... (to Cell ...)) on a
 # board of vertices), from which a seed may go back to an empty hole of the mover's
 # ((move (from Cell ...) ...)).
-SOWERS_GAME = """
-(game "Sowers"
-  (players 2)
-  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
-    (regions P1 (sites Bottom)) (regions P2 (sites Top))
-    (piece "Seed" Shared) (hand Each)})
-  (rules
-    (start (set Count 2 to:(sites Track)))
+SOWERS_GAME = _two_rows("Sowers", 2, """\
     (play (or (move Select (from (sites Mover) if:(> (count at:(from)) 1))
                 (then (sow apply:(if (= 2 (count at:(to)))
                                    (fromTo (from (to)) (to Cell (handSite Mover)) count:2)))))
-              (move (from Cell (handSite Mover)) (to (sites Mover) if:(is Empty (to))) count:1)))
-    (end {(if (all Sites (sites P1) if:(= 0 (count at:(site)))) (result P2 Win))
-          (if (all Sites (sites P2) if:(= 0 (count at:(site)))) (result P1 Win))
-          (if (>= (count Moves) 80)
-            (byScore {(score P1 (count Cell at:(handSite P1))) (score P2 (count Cell at:(handSite P2)))}))})))
-"""
+              (move (from Cell (handSite Mover)) (to (sites Mover) if:(is Empty (to))) count:1)))""",
+    HANDS_SCORE)
 
 # A disc never goes next to two of the mover's: the sites of the board where the mover has
 # more than one neighbour ((forEach <region> if:...) as a region tested, its condition
@@ -154,23 +149,26 @@ CROWDED_GAME = """
 # As each hole of the opponent's is sown, one that held three seeds before the sowing gives
 # them to the mover's hand (sowEffect:, read on the position before the sowing), one or
 # two seeds dropped in each hole by its count (numPerHole:).
-GLEANERS_GAME = """
-(game "Gleaners"
-  (players 2)
-  (equipment {(mancalaBoard 2 5 store:None (track "Track" "0,E,N,W" loop:True))
-    (regions P1 (sites Bottom)) (regions P2 (sites Top))
-    (piece "Seed" Shared) (hand Each)})
-  (rules
-    (start (set Count 3 to:(sites Track)))
+GLEANERS_GAME = _two_rows("Gleaners", 3, """\
     (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
             (then (sow numPerHole:(if (is Even (count at:(to))) 1 2)
                        sowEffect:(if (and (is In (to) (sites Next)) (= 3 (count at:(to))))
-                                   (fromTo (from (to)) (to (handSite Mover)) count:(count at:(to))))))))
-    (end {(if (all Sites (sites P1) if:(= 0 (count at:(site)))) (result P2 Win))
-          (if (all Sites (sites P2) if:(= 0 (count at:(site)))) (result P1 Win))
-          (if (>= (count Moves) 60)
-            (byScore {(score P1 (count Cell at:(handSite P1))) (score P2 (count Cell at:(handSite P2)))}))})))
-"""
+                                   (fromTo (from (to)) (to (handSite Mover)) count:(count at:(to))))))))""",
+    HANDS_SCORE)
+
+# A sowing ending on four seeds in the opponent's row takes them, and then every hole of
+# that row holding four ((fromTo ... (then ...)) as the one capture of a sowing: its
+# consequents read the position it left), or ends on a loaded hole and sows again.
+FOURS_GAME = _two_rows("Fours", 3, """\
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (sow apply:(if (and (is In (to) (sites Next)) (= 4 (count at:(to))))
+                               (fromTo (from (to)) (to (handSite Mover)) count:(count at:(to))
+                                 (then (forEach Site (sites Next)
+                                         (if (= 4 (count at:(site)))
+                                           (fromTo (from (site)) (to (handSite Mover))
+                                                   count:(count at:(site)))))))
+                               (if (< 3 (count at:(to))) (moveAgain)))))))""",
+    HANDS_SCORE)
 
 
 @pytest.mark.parametrize("text,seeds,played", [
@@ -185,15 +183,18 @@ GLEANERS_GAME = """
     # Both sides win, some games at the tenth move or later.
     (PASSERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].ge(10).any()),
     # Both sides win, some games by emptying the opponent's row.
-    (SOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(80).any()),
+    (SOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()),
     # Both sides win.
     (CROWDED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win, some games by emptying the opponent's row, others on points.
     (GLEANERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()
-     and df["moves"].eq(60).any())],
+     and df["moves"].eq(60).any()),
+    # Both sides win, some games by emptying the opponent's row.
+    (FOURS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any())],
     ids=["int-arrays-of-results-and-groups", "int-arrays-combined", "sow-in-a-capture",
          "for-each-value-over-computed-bounds", "was-pass", "from-and-to-a-hand-by-cell",
-         "region-filter-tested-around-its-site", "sow-effect"])
+         "region-filter-tested-around-its-site", "sow-effect",
+         "sow-capturing-once-with-consequents"])
 def test_sow_area_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

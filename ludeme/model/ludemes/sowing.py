@@ -793,6 +793,28 @@ def _sowing_lines(src, lud, caller_from: str):
     return body, counted_actions(moves, src.reads_after), (t_sites, t_next, t_prev)
 
 
+def _one_capture(src, lud) -> bool:
+    """Whether the sowing captures once at most, by one move at most whose consequents read
+    neither (last From) nor (last To): the capture's move, made and applied on the sown
+    position itself, is then the reference's (applied on a copy of it, its consequents
+    reading that copy with the capture as the last move)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .effects import FromTo
+    from .ints import LastFrom, LastTo
+    from .moves import MoveAgain, MovesIf
+
+    def single(m) -> bool:
+        if m is None or type(m) is MoveAgain:
+            return True
+        if type(m) is MovesIf:
+            return m.then is None and single(m.then_) and single(m.else_)
+        if type(m) is FromTo:
+            return not isinstance(m.from_.site, Region) and not isinstance(m.to.site, Region) \
+                and (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
+        return False
+    return lud.backtracking is None and lud.forward is None and single(lud.apply)
+
+
 def _sow_effect_moves(src, lud, seed: list[str]) -> list[str]:
     """The seeds' moves (`seed`, at indent 8, for `holes[q]`) with the sow effect before each
     hole's: as the reference adds it, made on the position before the sowing (a copy the
@@ -857,11 +879,15 @@ def _sow_consequent(src, lud, lines, ind):
         if lud.backtracking is None and lud.forward is None:
             body.append("        break")
         # The reference makes every capture's moves on the sown position, then applies them
+        # (a move with consequents on a copy of the sown position, its consequents reading
+        # it as the last move)
         from .moves import on_position_before
-        apply = on_position_before(lud, lud.apply, [
-            "for q in range(n_caught):", "    to = caught[q]", *("    " + x for x in effect)],
-            "with captures that read what an earlier capture changed (the reference reads "
-            "the sown position)")
+        apply = [
+            "for q in range(n_caught):", "    to = caught[q]", *("    " + x for x in effect)]
+        if not _one_capture(src, lud):
+            apply = on_position_before(
+                lud, lud.apply, apply, "with captures that read what an earlier capture "
+                "changed (the reference reads the sown position)")
         body += ["    frm = start", *("    " + x for x in apply)]
     then: list[str] = []
     if lud.then is not None:
