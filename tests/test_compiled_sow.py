@@ -170,6 +170,17 @@ FOURS_GAME = _two_rows("Fours", 3, """\
                                (if (< 3 (count at:(to))) (moveAgain)))))))""",
     HANDS_SCORE)
 
+# The hole chosen takes the seeds of the hole opposite, then sows as many seeds as it held
+# before ((sow ...) after another part of an (and ...): it reads the position before any).
+FEEDERS_GAME = _two_rows("Feeders", 2, """\
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (and (fromTo (from (if (is In (last To) (sites Bottom)) (+ (last To) 5) (- (last To) 5)))
+                               (to (last To))
+                               count:(count at:(if (is In (last To) (sites Bottom))
+                                                  (+ (last To) 5) (- (last To) 5))))
+                       (sow)))))""",
+    ROWS_SCORE, hands=False)
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win; some games end with the board blocked before any group of four.
@@ -190,11 +201,13 @@ FOURS_GAME = _two_rows("Fours", 3, """\
     (GLEANERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()
      and df["moves"].eq(60).any()),
     # Both sides win, some games by emptying the opponent's row.
-    (FOURS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any())],
+    (FOURS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()),
+    # Both sides win.
+    (FEEDERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["int-arrays-of-results-and-groups", "int-arrays-combined", "sow-in-a-capture",
          "for-each-value-over-computed-bounds", "was-pass", "from-and-to-a-hand-by-cell",
          "region-filter-tested-around-its-site", "sow-effect",
-         "sow-capturing-once-with-consequents"])
+         "sow-capturing-once-with-consequents", "sow-after-another-part-of-an-and"])
 def test_sow_area_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -842,7 +842,14 @@ def _sow_effect_moves(src, lud, seed: list[str]) -> list[str]:
 def _sow_consequent(src, lud, lines, ind):
     """The sowing as the reference makes it: the holes are chosen on the position before it
     (skipIf:, numPerHole: read it), then the seeds move; the captures' conditions read the
-    sown position, and their effects apply in order once every capture is chosen."""
+    sown position, and their effects apply in order once every capture is chosen. Without
+    captures, consequents or a sow effect, as a sowing inside another move's effect (its
+    holes chosen on a copy where an (and ...) before it changed the position)."""
+    if lud.apply is None and lud.then is None and lud.sowEffect is None:
+        body: list[str] = []
+        _sow_effect(src, lud, body)
+        lines.extend(ind + x for x in body)
+        return
     made = _sowing_lines(src, lud, "-1")
     if made is None:
         return
