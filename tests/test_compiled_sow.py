@@ -181,6 +181,16 @@ FEEDERS_GAME = _two_rows("Feeders", 2, """\
                        (sow)))))""",
     ROWS_SCORE, hands=False)
 
+# A sowing passes over the opponent's holes holding three seeds but with its last seed
+# ((value) in skipIf:, the seeds left to sow), and takes four seeds where it ends.
+LAST_SEED_GAME = _two_rows("Last Seed", 3, """\
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (sow apply:(if (= 4 (count at:(to)))
+                               (fromTo (from (to)) (to (handSite Mover)) count:4))
+                       skipIf:(and {(is In (to) (sites Next)) (= 3 (count at:(to)))
+                                    (!= 1 (value))})))))""",
+    HANDS_SCORE)
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win; some games end with the board blocked before any group of four.
@@ -203,11 +213,14 @@ FEEDERS_GAME = _two_rows("Feeders", 2, """\
     # Both sides win, some games by emptying the opponent's row.
     (FOURS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()),
     # Both sides win.
-    (FEEDERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (FEEDERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (LAST_SEED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["int-arrays-of-results-and-groups", "int-arrays-combined", "sow-in-a-capture",
          "for-each-value-over-computed-bounds", "was-pass", "from-and-to-a-hand-by-cell",
          "region-filter-tested-around-its-site", "sow-effect",
-         "sow-capturing-once-with-consequents", "sow-after-another-part-of-an-and"])
+         "sow-capturing-once-with-consequents", "sow-after-another-part-of-an-and",
+         "sow-skipping-by-the-seeds-left"])
 def test_sow_area_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

@@ -686,6 +686,11 @@ def _track_tables(src, tracks: list) -> tuple[str, str, str, str]:
             src.table(t_len))
 
 
+# The local holding (value) while a sowing chooses its holes.
+_SOWN_VALUE = "value_sown"
+_READS_SOWN_VALUE = re.compile(rf"\b{_SOWN_VALUE}\b")
+
+
 def _sowing_lines(src, lud, caller_from: str):
     """The sowing's lines at indent 4 in a kernel: (those choosing the holes on the position
     (skipIf:, numPerHole: read it, (from) is `caller_from` there), those moving the seeds
@@ -713,9 +718,20 @@ def _sowing_lines(src, lud, caller_from: str):
     start = src.int_expr(lud.start) if lud.start is not None else "last_to"
     n_sow = src.int_expr(lud.count) if lud.count is not None else \
         "(count[start] if start >= 0 else 0)"
-    per_hole = src.int_expr(lud.numPerHole) if lud.numPerHole is not None else "1"
+    # (value) in the holes' choice: the seeds left to sow, the hole's included (as the
+    # reference sets it at each hole); at the origin, the caller's
+    outer_value, helpers = src.value_written, len(src.helpers)
+    src.value_written = _SOWN_VALUE
+    try:
+        per_hole = src.int_expr(lud.numPerHole) if lud.numPerHole is not None else "1"
+        skip = src.bool_expr(lud.skipIf) if lud.skipIf is not None else "False"
+    finally:
+        src.value_written = outer_value
+    if any(_READS_SOWN_VALUE.search(x) for x in src.helpers[helpers:]):
+        raise Unsupported(lud, "with (value) read by a helper kernel")
+    if lud.origin is not None and _READS_SOWN_VALUE.search(per_hole):
+        raise Unsupported(lud, "with origin: and numPerHole: reading (value)")
     origin = src.bool_expr(lud.origin) if lud.origin is not None else "False"
-    skip = src.bool_expr(lud.skipIf) if lud.skipIf is not None else "False"
     # With sowEffect:, each hole visited (the origin too) is noted with (from) and (to) as
     # the effect reads them there (`_sow_effect_moves`).
     visit = [] if lud.sowEffect is None else [
@@ -747,6 +763,7 @@ def _sowing_lines(src, lud, caller_from: str):
             f"    frm = {caller_from}",
             "    index = 0",
             "    while sown < n_sow and index < n_sow:",
+            f"        {_SOWN_VALUE} = n_sow - index",
             f"        j = {t_next}[tr, i]",
             "        if j < 0:",
             "            break",
