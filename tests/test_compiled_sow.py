@@ -191,6 +191,20 @@ LAST_SEED_GAME = _two_rows("Last Seed", 3, """\
                                     (!= 1 (value))})))))""",
     HANDS_SCORE)
 
+# After a sowing, each hole of the opponent's holding two or four seeds gives them to the
+# mover's hand, and after each such gift, while the hand holds more than six, the mover
+# moves again ((forEach Site ...) as a consequent with its (then ...), which reads the
+# position each gift left).
+GIFTS_AGAIN_GAME = _two_rows("Gifts Again", 3, """\
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (sow (then (forEach Site (sites Next)
+                               (if (is Even (count at:(site)))
+                                 (fromTo (from (site)) (to (handSite Mover))
+                                         count:(count at:(site))))
+                               (then (if (< 6 (count Cell at:(handSite Mover)))
+                                       (moveAgain)))))))))""",
+    HANDS_SCORE)
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win; some games end with the board blocked before any group of four.
@@ -215,12 +229,15 @@ LAST_SEED_GAME = _two_rows("Last Seed", 3, """\
     # Both sides win.
     (FEEDERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win.
-    (LAST_SEED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (LAST_SEED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win; some turns hold several decisions.
+    (GIFTS_AGAIN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and (df["moves"] > df["turns"]).any())],
     ids=["int-arrays-of-results-and-groups", "int-arrays-combined", "sow-in-a-capture",
          "for-each-value-over-computed-bounds", "was-pass", "from-and-to-a-hand-by-cell",
          "region-filter-tested-around-its-site", "sow-effect",
          "sow-capturing-once-with-consequents", "sow-after-another-part-of-an-and",
-         "sow-skipping-by-the-seeds-left"])
+         "sow-skipping-by-the-seeds-left", "for-each-site-as-a-consequent-with-its-then"])
 def test_sow_area_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)

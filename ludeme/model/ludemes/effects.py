@@ -930,21 +930,66 @@ def _each_site(src, region, out, ind, body):
         src.for_region(region, out, ind, body)
 
 
-@emits(ForEachSite, kind="consequent", refuses=("noMoveYet", ("then", "as a consequent")))
+@emits(ForEachSite, kind="consequent", refuses=("noMoveYet",))
 def _for_each_site_consequent(src, lud, lines, ind):
     """Every move made with each site of the region, applied in that order. The reference
     makes them all (the region too) on the position before any is applied: where one
     writes what the loop reads, the loop reads a copy of it (`moves.on_position_before`)."""
-    from .moves import on_position_before
+    from .moves import SNAPSHOT, _has_then, _on_snapshot, on_position_before
+    why = "whose moves read what an earlier site's changed (the reference reads the " \
+          "position before any)"
     body: list[str] = ["if site >= 0:", "    to = site"]
+    if lud.then is not None:
+        body.append("    " + _BEFORE_MOVE)
     src.consequent(lud.generator, body, "    ")
-    body.append("    pass")
+    body.append("    " + (_AFTER_MOVE if lud.then is not None else "pass"))
     loop = ["sv = to"]
     _each_site(src, lud.region, loop, "", body)
     loop.append("to = sv")
-    loop = on_position_before(lud, lud.generator, loop, "whose moves read what an earlier "
-                              "site's changed (the reference reads the position before any)")
-    lines.extend(ind + x for x in loop)
+    if lud.then is None:
+        loop = on_position_before(lud, lud.generator, loop, why)
+        lines.extend(ind + x for x in loop)
+        return
+    # Its (then ...) follows each move made, applied at once (as the reference appends it
+    # to each move's own): the moves are made on a copy of the position before any, the
+    # consequents read the position itself. A site's move is known made by its actions.
+    if not at_most_one_move(lud.generator) or _has_then(lud.generator):
+        raise Unsupported(lud, "with (then ...) after moves that may be several at a site")
+    then: list[str] = ["frm = -1", "to = -1"]
+    emit("then", src, lud.then, then)
+    out = [SNAPSHOT]
+    for line in _on_snapshot(lud, loop, why):
+        body = line.lstrip()
+        pad = line[:len(line) - len(body)]
+        if body == _BEFORE_MOVE:
+            out.append(pad + "na_site = sc[NUM_ACTIONS]")
+        elif body == _AFTER_MOVE:
+            out += [pad + "if sc[NUM_ACTIONS] != na_site:", *(pad + "    " + x for x in then),
+                    pad + "    to = site"]
+        else:
+            out.append(line)
+    lines.extend(ind + x for x in out)
+
+
+# The places of a (forEach Site ...)'s consequents' lines in its loop (`_on_snapshot` keeps
+# them as they are).
+_BEFORE_MOVE, _AFTER_MOVE = "BEFORE_SITE_MOVE", "AFTER_SITE_MOVE"
+
+
+def at_most_one_move(m) -> bool:
+    """Whether a ludeme makes one move at most, whose consequents read neither (last From)
+    nor (last To): (moveAgain), (fromTo ...) between two sites, an (if ...) of them."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import LastFrom, LastTo
+    from .moves import MoveAgain, MovesIf
+    if m is None or type(m) is MoveAgain:
+        return True
+    if type(m) is MovesIf:
+        return m.then is None and at_most_one_move(m.then_) and at_most_one_move(m.else_)
+    if type(m) is FromTo:
+        return not isinstance(m.from_.site, Region) and not isinstance(m.to.site, Region) \
+            and (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
+    return False
 
 
 # As an effect (inside an (apply ...) of a move or a sowing) its moves are made and applied

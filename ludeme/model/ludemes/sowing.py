@@ -815,21 +815,8 @@ def _one_capture(src, lud) -> bool:
     neither (last From) nor (last To): the capture's move, made and applied on the sown
     position itself, is then the reference's (applied on a copy of it, its consequents
     reading that copy with the capture as the last move)."""
-    from ludeme.engine.compiled.codegen import mentions
-    from .effects import FromTo
-    from .ints import LastFrom, LastTo
-    from .moves import MoveAgain, MovesIf
-
-    def single(m) -> bool:
-        if m is None or type(m) is MoveAgain:
-            return True
-        if type(m) is MovesIf:
-            return m.then is None and single(m.then_) and single(m.else_)
-        if type(m) is FromTo:
-            return not isinstance(m.from_.site, Region) and not isinstance(m.to.site, Region) \
-                and (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
-        return False
-    return lud.backtracking is None and lud.forward is None and single(lud.apply)
+    from .effects import at_most_one_move
+    return lud.backtracking is None and lud.forward is None and at_most_one_move(lud.apply)
 
 
 def _sow_effect_moves(src, lud, seed: list[str]) -> list[str]:
