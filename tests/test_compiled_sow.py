@@ -205,6 +205,20 @@ GIFTS_AGAIN_GAME = _two_rows("Gifts Again", 3, """\
                                        (moveAgain)))))))))""",
     HANDS_SCORE)
 
+# No disc goes on a corner ((is In <region>): (to) in it); a disc placed on the bottom row
+# next to the previous site there wins ((is In {<site> <site>} <region>)).
+EDGES_GAME = """
+(game "Edges"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty) if:(not (is In (sites Corners))))))
+    (end {(if (and (is In {(last To) (- (last To) 1)} (sites Bottom)) (is Mover (who at:(- (last To) 1))))
+            (result Mover Win))
+          (if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win; some games end with the board blocked before any group of four.
@@ -232,12 +246,15 @@ GIFTS_AGAIN_GAME = _two_rows("Gifts Again", 3, """\
     (LAST_SEED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win; some turns hold several decisions.
     (GIFTS_AGAIN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and (df["moves"] > df["turns"]).any())],
+     and (df["moves"] > df["turns"]).any()),
+    # Both sides win, no game fills the board (its corners stay empty).
+    (EDGES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() <= 12)],
     ids=["int-arrays-of-results-and-groups", "int-arrays-combined", "sow-in-a-capture",
          "for-each-value-over-computed-bounds", "was-pass", "from-and-to-a-hand-by-cell",
          "region-filter-tested-around-its-site", "sow-effect",
          "sow-capturing-once-with-consequents", "sow-after-another-part-of-an-and",
-         "sow-skipping-by-the-seeds-left", "for-each-site-as-a-consequent-with-its-then"])
+         "sow-skipping-by-the-seeds-left", "for-each-site-as-a-consequent-with-its-then",
+         "is-in-of-to-and-of-several-sites"])
 def test_sow_area_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     path = tmp_path / "game.lud"
     path.write_text(text)
