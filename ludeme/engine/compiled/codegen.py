@@ -66,13 +66,24 @@ def _reads_outer_site(source: str) -> bool:
     names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == "site"]
     if not any(isinstance(n.ctx, ast.Store) for n in names):
         return bool(names)
-    first = min(names, key=lambda n: (n.lineno, n.col_offset))
-    if isinstance(first.ctx, ast.Load):     # read before the kernel sets it (`ctr = site`)
+    if _reads_site_before_binding(source):
         return True
     return any(isinstance(n, ast.For) and isinstance(n.target, ast.Name)
                and n.target.id == "site"
                and any(isinstance(m, ast.Name) and m.id == "site" for m in ast.walk(n.iter))
                for n in ast.walk(fn))
+
+
+def _reads_site_before_binding(source: str) -> bool:
+    """Whether a helper kernel's source reads `site` before it first binds it (a region
+    around the site, `ctr = site`, whose own loop then binds `site`)."""
+    fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
+    if "site" in {a.arg for a in fn.args.args}:
+        return False
+    names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == "site"]
+    loads = [n.lineno for n in names if isinstance(n.ctx, ast.Load)]
+    stores = [n.lineno for n in names if isinstance(n.ctx, ast.Store)]
+    return bool(loads and stores and min(loads) < min(stores))
 
 
 class Source:
@@ -111,9 +122,10 @@ class Source:
         self.site_helpers: list[str] = []
         self.player_bound = False              # `player` set (forEach NonMover's results)
         self.level_bound = False               # `lvl` set: `(level)` ((count Stack ...))
-        # `(value)` of a `(forEach Value ...)` over fixed bounds: the value its moves are
-        # being generated for, a number written into them (None elsewhere)
-        self.value_written: int | None = None
+        # `(value)` of a `(forEach Value ...)`: the value its moves are being generated for,
+        # a number written into them (over fixed bounds), or the name of the local holding
+        # it (over computed bounds); None elsewhere
+        self.value_written: int | str | None = None
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
         self.generator_levels: list[int] = []  # gen id -> its moves' levels (LV_*)
         self.between = "btw"                   # the name `(between)` reads (x in `effects`)
@@ -418,6 +430,8 @@ class Source:
         forEach Player/NonMover binds it), whose lines are `body` (indent 4, returning)."""
         bound = ", player" if self.player_bound else ""
 
+        # (site) of a loop around it, read before its own loop binds `site`: `helper`
+        # hands it over (`handed_site`)
         def make(name):
             return "\n".join(["@njit(cache=True)",
                               f"def {name}(who, what, count, sc, phase, frm, to{bound}):",
@@ -574,6 +588,8 @@ class Source:
             self.between = saved
         bound = ", player" if self.player_bound else ""
 
+        # a region around `(site)` of a loop around it (`(sites Around (site))`) reads it
+        # before its own loop binds `site`: `helper` hands it over (`handed_site`)
         def make(name):
             return "\n".join(["@njit(cache=True)",
                               f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
@@ -768,9 +784,9 @@ class Source:
         """Append a move to the buffers, or, in any-mode, report that there is one; a move
         the `push_tests` refuse is left out."""
         if self.move_tag is not None:
-            if x != "-1":
+            if x not in ("-1", self.move_tag):
                 raise Unsupported(self.generator_luds[g], "keeping a value of its own inside "
-                                                          "(forEach Die)")
+                                                          "(forEach Die) or (forEach Value)")
             x = self.move_tag
         tests = [test(frm, to, g, x) for test in self.push_tests]
         if tests:
@@ -1658,7 +1674,8 @@ VARS = PVAL + NP + 2          # sc[VARS + i]: the game's i-th variable ((set Var
 VISITED = VARS + {n_vars}       # sc[VISITED + visited_slot(s)]: s visited this turn
 N_VISITED = {n_visited}
 ALLP = VISITED + N_VISITED      # sc[ALLP]: every player's last turn was a pass (all_passed)
-PENDN = ALLP + 1                # sc[PENDN]: how many values are pending ((set Pending ...))
+WASPASS = ALLP + 1              # sc[WASPASS]: the last decision was a pass ((was Pass))
+PENDN = WASPASS + 1             # sc[PENDN]: how many values are pending ((set Pending ...))
 PENDING = PENDN + 1             # sc[PENDING + v]: value v (0 to the last site) is pending
 N_PENDING = {n_pending}
 REM = PENDING + N_PENDING       # sc[REM + i * REM_STRIDE]: the i-th remembered list's block
@@ -1910,6 +1927,7 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     if {keeps_history}:
         hist_mover[sc[NUM_DECISIONS]] = mover
         hist_pass[sc[NUM_DECISIONS]] = is_pass
+    sc[WASPASS] = is_pass
     sc[NUM_MOVES] += 1
     sc[NUM_DECISIONS] += 1
     if {reads_all_passed}:          # what (all Passed) reads until the next decision

@@ -41,6 +41,8 @@ LV_NONE, LV_TOP, LV_ADD, LV_SUB = range(4)
 KINDS = {
     "int": ("an integer expression", ""),
     "bool": ("a condition", ""),
+    "array": ("an expression giving a 1-D int64 array: an int array's values, in the "
+              "reference's order, repeats kept", ""),
     "moves": ("(out, ind): the lines that push its moves into the move buffers", ""),
     "consequent": ("(lines, ind): its lines as a part of a `(then ...)`", "as a consequent"),
     "then": ("(lines): the lines of a move's consequents", ""),

@@ -746,9 +746,9 @@ def _is_prev(src, lud):
 
 @emits(IsIn, kind="bool")
 def _is_in(src, lud):
-    if len(lud.sites) != 1:
-        raise Unsupported(lud, "with several sites")
-    return src.region_contains(lud.region, src.int_expr(lud.sites[0]))
+    """The site ((to) when none is given) in the region; of several sites, each of them."""
+    sites = [src.int_expr(x) for x in lud.sites] if lud.sites else ["to"]
+    return "(" + " and ".join(src.region_contains(lud.region, x) for x in sites) + ")"
 
 
 @emits(NoMoves, kind="bool")

@@ -1062,18 +1062,24 @@ class ForEachValue(Moves):
 
 @emits(ForEachValue, kind="moves")
 def _for_each_value_moves(src, lud, out, ind):
-    """Over min: to max: written as numbers: the moves generated once per value, lowest
-    first, `(value)` that number in them (as `gather` sets it while they are generated). A
+    """The moves generated once per value, lowest first, `(value)` the value in them (as
+    `gather` sets it while they are generated). Over min: to max: written as numbers, the
+    number is written into them; over computed bounds, a loop's local holds it while they
+    are generated, and each move carries it as its extra, read back when it is applied. A
     consequent that reads `(value)` is refused (the reference reads it when the move is
-    applied, after the iteration), as are values given as a list or computed bounds."""
+    applied, after the iteration), as are values given as a list."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import ValueVar
     from .literals import fixed_int
     if lud.values is not None or lud.min is None or lud.max is None:
-        raise Unsupported(lud, "over values other than min: and max: written as numbers")
-    lo, hi = fixed_int(lud, "min", 0), fixed_int(lud, "max", 0)
+        raise Unsupported(lud, "over values other than min: and max:")
     if _then_reads(lud, ValueVar, mentions):
         raise Unsupported(lud, "with a consequent that reads (value)")
+    try:
+        lo, hi = fixed_int(lud, "min", 0), fixed_int(lud, "max", 0)
+    except Unsupported:
+        _for_computed_values(src, lud, out, ind)
+        return
     outer = src.value_written
     try:
         with src.enclosing_then(lud):
@@ -1082,6 +1088,38 @@ def _for_each_value_moves(src, lud, out, ind):
                 src.moves(lud.generator, out, ind)
     finally:
         src.value_written = outer
+
+
+# The local holding `(value)` in a (forEach Value ...) over computed bounds, and its moves'
+# effects (which read it from the move's extra, `x`).
+_VALUE_LOCAL = "value_v"
+_READS_VALUE = re.compile(rf"\b{_VALUE_LOCAL}\b")
+
+
+def _for_computed_values(src, lud, out, ind):
+    """`_for_each_value_moves` over bounds read in play: a loop over the values, each move
+    made inside carrying its value as its extra (refused where a move keeps an extra of its
+    own, inside another such loop or (forEach Die), or where a helper kernel reads it)."""
+    if src.value_written is not None or src.move_tag is not None:
+        raise Unsupported(lud, "over computed bounds inside another loop that tags its moves")
+    lo, hi = src.int_expr(lud.min), src.int_expr(lud.max)
+    first, helpers = len(src.generators), len(src.helpers)
+    out.append(f"{ind}for {_VALUE_LOCAL} in range({lo}, {hi} + 1):")
+    src.value_written, src.move_tag = _VALUE_LOCAL, _VALUE_LOCAL
+    try:
+        with src.enclosing_then(lud):
+            src.moves(lud.generator, out, ind + "    ")
+    finally:
+        src.value_written = src.move_tag = None
+    out.append(f"{ind}    pass")
+    if any(_READS_VALUE.search(x) for x in src.helpers[helpers:]):
+        raise Unsupported(lud, "over computed bounds with (value) read by a helper kernel")
+    for g in range(first, len(src.generators)):
+        effect, _, then = src.generators[g]
+        if any(_READS_VALUE.search(x) for x in then):
+            raise Unsupported(lud, "with a consequent that reads (value)")
+        if any(_READS_VALUE.search(x) for x in effect):
+            effect.insert(0, f"{_VALUE_LOCAL} = x")
 
 
 def _then_reads(lud, cls, mentions) -> bool:
@@ -1194,21 +1232,66 @@ def _each_site(src, region, out, ind, body):
         src.for_region(region, out, ind, body)
 
 
-@emits(ForEachSite, kind="consequent", refuses=("noMoveYet", ("then", "as a consequent")))
+@emits(ForEachSite, kind="consequent", refuses=("noMoveYet",))
 def _for_each_site_consequent(src, lud, lines, ind):
     """Every move made with each site of the region, applied in that order. The reference
     makes them all (the region too) on the position before any is applied: where one
     writes what the loop reads, the loop reads a copy of it (`moves.on_position_before`)."""
-    from .moves import on_position_before
+    from .moves import SNAPSHOT, _has_then, _on_snapshot, on_position_before
+    why = "whose moves read what an earlier site's changed (the reference reads the " \
+          "position before any)"
     body: list[str] = ["if site >= 0:", "    to = site"]
+    if lud.then is not None:
+        body.append("    " + _BEFORE_MOVE)
     src.consequent(lud.generator, body, "    ")
-    body.append("    pass")
+    body.append("    " + (_AFTER_MOVE if lud.then is not None else "pass"))
     loop = ["sv = to"]
     _each_site(src, lud.region, loop, "", body)
     loop.append("to = sv")
-    loop = on_position_before(lud, lud.generator, loop, "whose moves read what an earlier "
-                              "site's changed (the reference reads the position before any)")
-    lines.extend(ind + x for x in loop)
+    if lud.then is None:
+        loop = on_position_before(lud, lud.generator, loop, why)
+        lines.extend(ind + x for x in loop)
+        return
+    # Its (then ...) follows each move made, applied at once (as the reference appends it
+    # to each move's own): the moves are made on a copy of the position before any, the
+    # consequents read the position itself. A site's move is known made by its actions.
+    if not at_most_one_move(lud.generator) or _has_then(lud.generator):
+        raise Unsupported(lud, "with (then ...) after moves that may be several at a site")
+    then: list[str] = ["frm = -1", "to = -1"]
+    emit("then", src, lud.then, then)
+    out = [SNAPSHOT]
+    for line in _on_snapshot(lud, loop, why):
+        body = line.lstrip()
+        pad = line[:len(line) - len(body)]
+        if body == _BEFORE_MOVE:
+            out.append(pad + "na_site = sc[NUM_ACTIONS]")
+        elif body == _AFTER_MOVE:
+            out += [pad + "if sc[NUM_ACTIONS] != na_site:", *(pad + "    " + x for x in then),
+                    pad + "    to = site"]
+        else:
+            out.append(line)
+    lines.extend(ind + x for x in out)
+
+
+# The places of a (forEach Site ...)'s consequents' lines in its loop (`_on_snapshot` keeps
+# them as they are).
+_BEFORE_MOVE, _AFTER_MOVE = "BEFORE_SITE_MOVE", "AFTER_SITE_MOVE"
+
+
+def at_most_one_move(m) -> bool:
+    """Whether a ludeme makes one move at most, whose consequents read neither (last From)
+    nor (last To): (moveAgain), (fromTo ...) between two sites, an (if ...) of them."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import LastFrom, LastTo
+    from .moves import MoveAgain, MovesIf
+    if m is None or type(m) is MoveAgain:
+        return True
+    if type(m) is MovesIf:
+        return m.then is None and at_most_one_move(m.then_) and at_most_one_move(m.else_)
+    if type(m) is FromTo:
+        return not isinstance(m.from_.site, Region) and not isinstance(m.to.site, Region) \
+            and (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
+    return False
 
 
 # As an effect (inside an (apply ...) of a move or a sowing) its moves are made and applied
@@ -1248,16 +1331,22 @@ def _priority_moves(src, lud, out, ind):
                 out.append(f"{ind}pass")
 
 
-@emits(Min, Max, kind="int", refuses=(("array", "of an int array"),))
+@emits(Min, Max, kind="int")
 def _extreme_expr(src, lud):
+    if lud.array is not None:
+        from .intarray import array_extreme
+        return array_extreme(src, lud.array, type(lud).pick.__name__)
     parts = list(lud.values) if lud.values else [lud.a, lud.b]
     if any(p is None for p in parts):
         raise Unsupported(lud, "without two values")
     return f"{type(lud).pick.__name__}({', '.join(src.int_expr(p) for p in parts)})"
 
 
-@emits(Sum, kind="int", refuses=(("array", "of an int array"),))
+@emits(Sum, kind="int")
 def _sum_expr(src, lud):
+    if lud.array is not None:
+        from .intarray import array_sum
+        return array_sum(src, lud.array)
     return f"({' + '.join(src.int_expr(v) for v in lud.values)})"
 
 
@@ -1342,19 +1431,22 @@ def _from_to_effect(src, lud, body):
     as they were), the destination's effect first; nothing from an empty site. Its own
     (then ...) follows the move, with (from) and (to) undefined (as the reference applies a
     nested move)."""
+    from .moves import _typed_guard
     fr, to = lud.from_, lud.to
-    refuse(fr, "level", "type", "if_")
-    refuse(to, "level", "type")
+    refuse(fr, "level", "if_")
+    refuse(to, "level")
+    f_guard, t_guard = _typed_guard(src, fr, "fs"), _typed_guard(src, to, "ts")
     # no site: (from) and (to) themselves (the reference's `typed_sites_fn` default)
     if not isinstance(fr.site, (IntFn, type(None))) or not isinstance(to.site, (IntFn, type(None))):
         raise Unsupported(lud, "from or to a region")
     f_site = src.int_expr(fr.site) if fr.site is not None else "frm"
     n = src.int_expr(lud.count) if lud.count else "1"
     body += ["sf, st = frm, to",
-             f"fs = {f_site}",
+             f"fs = {f_site}", *f_guard,
              "if 0 <= fs < TOTAL and (what[fs] > 0 or count[fs] > 0):",
              "    frm = fs",
              f"    ts = {src.int_expr(to.site) if to.site is not None else 'to'}",
+             *("    " + x for x in t_guard),
              "    frm = sf",
              "    if ts >= 0:",
              f"        n_moved = {n}",

@@ -375,3 +375,46 @@ def _size_group(src, lud):
 __all__ = ["AllGroups", "SitesGroup", "SizeGroup", "SizesGroup", "board_groups", "flood",
            "flood_lines", "step_tables",
            "group_of", "group_kernel"]
+
+
+@emits(SizesGroup, kind="array", refuses=("type",))
+def _sizes_group(src, lud):
+    """As the reference: the groups grown from the owners' sites in increasing order (every
+    player's, in turn, for all pieces), each site once; their sizes, those under min: left
+    out."""
+    if lud.role is not None and lud.of is not None:
+        raise Unsupported(lud, "with a role and of:")
+    all_pieces = (lud.role is None and lud.of is None) or lud.role in ("All", "Shared")
+    if lud.of is not None:
+        wp = src.int_expr(lud.of)
+    elif all_pieces:
+        wp = "-1"
+    else:
+        wp = src.role_expr(lud.role, lud)
+    least = src.int_expr(lud.min) if lud.min is not None else "0"
+    n, t_nb, t_len = step_tables(src, lud)
+    joins = "(who[to] == wp or (ALL_P and what[to] != 0))"
+    owners = "range(1, NP + 1)" if all_pieces else "(wp,)"
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, wp, least):",
+            f"    ALL_P = {all_pieces}",
+            f"    checked = np.zeros({n}, np.bool_)",
+            f"    out = np.empty({n}, np.int64)",
+            "    k = 0",
+            f"    for p in {owners}:",
+            f"        for at in range({n}):",
+            "            if not what[at] or who[at] != p or checked[at]:",
+            "                continue",
+            "            to = at",
+            f"            if not {joins}:",
+            "                continue",
+            *("        " + x for x in flood_lines(n, t_nb, t_len, joins)),
+            "            if size >= least:",
+            "                out[k] = size",
+            "                k += 1",
+            "            for i in range(size):",
+            "                checked[queue[i]] = True",
+            "    return out[:k]", ""])
+    return f"{src.helper(make)}(who, what, {wp}, {least})"

@@ -233,8 +233,12 @@ class CountValue(IntFn):
 
 
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+#
+# An int array in the kernels is a 1-D int64 numpy array, made by a helper kernel: its
+# values in the reference's order, repeats kept (the kind "array").
 
-from ludeme.engine.compiled.emit import emits  # noqa: E402
+from ludeme.engine.compiled.emit import emit, emits, lookup  # noqa: E402
+from ludeme.engine.compiled.unsupported import Unsupported  # noqa: E402
 
 
 @emits(PlayersTeam, kind="contains", refuses=("if_",))
@@ -257,16 +261,230 @@ def _over_values(src, values, value: str, term: str, join: str, value_first: boo
     return f"{src.helper(make)}({', '.join([value] + given if value_first else given + [value])})"
 
 
+def array_kernel(src, start: list[str], body: list[str]) -> str:
+    """A call of a helper kernel, given the whole evaluation context, that runs `start` then
+    `body` (lines at indent 4, `push(v)` written as `APPEND(v)`) and returns the values
+    appended, in order."""
+    lines = [*start, *body]
+    grow = ["if n == buf.shape[0]:", "    buf = np.concatenate((buf, buf))"]
+    out = []
+    for line in lines:
+        stripped = line.lstrip()
+        if stripped.startswith("APPEND("):
+            ind = line[:len(line) - len(stripped)]
+            out += [ind + x for x in grow]
+            out += [f"{ind}buf[n] = {stripped[len('APPEND('):-1]}", f"{ind}n += 1"]
+        else:
+            out.append(line)
+    bound = ", player" if src.player_bound else ""
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)",
+                          f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
+                          src.context(local=()), "    buf = np.empty(16, np.int64)",
+                          "    n = 0", *out, "    return buf[:n]", ""])
+    return f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}{bound})"
+
+
+def _in_kernel(src, f):
+    """`f()` with `(between)` read as the kernel's own local (`btw`)."""
+    saved, src.between = src.between, "btw"
+    try:
+        return f()
+    finally:
+        src.between = saved
+
+
+def _walk(src, spec, var: str, ind: str) -> tuple[list[str], str]:
+    """Lines walking a site or a region's sites (as the reference lists them) as `var`; the
+    indent of the walk's body."""
+    if isinstance(spec, IntFn):
+        return [f"{ind}{var} = {src.int_expr(spec)}", f"{ind}if True:"], ind + "    "
+    seq, flt = src.region_sites(spec)
+    lines = [f"{ind}for {var} in {seq}:"]
+    if flt is None:
+        return lines, ind + "    "
+    return lines + [f"{ind}    if {flt(var)}:"], ind + "        "
+
+
+@emits(Results, kind="array")
+def _results_array(src, lud):
+    """The function's value for each origin and, with (from) on it, each destination (the
+    destinations read with (from) set; (to) is left on the last destination)."""
+    def lines():
+        out, ind = _walk(src, lud.from_, "f_r", "    ")
+        out.append(f"{ind}frm = f_r")
+        inner, ind2 = _walk(src, lud.to, "t_r", ind)
+        out += inner
+        out += [f"{ind2}to = t_r", f"{ind2}APPEND({src.int_expr(lud.function)})"]
+        return out
+    return array_kernel(src, [], _in_kernel(src, lines))
+
+
+def _array_array(src, lud):
+    """The region's sites in increasing order, each once; or the values, in order."""
+    if (lud.region is None) == (not lud.values):
+        raise Unsupported(lud, "without a region or values")
+    if lud.region is None:
+        return array_kernel(src, [], _in_kernel(src, lambda: [
+            f"    APPEND({src.int_expr(v)})" for v in lud.values]))
+
+    def lines():
+        seq, flt = src.region_sites(lud.region)
+        test = f" and {flt('s_a')}" if flt is not None else ""
+        return ["    marked = np.zeros(TOTAL, np.bool_)",
+                f"    for s_a in {seq}:",
+                f"        if 0 <= s_a < TOTAL{test}:",
+                "            marked[s_a] = True",
+                "        elif s_a >= TOTAL:",
+                "            raise IndexError('(array ...) of a site past the last')",
+                "    for s_a in range(TOTAL):",
+                "        if marked[s_a]:",
+                "            APPEND(s_a)"]
+    return array_kernel(src, [], _in_kernel(src, lines))
+
+
+emits(Array, ArrayAsRegion, kind="array")(_array_array)
+
+
+def _array_helper(src, args: str, lines: list[str]) -> str:
+    """The name of a helper kernel of arrays (`args`) only, whose `lines` (indent 4) return."""
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}({args}):", *lines, ""])
+    return src.helper(make)
+
+
+@emits(ArrayUnion, kind="array")
+def _union_array(src, lud):
+    """The first array, then each value of the others not in what is kept so far."""
+    parts = list(lud.arrays) + ([lud.more] if lud.more is not None else [])
+    if not parts:
+        return "np.zeros(0, np.int64)"
+    joined = array_expr(src, parts[0])
+    union = _array_helper(src, "a, b", [
+        "    out = np.empty(len(a) + len(b), np.int64)",
+        "    out[:len(a)] = a",
+        "    n = len(a)",
+        "    for v in b:",
+        "        seen = False",
+        "        for i in range(n):",
+        "            if out[i] == v:",
+        "                seen = True",
+        "                break",
+        "        if not seen:",
+        "            out[n] = v",
+        "            n += 1",
+        "    return out[:n]"])
+    for p in parts[1:]:
+        joined = f"{union}({joined}, {array_expr(src, p)})"
+    return joined
+
+
+@emits(ArrayIntersection, kind="array")
+def _intersection_array(src, lud):
+    """Of two ((intersection A B)): the values of B that A holds, B's order and repeats;
+    of a list: the values of the first that every other holds."""
+    keep = _array_helper(src, "a, b", [
+        "    out = np.empty(len(a), np.int64)",
+        "    n = 0",
+        "    for v in a:",
+        "        for w in b:",
+        "            if w == v:",
+        "                out[n] = v",
+        "                n += 1",
+        "                break",
+        "    return out[:n]"])
+    if lud.more is not None and len(lud.arrays) == 1:
+        return f"{keep}({array_expr(src, lud.more)}, {array_expr(src, lud.arrays[0])})"
+    parts = list(lud.arrays) + ([lud.more] if lud.more is not None else [])
+    if not parts:
+        return "np.zeros(0, np.int64)"
+    out = array_expr(src, parts[0])
+    for p in parts[1:]:
+        out = f"{keep}({out}, {array_expr(src, p)})"
+    return out
+
+
+@emits(ArrayDifference, kind="array")
+def _difference_array(src, lud):
+    """The first array less one occurrence of each value of the second (or of the value)."""
+    sub = array_expr(src, lud.subtraction) if isinstance(lud.subtraction, IntArrayFn) \
+        else f"np.full(1, {src.int_expr(lud.subtraction)}, np.int64)"
+    less = _array_helper(src, "a, b", [
+        "    keep = np.ones(len(a), np.bool_)",
+        "    for v in b:",
+        "        for i in range(len(a)):",
+        "            if keep[i] and a[i] == v:",
+        "                keep[i] = False",
+        "                break",
+        "    return a[keep]"])
+    return f"{less}({array_expr(src, lud.source)}, {sub})"
+
+
+def array_expr(src, lud) -> str:
+    """An int array's compiled form: a 1-D int64 array, in the reference's order."""
+    return emit("array", src, lud)
+
+
+def _remembered_block(src, lud):
+    """The kernels' block of remembered values `lud` reads, or None when it reads others."""
+    from .memory import ValuesRemembered, ValuesRememberedArray
+    if type(lud) in (ValuesRemembered, ValuesRememberedArray):
+        return src.remembered_block(lud.name)
+    return None
+
+
+def unordered_array(src, lud) -> str:
+    """An int array for a reader that ignores its order (its size, sum, extremes): the array
+    form, or the remembered values (whose order the kernels do not keep), increasing."""
+    block = _remembered_block(src, lud)
+    if block is None:
+        return array_expr(src, lud)
+    expand = _array_helper(src, "sc, base", [
+        "    out = np.empty(sc[base], np.int64)",
+        "    n = 0",
+        "    for v in range(REM_W):",
+        "        for _ in range(sc[base + 1 + v]):",
+        "            out[n] = v",
+        "            n += 1",
+        "    return out[:n]"])
+    return f"{expand}(sc, {block})"
+
+
+def array_size(src, lud) -> str:
+    """How many values an int array holds."""
+    block = _remembered_block(src, lud)
+    return f"sc[{block}]" if block is not None else f"len({array_expr(src, lud)})"
+
+
+def array_extreme(src, lud, pick: str) -> str:
+    """The array's least (`pick` "min") or greatest ("max") value; -1 when it is empty."""
+    name = _array_helper(src, "a", ["    if len(a) == 0:", "        return -1",
+                                    f"    return a.{pick}()"])
+    return f"{name}({unordered_array(src, lud)})"
+
+
+def array_sum(src, lud) -> str:
+    return f"int(np.sum({unordered_array(src, lud)}))"
+
+
+@emits(ArrayValue, kind="int")
+def _array_value(src, lud):
+    name = _array_helper(src, "a, i", ["    return a[i] if 0 <= i < len(a) else -1"])
+    return f"{name}({array_expr(src, lud.array)}, {src.int_expr(lud.index)})"
+
+
 @emits(CountValue, kind="int")
 def _count_value(src, lud):
-    """How many of the array's values (an `(array {...})` of integers) equal the value,
-    each read once, the array first (as the reference); other arrays are refused."""
-    from ludeme.engine.compiled.unsupported import Unsupported
-    arr = lud.in_
-    if type(arr) not in (Array, ArrayAsRegion) or arr.region is not None or not arr.values:
-        raise Unsupported(lud, "of an array other than (array {<int> ...})")
-    return _over_values(src, arr.values, src.int_expr(lud.of), "(1 if {a} == v else 0)",
-                        " + ", value_first=False)
+    """How many of the array's values equal the value: a remembered list's count of it, or
+    the values of any array the kernels make (`array_expr`) compared."""
+    value = src.int_expr(lud.of)
+    block = _remembered_block(src, lud.in_)
+    if block is not None:
+        return f"(sc[{block} + 1 + {value}] if 0 <= {value} < REM_W else 0)"
+    if not lookup("array", lud.in_):
+        raise Unsupported(lud, "in a region")
+    return f"int(np.sum({array_expr(src, lud.in_)} == {value}))"
 
 
 @emits(Array, ArrayAsRegion, kind="contains")

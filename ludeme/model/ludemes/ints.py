@@ -744,10 +744,10 @@ _CONTEXT_NAMES = {To: "to", From: "frm", LastTo: "last_to", LastFrom: "last_from
 
 @emits(ValueVar, kind="int")
 def _value_var(src, lud):
-    """`(value)` while a `(forEach Value ...)` over fixed bounds generates its moves for one
-    value (`ludemes.effects._for_each_value_moves`): that number."""
+    """`(value)` while a `(forEach Value ...)` generates its moves for one value
+    (`ludemes.effects._for_each_value_moves`): that number, or the local holding it."""
     if src.value_written is None:
-        raise Unsupported(lud, "outside (forEach Value ...) over fixed bounds")
+        raise Unsupported(lud, "outside (forEach Value ...)")
     return str(src.value_written)
 
 

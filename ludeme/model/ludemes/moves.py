@@ -1559,8 +1559,9 @@ def _from_to_moves(src, lud, out, ind):
     it was, and kept in the move's extra slot); with copy:True, a piece of the same kind
     and owner added there, the origin's left as it was (Ludii's ActionCopy)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "level", "type")
-    refuse(to, "level", "type")
+    refuse(fr, "level")
+    refuse(to, "level")
+    f_guard, t_guard = _typed_guard(src, fr, "frm"), _typed_guard(src, to, "to")
     effect = []
     if lud.copy:
         if lud.stack or lud.count is not None:
@@ -1596,19 +1597,37 @@ def _from_to_moves(src, lud, out, ind):
     out.append(f"{ind}sf, st = frm, to")
     out.append(f"{ind}for ff in {f_seq}:")
     out.append(f"{ind}    frm = ff")
+    out.extend(f"{ind}    {x}" for x in f_guard)
     f_ok = f" and {f_flt('frm')}" if f_flt else ""
     if fr.if_ is not None:      # read with (from) on the site and (to) as it was
         f_ok += f" and {src.bool_expr(fr.if_)}"
     out.append(f"{ind}    if 0 <= frm < TOTAL and what[frm] > 0{f_ok}:")
     n = "-1"
     if lud.count is not None:
-        out.append(f"{ind}        n_moved = {src.int_expr(lud.count)}")
-        n = "n_moved"
+        n_moved = src.int_expr(lud.count)
+        out.append(f"{ind}        n_moved = {n_moved}")
+        # a count that is the value a loop tags its moves with (`(value)` of a (forEach
+        # Value ...) over computed bounds) is that tag
+        n = n_moved if n_moved == src.move_tag else "n_moved"
     out.append(f"{ind}        for to in {t_seq}:")
+    out.extend(f"{ind}            {x}" for x in t_guard)
     # a destination past every container gives no move (`MoveFromTo.compile`)
     out.append(f"{ind}            if 0 <= to < TOTAL{conds}:")
     src.push(out, ind + "                ", "frm", "to", g, n)
     out.append(f"{ind}frm, to = sf, st")
+
+
+def _typed_guard(src, spec, var: str) -> list[str]:
+    """A (from ...) or (to ...) of the board's own type (or none) reads the board; of another
+    type with no layer the game puts pieces on, a hand's site (Ludii reads containers other
+    than the board by cell), the reference failing on a board site (`typed_sites`): the
+    kernel's lines that fail there too. Refused on such a layer."""
+    if spec.type in (None, src.env.board.site_type):
+        return []
+    if layer_of(src.env, spec.type) is not None:
+        raise Unsupported(spec, "with type: a layer of the board the game puts pieces on")
+    return [f"if 0 <= {var} < {src.env.num_board_sites}:",
+            "    raise ValueError('a site of another type on the board')"]
 
 
 @emits(MoveFromTo, kind="effect", refuses=("copy", "mover", "stack"))
@@ -1912,11 +1931,19 @@ def _and_effect(src, lud, body):
                            lambda m, out: src.effect_body(m, out))
 
 
+# A helper kernel that reads one copy of the state and writes another (a sowing made inside
+# another move's effect, `sowing._sow_effect`) is called with the written one first.
+# (The copy it reads may already be a snapshot's, `who_0`, ...: see `_on_snapshot`.)
+_STATE_ARGS = ("who", "what", "count", "sc", "phase")
+_RW_CALL = (r"|\s*\w+\(who, what, count, sc, phase, "
+            + ", ".join(rf"{a}(?:_0)?" for a in _STATE_ARGS) + r"\b")
+
 # What the lines of a compiled part write and read: the board's arrays, or a block of the
 # scalars. A write is one of Ludii's actions (`codegen.counted_actions` knows them).
-_WRITES = {"board": re.compile(r"\s*(site_\w+|stack_\w+)\(|\s*what\[[^\]]+\] = "),
+_WRITES = {"board": re.compile(r"\s*(site_\w+|stack_\w+)\(|\s*what\[[^\]]+\] = " + _RW_CALL),
            "vars": re.compile(r"\s*sc\[VARS"), "values": re.compile(r"\s*sc\[PVAL"),
-           "scores": re.compile(r"\s*sc\[SCORE"), "states": re.compile(r"\s*sc\[STATE"),
+           "scores": re.compile(r"\s*sc\[SCORE"),
+           "states": re.compile(r"\s*sc\[STATE" + _RW_CALL),
            "pending": re.compile(r"\s*pend_add\("), "remembered": re.compile(r"\s*rem_\w+\("),
            "next player": re.compile(r"\s*sc\[NEXT\]")}
 _READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b|LAST_(TO|FROM)_AFTER"),
@@ -2027,9 +2054,11 @@ def _on_snapshot(lud, lines: list[str], why: str) -> list[str]:
             keep = _TARGET_ARGS.get(name)
             if keep is None and name.startswith(("site_", "stack_")):
                 keep = 4 if name.endswith("_st") else 3
+            args = _bracketed(body, len(name))
+            if keep is None and [a.removesuffix("_0") for a in args[:10]] == [*_STATE_ARGS] * 2:
+                keep = 5                # the state it writes; the copy it reads is renamed
             if keep is None:
                 raise Unsupported(lud, why)
-            args = _bracketed(body, len(name))
             out.append(f"{ind}{name}({', '.join(args[:keep] + [_snap(a) for a in args[keep:]])})")
         elif _STATE_NAME.match(body):     # a write this does not split
             raise Unsupported(lud, why)

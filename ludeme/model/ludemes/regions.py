@@ -1626,6 +1626,25 @@ def _filter_loop(src, lud, out, ind, body):
                                           *("    " + x for x in body)])
 
 
+@emits(RegionFilter, kind="contains")
+def _filter_contains(src, lud, site):
+    """The site is in the region and the condition holds with `(site)` on it: a helper
+    kernel given the evaluation context and the site."""
+    bound = ", player" if src.player_bound else ""
+    saved, src.between = src.between, "btw"
+    try:
+        test = f"{src.region_contains(lud.region, 'site')} and {src.bool_expr(lud.if_)}"
+    finally:
+        src.between = saved
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)",
+                          f"def {name}(who, what, count, sc, phase, frm, to, btw, site{bound}):",
+                          src.context(local=()), f"    return {test}", ""])
+    return (f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}, {site}"
+            f"{bound})")
+
+
 @emits(SitesEmpty, kind="contains", refuses=("container",))
 def _empty_contains(src, lud, site):
     _board_sites_static(src, lud)

@@ -22,6 +22,12 @@ class SizeArray(IntFn):
         return lambda c: len(array(c))
 
 
+@emits(SizeArray, kind="int")
+def _size_array(src, lud):
+    from .intarray import array_size
+    return array_size(src, lud.array)
+
+
 @ludeme("count", "Players")
 class CountPlayers(IntFn):
     """`(count Players)`: how many players the game has."""
@@ -59,18 +65,3 @@ def _count_active(src, lud):
 
 __all__ = ["SizeArray", "CountPlayers", "CountActive"]
 
-
-@emits(SizeArray, kind="int")
-def _size_array(src, lud):
-    """The remembered values' number (repeats counted, as listed), an (array {...})'s
-    number of values, or the number of sites of an (array <region>) (a set)."""
-    from .intarray import Array, ArrayAsRegion
-    from .memory import ValuesRemembered, ValuesRememberedArray
-    arr = lud.array
-    if type(arr) in (ValuesRemembered, ValuesRememberedArray):
-        return f"sc[{src.remembered_block(arr.name)}]"
-    if type(arr) in (Array, ArrayAsRegion):
-        if arr.region is None:
-            return str(len(arr.values))
-        return src.count_in(lud, arr.region, per_site="1", distinct=False)
-    raise Unsupported(lud, f"of {arr.keyword if hasattr(arr, 'keyword') else type(arr).__name__}")

@@ -709,11 +709,16 @@ def _set_count_consequent(src, lud, lines, ind):
               f"{ind}        sc[NUM_ACTIONS] += 1"]
 
 
-@emits(Sow, kind="consequent", refuses=("type", "sowEffect"))
-def _sow_consequent(src, lud, lines, ind):
-    """The sowing as the reference makes it: the holes are chosen on the position before it
-    (skipIf:, numPerHole: read it), then the seeds move; the captures' conditions read the
-    sown position, and their effects apply in order once every capture is chosen."""
+# The local holding (value) while a sowing chooses its holes.
+_SOWN_VALUE = "value_sown"
+_READS_SOWN_VALUE = re.compile(rf"\b{_SOWN_VALUE}\b")
+
+
+def _sowing_lines(src, lud, caller_from: str):
+    """The sowing's lines at indent 4 in a kernel: (those choosing the holes on the position
+    (skipIf:, numPerHole: read it, (from) is `caller_from` there), those moving the seeds
+    (their actions counted), the tables of the track's sites, of its steps on and back);
+    None when no player has the track."""
     if lud.backtracking is not None and lud.forward is not None:
         raise Unsupported(lud, "with backtracking: and forward:")
     env = src.env
@@ -727,7 +732,7 @@ def _sow_consequent(src, lud, lines, ind):
             if t is not None and all(t is not u for u in tracks):
                 tracks.append(t)
         if not tracks:
-            return
+            return None
         index = [next(k for k, u in enumerate(tracks) if u is by_owner[p])
                  if by_owner[p] is not None else -1 for p in range(env.num_players + 1)]
         o = src.int_expr(lud.owner)
@@ -736,11 +741,26 @@ def _sow_consequent(src, lud, lines, ind):
     start = src.int_expr(lud.start) if lud.start is not None else "last_to"
     n_sow = src.int_expr(lud.count) if lud.count is not None else \
         "(count[start] if start >= 0 else 0)"
-    per_hole = src.int_expr(lud.numPerHole) if lud.numPerHole is not None else "1"
+    # (value) in the holes' choice: the seeds left to sow, the hole's included (as the
+    # reference sets it at each hole); at the origin, the caller's
+    outer_value, helpers = src.value_written, len(src.helpers)
+    src.value_written = _SOWN_VALUE
+    try:
+        per_hole = src.int_expr(lud.numPerHole) if lud.numPerHole is not None else "1"
+        skip = src.bool_expr(lud.skipIf) if lud.skipIf is not None else "False"
+    finally:
+        src.value_written = outer_value
+    if any(_READS_SOWN_VALUE.search(x) for x in src.helpers[helpers:]):
+        raise Unsupported(lud, "with (value) read by a helper kernel")
+    if lud.origin is not None and _READS_SOWN_VALUE.search(per_hole):
+        raise Unsupported(lud, "with origin: and numPerHole: reading (value)")
     origin = src.bool_expr(lud.origin) if lud.origin is not None else "False"
-    skip = src.bool_expr(lud.skipIf) if lud.skipIf is not None else "False"
-    body = [src.context(),
-            f"    start = {start}",
+    # With sowEffect:, each hole visited (the origin too) is noted with (from) and (to) as
+    # the effect reads them there (`_sow_effect_moves`).
+    visit = [] if lud.sowEffect is None else [
+        "        vis_to[n_vis], vis_frm[n_vis], vis_first[n_vis] = to, frm, n_holes",
+        "        n_vis += 1"]
+    body = [f"    start = {start}",
             f"    n_sow = {n_sow}",
             f"    tr = {track}",
             "    if tr < 0:",
@@ -756,15 +776,17 @@ def _sow_consequent(src, lud, lines, ind):
             "    sown = 0",
             "    frm = start",
             f"    if {origin}:",
+            *visit,
             f"        for _ in range({per_hole}):",
             "            if sown < n_sow:",
             "                holes[n_holes] = start",
             "                n_holes += 1",
             "            sown += 1",
             "        to = start",
-            "    frm = -1",
+            f"    frm = {caller_from}",
             "    index = 0",
             "    while sown < n_sow and index < n_sow:",
+            f"        {_SOWN_VALUE} = n_sow - index",
             f"        j = {t_next}[tr, i]",
             "        if j < 0:",
             "            break",
@@ -779,22 +801,87 @@ def _sow_consequent(src, lud, lines, ind):
                  f"            j = {t_next}[tr, i]",
                  "            if j < 0:",
                  "                break"]
-    body += [f"        for _ in range({per_hole}):",
+    body += [*visit,
+             f"        for _ in range({per_hole}):",
              "            if sown < n_sow:",
              f"                holes[n_holes] = {t_sites}[tr, j]",
              "                n_holes += 1",
              "            sown += 1",
              "        i = j",
-             "        index += 1",
-             "    for q in range(n_holes):",
-             f"        {src.site_move('start', 'holes[q]')}"]
+             "        index += 1"]
+    if visit:
+        i_origin = body.index(f"    if {origin}:")
+        body[i_origin:i_origin] = [
+            "    vis_to = np.empty(max(n_sow, 0) + 2, np.int64)",
+            "    vis_frm = np.empty(max(n_sow, 0) + 2, np.int64)",
+            "    vis_first = np.empty(max(n_sow, 0) + 3, np.int64)",
+            "    n_vis = 0"]
+    moves = [f"        {src.site_move('start', 'holes[q]')}"]
     if src.piece_states:
         # Ludii's sowing move leaves the hole's own state: set again after each seed (one
         # more action) where the origin's differed before the sowing.
-        body[-2:-2] = ["    st0 = sc[STATE:STATE + N_STATE].copy()"]
-        body += ["        hq = holes[q]",
-                 "        if st0[start] != st0[hq]:",
-                 f"            {src.piece_state('hq')} = st0[hq]"]
+        body.append("    st0 = sc[STATE:STATE + N_STATE].copy()")
+        moves += ["        hq = holes[q]",
+                  "        if st0[start] != st0[hq]:",
+                  f"            {src.piece_state('hq')} = st0[hq]"]
+    if visit:
+        moves = _sow_effect_moves(src, lud, moves)
+    else:
+        moves = ["    for q in range(n_holes):", *moves]
+    # Its moves are actions of the decision (DurationActions), as in the generators' own
+    # lines.
+    return body, counted_actions(moves, src.reads_after), (t_sites, t_next, t_prev)
+
+
+def _one_capture(src, lud) -> bool:
+    """Whether the sowing captures once at most, by one move at most whose consequents read
+    neither (last From) nor (last To): the capture's move, made and applied on the sown
+    position itself, is then the reference's (applied on a copy of it, its consequents
+    reading that copy with the capture as the last move)."""
+    from .effects import at_most_one_move
+    return lud.backtracking is None and lud.forward is None and at_most_one_move(lud.apply)
+
+
+def _sow_effect_moves(src, lud, seed: list[str]) -> list[str]:
+    """The seeds' moves (`seed`, at indent 8, for `holes[q]`) with the sow effect before each
+    hole's: as the reference adds it, made on the position before the sowing (a copy the
+    effect's lines read, `moves._on_snapshot`), with (from) and (to) as they were where the
+    hole was visited, its own consequents left out (the reference adds its actions only)."""
+    from .moves import SNAPSHOT, _has_then, _on_snapshot
+    why = "with a sowEffect: that cannot read the position before the sowing"
+    if _has_then(lud.sowEffect):
+        raise Unsupported(lud, "with a sowEffect: that has consequents")
+    effect: list[str] = []
+    src.effect_body(lud.sowEffect, effect)
+    effect = _on_snapshot(lud, effect, why)
+    return ["    vis_first[n_vis] = n_holes",
+            "    to_sown, frm_sown = to, frm",
+            "    " + SNAPSHOT,
+            "    for v in range(n_vis):",
+            "        to, frm = vis_to[v], vis_frm[v]",
+            *("        " + x for x in effect),
+            "        for q in range(vis_first[v], vis_first[v + 1]):",
+            *("    " + x for x in seed),
+            "    to, frm = to_sown, frm_sown"]
+
+
+@emits(Sow, kind="consequent", refuses=("type",))
+def _sow_consequent(src, lud, lines, ind):
+    """The sowing as the reference makes it: the holes are chosen on the position before it
+    (skipIf:, numPerHole: read it), then the seeds move; the captures' conditions read the
+    sown position, and their effects apply in order once every capture is chosen. Without
+    captures, consequents or a sow effect, as a sowing inside another move's effect (its
+    holes chosen on a copy where an (and ...) before it changed the position)."""
+    if lud.apply is None and lud.then is None and lud.sowEffect is None:
+        body: list[str] = []
+        _sow_effect(src, lud, body)
+        lines.extend(ind + x for x in body)
+        return
+    made = _sowing_lines(src, lud, "-1")
+    if made is None:
+        return
+    choose, moves, (t_sites, t_next, t_prev) = made
+    body: list[str] = []
     if lud.apply is not None:
         refuse(lud.apply, ("then", "with (then ...) as a capture"))
         cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
@@ -826,20 +913,22 @@ def _sow_consequent(src, lud, lines, ind):
         if lud.backtracking is None and lud.forward is None:
             body.append("        break")
         # The reference makes every capture's moves on the sown position, then applies them
+        # (a move with consequents on a copy of the sown position, its consequents reading
+        # it as the last move)
         from .moves import on_position_before
-        apply = on_position_before(lud, lud.apply, [
-            "for q in range(n_caught):", "    to = caught[q]", *("    " + x for x in effect)],
-            "with captures that read what an earlier capture changed (the reference reads "
-            "the sown position)")
+        apply = [
+            "for q in range(n_caught):", "    to = caught[q]", *("    " + x for x in effect)]
+        if not _one_capture(src, lud):
+            apply = on_position_before(
+                lud, lud.apply, apply, "with captures that read what an earlier capture "
+                "changed (the reference reads the sown position)")
         body += ["    frm = start", *("    " + x for x in apply)]
     then: list[str] = []
     if lud.then is not None:
         emit("then", src, lud.then, then)
     body += ["    frm = -1", "    to = -1", *("    " + x for x in then), "    return"]
-
-    # Its moves and effects are actions of the decision (DurationActions), as in the
-    # generators' own lines.
-    body = counted_actions(body, src.reads_after)
+    # Its captures' effects are actions of the decision (DurationActions) too.
+    body = [src.context(), *choose, *moves, *counted_actions(body, src.reads_after)]
 
     def make(name):
         return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
@@ -852,6 +941,36 @@ def _sow_one_move(src, lud):
     """A sowing on the board's one track is one move, whatever it sows (none at all from an
     empty hole)."""
     return "True"
+
+
+# The state a sowing made inside another move's effect writes (`_sow_effect`), renamed from
+# the state it reads.
+_STATE_WORD = re.compile(r"\b(who|what|count|sc|phase)\b")
+
+
+@emits(Sow, kind="effect", refuses=("type", "sowEffect",
+                                    ("apply", "with captures, inside another move's effect"),
+                                    ("then", "with (then ...), inside another move's effect")))
+def _sow_effect(src, lud, body):
+    """A sowing as a part of another move's effect (a capture of a sowing, or one of the
+    parts of an (and ...)): as the reference makes it, its holes are chosen reading the
+    position its move is made on (`who`, ... in its kernel; the copy the caller reads, where
+    it reads one), and its seeds then move on the position itself (`wwho`, ...)."""
+    made = _sowing_lines(src, lud, "frm0")
+    if made is None:
+        return
+    choose, moves, _ = made
+    moves = [_STATE_WORD.sub(r"w\1", x) for x in moves]
+    bound = ", player" if src.player_bound else ""
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)",
+                          f"def {name}(wwho, wwhat, wcount, wsc, wphase, who, what, count, sc, "
+                          f"phase, frm, to{bound}):",
+                          src.context(local=("btw",)), "    frm0 = frm", *choose, *moves,
+                          "    return", ""])
+    body.append(f"{src.helper(make)}(who, what, count, sc, phase, who, what, count, sc, phase, "
+                f"frm, to{bound})")
 
 
 @emits(TrackSiteMove, kind="int")
