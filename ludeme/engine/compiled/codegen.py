@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import random
 import re
+import textwrap
 from contextlib import contextmanager
 from typing import Callable
 
@@ -66,6 +67,26 @@ def _reads_outer_site(source: str) -> bool:
                for n in ast.walk(fn))
 
 
+def reads_level_unbound(source: str) -> bool:
+    """Whether generated lines (or a helper kernel's source) read a local holding `(level)`
+    (`Source.level_var`) that a loop of the kernel around them binds, without taking it as
+    an argument or binding it themselves."""
+    if not _LEVEL_VAR.search(source):
+        return False
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError:         # lines not a whole block: bound where they assign it
+        return any(not re.search(rf"\b{v} = |for {v} in", source)
+                   for v in set(_LEVEL_VAR.findall(source)))
+    names = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and _LEVEL_VAR.fullmatch(n.id)]
+    bound = {n.id for n in names if isinstance(n.ctx, ast.Store)} | {
+        a.arg for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) for a in f.args.args}
+    return any(n.id not in bound for n in names)
+
+
+_LEVEL_VAR = re.compile(r"\blvl(?:_\d+)?\b")
+
+
 class Source:
     """The generated module: tables (deduplicated) and functions."""
 
@@ -98,7 +119,10 @@ class Source:
         self.helpers: list[str] = []           # extra kernels ((can Move ...) tests)
         self.helper_names: dict[str, str] = {}  # a helper's source -> its name
         self.player_bound = False              # `player` set (forEach NonMover's results)
-        self.level_bound = False               # `lvl` set: `(level)` ((count Stack ...))
+        # the local that holds `(level)` where a loop binds it ((count Stack ...), (forEach
+        # Level ...), (forEach Piece) in a stacking game), else None; the loops made so far
+        self.level_var: str | None = None
+        self.level_loops = 0
         # `(value)` of a `(forEach Value ...)` over fixed bounds: the value its moves are
         # being generated for, a number written into them (None elsewhere)
         self.value_written: int | None = None
@@ -348,6 +372,8 @@ class Source:
             # `(player)` is a local of the kernel forEach Player/NonMover loops in: a helper
             # not handed it would fail when run
             raise Unsupported(None, "(player) inside a helper kernel not given it")
+        if reads_level_unbound(key):
+            raise Unsupported(None, "(level) inside a helper kernel not given it")
         name = self.helper_names.get(key)
         if name is None:
             if _reads_outer_site(key):
@@ -406,6 +432,8 @@ class Source:
             context(local=("btw",)), *body, "    return False", ""])
         if first and _READS_PLAYER.search(_COMMENT.sub("", source)):
             raise Unsupported(None, "(player) inside a helper kernel not given it")
+        if reads_level_unbound(source):
+            raise Unsupported(None, "(level) inside a helper kernel not given it")
         if _reads_outer_site(source):
             # `(site)` of a loop around the rule ((all Sites ... if:(can Move ...))): the
             # kernel is handed it, as the reference's context carries it
@@ -691,7 +719,11 @@ class Source:
                 raise Unsupported(lud, "in a stacking game")
             levels = LV_NONE
         self.generator_levels.append(levels)
-        then = self.then_lines(lud) if lud is not None else []
+        with self.binding_level(None):      # applied after the move: no loop around
+            then = self.then_lines(lud) if lud is not None else []
+        if reads_level_unbound("\n".join(effect_lines)) or reads_level_unbound("\n".join(then)):
+            # applied by `effects`, `consequents`: no loop binds (level) there
+            raise Unsupported(lud, "reading (level) when its move is applied")
         if self.effect_prefix and not is_pass:     # actions made before, carried first
             lines, codes = self.effect_prefix
             effect_lines = lines + effect_lines
@@ -739,6 +771,22 @@ class Source:
         for then in thens:
             emit("then", self, then, lines)
         return lines
+
+    @contextmanager
+    def binding_level(self, var: str | None):
+        """While the lines emitted read the local `var` as `(level)` (a loop around them
+        binds it; None: no loop does)."""
+        saved = self.level_var
+        self.level_var = var
+        try:
+            yield
+        finally:
+            self.level_var = saved
+
+    def level_loop_var(self) -> str:
+        """A new local for the `(level)` of a loop over levels."""
+        self.level_loops += 1
+        return f"lvl_{self.level_loops}"
 
     @contextmanager
     def enclosing_then(self, lud):
@@ -849,7 +897,8 @@ class _NeedsPieceStates(Unsupported):
 # listed here shows there.
 _ACTION_STATEMENT = re.compile(
     r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)(_st)?\("
-    r"|(pend_add|rem_add|rem_forget|rem_clear|stack_move_stack)\("
+    r"|(pend_add|rem_add|rem_forget|rem_clear|stack_move_stack|stack_move_level|stack_take"
+    r"|stack_insert)\("
     r"|sc\[(NEXT|COUNTER|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+"
     r"|STATE \+ [^\]]+)\] \+?= "
     r"|what\[[^\]]+\] = "
@@ -1399,6 +1448,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 all_passed, is_line, is_line_by_level, site_add,
                                 site_clear, site_move, site_move_counted, site_move_n,
                                 stack_at, stack_move_stack, stack_pieces,
+                                stack_insert, stack_take, stack_move_level,
                                 site_add_st, site_clear_st, site_move_st,
                                 site_move_counted_st, site_move_n_st,
                                 mt_seed_block, rand_below, mt_seed_keys, chance_seed_keys,

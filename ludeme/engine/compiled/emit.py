@@ -33,8 +33,9 @@ from .unsupported import Unsupported
 # piece of a board site leaving ((height - 1, 0) at the origin, (0, 0) off the board); a
 # piece landing on the destination's top (its height, twice); the top x levels (the
 # move's extra) of the origin landing on the destination ((height - x, the destination's
-# height)). `CompiledGame.legal_of` reads them.
-LV_NONE, LV_TOP, LV_ADD, LV_SUB = range(4)
+# height)); the level given by the move's extra, x (a piece taken from a level: (x, 0); a
+# piece removed from a level: (x, x); 0 for x below 0). `CompiledGame.legal_of` reads them.
+LV_NONE, LV_TOP, LV_ADD, LV_SUB, LV_GIVEN, LV_AT = range(6)
 
 # The kinds of compiled form: what an emitter of the kind gives (its arguments after `src`
 # and the ludeme), and what a ludeme without one is refused as ("": `(keyword kind)` alone).

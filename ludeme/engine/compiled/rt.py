@@ -576,6 +576,62 @@ def stack_move_stack(who, what, count, frm, to):
     stack_move_n(who, what, count, what[:0], frm, to, count[total + frm])
 
 
+@njit(cache=True)
+def stack_insert(who, what, count, site, level, w, owner):
+    """One piece inserted at a level of a site's stack, those from there up one higher;
+    at -1 or past the top, pushed on it (StackSites.add with a level, of one piece)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    if level < 0 or level >= n:
+        stack_push(who, what, count, site, w, owner)
+    else:
+        if n >= depth:
+            raise IndexError("a stack higher than the kernels hold")
+        journal(count, site)
+        base = total + site * depth
+        for j in range(n, level, -1):
+            what[base + j] = what[base + j - 1]
+            who[base + j] = who[base + j - 1]
+        what[base + level] = w
+        who[base + level] = owner
+        count[total + site] = n + 1
+    stack_sync(who, what, count, site)
+
+
+@njit(cache=True)
+def stack_take(who, what, count, site, level):
+    """Take the piece at a level of a site's stack (-1: the top), those above one lower
+    (StackSites.remove with a level); none past the stack."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    i = n - 1 if level == -1 else level
+    if not 0 <= i < n:
+        return
+    journal(count, site)
+    base = total + site * depth
+    for j in range(i, n - 1):
+        what[base + j] = what[base + j + 1]
+        who[base + j] = who[base + j + 1]
+    what[base + n - 1] = 0
+    who[base + n - 1] = 0
+    count[total + site] = n - 1
+    stack_sync(who, what, count, site)
+
+
+@njit(cache=True)
+def stack_move_level(who, what, count, frm, level, to, level_to):
+    """StackSites.move with levels: the piece at `level` of `frm` (-1: the top; none past
+    the stack) onto the top of `to`, or inserted at `level_to` (-1 or past the top: on it)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + frm]
+    i = n - 1 if level == -1 else level
+    if not 0 <= i < n:
+        return
+    w, owner = what[total + frm * depth + i], who[total + frm * depth + i]
+    stack_take(who, what, count, frm, i)
+    stack_insert(who, what, count, to, level_to, w, owner)
+
+
 
 # The same writes in a game whose pieces have a state (`st`, the state per site): a piece
 # takes its state with it, a piece landing on an empty site (or a count landing anew) starts

@@ -1039,7 +1039,7 @@ def _from_to_effect(src, lud, body):
     (then ...) follows the move, with (from) and (to) undefined (as the reference applies a
     nested move)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "level", "type", "if_")
+    refuse(fr, "type", "if_")
     refuse(to, "level", "type")
     # no site: (from) and (to) themselves (the reference's `typed_sites_fn` default)
     if not isinstance(fr.site, (IntFn, type(None))) or not isinstance(to.site, (IntFn, type(None))):
@@ -1056,10 +1056,18 @@ def _from_to_effect(src, lud, body):
              f"        n_moved = {n}",
              "        frm, to = fs, ts"]
     inner: list[str] = []
+    moving = src.site_move("frm", "to")
+    if fr.level is not None:
+        # the piece at that level (read with (from) and (to) on their sites, before the
+        # destination's effect; -1 the top, none past the stack) to the destination's top
+        if not src.game.stacking:
+            raise Unsupported(lud, "with (from ... level:) in a game without stacks")
+        inner.append(f"flv = {src.int_expr(fr.level)}")
+        moving = "stack_move_level(who, what, count, frm, flv, to, -1)"
     if to.apply is not None:
         from .moves import _apply_lines
         _apply_lines(src, to.apply, inner)
-    inner += ["for _ in range(n_moved):", "    " + src.site_move("frm", "to")]
+    inner += ["for _ in range(n_moved):", "    " + moving]
     if lud.then is not None:
         inner += ["frm = -1", "to = -1"]
         emit("then", src, lud.then, inner)

@@ -10,8 +10,8 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_COVER, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, layer_of, layer_site, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import (LV_ADD, LV_NONE, LV_SUB, LV_TOP, Unsupported,
-                                         effect_as_consequent, emit, emits, part_of,
+from ludeme.engine.compiled.emit import (LV_ADD, LV_AT, LV_GIVEN, LV_NONE, LV_SUB, LV_TOP,
+                                         Unsupported, effect_as_consequent, emit, emits, part_of,
                                          reads_params_only_from, refuse)
 from ..roles import DYNAMIC_WORDS
 from .literals import IntConst
@@ -1552,7 +1552,7 @@ def _from_to_moves(src, lud, out, ind):
     it was, and kept in the move's extra slot); with copy:True, a piece of the same kind
     and owner added there, the origin's left as it was (Ludii's ActionCopy)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "level", "type")
+    refuse(fr, "type")
     refuse(to, "level", "type")
     effect = []
     if lud.copy:
@@ -1568,7 +1568,9 @@ def _from_to_moves(src, lud, out, ind):
     # The levels as `MoveFromTo.compile`'s `levels`: with stack:True and count:, the
     # sub-stack's; else none (Ludii 1.3.12's FromTo records no level for one piece).
     levels = LV_NONE
-    if lud.copy:
+    if fr.level is not None:
+        kind, levels = _from_level_effect(src, lud, effect)
+    elif lud.copy:
         effect.append(src.site_add("to", "cw_", "co_", "1"))
         kind = A_ADD
     elif lud.count is None and lud.stack:
@@ -1600,8 +1602,27 @@ def _from_to_moves(src, lud, out, ind):
     out.append(f"{ind}        for to in {t_seq}:")
     # a destination past every container gives no move (`MoveFromTo.compile`)
     out.append(f"{ind}            if 0 <= to < TOTAL{conds}:")
+    if fr.level is not None:
+        out.append(f"{ind}                lvf = max({src.int_expr(fr.level)}, -1)")
+        n = "lvf"
     src.push(out, ind + "                ", "frm", "to", g, n)
     out.append(f"{ind}frm, to = sf, st")
+
+
+def _from_level_effect(src, lud, effect: list[str]) -> tuple[int, int]:
+    """`(move (from ... level:) (to ...))`'s own action (the action's code and the levels
+    its moves report): as `MoveFromTo.compile`, the piece at that level (read with (from)
+    and (to) on their sites; below 0, the top piece) moves to the top of the destination,
+    whatever stack: says; the level is the move's extra and is reported."""
+    from .stacks import Level
+    if lud.copy or lud.count is not None:
+        raise Unsupported(lud, "with (from ... level:) beside copy: or count:")
+    if not src.game.stacking:
+        raise Unsupported(lud, "with (from ... level:) in a game without stacks")
+    effect.append("stack_move_level(who, what, count, frm, x, to, -1)")
+    if isinstance(lud.from_.level, Level):  # the move applied reads (level) as it was made
+        effect.insert(0, "lvl = x")
+    return A_MOVE_LEVEL, LV_GIVEN
 
 
 @emits(MoveFromTo, kind="effect", refuses=("copy", "mover", "stack"))
@@ -1613,10 +1634,13 @@ def _from_to_effect(src, lud, body):
     the destination's effect goes first; its own (then ...) follows, with (from) and (to)
     undefined (as the reference applies a nested move)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "level", "type", "if_")
-    refuse(to, "level", "type", "rotations")
+    refuse(fr, "type", "if_")
+    refuse(to, "type", "rotations")
     if not all(isinstance(x.site, (IntFn, type(None))) for x in (fr, to)):
         raise Unsupported(lud, "from or to a region, as an effect")
+    levels = fr.level is not None or to.level is not None
+    if levels and (lud.count is not None or not src.game.stacking):
+        raise Unsupported(lud, "with a level, beside count: or in a game without stacks")
     body += ["sf, st = frm, to",
              f"frm = {src.int_expr(fr.site) if fr.site is not None else 'frm'}",
              "if 0 <= frm < TOTAL and what[frm] > 0:"]
@@ -1625,7 +1649,14 @@ def _from_to_effect(src, lud, body):
     moved: list[str] = []
     if to.apply is not None:
         _apply_lines(src, to.apply, moved)
-    if lud.count is None:
+    if levels:
+        # As `MoveFromTo.compile`'s actions: the piece at the level (the top for none, or
+        # below 0) inserted at the level of the destination (its top for none, below 0 or
+        # past it), both read with (from) and (to) on their sites
+        lf, lt = (f"max({src.int_expr(x.level)}, -1)" if x.level is not None else "-1"
+                  for x in (fr, to))
+        moved.append(f"stack_move_level(who, what, count, frm, {lf}, to, {lt})")
+    elif lud.count is None:
         moved.append(src.site_move())
     else:
         owners = list(src.game.ludii_owners) if src.counting else []
@@ -1671,16 +1702,27 @@ def _moving(src, lud, levels: int) -> tuple[str, int, int]:
 
 @emits(MoveStep, kind="moves")
 def _step_moves(src, lud, out, ind):
+    from .stacks import Level
     if lud.from_ is not None and lud.from_.type not in (None, src.env.board.site_type):
         raise Unsupported(lud, "on another site type than the board's")
+    # (from ... level:): read with the enclosing (from), before the start is set (as
+    # `MoveStep.compile`); below -1 no move
+    level = lud.from_.level if lud.from_ is not None else None
+    if level is not None:
+        if lud.stack:
+            raise Unsupported(lud, "with (from ... level:) and stack:True")
+        if not src.game.stacking:
+            raise Unsupported(lud, "with (from ... level:) in a game without stacks")
+        lvs = f"slv_{len(ind)}"
+        out.append(f"{ind}{lvs} = {src.int_expr(level)}")
     # (from <site>): the start read before the step sets (from) to it, restored after
-    given = from_site(src, lud) if lud.from_ is not None and lud.from_.site is not None \
-        else None
+    given = from_site(src, lud, level=True) \
+        if lud.from_ is not None and lud.from_.site is not None else None
     if given is not None:
         kept = f"ssf_{len(ind)}"
         out.append(f"{ind}{kept} = frm")
         out.append(f"{ind}frm = {given}")
-    f_ok = _from_condition(src, lud)
+    f_ok = _from_condition(src, lud, level=True)
     to = lud.to
     refuse(to, "level", "site", "type")
     dirn = lud.dirn or "Adjacent"
@@ -1705,6 +1747,15 @@ def _step_moves(src, lud, out, ind):
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     line, kind, levels = _moving(src, lud, LV_TOP)      # the levels as MoveStep.compile
+    x = "-1"
+    if level is not None:
+        # the piece at the level (the top for -1: its level kept) moves, the level reported
+        line, kind, levels = ("stack_move_level(who, what, count, frm, x, to, -1)",
+                              A_MOVE_LEVEL, LV_GIVEN)
+        if isinstance(level, Level):    # the move applied reads (level) as it was made
+            effect.insert(0, "lvl = x")
+        f_ok += f" and {lvs} >= -1"
+        x = f"({lvs} if {lvs} >= 0 else count[TOTAL + frm] - 1)"
     g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
     cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
     out.append(f"{ind}if 0 <= frm < {n}{f_ok}:")
@@ -1714,7 +1765,7 @@ def _step_moves(src, lud, out, ind):
     out.append(f"{ind}    for j in range({ltab}[sbr, w, frm]):")
     out.append(f"{ind}        to = {ttab}[sbr, w, frm, j]")
     out.append(f"{ind}        if {cond}:")
-    src.push(out, ind + "            ", "frm", "to", g)
+    src.push(out, ind + "            ", "frm", "to", g, x)
     if given is not None:
         out.append(f"{ind}frm = {kept}")
 
@@ -1763,7 +1814,7 @@ def _if_effect(src, eff, body):
         body.extend("    " + x for x in inner or ["pass"])
 
 
-@emits(RemoveEffect, kind="effect", refuses=("level", "type"))
+@emits(RemoveEffect, kind="effect", refuses=("type",))
 def _remove_effect(src, eff, body):
     """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
     ends, `step`); count: removes that many times (read before the first, as the
@@ -1771,13 +1822,22 @@ def _remove_effect(src, eff, body):
     undefined (as the reference applies a nested move). Of a region, its sites holding a
     piece are listed first (in the reference's order, a site listed twice kept twice), then
     each loses its piece: the reference lists them all before the first goes."""
+    clear = src.site_clear("rs")
+    if eff.level is not None:
+        # the piece at the level (read once, below 0 the bottom) goes, each time (Ludii's
+        # Remove, `_level_removals`); a level past the stack leaves it as it was
+        refuse(eff, ("at", "with level: and at:"))
+        if not src.game.stacking:
+            raise Unsupported(eff, "with level: in a game without stacks")
+        body.append(f"rlv = max(0, {src.int_expr(eff.level)})")
+        clear = "stack_take(who, what, count, rs, rlv)"
     if eff.at == "EndOfTurn":
         refuse(eff, "count")
         removal = ["sc[CLEAR + rs] = 1"]
     elif eff.count is not None:
-        removal = ["for _ in range(rn):", f"    {src.site_clear('rs')}"]
+        removal = ["for _ in range(rn):", f"    {clear}"]
     else:
-        removal = [src.site_clear("rs")]
+        removal = [clear]
     if isinstance(eff.where, IntFn):
         body.append(f"rs = {src.int_expr(eff.where)}")
         body.append("if rs >= 0 and what[rs] > 0:")
@@ -1806,7 +1866,7 @@ def _remove_effect(src, eff, body):
         body.append("    pass")
 
 
-emits(RemoveEffect, kind="consequent", refuses=("level", "type"))(
+emits(RemoveEffect, kind="consequent", refuses=("type",))(
     effect_as_consequent(_remove_effect))
 
 
@@ -2088,8 +2148,17 @@ def _each_piece(src, lud, out, ind, owner: str = "mover"):
                    f"+ count[TOTAL + frm]):")
         ind += "    "
         out.append(f"{ind}    wf, wo = what[lv], who[lv]")
+        out.append(f"{ind}    lvl = lv - TOTAL - frm * DEPTH")
     else:
         out.append(f"{ind}    wf, wo = what[frm], who[frm]")
+        if src.game.stacking:       # top:True: the top level's
+            out.append(f"{ind}    lvl = count[TOTAL + frm] - 1")
+    with src.binding_level("lvl" if src.game.stacking else src.level_var):
+        _each_piece_moves(src, lud, out, ind, owner, names, comps)
+
+
+def _each_piece_moves(src, lud, out, ind, owner, names, comps):
+    """`_each_piece`'s moves of the piece `wf` (owned as the mover's) at `frm`."""
     out.append(f"{ind}    if wf == 0 or not (OWNER[wf] == {owner} or (OWNER[wf] == 0 and "
                f"wo == {owner})):")
     out.append(f"{ind}        continue")
@@ -2114,11 +2183,16 @@ def _each_piece(src, lud, out, ind, owner: str = "mover"):
         out.append(f"{ind}        pass")
 
 
-@emits(MoveRemove, kind="moves", refuses=("level", "at", "type"))
+@emits(MoveRemove, kind="moves", refuses=("at", "type"))
 def _remove_moves(src, lud, out, ind):
     """A decision per occupied site; with count:, read once before the sites (as the
     reference), the site loses that many pieces (at least one), kept in the move's extra
-    slot."""
+    slot. With level:, the piece at that level (below 0 the bottom) goes, the level kept
+    in the extra slot and reported, as the reference's `_level_removals`: the top level is
+    no level (-1 kept, 0 reported)."""
+    if lud.level is not None:
+        _remove_level_moves(src, lud, out, ind)
+        return
     effect = [src.site_clear("frm")]
     k = "-1"
     if lud.count is not None:
@@ -2137,21 +2211,45 @@ def _remove_moves(src, lud, out, ind):
                    + ["    " + x for x in body])
 
 
-def _from_condition(src, lud) -> str:
+def _remove_level_moves(src, lud, out, ind):
+    """`_remove_moves` with level: (see there)."""
+    if lud.count is not None or not src.game.stacking:
+        raise Unsupported(lud, "with level:, beside count: or in a game without stacks")
+    g = src.new_generator(["stack_take(who, what, count, frm, x)"], lud=lud,
+                          kind=A_REMOVE_LEVEL, levels=LV_AT)
+    body = [f"rlv = max(0, {src.int_expr(lud.level)})",
+            "if count[TOTAL + site] == rlv + 1:",
+            "    rlv = -1"]
+    src.push(body, "", "site", "site", g, "rlv")
+    if isinstance(lud.where, IntFn):
+        out.append(f"{ind}site = {src.int_expr(lud.where)}")
+        out.append(f"{ind}if 0 <= site < TOTAL and what[site] > 0:")
+        out.extend(f"{ind}    {x}" for x in body)
+        return
+    src.for_region(lud.where, out, ind, ["if 0 <= site < TOTAL and what[site] > 0:"]
+                   + ["    " + x for x in body])
+
+
+def _from_condition(src, lud, level: bool = False) -> str:
     """" and <the (from ... if:) condition>", or "": read with `frm` on the start (as the
-    reference's Step and Hop read it with (from) set)."""
+    reference's Step and Hop read it with (from) set). `level`: the caller reads level:."""
     if lud.from_ is None:
         return ""
-    refuse(lud.from_, "level", "type")
+    refuse(lud.from_, "type")
+    if not level:
+        refuse(lud.from_, "level")
     return f" and {src.bool_expr(lud.from_.if_)}" if lud.from_.if_ is not None else ""
 
 
-def from_site(src, lud) -> str:
+def from_site(src, lud, level: bool = False) -> str:
     """The start of a move that reads one site of its `(from ...)`: `frm` (the piece's
-    site, as forEach Piece gives it) when none is given. Its `if:` is `_from_condition`'s."""
+    site, as forEach Piece gives it) when none is given. Its `if:` is `_from_condition`'s.
+    `level`: the caller reads level:."""
     if lud.from_ is None:
         return "frm"
-    refuse(lud.from_, "level", "type")
+    refuse(lud.from_, "type")
+    if not level:
+        refuse(lud.from_, "level")
     if lud.from_.site is None:
         return "frm"
     if not isinstance(lud.from_.site, IntFn):

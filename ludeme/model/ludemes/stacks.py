@@ -266,9 +266,10 @@ __all__ = ["Level", "Tile", "PlaceStack", "SizeStack", "CountStack", "TopLevel",
 
 @emits(Level, kind="int")
 def _level(src, lud):
-    if not src.level_bound:
-        raise Unsupported(lud, "outside (count Stack ...)")
-    return "lvl"
+    if src.level_var is None:
+        raise Unsupported(lud, "outside (count Stack ...), (forEach Level ...) or (forEach "
+                               "Piece ...) in a stacking game")
+    return src.level_var
 
 
 @emits(SizeStack, kind="int", refuses=("type", "in"))
@@ -289,17 +290,14 @@ def _top_level(src, lud):
 def _count_stack(src, lud):
     """A helper kernel given the evaluation context and the site: its levels, from the
     bottom or the top, with `(to)` on the site and `(level)` on each, until `stop:`."""
-    saved = src.level_bound
-    src.level_bound = True
-    try:
+    saved = src.level_var
+    with src.binding_level("lvl"):
         cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
         stop = src.bool_expr(lud.stop) if lud.stop is not None else "False"
-    finally:
-        src.level_bound = saved
     at = src.int_expr(lud.at)
     level = "n - 1 - k" if lud.direction == "FromTop" else "k"
     bound = ", player" if src.player_bound else ""
-    outer = ", lvl" if saved else ""
+    outer = f", {saved}" if saved else ""
 
     def make(name):
         return "\n".join([

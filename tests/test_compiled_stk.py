@@ -1,0 +1,49 @@
+"""Compiled forms of stacks and levels: each hand-written game has a compiled form, and its
+rows are the same on both backends for a few seeds (the rule shown at work)."""
+
+import pytest
+
+# (imported under another name, so that it is not collected here a second time)
+from test_compiled import test_new_compiled_forms_give_the_reference_rows as \
+    gives_the_reference_rows
+
+# Levels: a piece of any level of a stack steps ((move Step (from ... level:(level))) under
+# (forEach Piece)), taking the enemy pieces of the stack it lands on ((forEach Level) as the
+# destination's effect, (remove ... level:)), or jumps to an empty site, the mover's pieces
+# of the stack left following it ((forEach Level) as a consequent, (fromTo (from ...
+# level:))); the second level of one's own stack may be given up ((move Remove ... level:)).
+LEVELS_GAME = """
+(game "Levels"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (or
+      (move Step (from (from) level:(level)) Orthogonal
+        (to if:(< (size Stack at:(to)) 3)
+          (apply (forEach Level (to) FromTop
+            (if (= (who at:(to) level:(level)) (next)) (remove (to) level:(level)))))))
+      (move (from (from) level:(level)) (to (sites Empty))
+        (then (forEach Level (last From) FromTop
+          (if (= (who at:(last From) level:(level)) (mover))
+            (fromTo (from (last From) level:(level)) (to (last To)))))))))})
+  (rules
+    (start {(place Stack "Disc1" (sites Bottom) count:2) (place Stack "Disc2" (sites Top) count:2)})
+    (play (or (forEach Piece)
+              (move Remove (sites Occupied by:Mover) level:1)))
+    (end {(if (= 0 (count Pieces Next)) (result Mover Win))})))
+"""
+
+
+@pytest.mark.parametrize("text,seeds,played", [
+    # Both sides win by taking every enemy piece, some levels taken at once.
+    (LEVELS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(-1).any()),
+    # The same, the mover's own pieces given up from any level of its stacks ((forEach
+    # Level) listing the moves of each level, (move Remove ... level:(level))).
+    (LEVELS_GAME.replace("(move Remove (sites Occupied by:Mover) level:1)",
+                         "(forEach Site (sites Occupied by:Mover) (forEach Level (site) "
+                         "(if (and (< 0 (level)) (= (who at:(site) level:(level)) (mover))) "
+                         "(move Remove (site) level:(level)))))"), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"])),
+], ids=["pieces-taken-from-levels", "levels-listed-as-moves"])
+def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
+    gives_the_reference_rows(text, seeds, played, tmp_path)
