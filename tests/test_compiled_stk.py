@@ -32,6 +32,23 @@ LEVELS_GAME = """
     (end {(if (= 0 (count Pieces Next)) (result Mover Win))})))
 """
 
+# Selections on stacks: a stack is selected with a neighbour ((move Select) in a stacking
+# game), its top piece moved there ((fromTo ... count: stack:True) as a consequent) and a
+# piece of the mover's pushed back on it ((add (to ...) stack:True) without a piece).
+SELECT_GAME = """
+(game "Select Towers"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (start {(place Stack "Disc1" 0 count:2) (place Stack "Disc2" 15 count:2)})
+    (play (move Select (from (sites Occupied by:Mover))
+            (to (sites Around (from) Orthogonal) if:(< (size Stack at:(to)) 4))
+            (then (and (fromTo (from (last From)) (to (last To)) count:1 stack:True)
+                       (add (to (last From)) stack:True)))))
+    (end {(if (= 0 (count Pieces Next)) (result Mover Win))
+          (if (<= 6 (count Sites in:(sites Occupied by:Mover))) (result Mover Win))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win by taking every enemy piece, some levels taken at once.
@@ -44,6 +61,13 @@ LEVELS_GAME = """
                          "(if (and (< 0 (level)) (= (who at:(site) level:(level)) (mover))) "
                          "(move Remove (site) level:(level)))))"), (3, 4),
      lambda df: {1, 2} <= set(df["winner"])),
-], ids=["pieces-taken-from-levels", "levels-listed-as-moves"])
+    # Both sides win, on boards of more than the four pieces they start with.
+    (SELECT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number"].gt(8).all()),
+    # The same, the whole stack moved ((fromTo ... stack:True) without count:).
+    (SELECT_GAME.replace(" count:1 stack:True", " stack:True"), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"])),
+], ids=["pieces-taken-from-levels", "levels-listed-as-moves", "stacks-selected",
+        "whole-stacks-moved"])
 def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     gives_the_reference_rows(text, seeds, played, tmp_path)

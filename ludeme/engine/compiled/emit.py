@@ -34,8 +34,10 @@ from .unsupported import Unsupported
 # piece landing on the destination's top (its height, twice); the top x levels (the
 # move's extra) of the origin landing on the destination ((height - x, the destination's
 # height)); the level given by the move's extra, x (a piece taken from a level: (x, 0); a
-# piece removed from a level: (x, x); 0 for x below 0). `CompiledGame.legal_of` reads them.
-LV_NONE, LV_TOP, LV_ADD, LV_SUB, LV_GIVEN, LV_AT = range(6)
+# piece removed from a level: (x, x); 0 for x below 0); the top levels of both sites (a
+# selection: (height - 1, the destination's height - 1), 0 for an empty stack).
+# `CompiledGame.legal_of` reads them.
+LV_NONE, LV_TOP, LV_ADD, LV_SUB, LV_GIVEN, LV_AT, LV_TOPS = range(7)
 
 # The kinds of compiled form: what an emitter of the kind gives (its arguments after `src`
 # and the ludeme), and what a ludeme without one is refused as ("": `(keyword kind)` alone).

@@ -13,7 +13,8 @@ from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Regio
                    RoleType, SiteType, layer_site, lazy_moves, ludeme, name_without_number)
 from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
-from .moves import MoveAdd, _add_moves, _moving_action, _side_effect, _then, placed, typed_sites_fn
+from .moves import (MoveAdd, _add_moves, _moving_action, _side_effect, _then, added_piece, placed,
+                    typed_sites_fn)
 
 
 @ludeme("claim")
@@ -1032,12 +1033,13 @@ def _region_if_loop(src, lud, out, ind, body):
         out.append(f"{ind}    pass")
 
 
-@emits(FromTo, kind="effect", refuses=("copy", "stack", "mover"))
+@emits(FromTo, kind="effect", refuses=("copy", "mover"))
 def _from_to_effect(src, lud, body):
     """One site to one site, `count:` pieces (read before any moves, with (from) and (to)
-    as they were), the destination's effect first; nothing from an empty site. Its own
-    (then ...) follows the move, with (from) and (to) undefined (as the reference applies a
-    nested move)."""
+    as they were), the destination's effect first; nothing from an empty site. With
+    stack:True (a stacking game), the whole stack, or the top `count:` levels in order,
+    moves at once. Its own (then ...) follows the move, with (from) and (to) undefined (as
+    the reference applies a nested move)."""
     fr, to = lud.from_, lud.to
     refuse(fr, "type", "if_")
     refuse(to, "level", "type")
@@ -1067,7 +1069,14 @@ def _from_to_effect(src, lud, body):
     if to.apply is not None:
         from .moves import _apply_lines
         _apply_lines(src, to.apply, inner)
-    inner += ["for _ in range(n_moved):", "    " + moving]
+    if lud.stack and fr.level is None:
+        # `FromTo.compile`'s stack_kind: one action, the whole stack or its top levels
+        if not src.game.stacking:
+            raise Unsupported(lud, "with stack: in a game without stacks")
+        inner.append("stack_move_stack(who, what, count, frm, to)" if lud.count is None
+                     else src.site_move_n("what[:0]", "frm", "to", "n_moved"))
+    else:
+        inner += ["for _ in range(n_moved):", "    " + moving]
     if lud.then is not None:
         inner += ["frm = -1", "to = -1"]
         emit("then", src, lud.then, inner)
@@ -1078,7 +1087,7 @@ def _from_to_effect(src, lud, body):
     body.append("frm, to = sf, st")
 
 
-emits(FromTo, kind="consequent", refuses=("copy", "stack", "mover"))(
+emits(FromTo, kind="consequent", refuses=("copy", "mover"))(
     effect_as_consequent(_from_to_effect))
 
 
@@ -1100,12 +1109,11 @@ def _add_effect(src, lud, body):
     nothing)."""
     to = lud.to
     refuse(to, "level", "apply", "type")
-    if lud.piece is None:
-        raise Unsupported(lud, "without a piece, as an effect")
     n = src.int_expr(lud.count) if lud.count is not None else "1"
-    body += [f"ak_, an_, sa_ = {src.int_expr(lud.piece)}, {n}, to", "if ak_ > 0:"]
+    kind, owner = added_piece(src, lud)
+    body += [f"ak_, ao_, an_, sa_ = {kind}, {owner}, {n}, to", "if ak_ > 0:"]
     cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
-    add = placed(src, lud, [src.site_add("to", "ak_", "OWNER[ak_]", "an_")])
+    add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")])
     if isinstance(to.site, IntFn):
         body += [f"    to = {src.int_expr(to.site)}",
                  f"    if 0 <= to < TOTAL{cond}:", *(f"        {x}" for x in add)]
@@ -1125,11 +1133,9 @@ def _add_one_move(src, lud):
     """`MoveAdd.compile`'s one placement on one site: a kind of piece, on one of the sites."""
     to = lud.to
     refuse(to, "level", "apply", "type", ("if_", "with (to if:...)"))
-    if lud.piece is None:
-        raise Unsupported(lud, "without a piece, as an effect")
     if not isinstance(to.site, IntFn):
         raise Unsupported(lud, "on a region, as one move")
-    return f"({src.int_expr(lud.piece)} > 0 and 0 <= {src.int_expr(to.site)} < TOTAL)"
+    return f"({added_piece(src, lud)[0]} > 0 and 0 <= {src.int_expr(to.site)} < TOTAL)"
 
 
 # Ludii's Add is one class: as moves, (add ...) is (move Add ...).

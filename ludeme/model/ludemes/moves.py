@@ -1492,19 +1492,7 @@ def _add_moves(src, lud, out, ind):
     (chainRuleCrossProduct adds it, then its loop again), as the reference keeps it."""
     to = lud.to
     refuse(to, "level", "type")
-    game = src.game
-    if lud.piece is not None:
-        kind = src.int_expr(lud.piece)
-        owner = f"OWNER[{kind}]"
-    else:       # the mover's first piece kind (`mover_component`)
-        first = {}
-        for comp in game.components[1:]:
-            first.setdefault(comp.owner, comp.index)
-        n = game.num_players
-        fallback = first.get(0, first.get(n + 1, 0))
-        kinds = [first.get(p, fallback) for p in range(n + 1)]
-        owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
-        kind, owner = f"{src.table(kinds)}[mover]", f"{src.table(owners)}[mover]"
+    kind, owner = added_piece(src, lud)
     effect: list[str] = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
@@ -1533,6 +1521,23 @@ def _add_moves(src, lud, out, ind):
     out.append(f"{inner}if twice_{d}:")
     src.push(out, inner + "    ", "to", "to", g)
     out.append(f"{ind}frm = sfa_{d}")
+
+
+def added_piece(src, lud) -> tuple[str, str]:
+    """The kind of piece an Add places and its owner, as expressions: its (piece ...), or
+    without one the mover's first piece kind (`mover_component`)."""
+    if lud.piece is not None:
+        kind = src.int_expr(lud.piece)
+        return kind, f"OWNER[{kind}]"
+    game = src.game
+    first = {}
+    for comp in game.components[1:]:
+        first.setdefault(comp.owner, comp.index)
+    n = game.num_players
+    fallback = first.get(0, first.get(n + 1, 0))
+    kinds = [first.get(p, fallback) for p in range(n + 1)]
+    owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
+    return f"{src.table(kinds)}[mover]", f"{src.table(owners)}[mover]"
 
 
 def placed(src, lud, add: list[str]) -> list[str]:

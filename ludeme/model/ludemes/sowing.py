@@ -20,7 +20,7 @@ from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region, RoleType, SiteType, check_start_sites, ludeme
 from .effects import applied_actions
 from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION, counted_actions
-from ludeme.engine.compiled.emit import emit, emits, lookup, refuse
+from ludeme.engine.compiled.emit import LV_TOPS, emit, emits, lookup, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 
 
@@ -621,7 +621,8 @@ def _select_moves(src, lud, out, ind):
     env = src.env
     site_type = env.board.site_type
     limit = env.total_sites if site_type == "Cell" else env.num_board_sites
-    g = src.new_generator([NO_EFFECT_ACTION], lud=lud, kind=(A_SELECT,))
+    # in a stacking game, the decision reports the top levels of the sites it selects
+    g = src.new_generator([NO_EFFECT_ACTION], lud=lud, kind=(A_SELECT,), levels=LV_TOPS)
     cond = src.bool_expr(fr.if_) if fr.if_ is not None else "True"
     out.append(f"{ind}sf, st = frm, to")
     inner = _walk_region(src, fr.site, "frm", "ff", limit, out, ind)
