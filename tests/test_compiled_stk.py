@@ -49,6 +49,29 @@ SELECT_GAME = """
           (if (<= 6 (count Sites in:(sites Occupied by:Mover))) (result Mover Win))})))
 """
 
+# Hands of stacks on a board of vertices: a hand's cells named with their type ((from Cell
+# ... level:(topLevel Cell ...)), (to Cell ...) of a consequent's (fromTo ...), (size Stack
+# Cell ...)); an enemy stack is taken whole where the mover has no piece in it ((where
+# Level ...)); a side wins when the other has none left on the board at any level ((where
+# <what>) in a stacking game).
+HAND_STACKS_GAME = """
+(game "Hand Stacks"
+  (players 2)
+  (equipment {(board (square 3) use:Vertex) (hand Each) (piece "Disc" Each)})
+  (rules
+    (start {(place Stack "Disc1" (handSite P1) count:4) (place Stack "Disc2" (handSite P2) count:4)})
+    (play (or {
+      (move (from Cell (handSite Mover) level:(topLevel Cell at:(handSite Mover)))
+            (to (sites Empty)))
+      (forEach Piece (move Step (to if:(and (is Friend (who at:(to))) (< (size Stack at:(to)) 3)))))
+      (move Select (from (sites Occupied by:Mover))
+        (to (sites Around (from)) if:(and (is Enemy (who at:(to)))
+                                          (= -1 (where Level (id "Disc" Mover) at:(to)))))
+        (then (fromTo (from (last To)) (to Cell (handSite Mover)) stack:True)))}))
+    (end {(if (and (= -1 (where (id "Disc" Next))) (> 4 (size Stack Cell at:(handSite Next))))
+              (result Mover Win))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win by taking every enemy piece, some levels taken at once.
@@ -67,7 +90,9 @@ SELECT_GAME = """
     # The same, the whole stack moved ((fromTo ... stack:True) without count:).
     (SELECT_GAME.replace(" count:1 stack:True", " stack:True"), (3, 4),
      lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (HAND_STACKS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ], ids=["pieces-taken-from-levels", "levels-listed-as-moves", "stacks-selected",
-        "whole-stacks-moved"])
+        "whole-stacks-moved", "hands-of-stacks"])
 def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     gives_the_reference_rows(text, seeds, played, tmp_path)

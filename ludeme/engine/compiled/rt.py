@@ -577,6 +577,41 @@ def stack_move_stack(who, what, count, frm, to):
 
 
 @njit(cache=True)
+def not_board_site(site, first):
+    """True for a site of a (from ...) or (to ...) naming another site type than the
+    board's, which are hands' cells; a board site (below `first`) fails, as the reference."""
+    if 0 <= site < first:
+        raise ValueError("a site of another type than the board's read on the board")
+    return True
+
+
+@njit(cache=True)
+def stack_holds(what, count, site, w):
+    """Some level of a site's stack holds a piece of kind `w`."""
+    total, depth = stack_shape(what, count)
+    for i in range(total + site * depth, total + site * depth + count[total + site]):
+        if what[i] == w:
+            return True
+    return False
+
+
+@njit(cache=True)
+def stack_level_of(what, count, site, w, from_top, limit):
+    """The level of a site's stack holding a piece of kind `w` (the highest, or the lowest
+    when not `from_top`); -1 where none does, for a kind of 0 or less, or a site off the
+    first `limit` (the board's)."""
+    if site < 0 or site >= limit or w <= 0:
+        return -1
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    for k in range(n):
+        level = n - 1 - k if from_top else k
+        if what[total + site * depth + level] == w:
+            return level
+    return -1
+
+
+@njit(cache=True)
 def stack_insert(who, what, count, site, level, w, owner):
     """One piece inserted at a level of a site's stack, those from there up one higher;
     at -1 or past the top, pushed on it (StackSites.add with a level, of one piece)."""

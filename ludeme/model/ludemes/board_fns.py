@@ -7,7 +7,7 @@ from __future__ import annotations
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
-from ludeme.engine.compiled.emit import emits, refuse_stacks
+from ludeme.engine.compiled.emit import emits
 from ludeme.engine.compiled.unsupported import Unsupported
 
 from .base import Bool, IntFn, LitStr, P, Region, RoleType, SiteType, ludeme
@@ -299,32 +299,53 @@ class RegionSite(IntFn):
 def _where(src, lud):
     """The first board site holding the piece; the named form, as the reference, stops when
     the piece stands on several sites (a kernel raises: Ludii's answer follows its list of
-    owned pieces, which the kernels do not keep)."""
-    refuse_stacks(src, lud)     # the reference reads every level of a stack
+    owned pieces, which the kernels do not keep). In a stacking game every level of a
+    stack is read."""
     limit = src.env.num_board_sites
-    if not isinstance(lud.name, str):
-        what, once = src.int_expr(lud.name), False
-    else:
-        if not isinstance(lud.role, str):
-            raise Unsupported(lud, "for a player given by a number")
-        first = first_named(src.game.components, lud.name)
-        per = [first.get(p, -1) for p in range(src.game.num_players + 2)]
-        pid = src.player_expr(lud.role, lud)
-        what, once = f"({src.table(per)}[{pid}] if 0 <= {pid} < {len(per)} else -1)", True
+    what, once = _where_piece(src, lud)
 
     # The named form looks on past the first site, to refuse a second one.
     found = ["            if found >= 0:",
              "                raise ValueError('(where ...) with the piece on several sites')",
              "            found = site"] if once else ["            return site"]
 
+    holds = "what[site] == w"
+    if src.game.stacking:
+        holds = "stack_holds(what, count, site, w)"
+
     def make(name):
         return "\n".join([
-            "@njit(cache=True)", f"def {name}(what, w):",
+            "@njit(cache=True)", f"def {name}(what, count, w):",
             "    found = -1",
             "    if w <= 0:",
             "        return -1",
             f"    for site in range({limit}):",
-            "        if what[site] == w:",
+            f"        if {holds}:",
             *found,
             "    return found", ""])
-    return f"{src.helper(make)}(what, {what})"
+    return f"{src.helper(make)}(what, count, {what})"
+
+
+def _where_piece(src, lud) -> tuple[str, bool]:
+    """The kind of piece a (where ...) or (where Level ...) looks for, as an expression, and
+    whether it is named (the first component of the player whose name contains it)."""
+    if not isinstance(lud.name, str):
+        return src.int_expr(lud.name), False
+    if not isinstance(lud.role, str):
+        raise Unsupported(lud, "for a player given by a number")
+    first = first_named(src.game.components, lud.name)
+    per = [first.get(p, -1) for p in range(src.game.num_players + 2)]
+    pid = src.player_expr(lud.role, lud)
+    return f"({src.table(per)}[{pid}] if 0 <= {pid} < {len(per)} else -1)", True
+
+
+@emits(WhereLevel, kind="int", refuses=("state", "type"))
+def _where_level(src, lud):
+    """The level of the site holding the piece, searched from the top (or from the bottom
+    when fromTop: is false), -1 when none does or the site is off the board."""
+    if not src.game.stacking:
+        raise Unsupported(lud, "in a game without stacks")
+    what = _where_piece(src, lud)[0]
+    top = src.bool_expr(lud.fromTop) if lud.fromTop is not None else "True"
+    return (f"stack_level_of(what, count, {src.int_expr(lud.at)}, {what}, {top}, "
+            f"{src.env.num_board_sites})")

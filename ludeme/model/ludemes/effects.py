@@ -14,7 +14,7 @@ from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Regio
 from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import (MoveAdd, _add_moves, _moving_action, _side_effect, _then, added_piece, placed,
-                    typed_sites_fn)
+                    typed_site, typed_sites_fn)
 
 
 @ludeme("claim")
@@ -1041,8 +1041,8 @@ def _from_to_effect(src, lud, body):
     moves at once. Its own (then ...) follows the move, with (from) and (to) undefined (as
     the reference applies a nested move)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "type", "if_")
-    refuse(to, "level", "type")
+    refuse(fr, "if_")
+    refuse(to, "level")
     # no site: (from) and (to) themselves (the reference's `typed_sites_fn` default)
     if not isinstance(fr.site, (IntFn, type(None))) or not isinstance(to.site, (IntFn, type(None))):
         raise Unsupported(lud, "from or to a region")
@@ -1050,11 +1050,11 @@ def _from_to_effect(src, lud, body):
     n = src.int_expr(lud.count) if lud.count else "1"
     body += ["sf, st = frm, to",
              f"fs = {f_site}",
-             "if 0 <= fs < TOTAL and (what[fs] > 0 or count[fs] > 0):",
+             f"if 0 <= fs < TOTAL and (what[fs] > 0 or count[fs] > 0){typed_site(src, fr, 'fs')}:",
              "    frm = fs",
              f"    ts = {src.int_expr(to.site) if to.site is not None else 'to'}",
              "    frm = sf",
-             "    if ts >= 0:",
+             f"    if ts >= 0{typed_site(src, to, 'ts')}:",
              f"        n_moved = {n}",
              "        frm, to = fs, ts"]
     inner: list[str] = []
@@ -1108,11 +1108,12 @@ def _add_effect(src, lud, body):
     each are listed, then the piece is placed on each of them (a kind of 0 or less places
     nothing)."""
     to = lud.to
-    refuse(to, "level", "apply", "type")
+    refuse(to, "level", "apply")
     n = src.int_expr(lud.count) if lud.count is not None else "1"
     kind, owner = added_piece(src, lud)
     body += [f"ak_, ao_, an_, sa_ = {kind}, {owner}, {n}, to", "if ak_ > 0:"]
-    cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
+    cond = typed_site(src, to, "to") + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None
+                                        else "")
     add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")])
     if isinstance(to.site, IntFn):
         body += [f"    to = {src.int_expr(to.site)}",

@@ -1491,7 +1491,7 @@ def _add_moves(src, lud, out, ind):
     over a region, Ludii lists such a move twice where the effect's condition holds
     (chainRuleCrossProduct adds it, then its loop again), as the reference keeps it."""
     to = lud.to
-    refuse(to, "level", "type")
+    refuse(to, "level")
     kind, owner = added_piece(src, lud)
     effect: list[str] = []
     if to.apply is not None:
@@ -1557,8 +1557,7 @@ def _from_to_moves(src, lud, out, ind):
     it was, and kept in the move's extra slot); with copy:True, a piece of the same kind
     and owner added there, the origin's left as it was (Ludii's ActionCopy)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "type")
-    refuse(to, "level", "type")
+    refuse(to, "level")
     effect = []
     if lud.copy:
         if lud.stack or lud.count is not None:
@@ -1596,7 +1595,7 @@ def _from_to_moves(src, lud, out, ind):
     out.append(f"{ind}sf, st = frm, to")
     out.append(f"{ind}for ff in {f_seq}:")
     out.append(f"{ind}    frm = ff")
-    f_ok = f" and {f_flt('frm')}" if f_flt else ""
+    f_ok = (f" and {f_flt('frm')}" if f_flt else "") + typed_site(src, fr, "frm")
     if fr.if_ is not None:      # read with (from) on the site and (to) as it was
         f_ok += f" and {src.bool_expr(fr.if_)}"
     out.append(f"{ind}    if 0 <= frm < TOTAL and what[frm] > 0{f_ok}:")
@@ -1639,8 +1638,8 @@ def _from_to_effect(src, lud, body):
     the destination's effect goes first; its own (then ...) follows, with (from) and (to)
     undefined (as the reference applies a nested move)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "type", "if_")
-    refuse(to, "type", "rotations")
+    refuse(fr, "if_")
+    refuse(to, "rotations")
     if not all(isinstance(x.site, (IntFn, type(None))) for x in (fr, to)):
         raise Unsupported(lud, "from or to a region, as an effect")
     levels = fr.level is not None or to.level is not None
@@ -1648,7 +1647,7 @@ def _from_to_effect(src, lud, body):
         raise Unsupported(lud, "with a level, beside count: or in a game without stacks")
     body += ["sf, st = frm, to",
              f"frm = {src.int_expr(fr.site) if fr.site is not None else 'frm'}",
-             "if 0 <= frm < TOTAL and what[frm] > 0:"]
+             f"if 0 <= frm < TOTAL and what[frm] > 0{typed_site(src, fr, 'frm')}:"]
     inner = [f"n_moved = {src.int_expr(lud.count)}"] if lud.count is not None else []
     inner.append(f"to = {src.int_expr(to.site) if to.site is not None else 'st'}")
     moved: list[str] = []
@@ -1670,7 +1669,8 @@ def _from_to_effect(src, lud, body):
     if lud.then is not None:
         moved += ["frm = -1", "to = -1"]
         emit("then", src, lud.then, moved)
-    cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
+    cond = typed_site(src, to, "to") + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None
+                                        else "")
     inner.append(f"if 0 <= to < TOTAL{cond}:")
     inner += ["    " + x for x in moved]
     body += ["    " + x for x in inner]
@@ -1686,7 +1686,17 @@ def _to_sites(src, to) -> tuple[str, str]:
     seq, flt = ("(to,)", None) if to.site is None else _sites_of(src, to.site)
     cond = src.bool_expr(to.if_) if to.if_ is not None else None
     conds = " and ".join(c for c in (flt and flt("to"), cond) if c)
-    return seq, f" and {conds}" if conds else ""
+    return seq, typed_site(src, to, "to") + (f" and {conds}" if conds else "")
+
+
+def typed_site(src, spec, var: str) -> str:
+    """" and <test>" for a (from ...) or (to ...) naming a site type other than the board's
+    (its sites are hands' cells, whatever the type: `typed_sites`): the kernel fails on a
+    board site as the reference does; "" for the board's own type. (A game that puts
+    pieces on a layer of another type has no compiled form.)"""
+    if spec is None or spec.type in (None, src.env.board.site_type):
+        return ""
+    return f" and not_board_site({var}, {src.env.num_board_sites})"
 
 
 def _sites_of(src, site_lud):

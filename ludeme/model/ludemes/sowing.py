@@ -614,28 +614,35 @@ def _select_moves(src, lud, out, ind):
     per site of that region too (read with both on the site selected), in increasing
     order, where its condition holds with (to) on it. Its one action (Ludii's
     ActionSelect) changes nothing but is counted."""
+    from .moves import typed_site
     fr, dest = lud.from_, lud.to
-    refuse(fr, "level", "type")
+    refuse(fr, "level")
     if dest is not None:
-        refuse(dest, "level", "type", "apply")
+        refuse(dest, "level", "apply")
     env = src.env
-    site_type = env.board.site_type
-    limit = env.total_sites if site_type == "Cell" else env.num_board_sites
+
+    def limit_of(spec):
+        """`MoveSelect._limit`: every container's cells for a Cell, else the board's."""
+        site_type = spec.type or env.board.site_type
+        return env.total_sites if site_type == "Cell" else env.num_board_sites
     # in a stacking game, the decision reports the top levels of the sites it selects
     g = src.new_generator([NO_EFFECT_ACTION], lud=lud, kind=(A_SELECT,), levels=LV_TOPS)
     cond = src.bool_expr(fr.if_) if fr.if_ is not None else "True"
+    cond = f"True{typed_site(src, fr, 'ff')} and {cond}"
     out.append(f"{ind}sf, st = frm, to")
-    inner = _walk_region(src, fr.site, "frm", "ff", limit, out, ind)
+    inner = _walk_region(src, fr.site, "frm", "ff", limit_of(fr), out, ind)
     out.append(f"{inner}frm = ff")
     out.append(f"{inner}to = ff")
     out.append(f"{inner}if {cond}:")
     if dest is None:
         src.push(out, inner + "    ", "frm", "frm", g)
     else:
-        walk = _walk_region(src, dest.site, "to", "tt", limit, out, inner + "    ", "_to")
+        walk = _walk_region(src, dest.site, "to", "tt", limit_of(dest), out, inner + "    ",
+                            "_to")
         out.append(f"{walk}frm = ff")
         out.append(f"{walk}to = tt")
         test = src.bool_expr(dest.if_) if dest.if_ is not None else "True"
+        test = f"True{typed_site(src, dest, 'tt')} and {test}"
         out.append(f"{walk}if {test}:")
         src.push(out, walk + "    ", "frm", "tt", g)
         out.append(f"{walk}to = ff")

@@ -272,18 +272,23 @@ def _level(src, lud):
     return src.level_var
 
 
-@emits(SizeStack, kind="int", refuses=("type", "in"))
+@emits(SizeStack, kind="int", refuses=("in",))
 def _size_stack(src, lud):
+    """Of another site type than the board's, only a hand's cell holds a stack
+    (`other_layer_end`)."""
     at = src.int_expr(lud.at) if lud.at is not None else "last_to"
-    return f"(count[TOTAL + {at}] if {at} >= 0 else 0)"
+    first = other_layer_end(src.env, lud.type, lud)
+    return f"(count[TOTAL + {at}] if {at} >= {first} else 0)"
 
 
-@emits(TopLevel, kind="int", refuses=("type",))
+@emits(TopLevel, kind="int")
 def _top_level(src, lud):
+    """As `_size_stack`, less one."""
     if not src.game.stacking:
         return "0"
     at = src.int_expr(lud.at)
-    return f"(max(count[TOTAL + {at}] - 1, 0) if {at} >= 0 else 0)"
+    first = other_layer_end(src.env, lud.type, lud)
+    return f"(max(count[TOTAL + {at}] - 1, 0) if {at} >= {first} else 0)"
 
 
 @emits(CountStack, kind="int", refuses=("type", "in"))
