@@ -72,6 +72,29 @@ HAND_STACKS_GAME = """
               (result Mover Win))})))
 """
 
+# States on stacks: each level keeps its piece's state ((set State ... level:), (state ...
+# level:)); a piece moved from a level keeps its own, a top piece stepping takes the one
+# its new level was left with (Ludii's ChunkStack); an enemy piece goes on its third hit.
+STATES_GAME = """
+(game "Stack States"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (or
+      (move (from (from) level:(level))
+        (to (sites Around (from) Orthogonal) if:(< (size Stack at:(to)) 3))
+        (then (set State at:(last To) (% (+ 1 (state at:(last To))) 3))))
+      (move Step Orthogonal (to if:(is Enemy (who at:(to))))
+        (then (forEach Level (last To) FromTop
+          (if (is Enemy (who at:(last To) level:(level)))
+            (if (= 2 (state at:(last To) level:(level)))
+              (remove (last To) level:(level))
+              (set State at:(last To) level:(level) (+ 1 (state at:(last To) level:(level)))))))))))})
+  (rules
+    (start {(place Stack "Disc1" (sites Bottom) count:2) (place Stack "Disc2" (sites Top) count:2)})
+    (play (forEach Piece))
+    (end {(if (= 0 (count Pieces Next)) (result Mover Win))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win by taking every enemy piece, some levels taken at once.
@@ -92,7 +115,9 @@ HAND_STACKS_GAME = """
      lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win.
     (HAND_STACKS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (STATES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ], ids=["pieces-taken-from-levels", "levels-listed-as-moves", "stacks-selected",
-        "whole-stacks-moved", "hands-of-stacks"])
+        "whole-stacks-moved", "hands-of-stacks", "states-of-levels"])
 def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     gives_the_reference_rows(text, seeds, played, tmp_path)

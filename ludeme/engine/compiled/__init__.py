@@ -404,8 +404,10 @@ class CompiledState:
     def position_key(self) -> tuple:
         """The position as Ludii's stateHash reads it (State.position_key: not the phases)."""
         m = self.m
+        # (in a stacking game whose pieces have states, not what each level was left with)
+        n = m.N_STATE if m.N_STATE <= m.TOTAL else m.TOTAL * (1 + m.DEPTH)
         return tuple(a.tobytes() for a in (self.who, self.what, self.sites_count(),
-                                           self.sc[m.STATE:m.STATE + m.N_STATE]))
+                                           self.sc[m.STATE:m.STATE + n]))
 
     def situation_key(self, position: tuple | None = None) -> tuple:
         """The position (`position_key`, given when already known) and the players' state

@@ -842,6 +842,19 @@ class Source:
             raise _NeedsPieceStates()
         return f"sc[STATE + {site}]"
 
+    def set_piece_state(self, site: str, value: str) -> str:
+        """The statement that sets the state of the piece at `site` (the top piece's, in a
+        stacking game, whose levels keep theirs: `rt`'s stack writes)."""
+        if self.game.stacking:
+            self.piece_state(site)          # (asks for the states)
+            return self.stack_write(f"stack_set_state(who, what, count, {site}, -1, {value})")
+        return f"{self.piece_state(site)} = {value}"
+
+    def stack_write(self, call: str) -> str:
+        """A write of a stacking game's levels (`rt`'s `stack_...(who, what, count, ...)`),
+        in a game with piece states its form that keeps them."""
+        return self._site_write(call)
+
     def _site_write(self, call: str) -> str:
         """A write of the sites (`rt`'s `site_...(who, what, count, ...)`), in a game with
         piece states its form that keeps them (`..._st`, given the states)."""
@@ -897,8 +910,8 @@ class _NeedsPieceStates(Unsupported):
 # listed here shows there.
 _ACTION_STATEMENT = re.compile(
     r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)(_st)?\("
-    r"|(pend_add|rem_add|rem_forget|rem_clear|stack_move_stack|stack_move_level|stack_take"
-    r"|stack_insert)\("
+    r"|(pend_add|rem_add|rem_forget|rem_clear)\("
+    r"|(stack_move_stack|stack_move_level|stack_take|stack_insert|stack_set_state)(_st)?\("
     r"|sc\[(NEXT|COUNTER|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+"
     r"|STATE \+ [^\]]+)\] \+?= "
     r"|what\[[^\]]+\] = "
@@ -932,7 +945,9 @@ def counted_actions(lines: list[str], after: bool = False) -> list[str]:
 # arguments after (who, what, count) and, in the `_st` forms, the states (an action that
 # moves no piece is its own origin, as `State._note_after` reads the reference's).
 _WRITE_SITES = {"site_move": (1, 2), "site_move_counted": (2, 3), "site_move_n": (1, 2),
-                "site_clear": (0, 0), "site_add": (1, 1), "stack_move_stack": (0, 1)}
+                "site_clear": (0, 0), "site_add": (1, 1), "stack_move_stack": (0, 1),
+                "stack_move_level": (0, 2), "stack_take": (0, 0), "stack_insert": (0, 0),
+                "stack_set_state": (0, 0)}
 _SITE_SUBSCRIPT = re.compile(r"(?:sc\[(?:CLEAR|STATE) \+ |what\[)")
 
 
@@ -1152,9 +1167,6 @@ def _journaled(module: str) -> bool:
 
 def _generate(game, s0, src: Source) -> str:
     """The numba module of one game, written by `src`."""
-    if src.piece_states and game.stacking:
-        # The stack layout keeps no state per level; the states' writes know no levels.
-        raise Unsupported(None, "piece states in a stacking game")
     rules = game.typed.rules
     n = game.num_players
     phases = _phases(rules)
@@ -1236,7 +1248,8 @@ def _generate(game, s0, src: Source) -> str:
         stacking=bool(game.stacking), depth=depth,
         level_keys=[random.Random(-1 - i).getrandbits(62) * 2 + 1
                     for i in range(game.total_sites * depth)],
-        stack_writes=STACK_WRITES if game.stacking else "",
+        stack_writes=(STACK_WRITES + ("\n" + STACK_WRITES_ST if src.piece_states else ""))
+        if game.stacking else "",
         tables="\n".join(src.table_lines),
         n_elements=game.board.num_elements(),
         step_start=step_start, step_to=step_to,
@@ -1253,9 +1266,9 @@ def _generate(game, s0, src: Source) -> str:
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),
         init_who=init_who, init_what=init_what, init_count=init_count,
-        init_state=list(s0.sites.state) if src.piece_states or src.die_states else [],
-        state_keys=[random.Random(f"state {s}").getrandbits(62) * 2 + 1
-                    for s in range(game.total_sites)]
+        init_state=_initial_states(game, s0, depth if src.piece_states else 0)
+        if src.piece_states or src.die_states else [],
+        state_keys=_state_keys(game, depth if src.piece_states else 0)
         if src.piece_states or src.die_states else [],
         site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
@@ -1344,6 +1357,10 @@ def chain_depth(who, what, count, sc, phase, hist_mover, hist_pass, f, t, g, x):
 STACK_WRITES = ("from ludeme.engine.compiled.rt import (stack_add as site_add, "
                 "stack_remove as site_clear,\n    stack_move as site_move, "
                 "stack_move_n as site_move_n)")
+# The same in a game whose pieces have a state (`rt`, "the stacks' writes ... a state").
+STACK_WRITES_ST = ("from ludeme.engine.compiled.rt import (stack_add_st as site_add_st, "
+                   "stack_remove_st as site_clear_st,\n    stack_move_st as site_move_st, "
+                   "stack_move_n_st as site_move_n_st)")
 # Levels the kernels keep per site, at least (more when the start stacks more).
 MIN_DEPTH = 32
 # A statement writing a site's array in place, not through the writes of `rt`.
@@ -1375,10 +1392,46 @@ def _initial_sites(game, s0) -> tuple[list, list, list, int]:
 
 def _refuse_direct_writes(src, *blocks) -> None:
     """In a stacking game every write goes through the stacks' (`STACK_WRITES`): refuse a
-    compiled form that writes a site's top-level view itself."""
+    compiled form that writes a site's top-level view itself, or its piece's state."""
+    dice = {str(s) for d in getattr(src.env, "dice", None) or () for s in d.sites}
     for line in [x for block in blocks for x in block] + src.helpers:
         if _DIRECT_WRITE.search(line):
             raise Unsupported(None, "a piece changed in place in a stacking game")
+        if any(m.group(1) not in dice for m in _STATE_WRITE.finditer(line)):
+            raise Unsupported(None, "a piece state changed in place in a stacking game")
+
+
+# A statement writing a piece's state in place (`Source.piece_state` assigned). A die's
+# face, its state, is written so (`dice`): its level's copy is no part of the position.
+_STATE_WRITE = re.compile(r"\bsc\[STATE \+ ([^\]]*)\]\s*[-+]?=(?!=)")
+
+
+def _initial_states(game, s0, depth: int) -> list[int]:
+    """The start's piece states as the kernels keep them: one per site, in a stacking game
+    whose pieces have states (`depth`, its levels per site, not 0) then one per level and
+    what each level was left with (`rt`, "the stacks' writes")."""
+    if not depth:
+        return list(s0.sites.state)
+    total = game.total_sites
+    levels, left = [0] * (total * depth), [0] * (total * depth)
+    for s in range(total):
+        for i, lv in enumerate(s0.sites.stack(s)):
+            levels[s * depth + i] = lv[2]
+        for i, data in enumerate(getattr(s0.sites, "residue", {}).get(s, ())):
+            left[s * depth + i] = data[0]
+    return list(s0.sites.state) + levels + left
+
+
+def _state_keys(game, depth: int) -> list[int]:
+    """The hash keys of the states (`_initial_states`): none for what a level was left
+    with, which is no part of the position (`StackSites.key`)."""
+    keys = [random.Random(f"state {s}").getrandbits(62) * 2 + 1
+            for s in range(game.total_sites)]
+    if depth:
+        n = game.total_sites * depth
+        keys += [random.Random(f"level state {i}").getrandbits(62) * 2 + 1 for i in range(n)]
+        keys += [0] * n
+    return keys
 
 
 # Values a decision (or the start rules) may draw from the chance stream before the playout
@@ -1449,7 +1502,9 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 site_clear, site_move, site_move_counted, site_move_n,
                                 stack_at, stack_move_stack, stack_pieces,
                                 stack_insert, stack_take, stack_move_level, stack_holds,
-                                stack_level_of, not_board_site,
+                                stack_level_of, not_board_site, stack_state_at,
+                                stack_move_level_st, stack_take_st, stack_insert_st,
+                                stack_move_stack_st, stack_set_state_st,
                                 site_add_st, site_clear_st, site_move_st,
                                 site_move_counted_st, site_move_n_st,
                                 mt_seed_block, rand_below, mt_seed_keys, chance_seed_keys,

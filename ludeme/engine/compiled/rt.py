@@ -668,6 +668,192 @@ def stack_move_level(who, what, count, frm, level, to, level_to):
 
 
 
+# The stacks' writes in a game whose pieces have a state (`st`, the states' block: the top
+# level's state of each site (`st[s]`, s < TOTAL, what `(state at:)` reads), then each
+# level's (`st[TOTAL + s * DEPTH + l]`), then what each level index was left with (Ludii's
+# ChunkStack: `StackSites.residue`, `st[TOTAL * (1 + DEPTH) + s * DEPTH + l]`, read only
+# above the stack). Each is `StackSites`'s write of the same action, states included.
+
+@njit(cache=True, inline="always")
+def _lv(total, depth, site, i):
+    return total + site * depth + i
+
+
+@njit(cache=True, inline="always")
+def _left(total, depth, site, i):
+    return total * (1 + depth) + site * depth + i
+
+
+@njit(cache=True)
+def _sync_state(st, what, count, site):
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    st[site] = st[_lv(total, depth, site, n - 1)] if n > 0 else 0
+
+
+@njit(cache=True)
+def _push_st(who, what, count, st, site, w, owner, state, own):
+    """A piece pushed on a stack, with its own state (`own`) or the one its level was left
+    with (a piece added, or a top piece moved, by what and owner alone)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    stack_push(who, what, count, site, w, owner)
+    st[_lv(total, depth, site, n)] = state if own else st[_left(total, depth, site, n)]
+    stack_sync(who, what, count, site)
+    _sync_state(st, what, count, site)
+
+
+@njit(cache=True)
+def _pop_top_st(who, what, count, st, site):
+    """StackSites._pop_top: the level left with no data."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    stack_pop(who, what, count, site)
+    st[_lv(total, depth, site, n - 1)] = 0
+    st[_left(total, depth, site, n - 1)] = 0
+    stack_sync(who, what, count, site)
+    _sync_state(st, what, count, site)
+
+
+@njit(cache=True)
+def _pop_level_st(who, what, count, st, site, i):
+    """StackSites._pop_level: level i taken out (its state returned), the old top's data
+    left one above the new top."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    state = st[_lv(total, depth, site, i)]
+    top = st[_lv(total, depth, site, n - 1)]
+    for j in range(i, n - 1):
+        st[_lv(total, depth, site, j)] = st[_lv(total, depth, site, j + 1)]
+    st[_lv(total, depth, site, n - 1)] = 0
+    st[_left(total, depth, site, n - 1)] = top
+    stack_take(who, what, count, site, i)
+    _sync_state(st, what, count, site)
+    return state
+
+
+@njit(cache=True)
+def _insert_st(who, what, count, st, site, level, w, owner, state):
+    """A piece inserted at a level below the top (its own state), those above one higher."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    for j in range(n, level, -1):
+        st[_lv(total, depth, site, j)] = st[_lv(total, depth, site, j - 1)]
+    st[_lv(total, depth, site, level)] = state
+    stack_insert(who, what, count, site, level, w, owner)
+    _sync_state(st, what, count, site)
+
+
+@njit(cache=True)
+def stack_add_st(who, what, count, st, hand_from, site, w, owner, k):
+    for _ in range(k):
+        _push_st(who, what, count, st, site, w, owner, 0, False)
+
+
+@njit(cache=True)
+def stack_remove_st(who, what, count, st, site):
+    total, depth = stack_shape(what, count)
+    if count[total + site] > 0:
+        _pop_top_st(who, what, count, st, site)
+
+
+@njit(cache=True)
+def stack_move_level_st(who, what, count, st, frm, level, to, level_to):
+    """StackSites.move: the top piece (level -1) takes the data its new level was left with
+    when it lands on the top; a piece taken from a level, or inserted, keeps its own."""
+    total, depth = stack_shape(what, count)
+    n = count[total + frm]
+    i = n - 1 if level == -1 else level
+    if not 0 <= i < n:
+        return
+    w, owner = what[_lv(total, depth, frm, i)], who[_lv(total, depth, frm, i)]
+    if level == -1:
+        state = st[_lv(total, depth, frm, i)]
+        _pop_top_st(who, what, count, st, frm)
+    else:
+        state = _pop_level_st(who, what, count, st, frm, i)
+    m = count[total + to]
+    if level_to == -1 or level_to > m:
+        _push_st(who, what, count, st, to, w, owner, state, level != -1)
+    else:
+        _insert_st(who, what, count, st, to, max(0, level_to), w, owner, state)
+
+
+@njit(cache=True)
+def stack_move_st(who, what, count, st, hand_from, frm, to):
+    stack_move_level_st(who, what, count, st, frm, -1, to, -1)
+
+
+@njit(cache=True)
+def stack_take_st(who, what, count, st, site, level):
+    """StackSites.remove by level (-1: the top)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    i = n - 1 if level == -1 else level
+    if not 0 <= i < n:
+        return
+    if level == -1:
+        _pop_top_st(who, what, count, st, site)
+    else:
+        _pop_level_st(who, what, count, st, site, i)
+
+
+@njit(cache=True)
+def stack_insert_st(who, what, count, st, site, level, w, owner):
+    """StackSites.add of one piece at a level (on the top: the data its level was left
+    with; inserted: none)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    if level < 0 or level >= n:
+        _push_st(who, what, count, st, site, w, owner, 0, False)
+    else:
+        _insert_st(who, what, count, st, site, level, w, owner, 0)
+
+
+@njit(cache=True)
+def stack_move_n_st(who, what, count, st, owner_of, frm, to, n):
+    """StackSites.move_n: the top levels move with their states; the levels' residue stays."""
+    total, depth = stack_shape(what, count)
+    h, m = count[total + frm], count[total + to]
+    n = min(n, h)
+    if n <= 0 or frm == to:         # (the same stack, as it was)
+        return
+    for j in range(n):
+        st[_lv(total, depth, to, m + j)] = st[_lv(total, depth, frm, h - n + j)]
+        st[_lv(total, depth, frm, h - n + j)] = 0
+    stack_move_n(who, what, count, owner_of, frm, to, n)
+    _sync_state(st, what, count, frm)
+    _sync_state(st, what, count, to)
+
+
+@njit(cache=True)
+def stack_move_stack_st(who, what, count, st, frm, to):
+    total, depth = stack_shape(what, count)
+    stack_move_n_st(who, what, count, st, what[:0], frm, to, count[total + frm])
+
+
+@njit(cache=True)
+def stack_set_state_st(who, what, count, st, site, level, v):
+    """StackSites.set_field of the state: the top's (-1) or a level's; none past the stack."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    i = n - 1 if level == -1 else level
+    if 0 <= i < n:
+        st[_lv(total, depth, site, i)] = v
+        _sync_state(st, what, count, site)
+
+
+@njit(cache=True)
+def stack_state_at(st, what, count, site, level):
+    """The state at a level of a site's stack (-1: the top), 0 where there is none."""
+    total, depth = stack_shape(what, count)
+    if site < 0:
+        return 0
+    n = count[total + site]
+    i = n - 1 if level == -1 else level
+    return st[_lv(total, depth, site, i)] if 0 <= i < n else 0
+
+
 # The same writes in a game whose pieces have a state (`st`, the state per site): a piece
 # takes its state with it, a piece landing on an empty site (or a count landing anew) starts
 # it afresh, and a site emptied loses it; a site keeps it when only its count changes.

@@ -1065,7 +1065,7 @@ def _from_to_effect(src, lud, body):
         if not src.game.stacking:
             raise Unsupported(lud, "with (from ... level:) in a game without stacks")
         inner.append(f"flv = {src.int_expr(fr.level)}")
-        moving = "stack_move_level(who, what, count, frm, flv, to, -1)"
+        moving = src.stack_write("stack_move_level(who, what, count, frm, flv, to, -1)")
     if to.apply is not None:
         from .moves import _apply_lines
         _apply_lines(src, to.apply, inner)
@@ -1073,7 +1073,8 @@ def _from_to_effect(src, lud, body):
         # `FromTo.compile`'s stack_kind: one action, the whole stack or its top levels
         if not src.game.stacking:
             raise Unsupported(lud, "with stack: in a game without stacks")
-        inner.append("stack_move_stack(who, what, count, frm, to)" if lud.count is None
+        inner.append(src.stack_write("stack_move_stack(who, what, count, frm, to)")
+                     if lud.count is None
                      else src.site_move_n("what[:0]", "frm", "to", "n_moved"))
     else:
         inner += ["for _ in range(n_moved):", "    " + moving]

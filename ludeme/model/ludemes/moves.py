@@ -1547,7 +1547,7 @@ def placed(src, lud, add: list[str]) -> list[str]:
     if lud.piece is None or lud.piece.state is None:
         return add
     return [f"pst_ = {src.int_expr(lud.piece.state)}", *add,
-            f"{src.piece_state('to')} = pst_", "sc[NUM_ACTIONS] -= 1"]
+            src.set_piece_state("to", "pst_"), "sc[NUM_ACTIONS] -= 1"]
 
 
 @emits(MoveFromTo, kind="moves", refuses=("mover",))
@@ -1578,7 +1578,7 @@ def _from_to_moves(src, lud, out, ind):
         effect.append(src.site_add("to", "cw_", "co_", "1"))
         kind = A_ADD
     elif lud.count is None and lud.stack:
-        effect.append("stack_move_stack(who, what, count, frm, to)")
+        effect.append(src.stack_write("stack_move_stack(who, what, count, frm, to)"))
         kind, levels = A_MOVE_STACK, LV_NONE
     elif lud.count is None:
         effect.append(src.site_move())
@@ -1623,7 +1623,7 @@ def _from_level_effect(src, lud, effect: list[str]) -> tuple[int, int]:
         raise Unsupported(lud, "with (from ... level:) beside copy: or count:")
     if not src.game.stacking:
         raise Unsupported(lud, "with (from ... level:) in a game without stacks")
-    effect.append("stack_move_level(who, what, count, frm, x, to, -1)")
+    effect.append(src.stack_write("stack_move_level(who, what, count, frm, x, to, -1)"))
     if isinstance(lud.from_.level, Level):  # the move applied reads (level) as it was made
         effect.insert(0, "lvl = x")
     return A_MOVE_LEVEL, LV_GIVEN
@@ -1659,7 +1659,7 @@ def _from_to_effect(src, lud, body):
         # past it), both read with (from) and (to) on their sites
         lf, lt = (f"max({src.int_expr(x.level)}, -1)" if x.level is not None else "-1"
                   for x in (fr, to))
-        moved.append(f"stack_move_level(who, what, count, frm, {lf}, to, {lt})")
+        moved.append(src.stack_write(f"stack_move_level(who, what, count, frm, {lf}, to, {lt})"))
     elif lud.count is None:
         moved.append(src.site_move())
     else:
@@ -1711,7 +1711,8 @@ def _moving(src, lud, levels: int) -> tuple[str, int, int]:
     line, the action's code and the levels its moves report (`levels` for the top piece's
     move; a whole stack's reports none)."""
     if lud.stack:
-        return "stack_move_stack(who, what, count, frm, to)", A_MOVE_STACK, LV_NONE
+        return (src.stack_write("stack_move_stack(who, what, count, frm, to)"), A_MOVE_STACK,
+                LV_NONE)
     return src.site_move(), A_MOVE, levels
 
 
@@ -1765,8 +1766,8 @@ def _step_moves(src, lud, out, ind):
     x = "-1"
     if level is not None:
         # the piece at the level (the top for -1: its level kept) moves, the level reported
-        line, kind, levels = ("stack_move_level(who, what, count, frm, x, to, -1)",
-                              A_MOVE_LEVEL, LV_GIVEN)
+        line = src.stack_write("stack_move_level(who, what, count, frm, x, to, -1)")
+        kind, levels = A_MOVE_LEVEL, LV_GIVEN
         if isinstance(level, Level):    # the move applied reads (level) as it was made
             effect.insert(0, "lvl = x")
         f_ok += f" and {lvs} >= -1"
@@ -1839,13 +1840,14 @@ def _remove_effect(src, eff, body):
     each loses its piece: the reference lists them all before the first goes."""
     clear = src.site_clear("rs")
     if eff.level is not None:
-        # the piece at the level (read once, below 0 the bottom) goes, each time (Ludii's
-        # Remove, `_level_removals`); a level past the stack leaves it as it was
+        # the piece at the level (read once, below 0 the bottom) goes, each time; the top
+        # level is no level, the top piece goes each time (Ludii's Remove,
+        # `_level_removals`, read before the first); a level past the stack leaves it
         refuse(eff, ("at", "with level: and at:"))
-        if not src.game.stacking:
-            raise Unsupported(eff, "with level: in a game without stacks")
+        if not src.game.stacking or not isinstance(eff.where, IntFn):
+            raise Unsupported(eff, "with level: over a region or in a game without stacks")
         body.append(f"rlv = max(0, {src.int_expr(eff.level)})")
-        clear = "stack_take(who, what, count, rs, rlv)"
+        clear = src.stack_write("stack_take(who, what, count, rs, rlx)")
     if eff.at == "EndOfTurn":
         refuse(eff, "count")
         removal = ["sc[CLEAR + rs] = 1"]
@@ -1858,6 +1860,8 @@ def _remove_effect(src, eff, body):
         body.append("if rs >= 0 and what[rs] > 0:")
         if eff.count is not None:
             body.append(f"    rn = max(1, {src.int_expr(eff.count)})")
+        if eff.level is not None:
+            body.append("    rlx = -1 if count[TOTAL + rs] == rlv + 1 else rlv")
     else:
         seq, flt = src.region_sites(eff.where)
         ok = f" and {flt('rs')}" if flt else ""
@@ -2230,8 +2234,8 @@ def _remove_level_moves(src, lud, out, ind):
     """`_remove_moves` with level: (see there)."""
     if lud.count is not None or not src.game.stacking:
         raise Unsupported(lud, "with level:, beside count: or in a game without stacks")
-    g = src.new_generator(["stack_take(who, what, count, frm, x)"], lud=lud,
-                          kind=A_REMOVE_LEVEL, levels=LV_AT)
+    g = src.new_generator([src.stack_write("stack_take(who, what, count, frm, x)")],
+                          lud=lud, kind=A_REMOVE_LEVEL, levels=LV_AT)
     body = [f"rlv = max(0, {src.int_expr(lud.level)})",
             "if count[TOTAL + site] == rlv + 1:",
             "    rlv = -1"]
