@@ -95,6 +95,27 @@ STATES_GAME = """
     (end {(if (= 0 (count Pieces Next)) (result Mover Win))})))
 """
 
+# Rings over discs: a disc of any level moves under a lone ring, or a new one is slid under
+# it ((to ... level:0) of a move and of (move Add ...); (sites Occupied by:All component:)
+# in a stacking game); three of the mover's discs under rings win.
+RINGS_GAME = """
+(game "Rings Over"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (move (from (from) level:(level))
+      (to (sites Occupied by:All component:"Ring") level:0 if:(= 1 (size Stack at:(to))))))
+    (piece "Ring" Each (move Step Orthogonal (to if:(is Empty (to)))))})
+  (rules
+    (start {(place "Ring1" (sites {0 5 10})) (place "Ring2" (sites {15 6 9}))
+            (place "Disc1" 3) (place "Disc2" 12)})
+    (play (or (forEach Piece)
+              (move Add (piece (id "Disc" Mover))
+                (to (sites Occupied by:All component:"Ring") level:0
+                    if:(= 1 (size Stack at:(to)))) stack:True)))
+    (end {(if (<= 3 (count Sites in:(sites Occupied by:Mover component:"Disc" top:False)))
+              (result Mover Win))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win by taking every enemy piece, some levels taken at once.
@@ -117,7 +138,20 @@ STATES_GAME = """
     (HAND_STACKS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win.
     (STATES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # The piece pushed back goes under the stack, or second from the bottom ((add (to ...
+    # level:)) as a consequent).
+    (SELECT_GAME.replace("(add (to (last From)) stack:True)",
+                         "(add (to (last From) level:(% (count Moves) 2)))"), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"])),
+    # A piece may be slid under an enemy stack instead ((move Add (to ... level:0))).
+    (SELECT_GAME.replace("(play (move Select", "(play (or (move Add (to (sites Occupied "
+                         "by:Next) if:(< (size Stack at:(to)) 3) level:0)) (move Select")
+     .replace("stack:True)))))", "stack:True))))))"), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, some after discs moved from ring to ring.
+    (RINGS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(6).any()),
 ], ids=["pieces-taken-from-levels", "levels-listed-as-moves", "stacks-selected",
-        "whole-stacks-moved", "hands-of-stacks", "states-of-levels"])
+        "whole-stacks-moved", "hands-of-stacks", "states-of-levels", "pieces-put-under",
+        "pieces-slid-under", "levels-to-land-on"])
 def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     gives_the_reference_rows(text, seeds, played, tmp_path)

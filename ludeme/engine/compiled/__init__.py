@@ -101,7 +101,8 @@ class CompiledGame:
     def _levels(self, state: "CompiledState", spec: tuple) -> tuple[int, int]:
         """The levels a stacking game's move reports, by its generator's rule (`codegen.LV_*`)
         on the stacks it was generated from."""
-        from ludeme.engine.compiled.emit import LV_ADD, LV_AT, LV_GIVEN, LV_SUB, LV_TOP, LV_TOPS
+        from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_GIVEN, LV_PAIR,
+                                                 LV_SUB, LV_TOP, LV_TOPS)
         m, (f, t, g, x) = self.module, spec[:4]
         rule = m.GEN_LEVELS[g] if g >= 0 else None
         if rule == LV_TOP and 0 <= f < m.N_SITES:
@@ -112,6 +113,8 @@ class CompiledGame:
             return max(int(x), 0), 0
         if rule == LV_AT:
             return max(int(x), 0), max(int(x), 0)
+        if rule == LV_PAIR:
+            return max(int(x) // LEVEL_PAIR - 1, 0), max(int(x) % LEVEL_PAIR - 1, 0)
         if rule == LV_TOPS and f >= 0 and t >= 0:
             return (max(int(state.count[m.TOTAL + f]) - 1, 0),
                     max(int(state.count[m.TOTAL + t]) - 1, 0))

@@ -35,9 +35,11 @@ from .unsupported import Unsupported
 # move's extra) of the origin landing on the destination ((height - x, the destination's
 # height)); the level given by the move's extra, x (a piece taken from a level: (x, 0); a
 # piece removed from a level: (x, x); 0 for x below 0); the top levels of both sites (a
-# selection: (height - 1, the destination's height - 1), 0 for an empty stack).
-# `CompiledGame.legal_of` reads them.
-LV_NONE, LV_TOP, LV_ADD, LV_SUB, LV_GIVEN, LV_AT, LV_TOPS = range(7)
+# selection: (height - 1, the destination's height - 1), 0 for an empty stack); the two
+# levels given by the extra, (lf + 1) * LEVEL_PAIR + lt + 1 (a piece moved from a level to
+# a level: (lf, lt), 0 for one below 0). `CompiledGame.legal_of` reads them.
+LV_NONE, LV_TOP, LV_ADD, LV_SUB, LV_GIVEN, LV_AT, LV_TOPS, LV_PAIR = range(8)
+LEVEL_PAIR = 1 << 16
 
 # The kinds of compiled form: what an emitter of the kind gives (its arguments after `src`
 # and the ludeme), and what a ludeme without one is refused as ("": `(keyword kind)` alone).

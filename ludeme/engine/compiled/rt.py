@@ -634,6 +634,13 @@ def stack_insert(who, what, count, site, level, w, owner):
 
 
 @njit(cache=True)
+def stack_insert_n(who, what, count, site, level, w, owner, k):
+    """StackSites.add of `k` pieces at a level (each inserted there)."""
+    for _ in range(k):
+        stack_insert(who, what, count, site, level, w, owner)
+
+
+@njit(cache=True)
 def stack_take(who, what, count, site, level):
     """Take the piece at a level of a site's stack (-1: the top), those above one lower
     (StackSites.remove with a level); none past the stack."""
@@ -808,6 +815,12 @@ def stack_insert_st(who, what, count, st, site, level, w, owner):
         _push_st(who, what, count, st, site, w, owner, 0, False)
     else:
         _insert_st(who, what, count, st, site, level, w, owner, 0)
+
+
+@njit(cache=True)
+def stack_insert_n_st(who, what, count, st, site, level, w, owner, k):
+    for _ in range(k):
+        stack_insert_st(who, what, count, st, site, level, w, owner)
 
 
 @njit(cache=True)

@@ -13,8 +13,8 @@ from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Regio
                    RoleType, SiteType, layer_site, lazy_moves, ludeme, name_without_number)
 from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
-from .moves import (MoveAdd, _add_moves, _moving_action, _side_effect, _then, added_piece, placed,
-                    typed_site, typed_sites_fn)
+from .moves import (MoveAdd, _add_moves, _inserted, _moving_action, _side_effect, _then,
+                    added_piece, placed, typed_site, typed_sites_fn)
 
 
 @ludeme("claim")
@@ -1109,13 +1109,20 @@ def _add_effect(src, lud, body):
     each are listed, then the piece is placed on each of them (a kind of 0 or less places
     nothing)."""
     to = lud.to
-    refuse(to, "level", "apply")
+    refuse(to, "apply")
     n = src.int_expr(lud.count) if lud.count is not None else "1"
     kind, owner = added_piece(src, lud)
     body += [f"ak_, ao_, an_, sa_ = {kind}, {owner}, {n}, to", "if ak_ > 0:"]
     cond = typed_site(src, to, "to") + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None
                                         else "")
     add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")])
+    if to.level is not None:
+        # (to ... level:): the pieces inserted at that level, read with (to) on the site
+        if not isinstance(to.site, IntFn):
+            raise Unsupported(lud, "with (to ... level:) over a region, as an effect")
+        add = ["alv = " + src.int_expr(to.level), "if alv < 0:",
+               "    raise ValueError('(to ... level:) below 0')",
+               *placed(src, lud, [_inserted(src, lud, "ak_", "ao_", "alv", "an_")])]
     if isinstance(to.site, IntFn):
         body += [f"    to = {src.int_expr(to.site)}",
                  f"    if 0 <= to < TOTAL{cond}:", *(f"        {x}" for x in add)]

@@ -10,8 +10,9 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_COVER, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, layer_of, layer_site, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import (LV_ADD, LV_AT, LV_GIVEN, LV_NONE, LV_SUB, LV_TOP,
-                                         Unsupported, effect_as_consequent, emit, emits, part_of,
+from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_GIVEN, LV_NONE, LV_PAIR,
+                                         LV_SUB, LV_TOP, Unsupported, effect_as_consequent, emit,
+                                         emits, part_of,
                                          reads_params_only_from, refuse)
 from ..roles import DYNAMIC_WORDS
 from .literals import IntConst
@@ -1491,22 +1492,34 @@ def _add_moves(src, lud, out, ind):
     over a region, Ludii lists such a move twice where the effect's condition holds
     (chainRuleCrossProduct adds it, then its loop again), as the reference keeps it."""
     to = lud.to
-    refuse(to, "level")
     kind, owner = added_piece(src, lud)
     effect: list[str] = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     # stack:True pushes the piece as any add does in a stacking game (StackSites.add)
-    g = src.new_generator(effect + placed(src, lud, [src.site_add("to", kind, owner, "1")]),
-                          lud=lud, kind=A_ADD_LEVEL if lud.stack else A_ADD, levels=LV_ADD)
+    add, code, levels = src.site_add("to", kind, owner, "1"), A_ADD, LV_ADD
+    if lud.stack:
+        code = A_ADD_LEVEL
+    if to.level is not None:
+        # (to ... level:): the piece inserted at that level (read with (to) on the site, kept
+        # in the move's extra slot and reported), whatever stack: says
+        add, code, levels = _inserted(src, lud, kind, owner, "x"), A_ADD_LEVEL, LV_AT
+    g = src.new_generator(effect + placed(src, lud, [add]), lud=lud, kind=code, levels=levels)
     seq, conds = _to_sites(src, to)
     inner = ind + "            "
     if to.apply is None or not isinstance(to.site, Region):
         out.append(f"{ind}if {kind} > 0:")
         out.append(f"{ind}    for to in {seq}:")
         out.append(f"{ind}        if to >= 0{conds}:")
-        src.push(out, inner, "to", "to", g)
+        x = "-1"
+        if to.level is not None:
+            out += [f"{inner}alv = {src.int_expr(to.level)}", f"{inner}if alv < 0:",
+                    f"{inner}    raise ValueError('(to ... level:) below 0')"]
+            x = "alv"
+        src.push(out, inner, "to", "to", g, x)
         return
+    if to.level is not None:
+        raise Unsupported(lud, "with (to ... level:) over a region with an effect")
     # (from) is the destination once one is listed, for the sites after it too (the
     # reference's context keeps it until the loop ends)
     rule = to.apply.if_
@@ -1521,6 +1534,15 @@ def _add_moves(src, lud, out, ind):
     out.append(f"{inner}if twice_{d}:")
     src.push(out, inner + "    ", "to", "to", g)
     out.append(f"{ind}frm = sfa_{d}")
+
+
+def _inserted(src, lud, kind: str, owner: str, level: str, n: str = "1") -> str:
+    """The line inserting `n` pieces of `kind` at a level of the stack at `to` (Ludii's
+    Add with a level, one action: on the top at its height or above)."""
+    if not src.game.stacking:
+        raise Unsupported(lud, "with (to ... level:) in a game without stacks")
+    return src.stack_write(f"stack_insert_n(who, what, count, to, {level}, {kind}, {owner}, "
+                           f"{n})")
 
 
 def added_piece(src, lud) -> tuple[str, str]:
@@ -1557,7 +1579,6 @@ def _from_to_moves(src, lud, out, ind):
     it was, and kept in the move's extra slot); with copy:True, a piece of the same kind
     and owner added there, the origin's left as it was (Ludii's ActionCopy)."""
     fr, to = lud.from_, lud.to
-    refuse(to, "level")
     effect = []
     if lud.copy:
         if lud.stack or lud.count is not None:
@@ -1572,8 +1593,8 @@ def _from_to_moves(src, lud, out, ind):
     # The levels as `MoveFromTo.compile`'s `levels`: with stack:True and count:, the
     # sub-stack's; else none (Ludii 1.3.12's FromTo records no level for one piece).
     levels = LV_NONE
-    if fr.level is not None:
-        kind, levels = _from_level_effect(src, lud, effect)
+    if fr.level is not None or to.level is not None:
+        kind, levels = _level_effect(src, lud, effect)
     elif lud.copy:
         effect.append(src.site_add("to", "cw_", "co_", "1"))
         kind = A_ADD
@@ -1606,27 +1627,38 @@ def _from_to_moves(src, lud, out, ind):
     out.append(f"{ind}        for to in {t_seq}:")
     # a destination past every container gives no move (`MoveFromTo.compile`)
     out.append(f"{ind}            if 0 <= to < TOTAL{conds}:")
-    if fr.level is not None:
-        out.append(f"{ind}                lvf = max({src.int_expr(fr.level)}, -1)")
+    if fr.level is not None or to.level is not None:
+        lf, lt = (f"max({src.int_expr(x.level)}, -1)" if x.level is not None else "-1"
+                  for x in (fr, to))
+        out.append(f"{ind}                lvf = ({lf} + 1) * {LEVEL_PAIR} + {lt} + 1")
         n = "lvf"
     src.push(out, ind + "                ", "frm", "to", g, n)
     out.append(f"{ind}frm, to = sf, st")
 
 
-def _from_level_effect(src, lud, effect: list[str]) -> tuple[int, int]:
-    """`(move (from ... level:) (to ...))`'s own action (the action's code and the levels
-    its moves report): as `MoveFromTo.compile`, the piece at that level (read with (from)
-    and (to) on their sites; below 0, the top piece) moves to the top of the destination,
-    whatever stack: says; the level is the move's extra and is reported."""
+def _level_effect(src, lud, effect: list[str]) -> tuple[int, int]:
+    """`(move (from ... level:) (to ... level:))`'s own action (the action's code and the
+    levels its moves report): as `MoveFromTo.compile`, the piece at the level of the origin
+    (read with (from) and (to) on their sites; below 0, the top piece) moves to the level of
+    the destination (its top for none or below 0), whatever stack: says; both levels are
+    the move's extra (`LEVEL_PAIR`) and are reported. Both below 0, the move is the one
+    without levels (the whole stack with stack:True)."""
     from .stacks import Level
     if lud.copy or lud.count is not None:
-        raise Unsupported(lud, "with (from ... level:) beside copy: or count:")
+        raise Unsupported(lud, "with a level beside copy: or count:")
     if not src.game.stacking:
-        raise Unsupported(lud, "with (from ... level:) in a game without stacks")
-    effect.append(src.stack_write("stack_move_level(who, what, count, frm, x, to, -1)"))
+        raise Unsupported(lud, "with a level in a game without stacks")
+    moved = src.stack_write(f"stack_move_level(who, what, count, frm, x // {LEVEL_PAIR} - 1, "
+                            f"to, x % {LEVEL_PAIR} - 1)")
+    if lud.stack:
+        effect += [f"if x == {LEVEL_PAIR + 1}:",
+                   "    " + src.stack_write("stack_move_stack(who, what, count, frm, to)"),
+                   "else:", "    " + moved]
+    else:
+        effect.append(moved)
     if isinstance(lud.from_.level, Level):  # the move applied reads (level) as it was made
-        effect.insert(0, "lvl = x")
-    return A_MOVE_LEVEL, LV_GIVEN
+        effect.insert(0, f"lvl = x // {LEVEL_PAIR} - 1")
+    return A_MOVE_LEVEL, LV_PAIR
 
 
 @emits(MoveFromTo, kind="effect", refuses=("copy", "mover", "stack"))

@@ -1585,9 +1585,8 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
     if not isinstance(lud.by, str):
         raise Unsupported(lud, "by (player ...)")
     if lud.by == "All":
-        # Every owner, the neutral and shared ones too (as the reference): any piece.
-        if src.game.stacking:
-            raise Unsupported(lud, "by All in a stacking game")
+        # Every owner, the neutral and shared ones too (as the reference): any piece (on
+        # stacks, any top piece: every level's owner is one of them).
         test = "what[{s}] != 0"
     elif src.owner_role(lud.by):
         test = src.owner_test(lud.by, lud, "who[{s}]")
@@ -1634,7 +1633,7 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     by = lud.by
     if by in ("Enemy", "NonMover") and src.game.num_players == 2:
         by = "Next"                 # the one other player (no teams compile)
-    if by not in ("Mover", "Next", "Prev", "Player") and \
+    if by not in ("Mover", "Next", "Prev", "Player", "All") and \
             not (by[:1] == "P" and by[1:].isdigit()):
         raise Unsupported(lud, f"with component: or top: by {lud.by}")
     if lud.component is not None and not isinstance(lud.component, str):
@@ -1646,7 +1645,8 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     if not src.game.stacking:
         return f"({test} and {kind})"
     levels = src.table(named if names else [], "bool_")
-    below = f"stack_pieces(who, what, count, {{s}}, {src.player_expr(by, lud)}, {levels}) > 0"
+    player = "-1" if by == "All" else src.player_expr(by, lud)     # (All: any owner)
+    below = f"stack_pieces(who, what, count, {{s}}, {player}, {levels}) > 0"
     if lud.top is False:
         return f"(({test} and {kind}) or {below})"
     return f"({test} and ({kind} or {below}))"
