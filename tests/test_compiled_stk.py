@@ -116,6 +116,30 @@ RINGS_GAME = """
               (result Mover Win))})))
 """
 
+# Towers crowned: a tower of pawns reaching the far row is crowned, its top piece a king
+# ((promote ...) as a consequent in a stacking game; never a piece alone, which the
+# reference refuses).
+KINGS_GAME = """
+(game "Tower Kings"
+  (players {(player N) (player S)})
+  (equipment {(board (square 4))
+    (piece "Pawn" Each (move Step Forwards
+      (to if:(not (is Friend (who at:(to))))
+        (apply (if (is Enemy (who at:(to))) (remove (to) count:(size Stack at:(to))))))
+      stack:True
+      (then (if (is In (last To) (sites Mover "Far")) (promote (last To) (piece "King") Mover)))))
+    (piece "King" Each (move Step
+      (to if:(not (is Friend (who at:(to))))
+        (apply (if (is Enemy (who at:(to))) (remove (to) count:(size Stack at:(to))))))
+      stack:True))
+    (regions "Far" P1 (sites Top)) (regions "Far" P2 (sites Bottom))})
+  (rules
+    (start {(place Stack "Pawn1" (sites Bottom) count:2) (place Stack "Pawn2" (sites Top) count:2)})
+    (play (forEach Piece top:True))
+    (end {(if (= 0 (count Pieces Next)) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win by taking every enemy piece, some levels taken at once.
@@ -150,8 +174,10 @@ RINGS_GAME = """
      lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win, some after discs moved from ring to ring.
     (RINGS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(6).any()),
+    # Both sides win; some games go on past the 24 steps the pawns alone can make.
+    (KINGS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(30).any()),
 ], ids=["pieces-taken-from-levels", "levels-listed-as-moves", "stacks-selected",
         "whole-stacks-moved", "hands-of-stacks", "states-of-levels", "pieces-put-under",
-        "pieces-slid-under", "levels-to-land-on"])
+        "pieces-slid-under", "levels-to-land-on", "towers-crowned"])
 def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     gives_the_reference_rows(text, seeds, played, tmp_path)

@@ -912,6 +912,7 @@ _ACTION_STATEMENT = re.compile(
     r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)(_st)?\("
     r"|(pend_add|rem_add|rem_forget|rem_clear)\("
     r"|(stack_move_stack|stack_move_level|stack_take|stack_insert_n|stack_set_state)(_st)?\("
+    r"|stack_set_top\("
     r"|sc\[(NEXT|COUNTER|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+"
     r"|STATE \+ [^\]]+)\] \+?= "
     r"|what\[[^\]]+\] = "
@@ -947,7 +948,7 @@ def counted_actions(lines: list[str], after: bool = False) -> list[str]:
 _WRITE_SITES = {"site_move": (1, 2), "site_move_counted": (2, 3), "site_move_n": (1, 2),
                 "site_clear": (0, 0), "site_add": (1, 1), "stack_move_stack": (0, 1),
                 "stack_move_level": (0, 2), "stack_take": (0, 0), "stack_insert_n": (0, 0),
-                "stack_set_state": (0, 0)}
+                "stack_set_state": (0, 0), "stack_set_top": (0, 0)}
 _SITE_SUBSCRIPT = re.compile(r"(?:sc\[(?:CLEAR|STATE) \+ |what\[)")
 
 
@@ -1505,7 +1506,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 stack_level_of, not_board_site, stack_state_at,
                                 stack_move_level_st, stack_take_st, stack_insert_st,
                                 stack_move_stack_st, stack_set_state_st, stack_insert_n,
-                                stack_insert_n_st,
+                                stack_insert_n_st, stack_set_top,
                                 site_add_st, site_clear_st, site_move_st,
                                 site_move_counted_st, site_move_n_st,
                                 mt_seed_block, rand_below, mt_seed_keys, chance_seed_keys,

@@ -634,6 +634,18 @@ def stack_insert(who, what, count, site, level, w, owner):
 
 
 @njit(cache=True)
+def stack_set_top(who, what, count, site, owner, w):
+    """StackSites.set_piece of the top level (its state kept); none on an empty site."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    if n > 0:
+        journal(count, site)
+        what[total + site * depth + n - 1] = w
+        who[total + site * depth + n - 1] = owner
+        stack_sync(who, what, count, site)
+
+
+@njit(cache=True)
 def stack_insert_n(who, what, count, site, level, w, owner, k):
     """StackSites.add of `k` pieces at a level (each inserted there)."""
     for _ in range(k):
