@@ -140,6 +140,17 @@ KINGS_GAME = """
           (if (no Moves Next) (result Mover Loss))})))
 """
 
+# Lines through stacks: a line of three stacks holding the mover's discs at any level ((is
+# Line ...) in a stacking game).
+LINES_GAME = """
+(game "Stacked Lines"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Board) if:(< (size Stack at:(to)) 3)) stack:True))
+    (end {(if (is Line 3 Orthogonal) (result Mover Win))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win by taking every enemy piece, some levels taken at once.
@@ -176,8 +187,18 @@ KINGS_GAME = """
     (RINGS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(6).any()),
     # Both sides win; some games go on past the 24 steps the pawns alone can make.
     (KINGS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(30).any()),
+    # Both sides win.
+    (LINES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Stacks of three do not count past the pivot (if:), at any level or the top's alone.
+    (LINES_GAME.replace("(is Line 3 Orthogonal)",
+                        "(is Line 3 Orthogonal if:(> 3 (size Stack at:(to))))"), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"])),
+    (LINES_GAME.replace("(is Line 3 Orthogonal)",
+                        "(is Line 3 Orthogonal top:True if:(> 3 (size Stack at:(to))))"), (3, 4),
+     lambda df: {1, 2} <= set(df["winner"])),
 ], ids=["pieces-taken-from-levels", "levels-listed-as-moves", "stacks-selected",
         "whole-stacks-moved", "hands-of-stacks", "states-of-levels", "pieces-put-under",
-        "pieces-slid-under", "levels-to-land-on", "towers-crowned"])
+        "pieces-slid-under", "levels-to-land-on", "towers-crowned", "lines-of-stacks",
+        "lines-of-stacks-with-a-condition", "lines-of-tops-with-a-condition"])
 def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     gives_the_reference_rows(text, seeds, played, tmp_path)

@@ -1499,14 +1499,15 @@ LOOP = '''\
 import numpy as np
 from numba import njit
 from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_score, timeout,
-                                all_passed, is_line, is_line_by_level, site_add,
+                                all_passed, is_line, is_line_by_level, is_line_stacked,
+                                site_add,
                                 site_clear, site_move, site_move_counted, site_move_n,
                                 stack_at, stack_move_stack, stack_pieces,
                                 stack_insert, stack_take, stack_move_level, stack_holds,
                                 stack_level_of, not_board_site, stack_state_at,
                                 stack_move_level_st, stack_take_st, stack_insert_st,
                                 stack_move_stack_st, stack_set_state_st, stack_insert_n,
-                                stack_insert_n_st, stack_set_top,
+                                stack_insert_n_st, stack_set_top, stack_holds_kind,
                                 site_add_st, site_clear_st, site_move_st,
                                 site_move_counted_st, site_move_n_st,
                                 mt_seed_block, rand_below, mt_seed_keys, chance_seed_keys,

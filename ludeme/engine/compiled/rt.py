@@ -1218,6 +1218,50 @@ def is_line(what, pivot, whats, length, exact, contiguous, rays, ray_len, opps, 
 
 
 @njit(cache=True)
+def stack_holds_kind(what, count, site, whats):
+    """Some level of a site's stack holds a piece of a kind `whats` marks."""
+    total, depth = stack_shape(what, count)
+    for i in range(total + site * depth, total + site * depth + count[total + site]):
+        if whats[what[i]]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_line_stacked(what, count, pivot, whats, length, exact, rays, ray_len, opps, opp_len,
+                    num_rays):
+    """`(is Line ...)` in a stacking game, as ludeme.model.ludemes.booleans.IsLine's
+    `line_on_stacks` walks it: a site counts when any level of its stack holds one of the
+    kinds; a gap ends a line; a length of 1 is a line whatever the pivot holds."""
+    if length == 1:
+        return True
+    if not stack_holds_kind(what, count, pivot, whats):
+        return False
+    for r in range(num_rays[pivot]):
+        n, found = _stacked_run(what, count, rays[pivot, r], ray_len[pivot, r], whats, 1,
+                                length, exact)
+        if not found and opp_len[pivot, r] >= 0:    # on along the opposite ray
+            n, found = _stacked_run(what, count, opps[pivot, r], opp_len[pivot, r], whats, n,
+                                    length, exact)
+        if found or n == length:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _stacked_run(what, count, sites, ln, whats, n, length, exact):
+    """`is_line_stacked` along one side: the count on from `n` while the sites' stacks hold
+    one of the kinds, and whether it reached `length` (not exact)."""
+    for j in range(ln):
+        if not stack_holds_kind(what, count, sites[j], whats):
+            break
+        n += 1
+        if not exact and n == length:
+            return n, True
+    return n, False
+
+
+@njit(cache=True)
 def is_line_by_level(what, count, pivot, whats, length, exact, rays, ray_len, opps, opp_len,
                      num_rays):
     """`(is Line ... byLevel:True)` as ludeme.model.ludemes.stacks.line_by_level walks it:
