@@ -151,6 +151,17 @@ LINES_GAME = """
     (end {(if (is Line 3 Orthogonal) (result Mover Win))})))
 """
 
+# Near lines: each disc goes at most two steps from the last one ((count Steps Cell ...) on
+# a board of cells: the board's own type named).
+NEAR_GAME = """
+(game "Near Lines"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty) if:(>= 2 (count Steps Cell Orthogonal (last To) (to))))))
+    (end {(if (is Line 3) (result Mover Win))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win by taking every enemy piece, some levels taken at once.
@@ -196,9 +207,12 @@ LINES_GAME = """
     (LINES_GAME.replace("(is Line 3 Orthogonal)",
                         "(is Line 3 Orthogonal top:True if:(> 3 (size Stack at:(to))))"), (3, 4),
      lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (NEAR_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ], ids=["pieces-taken-from-levels", "levels-listed-as-moves", "stacks-selected",
         "whole-stacks-moved", "hands-of-stacks", "states-of-levels", "pieces-put-under",
         "pieces-slid-under", "levels-to-land-on", "towers-crowned", "lines-of-stacks",
-        "lines-of-stacks-with-a-condition", "lines-of-tops-with-a-condition"])
+        "lines-of-stacks-with-a-condition", "lines-of-tops-with-a-condition",
+        "steps-of-the-boards-type"])
 def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     gives_the_reference_rows(text, seeds, played, tmp_path)
