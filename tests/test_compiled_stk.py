@@ -162,6 +162,26 @@ NEAR_GAME = """
     (end {(if (is Line 3) (result Mover Win))})))
 """
 
+# Dice towers: a piece of any level of a stack moves by a die ((from ... level:) inside
+# (forEach Die ...): the move's extra keeps the die's tag and the level).
+DICE_TOWERS_GAME = """
+(game "Dice Towers"
+  (players 2)
+  (equipment {(board (rectangle 1 10) {(track "Track1" "0,E" directed:True P1)
+                                       (track "Track2" "9,W" directed:True P2)})
+    (dice num:2) (piece "Disc" Each)
+    (regions "Home" P1 (sites {7 8 9})) (regions "Home" P2 (sites {0 1 2}))})
+  (rules
+    (start {(place Stack "Disc1" 0 count:3) (place Stack "Disc2" 9 count:3)})
+    (play (do (if (or (!= (mover) (prev)) (all DiceUsed)) (roll))
+            next:(forEach Die if:(!= (pips) 0)
+                   (forEach Piece (move (from (from) level:(level))
+                                        (to (trackSite Move steps:(pips))
+                                            if:(not (is Enemy (who at:(to)))))))
+                   (then (if (not (all DiceUsed)) (moveAgain))))))
+    (end {(if (= 3 (count Pieces Mover in:(sites Mover "Home"))) (result Mover Win))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win by taking every enemy piece, some levels taken at once.
@@ -209,10 +229,12 @@ NEAR_GAME = """
      lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win.
     (NEAR_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (DICE_TOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ], ids=["pieces-taken-from-levels", "levels-listed-as-moves", "stacks-selected",
         "whole-stacks-moved", "hands-of-stacks", "states-of-levels", "pieces-put-under",
         "pieces-slid-under", "levels-to-land-on", "towers-crowned", "lines-of-stacks",
         "lines-of-stacks-with-a-condition", "lines-of-tops-with-a-condition",
-        "steps-of-the-boards-type"])
+        "steps-of-the-boards-type", "levels-moved-by-dice"])
 def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     gives_the_reference_rows(text, seeds, played, tmp_path)

@@ -105,6 +105,8 @@ class CompiledGame:
                                                  LV_SUB, LV_TOP, LV_TOPS)
         m, (f, t, g, x) = self.module, spec[:4]
         rule = m.GEN_LEVELS[g] if g >= 0 else None
+        if g >= 0 and m.GEN_TAGGED[g]:      # a die's tag kept beside (`emit.TAGGED`)
+            x = x // m.TAGGED - 1
         if rule == LV_TOP and 0 <= f < m.N_SITES:
             return int(state.count[m.TOTAL + f]) - 1, 0
         if rule == LV_SUB:

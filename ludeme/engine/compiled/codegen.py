@@ -31,7 +31,7 @@ from typing import Callable
 import numpy as np
 
 from ludeme.engine.state import A_MOVE, A_NEXT, A_PASS, A_SWAP
-from ludeme.engine.compiled.emit import LV_NONE, emit, lookup
+from ludeme.engine.compiled.emit import LV_NONE, TAGGED, emit, lookup
 from ludeme.engine.compiled.unsupported import Unsupported
 
 # Roles that may name several players (Ludii's RoleType sets), as a test of a player id
@@ -128,6 +128,7 @@ class Source:
         self.value_written: int | None = None
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
         self.generator_levels: list[int] = []  # gen id -> its moves' levels (LV_*)
+        self.generator_tagged: list[bool] = []  # gen id -> its moves' extra keeps a die's tag
         self.between = "btw"                   # the name `(between)` reads (x in `effects`)
         # The (then ...) of the (if ...)/(or ...) moves being emitted, outermost first: every
         # move generated inside takes them after its own, as the reference appends them.
@@ -719,6 +720,7 @@ class Source:
                 raise Unsupported(lud, "in a stacking game")
             levels = LV_NONE
         self.generator_levels.append(levels)
+        self.generator_tagged.append(self.move_tag is not None and not is_pass)
         with self.binding_level(None):      # applied after the move: no loop around
             then = self.then_lines(lud) if lud is not None else []
         if reads_level_unbound("\n".join(effect_lines)) or reads_level_unbound("\n".join(then)):
@@ -728,6 +730,9 @@ class Source:
             lines, codes = self.effect_prefix
             effect_lines = lines + effect_lines
             kind = tuple(codes) + (kind if isinstance(kind, tuple) else (kind,))
+        if self.move_tag is not None and not is_pass:
+            # its moves' extra keeps a die's tag too (`push`): `xdie_` the tag, `x` its own
+            effect_lines = ["xdie_ = x % TAGGED", "x = x // TAGGED - 1"] + effect_lines
         self.generators.append((effect_lines, is_pass, then))
         self.generator_kinds.append(A_PASS if is_pass else kind)
         self.generator_luds.append(lud)
@@ -736,11 +741,8 @@ class Source:
     def push(self, out: list[str], ind: str, frm: str, to: str, g: int, x: str = "-1") -> None:
         """Append a move to the buffers, or, in any-mode, report that there is one; a move
         the `push_tests` refuse is left out."""
-        if self.move_tag is not None:
-            if x != "-1":
-                raise Unsupported(self.generator_luds[g], "keeping a value of its own inside "
-                                                          "(forEach Die)")
-            x = self.move_tag
+        if self.move_tag is not None:     # the die's tag and the move's own extra (`TAGGED`)
+            x = self.move_tag if x == "-1" else f"({self.move_tag} + {TAGGED} * ({x} + 1))"
         tests = [test(frm, to, g, x) for test in self.push_tests]
         if tests:
             out.append(f"{ind}if {' and '.join(tests)}:")
@@ -1302,7 +1304,7 @@ def _generate(game, s0, src: Source) -> str:
         consequents="\n".join(consequents) or "    pass",
         pass_gens=tuple(pass_gens) + (-1,),
         gen_kinds=[k if isinstance(k, tuple) else (k,) for k in src.generator_kinds],
-        gen_levels=src.generator_levels,
+        gen_levels=src.generator_levels, gen_tagged=src.generator_tagged, tagged=TAGGED,
         context=context(),
         # The decisions' history is read only by the all-pass draw.
         history=game.max_moves + game.max_turns * game.num_players + 2
@@ -1587,6 +1589,8 @@ INIT_PHASE = np.array({init_phase!r}, dtype=np.int64)
 PASS_GENS = {pass_gens!r}
 GEN_KINDS = {gen_kinds!r}
 GEN_LEVELS = {gen_levels!r}
+GEN_TAGGED = {gen_tagged!r}
+TAGGED = {tagged}
 HISTORY = {history}
 MAX_BUFFER = {max_buffer}
 # Per site, a random odd multiplier: a position's key is the sum of its sites' words times

@@ -40,6 +40,9 @@ from .unsupported import Unsupported
 # a level: (lf, lt), 0 for one below 0). `CompiledGame.legal_of` reads them.
 LV_NONE, LV_TOP, LV_ADD, LV_SUB, LV_GIVEN, LV_AT, LV_TOPS, LV_PAIR = range(8)
 LEVEL_PAIR = 1 << 16
+# A move made inside (forEach Die ...) keeps the die's tag (`ludemes.dice`) and its own extra
+# together: tag + TAGGED * (extra + 1) (`Source.push`; its generator's effect splits them).
+TAGGED = 1 << 32
 
 # The kinds of compiled form: what an emitter of the kind gives (its arguments after `src`
 # and the ludeme), and what a ludeme without one is refused as ("": `(keyword kind)` alone).

@@ -565,7 +565,9 @@ def _for_each_die(src, lud, out, ind):
         effect, _, then = src.generators[g]
         if any(_PIPS.search(x) for x in effect + then):
             raise Unsupported(lud, "with (pips) read when a move is applied")
-        effect.append(f"sc[NUM_ACTIONS] += {_use_helper(src, lud, sets, dice, members, sizes)}(sc, x)")
+        # (the die's tag: `xdie_`, split from the move's own extra by `Source.new_generator`)
+        effect.append(f"sc[NUM_ACTIONS] += {_use_helper(src, lud, sets, dice, members, sizes)}"
+                      "(sc, xdie_)")
     if any(_PIPS.search(x) and "pips = 0" not in x for x in src.helpers[helpers:]):
         raise Unsupported(lud, "with (pips) read by a helper kernel")
 
