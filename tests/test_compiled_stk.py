@@ -182,6 +182,25 @@ DICE_TOWERS_GAME = """
     (end {(if (= 3 (count Pieces Mover in:(sites Mover "Home"))) (result Mover Win))})))
 """
 
+# Marked levels: a piece of any level is selected to raise its state ((move Select (from ...
+# level:)), (last LevelTo)); a stack of three on a twice-marked bottom piece wins.
+MARKED_GAME = """
+(game "Marked Levels"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (or
+      (move (from (from) level:(level))
+        (to (sites Around (from) Orthogonal) if:(< (size Stack at:(to)) 3)))
+      (if (< (state at:(from) level:(level)) 2)
+        (move Select (from (from) level:(level))
+          (then (set State at:(last To) level:(last LevelTo)
+                  (+ 1 (state at:(last To) level:(last LevelTo)))))))))})
+  (rules
+    (start {(place Stack "Disc1" (sites Bottom) count:2) (place Stack "Disc2" (sites Top) count:2)})
+    (play (forEach Piece))
+    (end {(if (and (= 3 (size Stack at:(last To))) (= 2 (state at:(last To) level:0))) (result Mover Win))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win by taking every enemy piece, some levels taken at once.
@@ -231,10 +250,12 @@ DICE_TOWERS_GAME = """
     (NEAR_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win.
     (DICE_TOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (MARKED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ], ids=["pieces-taken-from-levels", "levels-listed-as-moves", "stacks-selected",
         "whole-stacks-moved", "hands-of-stacks", "states-of-levels", "pieces-put-under",
         "pieces-slid-under", "levels-to-land-on", "towers-crowned", "lines-of-stacks",
         "lines-of-stacks-with-a-condition", "lines-of-tops-with-a-condition",
-        "steps-of-the-boards-type", "levels-moved-by-dice"])
+        "steps-of-the-boards-type", "levels-moved-by-dice", "levels-selected"])
 def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     gives_the_reference_rows(text, seeds, played, tmp_path)

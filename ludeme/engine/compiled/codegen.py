@@ -31,7 +31,8 @@ from typing import Callable
 import numpy as np
 
 from ludeme.engine.state import A_MOVE, A_NEXT, A_PASS, A_SWAP
-from ludeme.engine.compiled.emit import LV_NONE, TAGGED, emit, lookup
+from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_NONE, LV_PAIR, LV_SUB,
+                                         LV_TOPS, TAGGED, emit, lookup)
 from ludeme.engine.compiled.unsupported import Unsupported
 
 # Roles that may name several players (Ludii's RoleType sets), as a test of a player id
@@ -129,6 +130,7 @@ class Source:
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
         self.generator_levels: list[int] = []  # gen id -> its moves' levels (LV_*)
         self.generator_tagged: list[bool] = []  # gen id -> its moves' extra keeps a die's tag
+        self.level_to_read = False                # a rule reads (last LevelTo)
         self.between = "btw"                   # the name `(between)` reads (x in `effects`)
         # The (then ...) of the (if ...)/(or ...) moves being emitted, outermost first: every
         # move generated inside takes them after its own, as the reference appends them.
@@ -203,6 +205,20 @@ class Source:
         then how often each value from 0 to the last site is remembered (`rem_add`)."""
         i = self.remembered.setdefault(name, len(self.remembered))
         return f"(REM + {i} * REM_STRIDE)"
+
+    @property
+    def level_to_slots(self) -> tuple[str, str]:
+        """The scalars where each decision notes the level its move reports for its
+        destination and which decision it is, one after the other (`_note_levels_to`)."""
+        level = self.variable(("level to",))
+        return level, self.variable(("level to", "decision"))
+
+    def last_level_to(self) -> str:
+        """`(last LevelTo)`: the level the last decision reports for its destination (0 for
+        a forced pass, which notes none)."""
+        self.level_to_read = True
+        level, decision = self.level_to_slots
+        return f"({level} if {decision} == sc[NUM_DECISIONS] else 0)"
 
     def variable(self, name) -> str:
         """The scalar that holds a `(var ...)` (by name, or the unnamed one)."""
@@ -1221,6 +1237,8 @@ def _generate(game, s0, src: Source) -> str:
                               kind=(A_SWAP, A_NEXT))
         swap = [f"    if sc[NUM_MOVES] - sc[NUM_START_MOVES] == NP - 1:",
                 f"        k = push(mf, mt, mg, mx, k, -1, -1, {g}, -1)"]
+    if src.level_to_read:
+        _note_levels_to(src)
     effects, consequents = [], []
     for g, (lines, _, then) in enumerate(src.generators):
         effects.append(f"    {'if' if g == 0 else 'elif'} g == {g}:")
@@ -1393,6 +1411,24 @@ def _initial_sites(game, s0) -> tuple[list, list, list, int]:
     return who, what, count, depth
 
 
+# The level each rule of `emit` has its moves report for their destination, from the
+# stacks before the move (`CompiledGame._levels`), as an expression of `to` and `x`.
+_LEVEL_TO = {LV_ADD: "count[TOTAL + to]", LV_SUB: "count[TOTAL + to]", LV_AT: "max(x, 0)",
+             LV_TOPS: "max(count[TOTAL + to] - 1, 0)",
+             LV_PAIR: f"max(x % {LEVEL_PAIR} - 1, 0)"}
+
+
+def _note_levels_to(src) -> None:
+    """Each generator's effect first notes the level its move reports for its destination
+    and the decision it is (`Source.last_level_to`), before any action (after its extra is
+    split from a die's tag)."""
+    for g, (lines, is_pass, then) in enumerate(src.generators):
+        level = _LEVEL_TO.get(src.generator_levels[g], "0") if src.game.stacking else "0"
+        at = 2 if src.generator_tagged[g] else 0
+        slot = src.level_to_slots[0].removeprefix("sc[").removesuffix("]")
+        lines.insert(at, f"note_level_to(sc, {slot}, {level})")     # (not an action)
+
+
 def _refuse_direct_writes(src, *blocks) -> None:
     """In a stacking game every write goes through the stacks' (`STACK_WRITES`): refuse a
     compiled form that writes a site's top-level view itself, or its piece's state."""
@@ -1510,6 +1546,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 stack_move_level_st, stack_take_st, stack_insert_st,
                                 stack_move_stack_st, stack_set_state_st, stack_insert_n,
                                 stack_insert_n_st, stack_set_top, stack_holds_kind,
+                                note_level_to,
                                 site_add_st, site_clear_st, site_move_st,
                                 site_move_counted_st, site_move_n_st,
                                 mt_seed_block, rand_below, mt_seed_keys, chance_seed_keys,

@@ -577,6 +577,14 @@ def stack_move_stack(who, what, count, frm, to):
 
 
 @njit(cache=True)
+def note_level_to(sc, i, level):
+    """A decision's level reported for its destination (`sc[i]`) and which decision it is
+    (`sc[i + 1]`), what `(last LevelTo)` reads."""
+    sc[i] = level
+    sc[i + 1] = sc[NUM_DECISIONS]
+
+
+@njit(cache=True)
 def not_board_site(site, first):
     """True for a site of a (from ...) or (to ...) naming another site type than the
     board's, which are hands' cells; a board site (below `first`) fails, as the reference."""

@@ -114,3 +114,8 @@ def _for_each_level_consequent(src, lud, lines, ind):
 
 emits(ForEachLevel, kind="effect", refuses=("type", ("then", "as an effect")))(
     lambda src, lud, body: _for_each_level_consequent(src, lud, body, ""))
+
+
+@emits(LastLevelTo, kind="int", refuses=("afterConsequence",))
+def _last_level_to(src, lud):
+    return src.last_level_to()

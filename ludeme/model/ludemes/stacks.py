@@ -295,19 +295,17 @@ def _top_level(src, lud):
 def _count_stack(src, lud):
     """A helper kernel given the evaluation context and the site: its levels, from the
     bottom or the top, with `(to)` on the site and `(level)` on each, until `stop:`."""
-    saved = src.level_var
-    with src.binding_level("lvl"):
+    with src.binding_level("lvl"):      # (level) inside is the count's own
         cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
         stop = src.bool_expr(lud.stop) if lud.stop is not None else "False"
     at = src.int_expr(lud.at)
     level = "n - 1 - k" if lud.direction == "FromTop" else "k"
     bound = ", player" if src.player_bound else ""
-    outer = f", {saved}" if saved else ""
 
     def make(name):
         return "\n".join([
             "@njit(cache=True)",
-            f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}{outer}, site):",
+            f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}, site):",
             src.context(local=()), "    total = 0",
             "    if site >= 0 and what[site] != 0:",
             "        to = site",
@@ -320,4 +318,4 @@ def _count_stack(src, lud):
             "                total += 1",
             "    return total", ""])
     return (f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}"
-            f"{bound}{outer}, {at})")
+            f"{bound}, {at})")
