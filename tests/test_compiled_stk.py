@@ -184,22 +184,19 @@ DICE_TOWERS_GAME = """
 
 # Marked levels: a piece of any level is selected to raise its state ((move Select (from ...
 # level:)), (last LevelTo)); a stack of three on a twice-marked bottom piece wins.
-MARKED_GAME = """
-(game "Marked Levels"
-  (players 2)
-  (equipment {(board (square 4))
-    (piece "Disc" Each (or
-      (move (from (from) level:(level))
-        (to (sites Around (from) Orthogonal) if:(< (size Stack at:(to)) 3)))
-      (if (< (state at:(from) level:(level)) 2)
+MARKED_GAME = STATES_GAME.replace("""(move Step Orthogonal (to if:(is Enemy (who at:(to))))
+        (then (forEach Level (last To) FromTop
+          (if (is Enemy (who at:(last To) level:(level)))
+            (if (= 2 (state at:(last To) level:(level)))
+              (remove (last To) level:(level))
+              (set State at:(last To) level:(level) (+ 1 (state at:(last To) level:(level)))))))))""",
+                                  """(if (< (state at:(from) level:(level)) 2)
         (move Select (from (from) level:(level))
           (then (set State at:(last To) level:(last LevelTo)
-                  (+ 1 (state at:(last To) level:(last LevelTo)))))))))})
-  (rules
-    (start {(place Stack "Disc1" (sites Bottom) count:2) (place Stack "Disc2" (sites Top) count:2)})
-    (play (forEach Piece))
-    (end {(if (and (= 3 (size Stack at:(last To))) (= 2 (state at:(last To) level:0))) (result Mover Win))})))
-"""
+                  (+ 1 (state at:(last To) level:(last LevelTo)))))))""").replace(
+    "(end {(if (= 0 (count Pieces Next)) (result Mover Win))})",
+    "(end {(if (and (= 3 (size Stack at:(last To))) (= 2 (state at:(last To) level:0)))\n"
+    "              (result Mover Win))})")
 
 
 @pytest.mark.parametrize("text,seeds,played", [
