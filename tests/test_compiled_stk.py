@@ -198,6 +198,20 @@ MARKED_GAME = STATES_GAME.replace("""(move Step Orthogonal (to if:(is Enemy (who
     "(end {(if (and (= 3 (size Stack at:(last To))) (= 2 (state at:(last To) level:0)))\n"
     "              (result Mover Win))})")
 
+# Answer a pass: after a pass the next player must place ((was Pass) in the moves and in an
+# end rule).
+PASS_GAME = """
+(game "Answer a Pass"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (if (was Pass)
+            (move Add (to (sites Empty)))
+            (or (move Add (to (sites Empty))) (move Pass))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (and (was Pass) (= 2 (count Sites in:(sites Empty)))) (result Mover Loss))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win by taking every enemy piece, some levels taken at once.
@@ -249,10 +263,13 @@ MARKED_GAME = STATES_GAME.replace("""(move Step Orthogonal (to if:(is Enemy (who
     (DICE_TOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win.
     (MARKED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, some games are drawn.
+    (PASS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
 ], ids=["pieces-taken-from-levels", "levels-listed-as-moves", "stacks-selected",
         "whole-stacks-moved", "hands-of-stacks", "states-of-levels", "pieces-put-under",
         "pieces-slid-under", "levels-to-land-on", "towers-crowned", "lines-of-stacks",
         "lines-of-stacks-with-a-condition", "lines-of-tops-with-a-condition",
-        "steps-of-the-boards-type", "levels-moved-by-dice", "levels-selected"])
+        "steps-of-the-boards-type", "levels-moved-by-dice", "levels-selected",
+        "passes-answered"])
 def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     gives_the_reference_rows(text, seeds, played, tmp_path)

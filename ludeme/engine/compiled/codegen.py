@@ -130,7 +130,7 @@ class Source:
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
         self.generator_levels: list[int] = []  # gen id -> its moves' levels (LV_*)
         self.generator_tagged: list[bool] = []  # gen id -> its moves' extra keeps a die's tag
-        self.level_to_read = False                # a rule reads (last LevelTo)
+        self.decision_read = False     # a rule reads (last LevelTo) or (was Pass): `note_decision`
         self.between = "btw"                   # the name `(between)` reads (x in `effects`)
         # The (then ...) of the (if ...)/(or ...) moves being emitted, outermost first: every
         # move generated inside takes them after its own, as the reference appends them.
@@ -207,18 +207,25 @@ class Source:
         return f"(REM + {i} * REM_STRIDE)"
 
     @property
-    def level_to_slots(self) -> tuple[str, str]:
+    def decision_slots(self) -> tuple[str, str, str]:
         """The scalars where each decision notes the level its move reports for its
-        destination and which decision it is, one after the other (`_note_levels_to`)."""
-        level = self.variable(("level to",))
-        return level, self.variable(("level to", "decision"))
+        destination, which decision it is and whether it is a pass, one after the other
+        (`_note_decisions`)."""
+        self.decision_read = True
+        return tuple(self.variable(("decision", k)) for k in ("level to", "number", "pass"))
 
     def last_level_to(self) -> str:
         """`(last LevelTo)`: the level the last decision reports for its destination (0 for
         a forced pass, which notes none)."""
-        self.level_to_read = True
-        level, decision = self.level_to_slots
+        level, decision, _ = self.decision_slots
         return f"({level} if {decision} == sc[NUM_DECISIONS] else 0)"
+
+    def was_pass(self) -> str:
+        """`(was Pass)`: the last decision was a pass (a forced pass notes none; none before
+        the first decision)."""
+        _, decision, passed = self.decision_slots
+        return (f"(sc[NUM_DECISIONS] > 0 and ({passed} == 1 if {decision} == sc[NUM_DECISIONS] "
+                f"else True))")
 
     def variable(self, name) -> str:
         """The scalar that holds a `(var ...)` (by name, or the unnamed one)."""
@@ -1237,8 +1244,8 @@ def _generate(game, s0, src: Source) -> str:
                               kind=(A_SWAP, A_NEXT))
         swap = [f"    if sc[NUM_MOVES] - sc[NUM_START_MOVES] == NP - 1:",
                 f"        k = push(mf, mt, mg, mx, k, -1, -1, {g}, -1)"]
-    if src.level_to_read:
-        _note_levels_to(src)
+    if src.decision_read:
+        _note_decisions(src)
     effects, consequents = [], []
     for g, (lines, _, then) in enumerate(src.generators):
         effects.append(f"    {'if' if g == 0 else 'elif'} g == {g}:")
@@ -1418,15 +1425,15 @@ _LEVEL_TO = {LV_ADD: "count[TOTAL + to]", LV_SUB: "count[TOTAL + to]", LV_AT: "m
              LV_PAIR: f"max(x % {LEVEL_PAIR} - 1, 0)"}
 
 
-def _note_levels_to(src) -> None:
-    """Each generator's effect first notes the level its move reports for its destination
-    and the decision it is (`Source.last_level_to`), before any action (after its extra is
-    split from a die's tag)."""
+def _note_decisions(src) -> None:
+    """Each generator's effect first notes the level its move reports for its destination,
+    the decision it is and whether it is a pass (`Source.decision_slots`), before any action
+    (after its extra is split from a die's tag)."""
+    slot = src.decision_slots[0].removeprefix("sc[").removesuffix("]")
     for g, (lines, is_pass, then) in enumerate(src.generators):
         level = _LEVEL_TO.get(src.generator_levels[g], "0") if src.game.stacking else "0"
         at = 2 if src.generator_tagged[g] else 0
-        slot = src.level_to_slots[0].removeprefix("sc[").removesuffix("]")
-        lines.insert(at, f"note_level_to(sc, {slot}, {level})")     # (not an action)
+        lines.insert(at, f"note_decision(sc, {slot}, {level}, {int(is_pass)})")  # (no action)
 
 
 def _refuse_direct_writes(src, *blocks) -> None:
@@ -1546,7 +1553,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 stack_move_level_st, stack_take_st, stack_insert_st,
                                 stack_move_stack_st, stack_set_state_st, stack_insert_n,
                                 stack_insert_n_st, stack_set_top, stack_holds_kind,
-                                note_level_to,
+                                note_decision,
                                 site_add_st, site_clear_st, site_move_st,
                                 site_move_counted_st, site_move_n_st,
                                 mt_seed_block, rand_below, mt_seed_keys, chance_seed_keys,

@@ -577,11 +577,13 @@ def stack_move_stack(who, what, count, frm, to):
 
 
 @njit(cache=True)
-def note_level_to(sc, i, level):
-    """A decision's level reported for its destination (`sc[i]`) and which decision it is
-    (`sc[i + 1]`), what `(last LevelTo)` reads."""
+def note_decision(sc, i, level, passed):
+    """A decision's level reported for its destination (`sc[i]`), which decision it is
+    (`sc[i + 1]`) and whether it is a pass (`sc[i + 2]`): what `(last LevelTo)` and `(was
+    Pass)` read."""
     sc[i] = level
     sc[i + 1] = sc[NUM_DECISIONS]
+    sc[i + 2] = passed
 
 
 @njit(cache=True)

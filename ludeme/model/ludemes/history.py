@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ludeme.engine.compiled.emit import emits
 from .base import Bool, ludeme
 
 
@@ -18,3 +19,9 @@ class WasPass(Bool):
 
 
 __all__ = ["WasPass"]
+
+
+# Compiled form (`ludeme.engine.compiled.emit`): each decision notes whether it is a pass.
+@emits(WasPass, kind="bool")
+def _was_pass(src, lud):
+    return src.was_pass()
