@@ -212,6 +212,21 @@ PASS_GAME = """
           (if (and (was Pass) (= 2 (count Sites in:(sites Empty)))) (result Mover Loss))})))
 """
 
+# Hand picks: a disc comes from the mover's hand, the sites of the hand less its empty ones
+# ((sites Hand ...) and (sites Empty <container>) as regions read by (difference ...)).
+HAND_PICKS_GAME = """
+(game "Hand Picks"
+  (players 2)
+  (equipment {(board (square 3)) (hand Each size:3)
+    (piece "Disc" Each (move Step (to if:(is Empty (to)))))})
+  (rules
+    (start {(place "Disc1" (sites Hand P1)) (place "Disc2" (sites Hand P2))})
+    (play (or (move (from (difference (sites Hand Mover) (sites Empty (mover))))
+                    (to (sites Empty)))
+              (forEach Piece)))
+    (end {(if (is Line 3) (result Mover Win))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win by taking every enemy piece, some levels taken at once.
@@ -265,11 +280,13 @@ PASS_GAME = """
     (MARKED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win, some games are drawn.
     (PASS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Both sides win, some after every disc left its hand (more than six moves).
+    (HAND_PICKS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(6).any()),
 ], ids=["pieces-taken-from-levels", "levels-listed-as-moves", "stacks-selected",
         "whole-stacks-moved", "hands-of-stacks", "states-of-levels", "pieces-put-under",
         "pieces-slid-under", "levels-to-land-on", "towers-crowned", "lines-of-stacks",
         "lines-of-stacks-with-a-condition", "lines-of-tops-with-a-condition",
         "steps-of-the-boards-type", "levels-moved-by-dice", "levels-selected",
-        "passes-answered"])
+        "passes-answered", "hands-picked-from"])
 def test_stack_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     gives_the_reference_rows(text, seeds, played, tmp_path)
