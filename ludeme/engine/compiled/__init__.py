@@ -101,13 +101,25 @@ class CompiledGame:
     def _levels(self, state: "CompiledState", spec: tuple) -> tuple[int, int]:
         """The levels a stacking game's move reports, by its generator's rule (`codegen.LV_*`)
         on the stacks it was generated from."""
-        from ludeme.engine.compiled.emit import LV_ADD, LV_SUB, LV_TOP
+        from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_GIVEN, LV_PAIR,
+                                                 LV_SUB, LV_TOP, LV_TOPS)
         m, (f, t, g, x) = self.module, spec[:4]
         rule = m.GEN_LEVELS[g] if g >= 0 else None
+        if g >= 0 and m.GEN_TAGGED[g]:      # a die's tag kept beside (`emit.TAGGED`)
+            x = x // m.TAGGED - 1
         if rule == LV_TOP and 0 <= f < m.N_SITES:
             return int(state.count[m.TOTAL + f]) - 1, 0
         if rule == LV_SUB:
             return int(state.count[m.TOTAL + f]) - x, int(state.count[m.TOTAL + t])
+        if rule == LV_GIVEN:
+            return max(int(x), 0), 0
+        if rule == LV_AT:
+            return max(int(x), 0), max(int(x), 0)
+        if rule == LV_PAIR:
+            return max(int(x) // LEVEL_PAIR - 1, 0), max(int(x) % LEVEL_PAIR - 1, 0)
+        if rule == LV_TOPS and f >= 0 and t >= 0:
+            return (max(int(state.count[m.TOTAL + f]) - 1, 0),
+                    max(int(state.count[m.TOTAL + t]) - 1, 0))
         if rule == LV_ADD and t >= 0:
             height = int(state.count[m.TOTAL + t])
             return height, height
@@ -397,8 +409,10 @@ class CompiledState:
     def position_key(self) -> tuple:
         """The position as Ludii's stateHash reads it (State.position_key: not the phases)."""
         m = self.m
+        # (in a stacking game whose pieces have states, not what each level was left with)
+        n = m.N_STATE if m.N_STATE <= m.TOTAL else m.TOTAL * (1 + m.DEPTH)
         return tuple(a.tobytes() for a in (self.who, self.what, self.sites_count(),
-                                           self.sc[m.STATE:m.STATE + m.N_STATE]))
+                                           self.sc[m.STATE:m.STATE + n]))
 
     def situation_key(self, position: tuple | None = None) -> tuple:
         """The position (`position_key`, given when already known) and the players' state

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import random
 import re
+import textwrap
 from contextlib import contextmanager
 from typing import Callable
 
@@ -31,7 +32,8 @@ import numpy as np
 
 from ludeme.engine.state import (A_ADD, A_FORGET, A_MOVE, A_NEXT, A_PASS, A_PENDING, A_REMEMBER,
                                  A_REMOVE, A_SCORE, A_SET_FIELD, A_SET_VAR, A_SWAP)
-from ludeme.engine.compiled.emit import LV_NONE, emit, lookup
+from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_NONE, LV_PAIR, LV_SUB,
+                                         LV_TOPS, TAGGED, emit, lookup)
 from ludeme.engine.compiled.unsupported import Unsupported
 
 # Roles that may name several players (Ludii's RoleType sets), as a test of a player id
@@ -86,6 +88,26 @@ def _reads_site_before_binding(source: str) -> bool:
     return bool(loads and stores and min(loads) < min(stores))
 
 
+def reads_level_unbound(source: str) -> bool:
+    """Whether generated lines (or a helper kernel's source) read a local holding `(level)`
+    (`Source.level_var`) that a loop of the kernel around them binds, without taking it as
+    an argument or binding it themselves."""
+    if not _LEVEL_VAR.search(source):
+        return False
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError:         # lines not a whole block: bound where they assign it
+        return any(not re.search(rf"\b{v} = |for {v} in", source)
+                   for v in set(_LEVEL_VAR.findall(source)))
+    names = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and _LEVEL_VAR.fullmatch(n.id)]
+    bound = {n.id for n in names if isinstance(n.ctx, ast.Store)} | {
+        a.arg for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) for a in f.args.args}
+    return any(n.id not in bound for n in names)
+
+
+_LEVEL_VAR = re.compile(r"\blvl(?:_\d+)?\b")
+
+
 class Source:
     """The generated module: tables (deduplicated) and functions."""
 
@@ -121,13 +143,18 @@ class Source:
         # first argument (`handed_site`).
         self.site_helpers: list[str] = []
         self.player_bound = False              # `player` set (forEach NonMover's results)
-        self.level_bound = False               # `lvl` set: `(level)` ((count Stack ...))
+        # the local that holds `(level)` where a loop binds it ((count Stack ...), (forEach
+        # Level ...), (forEach Piece) in a stacking game), else None; the loops made so far
+        self.level_var: str | None = None
+        self.level_loops = 0
         # `(value)` of a `(forEach Value ...)`: the value its moves are being generated for,
         # a number written into them (over fixed bounds), or the name of the local holding
         # it (over computed bounds); None elsewhere
         self.value_written: int | str | None = None
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
         self.generator_levels: list[int] = []  # gen id -> its moves' levels (LV_*)
+        self.generator_tagged: list[bool] = []  # gen id -> its moves' extra keeps a die's tag
+        self.decision_read = False     # a rule reads (last LevelTo) or (was Pass): `note_decision`
         self.between = "btw"                   # the name `(between)` reads (x in `effects`)
         # The (then ...) of the (if ...)/(or ...) moves being emitted, outermost first: every
         # move generated inside takes them after its own, as the reference appends them.
@@ -165,8 +192,12 @@ class Source:
                                 or getattr(game, "reads_last_tos", False))
         # Inside `(forEach Die ...)`: the local holding `(pips)` is bound, and every move
         # pushed carries `move_tag` as its extra (which die it uses, `ludemes.dice`).
+        # A die's tag is packed with the move's own extra (`move_tag_packed`, `TAGGED`);
+        # the other tags ((forEach Value ...)'s value, (do ...)'s destination) are the
+        # extra itself, a move keeping one of its own refused there.
         self.pips_bound = False
         self.move_tag: str | None = None
+        self.move_tag_packed = False
         # Lines `step` runs when a pass is applied to a mover not stalemated, where the
         # reference generates the phase's moves again (a roll draws from the chance stream).
         self.pass_draws: list[str] = []
@@ -217,6 +248,27 @@ class Source:
         then how often each value from 0 to the last site is remembered (`rem_add`)."""
         i = self.remembered.setdefault(name, len(self.remembered))
         return f"(REM + {i} * REM_STRIDE)"
+
+    @property
+    def decision_slots(self) -> tuple[str, str, str]:
+        """The scalars where each decision notes the level its move reports for its
+        destination, which decision it is and whether it is a pass, one after the other
+        (`_note_decisions`)."""
+        self.decision_read = True
+        return tuple(self.variable(("decision", k)) for k in ("level to", "number", "pass"))
+
+    def last_level_to(self) -> str:
+        """`(last LevelTo)`: the level the last decision reports for its destination (0 for
+        a forced pass, which notes none)."""
+        level, decision, _ = self.decision_slots
+        return f"({level} if {decision} == sc[NUM_DECISIONS] else 0)"
+
+    def was_pass(self) -> str:
+        """`(was Pass)`: the last decision was a pass (a forced pass notes none; none before
+        the first decision)."""
+        _, decision, passed = self.decision_slots
+        return (f"(sc[NUM_DECISIONS] > 0 and ({passed} == 1 if {decision} == sc[NUM_DECISIONS] "
+                f"else True))")
 
     def variable(self, name) -> str:
         """The scalar that holds a `(var ...)` (by name, or the unnamed one)."""
@@ -405,6 +457,8 @@ class Source:
             # `(player)` is a local of the kernel forEach Player/NonMover loops in: a helper
             # not handed it would fail when run
             raise Unsupported(None, "(player) inside a helper kernel not given it")
+        if reads_level_unbound(key):
+            raise Unsupported(None, "(level) inside a helper kernel not given it")
         name = self.helper_names.get(key)
         if name is None:
             name = self.helper_names[key] = f"helper_{len(self.helpers)}"
@@ -475,6 +529,8 @@ class Source:
             context(local=("btw",)), *body, "    return False", ""]))
         if first and _READS_PLAYER.search(_COMMENT.sub("", source)):
             raise Unsupported(None, "(player) inside a helper kernel not given it")
+        if reads_level_unbound(source):
+            raise Unsupported(None, "(level) inside a helper kernel not given it")
         if _reads_outer_site(source):
             # `(site)` of a loop around the rule ((all Sites ... if:(can Move ...))): the
             # kernel is handed it, as the reference's context carries it
@@ -770,11 +826,20 @@ class Source:
                 raise Unsupported(lud, "in a stacking game")
             levels = LV_NONE
         self.generator_levels.append(levels)
-        then = self.then_lines(lud) if lud is not None else []
+        packed = self.move_tag is not None and self.move_tag_packed and not is_pass
+        self.generator_tagged.append(packed)
+        with self.binding_level(None):      # applied after the move: no loop around
+            then = self.then_lines(lud) if lud is not None else []
+        if reads_level_unbound("\n".join(effect_lines)) or reads_level_unbound("\n".join(then)):
+            # applied by `effects`, `consequents`: no loop binds (level) there
+            raise Unsupported(lud, "reading (level) when its move is applied")
         if self.effect_prefix and not is_pass:     # actions made before, carried first
             lines, codes = self.effect_prefix
             effect_lines = lines + effect_lines
             kind = tuple(codes) + (kind if isinstance(kind, tuple) else (kind,))
+        if packed:
+            # its moves' extra keeps a die's tag too (`push`): `xdie_` the tag, `x` its own
+            effect_lines = ["xdie_ = x % TAGGED", "x = x // TAGGED - 1"] + effect_lines
         self.generators.append((effect_lines, is_pass, then))
         self.generator_kinds.append(A_PASS if is_pass else kind)
         self.generator_luds.append(lud)
@@ -783,10 +848,13 @@ class Source:
     def push(self, out: list[str], ind: str, frm: str, to: str, g: int, x: str = "-1") -> None:
         """Append a move to the buffers, or, in any-mode, report that there is one; a move
         the `push_tests` refuse is left out."""
-        if self.move_tag is not None:
+        if self.move_tag is not None and self.move_tag_packed:
+            # the die's tag and the move's own extra (`TAGGED`)
+            x = self.move_tag if x == "-1" else f"({self.move_tag} + {TAGGED} * ({x} + 1))"
+        elif self.move_tag is not None:
             if x not in ("-1", self.move_tag):
                 raise Unsupported(self.generator_luds[g], "keeping a value of its own inside "
-                                                          "(forEach Die) or (forEach Value)")
+                                                          "(forEach Value) or (do ...)")
             x = self.move_tag
         tests = [test(frm, to, g, x) for test in self.push_tests]
         if tests:
@@ -818,6 +886,22 @@ class Source:
         for then in thens:
             emit("then", self, then, lines)
         return lines
+
+    @contextmanager
+    def binding_level(self, var: str | None):
+        """While the lines emitted read the local `var` as `(level)` (a loop around them
+        binds it; None: no loop does)."""
+        saved = self.level_var
+        self.level_var = var
+        try:
+            yield
+        finally:
+            self.level_var = saved
+
+    def level_loop_var(self) -> str:
+        """A new local for the `(level)` of a loop over levels."""
+        self.level_loops += 1
+        return f"lvl_{self.level_loops}"
 
     @contextmanager
     def enclosing_then(self, lud):
@@ -896,6 +980,19 @@ class Source:
             raise _NeedsPieceStates()
         return f"sc[STATE + {site}]"
 
+    def set_piece_state(self, site: str, value: str) -> str:
+        """The statement that sets the state of the piece at `site` (the top piece's, in a
+        stacking game, whose levels keep theirs: `rt`'s stack writes)."""
+        if self.game.stacking:
+            self.piece_state(site)          # (asks for the states)
+            return self.stack_write(f"stack_set_state(who, what, count, {site}, -1, {value})")
+        return f"{self.piece_state(site)} = {value}"
+
+    def stack_write(self, call: str) -> str:
+        """A write of a stacking game's levels (`rt`'s `stack_...(who, what, count, ...)`),
+        in a game with piece states its form that keeps them."""
+        return self._site_write(call)
+
     def _site_write(self, call: str) -> str:
         """A write of the sites (`rt`'s `site_...(who, what, count, ...)`), in a game with
         piece states its form that keeps them (`..._st`, given the states)."""
@@ -965,7 +1062,9 @@ class _NeedsPieceStates(Unsupported):
 # listed here shows there.
 _ACTION_STATEMENT = re.compile(
     r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)(_st)?\("
-    r"|(pend_add|rem_add|rem_forget|rem_clear|stack_move_stack)\("
+    r"|(pend_add|rem_add|rem_forget|rem_clear)\("
+    r"|(stack_move_stack|stack_move_level|stack_take|stack_insert_n|stack_set_state)(_st)?\("
+    r"|stack_set_top\("
     r"|sc\[(NEXT|COUNTER|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+"
     r"|STATE \+ [^\]]+)\] \+?= "
     r"|what\[[^\]]+\] = "
@@ -1000,7 +1099,9 @@ def counted_actions(lines: list[str], after: bool = False) -> list[str]:
 # arguments after (who, what, count) and, in the `_st` forms, the states (an action that
 # moves no piece is its own origin, as `State._note_after` reads the reference's).
 _WRITE_SITES = {"site_move": (1, 2), "site_move_counted": (2, 3), "site_move_n": (1, 2),
-                "site_clear": (0, 0), "site_add": (1, 1), "stack_move_stack": (0, 1)}
+                "site_clear": (0, 0), "site_add": (1, 1), "stack_move_stack": (0, 1),
+                "stack_move_level": (0, 2), "stack_take": (0, 0), "stack_insert_n": (0, 0),
+                "stack_set_state": (0, 0), "stack_set_top": (0, 0)}
 _SITE_SUBSCRIPT = re.compile(r"(?:sc\[(?:CLEAR|STATE) \+ |what\[)")
 
 
@@ -1220,9 +1321,6 @@ def _journaled(module: str) -> bool:
 
 def _generate(game, s0, src: Source) -> str:
     """The numba module of one game, written by `src`."""
-    if src.piece_states and game.stacking:
-        # The stack layout keeps no state per level; the states' writes know no levels.
-        raise Unsupported(None, "piece states in a stacking game")
     rules = game.typed.rules
     n = game.num_players
     phases = _phases(rules)
@@ -1274,6 +1372,8 @@ def _generate(game, s0, src: Source) -> str:
                               kind=(A_SWAP, A_NEXT))
         swap = [f"    if sc[NUM_MOVES] - sc[NUM_START_MOVES] == NP - 1:",
                 f"        k = push(mf, mt, mg, mx, k, -1, -1, {g}, -1)"]
+    if src.decision_read:
+        _note_decisions(src)
     effects, consequents = [], []
     for g, (lines, _, then) in enumerate(src.generators):
         effects.append(f"    {'if' if g == 0 else 'elif'} g == {g}:")
@@ -1305,7 +1405,8 @@ def _generate(game, s0, src: Source) -> str:
         stacking=bool(game.stacking), depth=depth,
         level_keys=[random.Random(-1 - i).getrandbits(62) * 2 + 1
                     for i in range(game.total_sites * depth)],
-        stack_writes=STACK_WRITES if game.stacking else "",
+        stack_writes=(STACK_WRITES + ("\n" + STACK_WRITES_ST if src.piece_states else ""))
+        if game.stacking else "",
         tables="\n".join(src.table_lines),
         n_elements=game.board.num_elements(),
         step_start=step_start, step_to=step_to,
@@ -1322,9 +1423,9 @@ def _generate(game, s0, src: Source) -> str:
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),
         init_who=init_who, init_what=init_what, init_count=init_count,
-        init_state=list(s0.sites.state) if src.piece_states or src.die_states else [],
-        state_keys=[random.Random(f"state {s}").getrandbits(62) * 2 + 1
-                    for s in range(game.total_sites)]
+        init_state=_initial_states(game, s0, depth if src.piece_states else 0)
+        if src.piece_states or src.die_states else [],
+        state_keys=_state_keys(game, depth if src.piece_states else 0)
         if src.piece_states or src.die_states else [],
         site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
@@ -1360,7 +1461,7 @@ def _generate(game, s0, src: Source) -> str:
         consequents="\n".join(consequents) or "    pass",
         pass_gens=tuple(pass_gens) + (-1,),
         gen_kinds=[k if isinstance(k, tuple) else (k,) for k in src.generator_kinds],
-        gen_levels=src.generator_levels,
+        gen_levels=src.generator_levels, gen_tagged=src.generator_tagged, tagged=TAGGED,
         context=context(),
         # The decisions' history is read only by the all-pass draw.
         history=game.max_moves + game.max_turns * game.num_players + 2
@@ -1543,6 +1644,10 @@ def chain_depth(who, what, count, sc, phase, hist_mover, hist_pass, f, t, g, x):
 STACK_WRITES = ("from ludeme.engine.compiled.rt import (stack_add as site_add, "
                 "stack_remove as site_clear,\n    stack_move as site_move, "
                 "stack_move_n as site_move_n)")
+# The same in a game whose pieces have a state (`rt`, "the stacks' writes ... a state").
+STACK_WRITES_ST = ("from ludeme.engine.compiled.rt import (stack_add_st as site_add_st, "
+                   "stack_remove_st as site_clear_st,\n    stack_move_st as site_move_st, "
+                   "stack_move_n_st as site_move_n_st)")
 # Levels the kernels keep per site, at least (more when the start stacks more).
 MIN_DEPTH = 32
 # A statement writing a site's array in place, not through the writes of `rt`.
@@ -1572,12 +1677,66 @@ def _initial_sites(game, s0) -> tuple[list, list, list, int]:
     return who, what, count, depth
 
 
+# The level each rule of `emit` has its moves report for their destination, from the
+# stacks before the move (`CompiledGame._levels`), as an expression of `to` and `x`.
+_LEVEL_TO = {LV_ADD: "count[TOTAL + to]", LV_SUB: "count[TOTAL + to]", LV_AT: "max(x, 0)",
+             LV_TOPS: "max(count[TOTAL + to] - 1, 0)",
+             LV_PAIR: f"max(x % {LEVEL_PAIR} - 1, 0)"}
+
+
+def _note_decisions(src) -> None:
+    """Each generator's effect first notes the level its move reports for its destination,
+    the decision it is and whether it is a pass (`Source.decision_slots`), before any action
+    (after its extra is split from a die's tag)."""
+    slot = src.decision_slots[0].removeprefix("sc[").removesuffix("]")
+    for g, (lines, is_pass, then) in enumerate(src.generators):
+        level = _LEVEL_TO.get(src.generator_levels[g], "0") if src.game.stacking else "0"
+        at = 2 if src.generator_tagged[g] else 0
+        lines.insert(at, f"note_decision(sc, {slot}, {level}, {int(is_pass)})")  # (no action)
+
+
 def _refuse_direct_writes(src, *blocks) -> None:
     """In a stacking game every write goes through the stacks' (`STACK_WRITES`): refuse a
-    compiled form that writes a site's top-level view itself."""
+    compiled form that writes a site's top-level view itself, or its piece's state."""
+    dice = {str(s) for d in getattr(src.env, "dice", None) or () for s in d.sites}
     for line in [x for block in blocks for x in block] + src.helpers:
         if _DIRECT_WRITE.search(line):
             raise Unsupported(None, "a piece changed in place in a stacking game")
+        if any(m.group(1) not in dice for m in _STATE_WRITE.finditer(line)):
+            raise Unsupported(None, "a piece state changed in place in a stacking game")
+
+
+# A statement writing a piece's state in place (`Source.piece_state` assigned). A die's
+# face, its state, is written so (`dice`): its level's copy is no part of the position.
+_STATE_WRITE = re.compile(r"\bsc\[STATE \+ ([^\]]*)\]\s*[-+]?=(?!=)")
+
+
+def _initial_states(game, s0, depth: int) -> list[int]:
+    """The start's piece states as the kernels keep them: one per site, in a stacking game
+    whose pieces have states (`depth`, its levels per site, not 0) then one per level and
+    what each level was left with (`rt`, "the stacks' writes")."""
+    if not depth:
+        return list(s0.sites.state)
+    total = game.total_sites
+    levels, left = [0] * (total * depth), [0] * (total * depth)
+    for s in range(total):
+        for i, lv in enumerate(s0.sites.stack(s)):
+            levels[s * depth + i] = lv[2]
+        for i, data in enumerate(getattr(s0.sites, "residue", {}).get(s, ())):
+            left[s * depth + i] = data[0]
+    return list(s0.sites.state) + levels + left
+
+
+def _state_keys(game, depth: int) -> list[int]:
+    """The hash keys of the states (`_initial_states`): none for what a level was left
+    with, which is no part of the position (`StackSites.key`)."""
+    keys = [random.Random(f"state {s}").getrandbits(62) * 2 + 1
+            for s in range(game.total_sites)]
+    if depth:
+        n = game.total_sites * depth
+        keys += [random.Random(f"level state {i}").getrandbits(62) * 2 + 1 for i in range(n)]
+        keys += [0] * n
+    return keys
 
 
 # Values a decision (or the start rules) may draw from the chance stream before the playout
@@ -1644,9 +1803,16 @@ LOOP = '''\
 import numpy as np
 from numba import njit
 from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_score, timeout,
-                                all_passed, is_line, is_line_by_level, site_add,
+                                all_passed, is_line, is_line_by_level, is_line_stacked,
+                                site_add,
                                 site_clear, site_move, site_move_counted, site_move_n,
                                 stack_at, stack_move_stack, stack_pieces,
+                                stack_insert, stack_take, stack_move_level, stack_holds,
+                                stack_level_of, not_board_site, stack_state_at,
+                                stack_move_level_st, stack_take_st, stack_insert_st,
+                                stack_move_stack_st, stack_set_state_st, stack_insert_n,
+                                stack_insert_n_st, stack_set_top, stack_holds_kind,
+                                note_decision,
                                 site_add_st, site_clear_st, site_move_st,
                                 site_move_counted_st, site_move_n_st,
                                 mt_seed_block, rand_below, mt_seed_keys, chance_seed_keys,
@@ -1737,6 +1903,8 @@ INIT_PHASE = np.array({init_phase!r}, dtype=np.int64)
 PASS_GENS = {pass_gens!r}
 GEN_KINDS = {gen_kinds!r}
 GEN_LEVELS = {gen_levels!r}
+GEN_TAGGED = {gen_tagged!r}
+TAGGED = {tagged}
 HISTORY = {history}
 MAX_BUFFER = {max_buffer}
 # Per site, a random odd multiplier: a position's key is the sum of its sites' words times

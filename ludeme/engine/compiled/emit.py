@@ -33,8 +33,16 @@ from .unsupported import Unsupported
 # piece of a board site leaving ((height - 1, 0) at the origin, (0, 0) off the board); a
 # piece landing on the destination's top (its height, twice); the top x levels (the
 # move's extra) of the origin landing on the destination ((height - x, the destination's
-# height)). `CompiledGame.legal_of` reads them.
-LV_NONE, LV_TOP, LV_ADD, LV_SUB = range(4)
+# height)); the level given by the move's extra, x (a piece taken from a level: (x, 0); a
+# piece removed from a level: (x, x); 0 for x below 0); the top levels of both sites (a
+# selection: (height - 1, the destination's height - 1), 0 for an empty stack); the two
+# levels given by the extra, (lf + 1) * LEVEL_PAIR + lt + 1 (a piece moved from a level to
+# a level: (lf, lt), 0 for one below 0). `CompiledGame.legal_of` reads them.
+LV_NONE, LV_TOP, LV_ADD, LV_SUB, LV_GIVEN, LV_AT, LV_TOPS, LV_PAIR = range(8)
+LEVEL_PAIR = 1 << 16
+# A move made inside (forEach Die ...) keeps the die's tag (`ludemes.dice`) and its own extra
+# together: tag + TAGGED * (extra + 1) (`Source.push`; its generator's effect splits them).
+TAGGED = 1 << 32
 
 # The kinds of compiled form: what an emitter of the kind gives (its arguments after `src`
 # and the ludeme), and what a ludeme without one is refused as ("": `(keyword kind)` alone).
@@ -92,6 +100,11 @@ def emits(*classes: type, kind: str, refuses: tuple = ()):
 
     def deco(fn):
         for cls in classes:
+            was = EMITTERS[kind].get(cls)
+            if was is not None and was.fn is not fn:
+                # two forms of one ludeme: the later would silently replace the earlier
+                raise ValueError(f"{cls.__name__} has a compiled form of kind {kind!r} "
+                                 f"already ({was.fn.__module__}.{was.fn.__name__})")
             EMITTERS[kind][cls] = Emitter(fn, tuple(refuses))
         return fn
     return deco

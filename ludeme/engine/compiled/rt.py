@@ -583,6 +583,318 @@ def stack_move_stack(who, what, count, frm, to):
     stack_move_n(who, what, count, what[:0], frm, to, count[total + frm])
 
 
+@njit(cache=True)
+def note_decision(sc, i, level, passed):
+    """A decision's level reported for its destination (`sc[i]`), which decision it is
+    (`sc[i + 1]`) and whether it is a pass (`sc[i + 2]`): what `(last LevelTo)` and `(was
+    Pass)` read."""
+    sc[i] = level
+    sc[i + 1] = sc[NUM_DECISIONS]
+    sc[i + 2] = passed
+
+
+@njit(cache=True)
+def not_board_site(site, first):
+    """True for a site of a (from ...) or (to ...) naming another site type than the
+    board's, which are hands' cells; a board site (below `first`) fails, as the reference."""
+    if 0 <= site < first:
+        raise ValueError("a site of another type than the board's read on the board")
+    return True
+
+
+@njit(cache=True)
+def stack_holds(what, count, site, w):
+    """Some level of a site's stack holds a piece of kind `w`."""
+    total, depth = stack_shape(what, count)
+    for i in range(total + site * depth, total + site * depth + count[total + site]):
+        if what[i] == w:
+            return True
+    return False
+
+
+@njit(cache=True)
+def stack_level_of(what, count, site, w, from_top, limit):
+    """The level of a site's stack holding a piece of kind `w` (the highest, or the lowest
+    when not `from_top`); -1 where none does, for a kind of 0 or less, or a site off the
+    first `limit` (the board's)."""
+    if site < 0 or site >= limit or w <= 0:
+        return -1
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    for k in range(n):
+        level = n - 1 - k if from_top else k
+        if what[total + site * depth + level] == w:
+            return level
+    return -1
+
+
+@njit(cache=True)
+def stack_insert(who, what, count, site, level, w, owner):
+    """One piece inserted at a level of a site's stack, those from there up one higher;
+    at -1 or past the top, pushed on it (StackSites.add with a level, of one piece)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    if level < 0 or level >= n:
+        stack_push(who, what, count, site, w, owner)
+    else:
+        if n >= depth:
+            raise IndexError("a stack higher than the kernels hold")
+        journal(count, site)
+        base = total + site * depth
+        for j in range(n, level, -1):
+            what[base + j] = what[base + j - 1]
+            who[base + j] = who[base + j - 1]
+        what[base + level] = w
+        who[base + level] = owner
+        count[total + site] = n + 1
+    stack_sync(who, what, count, site)
+
+
+@njit(cache=True)
+def stack_set_top(who, what, count, site, owner, w):
+    """StackSites.set_piece of the top level (its state kept); none on an empty site."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    if n > 0:
+        journal(count, site)
+        what[total + site * depth + n - 1] = w
+        who[total + site * depth + n - 1] = owner
+        stack_sync(who, what, count, site)
+
+
+@njit(cache=True)
+def stack_insert_n(who, what, count, site, level, w, owner, k):
+    """StackSites.add of `k` pieces at a level (each inserted there)."""
+    for _ in range(k):
+        stack_insert(who, what, count, site, level, w, owner)
+
+
+@njit(cache=True)
+def stack_take(who, what, count, site, level):
+    """Take the piece at a level of a site's stack (-1: the top), those above one lower
+    (StackSites.remove with a level); none past the stack."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    i = n - 1 if level == -1 else level
+    if not 0 <= i < n:
+        return
+    journal(count, site)
+    base = total + site * depth
+    for j in range(i, n - 1):
+        what[base + j] = what[base + j + 1]
+        who[base + j] = who[base + j + 1]
+    what[base + n - 1] = 0
+    who[base + n - 1] = 0
+    count[total + site] = n - 1
+    stack_sync(who, what, count, site)
+
+
+@njit(cache=True)
+def stack_move_level(who, what, count, frm, level, to, level_to):
+    """StackSites.move with levels: the piece at `level` of `frm` (-1: the top; none past
+    the stack) onto the top of `to`, or inserted at `level_to` (-1 or past the top: on it)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + frm]
+    i = n - 1 if level == -1 else level
+    if not 0 <= i < n:
+        return
+    w, owner = what[total + frm * depth + i], who[total + frm * depth + i]
+    stack_take(who, what, count, frm, i)
+    stack_insert(who, what, count, to, level_to, w, owner)
+
+
+
+# The stacks' writes in a game whose pieces have a state (`st`, the states' block: the top
+# level's state of each site (`st[s]`, s < TOTAL, what `(state at:)` reads), then each
+# level's (`st[TOTAL + s * DEPTH + l]`), then what each level index was left with (Ludii's
+# ChunkStack: `StackSites.residue`, `st[TOTAL * (1 + DEPTH) + s * DEPTH + l]`, read only
+# above the stack). Each is `StackSites`'s write of the same action, states included.
+
+@njit(cache=True, inline="always")
+def _lv(total, depth, site, i):
+    return total + site * depth + i
+
+
+@njit(cache=True, inline="always")
+def _left(total, depth, site, i):
+    return total * (1 + depth) + site * depth + i
+
+
+@njit(cache=True)
+def _sync_state(st, what, count, site):
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    st[site] = st[_lv(total, depth, site, n - 1)] if n > 0 else 0
+
+
+@njit(cache=True)
+def _push_st(who, what, count, st, site, w, owner, state, own):
+    """A piece pushed on a stack, with its own state (`own`) or the one its level was left
+    with (a piece added, or a top piece moved, by what and owner alone)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    stack_push(who, what, count, site, w, owner)
+    st[_lv(total, depth, site, n)] = state if own else st[_left(total, depth, site, n)]
+    stack_sync(who, what, count, site)
+    _sync_state(st, what, count, site)
+
+
+@njit(cache=True)
+def _pop_top_st(who, what, count, st, site):
+    """StackSites._pop_top: the level left with no data."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    stack_pop(who, what, count, site)
+    st[_lv(total, depth, site, n - 1)] = 0
+    st[_left(total, depth, site, n - 1)] = 0
+    stack_sync(who, what, count, site)
+    _sync_state(st, what, count, site)
+
+
+@njit(cache=True)
+def _pop_level_st(who, what, count, st, site, i):
+    """StackSites._pop_level: level i taken out (its state returned), the old top's data
+    left one above the new top."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    state = st[_lv(total, depth, site, i)]
+    top = st[_lv(total, depth, site, n - 1)]
+    for j in range(i, n - 1):
+        st[_lv(total, depth, site, j)] = st[_lv(total, depth, site, j + 1)]
+    st[_lv(total, depth, site, n - 1)] = 0
+    st[_left(total, depth, site, n - 1)] = top
+    stack_take(who, what, count, site, i)
+    _sync_state(st, what, count, site)
+    return state
+
+
+@njit(cache=True)
+def _insert_st(who, what, count, st, site, level, w, owner, state):
+    """A piece inserted at a level below the top (its own state), those above one higher."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    for j in range(n, level, -1):
+        st[_lv(total, depth, site, j)] = st[_lv(total, depth, site, j - 1)]
+    st[_lv(total, depth, site, level)] = state
+    stack_insert(who, what, count, site, level, w, owner)
+    _sync_state(st, what, count, site)
+
+
+@njit(cache=True)
+def stack_add_st(who, what, count, st, hand_from, site, w, owner, k):
+    for _ in range(k):
+        _push_st(who, what, count, st, site, w, owner, 0, False)
+
+
+@njit(cache=True)
+def stack_remove_st(who, what, count, st, site):
+    total, depth = stack_shape(what, count)
+    if count[total + site] > 0:
+        _pop_top_st(who, what, count, st, site)
+
+
+@njit(cache=True)
+def stack_move_level_st(who, what, count, st, frm, level, to, level_to):
+    """StackSites.move: the top piece (level -1) takes the data its new level was left with
+    when it lands on the top; a piece taken from a level, or inserted, keeps its own."""
+    total, depth = stack_shape(what, count)
+    n = count[total + frm]
+    i = n - 1 if level == -1 else level
+    if not 0 <= i < n:
+        return
+    w, owner = what[_lv(total, depth, frm, i)], who[_lv(total, depth, frm, i)]
+    if level == -1:
+        state = st[_lv(total, depth, frm, i)]
+        _pop_top_st(who, what, count, st, frm)
+    else:
+        state = _pop_level_st(who, what, count, st, frm, i)
+    m = count[total + to]
+    if level_to == -1 or level_to > m:
+        _push_st(who, what, count, st, to, w, owner, state, level != -1)
+    else:
+        _insert_st(who, what, count, st, to, max(0, level_to), w, owner, state)
+
+
+@njit(cache=True)
+def stack_move_st(who, what, count, st, hand_from, frm, to):
+    stack_move_level_st(who, what, count, st, frm, -1, to, -1)
+
+
+@njit(cache=True)
+def stack_take_st(who, what, count, st, site, level):
+    """StackSites.remove by level (-1: the top)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    i = n - 1 if level == -1 else level
+    if not 0 <= i < n:
+        return
+    if level == -1:
+        _pop_top_st(who, what, count, st, site)
+    else:
+        _pop_level_st(who, what, count, st, site, i)
+
+
+@njit(cache=True)
+def stack_insert_st(who, what, count, st, site, level, w, owner):
+    """StackSites.add of one piece at a level (on the top: the data its level was left
+    with; inserted: none)."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    if level < 0 or level >= n:
+        _push_st(who, what, count, st, site, w, owner, 0, False)
+    else:
+        _insert_st(who, what, count, st, site, level, w, owner, 0)
+
+
+@njit(cache=True)
+def stack_insert_n_st(who, what, count, st, site, level, w, owner, k):
+    for _ in range(k):
+        stack_insert_st(who, what, count, st, site, level, w, owner)
+
+
+@njit(cache=True)
+def stack_move_n_st(who, what, count, st, owner_of, frm, to, n):
+    """StackSites.move_n: the top levels move with their states; the levels' residue stays."""
+    total, depth = stack_shape(what, count)
+    h, m = count[total + frm], count[total + to]
+    n = min(n, h)
+    if n <= 0 or frm == to:         # (the same stack, as it was)
+        return
+    for j in range(n):
+        st[_lv(total, depth, to, m + j)] = st[_lv(total, depth, frm, h - n + j)]
+        st[_lv(total, depth, frm, h - n + j)] = 0
+    stack_move_n(who, what, count, owner_of, frm, to, n)
+    _sync_state(st, what, count, frm)
+    _sync_state(st, what, count, to)
+
+
+@njit(cache=True)
+def stack_move_stack_st(who, what, count, st, frm, to):
+    total, depth = stack_shape(what, count)
+    stack_move_n_st(who, what, count, st, what[:0], frm, to, count[total + frm])
+
+
+@njit(cache=True)
+def stack_set_state_st(who, what, count, st, site, level, v):
+    """StackSites.set_field of the state: the top's (-1) or a level's; none past the stack."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    i = n - 1 if level == -1 else level
+    if 0 <= i < n:
+        st[_lv(total, depth, site, i)] = v
+        _sync_state(st, what, count, site)
+
+
+@njit(cache=True)
+def stack_state_at(st, what, count, site, level):
+    """The state at a level of a site's stack (-1: the top), 0 where there is none."""
+    total, depth = stack_shape(what, count)
+    if site < 0:
+        return 0
+    n = count[total + site]
+    i = n - 1 if level == -1 else level
+    return st[_lv(total, depth, site, i)] if 0 <= i < n else 0
+
 
 # The same writes in a game whose pieces have a state (`st`, the state per site): a piece
 # takes its state with it, a piece landing on an empty site (or a count landing anew) starts
@@ -920,6 +1232,50 @@ def is_line(what, pivot, whats, length, exact, contiguous, rays, ray_len, opps, 
         elif count == length:
             return True
     return False
+
+
+@njit(cache=True)
+def stack_holds_kind(what, count, site, whats):
+    """Some level of a site's stack holds a piece of a kind `whats` marks."""
+    total, depth = stack_shape(what, count)
+    for i in range(total + site * depth, total + site * depth + count[total + site]):
+        if whats[what[i]]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_line_stacked(what, count, pivot, whats, length, exact, rays, ray_len, opps, opp_len,
+                    num_rays):
+    """`(is Line ...)` in a stacking game, as ludeme.model.ludemes.booleans.IsLine's
+    `line_on_stacks` walks it: a site counts when any level of its stack holds one of the
+    kinds; a gap ends a line; a length of 1 is a line whatever the pivot holds."""
+    if length == 1:
+        return True
+    if not stack_holds_kind(what, count, pivot, whats):
+        return False
+    for r in range(num_rays[pivot]):
+        n, found = _stacked_run(what, count, rays[pivot, r], ray_len[pivot, r], whats, 1,
+                                length, exact)
+        if not found and opp_len[pivot, r] >= 0:    # on along the opposite ray
+            n, found = _stacked_run(what, count, opps[pivot, r], opp_len[pivot, r], whats, n,
+                                    length, exact)
+        if found or n == length:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _stacked_run(what, count, sites, ln, whats, n, length, exact):
+    """`is_line_stacked` along one side: the count on from `n` while the sites' stacks hold
+    one of the kinds, and whether it reached `length` (not exact)."""
+    for j in range(ln):
+        if not stack_holds_kind(what, count, sites[j], whats):
+            break
+        n += 1
+        if not exact and n == length:
+            return n, True
+    return n, False
 
 
 @njit(cache=True)

@@ -325,38 +325,27 @@ def _region_site(src, lud):
 @emits(Where, kind="int", refuses=("type",))
 def _where(src, lud):
     """The first board site holding the piece (at any level of a stack, with the local
-    state given if any); the named form, as the reference, stops when the piece stands on
-    several sites (a kernel raises: Ludii's answer follows its list of owned pieces, which
-    the kernels do not keep)."""
+    state given if any, which a stacking game's levels do not keep); the named form, as the
+    reference, stops when the piece stands on several sites (a kernel raises: Ludii's
+    answer follows its list of owned pieces, which the kernels do not keep)."""
     limit = src.env.num_board_sites
-    if not isinstance(lud.name, str):
-        what, once = src.int_expr(lud.name), False
-    else:
-        if not isinstance(lud.role, str):
-            raise Unsupported(lud, "for a player given by a number")
-        first = first_named(src.game.components, lud.name)
-        per = [first.get(p, -1) for p in range(src.game.num_players + 2)]
-        pid = src.player_expr(lud.role, lud)
-        what, once = f"({src.table(per)}[{pid}] if 0 <= {pid} < {len(per)} else -1)", True
+    what, once = _where_piece(src, lud)
     state = "-1"
     if lud.state is not None:
         if src.game.stacking:
             raise Unsupported(lud, "with state: in a stacking game (no state per level)")
         state = src.int_expr(lud.state)
-    if src.game.stacking:
-        holds = ["        held = False",
-                 "        for lv in range(count[TOTAL + site]):",
-                 "            if stack_at(what, count, site, lv) == w:",
-                 "                held = True"]
-    else:
-        test = "what[site] == w" if lud.state is None else \
-            f"what[site] == w and (st == -1 or {src.piece_state('site')} == st)"
-        holds = [f"        held = {test}"]
 
     # The named form looks on past the first site, to refuse a second one.
     found = ["            if found >= 0:",
              "                raise ValueError('(where ...) with the piece on several sites')",
              "            found = site"] if once else ["            return site"]
+    if src.game.stacking:
+        holds = "stack_holds(what, count, site, w)"
+    elif lud.state is None:
+        holds = "what[site] == w"
+    else:
+        holds = f"what[site] == w and (st == -1 or {src.piece_state('site')} == st)"
 
     def make(name):
         return "\n".join([
@@ -365,8 +354,32 @@ def _where(src, lud):
             "    if w <= 0:",
             "        return -1",
             f"    for site in range({limit}):",
-            *holds,
-            "        if held:",
+            f"        if {holds}:",
             *found,
             "    return found", ""])
     return f"{src.helper(make)}(what, count, sc, {what}, {state})"
+
+
+def _where_piece(src, lud) -> tuple[str, bool]:
+    """The kind of piece a (where ...) or (where Level ...) looks for, as an expression, and
+    whether it is named (the first component of the player whose name contains it)."""
+    if not isinstance(lud.name, str):
+        return src.int_expr(lud.name), False
+    if not isinstance(lud.role, str):
+        raise Unsupported(lud, "for a player given by a number")
+    first = first_named(src.game.components, lud.name)
+    per = [first.get(p, -1) for p in range(src.game.num_players + 2)]
+    pid = src.player_expr(lud.role, lud)
+    return f"({src.table(per)}[{pid}] if 0 <= {pid} < {len(per)} else -1)", True
+
+
+@emits(WhereLevel, kind="int", refuses=("state", "type"))
+def _where_level(src, lud):
+    """The level of the site holding the piece, searched from the top (or from the bottom
+    when fromTop: is false), -1 when none does or the site is off the board."""
+    if not src.game.stacking:
+        raise Unsupported(lud, "in a game without stacks")
+    what = _where_piece(src, lud)[0]
+    top = src.bool_expr(lud.fromTop) if lud.fromTop is not None else "True"
+    return (f"stack_level_of(what, count, {src.int_expr(lud.at)}, {what}, {top}, "
+            f"{src.env.num_board_sites})")

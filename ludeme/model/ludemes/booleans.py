@@ -827,13 +827,16 @@ def _is_line(src, lud):
         raise Unsupported(lud, "with a computed length or exact:")
     if lud.byLevel and not src.game.stacking:
         raise Unsupported(lud, "with byLevel: in a game without stacks")
-    if src.game.stacking and not lud.byLevel and not (lud.top and lud.contiguous
-                                                       and lud.length.value > 1):
-        # the reference reads every level of a stack there (Ludii's IsLine.evalStack),
-        # the top piece only with top:True, as the kernels do
-        raise Unsupported(lud, "without byLevel: or top:True in a stacking game")
     if lud.role is not None and lud.who is not None:
         raise lud.fail("(is Line ...) takes a role or who:, not both")
+    # in a stacking game the reference reads every level of a stack (Ludii's
+    # IsLine.evalStack: `is_line_stacked`), the top piece only with top:True (`is_line`
+    # where it reads the same: contiguous, longer than 1)
+    stacked = src.game.stacking and not lud.byLevel and not lud.top
+    if src.game.stacking and lud.top and not (lud.contiguous and lud.length.value > 1) \
+            and lud.if_ is None:
+        raise Unsupported(lud, "with top:True, contiguous:False or a length of 1 in a "
+                               "stacking game")
     length = src.int_expr(lud.length)
     n = src.env.num_board_sites
     tabs = ray_pair_tables(src, src.env.line_radials(lud.dirn or "Adjacent", lud))[:5]
@@ -847,13 +850,17 @@ def _is_line(src, lud):
         return _line_through_any(src, lud, kinds, length, tabs)
     if lud.if_ is not None:
         if src.game.stacking:
-            raise Unsupported(lud, "with if: in a stacking game")
+            if lud.byLevel:
+                raise Unsupported(lud, "with if: and byLevel:")
+            return _line_on_stacks_with_condition(src, lud, pivot, kinds, length, tabs)
         return _line_with_condition(src, lud, pivot, kinds, length, tabs)
+    own = kinds is None
     kinds = kinds or f"WHATS_SAME[what[{pivot}]]"      # the pivot's kind
-    if lud.byLevel:
-        if lud.role is not None:
-            raise Unsupported(lud, "with a role and byLevel:")
-        return (f"({pivot} >= 0 and {pivot} < {n} and is_line_by_level(what, count, {pivot}, "
+    if lud.byLevel or stacked:
+        if lud.byLevel and not own:
+            raise Unsupported(lud, "with byLevel: beside a role, who:, what: or whats:")
+        walk = "is_line_by_level" if lud.byLevel else "is_line_stacked"
+        return (f"({pivot} >= 0 and {pivot} < {n} and {walk}(what, count, {pivot}, "
                 f"{kinds}, {length}, {lud.exact}, {', '.join(tabs)}))")
     return (f"({pivot} >= 0 and {pivot} < {n} and is_line(what, {pivot}, "
             f"{kinds}, {length}, {lud.exact}, {lud.contiguous}, "
@@ -962,6 +969,40 @@ def _line_with_condition(src, lud, pivot, kinds, length, tabs) -> str:
                                "        return False", f"    ws = {kinds}",
                                "    if not ws[what[pv]]:", "        return False",
                                f"    ln_ = {length}", *body, "    return False"])
+
+
+def _line_on_stacks_with_condition(src, lud, pivot, kinds, length, tabs) -> str:
+    """`(is Line ... if:<cond>)` in a stacking game, as `IsLine.compile`'s `line_on_stacks`
+    walks it (in a helper kernel of its own): a site counts when any level of its stack
+    holds one of the kinds (its top piece with top:True) and, after the pivot, the condition
+    holds with (to) on it; a gap ends a line; a length of 1 is a line."""
+    rays, ray_len, opps, opp_len, num = tabs
+    if lud.role is None:
+        kinds = "WHATS_SAME[what[pv]]"      # the pivot's kind
+    member = ("ws[what[{s}]]" if lud.top else "stack_holds_kind(what, count, {s}, ws)").format
+    cond = src.bool_expr(lud.if_)
+    n = src.env.num_board_sites
+    exact = bool(lud.exact)
+
+    def walk(seq, ln, ind):
+        lines = [f"for j in range({ln}):", f"    to = {seq}",
+                 f"    if not ({member(s='to')} and {cond}):", "        break",
+                 "    cnt += 1"]
+        if not exact:
+            lines += ["    if cnt == ln_:", "        found = True", "        break"]
+        return [ind + x for x in lines]
+    body = [f"    for r in range({num}[pv]):", "        cnt = 1", "        found = False",
+            *walk(f"{rays}[pv, r, j]", f"{ray_len}[pv, r]", "        "),
+            "        if found:", "            return True",
+            f"        if {opp_len}[pv, r] >= 0:",
+            *walk(f"{opps}[pv, r, j]", f"{opp_len}[pv, r]", "            "),
+            "            if found or cnt == ln_:", "                return True",
+            "        elif cnt == ln_:", "            return True"]
+    return src.context_kernel([f"    pv = {pivot}", f"    if pv < 0 or pv >= {n}:",
+                               "        return False", f"    ln_ = {length}",
+                               "    if ln_ == 1:", "        return True", f"    ws = {kinds}",
+                               f"    if not {member(s='pv')}:", "        return False",
+                               *body, "    return False"])
 
 
 @emits(AllSites, kind="bool")

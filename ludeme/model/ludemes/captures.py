@@ -188,12 +188,18 @@ def _promotion_by_id(src, lud, idf) -> str:
                                             ("then", "as a consequent")))
 def _promote_consequent(src, lud, lines, ind):
     """The piece at the site becomes each piece named in turn (its owner the new piece's,
-    none on an empty site)."""
-    if src.game.stacking:
-        # the reference refuses a piece alone on its site there (Promote.compile)
-        raise Unsupported(lud, "in a stacking game")
+    none on an empty site). In a stacking game, the top piece (none on an empty site); a
+    player's piece alone on its site fails, as in the reference (`Promote.compile`)."""
     where = src.int_expr(lud.where) if lud.where is not None else "to"
     lines += [f"{ind}ps = {where}", f"{ind}if ps >= 0:", f"{ind}    pw = what[ps]"]
+    if src.game.stacking:
+        lines += [f"{ind}    if pw > 0 and count[TOTAL + ps] == 1 and OWNER[pw] != 0:",
+                  f"{ind}        raise ValueError('(promote ...) of a piece alone on its "
+                  "site in a stacking game')"]
+        for target in _promotion_targets(src, lud):
+            lines += [f"{ind}    w = {target}", f"{ind}    if w > 0:",
+                      f"{ind}        stack_set_top(who, what, count, ps, OWNER[w], w)"]
+        return
     for target in _promotion_targets(src, lud):
         lines += [f"{ind}    w = {target}", f"{ind}    if w > 0:",
                   f"{ind}        journal(count, ps)",

@@ -635,8 +635,8 @@ def _for_each_die(src, lud, out, ind):
     out.append(f"{i2}    vv{h} = tp{h}")
     out.append(f"{i2}xt{h} = gi{h} + {_TAG} * md{h} + {_TAG * 4} * (vv{h} + 1)")
     first, helpers = len(src.generators), len(src.helpers)
-    saved = src.pips_bound, src.move_tag
-    src.pips_bound, src.move_tag = True, f"xt{h}"
+    saved = src.pips_bound, src.move_tag, src.move_tag_packed
+    src.pips_bound, src.move_tag, src.move_tag_packed = True, f"xt{h}", True
     try:
         cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
         out.append(f"{i2}if {cond}:")
@@ -644,12 +644,14 @@ def _for_each_die(src, lud, out, ind):
             src.moves(lud.moves, out, i2 + "    ")
         out.append(f"{i2}    pass")
     finally:
-        src.pips_bound, src.move_tag = saved
+        src.pips_bound, src.move_tag, src.move_tag_packed = saved
     for g in range(first, len(src.generators)):
         effect, _, then = src.generators[g]
         if any(_PIPS.search(x) for x in effect + then):
             raise Unsupported(lud, "with (pips) read when a move is applied")
-        effect.append(f"sc[NUM_ACTIONS] += {_use_helper(src, lud, sets, dice, members, sizes)}(sc, x)")
+        # (the die's tag: `xdie_`, split from the move's own extra by `Source.new_generator`)
+        effect.append(f"sc[NUM_ACTIONS] += {_use_helper(src, lud, sets, dice, members, sizes)}"
+                      "(sc, xdie_)")
     if any(_PIPS.search(x) and "pips = 0" not in x for x in src.helpers[helpers:]):
         raise Unsupported(lud, "with (pips) read by a helper kernel")
 

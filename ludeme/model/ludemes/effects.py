@@ -15,7 +15,8 @@ from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Regio
                    RoleType, SiteType, layer_site, lazy_moves, ludeme, name_without_number)
 from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
-from .moves import MoveAdd, _add_moves, _moving_action, _side_effect, _then, placed, typed_sites_fn
+from .moves import (MoveAdd, _add_moves, _inserted, _moving_action, _side_effect, _then,
+                    added_piece, placed, typed_site, typed_sites_fn)
 
 
 @ludeme("claim")
@@ -763,11 +764,12 @@ def _do_after_effects(src, lud, out, ind):
         prior = [x.replace(tag, "x") for x in prior]
     prefix = [f"dpf{d}, dpt{d} = frm, to", "frm = -1", "to = -1", *prior,
               f"frm, to = dpf{d}, dpt{d}"]
-    src.move_tag = tag
+    saved = src.move_tag, src.move_tag_packed
+    src.move_tag, src.move_tag_packed = tag, False
     try:
         _next_moves(src, lud, out, ind, prefix, src.action_codes(prior))
     finally:
-        src.move_tag = None
+        src.move_tag, src.move_tag_packed = saved
     out.extend(f"{ind}restore({a}, ds{a}{d})" for a in arrays)
     _found_next(src, out, ind)
 
@@ -1105,12 +1107,14 @@ def _for_computed_values(src, lud, out, ind):
     lo, hi = src.int_expr(lud.min), src.int_expr(lud.max)
     first, helpers = len(src.generators), len(src.helpers)
     out.append(f"{ind}for {_VALUE_LOCAL} in range({lo}, {hi} + 1):")
-    src.value_written, src.move_tag = _VALUE_LOCAL, _VALUE_LOCAL
+    packed = src.move_tag_packed
+    src.value_written, src.move_tag, src.move_tag_packed = _VALUE_LOCAL, _VALUE_LOCAL, False
     try:
         with src.enclosing_then(lud):
             src.moves(lud.generator, out, ind + "    ")
     finally:
         src.value_written = src.move_tag = None
+        src.move_tag_packed = packed
     out.append(f"{ind}    pass")
     if any(_READS_VALUE.search(x) for x in src.helpers[helpers:]):
         raise Unsupported(lud, "over computed bounds with (value) read by a helper kernel")
@@ -1425,37 +1429,51 @@ def _region_if_loop(src, lud, out, ind, body):
         out.append(f"{ind}    pass")
 
 
-@emits(FromTo, kind="effect", refuses=("copy", "stack", "mover"))
+@emits(FromTo, kind="effect", refuses=("copy", "mover"))
 def _from_to_effect(src, lud, body):
     """One site to one site, `count:` pieces (read before any moves, with (from) and (to)
-    as they were), the destination's effect first; nothing from an empty site. Its own
-    (then ...) follows the move, with (from) and (to) undefined (as the reference applies a
-    nested move)."""
-    from .moves import _typed_guard
+    as they were), the destination's effect first; nothing from an empty site. With
+    stack:True (a stacking game), the whole stack, or the top `count:` levels in order,
+    moves at once. Its own (then ...) follows the move, with (from) and (to) undefined (as
+    the reference applies a nested move)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "level", "if_")
+    refuse(fr, "if_")
     refuse(to, "level")
-    f_guard, t_guard = _typed_guard(src, fr, "fs"), _typed_guard(src, to, "ts")
     # no site: (from) and (to) themselves (the reference's `typed_sites_fn` default)
     if not isinstance(fr.site, (IntFn, type(None))) or not isinstance(to.site, (IntFn, type(None))):
         raise Unsupported(lud, "from or to a region")
     f_site = src.int_expr(fr.site) if fr.site is not None else "frm"
     n = src.int_expr(lud.count) if lud.count else "1"
     body += ["sf, st = frm, to",
-             f"fs = {f_site}", *f_guard,
-             "if 0 <= fs < TOTAL and (what[fs] > 0 or count[fs] > 0):",
+             f"fs = {f_site}",
+             f"if 0 <= fs < TOTAL and (what[fs] > 0 or count[fs] > 0){typed_site(src, fr, 'fs')}:",
              "    frm = fs",
              f"    ts = {src.int_expr(to.site) if to.site is not None else 'to'}",
-             *("    " + x for x in t_guard),
              "    frm = sf",
-             "    if ts >= 0:",
+             f"    if ts >= 0{typed_site(src, to, 'ts')}:",
              f"        n_moved = {n}",
              "        frm, to = fs, ts"]
     inner: list[str] = []
+    moving = src.site_move("frm", "to")
+    if fr.level is not None:
+        # the piece at that level (read with (from) and (to) on their sites, before the
+        # destination's effect; -1 the top, none past the stack) to the destination's top
+        if not src.game.stacking:
+            raise Unsupported(lud, "with (from ... level:) in a game without stacks")
+        inner.append(f"flv = {src.int_expr(fr.level)}")
+        moving = src.stack_write("stack_move_level(who, what, count, frm, flv, to, -1)")
     if to.apply is not None:
         from .moves import _apply_lines
         _apply_lines(src, to.apply, inner)
-    inner += ["for _ in range(n_moved):", "    " + src.site_move("frm", "to")]
+    if lud.stack and fr.level is None:
+        # `FromTo.compile`'s stack_kind: one action, the whole stack or its top levels
+        if not src.game.stacking:
+            raise Unsupported(lud, "with stack: in a game without stacks")
+        inner.append(src.stack_write("stack_move_stack(who, what, count, frm, to)")
+                     if lud.count is None
+                     else src.site_move_n("what[:0]", "frm", "to", "n_moved"))
+    else:
+        inner += ["for _ in range(n_moved):", "    " + moving]
     if lud.then is not None:
         inner += ["frm = -1", "to = -1"]
         emit("then", src, lud.then, inner)
@@ -1466,7 +1484,7 @@ def _from_to_effect(src, lud, body):
     body.append("frm, to = sf, st")
 
 
-emits(FromTo, kind="consequent", refuses=("copy", "stack", "mover"))(
+emits(FromTo, kind="consequent", refuses=("copy", "mover"))(
     effect_as_consequent(_from_to_effect))
 
 
@@ -1486,15 +1504,21 @@ def _add_effect(src, lud, body):
     first (with (to) as it was), then the sites where the condition holds with `(to)` on
     each are listed, then the piece is placed on each of them (a kind of 0 or less places
     nothing)."""
-    from .moves import mover_kind
     to = lud.to
-    refuse(to, "level", "apply", "type")
-    # no piece: the mover's first piece kind (`mover_component`)
-    kind = src.int_expr(lud.piece) if lud.piece is not None else mover_kind(src)[0]
+    refuse(to, "apply")
     n = src.int_expr(lud.count) if lud.count is not None else "1"
-    body += [f"ak_, an_, sa_ = {kind}, {n}, to", "if ak_ > 0:"]
-    cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
-    add = placed(src, lud, [src.site_add("to", "ak_", "OWNER[ak_]", "an_")])
+    kind, owner = added_piece(src, lud)
+    body += [f"ak_, ao_, an_, sa_ = {kind}, {owner}, {n}, to", "if ak_ > 0:"]
+    cond = typed_site(src, to, "to") + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None
+                                        else "")
+    add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")])
+    if to.level is not None:
+        # (to ... level:): the pieces inserted at that level, read with (to) on the site
+        if not isinstance(to.site, IntFn):
+            raise Unsupported(lud, "with (to ... level:) over a region, as an effect")
+        add = ["alv = " + src.int_expr(to.level), "if alv < 0:",
+               "    raise ValueError('(to ... level:) below 0')",
+               *placed(src, lud, [_inserted(src, lud, "ak_", "ao_", "alv", "an_")])]
     if isinstance(to.site, IntFn):
         body += [f"    to = {src.int_expr(to.site)}",
                  f"    if 0 <= to < TOTAL{cond}:", *(f"        {x}" for x in add)]
@@ -1514,11 +1538,9 @@ def _add_one_move(src, lud):
     """`MoveAdd.compile`'s one placement on one site: a kind of piece, on one of the sites."""
     to = lud.to
     refuse(to, "level", "apply", "type", ("if_", "with (to if:...)"))
-    if lud.piece is None:
-        raise Unsupported(lud, "without a piece, as an effect")
     if not isinstance(to.site, IntFn):
         raise Unsupported(lud, "on a region, as one move")
-    return f"({src.int_expr(lud.piece)} > 0 and 0 <= {src.int_expr(to.site)} < TOTAL)"
+    return f"({added_piece(src, lud)[0]} > 0 and 0 <= {src.int_expr(to.site)} < TOTAL)"
 
 
 # Ludii's Add is one class: as moves, (add ...) is (move Add ...).

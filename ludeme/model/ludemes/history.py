@@ -23,3 +23,9 @@ class WasPass(Bool):
 emits(WasPass, kind="bool")(lambda src, lud: "(sc[WASPASS] != 0)")
 
 __all__ = ["WasPass"]
+
+
+# Compiled form (`ludeme.engine.compiled.emit`): each decision notes whether it is a pass.
+@emits(WasPass, kind="bool")
+def _was_pass(src, lud):
+    return src.was_pass()

@@ -507,37 +507,58 @@ def remembered_sites(src, lud):
 
 # A piece's state: `sc[STATE + s]` in the kernels (`Source.piece_state`). Its `type:` is
 # the board's own or the game was refused when built.
-@emits(StateAt, kind="int", refuses=("level",))
+@emits(StateAt, kind="int")
 def _state_at(src, lud):
+    """With level:, in a stacking game, the state of the piece at that level (0 for none;
+    the top's for -1)."""
     at = src.int_expr(lud.at)
+    if lud.level is not None:
+        _levels_of_stacks(src, lud)
+        src.piece_state(at)             # (asks for the states)
+        return (f"(stack_state_at(sc[STATE:STATE + N_STATE], what, count, {at}, "
+                f"{src.int_expr(lud.level)}) if 0 <= {at} < TOTAL else 0)")
     return f"({src.piece_state(at)} if 0 <= {at} < TOTAL else 0)"
+
+
+def _levels_of_stacks(src, lud) -> None:
+    """Refuse level: outside a stacking game (Ludii reads a flat game's site otherwise)."""
+    if not src.game.stacking:
+        raise Unsupported(lud, "with level: in a game without stacks")
 
 
 def _set_state_lines(src, lud, lines, ind):
     """As the reference's A_SET_FIELD: the state is set whether or not the site holds a
-    piece; nothing (no action) off the sites."""
+    piece; nothing (no action) off the sites. With level:, in a stacking game, the piece's
+    at that level (none past the stack; the top's for -1)."""
     lines.append(f"{ind}sst = {src.int_expr(lud.at)}")
     lines.append(f"{ind}if 0 <= sst < TOTAL:")
-    lines.append(f"{ind}    {src.piece_state('sst')} = {src.int_expr(lud.value)}")
+    value = src.int_expr(lud.value)
+    if lud.level is None:
+        lines.append(f"{ind}    {src.set_piece_state('sst', value)}")
+        return
+    _levels_of_stacks(src, lud)
+    src.piece_state("sst")              # (asks for the states)
+    lines.append(f"{ind}    " + src.stack_write(
+        f"stack_set_state(who, what, count, sst, {src.int_expr(lud.level)}, {value})"))
 
 
 @emits(SetState, kind="moves", refuses=("level",))
 def _set_state_moves(src, lud, out, ind):
     """A move with no site (-1, -1) when the site is one of the sites: its site and value,
     read where the move is generated, kept in its extra slot (value * TOTAL + site)."""
-    g = src.new_generator(["sst = x % TOTAL", f"{src.piece_state('sst')} = x // TOTAL"],
+    g = src.new_generator(["sst = x % TOTAL", src.set_piece_state("sst", "x // TOTAL")],
                           lud=lud, kind=A_SET_FIELD)
     out.append(f"{ind}sst = {src.int_expr(lud.at)}")
     out.append(f"{ind}if 0 <= sst < TOTAL:")
     src.push(out, ind + "    ", "-1", "-1", g, f"{src.int_expr(lud.value)} * TOTAL + sst")
 
 
-@emits(SetState, kind="one_move", refuses=("level",))
+@emits(SetState, kind="one_move")
 def _set_state_one_move(src, lud):
     """`SetState.compile`'s one action, where the site is one of the sites."""
     return f"(0 <= {src.int_expr(lud.at)} < TOTAL)"
 
 
-emits(SetState, kind="consequent", refuses=("level",) + _AS_PART)(_set_state_lines)
-emits(SetState, kind="effect", refuses=("level",) + _AS_PART)(
+emits(SetState, kind="consequent", refuses=_AS_PART)(_set_state_lines)
+emits(SetState, kind="effect", refuses=_AS_PART)(
     lambda src, lud, body: _set_state_lines(src, lud, body, ""))

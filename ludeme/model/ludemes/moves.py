@@ -10,8 +10,9 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_COVER, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, layer_of, layer_site, lazy_moves, ludeme
-from ludeme.engine.compiled.emit import (LV_ADD, LV_NONE, LV_SUB, LV_TOP, Unsupported,
-                                         effect_as_consequent, emit, emits, part_of,
+from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_GIVEN, LV_NONE, LV_PAIR,
+                                         LV_SUB, LV_TOP, Unsupported, effect_as_consequent, emit,
+                                         emits, part_of,
                                          reads_params_only_from, refuse)
 from ..roles import DYNAMIC_WORDS
 from .literals import IntConst
@@ -1491,27 +1492,34 @@ def _add_moves(src, lud, out, ind):
     over a region, Ludii lists such a move twice where the effect's condition holds
     (chainRuleCrossProduct adds it, then its loop again), as the reference keeps it."""
     to = lud.to
-    refuse(to, "level", "type")
-    game = src.game
-    if lud.piece is not None:
-        kind = src.int_expr(lud.piece)
-        owner = f"OWNER[{kind}]"
-    else:
-        kind, owner = mover_kind(src)
+    kind, owner = added_piece(src, lud)
     effect: list[str] = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     # stack:True pushes the piece as any add does in a stacking game (StackSites.add)
-    g = src.new_generator(effect + placed(src, lud, [src.site_add("to", kind, owner, "1")]),
-                          lud=lud, kind=A_ADD_LEVEL if lud.stack else A_ADD, levels=LV_ADD)
+    add, code, levels = src.site_add("to", kind, owner, "1"), A_ADD, LV_ADD
+    if lud.stack:
+        code = A_ADD_LEVEL
+    if to.level is not None:
+        # (to ... level:): the piece inserted at that level (read with (to) on the site, kept
+        # in the move's extra slot and reported), whatever stack: says
+        add, code, levels = _inserted(src, lud, kind, owner, "x"), A_ADD_LEVEL, LV_AT
+    g = src.new_generator(effect + placed(src, lud, [add]), lud=lud, kind=code, levels=levels)
     seq, conds = _to_sites(src, to)
     inner = ind + "            "
     if to.apply is None or not isinstance(to.site, Region):
         out.append(f"{ind}if {kind} > 0:")
         out.append(f"{ind}    for to in {seq}:")
         out.append(f"{ind}        if to >= 0{conds}:")
-        src.push(out, inner, "to", "to", g)
+        x = "-1"
+        if to.level is not None:
+            out += [f"{inner}alv = {src.int_expr(to.level)}", f"{inner}if alv < 0:",
+                    f"{inner}    raise ValueError('(to ... level:) below 0')"]
+            x = "alv"
+        src.push(out, inner, "to", "to", g, x)
         return
+    if to.level is not None:
+        raise Unsupported(lud, "with (to ... level:) over a region with an effect")
     # (from) is the destination once one is listed, for the sites after it too (the
     # reference's context keeps it until the loop ends)
     rule = to.apply.if_
@@ -1528,9 +1536,21 @@ def _add_moves(src, lud, out, ind):
     out.append(f"{ind}frm = sfa_{d}")
 
 
-def mover_kind(src) -> tuple[str, str]:
-    """(the mover's first piece kind, its owner): what an Add without a piece places
-    (`mover_component`)."""
+def _inserted(src, lud, kind: str, owner: str, level: str, n: str = "1") -> str:
+    """The line inserting `n` pieces of `kind` at a level of the stack at `to` (Ludii's
+    Add with a level, one action: on the top at its height or above)."""
+    if not src.game.stacking:
+        raise Unsupported(lud, "with (to ... level:) in a game without stacks")
+    return src.stack_write(f"stack_insert_n(who, what, count, to, {level}, {kind}, {owner}, "
+                           f"{n})")
+
+
+def added_piece(src, lud) -> tuple[str, str]:
+    """The kind of piece an Add places and its owner, as expressions: its (piece ...), or
+    without one the mover's first piece kind (`mover_component`)."""
+    if lud.piece is not None:
+        kind = src.int_expr(lud.piece)
+        return kind, f"OWNER[{kind}]"
     game = src.game
     first = {}
     for comp in game.components[1:]:
@@ -1549,7 +1569,7 @@ def placed(src, lud, add: list[str]) -> list[str]:
     if lud.piece is None or lud.piece.state is None:
         return add
     return [f"pst_ = {src.int_expr(lud.piece.state)}", *add,
-            f"{src.piece_state('to')} = pst_", "sc[NUM_ACTIONS] -= 1"]
+            src.set_piece_state("to", "pst_"), "sc[NUM_ACTIONS] -= 1"]
 
 
 @emits(MoveFromTo, kind="moves", refuses=("mover",))
@@ -1559,9 +1579,6 @@ def _from_to_moves(src, lud, out, ind):
     it was, and kept in the move's extra slot); with copy:True, a piece of the same kind
     and owner added there, the origin's left as it was (Ludii's ActionCopy)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "level")
-    refuse(to, "level")
-    f_guard, t_guard = _typed_guard(src, fr, "frm"), _typed_guard(src, to, "to")
     effect = []
     if lud.copy:
         if lud.stack or lud.count is not None:
@@ -1576,11 +1593,13 @@ def _from_to_moves(src, lud, out, ind):
     # The levels as `MoveFromTo.compile`'s `levels`: with stack:True and count:, the
     # sub-stack's; else none (Ludii 1.3.12's FromTo records no level for one piece).
     levels = LV_NONE
-    if lud.copy:
+    if fr.level is not None or to.level is not None:
+        kind, levels = _level_effect(src, lud, effect)
+    elif lud.copy:
         effect.append(src.site_add("to", "cw_", "co_", "1"))
         kind = A_ADD
     elif lud.count is None and lud.stack:
-        effect.append("stack_move_stack(who, what, count, frm, to)")
+        effect.append(src.stack_write("stack_move_stack(who, what, count, frm, to)"))
         kind, levels = A_MOVE_STACK, LV_NONE
     elif lud.count is None:
         effect.append(src.site_move())
@@ -1597,8 +1616,7 @@ def _from_to_moves(src, lud, out, ind):
     out.append(f"{ind}sf, st = frm, to")
     out.append(f"{ind}for ff in {f_seq}:")
     out.append(f"{ind}    frm = ff")
-    out.extend(f"{ind}    {x}" for x in f_guard)
-    f_ok = f" and {f_flt('frm')}" if f_flt else ""
+    f_ok = (f" and {f_flt('frm')}" if f_flt else "") + typed_site(src, fr, "frm")
     if fr.if_ is not None:      # read with (from) on the site and (to) as it was
         f_ok += f" and {src.bool_expr(fr.if_)}"
     out.append(f"{ind}    if 0 <= frm < TOTAL and what[frm] > 0{f_ok}:")
@@ -1610,24 +1628,40 @@ def _from_to_moves(src, lud, out, ind):
         # Value ...) over computed bounds) is that tag
         n = n_moved if n_moved == src.move_tag else "n_moved"
     out.append(f"{ind}        for to in {t_seq}:")
-    out.extend(f"{ind}            {x}" for x in t_guard)
     # a destination past every container gives no move (`MoveFromTo.compile`)
     out.append(f"{ind}            if 0 <= to < TOTAL{conds}:")
+    if fr.level is not None or to.level is not None:
+        lf, lt = (f"max({src.int_expr(x.level)}, -1)" if x.level is not None else "-1"
+                  for x in (fr, to))
+        out.append(f"{ind}                lvf = ({lf} + 1) * {LEVEL_PAIR} + {lt} + 1")
+        n = "lvf"
     src.push(out, ind + "                ", "frm", "to", g, n)
     out.append(f"{ind}frm, to = sf, st")
 
 
-def _typed_guard(src, spec, var: str) -> list[str]:
-    """A (from ...) or (to ...) of the board's own type (or none) reads the board; of another
-    type with no layer the game puts pieces on, a hand's site (Ludii reads containers other
-    than the board by cell), the reference failing on a board site (`typed_sites`): the
-    kernel's lines that fail there too. Refused on such a layer."""
-    if spec.type in (None, src.env.board.site_type):
-        return []
-    if layer_of(src.env, spec.type) is not None:
-        raise Unsupported(spec, "with type: a layer of the board the game puts pieces on")
-    return [f"if 0 <= {var} < {src.env.num_board_sites}:",
-            "    raise ValueError('a site of another type on the board')"]
+def _level_effect(src, lud, effect: list[str]) -> tuple[int, int]:
+    """`(move (from ... level:) (to ... level:))`'s own action (the action's code and the
+    levels its moves report): as `MoveFromTo.compile`, the piece at the level of the origin
+    (read with (from) and (to) on their sites; below 0, the top piece) moves to the level of
+    the destination (its top for none or below 0), whatever stack: says; both levels are
+    the move's extra (`LEVEL_PAIR`) and are reported. Both below 0, the move is the one
+    without levels (the whole stack with stack:True)."""
+    from .stacks import Level
+    if lud.copy or lud.count is not None:
+        raise Unsupported(lud, "with a level beside copy: or count:")
+    if not src.game.stacking:
+        raise Unsupported(lud, "with a level in a game without stacks")
+    moved = src.stack_write(f"stack_move_level(who, what, count, frm, x // {LEVEL_PAIR} - 1, "
+                            f"to, x % {LEVEL_PAIR} - 1)")
+    if lud.stack:
+        effect += [f"if x == {LEVEL_PAIR + 1}:",
+                   "    " + src.stack_write("stack_move_stack(who, what, count, frm, to)"),
+                   "else:", "    " + moved]
+    else:
+        effect.append(moved)
+    if isinstance(lud.from_.level, Level):  # the move applied reads (level) as it was made
+        effect.insert(0, f"lvl = x // {LEVEL_PAIR} - 1")
+    return A_MOVE_LEVEL, LV_PAIR
 
 
 @emits(MoveFromTo, kind="effect", refuses=("copy", "mover", "stack"))
@@ -1639,19 +1673,29 @@ def _from_to_effect(src, lud, body):
     the destination's effect goes first; its own (then ...) follows, with (from) and (to)
     undefined (as the reference applies a nested move)."""
     fr, to = lud.from_, lud.to
-    refuse(fr, "level", "type", "if_")
-    refuse(to, "level", "type", "rotations")
+    refuse(fr, "if_")
+    refuse(to, "rotations")
     if not all(isinstance(x.site, (IntFn, type(None))) for x in (fr, to)):
         raise Unsupported(lud, "from or to a region, as an effect")
+    levels = fr.level is not None or to.level is not None
+    if levels and (lud.count is not None or not src.game.stacking):
+        raise Unsupported(lud, "with a level, beside count: or in a game without stacks")
     body += ["sf, st = frm, to",
              f"frm = {src.int_expr(fr.site) if fr.site is not None else 'frm'}",
-             "if 0 <= frm < TOTAL and what[frm] > 0:"]
+             f"if 0 <= frm < TOTAL and what[frm] > 0{typed_site(src, fr, 'frm')}:"]
     inner = [f"n_moved = {src.int_expr(lud.count)}"] if lud.count is not None else []
     inner.append(f"to = {src.int_expr(to.site) if to.site is not None else 'st'}")
     moved: list[str] = []
     if to.apply is not None:
         _apply_lines(src, to.apply, moved)
-    if lud.count is None:
+    if levels:
+        # As `MoveFromTo.compile`'s actions: the piece at the level (the top for none, or
+        # below 0) inserted at the level of the destination (its top for none, below 0 or
+        # past it), both read with (from) and (to) on their sites
+        lf, lt = (f"max({src.int_expr(x.level)}, -1)" if x.level is not None else "-1"
+                  for x in (fr, to))
+        moved.append(src.stack_write(f"stack_move_level(who, what, count, frm, {lf}, to, {lt})"))
+    elif lud.count is None:
         moved.append(src.site_move())
     else:
         owners = list(src.game.ludii_owners) if src.counting else []
@@ -1660,7 +1704,8 @@ def _from_to_effect(src, lud, body):
     if lud.then is not None:
         moved += ["frm = -1", "to = -1"]
         emit("then", src, lud.then, moved)
-    cond = f" and {src.bool_expr(to.if_)}" if to.if_ is not None else ""
+    cond = typed_site(src, to, "to") + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None
+                                        else "")
     inner.append(f"if 0 <= to < TOTAL{cond}:")
     inner += ["    " + x for x in moved]
     body += ["    " + x for x in inner]
@@ -1689,7 +1734,17 @@ def _to_sites(src, to) -> tuple[str, str]:
     seq, flt = ("(to,)", None) if to.site is None else _sites_of(src, to.site)
     cond = src.bool_expr(to.if_) if to.if_ is not None else None
     conds = " and ".join(c for c in (flt and flt("to"), cond) if c)
-    return seq, f" and {conds}" if conds else ""
+    return seq, typed_site(src, to, "to") + (f" and {conds}" if conds else "")
+
+
+def typed_site(src, spec, var: str) -> str:
+    """" and <test>" for a (from ...) or (to ...) naming a site type other than the board's
+    (its sites are hands' cells, whatever the type: `typed_sites`): the kernel fails on a
+    board site as the reference does; "" for the board's own type. (A game that puts
+    pieces on a layer of another type has no compiled form.)"""
+    if spec is None or spec.type in (None, src.env.board.site_type):
+        return ""
+    return f" and not_board_site({var}, {src.env.num_board_sites})"
 
 
 def _sites_of(src, site_lud):
@@ -1704,22 +1759,34 @@ def _moving(src, lud, levels: int) -> tuple[str, int, int]:
     line, the action's code and the levels its moves report (`levels` for the top piece's
     move; a whole stack's reports none)."""
     if lud.stack:
-        return "stack_move_stack(who, what, count, frm, to)", A_MOVE_STACK, LV_NONE
+        return (src.stack_write("stack_move_stack(who, what, count, frm, to)"), A_MOVE_STACK,
+                LV_NONE)
     return src.site_move(), A_MOVE, levels
 
 
 @emits(MoveStep, kind="moves")
 def _step_moves(src, lud, out, ind):
+    from .stacks import Level
     if lud.from_ is not None and lud.from_.type not in (None, src.env.board.site_type):
         raise Unsupported(lud, "on another site type than the board's")
+    # (from ... level:): read with the enclosing (from), before the start is set (as
+    # `MoveStep.compile`); below -1 no move
+    level = lud.from_.level if lud.from_ is not None else None
+    if level is not None:
+        if lud.stack:
+            raise Unsupported(lud, "with (from ... level:) and stack:True")
+        if not src.game.stacking:
+            raise Unsupported(lud, "with (from ... level:) in a game without stacks")
+        lvs = f"slv_{len(ind)}"
+        out.append(f"{ind}{lvs} = {src.int_expr(level)}")
     # (from <site>): the start read before the step sets (from) to it, restored after
-    given = from_site(src, lud) if lud.from_ is not None and lud.from_.site is not None \
-        else None
+    given = from_site(src, lud, level=True) \
+        if lud.from_ is not None and lud.from_.site is not None else None
     if given is not None:
         kept = f"ssf_{len(ind)}"
         out.append(f"{ind}{kept} = frm")
         out.append(f"{ind}frm = {given}")
-    f_ok = _from_condition(src, lud)
+    f_ok = _from_condition(src, lud, level=True)
     to = lud.to
     refuse(to, "level", "site", "type")
     dirn = lud.dirn or "Adjacent"
@@ -1744,6 +1811,15 @@ def _step_moves(src, lud, out, ind):
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     line, kind, levels = _moving(src, lud, LV_TOP)      # the levels as MoveStep.compile
+    x = "-1"
+    if level is not None:
+        # the piece at the level (the top for -1: its level kept) moves, the level reported
+        line = src.stack_write("stack_move_level(who, what, count, frm, x, to, -1)")
+        kind, levels = A_MOVE_LEVEL, LV_GIVEN
+        if isinstance(level, Level):    # the move applied reads (level) as it was made
+            effect.insert(0, "lvl = x")
+        f_ok += f" and {lvs} >= -1"
+        x = f"({lvs} if {lvs} >= 0 else count[TOTAL + frm] - 1)"
     g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
     cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
     out.append(f"{ind}if 0 <= frm < {n}{f_ok}:")
@@ -1753,7 +1829,7 @@ def _step_moves(src, lud, out, ind):
     out.append(f"{ind}    for j in range({ltab}[sbr, w, frm]):")
     out.append(f"{ind}        to = {ttab}[sbr, w, frm, j]")
     out.append(f"{ind}        if {cond}:")
-    src.push(out, ind + "            ", "frm", "to", g)
+    src.push(out, ind + "            ", "frm", "to", g, x)
     if given is not None:
         out.append(f"{ind}frm = {kept}")
 
@@ -1819,7 +1895,7 @@ def _if_effect(src, eff, body):
         body.extend("    " + x for x in inner or ["pass"])
 
 
-@emits(RemoveEffect, kind="effect", refuses=("level", "type"))
+@emits(RemoveEffect, kind="effect", refuses=("type",))
 def _remove_effect(src, eff, body):
     """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
     ends, `step`); count: removes that many times (read before the first, as the
@@ -1827,18 +1903,30 @@ def _remove_effect(src, eff, body):
     undefined (as the reference applies a nested move). Of a region, its sites holding a
     piece are listed first (in the reference's order, a site listed twice kept twice), then
     each loses its piece: the reference lists them all before the first goes."""
+    clear = src.site_clear("rs")
+    if eff.level is not None:
+        # the piece at the level (read once, below 0 the bottom) goes, each time; the top
+        # level is no level, the top piece goes each time (Ludii's Remove,
+        # `_level_removals`, read before the first); a level past the stack leaves it
+        refuse(eff, ("at", "with level: and at:"))
+        if not src.game.stacking or not isinstance(eff.where, IntFn):
+            raise Unsupported(eff, "with level: over a region or in a game without stacks")
+        body.append(f"rlv = max(0, {src.int_expr(eff.level)})")
+        clear = src.stack_write("stack_take(who, what, count, rs, rlx)")
     if eff.at == "EndOfTurn":
         refuse(eff, "count")
         removal = ["sc[CLEAR + rs] = 1"]
     elif eff.count is not None:
-        removal = ["for _ in range(rn):", f"    {src.site_clear('rs')}"]
+        removal = ["for _ in range(rn):", f"    {clear}"]
     else:
-        removal = [src.site_clear("rs")]
+        removal = [clear]
     if isinstance(eff.where, IntFn):
         body.append(f"rs = {src.int_expr(eff.where)}")
         body.append("if rs >= 0 and what[rs] > 0:")
         if eff.count is not None:
             body.append(f"    rn = max(1, {src.int_expr(eff.count)})")
+        if eff.level is not None:
+            body.append("    rlx = -1 if count[TOTAL + rs] == rlv + 1 else rlv")
     else:
         seq, flt = src.region_sites(eff.where)
         ok = f" and {flt('rs')}" if flt else ""
@@ -1862,7 +1950,7 @@ def _remove_effect(src, eff, body):
         body.append("    pass")
 
 
-emits(RemoveEffect, kind="consequent", refuses=("level", "type"))(
+emits(RemoveEffect, kind="consequent", refuses=("type",))(
     effect_as_consequent(_remove_effect))
 
 
@@ -1880,12 +1968,12 @@ def _remove_one_move(src, eff):
 def _then_lines(src, then, lines):
     """The consequents, applied with the move: no (forEach Die) that generated it binds
     (pips) there (the moves a consequent tests are its own, inner (forEach Die) too)."""
-    saved = src.in_then, src.pips_bound, src.move_tag
-    src.in_then, src.pips_bound, src.move_tag = True, False, None
+    saved = src.in_then, src.pips_bound, src.move_tag, src.move_tag_packed
+    src.in_then, src.pips_bound, src.move_tag, src.move_tag_packed = True, False, None, False
     try:
         src.consequent(then.moves, lines, "")
     finally:
-        src.in_then, src.pips_bound, src.move_tag = saved
+        src.in_then, src.pips_bound, src.move_tag, src.move_tag_packed = saved
 
 
 @emits(MoveAgain, kind="consequent")
@@ -2208,8 +2296,17 @@ def _each_piece(src, lud, out, ind, owner: str = "mover"):
                    f"+ count[TOTAL + frm]):")
         ind += "    "
         out.append(f"{ind}    wf, wo = what[lv], who[lv]")
+        out.append(f"{ind}    lvl = lv - TOTAL - frm * DEPTH")
     else:
         out.append(f"{ind}    wf, wo = what[frm], who[frm]")
+        if src.game.stacking:       # top:True: the top level's
+            out.append(f"{ind}    lvl = count[TOTAL + frm] - 1")
+    with src.binding_level("lvl" if src.game.stacking else src.level_var):
+        _each_piece_moves(src, lud, out, ind, owner, names, comps)
+
+
+def _each_piece_moves(src, lud, out, ind, owner, names, comps):
+    """`_each_piece`'s moves of the piece `wf` (owned as the mover's) at `frm`."""
     out.append(f"{ind}    if wf == 0 or not (OWNER[wf] == {owner} or (OWNER[wf] == 0 and "
                f"wo == {owner})):")
     out.append(f"{ind}        continue")
@@ -2234,11 +2331,16 @@ def _each_piece(src, lud, out, ind, owner: str = "mover"):
         out.append(f"{ind}        pass")
 
 
-@emits(MoveRemove, kind="moves", refuses=("level", "at", "type"))
+@emits(MoveRemove, kind="moves", refuses=("at", "type"))
 def _remove_moves(src, lud, out, ind):
     """A decision per occupied site; with count:, read once before the sites (as the
     reference), the site loses that many pieces (at least one), kept in the move's extra
-    slot."""
+    slot. With level:, the piece at that level (below 0 the bottom) goes, the level kept
+    in the extra slot and reported, as the reference's `_level_removals`: the top level is
+    no level (-1 kept, 0 reported)."""
+    if lud.level is not None:
+        _remove_level_moves(src, lud, out, ind)
+        return
     effect = [src.site_clear("frm")]
     k = "-1"
     if lud.count is not None:
@@ -2257,21 +2359,45 @@ def _remove_moves(src, lud, out, ind):
                    + ["    " + x for x in body])
 
 
-def _from_condition(src, lud) -> str:
+def _remove_level_moves(src, lud, out, ind):
+    """`_remove_moves` with level: (see there)."""
+    if lud.count is not None or not src.game.stacking:
+        raise Unsupported(lud, "with level:, beside count: or in a game without stacks")
+    g = src.new_generator([src.stack_write("stack_take(who, what, count, frm, x)")],
+                          lud=lud, kind=A_REMOVE_LEVEL, levels=LV_AT)
+    body = [f"rlv = max(0, {src.int_expr(lud.level)})",
+            "if count[TOTAL + site] == rlv + 1:",
+            "    rlv = -1"]
+    src.push(body, "", "site", "site", g, "rlv")
+    if isinstance(lud.where, IntFn):
+        out.append(f"{ind}site = {src.int_expr(lud.where)}")
+        out.append(f"{ind}if 0 <= site < TOTAL and what[site] > 0:")
+        out.extend(f"{ind}    {x}" for x in body)
+        return
+    src.for_region(lud.where, out, ind, ["if 0 <= site < TOTAL and what[site] > 0:"]
+                   + ["    " + x for x in body])
+
+
+def _from_condition(src, lud, level: bool = False) -> str:
     """" and <the (from ... if:) condition>", or "": read with `frm` on the start (as the
-    reference's Step and Hop read it with (from) set)."""
+    reference's Step and Hop read it with (from) set). `level`: the caller reads level:."""
     if lud.from_ is None:
         return ""
-    refuse(lud.from_, "level", "type")
+    refuse(lud.from_, "type")
+    if not level:
+        refuse(lud.from_, "level")
     return f" and {src.bool_expr(lud.from_.if_)}" if lud.from_.if_ is not None else ""
 
 
-def from_site(src, lud) -> str:
+def from_site(src, lud, level: bool = False) -> str:
     """The start of a move that reads one site of its `(from ...)`: `frm` (the piece's
-    site, as forEach Piece gives it) when none is given. Its `if:` is `_from_condition`'s."""
+    site, as forEach Piece gives it) when none is given. Its `if:` is `_from_condition`'s.
+    `level`: the caller reads level:."""
     if lud.from_ is None:
         return "frm"
-    refuse(lud.from_, "level", "type")
+    refuse(lud.from_, "type")
+    if not level:
+        refuse(lud.from_, "level")
     if lud.from_.site is None:
         return "frm"
     if not isinstance(lud.from_.site, IntFn):

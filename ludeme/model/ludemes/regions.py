@@ -153,17 +153,26 @@ def _ludii_coordinate(text: str) -> bool:
 def _container_sites(env, lud):
     """A closure c -> the sites of the container `lud.container` names: its number in
     declaration order (the board 0) or its name, as Ludii's ContainerId."""
-    containers = env.equipment.containers
-    ranges = [range(env.num_board_sites)] + [range(k.sites_from, k.sites_from + k.num_sites)
-                                             for k in containers[1:]]
+    ranges = _container_ranges(env)
     if isinstance(lud.container, str):
-        cids = [i for i, k in enumerate(containers) if k.name == lud.container]
-        if not cids:
-            raise lud.fail(f"no container named {lud.container!r}")
-        fixed = ranges[cids[0]]
+        fixed = ranges[_named_container(env, lud)]
         return lambda c: fixed
     cid = env.compile(lud.container)
     return lambda c: ranges[i] if 0 <= (i := cid(c)) < len(ranges) else ()
+
+
+def _container_ranges(env) -> list[range]:
+    """The sites of each container in declaration order: the board's own, then the others'."""
+    return [range(env.num_board_sites)] + [range(k.sites_from, k.sites_from + k.num_sites)
+                                           for k in env.equipment.containers[1:]]
+
+
+def _named_container(env, lud) -> int:
+    """The number of the container `lud.container` names (Ludii's ContainerId of a name)."""
+    cids = [i for i, k in enumerate(env.equipment.containers) if k.name == lud.container]
+    if not cids:
+        raise lud.fail(f"no container named {lud.container!r}")
+    return cids[0]
 
 
 @ludeme("sites", "Random")
@@ -1645,24 +1654,41 @@ def _filter_contains(src, lud, site):
             f"{bound})")
 
 
-@emits(SitesEmpty, kind="contains", refuses=("container",))
+@emits(SitesEmpty, kind="contains")
 def _empty_contains(src, lud, site):
-    _board_sites_static(src, lud)
-    return f"(0 <= {site} < {src.env.num_board_sites} and what[{site}] == 0)"
+    lo, hi = _empty_span(src, lud)
+    return f"({lo} <= {site} < {hi} and what[{site}] == 0)"
 
 
-@emits(SitesEmpty, kind="sites", refuses=("container",))
+@emits(SitesEmpty, kind="sites")
 def _empty_sites(src, lud):
-    _board_sites_static(src, lud)
-    return f"range({src.env.num_board_sites})", lambda v: f"what[{v}] == 0"
+    lo, hi = _empty_span(src, lud)
+    return f"range({lo}, {hi})", lambda v: f"what[{v}] == 0"
 
 
-@emits(SitesEmpty, kind="for_region", refuses=("container",))
+@emits(SitesEmpty, kind="for_region")
 def _empty_loop(src, lud, out, ind, body):
-    _board_sites_static(src, lud)
-    out.append(f"{ind}for site in range({src.env.num_board_sites}):")
+    lo, hi = _empty_span(src, lud)
+    out.append(f"{ind}for site in range({lo}, {hi}):")
     out.append(f"{ind}    if what[site] == 0:")
     out.extend(f"{ind}        {x}" for x in body)
+
+
+def _empty_span(src, lud) -> tuple[str, str]:
+    """The sites `(sites Empty)` looks at, as expressions of the first and the one past the
+    last: the board's, or those of the container named or numbered (`_container_sites`;
+    none past the last)."""
+    _board_sites_static(src, lud)
+    if lud.container is None:
+        return "0", str(src.env.num_board_sites)
+    ranges = _container_ranges(src.env)
+    if isinstance(lud.container, str):
+        named = ranges[_named_container(src.env, lud)]
+        return str(named.start), str(named.stop)
+    cid = src.int_expr(lud.container)
+    ok = f"0 <= {cid} < {len(ranges)}"
+    return (f"({src.table([r.start for r in ranges])}[{cid}] if {ok} else 0)",
+            f"({src.table([r.stop for r in ranges])}[{cid}] if {ok} else 0)")
 
 
 def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
@@ -1675,9 +1701,8 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
     if not isinstance(lud.by, str):
         raise Unsupported(lud, "by (player ...)")
     if lud.by == "All":
-        # Every owner, the neutral and shared ones too (as the reference): any piece.
-        if src.game.stacking:
-            raise Unsupported(lud, "by All in a stacking game")
+        # Every owner, the neutral and shared ones too (as the reference): any piece (on
+        # stacks, any top piece: every level's owner is one of them).
         test = "what[{s}] != 0"
     elif src.owner_role(lud.by):
         test = src.owner_test(lud.by, lud, "who[{s}]")
@@ -1727,7 +1752,7 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     by = lud.by
     if by in ("Enemy", "NonMover") and src.game.num_players == 2:
         by = "Next"                 # the one other player (no teams compile)
-    if by not in ("Mover", "Next", "Prev", "Player") and \
+    if by not in ("Mover", "Next", "Prev", "Player", "All") and \
             not (by[:1] == "P" and by[1:].isdigit()) and \
             not (by == "Shared" and not src.game.stacking):     # one owner too
         raise Unsupported(lud, f"with component: or top: by {lud.by}")
@@ -1740,7 +1765,8 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     if not src.game.stacking:
         return f"({test} and {kind})"
     levels = src.table(named if names else [], "bool_")
-    below = f"stack_pieces(who, what, count, {{s}}, {src.player_expr(by, lud)}, {levels}) > 0"
+    player = "-1" if by == "All" else src.player_expr(by, lud)     # (All: any owner)
+    below = f"stack_pieces(who, what, count, {{s}}, {player}, {levels}) > 0"
     if lud.top is False:
         return f"(({test} and {kind}) or {below})"
     return f"({test} and ({kind} or {below}))"
@@ -1767,6 +1793,35 @@ def _occupied_contains(src, lud, site):
 def _occupied_sites(src, lud):
     (lo, hi), test = _occupied(src, lud)
     return f"range({lo}, {hi})", test
+
+
+def _hand_span(src, lud) -> tuple[str, str]:
+    """The first site of the hand and the site past it, as expressions (an empty range for
+    no hand), as `SitesHand.compile` finds it."""
+    if lud.player is None and lud.role in (None, "Shared"):
+        hand = next(iter(src.env.hand_ranges().values()), ()) if lud.role else ()
+        return (str(hand[0]), str(hand[0] + len(hand))) if len(hand) else ("0", "0")
+    who = src.int_expr(lud.player) if lud.player is not None else \
+        src.player_expr(lud.role, lud)
+    ranges = src.env.hand_ranges()
+    np_ = src.game.num_players
+    first = src.table([ranges[p][0] if ranges.get(p) else 0 for p in range(np_ + 2)])
+    past = src.table([ranges[p][0] + len(ranges[p]) if ranges.get(p) else 0
+                      for p in range(np_ + 2)])
+    ok = f"0 <= {who} < {np_ + 2}"
+    return f"({first}[{who}] if {ok} else 0)", f"({past}[{who}] if {ok} else 0)"
+
+
+@emits(SitesHand, kind="sites")
+def _hand_sites(src, lud):
+    lo, hi = _hand_span(src, lud)
+    return f"range({lo}, {hi})", None
+
+
+@emits(SitesHand, kind="contains")
+def _hand_contains(src, lud, site):
+    lo, hi = _hand_span(src, lud)
+    return f"({lo} <= {site} < {hi})"
 
 
 @emits(SitesHand, kind="for_region")

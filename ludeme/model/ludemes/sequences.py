@@ -359,11 +359,16 @@ def walk_kernel(src, lud, step, args: str, start: str, guard: str, go_on: str,
     return f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}{bound}, "
 
 
-@emits(CountSteps, kind="int", refuses=("type",))
+@emits(CountSteps, kind="int")
 def _count_steps(src, lud):
     """Between two sites, by the relation: a table (`_count_steps_by_relation`). With a
     (step ...) between two sites: the rings walked until one holds the second
-    site (as `compile`), by a helper kernel."""
+    site (as `compile`), by a helper kernel. A type: given is the board's own (another is
+    refused: the reference walks the board's sites whatever it names)."""
+    from ludeme.engine.compiled.emit import Unsupported
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, f"of the type {lud.type} on a board of "
+                               f"{src.env.board.site_type}s")
     if isinstance(lud.site2, Region):
         return _count_steps_to_region(src, lud)
     if lud.step is None:

@@ -82,8 +82,8 @@ def _sites_from(src, lud):
 def _listed_ends(src, lud, buffer: str):
     """The ends of the moves kept in `buffer` (mf: origins, mt: destinations), once each."""
     saved = (src.any_mode, src.first_mode, src.reaching, src.push_tests, src.outer_thens,
-             src.move_tag, src.effect_prefix, src.direction_to)
-    src.any_mode = src.first_mode = src.reaching = False
+             src.move_tag, src.move_tag_packed, src.effect_prefix, src.direction_to)
+    src.any_mode = src.first_mode = src.reaching = src.move_tag_packed = False
     src.push_tests, src.outer_thens, src.move_tag, src.effect_prefix = [], [], None, None
     # the (to) a (forEach Direction ...) inside turns from: the caller's, given
     src.direction_to = "dto" if saved[-1] is not None else None
@@ -92,7 +92,7 @@ def _listed_ends(src, lud, buffer: str):
         src.moves(lud.moves, body, "    ")
     finally:
         (src.any_mode, src.first_mode, src.reaching, src.push_tests, src.outer_thens,
-         src.move_tag, src.effect_prefix, src.direction_to) = saved
+         src.move_tag, src.move_tag_packed, src.effect_prefix, src.direction_to) = saved
     if "hist_mover" in src.with_helpers(body):
         # a (max Moves) ranks them by the decisions' history, which the kernel lacks
         raise Unsupported(lud, "with moves a (max Moves) ranks")

@@ -20,7 +20,7 @@ from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitInt, LitStr, Moves, Other, P, Region, RoleType, SiteType, check_start_sites, ludeme
 from .effects import applied_actions
 from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION, counted_actions, on_track_tables
-from ludeme.engine.compiled.emit import emit, emits, lookup, refuse
+from ludeme.engine.compiled.emit import LV_AT, LV_TOPS, emit, emits, lookup, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 
 
@@ -614,27 +614,47 @@ def _select_moves(src, lud, out, ind):
     per site of that region too (read with both on the site selected), in increasing
     order, where its condition holds with (to) on it. Its one action (Ludii's
     ActionSelect) changes nothing but is counted."""
+    from .moves import typed_site
     fr, dest = lud.from_, lud.to
-    refuse(fr, "level", "type")
     if dest is not None:
-        refuse(dest, "level", "type", "apply")
+        refuse(dest, "level", "apply")
+    levels = LV_TOPS
+    if fr.level is not None:
+        # the level the decision reports for both sites (kept in its extra slot), read
+        # before (from) moves to the site selected: one site, the reference's context
+        if dest is not None or not (fr.site is None or isinstance(fr.site, IntFn)) \
+                or not src.game.stacking:
+            raise Unsupported(lud, "with (from ... level:) beside (to ...), from a region or "
+                                   "in a game without stacks")
+        levels = LV_AT
     env = src.env
-    site_type = env.board.site_type
-    limit = env.total_sites if site_type == "Cell" else env.num_board_sites
-    g = src.new_generator([NO_EFFECT_ACTION], lud=lud, kind=(A_SELECT,))
+
+    def limit_of(spec):
+        """`MoveSelect._limit`: every container's cells for a Cell, else the board's."""
+        site_type = spec.type or env.board.site_type
+        return env.total_sites if site_type == "Cell" else env.num_board_sites
+    # in a stacking game, the decision reports the top levels of the sites it selects
+    g = src.new_generator([NO_EFFECT_ACTION], lud=lud, kind=(A_SELECT,), levels=levels)
     cond = src.bool_expr(fr.if_) if fr.if_ is not None else "True"
+    cond = f"True{typed_site(src, fr, 'ff')} and {cond}"
+    x = "-1"
+    if fr.level is not None:
+        out.append(f"{ind}slf = {src.int_expr(fr.level)}")
+        x = "slf"
     out.append(f"{ind}sf, st = frm, to")
-    inner = _walk_region(src, fr.site, "frm", "ff", limit, out, ind)
+    inner = _walk_region(src, fr.site, "frm", "ff", limit_of(fr), out, ind)
     out.append(f"{inner}frm = ff")
     out.append(f"{inner}to = ff")
     out.append(f"{inner}if {cond}:")
     if dest is None:
-        src.push(out, inner + "    ", "frm", "frm", g)
+        src.push(out, inner + "    ", "frm", "frm", g, x)
     else:
-        walk = _walk_region(src, dest.site, "to", "tt", limit, out, inner + "    ", "_to")
+        walk = _walk_region(src, dest.site, "to", "tt", limit_of(dest), out, inner + "    ",
+                            "_to")
         out.append(f"{walk}frm = ff")
         out.append(f"{walk}to = tt")
         test = src.bool_expr(dest.if_) if dest.if_ is not None else "True"
+        test = f"True{typed_site(src, dest, 'tt')} and {test}"
         out.append(f"{walk}if {test}:")
         src.push(out, walk + "    ", "frm", "tt", g)
         out.append(f"{walk}to = ff")

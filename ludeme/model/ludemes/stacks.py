@@ -266,45 +266,46 @@ __all__ = ["Level", "Tile", "PlaceStack", "SizeStack", "CountStack", "TopLevel",
 
 @emits(Level, kind="int")
 def _level(src, lud):
-    if not src.level_bound:
-        raise Unsupported(lud, "outside (count Stack ...)")
-    return "lvl"
+    if src.level_var is None:
+        raise Unsupported(lud, "outside (count Stack ...), (forEach Level ...) or (forEach "
+                               "Piece ...) in a stacking game")
+    return src.level_var
 
 
-@emits(SizeStack, kind="int", refuses=("type", "in"))
+@emits(SizeStack, kind="int", refuses=("in",))
 def _size_stack(src, lud):
+    """Of another site type than the board's, only a hand's cell holds a stack
+    (`other_layer_end`)."""
     at = src.int_expr(lud.at) if lud.at is not None else "last_to"
-    return f"(count[TOTAL + {at}] if {at} >= 0 else 0)"
+    first = other_layer_end(src.env, lud.type, lud)
+    return f"(count[TOTAL + {at}] if {at} >= {first} else 0)"
 
 
-@emits(TopLevel, kind="int", refuses=("type",))
+@emits(TopLevel, kind="int")
 def _top_level(src, lud):
+    """As `_size_stack`, less one."""
     if not src.game.stacking:
         return "0"
     at = src.int_expr(lud.at)
-    return f"(max(count[TOTAL + {at}] - 1, 0) if {at} >= 0 else 0)"
+    first = other_layer_end(src.env, lud.type, lud)
+    return f"(max(count[TOTAL + {at}] - 1, 0) if {at} >= {first} else 0)"
 
 
 @emits(CountStack, kind="int", refuses=("type", "in"))
 def _count_stack(src, lud):
     """A helper kernel given the evaluation context and the site: its levels, from the
     bottom or the top, with `(to)` on the site and `(level)` on each, until `stop:`."""
-    saved = src.level_bound
-    src.level_bound = True
-    try:
+    with src.binding_level("lvl"):      # (level) inside is the count's own
         cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
         stop = src.bool_expr(lud.stop) if lud.stop is not None else "False"
-    finally:
-        src.level_bound = saved
     at = src.int_expr(lud.at)
     level = "n - 1 - k" if lud.direction == "FromTop" else "k"
     bound = ", player" if src.player_bound else ""
-    outer = ", lvl" if saved else ""
 
     def make(name):
         return "\n".join([
             "@njit(cache=True)",
-            f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}{outer}, site):",
+            f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}, site):",
             src.context(local=()), "    total = 0",
             "    if site >= 0 and what[site] != 0:",
             "        to = site",
@@ -317,4 +318,4 @@ def _count_stack(src, lud):
             "                total += 1",
             "    return total", ""])
     return (f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}"
-            f"{bound}{outer}, {at})")
+            f"{bound}, {at})")
