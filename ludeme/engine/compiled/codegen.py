@@ -1840,8 +1840,7 @@ VARS = PVAL + NP + 2          # sc[VARS + i]: the game's i-th variable ((set Var
 VISITED = VARS + {n_vars}       # sc[VISITED + visited_slot(s)]: s visited this turn
 N_VISITED = {n_visited}
 ALLP = VISITED + N_VISITED      # sc[ALLP]: every player's last turn was a pass (all_passed)
-WASPASS = ALLP + 1              # sc[WASPASS]: the last decision was a pass ((was Pass))
-PENDN = WASPASS + 1             # sc[PENDN]: how many values are pending ((set Pending ...))
+PENDN = ALLP + 1                # sc[PENDN]: how many values are pending ((set Pending ...))
 PENDING = PENDN + 1             # sc[PENDING + v]: value v (0 to the last site) is pending
 N_PENDING = {n_pending}
 REM = PENDING + N_PENDING       # sc[REM + i * REM_STRIDE]: the i-th remembered list's block
@@ -2095,7 +2094,6 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     if {keeps_history}:
         hist_mover[sc[NUM_DECISIONS]] = mover
         hist_pass[sc[NUM_DECISIONS]] = is_pass
-    sc[WASPASS] = is_pass
     sc[NUM_MOVES] += 1
     sc[NUM_DECISIONS] += 1
     if {reads_all_passed}:          # what (all Passed) reads until the next decision

@@ -17,11 +17,6 @@ class WasPass(Bool):
     def compile(self, env):
         return lambda c: bool(c.s.history) and c.s.history[-1][1]
 
-
-# The turn loop notes whether each decision is a pass as it records it, before its actions
-# (as the reference's history): its consequents, the end rules and the phases read it.
-emits(WasPass, kind="bool")(lambda src, lud: "(sc[WASPASS] != 0)")
-
 __all__ = ["WasPass"]
 
 
