@@ -530,3 +530,23 @@ def test_a_pending_value_computed_by_arithmetic_has_no_compiled_form(tmp_path):
                                           "(+ (last To) 100))))"))
     with pytest.raises(Unsupported, match="computed by arithmetic"):
         generate(load(path))
+
+
+# A placement allowed only where every site around it still reaches another site of the
+# edge through empty sites: `(difference (sites Outer) (site))` takes away the site of the
+# (all Sites ...) around it, which the difference's own loop over the sites must not hide.
+EDGE_GAME = """(game "Edges" (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty)
+      if:(all Sites (sites Around (to) Orthogonal includeSelf:True)
+           if:(!= Infinity (count Steps (step Orthogonal (to if:(is Empty (to)))) (site)
+                                        (difference (sites Outer) (site))))))))
+    (end (if (no Moves Next) (result Mover Win)))))"""
+
+
+def test_a_site_taken_from_a_region_listed_in_a_loop_is_the_outer_loops(tmp_path):
+    """Fails when the difference's loop reads its own `site` as the site taken away: every
+    edge site is then 0 steps from the edge and the rows differ from the reference's."""
+    test_compiled.test_new_compiled_forms_give_the_reference_rows(
+        EDGE_GAME, (1, 2), lambda df: df["moves"].min() < 25, tmp_path)

@@ -283,3 +283,20 @@ GAMES = [
 @pytest.mark.parametrize("text,seeds,played", GAMES)
 def test_race_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _same_rows_as_reference(text, seeds, played, tmp_path)
+
+
+@pytest.mark.parametrize("rel", ["board/race/reach/Pasit.lud",
+                                 "board/race/escape/Tugi-Epfe.lud"])
+def test_level_writes_on_tracks_passing_a_site_twice_are_refused(rel):
+    """OnTrackIndices records the writes of one piece or a count; a piece moved from a level
+    (these games' (from ... level:)) would leave its index on the track wrong, and the
+    kernels listed moves Ludii does not: refused, the game plays on the reference engine."""
+    from conftest import ludii_dir
+    from ludeme.analysis.playouts import load
+    from ludeme.engine.compiled import Unsupported
+    from ludeme.engine.compiled.codegen import generate
+    root = ludii_dir()
+    if root is None or not (root / "corpus" / rel).is_file():
+        pytest.skip("Ludii's corpus not found: put shared/ beside the checkout")
+    with pytest.raises(Unsupported, match="recording pieces along tracks"):
+        generate(load(root / "corpus" / rel))

@@ -1576,12 +1576,23 @@ _SITE_WRITE = re.compile(r"(\s*)(site_move|site_move_counted|site_move_n|site_cl
                          r"(_st)?\(")
 
 
+# Writes of a stacking game's levels that OnTrackIndices has no record for here (a whole
+# stack moved, a piece taken or put at a level): refused in a game that records pieces
+# along its tracks, where an unrecorded write would leave the index of a piece wrong.
+_UNRECORDED_WRITE = re.compile(r"\bstack_(move_stack|insert|insert_n|set_top|take|move_level)"
+                               r"(_st)?\(")
+
+
 def _track_writes(module: str) -> str:
     """The module with each write of the sites preceded by its record in OnTrackIndices
     (in a stacking game, a piece moved onto its own site records nothing, as Ludii's)."""
     stacking = "\nSTACKING = True\n" in module
     out = []
     for line in module.split("\n"):
+        if _UNRECORDED_WRITE.search(line) and not line.lstrip().startswith(("from ", "def ")):
+            raise Unsupported(None, "a write of a stack's levels (or of a whole stack), in a "
+                                    "game recording pieces along tracks that pass a site "
+                                    "twice")
         m = _SITE_WRITE.match(line)
         if m is not None:
             if not line.rstrip().endswith(")"):

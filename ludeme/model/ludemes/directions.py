@@ -35,6 +35,10 @@ class DirectionsDifference(_DirectionFunction):
 
     params = (P("original", _CHOICE), P("removed", _CHOICE))
 
+    def direction_parts(self):
+        """The two sets of directions it is made of (read by the compiled forms)."""
+        return self.original, self.removed
+
     def direction_keys(self, env, lud):
         first = keys_of(env, self.original, lud)
         second = keys_of(env, self.removed, lud)
@@ -107,6 +111,10 @@ class DirectionsUnion(_DirectionFunction):
     stand for on this board, as Ludii's Union of directions. Example: `(union N (union NE NW))`."""
 
     params = (P("first", _CHOICE), P("second", _CHOICE))
+
+    def direction_parts(self):
+        """The two sets of directions it is made of (read by the compiled forms)."""
+        return self.first, self.second
 
     def direction_keys(self, env, lud):
         first = keys_of(env, self.first, lud)

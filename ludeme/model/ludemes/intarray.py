@@ -428,8 +428,7 @@ def array_expr(src, lud) -> str:
 
 def _remembered_block(src, lud):
     """The kernels' block of remembered values `lud` reads, or None when it reads others."""
-    from .memory import ValuesRemembered, ValuesRememberedArray
-    if type(lud) in (ValuesRemembered, ValuesRememberedArray):
+    if getattr(type(lud), "remembered_values", False):     # (values Remembered ...)
         return src.remembered_block(lud.name)
     return None
 

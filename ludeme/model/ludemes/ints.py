@@ -18,6 +18,9 @@ UNDEFINED = -1
 From = _var("from", "From", "from_", "`(from)`: the site a move starts from.")
 To = _var("to", "To", "to", "`(to)`: the site a move goes to.")
 Site = _var("site", "Site", "site", "`(site)`: the site being iterated over.")
+Level = _var("level", "Level", "level",
+             "`(level)`: the level being iterated over (in `(count Stack ... if:)`, "
+             "`(forEach Piece ...)`).")
 PlayerVar = _var("player", "PlayerVar", "player", "`(player)`: the player being iterated over.")
 ValueVar = _var("value", "ValueVar", "value", "`(value)`: the value being iterated over "
                "(by (forEach Value ...), or the seeds left to sow in (sow ...)).")
@@ -100,6 +103,16 @@ class LastTo(IntFn):
         return lambda c: c.s.last_to
 
 
+def read_level(array_index: int, at, level):
+    """A closure reading field `array_index` (0 what, 1 who) of a site's level."""
+    def read(c):
+        s = at(c)
+        if s < 0:
+            return 0
+        return c.s.level_data(s, level(c))[array_index]
+    return read
+
+
 def _read_at(array: str):
     """A closure builder: the value of the state's `array` at the site `at:` (0 if none, and
     0 off the board, as Ludii reads a site past the last one)."""
@@ -107,12 +120,10 @@ def _read_at(array: str):
         at = env.compile(self.at)
         if getattr(self, "level", None) is not None:
             # A level of the stack (Ludii's `level:`): 0 where there is none.
-            from .stacks import read_level
             field = {"what": 0, "who": 1}.get(array)
             if field is None:
                 raise self.fail("level: is not supported here")
             env.stacking = True
-            from .stacks import Level
             if env.is_move_variable(self.at, "to") and type(self.level) is Level:
                 # (what at:(to) level:(level)), as (count Stack ... if:) reads each level
                 return lambda c: c.s.level_data(c.to, c.level)[field] if c.to >= 0 else 0

@@ -161,6 +161,7 @@ class _RememberedMixin:
     `(forEach Value ...)` over them iterates it twice)."""
 
     params = (P("name", LitStr, opt=True),)
+    remembered_values = True        # the compiled forms read the kernels' block of them
 
     def compile(self, env):
         key = ("remembered", self.name)

@@ -1646,7 +1646,7 @@ def _level_effect(src, lud, effect: list[str]) -> tuple[int, int]:
     the destination (its top for none or below 0), whatever stack: says; both levels are
     the move's extra (`LEVEL_PAIR`) and are reported. Both below 0, the move is the one
     without levels (the whole stack with stack:True)."""
-    from .stacks import Level
+    from .ints import Level
     if lud.copy or lud.count is not None:
         raise Unsupported(lud, "with a level beside copy: or count:")
     if not src.game.stacking:
@@ -1766,7 +1766,7 @@ def _moving(src, lud, levels: int) -> tuple[str, int, int]:
 
 @emits(MoveStep, kind="moves")
 def _step_moves(src, lud, out, ind):
-    from .stacks import Level
+    from .ints import Level
     if lud.from_ is not None and lud.from_.type not in (None, src.env.board.site_type):
         raise Unsupported(lud, "on another site type than the board's")
     # (from ... level:): read with the enclosing (from), before the start is set (as
@@ -1852,13 +1852,9 @@ def _refuse_unless_by_piece(lud, dirn) -> None:
     site (its owner and facing): those of the last move, or an (if ...) inside a
     (difference ...) or (union ...) of directions (read with `direction_keys` per kind of
     piece, as tabulated by `per_kind`)."""
-    from .directions import DirectionsDifference, DirectionsUnion
-    if isinstance(dirn, DirectionsDifference):
-        for part in (dirn.original, dirn.removed):
-            _refuse_unless_by_piece(lud, part)
-        return
-    if isinstance(dirn, DirectionsUnion):
-        for part in (dirn.first, dirn.second):
+    parts = getattr(dirn, "direction_parts", None)     # (difference ...), (union ...)
+    if parts is not None:
+        for part in parts():
             _refuse_unless_by_piece(lud, part)
         return
     if hasattr(dirn, "direction_keys"):

@@ -1623,9 +1623,21 @@ def _less_empty(src, lud):
 
 @emits(Difference, kind="for_region")
 def _difference_loop(src, lud, out, ind, body):
-    """The first region's loop, the body run at the sites the second does not hold."""
-    src.for_region(lud.a, out, ind, [f"if {_not_in_second(src, lud, 'site')}:",
-                                      *("    " + x for x in body)])
+    """The first region's loop, the body run at the sites the second does not hold. A site
+    taken away is read once before the loop, where the loop's `site` cannot hide a `(site)`
+    of a loop around it (as the reference reads both regions before the difference); a
+    second region reading `(site)` is refused."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import Site
+    if isinstance(lud.b, IntFn):
+        d = len(ind)
+        out.append(f"{ind}dsb_{d} = {src.int_expr(lud.b)}")
+        test = f"site != dsb_{d}"
+    elif mentions(lud.b, (Site,)):
+        raise Unsupported(lud, "as a region to list, with a second region that reads (site)")
+    else:
+        test = _not_in_second(src, lud, "site")
+    src.for_region(lud.a, out, ind, [f"if {test}:", *("    " + x for x in body)])
 
 
 @emits(RegionFilter, kind="for_region")

@@ -15,11 +15,7 @@ from .base import (ArrayOf, Bool, DirWord, Enum, IntFn, LitInt, LitStr, Moves, P
                    SiteType, context_variable as _var, ludeme, other_layer_end)
 from .leaping import StepWord
 from .game import Piece, Place
-
-
-Level = _var("level", "Level", "level",
-             "`(level)`: the level being iterated over (in `(count Stack ... if:)`, "
-             "`(forEach Piece ...)`).")
+from .ints import Level, read_level
 
 
 MAX_SIDES_TILE = 16     # Ludii's Constants.MAX_SIDES_TILE
@@ -189,16 +185,6 @@ class TopLevel(IntFn):
             s = at(c)
             return max(c.s.size_stack(s) - 1, 0) if s >= first else 0
         return top_level
-
-
-def read_level(array_index: int, at, level):
-    """A closure reading field `array_index` (0 what, 1 who) of a site's level."""
-    def read(c):
-        s = at(c)
-        if s < 0:
-            return 0
-        return c.s.level_data(s, level(c))[array_index]
-    return read
 
 
 def line_by_level(s, pivot: int, length: int, whats, exact: bool, radials) -> bool:
