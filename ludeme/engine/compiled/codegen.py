@@ -980,6 +980,15 @@ class Source:
             raise _NeedsPieceStates()
         return f"sc[STATE + {site}]"
 
+    def piece_value(self, site: str) -> str:
+        """The value of the piece at `site` (an expression to read or assign; the site must
+        be one of the kernels' sites): kept after the states (`sc[STATE + TOTAL + s]`, `rt`'s
+        `_vi`) in a game with piece states and without stacks."""
+        if self.game.stacking:
+            raise Unsupported(None, "a piece's value in a stacking game")
+        self.piece_state(site)              # (asks for the states, which keep the values)
+        return f"sc[STATE + TOTAL + {site}]"
+
     def set_piece_state(self, site: str, value: str) -> str:
         """The statement that sets the state of the piece at `site` (the top piece's, in a
         stacking game, whose levels keep theirs: `rt`'s stack writes)."""
@@ -1282,7 +1291,7 @@ def generate(game) -> str:
     """The numba module of one game (raises Unsupported)."""
     check_game(game)
     s0 = game.new_initial_state(0)
-    states = any(s0.sites.state)
+    states = any(s0.sites.state) or any(s0.sites.value)
     src = Source(game, piece_states=states)
     try:
         module = _generate(game, s0, src)
@@ -1423,9 +1432,11 @@ def _generate(game, s0, src: Source) -> str:
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),
         init_who=init_who, init_what=init_what, init_count=init_count,
-        init_state=_initial_states(game, s0, depth if src.piece_states else 0)
+        init_state=_initial_states(game, s0, depth if src.piece_states else 0,
+                                   src.piece_states and not game.stacking)
         if src.piece_states or src.die_states else [],
-        state_keys=_state_keys(game, depth if src.piece_states else 0)
+        state_keys=_state_keys(game, depth if src.piece_states else 0,
+                               src.piece_states and not game.stacking)
         if src.piece_states or src.die_states else [],
         site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
@@ -1722,12 +1733,13 @@ def _refuse_direct_writes(src, *blocks) -> None:
 _STATE_WRITE = re.compile(r"\bsc\[STATE \+ ([^\]]*)\]\s*[-+]?=(?!=)")
 
 
-def _initial_states(game, s0, depth: int) -> list[int]:
+def _initial_states(game, s0, depth: int, values: bool = False) -> list[int]:
     """The start's piece states as the kernels keep them: one per site, in a stacking game
     whose pieces have states (`depth`, its levels per site, not 0) then one per level and
-    what each level was left with (`rt`, "the stacks' writes")."""
+    what each level was left with (`rt`, "the stacks' writes"); with `values` (a game
+    without stacks) then the sites' values."""
     if not depth:
-        return list(s0.sites.state)
+        return list(s0.sites.state) + (list(s0.sites.value) if values else [])
     total = game.total_sites
     levels, left = [0] * (total * depth), [0] * (total * depth)
     for s in range(total):
@@ -1738,11 +1750,14 @@ def _initial_states(game, s0, depth: int) -> list[int]:
     return list(s0.sites.state) + levels + left
 
 
-def _state_keys(game, depth: int) -> list[int]:
+def _state_keys(game, depth: int, values: bool = False) -> list[int]:
     """The hash keys of the states (`_initial_states`): none for what a level was left
-    with, which is no part of the position (`StackSites.key`)."""
+    with, which is no part of the position (`StackSites.key`); then the values'."""
     keys = [random.Random(f"state {s}").getrandbits(62) * 2 + 1
             for s in range(game.total_sites)]
+    if values:
+        keys += [random.Random(f"value {s}").getrandbits(62) * 2 + 1
+                 for s in range(game.total_sites)]
     if depth:
         n = game.total_sites * depth
         keys += [random.Random(f"level state {i}").getrandbits(62) * 2 + 1 for i in range(n)]
