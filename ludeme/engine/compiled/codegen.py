@@ -120,6 +120,7 @@ class Source:
         # the states of every site, those of the board only with `piece_states`.
         self.die_states = bool(getattr(game.env, "dice", None))
         self.wants_piece_states = False        # a rule asked for them (`piece_state`)
+        self.piece_values = False              # a rule reads or sets values (`piece_value`)
         self.env = game.env
         self.tables: dict[tuple, str] = {}
         self.table_size = 0                    # numbers held by the tables so far
@@ -983,10 +984,12 @@ class Source:
     def piece_value(self, site: str) -> str:
         """The value of the piece at `site` (an expression to read or assign; the site must
         be one of the kernels' sites): kept after the states (`sc[STATE + TOTAL + s]`, `rt`'s
-        `_vi`) in a game with piece states and without stacks."""
+        `_vi`) in a game with piece states and without stacks, only once a rule reads or
+        sets one (`piece_values`): the other games keep their states alone."""
         if self.game.stacking:
             raise Unsupported(None, "a piece's value in a stacking game")
         self.piece_state(site)              # (asks for the states, which keep the values)
+        self.piece_values = True
         return f"sc[STATE + TOTAL + {site}]"
 
     def set_piece_state(self, site: str, value: str) -> str:
@@ -1291,7 +1294,7 @@ def generate(game) -> str:
     """The numba module of one game (raises Unsupported)."""
     check_game(game)
     s0 = game.new_initial_state(0)
-    states = any(s0.sites.state) or any(s0.sites.value)
+    states = any(s0.sites.state)        # (values: kept with the states when read)
     src = Source(game, piece_states=states)
     try:
         module = _generate(game, s0, src)
@@ -1433,10 +1436,10 @@ def _generate(game, s0, src: Source) -> str:
         whats_same=same.astype(int).tolist(),
         init_who=init_who, init_what=init_what, init_count=init_count,
         init_state=_initial_states(game, s0, depth if src.piece_states else 0,
-                                   src.piece_states and not game.stacking)
+                                   src.piece_states and src.piece_values)
         if src.piece_states or src.die_states else [],
         state_keys=_state_keys(game, depth if src.piece_states else 0,
-                               src.piece_states and not game.stacking)
+                               src.piece_states and src.piece_values)
         if src.piece_states or src.die_states else [],
         site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
