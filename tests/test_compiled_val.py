@@ -47,3 +47,18 @@ IDS = ["value_piece_and_set_value"]
 def test_value_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     # as the forms of tests/test_compiled.py: it compiles, the same rows, the rule acted
     test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path)
+
+
+def test_a_piece_value_in_a_stacking_game_has_no_compiled_form(tmp_path):
+    """The kernels keep no values per level of a stack: such a game is refused (and plays
+    on the reference engine), not compiled with its values lost."""
+    from ludeme.analysis.playouts import load
+    from ludeme.engine.compiled import Unsupported
+    from ludeme.engine.compiled.codegen import generate
+    path = tmp_path / "game.lud"
+    path.write_text(VALUE_GAME.replace("(move Step Orthogonal (to",
+                                       "(move Step Orthogonal stack:True (to"))
+    game = load(path)
+    assert game.stacking
+    with pytest.raises(Unsupported, match="stacking game"):
+        generate(game)
