@@ -1124,7 +1124,8 @@ def _after_note(statement: str) -> str | None:
     sub = _SITE_SUBSCRIPT.match(statement)
     if sub is not None:
         args = _bracketed(statement, statement.index("["))
-        site = args[0].removeprefix("CLEAR + ").removeprefix("STATE + ")
+        # (a piece's value: `sc[STATE + TOTAL + site]`, `Source.piece_value`)
+        site = args[0].removeprefix("CLEAR + ").removeprefix("STATE + ").removeprefix("TOTAL + ")
         return f"sc[LAST_TO_AFTER] = sc[LAST_FROM_AFTER] = {site}"
     name = statement[:statement.find("(")]
     st = name.endswith("_st")
