@@ -409,8 +409,9 @@ class CompiledState:
     def position_key(self) -> tuple:
         """The position as Ludii's stateHash reads it (State.position_key: not the phases)."""
         m = self.m
-        # (in a stacking game whose pieces have states, not what each level was left with)
-        n = m.N_STATE if m.N_STATE <= m.TOTAL else m.TOTAL * (1 + m.DEPTH)
+        # (in a stacking game whose pieces have states, not what each level was left with;
+        # without stacks the sites' values after their states)
+        n = m.N_STATE if m.N_STATE <= m.TOTAL or not m.DEPTH else m.TOTAL * (1 + m.DEPTH)
         return tuple(a.tobytes() for a in (self.who, self.what, self.sites_count(),
                                            self.sc[m.STATE:m.STATE + n]))
 

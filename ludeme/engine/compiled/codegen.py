@@ -120,6 +120,7 @@ class Source:
         # the states of every site, those of the board only with `piece_states`.
         self.die_states = bool(getattr(game.env, "dice", None))
         self.wants_piece_states = False        # a rule asked for them (`piece_state`)
+        self.piece_values = False              # a rule reads or sets values (`piece_value`)
         self.env = game.env
         self.tables: dict[tuple, str] = {}
         self.table_size = 0                    # numbers held by the tables so far
@@ -980,6 +981,17 @@ class Source:
             raise _NeedsPieceStates()
         return f"sc[STATE + {site}]"
 
+    def piece_value(self, site: str) -> str:
+        """The value of the piece at `site` (an expression to read or assign; the site must
+        be one of the kernels' sites): kept after the states (`sc[STATE + TOTAL + s]`, `rt`'s
+        `_vi`) in a game with piece states and without stacks, only once a rule reads or
+        sets one (`piece_values`): the other games keep their states alone."""
+        if self.game.stacking:
+            raise Unsupported(None, "a piece's value in a stacking game")
+        self.piece_state(site)              # (asks for the states, which keep the values)
+        self.piece_values = True
+        return f"sc[STATE + TOTAL + {site}]"
+
     def set_piece_state(self, site: str, value: str) -> str:
         """The statement that sets the state of the piece at `site` (the top piece's, in a
         stacking game, whose levels keep theirs: `rt`'s stack writes)."""
@@ -1112,7 +1124,8 @@ def _after_note(statement: str) -> str | None:
     sub = _SITE_SUBSCRIPT.match(statement)
     if sub is not None:
         args = _bracketed(statement, statement.index("["))
-        site = args[0].removeprefix("CLEAR + ").removeprefix("STATE + ")
+        # (a piece's value: `sc[STATE + TOTAL + site]`, `Source.piece_value`)
+        site = args[0].removeprefix("CLEAR + ").removeprefix("STATE + ").removeprefix("TOTAL + ")
         return f"sc[LAST_TO_AFTER] = sc[LAST_FROM_AFTER] = {site}"
     name = statement[:statement.find("(")]
     st = name.endswith("_st")
@@ -1282,7 +1295,7 @@ def generate(game) -> str:
     """The numba module of one game (raises Unsupported)."""
     check_game(game)
     s0 = game.new_initial_state(0)
-    states = any(s0.sites.state)
+    states = any(s0.sites.state)        # (values: kept with the states when read)
     src = Source(game, piece_states=states)
     try:
         module = _generate(game, s0, src)
@@ -1423,9 +1436,11 @@ def _generate(game, s0, src: Source) -> str:
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),
         init_who=init_who, init_what=init_what, init_count=init_count,
-        init_state=_initial_states(game, s0, depth if src.piece_states else 0)
+        init_state=_initial_states(game, s0, depth if src.piece_states else 0,
+                                   src.piece_states and src.piece_values)
         if src.piece_states or src.die_states else [],
-        state_keys=_state_keys(game, depth if src.piece_states else 0)
+        state_keys=_state_keys(game, depth if src.piece_states else 0,
+                               src.piece_states and src.piece_values)
         if src.piece_states or src.die_states else [],
         site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
@@ -1722,12 +1737,13 @@ def _refuse_direct_writes(src, *blocks) -> None:
 _STATE_WRITE = re.compile(r"\bsc\[STATE \+ ([^\]]*)\]\s*[-+]?=(?!=)")
 
 
-def _initial_states(game, s0, depth: int) -> list[int]:
+def _initial_states(game, s0, depth: int, values: bool = False) -> list[int]:
     """The start's piece states as the kernels keep them: one per site, in a stacking game
     whose pieces have states (`depth`, its levels per site, not 0) then one per level and
-    what each level was left with (`rt`, "the stacks' writes")."""
+    what each level was left with (`rt`, "the stacks' writes"); with `values` (a game
+    without stacks) then the sites' values."""
     if not depth:
-        return list(s0.sites.state)
+        return list(s0.sites.state) + (list(s0.sites.value) if values else [])
     total = game.total_sites
     levels, left = [0] * (total * depth), [0] * (total * depth)
     for s in range(total):
@@ -1738,11 +1754,14 @@ def _initial_states(game, s0, depth: int) -> list[int]:
     return list(s0.sites.state) + levels + left
 
 
-def _state_keys(game, depth: int) -> list[int]:
+def _state_keys(game, depth: int, values: bool = False) -> list[int]:
     """The hash keys of the states (`_initial_states`): none for what a level was left
-    with, which is no part of the position (`StackSites.key`)."""
+    with, which is no part of the position (`StackSites.key`); then the values'."""
     keys = [random.Random(f"state {s}").getrandbits(62) * 2 + 1
             for s in range(game.total_sites)]
+    if values:
+        keys += [random.Random(f"value {s}").getrandbits(62) * 2 + 1
+                 for s in range(game.total_sites)]
     if depth:
         n = game.total_sites * depth
         keys += [random.Random(f"level state {i}").getrandbits(62) * 2 + 1 for i in range(n)]

@@ -899,11 +899,23 @@ def stack_state_at(st, what, count, site, level):
 # The same writes in a game whose pieces have a state (`st`, the state per site): a piece
 # takes its state with it, a piece landing on an empty site (or a count landing anew) starts
 # it afresh, and a site emptied loses it; a site keeps it when only its count changes.
+# In a game without stacks `st` holds the sites' values after their states (twice as long
+# as `what`; `_vi`): a value goes with its piece and a site emptied loses it as a state does,
+# but a piece added keeps the value its site had (Ludii's ActionAdd, `FlatSites.add`).
+
+@njit(cache=True)
+def _vi(what, st, site):
+    """Where `st` keeps the value of a site, or -1 when it keeps no values."""
+    return what.shape[0] + site if st.shape[0] == 2 * what.shape[0] else -1
+
 
 @njit(cache=True)
 def site_clear_st(who, what, count, st, site):
     site_clear(who, what, count, site)
     st[site] = 0
+    v = _vi(what, st, site)
+    if v >= 0:
+        st[v] = 0
 
 
 @njit(cache=True)
@@ -916,13 +928,19 @@ def site_add_st(who, what, count, st, hand_from, site, w, owner, k):
 @njit(cache=True)
 def site_move_st(who, what, count, st, hand_from, frm, to):
     carried = st[frm]
+    vf, vt = _vi(what, st, frm), _vi(what, st, to)
+    carried_v = st[vf] if vf >= 0 else 0
     moving = what[frm] != 0
     landed = moving and not (to >= hand_from and what[to] == what[frm])
     site_move(who, what, count, hand_from, frm, to)
     if moving and what[frm] == 0:
         st[frm] = 0
+        if vf >= 0:
+            st[vf] = 0
     if landed:
         st[to] = carried
+        if vt >= 0:
+            st[vt] = carried_v
 
 
 @njit(cache=True)
@@ -930,12 +948,18 @@ def site_move_counted_st(who, what, count, st, count_from, owner_of, frm, to):
     if what[frm] == 0:
         return
     carried = st[frm]
+    vf, vt = _vi(what, st, frm), _vi(what, st, to)
+    carried_v = st[vf] if vf >= 0 else 0
     landed = not (to >= count_from and what[to] == what[frm])
     site_move_counted(who, what, count, count_from, owner_of, frm, to)
     if what[frm] == 0:
         st[frm] = 0
+        if vf >= 0:
+            st[vf] = 0
     if landed:
         st[to] = carried
+        if vt >= 0:
+            st[vt] = carried_v
 
 
 @njit(cache=True)
@@ -943,10 +967,15 @@ def site_move_n_st(who, what, count, st, owner_of, frm, to, n):
     """FlatSites.move_n: an empty destination is cleared first (its state goes)."""
     fresh = count[to] == 0
     site_move_n(who, what, count, owner_of, frm, to, n)
+    vf, vt = _vi(what, st, frm), _vi(what, st, to)
     if what[frm] == 0:
         st[frm] = 0
+        if vf >= 0:
+            st[vf] = 0
     if fresh:
         st[to] = 0
+        if vt >= 0:
+            st[vt] = 0
 
 # ---------------------------------------------------------------- end of game
 

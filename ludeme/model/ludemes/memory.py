@@ -535,7 +535,7 @@ def _set_state_lines(src, lud, lines, ind):
     lines.append(f"{ind}if 0 <= sst < TOTAL:")
     value = src.int_expr(lud.value)
     if lud.level is None:
-        lines.append(f"{ind}    {src.set_piece_state('sst', value)}")
+        lines.append(f"{ind}    {_set_field(src, lud, 'sst', value)}")
         return
     _levels_of_stacks(src, lud)
     src.piece_state("sst")              # (asks for the states)
@@ -543,11 +543,21 @@ def _set_state_lines(src, lud, lines, ind):
         f"stack_set_state(who, what, count, sst, {src.int_expr(lud.level)}, {value})"))
 
 
+def _set_field(src, lud, site: str, value: str) -> str:
+    """The statement setting the field `lud` sets (its state, or its value: `(set Value
+    at:...)`, in a game without stacks) of the piece at a site."""
+    if lud.field == "value":
+        if lud.level is not None:
+            raise Unsupported(lud, "with level:")
+        return f"{src.piece_value(site)} = {value}"
+    return src.set_piece_state(site, value)
+
+
 @emits(SetState, kind="moves", refuses=("level",))
 def _set_state_moves(src, lud, out, ind):
     """A move with no site (-1, -1) when the site is one of the sites: its site and value,
     read where the move is generated, kept in its extra slot (value * TOTAL + site)."""
-    g = src.new_generator(["sst = x % TOTAL", src.set_piece_state("sst", "x // TOTAL")],
+    g = src.new_generator(["sst = x % TOTAL", _set_field(src, lud, "sst", "x // TOTAL")],
                           lud=lud, kind=A_SET_FIELD)
     out.append(f"{ind}sst = {src.int_expr(lud.at)}")
     out.append(f"{ind}if 0 <= sst < TOTAL:")
@@ -563,3 +573,12 @@ def _set_state_one_move(src, lud):
 emits(SetState, kind="consequent", refuses=_AS_PART)(_set_state_lines)
 emits(SetState, kind="effect", refuses=_AS_PART)(
     lambda src, lud, body: _set_state_lines(src, lud, body, ""))
+
+
+def register_set_field(cls) -> None:
+    """The compiled forms of SetState for a subclass setting another field (`_set_field`)."""
+    emits(cls, kind="moves", refuses=("level",))(_set_state_moves)
+    emits(cls, kind="one_move")(_set_state_one_move)
+    emits(cls, kind="consequent", refuses=_AS_PART)(_set_state_lines)
+    emits(cls, kind="effect", refuses=_AS_PART)(
+        lambda src, lud, body: _set_state_lines(src, lud, body, ""))

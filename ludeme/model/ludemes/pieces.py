@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ludeme.engine.compiled.emit import Unsupported, emits
+
 from .base import IntFn, P, SiteType, ludeme
 
 
@@ -38,6 +40,17 @@ class ValuePiece(IntFn):
             return s.piece_value(site, lv)
         env_sites = env.total_sites
         return value_piece
+
+
+@emits(ValuePiece, kind="int", refuses=("level",))
+def _value_piece(src, lud):
+    """The value kept for the site (`Source.piece_value`), a piece there or not; 0 for -1
+    (Off), -1 off the sites."""
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, f"with the site type {lud.type}")
+    at = src.int_expr(lud.at)
+    return (f"({src.piece_value(at)} if 0 <= {at} < TOTAL else "
+            f"(0 if {at} == -1 else -1))")
 
 
 __all__ = ["ValuePiece"]

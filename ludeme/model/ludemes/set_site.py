@@ -6,7 +6,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from .base import ludeme
-from .memory import SetState
+from .memory import SetState, register_set_field
 
 
 @ludeme("set", "Value")
@@ -16,3 +16,7 @@ class SetSiteValue(SetState):
     read back by `(value Piece at:...)`. Example: `(set Value at:(last To) 3)`."""
     concepts = ("SetValue", "PieceValue")
     field = "value"
+
+
+# Compiled forms: SetState's, setting the value (`Source.piece_value`).
+register_set_field(SetSiteValue)
