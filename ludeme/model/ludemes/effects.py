@@ -1126,6 +1126,38 @@ def _for_computed_values(src, lud, out, ind):
             effect.insert(0, f"{_VALUE_LOCAL} = x")
 
 
+# The local holding `(value)` in a (forEach Value ...) made as a consequent.
+_VALUE_CONSEQUENT = "value_c"
+
+
+@emits(ForEachValue, kind="consequent", refuses=(("then", "as a consequent"),))
+def _for_each_value_consequent(src, lud, lines, ind):
+    """Every move made with each value from min: to max:, lowest first, applied in that
+    order. The reference makes them all (the bounds too) on the position before any is
+    applied: where one writes what the loop reads, the loop reads a copy of it
+    (`moves.on_position_before`). Refused over values given otherwise, inside another
+    (forEach Value ...), and where a helper kernel reads the value."""
+    from .moves import on_position_before
+    if lud.values is not None or lud.min is None or lud.max is None:
+        raise Unsupported(lud, "over values other than min: and max: as a consequent")
+    if src.value_written is not None:
+        raise Unsupported(lud, "as a consequent inside another (forEach Value ...)")
+    lo, hi = src.int_expr(lud.min), src.int_expr(lud.max)
+    helpers = len(src.helpers)
+    loop = [f"for {_VALUE_CONSEQUENT} in range({lo}, {hi} + 1):"]
+    src.value_written = _VALUE_CONSEQUENT
+    try:
+        src.consequent(lud.generator, loop, "    ")
+    finally:
+        src.value_written = None
+    loop.append("    pass")
+    if any(re.search(rf"\b{_VALUE_CONSEQUENT}\b", x) for x in src.helpers[helpers:]):
+        raise Unsupported(lud, "as a consequent with (value) read by a helper kernel")
+    loop = on_position_before(lud, lud.generator, loop, "whose moves read what an earlier "
+                              "value's changed (the reference reads the position before any)")
+    lines.extend(ind + x for x in loop)
+
+
 def _then_reads(lud, cls, mentions) -> bool:
     """Whether a `(then ...)` of the ludeme or of one inside it mentions `cls`."""
     if isinstance(lud, (list, tuple)):
