@@ -21,11 +21,44 @@ SWEEPERS_GAME = """
           (if (>= (count Moves) 30) (result Mover Draw))})))
 """
 
+# A disc goes on the first empty sites of a list of them, some twice ((forEach Value) over
+# an int array: the moves in its order, repeats kept); three in a line win.
+ORDERLIES_GAME = """
+(game "Orderlies"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (forEach Value (array {5 2 9 5 0 15 1 14 3 12 4 11 6 10 7 8 13})
+            (if (is Empty (value)) (move Add (to (value))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+# A disc placed removes the opponent's discs orthogonally next to it at a lower site
+# ((forEach Value) over an int array as a consequent); four in a line win.
+NEIGHBOURS_GAME = """
+(game "Neighbours"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+           (then (forEach Value (array (sites Around (last To) Orthogonal))
+                   (if (and (is Enemy (who at:(value))) (< (value) (last To)))
+                       (remove (value)))))))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (>= (count Moves) 30) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, and some games run past the sixteen placements a full board allows
     # (discs were removed).
-    (SWEEPERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 16)],
-    ids=["for-each-value-as-a-consequent"])
+    (SWEEPERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 16),
+    # Both sides win.
+    (ORDERLIES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, and some games run past the sixteen placements (discs were removed).
+    (NEIGHBOURS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 16)],
+    ids=["for-each-value-as-a-consequent", "for-each-value-over-an-int-array",
+         "for-each-value-over-an-int-array-as-a-consequent"])
 def test_fev_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)

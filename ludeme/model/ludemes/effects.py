@@ -1069,14 +1069,15 @@ def _for_each_value_moves(src, lud, out, ind):
     number is written into them; over computed bounds, a loop's local holds it while they
     are generated, and each move carries it as its extra, read back when it is applied. A
     consequent that reads `(value)` is refused (the reference reads it when the move is
-    applied, after the iteration), as are values given as a list."""
+    applied, after the iteration), as are remembered values (`_values_sequence`)."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import ValueVar
     from .literals import fixed_int
-    if lud.values is not None or lud.min is None or lud.max is None:
-        raise Unsupported(lud, "over values other than min: and max:")
     if _then_reads(lud, ValueVar, mentions):
         raise Unsupported(lud, "with a consequent that reads (value)")
+    if lud.values is not None:
+        _for_computed_values(src, lud, out, ind)
+        return
     try:
         lo, hi = fixed_int(lud, "min", 0), fixed_int(lud, "max", 0)
     except Unsupported:
@@ -1099,14 +1100,14 @@ _READS_VALUE = re.compile(rf"\b{_VALUE_LOCAL}\b")
 
 
 def _for_computed_values(src, lud, out, ind):
-    """`_for_each_value_moves` over bounds read in play: a loop over the values, each move
-    made inside carrying its value as its extra (refused where a move keeps an extra of its
-    own, inside another such loop or (forEach Die), or where a helper kernel reads it)."""
+    """`_for_each_value_moves` over bounds read in play or an int array's values (in the
+    reference's order): a loop over the values, each move made inside carrying its value
+    as its extra (refused where a move keeps an extra of its own, inside another such loop
+    or (forEach Die), or where a helper kernel reads it)."""
     if src.value_written is not None or src.move_tag is not None:
         raise Unsupported(lud, "over computed bounds inside another loop that tags its moves")
-    lo, hi = src.int_expr(lud.min), src.int_expr(lud.max)
     first, helpers = len(src.generators), len(src.helpers)
-    out.append(f"{ind}for {_VALUE_LOCAL} in range({lo}, {hi} + 1):")
+    out.append(f"{ind}for {_VALUE_LOCAL} in {_values_sequence(src, lud)}:")
     packed = src.move_tag_packed
     src.value_written, src.move_tag, src.move_tag_packed = _VALUE_LOCAL, _VALUE_LOCAL, False
     try:
@@ -1132,19 +1133,17 @@ _VALUE_CONSEQUENT = "value_c"
 
 @emits(ForEachValue, kind="consequent", refuses=(("then", "as a consequent"),))
 def _for_each_value_consequent(src, lud, lines, ind):
-    """Every move made with each value from min: to max:, lowest first, applied in that
-    order. The reference makes them all (the bounds too) on the position before any is
+    """Every move made with each value (from min: to max:, lowest first, or an int
+    array's in the reference's order), applied in that order. The reference makes them all (the bounds too) on the position before any is
     applied: where one writes what the loop reads, the loop reads a copy of it
-    (`moves.on_position_before`). Refused over values given otherwise, inside another
-    (forEach Value ...), and where a helper kernel reads the value."""
+    (`moves.on_position_before`). Refused over remembered values (the kernels keep no
+    order of them), inside another (forEach Value ...), and where a helper kernel reads
+    the value."""
     from .moves import on_position_before
-    if lud.values is not None or lud.min is None or lud.max is None:
-        raise Unsupported(lud, "over values other than min: and max: as a consequent")
     if src.value_written is not None:
         raise Unsupported(lud, "as a consequent inside another (forEach Value ...)")
-    lo, hi = src.int_expr(lud.min), src.int_expr(lud.max)
     helpers = len(src.helpers)
-    loop = [f"for {_VALUE_CONSEQUENT} in range({lo}, {hi} + 1):"]
+    loop = [f"for {_VALUE_CONSEQUENT} in {_values_sequence(src, lud)}:"]
     src.value_written = _VALUE_CONSEQUENT
     try:
         src.consequent(lud.generator, loop, "    ")
@@ -1156,6 +1155,20 @@ def _for_each_value_consequent(src, lud, lines, ind):
     loop = on_position_before(lud, lud.generator, loop, "whose moves read what an earlier "
                               "value's changed (the reference reads the position before any)")
     lines.extend(ind + x for x in loop)
+
+
+def _values_sequence(src, lud) -> str:
+    """What a (forEach Value ...) iterates over, as a compiled expression: the range from
+    min: to max:, or the int array of its values (in the reference's order, repeats kept);
+    refused over remembered values, whose order the kernels do not keep."""
+    if lud.values is None:
+        if lud.min is None or lud.max is None:
+            raise Unsupported(lud, "with min: or max: alone")
+        return f"range({src.int_expr(lud.min)}, {src.int_expr(lud.max)} + 1)"
+    if getattr(type(lud.values), "remembered_values", False):
+        raise Unsupported(lud, "over remembered values (the kernels keep no order of them)")
+    from .intarray import array_expr
+    return array_expr(src, lud.values)
 
 
 def _then_reads(lud, cls, mentions) -> bool:
