@@ -49,6 +49,23 @@ NEIGHBOURS_GAME = """
           (if (>= (count Moves) 30) (result Mover Draw))})))
 """
 
+# A disc goes on an empty site remembered earlier, the list's first such sites first (one
+# remembered twice, twice), the value then forgotten once; or anywhere empty, remembering
+# two sites reckoned from it ((forEach Value) over remembered values, in their order).
+RECALLERS_GAME = """
+(game "Recallers"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (or (forEach Value (values Remembered)
+                (if (is Empty (value)) (move Add (to (value)) (then (forget Value (last To))))))
+              (move Add (to (sites Empty))
+                (then (and (remember Value (% (+ (last To) 5) 16))
+                           (remember Value (% (* (last To) 3) 16)))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, and some games run past the sixteen placements a full board allows
@@ -57,8 +74,11 @@ NEIGHBOURS_GAME = """
     # Both sides win.
     (ORDERLIES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win, and some games run past the sixteen placements (discs were removed).
-    (NEIGHBOURS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 16)],
+    (NEIGHBOURS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 16),
+    # Both sides win (the order of the moves from remembered sites matters to the rows).
+    (RECALLERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["for-each-value-as-a-consequent", "for-each-value-over-an-int-array",
-         "for-each-value-over-an-int-array-as-a-consequent"])
+         "for-each-value-over-an-int-array-as-a-consequent",
+         "for-each-value-over-remembered-values"])
 def test_fev_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)

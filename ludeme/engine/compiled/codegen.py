@@ -171,6 +171,7 @@ class Source:
         self.pending = False                   # a ludeme reads or sets pending values
         self.reads_all_passed = False          # a rule reads (all Passed)
         self.remembered: dict = {}             # a list of remembered values' name -> index
+        self.remembered_order = False          # the kernels keep the order they were remembered
         # Emitting an enemy's moves while a threat is looked for (`reach_kernel`): a move
         # pushed answers whether it ends on `threat_site`, and the rules that Ludii's
         # autoFail flag decides say so (`(is Threatened)` is false).
@@ -245,7 +246,8 @@ class Source:
 
     def remembered_block(self, name) -> str:
         """Where the kernels keep the values remembered under a name (None too): how many,
-        then how often each value from 0 to the last site is remembered (`rem_add`)."""
+        then how often each value from 0 to the last site is remembered (`rem_add`), then,
+        where a rule reads them in order (`remembered_order`), the values in that order."""
         i = self.remembered.setdefault(name, len(self.remembered))
         return f"(REM + {i} * REM_STRIDE)"
 
@@ -1220,6 +1222,8 @@ def _start_remembered(src, s0) -> list[str]:
                 raise Unsupported(None, "a value off the board's sites remembered by the "
                                         "start rules")
             block = f"REM + {i} * REM_STRIDE"
+            if src.remembered_order:
+                lines.append(f"    sc[{block} + 1 + REM_W + sc[{block}]] = {v}")
             lines += [f"    sc[{block}] += 1", f"    sc[{block} + 1 + {v}] += 1"]
     return lines
 
@@ -1446,6 +1450,7 @@ def _generate(game, s0, src: Source) -> str:
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
         n_rem=len(src.remembered),
         rem_w=game.total_sites if src.remembered else 0,
+        rem_cap=4 * game.total_sites + 16 if src.remembered and src.remembered_order else 0,
         n_chance="MT_STATE_SIZE" if game.uses_chance else 0,
         draw_cap=DRAW_CAP if game.uses_chance else 0,
         n_trk=n_trk,
@@ -1857,7 +1862,8 @@ N_PENDING = {n_pending}
 REM = PENDING + N_PENDING       # sc[REM + i * REM_STRIDE]: the i-th remembered list's block
 N_REM = {n_rem}
 REM_W = {rem_w}
-REM_STRIDE = REM_W + 1
+REM_CAP = {rem_cap}             # sc[REM + i * REM_STRIDE + 1 + REM_W + k]: its k-th value, in order
+REM_STRIDE = REM_W + 1 + REM_CAP
 # The chance stream ((value Random)): its generator, as the reference's `State.rng`, and
 # the values drawn by the decision being applied (`draw_int`), which the playout loop and
 # `CompiledState` move to the row's record.
@@ -1976,17 +1982,28 @@ def pend_add(sc, v):
 
 @njit(cache=True)
 def rem_add(sc, base, v):
-    """Remember value v once more (a multiset: Ludii's list, its order not kept)."""
+    """Remember value v once more (a multiset, and Ludii's list where its order is kept)."""
     if not 0 <= v < REM_W:
         raise IndexError("a remembered value off the board's sites")
+    if REM_CAP > 0:
+        if sc[base] >= REM_CAP:
+            raise IndexError("more values remembered than the kernels keep in order")
+        sc[base + 1 + REM_W + sc[base]] = v
     sc[base + 1 + v] += 1
     sc[base] += 1
 
 
 @njit(cache=True)
 def rem_forget(sc, base, v):
-    """Forget value v once, if it is remembered."""
+    """Forget value v once, if it is remembered (its first place in the list, as Ludii)."""
     if 0 <= v < REM_W and sc[base + 1 + v] > 0:
+        if REM_CAP > 0:
+            first = base + 1 + REM_W
+            k = 0
+            while k < sc[base] - 1 and sc[first + k] != v:
+                k += 1
+            sc[first + k:first + sc[base] - 1] = sc[first + k + 1:first + sc[base]].copy()
+            sc[first + sc[base] - 1] = 0
         sc[base + 1 + v] -= 1
         sc[base] -= 1
 

@@ -1069,7 +1069,7 @@ def _for_each_value_moves(src, lud, out, ind):
     number is written into them; over computed bounds, a loop's local holds it while they
     are generated, and each move carries it as its extra, read back when it is applied. A
     consequent that reads `(value)` is refused (the reference reads it when the move is
-    applied, after the iteration), as are remembered values (`_values_sequence`)."""
+    applied, after the iteration)."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import ValueVar
     from .literals import fixed_int
@@ -1136,9 +1136,8 @@ def _for_each_value_consequent(src, lud, lines, ind):
     """Every move made with each value (from min: to max:, lowest first, or an int
     array's in the reference's order), applied in that order. The reference makes them all (the bounds too) on the position before any is
     applied: where one writes what the loop reads, the loop reads a copy of it
-    (`moves.on_position_before`). Refused over remembered values (the kernels keep no
-    order of them), inside another (forEach Value ...), and where a helper kernel reads
-    the value."""
+    (`moves.on_position_before`). Refused inside another (forEach Value ...) and where a
+    helper kernel reads the value."""
     from .moves import on_position_before
     if src.value_written is not None:
         raise Unsupported(lud, "as a consequent inside another (forEach Value ...)")
@@ -1159,14 +1158,12 @@ def _for_each_value_consequent(src, lud, lines, ind):
 
 def _values_sequence(src, lud) -> str:
     """What a (forEach Value ...) iterates over, as a compiled expression: the range from
-    min: to max:, or the int array of its values (in the reference's order, repeats kept);
-    refused over remembered values, whose order the kernels do not keep."""
+    min: to max:, or the int array of its values (in the reference's order, repeats kept;
+    remembered values in the order they were remembered)."""
     if lud.values is None:
         if lud.min is None or lud.max is None:
             raise Unsupported(lud, "with min: or max: alone")
         return f"range({src.int_expr(lud.min)}, {src.int_expr(lud.max)} + 1)"
-    if getattr(type(lud.values), "remembered_values", False):
-        raise Unsupported(lud, "over remembered values (the kernels keep no order of them)")
     from .intarray import array_expr
     return array_expr(src, lud.values)
 
