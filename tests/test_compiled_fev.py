@@ -66,6 +66,29 @@ RECALLERS_GAME = """
           (if (no Moves Next) (result Mover Draw))})))
 """
 
+# A disc goes on an empty site among a few from the mover's count of discs, where fewer than
+# two enemies are next to it ((value) over computed bounds read by a helper kernel), or on a
+# site the opponent's placements had the mover remember ((forEach Value) over an (if ...) of
+# two remembered lists), or anywhere empty.
+TALLYMEN_GAME = """
+(game "Tallymen"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (or {(forEach Value min:(count Pieces Mover) max:(+ 6 (count Pieces Mover))
+                 (if (and (is Empty (value))
+                          (< (count Sites in:(intersection (sites Occupied by:Enemy)
+                                                           (sites Around (value) Orthogonal))) 2))
+                     (move Add (to (value)))))
+               (forEach Value (if (is Mover P1) (values Remembered "A") (values Remembered "B"))
+                 (if (is Empty (value)) (move Add (to (value)))))
+               (move Add (to (sites Empty))
+                 (then (if (is Mover P1) (remember Value "B" (% (* 7 (last To)) 25))
+                                         (remember Value "A" (% (* 3 (last To)) 25)))))}))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, and some games run past the sixteen placements a full board allows
@@ -76,9 +99,12 @@ RECALLERS_GAME = """
     # Both sides win, and some games run past the sixteen placements (discs were removed).
     (NEIGHBOURS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 16),
     # Both sides win (the order of the moves from remembered sites matters to the rows).
-    (RECALLERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (RECALLERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, and some games are drawn.
+    (TALLYMEN_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
     ids=["for-each-value-as-a-consequent", "for-each-value-over-an-int-array",
          "for-each-value-over-an-int-array-as-a-consequent",
-         "for-each-value-over-remembered-values"])
+         "for-each-value-over-remembered-values",
+         "for-each-value-read-by-a-helper-and-over-an-if-of-arrays"])
 def test_fev_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)

@@ -58,6 +58,11 @@ _TAKES_PLAYER = re.compile(r"^def \w+\([^)]*\bplayer\b", re.M)
 _COMMENT = re.compile(r"#.*")
 
 
+# The locals that hold `(value)` of a (forEach Value ...) (`ludemes.effects`): a helper
+# kernel reading one is handed it (`Source.helper`).
+VALUE_LOCALS = ("value_v", "value_c")
+
+
 def _reads_outer_site(source: str) -> bool:
     """Whether a helper kernel's source reads `site` where only a loop around it binds it:
     in the sites its own loop over `site` walks, before its first assignment, or anywhere
@@ -142,6 +147,9 @@ class Source:
         # Helpers reading `(site)` of a loop around their calls: each is handed it, as its
         # first argument (`handed_site`).
         self.site_helpers: list[str] = []
+        # The helpers that read a local holding `(value)` of a (forEach Value ...) around
+        # them (`value_locals`): handed it, first after `(site)`, as `handed_site` does.
+        self.value_helpers: dict[str, list[str]] = {}
         self.player_bound = False              # `player` set (forEach NonMover's results)
         # the local that holds `(level)` where a loop binds it ((count Stack ...), (forEach
         # Level ...), (forEach Piece) in a stacking game), else None; the loops made so far
@@ -469,6 +477,10 @@ class Source:
                 # local of the kernel that loops: the helper is handed it, where it is
                 # defined and wherever it is called
                 self.site_helpers.append(name)
+            for local in VALUE_LOCALS:
+                if re.search(rf"\b{local}\b", key) and not re.search(
+                        rf"def HELPER\([^)]*\b{local}\b", key):
+                    self.value_helpers.setdefault(local, []).append(name)
             self.helpers.append(make(name))
         return name
 
@@ -476,10 +488,21 @@ class Source:
         """`source` with the helpers that read `(site)` of a loop around them taking it,
         first, where they are defined and called (a call inside another helper makes that
         one read it too)."""
+        for local, names in reversed(self.value_helpers.items()):
+            # (once: a kernel's source may be handed over again inside the module)
+            calls = re.compile(r"\b(" + "|".join(names) + rf")\((?!(site, )?{local}, )")
+            source = calls.sub(rf"\1({local}, ", source)
         if not self.site_helpers:
             return source
         calls = re.compile(r"\b(" + "|".join(self.site_helpers) + r")\(")
         return calls.sub(r"\1(site, ", source)
+
+    def reads_value_local(self, line: str, local: str) -> bool:
+        """Whether a line reads a (forEach Value ...)'s local, itself or by a helper handed
+        it."""
+        names = self.value_helpers.get(local, ())
+        return bool(re.search(rf"\b{local}\b", line) or names and re.search(
+            r"\b(" + "|".join(names) + r")\(", line))
 
     def context_kernel(self, body: list[str]) -> str:
         """A call of a helper kernel, given the evaluation context (and `(player)` where
