@@ -89,6 +89,19 @@ TALLYMEN_GAME = """
           (if (no Moves Next) (result Mover Draw))})))
 """
 
+# Three discs of either player on four sites of a corner (one listed twice, counted once)
+# win for the mover ((count Cell in:<region>)).
+CORNER_COUNTS_GAME = """
+(game "Corner Counts"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end {(if (>= (count Cell in:(sites {0 0 1 4 5})) 3) (result Mover Win))
+          (if (is Line 4) (result Mover Loss))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, and some games run past the sixteen placements a full board allows
@@ -101,10 +114,12 @@ TALLYMEN_GAME = """
     # Both sides win (the order of the moves from remembered sites matters to the rows).
     (RECALLERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win, and some games are drawn.
-    (TALLYMEN_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
+    (TALLYMEN_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Both sides win, every game before the board is full (the corner's count ends it).
+    (CORNER_COUNTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).all())],
     ids=["for-each-value-as-a-consequent", "for-each-value-over-an-int-array",
          "for-each-value-over-an-int-array-as-a-consequent",
          "for-each-value-over-remembered-values",
-         "for-each-value-read-by-a-helper-and-over-an-if-of-arrays"])
+         "for-each-value-read-by-a-helper-and-over-an-if-of-arrays", "count-cell-in-a-region"])
 def test_fev_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)
