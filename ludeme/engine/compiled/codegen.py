@@ -58,6 +58,11 @@ _TAKES_PLAYER = re.compile(r"^def \w+\([^)]*\bplayer\b", re.M)
 _COMMENT = re.compile(r"#.*")
 
 
+# The locals that hold `(value)` of a (forEach Value ...) (`ludemes.effects`): a helper
+# kernel reading one is handed it (`Source.helper`).
+VALUE_LOCALS = ("value_v", "value_c")
+
+
 def _reads_outer_site(source: str) -> bool:
     """Whether a helper kernel's source reads `site` where only a loop around it binds it:
     in the sites its own loop over `site` walks, before its first assignment, or anywhere
@@ -143,6 +148,9 @@ class Source:
         # Helpers reading `(site)` of a loop around their calls: each is handed it, as its
         # first argument (`handed_site`).
         self.site_helpers: list[str] = []
+        # The helpers that read a local holding `(value)` of a (forEach Value ...) around
+        # them (`value_locals`): handed it, first after `(site)`, as `handed_site` does.
+        self.value_helpers: dict[str, list[str]] = {}
         self.player_bound = False              # `player` set (forEach NonMover's results)
         # the local that holds `(level)` where a loop binds it ((count Stack ...), (forEach
         # Level ...), (forEach Piece) in a stacking game), else None; the loops made so far
@@ -172,6 +180,7 @@ class Source:
         self.pending = False                   # a ludeme reads or sets pending values
         self.reads_all_passed = False          # a rule reads (all Passed)
         self.remembered: dict = {}             # a list of remembered values' name -> index
+        self.remembered_order = False          # the kernels keep the order they were remembered
         # Emitting an enemy's moves while a threat is looked for (`reach_kernel`): a move
         # pushed answers whether it ends on `threat_site`, and the rules that Ludii's
         # autoFail flag decides say so (`(is Threatened)` is false).
@@ -246,7 +255,8 @@ class Source:
 
     def remembered_block(self, name) -> str:
         """Where the kernels keep the values remembered under a name (None too): how many,
-        then how often each value from 0 to the last site is remembered (`rem_add`)."""
+        then how often each value from 0 to the last site is remembered (`rem_add`), then,
+        where a rule reads them in order (`remembered_order`), the values in that order."""
         i = self.remembered.setdefault(name, len(self.remembered))
         return f"(REM + {i} * REM_STRIDE)"
 
@@ -468,6 +478,10 @@ class Source:
                 # local of the kernel that loops: the helper is handed it, where it is
                 # defined and wherever it is called
                 self.site_helpers.append(name)
+            for local in VALUE_LOCALS:
+                if re.search(rf"\b{local}\b", key) and not re.search(
+                        rf"def HELPER\([^)]*\b{local}\b", key):
+                    self.value_helpers.setdefault(local, []).append(name)
             self.helpers.append(make(name))
         return name
 
@@ -475,10 +489,21 @@ class Source:
         """`source` with the helpers that read `(site)` of a loop around them taking it,
         first, where they are defined and called (a call inside another helper makes that
         one read it too)."""
+        for local, names in reversed(self.value_helpers.items()):
+            # (once: a kernel's source may be handed over again inside the module)
+            calls = re.compile(r"\b(" + "|".join(names) + rf")\((?!(site, )?{local}, )")
+            source = calls.sub(rf"\1({local}, ", source)
         if not self.site_helpers:
             return source
         calls = re.compile(r"\b(" + "|".join(self.site_helpers) + r")\(")
         return calls.sub(r"\1(site, ", source)
+
+    def reads_value_local(self, line: str, local: str) -> bool:
+        """Whether a line reads a (forEach Value ...)'s local, itself or by a helper handed
+        it."""
+        names = self.value_helpers.get(local, ())
+        return bool(re.search(rf"\b{local}\b", line) or names and re.search(
+            r"\b(" + "|".join(names) + r")\(", line))
 
     def context_kernel(self, body: list[str]) -> str:
         """A call of a helper kernel, given the evaluation context (and `(player)` where
@@ -1233,6 +1258,8 @@ def _start_remembered(src, s0) -> list[str]:
                 raise Unsupported(None, "a value off the board's sites remembered by the "
                                         "start rules")
             block = f"REM + {i} * REM_STRIDE"
+            if src.remembered_order:
+                lines.append(f"    sc[{block} + 1 + REM_W + sc[{block}]] = {v}")
             lines += [f"    sc[{block}] += 1", f"    sc[{block} + 1 + {v}] += 1"]
     return lines
 
@@ -1461,6 +1488,7 @@ def _generate(game, s0, src: Source) -> str:
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
         n_rem=len(src.remembered),
         rem_w=game.total_sites if src.remembered else 0,
+        rem_cap=4 * game.total_sites + 16 if src.remembered and src.remembered_order else 0,
         n_chance="MT_STATE_SIZE" if game.uses_chance else 0,
         draw_cap=DRAW_CAP if game.uses_chance else 0,
         n_trk=n_trk,
@@ -1876,7 +1904,8 @@ N_PENDING = {n_pending}
 REM = PENDING + N_PENDING       # sc[REM + i * REM_STRIDE]: the i-th remembered list's block
 N_REM = {n_rem}
 REM_W = {rem_w}
-REM_STRIDE = REM_W + 1
+REM_CAP = {rem_cap}             # sc[REM + i * REM_STRIDE + 1 + REM_W + k]: its k-th value, in order
+REM_STRIDE = REM_W + 1 + REM_CAP
 # The chance stream ((value Random)): its generator, as the reference's `State.rng`, and
 # the values drawn by the decision being applied (`draw_int`), which the playout loop and
 # `CompiledState` move to the row's record.
@@ -1995,17 +2024,28 @@ def pend_add(sc, v):
 
 @njit(cache=True)
 def rem_add(sc, base, v):
-    """Remember value v once more (a multiset: Ludii's list, its order not kept)."""
+    """Remember value v once more (a multiset, and Ludii's list where its order is kept)."""
     if not 0 <= v < REM_W:
         raise IndexError("a remembered value off the board's sites")
+    if REM_CAP > 0:
+        if sc[base] >= REM_CAP:
+            raise IndexError("more values remembered than the kernels keep in order")
+        sc[base + 1 + REM_W + sc[base]] = v
     sc[base + 1 + v] += 1
     sc[base] += 1
 
 
 @njit(cache=True)
 def rem_forget(sc, base, v):
-    """Forget value v once, if it is remembered."""
+    """Forget value v once, if it is remembered (its first place in the list, as Ludii)."""
     if 0 <= v < REM_W and sc[base + 1 + v] > 0:
+        if REM_CAP > 0:
+            first = base + 1 + REM_W
+            k = 0
+            while k < sc[base] - 1 and sc[first + k] != v:
+                k += 1
+            sc[first + k:first + sc[base] - 1] = sc[first + k + 1:first + sc[base]].copy()
+            sc[first + sc[base] - 1] = 0
         sc[base + 1 + v] -= 1
         sc[base] -= 1
 

@@ -1069,14 +1069,15 @@ def _for_each_value_moves(src, lud, out, ind):
     number is written into them; over computed bounds, a loop's local holds it while they
     are generated, and each move carries it as its extra, read back when it is applied. A
     consequent that reads `(value)` is refused (the reference reads it when the move is
-    applied, after the iteration), as are values given as a list."""
+    applied, after the iteration)."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import ValueVar
     from .literals import fixed_int
-    if lud.values is not None or lud.min is None or lud.max is None:
-        raise Unsupported(lud, "over values other than min: and max:")
     if _then_reads(lud, ValueVar, mentions):
         raise Unsupported(lud, "with a consequent that reads (value)")
+    if lud.values is not None:
+        _for_computed_values(src, lud, out, ind)
+        return
     try:
         lo, hi = fixed_int(lud, "min", 0), fixed_int(lud, "max", 0)
     except Unsupported:
@@ -1095,18 +1096,17 @@ def _for_each_value_moves(src, lud, out, ind):
 # The local holding `(value)` in a (forEach Value ...) over computed bounds, and its moves'
 # effects (which read it from the move's extra, `x`).
 _VALUE_LOCAL = "value_v"
-_READS_VALUE = re.compile(rf"\b{_VALUE_LOCAL}\b")
 
 
 def _for_computed_values(src, lud, out, ind):
-    """`_for_each_value_moves` over bounds read in play: a loop over the values, each move
-    made inside carrying its value as its extra (refused where a move keeps an extra of its
-    own, inside another such loop or (forEach Die), or where a helper kernel reads it)."""
+    """`_for_each_value_moves` over bounds read in play or an int array's values (in the
+    reference's order): a loop over the values, each move made inside carrying its value
+    as its extra (refused where a move keeps an extra of its own, inside another such loop
+    or (forEach Die)); a helper kernel reading it is handed it (`Source.helper`)."""
     if src.value_written is not None or src.move_tag is not None:
         raise Unsupported(lud, "over computed bounds inside another loop that tags its moves")
-    lo, hi = src.int_expr(lud.min), src.int_expr(lud.max)
-    first, helpers = len(src.generators), len(src.helpers)
-    out.append(f"{ind}for {_VALUE_LOCAL} in range({lo}, {hi} + 1):")
+    first = len(src.generators)
+    out.append(f"{ind}for {_VALUE_LOCAL} in {_values_sequence(src, lud)}:")
     packed = src.move_tag_packed
     src.value_written, src.move_tag, src.move_tag_packed = _VALUE_LOCAL, _VALUE_LOCAL, False
     try:
@@ -1116,14 +1116,49 @@ def _for_computed_values(src, lud, out, ind):
         src.value_written = src.move_tag = None
         src.move_tag_packed = packed
     out.append(f"{ind}    pass")
-    if any(_READS_VALUE.search(x) for x in src.helpers[helpers:]):
-        raise Unsupported(lud, "over computed bounds with (value) read by a helper kernel")
     for g in range(first, len(src.generators)):
         effect, _, then = src.generators[g]
-        if any(_READS_VALUE.search(x) for x in then):
+        if any(src.reads_value_local(x, _VALUE_LOCAL) for x in then):
             raise Unsupported(lud, "with a consequent that reads (value)")
-        if any(_READS_VALUE.search(x) for x in effect):
+        if any(src.reads_value_local(x, _VALUE_LOCAL) for x in effect):
             effect.insert(0, f"{_VALUE_LOCAL} = x")
+
+
+# The local holding `(value)` in a (forEach Value ...) made as a consequent.
+_VALUE_CONSEQUENT = "value_c"
+
+
+@emits(ForEachValue, kind="consequent", refuses=(("then", "as a consequent"),))
+def _for_each_value_consequent(src, lud, lines, ind):
+    """Every move made with each value (from min: to max:, lowest first, or an int
+    array's in the reference's order), applied in that order. The reference makes them all (the bounds too) on the position before any is
+    applied: where one writes what the loop reads, the loop reads a copy of it
+    (`moves.on_position_before`). Refused inside another (forEach Value ...)."""
+    from .moves import on_position_before
+    if src.value_written is not None:
+        raise Unsupported(lud, "as a consequent inside another (forEach Value ...)")
+    loop = [f"for {_VALUE_CONSEQUENT} in {_values_sequence(src, lud)}:"]
+    src.value_written = _VALUE_CONSEQUENT
+    try:
+        src.consequent(lud.generator, loop, "    ")
+    finally:
+        src.value_written = None
+    loop.append("    pass")
+    loop = on_position_before(lud, lud.generator, loop, "whose moves read what an earlier "
+                              "value's changed (the reference reads the position before any)")
+    lines.extend(ind + x for x in loop)
+
+
+def _values_sequence(src, lud) -> str:
+    """What a (forEach Value ...) iterates over, as a compiled expression: the range from
+    min: to max:, or the int array of its values (in the reference's order, repeats kept;
+    remembered values in the order they were remembered)."""
+    if lud.values is None:
+        if lud.min is None or lud.max is None:
+            raise Unsupported(lud, "with min: or max: alone")
+        return f"range({src.int_expr(lud.min)}, {src.int_expr(lud.max)} + 1)"
+    from .intarray import array_expr
+    return array_expr(src, lud.values)
 
 
 def _then_reads(lud, cls, mentions) -> bool:
@@ -1427,6 +1462,16 @@ def _region_if_loop(src, lud, out, ind, body):
         out.append(f"{ind}else:")
         src.for_region(lud.else_, out, ind + "    ", body)
         out.append(f"{ind}    pass")
+
+
+@emits(RegionIf, kind="array")
+def _region_if_array(src, lud):
+    """As an int array ((forEach Value (if ... (values Remembered "A") ...))): the first
+    array when the condition holds, else the second (empty when there is none); refused
+    where a branch has no array form."""
+    from .intarray import array_expr
+    other = array_expr(src, lud.else_) if lud.else_ is not None else "np.empty(0, np.int64)"
+    return f"({array_expr(src, lud.then_)} if {src.bool_expr(lud.cond)} else {other})"
 
 
 @emits(FromTo, kind="effect", refuses=("copy", "mover"))

@@ -974,8 +974,13 @@ def _count_groups(src, lud):
     return f"{src.helper(make)}(who, what, count, sc, phase, frm)"
 
 
-@emits(CountCell, kind="int", refuses=("in",))
+@emits(CountCell, kind="int")
 def _count_cell(src, lud):
+    """At a site, its count; in a region, each site's once (as the reference reads the
+    region as a set): its count, or its stack's size in a stacking game."""
+    if lud.in_ is not None:
+        per_site = "count[TOTAL + site]" if src.game.stacking else "count[site]"
+        return src.count_in(lud, lud.in_, per_site=per_site, distinct=False)
     at = src.int_expr(lud.at)
     return f"(count[{at}] if 0 <= {at} < TOTAL else 0)"
 

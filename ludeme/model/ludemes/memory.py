@@ -499,6 +499,16 @@ def _remembered_contains(src, lud, site):
     return f"(0 <= {site} < REM_W and sc[{block} + 1 + {site}] > 0)"
 
 
+@emits(ValuesRemembered, ValuesRememberedArray, kind="array")
+def _remembered_array(src, lud):
+    """The values in the order they were remembered, repeats kept: the kernels keep that
+    order too where a rule reads it (`Source.remembered_order`)."""
+    block = src.remembered_block(lud.name)
+    src.remembered_order = True
+    first = f"{block} + 1 + REM_W"
+    return f"sc[{first}:{first} + sc[{block}]].copy()"
+
+
 def remembered_sites(src, lud):
     """`(sites (values Remembered ...))` (Ludii's int array made a set): the values from 0 to
     the last site remembered, in increasing order, each once (a sequence and a filter)."""

@@ -1,0 +1,125 @@
+"""Compiled forms of (forEach Value ...): hand-written games give the same rows on both
+backends, and the rule they exercise acts."""
+
+import pytest
+
+from test_compiled import test_new_compiled_forms_give_the_reference_rows as _reference_rows
+
+# A disc placed removes the opponent's discs as many sites past it as the opponent has
+# discs, or fewer ((forEach Value) as a consequent, over bounds read in play, its removals
+# reading the position before any); four in a line win, thirty moves draw.
+SWEEPERS_GAME = """
+(game "Sweepers"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+           (then (forEach Value min:1 max:(count Pieces Next)
+                   (if (and (< (+ (last To) (value)) 16) (is Enemy (who at:(+ (last To) (value)))))
+                       (remove (+ (last To) (value))))))))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (>= (count Moves) 30) (result Mover Draw))})))
+"""
+
+# A disc goes on the first empty sites of a list of them, some twice ((forEach Value) over
+# an int array: the moves in its order, repeats kept); three in a line win.
+ORDERLIES_GAME = """
+(game "Orderlies"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (forEach Value (array {5 2 9 5 0 15 1 14 3 12 4 11 6 10 7 8 13})
+            (if (is Empty (value)) (move Add (to (value))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+# A disc placed removes the opponent's discs orthogonally next to it at a lower site
+# ((forEach Value) over an int array as a consequent); four in a line win.
+NEIGHBOURS_GAME = """
+(game "Neighbours"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+           (then (forEach Value (array (sites Around (last To) Orthogonal))
+                   (if (and (is Enemy (who at:(value))) (< (value) (last To)))
+                       (remove (value)))))))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (>= (count Moves) 30) (result Mover Draw))})))
+"""
+
+# A disc goes on an empty site remembered earlier, the list's first such sites first (one
+# remembered twice, twice), the value then forgotten once; or anywhere empty, remembering
+# two sites reckoned from it ((forEach Value) over remembered values, in their order).
+RECALLERS_GAME = """
+(game "Recallers"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (or (forEach Value (values Remembered)
+                (if (is Empty (value)) (move Add (to (value)) (then (forget Value (last To))))))
+              (move Add (to (sites Empty))
+                (then (and (remember Value (% (+ (last To) 5) 16))
+                           (remember Value (% (* (last To) 3) 16)))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+# A disc goes on an empty site among a few from the mover's count of discs, where fewer than
+# two enemies are next to it ((value) over computed bounds read by a helper kernel), or on a
+# site the opponent's placements had the mover remember ((forEach Value) over an (if ...) of
+# two remembered lists), or anywhere empty.
+TALLYMEN_GAME = """
+(game "Tallymen"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (or {(forEach Value min:(count Pieces Mover) max:(+ 6 (count Pieces Mover))
+                 (if (and (is Empty (value))
+                          (< (count Sites in:(intersection (sites Occupied by:Enemy)
+                                                           (sites Around (value) Orthogonal))) 2))
+                     (move Add (to (value)))))
+               (forEach Value (if (is Mover P1) (values Remembered "A") (values Remembered "B"))
+                 (if (is Empty (value)) (move Add (to (value)))))
+               (move Add (to (sites Empty))
+                 (then (if (is Mover P1) (remember Value "B" (% (* 7 (last To)) 25))
+                                         (remember Value "A" (% (* 3 (last To)) 25)))))}))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+# Three discs of either player on four sites of a corner (one listed twice, counted once)
+# win for the mover ((count Cell in:<region>)).
+CORNER_COUNTS_GAME = """
+(game "Corner Counts"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end {(if (>= (count Cell in:(sites {0 0 1 4 5})) 3) (result Mover Win))
+          (if (is Line 4) (result Mover Loss))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
+@pytest.mark.parametrize("text,seeds,played", [
+    # Both sides win, and some games run past the sixteen placements a full board allows
+    # (discs were removed).
+    (SWEEPERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 16),
+    # Both sides win.
+    (ORDERLIES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, and some games run past the sixteen placements (discs were removed).
+    (NEIGHBOURS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 16),
+    # Both sides win (the order of the moves from remembered sites matters to the rows).
+    (RECALLERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, and some games are drawn.
+    (TALLYMEN_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Both sides win, every game before the board is full (the corner's count ends it).
+    (CORNER_COUNTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).all())],
+    ids=["for-each-value-as-a-consequent", "for-each-value-over-an-int-array",
+         "for-each-value-over-an-int-array-as-a-consequent",
+         "for-each-value-over-remembered-values",
+         "for-each-value-read-by-a-helper-and-over-an-if-of-arrays", "count-cell-in-a-region"])
+def test_fev_forms_give_the_reference_rows(text, seeds, played, tmp_path):
+    _reference_rows(text, seeds, played, tmp_path)
