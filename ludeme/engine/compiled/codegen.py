@@ -71,26 +71,16 @@ def _reads_outer_site(source: str) -> bool:
     if "site" in {a.arg for a in fn.args.args}:
         return False
     names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == "site"]
-    if not any(isinstance(n.ctx, ast.Store) for n in names):
+    loads = [n.lineno for n in names if isinstance(n.ctx, ast.Load)]
+    stores = [n.lineno for n in names if isinstance(n.ctx, ast.Store)]
+    if not stores:
         return bool(names)
-    if _reads_site_before_binding(source):
+    if loads and min(loads) < min(stores):      # `ctr = site`, then its own loop binds it
         return True
     return any(isinstance(n, ast.For) and isinstance(n.target, ast.Name)
                and n.target.id == "site"
                and any(isinstance(m, ast.Name) and m.id == "site" for m in ast.walk(n.iter))
                for n in ast.walk(fn))
-
-
-def _reads_site_before_binding(source: str) -> bool:
-    """Whether a helper kernel's source reads `site` before it first binds it (a region
-    around the site, `ctr = site`, whose own loop then binds `site`)."""
-    fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
-    if "site" in {a.arg for a in fn.args.args}:
-        return False
-    names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == "site"]
-    loads = [n.lineno for n in names if isinstance(n.ctx, ast.Load)]
-    stores = [n.lineno for n in names if isinstance(n.ctx, ast.Store)]
-    return bool(loads and stores and min(loads) < min(stores))
 
 
 def reads_level_unbound(source: str) -> bool:
@@ -487,11 +477,11 @@ class Source:
 
     def handed_site(self, source: str) -> str:
         """`source` with the helpers that read `(site)` of a loop around them taking it,
-        first, where they are defined and called (a call inside another helper makes that
-        one read it too)."""
+        first, and those that read a (forEach Value ...)'s local taking it next, where they
+        are defined and called (a call inside another helper makes that one read it too).
+        Helpers are kept unhanded and the module is handed over once (`_generate`)."""
         for local, names in reversed(self.value_helpers.items()):
-            # (once: a kernel's source may be handed over again inside the module)
-            calls = re.compile(r"\b(" + "|".join(names) + rf")\((?!(site, )?{local}, )")
+            calls = re.compile(r"\b(" + "|".join(names) + r")\(")
             source = calls.sub(rf"\1({local}, ", source)
         if not self.site_helpers:
             return source
@@ -549,10 +539,11 @@ class Source:
              self.push_tests, self.direction_to) = saved
         args = "who, what, count, sc, phase, frm, to"
         given = ", fm" if first else ""
-        source = self.handed_site("\n".join([
-            "@njit(cache=True)",
-            f"def {name}({args}{given}):",
-            context(local=("btw",)), *body, "    return False", ""]))
+        raw = "\n".join(["@njit(cache=True)", f"def {name}({args}{given}):",
+                         context(local=("btw",)), *body, "    return False", ""])
+        # checked as the module's one pass of `handed_site` will hand it over (`_generate`);
+        # kept unhanded, as every helper is, so it is handed over once
+        source = self.handed_site(raw)
         if first and _READS_PLAYER.search(_COMMENT.sub("", source)):
             raise Unsupported(None, "(player) inside a helper kernel not given it")
         if reads_level_unbound(source):
@@ -560,10 +551,10 @@ class Source:
         if _reads_outer_site(source):
             # `(site)` of a loop around the rule ((all Sites ... if:(can Move ...))): the
             # kernel is handed it, as the reference's context carries it
-            source = source.replace(f"def {name}({args}{given}):",
-                                    f"def {name}({args}, site{given}):")
+            raw = raw.replace(f"def {name}({args}{given}):",
+                              f"def {name}({args}, site{given}):")
             args += ", site"
-        self.helpers[index] = source
+        self.helpers[index] = raw
         return f"{name}({args}{', ' + buffer if first else ''})"
 
     def phase_moves(self) -> list:
