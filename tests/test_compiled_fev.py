@@ -123,3 +123,39 @@ CORNER_COUNTS_GAME = """
          "for-each-value-read-by-a-helper-and-over-an-if-of-arrays", "count-cell-in-a-region"])
 def test_fev_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)
+
+
+# Every move remembers a site, and a rule reads the remembered values in their order, so the
+# kernels keep that order in a table of 4 x 4 + 16 values; the game ends after LIMIT moves.
+HOARDERS_GAME = """
+(game "Hoarders"
+  (players 2)
+  (equipment {(board (square 2)) (piece "Disc" Each)})
+  (rules
+    (play (or {(forEach Value (values Remembered)
+                 (if (and (is Empty (value)) (> (count Moves) 40)) (move Add (to (value)))))
+               (move Add (to (sites Empty)) (then (remember Value (last To))))
+               (move Remove (sites Occupied by:Mover) (then (remember Value (last From))))}))
+    (end (if (>= (count Moves) LIMIT) (result Mover Win)))))
+"""
+
+
+@pytest.mark.parametrize("limit,by_reference", [(20, 0), (60, 30)])
+def test_a_playout_outgrowing_the_kernels_tables_is_played_by_the_reference_engine(
+        limit, by_reference, tmp_path, capsys):
+    """Past the 32 values the kernels keep in order, a playout's chunk is played by the
+    reference engine (said once on stderr, by the run), with the same rows; short of it, by the kernels."""
+    import pandas as pd
+
+    from ludeme.api import load
+    from ludeme.analysis.playouts import run_playouts
+    path = tmp_path / "game.lud"
+    path.write_text(HOARDERS_GAME.replace("LIMIT", str(limit)))
+    game = load(path)
+    ref = run_playouts(game, 30, 3, jobs=1, progress=False, backend="reference")
+    fast = run_playouts(game, 30, 3, jobs=1, progress=False, backend="compiled")
+    pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
+    assert ref["moves"].eq(limit).all()
+    assert fast.attrs["playouts_by_backend"] == {"reference": by_reference,
+                                                 "compiled": 30 - by_reference}
+    assert ("outgrew the kernels' tables" in capsys.readouterr().err) == bool(by_reference)

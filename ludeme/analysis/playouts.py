@@ -221,8 +221,19 @@ def _play_in_worker(source, seed: int, indices: list[int], agents=None, rotate=F
                          rotate, backend, evaluation)
 
 
+class ReferenceRows(list):
+    """Rows the reference engine played in place of the kernels (see `kernel_table`), and
+    why (`why`: the table a playout outgrew)."""
+
+    def __init__(self, rows, why: str):
+        super().__init__(rows)
+        self.why = why
+
+
 def kernel_table(game, kernels, seed: int, first: int, n: int):
-    """The rows of playouts first..first+n-1, played by compiled kernels, as an Arrow table.
+    """The rows of playouts first..first+n-1, played by compiled kernels, as an Arrow table
+    (or, when one of them outgrows the kernels' fixed tables, the reference engine's rows of
+    the chunk, `ReferenceRows`).
 
     The same columns, values and types as `play_one`'s rows (`seconds`: the chunk's
     time shared out evenly), built from the kernels' arrays without a Python object
@@ -232,7 +243,12 @@ def kernel_table(game, kernels, seed: int, first: int, n: int):
 
     from ludeme.engine.compiled import rt
     from ludeme.engine.figures import per_state_columns
-    got = kernels.playouts(seed, first, n)
+    try:
+        got = kernels.playouts(seed, first, n)
+    except rt.KernelFull as e:
+        # A playout outgrew the kernels' fixed tables: the chunk on the reference engine,
+        # whose rows are the same (the run counts them as the reference engine's).
+        return ReferenceRows(_play_indices(game, seed, list(range(first, first + n))), str(e))
     players = game.num_players
     text = pa.large_string()          # pandas' own string type in parquet
 
@@ -639,6 +655,7 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     if whole is not None:
         whole.warm()                # compile the whole-playout kernel now, timed apart
     by_backend = {"reference": 0, "compiled": 0}
+    full: set = set()           # why chunks went to the reference engine, said once each
     rows: list[dict] = []
     tables: list = []
     interrupted = False
@@ -677,7 +694,13 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                             done = writer.add_table(chunk) if writer is not None else ()
                         else:
                             count = len(chunk)
-                            by_backend["compiled" if kernels is not None else "reference"] \
+                            if isinstance(chunk, ReferenceRows) and chunk.why not in full:
+                                full.add(chunk.why)
+                                print(f"ludeme: {game.name}: a playout outgrew the kernels' "
+                                      f"tables ({chunk.why}); the reference engine played its "
+                                      "chunk", file=sys.stderr)
+                            by_backend["compiled" if kernels is not None and not
+                                       isinstance(chunk, ReferenceRows) else "reference"] \
                                 += count
                             if keep_rows:
                                 rows.extend(chunk)

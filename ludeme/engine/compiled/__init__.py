@@ -507,8 +507,13 @@ def ready_mark(path: Path) -> Path:
 
 
 def warm_up(module) -> None:
-    """Compile the module's playout kernel now (or load it from numba's cache)."""
-    CompiledGame(None, module, 0.0, "").playouts(0, 0, 1)
+    """Compile the module's playout kernel now (or load it from numba's cache); a first
+    playout that outgrows the kernels' tables was compiled all the same."""
+    from ludeme.engine.compiled.rt import KernelFull
+    try:
+        CompiledGame(None, module, 0.0, "").playouts(0, 0, 1)
+    except KernelFull:
+        pass
 
 
 def _same_random() -> bool:

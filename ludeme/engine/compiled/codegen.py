@@ -1852,8 +1852,8 @@ LOOP = '''\
 import numpy as np
 from numba import njit
 from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_score, timeout,
-                                all_passed, is_line, is_line_by_level, is_line_stacked,
-                                site_add,
+                                KernelFull, all_passed, is_line, is_line_by_level,
+                                is_line_stacked, site_add,
                                 site_clear, site_move, site_move_counted, site_move_n,
                                 stack_at, stack_move_stack, stack_pieces,
                                 stack_insert, stack_take, stack_move_level, stack_holds,
@@ -1969,7 +1969,7 @@ STEP_TO = np.array({step_to!r}, dtype=np.int64)
 @njit(cache=True, inline="always")
 def push(mf, mt, mg, mx, k, f, t, g, x):
     if k >= mf.shape[0]:
-        raise IndexError("more legal moves than the move buffer holds")
+        raise KernelFull("more legal moves than the move buffer holds")
     mf[k] = f
     mt[k] = t
     mg[k] = g
@@ -1985,7 +1985,7 @@ def draw_int(sc, lo, hi):
     v = lo + rand_below(sc[CHANCE:CHANCE + N_CHANCE], hi - lo + 1)
     k = sc[NDRAWS]
     if k >= DRAW_CAP:
-        raise IndexError("more chance draws in one decision than the kernels keep")
+        raise KernelFull("more chance draws in one decision than the kernels keep")
     sc[DRAWS + k] = v
     sc[NDRAWS] = k + 1
     return v
@@ -2007,7 +2007,7 @@ def last_to_add(sc, site):
 def pend_add(sc, v):
     """Make value v pending (a set: once); values past the last site are not kept here."""
     if not 0 <= v < N_PENDING:
-        raise IndexError("a pending value past the board's last site")
+        raise KernelFull("a pending value past the board's last site")
     if sc[PENDING + v] == 0:
         sc[PENDING + v] = 1
         sc[PENDN] += 1
@@ -2017,10 +2017,10 @@ def pend_add(sc, v):
 def rem_add(sc, base, v):
     """Remember value v once more (a multiset, and Ludii's list where its order is kept)."""
     if not 0 <= v < REM_W:
-        raise IndexError("a remembered value off the board's sites")
+        raise KernelFull("a remembered value off the board's sites")
     if REM_CAP > 0:
         if sc[base] >= REM_CAP:
-            raise IndexError("more values remembered than the kernels keep in order")
+            raise KernelFull("more values remembered than the kernels keep in order")
         sc[base + 1 + REM_W + sc[base]] = v
     sc[base + 1 + v] += 1
     sc[base] += 1

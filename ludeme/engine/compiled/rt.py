@@ -22,6 +22,14 @@ from numba import njit
 
 MASK32 = 0xFFFFFFFF
 
+
+class KernelFull(IndexError):
+    """A playout outgrew one of the kernels' fixed tables (the moves of a decision, the
+    chance draws of one, the remembered values kept in order, a stack's height, pending or
+    remembered values past the board's sites): the reference engine, which has no such
+    bound, plays it instead (`ludeme.analysis.playouts.kernel_table`), and its rows are
+    the same."""
+
 # ---------------------------------------------------------------- numpy's SeedSequence
 
 _INIT_A = 0x43B0D7E5
@@ -484,7 +492,7 @@ def stack_push(who, what, count, site, w, owner):
     total, depth = stack_shape(what, count)
     n = count[total + site]
     if n >= depth:
-        raise IndexError("a stack higher than the kernels hold")
+        raise KernelFull("a stack higher than the kernels hold")
     journal(count, site)
     what[total + site * depth + n] = w
     who[total + site * depth + n] = owner
@@ -638,7 +646,7 @@ def stack_insert(who, what, count, site, level, w, owner):
         stack_push(who, what, count, site, w, owner)
     else:
         if n >= depth:
-            raise IndexError("a stack higher than the kernels hold")
+            raise KernelFull("a stack higher than the kernels hold")
         journal(count, site)
         base = total + site * depth
         for j in range(n, level, -1):
