@@ -1031,6 +1031,11 @@ class Source:
 
     def site_move(self, frm: str = "frm", to: str = "to") -> str:
         """The effect line that moves the piece at `frm` to `to`."""
+        if self.game.who_is_index:
+            # the reference's owner_of: a piece landing in a hand takes its kind's owner
+            # (`INDEX_WRITES` binds the name to the write that keeps the index on the board)
+            return self._site_write(SITE_MOVE_COUNTED.replace("count, 0,", "count, HAND_FROM,")
+                                    .format(owners=list(self.game.ludii_owners), frm=frm, to=to))
         if self.counting:
             return self._site_write(SITE_MOVE_COUNTED.format(
                 owners=list(self.game.ludii_owners), frm=frm, to=to))
@@ -1267,7 +1272,6 @@ GAME_REFUSALS = (
     ("large pieces (a piece given as a walk)", lambda g: getattr(g, "large_pieces", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
-    ("a piece's index stored as its owner", lambda g: getattr(g, "who_is_index", False)),
     ("pieces on several site types of the board", lambda g: getattr(g, "layers", None)),
 )
 # Refused while generating (see `generate`).
@@ -1430,6 +1434,8 @@ def _generate(game, s0, src: Source) -> str:
     step_start, step_to = _step_table(game, n_sites)
     if game.stacking:
         _refuse_direct_writes(src, start, effects, consequents)
+    if game.who_is_index:
+        _refuse_index_writes(src, start, effects, consequents)
     init_who, init_what, init_count, depth = _initial_sites(game, s0)
     n_trk, trk_init = _on_track(src, game, s0)
     module = src.handed_site(LOOP.format(
@@ -1437,7 +1443,7 @@ def _generate(game, s0, src: Source) -> str:
         level_keys=[random.Random(-1 - i).getrandbits(62) * 2 + 1
                     for i in range(game.total_sites * depth)],
         stack_writes=(STACK_WRITES + ("\n" + STACK_WRITES_ST if src.piece_states else ""))
-        if game.stacking else "",
+        if game.stacking else INDEX_WRITES if game.who_is_index else "",
         tables="\n".join(src.table_lines),
         n_elements=game.board.num_elements(),
         step_start=step_start, step_to=step_to,
@@ -1738,6 +1744,24 @@ def _note_decisions(src) -> None:
         level = _LEVEL_TO.get(src.generator_levels[g], "0") if src.game.stacking else "0"
         at = 2 if src.generator_tagged[g] else 0
         lines.insert(at, f"note_decision(sc, {slot}, {level}, {int(is_pass)})")  # (no action)
+
+
+# A board where Ludii stores a piece's index as its owner (`Game.who_is_index`): the flat
+# writes, bound to those that keep the index as a board site's `who` (`rt.index_add`).
+INDEX_WRITES = ("from ludeme.engine.compiled.rt import (index_add as site_add, "
+                "index_move_counted as site_move_counted)")
+
+
+def _refuse_index_writes(src, *blocks) -> None:
+    """Where Ludii stores a piece's index as its owner, every write goes through
+    `INDEX_WRITES`: refuse a compiled form that writes a site itself, moves several pieces
+    at once, or keeps piece states (whose writes are not bound)."""
+    if src.piece_states:
+        raise Unsupported(None, "piece states where Ludii stores a piece's index as its owner")
+    for line in [x for block in blocks for x in block] + src.helpers:
+        if _DIRECT_WRITE.search(line) or "site_move_n(" in line:
+            raise Unsupported(None, "a piece changed in place, or several moved at once, "
+                                    "where Ludii stores a piece's index as its owner")
 
 
 def _refuse_direct_writes(src, *blocks) -> None:

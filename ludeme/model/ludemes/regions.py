@@ -1712,18 +1712,21 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
         raise Unsupported(lud, "by (player ...)")
+    # the owner Ludii's owned-pieces lists give a site's piece (`_owners`): its `who`, or
+    # where `who` is the piece's index, its kind's owner (OWNER[0] is 0: an empty site)
+    owner = "OWNER[what[{s}]]" if src.game.who_is_index else "who[{s}]"
     if lud.by == "All":
         # Every owner, the neutral and shared ones too (as the reference): any piece (on
         # stacks, any top piece: every level's owner is one of them).
         test = "what[{s}] != 0"
     elif src.owner_role(lud.by):
-        test = src.owner_test(lud.by, lud, "who[{s}]")
+        test = src.owner_test(lud.by, lud, owner)
     elif lud.by == "Shared" and not src.game.stacking:
         # the shared owner's pieces (no empty site has that owner)
-        test = f"who[{{s}}] == {src.env.role_id('Shared', lud)(None)}"
+        test = f"{owner} == {src.env.role_id('Shared', lud)(None)}"
     elif lud.by == "Neutral" and not src.game.stacking:
         # an empty site has owner 0 too: the neutral pieces only (as the reference)
-        test = "(what[{s}] != 0 and who[{s}] == 0)"
+        test = f"(what[{{s}}] != 0 and {owner} == 0)"
     else:
         raise Unsupported(lud, f"by {lud.by}")
     # As the reference: the board alone when named, or when its sites are not cells (the
