@@ -34,14 +34,68 @@ INDEX_WHO_GAME = """
 )
 """
 
+# Pieces placed at random by the start rules, drawn by the kernels from the chance stream
+# as the reference draws them: on the empty sites of a region, two of each item; then on
+# the board's empty sites, a count given by a function, with a state read in play.
+RANDOM_START_GAME = """
+(game "Scattered Start"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each)
+        (piece "Rock" Shared)
+    })
+    (rules
+        (start {
+            (place "Rock" 12)
+            (place Random (sites Bottom) {"Disc1" "Disc2"} count:2)
+            (place Random {"Rock"} count:(+ 1 2) state:2)
+        })
+        (play
+            (or
+                (move Add (to (sites Around (sites Occupied by:Mover) Orthogonal if:(is Empty (to)))))
+                (if (< 0 (count Sites in:(sites State 2))) (move Remove (sites State 2)))
+            )
+        )
+        (end (if (no Moves Next) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (INDEX_WHO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(6).any()),
+    (RANDOM_START_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
-IDS = ["index-stored-as-owner"]
+IDS = ["index-stored-as-owner", "place-random-at-the-start"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
 def test_cmp_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     # as the forms of tests/test_compiled.py: it compiles, the same rows, the rule acted
     test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path)
+
+
+def test_kernels_draw_the_random_start_of_the_reference(tmp_path):
+    """The kernels' start position of a seed is the reference's (the same draws), and a
+    start forced to a recorded one (a replay's) is the forced one."""
+    from ludeme.analysis.playouts import load
+    from ludeme.engine.compiled import build_kernels
+    path = tmp_path / "game.lud"
+    path.write_text(RANDOM_START_GAME)
+    game = load(path)
+    kernels = build_kernels(game)
+    starts = set()
+    for seed in (0, 1, 2, 7):
+        ref, fast = game.new_initial_state(seed), kernels.new_initial_state(seed)
+        n = len(ref.what)
+        assert list(fast.what[:n]) == list(ref.what) and list(fast.who[:n]) == list(ref.who)
+        assert fast.draws == ref.draws
+        starts.add(tuple(ref.what))
+    assert len(starts) > 1
+    forced = {1: [0, 1], 2: [2, 3], 3: [12, 10, 11, 13]}    # (12: not empty)
+    ref = game.new_initial_state(5, forced_places=forced)
+    fast = kernels.new_initial_state(5, forced_places=forced)
+    assert list(fast.what[:len(ref.what)]) == list(ref.what)
+    assert [s for s in range(25) if fast.what[s] == 3] == [10, 11, 12, 13]
+    assert [fast.what[s] for s in range(4)] == [1, 1, 2, 2]

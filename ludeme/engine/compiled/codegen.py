@@ -1265,7 +1265,6 @@ def _start_remembered(src, s0) -> list[str]:
 GAME_REFUSALS = (
     ("a game built without typed rules", lambda g: getattr(g, "typed", None) is None),
     ("counted pieces in a stacking game", lambda g: g.stacking and getattr(g, "counting", False)),
-    ("start rules placing pieces at random", lambda g: getattr(g.env, "places_at_random", False)),
     ("pieces placed with a rotation", lambda g: getattr(g.env, "rotated", False)),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("(automove)", lambda g: getattr(g, "automove", None) is not None),
@@ -1311,6 +1310,37 @@ def _by_phase(blocks: list[list[str]], ind: str = "    ") -> list[str]:
             out.append(f"{ind}if ph == {i}:")
             out.extend(lines)
     return out
+
+
+def _fixed_start(game, s0):
+    """The start position the kernels copy before their start rules draw: `s0`, or in a
+    game whose start places pieces at random ((place Random ...), drawn by the kernels'
+    `start` lines), the position of the start moves before those draws. Refused where a
+    start move that writes the sites comes after one, or the start is read later."""
+    if not getattr(game, "places_at_random", False):
+        return s0
+    if game.records_start or game.track_indexed:
+        raise Unsupported(None, "start rules placing pieces at random, read after the start")
+    from ludeme.engine.state import A_SET_MOVER, State
+    s = State(game, 0)
+    drawn = False
+    for actions in game.start:
+        if getattr(actions, "places_at_random", None) is not None:
+            drawn = True
+            continue
+        if callable(actions):
+            if drawn:
+                raise Unsupported(None, "a start rule read in the position after one placing "
+                                        "pieces at random")
+            actions = actions(s.ctx)
+        for a in actions:
+            if drawn and a[0] != A_SET_MOVER:
+                raise Unsupported(None, "a start rule after one placing pieces at random")
+            s.do_action(a)
+    if not drawn:
+        raise Unsupported(None, "start rules placing pieces at random sites of a region "
+                                "drawn from the chance stream")
+    return s
 
 
 def generate(game) -> str:
@@ -1436,7 +1466,8 @@ def _generate(game, s0, src: Source) -> str:
         _refuse_direct_writes(src, start, effects, consequents)
     if game.who_is_index:
         _refuse_index_writes(src, start, effects, consequents)
-    init_who, init_what, init_count, depth = _initial_sites(game, s0)
+    fixed = _fixed_start(game, s0)
+    init_who, init_what, init_count, depth = _initial_sites(game, fixed)
     n_trk, trk_init = _on_track(src, game, s0)
     module = src.handed_site(LOOP.format(
         stacking=bool(game.stacking), depth=depth,
@@ -1460,7 +1491,7 @@ def _generate(game, s0, src: Source) -> str:
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),
         init_who=init_who, init_what=init_what, init_count=init_count,
-        init_state=_initial_states(game, s0, depth if src.piece_states else 0,
+        init_state=_initial_states(game, fixed, depth if src.piece_states else 0,
                                    src.piece_states and src.piece_values)
         if src.piece_states or src.die_states else [],
         state_keys=_state_keys(game, depth if src.piece_states else 0,
