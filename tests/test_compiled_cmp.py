@@ -62,12 +62,43 @@ RANDOM_START_GAME = """
 )
 """
 
+# (ahead ...) in the direction of the last move ((directions Cell from: to:)): a step to
+# the edge in the direction moved wins (ahead is the site itself there); after a
+# placement, from and to are one site, no direction leads between them, and ahead is -1.
+AHEAD_BETWEEN_GAME = """
+(game "Runaway"
+    (players 2)
+    (equipment {
+        (board (square 6))
+        (piece "Disc" Each (move Step Adjacent (to if:(is Empty (to)))))
+    })
+    (rules
+        (start {(place "Disc1" 14) (place "Disc2" 21)})
+        (play
+            (if (is Even (count Turns))
+                (move Add (to (sites Empty) if:(not (is In (to) (sites Outer)))))
+                (forEach Piece)
+            )
+        )
+        (end {
+            (if (= (last To) (ahead (last To) (directions Cell from:(last From) to:(last To))))
+                (result Mover Win))
+            (if (and (> (count Turns) 10) (= -1 (ahead (last To) steps:2 (directions Cell from:(last From) to:(last To)))))
+                (result Mover Loss))
+        })
+    )
+)
+"""
+
 CASES = [
     (INDEX_WHO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(6).any()),
     (RANDOM_START_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # odd: a step reached the edge; even: a placement's ahead was -1
+    (AHEAD_BETWEEN_GAME, (3, 4), lambda df: df["moves"].mod(2).eq(1).any()
+     and df["moves"].mod(2).eq(0).any()),
 ]
-IDS = ["index-stored-as-owner", "place-random-at-the-start"]
+IDS = ["index-stored-as-owner", "place-random-at-the-start", "ahead-between-two-sites"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
