@@ -90,6 +90,33 @@ AHEAD_BETWEEN_GAME = """
 )
 """
 
+# Large pieces (a piece given as a walk) added in every rotation where each cell they cover
+# is empty; a cell covered is not empty to (is Empty ...) and (sites Empty); a small
+# piece added beside them.
+LARGE_ADD_GAME = """
+(game "Tile Jam"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (tile "Hook" P1 {F R F} numSides:4)
+        (tile "Bar" P2 {F} numSides:4)
+        (piece "Marker" Neutral)
+    })
+    (rules
+        (play
+            (or
+                (move Add (piece (mover)) (to (sites Empty)))
+                (if (< (count Turns) 4) (move Add (piece "Marker0") (to (sites Empty))))
+            )
+        )
+        (end {
+            (if (and (> (count Turns) 5) (is Empty 12)) (result Next Win))
+            (if (no Moves Next) (result Mover Win))
+        })
+    )
+)
+"""
+
 CASES = [
     (INDEX_WHO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(6).any()),
@@ -97,8 +124,10 @@ CASES = [
     # odd: a step reached the edge; even: a placement's ahead was -1
     (AHEAD_BETWEEN_GAME, (3, 4), lambda df: df["moves"].mod(2).eq(1).any()
      and df["moves"].mod(2).eq(0).any()),
+    (LARGE_ADD_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(8).any()),
 ]
-IDS = ["index-stored-as-owner", "place-random-at-the-start", "ahead-between-two-sites"]
+IDS = ["index-stored-as-owner", "place-random-at-the-start", "ahead-between-two-sites",
+       "add-large-pieces"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

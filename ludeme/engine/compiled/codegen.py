@@ -31,7 +31,7 @@ from typing import Callable
 import numpy as np
 
 from ludeme.engine.state import (A_ADD, A_FORGET, A_MOVE, A_NEXT, A_PASS, A_PENDING, A_REMEMBER,
-                                 A_REMOVE, A_SCORE, A_SET_FIELD, A_SET_VAR, A_SWAP)
+                                 A_REMOVE, A_SCORE, A_SET_FIELD, A_SET_VAR, A_SWAP, COVERED)
 from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_NONE, LV_PAIR, LV_SUB,
                                          LV_TOPS, TAGGED, emit, lookup)
 from ludeme.engine.compiled.unsupported import Unsupported
@@ -1268,7 +1268,6 @@ GAME_REFUSALS = (
     ("pieces placed with a rotation", lambda g: getattr(g.env, "rotated", False)),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("(automove)", lambda g: getattr(g, "automove", None) is not None),
-    ("large pieces (a piece given as a walk)", lambda g: getattr(g, "large_pieces", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
     ("pieces on several site types of the board", lambda g: getattr(g, "layers", None)),
@@ -1466,6 +1465,10 @@ def _generate(game, s0, src: Source) -> str:
         _refuse_direct_writes(src, start, effects, consequents)
     if game.who_is_index:
         _refuse_index_writes(src, start, effects, consequents)
+    if game.large_pieces and any("site_clear" in x for block in (start, effects, consequents)
+                                 for x in block):
+        # the reference frees a large piece's anchor as it removes it (`_uncover_removed`)
+        raise Unsupported(None, "a piece removed in a game with large pieces")
     fixed = _fixed_start(game, s0)
     init_who, init_what, init_count, depth = _initial_sites(game, fixed)
     n_trk, trk_init = _on_track(src, game, s0)
@@ -1500,7 +1503,9 @@ def _generate(game, s0, src: Source) -> str:
         site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
         init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
-                                if v] + _start_remembered(src, s0) + trk_init) or "    pass",
+                                if v] + _start_remembered(src, s0) + trk_init
+                               + [f"    sc[COV + {x}] = 1" for x in sorted(
+                                   fixed.notes.get(COVERED, ()))]) or "    pass",
         num_start_moves=s0.num_start_moves,
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
@@ -1514,6 +1519,7 @@ def _generate(game, s0, src: Source) -> str:
         n_pending=game.total_sites if src.pending else 0,
         n_active=n + 1 if src.reads_active else 0,
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
+        n_cov=n_sites if game.large_pieces else 0,
         n_rem=len(src.remembered),
         rem_w=game.total_sites if src.remembered else 0,
         rem_cap=4 * game.total_sites + 16 if src.remembered and src.remembered_order else 0,
@@ -1973,7 +1979,9 @@ N_ACTV = {n_active}               # after each turn where a rule reads it: (is A
 LTN = ACTV + N_ACTV           # sc[LTN]: how many sites the last move went to ((sites LastTo))
 LTS = LTN + 1                 # sc[LTS + i]: the i-th of them, in the order they came
 N_LTS = {n_last_tos}
-SC_SIZE = LTS + N_LTS
+COV = LTS + N_LTS             # sc[COV + s]: a large piece covers board site s (Ludii's
+N_COV = {n_cov}               # isEmpty: not empty, though no piece stands there)
+SC_SIZE = COV + N_COV
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}

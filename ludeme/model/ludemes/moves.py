@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -1507,6 +1509,9 @@ def _add_moves(src, lud, out, ind):
     g = src.new_generator(effect + placed(src, lud, [add]), lud=lud, kind=code, levels=levels)
     seq, conds = _to_sites(src, to)
     inner = ind + "            "
+    if src.game.large_pieces:
+        _add_maybe_large(src, lud, kind, owner, seq, conds, g, out, ind)
+        return
     if to.apply is None or not isinstance(to.site, Region):
         out.append(f"{ind}if {kind} > 0:")
         out.append(f"{ind}    for to in {seq}:")
@@ -1562,6 +1567,70 @@ def added_piece(src, lud) -> tuple[str, str]:
     return f"{src.table(kinds)}[mover]", f"{src.table(owners)}[mover]"
 
 
+def _add_maybe_large(src, lud, kind, owner, seq, conds, g, out, ind) -> None:
+    """`(move Add ...)` in a game with large pieces, as `MoveAdd.compile` reads it: a small
+    piece as anywhere (generator `g`); a large one as `_add_large`, a move per destination
+    and state (the piece's state:, or each state Ludii's Add tries) where every cell it
+    covers is empty (no piece, not covered: sc[COV + cell]), the state kept in the move's
+    extra slot; its effect places the piece in that state and covers the cells, one
+    action."""
+    is_large, n_states, cells, n_cells = _large_tables(src)
+    k_ = f"lk_{len(ind)}"
+    effect = [f"{k_} = {kind}", src.site_add("to", k_, f"OWNER[{k_}]", "1"),
+              src.set_piece_state("to", "x"), "sc[NUM_ACTIONS] -= 1",
+              f"for i in range({n_cells}[{k_}, x, to]):",
+              f"    sc[COV + {cells}[{k_}, x, to, i]] = 1"]
+    big = src.new_generator(effect, lud=lud, kind=A_ADD, levels=LV_ADD)
+    rot = src.int_expr(lud.piece.state) if lud.piece is not None \
+        and lud.piece.state is not None else None
+    i2, i3 = ind + "        ", ind + "            "
+    out += [f"{ind}{k_} = {kind}",
+            f"{ind}if {k_} > 0:"]
+    if rot is not None:         # read once, before the sites (`_add_large`)
+        out.append(f"{ind}    lrot_ = {rot}")
+    out += [f"{ind}    for to in {seq}:",
+            f"{ind}        if not {is_large}[{k_}]:",
+            f"{ind}            if to >= 0{conds}:"]
+    src.push(out, i3 + "    ", "to", "to", g)
+    out += [f"{i2}elif 0 <= to < N_SITES{conds}:"]
+    out += [f"{i3}for lst in range({n_states}[{k_}]):"]
+    body = i3 + "    "
+    if rot is not None:
+        out += [f"{body}if lst != lrot_:", f"{body}    continue"]
+    out += [f"{body}nc_ = {n_cells}[{k_}, lst, to]",
+            f"{body}fits_ = nc_ > 0",
+            f"{body}for i in range(nc_):",
+            f"{body}    cl_ = {cells}[{k_}, lst, to, i]",
+            f"{body}    if what[cl_] != 0 or sc[COV + cl_] != 0:",
+            f"{body}        fits_ = False",
+            f"{body}        break",
+            f"{body}if fits_:"]
+    src.push(out, body + "    ", "to", "to", big, "lst")
+
+
+def _large_tables(src) -> tuple[str, str, str, str]:
+    """The tables of the large pieces (`Game.large_pieces`): per kind whether it is one, its
+    states Add tries, and per kind, state and anchor the cells covered and their number."""
+    game = src.game
+    kinds = len(game.components)
+    n = src.env.num_board_sites
+    large = game.large_pieces
+    states = max([len(p.add_states()) for p in large.values()] + [1])
+    width = max([len(p.covered(a, st)) for p in large.values() for st in p.add_states()
+                 for a in range(n)] + [1])
+    cells = np.full((kinds, states, n, width), -1, np.int64)
+    n_cells = np.zeros((kinds, states, n), np.int64)
+    for w, p in large.items():
+        for st in p.add_states():
+            for a in range(n):
+                got = p.covered(a, st)
+                n_cells[w, st, a] = len(got)
+                cells[w, st, a, :len(got)] = got
+    return (src.table([w in large for w in range(kinds)], "bool_"),
+            src.table([len(large[w].add_states()) if w in large else 0 for w in range(kinds)]),
+            src.table(cells), src.table(n_cells))
+
+
 def placed(src, lud, add: list[str]) -> list[str]:
     """The lines `add` placing the piece of an Add at `to`, and, with (piece ... state:), the
     state it starts in: read before the placement, written as a part of the same action
@@ -1579,6 +1648,9 @@ def _from_to_moves(src, lud, out, ind):
     it was, and kept in the move's extra slot); with copy:True, a piece of the same kind
     and owner added there, the origin's left as it was (Ludii's ActionCopy)."""
     fr, to = lud.from_, lud.to
+    if src.game.large_pieces:
+        # the reference moves a large piece by its own rule (`MoveFromTo.compile`'s large)
+        raise Unsupported(lud, "in a game with large pieces")
     effect = []
     if lud.copy:
         if lud.stack or lud.count is not None:

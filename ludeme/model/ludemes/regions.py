@@ -1669,21 +1669,29 @@ def _filter_contains(src, lud, site):
 @emits(SitesEmpty, kind="contains")
 def _empty_contains(src, lud, site):
     lo, hi = _empty_span(src, lud)
-    return f"({lo} <= {site} < {hi} and what[{site}] == 0)"
+    return f"({lo} <= {site} < {hi} and {_empty_test(src, lud, site)})"
 
 
 @emits(SitesEmpty, kind="sites")
 def _empty_sites(src, lud):
     lo, hi = _empty_span(src, lud)
-    return f"range({lo}, {hi})", lambda v: f"what[{v}] == 0"
+    return f"range({lo}, {hi})", lambda v: _empty_test(src, lud, v)
 
 
 @emits(SitesEmpty, kind="for_region")
 def _empty_loop(src, lud, out, ind, body):
     lo, hi = _empty_span(src, lud)
     out.append(f"{ind}for site in range({lo}, {hi}):")
-    out.append(f"{ind}    if what[site] == 0:")
+    out.append(f"{ind}    if {_empty_test(src, lud, 'site')}:")
     out.extend(f"{ind}        {x}" for x in body)
+
+
+def _empty_test(src, lud, site: str) -> str:
+    """A site of the span is empty: no piece, and on the board (no container named) in a
+    game with large pieces, no large piece covering it (as `SitesEmpty.compile`)."""
+    if src.game.large_pieces and lud.container is None:
+        return f"(what[{site}] == 0 and sc[COV + {site}] == 0)"
+    return f"what[{site}] == 0"
 
 
 def _empty_span(src, lud) -> tuple[str, str]:
