@@ -117,6 +117,40 @@ LARGE_ADD_GAME = """
 )
 """
 
+# Large pieces moved, out of hands (a shared one too) and on the board: to each empty
+# site or a cell it covers, in every rotation, leaving the cells it covered; where the game
+# keeps counts (hands), a covered cell counts 1.
+LARGE_MOVE_GAME = """
+(game "Tile Shift"
+    (players 2)
+    (equipment {
+        (board (square 4))
+        (tile "Bar" Each {F} numSides:4)
+        (tile "Hook" Shared {F R F} numSides:4)
+        (hand Each size:2)
+        (hand Shared size:1)
+    })
+    (rules
+        (start {
+            (place "Bar1" (handSite P1 0)) (place "Bar1" (handSite P1 1))
+            (place "Bar2" (handSite P2 0)) (place "Bar2" (handSite P2 1))
+            (place "Hook" (handSite Shared 0))
+        })
+        (play
+            (or {
+                (move (from (sites Hand Mover)) (to (sites Empty)))
+                (move (from (sites Hand Shared)) (to (sites Empty)))
+                (move (from (sites Occupied by:Mover container:"Board")) (to (sites Empty)))
+            })
+        )
+        (end {
+            (if (and (> (count Turns) 8) (is Empty 5)) (result Mover Win))
+            (if (no Moves Next) (result Mover Win))
+        })
+    )
+)
+"""
+
 CASES = [
     (INDEX_WHO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(6).any()),
@@ -125,9 +159,11 @@ CASES = [
     (AHEAD_BETWEEN_GAME, (3, 4), lambda df: df["moves"].mod(2).eq(1).any()
      and df["moves"].mod(2).eq(0).any()),
     (LARGE_ADD_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(8).any()),
+    # more moves than the pieces in hands: pieces moved on the board
+    (LARGE_MOVE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(8).any()),
 ]
 IDS = ["index-stored-as-owner", "place-random-at-the-start", "ahead-between-two-sites",
-       "add-large-pieces"]
+       "add-large-pieces", "move-large-pieces"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
