@@ -195,3 +195,24 @@ def test_kernels_draw_the_random_start_of_the_reference(tmp_path):
     assert list(fast.what[:len(ref.what)]) == list(ref.what)
     assert [s for s in range(25) if fast.what[s] == 3] == [10, 11, 12, 13]
     assert [fast.what[s] for s in range(4)] == [1, 1, 2, 2]
+
+
+@pytest.mark.parametrize("start,why", [
+    # a random stack before a random placement: its draws would be built into every game
+    ('(place Random {"Disc1" "Disc2"} count:{2 2} (handSite P1)) (place Random {"Disc1"})',
+     "drawing from the chance stream"),
+    # a fixed placement after a random one: the kernels draw after the fixed position
+    ('(place Random {"Disc1"}) (place "Disc2" 4)', "after one placing pieces at random"),
+])
+def test_random_starts_the_kernels_cannot_draw_are_refused(start, why, tmp_path):
+    from ludeme.analysis.playouts import load
+    from ludeme.engine.compiled import Unsupported
+    from ludeme.engine.compiled.codegen import generate
+    path = tmp_path / "game.lud"
+    path.write_text(f"""(game "Pile" (players 2)
+  (equipment {{(board (square 3)) (piece "Disc" Each) (hand Each size:1)}})
+  (rules (start {{{start}}})
+    (play (move Add (to (sites Empty))))
+    (end (if (no Moves Next) (result Mover Win)))))""")
+    with pytest.raises(Unsupported, match=why):
+        generate(load(path))

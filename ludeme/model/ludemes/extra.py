@@ -80,6 +80,7 @@ class PlaceRandom(Other):
     """
     concepts = ("InitialRandomPlacement", "Stochastic", "PieceValue if value",
                 "SiteState if state")
+    draws_chance = True
 
     params = (P("region", Region, opt=True), P("items", LitStr, many=True, opt=True),
               P("count", IntFn, opt=True, named=True), P("value", IntFn, opt=True, named=True),
@@ -214,6 +215,7 @@ class PlaceRandomStack(Other):
     """
     concepts = ("InitialRandomPlacement", "Stochastic", "PieceValue if value",
                 "SiteState if state")
+    draws_chance = True     # (no compiled form: the kernels refuse it, `_start_lines`)
 
     params = (P("items", (CountItem, LitStr), many=True),
               P("count", IntFn, opt=True, named=True, many=True),
