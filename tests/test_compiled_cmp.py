@@ -216,3 +216,18 @@ def test_random_starts_the_kernels_cannot_draw_are_refused(start, why, tmp_path)
     (end (if (no Moves Next) (result Mover Win)))))""")
     with pytest.raises(Unsupported, match=why):
         generate(load(path))
+
+
+def test_a_removal_in_a_game_with_large_pieces_is_refused(tmp_path):
+    """The reference frees a large piece's anchor as it removes it; the kernels do not
+    model that: refused, not played with the anchor still covered."""
+    from ludeme.analysis.playouts import load
+    from ludeme.engine.compiled import Unsupported
+    from ludeme.engine.compiled.codegen import generate
+    path = tmp_path / "game.lud"
+    path.write_text(LARGE_ADD_GAME.replace(
+        '(move Add (piece (mover)) (to (sites Empty)))',
+        '(or (move Add (piece (mover)) (to (sites Empty))) '
+        '(move Select (from (sites Occupied by:Mover)) (then (remove (last To)))))'))
+    with pytest.raises(Unsupported, match="removed in a game with large pieces"):
+        generate(load(path))

@@ -1465,10 +1465,12 @@ def _generate(game, s0, src: Source) -> str:
         _refuse_direct_writes(src, start, effects, consequents)
     if game.who_is_index:
         _refuse_index_writes(src, start, effects, consequents)
-    if game.large_pieces and any("site_clear" in x for block in (start, effects, consequents)
-                                 for x in block):
+    if game.large_pieces and (game.sequence_capture or any(
+            "site_clear" in x for block in (start, effects, consequents) for x in block)):
         # the reference frees a large piece's anchor as it removes it (`_uncover_removed`)
         raise Unsupported(None, "a piece removed in a game with large pieces")
+    if game.large_pieces and game.stacking:
+        raise Unsupported(None, "large pieces in a stacking game")
     fixed = _fixed_start(game, s0)
     init_who, init_what, init_count, depth = _initial_sites(game, fixed)
     n_trk, trk_init = _on_track(src, game, s0)
