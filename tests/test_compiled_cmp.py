@@ -151,9 +151,38 @@ LARGE_MOVE_GAME = """
 )
 """
 
+# The same with a shared hand: a piece moved into the hand takes its owner (3) as its
+# `who` there (a draw), one moved out of it onto the board its index (1).
+INDEX_WHO_HAND_GAME = """
+(game "Stone Keeper"
+    (players 2)
+    (equipment {
+        (board (square 3))
+        (piece "Stone" Shared)
+        (hand Shared size:2)
+    })
+    (rules
+        (start {(place "Stone" (sites {0 4 8})) (place "Stone" (handSite Shared 1))})
+        (play
+            (or {
+                (move (from (sites Occupied by:Shared container:"Board")) (to (handSite Shared 0) if:(is Empty (to))))
+                (move (from (sites Hand Shared)) (to (sites Empty)))
+                (move (from (sites Occupied by:Shared container:"Board")) (to (sites Around (from) Orthogonal if:(is Empty (to)))))
+            })
+        )
+        (end {
+            (if (and (= 1 (who at:(last To))) (is In (last To) (sites Corners))) (result Mover Win))
+            (if (= 3 (who at:(last To))) (result Mover Draw))
+            (if (= 1 (who at:(last To))) (result Mover Loss))
+        })
+    )
+)
+"""
+
 CASES = [
     (INDEX_WHO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(6).any()),
+    (INDEX_WHO_HAND_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     (RANDOM_START_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # odd: a step reached the edge; even: a placement's ahead was -1
     (AHEAD_BETWEEN_GAME, (3, 4), lambda df: df["moves"].mod(2).eq(1).any()
@@ -162,8 +191,9 @@ CASES = [
     # more moves than the pieces in hands: pieces moved on the board
     (LARGE_MOVE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(8).any()),
 ]
-IDS = ["index-stored-as-owner", "place-random-at-the-start", "ahead-between-two-sites",
-       "add-large-pieces", "move-large-pieces"]
+IDS = ["index-stored-as-owner", "index-stored-as-owner-and-a-hand",
+       "place-random-at-the-start", "ahead-between-two-sites", "add-large-pieces",
+       "move-large-pieces"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
