@@ -36,7 +36,8 @@ INDEX_WHO_GAME = """
 
 # Pieces placed at random by the start rules, drawn by the kernels from the chance stream
 # as the reference draws them: on the empty sites of a region, two of each item; then on
-# the board's empty sites, a count given by a function, with a state read in play.
+# the board's empty sites, a count given by a function, with a state and a value read in
+# play.
 RANDOM_START_GAME = """
 (game "Scattered Start"
     (players 2)
@@ -49,12 +50,13 @@ RANDOM_START_GAME = """
         (start {
             (place "Rock" 12)
             (place Random (sites Bottom) {"Disc1" "Disc2"} count:2)
-            (place Random {"Rock"} count:(+ 1 2) state:2)
+            (place Random {"Rock"} count:(+ 1 2) state:2 value:5)
         })
         (play
             (or
                 (move Add (to (sites Around (sites Occupied by:Mover) Orthogonal if:(is Empty (to)))))
-                (if (< 0 (count Sites in:(sites State 2))) (move Remove (sites State 2)))
+                (move Remove (forEach (sites Occupied by:Shared)
+                    if:(and (= 5 (value Piece at:(site))) (= 2 (state at:(site))))))
             )
         )
         (end (if (no Moves Next) (result Mover Win)))
@@ -225,6 +227,9 @@ def test_kernels_draw_the_random_start_of_the_reference(tmp_path):
     assert list(fast.what[:len(ref.what)]) == list(ref.what)
     assert [s for s in range(25) if fast.what[s] == 3] == [10, 11, 12, 13]
     assert [fast.what[s] for s in range(4)] == [1, 1, 2, 2]
+    m = kernels.module         # the rocks drawn keep their state and value
+    assert [int(fast.sc[m.STATE + s]) for s in (10, 11, 12, 13)] == [2, 2, 0, 2]
+    assert [int(fast.sc[m.STATE + m.TOTAL + s]) for s in (10, 11, 12, 13)] == [5, 5, 0, 5]
 
 
 @pytest.mark.parametrize("start,why", [

@@ -148,12 +148,12 @@ class PlaceRandom(Other):
         return [place(names[it]) for it in self.items]
 
 
-@emits(PlaceRandom, kind="start", refuses=("value", "type"))
+@emits(PlaceRandom, kind="start", refuses=("type",))
 def _place_random_start(src, lud, out, ind):
     """Each item in turn, as `PlaceRandom.start_actions`: the empty sites of the region in
     its order, then `count` times a site drawn among them from the chance stream (recorded
     as drawn, as the reference's `State.draws`), taken out of them and given the piece (its
-    state: as given, read once for the item)."""
+    state: and value: as given, read once for the item)."""
     names = src.env.equipment.component_names()
     comps = src.game.components
     cap = src.env.num_board_sites
@@ -168,12 +168,15 @@ def _place_random_start(src, lud, out, ind):
         else:
             out.append(f"{ind}for site in range({cap}):")
             out.extend(f"{ind}    {x}" for x in body)
-        state = src.int_expr(lud.state) if lud.state is not None else None
-        out.append(f"{ind}pr_state = {state}" if state is not None else f"{ind}pr_state = 0")
-        count = src.int_expr(lud.count) if lud.count is not None else "1"
         placed = [src.site_add("pr_site", str(w), str(comps[w].owner), "1")]
-        if state is not None:
-            placed.append(src.set_piece_state("pr_site", "pr_state"))
+        for name in ("state", "value"):         # (the reference's `fields`, in order)
+            fn = getattr(lud, name)
+            if fn is None:
+                continue
+            out.append(f"{ind}pr_{name} = {src.int_expr(fn)}")
+            placed.append(src.set_piece_state("pr_site", "pr_state") if name == "state"
+                          else f"{src.piece_value('pr_site')} = pr_value")
+        count = src.int_expr(lud.count) if lud.count is not None else "1"
         out += [f"{ind}for _ in range({count}):",
                 f"{ind}    if pr_n == 0:",
                 f"{ind}        break",
