@@ -215,18 +215,19 @@ def _replay(game, trace: dict, name: str, progress: list) -> Verdict:
     stacking = bool(trace.get("isStacking")) or "stackWho" in (trace.get("initial") or {})
     steps = trace.get("steps", [])
     init = trace.get("initial")
-    places = _recorded_places(game, init)
-    if init is not None and getattr(game, "unrecorded_random_start", None) is not None:
+    rules = getattr(game, "game", game)     # (the kernels' game: its reference game)
+    places = _recorded_places(rules, init)
+    if init is not None and getattr(rules, "unrecorded_random_start", None) is not None:
         # Ludii's traces record who and what is on each site at the start, not its state
         # or value: with one piece placed at random by several rules that set them, the
         # recorded start cannot say which rule placed which (Paintscape's 60 squares), and
         # a value drawn at random (Shogun's) is not recorded at all.
         # So is the order of a stack placed at random in a hand (Chex's): a hand's site
         # is recorded by its top piece.
-        what, why = game.unrecorded_random_why
-        raise game.unrecorded_random_start.fail(
+        what, why = rules.unrecorded_random_why
+        raise rules.unrecorded_random_start.fail(
             f"replaying a trace of a start that {what} is not supported yet: {why}")
-    # (The kernels refuse random starts: their game is never given places to force.)
+    # (The kernels take the reference's start with the places forced: CompiledState.start_as.)
     state = game.new_initial_state() if places is None else \
         game.new_initial_state(forced_places=places)
     _replaying(state)

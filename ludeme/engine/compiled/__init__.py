@@ -125,10 +125,17 @@ class CompiledGame:
             return height, height
         return 0, 0
 
-    def new_initial_state(self, seed: int | None = None) -> CompiledState:
+    def new_initial_state(self, seed: int | None = None,
+                          forced_places: dict[int, list[int]] | None = None) -> CompiledState:
         """The start position, to play step by step; `seed` seeds the chance stream (as
-        `Game.new_initial_state(seed)`)."""
-        return CompiledState(self, seed or 0)
+        `Game.new_initial_state(seed)`); `forced_places` fixes where the start's random
+        placements put each piece (as the reference's: `ludeme crosscheck` replays a
+        recorded start so)."""
+        state = CompiledState(self, seed or 0)
+        if forced_places:
+            state.start_as(self.game.new_initial_state(seed, forced_places=forced_places),
+                           seed or 0)
+        return state
 
     def playouts(self, seed: int, first: int, n: int) -> dict:
         """Columns (numpy arrays) of playouts first..first+n-1 of a run with seed `seed`;
@@ -316,6 +323,26 @@ class CompiledState:
     def apply_action(self, action: int) -> None:
         """Apply the legal move with this index."""
         self.apply(self.legal_moves()[action])
+
+    def start_as(self, ref, seed: int) -> None:
+        """Take the sites (and piece states) of a reference start position, the chance
+        stream seeded again as it was before the start rules drew: a start forced to a
+        recorded one (`CompiledGame.new_initial_state`'s forced_places)."""
+        from ludeme.engine.compiled import rt
+        from ludeme.engine.compiled.codegen import _initial_states
+        m, sc = self.m, self.sc
+        if self.g.stacking:
+            raise Unsupported(None, "a start placing pieces at random forced on stacks")
+        n = m.TOTAL
+        self.who[:n], self.what[:n], self.count[:n] = ref.who, ref.what, ref.count
+        if m.N_STATE:
+            sc[m.STATE:m.STATE + m.N_STATE] = _initial_states(
+                self.g, ref, 0, values=m.N_STATE == 2 * n)
+        if m.N_CHANCE:
+            rt.mt_seed_keys(sc[m.CHANCE:m.CHANCE + m.N_CHANCE], *rt.chance_seed_keys(seed))
+        sc[m.NDRAWS] = 0
+        self.draws = []
+        self._legal = None
 
     def clone(self) -> "CompiledState":
         s = CompiledState.__new__(CompiledState)

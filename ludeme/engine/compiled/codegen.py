@@ -31,7 +31,7 @@ from typing import Callable
 import numpy as np
 
 from ludeme.engine.state import (A_ADD, A_FORGET, A_MOVE, A_NEXT, A_PASS, A_PENDING, A_REMEMBER,
-                                 A_REMOVE, A_SCORE, A_SET_FIELD, A_SET_VAR, A_SWAP)
+                                 A_REMOVE, A_SCORE, A_SET_FIELD, A_SET_VAR, A_SWAP, COVERED)
 from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_NONE, LV_PAIR, LV_SUB,
                                          LV_TOPS, TAGGED, emit, lookup)
 from ludeme.engine.compiled.unsupported import Unsupported
@@ -1031,6 +1031,11 @@ class Source:
 
     def site_move(self, frm: str = "frm", to: str = "to") -> str:
         """The effect line that moves the piece at `frm` to `to`."""
+        if self.game.who_is_index:
+            # the reference's owner_of: a piece landing in a hand takes its kind's owner
+            # (`INDEX_WRITES` binds the name to the write that keeps the index on the board)
+            return self._site_write(SITE_MOVE_COUNTED.replace("count, 0,", "count, HAND_FROM,")
+                                    .format(owners=list(self.game.ludii_owners), frm=frm, to=to))
         if self.counting:
             return self._site_write(SITE_MOVE_COUNTED.format(
                 owners=list(self.game.ludii_owners), frm=frm, to=to))
@@ -1260,14 +1265,11 @@ def _start_remembered(src, s0) -> list[str]:
 GAME_REFUSALS = (
     ("a game built without typed rules", lambda g: getattr(g, "typed", None) is None),
     ("counted pieces in a stacking game", lambda g: g.stacking and getattr(g, "counting", False)),
-    ("start rules placing pieces at random", lambda g: getattr(g.env, "places_at_random", False)),
     ("pieces placed with a rotation", lambda g: getattr(g.env, "rotated", False)),
     ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("(automove)", lambda g: getattr(g, "automove", None) is not None),
-    ("large pieces (a piece given as a walk)", lambda g: getattr(g, "large_pieces", None)),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
-    ("a piece's index stored as its owner", lambda g: getattr(g, "who_is_index", False)),
     ("pieces on several site types of the board", lambda g: getattr(g, "layers", None)),
 )
 # Refused while generating (see `generate`).
@@ -1307,6 +1309,37 @@ def _by_phase(blocks: list[list[str]], ind: str = "    ") -> list[str]:
             out.append(f"{ind}if ph == {i}:")
             out.extend(lines)
     return out
+
+
+def _fixed_start(game, s0):
+    """The start position the kernels copy before their start rules draw: `s0`, or in a
+    game whose start places pieces at random ((place Random ...), drawn by the kernels'
+    `start` lines), the position of the start moves before those draws. Refused where a
+    start move that writes the sites comes after one, or the start is read later."""
+    if not getattr(game, "places_at_random", False):
+        return s0
+    if game.records_start or game.track_indexed:
+        raise Unsupported(None, "start rules placing pieces at random, read after the start")
+    from ludeme.engine.state import A_SET_MOVER, State
+    s = State(game, 0)
+    drawn = False
+    for actions in game.start:
+        if getattr(actions, "places_at_random", None) is not None:
+            drawn = True
+            continue
+        if callable(actions):
+            if drawn:
+                raise Unsupported(None, "a start rule read in the position after one placing "
+                                        "pieces at random")
+            actions = actions(s.ctx)
+        for a in actions:
+            if drawn and a[0] != A_SET_MOVER:
+                raise Unsupported(None, "a start rule after one placing pieces at random")
+            s.do_action(a)
+    if not drawn:
+        raise Unsupported(None, "start rules placing pieces at random sites of a region "
+                                "drawn from the chance stream")
+    return s
 
 
 def generate(game) -> str:
@@ -1430,14 +1463,23 @@ def _generate(game, s0, src: Source) -> str:
     step_start, step_to = _step_table(game, n_sites)
     if game.stacking:
         _refuse_direct_writes(src, start, effects, consequents)
-    init_who, init_what, init_count, depth = _initial_sites(game, s0)
+    if game.who_is_index:
+        _refuse_index_writes(src, start, effects, consequents)
+    if game.large_pieces and (game.sequence_capture or any(
+            "site_clear" in x for block in (start, effects, consequents) for x in block)):
+        # the reference frees a large piece's anchor as it removes it (`_uncover_removed`)
+        raise Unsupported(None, "a piece removed in a game with large pieces")
+    if game.large_pieces and game.stacking:
+        raise Unsupported(None, "large pieces in a stacking game")
+    fixed = _fixed_start(game, s0)
+    init_who, init_what, init_count, depth = _initial_sites(game, fixed)
     n_trk, trk_init = _on_track(src, game, s0)
     module = src.handed_site(LOOP.format(
         stacking=bool(game.stacking), depth=depth,
         level_keys=[random.Random(-1 - i).getrandbits(62) * 2 + 1
                     for i in range(game.total_sites * depth)],
         stack_writes=(STACK_WRITES + ("\n" + STACK_WRITES_ST if src.piece_states else ""))
-        if game.stacking else "",
+        if game.stacking else INDEX_WRITES if game.who_is_index else "",
         tables="\n".join(src.table_lines),
         n_elements=game.board.num_elements(),
         step_start=step_start, step_to=step_to,
@@ -1454,7 +1496,7 @@ def _generate(game, s0, src: Source) -> str:
         team=[game.teams.get(p, -1) for p in range(n + 2)],
         whats_same=same.astype(int).tolist(),
         init_who=init_who, init_what=init_what, init_count=init_count,
-        init_state=_initial_states(game, s0, depth if src.piece_states else 0,
+        init_state=_initial_states(game, fixed, depth if src.piece_states else 0,
                                    src.piece_states and src.piece_values)
         if src.piece_states or src.die_states else [],
         state_keys=_state_keys(game, depth if src.piece_states else 0,
@@ -1463,7 +1505,9 @@ def _generate(game, s0, src: Source) -> str:
         site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
         init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
-                                if v] + _start_remembered(src, s0) + trk_init) or "    pass",
+                                if v] + _start_remembered(src, s0) + trk_init
+                               + [f"    sc[COV + {x}] = 1" for x in sorted(
+                                   fixed.notes.get(COVERED, ()))]) or "    pass",
         num_start_moves=s0.num_start_moves,
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
@@ -1477,6 +1521,7 @@ def _generate(game, s0, src: Source) -> str:
         n_pending=game.total_sites if src.pending else 0,
         n_active=n + 1 if src.reads_active else 0,
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
+        n_cov=n_sites if game.large_pieces else 0,
         n_rem=len(src.remembered),
         rem_w=game.total_sites if src.remembered else 0,
         rem_cap=4 * game.total_sites + 16 if src.remembered and src.remembered_order else 0,
@@ -1740,6 +1785,24 @@ def _note_decisions(src) -> None:
         lines.insert(at, f"note_decision(sc, {slot}, {level}, {int(is_pass)})")  # (no action)
 
 
+# A board where Ludii stores a piece's index as its owner (`Game.who_is_index`): the flat
+# writes, bound to those that keep the index as a board site's `who` (`rt.index_add`).
+INDEX_WRITES = ("from ludeme.engine.compiled.rt import (index_add as site_add, "
+                "index_move_counted as site_move_counted)")
+
+
+def _refuse_index_writes(src, *blocks) -> None:
+    """Where Ludii stores a piece's index as its owner, every write goes through
+    `INDEX_WRITES`: refuse a compiled form that writes a site itself, moves several pieces
+    at once, or keeps piece states (whose writes are not bound)."""
+    if src.piece_states:
+        raise Unsupported(None, "piece states where Ludii stores a piece's index as its owner")
+    for line in [x for block in blocks for x in block] + src.helpers:
+        if _DIRECT_WRITE.search(line) or "site_move_n(" in line:
+            raise Unsupported(None, "a piece changed in place, or several moved at once, "
+                                    "where Ludii stores a piece's index as its owner")
+
+
 def _refuse_direct_writes(src, *blocks) -> None:
     """In a stacking game every write goes through the stacks' (`STACK_WRITES`): refuse a
     compiled form that writes a site's top-level view itself, or its piece's state."""
@@ -1918,7 +1981,9 @@ N_ACTV = {n_active}               # after each turn where a rule reads it: (is A
 LTN = ACTV + N_ACTV           # sc[LTN]: how many sites the last move went to ((sites LastTo))
 LTS = LTN + 1                 # sc[LTS + i]: the i-th of them, in the order they came
 N_LTS = {n_last_tos}
-SC_SIZE = LTS + N_LTS
+COV = LTS + N_LTS             # sc[COV + s]: a large piece covers board site s (Ludii's
+N_COV = {n_cov}               # isEmpty: not empty, though no piece stands there)
+SC_SIZE = COV + N_COV
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}

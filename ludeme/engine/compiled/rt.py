@@ -911,6 +911,34 @@ def stack_state_at(st, what, count, site, level):
 # as `what`; `_vi`): a value goes with its piece and a site emptied loses it as a state does,
 # but a piece added keeps the value its site had (Ludii's ActionAdd, `FlatSites.add`).
 
+
+# ------------------------------------------------ a piece's index stored as its owner
+# A board where Ludii stores a piece's index as its `who` (`Game.who_is_index`,
+# `ludeme.engine.stores.IndexWhoSites`): the flat writes, then a board site written takes
+# its piece's index as its `who`; a hand keeps its owner, a piece landing there its kind's
+# owner (`owner_of`). The kernels of such a game bind these under the flat names
+# (`codegen.INDEX_WRITES`); a move of several pieces at once is not
+# written for them.
+
+@njit(cache=True, inline="always")
+def _index_who(who, what, hand_from, site):
+    if site < hand_from:
+        who[site] = what[site]
+
+
+@njit(cache=True)
+def index_add(who, what, count, hand_from, site, w, owner, k):
+    site_add(who, what, count, hand_from, site, w, owner, k)
+    _index_who(who, what, hand_from, site)
+
+
+@njit(cache=True)
+def index_move_counted(who, what, count, count_from, owner_of, frm, to):
+    """FlatSites.move with its `owner_of` (`count_from`: the first hand's site)."""
+    site_move_counted(who, what, count, count_from, owner_of, frm, to)
+    _index_who(who, what, count_from, to)
+
+
 @njit(cache=True)
 def _vi(what, st, site):
     """Where `st` keeps the value of a site, or -1 when it keeps no values."""

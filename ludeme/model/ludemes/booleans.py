@@ -719,6 +719,11 @@ _OTHER_LAYER_TESTS = {IsEmpty: "(0 <= {x} < TOTAL and ({x} < {first} or what[{x}
 def _site_test(src, lud):
     first = other_layer_end(src.env, lud.type, lud)
     past = other_layer_size(src.env, lud.type)
+    if type(lud) is IsEmpty and src.game.large_pieces:
+        # a board site a large piece covers is not empty (`State.is_empty`)
+        x = src.int_expr(lud.site)
+        return (f"(0 <= {x} < {first} or ({first} <= {x} < TOTAL and what[{x}] == 0 and "
+                f"({x} >= N_SITES or sc[COV + {x}] == 0)) or TOTAL <= {x} < {past})")
     if type(lud) is IsEmpty and past > src.env.total_sites:
         x = src.int_expr(lud.site)
         return f"({_OTHER_LAYER_TESTS[IsEmpty].format(x=x, first=first)} or " \

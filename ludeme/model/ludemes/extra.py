@@ -80,6 +80,7 @@ class PlaceRandom(Other):
     """
     concepts = ("InitialRandomPlacement", "Stochastic", "PieceValue if value",
                 "SiteState if state")
+    draws_chance = True
 
     params = (P("region", Region, opt=True), P("items", LitStr, many=True, opt=True),
               P("count", IntFn, opt=True, named=True), P("value", IntFn, opt=True, named=True),
@@ -141,9 +142,57 @@ class PlaceRandom(Other):
                     acts.append((A_ADD, site, what, comp.owner, 1))
                     acts.extend((A_SET_FIELD, name, site, TOP, v) for name, v in given)
                 return acts
+            actions.places_at_random = self     # (the kernels draw it: `_place_random_start`)
             return actions
         # One start move per item: each item's empty sites are read after the last one's.
         return [place(names[it]) for it in self.items]
+
+
+@emits(PlaceRandom, kind="start", refuses=("type",))
+def _place_random_start(src, lud, out, ind):
+    """Each item in turn, as `PlaceRandom.start_actions`: the empty sites of the region in
+    its order, then `count` times a site drawn among them from the chance stream (recorded
+    as drawn, as the reference's `State.draws`), taken out of them and given the piece (its
+    state: and value: as given, read once for the item)."""
+    names = src.env.equipment.component_names()
+    comps = src.game.components
+    cap = src.env.num_board_sites
+    for it in lud.items:
+        w = names[it]
+        out.append(f"{ind}pr_sites = np.empty({cap}, np.int64)")
+        out.append(f"{ind}pr_n = 0")
+        body = [f"if 0 <= site < {cap} and what[site] == 0:",
+                "    pr_sites[pr_n] = site", "    pr_n += 1"]
+        if lud.region is not None:
+            src.for_region(lud.region, out, ind, body)
+        else:
+            out.append(f"{ind}for site in range({cap}):")
+            out.extend(f"{ind}    {x}" for x in body)
+        placed = [src.site_add("pr_site", str(w), str(comps[w].owner), "1")]
+        for name in ("state", "value"):         # (the reference's `fields`, in order)
+            fn = getattr(lud, name)
+            if fn is None:
+                continue
+            out.append(f"{ind}pr_{name} = {src.int_expr(fn)}")
+            placed.append(src.set_piece_state("pr_site", "pr_state") if name == "state"
+                          else f"{src.piece_value('pr_site')} = pr_value")
+        count = src.int_expr(lud.count) if lud.count is not None else "1"
+        out += [f"{ind}for _ in range({count}):",
+                f"{ind}    if pr_n == 0:",
+                f"{ind}        break",
+                f"{ind}    pr_site = pr_sites[rand_below(sc[CHANCE:CHANCE + N_CHANCE], pr_n)]",
+                f"{ind}    if sc[NDRAWS] >= DRAW_CAP:",
+                f"{ind}        raise KernelFull('more chance draws at the start than the "
+                f"kernels keep')",
+                f"{ind}    sc[DRAWS + sc[NDRAWS]] = pr_site",
+                f"{ind}    sc[NDRAWS] += 1",
+                # the first site of that number leaves the list, as list.remove
+                f"{ind}    j = 0",
+                f"{ind}    while pr_sites[j] != pr_site:",
+                f"{ind}        j += 1",
+                f"{ind}    pr_sites[j:pr_n - 1] = pr_sites[j + 1:pr_n].copy()",
+                f"{ind}    pr_n -= 1",
+                *(f"{ind}    {x}" for x in placed)]
 
 
 @ludeme("count")
@@ -169,6 +218,7 @@ class PlaceRandomStack(Other):
     """
     concepts = ("InitialRandomPlacement", "Stochastic", "PieceValue if value",
                 "SiteState if state")
+    draws_chance = True     # (no compiled form: the kernels refuse it, `_start_lines`)
 
     params = (P("items", (CountItem, LitStr), many=True),
               P("count", IntFn, opt=True, named=True, many=True),

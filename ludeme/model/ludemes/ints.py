@@ -1005,6 +1005,8 @@ def _ahead(src, lud):
     from .literals import fixed_int
     steps = fixed_int(lud, "steps", 1)
     dirn = lud.dirn or "Forward"
+    if hasattr(dirn, "keys_fn"):
+        return _ahead_between(src, lud, dirn, steps)
     if hasattr(dirn, "direction_keys"):
         raise Unsupported(lud, "in a direction set by a function")
     env = src.env
@@ -1039,6 +1041,38 @@ def _ahead(src, lud):
                 break
         walk.append(cur)
     return f"({src.table(walk)}[{at}] if 0 <= {at} < {n} else {at})"
+
+
+def _ahead_between(src, lud, dirn, steps: int) -> str:
+    """`(ahead <site> (directions from:<a> to:<b>))` as the reference's `_ahead_relative`
+    reads it: two tables, the first of the board's directions (of the All relation) with a
+    radial from `a` through `b` (-1 for none), and each site's site `steps` along the
+    first radial of each direction (the site itself where it is too short); -1 where no
+    direction leads from `a` to `b`."""
+    dirn.keys_fn(src.env)           # (the reference's checks of the site type)
+    board = src.env.board
+    n = src.env.num_board_sites
+    if n > 1024:
+        raise Unsupported(lud, "between two sites on a board of over 1,024 sites")
+    radials = board.radials
+    dirs = [d for d in board.relation_dirs("All") if d in radials]
+    first = np.full((n, n), -1, np.int64)
+    for a in range(n):
+        for i, d in reversed(list(enumerate(dirs))):
+            for r in radials[d][a]:
+                for b in r.sites[1:]:
+                    if 0 <= b < n:
+                        first[a, b] = i
+    along = np.empty((max(1, len(dirs)), n), np.int64)
+    for i, d in enumerate(dirs):
+        for s in range(n):
+            rs = radials[d][s]
+            along[i, s] = rs[0].sites[steps] if rs and len(rs[0].sites) >= steps + 1 else s
+    F, A = src.table(first), src.table(along)
+    at, a, b = src.int_expr(lud.site), src.int_expr(dirn.from_), src.int_expr(dirn.to)
+    return (f"(({at} if {at} >= 0 else -1) if not 0 <= {at} < {n} else "
+            f"{A}[{F}[{a}, {b}], {at}] if 0 <= {a} < {n} and 0 <= {b} < {n} "
+            f"and {F}[{a}, {b}] >= 0 else -1)")
 
 
 def _ahead_along_move_expr(src, lud, at: str, steps: int, opposite: bool) -> str:

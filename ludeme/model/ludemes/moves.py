@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -1507,6 +1509,9 @@ def _add_moves(src, lud, out, ind):
     g = src.new_generator(effect + placed(src, lud, [add]), lud=lud, kind=code, levels=levels)
     seq, conds = _to_sites(src, to)
     inner = ind + "            "
+    if src.game.large_pieces:
+        _add_maybe_large(src, lud, kind, owner, seq, conds, g, out, ind)
+        return
     if to.apply is None or not isinstance(to.site, Region):
         out.append(f"{ind}if {kind} > 0:")
         out.append(f"{ind}    for to in {seq}:")
@@ -1560,6 +1565,84 @@ def added_piece(src, lud) -> tuple[str, str]:
     kinds = [first.get(p, fallback) for p in range(n + 1)]
     owners = [game.components[w].owner if w > 0 else 0 for w in kinds]
     return f"{src.table(kinds)}[mover]", f"{src.table(owners)}[mover]"
+
+
+def _add_maybe_large(src, lud, kind, owner, seq, conds, g, out, ind) -> None:
+    """`(move Add ...)` in a game with large pieces, as `MoveAdd.compile` reads it: a small
+    piece as anywhere (generator `g`); a large one as `_add_large`, a move per destination
+    and state (the piece's state:, or each state Ludii's Add tries) where every cell it
+    covers is empty (no piece, not covered: sc[COV + cell]), the state kept in the move's
+    extra slot; its effect places the piece in that state and covers the cells, one
+    action."""
+    is_large, n_states, cells, n_cells = _large_tables(src)
+    k_ = f"lk_{len(ind)}"
+    effect = [f"{k_} = {kind}", src.site_add("to", k_, f"OWNER[{k_}]", "1"),
+              src.set_piece_state("to", "x"), "sc[NUM_ACTIONS] -= 1",
+              *_cover_lines(src, cells, n_cells, f"{k_}, x, to", True)]
+    big = src.new_generator(effect, lud=lud, kind=A_ADD, levels=LV_ADD)
+    rot = src.int_expr(lud.piece.state) if lud.piece is not None \
+        and lud.piece.state is not None else None
+    i2, i3 = ind + "        ", ind + "            "
+    out += [f"{ind}{k_} = {kind}",
+            f"{ind}if {k_} > 0:"]
+    if rot is not None:         # read once, before the sites (`_add_large`)
+        out.append(f"{ind}    lrot_ = {rot}")
+    out += [f"{ind}    for to in {seq}:",
+            f"{ind}        if not {is_large}[{k_}]:",
+            f"{ind}            if to >= 0{conds}:"]
+    src.push(out, i3 + "    ", "to", "to", g)
+    out += [f"{i2}elif 0 <= to < N_SITES{conds}:"]
+    out += [f"{i3}for lst in range({n_states}[{k_}]):"]
+    body = i3 + "    "
+    if rot is not None:
+        out += [f"{body}if lst != lrot_:", f"{body}    continue"]
+    out += [f"{body}nc_ = {n_cells}[{k_}, lst, to]",
+            f"{body}fits_ = nc_ > 0",
+            f"{body}for i in range(nc_):",
+            f"{body}    cl_ = {cells}[{k_}, lst, to, i]",
+            f"{body}    if what[cl_] != 0 or sc[COV + cl_] != 0:",
+            f"{body}        fits_ = False",
+            f"{body}        break",
+            f"{body}if fits_:"]
+    src.push(out, body + "    ", "to", "to", big, "lst")
+
+
+def _cover_lines(src, cells: str, n_cells: str, at: str, cover: bool) -> list[str]:
+    """The lines that cover (or uncover) the cells of a large piece (`at`: its kind, state
+    and anchor), as `State._do_cover`: where the game keeps counts (Ludii's requiresCount),
+    a covered cell where no piece stands counts 1, an uncovered one 0."""
+    lines = [f"for i in range({n_cells}[{at}]):",
+             f"    cl_ = {cells}[{at}, i]",
+             f"    sc[COV + cl_] = {int(cover)}"]
+    if src.game.covers_count:
+        lines += ["    if what[cl_] == 0:", "        journal(count, cl_)",
+                  f"        count[cl_] = {int(cover)}"]
+    return lines
+
+
+def _large_tables(src) -> tuple[str, str, str, str]:
+    """The tables of the large pieces (`Game.large_pieces`): per kind whether it is one, its
+    states Add tries, and per kind, state (each that covers cells, `LargePiece.cells`;
+    `Source.large_states` of them) and anchor the cells covered and their number."""
+    game = src.game
+    kinds = len(game.components)
+    n = src.env.num_board_sites
+    large = game.large_pieces
+    states = max([len(p.cells) for p in large.values()] + [1])
+    width = max([len(p.covered(a, st)) for p in large.values() for st in range(len(p.cells))
+                 for a in range(n)] + [1])
+    cells = np.full((kinds, states, n, width), -1, np.int64)
+    n_cells = np.zeros((kinds, states, n), np.int64)
+    for w, p in large.items():
+        for st in range(len(p.cells)):
+            for a in range(n):
+                got = p.covered(a, st)
+                n_cells[w, st, a] = len(got)
+                cells[w, st, a, :len(got)] = got
+    src.large_states = states
+    return (src.table([w in large for w in range(kinds)], "bool_"),
+            src.table([len(large[w].add_states()) if w in large else 0 for w in range(kinds)]),
+            src.table(cells), src.table(n_cells))
 
 
 def placed(src, lud, add: list[str]) -> list[str]:
@@ -1620,6 +1703,7 @@ def _from_to_moves(src, lud, out, ind):
     if fr.if_ is not None:      # read with (from) on the site and (to) as it was
         f_ok += f" and {src.bool_expr(fr.if_)}"
     out.append(f"{ind}    if 0 <= frm < TOTAL and what[frm] > 0{f_ok}:")
+    small_from = len(out)       # (a large piece's moves go before, `_move_large_lines`)
     n = "-1"
     if lud.count is not None:
         n_moved = src.int_expr(lud.count)
@@ -1636,7 +1720,67 @@ def _from_to_moves(src, lud, out, ind):
         out.append(f"{ind}                lvf = ({lf} + 1) * {LEVEL_PAIR} + {lt} + 1")
         n = "lvf"
     src.push(out, ind + "                ", "frm", "to", g, n)
+    if src.game.large_pieces:
+        small = out[small_from:]
+        del out[small_from:]
+        _move_large_lines(src, lud, t_seq, conds, out, ind + "        ")
+        out.append(f"{ind}        else:")
+        out.extend("    " + x for x in small)
     out.append(f"{ind}frm, to = sf, st")
+
+
+def _move_large_lines(src, lud, t_seq, conds, out, ind) -> None:
+    """The moves of a large piece at `frm` (`_move_large`): to each destination or a cell
+    it covers now, in each state Add tries, where every cell it would cover is one of
+    those or its origin, not where it stands in its state now; the move uncovers the cells
+    it covered, moves it, sets its state (the move's extra) and covers the new cells, one
+    action. Opens `if <a large piece>:` at `ind`, which the caller's `else:` follows."""
+    is_large, n_states, cells, n_cells = _large_tables(src)
+    s_ = src.large_states
+    now = src.piece_state("frm")
+    uncover = (f"if 0 <= frm < N_SITES and 0 <= lnow_ < {s_}:",
+               f"    for i in range({n_cells}[lk_, lnow_, frm]):")
+    effect = ["lk_ = what[frm]", f"lnow_ = {now}", uncover[0],
+              *("    " + x for x in _cover_lines(src, cells, n_cells, "lk_, lnow_, frm", False)),
+              src.site_move(), src.set_piece_state("to", "x"), "sc[NUM_ACTIONS] -= 1",
+              *_cover_lines(src, cells, n_cells, "lk_, x, to", True)]
+    g = src.new_generator(effect, lud=lud, kind=A_MOVE, levels=LV_NONE)
+    b = ind + "    "
+    out += [f"{ind}if {is_large}[what[frm]]:",
+            f"{b}lk_ = what[frm]",
+            f"{b}lnow_ = {now}",
+            f"{b}ld_ = np.empty(TOTAL + N_SITES, np.int64)",
+            f"{b}lal_ = np.zeros(TOTAL, np.bool_)",
+            f"{b}ln_ = 0",
+            f"{b}for to in {t_seq}:",
+            f"{b}    if to >= 0{conds}:",
+            f"{b}        if ln_ == ld_.shape[0]:",
+            f"{b}            ld_ = grown(ld_, ln_)",
+            f"{b}        ld_[ln_] = to",
+            f"{b}        ln_ += 1",
+            f"{b}        if to < TOTAL:",
+            f"{b}            lal_[to] = True",
+            *(b + x for x in uncover),
+            f"{b}        if i > 0:",
+            f"{b}            if ln_ == ld_.shape[0]:",
+            f"{b}                ld_ = grown(ld_, ln_)",
+            f"{b}            ld_[ln_] = {cells}[lk_, lnow_, frm, i]",
+            f"{b}            ln_ += 1",
+            f"{b}            lal_[{cells}[lk_, lnow_, frm, i]] = True",
+            f"{b}lal_[frm] = True",
+            f"{b}for di_ in range(ln_):",
+            f"{b}    to = ld_[di_]",
+            f"{b}    if 0 <= to < N_SITES:",
+            f"{b}        for lst in range({n_states}[lk_]):",
+            f"{b}            nc_ = {n_cells}[lk_, lst, to]",
+            f"{b}            if nc_ > 0 and (frm != to or lst != lnow_):",
+            f"{b}                fits_ = True",
+            f"{b}                for i in range(nc_):",
+            f"{b}                    if not lal_[{cells}[lk_, lst, to, i]]:",
+            f"{b}                        fits_ = False",
+            f"{b}                        break",
+            f"{b}                if fits_:"]
+    src.push(out, b + "                    ", "frm", "to", g, "lst")
 
 
 def _level_effect(src, lud, effect: list[str]) -> tuple[int, int]:

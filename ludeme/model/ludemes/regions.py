@@ -1669,21 +1669,29 @@ def _filter_contains(src, lud, site):
 @emits(SitesEmpty, kind="contains")
 def _empty_contains(src, lud, site):
     lo, hi = _empty_span(src, lud)
-    return f"({lo} <= {site} < {hi} and what[{site}] == 0)"
+    return f"({lo} <= {site} < {hi} and {_empty_test(src, lud, site)})"
 
 
 @emits(SitesEmpty, kind="sites")
 def _empty_sites(src, lud):
     lo, hi = _empty_span(src, lud)
-    return f"range({lo}, {hi})", lambda v: f"what[{v}] == 0"
+    return f"range({lo}, {hi})", lambda v: _empty_test(src, lud, v)
 
 
 @emits(SitesEmpty, kind="for_region")
 def _empty_loop(src, lud, out, ind, body):
     lo, hi = _empty_span(src, lud)
     out.append(f"{ind}for site in range({lo}, {hi}):")
-    out.append(f"{ind}    if what[site] == 0:")
+    out.append(f"{ind}    if {_empty_test(src, lud, 'site')}:")
     out.extend(f"{ind}        {x}" for x in body)
+
+
+def _empty_test(src, lud, site: str) -> str:
+    """A site of the span is empty: no piece, and on the board (no container named) in a
+    game with large pieces, no large piece covering it (as `SitesEmpty.compile`)."""
+    if src.game.large_pieces and lud.container is None:
+        return f"(what[{site}] == 0 and sc[COV + {site}] == 0)"
+    return f"what[{site}] == 0"
 
 
 def _empty_span(src, lud) -> tuple[str, str]:
@@ -1712,18 +1720,21 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
         raise Unsupported(lud, "by (player ...)")
+    # the owner Ludii's owned-pieces lists give a site's piece (`_owners`): its `who`, or
+    # where `who` is the piece's index, its kind's owner (OWNER[0] is 0: an empty site)
+    owner = "OWNER[what[{s}]]" if src.game.who_is_index else "who[{s}]"
     if lud.by == "All":
         # Every owner, the neutral and shared ones too (as the reference): any piece (on
         # stacks, any top piece: every level's owner is one of them).
         test = "what[{s}] != 0"
     elif src.owner_role(lud.by):
-        test = src.owner_test(lud.by, lud, "who[{s}]")
+        test = src.owner_test(lud.by, lud, owner)
     elif lud.by == "Shared" and not src.game.stacking:
         # the shared owner's pieces (no empty site has that owner)
-        test = f"who[{{s}}] == {src.env.role_id('Shared', lud)(None)}"
+        test = f"{owner} == {src.env.role_id('Shared', lud)(None)}"
     elif lud.by == "Neutral" and not src.game.stacking:
         # an empty site has owner 0 too: the neutral pieces only (as the reference)
-        test = "(what[{s}] != 0 and who[{s}] == 0)"
+        test = f"(what[{{s}}] != 0 and {owner} == 0)"
     else:
         raise Unsupported(lud, f"by {lud.by}")
     # As the reference: the board alone when named, or when its sites are not cells (the
