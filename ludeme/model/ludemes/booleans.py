@@ -739,6 +739,28 @@ def _player_test(src, lud):
     return tests[type(lud)].format(x=src.int_expr(lud.player))
 
 
+@emits(IsFlat, kind="bool")
+def _is_flat(src, lud):
+    """As `IsFlat.compile`: the site ((to) by default) is a board site all of whose sites
+    one step Downward are occupied (none on the bottom layer), by a table of them per site
+    padded with -1."""
+    board = src.env.board
+    below = [list(board.trajectories.targets(s, "Downward")) if layer else []
+             for s, layer in enumerate(board.layers)]
+    width = max([1, *(len(b) for b in below)])
+    table = src.table([b + [-1] * (width - len(b)) for b in below])
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(what, s):",
+            f"    if s < 0 or s >= {len(below)}:", "        return False",
+            f"    for b in {table}[s]:",
+            "        if b >= 0 and what[b] == 0:", "            return False",
+            "    return True", ""])
+    at = "to" if lud.site is None else src.int_expr(lud.site)
+    return f"{src.helper(make)}(what, {at})"
+
+
 @emits(IsPrev, kind="bool")
 def _is_prev(src, lud):
     return f"(prev == {src.role_expr(lud.role, lud)})"

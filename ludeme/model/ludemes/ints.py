@@ -873,6 +873,12 @@ def _arith_expr(src, lud):
     return f"({a} {op} {src.int_expr(lud.b)})"
 
 
+@emits(CountVertices, kind="int")
+def _count_vertices(src, lud):
+    """The number of the board graph's vertices: a constant."""
+    return str(src.env.board.num_vertices)
+
+
 @emits(CountSites, kind="int")
 def _count_sites(src, lud):
     return src.count_in(lud, lud.in_, per_site="1", distinct=False)

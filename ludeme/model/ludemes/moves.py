@@ -1493,11 +1493,17 @@ def _add_moves(src, lud, out, ind):
     (chainRuleCrossProduct adds it, then its loop again), as the reference keeps it."""
     to = lud.to
     kind, owner = added_piece(src, lud)
+    listed = placed_kind = kind
+    if "sc[" in kind and to.level is None:
+        # a kind read from the state (e.g. (count Moves)) is the one the move was listed
+        # with, as the reference reads it: kept in the move's extra, as the counters have
+        # ticked when the effect runs
+        listed, placed_kind, owner = "ak_", "x", "OWNER[x]"
     effect: list[str] = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     # stack:True pushes the piece as any add does in a stacking game (StackSites.add)
-    add, code, levels = src.site_add("to", kind, owner, "1"), A_ADD, LV_ADD
+    add, code, levels = src.site_add("to", placed_kind, owner, "1"), A_ADD, LV_ADD
     if lud.stack:
         code = A_ADD_LEVEL
     if to.level is not None:
@@ -1507,11 +1513,14 @@ def _add_moves(src, lud, out, ind):
     g = src.new_generator(effect + placed(src, lud, [add]), lud=lud, kind=code, levels=levels)
     seq, conds = _to_sites(src, to)
     inner = ind + "            "
+    x = "-1"
+    if listed != kind:
+        out.append(f"{ind}{listed} = {kind}")
+        kind = x = listed
     if to.apply is None or not isinstance(to.site, Region):
         out.append(f"{ind}if {kind} > 0:")
         out.append(f"{ind}    for to in {seq}:")
         out.append(f"{ind}        if to >= 0{conds}:")
-        x = "-1"
         if to.level is not None:
             out += [f"{inner}alv = {src.int_expr(to.level)}", f"{inner}if alv < 0:",
                     f"{inner}    raise ValueError('(to ... level:) below 0')"]
@@ -1530,9 +1539,9 @@ def _add_moves(src, lud, out, ind):
     out.append(f"{ind}        if to >= 0{conds}:")
     out.append(f"{inner}frm = to")
     out.append(f"{inner}twice_{d} = {src.bool_expr(rule) if rule is not None else 'True'}")
-    src.push(out, inner, "to", "to", g)
+    src.push(out, inner, "to", "to", g, x)
     out.append(f"{inner}if twice_{d}:")
-    src.push(out, inner + "    ", "to", "to", g)
+    src.push(out, inner + "    ", "to", "to", g, x)
     out.append(f"{ind}frm = sfa_{d}")
 
 
@@ -2591,6 +2600,12 @@ def _range_range(src, rng):
 @emits(MaxL, kind="range")
 def _max_range(src, rng):
     return "1", src.int_expr(rng.n)
+
+
+@emits(MinL, kind="range")
+def _min_range(src, rng):
+    """N or more: up to 1000000000, as `MinL.bounds`."""
+    return src.int_expr(rng.n), "1000000000"
 
 
 # A bound on a board's lines and the sites along one (the code of a hop's hurdles).
