@@ -78,6 +78,70 @@ MIN_RANGE_GAME = """
     )
 )"""
 
+# (set Hidden ...) at the start (the pawns of the bottom row hidden from P2), and as a
+# consequent (a capturer hidden from the next player, shown again); (is Hidden ...) lets a
+# pawn take a hidden enemy straight ahead. The flags move with the pieces.
+HIDDEN_GAME = """
+(define "PawnMoves"
+    (or {
+        (move Step Forward (to if:(is Empty (to))))
+        (move Step Forward
+            (to if:(and (is Enemy (who at:(to))) (is Hidden at:(to) to:Mover))
+                (apply (remove (to))))
+            (then (set Hidden at:(last To) False to:Next)))
+        (move Step (directions {FR FL})
+            (to if:(is Enemy (who at:(to))) (apply (remove (to))))
+            (then (set Hidden at:(last To) to:Next)))
+    })
+)
+
+(game "Blind Pawns"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Pawn" P1 N "PawnMoves")
+        (piece "Pawn" P2 S "PawnMoves")
+    })
+    (rules
+        (start {
+            (place "Pawn1" (sites Bottom))
+            (place "Pawn2" (sites Top))
+            (set Hidden (sites Bottom) to:P2)
+        })
+        (play (forEach Piece))
+        (end {
+            (if (is In (last To) (union (sites Top) (sites Bottom))) (result Mover Win))
+            (if (no Moves Next) (result Mover Win))
+        })
+    )
+)"""
+
+# (remove Cell <region>) of hands' cells on a board of vertices, (set Hidden Cell ...) of a
+# hand's cell.
+REMOVE_CELL_GAME = """
+(game "Pocket Chips"
+    (players 2)
+    (equipment {
+        (board (square 3) use:Vertex)
+        (piece "Disc" Each)
+        (hand Each size:2)
+    })
+    (rules
+        (start {(place "Disc1" (handSite P1 0) count:3) (place "Disc2" (handSite P2 0) count:3)})
+        (play
+            (or
+                (move (from Cell (sites Hand Mover) if:(is Occupied (from))) (to (sites Empty))
+                    (then (set Hidden Cell at:(handSite Mover 0) to:Next)))
+                (move Add (to (sites Empty)) (then (remove Cell (sites Hand Next))))
+            )
+        )
+        (end {
+            (if (is Line 3) (result Mover Win))
+            (if (no Moves Next) (result Mover Draw))
+        })
+    )
+)"""
+
 CASES = [
     (FLAT_GAME, (3, 4), lambda df: df["moves"].eq(14).all()),
     (ABS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).any()),
@@ -86,14 +150,41 @@ CASES = [
     (PRODUCT_GAME.replace("(* (sizes Group P1))", "(max (sizes Group P1))")
      .replace("(mul (sizes Group P2))", "(max (sizes Group P2))"), (3, 4),
      lambda df: {1, 2} <= set(df["winner"])),
+    (HIDDEN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
+    (REMOVE_CELL_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     (MIN_RANGE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["is-flat", "abs-and-count-vertices", "product-and-add-of-a-counted-kind",
-       "add-of-a-counted-kind", "min-range"]
+       "add-of-a-counted-kind", "set-and-is-hidden", "remove-cells-of-hands", "min-range"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
 def test_hid_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     # as the forms of tests/test_compiled.py: it compiles, the same rows, the rule acted
     test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path)
+
+
+def test_a_compiled_state_shows_each_player_what_is_hidden_from_them_as_the_reference(tmp_path):
+    """The players' views (`board_view(player)`) of both backends along a playout of the
+    hidden pawns: the same, some sites hidden."""
+    import random
+    from ludeme.analysis.playouts import load
+    from ludeme.api import new_state
+    path = tmp_path / "game.lud"
+    path.write_text(HIDDEN_GAME)
+    game = load(path)
+    states = [new_state(game, 0, backend=b) for b in ("reference", "compiled")]
+    assert type(states[0]) is not type(states[1])
+    rng, hidden = random.Random(3), 0
+    while not states[0].is_terminal():
+        for p in (1, 2):
+            views = [s.board_view(p) for s in states]
+            assert views[0] == views[1]
+            hidden += views[0]["who"].count(-1)
+        assert states[0].board_view() == states[1].board_view()
+        i = rng.randrange(len(states[0].legal_moves()))
+        for s in states:
+            s.apply(s.legal_moves()[i])
+    assert hidden > 0

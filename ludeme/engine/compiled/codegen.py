@@ -1030,11 +1030,17 @@ class Source:
         return f"{name}_st(who, what, count, sc[STATE:STATE + N_STATE], {rest}"
 
     def site_move(self, frm: str = "frm", to: str = "to") -> str:
-        """The effect line that moves the piece at `frm` to `to`."""
+        """The effect line that moves the piece at `frm` to `to` (in a game with hidden
+        information, its flags with it: `hidden_move`)."""
         if self.counting:
-            return self._site_write(SITE_MOVE_COUNTED.format(
+            line = self._site_write(SITE_MOVE_COUNTED.format(
                 owners=list(self.game.ludii_owners), frm=frm, to=to))
-        return self._site_write(SITE_MOVE.format(frm=frm, to=to))
+        else:
+            line = self._site_write(SITE_MOVE.format(frm=frm, to=to))
+        if self.game.hidden_info:
+            # the origin's emptiness read after the move, as `State._move_hidden`
+            line += f"; hidden_move(sc, HID, TOTAL, NP + 1, what, {frm}, {to})"
+        return line
 
     def site_add(self, to: str, what: str, who: str, n: str) -> str:
         """The effect line that adds `n` pieces `what` of `who` at `to`."""
@@ -1463,7 +1469,8 @@ def _generate(game, s0, src: Source) -> str:
         site_clear=src.site_clear("s"),
         init_phase=list(game.initial_phase),
         init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
-                                if v] + _start_remembered(src, s0) + trk_init) or "    pass",
+                                if v] + _start_remembered(src, s0) + trk_init
+                               + _start_hidden(game, s0)) or "    pass",
         num_start_moves=s0.num_start_moves,
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
@@ -1477,6 +1484,7 @@ def _generate(game, s0, src: Source) -> str:
         n_pending=game.total_sites if src.pending else 0,
         n_active=n + 1 if src.reads_active else 0,
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
+        n_hidden=_hidden_size(game),
         n_rem=len(src.remembered),
         rem_w=game.total_sites if src.remembered else 0,
         rem_cap=4 * game.total_sites + 16 if src.remembered and src.remembered_order else 0,
@@ -1793,6 +1801,32 @@ def _state_keys(game, depth: int, values: bool = False) -> list[int]:
 DRAW_CAP = 64
 
 
+def _hidden_size(game) -> int:
+    """The size of the kernels' block of hidden flags (HID): a flag per datum, site and
+    player (0 without hidden information)."""
+    from .rt import N_HIDDEN_DATA
+    if not game.hidden_info:
+        return 0
+    return N_HIDDEN_DATA * game.total_sites * (game.num_players + 1)
+
+
+def _start_hidden(game, s0) -> list[str]:
+    """The reset lines of the start position's hidden flags (a start rule's (set Hidden
+    ...))."""
+    from .rt import hidden_datum
+    if not game.hidden_info:
+        return []
+    n, total = game.num_players, game.total_sites
+    lines = []
+    for key, flags in sorted(s0.notes.items(), key=repr):
+        if key[0] != "hidden":
+            continue
+        d = hidden_datum(key[1])
+        lines += [f"    sc[HID + {(d * total + site) * (n + 1) + p}] = 1"
+                  for site, p in sorted(flags)]
+    return lines
+
+
 def _start_lines(src, game) -> list[str]:
     """The start rules drawn for each new game (a `start` emitter's lines, run by `reset`
     after the fixed start position): the only place the kernels draw from the chance
@@ -1873,7 +1907,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 NUM_SCALARS, WIN, LOSS, DRAW,
                                 hash_one, hash_into, site_word, grown, step_distance,
                                 popcount, series_figures, grown_rows, JOURNAL, JOURNAL_TAIL,
-                                journal, restore,
+                                journal, restore, hidden_move, N_HIDDEN_DATA,
                                 N_SERIES, S_PIECES, S_OCCUPIED, S_LEGAL, S_MULTI,
                                 S_DISTANCE, S_SCORE)
 {stack_writes}
@@ -1918,7 +1952,12 @@ N_ACTV = {n_active}               # after each turn where a rule reads it: (is A
 LTN = ACTV + N_ACTV           # sc[LTN]: how many sites the last move went to ((sites LastTo))
 LTS = LTN + 1                 # sc[LTS + i]: the i-th of them, in the order they came
 N_LTS = {n_last_tos}
-SC_SIZE = LTS + N_LTS
+# Hidden information ((set Hidden ...)): sc[HID + (d * TOTAL + s) * (NP + 1) + p] is 1
+# where datum d (`hidden_datum`: the whole piece, What, Who, ...) of site s is hidden from
+# player p.
+HID = LTS + N_LTS
+N_HID = {n_hidden}
+SC_SIZE = HID + N_HID
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}

@@ -1900,15 +1900,23 @@ def _if_effect(src, eff, body):
         body.extend("    " + x for x in inner or ["pass"])
 
 
-@emits(RemoveEffect, kind="effect", refuses=("type",))
+@emits(RemoveEffect, kind="effect")
 def _remove_effect(src, eff, body):
     """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
     ends, `step`); count: removes that many times (read before the first, as the
     reference's actions); its own (then ...) follows at once, with (from) and (to)
     undefined (as the reference applies a nested move). Of a region, its sites holding a
     piece are listed first (in the reference's order, a site listed twice kept twice), then
-    each loses its piece: the reference lists them all before the first goes."""
+    each loses its piece: the reference lists them all before the first goes. A type other
+    than the board's names hands' cells (`typed_sites`): a board site fails, as in the
+    reference; a layer of the board the game puts pieces on is refused."""
     clear = src.site_clear("rs")
+    typed = ""
+    if eff.type not in (None, src.env.board.site_type):
+        if layer_site(src.env, eff.type) is not None:
+            raise Unsupported(eff, f"of {eff.type} sites, a layer of the board the game puts "
+                                   "pieces on")
+        typed = f"not_board_site(rs, {src.env.num_board_sites}) and "
     if eff.level is not None:
         # the piece at the level (read once, below 0 the bottom) goes, each time; the top
         # level is no level, the top piece goes each time (Ludii's Remove,
@@ -1927,7 +1935,7 @@ def _remove_effect(src, eff, body):
         removal = [clear]
     if isinstance(eff.where, IntFn):
         body.append(f"rs = {src.int_expr(eff.where)}")
-        body.append("if rs >= 0 and what[rs] > 0:")
+        body.append(f"if {typed}rs >= 0 and what[rs] > 0:")
         if eff.count is not None:
             body.append(f"    rn = max(1, {src.int_expr(eff.count)})")
         if eff.level is not None:
@@ -1935,7 +1943,7 @@ def _remove_effect(src, eff, body):
     else:
         seq, flt = src.region_sites(eff.where)
         ok = f" and {flt('rs')}" if flt else ""
-        listing = [f"for rs in {seq}:", f"    if 0 <= rs < TOTAL{ok} and what[rs] > 0:"]
+        listing = [f"for rs in {seq}:", f"    if {typed}0 <= rs < TOTAL{ok} and what[rs] > 0:"]
         body += ["nrs = 0", *listing, "        nrs += 1", "rbuf = np.empty(nrs, np.int64)",
                  "nrs = 0", *listing, "        rbuf[nrs] = rs", "        nrs += 1"]
         if eff.count is not None:
@@ -1955,8 +1963,7 @@ def _remove_effect(src, eff, body):
         body.append("    pass")
 
 
-emits(RemoveEffect, kind="consequent", refuses=("type",))(
-    effect_as_consequent(_remove_effect))
+emits(RemoveEffect, kind="consequent")(effect_as_consequent(_remove_effect))
 
 
 @emits(RemoveEffect, kind="one_move", refuses=("level", "type"))
@@ -2038,15 +2045,19 @@ _WRITES = {"board": re.compile(r"\s*(site_\w+|stack_\w+)\(|\s*what\[[^\]]+\] = "
            "scores": re.compile(r"\s*sc\[SCORE"),
            "states": re.compile(r"\s*sc\[STATE" + _RW_CALL),
            "pending": re.compile(r"\s*pend_add\("), "remembered": re.compile(r"\s*rem_\w+\("),
-           "next player": re.compile(r"\s*sc\[NEXT\]")}
-_READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b|LAST_(TO|FROM)_AFTER"),
+           "next player": re.compile(r"\s*sc\[NEXT\]"),
+           "hidden flags": re.compile(r"\s*sc\[HID|.*\bhidden_move\(")}
+# (a helper kernel handed the board reads it: `helper_3(who, what, count`, `helper_3(what, `)
+_READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b|\bhelper_\d+\(what\b"
+                              r"|LAST_(TO|FROM)_AFTER"),
           "vars": re.compile(r"sc\[VARS|\(who, what, count, sc\b"),
           "values": re.compile(r"sc\[PVAL|\(who, what, count, sc\b"),
           "scores": re.compile(r"sc\[SCORE|\(who, what, count, sc\b"),
           "states": re.compile(r"sc\[STATE|\(who, what, count, sc\b"),
           "pending": re.compile(r"PENDN|PENDING|pending_one|\(who, what, count, sc\b"),
           "remembered": re.compile(r"\bREM\b|\(who, what, count, sc\b"),
-          "next player": re.compile(r"sc\[NEXT\]|\(who, what, count, sc\b")}
+          "next player": re.compile(r"sc\[NEXT\]|\(who, what, count, sc\b"),
+          "hidden flags": re.compile(r"\bHID\b")}
 
 
 def _parts_in_turn(src, lud, parts, emit_part) -> list[str]:
@@ -2152,12 +2163,29 @@ def _on_snapshot(lud, lines: list[str], why: str) -> list[str]:
                 keep = 5                # the state it writes; the copy it reads is renamed
             if keep is None:
                 raise Unsupported(lud, why)
-            out.append(f"{ind}{name}({', '.join(args[:keep] + [_snap(a) for a in args[keep:]])})")
+            # a statement after it on the line (`Source.site_move`'s flags moved with the
+            # piece, reading the position written) kept as it is
+            rest = body[_closing(body, len(name)) + 1:]
+            out.append(f"{ind}{name}({', '.join(args[:keep] + [_snap(a) for a in args[keep:]])})"
+                       f"{rest}")
         elif _STATE_NAME.match(body):     # a write this does not split
             raise Unsupported(lud, why)
         else:
             out.append(ind + _snap(body))
     return out
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the bracket closing the one opening at `start`."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] in "([{":
+            depth += 1
+        elif text[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise ValueError(f"unclosed bracket in {text!r}")
 
 
 def _snap(expr: str) -> str:
