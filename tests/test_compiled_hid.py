@@ -142,6 +142,42 @@ REMOVE_CELL_GAME = """
     )
 )"""
 
+# (is Line <computed length> SameLayer) with (layer of:...): a line as long as its layer's
+# side on a pyramid.
+LAYER_LINE_GAME = """
+(game "Layer Lines"
+    (players 2)
+    (equipment {
+        (board (square 4 pyramidal:True) use:Vertex)
+        (piece "Ball" Each)
+    })
+    (rules
+        (play (move Add (to (sites Empty) if:(is Flat))))
+        (end {
+            (if (is Line (- 4 (layer of:(last To))) SameLayer) (result Mover Win))
+            (if (= (layer of:(last To)) 3) (result Mover Draw))
+        })
+    )
+)"""
+
+# (where "Name" <player by a number>).
+WHERE_BY_NUMBER_GAME = """
+(game "Corner Kings"
+    (players 2)
+    (equipment {
+        (board (square 4))
+        (piece "King" Each (move Step (to if:(is Empty (to)))))
+    })
+    (rules
+        (start {(place "King1" 0) (place "King2" 15)})
+        (play (forEach Piece))
+        (end {
+            (if (= (where "King" 1) 15) (result P1 Win))
+            (if (= (where "King" (- 3 (mover))) 0) (result Mover Loss))
+        })
+    )
+)"""
+
 CASES = [
     (FLAT_GAME, (3, 4), lambda df: df["moves"].eq(14).all()),
     (ABS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).any()),
@@ -153,11 +189,14 @@ CASES = [
     (HIDDEN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
     (REMOVE_CELL_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    (LAYER_LINE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (WHERE_BY_NUMBER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (MIN_RANGE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["is-flat", "abs-and-count-vertices", "product-and-add-of-a-counted-kind",
-       "add-of-a-counted-kind", "set-and-is-hidden", "remove-cells-of-hands", "min-range"]
+       "add-of-a-counted-kind", "set-and-is-hidden", "remove-cells-of-hands",
+       "line-of-a-computed-length-and-layer-of", "where-for-a-player-by-number", "min-range"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

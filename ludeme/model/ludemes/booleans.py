@@ -845,8 +845,11 @@ def _is_visited(src, lud):
 @emits(IsLine, kind="bool", refuses=("type",))
 def _is_line(src, lud):
     from .literals import IntConst
-    if not isinstance(lud.exact, bool) or type(lud.length) is not IntConst:
-        raise Unsupported(lud, "with a computed length or exact:")
+    if not isinstance(lud.exact, bool):
+        raise Unsupported(lud, "with a computed exact:")
+    if type(lud.length) is not IntConst and (lud.if_ is not None or lud.top):
+        # the reference reads it with (to) on the pivot where if: is given
+        raise Unsupported(lud, "with a computed length beside if: or top:")
     if lud.byLevel and not src.game.stacking:
         raise Unsupported(lud, "with byLevel: in a game without stacks")
     if lud.role is not None and lud.who is not None:

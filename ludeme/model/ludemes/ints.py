@@ -1086,6 +1086,16 @@ def _phase_of(src, lud):
     return f"({src.table(phases)}[{at}] if 0 <= {at} < {len(phases)} else -1)"
 
 
+@emits(LayerOf, kind="int")
+def _layer_of(src, lud):
+    """As `LayerOf.compile`: a table of the board sites' layers, -1 off the board."""
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, "of a site type the board is not played on")
+    layers = list(src.env.board.layers)
+    at = src.int_expr(lud.of)
+    return f"({src.table(layers)}[{at}] if 0 <= {at} < {len(layers)} else -1)"
+
+
 @emits(CountAt, kind="int", refuses=("level",))
 def _count_at(src, lud):
     """As the reference: 0 off the containers (and, of another site type, on the board)."""
