@@ -178,6 +178,42 @@ WHERE_BY_NUMBER_GAME = """
     )
 )"""
 
+# (intervene ...) as moves looked for ((can Move ...) after a step): no step between two
+# enemies.
+INTERVENE_GAME = """
+(game "No Stepping Between"
+    (players 2)
+    (equipment {
+        (board (square 4))
+        (piece "Disc" Each
+            (move Step Orthogonal (to if:(is Empty (to)))
+                (then
+                    (custodial (from (last To)) Orthogonal
+                        (between (max 1) if:(is Enemy (who at:(between))) (apply (remove (between))))
+                        (to if:(is Friend (who at:(to))))
+                    )
+                )
+            )
+        )
+    })
+    (rules
+        (start {(place "Disc1" (sites Bottom)) (place "Disc2" (sites Top))})
+        (play
+            (do (forEach Piece)
+                ifAfterwards:(not (can Move
+                    (intervene (from (last To)) Orthogonal
+                        (to if:(is Enemy (who at:(to))) (apply (remove (to))))
+                    )
+                ))
+            )
+        )
+        (end {
+            (if (no Moves Next) (result Mover Win))
+            (if (> 3 (count Pieces Next)) (result Mover Win))
+        })
+    )
+)"""
+
 CASES = [
     (FLAT_GAME, (3, 4), lambda df: df["moves"].eq(14).all()),
     (ABS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).any()),
@@ -191,12 +227,15 @@ CASES = [
     (REMOVE_CELL_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     (LAYER_LINE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (WHERE_BY_NUMBER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (INTERVENE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
     (MIN_RANGE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["is-flat", "abs-and-count-vertices", "product-and-add-of-a-counted-kind",
        "add-of-a-counted-kind", "set-and-is-hidden", "remove-cells-of-hands",
-       "line-of-a-computed-length-and-layer-of", "where-for-a-player-by-number", "min-range"]
+       "line-of-a-computed-length-and-layer-of", "where-for-a-player-by-number",
+       "intervene-as-moves-looked-for", "min-range"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
