@@ -214,6 +214,36 @@ INTERVENE_GAME = """
     )
 )"""
 
+# (move Hop ...) over a range of hurdles in directions relative to the piece: its facing
+# read per kind of piece and start.
+RELATIVE_HOP_GAME = """
+(define "LeapOrStep"
+    (or
+        (move Step Forward (to if:(is Empty (to))))
+        (move Hop (difference Orthogonal Backward)
+            (between (range 1 2) if:(is Occupied (between)))
+            (to if:(not (is Mover (who at:(to)))) (apply (remove (to))))
+        )
+    )
+)
+
+(game "Leaping Pawns"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Pawn" P1 N "LeapOrStep")
+        (piece "Pawn" P2 S "LeapOrStep")
+    })
+    (rules
+        (start {(place "Pawn1" (expand (sites Bottom))) (place "Pawn2" (expand (sites Top)))})
+        (play (forEach Piece))
+        (end {
+            (if (is In (last To) (union (sites Top) (sites Bottom))) (result Mover Win))
+            (if (no Moves Next) (result Mover Win))
+        })
+    )
+)"""
+
 CASES = [
     (FLAT_GAME, (3, 4), lambda df: df["moves"].eq(14).all()),
     (ABS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).any()),
@@ -229,13 +259,16 @@ CASES = [
     (WHERE_BY_NUMBER_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (INTERVENE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
+    (RELATIVE_HOP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
     (MIN_RANGE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["is-flat", "abs-and-count-vertices", "product-and-add-of-a-counted-kind",
        "add-of-a-counted-kind", "set-and-is-hidden", "remove-cells-of-hands",
        "line-of-a-computed-length-and-layer-of", "where-for-a-player-by-number",
-       "intervene-as-moves-looked-for", "min-range"]
+       "intervene-as-moves-looked-for", "hop-over-a-range-in-relative-directions",
+       "min-range"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

@@ -2647,8 +2647,10 @@ def _last_move_keys(src, lud, dirn, index: dict) -> str:
     padded with -1, in the reference's order. Each choice of static directions and last-move
     words is tabulated over (a piece at `hf` or not, last from, last to), as the reference's
     keys work it out on a probe; an `(if ...)` is tested where the hop is generated, (from)
-    on `hf`. Refused where the directions read more of the site: relative to a piece's
-    facing, by site, or a difference on a board whose lines are also diagonal edges."""
+    on `hf`. Directions relative to the piece (its facing), none following the last move,
+    are tabulated over (the kind of piece at `hf`, `hf`) instead. Refused where the
+    directions read more of the site: relative to a piece's facing beside last-move words,
+    by site, or a difference on a board whose lines are also diagonal edges."""
     from ludeme.model.tables import RELATIVE_ANGLES, _TURNS
     from ludeme.boards.trajectories import RELATIONS
     import numpy as np
@@ -2658,6 +2660,9 @@ def _last_move_keys(src, lud, dirn, index: dict) -> str:
         not_ok = _last_move_keys(src, lud, dirn.not_ok, index)
         return f"({ok} if {src.bool_expr(dirn.cond)} else {not_ok})"
     env, board = src.env, src.env.board
+    words = _direction_words(dirn)
+    by_piece = any(w in RELATIVE_ANGLES or w in _TURNS for w in words) and \
+        not any(w in ("SameDirection", "OppositeDirection") for w in words)
 
     def check(d):
         if isinstance(d, Directions) and d.keyword == "difference":
@@ -2671,12 +2676,23 @@ def _last_move_keys(src, lud, dirn, index: dict) -> str:
         if hasattr(d, "direction_keys") or getattr(d, "bySite", False):
             raise Unsupported(lud, "with directions that read the site")
         words = [d] if isinstance(d, str) else list(d.dirs)
-        if any(w in RELATIVE_ANGLES or w in _TURNS for w in words):
+        if not by_piece and any(w in RELATIVE_ANGLES or w in _TURNS for w in words):
             raise Unsupported(lud, "with directions relative to the piece beside ones that "
                                    "follow the last move")
     check(dirn)
     keys = env.direction_keys(dirn, lud)
     n = env.num_board_sites
+    if by_piece:
+        # per kind of piece at the start (0: none) and start site, as the reference reads
+        # the piece's facing there
+        per = src.per_kind(lambda probe, s_: [index.setdefault(k, len(index))
+                                              for k in keys(probe, s_)])
+        width = max((len(r) for rows_ in per for r in rows_), default=0) or 1
+        table = np.full((len(per), n, width), -1)
+        for w, rows_ in enumerate(per):
+            for s_, r in enumerate(rows_):
+                table[w, s_, :len(r)] = r
+        return f"{src.table(table)}[what[hf], hf]"
     rows = []
     probe = src.probe()
     for present in (0, 1):
@@ -2695,6 +2711,21 @@ def _last_move_keys(src, lud, dirn, index: dict) -> str:
     # a last move off the board follows no direction, as one before the first move
     return (f"{src.table(table)}[1 if what[hf] > 0 else 0, last_from + 1 if last_from < {n} "
             f"else 0, last_to + 1 if last_to < {n} else 0]")
+
+
+def _direction_words(d) -> list[str]:
+    """The direction words of directions, those of a (difference ...) or (union ...) of
+    them included (none for a direction function that reads the site)."""
+    if isinstance(d, str):
+        return [d]
+    parts = getattr(d, "direction_parts", None)
+    if parts is not None:
+        return [w for p in parts() for w in _direction_words(p)]
+    if isinstance(d, Directions) and d.keyword == "if":
+        return _direction_words(d.ok) + _direction_words(d.not_ok)
+    if hasattr(d, "direction_keys"):
+        return []
+    return list(getattr(d, "dirs", ()))
 
 
 def _hop_range_moves(src, lud, frm_expr, out, ind):
