@@ -244,6 +244,37 @@ RELATIVE_HOP_GAME = """
     )
 )"""
 
+# (move Step ...) in (directions Cell from:(last From) to:(last To)): a second piece steps
+# the way the first went.
+STEP_BETWEEN_GAME = """
+(game "Echo Steps"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each (move Step (to if:(is Empty (to))) (then (moveAgain))))
+    })
+    (rules
+        (start {(place "Disc1" (sites Bottom)) (place "Disc2" (sites Top))})
+        (play
+            (if (is Prev Mover)
+                (or
+                    (forEach Site (difference (sites Occupied by:Mover) (last To))
+                        (move Step (from (site)) (directions Cell from:(last From) to:(last To))
+                            (to if:(is Empty (to)))
+                        )
+                    )
+                    (move Pass)
+                )
+                (forEach Piece)
+            )
+        )
+        (end {
+            (if (and (is Mover P1) (is In (last To) (sites Top))) (result P1 Win))
+            (if (and (is Mover P2) (is In (last To) (sites Bottom))) (result P2 Win))
+        })
+    )
+)"""
+
 CASES = [
     (FLAT_GAME, (3, 4), lambda df: df["moves"].eq(14).all()),
     (ABS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).any()),
@@ -261,6 +292,7 @@ CASES = [
      and df["piece_number_max_decrease"].lt(0).any()),
     (RELATIVE_HOP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
+    (STEP_BETWEEN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (MIN_RANGE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
 ]
@@ -268,7 +300,7 @@ IDS = ["is-flat", "abs-and-count-vertices", "product-and-add-of-a-counted-kind",
        "add-of-a-counted-kind", "set-and-is-hidden", "remove-cells-of-hands",
        "line-of-a-computed-length-and-layer-of", "where-for-a-player-by-number",
        "intervene-as-moves-looked-for", "hop-over-a-range-in-relative-directions",
-       "min-range"]
+       "step-in-the-directions-between-two-sites", "min-range"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

@@ -1778,6 +1778,9 @@ def _step_moves(src, lud, out, ind):
     from .ints import Level
     if lud.from_ is not None and lud.from_.type not in (None, src.env.board.site_type):
         raise Unsupported(lud, "on another site type than the board's")
+    if type(lud.dirn).__name__ == "DirectionsBetween":
+        _step_between_moves(src, lud, out, ind)
+        return
     # (from ... level:): read with the enclosing (from), before the start is set (as
     # `MoveStep.compile`); below -1 no move
     level = lud.from_.level if lud.from_ is not None else None
@@ -1841,6 +1844,77 @@ def _step_moves(src, lud, out, ind):
     src.push(out, ind + "            ", "frm", "to", g, x)
     if given is not None:
         out.append(f"{ind}frm = {kept}")
+
+
+def _step_between_moves(src, lud, out, ind):
+    """A step in the directions between two sites ((directions from:<a> to:<b>), read with
+    the enclosing (from) before the step sets it, as `MoveStep.compile`'s `targets`): the
+    board's directions (of the All relation) with a radial from a through b, by a table per
+    pair of sites, the sites one step away in each from the start, each once, in turn."""
+    import numpy as np
+    dirn = lud.dirn
+    if dirn.type not in (None, src.env.board.site_type):
+        raise Unsupported(dirn, f"of {dirn.type} sites on a board of "
+                                f"{src.env.board.site_type} sites")
+    if lud.from_ is not None and lud.from_.level is not None:
+        raise Unsupported(lud, "with (from ... level:) beside (directions from: to:)")
+    board, n = src.env.board, src.env.num_board_sites
+    names = [d for d in board.relation_dirs("All") if d in board.radials]
+    between = [[[] for _ in range(n)] for _ in range(n)]
+    for i, d in enumerate(names):
+        for a in range(n):
+            for b in sorted({b for r in board.radials[d][a] for b in r.sites[1:]}):
+                between[a][b].append(i)
+    width = max((len(x) for row in between for x in row), default=0) or 1
+    t_between = np.full((n, n, width), -1)
+    for a in range(n):
+        for b in range(n):
+            t_between[a, b, :len(between[a][b])] = between[a][b]
+    steps = [[list(board.trajectories.targets(s_, d)) for s_ in range(n)] for d in names] \
+        or [[[] for _ in range(n)]]
+    depth = max((len(t) for per in steps for t in per), default=0) or 1
+    t_steps = np.full((len(steps), n, depth), -1)
+    t_nsteps = np.zeros((len(steps), n), dtype=np.int64)
+    for i, per in enumerate(steps):
+        for s_, t in enumerate(per):
+            t_steps[i, s_, :len(t)] = t
+            t_nsteps[i, s_] = len(t)
+    DB, ST, SN = src.table(t_between), src.table(t_steps), src.table(t_nsteps)
+    d = len(ind)
+    # the two sites read with the enclosing (from)
+    out.append(f"{ind}dba_{d}, dbb_{d} = {src.int_expr(dirn.from_)}, {src.int_expr(dirn.to)}")
+    given = from_site(src, lud) if lud.from_ is not None and lud.from_.site is not None \
+        else None
+    if given is not None:
+        out.append(f"{ind}ssf_{d} = frm")
+        out.append(f"{ind}frm = {given}")
+    f_ok = _from_condition(src, lud)
+    to = lud.to
+    refuse(to, "level", "site", "type")
+    effect = []
+    if to.apply is not None:
+        _apply_lines(src, to.apply, effect)
+    line, kind, levels = _moving(src, lud, LV_TOP)
+    g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
+    cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
+    i4 = ind + "            "
+    out += [f"{ind}if 0 <= frm < {n}{f_ok} and 0 <= dba_{d} < {n} and 0 <= dbb_{d} < {n}:",
+            f"{ind}    for dk_ in range({width}):",
+            f"{ind}        dd_ = {DB}[dba_{d}, dbb_{d}, dk_]",
+            f"{ind}        if dd_ < 0:",
+            f"{ind}            break",
+            f"{ind}        for j in range({SN}[dd_, frm]):",
+            f"{i4}to = {ST}[dd_, frm, j]",
+            f"{i4}seen_ = False",        # a site an earlier direction reached: once
+            f"{i4}for dk2_ in range(dk_):",
+            f"{i4}    dd2_ = {DB}[dba_{d}, dbb_{d}, dk2_]",
+            f"{i4}    for j2 in range({SN}[dd2_, frm]):",
+            f"{i4}        if {ST}[dd2_, frm, j2] == to:",
+            f"{i4}            seen_ = True",
+            f"{i4}if not seen_ and {cond}:"]
+    src.push(out, i4 + "    ", "frm", "to", g)
+    if given is not None:
+        out.append(f"{ind}frm = ssf_{d}")
 
 
 def _step_targets(src, lud, dirn) -> list:
