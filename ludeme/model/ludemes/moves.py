@@ -1494,10 +1494,10 @@ def _add_moves(src, lud, out, ind):
     to = lud.to
     kind, owner = added_piece(src, lud)
     listed = placed_kind = kind
-    if "sc[" in kind and to.level is None:
-        # a kind read from the state (e.g. (count Moves)) is the one the move was listed
-        # with, as the reference reads it: kept in the move's extra, as the counters have
-        # ticked when the effect runs
+    if _TICKED.search(kind) and to.level is None:
+        # a kind read from what the turn changes before a move's effect runs (e.g. (count
+        # Moves)) is the one the move was listed with, as the reference reads it: kept in
+        # the move's extra
         listed, placed_kind, owner = "ak_", "x", "OWNER[x]"
     effect: list[str] = []
     if to.apply is not None:
@@ -1543,6 +1543,12 @@ def _add_moves(src, lud, out, ind):
     out.append(f"{inner}if twice_{d}:")
     src.push(out, inner + "    ", "to", "to", g, x)
     out.append(f"{ind}frm = sfa_{d}")
+
+
+# What the kernels' `step` changes before a decision's effect runs (its counters, the
+# pending values it clears, the last sites after consequents, ...).
+_TICKED = re.compile(r"sc\[(NUM_MOVES|NUM_DECISIONS|NUM_ACTIONS|REPLAYED|PENDN|PENDING|STALE|ALLP"
+                     r"|LAST_TO_AFTER|LAST_FROM_AFTER|LTN|LTS)\b")
 
 
 def _inserted(src, lud, kind: str, owner: str, level: str, n: str = "1") -> str:
