@@ -275,6 +275,28 @@ STEP_BETWEEN_GAME = """
     )
 )"""
 
+# (priority ...) as a consequent: the first list that makes a move (a removal east, else
+# west, else maybe another turn).
+PRIORITY_THEN_GAME = """
+(game "Push Aside"
+    (players 2)
+    (equipment {(board (square 4)) (piece "Disc" Each)})
+    (rules
+        (play
+            (move Add (to (sites Empty))
+                (then
+                    (priority {
+                        (if (is Enemy (who at:(ahead (last To) E))) (remove (ahead (last To) E)))
+                        (if (is Enemy (who at:(ahead (last To) W))) (remove (ahead (last To) W)))
+                        (if (= 0 (% (count Moves) 5)) (moveAgain))
+                    })
+                )
+            )
+        )
+        (end (if (is Line 3) (result Mover Win)))
+    )
+)"""
+
 CASES = [
     (FLAT_GAME, (3, 4), lambda df: df["moves"].eq(14).all()),
     (ABS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(16).any()),
@@ -293,6 +315,8 @@ CASES = [
     (RELATIVE_HOP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
     (STEP_BETWEEN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (PRIORITY_THEN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and (df["moves"] > df["piece_number_maximum"]).any()),
     (MIN_RANGE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
 ]
@@ -300,7 +324,7 @@ IDS = ["is-flat", "abs-and-count-vertices", "product-and-add-of-a-counted-kind",
        "add-of-a-counted-kind", "set-and-is-hidden", "remove-cells-of-hands",
        "line-of-a-computed-length-and-layer-of", "where-for-a-player-by-number",
        "intervene-as-moves-looked-for", "hop-over-a-range-in-relative-directions",
-       "step-in-the-directions-between-two-sites", "min-range"]
+       "step-in-the-directions-between-two-sites", "priority-as-a-consequent", "min-range"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
