@@ -471,14 +471,42 @@ class CompiledState:
         from ludeme.engine.picture import state_svg
         return state_svg(self)
 
-    def board_view(self) -> dict:
+    def board_view(self, player: int | None = None) -> dict:
+        """As `State.board_view`: seen by `player` (1-based), a datum hidden from them reads
+        HIDDEN_VALUE."""
         n, m = self.m.N_SITES, self.m
         hands = [self.count[c.sites_from:c.sites_from + c.num_sites].tolist()
                  for c in self.g.containers[1:]]
-        return {"who": self.who[:n].tolist(), "what": self.what[:n].tolist(),
+        view = {"who": self.who[:n].tolist(), "what": self.what[:n].tolist(),
                 "count": self.count[:n].tolist(), "hands": hands,
                 "scores": self.sc[m.SCORE + 1:m.SCORE + m.NP + 1].tolist(),
                 "stacks": [self.stack(i) for i in range(n)] if m.STACKING else None}
+        if player is not None and m.N_HID:
+            self._mask_hidden(view, player)
+        return view
+
+    def _mask_hidden(self, view: dict, player: int) -> None:
+        """Blank in `view` what is hidden from `player` (`State._mask_hidden`): the whole
+        piece, or the datum named (What, Who, Count)."""
+        from ludeme.engine.state import HIDDEN_VALUE
+        from .rt import hidden_datum
+        m, n = self.m, self.m.N_SITES
+        fields = {None: ("who", "what", "count"), "What": ("what",), "Who": ("who",),
+                  "Count": ("count",)}
+        for data, names in fields.items():
+            d = hidden_datum(data)
+            for site in range(m.TOTAL):
+                if not self.sc[m.HID + (d * m.TOTAL + site) * (m.NP + 1) + player]:
+                    continue
+                if site < n:
+                    for f in names:
+                        view[f][site] = HIDDEN_VALUE
+                    if view["stacks"] is not None:
+                        view["stacks"][site] = None
+                elif "count" in names:
+                    for i, c in enumerate(self.g.containers[1:]):
+                        if c.sites_from <= site < c.sites_from + c.num_sites:
+                            view["hands"][i][site - c.sites_from] = HIDDEN_VALUE
 
 
 def cache_dir() -> Path:

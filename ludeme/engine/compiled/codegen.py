@@ -1030,16 +1030,22 @@ class Source:
         return f"{name}_st(who, what, count, sc[STATE:STATE + N_STATE], {rest}"
 
     def site_move(self, frm: str = "frm", to: str = "to") -> str:
-        """The effect line that moves the piece at `frm` to `to`."""
+        """The effect line that moves the piece at `frm` to `to` (in a game with hidden
+        information, its flags with it: `hidden_move`)."""
         if self.game.who_is_index:
             # the reference's owner_of: a piece landing in a hand takes its kind's owner
             # (`INDEX_WRITES` binds the name to the write that keeps the index on the board)
-            return self._site_write(SITE_MOVE_COUNTED.replace("count, 0,", "count, HAND_FROM,")
+            line = self._site_write(SITE_MOVE_COUNTED.replace("count, 0,", "count, HAND_FROM,")
                                     .format(owners=list(self.game.ludii_owners), frm=frm, to=to))
-        if self.counting:
-            return self._site_write(SITE_MOVE_COUNTED.format(
+        elif self.counting:
+            line = self._site_write(SITE_MOVE_COUNTED.format(
                 owners=list(self.game.ludii_owners), frm=frm, to=to))
-        return self._site_write(SITE_MOVE.format(frm=frm, to=to))
+        else:
+            line = self._site_write(SITE_MOVE.format(frm=frm, to=to))
+        if self.game.hidden_info:
+            # the origin's emptiness read after the move, as `State._move_hidden`
+            line += f"; hidden_move(sc, HID, TOTAL, NP + 1, what, {frm}, {to})"
+        return line
 
     def site_add(self, to: str, what: str, who: str, n: str) -> str:
         """The effect line that adds `n` pieces `what` of `who` at `to`."""
@@ -1507,7 +1513,8 @@ def _generate(game, s0, src: Source) -> str:
         init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
                                 if v] + _start_remembered(src, s0) + trk_init
                                + [f"    sc[COV + {x}] = 1" for x in sorted(
-                                   fixed.notes.get(COVERED, ()))]) or "    pass",
+                                   fixed.notes.get(COVERED, ()))]
+                               + _start_hidden(game, s0)) or "    pass",
         num_start_moves=s0.num_start_moves,
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
@@ -1522,6 +1529,7 @@ def _generate(game, s0, src: Source) -> str:
         n_active=n + 1 if src.reads_active else 0,
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
         n_cov=n_sites if game.large_pieces else 0,
+        n_hidden=_hidden_size(game),
         n_rem=len(src.remembered),
         rem_w=game.total_sites if src.remembered else 0,
         rem_cap=4 * game.total_sites + 16 if src.remembered and src.remembered_order else 0,
@@ -1856,6 +1864,32 @@ def _state_keys(game, depth: int, values: bool = False) -> list[int]:
 DRAW_CAP = 64
 
 
+def _hidden_size(game) -> int:
+    """The size of the kernels' block of hidden flags (HID): a flag per datum, site and
+    player (0 without hidden information)."""
+    from .rt import N_HIDDEN_DATA
+    if not game.hidden_info:
+        return 0
+    return N_HIDDEN_DATA * game.total_sites * (game.num_players + 1)
+
+
+def _start_hidden(game, s0) -> list[str]:
+    """The reset lines of the start position's hidden flags (a start rule's (set Hidden
+    ...))."""
+    from .rt import hidden_datum
+    if not game.hidden_info:
+        return []
+    n, total = game.num_players, game.total_sites
+    lines = []
+    for key, flags in sorted(s0.notes.items(), key=repr):
+        if key[0] != "hidden":
+            continue
+        d = hidden_datum(key[1])
+        lines += [f"    sc[HID + {(d * total + site) * (n + 1) + p}] = 1"
+                  for site, p in sorted(flags)]
+    return lines
+
+
 def _start_lines(src, game) -> list[str]:
     """The start rules drawn for each new game (a `start` emitter's lines, run by `reset`
     after the fixed start position): the only place the kernels draw from the chance
@@ -1936,7 +1970,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 NUM_SCALARS, WIN, LOSS, DRAW,
                                 hash_one, hash_into, site_word, grown, step_distance,
                                 popcount, series_figures, grown_rows, JOURNAL, JOURNAL_TAIL,
-                                journal, restore,
+                                journal, restore, hidden_move, N_HIDDEN_DATA,
                                 N_SERIES, S_PIECES, S_OCCUPIED, S_LEGAL, S_MULTI,
                                 S_DISTANCE, S_SCORE)
 {stack_writes}
@@ -1983,7 +2017,12 @@ LTS = LTN + 1                 # sc[LTS + i]: the i-th of them, in the order they
 N_LTS = {n_last_tos}
 COV = LTS + N_LTS             # sc[COV + s]: a large piece covers board site s (Ludii's
 N_COV = {n_cov}               # isEmpty: not empty, though no piece stands there)
-SC_SIZE = COV + N_COV
+# Hidden information ((set Hidden ...)): sc[HID + (d * TOTAL + s) * (NP + 1) + p] is 1
+# where datum d (`hidden_datum`: the whole piece, What, Who, ...) of site s is hidden from
+# player p.
+HID = COV + N_COV
+N_HID = {n_hidden}
+SC_SIZE = HID + N_HID
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}

@@ -412,6 +412,33 @@ def site_move(who, what, count, hand_from, frm, to):
         count[to] = 1
 
 
+# The data hidden information is kept for (`ludemes.hidden`): the whole piece, then each
+# datum named; a block of flags each in the kernels (codegen's HID).
+HIDDEN_DATA = (None, "What", "Who", "State", "Count", "Rotation", "Value")
+N_HIDDEN_DATA = len(HIDDEN_DATA)
+
+
+def hidden_datum(data) -> int:
+    """The index of a datum's block of hidden flags."""
+    return HIDDEN_DATA.index(data)
+
+
+@njit(cache=True)
+def hidden_move(sc, base, total, width, what, frm, to):
+    """The hidden flags after a piece moved from `frm` to `to` (`State._move_hidden`): the
+    destination takes the origin's, for every datum and player; an origin left empty loses
+    them."""
+    emptied = what[frm] == 0
+    for d in range(N_HIDDEN_DATA):
+        a = base + (d * total + frm) * width
+        b = base + (d * total + to) * width
+        for p in range(width):
+            v = sc[a + p]
+            if emptied:
+                sc[a + p] = 0
+            sc[b + p] = v
+
+
 @njit(cache=True)
 def site_move_counted(who, what, count, count_from, owner_of, frm, to):
     """FlatSites.move in a game that counts (Ludii's Count flag): sites from `count_from`

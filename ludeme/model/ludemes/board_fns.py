@@ -365,11 +365,11 @@ def _where_piece(src, lud) -> tuple[str, bool]:
     whether it is named (the first component of the player whose name contains it)."""
     if not isinstance(lud.name, str):
         return src.int_expr(lud.name), False
-    if not isinstance(lud.role, str):
-        raise Unsupported(lud, "for a player given by a number")
     first = first_named(src.game.components, lud.name)
     per = [first.get(p, -1) for p in range(src.game.num_players + 2)]
-    pid = src.player_expr(lud.role, lud)
+    # a player by a role, or by a number (none of a number past the players')
+    pid = src.player_expr(lud.role, lud) if isinstance(lud.role, str) else \
+        src.int_expr(lud.role)
     return f"({src.table(per)}[{pid}] if 0 <= {pid} < {len(per)} else -1)", True
 
 

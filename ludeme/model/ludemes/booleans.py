@@ -744,6 +744,28 @@ def _player_test(src, lud):
     return tests[type(lud)].format(x=src.int_expr(lud.player))
 
 
+@emits(IsFlat, kind="bool")
+def _is_flat(src, lud):
+    """As `IsFlat.compile`: the site ((to) by default) is a board site all of whose sites
+    one step Downward are occupied (none on the bottom layer), by a table of them per site
+    padded with -1."""
+    board = src.env.board
+    below = [list(board.trajectories.targets(s, "Downward")) if layer else []
+             for s, layer in enumerate(board.layers)]
+    width = max([1, *(len(b) for b in below)])
+    table = src.table([b + [-1] * (width - len(b)) for b in below])
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(what, s):",
+            f"    if s < 0 or s >= {len(below)}:", "        return False",
+            f"    for b in {table}[s]:",
+            "        if b >= 0 and what[b] == 0:", "            return False",
+            "    return True", ""])
+    at = "to" if lud.site is None else src.int_expr(lud.site)
+    return f"{src.helper(make)}(what, {at})"
+
+
 @emits(IsPrev, kind="bool")
 def _is_prev(src, lud):
     return f"(prev == {src.role_expr(lud.role, lud)})"
@@ -828,8 +850,11 @@ def _is_visited(src, lud):
 @emits(IsLine, kind="bool", refuses=("type",))
 def _is_line(src, lud):
     from .literals import IntConst
-    if not isinstance(lud.exact, bool) or type(lud.length) is not IntConst:
-        raise Unsupported(lud, "with a computed length or exact:")
+    if not isinstance(lud.exact, bool):
+        raise Unsupported(lud, "with a computed exact:")
+    if type(lud.length) is not IntConst and (lud.if_ is not None or lud.top):
+        # the reference reads it with (to) on the pivot where if: is given
+        raise Unsupported(lud, "with a computed length beside if: or top:")
     if lud.byLevel and not src.game.stacking:
         raise Unsupported(lud, "with byLevel: in a game without stacks")
     if lud.role is not None and lud.who is not None:

@@ -1370,6 +1370,23 @@ def _priority_moves(src, lud, out, ind):
                 out.append(f"{ind}pass")
 
 
+@emits(Priority, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+def _priority_consequent(src, lud, lines, ind):
+    """The first list that makes a move on the position now, applied (as `Priority.compile`
+    gives its moves): each list's count of moves (`_moves_made`) read in turn until one
+    makes some; refused where a list's count is not known here."""
+    lists = list(lud.lists) + ([lud.second] if lud.second is not None else [])
+    for i, moves in enumerate(lists):
+        made = _moves_made(src, moves)
+        if made is None:
+            raise Unsupported(lud, "as a consequent, with a list whose moves are not "
+                                   "counted here")
+        body: list[str] = []
+        src.consequent(moves, body, ind + "    ")
+        lines.append(f"{ind}{'if' if i == 0 else 'elif'} {made[0]} > 0:")
+        lines.extend(body or [f"{ind}    pass"])
+
+
 @emits(Min, Max, kind="int")
 def _extreme_expr(src, lud):
     if lud.array is not None:

@@ -612,6 +612,64 @@ def _intervene_consequent(src, lud, lines, ind):
     (then ...), as each move made carries it."""
     from ludeme.engine.compiled.emit import emit
     from .moves import _apply_lines
+    to = lud.to
+    effect: list[str] = []
+    if to is not None and to.apply is not None:
+        _apply_lines(src, to.apply, effect)
+    else:
+        effect = ["if what[to] > 0:", f"    {src.site_clear('to')}"]
+    then = lud.__dict__.get("_fields", {}).get("then")
+    if then is not None:        # after each capture made
+        effect += ["to = -1"]
+        emit("then", src, then, effect)
+    body = [*_intervene_scan(src, lud),
+            "    for i in range(cn):",
+            "        to = cbuf[i]",
+            *("        " + x for x in effect),
+            "    to = -1"]
+    lines.extend(ind + x for x in body)
+
+
+@emits(Intervene, kind="moves")
+def _intervene_moves(src, lud, out, ind):
+    """Where moves are only looked for (is there one: (can Move ...)), `Intervene.compile`'s
+    moves: the effect's (by default a removal: a move where a piece stands) at each site
+    captured, with (to) on it. As moves played they are refused: a move of the kernels
+    carries no site captured for its effect to read."""
+    if not src.any_mode:
+        raise Unsupported(lud, "as moves played (only where moves are looked for, as "
+                          "inside (can Move ...))")
+    if lud.then is not None:
+        raise Unsupported(lud, "with (then ...) as moves")
+    from ludeme.engine.compiled.emit import emit, lookup
+    to = lud.to
+    moves: list[str] = []
+    if to is not None and to.apply is not None:
+        eff = to.apply.effect
+        if eff is None:
+            raise Unsupported(to.apply, "without an effect")
+        if lookup("moves", eff) is None and lookup("one_move", eff) is not None:
+            # an effect making one move at most (a removal: where a piece stands)
+            body: list[str] = []
+            src.effect_body(eff, body)
+            g = src.new_generator(body, lud=lud)
+            moves.append(f"        if {emit('one_move', src, eff)}:")
+            src.push(moves, "            ", "to", "to", g)
+        else:
+            src.moves(eff, moves, "        ")
+    else:
+        g = src.new_generator([src.site_clear("to")], lud=lud, kind=A_REMOVE)
+        moves.append("        if what[to] > 0:")
+        src.push(moves, "            ", "to", "to", g)
+    out.extend(ind + x for x in ["ivs_ = to", *_intervene_scan(src, lud),
+                                 "    for i in range(cn):", "        to = cbuf[i]", *moves,
+                                 "to = ivs_"])
+
+
+def _intervene_scan(src, lud) -> list[str]:
+    """The lines finding the sites an (intervene ...) captures, from its start `cf`, into
+    `cbuf[:cn]` (in the reference's order), under `if 0 <= cf < <sites>:`."""
+    from ludeme.engine.compiled.emit import emit
     b, to = lud.between, lud.to
     if b is not None:
         refuse(b, "before", "after", "trail", "if_", "apply")
@@ -639,16 +697,7 @@ def _intervene_consequent(src, lud, lines, ind):
         lud.from_.site is not None else "frm"
     if lud.from_ is not None:
         refuse(lud.from_, "level", "if_", "type")
-    effect: list[str] = []
-    if to is not None and to.apply is not None:
-        _apply_lines(src, to.apply, effect)
-    else:
-        effect = ["if what[to] > 0:", f"    {src.site_clear('to')}"]
-    then = lud.__dict__.get("_fields", {}).get("then")
-    if then is not None:        # after each capture made
-        effect += ["to = -1"]
-        emit("then", src, then, effect)
-    body = [f"cf = {start}",
+    return [f"cf = {start}",
             f"if 0 <= cf < {n}:",
             f"    cbuf = np.empty({2 * width * depth + 2}, np.int64)",
             f"    ours = np.empty({depth}, np.int64)",
@@ -693,12 +742,7 @@ def _intervene_consequent(src, lud, lines, ind):
             "            cn += 1",
             "        for j in range(no):",
             "            cbuf[cn] = ours[j]",
-            "            cn += 1",
-            "    for i in range(cn):",
-            "        to = cbuf[i]",
-            *("        " + x for x in effect),
-            "    to = -1"]
-    lines.extend(ind + x for x in body)
+            "            cn += 1"]
 
 
 @emits(Push, kind="consequent", refuses=(("then", "as a consequent (each move it makes "

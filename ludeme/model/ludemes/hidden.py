@@ -174,3 +174,96 @@ class SitesHidden(Region):
 
 
 __all__ = ["HiddenData", "IsHidden", "SetHidden", "SetHiddenStart", "SitesHidden"]
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+# The flags are the kernels' block HID of sc: sc[HID + (d * TOTAL + s) * (NP + 1) + p] is 1
+# where datum d (`rt.hidden_datum`) of site s is hidden from player p; a piece's move takes
+# them along (`Source.site_move`), the start position's are set by `reset`.
+
+from ludeme.engine.compiled.emit import effect_as_consequent, emits, refuse_stacks  # noqa: E402
+from ludeme.engine.compiled.unsupported import Unsupported  # noqa: E402
+
+# The roles naming a set of players (`Roles.set_fn`); any other names one player.
+_SETS = ("All", "Each", "Any", "Shared", "Enemy", "NonMover", "Friend", "Ally", "MoverTeam",
+         "TeamMover")
+
+
+def _compiled_check(src, lud) -> None:
+    """What the compiled forms refuse beyond the reference's own checks (`_check_flat`):
+    stacks, and a game that reads (last To afterConsequence:True)."""
+    refuse_stacks(src, lud)
+    if lud.level is not None:
+        raise Unsupported(lud, "at a level of a stack")
+    env = src.env
+    if lud.type not in (None, env.board.site_type, "Cell"):
+        raise Unsupported(lud, f"of {lud.type} sites on a board played on "
+                               f"{env.board.site_type} sites")
+    if src.reads_after:
+        raise Unsupported(lud, "in a game reading (last To afterConsequence:True)")
+
+
+def _flag(d: int, site: str, player: str) -> str:
+    return f"sc[HID + ({d} * TOTAL + {site}) * (NP + 1) + {player}]"
+
+
+def _each_player(src, lud, var: str, body: list[str]) -> list[str]:
+    """The lines of `body` for each real player `to:` names, as `var` (`_who_fn`)."""
+    to = lud.to
+    if isinstance(to, str) and (to in _SETS or (to[:4] == "Team" and to[4:].isdigit())):
+        if to == "Shared":              # no real player
+            return []
+        test = "True" if to == "Any" else src.owner_test(to, lud, var)
+        return [f"for {var} in range(1, NP + 1):", f"    if {test}:",
+                *("        " + x for x in body)]
+    if to == "Next":                    # the state's next player now, as `Roles.id_fn`
+        one = "sc[NEXT]"
+    else:
+        one = src.role_expr(to, lud) if isinstance(to, str) else src.int_expr(to)
+    return [f"{var} = {one}", f"if 1 <= {var} <= NP:", *("    " + x for x in body)]
+
+
+@emits(SetHidden, kind="effect")
+def _set_hidden_effect(src, lud, body):
+    """As `_hidden_actions`: for each datum (the whole piece without one), each site of the
+    region (or at:) and each real player of to:, the flag set to the value (True by default),
+    one action each."""
+    from ludeme.engine.compiled.rt import hidden_datum
+    from .moves import _sites_of, typed_site
+    _compiled_check(src, lud)
+    if (lud.at is None) == (lud.region is None):
+        raise Unsupported(lud, "without at:<site> or a region")
+    seq, flt = _sites_of(src, lud.at if lud.at is not None else lud.region)
+    tests = typed_site(src, lud, "hs_") + (f" and {flt('hs_')}" if flt else "")
+    value = "True" if lud.value is None else (
+        str(bool(lud.value)) if isinstance(lud.value, bool) else src.bool_expr(lud.value))
+    data = [hidden_datum(d) for d in lud.data] if lud.data else [hidden_datum(None)]
+    flags = [x for d in data for x in (f"{_flag(d, 'hs_', 'hp_')} = hv_",
+                                       "sc[NUM_ACTIONS] += 1")]
+    each = _each_player(src, lud, "hp_", flags) or ["pass"]
+    body += [f"hv_ = 1 if {value} else 0", f"for hs_ in {seq}:",
+             f"    if hs_ >= 0{tests}:", *("        " + x for x in each)]
+
+
+emits(SetHidden, kind="consequent")(effect_as_consequent(_set_hidden_effect))
+
+
+@emits(IsHidden, kind="bool")
+def _is_hidden(src, lud):
+    """As `IsHidden.compile`: the datum of the site hidden from every real player to: names
+    (and there is one), by a helper kernel."""
+    from ludeme.engine.compiled.rt import hidden_datum
+    from .moves import typed_site
+    _compiled_check(src, lud)
+    d = hidden_datum(lud.data)
+    check = typed_site(src, lud, "s")       # " and not_board_site(...)": fails on the board
+    lines = [f"    {check.removeprefix(' and ')}"] if check else []
+    lines += ["    n_ = 0", *("    " + x for x in _each_player(src, lud, "hp_", [
+        "n_ += 1", f"if {_flag(d, 's', 'hp_')} == 0:", "    return False"]))]
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(sc, HID, s, mover, nxt, prev):",
+                          "    if s < 0 or s >= TOTAL:",
+                          "        return False", *lines, "    return n_ > 0", ""])
+    # (handed HID: a reader of the flags, as `moves._READS` sees)
+    return f"{src.helper(make)}(sc, HID, {src.int_expr(lud.at)}, mover, nxt, prev)"

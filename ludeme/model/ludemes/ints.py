@@ -873,6 +873,12 @@ def _arith_expr(src, lud):
     return f"({a} {op} {src.int_expr(lud.b)})"
 
 
+@emits(CountVertices, kind="int")
+def _count_vertices(src, lud):
+    """The number of the board graph's vertices: a constant."""
+    return str(src.env.board.num_vertices)
+
+
 @emits(CountSites, kind="int")
 def _count_sites(src, lud):
     return src.count_in(lud, lud.in_, per_site="1", distinct=False)
@@ -1112,6 +1118,16 @@ def _phase_of(src, lud):
     phases = [s.phase for s in src.env.board.topology(lud.type).sites]
     at = src.int_expr(lud.of)
     return f"({src.table(phases)}[{at}] if 0 <= {at} < {len(phases)} else -1)"
+
+
+@emits(LayerOf, kind="int")
+def _layer_of(src, lud):
+    """As `LayerOf.compile`: a table of the board sites' layers, -1 off the board."""
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, "of a site type the board is not played on")
+    layers = list(src.env.board.layers)
+    at = src.int_expr(lud.of)
+    return f"({src.table(layers)}[{at}] if 0 <= {at} < {len(layers)} else -1)"
 
 
 @emits(CountAt, kind="int", refuses=("level",))

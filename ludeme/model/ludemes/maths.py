@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ludeme.engine.compiled.emit import emits
+from ludeme.engine.compiled.unsupported import Unsupported
 from .base import IntFn, P, ludeme
 from .intarray import IntArrayFn
 
@@ -17,6 +18,12 @@ class Abs(IntFn):
     def compile(self, env):
         value = env.compile(self.value)
         return lambda c: abs(value(c))
+
+
+@emits(Abs, kind="int")
+def _abs(src, lud):
+    """As `Abs.compile`: the value's absolute value."""
+    return f"abs({src.int_expr(lud.value)})"
 
 
 def java_int(x: float) -> int:
@@ -112,6 +119,28 @@ class Product(IntFn):
 class Mul(Product):
     """`(mul ...)`: Ludii's name for `(* ...)` (its Mul class, of which `*` is the alias)."""
     concepts = ("Multiplication",)
+
+
+@emits(Product, Mul, kind="int")
+def _product(src, lud):
+    """As `Product.compile`: the product of the values (of the int array's, 0 for none),
+    wrapped to 32-bit ints after each factor, as Java's ints."""
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(a):",
+            "    if len(a) == 0:", "        return 0",
+            "    out = 1",
+            "    for v in a:",
+            "        out = ((out * v + 2147483648) % 4294967296) - 2147483648",
+            "    return out", ""])
+    if (lud.array is None) == (not lud.values):
+        raise Unsupported(lud, "without two values, an array {...} or an int array")
+    if lud.array is not None:
+        from .intarray import array_expr
+        array = array_expr(src, lud.array)
+    else:
+        array = f"np.array([{', '.join(src.int_expr(v) for v in lud.values)}], np.int64)"
+    return f"{src.helper(make)}({array})"
 
 
 __all__ = ["Abs", "Mul", "Pow", "PowAlias", "Product"]

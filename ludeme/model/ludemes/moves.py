@@ -1495,11 +1495,17 @@ def _add_moves(src, lud, out, ind):
     (chainRuleCrossProduct adds it, then its loop again), as the reference keeps it."""
     to = lud.to
     kind, owner = added_piece(src, lud)
+    listed = placed_kind = kind
+    if _TICKED.search(kind) and to.level is None:
+        # a kind read from what the turn changes before a move's effect runs (e.g. (count
+        # Moves)) is the one the move was listed with, as the reference reads it: kept in
+        # the move's extra
+        listed, placed_kind, owner = "ak_", "x", "OWNER[x]"
     effect: list[str] = []
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     # stack:True pushes the piece as any add does in a stacking game (StackSites.add)
-    add, code, levels = src.site_add("to", kind, owner, "1"), A_ADD, LV_ADD
+    add, code, levels = src.site_add("to", placed_kind, owner, "1"), A_ADD, LV_ADD
     if lud.stack:
         code = A_ADD_LEVEL
     if to.level is not None:
@@ -1510,13 +1516,19 @@ def _add_moves(src, lud, out, ind):
     seq, conds = _to_sites(src, to)
     inner = ind + "            "
     if src.game.large_pieces:
+        if listed != kind:
+            raise Unsupported(lud, "with a piece read from what the turn changes before the "
+                                   "move, in a game with large pieces")
         _add_maybe_large(src, lud, kind, owner, seq, conds, g, out, ind)
         return
+    x = "-1"
+    if listed != kind:
+        out.append(f"{ind}{listed} = {kind}")
+        kind = x = listed
     if to.apply is None or not isinstance(to.site, Region):
         out.append(f"{ind}if {kind} > 0:")
         out.append(f"{ind}    for to in {seq}:")
         out.append(f"{ind}        if to >= 0{conds}:")
-        x = "-1"
         if to.level is not None:
             out += [f"{inner}alv = {src.int_expr(to.level)}", f"{inner}if alv < 0:",
                     f"{inner}    raise ValueError('(to ... level:) below 0')"]
@@ -1535,10 +1547,16 @@ def _add_moves(src, lud, out, ind):
     out.append(f"{ind}        if to >= 0{conds}:")
     out.append(f"{inner}frm = to")
     out.append(f"{inner}twice_{d} = {src.bool_expr(rule) if rule is not None else 'True'}")
-    src.push(out, inner, "to", "to", g)
+    src.push(out, inner, "to", "to", g, x)
     out.append(f"{inner}if twice_{d}:")
-    src.push(out, inner + "    ", "to", "to", g)
+    src.push(out, inner + "    ", "to", "to", g, x)
     out.append(f"{ind}frm = sfa_{d}")
+
+
+# What the kernels' `step` changes before a decision's effect runs (its counters, the
+# pending values it clears, the last sites after consequents, ...).
+_TICKED = re.compile(r"sc\[(NUM_MOVES|NUM_DECISIONS|NUM_ACTIONS|REPLAYED|PENDN|PENDING|STALE|ALLP"
+                     r"|LAST_TO_AFTER|LAST_FROM_AFTER|LTN|LTS)\b")
 
 
 def _inserted(src, lud, kind: str, owner: str, level: str, n: str = "1") -> str:
@@ -1913,6 +1931,9 @@ def _step_moves(src, lud, out, ind):
     from .ints import Level
     if lud.from_ is not None and lud.from_.type not in (None, src.env.board.site_type):
         raise Unsupported(lud, "on another site type than the board's")
+    if type(lud.dirn).__name__ == "DirectionsBetween":
+        _step_between_moves(src, lud, out, ind)
+        return
     # (from ... level:): read with the enclosing (from), before the start is set (as
     # `MoveStep.compile`); below -1 no move
     level = lud.from_.level if lud.from_ is not None else None
@@ -1978,6 +1999,77 @@ def _step_moves(src, lud, out, ind):
         out.append(f"{ind}frm = {kept}")
 
 
+def _step_between_moves(src, lud, out, ind):
+    """A step in the directions between two sites ((directions from:<a> to:<b>), read with
+    the enclosing (from) before the step sets it, as `MoveStep.compile`'s `targets`): the
+    board's directions (of the All relation) with a radial from a through b, by a table per
+    pair of sites, the sites one step away in each from the start, each once, in turn."""
+    import numpy as np
+    dirn = lud.dirn
+    if dirn.type not in (None, src.env.board.site_type):
+        raise Unsupported(dirn, f"of {dirn.type} sites on a board of "
+                                f"{src.env.board.site_type} sites")
+    if lud.from_ is not None and lud.from_.level is not None:
+        raise Unsupported(lud, "with (from ... level:) beside (directions from: to:)")
+    board, n = src.env.board, src.env.num_board_sites
+    names = [d for d in board.relation_dirs("All") if d in board.radials]
+    between = [[[] for _ in range(n)] for _ in range(n)]
+    for i, d in enumerate(names):
+        for a in range(n):
+            for b in sorted({b for r in board.radials[d][a] for b in r.sites[1:]}):
+                between[a][b].append(i)
+    width = max((len(x) for row in between for x in row), default=0) or 1
+    t_between = np.full((n, n, width), -1)
+    for a in range(n):
+        for b in range(n):
+            t_between[a, b, :len(between[a][b])] = between[a][b]
+    steps = [[list(board.trajectories.targets(s_, d)) for s_ in range(n)] for d in names] \
+        or [[[] for _ in range(n)]]
+    depth = max((len(t) for per in steps for t in per), default=0) or 1
+    t_steps = np.full((len(steps), n, depth), -1)
+    t_nsteps = np.zeros((len(steps), n), dtype=np.int64)
+    for i, per in enumerate(steps):
+        for s_, t in enumerate(per):
+            t_steps[i, s_, :len(t)] = t
+            t_nsteps[i, s_] = len(t)
+    DB, ST, SN = src.table(t_between), src.table(t_steps), src.table(t_nsteps)
+    d = len(ind)
+    # the two sites read with the enclosing (from)
+    out.append(f"{ind}dba_{d}, dbb_{d} = {src.int_expr(dirn.from_)}, {src.int_expr(dirn.to)}")
+    given = from_site(src, lud) if lud.from_ is not None and lud.from_.site is not None \
+        else None
+    if given is not None:
+        out.append(f"{ind}ssf_{d} = frm")
+        out.append(f"{ind}frm = {given}")
+    f_ok = _from_condition(src, lud)
+    to = lud.to
+    refuse(to, "level", "site", "type")
+    effect = []
+    if to.apply is not None:
+        _apply_lines(src, to.apply, effect)
+    line, kind, levels = _moving(src, lud, LV_TOP)
+    g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
+    cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
+    i4 = ind + "            "
+    out += [f"{ind}if 0 <= frm < {n}{f_ok} and 0 <= dba_{d} < {n} and 0 <= dbb_{d} < {n}:",
+            f"{ind}    for dk_ in range({width}):",
+            f"{ind}        dd_ = {DB}[dba_{d}, dbb_{d}, dk_]",
+            f"{ind}        if dd_ < 0:",
+            f"{ind}            break",
+            f"{ind}        for j in range({SN}[dd_, frm]):",
+            f"{i4}to = {ST}[dd_, frm, j]",
+            f"{i4}seen_ = False",        # a site an earlier direction reached: once
+            f"{i4}for dk2_ in range(dk_):",
+            f"{i4}    dd2_ = {DB}[dba_{d}, dbb_{d}, dk2_]",
+            f"{i4}    for j2 in range({SN}[dd2_, frm]):",
+            f"{i4}        if {ST}[dd2_, frm, j2] == to:",
+            f"{i4}            seen_ = True",
+            f"{i4}if not seen_ and {cond}:"]
+    src.push(out, i4 + "    ", "frm", "to", g)
+    if given is not None:
+        out.append(f"{ind}frm = ssf_{d}")
+
+
 def _step_targets(src, lud, dirn) -> list:
     """Per kind of piece, per start site: the sites one step away in these directions (the
     same for every kind unless the directions are the piece's own)."""
@@ -2035,15 +2127,23 @@ def _if_effect(src, eff, body):
         body.extend("    " + x for x in inner or ["pass"])
 
 
-@emits(RemoveEffect, kind="effect", refuses=("type",))
+@emits(RemoveEffect, kind="effect")
 def _remove_effect(src, eff, body):
     """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
     ends, `step`); count: removes that many times (read before the first, as the
     reference's actions); its own (then ...) follows at once, with (from) and (to)
     undefined (as the reference applies a nested move). Of a region, its sites holding a
     piece are listed first (in the reference's order, a site listed twice kept twice), then
-    each loses its piece: the reference lists them all before the first goes."""
+    each loses its piece: the reference lists them all before the first goes. A type other
+    than the board's names hands' cells (`typed_sites`): a board site fails, as in the
+    reference; a layer of the board the game puts pieces on is refused."""
     clear = src.site_clear("rs")
+    typed = ""
+    if eff.type not in (None, src.env.board.site_type):
+        if layer_site(src.env, eff.type) is not None:
+            raise Unsupported(eff, f"of {eff.type} sites, a layer of the board the game puts "
+                                   "pieces on")
+        typed = f"not_board_site(rs, {src.env.num_board_sites}) and "
     if eff.level is not None:
         # the piece at the level (read once, below 0 the bottom) goes, each time; the top
         # level is no level, the top piece goes each time (Ludii's Remove,
@@ -2062,7 +2162,7 @@ def _remove_effect(src, eff, body):
         removal = [clear]
     if isinstance(eff.where, IntFn):
         body.append(f"rs = {src.int_expr(eff.where)}")
-        body.append("if rs >= 0 and what[rs] > 0:")
+        body.append(f"if {typed}rs >= 0 and what[rs] > 0:")
         if eff.count is not None:
             body.append(f"    rn = max(1, {src.int_expr(eff.count)})")
         if eff.level is not None:
@@ -2070,7 +2170,7 @@ def _remove_effect(src, eff, body):
     else:
         seq, flt = src.region_sites(eff.where)
         ok = f" and {flt('rs')}" if flt else ""
-        listing = [f"for rs in {seq}:", f"    if 0 <= rs < TOTAL{ok} and what[rs] > 0:"]
+        listing = [f"for rs in {seq}:", f"    if {typed}0 <= rs < TOTAL{ok} and what[rs] > 0:"]
         body += ["nrs = 0", *listing, "        nrs += 1", "rbuf = np.empty(nrs, np.int64)",
                  "nrs = 0", *listing, "        rbuf[nrs] = rs", "        nrs += 1"]
         if eff.count is not None:
@@ -2090,8 +2190,7 @@ def _remove_effect(src, eff, body):
         body.append("    pass")
 
 
-emits(RemoveEffect, kind="consequent", refuses=("type",))(
-    effect_as_consequent(_remove_effect))
+emits(RemoveEffect, kind="consequent")(effect_as_consequent(_remove_effect))
 
 
 @emits(RemoveEffect, kind="one_move", refuses=("level", "type"))
@@ -2173,15 +2272,19 @@ _WRITES = {"board": re.compile(r"\s*(site_\w+|stack_\w+)\(|\s*what\[[^\]]+\] = "
            "scores": re.compile(r"\s*sc\[SCORE"),
            "states": re.compile(r"\s*sc\[STATE" + _RW_CALL),
            "pending": re.compile(r"\s*pend_add\("), "remembered": re.compile(r"\s*rem_\w+\("),
-           "next player": re.compile(r"\s*sc\[NEXT\]")}
-_READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b|LAST_(TO|FROM)_AFTER"),
+           "next player": re.compile(r"\s*sc\[NEXT\]"),
+           "hidden flags": re.compile(r"\s*sc\[HID|.*\bhidden_move\(")}
+# (a helper kernel handed the board reads it: `helper_3(who, what, count`, `helper_3(what, `)
+_READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b|\bhelper_\d+\(what\b"
+                              r"|LAST_(TO|FROM)_AFTER"),
           "vars": re.compile(r"sc\[VARS|\(who, what, count, sc\b"),
           "values": re.compile(r"sc\[PVAL|\(who, what, count, sc\b"),
           "scores": re.compile(r"sc\[SCORE|\(who, what, count, sc\b"),
           "states": re.compile(r"sc\[STATE|\(who, what, count, sc\b"),
           "pending": re.compile(r"PENDN|PENDING|pending_one|\(who, what, count, sc\b"),
           "remembered": re.compile(r"\bREM\b|\(who, what, count, sc\b"),
-          "next player": re.compile(r"sc\[NEXT\]|\(who, what, count, sc\b")}
+          "next player": re.compile(r"sc\[NEXT\]|\(who, what, count, sc\b"),
+          "hidden flags": re.compile(r"\bHID\b")}
 
 
 def _parts_in_turn(src, lud, parts, emit_part) -> list[str]:
@@ -2287,12 +2390,29 @@ def _on_snapshot(lud, lines: list[str], why: str) -> list[str]:
                 keep = 5                # the state it writes; the copy it reads is renamed
             if keep is None:
                 raise Unsupported(lud, why)
-            out.append(f"{ind}{name}({', '.join(args[:keep] + [_snap(a) for a in args[keep:]])})")
+            # a statement after it on the line (`Source.site_move`'s flags moved with the
+            # piece, reading the position written) kept as it is
+            rest = body[_closing(body, len(name)) + 1:]
+            out.append(f"{ind}{name}({', '.join(args[:keep] + [_snap(a) for a in args[keep:]])})"
+                       f"{rest}")
         elif _STATE_NAME.match(body):     # a write this does not split
             raise Unsupported(lud, why)
         else:
             out.append(ind + _snap(body))
     return out
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the bracket closing the one opening at `start`."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] in "([{":
+            depth += 1
+        elif text[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise ValueError(f"unclosed bracket in {text!r}")
 
 
 def _snap(expr: str) -> str:
@@ -2737,6 +2857,12 @@ def _max_range(src, rng):
     return "1", src.int_expr(rng.n)
 
 
+@emits(MinL, kind="range")
+def _min_range(src, rng):
+    """N or more: up to 1000000000, as `MinL.bounds`."""
+    return src.int_expr(rng.n), "1000000000"
+
+
 # A bound on a board's lines and the sites along one (the code of a hop's hurdles).
 _HURDLES = 4096
 
@@ -2748,8 +2874,10 @@ def _last_move_keys(src, lud, dirn, index: dict) -> str:
     padded with -1, in the reference's order. Each choice of static directions and last-move
     words is tabulated over (a piece at `hf` or not, last from, last to), as the reference's
     keys work it out on a probe; an `(if ...)` is tested where the hop is generated, (from)
-    on `hf`. Refused where the directions read more of the site: relative to a piece's
-    facing, by site, or a difference on a board whose lines are also diagonal edges."""
+    on `hf`. Directions relative to the piece (its facing), none following the last move,
+    are tabulated over (the kind of piece at `hf`, `hf`) instead. Refused where the
+    directions read more of the site: relative to a piece's facing beside last-move words,
+    by site, or a difference on a board whose lines are also diagonal edges."""
     from ludeme.model.tables import RELATIVE_ANGLES, _TURNS
     from ludeme.boards.trajectories import RELATIONS
     import numpy as np
@@ -2759,6 +2887,9 @@ def _last_move_keys(src, lud, dirn, index: dict) -> str:
         not_ok = _last_move_keys(src, lud, dirn.not_ok, index)
         return f"({ok} if {src.bool_expr(dirn.cond)} else {not_ok})"
     env, board = src.env, src.env.board
+    words = _direction_words(dirn)
+    by_piece = any(w in RELATIVE_ANGLES or w in _TURNS for w in words) and \
+        not any(w in ("SameDirection", "OppositeDirection") for w in words)
 
     def check(d):
         if isinstance(d, Directions) and d.keyword == "difference":
@@ -2772,12 +2903,23 @@ def _last_move_keys(src, lud, dirn, index: dict) -> str:
         if hasattr(d, "direction_keys") or getattr(d, "bySite", False):
             raise Unsupported(lud, "with directions that read the site")
         words = [d] if isinstance(d, str) else list(d.dirs)
-        if any(w in RELATIVE_ANGLES or w in _TURNS for w in words):
+        if not by_piece and any(w in RELATIVE_ANGLES or w in _TURNS for w in words):
             raise Unsupported(lud, "with directions relative to the piece beside ones that "
                                    "follow the last move")
     check(dirn)
     keys = env.direction_keys(dirn, lud)
     n = env.num_board_sites
+    if by_piece:
+        # per kind of piece at the start (0: none) and start site, as the reference reads
+        # the piece's facing there
+        per = src.per_kind(lambda probe, s_: [index.setdefault(k, len(index))
+                                              for k in keys(probe, s_)])
+        width = max((len(r) for rows_ in per for r in rows_), default=0) or 1
+        table = np.full((len(per), n, width), -1)
+        for w, rows_ in enumerate(per):
+            for s_, r in enumerate(rows_):
+                table[w, s_, :len(r)] = r
+        return f"{src.table(table)}[what[hf], hf]"
     rows = []
     probe = src.probe()
     for present in (0, 1):
@@ -2796,6 +2938,21 @@ def _last_move_keys(src, lud, dirn, index: dict) -> str:
     # a last move off the board follows no direction, as one before the first move
     return (f"{src.table(table)}[1 if what[hf] > 0 else 0, last_from + 1 if last_from < {n} "
             f"else 0, last_to + 1 if last_to < {n} else 0]")
+
+
+def _direction_words(d) -> list[str]:
+    """The direction words of directions, those of a (difference ...) or (union ...) of
+    them included (none for a direction function that reads the site)."""
+    if isinstance(d, str):
+        return [d]
+    parts = getattr(d, "direction_parts", None)
+    if parts is not None:
+        return [w for p in parts() for w in _direction_words(p)]
+    if isinstance(d, Directions) and d.keyword == "if":
+        return _direction_words(d.ok) + _direction_words(d.not_ok)
+    if hasattr(d, "direction_keys"):
+        return []
+    return list(getattr(d, "dirs", ()))
 
 
 def _hop_range_moves(src, lud, frm_expr, out, ind):
