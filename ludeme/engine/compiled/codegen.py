@@ -1610,11 +1610,22 @@ _SITE_WRITE = re.compile(r"(\s*)(site_move|site_move_counted|site_move_n|site_cl
                          r"(_st)?\(")
 
 
-# Writes of a stacking game's levels that OnTrackIndices has no record for here (a whole
-# stack moved, a piece taken or put at a level): refused in a game that records pieces
-# along its tracks, where an unrecorded write would leave the index of a piece wrong.
-_UNRECORDED_WRITE = re.compile(r"\bstack_(move_stack|insert|insert_n|set_top|take|move_level)"
-                               r"(_st)?\(")
+# Each write of a stacking game's levels and its record in OnTrackIndices, before it (its
+# arguments after who, what, count and, in the `_st` forms, the states), as the reference's
+# `State._track_piece` of the same action: a piece taken from a level (Ludii's Remove with a
+# level), pieces inserted at a level (Add with a level), a piece moved from a level (Move
+# with levels; onto its own site, nothing). A whole stack moved and a promotion record
+# nothing (`stack_move_stack`, `stack_set_top`), as the reference's.
+_LEVEL_RECORDS = {
+    "take": lambda a: f"trk_removed(sc, {a[0]}, stack_at(what, count, {a[0]}, {a[1]}))",
+    "insert": lambda a: f"trk_added(sc, {a[0]}, {a[2]}, 1)",
+    "insert_n": lambda a: f"trk_added(sc, {a[0]}, {a[2]}, {a[4]})",
+    "move_level": lambda a: (f"if {a[0]} != {a[2]}: trk_moved(sc, {a[0]}, {a[2]}, "
+                             f"stack_at(what, count, {a[0]}, {a[1]}), 1)"),
+}
+_LEVEL_WRITE = re.compile(r"(\s*)stack_(take|insert|insert_n|move_level)(_st)?\(")
+# A write of the levels anywhere but at the start of its line (no record could go before it).
+_LEVEL_WRITE_ANYWHERE = re.compile(r"\bstack_(take|insert|insert_n|move_level)(_st)?\(")
 
 
 def _track_writes(module: str) -> str:
@@ -1623,10 +1634,17 @@ def _track_writes(module: str) -> str:
     stacking = "\nSTACKING = True\n" in module
     out = []
     for line in module.split("\n"):
-        if _UNRECORDED_WRITE.search(line) and not line.lstrip().startswith(("from ", "def ")):
-            raise Unsupported(None, "a write of a stack's levels (or of a whole stack), in a "
-                                    "game recording pieces along tracks that pass a site "
-                                    "twice")
+        lv = _LEVEL_WRITE.match(line)
+        if lv is not None:
+            if not line.rstrip().endswith(")"):
+                raise Unsupported(None, "a write of a stack's levels over several lines, in "
+                                        "a game recording pieces along its tracks")
+            args = _bracketed(line, lv.end() - 1)[3 + bool(lv.group(3)):]
+            out.append(lv.group(1) + _LEVEL_RECORDS[lv.group(2)](args))
+        elif _LEVEL_WRITE_ANYWHERE.search(line) and not line.lstrip().startswith(
+                ("from ", "def ")):
+            raise Unsupported(None, "a write of a stack's levels inside an expression, in a "
+                                    "game recording pieces along its tracks")
         m = _SITE_WRITE.match(line)
         if m is not None:
             if not line.rstrip().endswith(")"):

@@ -1,0 +1,39 @@
+"""Compiled forms of race ludemes, second round (level writes on tracks passing a site
+twice): each hand-written game has a compiled form and
+gives the reference engine's rows on the kernels."""
+
+import pytest
+
+# The check of test_compiled's new forms (a name pytest does not collect again here)
+from test_compiled import test_new_compiled_forms_give_the_reference_rows as _same_rows_as_reference
+
+# Stacks riding along tracks that go out and come back (each passes most sites twice): a
+# piece moved from any level of its stack ((from ... level:)) and an enemy taken from the
+# bottom level ((remove ... level:)) keep Ludii's OnTrackIndices, which (trackSite Move)
+# reads to walk on from where a piece stands along its track.
+STACK_RIDERS_GAME = """
+(game "Stack Riders Out And Home"
+  (players 2)
+  (equipment {(board (rectangle 1 7) {(track "Track1" "0,E,W" P1 directed:True)
+                                      (track "Track2" "6,W,E" P2 directed:True)})
+    (dice num:1 d:3)
+    (piece "Disc" Each (move (from (from) level:(level))
+                         (to (trackSite Move steps:(count Pips))
+                             (apply (if (is Enemy (who at:(to))) (remove (to) level:0))))))})
+  (rules
+    (start {(place Stack "Disc1" 0 count:3) (place Stack "Disc2" 6 count:3)})
+    (play (do (roll) next:(forEach Piece)))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+GAMES = [
+    # Both sides win, some games draw at the move limit.
+    pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
+                 id="level-writes-on-tracks-passing-a-site-twice"),
+]
+
+
+@pytest.mark.parametrize("text,seeds,played", GAMES)
+def test_race2_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
+    _same_rows_as_reference(text, seeds, played, tmp_path)
