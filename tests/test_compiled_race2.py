@@ -1,5 +1,5 @@
 """Compiled forms of race ludemes, second round (level writes on tracks passing a site
-twice): each hand-written game has a compiled form and
+twice, pieces of a team counted on stacks): each hand-written game has a compiled form and
 gives the reference engine's rows on the kernels."""
 
 import pytest
@@ -27,10 +27,32 @@ STACK_RIDERS_GAME = """
           (if (>= (count Moves) 60) (result Mover Draw))})))
 """
 
+# Two teams of two whose pieces climb on one another: every level of a stack counted by
+# team roles (TeamMover, Enemy with teams, Team2) in a region.
+TEAM_STACKERS_GAME = """
+(game "Team Stackers"
+  (players 4)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (move Step Orthogonal (to) stack:True))})
+  (rules
+    (start {(set Team 1 {P1 P3}) (set Team 2 {P2 P4})
+            (place "Disc1" (sites {0 5})) (place "Disc2" (sites {3 6}))
+            (place "Disc3" (sites {12 9})) (place "Disc4" (sites {15 10}))})
+    (play (forEach Piece))
+    (end {(if (>= (count Pieces TeamMover in:(sites Top)) 3) (result TeamMover Win))
+          (if (>= (count Pieces Enemy in:(sites Bottom)) 3) (result Mover Loss))
+          (if (> (count Pieces Team2 in:(sites Left)) 3) (result Mover Loss))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
                  id="level-writes-on-tracks-passing-a-site-twice"),
+    # Both teams win before the move limit.
+    pytest.param(TEAM_STACKERS_GAME, (3, 4),
+                 lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any(),
+                 id="stacked-pieces-counted-by-team-roles"),
 ]
 
 
