@@ -1,6 +1,7 @@
 """Compiled forms of race ludemes, second round (level writes on tracks passing a site
-twice, pieces of a team counted on stacks): each hand-written game has a compiled form and
-gives the reference engine's rows on the kernels."""
+twice, pieces of a team counted on stacks, stack sizes summed over a region): each
+hand-written game has a compiled form and gives the reference engine's rows on the
+kernels."""
 
 import pytest
 
@@ -45,6 +46,20 @@ TEAM_STACKERS_GAME = """
           (if (>= (count Moves) 60) (result Mover Draw))})))
 """
 
+# Stacks grown on the other side's home row: their levels summed over a region.
+TALL_ROWS_GAME = """
+(game "Tall Rows"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (move Step Orthogonal (to) stack:True))})
+  (rules
+    (start {(place "Disc1" (sites {0 1 2 3})) (place "Disc2" (sites {12 13 14 15}))})
+    (play (forEach Piece))
+    (end {(if (>= (size Stack in:(sites Top)) 6) (result P1 Win))
+          (if (>= (size Stack in:(sites Bottom)) 6) (result P2 Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
@@ -53,6 +68,9 @@ GAMES = [
     pytest.param(TEAM_STACKERS_GAME, (3, 4),
                  lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any(),
                  id="stacked-pieces-counted-by-team-roles"),
+    # Both sides win, some games draw at the move limit.
+    pytest.param(TALL_ROWS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
+                 id="stack-sizes-summed-over-a-region"),
 ]
 
 
