@@ -1,7 +1,7 @@
 """Compiled forms of race ludemes, second round (level writes on tracks passing a site
-twice, pieces of a team counted on stacks, stack sizes summed over a region): each
-hand-written game has a compiled form and gives the reference engine's rows on the
-kernels."""
+twice, pieces of a team counted on stacks, stack sizes summed over a region, rolls as
+consequents): each hand-written game has a compiled form and gives the reference
+engine's rows on the kernels."""
 
 import pytest
 
@@ -60,6 +60,26 @@ TALL_ROWS_GAME = """
           (if (>= (count Moves) 60) (result Mover Draw))})))
 """
 
+# Equal dice roll again as the move's consequent, and the mover plays on with them: a
+# (roll) made when a move is applied.
+REROLL_RUNNERS_GAME = """
+(game "Reroll Runners"
+  (players 2)
+  (equipment {(board (rectangle 1 12) {(track "Track1" "0,E" directed:True P1)
+                                       (track "Track2" "11,W" directed:True P2)})
+    (dice num:2 d:3) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (sites {0 1})) (place "Disc2" (sites {10 11}))})
+    (play (do (if (!= (mover) (prev)) (roll))
+            next:(forEach Piece (move (from) (to (trackSite Move steps:(count Pips))
+                                                  if:(not (is Friend (who at:(to))))
+                                                  (apply (if (is Enemy (who at:(to)))
+                                                             (remove (to)))))
+                                  (then (if (all DiceEqual) (and (roll) (moveAgain))))))))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
@@ -71,6 +91,10 @@ GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(TALL_ROWS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
                  id="stack-sizes-summed-over-a-region"),
+    # Both sides win in some games; some turns go on after a roll made by a move.
+    pytest.param(REROLL_RUNNERS_GAME, (3, 4),
+                 lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(df["moves"]).any(),
+                 id="roll-as-a-consequent"),
 ]
 
 

@@ -404,6 +404,27 @@ def _show_helper(src, lud) -> str:
     return src.helper(make)
 
 
+@emits(Roll, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+def _roll_consequent(src, lud, lines, ind):
+    """A roll made when its move is applied: each die's face drawn from the chance stream
+    in turn (faces forced for the decision's own roll do not hold here: the reference
+    forgets them before applying a move), shown unused, then whether all are equal; the
+    actions Ludii's roll makes."""
+    dice = _dice(src, lud)
+
+    def make(name):
+        lines_ = ["@njit(cache=True)", f"def {name}(sc):"]
+        for i, (site, faces) in enumerate(dice):
+            lines_ += [f"    f{i} = rand_below(sc[CHANCE:CHANCE + N_CHANCE], {len(faces)})",
+                       f"    sc[STATE + {site}] = f{i}",
+                       f"    sc[VARS + {_slot(src, _USED, site)}] = -1"]
+        same = " and ".join(f"f{i} == f0" for i in range(1, len(dice))) or "True"
+        lines_ += [f"    sc[VARS + {_slot(src, _EQUAL)}] = 1 if {same} else 0",
+                   f"    return {len(dice) + 1}"]
+        return "\n".join(lines_ + [""])
+    lines.append(f"{ind}sc[NUM_ACTIONS] += {src.helper(make)}(sc)")
+
+
 def rolls(lud) -> bool:
     """True when the moves before a `(do ...)`'s `next:` are a roll: `(roll)`, or `(if ...)`s
     whose branches are rolls or none (the forms `roll_then_moves` compiles)."""
