@@ -1,7 +1,7 @@
 """Compiled forms of race ludemes, second round (level writes on tracks passing a site
 twice, pieces of a team counted on stacks, stack sizes summed over a region, rolls as
-consequents): each hand-written game has a compiled form and gives the reference
-engine's rows on the kernels."""
+consequents): each hand-written game has a compiled form and
+gives the reference engine's rows on the kernels."""
 
 import pytest
 
@@ -101,3 +101,31 @@ GAMES = [
 @pytest.mark.parametrize("text,seeds,played", GAMES)
 def test_race2_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _same_rows_as_reference(text, seeds, played, tmp_path)
+
+
+
+@pytest.mark.parametrize("start,refused", [
+    ('(place Stack "Disc1" 0)', True),                           # lands alone on 1
+    ('(place Stack "Disc1" 0) (place Stack "Disc2" 1)', False),  # lands on a piece at 1
+])
+def test_a_position_the_reference_refuses_is_refused_on_the_kernels(start, refused, tmp_path):
+    """A kernel's refusal at run time (a promotion of a piece alone on its site in a
+    stacking game, which the reference refuses) is the reference's `LudemeError`, not a
+    crash: a replay says "unsupported (run)" on both backends."""
+    from ludeme.analysis.playouts import load
+    from ludeme.api import compiled_of
+    from ludeme.errors import LudemeError
+    path = tmp_path / "game.lud"
+    path.write_text(f"""(game "Lone King" (players 2)
+        (equipment {{(board (square 3)) (piece "Disc" Each) (piece "King" Each)}})
+        (rules (start {{{start}}})
+          (play (move (from 0) (to 1) (then (promote (last To) (piece "King") Mover))))
+          (end (if (is Mover P1) (result Mover Win)))))""")
+    game = load(path)
+    state = compiled_of(game, "compiled").new_initial_state(0)
+    try:
+        state.apply(state.legal_moves()[0])
+    except LudemeError as e:
+        assert refused and "alone on its site in a stacking game" in str(e)
+    else:
+        assert not refused and state.is_terminal()
