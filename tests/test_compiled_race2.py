@@ -1,6 +1,6 @@
 """Compiled forms of race ludemes, second round (level writes on tracks passing a site
 twice, pieces of a team counted on stacks, stack sizes summed over a region, rolls as
-consequents): each hand-written game has a compiled form and
+consequents, piece values on stacks): each hand-written game has a compiled form and
 gives the reference engine's rows on the kernels."""
 
 import pytest
@@ -80,6 +80,23 @@ REROLL_RUNNERS_GAME = """
           (if (>= (count Moves) 60) (result Mover Draw))})))
 """
 
+# Values of pieces on stacks: placed with the start's stacks, set on the top piece after a
+# move, moved with their pieces and left behind with the levels as the reference's.
+WEIGHED_TOWERS_GAME = """
+(game "Weighed Towers"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (move Step Orthogonal (to) stack:True
+                         (then (set Value at:(last To)
+                                 (+ (size Stack at:(last To)) (value Piece at:(last From)))))))})
+  (rules
+    (start {(place Stack "Disc1" 0 count:2 value:1) (place "Disc1" (sites {1 2}))
+            (place Stack "Disc2" 15 count:2 value:1) (place "Disc2" (sites {13 14}))})
+    (play (forEach Piece))
+    (end {(if (>= (value Piece at:(last To)) 5) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
@@ -95,6 +112,9 @@ GAMES = [
     pytest.param(REROLL_RUNNERS_GAME, (3, 4),
                  lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(df["moves"]).any(),
                  id="roll-as-a-consequent"),
+    # Both sides win, some games draw at the move limit.
+    pytest.param(WEIGHED_TOWERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
+                 id="piece-values-on-stacks"),
 ]
 
 

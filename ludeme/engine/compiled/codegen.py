@@ -1002,11 +1002,21 @@ class Source:
         be one of the kernels' sites): kept after the states (`sc[STATE + TOTAL + s]`, `rt`'s
         `_vi`) in a game with piece states and without stacks, only once a rule reads or
         sets one (`piece_values`): the other games keep their states alone."""
-        if self.game.stacking:
-            raise Unsupported(None, "a piece's value in a stacking game")
         self.piece_state(site)              # (asks for the states, which keep the values)
         self.piece_values = True
+        if self.game.stacking:
+            # the top level's value, kept after the stacks' states (`rt`'s `_vtop`): read
+            # only, the levels' own are set by `set_piece_value`
+            return f"sc[STATE + TOTAL * (1 + 2 * DEPTH) + {site}]"
         return f"sc[STATE + TOTAL + {site}]"
+
+    def set_piece_value(self, site: str, value: str) -> str:
+        """The statement that sets the value of the piece at `site` (the top piece's, in a
+        stacking game, whose levels keep theirs: `rt`'s stack writes)."""
+        read = self.piece_value(site)       # (asks for the states and values)
+        if self.game.stacking:
+            return self.stack_write(f"stack_set_value(who, what, count, {site}, -1, {value})")
+        return f"{read} = {value}"
 
     def set_piece_state(self, site: str, value: str) -> str:
         """The statement that sets the state of the piece at `site` (the top piece's, in a
@@ -1091,7 +1101,8 @@ class _NeedsPieceStates(Unsupported):
 _ACTION_STATEMENT = re.compile(
     r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)(_st)?\("
     r"|(pend_add|rem_add|rem_forget|rem_clear)\("
-    r"|(stack_move_stack|stack_move_level|stack_take|stack_insert_n|stack_set_state)(_st)?\("
+    r"|(stack_move_stack|stack_move_level|stack_take|stack_insert_n|stack_set_state"
+    r"|stack_set_value)(_st)?\("
     r"|stack_set_top\("
     r"|sc\[(NEXT|COUNTER|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+"
     r"|STATE \+ [^\]]+)\] \+?= "
@@ -1129,7 +1140,7 @@ def counted_actions(lines: list[str], after: bool = False) -> list[str]:
 _WRITE_SITES = {"site_move": (1, 2), "site_move_counted": (2, 3), "site_move_n": (1, 2),
                 "site_clear": (0, 0), "site_add": (1, 1), "stack_move_stack": (0, 1),
                 "stack_move_level": (0, 2), "stack_take": (0, 0), "stack_insert_n": (0, 0),
-                "stack_set_state": (0, 0), "stack_set_top": (0, 0)}
+                "stack_set_state": (0, 0), "stack_set_value": (0, 0), "stack_set_top": (0, 0)}
 _SITE_SUBSCRIPT = re.compile(r"(?:sc\[(?:CLEAR|STATE) \+ |what\[)")
 
 
@@ -1777,18 +1788,22 @@ _STATE_WRITE = re.compile(r"\bsc\[STATE \+ ([^\]]*)\]\s*[-+]?=(?!=)")
 def _initial_states(game, s0, depth: int, values: bool = False) -> list[int]:
     """The start's piece states as the kernels keep them: one per site, in a stacking game
     whose pieces have states (`depth`, its levels per site, not 0) then one per level and
-    what each level was left with (`rt`, "the stacks' writes"); with `values` (a game
-    without stacks) then the sites' values."""
+    what each level was left with (`rt`, "the stacks' writes"); with `values`, then the
+    sites' values (in a stacking game, the top levels' values, the levels keeping each its
+    state and value in one word: `rt`'s `_word`)."""
     if not depth:
         return list(s0.sites.state) + (list(s0.sites.value) if values else [])
     total = game.total_sites
     levels, left = [0] * (total * depth), [0] * (total * depth)
+
+    def word(state, value):
+        return value * (1 << 32) + (state & 0xFFFFFFFF) if values else state
     for s in range(total):
         for i, lv in enumerate(s0.sites.stack(s)):
-            levels[s * depth + i] = lv[2]
+            levels[s * depth + i] = word(lv[2], lv[4])
         for i, data in enumerate(getattr(s0.sites, "residue", {}).get(s, ())):
-            left[s * depth + i] = data[0]
-    return list(s0.sites.state) + levels + left
+            left[s * depth + i] = word(data[0], data[2])
+    return list(s0.sites.state) + levels + left + (list(s0.sites.value) if values else [])
 
 
 def _state_keys(game, depth: int, values: bool = False) -> list[int]:
@@ -1796,13 +1811,15 @@ def _state_keys(game, depth: int, values: bool = False) -> list[int]:
     with, which is no part of the position (`StackSites.key`); then the values'."""
     keys = [random.Random(f"state {s}").getrandbits(62) * 2 + 1
             for s in range(game.total_sites)]
+    if depth:
+        # (in a stacking game the levels' words keep their values: the top values kept
+        # after them add nothing to the position)
+        n = game.total_sites * depth
+        keys += [random.Random(f"level state {i}").getrandbits(62) * 2 + 1 for i in range(n)]
+        return keys + [0] * n + ([0] * game.total_sites if values else [])
     if values:
         keys += [random.Random(f"value {s}").getrandbits(62) * 2 + 1
                  for s in range(game.total_sites)]
-    if depth:
-        n = game.total_sites * depth
-        keys += [random.Random(f"level state {i}").getrandbits(62) * 2 + 1 for i in range(n)]
-        keys += [0] * n
     return keys
 
 
@@ -1878,6 +1895,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 stack_level_of, not_board_site, stack_state_at,
                                 stack_move_level_st, stack_take_st, stack_insert_st,
                                 stack_move_stack_st, stack_set_state_st, stack_insert_n,
+                                stack_set_value_st, stack_value_at,
                                 stack_insert_n_st, stack_set_top, stack_holds_kind,
                                 note_decision,
                                 site_add_st, site_clear_st, site_move_st,

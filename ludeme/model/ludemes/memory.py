@@ -555,11 +555,11 @@ def _set_state_lines(src, lud, lines, ind):
 
 def _set_field(src, lud, site: str, value: str) -> str:
     """The statement setting the field `lud` sets (its state, or its value: `(set Value
-    at:...)`, in a game without stacks) of the piece at a site."""
+    at:...)`) of the piece at a site."""
     if lud.field == "value":
         if lud.level is not None:
             raise Unsupported(lud, "with level:")
-        return f"{src.piece_value(site)} = {value}"
+        return src.set_piece_value(site, value)
     return src.set_piece_state(site, value)
 
 
