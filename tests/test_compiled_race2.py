@@ -1,7 +1,8 @@
 """Compiled forms of race ludemes, second round (level writes on tracks passing a site
 twice, pieces of a team counted on stacks, stack sizes summed over a region, rolls as
-consequents, piece values on stacks): each hand-written game has a compiled form and
-gives the reference engine's rows on the kernels."""
+consequents, piece values on stacks, moves keeping an extra in (forEach Value)): each
+hand-written game has a compiled form and gives the reference engine's rows on the
+kernels."""
 
 import pytest
 
@@ -97,6 +98,24 @@ WEIGHED_TOWERS_GAME = """
           (if (>= (count Moves) 60) (result Mover Draw))})))
 """
 
+# Moves from a level of a stack (their extra keeps the level) made for each value of a
+# (forEach Value ...) over bounds read in play, whose effect reads the value when applied.
+LEVEL_LEAPERS_GAME = """
+(game "Level Leapers"
+  (players 2)
+  (equipment {(board (rectangle 1 9) {(track "Track1" "0,E" P1 directed:True)
+                                      (track "Track2" "8,W" P2 directed:True)})
+    (piece "Disc" Each (move (from (from) level:(level))
+                         (to (trackSite Move steps:(value))
+                             (apply (if (and (= (value) 1) (is Enemy (who at:(to))))
+                                        (remove (to) level:0))))))})
+  (rules
+    (start {(place Stack "Disc1" 0 count:3) (place Stack "Disc2" 8 count:3)})
+    (play (forEach Value min:1 max:(count Pieces Mover) (forEach Piece)))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
@@ -115,6 +134,9 @@ GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(WEIGHED_TOWERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
                  id="piece-values-on-stacks"),
+    # Some moves of value 1 take an enemy (an action more than the moves).
+    pytest.param(LEVEL_LEAPERS_GAME, (3, 4), lambda df: df["actions"].gt(df["moves"]).any(),
+                 id="moves-keeping-an-extra-inside-for-each-value"),
 ]
 
 

@@ -1101,14 +1101,18 @@ _VALUE_LOCAL = "value_v"
 def _for_computed_values(src, lud, out, ind):
     """`_for_each_value_moves` over bounds read in play or an int array's values (in the
     reference's order): a loop over the values, each move made inside carrying its value
-    as its extra (refused where a move keeps an extra of its own, inside another such loop
-    or (forEach Die)); a helper kernel reading it is handed it (`Source.helper`)."""
+    beside its own extra (packed as a die's tag is, `TAGGED`: the value plus
+    `_VALUE_OFFSET`, below it; refused inside another such loop or (forEach Die)); a helper
+    kernel reading it is handed it (`Source.helper`)."""
     if src.value_written is not None or src.move_tag is not None:
         raise Unsupported(lud, "over computed bounds inside another loop that tags its moves")
     first = len(src.generators)
     out.append(f"{ind}for {_VALUE_LOCAL} in {_values_sequence(src, lud)}:")
+    out.append(f"{ind}    if not -{_VALUE_OFFSET} <= {_VALUE_LOCAL} < {_VALUE_OFFSET}:")
+    out.append(f"{ind}        raise ValueError('a value of (forEach Value) out of 32 bits')")
     packed = src.move_tag_packed
-    src.value_written, src.move_tag, src.move_tag_packed = _VALUE_LOCAL, _VALUE_LOCAL, False
+    src.value_written, src.move_tag, src.move_tag_packed = \
+        _VALUE_LOCAL, f"({_VALUE_LOCAL} + {_VALUE_OFFSET})", True
     try:
         with src.enclosing_then(lud):
             src.moves(lud.generator, out, ind + "    ")
@@ -1117,11 +1121,19 @@ def _for_computed_values(src, lud, out, ind):
         src.move_tag_packed = packed
     out.append(f"{ind}    pass")
     for g in range(first, len(src.generators)):
-        effect, _, then = src.generators[g]
+        effect, is_pass, then = src.generators[g]
         if any(src.reads_value_local(x, _VALUE_LOCAL) for x in then):
             raise Unsupported(lud, "with a consequent that reads (value)")
         if any(src.reads_value_local(x, _VALUE_LOCAL) for x in effect):
-            effect.insert(0, f"{_VALUE_LOCAL} = x")
+            # a pass's extra is the tag alone; a move's is split first (`Source.new_generator`,
+            # `xdie_` the tag)
+            effect.insert(0 if is_pass else 2, f"{_VALUE_LOCAL} = "
+                          f"{'x' if is_pass else 'xdie_'} - {_VALUE_OFFSET}")
+
+
+# A (forEach Value ...)'s value kept in a move's extra, beside the move's own, as a die's
+# tag is (`emit.TAGGED`): offset to be at least 0.
+_VALUE_OFFSET = 1 << 31
 
 
 # The local holding `(value)` in a (forEach Value ...) made as a consequent.
