@@ -1,8 +1,8 @@
 """Compiled forms of race ludemes, second round (level writes on tracks passing a site
 twice, pieces of a team counted on stacks, stack sizes summed over a region, rolls as
-consequents, piece values on stacks, moves keeping an extra in (forEach Value)): each
-hand-written game has a compiled form and gives the reference engine's rows on the
-kernels."""
+consequents, piece values on stacks, moves keeping an extra in (forEach Value), (add)
+with its (then ...) as a consequent): each hand-written game has a compiled form and
+gives the reference engine's rows on the kernels."""
 
 import pytest
 
@@ -116,6 +116,18 @@ LEVEL_LEAPERS_GAME = """
           (if (>= (count Moves) 60) (result Mover Draw))})))
 """
 
+# A placement echoed as the move's consequent, its own consequent scoring after it.
+ECHO_PLACERS_GAME = """
+(game "Echo Placers"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (add (piece (id "Disc" Mover)) (to (% (+ (last To) 5) 16) if:(is Empty (to)))
+                    (then (addScore Mover (+ 1 (count Pieces Mover))))))))
+    (end (if (is Full) (byScore)))))
+"""
+
 GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
@@ -137,6 +149,9 @@ GAMES = [
     # Some moves of value 1 take an enemy (an action more than the moves).
     pytest.param(LEVEL_LEAPERS_GAME, (3, 4), lambda df: df["actions"].gt(df["moves"]).any(),
                  id="moves-keeping-an-extra-inside-for-each-value"),
+    # Both sides win on points, some games draw.
+    pytest.param(ECHO_PLACERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
+                 id="add-with-its-then-as-a-consequent"),
 ]
 
 

@@ -1560,12 +1560,13 @@ def _add_effect(src, lud, body):
     reference generates the placements, then applies them, the piece and `count:` are read
     first (with (to) as it was), then the sites where the condition holds with `(to)` on
     each are listed, then the piece is placed on each of them (a kind of 0 or less places
-    nothing)."""
+    nothing). Its own (then ...) (as a consequent, on one site) follows the placement, with
+    (from) and (to) undefined (as the reference applies a nested move)."""
     to = lud.to
     refuse(to, "apply")
     n = src.int_expr(lud.count) if lud.count is not None else "1"
     kind, owner = added_piece(src, lud)
-    body += [f"ak_, ao_, an_, sa_ = {kind}, {owner}, {n}, to", "if ak_ > 0:"]
+    body += [f"ak_, ao_, an_, sa_, saf_ = {kind}, {owner}, {n}, to, frm", "if ak_ > 0:"]
     cond = typed_site(src, to, "to") + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None
                                         else "")
     add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")])
@@ -1576,6 +1577,11 @@ def _add_effect(src, lud, body):
         add = ["alv = " + src.int_expr(to.level), "if alv < 0:",
                "    raise ValueError('(to ... level:) below 0')",
                *placed(src, lud, [_inserted(src, lud, "ak_", "ao_", "alv", "an_")])]
+    if lud.then is not None:
+        if not isinstance(to.site, IntFn):
+            raise Unsupported(lud, "with (then ...) over a region")
+        add += ["frm = -1", "to = -1"]
+        emit("then", src, lud.then, add)
     if isinstance(to.site, IntFn):
         body += [f"    to = {src.int_expr(to.site)}",
                  f"    if 0 <= to < TOTAL{cond}:", *(f"        {x}" for x in add)]
@@ -1587,7 +1593,7 @@ def _add_effect(src, lud, body):
                  "    abuf_ = np.empty(nad_, np.int64)", "    nad_ = 0", *listing,
                  "            abuf_[nad_] = to", "            nad_ += 1",
                  "    for to in abuf_:", *(f"        {x}" for x in add)]
-    body.append("to = sa_")
+    body.append("frm, to = saf_, sa_")
 
 
 @emits(AddEffect, kind="one_move", refuses=("stack", "count"))
@@ -1604,5 +1610,4 @@ def _add_one_move(src, lud):
 emits(AddEffect, kind="moves", refuses=("count",))(_add_moves)
 
 
-emits(AddEffect, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))(
-    effect_as_consequent(_add_effect))
+emits(AddEffect, kind="consequent")(effect_as_consequent(_add_effect))
