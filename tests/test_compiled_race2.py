@@ -1,8 +1,8 @@
 """Compiled forms of race ludemes, second round (level writes on tracks passing a site
 twice, pieces of a team counted on stacks, stack sizes summed over a region, rolls as
 consequents, piece values on stacks, moves keeping an extra in (forEach Value), (add)
-with its (then ...) as a consequent): each hand-written game has a compiled form and
-gives the reference engine's rows on the kernels."""
+with its (then ...) as a consequent): each hand-written game has a
+compiled form and gives the reference engine's rows on the kernels."""
 
 import pytest
 
@@ -186,3 +186,42 @@ def test_a_position_the_reference_refuses_is_refused_on_the_kernels(start, refus
         assert refused and "alone on its site in a stacking game" in str(e)
     else:
         assert not refused and state.is_terminal()
+
+
+# A piece moved from a level, whose consequent looks for a step of another kind of move.
+CLIMBERS_GAME = """
+(game "Climbers Again"
+  (players 2)
+  (equipment {(board (rectangle 1 6))
+    (piece "Disc" Each (move (from (from) level:(level)) (to (+ (from) 1) if:(< (from) 5))
+                         (then (if (can Move (move Step (from (last To)) E (to) stack:True))
+                                   (moveAgain)))))})
+  (rules
+    (start {(place Stack "Disc1" 0 count:2) (place Stack "Disc2" 0 count:2)})
+    (play (forEach Piece))
+    (end (if (no Moves Next) (result Mover Win)))))
+"""
+
+
+def test_moves_made_in_a_consequent_leave_the_levels_of_the_move_in_place(tmp_path):
+    """The moves a consequent makes ((can Move ...)) have generators of their own, made
+    while the move's generator is: each keeps its own rule for the levels its moves report
+    (the kernels listed level 0 for a move from level 1 here)."""
+    import random
+    from ludeme.analysis.playouts import load
+    from ludeme.api import compiled_of
+    path = tmp_path / "game.lud"
+    path.write_text(CLIMBERS_GAME)
+    game = load(path)
+    states = [game.new_initial_state(0), compiled_of(game, "compiled").new_initial_state(0)]
+    pick = random.Random(1)
+    for _ in range(12):
+        listed = [sorted((m.frm, m.to, m.level_from, m.level_to) for m in s.legal_moves())
+                  for s in states]
+        assert listed[0] == listed[1]
+        if states[0].is_terminal():
+            break
+        key = pick.choice(listed[0])
+        for s in states:
+            s.apply(next(m for m in s.legal_moves()
+                         if (m.frm, m.to, m.level_from, m.level_to) == key))

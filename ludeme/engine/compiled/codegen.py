@@ -842,9 +842,7 @@ class Source:
             if self.game.stacking and lud is not None and not is_pass:
                 raise Unsupported(lud, "in a stacking game")
             levels = LV_NONE
-        self.generator_levels.append(levels)
         packed = self.move_tag is not None and self.move_tag_packed and not is_pass
-        self.generator_tagged.append(packed)
         with self.binding_level(None):      # applied after the move: no loop around
             then = self.then_lines(lud) if lud is not None else []
         if reads_level_unbound("\n".join(effect_lines)) or reads_level_unbound("\n".join(then)):
@@ -857,6 +855,10 @@ class Source:
         if packed:
             # its moves' extra keeps a die's tag too (`push`): `xdie_` the tag, `x` its own
             effect_lines = ["xdie_ = x % TAGGED", "x = x // TAGGED - 1"] + effect_lines
+        # (each list of the generators grows here only, once nothing can be refused: a
+        # refusal caught by a caller trying another form leaves them in step)
+        self.generator_levels.append(levels)
+        self.generator_tagged.append(packed)
         self.generators.append((effect_lines, is_pass, then))
         self.generator_kinds.append(A_PASS if is_pass else kind)
         self.generator_luds.append(lud)
