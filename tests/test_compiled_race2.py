@@ -1,7 +1,7 @@
 """Compiled forms of race ludemes, second round (level writes on tracks passing a site
 twice, pieces of a team counted on stacks, stack sizes summed over a region, rolls as
 consequents, piece values on stacks, moves keeping an extra in (forEach Value), (add)
-with its (then ...) as a consequent): each hand-written game has a
+with its (then ...) as a consequent, (fromTo ...) as moves): each hand-written game has a
 compiled form and gives the reference engine's rows on the kernels."""
 
 import pytest
@@ -128,6 +128,21 @@ ECHO_PLACERS_GAME = """
     (end (if (is Full) (byScore)))))
 """
 
+# Pieces dropped from the hand by (fromTo ...) as the play's moves (its consequent
+# scoring), beside steps on the board.
+HAND_DROPPERS_GAME = """
+(game "Hand Droppers"
+  (players 2)
+  (equipment {(board (square 3)) (hand Each)
+    (piece "Disc" Each (move Step (to if:(is Empty (to)))))})
+  (rules
+    (start {(place "Disc1" (handSite P1) count:3) (place "Disc2" (handSite P2) count:3)})
+    (play (or (fromTo (from (handSite Mover)) (to (sites Empty)) (then (addScore Mover 1)))
+              (forEach Piece)))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
@@ -152,6 +167,9 @@ GAMES = [
     # Both sides win on points, some games draw.
     pytest.param(ECHO_PLACERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
                  id="add-with-its-then-as-a-consequent"),
+    # Both sides win by a line.
+    pytest.param(HAND_DROPPERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
+                 id="from-to-as-moves"),
 ]
 
 

@@ -1545,6 +1545,19 @@ emits(FromTo, kind="consequent", refuses=("copy", "mover"))(
     effect_as_consequent(_from_to_effect))
 
 
+@emits(FromTo, kind="moves", refuses=("copy", "mover", ("count", "with count: as moves")))
+def _from_to_as_moves(src, lud, out, ind):
+    """`FromTo.compile`'s moves: one per origin holding a piece (or a count) and destination
+    (with (from) on the origin and (to) as it was when the destinations are read, both on
+    their sites for `(to if:)`), the destination's effect first, then the top piece (or
+    with stack:True the whole stack) moving; its (then ...) after. As (move (from) (to))
+    makes them, but for the origin's test."""
+    from .moves import _from_to_moves
+    refuse(lud.from_, "level", "if_")
+    refuse(lud.to, "level")
+    _from_to_moves(src, lud, out, ind, occupied="(what[frm] > 0 or count[frm] > 0)")
+
+
 @emits(ByScore, kind="end", refuses=("misere",))
 def _by_score_end(src, lud, out, ind):
     """Each final score set in turn (a later one may read an earlier one), then the ranks."""

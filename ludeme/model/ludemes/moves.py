@@ -1573,11 +1573,12 @@ def placed(src, lud, add: list[str]) -> list[str]:
 
 
 @emits(MoveFromTo, kind="moves", refuses=("mover",))
-def _from_to_moves(src, lud, out, ind):
+def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
     """`(move (from ...) (to ...) [count:] [copy:])`: one piece from a site (with one) to
     another; with count:, that many (read once per origin, with (from) on it and (to) as
     it was, and kept in the move's extra slot); with copy:True, a piece of the same kind
-    and owner added there, the origin's left as it was (Ludii's ActionCopy)."""
+    and owner added there, the origin's left as it was (Ludii's ActionCopy). `occupied`:
+    the test of an origin (`frm`) that gives moves."""
     fr, to = lud.from_, lud.to
     effect = []
     if lud.copy:
@@ -1619,7 +1620,7 @@ def _from_to_moves(src, lud, out, ind):
     f_ok = (f" and {f_flt('frm')}" if f_flt else "") + typed_site(src, fr, "frm")
     if fr.if_ is not None:      # read with (from) on the site and (to) as it was
         f_ok += f" and {src.bool_expr(fr.if_)}"
-    out.append(f"{ind}    if 0 <= frm < TOTAL and what[frm] > 0{f_ok}:")
+    out.append(f"{ind}    if 0 <= frm < TOTAL and {occupied}{f_ok}:")
     n = "-1"
     if lud.count is not None:
         n_moved = src.int_expr(lud.count)
