@@ -1,8 +1,9 @@
 """Compiled forms of race ludemes, second round (level writes on tracks passing a site
 twice, pieces of a team counted on stacks, stack sizes summed over a region, rolls as
 consequents, piece values on stacks, moves keeping an extra in (forEach Value), (add)
-with its (then ...) as a consequent, (fromTo ...) as moves): each hand-written game has a
-compiled form and gives the reference engine's rows on the kernels."""
+with its (then ...) as a consequent, (fromTo ...) as moves, (forEach Die ...) as a
+consequent): each hand-written game has a compiled form and gives the reference engine's
+rows on the kernels."""
 
 import pytest
 
@@ -143,6 +144,21 @@ HAND_DROPPERS_GAME = """
           (if (>= (count Moves) 40) (result Mover Draw))})))
 """
 
+# Each die's value kept after a placement by a (forEach Die ...) as its consequent, which
+# uses the dice it keeps.
+DIE_KEEPERS_GAME = """
+(game "Die Keepers"
+  (players 2)
+  (equipment {(board (square 3)) (dice num:2 d:4) (piece "Disc" Each)})
+  (rules
+    (play (do (roll)
+            next:(move Add (to (sites Empty))
+                   (then (forEach Die (if (> (pips) 2) (remember Value "Kept" (pips) unique:True)))))))
+    (end {(if (all DiceUsed) (result Mover Win))
+          (if (>= (size Array (values Remembered "Kept")) 2) (result Next Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
@@ -170,6 +186,9 @@ GAMES = [
     # Both sides win by a line.
     pytest.param(HAND_DROPPERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
                  id="from-to-as-moves"),
+    # Both ends reached: every die used (the mover wins), two values kept (the next wins).
+    pytest.param(DIE_KEEPERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
+                 id="for-each-die-as-a-consequent"),
 ]
 
 

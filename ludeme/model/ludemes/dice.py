@@ -602,17 +602,23 @@ def _value_helper(src, lud, dice: DiceSet) -> str:
     return src.helper(make)
 
 
-@emits(ForEachDie, kind="moves")
-def _for_each_die(src, lud, out, ind):
-    """The moves for each die (its current value as `pips`) and, with `combined:`, each sum
-    of unused dice; each move marks the dice it used (and keeps or shows a double, with
-    `replayDouble:`) when it is applied, after its own actions (see `_use_helper`)."""
+def _die_loop_dice(src, lud):
+    """(the game's dice containers, the one a (forEach Die ...) loops over), refused inside
+    another (forEach Die ...)."""
     if src.pips_bound:
         raise Unsupported(lud, "inside another (forEach Die)")
     sets = _kernel_dice(src, lud)
     if not 0 <= (lud.hand or 0) < len(sets):
         raise lud.fail(f"there is no dice container {lud.hand}; the game has {len(sets)}")
-    dice = sets[lud.hand or 0]
+    return sets, sets[lud.hand or 0]
+
+
+@emits(ForEachDie, kind="moves")
+def _for_each_die(src, lud, out, ind):
+    """The moves for each die (its current value as `pips`) and, with `combined:`, each sum
+    of unused dice; each move marks the dice it used (and keeps or shows a double, with
+    `replayDouble:`) when it is applied, after its own actions (see `_use_helper`)."""
+    sets, dice = _die_loop_dice(src, lud)
     n = len(dice.faces)
     groups = [(i,) for i in range(n)]
     if lud.combined is not None and n in (2, 3):
@@ -705,6 +711,42 @@ def _use_helper(src, lud, sets, dice, members, sizes) -> str:
                           "            n += 1"]
         return "\n".join(lines + ["    return n", ""])
     return src.helper(make)
+
+
+@emits(ForEachDie, kind="consequent", refuses=(
+        ("combined", "with combined: as a consequent"),
+        ("replayDouble", "with replayDouble: as a consequent"),
+        ("then", "with (then ...) as a consequent")))
+def _for_each_die_consequent(src, lud, lines, ind):
+    """Each die's current value (read before any is used) as `pips` in turn: where the
+    condition holds and its moves make one (`one_move`: a ludeme that may make more is
+    refused), that move's lines, then the die marked used (its action), as the reference
+    lists each die's move with its UseDie and applies them in order. The moves read the
+    position before any is applied (`moves.on_position_before`)."""
+    from .moves import on_position_before
+    sets, dice = _die_loop_dice(src, lud)
+    n = len(dice.faces)
+    value = _value_helper(src, lud, dice)
+    used = src.table([int(_slot(src, _USED, s)) for s in dice.sites])
+    h = len(src.helpers)
+    loop = [f"fdv{h} = np.empty({n}, np.int64)", f"for fdi{h} in range({n}):",
+            f"    fdv{h}[fdi{h}] = {value}(sc, fdi{h})",
+            f"for fdi{h} in range({n}):", f"    pips = fdv{h}[fdi{h}]"]
+    saved = src.pips_bound
+    src.pips_bound = True
+    try:
+        cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
+        one = emit("one_move", src, lud.moves)
+        body: list[str] = []
+        src.consequent(lud.moves, body, "        ")
+    finally:
+        src.pips_bound = saved
+    loop += [f"    if {cond} and {one}:", *body,
+             f"        fdu{h} = {used}[fdi{h}]",
+             f"        sc[VARS + fdu{h}] = 1"]          # (an action: `counted_actions`)
+    loop = on_position_before(lud, lud.moves, loop, "whose moves read what an earlier "
+                              "die's changed (the reference reads the position before any)")
+    lines.extend(ind + x for x in loop)
 
 
 @emits(Pips, kind="int")

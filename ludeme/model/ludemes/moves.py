@@ -1999,6 +1999,15 @@ def _if_consequent(src, lud, lines, ind):
         src.consequent(lud.else_, lines, ind + "    ")
 
 
+@emits(MovesIf, kind="one_move", refuses=(("then", "with (then ...) as one move"),))
+def _if_one_move(src, lud):
+    """One move where the branch the condition picks makes one (none without an else)."""
+    cond = src.bool_expr(lud.cond)
+    then = emit("one_move", src, lud.then_)
+    other = emit("one_move", src, lud.else_) if lud.else_ is not None else "False"
+    return f"(({then}) if {cond} else ({other}))"
+
+
 @emits(MovesAnd, MovesOr, kind="consequent", refuses=(("then", "as a consequent"),))
 def _and_consequent(src, lud, lines, ind):
     """Every move of each part applied (`(or ...)` as a consequent is the same union)."""
