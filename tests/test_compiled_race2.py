@@ -2,8 +2,8 @@
 twice, pieces of a team counted on stacks, stack sizes summed over a region, rolls as
 consequents, piece values on stacks, moves keeping an extra in (forEach Value), (add)
 with its (then ...) as a consequent, (fromTo ...) as moves, (forEach Die ...) as a
-consequent): each hand-written game has a compiled form and gives the reference engine's
-rows on the kernels."""
+consequent, slides from a level): each hand-written game
+has a compiled form and gives the reference engine's rows on the kernels."""
 
 import pytest
 
@@ -159,6 +159,20 @@ DIE_KEEPERS_GAME = """
           (if (is Full) (result Mover Draw))})))
 """
 
+# Slides of the piece at any level of its stack ((from ... level:)).
+LEVEL_SLIDERS_GAME = """
+(game "Level Sliders"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each (move Slide (from (from) level:(level)) Orthogonal))})
+  (rules
+    (start {(place Stack "Disc1" 0 count:2) (place Stack "Disc2" 15 count:2)
+            (place Stack "Disc1" 3) (place Stack "Disc2" 12)})
+    (play (forEach Piece))
+    (end {(if (is In (last To) (sites {5 6 9 10})) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
@@ -189,6 +203,9 @@ GAMES = [
     # Both ends reached: every die used (the mover wins), two values kept (the next wins).
     pytest.param(DIE_KEEPERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
                  id="for-each-die-as-a-consequent"),
+    # Both sides reach the centre first in some games.
+    pytest.param(LEVEL_SLIDERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
+                 id="slide-from-a-level"),
 ]
 
 
