@@ -2,7 +2,7 @@
 twice, pieces of a team counted on stacks, stack sizes summed over a region, rolls as
 consequents, piece values on stacks, moves keeping an extra in (forEach Value), (add)
 with its (then ...) as a consequent, (fromTo ...) as moves, (forEach Die ...) as a
-consequent, slides from a level): each hand-written game
+consequent, slides from a level, (pips) read by a move's effect): each hand-written game
 has a compiled form and gives the reference engine's rows on the kernels."""
 
 import pytest
@@ -173,6 +173,25 @@ LEVEL_SLIDERS_GAME = """
           (if (>= (count Moves) 40) (result Mover Draw))})))
 """
 
+# A die's value read by its move's effect when the move is applied (a score of its pips).
+PIP_SCORERS_GAME = """
+(game "Pip Scorers"
+  (players 2)
+  (equipment {(board (rectangle 2 6) {(track "LoopA" "0,E,N,W" P1 directed:True)
+                                      (track "LoopB" "11,W,S,E" P2 directed:True)})
+    (dice num:2 d:3) (piece "Runner" Each)})
+  (rules
+    (start {(place "Runner1" (sites {0 1})) (place "Runner2" (sites {10 11}))})
+    (play (do (if (or (all DiceUsed) (!= (prev) (mover))) (roll))
+            next:(forEach Die if:(> (pips) 0)
+                   (forEach Piece (move (from)
+                                        (to (trackSite Move steps:(pips)) if:(is Empty (to))
+                                            (apply (addScore Mover (* 2 (pips)))))))
+                   (then (if (not (all DiceUsed)) (moveAgain))))))
+    (end {(if (<= 15 (score Mover)) (result Mover Win))
+          (if (<= 30 (count Moves)) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
@@ -206,6 +225,9 @@ GAMES = [
     # Both sides reach the centre first in some games.
     pytest.param(LEVEL_SLIDERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
                  id="slide-from-a-level"),
+    # Both sides win on the pips they scored.
+    pytest.param(PIP_SCORERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
+                 id="pips-read-by-a-moves-effect"),
 ]
 
 

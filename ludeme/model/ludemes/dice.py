@@ -672,10 +672,19 @@ def _for_each_die(src, lud, out, ind):
         out.append(f"{i2}    pass")
     finally:
         src.pips_bound, src.move_tag, src.move_tag_packed = saved
+    pips_of = None
     for g in range(first, len(src.generators)):
         effect, _, then = src.generators[g]
-        if any(_PIPS.search(x) for x in effect + then):
-            raise Unsupported(lud, "with (pips) read when a move is applied")
+        if any(_PIPS.search(x) for x in then):
+            raise Unsupported(lud, "with (pips) read by its moves' consequents")
+        if any(_PIPS.search(x) for x in effect):
+            # its effect reads (pips) when the move is applied, before the dice it uses are
+            # marked: their values then are those it was made with
+            if pips_of is None:
+                pips_of = _pips_helper(src, value, members, sizes)
+            tag = "xdie_" if src.generator_tagged[g] else "x"
+            effect.insert(2 if src.generator_tagged[g] else 0,
+                          f"pips = {pips_of}(sc, {tag} % {_TAG})")
         # (the die's tag: `xdie_`, split from the move's own extra by `Source.new_generator`)
         effect.append(f"sc[NUM_ACTIONS] += {_use_helper(src, lud, sets, dice, members, sizes)}"
                       "(sc, xdie_)")
@@ -684,6 +693,17 @@ def _for_each_die(src, lud, out, ind):
 
 
 _PIPS = re.compile(r"\bpips\b")
+
+
+def _pips_helper(src, value, members, sizes) -> str:
+    """A kernel (sc, gi): the sum of the current values of the dice of group gi (one die,
+    or those combined), as (forEach Die ...) read it for the move."""
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(sc, gi):", "    total = 0",
+                          f"    for jm in range({sizes}[gi]):",
+                          f"        total += {value}(sc, {members}[gi, jm])",
+                          "    return total", ""])
+    return src.helper(make)
 
 
 def _use_helper(src, lud, sets, dice, members, sizes) -> str:
