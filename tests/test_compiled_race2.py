@@ -2,8 +2,9 @@
 twice, pieces of a team counted on stacks, stack sizes summed over a region, rolls as
 consequents, piece values on stacks, moves keeping an extra in (forEach Value), (add)
 with its (then ...) as a consequent, (fromTo ...) as moves, (forEach Die ...) as a
-consequent, slides from a level, (pips) read by a move's effect): each hand-written game
-has a compiled form and gives the reference engine's rows on the kernels."""
+consequent, slides from a level, (pips) read by a move's effect, passes of a (do ...),
+shared pieces): each hand-written game has a compiled form and gives the reference
+engine's rows on the kernels."""
 
 import pytest
 
@@ -192,6 +193,36 @@ PIP_SCORERS_GAME = """
           (if (<= 30 (count Moves)) (result Mover Draw))})))
 """
 
+# A (do ...) whose next moves include a (move Pass): the pass carries the first moves'
+# effects (a score) as the other next moves do.
+SCORED_PASSES_GAME = """
+(game "Scored Passes"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (do (addScore Mover (+ 1 (count Pieces Mover)))
+            next:(or (move Pass) (move Add (to (sites Empty))))))
+    (end {(if (is Full) (byScore))
+          (if (>= (count Moves) 21) (byScore))})))
+"""
+
+# A shared piece moved by each player ((forEach Piece Shared)), its effect reading the
+# mover in a helper kernel (a count scored).
+SHARED_BALL_GAME = """
+(game "Shared Ball"
+  (players 2)
+  (equipment {(board (square 4))
+    (piece "Disc" Each)
+    (piece "Ball" Shared (move Step Orthogonal
+                           (to if:(is Empty (to))
+                               (apply (addScore Mover (count Pieces Mover in:(sites Around (to))))))))})
+  (rules
+    (start {(place "Ball" 5) (place "Disc1" (sites {0 3})) (place "Disc2" (sites {12 15}))})
+    (play (forEach Piece Shared))
+    (end {(if (>= (score Mover) 5) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
 GAMES = [
     # Both sides win, some games draw at the move limit.
     pytest.param(STACK_RIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
@@ -228,6 +259,12 @@ GAMES = [
     # Both sides win on the pips they scored.
     pytest.param(PIP_SCORERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
                  id="pips-read-by-a-moves-effect"),
+    # Both sides win on points, some games draw (all passed, or full).
+    pytest.param(SCORED_PASSES_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]),
+                 id="pass-after-the-first-moves-of-a-do"),
+    # Both sides score five first in some games.
+    pytest.param(SHARED_BALL_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]),
+                 id="shared-pieces-whose-effects-read-the-mover"),
 ]
 
 

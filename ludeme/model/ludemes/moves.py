@@ -1481,7 +1481,11 @@ def _if_moves(src, lud, out, ind):
 
 @emits(MovePass, kind="moves")
 def _pass_moves(src, lud, out, ind):
-    g = src.new_generator([], is_pass=True, lud=lud)
+    """One pass; as a (do ...)'s next move, it carries the first moves' effects before it
+    as every next move does (`Source.new_generator` adds them to the moves, not to the
+    passes, which the (do ...)'s own pass makes itself)."""
+    prefix = list(src.effect_prefix[0]) if src.effect_prefix else []
+    g = src.new_generator(prefix, is_pass=True, lud=lud)
     src.push(out, ind, "-1", "-1", g)
 
 
@@ -2264,7 +2268,10 @@ def _actions_as_theirs(src, lud, first):
     it generates them, on that player's turn (`_each_piece_of`); the kernels apply them
     with the same roles (locals, after the actions carried before them). An action that
     reads the roles other than through the locals (the scalars, a helper kernel) is
-    refused."""
+    refused. The pieces of no player (Shared, Neutral) are moved on the mover's turn:
+    nothing is swapped, nothing refused."""
+    if lud.role in ("Shared", "Neutral"):
+        return
     prefix = len(src.effect_prefix[0]) if src.effect_prefix else 0
     swap = [f"fpp_ = {src.role_expr(lud.role, lud)}",
             "if fpp_ != mover and 0 < fpp_ <= NP:",
