@@ -49,16 +49,9 @@ def test_value_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_p
     test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path)
 
 
-def test_a_piece_value_in_a_stacking_game_has_no_compiled_form(tmp_path):
-    """The kernels keep no values per level of a stack: such a game is refused (and plays
-    on the reference engine), not compiled with its values lost."""
-    from ludeme.analysis.playouts import load
-    from ludeme.engine.compiled import Unsupported
-    from ludeme.engine.compiled.codegen import generate
-    path = tmp_path / "game.lud"
-    path.write_text(VALUE_GAME.replace("(move Step Orthogonal (to",
-                                       "(move Step Orthogonal stack:True (to"))
-    game = load(path)
-    assert game.stacking
-    with pytest.raises(Unsupported, match="stacking game"):
-        generate(game)
+def test_a_piece_value_in_a_stacking_game_gives_the_reference_rows(tmp_path):
+    """The kernels keep a value per level of a stack (with its state, as Ludii's
+    ChunkStack): the stacking form of the game compiles and keeps its values."""
+    text = VALUE_GAME.replace("(move Step Orthogonal (to", "(move Step Orthogonal stack:True (to")
+    test_compiled.test_new_compiled_forms_give_the_reference_rows(
+        text, (1, 2), lambda df: set(df["winner"]) == {1, 2}, tmp_path)

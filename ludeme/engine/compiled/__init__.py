@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..notation import Siblings, move_text
-from .unsupported import Unsupported
+from .unsupported import RUN_REFUSAL, Unsupported
 
 BACKENDS = ("auto", "reference", "compiled")
 
@@ -295,8 +295,16 @@ class CompiledState:
         return list(range(len(self.legal_moves())))
 
     def apply(self, move: CompiledMove) -> None:
-        self.m.step(self.who, self.what, self.count, self.sc, self.rk, self.active, self.phase,
-                    self.hist_mover, self.hist_pass, move.frm, move.to, move.gen, move.extra)
+        try:
+            self.m.step(self.who, self.what, self.count, self.sc, self.rk, self.active,
+                        self.phase, self.hist_mover, self.hist_pass, move.frm, move.to,
+                        move.gen, move.extra)
+        except ValueError as e:
+            # a position the reference refuses at run time: its refusal, not a crash
+            if not str(e).startswith(RUN_REFUSAL):
+                raise
+            from ...errors import LudemeError
+            raise LudemeError(f"{str(e)[len(RUN_REFUSAL):]} is not supported yet") from e
         self._legal = None
         self._record_draws()
         if hasattr(self.m, "force_die"):      # the faces forced hold for one decision

@@ -842,9 +842,7 @@ class Source:
             if self.game.stacking and lud is not None and not is_pass:
                 raise Unsupported(lud, "in a stacking game")
             levels = LV_NONE
-        self.generator_levels.append(levels)
         packed = self.move_tag is not None and self.move_tag_packed and not is_pass
-        self.generator_tagged.append(packed)
         with self.binding_level(None):      # applied after the move: no loop around
             then = self.then_lines(lud) if lud is not None else []
         if reads_level_unbound("\n".join(effect_lines)) or reads_level_unbound("\n".join(then)):
@@ -857,6 +855,10 @@ class Source:
         if packed:
             # its moves' extra keeps a die's tag too (`push`): `xdie_` the tag, `x` its own
             effect_lines = ["xdie_ = x % TAGGED", "x = x // TAGGED - 1"] + effect_lines
+        # (each list of the generators grows here only, once nothing can be refused: a
+        # refusal caught by a caller trying another form leaves them in step)
+        self.generator_levels.append(levels)
+        self.generator_tagged.append(packed)
         self.generators.append((effect_lines, is_pass, then))
         self.generator_kinds.append(A_PASS if is_pass else kind)
         self.generator_luds.append(lud)
@@ -1002,11 +1004,21 @@ class Source:
         be one of the kernels' sites): kept after the states (`sc[STATE + TOTAL + s]`, `rt`'s
         `_vi`) in a game with piece states and without stacks, only once a rule reads or
         sets one (`piece_values`): the other games keep their states alone."""
-        if self.game.stacking:
-            raise Unsupported(None, "a piece's value in a stacking game")
         self.piece_state(site)              # (asks for the states, which keep the values)
         self.piece_values = True
+        if self.game.stacking:
+            # the top level's value, kept after the stacks' states (`rt`'s `_vtop`): read
+            # only, the levels' own are set by `set_piece_value`
+            return f"sc[STATE + TOTAL * (1 + 2 * DEPTH) + {site}]"
         return f"sc[STATE + TOTAL + {site}]"
+
+    def set_piece_value(self, site: str, value: str) -> str:
+        """The statement that sets the value of the piece at `site` (the top piece's, in a
+        stacking game, whose levels keep theirs: `rt`'s stack writes)."""
+        read = self.piece_value(site)       # (asks for the states and values)
+        if self.game.stacking:
+            return self.stack_write(f"stack_set_value(who, what, count, {site}, -1, {value})")
+        return f"{read} = {value}"
 
     def set_piece_state(self, site: str, value: str) -> str:
         """The statement that sets the state of the piece at `site` (the top piece's, in a
@@ -1102,7 +1114,8 @@ class _NeedsPieceStates(Unsupported):
 _ACTION_STATEMENT = re.compile(
     r"(site_move|site_move_counted|site_move_n|site_clear|site_remove|site_add)(_st)?\("
     r"|(pend_add|rem_add|rem_forget|rem_clear)\("
-    r"|(stack_move_stack|stack_move_level|stack_take|stack_insert_n|stack_set_state)(_st)?\("
+    r"|(stack_move_stack|stack_move_level|stack_take|stack_insert_n|stack_set_state"
+    r"|stack_set_value)(_st)?\("
     r"|stack_set_top\("
     r"|sc\[(NEXT|COUNTER|SCORE \+ [^\]]+|VARS \+ [^\]]+|PVAL \+ [^\]]+|CLEAR \+ [^\]]+"
     r"|STATE \+ [^\]]+)\] \+?= "
@@ -1140,7 +1153,7 @@ def counted_actions(lines: list[str], after: bool = False) -> list[str]:
 _WRITE_SITES = {"site_move": (1, 2), "site_move_counted": (2, 3), "site_move_n": (1, 2),
                 "site_clear": (0, 0), "site_add": (1, 1), "stack_move_stack": (0, 1),
                 "stack_move_level": (0, 2), "stack_take": (0, 0), "stack_insert_n": (0, 0),
-                "stack_set_state": (0, 0), "stack_set_top": (0, 0)}
+                "stack_set_state": (0, 0), "stack_set_value": (0, 0), "stack_set_top": (0, 0)}
 _SITE_SUBSCRIPT = re.compile(r"(?:sc\[(?:CLEAR|STATE) \+ |what\[)")
 
 
@@ -1663,11 +1676,22 @@ _SITE_WRITE = re.compile(r"(\s*)(site_move|site_move_counted|site_move_n|site_cl
                          r"(_st)?\(")
 
 
-# Writes of a stacking game's levels that OnTrackIndices has no record for here (a whole
-# stack moved, a piece taken or put at a level): refused in a game that records pieces
-# along its tracks, where an unrecorded write would leave the index of a piece wrong.
-_UNRECORDED_WRITE = re.compile(r"\bstack_(move_stack|insert|insert_n|set_top|take|move_level)"
-                               r"(_st)?\(")
+# Each write of a stacking game's levels and its record in OnTrackIndices, before it (its
+# arguments after who, what, count and, in the `_st` forms, the states), as the reference's
+# `State._track_piece` of the same action: a piece taken from a level (Ludii's Remove with a
+# level), pieces inserted at a level (Add with a level), a piece moved from a level (Move
+# with levels; onto its own site, nothing). A whole stack moved and a promotion record
+# nothing (`stack_move_stack`, `stack_set_top`), as the reference's.
+_LEVEL_RECORDS = {
+    "take": lambda a: f"trk_removed(sc, {a[0]}, stack_at(what, count, {a[0]}, {a[1]}))",
+    "insert": lambda a: f"trk_added(sc, {a[0]}, {a[2]}, 1)",
+    "insert_n": lambda a: f"trk_added(sc, {a[0]}, {a[2]}, {a[4]})",
+    "move_level": lambda a: (f"if {a[0]} != {a[2]}: trk_moved(sc, {a[0]}, {a[2]}, "
+                             f"stack_at(what, count, {a[0]}, {a[1]}), 1)"),
+}
+_LEVEL_WRITE = re.compile(r"(\s*)stack_(take|insert|insert_n|move_level)(_st)?\(")
+# A write of the levels anywhere but at the start of its line (no record could go before it).
+_LEVEL_WRITE_ANYWHERE = re.compile(r"\bstack_(take|insert|insert_n|move_level)(_st)?\(")
 
 
 def _track_writes(module: str) -> str:
@@ -1676,10 +1700,17 @@ def _track_writes(module: str) -> str:
     stacking = "\nSTACKING = True\n" in module
     out = []
     for line in module.split("\n"):
-        if _UNRECORDED_WRITE.search(line) and not line.lstrip().startswith(("from ", "def ")):
-            raise Unsupported(None, "a write of a stack's levels (or of a whole stack), in a "
-                                    "game recording pieces along tracks that pass a site "
-                                    "twice")
+        lv = _LEVEL_WRITE.match(line)
+        if lv is not None:
+            if not line.rstrip().endswith(")"):
+                raise Unsupported(None, "a write of a stack's levels over several lines, in "
+                                        "a game recording pieces along its tracks")
+            args = _bracketed(line, lv.end() - 1)[3 + bool(lv.group(3)):]
+            out.append(lv.group(1) + _LEVEL_RECORDS[lv.group(2)](args))
+        elif _LEVEL_WRITE_ANYWHERE.search(line) and not line.lstrip().startswith(
+                ("from ", "def ")):
+            raise Unsupported(None, "a write of a stack's levels inside an expression, in a "
+                                    "game recording pieces along its tracks")
         m = _SITE_WRITE.match(line)
         if m is not None:
             if not line.rstrip().endswith(")"):
@@ -1830,18 +1861,22 @@ _STATE_WRITE = re.compile(r"\bsc\[STATE \+ ([^\]]*)\]\s*[-+]?=(?!=)")
 def _initial_states(game, s0, depth: int, values: bool = False) -> list[int]:
     """The start's piece states as the kernels keep them: one per site, in a stacking game
     whose pieces have states (`depth`, its levels per site, not 0) then one per level and
-    what each level was left with (`rt`, "the stacks' writes"); with `values` (a game
-    without stacks) then the sites' values."""
+    what each level was left with (`rt`, "the stacks' writes"); with `values`, then the
+    sites' values (in a stacking game, the top levels' values, the levels keeping each its
+    state and value in one word: `rt`'s `_word`)."""
     if not depth:
         return list(s0.sites.state) + (list(s0.sites.value) if values else [])
     total = game.total_sites
     levels, left = [0] * (total * depth), [0] * (total * depth)
+
+    def word(state, value):
+        return value * (1 << 32) + (state & 0xFFFFFFFF) if values else state
     for s in range(total):
         for i, lv in enumerate(s0.sites.stack(s)):
-            levels[s * depth + i] = lv[2]
+            levels[s * depth + i] = word(lv[2], lv[4])
         for i, data in enumerate(getattr(s0.sites, "residue", {}).get(s, ())):
-            left[s * depth + i] = data[0]
-    return list(s0.sites.state) + levels + left
+            left[s * depth + i] = word(data[0], data[2])
+    return list(s0.sites.state) + levels + left + (list(s0.sites.value) if values else [])
 
 
 def _state_keys(game, depth: int, values: bool = False) -> list[int]:
@@ -1849,13 +1884,15 @@ def _state_keys(game, depth: int, values: bool = False) -> list[int]:
     with, which is no part of the position (`StackSites.key`); then the values'."""
     keys = [random.Random(f"state {s}").getrandbits(62) * 2 + 1
             for s in range(game.total_sites)]
+    if depth:
+        # (in a stacking game the levels' words keep their values: the top values kept
+        # after them add nothing to the position)
+        n = game.total_sites * depth
+        keys += [random.Random(f"level state {i}").getrandbits(62) * 2 + 1 for i in range(n)]
+        return keys + [0] * n + ([0] * game.total_sites if values else [])
     if values:
         keys += [random.Random(f"value {s}").getrandbits(62) * 2 + 1
                  for s in range(game.total_sites)]
-    if depth:
-        n = game.total_sites * depth
-        keys += [random.Random(f"level state {i}").getrandbits(62) * 2 + 1 for i in range(n)]
-        keys += [0] * n
     return keys
 
 
@@ -1957,6 +1994,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 stack_level_of, not_board_site, stack_state_at,
                                 stack_move_level_st, stack_take_st, stack_insert_st,
                                 stack_move_stack_st, stack_set_state_st, stack_insert_n,
+                                stack_set_value_st, stack_value_at,
                                 stack_insert_n_st, stack_set_top, stack_holds_kind,
                                 note_decision,
                                 site_add_st, site_clear_st, site_move_st,

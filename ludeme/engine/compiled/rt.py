@@ -755,11 +755,46 @@ def _left(total, depth, site, i):
     return total * (1 + depth) + site * depth + i
 
 
+# In a stacking game whose pieces have values too, each level's word keeps both, as Ludii's
+# ChunkStack keeps them together (they move and are left behind together): the value
+# times 2**32 plus the state's low 32 bits (`_word`); then the top level's value of each
+# site follows the block (`st[_vtop + s]`, what `(value Piece at:)` reads). `st` is then
+# TOTAL longer than the states' block (`_vtop`).
+
+@njit(cache=True, inline="always")
+def _vtop(st, total, depth):
+    """Where `st` keeps the top levels' values, or -1 when its levels keep no values."""
+    base = total * (1 + 2 * depth)
+    return base if st.shape[0] == base + total else -1
+
+
+@njit(cache=True, inline="always")
+def _word_state(word, packed):
+    if not packed:
+        return word
+    low = word & 0xFFFFFFFF
+    return low - (1 << 32) if low >= (1 << 31) else low
+
+
+@njit(cache=True, inline="always")
+def _word_value(word, packed):
+    return word >> 32 if packed else 0
+
+
+@njit(cache=True, inline="always")
+def _word(state, value):
+    return value * (1 << 32) + (state & 0xFFFFFFFF)
+
+
 @njit(cache=True)
 def _sync_state(st, what, count, site):
     total, depth = stack_shape(what, count)
     n = count[total + site]
-    st[site] = st[_lv(total, depth, site, n - 1)] if n > 0 else 0
+    word = st[_lv(total, depth, site, n - 1)] if n > 0 else 0
+    v = _vtop(st, total, depth)
+    st[site] = _word_state(word, v >= 0)
+    if v >= 0:
+        st[v + site] = _word_value(word, True)
 
 
 @njit(cache=True)
@@ -916,7 +951,21 @@ def stack_set_state_st(who, what, count, st, site, level, v):
     n = count[total + site]
     i = n - 1 if level == -1 else level
     if 0 <= i < n:
-        st[_lv(total, depth, site, i)] = v
+        j = _lv(total, depth, site, i)
+        st[j] = _word(v, st[j] >> 32) if _vtop(st, total, depth) >= 0 else v
+        _sync_state(st, what, count, site)
+
+
+@njit(cache=True)
+def stack_set_value_st(who, what, count, st, site, level, v):
+    """StackSites.set_field of the value (in a game whose levels keep values): the top's
+    (-1) or a level's; none past the stack."""
+    total, depth = stack_shape(what, count)
+    n = count[total + site]
+    i = n - 1 if level == -1 else level
+    if 0 <= i < n:
+        j = _lv(total, depth, site, i)
+        st[j] = _word(_word_state(st[j], True), v)
         _sync_state(st, what, count, site)
 
 
@@ -928,7 +977,23 @@ def stack_state_at(st, what, count, site, level):
         return 0
     n = count[total + site]
     i = n - 1 if level == -1 else level
-    return st[_lv(total, depth, site, i)] if 0 <= i < n else 0
+    if not 0 <= i < n:
+        return 0
+    return _word_state(st[_lv(total, depth, site, i)], _vtop(st, total, depth) >= 0)
+
+
+@njit(cache=True)
+def stack_value_at(st, what, count, site, level):
+    """The value at a level of a site's stack (-1: the top), -1 where there is none (in a
+    game whose levels keep values)."""
+    total, depth = stack_shape(what, count)
+    if site < 0:
+        return -1
+    n = count[total + site]
+    i = n - 1 if level == -1 else level
+    if not 0 <= i < n:
+        return -1
+    return _word_value(st[_lv(total, depth, site, i)], True)
 
 
 # The same writes in a game whose pieces have a state (`st`, the state per site): a piece

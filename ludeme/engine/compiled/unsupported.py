@@ -14,3 +14,9 @@ class Unsupported(Exception):
         node = getattr(lud, "node", None)
         self.pos = getattr(node, "pos", None)
         self.path = getattr(lud, "path", None)
+
+
+# The start of the message of a ValueError a kernel raises where the reference engine
+# refuses a position at run time (a `LudemeError`, "... is not supported yet"): the
+# compiled state raises the reference's refusal in its place (`CompiledState.apply`).
+RUN_REFUSAL = "not supported yet: "

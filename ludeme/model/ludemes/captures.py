@@ -8,7 +8,7 @@ CONCEPTS_REVIEWED = True
 from ludeme.engine.state import A_FLIP, Move
 from .base import IntFn, Moves, P, Region, RoleType, SiteType, ludeme
 from ludeme.engine.compiled.emit import emits
-from ludeme.engine.compiled.unsupported import Unsupported
+from ludeme.engine.compiled.unsupported import RUN_REFUSAL, Unsupported
 from .board_fns import first_named
 from .moves import MoveHop, _hop_moves, _then
 
@@ -189,13 +189,14 @@ def _promotion_by_id(src, lud, idf) -> str:
 def _promote_consequent(src, lud, lines, ind):
     """The piece at the site becomes each piece named in turn (its owner the new piece's,
     none on an empty site). In a stacking game, the top piece (none on an empty site); a
-    player's piece alone on its site fails, as in the reference (`Promote.compile`)."""
+    player's piece alone on its site fails, as in the reference (`Promote.compile`), refused
+    at run time as there (`RUN_REFUSAL`)."""
     where = src.int_expr(lud.where) if lud.where is not None else "to"
     lines += [f"{ind}ps = {where}", f"{ind}if ps >= 0:", f"{ind}    pw = what[ps]"]
     if src.game.stacking:
         lines += [f"{ind}    if pw > 0 and count[TOTAL + ps] == 1 and OWNER[pw] != 0:",
-                  f"{ind}        raise ValueError('(promote ...) of a piece alone on its "
-                  "site in a stacking game')"]
+                  f"{ind}        raise ValueError('{RUN_REFUSAL}(promote ...) of a piece "
+                  "alone on its site in a stacking game')"]
         for target in _promotion_targets(src, lud):
             lines += [f"{ind}    w = {target}", f"{ind}    if w > 0:",
                       f"{ind}        stack_set_top(who, what, count, ps, OWNER[w], w)"]

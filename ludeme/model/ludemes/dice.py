@@ -404,6 +404,27 @@ def _show_helper(src, lud) -> str:
     return src.helper(make)
 
 
+@emits(Roll, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+def _roll_consequent(src, lud, lines, ind):
+    """A roll made when its move is applied: each die's face drawn from the chance stream
+    in turn (faces forced for the decision's own roll do not hold here: the reference
+    forgets them before applying a move), shown unused, then whether all are equal; the
+    actions Ludii's roll makes."""
+    dice = _dice(src, lud)
+
+    def make(name):
+        lines_ = ["@njit(cache=True)", f"def {name}(sc):"]
+        for i, (site, faces) in enumerate(dice):
+            lines_ += [f"    f{i} = rand_below(sc[CHANCE:CHANCE + N_CHANCE], {len(faces)})",
+                       f"    sc[STATE + {site}] = f{i}",
+                       f"    sc[VARS + {_slot(src, _USED, site)}] = -1"]
+        same = " and ".join(f"f{i} == f0" for i in range(1, len(dice))) or "True"
+        lines_ += [f"    sc[VARS + {_slot(src, _EQUAL)}] = 1 if {same} else 0",
+                   f"    return {len(dice) + 1}"]
+        return "\n".join(lines_ + [""])
+    lines.append(f"{ind}sc[NUM_ACTIONS] += {src.helper(make)}(sc)")
+
+
 def rolls(lud) -> bool:
     """True when the moves before a `(do ...)`'s `next:` are a roll: `(roll)`, or `(if ...)`s
     whose branches are rolls or none (the forms `roll_then_moves` compiles)."""
@@ -581,17 +602,23 @@ def _value_helper(src, lud, dice: DiceSet) -> str:
     return src.helper(make)
 
 
-@emits(ForEachDie, kind="moves")
-def _for_each_die(src, lud, out, ind):
-    """The moves for each die (its current value as `pips`) and, with `combined:`, each sum
-    of unused dice; each move marks the dice it used (and keeps or shows a double, with
-    `replayDouble:`) when it is applied, after its own actions (see `_use_helper`)."""
+def _die_loop_dice(src, lud):
+    """(the game's dice containers, the one a (forEach Die ...) loops over), refused inside
+    another (forEach Die ...)."""
     if src.pips_bound:
         raise Unsupported(lud, "inside another (forEach Die)")
     sets = _kernel_dice(src, lud)
     if not 0 <= (lud.hand or 0) < len(sets):
         raise lud.fail(f"there is no dice container {lud.hand}; the game has {len(sets)}")
-    dice = sets[lud.hand or 0]
+    return sets, sets[lud.hand or 0]
+
+
+@emits(ForEachDie, kind="moves")
+def _for_each_die(src, lud, out, ind):
+    """The moves for each die (its current value as `pips`) and, with `combined:`, each sum
+    of unused dice; each move marks the dice it used (and keeps or shows a double, with
+    `replayDouble:`) when it is applied, after its own actions (see `_use_helper`)."""
+    sets, dice = _die_loop_dice(src, lud)
     n = len(dice.faces)
     groups = [(i,) for i in range(n)]
     if lud.combined is not None and n in (2, 3):
@@ -645,10 +672,19 @@ def _for_each_die(src, lud, out, ind):
         out.append(f"{i2}    pass")
     finally:
         src.pips_bound, src.move_tag, src.move_tag_packed = saved
+    pips_of = None
     for g in range(first, len(src.generators)):
         effect, _, then = src.generators[g]
-        if any(_PIPS.search(x) for x in effect + then):
-            raise Unsupported(lud, "with (pips) read when a move is applied")
+        if any(_PIPS.search(x) for x in then):
+            raise Unsupported(lud, "with (pips) read by its moves' consequents")
+        if any(_PIPS.search(x) for x in effect):
+            # its effect reads (pips) when the move is applied, before the dice it uses are
+            # marked: their values then are those it was made with
+            if pips_of is None:
+                pips_of = _pips_helper(src, value, members, sizes)
+            tag = "xdie_" if src.generator_tagged[g] else "x"
+            effect.insert(2 if src.generator_tagged[g] else 0,
+                          f"pips = {pips_of}(sc, {tag} % {_TAG})")
         # (the die's tag: `xdie_`, split from the move's own extra by `Source.new_generator`)
         effect.append(f"sc[NUM_ACTIONS] += {_use_helper(src, lud, sets, dice, members, sizes)}"
                       "(sc, xdie_)")
@@ -657,6 +693,17 @@ def _for_each_die(src, lud, out, ind):
 
 
 _PIPS = re.compile(r"\bpips\b")
+
+
+def _pips_helper(src, value, members, sizes) -> str:
+    """A kernel (sc, gi): the sum of the current values of the dice of group gi (one die,
+    or those combined), as (forEach Die ...) read it for the move."""
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(sc, gi):", "    total = 0",
+                          f"    for jm in range({sizes}[gi]):",
+                          f"        total += {value}(sc, {members}[gi, jm])",
+                          "    return total", ""])
+    return src.helper(make)
 
 
 def _use_helper(src, lud, sets, dice, members, sizes) -> str:
@@ -684,6 +731,42 @@ def _use_helper(src, lud, sets, dice, members, sizes) -> str:
                           "            n += 1"]
         return "\n".join(lines + ["    return n", ""])
     return src.helper(make)
+
+
+@emits(ForEachDie, kind="consequent", refuses=(
+        ("combined", "with combined: as a consequent"),
+        ("replayDouble", "with replayDouble: as a consequent"),
+        ("then", "with (then ...) as a consequent")))
+def _for_each_die_consequent(src, lud, lines, ind):
+    """Each die's current value (read before any is used) as `pips` in turn: where the
+    condition holds and its moves make one (`one_move`: a ludeme that may make more is
+    refused), that move's lines, then the die marked used (its action), as the reference
+    lists each die's move with its UseDie and applies them in order. The moves read the
+    position before any is applied (`moves.on_position_before`)."""
+    from .moves import on_position_before
+    sets, dice = _die_loop_dice(src, lud)
+    n = len(dice.faces)
+    value = _value_helper(src, lud, dice)
+    used = src.table([int(_slot(src, _USED, s)) for s in dice.sites])
+    h = len(src.helpers)
+    loop = [f"fdv{h} = np.empty({n}, np.int64)", f"for fdi{h} in range({n}):",
+            f"    fdv{h}[fdi{h}] = {value}(sc, fdi{h})",
+            f"for fdi{h} in range({n}):", f"    pips = fdv{h}[fdi{h}]"]
+    saved = src.pips_bound
+    src.pips_bound = True
+    try:
+        cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
+        one = emit("one_move", src, lud.moves)
+        body: list[str] = []
+        src.consequent(lud.moves, body, "        ")
+    finally:
+        src.pips_bound = saved
+    loop += [f"    if {cond} and {one}:", *body,
+             f"        fdu{h} = {used}[fdi{h}]",
+             f"        sc[VARS + fdu{h}] = 1"]          # (an action: `counted_actions`)
+    loop = on_position_before(lud, lud.moves, loop, "whose moves read what an earlier "
+                              "die's changed (the reference reads the position before any)")
+    lines.extend(ind + x for x in loop)
 
 
 @emits(Pips, kind="int")

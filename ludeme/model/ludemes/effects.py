@@ -1101,14 +1101,18 @@ _VALUE_LOCAL = "value_v"
 def _for_computed_values(src, lud, out, ind):
     """`_for_each_value_moves` over bounds read in play or an int array's values (in the
     reference's order): a loop over the values, each move made inside carrying its value
-    as its extra (refused where a move keeps an extra of its own, inside another such loop
-    or (forEach Die)); a helper kernel reading it is handed it (`Source.helper`)."""
+    beside its own extra (packed as a die's tag is, `TAGGED`: the value plus
+    `_VALUE_OFFSET`, below it; refused inside another such loop or (forEach Die)); a helper
+    kernel reading it is handed it (`Source.helper`)."""
     if src.value_written is not None or src.move_tag is not None:
         raise Unsupported(lud, "over computed bounds inside another loop that tags its moves")
     first = len(src.generators)
     out.append(f"{ind}for {_VALUE_LOCAL} in {_values_sequence(src, lud)}:")
+    out.append(f"{ind}    if not -{_VALUE_OFFSET} <= {_VALUE_LOCAL} < {_VALUE_OFFSET}:")
+    out.append(f"{ind}        raise ValueError('a value of (forEach Value) out of 32 bits')")
     packed = src.move_tag_packed
-    src.value_written, src.move_tag, src.move_tag_packed = _VALUE_LOCAL, _VALUE_LOCAL, False
+    src.value_written, src.move_tag, src.move_tag_packed = \
+        _VALUE_LOCAL, f"({_VALUE_LOCAL} + {_VALUE_OFFSET})", True
     try:
         with src.enclosing_then(lud):
             src.moves(lud.generator, out, ind + "    ")
@@ -1117,11 +1121,19 @@ def _for_computed_values(src, lud, out, ind):
         src.move_tag_packed = packed
     out.append(f"{ind}    pass")
     for g in range(first, len(src.generators)):
-        effect, _, then = src.generators[g]
+        effect, is_pass, then = src.generators[g]
         if any(src.reads_value_local(x, _VALUE_LOCAL) for x in then):
             raise Unsupported(lud, "with a consequent that reads (value)")
         if any(src.reads_value_local(x, _VALUE_LOCAL) for x in effect):
-            effect.insert(0, f"{_VALUE_LOCAL} = x")
+            # a pass's extra is the tag alone; a move's is split first (`Source.new_generator`,
+            # `xdie_` the tag)
+            effect.insert(0 if is_pass else 2, f"{_VALUE_LOCAL} = "
+                          f"{'x' if is_pass else 'xdie_'} - {_VALUE_OFFSET}")
+
+
+# A (forEach Value ...)'s value kept in a move's extra, beside the move's own, as a die's
+# tag is (`emit.TAGGED`): offset to be at least 0.
+_VALUE_OFFSET = 1 << 31
 
 
 # The local holding `(value)` in a (forEach Value ...) made as a consequent.
@@ -1550,6 +1562,19 @@ emits(FromTo, kind="consequent", refuses=("copy", "mover"))(
     effect_as_consequent(_from_to_effect))
 
 
+@emits(FromTo, kind="moves", refuses=("copy", "mover", ("count", "with count: as moves")))
+def _from_to_as_moves(src, lud, out, ind):
+    """`FromTo.compile`'s moves: one per origin holding a piece (or a count) and destination
+    (with (from) on the origin and (to) as it was when the destinations are read, both on
+    their sites for `(to if:)`), the destination's effect first, then the top piece (or
+    with stack:True the whole stack) moving; its (then ...) after. As (move (from) (to))
+    makes them, but for the origin's test."""
+    from .moves import _from_to_moves
+    refuse(lud.from_, "level", "if_")
+    refuse(lud.to, "level")
+    _from_to_moves(src, lud, out, ind, occupied="(what[frm] > 0 or count[frm] > 0)")
+
+
 @emits(ByScore, kind="end", refuses=("misere",))
 def _by_score_end(src, lud, out, ind):
     """Each final score set in turn (a later one may read an earlier one), then the ranks."""
@@ -1565,12 +1590,13 @@ def _add_effect(src, lud, body):
     reference generates the placements, then applies them, the piece and `count:` are read
     first (with (to) as it was), then the sites where the condition holds with `(to)` on
     each are listed, then the piece is placed on each of them (a kind of 0 or less places
-    nothing)."""
+    nothing). Its own (then ...) (as a consequent, on one site) follows the placement, with
+    (from) and (to) undefined (as the reference applies a nested move)."""
     to = lud.to
     refuse(to, "apply")
     n = src.int_expr(lud.count) if lud.count is not None else "1"
     kind, owner = added_piece(src, lud)
-    body += [f"ak_, ao_, an_, sa_ = {kind}, {owner}, {n}, to", "if ak_ > 0:"]
+    body += [f"ak_, ao_, an_, sa_, saf_ = {kind}, {owner}, {n}, to, frm", "if ak_ > 0:"]
     cond = typed_site(src, to, "to") + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None
                                         else "")
     add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")])
@@ -1581,6 +1607,11 @@ def _add_effect(src, lud, body):
         add = ["alv = " + src.int_expr(to.level), "if alv < 0:",
                "    raise ValueError('(to ... level:) below 0')",
                *placed(src, lud, [_inserted(src, lud, "ak_", "ao_", "alv", "an_")])]
+    if lud.then is not None:
+        if not isinstance(to.site, IntFn):
+            raise Unsupported(lud, "with (then ...) over a region")
+        add += ["frm = -1", "to = -1"]
+        emit("then", src, lud.then, add)
     if isinstance(to.site, IntFn):
         body += [f"    to = {src.int_expr(to.site)}",
                  f"    if 0 <= to < TOTAL{cond}:", *(f"        {x}" for x in add)]
@@ -1592,7 +1623,7 @@ def _add_effect(src, lud, body):
                  "    abuf_ = np.empty(nad_, np.int64)", "    nad_ = 0", *listing,
                  "            abuf_[nad_] = to", "            nad_ += 1",
                  "    for to in abuf_:", *(f"        {x}" for x in add)]
-    body.append("to = sa_")
+    body.append("frm, to = saf_, sa_")
 
 
 @emits(AddEffect, kind="one_move", refuses=("stack", "count"))
@@ -1609,5 +1640,4 @@ def _add_one_move(src, lud):
 emits(AddEffect, kind="moves", refuses=("count",))(_add_moves)
 
 
-emits(AddEffect, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))(
-    effect_as_consequent(_add_effect))
+emits(AddEffect, kind="consequent")(effect_as_consequent(_add_effect))

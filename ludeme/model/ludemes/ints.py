@@ -913,17 +913,38 @@ def _count_stacked_pieces(src, lud) -> str:
     """`(count Pieces ...)` in a stacking game: as the reference's `stacked`, every level of
     every stack listed (every site without in:) holding a piece of the player (All: any)
     of a kind whose name holds the name given."""
-    if lud.player is not None:
-        p = src.int_expr(lud.player)
-    else:
-        p = "-1" if lud.role == "All" else src.player_expr(lud.role, lud)
     named = [bool(i and lud.name in c.name) for i, c in enumerate(src.env.components)] \
         if lud.name else []
-    per_site = f"stack_pieces(who, what, count, site, {p}, {src.table(named, 'bool_')})"
+    if lud.player is None and lud.role != "All" and src.names_several(lud.role):
+        per_site = _stacked_pieces_of_set(src, lud, src.table(named, 'bool_'))
+    else:
+        if lud.player is not None:
+            p = src.int_expr(lud.player)
+        else:
+            p = "-1" if lud.role == "All" else src.player_expr(lud.role, lud)
+        per_site = f"stack_pieces(who, what, count, site, {p}, {src.table(named, 'bool_')})"
     if lud.in_ is None:
         return src.count_all(per_site)
     return src.count_in(lud, lud.in_, per_site=per_site, distinct=True,
                         context_free=lud.player is None and lud.role == "All")
+
+
+def _stacked_pieces_of_set(src, lud, named: str) -> str:
+    """The levels of the stack at `site` holding a piece of a player the role covers now (a
+    set of players: a team, Enemy, ...), of a kind `named` marks (any if it is empty), as
+    the reference counts them (none where the top is empty)."""
+    test = src.owner_test(lud.role, lud, "who[i]")
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, site, mover):",
+            "    if what[site] == 0:", "        return 0",
+            "    n = 0",
+            "    for i in range(TOTAL + site * DEPTH, TOTAL + site * DEPTH + count[TOTAL + site]):",
+            f"        if {test} and ({named}.shape[0] == 0 or {named}[what[i]]):",
+            "            n += 1",
+            "    return n", ""])
+    return f"{src.helper(make)}(who, what, count, site, mover)"
 
 
 def _count_pieces_of(src, lud) -> str:

@@ -482,6 +482,18 @@ for _cls, _lines in ((RememberValue, _remember_lines), (SetRememberValue, _remem
         lambda src, lud, body, _lines=_lines: _lines(src, lud, body, ""))
 
 
+@emits(RememberValue, SetRememberValue, kind="one_move", refuses=_AS_PART)
+def _remember_one_move(src, lud):
+    """One move, unless unique: holds and the value already is remembered (no action, no
+    move: `_Remember.compile`)."""
+    if lud.unique is None:
+        return "True"
+    block = src.remembered_block(lud.name)
+    v = src.int_expr(lud.value)
+    return (f"(not ({src.bool_expr(lud.unique)} and 0 <= {v} < REM_W "
+            f"and sc[{block} + 1 + {v}] > 0))")
+
+
 @emits(ForgetValue, kind="one_move", refuses=_AS_PART)
 def _forget_one_move(src, lud):
     """One value forgotten is one move; all of a name's, one where some are remembered;
@@ -555,11 +567,11 @@ def _set_state_lines(src, lud, lines, ind):
 
 def _set_field(src, lud, site: str, value: str) -> str:
     """The statement setting the field `lud` sets (its state, or its value: `(set Value
-    at:...)`, in a game without stacks) of the piece at a site."""
+    at:...)`) of the piece at a site."""
     if lud.field == "value":
         if lud.level is not None:
             raise Unsupported(lud, "with level:")
-        return f"{src.piece_value(site)} = {value}"
+        return src.set_piece_value(site, value)
     return src.set_piece_state(site, value)
 
 

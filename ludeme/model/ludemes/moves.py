@@ -1483,7 +1483,11 @@ def _if_moves(src, lud, out, ind):
 
 @emits(MovePass, kind="moves")
 def _pass_moves(src, lud, out, ind):
-    g = src.new_generator([], is_pass=True, lud=lud)
+    """One pass; as a (do ...)'s next move, it carries the first moves' effects before it
+    as every next move does (`Source.new_generator` adds them to the moves, not to the
+    passes, which the (do ...)'s own pass makes itself)."""
+    prefix = list(src.effect_prefix[0]) if src.effect_prefix else []
+    g = src.new_generator(prefix, is_pass=True, lud=lud)
     src.push(out, ind, "-1", "-1", g)
 
 
@@ -1674,11 +1678,12 @@ def placed(src, lud, add: list[str]) -> list[str]:
 
 
 @emits(MoveFromTo, kind="moves", refuses=("mover",))
-def _from_to_moves(src, lud, out, ind):
+def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
     """`(move (from ...) (to ...) [count:] [copy:])`: one piece from a site (with one) to
     another; with count:, that many (read once per origin, with (from) on it and (to) as
     it was, and kept in the move's extra slot); with copy:True, a piece of the same kind
-    and owner added there, the origin's left as it was (Ludii's ActionCopy)."""
+    and owner added there, the origin's left as it was (Ludii's ActionCopy). `occupied`:
+    the test of an origin (`frm`) that gives moves."""
     fr, to = lud.from_, lud.to
     effect = []
     if lud.copy:
@@ -1720,7 +1725,7 @@ def _from_to_moves(src, lud, out, ind):
     f_ok = (f" and {f_flt('frm')}" if f_flt else "") + typed_site(src, fr, "frm")
     if fr.if_ is not None:      # read with (from) on the site and (to) as it was
         f_ok += f" and {src.bool_expr(fr.if_)}"
-    out.append(f"{ind}    if 0 <= frm < TOTAL and what[frm] > 0{f_ok}:")
+    out.append(f"{ind}    if 0 <= frm < TOTAL and {occupied}{f_ok}:")
     small_from = len(out)       # (a large piece's moves go before, `_move_large_lines`)
     n = "-1"
     if lud.count is not None:
@@ -2241,6 +2246,15 @@ def _if_consequent(src, lud, lines, ind):
         src.consequent(lud.else_, lines, ind + "    ")
 
 
+@emits(MovesIf, kind="one_move", refuses=(("then", "with (then ...) as one move"),))
+def _if_one_move(src, lud):
+    """One move where the branch the condition picks makes one (none without an else)."""
+    cond = src.bool_expr(lud.cond)
+    then = emit("one_move", src, lud.then_)
+    other = emit("one_move", src, lud.else_) if lud.else_ is not None else "False"
+    return f"(({then}) if {cond} else ({other}))"
+
+
 @emits(MovesAnd, MovesOr, kind="consequent", refuses=(("then", "as a consequent"),))
 def _and_consequent(src, lud, lines, ind):
     """Every move of each part applied (`(or ...)` as a consequent is the same union)."""
@@ -2518,7 +2532,10 @@ def _actions_as_theirs(src, lud, first):
     it generates them, on that player's turn (`_each_piece_of`); the kernels apply them
     with the same roles (locals, after the actions carried before them). An action that
     reads the roles other than through the locals (the scalars, a helper kernel) is
-    refused."""
+    refused. The pieces of no player (Shared, Neutral) are moved on the mover's turn:
+    nothing is swapped, nothing refused."""
+    if lud.role in ("Shared", "Neutral"):
+        return
     prefix = len(src.effect_prefix[0]) if src.effect_prefix else 0
     swap = [f"fpp_ = {src.role_expr(lud.role, lud)}",
             "if fpp_ != mover and 0 < fpp_ <= NP:",

@@ -44,13 +44,16 @@ class ValuePiece(IntFn):
 
 @emits(ValuePiece, kind="int", refuses=("level",))
 def _value_piece(src, lud):
-    """The value kept for the site (`Source.piece_value`), a piece there or not; 0 for -1
-    (Off), -1 off the sites."""
+    """The value kept for the site (`Source.piece_value`), a piece there or not (in a
+    stacking game, its top piece's, -1 for none); 0 for -1 (Off), -1 off the sites."""
     if lud.type not in (None, src.env.board.site_type):
         raise Unsupported(lud, f"with the site type {lud.type}")
     at = src.int_expr(lud.at)
-    return (f"({src.piece_value(at)} if 0 <= {at} < TOTAL else "
-            f"(0 if {at} == -1 else -1))")
+    read = src.piece_value(at)
+    if src.game.stacking:
+        # a stack's top value is its top piece's: -1 where the site is empty
+        read = f"stack_value_at(sc[STATE:STATE + N_STATE], what, count, {at}, -1)"
+    return f"({read} if 0 <= {at} < TOTAL else (0 if {at} == -1 else -1))"
 
 
 __all__ = ["ValuePiece"]

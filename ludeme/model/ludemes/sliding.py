@@ -11,7 +11,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION
-from ludeme.engine.compiled.emit import LV_NONE, Unsupported, emit, emits, refuse
+from ludeme.engine.compiled.emit import LV_GIVEN, LV_NONE, Unsupported, emit, emits, refuse
 from ludeme.engine.state import A_ADD, A_MOVE, A_MOVE_LEVEL, Move
 from ludeme.engine.stores import TOP
 from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
@@ -428,7 +428,7 @@ class _SlideForm:
     range's bounds (None without one), the between, stop and to-effect conditions and the
     lines of the effect where the slide stops."""
 
-    def __init__(self, src, lud, passed_ok: bool = False):
+    def __init__(self, src, lud, passed_ok: bool = False, level_ok: bool = False):
         env = src.env
         n = self.n = env.num_board_sites
         dirn = lud.dirn or "Adjacent"
@@ -442,7 +442,11 @@ class _SlideForm:
                 _refuse_unless_by_piece(lud, dirn)
             except Unsupported:
                 raise Unsupported(lud, "with directions that read the state") from None
-        self.frm_expr = from_site(src, lud)
+        self.frm_expr = from_site(src, lud, level=level_ok)
+        # (from ... level:) (where the caller reads it): read with (from) on the start site,
+        # before its if: (below -1 no move)
+        self.level = src.int_expr(lud.from_.level) \
+            if level_ok and lud.from_ is not None and lud.from_.level is not None else None
         # (from ... if:): read with (from) on the start site, before any site along
         self.from_ok = src.bool_expr(lud.from_.if_) \
             if lud.from_ is not None and lud.from_.if_ is not None else None
@@ -487,6 +491,9 @@ class _SlideForm:
             out.append(f"{ind}slo_, shi_ = {lo}, {self.hi}")
         out.append(f"{ind}frm = {self.frm_expr}")
         ok = f" and ({self.from_ok})" if self.from_ok is not None else ""
+        if self.level is not None:
+            out.append(f"{ind}slv_ = {self.level} if 0 <= frm < {n} else -1")
+            ok = " and slv_ >= -1" + ok
         out.append(f"{ind}if 0 <= frm < {n}{ok}:")
         out.append(f"{ind}    for r in range({self.width}):")
         out.append(f"{ind}        btw = sb_")
@@ -519,6 +526,9 @@ def _slide_moves(src, lud, out, ind):
     if lud.track is not None:
         _track_slide_moves(src, lud, out, ind)
         return
+    if lud.from_ is not None and lud.from_.level is not None:
+        _slide_from_level(src, lud, out, ind)
+        return
     form = _SlideForm(src, lud, passed_ok=True)
     passed = _passed_lines(src, lud, form)
     plain = src.new_generator(passed + [src.site_move()], lud=lud, levels=LV_NONE)
@@ -528,6 +538,24 @@ def _slide_moves(src, lud, out, ind):
     form.walk(out, ind,
               lambda o, i: src.push(o, i, "frm", "to", stopping, "r" if passed else "btw"),
               lambda o, i: src.push(o, i, "frm", "to", plain, "r" if passed else "-1"))
+
+
+def _slide_from_level(src, lud, out, ind):
+    """A slide of the piece at a level of its start's stack ((from ... level:), read with
+    (from) on the start, before its if:): as `compile`, the piece at that level moves to
+    the destination's top, and the move reports that level as its origin's (-1: the top
+    piece, as without a level; below -1 no move). The level is the move's extra: a slide
+    keeping another (a stop with an effect, sites passed with one) is refused."""
+    if not src.game.stacking:
+        raise Unsupported(lud, "with (from ... level:) in a game without stacks")
+    form = _SlideForm(src, lud, level_ok=True)
+    if form.stop is not None or (lud.between is not None and lud.between.apply is not None):
+        raise Unsupported(lud, "with (from ... level:) and (to if:) or (between (apply ...))")
+    moved = ["if x >= 0:",
+             "    " + src.stack_write("stack_move_level(who, what, count, frm, x, to, -1)"),
+             "else:", "    " + src.site_move()]
+    g = src.new_generator(moved, lud=lud, kind=A_MOVE_LEVEL, levels=LV_GIVEN)
+    form.walk(out, ind, lambda o, i: None, lambda o, i: src.push(o, i, "frm", "to", g, "slv_"))
 
 
 def _passed_lines(src, lud, form) -> list[str]:

@@ -258,12 +258,18 @@ def _level(src, lud):
     return src.level_var
 
 
-@emits(SizeStack, kind="int", refuses=("in",))
+@emits(SizeStack, kind="int")
 def _size_stack(src, lud):
     """Of another site type than the board's, only a hand's cell holds a stack
-    (`other_layer_end`)."""
-    at = src.int_expr(lud.at) if lud.at is not None else "last_to"
+    (`other_layer_end`). With in:, the sizes summed over the region's sites as listed (a
+    site listed twice counted twice, as the reference)."""
     first = other_layer_end(src.env, lud.type, lud)
+    if lud.in_ is not None:
+        if lud.at is not None:
+            raise Unsupported(lud, "with both in: and at:")
+        return src.count_in(lud, lud.in_, per_site=f"(count[TOTAL + site] if site >= {first} "
+                                                   "else 0)", distinct=True)
+    at = src.int_expr(lud.at) if lud.at is not None else "last_to"
     return f"(count[TOTAL + {at}] if {at} >= {first} else 0)"
 
 
