@@ -834,7 +834,7 @@ def _variables_set(lud) -> list | None:
     return None
 
 
-@emits(Do, kind="consequent", refuses=(("ifAfterwards", "with ifAfterwards: as a consequent"),))
+@emits(Do, kind="consequent")
 def _do_consequent(src, lud, lines, ind):
     """`(do <moves> next:<moves>)` as a consequent: each next move (generated once the first
     moves are applied) is applied with the first moves' actions before its own, then its
@@ -842,15 +842,65 @@ def _do_consequent(src, lud, lines, ind):
     next moves are counted on the position after the first ones (`_moves_made`): where
     there may be several, the first moves must only set variables (the settings, made once,
     count as actions once per next move, as the reference applies them again)."""
+    if lud.ifAfterwards is not None:
+        return _do_tested(src, lud, lines, ind, "as a consequent",
+                          lambda m, out: src.consequent(m, out, ""))
     _do_applied(src, lud, lines, ind, "as a consequent",
                 lambda m, out: src.consequent(m, out, ""))
 
 
-@emits(Do, kind="effect", refuses=(("ifAfterwards", "with ifAfterwards: as an effect"),))
+@emits(Do, kind="effect")
 def _do_effect(src, lud, body):
     """`(do <moves> next:<moves>)` as an effect of another move (its `(apply ...)`): as a
     consequent (`_do_consequent`), each part as an effect."""
+    if lud.ifAfterwards is not None:
+        return _do_tested(src, lud, body, "", "as an effect",
+                          lambda m, out: src.effect_body(m, out))
     _do_applied(src, lud, body, "", "as an effect", lambda m, out: src.effect_body(m, out))
+
+
+def _do_tested(src, lud, lines, ind, where: str, part) -> None:
+    """`(do <moves> ifAfterwards:<cond>)` applied where it is made (`where`: as a consequent,
+    as an effect): its move is applied where the condition holds once it is, on a copy of
+    the position (the move stored as the last one, the mover not moving again), as the
+    reference tests each move it makes; then the (do ...)'s (then ...). The first moves
+    must make one move at most, without sites or consequents of their own (the settings of
+    values: the move stored is then at (-1, -1), by no player)."""
+    if lud.next is not None:
+        raise Unsupported(lud, f"with next: beside ifAfterwards: {where}")
+    if not _siteless(lud.prior) or not _one_setting(lud.prior):
+        raise Unsupported(lud, f"with ifAfterwards: {where} after moves other than one "
+                               "setting of a value (a variable, a remembered or pending "
+                               "value)")
+    prior: list[str] = []
+    part(lud.prior, prior)
+    test = src.bool_expr(lud.ifAfterwards)
+    after = ["sc[LAST_TO_AFTER] = sc[LAST_FROM_AFTER] = -1"] if src.reads_after else []
+    probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
+             "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
+             *("    " + x for x in prior),
+             "    sc[LAST_FROM], sc[LAST_TO], sc[LAST_MOVER] = -1, -1, 0",
+             *("    " + x for x in after),
+             "    if sc[MOVER] == sc[NEXT]:", "        sc[NEXT] = sc[PREV]",
+             src.context(), f"    return {test}"]
+    held = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        *probe, ""]))
+    then: list[str] = []
+    if lud.then is not None:
+        then = ["frm = -1", "to = -1"]
+        emit("then", src, lud.then, then)
+    lines.append(f"{ind}if {held}(who, what, count, sc, phase, frm, to, btw):")
+    lines.extend(f"{ind}    {x}" for x in prior + then)
+
+
+def _one_setting(lud) -> bool:
+    """Whether moves without sites (`_siteless`) make one move at most: one setting, or an
+    (if ...) of such."""
+    from .moves import MovesAnd, MovesIf
+    if type(lud) is MovesIf:
+        return _one_setting(lud.then_) and (lud.else_ is None or _one_setting(lud.else_))
+    return _siteless(lud) and type(lud) is not MovesAnd
 
 
 def _do_applied(src, lud, lines, ind, where: str, part) -> None:
@@ -1032,6 +1082,8 @@ def _set_next_player_consequent(src, lud, lines, ind):
 
 emits(SetNextPlayer, kind="effect", refuses=(("then", "as an effect"),))(
     lambda src, lud, body: _set_next_player_consequent(src, lud, body, ""))
+emits(SetNextPlayer, kind="one_move", refuses=(("then", "as an effect"),))(
+    lambda src, lud: "True")     # one setting, always
 
 
 @ludeme("forEach", "Value")
