@@ -78,6 +78,17 @@ FOR_EACH_PROMOTE_GAME = _discs("Crowned Rows", 4, """
                   (promote (site) (piece "King") Mover))))))
     (piece "King" Each (move Step Diagonal (to if:(is Empty (to)))))''')
 
+# A (do ...) inside a piece's moves, after a setting of the mover's value that its next
+# moves do not read: each step carries the setting.
+DO_COUNTED_STEPS_GAME = _discs("Counted Steps", 4, """
+    (start {(place "Disc1" (sites Bottom)) (place "Disc2" (sites Top))})
+    (play (forEach Piece))
+    (end {(if (>= (value Player Mover) 12) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})
+""", pieces='''(piece "Disc" Each
+      (do (set Value Mover (+ 1 (value Player Mover)))
+          next:(move Step Orthogonal (to if:(is Empty (to))))))''')
+
 # A (do ...) as a consequent whose next move names the next player, and a (pass) as the
 # other branch (one action that changes nothing).
 DO_NEXT_PLAYER_GAME = _discs("Named Turns", 4, """
@@ -104,8 +115,11 @@ DO_NEXT_PLAYER_GAME = _discs("Named Turns", 4, """
     (AND_SCORE_READS_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(2).any()),
     # Discs are crowned in every game (actions beside the steps).
     (FOR_EACH_PROMOTE_GAME, (3, 7), lambda df: df["actions"].gt(df["moves"]).all()),
+    # The twelfth step wins.
+    (DO_COUNTED_STEPS_GAME, (3, 7), lambda df: df["winner"].gt(0).all()),
 ], ids=["and-can-move-before-an-add", "do-tested-as-a-consequent",
         "do-tested-after-move-again", "do-next-player-and-pass",
-        "and-score-reads-before-a-remembered-value", "for-each-site-promotes"])
+        "and-score-reads-before-a-remembered-value", "for-each-site-promotes",
+        "do-inside-a-piece-after-a-setting"])
 def test_do2_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)

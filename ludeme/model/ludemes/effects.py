@@ -730,6 +730,8 @@ def _do_after_effects(src, lud, out, ind):
         # position they were already applied to
         raise Unsupported(lud, f"{why} where a move is tested afterwards")
     if not any(_at_top(m, lud) for m in src.phase_moves()):
+        if _siteless(lud.prior):
+            return _do_after_settings(src, lud, out, ind, f"{why} inside other moves")
         raise Unsupported(lud, f"{why} inside other moves")
     if decides(lud.prior) and not _siteless(lud.prior):
         raise Unsupported(lud, f"{why} that may decide (a next move without sites would "
@@ -772,6 +774,38 @@ def _do_after_effects(src, lud, out, ind):
         src.move_tag, src.move_tag_packed = saved
     out.extend(f"{ind}restore({a}, ds{a}{d})" for a in arrays)
     _found_next(src, out, ind)
+
+
+def _do_after_settings(src, lud, out, ind, why: str) -> None:
+    """`(do <settings> next:<moves>)` where the next moves read nothing the settings (of
+    values, without sites) change: the next moves generated on the position as it is, each
+    carrying the settings before its own actions (as the reference makes them on a copy
+    with the settings applied). Refused (`why`) where they read what the settings write."""
+    from .moves import _reads, _writes
+    prior: list[str] = []
+    src.effect_body(lud.prior, prior)
+    text = src.with_helpers(prior)
+    if _STEP_WRITES.search(text) or "_AFTER]" in text or _READS_SITES.search(text):
+        # made again where a move is applied: after the turn counted it, and with (from),
+        # (to) the next move's
+        raise Unsupported(lud, why)
+    nxt: list[str] = []
+    if src.any_mode and not getattr(src.env, "dice", None):
+        # whether there is a next move: one found in the position as it is
+        with src.enclosing_then(lud):
+            src.moves(lud.next, nxt, ind)
+    else:
+        _next_moves(src, lud, nxt, ind, prior, src.action_codes(prior))
+    if _reads(nxt) & _writes(prior):
+        raise Unsupported(lud, why)
+    out.extend(nxt)
+    if not src.any_mode or getattr(src.env, "dice", None):
+        _found_next(src, out, ind)
+
+
+# The locals of the moves being generated around a (do ...): its (from), (to), (between),
+# (site).
+_READS_SITES = re.compile(r"\b(frm|to|btw|site)\b")
 
 
 # What the kernels' `step` changes before a move's effects are made.
