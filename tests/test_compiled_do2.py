@@ -89,6 +89,18 @@ DO_COUNTED_STEPS_GAME = _discs("Counted Steps", 4, """
       (do (set Value Mover (+ 1 (value Player Mover)))
           next:(move Step Orthogonal (to if:(is Empty (to))))))''')
 
+# A (do ...) whose next moves are tested afterwards, after a score: each move is tested on
+# the position the score was made on, the score made again with the move (a move ending
+# on a site that, with the score, is a multiple of 3 is left out).
+DO_SCORE_TESTED_GAME = _discs("Scored Steps", 4, """
+    (start {(place "Disc1" (sites Bottom)) (place "Disc2" (sites Top))})
+    (play (do (addScore Mover 1)
+              next:(do (forEach Piece)
+                       ifAfterwards:(!= 0 (% (+ (score Mover) (last To)) 3)))))
+    (end {(if (>= (score Mover) 12) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})
+""", pieces='''(piece "Disc" Each (move Step Orthogonal (to if:(is Empty (to)))))''')
+
 # A (do ...) as a consequent whose next move names the next player, and a (pass) as the
 # other branch (one action that changes nothing).
 DO_NEXT_PLAYER_GAME = _discs("Named Turns", 4, """
@@ -117,9 +129,12 @@ DO_NEXT_PLAYER_GAME = _discs("Named Turns", 4, """
     (FOR_EACH_PROMOTE_GAME, (3, 7), lambda df: df["actions"].gt(df["moves"]).all()),
     # The twelfth step wins.
     (DO_COUNTED_STEPS_GAME, (3, 7), lambda df: df["winner"].gt(0).all()),
+    # Twelve steps win.
+    (DO_SCORE_TESTED_GAME, (3, 7), lambda df: df["winner"].gt(0).any()),
 ], ids=["and-can-move-before-an-add", "do-tested-as-a-consequent",
         "do-tested-after-move-again", "do-next-player-and-pass",
         "and-score-reads-before-a-remembered-value", "for-each-site-promotes",
-        "do-inside-a-piece-after-a-setting"])
+        "do-inside-a-piece-after-a-setting",
+        "do-next-moves-tested-after-a-score"])
 def test_do2_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)

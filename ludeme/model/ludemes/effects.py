@@ -725,17 +725,10 @@ def _do_after_effects(src, lud, out, ind):
     if _draws(lud.prior) or _draws(lud.next):
         # the position is restored after the moves are generated: its chance stream too
         raise Unsupported(lud, f"{why} drawing from the chance stream")
-    if src.push_tests or _mentions_test_after(lud.next):
-        # a test of a next move applies its effects, the first moves' among them, to the
-        # position they were already applied to
-        raise Unsupported(lud, f"{why} where a move is tested afterwards")
     if not any(_at_top(m, lud) for m in src.phase_moves()):
         if _siteless(lud.prior):
             return _do_after_settings(src, lud, out, ind, f"{why} inside other moves")
         raise Unsupported(lud, f"{why} inside other moves")
-    if decides(lud.prior) and not _siteless(lud.prior):
-        raise Unsupported(lud, f"{why} that may decide (a next move without sites would "
-                               "take their sites)")
     prior: list[str] = []
     src.effect_body(lud.prior, prior)
     text = src.with_helpers(prior)
@@ -766,12 +759,21 @@ def _do_after_effects(src, lud, out, ind):
         prior = [x.replace(tag, "x") for x in prior]
     prefix = [f"dpf{d}, dpt{d} = frm, to", "frm = -1", "to = -1", *prior,
               f"frm, to = dpf{d}, dpt{d}"]
-    saved = src.move_tag, src.move_tag_packed
+    saved = src.move_tag, src.move_tag_packed, src.test_position
     src.move_tag, src.move_tag_packed = tag, False
+    if not src.any_mode:
+        # a test of a next move (its (do ... ifAfterwards:), or one around this) applies its
+        # effects, the first moves' among them, to the position before they were applied
+        # (in any-mode, the next moves carry none: the position they are looked for in)
+        src.test_position = ", ".join(f"ds{a}{d}" for a in arrays)
+    siteless = src.siteless_pushes
     try:
         _next_moves(src, lud, out, ind, prefix, src.action_codes(prior))
     finally:
-        src.move_tag, src.move_tag_packed = saved
+        src.move_tag, src.move_tag_packed, src.test_position = saved
+    if src.siteless_pushes != siteless and decides(lud.prior) and not _siteless(lud.prior):
+        raise Unsupported(lud, f"{why} that may decide, before a next move without sites "
+                               "(it would take their sites)")
     out.extend(f"{ind}restore({a}, ds{a}{d})" for a in arrays)
     _found_next(src, out, ind)
 
