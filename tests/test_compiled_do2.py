@@ -101,6 +101,30 @@ DO_SCORE_TESTED_GAME = _discs("Scored Steps", 4, """
           (if (no Moves Next) (result Mover Loss))})
 """, pieces='''(piece "Disc" Each (move Step Orthogonal (to if:(is Empty (to)))))''')
 
+# (do ...)s among the moves a threat is looked for in (the enemy's, for (is Threatened ...)):
+# a rook's slide after a setting of a variable, a bishop's step after a setting of the
+# mover's value; the next moves looked for with the settings made on a copy.
+DO_THREAT_GAME = """
+(game "Guarded Kings"
+  (players 2)
+  (equipment {(board (square 5))
+    (piece "King" Each (move Step Orthogonal (to if:(not (is Friend (who at:(to))))
+                                                 (apply (remove (to))))))
+    (piece "Rook" Each (do (set Var "Slid" (+ 1 (var "Slid")))
+                           next:(move Slide Orthogonal (to if:(is Enemy (who at:(to)))
+                                                           (apply (remove (to)))))))
+    (piece "Bishop" Each (do (set Value Mover (+ 1 (value Player Mover)))
+                             next:(move Step Diagonal (to if:(not (is Friend (who at:(to))))
+                                                          (apply (remove (to)))))))})
+  (rules
+    (start {(place "King1" 2) (place "Rook1" 0) (place "Bishop1" 4)
+            (place "King2" 22) (place "Rook2" 24) (place "Bishop2" 20)})
+    (play (do (forEach Piece) ifAfterwards:(not (is Threatened (id "King" Mover)))))
+    (end {(if (no Pieces Next "King") (result Mover Win))
+          (if (no Moves Next) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
 # A (do ...) as a consequent whose next move names the next player, and a (pass) as the
 # other branch (one action that changes nothing).
 DO_NEXT_PLAYER_GAME = _discs("Named Turns", 4, """
@@ -131,10 +155,13 @@ DO_NEXT_PLAYER_GAME = _discs("Named Turns", 4, """
     (DO_COUNTED_STEPS_GAME, (3, 7), lambda df: df["winner"].gt(0).all()),
     # Twelve steps win.
     (DO_SCORE_TESTED_GAME, (3, 7), lambda df: df["winner"].gt(0).any()),
+    # Some games end before the draw.
+    (DO_THREAT_GAME, (3, 7), lambda df: df["moves"].lt(60).any()),
 ], ids=["and-can-move-before-an-add", "do-tested-as-a-consequent",
         "do-tested-after-move-again", "do-next-player-and-pass",
         "and-score-reads-before-a-remembered-value", "for-each-site-promotes",
         "do-inside-a-piece-after-a-setting",
-        "do-next-moves-tested-after-a-score"])
+        "do-next-moves-tested-after-a-score",
+        "do-among-the-moves-a-threat-is-looked-for"])
 def test_do2_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)

@@ -131,6 +131,7 @@ class Source:
         # (the moves pushed carry their effects), or None.
         self.test_position: str | None = None
         self.siteless_pushes = 0               # moves pushed at (-1, -1), as written
+        self.test_calls: set[str] = set()      # the `push_tests` conditions written
         self.any_mode = False                  # emitting "is there a move?" code
         # Emitting "which is the first move?" code (`first_move_kernel`, in any-mode too):
         # the first move pushed answers, its from and to written in `fm`.
@@ -882,6 +883,7 @@ class Source:
                                                           "(forEach Value) or (do ...)")
             x = self.move_tag
         tests = [test(frm, to, g, x) for test in self.push_tests]
+        self.test_calls.update(tests)
         if tests:
             out.append(f"{ind}if {' and '.join(tests)}:")
             ind += "    "

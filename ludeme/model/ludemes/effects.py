@@ -652,7 +652,7 @@ def _do_next_moves(src, lud, out, ind):
     if names is None:
         return _do_after_effects(src, lud, out, ind)
     if src.reaching:
-        raise Unsupported(lud, "with next: while a threat is looked for")
+        return _do_next_looked_for(src, lud, out, ind)
     if src.first_mode:      # its any-mode answer says that there is a move, not which
         raise Unsupported(lud, "with next: where the first move is looked for")
     prior: list[str] = []
@@ -673,18 +673,44 @@ def _do_next_moves(src, lud, out, ind):
     _found_next(src, out, ind)
 
 
-def _next_moves(src, lud, out, ind, prefix: list, codes: tuple) -> None:
+def _do_next_looked_for(src, lud, out, ind) -> None:
+    """`(do <moves> next:<moves>)` while a threat is looked for (moves that are only asked
+    whether one reaches a site, or whether there is one): the first moves' effects applied
+    to a copy of the position, made the kernel's own while the next moves are looked for in
+    it, the kernel's own arrays given back after them whatever the answer (no move is
+    applied, so no next move carries the effects)."""
+    from ludeme.engine.compiled.codegen import _draws
+    if _draws(lud.prior) or _draws(lud.next):
+        raise Unsupported(lud, "with next: drawing from the chance stream, while a threat "
+                               "is looked for")
+    if src.any_mode and getattr(src.env, "dice", None):
+        out.append(f"{ind}return True")     # a pass at least (`_next_moves`)
+        return
+    prior: list[str] = []
+    src.effect_body(lud.prior, prior)
+    d = len(ind)
+    arrays = ("who", "what", "count", "sc")
+    out += [f"{ind}{', '.join(f'dl{a}{d}' for a in arrays)} = {', '.join(arrays)}",
+            f"{ind}{', '.join(arrays)} = {', '.join(f'{a}.copy()' for a in arrays)}",
+            *(ind + x for x in prior)]
+    with src.enclosing_then(lud):
+        src.moves(lud.next, out, ind)
+    out.append(f"{ind}{', '.join(arrays)} = {', '.join(f'dl{a}{d}' for a in arrays)}")
+
+
+def _next_moves(src, lud, out, ind, prefix: list, codes: tuple, here: bool = False) -> None:
     """The next moves of a (do ...), on the position after its first moves, each carrying
     `prefix` (the first moves' effect lines, of these action kinds) before its own, and in a
     game with dice, where there is none, a pass that makes them; while moves are only
-    looked for, whether there is one, in `found_<indent>`."""
+    looked for, whether there is one, in `found_<indent>`, or with `here` (and no dice),
+    looked for in the kernel itself (the first found answers; its tests apply the prefix)."""
     outer = src.effect_prefix
     lines, kinds = outer if outer is not None else ([], ())
     # where a move is applied, the last move is still the one before it (as here)
     last = ["last_from, last_to = sc[LAST_FROM], sc[LAST_TO]"]
     # Ludii: with dice, no next move is a pass that makes the first moves' effects
     dice = bool(getattr(src.env, "dice", None))
-    if src.any_mode:
+    if src.any_mode and not (here and not dice):
         found = "True" if dice else src.any_move_kernel(lud.next)
         out.append(f"{ind}found_{len(ind)} = {found}")
         return
@@ -717,7 +743,9 @@ def _do_after_effects(src, lud, out, ind):
     (from) and (to) are undefined (a phase's moves, or moves joined at their top), as the
     effects read them, here and where a move is applied."""
     why = "with next: after moves other than (set Var ...)"
-    if src.reaching or src.threat_probe:
+    if src.reaching or src.threat_probe and src.any_mode:
+        return _do_next_looked_for(src, lud, out, ind)
+    if src.threat_probe:
         raise Unsupported(lud, f"{why} while a threat is looked for")
     if src.first_mode:
         raise Unsupported(lud, f"{why} where the first move is looked for")
@@ -792,16 +820,16 @@ def _do_after_settings(src, lud, out, ind, why: str) -> None:
         # (to) the next move's
         raise Unsupported(lud, why)
     nxt: list[str] = []
-    if src.any_mode and not getattr(src.env, "dice", None):
-        # whether there is a next move: one found in the position as it is
-        with src.enclosing_then(lud):
-            src.moves(lud.next, nxt, ind)
-    else:
-        _next_moves(src, lud, nxt, ind, prior, src.action_codes(prior))
-    if _reads(nxt) & _writes(prior):
+    here = src.any_mode and not getattr(src.env, "dice", None)
+    _next_moves(src, lud, nxt, ind, prior, src.action_codes(prior), here=here)
+    # the tests of the moves pushed apply the settings the moves carry: not a read here
+    generated = [x for x in nxt]
+    for test in src.test_calls:
+        generated = [x.replace(test, "True") for x in generated]
+    if _reads(generated) & _writes(prior):
         raise Unsupported(lud, why)
     out.extend(nxt)
-    if not src.any_mode or getattr(src.env, "dice", None):
+    if not here:
         _found_next(src, out, ind)
 
 
