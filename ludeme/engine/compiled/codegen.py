@@ -126,6 +126,12 @@ class Source:
         # Tests every move pushed must pass, innermost last (`(do ... ifAfterwards:)`): each
         # gives, for (frm, to, g, x), a condition on the position the move came from.
         self.push_tests: list = []
+        # The position (who, what, count, sc) the tests start from where it is not the
+        # state's: a copy of it taken before the first moves of a (do ... next:) were applied
+        # (the moves pushed carry their effects), or None.
+        self.test_position: str | None = None
+        self.siteless_pushes = 0               # moves pushed at (-1, -1), as written
+        self.test_calls: set[str] = set()      # the `push_tests` conditions written
         self.any_mode = False                  # emitting "is there a move?" code
         # Emitting "which is the first move?" code (`first_move_kernel`, in any-mode too):
         # the first move pushed answers, its from and to written in `fm`.
@@ -526,9 +532,10 @@ class Source:
         # The moves asked for are the rule's own: the (then ...)s of the moves around the
         # rule are not theirs (and may ask the same again, without end).
         saved = (self.any_mode, self.first_mode, self.reaching, self.outer_thens, self.push_tests,
-                 self.direction_to)
+                 self.direction_to, self.test_position)
         self.any_mode, self.first_mode, self.reaching, self.outer_thens = True, first, False, []
         self.direction_to = None        # (to) taken as undefined (see `direction_to`)
+        self.test_position = None       # the tests start from the kernel's own position
         if first:
             self.push_tests = []
         body: list[str] = []
@@ -536,7 +543,7 @@ class Source:
             self.moves(moves, body, "    ")
         finally:
             (self.any_mode, self.first_mode, self.reaching, self.outer_thens,
-             self.push_tests, self.direction_to) = saved
+             self.push_tests, self.direction_to, self.test_position) = saved
         args = "who, what, count, sc, phase, frm, to"
         given = ", fm" if first else ""
         raw = "\n".join(["@njit(cache=True)", f"def {name}({args}{given}):",
@@ -576,10 +583,10 @@ class Source:
         name = self.reach_kernels[key] = f"reach_{index}"
         self.helpers.append("")                 # reserve the name (helpers may nest)
         saved = (self.any_mode, self.threat_probe, self.reaching, self.push_tests,
-                 self.outer_thens, self.direction_to)
+                 self.outer_thens, self.direction_to, self.test_position)
         self.any_mode, self.threat_probe, self.reaching, self.push_tests, self.outer_thens = \
             False, True, True, [], []
-        self.direction_to = None
+        self.direction_to = self.test_position = None
         try:
             blocks = []
             for m in moves:
@@ -588,7 +595,7 @@ class Source:
                 blocks.append(lines + ["        pass" if by_phase else "    pass"])
         finally:
             (self.any_mode, self.threat_probe, self.reaching, self.push_tests,
-             self.outer_thens, self.direction_to) = saved
+             self.outer_thens, self.direction_to, self.test_position) = saved
         body = _by_phase(blocks) if by_phase else blocks[0]
         self.helpers[index] = "\n".join([
             "@njit(cache=True)",
@@ -867,6 +874,8 @@ class Source:
     def push(self, out: list[str], ind: str, frm: str, to: str, g: int, x: str = "-1") -> None:
         """Append a move to the buffers, or, in any-mode, report that there is one; a move
         the `push_tests` refuse is left out."""
+        if frm == "-1" and to == "-1":
+            self.siteless_pushes += 1
         if self.move_tag is not None and self.move_tag_packed:
             # the die's tag and the move's own extra (`TAGGED`)
             x = self.move_tag if x == "-1" else f"({self.move_tag} + {TAGGED} * ({x} + 1))"
@@ -876,6 +885,7 @@ class Source:
                                                           "(forEach Value) or (do ...)")
             x = self.move_tag
         tests = [test(frm, to, g, x) for test in self.push_tests]
+        self.test_calls.update(tests)
         if tests:
             out.append(f"{ind}if {' and '.join(tests)}:")
             ind += "    "
@@ -963,7 +973,8 @@ class Source:
                     "    if sc[MOVER] == sc[NEXT]:",
                     "        sc[NEXT] = sc[PREV]",
                     context(), f"    return {test}", ""])
-            return (f"{self.helper(make)}(who, what, count, sc, phase, {frm}, {to}, {x}"
+            state = self.test_position or "who, what, count, sc"
+            return (f"{self.helper(make)}({state}, phase, {frm}, {to}, {x}"
                     f"{', ' + roles if roles else ''})")
         return at_push
 

@@ -652,7 +652,7 @@ def _do_next_moves(src, lud, out, ind):
     if names is None:
         return _do_after_effects(src, lud, out, ind)
     if src.reaching:
-        raise Unsupported(lud, "with next: while a threat is looked for")
+        return _do_next_looked_for(src, lud, out, ind)
     if src.first_mode:      # its any-mode answer says that there is a move, not which
         raise Unsupported(lud, "with next: where the first move is looked for")
     prior: list[str] = []
@@ -673,18 +673,44 @@ def _do_next_moves(src, lud, out, ind):
     _found_next(src, out, ind)
 
 
-def _next_moves(src, lud, out, ind, prefix: list, codes: tuple) -> None:
+def _do_next_looked_for(src, lud, out, ind) -> None:
+    """`(do <moves> next:<moves>)` while a threat is looked for (moves that are only asked
+    whether one reaches a site, or whether there is one): the first moves' effects applied
+    to a copy of the position, made the kernel's own while the next moves are looked for in
+    it, the kernel's own arrays given back after them whatever the answer (no move is
+    applied, so no next move carries the effects)."""
+    from ludeme.engine.compiled.codegen import _draws
+    if _draws(lud.prior) or _draws(lud.next):
+        raise Unsupported(lud, "with next: drawing from the chance stream, while a threat "
+                               "is looked for")
+    if src.any_mode and getattr(src.env, "dice", None):
+        out.append(f"{ind}return True")     # a pass at least (`_next_moves`)
+        return
+    prior: list[str] = []
+    src.effect_body(lud.prior, prior)
+    d = len(ind)
+    arrays = ("who", "what", "count", "sc")
+    out += [f"{ind}{', '.join(f'dl{a}{d}' for a in arrays)} = {', '.join(arrays)}",
+            f"{ind}{', '.join(arrays)} = {', '.join(f'{a}.copy()' for a in arrays)}",
+            *(ind + x for x in prior)]
+    with src.enclosing_then(lud):
+        src.moves(lud.next, out, ind)
+    out.append(f"{ind}{', '.join(arrays)} = {', '.join(f'dl{a}{d}' for a in arrays)}")
+
+
+def _next_moves(src, lud, out, ind, prefix: list, codes: tuple, here: bool = False) -> None:
     """The next moves of a (do ...), on the position after its first moves, each carrying
     `prefix` (the first moves' effect lines, of these action kinds) before its own, and in a
     game with dice, where there is none, a pass that makes them; while moves are only
-    looked for, whether there is one, in `found_<indent>`."""
+    looked for, whether there is one, in `found_<indent>`, or with `here` (and no dice),
+    looked for in the kernel itself (the first found answers; its tests apply the prefix)."""
     outer = src.effect_prefix
     lines, kinds = outer if outer is not None else ([], ())
     # where a move is applied, the last move is still the one before it (as here)
     last = ["last_from, last_to = sc[LAST_FROM], sc[LAST_TO]"]
     # Ludii: with dice, no next move is a pass that makes the first moves' effects
     dice = bool(getattr(src.env, "dice", None))
-    if src.any_mode:
+    if src.any_mode and not (here and not dice):
         found = "True" if dice else src.any_move_kernel(lud.next)
         out.append(f"{ind}found_{len(ind)} = {found}")
         return
@@ -717,7 +743,9 @@ def _do_after_effects(src, lud, out, ind):
     (from) and (to) are undefined (a phase's moves, or moves joined at their top), as the
     effects read them, here and where a move is applied."""
     why = "with next: after moves other than (set Var ...)"
-    if src.reaching or src.threat_probe:
+    if src.reaching or src.threat_probe and src.any_mode:
+        return _do_next_looked_for(src, lud, out, ind)
+    if src.threat_probe:
         raise Unsupported(lud, f"{why} while a threat is looked for")
     if src.first_mode:
         raise Unsupported(lud, f"{why} where the first move is looked for")
@@ -725,15 +753,10 @@ def _do_after_effects(src, lud, out, ind):
     if _draws(lud.prior) or _draws(lud.next):
         # the position is restored after the moves are generated: its chance stream too
         raise Unsupported(lud, f"{why} drawing from the chance stream")
-    if src.push_tests or _mentions_test_after(lud.next):
-        # a test of a next move applies its effects, the first moves' among them, to the
-        # position they were already applied to
-        raise Unsupported(lud, f"{why} where a move is tested afterwards")
     if not any(_at_top(m, lud) for m in src.phase_moves()):
+        if _siteless(lud.prior):
+            return _do_after_settings(src, lud, out, ind, f"{why} inside other moves")
         raise Unsupported(lud, f"{why} inside other moves")
-    if decides(lud.prior) and not _siteless(lud.prior):
-        raise Unsupported(lud, f"{why} that may decide (a next move without sites would "
-                               "take their sites)")
     prior: list[str] = []
     src.effect_body(lud.prior, prior)
     text = src.with_helpers(prior)
@@ -764,14 +787,55 @@ def _do_after_effects(src, lud, out, ind):
         prior = [x.replace(tag, "x") for x in prior]
     prefix = [f"dpf{d}, dpt{d} = frm, to", "frm = -1", "to = -1", *prior,
               f"frm, to = dpf{d}, dpt{d}"]
-    saved = src.move_tag, src.move_tag_packed
+    saved = src.move_tag, src.move_tag_packed, src.test_position
     src.move_tag, src.move_tag_packed = tag, False
+    if not src.any_mode:
+        # a test of a next move (its (do ... ifAfterwards:), or one around this) applies its
+        # effects, the first moves' among them, to the position before they were applied
+        # (in any-mode, the next moves carry none: the position they are looked for in)
+        src.test_position = ", ".join(f"ds{a}{d}" for a in arrays)
+    siteless = src.siteless_pushes
     try:
         _next_moves(src, lud, out, ind, prefix, src.action_codes(prior))
     finally:
-        src.move_tag, src.move_tag_packed = saved
+        src.move_tag, src.move_tag_packed, src.test_position = saved
+    if src.siteless_pushes != siteless and decides(lud.prior) and not _siteless(lud.prior):
+        raise Unsupported(lud, f"{why} that may decide, before a next move without sites "
+                               "(it would take their sites)")
     out.extend(f"{ind}restore({a}, ds{a}{d})" for a in arrays)
     _found_next(src, out, ind)
+
+
+def _do_after_settings(src, lud, out, ind, why: str) -> None:
+    """`(do <settings> next:<moves>)` where the next moves read nothing the settings (of
+    values, without sites) change: the next moves generated on the position as it is, each
+    carrying the settings before its own actions (as the reference makes them on a copy
+    with the settings applied). Refused (`why`) where they read what the settings write."""
+    from .moves import _reads, _writes
+    prior: list[str] = []
+    src.effect_body(lud.prior, prior)
+    text = src.with_helpers(prior)
+    if _STEP_WRITES.search(text) or "_AFTER]" in text or _READS_SITES.search(text):
+        # made again where a move is applied: after the turn counted it, and with (from),
+        # (to) the next move's
+        raise Unsupported(lud, why)
+    nxt: list[str] = []
+    here = src.any_mode and not getattr(src.env, "dice", None)
+    _next_moves(src, lud, nxt, ind, prior, src.action_codes(prior), here=here)
+    # the tests of the moves pushed apply the settings the moves carry: not a read here
+    generated = [x for x in nxt]
+    for test in src.test_calls:
+        generated = [x.replace(test, "True") for x in generated]
+    if _reads(generated) & _writes(prior):
+        raise Unsupported(lud, why)
+    out.extend(nxt)
+    if not here:
+        _found_next(src, out, ind)
+
+
+# The locals of the moves being generated around a (do ...): its (from), (to), (between),
+# (site).
+_READS_SITES = re.compile(r"\b(frm|to|btw|site)\b")
 
 
 # What the kernels' `step` changes before a move's effects are made.
@@ -834,7 +898,7 @@ def _variables_set(lud) -> list | None:
     return None
 
 
-@emits(Do, kind="consequent", refuses=(("ifAfterwards", "with ifAfterwards: as a consequent"),))
+@emits(Do, kind="consequent")
 def _do_consequent(src, lud, lines, ind):
     """`(do <moves> next:<moves>)` as a consequent: each next move (generated once the first
     moves are applied) is applied with the first moves' actions before its own, then its
@@ -842,15 +906,65 @@ def _do_consequent(src, lud, lines, ind):
     next moves are counted on the position after the first ones (`_moves_made`): where
     there may be several, the first moves must only set variables (the settings, made once,
     count as actions once per next move, as the reference applies them again)."""
+    if lud.ifAfterwards is not None:
+        return _do_tested(src, lud, lines, ind, "as a consequent",
+                          lambda m, out: src.consequent(m, out, ""))
     _do_applied(src, lud, lines, ind, "as a consequent",
                 lambda m, out: src.consequent(m, out, ""))
 
 
-@emits(Do, kind="effect", refuses=(("ifAfterwards", "with ifAfterwards: as an effect"),))
+@emits(Do, kind="effect")
 def _do_effect(src, lud, body):
     """`(do <moves> next:<moves>)` as an effect of another move (its `(apply ...)`): as a
     consequent (`_do_consequent`), each part as an effect."""
+    if lud.ifAfterwards is not None:
+        return _do_tested(src, lud, body, "", "as an effect",
+                          lambda m, out: src.effect_body(m, out))
     _do_applied(src, lud, body, "", "as an effect", lambda m, out: src.effect_body(m, out))
+
+
+def _do_tested(src, lud, lines, ind, where: str, part) -> None:
+    """`(do <moves> ifAfterwards:<cond>)` applied where it is made (`where`: as a consequent,
+    as an effect): its move is applied where the condition holds once it is, on a copy of
+    the position (the move stored as the last one, the mover not moving again), as the
+    reference tests each move it makes; then the (do ...)'s (then ...). The first moves
+    must make one move at most, without sites or consequents of their own (the settings of
+    values: the move stored is then at (-1, -1), by no player)."""
+    if lud.next is not None:
+        raise Unsupported(lud, f"with next: beside ifAfterwards: {where}")
+    if not _siteless(lud.prior) or not _one_setting(lud.prior):
+        raise Unsupported(lud, f"with ifAfterwards: {where} after moves other than one "
+                               "setting of a value (a variable, a remembered or pending "
+                               "value)")
+    prior: list[str] = []
+    part(lud.prior, prior)
+    test = src.bool_expr(lud.ifAfterwards)
+    after = ["sc[LAST_TO_AFTER] = sc[LAST_FROM_AFTER] = -1"] if src.reads_after else []
+    probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
+             "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
+             *("    " + x for x in prior),
+             "    sc[LAST_FROM], sc[LAST_TO], sc[LAST_MOVER] = -1, -1, 0",
+             *("    " + x for x in after),
+             "    if sc[MOVER] == sc[NEXT]:", "        sc[NEXT] = sc[PREV]",
+             src.context(), f"    return {test}"]
+    held = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        *probe, ""]))
+    then: list[str] = []
+    if lud.then is not None:
+        then = ["frm = -1", "to = -1"]
+        emit("then", src, lud.then, then)
+    lines.append(f"{ind}if {held}(who, what, count, sc, phase, frm, to, btw):")
+    lines.extend(f"{ind}    {x}" for x in prior + then)
+
+
+def _one_setting(lud) -> bool:
+    """Whether moves without sites (`_siteless`) make one move at most: one setting, or an
+    (if ...) of such."""
+    from .moves import MovesAnd, MovesIf
+    if type(lud) is MovesIf:
+        return _one_setting(lud.then_) and (lud.else_ is None or _one_setting(lud.else_))
+    return _siteless(lud) and type(lud) is not MovesAnd
 
 
 def _do_applied(src, lud, lines, ind, where: str, part) -> None:
@@ -1032,6 +1146,8 @@ def _set_next_player_consequent(src, lud, lines, ind):
 
 emits(SetNextPlayer, kind="effect", refuses=(("then", "as an effect"),))(
     lambda src, lud, body: _set_next_player_consequent(src, lud, body, ""))
+emits(SetNextPlayer, kind="one_move", refuses=(("then", "as an effect"),))(
+    lambda src, lud: "True")     # one setting, always
 
 
 @ludeme("forEach", "Value")

@@ -2237,6 +2237,18 @@ def _again_one_move(src, lud):
     return "True"
 
 
+@emits(PassEffect, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+def _pass_consequent(src, lud, lines, ind):
+    """`(pass)` applied after a move: its one action changes nothing but is counted."""
+    lines.append(f"{ind}sc[NUM_ACTIONS] += 1")
+
+
+emits(PassEffect, kind="effect", refuses=(("then", "with (then ...) as an effect"),))(
+    lambda src, lud, body: _pass_consequent(src, lud, body, ""))
+emits(PassEffect, kind="one_move", refuses=(("then", "with (then ...) as an effect"),))(
+    lambda src, lud: "True")     # its one move, always
+
+
 @emits(MovesIf, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
 def _if_consequent(src, lud, lines, ind):
     lines.append(f"{ind}if {src.bool_expr(lud.cond)}:")
@@ -2338,11 +2350,21 @@ _SNAPSHOT_NAME = re.compile(r"\b(who|what|count|sc|phase)_0\b")
 
 
 def _reads(lines: list[str]) -> set[str]:
-    """What of the state the lines read (action statements aside), through a copy taken
-    inside them too."""
+    """What of the state the lines read, through a copy taken inside them too: of an action
+    statement, what its value and the subscript it writes read (`sc[SCORE + p] += <value>`),
+    not its target; of an action made by a call, nothing."""
     from ludeme.engine.compiled.codegen import _ACTION_STATEMENT
-    return {k for line in lines if not _ACTION_STATEMENT.match(line.lstrip())
-            for k, r in _READS.items() if r.search(_SNAPSHOT_NAME.sub(r"\1", line))}
+    read = []
+    for line in lines:
+        body = line.lstrip()
+        if _ACTION_STATEMENT.match(body):
+            w = _SUBSCRIPT_WRITE.match(body)
+            if w is None or "," in w.group(1):
+                continue
+            target = w.group(1)
+            body = target[target.index("[") + 1:-1] + " " + body[w.end():]
+        read.append(_SNAPSHOT_NAME.sub(r"\1", body))
+    return {k for line in read for k, r in _READS.items() if r.search(line)}
 
 
 # A helper kernel called as a statement acts (a sowing, ...): it may write any of the state.
@@ -2369,7 +2391,7 @@ def on_position_before(lud, inner, lines: list[str], why: str) -> list[str]:
 # The state a compiled line reads (`_on_snapshot` renames it), the state arrays a write
 # statement starts with (its target, kept), and a line that writes a subscript of the state.
 _STATE_NAME = re.compile(r"\b(who|what|count|sc|phase)\b")
-_TARGET_ARGS = {"pend_add": 1, "rem_add": 1, "rem_forget": 1, "rem_clear": 1}
+_TARGET_ARGS = {"pend_add": 1, "rem_add": 1, "rem_forget": 1, "rem_clear": 1, "journal": 1}
 _SUBSCRIPT_WRITE = re.compile(r"((?:who|what|count|sc)\[[^\]]*\](?:, sc\[[^\]]*\])*)"
                               r"(\s*[-+]?=(?!=)\s*)")
 _CALL_STATEMENT = re.compile(r"\w+\(")
@@ -2434,12 +2456,16 @@ def _snap(expr: str) -> str:
 
 
 def _has_then(lud) -> bool:
-    """Whether a ludeme or one inside it has a (then ...)."""
+    """Whether a ludeme or one inside it has a (then ...) that may be applied: the moves a
+    condition or a number only looks for (`(can Move ...)`, `(count Moves ...)`) are never
+    applied, their consequents aside."""
     fields = lud.__dict__.get("_fields", {})
     if fields.get("then") is not None:
         return True
     for v in fields.values():
         for x in (v if isinstance(v, (list, tuple)) else (v,)):
+            if isinstance(x, (Bool, IntFn)):
+                continue
             if hasattr(x, "__dict__") and "_fields" in x.__dict__ and _has_then(x):
                 return True
     return False

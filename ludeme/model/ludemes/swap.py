@@ -135,7 +135,7 @@ def _swap_players_consequent(src, lud, lines, ind):
               f"{ind}while j <= NP and sc[ORDER + j] != sw2:",
               f"{ind}    j += 1",
               f"{ind}if i > NP or j > NP:",
-              f"{ind}    raise ValueError('(swap Players ...) of a player not in the order')",
+              f"{ind}    raise ValueError('(swap Players ...) of an id not in the order')",
               f"{ind}sc[ORDER + i], sc[ORDER + j] = sc[ORDER + j], sc[ORDER + i]",
               f"{ind}sc[NEXT] = mover",
               f"{ind}sc[REPLAYED] = 1"]
