@@ -631,11 +631,12 @@ class Source:
         start = ["    total = 0", *([] if distinct else ["    counted = np.zeros(TOTAL, np.bool_)"])]
         return self._loop_kernel(region, start, body, "total")
 
-    def listed_by_loop(self, region, once: bool = False) -> str:
+    def listed_by_loop(self, region, once: bool = False, less=None) -> str:
         """The sites of a region that reads the position, as its own loop lists them (an
         array made by a helper kernel given the whole evaluation context). `region` may be
         a list of regions, listed in turn; `once`: each board site listed once only, where
-        it first comes."""
+        it first comes; `less`: a region whose sites are left out, listed first, in the
+        same context (as a difference reads both regions before it is taken)."""
         keep = ["if n == buf.shape[0]:", "    buf = np.concatenate((buf, buf))",
                 "buf[n] = site", "n += 1"]
         start = ["    buf = np.empty(TOTAL, np.int64)", "    n = 0"]
@@ -644,14 +645,27 @@ class Source:
             keep = ["if not (0 <= site < TOTAL and listed[site]):",
                     "    if 0 <= site < TOTAL:", "        listed[site] = True",
                     *("    " + x for x in keep)]
-        return self._loop_kernel(region, start, keep, "buf[:n]")
+        if less is not None:
+            # the sites left out, marked (a site past the last: in the list `past`)
+            start += ["    dropped = np.zeros(TOTAL, np.bool_)",
+                      "    past = np.empty(0, np.int64)"]
+            keep = ["if not (site < TOTAL and dropped[site] or site >= TOTAL and "
+                    "(past == site).any()):", *("    " + x for x in keep)]
+            less = (less, ["if 0 <= site < TOTAL:", "    dropped[site] = True",
+                           "elif site >= TOTAL:",
+                           "    past = np.append(past, np.int64(site))"])
+        return self._loop_kernel(region, start, keep, "buf[:n]", less)
 
-    def _loop_kernel(self, region, start: list[str], body: list[str], result: str) -> str:
+    def _loop_kernel(self, region, start: list[str], body: list[str], result: str,
+                     before=None) -> str:
         """A call of a helper kernel, given the whole evaluation context, that runs `body` at
-        each site of the region's own loop (of every site when `region` is None)."""
+        each site of the region's own loop (of every site when `region` is None); `before`:
+        (another region, the body run at each of its sites first)."""
         saved, self.between = self.between, "btw"
         try:
             loop: list[str] = []
+            if before is not None:
+                self.for_region(before[0], loop, "    ", before[1])
             if region is None:
                 loop += ["    for site in range(TOTAL):", *("        " + x for x in body)]
             else:

@@ -1169,7 +1169,7 @@ def _literal_static(src, lud):
 def _literal_sites(src, lud):
     """A named region, or a player's: one list, or one per mover."""
     if not (lud.items is None and lud.player is None and lud.role in (None, "Mover")
-            and not lud.sites or (lud.role and _fixed_player(lud.role))
+            and not lud.sites and lud.array is None or (lud.role and _fixed_player(lud.role))
             or _literal_static(src, lud) or _player_of_mover(lud)):
         raise Unsupported(lud)
     sites, by_mover = src.sites_by_mover(src.env.compile(lud))
@@ -1198,13 +1198,47 @@ def _remembered_set(lud):
     return None
 
 
+def _region_within(lud):
+    """The region of `(sites <region>)` (the region itself, as the reference reads it), for
+    a region that is no list of sites or labels and no remembered values; else None."""
+    if lud.items is None or hasattr(lud.items, "items") or \
+            getattr(lud.items, "keyword", None) == "values":
+        return None
+    return lud.items
+
+
+def _array_sites(src, lud, site=None) -> str:
+    """`(sites <int array>)`, Ludii's SitesCustom: the array's sites, each once, in
+    increasing order, a negative one left out (as the reference); with `site`, a test
+    that it is one of them."""
+    from .intarray import array_expr
+    arr = array_expr(src, lud.array)
+    if site is not None:
+        held = src.helper(lambda name: "\n".join([
+            "@njit(cache=True)", f"def {name}(a, s):",
+            "    if s < 0:", "        return False",
+            "    for v in a:", "        if v == s:", "            return True",
+            "    return False", ""]))
+        return f"{held}({arr}, {site})"
+    listed = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(a):",
+        "    u = np.unique(a)", "    return u[u >= 0]", ""]))
+    return f"{listed}({arr})"
+
+
 @emits(SitesLiteralL, kind="sites")
 def _literal_listed(src, lud):
-    """Remembered values as sites; any other literal region listed now."""
+    """Remembered values as sites; an int array's sites; the region given; any other
+    literal region listed now."""
     from .memory import remembered_sites
     values = _remembered_set(lud)
     if values is not None:
         return remembered_sites(src, values)
+    if lud.array is not None:
+        return _array_sites(src, lud), None
+    within = _region_within(lud)
+    if within is not None and not src.is_static_region(lud):
+        return src.region_sites(within)
     computed = _computed_sites(src, lud)
     if computed is not None:       # in the order given, a negative one left out
         return ("(" + "".join(f"{x}, " for x in computed) + ")",
@@ -1256,6 +1290,11 @@ def _literal_contains(src, lud, site):
     values = _remembered_set(lud)
     if values is not None:
         return src.region_contains(values, site)
+    if lud.array is not None:
+        return _array_sites(src, lud, site)
+    within = _region_within(lud)
+    if within is not None and not src.is_static_region(lud):
+        return src.region_contains(within, site)
     computed = _computed_sites(src, lud)
     if computed is not None:
         return "(" + " or ".join(f"({site} >= 0 and {site} == {x})" for x in computed) + ")"
@@ -1596,7 +1635,11 @@ def _difference_sites(src, lud):
     if _static_set_op(src, lud) or src.reads_only_from(lud):
         return src.listed_sites(lud)
     if mentions(lud.b, (To, Site)):
-        raise Unsupported(lud, "with a second region that reads (to) or (site)")
+        if isinstance(lud.b, IntFn):
+            raise Unsupported(lud, "less a site that reads (to) or (site)")
+        # the second region listed first, by a helper kernel given the context the
+        # difference is read in (the loop over its sites may rebind (to) and (site))
+        return src.listed_by_loop(lud.a, less=lud.b), None
     seq, flt = src.region_sites(lud.a)
 
     def test(v):
@@ -1711,8 +1754,12 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
     if lud.container not in (None, "Board", 0) and not in_hand and not by_index:
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
-        raise Unsupported(lud, "by (player ...)")
-    if lud.by == "All":
+        if in_hand or lud.component is not None or lud.components or lud.top is False:
+            raise Unsupported(lud, "by (player ...) in a hand, or with component: or top:")
+        # one player's pieces (an empty site has owner 0 too: never listed, as the reference)
+        who = src.int_expr(lud.by).replace("{", "{{").replace("}", "}}")
+        test = f"(what[{{s}}] != 0 and who[{{s}}] == {who})"
+    elif lud.by == "All":
         # Every owner, the neutral and shared ones too (as the reference): any piece (on
         # stacks, any top piece: every level's owner is one of them).
         test = "what[{s}] != 0"
