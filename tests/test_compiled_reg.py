@@ -61,13 +61,70 @@ DIFFERENCE_GAME = """
 )
 """
 
+# (ahead ...) in the direction between two sites (of the last move, two steps on), and in
+# the directions an (if ...) chooses.
+AHEAD_GAME = """
+(game "Follow Through"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each (move Step Adjacent (to if:(is Empty (to)))))
+    })
+    (rules
+        (start {(place "Disc1" {0 1 2 3 4}) (place "Disc2" {20 21 22 23 24})})
+        (play
+            (forEach Piece
+                (then
+                    (if (is Enemy (who at:(ahead (last To) (directions Cell from:(last From) to:(last To)))))
+                        (remove (ahead (last To) (directions Cell from:(last From) to:(last To))))
+                        (if (is Empty (ahead (last To) steps:2 (directions Cell from:(last From) to:(last To))))
+                            (add (piece (id "Disc" Mover))
+                                (to (ahead (last To) steps:2 (directions Cell from:(last From) to:(last To)))))
+                        )
+                    )
+                )
+            )
+        )
+        (end {
+            (if (is Enemy (who at:(ahead (last To) (if (is Mover P1) N S)))) (result Mover Loss))
+            (if (no Pieces Next) (result Mover Win))
+        })
+    )
+)
+"""
+
+# (do <effects> next:(move Pass)): the pass carries the first moves' effects.
+PASS_AFTER_DO_GAME = """
+(game "Bank It"
+    (players 2)
+    (equipment {(board (square 4)) (piece "Disc" Each)})
+    (rules
+        (play
+            (or
+                (move Add (to (sites Empty)))
+                (do (set Score Mover (+ (score Mover) 1)) next:(move Pass))
+            )
+        )
+        (end {
+            (if (<= 4 (score Mover)) (result Mover Win))
+            (if (is Line 3) (result Mover Win))
+        })
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
     (DIFFERENCE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (AHEAD_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any() and (df["piece_number_maximum"] > 10).any()),
+    (PASS_AFTER_DO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and (df["moves"] < 7).any()),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
-       "difference-less-a-region-reading-site"]
+       "difference-less-a-region-reading-site",
+       "ahead-between-two-sites-and-by-if", "pass-after-do-carries-its-effects"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

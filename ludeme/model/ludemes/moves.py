@@ -1481,7 +1481,10 @@ def _if_moves(src, lud, out, ind):
 
 @emits(MovePass, kind="moves")
 def _pass_moves(src, lud, out, ind):
-    g = src.new_generator([], is_pass=True, lud=lud)
+    # a next move of (do ...) carries the first moves' effects (`effect_prefix`), a pass too
+    # (as the reference, it stays a pass)
+    prefix = list(src.effect_prefix[0]) if src.effect_prefix else []
+    g = src.new_generator(prefix, is_pass=True, lud=lud)
     src.push(out, ind, "-1", "-1", g)
 
 
