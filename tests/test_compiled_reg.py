@@ -113,6 +113,70 @@ PASS_AFTER_DO_GAME = """
 )
 """
 
+# (sites Direction ...) in the direction between two sites (of the last move) and in the
+# direction an (if ...) chooses.
+DIRECTION_GAME = """
+(game "Push Through"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each (move Step Adjacent (to if:(is Empty (to)))))
+    })
+    (rules
+        (start {(place "Disc1" {0 1 2 3 4}) (place "Disc2" {20 21 22 23 24})})
+        (play
+            (or
+                (forEach Piece
+                    (then
+                        (forEach Site
+                            (sites Direction from:(last To)
+                                (directions Cell from:(last From) to:(last To))
+                                stop:(not (is Next (who at:(to)))))
+                            (remove (site))
+                        )
+                    )
+                )
+                (move Add
+                    (to (sites Direction from:(sites Occupied by:Mover) (if (is Mover P1) N S) distance:1)
+                        if:(is Empty (to)))
+                )
+            )
+        )
+        (end {
+            (if (no Pieces Next) (result Mover Win))
+            (if (<= 8 (count Pieces Mover)) (result Mover Win))
+        })
+    )
+)
+"""
+
+# (intersection ...) and (difference ...) listed inside a loop, a region after the first
+# reading the (site) of that loop.
+SITE_SETS_GAME = """
+(game "Lonely Spots"
+    (players 2)
+    (equipment {(board (square 5)) (piece "Disc" Each)})
+    (rules
+        (play
+            (move Add (to (sites Empty))
+                (then
+                    (forEach Site (sites Occupied by:Next)
+                        (if (or
+                                (= 0 (count Sites in:(intersection (sites Empty) (sites Around (site) Orthogonal))))
+                                (<= 3 (count Sites in:(difference (sites Around (site) Orthogonal)
+                                                                   (sites Around (site) Empty Orthogonal))))
+                            )
+                            (remove (site))
+                        )
+                    )
+                )
+            )
+        )
+        (end (if (<= 8 (count Pieces Mover)) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
@@ -121,10 +185,15 @@ CASES = [
      and df["piece_number_max_decrease"].lt(0).any() and (df["piece_number_maximum"] > 10).any()),
     (PASS_AFTER_DO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and (df["moves"] < 7).any()),
+    (DIRECTION_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
+    (SITE_SETS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "difference-less-a-region-reading-site",
-       "ahead-between-two-sites-and-by-if", "pass-after-do-carries-its-effects"]
+       "ahead-between-two-sites-and-by-if", "pass-after-do-carries-its-effects",
+       "sites-direction-between-two-sites-and-by-if", "set-operations-reading-an-outer-site"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

@@ -1520,13 +1520,13 @@ def _distance_contains(src, lud, site):
 @emits(Intersection, kind="for_region")
 def _intersection_loop(src, lud, out, ind, body):
     """The first region's loop, each site once, the body run at the sites every other
-    region holds (their tests read `site` as the site tried, so none may read `(site)`)."""
+    region holds (their tests read `site` as the site tried: one that reads `(site)` of a
+    loop around is listed before the loop, `_held_before`)."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import Site
     first, *rest = list(lud.regions) + list(lud.more or [])
-    if mentions(rest, (Site,)):
-        raise Unsupported(lud, "with a region after the first that reads (site)")
-    tests = [src.region_contains(r, "site") for r in rest]
+    tests = [_held_before(src, r, out, ind, f"isx_{len(ind)}_{i}") if mentions(r, (Site,))
+             else src.region_contains(r, "site") for i, r in enumerate(rest)]
     inner = list(body)
     if not getattr(first, "distinct", False):
         seen = f"once_{len(ind)}"       # one per depth of nested loops
@@ -1535,6 +1535,13 @@ def _intersection_loop(src, lud, out, ind, body):
     if tests:
         inner = [f"if {' and '.join(tests)}:", *("    " + x for x in inner)]
     src.for_region(first, out, ind, inner)
+
+
+def _held_before(src, region, out, ind, name: str) -> str:
+    """A test that `site` is in a region that reads `(site)` of a loop around it: the region
+    listed before the loop (as the reference reads it, in the context around), in `name`."""
+    out.append(f"{ind}{name} = {src.listed_by_loop(region)}")
+    return f"({name} == site).any()"
 
 
 @emits(SitesDirection, kind="from_only")
@@ -1558,13 +1565,23 @@ def _direction_loop(src, lud, out, ind, body):
         return
     env = src.env
     dirn = lud.dirn or "Adjacent"
-    if not env.is_static_direction(dirn):
-        raise Unsupported(lud, "with directions that read the state")
     n = env.num_board_sites
-    keys = env.direction_keys(dirn, lud)
     radials = env.board.radials
-    rows = [[r.sites[1:] for k in keys(None, s) for r in (radials[k][s] if k in radials else ())]
-            for s in range(n)]
+    d = len(ind)
+    if env.is_static_direction(dirn):
+        keys = env.direction_keys(dirn, lud)
+        rows = [[r.sites[1:] for k in keys(None, s) for r in (radials[k][s] if k in radials
+                                                             else ())] for s in range(n)]
+        chosen = None
+    else:
+        # every radial of the board, by direction (those of the All relation first, in its
+        # order), and the directions chosen at each origin listed in `sdn_<d>` (their order)
+        every = [k for k in env.board.relation_dirs("All") if k in radials]
+        every += [k for k in radials if k not in every]
+        rows = [[r.sites[1:] for k in every for r in radials[k][s]] for s in range(n)]
+        of_row = src.table(src.padded([[i for i, k in enumerate(every) for _ in radials[k][s]]
+                                       for s in range(n)])[0])
+        chosen = [f"sdn_{d} = 0", *_chosen_directions(src, lud, dirn, every, d, "sdl_{d}")]
     width = max((len(rs) for rs in rows), default=0) or 1
     depth = max((len(r) for rs in rows for r in rs), default=0) or 1
     steps = np.full((n, width, depth), -1)
@@ -1572,7 +1589,6 @@ def _direction_loop(src, lud, out, ind, body):
         for r, sites in enumerate(rs):
             steps[s, r, :len(sites)] = sites
     t_steps = src.table(steps)
-    d = len(ind)
     buf, k, loc = f"sdb_{d}", f"sdk_{d}", f"sdl_{d}"
     stop = src.bool_expr(lud.stop) if lud.stop is not None else None
     single = isinstance(lud.from_, IntFn)
@@ -1586,16 +1602,28 @@ def _direction_loop(src, lud, out, ind, body):
     walk = []
     if lud.included:
         walk += [f"{buf}[{k}] = {loc}", f"{k} += 1"]
-    walk += [f"for sdr_{d} in range({width}):", f"    for sdq_{d} in range({depth}):"]
+    along = [f"for sdq_{d} in range({depth}):"]
     if limit is not None:
-        walk += [f"        if sdq_{d} >= sdm_{d}:", "            break"]
-    walk += [f"        to = {t_steps}[{loc}, sdr_{d}, sdq_{d}]", "        if to < 0:", "            break"]
+        along += [f"    if sdq_{d} >= sdm_{d}:", "        break"]
+    along += [f"    to = {t_steps}[{loc}, sdr_{d}, sdq_{d}]", "    if to < 0:", "        break"]
     if stop is not None:
-        walk += [f"        if {stop}:"]
+        along += [f"    if {stop}:"]
         if lud.stopIncluded:
-            walk += [f"            {buf}[{k}] = to", f"            {k} += 1"]
-        walk += ["            break"]
-    walk += [f"        {buf}[{k}] = to", f"        {k} += 1"]
+            along += [f"        {buf}[{k}] = to", f"        {k} += 1"]
+        along += ["        break"]
+    along += [f"    {buf}[{k}] = to", f"    {k} += 1"]
+    if chosen is None:
+        walk += [f"for sdr_{d} in range({width}):", *("    " + x for x in along)]
+    else:
+        # the radials of each direction chosen in turn (a row of another direction is -1
+        # all along where the site has fewer radials)
+        out.append(f"{ind}sdc_{d} = np.empty({len(every)}, np.int64)")
+        walk += [*chosen, f"for sdi_{d} in range(sdn_{d}):",
+                 f"    for sdr_{d} in range({width}):",
+                 f"        if {of_row}[{loc}, sdr_{d}] != sdc_{d}[sdi_{d}] or "
+                 f"{t_steps}[{loc}, sdr_{d}, 0] < 0:",
+                 "            continue",
+                 *("        " + x for x in along)]
     if single:
         out.append(f"{ind}{loc} = {src.int_expr(lud.from_)}")
         out.append(f"{ind}if 0 <= {loc} < {n}:")
@@ -1616,6 +1644,55 @@ def _direction_loop(src, lud, out, ind, body):
     out.append(f"{ind}for sdj_{d} in range({k}):")
     out.append(f"{ind}    site = {buf}[sdj_{d}]")
     out.extend(f"{ind}    {x}" for x in body)
+
+
+def _chosen_directions(src, lud, dirn, every: list, d: int, loc: str) -> list[str]:
+    """Lines putting the indices (in `every`) of the directions `dirn` chooses at the site
+    `loc` in `sdc_<d>`, `sdn_<d>` of them, in the reference's order: a (directions ...) that
+    reads nothing of the state (its own order at each site), the directions between two
+    sites (`DirectionsBetween`: the All relation's with a radial from the first through the
+    second), or (if <cond> <dirs> <dirs>) of those; any other is refused."""
+    env = src.env
+    n = env.num_board_sites
+    loc = loc.format(d=d)
+    radials = env.board.radials
+    if hasattr(dirn, "branches") and hasattr(dirn, "cond"):     # (if <cond> <dirs> <dirs>)
+        ok, not_ok = (_chosen_directions(src, lud, x, every, d, loc) for x in dirn.branches)
+        return [f"if {src.bool_expr(dirn.cond)}:", *("    " + x for x in ok),
+                "else:", *("    " + x for x in not_ok)]
+    if hasattr(dirn, "keys_fn"):            # (directions from: to:)
+        if dirn.type is not None and dirn.type != env.board.site_type:
+            raise Unsupported(dirn, f"on {dirn.type} sites of a board of "
+                                    f"{env.board.site_type} sites")
+        index = {k: i for i, k in enumerate(every)}
+        rows = [[list(r.sites[1:]) for k in every for r in radials[k][s]] for s in range(n)]
+        of_row = [[index[k] for k in every for _ in radials[k][s]] for s in range(n)]
+        t_rows, t_len = src.padded(rows)
+        R3, RL = src.table(t_rows), src.table(t_len)
+        RD, NR = src.table(src.padded(of_row)[0]), src.table([len(r) for r in rows])
+        between = [x for x in env.board.relation_dirs("All") if x in radials]
+        return [f"sda_{d} = {src.int_expr(dirn.from_)}",
+                f"sdz_{d} = {src.int_expr(dirn.to)}",
+                f"sdh_{d} = np.zeros({len(every)}, np.bool_)",
+                f"if 0 <= sda_{d} < {n} and 0 <= sdz_{d} < {n}:",
+                f"    for sdj_{d} in range({NR}[sda_{d}]):",
+                f"        for sdp_{d} in range({RL}[sda_{d}, sdj_{d}]):",
+                f"            if {R3}[sda_{d}, sdj_{d}, sdp_{d}] == sdz_{d}:",
+                f"                sdh_{d}[{RD}[sda_{d}, sdj_{d}]] = True",
+                f"for sdi_{d} in range({len(between)}):",
+                f"    if sdh_{d}[sdi_{d}]:",
+                f"        sdc_{d}[sdn_{d}] = sdi_{d}",
+                f"        sdn_{d} += 1"]
+    if not env.is_static_direction(dirn):
+        raise Unsupported(lud, "with directions that read the state")
+    keys = env.direction_keys(dirn, lud)
+    index = {k: i for i, k in enumerate(every)}
+    per_site = [[index[k] for k in keys(None, s) if k in index] for s in range(n)]
+    t_keys, t_len = src.row_tables(per_site)
+    return [f"if 0 <= {loc} < {n}:",
+            f"    for sdi_{d} in range({t_len}[{loc}]):",
+            f"        sdc_{d}[sdn_{d}] = {t_keys}[{loc}, sdi_{d}]",
+            f"        sdn_{d} += 1"]
 
 
 @emits(SitesDirection, kind="contains", refuses=(("type", "on another site type"),))
@@ -1668,8 +1745,8 @@ def _less_empty(src, lud):
 def _difference_loop(src, lud, out, ind, body):
     """The first region's loop, the body run at the sites the second does not hold. A site
     taken away is read once before the loop, where the loop's `site` cannot hide a `(site)`
-    of a loop around it (as the reference reads both regions before the difference); a
-    second region reading `(site)` is refused."""
+    of a loop around it (as the reference reads both regions before the difference); so is
+    a second region reading `(site)` (`_held_before`)."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import Site
     if isinstance(lud.b, IntFn):
@@ -1677,7 +1754,7 @@ def _difference_loop(src, lud, out, ind, body):
         out.append(f"{ind}dsb_{d} = {src.int_expr(lud.b)}")
         test = f"site != dsb_{d}"
     elif mentions(lud.b, (Site,)):
-        raise Unsupported(lud, "as a region to list, with a second region that reads (site)")
+        test = f"not {_held_before(src, lud.b, out, ind, f'dsl_{len(ind)}')}"
     else:
         test = _not_in_second(src, lud, "site")
     src.for_region(lud.a, out, ind, [f"if {test}:", *("    " + x for x in body)])
