@@ -177,6 +177,51 @@ SITE_SETS_GAME = """
 )
 """
 
+# (sites Incident ...): the cells around a vertex, and a cell's vertices holding the
+# mover's pieces; (forEach of:<region> <region>) listed.
+INCIDENT_GAME = """
+(game "Box Corners"
+    (players 2)
+    (equipment {(board (square 5) use:Vertex) (piece "Disc" Each)})
+    (rules
+        (play
+            (or
+                (move Add (to (sites Empty)))
+                (move Add
+                    (to (forEach of:(sites Occupied by:Next) (sites Around (site) Orthogonal))
+                        if:(is Empty (to)))
+                )
+                (then
+                    (forEach Site (sites Incident Cell of:Vertex at:(last To))
+                        (if (<= 3 (count Sites in:(sites Incident Vertex of:Cell at:(site) Mover)))
+                            (addScore Mover 1)
+                        )
+                    )
+                )
+            )
+        )
+        (end (if (<= 2 (score Mover)) (result Mover Win)))
+    )
+)
+"""
+
+# (move Shoot ...) whose to condition reads (between): the last site the shot passed.
+SHOOT_GAME = """
+(game "Long Shot"
+    (players 2)
+    (equipment {(board (square 5)) (piece "Disc" Each) (piece "Dot" Neutral)})
+    (rules
+        (play
+            (or
+                (move Add (to (sites Empty)))
+                (move Shoot (piece "Dot0") (to if:(and (is Empty (to)) (not (is In (between) (sites Centre))))))
+            )
+        )
+        (end (if (is Line 3) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
@@ -189,14 +234,45 @@ CASES = [
      and df["piece_number_max_decrease"].lt(0).any()),
     (SITE_SETS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
+    (INCIDENT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # a shot adds a neutral dot: more pieces than the players placed
+    (SHOOT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "difference-less-a-region-reading-site",
        "ahead-between-two-sites-and-by-if", "pass-after-do-carries-its-effects",
-       "sites-direction-between-two-sites-and-by-if", "set-operations-reading-an-outer-site"]
+       "sites-direction-between-two-sites-and-by-if", "set-operations-reading-an-outer-site",
+       "sites-incident-and-for-each-of-a-region", "shoot-reading-between"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
 def test_reg_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     # as the forms of tests/test_compiled.py: it compiles, the same rows, the rule acted
     test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path)
+
+
+def test_an_effect_reading_the_pending_values_has_no_compiled_form(tmp_path):
+    """The kernels empty the pending values before a move's effects, where the reference
+    made them with the move: such an effect is refused, and the game plays on the reference
+    engine (it made the move again where it should not)."""
+    from ludeme.analysis.playouts import load
+    from ludeme.engine.compiled import Unsupported
+    from ludeme.engine.compiled.codegen import generate
+    path = tmp_path / "game.lud"
+    path.write_text("""
+(game "Twice"
+    (players 2)
+    (equipment {(board (square 4)) (piece "Disc" Each)})
+    (rules
+        (play
+            (move Add
+                (to (sites Empty) (apply if:(is Pending) (moveAgain)))
+                (then (if (is Even (last To)) (set Pending)))
+            )
+        )
+        (end (if (is Line 3) (result Mover Win)))
+    )
+)
+""")
+    with pytest.raises(Unsupported, match="reads the pending values"):
+        generate(load(path))

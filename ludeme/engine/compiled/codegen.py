@@ -63,6 +63,10 @@ _COMMENT = re.compile(r"#.*")
 VALUE_LOCALS = ("value_v", "value_c")
 
 
+# A kernel's read of the pending values (`(is Pending)`, `(value Pending)`, `(sites Pending)`).
+_READS_PENDING = re.compile(r"PENDN|PENDING|pending_one")
+
+
 def _reads_outer_site(source: str) -> bool:
     """Whether a helper kernel's source reads `site` where only a loop around it binds it:
     in the sites its own loop over `site` walks, before its first assignment, or anywhere
@@ -864,6 +868,11 @@ class Source:
         if reads_level_unbound("\n".join(effect_lines)) or reads_level_unbound("\n".join(then)):
             # applied by `effects`, `consequents`: no loop binds (level) there
             raise Unsupported(lud, "reading (level) when its move is applied")
+        if _READS_PENDING.search(self.with_helpers(effect_lines)):
+            # The reference (as Ludii) makes a move's effects when it makes the move, where the
+            # pending values are those of the position; `step` empties them before `effects`.
+            raise Unsupported(lud, "whose effect reads the pending values (they are emptied "
+                                   "before a move's effects are applied)")
         if self.effect_prefix and not is_pass:     # actions made before, carried first
             lines, codes = self.effect_prefix
             effect_lines = lines + effect_lines

@@ -695,12 +695,16 @@ def _shoot_moves(src, lud, out, ind):
     t_steps, width, depth, _ = radial_table(src, lud, dirn, False, False)
     g = src.new_generator([src.site_add("to", kind, f"OWNER[{kind}]", "1")], lud=lud,
                           kind=A_ADD, levels=LV_ADD)
-    out.append(f"{ind}st_, sh_ = to, {start}")
+    # (between) is the last site the shot passed along its radial (the one around it
+    # before the first), as the reference reads it in the to condition
+    out.append(f"{ind}st_, sh_, sb_ = to, {start}, {src.between}")
     out.append(f"{ind}if 0 <= sh_ < {n} and {kind} >= 0:")
     out.append(f"{ind}    for r in range({width}):")
+    out.append(f"{ind}        {src.between} = sb_")
     out.append(f"{ind}        for kk in range({depth}):")
     out.append(f"{ind}            to = {t_steps}[sh_, r, kk]")
     out.append(f"{ind}            if to < 0 or not ({ok}):")
     out.append(f"{ind}                break")
+    out.append(f"{ind}            {src.between} = to")
     src.push(out, ind + "            ", "to", "to", g)
-    out.append(f"{ind}to = st_")
+    out.append(f"{ind}to, {src.between} = st_, sb_")
