@@ -222,6 +222,46 @@ SHOOT_GAME = """
 )
 """
 
+# (sites Between ...): the sites between two, with fromIncluded:, toIncluded: and cond:
+# (read with (between) on each), counted and tested.
+BETWEEN_GAME = """
+(game "Squeeze"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each
+            (move Slide
+                (to if:(is Enemy (who at:(to)))
+                    (apply
+                        (if (< 1 (count Sites in:(sites Between from:(from) to:(to) toIncluded:True)))
+                            (remove (to))
+                        )
+                    )
+                )
+            )
+        )
+    })
+    (rules
+        (start {(place "Disc1" {0 2 4 6}) (place "Disc2" {18 20 22 24})})
+        (play
+            (or
+                (forEach Piece)
+                (move Add
+                    (to (sites Empty)
+                        if:(is In (to) (sites Between from:(to) to:(last To) fromIncluded:True
+                                           cond:(is Empty (between))))
+                    )
+                )
+            )
+        )
+        (end {
+            (if (no Pieces Next) (result Mover Win))
+            (if (<= 8 (count Pieces Mover)) (result Mover Win))
+        })
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
@@ -237,12 +277,15 @@ CASES = [
     (INCIDENT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # a shot adds a neutral dot: more pieces than the players placed
     (SHOOT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (BETWEEN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "difference-less-a-region-reading-site",
        "ahead-between-two-sites-and-by-if", "pass-after-do-carries-its-effects",
        "sites-direction-between-two-sites-and-by-if", "set-operations-reading-an-outer-site",
-       "sites-incident-and-for-each-of-a-region", "shoot-reading-between"]
+       "sites-incident-and-for-each-of-a-region", "shoot-reading-between",
+       "sites-between"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

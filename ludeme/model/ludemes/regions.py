@@ -1767,6 +1767,60 @@ def _filter_loop(src, lud, out, ind, body):
                                           *("    " + x for x in body)])
 
 
+@emits(SitesBetween, kind="sites", refuses=(("type", "on another site type"),))
+def _between_sites(src, lud):
+    """`SitesBetween.compile` in a helper kernel given the evaluation context: with (from)
+    and (to) on the two sites, `from` and `to` when included, then on the first radial
+    from `from` (in the directions, which must read nothing of the state) that reaches
+    `to`, the sites before it from the nearest back, each where `cond:` holds with
+    (between) on it."""
+    env = src.env
+    dirn = lud.dirn or "Adjacent"
+    if not env.is_static_direction(dirn):
+        raise Unsupported(lud, "in directions that read the state")
+    keys = env.direction_keys(dirn, lud)
+    radials = env.board.radials
+    n = env.num_board_sites
+    rows = [[list(r.sites[1:]) for k in keys(None, s) for r in (radials[k][s] if k in radials
+                                                                   else ())] for s in range(n)]
+    t_rows, t_len = src.padded(rows)
+    R3, RL, NR = src.table(t_rows), src.table(t_len), src.table([len(r) for r in rows])
+    depth = t_rows.shape[-1] if t_rows.ndim == 3 else 1
+    bound = ", player" if src.player_bound else ""
+    saved, src.between = src.between, "btw"
+    try:
+        a, b = src.int_expr(lud.from_), src.int_expr(lud.to)
+        with_from, with_to, cond = (src.bool_expr(x) if x is not None else None
+                                    for x in (lud.fromIncluded, lud.toIncluded, lud.cond))
+    finally:
+        src.between = saved
+    keep = ["            buf[nb] = btw", "            nb += 1"]
+    body = [f"    a, b = {a}, {b}", f"    buf = np.empty({depth + 2}, np.int64)", "    nb = 0",
+            f"    if not (0 <= a < {n} and 0 <= b < {n}):", "        return buf[:0]",
+            "    frm, to = a, b"]
+    for test, site in ((with_from, "a"), (with_to, "b")):
+        if test is not None:
+            body += [f"    if {test}:", f"        buf[nb] = {site}", "        nb += 1"]
+    body += [f"    for j in range({NR}[a]):", f"        for p in range({RL}[a, j]):",
+             f"            if {R3}[a, j, p] == b:", "                for q in range(p - 1, -1, -1):",
+             f"                    btw = {R3}[a, j, q]",
+             *(["                    if " + cond + ":", *("            " + x for x in keep)]
+               if cond is not None else ["        " + x for x in keep]),
+             "                return buf[:nb]", "    return buf[:nb]"]
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)",
+                          f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
+                          src.context(local=()), *body, ""])
+    return (f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}{bound})",
+            None)
+
+
+@emits(SitesBetween, kind="contains", refuses=(("type", "on another site type"),))
+def _between_contains(src, lud, site):
+    return f"({_between_sites(src, lud)[0]} == {site}).any()"
+
+
 @emits(RegionFilter, kind="contains")
 def _filter_contains(src, lud, site):
     """The site is in the region and the condition holds with `(site)` on it: a helper
