@@ -61,18 +61,22 @@ DIFFERENCE_GAME = """
 )
 """
 
-# (ahead ...) in the direction between two sites (of the last move, two steps on), and in
-# the directions an (if ...) chooses.
-AHEAD_GAME = """
-(game "Follow Through"
-    (players 2)
-    (equipment {
+# Two rows of pieces stepping to an empty neighbour: the equipment and start of the games
+# below.
+STEPPERS = """    (equipment {
         (board (square 5))
         (piece "Disc" Each (move Step Adjacent (to if:(is Empty (to)))))
     })
     (rules
         (start {(place "Disc1" {0 1 2 3 4}) (place "Disc2" {20 21 22 23 24})})
-        (play
+"""
+
+# (ahead ...) in the direction between two sites (of the last move, two steps on), and in
+# the directions an (if ...) chooses.
+AHEAD_GAME = """
+(game "Follow Through"
+    (players 2)
+""" + STEPPERS + """        (play
             (forEach Piece
                 (then
                     (if (is Enemy (who at:(ahead (last To) (directions Cell from:(last From) to:(last To)))))
@@ -118,13 +122,7 @@ PASS_AFTER_DO_GAME = """
 DIRECTION_GAME = """
 (game "Push Through"
     (players 2)
-    (equipment {
-        (board (square 5))
-        (piece "Disc" Each (move Step Adjacent (to if:(is Empty (to)))))
-    })
-    (rules
-        (start {(place "Disc1" {0 1 2 3 4}) (place "Disc2" {20 21 22 23 24})})
-        (play
+""" + STEPPERS + """        (play
             (or
                 (forEach Piece
                     (then
@@ -262,6 +260,28 @@ BETWEEN_GAME = """
 )
 """
 
+# (sites Direction ...) in a (difference ...) of directions: the orthogonal neighbours of
+# the last destination but the one ahead of the last move.
+SIDE_STEP_GAME = """
+(game "Side Step"
+    (players 2)
+""" + STEPPERS + """        (play
+            (forEach Piece
+                (then
+                    (forEach Site
+                        (sites Direction from:(last To)
+                            (difference Orthogonal (directions Cell from:(last From) to:(last To)))
+                            distance:1)
+                        (if (is Next (who at:(site))) (remove (site)))
+                    )
+                )
+            )
+        )
+        (end (if (no Pieces Next) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
@@ -279,13 +299,15 @@ CASES = [
     (SHOOT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (BETWEEN_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
+    (SIDE_STEP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "difference-less-a-region-reading-site",
        "ahead-between-two-sites-and-by-if", "pass-after-do-carries-its-effects",
        "sites-direction-between-two-sites-and-by-if", "set-operations-reading-an-outer-site",
        "sites-incident-and-for-each-of-a-region", "shoot-reading-between",
-       "sites-between"]
+       "sites-between", "sites-direction-in-a-difference-of-directions"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
