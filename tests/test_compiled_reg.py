@@ -282,6 +282,26 @@ SIDE_STEP_GAME = """
 )
 """
 
+# (abs ...), and the role Player outside forEach Player (no player there: (handSite
+# Player) is -1).
+ABS_GAME = """
+(game "Near The Middle"
+    (players 2)
+    (equipment {(board (square 4)) (piece "Disc" Each) (hand Each)})
+    (rules
+        (play
+            (move Add (to (sites Empty))
+                (then (if (>= 1 (abs (- (last To) 8))) (addScore Mover 1)))
+            )
+        )
+        (end {
+            (if (and (is Line 3) (= -1 (handSite Player))) (result Mover Win))
+            (if (<= 2 (score Mover)) (result Mover Loss))
+        })
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
@@ -301,13 +321,15 @@ CASES = [
      and df["piece_number_max_decrease"].lt(0).any()),
     (SIDE_STEP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
+    (ABS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "difference-less-a-region-reading-site",
        "ahead-between-two-sites-and-by-if", "pass-after-do-carries-its-effects",
        "sites-direction-between-two-sites-and-by-if", "set-operations-reading-an-outer-site",
        "sites-incident-and-for-each-of-a-region", "shoot-reading-between",
-       "sites-between", "sites-direction-in-a-difference-of-directions"]
+       "sites-between", "sites-direction-in-a-difference-of-directions",
+       "abs-and-player-outside-for-each-player"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

@@ -395,9 +395,9 @@ class Source:
         if role == "Prev":
             return "prev"
         if role == "Player":            # (player) of forEach Player/NonMover, not a probe's
-            if not self.player_bound:
-                raise Unsupported(lud, "with (player) outside forEach Player")
-            return "player"
+            # outside those loops the reference's context holds no player (UNDEFINED, -1:
+            # each loop puts back the one it found)
+            return "player" if self.player_bound else "-1"
         if role[:4] == "Team" and role[4:].isdigit():
             return str(int(role[4:]))           # as Ludii's Id (`Roles.id_fn`): N
         if role in ("Next", "Prev", "Mover") or "Team" in role:

@@ -59,6 +59,11 @@ class PowAlias(_Pow):
     concepts = ("Exponentiation",)
 
 
+@emits(Abs, kind="int")
+def _abs(src, lud):
+    return f"abs({src.int_expr(lud.value)})"
+
+
 @emits(Pow, PowAlias, kind="int")
 def _pow(src, lud):
     """As `_Pow.compile`: the power as a double, cast as Java does (toward zero, saturated
