@@ -302,6 +302,24 @@ ABS_GAME = """
 )
 """
 
+# (expand ...) of a region read in play, tested.
+EXPAND_GAME = """
+(game "Grow Out"
+    (players 2)
+    (equipment {(board (square 5)) (piece "Disc" Each)})
+    (rules
+        (start {(place "Disc1" 0) (place "Disc2" 24)})
+        (play
+            (move Add
+                (to (sites Empty)
+                    if:(is In (to) (expand (sites Occupied by:Mover) steps:2 Orthogonal)))
+            )
+        )
+        (end (if (is Line 3) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
@@ -322,6 +340,7 @@ CASES = [
     (SIDE_STEP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
     (ABS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (EXPAND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "difference-less-a-region-reading-site",
@@ -329,7 +348,7 @@ IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "sites-direction-between-two-sites-and-by-if", "set-operations-reading-an-outer-site",
        "sites-incident-and-for-each-of-a-region", "shoot-reading-between",
        "sites-between", "sites-direction-in-a-difference-of-directions",
-       "abs-and-player-outside-for-each-player"]
+       "abs-and-player-outside-for-each-player", "expand-tested"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

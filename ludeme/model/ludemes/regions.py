@@ -1441,6 +1441,15 @@ def _expand_listed(src, lud):
         "    return np.unique(np.concatenate((extra[:ne], np.nonzero(mask)[0])))"]), None
 
 
+@emits(Expand, kind="contains")
+def _expand_contains(src, lud, site):
+    """An expansion listed now, looked up in its table; else as it is listed (`_expand_listed`)
+    when it is read."""
+    if _expand_static(src, lud):
+        return src.static_contains(lud, site)
+    return f"({_expand_listed(src, lud)[0]} == {site}).any()"
+
+
 @emits(Expand, kind="static_sites")
 def _expand_sites(src, lud):
     if not _expand_static(src, lud):
