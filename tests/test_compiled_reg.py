@@ -320,6 +320,38 @@ EXPAND_GAME = """
 )
 """
 
+# (add ... (to <site> (apply ...))) as a consequent: its effect, read with (from) on the
+# site, before the placement; a slide's (to <region>), never read.
+ADD_APPLY_GAME = """
+(game "Seed Row"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each (move Slide Orthogonal (to (sites Empty))))
+    })
+    (rules
+        (start {(place "Disc1" {0 4}) (place "Disc2" {20 24})})
+        (play
+            (or
+                (forEach Piece)
+                (move Add (to (sites Empty))
+                    (then
+                        (add (piece (id "Disc" Mover))
+                            (to (ahead (last To) N) if:(is Empty (to))
+                                (apply if:(is Even (from)) (addScore Mover 1)))
+                        )
+                    )
+                )
+            )
+        )
+        (end {
+            (if (<= 3 (score Mover)) (result Mover Win))
+            (if (is Line 4) (result Mover Win))
+        })
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
@@ -341,6 +373,7 @@ CASES = [
      and df["piece_number_max_decrease"].lt(0).any()),
     (ABS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (EXPAND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (ADD_APPLY_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "difference-less-a-region-reading-site",
@@ -348,7 +381,8 @@ IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "sites-direction-between-two-sites-and-by-if", "set-operations-reading-an-outer-site",
        "sites-incident-and-for-each-of-a-region", "shoot-reading-between",
        "sites-between", "sites-direction-in-a-difference-of-directions",
-       "abs-and-player-outside-for-each-player", "expand-tested"]
+       "abs-and-player-outside-for-each-player", "expand-tested",
+       "add-with-apply-as-a-consequent-and-slide-to-a-region"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

@@ -458,7 +458,9 @@ class _SlideForm:
         self.go = src.bool_expr(b.if_) if b is not None and b.if_ is not None \
             else "what[btw] == 0"
         if to is not None:
-            refuse(to, "level", "site", "type")
+            # the sites a (to ...) writes are never read: the destinations are along the
+            # radials, as the reference (and Ludii's Slide) finds them (`build_unread_sites`)
+            refuse(to, "level", "type")
         self.stop = src.bool_expr(to.if_) if to is not None and to.if_ is not None else None
         ap = to.apply if to is not None else None
         self.rule = src.bool_expr(ap.if_) if ap is not None and ap.if_ is not None else "True"
