@@ -352,6 +352,31 @@ ADD_APPLY_GAME = """
 )
 """
 
+# (move Hop (from <region>) ...): the hop starts from (from), the piece's site (the region
+# is never read, as Ludii's Hop reads a site only).
+HOP_GAME = """
+(game "Leap Over"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each
+            (or
+                (move Step Orthogonal (to if:(is Empty (to))))
+                (move Hop (from (sites Occupied by:Mover)) Orthogonal
+                    (between if:(is Enemy (who at:(between))) (apply (remove (between))))
+                    (to if:(is Empty (to)))
+                )
+            )
+        )
+    })
+    (rules
+        (start {(place "Disc1" {0 1 2 3 4}) (place "Disc2" {20 21 22 23 24})})
+        (play (forEach Piece))
+        (end (if (no Pieces Next) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
@@ -374,6 +399,7 @@ CASES = [
     (ABS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (EXPAND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (ADD_APPLY_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (HOP_GAME, (3, 4), lambda df: df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "difference-less-a-region-reading-site",
@@ -382,7 +408,7 @@ IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "sites-incident-and-for-each-of-a-region", "shoot-reading-between",
        "sites-between", "sites-direction-in-a-difference-of-directions",
        "abs-and-player-outside-for-each-player", "expand-tested",
-       "add-with-apply-as-a-consequent-and-slide-to-a-region"]
+       "add-with-apply-as-a-consequent-and-slide-to-a-region", "hop-from-a-region"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
