@@ -377,6 +377,24 @@ HOP_GAME = """
 )
 """
 
+# (move Slide (between ... trail:<piece>)): the piece left on the start and on each site
+# passed.
+TRAIL_GAME = """
+(game "Wake"
+    (players 2)
+    (equipment {
+        (board (square 5))
+        (piece "Disc" Each (move Slide Orthogonal (between (max 2) trail:(id "Dot0"))))
+        (piece "Dot" Neutral)
+    })
+    (rules
+        (start {(place "Disc1" {0 4}) (place "Disc2" {20 24})})
+        (play (forEach Piece))
+        (end (if (no Moves Next) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
@@ -400,6 +418,9 @@ CASES = [
     (EXPAND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (ADD_APPLY_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (HOP_GAME, (3, 4), lambda df: df["piece_number_max_decrease"].lt(0).any()),
+    # the dots left behind fill the board
+    (TRAIL_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and (df["piece_number_maximum"] > 10).all()),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "difference-less-a-region-reading-site",
@@ -408,7 +429,8 @@ IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "sites-incident-and-for-each-of-a-region", "shoot-reading-between",
        "sites-between", "sites-direction-in-a-difference-of-directions",
        "abs-and-player-outside-for-each-player", "expand-tested",
-       "add-with-apply-as-a-consequent-and-slide-to-a-region", "hop-from-a-region"]
+       "add-with-apply-as-a-consequent-and-slide-to-a-region", "hop-from-a-region",
+       "slide-with-a-trail"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

@@ -449,7 +449,7 @@ class _SlideForm:
         b, to = lud.between, lud.to
         if b is not None:
             # (between (apply ...)): the moves' own form (`_slide_moves`) reads it
-            refuse(b, "before", "after", "trail", *(() if passed_ok else ("apply",)))
+            refuse(b, "before", "after", *(() if passed_ok else ("apply", "trail")))
         # the between range: its bounds read before the slide sets (from); the k-th site
         # along is a destination only from the least on, and the most ends the slide
         self.lo = self.hi = None
@@ -523,13 +523,37 @@ def _slide_moves(src, lud, out, ind):
         return
     form = _SlideForm(src, lud, passed_ok=True)
     passed = _passed_lines(src, lud, form)
-    plain = src.new_generator(passed + [src.site_move()], lud=lud, levels=LV_NONE)
-    stopping = src.new_generator(passed + form.effect + [src.site_move()], lud=lud,
-                                 levels=LV_NONE) if form.stop else plain
+    before, trail = _trail_lines(src, lud, form)
+    plain = src.new_generator(before + passed + [src.site_move()] + trail, lud=lud,
+                              levels=LV_NONE)
+    stopping = src.new_generator(before + passed + form.effect + [src.site_move()] + trail,
+                                 lud=lud, levels=LV_NONE) if form.stop else plain
     # the radial's index, where the sites passed are read back (else the last one passed)
+    back = passed or trail
     form.walk(out, ind,
-              lambda o, i: src.push(o, i, "frm", "to", stopping, "r" if passed else "btw"),
-              lambda o, i: src.push(o, i, "frm", "to", plain, "r" if passed else "-1"))
+              lambda o, i: src.push(o, i, "frm", "to", stopping, "r" if back else "btw"),
+              lambda o, i: src.push(o, i, "frm", "to", plain, "r" if back else "-1"))
+
+
+def _trail_lines(src, lud, form) -> tuple[list[str], list[str]]:
+    """A slide's `(between trail:<piece>)` as `compile`'s trail_actions: after the move, the
+    piece added on the start and on each site passed before the destination, in that order
+    (read back along the radial, the move's extra, before the piece leaves its start, whose
+    kind may choose the table). The lines before the move and after it; none without."""
+    import re
+    b = lud.between
+    if b is None or b.trail is None:
+        return [], []
+    piece = src.int_expr(b.trail)
+    if re.search(r"\b(btw|x)\b", piece):
+        raise Unsupported(lud, "with a trail: that reads (between)")
+    seq = f"{form.t_steps}[{form.at}, x]"
+    before = ["tk_ = 0", f"while {seq}[tk_] != to:", "    tk_ += 1",
+              f"tsq_ = {seq}[:tk_].copy()"]
+    after = [f"tp_ = {piece}", "tsf_ = frm", "for ti_ in range(tk_ + 1):",
+             "    ts_ = tsf_ if ti_ == 0 else tsq_[ti_ - 1]",
+             f"    {src.site_add('ts_', 'tp_', 'OWNER[tp_] if tp_ > 0 else 0', '1')}"]
+    return before, after
 
 
 def _passed_lines(src, lud, form) -> list[str]:
