@@ -395,6 +395,26 @@ TRAIL_GAME = """
 )
 """
 
+# (move Slide ...) in the direction of the last move and in directions an (if ...) chooses;
+# a move's effect reading (last From): the move before it.
+DRIFT_GAME = """
+(game "Drift"
+    (players 2)
+""" + STEPPERS + """        (play
+            (or {
+                (forEach Piece)
+                (move Slide (from (last To)) (directions Cell from:(last From) to:(last To)))
+                (move Slide (from (last To)) (if (is Mover P1) N S)
+                    (to if:(is Enemy (who at:(to)))
+                        (apply (if (is Even (last From)) (remove (to)))))
+                )
+            })
+        )
+        (end (if (>= 3 (count Pieces Next)) (result Mover Win)))
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
@@ -421,6 +441,8 @@ CASES = [
     # the dots left behind fill the board
     (TRAIL_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and (df["piece_number_maximum"] > 10).all()),
+    (DRIFT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["piece_number_max_decrease"].lt(0).any()),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "difference-less-a-region-reading-site",
@@ -430,7 +452,7 @@ IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "sites-between", "sites-direction-in-a-difference-of-directions",
        "abs-and-player-outside-for-each-player", "expand-tested",
        "add-with-apply-as-a-consequent-and-slide-to-a-region", "hop-from-a-region",
-       "slide-with-a-trail"]
+       "slide-with-a-trail", "slide-in-directions-chosen-in-play"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

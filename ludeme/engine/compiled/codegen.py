@@ -2132,6 +2132,9 @@ def legal(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx):
 @njit(cache=True, inline="always")
 def effects(who, what, count, sc, phase, frm, to, g, x):
     mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]
+    # the last move is still the one before this one (`step` notes this one after), as
+    # where the move was generated
+    last_from, last_to = sc[LAST_FROM], sc[LAST_TO]
     btw = -1        # (between) where the move's generator gives none (else x)
 {effects}
 

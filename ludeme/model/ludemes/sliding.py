@@ -433,15 +433,16 @@ class _SlideForm:
         n = self.n = env.num_board_sites
         dirn = lud.dirn or "Adjacent"
         static = env.is_static_direction(dirn)
+        self.chosen = None
         if not static:
             # Directions relative to the piece's facing: a table per kind of piece (the kind
             # at the start site, as the reference reads it); those that read the last move
-            # or the position are refused.
+            # or the position are chosen at the start (`chosen_directions`), or refused.
             from .moves import _refuse_unless_by_piece
             try:
                 _refuse_unless_by_piece(lud, dirn)
             except Unsupported:
-                raise Unsupported(lud, "with directions that read the state") from None
+                self.chosen = self._chosen(src, lud, dirn)
         self.frm_expr = from_site(src, lud)
         # (from ... if:): read with (from) on the start site, before any site along
         self.from_ok = src.bool_expr(lud.from_.if_) \
@@ -465,9 +466,10 @@ class _SlideForm:
         ap = to.apply if to is not None else None
         self.rule = src.bool_expr(ap.if_) if ap is not None and ap.if_ is not None else "True"
         # The radials of every direction of the list (one given twice, twice), per start site.
-        self.t_steps, self.width, self.depth, slots = radial_table(src, lud, dirn, not static,
-                                                                   True)
-        self.at = "frm" if static else f"{slots}[what[frm]], frm"
+        if self.chosen is None:
+            self.t_steps, self.width, self.depth, slots = radial_table(src, lud, dirn,
+                                                                       not static, True)
+        self.at = "frm" if static or self.chosen is not None else f"{slots}[what[frm]], frm"
         self.effect: list[str] = []
         if self.stop is not None and ap is not None and ap.effect is not None:
             src.between = "x"           # `effects` is given the last site passed as x
@@ -476,11 +478,32 @@ class _SlideForm:
             finally:
                 src.between = "btw"
 
+    def _chosen(self, src, lud, dirn) -> list[str]:
+        """Directions chosen in play (of the last move, an (if ...) or a difference of
+        them): the radials of every direction from each site (those of the All relation
+        first, as `SitesDirection` lists them) and which direction each is, and the lines
+        listing the directions chosen at the start (`sdc_sl`, `sdn_sl` of them)."""
+        from .directions import chosen_directions
+        env = src.env
+        radials = env.board.radials
+        every = [k for k in env.board.relation_dirs("All") if k in radials]
+        every += [k for k in radials if k not in every]
+        n = env.num_board_sites
+        rows = [[list(r.sites[1:]) for k in every for r in radials[k][s]] for s in range(n)]
+        t_rows, _ = src.padded(rows)
+        self.t_steps = src.table(t_rows)
+        self.width, self.depth = t_rows.shape[1], t_rows.shape[2]
+        self.of_row = src.table(src.padded([[i for i, k in enumerate(every)
+                                             for _ in radials[k][s]] for s in range(n)])[0])
+        return [f"sdc_sl = np.empty({len(every)}, np.int64)", "sdn_sl = 0",
+                *chosen_directions(src, lud, dirn, every, "sl", "frm")]
+
     def walk(self, out, ind, at_stop, at_site) -> None:
         """The loop along the radials from (from): `at_stop(out, ind)` writes the lines for
         a destination where the slide stops (the to condition), `at_site(out, ind)` those
         for a site passed; each may end its radial (`break`) itself."""
         n, lo = self.n, self.lo
+        top = ind
         out.append(f"{ind}sf_, st_, sb_ = frm, to, btw")
         if lo is not None and lo == self.hi:    # (exact N): N read once
             out.append(f"{ind}slo_ = {lo}")
@@ -490,7 +513,16 @@ class _SlideForm:
         out.append(f"{ind}frm = {self.frm_expr}")
         ok = f" and ({self.from_ok})" if self.from_ok is not None else ""
         out.append(f"{ind}if 0 <= frm < {n}{ok}:")
+        if self.chosen is not None:
+            # each direction chosen in turn, its radials in the table's order
+            out.extend(f"{ind}    {x}" for x in self.chosen)
+            out.append(f"{ind}    for sci_ in range(sdn_sl):")
+            ind += "    "
         out.append(f"{ind}    for r in range({self.width}):")
+        if self.chosen is not None:
+            out.append(f"{ind}        if {self.of_row}[frm, r] != sdc_sl[sci_] or "
+                       f"{self.t_steps}[frm, r, 0] < 0:")
+            out.append(f"{ind}            continue")
         out.append(f"{ind}        btw = sb_")
         out.append(f"{ind}        for kk in range({self.depth}):")
         out.append(f"{ind}            to = {self.t_steps}[{self.at}, r, kk]")
@@ -509,7 +541,7 @@ class _SlideForm:
         out.append(f"{ind}            if ({self.rule}){reached}:" if reached else
                    f"{ind}            if {self.rule}:")
         at_site(out, ind + "                ")
-        out.append(f"{ind}frm, to, btw = sf_, st_, sb_")
+        out.append(f"{top}frm, to, btw = sf_, st_, sb_")
 
 
 @emits(MoveSlide, kind="moves", refuses=("stack",))
