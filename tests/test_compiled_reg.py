@@ -415,6 +415,27 @@ DRIFT_GAME = """
 )
 """
 
+# (sites Occupied by:Enemy top:False|component:) on stacks, of three players: any level of
+# any enemy's, or their top pieces of that kind.
+ENEMY_STACKS_GAME = """
+(game "Pile Up"
+    (players 3)
+    (equipment {(board (square 4)) (piece "Disc" Each) (piece "Cap" Each)})
+    (rules
+        (play
+            (or
+                (move Add (piece (id "Disc" Mover)) (to (sites Board)) stack:True)
+                (move Add (piece (id "Cap" Mover)) (to (sites Corners)) stack:True)
+            )
+        )
+        (end {
+            (if (<= 9 (count Sites in:(sites Occupied by:Enemy top:False))) (result Mover Loss))
+            (if (<= 3 (count Sites in:(sites Occupied by:Enemy component:"Cap"))) (result Mover Win))
+        })
+    )
+)
+"""
+
 CASES = [
     (ARRAY_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(8).any()),
@@ -443,6 +464,7 @@ CASES = [
      and (df["piece_number_maximum"] > 10).all()),
     (DRIFT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["piece_number_max_decrease"].lt(0).any()),
+    (ENEMY_STACKS_GAME, (3, 4), lambda df: len(set(df["winner"])) >= 2),
 ]
 IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "difference-less-a-region-reading-site",
@@ -452,7 +474,8 @@ IDS = ["sites-of-an-array-and-of-a-region-occupied-by-a-player",
        "sites-between", "sites-direction-in-a-difference-of-directions",
        "abs-and-player-outside-for-each-player", "expand-tested",
        "add-with-apply-as-a-consequent-and-slide-to-a-region", "hop-from-a-region",
-       "slide-with-a-trail", "slide-in-directions-chosen-in-play"]
+       "slide-with-a-trail", "slide-in-directions-chosen-in-play",
+       "sites-occupied-by-enemy-on-stacks"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

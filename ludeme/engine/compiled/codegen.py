@@ -1878,7 +1878,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 KernelFull, all_passed, is_line, is_line_by_level,
                                 is_line_stacked, site_add,
                                 site_clear, site_move, site_move_counted, site_move_n,
-                                stack_at, stack_move_stack, stack_pieces,
+                                stack_at, stack_move_stack, stack_pieces, stack_pieces_of,
                                 stack_insert, stack_take, stack_move_level, stack_holds,
                                 stack_level_of, not_board_site, stack_state_at,
                                 stack_move_level_st, stack_take_st, stack_insert_st,

@@ -1904,10 +1904,13 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     by = lud.by
     if by in ("Enemy", "NonMover") and src.game.num_players == 2:
         by = "Next"                 # the one other player (no teams compile)
+    several = False                 # players a role covers now (Enemy, Friend, ...)
     if by not in ("Mover", "Next", "Prev", "Player", "All") and \
             not (by[:1] == "P" and by[1:].isdigit()) and \
             not (by == "Shared" and not src.game.stacking):     # one owner too
-        raise Unsupported(lud, f"with component: or top: by {lud.by}")
+        if by == "Shared" or not src.owner_role(by):
+            raise Unsupported(lud, f"with component: or top: by {lud.by}")
+        several = True
     if lud.component is not None and not isinstance(lud.component, str):
         raise Unsupported(lud, "with a component given by its index")
     comps = src.game.components
@@ -1917,8 +1920,20 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     if not src.game.stacking:
         return f"({test} and {kind})"
     levels = src.table(named if names else [], "bool_")
-    player = "-1" if by == "All" else src.player_expr(by, lud)     # (All: any owner)
-    below = f"stack_pieces(who, what, count, {{s}}, {player}, {levels}) > 0"
+    if several:
+        # the levels of the players the role covers now: a mask of them by id
+        covers = src.owner_test(by, lud, "w_")
+
+        def make(name):
+            return "\n".join(["@njit(cache=True)", f"def {name}(mover):",
+                              "    m = np.zeros(NP + 2, np.bool_)",
+                              "    for w_ in range(NP + 2):", f"        m[w_] = {covers}",
+                              "    return m", ""])
+        below = (f"stack_pieces_of(who, what, count, {{s}}, {src.helper(make)}(mover), "
+                 f"{levels}) > 0")
+    else:
+        player = "-1" if by == "All" else src.player_expr(by, lud)     # (All: any owner)
+        below = f"stack_pieces(who, what, count, {{s}}, {player}, {levels}) > 0"
     if lud.top is False:
         return f"(({test} and {kind}) or {below})"
     return f"({test} and ({kind} or {below}))"
