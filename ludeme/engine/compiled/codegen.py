@@ -63,6 +63,10 @@ _COMMENT = re.compile(r"#.*")
 VALUE_LOCALS = ("value_v", "value_c")
 
 
+# A kernel's read of the pending values (`(is Pending)`, `(value Pending)`, `(sites Pending)`).
+_READS_PENDING = re.compile(r"PENDN|PENDING|pending_one")
+
+
 def _reads_outer_site(source: str) -> bool:
     """Whether a helper kernel's source reads `site` where only a loop around it binds it:
     in the sites its own loop over `site` walks, before its first assignment, or anywhere
@@ -397,9 +401,9 @@ class Source:
         if role == "Prev":
             return "prev"
         if role == "Player":            # (player) of forEach Player/NonMover, not a probe's
-            if not self.player_bound:
-                raise Unsupported(lud, "with (player) outside forEach Player")
-            return "player"
+            # outside those loops the reference's context holds no player (UNDEFINED, -1:
+            # each loop puts back the one it found)
+            return "player" if self.player_bound else "-1"
         if role[:4] == "Team" and role[4:].isdigit():
             return str(int(role[4:]))           # as Ludii's Id (`Roles.id_fn`): N
         if role in ("Next", "Prev", "Mover") or "Team" in role:
@@ -638,11 +642,12 @@ class Source:
         start = ["    total = 0", *([] if distinct else ["    counted = np.zeros(TOTAL, np.bool_)"])]
         return self._loop_kernel(region, start, body, "total")
 
-    def listed_by_loop(self, region, once: bool = False) -> str:
+    def listed_by_loop(self, region, once: bool = False, less=None) -> str:
         """The sites of a region that reads the position, as its own loop lists them (an
         array made by a helper kernel given the whole evaluation context). `region` may be
         a list of regions, listed in turn; `once`: each board site listed once only, where
-        it first comes."""
+        it first comes; `less`: a region whose sites are left out, listed first, in the
+        same context (as a difference reads both regions before it is taken)."""
         keep = ["if n == buf.shape[0]:", "    buf = np.concatenate((buf, buf))",
                 "buf[n] = site", "n += 1"]
         start = ["    buf = np.empty(TOTAL, np.int64)", "    n = 0"]
@@ -651,14 +656,27 @@ class Source:
             keep = ["if not (0 <= site < TOTAL and listed[site]):",
                     "    if 0 <= site < TOTAL:", "        listed[site] = True",
                     *("    " + x for x in keep)]
-        return self._loop_kernel(region, start, keep, "buf[:n]")
+        if less is not None:
+            # the sites left out, marked (a site past the last: in the list `past`)
+            start += ["    dropped = np.zeros(TOTAL, np.bool_)",
+                      "    past = np.empty(0, np.int64)"]
+            keep = ["if not (site < TOTAL and dropped[site] or site >= TOTAL and "
+                    "(past == site).any()):", *("    " + x for x in keep)]
+            less = (less, ["if 0 <= site < TOTAL:", "    dropped[site] = True",
+                           "elif site >= TOTAL:",
+                           "    past = np.append(past, np.int64(site))"])
+        return self._loop_kernel(region, start, keep, "buf[:n]", less)
 
-    def _loop_kernel(self, region, start: list[str], body: list[str], result: str) -> str:
+    def _loop_kernel(self, region, start: list[str], body: list[str], result: str,
+                     before=None) -> str:
         """A call of a helper kernel, given the whole evaluation context, that runs `body` at
-        each site of the region's own loop (of every site when `region` is None)."""
+        each site of the region's own loop (of every site when `region` is None); `before`:
+        (another region, the body run at each of its sites first)."""
         saved, self.between = self.between, "btw"
         try:
             loop: list[str] = []
+            if before is not None:
+                self.for_region(before[0], loop, "    ", before[1])
             if region is None:
                 loop += ["    for site in range(TOTAL):", *("        " + x for x in body)]
             else:
@@ -855,6 +873,11 @@ class Source:
         if reads_level_unbound("\n".join(effect_lines)) or reads_level_unbound("\n".join(then)):
             # applied by `effects`, `consequents`: no loop binds (level) there
             raise Unsupported(lud, "reading (level) when its move is applied")
+        if _READS_PENDING.search(self.with_helpers(effect_lines)):
+            # The reference (as Ludii) makes a move's effects when it makes the move, where the
+            # pending values are those of the position; `step` empties them before `effects`.
+            raise Unsupported(lud, "whose effect reads the pending values (they are emptied "
+                                   "before a move's effects are applied)")
         if self.effect_prefix and not is_pass:     # actions made before, carried first
             lines, codes = self.effect_prefix
             effect_lines = lines + effect_lines
@@ -2000,7 +2023,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 KernelFull, all_passed, is_line, is_line_by_level,
                                 is_line_stacked, site_add,
                                 site_clear, site_move, site_move_counted, site_move_n,
-                                stack_at, stack_move_stack, stack_pieces,
+                                stack_at, stack_move_stack, stack_pieces, stack_pieces_of,
                                 stack_insert, stack_take, stack_move_level, stack_holds,
                                 stack_level_of, not_board_site, stack_state_at,
                                 stack_move_level_st, stack_take_st, stack_insert_st,
@@ -2262,6 +2285,9 @@ def legal(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx):
 @njit(cache=True, inline="always")
 def effects(who, what, count, sc, phase, frm, to, g, x):
     mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]
+    # the last move is still the one before this one (`step` notes this one after), as
+    # where the move was generated
+    last_from, last_to = sc[LAST_FROM], sc[LAST_TO]
     btw = -1        # (between) where the move's generator gives none (else x)
 {effects}
 

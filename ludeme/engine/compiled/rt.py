@@ -612,6 +612,20 @@ def stack_pieces(who, what, count, site, p, named):
 
 
 @njit(cache=True)
+def stack_pieces_of(who, what, count, site, owners, named):
+    """`stack_pieces` of the players `owners` marks (a mask by player id)."""
+    total, depth = stack_shape(what, count)
+    if what[site] == 0:
+        return 0
+    n = 0
+    for i in range(total + site * depth, total + site * depth + count[total + site]):
+        if 0 <= who[i] < owners.shape[0] and owners[who[i]] and \
+                (named.shape[0] == 0 or named[what[i]]):
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def stack_move_stack(who, what, count, frm, to):
     """StackSites.move_stack: the whole stack of `frm` onto `to`."""
     total, depth = stack_shape(what, count)

@@ -7,6 +7,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from ludeme.boards.trajectories import RELATIONS
+from ludeme.engine.compiled.emit import Unsupported
 from .base import Bool, DirWord, P, ludeme
 from .moves import Directions
 
@@ -140,3 +141,80 @@ class DirectionsUnion(_DirectionFunction):
                         out.append(d)
             return tuple(out)
         return keys
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+def chosen_directions(src, lud, dirn, every: list, d: int, loc: str, arr: str = "sdc",
+                       cnt: str = "sdn", spelled: bool = False) -> list[str]:
+    """Lines putting the indices (in `every`) of the directions `dirn` chooses at the site
+    `loc` in `<arr>_<d>`, `<cnt>_<d>` of them, in the reference's order: a (directions ...)
+    that reads nothing of the state (its own order at each site), the directions between
+    two sites (`DirectionsBetween`: the All relation's with a radial from the first through
+    the second), (if <cond> <dirs> <dirs>) or (difference <dirs> <dirs>) of those; any other
+    is refused. `spelled`: relations (Orthogonal, ...) as the compass directions they stand
+    for (as a difference of directions reads them)."""
+    env = src.env
+    n = env.num_board_sites
+    radials = env.board.radials
+    a, c = f"{arr}_{d}", f"{cnt}_{d}"
+    if hasattr(dirn, "branches") and hasattr(dirn, "cond"):     # (if <cond> <dirs> <dirs>)
+        ok, not_ok = (chosen_directions(src, lud, x, every, d, loc, arr, cnt, spelled)
+                      for x in dirn.branches)
+        return [f"if {src.bool_expr(dirn.cond)}:", *("    " + x for x in ok),
+                "else:", *("    " + x for x in not_ok)]
+    if hasattr(dirn, "original") and hasattr(dirn, "removed"):  # (difference <dirs> <dirs>)
+        orth = set(env.board.relation_dirs("Orthogonal"))
+        if any(set(env.board.relation_dirs(w)) & orth for w in ("Diagonal", "OffDiagonal")):
+            raise Unsupported(lud, "with a (difference ...) of directions on a board whose "
+                                   "diagonal lines are edges")
+        first = chosen_directions(src, lud, dirn.original, every, d, loc, arr, cnt, True)
+        less, nl = f"{arr}x", f"{cnt}x"
+        second = chosen_directions(src, lud, dirn.removed, every, d, loc, less, nl, True)
+        return [*first, f"{less}_{d} = np.empty({len(every)}, np.int64)", f"{nl}_{d} = 0",
+                *second, f"{arr}m_{d} = 0",
+                f"for {arr}i_{d} in range({c}):",
+                f"    if not ({less}_{d}[:{nl}_{d}] == {a}[{arr}i_{d}]).any():",
+                f"        {a}[{arr}m_{d}] = {a}[{arr}i_{d}]",
+                f"        {arr}m_{d} += 1",
+                f"{c} = {arr}m_{d}"]
+    if hasattr(dirn, "keys_fn"):            # (directions from: to:)
+        if dirn.type is not None and dirn.type != env.board.site_type:
+            raise Unsupported(dirn, f"on {dirn.type} sites of a board of "
+                                    f"{env.board.site_type} sites")
+        index = {k: i for i, k in enumerate(every)}
+        rows = [[list(r.sites[1:]) for k in every for r in radials[k][s]] for s in range(n)]
+        of_row = [[index[k] for k in every for _ in radials[k][s]] for s in range(n)]
+        t_rows, t_len = src.padded(rows)
+        R3, RL = src.table(t_rows), src.table(t_len)
+        RD, NR = src.table(src.padded(of_row)[0]), src.table([len(r) for r in rows])
+        between = [x for x in env.board.relation_dirs("All") if x in radials]
+        h = f"{arr}h_{d}"
+        return [f"sda_{d} = {src.int_expr(dirn.from_)}",
+                f"sdz_{d} = {src.int_expr(dirn.to)}",
+                f"{h} = np.zeros({len(every)}, np.bool_)",
+                f"if 0 <= sda_{d} < {n} and 0 <= sdz_{d} < {n}:",
+                f"    for sdj_{d} in range({NR}[sda_{d}]):",
+                f"        for sdp_{d} in range({RL}[sda_{d}, sdj_{d}]):",
+                f"            if {R3}[sda_{d}, sdj_{d}, sdp_{d}] == sdz_{d}:",
+                f"                {h}[{RD}[sda_{d}, sdj_{d}]] = True",
+                f"for sdi_{d} in range({len(between)}):",
+                f"    if {h}[sdi_{d}]:",
+                f"        {a}[{c}] = sdi_{d}",
+                f"        {c} += 1"]
+    if not env.is_static_direction(dirn):
+        raise Unsupported(lud, "with directions that read the state")
+    keys = env.direction_keys(dirn, lud)
+    index = {k: i for i, k in enumerate(every)}
+    if spelled:
+        expanded = {r: tuple(env.board.relation_dirs(r)) for r in RELATIONS}
+        def spell(ks):
+            return list(dict.fromkeys(x for k in ks for x in expanded.get(k, (k,))))
+    else:
+        spell = list
+    per_site = [[index[k] for k in spell(keys(None, s)) if k in index] for s in range(n)]
+    t_keys, t_len = src.row_tables(per_site)
+    return [f"if 0 <= {loc} < {n}:",
+            f"    for sdi_{d} in range({t_len}[{loc}]):",
+            f"        {a}[{c}] = {t_keys}[{loc}, sdi_{d}]",
+            f"        {c} += 1"]

@@ -1709,7 +1709,9 @@ def _add_effect(src, lud, body):
     nothing). Its own (then ...) (as a consequent, on one site) follows the placement, with
     (from) and (to) undefined (as the reference applies a nested move)."""
     to = lud.to
-    refuse(to, "apply")
+    if to.apply is not None and not isinstance(to.site, IntFn):
+        # the reference lists such a placement twice where the effect's if: holds
+        raise Unsupported(lud, "with (to <region> (apply ...)) as an effect")
     n = src.int_expr(lud.count) if lud.count is not None else "1"
     kind, owner = added_piece(src, lud)
     body += [f"ak_, ao_, an_, sa_, saf_ = {kind}, {owner}, {n}, to, frm", "if ak_ > 0:"]
@@ -1723,6 +1725,13 @@ def _add_effect(src, lud, body):
         add = ["alv = " + src.int_expr(to.level), "if alv < 0:",
                "    raise ValueError('(to ... level:) below 0')",
                *placed(src, lud, [_inserted(src, lud, "ak_", "ao_", "alv", "an_")])]
+    if to.apply is not None:
+        # (to <site> (apply ...)): its effect before the placement, read with (from) on the
+        # site too, as the reference chains it
+        from .moves import _apply_lines
+        side: list[str] = []
+        _apply_lines(src, to.apply, side)
+        add = ["asf_ = frm", "frm = to", *side, "frm = asf_", *add]
     if lud.then is not None:
         if not isinstance(to.site, IntFn):
             raise Unsupported(lud, "with (then ...) over a region")
@@ -1746,7 +1755,8 @@ def _add_effect(src, lud, body):
 def _add_one_move(src, lud):
     """`MoveAdd.compile`'s one placement on one site: a kind of piece, on one of the sites."""
     to = lud.to
-    refuse(to, "level", "apply", "type", ("if_", "with (to if:...)"))
+    # an (apply ...) adds actions to the one placement (its if: decides those only)
+    refuse(to, "level", "type", ("if_", "with (to if:...)"))
     if not isinstance(to.site, IntFn):
         raise Unsupported(lud, "on a region, as one move")
     return f"({added_piece(src, lud)[0]} > 0 and 0 <= {src.int_expr(to.site)} < TOTAL)"

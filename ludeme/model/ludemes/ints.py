@@ -1031,14 +1031,22 @@ def _ahead(src, lud):
     where no piece stands). The site itself where the walk leaves the board."""
     from .literals import fixed_int
     steps = fixed_int(lud, "steps", 1)
-    dirn = lud.dirn or "Forward"
-    if hasattr(dirn, "keys_fn"):
-        return _ahead_between(src, lud, dirn, steps)
+    return _ahead_in(src, lud, lud.dirn or "Forward", src.int_expr(lud.site), steps)
+
+
+def _ahead_in(src, lud, dirn, at: str, steps: int) -> str:
+    """`_ahead` in the directions `dirn`: a word, (directions ...), or (if ...) of them (each
+    branch's site, as the reference reads the branch's first direction), or the directions
+    between two sites."""
+    if hasattr(dirn, "branches") and hasattr(dirn, "cond"):        # (if <cond> <dirs> <dirs>)
+        ok, not_ok = (_ahead_in(src, lud, d, at, steps) for d in dirn.branches)
+        return f"({ok} if {src.bool_expr(dirn.cond)} else {not_ok})"
+    if hasattr(dirn, "keys_fn"):            # (directions from: to:)
+        return _ahead_between(src, dirn, at, steps)
     if hasattr(dirn, "direction_keys"):
         raise Unsupported(lud, "in a direction set by a function")
     env = src.env
     n = env.num_board_sites
-    at = src.int_expr(lud.site)
     if dirn in ("SameDirection", "OppositeDirection"):
         return _ahead_along_move_expr(src, lud, at, steps, dirn == "OppositeDirection")
     if not env.is_static_direction(dirn) or dirn in ("CW", "CCW", "In", "Out", "Rotational"):
@@ -1070,36 +1078,42 @@ def _ahead(src, lud):
     return f"({src.table(walk)}[{at}] if 0 <= {at} < {n} else {at})"
 
 
-def _ahead_between(src, lud, dirn, steps: int) -> str:
-    """`(ahead <site> (directions from:<a> to:<b>))` as the reference's `_ahead_relative`
-    reads it: two tables, the first of the board's directions (of the All relation) with a
-    radial from `a` through `b` (-1 for none), and each site's site `steps` along the
-    first radial of each direction (the site itself where it is too short); -1 where no
-    direction leads from `a` to `b`."""
-    dirn.keys_fn(src.env)           # (the reference's checks of the site type)
-    board = src.env.board
-    n = src.env.num_board_sites
-    if n > 1024:
-        raise Unsupported(lud, "between two sites on a board of over 1,024 sites")
-    radials = board.radials
-    dirs = [d for d in board.relation_dirs("All") if d in radials]
-    first = np.full((n, n), -1, np.int64)
-    for a in range(n):
-        for i, d in reversed(list(enumerate(dirs))):
-            for r in radials[d][a]:
-                for b in r.sites[1:]:
-                    if 0 <= b < n:
-                        first[a, b] = i
-    along = np.empty((max(1, len(dirs)), n), np.int64)
-    for i, d in enumerate(dirs):
-        for s in range(n):
-            rs = radials[d][s]
-            along[i, s] = rs[0].sites[steps] if rs and len(rs[0].sites) >= steps + 1 else s
-    F, A = src.table(first), src.table(along)
-    at, a, b = src.int_expr(lud.site), src.int_expr(dirn.from_), src.int_expr(dirn.to)
-    return (f"(({at} if {at} >= 0 else -1) if not 0 <= {at} < {n} else "
-            f"{A}[{F}[{a}, {b}], {at}] if 0 <= {a} < {n} and 0 <= {b} < {n} "
-            f"and {F}[{a}, {b}] >= 0 else -1)")
+def _ahead_between(src, dirn, at: str, steps: int) -> str:
+    """`(ahead <site> steps:N (directions from:<a> to:<b>))`, as the reference walks: the
+    first of the board's directions (of the All relation) with a radial from a through b,
+    the site N steps along that direction's first radial from the site (the site itself
+    where it is too short); -1 where there is none or the site is below 0, the site itself
+    past the board's."""
+    env = src.env
+    if dirn.type is not None and dirn.type != env.board.site_type:
+        raise Unsupported(dirn, f"on {dirn.type} sites of a board of {env.board.site_type} "
+                                "sites")
+    radials = env.board.radials
+    tables = [radials[d] for d in env.board.relation_dirs("All") if d in radials]
+    n = env.num_board_sites
+    # the radials from each site (their sites, the start first), of each direction in turn
+    rows = [[list(r.sites) for t in tables for r in t[s]] for s in range(n)]
+    dir_of = [[i for i, t in enumerate(tables) for _ in t[s]] for s in range(n)]
+    firsts = [[t[s][0].sites if t[s] else () for s in range(n)] for t in tables]
+    walk = [[line[steps] if len(line) >= steps + 1 else s for s, line in enumerate(f)]
+            for f in firsts] or [[-1] * n]
+    t_lines, t_len = src.padded(rows)
+    L3, LL = src.table(t_lines), src.table(t_len)
+    LD, NL = src.table(src.padded(dir_of)[0]), src.table([len(r) for r in rows])
+    W = src.table(walk)
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(at, a, b):",
+            "    if at < 0:", "        return -1",
+            f"    if at >= {n}:", "        return at",
+            f"    if not (0 <= a < {n} and 0 <= b < {n}):", "        return -1",
+            f"    for j in range({NL}[a]):",
+            f"        for pos in range(1, {LL}[a, j]):",
+            f"            if {L3}[a, j, pos] == b:",
+            f"                return {W}[{LD}[a, j], at]",
+            "    return -1", ""])
+    return f"{src.helper(make)}({at}, {src.int_expr(dirn.from_)}, {src.int_expr(dirn.to)})"
 
 
 def _ahead_along_move_expr(src, lud, at: str, steps: int, opposite: bool) -> str:

@@ -143,6 +143,41 @@ class SitesIncident(Region):
         return sites_incident
 
 
+def _incident(src, lud):
+    """`SitesIncident.compile` as (the sequence of the sites incident to the element `at:`,
+    a test of a site's owner or None): a table of each element's, in increasing order."""
+    from ludeme.engine.compiled.emit import Unsupported
+    env = src.env
+    if lud.owner is not None and lud.role is not None:
+        raise Unsupported(lud, "with both owner: and a role")
+    table = [sorted(incident(el, lud.result)) for el in env.board.planar.elements(lud.of)]
+    t_sites, t_len = src.row_tables(table)
+    at = src.int_expr(lud.at)
+    seq = (f"({t_sites}[{at}, :{t_len}[{at}]] if 0 <= {at} < {len(table)} "
+           f"else {t_sites}[0, :0])")
+    if lud.owner is None and lud.role is None:
+        return seq, None
+    if layer_site(env, lud.result) is not None:
+        raise Unsupported(lud, "of an owner, on a layer of the board the game puts pieces on")
+    owner = src.int_expr(lud.owner) if lud.owner is not None else \
+        src.player_expr(lud.role, lud)
+    if lud.result != env.board.site_type:
+        # no piece stands on that layer: only owner 0 (no one) holds its sites
+        return seq, lambda v: f"{owner} == 0"
+    anyone = env.num_players + 1        # Ludii: the id of All, any player's piece
+    return seq, lambda v: f"((who[{v}] != 0 and {owner} == {anyone}) or who[{v}] == {owner})"
+
+
+emits(SitesIncident, kind="sites")(_incident)
+
+
+@emits(SitesIncident, kind="contains")
+def _incident_contains(src, lud, site):
+    seq, test = _incident(src, lud)
+    held = f"({seq} == {site}).any()"
+    return f"({held} and {test(site)})" if test is not None else held
+
+
 def incident(el, kind: str) -> set[int]:
     """The ids of the elements of `kind` incident to the vertex, edge or cell `el`, as Ludii's
     SitesIncident lists them (a set: Ludii's Region keeps each index once, sorted)."""

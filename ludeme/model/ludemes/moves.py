@@ -2714,7 +2714,14 @@ def _hop_moves(src, lud, out, ind):
     import numpy as np
     env = src.env
     n = env.num_board_sites
-    frm_expr = from_site(src, lud)
+    if lud.from_ is not None and lud.from_.site is not None \
+            and not isinstance(lud.from_.site, IntFn):
+        # from a region: Ludii's Hop reads only a site, none here: it starts from (from),
+        # the region never read (as `MoveHop.compile`)
+        refuse(lud.from_, "type", "level")
+        frm_expr = "frm"
+    else:
+        frm_expr = from_site(src, lud)
     f_ok = _from_condition(src, lud)
     b = lud.between
     if b is not None and any(x in b._given for x in ("before", "range", "after")):

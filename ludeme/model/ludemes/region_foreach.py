@@ -7,6 +7,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from .base import P, Region, ludeme
+from ludeme.engine.compiled.emit import emits
 
 
 @ludeme("forEach")
@@ -33,6 +34,22 @@ class ForEachSiteInRegion(Region):
             c.site = saved
             return sorted(out)
         return for_each
+
+
+@emits(ForEachSiteInRegion, kind="for_region")
+def _for_each_loop(src, lud, out, ind, body):
+    """The second region listed at each site of the first (`(site)` on it: a helper kernel
+    handed the site), its sites marked; then the marked sites in increasing order."""
+    d = len(ind)
+    mark = f"fem_{d}"
+    out.append(f"{ind}{mark} = np.zeros(TOTAL, np.bool_)")
+    src.for_region(lud.of, out, ind, [
+        f"for fes_{d} in {src.listed_by_loop(lud.region)}:",
+        f"    if 0 <= fes_{d} < TOTAL:",
+        f"        {mark}[fes_{d}] = True"])
+    out.append(f"{ind}for site in range(TOTAL):")
+    out.append(f"{ind}    if {mark}[site]:")
+    out.extend(f"{ind}        {x}" for x in body)
 
 
 __all__ = ["ForEachSiteInRegion"]

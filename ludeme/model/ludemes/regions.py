@@ -1169,7 +1169,7 @@ def _literal_static(src, lud):
 def _literal_sites(src, lud):
     """A named region, or a player's: one list, or one per mover."""
     if not (lud.items is None and lud.player is None and lud.role in (None, "Mover")
-            and not lud.sites or (lud.role and _fixed_player(lud.role))
+            and not lud.sites and lud.array is None or (lud.role and _fixed_player(lud.role))
             or _literal_static(src, lud) or _player_of_mover(lud)):
         raise Unsupported(lud)
     sites, by_mover = src.sites_by_mover(src.env.compile(lud))
@@ -1198,13 +1198,47 @@ def _remembered_set(lud):
     return None
 
 
+def _region_within(lud):
+    """The region of `(sites <region>)` (the region itself, as the reference reads it), for
+    a region that is no list of sites or labels and no remembered values; else None."""
+    if lud.items is None or hasattr(lud.items, "items") or \
+            getattr(lud.items, "keyword", None) == "values":
+        return None
+    return lud.items
+
+
+def _array_sites(src, lud, site=None) -> str:
+    """`(sites <int array>)`, Ludii's SitesCustom: the array's sites, each once, in
+    increasing order, a negative one left out (as the reference); with `site`, a test
+    that it is one of them."""
+    from .intarray import array_expr
+    arr = array_expr(src, lud.array)
+    if site is not None:
+        held = src.helper(lambda name: "\n".join([
+            "@njit(cache=True)", f"def {name}(a, s):",
+            "    if s < 0:", "        return False",
+            "    for v in a:", "        if v == s:", "            return True",
+            "    return False", ""]))
+        return f"{held}({arr}, {site})"
+    listed = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(a):",
+        "    u = np.unique(a)", "    return u[u >= 0]", ""]))
+    return f"{listed}({arr})"
+
+
 @emits(SitesLiteralL, kind="sites")
 def _literal_listed(src, lud):
-    """Remembered values as sites; any other literal region listed now."""
+    """Remembered values as sites; an int array's sites; the region given; any other
+    literal region listed now."""
     from .memory import remembered_sites
     values = _remembered_set(lud)
     if values is not None:
         return remembered_sites(src, values)
+    if lud.array is not None:
+        return _array_sites(src, lud), None
+    within = _region_within(lud)
+    if within is not None and not src.is_static_region(lud):
+        return src.region_sites(within)
     computed = _computed_sites(src, lud)
     if computed is not None:       # in the order given, a negative one left out
         return ("(" + "".join(f"{x}, " for x in computed) + ")",
@@ -1256,6 +1290,11 @@ def _literal_contains(src, lud, site):
     values = _remembered_set(lud)
     if values is not None:
         return src.region_contains(values, site)
+    if lud.array is not None:
+        return _array_sites(src, lud, site)
+    within = _region_within(lud)
+    if within is not None and not src.is_static_region(lud):
+        return src.region_contains(within, site)
     computed = _computed_sites(src, lud)
     if computed is not None:
         return "(" + " or ".join(f"({site} >= 0 and {site} == {x})" for x in computed) + ")"
@@ -1402,6 +1441,15 @@ def _expand_listed(src, lud):
         "    return np.unique(np.concatenate((extra[:ne], np.nonzero(mask)[0])))"]), None
 
 
+@emits(Expand, kind="contains")
+def _expand_contains(src, lud, site):
+    """An expansion listed now, looked up in its table; else as it is listed (`_expand_listed`)
+    when it is read."""
+    if _expand_static(src, lud):
+        return src.static_contains(lud, site)
+    return f"({_expand_listed(src, lud)[0]} == {site}).any()"
+
+
 @emits(Expand, kind="static_sites")
 def _expand_sites(src, lud):
     if not _expand_static(src, lud):
@@ -1481,13 +1529,13 @@ def _distance_contains(src, lud, site):
 @emits(Intersection, kind="for_region")
 def _intersection_loop(src, lud, out, ind, body):
     """The first region's loop, each site once, the body run at the sites every other
-    region holds (their tests read `site` as the site tried, so none may read `(site)`)."""
+    region holds (their tests read `site` as the site tried: one that reads `(site)` of a
+    loop around is listed before the loop, `_held_before`)."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import Site
     first, *rest = list(lud.regions) + list(lud.more or [])
-    if mentions(rest, (Site,)):
-        raise Unsupported(lud, "with a region after the first that reads (site)")
-    tests = [src.region_contains(r, "site") for r in rest]
+    tests = [_held_before(src, r, out, ind, f"isx_{len(ind)}_{i}") if mentions(r, (Site,))
+             else src.region_contains(r, "site") for i, r in enumerate(rest)]
     inner = list(body)
     if not getattr(first, "distinct", False):
         seen = f"once_{len(ind)}"       # one per depth of nested loops
@@ -1496,6 +1544,13 @@ def _intersection_loop(src, lud, out, ind, body):
     if tests:
         inner = [f"if {' and '.join(tests)}:", *("    " + x for x in inner)]
     src.for_region(first, out, ind, inner)
+
+
+def _held_before(src, region, out, ind, name: str) -> str:
+    """A test that `site` is in a region that reads `(site)` of a loop around it: the region
+    listed before the loop (as the reference reads it, in the context around), in `name`."""
+    out.append(f"{ind}{name} = {src.listed_by_loop(region)}")
+    return f"({name} == site).any()"
 
 
 @emits(SitesDirection, kind="from_only")
@@ -1519,13 +1574,24 @@ def _direction_loop(src, lud, out, ind, body):
         return
     env = src.env
     dirn = lud.dirn or "Adjacent"
-    if not env.is_static_direction(dirn):
-        raise Unsupported(lud, "with directions that read the state")
     n = env.num_board_sites
-    keys = env.direction_keys(dirn, lud)
     radials = env.board.radials
-    rows = [[r.sites[1:] for k in keys(None, s) for r in (radials[k][s] if k in radials else ())]
-            for s in range(n)]
+    d = len(ind)
+    if env.is_static_direction(dirn):
+        keys = env.direction_keys(dirn, lud)
+        rows = [[r.sites[1:] for k in keys(None, s) for r in (radials[k][s] if k in radials
+                                                             else ())] for s in range(n)]
+        chosen = None
+    else:
+        # every radial of the board, by direction (those of the All relation first, in its
+        # order), and the directions chosen at each origin listed in `sdn_<d>` (their order)
+        every = [k for k in env.board.relation_dirs("All") if k in radials]
+        every += [k for k in radials if k not in every]
+        rows = [[r.sites[1:] for k in every for r in radials[k][s]] for s in range(n)]
+        of_row = src.table(src.padded([[i for i, k in enumerate(every) for _ in radials[k][s]]
+                                       for s in range(n)])[0])
+        from .directions import chosen_directions
+        chosen = [f"sdn_{d} = 0", *chosen_directions(src, lud, dirn, every, d, f"sdl_{d}")]
     width = max((len(rs) for rs in rows), default=0) or 1
     depth = max((len(r) for rs in rows for r in rs), default=0) or 1
     steps = np.full((n, width, depth), -1)
@@ -1533,7 +1599,6 @@ def _direction_loop(src, lud, out, ind, body):
         for r, sites in enumerate(rs):
             steps[s, r, :len(sites)] = sites
     t_steps = src.table(steps)
-    d = len(ind)
     buf, k, loc = f"sdb_{d}", f"sdk_{d}", f"sdl_{d}"
     stop = src.bool_expr(lud.stop) if lud.stop is not None else None
     single = isinstance(lud.from_, IntFn)
@@ -1547,16 +1612,28 @@ def _direction_loop(src, lud, out, ind, body):
     walk = []
     if lud.included:
         walk += [f"{buf}[{k}] = {loc}", f"{k} += 1"]
-    walk += [f"for sdr_{d} in range({width}):", f"    for sdq_{d} in range({depth}):"]
+    along = [f"for sdq_{d} in range({depth}):"]
     if limit is not None:
-        walk += [f"        if sdq_{d} >= sdm_{d}:", "            break"]
-    walk += [f"        to = {t_steps}[{loc}, sdr_{d}, sdq_{d}]", "        if to < 0:", "            break"]
+        along += [f"    if sdq_{d} >= sdm_{d}:", "        break"]
+    along += [f"    to = {t_steps}[{loc}, sdr_{d}, sdq_{d}]", "    if to < 0:", "        break"]
     if stop is not None:
-        walk += [f"        if {stop}:"]
+        along += [f"    if {stop}:"]
         if lud.stopIncluded:
-            walk += [f"            {buf}[{k}] = to", f"            {k} += 1"]
-        walk += ["            break"]
-    walk += [f"        {buf}[{k}] = to", f"        {k} += 1"]
+            along += [f"        {buf}[{k}] = to", f"        {k} += 1"]
+        along += ["        break"]
+    along += [f"    {buf}[{k}] = to", f"    {k} += 1"]
+    if chosen is None:
+        walk += [f"for sdr_{d} in range({width}):", *("    " + x for x in along)]
+    else:
+        # the radials of each direction chosen in turn (a row of another direction is -1
+        # all along where the site has fewer radials)
+        out.append(f"{ind}sdc_{d} = np.empty({len(every)}, np.int64)")
+        walk += [*chosen, f"for sdi_{d} in range(sdn_{d}):",
+                 f"    for sdr_{d} in range({width}):",
+                 f"        if {of_row}[{loc}, sdr_{d}] != sdc_{d}[sdi_{d}] or "
+                 f"{t_steps}[{loc}, sdr_{d}, 0] < 0:",
+                 "            continue",
+                 *("        " + x for x in along)]
     if single:
         out.append(f"{ind}{loc} = {src.int_expr(lud.from_)}")
         out.append(f"{ind}if 0 <= {loc} < {n}:")
@@ -1596,7 +1673,11 @@ def _difference_sites(src, lud):
     if _static_set_op(src, lud) or src.reads_only_from(lud):
         return src.listed_sites(lud)
     if mentions(lud.b, (To, Site)):
-        raise Unsupported(lud, "with a second region that reads (to) or (site)")
+        if isinstance(lud.b, IntFn):
+            raise Unsupported(lud, "less a site that reads (to) or (site)")
+        # the second region listed first, by a helper kernel given the context the
+        # difference is read in (the loop over its sites may rebind (to) and (site))
+        return src.listed_by_loop(lud.a, less=lud.b), None
     seq, flt = src.region_sites(lud.a)
 
     def test(v):
@@ -1625,8 +1706,8 @@ def _less_empty(src, lud):
 def _difference_loop(src, lud, out, ind, body):
     """The first region's loop, the body run at the sites the second does not hold. A site
     taken away is read once before the loop, where the loop's `site` cannot hide a `(site)`
-    of a loop around it (as the reference reads both regions before the difference); a
-    second region reading `(site)` is refused."""
+    of a loop around it (as the reference reads both regions before the difference); so is
+    a second region reading `(site)` (`_held_before`)."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import Site
     if isinstance(lud.b, IntFn):
@@ -1634,7 +1715,7 @@ def _difference_loop(src, lud, out, ind, body):
         out.append(f"{ind}dsb_{d} = {src.int_expr(lud.b)}")
         test = f"site != dsb_{d}"
     elif mentions(lud.b, (Site,)):
-        raise Unsupported(lud, "as a region to list, with a second region that reads (site)")
+        test = f"not {_held_before(src, lud.b, out, ind, f'dsl_{len(ind)}')}"
     else:
         test = _not_in_second(src, lud, "site")
     src.for_region(lud.a, out, ind, [f"if {test}:", *("    " + x for x in body)])
@@ -1645,6 +1726,61 @@ def _filter_loop(src, lud, out, ind, body):
     """The region's own loop, the body run where the condition holds at `(site)`."""
     src.for_region(lud.region, out, ind, [f"if {src.bool_expr(lud.if_)}:",
                                           *("    " + x for x in body)])
+
+
+@emits(SitesBetween, kind="sites", refuses=(("type", "on another site type"),))
+def _between_sites(src, lud):
+    """`SitesBetween.compile` in a helper kernel given the evaluation context: with (from)
+    and (to) on the two sites, `from` and `to` when included, then on the first radial
+    from `from` (in the directions, which must read nothing of the state) that reaches
+    `to`, the sites before it from the nearest back, each where `cond:` holds with
+    (between) on it."""
+    env = src.env
+    dirn = lud.dirn or "Adjacent"
+    if not env.is_static_direction(dirn):
+        raise Unsupported(lud, "in directions that read the state")
+    keys = env.direction_keys(dirn, lud)
+    radials = env.board.radials
+    n = env.num_board_sites
+    rows = [[list(r.sites[1:]) for k in keys(None, s) for r in (radials[k][s] if k in radials
+                                                                   else ())] for s in range(n)]
+    t_rows, t_len = src.padded(rows)
+    R3, RL, NR = src.table(t_rows), src.table(t_len), src.table([len(r) for r in rows])
+    depth = t_rows.shape[-1] if t_rows.ndim == 3 else 1
+    bound = ", player" if src.player_bound else ""
+    saved, src.between = src.between, "btw"
+    try:
+        a, b = src.int_expr(lud.from_), src.int_expr(lud.to)
+        with_from, with_to, cond = (src.bool_expr(x) if x is not None else None
+                                    for x in (lud.fromIncluded, lud.toIncluded, lud.cond))
+    finally:
+        src.between = saved
+    keep = ["            buf[nb] = btw", "            nb += 1"]
+    body = [f"    a, b = {a}, {b}", f"    buf = np.empty({depth + 2}, np.int64)", "    nb = 0",
+            f"    if not (0 <= a < {n} and 0 <= b < {n}):", "        return buf[:0]",
+            "    frm, to = a, b"]
+    for test, site in ((with_from, "a"), (with_to, "b")):
+        if test is not None:
+            body += [f"    if {test}:", f"        buf[nb] = {site}", "        nb += 1"]
+    body += [f"    for j in range({NR}[a]):", f"        for p in range({RL}[a, j]):",
+             f"            if {R3}[a, j, p] == b:",
+             "                for q in range(p - 1, -1, -1):",
+             f"                    btw = {R3}[a, j, q]",
+             *(["                    if " + cond + ":", *("            " + x for x in keep)]
+               if cond is not None else ["        " + x for x in keep]),
+             "                return buf[:nb]", "    return buf[:nb]"]
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)",
+                          f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
+                          src.context(local=()), *body, ""])
+    return (f"{src.helper(make)}(who, what, count, sc, phase, frm, to, {src.between}{bound})",
+            None)
+
+
+@emits(SitesBetween, kind="contains", refuses=(("type", "on another site type"),))
+def _between_contains(src, lud, site):
+    return f"({_between_sites(src, lud)[0]} == {site}).any()"
 
 
 @emits(RegionFilter, kind="contains")
@@ -1719,11 +1855,16 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
     if lud.container not in (None, "Board", 0) and not in_hand and not by_index:
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
-        raise Unsupported(lud, "by (player ...)")
+        if in_hand or lud.component is not None or lud.components or lud.top is False:
+            raise Unsupported(lud, "by (player ...) in a hand, or with component: or top:")
     # the owner Ludii's owned-pieces lists give a site's piece (`_owners`): its `who`, or
     # where `who` is the piece's index, its kind's owner (OWNER[0] is 0: an empty site)
     owner = "OWNER[what[{s}]]" if src.game.who_is_index else "who[{s}]"
-    if lud.by == "All":
+    if not isinstance(lud.by, str):
+        # one player's pieces (an empty site has owner 0 too: never listed, as the reference)
+        who = src.int_expr(lud.by).replace("{", "{{").replace("}", "}}")
+        test = f"(what[{{s}}] != 0 and {owner} == {who})"
+    elif lud.by == "All":
         # Every owner, the neutral and shared ones too (as the reference): any piece (on
         # stacks, any top piece: every level's owner is one of them).
         test = "what[{s}] != 0"
@@ -1775,10 +1916,13 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     by = lud.by
     if by in ("Enemy", "NonMover") and src.game.num_players == 2:
         by = "Next"                 # the one other player (no teams compile)
+    several = False                 # players a role covers now (Enemy, Friend, ...)
     if by not in ("Mover", "Next", "Prev", "Player", "All") and \
             not (by[:1] == "P" and by[1:].isdigit()) and \
             not (by == "Shared" and not src.game.stacking):     # one owner too
-        raise Unsupported(lud, f"with component: or top: by {lud.by}")
+        if by == "Shared" or not src.owner_role(by):
+            raise Unsupported(lud, f"with component: or top: by {lud.by}")
+        several = True
     if lud.component is not None and not isinstance(lud.component, str):
         raise Unsupported(lud, "with a component given by its index")
     comps = src.game.components
@@ -1788,8 +1932,20 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     if not src.game.stacking:
         return f"({test} and {kind})"
     levels = src.table(named if names else [], "bool_")
-    player = "-1" if by == "All" else src.player_expr(by, lud)     # (All: any owner)
-    below = f"stack_pieces(who, what, count, {{s}}, {player}, {levels}) > 0"
+    if several:
+        # the levels of the players the role covers now: a mask of them by id
+        covers = src.owner_test(by, lud, "w_")
+
+        def make(name):
+            return "\n".join(["@njit(cache=True)", f"def {name}(mover):",
+                              "    m = np.zeros(NP + 2, np.bool_)",
+                              "    for w_ in range(NP + 2):", f"        m[w_] = {covers}",
+                              "    return m", ""])
+        below = (f"stack_pieces_of(who, what, count, {{s}}, {src.helper(make)}(mover), "
+                 f"{levels}) > 0")
+    else:
+        player = "-1" if by == "All" else src.player_expr(by, lud)     # (All: any owner)
+        below = f"stack_pieces(who, what, count, {{s}}, {player}, {levels}) > 0"
     if lud.top is False:
         return f"(({test} and {kind}) or {below})"
     return f"({test} and ({kind} or {below}))"

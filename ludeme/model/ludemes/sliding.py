@@ -433,15 +433,16 @@ class _SlideForm:
         n = self.n = env.num_board_sites
         dirn = lud.dirn or "Adjacent"
         static = env.is_static_direction(dirn)
+        self.chosen = None
         if not static:
             # Directions relative to the piece's facing: a table per kind of piece (the kind
             # at the start site, as the reference reads it); those that read the last move
-            # or the position are refused.
+            # or the position are chosen at the start (`chosen_directions`), or refused.
             from .moves import _refuse_unless_by_piece
             try:
                 _refuse_unless_by_piece(lud, dirn)
             except Unsupported:
-                raise Unsupported(lud, "with directions that read the state") from None
+                self.chosen = self._chosen(src, lud, dirn)
         self.frm_expr = from_site(src, lud, level=level_ok)
         # (from ... level:) (where the caller reads it): read with (from) on the start site,
         # before its if: (below -1 no move)
@@ -453,7 +454,7 @@ class _SlideForm:
         b, to = lud.between, lud.to
         if b is not None:
             # (between (apply ...)): the moves' own form (`_slide_moves`) reads it
-            refuse(b, "before", "after", "trail", *(() if passed_ok else ("apply",)))
+            refuse(b, "before", "after", *(() if passed_ok else ("apply", "trail")))
         # the between range: its bounds read before the slide sets (from); the k-th site
         # along is a destination only from the least on, and the most ends the slide
         self.lo = self.hi = None
@@ -462,14 +463,17 @@ class _SlideForm:
         self.go = src.bool_expr(b.if_) if b is not None and b.if_ is not None \
             else "what[btw] == 0"
         if to is not None:
-            refuse(to, "level", "site", "type")
+            # the sites a (to ...) writes are never read: the destinations are along the
+            # radials, as the reference (and Ludii's Slide) finds them (`build_unread_sites`)
+            refuse(to, "level", "type")
         self.stop = src.bool_expr(to.if_) if to is not None and to.if_ is not None else None
         ap = to.apply if to is not None else None
         self.rule = src.bool_expr(ap.if_) if ap is not None and ap.if_ is not None else "True"
         # The radials of every direction of the list (one given twice, twice), per start site.
-        self.t_steps, self.width, self.depth, slots = radial_table(src, lud, dirn, not static,
-                                                                   True)
-        self.at = "frm" if static else f"{slots}[what[frm]], frm"
+        if self.chosen is None:
+            self.t_steps, self.width, self.depth, slots = radial_table(src, lud, dirn,
+                                                                       not static, True)
+        self.at = "frm" if static or self.chosen is not None else f"{slots}[what[frm]], frm"
         self.effect: list[str] = []
         if self.stop is not None and ap is not None and ap.effect is not None:
             src.between = "x"           # `effects` is given the last site passed as x
@@ -478,11 +482,32 @@ class _SlideForm:
             finally:
                 src.between = "btw"
 
+    def _chosen(self, src, lud, dirn) -> list[str]:
+        """Directions chosen in play (of the last move, an (if ...) or a difference of
+        them): the radials of every direction from each site (those of the All relation
+        first, as `SitesDirection` lists them) and which direction each is, and the lines
+        listing the directions chosen at the start (`sdc_sl`, `sdn_sl` of them)."""
+        from .directions import chosen_directions
+        env = src.env
+        radials = env.board.radials
+        every = [k for k in env.board.relation_dirs("All") if k in radials]
+        every += [k for k in radials if k not in every]
+        n = env.num_board_sites
+        rows = [[list(r.sites[1:]) for k in every for r in radials[k][s]] for s in range(n)]
+        t_rows, _ = src.padded(rows)
+        self.t_steps = src.table(t_rows)
+        self.width, self.depth = t_rows.shape[1], t_rows.shape[2]
+        self.of_row = src.table(src.padded([[i for i, k in enumerate(every)
+                                             for _ in radials[k][s]] for s in range(n)])[0])
+        return [f"sdc_sl = np.empty({len(every)}, np.int64)", "sdn_sl = 0",
+                *chosen_directions(src, lud, dirn, every, "sl", "frm")]
+
     def walk(self, out, ind, at_stop, at_site) -> None:
         """The loop along the radials from (from): `at_stop(out, ind)` writes the lines for
         a destination where the slide stops (the to condition), `at_site(out, ind)` those
         for a site passed; each may end its radial (`break`) itself."""
         n, lo = self.n, self.lo
+        top = ind
         out.append(f"{ind}sf_, st_, sb_ = frm, to, btw")
         if lo is not None and lo == self.hi:    # (exact N): N read once
             out.append(f"{ind}slo_ = {lo}")
@@ -495,7 +520,16 @@ class _SlideForm:
             out.append(f"{ind}slv_ = {self.level} if 0 <= frm < {n} else -1")
             ok = " and slv_ >= -1" + ok
         out.append(f"{ind}if 0 <= frm < {n}{ok}:")
+        if self.chosen is not None:
+            # each direction chosen in turn, its radials in the table's order
+            out.extend(f"{ind}    {x}" for x in self.chosen)
+            out.append(f"{ind}    for sci_ in range(sdn_sl):")
+            ind += "    "
         out.append(f"{ind}    for r in range({self.width}):")
+        if self.chosen is not None:
+            out.append(f"{ind}        if {self.of_row}[frm, r] != sdc_sl[sci_] or "
+                       f"{self.t_steps}[frm, r, 0] < 0:")
+            out.append(f"{ind}            continue")
         out.append(f"{ind}        btw = sb_")
         out.append(f"{ind}        for kk in range({self.depth}):")
         out.append(f"{ind}            to = {self.t_steps}[{self.at}, r, kk]")
@@ -514,7 +548,7 @@ class _SlideForm:
         out.append(f"{ind}            if ({self.rule}){reached}:" if reached else
                    f"{ind}            if {self.rule}:")
         at_site(out, ind + "                ")
-        out.append(f"{ind}frm, to, btw = sf_, st_, sb_")
+        out.append(f"{top}frm, to, btw = sf_, st_, sb_")
 
 
 @emits(MoveSlide, kind="moves", refuses=("stack",))
@@ -531,13 +565,37 @@ def _slide_moves(src, lud, out, ind):
         return
     form = _SlideForm(src, lud, passed_ok=True)
     passed = _passed_lines(src, lud, form)
-    plain = src.new_generator(passed + [src.site_move()], lud=lud, levels=LV_NONE)
-    stopping = src.new_generator(passed + form.effect + [src.site_move()], lud=lud,
-                                 levels=LV_NONE) if form.stop else plain
+    before, trail = _trail_lines(src, lud, form)
+    plain = src.new_generator(before + passed + [src.site_move()] + trail, lud=lud,
+                              levels=LV_NONE)
+    stopping = src.new_generator(before + passed + form.effect + [src.site_move()] + trail,
+                                 lud=lud, levels=LV_NONE) if form.stop else plain
     # the radial's index, where the sites passed are read back (else the last one passed)
+    back = passed or trail
     form.walk(out, ind,
-              lambda o, i: src.push(o, i, "frm", "to", stopping, "r" if passed else "btw"),
-              lambda o, i: src.push(o, i, "frm", "to", plain, "r" if passed else "-1"))
+              lambda o, i: src.push(o, i, "frm", "to", stopping, "r" if back else "btw"),
+              lambda o, i: src.push(o, i, "frm", "to", plain, "r" if back else "-1"))
+
+
+def _trail_lines(src, lud, form) -> tuple[list[str], list[str]]:
+    """A slide's `(between trail:<piece>)` as `compile`'s trail_actions: after the move, the
+    piece added on the start and on each site passed before the destination, in that order
+    (read back along the radial, the move's extra, before the piece leaves its start, whose
+    kind may choose the table). The lines before the move and after it; none without."""
+    import re
+    b = lud.between
+    if b is None or b.trail is None:
+        return [], []
+    piece = src.int_expr(b.trail)
+    if re.search(r"\b(btw|x)\b", piece):
+        raise Unsupported(lud, "with a trail: that reads (between)")
+    seq = f"{form.t_steps}[{form.at}, x]"
+    before = ["tk_ = 0", f"while {seq}[tk_] != to:", "    tk_ += 1",
+              f"tsq_ = {seq}[:tk_].copy()"]
+    after = [f"tp_ = {piece}", "tsf_ = frm", "for ti_ in range(tk_ + 1):",
+             "    ts_ = tsf_ if ti_ == 0 else tsq_[ti_ - 1]",
+             f"    {src.site_add('ts_', 'tp_', 'OWNER[tp_] if tp_ > 0 else 0', '1')}"]
+    return before, after
 
 
 def _slide_from_level(src, lud, out, ind):
@@ -723,12 +781,16 @@ def _shoot_moves(src, lud, out, ind):
     t_steps, width, depth, _ = radial_table(src, lud, dirn, False, False)
     g = src.new_generator([src.site_add("to", kind, f"OWNER[{kind}]", "1")], lud=lud,
                           kind=A_ADD, levels=LV_ADD)
-    out.append(f"{ind}st_, sh_ = to, {start}")
+    # (between) is the last site the shot passed along its radial (the one around it
+    # before the first), as the reference reads it in the to condition
+    out.append(f"{ind}st_, sh_, sb_ = to, {start}, {src.between}")
     out.append(f"{ind}if 0 <= sh_ < {n} and {kind} >= 0:")
     out.append(f"{ind}    for r in range({width}):")
+    out.append(f"{ind}        {src.between} = sb_")
     out.append(f"{ind}        for kk in range({depth}):")
     out.append(f"{ind}            to = {t_steps}[sh_, r, kk]")
     out.append(f"{ind}            if to < 0 or not ({ok}):")
     out.append(f"{ind}                break")
+    out.append(f"{ind}            {src.between} = to")
     src.push(out, ind + "            ", "to", "to", g)
-    out.append(f"{ind}to = st_")
+    out.append(f"{ind}to, {src.between} = st_, sb_")
