@@ -22,9 +22,49 @@ TALLY_SOW_GAME = _two_rows("Tally Sow", 3, """\
                       (score P2 (count Cell at:(handSite P2)))}))""")
 
 
+# A disc from the hand, then, when the hand holds an even number above four, one more from
+# it on each empty site orthogonally next to it ((fromTo ...) to a region, as a
+# consequent, its own (then ...) scoring each): six such discs win, as does a line of four.
+SPILL_GAME = """
+(game "Spill" (players 2)
+  (equipment {(board (square 5)) (hand Each) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (handSite P1) count:14) (place "Disc2" (handSite P2) count:14)})
+    (play (move (from (handSite Mover)) (to (sites Empty))
+            (then (if (and (is Even (count Cell at:(handSite Mover)))
+                           (< 4 (count Cell at:(handSite Mover))))
+                    (fromTo (from Cell (handSite Mover))
+                            (to (sites Around (last To) Orthogonal) if:(is Empty (to)))
+                            (then (addScore Mover 1)))))))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (>= (score Mover) 6) (result Mover Win))
+          (if (no Moves Next) (result Mover Win))})))
+"""
+
+# A disc goes on an empty site diagonally next to one of the mover's ((sites To (fromTo
+# ...)) from a region, its destinations read with (from) on each origin).
+GRAFT_GAME = """
+(game "Graft" (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" 0) (place "Disc2" 24)})
+    (play (move Add (to (sites To (fromTo (from (sites Occupied by:Mover))
+                                          (to (sites Around (from) Diagonal)
+                                              if:(is Empty (to))))))))
+    (end {(if (is Line 3 Orthogonal) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))})))
+"""
+
+
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, some games by the third capture before the move limit.
-    (TALLY_SOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any())],
-    ids=["sow-capture-with-consequents"])
+    (TALLY_SOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()),
+    # Both sides win, some games by the score (six discs spilt) before any line of four
+    # could be made.
+    (SPILL_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(7).any()),
+    # Both sides win.
+    (GRAFT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    ids=["sow-capture-with-consequents", "from-to-a-region-as-a-consequent",
+         "sites-to-of-from-to-from-a-region"])
 def test_capture_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _rows_agree(text, seeds, played, tmp_path)

@@ -198,6 +198,7 @@ class Source:
         self.pips_bound = False
         self.move_tag: str | None = None
         self.move_tag_packed = False
+        self.fresh_names = 0                   # locals named so far (`fresh_name`)
         # Lines `step` runs when a pass is applied to a mover not stalemated, where the
         # reference generates the phase's moves again (a roll draws from the chance stream).
         self.pass_draws: list[str] = []
@@ -731,6 +732,11 @@ class Source:
         mask, by_player = self.static_region(lud)
         row = f"mover, {site}" if by_player else site
         return f"(0 <= {site} < {mask.shape[-1]} and {self.table(mask, 'bool_')}[{row}])"
+
+    def fresh_name(self, prefix: str) -> str:
+        """A local's name no other emitter's lines use (lines that may nest keep their own)."""
+        self.fresh_names += 1
+        return f"{prefix}_n{self.fresh_names}"
 
     def region_sites(self, lud) -> tuple[str, object]:
         """(a sequence expression to iterate, a filter or None): the filter, given the name
