@@ -56,6 +56,35 @@ GRAFT_GAME = """
 """
 
 
+# Stacks of two of a player's pieces: a piece moves from its own level ((from ...
+# level:(level)): a slide and a step move that piece, a hop and a leap the top one, as
+# Ludii's do), capturing the top enemy piece; a leap in a stacking game reports the top
+# level. From the tenth move, a mover that leaves a site where its king would stand threatened loses ((is
+# Threatened ...) on a site holding another piece: the top one changed in place).
+TOWERS_GAME = """
+(game "Towers" (players 2)
+  (equipment {(board (square 5))
+    (piece "King" Each (move Step (from (from) level:(level))
+                         (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
+    (piece "Rook" Each (move Slide (from (from) level:(level)) Orthogonal
+                         (to if:(is Enemy (who at:(to))) (apply (remove (to))))))
+    (piece "Knight" Each (move Leap (from (from) level:(level)) {{F F R F} {F F L F}}
+                           (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
+    (piece "Frog" Each (move Hop (from (from) level:(level)) Diagonal (between if:True)
+                         (to if:(is Empty (to)))))})
+  (rules
+    (start {(place Stack "Knight1" (sites {1 3})) (place Stack "Rook1" (sites {1 3}))
+            (place Stack "Frog1" 2) (place Stack "King1" 2)
+            (place Stack "Knight2" (sites {21 23})) (place Stack "Rook2" (sites {21 23}))
+            (place Stack "Frog2" 22) (place Stack "King2" 22)})
+    (play (forEach Piece))
+    (end {(if (and (<= 10 (count Moves)) (is Threatened (id "King" Mover) at:(last From)))
+            (result Mover Loss))
+          (if (= 0 (count Pieces Next)) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, some games by the third capture before the move limit.
     (TALLY_SOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()),
@@ -63,8 +92,10 @@ GRAFT_GAME = """
     # could be made.
     (SPILL_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(7).any()),
     # Both sides win.
-    (GRAFT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (GRAFT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win (a threatened site left), some games after a dozen moves.
+    (TOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(12).any())],
     ids=["sow-capture-with-consequents", "from-to-a-region-as-a-consequent",
-         "sites-to-of-from-to-from-a-region"])
+         "sites-to-of-from-to-from-a-region", "moves-from-a-level-in-stacks"])
 def test_capture_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _rows_agree(text, seeds, played, tmp_path)

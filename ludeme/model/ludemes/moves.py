@@ -2407,8 +2407,9 @@ def _hop_moves(src, lud, out, ind):
     import numpy as np
     env = src.env
     n = env.num_board_sites
-    frm_expr = from_site(src, lud)
-    f_ok = _from_condition(src, lud)
+    # (from ... level:) is never read: Ludii's Hop moves the top piece (`MoveHop.compile`)
+    frm_expr = from_site(src, lud, level=True)
+    f_ok = _from_condition(src, lud, level=True)
     b = lud.between
     if b is not None and any(x in b._given for x in ("before", "range", "after")):
         return _hop_range_moves(src, lud, frm_expr, out, ind)

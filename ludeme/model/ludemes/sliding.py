@@ -7,11 +7,13 @@ removing duplicate (from, to) pairs, as Ludii does not.
 
 from __future__ import annotations
 
+import re
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
 from ludeme.engine.compiled.codegen import NO_EFFECT_ACTION
-from ludeme.engine.compiled.emit import LV_NONE, Unsupported, emit, emits, refuse
+from ludeme.engine.compiled.emit import LV_GIVEN, LV_NONE, Unsupported, emit, emits, refuse
 from ludeme.engine.state import A_ADD, A_MOVE, A_MOVE_LEVEL, Move
 from ludeme.engine.stores import TOP
 from .base import Bool, DirWord, IntFn, LitBool, LitStr, Moves, P, ludeme
@@ -428,7 +430,7 @@ class _SlideForm:
     range's bounds (None without one), the between, stop and to-effect conditions and the
     lines of the effect where the slide stops."""
 
-    def __init__(self, src, lud, passed_ok: bool = False):
+    def __init__(self, src, lud, passed_ok: bool = False, level_ok: bool = False):
         env = src.env
         n = self.n = env.num_board_sites
         dirn = lud.dirn or "Adjacent"
@@ -442,7 +444,11 @@ class _SlideForm:
                 _refuse_unless_by_piece(lud, dirn)
             except Unsupported:
                 raise Unsupported(lud, "with directions that read the state") from None
-        self.frm_expr = from_site(src, lud)
+        self.frm_expr = from_site(src, lud, level=level_ok)
+        # (from ... level:): read with (from) on the start site, before if: (below -1, no
+        # move); the caller moves the piece at that level (`level_ok`)
+        self.level = src.int_expr(lud.from_.level) \
+            if level_ok and lud.from_ is not None and lud.from_.level is not None else None
         # (from ... if:): read with (from) on the start site, before any site along
         self.from_ok = src.bool_expr(lud.from_.if_) \
             if lud.from_ is not None and lud.from_.if_ is not None else None
@@ -487,6 +493,9 @@ class _SlideForm:
             out.append(f"{ind}slo_, shi_ = {lo}, {self.hi}")
         out.append(f"{ind}frm = {self.frm_expr}")
         ok = f" and ({self.from_ok})" if self.from_ok is not None else ""
+        if self.level is not None:
+            out.append(f"{ind}slv_ = {self.level} if 0 <= frm < {n} else -1")
+            ok = " and slv_ >= -1" + ok
         out.append(f"{ind}if 0 <= frm < {n}{ok}:")
         out.append(f"{ind}    for r in range({self.width}):")
         out.append(f"{ind}        btw = sb_")
@@ -519,15 +528,33 @@ def _slide_moves(src, lud, out, ind):
     if lud.track is not None:
         _track_slide_moves(src, lud, out, ind)
         return
-    form = _SlideForm(src, lud, passed_ok=True)
+    form = _SlideForm(src, lud, passed_ok=True, level_ok=True)
     passed = _passed_lines(src, lud, form)
-    plain = src.new_generator(passed + [src.site_move()], lud=lud, levels=LV_NONE)
-    stopping = src.new_generator(passed + form.effect + [src.site_move()], lud=lud,
-                                 levels=LV_NONE) if form.stop else plain
+    moving, kind, levels, x = [src.site_move()], A_MOVE, LV_NONE, None
+    if form.level is not None and src.game.stacking:
+        # as `compile`: the piece at the level given (the top for -1) moves to the
+        # destination's top, the level reported; the move keeps it (its extra)
+        if passed or _READS_X.search("\n".join(form.effect)):
+            raise Unsupported(lud, "with (from ... level:) beside an effect that reads "
+                                   "(between)")
+        moving = ["if x >= 0:",
+                  "    " + src.stack_write("stack_move_level(who, what, count, frm, x, to, -1)"),
+                  "else:", "    " + src.site_move()]
+        from .ints import Level
+        if isinstance(lud.from_.level, Level):   # the move applied reads (level) as made
+            moving.insert(0, "lvl = x")
+        kind, levels, x = A_MOVE_LEVEL, LV_GIVEN, "slv_"
+    plain = src.new_generator(passed + moving, lud=lud, kind=kind, levels=levels)
+    stopping = src.new_generator(passed + form.effect + moving, lud=lud, kind=kind,
+                                 levels=levels) if form.stop else plain
     # the radial's index, where the sites passed are read back (else the last one passed)
     form.walk(out, ind,
-              lambda o, i: src.push(o, i, "frm", "to", stopping, "r" if passed else "btw"),
-              lambda o, i: src.push(o, i, "frm", "to", plain, "r" if passed else "-1"))
+              lambda o, i: src.push(o, i, "frm", "to", stopping, x or ("r" if passed else "btw")),
+              lambda o, i: src.push(o, i, "frm", "to", plain, x or ("r" if passed else "-1")))
+
+
+# A line reading the move's extra (`x`).
+_READS_X = re.compile(r"\bx\b")
 
 
 def _passed_lines(src, lud, form) -> list[str]:

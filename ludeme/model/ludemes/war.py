@@ -450,9 +450,11 @@ def _is_threatened(src, lud):
         f"        {src.site_clear('site')}",
         f"        {src.site_add('site', 'w', 'owner', '1')}",
         "    elif what[site] != w or who[site] != owner:",
-        "        journal(count, site)       # (of the copy: codegen's INCREMENTAL reads it)",
-        "        who[site] = owner          # a flip: the piece keeps its state",
-        "        what[site] = w",
+        # a flip: the piece keeps its state (in a stacking game, the top piece)
+        *(["        stack_set_top(who, what, count, site, owner, w)"] if src.game.stacking else
+          ["        journal(count, site)       # (of the copy: codegen's INCREMENTAL reads it)",
+           "        who[site] = owner",
+           "        what[site] = w"]),
         "    sc[PREV] = owner",
         "    for enemy in range(1, NP + 1):",
         f"        if {enemy}:",
