@@ -85,6 +85,23 @@ TOWERS_GAME = """
 """
 
 
+# A move may neither leave the mover's king threatened nor the next player without a move
+# ((no Moves Next) inside the moves (is Threatened ...) looks at); a check wins.
+CHECKS_GAME = """
+(game "Checks" (players 2)
+  (equipment {(board (square 4))
+    (piece "King" Each (move Step (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
+    (piece "Rook" Each (move Slide Orthogonal
+                         (to if:(is Enemy (who at:(to))) (apply (remove (to))))))})
+  (rules
+    (start {(place "King1" 0) (place "Rook1" 5) (place "King2" 15) (place "Rook2" 10)})
+    (play (do (forEach Piece)
+              ifAfterwards:(and (not (no Moves Next)) (not (is Threatened (id "King" Mover))))))
+    (end {(if (is Threatened (id "King" Next)) (result Mover Win))
+          (if (>= (count Moves) 30) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, some games by the third capture before the move limit.
     (TALLY_SOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()),
@@ -94,8 +111,11 @@ TOWERS_GAME = """
     # Both sides win.
     (GRAFT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win (a threatened site left), some games after a dozen moves.
-    (TOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(12).any())],
+    (TOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(12).any()),
+    # Both sides win, some games after a few moves.
+    (CHECKS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(4).any())],
     ids=["sow-capture-with-consequents", "from-to-a-region-as-a-consequent",
-         "sites-to-of-from-to-from-a-region", "moves-from-a-level-in-stacks"])
+         "sites-to-of-from-to-from-a-region", "moves-from-a-level-in-stacks",
+         "no-moves-inside-a-threat"])
 def test_capture_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _rows_agree(text, seeds, played, tmp_path)

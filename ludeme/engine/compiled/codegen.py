@@ -597,6 +597,39 @@ class Source:
             context(), "    k = 0", "    ph = phase[mover]", *body, "    return False", ""])
         return name
 
+    def probed_no_moves(self) -> str:
+        """`(no Moves Next)` met inside the moves a threat is looked in (`reach_kernel`): as
+        `no_moves`, the next player's moves generated in their phase, but as the reference
+        generates them with the threat's autoFail still on ((is Threatened ...) false there)
+        and a `(no Moves Next)` inside them false."""
+        saved = (self.any_mode, self.first_mode, self.threat_probe, self.reaching,
+                 self.push_tests, self.outer_thens, self.direction_to, self.no_moves_busy)
+        self.any_mode = self.threat_probe = self.no_moves_busy = True
+        self.first_mode = self.reaching = False
+        self.push_tests, self.outer_thens, self.direction_to = [], [], None
+        try:
+            blocks = []
+            for m in self.phase_moves():
+                lines: list[str] = []
+                self.moves(m, lines, "        ")
+                blocks.append(lines + ["        pass"])
+        finally:
+            (self.any_mode, self.first_mode, self.threat_probe, self.reaching,
+             self.push_tests, self.outer_thens, self.direction_to, self.no_moves_busy) = saved
+        found = self.helper(lambda name: "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase):", context(),
+            "    site = -1", "    ph = phase[mover]", *_by_phase(blocks), "    return False",
+            ""]))
+        wrapper = self.helper(lambda name: "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, p):",
+            "    pv, mv, nx = sc[PREV], sc[MOVER], sc[NEXT]",
+            "    sc[PREV], sc[MOVER], sc[NEXT] = mv, p, p % NP + 1",
+            f"    found = {found}(who, what, count, sc, phase)",
+            "    sc[PREV], sc[MOVER], sc[NEXT] = pv, mv, nx",
+            "    sc[STALE + p] = 0 if found else 1",
+            "    return not found", ""]))
+        return f"{wrapper}(who, what, count, sc, phase, sc[NEXT])"
+
     # -- counts -----------------------------------------------------------------------
     def count_in(self, lud, region, per_site: str, distinct: bool,
                  context_free: bool = True) -> str:
