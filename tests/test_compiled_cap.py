@@ -102,6 +102,26 @@ CHECKS_GAME = """
 """
 
 
+# Of the mover's moves, only those removing the most pieces ((max Captures ...)): a step
+# takes the enemy pieces orthogonally next to where it lands (its consequents), a slide
+# the enemy piece it lands on, one at the end of the turn (a removal marked).
+SWEEP_GAME = """
+(game "Sweep" (players 2)
+  (equipment {(board (square 5))
+    (piece "Disc" Each
+      (or (move Step Orthogonal (to if:(is Empty (to)))
+            (then (forEach Site (sites Around (last To) Orthogonal)
+                    (if (is Enemy (who at:(site))) (remove (site))))))
+          (move Slide Diagonal
+            (to if:(is Enemy (who at:(to))) (apply (remove (to) at:EndOfTurn))))))})
+  (rules
+    (start {(place "Disc1" (sites {0 2 4 6 8})) (place "Disc2" (sites {16 18 20 22 24}))})
+    (play (max Captures (forEach Piece)))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, some games by the third capture before the move limit.
     (TALLY_SOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()),
@@ -113,9 +133,24 @@ CHECKS_GAME = """
     # Both sides win (a threatened site left), some games after a dozen moves.
     (TOWERS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(12).any()),
     # Both sides win, some games after a few moves.
-    (CHECKS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(4).any())],
+    (CHECKS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(4).any()),
+    # Both sides win before the move limit.
+    (SWEEP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(40).any())],
     ids=["sow-capture-with-consequents", "from-to-a-region-as-a-consequent",
          "sites-to-of-from-to-from-a-region", "moves-from-a-level-in-stacks",
-         "no-moves-inside-a-threat"])
+         "no-moves-inside-a-threat", "max-captures"])
 def test_capture_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _rows_agree(text, seeds, played, tmp_path)
+
+
+def test_max_captures_acts(tmp_path):
+    """Without the ranking (every move kept), other games are played."""
+    from ludeme.analysis.playouts import load, run_playouts
+    rows = []
+    for i, text in enumerate((SWEEP_GAME, SWEEP_GAME.replace("(max Captures (forEach Piece))",
+                                                             "(forEach Piece)"))):
+        path = tmp_path / f"game{i}.lud"
+        path.write_text(text)
+        rows.append(run_playouts(load(path), 10, 3, jobs=1, progress=False,
+                                 backend="compiled"))
+    assert list(rows[0]["moves"]) != list(rows[1]["moves"])

@@ -169,6 +169,9 @@ class Source:
         self.swaps_players = False
         self.pending = False                   # a ludeme reads or sets pending values
         self.reads_all_passed = False          # a rule reads (all Passed)
+        # A (max Captures) counts the removals of each move (`captures_of`): every removal
+        # statement ticks `sc[NREM]` (`_counted_removals`)
+        self.counts_removals = False
         self.remembered: dict = {}             # a list of remembered values' name -> index
         self.remembered_order = False          # the kernels keep the order they were remembered
         # Emitting an enemy's moves while a threat is looked for (`reach_kernel`): a move
@@ -1507,8 +1510,10 @@ def _generate(game, s0, src: Source) -> str:
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
         play="\n".join(_by_phase(play)),
-        ranking=RANKING.format(context=context(), play="\n".join(_by_phase(unranked)),
-                               swap="\n".join(swap)) if src.ranked is not None else "",
+        ranking=(RANKING.format(context=context(), play="\n".join(_by_phase(unranked)),
+                                swap="\n".join(swap)) if src.ranked is not None else "")
+        + (CAPTURES if src.counts_removals else ""),
+        n_removed=int(src.counts_removals),
         swap="\n".join(swap),
         swap_rule=bool(game.swap_rule) or src.swaps_players,
         n_vars=len(src.variables),
@@ -1542,7 +1547,46 @@ def _generate(game, s0, src: Source) -> str:
         keeps_history=all_pass or src.reads_all_passed,
         reads_all_passed=src.reads_all_passed,
     ))
+    if src.counts_removals:
+        module = _counted_removals(module)
     return _track_writes(module) if n_trk else module
+
+
+# A statement that removes a piece (the engine's A_REMOVE, A_REMOVE_LEVEL, A_REMOVE_LATER),
+# the name of the state it writes (`w` for a sowing's copy, `moves._STATE_WORD`) first.
+_REMOVAL = re.compile(r"(\s*)(?:(?:site_clear|stack_take)(?:_st)?\((\w*)who\b"
+                      r"|(\w*)sc\[CLEAR \+ [^\]]+\] = 1$)")
+
+
+def _counted_removals(module: str) -> str:
+    """The module with each removal statement of the rules followed by a tick of its state's
+    removal counter (`sc[NREM]`, which `captures_of` reads); the turn's own clearing of the
+    sites marked (`step`) is no rule's."""
+    out = []
+    in_step = False
+    for line in module.split("\n"):
+        out.append(line)
+        if line.startswith("def "):
+            in_step = line.startswith("def step(")
+        m = _REMOVAL.match(line)
+        if m is not None and not in_step:
+            out.append(f"{m.group(1)}{m.group(2) or m.group(3) or ''}sc[NREM] += 1")
+    return "\n".join(out)
+
+
+# The kernel of a game whose moves a (max Captures) ranks (`ludemes.war`): how many pieces a
+# move removes, its consequents included, applied to a copy of the position as the last
+# move (as the reference's `applied_actions(..., as_last_move=True)`: a generated move has
+# no mover of its own).
+CAPTURES = '''
+@njit(cache=True)
+def captures_of(who, what, count, sc, phase, f, t, g, x):
+    who, what, count, sc, phase = who.copy(), what.copy(), count.copy(), sc.copy(), phase.copy()
+    sc[NREM] = 0
+    applied(who, what, count, sc, phase, f, t, g, x, 0)
+    return sc[NREM]
+
+'''
 
 
 def on_track_tables(src) -> tuple[str, str, str, int]:
@@ -1957,7 +2001,8 @@ N_ACTV = {n_active}               # after each turn where a rule reads it: (is A
 LTN = ACTV + N_ACTV           # sc[LTN]: how many sites the last move went to ((sites LastTo))
 LTS = LTN + 1                 # sc[LTS + i]: the i-th of them, in the order they came
 N_LTS = {n_last_tos}
-SC_SIZE = LTS + N_LTS
+NREM = LTS + N_LTS             # sc[NREM]: removals counted (a (max Captures)'s copies)
+SC_SIZE = NREM + {n_removed}
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
@@ -2178,6 +2223,26 @@ def next_phases(who, what, count, sc, phase):
 
 
 @njit(cache=True, inline="always")
+def applied(who, what, count, sc, phase, frm, to, g, x, mover):
+    """The decision (frm, to) of generator g applied, its consequents after, the move noted
+    as the last one, made by `mover` (a decision none of whose actions has a destination is
+    its own last one after its consequents: State._note_after)."""
+    sc[LAST_TO_AFTER], sc[LAST_FROM_AFTER] = to, frm
+    if N_LTS:                       # the decision's destination first (a hand's too)
+        sc[LTN] = 0
+        if to >= 0:
+            sc[LTS] = to
+            sc[LTN] = 1
+    if g >= 0:
+        effects(who, what, count, sc, phase, frm, to, g, x)
+    sc[LAST_FROM] = frm
+    sc[LAST_TO] = to
+    sc[LAST_MOVER] = mover
+    if g >= 0:
+        consequents(who, what, count, sc, phase, g)
+
+
+@njit(cache=True, inline="always")
 def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to, g, x):
     """Apply the decision (frm, to) of generator g (-1: a forced pass): the steps of
     ludeme.engine.turns.TURN, as State.apply takes them."""
@@ -2201,22 +2266,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
                               sc[NUM_START_MOVES])
     if is_pass:
         sc[NUM_ACTIONS] += 1        # the pass's one action (a pass generator writes none)
-    # turn: actions (a decision none of whose actions has a destination is its own last
-    # one after its consequents: State._note_after)
-    sc[LAST_TO_AFTER], sc[LAST_FROM_AFTER] = to, frm
-    if N_LTS:                       # the decision's destination first (a hand's too)
-        sc[LTN] = 0
-        if to >= 0:
-            sc[LTS] = to
-            sc[LTN] = 1
-    if g >= 0:
-        effects(who, what, count, sc, phase, frm, to, g, x)
-    sc[LAST_FROM] = frm
-    sc[LAST_TO] = to
-    sc[LAST_MOVER] = mover
-    # turn: consequents
-    if g >= 0:
-        consequents(who, what, count, sc, phase, g)
+    # turn: actions, consequents
+    applied(who, what, count, sc, phase, frm, to, g, x, mover)
     # turn: end-of-turn removals
     if {sequence_capture} and sc[REPLAYED] == 0:
         # A decision that does not let its mover go on ends the sequence: every site
