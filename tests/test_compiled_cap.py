@@ -122,6 +122,24 @@ SWEEP_GAME = """
 """
 
 
+# Stacks slide whole (stack:True), taking the top enemy piece they land on; a top piece
+# steps diagonally onto a friendly stack; two pieces taken win.
+STACK_SLIDE_GAME = """
+(game "Stack Slide" (players 2)
+  (equipment {(board (square 5))
+    (piece "Disc" Each
+      (or (move Slide Orthogonal stack:True
+            (to if:(is Enemy (who at:(to))) (apply (remove (to)))))
+          (move Step Diagonal (to if:(is Friend (who at:(to)))))))})
+  (rules
+    (start {(place Stack "Disc1" (sites {0 2 4}) count:2)
+            (place Stack "Disc2" (sites {20 22 24}) count:2)})
+    (play (forEach Piece))
+    (end {(if (< (count Pieces Next) 5) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, some games by the third capture before the move limit.
     (TALLY_SOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()),
@@ -135,10 +153,13 @@ SWEEP_GAME = """
     # Both sides win, some games after a few moves.
     (CHECKS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(4).any()),
     # Both sides win before the move limit.
-    (SWEEP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(40).any())],
+    (SWEEP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(40).any()),
+    # Both sides win before the move limit.
+    (STACK_SLIDE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(40).any())],
     ids=["sow-capture-with-consequents", "from-to-a-region-as-a-consequent",
          "sites-to-of-from-to-from-a-region", "moves-from-a-level-in-stacks",
-         "no-moves-inside-a-threat", "max-captures"])
+         "no-moves-inside-a-threat", "max-captures",
+         "slide-of-a-whole-stack"])
 def test_capture_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _rows_agree(text, seeds, played, tmp_path)
 

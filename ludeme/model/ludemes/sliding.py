@@ -519,18 +519,22 @@ class _SlideForm:
         out.append(f"{ind}frm, to, btw = sf_, st_, sb_")
 
 
-@emits(MoveSlide, kind="moves", refuses=("stack",))
+@emits(MoveSlide, kind="moves")
 def _slide_moves(src, lud, out, ind):
     """Along each radial of a direction that reads nothing of the state: sites passed while
     the between condition holds, each a destination; a site where the to condition holds
     ends the radial as a destination that also takes the to effect (as `compile`). Along
     tracks, `_track_slide_moves`."""
+    from .moves import _moving
     if lud.track is not None:
+        refuse(lud, "stack")
         _track_slide_moves(src, lud, out, ind)
         return
     form = _SlideForm(src, lud, passed_ok=True, level_ok=True)
     passed = _passed_lines(src, lud, form)
-    moving, kind, levels, x = [src.site_move()], A_MOVE, LV_NONE, None
+    # the piece, or with stack:True the whole stack (no level reported, as `compile`)
+    line, kind, levels = _moving(src, lud, LV_NONE)
+    moving, x = [line], None
     if form.level is not None and src.game.stacking:
         # as `compile`: the piece at the level given (the top for -1) moves to the
         # destination's top, the level reported; the move keeps it (its extra)
