@@ -140,6 +140,36 @@ STACK_SLIDE_GAME = """
 """
 
 
+# A hop lets its mover hop again from where it landed, over an enemy piece it did not jump
+# last ((last Between)), or pass: a frog's hop over one piece (taken at the end of the
+# turn), a toad's over one with up to two empty sites before and after it; a toad may
+# also slide (its decision keeps no sites jumped). A piece taken wins.
+LEAPFROG_GAME = """
+(define "Fresh" (and (is Enemy (who at:(between))) (not (is In (between) (last Between)))))
+(game "Leapfrog" (players 2)
+  (equipment {(board (square 5))
+    (piece "Frog" Each
+      (or (move Step Orthogonal (to if:(is Empty (to))))
+          (move Hop Orthogonal (between if:(is Enemy (who at:(between)))
+                                        (apply (remove (between) at:EndOfTurn)))
+                (to if:(is Empty (to))) (then (moveAgain)))))
+    (piece "Toad" Each
+      (or (move Slide Orthogonal)
+          (move Hop Orthogonal (between before:2 after:2 if:(is Enemy (who at:(between))))
+                (to if:(is Empty (to))) (then (moveAgain)))))})
+  (rules
+    (start {(place "Frog1" {0 1 2}) (place "Toad1" 3) (place "Frog2" {22 23 24})
+            (place "Toad2" 21)})
+    (play (if (is Prev Mover)
+              (or (move Hop (from (last To)) Orthogonal
+                    (between before:1 after:1 if:("Fresh")) (to if:(is Empty (to))))
+                  (move Pass))
+              (forEach Piece)))
+    (end {(if (< (count Pieces Next) 4) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, some games by the third capture before the move limit.
     (TALLY_SOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()),
@@ -155,23 +185,32 @@ STACK_SLIDE_GAME = """
     # Both sides win before the move limit.
     (SWEEP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(40).any()),
     # Both sides win before the move limit.
-    (STACK_SLIDE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(40).any())],
+    (STACK_SLIDE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(40).any()),
+    # Both sides win; some turns hold several decisions.
+    (LEAPFROG_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and (df["moves"] > df["turns"]).any())],
     ids=["sow-capture-with-consequents", "from-to-a-region-as-a-consequent",
          "sites-to-of-from-to-from-a-region", "moves-from-a-level-in-stacks",
          "no-moves-inside-a-threat", "max-captures",
-         "slide-of-a-whole-stack"])
+         "slide-of-a-whole-stack", "last-between"])
 def test_capture_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _rows_agree(text, seeds, played, tmp_path)
 
 
-def test_max_captures_acts(tmp_path):
-    """Without the ranking (every move kept), other games are played."""
+@pytest.mark.parametrize("text,old,new", [
+    # every move kept, not only those removing most
+    (SWEEP_GAME, "(max Captures (forEach Piece))", "(forEach Piece)"),
+    # the piece jumped last may be jumped again
+    (LEAPFROG_GAME, "(not (is In (between) (last Between)))", "True")],
+    ids=["max-captures", "last-between"])
+def test_the_rule_acts(text, old, new, tmp_path):
+    """Without the rule, other games are played."""
     from ludeme.analysis.playouts import load, run_playouts
+    assert old in text
     rows = []
-    for i, text in enumerate((SWEEP_GAME, SWEEP_GAME.replace("(max Captures (forEach Piece))",
-                                                             "(forEach Piece)"))):
+    for i, t in enumerate((text, text.replace(old, new))):
         path = tmp_path / f"game{i}.lud"
-        path.write_text(text)
+        path.write_text(t)
         rows.append(run_playouts(load(path), 10, 3, jobs=1, progress=False,
                                  backend="compiled"))
-    assert list(rows[0]["moves"]) != list(rows[1]["moves"])
+    assert list(rows[0]["actions"]) != list(rows[1]["actions"])

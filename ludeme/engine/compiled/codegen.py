@@ -172,6 +172,10 @@ class Source:
         # A (max Captures) counts the removals of each move (`captures_of`): every removal
         # statement ticks `sc[NREM]` (`_counted_removals`)
         self.counts_removals = False
+        # (last Between): a rule reads it (`reads_last_between`), the hops' generators note
+        # the sites they jumped (`notes_between`): the kernels keep them (`sc[LBN]`, `sc[LBS]`)
+        self.reads_last_between = False
+        self.notes_between = False
         self.remembered: dict = {}             # a list of remembered values' name -> index
         self.remembered_order = False          # the kernels keep the order they were remembered
         # Emitting an enemy's moves while a threat is looked for (`reach_kernel`): a move
@@ -1447,6 +1451,8 @@ def _generate(game, s0, src: Source) -> str:
                 f"        k = push(mf, mt, mg, mx, k, -1, -1, {g}, -1)"]
     if src.decision_read:
         _note_decisions(src)
+    if src.reads_last_between or src.notes_between:
+        _note_unkept_between(src)
     effects, consequents = [], []
     for g, (lines, _, then) in enumerate(src.generators):
         effects.append(f"    {'if' if g == 0 else 'elif'} g == {g}:")
@@ -1514,6 +1520,7 @@ def _generate(game, s0, src: Source) -> str:
                                 swap="\n".join(swap)) if src.ranked is not None else "")
         + (CAPTURES if src.counts_removals else ""),
         n_removed=int(src.counts_removals),
+        n_last_between=game.total_sites if src.reads_last_between or src.notes_between else 0,
         swap="\n".join(swap),
         swap_rule=bool(game.swap_rule) or src.swaps_players,
         n_vars=len(src.variables),
@@ -1823,6 +1830,15 @@ def _note_decisions(src) -> None:
         lines.insert(at, f"note_decision(sc, {slot}, {level}, {int(is_pass)})")  # (no action)
 
 
+def _note_unkept_between(src) -> None:
+    """A slide's or a shot's decision keeps no sites passed (the reference's None, which
+    (last Between) fails on): its effect notes -1 first."""
+    for g, lud in enumerate(src.generator_luds):
+        if (getattr(lud, "keyword", None), getattr(lud, "kind", None)) in (
+                ("move", "Slide"), ("move", "Shoot")):
+            src.generators[g][0].insert(0, "sc[LBN] = -1")
+
+
 def _refuse_direct_writes(src, *blocks) -> None:
     """In a stacking game every write goes through the stacks' (`STACK_WRITES`): refuse a
     compiled form that writes a site's top-level view itself, or its piece's state."""
@@ -2002,7 +2018,10 @@ LTN = ACTV + N_ACTV           # sc[LTN]: how many sites the last move went to ((
 LTS = LTN + 1                 # sc[LTS + i]: the i-th of them, in the order they came
 N_LTS = {n_last_tos}
 NREM = LTS + N_LTS             # sc[NREM]: removals counted (a (max Captures)'s copies)
-SC_SIZE = NREM + {n_removed}
+LBN = NREM + {n_removed}       # sc[LBN]: how many sites the last decision hopped over
+LBS = LBN + 1                  # sc[LBS + i]: the i-th of them ((last Between); -1 in sc[LBN]
+N_LBS = {n_last_between}                  # after a slide or a shot, which keep none)
+SC_SIZE = LBN + (N_LBS + 1 if N_LBS else 0)
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
@@ -2228,6 +2247,8 @@ def applied(who, what, count, sc, phase, frm, to, g, x, mover):
     as the last one, made by `mover` (a decision none of whose actions has a destination is
     its own last one after its consequents: State._note_after)."""
     sc[LAST_TO_AFTER], sc[LAST_FROM_AFTER] = to, frm
+    if N_LBS:                       # none jumped but by a hop (its effect notes them)
+        sc[LBN] = 0
     if N_LTS:                       # the decision's destination first (a hand's too)
         sc[LTN] = 0
         if to >= 0:
