@@ -140,19 +140,25 @@ STACK_SLIDE_GAME = """
 """
 
 
+def _hopper(name: str, then: str) -> str:
+    """A piece of each player that steps orthogonally to an empty site or hops an enemy
+    piece, taken at the end of the turn; `then`: the hop's consequents."""
+    return (f'    (piece "{name}" Each\n'
+            '      (or (move Step Orthogonal (to if:(is Empty (to))))\n'
+            '          (move Hop Orthogonal (between if:(is Enemy (who at:(between)))\n'
+            '                                        (apply (remove (between) at:EndOfTurn)))\n'
+            f'                (to if:(is Empty (to))){then})))')
+
+
 # A hop lets its mover hop again from where it landed, over an enemy piece it did not jump
 # last ((last Between)), or pass: a frog's hop over one piece (taken at the end of the
 # turn), a toad's over one with up to two empty sites before and after it; a toad may
 # also slide (its decision keeps no sites jumped). A piece taken wins.
-LEAPFROG_GAME = """
+LEAPFROG_GAME = ("""
 (define "Fresh" (and (is Enemy (who at:(between))) (not (is In (between) (last Between)))))
 (game "Leapfrog" (players 2)
   (equipment {(board (square 5))
-    (piece "Frog" Each
-      (or (move Step Orthogonal (to if:(is Empty (to))))
-          (move Hop Orthogonal (between if:(is Enemy (who at:(between)))
-                                        (apply (remove (between) at:EndOfTurn)))
-                (to if:(is Empty (to))) (then (moveAgain)))))
+""" + _hopper("Frog", " (then (moveAgain))") + """
     (piece "Toad" Each
       (or (move Slide Orthogonal)
           (move Hop Orthogonal (between before:2 after:2 if:(is Enemy (who at:(between))))
@@ -167,7 +173,28 @@ LEAPFROG_GAME = """
               (forEach Piece)))
     (end {(if (< (count Pieces Next) 4) (result Mover Win))
           (if (>= (count Moves) 60) (result Mover Draw))})))
-"""
+""")
+
+
+# Stacks whose hurdles are taken at the end of the turn (remove at:EndOfTurn): a disc's hop
+# takes one piece of the stack it jumps, a pawn's two (count:), from the bottom up, as the
+# reference's marks do; the top piece of the centre decides.
+BOTTOMS_GAME = ("""
+(game "Bottoms" (players 2)
+  (equipment {(board (square 5))
+""" + _hopper("Disc", "") + """
+    (piece "Pawn" Each
+      (move Hop Diagonal (between if:(is Enemy (who at:(between)))
+                                  (apply (remove (between) at:EndOfTurn count:2)))
+            (to if:(is Empty (to)))))})
+  (rules
+    (start {(place Stack items:{"Disc1" "Disc2" "Disc1"} 12) (place "Disc1" 11)
+            (place "Pawn2" 18) (place "Disc2" 13)})
+    (play (forEach Piece))
+    (end {(if (and (< 2 (count Moves)) (= 1 (who at:12))) (result P1 Win))
+          (if (and (< 2 (count Moves)) (= 2 (who at:12))) (result P2 Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+""")
 
 
 @pytest.mark.parametrize("text,seeds,played", [
@@ -188,11 +215,14 @@ LEAPFROG_GAME = """
     (STACK_SLIDE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(40).any()),
     # Both sides win; some turns hold several decisions.
     (LEAPFROG_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
-     and (df["moves"] > df["turns"]).any())],
+     and (df["moves"] > df["turns"]).any()),
+    # Both sides win.
+    (BOTTOMS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["sow-capture-with-consequents", "from-to-a-region-as-a-consequent",
          "sites-to-of-from-to-from-a-region", "moves-from-a-level-in-stacks",
          "no-moves-inside-a-threat", "max-captures",
-         "slide-of-a-whole-stack", "last-between"])
+         "slide-of-a-whole-stack", "last-between",
+         "removed-at-the-end-of-the-turn-from-stacks"])
 def test_capture_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _rows_agree(text, seeds, played, tmp_path)
 

@@ -1508,7 +1508,7 @@ def _generate(game, s0, src: Source) -> str:
         state_keys=_state_keys(game, depth if src.piece_states else 0,
                                src.piece_states and src.piece_values)
         if src.piece_states or src.die_states else [],
-        site_clear=src.site_clear("s"),
+        clear_marked="\n".join("                " + x for x in _clear_marked(src)),
         init_phase=list(game.initial_phase),
         init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
                                 if v] + _start_remembered(src, s0) + trk_init) or "    pass",
@@ -1562,7 +1562,7 @@ def _generate(game, s0, src: Source) -> str:
 # A statement that removes a piece (the engine's A_REMOVE, A_REMOVE_LEVEL, A_REMOVE_LATER),
 # the name of the state it writes (`w` for a sowing's copy, `moves._STATE_WORD`) first.
 _REMOVAL = re.compile(r"(\s*)(?:(?:site_clear|stack_take)(?:_st)?\((\w*)who\b"
-                      r"|(\w*)sc\[CLEAR \+ [^\]]+\] = 1$)")
+                      r"|(\w*)sc\[CLEAR \+ [^\]]+\] \+= 1$)")
 
 
 def _counted_removals(module: str) -> str:
@@ -1828,6 +1828,17 @@ def _note_decisions(src) -> None:
         level = _LEVEL_TO.get(src.generator_levels[g], "0") if src.game.stacking else "0"
         at = 2 if src.generator_tagged[g] else 0
         lines.insert(at, f"note_decision(sc, {slot}, {level}, {int(is_pass)})")  # (no action)
+
+
+def _clear_marked(src) -> list[str]:
+    """The removals of a site `s` marked `sc[CLEAR + s]` times at:EndOfTurn, as the
+    reference's `end_of_turn_removals`: its piece; in a stacking game as many pieces as it
+    was marked (at most its stack), from that level - 1 down to the bottom."""
+    if not src.game.stacking:
+        return ["sc[NUM_ACTIONS] += 1", src.site_clear("s")]
+    return ["for lv in range(min(sc[CLEAR + s], count[TOTAL + s]) - 1, -1, -1):",
+            "    sc[NUM_ACTIONS] += 1",
+            "    " + src.stack_write("stack_take(who, what, count, s, lv)")]
 
 
 def _note_unkept_between(src) -> None:
@@ -2295,9 +2306,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
         # marked on the way is cleared now.
         for s in range(TOTAL):
             if sc[CLEAR + s]:
+{clear_marked}
                 sc[CLEAR + s] = 0
-                sc[NUM_ACTIONS] += 1
-                {site_clear}
     # turn: end rules
     end_rules(who, what, count, sc, rk, active, phase)
     if N_ACTV:

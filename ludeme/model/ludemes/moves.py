@@ -1910,8 +1910,10 @@ def _remove_effect(src, eff, body):
         body.append(f"rlv = max(0, {src.int_expr(eff.level)})")
         clear = src.stack_write("stack_take(who, what, count, rs, rlx)")
     if eff.at == "EndOfTurn":
-        refuse(eff, "count")
-        removal = ["sc[CLEAR + rs] = 1"]
+        # each removal marks the site once more (the reference's to_clear counts them: in a
+        # stacking game as many pieces go, `step`)
+        removal = ["for _ in range(rn):", "    sc[CLEAR + rs] += 1"] if eff.count is not None \
+            else ["sc[CLEAR + rs] += 1"]
     elif eff.count is not None:
         removal = ["for _ in range(rn):", f"    {clear}"]
     else:
