@@ -3,6 +3,7 @@ give the same rows on both backends, and the rule they exercise acts."""
 
 import pytest
 
+from test_compiled import LONGEST_GAME, _refused_with
 from test_compiled import test_new_compiled_forms_give_the_reference_rows as _rows_agree
 from test_compiled_sow import _two_rows
 
@@ -197,6 +198,16 @@ BOTTOMS_GAME = ("""
 """)
 
 
+# The longest chains of hops, without passes; from the twentieth move, a mover may instead
+# remove one of its pieces that starts a longest chain ((sites From (max Moves ...)), its
+# positions searched in a helper kernel).
+ONE_START_GAME = LONGEST_GAME.replace(
+    "(or (max Moves (forEach Piece)) (if (< 24 (count Moves)) (move Pass)))",
+    "(or (max Moves (forEach Piece))\n"
+    "                  (if (< 20 (count Moves))\n"
+    "                      (move Remove (sites From (max Moves (forEach Piece))))))")
+
+
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, some games by the third capture before the move limit.
     (TALLY_SOW_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any()),
@@ -217,12 +228,14 @@ BOTTOMS_GAME = ("""
     (LEAPFROG_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and (df["moves"] > df["turns"]).any()),
     # Both sides win.
-    (BOTTOMS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (BOTTOMS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, some games after the twentieth move.
+    (ONE_START_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].gt(20).any())],
     ids=["sow-capture-with-consequents", "from-to-a-region-as-a-consequent",
          "sites-to-of-from-to-from-a-region", "moves-from-a-level-in-stacks",
          "no-moves-inside-a-threat", "max-captures",
          "slide-of-a-whole-stack", "last-between",
-         "removed-at-the-end-of-the-turn-from-stacks"])
+         "removed-at-the-end-of-the-turn-from-stacks", "sites-from-of-moves-ranked"])
 def test_capture_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _rows_agree(text, seeds, played, tmp_path)
 
@@ -244,3 +257,9 @@ def test_the_rule_acts(text, old, new, tmp_path):
         rows.append(run_playouts(load(path), 10, 3, jobs=1, progress=False,
                                  backend="compiled"))
     assert list(rows[0]["actions"]) != list(rows[1]["actions"])
+
+
+def test_sites_from_of_moves_ranked_is_refused_in_a_game_with_passes(tmp_path):
+    """The all-pass draw reads the decisions' history, which a helper kernel is not handed."""
+    _refused_with(ONE_START_GAME, "(move Remove (sites From",
+                  "(move Pass) (move Remove (sites From", "in a game with passes", tmp_path)
