@@ -179,6 +179,13 @@ class Source:
         self.swaps_players = False
         self.pending = False                   # a ludeme reads or sets pending values
         self.reads_all_passed = False          # a rule reads (all Passed)
+        # A (max Captures) counts the removals of each move (`captures_of`): every removal
+        # statement ticks `sc[NREM]` (`_counted_removals`)
+        self.counts_removals = False
+        # (last Between): a rule reads it (`reads_last_between`), the hops' generators note
+        # the sites they jumped (`notes_between`): the kernels keep them (`sc[LBN]`, `sc[LBS]`)
+        self.reads_last_between = False
+        self.notes_between = False
         self.remembered: dict = {}             # a list of remembered values' name -> index
         self.remembered_order = False          # the kernels keep the order they were remembered
         # Emitting an enemy's moves while a threat is looked for (`reach_kernel`): a move
@@ -208,6 +215,7 @@ class Source:
         self.pips_bound = False
         self.move_tag: str | None = None
         self.move_tag_packed = False
+        self.fresh_names = 0                   # locals named so far (`fresh_name`)
         # Lines `step` runs when a pass is applied to a mover not stalemated, where the
         # reference generates the phase's moves again (a roll draws from the chance stream).
         self.pass_draws: list[str] = []
@@ -607,6 +615,39 @@ class Source:
             context(), "    k = 0", "    ph = phase[mover]", *body, "    return False", ""])
         return name
 
+    def probed_no_moves(self) -> str:
+        """`(no Moves Next)` met inside the moves a threat is looked in (`reach_kernel`): as
+        `no_moves`, the next player's moves generated in their phase, but as the reference
+        generates them with the threat's autoFail still on ((is Threatened ...) false there)
+        and a `(no Moves Next)` inside them false."""
+        saved = (self.any_mode, self.first_mode, self.threat_probe, self.reaching,
+                 self.push_tests, self.outer_thens, self.direction_to, self.no_moves_busy)
+        self.any_mode = self.threat_probe = self.no_moves_busy = True
+        self.first_mode = self.reaching = False
+        self.push_tests, self.outer_thens, self.direction_to = [], [], None
+        try:
+            blocks = []
+            for m in self.phase_moves():
+                lines: list[str] = []
+                self.moves(m, lines, "        ")
+                blocks.append(lines + ["        pass"])
+        finally:
+            (self.any_mode, self.first_mode, self.threat_probe, self.reaching,
+             self.push_tests, self.outer_thens, self.direction_to, self.no_moves_busy) = saved
+        found = self.helper(lambda name: "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase):", context(),
+            "    site = -1", "    ph = phase[mover]", *_by_phase(blocks), "    return False",
+            ""]))
+        wrapper = self.helper(lambda name: "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, p):",
+            "    pv, mv, nx = sc[PREV], sc[MOVER], sc[NEXT]",
+            "    sc[PREV], sc[MOVER], sc[NEXT] = mv, p, p % NP + 1",
+            f"    found = {found}(who, what, count, sc, phase)",
+            "    sc[PREV], sc[MOVER], sc[NEXT] = pv, mv, nx",
+            "    sc[STALE + p] = 0 if found else 1",
+            "    return not found", ""]))
+        return f"{wrapper}(who, what, count, sc, phase, sc[NEXT])"
+
     # -- counts -----------------------------------------------------------------------
     def count_in(self, lud, region, per_site: str, distinct: bool,
                  context_free: bool = True) -> str:
@@ -756,6 +797,11 @@ class Source:
         mask, by_player = self.static_region(lud)
         row = f"mover, {site}" if by_player else site
         return f"(0 <= {site} < {mask.shape[-1]} and {self.table(mask, 'bool_')}[{row}])"
+
+    def fresh_name(self, prefix: str) -> str:
+        """A local's name no other emitter's lines use (lines that may nest keep their own)."""
+        self.fresh_names += 1
+        return f"{prefix}_n{self.fresh_names}"
 
     def region_sites(self, lud) -> tuple[str, object]:
         """(a sequence expression to iterate, a filter or None): the filter, given the name
@@ -1491,6 +1537,8 @@ def _generate(game, s0, src: Source) -> str:
                 f"        k = push(mf, mt, mg, mx, k, -1, -1, {g}, -1)"]
     if src.decision_read:
         _note_decisions(src)
+    if src.reads_last_between or src.notes_between:
+        _note_unkept_between(src)
     effects, consequents = [], []
     for g, (lines, _, then) in enumerate(src.generators):
         effects.append(f"    {'if' if g == 0 else 'elif'} g == {g}:")
@@ -1555,7 +1603,7 @@ def _generate(game, s0, src: Source) -> str:
         state_keys=_state_keys(game, depth if src.piece_states else 0,
                                src.piece_states and src.piece_values)
         if src.piece_states or src.die_states else [],
-        site_clear=src.site_clear("s"),
+        clear_marked="\n".join("                " + x for x in _clear_marked(src)),
         init_phase=list(game.initial_phase),
         init_scores="\n".join([f"    sc[SCORE + {p}] = {v}" for p, v in enumerate(s0.scores)
                                 if v] + _start_remembered(src, s0) + trk_init
@@ -1566,8 +1614,11 @@ def _generate(game, s0, src: Source) -> str:
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
         play="\n".join(_by_phase(play)),
-        ranking=RANKING.format(context=context(), play="\n".join(_by_phase(unranked)),
-                               swap="\n".join(swap)) if src.ranked is not None else "",
+        ranking=(RANKING.format(context=context(), play="\n".join(_by_phase(unranked)),
+                                swap="\n".join(swap)) if src.ranked is not None else "")
+        + (CAPTURES if src.counts_removals else ""),
+        n_removed=int(src.counts_removals),
+        n_last_between=game.total_sites if src.reads_last_between or src.notes_between else 0,
         swap="\n".join(swap),
         swap_rule=bool(game.swap_rule) or src.swaps_players,
         n_vars=len(src.variables),
@@ -1603,7 +1654,46 @@ def _generate(game, s0, src: Source) -> str:
         keeps_history=all_pass or src.reads_all_passed,
         reads_all_passed=src.reads_all_passed,
     ))
+    if src.counts_removals:
+        module = _counted_removals(module)
     return _track_writes(module) if n_trk else module
+
+
+# A statement that removes a piece (the engine's A_REMOVE, A_REMOVE_LEVEL, A_REMOVE_LATER),
+# the name of the state it writes (`w` for a sowing's copy, `moves._STATE_WORD`) first.
+_REMOVAL = re.compile(r"(\s*)(?:(?:site_clear|stack_take)(?:_st)?\((\w*)who\b"
+                      r"|(\w*)sc\[CLEAR \+ [^\]]+\] \+= 1$)")
+
+
+def _counted_removals(module: str) -> str:
+    """The module with each removal statement of the rules followed by a tick of its state's
+    removal counter (`sc[NREM]`, which `captures_of` reads); the turn's own clearing of the
+    sites marked (`step`) is no rule's."""
+    out = []
+    in_step = False
+    for line in module.split("\n"):
+        out.append(line)
+        if line.startswith("def "):
+            in_step = line.startswith("def step(")
+        m = _REMOVAL.match(line)
+        if m is not None and not in_step:
+            out.append(f"{m.group(1)}{m.group(2) or m.group(3) or ''}sc[NREM] += 1")
+    return "\n".join(out)
+
+
+# The kernel of a game whose moves a (max Captures) ranks (`ludemes.war`): how many pieces a
+# move removes, its consequents included, applied to a copy of the position as the last
+# move (as the reference's `applied_actions(..., as_last_move=True)`: a generated move has
+# no mover of its own).
+CAPTURES = '''
+@njit(cache=True)
+def captures_of(who, what, count, sc, phase, f, t, g, x):
+    who, what, count, sc, phase = who.copy(), what.copy(), count.copy(), sc.copy(), phase.copy()
+    sc[NREM] = 0
+    applied(who, what, count, sc, phase, f, t, g, x, 0)
+    return sc[NREM]
+
+'''
 
 
 def on_track_tables(src) -> tuple[str, str, str, int]:
@@ -1876,6 +1966,26 @@ def _refuse_index_writes(src, *blocks) -> None:
                                     "where Ludii stores a piece's index as its owner")
 
 
+def _clear_marked(src) -> list[str]:
+    """The removals of a site `s` marked `sc[CLEAR + s]` times at:EndOfTurn, as the
+    reference's `end_of_turn_removals`: its piece; in a stacking game as many pieces as it
+    was marked (at most its stack), from that level - 1 down to the bottom."""
+    if not src.game.stacking:
+        return ["sc[NUM_ACTIONS] += 1", src.site_clear("s")]
+    return ["for lv in range(min(sc[CLEAR + s], count[TOTAL + s]) - 1, -1, -1):",
+            "    sc[NUM_ACTIONS] += 1",
+            "    " + src.stack_write("stack_take(who, what, count, s, lv)")]
+
+
+def _note_unkept_between(src) -> None:
+    """A slide's or a shot's decision keeps no sites passed (the reference's None, which
+    (last Between) fails on): its effect notes -1 first."""
+    for g, lud in enumerate(src.generator_luds):
+        if (getattr(lud, "keyword", None), getattr(lud, "kind", None)) in (
+                ("move", "Slide"), ("move", "Shoot")):
+            src.generators[g][0].insert(0, "sc[LBN] = -1")
+
+
 def _refuse_direct_writes(src, *blocks) -> None:
     """In a stacking game every write goes through the stacks' (`STACK_WRITES`): refuse a
     compiled form that writes a site's top-level view itself, or its piece's state."""
@@ -2094,7 +2204,11 @@ N_COV = {n_cov}               # isEmpty: not empty, though no piece stands there
 # player p.
 HID = COV + N_COV
 N_HID = {n_hidden}
-SC_SIZE = HID + N_HID
+NREM = HID + N_HID             # sc[NREM]: removals counted (a (max Captures)'s copies)
+LBN = NREM + {n_removed}       # sc[LBN]: how many sites the last decision hopped over
+LBS = LBN + 1                  # sc[LBS + i]: the i-th of them ((last Between); -1 in sc[LBN]
+N_LBS = {n_last_between}                  # after a slide or a shot, which keep none)
+SC_SIZE = LBN + (N_LBS + 1 if N_LBS else 0)
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
@@ -2318,6 +2432,28 @@ def next_phases(who, what, count, sc, phase):
 
 
 @njit(cache=True, inline="always")
+def applied(who, what, count, sc, phase, frm, to, g, x, mover):
+    """The decision (frm, to) of generator g applied, its consequents after, the move noted
+    as the last one, made by `mover` (a decision none of whose actions has a destination is
+    its own last one after its consequents: State._note_after)."""
+    sc[LAST_TO_AFTER], sc[LAST_FROM_AFTER] = to, frm
+    if N_LBS:                       # none jumped but by a hop (its effect notes them)
+        sc[LBN] = 0
+    if N_LTS:                       # the decision's destination first (a hand's too)
+        sc[LTN] = 0
+        if to >= 0:
+            sc[LTS] = to
+            sc[LTN] = 1
+    if g >= 0:
+        effects(who, what, count, sc, phase, frm, to, g, x)
+    sc[LAST_FROM] = frm
+    sc[LAST_TO] = to
+    sc[LAST_MOVER] = mover
+    if g >= 0:
+        consequents(who, what, count, sc, phase, g)
+
+
+@njit(cache=True, inline="always")
 def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to, g, x):
     """Apply the decision (frm, to) of generator g (-1: a forced pass): the steps of
     ludeme.engine.turns.TURN, as State.apply takes them."""
@@ -2341,31 +2477,16 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
                               sc[NUM_START_MOVES])
     if is_pass:
         sc[NUM_ACTIONS] += 1        # the pass's one action (a pass generator writes none)
-    # turn: actions (a decision none of whose actions has a destination is its own last
-    # one after its consequents: State._note_after)
-    sc[LAST_TO_AFTER], sc[LAST_FROM_AFTER] = to, frm
-    if N_LTS:                       # the decision's destination first (a hand's too)
-        sc[LTN] = 0
-        if to >= 0:
-            sc[LTS] = to
-            sc[LTN] = 1
-    if g >= 0:
-        effects(who, what, count, sc, phase, frm, to, g, x)
-    sc[LAST_FROM] = frm
-    sc[LAST_TO] = to
-    sc[LAST_MOVER] = mover
-    # turn: consequents
-    if g >= 0:
-        consequents(who, what, count, sc, phase, g)
+    # turn: actions, consequents
+    applied(who, what, count, sc, phase, frm, to, g, x, mover)
     # turn: end-of-turn removals
     if {sequence_capture} and sc[REPLAYED] == 0:
         # A decision that does not let its mover go on ends the sequence: every site
         # marked on the way is cleared now.
         for s in range(TOTAL):
             if sc[CLEAR + s]:
+{clear_marked}
                 sc[CLEAR + s] = 0
-                sc[NUM_ACTIONS] += 1
-                {site_clear}
     # turn: end rules
     end_rules(who, what, count, sc, rk, active, phase)
     if N_ACTV:

@@ -789,12 +789,12 @@ def _no_moves(src, lud):
         return f"(sc[STALE + {player}] != 0)"
     if src.no_moves_busy:
         return "False"      # Ludii's autoFail, as `no_moves_fn`: met while the moves are probed
+    if src.game.num_players != 2:
+        raise Unsupported(lud, "for Next with more than two players")
     if src.threat_probe:
         # The reference generates them with the threat's autoFail still on; `no_moves`
         # generates them with it off.
-        raise Unsupported(lud, "inside the moves (is Threatened) looks at")
-    if src.game.num_players != 2:
-        raise Unsupported(lud, "for Next with more than two players")
+        return src.probed_no_moves()
     # the next player read when asked: a (moveAgain) applied earlier in the same decision
     # makes it the mover (the reference reads the state's next player)
     return "no_moves(who, what, count, sc, phase, sc[NEXT])"

@@ -89,6 +89,27 @@ class LastBetween(Region):
         return last_between
 
 
+def _last_between_sites(src) -> str:
+    """A call of a helper kernel that gives the sites the last decision hopped over (as the
+    kernels note them, `Source.notes_between`); after a slide or a shot, which keep none, it
+    fails as the reference does."""
+    src.reads_last_between = True
+    return src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(sc):", "    if sc[LBN] < 0:",
+        "        raise ValueError('(last Between) after a slide or a shot')",
+        "    return sc[LBS:LBS + sc[LBN]]", ""])) + "(sc)"
+
+
+@emits(LastBetween, kind="sites")
+def _last_between(src, lud):
+    return _last_between_sites(src), None
+
+
+@emits(LastBetween, kind="contains")
+def _last_between_contains(src, lud, site):
+    return f"({site} in {_last_between_sites(src)})"
+
+
 @ludeme("last", "To")
 class LastTo(IntFn):
     """`(last To)`: where the last decision went; with `afterConsequence:True`, where the

@@ -9,7 +9,7 @@ from ludeme.boards.trajectories import COMPASS
 from ludeme.engine.state import A_MOVE, Move
 from .base import ArrayOf, Enum, IntFn, LitBool, Moves, P, Region, SiteType, ludeme
 from .moves import _apply_lines, _side_effect, _then, build_unread_level
-from ludeme.engine.compiled.emit import emits, refuse
+from ludeme.engine.compiled.emit import LV_TOP, emits, refuse
 from ludeme.engine.compiled.unsupported import Unsupported
 
 StepWord = Enum("StepType", "F L R")
@@ -189,7 +189,8 @@ def _leap_moves(src, lud, out, ind):
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     effect.append(src.site_move())
-    g = src.new_generator(effect, lud=lud)
+    # in a stacking game the top piece leaves, its level reported (`MoveLeap.compile`)
+    g = src.new_generator(effect, lud=lud, levels=LV_TOP)
     cond = src.bool_expr(to.if_)
     d = len(ind)        # the start's local, one per depth of nesting
     if lud.forward:
@@ -200,7 +201,8 @@ def _leap_moves(src, lud, out, ind):
             for f, row in enumerate(rows):
                 ok[w, f, :len(row)] = [ahead(w, f, t) for t in row]
         cond = f"{src.table(ok, 'bool_')}[what[lf_{d}], lf_{d}, j] and {cond}"
-    out.append(f"{ind}lf_{d} = {from_site(src, lud)}")
+    # (from ... level:) is never read: Ludii's Leap moves the top piece
+    out.append(f"{ind}lf_{d} = {from_site(src, lud, level=True)}")
     out.append(f"{ind}if 0 <= lf_{d} < {n}:")
     out.append(f"{ind}    for j in range({t_len}[lf_{d}]):")
     out.append(f"{ind}        to = {t_sites}[lf_{d}, j]")

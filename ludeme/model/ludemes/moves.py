@@ -2159,8 +2159,10 @@ def _remove_effect(src, eff, body):
         body.append(f"rlv = max(0, {src.int_expr(eff.level)})")
         clear = src.stack_write("stack_take(who, what, count, rs, rlx)")
     if eff.at == "EndOfTurn":
-        refuse(eff, "count")
-        removal = ["sc[CLEAR + rs] = 1"]
+        # each removal marks the site once more (the reference's to_clear counts them: in a
+        # stacking game as many pieces go, `step`)
+        removal = ["for _ in range(rn):", "    sc[CLEAR + rs] += 1"] if eff.count is not None \
+            else ["sc[CLEAR + rs] += 1"]
     elif eff.count is not None:
         removal = ["for _ in range(rn):", f"    {clear}"]
     else:
@@ -2721,8 +2723,9 @@ def _hop_moves(src, lud, out, ind):
         refuse(lud.from_, "type", "level")
         frm_expr = "frm"
     else:
-        frm_expr = from_site(src, lud)
-    f_ok = _from_condition(src, lud)
+        # (from ... level:) is never read: Ludii's Hop moves the top piece (`MoveHop.compile`)
+        frm_expr = from_site(src, lud, level=True)
+    f_ok = _from_condition(src, lud, level=True)
     b = lud.between
     if b is not None and any(x in b._given for x in ("before", "range", "after")):
         return _hop_range_moves(src, lud, frm_expr, out, ind)
@@ -2757,7 +2760,10 @@ def _hop_moves(src, lud, out, ind):
         finally:
             src.between = "btw"
     line, kind, levels = _moving(src, lud, LV_NONE)
-    g = src.new_generator(effect + between_effect + [line], lud=lud, kind=kind, levels=levels)
+    # where (last Between) is read, the hurdle jumped (the move's extra) is noted
+    notes = ["sc[LBN] = 1", "sc[LBS] = x"] if _notes_between(src) else []
+    g = src.new_generator(effect + between_effect + [line] + notes, lud=lud, kind=kind,
+                          levels=levels)
     if env.is_static_direction(dirn):
         per = [lines_of(dirs(probe, s), s) for s in range(n)]
         width = max((len(x) for x in per), default=0) or 1
@@ -2824,6 +2830,17 @@ def _hop_moves(src, lud, out, ind):
     _hop_lines(src, out, ind, frm_expr, width, src.table(over), src.table(land), hurdle,
                go, g, "hd", f"hd = {t_key}[last_from + 1, last_to + 1] if 0 <= hf < {n} "
                f"and what[hf] != 0{f_ok} else -1", "hd >= 0")
+
+
+def _notes_between(src) -> bool:
+    """Whether a rule of the game reads (last Between): a hop's decision then notes the
+    sites it jumped (`Source.notes_between`)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import LastBetween
+    if not mentions(src.game.typed, (LastBetween,)):
+        return False
+    src.notes_between = True
+    return True
 
 
 def _hop_tables(src, per) -> tuple[int, str, str]:
@@ -3073,10 +3090,15 @@ def _hop_range_moves(src, lud, frm_expr, out, ind):
             src.between = "btw"
         effect += ["    " + x for x in body]
     line, kind, levels = _moving(src, lud, LV_NONE)
-    g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
+    # where (last Between) is read, the hurdles jumped (kept in the move's extra) are noted
+    notes = _notes_between(src)
+    noted = [f"hr, hi, hn = x // {_HURDLES * _HURDLES}, x // {_HURDLES} % {_HURDLES}, "
+             f"x % {_HURDLES}", "sc[LBN] = hn", "for hk in range(hn):",
+             f"    sc[LBS + hk] = {L2}[hr, hi + hk]"] if notes else []
+    g = src.new_generator(effect + [line] + noted, lud=lud, kind=kind, levels=levels)
     jumped, none_jumped = (f"(lid * {_HURDLES} + to_idx) * {_HURDLES} + length - from_min",
                            f"(lid * {_HURDLES} + to_idx) * {_HURDLES}") \
-        if b.apply is not None else ("-1", "-1")
+        if b.apply is not None or notes else ("-1", "-1")
     i2, i3, i4, i5 = ind + "    ", ind + "        ", ind + "            ", ind + "                "
     out += [f"{ind}hf = {frm_expr}", f"{ind}sf, st, sb = frm, to, btw", f"{ind}frm = hf",
             f"{ind}if 0 <= hf < {n}{_from_condition(src, lud)}:",

@@ -93,9 +93,19 @@ def _listed_ends(src, lud, buffer: str):
     finally:
         (src.any_mode, src.first_mode, src.reaching, src.push_tests, src.outer_thens,
          src.move_tag, src.move_tag_packed, src.effect_prefix, src.direction_to) = saved
+    history = []
     if "hist_mover" in src.with_helpers(body):
-        # a (max Moves) ranks them by the decisions' history, which the kernel lacks
-        raise Unsupported(lud, "with moves a (max Moves) ranks")
+        # A (max Moves) ranks them: the positions it searches note their decisions in the
+        # history, which the all-pass draw and (all Passed) read, and which the kernel is not
+        # handed. In a game without passes, they read no more than the decision just made
+        # (a pass or not): a blank history of the same length serves.
+        from ludeme.engine.compiled.codegen import mentions
+        from .moves import MovePass
+        if mentions(src.game.typed, (MovePass,)):
+            raise Unsupported(lud, "with moves a (max Moves) ranks, in a game with passes "
+                                   "(the decisions' history decides)")
+        history = ["    hist_mover = np.zeros(HISTORY, np.int64)",
+                   "    hist_pass = np.zeros(HISTORY, np.bool_)"]
     bound = ", player" if src.player_bound else ""
     dto = ", dto" if saved[-1] is not None else ""
 
@@ -103,7 +113,7 @@ def _listed_ends(src, lud, buffer: str):
         return "\n".join([
             "@njit(cache=True)",
             f"def {name}(who, what, count, sc, phase, frm, to, btw{dto}{bound}):",
-            src.context(local=()),
+            src.context(local=()), *history,
             *(f"    {b} = np.empty(MAX_BUFFER, np.int64)" for b in ("mf", "mt", "mg", "mx")),
             "    k = 0", *body,
             "    ends = np.empty(k, np.int64)", "    n = 0",

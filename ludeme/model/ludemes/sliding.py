@@ -7,6 +7,8 @@ removing duplicate (from, to) pairs, as Ludii does not.
 
 from __future__ import annotations
 
+import re
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -444,8 +446,8 @@ class _SlideForm:
             except Unsupported:
                 self.chosen = self._chosen(src, lud, dirn)
         self.frm_expr = from_site(src, lud, level=level_ok)
-        # (from ... level:) (where the caller reads it): read with (from) on the start site,
-        # before its if: (below -1 no move)
+        # (from ... level:): read with (from) on the start site, before if: (below -1, no
+        # move); the caller moves the piece at that level (`level_ok`)
         self.level = src.int_expr(lud.from_.level) \
             if level_ok and lud.from_ is not None and lud.from_.level is not None else None
         # (from ... if:): read with (from) on the start site, before any site along
@@ -551,30 +553,45 @@ class _SlideForm:
         out.append(f"{top}frm, to, btw = sf_, st_, sb_")
 
 
-@emits(MoveSlide, kind="moves", refuses=("stack",))
+@emits(MoveSlide, kind="moves")
 def _slide_moves(src, lud, out, ind):
     """Along each radial of a direction that reads nothing of the state: sites passed while
     the between condition holds, each a destination; a site where the to condition holds
     ends the radial as a destination that also takes the to effect (as `compile`). Along
     tracks, `_track_slide_moves`."""
+    from .moves import _moving
     if lud.track is not None:
+        refuse(lud, "stack")
         _track_slide_moves(src, lud, out, ind)
         return
-    if lud.from_ is not None and lud.from_.level is not None:
-        _slide_from_level(src, lud, out, ind)
-        return
-    form = _SlideForm(src, lud, passed_ok=True)
+    form = _SlideForm(src, lud, passed_ok=True, level_ok=True)
     passed = _passed_lines(src, lud, form)
     before, trail = _trail_lines(src, lud, form)
-    plain = src.new_generator(before + passed + [src.site_move()] + trail, lud=lud,
-                              levels=LV_NONE)
-    stopping = src.new_generator(before + passed + form.effect + [src.site_move()] + trail,
-                                 lud=lud, levels=LV_NONE) if form.stop else plain
+    # the piece, or with stack:True the whole stack (no level reported, as `compile`)
+    line, kind, levels = _moving(src, lud, LV_NONE)
+    moving, x = [line], None
+    if form.level is not None and src.game.stacking:
+        # as `compile`: the piece at the level given (the top for -1) moves to the
+        # destination's top, the level reported; the move keeps it (its extra)
+        if passed or trail or _READS_X.search("\n".join(form.effect)):
+            raise Unsupported(lud, "with (from ... level:) beside an effect that reads "
+                                   "(between), or a trail")
+        moving = ["if x >= 0:",
+                  "    " + src.stack_write("stack_move_level(who, what, count, frm, x, to, -1)"),
+                  "else:", "    " + src.site_move()]
+        from .ints import Level
+        if isinstance(lud.from_.level, Level):   # the move applied reads (level) as made
+            moving.insert(0, "lvl = x")
+        kind, levels, x = A_MOVE_LEVEL, LV_GIVEN, "slv_"
+    plain = src.new_generator(before + passed + moving + trail, lud=lud, kind=kind,
+                              levels=levels)
+    stopping = src.new_generator(before + passed + form.effect + moving + trail, lud=lud,
+                                 kind=kind, levels=levels) if form.stop else plain
     # the radial's index, where the sites passed are read back (else the last one passed)
     back = passed or trail
     form.walk(out, ind,
-              lambda o, i: src.push(o, i, "frm", "to", stopping, "r" if back else "btw"),
-              lambda o, i: src.push(o, i, "frm", "to", plain, "r" if back else "-1"))
+              lambda o, i: src.push(o, i, "frm", "to", stopping, x or ("r" if back else "btw")),
+              lambda o, i: src.push(o, i, "frm", "to", plain, x or ("r" if back else "-1")))
 
 
 def _trail_lines(src, lud, form) -> tuple[list[str], list[str]]:
@@ -598,22 +615,8 @@ def _trail_lines(src, lud, form) -> tuple[list[str], list[str]]:
     return before, after
 
 
-def _slide_from_level(src, lud, out, ind):
-    """A slide of the piece at a level of its start's stack ((from ... level:), read with
-    (from) on the start, before its if:): as `compile`, the piece at that level moves to
-    the destination's top, and the move reports that level as its origin's (-1: the top
-    piece, as without a level; below -1 no move). The level is the move's extra: a slide
-    keeping another (a stop with an effect, sites passed with one) is refused."""
-    if not src.game.stacking:
-        raise Unsupported(lud, "with (from ... level:) in a game without stacks")
-    form = _SlideForm(src, lud, level_ok=True)
-    if form.stop is not None or (lud.between is not None and lud.between.apply is not None):
-        raise Unsupported(lud, "with (from ... level:) and (to if:) or (between (apply ...))")
-    moved = ["if x >= 0:",
-             "    " + src.stack_write("stack_move_level(who, what, count, frm, x, to, -1)"),
-             "else:", "    " + src.site_move()]
-    g = src.new_generator(moved, lud=lud, kind=A_MOVE_LEVEL, levels=LV_GIVEN)
-    form.walk(out, ind, lambda o, i: None, lambda o, i: src.push(o, i, "frm", "to", g, "slv_"))
+# A line reading the move's extra (`x`).
+_READS_X = re.compile(r"\bx\b")
 
 
 def _passed_lines(src, lud, form) -> list[str]:

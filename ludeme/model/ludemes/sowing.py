@@ -903,7 +903,12 @@ def _sow_consequent(src, lud, lines, ind):
     choose, moves, (t_sites, t_next, t_prev) = made
     body: list[str] = []
     if lud.apply is not None:
-        refuse(lud.apply, ("then", "with (then ...) as a capture"))
+        from ludeme.engine.compiled.codegen import mentions
+        from .ints import LastFrom, LastTo
+        from .moves import _has_then
+        if _has_then(lud.apply) and mentions(lud.apply, (LastFrom, LastTo)):
+            # the reference applies each capture with its consequents as the last move
+            raise Unsupported(lud, "with (then ...) of a capture that reads the last move")
         cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
         effect: list[str] = []
         src.effect_body(lud.apply, effect)

@@ -450,9 +450,11 @@ def _is_threatened(src, lud):
         f"        {src.site_clear('site')}",
         f"        {src.site_add('site', 'w', 'owner', '1')}",
         "    elif what[site] != w or who[site] != owner:",
-        "        journal(count, site)       # (of the copy: codegen's INCREMENTAL reads it)",
-        "        who[site] = owner          # a flip: the piece keeps its state",
-        "        what[site] = w",
+        # a flip: the piece keeps its state (in a stacking game, the top piece)
+        *(["        stack_set_top(who, what, count, site, owner, w)"] if src.game.stacking else
+          ["        journal(count, site)       # (of the copy: codegen's INCREMENTAL reads it)",
+           "        who[site] = owner",
+           "        what[site] = w"]),
         "    sc[PREV] = owner",
         "    for enemy in range(1, NP + 1):",
         f"        if {enemy}:",
@@ -601,26 +603,8 @@ def _max_moves(src, lud, out, ind):
     if src.push_tests or src.outer_thens or src.effect_prefix is not None:
         raise Unsupported(lud, "inside moves that test or extend the moves ranked")
     src.ranks_moves(lud)
-    n = len(out)
-    first, kept, depths, best, i = (f"{v}{n}" for v in ("mk", "mj", "mc", "mb", "mi"))
-    out.append(f"{ind}{first} = k")
-    src.moves(lud.moves, out, ind)
-    out += [f"{ind}if k - {first} > 1:",
-            f"{ind}    {depths} = np.empty(k - {first}, np.int64)",
-            f"{ind}    {best} = -1",
-            f"{ind}    for {i} in range({first}, k):",
-            f"{ind}        {depths}[{i} - {first}] = chain_depth(who, what, count, sc, phase, "
-            f"hist_mover, hist_pass, mf[{i}], mt[{i}], mg[{i}], mx[{i}])",
-            f"{ind}        {best} = max({best}, {depths}[{i} - {first}])",
-            f"{ind}    {kept} = {first}",
-            f"{ind}    for {i} in range({first}, k):",
-            f"{ind}        if {depths}[{i} - {first}] == {best}:",
-            f"{ind}            mf[{kept}] = mf[{i}]",
-            f"{ind}            mt[{kept}] = mt[{i}]",
-            f"{ind}            mg[{kept}] = mg[{i}]",
-            f"{ind}            mx[{kept}] = mx[{i}]",
-            f"{ind}            {kept} += 1",
-            f"{ind}    k = {kept}"]
+    _keep_best(src, lud, out, ind, "m", "chain_depth(who, what, count, sc, phase, hist_mover, "
+               "hist_pass, {m})")
 
 
 _REMOVALS = frozenset((A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL))
@@ -638,6 +622,54 @@ class MaxCaptures(_MaxBy):
         return [sum(1 for a in applied_actions(c.s.clone(), m, as_last_move=True)
                     if a[0] in _REMOVALS)
                 for m in moves]
+
+
+@emits(MaxCaptures, kind="moves", refuses=(("withValue", "counting the values of captured "
+                                                        "pieces"),))
+def _max_captures(src, lud, out, ind):
+    """The moves pushed, then each counted by `captures_of` (its removals, its consequents'
+    included, on a copy of the position with the move as the last one, as `counts`) and
+    those removing most kept in order. A list of one move is kept without a count (the
+    reference keeps it whatever its count). Looking for a move (any-mode), the moves
+    uncounted: the ranking keeps one of any list that has one."""
+    if src.reaching or src.first_mode:
+        raise Unsupported(lud, "where the first move found answers (the moves counted decide)")
+    if src.any_mode:
+        src.moves(lud.moves, out, ind)
+        return
+    # The reference counts the moves before a (do ...) tests them, before the (then ...) of
+    # the moves around it and the actions of a (do ... next:) are added: the kernels' moves
+    # carry these already.
+    if src.push_tests or src.outer_thens or src.effect_prefix is not None:
+        raise Unsupported(lud, "inside moves that test or extend the moves counted")
+    src.counts_removals = True
+    _keep_best(src, lud, out, ind, "c", "captures_of(who, what, count, sc, phase, {m})")
+
+
+def _keep_best(src, lud, out, ind, prefix: str, score: str) -> None:
+    """The moves of `lud.moves` pushed, then each scored (`score`, given `{m}` the move's
+    `mf[i], mt[i], mg[i], mx[i]`) and those scoring most kept in order. A list of one move
+    is kept unscored, as the reference keeps it whatever its score."""
+    n = len(out)
+    first, kept, scores, best, i = (f"{prefix}{v}{n}" for v in "kjcbi")
+    out.append(f"{ind}{first} = k")
+    src.moves(lud.moves, out, ind)
+    call = score.format(m=f"mf[{i}], mt[{i}], mg[{i}], mx[{i}]")
+    out += [f"{ind}if k - {first} > 1:",
+            f"{ind}    {scores} = np.empty(k - {first}, np.int64)",
+            f"{ind}    {best} = -1",
+            f"{ind}    for {i} in range({first}, k):",
+            f"{ind}        {scores}[{i} - {first}] = {call}",
+            f"{ind}        {best} = max({best}, {scores}[{i} - {first}])",
+            f"{ind}    {kept} = {first}",
+            f"{ind}    for {i} in range({first}, k):",
+            f"{ind}        if {scores}[{i} - {first}] == {best}:",
+            f"{ind}            mf[{kept}] = mf[{i}]",
+            f"{ind}            mt[{kept}] = mt[{i}]",
+            f"{ind}            mg[{kept}] = mg[{i}]",
+            f"{ind}            mx[{kept}] = mx[{i}]",
+            f"{ind}            {kept} += 1",
+            f"{ind}    k = {kept}"]
 
 
 # Captures along a direction (Ludii's Directional, DirectionCapture) -------------------
