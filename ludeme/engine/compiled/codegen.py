@@ -168,6 +168,8 @@ class Source:
         # A rule swaps the players' seats ((swap Players ...)): the order is in the key
         self.swaps_players = False
         self.pending = False                   # a ludeme reads or sets pending values
+        self.grp = False                       # (forEach Group ...) keeps its group in sc
+        self.group_bound = False               # `(sites)` is the group of a (forEach Group ...)
         self.reads_all_passed = False          # a rule reads (all Passed)
         self.remembered: dict = {}             # a list of remembered values' name -> index
         self.remembered_order = False          # the kernels keep the order they were remembered
@@ -236,6 +238,12 @@ class Source:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
         the last site, and their number in `sc[PENDN]`), emptied before each move."""
         self.pending = True
+
+    def group_block(self) -> None:
+        """The kernels keep the group a (forEach Group ...) visits, `(sites)` (`sc[GRPN]`
+        sites in increasing order from `sc[GRP]`, `sc[GRPM + s]` whether site s is one of
+        them), emptied once the groups are visited."""
+        self.grp = True
 
     def active_players(self) -> str:
         """Where the kernels keep whether each player is still active (`sc[ACTV + p]`, a copy
@@ -900,7 +908,9 @@ class Source:
         if not thens:
             return []
         lines = ["frm = -1", "to = -1"]
-        for then in thens:
+        for i, then in enumerate(thens):
+            if i:       # the next player as an earlier consequent left it ((moveAgain), ...)
+                lines.append("nxt = sc[NEXT]")
             emit("then", self, then, lines)
         return lines
 
@@ -1061,7 +1071,7 @@ SITE_CLEAR = "site_clear(who, what, count, {site})"
 # The statements of effect lines by the engine's code of the action each makes
 # (`Source.action_codes`), and the calls of helper kernels (`Source.with_helpers`).
 _CODED_ACTION = re.compile(
-    r"\b(?P<add>site_add)(_st)?\(|\b(?P<remove>site_clear|site_remove)(_st)?\("
+    r"\b(?P<add>site_add)(?:_st)?\(|\b(?P<remove>site_clear|site_remove)(?:_st)?\("
     r"|\b(?P<move>site_move\w*|stack_move_stack)\(|\b(?P<pending>pend_add)\("
     r"|\b(?P<remember>rem_add)\(|\b(?P<forget>rem_forget|rem_clear)\("
     r"|sc\[(?P<var>VARS) \+|sc\[(?P<state>STATE) \+ [^\]]+\] = |sc\[(?P<score>SCORE) \+"
@@ -1477,6 +1487,7 @@ def _generate(game, s0, src: Source) -> str:
         n_pending=game.total_sites if src.pending else 0,
         n_active=n + 1 if src.reads_active else 0,
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
+        n_grp=game.total_sites if src.grp else 0,
         n_rem=len(src.remembered),
         rem_w=game.total_sites if src.remembered else 0,
         rem_cap=4 * game.total_sites + 16 if src.remembered and src.remembered_order else 0,
@@ -1918,7 +1929,11 @@ N_ACTV = {n_active}               # after each turn where a rule reads it: (is A
 LTN = ACTV + N_ACTV           # sc[LTN]: how many sites the last move went to ((sites LastTo))
 LTS = LTN + 1                 # sc[LTS + i]: the i-th of them, in the order they came
 N_LTS = {n_last_tos}
-SC_SIZE = LTS + N_LTS
+GRPN = LTS + N_LTS            # sc[GRPN]: the sites of the group a (forEach Group ...) visits,
+GRP = GRPN + 1                # sc[GRP + i]: the i-th of them in increasing order,
+N_GRP = {n_grp}
+GRPM = GRP + N_GRP            # sc[GRPM + s]: site s is one of them
+SC_SIZE = GRPM + N_GRP
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}

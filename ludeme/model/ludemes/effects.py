@@ -3,6 +3,7 @@ region, `(byScore ...)`."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
@@ -16,7 +17,7 @@ from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Regio
 from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import (MoveAdd, _add_moves, _inserted, _moving_action, _side_effect, _then,
-                    added_piece, placed, typed_site, typed_sites_fn)
+                    added_piece, moves_made, placed, typed_site, typed_sites_fn)
 
 
 @ludeme("claim")
@@ -556,6 +557,21 @@ class While(Moves):
         return while_
 
 
+@emits(While, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+def _while_consequent(src, lud, lines, ind):
+    """`While.compile` applied: while the condition holds, the moves made (each round's on
+    the position before any of them is applied, as any consequent's) applied in turn. The
+    reference applies them on a copy, then each again, with its consequents, on the
+    position itself: the same writes in the same order. More rounds than the reference
+    allows stop the game as it does."""
+    k = len(lines)
+    lines += [f"{ind}wr{k} = 0", f"{ind}while {src.bool_expr(lud.condition)}:"]
+    src.consequent(lud.moves, lines, ind + "    ")
+    lines += [f"{ind}    wr{k} += 1", f"{ind}    if wr{k} > {While.MAX_ROUNDS}:",
+              f"{ind}        raise ValueError('(while ...) never ends: its condition stays "
+              "true')"]
+
+
 @emits(Do, kind="moves")
 def _do_moves(src, lud, out, ind):
     """`(do <moves> ifAfterwards:<cond>)`: the moves after which the condition holds, each
@@ -839,7 +855,7 @@ def _do_consequent(src, lud, lines, ind):
     """`(do <moves> next:<moves>)` as a consequent: each next move (generated once the first
     moves are applied) is applied with the first moves' actions before its own, then its
     consequents and the (do ...)'s (then ...); with no next move, nothing is applied. The
-    next moves are counted on the position after the first ones (`_moves_made`): where
+    next moves are counted on the position after the first ones (`moves.moves_made`): where
     there may be several, the first moves must only set variables (the settings, made once,
     count as actions once per next move, as the reference applies them again)."""
     _do_applied(src, lud, lines, ind, "as a consequent",
@@ -861,7 +877,7 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
     from ludeme.engine.compiled.codegen import counted_actions
     if lud.next is None:
         raise Unsupported(lud, f"without next: {where}")
-    made = _moves_made(src, lud.next)
+    made = moves_made(src, lud.next)
     if made is None:
         raise Unsupported(lud, f"{where} whose next: moves are not counted")
     count, most, always = made
@@ -910,35 +926,6 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
         "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
         src.context(local=()), *("    " + x for x in body), "    return", ""]))
     lines.append(f"{ind}{kernel}(who, what, count, sc, phase, frm, to, btw)")
-
-
-def _moves_made(src, lud):
-    """How many moves `lud` makes as a consequent on the position now: (an integer
-    expression, the most it can make, whether it always makes that many), or None where
-    unknown. (and ...), (or ...) and (if ...) add up or choose among their parts' counts;
-    another ludeme needs its `one_move` form (a condition for one move, else none)."""
-    from .moves import MovesAnd, MovesIf, MovesOr
-    if type(lud) in (MovesAnd, MovesOr) and lud.then is None:
-        parts = [_moves_made(src, m) for m in list(lud.moves) + list(lud.more or [])]
-        if any(p is None for p in parts):
-            return None
-        return ("(" + " + ".join(p[0] for p in parts) + ")", sum(p[1] for p in parts),
-                all(p[2] for p in parts))
-    if type(lud) is MovesIf and lud.then is None:
-        a = _moves_made(src, lud.then_)
-        b = _moves_made(src, lud.else_) if lud.else_ is not None else ("0", 0, False)
-        if a is None or b is None:
-            return None
-        same = a[2] and b[2] and a[1] == b[1]
-        return f"({a[0]} if {src.bool_expr(lud.cond)} else {b[0]})", max(a[1], b[1]), same
-    if type(lud) is Do and lud.next is not None and lud.ifAfterwards is None:
-        # its next moves, counted after its first ones: known here only when always the same
-        inner = _moves_made(src, lud.next)
-        return inner if inner is not None and inner[2] else None
-    if lookup("one_move", lud) is None:
-        return None
-    cond = emit("one_move", src, lud)
-    return ("1", 1, True) if cond == "True" else (f"(1 if {cond} else 0)", 1, False)
 
 
 @ludeme("all", "Passed")
@@ -1276,7 +1263,7 @@ def _for_each_site_consequent(src, lud, lines, ind):
     """Every move made with each site of the region, applied in that order. The reference
     makes them all (the region too) on the position before any is applied: where one
     writes what the loop reads, the loop reads a copy of it (`moves.on_position_before`)."""
-    from .moves import SNAPSHOT, _has_then, _on_snapshot, on_position_before
+    from .moves import SNAPSHOT, _has_then, _on_snapshot, on_position_before, then_after_move
     why = "whose moves read what an earlier site's changed (the reference reads the " \
           "position before any)"
     body: list[str] = ["if site >= 0:", "    to = site"]
@@ -1296,21 +1283,24 @@ def _for_each_site_consequent(src, lud, lines, ind):
     # consequents read the position itself. A site's move is known made by its actions.
     if not at_most_one_move(lud.generator) or _has_then(lud.generator):
         raise Unsupported(lud, "with (then ...) after moves that may be several at a site")
-    then: list[str] = ["frm = -1", "to = -1"]
-    emit("then", src, lud.then, then)
+    then = then_after_move(src, lud)    # a kernel of its own: its locals kept apart
+    k = next(_SITE_THENS)
     out = [SNAPSHOT]
     for line in _on_snapshot(lud, loop, why):
         body = line.lstrip()
         pad = line[:len(line) - len(body)]
         if body == _BEFORE_MOVE:
-            out.append(pad + "na_site = sc[NUM_ACTIONS]")
+            out.append(pad + f"na_site{k} = sc[NUM_ACTIONS]")
         elif body == _AFTER_MOVE:
-            out += [pad + "if sc[NUM_ACTIONS] != na_site:", *(pad + "    " + x for x in then),
-                    pad + "    to = site"]
+            out += [pad + f"if sc[NUM_ACTIONS] != na_site{k}:",
+                    *(pad + "    " + x for x in then), pad + "    to = site"]
         else:
             out.append(line)
     lines.extend(ind + x for x in out)
 
+
+# A number for each (forEach Site ...) with consequents: their locals kept apart.
+_SITE_THENS = itertools.count()
 
 # The places of a (forEach Site ...)'s consequents' lines in its loop (`_on_snapshot` keeps
 # them as they are).
@@ -1319,10 +1309,11 @@ _BEFORE_MOVE, _AFTER_MOVE = "BEFORE_SITE_MOVE", "AFTER_SITE_MOVE"
 
 def at_most_one_move(m) -> bool:
     """Whether a ludeme makes one move at most, whose consequents read neither (last From)
-    nor (last To): (moveAgain), (fromTo ...) between two sites, an (if ...) of them."""
+    nor (last To): (moveAgain), (fromTo ...) between two sites, a (remove ...) of one
+    site, an (if ...) of them."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import LastFrom, LastTo
-    from .moves import MoveAgain, MovesIf
+    from .moves import MoveAgain, MovesIf, RemoveEffect
     if m is None or type(m) is MoveAgain:
         return True
     if type(m) is MovesIf:
@@ -1330,6 +1321,9 @@ def at_most_one_move(m) -> bool:
     if type(m) is FromTo:
         return not isinstance(m.from_.site, Region) and not isinstance(m.to.site, Region) \
             and (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
+    if type(m) is RemoveEffect:     # one move where the site holds a piece
+        return isinstance(m.where, IntFn) and \
+            (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
     return False
 
 
@@ -1368,6 +1362,35 @@ def _priority_moves(src, lud, out, ind):
                 out.append(f"{ind}if k == {mark}:")
                 ind += "    "
                 out.append(f"{ind}pass")
+
+
+@emits(Priority, kind="consequent")
+def _priority_consequent(src, lud, lines, ind):
+    """The moves of the first list that makes some, applied (`Priority.compile`): each
+    list's moves counted on the position before any is applied (`moves.moves_made`), the
+    last one's not needed; a (then ...) follows each move made (`moves._counted_part`)."""
+    from .moves import _counted_part, then_after_move
+    lists = list(lud.lists) + ([lud.second] if lud.second is not None else [])
+    after = then_after_move(src, lud) if lud.then is not None else None
+    for i, moves in enumerate(lists):
+        last = i + 1 == len(lists)
+        if after is not None:
+            own, then = _counted_part(src, lud, moves, after, ind + ("" if last else "    "))
+            body = own + then
+        else:
+            body = []
+            src.consequent(moves, body, ind + ("" if last else "    "))
+        if last:
+            lines += body
+            break
+        made = moves_made(src, moves)
+        if made is None:
+            raise Unsupported(lud, "as a consequent, with a list whose moves are not counted")
+        lines.append(f"{ind}if {made[0]} > 0:")
+        lines += body
+        lines.append(f"{ind}else:")
+        ind += "    "
+        lines.append(f"{ind}pass")
 
 
 @emits(Min, Max, kind="int")
@@ -1533,6 +1556,21 @@ emits(FromTo, kind="consequent", refuses=("copy", "mover"))(
     effect_as_consequent(_from_to_effect))
 
 
+@emits(FromTo, kind="one_move", refuses=("copy", "mover"))
+def _from_to_one_move(src, lud):
+    """One site to one site, without a condition: one move where the origin holds a piece
+    (a count of them) and the destination is a site (`FromTo.compile`)."""
+    fr, to = lud.from_, lud.to
+    refuse(fr, "if_")
+    refuse(to, "level", ("if_", "with (to if:...)"))
+    if not isinstance(fr.site, (IntFn, type(None))) or not isinstance(to.site, (IntFn, type(None))):
+        raise Unsupported(lud, "from or to a region, as one move")
+    f = src.int_expr(fr.site) if fr.site is not None else "frm"
+    t = src.int_expr(to.site) if to.site is not None else "to"
+    return (f"(0 <= {f} < TOTAL and (what[{f}] > 0 or count[{f}] > 0)"
+            f"{typed_site(src, fr, f)} and {t} >= 0{typed_site(src, to, t)})")
+
+
 @emits(ByScore, kind="end", refuses=("misere",))
 def _by_score_end(src, lud, out, ind):
     """Each final score set in turn (a later one may read an earlier one), then the ranks."""
@@ -1543,12 +1581,12 @@ def _by_score_end(src, lud, out, ind):
 
 
 @emits(AddEffect, kind="effect", refuses=(("then", "with (then ...) as an effect"),))
-def _add_effect(src, lud, body):
+def _add_effect(src, lud, body, after=()):
     """`(add (piece ...) (to <site|region> [if:]) [count:])` applied at once: as the
     reference generates the placements, then applies them, the piece and `count:` are read
     first (with (to) as it was), then the sites where the condition holds with `(to)` on
     each are listed, then the piece is placed on each of them (a kind of 0 or less places
-    nothing)."""
+    nothing). `after`: lines applied after each placement (its (then ...))."""
     to = lud.to
     refuse(to, "apply")
     n = src.int_expr(lud.count) if lud.count is not None else "1"
@@ -1556,7 +1594,7 @@ def _add_effect(src, lud, body):
     body += [f"ak_, ao_, an_, sa_ = {kind}, {owner}, {n}, to", "if ak_ > 0:"]
     cond = typed_site(src, to, "to") + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None
                                         else "")
-    add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")])
+    add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")]) + list(after)
     if to.level is not None:
         # (to ... level:): the pieces inserted at that level, read with (to) on the site
         if not isinstance(to.site, IntFn):
@@ -1592,5 +1630,17 @@ def _add_one_move(src, lud):
 emits(AddEffect, kind="moves", refuses=("count",))(_add_moves)
 
 
-emits(AddEffect, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))(
-    effect_as_consequent(_add_effect))
+@emits(AddEffect, kind="consequent")
+def _add_consequent(src, lud, lines, ind):
+    """As its effect (`_add_effect`), its (then ...) applied after each placement, as the
+    reference appends it to each move (read with (from) and (to) undefined)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .moves import then_after_move
+    after: list[str] = []
+    if lud.then is not None:
+        if mentions(lud.then, (AddEffect,)):    # its locals are the placement's own
+            raise Unsupported(lud, "with (then ...) that adds pieces, as a consequent")
+        after = then_after_move(src, lud)
+    body: list[str] = []
+    _add_effect(src, lud, body, after)
+    lines.extend(ind + x for x in body)

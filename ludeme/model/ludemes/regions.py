@@ -1149,11 +1149,20 @@ def _fixed_player(role: str) -> bool:
     return role[:1] == "P" and role[1:].isdigit()
 
 
+def _group_bound(src, lud) -> bool:
+    """`(sites)` inside a (forEach Group ...): the group it visits, which the kernels keep
+    in `sc` (`Source.group_block`)."""
+    return src.group_bound and lud.items is None and lud.player is None and \
+        lud.role is None and lud.name is None and not lud.sites and lud.array is None
+
+
 @emits(SitesLiteralL, kind="static")
 def _literal_static(src, lud):
     """Sites written as numbers or labels, or a declared region of no player or of a fixed
     one: nothing of the state is read."""
     from .literals import IntConst
+    if _group_bound(src, lud):
+        return False
     if lud.array is not None or lud.player is not None or \
             lud.role is not None and not _fixed_player(lud.role):
         return False
@@ -1202,6 +1211,8 @@ def _remembered_set(lud):
 def _literal_listed(src, lud):
     """Remembered values as sites; any other literal region listed now."""
     from .memory import remembered_sites
+    if _group_bound(src, lud):      # the group's sites, in increasing order
+        return "sc[GRP:GRP + sc[GRPN]]", None
     values = _remembered_set(lud)
     if values is not None:
         return remembered_sites(src, values)
@@ -1252,7 +1263,9 @@ def _computed_sites(src, lud):
 def _literal_contains(src, lud, site):
     """A region of the next or the previous player: a table of each player's region, read
     with the player the state holds now (a (moveAgain) before it makes the mover next);
-    remembered values, as the state keeps them."""
+    remembered values, as the state keeps them; the group a (forEach Group ...) visits."""
+    if _group_bound(src, lud):
+        return f"(0 <= {site} < N_GRP and sc[GRPM + {site}] != 0)"
     values = _remembered_set(lud)
     if values is not None:
         return src.region_contains(values, site)
@@ -1481,13 +1494,21 @@ def _distance_contains(src, lud, site):
 @emits(Intersection, kind="for_region")
 def _intersection_loop(src, lud, out, ind, body):
     """The first region's loop, each site once, the body run at the sites every other
-    region holds (their tests read `site` as the site tried, so none may read `(site)`)."""
+    region holds (their tests read `site` as the site tried; a region that reads `(site)`,
+    the one of a loop around, is listed before the loop, into a mask)."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import Site
     first, *rest = list(lud.regions) + list(lud.more or [])
-    if mentions(rest, (Site,)):
-        raise Unsupported(lud, "with a region after the first that reads (site)")
-    tests = [src.region_contains(r, "site") for r in rest]
+    tests = []
+    for r in rest:
+        if not mentions(r, (Site,)):
+            tests.append(src.region_contains(r, "site"))
+            continue
+        mask = f"imask_{len(out)}"
+        out.append(f"{ind}{mask} = " + src._loop_kernel(
+            r, ["    m = np.zeros(TOTAL, np.bool_)"],
+            ["if 0 <= site < TOTAL:", "    m[site] = True"], "m"))
+        tests.append(f"{mask}[site]")
     inner = list(body)
     if not getattr(first, "distinct", False):
         seen = f"once_{len(ind)}"       # one per depth of nested loops
