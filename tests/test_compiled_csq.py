@@ -1,8 +1,9 @@
 """Compiled forms of consequents: (if ...), (and ...), (add ...), (set Score ...) and
 (addScore ...) with a (then ...) of their own, (forEach Group ...), (priority ...), (pass),
 (while ...), (forEach Piece <moves>), (remember Value ...) with (then ...), (forEach Site
-...) with (then ...) after a removal; (intersection ...) reading (site): hand-written games give the same rows on both backends, and the rule they
-exercise acts."""
+...) with (then ...) after a removal, (take Control ...); (intersection ...) reading
+(site); (sites Occupied by:(player <n>)): hand-written games give the same rows on both
+backends, and the rule they exercise acts."""
 
 import pytest
 
@@ -240,6 +241,39 @@ CHAINS_GAME = """
 """
 
 
+# A disc placed scores the number of discs of player 1 or 2 (by the parity of its site),
+# modulo 3 ((sites Occupied by:(player <n>)), of a player given by number). The most points
+# win after twelve moves.
+PARITY_GAME = """
+(game "Parity"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+           (then (addScore Mover (% (count Sites in:(sites Occupied
+                                                      by:(player (+ 1 (% (last To) 2)))))
+                                    3)))))
+    (end (if (>= (count Moves) 12) (byScore)))))
+"""
+
+
+# A disc placed on an even site takes control of the opponent's discs orthogonally next
+# to it; on a site divisible by 5, of every disc on the site mirrored ((take Control ...)
+# as a consequent, over a region and at a site). Four in a line win.
+CONVERTS_GAME = """
+(game "Converts"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+           (then (and (if (is Even (last To))
+                          (take Control of:Next by:Mover to:(sites Around (last To) Orthogonal)))
+                      (if (= 0 (% (last To) 5))
+                          (take Control of:All by:Mover at:(- 15 (last To))))))))
+    (end (if (is Line 4) (result Mover Win)))))
+"""
+
+
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, and some games run past the sixteen placements (discs were removed).
     (TALLIES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 16),
@@ -268,7 +302,11 @@ CHAINS_GAME = """
     # Both sides win.
     (RECALL_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win, and some games are drawn.
-    (CHAINS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"]))],
+    (CHAINS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (PARITY_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (CONVERTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["if-with-then-as-a-consequent", "and-with-then-as-a-consequent",
          "add-with-then-as-a-consequent", "next-after-move-again-in-a-consequent",
          "for-each-group-with-if-as-a-consequent", "for-each-group-as-a-consequent",
@@ -276,6 +314,7 @@ CHAINS_GAME = """
          "set-score-and-add-score-with-then-as-consequents", "while-as-a-consequent",
          "intersection-with-a-region-reading-site", "for-each-piece-as-a-consequent",
          "remember-value-with-then-as-a-consequent",
-         "for-each-site-with-then-after-a-removal"])
+         "for-each-site-with-then-after-a-removal", "sites-occupied-by-a-player-number",
+         "take-control-as-a-consequent"])
 def test_csq_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)

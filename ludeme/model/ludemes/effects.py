@@ -153,6 +153,59 @@ class TakeControl(Moves):
         return take
 
 
+@emits(TakeControl, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+def _take_control_consequent(src, lud, lines, ind):
+    """`TakeControl.compile`'s moves, listed first (the sites in increasing order, each
+    once), then applied: each piece of the player of:, on the site or region given (every
+    site by default), becomes the component of the same name owned by the player by:, where
+    there is one (a table per kind and new owner)."""
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, "on other site types")
+    if lud.at is not None and lud.to is not None:
+        raise Unsupported(lud, "with at: and to:")
+    if src.game.stacking:
+        raise Unsupported(lud, "in a stacking game")
+    comps = src.game.components
+    owners = range(src.game.num_players + 2)
+    same = src.table([[0] * len(owners)] + [[next(
+        (c.index for c in comps[1:] if c.owner == p and
+         name_without_number(c.name) == name_without_number(comp.name)), 0)
+        for p in owners] for comp in comps[1:]])
+
+    def player(x):
+        return src.int_expr(x) if isinstance(x, IntFn) else src.role_expr(x, lud)
+    n = src.env.total_sites
+    mine = "True" if lud.of == "All" else f"who[s_] == {player(lud.of)}"
+    k = next(_SITE_THENS)
+    out = [f"tco{k} = {player(lud.by)}", f"tcm{k} = np.zeros({n}, np.bool_)"]
+    if lud.at is not None:
+        out += [f"tca{k} = {src.int_expr(lud.at)}", f"if 0 <= tca{k} < {n}:",
+                f"    tcm{k}[tca{k}] = True"]
+    elif lud.to is not None:
+        seq, flt = src.region_sites(lud.to)
+        out += [f"for site in {seq}:",
+                f"    if 0 <= site < {n}" + (f" and {flt('site')}:" if flt else ":"),
+                f"        tcm{k}[site] = True"]
+    else:
+        out.append(f"tcm{k}[:] = True")
+    out += [f"tcs{k} = np.empty({n}, np.int64)", f"tcw{k} = np.empty({n}, np.int64)",
+            f"tcn{k} = 0",
+            f"if 0 <= tco{k} < {len(owners)}:",
+            f"    for s_ in range({n}):",
+            f"        if tcm{k}[s_] and what[s_] != 0 and {mine}:",
+            f"            w_ = {same}[what[s_], tco{k}]",
+            "            if w_ != 0:",
+            f"                tcs{k}[tcn{k}] = s_",
+            f"                tcw{k}[tcn{k}] = w_",
+            f"                tcn{k} += 1",
+            f"for i_ in range(tcn{k}):",
+            f"    s_ = tcs{k}[i_]",
+            "    journal(count, s_)",
+            f"    who[s_] = tco{k}",
+            f"    what[s_] = tcw{k}[i_]"]
+    lines.extend(ind + x for x in out)
+
+
 @ludeme("fromTo")
 class FromTo(Moves):
     """`(fromTo (from <site|region>) (to <site|region> [if:] [(apply ...)]) [count:] [copy:]

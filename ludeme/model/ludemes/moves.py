@@ -2270,7 +2270,7 @@ def made_before_applied(lud, inner, lines: list[str], thens: dict[str, list[str]
 # The state a compiled line reads (`_on_snapshot` renames it), the state arrays a write
 # statement starts with (its target, kept), and a line that writes a subscript of the state.
 _STATE_NAME = re.compile(r"\b(who|what|count|sc|phase)\b")
-_TARGET_ARGS = {"pend_add": 1, "rem_add": 1, "rem_forget": 1, "rem_clear": 1}
+_TARGET_ARGS = {"pend_add": 1, "rem_add": 1, "rem_forget": 1, "rem_clear": 1, "journal": 1}
 _SUBSCRIPT_WRITE = re.compile(r"((?:who|what|count|sc)\[[^\]]*\](?:, sc\[[^\]]*\])*)"
                               r"(\s*[-+]?=(?!=)\s*)")
 _CALL_STATEMENT = re.compile(r"\w+\(")

@@ -1178,7 +1178,7 @@ def _literal_static(src, lud):
 def _literal_sites(src, lud):
     """A named region, or a player's: one list, or one per mover."""
     if not (lud.items is None and lud.player is None and lud.role in (None, "Mover")
-            and not lud.sites or (lud.role and _fixed_player(lud.role))
+            and not lud.sites and lud.array is None or (lud.role and _fixed_player(lud.role))
             or _literal_static(src, lud) or _player_of_mover(lud)):
         raise Unsupported(lud)
     sites, by_mover = src.sites_by_mover(src.env.compile(lud))
@@ -1732,8 +1732,14 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
     if lud.container not in (None, "Board", 0) and not in_hand and not by_index:
         raise Unsupported(lud, f"in the container {lud.container}")
     if not isinstance(lud.by, str):
-        raise Unsupported(lud, "by (player ...)")
-    if lud.by == "All":
+        # one player by number (`_by_players`): a piece of theirs at the site
+        if src.game.stacking:
+            raise Unsupported(lud, "by (player ...) in a stacking game")
+        if lud.component is not None or lud.components or lud.top is False:
+            raise Unsupported(lud, "by (player ...) with component: or top:")
+        pid = src.int_expr(lud.by).replace("{", "{{").replace("}", "}}")
+        test = f"(what[{{s}}] != 0 and who[{{s}}] == {pid})"
+    elif lud.by == "All":
         # Every owner, the neutral and shared ones too (as the reference): any piece (on
         # stacks, any top piece: every level's owner is one of them).
         test = "what[{s}] != 0"
