@@ -1,9 +1,9 @@
 """Compiled forms of consequents: (if ...), (and ...), (add ...), (set Score ...) and
 (addScore ...) with a (then ...) of their own, (forEach Group ...), (priority ...), (pass),
 (while ...), (forEach Piece <moves>), (remember Value ...) with (then ...), (forEach Site
-...) with (then ...) after a removal, (take Control ...); (intersection ...) reading
-(site); (sites Occupied by:(player <n>)): hand-written games give the same rows on both
-backends, and the rule they exercise acts."""
+...) with (then ...) after a removal, (take Control ...), (attract ...); (intersection ...)
+reading (site); (sites Occupied by:(player <n>)): hand-written games give the same rows on
+both backends, and the rule they exercise acts."""
 
 import pytest
 
@@ -274,6 +274,20 @@ CONVERTS_GAME = """
 """
 
 
+# A disc placed draws the discs along each line from it (orthogonal or diagonal) up next
+# to it, closing the gaps ((attract ...) as a consequent). Four in a line win; a full
+# board is a draw.
+MAGNETS_GAME = """
+(game "Magnets"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty)) (then (attract (from (last To))))))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, and some games run past the sixteen placements (discs were removed).
     (TALLIES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 16),
@@ -306,7 +320,9 @@ CONVERTS_GAME = """
     # Both sides win.
     (PARITY_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win.
-    (CONVERTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (CONVERTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (MAGNETS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["if-with-then-as-a-consequent", "and-with-then-as-a-consequent",
          "add-with-then-as-a-consequent", "next-after-move-again-in-a-consequent",
          "for-each-group-with-if-as-a-consequent", "for-each-group-as-a-consequent",
@@ -315,6 +331,6 @@ CONVERTS_GAME = """
          "intersection-with-a-region-reading-site", "for-each-piece-as-a-consequent",
          "remember-value-with-then-as-a-consequent",
          "for-each-site-with-then-after-a-removal", "sites-occupied-by-a-player-number",
-         "take-control-as-a-consequent"])
+         "take-control-as-a-consequent", "attract-as-a-consequent"])
 def test_csq_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)
