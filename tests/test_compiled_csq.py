@@ -1,9 +1,10 @@
 """Compiled forms of consequents: (if ...), (and ...), (add ...), (set Score ...) and
 (addScore ...) with a (then ...) of their own, (forEach Group ...), (priority ...), (pass),
-(while ...), (forEach Piece <moves>), (remember Value ...) with (then ...), (forEach Site
-...) with (then ...) after a removal, (take Control ...), (attract ...); (intersection ...)
-reading (site); (sites Occupied by:(player <n>)): hand-written games give the same rows on
-both backends, and the rule they exercise acts."""
+(while ...), (forEach Piece <moves>), (remember Value ...) (an effect too) and (forEach
+Value ...) with (then ...), (forEach Site ...) with (then ...) after a removal, (take
+Control ...), (attract ...); (intersection ...) reading (site); (sites Occupied
+by:(player <n>)): hand-written games give the same rows on both backends, and the rule
+they exercise acts."""
 
 import pytest
 
@@ -288,6 +289,38 @@ MAGNETS_GAME = """
 """
 
 
+# After each disc placed, for each value from 0 to the last site's number modulo 4, a
+# disc of the opponent's on the site that many places further goes; after each removal
+# the mover scores a point ((forEach Value ...) with (then ...) as a consequent). The most
+# points win after sixteen moves.
+SWEEPS_GAME = """
+(game "Sweeps"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+           (then (forEach Value min:1 max:(+ 1 (% (last To) 4))
+                   (if (and (< (+ (last To) (value)) 25) (is Enemy (who at:(+ (last To) (value)))))
+                       (remove (+ (last To) (value))))
+                   (then (addScore Mover 1))))))
+    (end (if (>= (count Moves) 16) (byScore)))))
+"""
+
+# A disc placed remembers its site's number modulo 5, once, as a part of the placement;
+# a value remembered anew scores a point ((remember Value ... unique:) with (then ...) as
+# an effect). The most points win after twelve moves.
+NOTED_GAME = """
+(game "Noted"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty)
+                        (apply (remember Value (% (to) 5) unique:True
+                                 (then (addScore Mover 1)))))))
+    (end (if (>= (count Moves) 12) (byScore)))))
+"""
+
+
 @pytest.mark.parametrize("text,seeds,played", [
     # Both sides win, and some games run past the sixteen placements (discs were removed).
     (TALLIES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["moves"].max() > 16),
@@ -322,7 +355,11 @@ MAGNETS_GAME = """
     # Both sides win.
     (CONVERTS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win.
-    (MAGNETS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
+    (MAGNETS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (SWEEPS_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (NOTED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]))],
     ids=["if-with-then-as-a-consequent", "and-with-then-as-a-consequent",
          "add-with-then-as-a-consequent", "next-after-move-again-in-a-consequent",
          "for-each-group-with-if-as-a-consequent", "for-each-group-as-a-consequent",
@@ -331,6 +368,7 @@ MAGNETS_GAME = """
          "intersection-with-a-region-reading-site", "for-each-piece-as-a-consequent",
          "remember-value-with-then-as-a-consequent",
          "for-each-site-with-then-after-a-removal", "sites-occupied-by-a-player-number",
-         "take-control-as-a-consequent", "attract-as-a-consequent"])
+         "take-control-as-a-consequent", "attract-as-a-consequent",
+         "for-each-value-with-then-as-a-consequent", "remember-value-with-then-as-an-effect"])
 def test_csq_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)

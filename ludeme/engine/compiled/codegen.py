@@ -1233,6 +1233,7 @@ class _Probe:
         self.s.what = _NoPieces()
         self.s.last_from = self.s.last_to = UNDEFINED
         self.from_ = self.to = self.site = self.player = UNDEFINED
+        self.region = ()        # no group visited: (sites) is empty, as a context's
 
     def fill(self, what: int, n: int) -> None:
         """Every one of the `n` board sites holds a piece of kind `what` (a probe's own list,

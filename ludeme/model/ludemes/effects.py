@@ -1168,24 +1168,35 @@ def _for_computed_values(src, lud, out, ind):
 _VALUE_CONSEQUENT = "value_c"
 
 
-@emits(ForEachValue, kind="consequent", refuses=(("then", "as a consequent"),))
+@emits(ForEachValue, kind="consequent")
 def _for_each_value_consequent(src, lud, lines, ind):
     """Every move made with each value (from min: to max:, lowest first, or an int
-    array's in the reference's order), applied in that order. The reference makes them all (the bounds too) on the position before any is
-    applied: where one writes what the loop reads, the loop reads a copy of it
-    (`moves.on_position_before`). Refused inside another (forEach Value ...)."""
-    from .moves import on_position_before
+    array's in the reference's order), applied in that order. The reference makes them all
+    (the bounds too) on the position before any is applied: where one writes what the loop
+    reads, the loop reads a copy of it (`moves.made_before_applied`). Its (then ...)
+    follows each move made (`moves._counted_part`: one at most for a value), read with no
+    (value) bound. Refused inside another (forEach Value ...)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import ValueVar
+    from .moves import each_move_then, made_before_applied, then_after_move
     if src.value_written is not None:
         raise Unsupported(lud, "as a consequent inside another (forEach Value ...)")
+    after = None
+    if lud.then is not None:
+        if mentions(lud.then, (ValueVar,)):
+            raise Unsupported(lud, "with (then ...) that reads (value), as a consequent")
+        after = then_after_move(src, lud)
     loop = [f"for {_VALUE_CONSEQUENT} in {_values_sequence(src, lud)}:"]
+    thens: dict[str, list[str]] = {}
     src.value_written = _VALUE_CONSEQUENT
     try:
-        src.consequent(lud.generator, loop, "    ")
+        loop += each_move_then(src, lud, lud.generator, after, thens)
     finally:
         src.value_written = None
     loop.append("    pass")
-    loop = on_position_before(lud, lud.generator, loop, "whose moves read what an earlier "
-                              "value's changed (the reference reads the position before any)")
+    loop = made_before_applied(lud, lud.generator, loop, thens, "whose moves read what an "
+                               "earlier value's changed (the reference reads the position "
+                               "before any)")
     lines.extend(ind + x for x in loop)
 
 

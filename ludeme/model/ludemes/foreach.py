@@ -4,8 +4,6 @@ end-rule form of forEach Player is in `game`."""
 
 from __future__ import annotations
 
-import itertools
-
 from .base import DirWord, IntFn, Moves, Other, P, Region, SiteType, ludeme
 from ludeme.engine.compiled.emit import emits
 from ludeme.engine.compiled.unsupported import Unsupported
@@ -143,9 +141,6 @@ def _for_each_player_consequent(src, lud, lines, ind):
     lines.extend(ind + x for x in loop)
 
 
-# A number for each (forEach Group ...)'s place of its consequents' lines in its loop.
-_MARKERS = itertools.count()
-
 # The lines of a (forEach Group ...) that keep the group it visits in `sc` (`Source.group_block`).
 _GROUP_SET = ["sc[GRPN] = len(gb_)", "sc[GRP:GRP + len(gb_)] = gb_",
               "sc[GRPM:GRPM + N_GRP] = 0", "sc[GRPM + gb_] = 1"]
@@ -162,7 +157,7 @@ def _for_each_group_consequent(src, lud, lines, ind):
     follows each move made (`moves._counted_part`: one at most for a group), read with
     (from) and (to) undefined and no group as (sites)."""
     from .groups import flood_lines, step_tables
-    from .moves import SNAPSHOT, _counted_part, made_before_applied, then_after_move
+    from .moves import SNAPSHOT, each_move_then, made_before_applied, then_after_move
     if lud.type not in (None, src.env.board.site_type):
         raise Unsupported(lud, "on other site types")
     if src.group_bound:
@@ -202,18 +197,11 @@ def _for_each_group_consequent(src, lud, lines, ind):
             "                checked[queue[i]] = True",
             "    return gs, go[:ng + 1], gf[:ng], gt[:ng]", ""])
     src.group_block()
-    body: list[str] = []
     after = then_after_move(src, lud) if lud.then is not None else None
     thens: dict[str, list[str]] = {}
     src.group_bound = True
     try:
-        if after is None:
-            src.consequent(lud.moves, body, "    ")
-        else:
-            body, then = _counted_part(src, lud, lud.moves, after, "    ")
-            marker = f"AFTER_GROUP_MOVE_{next(_MARKERS)}"
-            thens[marker] = [x[4:] for x in then]
-            body.append("    " + marker)
+        body = each_move_then(src, lud, lud.moves, after, thens)
     finally:
         src.group_bound = False
     loop = [f"gs_, go_, gf_, gt_ = {src.helper(make)}(who, what, count, sc, phase, frm, to)",

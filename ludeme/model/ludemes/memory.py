@@ -462,10 +462,15 @@ def _remember_lines(src, lud, lines, ind, after=()):
 
 @emits(RememberValue, SetRememberValue, kind="consequent")
 def _remember_consequent(src, lud, lines, ind):
-    """As its effect (`_remember_lines`), its (then ...) after the move, where one is made."""
+    """`_remember_lines`, its (then ...) after the move, where one is made (as an effect
+    too: the reference nests a move with consequents, which run right after its actions)."""
     from .moves import then_after_move
     after = then_after_move(src, lud) if lud.then is not None else ()
     _remember_lines(src, lud, lines, ind, after)
+
+
+emits(RememberValue, SetRememberValue, kind="effect")(
+    lambda src, lud, body: _remember_consequent(src, lud, body, ""))
 
 
 def _forget_lines(src, lud, lines, ind):
@@ -486,13 +491,11 @@ def _forget_lines(src, lud, lines, ind):
 
 
 emits(ForgetValue, kind="consequent", refuses=_AS_PART)(_forget_lines)
-for _cls, _lines in ((RememberValue, _remember_lines), (SetRememberValue, _remember_lines),
-                     (ForgetValue, _forget_lines)):
-    emits(_cls, kind="effect", refuses=_AS_PART)(
-        lambda src, lud, body, _lines=_lines: _lines(src, lud, body, ""))
+emits(ForgetValue, kind="effect", refuses=_AS_PART)(
+    lambda src, lud, body: _forget_lines(src, lud, body, ""))
 
 
-@emits(RememberValue, SetRememberValue, kind="one_move", refuses=_AS_PART)
+@emits(RememberValue, SetRememberValue, kind="one_move")
 def _remember_one_move(src, lud):
     """A value remembered is one move; with unique:, none where it holds and the value
     already is remembered (`_Remember.compile`)."""

@@ -2243,6 +2243,20 @@ def on_position_before(lud, inner, lines: list[str], why: str) -> list[str]:
     return [SNAPSHOT] + _on_snapshot(lud, lines, why)
 
 
+def each_move_then(src, lud, moves, after, thens: dict[str, list[str]]) -> list[str]:
+    """The body (at indent 4) of a loop that makes `moves` as a consequent each time; with
+    `after` (a (then ...)'s lines), a marker line where they go after each move made
+    (`_counted_part`), their lines put in `thens` (for `made_before_applied`)."""
+    if after is None:
+        body: list[str] = []
+        src.consequent(moves, body, "    ")
+        return body
+    body, then = _counted_part(src, lud, moves, after, "    ")
+    marker = f"AFTER_MOVE_{next(_AFTER_NAMES)}"
+    thens[marker] = [x[4:] for x in then]
+    return body + ["    " + marker]
+
+
 def made_before_applied(lud, inner, lines: list[str], thens: dict[str, list[str]],
                         why: str) -> list[str]:
     """As `on_position_before`, for a loop whose moves are each followed by consequents
