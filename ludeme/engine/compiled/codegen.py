@@ -178,6 +178,8 @@ class Source:
         # A rule swaps the players' seats ((swap Players ...)): the order is in the key
         self.swaps_players = False
         self.pending = False                   # a ludeme reads or sets pending values
+        self.grp = False                       # (forEach Group ...) keeps its group in sc
+        self.group_bound = False               # `(sites)` is the group of a (forEach Group ...)
         self.reads_all_passed = False          # a rule reads (all Passed)
         # A (max Captures) counts the removals of each move (`captures_of`): every removal
         # statement ticks `sc[NREM]` (`_counted_removals`)
@@ -254,6 +256,12 @@ class Source:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
         the last site, and their number in `sc[PENDN]`), emptied before each move."""
         self.pending = True
+
+    def group_block(self) -> None:
+        """The kernels keep the group a (forEach Group ...) visits, `(sites)` (`sc[GRPN]`
+        sites in increasing order from `sc[GRP]`, `sc[GRPM + s]` whether site s is one of
+        them), emptied once the groups are visited."""
+        self.grp = True
 
     def active_players(self) -> str:
         """Where the kernels keep whether each player is still active (`sc[ACTV + p]`, a copy
@@ -981,7 +989,9 @@ class Source:
         if not thens:
             return []
         lines = ["frm = -1", "to = -1"]
-        for then in thens:
+        for i, then in enumerate(thens):
+            if i:       # the next player as an earlier consequent left it ((moveAgain), ...)
+                lines.append("nxt = sc[NEXT]")
             emit("then", self, then, lines)
         return lines
 
@@ -1164,7 +1174,7 @@ SITE_CLEAR = "site_clear(who, what, count, {site})"
 # The statements of effect lines by the engine's code of the action each makes
 # (`Source.action_codes`), and the calls of helper kernels (`Source.with_helpers`).
 _CODED_ACTION = re.compile(
-    r"\b(?P<add>site_add)(_st)?\(|\b(?P<remove>site_clear|site_remove)(_st)?\("
+    r"\b(?P<add>site_add)(?:_st)?\(|\b(?P<remove>site_clear|site_remove)(?:_st)?\("
     r"|\b(?P<move>site_move\w*|stack_move_stack)\(|\b(?P<pending>pend_add)\("
     r"|\b(?P<remember>rem_add)\(|\b(?P<forget>rem_forget|rem_clear)\("
     r"|sc\[(?P<var>VARS) \+|sc\[(?P<state>STATE) \+ [^\]]+\] = |sc\[(?P<score>SCORE) \+"
@@ -1327,6 +1337,7 @@ class _Probe:
         self.s.what = _NoPieces()
         self.s.last_from = self.s.last_to = UNDEFINED
         self.from_ = self.to = self.site = self.player = UNDEFINED
+        self.region = ()        # no group visited: (sites) is empty, as a context's
 
     def fill(self, what: int, n: int) -> None:
         """Every one of the `n` board sites holds a piece of kind `what` (a probe's own list,
@@ -1628,6 +1639,7 @@ def _generate(game, s0, src: Source) -> str:
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
         n_cov=n_sites if game.large_pieces else 0,
         n_hidden=_hidden_size(game),
+        n_grp=game.total_sites if src.grp else 0,
         n_rem=len(src.remembered),
         rem_w=game.total_sites if src.remembered else 0,
         rem_cap=4 * game.total_sites + 16 if src.remembered and src.remembered_order else 0,
@@ -2208,7 +2220,11 @@ NREM = HID + N_HID             # sc[NREM]: removals counted (a (max Captures)'s 
 LBN = NREM + {n_removed}       # sc[LBN]: how many sites the last decision hopped over
 LBS = LBN + 1                  # sc[LBS + i]: the i-th of them ((last Between); -1 in sc[LBN]
 N_LBS = {n_last_between}                  # after a slide or a shot, which keep none)
-SC_SIZE = LBN + (N_LBS + 1 if N_LBS else 0)
+GRPN = LBN + (N_LBS + 1 if N_LBS else 0)  # sc[GRPN]: the sites of the group a (forEach
+GRP = GRPN + 1                # Group ...) visits; sc[GRP + i]: the i-th of them in
+N_GRP = {n_grp}               # increasing order
+GRPM = GRP + N_GRP            # sc[GRPM + s]: site s is one of them
+SC_SIZE = GRPM + N_GRP
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}

@@ -3,6 +3,7 @@ region, `(byScore ...)`."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
@@ -16,7 +17,7 @@ from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Regio
 from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import (MoveAdd, _add_moves, _inserted, _moving_action, _side_effect, _then,
-                    _sites_of, added_piece, placed, typed_site, typed_sites_fn)
+                    _sites_of, added_piece, moves_made, placed, typed_site, typed_sites_fn)
 
 
 @ludeme("claim")
@@ -150,6 +151,59 @@ class TakeControl(Moves):
                     out.append(Move(site, site, s.mover, [(A_FLIP, site, to, what)], then))
             return out
         return take
+
+
+@emits(TakeControl, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+def _take_control_consequent(src, lud, lines, ind):
+    """`TakeControl.compile`'s moves, listed first (the sites in increasing order, each
+    once), then applied: each piece of the player of:, on the site or region given (every
+    site by default), becomes the component of the same name owned by the player by:, where
+    there is one (a table per kind and new owner)."""
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, "on other site types")
+    if lud.at is not None and lud.to is not None:
+        raise Unsupported(lud, "with at: and to:")
+    if src.game.stacking:
+        raise Unsupported(lud, "in a stacking game")
+    comps = src.game.components
+    owners = range(src.game.num_players + 2)
+    same = src.table([[0] * len(owners)] + [[next(
+        (c.index for c in comps[1:] if c.owner == p and
+         name_without_number(c.name) == name_without_number(comp.name)), 0)
+        for p in owners] for comp in comps[1:]])
+
+    def player(x):
+        return src.int_expr(x) if isinstance(x, IntFn) else src.role_expr(x, lud)
+    n = src.env.total_sites
+    mine = "True" if lud.of == "All" else f"who[s_] == {player(lud.of)}"
+    k = next(_SITE_THENS)
+    out = [f"tco{k} = {player(lud.by)}", f"tcm{k} = np.zeros({n}, np.bool_)"]
+    if lud.at is not None:
+        out += [f"tca{k} = {src.int_expr(lud.at)}", f"if 0 <= tca{k} < {n}:",
+                f"    tcm{k}[tca{k}] = True"]
+    elif lud.to is not None:
+        seq, flt = src.region_sites(lud.to)
+        out += [f"for site in {seq}:",
+                f"    if 0 <= site < {n}" + (f" and {flt('site')}:" if flt else ":"),
+                f"        tcm{k}[site] = True"]
+    else:
+        out.append(f"tcm{k}[:] = True")
+    out += [f"tcs{k} = np.empty({n}, np.int64)", f"tcw{k} = np.empty({n}, np.int64)",
+            f"tcn{k} = 0",
+            f"if 0 <= tco{k} < {len(owners)}:",
+            f"    for s_ in range({n}):",
+            f"        if tcm{k}[s_] and what[s_] != 0 and {mine}:",
+            f"            w_ = {same}[what[s_], tco{k}]",
+            "            if w_ != 0:",
+            f"                tcs{k}[tcn{k}] = s_",
+            f"                tcw{k}[tcn{k}] = w_",
+            f"                tcn{k} += 1",
+            f"for i_ in range(tcn{k}):",
+            f"    s_ = tcs{k}[i_]",
+            "    journal(count, s_)",
+            f"    who[s_] = tco{k}",
+            f"    what[s_] = tcw{k}[i_]"]
+    lines.extend(ind + x for x in out)
 
 
 @ludeme("fromTo")
@@ -556,6 +610,21 @@ class While(Moves):
         return while_
 
 
+@emits(While, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+def _while_consequent(src, lud, lines, ind):
+    """`While.compile` applied: while the condition holds, the moves made (each round's on
+    the position before any of them is applied, as any consequent's) applied in turn. The
+    reference applies them on a copy, then each again, with its consequents, on the
+    position itself: the same writes in the same order. More rounds than the reference
+    allows stop the game as it does."""
+    k = len(lines)
+    lines += [f"{ind}wr{k} = 0", f"{ind}while {src.bool_expr(lud.condition)}:"]
+    src.consequent(lud.moves, lines, ind + "    ")
+    lines += [f"{ind}    wr{k} += 1", f"{ind}    if wr{k} > {While.MAX_ROUNDS}:",
+              f"{ind}        raise ValueError('(while ...) never ends: its condition stays "
+              "true')"]
+
+
 @emits(Do, kind="moves")
 def _do_moves(src, lud, out, ind):
     """`(do <moves> ifAfterwards:<cond>)`: the moves after which the condition holds, each
@@ -903,7 +972,7 @@ def _do_consequent(src, lud, lines, ind):
     """`(do <moves> next:<moves>)` as a consequent: each next move (generated once the first
     moves are applied) is applied with the first moves' actions before its own, then its
     consequents and the (do ...)'s (then ...); with no next move, nothing is applied. The
-    next moves are counted on the position after the first ones (`_moves_made`): where
+    next moves are counted on the position after the first ones (`moves.moves_made`): where
     there may be several, the first moves must only set variables (the settings, made once,
     count as actions once per next move, as the reference applies them again)."""
     if lud.ifAfterwards is not None:
@@ -975,7 +1044,7 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
     from ludeme.engine.compiled.codegen import counted_actions
     if lud.next is None:
         raise Unsupported(lud, f"without next: {where}")
-    made = _moves_made(src, lud.next)
+    made = moves_made(src, lud.next)
     if made is None:
         raise Unsupported(lud, f"{where} whose next: moves are not counted")
     count, most, always = made
@@ -1024,35 +1093,6 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
         "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
         src.context(local=()), *("    " + x for x in body), "    return", ""]))
     lines.append(f"{ind}{kernel}(who, what, count, sc, phase, frm, to, btw)")
-
-
-def _moves_made(src, lud):
-    """How many moves `lud` makes as a consequent on the position now: (an integer
-    expression, the most it can make, whether it always makes that many), or None where
-    unknown. (and ...), (or ...) and (if ...) add up or choose among their parts' counts;
-    another ludeme needs its `one_move` form (a condition for one move, else none)."""
-    from .moves import MovesAnd, MovesIf, MovesOr
-    if type(lud) in (MovesAnd, MovesOr) and lud.then is None:
-        parts = [_moves_made(src, m) for m in list(lud.moves) + list(lud.more or [])]
-        if any(p is None for p in parts):
-            return None
-        return ("(" + " + ".join(p[0] for p in parts) + ")", sum(p[1] for p in parts),
-                all(p[2] for p in parts))
-    if type(lud) is MovesIf and lud.then is None:
-        a = _moves_made(src, lud.then_)
-        b = _moves_made(src, lud.else_) if lud.else_ is not None else ("0", 0, False)
-        if a is None or b is None:
-            return None
-        same = a[2] and b[2] and a[1] == b[1]
-        return f"({a[0]} if {src.bool_expr(lud.cond)} else {b[0]})", max(a[1], b[1]), same
-    if type(lud) is Do and lud.next is not None and lud.ifAfterwards is None:
-        # its next moves, counted after its first ones: known here only when always the same
-        inner = _moves_made(src, lud.next)
-        return inner if inner is not None and inner[2] else None
-    if lookup("one_move", lud) is None:
-        return None
-    cond = emit("one_move", src, lud)
-    return ("1", 1, True) if cond == "True" else (f"(1 if {cond} else 0)", 1, False)
 
 
 @ludeme("all", "Passed")
@@ -1256,24 +1296,35 @@ _VALUE_OFFSET = 1 << 31
 _VALUE_CONSEQUENT = "value_c"
 
 
-@emits(ForEachValue, kind="consequent", refuses=(("then", "as a consequent"),))
+@emits(ForEachValue, kind="consequent")
 def _for_each_value_consequent(src, lud, lines, ind):
     """Every move made with each value (from min: to max:, lowest first, or an int
-    array's in the reference's order), applied in that order. The reference makes them all (the bounds too) on the position before any is
-    applied: where one writes what the loop reads, the loop reads a copy of it
-    (`moves.on_position_before`). Refused inside another (forEach Value ...)."""
-    from .moves import on_position_before
+    array's in the reference's order), applied in that order. The reference makes them all
+    (the bounds too) on the position before any is applied: where one writes what the loop
+    reads, the loop reads a copy of it (`moves.made_before_applied`). Its (then ...)
+    follows each move made (`moves._counted_part`: one at most for a value), read with no
+    (value) bound. Refused inside another (forEach Value ...)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .ints import ValueVar
+    from .moves import each_move_then, made_before_applied, then_after_move
     if src.value_written is not None:
         raise Unsupported(lud, "as a consequent inside another (forEach Value ...)")
+    after = None
+    if lud.then is not None:
+        if mentions(lud.then, (ValueVar,)):
+            raise Unsupported(lud, "with (then ...) that reads (value), as a consequent")
+        after = then_after_move(src, lud)
     loop = [f"for {_VALUE_CONSEQUENT} in {_values_sequence(src, lud)}:"]
+    thens: dict[str, list[str]] = {}
     src.value_written = _VALUE_CONSEQUENT
     try:
-        src.consequent(lud.generator, loop, "    ")
+        loop += each_move_then(src, lud, lud.generator, after, thens)
     finally:
         src.value_written = None
     loop.append("    pass")
-    loop = on_position_before(lud, lud.generator, loop, "whose moves read what an earlier "
-                              "value's changed (the reference reads the position before any)")
+    loop = made_before_applied(lud, lud.generator, loop, thens, "whose moves read what an "
+                               "earlier value's changed (the reference reads the position "
+                               "before any)")
     lines.extend(ind + x for x in loop)
 
 
@@ -1404,7 +1455,7 @@ def _for_each_site_consequent(src, lud, lines, ind):
     """Every move made with each site of the region, applied in that order. The reference
     makes them all (the region too) on the position before any is applied: where one
     writes what the loop reads, the loop reads a copy of it (`moves.on_position_before`)."""
-    from .moves import SNAPSHOT, _has_then, _on_snapshot, on_position_before
+    from .moves import SNAPSHOT, _has_then, _on_snapshot, on_position_before, then_after_move
     why = "whose moves read what an earlier site's changed (the reference reads the " \
           "position before any)"
     body: list[str] = ["if site >= 0:", "    to = site"]
@@ -1424,21 +1475,24 @@ def _for_each_site_consequent(src, lud, lines, ind):
     # consequents read the position itself. A site's move is known made by its actions.
     if not at_most_one_move(lud.generator) or _has_then(lud.generator):
         raise Unsupported(lud, "with (then ...) after moves that may be several at a site")
-    then: list[str] = ["frm = -1", "to = -1"]
-    emit("then", src, lud.then, then)
+    then = then_after_move(src, lud)    # a kernel of its own: its locals kept apart
+    k = next(_SITE_THENS)
     out = [SNAPSHOT]
     for line in _on_snapshot(lud, loop, why):
         body = line.lstrip()
         pad = line[:len(line) - len(body)]
         if body == _BEFORE_MOVE:
-            out.append(pad + "na_site = sc[NUM_ACTIONS]")
+            out.append(pad + f"na_site{k} = sc[NUM_ACTIONS]")
         elif body == _AFTER_MOVE:
-            out += [pad + "if sc[NUM_ACTIONS] != na_site:", *(pad + "    " + x for x in then),
-                    pad + "    to = site"]
+            out += [pad + f"if sc[NUM_ACTIONS] != na_site{k}:",
+                    *(pad + "    " + x for x in then), pad + "    to = site"]
         else:
             out.append(line)
     lines.extend(ind + x for x in out)
 
+
+# A number for each (forEach Site ...) with consequents: their locals kept apart.
+_SITE_THENS = itertools.count()
 
 # The places of a (forEach Site ...)'s consequents' lines in its loop (`_on_snapshot` keeps
 # them as they are).
@@ -1447,10 +1501,11 @@ _BEFORE_MOVE, _AFTER_MOVE = "BEFORE_SITE_MOVE", "AFTER_SITE_MOVE"
 
 def at_most_one_move(m) -> bool:
     """Whether a ludeme makes one move at most, whose consequents read neither (last From)
-    nor (last To): (moveAgain), (fromTo ...) between two sites, an (if ...) of them."""
+    nor (last To): (moveAgain), (fromTo ...) between two sites, a (remove ...) of one
+    site, an (if ...) of them."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import LastFrom, LastTo
-    from .moves import MoveAgain, MovesIf
+    from .moves import MoveAgain, MovesIf, RemoveEffect
     if m is None or type(m) is MoveAgain:
         return True
     if type(m) is MovesIf:
@@ -1458,6 +1513,9 @@ def at_most_one_move(m) -> bool:
     if type(m) is FromTo:
         return not isinstance(m.from_.site, Region) and not isinstance(m.to.site, Region) \
             and (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
+    if type(m) is RemoveEffect:     # one move where the site holds a piece
+        return isinstance(m.where, IntFn) and \
+            (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
     return False
 
 
@@ -1498,21 +1556,33 @@ def _priority_moves(src, lud, out, ind):
                 out.append(f"{ind}pass")
 
 
-@emits(Priority, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+@emits(Priority, kind="consequent")
 def _priority_consequent(src, lud, lines, ind):
-    """The first list that makes a move on the position now, applied (as `Priority.compile`
-    gives its moves): each list's count of moves (`_moves_made`) read in turn until one
-    makes some; refused where a list's count is not known here."""
+    """The moves of the first list that makes some, applied (`Priority.compile`): each
+    list's moves counted on the position before any is applied (`moves.moves_made`), the
+    last one's not needed; a (then ...) follows each move made (`moves._counted_part`)."""
+    from .moves import _counted_part, then_after_move
     lists = list(lud.lists) + ([lud.second] if lud.second is not None else [])
+    after = then_after_move(src, lud) if lud.then is not None else None
     for i, moves in enumerate(lists):
-        made = _moves_made(src, moves)
+        last = i + 1 == len(lists)
+        if after is not None:
+            own, then = _counted_part(src, lud, moves, after, ind + ("" if last else "    "))
+            body = own + then
+        else:
+            body = []
+            src.consequent(moves, body, ind + ("" if last else "    "))
+        if last:
+            lines += body
+            break
+        made = moves_made(src, moves)
         if made is None:
-            raise Unsupported(lud, "as a consequent, with a list whose moves are not "
-                                   "counted here")
-        body: list[str] = []
-        src.consequent(moves, body, ind + "    ")
-        lines.append(f"{ind}{'if' if i == 0 else 'elif'} {made[0]} > 0:")
-        lines.extend(body or [f"{ind}    pass"])
+            raise Unsupported(lud, "as a consequent, with a list whose moves are not counted")
+        lines.append(f"{ind}if {made[0]} > 0:")
+        lines += body
+        lines.append(f"{ind}else:")
+        ind += "    "
+        lines.append(f"{ind}pass")
 
 
 @emits(Min, Max, kind="int")
@@ -1743,6 +1813,21 @@ def _from_to_as_moves(src, lud, out, ind):
     _from_to_moves(src, lud, out, ind, occupied="(what[frm] > 0 or count[frm] > 0)")
 
 
+@emits(FromTo, kind="one_move", refuses=("copy", "mover"))
+def _from_to_one_move(src, lud):
+    """One site to one site, without a condition: one move where the origin holds a piece
+    (a count of them) and the destination is a site (`FromTo.compile`)."""
+    fr, to = lud.from_, lud.to
+    refuse(fr, "if_")
+    refuse(to, "level", ("if_", "with (to if:...)"))
+    if not isinstance(fr.site, (IntFn, type(None))) or not isinstance(to.site, (IntFn, type(None))):
+        raise Unsupported(lud, "from or to a region, as one move")
+    f = src.int_expr(fr.site) if fr.site is not None else "frm"
+    t = src.int_expr(to.site) if to.site is not None else "to"
+    return (f"(0 <= {f} < TOTAL and (what[{f}] > 0 or count[{f}] > 0)"
+            f"{typed_site(src, fr, f)} and {t} >= 0{typed_site(src, to, t)})")
+
+
 @emits(ByScore, kind="end", refuses=("misere",))
 def _by_score_end(src, lud, out, ind):
     """Each final score set in turn (a later one may read an earlier one), then the ranks."""
@@ -1753,13 +1838,13 @@ def _by_score_end(src, lud, out, ind):
 
 
 @emits(AddEffect, kind="effect", refuses=(("then", "with (then ...) as an effect"),))
-def _add_effect(src, lud, body):
+def _add_effect(src, lud, body, after=()):
     """`(add (piece ...) (to <site|region> [if:]) [count:])` applied at once: as the
     reference generates the placements, then applies them, the piece and `count:` are read
     first (with (to) as it was), then the sites where the condition holds with `(to)` on
     each are listed, then the piece is placed on each of them (a kind of 0 or less places
-    nothing). Its own (then ...) (as a consequent, on one site) follows the placement, with
-    (from) and (to) undefined (as the reference applies a nested move)."""
+    nothing). `after`: lines applied after each placement (its (then ...), as a
+    consequent: `_add_consequent`)."""
     to = lud.to
     if to.apply is not None and not isinstance(to.site, IntFn):
         # the reference lists such a placement twice where the effect's if: holds
@@ -1769,7 +1854,7 @@ def _add_effect(src, lud, body):
     body += [f"ak_, ao_, an_, sa_, saf_ = {kind}, {owner}, {n}, to, frm", "if ak_ > 0:"]
     cond = typed_site(src, to, "to") + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None
                                         else "")
-    add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")])
+    add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")]) + list(after)
     if to.level is not None:
         # (to ... level:): the pieces inserted at that level, read with (to) on the site
         if not isinstance(to.site, IntFn):
@@ -1784,11 +1869,6 @@ def _add_effect(src, lud, body):
         side: list[str] = []
         _apply_lines(src, to.apply, side)
         add = ["asf_ = frm", "frm = to", *side, "frm = asf_", *add]
-    if lud.then is not None:
-        if not isinstance(to.site, IntFn):
-            raise Unsupported(lud, "with (then ...) over a region")
-        add += ["frm = -1", "to = -1"]
-        emit("then", src, lud.then, add)
     if isinstance(to.site, IntFn):
         body += [f"    to = {src.int_expr(to.site)}",
                  f"    if 0 <= to < TOTAL{cond}:", *(f"        {x}" for x in add)]
@@ -1818,4 +1898,17 @@ def _add_one_move(src, lud):
 emits(AddEffect, kind="moves", refuses=("count",))(_add_moves)
 
 
-emits(AddEffect, kind="consequent")(effect_as_consequent(_add_effect))
+@emits(AddEffect, kind="consequent")
+def _add_consequent(src, lud, lines, ind):
+    """As its effect (`_add_effect`), its (then ...) applied after each placement, as the
+    reference appends it to each move (read with (from) and (to) undefined)."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .moves import then_after_move
+    after: list[str] = []
+    if lud.then is not None:
+        if mentions(lud.then, (AddEffect,)):    # its locals are the placement's own
+            raise Unsupported(lud, "with (then ...) that adds pieces, as a consequent")
+        after = then_after_move(src, lud)
+    body: list[str] = []
+    _add_effect(src, lud, body, after)
+    lines.extend(ind + x for x in body)

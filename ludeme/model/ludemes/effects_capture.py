@@ -450,6 +450,44 @@ class Attract(Moves):
         return attract
 
 
+@emits(Attract, kind="consequent", refuses=(("then", "as a consequent (each move it "
+                                                     "makes carries it)"),))
+def _attract_consequent(src, lud, lines, ind):
+    """`Attract.compile`'s moves, applied in turn: along each radial from the start (the
+    directions fixed by the board), the pieces after it, as the position before any move
+    holds them, each removed, then put back side by side from the site next to the start
+    outwards, in their order."""
+    from ludeme.engine.compiled.emit import refuse_stacks
+    refuse_stacks(src, lud)
+    if lud.from_ is not None:
+        refuse(lud.from_, "level", "if_", "type")
+    dirn = static_dirn(src.env, lud)
+    radials = _radials_fn(src.env, lud, dirn)
+    n = src.env.num_board_sites
+    t_lines, t_len = src.padded([[list(r) for r in radials(None, s)] for s in range(n)])
+    rays, lens = src.table(t_lines), src.table(t_len)
+    t_num = src.table([len(radials(None, s)) for s in range(n)])
+    start = src.int_expr(lud.from_.site) if lud.from_ is not None and \
+        lud.from_.site is not None else "frm"
+    d = len(ind)        # the locals of this attraction, one set per depth of nesting
+    body = [f"af_{d} = {start}",
+            f"if 0 <= af_{d} < {n}:",
+            f"    aw0_{d} = what.copy()",
+            f"    for ar_{d} in range({t_num}[af_{d}]):",
+            f"        for aj_{d} in range(1, {lens}[af_{d}, ar_{d}]):",
+            f"            at_{d} = {rays}[af_{d}, ar_{d}, aj_{d}]",
+            f"            if aw0_{d}[at_{d}] != 0:",
+            f"                {src.site_clear(f'at_{d}')}",
+            f"        ai_{d} = 1",
+            f"        for aj_{d} in range(1, {lens}[af_{d}, ar_{d}]):",
+            f"            aw_{d} = aw0_{d}[{rays}[af_{d}, ar_{d}, aj_{d}]]",
+            f"            if aw_{d} != 0:",
+            f"                ap_{d} = {rays}[af_{d}, ar_{d}, ai_{d}]",
+            f"                {src.site_add(f'ap_{d}', f'aw_{d}', f'OWNER[aw_{d}]', '1')}",
+            f"                ai_{d} += 1"]
+    lines.extend(ind + x for x in body)
+
+
 @ludeme("push")
 class Push(Moves):
     """`(push [(from <site>)] <direction> [(then ...)])`: as Ludii's Push, the piece at the

@@ -139,3 +139,90 @@ def _for_each_player_consequent(src, lud, lines, ind):
                               "whose moves read what an earlier player's changed (the "
                               "reference reads the position before any)")
     lines.extend(ind + x for x in loop)
+
+
+# The lines of a (forEach Group ...) that keep the group it visits in `sc` (`Source.group_block`).
+_GROUP_SET = ["sc[GRPN] = len(gb_)", "sc[GRP:GRP + len(gb_)] = gb_",
+              "sc[GRPM:GRPM + N_GRP] = 0", "sc[GRPM + gb_] = 1"]
+
+
+@emits(ForEachGroup, kind="consequent")
+def _for_each_group_consequent(src, lud, lines, ind):
+    """`ForEachGroup.compile` (what a group is: `groups.board_groups`): the groups of the
+    position listed first, each one's sites in increasing order, with the site it was found
+    from and the last site its condition was tested at (the reference's (from) and (to) as it
+    visits it); then each group's moves made with it as `(sites)`, applied in that order. The
+    reference makes them all on the position before any is applied: where one writes what
+    the loop reads, the loop reads a copy of it (`moves.on_position_before`). Its (then ...)
+    follows each move made (`moves._counted_part`: one at most for a group), read with
+    (from) and (to) undefined and no group as (sites)."""
+    from .groups import flood_lines, step_tables
+    from .moves import SNAPSHOT, each_move_then, made_before_applied, then_after_move
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, "on other site types")
+    if src.group_bound:
+        raise Unsupported(lud, "inside another (forEach Group ...)")
+    n, t_nb, t_len = step_tables(src, lud)
+    cond = src.bool_expr(lud.if_) if lud.if_ is not None else None
+    joins = cond if cond is not None else "who[to] == mover"
+    owners = "range(0, NP + 1)" if cond is not None else "(mover,)"
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to):",
+            src.context(local=("btw",)),
+            "    to0 = to",
+            f"    gs = np.empty({n * n}, np.int64)",
+            f"    go = np.zeros({n + 1}, np.int64)",
+            f"    gf = np.empty({n}, np.int64)",
+            f"    gt = np.empty({n}, np.int64)",
+            f"    checked = np.zeros({n}, np.bool_)",
+            "    ng = 0",
+            "    k = 0",
+            f"    for p in {owners}:",
+            f"        for at in range({n}):",
+            "            if what[at] == 0 or who[at] != p or checked[at]:",
+            "                continue",
+            "            frm = at",
+            *(["            to = at", f"            if not ({joins}):", "                continue"]
+              if cond is not None else []),
+            *("        " + x for x in flood_lines(n, t_nb, t_len, joins)),
+            "            gs[k:k + size] = np.sort(queue[:size])",
+            "            k += size",
+            "            go[ng + 1] = k",
+            "            gf[ng] = at",
+            f"            gt[ng] = {'to' if cond is not None else 'to0'}",
+            "            ng += 1",
+            "            for i in range(size):",
+            "                checked[queue[i]] = True",
+            "    return gs, go[:ng + 1], gf[:ng], gt[:ng]", ""])
+    src.group_block()
+    after = then_after_move(src, lud) if lud.then is not None else None
+    thens: dict[str, list[str]] = {}
+    src.group_bound = True
+    try:
+        body = each_move_then(src, lud, lud.moves, after, thens)
+    finally:
+        src.group_bound = False
+    loop = [f"gs_, go_, gf_, gt_ = {src.helper(make)}(who, what, count, sc, phase, frm, to)",
+            "sgf_, sgt_ = frm, to",
+            "for gi_ in range(len(gf_)):",
+            "    gb_ = gs_[go_[gi_]:go_[gi_ + 1]]",
+            *("    " + x for x in _GROUP_SET),
+            "    frm = gf_[gi_]",
+            "    to = gt_[gi_]",
+            *body,
+            "    pass",
+            "frm, to = sgf_, sgt_",
+            "sc[GRPN:GRPM + N_GRP] = 0"]
+    loop = made_before_applied(lud, lud.moves, loop, thens,
+                               "whose moves read what an earlier group's changed (the "
+                               "reference reads the position before any)")
+    if loop[0] == SNAPSHOT:         # the moves read the copy: the group is kept there too
+        out = []
+        for line in loop:
+            out.append(line)
+            if line.strip() in _GROUP_SET or line.strip() == "sc[GRPN:GRPM + N_GRP] = 0":
+                out.append(line.replace("sc[", "sc_0[", 1))
+        loop = out
+    lines.extend(ind + x for x in loop)

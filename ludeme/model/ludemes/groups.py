@@ -288,8 +288,8 @@ def step_tables(src, lud) -> tuple[int, str, str]:
 
 def flood_lines(n: int, t_nb: str, t_len: str, joins: str, on_join: tuple = ()) -> list[str]:
     """A kernel's lines that mark the group grown from `at` (`member`, `queue[:size]`) along
-    the step table (`t_nb`, `t_len`) over the sites `to` where `joins` holds; `on_join`:
-    lines run as each site joins (at indent 16)."""
+    the step table (`t_nb`, `t_len`) over the sites `to` where `joins` holds (`to` is left
+    on the last site tested); `on_join`: lines run as each site joins (at indent 20)."""
     return [f"    member = np.zeros({n}, np.bool_)",
             f"    queue = np.empty({n}, np.int64)",
             "    member[at] = True",
@@ -299,12 +299,14 @@ def flood_lines(n: int, t_nb: str, t_len: str, joins: str, on_join: tuple = ()) 
             "    while i < size:",
             "        s = queue[i]",
             f"        for j in range({t_len}[s]):",
-            f"            to = {t_nb}[s, j]",
-            f"            if not member[to] and {joins}:",
-            "                member[to] = True",
-            "                queue[size] = to",
-            "                size += 1",
-            *("                " + x for x in on_join),
+            f"            y = {t_nb}[s, j]",
+            "            if not member[y]:",
+            "                to = y",
+            f"                if {joins}:",
+            "                    member[to] = True",
+            "                    queue[size] = to",
+            "                    size += 1",
+            *("                    " + x for x in on_join),
             "        i += 1"]
 
 

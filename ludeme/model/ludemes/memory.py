@@ -447,8 +447,9 @@ def _pending_sites(src, lud):
     return "range(N_PENDING)", lambda v: f"sc[PENDING + {v}] != 0"
 
 
-def _remember_lines(src, lud, lines, ind):
-    """The value remembered once more, unless unique: holds and it already is."""
+def _remember_lines(src, lud, lines, ind, after=()):
+    """The value remembered once more, unless unique: holds and it already is; `after`:
+    lines applied after that move (its (then ...), as a consequent)."""
     block = src.remembered_block(lud.name)
     lines.append(f"{ind}rv = {src.int_expr(lud.value)}")
     if lud.unique is not None:
@@ -456,6 +457,20 @@ def _remember_lines(src, lud, lines, ind):
                      f"and sc[{block} + 1 + rv] > 0):")
         ind += "    "
     lines.append(f"{ind}rem_add(sc, {block}, rv)")
+    lines.extend(ind + x for x in after)
+
+
+@emits(RememberValue, SetRememberValue, kind="consequent")
+def _remember_consequent(src, lud, lines, ind):
+    """`_remember_lines`, its (then ...) after the move, where one is made (as an effect
+    too: the reference nests a move with consequents, which run right after its actions)."""
+    from .moves import then_after_move
+    after = then_after_move(src, lud) if lud.then is not None else ()
+    _remember_lines(src, lud, lines, ind, after)
+
+
+emits(RememberValue, SetRememberValue, kind="effect")(
+    lambda src, lud, body: _remember_consequent(src, lud, body, ""))
 
 
 def _forget_lines(src, lud, lines, ind):
@@ -475,21 +490,18 @@ def _forget_lines(src, lud, lines, ind):
         lines.append(f"{ind}        rem_clear(sc, REM + rk * REM_STRIDE)")
 
 
-for _cls, _lines in ((RememberValue, _remember_lines), (SetRememberValue, _remember_lines),
-                     (ForgetValue, _forget_lines)):
-    emits(_cls, kind="consequent", refuses=_AS_PART)(_lines)
-    emits(_cls, kind="effect", refuses=_AS_PART)(
-        lambda src, lud, body, _lines=_lines: _lines(src, lud, body, ""))
+emits(ForgetValue, kind="consequent", refuses=_AS_PART)(_forget_lines)
+emits(ForgetValue, kind="effect", refuses=_AS_PART)(
+    lambda src, lud, body: _forget_lines(src, lud, body, ""))
 
 
-@emits(RememberValue, SetRememberValue, kind="one_move", refuses=_AS_PART)
+@emits(RememberValue, SetRememberValue, kind="one_move")
 def _remember_one_move(src, lud):
-    """One move, unless unique: holds and the value already is remembered (no action, no
-    move: `_Remember.compile`)."""
+    """A value remembered is one move; with unique:, none where it holds and the value
+    already is remembered (`_Remember.compile`)."""
     if lud.unique is None:
         return "True"
-    block = src.remembered_block(lud.name)
-    v = src.int_expr(lud.value)
+    block, v = src.remembered_block(lud.name), src.int_expr(lud.value)
     return (f"(not ({src.bool_expr(lud.unique)} and 0 <= {v} < REM_W "
             f"and sc[{block} + 1 + {v}] > 0))")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -14,7 +15,7 @@ from ludeme.engine.stores import TOP
 from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, layer_of, layer_site, lazy_moves, ludeme
 from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_GIVEN, LV_NONE, LV_PAIR,
                                          LV_SUB, LV_TOP, Unsupported, effect_as_consequent, emit,
-                                         emits, part_of,
+                                         emits, lookup, part_of,
                                          reads_params_only_from, refuse)
 from ..roles import DYNAMIC_WORDS
 from .literals import IntConst
@@ -2202,10 +2203,12 @@ emits(RemoveEffect, kind="consequent")(effect_as_consequent(_remove_effect))
 
 @emits(RemoveEffect, kind="one_move", refuses=("level", "type"))
 def _remove_one_move(src, eff):
-    """A removal at one site is one move where the site holds a piece (of a region, where
-    one of its sites does: not given this form)."""
+    """A removal at one site is one move where the site holds a piece; of a region, one
+    move where one of its sites does (`RemoveEffect.compile`: its removals together)."""
     if not isinstance(eff.where, IntFn):
-        raise Unsupported(eff, "on a region, as one move")
+        return src._loop_kernel(eff.where, ["    hit = False"],
+                                ["if 0 <= site < TOTAL and what[site] > 0:", "    hit = True"],
+                                "hit")
     rs = src.int_expr(eff.where)
     return f"({rs} >= 0 and what[{rs}] > 0)"
 
@@ -2220,6 +2223,20 @@ def _then_lines(src, then, lines):
         src.consequent(then.moves, lines, "")
     finally:
         src.in_then, src.pips_bound, src.move_tag, src.move_tag_packed = saved
+
+
+@emits(PassEffect, kind="consequent")
+def _pass_consequent(src, lud, lines, ind):
+    """Its one action, which changes nothing (`PassEffect.compile`), then its (then ...)."""
+    lines.append(f"{ind}sc[NUM_ACTIONS] += 1")
+    if lud.then is not None:
+        lines.extend(ind + x for x in then_after_move(src, lud))
+
+
+@emits(PassEffect, kind="one_move")
+def _pass_one_move(src, lud):
+    """`(pass)` as an effect is always one move."""
+    return "True"
 
 
 @emits(MoveAgain, kind="consequent")
@@ -2239,25 +2256,20 @@ def _again_one_move(src, lud):
     return "True"
 
 
-@emits(PassEffect, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
-def _pass_consequent(src, lud, lines, ind):
-    """`(pass)` applied after a move: its one action changes nothing but is counted."""
-    lines.append(f"{ind}sc[NUM_ACTIONS] += 1")
-
-
 emits(PassEffect, kind="effect", refuses=(("then", "with (then ...) as an effect"),))(
     lambda src, lud, body: _pass_consequent(src, lud, body, ""))
-emits(PassEffect, kind="one_move", refuses=(("then", "with (then ...) as an effect"),))(
-    lambda src, lud: "True")     # its one move, always
 
 
-@emits(MovesIf, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+@emits(MovesIf, kind="consequent")
 def _if_consequent(src, lud, lines, ind):
+    """The moves of the branch the condition chooses applied; a (then ...) follows each
+    of them (`then_after_each`), none where the branch makes none."""
+    after = then_after_move(src, lud) if lud.then is not None else None
     lines.append(f"{ind}if {src.bool_expr(lud.cond)}:")
-    src.consequent(lud.then_, lines, ind + "    ")
+    then_after_each(src, lud, lud.then_, after, lines, ind + "    ")
     if lud.else_ is not None:
         lines.append(f"{ind}else:")
-        src.consequent(lud.else_, lines, ind + "    ")
+        then_after_each(src, lud, lud.else_, after, lines, ind + "    ")
 
 
 @emits(MovesIf, kind="one_move", refuses=(("then", "with (then ...) as one move"),))
@@ -2269,14 +2281,117 @@ def _if_one_move(src, lud):
     return f"(({then}) if {cond} else ({other}))"
 
 
-@emits(MovesAnd, MovesOr, kind="consequent", refuses=(("then", "as a consequent"),))
+# A number for the locals of each consequent whose moves a (then ...) follows: nested ones
+# keep theirs apart.
+_AFTER_NAMES = itertools.count()
+
+
+def then_after_move(src, lud) -> list[str]:
+    """The lines of `lud`'s (then ...), applied after one of the moves `lud` makes as a
+    consequent: read with (from) and (to) undefined, and no (player) or group bound, as the
+    reference evaluates each consequent. They make a helper kernel of their own (its
+    actions counted there), so that their locals (loops, copies of the position) are not
+    those of the lines around them."""
+    from ludeme.engine.compiled.codegen import counted_actions
+    body = ["frm = -1", "to = -1"]
+    saved = src.player_bound, src.group_bound
+    src.player_bound = src.group_bound = False
+    try:
+        emit("then", src, lud.then, body)
+    finally:
+        src.player_bound, src.group_bound = saved
+    body = counted_actions(body, src.reads_after)
+    kernel = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        src.context(local=()), *("    " + x for x in body), "    return", ""]))
+    return [f"{kernel}(who, what, count, sc, phase, frm, to, btw)"]
+
+
+def then_after_each(src, lud, part, after, lines: list[str], ind: str) -> None:
+    """The lines of the consequent `part`, with `after` (a (then ...)'s lines, or None)
+    applied after each move it makes, as the reference appends them to each
+    (`_counted_part`)."""
+    if after is None:
+        src.consequent(part, lines, ind)
+        return
+    own, then = _counted_part(src, lud, part, after, ind)
+    lines += own + then
+
+
+def moves_made(src, lud):
+    """How many moves `lud` makes as a consequent on the position now: (an integer
+    expression, the most it can make, whether it always makes that many), or None where
+    unknown. (and ...), (or ...) and (if ...) add up or choose among their parts' counts
+    (their own (then ...) changes no count); another ludeme needs its `one_move` form (a
+    condition for one move, else none)."""
+    if type(lud) in (MovesAnd, MovesOr):
+        parts = [moves_made(src, m) for m in list(lud.moves) + list(lud.more or [])]
+        if any(p is None for p in parts):
+            return None
+        return ("(" + " + ".join(p[0] for p in parts) + ")", sum(p[1] for p in parts),
+                all(p[2] for p in parts))
+    if type(lud) is MovesIf:
+        a = moves_made(src, lud.then_)
+        b = moves_made(src, lud.else_) if lud.else_ is not None else ("0", 0, False)
+        if a is None or b is None:
+            return None
+        same = a[2] and b[2] and a[1] == b[1]
+        return f"({a[0]} if {src.bool_expr(lud.cond)} else {b[0]})", max(a[1], b[1]), same
+    if type(lud) is CLASSES.get("Do") and lud.next is not None and lud.ifAfterwards is None:
+        # its next moves, counted after its first ones: known here only when always the same
+        inner = moves_made(src, lud.next)
+        return inner if inner is not None and inner[2] else None
+    from .note import Note
+    if type(lud) is Note and lud.to in (None, "All"):
+        return "NP", src.game.num_players, True       # one move per player, each told
+    if lookup("one_move", lud) is None:
+        return None
+    cond = emit("one_move", src, lud)
+    return ("1", 1, True) if cond == "True" else (f"(1 if {cond} else 0)", 1, False)
+
+
+def _counted_part(src, lud, part, after, ind: str) -> tuple[list[str], list[str]]:
+    """(the lines of the consequent `part`, those of `after` applied after each move it
+    makes). The moves it makes are counted on the position before it
+    (`moves_made`), as the reference makes them all before applying any: it must
+    make one at most, or moves that hold no action (notes: `after` is applied once for
+    each, in turn)."""
+    from .note import Note
+    made = moves_made(src, part)
+    if made is None:
+        raise Unsupported(lud, "with (then ...) as a consequent, after moves not counted")
+    count, most, always = made
+    k = next(_AFTER_NAMES)
+    own: list[str] = []
+    if not (always and most == 1):
+        own.append(f"{ind}mk{k} = {count}")
+    src.consequent(part, own, ind)
+    if always and most == 1:
+        then = [ind + x for x in after]
+    elif most == 1:
+        then = [f"{ind}if mk{k} > 0:", *(ind + "    " + x for x in after)]
+    elif type(part) is Note:            # its moves hold no action: (then ...) after each
+        then = [f"{ind}for _mi{k} in range(mk{k}):", *(ind + "    " + x for x in after)]
+    else:
+        raise Unsupported(lud, "with (then ...) as a consequent, after a part that may "
+                               "make several moves")
+    return own, then
+
+
+@emits(MovesAnd, MovesOr, kind="consequent")
 def _and_consequent(src, lud, lines, ind):
-    """Every move of each part applied (`(or ...)` as a consequent is the same union)."""
+    """Every move of each part applied (`(or ...)` as a consequent is the same union); a
+    (then ...) follows each move made (`then_after_each`)."""
     # Ludii evaluates them all, then applies them; the kernels apply each part in turn, so
     # a capture (which scans the board for its targets) after another part would see that
     # part's captures, and make other (or fewer) removals than the reference lists.
     parts = list(lud.moves) + list(lud.more or [])
-    lines += _parts_in_turn(src, lud, parts, lambda m, out: src.consequent(m, out, ind))
+    if lud.then is None:
+        lines += _parts_in_turn(src, lud, parts, lambda m, out: src.consequent(m, out, ind))
+        return
+    after = then_after_move(src, lud)
+    lines += _parts_in_turn(src, lud, parts, None,
+                            split=lambda m: _counted_part(src, lud, m, after, ind))
 
 
 @emits(MovesAnd, kind="effect", refuses=(("then", "as an effect"),))
@@ -2315,17 +2430,23 @@ _READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b|\bhelp
           "hidden flags": re.compile(r"\bHID\b")}
 
 
-def _parts_in_turn(src, lud, parts, emit_part) -> list[str]:
+def _parts_in_turn(src, lud, parts, emit_part, split=None) -> list[str]:
     """The parts' lines, one part after another. The reference makes every part's moves on
     the position before any is applied; the kernels apply each part in turn, so a part that
     reads what an earlier part wrote reads a copy of the position taken before the first
-    (`_on_snapshot`), or is refused where its lines cannot."""
+    (`_on_snapshot`), or is refused where its lines cannot. `split(part)`, given instead of
+    `emit_part(part, out)`, gives (the part's lines, the lines of the consequents that
+    follow its moves): these read the position itself, as applied."""
     out: list[str] = []
     written: set[str] = set()
     snapshot = False
     for m in parts:
         lines: list[str] = []
-        emit_part(m, lines)
+        then: list[str] = []
+        if split is not None:
+            lines, then = split(m)
+        else:
+            emit_part(m, lines)
         read = _reads(lines) & written
         if read:
             why = (f"with a part that reads the {min(read)} after an earlier part "
@@ -2334,8 +2455,8 @@ def _parts_in_turn(src, lud, parts, emit_part) -> list[str]:
                 raise Unsupported(lud, why)
             lines = _on_snapshot(lud, lines, why)
             snapshot = True
-        written |= _writes(lines)
-        out += lines
+        written |= _writes(lines) | _writes(then)
+        out += lines + then
     if not snapshot:
         return out
     ind = out[0][:len(out[0]) - len(out[0].lstrip())]   # the parts' own indentation
@@ -2388,6 +2509,44 @@ def on_position_before(lud, inner, lines: list[str], why: str) -> list[str]:
     if _has_then(inner):
         raise Unsupported(lud, why)
     return [SNAPSHOT] + _on_snapshot(lud, lines, why)
+
+
+def each_move_then(src, lud, moves, after, thens: dict[str, list[str]]) -> list[str]:
+    """The body (at indent 4) of a loop that makes `moves` as a consequent each time; with
+    `after` (a (then ...)'s lines), a marker line where they go after each move made
+    (`_counted_part`), their lines put in `thens` (for `made_before_applied`)."""
+    if after is None:
+        body: list[str] = []
+        src.consequent(moves, body, "    ")
+        return body
+    body, then = _counted_part(src, lud, moves, after, "    ")
+    marker = f"AFTER_MOVE_{next(_AFTER_NAMES)}"
+    thens[marker] = [x[4:] for x in then]
+    return body + ["    " + marker]
+
+
+def made_before_applied(lud, inner, lines: list[str], thens: dict[str, list[str]],
+                        why: str) -> list[str]:
+    """As `on_position_before`, for a loop whose moves are each followed by consequents
+    that read the position as applied: `lines` hold a marker line (its text a key of
+    `thens`) where those consequents' lines go. The loop reads a copy of the position
+    where its moves read what its moves or their consequents write; the consequents read
+    the position itself."""
+    own = [x for x in lines if x.strip() not in thens]
+    after = [y for t in thens.values() for y in t]
+    if _reads(own) & (_writes(own) | _writes(after)):
+        if _has_then(inner):
+            raise Unsupported(lud, why)
+        lines = [SNAPSHOT] + _on_snapshot(lud, lines, why)
+    out = []
+    for line in lines:
+        then = thens.get(line.strip())
+        if then is None:
+            out.append(line)
+            continue
+        pad = line[:len(line) - len(line.lstrip())]
+        out += [pad + x for x in then]
+    return out
 
 
 # The state a compiled line reads (`_on_snapshot` renames it), the state arrays a write
@@ -2479,31 +2638,37 @@ def _add_score_one_move(src, lud):
     return "True"
 
 
-@emits(AddScore, kind="consequent", refuses=(("then", "as a consequent"),))
+@emits(AddScore, kind="consequent")
 def _add_score_consequent(src, lud, lines, ind):
+    """One move adding to each player's score; its (then ...) after it."""
     for p, v in zip(lud.players, lud.values):
         lines.append(f"{ind}sc[SCORE + {src.int_expr(p)}] += {src.int_expr(v)}")
+    if lud.then is not None:
+        lines.extend(ind + x for x in then_after_move(src, lud))
 
 
 emits(AddScore, kind="effect", refuses=(("then", "as an effect"),))(
     lambda src, lud, body: _add_score_consequent(src, lud, body, ""))
 
 
-@emits(SetScore, kind="consequent", refuses=(("then", "as a consequent"),))
+@emits(SetScore, kind="consequent")
 def _set_score_consequent(src, lud, lines, ind):
     """The player's score set; with a role naming several players, each real player it
     covers in increasing order, the score worked out once before (as the reference's one
-    move per player)."""
+    move per player). Its (then ...) follows each move."""
     from ludeme.model.roles import _names_a_set
     role = getattr(lud.player, "role", None)
+    after = then_after_move(src, lud) if lud.then is not None else []
     if role is None or not _names_a_set(role):
         lines.append(f"{ind}sc[SCORE + {src.int_expr(lud.player)}] = {src.int_expr(lud.value)}")
+        lines.extend(ind + x for x in after)
         return
     score, p = f"ssv{len(lines)}", f"ssp{len(lines)}"
     lines.append(f"{ind}{score} = {src.int_expr(lud.value)}")
     lines.append(f"{ind}for {p} in range(1, NP + 1):")
     lines.append(f"{ind}    if {src.owner_test(role, lud.player, p)}:")
     lines.append(f"{ind}        sc[SCORE + {p}] = {score}")
+    lines.extend(ind + "        " + x for x in after)
 
 
 emits(SetScore, kind="effect", refuses=(("then", "as an effect"),))(
@@ -2523,6 +2688,38 @@ def _for_each_piece_moves(src, lud, out, ind):
             _each_piece(src, lud, out, ind)
         else:
             _each_piece_of(src, lud, out, ind)
+
+
+@emits(ForEachPiece, kind="consequent", refuses=("on", "container", "top",
+                                               ("then", "with (then ...) as a consequent")))
+def _for_each_piece_consequent(src, lud, lines, ind):
+    """The moves given, made with `(from)` on each site of the board holding one of the
+    mover's pieces (of the names given), in increasing order, and applied in that order
+    (`ForEachPiece.compile`). The reference makes them all on the position before any is
+    applied: where one writes what the loop reads, the loop reads a copy of it
+    (`on_position_before`)."""
+    if lud.moves is None:
+        raise Unsupported(lud, "without moves of its own, as a consequent")
+    if lud.role not in (None, "Mover"):
+        raise Unsupported(lud, f"with the role {lud.role}, as a consequent")
+    if src.game.stacking:
+        raise Unsupported(lud, "in a stacking game, as a consequent")
+    comps = src.game.components
+    names = set(lud.names or ())
+    allowed = src.table([w > 0 and _named(comps[w].name, names) for w in range(len(comps))],
+                        "bool_")
+    k = next(_AFTER_NAMES)
+    loop = [f"fps{k} = frm",
+            f"for frm in range({src.env.num_board_sites}):",
+            "    wf, wo = what[frm], who[frm]",
+            "    if wf == 0 or not (OWNER[wf] == mover or (OWNER[wf] == 0 and wo == mover)):",
+            "        continue",
+            f"    if {allowed}[wf]:"]
+    src.consequent(lud.moves, loop, "        ")
+    loop += ["        pass", f"frm = fps{k}"]
+    loop = on_position_before(lud, lud.moves, loop, "whose moves read what an earlier "
+                              "piece's changed (the reference reads the position before any)")
+    lines.extend(ind + x for x in loop)
 
 
 def _each_piece_of(src, lud, out, ind):

@@ -1149,11 +1149,20 @@ def _fixed_player(role: str) -> bool:
     return role[:1] == "P" and role[1:].isdigit()
 
 
+def _group_bound(src, lud) -> bool:
+    """`(sites)` inside a (forEach Group ...): the group it visits, which the kernels keep
+    in `sc` (`Source.group_block`)."""
+    return src.group_bound and lud.items is None and lud.player is None and \
+        lud.role is None and lud.name is None and not lud.sites and lud.array is None
+
+
 @emits(SitesLiteralL, kind="static")
 def _literal_static(src, lud):
     """Sites written as numbers or labels, or a declared region of no player or of a fixed
     one: nothing of the state is read."""
     from .literals import IntConst
+    if _group_bound(src, lud):
+        return False
     if lud.array is not None or lud.player is not None or \
             lud.role is not None and not _fixed_player(lud.role):
         return False
@@ -1231,6 +1240,8 @@ def _literal_listed(src, lud):
     """Remembered values as sites; an int array's sites; the region given; any other
     literal region listed now."""
     from .memory import remembered_sites
+    if _group_bound(src, lud):      # the group's sites, in increasing order
+        return "sc[GRP:GRP + sc[GRPN]]", None
     values = _remembered_set(lud)
     if values is not None:
         return remembered_sites(src, values)
@@ -1286,7 +1297,9 @@ def _computed_sites(src, lud):
 def _literal_contains(src, lud, site):
     """A region of the next or the previous player: a table of each player's region, read
     with the player the state holds now (a (moveAgain) before it makes the mover next);
-    remembered values, as the state keeps them."""
+    remembered values, as the state keeps them; the group a (forEach Group ...) visits."""
+    if _group_bound(src, lud):
+        return f"(0 <= {site} < N_GRP and sc[GRPM + {site}] != 0)"
     values = _remembered_set(lud)
     if values is not None:
         return src.region_contains(values, site)

@@ -158,3 +158,9 @@ def _swap_pieces_moves(src, lud, out, ind):
     out += [f"{ind}swa_{d}, swb_{d} = {a}, {b}",
             f"{ind}if 0 <= swa_{d} < TOTAL and 0 <= swb_{d} < TOTAL:"]
     src.push(out, ind + "    ", f"swa_{d}", f"swb_{d}", g)
+
+
+@emits(SwapPlayers, kind="one_move")
+def _swap_players_one_move(src, lud):
+    """`(swap Players ...)` is always one move."""
+    return "True"
