@@ -338,3 +338,30 @@ def test_moves_made_in_a_consequent_leave_the_levels_of_the_move_in_place(tmp_pa
         for s in states:
             s.apply(next(m for m in s.legal_moves()
                          if (m.frm, m.to, m.level_from, m.level_to) == key))
+
+
+def test_a_level_read_from_level_beside_a_loop_over_levels_is_refused(tmp_path):
+    # The reference (as Ludii) reports a move's level as (level) holds once the destination's
+    # effect was made while the move was listed: after a (forEach Level ...) there, its
+    # loop's last level. The kernels keep the level read before it, so they refuse (Aj
+    # T'iwil disagreed with Ludii's trace on the kernels before).
+    from ludeme.api import load
+    from ludeme.engine.compiled import Unsupported
+    from ludeme.engine.compiled.codegen import generate
+    text = LEVEL_LEAPERS_GAME.replace(
+        "(apply (if (and (= (value) 1) (is Enemy (who at:(to))))\n"
+        "                                        (remove (to) level:0))))",
+        "(apply (forEach Level (to) FromTop (if (is Enemy (who at:(to) level:(level)))\n"
+        "                                        (remove (to) level:(level))))))")
+    assert text != LEVEL_LEAPERS_GAME
+    path = tmp_path / "game.lud"
+    path.write_text(text)
+    with pytest.raises(Unsupported, match="beside a destination's effect that loops over levels"):
+        generate(load(path))
+    generate(load(_written(tmp_path, LEVEL_LEAPERS_GAME)))     # without the loop: compiled
+
+
+def _written(tmp_path, text):
+    path = tmp_path / "plain.lud"
+    path.write_text(text)
+    return path

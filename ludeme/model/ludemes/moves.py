@@ -1701,6 +1701,15 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
     # sub-stack's; else none (Ludii 1.3.12's FromTo records no level for one piece).
     levels = LV_NONE
     if fr.level is not None or to.level is not None:
+        from ludeme.engine.compiled.codegen import mentions
+        from .ints import Level
+        from .levels import ForEachLevel
+        if to.apply is not None and mentions(to.apply, (ForEachLevel,)) and any(
+                x is not None and mentions(x, (Level,)) for x in (fr.level, to.level)):
+            # the reference (as Ludii) reports the level (level) holds once the
+            # destination's effect has been made as the move is listed, its loop's last
+            raise Unsupported(lud, "with a level read from (level) beside a destination's "
+                                   "effect that loops over levels")
         kind, levels = _level_effect(src, lud, effect)
     elif lud.copy:
         effect.append(src.site_add("to", "cw_", "co_", "1"))
