@@ -159,3 +159,23 @@ def test_a_playout_outgrowing_the_kernels_tables_is_played_by_the_reference_engi
     assert fast.attrs["playouts_by_backend"] == {"reference": by_reference,
                                                  "compiled": 30 - by_reference}
     assert ("outgrew the kernels' tables" in capsys.readouterr().err) == bool(by_reference)
+
+
+def test_a_state_lists_more_moves_than_the_kernels_buffers_hold(tmp_path):
+    """A compiled state whose moves outgrow its move buffers (64 per site) lists them again
+    into longer ones: the same moves as the reference (Lifeline lists 15,318 at its start)."""
+    from ludeme.api import load, new_state
+    path = tmp_path / "game.lud"
+    path.write_text("""
+(game "Crowded"
+  (players 2)
+  (equipment {(board (square 2)) (piece "Disc" Each)})
+  (rules
+    (play (forEach Value min:1 max:100 (move Add (to (sites Empty)))))
+    (end (if (is Full) (result Mover Draw)))))
+""")
+    game = load(path)
+    ref, fast = (new_state(game, 0, backend=b) for b in ("reference", "compiled"))
+    assert type(fast).__name__ == "CompiledState"
+    moves = [str(m) for m in ref.legal_moves()]
+    assert len(moves) == 400 and [str(m) for m in fast.legal_moves()] == moves

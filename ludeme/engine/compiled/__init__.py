@@ -51,6 +51,10 @@ KERNEL_FLOATS = _kernel_columns()
 KERNEL_FIGURES = ("decisions_multi", *KERNEL_FLOATS)
 
 
+# The most legal moves a compiled state lists at once (its buffers grow to hold them).
+MAX_LISTED = 1 << 22
+
+
 class CompiledGame:
     """A game's generated kernels: `playouts(seed, first, n)` gives the columns of their rows."""
 
@@ -82,9 +86,20 @@ class CompiledGame:
 
     def legal_of(self, state: "CompiledState") -> list["CompiledMove"]:
         """The legal moves of a state (not over): a forced pass when there are none."""
-        buf = self.buffers
-        k = self.module.legal(state.who, state.what, state.count, state.sc, state.phase,
-                              state.hist_mover, state.hist_pass, *buf)
+        from ludeme.engine.compiled.rt import KernelFull
+        while True:
+            buf = self.buffers
+            try:
+                k = self.module.legal(state.who, state.what, state.count, state.sc,
+                                      state.phase, state.hist_mover, state.hist_pass, *buf)
+                break
+            except KernelFull:
+                # more moves than the buffers hold (listing them changes nothing of the
+                # state): listed again into buffers twice as long, up to MAX_LISTED moves
+                if len(buf[0]) >= MAX_LISTED:
+                    raise
+                import numpy as np
+                self.buffers = [np.empty(2 * len(buf[0]), np.int64) for _ in range(4)]
         if k == 0:
             return LegalMoves([_PASS])
         specs, out = self._specs, []
