@@ -397,3 +397,42 @@ class IsLoop(Bool):
                     return True
             return False
         return is_loop
+
+
+@emits(IsBlocked, kind="bool", refuses=("type",))
+def _is_blocked(src, lud):
+    """From each site of the first region holding the player's piece or nothing, a flood
+    fill over the player's pieces and empty sites, the other regions reached kept as bits
+    (the first region's own bit left out, as the reference counts it once at the start);
+    not blocked once a start reaches as many regions as asked (all of them by default)."""
+    regions_to_join(lud, src.env)              # the reference's checks of the arguments
+    n, t_nb, t_len = step_tables(src, lud)
+    rows, counts, pick = _region_bits(src, lud)
+    t_bits, t_nreg = src.table(rows), src.table(counts)
+    need = str(lud.number) if lud.number is not None else "nreg"
+    pl = src.role_expr(lud.role, lud) if lud.role is not None else "mover"
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, row, pl):",
+            f"    nreg = {t_nreg}[row]",
+            f"    need = {need}",
+            "    if nreg == 0:",
+            "        raise ValueError('(is Blocked ...) has no region to start from')",
+            "    if need < 1:",                      # never reached: the count starts at 1
+            "        return True",
+            f"    for at in range({n}):",
+            f"        if not {t_bits}[row, at] & 1:",
+            "            continue",
+            "        if need == 1:",                 # the start's own region is enough
+            "            return False",
+            "        if who[at] != pl and what[at] != 0:",
+            "            continue",
+            "        reached = 0",
+            *("    " + x for x in flood_lines(
+                n, t_nb, t_len, "(who[to] == pl or what[to] == 0)",
+                on_join=(f"reached |= {t_bits}[row, to] & ~1",
+                         "if 1 + popcount(reached) >= need:",   # counted one by one
+                         "    return False"))),
+            "    return True", ""])
+    return f"{src.helper(make)}(who, what, {pick}, {pl})"

@@ -1034,6 +1034,16 @@ emits(SetNextPlayer, kind="effect", refuses=(("then", "as an effect"),))(
     lambda src, lud, body: _set_next_player_consequent(src, lud, body, ""))
 
 
+@emits(SetNextPlayer, kind="moves")
+def _set_next_player_moves(src, lud, out, ind):
+    """One move (from = to = -1), always made, whose action names the player the next mover
+    (worked out when it is applied, in the state it was made in; the turn counts as
+    replayed, as the reference's A_NEXT)."""
+    body: list[str] = []
+    _set_next_player_consequent(src, lud, body, "")
+    src.push(out, ind, "-1", "-1", src.new_generator(body, lud=lud, kind=A_NEXT))
+
+
 @ludeme("forEach", "Value")
 class ForEachValue(Moves):
     """`(forEach Value min:<int> max:<int> <moves>)` or `(forEach Value <values> <moves>)`:

@@ -1,0 +1,67 @@
+"""Compiled forms of the glob branch's ludemes ((set NextPlayer) as a move, (move Swap
+Players ...), (is Blocked ...), (size Territory ...)): each hand-written game has a
+compiled form, and both backends give the same rows."""
+
+import pytest
+
+import test_compiled
+
+# (set NextPlayer ...) as a move inside (can Move (do ... ifAfterwards:...)): the mover
+# loses when no move of the next player (on the turn given to them) would leave the
+# centre empty.
+NEXT_PLAYER_GAME = """(game "Centre Guard" (players 3)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (not (can Move (do (and (move Add (to (sites Empty))) (set NextPlayer (player 3)))
+                                 ifAfterwards:(is Empty 5))))
+              (result Mover Loss))})))
+"""
+
+# (move Swap Players ...) as a decision, taken on the second move only (a pie rule).
+SWAP_GAME = """(game "Seat Trade" (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (or (move Add (to (sites Empty)))
+              (if (= (count Moves) 1) (move Swap Players P1 P2))))
+    (end (if (is Line 3) (result Mover Win)))))
+"""
+
+# (is Blocked ...) of a role's regions and of regions given with a number: a player loses
+# when no path of their discs and empty sites joins their two sides any more.
+BLOCKED_GAME = """(game "Side Walls" (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)
+              (regions P1 {(sites Side N) (sites Side S)})
+              (regions P2 {(sites Side W) (sites Side E)})})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end {(if (is Connected Mover) (result Mover Win))
+          (if (is Blocked Next) (result Next Loss))
+          (if (is Blocked 3 Orthogonal {(sites Side N) (sites Side S) (sites {5 6})})
+              (result Mover Draw))})))
+"""
+
+# (size Territory ...): the score of each player at the end is the empty sites walled in
+# by their discs.
+TERRITORY_GAME = """(game "Walled Fields" (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end (if (>= (count Moves) 20)
+             (byScore {(score P1 (size Territory P1)) (score P2 (size Territory P2 Adjacent))})))))
+"""
+
+CASES = [
+    (NEXT_PLAYER_GAME, (3, 4), lambda df: {1, 2, 3} <= set(df["winner"])),
+    (SWAP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (BLOCKED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (TERRITORY_GAME, (3, 4), lambda df: df["winner"].gt(0).any()),
+]
+IDS = ["set-next-player-as-a-move", "move-swap-players", "is-blocked", "size-territory"]
+
+
+@pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
+def test_glob_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
+    # as the forms of tests/test_compiled.py: it compiles, the same rows, the rule acted
+    test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path)
