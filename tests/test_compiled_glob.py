@@ -52,13 +52,31 @@ TERRITORY_GAME = """(game "Walled Fields" (players 2)
              (byScore {(score P1 (size Territory P1)) (score P2 (size Territory P2 Adjacent))})))))
 """
 
+# (is Loop ...): a ring of the mover's discs around sites off the edge wins; with
+# surround:, the ring must close around the next player's discs.
+LOOP_GAME = """(game "Ring Maker" (players 2)
+  (equipment {(board (hex 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end (if (is Loop) (result Mover Win)))))
+"""
+LOOP_SURROUND_GAME = """(game "Ring Trap" (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end (if (is Loop surround:Next Orthogonal) (result Mover Win)))))
+"""
+
 CASES = [
     (NEXT_PLAYER_GAME, (3, 4), lambda df: {1, 2, 3} <= set(df["winner"])),
     (SWAP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (BLOCKED_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
     (TERRITORY_GAME, (3, 4), lambda df: df["winner"].gt(0).any()),
+    (LOOP_GAME, (3, 4), lambda df: df["winner"].gt(0).any()),
+    (LOOP_SURROUND_GAME, (3, 4), lambda df: df["winner"].gt(0).any()),
 ]
-IDS = ["set-next-player-as-a-move", "move-swap-players", "is-blocked", "size-territory"]
+IDS = ["set-next-player-as-a-move", "move-swap-players", "is-blocked", "size-territory",
+       "is-loop", "is-loop-surround"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
