@@ -67,6 +67,26 @@ LOOP_SURROUND_GAME = """(game "Ring Trap" (players 2)
     (end (if (is Loop surround:Next Orthogonal) (result Mover Win)))))
 """
 
+# (byScore ... misere:True): the lowest score ranks first, so P2, a disc behind, wins.
+MISERE_GAME = """(game "Fewest Wins" (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))))
+    (end (if (>= (count Moves) 5)
+             (byScore {(score P1 (count Pieces P1)) (score P2 (count Pieces P2))} misere:True)))))
+"""
+
+# (move Step ... (to <sites> if:...)): as Ludii's Step, the sites written are never read
+# (the destinations are the steps in the directions), only the condition.
+STEP_TO_SITES_GAME = """(game "Centre Dash" (players 2)
+  (equipment {(board (square 3))
+              (piece "Disc" Each (move Step Orthogonal (to (sites {4}) if:(is Empty (to)))))})
+  (rules
+    (start {(place "Disc1" 0) (place "Disc2" 8)})
+    (play (forEach Piece))
+    (end (if (is In (last To) (sites {4})) (result Mover Win)))))
+"""
+
 CASES = [
     (NEXT_PLAYER_GAME, (3, 4), lambda df: {1, 2, 3} <= set(df["winner"])),
     (SWAP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
@@ -74,9 +94,13 @@ CASES = [
     (TERRITORY_GAME, (3, 4), lambda df: df["winner"].gt(0).any()),
     (LOOP_GAME, (3, 4), lambda df: df["winner"].gt(0).any()),
     (LOOP_SURROUND_GAME, (3, 4), lambda df: df["winner"].gt(0).any()),
+    (MISERE_GAME, (3, 4), lambda df: df["winner"].eq(2).all()),
+    (STEP_TO_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+     and df["moves"].gt(2).any()),
 ]
 IDS = ["set-next-player-as-a-move", "move-swap-players", "is-blocked", "size-territory",
-       "is-loop", "is-loop-surround"]
+       "is-loop", "is-loop-surround", "by-score-misere",
+       "step-to-sites-unread"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

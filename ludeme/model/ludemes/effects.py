@@ -1543,12 +1543,13 @@ emits(FromTo, kind="consequent", refuses=("copy", "mover"))(
     effect_as_consequent(_from_to_effect))
 
 
-@emits(ByScore, kind="end", refuses=("misere",))
+@emits(ByScore, kind="end")
 def _by_score_end(src, lud, out, ind):
-    """Each final score set in turn (a later one may read an earlier one), then the ranks."""
+    """Each final score set in turn (a later one may read an earlier one), then the ranks
+    (the lowest score first with misere:True)."""
     for fs in lud.scores or ():
         out.append(f"{ind}sc[SCORE + {src.player_expr(fs.role, fs)}] = {src.int_expr(fs.score)}")
-    out.append(f"{ind}rank_by_score(sc, rk, active, NP, SCORE)")
+    out.append(f"{ind}rank_by_score(sc, rk, active, NP, SCORE, {bool(lud.misere)})")
     out.append(f"{ind}mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")
 
 

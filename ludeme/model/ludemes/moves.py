@@ -1788,7 +1788,9 @@ def _step_moves(src, lud, out, ind):
         out.append(f"{ind}frm = {given}")
     f_ok = _from_condition(src, lud, level=True)
     to = lud.to
-    refuse(to, "level", "site", "type")
+    # (to <sites> ...): Ludii's Step never reads them (its destinations are the steps in its
+    # directions), as the reference builds them and leaves them out of play
+    refuse(to, "level", "type")
     dirn = lud.dirn or "Adjacent"
     env = src.env
     n = env.num_board_sites
