@@ -87,6 +87,34 @@ STEP_TO_SITES_GAME = """(game "Centre Dash" (players 2)
     (end (if (is In (last To) (sites {4})) (result Mover Win)))))
 """
 
+# (enclose ... numException:1): a group with one empty site of its own is enclosed too,
+# that site scoring with the others.
+ENCLOSE_SPARE_GAME = """(game "Spare Room" (players 2)
+  (equipment {(board (square 5)) (piece "Stone" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+      (then (enclose (from (last To)) Orthogonal
+              (between if:(is Enemy (who at:(between)))
+                       (apply (and (addScore Mover 1) (remove (between)))))
+              numException:1))))
+    (end {(if (>= (score Mover) 4) (result Mover Win))
+          (if (>= (count Moves) 50) (result Mover Draw))})))
+"""
+
+# (enclose ...) whose targets are read by (is Empty ...): enemies and empty corners with no
+# target around them, the sites around forming one chain, score for the mover.
+ENCLOSE_EMPTY_GAME = """(game "Walled Yard" (players 2)
+  (equipment {(board (square 5)) (piece "Stone" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+      (then (enclose (from (last To)) Orthogonal
+              (between if:(or (and (is Empty (between)) (is In (between) (sites Corners)))
+                               (is Enemy (who at:(between))))
+                       (apply (and (addScore Mover 1) (remove (between)))))))))
+    (end {(if (>= (score Mover) 3) (result Mover Win))
+          (if (>= (count Moves) 50) (result Mover Draw))})))
+"""
+
 CASES = [
     (NEXT_PLAYER_GAME, (3, 4), lambda df: {1, 2, 3} <= set(df["winner"])),
     (SWAP_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
@@ -97,10 +125,13 @@ CASES = [
     (MISERE_GAME, (3, 4), lambda df: df["winner"].eq(2).all()),
     (STEP_TO_SITES_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
      and df["moves"].gt(2).any()),
+    (ENCLOSE_SPARE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (ENCLOSE_EMPTY_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
 ]
 IDS = ["set-next-player-as-a-move", "move-swap-players", "is-blocked", "size-territory",
        "is-loop", "is-loop-surround", "by-score-misere",
-       "step-to-sites-unread"]
+       "step-to-sites-unread",
+       "enclose-num-exception", "enclose-empty-targets"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)
