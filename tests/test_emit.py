@@ -87,3 +87,20 @@ def test_a_board_too_large_for_the_kernels_is_refused_before_any_code_is_written
     monkeypatch.setattr(codegen, "MAX_TABLE_ELEMENTS", 20)
     with pytest.raises(Unsupported, match="a board this large"):
         codegen.generate(game)
+
+
+def test_a_game_whose_compiled_form_is_too_large_to_write_is_refused(monkeypatch, tmp_path):
+    # Yonin Seireigi's tests of moves nest moves that test moves: writing its kernels ran for
+    # over an hour; past MAX_EMITTED forms it stays on the reference engine (a count, so the
+    # same on any machine).
+    from ludeme.api import load
+    from ludeme.engine.compiled import Unsupported, emit as emit_module
+    from ludeme.engine.compiled.codegen import generate
+    path = tmp_path / "game.lud"
+    path.write_text('(game "T" (players 2) (equipment {(board (square 3)) (piece "Disc" Each)})'
+                    ' (rules (play (move Add (to (sites Empty)))) (end (if (is Line 3) '
+                    '(result Mover Win)))))')
+    generate(load(path))
+    monkeypatch.setattr(emit_module, "MAX_EMITTED", 3)
+    with pytest.raises(Unsupported, match="over 3 forms written"):
+        generate(load(path))

@@ -177,6 +177,7 @@ class Source:
         self.in_then = False
         # A rule swaps the players' seats ((swap Players ...)): the order is in the key
         self.swaps_players = False
+        self.emitted = 0                       # compiled forms written so far (`emit.emit`)
         self.pending = False                   # a ludeme reads or sets pending values
         self.grp = False                       # (forEach Group ...) keeps its group in sc
         self.group_bound = False               # `(sites)` is the group of a (forEach Group ...)

@@ -164,7 +164,22 @@ def emit(kind: str, src, lud, *args):
     if e is None:
         raise Unsupported(lud, KINDS[kind][1])
     refuse(lud, *e.refuses)
+    spent = getattr(src, "emitted", None)
+    if spent is not None:
+        # Rules that nest tests of moves inside the moves they test ((can Move ...) in a
+        # (do ... ifAfterwards:) of moves that hold another) are written again at each depth:
+        # past MAX_EMITTED forms the game stays on the reference engine rather than keep
+        # the user waiting (a count, so the same game is refused on any machine).
+        src.emitted = spent + 1
+        if spent >= MAX_EMITTED:
+            raise Unsupported(None, f"rules whose compiled form is this large (over "
+                                    f"{MAX_EMITTED:,} forms written, as tests of moves nest "
+                                    "moves that test moves)")
     return e.fn(src, lud, *args)
+
+
+# The most compiled forms one game's kernels may be written from (`emit`).
+MAX_EMITTED = 30_000
 
 
 def forms(cls: type) -> dict[str, tuple]:

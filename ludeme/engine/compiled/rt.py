@@ -1301,9 +1301,9 @@ def _next_win_rank(rk, n):
 
 
 @njit(cache=True)
-def rank_by_score(sc, rk, active, n, score_at):
+def rank_by_score(sc, rk, active, n, score_at, misere=False):
     """State._rank_by_score: everyone stops; ranks by score (sc[score_at + p]), highest
-    first, ties sharing the average of the ranks they span."""
+    first (lowest first when misere), ties sharing the average of the ranks they span."""
     left = np.ones(n + 1, np.bool_)
     left[0] = False
     remaining = n
@@ -1311,7 +1311,8 @@ def rank_by_score(sc, rk, active, n, score_at):
         best = 0
         found = False
         for p in range(1, n + 1):
-            if left[p] and (not found or sc[score_at + p] > best):
+            if left[p] and (not found or (sc[score_at + p] < best if misere
+                                          else sc[score_at + p] > best)):
                 best = sc[score_at + p]
                 found = True
         tied = 0

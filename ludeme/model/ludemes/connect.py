@@ -397,3 +397,180 @@ class IsLoop(Bool):
                     return True
             return False
         return is_loop
+
+
+@emits(IsBlocked, kind="bool", refuses=("type",))
+def _is_blocked(src, lud):
+    """From each site of the first region holding the player's piece or nothing, a flood
+    fill over the player's pieces and empty sites, the other regions reached kept as bits
+    (the first region's own bit left out, as the reference counts it once at the start);
+    not blocked once a start reaches as many regions as asked (all of them by default)."""
+    regions_to_join(lud, src.env)              # the reference's checks of the arguments
+    n, t_nb, t_len = step_tables(src, lud)
+    rows, counts, pick = _region_bits(src, lud)
+    t_bits, t_nreg = src.table(rows), src.table(counts)
+    need = str(lud.number) if lud.number is not None else "nreg"
+    pl = src.role_expr(lud.role, lud) if lud.role is not None else "mover"
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, what, row, pl):",
+            f"    nreg = {t_nreg}[row]",
+            f"    need = {need}",
+            "    if nreg == 0:",
+            "        raise ValueError('(is Blocked ...) has no region to start from')",
+            "    if need < 1:",                      # never reached: the count starts at 1
+            "        return True",
+            f"    for at in range({n}):",
+            f"        if not {t_bits}[row, at] & 1:",
+            "            continue",
+            "        if need == 1:",                 # the start's own region is enough
+            "            return False",
+            "        if who[at] != pl and what[at] != 0:",
+            "            continue",
+            "        reached = 0",
+            *("    " + x for x in flood_lines(
+                n, t_nb, t_len, "(who[to] == pl or what[to] == 0)",
+                on_join=(f"reached |= {t_bits}[row, to] & ~1",
+                         "if 1 + popcount(reached) >= need:",   # counted one by one
+                         "    return False"))),
+            "    return True", ""])
+    return f"{src.helper(make)}(who, what, {pick}, {pl})"
+
+
+def _step_table(src, steps, n) -> tuple[str, str]:
+    """The tables of each board site's steps (padded with -1) and of their numbers."""
+    return tuple(src.table(a) for a in src.padded([list(steps[s]) for s in range(n)]))
+
+
+# Ludii's walk over a ring (`IsLoop._ring`'s ring_closed): from its first site on to the
+# first neighbour along the walk of the start's kind still in the ring, dropping a site it
+# cannot go on from (and stepping back to the index it came from), until it has stepped
+# from as many sites as the ring has; the ring and the sites stepped from kept as lists.
+_RING_WALK = [
+    "    explored = np.empty({limit}, np.int64)",
+    "    ne = 0",
+    "    prev = 0",
+    "    at = 0",
+    "    for _ in range({limit}):",
+    "        if nr == 0:",
+    "            return False",
+    "        if at >= nr:",
+    "            raise IndexError('(is Loop) stepped past the end of its ring')",
+    "        cur = ring[at]",
+    "        nxt = -1",
+    "        if what[cur] == kind:",
+    "            for j in range({t_wlen}[cur]):",
+    "                t = {t_walk}[cur, j]",
+    "                if inring[t] and what[t] == kind:",
+    "                    nxt = t",
+    "                    break",
+    "        if nxt < 0:",
+    "            for j in range(at, nr - 1):",
+    "                ring[j] = ring[j + 1]",
+    "            nr -= 1",
+    "            inring[cur] = False",
+    "            if what[cur] == kind:",
+    "                for j in range(ne):",
+    "                    if explored[j] == cur:",
+    "                        for m in range(j, ne - 1):",
+    "                            explored[m] = explored[m + 1]",
+    "                        ne -= 1",
+    "                        break",
+    "            at = prev",
+    "            continue",
+    "        explored[ne] = cur",
+    "        ne += 1",
+    "        if ne == nr:",
+    "            return True",
+    "        prev = at",
+    "        at = 0",
+    "        while ring[at] != nxt:",
+    "            at += 1",
+    "    raise ValueError('(is Loop) walked a ring without end')",
+]
+
+
+@emits(IsLoop, kind="bool", refuses=(("path", "with path:"),))
+def _is_loop(src, lud):
+    """The reference's ring (`IsLoop._ring`) in a helper kernel: from each neighbour of the
+    start off the outer edge (reversed), the region of other kinds grown along orthogonal
+    lines, given up once it reaches the edge; the sites orthogonally around a closed
+    region, all of the colour, then walked over as the reference does."""
+    env = src.env
+    if lud.type is not None and lud.type != env.board.site_type:
+        raise Unsupported(lud, f"with {lud.type} sites on a board of {env.board.site_type}")
+    n = env.num_board_sites
+    if not src.env.is_static_direction(lud.dirn or "Adjacent"):
+        raise Unsupported(lud, "in directions relative to a piece")
+    t_adj, t_alen = _step_table(src, env.step_targets("Adjacent", lud), n)
+    t_orth, t_olen = _step_table(src, env.step_targets("Orthogonal", lud), n)
+    t_walk, t_wlen = _step_table(src, env.step_targets(lud.dirn or "Adjacent", lud), n)
+    radials = env.board.trajectories.radials
+    t_lines, t_llen = (src.table(a) for a in src.padded(
+        [[list(r.sites[1:]) for r in radials[s].get("Orthogonal", ())] or [[]]
+         for s in range(n)]))
+    outer = set(env.board_region("Outer", lud))
+    t_outer = src.table([int(s in outer) for s in range(n)])
+    start = src.int_expr(lud.start) if lud.start is not None else "last_to"
+    colour = src.int_expr(lud.colour) if lud.colour is not None else "mover"
+    enc = src.role_expr(lud.surround, lud) if lud.surround is not None else "0"
+    has_enc = lud.surround is not None
+    limit = 4 * n * n + 16
+    walk = [x.format(limit=limit, t_walk=t_walk, t_wlen=t_wlen) for x in _RING_WALK]
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(what, who, frm, owner, enc, has_enc):",
+            f"    if not 0 <= frm < {n}:",
+            "        return False",
+            "    kind = what[frm]",
+            "    if kind <= 0:",
+            "        return False",
+            f"    for ai in range({t_alen}[frm] - 1, -1, -1):",
+            f"        origin = {t_adj}[frm, ai]",
+            f"        if {t_outer}[origin] or (has_enc and who[origin] != enc):",
+            "            continue",
+            f"        if {name}_ring(what, who, kind, owner, enc, has_enc, origin):",
+            "            return True",
+            "    return False",
+            "",
+            "@njit(cache=True)",
+            f"def {name}_ring(what, who, kind, owner, enc, has_enc, origin):",
+            f"    inside = np.zeros({n}, np.bool_)",
+            f"    region = np.empty({n}, np.int64)",
+            "    region[0] = origin",
+            "    inside[origin] = True",
+            "    size = 1",
+            "    i = 0",
+            "    while i < size:",
+            "        r = region[i]",
+            f"        for li in range({t_lines}.shape[1]):",
+            f"            for j in range({t_llen}[r, li]):",
+            f"                to = {t_lines}[r, li, j]",
+            "                if inside[to]:",
+            "                    continue",
+            "                if what[to] == kind:",
+            "                    break",             # the ring's border along this line
+            f"                if not has_enc or (who[to] == enc and not {t_outer}[to]):",
+            "                    region[size] = to",
+            "                    inside[to] = True",
+            "                    size += 1",
+            f"                if {t_outer}[to]:",
+            "                    return False",      # the region reaches the edge
+            "        i += 1",
+            f"    ring = np.empty({n}, np.int64)",
+            f"    inring = np.zeros({n}, np.bool_)",
+            "    nr = 0",
+            "    for ri in range(size):",
+            "        r = region[ri]",
+            f"        for j in range({t_olen}[r]):",
+            f"            t = {t_orth}[r, j]",
+            "            if not inside[t] and not inring[t]:",
+            "                if who[t] != owner:",
+            "                    return False",
+            "                ring[nr] = t",
+            "                inring[t] = True",
+            "                nr += 1",
+            *walk, ""])
+    return f"{src.helper(make)}(what, who, {start}, {colour}, {enc}, {has_enc})"

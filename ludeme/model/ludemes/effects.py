@@ -1190,6 +1190,16 @@ emits(SetNextPlayer, kind="one_move", refuses=(("then", "as an effect"),))(
     lambda src, lud: "True")     # one setting, always
 
 
+@emits(SetNextPlayer, kind="moves")
+def _set_next_player_moves(src, lud, out, ind):
+    """One move (from = to = -1), always made, whose action names the player the next mover
+    (worked out when it is applied, in the state it was made in; the turn counts as
+    replayed, as the reference's A_NEXT)."""
+    body: list[str] = []
+    _set_next_player_consequent(src, lud, body, "")
+    src.push(out, ind, "-1", "-1", src.new_generator(body, lud=lud, kind=A_NEXT))
+
+
 @ludeme("forEach", "Value")
 class ForEachValue(Moves):
     """`(forEach Value min:<int> max:<int> <moves>)` or `(forEach Value <values> <moves>)`:
@@ -1828,12 +1838,13 @@ def _from_to_one_move(src, lud):
             f"{typed_site(src, fr, f)} and {t} >= 0{typed_site(src, to, t)})")
 
 
-@emits(ByScore, kind="end", refuses=("misere",))
+@emits(ByScore, kind="end")
 def _by_score_end(src, lud, out, ind):
-    """Each final score set in turn (a later one may read an earlier one), then the ranks."""
+    """Each final score set in turn (a later one may read an earlier one), then the ranks
+    (the lowest score first with misere:True)."""
     for fs in lud.scores or ():
         out.append(f"{ind}sc[SCORE + {src.player_expr(fs.role, fs)}] = {src.int_expr(fs.score)}")
-    out.append(f"{ind}rank_by_score(sc, rk, active, NP, SCORE)")
+    out.append(f"{ind}rank_by_score(sc, rk, active, NP, SCORE, {bool(lud.misere)})")
     out.append(f"{ind}mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]")
 
 

@@ -568,40 +568,88 @@ def _is_triggered(src, lud):
     return f"(1 <= {who} < {n - 1} and sc[VARS + {base} + {who}] == 1)"
 
 
-@emits(Enclose, kind="consequent", refuses=("numException", "type"))
+@emits(Enclose, kind="consequent", refuses=("type",))
 def _enclose_consequent(src, lud, lines, ind):
     """`Enclose.compile`'s groups (see `war.capture_lines`): from each target next to the
-    start (in the order of its neighbours), the group of targets connected to it is walked
-    breadth first, each site's neighbours in order; a group that meets an empty site, or
-    has one around it, is free; the sites of each enclosed group are captured in the order
-    walked, a site of a group found before never starting another. Every group is found
-    before the first capture, as the reference lists its moves before applying them."""
+    start (in the order of its neighbours; an empty site too while numException: spares
+    one), the group of targets connected to it is walked breadth first, each site's
+    neighbours in order, taking in up to numException: empty sites; a group that meets one
+    more empty site, or has one around it, is free; the sites of each enclosed group are
+    captured in the order walked, a site of a group found before never starting another.
+    With targets read by (is Empty ...), a group is free where a site around it is a
+    target, or where the sites around it do not form one chain (Ludii's walk over them in
+    All directions). Every group is found before the first capture, as the reference lists
+    its moves before applying them."""
     env = src.env
     dirn = static_dirn(env, lud)
     b = lud.between
+    empty_targets = False
     if b is not None:
         refuse(b, "before", "after", "trail", "range")
         if b.apply is not None and b.apply.if_ is not None:
             raise Unsupported(b.apply, "with if:")
-        if b.if_ is not None and _mentions(b.if_, IsEmpty):
-            # Ludii's atLeastAnEmpty walk around the group (Mig Mang's territories)
-            raise Unsupported(lud, "with targets read by (is Empty ...)")
+        # Ludii's atLeastAnEmpty walk around the group (Mig Mang's territories)
+        empty_targets = b.if_ is not None and _mentions(b.if_, IsEmpty)
     if env.teams and (b is None or b.if_ is None):
         raise Unsupported(lud, "with teams and Ludii's default targets")
     target = src.bool_expr(b.if_) if b is not None and b.if_ is not None else \
         "(btw != 0 and btw != mover)"
     near, n_near = (src.table(t) for t in src.padded([list(x) for x in
                                                       env.step_targets(dirn, lud)]))
+    exc = src.int_expr(lud.numException) if lud.numException is not None else "0"
     n = env.num_board_sites
+    if empty_targets:       # a site around the group: a target frees it; listed once
+        around = ["                    if inside[nx] or einr_[nx]:",
+                  "                        continue",
+                  "                    btw = nx",
+                  f"                    if {target}:",
+                  "                        free = True",
+                  "                        break",
+                  "                    ering_[enr_] = nx",
+                  "                    einr_[nx] = True",
+                  "                    enr_ += 1"]
+        all_nb, n_all = (src.table(t) for t in src.padded([list(x) for x in
+                                                           env.step_targets("All", lud)]))
+        chain = ["            if not free:",     # one chain: walked from its first site
+                 "                if enr_ == 0:",
+                 "                    free = True",
+                 "                else:",
+                 "                    eat_ = ering_[0]",
+                 "                    ern_ = enr_",
+                 "                    while ern_ != 1:",
+                 "                        enx_ = -1",
+                 f"                        for k in range({n_all}[eat_]):",
+                 f"                            if einr_[{all_nb}[eat_, k]]:",
+                 f"                                enx_ = {all_nb}[eat_, k]",
+                 "                                break",
+                 "                        if enx_ < 0:",
+                 "                            free = True",
+                 "                            break",
+                 "                        einr_[eat_] = False",
+                 "                        ern_ -= 1",
+                 "                        eat_ = enx_",
+                 "            for i in range(enr_):",
+                 "                einr_[ering_[i]] = False"]
+    else:
+        around = ["                    if not inside[nx] and what[nx] == 0:",
+                  "                        free = True",
+                  "                        break"]
+        chain = []
     scan = [
         "    if what[cf] > 0:",
+        f"        exc_ = {exc}",
         f"        inside = np.zeros({n}, np.bool_)",
         f"        done = np.zeros({n}, np.bool_)",
         f"        grp = np.empty({n}, np.int64)",
+        *([f"        einr_ = np.zeros({n}, np.bool_)",
+           f"        ering_ = np.empty({n}, np.int64)"] if empty_targets else []),
         f"        for j in range({n_near}[cf]):",
         f"            btw = {near}[cf, j]",
-        f"            if done[btw] or not {target}:",
+        f"            if done[btw] or not ({target} or (exc_ > 0 and what[btw] == 0)):",
         "                continue",
+        "            esp_ = exc_",
+        "            if esp_ > 0 and what[btw] == 0:",
+        "                esp_ -= 1",
         "            inside[:] = False",
         "            grp[0] = btw",
         "            inside[btw] = True",
@@ -620,18 +668,23 @@ def _enclose_consequent(src, lud, lines, ind):
         "                        grp[ng] = nx",
         "                        ng += 1",
         "                    elif what[nx] == 0:",
-        "                        free = True",
-        "                        break",
+        "                        if esp_ <= 0:",
+        "                            free = True",
+        "                            break",
+        "                        esp_ -= 1",
+        "                        inside[nx] = True",
+        "                        grp[ng] = nx",
+        "                        ng += 1",
         "                i += 1",
+        "            enr_ = 0",
         "            for i in range(ng):",
         "                if free:",
         "                    break",
         "                gs = grp[i]",
         f"                for k in range({n_near}[gs]):",
         f"                    nx = {near}[gs, k]",
-        "                    if not inside[nx] and what[nx] == 0:",
-        "                        free = True",
-        "                        break",
+        *around,
+        *chain,
         "            if not free:",
         "                for i in range(ng):",
         "                    done[grp[i]] = True",

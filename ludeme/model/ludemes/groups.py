@@ -274,10 +274,10 @@ _GROUP_RESULTS = {
 }
 
 
-def step_tables(src, lud) -> tuple[int, str, str]:
-    """(the board's sites, the table of each site's steps in `lud`'s directions (Adjacent
-    by default), the table of their numbers)."""
-    dirn = lud.dirn or "Adjacent"
+def step_tables(src, lud, default: str = "Adjacent") -> tuple[int, str, str]:
+    """(the board's sites, the table of each site's steps in `lud`'s directions (`default`
+    without), the table of their numbers)."""
+    dirn = lud.dirn or default
     if not src.env.is_static_direction(dirn):
         raise Unsupported(lud, "in directions relative to a piece")
     n = src.env.num_board_sites

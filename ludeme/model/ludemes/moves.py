@@ -1703,8 +1703,7 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
     if fr.level is not None or to.level is not None:
         from ludeme.engine.compiled.codegen import mentions
         from .ints import Level
-        from .levels import ForEachLevel
-        if to.apply is not None and mentions(to.apply, (ForEachLevel,)) and any(
+        if to.apply is not None and mentions(to.apply, (CLASSES["ForEachLevel"],)) and any(
                 x is not None and mentions(x, (Level,)) for x in (fr.level, to.level)):
             # the reference (as Ludii) reports the level (level) holds once the
             # destination's effect has been made as the move is listed, its loop's last
@@ -1968,7 +1967,9 @@ def _step_moves(src, lud, out, ind):
         out.append(f"{ind}frm = {given}")
     f_ok = _from_condition(src, lud, level=True)
     to = lud.to
-    refuse(to, "level", "site", "type")
+    # (to <sites> ...): Ludii's Step never reads them (its destinations are the steps in its
+    # directions), as the reference builds them and leaves them out of play
+    refuse(to, "level", "type")
     dirn = lud.dirn or "Adjacent"
     env = src.env
     n = env.num_board_sites

@@ -124,10 +124,16 @@ def _swap_players_consequent(src, lud, lines, ind):
     from .note import Note
     if lud.then is not None and not isinstance(lud.then.moves, Note):
         raise Unsupported(lud, "with (then ...)")
+    lines += _swap_seats(src, lud, ind)
+
+
+def _swap_seats(src, lud, ind):
+    """The lines that swap the seats of the ludeme's two players in the order
+    (`State._do_swap`), then let the mover move again (its A_NEXT)."""
     a, b = (src.role_expr(p, lud) if isinstance(p, str) else src.int_expr(p)
             for p in (lud.player1, lud.player2))
     src.swaps_players = True        # the order is part of the position's key
-    lines += [f"{ind}sw1, sw2 = {a}, {b}",
+    return [f"{ind}sw1, sw2 = {a}, {b}",
               f"{ind}i = 0",
               f"{ind}while i <= NP and sc[ORDER + i] != sw1:",
               f"{ind}    i += 1",
@@ -148,7 +154,13 @@ def _swap_pieces_moves(src, lud, out, ind):
     in the position it was generated in) at A, as `swap_pieces`."""
     from ludeme.engine.state import A_ADD as ADD, A_MOVE as MOVE
     if lud.what != "Pieces":
-        raise Unsupported(lud, "of players as a decision")
+        # `(move Swap Players ...)`: one decision (from = to = -1) swapping the seats, the
+        # players read as it is applied (in the position it was generated in)
+        if lud.player1 is None or lud.player2 is None:
+            raise Unsupported(lud, "without its two players")
+        g = src.new_generator(_swap_seats(src, lud, ""), lud=lud, kind=(A_SWAP, A_NEXT))
+        src.push(out, ind, "-1", "-1", g)
+        return
     a = src.int_expr(lud.player1) if lud.player1 is not None else "sc[LAST_FROM]"
     b = src.int_expr(lud.player2) if lud.player2 is not None else "sc[LAST_TO]"
     effect = ["swb = what[to]", src.site_move("frm", "to"),

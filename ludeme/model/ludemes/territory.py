@@ -73,3 +73,89 @@ class SizeTerritory(IntFn):
                     total += sum(1 for m in seen[i] if who[m] == 0)
             return total
         return size_territory
+
+
+# Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
+
+from ludeme.engine.compiled.emit import emits  # noqa: E402
+
+
+@emits(SizeTerritory, kind="int")
+def _size_territory(src, lud):
+    """The reference's union-find to the letter, in a helper kernel: the scanned
+    neighbours kept in one growing array, the sites each area saw as a row of flags."""
+    from .groups import step_tables
+    n, t_nb, t_len = step_tables(src, lud, "Orthogonal")
+    steps = src.env.step_targets(lud.dirn or "Orthogonal", lud)
+    room = max(1, sum(len(steps[s]) for s in range(n)))       # the scanned list at most
+    who_is = src.role_expr(lud.role, lud) if isinstance(lud.role, str) else \
+        src.int_expr(lud.role)
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)", f"def {name}(who, owner):",
+            f"    parent = np.full({n}, -1, np.int64)",
+            f"    rank = np.zeros({n}, np.int64)",
+            f"    seen = np.zeros(({n}, {n}), np.bool_)",
+            f"    scanned = np.empty({room}, np.int64)",
+            "    ns = 0",
+            f"    for k in range({n}):",
+            "        if who[k] != 0:",
+            "            continue",
+            "        parent[k] = k",
+            "        seen[k, k] = True",
+            f"        for j in range({t_len}[k]):",
+            f"            scanned[ns] = {t_nb}[k, j]",
+            "            ns += 1",
+            "        for j in range(ns):",
+            "            seen[k, scanned[j]] = True",
+            "        for i in range(ns):",
+            "            ni = scanned[i]",
+            "            if who[ni] != 0 or ni >= k:",
+            "                continue",
+            "            ri = ni",
+            "            while parent[ri] != -1 and parent[ri] != ri:",
+            "                ri = parent[ri]",
+            "            joined = False",
+            "            for j in range(i + 1, ns):",
+            "                nj = scanned[j]",
+            "                if who[nj] != 0:",
+            "                    continue",
+            "                while parent[nj] != -1 and parent[nj] != nj:",
+            "                    nj = parent[nj]",
+            "                if nj == ri:",
+            "                    joined = True",
+            "                    break",
+            "            if joined:",
+            "                continue",
+            "            p = ri",
+            "            q = k",
+            "            while parent[q] != -1 and parent[q] != q:",
+            "                q = parent[q]",
+            "            if rank[p] < rank[q]:",
+            "                p, q = q, p",           # q joins p, whose sites take in q's
+            "                parent[q] = p",
+            "            else:",
+            "                parent[q] = p",
+            "                if rank[p] == rank[q]:",
+            "                    rank[p] += 1",
+            f"            for m in range({n}):",
+            "                if seen[q, m]:",
+            "                    seen[p, m] = True",
+            "    total = 0",
+            f"    for i in range({n}):",
+            "        if parent[i] != i:",
+            "            continue",
+            "        ok = True",
+            "        empties = 0",
+            f"        for m in range({n}):",
+            "            if seen[i, m]:",
+            "                if who[m] == 0:",
+            "                    empties += 1",
+            "                elif who[m] != owner:",
+            "                    ok = False",
+            "                    break",
+            "        if ok:",
+            "            total += empties",
+            "    return total", ""])
+    return f"{src.helper(make)}(who, {who_is})"
