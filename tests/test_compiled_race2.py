@@ -356,7 +356,7 @@ def test_a_level_read_from_level_beside_a_loop_over_levels_is_refused(tmp_path):
     assert text != LEVEL_LEAPERS_GAME
     path = tmp_path / "game.lud"
     path.write_text(text)
-    with pytest.raises(Unsupported, match="beside a destination's effect that loops over levels"):
+    with pytest.raises(Unsupported, match="effect that loops over levels, inside .forEach Value"):
         generate(load(path))
     generate(load(_written(tmp_path, LEVEL_LEAPERS_GAME)))     # without the loop: compiled
 

@@ -1703,12 +1703,15 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
     if fr.level is not None or to.level is not None:
         from ludeme.engine.compiled.codegen import mentions
         from .ints import Level
-        if to.apply is not None and mentions(to.apply, (CLASSES["ForEachLevel"],)) and any(
-                x is not None and mentions(x, (Level,)) for x in (fr.level, to.level)):
-            # the reference (as Ludii) reports the level (level) holds once the
-            # destination's effect has been made as the move is listed, its loop's last
+        if src.value_written is not None and to.apply is not None \
+                and mentions(to.apply, (CLASSES["ForEachLevel"],)) and any(
+                    x is not None and mentions(x, (Level,)) for x in (fr.level, to.level)):
+            # inside a (forEach Value ...) whose moves keep their value beside their level
+            # (Aj T'iwil): the reference (as Ludii) reports the level (level) holds once the
+            # destination's effect has been made as the move is listed, which the kernels'
+            # packed extra does not follow
             raise Unsupported(lud, "with a level read from (level) beside a destination's "
-                                   "effect that loops over levels")
+                                   "effect that loops over levels, inside (forEach Value)")
         kind, levels = _level_effect(src, lud, effect)
     elif lud.copy:
         effect.append(src.site_add("to", "cw_", "co_", "1"))
