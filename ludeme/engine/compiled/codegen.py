@@ -2061,18 +2061,18 @@ DRAW_CAP = 64
 def _hidden_size(game) -> int:
     """The size of the kernels' block of hidden flags (HID): a flag per datum, site and
     player (0 without hidden information)."""
-    from .rt import N_HIDDEN_DATA
     if not game.hidden_info:
         return 0
+    from .rt import N_HIDDEN_DATA      # (rt imports numba: only where it is needed)
     return N_HIDDEN_DATA * game.total_sites * (game.num_players + 1)
 
 
 def _start_hidden(game, s0) -> list[str]:
     """The reset lines of the start position's hidden flags (a start rule's (set Hidden
     ...))."""
-    from .rt import hidden_datum
     if not game.hidden_info:
         return []
+    from .rt import hidden_datum
     n, total = game.num_players, game.total_sites
     lines = []
     for key, flags in sorted(s0.notes.items(), key=repr):
@@ -2494,7 +2494,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
                               sc[NUM_START_MOVES])
     if is_pass:
         sc[NUM_ACTIONS] += 1        # the pass's one action (a pass generator writes none)
-    # turn: actions, consequents
+    # turn: actions (`applied`: the decision's effects)
+    # turn: consequents (`applied`, after the effects)
     applied(who, what, count, sc, phase, frm, to, g, x, mover)
     # turn: end-of-turn removals
     if {sequence_capture} and sc[REPLAYED] == 0:
