@@ -354,14 +354,9 @@ def test_a_level_read_from_level_beside_a_loop_over_levels_is_refused(tmp_path):
         "(apply (forEach Level (to) FromTop (if (is Enemy (who at:(to) level:(level)))\n"
         "                                        (remove (to) level:(level))))))")
     assert text != LEVEL_LEAPERS_GAME
-    path = tmp_path / "game.lud"
-    path.write_text(text)
+    looping, plain = tmp_path / "looping.lud", tmp_path / "plain.lud"
+    looping.write_text(text)
+    plain.write_text(LEVEL_LEAPERS_GAME)
     with pytest.raises(Unsupported, match="effect that loops over levels, inside .forEach Value"):
-        generate(load(path))
-    generate(load(_written(tmp_path, LEVEL_LEAPERS_GAME)))     # without the loop: compiled
-
-
-def _written(tmp_path, text):
-    path = tmp_path / "plain.lud"
-    path.write_text(text)
-    return path
+        generate(load(looping))
+    generate(load(plain))       # without the loop: compiled

@@ -86,14 +86,13 @@ class CompiledGame:
 
     def legal_of(self, state: "CompiledState") -> list["CompiledMove"]:
         """The legal moves of a state (not over): a forced pass when there are none."""
-        from ludeme.engine.compiled.rt import KernelFull
         while True:
             buf = self.buffers
             try:
                 k = self.module.legal(state.who, state.what, state.count, state.sc,
                                       state.phase, state.hist_mover, state.hist_pass, *buf)
                 break
-            except KernelFull:
+            except self.module.KernelFull:       # (the generated module's, rt's)
                 # more moves than the buffers hold (listing them changes nothing of the
                 # state): listed again into buffers twice as long, up to MAX_LISTED moves
                 if len(buf[0]) >= MAX_LISTED:

@@ -677,11 +677,6 @@ def _reads_dice(lud) -> bool:
     return _holds(lud, lambda x: type(x).__module__ == dice.__name__)
 
 
-def _mentions_test_after(lud) -> bool:
-    """Whether moves hold a `(do ... ifAfterwards:)`."""
-    return _holds(lud, lambda x: type(x) is Do and x.ifAfterwards is not None)
-
-
 def _sets_variables(lud, names: set) -> bool:
     """Whether moves set one of these variables (a (set Var ...) anywhere in them)."""
     from .memory import SetVar
