@@ -186,9 +186,17 @@ def _configurations(files: list[Path], targets: bool, refdata: Path,
     from ludeme.analysis.playouts import ruleset_names
     if targets:
         out = target_configs(refdata)
+        if not out:
+            raise SystemExit(f"no speed targets: {refdata / 'configs.json'} or the Ludii files "
+                             f"it names are not here (set LUDEME_SHARED_DIR to the folder "
+                             f"holding refdata/ and ludii/)")
     else:
         out = [Config(path, ruleset) for path in files for ruleset in ruleset_names(path)]
-    return [c for c in out if not only or c.name in only or c.path.stem in only]
+    kept = [c for c in out if not only or c.name in only or c.path.stem in only]
+    if not kept:
+        raise SystemExit(f"no configuration is named {', '.join(only or ())}: the names are "
+                         f"{', '.join(c.name for c in out)}")
+    return kept
 
 
 def _load(config: Config, backend: str = "auto"):

@@ -233,6 +233,16 @@ def test_the_speed_target_is_every_configuration_of_speed_md(refdata):
     assert sorted(c.slug for c in only) == ["hex", "konane-8x8"]
 
 
+def test_the_speed_target_says_when_it_has_nothing_to_time(refdata, tmp_path):
+    from ludeme.bench import _configurations
+    # Without the reference data (a checkout with no ../shared beside it), or with a name
+    # that is no configuration, the benchmark says so instead of printing an empty table.
+    with pytest.raises(SystemExit, match="no speed targets: .*configs.json"):
+        _configurations([], True, tmp_path / "refdata")
+    with pytest.raises(SystemExit, match="no configuration is named hexx: .*hex"):
+        _configurations([], True, refdata, ["hexx"])
+
+
 def test_the_end_to_end_benchmark_sizes_its_runs_and_states_the_median(refdata, capsys):
     from ludeme.bench import main as bench_main
     # (runs of about half a second of CPU, under the 10,000 playouts of a partitioned run,
