@@ -161,21 +161,47 @@ def test_a_playout_outgrowing_the_kernels_tables_is_played_by_the_reference_engi
     assert ("outgrew the kernels' tables" in capsys.readouterr().err) == bool(by_reference)
 
 
-def test_a_state_lists_more_moves_than_the_kernels_buffers_hold(tmp_path):
-    """A compiled state whose moves outgrow its move buffers (64 per site) lists them again
-    into longer ones: the same moves as the reference (Lifeline lists 15,318 at its start)."""
-    from ludeme.api import load, new_state
-    path = tmp_path / "game.lud"
-    path.write_text("""
+CROWDED = """
 (game "Crowded"
   (players 2)
   (equipment {(board (square 2)) (piece "Disc" Each)})
   (rules
     (play (forEach Value min:1 max:100 (move Add (to (sites Empty)))))
     (end (if (is Full) (result Mover Draw)))))
-""")
+"""
+
+
+def test_a_state_lists_more_moves_than_the_kernels_buffers_hold(tmp_path):
+    """A compiled state whose moves outgrow its move buffers (64 per site) lists them again
+    into longer ones: the same moves as the reference (Lifeline lists 15,318 at its start)."""
+    from ludeme.api import load, new_state
+    path = tmp_path / "game.lud"
+    path.write_text(CROWDED)
     game = load(path)
     ref, fast = (new_state(game, 0, backend=b) for b in ("reference", "compiled"))
     assert type(fast).__name__ == "CompiledState"
     moves = [str(m) for m in ref.legal_moves()]
     assert len(moves) == 400 and [str(m) for m in fast.legal_moves()] == moves
+
+
+def test_a_rollout_through_more_moves_than_the_buffers_hold_goes_on(tmp_path):
+    """A search's rollout (`random_rollout`) that meets a state with more moves than the
+    buffers hold grows them and plays on: the same moves and draws as the reference's loop."""
+    import random
+
+    from ludeme.api import load, new_state
+    path = tmp_path / "game.lud"
+    path.write_text(CROWDED)
+    game = load(path)
+    for seed in range(3):
+        ref, fast = (new_state(game, 0, backend=b) for b in ("reference", "compiled"))
+        fast.kernels.buffers = [b[:8].copy() for b in fast.kernels.buffers]   # as at start
+        r1, r2 = random.Random(seed), random.Random(seed)
+        played = 0
+        while not ref.is_terminal():
+            legal = ref.legal_moves()
+            ref.apply(legal[r1.randrange(len(legal))])
+            played += 1
+        assert fast.random_rollout(r2, 100) == played == 4
+        assert len(fast.kernels.buffers[0]) >= 400
+        assert fast.returns() == ref.returns() and r1.random() == r2.random()
