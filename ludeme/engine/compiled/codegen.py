@@ -1377,7 +1377,6 @@ GAME_REFUSALS = (
     ("a game built without typed rules", lambda g: getattr(g, "typed", None) is None),
     ("counted pieces in a stacking game", lambda g: g.stacking and getattr(g, "counting", False)),
     ("pieces placed with a rotation", lambda g: getattr(g.env, "rotated", False)),
-    ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("(automove)", lambda g: getattr(g, "automove", None) is not None),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
@@ -1472,6 +1471,18 @@ def generate(game) -> str:
     return module.replace("INCREMENTAL = None", f"INCREMENTAL = {_journaled(module)}", 1)
 
 
+def _seen_size(game) -> int:
+    """The positions the kernels keep for (no Repeat ...) (`record_position`): one per turn
+    in the game (Positional), one per decision of a turn (PositionalInTurn), to the
+    game's limits; past as many a playout falls back to the reference engine
+    (`rt.KernelFull`)."""
+    if game.repetition is None:
+        return 0
+    if game.repetition == "Positional":
+        return game.max_turns * game.num_players + 2
+    return min(game.max_moves, 4 * game.total_sites + 64) + 2
+
+
 def _journaled(module: str) -> bool:
     """Whether every write of the sites in the generated module is in the journal of the
     sites written (rt.JOURNAL): made by `rt`'s writes, which keep it, by the template (the
@@ -1528,6 +1539,9 @@ def _generate(game, s0, src: Source) -> str:
         src.end_rule(r, end, "        ")
     unranked = []
     if src.ranked is not None:
+        if game.repetition is not None:
+            # the positions a ranking searches would record theirs among the game's
+            raise Unsupported(src.ranked, "beside (no Repeat ...)")
         src.unranked = True
         for moves, _, _ in phases:
             lines = []
@@ -1633,6 +1647,8 @@ def _generate(game, s0, src: Source) -> str:
         n_last_between=game.total_sites if src.reads_last_between or src.notes_between else 0,
         swap="\n".join(swap),
         swap_rule=bool(game.swap_rule) or src.swaps_players,
+        repeat={None: 0, "Positional": 1, "PositionalInTurn": 2}[game.repetition],
+        n_seen=_seen_size(game),
         n_vars=len(src.variables),
         n_visited=game.total_sites + 1 if game.requires_visited else 0,
         n_pending=game.total_sites if src.pending else 0,
@@ -2225,7 +2241,14 @@ GRPN = LBN + (N_LBS + 1 if N_LBS else 0)  # sc[GRPN]: the sites of the group a (
 GRP = GRPN + 1                # Group ...) visits; sc[GRP + i]: the i-th of them in
 N_GRP = {n_grp}               # increasing order
 GRPM = GRP + N_GRP            # sc[GRPM + s]: site s is one of them
-SC_SIZE = GRPM + N_GRP
+# (no Repeat ...) (`record_position`): REPEAT 1 for Positional, 2 for PositionalInTurn, 0
+# without; sc[SEENN] the positions recorded, sc[SEEN + i] the i-th one's key.
+REPEAT = {repeat}
+N_SEEN = {n_seen}
+SEENN = GRPM + N_GRP
+SEEN = SEENN + (1 if N_SEEN else 0)
+SC_SIZE = SEEN + N_SEEN
+SWAPS = {swap_rule}            # a rule swaps the seats: they are in the position's key
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
@@ -2410,6 +2433,8 @@ def legal(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx):
     sc[STALE + mover] = 0      # the mover's moves are generated: not stalemated (as State)
 {play}
 {swap}
+    if REPEAT:
+        k = without_repeats(who, what, count, sc, phase, mf, mt, mg, mx, k)
     return k
 
 {ranking}
@@ -2546,6 +2571,9 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
         sc[NEXT] = nx
     if N_ACTV:
         sc[ACTV:ACTV + N_ACTV] = active
+    # turn: repetition
+    if REPEAT:
+        record_position(who, what, count, sc)
 
 
 @njit(cache=True, inline="always")
@@ -2582,6 +2610,8 @@ def reset(who, what, count, sc, rk, active, phase, seed):
     if N_ACTV:
         sc[ACTV:ACTV + N_ACTV] = active
     phase[:] = INIT_PHASE
+    if REPEAT:
+        record_position(who, what, count, sc)
 
 
 @njit(cache=True, inline="always")
@@ -2619,7 +2649,6 @@ def walk_sites(who, what, count, sc, covered):
     empty = 0
     pieces = 0
     newly = 0
-    h = np.int64(0)
     for s in range(N_SITES):
         if what[s] == 0:
             empty += 1
@@ -2627,16 +2656,107 @@ def walk_sites(who, what, count, sc, covered):
             covered[s] = True
             newly += 1
         pieces += count[TOTAL + s] if STACKING else count[s]
+    return empty, pieces, sites_hash(who, what, count), states_hash(sc), newly
+
+
+@njit(cache=True)
+def sites_hash(who, what, count):
+    """The key of the sites and stacks (a sum over them: `playouts` keeps it up to date from
+    the sites written)."""
+    h = np.int64(0)
     for s in range(TOTAL):
         h += site_word(who[s], what[s], count[s]) * SITE_KEYS[s]
     if STACKING:        # every level of every stack
         for s in range(TOTAL):
             for i in range(TOTAL + s * DEPTH, TOTAL + s * DEPTH + count[TOTAL + s]):
                 h += site_word(who[i], what[i], 0) * LEVEL_KEYS[i - TOTAL]
-    h_state = np.int64(0)
+    return h
+
+
+@njit(cache=True)
+def states_hash(sc):
+    """The key of the piece states (and values)."""
+    h = np.int64(0)
     for s in range(N_STATE):
-        h_state += sc[STATE + s] * STATE_KEYS[s]
-    return empty, pieces, h, h_state, newly
+        h += sc[STATE + s] * STATE_KEYS[s]
+    return h
+
+
+@njit(cache=True)
+def position_hash(who, what, count, sc, h_sites):
+    """The position's key as (no Repeat ...) reads it (`repetition.position_key`): its sites'
+    key `h_sites`, the piece states' and, where a rule swaps them, the seats (as the
+    playouts' positional key)."""
+    h = h_sites + states_hash(sc)
+    if SWAPS:
+        h = hash_into(h, sc[ORDER:ORDER + NP + 1])
+    return h
+
+
+@njit(cache=True)
+def seen_position(sc, h):
+    """The position of key `h` is among those recorded for (no Repeat ...)."""
+    return np.any(sc[SEEN:SEEN + sc[SEENN]] == h)
+
+
+@njit(cache=True)
+def record_position(who, what, count, sc):
+    """After a decision (or the start rules): the position recorded for (no Repeat ...), as
+    `repetition.record_position`: in the game where the turn passed (Positional), in the
+    turn's own record, begun again with each new turn (PositionalInTurn)."""
+    if REPEAT == 1 and sc[MOVER] == sc[PREV]:
+        return
+    if REPEAT == 2 and sc[MOVER] != sc[PREV]:
+        sc[SEENN] = 0
+    h = position_hash(who, what, count, sc, sites_hash(who, what, count))
+    if seen_position(sc, h):
+        return
+    n = sc[SEENN]
+    if n >= N_SEEN:
+        raise KernelFull("more positions recorded for (no Repeat) than the kernels keep")
+    sc[SEEN + n] = h
+    sc[SEENN] = n + 1
+
+
+@njit(cache=True)
+def without_repeats(who, what, count, sc, phase, mf, mt, mg, mx, k):
+    """The k moves in the buffers less those (passes aside) whose position after them,
+    consequents included, was recorded (`repetition.without_repeats`); how many are left.
+    Each is applied to a copy of the position; the key after it is the position's changed by
+    the sites it wrote (their journal, `rt.JOURNAL`) where every write is journaled."""
+    if sc[SEENN] == 0:
+        return k
+    mover = sc[MOVER]
+    h0 = sites_hash(who, what, count)
+    kept = 0
+    for i in range(k):
+        g = mg[i]
+        keep = g in PASS_GENS
+        if not keep:
+            w2, wt2, c2, s2, p2 = who.copy(), what.copy(), count.copy(), sc.copy(), phase.copy()
+            c2[JN] = 0
+            applied(w2, wt2, c2, s2, p2, mf[i], mt[i], g, mx[i], mover)
+            n = c2[JN]
+            if INCREMENTAL and not STACKING and n <= JOURNAL:
+                h = h0
+                for j in range(n):
+                    s = c2[JN - 1 - j]
+                    first = True
+                    for j2 in range(j):
+                        if c2[JN - 1 - j2] == s:
+                            first = False
+                    if first:
+                        h += (site_word(w2[s], wt2[s], c2[s])
+                              - site_word(who[s], what[s], count[s])) * SITE_KEYS[s]
+            else:
+                h = sites_hash(w2, wt2, c2)
+            if CHECK_INCREMENTAL:
+                assert h == sites_hash(w2, wt2, c2), "incremental figures"
+            keep = not seen_position(sc, position_hash(w2, wt2, c2, s2, h))
+        if keep:
+            mf[kept], mt[kept], mg[kept], mx[kept] = mf[i], mt[i], mg[i], mx[i]
+            kept += 1
+    return kept
 
 
 # The turn's kernels are inlined (numba IR) into the playout loop: a call passes every

@@ -1,0 +1,104 @@
+"""Compiled forms of (no Repeat ...): hand-written games give the same rows on both backends,
+and the rule acts (the same game without it plays otherwise)."""
+
+import pandas as pd
+import pytest
+
+from ludeme.api import load
+from test_compiled import _same_rows
+
+# A disc is added anywhere empty or one of the mover's is taken back; no turn may end in a
+# position the game has seen ((no Repeat), Positional); three in a line win, forty moves
+# draw.
+UNREPEATED_GAME = """
+(game "Unrepeated"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (meta (no Repeat))
+    (play (or (move Add (to (sites Empty))) (move Remove (sites Occupied by:Mover))))
+    (end {(if (is Line 3) (result Mover Win)) (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+# Each turn steps a disc twice (the second step need not be the same disc's), and the second
+# step may not bring back the position the turn began in ((no Repeat PositionalInTurn));
+# a disc on the centre wins, thirty moves draw.
+DOUBLESTEPPERS_GAME = """
+(game "Doublesteppers"
+  (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each (move Step Orthogonal (to if:(is Empty (to)))))})
+  (rules
+    (meta (no Repeat PositionalInTurn))
+    (start {(place "Disc1" {0 2}) (place "Disc2" {6 8})})
+    (play (if (is Pending)
+              (forEach Piece)
+              (forEach Piece (then (and (set Pending) (moveAgain))))))
+    (end {(if (is In 4 (sites Occupied by:Mover)) (result Mover Win))
+          (if (>= (count Moves) 30) (result Mover Draw))})))
+"""
+
+
+def _rows(text, seed, tmp_path, name, n=40):
+    path = tmp_path / f"{name}.lud"
+    path.write_text(text)
+    game = load(path)
+    from ludeme.engine.compiled.codegen import generate
+    generate(game)                  # it has a compiled form
+    return _same_rows(game, n, seed)
+
+
+@pytest.mark.parametrize("text,played", [
+    # No playout repeats a position, though discs are taken back (without the rule some do).
+    (UNREPEATED_GAME, lambda df: df["positional_repetition"].eq(0).all()),
+    # Both sides win.
+    (DOUBLESTEPPERS_GAME, lambda df: {1, 2} <= set(df["winner"]))],
+    ids=["no-repeat-positional", "no-repeat-positional-in-turn"])
+def test_no_repeat_gives_the_reference_rows(text, played, tmp_path):
+    rows = [_rows(text, seed, tmp_path, "game") for seed in (3, 4)]
+    assert played(rows[0])
+    # the rule acts: without it, the same seeds play otherwise
+    without = _rows(text.replace("(meta (no Repeat))", "").replace(
+        "(meta (no Repeat PositionalInTurn))", ""), 3, tmp_path, "without")
+    with pytest.raises(AssertionError):
+        pd.testing.assert_frame_equal(rows[0].drop(columns="seconds"),
+                                      without.drop(columns="seconds"))
+
+
+# Go on a small board: stones enclosed are taken, and no turn may end in a position seen
+# before (a stone retaking at once where one was just taken, the ko, is left out); two
+# passes end the game, the most stones winning.
+KO_GAME = """
+(game "Kos"
+  (players 2)
+  (equipment {(board (square 4) use:Vertex) (piece "Marker" Each)})
+  (rules
+    (meta (no Repeat))
+    (play (or (move Add (to (sites Empty))
+                (then (enclose (from (last To)) Orthogonal
+                        (between if:(is Enemy (who at:(between))) (apply (remove (between)))))))
+              (move Pass)))
+    (end {(if (all Passed) (byScore {(score P1 (count Pieces P1)) (score P2 (count Pieces P2))}))
+          (if (>= (count Moves) 80) (result Mover Draw))})))
+"""
+
+
+def test_the_positions_after_moves_are_keyed_from_the_sites_they_write(tmp_path, monkeypatch):
+    """The key of the position after each move tried, kept from the sites its effects and
+    consequents wrote (their journal), is the one read from every site (CHECK_INCREMENTAL);
+    the rows are the reference's, and some moves are left out for a position seen."""
+    import os
+
+    from ludeme.engine.compiled import build_kernels
+    path = tmp_path / "game.lud"
+    path.write_text(KO_GAME)
+    game = load(path)
+    rows = _same_rows(game, 30, 3)
+    assert rows["winner"].isin([1, 2]).any()
+    without = _rows(KO_GAME.replace("(meta (no Repeat))", ""), 3, tmp_path, "without", 30)
+    assert not rows.drop(columns="seconds").equals(without.drop(columns="seconds"))
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        kernels = build_kernels(game, whole=False)
+        m = kernels.module
+        assert m.INCREMENTAL and m.REPEAT == 1
+        monkeypatch.setattr(m, "CHECK_INCREMENTAL", True)
+        kernels.playouts(3, 0, 10)
