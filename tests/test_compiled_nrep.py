@@ -102,3 +102,48 @@ def test_the_positions_after_moves_are_keyed_from_the_sites_they_write(tmp_path,
         assert m.INCREMENTAL and m.REPEAT == 1
         monkeypatch.setattr(m, "CHECK_INCREMENTAL", True)
         kernels.playouts(3, 0, 10)
+
+
+# A stone placed takes every enemy stone left without a liberty, each scoring one for the
+# mover ((move Remove) with its own (then ...) as a consequent, inside a (forEach Site ...)
+# whose conditions read the position before any removal); three captures win.
+BLOOS_GAME = """
+(game "Bloos"
+  (players 2)
+  (equipment {(board (square 4) use:Vertex) (piece "Ball" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (forEach Site (sites Occupied by:Next)
+                    (if (= (count Liberties at:(site) Orthogonal) 0)
+                        (move Remove (site) (then (addScore Mover 1))))))))
+    (end {(if (>= (score Mover) 3) (result Mover Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
+# A stone placed takes the enemy stones next to it, each scoring one for the mover ((move
+# Remove) of a region as a consequent: a move per site, each with its own (then ...)); four
+# captures win.
+GRABBERS_GAME = """
+(game "Grabbers"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (move Remove (intersection (sites Around (last To) Orthogonal)
+                                             (sites Occupied by:Next))
+                    (then (addScore Mover 1))))))
+    (end {(if (>= (score Mover) 4) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+
+@pytest.mark.parametrize("text,played", [
+    # Both sides win by captures.
+    (BLOOS_GAME, lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win by captures.
+    (GRABBERS_GAME, lambda df: {1, 2} <= set(df["winner"]))],
+    ids=["move-remove-with-then-in-for-each-site", "move-remove-of-a-region-as-a-consequent"])
+def test_move_remove_as_a_consequent_gives_the_reference_rows(text, played, tmp_path):
+    rows = [_rows(text, seed, tmp_path, "game", 40 if i == 0 else 15)
+            for i, seed in enumerate((3, 4))]
+    assert played(rows[0])
