@@ -147,3 +147,29 @@ def test_move_remove_as_a_consequent_gives_the_reference_rows(text, played, tmp_
     rows = [_rows(text, seed, tmp_path, "game", 40 if i == 0 else 15)
             for i, seed in enumerate((3, 4))]
     assert played(rows[0])
+
+
+# A disc goes on an empty site out of sight of the last one placed (past empty sites only),
+# and two of the mover's discs in sight of the last one placed win ((sites LineOfSight) as
+# a region tested for a site: (is In ...) and an (intersection ...)'s second region).
+SIGHTERS_GAME = """
+(game "Sighters"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty) if:(not (is In (to) (sites LineOfSight Empty at:(last To)))))))
+    (end {(if (>= (count Sites in:(intersection (sites Occupied by:Mover)
+                                                (sites LineOfSight at:(last To)))) 2)
+              (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
+@pytest.mark.parametrize("text,played", [
+    # Both sides win.
+    (SIGHTERS_GAME, lambda df: {1, 2} <= set(df["winner"]))],
+    ids=["line-of-sight-tested-for-a-site"])
+def test_line_of_sight_gives_the_reference_rows(text, played, tmp_path):
+    rows = [_rows(text, seed, tmp_path, "game", 40 if i == 0 else 15)
+            for i, seed in enumerate((3, 4))]
+    assert played(rows[0])
