@@ -173,3 +173,33 @@ def test_line_of_sight_gives_the_reference_rows(text, played, tmp_path):
     rows = [_rows(text, seed, tmp_path, "game", 40 if i == 0 else 15)
             for i, seed in enumerate((3, 4))]
     assert played(rows[0])
+
+
+# A disc may not go on the site just after the last one placed: the last site plus
+# seventeen is made pending, past the board's sixteen sites ((set Pending) of a sum, read
+# by (sites Pending)); four in a line win.
+SHADOWS_GAME = """
+(game "Shadows"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty) if:(not (is In (+ (to) 16) (sites Pending))))
+            (then (set Pending (+ (last To) 17)))))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
+def test_a_pending_sum_past_the_sites_gives_the_reference_rows(tmp_path):
+    """The kernels keep pending values past the sites where one is a sum; the rule acts
+    (without it the same seed plays otherwise), every playout on the kernels."""
+    rows = [_rows(SHADOWS_GAME, seed, tmp_path, "game", 40 if i == 0 else 15)
+            for i, seed in enumerate((3, 4))]
+    assert {1, 2} <= set(rows[0]["winner"])
+    from ludeme.analysis.playouts import run_playouts
+    fast = run_playouts(load(tmp_path / "game.lud"), 15, 4, jobs=1, progress=False,
+                        backend="compiled")
+    assert fast.attrs["playouts_by_backend"] == {"reference": 0, "compiled": 15}
+    without = _rows(SHADOWS_GAME.replace(" if:(not (is In (+ (to) 16) (sites Pending)))", ""),
+                    3, tmp_path, "without")
+    assert not rows[0].drop(columns="seconds").equals(without.drop(columns="seconds"))

@@ -48,6 +48,10 @@ _OWNER_SETS = {"Enemy": "0 < {s} <= NP and {s} != mover",
 _TEAM_SETS = ("Friend", "Ally", "MoverTeam", "TeamMover")
 
 
+# The pending values the kernels keep where a rule makes a value computed by arithmetic
+# pending, in multiples of the sites (`Source.pending_values`).
+PENDING_SPAN = 4
+
 # What the tables of one game's kernels may hold, in numbers: a bound on the generated
 # module (about 4 characters a number) and on what numba needs to compile it.
 MAX_TABLE_ELEMENTS = 1_000_000
@@ -179,6 +183,7 @@ class Source:
         self.swaps_players = False
         self.emitted = 0                       # compiled forms written so far (`emit.emit`)
         self.pending = False                   # a ludeme reads or sets pending values
+        self.pending_wide = False              # ... past the sites (`pending_values`)
         self.grp = False                       # (forEach Group ...) keeps its group in sc
         self.group_bound = False               # `(sites)` is the group of a (forEach Group ...)
         self.reads_all_passed = False          # a rule reads (all Passed)
@@ -253,10 +258,14 @@ class Source:
         if self.ranked is None:
             self.ranked = lud
 
-    def pending_values(self) -> None:
+    def pending_values(self, wide: bool = False) -> None:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
-        the last site, and their number in `sc[PENDN]`), emptied before each move."""
+        the last site, and their number in `sc[PENDN]`), emptied before each move. `wide`:
+        a rule makes a value computed by arithmetic pending (a sum of two sites): values up
+        to PENDING_SPAN times the sites are kept (past them a playout falls back to the
+        reference engine, `rt.KernelFull`)."""
         self.pending = True
+        self.pending_wide = self.pending_wide or wide
 
     def group_block(self) -> None:
         """The kernels keep the group a (forEach Group ...) visits, `(sites)` (`sc[GRPN]`
@@ -1651,7 +1660,8 @@ def _generate(game, s0, src: Source) -> str:
         n_seen=_seen_size(game),
         n_vars=len(src.variables),
         n_visited=game.total_sites + 1 if game.requires_visited else 0,
-        n_pending=game.total_sites if src.pending else 0,
+        n_pending=game.total_sites * (PENDING_SPAN if src.pending_wide else 1)
+        if src.pending else 0,
         n_active=n + 1 if src.reads_active else 0,
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
         n_cov=n_sites if game.large_pieces else 0,
@@ -2335,9 +2345,9 @@ def last_to_add(sc, site):
 
 @njit(cache=True)
 def pend_add(sc, v):
-    """Make value v pending (a set: once); values past the last site are not kept here."""
+    """Make value v pending (a set: once); a value past those kept (N_PENDING) is not."""
     if not 0 <= v < N_PENDING:
-        raise KernelFull("a pending value past the board's last site")
+        raise KernelFull("a pending value past those the kernels keep")
     if sc[PENDING + v] == 0:
         sc[PENDING + v] = 1
         sc[PENDN] += 1
