@@ -47,6 +47,12 @@ def _rows(text, seed, tmp_path, name, n=40):
     return _same_rows(game, n, seed)
 
 
+def _seeded_rows(text, tmp_path):
+    """The rows of 40 playouts of seed 3 and 15 of seed 4, the same on both backends."""
+    return [_rows(text, seed, tmp_path, "game", 40 if i == 0 else 15)
+            for i, seed in enumerate((3, 4))]
+
+
 @pytest.mark.parametrize("text,played", [
     # No playout repeats a position, though discs are taken back (without the rule some do).
     (UNREPEATED_GAME, lambda df: df["positional_repetition"].eq(0).all()),
@@ -137,18 +143,6 @@ GRABBERS_GAME = """
 """
 
 
-@pytest.mark.parametrize("text,played", [
-    # Both sides win by captures.
-    (BLOOS_GAME, lambda df: {1, 2} <= set(df["winner"])),
-    # Both sides win by captures.
-    (GRABBERS_GAME, lambda df: {1, 2} <= set(df["winner"]))],
-    ids=["move-remove-with-then-in-for-each-site", "move-remove-of-a-region-as-a-consequent"])
-def test_move_remove_as_a_consequent_gives_the_reference_rows(text, played, tmp_path):
-    rows = [_rows(text, seed, tmp_path, "game", 40 if i == 0 else 15)
-            for i, seed in enumerate((3, 4))]
-    assert played(rows[0])
-
-
 # A disc goes on an empty site out of sight of the last one placed (past empty sites only),
 # and two of the mover's discs in sight of the last one placed win ((sites LineOfSight) as
 # a region tested for a site: (is In ...) and an (intersection ...)'s second region).
@@ -163,16 +157,6 @@ SIGHTERS_GAME = """
               (result Mover Win))
           (if (no Moves Next) (result Mover Draw))})))
 """
-
-
-@pytest.mark.parametrize("text,played", [
-    # Both sides win.
-    (SIGHTERS_GAME, lambda df: {1, 2} <= set(df["winner"]))],
-    ids=["line-of-sight-tested-for-a-site"])
-def test_line_of_sight_gives_the_reference_rows(text, played, tmp_path):
-    rows = [_rows(text, seed, tmp_path, "game", 40 if i == 0 else 15)
-            for i, seed in enumerate((3, 4))]
-    assert played(rows[0])
 
 
 # A disc may not go on the site just after the last one placed: the last site plus
@@ -193,8 +177,7 @@ SHADOWS_GAME = """
 def test_a_pending_sum_past_the_sites_gives_the_reference_rows(tmp_path):
     """The kernels keep pending values past the sites where one is a sum; the rule acts
     (without it the same seed plays otherwise), every playout on the kernels."""
-    rows = [_rows(SHADOWS_GAME, seed, tmp_path, "game", 40 if i == 0 else 15)
-            for i, seed in enumerate((3, 4))]
+    rows = _seeded_rows(SHADOWS_GAME, tmp_path)
     assert {1, 2} <= set(rows[0]["winner"])
     from ludeme.analysis.playouts import run_playouts
     fast = run_playouts(load(tmp_path / "game.lud"), 15, 4, jobs=1, progress=False,
@@ -203,3 +186,36 @@ def test_a_pending_sum_past_the_sites_gives_the_reference_rows(tmp_path):
     without = _rows(SHADOWS_GAME.replace(" if:(not (is In (+ (to) 16) (sites Pending)))", ""),
                     3, tmp_path, "without")
     assert not rows[0].drop(columns="seconds").equals(without.drop(columns="seconds"))
+
+
+# A disc placed on the site after the last one placed (that site plus twenty is pending,
+# past the board's sites) lets the mover place again, a move's effect reading the pending
+# values as the move was made ((sites Pending) and (value Pending) in an (apply ...)); four
+# in a line win.
+ECHOES_GAME = """
+(game "Echoes"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty)
+                        (apply if:(and (is In (+ (to) 20) (sites Pending)) (> (value Pending) 20))
+                                  (moveAgain)))
+            (then (if (not (is Prev Mover)) (set Pending (+ (last To) 21))))))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
+@pytest.mark.parametrize("text,played", [
+    # Both sides win by captures.
+    (BLOOS_GAME, lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win by captures.
+    (GRABBERS_GAME, lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (SIGHTERS_GAME, lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, and some turns hold two placements.
+    (ECHOES_GAME, lambda df: {1, 2} <= set(df["winner"]) and (df["turns"] < df["moves"]).any())],
+    ids=["move-remove-with-then-in-for-each-site", "move-remove-of-a-region-as-a-consequent",
+         "line-of-sight-tested-for-a-site", "effect-reading-the-pending-values"])
+def test_nrep_forms_give_the_reference_rows(text, played, tmp_path):
+    assert played(_seeded_rows(text, tmp_path)[0])

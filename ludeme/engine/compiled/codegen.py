@@ -68,7 +68,14 @@ VALUE_LOCALS = ("value_v", "value_c")
 
 
 # A kernel's read of the pending values (`(is Pending)`, `(value Pending)`, `(sites Pending)`).
-_READS_PENDING = re.compile(r"PENDN|PENDING|pending_one")
+_READS_PENDING = re.compile(r"\bPENDN\b|\bPENDING\b|pending_one")
+
+
+def _as_pending_was(line: str) -> str:
+    """An effect's line reading the pending values as the move was generated, kept by `step`
+    before it empties them (`sc[PWAS]`: their number, then a flag per value)."""
+    return (line.replace("sc[PENDN]", "sc[PWAS]").replace("sc[PENDING + ", "sc[PWAS + 1 + ")
+            .replace("pending_one(sc)", "pending_was(sc)"))
 
 
 def _reads_outer_site(source: str) -> bool:
@@ -184,6 +191,7 @@ class Source:
         self.emitted = 0                       # compiled forms written so far (`emit.emit`)
         self.pending = False                   # a ludeme reads or sets pending values
         self.pending_wide = False              # ... past the sites (`pending_values`)
+        self.reads_pending_was = False         # an effect reads them (`_as_pending_was`)
         self.grp = False                       # (forEach Group ...) keeps its group in sc
         self.group_bound = False               # `(sites)` is the group of a (forEach Group ...)
         self.reads_all_passed = False          # a rule reads (all Passed)
@@ -937,11 +945,15 @@ class Source:
         if reads_level_unbound("\n".join(effect_lines)) or reads_level_unbound("\n".join(then)):
             # applied by `effects`, `consequents`: no loop binds (level) there
             raise Unsupported(lud, "reading (level) when its move is applied")
-        if _READS_PENDING.search(self.with_helpers(effect_lines)):
+        if _READS_PENDING.search("\n".join(effect_lines)):
             # The reference (as Ludii) makes a move's effects when it makes the move, where the
-            # pending values are those of the position; `step` empties them before `effects`.
-            raise Unsupported(lud, "whose effect reads the pending values (they are emptied "
-                                   "before a move's effects are applied)")
+            # pending values are those of the position; `step` empties them before `effects`,
+            # keeping them as they were (`sc[PWAS]`, `pending_was`), which the effect reads.
+            effect_lines = [_as_pending_was(x) for x in effect_lines]
+            self.reads_pending_was = True
+        if _READS_PENDING.search(self.with_helpers(effect_lines)):
+            raise Unsupported(lud, "whose effect reads the pending values by a helper kernel "
+                                   "(they are emptied before a move's effects are applied)")
         if self.effect_prefix and not is_pass:     # actions made before, carried first
             lines, codes = self.effect_prefix
             effect_lines = lines + effect_lines
@@ -1607,6 +1619,8 @@ def _generate(game, s0, src: Source) -> str:
         raise Unsupported(None, "a piece removed in a game with large pieces")
     if game.large_pieces and game.stacking:
         raise Unsupported(None, "large pieces in a stacking game")
+    n_pending = game.total_sites * (PENDING_SPAN if src.pending_wide else 1) \
+        if src.pending else 0
     fixed = _fixed_start(game, s0)
     init_who, init_what, init_count, depth = _initial_sites(game, fixed)
     n_trk, trk_init = _on_track(src, game, s0)
@@ -1660,8 +1674,8 @@ def _generate(game, s0, src: Source) -> str:
         n_seen=_seen_size(game),
         n_vars=len(src.variables),
         n_visited=game.total_sites + 1 if game.requires_visited else 0,
-        n_pending=game.total_sites * (PENDING_SPAN if src.pending_wide else 1)
-        if src.pending else 0,
+        n_pending=n_pending,
+        n_pwas=n_pending + 1 if src.reads_pending_was else 0,
         n_active=n + 1 if src.reads_active else 0,
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
         n_cov=n_sites if game.large_pieces else 0,
@@ -2210,7 +2224,9 @@ ALLP = VISITED + N_VISITED      # sc[ALLP]: every player's last turn was a pass 
 PENDN = ALLP + 1                # sc[PENDN]: how many values are pending ((set Pending ...))
 PENDING = PENDN + 1             # sc[PENDING + v]: value v (0 to the last site) is pending
 N_PENDING = {n_pending}
-REM = PENDING + N_PENDING       # sc[REM + i * REM_STRIDE]: the i-th remembered list's block
+PWAS = PENDING + N_PENDING      # sc[PWAS], sc[PWAS + 1 + v]: the same, as before a move emptied
+N_PWAS = {n_pwas}                # them, where an effect reads them (else as they are)
+REM = PWAS + N_PWAS             # sc[REM + i * REM_STRIDE]: the i-th remembered list's block
 N_REM = {n_rem}
 REM_W = {rem_w}
 REM_CAP = {rem_cap}             # sc[REM + i * REM_STRIDE + 1 + REM_W + k]: its k-th value, in order
@@ -2389,9 +2405,21 @@ def rem_clear(sc, base):
 @njit(cache=True)
 def pending_one(sc):
     """`(value Pending)`: the pending value when exactly one is, else 0."""
-    if sc[PENDN] == 1:
+    return pending_one_at(sc, PENDN)
+
+
+@njit(cache=True)
+def pending_was(sc):
+    """`(value Pending)` read by a move's effect: as the move was generated (`sc[PWAS]`)."""
+    return pending_one_at(sc, PWAS)
+
+
+@njit(cache=True)
+def pending_one_at(sc, base):
+    """The one pending value of the block at `base` (their number, a flag per value), or 0."""
+    if sc[base] == 1:
         for v in range(N_PENDING):
-            if sc[PENDING + v]:
+            if sc[base + 1 + v]:
                 return v
     return 0
 
@@ -2513,6 +2541,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     sc[REPLAYED] = 0
     is_pass = g in PASS_GENS
     # turn: record
+    if N_PWAS:                      # as the move's effects read them (see PWAS)
+        sc[PWAS:PWAS + N_PWAS] = sc[PENDN:PENDING + N_PENDING]
     if N_PENDING and sc[PENDN]:     # Ludii reboots the pending values before each move
         sc[PENDN:PENDING + N_PENDING] = 0
     if is_pass and sc[STALE + mover] == 0:
@@ -2532,6 +2562,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     # turn: actions (`applied`: the decision's effects)
     # turn: consequents (`applied`, after the effects)
     applied(who, what, count, sc, phase, frm, to, g, x, mover)
+    if N_PWAS:                      # a move's effects tried elsewhere read them as they are
+        sc[PWAS:PWAS + N_PWAS] = sc[PENDN:PENDING + N_PENDING]
     # turn: end-of-turn removals
     if {sequence_capture} and sc[REPLAYED] == 0:
         # A decision that does not let its mover go on ends the sequence: every site
