@@ -206,6 +206,38 @@ ECHOES_GAME = """
 """
 
 
+# A disc placed turns the enemy discs orthogonally next to it into the mover's ((add (to
+# <region> (apply (remove (to))))) as a consequent: each site's removal read before any
+# placement, each site's move listed twice, as the reference lists it); four in a line win.
+TURNCOATS_GAME = """
+(game "Turncoats"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (add (to (intersection (sites Around (last To) Orthogonal) (sites Occupied by:Next))
+                           (apply (remove (to))))))))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+# The same over every site around, the removal only where an enemy stands ((apply if:...):
+# a site's move listed twice where it holds, once elsewhere, a disc added on the empty
+# sites too).
+SPREADERS_GAME = """
+(game "Spreaders"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (if (is Even (last To))
+                      (add (to (sites Around (last To) Orthogonal)
+                               (apply if:(is Enemy (who at:(to))) (remove (to)))))))))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (>= (count Moves) 30) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text,played", [
     # Both sides win by captures.
     (BLOOS_GAME, lambda df: {1, 2} <= set(df["winner"])),
@@ -214,8 +246,13 @@ ECHOES_GAME = """
     # Both sides win.
     (SIGHTERS_GAME, lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win, and some turns hold two placements.
-    (ECHOES_GAME, lambda df: {1, 2} <= set(df["winner"]) and (df["turns"] < df["moves"]).any())],
+    (ECHOES_GAME, lambda df: {1, 2} <= set(df["winner"]) and (df["turns"] < df["moves"]).any()),
+    # Both sides win.
+    (TURNCOATS_GAME, lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (SPREADERS_GAME, lambda df: {1, 2} <= set(df["winner"]))],
     ids=["move-remove-with-then-in-for-each-site", "move-remove-of-a-region-as-a-consequent",
-         "line-of-sight-tested-for-a-site", "effect-reading-the-pending-values"])
+         "line-of-sight-tested-for-a-site", "effect-reading-the-pending-values",
+         "add-to-a-region-with-apply", "add-to-a-region-with-apply-if"])
 def test_nrep_forms_give_the_reference_rows(text, played, tmp_path):
     assert played(_seeded_rows(text, tmp_path)[0])
