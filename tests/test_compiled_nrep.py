@@ -238,6 +238,20 @@ SPREADERS_GAME = """
 """
 
 
+# A square of four of the mover's discs with the last one placed wins ((sites Pattern)
+# counted); after the first player's disc, the two sites in a line beyond it may not be
+# taken while they are empty ((sites Pattern) with whats:, tested for a site).
+SQUARERS_GAME = """
+(game "Squarers"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty) if:(not (is In (to) (sites Pattern {F F} whats:{1 0}))))))
+    (end {(if (>= (count Sites in:(sites Pattern {F R F R F})) 4) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text,played", [
     # Both sides win by captures.
     (BLOOS_GAME, lambda df: {1, 2} <= set(df["winner"])),
@@ -250,9 +264,11 @@ SPREADERS_GAME = """
     # Both sides win.
     (TURNCOATS_GAME, lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win.
-    (SPREADERS_GAME, lambda df: {1, 2} <= set(df["winner"]))],
+    (SPREADERS_GAME, lambda df: {1, 2} <= set(df["winner"])),
+    # Both sides win, and some games are drawn.
+    (SQUARERS_GAME, lambda df: {0, 1, 2} <= set(df["winner"]))],
     ids=["move-remove-with-then-in-for-each-site", "move-remove-of-a-region-as-a-consequent",
          "line-of-sight-tested-for-a-site", "effect-reading-the-pending-values",
-         "add-to-a-region-with-apply", "add-to-a-region-with-apply-if"])
+         "add-to-a-region-with-apply", "add-to-a-region-with-apply-if", "sites-pattern"])
 def test_nrep_forms_give_the_reference_rows(text, played, tmp_path):
     assert played(_seeded_rows(text, tmp_path)[0])
