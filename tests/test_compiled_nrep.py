@@ -252,6 +252,21 @@ SQUARERS_GAME = """
 """
 
 
+# A disc goes a knight's leap away from the last one placed where it can, else anywhere
+# empty ((leap) as the moves a (sites To ...) lists); four in a line win.
+KNIGHTS_GAME = """
+(game "Knights"
+  (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (priority {(move Add (to (sites To (leap (from (last To)) {{F F R F} {F F L F}}
+                                                 (to if:(is Empty (to)))))))
+                     (move Add (to (sites Empty)))}))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
+
 @pytest.mark.parametrize("text,played", [
     # Both sides win by captures.
     (BLOOS_GAME, lambda df: {1, 2} <= set(df["winner"])),
@@ -266,9 +281,12 @@ SQUARERS_GAME = """
     # Both sides win.
     (SPREADERS_GAME, lambda df: {1, 2} <= set(df["winner"])),
     # Both sides win, and some games are drawn.
-    (SQUARERS_GAME, lambda df: {0, 1, 2} <= set(df["winner"]))],
+    (SQUARERS_GAME, lambda df: {0, 1, 2} <= set(df["winner"])),
+    # Both sides win.
+    (KNIGHTS_GAME, lambda df: {1, 2} <= set(df["winner"]))],
     ids=["move-remove-with-then-in-for-each-site", "move-remove-of-a-region-as-a-consequent",
          "line-of-sight-tested-for-a-site", "effect-reading-the-pending-values",
-         "add-to-a-region-with-apply", "add-to-a-region-with-apply-if", "sites-pattern"])
+         "add-to-a-region-with-apply", "add-to-a-region-with-apply-if", "sites-pattern",
+         "leap-listed-by-sites-to"])
 def test_nrep_forms_give_the_reference_rows(text, played, tmp_path):
     assert played(_seeded_rows(text, tmp_path)[0])
