@@ -518,18 +518,24 @@ def test_misc_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_pa
     test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path)
 
 
-def test_a_pending_value_computed_by_arithmetic_has_no_compiled_form(tmp_path):
-    """The kernels keep pending values of sites only: a sum (which may pass the last site)
-    is refused, and the game plays on the reference engine."""
-    from ludeme.analysis.playouts import load
-    from ludeme.engine.compiled import Unsupported
+def test_a_pending_value_past_those_the_kernels_keep_falls_back(tmp_path):
+    """The kernels keep pending values up to four times the sites where one is computed by
+    arithmetic: a sum past them sends the playouts to the reference engine (rt.KernelFull),
+    with the same rows."""
+    import pandas as pd
+
+    from ludeme.analysis.playouts import load, run_playouts
     from ludeme.engine.compiled.codegen import generate
     path = tmp_path / "game.lud"
     path.write_text(PLAYABLE_GAME.replace("(move Add (to (sites Playable)))",
                                           "(move Add (to (sites Playable)) (then (set Pending "
                                           "(+ (last To) 100))))"))
-    with pytest.raises(Unsupported, match="computed by arithmetic"):
-        generate(load(path))
+    game = load(path)
+    generate(game)
+    ref = run_playouts(game, 4, 3, jobs=1, progress=False, backend="reference")
+    fast = run_playouts(game, 4, 3, jobs=1, progress=False, backend="compiled")
+    pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
+    assert fast.attrs["playouts_by_backend"]["reference"] == 4
 
 
 # A placement allowed only where every site around it still reaches another site of the

@@ -484,12 +484,11 @@ def test_reg_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_pat
     test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path)
 
 
-def test_an_effect_reading_the_pending_values_has_no_compiled_form(tmp_path):
+def test_an_effect_reading_the_pending_values_reads_them_as_the_move_was_made(tmp_path):
     """The kernels empty the pending values before a move's effects, where the reference
-    made them with the move: such an effect is refused, and the game plays on the reference
-    engine (it made the move again where it should not)."""
+    made them with the move: the effect reads them as they were (`sc[PWAS]`), and the rows
+    are the reference's (a move after an even site is made again)."""
     from ludeme.analysis.playouts import load
-    from ludeme.engine.compiled import Unsupported
     from ludeme.engine.compiled.codegen import generate
     path = tmp_path / "game.lud"
     path.write_text("""
@@ -507,5 +506,7 @@ def test_an_effect_reading_the_pending_values_has_no_compiled_form(tmp_path):
     )
 )
 """)
-    with pytest.raises(Unsupported, match="reads the pending values"):
-        generate(load(path))
+    game = load(path)
+    assert "sc[PWAS]" in generate(game)
+    rows = test_compiled._same_rows(game, 30, 3)
+    assert {1, 2} <= set(rows["winner"]) and (rows["turns"] < rows["moves"]).any()

@@ -43,8 +43,7 @@ TURN: tuple[TurnStep, ...] = (
     TurnStep("next mover", "the counter ticks; unless the game is over the next player moves "
              "(a moveAgain keeps the mover), skipping players no longer active; turn "
              "counters follow"),
-    TurnStep("repetition", "the position is recorded for (no Repeat ...)",
-             compiled="(no Repeat ...)"),
+    TurnStep("repetition", "the position is recorded for (no Repeat ...)"),
 )
 
 STEP_NAMES = tuple(s.name for s in TURN)

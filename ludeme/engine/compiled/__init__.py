@@ -363,6 +363,9 @@ class CompiledState:
         if m.N_CHANCE:
             rt.mt_seed_keys(sc[m.CHANCE:m.CHANCE + m.N_CHANCE], *rt.chance_seed_keys(seed))
         sc[m.NDRAWS] = 0
+        if m.REPEAT:            # the start recorded for (no Repeat ...) is this one
+            sc[m.SEENN] = 0
+            m.record_position(self.who, self.what, self.count, sc)
         self.draws = []
         self._legal = None
 

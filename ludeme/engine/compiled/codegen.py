@@ -48,6 +48,10 @@ _OWNER_SETS = {"Enemy": "0 < {s} <= NP and {s} != mover",
 _TEAM_SETS = ("Friend", "Ally", "MoverTeam", "TeamMover")
 
 
+# The pending values the kernels keep where a rule makes a value computed by arithmetic
+# pending, in multiples of the sites (`Source.pending_values`).
+PENDING_SPAN = 4
+
 # What the tables of one game's kernels may hold, in numbers: a bound on the generated
 # module (about 4 characters a number) and on what numba needs to compile it.
 MAX_TABLE_ELEMENTS = 1_000_000
@@ -64,7 +68,14 @@ VALUE_LOCALS = ("value_v", "value_c")
 
 
 # A kernel's read of the pending values (`(is Pending)`, `(value Pending)`, `(sites Pending)`).
-_READS_PENDING = re.compile(r"PENDN|PENDING|pending_one")
+_READS_PENDING = re.compile(r"\bPENDN\b|\bPENDING\b|pending_one")
+
+
+def _as_pending_was(line: str) -> str:
+    """An effect's line reading the pending values as the move was generated, kept by `step`
+    before it empties them (`sc[PWAS]`: their number, then a flag per value)."""
+    return (line.replace("sc[PENDN]", "sc[PWAS]").replace("sc[PENDING + ", "sc[PWAS + 1 + ")
+            .replace("pending_one(sc)", "pending_was(sc)"))
 
 
 def _reads_outer_site(source: str) -> bool:
@@ -179,6 +190,8 @@ class Source:
         self.swaps_players = False
         self.emitted = 0                       # compiled forms written so far (`emit.emit`)
         self.pending = False                   # a ludeme reads or sets pending values
+        self.pending_wide = False              # ... past the sites (`pending_values`)
+        self.reads_pending_was = False         # an effect reads them (`_as_pending_was`)
         self.grp = False                       # (forEach Group ...) keeps its group in sc
         self.group_bound = False               # `(sites)` is the group of a (forEach Group ...)
         self.reads_all_passed = False          # a rule reads (all Passed)
@@ -253,10 +266,14 @@ class Source:
         if self.ranked is None:
             self.ranked = lud
 
-    def pending_values(self) -> None:
+    def pending_values(self, wide: bool = False) -> None:
         """The kernels keep Ludii's pending values (`sc[PENDING + v]`, v a value from 0 to
-        the last site, and their number in `sc[PENDN]`), emptied before each move."""
+        the last site, and their number in `sc[PENDN]`), emptied before each move. `wide`:
+        a rule makes a value computed by arithmetic pending (a sum of two sites): values up
+        to PENDING_SPAN times the sites are kept (past them a playout falls back to the
+        reference engine, `rt.KernelFull`)."""
         self.pending = True
+        self.pending_wide = self.pending_wide or wide
 
     def group_block(self) -> None:
         """The kernels keep the group a (forEach Group ...) visits, `(sites)` (`sc[GRPN]`
@@ -928,11 +945,15 @@ class Source:
         if reads_level_unbound("\n".join(effect_lines)) or reads_level_unbound("\n".join(then)):
             # applied by `effects`, `consequents`: no loop binds (level) there
             raise Unsupported(lud, "reading (level) when its move is applied")
-        if _READS_PENDING.search(self.with_helpers(effect_lines)):
+        if _READS_PENDING.search("\n".join(effect_lines)):
             # The reference (as Ludii) makes a move's effects when it makes the move, where the
-            # pending values are those of the position; `step` empties them before `effects`.
-            raise Unsupported(lud, "whose effect reads the pending values (they are emptied "
-                                   "before a move's effects are applied)")
+            # pending values are those of the position; `step` empties them before `effects`,
+            # keeping them as they were (`sc[PWAS]`, `pending_was`), which the effect reads.
+            effect_lines = [_as_pending_was(x) for x in effect_lines]
+            self.reads_pending_was = True
+        if _READS_PENDING.search(self.with_helpers(effect_lines)):
+            raise Unsupported(lud, "whose effect reads the pending values by a helper kernel "
+                                   "(they are emptied before a move's effects are applied)")
         if self.effect_prefix and not is_pass:     # actions made before, carried first
             lines, codes = self.effect_prefix
             effect_lines = lines + effect_lines
@@ -1377,7 +1398,6 @@ GAME_REFUSALS = (
     ("a game built without typed rules", lambda g: getattr(g, "typed", None) is None),
     ("counted pieces in a stacking game", lambda g: g.stacking and getattr(g, "counting", False)),
     ("pieces placed with a rotation", lambda g: getattr(g.env, "rotated", False)),
-    ("(no Repeat ...)", lambda g: getattr(g, "repetition", None)),
     ("(automove)", lambda g: getattr(g, "automove", None) is not None),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
@@ -1472,6 +1492,18 @@ def generate(game) -> str:
     return module.replace("INCREMENTAL = None", f"INCREMENTAL = {_journaled(module)}", 1)
 
 
+def _seen_size(game) -> int:
+    """The positions the kernels keep for (no Repeat ...) (`record_position`): one per turn
+    in the game (Positional), one per decision of a turn (PositionalInTurn), to the
+    game's limits; past as many a playout falls back to the reference engine
+    (`rt.KernelFull`)."""
+    if game.repetition is None:
+        return 0
+    if game.repetition == "Positional":
+        return game.max_turns * game.num_players + 2
+    return min(game.max_moves, 4 * game.total_sites + 64) + 2
+
+
 def _journaled(module: str) -> bool:
     """Whether every write of the sites in the generated module is in the journal of the
     sites written (rt.JOURNAL): made by `rt`'s writes, which keep it, by the template (the
@@ -1528,6 +1560,9 @@ def _generate(game, s0, src: Source) -> str:
         src.end_rule(r, end, "        ")
     unranked = []
     if src.ranked is not None:
+        if game.repetition is not None:
+            # the positions a ranking searches would record theirs among the game's
+            raise Unsupported(src.ranked, "beside (no Repeat ...)")
         src.unranked = True
         for moves, _, _ in phases:
             lines = []
@@ -1584,6 +1619,8 @@ def _generate(game, s0, src: Source) -> str:
         raise Unsupported(None, "a piece removed in a game with large pieces")
     if game.large_pieces and game.stacking:
         raise Unsupported(None, "large pieces in a stacking game")
+    n_pending = game.total_sites * (PENDING_SPAN if src.pending_wide else 1) \
+        if src.pending else 0
     fixed = _fixed_start(game, s0)
     init_who, init_what, init_count, depth = _initial_sites(game, fixed)
     n_trk, trk_init = _on_track(src, game, s0)
@@ -1633,9 +1670,12 @@ def _generate(game, s0, src: Source) -> str:
         n_last_between=game.total_sites if src.reads_last_between or src.notes_between else 0,
         swap="\n".join(swap),
         swap_rule=bool(game.swap_rule) or src.swaps_players,
+        repeat={None: 0, "Positional": 1, "PositionalInTurn": 2}[game.repetition],
+        n_seen=_seen_size(game),
         n_vars=len(src.variables),
         n_visited=game.total_sites + 1 if game.requires_visited else 0,
-        n_pending=game.total_sites if src.pending else 0,
+        n_pending=n_pending,
+        n_pwas=n_pending + 1 if src.reads_pending_was else 0,
         n_active=n + 1 if src.reads_active else 0,
         n_last_tos=game.total_sites + 1 if getattr(game, "reads_last_tos", False) else 0,
         n_cov=n_sites if game.large_pieces else 0,
@@ -2184,7 +2224,9 @@ ALLP = VISITED + N_VISITED      # sc[ALLP]: every player's last turn was a pass 
 PENDN = ALLP + 1                # sc[PENDN]: how many values are pending ((set Pending ...))
 PENDING = PENDN + 1             # sc[PENDING + v]: value v (0 to the last site) is pending
 N_PENDING = {n_pending}
-REM = PENDING + N_PENDING       # sc[REM + i * REM_STRIDE]: the i-th remembered list's block
+PWAS = PENDING + N_PENDING      # sc[PWAS], sc[PWAS + 1 + v]: the same, as before a move emptied
+N_PWAS = {n_pwas}                # them, where an effect reads them (else as they are)
+REM = PWAS + N_PWAS             # sc[REM + i * REM_STRIDE]: the i-th remembered list's block
 N_REM = {n_rem}
 REM_W = {rem_w}
 REM_CAP = {rem_cap}             # sc[REM + i * REM_STRIDE + 1 + REM_W + k]: its k-th value, in order
@@ -2225,7 +2267,14 @@ GRPN = LBN + (N_LBS + 1 if N_LBS else 0)  # sc[GRPN]: the sites of the group a (
 GRP = GRPN + 1                # Group ...) visits; sc[GRP + i]: the i-th of them in
 N_GRP = {n_grp}               # increasing order
 GRPM = GRP + N_GRP            # sc[GRPM + s]: site s is one of them
-SC_SIZE = GRPM + N_GRP
+# (no Repeat ...) (`record_position`): REPEAT 1 for Positional, 2 for PositionalInTurn, 0
+# without; sc[SEENN] the positions recorded, sc[SEEN + i] the i-th one's key.
+REPEAT = {repeat}
+N_SEEN = {n_seen}
+SEENN = GRPM + N_GRP
+SEEN = SEENN + (1 if N_SEEN else 0)
+SC_SIZE = SEEN + N_SEEN
+SWAPS = {swap_rule}            # a rule swaps the seats: they are in the position's key
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
@@ -2312,9 +2361,9 @@ def last_to_add(sc, site):
 
 @njit(cache=True)
 def pend_add(sc, v):
-    """Make value v pending (a set: once); values past the last site are not kept here."""
+    """Make value v pending (a set: once); a value past those kept (N_PENDING) is not."""
     if not 0 <= v < N_PENDING:
-        raise KernelFull("a pending value past the board's last site")
+        raise KernelFull("a pending value past those the kernels keep")
     if sc[PENDING + v] == 0:
         sc[PENDING + v] = 1
         sc[PENDN] += 1
@@ -2356,9 +2405,21 @@ def rem_clear(sc, base):
 @njit(cache=True)
 def pending_one(sc):
     """`(value Pending)`: the pending value when exactly one is, else 0."""
-    if sc[PENDN] == 1:
+    return pending_one_at(sc, PENDN)
+
+
+@njit(cache=True)
+def pending_was(sc):
+    """`(value Pending)` read by a move's effect: as the move was generated (`sc[PWAS]`)."""
+    return pending_one_at(sc, PWAS)
+
+
+@njit(cache=True)
+def pending_one_at(sc, base):
+    """The one pending value of the block at `base` (their number, a flag per value), or 0."""
+    if sc[base] == 1:
         for v in range(N_PENDING):
-            if sc[PENDING + v]:
+            if sc[base + 1 + v]:
                 return v
     return 0
 
@@ -2410,6 +2471,8 @@ def legal(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx):
     sc[STALE + mover] = 0      # the mover's moves are generated: not stalemated (as State)
 {play}
 {swap}
+    if REPEAT:
+        k = without_repeats(who, what, count, sc, phase, mf, mt, mg, mx, k)
     return k
 
 {ranking}
@@ -2478,6 +2541,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     sc[REPLAYED] = 0
     is_pass = g in PASS_GENS
     # turn: record
+    if N_PWAS:                      # as the move's effects read them (see PWAS)
+        sc[PWAS:PWAS + N_PWAS] = sc[PENDN:PENDING + N_PENDING]
     if N_PENDING and sc[PENDN]:     # Ludii reboots the pending values before each move
         sc[PENDN:PENDING + N_PENDING] = 0
     if is_pass and sc[STALE + mover] == 0:
@@ -2497,6 +2562,8 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
     # turn: actions (`applied`: the decision's effects)
     # turn: consequents (`applied`, after the effects)
     applied(who, what, count, sc, phase, frm, to, g, x, mover)
+    if N_PWAS:                      # a move's effects tried elsewhere read them as they are
+        sc[PWAS:PWAS + N_PWAS] = sc[PENDN:PENDING + N_PENDING]
     # turn: end-of-turn removals
     if {sequence_capture} and sc[REPLAYED] == 0:
         # A decision that does not let its mover go on ends the sequence: every site
@@ -2546,6 +2613,9 @@ def step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, frm, to
         sc[NEXT] = nx
     if N_ACTV:
         sc[ACTV:ACTV + N_ACTV] = active
+    # turn: repetition
+    if REPEAT:
+        record_position(who, what, count, sc)
 
 
 @njit(cache=True, inline="always")
@@ -2582,6 +2652,8 @@ def reset(who, what, count, sc, rk, active, phase, seed):
     if N_ACTV:
         sc[ACTV:ACTV + N_ACTV] = active
     phase[:] = INIT_PHASE
+    if REPEAT:
+        record_position(who, what, count, sc)
 
 
 @njit(cache=True, inline="always")
@@ -2619,7 +2691,6 @@ def walk_sites(who, what, count, sc, covered):
     empty = 0
     pieces = 0
     newly = 0
-    h = np.int64(0)
     for s in range(N_SITES):
         if what[s] == 0:
             empty += 1
@@ -2627,16 +2698,107 @@ def walk_sites(who, what, count, sc, covered):
             covered[s] = True
             newly += 1
         pieces += count[TOTAL + s] if STACKING else count[s]
+    return empty, pieces, sites_hash(who, what, count), states_hash(sc), newly
+
+
+@njit(cache=True)
+def sites_hash(who, what, count):
+    """The key of the sites and stacks (a sum over them: `playouts` keeps it up to date from
+    the sites written)."""
+    h = np.int64(0)
     for s in range(TOTAL):
         h += site_word(who[s], what[s], count[s]) * SITE_KEYS[s]
     if STACKING:        # every level of every stack
         for s in range(TOTAL):
             for i in range(TOTAL + s * DEPTH, TOTAL + s * DEPTH + count[TOTAL + s]):
                 h += site_word(who[i], what[i], 0) * LEVEL_KEYS[i - TOTAL]
-    h_state = np.int64(0)
+    return h
+
+
+@njit(cache=True)
+def states_hash(sc):
+    """The key of the piece states (and values)."""
+    h = np.int64(0)
     for s in range(N_STATE):
-        h_state += sc[STATE + s] * STATE_KEYS[s]
-    return empty, pieces, h, h_state, newly
+        h += sc[STATE + s] * STATE_KEYS[s]
+    return h
+
+
+@njit(cache=True)
+def position_hash(who, what, count, sc, h_sites):
+    """The position's key as (no Repeat ...) reads it (`repetition.position_key`): its sites'
+    key `h_sites`, the piece states' and, where a rule swaps them, the seats (as the
+    playouts' positional key)."""
+    h = h_sites + states_hash(sc)
+    if SWAPS:
+        h = hash_into(h, sc[ORDER:ORDER + NP + 1])
+    return h
+
+
+@njit(cache=True)
+def seen_position(sc, h):
+    """The position of key `h` is among those recorded for (no Repeat ...)."""
+    return np.any(sc[SEEN:SEEN + sc[SEENN]] == h)
+
+
+@njit(cache=True)
+def record_position(who, what, count, sc):
+    """After a decision (or the start rules): the position recorded for (no Repeat ...), as
+    `repetition.record_position`: in the game where the turn passed (Positional), in the
+    turn's own record, begun again with each new turn (PositionalInTurn)."""
+    if REPEAT == 1 and sc[MOVER] == sc[PREV]:
+        return
+    if REPEAT == 2 and sc[MOVER] != sc[PREV]:
+        sc[SEENN] = 0
+    h = position_hash(who, what, count, sc, sites_hash(who, what, count))
+    if seen_position(sc, h):
+        return
+    n = sc[SEENN]
+    if n >= N_SEEN:
+        raise KernelFull("more positions recorded for (no Repeat) than the kernels keep")
+    sc[SEEN + n] = h
+    sc[SEENN] = n + 1
+
+
+@njit(cache=True)
+def without_repeats(who, what, count, sc, phase, mf, mt, mg, mx, k):
+    """The k moves in the buffers less those (passes aside) whose position after them,
+    consequents included, was recorded (`repetition.without_repeats`); how many are left.
+    Each is applied to a copy of the position; the key after it is the position's changed by
+    the sites it wrote (their journal, `rt.JOURNAL`) where every write is journaled."""
+    if sc[SEENN] == 0:
+        return k
+    mover = sc[MOVER]
+    h0 = sites_hash(who, what, count)
+    kept = 0
+    for i in range(k):
+        g = mg[i]
+        keep = g in PASS_GENS
+        if not keep:
+            w2, wt2, c2, s2, p2 = who.copy(), what.copy(), count.copy(), sc.copy(), phase.copy()
+            c2[JN] = 0
+            applied(w2, wt2, c2, s2, p2, mf[i], mt[i], g, mx[i], mover)
+            n = c2[JN]
+            if INCREMENTAL and not STACKING and n <= JOURNAL:
+                h = h0
+                for j in range(n):
+                    s = c2[JN - 1 - j]
+                    first = True
+                    for j2 in range(j):
+                        if c2[JN - 1 - j2] == s:
+                            first = False
+                    if first:
+                        h += (site_word(w2[s], wt2[s], c2[s])
+                              - site_word(who[s], what[s], count[s])) * SITE_KEYS[s]
+            else:
+                h = sites_hash(w2, wt2, c2)
+            if CHECK_INCREMENTAL:
+                assert h == sites_hash(w2, wt2, c2), "incremental figures"
+            keep = not seen_position(sc, position_hash(w2, wt2, c2, s2, h))
+        if keep:
+            mf[kept], mt[kept], mg[kept], mx[kept] = mf[i], mt[i], mg[i], mx[i]
+            kept += 1
+    return kept
 
 
 # The turn's kernels are inlined (numba IR) into the playout loop: a call passes every

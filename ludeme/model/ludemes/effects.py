@@ -1852,9 +1852,6 @@ def _add_effect(src, lud, body, after=()):
     nothing). `after`: lines applied after each placement (its (then ...), as a
     consequent: `_add_consequent`)."""
     to = lud.to
-    if to.apply is not None and not isinstance(to.site, IntFn):
-        # the reference lists such a placement twice where the effect's if: holds
-        raise Unsupported(lud, "with (to <region> (apply ...)) as an effect")
     n = src.int_expr(lud.count) if lud.count is not None else "1"
     kind, owner = added_piece(src, lud)
     body += [f"ak_, ao_, an_, sa_, saf_ = {kind}, {owner}, {n}, to, frm", "if ak_ > 0:"]
@@ -1868,12 +1865,15 @@ def _add_effect(src, lud, body, after=()):
         add = ["alv = " + src.int_expr(to.level), "if alv < 0:",
                "    raise ValueError('(to ... level:) below 0')",
                *placed(src, lud, [_inserted(src, lud, "ak_", "ao_", "alv", "an_")])]
+    listed = []
     if to.apply is not None:
         # (to <site> (apply ...)): its effect before the placement, read with (from) on the
         # site too, as the reference chains it
         from .moves import _apply_lines
         side: list[str] = []
         _apply_lines(src, to.apply, side)
+        if not isinstance(to.site, IntFn):
+            side, add, listed = _placed_twice(src, lud, side, add)
         add = ["asf_ = frm", "frm = to", *side, "frm = asf_", *add]
     if isinstance(to.site, IntFn):
         body += [f"    to = {src.int_expr(to.site)}",
@@ -1885,8 +1885,29 @@ def _add_effect(src, lud, body, after=()):
         body += ["    nad_ = 0", *listing, "            nad_ += 1",
                  "    abuf_ = np.empty(nad_, np.int64)", "    nad_ = 0", *listing,
                  "            abuf_[nad_] = to", "            nad_ += 1",
+                 *(f"    {x}" for x in listed),
                  "    for to in abuf_:", *(f"        {x}" for x in add)]
     body.append("frm, to = saf_, sa_")
+
+
+def _placed_twice(src, lud, side: list[str], add: list[str]):
+    """(side, add, lines before the placements) of an (add (to <region> (apply ...))) as an
+    effect: as the reference lists its moves, each site's effect is read on the position
+    before any placement (a copy of it, `moves._on_snapshot`), and where the effect's
+    condition holds (or it has none) the site's move is listed twice, its effect and
+    placement applied twice (Ludii's chainRuleCrossProduct), the condition read with (from)
+    as it was."""
+    from .moves import SNAPSHOT, _has_then, _on_snapshot
+    ap = lud.to.apply
+    why = "with (to <region> (apply ...)) whose effect cannot read the position before the " \
+          "placements, as an effect"
+    if _has_then(ap.effect):
+        raise Unsupported(lud, why)
+    rule = _on_snapshot(lud, [src.bool_expr(ap.if_)], why)[0] if ap.if_ is not None else "True"
+    side = _on_snapshot(lud, side, why)
+    add = [f"for _atw in range(2 if {rule} else 1):",
+           *("    " + x for x in ["asf_ = frm", "frm = to", *side, "frm = asf_", *add])]
+    return [], add, [SNAPSHOT]
 
 
 @emits(AddEffect, kind="one_move", refuses=("stack", "count"))

@@ -169,7 +169,7 @@ class LeapEffect(MoveLeap):
 
 # Compiled forms (`ludeme.engine.compiled.emit`) ------------------------------------------
 
-@emits(MoveLeap, kind="moves")
+@emits(MoveLeap, LeapEffect, kind="moves")
 def _leap_moves(src, lud, out, ind):
     """From the start (its (from ...) site, else `frm`, the piece's), each end of the walks
     in turn (a table per site, as the reference lists them), where the condition holds;

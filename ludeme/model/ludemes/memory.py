@@ -404,15 +404,13 @@ emits(SetPlayerValue, kind="effect", refuses=_AS_PART)(
 
 @emits(SetPending, kind="consequent", refuses=_AS_PART)
 def _set_pending_lines(src, lud, lines, ind):
-    """Each value (a region's sites, or the value: 1 when none or -1) made pending."""
-    src.pending_values()
+    """Each value (a region's sites, or the value: 1 when none or -1) made pending. A value
+    computed by arithmetic may pass the last site: the kernels keep more values then."""
+    from .ints import _arith_classes
+    src.pending_values(wide=isinstance(lud.value, tuple(_arith_classes())))
     if lud.region is not None:
         src.for_region(lud.region, lines, ind, ["pend_add(sc, site)"])
         return
-    from .ints import _arith_classes
-    if isinstance(lud.value, tuple(_arith_classes())):
-        # a sum or a product may pass the last site, past which the kernels keep none
-        raise Unsupported(lud, "of a value computed by arithmetic (the kernels keep sites only)")
     value = src.int_expr(lud.value) if lud.value is not None else "-1"
     lines.append(f"{ind}pv = {value}")
     lines.append(f"{ind}pend_add(sc, 1 if pv == -1 else pv)")

@@ -2147,14 +2147,15 @@ def _if_effect(src, eff, body):
 
 
 @emits(RemoveEffect, kind="effect")
-def _remove_effect(src, eff, body):
+def _remove_effect(src, eff, body, each: bool = False):
     """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
     ends, `step`); count: removes that many times (read before the first, as the
     reference's actions); its own (then ...) follows at once, with (from) and (to)
     undefined (as the reference applies a nested move). Of a region, its sites holding a
     piece are listed first (in the reference's order, a site listed twice kept twice), then
-    each loses its piece: the reference lists them all before the first goes. A type other
-    than the board's names hands' cells (`typed_sites`): a board site fails, as in the
+    each loses its piece: the reference lists them all before the first goes; with `each`
+    (a (move Remove ...)'s moves applied one by one), its (then ...) follows each. A type
+    other than the board's names hands' cells (`typed_sites`): a board site fails, as in the
     reference; a layer of the board the game puts pieces on is refused."""
     clear = src.site_clear("rs")
     typed = ""
@@ -2199,19 +2200,40 @@ def _remove_effect(src, eff, body):
         body.append("for rs in rbuf:")
         body += ["    " + x for x in removal]
         removal = []
+        if each:
+            body.extend("    " + x for x in _removal_then(src, eff, len(body), each))
+            return
         body.append("if nrs > 0:")
     body += ["    " + x for x in removal]
-    if eff.then is not None:
-        saved = f"rft{len(body)}"
-        then = [f"{saved} = frm, to", "frm = -1", "to = -1"]
-        emit("then", src, eff.then, then)
-        then.append(f"frm, to = {saved}")
-        body.extend("    " + x for x in then)
-    else:
-        body.append("    pass")
+    body.extend("    " + x for x in _removal_then(src, eff, len(body), each))
+
+
+def _removal_then(src, eff, n: int, each: bool) -> list[str]:
+    """A removal's own (then ...), with (from) and (to) undefined (as the reference applies
+    a nested move), or `pass`; with `each`, a kernel's call reading the position as
+    applied (`then_after_move`)."""
+    if eff.then is None:
+        return ["pass"]
+    if each:
+        return then_after_move(src, eff)
+    saved = f"rft{n}"
+    then = [f"{saved} = frm, to", "frm = -1", "to = -1"]
+    emit("then", src, eff.then, then)
+    then.append(f"frm, to = {saved}")
+    return then
 
 
 emits(RemoveEffect, kind="consequent")(effect_as_consequent(_remove_effect))
+
+
+@emits(MoveRemove, kind="consequent")
+def _move_remove_consequent(src, lud, lines, ind):
+    """As a consequent, its moves (one per occupied site, all listed first) are applied one
+    after the other, each followed by its own (then ...) (`MoveRemove.compile`): the
+    removal effect's lines, its (then ...) after each site."""
+    body: list[str] = []
+    _remove_effect(src, lud, body, each=True)
+    lines.extend(ind + x for x in body)
 
 
 @emits(RemoveEffect, kind="one_move", refuses=("level", "type"))
@@ -2317,7 +2339,12 @@ def then_after_move(src, lud) -> list[str]:
     kernel = src.helper(lambda name: "\n".join([
         "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
         src.context(local=()), *("    " + x for x in body), "    return", ""]))
-    return [f"{kernel}(who, what, count, sc, phase, frm, to, btw)"]
+    return [f"{kernel}(who, what, count, sc, phase, frm, to, btw){APPLIED}"]
+
+
+# The mark of a consequent's call that reads the position as applied (`then_after_move`):
+# a loop made to read the position before its moves (`_on_snapshot`) leaves it as it is.
+APPLIED = "  # on the position as applied"
 
 
 def then_after_each(src, lud, part, after, lines: list[str], ind: str) -> None:
@@ -2519,7 +2546,7 @@ def on_position_before(lud, inner, lines: list[str], why: str) -> list[str]:
     they read; refused (`why`) where the moves have consequents of their own."""
     if not _reads(lines) & _writes(lines):
         return lines
-    if _has_then(inner):
+    if _has_then(inner, applied=True):
         raise Unsupported(lud, why)
     return [SNAPSHOT] + _on_snapshot(lud, lines, why)
 
@@ -2548,7 +2575,7 @@ def made_before_applied(lud, inner, lines: list[str], thens: dict[str, list[str]
     own = [x for x in lines if x.strip() not in thens]
     after = [y for t in thens.values() for y in t]
     if _reads(own) & (_writes(own) | _writes(after)):
-        if _has_then(inner):
+        if _has_then(inner, applied=True):
             raise Unsupported(lud, why)
         lines = [SNAPSHOT] + _on_snapshot(lud, lines, why)
     out = []
@@ -2584,6 +2611,9 @@ def _on_snapshot(lud, lines: list[str], why: str) -> list[str]:
         ind = line[:len(line) - len(body)]
         w = _SUBSCRIPT_WRITE.match(body)
         if body == SNAPSHOT:            # an inner copy: the same position as this one
+            continue
+        if body.endswith(APPLIED):      # a move's own consequents, after its actions
+            out.append(line)
             continue
         if w is not None:
             target = w.group(1)
@@ -2629,20 +2659,26 @@ def _snap(expr: str) -> str:
     return _STATE_NAME.sub(r"\1_0", expr)
 
 
-def _has_then(lud) -> bool:
+def _has_then(lud, applied: bool = False) -> bool:
     """Whether a ludeme or one inside it has a (then ...) that may be applied: the moves a
     condition or a number only looks for (`(can Move ...)`, `(count Moves ...)`) are never
-    applied, their consequents aside."""
+    applied, their consequents aside. With `applied` (the ludeme made as a consequent), the
+    (then ...) of a ludeme whose consequent form calls it on the position as applied
+    (`APPLIED`, `_THEN_APPLIED`) aside."""
     fields = lud.__dict__.get("_fields", {})
-    if fields.get("then") is not None:
+    if fields.get("then") is not None and not (applied and type(lud) in _THEN_APPLIED):
         return True
     for v in fields.values():
         for x in (v if isinstance(v, (list, tuple)) else (v,)):
             if isinstance(x, (Bool, IntFn)):
                 continue
-            if hasattr(x, "__dict__") and "_fields" in x.__dict__ and _has_then(x):
+            if hasattr(x, "__dict__") and "_fields" in x.__dict__ and _has_then(x, applied):
                 return True
     return False
+
+
+# The ludemes whose consequent form applies their own (then ...) by `then_after_move`.
+_THEN_APPLIED = (MoveRemove,)
 
 
 @emits(AddScore, kind="one_move")

@@ -80,6 +80,62 @@ class SitesPattern(Region):
         return pattern
 
 
+@emits(SitesPattern, kind="sites", refuses=("type",))
+def _pattern_sites(src, lud):
+    """As `SitesPattern.compile`: the directions of the forward steps are fixed by the walk
+    and the direction faced first, so a table holds, per first direction and forward step,
+    the site each site steps to; a helper kernel walks them and lists the sites of each
+    walk that matches (the start first, repeats kept)."""
+    if lud.what is not None and lud.whats:
+        raise lud.fail("(sites Pattern ...) takes what: or whats:, not both")
+    board = src.env.board
+    orth = tuple(board.relation_dirs("Orthogonal"))
+    ring = [d for d in COMPASS if d in orth]
+    turn = {"R": {d: ring[(i + 1) % len(ring)] for i, d in enumerate(ring)},
+            "L": {d: ring[i - 1] for i, d in enumerate(ring)}}
+    n = src.env.num_board_sites
+    rows = []
+    for facing in orth:
+        row = []
+        for s in lud.walk:
+            if s == "F":
+                row.append([board.step[facing][x] for x in range(n)])
+            else:
+                facing = turn[s][facing]
+        rows.append(row)
+    n_f = len(rows[0]) if rows else 0
+    steps = src.table(rows if n_f else [[[-1] * n]] * max(1, len(orth)))
+    kinds = [src.int_expr(lud.what)] if lud.what is not None else \
+        [src.int_expr(w) for w in lud.whats]
+    nw = max(1, len(kinds))
+    start = src.int_expr(lud.from_) if lud.from_ is not None else "last_to"
+    fill = [f"    ws[{i}] = {k}" for i, k in enumerate(kinds)] if kinds else \
+        ["    ws[0] = what[pf]"]
+    return src.context_kernel([
+        f"    pf = {start}", f"    got = np.empty({len(orth) * (n_f + 1)}, np.int64)",
+        f"    if not 0 <= pf < {n}:", "        return got[:0]",
+        f"    ws = np.empty({nw}, np.int64)", *fill,
+        "    if what[pf] != ws[0]:", "        return got[:0]",
+        "    m = 0",
+        f"    for i in range({len(orth)}):",
+        f"        loc, k, m0 = pf, {1 % nw}, m",
+        "        got[m] = pf", "        m += 1",
+        f"        for j in range({n_f}):",
+        f"            loc = {steps}[i, j, loc]",
+        "            if loc < 0 or what[loc] != ws[k]:",
+        "                m = m0", "                break",
+        "            got[m] = loc", "            m += 1",
+        f"            k = (k + 1) % {nw}",
+        "    return got[:m]"]), None
+
+
+@emits(SitesPattern, kind="contains", refuses=("type",))
+def _pattern_contains(src, lud, site):
+    """A site is in it when the sites it lists (`_pattern_sites`) hold it."""
+    seq, _ = _pattern_sites(src, lud)
+    return f"({seq} == {site}).any()"
+
+
 @ludeme("sites", "Empty")
 class SitesEmpty(Region):
     """`(sites Empty [<type>])`: the empty board sites (of that type: the board's layer of

@@ -97,3 +97,10 @@ def _line_of_sight_sites(src, lud):
         "                if w != 0:", "                    break",
         "                prev = t",
         "    return np.nonzero(got)[0]"]), None
+
+
+@emits(SitesLineOfSight, kind="contains", refuses=("type",))
+def _line_of_sight_contains(src, lud, site):
+    """A site is in it when the sites it lists (`_line_of_sight_sites`) hold it."""
+    seq, _ = _line_of_sight_sites(src, lud)
+    return f"({seq} == {site}).any()"
