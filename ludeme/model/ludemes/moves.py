@@ -2007,7 +2007,7 @@ def _step_moves(src, lud, out, ind):
     g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
     cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
     out.append(f"{ind}if 0 <= frm < {n}{f_ok}:")
-    out.append(f"{ind}    w = {slots}[what[frm]]")
+    out.append(f"{ind}    w = {slots}[{src.kind_at('frm')}]")
     branch = f"(0 if {src.bool_expr(dirn.cond)} else 1)" if len(branches) > 1 else "0"
     out.append(f"{ind}    sbr = {branch}")
     out.append(f"{ind}    for j in range({ltab}[sbr, w, frm]):")
@@ -2094,7 +2094,7 @@ def _step_targets(src, lud, dirn) -> list:
     same for every kind unless the directions are the piece's own)."""
     env = src.env
     if env.is_static_direction(dirn):
-        return [env.step_targets(dirn, lud)] * len(src.game.components)
+        return [env.step_targets(dirn, lud)] * src.kind_rows
     _refuse_unless_by_piece(lud, dirn)
     keys = env.direction_keys(dirn, lud)
     step_to = env.board.trajectories.targets
@@ -3012,7 +3012,8 @@ def _hop_moves(src, lud, out, ind):
         per = src.per_kind(lambda probe, s: lines_of(dirs(probe, s), s))
         width, t_over, t_land = _hop_tables(src, per)
         _hop_lines(src, out, ind, frm_expr, width, t_over, t_land,
-                   hurdle, go, g, "hw", f"hw = what[hf] if 0 <= hf < {n}{f_ok} else 0",
+                   hurdle, go, g, src.kind_at("hf") if src.rotations else "hw",
+                   f"hw = what[hf] if 0 <= hf < {n}{f_ok} else 0",
                    "hw > 0")
         return
     if words not in (["SameDirection"], ["OppositeDirection"]):
@@ -3196,7 +3197,7 @@ def _last_move_keys(src, lud, dirn, index: dict) -> str:
         for w, rows_ in enumerate(per):
             for s_, r in enumerate(rows_):
                 table[w, s_, :len(r)] = r
-        return f"{src.table(table)}[what[hf], hf]"
+        return f"{src.table(table)}[{src.kind_at('hf')}, hf]"
     rows = []
     probe = src.probe()
     for present in (0, 1):
