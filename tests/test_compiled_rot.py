@@ -2,7 +2,8 @@
 `(move Set Rotation ...)`, `(set Rotation ...)` as a consequent, `(rotation at:)`), their
 relative directions with them, directions relative to the piece chosen in play; and two
 forms that a game of pieces turning needed: `(sites <walks>)` and `(sites Occupied
-by:Prev)` before the first move. Each hand-written game has a compiled form, and both
+by:Prev)` before the first move; `(move (from <region>) (to <region>))` as an effect and
+`(value Piece ... level:)`. Each hand-written game has a compiled form, and both
 backends give the same rows."""
 
 import pytest
@@ -54,14 +55,52 @@ PREV_GAME = """(game "Prev Hunt" (players 2)
           (if (>= (count Moves) 12) (result Mover Draw))})))
 """
 
+# (move (from <region>) (to <region>)) as a consequent: every move listed before any is
+# applied, then each applied in turn (a disc moved twice, or onto another moved before).
+DRIFT_GAME = """(game "Drift" (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+             (then (if (is In (last To) (sites Bottom))
+                      (move (from (sites Occupied by:Mover)) (to (sites Top) if:(is Empty (to))))))))
+    (end {(if (is Line 3) (result Mover Win)) (if (>= (count Moves) 20) (result Mover Draw))})))
+"""
+
+# (value Piece ... level:) on stacks: the value of the piece at a level, -1 where there is
+# none (below 0 too).
+STACK_VALUES_GAME = """(game "Tall Values" (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Board)) stack:True (then (set Value at:(last To) (count Moves)))))
+    (end {(if (= (value Piece at:(last To) level:1) 3) (result Mover Win))
+          (if (= (+ (value Piece at:(last To) level:(- 0 1)) (value Piece at:(last To) level:2)) 6)
+              (result Mover Loss))
+          (if (>= (count Moves) 12) (result Mover Draw))})))
+"""
+
+# (value Piece ... level:) without stacks: level 0 is the piece, another level none (-1).
+FLAT_VALUES_GAME = """(game "Flat Values" (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty)) (then (set Value at:(last To) (count Moves)))))
+    (end {(if (= (value Piece at:(last To) level:0) 3) (result Mover Win))
+          (if (= (+ (value Piece at:(last To) level:0) (value Piece at:(last To) level:1)) 2)
+              (result Mover Loss))})))
+"""
+
 CASES = [
     # games ended in a few turns: by the rotation read, before three captures
     (TURNING_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(6).any()),
     (SPINNING_GAME, (3, 4), lambda df: {0, 1} <= set(df["winner"])),
     (PREV_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    (DRIFT_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])),
+    (STACK_VALUES_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
+    # the piece's value read at level 0 ends every game on the third move
+    (FLAT_VALUES_GAME, (3, 4), lambda df: df["winner"].eq(1).all() and df["turns"].eq(3).all()),
 ]
 IDS = ["rotation-placed-set-and-read", "rotation-consequent-and-chosen-directions",
-       "occupied-by-prev-and-sites-walk"]
+       "occupied-by-prev-and-sites-walk", "move-from-and-to-regions-as-a-consequent",
+       "value-piece-level-on-stacks", "value-piece-level-without-stacks"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

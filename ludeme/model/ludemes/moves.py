@@ -1855,7 +1855,8 @@ def _from_to_effect(src, lud, body):
     refuse(fr, "if_")
     refuse(to, "rotations")
     if not all(isinstance(x.site, (IntFn, type(None))) for x in (fr, to)):
-        raise Unsupported(lud, "from or to a region, as an effect")
+        _from_to_regions_effect(src, lud, body, decision=True)
+        return
     levels = fr.level is not None or to.level is not None
     if levels and (lud.count is not None or not src.game.stacking):
         raise Unsupported(lud, "with a level, beside count: or in a game without stacks")
@@ -1931,6 +1932,81 @@ def _sites_of(src, site_lud):
     if isinstance(site_lud, IntFn):
         return f"({src.int_expr(site_lud)},)", None
     return src.region_sites(site_lud)
+
+
+def _from_to_moving(src, lud, inner: list[str], moving: str, whole: bool) -> None:
+    """A (fromTo ...)'s move of `n_moved` pieces from `frm` to `to` (`moving`: one piece's
+    line), then its own (then ...) with (from) and (to) undefined. `whole`: with stack:True,
+    `FromTo.compile`'s stack_kind, one action: the whole stack or its top `count:` levels."""
+    if whole:
+        if not src.game.stacking:
+            raise Unsupported(lud, "with stack: in a game without stacks")
+        inner.append(src.stack_write("stack_move_stack(who, what, count, frm, to)")
+                     if lud.count is None
+                     else src.site_move_n("what[:0]", "frm", "to", "n_moved"))
+    else:
+        inner += ["for _ in range(n_moved):", "    " + moving]
+    if lud.then is not None:
+        inner += ["frm = -1", "to = -1"]
+        emit("then", src, lud.then, inner)
+
+
+def _from_to_regions_effect(src, lud, body, decision: bool = False):
+    """`_from_to_effect` from or to a region: as `FromTo.compile`, every move is made on the
+    position before any is applied (each occupied origin in turn, its destinations listed
+    with (from) on it; `count:` read with (from) as it was and (to) on the destination
+    before), then each is applied in order, its own (then ...) after it. With `decision`,
+    `(move (from ...) (to ...))`'s moves, as `MoveFromTo.compile` makes them: an origin
+    holding a piece (not only a count), `count:` read once per origin with (from) on it and
+    (to) as it was, destinations among the sites."""
+    fr, to = lud.from_, lud.to
+    if decision:
+        refuse(lud, ("count", "with count: from or to a region, as an effect"))
+        if src.game.large_pieces:
+            raise Unsupported(lud, "from or to a region, as an effect, in a game with large "
+                                   "pieces")
+    refuse(fr, ("level", "with (from ... level:) from or to a region"))
+    refuse(to, ("apply", "with (to ... (apply ...)) from or to a region"))
+    k = src.fresh_name("ft")
+    f_seq, f_flt = _sites_of(src, fr.site) if fr.site is not None else ("(frm,)", None)
+    t_seq, t_flt = _sites_of(src, to.site) if to.site is not None else ("(to,)", None)
+    f_ok = f" and {f_flt('fs')}" if f_flt else ""
+    t_ok = f" and {t_flt('ts')}" if t_flt else ""
+    n = src.int_expr(lud.count) if lud.count else "1"
+    cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
+    occupied = "what[fs] > 0" if decision else "(what[fs] > 0 or count[fs] > 0)"
+    # count: once per origin (a decision's), else per destination with (from) as it was
+    per_origin = [f"        n_moved = {n}"] if decision else []
+    per_to = [] if decision else [f"                frm = {k}_f", f"                n_moved = {n}"]
+    t_ok += " and ts < TOTAL" if decision else ""
+    # (fs, ts, n) of each move, grown as needed
+    body += [f"{k}_f, {k}_t = frm, to",
+             f"{k} = np.empty(3 * TOTAL, np.int64)",
+             f"{k}_n = 0",
+             f"for fs in {f_seq}:",
+             f"    if 0 <= fs < TOTAL{f_ok} and {occupied}"
+             f"{typed_site(src, fr, 'fs')}:",
+             "        frm = fs",
+             *per_origin,
+             f"        for ts in {t_seq}:",
+             f"            if ts >= 0{t_ok}{typed_site(src, to, 'ts')}:",
+             *per_to,
+             "                frm, to = fs, ts",
+             f"                if {cond}:",
+             f"                    if 3 * {k}_n + 3 > {k}.shape[0]:",
+             f"                        {k} = np.concatenate(({k}, np.empty({k}.shape[0], np.int64)))",
+             f"                    {k}[3 * {k}_n], {k}[3 * {k}_n + 1] = fs, ts",
+             f"                    {k}[3 * {k}_n + 2] = n_moved",
+             f"                    {k}_n += 1",
+             "                frm = fs",
+             f"frm = {k}_f"]
+    inner: list[str] = []
+    _from_to_moving(src, lud, inner, src.site_move("frm", "to"), lud.stack)
+    body += [f"for {k}_i in range({k}_n):",
+             f"    frm, to = {k}[3 * {k}_i], {k}[3 * {k}_i + 1]",
+             f"    n_moved = {k}[3 * {k}_i + 2]",
+             *("    " + x for x in inner),
+             f"frm, to = {k}_f, {k}_t"]
 
 
 def _moving(src, lud, levels: int) -> tuple[str, int, int]:
