@@ -3,7 +3,7 @@
 relative directions with them, directions relative to the piece chosen in play; and two
 forms that a game of pieces turning needed: `(sites <walks>)` and `(sites Occupied
 by:Prev)` before the first move; `(move (from <region>) (to <region>))` as an effect and
-`(value Piece ... level:)`. Each hand-written game has a compiled form, and both
+`(value Piece ... level:)`, `(sites Occupied by:Neutral component:...)`. Each hand-written game has a compiled form, and both
 backends give the same rows."""
 
 import pytest
@@ -88,6 +88,17 @@ FLAT_VALUES_GAME = """(game "Flat Values" (players 2)
               (result Mover Loss))})))
 """
 
+# (sites Occupied by:Neutral component:...) without stacks: the neutral pieces of a kind.
+NEUTRAL_KIND_GAME = """(game "Rock Garden" (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each) (piece "Rock" Neutral) (piece "Pebble" Neutral)})
+  (rules
+    (start {(place "Rock0" {5 10}) (place "Pebble0" {6 9})})
+    (play (or (move Add (to (sites Empty)))
+              (move Remove (sites Occupied by:Neutral component:"Rock"))))
+    (end {(if (= (count Sites in:(sites Occupied by:Neutral component:"Rock")) 0) (result Mover Win))
+          (if (is Line 3) (result Mover Loss))})))
+"""
+
 CASES = [
     # games ended in a few turns: by the rotation read, before three captures
     (TURNING_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(6).any()),
@@ -97,10 +108,13 @@ CASES = [
     (STACK_VALUES_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
     # the piece's value read at level 0 ends every game on the third move
     (FLAT_VALUES_GAME, (3, 4), lambda df: df["winner"].eq(1).all() and df["turns"].eq(3).all()),
+    # the rocks all removed (a win) before a line of three (a loss)
+    (NEUTRAL_KIND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(4).any()),
 ]
 IDS = ["rotation-placed-set-and-read", "rotation-consequent-and-chosen-directions",
        "occupied-by-prev-and-sites-walk", "move-from-and-to-regions-as-a-consequent",
-       "value-piece-level-on-stacks", "value-piece-level-without-stacks"]
+       "value-piece-level-on-stacks", "value-piece-level-without-stacks",
+       "occupied-by-neutral-of-a-kind"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

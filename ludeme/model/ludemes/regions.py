@@ -1934,7 +1934,7 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     several = False                 # players a role covers now (Enemy, Friend, ...)
     if by not in ("Mover", "Next", "Prev", "Player", "All") and \
             not (by[:1] == "P" and by[1:].isdigit()) and \
-            not (by == "Shared" and not src.game.stacking):     # one owner too
+            not (by in ("Shared", "Neutral") and not src.game.stacking):    # one owner too
         if by == "Shared" or not src.owner_role(by):
             raise Unsupported(lud, f"with component: or top: by {lud.by}")
         several = True
