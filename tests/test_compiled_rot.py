@@ -3,7 +3,8 @@
 relative directions with them, directions relative to the piece chosen in play; and two
 forms that a game of pieces turning needed: `(sites <walks>)` and `(sites Occupied
 by:Prev)` before the first move; `(move (from <region>) (to <region>))` as an effect and
-`(value Piece ... level:)`, `(sites Occupied by:Neutral component:...)`. Each hand-written game has a compiled form, and both
+`(value Piece ... level:)`, `(sites Occupied by:Neutral component:...)`; and a move's
+level read from (level) after a destination's loop over levels. Each hand-written game has a compiled form, and both
 backends give the same rows."""
 
 import pytest
@@ -99,6 +100,30 @@ NEUTRAL_KIND_GAME = """(game "Rock Garden" (players 2)
           (if (is Line 3) (result Mover Loss))})))
 """
 
+# A move from (level) whose destination's effect loops over levels, inside (forEach
+# Value ...): the reference (as Ludii) makes the effect as it lists the move, so the next
+# value's move reads (level) as the loop left it (the stack's bottom, a bead: moved, it
+# wins), as in Aj T'iwil.
+LEVEL_RAIDERS_GAME = """(game "Level Raiders"
+  (players 2)
+  (equipment {(board (rectangle 1 7) {(track "Track1" "0,E" P1 directed:True)
+                                      (track "Track2" "6,W" P2 directed:True)})
+    (piece "Disc" Each (forEach Value min:1 max:3
+                         (move (from (from) level:(level))
+                           (to (trackSite Move steps:(value))
+                               (apply (forEach Level (to) FromTop
+                                        (if (is Enemy (who at:(to) level:(level)))
+                                            (remove (to) level:(level)))))))))
+    (piece "Bead" Each)})
+  (rules
+    (start {(place Stack items:{"Bead1" "Disc1" "Disc1"} 0) (place Stack items:{"Bead2" "Disc2" "Disc2"} 6)
+            (place Stack items:{"Bead1" "Bead2"} 3)})
+    (play (forEach Piece))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (= (what at:(last To)) (id "Bead" Mover)) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
 CASES = [
     # games ended in a few turns: by the rotation read, before three captures
     (TURNING_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(6).any()),
@@ -110,11 +135,12 @@ CASES = [
     (FLAT_VALUES_GAME, (3, 4), lambda df: df["winner"].eq(1).all() and df["turns"].eq(3).all()),
     # the rocks all removed (a win) before a line of three (a loss)
     (NEUTRAL_KIND_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]) and df["turns"].lt(4).any()),
+    (LEVEL_RAIDERS_GAME, (3, 4), lambda df: {0, 1, 2} <= set(df["winner"])),
 ]
 IDS = ["rotation-placed-set-and-read", "rotation-consequent-and-chosen-directions",
        "occupied-by-prev-and-sites-walk", "move-from-and-to-regions-as-a-consequent",
        "value-piece-level-on-stacks", "value-piece-level-without-stacks",
-       "occupied-by-neutral-of-a-kind"]
+       "occupied-by-neutral-of-a-kind", "level-left-by-a-destination-loop"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

@@ -1700,18 +1700,25 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
     # The levels as `MoveFromTo.compile`'s `levels`: with stack:True and count:, the
     # sub-stack's; else none (Ludii 1.3.12's FromTo records no level for one piece).
     levels = LV_NONE
+    level_loops: list = []      # the destination's loops over levels run as a move is listed
     if fr.level is not None or to.level is not None:
         from ludeme.engine.compiled.codegen import mentions
         from .ints import Level
-        if src.value_written is not None and to.apply is not None \
-                and mentions(to.apply, (CLASSES["ForEachLevel"],)) and any(
-                    x is not None and mentions(x, (Level,)) for x in (fr.level, to.level)):
-            # inside a (forEach Value ...) whose moves keep their value beside their level
-            # (Aj T'iwil): the reference (as Ludii) reports the level (level) holds once the
-            # destination's effect has been made as the move is listed, which the kernels'
-            # packed extra does not follow
-            raise Unsupported(lud, "with a level read from (level) beside a destination's "
-                                   "effect that loops over levels, inside (forEach Value)")
+        if to.apply is not None and mentions(to.apply, (CLASSES["ForEachLevel"],)) and any(
+                x is not None and mentions(x, (Level,)) for x in (fr.level, to.level)):
+            # The reference (as Ludii) makes the destination's effect as it lists the move,
+            # after reading its levels: a (forEach Level ...) there leaves (level) on its
+            # last level, which the moves listed after it read (Aj T'iwil's next throw).
+            level_loops = _listed_level_loops(to.apply)
+            if level_loops is None and src.value_written is not None:
+                # under a condition, inside a (forEach Value ...) whose moves keep their value
+                # beside their level: not followed (elsewhere a (level) loop binds it again
+                # for each move, and the race games so written agree with Ludii)
+                raise Unsupported(lud, "with a level read from (level) beside a destination's "
+                                       "effect that may loop over levels, inside (forEach "
+                                       "Value)")
+            if src.level_var is None:
+                level_loops = None
         kind, levels = _level_effect(src, lud, effect)
     elif lud.copy:
         effect.append(src.site_add("to", "cw_", "co_", "1"))
@@ -1755,6 +1762,14 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
         out.append(f"{ind}                lvf = ({lf} + 1) * {LEVEL_PAIR} + {lt} + 1")
         n = "lvf"
     src.push(out, ind + "                ", "frm", "to", g, n)
+    for loop in level_loops or ():
+        # (level) as the loop leaves it once the move is listed: its last level, where the
+        # stack holds one
+        i4 = ind + "                "
+        out += [f"{i4}lls_ = {src.int_expr(loop.site)}",
+                f"{i4}if 0 <= lls_ < TOTAL and count[TOTAL + lls_] > 0:",
+                f"{i4}    {src.level_var} = "
+                + ("0" if loop.direction == "FromTop" else "count[TOTAL + lls_] - 1")]
     if src.game.large_pieces:
         small = out[small_from:]
         del out[small_from:]
@@ -1762,6 +1777,21 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
         out.append(f"{ind}        else:")
         out.extend("    " + x for x in small)
     out.append(f"{ind}frm, to = sf, st")
+
+
+def _listed_level_loops(apply) -> list | None:
+    """The (forEach Level ...)s a destination's `(apply ...)` runs whenever its move is
+    listed, in order: the effect itself, or parts of an (and ...) of it; None where one may
+    not run (under a condition: its apply's if:, an (if ...), ...)."""
+    loop = CLASSES["ForEachLevel"]
+    if apply.if_ is not None:
+        return None
+    eff = apply.effect
+    parts = list(eff.moves) + list(eff.more or []) if type(eff) is MovesAnd else [eff]
+    from ludeme.engine.compiled.codegen import mentions
+    if any(type(p) is not loop and mentions(p, (loop,)) for p in parts):
+        return None
+    return [p for p in parts if type(p) is loop]
 
 
 def _move_large_lines(src, lud, t_seq, conds, out, ind) -> None:
