@@ -1882,9 +1882,11 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         # stacks, any top piece: every level's owner is one of them).
         test = "what[{s}] != 0"
     elif src.owner_role(lud.by):
-        # (a role naming no player now, as Prev before the first move, names owner 0: no
-        # empty site is listed, as the reference)
-        test = f"(what[{{s}}] != 0 and {src.owner_test(lud.by, lud, owner)})"
+        test = src.owner_test(lud.by, lud, owner)
+        if lud.by == "Prev":
+            # no player is the previous one before the first move: owner 0, whose empty
+            # sites are not listed (as the reference)
+            test = f"(what[{{s}}] != 0 and {test})"
     elif lud.by == "Shared" and not src.game.stacking:
         # the shared owner's pieces (no empty site has that owner)
         test = f"{owner} == {src.env.role_id('Shared', lud)(None)}"
