@@ -147,3 +147,24 @@ IDS = ["rotation-placed-set-and-read", "rotation-consequent-and-chosen-direction
 def test_rot_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     # as the forms of tests/test_compiled.py: it compiles, the same rows, the rule acted
     test_compiled.test_new_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path)
+
+
+# (move ... (to ... (rotations ...))): a move per rotation, each turning the piece landed.
+TILE_TURNER_GAME = """(game "Tile Turner" (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" 0) (place "Disc2" 8)})
+    (play (forEach Piece (move (from) (to (sites Empty) (rotations {N E})))))
+    (end (if (is Line 3) (result Mover Win)))))
+"""
+
+
+def test_a_move_turning_the_piece_it_lands_stays_refused(tmp_path):
+    # the kernels keep rotations now, but this form is not written: refused, not ignored
+    from ludeme.api import load
+    from ludeme.engine.compiled import Unsupported
+    from ludeme.engine.compiled.codegen import generate
+    path = tmp_path / "game.lud"
+    path.write_text(TILE_TURNER_GAME)
+    with pytest.raises(Unsupported, match=r"with \(to \.\.\. \(rotations \.\.\.\)\)"):
+        generate(load(path))

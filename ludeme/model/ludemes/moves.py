@@ -1686,6 +1686,9 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
     and owner added there, the origin's left as it was (Ludii's ActionCopy). `occupied`:
     the test of an origin (`frm`) that gives moves."""
     fr, to = lud.from_, lud.to
+    # (to ... (rotations ...)): a move per rotation, each turning the piece landed (Trax's
+    # tiles), has no compiled form (the kernels kept no rotation when it was written)
+    refuse(to, ("rotations", "with (to ... (rotations ...))"))
     effect = []
     if lud.copy:
         if lud.stack or lud.count is not None:
