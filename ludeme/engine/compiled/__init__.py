@@ -359,7 +359,7 @@ class CompiledState:
         self.who[:n], self.what[:n], self.count[:n] = ref.who, ref.what, ref.count
         if m.N_STATE:
             sc[m.STATE:m.STATE + m.N_STATE] = _initial_states(
-                self.g, ref, 0, values=m.N_STATE == 2 * n)
+                self.g, ref, 0, values=m.N_STATE >= 2 * n, rotations=m.N_STATE == 3 * n)
         if m.N_CHANCE:
             rt.mt_seed_keys(sc[m.CHANCE:m.CHANCE + m.N_CHANCE], *rt.chance_seed_keys(seed))
         sc[m.NDRAWS] = 0

@@ -131,6 +131,15 @@ class Source:
         self.die_states = bool(getattr(game.env, "dice", None))
         self.wants_piece_states = False        # a rule asked for them (`piece_state`)
         self.piece_values = False              # a rule reads or sets values (`piece_value`)
+        # A game whose pieces turn ((place ... rotation:), (move Set Rotation ...)): the
+        # kernels keep each site's rotation after the states and values (`piece_rotation`),
+        # and tables of directions relative to a piece are per kind and rotation (`per_kind`,
+        # `kind_at`): the board's rotation states (Ludii's maximalRotationStates, as
+        # `ludemes.move_set.rotation_states`), else 0.
+        self.rotations = len(game.env.board.directions) if getattr(game.env, "rotated", False) \
+            else 0
+        if self.rotations:
+            self.piece_values = True
         self.env = game.env
         self.tables: dict[tuple, str] = {}
         self.table_size = 0                    # numbers held by the tables so far
@@ -357,11 +366,47 @@ class Source:
         site (its facing, as relative directions do) gives there."""
         probe = self.probe()
         n = self.env.num_board_sites
+        kinds = len(self.game.components) if every_kind else 1
+        if every_kind and self.rotations:
+            return self._per_kind_rotated(f, probe, kinds, n)
         per = []
-        for w in range(len(self.game.components) if every_kind else 1):
+        for w in range(kinds):
             probe.fill(w, n)
             per.append([f(probe, s) for s in range(n)])
         return per
+
+    def _per_kind_rotated(self, f, probe, kinds: int, n: int) -> list:
+        """`per_kind` in a game whose pieces turn: per kind and rotation of the piece on the
+        site (index: rotation * kinds + kind, `kind_at`), the rotations those of the
+        board's states. A rotation past them turns the piece as its remainder does only
+        where every kind's turns come round after the states: refused otherwise."""
+        turned = [0]
+        probe.s.piece_rotation = lambda site, level=-1: turned[0]
+        per = []
+        for r in range(self.rotations + 1):
+            turned[0] = r
+            for w in range(kinds):
+                probe.fill(w, n)
+                per.append([f(probe, s) for s in range(n)])
+        if repr(per[-kinds:]) != repr(per[:kinds]):
+            raise Unsupported(None, "directions relative to a piece that do not come round "
+                                    "after the board's rotation states")
+        return per[:-kinds]
+
+    @property
+    def kind_rows(self) -> int:
+        """The rows of a table `per_kind` makes: one per kind of piece, and per rotation in
+        a game whose pieces turn (`kind_at`)."""
+        return len(self.game.components) * max(self.rotations, 1)
+
+    def kind_at(self, site: str) -> str:
+        """The index of the piece at a board site in the tables `per_kind` makes: its kind,
+        in a game whose pieces turn with its rotation (below 0 read as 0, as the reference
+        turns a piece no step for it; past the states as its remainder, `per_kind`)."""
+        if not self.rotations:
+            return f"what[{site}]"
+        return (f"(what[{site}] + {len(self.game.components)} * "
+                f"(max({self.piece_rotation(site)}, 0) % {self.rotations}))")
 
     def kind_slots(self, per_kind: list) -> tuple[list, str]:
         """What `per_kind` gives for each kind, once for the kinds that get the same (most
@@ -1124,6 +1169,16 @@ class Source:
             return f"sc[STATE + TOTAL * (1 + 2 * DEPTH) + {site}]"
         return f"sc[STATE + TOTAL + {site}]"
 
+    def piece_rotation(self, site: str) -> str:
+        """The rotation of the piece at `site` (an expression to read or assign; the site
+        must be one of the kernels' sites), kept after the values (`sc[STATE + ROT + s]`,
+        `rt`'s `_ri`) in a game whose pieces turn (`rotations`). Refused elsewhere: the
+        kernels keep no rotation."""
+        if not self.rotations:
+            raise Unsupported(None, "a piece's rotation in a game whose pieces never turn")
+        self.piece_state(site)              # (asks for the states, which keep the rotations)
+        return f"sc[STATE + ROT + {site}]"
+
     def set_piece_value(self, site: str, value: str) -> str:
         """The statement that sets the value of the piece at `site` (the top piece's, in a
         stacking game, whose levels keep theirs: `rt`'s stack writes)."""
@@ -1276,8 +1331,10 @@ def _after_note(statement: str) -> str | None:
     sub = _SITE_SUBSCRIPT.match(statement)
     if sub is not None:
         args = _bracketed(statement, statement.index("["))
-        # (a piece's value: `sc[STATE + TOTAL + site]`, `Source.piece_value`)
-        site = args[0].removeprefix("CLEAR + ").removeprefix("STATE + ").removeprefix("TOTAL + ")
+        # (a piece's value: `sc[STATE + TOTAL + site]`, `Source.piece_value`; its rotation:
+        # `sc[STATE + ROT + site]`, `Source.piece_rotation`)
+        site = args[0].removeprefix("CLEAR + ").removeprefix("STATE + ").removeprefix(
+            "TOTAL + ").removeprefix("ROT + ")
         return f"sc[LAST_TO_AFTER] = sc[LAST_FROM_AFTER] = {site}"
     name = statement[:statement.find("(")]
     st = name.endswith("_st")
@@ -1397,7 +1454,8 @@ def _start_remembered(src, s0) -> list[str]:
 GAME_REFUSALS = (
     ("a game built without typed rules", lambda g: getattr(g, "typed", None) is None),
     ("counted pieces in a stacking game", lambda g: g.stacking and getattr(g, "counting", False)),
-    ("pieces placed with a rotation", lambda g: getattr(g.env, "rotated", False)),
+    ("pieces turned (a rotation) in a stacking game",
+     lambda g: g.stacking and getattr(g.env, "rotated", False)),
     ("(automove)", lambda g: getattr(g, "automove", None) is not None),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
@@ -1477,7 +1535,9 @@ def generate(game) -> str:
     """The numba module of one game (raises Unsupported)."""
     check_game(game)
     s0 = game.new_initial_state(0)
-    states = any(s0.sites.state)        # (values: kept with the states when read)
+    # (values: kept with the states when read; rotations: with them in a game whose pieces
+    # turn, `Source.rotations`)
+    states = any(s0.sites.state) or bool(getattr(game.env, "rotated", False))
     src = Source(game, piece_states=states)
     try:
         module = _generate(game, s0, src)
@@ -1647,10 +1707,12 @@ def _generate(game, s0, src: Source) -> str:
         whats_same=same.astype(int).tolist(),
         init_who=init_who, init_what=init_what, init_count=init_count,
         init_state=_initial_states(game, fixed, depth if src.piece_states else 0,
-                                   src.piece_states and src.piece_values)
+                                   src.piece_states and src.piece_values,
+                                   src.piece_states and bool(src.rotations))
         if src.piece_states or src.die_states else [],
         state_keys=_state_keys(game, depth if src.piece_states else 0,
-                               src.piece_states and src.piece_values)
+                               src.piece_states and src.piece_values,
+                               src.piece_states and bool(src.rotations))
         if src.piece_states or src.die_states else [],
         clear_marked="\n".join("                " + x for x in _clear_marked(src)),
         init_phase=list(game.initial_phase),
@@ -2055,14 +2117,17 @@ def _refuse_direct_writes(src, *blocks) -> None:
 _STATE_WRITE = re.compile(r"\bsc\[STATE \+ ([^\]]*)\]\s*[-+]?=(?!=)")
 
 
-def _initial_states(game, s0, depth: int, values: bool = False) -> list[int]:
+def _initial_states(game, s0, depth: int, values: bool = False,
+                    rotations: bool = False) -> list[int]:
     """The start's piece states as the kernels keep them: one per site, in a stacking game
     whose pieces have states (`depth`, its levels per site, not 0) then one per level and
     what each level was left with (`rt`, "the stacks' writes"); with `values`, then the
     sites' values (in a stacking game, the top levels' values, the levels keeping each its
-    state and value in one word: `rt`'s `_word`)."""
+    state and value in one word: `rt`'s `_word`); with `rotations` (a game without stacks,
+    with values), then the sites' rotations."""
     if not depth:
-        return list(s0.sites.state) + (list(s0.sites.value) if values else [])
+        return list(s0.sites.state) + (list(s0.sites.value) if values else []) + (
+            list(s0.sites.rotation) if rotations else [])
     total = game.total_sites
     levels, left = [0] * (total * depth), [0] * (total * depth)
 
@@ -2076,9 +2141,10 @@ def _initial_states(game, s0, depth: int, values: bool = False) -> list[int]:
     return list(s0.sites.state) + levels + left + (list(s0.sites.value) if values else [])
 
 
-def _state_keys(game, depth: int, values: bool = False) -> list[int]:
+def _state_keys(game, depth: int, values: bool = False, rotations: bool = False) -> list[int]:
     """The hash keys of the states (`_initial_states`): none for what a level was left
-    with, which is no part of the position (`StackSites.key`); then the values'."""
+    with, which is no part of the position (`StackSites.key`); then the values', then the
+    rotations'."""
     keys = [random.Random(f"state {s}").getrandbits(62) * 2 + 1
             for s in range(game.total_sites)]
     if depth:
@@ -2089,6 +2155,9 @@ def _state_keys(game, depth: int, values: bool = False) -> list[int]:
         return keys + [0] * n + ([0] * game.total_sites if values else [])
     if values:
         keys += [random.Random(f"value {s}").getrandbits(62) * 2 + 1
+                 for s in range(game.total_sites)]
+    if rotations:
+        keys += [random.Random(f"rotation {s}").getrandbits(62) * 2 + 1
                  for s in range(game.total_sites)]
     return keys
 
@@ -2278,6 +2347,8 @@ SWAPS = {swap_rule}            # a rule swaps the seats: they are in the positio
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
+ROT = 2 * TOTAL     # sc[STATE + ROT + s]: the rotation of the piece at site s, in a game
+                    # whose pieces turn (its states then keep values, then rotations)
 # A stacking game's levels (see ludeme.engine.compiled.rt, "sites (StackSites)"): DEPTH
 # levels per site after the TOTAL top-level views of `who` and `what`, the heights after
 # those of `count`.

@@ -1016,6 +1016,9 @@ def stack_value_at(st, what, count, site, level):
 # In a game without stacks `st` holds the sites' values after their states (twice as long
 # as `what`; `_vi`): a value goes with its piece and a site emptied loses it as a state does,
 # but a piece added keeps the value its site had (Ludii's ActionAdd, `FlatSites.add`).
+# In a game whose pieces turn, the sites' rotations come after the values (three times as
+# long as `what`; `_ri`): a rotation goes with its piece as a state does, and a piece added
+# to an empty site starts with none (`FlatSites.add`).
 
 
 # ------------------------------------------------ a piece's index stored as its owner
@@ -1048,60 +1051,76 @@ def index_move_counted(who, what, count, count_from, owner_of, frm, to):
 @njit(cache=True)
 def _vi(what, st, site):
     """Where `st` keeps the value of a site, or -1 when it keeps no values."""
-    return what.shape[0] + site if st.shape[0] == 2 * what.shape[0] else -1
+    return what.shape[0] + site if st.shape[0] >= 2 * what.shape[0] else -1
+
+
+@njit(cache=True)
+def _ri(what, st, site):
+    """Where `st` keeps the rotation of a site, or -1 when it keeps no rotations."""
+    return 2 * what.shape[0] + site if st.shape[0] == 3 * what.shape[0] else -1
+
+
+@njit(cache=True)
+def _st_clear(what, st, site):
+    """A site emptied: its state, value and rotation go."""
+    st[site] = 0
+    v, r = _vi(what, st, site), _ri(what, st, site)
+    if v >= 0:
+        st[v] = 0
+    if r >= 0:
+        st[r] = 0
 
 
 @njit(cache=True)
 def site_clear_st(who, what, count, st, site):
     site_clear(who, what, count, site)
-    st[site] = 0
-    v = _vi(what, st, site)
-    if v >= 0:
-        st[v] = 0
+    _st_clear(what, st, site)
 
 
 @njit(cache=True)
 def site_add_st(who, what, count, st, hand_from, site, w, owner, k):
     if what[site] == 0:
         st[site] = 0
+        r = _ri(what, st, site)
+        if r >= 0:
+            st[r] = 0
     site_add(who, what, count, hand_from, site, w, owner, k)
 
 
 @njit(cache=True)
-def site_move_st(who, what, count, st, hand_from, frm, to):
+def _st_carry(what, st, frm, to, emptied, landed):
+    """A piece moved from `frm` to `to`: its state, value and rotation land with it where
+    it `landed` (not on pieces of its kind counted there), and go from an `emptied` start."""
     carried = st[frm]
     vf, vt = _vi(what, st, frm), _vi(what, st, to)
+    rf, rt_ = _ri(what, st, frm), _ri(what, st, to)
     carried_v = st[vf] if vf >= 0 else 0
-    moving = what[frm] != 0
-    landed = moving and not (to >= hand_from and what[to] == what[frm])
-    site_move(who, what, count, hand_from, frm, to)
-    if moving and what[frm] == 0:
-        st[frm] = 0
-        if vf >= 0:
-            st[vf] = 0
+    carried_r = st[rf] if rf >= 0 else 0
+    if emptied:
+        _st_clear(what, st, frm)
     if landed:
         st[to] = carried
         if vt >= 0:
             st[vt] = carried_v
+        if rt_ >= 0:
+            st[rt_] = carried_r
+
+
+@njit(cache=True)
+def site_move_st(who, what, count, st, hand_from, frm, to):
+    moving = what[frm] != 0
+    landed = moving and not (to >= hand_from and what[to] == what[frm])
+    site_move(who, what, count, hand_from, frm, to)
+    _st_carry(what, st, frm, to, moving and what[frm] == 0, landed)
 
 
 @njit(cache=True)
 def site_move_counted_st(who, what, count, st, count_from, owner_of, frm, to):
     if what[frm] == 0:
         return
-    carried = st[frm]
-    vf, vt = _vi(what, st, frm), _vi(what, st, to)
-    carried_v = st[vf] if vf >= 0 else 0
     landed = not (to >= count_from and what[to] == what[frm])
     site_move_counted(who, what, count, count_from, owner_of, frm, to)
-    if what[frm] == 0:
-        st[frm] = 0
-        if vf >= 0:
-            st[vf] = 0
-    if landed:
-        st[to] = carried
-        if vt >= 0:
-            st[vt] = carried_v
+    _st_carry(what, st, frm, to, what[frm] == 0, landed)
 
 
 @njit(cache=True)
@@ -1109,15 +1128,10 @@ def site_move_n_st(who, what, count, st, owner_of, frm, to, n):
     """FlatSites.move_n: an empty destination is cleared first (its state goes)."""
     fresh = count[to] == 0
     site_move_n(who, what, count, owner_of, frm, to, n)
-    vf, vt = _vi(what, st, frm), _vi(what, st, to)
     if what[frm] == 0:
-        st[frm] = 0
-        if vf >= 0:
-            st[vf] = 0
+        _st_clear(what, st, frm)
     if fresh:
-        st[to] = 0
-        if vt >= 0:
-            st[vt] = 0
+        _st_clear(what, st, to)
 
 # ---------------------------------------------------------------- end of game
 

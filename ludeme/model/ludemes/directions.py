@@ -202,8 +202,16 @@ def chosen_directions(src, lud, dirn, every: list, d: int, loc: str, arr: str = 
                 f"    if {h}[sdi_{d}]:",
                 f"        {a}[{c}] = sdi_{d}",
                 f"        {c} += 1"]
-    if not env.is_static_direction(dirn):
-        raise Unsupported(lud, "with directions that read the state")
+    static = env.is_static_direction(dirn)
+    if not static:
+        # directions relative to the piece at the site (its facing, turned by its rotation):
+        # a table per kind (and rotation) of piece, as `per_kind` reads them; any other
+        # (the last move's) is refused
+        from .moves import _refuse_unless_by_piece
+        try:
+            _refuse_unless_by_piece(lud, dirn)
+        except Unsupported:
+            raise Unsupported(lud, "with directions that read the state") from None
     keys = env.direction_keys(dirn, lud)
     index = {k: i for i, k in enumerate(every)}
     if spelled:
@@ -212,6 +220,15 @@ def chosen_directions(src, lud, dirn, every: list, d: int, loc: str, arr: str = 
             return list(dict.fromkeys(x for k in ks for x in expanded.get(k, (k,))))
     else:
         spell = list
+    if not static:
+        per = src.per_kind(lambda probe, s: [index[k] for k in spell(keys(probe, s))
+                                             if k in index])
+        t_keys, t_len = (src.table(x) for x in src.padded(per))
+        w = src.kind_at(loc)
+        return [f"if 0 <= {loc} < {n}:",
+                f"    for sdi_{d} in range({t_len}[{w}, {loc}]):",
+                f"        {a}[{c}] = {t_keys}[{w}, {loc}, sdi_{d}]",
+                f"        {c} += 1"]
     per_site = [[index[k] for k in spell(keys(None, s)) if k in index] for s in range(n)]
     t_keys, t_len = src.row_tables(per_site)
     return [f"if 0 <= {loc} < {n}:",

@@ -16,8 +16,9 @@ from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Regio
                    RoleType, SiteType, layer_site, lazy_moves, ludeme, name_without_number)
 from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
-from .moves import (MoveAdd, _add_moves, _inserted, _moving_action, _side_effect, _then,
-                    _sites_of, added_piece, moves_made, placed, typed_site, typed_sites_fn)
+from .moves import (MoveAdd, _add_moves, _from_to_moving, _from_to_regions_effect, _inserted,
+                    _moving_action, _side_effect, _then, _sites_of, added_piece, moves_made,
+                    placed, typed_site, typed_sites_fn)
 
 
 @ludeme("claim")
@@ -1737,68 +1738,6 @@ def _from_to_effect(src, lud, body):
         inner = [f"if {cond}:", *("    " + x for x in inner)]
     body += ["        " + x for x in inner]
     body.append("frm, to = sf, st")
-
-
-def _from_to_moving(src, lud, inner: list[str], moving: str, whole: bool) -> None:
-    """A (fromTo ...)'s move of `n_moved` pieces from `frm` to `to` (`moving`: one piece's
-    line), then its own (then ...) with (from) and (to) undefined. `whole`: with stack:True,
-    `FromTo.compile`'s stack_kind, one action: the whole stack or its top `count:` levels."""
-    if whole:
-        if not src.game.stacking:
-            raise Unsupported(lud, "with stack: in a game without stacks")
-        inner.append(src.stack_write("stack_move_stack(who, what, count, frm, to)")
-                     if lud.count is None
-                     else src.site_move_n("what[:0]", "frm", "to", "n_moved"))
-    else:
-        inner += ["for _ in range(n_moved):", "    " + moving]
-    if lud.then is not None:
-        inner += ["frm = -1", "to = -1"]
-        emit("then", src, lud.then, inner)
-
-
-def _from_to_regions_effect(src, lud, body):
-    """`_from_to_effect` from or to a region: as `FromTo.compile`, every move is made on the
-    position before any is applied (each occupied origin in turn, its destinations listed
-    with (from) on it; `count:` read with (from) as it was and (to) on the destination
-    before), then each is applied in order, its own (then ...) after it."""
-    fr, to = lud.from_, lud.to
-    refuse(fr, ("level", "with (from ... level:) from or to a region"))
-    refuse(to, ("apply", "with (to ... (apply ...)) from or to a region"))
-    k = src.fresh_name("ft")
-    f_seq, f_flt = _sites_of(src, fr.site) if fr.site is not None else ("(frm,)", None)
-    t_seq, t_flt = _sites_of(src, to.site) if to.site is not None else ("(to,)", None)
-    f_ok = f" and {f_flt('fs')}" if f_flt else ""
-    t_ok = f" and {t_flt('ts')}" if t_flt else ""
-    n = src.int_expr(lud.count) if lud.count else "1"
-    cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
-    # (fs, ts, n) of each move, grown as needed
-    body += [f"{k}_f, {k}_t = frm, to",
-             f"{k} = np.empty(3 * TOTAL, np.int64)",
-             f"{k}_n = 0",
-             f"for fs in {f_seq}:",
-             f"    if 0 <= fs < TOTAL{f_ok} and (what[fs] > 0 or count[fs] > 0)"
-             f"{typed_site(src, fr, 'fs')}:",
-             "        frm = fs",
-             f"        for ts in {t_seq}:",
-             f"            if ts >= 0{t_ok}{typed_site(src, to, 'ts')}:",
-             f"                frm = {k}_f",
-             f"                n_moved = {n}",
-             "                frm, to = fs, ts",
-             f"                if {cond}:",
-             f"                    if 3 * {k}_n + 3 > {k}.shape[0]:",
-             f"                        {k} = np.concatenate(({k}, np.empty({k}.shape[0], np.int64)))",
-             f"                    {k}[3 * {k}_n], {k}[3 * {k}_n + 1] = fs, ts",
-             f"                    {k}[3 * {k}_n + 2] = n_moved",
-             f"                    {k}_n += 1",
-             "                frm = fs",
-             f"frm = {k}_f"]
-    inner: list[str] = []
-    _from_to_moving(src, lud, inner, src.site_move("frm", "to"), lud.stack)
-    body += [f"for {k}_i in range({k}_n):",
-             f"    frm, to = {k}[3 * {k}_i], {k}[3 * {k}_i + 1]",
-             f"    n_moved = {k}[3 * {k}_i + 2]",
-             *("    " + x for x in inner),
-             f"frm, to = {k}_f, {k}_t"]
 
 
 emits(FromTo, kind="consequent", refuses=("copy", "mover"))(

@@ -1082,7 +1082,8 @@ def _ahead_in(src, lud, dirn, at: str, steps: int) -> str:
             line = rads[s][0].sites if rads is not None and rads[s] else ()
             return line[steps] if len(line) >= steps + 1 else s
         tab = src.table(src.per_kind(ahead))
-        return f"({tab}[what[{at}], {at}] if 0 <= {at} < {n} else (-1 if {at} < 0 else {at}))"
+        return (f"({tab}[{src.kind_at(at)}, {at}] if 0 <= {at} < {n} "
+                f"else (-1 if {at} < 0 else {at}))")
     tables = env.step_tables(dirn, lud)
     if not tables:
         return at

@@ -208,3 +208,36 @@ def _leap_moves(src, lud, out, ind):
     out.append(f"{ind}        to = {t_sites}[lf_{d}, j]")
     out.append(f"{ind}        if {cond}:")
     src.push(out, ind + "            ", f"lf_{d}", "to", g)
+
+
+def _walk_rows(src, lud) -> list[list[int]]:
+    """Per board site, the sites `(sites <walks>)` gives from it, as the reference lists
+    them (each once, in increasing order)."""
+    ends = walk_fn(src.env, lud, lud.walks, lud.rotations)
+    return [sorted(set(ends(None, f))) for f in range(src.env.num_board_sites)]
+
+
+def _walk_start(src, lud) -> str:
+    return src.int_expr(lud.start) if lud.start is not None else "frm"
+
+
+@emits(SitesWalk, kind="sites")
+def _walk_sites(src, lud):
+    """The row of a table per start site (none off the board)."""
+    n = src.env.num_board_sites
+    t_sites, t_len = (src.table(a) for a in src.padded(_walk_rows(src, lud)))
+    at = _walk_start(src, lud)
+    return f"({t_sites}[{at}, :{t_len}[{at}]] if 0 <= {at} < {n} else {t_sites}[0, :0])", None
+
+
+@emits(SitesWalk, kind="contains")
+def _walk_contains(src, lud, site):
+    """A mask per start site (`(sites {})` is read so: no walk, no site)."""
+    import numpy as np
+    n = src.env.num_board_sites
+    mask = np.zeros((n, n), dtype=bool)
+    for f, row in enumerate(_walk_rows(src, lud)):
+        mask[f, row] = True
+    at = _walk_start(src, lud)
+    return (f"(0 <= {at} < {n} and 0 <= {site} < {n} and "
+            f"{src.table(mask, 'bool_')}[{at}, {site}])")

@@ -553,6 +553,17 @@ def _state_at(src, lud):
     return f"({src.piece_state(at)} if 0 <= {at} < TOTAL else 0)"
 
 
+@emits(RotationAt, kind="int")
+def _rotation_at(src, lud):
+    """0 off the sites, and in a game whose pieces never turn (`Source.rotations`: none is
+    given a rotation). Its level: is read only in a stacking game, where rotations are
+    refused."""
+    at = src.int_expr(lud.at)
+    if not src.rotations:
+        return "0"
+    return f"({src.piece_rotation(at)} if 0 <= {at} < TOTAL else 0)"
+
+
 def _levels_of_stacks(src, lud) -> None:
     """Refuse level: outside a stacking game (Ludii reads a flat game's site otherwise)."""
     if not src.game.stacking:

@@ -136,4 +136,64 @@ class SetRotation(Moves):
         return _set_rotation(env, self)
 
 
+def _rotations_lines(src, lud, out, ind) -> tuple[str, list[str], str]:
+    """Lines that read, as `_set_rotation` does before any is set, the site of a rotation
+    setting (`srs_<depth>`) and the rotations it sets, in order (locals, the previous and
+    next ones -1 where their condition fails): the site's local, theirs, and the indent of
+    the lines inside `if 0 <= site < TOTAL:`, where every line after the first is."""
+    d = len(ind)
+    at = f"srs_{d}"
+    to = lud.to
+    site = src.int_expr(to.site) if to is not None else "frm"
+    out.append(f"{ind}{at} = {site}")
+    out.append(f"{ind}if 0 <= {at} < TOTAL:")
+    i2 = ind + "    "
+    rots = []
+    for i, r in enumerate(lud.directions or ()):
+        rots.append(f"srg{i}_{d}")
+        out.append(f"{i2}{rots[-1]} = {src.int_expr(r)}")
+    states = rotation_states(src.env)
+    cur = src.piece_rotation(at)
+    for name, cond, turned in (
+            ("srp", lud.previous, f"({cur} - 1 if {cur} > 0 else {states - 1})"),
+            ("srn", lud.next, f"({cur} + 1 if {cur} < {states - 1} else 0)")):
+        rots.append(f"{name}_{d}")
+        test = src.bool_expr(cond) if cond is not None else "True"
+        out.append(f"{i2}{rots[-1]} = {turned} if {test} else -1")
+    return at, rots, i2
+
+
+@emits(MoveSetRotation, kind="moves")
+def _set_rotation_moves(src, lud, out, ind):
+    """A move from the site to itself per rotation (`_rotations_lines`), the rotation kept
+    in its extra; applied, it sets the piece's rotation (whether or not a piece is there, as
+    the reference's A_SET_FIELD)."""
+    g = src.new_generator([f"{src.piece_rotation('to')} = x"], lud=lud, kind=A_SET_FIELD)
+    at, rots, i2 = _rotations_lines(src, lud, out, ind)
+    given = len(lud.directions or ())
+    for i, r in enumerate(rots):
+        if i < given:
+            src.push(out, i2, at, at, g, r)
+        else:
+            out.append(f"{i2}if {r} >= 0:")
+            src.push(out, i2 + "    ", at, at, g, r)
+
+
+@emits(SetRotation, kind="consequent")
+def _set_rotation_consequent(src, lud, lines, ind):
+    """As a consequent the reference applies each of its moves in turn: each rotation set
+    (`_rotations_lines`), the (then ...) applied after each."""
+    from .moves import then_after_move
+    at, rots, i2 = _rotations_lines(src, lud, lines, ind)
+    given = len(lud.directions or ())
+    then = then_after_move(src, lud) if lud.then is not None else []
+    for i, r in enumerate(rots):
+        body = [f"{src.piece_rotation(at)} = {r}", *then]
+        if i < given:
+            lines.extend(i2 + x for x in body)
+        else:
+            lines.append(f"{i2}if {r} >= 0:")
+            lines.extend(i2 + "    " + x for x in body)
+
+
 __all__ = ["MoveSet", "MoveSetRotation", "SetRotation", "rotation_states"]

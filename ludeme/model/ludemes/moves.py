@@ -1686,6 +1686,9 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
     and owner added there, the origin's left as it was (Ludii's ActionCopy). `occupied`:
     the test of an origin (`frm`) that gives moves."""
     fr, to = lud.from_, lud.to
+    # (to ... (rotations ...)): a move per rotation, each turning the piece landed (Trax's
+    # tiles), has no compiled form (the kernels kept no rotation when it was written)
+    refuse(to, ("rotations", "with (to ... (rotations ...))"))
     effect = []
     if lud.copy:
         if lud.stack or lud.count is not None:
@@ -1700,18 +1703,25 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
     # The levels as `MoveFromTo.compile`'s `levels`: with stack:True and count:, the
     # sub-stack's; else none (Ludii 1.3.12's FromTo records no level for one piece).
     levels = LV_NONE
+    level_loops: list = []      # the destination's loops over levels run as a move is listed
     if fr.level is not None or to.level is not None:
         from ludeme.engine.compiled.codegen import mentions
         from .ints import Level
-        if src.value_written is not None and to.apply is not None \
-                and mentions(to.apply, (CLASSES["ForEachLevel"],)) and any(
-                    x is not None and mentions(x, (Level,)) for x in (fr.level, to.level)):
-            # inside a (forEach Value ...) whose moves keep their value beside their level
-            # (Aj T'iwil): the reference (as Ludii) reports the level (level) holds once the
-            # destination's effect has been made as the move is listed, which the kernels'
-            # packed extra does not follow
-            raise Unsupported(lud, "with a level read from (level) beside a destination's "
-                                   "effect that loops over levels, inside (forEach Value)")
+        if to.apply is not None and mentions(to.apply, (CLASSES["ForEachLevel"],)) and any(
+                x is not None and mentions(x, (Level,)) for x in (fr.level, to.level)):
+            # The reference (as Ludii) makes the destination's effect as it lists the move,
+            # after reading its levels: a (forEach Level ...) there leaves (level) on its
+            # last level, which the moves listed after it read (Aj T'iwil's next throw).
+            level_loops = _listed_level_loops(to.apply)
+            if level_loops is None and src.value_written is not None:
+                # under a condition, inside a (forEach Value ...) whose moves keep their value
+                # beside their level: not followed (elsewhere a (level) loop binds it again
+                # for each move, and the race games so written agree with Ludii)
+                raise Unsupported(lud, "with a level read from (level) beside a destination's "
+                                       "effect that may loop over levels, inside (forEach "
+                                       "Value)")
+            if src.level_var is None:
+                level_loops = None
         kind, levels = _level_effect(src, lud, effect)
     elif lud.copy:
         effect.append(src.site_add("to", "cw_", "co_", "1"))
@@ -1755,6 +1765,14 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
         out.append(f"{ind}                lvf = ({lf} + 1) * {LEVEL_PAIR} + {lt} + 1")
         n = "lvf"
     src.push(out, ind + "                ", "frm", "to", g, n)
+    for loop in level_loops or ():
+        # (level) as the loop leaves it once the move is listed: its last level, where the
+        # stack holds one
+        i4 = ind + "                "
+        out += [f"{i4}lls_ = {src.int_expr(loop.site)}",
+                f"{i4}if 0 <= lls_ < TOTAL and count[TOTAL + lls_] > 0:",
+                f"{i4}    {src.level_var} = "
+                + ("0" if loop.direction == "FromTop" else "count[TOTAL + lls_] - 1")]
     if src.game.large_pieces:
         small = out[small_from:]
         del out[small_from:]
@@ -1762,6 +1780,21 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
         out.append(f"{ind}        else:")
         out.extend("    " + x for x in small)
     out.append(f"{ind}frm, to = sf, st")
+
+
+def _listed_level_loops(apply) -> list | None:
+    """The (forEach Level ...)s a destination's `(apply ...)` runs whenever its move is
+    listed, in order: the effect itself, or parts of an (and ...) of it; None where one may
+    not run (under a condition: its apply's if:, an (if ...), ...)."""
+    loop = CLASSES["ForEachLevel"]
+    if apply.if_ is not None:
+        return None
+    eff = apply.effect
+    parts = list(eff.moves) + list(eff.more or []) if type(eff) is MovesAnd else [eff]
+    from ludeme.engine.compiled.codegen import mentions
+    if any(type(p) is not loop and mentions(p, (loop,)) for p in parts):
+        return None
+    return [p for p in parts if type(p) is loop]
 
 
 def _move_large_lines(src, lud, t_seq, conds, out, ind) -> None:
@@ -1855,7 +1888,8 @@ def _from_to_effect(src, lud, body):
     refuse(fr, "if_")
     refuse(to, "rotations")
     if not all(isinstance(x.site, (IntFn, type(None))) for x in (fr, to)):
-        raise Unsupported(lud, "from or to a region, as an effect")
+        _from_to_regions_effect(src, lud, body, decision=True)
+        return
     levels = fr.level is not None or to.level is not None
     if levels and (lud.count is not None or not src.game.stacking):
         raise Unsupported(lud, "with a level, beside count: or in a game without stacks")
@@ -1933,6 +1967,81 @@ def _sites_of(src, site_lud):
     return src.region_sites(site_lud)
 
 
+def _from_to_moving(src, lud, inner: list[str], moving: str, whole: bool) -> None:
+    """A (fromTo ...)'s move of `n_moved` pieces from `frm` to `to` (`moving`: one piece's
+    line), then its own (then ...) with (from) and (to) undefined. `whole`: with stack:True,
+    `FromTo.compile`'s stack_kind, one action: the whole stack or its top `count:` levels."""
+    if whole:
+        if not src.game.stacking:
+            raise Unsupported(lud, "with stack: in a game without stacks")
+        inner.append(src.stack_write("stack_move_stack(who, what, count, frm, to)")
+                     if lud.count is None
+                     else src.site_move_n("what[:0]", "frm", "to", "n_moved"))
+    else:
+        inner += ["for _ in range(n_moved):", "    " + moving]
+    if lud.then is not None:
+        inner += ["frm = -1", "to = -1"]
+        emit("then", src, lud.then, inner)
+
+
+def _from_to_regions_effect(src, lud, body, decision: bool = False):
+    """`_from_to_effect` from or to a region: as `FromTo.compile`, every move is made on the
+    position before any is applied (each occupied origin in turn, its destinations listed
+    with (from) on it; `count:` read with (from) as it was and (to) on the destination
+    before), then each is applied in order, its own (then ...) after it. With `decision`,
+    `(move (from ...) (to ...))`'s moves, as `MoveFromTo.compile` makes them: an origin
+    holding a piece (not only a count), `count:` read once per origin with (from) on it and
+    (to) as it was, destinations among the sites."""
+    fr, to = lud.from_, lud.to
+    if decision:
+        refuse(lud, ("count", "with count: from or to a region, as an effect"))
+        if src.game.large_pieces:
+            raise Unsupported(lud, "from or to a region, as an effect, in a game with large "
+                                   "pieces")
+    refuse(fr, ("level", "with (from ... level:) from or to a region"))
+    refuse(to, ("apply", "with (to ... (apply ...)) from or to a region"))
+    k = src.fresh_name("ft")
+    f_seq, f_flt = _sites_of(src, fr.site) if fr.site is not None else ("(frm,)", None)
+    t_seq, t_flt = _sites_of(src, to.site) if to.site is not None else ("(to,)", None)
+    f_ok = f" and {f_flt('fs')}" if f_flt else ""
+    t_ok = f" and {t_flt('ts')}" if t_flt else ""
+    n = src.int_expr(lud.count) if lud.count else "1"
+    cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
+    occupied = "what[fs] > 0" if decision else "(what[fs] > 0 or count[fs] > 0)"
+    # count: once per origin (a decision's), else per destination with (from) as it was
+    per_origin = [f"        n_moved = {n}"] if decision else []
+    per_to = [] if decision else [f"                frm = {k}_f", f"                n_moved = {n}"]
+    t_ok += " and ts < TOTAL" if decision else ""
+    # (fs, ts, n) of each move, grown as needed
+    body += [f"{k}_f, {k}_t = frm, to",
+             f"{k} = np.empty(3 * TOTAL, np.int64)",
+             f"{k}_n = 0",
+             f"for fs in {f_seq}:",
+             f"    if 0 <= fs < TOTAL{f_ok} and {occupied}"
+             f"{typed_site(src, fr, 'fs')}:",
+             "        frm = fs",
+             *per_origin,
+             f"        for ts in {t_seq}:",
+             f"            if ts >= 0{t_ok}{typed_site(src, to, 'ts')}:",
+             *per_to,
+             "                frm, to = fs, ts",
+             f"                if {cond}:",
+             f"                    if 3 * {k}_n + 3 > {k}.shape[0]:",
+             f"                        {k} = np.concatenate(({k}, np.empty({k}.shape[0], np.int64)))",
+             f"                    {k}[3 * {k}_n], {k}[3 * {k}_n + 1] = fs, ts",
+             f"                    {k}[3 * {k}_n + 2] = n_moved",
+             f"                    {k}_n += 1",
+             "                frm = fs",
+             f"frm = {k}_f"]
+    inner: list[str] = []
+    _from_to_moving(src, lud, inner, src.site_move("frm", "to"), lud.stack)
+    body += [f"for {k}_i in range({k}_n):",
+             f"    frm, to = {k}[3 * {k}_i], {k}[3 * {k}_i + 1]",
+             f"    n_moved = {k}[3 * {k}_i + 2]",
+             *("    " + x for x in inner),
+             f"frm, to = {k}_f, {k}_t"]
+
+
 def _moving(src, lud, levels: int) -> tuple[str, int, int]:
     """A move's own action as its ludeme's `stack:` says (`_moving_action`): the effect
     line, the action's code and the levels its moves report (`levels` for the top piece's
@@ -2007,7 +2116,7 @@ def _step_moves(src, lud, out, ind):
     g = src.new_generator(effect + [line], lud=lud, kind=kind, levels=levels)
     cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
     out.append(f"{ind}if 0 <= frm < {n}{f_ok}:")
-    out.append(f"{ind}    w = {slots}[what[frm]]")
+    out.append(f"{ind}    w = {slots}[{src.kind_at('frm')}]")
     branch = f"(0 if {src.bool_expr(dirn.cond)} else 1)" if len(branches) > 1 else "0"
     out.append(f"{ind}    sbr = {branch}")
     out.append(f"{ind}    for j in range({ltab}[sbr, w, frm]):")
@@ -2094,7 +2203,7 @@ def _step_targets(src, lud, dirn) -> list:
     same for every kind unless the directions are the piece's own)."""
     env = src.env
     if env.is_static_direction(dirn):
-        return [env.step_targets(dirn, lud)] * len(src.game.components)
+        return [env.step_targets(dirn, lud)] * src.kind_rows
     _refuse_unless_by_piece(lud, dirn)
     keys = env.direction_keys(dirn, lud)
     step_to = env.board.trajectories.targets
@@ -3048,7 +3157,8 @@ def _hop_moves(src, lud, out, ind):
         per = src.per_kind(lambda probe, s: lines_of(dirs(probe, s), s))
         width, t_over, t_land = _hop_tables(src, per)
         _hop_lines(src, out, ind, frm_expr, width, t_over, t_land,
-                   hurdle, go, g, "hw", f"hw = what[hf] if 0 <= hf < {n}{f_ok} else 0",
+                   hurdle, go, g, src.kind_at("hf") if src.rotations else "hw",
+                   f"hw = what[hf] if 0 <= hf < {n}{f_ok} else 0",
                    "hw > 0")
         return
     if words not in (["SameDirection"], ["OppositeDirection"]):
@@ -3232,7 +3342,7 @@ def _last_move_keys(src, lud, dirn, index: dict) -> str:
         for w, rows_ in enumerate(per):
             for s_, r in enumerate(rows_):
                 table[w, s_, :len(r)] = r
-        return f"{src.table(table)}[what[hf], hf]"
+        return f"{src.table(table)}[{src.kind_at('hf')}, hf]"
     rows = []
     probe = src.probe()
     for present in (0, 1):

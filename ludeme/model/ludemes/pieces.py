@@ -42,15 +42,24 @@ class ValuePiece(IntFn):
         return value_piece
 
 
-@emits(ValuePiece, kind="int", refuses=("level",))
+@emits(ValuePiece, kind="int")
 def _value_piece(src, lud):
     """The value kept for the site (`Source.piece_value`), a piece there or not (in a
-    stacking game, its top piece's, -1 for none); 0 for -1 (Off), -1 off the sites."""
+    stacking game, its top piece's, -1 for none); 0 for -1 (Off), -1 off the sites. With
+    level:, the value of the piece at that level, -1 where there is none (below 0 too; in a
+    game without stacks, level 0 of an occupied site is its piece)."""
     if lud.type not in (None, src.env.board.site_type):
         raise Unsupported(lud, f"with the site type {lud.type}")
     at = src.int_expr(lud.at)
     read = src.piece_value(at)
-    if src.game.stacking:
+    if lud.level is not None:
+        lv = src.int_expr(lud.level)
+        if src.game.stacking:
+            read = (f"(stack_value_at(sc[STATE:STATE + N_STATE], what, count, {at}, {lv}) "
+                    f"if {lv} >= 0 else -1)")
+        else:
+            read = f"({read} if {lv} == 0 and what[{at}] != 0 else -1)"
+    elif src.game.stacking:
         # a stack's top value is its top piece's: -1 where the site is empty
         read = f"stack_value_at(sc[STATE:STATE + N_STATE], what, count, {at}, -1)"
     return f"({read} if 0 <= {at} < TOTAL else (0 if {at} == -1 else -1))"

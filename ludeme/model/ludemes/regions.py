@@ -1939,6 +1939,10 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         test = "what[{s}] != 0"
     elif src.owner_role(lud.by):
         test = src.owner_test(lud.by, lud, owner)
+        if lud.by == "Prev":
+            # no player is the previous one before the first move: owner 0, whose empty
+            # sites are not listed (as the reference)
+            test = f"(what[{{s}}] != 0 and {test})"
     elif lud.by == "Shared" and not src.game.stacking:
         # the shared owner's pieces (no empty site has that owner)
         test = f"{owner} == {src.env.role_id('Shared', lud)(None)}"
@@ -1988,7 +1992,7 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     several = False                 # players a role covers now (Enemy, Friend, ...)
     if by not in ("Mover", "Next", "Prev", "Player", "All") and \
             not (by[:1] == "P" and by[1:].isdigit()) and \
-            not (by == "Shared" and not src.game.stacking):     # one owner too
+            not (by in ("Shared", "Neutral") and not src.game.stacking):    # one owner too
         if by == "Shared" or not src.owner_role(by):
             raise Unsupported(lud, f"with component: or top: by {lud.by}")
         several = True

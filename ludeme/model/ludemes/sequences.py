@@ -70,7 +70,7 @@ def _step_consequent(src, lud, lines, ind):
     i2, i3 = ind + "    ", ind + "        "
     lines += [f"{ind}scf_, sct_ = frm, to", f"{ind}frm = {start}",
               f"{ind}if 0 <= frm < {src.env.num_board_sites}{f_ok}:",
-              f"{i2}to = {targets}[what[frm], frm]",
+              f"{i2}to = {targets}[{src.kind_at('frm')}, frm]",
               f"{i2}if to >= 0 and {cond}:",
               *(i3 + x for x in effect),
               f"{i3}if what[frm] != 0:", f"{i3}    {line}",
@@ -327,7 +327,7 @@ def walk_kernel(src, lud, step, args: str, start: str, guard: str, go_on: str,
     dk, dkn = src.padded([row for per in per_kind for row in per])
     tg, tgn = src.padded([targets(a, key_of[i]) for a in range(n) for i in range(len(names))])
     rule = src.bool_expr(step.to.if_) if step.to.if_ is not None else "True"
-    row = "start" if static else f"what[start] * {n} + start"
+    row = "start" if static else f"{src.kind_at('start')} * {n} + start"
     k = max(len(names), 1)
     ring = ["        nn = 0", "        for i in range(ncur):", "            frm = cur[i]",
             f"            for d in range({src.table(dkn)}[{row}]):",

@@ -475,7 +475,8 @@ class _SlideForm:
         if self.chosen is None:
             self.t_steps, self.width, self.depth, slots = radial_table(src, lud, dirn,
                                                                        not static, True)
-        self.at = "frm" if static or self.chosen is not None else f"{slots}[what[frm]], frm"
+        self.at = "frm" if static or self.chosen is not None \
+            else f"{slots}[{src.kind_at('frm')}], frm"
         self.effect: list[str] = []
         if self.stop is not None and ap is not None and ap.effect is not None:
             src.between = "x"           # `effects` is given the last site passed as x
