@@ -16,8 +16,9 @@ from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Regio
                    RoleType, SiteType, layer_site, lazy_moves, ludeme, name_without_number)
 from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
-from .moves import (MoveAdd, _add_moves, _inserted, _moving_action, _side_effect, _then,
-                    _sites_of, added_piece, moves_made, placed, typed_site, typed_sites_fn)
+from .moves import (COUNTERS, MoveAdd, _add_moves, _inserted, _moving_action, _side_effect,
+                    _then, _sites_of, added_piece, moves_made, placed, typed_site,
+                    typed_sites_fn)
 
 
 @ludeme("claim")
@@ -165,12 +166,7 @@ def _take_control_consequent(src, lud, lines, ind):
         raise Unsupported(lud, "with at: and to:")
     if src.game.stacking:
         raise Unsupported(lud, "in a stacking game")
-    comps = src.game.components
-    owners = range(src.game.num_players + 2)
-    same = src.table([[0] * len(owners)] + [[next(
-        (c.index for c in comps[1:] if c.owner == p and
-         name_without_number(c.name) == name_without_number(comp.name)), 0)
-        for p in owners] for comp in comps[1:]])
+    same, owners = _same_kind_table(src)
 
     def player(x):
         return src.int_expr(x) if isinstance(x, IntFn) else src.role_expr(x, lud)
@@ -190,7 +186,7 @@ def _take_control_consequent(src, lud, lines, ind):
         out.append(f"tcm{k}[:] = True")
     out += [f"tcs{k} = np.empty({n}, np.int64)", f"tcw{k} = np.empty({n}, np.int64)",
             f"tcn{k} = 0",
-            f"if 0 <= tco{k} < {len(owners)}:",
+            f"if 0 <= tco{k} < {owners}:",
             f"    for s_ in range({n}):",
             f"        if tcm{k}[s_] and what[s_] != 0 and {mine}:",
             f"            w_ = {same}[what[s_], tco{k}]",
@@ -204,6 +200,37 @@ def _take_control_consequent(src, lud, lines, ind):
             f"    who[s_] = tco{k}",
             f"    what[s_] = tcw{k}[i_]"]
     lines.extend(ind + x for x in out)
+
+
+@emits(TakeControl, kind="one_move", refuses=(("then", "with (then ...) as one move"),
+                                              ("to", "with to: as one move")))
+def _take_control_one_move(src, lud):
+    """`(take Control ... at:<site>)` makes one move where the site holds a piece of the
+    player of: that has a component of the same name owned by the player by: (as the
+    consequent's table), none elsewhere; without at:, every site of the board may make one."""
+    if lud.at is None:
+        raise Unsupported(lud, "without at: as one move")
+    _take_control_consequent(src, lud, [], "")      # its refusals
+    same, owners = _same_kind_table(src)
+    n = src.env.total_sites
+    at = src.int_expr(lud.at)
+    by = src.int_expr(lud.by) if isinstance(lud.by, IntFn) else src.role_expr(lud.by, lud)
+    of = src.int_expr(lud.of) if isinstance(lud.of, IntFn) else src.role_expr(lud.of, lud)
+    mine = "" if lud.of == "All" else f" and who[{at}] == {of}"
+    return (f"(0 <= {at} < {n} and what[{at}] != 0{mine} and 0 <= {by} < {owners} "
+            f"and {same}[what[{at}], {by}] != 0)")
+
+
+def _same_kind_table(src) -> tuple[str, int]:
+    """The table of the component of the same name (without its number) each owner has for
+    each component (0: none), and the number of owners it covers ((take Control ...))."""
+    comps = src.game.components
+    owners = range(src.game.num_players + 2)
+    same = src.table([[0] * len(owners)] + [[next(
+        (c.index for c in comps[1:] if c.owner == p and
+         name_without_number(c.name) == name_without_number(comp.name)), 0)
+        for p in owners] for comp in comps[1:]])
+    return same, len(owners)
 
 
 @ludeme("fromTo")
@@ -1041,7 +1068,8 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
         raise Unsupported(lud, f"without next: {where}")
     made = moves_made(src, lud.next)
     if made is None:
-        raise Unsupported(lud, f"{where} whose next: moves are not counted")
+        # counted by generating them on the position after the first moves
+        made = generated_count(src, lud.next), 2, False
     count, most, always = made
     names = _variables_set(lud.prior)
     then: list[str] = []
@@ -1088,6 +1116,77 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
         "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
         src.context(local=()), *("    " + x for x in body), "    return", ""]))
     lines.append(f"{ind}{kernel}(who, what, count, sc, phase, frm, to, btw)")
+
+
+def generated_count(src, moves) -> str:
+    """How many moves `moves` makes as a consequent on the position now, as an integer
+    expression: a kernel of its own generates them (as a phase's moves, into buffers of its
+    own, nothing applied) and counts them. Their consequents and those around them play no
+    part (nothing is applied); moves a (do ... ifAfterwards:) tests are tested."""
+    saved = (src.any_mode, src.first_mode, src.reaching, src.threat_probe, src.outer_thens,
+             src.push_tests, src.direction_to, src.test_position, src.effect_prefix,
+             src.move_tag, src.move_tag_packed)
+    src.any_mode = src.first_mode = src.reaching = src.threat_probe = False
+    src.outer_thens, src.push_tests = [], []
+    src.direction_to = src.test_position = src.effect_prefix = src.move_tag = None
+    src.move_tag_packed = False
+    body: list[str] = []
+    try:
+        src.moves(moves, body, "    ")
+    finally:
+        (src.any_mode, src.first_mode, src.reaching, src.threat_probe, src.outer_thens,
+         src.push_tests, src.direction_to, src.test_position, src.effect_prefix,
+         src.move_tag, src.move_tag_packed) = saved
+    counted = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        src.context(local=()), "    k = 0",
+        *(f"    {b} = np.empty(MAX_BUFFER, np.int64)" for b in ("mf", "mt", "mg", "mx")),
+        *body, "    return k", ""]))
+    return f"{counted}(who, what, count, sc, phase, frm, to, btw)"
+
+
+def counted_after(src, lud) -> tuple | None:
+    """`moves_made` of a `(do <moves> next:<moves>)` as a consequent: its next moves counted
+    on a copy of the position with its first moves applied (by their count where known, else
+    generated, `generated_count`); the most they may make (2 for several), never always."""
+    if lud.next is None or lud.ifAfterwards is not None:
+        return None
+    made = moves_made(src, lud.next)
+    if made is not None and made[2]:
+        return made         # always as many, whatever the first moves did
+    count, most = (made[0], made[1]) if made is not None else (generated_count(src, lud.next), 2)
+    prior: list[str] = []
+    src.consequent(lud.prior, prior, "")
+    probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
+             "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
+             *("    " + x for x in prior), f"    return {count}"]
+    after = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        *probe, ""]))
+    return f"{after}(who, what, count, sc, phase, frm, to, btw)", most, False
+
+
+def counted_per_site(src, lud) -> tuple | None:
+    """`moves_made` of a `(forEach Site <region> <moves>)` as a consequent: its moves at each
+    site counted (by their count there, on the position before any is applied, as the
+    reference makes them all first), added up in a kernel of its own; None where a site's
+    are not counted, or with noMoveYet:."""
+    if lud.noMoveYet is not None:
+        return None
+    inner = moves_made(src, lud.generator)
+    if inner is None:
+        return None
+    body = ["if site >= 0:", "    to = site", f"    total += {inner[0]}"]
+    loop: list[str] = []
+    _each_site(src, lud.region, loop, "    ", body)
+    total = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        src.context(local=()), "    total = 0", *loop, "    return total", ""]))
+    return f"{total}(who, what, count, sc, phase, frm, to, btw)", 2, False
+
+
+COUNTERS[Do] = counted_after
+COUNTERS[ForEachSite] = counted_per_site
 
 
 @ludeme("all", "Passed")

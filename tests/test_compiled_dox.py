@@ -1,0 +1,76 @@
+"""Compiled forms added for the games whose first lacking form was a (do ...) as a consequent
+whose next moves were not counted: the rows of hand-written games on both backends are the
+same, and each game shows its rule at work."""
+
+import pytest
+
+# (imported under a name pytest does not collect: its own list stays in its module)
+from test_compiled import test_new_compiled_forms_give_the_reference_rows as _reference_rows
+
+
+def _discs(name: str, side: int, rules: str, pieces: str = '(piece "Disc" Each)') -> str:
+    """A game of two players' discs on a square board of `side` sites a side."""
+    return (f'(game "{name}" (players 2)\n  (equipment {{(board (square {side})) '
+            f'{pieces}}})\n  (rules {rules}))')
+
+
+# A (do ...) as a consequent whose next moves are a (forEach Site ...) of removals, counted
+# site by site once the variable is set: with none, the setting is not made either.
+DO_SITES_COUNTED_GAME = _discs("Counted Removals", 4, """
+    (play (move Add (to (sites Empty))
+            (then (do (set Var "Taken" (+ 1 (var "Taken")))
+                      next:(forEach Site (sites Around (last To) Orthogonal)
+                             (if (and (is Enemy (who at:(site))) (is Even (var "Taken")))
+                                 (remove (site))))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (is Full) (result Mover Draw))})
+""")
+
+# A (do ...) whose next moves are another (do ...): those are counted on a copy of the
+# position after both first moves (one where a value is remembered), and the score made
+# before them counts once.
+DO_NESTED_COUNTED_GAME = _discs("Remembered Scores", 4, """
+    (play (move Add (to (sites Empty))
+            (then (do (addScore Mover 1)
+                      next:(do (if (is In (last To) (sites Outer)) (remember Value (last To)))
+                               next:(forget Value All))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (is Full) (byScore))})
+""")
+
+# (take Control ... at:) as a (do ...)'s next move: one move where the site ahead holds an
+# enemy's disc, and the (do ...)'s (then ...) scores after it.
+DO_TAKE_CONTROL_GAME = _discs("Turned Neighbours", 4, """
+    (play (move Add (to (sites Empty))
+            (then (do (set Var "Last" (last To))
+                      next:(take Control of:Next by:Mover at:(ahead (last To) N))
+                      (then (addScore Mover 1))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (is Full) (byScore))})
+""")
+
+# A slide as a (do ...)'s next move: one move where the disc added can drop a site south,
+# and the (do ...)'s (then ...) scores after it.
+DO_SLIDE_GAME = _discs("Dropped Discs", 4, """
+    (play (move Add (to (sites Empty))
+            (then (do (set Var "Last" (last To))
+                      next:(slide (from (last To)) S (between (exact 1)))
+                      (then (addScore Mover 1))))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (is Full) (byScore))})
+""")
+
+
+@pytest.mark.parametrize("text, seeds, played", [
+    # Removals are made beside the additions.
+    (DO_SITES_COUNTED_GAME, (3, 7), lambda df: df["actions"].gt(df["moves"]).any()),
+    # Every addition scores.
+    (DO_NESTED_COUNTED_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
+    # Discs taken score.
+    (DO_TAKE_CONTROL_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
+    # Drops score.
+    (DO_SLIDE_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
+], ids=["do-next-sites-counted", "do-next-do-counted-after-its-first-moves",
+        "do-next-take-control", "do-next-slide"])
+def test_dox_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
+    _reference_rows(text, seeds, played, tmp_path)
