@@ -60,6 +60,27 @@ DO_SLIDE_GAME = _discs("Dropped Discs", 4, """
           (if (is Full) (byScore))})
 """)
 
+# A roll's (do ...) as the first moves of a (do ... ifAfterwards:): the moves the roll gives
+# are tested, and where the next player's moves are only looked for (a threat to the king,
+# whether there is a move) the roll is made on a copy of the position.
+ROLL_TESTED_GAME = """
+(game "Rolled Guards"
+  (players 2)
+  (equipment {(board (square 5)) (dice d:2 from:1 num:1)
+    (piece "King" Each (move Step Orthogonal (to if:(not (is Friend (who at:(to))))
+                                                 (apply (remove (to))))))
+    (piece "Rook" Each (move Slide Orthogonal (to if:(is Enemy (who at:(to)))
+                                                  (apply (remove (to))))))})
+  (rules
+    (start {(place "King1" 2) (place "Rook1" 0) (place "King2" 22) (place "Rook2" 24)})
+    (play (do (do (roll)
+                  next:(if (= (count Pips) 1) (forEach Piece "King") (forEach Piece "Rook")))
+              ifAfterwards:(not (is Threatened (id "King" Mover)))))
+    (end {(if (no Pieces Next "King") (result Mover Win))
+          (if (no Moves Next) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text, seeds, played", [
     # Removals are made beside the additions.
@@ -70,7 +91,9 @@ DO_SLIDE_GAME = _discs("Dropped Discs", 4, """
     (DO_TAKE_CONTROL_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
     # Drops score.
     (DO_SLIDE_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
+    # Some games end before the draw.
+    (ROLL_TESTED_GAME, (3, 7), lambda df: df["moves"].lt(60).any()),
 ], ids=["do-next-sites-counted", "do-next-do-counted-after-its-first-moves",
-        "do-next-take-control", "do-next-slide"])
+        "do-next-take-control", "do-next-slide", "roll-tested-afterwards"])
 def test_dox_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)
