@@ -60,26 +60,42 @@ DO_SLIDE_GAME = _discs("Dropped Discs", 4, """
           (if (is Full) (byScore))})
 """)
 
-# A roll's (do ...) as the first moves of a (do ... ifAfterwards:): the moves the roll gives
-# are tested, and where the next player's moves are only looked for (a threat to the king,
-# whether there is a move) the roll is made on a copy of the position.
-ROLL_TESTED_GAME = """
-(game "Rolled Guards"
+def _guards(name: str, play: str, ends: str, dice: str = "") -> str:
+    """A game of a king and a rook each on a board of 5 by 5, both capturing; the play and
+    the end rules beside the capture of a king and a draw at 60 moves."""
+    return f"""
+(game "{name}"
   (players 2)
-  (equipment {(board (square 5)) (dice d:2 from:1 num:1)
+  (equipment {{(board (square 5)) {dice}
     (piece "King" Each (move Step Orthogonal (to if:(not (is Friend (who at:(to))))
                                                  (apply (remove (to))))))
     (piece "Rook" Each (move Slide Orthogonal (to if:(is Enemy (who at:(to)))
-                                                  (apply (remove (to))))))})
+                                                  (apply (remove (to))))))}})
   (rules
-    (start {(place "King1" 2) (place "Rook1" 0) (place "King2" 22) (place "Rook2" 24)})
-    (play (do (do (roll)
-                  next:(if (= (count Pips) 1) (forEach Piece "King") (forEach Piece "Rook")))
-              ifAfterwards:(not (is Threatened (id "King" Mover)))))
-    (end {(if (no Pieces Next "King") (result Mover Win))
-          (if (no Moves Next) (result Mover Win))
-          (if (>= (count Moves) 60) (result Mover Draw))})))
+    (start {{(place "King1" 2) (place "Rook1" 0) (place "King2" 22) (place "Rook2" 24)}})
+    (play {play})
+    (end {{(if (no Pieces Next "King") (result Mover Win)) {ends}
+          (if (>= (count Moves) 60) (result Mover Draw))}})))
 """
+
+
+# A roll's (do ...) as the first moves of a (do ... ifAfterwards:): the moves the roll gives
+# are tested, and where the next player's moves are only looked for (a threat to the king,
+# whether there is a move) the roll is made on a copy of the position.
+ROLL_TESTED_GAME = _guards("Rolled Guards", """(do (do (roll)
+                  next:(if (= (count Pips) 1) (forEach Piece "King") (forEach Piece "Rook")))
+              ifAfterwards:(not (is Threatened (id "King" Mover))))""",
+                           "(if (no Moves Next) (result Mover Win))",
+                           dice="(dice d:2 from:1 num:1)")
+
+# A (do <effects> next:<moves>) among the moves a (do ... ifAfterwards:) tests, and one inside
+# a (can Move ...) (looked for on a copy with the score made).
+DO_TESTED_AT_TOP_GAME = _guards("Scored Kings", """(do (or (forEach Piece "Rook")
+                  (do (addScore Mover 1) next:(forEach Piece "King")))
+              ifAfterwards:(not (is Threatened (id "King" Mover))))""",
+                                """(if (not (can Move (do (addScore Next 1)
+                                                  next:(forEach Piece Next))))
+              (result Mover Win))""")
 
 
 @pytest.mark.parametrize("text, seeds, played", [
@@ -93,7 +109,10 @@ ROLL_TESTED_GAME = """
     (DO_SLIDE_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
     # Some games end before the draw.
     (ROLL_TESTED_GAME, (3, 7), lambda df: df["moves"].lt(60).any()),
+    # Kings' steps score.
+    (DO_TESTED_AT_TOP_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
 ], ids=["do-next-sites-counted", "do-next-do-counted-after-its-first-moves",
-        "do-next-take-control", "do-next-slide", "roll-tested-afterwards"])
+        "do-next-take-control", "do-next-slide", "roll-tested-afterwards",
+        "do-after-effects-tested-and-looked-for"])
 def test_dox_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)

@@ -847,6 +847,10 @@ def _do_after_effects(src, lud, out, ind):
     if not any(_at_top(m, lud) for m in src.phase_moves()):
         if _siteless(lud.prior):
             return _do_after_settings(src, lud, out, ind, f"{why} inside other moves")
+        if src.any_mode:
+            # only whether there is a move is asked ((can Move ...)): no move is applied,
+            # so none carries the first moves' effects (as while a threat is looked for)
+            return _do_next_looked_for(src, lud, out, ind)
         raise Unsupported(lud, f"{why} inside other moves")
     prior: list[str] = []
     src.effect_body(lud.prior, prior)
@@ -936,8 +940,8 @@ _STEP_WRITES = re.compile(r"NUM_MOVES|NUM_DECISIONS|\bALLP\b|PENDN|PENDING|pendi
 
 def _at_top(moves, lud) -> bool:
     """Whether `lud` is `moves`, or one of the moves joined at its top ((or ...), (and ...),
-    (if ...), (priority ...), a (do ...)'s next moves), where (from) and (to) are as they
-    are at the top."""
+    (if ...), (priority ...), a (do ...)'s next moves or the moves its ifAfterwards: tests),
+    where (from) and (to) are as they are at the top."""
     from .moves import MovesAnd, MovesIf, MovesOr
     if moves is lud or type(moves) is Do and type(lud) is Do and moves.node is lud.node:
         return True         # (or one written as (do ...)s of its parts: `_roll_then_effects`)
@@ -948,7 +952,8 @@ def _at_top(moves, lud) -> bool:
     elif type(moves) is Priority:
         parts = list(moves.lists) + [moves.second]
     elif type(moves) is Do:
-        parts = [moves.next]
+        # its next moves, or the moves a (do ... ifAfterwards:) tests
+        parts = [moves.next if moves.ifAfterwards is None else moves.prior]
     else:
         return False
     return any(_at_top(m, lud) for m in parts if m is not None)
