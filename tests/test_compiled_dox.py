@@ -59,6 +59,21 @@ DO_SLIDE_GAME = _discs("Dropped Discs", 4, """
     (end {(if (is Line 3) (result Mover Win))
           (if (is Full) (byScore))})
 """)
+# A (do <moves> ifAfterwards:) as a consequent whose moves are added discs (each with its
+# own (then ...)), each kept where the mover has few discs once it is added, and counted in
+# a (priority ...): with none kept, the second list scores.
+DO_TESTED_ADDS_GAME = _discs("Tested Neighbours", 4, """
+    (play (move Add (to (sites Empty))
+            (then (priority {
+                (do (add (piece (id "Disc" Mover))
+                         (to (intersection (sites Empty) (sites Around (last To) Orthogonal)))
+                         (then (addScore Mover 1)))
+                    ifAfterwards:(< (count Sites in:(sites Occupied by:Mover)) 5))
+                (addScore Mover 3)}))))
+    (end {(if (is Line 4) (result Mover Win))
+          (if (is Full) (byScore))})
+""")
+
 
 def _guards(name: str, play: str, ends: str, dice: str = "") -> str:
     """A game of a king and a rook each on a board of 5 by 5, both capturing; the play and
@@ -109,10 +124,12 @@ DO_TESTED_AT_TOP_GAME = _guards("Scored Kings", """(do (or (forEach Piece "Rook"
     (DO_SLIDE_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
     # Some games end before the draw.
     (ROLL_TESTED_GAME, (3, 7), lambda df: df["moves"].lt(60).any()),
+    # Discs are added beside the moves (each with its score: more than two actions a move).
+    (DO_TESTED_ADDS_GAME, (3, 7), lambda df: df["actions"].gt(df["moves"] * 2).any()),
     # Kings' steps score.
     (DO_TESTED_AT_TOP_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
 ], ids=["do-next-sites-counted", "do-next-do-counted-after-its-first-moves",
         "do-next-take-control", "do-next-slide", "roll-tested-afterwards",
-        "do-after-effects-tested-and-looked-for"])
+        "do-tested-adds-counted", "do-after-effects-tested-and-looked-for"])
 def test_dox_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from contextlib import contextmanager
 
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
@@ -1029,9 +1030,13 @@ def _do_tested(src, lud, lines, ind, where: str, part) -> None:
     if lud.next is not None:
         raise Unsupported(lud, f"with next: beside ifAfterwards: {where}")
     if not _siteless(lud.prior) or not _one_setting(lud.prior):
-        raise Unsupported(lud, f"with ifAfterwards: {where} after moves other than one "
-                               "setting of a value (a variable, a remembered or pending "
-                               "value)")
+        if where != "as a consequent":
+            # (its kernel applies moves by `effects`, which would then call it)
+            raise Unsupported(lud, f"with ifAfterwards: {where} after moves other than one "
+                                   "setting of a value (a variable, a remembered or pending "
+                                   "value)")
+        lines.append(f"{ind}{_tested_kernel(src, lud, apply=True)}")
+        return
     prior: list[str] = []
     part(lud.prior, prior)
     test = src.bool_expr(lud.ifAfterwards)
@@ -1052,6 +1057,45 @@ def _do_tested(src, lud, lines, ind, where: str, part) -> None:
         emit("then", src, lud.then, then)
     lines.append(f"{ind}if {held}(who, what, count, sc, phase, frm, to, btw):")
     lines.extend(f"{ind}    {x}" for x in prior + then)
+
+
+def _tested_kernel(src, lud, apply: bool) -> str:
+    """A call of a kernel that generates the first moves of a `(do <moves> ifAfterwards:
+    <cond>)` made as a consequent (into buffers of its own, as a phase's moves), each kept
+    where the condition holds once it is applied to a copy of the position (its actions
+    and its own consequents, the move stored as the last one, the mover not moving again:
+    `Source.holds_after`), and returns how many are kept; with `apply`, it applies each
+    kept move in turn before (its actions, its consequents, then the (do ...)'s (then
+    ...)), as the reference applies a consequent's moves."""
+    from ludeme.engine.compiled.codegen import counted_actions
+    first = len(src.generators)
+    body: list[str] = []
+    with _generated_apart(src):
+        src.push_tests = [src.holds_after(lud.ifAfterwards, depth=0)]
+        src.moves(lud.prior, body, "    ")
+    loop: list[str] = []
+    if apply:
+        loop = ["for i_ in range(k):",
+                "    f_, t_, g_, x_ = mf[i_], mt[i_], mg[i_], mx[i_]",
+                "    effects(who, what, count, sc, phase, f_, t_, g_, x_)",
+                "    mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]", "    btw = -1"]
+        branch = "if"
+        for g in range(first, len(src.generators)):
+            then = src.generators[g][2]
+            if then:
+                loop += [f"    {branch} g_ == {g}:",
+                         *("        " + x for x in counted_actions(then, src.reads_after))]
+                branch = "elif"
+        if lud.then is not None:
+            then = ["frm = -1", "to = -1"]
+            emit("then", src, lud.then, then)
+            loop += ["    " + x for x in counted_actions(then, src.reads_after)]
+    kernel = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        src.context(local=()), "    k = 0",
+        *(f"    {b} = np.empty(MAX_BUFFER, np.int64)" for b in ("mf", "mt", "mg", "mx")),
+        *body, *("    " + x for x in loop), "    return k", ""]))
+    return f"{kernel}(who, what, count, sc, phase, frm, to, btw)"
 
 
 def _one_setting(lud) -> bool:
@@ -1123,11 +1167,10 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
     lines.append(f"{ind}{kernel}(who, what, count, sc, phase, frm, to, btw)")
 
 
-def generated_count(src, moves) -> str:
-    """How many moves `moves` makes as a consequent on the position now, as an integer
-    expression: a kernel of its own generates them (as a phase's moves, into buffers of its
-    own, nothing applied) and counts them. Their consequents and those around them play no
-    part (nothing is applied); moves a (do ... ifAfterwards:) tests are tested."""
+@contextmanager
+def _generated_apart(src):
+    """While moves are generated in a kernel of their own, as a phase's moves (into its own
+    buffers, none of the moves around them pushing or testing them, (to) undefined)."""
     saved = (src.any_mode, src.first_mode, src.reaching, src.threat_probe, src.outer_thens,
              src.push_tests, src.direction_to, src.test_position, src.effect_prefix,
              src.move_tag, src.move_tag_packed)
@@ -1135,13 +1178,22 @@ def generated_count(src, moves) -> str:
     src.outer_thens, src.push_tests = [], []
     src.direction_to = src.test_position = src.effect_prefix = src.move_tag = None
     src.move_tag_packed = False
-    body: list[str] = []
     try:
-        src.moves(moves, body, "    ")
+        yield
     finally:
         (src.any_mode, src.first_mode, src.reaching, src.threat_probe, src.outer_thens,
          src.push_tests, src.direction_to, src.test_position, src.effect_prefix,
          src.move_tag, src.move_tag_packed) = saved
+
+
+def generated_count(src, moves) -> str:
+    """How many moves `moves` makes as a consequent on the position now, as an integer
+    expression: a kernel of its own generates them (as a phase's moves, into buffers of its
+    own, nothing applied) and counts them. Their consequents and those around them play no
+    part (nothing is applied); moves a (do ... ifAfterwards:) tests are tested."""
+    body: list[str] = []
+    with _generated_apart(src):
+        src.moves(moves, body, "    ")
     counted = src.helper(lambda name: "\n".join([
         "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
         src.context(local=()), "    k = 0",
@@ -1154,6 +1206,14 @@ def counted_after(src, lud) -> tuple | None:
     """`moves_made` of a `(do <moves> next:<moves>)` as a consequent: its next moves counted
     on a copy of the position with its first moves applied (by their count where known, else
     generated, `generated_count`); the most they may make (2 for several), never always."""
+    if lud.ifAfterwards is not None and lud.next is None:
+        # its first moves that pass the test, counted where they are tested (as many as
+        # they make at most; several where that is not known)
+        try:
+            made = moves_made(src, lud.prior)
+        except Unsupported:
+            made = None
+        return _tested_kernel(src, lud, apply=False), 2 if made is None else made[1], False
     if lud.next is None or lud.ifAfterwards is not None:
         return None
     made = moves_made(src, lud.next)
