@@ -1075,17 +1075,18 @@ def _tested_kernel(src, lud, apply: bool) -> str:
         src.moves(lud.prior, body, "    ")
     loop: list[str] = []
     if apply:
+        # each generator's effect and consequents written here, as `effects` and
+        # `consequents` hold them (calling those could call this kernel again)
         loop = ["for i_ in range(k):",
-                "    f_, t_, g_, x_ = mf[i_], mt[i_], mg[i_], mx[i_]",
-                "    effects(who, what, count, sc, phase, f_, t_, g_, x_)",
+                "    frm, to, x = mf[i_], mt[i_], mx[i_]",
                 "    mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]", "    btw = -1"]
-        branch = "if"
         for g in range(first, len(src.generators)):
-            then = src.generators[g][2]
-            if then:
-                loop += [f"    {branch} g_ == {g}:",
-                         *("        " + x for x in counted_actions(then, src.reads_after))]
-                branch = "elif"
+            effect, _, then = src.generators[g]
+            loop += [f"    {'if' if g == first else 'elif'} mg[i_] == {g}:",
+                     *("        " + y for y in counted_actions(effect, src.reads_after)),
+                     "        mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]",
+                     "        btw = -1",
+                     *("        " + y for y in counted_actions(then, src.reads_after))]
         if lud.then is not None:
             then = ["frm = -1", "to = -1"]
             emit("then", src, lud.then, then)
