@@ -38,6 +38,16 @@ DO_NESTED_COUNTED_GAME = _discs("Remembered Scores", 4, """
           (if (is Full) (byScore))})
 """)
 
+# A (do ...) as a consequent whose next move, a step, has no count of its own: generated
+# on the position after the setting, and counted (with none, the setting is not made).
+DO_STEP_COUNTED_GAME = _discs("Counted Steps North", 4, """
+    (play (move Add (to (sites Empty))
+            (then (do (set Var "Stepped" (+ 1 (var "Stepped")))
+                      next:(step (from (last To)) N (to if:(is Empty (to))))))))
+    (end {(if (>= (var "Stepped") 4) (result Mover Win))
+          (if (is Full) (result Mover Draw))})
+""")
+
 # (take Control ... at:) as a (do ...)'s next move: one move where the site ahead holds an
 # enemy's disc, and the (do ...)'s (then ...) scores after it.
 DO_TAKE_CONTROL_GAME = _discs("Turned Neighbours", 4, """
@@ -116,6 +126,8 @@ DO_TESTED_AT_TOP_GAME = _guards("Scored Kings", """(do (or (forEach Piece "Rook"
 @pytest.mark.parametrize("text, seeds, played", [
     # Removals are made beside the additions.
     (DO_SITES_COUNTED_GAME, (3, 7), lambda df: df["actions"].gt(df["moves"]).any()),
+    # The fourth step wins.
+    (DO_STEP_COUNTED_GAME, (3, 7), lambda df: df["winner"].gt(0).any()),
     # Every addition scores.
     (DO_NESTED_COUNTED_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
     # Discs taken score.
@@ -128,8 +140,8 @@ DO_TESTED_AT_TOP_GAME = _guards("Scored Kings", """(do (or (forEach Piece "Rook"
     (DO_TESTED_ADDS_GAME, (3, 7), lambda df: df["actions"].gt(df["moves"] * 2).any()),
     # Kings' steps score.
     (DO_TESTED_AT_TOP_GAME, (3, 7), lambda df: df["score_difference_maximum"].gt(0).any()),
-], ids=["do-next-sites-counted", "do-next-do-counted-after-its-first-moves",
-        "do-next-take-control", "do-next-slide", "roll-tested-afterwards",
+], ids=["do-next-sites-counted", "do-next-step-generated-and-counted",
+        "do-next-do-counted-after-its-first-moves", "do-next-take-control", "do-next-slide", "roll-tested-afterwards",
         "do-tested-adds-counted", "do-after-effects-tested-and-looked-for"])
 def test_dox_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _reference_rows(text, seeds, played, tmp_path)
