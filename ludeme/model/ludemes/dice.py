@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from ludeme.engine.state import A_DICE_EQUAL, A_SET_VAR, A_UPDATE_DIE, A_USE_DIE, DICE_EQUAL, DICE_USED, Move
 from ludeme.language.syntax import Int
-from .base import Bool, IntFn, Item, LitBool, LitInt, Moves, P, Region, RoleType, called, ludeme
+from .base import (CLASSES, Bool, IntFn, Item, LitBool, LitInt, Moves, P, Region, RoleType,
+                   called, ludeme)
 from .literals import SitesLiteral
 from ludeme.engine.compiled.codegen import context, counted_actions
 from ludeme.engine.compiled.emit import emit, emits, no_compiled_form, part_of
@@ -475,14 +476,17 @@ def roll_then_moves(src, lud, out, ind, play=None) -> None:
     roll, cond = _rolled_prior(src, lud)
     if lud.ifAfterwards is not None:
         raise Unsupported(lud, "with both next: and ifAfterwards:")
-    if src.reaching or src.threat_probe:
-        raise Unsupported(lud, "while a threat is looked for")
     if src.first_mode:      # its any-mode answer says that there is a move, not which
         raise Unsupported(lud, "where the first move is looked for")
-    if src.any_mode:
+    if src.any_mode and not src.push_tests and not src.threat_probe:
         # (no Moves Next) generates on a copy (its draws are not the position's): there is
         # always a move, the roll's pass at least.
         out.append(f"{ind}return True")
+        return
+    if src.reaching or src.threat_probe or src.any_mode:
+        # moves only looked for: a threat's, or moves tested afterwards ((do ...
+        # ifAfterwards:) around the roll) where only whether one passes is asked
+        _roll_on_copy(src, lud, out, ind, roll, cond)
         return
     paths = [(i, p) for i, m in enumerate(src.phase_moves())
              if (p := _reached_if(src, m, play or lud)) is not None]
@@ -544,10 +548,40 @@ def roll_then_moves(src, lud, out, ind, play=None) -> None:
     out += [f"{ind}{b} = {a}" for a, b in zip(names, saved)]
 
 
+def _roll_on_copy(src, lud, out, ind, roll, cond) -> None:
+    """`roll_then_moves` where moves are only looked for (in any-mode, or while a threat is
+    looked for): on copies of the position (the kernel's own arrays given back after), as
+    the reference generates on a copy, the dice rolled and shown, the next moves looked
+    for, then the roll's pass (each through the tests of the moves pushed)."""
+    _force_helper(src, lud)
+    draw, show = _draw_helper(src, lud), _show_helper(src, lud)
+    flag = _slot(src, _ROLL_FLAG)
+    n = len(src.helpers)
+    arrays = ("who", "what", "count", "sc")
+    out += [f"{ind}{', '.join(f'ra{a}{n}' for a in arrays)} = {', '.join(arrays)}",
+            f"{ind}{', '.join(arrays)} = {', '.join(f'{a}.copy()' for a in arrays)}",
+            f"{ind}rl{n} = 1 if {cond} else 0", f"{ind}sc[VARS + {flag}] = rl{n}",
+            f"{ind}if rl{n}:", f"{ind}    {draw}(sc, True)", f"{ind}    {show}(sc)"]
+    after = _roll_then_helper(src, roll)
+    if after is not None:
+        out.append(f"{ind}    {after[0]}(who, what, count, sc, phase)")
+    shows = f"if sc[VARS + {flag}] == 1:", f"    sc[NUM_ACTIONS] += {show}(sc)"
+    if after is not None:
+        shows += (f"    {after[0]}(who, what, count, sc, phase)",)
+    first = len(src.generators)
+    with src.enclosing_then(lud):
+        src.moves(lud.next, out, ind)
+    for g in range(first, len(src.generators)):
+        src.generators[g][0][:0] = shows
+    src.push(out, ind, "-1", "-1", src.new_generator(list(shows), is_pass=True, lud=lud))
+    out.append(f"{ind}{', '.join(arrays)} = {', '.join(f'ra{a}{n}' for a in arrays)}")
+
+
 def _reached_if(src, moves, lud):
     """The condition under which generating `moves` generates `lud` ("True" when always),
     or None where it is not among them once: `moves` itself, or a branch of (if ...)s, (or
-    ...)s and (and ...)s (each part of which is generated)."""
+    ...)s and (and ...)s (each part of which is generated), or the moves a (do ...
+    ifAfterwards:) tests."""
     from .moves import MovesAnd, MovesIf, MovesOr
     if moves is lud:
         return "True"
@@ -555,6 +589,10 @@ def _reached_if(src, moves, lud):
         found = [c for m in list(moves.moves) + list(moves.more or [])
                  if (c := _reached_if(src, m, lud)) is not None]
         return found[0] if len(found) == 1 else None
+    if type(moves) is CLASSES.get("Do") and moves.ifAfterwards is not None \
+            and moves.next is None:
+        # its first moves, each generated, then tested (the tests of the moves pushed)
+        return _reached_if(src, moves.prior, lud)
     if type(moves) is MovesIf:
         a = _reached_if(src, moves.then_, lud)
         b = _reached_if(src, moves.else_, lud) if moves.else_ is not None else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from contextlib import contextmanager
 
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
@@ -16,9 +17,9 @@ from .base import (Bool, EndRule, IntFn, LitBool, LitStr, Moves, Other, P, Regio
                    RoleType, SiteType, layer_site, lazy_moves, ludeme, name_without_number)
 from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, lookup, refuse, refuse_stacks
 from ludeme.engine.compiled.unsupported import Unsupported
-from .moves import (MoveAdd, _add_moves, _from_to_moving, _from_to_regions_effect, _inserted,
-                    _moving_action, _side_effect, _then, _sites_of, added_piece, moves_made,
-                    placed, typed_site, typed_sites_fn)
+from .moves import (COUNTERS, MoveAdd, _add_moves, _from_to_moving, _from_to_regions_effect,
+                    _inserted, _moving_action, _side_effect, _then, _sites_of, added_piece,
+                    moves_made, placed, typed_site, typed_sites_fn)
 
 
 @ludeme("claim")
@@ -166,12 +167,7 @@ def _take_control_consequent(src, lud, lines, ind):
         raise Unsupported(lud, "with at: and to:")
     if src.game.stacking:
         raise Unsupported(lud, "in a stacking game")
-    comps = src.game.components
-    owners = range(src.game.num_players + 2)
-    same = src.table([[0] * len(owners)] + [[next(
-        (c.index for c in comps[1:] if c.owner == p and
-         name_without_number(c.name) == name_without_number(comp.name)), 0)
-        for p in owners] for comp in comps[1:]])
+    same, owners = _same_kind_table(src)
 
     def player(x):
         return src.int_expr(x) if isinstance(x, IntFn) else src.role_expr(x, lud)
@@ -191,7 +187,7 @@ def _take_control_consequent(src, lud, lines, ind):
         out.append(f"tcm{k}[:] = True")
     out += [f"tcs{k} = np.empty({n}, np.int64)", f"tcw{k} = np.empty({n}, np.int64)",
             f"tcn{k} = 0",
-            f"if 0 <= tco{k} < {len(owners)}:",
+            f"if 0 <= tco{k} < {owners}:",
             f"    for s_ in range({n}):",
             f"        if tcm{k}[s_] and what[s_] != 0 and {mine}:",
             f"            w_ = {same}[what[s_], tco{k}]",
@@ -205,6 +201,37 @@ def _take_control_consequent(src, lud, lines, ind):
             f"    who[s_] = tco{k}",
             f"    what[s_] = tcw{k}[i_]"]
     lines.extend(ind + x for x in out)
+
+
+@emits(TakeControl, kind="one_move", refuses=(("then", "with (then ...) as one move"),
+                                              ("to", "with to: as one move")))
+def _take_control_one_move(src, lud):
+    """`(take Control ... at:<site>)` makes one move where the site holds a piece of the
+    player of: that has a component of the same name owned by the player by: (as the
+    consequent's table), none elsewhere; without at:, every site of the board may make one."""
+    if lud.at is None:
+        raise Unsupported(lud, "without at: as one move")
+    _take_control_consequent(src, lud, [], "")      # its refusals
+    same, owners = _same_kind_table(src)
+    n = src.env.total_sites
+    at = src.int_expr(lud.at)
+    by = src.int_expr(lud.by) if isinstance(lud.by, IntFn) else src.role_expr(lud.by, lud)
+    of = src.int_expr(lud.of) if isinstance(lud.of, IntFn) else src.role_expr(lud.of, lud)
+    mine = "" if lud.of == "All" else f" and who[{at}] == {of}"
+    return (f"(0 <= {at} < {n} and what[{at}] != 0{mine} and 0 <= {by} < {owners} "
+            f"and {same}[what[{at}], {by}] != 0)")
+
+
+def _same_kind_table(src) -> tuple[str, int]:
+    """The table of the component of the same name (without its number) each owner has for
+    each component (0: none), and the number of owners it covers ((take Control ...))."""
+    comps = src.game.components
+    owners = range(src.game.num_players + 2)
+    same = src.table([[0] * len(owners)] + [[next(
+        (c.index for c in comps[1:] if c.owner == p and
+         name_without_number(c.name) == name_without_number(comp.name)), 0)
+        for p in owners] for comp in comps[1:]])
+    return same, len(owners)
 
 
 @ludeme("fromTo")
@@ -821,6 +848,10 @@ def _do_after_effects(src, lud, out, ind):
     if not any(_at_top(m, lud) for m in src.phase_moves()):
         if _siteless(lud.prior):
             return _do_after_settings(src, lud, out, ind, f"{why} inside other moves")
+        if src.any_mode:
+            # only whether there is a move is asked ((can Move ...)): no move is applied,
+            # so none carries the first moves' effects (as while a threat is looked for)
+            return _do_next_looked_for(src, lud, out, ind)
         raise Unsupported(lud, f"{why} inside other moves")
     prior: list[str] = []
     src.effect_body(lud.prior, prior)
@@ -910,8 +941,8 @@ _STEP_WRITES = re.compile(r"NUM_MOVES|NUM_DECISIONS|\bALLP\b|PENDN|PENDING|pendi
 
 def _at_top(moves, lud) -> bool:
     """Whether `lud` is `moves`, or one of the moves joined at its top ((or ...), (and ...),
-    (if ...), (priority ...), a (do ...)'s next moves), where (from) and (to) are as they
-    are at the top."""
+    (if ...), (priority ...), a (do ...)'s next moves or the moves its ifAfterwards: tests),
+    where (from) and (to) are as they are at the top."""
     from .moves import MovesAnd, MovesIf, MovesOr
     if moves is lud or type(moves) is Do and type(lud) is Do and moves.node is lud.node:
         return True         # (or one written as (do ...)s of its parts: `_roll_then_effects`)
@@ -922,7 +953,8 @@ def _at_top(moves, lud) -> bool:
     elif type(moves) is Priority:
         parts = list(moves.lists) + [moves.second]
     elif type(moves) is Do:
-        parts = [moves.next]
+        # its next moves, or the moves a (do ... ifAfterwards:) tests
+        parts = [moves.next if moves.ifAfterwards is None else moves.prior]
     else:
         return False
     return any(_at_top(m, lud) for m in parts if m is not None)
@@ -998,9 +1030,13 @@ def _do_tested(src, lud, lines, ind, where: str, part) -> None:
     if lud.next is not None:
         raise Unsupported(lud, f"with next: beside ifAfterwards: {where}")
     if not _siteless(lud.prior) or not _one_setting(lud.prior):
-        raise Unsupported(lud, f"with ifAfterwards: {where} after moves other than one "
-                               "setting of a value (a variable, a remembered or pending "
-                               "value)")
+        if where != "as a consequent":
+            # (its kernel applies moves by `effects`, which would then call it)
+            raise Unsupported(lud, f"with ifAfterwards: {where} after moves other than one "
+                                   "setting of a value (a variable, a remembered or pending "
+                                   "value)")
+        lines.append(f"{ind}{_tested_kernel(src, lud, apply=True)}")
+        return
     prior: list[str] = []
     part(lud.prior, prior)
     test = src.bool_expr(lud.ifAfterwards)
@@ -1023,6 +1059,46 @@ def _do_tested(src, lud, lines, ind, where: str, part) -> None:
     lines.extend(f"{ind}    {x}" for x in prior + then)
 
 
+def _tested_kernel(src, lud, apply: bool) -> str:
+    """A call of a kernel that generates the first moves of a `(do <moves> ifAfterwards:
+    <cond>)` made as a consequent (into buffers of its own, as a phase's moves), each kept
+    where the condition holds once it is applied to a copy of the position (its actions
+    and its own consequents, the move stored as the last one, the mover not moving again:
+    `Source.holds_after`), and returns how many are kept; with `apply`, it applies each
+    kept move in turn before (its actions, its consequents, then the (do ...)'s (then
+    ...)), as the reference applies a consequent's moves."""
+    from ludeme.engine.compiled.codegen import counted_actions
+    first = len(src.generators)
+    body: list[str] = []
+    with _generated_apart(src):
+        src.push_tests = [src.holds_after(lud.ifAfterwards, depth=0)]
+        src.moves(lud.prior, body, "    ")
+    loop: list[str] = []
+    if apply:
+        # each generator's effect and consequents written here, as `effects` and
+        # `consequents` hold them (calling those could call this kernel again)
+        loop = ["for i_ in range(k):",
+                "    frm, to, x = mf[i_], mt[i_], mx[i_]",
+                "    mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]", "    btw = -1"]
+        for g in range(first, len(src.generators)):
+            effect, _, then = src.generators[g]
+            loop += [f"    {'if' if g == first else 'elif'} mg[i_] == {g}:",
+                     *("        " + y for y in counted_actions(effect, src.reads_after)),
+                     "        mover, nxt, prev = sc[MOVER], sc[NEXT], sc[PREV]",
+                     "        btw = -1",
+                     *("        " + y for y in counted_actions(then, src.reads_after))]
+        if lud.then is not None:
+            then = ["frm = -1", "to = -1"]
+            emit("then", src, lud.then, then)
+            loop += ["    " + x for x in counted_actions(then, src.reads_after)]
+    kernel = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        src.context(local=()), "    k = 0",
+        *(f"    {b} = np.empty(MAX_BUFFER, np.int64)" for b in ("mf", "mt", "mg", "mx")),
+        *body, *("    " + x for x in loop), "    return k", ""]))
+    return f"{kernel}(who, what, count, sc, phase, frm, to, btw)"
+
+
 def _one_setting(lud) -> bool:
     """Whether moves without sites (`_siteless`) make one move at most: one setting, or an
     (if ...) of such."""
@@ -1042,7 +1118,8 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
         raise Unsupported(lud, f"without next: {where}")
     made = moves_made(src, lud.next)
     if made is None:
-        raise Unsupported(lud, f"{where} whose next: moves are not counted")
+        # counted by generating them on the position after the first moves
+        made = generated_count(src, lud.next), 2, False
     count, most, always = made
     names = _variables_set(lud.prior)
     then: list[str] = []
@@ -1089,6 +1166,93 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
         "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
         src.context(local=()), *("    " + x for x in body), "    return", ""]))
     lines.append(f"{ind}{kernel}(who, what, count, sc, phase, frm, to, btw)")
+
+
+@contextmanager
+def _generated_apart(src):
+    """While moves are generated in a kernel of their own, as a phase's moves (into its own
+    buffers, none of the moves around them pushing or testing them, (to) undefined)."""
+    saved = (src.any_mode, src.first_mode, src.reaching, src.threat_probe, src.outer_thens,
+             src.push_tests, src.direction_to, src.test_position, src.effect_prefix,
+             src.move_tag, src.move_tag_packed)
+    src.any_mode = src.first_mode = src.reaching = src.threat_probe = False
+    src.outer_thens, src.push_tests = [], []
+    src.direction_to = src.test_position = src.effect_prefix = src.move_tag = None
+    src.move_tag_packed = False
+    try:
+        yield
+    finally:
+        (src.any_mode, src.first_mode, src.reaching, src.threat_probe, src.outer_thens,
+         src.push_tests, src.direction_to, src.test_position, src.effect_prefix,
+         src.move_tag, src.move_tag_packed) = saved
+
+
+def generated_count(src, moves) -> str:
+    """How many moves `moves` makes as a consequent on the position now, as an integer
+    expression: a kernel of its own generates them (as a phase's moves, into buffers of its
+    own, nothing applied) and counts them. Their consequents and those around them play no
+    part (nothing is applied); moves a (do ... ifAfterwards:) tests are tested."""
+    body: list[str] = []
+    with _generated_apart(src):
+        src.moves(moves, body, "    ")
+    counted = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        src.context(local=()), "    k = 0",
+        *(f"    {b} = np.empty(MAX_BUFFER, np.int64)" for b in ("mf", "mt", "mg", "mx")),
+        *body, "    return k", ""]))
+    return f"{counted}(who, what, count, sc, phase, frm, to, btw)"
+
+
+def counted_after(src, lud) -> tuple | None:
+    """`moves_made` of a `(do <moves> next:<moves>)` as a consequent: its next moves counted
+    on a copy of the position with its first moves applied (by their count where known, else
+    generated, `generated_count`); the most they may make (2 for several), never always."""
+    if lud.ifAfterwards is not None and lud.next is None:
+        # its first moves that pass the test, counted where they are tested (as many as
+        # they make at most; several where that is not known)
+        try:
+            made = moves_made(src, lud.prior)
+        except Unsupported:
+            made = None
+        return _tested_kernel(src, lud, apply=False), 2 if made is None else made[1], False
+    if lud.next is None or lud.ifAfterwards is not None:
+        return None
+    made = moves_made(src, lud.next)
+    if made is not None and made[2]:
+        return made         # always as many, whatever the first moves did
+    count, most = (made[0], made[1]) if made is not None else (generated_count(src, lud.next), 2)
+    prior: list[str] = []
+    src.consequent(lud.prior, prior, "")
+    probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
+             "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
+             *("    " + x for x in prior), f"    return {count}"]
+    after = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        *probe, ""]))
+    return f"{after}(who, what, count, sc, phase, frm, to, btw)", most, False
+
+
+def counted_per_site(src, lud) -> tuple | None:
+    """`moves_made` of a `(forEach Site <region> <moves>)` as a consequent: its moves at each
+    site counted (by their count there, on the position before any is applied, as the
+    reference makes them all first), added up in a kernel of its own; None where a site's
+    are not counted, or with noMoveYet:."""
+    if lud.noMoveYet is not None:
+        return None
+    inner = moves_made(src, lud.generator)
+    if inner is None:
+        return None
+    body = ["if site >= 0:", "    to = site", f"    total += {inner[0]}"]
+    loop: list[str] = []
+    _each_site(src, lud.region, loop, "    ", body)
+    total = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        src.context(local=()), "    total = 0", *loop, "    return total", ""]))
+    return f"{total}(who, what, count, sc, phase, frm, to, btw)", 2, False
+
+
+COUNTERS[Do] = counted_after
+COUNTERS[ForEachSite] = counted_per_site
 
 
 @ludeme("all", "Passed")

@@ -2467,6 +2467,11 @@ def then_after_each(src, lud, part, after, lines: list[str], ind: str) -> None:
     lines += own + then
 
 
+# The ludemes whose moves `moves_made` counts by a function of their own module, (src, lud)
+# -> its answer ((do ... next:) after its first moves, (forEach Site ...) site by site).
+COUNTERS: dict = {}
+
+
 def moves_made(src, lud):
     """How many moves `lud` makes as a consequent on the position now: (an integer
     expression, the most it can make, whether it always makes that many), or None where
@@ -2486,10 +2491,9 @@ def moves_made(src, lud):
             return None
         same = a[2] and b[2] and a[1] == b[1]
         return f"({a[0]} if {src.bool_expr(lud.cond)} else {b[0]})", max(a[1], b[1]), same
-    if type(lud) is CLASSES.get("Do") and lud.next is not None and lud.ifAfterwards is None:
-        # its next moves, counted after its first ones: known here only when always the same
-        inner = moves_made(src, lud.next)
-        return inner if inner is not None and inner[2] else None
+    counter = COUNTERS.get(type(lud))
+    if counter is not None:
+        return counter(src, lud)
     from .note import Note
     if type(lud) is Note and lud.to in (None, "All"):
         return "NP", src.game.num_players, True       # one move per player, each told

@@ -15,7 +15,7 @@ from ludeme.engine.compiled.emit import emits, refuse
 
 from .base import IntFn, P, Region, RelationType, SiteType, ludeme
 from .moves import MoveStep, _step_moves, build_unread_sites
-from .sliding import MoveSlide, _slide_consequent, _slide_moves
+from .sliding import MoveSlide, _slide_consequent, _slide_moves, _slide_one_move
 
 UNDEFINED = -1
 
@@ -288,6 +288,8 @@ class SlideEffect(MoveSlide):
 emits(SlideEffect, kind="moves", refuses=("track", "stack"))(_slide_moves)
 emits(SlideEffect, kind="consequent",
       refuses=("track", "stack", ("then", "with (then ...) as a consequent")))(_slide_consequent)
+emits(SlideEffect, kind="one_move",
+      refuses=("track", "stack", ("then", "with (then ...) as one move")))(_slide_one_move)
 
 
 

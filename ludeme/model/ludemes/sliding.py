@@ -729,9 +729,7 @@ def _slide_consequent(src, lud, lines, ind):
     sites), applied where it is found: the reference generates a consequent's moves on the
     position and then applies each, which for one move is the same. A slide that could make
     several is refused."""
-    form = _SlideForm(src, lud)
-    if form.width != 1 or not _one_count(lud.between.range if lud.between else None):
-        raise Unsupported(lud, "as a consequent that may make several moves")
+    form = _one_move_form(src, lud, "as a consequent that may make several moves")
     # The reference moves nothing out of an empty site (a consequent's start may be one),
     # and still counts the action.
     move = ["if what[frm] != 0:", "    " + src.site_move(), "else:",
@@ -741,6 +739,29 @@ def _slide_consequent(src, lud, lines, ind):
         o.append(f"{i}x = btw")
         o.extend(i + x for x in ([*form.effect, *move] if effect else move))
     form.walk(lines, ind, apply, lambda o, i: apply(o, i, effect=False))
+
+
+def _slide_one_move(src, lud):
+    """A slide as `_slide_consequent` makes it (one radial, an exact number of sites): one
+    move where it finds a destination, none elsewhere, walked in a kernel of its own that
+    counts them (the consequent's refusals kept)."""
+    form = _one_move_form(src, lud, "as an effect that may make several moves")
+    walk = ["    sn_ = 0"]
+    form.walk(walk, "    ", lambda o, i: o.append(f"{i}sn_ += 1"),
+              lambda o, i: o.append(f"{i}sn_ += 1"))
+    found = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        src.context(local=()), *walk, "    return sn_ > 0", ""]))
+    return f"{found}(who, what, count, sc, phase, frm, to, btw)"
+
+
+def _one_move_form(src, lud, why: str) -> "_SlideForm":
+    """The form of a slide that makes one move at most (one radial, one number of sites
+    between), else Unsupported (`why`)."""
+    form = _SlideForm(src, lud)
+    if form.width != 1 or not _one_count(lud.between.range if lud.between else None):
+        raise Unsupported(lud, why)
+    return form
 
 
 def _one_count(rng) -> bool:
