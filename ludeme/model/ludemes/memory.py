@@ -19,7 +19,7 @@ from ludeme.engine.state import (A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
 from ludeme.engine.compiled.emit import Unsupported, emit, emits
-from .moves import _then
+from .moves import _then, then_after_move
 from .intarray import IntArrayFn
 
 
@@ -386,12 +386,11 @@ def _set_player_value_lines(src, lud, lines, ind):
 @emits(SetVar, kind="consequent")
 def _set_var_consequent(src, lud, lines, ind):
     """The variable set, then its own (then ...), read after it as the reference applies a
-    consequent's consequents ((from) and (to) undefined, as they already are here)."""
+    consequent's consequents (`moves.then_after_move`: a kernel of its own, which a part of
+    an (and ...) made on the position before it leaves reading the position as applied)."""
     _set_var_lines(src, lud, lines, ind)
     if lud.then is not None:
-        own: list[str] = []
-        emit("then", src, lud.then, own)
-        lines.extend(ind + x for x in own)
+        lines.extend(ind + x for x in then_after_move(src, lud))
 
 
 _AS_PART = (("then", "with (then ...) as a part of another move"),)
@@ -447,10 +446,27 @@ def _pending_sites(src, lud):
     return "range(N_PENDING)", lambda v: f"sc[PENDING + {v}] != 0"
 
 
+def _numbers(lud):
+    """The integers written as numbers in a ludeme and its arguments."""
+    from .literals import IntConst
+    if isinstance(lud, (list, tuple)):
+        for x in lud:
+            yield from _numbers(x)
+    elif type(lud) is IntConst:
+        yield lud.value
+    else:
+        for v in (getattr(lud, "_fields", None) or {}).values():
+            yield from _numbers(v)
+
+
 def _remember_lines(src, lud, lines, ind, after=()):
     """The value remembered once more, unless unique: holds and it already is; `after`:
     lines applied after that move (its (then ...), as a consequent)."""
     block = src.remembered_block(lud.name)
+    if any(v >= src.game.total_sites for v in _numbers(lud.value)):
+        # the kernels keep values of the board's sites only (`rt.KernelFull` past them)
+        raise Unsupported(lud, "with a value worked out from a number past the board's "
+                               "sites")
     lines.append(f"{ind}rv = {src.int_expr(lud.value)}")
     if lud.unique is not None:
         lines.append(f"{ind}if not ({src.bool_expr(lud.unique)} and 0 <= rv < REM_W "
@@ -464,7 +480,6 @@ def _remember_lines(src, lud, lines, ind, after=()):
 def _remember_consequent(src, lud, lines, ind):
     """`_remember_lines`, its (then ...) after the move, where one is made (as an effect
     too: the reference nests a move with consequents, which run right after its actions)."""
-    from .moves import then_after_move
     after = then_after_move(src, lud) if lud.then is not None else ()
     _remember_lines(src, lud, lines, ind, after)
 
