@@ -6,6 +6,7 @@ import pytest
 
 from test_compiled import _refused_with
 from test_compiled import test_new_compiled_forms_give_the_reference_rows as _rows_agree
+from test_compiled_sow import HANDS_SCORE, _two_rows
 
 
 def _placing(name: str, then: str, win: int) -> str:
@@ -60,6 +61,21 @@ DIAGONAL_SWAP_GAME = _placing("Diagonal Swap", """(forEach Site (sites Around (l
                       (if (is Empty (site)) (add (piece (id "Disc" Next)) (to (site)))))
                     (then (addScore Mover 1)))""", 8)
 
+# A sowing whose last hole, when even and every other time (a note flipped between -1, its
+# value unset, and 2 by an earlier part of the capture's (and ...), read before it), goes to the mover's hand; the
+# capture's consequents, reading it as the last move, take the next hole too when even.
+NEXT_HOLE = '(trackSite Move from:(last From) "Track" steps:1)'
+CHAINED_CAPTURE_GAME = _two_rows("Chained Capture", 3, """\
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (sow apply:(and
+                    (set Var "Skip" (- 1 (var "Skip")))
+                    (if (and (= 2 (var "Skip")) (is Even (count at:(to))))
+                      (fromTo (from (to)) (to (handSite Mover)) count:(count at:(to))
+                        (then (if (is Even (count at:NEXT))
+                                (fromTo (from NEXT) (to (handSite Mover))
+                                        count:(count at:NEXT)))))))))))""".replace(
+    "NEXT", NEXT_HOLE), HANDS_SCORE)
+
 
 CASES = [
     # the removals noted win (the note read before the removal: else none would score)
@@ -70,9 +86,12 @@ CASES = [
     (GROUP_FIRST_SITE_GAME, (3, 6), lambda df: set(df["winner"]) >= {1, 2}),
     # the moves made about each placement score
     (DIAGONAL_SWAP_GAME, (7, 8), lambda df: set(df["winner"]) >= {1, 2}),
+    # the captures fill the hands that win
+    (CHAINED_CAPTURE_GAME, (1, 9), lambda df: set(df["winner"]) >= {1, 2}),
 ]
 IDS = ["and_part_with_consequents", "for_each_value_with_consequents",
-       "region_site_of_the_group", "for_each_site_placement_with_consequents"]
+       "region_site_of_the_group", "for_each_site_placement_with_consequents",
+       "sowing_capture_read_as_the_last_move"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

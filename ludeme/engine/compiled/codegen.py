@@ -183,6 +183,11 @@ class Source:
         self.then_calls: set[str] = set()
         self.inline_thens: set[int] = set()
         self.then_kernel_depth = 0
+        # Emitting a sowing's captures whose consequents read them as the last move
+        # (`sowing._sow_consequent`, `effects._from_to_moving`)
+        self.then_as_last_move = False
+        self.last_move_thens: set[str] = set()     # the calls of their kernels
+        self.then_bodies: dict[str, list[str]] = {}  # a then kernel's call -> its lines
         # A rule swaps the players' seats ((swap Players ...)): the order is in the key
         self.swaps_players = False
         self.emitted = 0                       # compiled forms written so far (`emit.emit`)

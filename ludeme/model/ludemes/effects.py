@@ -1754,9 +1754,26 @@ def _from_to_moving(src, lud, inner: list[str], moving: str, whole: bool) -> Non
                      else src.site_move_n("what[:0]", "frm", "to", "n_moved"))
     else:
         inner += ["for _ in range(n_moved):", "    " + moving]
-    if lud.then is not None:
+    if lud.then is None:
+        return
+    # A sowing's capture (`sowing._sow_consequent`): its consequents read it as the last
+    # move, as the reference applies it on a copy of the sown position; the last move is
+    # the decision's again after them.
+    # Its consequents then make a kernel of their own (`then_after_move`: as a part of an
+    # (and ...), they read the position as applied, `moves._parts_in_turn`).
+    if not src.then_as_last_move:
         inner += ["frm = -1", "to = -1"]
         emit("then", src, lud.then, inner)
+        return
+    from .moves import then_after_move
+    src.then_as_last_move = False
+    try:
+        call = then_after_move(src, lud)
+    finally:
+        src.then_as_last_move = True
+    src.last_move_thens.update(call)
+    inner += ["lmvf_ = sc[LAST_FROM]", "lmvt_ = sc[LAST_TO]", "sc[LAST_FROM] = frm",
+              "sc[LAST_TO] = to", *call, "sc[LAST_FROM] = lmvf_", "sc[LAST_TO] = lmvt_"]
 
 
 def _from_to_regions_effect(src, lud, body):

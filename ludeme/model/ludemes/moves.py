@@ -2331,6 +2331,7 @@ def then_after_move(src, lud) -> list[str]:
     call = f"{kernel}(who, what, count, sc, phase, frm, to, btw)"
     src.kernel_thens.add(id(lud.then))
     src.then_calls.add(call)
+    src.then_bodies[call] = body
     return [call]
 
 
@@ -2476,6 +2477,13 @@ def _parts_in_turn(src, lud, parts, emit_part, split=None) -> list[str]:
             lines, then = split(m)
         else:
             emit_part(m, lines)
+        for line in lines:
+            # a sowing's capture's consequents read the sown position, with the capture
+            # only (`effects._from_to_moving`): not what an earlier part changed
+            if line.strip() in src.last_move_thens and \
+                    _reads(src.then_bodies[line.strip()]) & written:
+                raise Unsupported(lud, "with a capture whose consequents read what an earlier "
+                                       "part changed (the reference reads the sown position)")
         read = _reads(lines, src.then_calls) & written
         if read:
             why = (f"with a part that reads the {min(read)} after an earlier part "

@@ -862,6 +862,52 @@ def _one_capture(src, lud) -> bool:
     return lud.backtracking is None and lud.forward is None and at_most_one_move(lud.apply)
 
 
+def _captures_as_last_move(lud) -> bool:
+    """Whether the captures of a sowing whose consequents read the last move can read
+    them so (`effects._from_to_moving`): at one hole (no backtracking: or forward:, so that
+    the hole's moves are made on the sown position itself), each by a (fromTo ...) of one
+    site to one site, whose consequents read no other part of the last move."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .effects import FromTo
+    from .ints import LastBetween, LastFrom, LastTo
+    from .levels import LastLevelTo
+    if lud.backtracking is not None or lud.forward is not None:
+        return False
+
+    def fits(x) -> bool:
+        fields = x.__dict__.get("_fields", {})
+        then = fields.get("then")
+        if then is not None:
+            if type(x) is not FromTo or not all(
+                    isinstance(s.site, (IntFn, type(None))) for s in (x.from_, x.to)):
+                return False
+            if mentions(then, (LastBetween, LastLevelTo)) or any(
+                    getattr(t, "afterConsequence", None) for t in _all(then, (LastFrom, LastTo))):
+                return False
+        return all(fits(v) for k, v in _children(fields) if k != "then")
+    return fits(lud.apply)
+
+
+def _children(fields: dict):
+    """The ludemes among a ludeme's arguments (name, ludeme), conditions and numbers left
+    out (the moves they look for are not applied)."""
+    for k, v in fields.items():
+        for x in (v if isinstance(v, (list, tuple)) else (v,)):
+            if not isinstance(x, (Bool, IntFn)) and "_fields" in getattr(x, "__dict__", {}):
+                yield k, x
+
+
+def _all(lud, cls) -> list:
+    """The ludemes of a class inside a ludeme (itself included)."""
+    if isinstance(lud, (list, tuple)):
+        return [y for x in lud for y in _all(x, cls)]
+    fields = getattr(lud, "_fields", None)
+    if fields is None:
+        return []
+    return ([lud] if isinstance(lud, cls) else []) + [y for v in fields.values()
+                                                       for y in _all(v, cls)]
+
+
 def _sow_effect_moves(src, lud, seed: list[str]) -> list[str]:
     """The seeds' moves (`seed`, at indent 8, for `holes[q]`) with the sow effect before each
     hole's: as the reference adds it, made on the position before the sowing (a copy the
@@ -906,12 +952,17 @@ def _sow_consequent(src, lud, lines, ind):
         from ludeme.engine.compiled.codegen import mentions
         from .ints import LastFrom, LastTo
         from .moves import _has_then
-        if _has_then(lud.apply) and mentions(lud.apply, (LastFrom, LastTo)):
+        as_last = _has_then(lud.apply) and mentions(lud.apply, (LastFrom, LastTo))
+        if as_last and not _captures_as_last_move(lud):
             # the reference applies each capture with its consequents as the last move
             raise Unsupported(lud, "with (then ...) of a capture that reads the last move")
         cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
         effect: list[str] = []
-        src.effect_body(lud.apply, effect)
+        src.then_as_last_move = as_last
+        try:
+            src.effect_body(lud.apply, effect)
+        finally:
+            src.then_as_last_move = False
         body += ["    caught = np.empty(n_track + 2, np.int64)",
                  "    n_caught = 0",
                  "    captures = 0",
@@ -943,7 +994,7 @@ def _sow_consequent(src, lud, lines, ind):
         from .moves import on_position_before
         apply = [
             "for q in range(n_caught):", "    to = caught[q]", *("    " + x for x in effect)]
-        if not _one_capture(src, lud):
+        if not _one_capture(src, lud) and not as_last:
             apply = on_position_before(
                 lud, lud.apply, apply, "with captures that read what an earlier capture "
                 "changed (the reference reads the sown position)")
