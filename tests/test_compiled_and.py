@@ -76,6 +76,19 @@ CHAINED_CAPTURE_GAME = _two_rows("Chained Capture", 3, """\
                                         count:(count at:NEXT)))))))))))""".replace(
     "NEXT", NEXT_HOLE), HANDS_SCORE)
 
+# Then, together: a seed from the mover's hand back into the hole sown from, and the
+# sowing (its seeds counted, its holes chosen and its captures made on the position
+# before that return, as the reference makes every part's moves first): an even last
+# hole goes to the hand.
+RETURNED_SEED_GAME = _two_rows("Returned Seed", 3, """\
+    (play (move Select (from (sites Mover) if:(> (count at:(from)) 0))
+            (then (and
+                    (if (> (count Cell at:(handSite Mover)) 0)
+                      (fromTo (from (handSite Mover)) (to (last To)) count:1))
+                    (sow apply:(if (is Even (count at:(to)))
+                                 (fromTo (from (to)) (to (handSite Mover))
+                                         count:(count at:(to)))))))))""", HANDS_SCORE)
+
 
 CASES = [
     # the removals noted win (the note read before the removal: else none would score)
@@ -88,10 +101,12 @@ CASES = [
     (DIAGONAL_SWAP_GAME, (7, 8), lambda df: set(df["winner"]) >= {1, 2}),
     # the captures fill the hands that win
     (CHAINED_CAPTURE_GAME, (1, 9), lambda df: set(df["winner"]) >= {1, 2}),
+    # the captures fill the hands that win
+    (RETURNED_SEED_GAME, (2, 10), lambda df: set(df["winner"]) >= {1, 2}),
 ]
 IDS = ["and_part_with_consequents", "for_each_value_with_consequents",
        "region_site_of_the_group", "for_each_site_placement_with_consequents",
-       "sowing_capture_read_as_the_last_move"]
+       "sowing_capture_read_as_the_last_move", "sowing_after_a_part_changing_its_holes"]
 
 
 @pytest.mark.parametrize("text,seeds,played", CASES, ids=IDS)

@@ -188,6 +188,9 @@ class Source:
         self.then_as_last_move = False
         self.last_move_thens: set[str] = set()     # the calls of their kernels
         self.then_bodies: dict[str, list[str]] = {}  # a then kernel's call -> its lines
+        # A sowing made again as a part of an (and ...) after parts that changed what it
+        # reads (what they changed): handed the position before them (`sowing`)
+        self.sow_read_copy = None
         # A rule swaps the players' seats ((swap Players ...)): the order is in the key
         self.swaps_players = False
         self.emitted = 0                       # compiled forms written so far (`emit.emit`)

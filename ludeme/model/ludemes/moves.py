@@ -2491,7 +2491,19 @@ def _parts_in_turn(src, lud, parts, emit_part, split=None) -> list[str]:
             if _has_then(m) and not thens_apart(src, m):
                 # its consequents, written into its lines, read the position once applied
                 raise Unsupported(lud, why)
-            lines = _on_snapshot(lud, lines, why, src.then_calls)
+            try:
+                lines = _on_snapshot(lud, lines, why, src.then_calls)
+            except Unsupported:
+                if split is not None:
+                    raise
+                # made again where it can read a copy it is handed (a sowing with captures)
+                lines = []
+                src.sow_read_copy = frozenset(written)
+                try:
+                    emit_part(m, lines)
+                finally:
+                    src.sow_read_copy = None
+                lines = _on_snapshot(lud, lines, why, src.then_calls)
             snapshot = True
         written |= _writes(lines) | _writes(then)
         out += lines + then
