@@ -123,6 +123,12 @@ def test_and_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_pat
     ("(move Add (to (sites Empty))",
      "(forEach Site (sites Empty) (move Add (to (site) (apply (set Var \"At\" (site)))))",
      r"reading \(site\) when its move is applied"),
+    # a count of a player's pieces in a region, the player read at (site) of a loop around
+    # it: the region's own loop binds `site` in the kernels
+    ("(set Var \"Before\" (count Pieces Next)",
+     "(set Var \"Before\" (count Sites in:(forEach (sites Board) if:(< 1 (count Pieces "
+     "of:(who at:(site)) in:(sites Around (site) Orthogonal)))))",
+     r"\(count Pieces\) with a player read at \(site\), in: a region"),
 ])
 def test_and_refusals(old, new, why, tmp_path):
     _refused_with(NOTED_REMOVAL_GAME, old, new, why, tmp_path)
