@@ -2554,17 +2554,15 @@ def _writes(lines: list[str]) -> set[str]:
     return {k for k, w in _WRITES.items() for line in lines if w.match(line)}
 
 
-def on_position_before(lud, inner, lines: list[str], why: str, src=None) -> list[str]:
+def on_position_before(lud, inner, lines: list[str], why: str) -> list[str]:
     """A loop's lines that make moves and apply each in turn, made to read the position
     before any is applied (as the reference makes them all first) where they write what
-    they read; refused (`why`) where the moves have consequents of their own, unless, given
-    `src`, each is applied by a kernel of its own (`thens_apart`)."""
-    applied = src.then_calls if src is not None else ()
-    if not _reads(lines, applied) & _writes(lines):
+    they read; refused (`why`) where the moves have consequents of their own."""
+    if not _reads(lines) & _writes(lines):
         return lines
-    if _has_then(inner) and not (src is not None and thens_apart(src, inner)):
+    if _has_then(inner):
         raise Unsupported(lud, why)
-    return [SNAPSHOT] + _on_snapshot(lud, lines, why, applied)
+    return [SNAPSHOT] + _on_snapshot(lud, lines, why)
 
 
 def each_move_then(src, lud, moves, after, thens: dict[str, list[str]]) -> list[str]:
