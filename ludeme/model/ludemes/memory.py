@@ -10,6 +10,8 @@ is the older spelling), `(forget Value ["Name"] <int>|All)`, `(values Remembered
 
 from __future__ import annotations
 
+import math
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -446,24 +448,36 @@ def _pending_sites(src, lud):
     return "range(N_PENDING)", lambda v: f"sc[PENDING + {v}] != 0"
 
 
-def _numbers(lud):
-    """The integers written as numbers in a ludeme and its arguments."""
+def _most_written(lud) -> int:
+    """The most an integer function can be from the numbers written in it, what it reads
+    counted as 0: a sum or a product of them, the larger branch of an (if ...), below the
+    divisor of a (% ...) by a number."""
     from .literals import IntConst
-    if isinstance(lud, (list, tuple)):
-        for x in lud:
-            yield from _numbers(x)
-    elif type(lud) is IntConst:
-        yield lud.value
-    else:
-        for v in (getattr(lud, "_fields", None) or {}).values():
-            yield from _numbers(v)
+    if type(lud) is IntConst:
+        return lud.value
+    word = getattr(lud, "keyword", None) if isinstance(lud, IntFn) else None
+    if word == "if":
+        return max(_most_written(lud.then_),
+                   _most_written(lud.else_) if lud.else_ is not None else -1)
+    if word in ("+", "*", "mul") and "values" in lud._fields:     # of a list of values
+        parts = [_most_written(v) for v in lud.values or ()]
+        return sum(parts) if word == "+" else math.prod(parts)
+    if word in ("+", "-", "*", "mul", "/", "%"):
+        a = _most_written(lud.a)
+        if lud.b is None:
+            return a
+        b = _most_written(lud.b)
+        if word == "%" and type(lud.b) is IntConst and lud.b.value > 0:
+            return min(max(a, 0), lud.b.value - 1)
+        return {"+": a + b, "*": a * b, "mul": a * b}.get(word, a)
+    return 0
 
 
 def _remember_lines(src, lud, lines, ind, after=()):
     """The value remembered once more, unless unique: holds and it already is; `after`:
     lines applied after that move (its (then ...), as a consequent)."""
     block = src.remembered_block(lud.name)
-    if any(v >= src.game.total_sites for v in _numbers(lud.value)):
+    if _most_written(lud.value) >= src.game.total_sites:
         # the kernels keep values of the board's sites only (`rt.KernelFull` past them)
         raise Unsupported(lud, "with a value worked out from a number past the board's "
                                "sites")
