@@ -78,14 +78,14 @@ def _as_pending_was(line: str) -> str:
             .replace("pending_one(sc)", "pending_was(sc)"))
 
 
-def _reads_outer_site(source: str) -> bool:
-    """Whether a helper kernel's source reads `site` where only a loop around it binds it:
-    in the sites its own loop over `site` walks, before its first assignment, or anywhere
-    when it never binds it."""
+def _reads_outer_site(source: str, local: str = "site") -> bool:
+    """Whether a helper kernel's source reads `site` (or another loop's `local`) where only
+    a loop around it binds it: in the sites its own loop over `site` walks, before its
+    first assignment, or anywhere when it never binds it."""
     fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
-    if "site" in {a.arg for a in fn.args.args}:
+    if local in {a.arg for a in fn.args.args}:
         return False
-    names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == "site"]
+    names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == local]
     loads = [n.lineno for n in names if isinstance(n.ctx, ast.Load)]
     stores = [n.lineno for n in names if isinstance(n.ctx, ast.Store)]
     if not stores:
@@ -93,8 +93,8 @@ def _reads_outer_site(source: str) -> bool:
     if loads and min(loads) < min(stores):      # `ctr = site`, then its own loop binds it
         return True
     return any(isinstance(n, ast.For) and isinstance(n.target, ast.Name)
-               and n.target.id == "site"
-               and any(isinstance(m, ast.Name) and m.id == "site" for m in ast.walk(n.iter))
+               and n.target.id == local
+               and any(isinstance(m, ast.Name) and m.id == local for m in ast.walk(n.iter))
                for n in ast.walk(fn))
 
 
@@ -195,6 +195,22 @@ class Source:
         # Emitting a move's consequents (its (then ...)), which both engines evaluate when
         # the move is applied, not while moves are generated (a chance draw may be made)
         self.in_then = False
+        # The (then ...)s applied by a kernel of their own (`moves.then_after_move`: their
+        # ids, and the lines calling them, which read the position as applied), those
+        # written into the lines around them (ids), and how deep such a kernel is being
+        # written: `moves.thens_apart` reads them.
+        self.kernel_thens: set[int] = set()
+        self.then_calls: set[str] = set()
+        self.inline_thens: set[int] = set()
+        self.then_kernel_depth = 0
+        # Emitting a sowing's captures whose consequents read them as the last move
+        # (`sowing._sow_consequent`, `effects._from_to_moving`)
+        self.then_as_last_move = False
+        self.last_move_thens: set[str] = set()     # the calls of their kernels
+        self.then_bodies: dict[str, list[str]] = {}  # a then kernel's call -> its lines
+        # A sowing made again as a part of an (and ...) after parts that changed what it
+        # reads (what they changed): handed the position before them (`sowing`)
+        self.sow_read_copy = None
         # A rule swaps the players' seats ((swap Players ...)): the order is in the key
         self.swaps_players = False
         self.emitted = 0                       # compiled forms written so far (`emit.emit`)
@@ -558,8 +574,10 @@ class Source:
                 # defined and wherever it is called
                 self.site_helpers.append(name)
             for local in VALUE_LOCALS:
+                # (not a kernel that binds it itself: a (forEach Value ...) inside it)
                 if re.search(rf"\b{local}\b", key) and not re.search(
-                        rf"def HELPER\([^)]*\b{local}\b", key):
+                        rf"def HELPER\([^)]*\b{local}\b", key) and \
+                        _reads_outer_site(key, local):
                     self.value_helpers.setdefault(local, []).append(name)
             self.helpers.append(make(name))
         return name
@@ -990,6 +1008,10 @@ class Source:
         if reads_level_unbound("\n".join(effect_lines)) or reads_level_unbound("\n".join(then)):
             # applied by `effects`, `consequents`: no loop binds (level) there
             raise Unsupported(lud, "reading (level) when its move is applied")
+        if _reads_outer_site("\n".join(["def effect():", *("    " + x for x in effect_lines),
+                                         "    pass"])):
+            # `(site)` of a loop where the move was made: `effects` has no such loop
+            raise Unsupported(lud, "reading (site) when its move is applied")
         if _READS_PENDING.search("\n".join(effect_lines)):
             # The reference (as Ludii) makes a move's effects when it makes the move, where the
             # pending values are those of the position; `step` empties them before `effects`,

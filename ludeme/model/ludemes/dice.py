@@ -803,7 +803,7 @@ def _for_each_die_consequent(src, lud, lines, ind):
              f"        fdu{h} = {used}[fdi{h}]",
              f"        sc[VARS + fdu{h}] = 1"]          # (an action: `counted_actions`)
     loop = on_position_before(lud, lud.moves, loop, "whose moves read what an earlier "
-                              "die's changed (the reference reads the position before any)")
+                              "die's changed (the reference reads the position before any)", src)
     lines.extend(ind + x for x in loop)
 
 

@@ -1494,7 +1494,7 @@ def _for_each_value_consequent(src, lud, lines, ind):
     loop.append("    pass")
     loop = made_before_applied(lud, lud.generator, loop, thens, "whose moves read what an "
                                "earlier value's changed (the reference reads the position "
-                               "before any)")
+                               "before any)", src)
     lines.extend(ind + x for x in loop)
 
 
@@ -1637,7 +1637,7 @@ def _for_each_site_consequent(src, lud, lines, ind):
     _each_site(src, lud.region, loop, "", body)
     loop.append("to = sv")
     if lud.then is None:
-        loop = on_position_before(lud, lud.generator, loop, why)
+        loop = on_position_before(lud, lud.generator, loop, why, src)
         lines.extend(ind + x for x in loop)
         return
     # Its (then ...) follows each move made, applied at once (as the reference appends it
@@ -1672,7 +1672,7 @@ _BEFORE_MOVE, _AFTER_MOVE = "BEFORE_SITE_MOVE", "AFTER_SITE_MOVE"
 def at_most_one_move(m) -> bool:
     """Whether a ludeme makes one move at most, whose consequents read neither (last From)
     nor (last To): (moveAgain), (fromTo ...) between two sites, a (remove ...) of one
-    site, an (if ...) of them."""
+    site, an (add ...) on one site (one placement, `_add_one_move`), an (if ...) of them."""
     from ludeme.engine.compiled.codegen import mentions
     from .ints import LastFrom, LastTo
     from .moves import MoveAgain, MovesIf, RemoveEffect
@@ -1685,6 +1685,9 @@ def at_most_one_move(m) -> bool:
             and (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
     if type(m) is RemoveEffect:     # one move where the site holds a piece
         return isinstance(m.where, IntFn) and \
+            (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
+    if type(m) is AddEffect:        # one placement where the piece has a kind
+        return isinstance(m.to.site, IntFn) and m.to.level is None and \
             (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
     return False
 

@@ -137,7 +137,7 @@ def _for_each_player_consequent(src, lud, lines, ind):
     loop = on_position_before(lud, lud.moves, ["for player in range(1, NP + 1):", *body,
                                                "    pass"],
                               "whose moves read what an earlier player's changed (the "
-                              "reference reads the position before any)")
+                              "reference reads the position before any)", src)
     lines.extend(ind + x for x in loop)
 
 
@@ -217,7 +217,7 @@ def _for_each_group_consequent(src, lud, lines, ind):
             "sc[GRPN:GRPM + N_GRP] = 0"]
     loop = made_before_applied(lud, lud.moves, loop, thens,
                                "whose moves read what an earlier group's changed (the "
-                               "reference reads the position before any)")
+                               "reference reads the position before any)", src=src)
     if loop[0] == SNAPSHOT:         # the moves read the copy: the group is kept there too
         out = []
         for line in loop:

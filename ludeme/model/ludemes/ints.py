@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
@@ -917,7 +919,11 @@ def _count_pieces(src, lud):
     # with a name, of the kinds whose name holds it.
     tests = []
     if lud.player is not None:
-        tests.append(f"who[site] == {src.int_expr(lud.player)}")
+        player = src.int_expr(lud.player)
+        if lud.in_ is not None and re.search(r"\bsite\b", player):
+            # the loop over the region binds `site`: the player's (site) is another's
+            raise Unsupported(lud, "with a player read at (site), in: a region")
+        tests.append(f"who[site] == {player}")
     elif lud.role != "All":
         tests.append(src.owner_test(lud.role, lud, "who[site]"))
     if lud.name:

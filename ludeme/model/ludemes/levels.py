@@ -108,7 +108,7 @@ def _for_each_level_consequent(src, lud, lines, ind):
         src.consequent(lud.moves, loop, body)
     loop.append(f"{body}pass")
     loop = on_position_before(lud, lud.moves, loop, "whose moves read what an earlier "
-                              "level's changed (the reference reads the position before any)")
+                              "level's changed (the reference reads the position before any)", src)
     lines.extend(ind + x for x in loop)
 
 

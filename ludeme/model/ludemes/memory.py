@@ -10,6 +10,8 @@ is the older spelling), `(forget Value ["Name"] <int>|All)`, `(values Remembered
 
 from __future__ import annotations
 
+import math
+
 # Every ludeme here declares its concepts (none where it has no `concepts` line).
 CONCEPTS_REVIEWED = True
 
@@ -19,7 +21,7 @@ from ludeme.engine.state import (A_FORGET, A_PENDING, A_REMEMBER, A_SET_FIELD, A
 from ludeme.engine.stores import TOP
 from .base import Bool, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, ludeme
 from ludeme.engine.compiled.emit import Unsupported, emit, emits
-from .moves import _then
+from .moves import _then, then_after_move
 from .intarray import IntArrayFn
 
 
@@ -386,12 +388,11 @@ def _set_player_value_lines(src, lud, lines, ind):
 @emits(SetVar, kind="consequent")
 def _set_var_consequent(src, lud, lines, ind):
     """The variable set, then its own (then ...), read after it as the reference applies a
-    consequent's consequents ((from) and (to) undefined, as they already are here)."""
+    consequent's consequents (`moves.then_after_move`: a kernel of its own, which a part of
+    an (and ...) made on the position before it leaves reading the position as applied)."""
     _set_var_lines(src, lud, lines, ind)
     if lud.then is not None:
-        own: list[str] = []
-        emit("then", src, lud.then, own)
-        lines.extend(ind + x for x in own)
+        lines.extend(ind + x for x in then_after_move(src, lud))
 
 
 _AS_PART = (("then", "with (then ...) as a part of another move"),)
@@ -445,10 +446,39 @@ def _pending_sites(src, lud):
     return "range(N_PENDING)", lambda v: f"sc[PENDING + {v}] != 0"
 
 
+def _most_written(lud) -> int:
+    """The most an integer function can be from the numbers written in it, what it reads
+    counted as 0: a sum or a product of them, the larger branch of an (if ...), below the
+    divisor of a (% ...) by a number."""
+    from .literals import IntConst
+    if type(lud) is IntConst:
+        return lud.value
+    word = getattr(lud, "keyword", None) if isinstance(lud, IntFn) else None
+    if word == "if":
+        return max(_most_written(lud.then_),
+                   _most_written(lud.else_) if lud.else_ is not None else -1)
+    if word in ("+", "*", "mul") and "values" in lud._fields:     # of a list of values
+        parts = [_most_written(v) for v in lud.values or ()]
+        return sum(parts) if word == "+" else math.prod(parts)
+    if word in ("+", "-", "*", "mul", "/", "%"):
+        a = _most_written(lud.a)
+        if lud.b is None:
+            return a
+        b = _most_written(lud.b)
+        if word == "%" and type(lud.b) is IntConst and lud.b.value > 0:
+            return min(max(a, 0), lud.b.value - 1)
+        return {"+": a + b, "*": a * b, "mul": a * b}.get(word, a)
+    return 0
+
+
 def _remember_lines(src, lud, lines, ind, after=()):
     """The value remembered once more, unless unique: holds and it already is; `after`:
     lines applied after that move (its (then ...), as a consequent)."""
     block = src.remembered_block(lud.name)
+    if _most_written(lud.value) >= src.game.total_sites:
+        # the kernels keep values of the board's sites only (`rt.KernelFull` past them)
+        raise Unsupported(lud, "with a value worked out from a number past the board's "
+                               "sites")
     lines.append(f"{ind}rv = {src.int_expr(lud.value)}")
     if lud.unique is not None:
         lines.append(f"{ind}if not ({src.bool_expr(lud.unique)} and 0 <= rv < REM_W "
@@ -462,7 +492,6 @@ def _remember_lines(src, lud, lines, ind, after=()):
 def _remember_consequent(src, lud, lines, ind):
     """`_remember_lines`, its (then ...) after the move, where one is made (as an effect
     too: the reference nests a move with consequents, which run right after its actions)."""
-    from .moves import then_after_move
     after = then_after_move(src, lud) if lud.then is not None else ()
     _remember_lines(src, lud, lines, ind, after)
 

@@ -1877,13 +1877,14 @@ def _level_effect(src, lud, effect: list[str]) -> tuple[int, int]:
 
 
 @emits(MoveFromTo, kind="effect", refuses=("copy", "mover", "stack"))
-def _from_to_effect(src, lud, body):
+def _from_to_effect(src, lud, body, then_kernel=False):
     """`(move (from <site>) (to <site>) [count:])` applied at once, as an effect or a
     consequent (Ludii's FromTo, a move generated then applied): `MoveFromTo.compile`'s one
     move, from a site holding a piece to a site of the game. `count:` is read with (from) on
     the origin and (to) as it was, the destination's condition with both on their sites, and
     the destination's effect goes first; its own (then ...) follows, with (from) and (to)
-    undefined (as the reference applies a nested move)."""
+    undefined (as the reference applies a nested move): with `then_kernel` (as a
+    consequent), in a kernel of its own (`then_after_move`)."""
     fr, to = lud.from_, lud.to
     refuse(fr, "if_")
     refuse(to, "rotations")
@@ -1914,7 +1915,9 @@ def _from_to_effect(src, lud, body):
         owners = list(src.game.ludii_owners) if src.counting else []
         table = f"np.array({owners!r}, dtype=np.int64)" if owners else "np.empty(0, np.int64)"
         moved.append(src.site_move_n(table, "frm", "to", "n_moved"))
-    if lud.then is not None:
+    if lud.then is not None and then_kernel:
+        moved += then_after_move(src, lud)
+    elif lud.then is not None:
         moved += ["frm = -1", "to = -1"]
         emit("then", src, lud.then, moved)
     cond = typed_site(src, to, "to") + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None
@@ -1926,7 +1929,7 @@ def _from_to_effect(src, lud, body):
 
 
 emits(MoveFromTo, kind="consequent", refuses=("copy", "mover", "stack"))(
-    effect_as_consequent(_from_to_effect))
+    effect_as_consequent(lambda src, lud, body: _from_to_effect(src, lud, body, True)))
 
 
 @emits(MoveFromTo, kind="one_move", refuses=("copy", "mover", "stack", "count"))
@@ -1979,9 +1982,25 @@ def _from_to_moving(src, lud, inner: list[str], moving: str, whole: bool) -> Non
                      else src.site_move_n("what[:0]", "frm", "to", "n_moved"))
     else:
         inner += ["for _ in range(n_moved):", "    " + moving]
-    if lud.then is not None:
+    if lud.then is None:
+        return
+    # A sowing's capture (`sowing._sow_consequent`): its consequents read it as the last
+    # move, as the reference applies it on a copy of the sown position; the last move is
+    # the decision's again after them.
+    # Its consequents then make a kernel of their own (`then_after_move`: as a part of an
+    # (and ...), they read the position as applied, `_parts_in_turn`).
+    if not src.then_as_last_move:
         inner += ["frm = -1", "to = -1"]
         emit("then", src, lud.then, inner)
+        return
+    src.then_as_last_move = False
+    try:
+        call = then_after_move(src, lud)
+    finally:
+        src.then_as_last_move = True
+    src.last_move_thens.update(call)
+    inner += ["lmvf_ = sc[LAST_FROM]", "lmvt_ = sc[LAST_TO]", "sc[LAST_FROM] = frm",
+              "sc[LAST_TO] = to", *call, "sc[LAST_FROM] = lmvf_", "sc[LAST_TO] = lmvt_"]
 
 
 def _from_to_regions_effect(src, lud, body, decision: bool = False):
@@ -2256,11 +2275,12 @@ def _if_effect(src, eff, body):
 
 
 @emits(RemoveEffect, kind="effect")
-def _remove_effect(src, eff, body, each: bool = False):
+def _remove_effect(src, eff, body, then_kernel=False, each: bool = False):
     """The piece goes now, or, at:EndOfTurn, its site is marked (cleared when the turn
     ends, `step`); count: removes that many times (read before the first, as the
     reference's actions); its own (then ...) follows at once, with (from) and (to)
-    undefined (as the reference applies a nested move). Of a region, its sites holding a
+    undefined (as the reference applies a nested move): with `then_kernel` (as a
+    consequent), in a kernel of its own (`then_after_move`). Of a region, its sites holding a
     piece are listed first (in the reference's order, a site listed twice kept twice), then
     each loses its piece: the reference lists them all before the first goes; with `each`
     (a (move Remove ...)'s moves applied one by one), its (then ...) follows each. A type
@@ -2310,20 +2330,20 @@ def _remove_effect(src, eff, body, each: bool = False):
         body += ["    " + x for x in removal]
         removal = []
         if each:
-            body.extend("    " + x for x in _removal_then(src, eff, len(body), each))
+            body.extend("    " + x for x in _removal_then(src, eff, len(body), True))
             return
         body.append("if nrs > 0:")
     body += ["    " + x for x in removal]
-    body.extend("    " + x for x in _removal_then(src, eff, len(body), each))
+    body.extend("    " + x for x in _removal_then(src, eff, len(body), then_kernel or each))
 
 
-def _removal_then(src, eff, n: int, each: bool) -> list[str]:
+def _removal_then(src, eff, n: int, in_kernel: bool) -> list[str]:
     """A removal's own (then ...), with (from) and (to) undefined (as the reference applies
-    a nested move), or `pass`; with `each`, a kernel's call reading the position as
+    a nested move), or `pass`; with `in_kernel`, a kernel's call reading the position as
     applied (`then_after_move`)."""
     if eff.then is None:
         return ["pass"]
-    if each:
+    if in_kernel:
         return then_after_move(src, eff)
     saved = f"rft{n}"
     then = [f"{saved} = frm, to", "frm = -1", "to = -1"]
@@ -2332,7 +2352,8 @@ def _removal_then(src, eff, n: int, each: bool) -> list[str]:
     return then
 
 
-emits(RemoveEffect, kind="consequent")(effect_as_consequent(_remove_effect))
+emits(RemoveEffect, kind="consequent")(
+    effect_as_consequent(lambda src, eff, body: _remove_effect(src, eff, body, True)))
 
 
 @emits(MoveRemove, kind="consequent")
@@ -2363,6 +2384,8 @@ def _then_lines(src, then, lines):
     (pips) there (the moves a consequent tests are its own, inner (forEach Die) too)."""
     saved = src.in_then, src.pips_bound, src.move_tag, src.move_tag_packed
     src.in_then, src.pips_bound, src.move_tag, src.move_tag_packed = True, False, None, False
+    if src.then_kernel_depth == 0:      # written into the lines around (`thens_apart`)
+        src.inline_thens.add(id(then))
     try:
         src.consequent(then.moves, lines, "")
     finally:
@@ -2440,20 +2463,21 @@ def then_after_move(src, lud) -> list[str]:
     body = ["frm = -1", "to = -1"]
     saved = src.player_bound, src.group_bound
     src.player_bound = src.group_bound = False
+    src.then_kernel_depth += 1
     try:
         emit("then", src, lud.then, body)
     finally:
         src.player_bound, src.group_bound = saved
+        src.then_kernel_depth -= 1
     body = counted_actions(body, src.reads_after)
     kernel = src.helper(lambda name: "\n".join([
         "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
         src.context(local=()), *("    " + x for x in body), "    return", ""]))
-    return [f"{kernel}(who, what, count, sc, phase, frm, to, btw){APPLIED}"]
-
-
-# The mark of a consequent's call that reads the position as applied (`then_after_move`):
-# a loop made to read the position before its moves (`_on_snapshot`) leaves it as it is.
-APPLIED = "  # on the position as applied"
+    call = f"{kernel}(who, what, count, sc, phase, frm, to, btw)"
+    src.kernel_thens.add(id(lud.then))
+    src.then_calls.add(call)
+    src.then_bodies[call] = body
+    return [call]
 
 
 def then_after_each(src, lud, part, after, lines: list[str], ind: str) -> None:
@@ -2570,9 +2594,10 @@ _WRITES = {"board": re.compile(r"\s*(site_\w+|stack_\w+)\(|\s*what\[[^\]]+\] = "
            "pending": re.compile(r"\s*pend_add\("), "remembered": re.compile(r"\s*rem_\w+\("),
            "next player": re.compile(r"\s*sc\[NEXT\]"),
            "hidden flags": re.compile(r"\s*sc\[HID|.*\bhidden_move\(")}
-# (a helper kernel handed the board reads it: `helper_3(who, what, count`, `helper_3(what, `)
-_READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b|\bhelper_\d+\(what\b"
-                              r"|LAST_(TO|FROM)_AFTER"),
+# (a helper kernel handed the board reads it: `helper_3(who, what, count`, `helper_3(what, `,
+# `helper_3(who, count, `)
+_READS = {"board": re.compile(r"\b(who|what|count)\[|\(who, what, count\b"
+                              r"|\bhelper_\d+\((who|what|count)\b|LAST_(TO|FROM)_AFTER"),
           "vars": re.compile(r"sc\[VARS|\(who, what, count, sc\b"),
           "values": re.compile(r"sc\[PVAL|\(who, what, count, sc\b"),
           "scores": re.compile(r"sc\[SCORE|\(who, what, count, sc\b"),
@@ -2589,7 +2614,8 @@ def _parts_in_turn(src, lud, parts, emit_part, split=None) -> list[str]:
     reads what an earlier part wrote reads a copy of the position taken before the first
     (`_on_snapshot`), or is refused where its lines cannot. `split(part)`, given instead of
     `emit_part(part, out)`, gives (the part's lines, the lines of the consequents that
-    follow its moves): these read the position itself, as applied."""
+    follow its moves): these read the position itself, as applied, as do the calls of the
+    kernels that apply a part's own consequents (`thens_apart`)."""
     out: list[str] = []
     written: set[str] = set()
     snapshot = False
@@ -2600,13 +2626,33 @@ def _parts_in_turn(src, lud, parts, emit_part, split=None) -> list[str]:
             lines, then = split(m)
         else:
             emit_part(m, lines)
-        read = _reads(lines) & written
+        for line in lines:
+            # a sowing's capture's consequents read the sown position, with the capture
+            # only (`effects._from_to_moving`): not what an earlier part changed
+            if line.strip() in src.last_move_thens and \
+                    _reads(src.then_bodies[line.strip()]) & written:
+                raise Unsupported(lud, "with a capture whose consequents read what an earlier "
+                                       "part changed (the reference reads the sown position)")
+        read = _reads(lines, src.then_calls) & written
         if read:
             why = (f"with a part that reads the {min(read)} after an earlier part "
                    "changed them (the reference reads them before any part)")
-            if _has_then(m):    # its consequents read the position once applied
+            if _has_then(m) and not thens_apart(src, m):
+                # its consequents, written into its lines, read the position once applied
                 raise Unsupported(lud, why)
-            lines = _on_snapshot(lud, lines, why)
+            try:
+                lines = _on_snapshot(lud, lines, why, src.then_calls)
+            except Unsupported:
+                if split is not None:
+                    raise
+                # made again where it can read a copy it is handed (a sowing with captures)
+                lines = []
+                src.sow_read_copy = frozenset(written)
+                try:
+                    emit_part(m, lines)
+                finally:
+                    src.sow_read_copy = None
+                lines = _on_snapshot(lud, lines, why, src.then_calls)
             snapshot = True
         written |= _writes(lines) | _writes(then)
         out += lines + then
@@ -2625,14 +2671,18 @@ SNAPSHOT = ("who_0, what_0, count_0, sc_0, phase_0 = who.copy(), what.copy(), co
 _SNAPSHOT_NAME = re.compile(r"\b(who|what|count|sc|phase)_0\b")
 
 
-def _reads(lines: list[str]) -> set[str]:
+def _reads(lines: list[str], applied=()) -> set[str]:
     """What of the state the lines read, through a copy taken inside them too: of an action
     statement, what its value and the subscript it writes read (`sc[SCORE + p] += <value>`),
-    not its target; of an action made by a call, nothing."""
+    not its target; of an action made by a call, nothing; of a line in `applied` (the call
+    of a kernel applying consequents, `thens_apart`), nothing: it reads the position as
+    applied, as the reference's consequents do."""
     from ludeme.engine.compiled.codegen import _ACTION_STATEMENT
     read = []
     for line in lines:
         body = line.lstrip()
+        if body in applied:
+            continue
         if _ACTION_STATEMENT.match(body):
             w = _SUBSCRIPT_WRITE.match(body)
             if w is None or "," in w.group(1):
@@ -2653,15 +2703,18 @@ def _writes(lines: list[str]) -> set[str]:
     return {k for k, w in _WRITES.items() for line in lines if w.match(line)}
 
 
-def on_position_before(lud, inner, lines: list[str], why: str) -> list[str]:
+def on_position_before(lud, inner, lines: list[str], why: str, src=None) -> list[str]:
     """A loop's lines that make moves and apply each in turn, made to read the position
     before any is applied (as the reference makes them all first) where they write what
-    they read; refused (`why`) where the moves have consequents of their own."""
-    if not _reads(lines) & _writes(lines):
+    they read; refused (`why`) where the moves have consequents of their own, but where,
+    given `src`, each is applied by a kernel of its own (`thens_apart`: those read the
+    position as applied)."""
+    applied = src.then_calls if src is not None else ()
+    if not _reads(lines, applied) & _writes(lines):
         return lines
-    if _has_then(inner, applied=True):
+    if _has_then(inner) and not (src is not None and thens_apart(src, inner)):
         raise Unsupported(lud, why)
-    return [SNAPSHOT] + _on_snapshot(lud, lines, why)
+    return [SNAPSHOT] + _on_snapshot(lud, lines, why, applied)
 
 
 def each_move_then(src, lud, moves, after, thens: dict[str, list[str]]) -> list[str]:
@@ -2679,18 +2732,20 @@ def each_move_then(src, lud, moves, after, thens: dict[str, list[str]]) -> list[
 
 
 def made_before_applied(lud, inner, lines: list[str], thens: dict[str, list[str]],
-                        why: str) -> list[str]:
+                        why: str, src=None) -> list[str]:
     """As `on_position_before`, for a loop whose moves are each followed by consequents
     that read the position as applied: `lines` hold a marker line (its text a key of
     `thens`) where those consequents' lines go. The loop reads a copy of the position
     where its moves read what its moves or their consequents write; the consequents read
-    the position itself."""
+    the position itself, as do the moves' own consequents where, given `src`, each is
+    applied by a kernel of its own (`thens_apart`)."""
+    applied = src.then_calls if src is not None else ()
     own = [x for x in lines if x.strip() not in thens]
     after = [y for t in thens.values() for y in t]
-    if _reads(own) & (_writes(own) | _writes(after)):
-        if _has_then(inner, applied=True):
+    if _reads(own, applied) & (_writes(own) | _writes(after)):
+        if _has_then(inner) and not (src is not None and thens_apart(src, inner)):
             raise Unsupported(lud, why)
-        lines = [SNAPSHOT] + _on_snapshot(lud, lines, why)
+        lines = [SNAPSHOT] + _on_snapshot(lud, lines, why, applied)
     out = []
     for line in lines:
         then = thens.get(line.strip())
@@ -2711,12 +2766,13 @@ _SUBSCRIPT_WRITE = re.compile(r"((?:who|what|count|sc)\[[^\]]*\](?:, sc\[[^\]]*\
 _CALL_STATEMENT = re.compile(r"\w+\(")
 
 
-def _on_snapshot(lud, lines: list[str], why: str) -> list[str]:
+def _on_snapshot(lud, lines: list[str], why: str, applied=()) -> list[str]:
     """A part's lines reading the copy of the state taken before the first part (`who_0`,
     `what_0`, `count_0`, `sc_0`, `phase_0`) and writing the state itself, as the reference
     makes the part's moves before applying them. Refused (Unsupported, `why`) where a line
     cannot be split so: a call that may write (a helper kernel that acts, e.g. a sowing),
-    a write at a site read from the state."""
+    a write at a site read from the state. A line in `applied` (a call of a kernel that
+    applies a move's consequents) reads the state itself."""
     from ludeme.engine.compiled.codegen import _bracketed
     out = []
     for line in lines:
@@ -2725,7 +2781,7 @@ def _on_snapshot(lud, lines: list[str], why: str) -> list[str]:
         w = _SUBSCRIPT_WRITE.match(body)
         if body == SNAPSHOT:            # an inner copy: the same position as this one
             continue
-        if body.endswith(APPLIED):      # a move's own consequents, after its actions
+        if body in applied:
             out.append(line)
             continue
         if w is not None:
@@ -2772,26 +2828,41 @@ def _snap(expr: str) -> str:
     return _STATE_NAME.sub(r"\1_0", expr)
 
 
-def _has_then(lud, applied: bool = False) -> bool:
+def thens_apart(src, lud) -> bool:
+    """Whether every (then ...) that `_has_then` finds in `lud` is applied by a kernel of
+    its own (`then_after_move`), none written into the lines around it: the lines calling
+    those kernels (`src.then_calls`) then read the position as applied, as the reference
+    evaluates consequents, while the rest reads a copy of it (`_on_snapshot`)."""
+    fields = lud.__dict__.get("_fields", {})
+    then = fields.get("then")
+    if then is not None and (id(then) not in src.kernel_thens or id(then) in src.inline_thens):
+        return False
+    for k, v in fields.items():
+        if k == "then":
+            continue
+        for x in (v if isinstance(v, (list, tuple)) else (v,)):
+            if isinstance(x, (Bool, IntFn)):
+                continue
+            if hasattr(x, "__dict__") and "_fields" in x.__dict__ and not thens_apart(src, x):
+                return False
+    return True
+
+
+def _has_then(lud) -> bool:
     """Whether a ludeme or one inside it has a (then ...) that may be applied: the moves a
     condition or a number only looks for (`(can Move ...)`, `(count Moves ...)`) are never
-    applied, their consequents aside. With `applied` (the ludeme made as a consequent), the
-    (then ...) of a ludeme whose consequent form calls it on the position as applied
-    (`APPLIED`, `_THEN_APPLIED`) aside."""
+    applied, their consequents aside."""
     fields = lud.__dict__.get("_fields", {})
-    if fields.get("then") is not None and not (applied and type(lud) in _THEN_APPLIED):
+    if fields.get("then") is not None:
         return True
     for v in fields.values():
         for x in (v if isinstance(v, (list, tuple)) else (v,)):
             if isinstance(x, (Bool, IntFn)):
                 continue
-            if hasattr(x, "__dict__") and "_fields" in x.__dict__ and _has_then(x, applied):
+            if hasattr(x, "__dict__") and "_fields" in x.__dict__ and _has_then(x):
                 return True
     return False
 
-
-# The ludemes whose consequent form applies their own (then ...) by `then_after_move`.
-_THEN_APPLIED = (MoveRemove,)
 
 
 @emits(AddScore, kind="one_move")
@@ -2880,7 +2951,7 @@ def _for_each_piece_consequent(src, lud, lines, ind):
     src.consequent(lud.moves, loop, "        ")
     loop += ["        pass", f"frm = fps{k}"]
     loop = on_position_before(lud, lud.moves, loop, "whose moves read what an earlier "
-                              "piece's changed (the reference reads the position before any)")
+                              "piece's changed (the reference reads the position before any)", src)
     lines.extend(ind + x for x in loop)
 
 

@@ -1232,7 +1232,10 @@ def _literal_static(src, lud):
 
 @emits(SitesLiteralL, kind="static_sites")
 def _literal_sites(src, lud):
-    """A named region, or a player's: one list, or one per mover."""
+    """A named region, or a player's: one list, or one per mover. Not `(sites)` inside a
+    (forEach Group ...): the group it visits."""
+    if _group_bound(src, lud):
+        raise Unsupported(lud)
     if not (lud.items is None and lud.player is None and lud.role in (None, "Mover")
             and not lud.sites and lud.array is None or (lud.role and _fixed_player(lud.role))
             or _literal_static(src, lud) or _player_of_mover(lud)):

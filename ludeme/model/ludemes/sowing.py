@@ -862,6 +862,52 @@ def _one_capture(src, lud) -> bool:
     return lud.backtracking is None and lud.forward is None and at_most_one_move(lud.apply)
 
 
+def _captures_as_last_move(lud) -> bool:
+    """Whether the captures of a sowing whose consequents read the last move can read
+    them so (`effects._from_to_moving`): at one hole (no backtracking: or forward:, so that
+    the hole's moves are made on the sown position itself), each by a (fromTo ...) of one
+    site to one site, whose consequents read no other part of the last move."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .effects import FromTo
+    from .ints import LastBetween, LastFrom, LastTo
+    from .levels import LastLevelTo
+    if lud.backtracking is not None or lud.forward is not None:
+        return False
+
+    def fits(x) -> bool:
+        fields = x.__dict__.get("_fields", {})
+        then = fields.get("then")
+        if then is not None:
+            if type(x) is not FromTo or not all(
+                    isinstance(s.site, (IntFn, type(None))) for s in (x.from_, x.to)):
+                return False
+            if mentions(then, (LastBetween, LastLevelTo)) or any(
+                    getattr(t, "afterConsequence", None) for t in _all(then, (LastFrom, LastTo))):
+                return False
+        return all(fits(v) for k, v in _children(fields) if k != "then")
+    return fits(lud.apply)
+
+
+def _children(fields: dict):
+    """The ludemes among a ludeme's arguments (name, ludeme), conditions and numbers left
+    out (the moves they look for are not applied)."""
+    for k, v in fields.items():
+        for x in (v if isinstance(v, (list, tuple)) else (v,)):
+            if not isinstance(x, (Bool, IntFn)) and "_fields" in getattr(x, "__dict__", {}):
+                yield k, x
+
+
+def _all(lud, cls) -> list:
+    """The ludemes of a class inside a ludeme (itself included)."""
+    if isinstance(lud, (list, tuple)):
+        return [y for x in lud for y in _all(x, cls)]
+    fields = getattr(lud, "_fields", None)
+    if fields is None:
+        return []
+    return ([lud] if isinstance(lud, cls) else []) + [y for v in fields.values()
+                                                       for y in _all(v, cls)]
+
+
 def _sow_effect_moves(src, lud, seed: list[str]) -> list[str]:
     """The seeds' moves (`seed`, at indent 8, for `holes[q]`) with the sow effect before each
     hole's: as the reference adds it, made on the position before the sowing (a copy the
@@ -891,7 +937,15 @@ def _sow_consequent(src, lud, lines, ind):
     (skipIf:, numPerHole: read it), then the seeds move; the captures' conditions read the
     sown position, and their effects apply in order once every capture is chosen. Without
     captures, consequents or a sow effect, as a sowing inside another move's effect (its
-    holes chosen on a copy where an (and ...) before it changed the position)."""
+    holes chosen on a copy where an (and ...) before it changed the position). A part of an
+    (and ...) after parts that changed what it reads (`src.sow_read_copy`, what they
+    changed: `moves._parts_in_turn`) is handed the copy of the position before them, as
+    the reference makes it there: its holes are chosen on it, its seeds sown on it and on
+    the position, its captures chosen and made on that sown copy and applied to the
+    position (their consequents, each a kernel of its own, read the position as applied:
+    refused where they read what the earlier parts changed)."""
+    from .moves import _on_snapshot, _reads, _snap
+    read_copy, src.sow_read_copy = src.sow_read_copy, None
     if lud.apply is None and lud.then is None and lud.sowEffect is None:
         body: list[str] = []
         _sow_effect(src, lud, body)
@@ -906,12 +960,21 @@ def _sow_consequent(src, lud, lines, ind):
         from ludeme.engine.compiled.codegen import mentions
         from .ints import LastFrom, LastTo
         from .moves import _has_then
-        if _has_then(lud.apply) and mentions(lud.apply, (LastFrom, LastTo)):
+        as_last = _has_then(lud.apply) and mentions(lud.apply, (LastFrom, LastTo))
+        if as_last and not _captures_as_last_move(lud):
             # the reference applies each capture with its consequents as the last move
             raise Unsupported(lud, "with (then ...) of a capture that reads the last move")
         cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
         effect: list[str] = []
-        src.effect_body(lud.apply, effect)
+        src.then_as_last_move, before = as_last, set(src.last_move_thens)
+        try:
+            src.effect_body(lud.apply, effect)
+        finally:
+            src.then_as_last_move = False
+        if read_copy is not None and any(_reads(src.then_bodies[c]) & read_copy
+                                         for c in src.last_move_thens - before):
+            raise Unsupported(lud, "with a capture whose consequents read what an earlier "
+                                   "part changed (the reference reads the sown position)")
         body += ["    caught = np.empty(n_track + 2, np.int64)",
                  "    n_caught = 0",
                  "    captures = 0",
@@ -943,22 +1006,39 @@ def _sow_consequent(src, lud, lines, ind):
         from .moves import on_position_before
         apply = [
             "for q in range(n_caught):", "    to = caught[q]", *("    " + x for x in effect)]
-        if not _one_capture(src, lud):
+        if not _one_capture(src, lud) and not as_last and read_copy is None:
             apply = on_position_before(
                 lud, lud.apply, apply, "with captures that read what an earlier capture "
-                "changed (the reference reads the sown position)")
+                "changed (the reference reads the sown position)", src)
         body += ["    frm = start", *("    " + x for x in apply)]
     then: list[str] = []
     if lud.then is not None:
         emit("then", src, lud.then, then)
+    if read_copy is not None:
+        if lud.sowEffect is not None:
+            raise Unsupported(lud, "with a sowEffect: after a part of an (and ...) that "
+                                   "changed what it reads")
+        # the holes chosen, the seeds sown and the captures chosen and made on the copy
+        # (`who_0`, ...: a copy of the one handed), the seeds sown on the position too
+        body = _on_snapshot(lud, body, "with captures that cannot read the sown copy",
+                            src.then_calls)
+        choose = [f"    {_READ_COPY}", *(_snap(x) for x in choose)]
+        moves = moves + [_snap(x) for x in moves]
     body += ["    frm = -1", "    to = -1", *("    " + x for x in then), "    return"]
     # Its captures' effects are actions of the decision (DurationActions) too.
     body = [src.context(), *choose, *moves, *counted_actions(body, src.reads_after)]
+    read = ", who_0, what_0, count_0, sc_0, phase_0" if read_copy is not None else ""
 
     def make(name):
-        return "\n".join(["@njit(cache=True)", f"def {name}(who, what, count, sc, phase):",
-                          *body, ""])
-    lines.append(f"{ind}{src.helper(make)}(who, what, count, sc, phase)")
+        return "\n".join(["@njit(cache=True)",
+                          f"def {name}(who, what, count, sc, phase{read}):", *body, ""])
+    handed = ", who, what, count, sc, phase" if read_copy is not None else ""
+    lines.append(f"{ind}{src.helper(make)}(who, what, count, sc, phase{handed})")
+
+
+# A sowing handed the position its holes are chosen on (`_sow_consequent`): sown on a copy.
+_READ_COPY = ("who_0, what_0, count_0, sc_0, phase_0 = who_0.copy(), what_0.copy(), "
+              "count_0.copy(), sc_0.copy(), phase_0.copy()")
 
 
 @emits(Sow, kind="one_move", refuses=("owner",))

@@ -1139,7 +1139,7 @@ def _append_moves(src, lud, out, ind):
     effect: list[str] = []
     src.consequent(lud.list, effect, "")
     effect = on_position_before(lud, lud.list, effect, "whose moves read what an earlier "
-                                "move changed (the reference reads the position before any)")
+                                "move changed (the reference reads the position before any)", src)
     # (site) of a loop around it, read by the list's moves or by their consequents
     site = ", site" in call or _reads_outer_site("\n".join(["def f():",
                                                               *("    " + x for x in effect)]))
