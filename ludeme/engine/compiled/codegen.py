@@ -161,6 +161,9 @@ class Source:
         # it (over computed bounds); None elsewhere
         self.value_written: int | str | None = None
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
+        # gen id -> the site types (from, to) of its moves, for those to or from a layer of
+        # the board the game puts pieces on (`Game.layers`)
+        self.generator_types: dict[int, tuple] = {}
         self.generator_levels: list[int] = []  # gen id -> its moves' levels (LV_*)
         self.generator_tagged: list[bool] = []  # gen id -> its moves' extra keeps a die's tag
         self.decision_read = False     # a rule reads (last LevelTo) or (was Pass): `note_decision`
@@ -689,7 +692,7 @@ class Source:
         evaluation context runs the region's own loop (each site once unless `distinct`)."""
         body = [f"total += {per_site}"] if distinct else \
             ["if not counted[site]:", "    counted[site] = True", f"    total += {per_site}"]
-        start = ["    total = 0", *([] if distinct else ["    counted = np.zeros(TOTAL, np.bool_)"])]
+        start = ["    total = 0", *([] if distinct else ["    counted = np.zeros(MARKS, np.bool_)"])]
         return self._loop_kernel(region, start, body, "total")
 
     def listed_by_loop(self, region, once: bool = False, less=None) -> str:
@@ -700,20 +703,20 @@ class Source:
         same context (as a difference reads both regions before it is taken)."""
         keep = ["if n == buf.shape[0]:", "    buf = np.concatenate((buf, buf))",
                 "buf[n] = site", "n += 1"]
-        start = ["    buf = np.empty(TOTAL, np.int64)", "    n = 0"]
+        start = ["    buf = np.empty(MARKS, np.int64)", "    n = 0"]
         if once:
-            start.append("    listed = np.zeros(TOTAL, np.bool_)")
-            keep = ["if not (0 <= site < TOTAL and listed[site]):",
-                    "    if 0 <= site < TOTAL:", "        listed[site] = True",
+            start.append("    listed = np.zeros(MARKS, np.bool_)")
+            keep = ["if not (0 <= site < MARKS and listed[site]):",
+                    "    if 0 <= site < MARKS:", "        listed[site] = True",
                     *("    " + x for x in keep)]
         if less is not None:
             # the sites left out, marked (a site past the last: in the list `past`)
-            start += ["    dropped = np.zeros(TOTAL, np.bool_)",
+            start += ["    dropped = np.zeros(MARKS, np.bool_)",
                       "    past = np.empty(0, np.int64)"]
-            keep = ["if not (site < TOTAL and dropped[site] or site >= TOTAL and "
+            keep = ["if not (site < MARKS and dropped[site] or site >= MARKS and "
                     "(past == site).any()):", *("    " + x for x in keep)]
-            less = (less, ["if 0 <= site < TOTAL:", "    dropped[site] = True",
-                           "elif site >= TOTAL:",
+            less = (less, ["if 0 <= site < MARKS:", "    dropped[site] = True",
+                           "elif site >= MARKS:",
                            "    past = np.append(past, np.int64(site))"])
         return self._loop_kernel(region, start, keep, "buf[:n]", less)
 
@@ -1381,7 +1384,13 @@ GAME_REFUSALS = (
     ("(automove)", lambda g: getattr(g, "automove", None) is not None),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
-    ("pieces on several site types of the board", lambda g: getattr(g, "layers", None)),
+    # The kernels keep the board's layers of other site types after the containers, as the
+    # reference's store (`Game.layers`), each site holding one piece: not as stacks, counts
+    # or piece indices.
+    ("pieces on several site types of the board, in a stacking game",
+     lambda g: getattr(g, "layers", None) and g.stacking),
+    ("pieces on several site types of the board, in a game that keeps their indices",
+     lambda g: getattr(g, "layers", None) and g.who_is_index),
 )
 # Refused while generating (see `generate`).
 
@@ -1584,6 +1593,11 @@ def _generate(game, s0, src: Source) -> str:
         raise Unsupported(None, "a piece removed in a game with large pieces")
     if game.large_pieces and game.stacking:
         raise Unsupported(None, "large pieces in a stacking game")
+    if game.layers and (src.piece_states or src.die_states):
+        # the states are kept for every container's sites (TOTAL), not the layers after
+        # them; the layers' add (`LAYER_WRITES`) keeps none
+        raise Unsupported(None, "pieces on several site types of the board, with piece "
+                                "states or dice")
     fixed = _fixed_start(game, s0)
     init_who, init_what, init_count, depth = _initial_sites(game, fixed)
     n_trk, trk_init = _on_track(src, game, s0)
@@ -1592,15 +1606,19 @@ def _generate(game, s0, src: Source) -> str:
         level_keys=[random.Random(-1 - i).getrandbits(62) * 2 + 1
                     for i in range(game.total_sites * depth)],
         stack_writes=(STACK_WRITES + ("\n" + STACK_WRITES_ST if src.piece_states else ""))
-        if game.stacking else INDEX_WRITES if game.who_is_index else "",
+        if game.stacking else INDEX_WRITES if game.who_is_index
+        else LAYER_WRITES.format(hand_to=game.total_sites) if game.layers else "",
         tables="\n".join(src.table_lines),
         n_elements=game.board.num_elements(),
         step_start=step_start, step_to=step_to,
-        site_keys=[random.Random(s).getrandbits(62) * 2 + 1 for s in range(game.total_sites)],
+        site_keys=[random.Random(s).getrandbits(62) * 2 + 1 for s in range(game.store_sites)],
         helpers="\n\n".join(src.helpers),
         n_players=n,
         n_sites=n_sites,
         total=game.total_sites,
+        store=game.store_sites,
+        marks=max([game.total_sites] + [len(game.board.planar.elements(t))
+                                         for t in ("Vertex", "Edge", "Cell")]),
         hand_from=n_sites,
         max_turns=game.max_turns,
         max_moves=game.max_moves,
@@ -1659,6 +1677,7 @@ def _generate(game, s0, src: Source) -> str:
         consequents="\n".join(consequents) or "    pass",
         pass_gens=tuple(pass_gens) + (-1,),
         gen_kinds=[k if isinstance(k, tuple) else (k,) for k in src.generator_kinds],
+        gen_types=[src.generator_types.get(g) for g in range(len(src.generator_kinds))],
         gen_levels=src.generator_levels, gen_tagged=src.generator_tagged, tagged=TAGGED,
         context=context(),
         # The decisions' history is read only by the all-pass draw.
@@ -1967,6 +1986,27 @@ INDEX_WRITES = ("from ludeme.engine.compiled.rt import (index_add as site_add, "
                 "index_move_counted as site_move_counted)")
 
 
+# A board whose layers of other site types follow the containers (`Game.layers`): a piece
+# added there is one piece a site, as on the board; only the hands before them (and, in a
+# game that counts, the board) gather counts (`rt.site_add_in`, ...).
+LAYER_WRITES = """from ludeme.engine.compiled.rt import site_add_in, site_move_in, site_move_counted_in
+
+
+@njit(cache=True)
+def site_add(who, what, count, hand_from, site, w, owner, k):
+    site_add_in(who, what, count, hand_from, {hand_to}, site, w, owner, k)
+
+
+@njit(cache=True)
+def site_move(who, what, count, hand_from, frm, to):
+    site_move_in(who, what, count, hand_from, {hand_to}, frm, to)
+
+
+@njit(cache=True)
+def site_move_counted(who, what, count, count_from, owner_of, frm, to):
+    site_move_counted_in(who, what, count, count_from, {hand_to}, owner_of, frm, to)"""
+
+
 def _refuse_index_writes(src, *blocks) -> None:
     """Where Ludii stores a piece's index as its owner, every write goes through
     `INDEX_WRITES`: refuse a compiled form that writes a site itself, moves several pieces
@@ -2148,7 +2188,8 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 site_clear, site_move, site_move_counted, site_move_n,
                                 stack_at, stack_move_stack, stack_pieces, stack_pieces_of,
                                 stack_insert, stack_take, stack_move_level, stack_holds,
-                                stack_level_of, not_board_site, stack_state_at,
+                                stack_level_of, not_board_site, layer_place, layer_at, layer_test,
+                                stack_state_at,
                                 stack_move_level_st, stack_take_st, stack_insert_st,
                                 stack_move_stack_st, stack_set_state_st, stack_insert_n,
                                 stack_set_value_st, stack_value_at,
@@ -2229,13 +2270,20 @@ SC_SIZE = GRPM + N_GRP
 N_SITES = {n_sites}
 N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardCoverageFull)
 TOTAL = {total}
+# The sites the kernels keep: every container's (TOTAL), then the board's layers of other
+# site types the game puts pieces on (`Game.layers`), as the reference's store.
+STORE = {store}
+# The marks a helper kernel keeps of the sites it lists (`Source.listed_by_loop`): over
+# every container's site and every element of each site type (a region of another site
+# type than the board's lists its elements by their own indices).
+MARKS = {marks}
 # A stacking game's levels (see ludeme.engine.compiled.rt, "sites (StackSites)"): DEPTH
 # levels per site after the TOTAL top-level views of `who` and `what`, the heights after
 # those of `count`.
 STACKING = {stacking}
 DEPTH = {depth}
-WHO_SIZE = TOTAL * (1 + DEPTH)
-COUNT_SIZE = TOTAL * (2 if STACKING else 1) + JOURNAL_TAIL
+WHO_SIZE = STORE * (1 + DEPTH)
+COUNT_SIZE = STORE * (2 if STACKING else 1) + JOURNAL_TAIL
 JN = COUNT_SIZE - 1        # count[JN]: the writes in the journal, count[JN - 1 - i] their sites
 # Whether every write of the sites is journaled (`_journaled`): each state's figures then
 # follow from the last state's and the sites written, else every site is read.
@@ -2258,6 +2306,9 @@ STATE_KEYS = np.array({state_keys!r}, dtype=np.int64)   # as SITE_KEYS, for the 
 INIT_PHASE = np.array({init_phase!r}, dtype=np.int64)
 PASS_GENS = {pass_gens!r}
 GEN_KINDS = {gen_kinds!r}
+# gen id -> the site types (from, to) of its moves where they are a layer's of another type
+# than the board's (`Game.layers`: Ludii's Move fromType, toType), else None
+GEN_TYPES = {gen_types!r}
 GEN_LEVELS = {gen_levels!r}
 GEN_TAGGED = {gen_tagged!r}
 TAGGED = {tagged}
@@ -2627,7 +2678,7 @@ def walk_sites(who, what, count, sc, covered):
             covered[s] = True
             newly += 1
         pieces += count[TOTAL + s] if STACKING else count[s]
-    for s in range(TOTAL):
+    for s in range(STORE):
         h += site_word(who[s], what[s], count[s]) * SITE_KEYS[s]
     if STACKING:        # every level of every stack
         for s in range(TOTAL):

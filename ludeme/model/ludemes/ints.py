@@ -8,7 +8,7 @@ import numpy as np
 CONCEPTS_REVIEWED = True
 
 from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, context_variable as _var, ludeme, \
-    layer_of, layer_site, other_layer_end
+    layer_bounds, layer_of, layer_site, other_layer_end
 from ludeme.engine.compiled.emit import Unsupported, emits, reads_params_only_from
 from ..roles import DYNAMIC_WORDS
 
@@ -845,6 +845,17 @@ def _between(src, lud):
 def _who_what(src, lud):
     at = src.int_expr(lud.at)
     arr = "who" if type(lud) is Who else "what"
+    if lud.type not in (None, src.env.board.site_type):
+        # another site type than the board's, as `_read_at`: on a layer the game puts
+        # pieces on, the element's place (`layer_bounds`); else its indices on the board
+        # read nothing, a hand's site the same whatever the type
+        if lud.level is not None:
+            raise Unsupported(lud, f"of {lud.type} sites with level:")
+        bounds = layer_bounds(src.env, lud.type)
+        if bounds is not None:
+            return f"layer_at({arr}, {at}, {', '.join(map(str, bounds))})"
+        first = other_layer_end(src.env, lud.type, lud)
+        return f"({arr}[{at}] if {first} <= {at} < TOTAL else 0)"
     if lud.level is not None:       # a stacking game's (`_read_at`)
         return f"stack_at({arr}, count, {at}, {src.int_expr(lud.level)})"
     return f"({arr}[{at}] if {at} >= 0 else 0)"

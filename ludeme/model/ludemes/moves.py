@@ -12,7 +12,8 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_COVER, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
-from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, layer_of, layer_site, lazy_moves, ludeme
+from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, layer_bounds, layer_of, layer_site, lazy_moves, ludeme
+from ludeme.engine.compiled.unsupported import RUN_REFUSAL
 from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_GIVEN, LV_NONE, LV_PAIR,
                                          LV_SUB, LV_TOP, Unsupported, effect_as_consequent, emit,
                                          emits, lookup, part_of,
@@ -1507,10 +1508,21 @@ def _add_moves(src, lud, out, ind):
         # the move's extra
         listed, placed_kind, owner = "ak_", "x", "OWNER[x]"
     effect: list[str] = []
+    seq, conds, place = _to_sites(src, to, layered=True)
+    if place != "to":
+        # (to <type> ...) of a layer of the board the game puts pieces on: the move goes to
+        # the element's index (its destination's type the layer's), the piece to its place
+        if to.apply is not None or to.level is not None or lud.stack or src.game.hidden_info \
+                or src.game.large_pieces:
+            raise Unsupported(lud, f"to {to.type} sites, a layer of the board the game puts "
+                                   "pieces on, with an effect, a level, stack: or hidden or "
+                                   "large pieces")
+        effect.append(f"apl_ = {place}")
+        place = "apl_"
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     # stack:True pushes the piece as any add does in a stacking game (StackSites.add)
-    add, code, levels = src.site_add("to", placed_kind, owner, "1"), A_ADD, LV_ADD
+    add, code, levels = src.site_add(place, placed_kind, owner, "1"), A_ADD, LV_ADD
     if lud.stack:
         code = A_ADD_LEVEL
     if to.level is not None:
@@ -1518,7 +1530,8 @@ def _add_moves(src, lud, out, ind):
         # in the move's extra slot and reported), whatever stack: says
         add, code, levels = _inserted(src, lud, kind, owner, "x"), A_ADD_LEVEL, LV_AT
     g = src.new_generator(effect + placed(src, lud, [add]), lud=lud, kind=code, levels=levels)
-    seq, conds = _to_sites(src, to)
+    if place != "to":
+        src.generator_types[g] = (to.type, to.type)
     inner = ind + "            "
     if src.game.large_pieces:
         if listed != kind:
@@ -1686,6 +1699,9 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
     and owner added there, the origin's left as it was (Ludii's ActionCopy). `occupied`:
     the test of an origin (`frm`) that gives moves."""
     fr, to = lud.from_, lud.to
+    if layer_of(src.env, fr.type) is not None or layer_of(src.env, to.type) is not None:
+        _layered_from_to_moves(src, lud, out, ind, occupied)
+        return
     effect = []
     if lud.copy:
         if lud.stack or lud.count is not None:
@@ -1761,6 +1777,41 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
         _move_large_lines(src, lud, t_seq, conds, out, ind + "        ")
         out.append(f"{ind}        else:")
         out.extend("    " + x for x in small)
+    out.append(f"{ind}frm, to = sf, st")
+
+
+def _layered_from_to_moves(src, lud, out, ind, occupied: str) -> None:
+    """`(move (from <type> ...) (to <type> ...))` whose origin or destination is on a layer
+    of the board the game puts pieces on (`Game.layers`), as `MoveFromTo.compile` makes it:
+    the move goes between the sites' own indices, the decision says their types (the
+    generator's, `Source.generator_types`), the piece between their places
+    (`typed_place`). One piece, without an effect of the destination."""
+    fr, to = lud.from_, lud.to
+    if lud.copy or lud.count is not None or lud.stack or fr.level is not None \
+            or to.level is not None or to.apply is not None or src.game.large_pieces \
+            or src.game.hidden_info or occupied != "what[frm] > 0":
+        raise Unsupported(lud, "on a layer of the board the game puts pieces on, with copy:, "
+                               "count:, stack:, a level, an effect of the destination, or "
+                               "large or hidden pieces")
+    f_typed, f_place = typed_place(src, fr, "frm")
+    t_seq, conds, t_place = _to_sites(src, to, layered=True)
+    effect = [f"mpf_ = {f_place}", f"mpt_ = {t_place}", src.site_move("mpf_", "mpt_")]
+    g = src.new_generator(effect, lud=lud, kind=A_MOVE, levels=LV_NONE)
+    board = src.env.board.site_type
+    src.generator_types[g] = (fr.type or board, to.type or board)
+    f_seq, f_flt = ("(frm,)", None) if fr.site is None else _sites_of(src, fr.site)
+    # the origin holds a piece at its place; a site of the board's type is one of the
+    # containers' (none past them)
+    f_ok = (f"frm >= 0{f_typed} and what[{f_place}] > 0" if f_place != "frm"
+            else f"0 <= frm < TOTAL and what[frm] > 0{f_typed}")
+    f_ok += f" and {f_flt('frm')}" if f_flt else ""
+    if fr.if_ is not None:      # read with (from) on the site and (to) as it was
+        f_ok += f" and {src.bool_expr(fr.if_)}"
+    t_ok = "to >= 0" if t_place != "to" else "0 <= to < TOTAL"
+    out += [f"{ind}sf, st = frm, to", f"{ind}for ff in {f_seq}:", f"{ind}    frm = ff",
+            f"{ind}    if {f_ok}:", f"{ind}        for to in {t_seq}:",
+            f"{ind}            if {t_ok}{conds}:"]
+    src.push(out, ind + "                ", "frm", "to", g, "-1")
     out.append(f"{ind}frm, to = sf, st")
 
 
@@ -1908,22 +1959,41 @@ def _from_to_one_move(src, lud):
     return f"(0 <= {f} < TOTAL and what[{f}] > 0 and 0 <= {t} < TOTAL)"
 
 
-def _to_sites(src, to) -> tuple[str, str]:
-    """A `(to ...)`'s sites to iterate as `to`, and " and <its tests>" (or "")."""
+def _to_sites(src, to, layered: bool = False) -> tuple:
+    """A `(to ...)`'s sites to iterate as `to`, and " and <its tests>" (or ""); `layered`
+    (a caller that writes the destination at its place: `typed_place`), its place too."""
     seq, flt = ("(to,)", None) if to.site is None else _sites_of(src, to.site)
     cond = src.bool_expr(to.if_) if to.if_ is not None else None
     conds = " and ".join(c for c in (flt and flt("to"), cond) if c)
-    return seq, typed_site(src, to, "to") + (f" and {conds}" if conds else "")
+    typed, place = typed_place(src, to, "to") if layered else (typed_site(src, to, "to"), "to")
+    tests = typed + (f" and {conds}" if conds else "")
+    return (seq, tests, place) if layered else (seq, tests)
 
 
 def typed_site(src, spec, var: str) -> str:
     """" and <test>" for a (from ...) or (to ...) naming a site type other than the board's
     (its sites are hands' cells, whatever the type: `typed_sites`): the kernel fails on a
-    board site as the reference does; "" for the board's own type. (A game that puts
-    pieces on a layer of another type has no compiled form.)"""
+    board site as the reference does; "" for the board's own type. A layer of the board the
+    game puts pieces on is refused: its sites are read at their own places (`typed_place`)."""
     if spec is None or spec.type in (None, src.env.board.site_type):
         return ""
+    if layer_of(src.env, spec.type) is not None:
+        raise Unsupported(spec, f"of {spec.type} sites, a layer of the board the game puts "
+                                "pieces on")
     return f" and not_board_site({var}, {src.env.num_board_sites})"
+
+
+def typed_place(src, spec, var: str) -> tuple[str, str]:
+    """(" and <test>", the site's place in the kernels' sites) for a (from ...) or (to ...)
+    whose site `var` holds as its type numbers it: the board's own type, or another's
+    (`typed_site`), at the site itself; a layer of the board the game puts pieces on
+    (`layer_of`), at the layer's place (as `layer_site`: a cell numbered as a hand's site
+    is the hand's; off the layer, none: the test fails)."""
+    bounds = layer_bounds(src.env, spec.type) if spec is not None else None
+    if bounds is None:
+        return typed_site(src, spec, var), var
+    place = f"layer_place({var}, {', '.join(map(str, bounds))})"
+    return f" and {place} >= 0", place
 
 
 def _sites_of(src, site_lud):
@@ -2155,14 +2225,19 @@ def _remove_effect(src, eff, body):
     piece are listed first (in the reference's order, a site listed twice kept twice), then
     each loses its piece: the reference lists them all before the first goes. A type other
     than the board's names hands' cells (`typed_sites`): a board site fails, as in the
-    reference; a layer of the board the game puts pieces on is refused."""
+    reference; on a layer of the board the game puts pieces on, each site read at its
+    place (`typed_place`)."""
     clear = src.site_clear("rs")
     typed = ""
+    place = None        # of a layer: the place of a site of its type (`rw`) in the sites
     if eff.type not in (None, src.env.board.site_type):
         if layer_site(src.env, eff.type) is not None:
-            raise Unsupported(eff, f"of {eff.type} sites, a layer of the board the game puts "
-                                   "pieces on")
-        typed = f"not_board_site(rs, {src.env.num_board_sites}) and "
+            if eff.level is not None or eff.at == "EndOfTurn":
+                raise Unsupported(eff, f"of {eff.type} sites, a layer of the board the game "
+                                       "puts pieces on, with level: or at:EndOfTurn")
+            place = typed_place(src, eff, "rw")[1]
+        else:
+            typed = f"not_board_site(rs, {src.env.num_board_sites}) and "
     if eff.level is not None:
         # the piece at the level (read once, below 0 the bottom) goes, each time; the top
         # level is no level, the top piece goes each time (Ludii's Remove,
@@ -2182,7 +2257,10 @@ def _remove_effect(src, eff, body):
     else:
         removal = [clear]
     if isinstance(eff.where, IntFn):
-        body.append(f"rs = {src.int_expr(eff.where)}")
+        if place is not None:
+            body += [f"rw = {src.int_expr(eff.where)}", f"rs = {place}"]
+        else:
+            body.append(f"rs = {src.int_expr(eff.where)}")
         body.append(f"if {typed}rs >= 0 and what[rs] > 0:")
         if eff.count is not None:
             body.append(f"    rn = max(1, {src.int_expr(eff.count)})")
@@ -2190,8 +2268,15 @@ def _remove_effect(src, eff, body):
             body.append("    rlx = -1 if count[TOTAL + rs] == rlv + 1 else rlv")
     else:
         seq, flt = src.region_sites(eff.where)
-        ok = f" and {flt('rs')}" if flt else ""
-        listing = [f"for rs in {seq}:", f"    if {typed}0 <= rs < TOTAL{ok} and what[rs] > 0:"]
+        if place is not None:
+            # the sites of the layer's type (`rw`), each listed at its place
+            ok = f" and {flt('rw')}" if flt else ""
+            listing = [f"for rw in {seq}:", f"    rs = {place}",
+                       f"    if rs >= 0{ok} and what[rs] > 0:"]
+        else:
+            ok = f" and {flt('rs')}" if flt else ""
+            listing = [f"for rs in {seq}:",
+                       f"    if {typed}0 <= rs < TOTAL{ok} and what[rs] > 0:"]
         body += ["nrs = 0", *listing, "        nrs += 1", "rbuf = np.empty(nrs, np.int64)",
                  "nrs = 0", *listing, "        rbuf[nrs] = rs", "        nrs += 1"]
         if eff.count is not None:
@@ -2722,7 +2807,9 @@ def _for_each_piece_consequent(src, lud, lines, ind):
     allowed = src.table([w > 0 and _named(comps[w].name, names) for w in range(len(comps))],
                         "bool_")
     k = next(_AFTER_NAMES)
-    loop = [f"fps{k} = frm",
+    loop: list[str] = []
+    _layer_pieces_refused(src, lud, loop, "")
+    loop += [f"fps{k} = frm",
             f"for frm in range({src.env.num_board_sites}):",
             "    wf, wo = what[frm], who[frm]",
             "    if wf == 0 or not (OWNER[wf] == mover or (OWNER[wf] == 0 and wo == mover)):",
@@ -2788,10 +2875,26 @@ def _actions_as_theirs(src, lud, first):
         effect[prefix:prefix] = swap
 
 
+def _layer_pieces_refused(src, lud, out, ind, owner: str = "mover") -> None:
+    """In a game that puts pieces on layers of the board of other site types (`Game.layers`),
+    the lines that refuse at run time (`RUN_REFUSAL`) a (forEach Piece) that would find one
+    of the player's pieces there: the reference walks the layers too, and gives such a
+    piece the moves of its kind read from its element's index, which the kernels' loop
+    over the board's sites does not follow."""
+    if not src.game.layers or lud.container is not None:
+        return
+    out += [f"{ind}for lps_ in range(TOTAL, STORE):",
+            f"{ind}    if what[lps_] != 0 and (OWNER[what[lps_]] == {owner} or "
+            f"(OWNER[what[lps_]] == 0 and who[lps_] == {owner})):",
+            f"{ind}        raise ValueError('{RUN_REFUSAL}(forEach Piece) of a piece on a "
+            "layer of the board of another site type')"]
+
+
 def _each_piece(src, lud, out, ind, owner: str = "mover"):
     comps = src.game.components
     names = set(lud.names or ())
     n = src.env.num_board_sites
+    _layer_pieces_refused(src, lud, out, ind, owner)
     if lud.container is None:
         out.append(f"{ind}for frm in range({n}):")
     else:

@@ -1837,7 +1837,12 @@ def _empty_loop(src, lud, out, ind, body):
 
 def _empty_test(src, lud, site: str) -> str:
     """A site of the span is empty: no piece, and on the board (no container named) in a
-    game with large pieces, no large piece covering it (as `SitesEmpty.compile`)."""
+    game with large pieces, no large piece covering it (as `SitesEmpty.compile`). Of
+    another site type than the board's, an element of its layer (`_empty_other_type`)."""
+    other = _empty_other_type(src, lud)
+    if other is not None:
+        base_ = other[0]
+        return "True" if base_ is None else f"what[{base_} + {site}] == 0"
     if src.game.large_pieces and lud.container is None:
         return f"(what[{site}] == 0 and sc[COV + {site}] == 0)"
     return f"what[{site}] == 0"
@@ -1846,8 +1851,11 @@ def _empty_test(src, lud, site: str) -> str:
 def _empty_span(src, lud) -> tuple[str, str]:
     """The sites `(sites Empty)` looks at, as expressions of the first and the one past the
     last: the board's, or those of the container named or numbered (`_container_sites`;
-    none past the last)."""
-    _board_sites_static(src, lud)
+    none past the last); of another site type than the board's, the indices of its
+    elements (`_empty_other_type`)."""
+    other = _empty_other_type(src, lud)
+    if other is not None:
+        return "0", str(other[1])
     if lud.container is None:
         return "0", str(src.env.num_board_sites)
     ranges = _container_ranges(src.env)
@@ -1860,9 +1868,31 @@ def _empty_span(src, lud) -> tuple[str, str]:
             f"({src.table([r.stop for r in ranges])}[{cid}] if {ok} else 0)")
 
 
+def _empty_other_type(src, lud) -> tuple | None:
+    """`(sites Empty <type>)` of another site type than the board's, as `SitesEmpty.compile`
+    reads it: (the kernels' place of its element 0, its number of elements) for a layer of
+    the board the game puts pieces on (`layer_of`), each element empty where its place is;
+    (None, its number of elements) for a layer that stays empty, every element empty. None
+    for the board's own type."""
+    if lud.type in (None, src.env.board.site_type):
+        return None
+    if lud.container is not None:
+        raise Unsupported(lud, f"of the type {lud.type} in a container")
+    return layer_of(src.env, lud.type) or (None, other_layer_size(src.env, lud.type))
+
+
 def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
     """((the first site to look at, the site past the last), a test of a site's variable)
-    for `(sites Occupied)`."""
+    for `(sites Occupied)`; `on:` a layer of the board the game puts pieces on
+    (`layer_of`), the indices of its elements, each read at its place (as
+    `SitesOccupied._on_layer`)."""
+    layer = None
+    if lud.on not in (None, src.env.board.site_type):
+        layer = layer_of(src.env, lud.on)
+        if layer is None:
+            raise Unsupported(lud, f"on:{lud.on}, a site type the game puts no pieces on")
+        if lud.container is not None or lud.top is not None:
+            raise Unsupported(lud, f"on:{lud.on} with container: or top:")
     in_hand = isinstance(lud.container, str) and "Hand" in lud.container
     by_index = isinstance(lud.container, IntFn)
     if lud.container not in (None, "Board", 0) and not in_hand and not by_index:
@@ -1917,6 +1947,9 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         cid = src.int_expr(lud.container)
         inside = f"0 <= {cid} < {len(ranges)}"
         span = (f"({first}[{cid}] if {inside} else 0)", f"({past}[{cid}] if {inside} else 0)")
+    elif layer is not None:
+        base_, size = layer
+        return (0, size), lambda v: test.format(s=f"{base_} + {v}")
     else:
         span = (0, env.num_board_sites if board_only else "TOTAL")
     return span, lambda v: test.format(s=v)
@@ -1964,7 +1997,7 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     return f"({test} and ({kind} or {below}))"
 
 
-_OCCUPIED_REFUSES = ("type", "on")
+_OCCUPIED_REFUSES = ("type",)
 
 
 @emits(SitesOccupied, kind="for_region", refuses=_OCCUPIED_REFUSES)
