@@ -93,6 +93,48 @@ VEIL_GAME = """
           (if (no Moves Next) (result Mover Loss))})))
 """
 
+# Tokens on the cells of a board of points step on the cells ((move Step (from Cell) ...):
+# the cells' own steps, from a (forEach Piece) that walks the layer of cells after the
+# board); the enemies diagonally beside the cell reached ((sites Around Cell ...)) are
+# taken, each removal's consequent ((moveAgain) while cell 4 is held) applied as it goes
+# ((forEach Site ...) whose moves have consequents of their own); no token left loses
+# ((count Pieces Cell ...)).
+CROSSINGS_GAME = """
+(game "Crossings" (players 2)
+  (equipment {(board (square 4) use:Vertex)
+    (piece "Token" Each
+      (move Step (from Cell) Orthogonal (to Cell if:(is Empty Cell (to)))
+        (then (forEach Site (sites Around Cell (last To) Diagonal)
+                (if (is Enemy (who Cell at:(site)))
+                  (remove Cell (site) (then (if (is Occupied Cell 4) (moveAgain)))))))))})
+  (rules
+    (start {(place "Token1" Cell (sites {0 1 3})) (place "Token2" Cell (sites {5 7 8}))})
+    (play (forEach Piece))
+    (end {(if (= 0 (count Pieces Cell Next)) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+# Discs on cells (and one on a point each) move with the moves given to a (forEach Piece
+# on:Cell ...): a step on the cells, or a move to a diagonal cell holding an enemy
+# ((sites Around Cell ... NotEmpty Diagonal)), which its destination's effect takes first
+# ((apply (remove Cell (to)))); a disc of P1 on cell 6 wins ((count Pieces Cell P1 in:...)).
+DRIFT_GAME = """
+(game "Drift" (players 2)
+  (equipment {(board (square 4) use:Vertex) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" Cell (sites {0 1})) (place "Disc2" Cell (sites {7 8}))
+            (place "Disc1" 0) (place "Disc2" 15)})
+    (play (forEach Piece on:Cell
+            (or (move Step (from Cell) Orthogonal (to Cell if:(is Empty Cell (to))))
+                (move (from Cell)
+                      (to Cell (sites Around Cell (from) NotEmpty Diagonal)
+                          if:(is Enemy (who Cell at:(to)))
+                          (apply (remove Cell (to))))))))
+    (end {(if (= 0 (count Pieces Cell Next)) (result Mover Win))
+          (if (< 0 (count Pieces Cell P1 in:(sites {6}))) (result P1 Win))
+          (if (>= (count Moves) 30) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     (CAPTIVES_GAME, (1, 4), lambda df: df["piece_number_max_decrease"].lt(0).any()
@@ -103,8 +145,13 @@ VEIL_GAME = """
     (TOKENS_GAME, (1, 4), lambda df: (df["actions"] > df["moves"]).any()
      and df["winner"].isin([1, 2]).any()),
     (VEIL_GAME, (1, 4), lambda df: {1, 2} <= set(df["winner"]) and (df["moves"] <= 8).all()),
+    (CROSSINGS_GAME, (1, 4), lambda df: (df["moves"] > df["turns"]).any()
+     and {1, 2} <= set(df["winner"])),
+    (DRIFT_GAME, (1, 4), lambda df: (df["actions"] > df["moves"]).any()
+     and {1, 2} <= set(df["winner"])),
 ], ids=["add-to-a-hand-cell-of-a-layered-board", "add-to-a-layer-of-cells",
-        "move-add-and-claim-on-two-layers", "move-and-remove-on-a-layer", "sites-hidden"])
+        "move-add-and-claim-on-two-layers", "move-and-remove-on-a-layer", "sites-hidden",
+        "step-on-a-layer-with-removals-going-on", "moves-given-on-a-layer"])
 def test_layered_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _rows_agree(text, seeds, played, tmp_path)
 
@@ -124,3 +171,18 @@ def test_layered_compiled_forms_give_the_reference_rows(text, seeds, played, tmp
 ])
 def test_layered_forms_refused(old, new, why, tmp_path):
     _refused_with(TOKENS_GAME if "remove" in new else SHADOWS_GAME, old, new, why, tmp_path)
+
+
+def test_a_piece_on_a_layer_without_moves_of_its_type_is_refused_in_play(tmp_path):
+    """A (forEach Piece) finding a piece on a layer whose kind's moves are the board's: the
+    kernels refuse the position at run time, as the reference's refusals read."""
+    from ludeme.api import load, new_state
+    from ludeme.errors import LudemeError
+    path = tmp_path / "g.lud"
+    path.write_text(DRIFT_GAME.replace(
+        '(piece "Disc" Each)', '(piece "Disc" Each (move Step Orthogonal (to if:(is Empty (to)))))')
+        .replace("(play (forEach Piece on:Cell", "(play (or (forEach Piece) (forEach Piece on:Cell")
+        .replace("(apply (remove Cell (to))))))))", "(apply (remove Cell (to)))))))))"))
+    state = new_state(load(path), 0, backend="compiled")
+    with pytest.raises(LudemeError, match="forEach Piece.*of a piece on a layer"):
+        state.legal_moves()

@@ -100,6 +100,8 @@ class CompiledGame:
                     raise
                 import numpy as np
                 self.buffers = [np.empty(2 * len(buf[0]), np.int64) for _ in range(4)]
+            except ValueError as e:
+                _run_refusal(e)
         if k == 0:
             return LegalMoves([_PASS])
         specs, out = self._specs, []
@@ -189,6 +191,15 @@ class CompiledGame:
 
 
 _PASS = (-1, -1, -1, -1, True, frozenset(), None)      # the forced pass's spec
+
+
+def _run_refusal(e: ValueError):
+    """A kernel's ValueError: a position refused at run time (`RUN_REFUSAL`) raised as the
+    reference's refusal (a `LudemeError`, "... is not supported yet"), not a crash."""
+    if not str(e).startswith(RUN_REFUSAL):
+        raise e
+    from ...errors import LudemeError
+    raise LudemeError(f"{str(e)[len(RUN_REFUSAL):]} is not supported yet") from e
 
 
 class CompiledMove:
@@ -319,11 +330,7 @@ class CompiledState:
                         self.phase, self.hist_mover, self.hist_pass, move.frm, move.to,
                         move.gen, move.extra)
         except ValueError as e:
-            # a position the reference refuses at run time: its refusal, not a crash
-            if not str(e).startswith(RUN_REFUSAL):
-                raise
-            from ...errors import LudemeError
-            raise LudemeError(f"{str(e)[len(RUN_REFUSAL):]} is not supported yet") from e
+            _run_refusal(e)
         self._legal = None
         self._record_draws()
         if hasattr(self.m, "force_die"):      # the faces forced hold for one decision

@@ -683,17 +683,20 @@ class Source:
                               "    total = 0", *loop, *body, "    return total", ""])
         return f"{self.helper(make)}(who, what, count, frm)"
 
-    def count_all(self, per_site: str) -> str:
-        """A sum of `per_site` (as in `count_in`) over every site of every container."""
-        return self._count_by_loop(None, per_site, True)
+    def count_all(self, per_site: str, over: str = "range(STORE)") -> str:
+        """A sum of `per_site` (as in `count_in`) over every site of every container and of
+        the board's layers of other site types (`Game.layers`), or the places `over`."""
+        return self._count_by_loop(None, per_site, True, over)
 
-    def _count_by_loop(self, region, per_site: str, distinct: bool) -> str:
+    def _count_by_loop(self, region, per_site: str, distinct: bool,
+                       over: str = "range(STORE)") -> str:
         """`count_in` over a region that reads the position: a helper kernel given the whole
-        evaluation context runs the region's own loop (each site once unless `distinct`)."""
+        evaluation context runs the region's own loop (each site once unless `distinct`);
+        without a region, over the places `over`."""
         body = [f"total += {per_site}"] if distinct else \
             ["if not counted[site]:", "    counted[site] = True", f"    total += {per_site}"]
         start = ["    total = 0", *([] if distinct else ["    counted = np.zeros(MARKS, np.bool_)"])]
-        return self._loop_kernel(region, start, body, "total")
+        return self._loop_kernel(region, start, body, "total", over=over)
 
     def listed_by_loop(self, region, once: bool = False, less=None) -> str:
         """The sites of a region that reads the position, as its own loop lists them (an
@@ -721,17 +724,17 @@ class Source:
         return self._loop_kernel(region, start, keep, "buf[:n]", less)
 
     def _loop_kernel(self, region, start: list[str], body: list[str], result: str,
-                     before=None) -> str:
+                     before=None, over: str = "range(TOTAL)") -> str:
         """A call of a helper kernel, given the whole evaluation context, that runs `body` at
-        each site of the region's own loop (of every site when `region` is None); `before`:
-        (another region, the body run at each of its sites first)."""
+        each site of the region's own loop (of the places `over` when `region` is None);
+        `before`: (another region, the body run at each of its sites first)."""
         saved, self.between = self.between, "btw"
         try:
             loop: list[str] = []
             if before is not None:
                 self.for_region(before[0], loop, "    ", before[1])
             if region is None:
-                loop += ["    for site in range(TOTAL):", *("        " + x for x in body)]
+                loop += [f"    for site in {over}:", *("        " + x for x in body)]
             else:
                 for part in (region if isinstance(region, list) else [region]):
                     self.for_region(part, loop, "    ", body)

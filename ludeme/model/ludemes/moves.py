@@ -1785,17 +1785,19 @@ def _layered_from_to_moves(src, lud, out, ind, occupied: str) -> None:
     of the board the game puts pieces on (`Game.layers`), as `MoveFromTo.compile` makes it:
     the move goes between the sites' own indices, the decision says their types (the
     generator's, `Source.generator_types`), the piece between their places
-    (`typed_place`). One piece, without an effect of the destination."""
+    (`typed_place`), after the destination's effect. One piece."""
     fr, to = lud.from_, lud.to
     if lud.copy or lud.count is not None or lud.stack or fr.level is not None \
-            or to.level is not None or to.apply is not None or src.game.large_pieces \
+            or to.level is not None or src.game.large_pieces \
             or src.game.hidden_info or occupied != "what[frm] > 0":
         raise Unsupported(lud, "on a layer of the board the game puts pieces on, with copy:, "
-                               "count:, stack:, a level, an effect of the destination, or "
-                               "large or hidden pieces")
+                               "count:, stack:, a level, or large or hidden pieces")
     f_typed, f_place = typed_place(src, fr, "frm")
     t_seq, conds, t_place = _to_sites(src, to, layered=True)
-    effect = [f"mpf_ = {f_place}", f"mpt_ = {t_place}", src.site_move("mpf_", "mpt_")]
+    effect: list[str] = []
+    if to.apply is not None:        # the destination's effect first, read with its indices
+        _apply_lines(src, to.apply, effect)
+    effect += [f"mpf_ = {f_place}", f"mpt_ = {t_place}", src.site_move("mpf_", "mpt_")]
     g = src.new_generator(effect, lud=lud, kind=A_MOVE, levels=LV_NONE)
     board = src.env.board.site_type
     src.generator_types[g] = (fr.type or board, to.type or board)
@@ -2017,7 +2019,8 @@ def _moving(src, lud, levels: int) -> tuple[str, int, int]:
 def _step_moves(src, lud, out, ind):
     from .ints import Level
     if lud.from_ is not None and lud.from_.type not in (None, src.env.board.site_type):
-        raise Unsupported(lud, "on another site type than the board's")
+        _layered_step_moves(src, lud, out, ind)
+        return
     if type(lud.dirn).__name__ == "DirectionsBetween":
         _step_between_moves(src, lud, out, ind)
         return
@@ -2084,6 +2087,53 @@ def _step_moves(src, lud, out, ind):
     out.append(f"{ind}        to = {ttab}[sbr, w, frm, j]")
     out.append(f"{ind}        if {cond}:")
     src.push(out, ind + "            ", "frm", "to", g, x)
+    if given is not None:
+        out.append(f"{ind}frm = {kept}")
+
+
+def _layered_step_moves(src, lud, out, ind):
+    """`(move Step (from <type> ...) ...)` on a layer of the board the game puts pieces on
+    (`Game.layers`), as `MoveStep.compile` makes it: the steps of that type's own tables from
+    `(from)` (an element's index), the piece moved between the elements' places
+    (`typed_place`), the decision of that type (`Source.generator_types`). No level, stack,
+    effect of the destination, nor directions that read the position."""
+    fr, to = lud.from_, lud.to
+    t = fr.type
+    if layer_of(src.env, t) is None:
+        raise Unsupported(lud, f"on {t} sites, a layer the game puts no pieces on")
+    dirn = lud.dirn or "Adjacent"
+    tables = src.env.tables_of(t)
+    if fr.level is not None or lud.stack or to.apply is not None or src.game.large_pieces \
+            or src.game.hidden_info or type(dirn).__name__ == "DirectionsBetween" \
+            or not tables.is_static_direction(dirn):
+        raise Unsupported(lud, f"on {t} sites, with a level, stack:, an effect of the "
+                               "destination, large or hidden pieces, or directions read in play")
+    refuse(to, "level")       # (its type: never read by Ludii's Step)
+    import numpy as np
+    rows = [list(ts) for ts in tables.step_targets(dirn, lud)]
+    width = max((len(r) for r in rows), default=0) or 1
+    targets = np.full((max(1, len(rows)), width), -1)
+    lens = np.zeros(max(1, len(rows)), dtype=np.int64)
+    for i, r in enumerate(rows):
+        targets[i, :len(r)] = r
+        lens[i] = len(r)
+    ttab, ltab = src.table(targets), src.table(lens)
+    spec_place = typed_place(src, fr, "frm")[1]
+    effect = [f"mpf_ = {spec_place}", f"mpt_ = {typed_place(src, fr, 'to')[1]}",
+              src.site_move("mpf_", "mpt_")]
+    g = src.new_generator(effect, lud=lud, kind=A_MOVE, levels=LV_NONE)
+    src.generator_types[g] = (t, t)
+    given = src.int_expr(fr.site) if fr.site is not None else None
+    if given is not None:       # (from <site>): read before the step sets (from) to it
+        kept = f"ssf_{len(ind)}"
+        out += [f"{ind}{kept} = frm", f"{ind}frm = {given}"]
+    f_ok = f" and {src.bool_expr(fr.if_)}" if fr.if_ is not None else ""
+    cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
+    out += [f"{ind}if 0 <= frm < {len(rows)}{f_ok}:",
+            f"{ind}    for j in range({ltab}[frm]):",
+            f"{ind}        to = {ttab}[frm, j]",
+            f"{ind}        if {cond}:"]
+    src.push(out, ind + "            ", "frm", "to", g, "-1")
     if given is not None:
         out.append(f"{ind}frm = {kept}")
 
@@ -2291,7 +2341,9 @@ def _remove_effect(src, eff, body):
         then = [f"{saved} = frm, to", "frm = -1", "to = -1"]
         emit("then", src, eff.then, then)
         then.append(f"frm, to = {saved}")
-        body.extend("    " + x for x in then)
+        # applied after the removal, on the position as it is then, also inside a loop
+        # whose moves read the position before any (`_on_snapshot`)
+        body.extend("    " + x for x in [LIVE_BEGIN, *then, LIVE_END])
     else:
         body.append("    pass")
 
@@ -2604,7 +2656,7 @@ def on_position_before(lud, inner, lines: list[str], why: str) -> list[str]:
     they read; refused (`why`) where the moves have consequents of their own."""
     if not _reads(lines) & _writes(lines):
         return lines
-    if _has_then(inner):
+    if _has_then(inner, live=True):
         raise Unsupported(lud, why)
     return [SNAPSHOT] + _on_snapshot(lud, lines, why)
 
@@ -2664,9 +2716,15 @@ def _on_snapshot(lud, lines: list[str], why: str) -> list[str]:
     a write at a site read from the state."""
     from ludeme.engine.compiled.codegen import _bracketed
     out = []
+    live = 0        # inside a move's consequents read as applied (`LIVE_BEGIN`)
     for line in lines:
         body = line.lstrip()
         ind = line[:len(line) - len(body)]
+        if body in (LIVE_BEGIN, LIVE_END):
+            live += 1 if body == LIVE_BEGIN else -1
+        if live or body == LIVE_END:
+            out.append(line)
+            continue
         w = _SUBSCRIPT_WRITE.match(body)
         if body == SNAPSHOT:            # an inner copy: the same position as this one
             continue
@@ -2714,20 +2772,28 @@ def _snap(expr: str) -> str:
     return _STATE_NAME.sub(r"\1_0", expr)
 
 
-def _has_then(lud) -> bool:
+def _has_then(lud, live: bool = False) -> bool:
     """Whether a ludeme or one inside it has a (then ...) that may be applied: the moves a
     condition or a number only looks for (`(can Move ...)`, `(count Moves ...)`) are never
-    applied, their consequents aside."""
+    applied, their consequents aside. `live`: those a ludeme's form applies on the position
+    as it is after it, inside a loop that reads the position before any (`LIVE_BEGIN`), left
+    out."""
     fields = lud.__dict__.get("_fields", {})
-    if fields.get("then") is not None:
+    if fields.get("then") is not None and not (live and type(lud) is RemoveEffect):
         return True
     for v in fields.values():
         for x in (v if isinstance(v, (list, tuple)) else (v,)):
             if isinstance(x, (Bool, IntFn)):
                 continue
-            if hasattr(x, "__dict__") and "_fields" in x.__dict__ and _has_then(x):
+            if hasattr(x, "__dict__") and "_fields" in x.__dict__ and _has_then(x, live):
                 return True
     return False
+
+
+# The lines between these two are a move's consequents applied after it, on the position
+# as it is then: a loop whose moves read the position before any (`_on_snapshot`) leaves
+# them as they are.
+LIVE_BEGIN, LIVE_END = "# consequents: the position as applied", "# consequents end"
 
 
 @emits(AddScore, kind="one_move")
@@ -2778,7 +2844,7 @@ def _named(name: str, names: set) -> bool:
     return not names or name.rstrip("0123456789") in names
 
 
-@emits(ForEachPiece, kind="moves", refuses=("on",))
+@emits(ForEachPiece, kind="moves")
 def _for_each_piece_moves(src, lud, out, ind):
     """Each piece's moves, each taking the (forEach Piece ...)'s (then ...) after its own."""
     with src.enclosing_then(lud):
@@ -2807,9 +2873,10 @@ def _for_each_piece_consequent(src, lud, lines, ind):
     allowed = src.table([w > 0 and _named(comps[w].name, names) for w in range(len(comps))],
                         "bool_")
     k = next(_AFTER_NAMES)
-    loop: list[str] = []
-    _layer_pieces_refused(src, lud, loop, "")
-    loop += [f"fps{k} = frm",
+    if _piece_layers(src, lud):
+        raise Unsupported(lud, "as a consequent, in a game with pieces on layers of the board "
+                               "of other site types")
+    loop = [f"fps{k} = frm",
             f"for frm in range({src.env.num_board_sites}):",
             "    wf, wo = what[frm], who[frm]",
             "    if wf == 0 or not (OWNER[wf] == mover or (OWNER[wf] == 0 and wo == mover)):",
@@ -2875,26 +2942,100 @@ def _actions_as_theirs(src, lud, first):
         effect[prefix:prefix] = swap
 
 
-def _layer_pieces_refused(src, lud, out, ind, owner: str = "mover") -> None:
-    """In a game that puts pieces on layers of the board of other site types (`Game.layers`),
-    the lines that refuse at run time (`RUN_REFUSAL`) a (forEach Piece) that would find one
-    of the player's pieces there: the reference walks the layers too, and gives such a
-    piece the moves of its kind read from its element's index, which the kernels' loop
-    over the board's sites does not follow."""
-    if not src.game.layers or lud.container is not None:
+# A (forEach Piece ...) that finds a piece on a layer whose moves the kernels do not make
+# there (`_each_piece_on_layer`): refused at run time, as the reference's moves of it are
+# read from its element's index.
+_LAYER_PIECE_REFUSED = (f"raise ValueError('{RUN_REFUSAL}(forEach Piece) of a piece on a "
+                        "layer of the board of another site type, without a step of that "
+                        "type')")
+
+
+def _piece_layers(src, lud) -> list[tuple]:
+    """The layers of the board of other site types a (forEach Piece ...) walks after the
+    board's sites, as `ForEachPiece._places`: (type, place of element 0, elements walked)
+    of each the game puts pieces on (`Game.layers`), or of the one on: names."""
+    env = src.env
+    own = env.board.site_type
+    if lud.on in (None, own):
+        if lud.on is not None or lud.container is not None:
+            return []
+        return [(t, *layer_of(env, t)[:1], min(layer_of(env, t)[1], env.num_board_sites))
+                for t in sorted(env.layers)]
+    layer = layer_of(env, lud.on)
+    if layer is None or lud.container is not None:
+        raise Unsupported(lud, f"on:{lud.on}, a site type the game puts no pieces on, or "
+                               "with container:")
+    return [(lud.on, *layer)]
+
+
+def _each_piece_on_layer(src, lud, out, ind, owner, names, comps, layer) -> None:
+    """The moves of the player's pieces on a layer (`_piece_layers`): `(from)` the element's
+    index, the piece read at its place; a kind whose moves are a step on the layer's type
+    (`_layered_step_moves`) makes them, any other found there is refused at run time."""
+    t, base_, walked = layer
+    out += [f"{ind}for frm in range({walked}):", f"{ind}    wf, wo = what[{base_} + frm], "
+            f"who[{base_} + frm]",
+            f"{ind}    if wf == 0 or not (OWNER[wf] == {owner} or (OWNER[wf] == 0 and "
+            f"wo == {owner})):", f"{ind}        continue"]
+    if lud.moves is not None and _moves_from_layer(lud.moves, t):
+        # the moves given, each from a site of this layer's type
+        out.append(f"{ind}    if {src.table([w > 0 and _named(comps[w].name, names) for w in range(len(comps))], 'bool_')}[wf]:")
+        src.moves(lud.moves, out, ind + "        ")
+        out.append(f"{ind}        pass")
         return
-    out += [f"{ind}for lps_ in range(TOTAL, STORE):",
-            f"{ind}    if what[lps_] != 0 and (OWNER[what[lps_]] == {owner} or "
-            f"(OWNER[what[lps_]] == 0 and who[lps_] == {owner})):",
-            f"{ind}        raise ValueError('{RUN_REFUSAL}(forEach Piece) of a piece on a "
-            "layer of the board of another site type')"]
+    stepping: dict[int, list] = {}
+    if lud.moves is None:
+        for idx, piece in src.env.piece_items:
+            gen = piece.generator
+            if gen is not None and _named(comps[idx].name, names) and type(gen) is MoveStep \
+                    and gen.from_ is not None and gen.from_.type == t:
+                stepping.setdefault(id(gen), [gen]).append(idx)
+    made = set()
+    for gen, *whats in stepping.values():
+        made.update(whats)
+        out.append(f"{ind}    if {' or '.join(f'wf == {w}' for w in whats)}:")
+        src.moves(gen, out, ind + "        ")
+        out.append(f"{ind}        continue")
+    # a piece of a kind with moves elsewhere, or any with the moves given
+    moving = [w for w in range(1, len(comps)) if _named(comps[w].name, names) and w not in made
+              and (lud.moves is not None or any(
+                  idx == w and piece.generator is not None
+                  for idx, piece in src.env.piece_items))]
+    if moving:
+        out += [f"{ind}    if {src.table([w in moving for w in range(len(comps))], 'bool_')}"
+                f"[wf]:", f"{ind}        {_LAYER_PIECE_REFUSED}"]
+
+
+def _moves_from_layer(moves, t: str) -> bool:
+    """Whether moves are made from a site of the type `t` only: (or ...) of steps and moves
+    whose (from ...) names that type (their forms read it on its layer)."""
+    if isinstance(moves, _Union):
+        return moves.then is None and all(_moves_from_layer(m, t)
+                                          for m in moves.moves + (moves.more or []))
+    return type(moves) in (MoveStep, MoveFromTo) and moves.from_ is not None \
+        and moves.from_.type == t
 
 
 def _each_piece(src, lud, out, ind, owner: str = "mover"):
     comps = src.game.components
     names = set(lud.names or ())
     n = src.env.num_board_sites
-    _layer_pieces_refused(src, lud, out, ind, owner)
+    layers = _piece_layers(src, lud)
+    if layers and src.game.stacking:
+        raise Unsupported(lud, "on layers of the board, in a stacking game")
+    if lud.on in (None, src.env.board.site_type):       # else that layer alone
+        _each_board_piece(src, lud, out, ind, owner, names, comps, n)
+    if layers:
+        # after the board's sites, each layer's (`ForEachPiece._places`)
+        kept = f"fpl{len(out)}_"
+        out.append(f"{ind}{kept} = frm")
+        for layer in layers:
+            _each_piece_on_layer(src, lud, out, ind, owner, names, comps, layer)
+        out.append(f"{ind}frm = {kept}")
+
+
+def _each_board_piece(src, lud, out, ind, owner, names, comps, n):
+    """`_each_piece` on the board's sites (or those of the container given)."""
     if lud.container is None:
         out.append(f"{ind}for frm in range({n}):")
     else:
@@ -3001,7 +3142,8 @@ def _from_condition(src, lud, level: bool = False) -> str:
     reference's Step and Hop read it with (from) set). `level`: the caller reads level:."""
     if lud.from_ is None:
         return ""
-    refuse(lud.from_, "type")
+    if lud.from_.type not in (None, src.env.board.site_type):     # the board's own: as none
+        refuse(lud.from_, "type")
     if not level:
         refuse(lud.from_, "level")
     return f" and {src.bool_expr(lud.from_.if_)}" if lud.from_.if_ is not None else ""
