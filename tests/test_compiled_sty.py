@@ -135,6 +135,21 @@ DRIFT_GAME = """
           (if (>= (count Moves) 30) (result Mover Draw))})))
 """
 
+# Discs placed at random, then every site hidden from P1 ((set Hidden ...) of sites fixed
+# before play, after a start rule placing pieces at random); P1 may show one of them again.
+SHUFFLE_GAME = """
+(game "Shuffle" (players 2)
+  (equipment {(board (square 3)) (piece "Disc" Each)})
+  (rules
+    (start {(place Random {"Disc1"} count:2) (place Random {"Disc2"} count:2)
+            (set Hidden (sites Board) to:P1)})
+    (play (or (move Select (from (intersection (sites Occupied by:All) (sites Hidden to:Mover)))
+                (then (set Hidden at:(last To) False to:Mover)))
+              (move Add (to (sites Empty)))))
+    (end {(if (is Line 3) (result Mover Win))
+          (if (no Moves Next) (result Mover Draw))})))
+"""
+
 
 @pytest.mark.parametrize("text,seeds,played", [
     (CAPTIVES_GAME, (1, 4), lambda df: df["piece_number_max_decrease"].lt(0).any()
@@ -149,9 +164,12 @@ DRIFT_GAME = """
      and {1, 2} <= set(df["winner"])),
     (DRIFT_GAME, (1, 4), lambda df: (df["actions"] > df["moves"]).any()
      and {1, 2} <= set(df["winner"])),
+    (SHUFFLE_GAME, (1, 4), lambda df: (df["actions"] > df["moves"]).any()
+     and {1, 2} <= set(df["winner"])),
 ], ids=["add-to-a-hand-cell-of-a-layered-board", "add-to-a-layer-of-cells",
         "move-add-and-claim-on-two-layers", "move-and-remove-on-a-layer", "sites-hidden",
-        "step-on-a-layer-with-removals-going-on", "moves-given-on-a-layer"])
+        "step-on-a-layer-with-removals-going-on", "moves-given-on-a-layer",
+        "hidden-start-after-random-placements"])
 def test_layered_compiled_forms_give_the_reference_rows(text, seeds, played, tmp_path):
     _rows_agree(text, seeds, played, tmp_path)
 
@@ -171,6 +189,13 @@ def test_layered_compiled_forms_give_the_reference_rows(text, seeds, played, tmp
 ])
 def test_layered_forms_refused(old, new, why, tmp_path):
     _refused_with(TOKENS_GAME if "remove" in new else SHADOWS_GAME, old, new, why, tmp_path)
+
+
+def test_a_hidden_start_reading_the_position_after_random_placements_is_refused(tmp_path):
+    _refused_with(SHUFFLE_GAME, "(set Hidden (sites Board) to:P1)",
+                  "(set Hidden (sites Occupied by:P1) to:P1)",
+                  "a start rule read in the position after one placing pieces at random",
+                  tmp_path)
 
 
 def test_a_piece_on_a_layer_without_moves_of_its_type_is_refused_in_play(tmp_path):

@@ -1434,16 +1434,33 @@ def _by_phase(blocks: list[list[str]], ind: str = "    ") -> list[str]:
     return out
 
 
-def _fixed_start(game, s0):
+def _reads_no_position(src, actions) -> bool:
+    """Whether a start rule's actions read nothing of the position: a (set Hidden ...) of
+    sites and players fixed before play, to a value given (its flags, kept apart from the
+    sites, are the start position's own: `_start_hidden`)."""
+    lud = getattr(actions, "hidden_rule", None)
+    if lud is None or not (lud.value is None or isinstance(lud.value, bool)):
+        return False
+
+    def fixed(x) -> bool:       # a number written as one (its compiled form a literal)
+        return src.int_expr(x).lstrip("-").isdigit()
+    to = lud.to
+    if not (to[:1] == "P" and to[1:].isdigit() if isinstance(to, str) else fixed(to)):
+        return False
+    return fixed(lud.at) if lud.at is not None else src.is_static_region(lud.region)
+
+
+def _fixed_start(game, s0, src=None):
     """The start position the kernels copy before their start rules draw: `s0`, or in a
     game whose start places pieces at random ((place Random ...), drawn by the kernels'
     `start` lines), the position of the start moves before those draws. Refused where a
-    start move that writes the sites comes after one, or the start is read later."""
+    start move that writes the sites comes after one (hidden flags aside, set as the start
+    position's), or one reading the position, or the start is read later."""
     if not getattr(game, "places_at_random", False):
         return s0
     if game.records_start or game.track_indexed:
         raise Unsupported(None, "start rules placing pieces at random, read after the start")
-    from ludeme.engine.state import A_SET_MOVER, State
+    from ludeme.engine.state import A_SET_HIDDEN, A_SET_MOVER, State
     s = State(game, 0)
     drawn = False
     for actions in game.start:
@@ -1451,12 +1468,12 @@ def _fixed_start(game, s0):
             drawn = True
             continue
         if callable(actions):
-            if drawn:
+            if drawn and not (src is not None and _reads_no_position(src, actions)):
                 raise Unsupported(None, "a start rule read in the position after one placing "
                                         "pieces at random")
             actions = actions(s.ctx)
         for a in actions:
-            if drawn and a[0] != A_SET_MOVER:
+            if drawn and a[0] not in (A_SET_MOVER, A_SET_HIDDEN):
                 raise Unsupported(None, "a start rule after one placing pieces at random")
             s.do_action(a)
     if not drawn:
@@ -1601,7 +1618,7 @@ def _generate(game, s0, src: Source) -> str:
         # them; the layers' add (`LAYER_WRITES`) keeps none
         raise Unsupported(None, "pieces on several site types of the board, with piece "
                                 "states or dice")
-    fixed = _fixed_start(game, s0)
+    fixed = _fixed_start(game, s0, src)
     init_who, init_what, init_count, depth = _initial_sites(game, fixed)
     n_trk, trk_init = _on_track(src, game, s0)
     module = src.handed_site(LOOP.format(

@@ -68,6 +68,7 @@ def _hidden_actions(lud, env):
         who = players(c)
         return [(A_SET_HIDDEN, site, d, p, h) for d in data for site in sites if site >= 0
                 for p in who]
+    actions.hidden_rule = lud       # what it reads (`codegen._fixed_start` asks)
     return actions
 
 
