@@ -199,11 +199,14 @@ def test_a_ludeme_not_reading_a_layer_the_game_uses_is_refused(tmp_path):
         load(f)
 
 
-def test_a_game_with_pieces_on_several_site_types_has_no_compiled_form(tmp_path):
-    from ludeme.engine.compiled.codegen import check_game
-    from ludeme.engine.compiled.emit import Unsupported
-    with pytest.raises(Unsupported, match="several site types"):
-        check_game(_walls(tmp_path))
+def test_a_move_to_a_layer_the_game_puts_pieces_on_gives_the_reference_rows(tmp_path):
+    # the kernels keep the layers after the containers, as the reference's store
+    from test_compiled import _same_rows
+    from ludeme.engine.compiled.codegen import generate
+    game = _walls(tmp_path)
+    generate(game)
+    rows = _same_rows(game, 10, 3)
+    assert (rows["moves"] > 0).all()
 
 
 @pytest.mark.slow
@@ -503,16 +506,12 @@ def test_a_step_on_a_layer_in_directions_relative_to_the_piece_is_refused(tmp_pa
         _steps(tmp_path, _step("Forward"))
 
 
-def test_the_kernels_refuse_a_step_on_another_site_type(tmp_path, monkeypatch):
+def test_the_kernels_step_on_another_site_type_as_the_reference(tmp_path):
+    from test_compiled import _same_rows
     from ludeme.engine.compiled import codegen
-    from ludeme.engine.compiled.emit import Unsupported
     game = _steps(tmp_path, _step("Orthogonal"))
-    with pytest.raises(Unsupported, match="several site types"):
-        codegen.generate(game)
-    # past the refusal of the whole game, the step's own compiled form refuses it too
-    monkeypatch.setattr(codegen, "GAME_REFUSALS", ())
-    with pytest.raises(Unsupported, match="another site type than the board's"):
-        codegen.generate(game)
+    codegen.generate(game)          # the kernels keep the layers, the step reads its own
+    assert (_same_rows(game, 5, 2)["moves"] > 0).all()
 
 
 @pytest.mark.parametrize("name", ["board_war_leaping_diagonal_Guerrilla_Checkers",

@@ -70,6 +70,7 @@ class CompiledGame:
         self.buffers = [np.empty(module.MAX_BUFFER, np.int64) for _ in range(4)]
         self._pass_gens = frozenset(module.PASS_GENS) | {-1}
         self._kinds = [frozenset(k) for k in module.GEN_KINDS]
+        self._types = list(module.GEN_TYPES)    # per generator: its moves' site types
         self._specs: dict[tuple, tuple] = {}   # (from, to, gen, extra) -> a move's spec
 
     def warm(self) -> None:
@@ -99,6 +100,8 @@ class CompiledGame:
                     raise
                 import numpy as np
                 self.buffers = [np.empty(2 * len(buf[0]), np.int64) for _ in range(4)]
+            except ValueError as e:
+                _run_refusal(e)
         if k == 0:
             return LegalMoves([_PASS])
         specs, out = self._specs, []
@@ -106,7 +109,8 @@ class CompiledGame:
             spec = specs.get(key)
             if spec is None:
                 f, t, g, x = key
-                spec = specs[key] = (f, t, g, x, g in self._pass_gens, self._kinds[g])
+                spec = specs[key] = (f, t, g, x, g in self._pass_gens, self._kinds[g],
+                                     self._types[g] if g >= 0 else None)
             out.append(spec)
         if self.module.STACKING:
             out = [spec + self._levels(state, spec) for spec in out]
@@ -186,7 +190,16 @@ class CompiledGame:
         return cols
 
 
-_PASS = (-1, -1, -1, -1, True, frozenset())      # the forced pass's spec
+_PASS = (-1, -1, -1, -1, True, frozenset(), None)      # the forced pass's spec
+
+
+def _run_refusal(e: ValueError):
+    """A kernel's ValueError: a position refused at run time (`RUN_REFUSAL`) raised as the
+    reference's refusal (a `LudemeError`, "... is not supported yet"), not a crash."""
+    if not str(e).startswith(RUN_REFUSAL):
+        raise e
+    from ...errors import LudemeError
+    raise LudemeError(f"{str(e)[len(RUN_REFUSAL):]} is not supported yet") from e
 
 
 class CompiledMove:
@@ -197,12 +210,15 @@ class CompiledMove:
     per distinct move."""
 
     __slots__ = ("frm", "to", "gen", "extra", "is_pass", "kinds", "named", "level_from",
-                 "level_to")
+                 "level_to", "site_types")
 
     def __init__(self, spec: tuple):
         self.frm, self.to, self.gen, self.extra, self.is_pass, self.kinds = spec[:6]
+        # (from, to) site types of a move to a layer of another type than the board's (as
+        # `Move.site_types`: read with `Game.site_types`), else None
+        self.site_types = spec[6]
         # a stacking game's levels (`CompiledGame._levels`), else none
-        self.level_from, self.level_to = spec[6:] or (0, 0)
+        self.level_from, self.level_to = spec[7:] or (0, 0)
 
     def __str__(self) -> str:
         """Its name among the position's legal moves, as `Move` names it."""
@@ -314,11 +330,7 @@ class CompiledState:
                         self.phase, self.hist_mover, self.hist_pass, move.frm, move.to,
                         move.gen, move.extra)
         except ValueError as e:
-            # a position the reference refuses at run time: its refusal, not a crash
-            if not str(e).startswith(RUN_REFUSAL):
-                raise
-            from ...errors import LudemeError
-            raise LudemeError(f"{str(e)[len(RUN_REFUSAL):]} is not supported yet") from e
+            _run_refusal(e)
         self._legal = None
         self._record_draws()
         if hasattr(self.m, "force_die"):      # the faces forced hold for one decision
@@ -355,7 +367,7 @@ class CompiledState:
         m, sc = self.m, self.sc
         if self.g.stacking:
             raise Unsupported(None, "a start placing pieces at random forced on stacks")
-        n = m.TOTAL
+        n = m.STORE     # every site the reference's store keeps, its layers too
         self.who[:n], self.what[:n], self.count[:n] = ref.who, ref.what, ref.count
         if m.N_STATE:
             sc[m.STATE:m.STATE + m.N_STATE] = _initial_states(

@@ -181,6 +181,9 @@ class Source:
         # it (over computed bounds); None elsewhere
         self.value_written: int | str | None = None
         self.generator_kinds: list[int] = []   # gen id -> the engine's code of its action
+        # gen id -> the site types (from, to) of its moves, for those to or from a layer of
+        # the board the game puts pieces on (`Game.layers`)
+        self.generator_types: dict[int, tuple] = {}
         self.generator_levels: list[int] = []  # gen id -> its moves' levels (LV_*)
         self.generator_tagged: list[bool] = []  # gen id -> its moves' extra keeps a die's tag
         self.decision_read = False     # a rule reads (last LevelTo) or (was Pass): `note_decision`
@@ -760,17 +763,20 @@ class Source:
                               "    total = 0", *loop, *body, "    return total", ""])
         return f"{self.helper(make)}(who, what, count, frm)"
 
-    def count_all(self, per_site: str) -> str:
-        """A sum of `per_site` (as in `count_in`) over every site of every container."""
-        return self._count_by_loop(None, per_site, True)
+    def count_all(self, per_site: str, over: str = "range(STORE)") -> str:
+        """A sum of `per_site` (as in `count_in`) over every site of every container and of
+        the board's layers of other site types (`Game.layers`), or the places `over`."""
+        return self._count_by_loop(None, per_site, True, over)
 
-    def _count_by_loop(self, region, per_site: str, distinct: bool) -> str:
+    def _count_by_loop(self, region, per_site: str, distinct: bool,
+                       over: str = "range(STORE)") -> str:
         """`count_in` over a region that reads the position: a helper kernel given the whole
-        evaluation context runs the region's own loop (each site once unless `distinct`)."""
+        evaluation context runs the region's own loop (each site once unless `distinct`);
+        without a region, over the places `over`."""
         body = [f"total += {per_site}"] if distinct else \
             ["if not counted[site]:", "    counted[site] = True", f"    total += {per_site}"]
-        start = ["    total = 0", *([] if distinct else ["    counted = np.zeros(TOTAL, np.bool_)"])]
-        return self._loop_kernel(region, start, body, "total")
+        start = ["    total = 0", *([] if distinct else ["    counted = np.zeros(MARKS, np.bool_)"])]
+        return self._loop_kernel(region, start, body, "total", over=over)
 
     def listed_by_loop(self, region, once: bool = False, less=None) -> str:
         """The sites of a region that reads the position, as its own loop lists them (an
@@ -780,35 +786,35 @@ class Source:
         same context (as a difference reads both regions before it is taken)."""
         keep = ["if n == buf.shape[0]:", "    buf = np.concatenate((buf, buf))",
                 "buf[n] = site", "n += 1"]
-        start = ["    buf = np.empty(TOTAL, np.int64)", "    n = 0"]
+        start = ["    buf = np.empty(MARKS, np.int64)", "    n = 0"]
         if once:
-            start.append("    listed = np.zeros(TOTAL, np.bool_)")
-            keep = ["if not (0 <= site < TOTAL and listed[site]):",
-                    "    if 0 <= site < TOTAL:", "        listed[site] = True",
+            start.append("    listed = np.zeros(MARKS, np.bool_)")
+            keep = ["if not (0 <= site < MARKS and listed[site]):",
+                    "    if 0 <= site < MARKS:", "        listed[site] = True",
                     *("    " + x for x in keep)]
         if less is not None:
             # the sites left out, marked (a site past the last: in the list `past`)
-            start += ["    dropped = np.zeros(TOTAL, np.bool_)",
+            start += ["    dropped = np.zeros(MARKS, np.bool_)",
                       "    past = np.empty(0, np.int64)"]
-            keep = ["if not (site < TOTAL and dropped[site] or site >= TOTAL and "
+            keep = ["if not (site < MARKS and dropped[site] or site >= MARKS and "
                     "(past == site).any()):", *("    " + x for x in keep)]
-            less = (less, ["if 0 <= site < TOTAL:", "    dropped[site] = True",
-                           "elif site >= TOTAL:",
+            less = (less, ["if 0 <= site < MARKS:", "    dropped[site] = True",
+                           "elif site >= MARKS:",
                            "    past = np.append(past, np.int64(site))"])
         return self._loop_kernel(region, start, keep, "buf[:n]", less)
 
     def _loop_kernel(self, region, start: list[str], body: list[str], result: str,
-                     before=None) -> str:
+                     before=None, over: str = "range(TOTAL)") -> str:
         """A call of a helper kernel, given the whole evaluation context, that runs `body` at
-        each site of the region's own loop (of every site when `region` is None); `before`:
-        (another region, the body run at each of its sites first)."""
+        each site of the region's own loop (of the places `over` when `region` is None);
+        `before`: (another region, the body run at each of its sites first)."""
         saved, self.between = self.between, "btw"
         try:
             loop: list[str] = []
             if before is not None:
                 self.for_region(before[0], loop, "    ", before[1])
             if region is None:
-                loop += ["    for site in range(TOTAL):", *("        " + x for x in body)]
+                loop += [f"    for site in {over}:", *("        " + x for x in body)]
             else:
                 for part in (region if isinstance(region, list) else [region]):
                     self.for_region(part, loop, "    ", body)
@@ -1481,7 +1487,13 @@ GAME_REFUSALS = (
     ("(automove)", lambda g: getattr(g, "automove", None) is not None),
     ("counted pieces on the board", lambda g: getattr(g, "counting", False)
      and not getattr(g, "ludii_owners", None)),
-    ("pieces on several site types of the board", lambda g: getattr(g, "layers", None)),
+    # The kernels keep the board's layers of other site types after the containers, as the
+    # reference's store (`Game.layers`), each site holding one piece: not as stacks, counts
+    # or piece indices.
+    ("pieces on several site types of the board, in a stacking game",
+     lambda g: getattr(g, "layers", None) and g.stacking),
+    ("pieces on several site types of the board, in a game that keeps their indices",
+     lambda g: getattr(g, "layers", None) and g.who_is_index),
 )
 # Refused while generating (see `generate`).
 
@@ -1522,16 +1534,33 @@ def _by_phase(blocks: list[list[str]], ind: str = "    ") -> list[str]:
     return out
 
 
-def _fixed_start(game, s0):
+def _reads_no_position(src, actions) -> bool:
+    """Whether a start rule's actions read nothing of the position: a (set Hidden ...) of
+    sites and players fixed before play, to a value given (its flags, kept apart from the
+    sites, are the start position's own: `_start_hidden`)."""
+    lud = getattr(actions, "hidden_rule", None)
+    if lud is None or not (lud.value is None or isinstance(lud.value, bool)):
+        return False
+
+    def fixed(x) -> bool:       # a number written as one (its compiled form a literal)
+        return src.int_expr(x).lstrip("-").isdigit()
+    to = lud.to
+    if not (to[:1] == "P" and to[1:].isdigit() if isinstance(to, str) else fixed(to)):
+        return False
+    return fixed(lud.at) if lud.at is not None else src.is_static_region(lud.region)
+
+
+def _fixed_start(game, s0, src=None):
     """The start position the kernels copy before their start rules draw: `s0`, or in a
     game whose start places pieces at random ((place Random ...), drawn by the kernels'
     `start` lines), the position of the start moves before those draws. Refused where a
-    start move that writes the sites comes after one, or the start is read later."""
+    start move that writes the sites comes after one (hidden flags aside, set as the start
+    position's), or one reading the position, or the start is read later."""
     if not getattr(game, "places_at_random", False):
         return s0
     if game.records_start or game.track_indexed:
         raise Unsupported(None, "start rules placing pieces at random, read after the start")
-    from ludeme.engine.state import A_SET_MOVER, State
+    from ludeme.engine.state import A_SET_HIDDEN, A_SET_MOVER, State
     s = State(game, 0)
     drawn = False
     for actions in game.start:
@@ -1539,12 +1568,12 @@ def _fixed_start(game, s0):
             drawn = True
             continue
         if callable(actions):
-            if drawn:
+            if drawn and not (src is not None and _reads_no_position(src, actions)):
                 raise Unsupported(None, "a start rule read in the position after one placing "
                                         "pieces at random")
             actions = actions(s.ctx)
         for a in actions:
-            if drawn and a[0] != A_SET_MOVER:
+            if drawn and a[0] not in (A_SET_MOVER, A_SET_HIDDEN):
                 raise Unsupported(None, "a start rule after one placing pieces at random")
             s.do_action(a)
     if not drawn:
@@ -1703,7 +1732,12 @@ def _generate(game, s0, src: Source) -> str:
         raise Unsupported(None, "large pieces in a stacking game")
     n_pending = game.total_sites * (PENDING_SPAN if src.pending_wide else 1) \
         if src.pending else 0
-    fixed = _fixed_start(game, s0)
+    if game.layers and (src.piece_states or src.die_states or getattr(game.env, "rotated", False)):
+        # the states (and rotations) are kept for every container's sites (TOTAL), not the
+        # layers after them; the layers' add (`LAYER_WRITES`) keeps none
+        raise Unsupported(None, "pieces on several site types of the board, with piece "
+                                "states, rotations or dice")
+    fixed = _fixed_start(game, s0, src)
     init_who, init_what, init_count, depth = _initial_sites(game, fixed)
     n_trk, trk_init = _on_track(src, game, s0)
     module = src.handed_site(LOOP.format(
@@ -1711,15 +1745,19 @@ def _generate(game, s0, src: Source) -> str:
         level_keys=[random.Random(-1 - i).getrandbits(62) * 2 + 1
                     for i in range(game.total_sites * depth)],
         stack_writes=(STACK_WRITES + ("\n" + STACK_WRITES_ST if src.piece_states else ""))
-        if game.stacking else INDEX_WRITES if game.who_is_index else "",
+        if game.stacking else INDEX_WRITES if game.who_is_index
+        else LAYER_WRITES.format(hand_to=game.total_sites) if game.layers else "",
         tables="\n".join(src.table_lines),
         n_elements=game.board.num_elements(),
         step_start=step_start, step_to=step_to,
-        site_keys=[random.Random(s).getrandbits(62) * 2 + 1 for s in range(game.total_sites)],
+        site_keys=[random.Random(s).getrandbits(62) * 2 + 1 for s in range(game.store_sites)],
         helpers="\n\n".join(src.helpers),
         n_players=n,
         n_sites=n_sites,
         total=game.total_sites,
+        store=game.store_sites,
+        marks=max([game.total_sites] + [len(game.board.planar.elements(t))
+                                         for t in ("Vertex", "Edge", "Cell")]),
         hand_from=n_sites,
         max_turns=game.max_turns,
         max_moves=game.max_moves,
@@ -1783,6 +1821,7 @@ def _generate(game, s0, src: Source) -> str:
         consequents="\n".join(consequents) or "    pass",
         pass_gens=tuple(pass_gens) + (-1,),
         gen_kinds=[k if isinstance(k, tuple) else (k,) for k in src.generator_kinds],
+        gen_types=[src.generator_types.get(g) for g in range(len(src.generator_kinds))],
         gen_levels=src.generator_levels, gen_tagged=src.generator_tagged, tagged=TAGGED,
         context=context(),
         # The decisions' history is read only by the all-pass draw.
@@ -2091,6 +2130,27 @@ INDEX_WRITES = ("from ludeme.engine.compiled.rt import (index_add as site_add, "
                 "index_move_counted as site_move_counted)")
 
 
+# A board whose layers of other site types follow the containers (`Game.layers`): a piece
+# added there is one piece a site, as on the board; only the hands before them (and, in a
+# game that counts, the board) gather counts (`rt.site_add_in`, ...).
+LAYER_WRITES = """from ludeme.engine.compiled.rt import site_add_in, site_move_in, site_move_counted_in
+
+
+@njit(cache=True)
+def site_add(who, what, count, hand_from, site, w, owner, k):
+    site_add_in(who, what, count, hand_from, {hand_to}, site, w, owner, k)
+
+
+@njit(cache=True)
+def site_move(who, what, count, hand_from, frm, to):
+    site_move_in(who, what, count, hand_from, {hand_to}, frm, to)
+
+
+@njit(cache=True)
+def site_move_counted(who, what, count, count_from, owner_of, frm, to):
+    site_move_counted_in(who, what, count, count_from, {hand_to}, owner_of, frm, to)"""
+
+
 def _refuse_index_writes(src, *blocks) -> None:
     """Where Ludii stores a piece's index as its owner, every write goes through
     `INDEX_WRITES`: refuse a compiled form that writes a site itself, moves several pieces
@@ -2279,7 +2339,8 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 site_clear, site_move, site_move_counted, site_move_n,
                                 stack_at, stack_move_stack, stack_pieces, stack_pieces_of,
                                 stack_insert, stack_take, stack_move_level, stack_holds,
-                                stack_level_of, not_board_site, stack_state_at,
+                                stack_level_of, not_board_site, layer_place, layer_at, layer_test,
+                                stack_state_at,
                                 stack_move_level_st, stack_take_st, stack_insert_st,
                                 stack_move_stack_st, stack_set_state_st, stack_insert_n,
                                 stack_set_value_st, stack_value_at,
@@ -2371,13 +2432,20 @@ N_ELEMENTS = {n_elements}       # vertices, edges and cells of the board (BoardC
 TOTAL = {total}
 ROT = 2 * TOTAL     # sc[STATE + ROT + s]: the rotation of the piece at site s, in a game
                     # whose pieces turn (its states then keep values, then rotations)
+# The sites the kernels keep: every container's (TOTAL), then the board's layers of other
+# site types the game puts pieces on (`Game.layers`), as the reference's store.
+STORE = {store}
+# The marks a helper kernel keeps of the sites it lists (`Source.listed_by_loop`): over
+# every container's site and every element of each site type (a region of another site
+# type than the board's lists its elements by their own indices).
+MARKS = {marks}
 # A stacking game's levels (see ludeme.engine.compiled.rt, "sites (StackSites)"): DEPTH
 # levels per site after the TOTAL top-level views of `who` and `what`, the heights after
 # those of `count`.
 STACKING = {stacking}
 DEPTH = {depth}
-WHO_SIZE = TOTAL * (1 + DEPTH)
-COUNT_SIZE = TOTAL * (2 if STACKING else 1) + JOURNAL_TAIL
+WHO_SIZE = STORE * (1 + DEPTH)
+COUNT_SIZE = STORE * (2 if STACKING else 1) + JOURNAL_TAIL
 JN = COUNT_SIZE - 1        # count[JN]: the writes in the journal, count[JN - 1 - i] their sites
 # Whether every write of the sites is journaled (`_journaled`): each state's figures then
 # follow from the last state's and the sites written, else every site is read.
@@ -2400,6 +2468,9 @@ STATE_KEYS = np.array({state_keys!r}, dtype=np.int64)   # as SITE_KEYS, for the 
 INIT_PHASE = np.array({init_phase!r}, dtype=np.int64)
 PASS_GENS = {pass_gens!r}
 GEN_KINDS = {gen_kinds!r}
+# gen id -> the site types (from, to) of its moves where they are a layer's of another type
+# than the board's (`Game.layers`: Ludii's Move fromType, toType), else None
+GEN_TYPES = {gen_types!r}
 GEN_LEVELS = {gen_levels!r}
 GEN_TAGGED = {gen_tagged!r}
 TAGGED = {tagged}
@@ -2799,7 +2870,7 @@ def sites_hash(who, what, count):
     """The key of the sites and stacks (a sum over them: `playouts` keeps it up to date from
     the sites written)."""
     h = np.int64(0)
-    for s in range(TOTAL):
+    for s in range(STORE):
         h += site_word(who[s], what[s], count[s]) * SITE_KEYS[s]
     if STACKING:        # every level of every stack
         for s in range(TOTAL):

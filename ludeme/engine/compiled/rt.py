@@ -378,12 +378,24 @@ def site_clear(who, what, count, site):
     count[site] = 0
 
 
+# Past every site: the end of the sites that gather counts in a game whose board keeps no
+# layers of other site types after the containers (the `..._in` writes' `hand_to`).
+NO_LAYERS = 1 << 62
+
+
 @njit(cache=True)
 def site_add(who, what, count, hand_from, site, w, owner, k):
     """FlatSites.add without state/rotation/value (the games compiled here leave them 0)."""
+    site_add_in(who, what, count, hand_from, NO_LAYERS, site, w, owner, k)
+
+
+@njit(cache=True)
+def site_add_in(who, what, count, hand_from, hand_to, site, w, owner, k):
+    """`site_add` where only the sites from `hand_from` to `hand_to` gather counts (a game
+    whose board's layers of other site types follow the hands: FlatSites.count_to)."""
     journal(count, site)
     if what[site] != 0:
-        count[site] = count[site] + k if site >= hand_from else 1
+        count[site] = count[site] + k if hand_from <= site < hand_to else 1
         return
     what[site] = w
     who[site] = owner
@@ -394,6 +406,13 @@ def site_add(who, what, count, hand_from, site, w, owner, k):
 def site_move(who, what, count, hand_from, frm, to):
     """FlatSites.move: one piece from `frm` to `to`; nothing from an empty site (an effect
     before the move, or a capture made before, may have emptied it)."""
+    site_move_in(who, what, count, hand_from, NO_LAYERS, frm, to)
+
+
+@njit(cache=True)
+def site_move_in(who, what, count, hand_from, hand_to, frm, to):
+    """`site_move` where only the sites from `hand_from` to `hand_to` gather counts (see
+    `site_add_in`)."""
     if what[frm] == 0:
         return
     journal(count, frm)
@@ -404,7 +423,7 @@ def site_move(who, what, count, hand_from, frm, to):
         count[frm] -= 1
     else:
         site_clear(who, what, count, frm)
-    if to >= hand_from and what[to] == w:
+    if hand_from <= to < hand_to and what[to] == w:
         count[to] += 1
     else:
         what[to] = w
@@ -443,6 +462,13 @@ def hidden_move(sc, base, total, width, what, frm, to):
 def site_move_counted(who, what, count, count_from, owner_of, frm, to):
     """FlatSites.move in a game that counts (Ludii's Count flag): sites from `count_from`
     gather pieces of one kind, and a piece landing elsewhere takes its kind's owner."""
+    site_move_counted_in(who, what, count, count_from, NO_LAYERS, owner_of, frm, to)
+
+
+@njit(cache=True)
+def site_move_counted_in(who, what, count, count_from, count_to, owner_of, frm, to):
+    """`site_move_counted` where only the sites from `count_from` to `count_to` gather
+    counts (see `site_add_in`)."""
     w = what[frm]
     if w == 0:
         return
@@ -452,7 +478,7 @@ def site_move_counted(who, what, count, count_from, owner_of, frm, to):
         count[frm] -= 1
     else:
         site_clear(who, what, count, frm)
-    if to >= count_from and what[to] == w:
+    if count_from <= to < count_to and what[to] == w:
         count[to] += 1
     else:
         what[to] = w
@@ -649,6 +675,32 @@ def not_board_site(site, first):
     if 0 <= site < first:
         raise ValueError("a site of another type than the board's read on the board")
     return True
+
+
+@njit(cache=True)
+def layer_place(site, base, size, hands_from, hands_to):
+    """The place in the sites of a site of a layer of the board the game puts pieces on (its
+    element 0 at `base`, `size` elements): a cell numbered as a hand's site is the hand's
+    (`hands_from` to `hands_to`), any other index the layer's element; -1 off the layer."""
+    if hands_from <= site < hands_to:
+        return site
+    return base + site if 0 <= site < size else -1
+
+
+@njit(cache=True)
+def layer_at(arr, site, base, size, hands_from, hands_to):
+    """`arr` (who or what) at a site of a layer of the board the game puts pieces on
+    (`layer_place`); 0 off the layer."""
+    p = layer_place(site, base, size, hands_from, hands_to)
+    return arr[p] if p >= 0 else 0
+
+
+@njit(cache=True)
+def layer_test(what, site, base, size, hands_from, hands_to, empty):
+    """A site of a layer of the board the game puts pieces on is empty (`empty`), or
+    occupied (`layer_place`); neither off the layer."""
+    p = layer_place(site, base, size, hands_from, hands_to)
+    return p >= 0 and (what[p] == 0) == empty
 
 
 @njit(cache=True)

@@ -386,6 +386,18 @@ def other_layer_size(env, site_type) -> int:
     return len(env.board.planar.elements(site_type))
 
 
+def layer_bounds(env, site_type) -> tuple[int, int, int, int] | None:
+    """For a site type whose layer the game puts pieces on (`layer_of`): (store index of its
+    element 0, its number of elements, the first and the one past the last of the hands'
+    sites that an index of that type names instead, as `layer_site` finds them); else None."""
+    layer = layer_of(env, site_type)
+    if layer is None:
+        return None
+    hands = (min((c.sites_from for c in env.containers[1:]), default=env.total_sites),
+             env.total_sites) if site_type == "Cell" else (0, 0)
+    return (*layer, *hands)
+
+
 def layer_site(env, site_type):
     """For a site type whose layer the game puts pieces on (`layer_of`): a function from an
     element's index to its place in the store (-1 for none), as Ludii finds the container

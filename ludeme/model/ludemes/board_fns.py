@@ -36,8 +36,8 @@ class CentrePoint(IntFn):
 
 @emits(CentrePoint, kind="int")
 def _centre_point(src, lud):
-    if lud.type not in (None, src.env.board.site_type):
-        raise Unsupported(lud, f"of the type {lud.type} on a board of {src.env.board.site_type}s")
+    """The centre's index, a number of its type (the ludeme reading it at a site says on
+    which layer: `(who Vertex at:(centrePoint Vertex))`), as the reference gives it."""
     return str(src.env.compile(lud)(src.probe()))
 
 

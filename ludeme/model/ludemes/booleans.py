@@ -717,6 +717,15 @@ _OTHER_LAYER_TESTS = {IsEmpty: "(0 <= {x} < TOTAL and ({x} < {first} or what[{x}
 
 @emits(IsEmpty, IsOccupied, kind="bool")
 def _site_test(src, lud):
+    layer = layer_of(src.env, lud.type)
+    if layer is not None:
+        # a layer of the board the game puts pieces on, as `_layer_test` reads it: an index
+        # a hand's site has reads the hand, any other the layer's element (none past it)
+        if src.game.large_pieces:
+            raise Unsupported(lud, f"of {lud.type} sites in a game with large pieces")
+        env = src.env
+        return (f"layer_test(what, {src.int_expr(lud.site)}, {layer[0]}, {layer[1]}, "
+                f"{env.num_board_sites}, {env.total_sites}, {type(lud) is IsEmpty})")
     first = other_layer_end(src.env, lud.type, lud)
     past = other_layer_size(src.env, lud.type)
     if type(lud) is IsEmpty and src.game.large_pieces:

@@ -19,7 +19,7 @@ from ludeme.engine.compiled.emit import effect_as_consequent, emit, emits, looku
 from ludeme.engine.compiled.unsupported import Unsupported
 from .moves import (COUNTERS, MoveAdd, _add_moves, _from_to_moving, _from_to_regions_effect,
                     _inserted, _moving_action, _side_effect, _then, _sites_of, added_piece,
-                    moves_made, placed, typed_site, typed_sites_fn)
+                    moves_made, placed, typed_place, typed_site, typed_sites_fn)
 
 
 @ludeme("claim")
@@ -81,6 +81,43 @@ class Claim(Moves):
             c.from_, c.to = saved
             return out
         return claim
+
+
+@emits(Claim, kind="consequent", refuses=(("then", "with (then ...) as a consequent"),))
+def _claim_consequent(src, lud, lines, ind):
+    """As `Claim.compile`'s moves applied at once: the piece read first (its (piece ...),
+    else the component whose index is the mover's number; none off the components), with
+    (to) as it was; then the sites where the condition holds with (to) on each, listed
+    before any is placed (one site at most of a site given, the first of a region); the
+    piece added on each, on a layer of the board the game puts pieces on at the element's
+    place (`typed_place`)."""
+    to = lud.to
+    if lud.piece is not None and lud.piece.state is not None:
+        raise Unsupported(lud, "with (piece ... state:) as a consequent")
+    if src.game.stacking or src.game.large_pieces or src.game.hidden_info:
+        raise Unsupported(lud, "as a consequent in a game with stacks, large or hidden pieces")
+    kind = src.int_expr(lud.piece) if lud.piece is not None else "mover"
+    typed, place = typed_place(src, to, "to")
+    cond = typed + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None else "")
+    d = len(ind)
+    body = [f"ck{d}_, cst{d}_ = {kind}, to", f"if 0 < ck{d}_ < {len(src.game.components)}:"]
+    add = [f"cpl{d}_ = {place}", src.site_add(f"cpl{d}_", f"ck{d}_", f"OWNER[ck{d}_]", "1")]
+    within = "0 <= to < TOTAL" if place == "to" else "to >= 0"
+    if isinstance(to.site, IntFn) or to.site is None:
+        site = src.int_expr(to.site) if to.site is not None else "to"
+        body += [f"    to = {site}", f"    if {within}{cond}:",
+                 *(f"        {x}" for x in add)]
+    else:
+        seq, flt = src.region_sites(to.site)
+        ok = f" and {flt('to')}" if flt else ""
+        body += [f"    cn{d}_ = 0", f"    for to in {seq}:",
+                 f"        if {within}{ok}{cond}:", f"            cn{d}_ += 1",
+                 f"    cbuf{d}_ = np.empty(cn{d}_, np.int64)", f"    cn{d}_ = 0",
+                 f"    for to in {seq}:", f"        if {within}{ok}{cond}:",
+                 f"            cbuf{d}_[cn{d}_] = to", f"            cn{d}_ += 1",
+                 f"    for to in cbuf{d}_:", *(f"        {x}" for x in add)]
+    body.append(f"to = cst{d}_")
+    lines.extend(ind + x for x in body)
 
 
 @ludeme("move", "Claim")
@@ -1683,6 +1720,8 @@ def at_most_one_move(m) -> bool:
     if type(m) is FromTo:
         return not isinstance(m.from_.site, Region) and not isinstance(m.to.site, Region) \
             and (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
+    if type(m) is Claim:            # a claim of one site: one move where it may go
+        return (m.to.site is None or isinstance(m.to.site, IntFn)) and m.then is None
     if type(m) is RemoveEffect:     # one move where the site holds a piece
         return isinstance(m.where, IntFn) and \
             (m.then is None or not mentions(m.then, (LastFrom, LastTo)))
@@ -1961,9 +2000,18 @@ def _add_effect(src, lud, body, after=()):
     n = src.int_expr(lud.count) if lud.count is not None else "1"
     kind, owner = added_piece(src, lud)
     body += [f"ak_, ao_, an_, sa_, saf_ = {kind}, {owner}, {n}, to, frm", "if ak_ > 0:"]
-    cond = typed_site(src, to, "to") + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None
-                                        else "")
-    add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")]) + list(after)
+    # (to <type> ...) of a layer of the board the game puts pieces on: `(to)` the element's
+    # index, the piece placed at the element's place in the sites (`typed_place`)
+    typed, place = typed_place(src, to, "to")
+    cond = typed + (f" and {src.bool_expr(to.if_)}" if to.if_ is not None else "")
+    if place != "to":
+        if to.level is not None or to.apply is not None or after or src.game.hidden_info:
+            raise Unsupported(lud, f"to {to.type} sites, a layer of the board the game puts "
+                                   "pieces on, with a level, an effect, consequents or hidden "
+                                   "pieces")
+        add = ["apl_ = " + place, *placed(src, lud, [src.site_add("apl_", "ak_", "ao_", "an_")])]
+    else:
+        add = placed(src, lud, [src.site_add("to", "ak_", "ao_", "an_")]) + list(after)
     if to.level is not None:
         # (to ... level:): the pieces inserted at that level, read with (to) on the site
         if not isinstance(to.site, IntFn):
@@ -1981,13 +2029,15 @@ def _add_effect(src, lud, body, after=()):
         if not isinstance(to.site, IntFn):
             side, add, listed = _placed_twice(src, lud, side, add)
         add = ["asf_ = frm", "frm = to", *side, "frm = asf_", *add]
+    # a site of the kernels' (a layer's element: its place is, `typed_place`)
+    within = "0 <= to < TOTAL" if place == "to" else "to >= 0"
     if isinstance(to.site, IntFn):
         body += [f"    to = {src.int_expr(to.site)}",
-                 f"    if 0 <= to < TOTAL{cond}:", *(f"        {x}" for x in add)]
+                 f"    if {within}{cond}:", *(f"        {x}" for x in add)]
     else:
         seq, flt = src.region_sites(to.site)
         ok = f" and {flt('to')}" if flt else ""
-        listing = [f"    for to in {seq}:", f"        if 0 <= to < TOTAL{ok}{cond}:"]
+        listing = [f"    for to in {seq}:", f"        if {within}{ok}{cond}:"]
         body += ["    nad_ = 0", *listing, "            nad_ += 1",
                  "    abuf_ = np.empty(nad_, np.int64)", "    nad_ = 0", *listing,
                  "            abuf_[nad_] = to", "            nad_ += 1",

@@ -68,6 +68,7 @@ def _hidden_actions(lud, env):
         who = players(c)
         return [(A_SET_HIDDEN, site, d, p, h) for d in data for site in sites if site >= 0
                 for p in who]
+    actions.hidden_rule = lud       # what it reads (`codegen._fixed_start` asks)
     return actions
 
 
@@ -246,6 +247,35 @@ def _set_hidden_effect(src, lud, body):
 
 
 emits(SetHidden, kind="consequent")(effect_as_consequent(_set_hidden_effect))
+
+
+def _hidden_sites_test(src, lud):
+    """`(sites Hidden [<data>] to:<player>)` as `SitesHidden.compile` reads it: a test of a
+    board site (a variable's name), the datum hidden from the one real player to: names
+    (a set of players is refused there)."""
+    from ludeme.engine.compiled.rt import hidden_datum
+    refuse_stacks(src, lud)
+    if lud.type not in (None, src.env.board.site_type):
+        raise Unsupported(lud, f"of {lud.type} sites on a board played on "
+                               f"{src.env.board.site_type} sites")
+    to = lud.to
+    if isinstance(to, str) and (to in _SETS or (to[:4] == "Team" and to[4:].isdigit())):
+        raise Unsupported(lud, f"to:{to}, a set of players")
+    p = "sc[NEXT]" if to == "Next" else \
+        src.role_expr(to, lud) if isinstance(to, str) else src.int_expr(to)
+    d = hidden_datum(lud.data)
+    return lambda v: f"(1 <= {p} <= NP and {_flag(d, v, p)} != 0)"
+
+
+@emits(SitesHidden, kind="sites")
+def _hidden_sites(src, lud):
+    """The board's sites in increasing order, those hidden kept (`_hidden_sites_test`)."""
+    return "range(N_SITES)", _hidden_sites_test(src, lud)
+
+
+@emits(SitesHidden, kind="contains")
+def _hidden_contains(src, lud, site):
+    return f"(0 <= {site} < N_SITES and {_hidden_sites_test(src, lud)(site)})"
 
 
 @emits(IsHidden, kind="bool")

@@ -10,8 +10,8 @@ import numpy as np
 CONCEPTS_REVIEWED = True
 
 from .base import DirWord, IntFn, LitBool, LitStr, P, Region, RoleType, SiteType, context_variable as _var, ludeme, \
-    layer_of, layer_site, other_layer_end
-from ludeme.engine.compiled.emit import Unsupported, emits, reads_params_only_from
+    layer_bounds, layer_of, layer_site, other_layer_end
+from ludeme.engine.compiled.emit import Unsupported, emits, reads_params_only_from, refuse
 from ..roles import DYNAMIC_WORDS
 
 UNDEFINED = -1
@@ -847,6 +847,17 @@ def _between(src, lud):
 def _who_what(src, lud):
     at = src.int_expr(lud.at)
     arr = "who" if type(lud) is Who else "what"
+    if lud.type not in (None, src.env.board.site_type):
+        # another site type than the board's, as `_read_at`: on a layer the game puts
+        # pieces on, the element's place (`layer_bounds`); else its indices on the board
+        # read nothing, a hand's site the same whatever the type
+        if lud.level is not None:
+            raise Unsupported(lud, f"of {lud.type} sites with level:")
+        bounds = layer_bounds(src.env, lud.type)
+        if bounds is not None:
+            return f"layer_at({arr}, {at}, {', '.join(map(str, bounds))})"
+        first = other_layer_end(src.env, lud.type, lud)
+        return f"({arr}[{at}] if {first} <= {at} < TOTAL else 0)"
     if lud.level is not None:       # a stacking game's (`_read_at`)
         return f"stack_at({arr}, count, {at}, {src.int_expr(lud.level)})"
     return f"({arr}[{at}] if {at} >= 0 else 0)"
@@ -907,12 +918,13 @@ def _count_sites(src, lud):
     return src.count_in(lud, lud.in_, per_site="1", distinct=False)
 
 
-@emits(CountPieces, kind="int", refuses=("type",))
+@emits(CountPieces, kind="int")
 def _count_pieces(src, lud):
     if src.game.stacking:
+        refuse(lud, "type")
         return _count_stacked_pieces(src, lud)
     if lud.role != "All" and lud.in_ is None and lud.player is None and not lud.name \
-            and not src.names_several(lud.role):
+            and not src.names_several(lud.role) and lud.type is None:
         return _count_pieces_of(src, lud)
     # As the reference: the pieces on the region's sites as listed (every site without
     # in:), of the player given (All: every owner, neutral and shared pieces too) and,
@@ -930,6 +942,17 @@ def _count_pieces(src, lud):
         named = [bool(i and lud.name in c.name) for i, c in enumerate(src.env.components)]
         tests.append(f"{src.table(named, 'bool_')}[what[site]]")
     per_site = f"(count[site] if {' and '.join(tests)} else 0)" if tests else "count[site]"
+    if lud.type is not None:
+        # the pieces on the board's sites of that type only (`CountPieces._typed_region`):
+        # its layer's places (none where the game puts none), in: naming sites of the type
+        env = src.env
+        base_, size = (0, env.num_board_sites) if lud.type == env.board.site_type else \
+            layer_of(env, lud.type) or (0, 0)
+        if lud.in_ is None:
+            return src.count_all(per_site, over=f"range({base_}, {base_ + size})")
+        per_site = f"({per_site.replace('[site]', f'[{base_} + site]')} " \
+                   f"if 0 <= site < {size} else 0)"
+        return src.count_in(lud, lud.in_, per_site=per_site, distinct=True, context_free=False)
     if lud.in_ is None:
         return src.count_all(per_site)
     return src.count_in(lud, lud.in_, per_site=per_site, distinct=True,
@@ -980,7 +1003,7 @@ def _count_pieces_of(src, lud) -> str:
 
     def make(name):
         return "\n".join(["@njit(cache=True)", f"def {name}(who, count, p):",
-                          "    total = 0", "    for site in range(TOTAL):",
+                          "    total = 0", "    for site in range(STORE):",
                           "        if who[site] == p:", "            total += count[site]",
                           "    return total", ""])
     return f"{src.helper(make)}(who, count, {p})"

@@ -12,7 +12,8 @@ CONCEPTS_REVIEWED = True
 
 from ludeme.engine.state import A_ADD, A_ADD_LEVEL, A_COVER, A_PLACED_FIELD, A_MOVE, A_MOVE_LEVEL, A_MOVE_N, A_MOVE_STACK, A_NEXT, A_PASS, A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL, A_SCORE, A_SET_FIELD, A_SET_SCORE, A_SUBMOVE, Move
 from ludeme.engine.stores import TOP
-from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, layer_of, layer_site, lazy_moves, ludeme
+from .base import CLASSES, Bool, DirWord, Enum, IntFn, LitBool, LitStr, Moves, Other, P, Region, RoleType, SiteType, layer_bounds, layer_of, layer_site, lazy_moves, ludeme
+from ludeme.engine.compiled.unsupported import RUN_REFUSAL
 from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_GIVEN, LV_NONE, LV_PAIR,
                                          LV_SUB, LV_TOP, Unsupported, effect_as_consequent, emit,
                                          emits, lookup, part_of,
@@ -1507,10 +1508,21 @@ def _add_moves(src, lud, out, ind):
         # the move's extra
         listed, placed_kind, owner = "ak_", "x", "OWNER[x]"
     effect: list[str] = []
+    seq, conds, place = _to_sites(src, to, layered=True)
+    if place != "to":
+        # (to <type> ...) of a layer of the board the game puts pieces on: the move goes to
+        # the element's index (its destination's type the layer's), the piece to its place
+        if to.apply is not None or to.level is not None or lud.stack or src.game.hidden_info \
+                or src.game.large_pieces:
+            raise Unsupported(lud, f"to {to.type} sites, a layer of the board the game puts "
+                                   "pieces on, with an effect, a level, stack: or hidden or "
+                                   "large pieces")
+        effect.append(f"apl_ = {place}")
+        place = "apl_"
     if to.apply is not None:
         _apply_lines(src, to.apply, effect)
     # stack:True pushes the piece as any add does in a stacking game (StackSites.add)
-    add, code, levels = src.site_add("to", placed_kind, owner, "1"), A_ADD, LV_ADD
+    add, code, levels = src.site_add(place, placed_kind, owner, "1"), A_ADD, LV_ADD
     if lud.stack:
         code = A_ADD_LEVEL
     if to.level is not None:
@@ -1518,7 +1530,8 @@ def _add_moves(src, lud, out, ind):
         # in the move's extra slot and reported), whatever stack: says
         add, code, levels = _inserted(src, lud, kind, owner, "x"), A_ADD_LEVEL, LV_AT
     g = src.new_generator(effect + placed(src, lud, [add]), lud=lud, kind=code, levels=levels)
-    seq, conds = _to_sites(src, to)
+    if place != "to":
+        src.generator_types[g] = (to.type, to.type)
     inner = ind + "            "
     if src.game.large_pieces:
         if listed != kind:
@@ -1689,6 +1702,9 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
     # (to ... (rotations ...)): a move per rotation, each turning the piece landed (Trax's
     # tiles), has no compiled form (the kernels kept no rotation when it was written)
     refuse(to, ("rotations", "with (to ... (rotations ...))"))
+    if layer_of(src.env, fr.type) is not None or layer_of(src.env, to.type) is not None:
+        _layered_from_to_moves(src, lud, out, ind, occupied)
+        return
     effect = []
     if lud.copy:
         if lud.stack or lud.count is not None:
@@ -1795,6 +1811,43 @@ def _listed_level_loops(apply) -> list | None:
     if any(type(p) is not loop and mentions(p, (loop,)) for p in parts):
         return None
     return [p for p in parts if type(p) is loop]
+
+
+def _layered_from_to_moves(src, lud, out, ind, occupied: str) -> None:
+    """`(move (from <type> ...) (to <type> ...))` whose origin or destination is on a layer
+    of the board the game puts pieces on (`Game.layers`), as `MoveFromTo.compile` makes it:
+    the move goes between the sites' own indices, the decision says their types (the
+    generator's, `Source.generator_types`), the piece between their places
+    (`typed_place`), after the destination's effect. One piece."""
+    fr, to = lud.from_, lud.to
+    if lud.copy or lud.count is not None or lud.stack or fr.level is not None \
+            or to.level is not None or src.game.large_pieces \
+            or src.game.hidden_info or occupied != "what[frm] > 0":
+        raise Unsupported(lud, "on a layer of the board the game puts pieces on, with copy:, "
+                               "count:, stack:, a level, or large or hidden pieces")
+    f_typed, f_place = typed_place(src, fr, "frm")
+    t_seq, conds, t_place = _to_sites(src, to, layered=True)
+    effect: list[str] = []
+    if to.apply is not None:        # the destination's effect first, read with its indices
+        _apply_lines(src, to.apply, effect)
+    effect += [f"mpf_ = {f_place}", f"mpt_ = {t_place}", src.site_move("mpf_", "mpt_")]
+    g = src.new_generator(effect, lud=lud, kind=A_MOVE, levels=LV_NONE)
+    board = src.env.board.site_type
+    src.generator_types[g] = (fr.type or board, to.type or board)
+    f_seq, f_flt = ("(frm,)", None) if fr.site is None else _sites_of(src, fr.site)
+    # the origin holds a piece at its place; a site of the board's type is one of the
+    # containers' (none past them)
+    f_ok = (f"frm >= 0{f_typed} and what[{f_place}] > 0" if f_place != "frm"
+            else f"0 <= frm < TOTAL and what[frm] > 0{f_typed}")
+    f_ok += f" and {f_flt('frm')}" if f_flt else ""
+    if fr.if_ is not None:      # read with (from) on the site and (to) as it was
+        f_ok += f" and {src.bool_expr(fr.if_)}"
+    t_ok = "to >= 0" if t_place != "to" else "0 <= to < TOTAL"
+    out += [f"{ind}sf, st = frm, to", f"{ind}for ff in {f_seq}:", f"{ind}    frm = ff",
+            f"{ind}    if {f_ok}:", f"{ind}        for to in {t_seq}:",
+            f"{ind}            if {t_ok}{conds}:"]
+    src.push(out, ind + "                ", "frm", "to", g, "-1")
+    out.append(f"{ind}frm, to = sf, st")
 
 
 def _move_large_lines(src, lud, t_seq, conds, out, ind) -> None:
@@ -1945,22 +1998,41 @@ def _from_to_one_move(src, lud):
     return f"(0 <= {f} < TOTAL and what[{f}] > 0 and 0 <= {t} < TOTAL)"
 
 
-def _to_sites(src, to) -> tuple[str, str]:
-    """A `(to ...)`'s sites to iterate as `to`, and " and <its tests>" (or "")."""
+def _to_sites(src, to, layered: bool = False) -> tuple:
+    """A `(to ...)`'s sites to iterate as `to`, and " and <its tests>" (or ""); `layered`
+    (a caller that writes the destination at its place: `typed_place`), its place too."""
     seq, flt = ("(to,)", None) if to.site is None else _sites_of(src, to.site)
     cond = src.bool_expr(to.if_) if to.if_ is not None else None
     conds = " and ".join(c for c in (flt and flt("to"), cond) if c)
-    return seq, typed_site(src, to, "to") + (f" and {conds}" if conds else "")
+    typed, place = typed_place(src, to, "to") if layered else (typed_site(src, to, "to"), "to")
+    tests = typed + (f" and {conds}" if conds else "")
+    return (seq, tests, place) if layered else (seq, tests)
 
 
 def typed_site(src, spec, var: str) -> str:
     """" and <test>" for a (from ...) or (to ...) naming a site type other than the board's
     (its sites are hands' cells, whatever the type: `typed_sites`): the kernel fails on a
-    board site as the reference does; "" for the board's own type. (A game that puts
-    pieces on a layer of another type has no compiled form.)"""
+    board site as the reference does; "" for the board's own type. A layer of the board the
+    game puts pieces on is refused: its sites are read at their own places (`typed_place`)."""
     if spec is None or spec.type in (None, src.env.board.site_type):
         return ""
+    if layer_of(src.env, spec.type) is not None:
+        raise Unsupported(spec, f"of {spec.type} sites, a layer of the board the game puts "
+                                "pieces on")
     return f" and not_board_site({var}, {src.env.num_board_sites})"
+
+
+def typed_place(src, spec, var: str) -> tuple[str, str]:
+    """(" and <test>", the site's place in the kernels' sites) for a (from ...) or (to ...)
+    whose site `var` holds as its type numbers it: the board's own type, or another's
+    (`typed_site`), at the site itself; a layer of the board the game puts pieces on
+    (`layer_of`), at the layer's place (as `layer_site`: a cell numbered as a hand's site
+    is the hand's; off the layer, none: the test fails)."""
+    bounds = layer_bounds(src.env, spec.type) if spec is not None else None
+    if bounds is None:
+        return typed_site(src, spec, var), var
+    place = f"layer_place({var}, {', '.join(map(str, bounds))})"
+    return f" and {place} >= 0", place
 
 
 def _sites_of(src, site_lud):
@@ -2075,7 +2147,8 @@ def _moving(src, lud, levels: int) -> tuple[str, int, int]:
 def _step_moves(src, lud, out, ind):
     from .ints import Level
     if lud.from_ is not None and lud.from_.type not in (None, src.env.board.site_type):
-        raise Unsupported(lud, "on another site type than the board's")
+        _layered_step_moves(src, lud, out, ind)
+        return
     if type(lud.dirn).__name__ == "DirectionsBetween":
         _step_between_moves(src, lud, out, ind)
         return
@@ -2142,6 +2215,53 @@ def _step_moves(src, lud, out, ind):
     out.append(f"{ind}        to = {ttab}[sbr, w, frm, j]")
     out.append(f"{ind}        if {cond}:")
     src.push(out, ind + "            ", "frm", "to", g, x)
+    if given is not None:
+        out.append(f"{ind}frm = {kept}")
+
+
+def _layered_step_moves(src, lud, out, ind):
+    """`(move Step (from <type> ...) ...)` on a layer of the board the game puts pieces on
+    (`Game.layers`), as `MoveStep.compile` makes it: the steps of that type's own tables from
+    `(from)` (an element's index), the piece moved between the elements' places
+    (`typed_place`), the decision of that type (`Source.generator_types`). No level, stack,
+    effect of the destination, nor directions that read the position."""
+    fr, to = lud.from_, lud.to
+    t = fr.type
+    if layer_of(src.env, t) is None:
+        raise Unsupported(lud, f"on {t} sites, a layer the game puts no pieces on")
+    dirn = lud.dirn or "Adjacent"
+    tables = src.env.tables_of(t)
+    if fr.level is not None or lud.stack or to.apply is not None or src.game.large_pieces \
+            or src.game.hidden_info or type(dirn).__name__ == "DirectionsBetween" \
+            or not tables.is_static_direction(dirn):
+        raise Unsupported(lud, f"on {t} sites, with a level, stack:, an effect of the "
+                               "destination, large or hidden pieces, or directions read in play")
+    refuse(to, "level")       # (its type: never read by Ludii's Step)
+    import numpy as np
+    rows = [list(ts) for ts in tables.step_targets(dirn, lud)]
+    width = max((len(r) for r in rows), default=0) or 1
+    targets = np.full((max(1, len(rows)), width), -1)
+    lens = np.zeros(max(1, len(rows)), dtype=np.int64)
+    for i, r in enumerate(rows):
+        targets[i, :len(r)] = r
+        lens[i] = len(r)
+    ttab, ltab = src.table(targets), src.table(lens)
+    spec_place = typed_place(src, fr, "frm")[1]
+    effect = [f"mpf_ = {spec_place}", f"mpt_ = {typed_place(src, fr, 'to')[1]}",
+              src.site_move("mpf_", "mpt_")]
+    g = src.new_generator(effect, lud=lud, kind=A_MOVE, levels=LV_NONE)
+    src.generator_types[g] = (t, t)
+    given = src.int_expr(fr.site) if fr.site is not None else None
+    if given is not None:       # (from <site>): read before the step sets (from) to it
+        kept = f"ssf_{len(ind)}"
+        out += [f"{ind}{kept} = frm", f"{ind}frm = {given}"]
+    f_ok = f" and {src.bool_expr(fr.if_)}" if fr.if_ is not None else ""
+    cond = src.bool_expr(to.if_) if to.if_ is not None else "True"
+    out += [f"{ind}if 0 <= frm < {len(rows)}{f_ok}:",
+            f"{ind}    for j in range({ltab}[frm]):",
+            f"{ind}        to = {ttab}[frm, j]",
+            f"{ind}        if {cond}:"]
+    src.push(out, ind + "            ", "frm", "to", g, "-1")
     if given is not None:
         out.append(f"{ind}frm = {kept}")
 
@@ -2285,14 +2405,19 @@ def _remove_effect(src, eff, body, then_kernel=False, each: bool = False):
     each loses its piece: the reference lists them all before the first goes; with `each`
     (a (move Remove ...)'s moves applied one by one), its (then ...) follows each. A type
     other than the board's names hands' cells (`typed_sites`): a board site fails, as in the
-    reference; a layer of the board the game puts pieces on is refused."""
+    reference; on a layer of the board the game puts pieces on, each site read at its place
+    (`typed_place`)."""
     clear = src.site_clear("rs")
     typed = ""
+    place = None        # of a layer: the place of a site of its type (`rw`) in the sites
     if eff.type not in (None, src.env.board.site_type):
         if layer_site(src.env, eff.type) is not None:
-            raise Unsupported(eff, f"of {eff.type} sites, a layer of the board the game puts "
-                                   "pieces on")
-        typed = f"not_board_site(rs, {src.env.num_board_sites}) and "
+            if eff.level is not None or eff.at == "EndOfTurn":
+                raise Unsupported(eff, f"of {eff.type} sites, a layer of the board the game "
+                                       "puts pieces on, with level: or at:EndOfTurn")
+            place = typed_place(src, eff, "rw")[1]
+        else:
+            typed = f"not_board_site(rs, {src.env.num_board_sites}) and "
     if eff.level is not None:
         # the piece at the level (read once, below 0 the bottom) goes, each time; the top
         # level is no level, the top piece goes each time (Ludii's Remove,
@@ -2312,7 +2437,10 @@ def _remove_effect(src, eff, body, then_kernel=False, each: bool = False):
     else:
         removal = [clear]
     if isinstance(eff.where, IntFn):
-        body.append(f"rs = {src.int_expr(eff.where)}")
+        if place is not None:
+            body += [f"rw = {src.int_expr(eff.where)}", f"rs = {place}"]
+        else:
+            body.append(f"rs = {src.int_expr(eff.where)}")
         body.append(f"if {typed}rs >= 0 and what[rs] > 0:")
         if eff.count is not None:
             body.append(f"    rn = max(1, {src.int_expr(eff.count)})")
@@ -2320,8 +2448,15 @@ def _remove_effect(src, eff, body, then_kernel=False, each: bool = False):
             body.append("    rlx = -1 if count[TOTAL + rs] == rlv + 1 else rlv")
     else:
         seq, flt = src.region_sites(eff.where)
-        ok = f" and {flt('rs')}" if flt else ""
-        listing = [f"for rs in {seq}:", f"    if {typed}0 <= rs < TOTAL{ok} and what[rs] > 0:"]
+        if place is not None:
+            # the sites of the layer's type (`rw`), each listed at its place
+            ok = f" and {flt('rw')}" if flt else ""
+            listing = [f"for rw in {seq}:", f"    rs = {place}",
+                       f"    if rs >= 0{ok} and what[rs] > 0:"]
+        else:
+            ok = f" and {flt('rs')}" if flt else ""
+            listing = [f"for rs in {seq}:",
+                       f"    if {typed}0 <= rs < TOTAL{ok} and what[rs] > 0:"]
         body += ["nrs = 0", *listing, "        nrs += 1", "rbuf = np.empty(nrs, np.int64)",
                  "nrs = 0", *listing, "        rbuf[nrs] = rs", "        nrs += 1"]
         if eff.count is not None:
@@ -2913,7 +3048,7 @@ def _named(name: str, names: set) -> bool:
     return not names or name.rstrip("0123456789") in names
 
 
-@emits(ForEachPiece, kind="moves", refuses=("on",))
+@emits(ForEachPiece, kind="moves")
 def _for_each_piece_moves(src, lud, out, ind):
     """Each piece's moves, each taking the (forEach Piece ...)'s (then ...) after its own."""
     with src.enclosing_then(lud):
@@ -2942,6 +3077,9 @@ def _for_each_piece_consequent(src, lud, lines, ind):
     allowed = src.table([w > 0 and _named(comps[w].name, names) for w in range(len(comps))],
                         "bool_")
     k = next(_AFTER_NAMES)
+    if _piece_layers(src, lud):
+        raise Unsupported(lud, "as a consequent, in a game with pieces on layers of the board "
+                               "of other site types")
     loop = [f"fps{k} = frm",
             f"for frm in range({src.env.num_board_sites}):",
             "    wf, wo = what[frm], who[frm]",
@@ -3008,10 +3146,100 @@ def _actions_as_theirs(src, lud, first):
         effect[prefix:prefix] = swap
 
 
+# A (forEach Piece ...) that finds a piece on a layer whose moves the kernels do not make
+# there (`_each_piece_on_layer`): refused at run time, as the reference's moves of it are
+# read from its element's index.
+_LAYER_PIECE_REFUSED = (f"raise ValueError('{RUN_REFUSAL}(forEach Piece) of a piece on a "
+                        "layer of the board of another site type, without a step of that "
+                        "type')")
+
+
+def _piece_layers(src, lud) -> list[tuple]:
+    """The layers of the board of other site types a (forEach Piece ...) walks after the
+    board's sites, as `ForEachPiece._places`: (type, place of element 0, elements walked)
+    of each the game puts pieces on (`Game.layers`), or of the one on: names."""
+    env = src.env
+    own = env.board.site_type
+    if lud.on in (None, own):
+        if lud.on is not None or lud.container is not None:
+            return []
+        return [(t, *layer_of(env, t)[:1], min(layer_of(env, t)[1], env.num_board_sites))
+                for t in sorted(env.layers)]
+    layer = layer_of(env, lud.on)
+    if layer is None or lud.container is not None:
+        raise Unsupported(lud, f"on:{lud.on}, a site type the game puts no pieces on, or "
+                               "with container:")
+    return [(lud.on, *layer)]
+
+
+def _each_piece_on_layer(src, lud, out, ind, owner, names, comps, layer) -> None:
+    """The moves of the player's pieces on a layer (`_piece_layers`): `(from)` the element's
+    index, the piece read at its place; a kind whose moves are a step on the layer's type
+    (`_layered_step_moves`) makes them, any other found there is refused at run time."""
+    t, base_, walked = layer
+    out += [f"{ind}for frm in range({walked}):", f"{ind}    wf, wo = what[{base_} + frm], "
+            f"who[{base_} + frm]",
+            f"{ind}    if wf == 0 or not (OWNER[wf] == {owner} or (OWNER[wf] == 0 and "
+            f"wo == {owner})):", f"{ind}        continue"]
+    if lud.moves is not None and _moves_from_layer(lud.moves, t):
+        # the moves given, each from a site of this layer's type
+        out.append(f"{ind}    if {src.table([w > 0 and _named(comps[w].name, names) for w in range(len(comps))], 'bool_')}[wf]:")
+        src.moves(lud.moves, out, ind + "        ")
+        out.append(f"{ind}        pass")
+        return
+    stepping: dict[int, list] = {}
+    if lud.moves is None:
+        for idx, piece in src.env.piece_items:
+            gen = piece.generator
+            if gen is not None and _named(comps[idx].name, names) and type(gen) is MoveStep \
+                    and gen.from_ is not None and gen.from_.type == t:
+                stepping.setdefault(id(gen), [gen]).append(idx)
+    made = set()
+    for gen, *whats in stepping.values():
+        made.update(whats)
+        out.append(f"{ind}    if {' or '.join(f'wf == {w}' for w in whats)}:")
+        src.moves(gen, out, ind + "        ")
+        out.append(f"{ind}        continue")
+    # a piece of a kind with moves elsewhere, or any with the moves given
+    moving = [w for w in range(1, len(comps)) if _named(comps[w].name, names) and w not in made
+              and (lud.moves is not None or any(
+                  idx == w and piece.generator is not None
+                  for idx, piece in src.env.piece_items))]
+    if moving:
+        out += [f"{ind}    if {src.table([w in moving for w in range(len(comps))], 'bool_')}"
+                f"[wf]:", f"{ind}        {_LAYER_PIECE_REFUSED}"]
+
+
+def _moves_from_layer(moves, t: str) -> bool:
+    """Whether moves are made from a site of the type `t` only: (or ...) of steps and moves
+    whose (from ...) names that type (their forms read it on its layer)."""
+    if isinstance(moves, _Union):
+        return moves.then is None and all(_moves_from_layer(m, t)
+                                          for m in moves.moves + (moves.more or []))
+    return type(moves) in (MoveStep, MoveFromTo) and moves.from_ is not None \
+        and moves.from_.type == t
+
+
 def _each_piece(src, lud, out, ind, owner: str = "mover"):
     comps = src.game.components
     names = set(lud.names or ())
     n = src.env.num_board_sites
+    layers = _piece_layers(src, lud)
+    if layers and src.game.stacking:
+        raise Unsupported(lud, "on layers of the board, in a stacking game")
+    if lud.on in (None, src.env.board.site_type):       # else that layer alone
+        _each_board_piece(src, lud, out, ind, owner, names, comps, n)
+    if layers:
+        # after the board's sites, each layer's (`ForEachPiece._places`)
+        kept = f"fpl{len(out)}_"
+        out.append(f"{ind}{kept} = frm")
+        for layer in layers:
+            _each_piece_on_layer(src, lud, out, ind, owner, names, comps, layer)
+        out.append(f"{ind}frm = {kept}")
+
+
+def _each_board_piece(src, lud, out, ind, owner, names, comps, n):
+    """`_each_piece` on the board's sites (or those of the container given)."""
     if lud.container is None:
         out.append(f"{ind}for frm in range({n}):")
     else:
@@ -3118,7 +3346,8 @@ def _from_condition(src, lud, level: bool = False) -> str:
     reference's Step and Hop read it with (from) set). `level`: the caller reads level:."""
     if lud.from_ is None:
         return ""
-    refuse(lud.from_, "type")
+    if lud.from_.type not in (None, src.env.board.site_type):     # the board's own: as none
+        refuse(lud.from_, "type")
     if not level:
         refuse(lud.from_, "level")
     return f" and {src.bool_expr(lud.from_.if_)}" if lud.from_.if_ is not None else ""

@@ -12,7 +12,7 @@ from ludeme.boards.board import sites_at_distance
 from ludeme.boards.trajectories import COMPASS
 from ludeme.engine.state import FORCED_PLACES, PLACING, REPLAYING
 from ludeme.language.syntax import Int, Str
-from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, layer_of, layer_site, ludeme, name_without_number, other_layer_size
+from .base import DirWord, Enum, IntFn, LitBool, LitInt, LitStr, P, Region, RelationType, RoleType, SiteType, layer_bounds, layer_of, layer_site, ludeme, name_without_number, other_layer_size
 from ludeme.engine.compiled.emit import Unsupported, always, emit, emits, reads_params_only_from
 from .leaping import StepWord
 
@@ -1896,7 +1896,12 @@ def _empty_loop(src, lud, out, ind, body):
 
 def _empty_test(src, lud, site: str) -> str:
     """A site of the span is empty: no piece, and on the board (no container named) in a
-    game with large pieces, no large piece covering it (as `SitesEmpty.compile`)."""
+    game with large pieces, no large piece covering it (as `SitesEmpty.compile`). Of
+    another site type than the board's, an element of its layer (`_empty_other_type`)."""
+    other = _empty_other_type(src, lud)
+    if other is not None:
+        base_ = other[0]
+        return "True" if base_ is None else f"what[{base_} + {site}] == 0"
     if src.game.large_pieces and lud.container is None:
         return f"(what[{site}] == 0 and sc[COV + {site}] == 0)"
     return f"what[{site}] == 0"
@@ -1905,8 +1910,11 @@ def _empty_test(src, lud, site: str) -> str:
 def _empty_span(src, lud) -> tuple[str, str]:
     """The sites `(sites Empty)` looks at, as expressions of the first and the one past the
     last: the board's, or those of the container named or numbered (`_container_sites`;
-    none past the last)."""
-    _board_sites_static(src, lud)
+    none past the last); of another site type than the board's, the indices of its
+    elements (`_empty_other_type`)."""
+    other = _empty_other_type(src, lud)
+    if other is not None:
+        return "0", str(other[1])
     if lud.container is None:
         return "0", str(src.env.num_board_sites)
     ranges = _container_ranges(src.env)
@@ -1919,9 +1927,31 @@ def _empty_span(src, lud) -> tuple[str, str]:
             f"({src.table([r.stop for r in ranges])}[{cid}] if {ok} else 0)")
 
 
+def _empty_other_type(src, lud) -> tuple | None:
+    """`(sites Empty <type>)` of another site type than the board's, as `SitesEmpty.compile`
+    reads it: (the kernels' place of its element 0, its number of elements) for a layer of
+    the board the game puts pieces on (`layer_of`), each element empty where its place is;
+    (None, its number of elements) for a layer that stays empty, every element empty. None
+    for the board's own type."""
+    if lud.type in (None, src.env.board.site_type):
+        return None
+    if lud.container is not None:
+        raise Unsupported(lud, f"of the type {lud.type} in a container")
+    return layer_of(src.env, lud.type) or (None, other_layer_size(src.env, lud.type))
+
+
 def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
     """((the first site to look at, the site past the last), a test of a site's variable)
-    for `(sites Occupied)`."""
+    for `(sites Occupied)`; `on:` a layer of the board the game puts pieces on
+    (`layer_of`), the indices of its elements, each read at its place (as
+    `SitesOccupied._on_layer`)."""
+    layer = None
+    if lud.on not in (None, src.env.board.site_type):
+        layer = layer_of(src.env, lud.on)
+        if layer is None:
+            raise Unsupported(lud, f"on:{lud.on}, a site type the game puts no pieces on")
+        if lud.container is not None or lud.top is not None:
+            raise Unsupported(lud, f"on:{lud.on} with container: or top:")
     in_hand = isinstance(lud.container, str) and "Hand" in lud.container
     by_index = isinstance(lud.container, IntFn)
     if lud.container not in (None, "Board", 0) and not in_hand and not by_index:
@@ -1980,6 +2010,9 @@ def _occupied(src, lud) -> tuple[tuple[object, object], "Callable"]:
         cid = src.int_expr(lud.container)
         inside = f"0 <= {cid} < {len(ranges)}"
         span = (f"({first}[{cid}] if {inside} else 0)", f"({past}[{cid}] if {inside} else 0)")
+    elif layer is not None:
+        base_, size = layer
+        return (0, size), lambda v: test.format(s=f"{base_} + {v}")
     else:
         span = (0, env.num_board_sites if board_only else "TOTAL")
     return span, lambda v: test.format(s=v)
@@ -2027,7 +2060,7 @@ def _occupied_by_kind(src, lud, test: str) -> str:
     return f"({test} and ({kind} or {below}))"
 
 
-_OCCUPIED_REFUSES = ("type", "on")
+_OCCUPIED_REFUSES = ("type",)
 
 
 @emits(SitesOccupied, kind="for_region", refuses=_OCCUPIED_REFUSES)
@@ -2105,22 +2138,22 @@ def _around_region_loop(src, lud, out, ind, body):
     """`(sites Around <region>)`: around each centre in the region's order, each site once,
     the centres themselves left out, none when the first centre is off the board."""
     around, width, kind = _around_table(src, lud)
-    n = src.env.num_board_sites
+    n = _around_n(src, lud)
     tab = src.table(around)
     seq, flt = src.region_sites(lud.where)
     d = len(ind)            # the names of this loop's locals, one per depth of nesting
     ok = f" and {flt(f'ctr_{d}')}" if flt else ""
-    out += [f"{ind}ctrs_{d} = {seq}", f"{ind}centre_{d} = np.zeros(TOTAL, np.bool_)",
+    out += [f"{ind}ctrs_{d} = {seq}", f"{ind}centre_{d} = np.zeros(MARKS, np.bool_)",
             f"{ind}nc_{d} = 0", f"{ind}first_{d} = -1",
             f"{ind}for ctr_{d} in ctrs_{d}:",
             f"{ind}    if True{ok}:",
             f"{ind}        if nc_{d} == 0:",
             f"{ind}            first_{d} = ctr_{d}",
             f"{ind}        nc_{d} += 1",
-            f"{ind}        if 0 <= ctr_{d} < TOTAL:",
+            f"{ind}        if 0 <= ctr_{d} < MARKS:",
             f"{ind}            centre_{d}[ctr_{d}] = True",
             f"{ind}if first_{d} >= 0:",
-            f"{ind}    seen_{d} = np.zeros(TOTAL, np.bool_)",
+            f"{ind}    seen_{d} = np.zeros(MARKS, np.bool_)",
             f"{ind}    for ctr_{d} in ctrs_{d}:",
             f"{ind}        if 0 <= ctr_{d} < {n}{ok}:",
             f"{ind}            for r_{d} in range({width}):",
@@ -2132,13 +2165,14 @@ def _around_region_loop(src, lud, out, ind, body):
 
 
 def _around_radials(src, lud):
-    """(each board site's radials in `lud`'s directions, the board's sites, the most radials
-    a site has)."""
+    """(each site's radials in `lud`'s directions, the number of sites, the most radials a
+    site has): of its site type's topology (the board's own by default), as `SitesAround`."""
     key = lud.dirn or "Adjacent"
-    radials = src.env.board.radials.get(key)
+    topology = src.env.tables_of(lud.type).board
+    radials = topology.radials.get(key)
     if radials is None:
         raise lud.fail(f"no radials in direction {key} on this board")
-    n = src.env.num_board_sites
+    n = topology.num_sites
     return radials, n, max((len(radials[s]) for s in range(n)), default=0) or 1
 
 
@@ -2155,7 +2189,7 @@ def _around_table(src, lud):
         for r, rad in enumerate(radials[s]):
             if dist < len(rad.sites):
                 around[s, r] = rad.sites[dist]
-    return around, width, _around_kind(lud)
+    return around, width, _around_kind(src, lud)
 
 
 # The test of a site's name `{v}` for each kind of `(sites Around ...)`.
@@ -2168,9 +2202,20 @@ _AROUND_KINDS = {None: "True", "Empty": "what[{v}] == 0", "NotEmpty": "what[{v}]
                              "OWNER[what[{v}]] != mover)"}
 
 
-def _around_kind(lud):
+def _around_kind(src, lud):
+    """The kind's test of a site's name; of another site type than the board's, the piece
+    read at its layer's place (`layer_bounds`), none where the game puts none there."""
     kind = _AROUND_KINDS[lud.kind_]
+    if lud.type not in (None, src.env.board.site_type) and lud.kind_ is not None:
+        bounds = layer_bounds(src.env, lud.type)
+        at = f"layer_at(what, {{v}}, {', '.join(map(str, bounds))})" if bounds else "0"
+        kind = kind.replace("what[{v}]", at)
     return lambda v: kind.format(v=v)
+
+
+def _around_n(src, lud) -> int:
+    """The number of sites of `(sites Around ...)`'s site type (the board's own by default)."""
+    return src.env.tables_of(lud.type).board.num_sites
 
 
 def _around_listed(src, lud) -> str | None:
@@ -2185,7 +2230,7 @@ def _around_listed(src, lud) -> str | None:
     radials, n, _ = _around_radials(src, lud)
     rays, width, depth = radials_array([[[r.sites for r in radials[s]] for s in range(n)]])
     tab = src.table(rays[0])
-    kind = _around_kind(lud)
+    kind = _around_kind(src, lud)
     cond = src.bool_expr(lud.if_) if lud.if_ is not None else "True"
     dist = src.int_expr(lud.distance) if lud.distance is not None else "1"
     if isinstance(lud.where, IntFn):
@@ -2204,7 +2249,7 @@ def _around_listed(src, lud) -> str | None:
         return "\n".join([
             "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw{bound}):",
             src.context(local=()), *centres,
-            "    buf = np.empty(TOTAL + ctrs.shape[0], np.int64)", "    k = 0",
+            "    buf = np.empty(MARKS + ctrs.shape[0], np.int64)", "    k = 0",
             "    if ctrs.shape[0] == 0 or ctrs[0] < 0:", "        return buf[:0]",
             f"    dist = {dist}",
             f"    seen = np.zeros({n}, np.bool_)",
@@ -2221,7 +2266,7 @@ def _around_listed(src, lud) -> str | None:
             f"{src.between}{bound})")
 
 
-@emits(SitesAround, kind="for_region", refuses=("type"))
+@emits(SitesAround, kind="for_region")
 def _around_loop(src, lud, out, ind, body):
     if (listed := _around_listed(src, lud)) is not None:
         out.append(f"{ind}for site in {listed}:")
@@ -2230,11 +2275,11 @@ def _around_loop(src, lud, out, ind, body):
     if not isinstance(lud.where, IntFn):
         return _around_region_loop(src, lud, out, ind, body)
     around, width, kind = _around_table(src, lud)
-    n = src.env.num_board_sites
+    n = _around_n(src, lud)
     tab = src.table(around)
     out.append(f"{ind}ctr = {src.int_expr(lud.where)}")
     out.append(f"{ind}if 0 <= ctr < {n}:")
-    out.append(f"{ind}    seen = np.zeros(TOTAL, np.bool_)")
+    out.append(f"{ind}    seen = np.zeros(MARKS, np.bool_)")
     out.append(f"{ind}    for r in range({width}):")
     out.append(f"{ind}        site = {tab}[ctr, r]")
     out.append(f"{ind}        if site >= 0 and site != ctr and not seen[site] and {kind('site')}:")
@@ -2242,7 +2287,7 @@ def _around_loop(src, lud, out, ind, body):
     out.extend(f"{ind}            {x}" for x in body)
 
 
-@emits(SitesAround, kind="contains", refuses=("type"))
+@emits(SitesAround, kind="contains")
 def _around_contains(src, lud, site):
     """A site is around the centre: a table of the board's sites around each site."""
     if (listed := _around_listed(src, lud)) is not None:
@@ -2251,7 +2296,7 @@ def _around_contains(src, lud, site):
     if not isinstance(lud.where, IntFn):       # around a region: listed, then looked up
         return f"({src.listed_by_loop(lud)} == {site}).any()"
     around, _, kind = _around_table(src, lud)
-    n = src.env.num_board_sites
+    n = _around_n(src, lud)
     mask = np.zeros((n, n), dtype=bool)
     for s in range(n):
         mask[s, [t for t in around[s] if 0 <= t < n and t != s]] = True
@@ -2260,7 +2305,7 @@ def _around_contains(src, lud, site):
             f"[{ctr}, {site}] and {kind(site)})")
 
 
-@emits(SitesAround, kind="sites", refuses=("type"))
+@emits(SitesAround, kind="sites")
 def _around_sites(src, lud):
     """The sites around the centre in the radials' order, each once (a table row)."""
     if (listed := _around_listed(src, lud)) is not None:
@@ -2268,7 +2313,7 @@ def _around_sites(src, lud):
     if not isinstance(lud.where, IntFn):       # around a region: as its loop lists them
         return src.listed_by_loop(lud), None
     around, _, kind = _around_table(src, lud)
-    n = src.env.num_board_sites
+    n = _around_n(src, lud)
     rows = [list(dict.fromkeys(t for t in around[s] if 0 <= t < n and t != s))
             for s in range(n)]
     t_sites, t_len = src.row_tables(rows)
