@@ -211,3 +211,22 @@ def test_a_piece_on_a_layer_without_moves_of_its_type_is_refused_in_play(tmp_pat
     state = new_state(load(path), 0, backend="compiled")
     with pytest.raises(LudemeError, match="forEach Piece.*of a piece on a layer"):
         state.legal_moves()
+
+
+def test_a_run_reaching_a_position_the_kernels_refuse_goes_to_the_reference(tmp_path, capsys):
+    """The same refusal met in a whole run's kernels: the chunk is played by the reference
+    engine (said on stderr, counted as its playouts), the same rows as a reference run."""
+    import pandas as pd
+
+    from ludeme.analysis.playouts import load, run_playouts
+    path = tmp_path / "g.lud"
+    path.write_text(DRIFT_GAME.replace(
+        '(piece "Disc" Each)', '(piece "Disc" Each (move Step Orthogonal (to if:(is Empty (to)))))')
+        .replace("(play (forEach Piece on:Cell", "(play (or (forEach Piece) (forEach Piece on:Cell")
+        .replace("(apply (remove Cell (to))))))))", "(apply (remove Cell (to)))))))))"))
+    game = load(path)
+    ref = run_playouts(game, 6, 1, jobs=1, progress=False, backend="reference")
+    fast = run_playouts(game, 6, 1, jobs=1, progress=False, backend="compiled")
+    pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
+    assert fast.attrs["playouts_by_backend"]["reference"] > 0
+    assert "reached a position the kernels refuse" in capsys.readouterr().err

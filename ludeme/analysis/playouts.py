@@ -223,7 +223,7 @@ def _play_in_worker(source, seed: int, indices: list[int], agents=None, rotate=F
 
 class ReferenceRows(list):
     """Rows the reference engine played in place of the kernels (see `kernel_table`), and
-    why (`why`: the table a playout outgrew)."""
+    why (`why`: the table a playout outgrew, or the position the kernels refused)."""
 
     def __init__(self, rows, why: str):
         super().__init__(rows)
@@ -232,8 +232,8 @@ class ReferenceRows(list):
 
 def kernel_table(game, kernels, seed: int, first: int, n: int):
     """The rows of playouts first..first+n-1, played by compiled kernels, as an Arrow table
-    (or, when one of them outgrows the kernels' fixed tables, the reference engine's rows of
-    the chunk, `ReferenceRows`).
+    (or, when one of them outgrows the kernels' fixed tables or reaches a position they
+    refuse at run time, the reference engine's rows of the chunk, `ReferenceRows`).
 
     The same columns, values and types as `play_one`'s rows (`seconds`: the chunk's
     time shared out evenly), built from the kernels' arrays without a Python object
@@ -243,12 +243,23 @@ def kernel_table(game, kernels, seed: int, first: int, n: int):
 
     from ludeme.engine.compiled import rt
     from ludeme.engine.figures import per_state_columns
+    from ludeme.engine.compiled.unsupported import RUN_REFUSAL
     try:
         got = kernels.playouts(seed, first, n)
     except rt.KernelFull as e:
         # A playout outgrew the kernels' fixed tables: the chunk on the reference engine,
         # whose rows are the same (the run counts them as the reference engine's).
-        return ReferenceRows(_play_indices(game, seed, list(range(first, first + n))), str(e))
+        why = f"a playout outgrew the kernels' tables ({e})"
+    except ValueError as e:
+        # A position the kernels refuse at run time (`RUN_REFUSAL`): the chunk on the
+        # reference engine, which plays it or raises its own refusal (a LudemeError).
+        if not str(e).startswith(RUN_REFUSAL):
+            raise
+        why = f"a playout reached a position the kernels refuse ({str(e)[len(RUN_REFUSAL):]})"
+    else:
+        why = None
+    if why is not None:
+        return ReferenceRows(_play_indices(game, seed, list(range(first, first + n))), why)
     players = game.num_players
     text = pa.large_string()          # pandas' own string type in parquet
 
@@ -696,9 +707,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                             count = len(chunk)
                             if isinstance(chunk, ReferenceRows) and chunk.why not in full:
                                 full.add(chunk.why)
-                                print(f"ludeme: {game.name}: a playout outgrew the kernels' "
-                                      f"tables ({chunk.why}); the reference engine played its "
-                                      "chunk", file=sys.stderr)
+                                print(f"ludeme: {game.name}: {chunk.why}; the reference "
+                                      "engine played its chunk", file=sys.stderr)
                             by_backend["compiled" if kernels is not None and not
                                        isinstance(chunk, ReferenceRows) else "reference"] \
                                 += count

@@ -617,12 +617,16 @@ def ready_mark(path: Path) -> Path:
 
 def warm_up(module) -> None:
     """Compile the module's playout kernel now (or load it from numba's cache); a first
-    playout that outgrows the kernels' tables was compiled all the same."""
+    playout that outgrows the kernels' tables, or reaches a position they refuse at run
+    time, was compiled all the same."""
     from ludeme.engine.compiled.rt import KernelFull
     try:
         CompiledGame(None, module, 0.0, "").playouts(0, 0, 1)
     except KernelFull:
         pass
+    except ValueError as e:
+        if not str(e).startswith(RUN_REFUSAL):
+            raise
 
 
 def _same_random() -> bool:
