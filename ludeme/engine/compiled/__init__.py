@@ -418,6 +418,8 @@ class CompiledState:
                 self.kernels.legal_of(self)
                 if len(self.kernels.buffers[0]) == size:
                     raise
+            except ValueError as e:         # a position refused at run time: its refusal
+                _run_refusal(e)
         if draws is not rng:
             draws.close()
         self._legal = None
