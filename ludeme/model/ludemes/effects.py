@@ -885,7 +885,11 @@ def _do_after_settings(src, lud, out, ind, why: str) -> None:
         raise Unsupported(lud, why)
     nxt: list[str] = []
     here = src.any_mode and not getattr(src.env, "dice", None)
-    _next_moves(src, lud, nxt, ind, prior, src.action_codes(prior), here=here)
+    saved, src.prefix_unapplied = src.prefix_unapplied, True
+    try:
+        _next_moves(src, lud, nxt, ind, prior, src.action_codes(prior), here=here)
+    finally:
+        src.prefix_unapplied = saved
     # the tests of the moves pushed apply the settings the moves carry: not a read here
     generated = [x for x in nxt]
     for test in src.test_calls:

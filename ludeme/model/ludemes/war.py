@@ -589,19 +589,15 @@ def _max_moves(src, lud, out, ind):
     each move applied to a copy of the position as a whole decision, the phase's moves of
     each position after it searched unranked, which gives the same longest chain) and the
     deepest kept in order. A list of one move is kept without a search, as the reference
-    keeps it whatever its depth. Looking for a move, or listing the moves a probe searches
-    (`Source.unranked`), the moves unranked: the ranking drops none of a list that has
-    one, and never the deepest."""
+    keeps it whatever its depth. Inside moves that test or extend them, the moves ranked
+    bare, as the reference (`_keep_best`). Looking for a move, or listing the moves a probe
+    searches (`Source.unranked`), the moves unranked: the ranking drops none of a list that
+    has one, and never the deepest."""
     if src.reaching:
         raise Unsupported(lud, "while a threat is looked for (the moves ranked decide)")
     if src.any_mode or src.unranked:
         src.moves(lud.moves, out, ind)
         return
-    # The reference ranks the moves before a (do ...) tests them, before the (then ...) of
-    # the moves around it and the actions of a (do ... next:) are added: the kernels' moves
-    # carry these already.
-    if src.push_tests or src.outer_thens or src.effect_prefix is not None:
-        raise Unsupported(lud, "inside moves that test or extend the moves ranked")
     src.ranks_moves(lud)
     _keep_best(src, lud, out, ind, "m", "chain_depth(who, what, count, sc, phase, hist_mover, "
                "hist_pass, {m})")
@@ -649,27 +645,73 @@ def _max_captures(src, lud, out, ind):
 def _keep_best(src, lud, out, ind, prefix: str, score: str) -> None:
     """The moves of `lud.moves` pushed, then each scored (`score`, given `{m}` the move's
     `mf[i], mt[i], mg[i], mx[i]`) and those scoring most kept in order. A list of one move
-    is kept unscored, as the reference keeps it whatever its score."""
+    is kept unscored, as the reference keeps it whatever its score.
+
+    Inside moves that test or extend the moves ranked (a (do ... ifAfterwards:) around them,
+    the (then ...) of moves around them, the first moves' actions of a (do ... next:)), the
+    reference scores the moves as they are made, before these are added: the moves are
+    pushed bare and scored first, then pushed again as the kernels carry them, each kept
+    where the bare move in its place scored most (a test of its own, first of the tests
+    every move pushed passes: the others test only the moves kept, as the reference's)."""
+    if not (src.push_tests or src.outer_thens or src.effect_prefix is not None):
+        _scored(src, lud, out, ind, prefix, score, in_place=True)
+        return
+    if src.prefix_unapplied:
+        # the position the moves are scored in lacks the settings the reference scores
+        # them after
+        raise Unsupported(lud, "inside the next moves of a (do ...) whose first moves are "
+                               "not applied where the next are generated")
+    saved = (src.push_tests, src.outer_thens, src.effect_prefix)
+    src.push_tests, src.outer_thens, src.effect_prefix = [], [], None
+    try:
+        first, scores, best = _scored(src, lud, out, ind, prefix, score, in_place=False)
+    finally:
+        src.push_tests, src.outer_thens, src.effect_prefix = saved
+    cursor = f"{prefix}u{len(out)}"
+    out += [f"{ind}k = {first}", f"{ind}{cursor} = np.zeros(1, np.int64)"]
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(scores, best, cursor):",
+                          "    i = cursor[0]", "    cursor[0] = i + 1",
+                          "    return scores[i] == best", ""])
+    keep = f"{src.helper(make)}({scores}, {best}, {cursor})"
+    src.push_tests.insert(0, lambda frm, to, g, x: keep)
+    try:
+        src.moves(lud.moves, out, ind)
+    finally:
+        src.push_tests.pop(0)
+
+
+def _scored(src, lud, out, ind, prefix: str, score: str, in_place: bool) -> tuple:
+    """The lines pushing the moves of `lud.moves` and scoring each (`_keep_best`): with
+    `in_place`, those scoring most kept in order; the names of the locals holding the
+    buffers' length before them, their scores (one per move pushed) and the best score."""
     n = len(out)
     first, kept, scores, best, i = (f"{prefix}{v}{n}" for v in "kjcbi")
     out.append(f"{ind}{first} = k")
     src.moves(lud.moves, out, ind)
     call = score.format(m=f"mf[{i}], mt[{i}], mg[{i}], mx[{i}]")
+    if not in_place:
+        # a list of one move (or none) keeps it, whatever its score
+        out += [f"{ind}{scores} = np.zeros(max(k - {first}, 1), np.int64)",
+                f"{ind}{best} = 0"]
     out += [f"{ind}if k - {first} > 1:",
-            f"{ind}    {scores} = np.empty(k - {first}, np.int64)",
+            *([f"{ind}    {scores} = np.empty(k - {first}, np.int64)"] if in_place else []),
             f"{ind}    {best} = -1",
             f"{ind}    for {i} in range({first}, k):",
             f"{ind}        {scores}[{i} - {first}] = {call}",
-            f"{ind}        {best} = max({best}, {scores}[{i} - {first}])",
-            f"{ind}    {kept} = {first}",
-            f"{ind}    for {i} in range({first}, k):",
-            f"{ind}        if {scores}[{i} - {first}] == {best}:",
-            f"{ind}            mf[{kept}] = mf[{i}]",
-            f"{ind}            mt[{kept}] = mt[{i}]",
-            f"{ind}            mg[{kept}] = mg[{i}]",
-            f"{ind}            mx[{kept}] = mx[{i}]",
-            f"{ind}            {kept} += 1",
-            f"{ind}    k = {kept}"]
+            f"{ind}        {best} = max({best}, {scores}[{i} - {first}])"]
+    if in_place:
+        out += [f"{ind}    {kept} = {first}",
+                f"{ind}    for {i} in range({first}, k):",
+                f"{ind}        if {scores}[{i} - {first}] == {best}:",
+                f"{ind}            mf[{kept}] = mf[{i}]",
+                f"{ind}            mt[{kept}] = mt[{i}]",
+                f"{ind}            mg[{kept}] = mg[{i}]",
+                f"{ind}            mx[{kept}] = mx[{i}]",
+                f"{ind}            {kept} += 1",
+                f"{ind}    k = {kept}"]
+    return first, scores, best
 
 
 # Captures along a direction (Ludii's Directional, DirectionCapture) -------------------
