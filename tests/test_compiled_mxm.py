@@ -61,3 +61,53 @@ def _early_draws(df) -> bool:
 def test_moves_ranked_inside_other_moves_give_the_reference_rows(text, seeds, played,
                                                                  tmp_path):
     _rows_agree(text, seeds, played, tmp_path)
+
+
+# A pawn taking an enemy piece is crowned as it goes ((promote ...) inside the (apply ...)
+# of its step, on its start, before it moves); three crowns win.
+CROWNING_GAME = """
+(game "Crowning" (players 2)
+  (equipment {(board (square 5))
+    (piece "Pawn" Each
+      (move Step Orthogonal
+        (to if:(not (is Friend (who at:(to))))
+            (apply (if (is Enemy (who at:(to)))
+                       (and (remove (to)) (promote (from) (piece "King") Mover)))))))
+    (piece "King" Each
+      (move Step (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))})
+  (rules
+    (start {(place "Pawn1" (sites Bottom)) (place "Pawn2" (sites Top))})
+    (play (forEach Piece))
+    (end {(if (<= 3 (count Pieces Mover "King")) (result Mover Win))
+          (if (no Moves Next) (result Mover Loss))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
+def test_promotion_as_an_effect_gives_the_reference_rows(tmp_path):
+    # Both sides win (three crowns) before the move limit.
+    _rows_agree(CROWNING_GAME, (3, 4),
+                lambda df: {1, 2} <= set(df["winner"]) and df["moves"].lt(60).any(), tmp_path)
+
+
+# Every other step (the turns counted in a variable), the mover's piece is added on the
+# stack the step made ((add ... stack:True) as the next move of a (do ...) consequent); a
+# stack of four wins.
+BUILDERS_GAME = """
+(game "Builders" (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (sites {0 1 2})) (place "Disc2" (sites {13 14 15}))})
+    (play (forEach Piece
+            (move Step (to if:(or (is Empty (to)) (is Friend (who at:(to))))) stack:True
+              (then (do (set Var "steps" (+ 1 (var "steps")))
+                        next:(if (is Even (var "steps")) (add (to (last To)) stack:True)))))
+            top:True))
+    (end {(if (<= 4 (size Stack at:(last To))) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+
+def test_an_addition_to_a_stack_as_one_move_gives_the_reference_rows(tmp_path):
+    # Some games are won: a side has three pieces, a stack of four holds one added.
+    _rows_agree(BUILDERS_GAME, (3, 4), lambda df: df["winner"].gt(0).any(), tmp_path)

@@ -1893,7 +1893,7 @@ def _add_effect(src, lud, body, after=()):
     body.append("frm, to = saf_, sa_")
 
 
-@emits(AddEffect, kind="one_move", refuses=("stack", "count"))
+@emits(AddEffect, kind="one_move", refuses=("count",))
 def _add_one_move(src, lud):
     """`MoveAdd.compile`'s one placement on one site: a kind of piece, on one of the sites."""
     to = lud.to
