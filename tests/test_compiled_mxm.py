@@ -111,3 +111,29 @@ BUILDERS_GAME = """
 def test_an_addition_to_a_stack_as_one_move_gives_the_reference_rows(tmp_path):
     # Some games are won: a side has three pieces, a stack of four holds one added.
     _rows_agree(BUILDERS_GAME, (3, 4), lambda df: df["winner"].gt(0).any(), tmp_path)
+
+
+# A step takes the enemy pieces orthogonally next to where it lands, then scores (a (do
+# ...) consequent whose next moves are two, each made after the removals again: two points
+# on the centre, one while the enemy has fewer than five pieces, read after the removals).
+PURGE_GAME = """
+(game "Purge" (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (start {(place "Disc1" (sites {0 2 4 6 8})) (place "Disc2" (sites {16 18 20 22 24}))})
+    (play (forEach Piece
+            (move Step (to if:(is Empty (to)))
+              (then (do (forEach Site (sites Around (last To) Orthogonal)
+                          (if (is Enemy (who at:(site))) (remove (site))))
+                        next:(and (if (is In (last To) (sites Centre)) (addScore Mover 2))
+                                  (if (< (count Pieces Next) 5) (addScore Mover 1))))))))
+    (end {(if (<= 8 (score Mover)) (result Mover Win))
+          (if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 60) (result Mover Draw))})))
+"""
+
+
+def test_next_moves_after_removals_as_a_consequent_give_the_reference_rows(tmp_path):
+    # Both sides win, some games by the score (the scores apart at some point).
+    _rows_agree(PURGE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+                and df["score_difference_maximum"].gt(0).any(), tmp_path)

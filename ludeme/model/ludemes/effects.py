@@ -1074,8 +1074,7 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
                 "    sc[NUM_ACTIONS] += (dck - 1) * (sc[NUM_ACTIONS] - dca)",
                 *("    " + x for x in nxt + then)]
     elif most > 1:
-        raise Unsupported(lud, f"{where} after moves other than (set Var ...), where next: "
-                               "may make several moves")
+        body = _each_after_removals(src, lud, where, prior, part)
     else:
         # Whether the next move is made is asked of a copy of the position after the
         # first moves.
@@ -1092,6 +1091,52 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
         "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
         src.context(local=()), *("    " + x for x in body), "    return", ""]))
     lines.append(f"{ind}{kernel}(who, what, count, sc, phase, frm, to, btw)")
+
+
+def _each_after_removals(src, lud, where: str, prior: list[str], part) -> list[str]:
+    """The lines of a (do <removals> next:(and <parts>)) applied where it is made, whose
+    parts make one move at most each: the reference makes the next moves on a copy after
+    the first moves, then applies each, the first moves' actions before its own. Each part
+    that makes a move on such a copy is applied after the removals are made again on the
+    position as it then is (a site they emptied stays empty, as the reference's actions
+    repeated leave it; a piece put back there goes again, as there), their actions counted
+    as the reference's: as often as the first time. First moves other than removals made
+    at once, an (and ...) with a (then ...) of its own, or a part that may make several
+    moves, refused."""
+    from ludeme.engine.state import A_REMOVE
+    from .moves import MovesAnd
+    why = f"{where} after moves other than (set Var ...), where next: may make several moves"
+    nxt = lud.next
+    if type(nxt) is not MovesAnd or nxt.then is not None:
+        raise Unsupported(lud, why)
+    if set(src.action_codes(prior)) != {A_REMOVE} or "CLEAR +" in src.with_helpers(prior):
+        raise Unsupported(lud, why + " (first moves other than removals made at once)")
+    tests, applied = ["dcn = 0", "dca = 0"], []
+    for i, m in enumerate(list(nxt.moves) + list(nxt.more or [])):
+        made = moves_made(src, m)
+        if made is None or made[1] > 1:
+            raise Unsupported(lud, why)
+        if made[2]:
+            test = "True"
+        else:
+            # whether the part makes its move, asked of a copy after the first moves (as
+            # the reference makes them all there, before any is applied)
+            probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
+                     "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
+                     *("    " + x for x in prior), f"    return {made[0]}"]
+            test = src.helper(lambda name: "\n".join([
+                "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+                *probe, ""])) + "(who, what, count, sc, phase, frm, to, btw) > 0"
+        tests.append(f"dcm_{i} = {test}")
+        lines: list[str] = []
+        part(m, lines)
+        # the first moves made again before each, their actions counted as the first time
+        applied += [f"if dcm_{i}:", "    dcb = sc[NUM_ACTIONS]", *("    " + x for x in prior),
+                    "    if dcn == 0:", "        dca = sc[NUM_ACTIONS] - dcb",
+                    "    else:", "        sc[NUM_ACTIONS] = dcb + dca",
+                    "    dcn += 1", *("    " + x for x in lines)]
+    out = tests + applied
+    return out
 
 
 @ludeme("all", "Passed")
