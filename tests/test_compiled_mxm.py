@@ -1,10 +1,11 @@
-"""Compiled forms of ranked moves ((max Moves ...), (max Captures ...)) where the moves
-ranked are tested or extended by the moves around them: hand-written games give the same
-rows on both backends, and the rule they exercise acts."""
+"""Compiled forms of ranked moves ((max Moves ...) inside moves that test or extend them,
+(max Moves withValue:True ...)), (promote ...) as an effect, (add ... stack:True) as one
+move, (do <removals> next:<several moves>) as a consequent: hand-written games give the
+same rows on both backends, and the rule they exercise acts."""
 
 import pytest
 
-from test_compiled import NEXT_HOPS_GAME
+from test_compiled import NEXT_HOPS_GAME, _refused_with
 from test_compiled import test_new_compiled_forms_give_the_reference_rows as _rows_agree
 
 # The hops of NEXT_HOPS_GAME over any enemy piece; a side's first decision of a turn is one
@@ -137,3 +138,49 @@ def test_next_moves_after_removals_as_a_consequent_give_the_reference_rows(tmp_p
     # Both sides win, some games by the score (the scores apart at some point).
     _rows_agree(PURGE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
                 and df["score_difference_maximum"].gt(0).any(), tmp_path)
+
+
+# A piece hops enemy pieces (taken at the end of the turn) while it can, or takes the
+# enemy pieces orthogonally next to where it steps; of a side's first moves, only those
+# beginning the chain that takes the most value ((max Moves withValue:True ...), every
+# piece worth VALUE). (Ranked after the first hop of a turn too, the reference's search
+# would take minutes.)
+HOARD_GAME = """
+(define "Taken" (between if:(and (not (is In (between) (sites ToClear)))
+                                 (is Enemy (who at:(between))))))
+(define "HopOn"
+  (move Hop (from #1) Orthogonal ("Taken" (apply (remove (between) at:EndOfTurn)))
+    (to if:(is Empty (to)))
+    (then (if (can Move (hop (from (last To)) Orthogonal ("Taken") (to if:(is Empty (to)))))
+              (moveAgain)))))
+(game "Hoard" (players 2)
+  (equipment {(board (square 5))
+    (piece "Disc" Each (or ("HopOn" (from))
+                           (move Step Orthogonal (to if:(is Empty (to)))
+                             (then (forEach Site (sites Around (last To) Orthogonal)
+                                     (if (is Enemy (who at:(site))) (remove (site))))))))})
+  (rules
+    (start {(place "Disc1" (sites {1 2 3 6 8}) value:VALUE)
+            (place "Disc2" (sites {16 18 21 22 23}) value:VALUE)})
+    (play (if (is Prev Mover)
+              ("HopOn" (last To))
+              (max Moves withValue:True (forEach Piece))))
+    (end {(if (no Pieces Next) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+
+@pytest.mark.parametrize("value", ["1", "3"])
+def test_moves_ranked_by_the_value_they_capture_give_the_reference_rows(value, tmp_path):
+    # Some games are won before the move limit, pieces taken.
+    _rows_agree(HOARD_GAME.replace("VALUE", value), (3, 4),
+                lambda df: df["winner"].gt(0).any() and df["moves"].lt(40).any(), tmp_path)
+
+
+def test_moves_ranked_by_value_where_pieces_differ_in_value_are_refused(tmp_path):
+    """Ludii reads the value of a stack's bottom piece for the moves ranked, the top one's
+    along the chain after them, and ranks the moves of each position the chain passes:
+    the kernels count the pieces removed, in a game whose pieces are worth one value."""
+    _refused_with(HOARD_GAME.replace("VALUE", "1"), '(place "Disc2" (sites {16 18 21 22 23}) value:1)',
+                  '(place "Disc2" (sites {16 18 21 22 23}) value:2)',
+                  "of pieces of several values", tmp_path)

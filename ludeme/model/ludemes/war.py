@@ -582,8 +582,7 @@ class MaxMoves(_MaxBy):
         return [0 if d is None else d + 1 for d in depths]
 
 
-@emits(MaxMoves, kind="moves", refuses=(("withValue", "counting the values of captured "
-                                                     "pieces"),))
+@emits(MaxMoves, kind="moves")
 def _max_moves(src, lud, out, ind):
     """The moves pushed, then ranked in place by `chain_depth` (the kernels' `_chain_depth`:
     each move applied to a copy of the position as a whole decision, the phase's moves of
@@ -599,8 +598,78 @@ def _max_moves(src, lud, out, ind):
         src.moves(lud.moves, out, ind)
         return
     src.ranks_moves(lud)
+    if lud.withValue:
+        _keep_best(src, lud, out, ind, "m", _chain_value(src, lud))
+        return
     _keep_best(src, lud, out, ind, "m", "chain_depth(who, what, count, sc, phase, hist_mover, "
                "hist_pass, {m})")
+
+
+def _chain_value(src, lud) -> str:
+    """The score of (max Moves withValue:True ...)'s moves (`_replay_value`), `{m}` the move,
+    in a game whose pieces all hold one value v (those the start places; the rules add no
+    piece, set no value): v times the pieces the chain of decisions removes, the move's and
+    those of the best continuation (a kernel searching the positions after it, as
+    `chain_depth`; each move's removals counted as `captures_of` counts them, on a copy
+    where, as the reference's, its consequents read the move before it as the last one,
+    `_captured_value`). Ludii reads the moves
+    ranked at the bottom of a stack, those after them at the top, and ranks the moves of
+    each position the chain passes: with one value, the same scores. Other games refused."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .moves import MoveAdd
+    from .set_site import SetSiteValue
+    why = "counting the values of captured pieces"
+    if mentions(src.game.typed.rules, (MoveAdd, SetSiteValue)):
+        raise Unsupported(lud, f"{why}, in a game whose rules add pieces or set values")
+    s0 = src.game.new_initial_state(0)
+    values = set()
+    for site in range(src.game.total_sites):
+        if s0.what[site] <= 0:
+            continue
+        if src.game.stacking:
+            values.update(s0.piece_value(site, lv) for lv in range(s0.size_stack(site)))
+        else:
+            values.add(s0.piece_value(site))
+    if len(values) > 1:
+        raise Unsupported(lud, f"{why}, of pieces of several values")
+    v = values.pop() if values else 0
+    src.counts_removals = True
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)",
+            f"def {name}(who, what, count, sc, phase, hist_mover, hist_pass, f, t, g, x):",
+            # the move's removals, as the reference counts them: its actions and consequents
+            # applied to a copy, the last move still the one before it
+            "    cwho, cwhat, ccount = who.copy(), what.copy(), count.copy()",
+            "    csc, cphase = sc.copy(), phase.copy()",
+            "    csc[NREM] = 0",
+            "    if g >= 0:",
+            "        effects(cwho, cwhat, ccount, csc, cphase, f, t, g, x)",
+            "        consequents(cwho, cwhat, ccount, csc, cphase, g)",
+            "    removed = csc[NREM]",
+            # the decision applied, then the best of the mover's next decisions, if any
+            "    who, what, count = who.copy(), what.copy(), count.copy()",
+            "    sc, phase = sc.copy(), phase.copy()",
+            "    rk = np.zeros(NP + 1, np.float64)",
+            "    active = np.ones(NP + 1, np.int8)",
+            "    active[0] = 0",
+            "    step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, f, t, g, x)",
+            "    if sc[OVER] or sc[PREV] != sc[MOVER]:",
+            "        return removed",
+            "    mf = np.empty(MAX_BUFFER, np.int64)",
+            "    mt = np.empty(MAX_BUFFER, np.int64)",
+            "    mg = np.empty(MAX_BUFFER, np.int64)",
+            "    mx = np.empty(MAX_BUFFER, np.int64)",
+            "    k = legal_unranked(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, "
+            "mg, mx)",
+            "    best = 0",
+            "    for i in range(k):",
+            f"        best = max(best, {name}(who, what, count, sc, phase, hist_mover, "
+            "hist_pass, mf[i], mt[i], mg[i], mx[i]))",
+            "    return removed + best", ""])
+    return (f"{v} * {src.helper(make)}(who, what, count, sc, phase, hist_mover, hist_pass, "
+            "{m})")
 
 
 _REMOVALS = frozenset((A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL))
