@@ -177,10 +177,16 @@ def test_moves_ranked_by_the_value_they_capture_give_the_reference_rows(value, t
                 lambda df: df["winner"].gt(0).any() and df["moves"].lt(40).any(), tmp_path)
 
 
-def test_moves_ranked_by_value_where_pieces_differ_in_value_are_refused(tmp_path):
+@pytest.mark.parametrize("old,new,why", [
+    ('(place "Disc2" (sites {16 18 21 22 23}) value:1)',
+     '(place "Disc2" (sites {16 18 21 22 23}) value:2)', "of pieces of several values"),
+    # a piece added holds no value
+    ('(or ("HopOn" (from))', '(or ("HopOn" (from)) (move Add (to (sites Empty)))',
+     "whose rules add pieces or set values")],
+    ids=["several-values", "pieces-added"])
+def test_moves_ranked_by_value_where_pieces_may_differ_in_value_are_refused(old, new, why,
+                                                                          tmp_path):
     """Ludii reads the value of a stack's bottom piece for the moves ranked, the top one's
     along the chain after them, and ranks the moves of each position the chain passes:
     the kernels count the pieces removed, in a game whose pieces are worth one value."""
-    _refused_with(HOARD_GAME.replace("VALUE", "1"), '(place "Disc2" (sites {16 18 21 22 23}) value:1)',
-                  '(place "Disc2" (sites {16 18 21 22 23}) value:2)',
-                  "of pieces of several values", tmp_path)
+    _refused_with(HOARD_GAME.replace("VALUE", "1"), old, new, why, tmp_path)

@@ -619,7 +619,7 @@ def _chain_value(src, lud) -> str:
     from .moves import MoveAdd
     from .set_site import SetSiteValue
     why = "counting the values of captured pieces"
-    if mentions(src.game.typed.rules, (MoveAdd, SetSiteValue)):
+    if mentions(src.game.typed, (MoveAdd, SetSiteValue)):   # (pieces' moves too)
         raise Unsupported(lud, f"{why}, in a game whose rules add pieces or set values")
     s0 = src.game.new_initial_state(0)
     values = set()
