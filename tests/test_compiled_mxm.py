@@ -181,7 +181,7 @@ def test_moves_ranked_by_the_value_they_capture_give_the_reference_rows(value, t
     ('(place "Disc2" (sites {16 18 21 22 23}) value:1)',
      '(place "Disc2" (sites {16 18 21 22 23}) value:2)', "of pieces of several values"),
     # a piece added holds no value
-    ('(or ("HopOn" (from))', '(or ("HopOn" (from)) (move Add (to (sites Empty)))',
+    ('(or ("HopOn" (from))', '(or (or ("HopOn" (from)) (move Add (to (sites Empty))))',
      "whose rules add pieces or set values")],
     ids=["several-values", "pieces-added"])
 def test_moves_ranked_by_value_where_pieces_may_differ_in_value_are_refused(old, new, why,
