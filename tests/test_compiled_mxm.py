@@ -190,3 +190,25 @@ def test_moves_ranked_by_value_where_pieces_may_differ_in_value_are_refused(old,
     along the chain after them, and ranks the moves of each position the chain passes:
     the kernels count the pieces removed, in a game whose pieces are worth one value."""
     _refused_with(HOARD_GAME.replace("VALUE", "1"), old, new, why, tmp_path)
+
+
+# A disc added scores for its mover each value from one to the pieces around it, and after
+# each, the next player each value from one to two ((forEach Value ...) as a consequent
+# whose (then ...) is another, reading its own (value)); a score of 60 wins.
+ECHO_GAME = """
+(game "Echo" (players 2)
+  (equipment {(board (square 5)) (piece "Disc" Each)})
+  (rules
+    (play (move Add (to (sites Empty))
+            (then (forEach Value min:1 max:(count Sites in:(sites Around (last To) NotEmpty))
+                    (addScore Mover (value))
+                    (then (forEach Value min:1 max:2 (addScore Next (value))))))))
+    (end {(if (<= 60 (score Mover)) (result Mover Win))
+          (if (<= 60 (score Next)) (result Next Win))
+          (if (is Full) (result Mover Draw))})))
+"""
+
+
+def test_values_iterated_after_values_as_consequents_give_the_reference_rows(tmp_path):
+    # Both sides win before the board is full.
+    _rows_agree(ECHO_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"]), tmp_path)

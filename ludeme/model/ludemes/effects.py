@@ -1357,15 +1357,15 @@ def _for_each_value_consequent(src, lud, lines, ind):
     (the bounds too) on the position before any is applied: where one writes what the loop
     reads, the loop reads a copy of it (`moves.made_before_applied`). Its (then ...)
     follows each move made (`moves._counted_part`: one at most for a value), read with no
-    (value) bound. Refused inside another (forEach Value ...)."""
-    from ludeme.engine.compiled.codegen import mentions
+    (value) bound (another (forEach Value ...) there reads its own). Refused inside
+    another (forEach Value ...)."""
     from .ints import ValueVar
     from .moves import each_move_then, made_before_applied, then_after_move
     if src.value_written is not None:
         raise Unsupported(lud, "as a consequent inside another (forEach Value ...)")
     after = None
     if lud.then is not None:
-        if mentions(lud.then, (ValueVar,)):
+        if _reads_unbound(lud.then, ValueVar):
             raise Unsupported(lud, "with (then ...) that reads (value), as a consequent")
         after = then_after_move(src, lud)
     loop = [f"for {_VALUE_CONSEQUENT} in {_values_sequence(src, lud)}:"]
@@ -1380,6 +1380,20 @@ def _for_each_value_consequent(src, lud, lines, ind):
                                "earlier value's changed (the reference reads the position "
                                "before any)")
     lines.extend(ind + x for x in loop)
+
+
+def _reads_unbound(lud, cls) -> bool:
+    """Whether ludemes read `cls` ((value)) where no (forEach Value ...) inside them binds it:
+    one's moves read its own value; its bounds, values and (then ...) do not."""
+    if isinstance(lud, (list, tuple)):
+        return any(_reads_unbound(x, cls) for x in lud)
+    fields = getattr(lud, "_fields", None)
+    if fields is None:
+        return False
+    if isinstance(lud, cls):
+        return True
+    skip = "generator" if type(lud) is ForEachValue else None
+    return any(_reads_unbound(v, cls) for k, v in fields.items() if k != skip)
 
 
 def _values_sequence(src, lud) -> str:
