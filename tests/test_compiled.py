@@ -2394,14 +2394,8 @@ def test_captures_after_another_part_of_an_or_read_the_position_before_it(first,
 
 
 @pytest.mark.parametrize("old,new,why", [
-    # the reference ranks the moves before the (then ...) around them is added
-    ("(or (max Moves (forEach Piece)) (if (< 24 (count Moves)) (move Pass)))",
-     "(or (max Moves (forEach Piece)) (if (< 24 (count Moves)) (move Pass)) "
-     "(then (set Var 1)))", "inside moves that test or extend the moves ranked"),
     # the copies searched start with every player active
-    ("(players 2)", "(players 3)", "with more than two players"),
-    ("(max Moves (forEach Piece))", "(max Moves withValue:True (forEach Piece))",
-     "counting the values of captured pieces")])
+    ("(players 2)", "(players 3)", "with more than two players")])
 def test_max_moves_the_kernels_cannot_rank_as_the_reference_are_refused(old, new, why,
                                                                         tmp_path):
     _refused_with(LONGEST_GAME, old, new, why, tmp_path)

@@ -266,6 +266,10 @@ class Source:
         # (effect lines, action codes) every move generated now carries before its own
         # actions (`(do <moves> next:<moves>)`: the first moves' actions), or None.
         self.effect_prefix: tuple | None = None
+        # The position the moves are generated in lacks the actions of `effect_prefix` (a
+        # (do <settings> next:) whose next moves read nothing they write): what scores the
+        # moves on it as the reference does after the settings refuses (`ludemes.war`).
+        self.prefix_unapplied = False
         # The `(max Moves)` whose moves the kernels rank (`chain_depth`), or None; emitting
         # the phases' moves unranked, as the positions a ranking searches list them
         # (`legal_unranked`).
@@ -1084,10 +1088,16 @@ class Source:
         if not thens:
             return []
         lines = ["frm = -1", "to = -1"]
-        for i, then in enumerate(thens):
-            if i:       # the next player as an earlier consequent left it ((moveAgain), ...)
-                lines.append("nxt = sc[NEXT]")
-            emit("then", self, then, lines)
+        # the tests of the moves pushed around the move are not those of the moves its
+        # consequents look for ((can Move ...)): the reference looks for them plainly
+        saved, self.push_tests = self.push_tests, []
+        try:
+            for i, then in enumerate(thens):
+                if i:   # the next player as an earlier consequent left it ((moveAgain), ...)
+                    lines.append("nxt = sc[NEXT]")
+                emit("then", self, then, lines)
+        finally:
+            self.push_tests = saved
         return lines
 
     @contextmanager

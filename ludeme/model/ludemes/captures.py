@@ -208,6 +208,15 @@ def _promote_consequent(src, lud, lines, ind):
                   f"{ind}        what[ps] = w"]
 
 
+@emits(Promote, kind="effect", refuses=(("type", "on other site types"),
+                                        ("then", "as an effect")))
+def _promote_effect(src, lud, body):
+    """As a consequent (`_promote_consequent`), where another move's effect makes it (an
+    (apply ...)): the reference adds its action to the move's own, made on the position
+    the move is made in, as the effect is applied."""
+    _promote_consequent(src, lud, body, "")
+
+
 # (move Promote ...) as a consequent is applied as `(promote ...)` is: the same class in
 # Ludii, the same moves here.
 emits(MovePromote, kind="consequent", refuses=(("type", "on other site types"),

@@ -954,7 +954,11 @@ def _do_after_settings(src, lud, out, ind, why: str) -> None:
         raise Unsupported(lud, why)
     nxt: list[str] = []
     here = src.any_mode and not getattr(src.env, "dice", None)
-    _next_moves(src, lud, nxt, ind, prior, src.action_codes(prior), here=here)
+    saved, src.prefix_unapplied = src.prefix_unapplied, True
+    try:
+        _next_moves(src, lud, nxt, ind, prior, src.action_codes(prior), here=here)
+    finally:
+        src.prefix_unapplied = saved
     # the tests of the moves pushed apply the settings the moves carry: not a read here
     generated = [x for x in nxt]
     for test in src.test_calls:
@@ -1185,8 +1189,7 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
                 "    sc[NUM_ACTIONS] += (dck - 1) * (sc[NUM_ACTIONS] - dca)",
                 *("    " + x for x in nxt + then)]
     elif most > 1:
-        raise Unsupported(lud, f"{where} after moves other than (set Var ...), where next: "
-                               "may make several moves")
+        body = _each_after_removals(src, lud, where, prior, part)
     else:
         # Whether the next move is made is asked of a copy of the position after the
         # first moves.
@@ -1290,6 +1293,52 @@ def counted_per_site(src, lud) -> tuple | None:
 
 COUNTERS[Do] = counted_after
 COUNTERS[ForEachSite] = counted_per_site
+
+
+def _each_after_removals(src, lud, where: str, prior: list[str], part) -> list[str]:
+    """The lines of a (do <removals> next:(and <parts>)) applied where it is made, whose
+    parts make one move at most each: the reference makes the next moves on a copy after
+    the first moves, then applies each, the first moves' actions before its own. Each part
+    that makes a move on such a copy is applied after the removals are made again on the
+    position as it then is (a site they emptied stays empty, as the reference's actions
+    repeated leave it; a piece put back there goes again, as there), their actions counted
+    as the reference's: as often as the first time. First moves other than removals made
+    at once, an (and ...) with a (then ...) of its own, or a part that may make several
+    moves, refused."""
+    from ludeme.engine.state import A_REMOVE
+    from .moves import MovesAnd
+    why = f"{where} after moves other than (set Var ...), where next: may make several moves"
+    nxt = lud.next
+    if type(nxt) is not MovesAnd or nxt.then is not None:
+        raise Unsupported(lud, why)
+    if set(src.action_codes(prior)) != {A_REMOVE} or "CLEAR +" in src.with_helpers(prior):
+        raise Unsupported(lud, why + " (first moves other than removals made at once)")
+    tests, applied = ["dcn = 0", "dca = 0"], []
+    for i, m in enumerate(list(nxt.moves) + list(nxt.more or [])):
+        made = moves_made(src, m)
+        if made is None or made[1] > 1:
+            raise Unsupported(lud, why)
+        if made[2]:
+            test = "True"
+        else:
+            # whether the part makes its move, asked of a copy after the first moves (as
+            # the reference makes them all there, before any is applied)
+            probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
+                     "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
+                     *("    " + x for x in prior), f"    return {made[0]}"]
+            test = src.helper(lambda name: "\n".join([
+                "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+                *probe, ""])) + "(who, what, count, sc, phase, frm, to, btw) > 0"
+        tests.append(f"dcm_{i} = {test}")
+        lines: list[str] = []
+        part(m, lines)
+        # the first moves made again before each, their actions counted as the first time
+        applied += [f"if dcm_{i}:", "    dcb = sc[NUM_ACTIONS]", *("    " + x for x in prior),
+                    "    if dcn == 0:", "        dca = sc[NUM_ACTIONS] - dcb",
+                    "    else:", "        sc[NUM_ACTIONS] = dcb + dca",
+                    "    dcn += 1", *("    " + x for x in lines)]
+    out = tests + applied
+    return out
 
 
 @ludeme("all", "Passed")
@@ -1510,15 +1559,15 @@ def _for_each_value_consequent(src, lud, lines, ind):
     (the bounds too) on the position before any is applied: where one writes what the loop
     reads, the loop reads a copy of it (`moves.made_before_applied`). Its (then ...)
     follows each move made (`moves._counted_part`: one at most for a value), read with no
-    (value) bound. Refused inside another (forEach Value ...)."""
-    from ludeme.engine.compiled.codegen import mentions
+    (value) bound (another (forEach Value ...) there reads its own). Refused inside
+    another (forEach Value ...)."""
     from .ints import ValueVar
     from .moves import each_move_then, made_before_applied, then_after_move
     if src.value_written is not None:
         raise Unsupported(lud, "as a consequent inside another (forEach Value ...)")
     after = None
     if lud.then is not None:
-        if mentions(lud.then, (ValueVar,)):
+        if _reads_unbound(lud.then, ValueVar):
             raise Unsupported(lud, "with (then ...) that reads (value), as a consequent")
         after = then_after_move(src, lud)
     loop = [f"for {_VALUE_CONSEQUENT} in {_values_sequence(src, lud)}:"]
@@ -1533,6 +1582,20 @@ def _for_each_value_consequent(src, lud, lines, ind):
                                "earlier value's changed (the reference reads the position "
                                "before any)", src)
     lines.extend(ind + x for x in loop)
+
+
+def _reads_unbound(lud, cls) -> bool:
+    """Whether ludemes read `cls` ((value)) where no (forEach Value ...) inside them binds it:
+    one's moves read its own value; its bounds, values and (then ...) do not."""
+    if isinstance(lud, (list, tuple)):
+        return any(_reads_unbound(x, cls) for x in lud)
+    fields = getattr(lud, "_fields", None)
+    if fields is None:
+        return False
+    if isinstance(lud, cls):
+        return True
+    skip = "generator" if type(lud) is ForEachValue else None
+    return any(_reads_unbound(v, cls) for k, v in fields.items() if k != skip)
 
 
 def _values_sequence(src, lud) -> str:
@@ -2066,7 +2129,7 @@ def _placed_twice(src, lud, side: list[str], add: list[str]):
     return [], add, [SNAPSHOT]
 
 
-@emits(AddEffect, kind="one_move", refuses=("stack", "count"))
+@emits(AddEffect, kind="one_move", refuses=("count",))
 def _add_one_move(src, lud):
     """`MoveAdd.compile`'s one placement on one site: a kind of piece, on one of the sites."""
     to = lud.to

@@ -582,29 +582,94 @@ class MaxMoves(_MaxBy):
         return [0 if d is None else d + 1 for d in depths]
 
 
-@emits(MaxMoves, kind="moves", refuses=(("withValue", "counting the values of captured "
-                                                     "pieces"),))
+@emits(MaxMoves, kind="moves")
 def _max_moves(src, lud, out, ind):
     """The moves pushed, then ranked in place by `chain_depth` (the kernels' `_chain_depth`:
     each move applied to a copy of the position as a whole decision, the phase's moves of
     each position after it searched unranked, which gives the same longest chain) and the
     deepest kept in order. A list of one move is kept without a search, as the reference
-    keeps it whatever its depth. Looking for a move, or listing the moves a probe searches
-    (`Source.unranked`), the moves unranked: the ranking drops none of a list that has
-    one, and never the deepest."""
+    keeps it whatever its depth. Inside moves that test or extend them, the moves ranked
+    bare, as the reference (`_keep_best`). Looking for a move, or listing the moves a probe
+    searches (`Source.unranked`), the moves unranked: the ranking drops none of a list that
+    has one, and never the deepest."""
     if src.reaching:
         raise Unsupported(lud, "while a threat is looked for (the moves ranked decide)")
     if src.any_mode or src.unranked:
         src.moves(lud.moves, out, ind)
         return
-    # The reference ranks the moves before a (do ...) tests them, before the (then ...) of
-    # the moves around it and the actions of a (do ... next:) are added: the kernels' moves
-    # carry these already.
-    if src.push_tests or src.outer_thens or src.effect_prefix is not None:
-        raise Unsupported(lud, "inside moves that test or extend the moves ranked")
     src.ranks_moves(lud)
+    if lud.withValue:
+        _keep_best(src, lud, out, ind, "m", _chain_value(src, lud))
+        return
     _keep_best(src, lud, out, ind, "m", "chain_depth(who, what, count, sc, phase, hist_mover, "
                "hist_pass, {m})")
+
+
+def _chain_value(src, lud) -> str:
+    """The score of (max Moves withValue:True ...)'s moves (`_replay_value`), `{m}` the move,
+    in a game whose pieces all hold one value v (those the start places; the rules add no
+    piece, set no value): v times the pieces the chain of decisions removes, the move's and
+    those of the best continuation (a kernel searching the positions after it, as
+    `chain_depth`; each move's removals counted as `captures_of` counts them, on a copy
+    where, as the reference's, its consequents read the move before it as the last one,
+    `_captured_value`). Ludii reads the moves
+    ranked at the bottom of a stack, those after them at the top, and ranks the moves of
+    each position the chain passes: with one value, the same scores. Other games refused."""
+    from ludeme.engine.compiled.codegen import mentions
+    from .moves import MoveAdd
+    from .set_site import SetSiteValue
+    why = "counting the values of captured pieces"
+    if mentions(src.game.typed, (MoveAdd, SetSiteValue)):   # (pieces' moves too)
+        raise Unsupported(lud, f"{why}, in a game whose rules add pieces or set values")
+    s0 = src.game.new_initial_state(0)
+    values = set()
+    for site in range(src.game.total_sites):
+        if s0.what[site] <= 0:
+            continue
+        if src.game.stacking:
+            values.update(s0.piece_value(site, lv) for lv in range(s0.size_stack(site)))
+        else:
+            values.add(s0.piece_value(site))
+    if len(values) > 1:
+        raise Unsupported(lud, f"{why}, of pieces of several values")
+    v = values.pop() if values else 0
+    src.counts_removals = True
+
+    def make(name):
+        return "\n".join([
+            "@njit(cache=True)",
+            f"def {name}(who, what, count, sc, phase, hist_mover, hist_pass, f, t, g, x):",
+            # the move's removals, as the reference counts them: its actions and consequents
+            # applied to a copy, the last move still the one before it
+            "    cwho, cwhat, ccount = who.copy(), what.copy(), count.copy()",
+            "    csc, cphase = sc.copy(), phase.copy()",
+            "    csc[NREM] = 0",
+            "    if g >= 0:",
+            "        effects(cwho, cwhat, ccount, csc, cphase, f, t, g, x)",
+            "        consequents(cwho, cwhat, ccount, csc, cphase, g)",
+            "    removed = csc[NREM]",
+            # the decision applied, then the best of the mover's next decisions, if any
+            "    who, what, count = who.copy(), what.copy(), count.copy()",
+            "    sc, phase = sc.copy(), phase.copy()",
+            "    rk = np.zeros(NP + 1, np.float64)",
+            "    active = np.ones(NP + 1, np.int8)",
+            "    active[0] = 0",
+            "    step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, f, t, g, x)",
+            "    if sc[OVER] or sc[PREV] != sc[MOVER]:",
+            "        return removed",
+            "    mf = np.empty(MAX_BUFFER, np.int64)",
+            "    mt = np.empty(MAX_BUFFER, np.int64)",
+            "    mg = np.empty(MAX_BUFFER, np.int64)",
+            "    mx = np.empty(MAX_BUFFER, np.int64)",
+            "    k = legal_unranked(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, "
+            "mg, mx)",
+            "    best = 0",
+            "    for i in range(k):",
+            f"        best = max(best, {name}(who, what, count, sc, phase, hist_mover, "
+            "hist_pass, mf[i], mt[i], mg[i], mx[i]))",
+            "    return removed + best", ""])
+    return (f"{v} * {src.helper(make)}(who, what, count, sc, phase, hist_mover, hist_pass, "
+            "{m})")
 
 
 _REMOVALS = frozenset((A_REMOVE, A_REMOVE_LATER, A_REMOVE_LEVEL))
@@ -649,27 +714,73 @@ def _max_captures(src, lud, out, ind):
 def _keep_best(src, lud, out, ind, prefix: str, score: str) -> None:
     """The moves of `lud.moves` pushed, then each scored (`score`, given `{m}` the move's
     `mf[i], mt[i], mg[i], mx[i]`) and those scoring most kept in order. A list of one move
-    is kept unscored, as the reference keeps it whatever its score."""
+    is kept unscored, as the reference keeps it whatever its score.
+
+    Inside moves that test or extend the moves ranked (a (do ... ifAfterwards:) around them,
+    the (then ...) of moves around them, the first moves' actions of a (do ... next:)), the
+    reference scores the moves as they are made, before these are added: the moves are
+    pushed bare and scored first, then pushed again as the kernels carry them, each kept
+    where the bare move in its place scored most (a test of its own, first of the tests
+    every move pushed passes: the others test only the moves kept, as the reference's)."""
+    if not (src.push_tests or src.outer_thens or src.effect_prefix is not None):
+        _scored(src, lud, out, ind, prefix, score, in_place=True)
+        return
+    if src.prefix_unapplied:
+        # the position the moves are scored in lacks the settings the reference scores
+        # them after
+        raise Unsupported(lud, "inside the next moves of a (do ...) whose first moves are "
+                               "not applied where the next are generated")
+    saved = (src.push_tests, src.outer_thens, src.effect_prefix)
+    src.push_tests, src.outer_thens, src.effect_prefix = [], [], None
+    try:
+        first, scores, best = _scored(src, lud, out, ind, prefix, score, in_place=False)
+    finally:
+        src.push_tests, src.outer_thens, src.effect_prefix = saved
+    cursor = f"{prefix}u{len(out)}"
+    out += [f"{ind}k = {first}", f"{ind}{cursor} = np.zeros(1, np.int64)"]
+
+    def make(name):
+        return "\n".join(["@njit(cache=True)", f"def {name}(scores, best, cursor):",
+                          "    i = cursor[0]", "    cursor[0] = i + 1",
+                          "    return scores[i] == best", ""])
+    keep = f"{src.helper(make)}({scores}, {best}, {cursor})"
+    src.push_tests.insert(0, lambda frm, to, g, x: keep)
+    try:
+        src.moves(lud.moves, out, ind)
+    finally:
+        src.push_tests.pop(0)
+
+
+def _scored(src, lud, out, ind, prefix: str, score: str, in_place: bool) -> tuple:
+    """The lines pushing the moves of `lud.moves` and scoring each (`_keep_best`): with
+    `in_place`, those scoring most kept in order; the names of the locals holding the
+    buffers' length before them, their scores (one per move pushed) and the best score."""
     n = len(out)
     first, kept, scores, best, i = (f"{prefix}{v}{n}" for v in "kjcbi")
     out.append(f"{ind}{first} = k")
     src.moves(lud.moves, out, ind)
     call = score.format(m=f"mf[{i}], mt[{i}], mg[{i}], mx[{i}]")
+    if not in_place:
+        # a list of one move (or none) keeps it, whatever its score
+        out += [f"{ind}{scores} = np.zeros(max(k - {first}, 1), np.int64)",
+                f"{ind}{best} = 0"]
     out += [f"{ind}if k - {first} > 1:",
-            f"{ind}    {scores} = np.empty(k - {first}, np.int64)",
+            *([f"{ind}    {scores} = np.empty(k - {first}, np.int64)"] if in_place else []),
             f"{ind}    {best} = -1",
             f"{ind}    for {i} in range({first}, k):",
             f"{ind}        {scores}[{i} - {first}] = {call}",
-            f"{ind}        {best} = max({best}, {scores}[{i} - {first}])",
-            f"{ind}    {kept} = {first}",
-            f"{ind}    for {i} in range({first}, k):",
-            f"{ind}        if {scores}[{i} - {first}] == {best}:",
-            f"{ind}            mf[{kept}] = mf[{i}]",
-            f"{ind}            mt[{kept}] = mt[{i}]",
-            f"{ind}            mg[{kept}] = mg[{i}]",
-            f"{ind}            mx[{kept}] = mx[{i}]",
-            f"{ind}            {kept} += 1",
-            f"{ind}    k = {kept}"]
+            f"{ind}        {best} = max({best}, {scores}[{i} - {first}])"]
+    if in_place:
+        out += [f"{ind}    {kept} = {first}",
+                f"{ind}    for {i} in range({first}, k):",
+                f"{ind}        if {scores}[{i} - {first}] == {best}:",
+                f"{ind}            mf[{kept}] = mf[{i}]",
+                f"{ind}            mt[{kept}] = mt[{i}]",
+                f"{ind}            mg[{kept}] = mg[{i}]",
+                f"{ind}            mx[{kept}] = mx[{i}]",
+                f"{ind}            {kept} += 1",
+                f"{ind}    k = {kept}"]
+    return first, scores, best
 
 
 # Captures along a direction (Ludii's Directional, DirectionCapture) -------------------
