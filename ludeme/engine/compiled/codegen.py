@@ -109,6 +109,19 @@ def reads_level_unbound(source: str) -> bool:
 _LEVEL_VAR = re.compile(r"\blvl(?:_\d+)?\b")
 
 
+# Values of a `Source`'s context that change in place (`_memo` reads them each time).
+_HELD_IN_PLACE = (list, dict, set, tuple)
+
+
+def _holds_ludemes(lud) -> bool:
+    """Whether a ludeme's arguments hold another ludeme (read without marking them read)."""
+    for v in lud.__dict__.get("_fields", {}).values():
+        for x in (v if isinstance(v, (list, tuple)) else (v,)):
+            if isinstance(getattr(x, "node", None), Node):
+                return True
+    return False
+
+
 class Source:
     """The generated module: tables (deduplicated) and functions."""
 
@@ -255,7 +268,7 @@ class Source:
         "test_calls", "siteless_pushes", "helpers", "helper_names", "site_helpers",
         "value_helpers", "generator_kinds", "generator_levels", "generator_tagged",
         "emitted", "reach_kernels", "fresh_names", "pass_draws", "level_loops",
-        "remembered", "memo", "lud_texts"))
+        "remembered", "memo", "lud_texts", "_context"))
 
     def _memo(self, key: tuple, make: Callable):
         """`make()`, the first time `key` is asked in this context (every attribute but
@@ -264,23 +277,19 @@ class Source:
         context are keyed by identity and kept alive with the entry; ludemes by their class
         and text, so that the copies a (define ...) makes of one text share a form."""
         keep: list = []
-
-        def frozen(v):
-            if v is None or isinstance(v, (bool, int, float, str)):
-                return v
-            if isinstance(getattr(v, "node", None), Node) and hasattr(v, "_given"):
-                text = self.lud_texts.get(id(v))
-                if text is None:
-                    text = self.lud_texts[id(v)] = (type(v), to_lud(v.node), v)
-                return ("lud", *text[:2])
-            if isinstance(v, (list, tuple)):
-                return (type(v).__name__, *(frozen(x) for x in v))
-            if isinstance(v, dict):
-                return ("dict", *((frozen(k), frozen(x)) for k, x in v.items()))
-            keep.append(v)
-            return ("id", id(v))
-        key = (frozen(key), tuple((name, frozen(v)) for name, v in sorted(vars(self).items())
-                          if name not in self._WRITTEN))
+        frozen = self._frozen
+        context = self.__dict__.get("_context")
+        if context is None:
+            # the context's plain values and objects, kept until one is set again
+            held: list = []
+            context = self.__dict__["_context"] = (tuple(
+                (name, frozen(v, held)) for name, v in sorted(vars(self).items())
+                if name not in self._WRITTEN and not isinstance(v, _HELD_IN_PLACE)), held)
+        keep += context[1]
+        # (lists and dicts are read each time: they change in place)
+        key = (frozen(key, keep), context[0], tuple(
+            (name, frozen(v, keep)) for name, v in sorted(vars(self).items())
+            if name not in self._WRITTEN and isinstance(v, _HELD_IN_PLACE)))
         hit = self.memo.get(key)
         if hit is not None:
             result, siteless, tests, draws, _ = hit
@@ -293,6 +302,30 @@ class Source:
         self.memo[key] = (result, self.siteless_pushes - before[0],
                           self.test_calls - before[1], self.pass_draws[before[2]:], keep)
         return result
+
+    def __setattr__(self, name, value):
+        # a context's value set: its snapshot (`_memo`) taken again
+        if name not in self._WRITTEN:
+            self.__dict__["_context"] = None
+        object.__setattr__(self, name, value)
+
+    def _frozen(self, v, keep: list):
+        """A value of the context as a key (see `_memo`), the objects it holds by identity
+        (appended to `keep`), ludemes by their class and text."""
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return v
+        if isinstance(getattr(v, "node", None), Node) and hasattr(v, "_given"):
+            text = self.lud_texts.get(id(v))
+            if text is None:
+                text = self.lud_texts[id(v)] = (type(v), to_lud(v.node), v)
+            return ("lud", *text[:2])
+        if isinstance(v, (list, tuple)):
+            return (type(v).__name__, *(self._frozen(x, keep) for x in v))
+        if isinstance(v, dict):
+            return ("dict", *((self._frozen(k, keep), self._frozen(x, keep))
+                              for k, x in v.items()))
+        keep.append(v)
+        return ("id", id(v))
 
     def ranks_moves(self, lud) -> None:
         """The kernels rank moves by the longest chain of decisions each begins
@@ -436,10 +469,15 @@ class Source:
     # An expression is written once per text and context (`_memo`): rules that repeat one
     # (a (define ...) used in every piece's moves, in tests of those moves, ...) call it
     # where it is met again.
+    # (A ludeme of literals alone is written again: it costs less than its key.)
     def int_expr(self, lud) -> str:
+        if not _holds_ludemes(lud):
+            return emit("int", self, lud)
         return self._memo(("int", lud), lambda: emit("int", self, lud))
 
     def bool_expr(self, lud) -> str:
+        if not _holds_ludemes(lud):
+            return emit("bool", self, lud)
         return self._memo(("bool", lud), lambda: emit("bool", self, lud))
 
     def moves(self, lud, out: list[str], ind: str) -> None:
