@@ -137,3 +137,40 @@ def test_a_test_of_moves_met_twice_is_written_once(tmp_path):
     test_compiled.test_new_compiled_forms_give_the_reference_rows(
         CORNER_WATCH_GAME, (0, 3), lambda r: (r.winner == 1).any() and (r.winner == 2).any(),
         tmp_path)
+
+
+# A step in the piece's own direction, listed in play, looked for, and inside a test.
+FORWARD_GAME = """
+(game "Forward Only"
+    (players {(player N) (player S)})
+    (equipment {
+        (board (square 5))
+        (piece "Pawn" Each (move Step Forward (to if:(is Empty (to)))))
+    })
+    (rules
+        (start {(place "Pawn1" (sites Bottom)) (place "Pawn2" (sites Top))})
+        (play (do (forEach Piece) ifAfterwards:(can Move (forEach Piece Next))))
+        (end (if (no Moves Next) (result Mover Win)))
+    )
+)
+"""
+
+
+def test_a_steps_table_of_each_kind_is_made_once(tmp_path, monkeypatch):
+    """The table of each kind's steps in the piece's own direction is made once for the
+    step, wherever its moves are written (listed, looked for, tested); the kernels give the
+    reference's rows."""
+    from ludeme.analysis.playouts import load
+    from ludeme.engine.compiled.codegen import Source, generate
+    path = tmp_path / "game.lud"
+    path.write_text(FORWARD_GAME)
+    game = load(path)
+    made = []
+    per_kind = Source.per_kind
+    monkeypatch.setattr(Source, "per_kind", lambda self, f, every_kind=True: (
+        made.append(1), per_kind(self, f, every_kind))[1])
+    generate(game)
+    assert len(made) == 1
+    test_compiled.test_new_compiled_forms_give_the_reference_rows(
+        FORWARD_GAME, (0, 3), lambda r: (r.end_type == "NaturalEnd").all()
+        and (r.winner == 2).any(), tmp_path)

@@ -259,6 +259,7 @@ class Source:
         # again at each depth, twice as many each time.
         self.memo: dict = {}
         self.lud_texts: dict = {}      # id -> (class, text, the ludeme kept alive)
+        self.static_memo: dict = {}    # `once`
 
     # What emitting a form adds to and leaves behind whatever it wrote (not its context):
     # the module's tables, kernels and generators, the counts and names of what was
@@ -268,7 +269,7 @@ class Source:
         "test_calls", "siteless_pushes", "helpers", "helper_names", "site_helpers",
         "value_helpers", "generator_kinds", "generator_levels", "generator_tagged",
         "emitted", "reach_kernels", "fresh_names", "pass_draws", "level_loops",
-        "remembered", "memo", "lud_texts", "_context"))
+        "remembered", "memo", "lud_texts", "_context", "static_memo"))
 
     def _memo(self, key: tuple, make: Callable):
         """`make()`, the first time `key` is asked in this context (every attribute but
@@ -302,6 +303,18 @@ class Source:
         self.memo[key] = (result, self.siteless_pushes - before[0],
                           self.test_calls - before[1], self.pass_draws[before[2]:], keep)
         return result
+
+    def once(self, key: tuple, make: Callable):
+        """`make()` the first time `key` is asked (ludemes in it by their text, as `_memo`
+        keys them), its result again after: for what reads only the board, the equipment
+        and the ludemes of the key (a table of each kind's steps, ...), whatever the
+        context."""
+        keep: list = []
+        key = self._frozen(key, keep)
+        hit = self.static_memo.get(key)
+        if hit is None:
+            hit = self.static_memo[key] = (make(), keep)
+        return hit[0]
 
     def __setattr__(self, name, value):
         # a context's value set: its snapshot (`_memo`) taken again
