@@ -260,6 +260,7 @@ class Source:
         self.memo: dict = {}
         self.lud_texts: dict = {}      # id -> (class, text, the ludeme kept alive)
         self.static_memo: dict = {}    # `once`
+        self.in_expression = False     # writing a part of an expression (`_expression`)
 
     # What emitting a form adds to and leaves behind whatever it wrote (not its context):
     # the module's tables, kernels and generators, the counts and names of what was
@@ -269,7 +270,8 @@ class Source:
         "test_calls", "siteless_pushes", "helpers", "helper_names", "site_helpers",
         "value_helpers", "generator_kinds", "generator_levels", "generator_tagged",
         "emitted", "reach_kernels", "fresh_names", "pass_draws", "level_loops",
-        "remembered", "memo", "lud_texts", "_context", "static_memo"))
+        "remembered", "memo", "lud_texts", "_context", "static_memo",
+        "in_expression"))
 
     def _memo(self, key: tuple, make: Callable):
         """`make()`, the first time `key` is asked in this context (every attribute but
@@ -482,24 +484,35 @@ class Source:
     # An expression is written once per text and context (`_memo`): rules that repeat one
     # (a (define ...) used in every piece's moves, in tests of those moves, ...) call it
     # where it is met again.
-    # (A ludeme of literals alone is written again: it costs less than its key.)
+    # (A ludeme of literals alone is written again: it costs less than its key; so is a
+    # part of an expression being written, the whole expression being keyed.)
     def int_expr(self, lud) -> str:
-        if not _holds_ludemes(lud):
-            return emit("int", self, lud)
-        return self._memo(("int", lud), lambda: emit("int", self, lud))
+        return self._expression("int", lud)
 
     def bool_expr(self, lud) -> str:
-        if not _holds_ludemes(lud):
-            return emit("bool", self, lud)
-        return self._memo(("bool", lud), lambda: emit("bool", self, lud))
+        return self._expression("bool", lud)
+
+    def _expression(self, kind: str, lud) -> str:
+        if self.in_expression or not _holds_ludemes(lud):
+            return emit(kind, self, lud)
+
+        def make():
+            self.__dict__["in_expression"] = True
+            try:
+                return emit(kind, self, lud)
+            finally:
+                self.__dict__["in_expression"] = False
+        return self._memo((kind, lud), make)
 
     def moves(self, lud, out: list[str], ind: str) -> None:
         """Lines that append the moves of `lud` to the buffers (mf, mt, mg; k)."""
         saved, self.in_then = self.in_then, False      # generated, even inside a consequent
+        inside, self.__dict__["in_expression"] = self.in_expression, False
         try:
             emit("moves", self, lud, out, ind)
         finally:
             self.in_then = saved
+            self.__dict__["in_expression"] = inside
 
     def consequent(self, lud, lines: list[str], ind: str) -> None:
         emit("consequent", self, lud, lines, ind)
