@@ -30,10 +30,12 @@ from typing import Callable
 
 import numpy as np
 
+from ludeme.language.syntax import Node, to_lud
 from ludeme.engine.state import (A_ADD, A_FORGET, A_MOVE, A_NEXT, A_PASS, A_PENDING, A_REMEMBER,
                                  A_REMOVE, A_SCORE, A_SET_FIELD, A_SET_VAR, A_SWAP, COVERED)
 from ludeme.engine.compiled.emit import (LEVEL_PAIR, LV_ADD, LV_AT, LV_NONE, LV_PAIR, LV_SUB,
                                          LV_TOPS, TAGGED, emit, lookup)
+from ludeme.engine.compiled.hoist import hoist
 from ludeme.engine.compiled.unsupported import Unsupported
 
 # Roles that may name several players (Ludii's RoleType sets), as a test of a player id
@@ -116,6 +118,19 @@ def reads_level_unbound(source: str) -> bool:
 
 
 _LEVEL_VAR = re.compile(r"\blvl(?:_\d+)?\b")
+
+
+# Values of a `Source`'s context that change in place (`_memo` reads them each time).
+_HELD_IN_PLACE = (list, dict, set, tuple)
+
+
+def _holds_ludemes(lud) -> bool:
+    """Whether a ludeme's arguments hold another ludeme (read without marking them read)."""
+    for v in lud.__dict__.get("_fields", {}).values():
+        for x in (v if isinstance(v, (list, tuple)) else (v,)):
+            if isinstance(getattr(x, "node", None), Node):
+                return True
+    return False
 
 
 class Source:
@@ -283,6 +298,94 @@ class Source:
         # test), as the reference resets it there. The kernels' `to` may hold a site other
         # moves left there.
         self.direction_to: str | None = None
+        # Forms written once and called wherever they are met again in the same context
+        # (`_memo`): the kernels of (can Move ...) and the tests of (do ... ifAfterwards:),
+        # which rules that test moves inside the moves they test would otherwise write
+        # again at each depth, twice as many each time.
+        self.memo: dict = {}
+        self.lud_texts: dict = {}      # id -> (class, text, the ludeme kept alive)
+        self.static_memo: dict = {}    # `once`
+        self.in_expression = False     # writing a part of an expression (`_expression`)
+
+    # What emitting a form adds to and leaves behind whatever it wrote (not its context):
+    # the module's tables, kernels and generators, the counts and names of what was
+    # written. Every other attribute is context a form may read, and keys `_memo`.
+    _WRITTEN = frozenset((
+        "tables", "table_size", "table_lines", "generators", "generator_luds", "variables",
+        "test_calls", "siteless_pushes", "helpers", "helper_names", "site_helpers",
+        "value_helpers", "generator_kinds", "generator_levels", "generator_tagged",
+        "emitted", "reach_kernels", "fresh_names", "pass_draws", "level_loops",
+        "remembered", "memo", "lud_texts", "_context", "static_memo",
+        "in_expression"))
+
+    def _memo(self, key: tuple, make: Callable):
+        """`make()`, the first time `key` is asked in this context (every attribute but
+        those `_WRITTEN`); its result again after, with what it noted for the module's
+        checks (`siteless_pushes`, `test_calls`, `pass_draws`) noted again. Objects in the
+        context are keyed by identity and kept alive with the entry; ludemes by their class
+        and text, so that the copies a (define ...) makes of one text share a form."""
+        keep: list = []
+        frozen = self._frozen
+        context = self.__dict__.get("_context")
+        if context is None:
+            # the context's plain values and objects, kept until one is set again
+            held: list = []
+            context = self.__dict__["_context"] = (tuple(
+                (name, frozen(v, held)) for name, v in sorted(vars(self).items())
+                if name not in self._WRITTEN and not isinstance(v, _HELD_IN_PLACE)), held)
+        keep += context[1]
+        # (lists and dicts are read each time: they change in place)
+        key = (frozen(key, keep), context[0], tuple(
+            (name, frozen(v, keep)) for name, v in sorted(vars(self).items())
+            if name not in self._WRITTEN and isinstance(v, _HELD_IN_PLACE)))
+        hit = self.memo.get(key)
+        if hit is not None:
+            result, siteless, tests, draws, _ = hit
+            self.siteless_pushes += siteless
+            self.test_calls.update(tests)
+            self.pass_draws.extend(draws)
+            return result
+        before = self.siteless_pushes, set(self.test_calls), len(self.pass_draws)
+        result = make()
+        self.memo[key] = (result, self.siteless_pushes - before[0],
+                          self.test_calls - before[1], self.pass_draws[before[2]:], keep)
+        return result
+
+    def once(self, key: tuple, make: Callable):
+        """`make()` the first time `key` is asked (ludemes in it by their text, as `_memo`
+        keys them), its result again after: for what reads only the board, the equipment
+        and the ludemes of the key (a table of each kind's steps, ...), whatever the
+        context."""
+        keep: list = []
+        key = self._frozen(key, keep)
+        hit = self.static_memo.get(key)
+        if hit is None:
+            hit = self.static_memo[key] = (make(), keep)
+        return hit[0]
+
+    def __setattr__(self, name, value):
+        # a context's value set: its snapshot (`_memo`) taken again
+        if name not in self._WRITTEN:
+            self.__dict__["_context"] = None
+        object.__setattr__(self, name, value)
+
+    def _frozen(self, v, keep: list):
+        """A value of the context as a key (see `_memo`), the objects it holds by identity
+        (appended to `keep`), ludemes by their class and text."""
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return v
+        if isinstance(getattr(v, "node", None), Node) and hasattr(v, "_given"):
+            text = self.lud_texts.get(id(v))
+            if text is None:
+                text = self.lud_texts[id(v)] = (type(v), to_lud(v.node), v)
+            return ("lud", *text[:2])
+        if isinstance(v, (list, tuple)):
+            return (type(v).__name__, *(self._frozen(x, keep) for x in v))
+        if isinstance(v, dict):
+            return ("dict", *((self._frozen(k, keep), self._frozen(x, keep))
+                              for k, x in v.items()))
+        keep.append(v)
+        return ("id", id(v))
 
     def ranks_moves(self, lud) -> None:
         """The kernels rank moves by the longest chain of decisions each begins
@@ -463,19 +566,38 @@ class Source:
         return context(local)
 
     # -- dispatch to the ludemes' emitters ------------------------------------------------
+    # An expression is written once per text and context (`_memo`): rules that repeat one
+    # (a (define ...) used in every piece's moves, in tests of those moves, ...) call it
+    # where it is met again.
+    # (A ludeme of literals alone is written again: it costs less than its key; so is a
+    # part of an expression being written, the whole expression being keyed.)
     def int_expr(self, lud) -> str:
-        return emit("int", self, lud)
+        return self._expression("int", lud)
 
     def bool_expr(self, lud) -> str:
-        return emit("bool", self, lud)
+        return self._expression("bool", lud)
+
+    def _expression(self, kind: str, lud) -> str:
+        if self.in_expression or not _holds_ludemes(lud):
+            return emit(kind, self, lud)
+
+        def make():
+            self.__dict__["in_expression"] = True
+            try:
+                return emit(kind, self, lud)
+            finally:
+                self.__dict__["in_expression"] = False
+        return self._memo((kind, lud), make)
 
     def moves(self, lud, out: list[str], ind: str) -> None:
         """Lines that append the moves of `lud` to the buffers (mf, mt, mg; k)."""
         saved, self.in_then = self.in_then, False      # generated, even inside a consequent
+        inside, self.__dict__["in_expression"] = self.in_expression, False
         try:
             emit("moves", self, lud, out, ind)
         finally:
             self.in_then = saved
+            self.__dict__["in_expression"] = inside
 
     def consequent(self, lud, lines: list[str], ind: str) -> None:
         emit("consequent", self, lud, lines, ind)
@@ -634,6 +756,10 @@ class Source:
         return self._first_kernel(moves, "first_move", first=True, buffer=buffer)
 
     def _first_kernel(self, moves, prefix: str, first: bool, buffer: str = "") -> str:
+        return self._memo(("first", moves, prefix, first, buffer),
+                          lambda: self._new_first_kernel(moves, prefix, first, buffer))
+
+    def _new_first_kernel(self, moves, prefix: str, first: bool, buffer: str) -> str:
         index = len(self.helpers)
         name = f"{prefix}_{index}"
         self.helpers.append("")                 # reserve the name (helpers may nest)
@@ -1133,7 +1259,12 @@ class Source:
         """A push test (see `push_tests`): `cond` holds once the move is applied to a copy of
         the position, its actions then its consequents (its own (then ...) and those of
         the moves enclosing it, less the `depth` outermost), the move stored as the last
-        one, and the mover not moving again (as the reference's `(do ... ifAfterwards:)`)."""
+        one, and the mover not moving again (as the reference's `(do ... ifAfterwards:)`).
+        One test (the same function) for the same condition in the same context."""
+        return self._memo(("after", cond, depth),
+                          lambda: self._new_holds_after(cond, depth))
+
+    def _new_holds_after(self, cond, depth: int) -> Callable:
         test = self.bool_expr(cond)
 
         def at_push(frm: str, to: str, g: int, x: str) -> str:
@@ -1840,6 +1971,7 @@ def _generate(game, s0, src: Source) -> str:
         keeps_history=all_pass or src.reads_all_passed,
         reads_all_passed=src.reads_all_passed,
     ))
+    module = hoist(module)
     if src.counts_removals:
         module = _counted_removals(module)
     return _track_writes(module) if n_trk else module

@@ -2346,8 +2346,10 @@ def _step_targets(src, lud, dirn) -> list:
     _refuse_unless_by_piece(lud, dirn)
     keys = env.direction_keys(dirn, lud)
     step_to = env.board.trajectories.targets
-    return src.per_kind(lambda probe, f: tuple(dict.fromkeys(t for key in keys(probe, f)
-                                                             for t in step_to(f, key))))
+    # (the same for every copy of the step: made once)
+    return src.once(("step targets", lud, dirn), lambda: src.per_kind(
+        lambda probe, f: tuple(dict.fromkeys(t for key in keys(probe, f)
+                                             for t in step_to(f, key)))))
 
 
 def _refuse_unless_by_piece(lud, dirn) -> None:
