@@ -486,12 +486,16 @@ def test_a_placed_rotation_turns_the_pieces_relative_directions(rotation, to):
     assert [m.to for m in game.new_initial_state(0).legal_moves()] == [to]
 
 
-def test_a_placed_rotation_is_refused_by_the_compiled_form():
+def test_a_placed_rotation_is_compiled_but_in_a_stacking_game():
+    """The kernels keep rotations (tests/test_compiled_rot.py plays them); in a stacking
+    game, whose levels keep none, the compiled form still refuses them."""
     from ludeme.engine.compiled import Unsupported
     from ludeme.engine.compiled.codegen import check_game
-    game = _game('(place "Disc1" 4 rotation:1)', play="(move Pass)")
-    with pytest.raises(Unsupported, match="rotation"):
-        check_game(game)
+    check_game(_game('(place "Disc1" 4 rotation:1)', play="(move Pass)"))
+    stacked = _game('(place Stack "Disc1" 4 rotation:1)', play="(move Pass)")
+    assert stacked.stacking
+    with pytest.raises(Unsupported, match="rotation.*stacking"):
+        check_game(stacked)
 
 
 def test_the_regions_of_a_player_the_game_lacks_are_kept():
