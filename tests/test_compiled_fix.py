@@ -50,3 +50,36 @@ def test_values_given_at_the_start_key_the_positions_on_both_backends(text, seed
     """The kernels keep the values the start gives the pieces (at any level of a stack),
     which the position's key reads, though no rule reads them."""
     _rows_agree(text, seeds, _some_repeat, tmp_path)
+
+
+# From the seventeenth move a side may instead remove one of its pieces that begins a longest
+# chain of hops ((sites From (max Moves ...))); a side whose opponent has no move wins. The
+# end rule of each position the ranking searches is a (no Moves Next) met while the moves of
+# another are generated: false, as the reference's (Ludii's autoFail), not a search of its
+# own (which searched its ranking again, without end on the kernels).
+SACRIFICE_GAME = """
+(define "Jumped" (between if:(and (not (is In (between) (sites ToClear)))
+                                  (is Enemy (who at:(between))))
+                   (apply (remove (between) at:EndOfTurn))))
+(define "HopOn" (move Hop (from #1) Orthogonal ("Jumped") (to if:(is Empty (to)))
+                  (then (if (can Move (hop (from (last To)) Orthogonal ("Jumped")
+                                           (to if:(is Empty (to)))))
+                            (moveAgain)))))
+(game "Sacrifice" (players 2)
+  (equipment {(board (square 5))
+    (piece "Counter" Each (or (move Step Orthogonal (to if:(is Empty (to)))) ("HopOn" (from))))})
+  (rules
+    (start {(place "Counter1" {1 2 3 6 8}) (place "Counter2" {21 22 23 16 18})})
+    (play (if (is Prev Mover)
+              (max Moves ("HopOn" (last To)))
+              (or (if (< 16 (count Moves)) (move Remove (sites From (max Moves (forEach Piece)))))
+                  (max Moves (forEach Piece)))))
+    (end {(if (no Moves Next) (result Mover Win))
+          (if (>= (count Moves) 40) (result Mover Draw))})))
+"""
+
+
+def test_no_moves_met_while_moves_are_ranked_gives_the_reference_rows(tmp_path):
+    # Both sides win before the move limit.
+    _rows_agree(SACRIFICE_GAME, (3, 4), lambda df: {1, 2} <= set(df["winner"])
+                and df["moves"].lt(40).any(), tmp_path)

@@ -2586,7 +2586,11 @@ GRPM = GRP + N_GRP            # sc[GRPM + s]: site s is one of them
 # without; sc[SEENN] the positions recorded, sc[SEEN + i] the i-th one's key.
 REPEAT = {repeat}
 N_SEEN = {n_seen}
-SEENN = GRPM + N_GRP
+# sc[NMB]: a (no Moves ...) is being answered (`no_moves`): another met while its moves are
+# generated (by the end rules of the positions a ranking of them searches) is false, as the
+# reference's (Ludii's autoFail).
+NMB = GRPM + N_GRP
+SEENN = NMB + 1
 SEEN = SEENN + (1 if N_SEEN else 0)
 SC_SIZE = SEEN + N_SEEN
 SWAPS = {swap_rule}            # a rule swaps the seats: they are in the position's key
@@ -2773,12 +2777,16 @@ def no_moves(who, what, count, sc, phase, p):
     """`(no Moves p)`: p, moving now, would have no legal move. As Ludii's
     setMoverAndImpliedPrevAndNext, the previous player is the mover and the next one the
     player after p (of two players, the other one: not the mover, who may be moving
-    again)."""
+    again). Met while another's moves are generated, false (`NMB`)."""
+    if sc[NMB]:
+        return False
     pv, mv, nx = sc[PREV], sc[MOVER], sc[NEXT]
     sc[PREV] = mv
     sc[MOVER] = p
     sc[NEXT] = p % NP + 1
+    sc[NMB] = 1
     found = legal_any(who, what, count, sc, phase)
+    sc[NMB] = 0
     sc[PREV] = pv
     sc[MOVER] = mv
     sc[NEXT] = nx
