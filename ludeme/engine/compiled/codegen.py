@@ -136,7 +136,7 @@ def _holds_ludemes(lud) -> bool:
 class Source:
     """The generated module: tables (deduplicated) and functions."""
 
-    def __init__(self, game, piece_states: bool = False):
+    def __init__(self, game, piece_states: bool = False, piece_values: bool = False):
         self.game = game
         # The kernels keep each site's piece state (`sc[STATE + s]`): the start rules set
         # some, or a rule reads or writes one (`piece_state`).
@@ -145,7 +145,9 @@ class Source:
         # the states of every site, those of the board only with `piece_states`.
         self.die_states = bool(getattr(game.env, "dice", None))
         self.wants_piece_states = False        # a rule asked for them (`piece_state`)
-        self.piece_values = False              # a rule reads or sets values (`piece_value`)
+        # A rule reads or sets values (`piece_value`), or the start gives pieces values: the
+        # position's key reads them (`repetition.position_key`), whether or not a rule does.
+        self.piece_values = piece_values
         # A game whose pieces turn ((place ... rotation:), (move Set Rotation ...)): the
         # kernels keep each site's rotation after the states and values (`piece_rotation`),
         # and tables of directions relative to a piece are per kind and rotation (`per_kind`,
@@ -1727,10 +1729,11 @@ def generate(game) -> str:
     """The numba module of one game (raises Unsupported)."""
     check_game(game)
     s0 = game.new_initial_state(0)
-    # (values: kept with the states when read; rotations: with them in a game whose pieces
-    # turn, `Source.rotations`)
-    states = any(s0.sites.state) or bool(getattr(game.env, "rotated", False))
-    src = Source(game, piece_states=states)
+    # (values: kept with the states when read or given at the start; rotations: with them
+    # in a game whose pieces turn, `Source.rotations`)
+    states, values = _start_data(s0)
+    states = states or values or bool(getattr(game.env, "rotated", False))
+    src = Source(game, piece_states=states, piece_values=values)
     try:
         module = _generate(game, s0, src)
     except Unsupported:
@@ -1740,8 +1743,26 @@ def generate(game) -> str:
             raise
         module = None
     if src.wants_piece_states:
-        module = _generate(game, s0, Source(game, piece_states=True))
+        module = _generate(game, s0, Source(game, piece_states=True, piece_values=values))
     return module.replace("INCREMENTAL = None", f"INCREMENTAL = {_journaled(module)}", 1)
+
+
+def _start_data(s0) -> tuple[bool, bool]:
+    """Whether the start position gives a piece a state, and a value: at any level of a
+    stack (what a level is left with too), not only the tops the sites' views hold. The
+    position's key reads both (`StackSites.key`, `FlatSites.key`), so the kernels keep
+    them from the start even where no rule reads them: pieces of one kind and owner told
+    apart by their values, moved so that their values change places (or, on stacks, take
+    those their levels were left with), make positions the kernels would key as one."""
+    sites = s0.sites
+    states, values = any(sites.state), any(sites.value)
+    stacks = getattr(sites, "stacks", None)
+    if stacks is not None:
+        levels = [lv[2:] for st in stacks for lv in st] + [
+            (d[0], 0, d[2]) for left in sites.residue.values() for d in left]
+        states = states or any(lv[0] for lv in levels)
+        values = values or any(lv[2] for lv in levels)
+    return states, values
 
 
 def _seen_size(game) -> int:
@@ -2565,7 +2586,11 @@ GRPM = GRP + N_GRP            # sc[GRPM + s]: site s is one of them
 # without; sc[SEENN] the positions recorded, sc[SEEN + i] the i-th one's key.
 REPEAT = {repeat}
 N_SEEN = {n_seen}
-SEENN = GRPM + N_GRP
+# sc[NMB]: a (no Moves ...) is being answered (`no_moves`): another met while its moves are
+# generated (by the end rules of the positions a ranking of them searches) is false, as the
+# reference's (Ludii's autoFail).
+NMB = GRPM + N_GRP
+SEENN = NMB + 1
 SEEN = SEENN + (1 if N_SEEN else 0)
 SC_SIZE = SEEN + N_SEEN
 SWAPS = {swap_rule}            # a rule swaps the seats: they are in the position's key
@@ -2752,12 +2777,16 @@ def no_moves(who, what, count, sc, phase, p):
     """`(no Moves p)`: p, moving now, would have no legal move. As Ludii's
     setMoverAndImpliedPrevAndNext, the previous player is the mover and the next one the
     player after p (of two players, the other one: not the mover, who may be moving
-    again)."""
+    again). Met while another's moves are generated, false (`NMB`)."""
+    if sc[NMB]:
+        return False
     pv, mv, nx = sc[PREV], sc[MOVER], sc[NEXT]
     sc[PREV] = mv
     sc[MOVER] = p
     sc[NEXT] = p % NP + 1
+    sc[NMB] = 1
     found = legal_any(who, what, count, sc, phase)
+    sc[NMB] = 0
     sc[PREV] = pv
     sc[MOVER] = mv
     sc[NEXT] = nx
