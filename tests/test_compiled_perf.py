@@ -100,3 +100,24 @@ def test_a_phase_of_placements_beside_a_phase_of_steps(tmp_path):
     generate(game)
     for seed in (1, 2):
         _same_rows(game, 30, seed)
+
+
+@pytest.mark.parametrize("n", [0, 1, 16, 17, 100, 255, 256, 257, 700])
+def test_repeats_finds_a_key_met_twice(n):
+    import numpy as np
+    from ludeme.engine.compiled import rt
+    rng = np.random.default_rng(n)
+    keys = rng.integers(-2**62, 2**62, size=max(n, 1), dtype=np.int64)
+    scratch = np.empty(512, np.int64)
+    assert not rt.repeats(keys, n, scratch)
+    for i, j in ((n - 1, 0), (n // 2, n // 3), (n - 1, n - 2)):
+        if 0 <= j < i:
+            twice = keys.copy()
+            twice[i] = twice[j]
+            assert rt.repeats(twice, n, scratch)
+            assert not rt.repeats(twice, i, scratch)     # the second is past the n looked at
+    close = np.arange(n, dtype=np.int64) << 40           # keys the table's hash shares bits of
+    assert not rt.repeats(close, n, scratch)
+    if n > 1:
+        close[n - 1] = close[0]
+        assert rt.repeats(close, n, scratch)

@@ -3051,12 +3051,12 @@ def fast_count(who, what, count, sc, phase, n_empty):
 
 @njit(cache=True, inline="always")
 def nth_empty(what, c):
-    """The c-th empty board site, in increasing order (as `legal` lists them)."""
+    """The c-th empty board site, in increasing order (as `legal` lists them): counted
+    down without a branch on each site (whether it is empty is a coin's toss)."""
     for s in range(N_SITES):
-        if what[s] == 0:
-            if c == 0:
-                return s
-            c -= 1
+        c -= what[s] == 0
+        if c < 0:
+            return s
     return -1
 
 
@@ -3223,7 +3223,7 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
     series = np.empty((N_SERIES, 256), np.float64)
     keys = np.empty((2, 256), np.int64)
     sorted_f = np.empty(256, np.float64)
-    sorted_i = np.empty(256, np.int64)
+    sorted_i = np.empty(512, np.int64)     # the table of `repeats`: twice the keys
     queue = np.empty(N_SITES, np.int64)
     seen = np.full(N_SITES, -1, np.int64)
     stamp = 0
