@@ -1799,6 +1799,62 @@ def _journaled(module: str) -> bool:
     return True
 
 
+# A phase's listing of placements on the empty board sites, as `legal` writes it for a
+# phase whose moves are one (move Add (to (sites Empty))) (`_adds_to_empty`): a guard (the
+# mover has a piece to place) or none, the loop over the board's sites, the push.
+_ADD_TO_EMPTY = re.compile(
+    r"(?:        if (?P<guard>[^\n]+):\n    )?"
+    r"        for to in range\(0, (?P<n>\d+)\):\n"
+    r"(?P<i>(?:    )?)            if to >= 0 and what\[to\] == 0:\n"
+    r"(?P=i)                k = push\(mf, mt, mg, mx, k, to, to, (?P<g>\d+), -1\)\n"
+    r"        pass")
+
+
+def _adds_to_empty(moves) -> bool:
+    """A phase's moves are one placement on the empty board sites and nothing else: no
+    piece named, count, stack, level, rotation, condition, effect or consequent (nothing
+    that reads the moves listed or the move being made)."""
+    from ludeme.model.ludemes.moves import MoveAdd
+    from ludeme.model.ludemes.regions import SitesEmpty
+    if type(moves) is not MoveAdd or moves.then is not None or any(
+            getattr(moves, f, None) is not None for f in ("piece", "count", "stack")):
+        return False
+    to = moves.to
+    if to is None or type(to.site) is not SitesEmpty or any(
+            getattr(to, f, None) is not None
+            for f in ("type", "level", "rotations", "if_", "apply")):
+        return False
+    return to.site.type is None and to.site.container is None
+
+
+def _fast_add(game, src, phases, play) -> tuple[list[int], str]:
+    """The playout loop's placements drawn from the empty sites (`fast_count`): per phase
+    the generator of its placements where its moves are `_adds_to_empty` and `legal` lists
+    them as the loop over the board's sites that `_ADD_TO_EMPTY` reads (else -1), and the
+    body of `fast_count`. The loop then draws the c-th empty site, as the c-th move `legal`
+    would list, without listing them; none where a rule changes the moves listed after the
+    phase's (no Repeat ...: `without_repeats`), a ranking ((max Moves)) or hidden
+    information."""
+    n_sites = game.containers[0].num_sites
+    gens, body = [], []
+    off = game.repetition is not None or src.ranked is not None or game.hidden_info
+    for i, ((moves, _, _), lines) in enumerate(zip(phases, play)):
+        m = None if off or not _adds_to_empty(moves) else \
+            _ADD_TO_EMPTY.fullmatch("\n".join(lines))
+        if m is None or int(m.group("n")) != n_sites:
+            gens.append(-1)
+            continue
+        gens.append(int(m.group("g")))
+        body += [f"    if ph == {i}:",
+                 *([f"        if sc[NUM_MOVES] - sc[NUM_START_MOVES] == NP - 1:",
+                    f"            return -1, -1        # the swap is offered too"]
+                   if game.swap_rule else []),
+                 f"        if {m.group('guard') or 'True'}:",
+                 f"            sc[STALE + mover] = 0",
+                 f"            return n_empty, {int(m.group('g'))}"]
+    return gens, "\n".join(body) or "    pass"
+
+
 def _generate(game, s0, src: Source) -> str:
     """The numba module of one game, written by `src`."""
     rules = game.typed.rules
@@ -1828,6 +1884,7 @@ def _generate(game, s0, src: Source) -> str:
                       f"                    done = True"]
         nexts.append(["    " + x for x in lines])
     start = _start_lines(src, game)
+    fast_gens, fast_body = _fast_add(game, src, phases, play)
     end = []
     for r in (rules.end.rules if rules.end is not None else []):
         src.end_rule(r, end, "        ")
@@ -1947,6 +2004,7 @@ def _generate(game, s0, src: Source) -> str:
         init_mover=s0.mover, init_next=s0.next,
         max_buffer=max(64, 8 * game.total_sites * 8),
         play="\n".join(_by_phase(play)),
+        fast_add=any(g >= 0 for g in fast_gens), fast_body=fast_body,
         ranking=(RANKING.format(context=context(), play="\n".join(_by_phase(unranked)),
                                 swap="\n".join(swap)) if src.ranked is not None else "")
         + (CAPTURES if src.counts_removals else ""),
@@ -3004,6 +3062,33 @@ def legal_or_pass(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg
     return k
 
 
+# A phase whose moves are only placements on the empty board sites (`_fast_add`): the
+# playout loop draws the c-th empty site without listing the moves.
+FAST_ADD = {fast_add}
+
+
+@njit(cache=True, inline="always")
+def fast_count(who, what, count, sc, phase, n_empty):
+    """(k, g): the mover's k placements on the `n_empty` empty board sites, of generator g,
+    where the mover's phase lists only those (its side effects on the state as `legal`'s);
+    (-1, -1) where `legal` must list them."""
+{context}
+    ph = phase[mover]
+{fast_body}
+    return -1, -1
+
+
+@njit(cache=True, inline="always")
+def nth_empty(what, c):
+    """The c-th empty board site, in increasing order (as `legal` lists them): counted
+    down without a branch on each site (whether it is empty is a coin's toss)."""
+    for s in range(N_SITES):
+        c -= what[s] == 0
+        if c < 0:
+            return s
+    return -1
+
+
 @njit(cache=True)
 def rollout(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, rng, limit,
             mf, mt, mg, mx):
@@ -3167,7 +3252,7 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
     series = np.empty((N_SERIES, 256), np.float64)
     keys = np.empty((2, 256), np.int64)
     sorted_f = np.empty(256, np.float64)
-    sorted_i = np.empty(256, np.int64)
+    sorted_i = np.empty(512, np.int64)     # the table of `repeats`: twice the keys
     queue = np.empty(N_SITES, np.int64)
     seen = np.full(N_SITES, -1, np.int64)
     stamp = 0
@@ -3288,7 +3373,16 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
             keys[1, decisions] = hash_one(h, sc[NUM_TURN_SAME])
             if sc[OVER]:
                 break
-            k = legal_or_pass(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx)
+            k, g = fast_count(who, what, count, sc, phase, state_empty) if FAST_ADD else (-1, -1)
+            if k > 0:
+                c = rand_below(rng, k)
+                f = nth_empty(what, c)
+                t = f
+                x = -1
+            else:
+                k = legal_or_pass(who, what, count, sc, phase, hist_mover, hist_pass, mf, mt, mg, mx)
+                c = rand_below(rng, k)
+                f, t, g, x = mf[c], mt[c], mg[c], mx[c]
             series[S_LEGAL, decisions] = k
             decisions += 1
             legal_sum += k
@@ -3296,11 +3390,7 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
                 series[S_MULTI, multi_count] = k
                 multi_sum += k
                 multi_count += 1
-            c = rand_below(rng, k)
-            f = mf[c]
-            t = mt[c]
-            step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, mf[c], mt[c],
-                 mg[c], mx[c])
+            step(who, what, count, sc, rk, active, phase, hist_mover, hist_pass, f, t, g, x)
             if 0 <= f < N_SITES and 0 <= t < N_SITES and f != t:
                 stamp += 1
                 series[S_DISTANCE, n_dist] = step_distance(STEP_START, STEP_TO, f, t, queue, seen, stamp)
