@@ -1810,21 +1810,11 @@ _ADD_TO_EMPTY = re.compile(
     r"        pass")
 
 
-def _adds_to_empty(moves) -> bool:
-    """A phase's moves are one placement on the empty board sites and nothing else: no
-    piece named, count, stack, level, rotation, condition, effect or consequent (nothing
-    that reads the moves listed or the move being made)."""
-    from ludeme.model.ludemes.moves import MoveAdd
-    from ludeme.model.ludemes.regions import SitesEmpty
-    if type(moves) is not MoveAdd or moves.then is not None or any(
-            getattr(moves, f, None) is not None for f in ("piece", "count", "stack")):
-        return False
-    to = moves.to
-    if to is None or type(to.site) is not SitesEmpty or any(
-            getattr(to, f, None) is not None
-            for f in ("type", "level", "rotations", "if_", "apply")):
-        return False
-    return to.site.type is None and to.site.container is None
+def _adds_to_empty(src, moves) -> bool:
+    """A phase's moves are one placement on the empty board sites and nothing else (the
+    ludeme's `adds_to_empty` form)."""
+    e = lookup("adds_to_empty", moves)
+    return e is not None and e.fn(src, moves)
 
 
 def _fast_add(game, src, phases, play) -> tuple[list[int], str]:
@@ -1839,7 +1829,7 @@ def _fast_add(game, src, phases, play) -> tuple[list[int], str]:
     gens, body = [], []
     off = game.repetition is not None or src.ranked is not None or game.hidden_info
     for i, ((moves, _, _), lines) in enumerate(zip(phases, play)):
-        m = None if off or not _adds_to_empty(moves) else \
+        m = None if off or not _adds_to_empty(src, moves) else \
             _ADD_TO_EMPTY.fullmatch("\n".join(lines))
         if m is None or int(m.group("n")) != n_sites:
             gens.append(-1)

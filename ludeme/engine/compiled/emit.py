@@ -74,6 +74,9 @@ KINDS = {
                   "`(from)`, as a region counted)", ""),
     "filtered": ("(another region, a filter on `site`) or None: the region as a simpler one "
                  "and a test", ""),
+    "adds_to_empty": ("True when, as a phase's moves, it is one placement on the empty board "
+                      "sites and nothing that reads the moves listed (a random playout may "
+                      "draw the c-th empty site instead of listing them)", ""),
 }
 
 

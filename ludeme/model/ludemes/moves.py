@@ -1493,6 +1493,23 @@ def _pass_moves(src, lud, out, ind):
     src.push(out, ind, "-1", "-1", g)
 
 
+@emits(MoveAdd, kind="adds_to_empty")
+def _adds_to_empty(src, moves) -> bool:
+    """One placement on the empty board sites and nothing else: no piece named, count,
+    stack, level, rotation, condition, effect or consequent (nothing that reads the moves
+    listed or the move being made), so that a random playout may draw the c-th empty site
+    as the c-th move listed (`codegen._fast_add`)."""
+    if moves.then is not None or any(getattr(moves, f, None) is not None
+                                     for f in ("piece", "count", "stack")):
+        return False
+    to = moves.to
+    if to is None or type(to.site) is not CLASSES["SitesEmpty"] or any(
+            getattr(to, f, None) is not None
+            for f in ("type", "level", "rotations", "if_", "apply")):
+        return False
+    return to.site.type is None and to.site.container is None
+
+
 @emits(MoveAdd, kind="moves", refuses=("count",))
 def _add_moves(src, lud, out, ind):
     """One placement per destination. A destination's effect ((to ... (apply ...))) goes
