@@ -84,20 +84,28 @@ def _reads_outer_site(source: str, local: str = "site") -> bool:
     """Whether a helper kernel's source reads `site` (or another loop's `local`) where only
     a loop around it binds it: in the sites its own loop over `site` walks, before its
     first assignment, or anywhere when it never binds it."""
+    if not re.search(rf"\b{local}\b", source):
+        return False            # (no name `local` anywhere: nothing to parse)
     fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
     if local in {a.arg for a in fn.args.args}:
         return False
-    names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == local]
+    # one walk: the names `local` and the loops binding it
+    names, loops = [], []
+    Name, For = ast.Name, ast.For
+    for n in ast.walk(fn):
+        if type(n) is Name:
+            if n.id == local:
+                names.append(n)
+        elif type(n) is For and type(n.target) is Name and n.target.id == local:
+            loops.append(n)
     loads = [n.lineno for n in names if isinstance(n.ctx, ast.Load)]
     stores = [n.lineno for n in names if isinstance(n.ctx, ast.Store)]
     if not stores:
         return bool(names)
     if loads and min(loads) < min(stores):      # `ctr = site`, then its own loop binds it
         return True
-    return any(isinstance(n, ast.For) and isinstance(n.target, ast.Name)
-               and n.target.id == local
-               and any(isinstance(m, ast.Name) and m.id == local for m in ast.walk(n.iter))
-               for n in ast.walk(fn))
+    return any(any(isinstance(m, ast.Name) and m.id == local for m in ast.walk(n.iter))
+               for n in loops)
 
 
 def reads_level_unbound(source: str) -> bool:
@@ -1761,10 +1769,14 @@ def _journaled(module: str) -> bool:
     sites written (rt.JOURNAL): made by `rt`'s writes, which keep it, by the template (the
     start position, the journal read), or in place right after `journal(count, <site>)`
     of the site it writes."""
+    if _BULK_WRITE.search(module):      # (no match spans lines: as line by line)
+        return False
     noted = None            # the site of the journal line just before, and its writes
     for line in module.splitlines():
-        if _BULK_WRITE.search(line):
-            return False
+        if "journal(" not in line and "who[" not in line and "what[" not in line \
+                and "count[" not in line:
+            noted = None    # (neither a journal line nor a write: most lines, seen fast)
+            continue
         m = _JOURNAL_LINE.fullmatch(line.partition("#")[0].strip())
         if m:
             noted = m.group(1)
