@@ -129,3 +129,42 @@ def test_the_random_check_passed_is_not_run_again_until_its_parts_change(monkeyp
     monkeypatch.setattr(compiled, "_same_random", lambda: False)
     with pytest.raises(Unsupported, match="random module"):
         compiled.check_random()
+
+
+@pytest.mark.parametrize("values,dtype", [
+    ([[3, -1], [2**62, -2**63]], "int64"),
+    (list(range(-300, 300)), "int64"),
+    ([[[i * j - k for k in range(9)] for j in range(7)] for i in range(11)], "int64"),
+    ([[i % 3 == 0 for i in range(40)] for _ in range(9)], "bool_"),
+    ([i % 2 == 1 for i in range(10)], "bool_"),
+    ([[0] * 300 for _ in range(0)], "int64")])
+def test_a_table_written_as_numbers_in_a_string_is_the_array_of_the_literal(values, dtype):
+    """A large table's text (`_table_text`) makes the array the list literal made: the same
+    numbers, type, shape, C order, and writable."""
+    import numpy as np
+
+    from ludeme.engine.compiled.codegen import LITERAL_TABLE_MOST, _table_text
+    arr = np.asarray(values, dtype=dtype)
+    text = _table_text(arr, dtype)
+    assert text.startswith("np.array(") is (arr.size < LITERAL_TABLE_MOST)
+    got = eval(text, {"np": np})
+    literal = eval(f"np.array({arr.tolist()!r}, dtype=np.{dtype})", {"np": np})
+    assert got.dtype == literal.dtype and got.shape == literal.shape
+    assert np.array_equal(got, literal)
+    assert got.flags["C_CONTIGUOUS"] and got.flags["WRITEABLE"]
+
+
+def test_a_large_table_reads_as_the_literal_in_the_kernels(modules):
+    """Kernels that index a table written as a string give what they give with it written as
+    a literal (the Python the kernels run as; numba reads either global as a constant)."""
+    import numpy as np
+
+    from ludeme.engine.compiled.codegen import LITERAL_TABLE_MOST, _table_text
+    strings = [line for m in modules.values() for line in m.splitlines()
+               if re.match(r"T\d+ = np\.fromstring\(", line)]
+    assert strings          # the corpus games' boards give some
+    for line in strings:
+        name, _, text = line.partition(" = ")
+        arr = eval(text, {"np": np})
+        assert arr.size >= LITERAL_TABLE_MOST
+        assert _table_text(arr, str(arr.dtype) if arr.dtype != np.bool_ else "bool_") == text

@@ -73,6 +73,27 @@ VALUE_LOCALS = ("value_v", "value_c")
 _READS_PENDING = re.compile(r"\bPENDN\b|\bPENDING\b|pending_one")
 
 
+def _table_text(arr: np.ndarray, dtype: str) -> str:
+    """The expression of a module's table: a list literal; for a large table of integers
+    or flags, its numbers in one string numpy reads (Python compiles a literal of thousands
+    of numbers in a tenth of a second and more, the string in a millisecond: the same
+    array, C-ordered and writable as `np.array` makes it)."""
+    if arr.size < LITERAL_TABLE_MOST or not (arr.dtype == np.bool_
+                                             or np.issubdtype(arr.dtype, np.integer)):
+        return f"np.array({arr.tolist()!r}, dtype=np.{dtype})"
+    flat = arr.ravel()
+    if arr.dtype == np.bool_:
+        numbers = " ".join(map(str, flat.astype(np.uint8).tolist()))
+        return (f'np.fromstring("{numbers}", dtype=np.uint8, sep=" ").astype(np.bool_)'
+                f".reshape({arr.shape!r})")
+    numbers = " ".join(map(str, flat.tolist()))
+    return f'np.fromstring("{numbers}", dtype=np.{dtype}, sep=" ").reshape({arr.shape!r})'
+
+
+# The most numbers a table is written with as a list literal (`_table_text`).
+LITERAL_TABLE_MOST = 256
+
+
 def _as_pending_was(line: str) -> str:
     """An effect's line reading the pending values as the move was generated, kept by `step`
     before it empties them (`sc[PWAS]`: their number, then a flag per value)."""
@@ -476,7 +497,7 @@ class Source:
                 raise Unsupported(None, f"a board this large (its tables would hold more than "
                                         f"{MAX_TABLE_ELEMENTS:,} numbers)")
             name = self.tables[key] = f"T{len(self.tables)}"
-            self.table_lines.append(f"{name} = np.array({arr.tolist()!r}, dtype=np.{dtype})")
+            self.table_lines.append(f"{name} = {_table_text(arr, dtype)}")
         return name
 
     def probe(self) -> "_Probe":
@@ -547,8 +568,9 @@ class Source:
         kinds share a facing): (the distinct values, the name of a table of each kind's
         index among them), so that a table per kind holds each value once."""
         index: dict = {}
-        slots = [index.setdefault(repr(v), len(index)) for v in per_kind]
-        distinct = list({repr(v): v for v in per_kind}.values())
+        texts = [repr(v) for v in per_kind]         # (each written once: they are long)
+        slots = [index.setdefault(t, len(index)) for t in texts]
+        distinct = list(dict(zip(texts, per_kind)).values())
         return distinct, self.table(slots)
 
     def by_mover(self, f) -> str:
