@@ -680,9 +680,22 @@ def game_source_text(game) -> str:
 
 def check_random() -> None:
     """Raise `Unsupported` when this Python's random module draws differently from the
-    kernels (`_same_random`, which runs numba's seeding and drawing kernels)."""
+    kernels (`_same_random`, which runs numba's seeding and drawing kernels). A check passed
+    is not run again in the process (each game's kernels asked it: a few milliseconds each
+    with the kernels run as Python), while the check and the random module are the same."""
+    import random
+    global _random_checked
+    key = (_same_random, random.Random, random.Random.seed, random.Random.randrange)
+    if _random_checked == key:
+        return
     if not _same_random():
         raise Unsupported(None, "this Python's random module (its draws differ from the kernels')")
+    _random_checked = key
+
+
+# What `check_random` last passed with (the check, the random module's generator and the
+# methods it compares), or None.
+_random_checked = None
 
 
 def build_kernels(game, source: str | None = None, whole: bool = True) -> CompiledGame:

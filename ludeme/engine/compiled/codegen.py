@@ -73,6 +73,27 @@ VALUE_LOCALS = ("value_v", "value_c")
 _READS_PENDING = re.compile(r"\bPENDN\b|\bPENDING\b|pending_one")
 
 
+def _table_text(arr: np.ndarray, dtype: str) -> str:
+    """The expression of a module's table: a list literal; for a large table of integers
+    or flags, its numbers in one string numpy reads (Python compiles a literal of thousands
+    of numbers in a tenth of a second and more, the string in a millisecond: the same
+    array, C-ordered and writable as `np.array` makes it)."""
+    if arr.size < LITERAL_TABLE_MOST or not (arr.dtype == np.bool_
+                                             or np.issubdtype(arr.dtype, np.integer)):
+        return f"np.array({arr.tolist()!r}, dtype=np.{dtype})"
+    flat = arr.ravel()
+    if arr.dtype == np.bool_:
+        numbers = " ".join(map(str, flat.astype(np.uint8).tolist()))
+        return (f'np.fromstring("{numbers}", dtype=np.uint8, sep=" ").astype(np.bool_)'
+                f".reshape({arr.shape!r})")
+    numbers = " ".join(map(str, flat.tolist()))
+    return f'np.fromstring("{numbers}", dtype=np.{dtype}, sep=" ").reshape({arr.shape!r})'
+
+
+# The most numbers a table is written with as a list literal (`_table_text`).
+LITERAL_TABLE_MOST = 256
+
+
 def _as_pending_was(line: str) -> str:
     """An effect's line reading the pending values as the move was generated, kept by `step`
     before it empties them (`sc[PWAS]`: their number, then a flag per value)."""
@@ -84,20 +105,28 @@ def _reads_outer_site(source: str, local: str = "site") -> bool:
     """Whether a helper kernel's source reads `site` (or another loop's `local`) where only
     a loop around it binds it: in the sites its own loop over `site` walks, before its
     first assignment, or anywhere when it never binds it."""
+    if not re.search(rf"\b{local}\b", source):
+        return False            # (no name `local` anywhere: nothing to parse)
     fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
     if local in {a.arg for a in fn.args.args}:
         return False
-    names = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == local]
+    # one walk: the names `local` and the loops binding it
+    names, loops = [], []
+    Name, For = ast.Name, ast.For
+    for n in ast.walk(fn):
+        if type(n) is Name:
+            if n.id == local:
+                names.append(n)
+        elif type(n) is For and type(n.target) is Name and n.target.id == local:
+            loops.append(n)
     loads = [n.lineno for n in names if isinstance(n.ctx, ast.Load)]
     stores = [n.lineno for n in names if isinstance(n.ctx, ast.Store)]
     if not stores:
         return bool(names)
     if loads and min(loads) < min(stores):      # `ctr = site`, then its own loop binds it
         return True
-    return any(isinstance(n, ast.For) and isinstance(n.target, ast.Name)
-               and n.target.id == local
-               and any(isinstance(m, ast.Name) and m.id == local for m in ast.walk(n.iter))
-               for n in ast.walk(fn))
+    return any(any(isinstance(m, ast.Name) and m.id == local for m in ast.walk(n.iter))
+               for n in loops)
 
 
 def reads_level_unbound(source: str) -> bool:
@@ -470,7 +499,7 @@ class Source:
                 raise Unsupported(None, f"a board this large (its tables would hold more than "
                                         f"{MAX_TABLE_ELEMENTS:,} numbers)")
             name = self.tables[key] = f"T{len(self.tables)}"
-            self.table_lines.append(f"{name} = np.array({arr.tolist()!r}, dtype=np.{dtype})")
+            self.table_lines.append(f"{name} = {_table_text(arr, dtype)}")
         return name
 
     def probe(self) -> "_Probe":
@@ -541,8 +570,9 @@ class Source:
         kinds share a facing): (the distinct values, the name of a table of each kind's
         index among them), so that a table per kind holds each value once."""
         index: dict = {}
-        slots = [index.setdefault(repr(v), len(index)) for v in per_kind]
-        distinct = list({repr(v): v for v in per_kind}.values())
+        texts = [repr(v) for v in per_kind]         # (each written once: they are long)
+        slots = [index.setdefault(t, len(index)) for t in texts]
+        distinct = list(dict(zip(texts, per_kind)).values())
         return distinct, self.table(slots)
 
     def by_mover(self, f) -> str:
@@ -1782,10 +1812,14 @@ def _journaled(module: str) -> bool:
     sites written (rt.JOURNAL): made by `rt`'s writes, which keep it, by the template (the
     start position, the journal read), or in place right after `journal(count, <site>)`
     of the site it writes."""
+    if _BULK_WRITE.search(module):      # (no match spans lines: as line by line)
+        return False
     noted = None            # the site of the journal line just before, and its writes
     for line in module.splitlines():
-        if _BULK_WRITE.search(line):
-            return False
+        if "journal(" not in line and "who[" not in line and "what[" not in line \
+                and "count[" not in line:
+            noted = None    # (neither a journal line nor a write: most lines, seen fast)
+            continue
         m = _JOURNAL_LINE.fullmatch(line.partition("#")[0].strip())
         if m:
             noted = m.group(1)
