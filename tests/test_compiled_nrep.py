@@ -290,3 +290,26 @@ KNIGHTS_GAME = """
          "leap-listed-by-sites-to"])
 def test_nrep_forms_give_the_reference_rows(text, played, tmp_path):
     assert played(_seeded_rows(text, tmp_path)[0])
+
+
+# One disc shuttling between two sites, the other player with no piece: the disc's way
+# back repeats the start, so (no Repeat) leaves P1 no move.
+SHUTTLE_GAME = """
+(game "Shuttle"
+  (players 2)
+  (equipment {(board (rectangle 1 2)) (piece "Disc" P1 (move Step Adjacent (to if:(is Empty (to)))))})
+  (rules (meta (no Repeat))
+    (start (place "Disc1" 0))
+    (play (forEach Piece))
+    (end (if (>= (count Moves) 10) (result Mover Draw)))))
+"""
+
+
+def test_no_repeat_leaving_no_move_forces_a_pass_on_both_backends(tmp_path):
+    """Where (no Repeat) takes every move away, the mover passes (Ludii's
+    Trial.setLegalMoves adds the pass): the reference engine raised on an empty list of
+    moves; both backends now pass, both players have passed, and the game ends there."""
+    path = tmp_path / "shuttle.lud"
+    path.write_text(SHUTTLE_GAME)
+    rows = _same_rows(load(path), 4, 1)
+    assert rows["moves"].eq(3).all()

@@ -475,6 +475,11 @@ class State:
                 moves = [pass_move(mover)]
             if g.repetition is not None:
                 moves = without_repeats(self, moves)
+                if not moves:
+                    # every move would repeat a position: a forced pass, as Ludii's
+                    # Trial.setLegalMoves adds (the mover has no move, as the kernels mark)
+                    self._stuck = True
+                    moves = [pass_move(mover)]
             Siblings(g, moves).tag()
             self._legal = moves
         return self._legal
