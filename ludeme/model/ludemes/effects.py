@@ -1149,6 +1149,19 @@ def _one_setting(lud) -> bool:
     return _siteless(lud) and type(lud) is not MovesAnd
 
 
+def _after_first_moves(src, prior: list[str], count: str) -> str:
+    """The call of a helper kernel that reads `count` (an integer expression) on a copy of
+    the position after a (do ...)'s first moves (their lines `prior`), where the reference
+    makes its next moves."""
+    probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
+             "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
+             *("    " + x for x in prior), f"    return {count}"]
+    after = src.helper(lambda name: "\n".join([
+        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
+        *probe, ""]))
+    return f"{after}(who, what, count, sc, phase, frm, to, btw)"
+
+
 def _do_applied(src, lud, lines, ind, where: str, part) -> None:
     """The lines of a (do ...) whose moves are applied where they are made, `where` (as a
     consequent, as an effect); `part(moves, out)` gives the lines of its moves there. They
@@ -1193,13 +1206,7 @@ def _do_applied(src, lud, lines, ind, where: str, part) -> None:
     else:
         # Whether the next move is made is asked of a copy of the position after the
         # first moves.
-        probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
-                 "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
-                 *("    " + x for x in prior), f"    return {count}"]
-        made_one = src.helper(lambda name: "\n".join([
-            "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
-            *probe, ""]))
-        body = [f"if {made_one}(who, what, count, sc, phase, frm, to, btw) > 0:",
+        body = [f"if {_after_first_moves(src, prior, count)} > 0:",
                 *("    " + x for x in prior + nxt + then)]
     body = counted_actions(body, src.reads_after)
     kernel = src.helper(lambda name: "\n".join([
@@ -1263,13 +1270,7 @@ def counted_after(src, lud) -> tuple | None:
     count, most = (made[0], made[1]) if made is not None else (generated_count(src, lud.next), 2)
     prior: list[str] = []
     src.consequent(lud.prior, prior, "")
-    probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
-             "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
-             *("    " + x for x in prior), f"    return {count}"]
-    after = src.helper(lambda name: "\n".join([
-        "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
-        *probe, ""]))
-    return f"{after}(who, what, count, sc, phase, frm, to, btw)", most, False
+    return _after_first_moves(src, prior, count), most, False
 
 
 def counted_per_site(src, lud) -> tuple | None:
@@ -1323,12 +1324,7 @@ def _each_after_removals(src, lud, where: str, prior: list[str], part) -> list[s
         else:
             # whether the part makes its move, asked of a copy after the first moves (as
             # the reference makes them all there, before any is applied)
-            probe = ["    who, what, count = who.copy(), what.copy(), count.copy()",
-                     "    sc, phase = sc.copy(), phase.copy()", src.context(local=()),
-                     *("    " + x for x in prior), f"    return {made[0]}"]
-            test = src.helper(lambda name: "\n".join([
-                "@njit(cache=True)", f"def {name}(who, what, count, sc, phase, frm, to, btw):",
-                *probe, ""])) + "(who, what, count, sc, phase, frm, to, btw) > 0"
+            test = f"{_after_first_moves(src, prior, made[0])} > 0"
         tests.append(f"dcm_{i} = {test}")
         lines: list[str] = []
         part(m, lines)
