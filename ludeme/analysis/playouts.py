@@ -243,7 +243,7 @@ def kernel_table(game, kernels, seed: int, first: int, n: int):
 
     from ludeme.engine.compiled import rt
     from ludeme.engine.figures import per_state_columns
-    from ludeme.engine.compiled.unsupported import RUN_REFUSAL
+    from ludeme.engine.compiled.unsupported import run_refused
     try:
         got = kernels.playouts(seed, first, n)
     except rt.KernelFull as e:
@@ -253,9 +253,10 @@ def kernel_table(game, kernels, seed: int, first: int, n: int):
     except ValueError as e:
         # A position the kernels refuse at run time (`RUN_REFUSAL`): the chunk on the
         # reference engine, which plays it or raises its own refusal (a LudemeError).
-        if not str(e).startswith(RUN_REFUSAL):
+        what = run_refused(e)
+        if what is None:
             raise
-        why = f"a playout reached a position the kernels refuse ({str(e)[len(RUN_REFUSAL):]})"
+        why = f"a playout reached a position the kernels refuse ({what})"
     else:
         why = None
     if why is not None:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..notation import Siblings, move_text
-from .unsupported import RUN_REFUSAL, Unsupported
+from .unsupported import Unsupported, run_refused
 
 BACKENDS = ("auto", "reference", "compiled")
 
@@ -196,10 +196,11 @@ _PASS = (-1, -1, -1, -1, True, frozenset(), None)      # the forced pass's spec
 def _run_refusal(e: ValueError):
     """A kernel's ValueError: a position refused at run time (`RUN_REFUSAL`) raised as the
     reference's refusal (a `LudemeError`, "... is not supported yet"), not a crash."""
-    if not str(e).startswith(RUN_REFUSAL):
+    what = run_refused(e)
+    if what is None:
         raise e
     from ...errors import LudemeError
-    raise LudemeError(f"{str(e)[len(RUN_REFUSAL):]} is not supported yet") from e
+    raise LudemeError(f"{what} is not supported yet") from e
 
 
 class CompiledMove:
@@ -627,7 +628,7 @@ def warm_up(module) -> None:
     except KernelFull:
         pass
     except ValueError as e:
-        if not str(e).startswith(RUN_REFUSAL):
+        if run_refused(e) is None:
             raise
 
 

@@ -20,3 +20,11 @@ class Unsupported(Exception):
 # refuses a position at run time (a `LudemeError`, "... is not supported yet"): the
 # compiled state raises the reference's refusal in its place (`CompiledState.apply`).
 RUN_REFUSAL = "not supported yet: "
+
+
+def run_refused(e: Exception) -> str | None:
+    """What a kernel's ValueError says the kernels refused at run time (`RUN_REFUSAL`), or
+    None for any other error."""
+    text = str(e)
+    return text[len(RUN_REFUSAL):] if isinstance(e, ValueError) and \
+        text.startswith(RUN_REFUSAL) else None
