@@ -2857,16 +2857,16 @@ def _writes(lines: list[str]) -> set[str]:
     return {k for k, w in _WRITES.items() for line in lines if w.match(line)}
 
 
-def on_position_before(lud, inner, lines: list[str], why: str, src=None) -> list[str]:
+def on_position_before(lud, inner, lines: list[str], why: str, src) -> list[str]:
     """A loop's lines that make moves and apply each in turn, made to read the position
     before any is applied (as the reference makes them all first) where they write what
-    they read; refused (`why`) where the moves have consequents of their own, but where,
-    given `src`, each is applied by a kernel of its own (`thens_apart`: those read the
-    position as applied)."""
-    applied = src.then_calls if src is not None else ()
+    they read; refused (`why`) where the moves have consequents of their own, but where
+    each is applied by a kernel of its own (`thens_apart`: those read the position as
+    applied)."""
+    applied = src.then_calls
     if not _reads(lines, applied) & _writes(lines):
         return lines
-    if _has_then(inner) and not (src is not None and thens_apart(src, inner)):
+    if _has_then(inner) and not thens_apart(src, inner):
         raise Unsupported(lud, why)
     return [SNAPSHOT] + _on_snapshot(lud, lines, why, applied)
 
@@ -2886,18 +2886,18 @@ def each_move_then(src, lud, moves, after, thens: dict[str, list[str]]) -> list[
 
 
 def made_before_applied(lud, inner, lines: list[str], thens: dict[str, list[str]],
-                        why: str, src=None) -> list[str]:
+                        why: str, src) -> list[str]:
     """As `on_position_before`, for a loop whose moves are each followed by consequents
     that read the position as applied: `lines` hold a marker line (its text a key of
     `thens`) where those consequents' lines go. The loop reads a copy of the position
     where its moves read what its moves or their consequents write; the consequents read
-    the position itself, as do the moves' own consequents where, given `src`, each is
-    applied by a kernel of its own (`thens_apart`)."""
-    applied = src.then_calls if src is not None else ()
+    the position itself, as do the moves' own consequents where each is applied by a
+    kernel of its own (`thens_apart`)."""
+    applied = src.then_calls
     own = [x for x in lines if x.strip() not in thens]
     after = [y for t in thens.values() for y in t]
     if _reads(own, applied) & (_writes(own) | _writes(after)):
-        if _has_then(inner) and not (src is not None and thens_apart(src, inner)):
+        if _has_then(inner) and not thens_apart(src, inner):
             raise Unsupported(lud, why)
         lines = [SNAPSHOT] + _on_snapshot(lud, lines, why, applied)
     out = []
