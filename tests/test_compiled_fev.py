@@ -205,3 +205,32 @@ def test_a_rollout_through_more_moves_than_the_buffers_hold_goes_on(tmp_path):
         assert fast.random_rollout(r2, 100) == played == 4
         assert len(fast.kernels.buffers[0]) >= 400
         assert fast.returns() == ref.returns() and r1.random() == r2.random()
+
+
+def test_a_rollout_that_raises_leaves_the_generator_after_its_draws(tmp_path, monkeypatch):
+    """A rollout raising part way (here a position refused at run time after three draws)
+    still puts the kernels' generator back into the caller's `random.Random`: the caller goes
+    on after the draws made, as a loop in Python would."""
+    import random
+
+    from ludeme.api import load, new_state
+    from ludeme.engine.compiled import rt
+    from ludeme.engine.compiled.unsupported import RUN_REFUSAL
+    from ludeme.errors import LudemeError
+    path = tmp_path / "game.lud"
+    path.write_text(CROWDED)
+    fast = new_state(load(path), 0, backend="compiled")
+
+    def rollout(*args):
+        mt = args[9]
+        for _ in range(3):
+            rt.rand_below(mt, 10)
+        raise ValueError(RUN_REFUSAL + "a test's position")
+
+    monkeypatch.setattr(fast.m, "rollout", rollout)
+    drawn, expected = random.Random(5), random.Random(5)
+    with pytest.raises(LudemeError, match="a test's position is not supported yet"):
+        fast.random_rollout(drawn, 100)
+    for _ in range(3):
+        expected.randrange(10)
+    assert drawn.random() == expected.random()

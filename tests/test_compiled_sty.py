@@ -198,16 +198,23 @@ def test_a_hidden_start_reading_the_position_after_random_placements_is_refused(
                   tmp_path)
 
 
-def test_a_piece_on_a_layer_without_moves_of_its_type_is_refused_in_play(tmp_path):
-    """A (forEach Piece) finding a piece on a layer whose kind's moves are the board's: the
-    kernels refuse the position at run time, as the reference's refusals read."""
-    from ludeme.api import load, new_state
-    from ludeme.errors import LudemeError
+def _drift_with_board_moves(tmp_path):
+    """DRIFT_GAME whose discs also step on the board: a (forEach Piece) then meets a disc on
+    the layer, whose kind's moves are the board's (refused by the kernels at run time)."""
     path = tmp_path / "g.lud"
     path.write_text(DRIFT_GAME.replace(
         '(piece "Disc" Each)', '(piece "Disc" Each (move Step Orthogonal (to if:(is Empty (to)))))')
         .replace("(play (forEach Piece on:Cell", "(play (or (forEach Piece) (forEach Piece on:Cell")
         .replace("(apply (remove Cell (to))))))))", "(apply (remove Cell (to)))))))))"))
+    return path
+
+
+def test_a_piece_on_a_layer_without_moves_of_its_type_is_refused_in_play(tmp_path):
+    """A (forEach Piece) finding a piece on a layer whose kind's moves are the board's: the
+    kernels refuse the position at run time, as the reference's refusals read."""
+    from ludeme.api import load, new_state
+    from ludeme.errors import LudemeError
+    path = _drift_with_board_moves(tmp_path)
     state = new_state(load(path), 0, backend="compiled")
     with pytest.raises(LudemeError, match="forEach Piece.*of a piece on a layer"):
         state.legal_moves()
@@ -219,14 +226,23 @@ def test_a_run_reaching_a_position_the_kernels_refuse_goes_to_the_reference(tmp_
     import pandas as pd
 
     from ludeme.analysis.playouts import load, run_playouts
-    path = tmp_path / "g.lud"
-    path.write_text(DRIFT_GAME.replace(
-        '(piece "Disc" Each)', '(piece "Disc" Each (move Step Orthogonal (to if:(is Empty (to)))))')
-        .replace("(play (forEach Piece on:Cell", "(play (or (forEach Piece) (forEach Piece on:Cell")
-        .replace("(apply (remove Cell (to))))))))", "(apply (remove Cell (to)))))))))"))
+    path = _drift_with_board_moves(tmp_path)
     game = load(path)
     ref = run_playouts(game, 6, 1, jobs=1, progress=False, backend="reference")
     fast = run_playouts(game, 6, 1, jobs=1, progress=False, backend="compiled")
     pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
     assert fast.attrs["playouts_by_backend"]["reference"] > 0
     assert "reached a position the kernels refuse" in capsys.readouterr().err
+
+
+def test_a_rollout_reaching_a_position_the_kernels_refuse_raises_the_refusal(tmp_path):
+    """A search's rollout (`random_rollout`) meeting the same refusal raises the reference's
+    refusal (a LudemeError naming it), not the kernels' ValueError."""
+    import random
+
+    from ludeme.api import load, new_state
+    from ludeme.errors import LudemeError
+    path = _drift_with_board_moves(tmp_path)
+    state = new_state(load(path), 0, backend="compiled")
+    with pytest.raises(LudemeError, match="forEach Piece.*of a piece on a layer"):
+        state.random_rollout(random.Random(0), 100)

@@ -400,29 +400,33 @@ class CompiledState:
         from ludeme.engine.compiled import rt
         draws = rng if isinstance(rng, rt.KernelRandom) else rt.KernelRandom(rng)
         played = 0
-        while True:
-            moves0 = int(self.sc[self.m.NUM_MOVES])
-            try:
-                played += self.m.rollout(self.who, self.what, self.count, self.sc, self.rk,
-                                         self.active, self.phase, self.hist_mover,
-                                         self.hist_pass, draws.mt, limit - played,
-                                         *self.kernels.buffers)
-                break
-            except self.m.KernelFull:
-                # A state with more moves than the buffers hold stops the rollout before its
-                # move is drawn (listing changes nothing else): listed again into longer
-                # buffers, the rollout goes on from there. Any other table outgrown (its
-                # move half played) is raised.
-                played += int(self.sc[self.m.NUM_MOVES]) - moves0
-                size = len(self.kernels.buffers[0])
-                self._legal = None
-                self.kernels.legal_of(self)
-                if len(self.kernels.buffers[0]) == size:
-                    raise
-            except ValueError as e:         # a position refused at run time: its refusal
-                _run_refusal(e)
-        if draws is not rng:
-            draws.close()
+        try:
+            while True:
+                moves0 = int(self.sc[self.m.NUM_MOVES])
+                try:
+                    played += self.m.rollout(self.who, self.what, self.count, self.sc,
+                                             self.rk, self.active, self.phase,
+                                             self.hist_mover, self.hist_pass, draws.mt,
+                                             limit - played, *self.kernels.buffers)
+                    break
+                except self.m.KernelFull:
+                    # A state with more moves than the buffers hold stops the rollout
+                    # before its move is drawn (listing changes nothing else): listed again
+                    # into longer buffers, the rollout goes on from there. Any other table
+                    # outgrown (its move half played) is raised.
+                    played += int(self.sc[self.m.NUM_MOVES]) - moves0
+                    size = len(self.kernels.buffers[0])
+                    self._legal = None
+                    self.kernels.legal_of(self)
+                    if len(self.kernels.buffers[0]) == size:
+                        raise
+                except ValueError as e:         # a position refused at run time: its refusal
+                    _run_refusal(e)
+        finally:
+            # the caller's generator continues after every draw made, even when the
+            # rollout raises
+            if draws is not rng:
+                draws.close()
         self._legal = None
         return int(played)
 
