@@ -2987,35 +2987,30 @@ def thens_apart(src, lud) -> bool:
     its own (`then_after_move`), none written into the lines around it: the lines calling
     those kernels (`src.then_calls`) then read the position as applied, as the reference
     evaluates consequents, while the rest reads a copy of it (`_on_snapshot`)."""
+    return all(id(then) in src.kernel_thens and id(then) not in src.inline_thens
+               for then in _applied_thens(lud))
+
+
+def _has_then(lud) -> bool:
+    """Whether a ludeme or one inside it has a (then ...) that may be applied."""
+    return next(_applied_thens(lud), None) is not None
+
+
+def _applied_thens(lud):
+    """The (then ...) consequents in a ludeme or one inside it that may be applied, outer
+    first: the moves a condition or a number only looks for (`(can Move ...)`, `(count
+    Moves ...)`) are never applied, and a consequent's own consequents are its kernel's."""
     fields = lud.__dict__.get("_fields", {})
     then = fields.get("then")
-    if then is not None and (id(then) not in src.kernel_thens or id(then) in src.inline_thens):
-        return False
+    if then is not None:
+        yield then
     for k, v in fields.items():
         if k == "then":
             continue
         for x in (v if isinstance(v, (list, tuple)) else (v,)):
-            if isinstance(x, (Bool, IntFn)):
-                continue
-            if hasattr(x, "__dict__") and "_fields" in x.__dict__ and not thens_apart(src, x):
-                return False
-    return True
-
-
-def _has_then(lud) -> bool:
-    """Whether a ludeme or one inside it has a (then ...) that may be applied: the moves a
-    condition or a number only looks for (`(can Move ...)`, `(count Moves ...)`) are never
-    applied, their consequents aside."""
-    fields = lud.__dict__.get("_fields", {})
-    if fields.get("then") is not None:
-        return True
-    for v in fields.values():
-        for x in (v if isinstance(v, (list, tuple)) else (v,)):
-            if isinstance(x, (Bool, IntFn)):
-                continue
-            if hasattr(x, "__dict__") and "_fields" in x.__dict__ and _has_then(x):
-                return True
-    return False
+            if not isinstance(x, (Bool, IntFn)) and hasattr(x, "__dict__") \
+                    and "_fields" in x.__dict__:
+                yield from _applied_thens(x)
 
 
 
