@@ -1,0 +1,54 @@
+"""`ludeme run` of the placement games, made cheaper end to end: what it writes reads back as
+the reference engine's rows. A large run's partitions are written with settings of their own
+(`playouts.parquet_settings`); read back, as `ludeme report` and `compare` read them, they
+hold the same columns, types and values as the reference engine's rows of the same seeds."""
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from ludeme.analysis import playouts
+from ludeme.analysis.playouts import run_and_write, run_playouts
+from test_compiled import ludii_game
+
+
+def _reference(game, n, seed):
+    rows = run_playouts(game, n, seed, jobs=1, progress=False, backend="reference")
+    return rows.drop(columns="seconds")
+
+
+@pytest.mark.parametrize("name,n", [("Tic-Tac-Toe.lud", 230), ("Yavalath.lud", 47)])
+def test_partitions_read_back_as_the_reference_rows(tmp_path, name, n):
+    game = ludii_game(name)
+    seed = 3
+    kept = []
+    run_playouts(game, n, seed, jobs=1, progress=False, backend="compiled", partitions=tmp_path,
+                 keep_rows=False, partition_size=n // 3, on_partition=kept.append)
+    parts = sorted(tmp_path.glob("part-*.parquet"))
+    assert len(parts) == 4 and sum(len(p) for p in kept) == n
+    back = pd.read_parquet(tmp_path).sort_values("index", kind="stable").reset_index(drop=True)
+    pd.testing.assert_frame_equal(back.drop(columns="seconds"), _reference(game, n, seed))
+    # a playout is found by its index without reading every partition (their statistics)
+    stats = pq.ParquetFile(parts[1]).metadata.row_group(0).column(
+        back.columns.get_loc("index")).statistics
+    assert (stats.min, stats.max) == (n // 3, 2 * (n // 3) - 1)
+
+
+def test_a_large_run_folder_reads_back_as_the_reference_rows(tmp_path, monkeypatch):
+    """A run of more than PARTITION_SIZE playouts (made small here) writes out/playouts/;
+    what the report's readers get from it is the reference engine's rows, and its summary
+    counts them."""
+    from ludeme.analysis.metrics import summarize_parquet
+    game = ludii_game("Tic-Tac-Toe.lud")
+    monkeypatch.setattr(playouts, "PARTITION_SIZE", 100)
+    n, seed = 250, 11
+    r = run_and_write(str(game.source.path), tmp_path / "run", n=n, seed=seed, jobs=1,
+                      progress=False, backend="compiled")
+    assert r.playouts == n and r.by_backend["compiled"] == n
+    back = pd.read_parquet(tmp_path / "run" / "playouts")
+    back = back.sort_values("index", kind="stable").reset_index(drop=True)
+    pd.testing.assert_frame_equal(back.drop(columns="seconds"), _reference(game, n, seed))
+    summary = summarize_parquet(tmp_path / "run" / "playouts")
+    assert int(summary["n"].sum()) == n
+    written = pd.read_csv(tmp_path / "run" / "summary.csv")
+    pd.testing.assert_series_equal(written["DurationTurns"], summary["DurationTurns"])
