@@ -52,3 +52,43 @@ def test_a_large_run_folder_reads_back_as_the_reference_rows(tmp_path, monkeypat
     assert int(summary["n"].sum()) == n
     written = pd.read_csv(tmp_path / "run" / "summary.csv")
     pd.testing.assert_series_equal(written["DurationTurns"], summary["DurationTurns"])
+
+
+BORROWED_CHECK = """
+import numpy as np
+from numba import njit
+from ludeme.engine.compiled.rt import borrowed, keep_alive
+
+@njit
+def fill(n):
+    a = np.zeros(n, np.int64)
+    kept = (a,)
+    b = borrowed(a)
+    for i in range(n):
+        b[i] = i * i
+    keep_alive(kept)
+    return a
+
+@njit
+def total_of(a):
+    b = borrowed(a)
+    return b.sum()
+
+a = fill(1000)
+assert a.tolist() == [i * i for i in range(1000)]
+assert total_of(a) == sum(i * i for i in range(1000))
+print("ok")
+"""
+
+
+def test_a_borrowed_array_is_the_array_under_numba():
+    """`rt.borrowed` (the playout kernel's working arrays without counts of references):
+    compiled by numba, in a process of its own (the default suite runs kernels as Python),
+    what is written through it is in the array kept alive."""
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    got = subprocess.run([sys.executable, "-c", BORROWED_CHECK], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert got.returncode == 0 and got.stdout.strip() == "ok", got.stderr[-3000:]
