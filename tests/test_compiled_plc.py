@@ -92,3 +92,33 @@ def test_a_borrowed_array_is_the_array_under_numba():
     got = subprocess.run([sys.executable, "-c", BORROWED_CHECK], env=env, capture_output=True,
                          text=True, timeout=600)
     assert got.returncode == 0 and got.stdout.strip() == "ok", got.stderr[-3000:]
+
+
+@pytest.mark.parametrize("values", [[3.0] * 7, [0.0] * 5, [-2.0] * 4, [0.1] * 9, [2.0 ** 60] * 3,
+                                    [1.0, 2.0, 2.0], [5.0]])
+def test_moments_of_equal_values_are_those_the_sums_give(values):
+    """`Moments.add` takes a batch of one whole number without summing it; its mean and
+    spread are, to the bit, those of the sums it skips (and of any other batch)."""
+    import numpy as np
+    from ludeme.analysis.metrics import Moments
+    x = np.array(values)
+    mean = float(x.mean())
+    got = Moments().add(x).add(x[:2])
+    want_m2 = float(((x - mean) ** 2).sum())
+    n, delta = len(x) + 2, float(x[:2].mean()) - mean
+    want_mean = mean + delta * 2 / n
+    want_m2 += float(((x[:2] - x[:2].mean()) ** 2).sum()) + delta * delta * len(x) * 2 / n
+    assert (got.mean, got.m2, got.lo, got.hi) == (want_mean, want_m2, min(values), max(values))
+
+
+def test_samples_are_the_first_of_the_shortest_and_longest():
+    from ludeme.analysis.samples import SamplePicker
+    df = pd.DataFrame({"index": [4, 1, 2, 3, 0, 5], "moves": [3, 3, 9, 9, 5, 9],
+                       "winner": [1, 2, 0, 0, 1, 0], "timeout": [False] * 5 + [True],
+                       "rank_p1": [1.0, 2.0, 1.5, 1.5, 1.0, 1.5],
+                       "rank_p2": [2.0, 1.0, 1.5, 1.5, 2.0, 1.5]})
+    picker = SamplePicker()
+    picker.add(df.iloc[:3])
+    picker.add(df.iloc[3:])
+    chosen = {tuple(roles): row["index"] for roles, row in picker.chosen()}
+    assert chosen == {("shortest",): 1, ("longest", "draw"): 2, ("timeout",): 5}
