@@ -3289,10 +3289,16 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
     hist_pass = np.empty(HISTORY, np.bool_)
     rngs = np.zeros((MT_STATE_SIZE, SEED_BLOCK), np.int64)
     seeds = np.zeros(SEED_BLOCK, np.int64)
-    # The fixed working arrays, used borrowed (`rt.borrowed`: no atomic count of their
-    # references in every step), kept alive by `kept` to the end.
+    # The working arrays, used borrowed (`rt.borrowed`: no atomic count of their
+    # references in every step), kept alive by `kept` to the end (the arguments by the
+    # caller; never `drawn`, whose slice is returned).
     kept = (who, what, count, sc, rk, active, phase, covered, was_who, was_what, was_count,
-            was_state, queue, seen, mf, mt, mg, mx, hist_mover, hist_pass, rngs, seeds)
+            was_state, queue, seen, mf, mt, mg, mx, hist_mover, hist_pass, rngs, seeds,
+            series, keys, sorted_f, sorted_i)
+    series, keys = borrowed(series), borrowed(keys)
+    sorted_f, sorted_i = borrowed(sorted_f), borrowed(sorted_i)
+    out_i, out_f, rk_out = borrowed(out_i), borrowed(out_f), borrowed(rk_out)
+    draw_end, seed_words = borrowed(draw_end), borrowed(seed_words)
     who, what, count, sc = borrowed(who), borrowed(what), borrowed(count), borrowed(sc)
     rk, active, phase, covered = borrowed(rk), borrowed(active), borrowed(phase), borrowed(covered)
     was_who, was_what = borrowed(was_who), borrowed(was_what)
