@@ -158,14 +158,20 @@ class Moments:
         x = np.asarray(values, dtype=float)
         if len(x) == 0:
             return self
-        nb, mb = len(x), float(x.mean())
-        m2b = float(((x - mb) ** 2).sum())
+        nb, lo, hi = len(x), float(x.min()), float(x.max())
+        if lo == hi and lo.is_integer() and abs(lo) * nb < 2.0 ** 52:
+            # every value the same whole number (half of a run's columns, often): the sums
+            # below are exact, so the mean is that number and no value deviates from it
+            mb, m2b = lo, 0.0
+        else:
+            mb = float(x.mean())
+            m2b = float(((x - mb) ** 2).sum())
         n = self.n + nb
         delta = mb - self.mean
         self.mean += delta * nb / n
         self.m2 += m2b + delta * delta * self.n * nb / n
         self.n = n
-        self.lo, self.hi = min(self.lo, float(x.min())), max(self.hi, float(x.max()))
+        self.lo, self.hi = min(self.lo, lo), max(self.hi, hi)
         return self
 
     def interval(self, bounds: tuple[float, float] | None = None) -> tuple[float, float, float]:
@@ -306,7 +312,13 @@ def _add_counts(into: dict, values) -> None:
         keep &= codes >= 0
         key = key * max(1, len(distinct)) + codes
         uniques.append(np.asarray(distinct, dtype=float))
-    keys, counts = np.unique(key[keep], return_counts=True)
+    key = key[keep]
+    if len(key) and int(key.max()) < 4 * len(key):     # few keys: counted, not sorted
+        counts = np.bincount(key)
+        keys = np.flatnonzero(counts)
+        counts = counts[keys]
+    else:
+        keys, counts = np.unique(key, return_counts=True)
     for code, c in zip(keys.tolist(), counts.tolist()):
         parts = []
         for distinct in reversed(uniques):

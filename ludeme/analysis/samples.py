@@ -36,10 +36,12 @@ class SamplePicker:
         if ranks:           # a draw: no winner, every player on the same rank
             r = df[ranks].to_numpy(float)
             ended &= (r == r[:, :1]).all(axis=1)
+        # the first index among the fewest (most) moves: no sort of the table
+        fewest, most = np.flatnonzero(moves == moves.min()), np.flatnonzero(moves == moves.max())
         candidates = {
-            "shortest": (np.lexsort((index, moves))[0], lambda a, b: (a["moves"], a["index"]) <
+            "shortest": (fewest[np.argmin(index[fewest])], lambda a, b: (a["moves"], a["index"]) <
                          (b["moves"], b["index"])),
-            "longest": (np.lexsort((index, -moves))[0], lambda a, b: (-a["moves"], a["index"]) <
+            "longest": (most[np.argmin(index[most])], lambda a, b: (-a["moves"], a["index"]) <
                         (-b["moves"], b["index"])),
         }
         for role, mask in (("draw", ended), ("timeout", timeout)):
@@ -47,9 +49,12 @@ class SamplePicker:
                 at = np.flatnonzero(mask)
                 candidates[role] = (at[np.argmin(index[at])], lambda a, b: a["index"] < b["index"])
         for role, (i, better) in candidates.items():
-            row = {k: _plain(v) for k, v in df.iloc[int(i)].to_dict().items()}
-            if role not in self.rows or better(row, self.rows[role]):
-                self.rows[role] = row
+            i = int(i)
+            # compared on its moves and index first: the whole row made only when it is kept
+            if role in self.rows and not better({"moves": moves[i], "index": index[i]},
+                                                self.rows[role]):
+                continue
+            self.rows[role] = {k: _plain(v) for k, v in df.iloc[i].to_dict().items()}
 
     def chosen(self) -> list[tuple[list[str], dict]]:
         """(roles, row) per distinct playout chosen, in the order of ROLES."""

@@ -2595,6 +2595,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 site_move_counted_st, site_move_n_st,
                                 mt_seed_block, rand_below, mt_seed_keys, chance_seed_keys,
                                 playout_seed_of, MT_STATE_SIZE, SEED_BLOCK,
+                                borrowed, keep_alive,
                                 MOVER, NEXT, PREV, NUM_TURN, NUM_MOVES, NUM_DECISIONS, OVER,
                                 WINNER, LAST_FROM, LAST_TO, END_TYPE, NWINNERS, NLOSERS,
                                 LOSSES_DECIDED, NUM_START_MOVES, NUM_TURN_SAME, LAST_MOVER,
@@ -3288,6 +3289,23 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
     hist_pass = np.empty(HISTORY, np.bool_)
     rngs = np.zeros((MT_STATE_SIZE, SEED_BLOCK), np.int64)
     seeds = np.zeros(SEED_BLOCK, np.int64)
+    # The working arrays, used borrowed (`rt.borrowed`: no atomic count of their
+    # references in every step), kept alive by `kept` to the end (the arguments by the
+    # caller; never `drawn`, whose slice is returned).
+    kept = (who, what, count, sc, rk, active, phase, covered, was_who, was_what, was_count,
+            was_state, queue, seen, mf, mt, mg, mx, hist_mover, hist_pass, rngs, seeds,
+            series, keys, sorted_f, sorted_i)
+    series, keys = borrowed(series), borrowed(keys)
+    sorted_f, sorted_i = borrowed(sorted_f), borrowed(sorted_i)
+    out_i, out_f, rk_out = borrowed(out_i), borrowed(out_f), borrowed(rk_out)
+    draw_end, seed_words = borrowed(draw_end), borrowed(seed_words)
+    who, what, count, sc = borrowed(who), borrowed(what), borrowed(count), borrowed(sc)
+    rk, active, phase, covered = borrowed(rk), borrowed(active), borrowed(phase), borrowed(covered)
+    was_who, was_what = borrowed(was_who), borrowed(was_what)
+    was_count, was_state = borrowed(was_count), borrowed(was_state)
+    queue, seen, rngs, seeds = borrowed(queue), borrowed(seen), borrowed(rngs), borrowed(seeds)
+    mf, mt, mg, mx = borrowed(mf), borrowed(mt), borrowed(mg), borrowed(mx)
+    hist_mover, hist_pass = borrowed(hist_mover), borrowed(hist_pass)
     for r in range(n):
         index = first + r
         b = r % SEED_BLOCK
@@ -3440,5 +3458,6 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
                        sorted_i, sorted_f)
         for p in range(NP + 1):
             rk_out[r, p] = rk[p]
+    keep_alive(kept)
     return drawn[:n_drawn]
 '''
