@@ -1,7 +1,8 @@
-"""The writes of a counted game's sites on the playout's path (hands counting their markers,
-a marker moved from a hand or a site to another, a marker removed): the kernels read each
-kind's owner from a module table (`Source.owners_table`), and rt's site writes are inlined
-into the playout loop; the rows stay the reference engine's."""
+"""The playout loop of a counted game (hands counting their markers, a marker moved from a
+hand or a site to another, a marker removed): the kernels read each kind's owner from a
+module table (`Source.owners_table`), rt's site writes are inlined into the loop, and the
+loop's state arrays are views that count no references (`rt.unowned`); the rows stay the
+reference engine's."""
 
 import pytest
 
@@ -62,3 +63,33 @@ def test_markers_give_the_reference_rows(tmp_path, size, dirs, markers, lose_at)
     # lines were made (a removal is one decision more than the moves of a turn each) and
     # both players won some
     assert rows["winner"].nunique() > 1
+
+
+JIT_ROWS = """
+import pandas as pd
+from ludeme.analysis.playouts import compiled_of, load, run_playouts
+game = load({path!r})
+kernels = compiled_of(game, "compiled")
+kernels.warm()
+for seed in (1, 2):
+    ref = run_playouts(game, 60, seed, jobs=1, progress=False, backend="reference")
+    fast = run_playouts(game, 60, seed, jobs=1, progress=False, backend="compiled")
+    pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
+print("kernel:", type(kernels.module.playouts).__module__)
+"""
+
+
+def test_markers_compiled_by_numba_give_the_reference_rows(tmp_path):
+    """The default suite runs the kernels as Python, where `rt.unowned` is the array itself:
+    here numba compiles them, and the playout loop runs on views that count no references
+    (and the inlined site writes) and gives the reference rows."""
+    import os
+    import subprocess
+    import sys
+    _markers(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    env["LUDEME_CACHE_DIR"] = str(tmp_path / "cache")
+    code = JIT_ROWS.format(path=str(tmp_path / "markers.lud"))
+    got = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=1200)
+    assert got.returncode == 0, got.stderr[-3000:]
+    assert got.stdout.split("kernel:")[-1].strip().startswith("numba"), got.stdout

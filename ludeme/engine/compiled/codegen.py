@@ -2609,7 +2609,7 @@ from ludeme.engine.compiled.rt import (apply_result, apply_team_win, rank_by_sco
                                 popcount, series_figures, grown_rows, JOURNAL, JOURNAL_TAIL,
                                 journal, restore, hidden_move, N_HIDDEN_DATA,
                                 N_SERIES, S_PIECES, S_OCCUPIED, S_LEGAL, S_MULTI,
-                                S_DISTANCE, S_SCORE)
+                                S_DISTANCE, S_SCORE, unowned, held)
 {stack_writes}
 
 NP = {n_players}
@@ -3291,6 +3291,13 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
     mx = np.empty(MAX_BUFFER, np.int64)
     hist_mover = np.empty(HISTORY, np.int64)
     hist_pass = np.empty(HISTORY, np.bool_)
+    # The turn's kernels take views of the state that hold no reference (`rt.unowned`:
+    # counting them was most of a short game's playout), the arrays held to the end
+    owned = (who, what, count, sc, rk, active, phase, mf, mt, mg, mx, hist_mover, hist_pass)
+    who, what, count, sc = unowned(who), unowned(what), unowned(count), unowned(sc)
+    rk, active, phase = unowned(rk), unowned(active), unowned(phase)
+    mf, mt, mg, mx = unowned(mf), unowned(mt), unowned(mg), unowned(mx)
+    hist_mover, hist_pass = unowned(hist_mover), unowned(hist_pass)
     rngs = np.zeros((MT_STATE_SIZE, SEED_BLOCK), np.int64)
     seeds = np.zeros(SEED_BLOCK, np.int64)
     for r in range(n):
@@ -3302,7 +3309,7 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
                 seeds[j] = playout_seed_of(seed_words, index + j)
             mt_seed_block(rngs, seeds, block)
         seed = seeds[b]
-        rng = rngs[:, b]
+        rng = unowned(rngs[:, b])
         reset(who, what, count, sc, rk, active, phase, seed)
         empty_sum = 0
         pieces_sum = 0
@@ -3445,5 +3452,6 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
                        sorted_i, sorted_f)
         for p in range(NP + 1):
             rk_out[r, p] = rk[p]
+    held(owned)
     return drawn[:n_drawn]
 '''
