@@ -1416,16 +1416,22 @@ class Source:
             # the reference's owner_of: a piece landing in a hand takes its kind's owner
             # (`INDEX_WRITES` binds the name to the write that keeps the index on the board)
             line = self._site_write(SITE_MOVE_COUNTED.replace("count, 0,", "count, HAND_FROM,")
-                                    .format(owners=list(self.game.ludii_owners), frm=frm, to=to))
+                                    .format(owners=self.owners_table(), frm=frm, to=to))
         elif self.counting:
             line = self._site_write(SITE_MOVE_COUNTED.format(
-                owners=list(self.game.ludii_owners), frm=frm, to=to))
+                owners=self.owners_table(), frm=frm, to=to))
         else:
             line = self._site_write(SITE_MOVE.format(frm=frm, to=to))
         if self.game.hidden_info:
             # the origin's emptiness read after the move, as `State._move_hidden`
             line += f"; hidden_move(sc, HID, TOTAL, NP + 1, what, {frm}, {to})"
         return line
+
+    def owners_table(self) -> str:
+        """The table of each piece kind's owner (Ludii's), which a write moving pieces of a
+        counted site reads: a module constant, where an array written in the kernel was
+        allocated and freed at every move (a twentieth of Adzua's playout)."""
+        return self.table(list(self.game.ludii_owners))
 
     def site_add(self, to: str, what: str, who: str, n: str) -> str:
         """The effect line that adds `n` pieces `what` of `who` at `to`."""
@@ -1443,8 +1449,7 @@ class Source:
 
 
 SITE_MOVE = "site_move(who, what, count, HAND_FROM, {frm}, {to})"
-SITE_MOVE_COUNTED = ("site_move_counted(who, what, count, 0, np.array({owners!r}, "
-                     "dtype=np.int64), {frm}, {to})")
+SITE_MOVE_COUNTED = "site_move_counted(who, what, count, 0, {owners}, {frm}, {to})"
 SITE_ADD = "site_add(who, what, count, {first}, {to}, {what}, {who}, {n})"
 SITE_CLEAR = "site_clear(who, what, count, {site})"
 

@@ -404,7 +404,7 @@ def restore(dst, saved):
     dst[:] = saved
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def site_clear(who, what, count, site):
     journal(count, site)
     who[site] = 0
@@ -417,13 +417,13 @@ def site_clear(who, what, count, site):
 NO_LAYERS = 1 << 62
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def site_add(who, what, count, hand_from, site, w, owner, k):
     """FlatSites.add without state/rotation/value (the games compiled here leave them 0)."""
     site_add_in(who, what, count, hand_from, NO_LAYERS, site, w, owner, k)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def site_add_in(who, what, count, hand_from, hand_to, site, w, owner, k):
     """`site_add` where only the sites from `hand_from` to `hand_to` gather counts (a game
     whose board's layers of other site types follow the hands: FlatSites.count_to)."""
@@ -436,14 +436,14 @@ def site_add_in(who, what, count, hand_from, hand_to, site, w, owner, k):
     count[site] = k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def site_move(who, what, count, hand_from, frm, to):
     """FlatSites.move: one piece from `frm` to `to`; nothing from an empty site (an effect
     before the move, or a capture made before, may have emptied it)."""
     site_move_in(who, what, count, hand_from, NO_LAYERS, frm, to)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def site_move_in(who, what, count, hand_from, hand_to, frm, to):
     """`site_move` where only the sites from `hand_from` to `hand_to` gather counts (see
     `site_add_in`)."""
@@ -492,14 +492,14 @@ def hidden_move(sc, base, total, width, what, frm, to):
             sc[b + p] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def site_move_counted(who, what, count, count_from, owner_of, frm, to):
     """FlatSites.move in a game that counts (Ludii's Count flag): sites from `count_from`
     gather pieces of one kind, and a piece landing elsewhere takes its kind's owner."""
     site_move_counted_in(who, what, count, count_from, NO_LAYERS, owner_of, frm, to)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def site_move_counted_in(who, what, count, count_from, count_to, owner_of, frm, to):
     """`site_move_counted` where only the sites from `count_from` to `count_to` gather
     counts (see `site_add_in`)."""

@@ -1766,9 +1766,9 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
         effect.append(src.site_move())
         kind = A_MOVE
     else:
-        owners = list(src.game.ludii_owners) if src.counting else []
         # (numba cannot type an empty list literal: an empty table is np.empty)
-        table = f"np.array({owners!r}, dtype=np.int64)" if owners else "np.empty(0, np.int64)"
+        table = src.owners_table() if src.counting and src.game.ludii_owners \
+            else "np.empty(0, np.int64)"
         effect.append(src.site_move_n(table, "frm", "to", "x"))
         kind, levels = A_MOVE_N, (LV_SUB if lud.stack else levels)
     g = src.new_generator(effect, lud=lud, kind=kind, levels=levels)
@@ -1982,8 +1982,8 @@ def _from_to_effect(src, lud, body, then_kernel=False):
     elif lud.count is None:
         moved.append(src.site_move())
     else:
-        owners = list(src.game.ludii_owners) if src.counting else []
-        table = f"np.array({owners!r}, dtype=np.int64)" if owners else "np.empty(0, np.int64)"
+        table = src.owners_table() if src.counting and src.game.ludii_owners \
+            else "np.empty(0, np.int64)"
         moved.append(src.site_move_n(table, "frm", "to", "n_moved"))
     if lud.then is not None and then_kernel:
         moved += then_after_move(src, lud)
