@@ -101,6 +101,9 @@ class Hole:
     # place (`(define "Dim" [#])` in `(rectangle 1 ("Dim"))` and `(- "Dim" 1)`): its fill is
     # written once and must fit each of them
     uses: tuple[Context, ...] = ()
+    # the nodes above the mark at each place it stands (outermost first), for the builder's
+    # reading of what fits there (`fits_place`)
+    chains: list[tuple[Node, ...]] = field(default_factory=list)
 
     @property
     def contexts(self) -> tuple[Context, ...]:
@@ -228,9 +231,11 @@ def find_holes(ex: Expanded) -> list[Hole]:
             if ctx is None:
                 pass
             elif hole is None:
-                out[node.pos] = Hole(node, ctx, _choices(node), _placing(parents, node))
+                out[node.pos] = Hole(node, ctx, _choices(node), _placing(parents, node),
+                                     chains=[tuple(parents)])
             elif ctx not in hole.contexts:
                 hole.uses += (ctx,)
+                hole.chains.append(tuple(parents))
             return
         parents.append(node)
         for child in _children(node):
@@ -238,6 +243,45 @@ def find_holes(ex: Expanded) -> list[Hole]:
         parents.pop()
     visit(ex.game, [])
     return sorted(out.values(), key=lambda h: (h.pos.line, h.pos.col))
+
+
+def fits_place(chain: tuple[Node, ...], mark: Template, nodes: list[Node]) -> bool:
+    """Whether the builder reads the ludeme around a hole, with `nodes` in the hole's place,
+    as one of the types its own place takes (`builder.slot_types`), for a keyword Ludii
+    gives several categories: `(if <cond> [#])` among an effect's moves takes moves, not
+    the directions of another game's `(if <cond> Orthogonal All)`, and `(if (or [#]) ...)`
+    conditions, not another game's moves of `(or ...)`. True where the question cannot be
+    put: a keyword of one category (its fragments' own keyword says what they are), another
+    hole in the same ludeme, a place of unknown type."""
+    from ludeme.model.ludemes import load_all
+    from ludeme.model.ludemes.base import _NO, REGISTRY, loaded
+    from ludeme.model.ludemes.builder import Builder, slot_types
+    if not loaded():
+        load_all()
+    at = max((k for k, n in enumerate(chain) if isinstance(n, Call)), default=None)
+    if at is None:
+        return True
+    call = chain[at]
+    if len({c.category for c in REGISTRY.get(call.name, ())}) < 2 or any(
+            isinstance(n, Template) and n is not mark for n in walk(call)):
+        return True
+    types = slot_types(list(chain[:at]), call)
+    if types is None:
+        return True
+    try:
+        return Builder().try_build(with_fills(call, {mark.pos: nodes}), tuple(types),
+                                   "") is not _NO
+    except (LudemeError, RecursionError):
+        return False
+
+
+def fits_every_place(hole: Hole, text: str) -> bool:
+    """`fits_place` at every place the hole stands, for a fill written `text`."""
+    try:
+        nodes = parse(text, "<fragment>")
+    except LudemeError:
+        return True         # the builder says so, with its place, when it is tried
+    return all(fits_place(chain, hole.mark, nodes) for chain in hole.chains)
 
 
 # ---------------------------------------------------------------- fragments
@@ -1598,14 +1642,18 @@ def plans(options: list[list[Option]], scores: list[float], tries: int, rng: ran
 
 def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
                rng: random.Random, contexts: list[Context] | None = None,
-               unfit: set[int] | None = None):
+               unfit: set[int] | None = None, fits=None):
     """Plans, made as they are asked for: every hole from one source game first (closest
     games first, up to two thirds of `limit`; the n-th of several holes with the same
     context takes the source's n-th fragment for it, as `Options.by_source` lists them),
     then mixes of each hole's best options (best sums of ranks first). No plan holds an
     option whose id is in `unfit` when it is made (the caller adds the options the builder
-    refused as it goes: the next mixes take the next best options of that hole)."""
+    refused as it goes: the next mixes take the next best options of that hole). `fits(h,
+    option)`, if given, says whether an option fits hole h at all (`fits_every_place`);
+    it is asked only of the options a plan is about to take, in order, so a hole's
+    thousands of options are not all built beforehand."""
     unfit = unfit if unfit is not None else set()
+    fits = fits or (lambda h, o: True)
     seen: set[tuple[str, ...]] = set()
     made = 0
 
@@ -1631,12 +1679,16 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
         if made >= single_quota:
             break
         chosen = []
-        for opts, d, n in zip(options, first_of, nth):
+        for h, (opts, d, n) in enumerate(zip(options, first_of, nth)):
             in_order = getattr(opts, "by_source", {}).get(s)
+            if in_order is not None and -1 not in d:
+                in_order = list(itertools.islice((o for o in in_order if fits(h, o)), n + 1))
             if -1 in d:
                 chosen.append(opts[rng.randrange(len(opts))])
             elif in_order:
                 chosen.append(in_order[min(n, len(in_order) - 1)])
+            elif in_order is not None:
+                break
             elif s in d:
                 chosen.append(d[s])
             else:
@@ -1650,7 +1702,8 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
     width = max(2, math.ceil(limit ** (1 / max(1, len(options)))) + 1)
     while made < limit:
         known = len(unfit)
-        tops = [[o for o in opts if id(o) not in unfit][:width] for opts in options]
+        tops = [list(itertools.islice((o for o in opts if id(o) not in unfit and fits(h, o)),
+                                      width)) for h, opts in enumerate(options)]
         combos = sorted(itertools.islice(itertools.product(*[range(len(t)) for t in tops]),
                                          20 * limit + 1000),
                         key=lambda ranks: (sum(ranks), ranks))
@@ -2261,7 +2314,13 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
     unfit: set[int] = set()
     refused: dict[int, int] = {}
     own_text = Refusals(template)
-    made = iter_plans(options, scores, CHEAP_FACTOR * tries, rng, contexts, unfit)
+    placed: dict[int, bool] = {}
+
+    def fits(h: int, o: Option) -> bool:
+        if id(o) not in placed:
+            placed[id(o)] = fits_every_place(template.holes[h], o.text)
+        return placed[id(o)]
+    made = iter_plans(options, scores, CHEAP_FACTOR * tries, rng, contexts, unfit, fits)
     for number, plan in enumerate(made, 1):
         t = new_tried(template, plan, index, number, seed)
         try_plan(template, t, work, playouts, seed, min_ending, budget)
