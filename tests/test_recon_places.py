@@ -107,3 +107,28 @@ def test_slot_types_follow_the_place_up_the_chain(chain, types, not_types):
     names = {getattr(t, "__name__", str(t)) for t in slot_types(path_to(root, target, []),
                                                                 target)}
     assert types <= names and not names & not_types
+
+
+# A board written as a library define whose #1 stands where the board's tracks go (as
+# Ludii's library boards take theirs), used with tracks in the source and without in the
+# template.
+DEFINED_RACER = ('(game "Racer" (players 2) (equipment {{ ("BackgammonBoard"{tracks}) '
+                 '(piece "Disc" Each) }}) (rules (start {{ (place "Disc1" 0) (place "Disc2" 0) }}) '
+                 '(play {play}) (end (if (no Moves Next) (result Mover Win)))))')
+TRACK_PLAY = ('(forEach Piece (move (from (from)) (to (trackSite Move from:(from) steps:1) '
+              'if:(is Empty (to)))))')
+TRACK = '(track "Track" {0 1 2 3 4 5 6 7 8 9 10 11 12 25 24 23 22 21 20 19 18 17 16 15 14 13})'
+
+
+def test_a_board_written_as_a_library_define_takes_the_sources_tracks_as_its_argument(
+        tmp_path):
+    from ludeme.analysis.reconstruct import Plan, candidate_text, track_gap
+    from ludeme.api import load
+    source = DEFINED_RACER.format(tracks=" { " + TRACK + " }", play=TRACK_PLAY)
+    template = DEFINED_RACER.format(tracks="", play="[#]")
+    t, index, options = _options(tmp_path, template, {"board/race/s.lud": source})
+    text = candidate_text(t, Plan([options[0][0]], "one source", 0), index, 1, 0)
+    assert '("BackgammonBoard" { ' + TRACK + ' } )' in text
+    (tmp_path / "c.lud").write_text(text)
+    game = load(tmp_path / "c.lud", backend="reference")
+    assert [tr.name for tr in game.board.track_info] == ["Track"] and not track_gap(game)

@@ -831,15 +831,41 @@ class TemplateGame:
         tracks itself)."""
         board = next((n for n in getattr(self._equipment_items, "items", ())
                       if isinstance(n, Call) and n.name in ("board", "mancalaBoard")), None)
-        if not self._own(board) or not board.args or declares_tracks(board) or \
+        if board is None or not board.args or declares_tracks(board) or \
                 any(isinstance(a, Array) for a in board.args):
             return None
+        if not self._own(board):
+            return self._define_tracks_at(board)
         text = self.description.text
         if board.name == "mancalaBoard":
             end = closing_paren(text, self._offset(board.pos))
             return None if end is None else end - 1
         graph = board.args[0]
         return closing_paren(text, self._offset(graph.pos)) if self._own(graph) else None
+
+    def _define_tracks_at(self, board: Call) -> int | None:
+        """For a board the template writes as a define given no argument (`("PachisiBoard")`,
+        a library board whose `#1` stands among its `(board ...)`'s arguments, where Ludii's
+        own games write their tracks): the offset just before that use's `)`, where tracks
+        become its argument. None for any other board."""
+        from ludeme.language.expand import collect_defines, stdlib_defines
+        from ludeme.language.syntax import Param
+        use = next((v for v in board.via if str(v.file) == str(self.path)), None)
+        if use is None:
+            return None
+        text = self.description.text
+        at = self._offset(use)
+        end = closing_paren(text, at)
+        name = re.fullmatch(r'\(\s*"([^"]*)"\s*', text[at:end - 1]) if end else None
+        if name is None:
+            return None
+        define = collect_defines(list(self.description.body))[0].get(name.group(1)) or \
+            stdlib_defines().get(name.group(1))
+        body = define.body[0] if define is not None and len(define.body) == 1 else None
+        if not (isinstance(body, Call) and body.name == board.name and any(
+                isinstance(a, Param) and a.value == 1 for a in body.args)):
+            return None
+        return end - 1
 
     @cached_property
     def board_line(self) -> tuple[list[int], bool] | None:
