@@ -132,3 +132,34 @@ def test_a_board_written_as_a_library_define_takes_the_sources_tracks_as_its_arg
     (tmp_path / "c.lud").write_text(text)
     game = load(tmp_path / "c.lud", backend="reference")
     assert [tr.name for tr in game.board.track_info] == ["Track"] and not track_gap(game)
+
+
+@pytest.mark.parametrize("text, theirs, mine, resized", [
+    # P2's track of four rows of 16 starts at row 2, column 0: site 8 on four rows of 4
+    ('(track "T2" "32,E,N1,W" loop:True P2)', (4, 16), (4, 4),
+     '(track "T2" "8,E,N1,W" loop:True P2)'),
+    # the last column stays the last
+    ('(track "T" "15,W,N1,E" loop:True)', (4, 16), (4, 4), '(track "T" "3,W,N1,E" loop:True)'),
+    # steps that count columns, a start past the template's columns, another number of rows,
+    # a list of sites: as written
+    ('(track "T" "0,E3,N1,W" loop:True)', (4, 16), (4, 4), '(track "T" "0,E3,N1,W" loop:True)'),
+    ('(track "T" "6,E,N1,W" loop:True)', (4, 16), (4, 4), '(track "T" "6,E,N1,W" loop:True)'),
+    ('(track "T" "16,E,N1,W" loop:True)', (2, 16), (4, 4), '(track "T" "16,E,N1,W" loop:True)'),
+    ('(track "T" {0 1 2 3} loop:True)', (4, 16), (4, 4), '(track "T" {0 1 2 3} loop:True)'),
+])
+def test_a_mancala_fills_tracks_start_on_the_templates_grid(text, theirs, mine, resized):
+    from ludeme.analysis.reconstruct import resized_tracks
+    assert resized_tracks(text, theirs, mine) == resized
+
+
+def test_a_mancala_board_hole_takes_tracks_started_on_its_grid(tmp_path):
+    game = ('(game "{name}" (players 2) (equipment {{ (mancalaBoard 4 {cols} store:None {tracks}) '
+            '(piece "Seed" Shared) }}) (rules (start (set Count 2 to:(sites Track))) '
+            '(play (move Select (from (sites Mover) if:(> (count at:(from)) 0)) (then (sow)))) '
+            '(end (if (no Moves Mover) (result Next Win)))))')
+    tracks = ('{ (track "Track1" "0,E,N1,W" loop:True P1) (track "Track2" "16,E,N1,W" '
+              'loop:True P2) }')
+    source = game.format(name="S", cols=8, tracks=tracks)
+    template = game.format(name="T", cols=4, tracks="[#]")
+    _, _, (options,) = _options(tmp_path, template, {"board/sow/s.lud": source})
+    assert [" ".join(o.text.split()) for o in options] == [tracks.replace('"16,', '"8,')]

@@ -906,6 +906,13 @@ class TemplateGame:
         return lines[text]
 
     @cached_property
+    def mancala_grid(self) -> tuple[int, int] | None:
+        """`mancala_grid` of the template's `(mancalaBoard ...)`, if it has one."""
+        board = next((n for n in getattr(self._equipment_items, "items", ())
+                      if isinstance(n, Call) and n.name == "mancalaBoard"), None)
+        return None if board is None else mancala_grid([to_lud(a) for a in board.args])
+
+    @cached_property
     def equipment_list_at(self) -> int | None:
         """The offset in the template's text just inside its `(equipment {`, where regions
         a fill needs are written (None when its equipment is not a list written there)."""
@@ -1039,6 +1046,42 @@ def relaid_tracks(texts: list[str], line: tuple[list[int], bool]) -> list[str]:
                 if cycle or not (isinstance(a, Named) and a.name == "loop")]
         out.append(" ".join([f"(track {to_lud(node.args[0])} {{{walk_text}}}", *rest]) + ")")
     return out
+
+
+def mancala_grid(args: list[str]) -> tuple[int, int] | None:
+    """(rows, columns) of a `(mancalaBoard R C store:None ...)` written with these argument
+    texts, whose sites Ludii numbers row by row from the bottom left; None for any other
+    (with stores, the stores come first)."""
+    if len(args) < 3 or "store:None" not in args or not all(a.isdigit() for a in args[:2]):
+        return None
+    return int(args[0]), int(args[1])
+
+
+TRACK_START = re.compile(r'(\(track\s+"[^"]*"\s+")(\d+)((?:,[A-Za-z]+\d*)*)"')
+
+
+def resized_tracks(text: str, theirs: tuple[int, int], mine: tuple[int, int]) -> str:
+    """A fill's tracks written as a start site and steps (`"32,E,N1,W"`) for a mancala
+    board of as many rows as the template's and another number of columns (`mancala_grid`),
+    started at the same row and column of the template's (its last column for the
+    source's last): the steps walk to an edge or a number of rows, so they mean the same
+    there. A track whose steps count columns (`E3`), or that starts past the template's
+    columns, is left as written (the builder says why it does not fit)."""
+    (rows, theirs_cols), (my_rows, my_cols) = theirs, mine
+    if rows != my_rows or theirs_cols == my_cols:
+        return text
+
+    def start(m: re.Match) -> str:
+        row, col = divmod(int(m.group(2)), theirs_cols)
+        steps = m.group(3).split(",")[1:]
+        if row >= rows or any(re.fullmatch(r"[EW]\d+", st) for st in steps) or \
+                not all(re.fullmatch(r"[NSEW]\d*", st) for st in steps):
+            return m.group(0)
+        col = my_cols - 1 if col == theirs_cols - 1 else col
+        if col >= my_cols:
+            return m.group(0)
+        return f'{m.group(1)}{row * my_cols + col}{m.group(3)}"'
+    return TRACK_START.sub(start, text)
 
 
 def load_template(path: str | Path, ruleset: str | None = None, family: str = ""
@@ -1601,6 +1644,8 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
         # the tracks of a board's list ((board ... { [#] })) laid along its one line
         laid = template.board_line if hole.context.keyword == "board" and \
             hole.context.place == "items" else None
+        # the tracks of a mancala board's arguments, started where they start on the source's
+        grid = template.mancala_grid if hole.context.keyword == "mancalaBoard" else None
         for i, run in runs_of_every_use(index, hole):
             if i in leave_out or names_absent_players(run, template.players):
                 continue
@@ -1613,6 +1658,10 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
                 raw = " ".join(relaid_tracks(list(run), laid))
                 if not raw:
                     continue
+            theirs = grid and next((mancala_grid(list(args)) for s, args in
+                                    index.by_call.get("mancalaBoard", ()) if s == i), None)
+            if theirs:
+                raw = resized_tracks(raw, theirs, grid)
             opt = by_text.setdefault((raw, maps[i], place_maps[i]),
                                      Option(raw, maps[i], [], scores[i], place_maps[i]))
             if i not in opt.sources:
