@@ -431,11 +431,14 @@ def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
      50, 20, "too long to check: 27 turns in 3 playouts, over the budget of 20"),
     ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
      50, 10_000, ""),
-    # nine turns each: 50 would take 450, over 1.5 times the budget of 290, which the
-    # first 20 (180 turns) show: stopped there, not at the 33rd
+    # nine turns each: 50 would take 450, over the budget of 440, which the first 20 (180
+    # turns) show: stopped there, not at the 49th
     ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
-     50, 290, "too long to check: 180 turns in 20 playouts, 50 would take over 1.5 times the "
-     "budget of 290"),
+     50, 440, "too long to check: 180 turns in 20 playouts, 50 would take over the budget of "
+     "440"),
+    # ... and 450 fit a budget of 450: all 50 played
+    ("(play (move Add (to (sites Empty)))) (end (if (is Full) (result Mover Win)))",
+     50, 450, ""),
     # no end: the first two playouts time out, and the third is not played
     ("(play (move Pass))", 50, 10_000_000, "2 of the first 2 playouts timed out"),
 ])
@@ -502,7 +505,7 @@ def test_the_default_budgets_are_counts():
     parser = argparse.ArgumentParser()
     cli.add_parser(parser.add_subparsers())
     args = parser.parse_args(["reconstruct", "x.lud"])
-    assert (args.budget, args.tries) == (100_000, 40)
+    assert (args.budget, args.tries) == (150_000, 40)
     assert args.max_seconds is None and args.time_limit is None
     assert cli.budget_of(args).seconds is None
 

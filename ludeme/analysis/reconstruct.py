@@ -53,10 +53,6 @@ CHEAP_FACTOR = 5     # candidates built and checked for concepts per candidate p
 # default have them all (one such source gives at most one candidate of its own)
 WIDEN_BELOW = DEFAULT_K
 FIRST_PLAYOUTS = 20          # played first: a candidate that times out here is dropped early
-# After the first playouts, a candidate whose mean length so far would take its n playouts
-# over this many times the turn budget is dropped then, not after spending the budget (a
-# war game's random playouts of a few hundred turns each take minutes to reach it)
-PROJECTED_OVER = 1.5
 UNKNOWN_MARKS = ("#", "?", "*")
 OWNERS = ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "Each", "Shared", "Neutral", "All")
 
@@ -101,6 +97,9 @@ class Hole:
     # place (`(define "Dim" [#])` in `(rectangle 1 ("Dim"))` and `(- "Dim" 1)`): its fill is
     # written once and must fit each of them
     uses: tuple[Context, ...] = ()
+    # the nodes above the mark at each place it stands (outermost first), for the builder's
+    # reading of what fits there (`fits_place`)
+    chains: list[tuple[Node, ...]] = field(default_factory=list)
 
     @property
     def contexts(self) -> tuple[Context, ...]:
@@ -228,9 +227,11 @@ def find_holes(ex: Expanded) -> list[Hole]:
             if ctx is None:
                 pass
             elif hole is None:
-                out[node.pos] = Hole(node, ctx, _choices(node), _placing(parents, node))
+                out[node.pos] = Hole(node, ctx, _choices(node), _placing(parents, node),
+                                     chains=[tuple(parents)])
             elif ctx not in hole.contexts:
                 hole.uses += (ctx,)
+                hole.chains.append(tuple(parents))
             return
         parents.append(node)
         for child in _children(node):
@@ -238,6 +239,45 @@ def find_holes(ex: Expanded) -> list[Hole]:
         parents.pop()
     visit(ex.game, [])
     return sorted(out.values(), key=lambda h: (h.pos.line, h.pos.col))
+
+
+def fits_place(chain: tuple[Node, ...], mark: Template, nodes: list[Node]) -> bool:
+    """Whether the builder reads the ludeme around a hole, with `nodes` in the hole's place,
+    as one of the types its own place takes (`builder.slot_types`), for a keyword Ludii
+    gives several categories: `(if <cond> [#])` among an effect's moves takes moves, not
+    the directions of another game's `(if <cond> Orthogonal All)`, and `(if (or [#]) ...)`
+    conditions, not another game's moves of `(or ...)`. True where the question cannot be
+    put: a keyword of one category (its fragments' own keyword says what they are), another
+    hole in the same ludeme, a place of unknown type."""
+    from ludeme.model.ludemes import load_all
+    from ludeme.model.ludemes.base import _NO, REGISTRY, loaded
+    from ludeme.model.ludemes.builder import Builder, slot_types
+    if not loaded():
+        load_all()
+    at = max((k for k, n in enumerate(chain) if isinstance(n, Call)), default=None)
+    if at is None:
+        return True
+    call = chain[at]
+    if len({c.category for c in REGISTRY.get(call.name, ())}) < 2 or any(
+            isinstance(n, Template) and n is not mark for n in walk(call)):
+        return True
+    types = slot_types(list(chain[:at]), call)
+    if types is None:
+        return True
+    try:
+        return Builder().try_build(with_fills(call, {mark.pos: nodes}), tuple(types),
+                                   "") is not _NO
+    except (LudemeError, RecursionError):
+        return False
+
+
+def fits_every_place(hole: Hole, text: str) -> bool:
+    """`fits_place` at every place the hole stands, for a fill written `text`."""
+    try:
+        nodes = parse(text, "<fragment>")
+    except LudemeError:
+        return True         # the builder says so, with its place, when it is tried
+    return all(fits_place(chain, hole.mark, nodes) for chain in hole.chains)
 
 
 # ---------------------------------------------------------------- fragments
@@ -787,15 +827,41 @@ class TemplateGame:
         tracks itself)."""
         board = next((n for n in getattr(self._equipment_items, "items", ())
                       if isinstance(n, Call) and n.name in ("board", "mancalaBoard")), None)
-        if not self._own(board) or not board.args or declares_tracks(board) or \
+        if board is None or not board.args or declares_tracks(board) or \
                 any(isinstance(a, Array) for a in board.args):
             return None
+        if not self._own(board):
+            return self._define_tracks_at(board)
         text = self.description.text
         if board.name == "mancalaBoard":
             end = closing_paren(text, self._offset(board.pos))
             return None if end is None else end - 1
         graph = board.args[0]
         return closing_paren(text, self._offset(graph.pos)) if self._own(graph) else None
+
+    def _define_tracks_at(self, board: Call) -> int | None:
+        """For a board the template writes as a define given no argument (`("PachisiBoard")`,
+        a library board whose `#1` stands among its `(board ...)`'s arguments, where Ludii's
+        own games write their tracks): the offset just before that use's `)`, where tracks
+        become its argument. None for any other board."""
+        from ludeme.language.expand import collect_defines, stdlib_defines
+        from ludeme.language.syntax import Param
+        use = next((v for v in board.via if str(v.file) == str(self.path)), None)
+        if use is None:
+            return None
+        text = self.description.text
+        at = self._offset(use)
+        end = closing_paren(text, at)
+        name = re.fullmatch(r'\(\s*"([^"]*)"\s*', text[at:end - 1]) if end else None
+        if name is None:
+            return None
+        define = collect_defines(list(self.description.body))[0].get(name.group(1)) or \
+            stdlib_defines().get(name.group(1))
+        body = define.body[0] if define is not None and len(define.body) == 1 else None
+        if not (isinstance(body, Call) and body.name == board.name and any(
+                isinstance(a, Param) and a.value == 1 for a in body.args)):
+            return None
+        return end - 1
 
     @cached_property
     def board_line(self) -> tuple[list[int], bool] | None:
@@ -838,6 +904,13 @@ class TemplateGame:
         if text not in lines:
             lines[text] = line_of_board(text)
         return lines[text]
+
+    @cached_property
+    def mancala_grid(self) -> tuple[int, int] | None:
+        """`mancala_grid` of the template's `(mancalaBoard ...)`, if it has one."""
+        board = next((n for n in getattr(self._equipment_items, "items", ())
+                      if isinstance(n, Call) and n.name == "mancalaBoard"), None)
+        return None if board is None else mancala_grid([to_lud(a) for a in board.args])
 
     @cached_property
     def equipment_list_at(self) -> int | None:
@@ -973,6 +1046,42 @@ def relaid_tracks(texts: list[str], line: tuple[list[int], bool]) -> list[str]:
                 if cycle or not (isinstance(a, Named) and a.name == "loop")]
         out.append(" ".join([f"(track {to_lud(node.args[0])} {{{walk_text}}}", *rest]) + ")")
     return out
+
+
+def mancala_grid(args: list[str]) -> tuple[int, int] | None:
+    """(rows, columns) of a `(mancalaBoard R C store:None ...)` written with these argument
+    texts, whose sites Ludii numbers row by row from the bottom left; None for any other
+    (with stores, the stores come first)."""
+    if len(args) < 3 or "store:None" not in args or not all(a.isdigit() for a in args[:2]):
+        return None
+    return int(args[0]), int(args[1])
+
+
+TRACK_START = re.compile(r'(\(track\s+"[^"]*"\s+")(\d+)((?:,[A-Za-z]+\d*)*)"')
+
+
+def resized_tracks(text: str, theirs: tuple[int, int], mine: tuple[int, int]) -> str:
+    """A fill's tracks written as a start site and steps (`"32,E,N1,W"`) for a mancala
+    board of as many rows as the template's and another number of columns (`mancala_grid`),
+    started at the same row and column of the template's (its last column for the
+    source's last): the steps walk to an edge or a number of rows, so they mean the same
+    there. A track whose steps count columns (`E3`), or that starts past the template's
+    columns, is left as written (the builder says why it does not fit)."""
+    (rows, theirs_cols), (my_rows, my_cols) = theirs, mine
+    if rows != my_rows or theirs_cols == my_cols:
+        return text
+
+    def start(m: re.Match) -> str:
+        row, col = divmod(int(m.group(2)), theirs_cols)
+        steps = m.group(3).split(",")[1:]
+        if row >= rows or any(re.fullmatch(r"[EW]\d+", st) for st in steps) or \
+                not all(re.fullmatch(r"[NSEW]\d*", st) for st in steps):
+            return m.group(0)
+        col = my_cols - 1 if col == theirs_cols - 1 else col
+        if col >= my_cols:
+            return m.group(0)
+        return f'{m.group(1)}{row * my_cols + col}{m.group(3)}"'
+    return TRACK_START.sub(start, text)
 
 
 def load_template(path: str | Path, ruleset: str | None = None, family: str = ""
@@ -1535,6 +1644,8 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
         # the tracks of a board's list ((board ... { [#] })) laid along its one line
         laid = template.board_line if hole.context.keyword == "board" and \
             hole.context.place == "items" else None
+        # the tracks of a mancala board's arguments, started where they start on the source's
+        grid = template.mancala_grid if hole.context.keyword == "mancalaBoard" else None
         for i, run in runs_of_every_use(index, hole):
             if i in leave_out or names_absent_players(run, template.players):
                 continue
@@ -1547,6 +1658,10 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
                 raw = " ".join(relaid_tracks(list(run), laid))
                 if not raw:
                     continue
+            theirs = grid and next((mancala_grid(list(args)) for s, args in
+                                    index.by_call.get("mancalaBoard", ()) if s == i), None)
+            if theirs:
+                raw = resized_tracks(raw, theirs, grid)
             opt = by_text.setdefault((raw, maps[i], place_maps[i]),
                                      Option(raw, maps[i], [], scores[i], place_maps[i]))
             if i not in opt.sources:
@@ -1598,14 +1713,18 @@ def plans(options: list[list[Option]], scores: list[float], tries: int, rng: ran
 
 def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
                rng: random.Random, contexts: list[Context] | None = None,
-               unfit: set[int] | None = None):
+               unfit: set[int] | None = None, fits=None):
     """Plans, made as they are asked for: every hole from one source game first (closest
     games first, up to two thirds of `limit`; the n-th of several holes with the same
     context takes the source's n-th fragment for it, as `Options.by_source` lists them),
     then mixes of each hole's best options (best sums of ranks first). No plan holds an
     option whose id is in `unfit` when it is made (the caller adds the options the builder
-    refused as it goes: the next mixes take the next best options of that hole)."""
+    refused as it goes: the next mixes take the next best options of that hole). `fits(h,
+    option)`, if given, says whether an option fits hole h at all (`fits_every_place`);
+    it is asked only of the options a plan is about to take, in order, so a hole's
+    thousands of options are not all built beforehand."""
     unfit = unfit if unfit is not None else set()
+    fits = fits or (lambda h, o: True)
     seen: set[tuple[str, ...]] = set()
     made = 0
 
@@ -1631,12 +1750,16 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
         if made >= single_quota:
             break
         chosen = []
-        for opts, d, n in zip(options, first_of, nth):
+        for h, (opts, d, n) in enumerate(zip(options, first_of, nth)):
             in_order = getattr(opts, "by_source", {}).get(s)
+            if in_order is not None and -1 not in d:
+                in_order = list(itertools.islice((o for o in in_order if fits(h, o)), n + 1))
             if -1 in d:
                 chosen.append(opts[rng.randrange(len(opts))])
             elif in_order:
                 chosen.append(in_order[min(n, len(in_order) - 1)])
+            elif in_order is not None:
+                break
             elif s in d:
                 chosen.append(d[s])
             else:
@@ -1650,7 +1773,8 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
     width = max(2, math.ceil(limit ** (1 / max(1, len(options)))) + 1)
     while made < limit:
         known = len(unfit)
-        tops = [[o for o in opts if id(o) not in unfit][:width] for opts in options]
+        tops = [list(itertools.islice((o for o in opts if id(o) not in unfit and fits(h, o)),
+                                      width)) for h, opts in enumerate(options)]
         combos = sorted(itertools.islice(itertools.product(*[range(len(t)) for t in tops]),
                                          20 * limit + 1000),
                         key=lambda ranks: (sum(ranks), ranks))
@@ -1716,7 +1840,14 @@ class Tried:
     refused_at: int = -1       # its offset in `text`
 
 
-DEFAULT_TURNS = 100_000     # turns a candidate's playouts may take together
+# Turns a candidate's playouts may take together. From the FIRST_PLAYOUTS-th playout on, a
+# candidate whose mean length so far would take its n playouts over it is dropped then (a
+# war game's random playouts of a few hundred turns each take minutes to reach it), so one
+# that passes that test and ends over the budget all the same is rare: the test and the
+# budget are one bound. (They were two, the test at 1.5 times a budget of 100,000: war
+# candidates of about 590 turns a playout passed it and were dropped after 160 to 185 of
+# their 200 playouts, most of their cost spent; the test's threshold is unchanged.)
+DEFAULT_TURNS = 150_000
 
 
 @dataclass(frozen=True)
@@ -1735,7 +1866,7 @@ def play_until(game, n: int, seed: int, allowed_timeouts: int, turns: int,
     turn), once they
     have played more than `turns` turns together (the budget, a count: the same on any
     machine) or, from the FIRST_PLAYOUTS-th on, at a mean length that would take the n
-    playouts over PROJECTED_OVER times the budget, or, as a safety limit only, after
+    playouts over the budget, or, as a safety limit only, after
     `seconds`; (rows, why stopped or "")."""
     import time
 
@@ -1762,10 +1893,9 @@ def play_until(game, n: int, seed: int, allowed_timeouts: int, turns: int,
         if played > turns and i + 1 < n:
             return as_frame(rows), (f"too long to check: {played} turns in {i + 1} playouts, "
                                     f"over the budget of {turns}")
-        if i + 1 >= FIRST_PLAYOUTS and i + 1 < n and played * n > PROJECTED_OVER * turns * (i + 1):
+        if i + 1 >= FIRST_PLAYOUTS and i + 1 < n and played * n > turns * (i + 1):
             return as_frame(rows), (f"too long to check: {played} turns in {i + 1} playouts, "
-                                    f"{n} would take over {PROJECTED_OVER:g} times the budget "
-                                    f"of {turns}")
+                                    f"{n} would take over the budget of {turns}")
         if seconds is not None and time.perf_counter() - t0 > seconds and i + 1 < n:
             return as_frame(rows), (f"safety limit: {i + 1} playouts in {seconds:g} s "
                                     "(depends on the machine)")
@@ -2261,7 +2391,13 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
     unfit: set[int] = set()
     refused: dict[int, int] = {}
     own_text = Refusals(template)
-    made = iter_plans(options, scores, CHEAP_FACTOR * tries, rng, contexts, unfit)
+    placed: dict[int, bool] = {}
+
+    def fits(h: int, o: Option) -> bool:
+        if id(o) not in placed:
+            placed[id(o)] = fits_every_place(template.holes[h], o.text)
+        return placed[id(o)]
+    made = iter_plans(options, scores, CHEAP_FACTOR * tries, rng, contexts, unfit, fits)
     for number, plan in enumerate(made, 1):
         t = new_tried(template, plan, index, number, seed)
         try_plan(template, t, work, playouts, seed, min_ending, budget)

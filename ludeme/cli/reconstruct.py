@@ -45,10 +45,11 @@ def add_parser(sub) -> None:
                    help="stop trying once M candidates are kept (default 2K: more to rank)")
     p.add_argument("--min-ending", type=float, default=0.95, metavar="SHARE",
                    help="the share of playouts that must end (default 0.95)")
-    p.add_argument("--budget", type=int, default=100_000, metavar="TURNS",
-                   help="turns a candidate's playouts may take together (default 100000; a "
-                        "candidate over it is dropped as too long to check). A count, so the "
-                        "same command keeps the same candidates on any machine")
+    p.add_argument("--budget", type=int, default=150_000, metavar="TURNS",
+                   help="turns a candidate's playouts may take together (default 150000; a "
+                        "candidate over it, or whose first 20 playouts' mean length would take "
+                        "it over, is dropped as too long to check). A count, so the same "
+                        "command keeps the same candidates on any machine")
     p.add_argument("--max-seconds", type=float, default=None, metavar="SECONDS",
                    help="safety limit: playing time per candidate (default none; a candidate "
                         "stopped by it is reported so, and the result depends on the machine)")

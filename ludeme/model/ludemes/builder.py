@@ -279,3 +279,75 @@ def _signature(cls) -> str:
         s = f"{p.name}:{t}" if p.named else t
         parts.append(f"[{s}]" if p.opt else s)
     return " ".join(parts) or "no arguments"
+
+
+# The grammar at a place ----------------------------------------------------
+
+def _flat(t) -> list:
+    """The types a declared parameter type stands for, tuples and class names resolved."""
+    if isinstance(t, tuple):
+        return [x for part in t for x in _flat(part)]
+    if isinstance(t, str):
+        return [CLASSES.get(t, t)]
+    return [t]
+
+
+def _fits(cls, types) -> bool:
+    return any(isinstance(t, type) and issubclass(cls, t) for t in types)
+
+
+def _classes_for(call: Call, types) -> list:
+    """The classes of a call's keyword the builder may read it as: those of its kind word
+    (`(move Step ...)`), and of the types its place takes when they are known."""
+    classes = REGISTRY.get(call.name) or []
+    word = call.args[0].value if call.args and isinstance(call.args[0], Word) else None
+    classes = [c for c in classes if c.kind == word] or [c for c in classes if c.kind is None]
+    if types is not None:
+        classes = [c for c in classes if _fits(c, types)] or classes
+    return classes
+
+
+def slot_types(chain: list[Node], child: Node) -> list | None:
+    """The types the builder may take `child` as, standing where it does under `chain` (its
+    ancestors, outermost first: calls, named arguments and arrays): the declared types of
+    the parameters it can bind to, over the classes its ludeme can be read as there
+    (themselves narrowed by the place of that ludeme, up the chain). None when unknown (at
+    the root, or under a keyword the builder does not know). An `(if ...)` under `(and
+    ...)` under an effect's `(apply ...)` is moves, so its arguments after the condition
+    are moves; the same `(if ...)` in a step's directions takes directions."""
+    if not chain:
+        return None
+    parent = chain[-1]
+    if isinstance(parent, Named):
+        call = chain[-2] if len(chain) > 1 and isinstance(chain[-2], Call) else None
+        if call is None:
+            return None
+        classes = _classes_for(call, slot_types(chain[:-2], call))
+        out = [x for c in classes for p in c.params if p.named and p.name == parent.name
+               for x in _flat(p.type)]
+        return out or None
+    if isinstance(parent, Array):
+        above = slot_types(chain[:-1], parent)
+        if above is None:
+            return None
+        return [x for t in above for x in (_flat(t.item) if isinstance(t, ArrayOf) else [t])]
+    if not isinstance(parent, Call):
+        return None
+    classes = _classes_for(parent, slot_types(chain[:-1], parent))
+    if not classes:
+        return None
+    out = []
+    for cls in classes:
+        args = [a for a in (parent.args[1:] if cls.kind is not None else parent.args)
+                if not isinstance(a, Named)]
+        if not any(a is child for a in args):
+            continue
+        j = next(i for i, a in enumerate(args) if a is child)
+        positional = [p for p in cls.params if not p.named]
+        for m, p in enumerate(positional):
+            # the j arguments before it bind to params before m, every required one among
+            # them; the arguments after it to params after m
+            needed = sum(not q.opt for q in positional[:m])
+            if needed <= j <= m and len(args) - j - 1 <= len(positional) - m - 1:
+                out += [x for x in _flat(p.type) if x not in out]
+    return out or None
