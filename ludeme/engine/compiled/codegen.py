@@ -1412,6 +1412,8 @@ class Source:
     def site_move(self, frm: str = "frm", to: str = "to") -> str:
         """The effect line that moves the piece at `frm` to `to` (in a game with hidden
         information, its flags with it: `hidden_move`)."""
+        # (each kind's owner a module's table: an array made in the effect is made at every
+        # move, 8% of Achi's playout)
         if self.game.who_is_index:
             # the reference's owner_of: a piece landing in a hand takes its kind's owner
             # (`INDEX_WRITES` binds the name to the write that keeps the index on the board)
@@ -1430,8 +1432,9 @@ class Source:
     def owners_table(self) -> str:
         """The table of each piece kind's owner (Ludii's), which a write moving pieces of a
         counted site reads: a module constant, where an array written in the kernel was
-        allocated and freed at every move (a twentieth of Adzua's playout)."""
-        return self.table(list(self.game.ludii_owners))
+        allocated and freed at every move (a twentieth of Adzua's playout); empty where
+        the game does not count (nothing reads it)."""
+        return self.table(list(self.game.ludii_owners) if self.counting else [])
 
     def site_add(self, to: str, what: str, who: str, n: str) -> str:
         """The effect line that adds `n` pieces `what` of `who` at `to`."""
@@ -1779,7 +1782,53 @@ def generate(game) -> str:
         module = None
     if src.wants_piece_states:
         module = _generate(game, s0, Source(game, piece_states=True, piece_values=values))
+    module = _buffers_made_once(_unread_copies_dropped(module))
     return module.replace("INCREMENTAL = None", f"INCREMENTAL = {_journaled(module)}", 1)
+
+
+# The copy of the state a part's moves read (`moves.SNAPSHOT`), as a line of a kernel.
+_SNAPSHOT_LINE = re.compile(r"^( *)who_0, what_0, count_0, sc_0, phase_0 = who\.copy\(\), "
+                            r"what\.copy\(\), count\.copy\(\), sc\.copy\(\), phase\.copy\(\)$",
+                            re.M)
+
+
+# The buffer an (append ...) hands the kernel that finds its list's first move
+# (`war._append_moves`), made where the moves are listed.
+_FIRST_MOVE_BUFFER = re.compile(r"^ +(fm\d+_) = np\.empty\(2, np\.int64\)\n", re.M)
+
+
+def _buffers_made_once(module: str) -> str:
+    """The module with each kernel's buffers for a first move (`_FIRST_MOVE_BUFFER`) made
+    once, first in the kernel, not at each site its loops visit: each is read right after
+    the call that fills it, so one serves them all (Reversi's listing made 60 a move, 20%
+    of its playout)."""
+    out = []
+    for kernel in re.split(r"(?=^@njit)", module, flags=re.M):
+        names = sorted(set(_FIRST_MOVE_BUFFER.findall(kernel)))
+        if names:
+            kernel = _FIRST_MOVE_BUFFER.sub("", kernel)
+            head = re.search(r"^def .*?\):\n", kernel, re.M | re.S)
+            made = "".join(f"    {name} = np.empty(2, np.int64)\n" for name in names)
+            kernel = kernel[:head.end()] + made + kernel[head.end():]
+        out.append(kernel)
+    return "".join(out)
+
+
+def _unread_copies_dropped(module: str) -> str:
+    """The module with each kernel's copies of the state (`moves.SNAPSHOT`) made only of the
+    arrays the kernel reads through them: a copy is an allocation, and Reversi's flips read
+    only two of the five (10% of its playout)."""
+    out = []
+    for kernel in re.split(r"(?=^@njit)", module, flags=re.M):
+        if _SNAPSHOT_LINE.search(kernel):
+            rest = _SNAPSHOT_LINE.sub("", kernel)
+            used = [a for a in ("who", "what", "count", "sc", "phase")
+                    if re.search(rf"\b{a}_0\b", rest)]
+            copy = (f"{', '.join(a + '_0' for a in used)} = "
+                    f"{', '.join(a + '.copy()' for a in used)}") if used else "pass"
+            kernel = _SNAPSHOT_LINE.sub(lambda m: m.group(1) + copy, kernel)
+        out.append(kernel)
+    return "".join(out)
 
 
 def _start_data(s0) -> tuple[bool, bool]:
@@ -2000,6 +2049,12 @@ def _generate(game, s0, src: Source) -> str:
         step_start=step_start, step_to=step_to,
         site_keys=[random.Random(s).getrandbits(62) * 2 + 1 for s in range(game.store_sites)],
         helpers="\n\n".join(src.helpers),
+        # `no_moves` and `legal_any` inlined where they call no kernel that calls them
+        # again: a call passes every array and counts its references (Amazons' (no Moves
+        # Next) after each move cost 8% of its playout so)
+        any_inline=', inline="always"' if not any(
+            "no_moves(" in x for x in [*src.helpers, *(y for b in play_any for y in b)])
+        else "",
         n_players=n,
         n_sites=n_sites,
         total=game.total_sites,
@@ -2850,7 +2905,7 @@ def visited_slot(s):
     return s if 0 <= s < TOTAL else TOTAL
 
 
-@njit(cache=True)
+@njit(cache=True{any_inline})
 def legal_any(who, what, count, sc, phase):
     """True when the mover has a legal move (stops at the first)."""
 {context}
@@ -2860,7 +2915,7 @@ def legal_any(who, what, count, sc, phase):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True{any_inline})
 def no_moves(who, what, count, sc, phase, p):
     """`(no Moves p)`: p, moving now, would have no legal move. As Ludii's
     setMoverAndImpliedPrevAndNext, the previous player is the mover and the next one the

@@ -1766,9 +1766,7 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
         effect.append(src.site_move())
         kind = A_MOVE
     else:
-        # (numba cannot type an empty list literal: an empty table is np.empty)
-        table = src.owners_table() if src.counting and src.game.ludii_owners \
-            else "np.empty(0, np.int64)"
+        table = src.owners_table()
         effect.append(src.site_move_n(table, "frm", "to", "x"))
         kind, levels = A_MOVE_N, (LV_SUB if lud.stack else levels)
     g = src.new_generator(effect, lud=lud, kind=kind, levels=levels)
@@ -1982,8 +1980,7 @@ def _from_to_effect(src, lud, body, then_kernel=False):
     elif lud.count is None:
         moved.append(src.site_move())
     else:
-        table = src.owners_table() if src.counting and src.game.ludii_owners \
-            else "np.empty(0, np.int64)"
+        table = src.owners_table()
         moved.append(src.site_move_n(table, "frm", "to", "n_moved"))
     if lud.then is not None and then_kernel:
         moved += then_after_move(src, lud)
@@ -2787,7 +2784,7 @@ def _parts_in_turn(src, lud, parts, emit_part, split=None) -> list[str]:
                     _reads(src.then_bodies[line.strip()]) & written:
                 raise Unsupported(lud, "with a capture whose consequents read what an earlier "
                                        "part changed (the reference reads the sown position)")
-        read = _reads(lines, src.then_calls) & written
+        read = _reads(lines, src.then_calls, _helper_sources(src)) & written
         if read:
             why = (f"with a part that reads the {min(read)} after an earlier part "
                    "changed them (the reference reads them before any part)")
@@ -2825,12 +2822,13 @@ SNAPSHOT = ("who_0, what_0, count_0, sc_0, phase_0 = who.copy(), what.copy(), co
 _SNAPSHOT_NAME = re.compile(r"\b(who|what|count|sc|phase)_0\b")
 
 
-def _reads(lines: list[str], applied=()) -> set[str]:
+def _reads(lines: list[str], applied=(), helpers=None) -> set[str]:
     """What of the state the lines read, through a copy taken inside them too: of an action
     statement, what its value and the subscript it writes read (`sc[SCORE + p] += <value>`),
     not its target; of an action made by a call, nothing; of a line in `applied` (the call
     of a kernel applying consequents, `thens_apart`), nothing: it reads the position as
-    applied, as the reference's consequents do."""
+    applied, as the reference's consequents do. A helper kernel handed the whole state reads
+    what its lines read, where `helpers` (`_helper_sources`) holds them; else all of it."""
     from ludeme.engine.compiled.codegen import _ACTION_STATEMENT
     read = []
     for line in lines:
@@ -2843,8 +2841,29 @@ def _reads(lines: list[str], applied=()) -> set[str]:
                 continue
             target = w.group(1)
             body = target[target.index("[") + 1:-1] + " " + body[w.end():]
+        if helpers:
+            body = _HANDED_STATE.sub(lambda m: helpers.get(m.group(1), m.group(0)), body)
         read.append(_SNAPSHOT_NAME.sub(r"\1", body))
     return {k for line in read for k, r in _READS.items() if r.search(line)}
+
+
+# The call of a kernel handed the whole state (or the copy of it a part reads), up to it.
+_HANDED_STATE = re.compile(r"\b(\w+)\(who(?:_0)?, what(?:_0)?, count(?:_0)?, sc(?:_0)?, "
+                           r"phase(?:_0)?\b")
+
+
+def _helper_sources(src) -> dict[str, str]:
+    """Each helper kernel made so far (`Source.helpers`) by name: the lines of its body (not
+    its signature, which names the whole state), as `_reads` reads them; a body that names
+    the board's arrays at all (handing them to a function of `rt`, say) reads the board."""
+    out = {}
+    for h in src.helpers:
+        m = re.search(r"^def (\w+)\(.*$", h, re.M)
+        if m is not None:
+            body = h[m.end():]
+            board = " (who, what, count)" if re.search(r"\b(who|what|count)\b", body) else ""
+            out[m.group(1)] = "(" + body + board
+    return out
 
 
 # A helper kernel called as a statement acts (a sowing, ...): it may write any of the state.

@@ -1047,18 +1047,26 @@ def _custodial_moves(src, lud, out, ind):
         g = src.new_generator([src.site_clear("to")], lud=lud, kind=A_REMOVE)
         moves.append("        if what[btw] > 0:")
         src.push(moves, "            ", "btw", "btw", g)
-    out.extend(ind + x for x in [
-        "csv_ = to, btw",
-        *_captured(src, lud, _custodial_scan(src, lud)),
-        "    for ci_ in range(cn):",
-        "        btw = cbuf[ci_]",
-        *moves,
-        "to, btw = csv_"])
+    # Each site captured is tried as it is found, in the order the scan lists them (the
+    # first move is the same), with no list of them made at each site the moves are looked
+    # for at (Reversi's listing made one at each empty site: 30% of its playout). The
+    # scan's locals are its own: the moves tried may loop.
+    scan = _custodial_scan(src, lud, keep=lambda site: [f"btw = {site}",
+                                                        *(x[8:] for x in moves)],
+                           names=("cr_", "cln_", "cpos_", "cpi_"))
+    start = _captured(src, lud, [])[:2]
+    out.extend(ind + x for x in ["csv_ = to, btw", *start, *scan, "to, btw = csv_"])
 
 
-def _custodial_scan(src, lud) -> list[str]:
+def _custodial_scan(src, lud, keep=None, names=("r", "ln", "pos", "i")) -> list[str]:
     """`Custodial.compile`'s sandwiches along the radials of a static direction from `cf`:
-    the sites captured into `cbuf[:cn]` (as `_captured` reads them)."""
+    the sites captured into `cbuf[:cn]` (as `_captured` reads them), or, with `keep`, the
+    lines `keep(site)` gives at each (indent 0), in turn; `names`: the scan's locals (its
+    radial, the radial's length, the position along it, the captured site's)."""
+    if keep is None:
+        def keep(site):
+            return [f"cbuf[cn] = {site}", "cn += 1"]
+    r, ln, pos, i = names
     env = src.env
     dirn = static_dirn(env, lud)
     b = lud.between
@@ -1074,34 +1082,32 @@ def _custodial_scan(src, lud) -> list[str]:
         else str(_LONG)
     scan = [
         f"    nmax = {most}",
-        f"    for r in range({NL}[cf]):",
-        f"        ln = {LL}[cf, r]",
+        f"    for {r} in range({NL}[cf]):",
+        f"        {ln} = {LL}[cf, {r}]",
         "        if nmax == 1:",                      # Ludii's shortSandwich
-        "            if ln < 3:",
+        f"            if {ln} < 3:",
         "                continue",
-        f"            btw = {L3}[cf, r, 1]",
+        f"            btw = {L3}[cf, {r}, 1]",
         f"            if not {target}:",
         "                continue",
-        f"            to = {L3}[cf, r, 2]",
+        f"            to = {L3}[cf, {r}, 2]",
         f"            if not {friend}:",
         "                continue",
-        f"            cbuf[cn] = {L3}[cf, r, 1]",
-        "            cn += 1",
+        *("            " + x for x in keep(f"{L3}[cf, {r}, 1]")),
         "            continue",
-        "        pos = 1",                            # Ludii's longSandwich
-        "        while pos < ln and pos <= nmax:",
-        f"            btw = {L3}[cf, r, pos]",
+        f"        {pos} = 1",                         # Ludii's longSandwich
+        f"        while {pos} < {ln} and {pos} <= nmax:",
+        f"            btw = {L3}[cf, {r}, {pos}]",
         f"            if not {target}:",
         "                break",
-        "            pos += 1",
-        "        if pos == 1:",
+        f"            {pos} += 1",
+        f"        if {pos} == 1:",
         "            continue",
-        f"        to = {L3}[cf, r, pos] if pos < ln else -1",
+        f"        to = {L3}[cf, {r}, {pos}] if {pos} < {ln} else -1",
         f"        if not {friend}:",
         "            continue",
-        "        for i in range(1, pos):",
-        f"            cbuf[cn] = {L3}[cf, r, i]",
-        "            cn += 1"]
+        f"        for {i} in range(1, {pos}):",
+        *("            " + x for x in keep(f"{L3}[cf, {r}, {i}]"))]
     return scan
 
 
