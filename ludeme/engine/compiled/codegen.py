@@ -2544,10 +2544,30 @@ def mentions(lud, classes: tuple) -> bool:
     """True when a ludeme or one of its arguments is of one of these classes."""
     if isinstance(lud, (list, tuple)):
         return any(mentions(x, classes) for x in lud)
-    fields = getattr(lud, "_fields", None)
-    if fields is None:
-        return False
-    return isinstance(lud, classes) or any(mentions(v, classes) for v in fields.values())
+    held = classes_held(lud)
+    return any(issubclass(c, classes) for c in held)
+
+
+def classes_held(lud) -> frozenset:
+    """The classes of a ludeme and of every ludeme among its arguments, at any depth (empty
+    for what is not a ludeme); kept on the ludeme, as its arguments never change once it
+    is built: the rules ask it of the whole game again and again as they are written."""
+    d = getattr(lud, "__dict__", None)
+    if d is None or "_fields" not in d:
+        return frozenset()
+    held = d.get("_classes_held")
+    if held is None:
+        found = {type(lud)}
+        for v in d["_fields"].values():
+            found |= _classes_in(v)
+        held = d["_classes_held"] = frozenset(found)
+    return held
+
+
+def _classes_in(v) -> frozenset:
+    if isinstance(v, (list, tuple)):
+        return frozenset().union(*(_classes_in(x) for x in v))
+    return classes_held(v)
 
 
 def _draws(lud) -> bool:
