@@ -83,3 +83,57 @@ def test_mentions_answers_as_a_walk_of_the_tree(name):
     for classes in asked:
         for node in nodes:
             assert mentions(node, classes) == _mentions_by_walk(node, classes), (node, classes)
+
+
+def _table(src, name):
+    """The array of a table `src.table` wrote, by its name."""
+    import numpy as np
+    (dtype, shape, data), = [k for k, v in src.tables.items() if v == name]
+    return np.frombuffer(data, dtype=dtype).reshape(shape)
+
+
+@pytest.mark.parametrize("name", ["Breakthrough.lud", "English Draughts.lud"])
+def test_tables_per_kind_are_those_made_for_every_kind(name):
+    """The radials and step targets of directions relative to the piece, made once per
+    direction keys and site (and the kinds' rows compared, not written out), are those
+    made for every kind and site as before."""
+    import numpy as np
+    from ludeme.engine.compiled.codegen import Source
+    from ludeme.model.ludemes.moves import MoveStep, _step_targets
+    from ludeme.model.ludemes.sliding import radial_table, radials_array
+    from test_compiled import ludii_game
+    game = ludii_game(name)
+    steps = [n for n in _nodes(game.typed) if type(n) is MoveStep and n.dirn is not None
+             and not game.env.is_static_direction(n.dirn)]
+    assert steps
+    for step in steps:
+        src = Source(game)
+        keys = game.env.direction_keys(step.dirn, step)
+        assert _step_targets(src, step, step.dirn) == src.per_kind(
+            lambda probe, f: tuple(dict.fromkeys(
+                t for k in keys(probe, f) for t in game.env.board.trajectories.targets(f, k))))
+        got, width, depth, slots = radial_table(src, step, step.dirn, True, False)
+        radials = game.env.board.radials
+        rows = src.per_kind(lambda probe, s: [r.sites[1:] for k in keys(probe, s)
+                                              for r in (radials[k][s] if k in radials else ())])
+        texts = [repr(v) for v in rows]
+        index: dict = {}
+        was_slots = [index.setdefault(t, len(index)) for t in texts]
+        was, was_width, was_depth = radials_array(list(dict(zip(texts, rows)).values()))
+        assert (width, depth) == (was_width, was_depth)
+        assert np.array_equal(_table(src, got), was)
+        assert list(_table(src, slots)) == was_slots
+
+
+@pytest.mark.parametrize("rows, slots", [
+    ([[1, 2], [1, 2], [3], [1, 2]], [0, 0, 1, 0]),
+    ([[[1], [2]], [[1], [2, 3]], [[1], [2]]], [0, 1, 0]),
+    ([(1,), [1], (1,)], [0, 1, 0]),
+    ([], [])])
+def test_kind_slots_share_a_slot_among_equal_values(rows, slots):
+    from ludeme.engine.compiled.codegen import Source
+    from test_compiled import ludii_game
+    src = Source(ludii_game("Tic-Tac-Toe.lud"))
+    distinct, name = src.kind_slots(rows)
+    assert [distinct.index(r) for r in rows] == slots
+    assert list(_table(src, name)) == slots

@@ -569,10 +569,14 @@ class Source:
         """What `per_kind` gives for each kind, once for the kinds that get the same (most
         kinds share a facing): (the distinct values, the name of a table of each kind's
         index among them), so that a table per kind holds each value once."""
-        index: dict = {}
-        texts = [repr(v) for v in per_kind]         # (each written once: they are long)
-        slots = [index.setdefault(t, len(index)) for t in texts]
-        distinct = list(dict(zip(texts, per_kind)).values())
+        distinct: list = []
+        slots = []
+        for v in per_kind:
+            # (compared, not written out: the kinds that face alike hold the same lists)
+            i = next((i for i, d in enumerate(distinct) if d == v), len(distinct))
+            if i == len(distinct):
+                distinct.append(v)
+            slots.append(i)
         return distinct, self.table(slots)
 
     def by_mover(self, f) -> str:
