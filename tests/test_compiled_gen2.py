@@ -137,3 +137,36 @@ def test_kind_slots_share_a_slot_among_equal_values(rows, slots):
     distinct, name = src.kind_slots(rows)
     assert [distinct.index(r) for r in rows] == slots
     assert list(_table(src, name)) == slots
+
+
+@pytest.fixture
+def sources(monkeypatch):
+    """The `Source`s made while generating, kept."""
+    from ludeme.engine.compiled import codegen
+    made = []
+    init = codegen.Source.__init__
+
+    def keep(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        made.append(self)
+    monkeypatch.setattr(codegen.Source, "__init__", keep)
+    return made
+
+
+@pytest.mark.parametrize("name", ["Seesaw.lud", "Fanorona.lud"])
+def test_memo_keyed_by_then_kernels_calls_writes_the_same(name, sources, monkeypatch):
+    """The memo reads the (then ...) kernels kept so far by their calls alone
+    (`Source._BY_KEYS`): the same module, and the same forms met again, as keyed by their
+    lines too; each call names a kernel that holds its lines."""
+    from ludeme.engine.compiled import codegen
+    from test_compiled import ludii_game
+    game = ludii_game(name)
+    text = codegen.generate(game)
+    src = sources[-1]
+    memo = len(src.memo)
+    for call, body in src.then_bodies.items():
+        kernel = next(h for h in src.helpers if f"def {call.partition('(')[0]}(" in h)
+        assert all(line in kernel for line in body)
+    monkeypatch.setattr(codegen.Source, "_BY_KEYS", frozenset())
+    assert codegen.generate(game) == text
+    assert len(sources[-1].memo) == memo

@@ -349,6 +349,11 @@ class Source:
         "remembered", "memo", "lud_texts", "_context", "static_memo",
         "in_expression"))
 
+    # Dicts of the context whose keys decide their values, keyed by their keys (`_memo`):
+    # a (then ...)'s kernel's call names the kernel, whose text holds the lines kept for it;
+    # written out, they made the keys of a large game's memo as long as its kernels.
+    _BY_KEYS = frozenset(("then_bodies",))
+
     def _memo(self, key: tuple, make: Callable):
         """`make()`, the first time `key` is asked in this context (every attribute but
         those `_WRITTEN`); its result again after, with what it noted for the module's
@@ -365,9 +370,11 @@ class Source:
                 (name, frozen(v, held)) for name, v in sorted(vars(self).items())
                 if name not in self._WRITTEN and not isinstance(v, _HELD_IN_PLACE)), held)
         keep += context[1]
-        # (lists and dicts are read each time: they change in place)
+        # (lists and dicts are read each time: they change in place; those `_BY_KEYS` by
+        # their keys alone)
         key = (frozen(key, keep), context[0], tuple(
-            (name, frozen(v, keep)) for name, v in sorted(vars(self).items())
+            (name, frozen(tuple(v) if name in self._BY_KEYS else v, keep))
+            for name, v in sorted(vars(self).items())
             if name not in self._WRITTEN and isinstance(v, _HELD_IN_PLACE)))
         hit = self.memo.get(key)
         if hit is not None:
