@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .compiled.unsupported import Unsupported
 from .notation import Siblings, move_text
 from .repetition import position_key, record_position, without_repeats
 from .stores import TOP, TrackIndices, new_sites
@@ -251,6 +252,7 @@ class Game:
         self.source = None
         self.backend = "auto"
         self._kernels: dict[str, object] = {}   # per backend: its kernels, or None
+        self._refused: dict[str, Exception] = {}   # per backend: why it has no kernels
 
     def set_layers(self, layers: dict[str, int]) -> None:
         """Keep the board's layers of other site types (see `layers`) after the containers."""
@@ -294,9 +296,17 @@ class Game:
 
     def kernels_for(self, backend: str, build):
         """The kernels for `backend` (None: the reference engine), `build(self, backend)` the
-        first time they are asked for."""
+        first time they are asked for. A refusal (`Unsupported`) is kept and raised again
+        when they are asked for again: writing the kernels until a large game is refused may
+        take a minute, and a crosscheck asks twice (before its clock starts, then to replay)."""
+        if backend in self._refused:
+            raise self._refused[backend]
         if backend not in self._kernels:
-            self._kernels[backend] = build(self, backend)
+            try:
+                self._kernels[backend] = build(self, backend)
+            except Unsupported as e:
+                self._refused[backend] = e
+                raise
         return self._kernels[backend]
 
     def has_kernels(self, backend: str) -> bool:
@@ -312,6 +322,7 @@ class Game:
         # Kernels are machine code of this process: a copy builds its own (from numba's cache).
         state = dict(self.__dict__)
         state["_kernels"] = {}
+        state["_refused"] = {}
         return state
 
     # ------------------------------------------------------------------

@@ -349,6 +349,11 @@ class Source:
         "remembered", "memo", "lud_texts", "_context", "static_memo",
         "in_expression"))
 
+    # Dicts of the context whose keys decide their values, keyed by their keys (`_memo`):
+    # a (then ...)'s kernel's call names the kernel, whose text holds the lines kept for it;
+    # written out, they made the keys of a large game's memo as long as its kernels.
+    _BY_KEYS = frozenset(("then_bodies",))
+
     def _memo(self, key: tuple, make: Callable):
         """`make()`, the first time `key` is asked in this context (every attribute but
         those `_WRITTEN`); its result again after, with what it noted for the module's
@@ -365,9 +370,11 @@ class Source:
                 (name, frozen(v, held)) for name, v in sorted(vars(self).items())
                 if name not in self._WRITTEN and not isinstance(v, _HELD_IN_PLACE)), held)
         keep += context[1]
-        # (lists and dicts are read each time: they change in place)
+        # (lists and dicts are read each time: they change in place; those `_BY_KEYS` by
+        # their keys alone)
         key = (frozen(key, keep), context[0], tuple(
-            (name, frozen(v, keep)) for name, v in sorted(vars(self).items())
+            (name, frozen(tuple(v) if name in self._BY_KEYS else v, keep))
+            for name, v in sorted(vars(self).items())
             if name not in self._WRITTEN and isinstance(v, _HELD_IN_PLACE)))
         hit = self.memo.get(key)
         if hit is not None:
@@ -569,10 +576,14 @@ class Source:
         """What `per_kind` gives for each kind, once for the kinds that get the same (most
         kinds share a facing): (the distinct values, the name of a table of each kind's
         index among them), so that a table per kind holds each value once."""
-        index: dict = {}
-        texts = [repr(v) for v in per_kind]         # (each written once: they are long)
-        slots = [index.setdefault(t, len(index)) for t in texts]
-        distinct = list(dict(zip(texts, per_kind)).values())
+        distinct: list = []
+        slots = []
+        for v in per_kind:
+            # (compared, not written out: the kinds that face alike hold the same lists)
+            i = next((i for i, d in enumerate(distinct) if d == v), len(distinct))
+            if i == len(distinct):
+                distinct.append(v)
+            slots.append(i)
         return distinct, self.table(slots)
 
     def by_mover(self, f) -> str:
@@ -2604,10 +2615,30 @@ def mentions(lud, classes: tuple) -> bool:
     """True when a ludeme or one of its arguments is of one of these classes."""
     if isinstance(lud, (list, tuple)):
         return any(mentions(x, classes) for x in lud)
-    fields = getattr(lud, "_fields", None)
-    if fields is None:
-        return False
-    return isinstance(lud, classes) or any(mentions(v, classes) for v in fields.values())
+    held = classes_held(lud)
+    return any(issubclass(c, classes) for c in held)
+
+
+def classes_held(lud) -> frozenset:
+    """The classes of a ludeme and of every ludeme among its arguments, at any depth (empty
+    for what is not a ludeme); kept on the ludeme, as its arguments never change once it
+    is built: the rules ask it of the whole game again and again as they are written."""
+    d = getattr(lud, "__dict__", None)
+    if d is None or "_fields" not in d:
+        return frozenset()
+    held = d.get("_classes_held")
+    if held is None:
+        found = {type(lud)}
+        for v in d["_fields"].values():
+            found |= _classes_in(v)
+        held = d["_classes_held"] = frozenset(found)
+    return held
+
+
+def _classes_in(v) -> frozenset:
+    if isinstance(v, (list, tuple)):
+        return frozenset().union(*(_classes_in(x) for x in v))
+    return classes_held(v)
 
 
 def _draws(lud) -> bool:

@@ -2360,10 +2360,16 @@ def _step_targets(src, lud, dirn) -> list:
     _refuse_unless_by_piece(lud, dirn)
     keys = env.direction_keys(dirn, lud)
     step_to = env.board.trajectories.targets
+    made: dict = {}         # (keys, site) -> its targets: most kinds' pieces face alike
+
+    def targets(probe, f):
+        at = (tuple(keys(probe, f)), f)
+        got = made.get(at)
+        if got is None:
+            got = made[at] = tuple(dict.fromkeys(t for key in at[0] for t in step_to(f, key)))
+        return got
     # (the same for every copy of the step: made once)
-    return src.once(("step targets", lud, dirn), lambda: src.per_kind(
-        lambda probe, f: tuple(dict.fromkeys(t for key in keys(probe, f)
-                                             for t in step_to(f, key)))))
+    return src.once(("step targets", lud, dirn), lambda: src.per_kind(targets))
 
 
 def _refuse_unless_by_piece(lud, dirn) -> None:

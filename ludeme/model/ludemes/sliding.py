@@ -400,9 +400,16 @@ def radial_table(src, lud, dirn, per_kind: bool, repeats: bool) -> tuple[str, in
     direction the list gives twice comes twice."""
     dirs = src.env.direction_keys(dirn, lud, repeats=repeats)
     radials = src.env.board.radials
-    rows = src.per_kind(lambda probe, s: [r.sites[1:] for k in dirs(probe, s)
-                                          for r in (radials[k][s] if k in radials else ())],
-                        per_kind)
+    made: dict = {}         # (keys, site) -> its row: most kinds' pieces face alike
+
+    def row(probe, s):
+        keys = tuple(dirs(probe, s))
+        got = made.get((keys, s))
+        if got is None:
+            got = made[keys, s] = [r.sites[1:] for k in keys
+                                   for r in (radials[k][s] if k in radials else ())]
+        return list(got)
+    rows = src.per_kind(row, per_kind)
     slots = ""
     if per_kind:
         rows, slots = src.kind_slots(rows)
