@@ -66,3 +66,20 @@ def test_moments_give_the_sums_numpy_gives(values):
     mean = float(x.mean())
     assert m.mean == mean and m.m2 == float(((x - mean) ** 2).sum())
     assert (m.lo, m.hi) == (x.min(), x.max())
+
+
+@pytest.mark.parametrize("values", [[0, 1, 2, 3, 4, 5, 6, 7, 8], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+                                    [0, 0, 1, 1, 1, 2, 5], [4, 4, 3, 3, 0], [0, 0, 0, 0],
+                                    [3, 1, 4, 1, 5, 9, 2, 6], [1, 3, 2], [2, 5], [7],
+                                    [0.0, 1 / 9, 2 / 9, 2 / 9, 4 / 9]])
+def test_the_kernels_aggregates_are_ludiis_rising_falling_or_turning(values):
+    """rt's aggregates of a series (its median taken without selection where the series
+    never turns) are `figures.aggregates`' eleven, in their order."""
+    from ludeme.engine import figures
+    from ludeme.engine.compiled import rt
+    x = np.asarray(values, dtype=float)
+    out = np.full((1, rt.N_AGGREGATES), np.nan)
+    aggregates_into = getattr(rt.aggregates_into, "py_func", rt.aggregates_into)   # as Python
+    aggregates_into(x, len(x), out, 0, 0, np.empty(len(x)))
+    expected = figures.aggregates([float(v) for v in x])
+    assert list(out[0]) == [expected[name] for name in figures.AGGREGATES]
