@@ -165,7 +165,8 @@ class Moments:
             mb, m2b = lo, 0.0
         else:
             mb = float(x.mean())
-            m2b = float(((x - mb) ** 2).sum())
+            d = x - mb              # squared in place: the same sum, one array fewer
+            m2b = float(np.multiply(d, d, out=d).sum())
         n = self.n + nb
         delta = mb - self.mean
         self.mean += delta * nb / n

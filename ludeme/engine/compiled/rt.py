@@ -1749,17 +1749,30 @@ def aggregates_into(values, n, out, r, col, scratch):
     total = 0.0
     hi = values[0]
     lo = values[0]
+    rises = falls = False
     for i in range(n):
         total += values[i]
         hi = max(hi, values[i])
         lo = min(lo, values[i])
+        if i > 0:
+            rises |= values[i] > values[i - 1]
+            falls |= values[i] < values[i - 1]
     mean = total / n
     out[r, col] = mean
     out[r, col + 2] = max(0.0, hi)
     out[r, col + 3] = min(0.0, lo)
     if n <= 1:
         return
-    out[r, col + 1] = sorted_at(values, n, n // 2, scratch)
+    # The median without selection where the series never turns (a placement game's
+    # pieces, sites occupied and moves: most series of short games), where selection,
+    # its branches taken at random, cost a fifteenth of Tic-Tac-Toe's playout. The values
+    # are counts or ratios of counts: one that equals the k-th is the same number.
+    if not falls:
+        out[r, col + 1] = values[n // 2]
+    elif not rises:
+        out[r, col + 1] = values[n - 1 - n // 2]
+    else:
+        out[r, col + 1] = sorted_at(values, n, n // 2, scratch)
     var = 0.0
     for i in range(n):
         var += (values[i] - mean) ** 2
