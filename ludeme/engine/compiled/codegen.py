@@ -1443,9 +1443,8 @@ class Source:
     def owners_table(self) -> str:
         """The table of each piece kind's owner (Ludii's), which a write moving pieces of a
         counted site reads: a module constant, where an array written in the kernel was
-        allocated and freed at every move (a twentieth of Adzua's playout); empty where
-        the game does not count (nothing reads it)."""
-        return self.table(list(self.game.ludii_owners) if self.counting else [])
+        allocated and freed at every move (a twentieth of Adzua's playout)."""
+        return self.table(list(self.game.ludii_owners))
 
     def site_add(self, to: str, what: str, who: str, n: str) -> str:
         """The effect line that adds `n` pieces `what` of `who` at `to`."""

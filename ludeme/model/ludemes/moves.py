@@ -1766,7 +1766,8 @@ def _from_to_moves(src, lud, out, ind, occupied: str = "what[frm] > 0"):
         effect.append(src.site_move())
         kind = A_MOVE
     else:
-        table = src.owners_table()
+        # (read only in a game that counts: empty in the others)
+        table = src.owners_table() if src.counting else src.table([])
         effect.append(src.site_move_n(table, "frm", "to", "x"))
         kind, levels = A_MOVE_N, (LV_SUB if lud.stack else levels)
     g = src.new_generator(effect, lud=lud, kind=kind, levels=levels)
@@ -1980,7 +1981,8 @@ def _from_to_effect(src, lud, body, then_kernel=False):
     elif lud.count is None:
         moved.append(src.site_move())
     else:
-        table = src.owners_table()
+        # (read only in a game that counts: empty in the others)
+        table = src.owners_table() if src.counting else src.table([])
         moved.append(src.site_move_n(table, "frm", "to", "n_moved"))
     if lud.then is not None and then_kernel:
         moved += then_after_move(src, lud)
