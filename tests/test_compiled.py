@@ -91,6 +91,19 @@ def test_seeding_a_block_is_seeding_each():
         assert [rt.rand_below(column, k) for k in bounds] == [r.randrange(k) for k in bounds]
 
 
+def test_seeding_a_full_block_in_32_bit_words():
+    """A whole block (every lane of the 32-bit work rows) seeds as random.seed does, and a
+    block larger than SEED_BLOCK is refused, not written past its tables."""
+    seeds = np.random.default_rng(5).integers(0, 2**63 - 1, rt.SEED_BLOCK, dtype=np.int64)
+    mts = np.zeros((rt.MT_STATE_SIZE, rt.SEED_BLOCK), dtype=np.int64)
+    rt.mt_seed_block(mts, seeds, len(seeds))
+    for b, seed in enumerate(seeds.tolist()):
+        assert mts[:, b].tolist() == [*random.Random(seed).getstate()[1], rt.MT_STATE_SIZE - 2]
+    with pytest.raises(ValueError, match="SEED_BLOCK"):
+        rt.mt_seed_block(np.zeros((rt.MT_STATE_SIZE, rt.SEED_BLOCK + 1), dtype=np.int64),
+                         np.zeros(rt.SEED_BLOCK + 1, dtype=np.int64), rt.SEED_BLOCK + 1)
+
+
 def _same_rows(game, n, seed):
     """The rows of n playouts on both backends are the same; the reference engine's rows."""
     ref = run_playouts(game, n, seed, jobs=1, progress=False, backend="reference")
