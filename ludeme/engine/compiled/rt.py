@@ -1480,13 +1480,15 @@ def all_passed(hist_mover, hist_pass, length, n, start_moves):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_line(what, pivot, whats, length, exact, contiguous, rays, ray_len, opps, opp_len,
             num_rays):
     """`(is Line ...)` without if: as ludeme.model.ludemes.booleans.IsLine walks it.
 
     `whats[w]` marks the piece kinds that count; `opp_len[pivot, r]` is -1 where a radial
-    has no opposite."""
+    has no opposite. Inlined: the call's constants (the length, exact, contiguous) fold
+    into the walk, and the kinds' row is not counted as a new array; a seventh of
+    Tic-Tac-Toe's kernel was the call."""
     if not whats[what[pivot]]:
         return False
     for r in range(num_rays[pivot]):
