@@ -1,5 +1,6 @@
 """The compiled backend gives the reference engine's answers: same seeds, same rows, same traces."""
 
+import os
 import random
 import re
 
@@ -312,6 +313,26 @@ def test_numba_compiles_the_main_jobs_kernels(tmp_path):
                          text=True, timeout=1200)
     assert got.returncode == 0, got.stderr[-3000:]
     assert got.stdout.split("kernel:")[-1].strip().startswith("numba"), got.stdout
+
+
+def test_kernels_run_as_python_say_nothing_of_their_wrapping_arithmetic(tmp_path):
+    # The kernels' integer arithmetic wraps by design (hash keys, the generators' 32-bit
+    # words); run as Python, numpy warned of each wrap on the console
+    import subprocess
+    import sys
+    game = tmp_path / "line.lud"
+    game.write_text('(game "Line" (players 2) (equipment {(board (square 3)) '
+                    '(piece "Disc" Each)}) (rules (play (move Add (to (sites Empty)))) '
+                    '(end (if (is Line 3) (result Mover Win)))))')
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "LUDEME_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("PYTHONWARNINGS", None)
+    got = subprocess.run([sys.executable, "-W", "default", "-m", "ludeme", "run", str(game),
+                          "-n", "3", "--jobs", "1", "--backend", "compiled", "--no-progress",
+                          "--out", str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=300, env=env)
+    assert got.returncode == 0, got.stderr
+    assert "compiled backend" in got.stdout
+    assert "RuntimeWarning" not in got.stderr, got.stderr
 
 
 def test_check_names_what_a_game_lacks_for_a_compiled_form_without_numba(tmp_path):

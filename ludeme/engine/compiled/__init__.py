@@ -832,6 +832,8 @@ def turn_jit_off() -> None:
     starts (NUMBA_DISABLE_JIT; numba's configuration read again if numba is loaded). The
     code run is the code numba would compile; `crosscheck --no-jit` checks it so."""
     os.environ["NUMBA_DISABLE_JIT"] = "1"
+    from . import rt
+    rt.wraps_quietly()
     if "numba" in sys.modules:
         from numba.core import config
         config.reload_config()

@@ -17,6 +17,8 @@ compiled kernels against `random`, numpy and the engine.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from numba import njit
 from numba.extending import intrinsic, overload
@@ -168,6 +170,18 @@ def playout_seed_of(seed_words, index):
     high = v ^ (v >> 16)
     return (high << 31) | (low >> 1)
 
+
+
+def wraps_quietly() -> None:
+    """The kernels' integer arithmetic wraps, as numba compiles it (positions' hash keys,
+    the generators' 32-bit words); run as Python (numba's JIT off), numpy warns of each
+    wrap: not a fault, so not said."""
+    import warnings
+    warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
+
+
+if os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0"):   # as numba reads it
+    wraps_quietly()
 
 # ---------------------------------------------------------------- CPython's random
 
