@@ -163,3 +163,32 @@ def test_a_mancala_board_hole_takes_tracks_started_on_its_grid(tmp_path):
     template = game.format(name="T", cols=4, tracks="[#]")
     _, _, (options,) = _options(tmp_path, template, {"board/sow/s.lud": source})
     assert [" ".join(o.text.split()) for o in options] == [tracks.replace('"16,', '"8,')]
+
+
+def test_a_plan_from_one_source_takes_the_choice_that_source_makes_there(tmp_path):
+    """A template's `(players [2..5])` takes, in a plan from one source, the count the
+    source itself plays with (its fragments name its players); a source whose count is not
+    among the choices leaves it to the seeded draw."""
+    import random
+    from ludeme.analysis.reconstruct import (FragmentIndex, hole_options, iter_plans,
+                                             load_template, source_scores)
+    from ludeme.language.expand import expand, load_description
+    index = FragmentIndex()
+    for n in (4, 3, 7):
+        text = (f'(game "S{n}" (players {n}) (equipment {{ (board (square 3)) '
+                '(piece "Disc" Each) }) (rules (play (forEach Piece)) '
+                '(end (if (no Moves Next) (result Mover Win)))))')
+        index.add(expand(load_description(f"s{n}.lud", text)), f"board/race/s{n}.lud",
+                  "board/race")
+    path = tmp_path / "t.lud"
+    path.write_text('(game "T" (players [2..5]) (equipment { (board (square 3)) '
+                    '(piece "Disc" Each) }) (rules (play (forEach Piece)) (end [#])))')
+    template = load_template(path)
+    scores = source_scores(template, index)
+    options = hole_options(template, index, scores, random.Random(0))
+    made = list(iter_plans(options, scores, 6, random.Random(0)))
+    players = {index.sources[p.source].path: p.options[0].text for p in made
+               if p.source is not None}
+    assert players["board/race/s4.lud"] == "4"
+    assert players["board/race/s3.lud"] == "3"
+    assert players["board/race/s7.lud"] in {"2", "3", "4", "5"}

@@ -1637,7 +1637,16 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
     out = []
     for hole in template.holes:
         if hole.choices:
-            out.append(Options(Option(to_lud(c), (), [OWN], 0.0) for c in hole.choices))
+            own = [Option(to_lud(c), (), [OWN], 0.0) for c in hole.choices]
+            # the choice a source itself makes there ((players 4) for [2..16]): a plan
+            # taken from that source takes it, as the source's fragments are written for it
+            by_text = {o.raw: o for o in own}
+            made = {}
+            for i, run in index.runs(hole.context):
+                o = by_text.get(" ".join(run))
+                if o is not None and i not in leave_out:
+                    made.setdefault(i, [o])
+            out.append(Options(own, made))
             continue
         by_text: dict[tuple, Option] = {}
         by_source: dict[int, list[Option]] = {}
@@ -1755,7 +1764,8 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
             if in_order is not None and -1 not in d:
                 in_order = list(itertools.islice((o for o in in_order if fits(h, o)), n + 1))
             if -1 in d:
-                chosen.append(opts[rng.randrange(len(opts))])
+                # the source's own choice there, else one at random
+                chosen.append(in_order[0] if in_order else opts[rng.randrange(len(opts))])
             elif in_order:
                 chosen.append(in_order[min(n, len(in_order) - 1)])
             elif in_order is not None:
