@@ -192,3 +192,57 @@ def test_a_plan_from_one_source_takes_the_choice_that_source_makes_there(tmp_pat
     assert players["board/race/s4.lud"] == "4"
     assert players["board/race/s3.lud"] == "3"
     assert players["board/race/s7.lud"] in {"2", "3", "4", "5"}
+
+
+# Written for this test: a race whose moves read its throws' values from a map by name.
+THROWER = """(game "Thrower"
+    (players 2)
+    (equipment {
+        (board (rectangle 1 8) (track "Track" "0,E,End" directed:True))
+        (dice d:2 from:0 num:3)
+        (map "Throw" {(pair 0 4) (pair 1 1) (pair 2 2) (pair 3 3)})
+        (piece "Disc" Each
+            (if (!= (trackSite Move steps:(mapEntry "Throw" (count Pips))) Off)
+                (move (from) (to (trackSite Move steps:(mapEntry "Throw" (count Pips)))))))
+    })
+    (rules
+        (start {(place "Disc1" 0) (place "Disc2" 1)})
+        (play (do (roll) next:(forEach Piece)))
+        (end (if (is Occupied 7) (result Mover Win)))))
+"""
+
+
+THROWER_TEMPLATE = """(game "Thrown"
+    (players 2)
+    (equipment {
+        (board (rectangle 1 8) (track "Track" "0,E,End" directed:True))
+        (dice d:2 from:0 num:3)
+        OWN_MAP
+        (piece "Disc" Each [#])
+    })
+    (rules
+        (start {(place "Disc1" 0) (place "Disc2" 1)})
+        (play (do (roll) next:(forEach Piece)))
+        (end (if (is Occupied 7) (result Mover Win)))))
+"""
+
+
+@pytest.mark.parametrize("own_map, brought", [
+    ("", True),
+    # a template that declares the map keeps its own
+    ('(map "Throw" {(pair 0 2) (pair 1 1) (pair 2 1) (pair 3 2)})', False),
+])
+def test_a_fill_reading_a_map_by_name_brings_its_sources_map(tmp_path, own_map, brought):
+    """Ludii's (mapEntry "Throw" ...) of a map no item declares gives the key itself: the
+    source's map comes with the fill that reads it, unless the template declares one."""
+    from ludeme.analysis.reconstruct import Plan, candidate_text
+    from ludeme.api import load
+    t, index, options = _options(tmp_path, THROWER_TEMPLATE.replace("OWN_MAP", own_map),
+                                 {"board/race/thrower.lud": THROWER})
+    text = candidate_text(t, Plan([options[0][0]], "one source", 0), index, 1, 0)
+    assert text.count("(map ") == 1
+    assert ("(pair 0 4)" in text) == brought
+    assert ('the maps "Throw" of board/race/thrower.lud added to the equipment' in text) \
+        == brought
+    (tmp_path / "c.lud").write_text(text)
+    load(tmp_path / "c.lud").new_initial_state(0)        # it builds

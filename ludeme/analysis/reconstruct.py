@@ -416,6 +416,15 @@ class FragmentIndex:
                 out.setdefault(args[0].strip('"'), []).append(f"(regions {' '.join(args)})")
         return out
 
+    def named_maps(self, source: int) -> dict[str, list[str]]:
+        """A source's named maps, as written, by name: `(map "Throw" {(pair 0 5) ...})`
+        under "Throw"."""
+        out: dict[str, list[str]] = {}
+        for i, args in self.by_call.get("map", ()):
+            if i == source and len(args) > 1 and args[0][:1] == '"':
+                out.setdefault(args[0].strip('"'), []).append(f"(map {' '.join(args)})")
+        return out
+
     def hands(self, source: int) -> list[str]:
         """A source's hands, as written: `(hand Each)`."""
         return [f"(hand {' '.join(args)})" for i, args in self.by_call.get("hand", ())
@@ -1260,6 +1269,7 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
     readers = [(h, [plan.source] * (plan.source in o.sources) + list(o.sources), nodes)
                for h, (o, nodes) in enumerate(zip(plan.options, fills))]
     readers += named_region_inserts(template, plan, index, fills, placed)
+    named_map_inserts(template, plan, index, fills, placed)
 
     line: list = []     # the board's line as the plan fills it, read once when needed
 
@@ -1360,6 +1370,55 @@ def named_region_inserts(template: TemplateGame, plan: "Plan", index: "FragmentI
             readers.append((h, [i], [n for t in texts for n in parse(t, "<region>")]))
             break
     return readers
+
+
+def map_names(node: Node) -> set[str]:
+    """The names of the maps a node declares, `(map "Throw" {...})`."""
+    return {n.args[0].value for n in walk(node) if isinstance(n, Call) and n.name == "map"
+            and n.args and isinstance(n.args[0], Str)}
+
+
+def maps_read(node: Node) -> list[str]:
+    """The names of the maps a node reads by name, `(mapEntry "Throw" ...)`, in order."""
+    return list(dict.fromkeys(n.args[0].value for n in walk(node) if isinstance(n, Call)
+                              and n.name == "mapEntry" and len(n.args) > 1
+                              and isinstance(n.args[0], Str)))
+
+
+def named_map_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex",
+                      fills: list[list[Node]], placed: Placed) -> None:
+    """The named maps the fills read (`(mapEntry "Throw" (count Pips))`) that neither the
+    template nor a fill declares, brought from the fill's source into the template's
+    equipment list: added to `placed`. Ludii's (mapEntry ...) of a map no item declares
+    gives the key itself, so without the source's declaration the fill would build and
+    mean another thing (a throw of one mouth up worth 1, not the source's 10)."""
+    at = template.equipment_list_at
+    if at is None:
+        return
+    have = map_names(template.expanded.game) | {
+        name for f in fills for n in f for name in map_names(n)}
+    for h, (o, nodes) in enumerate(zip(plan.options, fills)):
+        read = [name for n in nodes for name in maps_read(n) if name not in have]
+        if not read:
+            continue
+        for i in [plan.source] * (plan.source in o.sources) + list(o.sources):
+            if i is None or i < 0:
+                continue
+            declared = index.named_maps(i)
+            names = [name for name in dict.fromkeys(read) if name in declared]
+            if not names:
+                continue
+            texts = [fragment_text((d,), dict(o.mapping), dict(o.places))
+                     for name in names for d in declared[name]]
+            have.update(names)
+            placed.inserts.append((at, " " + " ".join(texts) + " ", h))
+            hole = template.holes[h].pos
+            quoted = ", ".join(f'"{n}"' for n in names)
+            placed.notes.append(f"the maps {quoted} of {index.sources[i].path} added to "
+                                f"the equipment: the fill of line {hole.line}:{hole.col} "
+                                "reads them")
+            placed.kinds.add("maps")
+            break
 
 
 def fill_text(template: TemplateGame, fills: list[str], header: list[str] = (),
