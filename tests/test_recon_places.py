@@ -246,3 +246,22 @@ def test_a_fill_reading_a_map_by_name_brings_its_sources_map(tmp_path, own_map, 
         == brought
     (tmp_path / "c.lud").write_text(text)
     load(tmp_path / "c.lud").new_initial_state(0)        # it builds
+
+
+def test_the_moves_after_a_roll_take_the_moves_a_game_plays(tmp_path):
+    """`(do (roll) next:[#])` takes the moves a game's `(play ...)` holds, as well as those
+    of another `(do ... next:...)`; a place of another type does not take them."""
+    source = SOURCE.replace("(play (forEach Piece))", "(play (forEach Piece Mover))")
+    template = TEMPLATE.replace('(piece "Disc" Each\n            (move Step (to if:(is Empty '
+                                '(to)) (apply (and (remove (to)) (if (is Mover P1) [#]))))))',
+                                '(piece "Disc" Each (move Step (to if:(is Empty (to)))))'
+                                ' (dice d:2 num:2)').replace(
+        "(play (forEach Piece))", "(play (do (roll) next:[#]))").replace(
+        "(end (if (or [#]) (result Mover Win)))", "(end (if (no Moves Next) (result Mover Win)))")
+    t, index, options = _options(tmp_path, template, {"board/source.lud": source})
+    assert [str(h.context) for h in t.holes] == ["(do next: [#])"]
+    assert "(forEach Piece Mover)" in [o.text for o in options[0]]
+    # an (end [#]) takes no moves
+    t, index, options = _options(tmp_path, TEMPLATE.replace("(or [#])", "[#]"),
+                                 {"board/source.lud": source})
+    assert all("forEach Piece" not in o.text for o in options[-1])

@@ -308,6 +308,12 @@ class Fragment:
 
 PLACES = ("track", "regions")     # declarations a fragment names by a string
 
+# Places whose one argument is of the same type as another's: the moves legal after a roll,
+# `(do (roll) next:[#])`, are moves as a game's `(play [#])` holds them, so a hole there
+# takes those of games that roll no dice too (a morris game's moves for a morris board
+# played after a roll).
+SAME_AS = {"do next:": ("play",)}
+
 
 def places_of(game: Node, kinds: tuple[str, ...] = PLACES) -> list[tuple[str, str]]:
     """(name, owner or "") of every track and named region the game declares, as
@@ -453,6 +459,11 @@ class FragmentIndex:
             if m >= ctx.before + ctx.after + 1 and kinds_fit(
                     args[:ctx.before] + args[m - ctx.after:], ctx.around):
                 yield i, args[ctx.before:m - ctx.after]
+        if ctx.before == ctx.after == 0:
+            for keyword in SAME_AS.get(ctx.keyword, ()):
+                for i, args in self.by_call.get(keyword, ()):
+                    if len(args) == 1:
+                        yield i, args
 
 
 def piece_map(source: Source, template: list[tuple[str, str]]) -> dict[str, str]:
