@@ -468,8 +468,23 @@ class FragmentIndex:
 
 def piece_map(source: Source, template: list[tuple[str, str]]) -> dict[str, str]:
     """Source piece names to template piece names: the same owner first (Each matches any),
-    then in order of declaration."""
-    return name_map(source.pieces, template)
+    then in order of declaration. A name the source gives the pieces of several players
+    (`(piece "Marker" P1)`, `(piece "Marker" P2)`: Ludii's "Marker1" and "Marker2") maps
+    each later player's piece, by its name with the player's number, to a template piece
+    of its own while the template has one left (a Fox and Geese template's "Geese2")."""
+    out = name_map(source.pieces, template)
+    used = {out.get(n, n) for n, _ in source.pieces}
+    by_name: dict[str, list[str]] = {}
+    for name, owner in source.pieces:
+        by_name.setdefault(name, []).append(owner)
+    for name, owners in by_name.items():
+        players = [o for o in owners if re.fullmatch(r"P\d+", o)]
+        for owner in players[1:]:
+            free = [t for t, o in template if o in (owner, "Each", "") and t not in used]
+            if free:
+                out[name + owner[1:]] = free[0] + owner[1:]
+                used.add(free[0])
+    return out
 
 
 def name_map(theirs: list[tuple[str, str]], mine: list[tuple[str, str]]) -> dict[str, str]:
