@@ -274,3 +274,29 @@ def test_the_sowing_in_a_capture_acts(tmp_path):
         rows.append(run_playouts(load(path), 10, 3, jobs=1, progress=False,
                                  backend="reference"))
     assert list(rows[0]["actions"]) != list(rows[1]["actions"])
+
+
+# Site 0 is off the track "1,E,N,W" of a board without stores (Ludii's track runs from site
+# 1 to the row's end, up, and back along the top row).
+OFF_TRACK_SELECT = _two_rows("Off Track Select", 3, (
+    "    (play (move Select (from (sites Mover) if:(< 0 (count at:(from)))) (then (sow))))"),
+    HANDS_SCORE).replace('"0,E,N,W"', '"1,E,N,W"').replace(
+    "to:(sites Track)", "to:(sites Board)")
+OFF_TRACK_DECISION = _two_rows("Off Track Decision", 3, (
+    "    (play (forEach Site (sites Mover) (if (< 0 (count at:(site))) (sow (site)))))"),
+    HANDS_SCORE).replace('"0,E,N,W"', '"1,E,N,W"').replace(
+    "to:(sites Track)", "to:(sites Board)")
+
+
+def test_a_sowing_from_a_site_off_the_track_sows_nothing(tmp_path):
+    """Ludii's sowing from a site its track leaves off makes no move: as the move itself,
+    the site is not offered; as a selection's consequent, the selection keeps its seeds and
+    both backends play on, alike."""
+    path = tmp_path / "decision.lud"
+    path.write_text(OFF_TRACK_DECISION)
+    state = load(path).new_initial_state()
+    assert len(state.legal_actions()) == 4           # sites 1-4 of the first player's five
+    path = tmp_path / "select.lud"
+    path.write_text(OFF_TRACK_SELECT)
+    rows = _same_rows(load(path), 20, 3)
+    assert rows["moves"].gt(2).all()

@@ -163,3 +163,105 @@ def test_a_mancala_board_hole_takes_tracks_started_on_its_grid(tmp_path):
     template = game.format(name="T", cols=4, tracks="[#]")
     _, _, (options,) = _options(tmp_path, template, {"board/sow/s.lud": source})
     assert [" ".join(o.text.split()) for o in options] == [tracks.replace('"16,', '"8,')]
+
+
+def test_a_plan_from_one_source_takes_the_choice_that_source_makes_there(tmp_path):
+    """A template's `(players [2..5])` takes, in a plan from one source, the count the
+    source itself plays with (its fragments name its players); a source whose count is not
+    among the choices leaves it to the seeded draw."""
+    import random
+    from ludeme.analysis.reconstruct import (FragmentIndex, hole_options, iter_plans,
+                                             load_template, source_scores)
+    from ludeme.language.expand import expand, load_description
+    index = FragmentIndex()
+    for n in (4, 3, 7):
+        text = (f'(game "S{n}" (players {n}) (equipment {{ (board (square 3)) '
+                '(piece "Disc" Each) }) (rules (play (forEach Piece)) '
+                '(end (if (no Moves Next) (result Mover Win)))))')
+        index.add(expand(load_description(f"s{n}.lud", text)), f"board/race/s{n}.lud",
+                  "board/race")
+    path = tmp_path / "t.lud"
+    path.write_text('(game "T" (players [2..5]) (equipment { (board (square 3)) '
+                    '(piece "Disc" Each) }) (rules (play (forEach Piece)) (end [#])))')
+    template = load_template(path)
+    scores = source_scores(template, index)
+    options = hole_options(template, index, scores, random.Random(0))
+    made = list(iter_plans(options, scores, 6, random.Random(0)))
+    players = {index.sources[p.source].path: p.options[0].text for p in made
+               if p.source is not None}
+    assert players["board/race/s4.lud"] == "4"
+    assert players["board/race/s3.lud"] == "3"
+    assert players["board/race/s7.lud"] in {"2", "3", "4", "5"}
+
+
+# Written for this test: a race whose moves read its throws' values from a map by name.
+THROWER = """(game "Thrower"
+    (players 2)
+    (equipment {
+        (board (rectangle 1 8) (track "Track" "0,E,End" directed:True))
+        (dice d:2 from:0 num:3)
+        (map "Throw" {(pair 0 4) (pair 1 1) (pair 2 2) (pair 3 3)})
+        (piece "Disc" Each
+            (if (!= (trackSite Move steps:(mapEntry "Throw" (count Pips))) Off)
+                (move (from) (to (trackSite Move steps:(mapEntry "Throw" (count Pips)))))))
+    })
+    (rules
+        (start {(place "Disc1" 0) (place "Disc2" 1)})
+        (play (do (roll) next:(forEach Piece)))
+        (end (if (is Occupied 7) (result Mover Win)))))
+"""
+
+
+THROWER_TEMPLATE = """(game "Thrown"
+    (players 2)
+    (equipment {
+        (board (rectangle 1 8) (track "Track" "0,E,End" directed:True))
+        (dice d:2 from:0 num:3)
+        OWN_MAP
+        (piece "Disc" Each [#])
+    })
+    (rules
+        (start {(place "Disc1" 0) (place "Disc2" 1)})
+        (play (do (roll) next:(forEach Piece)))
+        (end (if (is Occupied 7) (result Mover Win)))))
+"""
+
+
+@pytest.mark.parametrize("own_map, brought", [
+    ("", True),
+    # a template that declares the map keeps its own
+    ('(map "Throw" {(pair 0 2) (pair 1 1) (pair 2 1) (pair 3 2)})', False),
+])
+def test_a_fill_reading_a_map_by_name_brings_its_sources_map(tmp_path, own_map, brought):
+    """Ludii's (mapEntry "Throw" ...) of a map no item declares gives the key itself: the
+    source's map comes with the fill that reads it, unless the template declares one."""
+    from ludeme.analysis.reconstruct import Plan, candidate_text
+    from ludeme.api import load
+    t, index, options = _options(tmp_path, THROWER_TEMPLATE.replace("OWN_MAP", own_map),
+                                 {"board/race/thrower.lud": THROWER})
+    text = candidate_text(t, Plan([options[0][0]], "one source", 0), index, 1, 0)
+    assert text.count("(map ") == 1
+    assert ("(pair 0 4)" in text) == brought
+    assert ('the maps "Throw" of board/race/thrower.lud added to the equipment' in text) \
+        == brought
+    (tmp_path / "c.lud").write_text(text)
+    load(tmp_path / "c.lud").new_initial_state(0)        # it builds
+
+
+def test_the_moves_after_a_roll_take_the_moves_a_game_plays(tmp_path):
+    """`(do (roll) next:[#])` takes the moves a game's `(play ...)` holds, as well as those
+    of another `(do ... next:...)`; a place of another type does not take them."""
+    source = SOURCE.replace("(play (forEach Piece))", "(play (forEach Piece Mover))")
+    template = TEMPLATE.replace('(piece "Disc" Each\n            (move Step (to if:(is Empty '
+                                '(to)) (apply (and (remove (to)) (if (is Mover P1) [#]))))))',
+                                '(piece "Disc" Each (move Step (to if:(is Empty (to)))))'
+                                ' (dice d:2 num:2)').replace(
+        "(play (forEach Piece))", "(play (do (roll) next:[#]))").replace(
+        "(end (if (or [#]) (result Mover Win)))", "(end (if (no Moves Next) (result Mover Win)))")
+    t, index, options = _options(tmp_path, template, {"board/source.lud": source})
+    assert [str(h.context) for h in t.holes] == ["(do next: [#])"]
+    assert "(forEach Piece Mover)" in [o.text for o in options[0]]
+    # an (end [#]) takes no moves
+    t, index, options = _options(tmp_path, TEMPLATE.replace("(or [#])", "[#]"),
+                                 {"board/source.lud": source})
+    assert all("forEach Piece" not in o.text for o in options[-1])

@@ -151,6 +151,13 @@ def test_an_expected_concept_holds(expected, got, holds):
      {"Goat": "Counter", "Tiger": "Counter"}),
     ([("Disc", "Each")], [("Disc", "Each")], {}),
     ([("Pawn", "Each")], [], {}),
+    # one name for both players' pieces: the second player's to a template piece of its own
+    ([("Marker", "P1"), ("Marker", "P2")], [("Fox", ""), ("Geese", "")],
+     {"Marker": "Fox", "Marker2": "Geese2"}),
+    ([("Marker", "P1"), ("Marker", "P2")], [("Fox", "P1"), ("Geese", "P2")],
+     {"Marker": "Fox", "Marker2": "Geese2"}),
+    # a template with one name for both keeps it
+    ([("Marker", "P1"), ("Marker", "P2")], [("Disc", "Each")], {"Marker": "Disc"}),
 ])
 def test_piece_names_map_by_owner(source, template, mapping):
     assert piece_map(Source("x.lud", "X", "board", frozenset(), source), template) == mapping

@@ -308,6 +308,12 @@ class Fragment:
 
 PLACES = ("track", "regions")     # declarations a fragment names by a string
 
+# Places whose one argument is of the same type as another's: the moves legal after a roll,
+# `(do (roll) next:[#])`, are moves as a game's `(play [#])` holds them, so a hole there
+# takes those of games that roll no dice too (a morris game's moves for a morris board
+# played after a roll).
+SAME_AS = {"do next:": ("play",)}
+
 
 def places_of(game: Node, kinds: tuple[str, ...] = PLACES) -> list[tuple[str, str]]:
     """(name, owner or "") of every track and named region the game declares, as
@@ -416,6 +422,15 @@ class FragmentIndex:
                 out.setdefault(args[0].strip('"'), []).append(f"(regions {' '.join(args)})")
         return out
 
+    def named_maps(self, source: int) -> dict[str, list[str]]:
+        """A source's named maps, as written, by name: `(map "Throw" {(pair 0 5) ...})`
+        under "Throw"."""
+        out: dict[str, list[str]] = {}
+        for i, args in self.by_call.get("map", ()):
+            if i == source and len(args) > 1 and args[0][:1] == '"':
+                out.setdefault(args[0].strip('"'), []).append(f"(map {' '.join(args)})")
+        return out
+
     def hands(self, source: int) -> list[str]:
         """A source's hands, as written: `(hand Each)`."""
         return [f"(hand {' '.join(args)})" for i, args in self.by_call.get("hand", ())
@@ -444,12 +459,32 @@ class FragmentIndex:
             if m >= ctx.before + ctx.after + 1 and kinds_fit(
                     args[:ctx.before] + args[m - ctx.after:], ctx.around):
                 yield i, args[ctx.before:m - ctx.after]
+        if ctx.before == ctx.after == 0:
+            for keyword in SAME_AS.get(ctx.keyword, ()):
+                for i, args in self.by_call.get(keyword, ()):
+                    if len(args) == 1:
+                        yield i, args
 
 
 def piece_map(source: Source, template: list[tuple[str, str]]) -> dict[str, str]:
     """Source piece names to template piece names: the same owner first (Each matches any),
-    then in order of declaration."""
-    return name_map(source.pieces, template)
+    then in order of declaration. A name the source gives the pieces of several players
+    (`(piece "Marker" P1)`, `(piece "Marker" P2)`: Ludii's "Marker1" and "Marker2") maps
+    each later player's piece, by its name with the player's number, to a template piece
+    of its own while the template has one left (a Fox and Geese template's "Geese2")."""
+    out = name_map(source.pieces, template)
+    used = {out.get(n, n) for n, _ in source.pieces}
+    by_name: dict[str, list[str]] = {}
+    for name, owner in source.pieces:
+        by_name.setdefault(name, []).append(owner)
+    for name, owners in by_name.items():
+        players = [o for o in owners if re.fullmatch(r"P\d+", o)]
+        for owner in players[1:]:
+            free = [t for t, o in template if o in (owner, "Each", "") and t not in used]
+            if free:
+                out[name + owner[1:]] = free[0] + owner[1:]
+                used.add(free[0])
+    return out
 
 
 def name_map(theirs: list[tuple[str, str]], mine: list[tuple[str, str]]) -> dict[str, str]:
@@ -1260,6 +1295,7 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
     readers = [(h, [plan.source] * (plan.source in o.sources) + list(o.sources), nodes)
                for h, (o, nodes) in enumerate(zip(plan.options, fills))]
     readers += named_region_inserts(template, plan, index, fills, placed)
+    named_map_inserts(template, plan, index, fills, placed)
 
     line: list = []     # the board's line as the plan fills it, read once when needed
 
@@ -1360,6 +1396,55 @@ def named_region_inserts(template: TemplateGame, plan: "Plan", index: "FragmentI
             readers.append((h, [i], [n for t in texts for n in parse(t, "<region>")]))
             break
     return readers
+
+
+def map_names(node: Node) -> set[str]:
+    """The names of the maps a node declares, `(map "Throw" {...})`."""
+    return {n.args[0].value for n in walk(node) if isinstance(n, Call) and n.name == "map"
+            and n.args and isinstance(n.args[0], Str)}
+
+
+def maps_read(node: Node) -> list[str]:
+    """The names of the maps a node reads by name, `(mapEntry "Throw" ...)`, in order."""
+    return list(dict.fromkeys(n.args[0].value for n in walk(node) if isinstance(n, Call)
+                              and n.name == "mapEntry" and len(n.args) > 1
+                              and isinstance(n.args[0], Str)))
+
+
+def named_map_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex",
+                      fills: list[list[Node]], placed: Placed) -> None:
+    """The named maps the fills read (`(mapEntry "Throw" (count Pips))`) that neither the
+    template nor a fill declares, brought from the fill's source into the template's
+    equipment list: added to `placed`. Ludii's (mapEntry ...) of a map no item declares
+    gives the key itself, so without the source's declaration the fill would build and
+    mean another thing (a throw of one mouth up worth 1, not the source's 10)."""
+    at = template.equipment_list_at
+    if at is None:
+        return
+    have = map_names(template.expanded.game) | {
+        name for f in fills for n in f for name in map_names(n)}
+    for h, (o, nodes) in enumerate(zip(plan.options, fills)):
+        read = [name for n in nodes for name in maps_read(n) if name not in have]
+        if not read:
+            continue
+        for i in [plan.source] * (plan.source in o.sources) + list(o.sources):
+            if i is None or i < 0:
+                continue
+            declared = index.named_maps(i)
+            names = [name for name in dict.fromkeys(read) if name in declared]
+            if not names:
+                continue
+            texts = [fragment_text((d,), dict(o.mapping), dict(o.places))
+                     for name in names for d in declared[name]]
+            have.update(names)
+            placed.inserts.append((at, " " + " ".join(texts) + " ", h))
+            hole = template.holes[h].pos
+            quoted = ", ".join(f'"{n}"' for n in names)
+            placed.notes.append(f"the maps {quoted} of {index.sources[i].path} added to "
+                                f"the equipment: the fill of line {hole.line}:{hole.col} "
+                                "reads them")
+            placed.kinds.add("maps")
+            break
 
 
 def fill_text(template: TemplateGame, fills: list[str], header: list[str] = (),
@@ -1637,7 +1722,16 @@ def hole_options(template: TemplateGame, index: FragmentIndex, scores: list[floa
     out = []
     for hole in template.holes:
         if hole.choices:
-            out.append(Options(Option(to_lud(c), (), [OWN], 0.0) for c in hole.choices))
+            own = [Option(to_lud(c), (), [OWN], 0.0) for c in hole.choices]
+            # the choice a source itself makes there ((players 4) for [2..16]): a plan
+            # taken from that source takes it, as the source's fragments are written for it
+            by_text = {o.raw: o for o in own}
+            made = {}
+            for i, run in index.runs(hole.context):
+                o = by_text.get(" ".join(run))
+                if o is not None and i not in leave_out:
+                    made.setdefault(i, [o])
+            out.append(Options(own, made))
             continue
         by_text: dict[tuple, Option] = {}
         by_source: dict[int, list[Option]] = {}
@@ -1755,7 +1849,8 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
             if in_order is not None and -1 not in d:
                 in_order = list(itertools.islice((o for o in in_order if fits(h, o)), n + 1))
             if -1 in d:
-                chosen.append(opts[rng.randrange(len(opts))])
+                # the source's own choice there, else one at random
+                chosen.append(in_order[0] if in_order else opts[rng.randrange(len(opts))])
             elif in_order:
                 chosen.append(in_order[min(n, len(in_order) - 1)])
             elif in_order is not None:

@@ -289,9 +289,9 @@ class Sow(Moves):
             i = 0
             while i < len(sites) and sites[i] != start:
                 i += 1
-            if i == len(sites):
-                raise self.fail(f"(sow ...) from site {start}, which is not on track "
-                                f"{track.name!r}")
+            # Ludii sows nothing from a site off the track: no move, unless the origin
+            # (origin:) took every seed (then the move is that drop alone)
+            off_track = i == len(sites)
             saved = (c.from_, c.to, c.value)
             actions = []
             sown = 0
@@ -300,6 +300,9 @@ class Sow(Moves):
                 sown = drop(c, start, start, count, sown, actions)
                 c.to = start
             c.from_ = saved[0]
+            if off_track and sown < count:
+                c.to, c.value = saved[1], saved[2]
+                return []
             index = 0
             while sown < count and index < count:
                 c.value = count - index
@@ -789,8 +792,6 @@ def _sowing_lines(src, lud, caller_from: str):
             "    i = 0",
             f"    while i < n_track and {t_sites}[tr, i] != start:",
             "        i += 1",
-            "    if i == n_track:",
-            "        raise ValueError('(sow ...) from a site not on its track')",
             "    holes = np.empty(max(n_sow, 0) + 1, np.int64)",
             "    n_holes = 0",
             "    sown = 0",
@@ -803,6 +804,9 @@ def _sowing_lines(src, lud, caller_from: str):
             "                n_holes += 1",
             "            sown += 1",
             "        to = start",
+            # off the track, Ludii sows nothing: no move unless the origin took every seed
+            "    if i == n_track and sown < n_sow:",
+            "        return",
             f"    frm = {caller_from}",
             "    index = 0",
             "    while sown < n_sow and index < n_sow:",
@@ -1044,8 +1048,22 @@ _READ_COPY = ("who_0, what_0, count_0, sc_0, phase_0 = who_0.copy(), what_0.copy
 @emits(Sow, kind="one_move", refuses=("owner",))
 def _sow_one_move(src, lud):
     """A sowing on the board's one track is one move, whatever it sows (none at all from an
-    empty hole)."""
-    return "True"
+    empty hole), where it starts on the track or has nothing to sow; from a site off the
+    track, Ludii makes none."""
+    track = board_track(src.env, lud.track, lud)
+    if track is None:
+        return "False"
+    if lud.origin is not None:
+        raise Unsupported(lud, "with origin:, as one move")
+    start = src.int_expr(lud.start) if lud.start is not None else "last_to"
+    n_sow = src.int_expr(lud.count) if lud.count is not None else \
+        f"(count[{start}] if {start} >= 0 else 0)"
+    on = [0] * (max(track.sites, default=-1) + 1)
+    for site in track.sites:
+        if site >= 0:
+            on[site] = 1
+    return (f"(0 <= {start} < {len(on)} and {src.table(on)}[{start}] == 1 "
+            f"or {n_sow} <= 0)")
 
 
 # The state a sowing made inside another move's effect writes (`_sow_effect`), renamed from
