@@ -106,6 +106,12 @@ CASES = [
     ("a board of size 0", {"g.lud": GAME.replace("(square 3)", "(square 0)") % "(is Line 3)"},
      ["run", "{g.lud}", "-n", "1", "--out", "{dir}/o"], {}, 2,
      ["this board has no cells to play on", "(in game/equipment/board/square)"], "g.lud:1:42:"),
+    ("a region grown from a site past the board",
+     {"g.lud": GAME.replace("(rules (play", '(rules (start (place "Disc1" (expand origin:10))) '
+                            "(play") % "(is Line 3)"},
+     ["run", "{g.lud}", "-n", "1", "--out", "{dir}/o"], {}, 2,
+     ["(expand ...) from site 10, which is not on the board (sites 0 to 8)",
+      "(in game/rules/start/place/expand)"], "g.lud:1:105:"),
     ("a board of negative size",
      {"g.lud": GAME.replace("(square 3)", "(rectangle -2 5)") % "(is Line 3)"},
      ["check", "{g.lud}", "--stage", "compile"], {}, 1, ["this board has no cells to play on"],

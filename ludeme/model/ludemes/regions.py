@@ -1080,9 +1080,18 @@ class Expand(Region):
         steps = env.compile(self.steps) if self.steps is not None else (lambda c: 1)
         board = env.board
 
+        size = len(board.sites)
+
         def expand(c):
             r = region(c)
-            return board.expand((r,) if single else r, steps(c), dirn)
+            sites = (r,) if single else r
+            n = steps(c)
+            if n > 0 and any(s >= size for s in sites):
+                # Ludii's Region.expand reads each site's element: one past the board fails
+                # (an index out of bounds), at the load for a static region
+                raise self.fail(f"(expand ...) from site {max(sites)}, which is not on the "
+                                f"board (sites 0 to {size - 1})")
+            return board.expand(sites, n, dirn)
         return expand
 
 
