@@ -229,6 +229,18 @@ def test_map_pairs(pairs, expected):
     assert game.env.maps_named("M") == [expected]
 
 
+@pytest.mark.parametrize("pairs, part", [
+    ('(pair 1 (id "Disc" Mover))', "value"),
+    ('(pair (id "Disc" Mover) 1)', "key"),
+])
+def test_a_map_entry_read_from_the_position_is_refused_where_written(pairs, part):
+    """Ludii's Map.computeMap evaluates its pairs before play; one that reads the position
+    (here the mover) is refused at its place, not an internal error."""
+    with pytest.raises(LudemeError, match=f"a map's {part} read from the position") as e:
+        _game(extra=f'(map "M" {{{pairs}}})')
+    assert e.value.pos is not None and e.value.pos.line > 0
+
+
 def test_a_map_names_a_neutral_piece_with_its_owner_number():
     """Ludii names (piece "Dot" Neutral) "Dot0", and a map's value may name it so."""
     game = _game(extra='(piece "Dot" Neutral) (map "M" {(pair 1 "Dot0") (pair 2 "Disc1")})')
