@@ -86,6 +86,20 @@ def test_where(play_end, winner):
     assert state.is_terminal() and state.winner == winner
 
 
+@pytest.mark.parametrize("start, site", [
+    ('(place "King1" 4) (place "King1" (handSite P1))', 4),
+    ('(place "King1" (handSite P1))', -1),
+    ('(place "King2" 2) (place "King1" 7)', 7),
+])
+def test_where_looks_at_the_board_only(start, site):
+    # Ludii's Where reads the board container's sites: a king in the hand is not one.
+    end = f'(end (if (= (where "King" P1) {site}) (result P2 Win)))'
+    game = _game(start, extra="(hand Each)", end=end)
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.is_terminal() and state.winner == 2
+
+
 def test_where_with_a_piece_on_several_sites_is_refused_while_playing():
     game = _game('(place "Disc1" {1 3})',
                  end='(end (if (= (where "Disc" P1) 1) (result P1 Win)))')
