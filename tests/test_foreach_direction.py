@@ -17,8 +17,9 @@ HORSE = ("(forEach Direction Orthogonal (to if:(is Empty (to)) (apply (forEach D
          "(from (to)) (directions {FR FL} of:All) (move (from) (to))))))")
 
 
-def _game(piece_moves: str, start: str, board: str = "(board (square 5))"):
-    text = (f'(game "T" (players 2) (equipment {{ {board} (piece "Horse" Each {piece_moves}) '
+def _game(piece_moves: str, start: str, board: str = "(board (square 5))", players: str = "2"):
+    text = (f'(game "T" (players {players}) (equipment {{ {board} '
+            f'(piece "Horse" Each {piece_moves}) '
             f'(piece "Disc" Each) }}) (rules (start {{ {start} }}) (play (forEach Piece)) '
             f'(end (if (no Moves Next) (result Mover Win)))))')
     return build_game(expand(load_description("t.lud", text)))
@@ -100,3 +101,14 @@ def test_where_looks_at_every_vertex_of_a_board_of_vertices():
             '(play (move Remove (where "Horse" P1))) (end (if (no Moves Next) (result Mover Win)))))')
     game = build_game(expand(load_description("t.lud", text)))
     assert [m.to for m in game.new_initial_state(0).legal_moves()] == [8]
+
+
+def test_relative_directions_follow_each_pieces_facing_in_one_game():
+    # The directions worked out for one facing are not another's: in one game, the
+    # northern player's piece goes north, then the southern player's goes south.
+    game = _game("(forEach Direction Forward (move (from) (to)))",
+                 '(place "Horse1" 12) (place "Horse2" 7)', players="{(player N) (player S)}")
+    state = game.new_initial_state(0)
+    assert [m.to for m in state.legal_moves()] == [17]
+    state.apply(state.legal_moves()[0])
+    assert [m.to for m in state.legal_moves()] == [2]

@@ -1149,17 +1149,14 @@ def test_sources_of_other_families_with_every_expected_concept_rank_with_the_fam
         assert abs(scores["Rolled0"] - scores["Thrown"]) < 0.5
 
 
-def test_a_mix_names_the_pieces_its_equipment_fill_declares(tmp_path):
-    """A template whose equipment is a hole declares no pieces: a mix of one game's
-    equipment and another's rules must move the pieces that equipment declares."""
+def _equipment_and_rules(tmp_path, sources: dict[str, str]):
+    """A template whose equipment and rules are holes, an index of the race games
+    `sources` (name -> text), and the options of its two holes."""
     import random
-    from ludeme.api import load
-    from ludeme.analysis.reconstruct import (FragmentIndex, Plan, hole_options, load_template,
-                                             new_tried, source_scores)
+    from ludeme.analysis.reconstruct import (FragmentIndex, hole_options, load_template,
+                                             source_scores)
     index = FragmentIndex()
-    for name, piece in (("a", "Marker"), ("b", "Counter")):
-        source = race_game(name, piece, "(move Step Forward (to if:(is Empty (to))))",
-                           "(if (no Moves Next) (result Next Loss))")
+    for name, source in sources.items():
         index.add(expand(load_description(f"{name}.lud", source)), f"board/race/{name}.lud",
                   "board/race")
     path = tmp_path / "t.lud"
@@ -1167,6 +1164,18 @@ def test_a_mix_names_the_pieces_its_equipment_fill_declares(tmp_path):
     template = load_template(path)
     equipment, rules = hole_options(template, index, source_scores(template, index),
                                     random.Random(0))
+    return template, index, equipment, rules
+
+
+def test_a_mix_names_the_pieces_its_equipment_fill_declares(tmp_path):
+    """A template whose equipment is a hole declares no pieces: a mix of one game's
+    equipment and another's rules must move the pieces that equipment declares."""
+    from ludeme.api import load
+    from ludeme.analysis.reconstruct import Plan, new_tried
+    template, index, equipment, rules = _equipment_and_rules(tmp_path, {
+        name: race_game(name, piece, "(move Step Forward (to if:(is Empty (to))))",
+                        "(if (no Moves Next) (result Next Loss))")
+        for name, piece in (("a", "Marker"), ("b", "Counter"))})
     from_a = next(o for o in equipment if o.sources == [0])
     from_b = next(o for o in rules if o.sources == [1])
     tried = new_tried(template, Plan([from_a, from_b], "mix"), index, 1, 0)
@@ -1217,3 +1226,33 @@ def test_a_board_with_an_unknown_size_is_one_line_or_not_as_the_plan_fills_it(tm
     text = candidate_text(template, Plan([size, moves], "one source", 0), index, 1, 0)
     assert '(track "Track" {0 1 2 3})' in text
     assert template.line_for(Plan([Option("(square 2)", (), [0], 1.0), moves], "mix")) is None
+
+
+def test_a_mix_brings_the_hands_and_dice_its_rules_read_into_its_equipment_fill(tmp_path):
+    """A template whose whole equipment is a hole: a mix of one game's equipment and
+    another's rules that place pieces in hands and roll dice gets that game's hands and
+    dice in its equipment fill, and says so; a fill that reads none gets nothing."""
+    from ludeme.api import load
+    from ludeme.analysis.reconstruct import Plan, new_tried
+    plain = race_game("a", "Disc", "(move Step Forward (to if:(is Empty (to))))",
+                      "(if (no Moves Next) (result Next Loss))")
+    handed = """(game "b" (players 2)
+    (equipment { (board (square 3)) (piece "Marker" Each) (hand Each)
+                 (dice d:2 from:0 num:2) })
+    (rules
+        (start { (place "Marker1" (handSite P1) count:2)
+                 (place "Marker2" (handSite P2) count:2) })
+        (play (if (!= 0 (count Pips)) (move (from (handSite Mover)) (to (sites Empty)))))
+        (end (if (no Moves Next) (result Next Loss)))))"""
+    template, index, equipment, rules = _equipment_and_rules(tmp_path, {"a": plain,
+                                                                        "b": handed})
+    from_a = next(o for o in equipment if o.sources == [0])
+    tried = new_tried(template, Plan([from_a, next(o for o in rules if o.sources == [1])],
+                                     "mix"), index, 1, 0)
+    assert "(hand Each)" in tried.text and "(dice d:2 from:0 num:2)" in tried.text
+    assert "// the hands of board/race/b.lud added to the equipment" in tried.text
+    (tmp_path / "c.lud").write_text(tried.text)
+    assert load(tmp_path / "c.lud", backend="reference").new_initial_state(0).legal_moves()
+    # rules that read neither: the plan is as it was
+    same = Plan([from_a, next(o for o in rules if o.sources == [0])], "mix")
+    assert new_tried(template, same, index, 2, 0).plan is same

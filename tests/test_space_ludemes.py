@@ -86,6 +86,20 @@ def test_where(play_end, winner):
     assert state.is_terminal() and state.winner == winner
 
 
+@pytest.mark.parametrize("start, site", [
+    ('(place "King1" 4) (place "King1" (handSite P1))', 4),
+    ('(place "King1" (handSite P1))', -1),
+    ('(place "King2" 2) (place "King1" 7)', 7),
+])
+def test_where_looks_at_the_board_only(start, site):
+    # Ludii's Where reads the board container's sites: a king in the hand is not one.
+    end = f'(end (if (= (where "King" P1) {site}) (result P2 Win)))'
+    game = _game(start, extra="(hand Each)", end=end)
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.is_terminal() and state.winner == 2
+
+
 def test_where_with_a_piece_on_several_sites_is_refused_while_playing():
     game = _game('(place "Disc1" {1 3})',
                  end='(end (if (= (where "Disc" P1) 1) (result P1 Win)))')
@@ -227,6 +241,18 @@ def test_an_applied_effect_keeps_its_consequents():
 def test_map_pairs(pairs, expected):
     game = _game(extra=f'(map "M" {{{pairs}}})')
     assert game.env.maps_named("M") == [expected]
+
+
+@pytest.mark.parametrize("pairs, part", [
+    ('(pair 1 (id "Disc" Mover))', "value"),
+    ('(pair (id "Disc" Mover) 1)', "key"),
+])
+def test_a_map_entry_read_from_the_position_is_refused_where_written(pairs, part):
+    """Ludii's Map.computeMap evaluates its pairs before play; one that reads the position
+    (here the mover) is refused at its place, not an internal error."""
+    with pytest.raises(LudemeError, match=f"a map's {part} read from the position") as e:
+        _game(extra=f'(map "M" {{{pairs}}})')
+    assert e.value.pos is not None and e.value.pos.line > 0
 
 
 def test_a_map_names_a_neutral_piece_with_its_owner_number():

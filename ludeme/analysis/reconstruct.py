@@ -1538,6 +1538,7 @@ class Plan:
     options: list[Option]
     formed: str            # "one source" or "mix"
     source: int | None = None    # the one source game, for a plan taken from one
+    notes: tuple[str, ...] = ()  # what was added to its fills, and from where
 
 
 def fragment_text(run: tuple[str, ...], mapping: dict[str, str],
@@ -2214,14 +2215,14 @@ def candidate_text(template: TemplateGame, plan: Plan, index: FragmentIndex, num
             f" and {len(o.sources) - 3} more" if len(o.sources) > 3 else "")
         header.append(f"line {hole.pos.line}:{hole.pos.col} {hole.context}: from {src}")
     placed = placed if placed is not None else place_inserts(template, plan, index)
-    return fill_text(template, [o.text for o in plan.options], header + placed.notes, spans,
-                     placed.inserts)
+    return fill_text(template, [o.text for o in plan.options],
+                     header + list(plan.notes) + placed.notes, spans, placed.inserts)
 
 
 def new_tried(template: TemplateGame, plan: Plan, index: FragmentIndex, number: int,
               seed: int, start_variant: int = 0) -> Tried:
     """A plan's candidate, written out, before it is tried."""
-    plan = with_declared_pieces(template, plan, index)
+    plan = with_brought_items(template, with_declared_pieces(template, plan, index), index)
     spans: list = []
     placed = place_inserts(template, plan, index)
     text = candidate_text(template, plan, index, number, seed, spans, placed)
@@ -2262,6 +2263,59 @@ def with_declared_pieces(template: TemplateGame, plan: Plan, index: FragmentInde
     if all(a is b for a, b in zip(options, plan.options)):
         return plan
     return Plan(options, plan.formed, plan.source)
+
+
+# The equipment items a fill may read that the equipment must declare: (what they are,
+# whether a node declares them, whether a fill reads them, the index's items of a source).
+BROUGHT_ITEMS = (("hands", declares_hands, reads_hands, "hands"),
+                 ("dice", declares_dice, reads_dice, "dice"))
+
+
+def with_brought_items(template: TemplateGame, plan: Plan, index: FragmentIndex) -> Plan:
+    """A plan whose equipment fill declares the hands and dice its other fills read, when
+    the template's whole equipment is a hole (`(equipment [#])`, which `place_inserts` has
+    no list of the template's own to add them to): brought from the reading fill's
+    source, as written there. A mix of one game's equipment and another's rules placed
+    pieces in hands the first game lacks ("player 1 has no hand for Marker1"). The plan
+    itself when nothing is missing."""
+    eq = next((h for h, hole in enumerate(template.holes) if hole.context.keyword ==
+               "equipment" and hole.context.place == "args"), None)
+    if eq is None:
+        return plan
+    equipment = plan.options[eq]
+    raw = equipment.raw.rstrip()
+    try:
+        declared = parse(equipment.text, "<fragment>")
+        fills = [parse(o.text, "<fragment>") if h != eq else []
+                 for h, o in enumerate(plan.options)]
+    except LudemeError:
+        return plan
+    if not (raw.startswith("{") and raw.endswith("}")):
+        return plan
+    added, notes = [], []
+    for kind, declares, reads, items in BROUGHT_ITEMS:
+        if any(declares(n) for n in declared):
+            continue
+        for h, nodes in enumerate(fills):
+            if not any(reads(n) for n in nodes):
+                continue
+            o = plan.options[h]
+            sources = [plan.source] * (plan.source in o.sources) + list(o.sources)
+            found = next(((i, getattr(index, items)(i)) for i in sources
+                          if i is not None and i >= 0 and getattr(index, items)(i)), None)
+            if found is None:
+                continue
+            added += found[1]
+            hole = template.holes[h].pos
+            notes.append(f"the {kind} of {index.sources[found[0]].path} added to the "
+                         f"equipment: the fill of line {hole.line}:{hole.col} reads them")
+            break
+    if not added:
+        return plan
+    options = list(plan.options)
+    options[eq] = Option(raw[:-1].rstrip() + " " + " ".join(added) + " }", equipment.mapping,
+                         equipment.sources, equipment.score, equipment.places)
+    return Plan(options, plan.formed, plan.source, plan.notes + tuple(notes))
 
 
 def start_holes(template: TemplateGame) -> list[int]:
@@ -2405,7 +2459,8 @@ def with_generated_start(template: TemplateGame, tried: Tried, index: FragmentIn
         options = list(tried.plan.options)
         for h, fill in fills.items():
             options[h] = Option(fill, (), sources.get(h, [GENERATED]), 0.0)
-        plan = Plan(options, tried.plan.formed + ", start generated", tried.plan.source)
+        plan = Plan(options, tried.plan.formed + ", start generated", tried.plan.source,
+                    tried.plan.notes)
         again = new_tried(template, plan, index, tried.number, seed, g)
         try_plan(template, again, work, playouts, seed, min_ending, budget)
         again.game = None

@@ -631,11 +631,22 @@ _LANDMARKS = {"CentreSite": "Centre", "LeftSite": "Left", "RightSite": "Right",
               "Topsite": "Top", "BottomSite": "Bottom", "FirstSite": None, "LastSite": None}
 
 
+def _map_int(env: Env, fn, at, part: str) -> int:
+    """A map's integer function, evaluated before play as Ludii's Map.computeMap does; one
+    reading the position (the mover, a site's piece) is refused where it is written."""
+    try:
+        return env.compile(fn)(_StaticCtx())
+    except _NeedsState:
+        where = fn if hasattr(fn, "fail") else at
+        raise where.fail(f"a map's {part} read from the position (Ludii reads it in a "
+                         "fresh context before play) is not supported yet") from None
+
+
 def _map_key(env: Env, k, at) -> int:
     """A map's key as Ludii's Map.computeMap reads it: an integer (a function evaluated
     before play), a player, or a site written as a coordinate ("B1")."""
     if not isinstance(k, (int, str)):
-        return env.compile(k)(_StaticCtx())
+        return _map_int(env, k, at, "key")
     k = env.roles.value(k)
     if not isinstance(k, str):
         return k
@@ -649,7 +660,7 @@ def _map_value(env: Env, board, roles, v, at) -> int:
     """A map's value as Ludii's Map.computeMap reads it: a player, a landmark, a site
     written as a coordinate ("D1"), a piece by name, or an integer function."""
     if not isinstance(v, (int, str)):
-        return env.compile(v)(_StaticCtx())
+        return _map_int(env, v, at, "value")
     if v in _LANDMARKS:
         return _landmark(board, v)
     v = roles.value(v)

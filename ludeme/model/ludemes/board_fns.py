@@ -185,6 +185,16 @@ class Where(IntFn):
                 return -1
             s = c.s
             state = local(c) if local is not None else -1
+            whats = s.what
+            if state == -1 and not c.stacking and type(whats) is list:
+                # the common case, by the list's own search: the first site, and whether
+                # there is a second
+                try:
+                    at = whats.index(what, 0, limit)
+                except ValueError:
+                    return -1
+                if what not in whats[at + 1:limit]:
+                    return at
             found = [site for site in range(limit) if _holds(s, site, what, state, c.stacking)]
             if len(found) > 1:
                 raise self.fail(f"(where {name!r} ...) with the piece on several sites "

@@ -48,17 +48,23 @@ class ForEachDirection(Moves):
         supported = board.directions
         nsites = env.num_board_sites
 
+        found_between: dict[tuple[int, int], str | None] = {}
+
         def direction_to(frm, to):
             """Ludii's direction from (from) to (to): the last supported one whose step
-            from (from) reaches (to)."""
-            found = None
+            from (from) reaches (to); the board's, so worked out once per pair."""
             if not (0 <= frm < nsites):
                 return None
+            key = (frm, to)
+            if key in found_between:
+                return found_between[key]
+            found = None
             for d in supported:
                 for r in radials[d][frm]:
                     if len(r.sites) > 1 and r.sites[1] == to:
                         found = d
                         break
+            found_between[key] = found
             return found
 
         def for_each_direction(c):
@@ -161,13 +167,17 @@ class ForEachDirection(Moves):
         except (KeyError, ValueError):
             turn_among = board.directions
         facing_of = env.facing_of
+        by_face: dict[str, tuple] = {}      # the keys depend on the facing alone
 
         def keys(c, frm, piece, facing):
             face = facing or facing_of[piece]
-            out = list(fixed)
-            for w in relative:
-                out.extend(relative_directions(face, w, turn_among))
-            return tuple(dict.fromkeys(out))
+            got = by_face.get(face)
+            if got is None:
+                out = list(fixed)
+                for w in relative:
+                    out.extend(relative_directions(face, w, turn_among))
+                got = by_face[face] = tuple(dict.fromkeys(out))
+            return got
         return keys
 
 
