@@ -1292,7 +1292,7 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
             fills.append([])
     placed = Placed()
     # (hole, the sources to bring from, best first, the nodes that read the board)
-    readers = [(h, [plan.source] * (plan.source in o.sources) + list(o.sources), nodes)
+    readers = [(h, fill_sources(plan, o), nodes)
                for h, (o, nodes) in enumerate(zip(plan.options, fills))]
     readers += named_region_inserts(template, plan, index, fills, placed)
     named_map_inserts(template, plan, index, fills, placed)
@@ -1304,12 +1304,6 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
             line.append(template.line_for(plan))
         return line[0]
 
-    def source_of(sources, brings) -> tuple[int, list[str]] | None:
-        for i in sources:
-            got = brings(i) if i is not None and i >= 0 else []
-            if got:
-                return i, got
-        return None
     wanted = (
         ("regions", template.equipment_at, index.player_regions, declares_player_regions,
          lambda nodes, i: any(uses_player_regions(n) for n in nodes), " {} ",
@@ -1329,7 +1323,7 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
         if at is None or any(declares(n) for f in fills for n in f):
             continue
         for h, sources, nodes in readers:
-            found = source_of(sources, brings)
+            found = first_bringing(sources, brings)
             if found is None or not reads(nodes, found[0]):
                 continue
             i, texts = found
@@ -1342,6 +1336,24 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
             placed.kinds.add(kind)
             break
     return placed
+
+
+def fill_sources(plan: "Plan", option: "Option") -> list[int]:
+    """The corpus games an option of a plan was taken from, best first (the plan's one
+    source first, when it gave this option): where what its fill reads is brought from.
+    The template's own choices and generated starts (negative ids) come from none."""
+    return [i for i in [plan.source] * (plan.source in option.sources) + list(option.sources)
+            if i is not None and i >= 0]
+
+
+def first_bringing(sources: list[int], brings) -> tuple[int, list[str]] | None:
+    """(source, what it brings) of the first of `sources` that brings anything
+    (`brings(source)`: texts to insert), or None."""
+    for i in sources:
+        got = brings(i)
+        if got:
+            return i, got
+    return None
 
 
 def brought_tracks(index: "FragmentIndex", source: int, board_line) -> list[str]:
@@ -1368,9 +1380,7 @@ def named_region_inserts(template: TemplateGame, plan: "Plan", index: "FragmentI
     have |= {name for f in fills for n in f for name, _ in places_of(n, ("regions",))}
     readers = []
     for h, (o, nodes) in enumerate(zip(plan.options, fills)):
-        for i in [plan.source] * (plan.source in o.sources) + list(o.sources):
-            if i is None or i < 0:
-                continue
+        for i in fill_sources(plan, o):
             declared = index.named_regions(i)
             texts, names, todo = [], [], list(nodes)
             while todo:
@@ -1427,9 +1437,7 @@ def named_map_inserts(template: TemplateGame, plan: "Plan", index: "FragmentInde
         read = [name for n in nodes for name in maps_read(n) if name not in have]
         if not read:
             continue
-        for i in [plan.source] * (plan.source in o.sources) + list(o.sources):
-            if i is None or i < 0:
-                continue
+        for i in fill_sources(plan, o):
             declared = index.named_maps(i)
             names = [name for name in dict.fromkeys(read) if name in declared]
             if not names:
@@ -2299,10 +2307,7 @@ def with_brought_items(template: TemplateGame, plan: Plan, index: FragmentIndex)
         for h, nodes in enumerate(fills):
             if not any(reads(n) for n in nodes):
                 continue
-            o = plan.options[h]
-            sources = [plan.source] * (plan.source in o.sources) + list(o.sources)
-            found = next(((i, getattr(index, items)(i)) for i in sources
-                          if i is not None and i >= 0 and getattr(index, items)(i)), None)
+            found = first_bringing(fill_sources(plan, plan.options[h]), getattr(index, items))
             if found is None:
                 continue
             added += found[1]
