@@ -171,7 +171,6 @@ def playout_seed_of(seed_words, index):
     return (high << 31) | (low >> 1)
 
 
-
 def wraps_quietly() -> None:
     """The kernels' integer arithmetic wraps, as numba compiles it (positions' hash keys,
     the generators' 32-bit words); run as Python (numba's JIT off), numpy warns of each
@@ -180,8 +179,13 @@ def wraps_quietly() -> None:
     warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
 
 
-if os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0"):   # as numba reads it
-    wraps_quietly()
+# numba's JIT off, read as `ludeme.engine.compiled.jit_off` reads it (rt cannot import the
+# package, which imports rt: a cycle)
+try:
+    if int(os.environ.get("NUMBA_DISABLE_JIT") or 0) != 0:
+        wraps_quietly()
+except ValueError:
+    pass
 
 # ---------------------------------------------------------------- CPython's random
 
@@ -1501,7 +1505,7 @@ def is_line(what, pivot, whats, length, exact, contiguous, rays, ray_len, opps, 
 
     `whats[w]` marks the piece kinds that count; `opp_len[pivot, r]` is -1 where a radial
     has no opposite. Inlined: the call's constants (the length, exact, contiguous) fold
-    into the walk, and the kinds' row is not counted as a new array; a seventh of
+    into the walk, and the kinds' row is not counted as a new array; an eighth of
     Tic-Tac-Toe's kernel was the call."""
     if not whats[what[pivot]]:
         return False
