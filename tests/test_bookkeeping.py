@@ -75,6 +75,7 @@ def test_a_partitioned_run_reports_what_a_whole_run_reports(tmp_path, monkeypatc
             "Ruleset/Adzua (Children) (Ludii 5) (Reconstructed)", "--backend", backend]
     assert main([*argv, "--out", str(whole)]) == 0
     monkeypatch.setattr(runner, "PARTITION_SIZE", 25)
+    monkeypatch.setattr(runner, "KERNEL_PARTITION_SIZE", 25)
     monkeypatch.setattr(runner, "SUMMARY_BATCH", 25)    # samples picked batch by batch
     assert main([*argv, "--out", str(parts)]) == 0
     assert len(list((parts / "playouts").rglob("*.parquet"))) == 3

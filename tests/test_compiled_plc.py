@@ -41,6 +41,7 @@ def test_a_large_run_folder_reads_back_as_the_reference_rows(tmp_path, monkeypat
     from ludeme.analysis.metrics import summarize_parquet
     game = ludii_game("Tic-Tac-Toe.lud")
     monkeypatch.setattr(playouts, "PARTITION_SIZE", 100)
+    monkeypatch.setattr(playouts, "KERNEL_PARTITION_SIZE", 100)
     n, seed = 250, 11
     r = run_and_write(str(game.source.path), tmp_path / "run", n=n, seed=seed, jobs=1,
                       progress=False, backend="compiled")
