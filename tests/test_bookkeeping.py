@@ -52,6 +52,18 @@ def test_one_configuration_is_summarised_without_grouping_as_with_it():
                                   whole.drop(columns="playouts_per_sec"))
 
 
+
+@pytest.mark.parametrize("dtype", ["str", object, "string[pyarrow]"])
+def test_a_column_of_one_value_is_found_so_whatever_its_strings_are_kept_in(dtype):
+    """metrics.constant: the same answer for Arrow-backed strings (compared by Arrow) as for
+    Python ones; a missing value or another value anywhere is not constant."""
+    same = pd.Series(["Tic-Tac-Toe"] * 5, dtype=dtype)
+    assert metrics.constant(same, "Tic-Tac-Toe") and not metrics.constant(same, "Hex")
+    assert not metrics.constant(pd.Series(["a", "a", "b"], dtype=dtype), "a")
+    assert not metrics.constant(pd.Series(["a", None, "a"], dtype=dtype), "a")
+    assert metrics.constant(pd.Series([], dtype=dtype), "a")
+    assert metrics.constant(pd.Series([2, 2]), 2) and not metrics.constant(pd.Series([2, 3]), 2)
+
 def test_a_tally_stands_for_its_rows_in_the_reports():
     a, b = fake_rows()
     rows = pd.concat([a, b], ignore_index=True)
@@ -75,6 +87,7 @@ def test_a_partitioned_run_reports_what_a_whole_run_reports(tmp_path, monkeypatc
             "Ruleset/Adzua (Children) (Ludii 5) (Reconstructed)", "--backend", backend]
     assert main([*argv, "--out", str(whole)]) == 0
     monkeypatch.setattr(runner, "PARTITION_SIZE", 25)
+    monkeypatch.setattr(runner, "KERNEL_PARTITION_SIZE", 25)
     monkeypatch.setattr(runner, "SUMMARY_BATCH", 25)    # samples picked batch by batch
     assert main([*argv, "--out", str(parts)]) == 0
     assert len(list((parts / "playouts").rglob("*.parquet"))) == 3

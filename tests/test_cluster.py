@@ -154,6 +154,7 @@ def test_a_partition_writer_writes_nothing_half_done(tmp_path):
 def test_cli_large_run_writes_partitions_and_reports(tmp_path, monkeypatch):
     from ludeme.analysis import playouts as runner
     monkeypatch.setattr(runner, "PARTITION_SIZE", 25)
+    monkeypatch.setattr(runner, "KERNEL_PARTITION_SIZE", 25)
     out = tmp_path / "big"
     assert main(["run", str(ADZUA), "-n", "60", "-j", "1", "--out", str(out),
                  "--no-progress"]) == 0

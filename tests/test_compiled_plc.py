@@ -41,6 +41,7 @@ def test_a_large_run_folder_reads_back_as_the_reference_rows(tmp_path, monkeypat
     from ludeme.analysis.metrics import summarize_parquet
     game = ludii_game("Tic-Tac-Toe.lud")
     monkeypatch.setattr(playouts, "PARTITION_SIZE", 100)
+    monkeypatch.setattr(playouts, "KERNEL_PARTITION_SIZE", 100)
     n, seed = 250, 11
     r = run_and_write(str(game.source.path), tmp_path / "run", n=n, seed=seed, jobs=1,
                       progress=False, backend="compiled")
@@ -52,6 +53,53 @@ def test_a_large_run_folder_reads_back_as_the_reference_rows(tmp_path, monkeypat
     assert int(summary["n"].sum()) == n
     written = pd.read_csv(tmp_path / "run" / "summary.csv")
     pd.testing.assert_series_equal(written["DurationTurns"], summary["DurationTurns"])
+
+
+
+def test_the_kernels_partitions_are_larger_and_each_one_chunk_once_chunks_have_grown(
+        tmp_path, monkeypatch):
+    """A run the kernels play writes partitions of KERNEL_PARTITION_SIZE (the reference
+    engine's: PARTITION_SIZE), and the kernels' chunks end at partition boundaries, so that
+    a partition after the first ones is one chunk: written and summarised as it is."""
+    game = ludii_game("Tic-Tac-Toe.lud")
+    monkeypatch.setattr(playouts, "KERNEL_PARTITION_SIZE", 300)
+    monkeypatch.setattr(playouts, "PARTITION_SIZE", 200)
+    monkeypatch.setattr(playouts, "CHUNK_SECONDS", 1e9)     # chunks grow, however slow
+    kept = []
+    run_playouts(game, 1500, 5, jobs=1, progress=False, backend="compiled",
+                 partitions=tmp_path / "k", keep_rows=False, on_partition=kept.append)
+    assert [p.name for p in sorted((tmp_path / "k").iterdir())] == \
+        [f"part-{i:09d}.parquet" for i in range(0, 1500, 300)]
+    # chunks of 256, then 512 cut at 600, 900, ...: every partition but the first is one
+    assert [t["index"].num_chunks for t in kept] == [2, 1, 1, 1, 1]
+    run_playouts(game, 450, 5, jobs=1, progress=False, backend="reference",
+                 partitions=tmp_path / "r", keep_rows=False)
+    assert len(list((tmp_path / "r").iterdir())) == 3
+
+
+def test_a_float_column_of_one_value_is_written_plain_and_reads_back(tmp_path):
+    """parquet_settings: a float column whose every value is the same (over every chunk)
+    is written without a dictionary, LZ4-compressed; one that differs anywhere, one of NaN
+    and the other columns keep their dictionary; every value reads back."""
+    import numpy as np
+    import pyarrow as pa
+    from ludeme.analysis.playouts import parquet_settings
+    table = pa.concat_tables([
+        pa.table({"index": np.arange(3), "same": np.full(3, 2.5), "late": np.zeros(3),
+                  "nan": np.full(3, np.nan), "ints": np.ones(3, np.int64)}),
+        pa.table({"index": np.arange(3, 6), "same": np.full(3, 2.5), "late": [0.0, 0.0, 1.0],
+                  "nan": np.full(3, np.nan), "ints": np.ones(3, np.int64)})])
+    settings = parquet_settings(table)
+    assert settings["use_dictionary"] == ["late", "nan", "ints"]
+    assert settings["compression"] == {"index": "snappy", "same": "lz4", "late": "snappy",
+                                       "nan": "snappy", "ints": "snappy"}
+    pq.write_table(table, tmp_path / "t.parquet", **settings)
+    meta = pq.ParquetFile(tmp_path / "t.parquet").metadata.row_group(0)
+    columns = {meta.column(i).path_in_schema: meta.column(i) for i in range(meta.num_columns)}
+    assert "RLE_DICTIONARY" not in columns["same"].encodings
+    assert columns["same"].compression.startswith("LZ4")
+    assert "RLE_DICTIONARY" in columns["late"].encodings
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "t.parquet"), table.to_pandas())
 
 
 BORROWED_CHECK = """

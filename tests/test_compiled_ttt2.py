@@ -30,6 +30,7 @@ def test_a_large_run_summarises_the_reference_rows_batch_by_batch(tmp_path, monk
     game = ludii_game(name)
     seed = 7
     monkeypatch.setattr(playouts, "PARTITION_SIZE", size)
+    monkeypatch.setattr(playouts, "KERNEL_PARTITION_SIZE", size)
     monkeypatch.setattr(playouts, "SUMMARY_BATCH", batch)
     monkeypatch.setattr(playouts, "MAX_CHUNK", 64)     # partitions of several kernel chunks
     r = run_and_write(str(game.source.path), tmp_path / "run", n=n, seed=seed, jobs=1,

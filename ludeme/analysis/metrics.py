@@ -441,15 +441,23 @@ def seat_codes(rows: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
     if not all(c in rows.columns for c in columns):
         return np.zeros((len(rows), num_players), dtype=np.int64), ["random"]
     first = str(rows[columns[0]].iloc[0])
-    if all(_constant(rows[c], first) for c in columns):     # one agent in every seat
+    if all(constant(rows[c], first) for c in columns):     # one agent in every seat
         return np.zeros((len(rows), num_players), dtype=np.int64), [first]
     codes, names = pd.factorize(pd.concat([rows[c].astype(str) for c in columns],
                                           ignore_index=True))
     return codes.reshape(num_players, len(rows)).T, list(names)
 
 
-def _constant(column: pd.Series, value) -> bool:
-    """Every value of the column is `value` (a vectorised comparison, no hashing)."""
+def constant(column: pd.Series, value) -> bool:
+    """Every value of the column is `value` (a vectorised comparison, no hashing; a column of
+    Arrow-backed strings, as pandas reads them, compared by Arrow itself in half of pandas'
+    time: a batch of a large run checks a dozen such columns)."""
+    if isinstance(value, str) and hasattr(column.array, "__arrow_array__"):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        values = column.array.__arrow_array__()
+        if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+            return values.null_count == 0 and pc.all(pc.equal(values, value)).as_py() is not False
     return bool((column == value).all())
 
 
@@ -471,10 +479,10 @@ def single_config(df: pd.DataFrame) -> tuple | None:
     configuration and one matchup (a run's usual batch: found by comparing, not grouping),
     else None."""
     first = [df[c].iloc[0] for c in CONFIG_COLUMNS]
-    if any(not isinstance(v, str) or not _constant(df[c], v)
+    if any(not isinstance(v, str) or not constant(df[c], v)
            for c, v in zip(CONFIG_COLUMNS, first)):
         return None
-    if not _constant(df["players"], df["players"].iloc[0]):
+    if not constant(df["players"], df["players"].iloc[0]):
         return None
     _, names = seat_codes(df)
     return (*first, names[0]) if len(names) == 1 else None

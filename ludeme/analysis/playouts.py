@@ -166,9 +166,15 @@ def play_one(game, seed: int, index: int = 0, agents: list | None = None,
 _WORKER_GAMES: dict = {}
 WORKER_GAMES_KEPT = 8         # games a worker process keeps built (the latest runs')
 PARTITION_SIZE = 10_000       # playouts per parquet partition of a large run
+# ... and of one compiled kernels play (from its start, or once they are compiled): a
+# partition file costs the writer about 15 us a column whatever its rows (2 ms of
+# Tic-Tac-Toe's 95 columns, a fifth of writing 10,000 rows), and the kernels play fast
+# enough that an interrupted run, which keeps whole partitions only, loses seconds. No more
+# memory: the summary takes SUMMARY_BATCH rows at once anyway.
+KERNEL_PARTITION_SIZE = 50_000
 SUMMARY_BATCH = 50_000        # playouts summarised and tallied at once in a large run
 CHUNK_SECONDS = 0.1           # a compiled chunk in this process grows while it is quicker
-MAX_CHUNK = 20_000
+MAX_CHUNK = 50_000
 SCHEDULER_TIMEOUT = "10s"     # how long to try to reach a Dask scheduler
 # A run on "auto" compiles a game's kernels (in another process, playing on meanwhile) when
 # the reference engine's playouts left, timed after PROBE_SECONDS of them, would take longer
@@ -388,7 +394,8 @@ def dask_client(scheduler: str, jobs: int | None = None):
 
 def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, client=None,
              kernels=None, backend: str = "reference", start: int = 0, compiling=None,
-             shipped=None, horizon: int | None = None, evaluation: bool = False):
+             shipped=None, horizon: int | None = None, evaluation: bool = False,
+             align: int | None = None):
     """Lists of rows as playouts start..n-1 finish: one by one in this process, by chunks (in
     any order) from loky's worker processes or from the workers of a Dask `client`, played
     move by move on `backend`; with compiled `kernels` (whole uniform-random playouts in
@@ -396,10 +403,12 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
     `compiling` in the background, the first ones on the reference engine and the rest on
     the kernels once they are ready (`_while_compiling`; `horizon`: the playouts the run
     may play in all, n when None). `shipped`: what local worker processes load the game
-    from (`ludeme.api.GameFile`; None: `game_source`)."""
+    from (`ludeme.api.GameFile`; None: `game_source`). `align`: the kernels' chunks in this
+    process end at its multiples (the run's partitions), so that a partition is one chunk
+    once they have grown: written and summarised as it is, not joined first."""
     if compiling is not None:
         yield from _while_compiling(game, n, seed, jobs, compiling, shipped, start,
-                                    horizon or n)
+                                    horizon or n, align)
         return
     if kernels is not None:
         if jobs == 1:
@@ -408,8 +417,11 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
             first, size = start, 256
             while first < n:
                 t0 = time.process_time()
-                yield kernel_table(game, kernels, seed, first, min(size, n - first))
-                first += size
+                stop = min(first + size, n)
+                if align:
+                    stop = min(stop, (first // align + 1) * align)
+                yield kernel_table(game, kernels, seed, first, stop - first)
+                first = stop
                 if time.process_time() - t0 < CHUNK_SECONDS:
                     size = min(2 * size, MAX_CHUNK)
             return
@@ -445,7 +457,7 @@ def _results(game, n: int, seed: int, jobs: int, agents=None, rotate=False, clie
 
 
 def _while_compiling(game, n: int, seed: int, jobs: int, compiling, shipped=None,
-                     start: int = 0, horizon: int | None = None):
+                     start: int = 0, horizon: int | None = None, align: int | None = None):
     """Uniform-random playouts start..n-1 in index order on the reference engine until
     `compiling` (a `ludeme.engine.compiled.Compiling`, begun once it pays for the `horizon`
     playouts of the run: see COMPILE_PAYS_AFTER) has ended, then the rest on its kernels:
@@ -491,7 +503,8 @@ def _while_compiling(game, n: int, seed: int, jobs: int, compiling, shipped=None
         done = dispatched[0]
     if done < n:
         kernels = compiled_kernels(game, compiling)
-        yield from _results(game, n, seed, jobs, kernels=kernels, start=done, shipped=shipped)
+        yield from _results(game, n, seed, jobs, kernels=kernels, start=done, shipped=shipped,
+                            align=align)
 
 
 def compiled_kernels(game, compiling):
@@ -530,15 +543,43 @@ def signals_deferred():
 UNIQUE_COLUMNS = ("index", "seed")     # a value per playout: no dictionary would pay
 
 
-def parquet_settings(schema) -> dict:
+def _same_throughout(column) -> bool:
+    """Every value of an Arrow column of floats is its first (NaN never is: a column of NaN
+    is not found constant, which only costs it the cheaper encoding)."""
+    import numpy as np
+    first = None
+    for chunk in column.chunks:
+        if chunk.null_count:
+            return False
+        values = chunk.to_numpy(zero_copy_only=False)
+        if len(values) == 0:
+            continue
+        if first is None:
+            first = values[0]
+        if not np.all(values == first):
+            return False
+    return first is not None
+
+
+def parquet_settings(table) -> dict:
     """`pyarrow.parquet.write_table`'s settings for a partition of the kernels' rows: the same
-    columns, values and types as its defaults give (readers see no difference), in a quarter
-    less of the writer's time a row. A dictionary for every column but those of a value per
-    playout (hashing those in vain cost more than the rest; the files come out smaller too);
-    min/max statistics only of those, which a reader looking for a playout by its index
-    (`ludeme view RUN --row K`) skips partitions by."""
-    return {"use_dictionary": [n for n in schema.names if n not in UNIQUE_COLUMNS],
-            "write_statistics": [n for n in UNIQUE_COLUMNS if n in schema.names]}
+    columns, values and types as its defaults give (readers see no difference), in less of
+    the writer's time a row. A dictionary for every column but those of a value per playout
+    (hashing those in vain cost more than the rest; the files come out smaller too) and the
+    float columns whose value is the same in every row (half of a game's per-state figures,
+    often): those are written plain and compressed by LZ4, whose matches take a run of one
+    value at memory speed, where the dictionary hashed each value (Tic-Tac-Toe's 46 such
+    columns: 7 % of the writer's time a row at 50,000 rows, a fifth at 10,000, for a file a
+    twentieth larger). Min/max statistics
+    only of the unique columns, which a reader looking for a playout by its index (`ludeme
+    view RUN --row K`) skips partitions by."""
+    import pyarrow as pa
+    names = table.schema.names
+    constant = {f.name for f in table.schema
+                if pa.types.is_floating(f.type) and _same_throughout(table[f.name])}
+    return {"use_dictionary": [n for n in names if n not in UNIQUE_COLUMNS and n not in constant],
+            "compression": {n: "lz4" if n in constant else "snappy" for n in names},
+            "write_statistics": [n for n in UNIQUE_COLUMNS if n in names]}
 
 
 class PartitionWriter:
@@ -619,7 +660,7 @@ class PartitionWriter:
                 tables.append(rows_table(dicts, tables[0].schema))
             tables.sort(key=lambda t: t["index"][0].as_py())
             rows = pa.concat_tables(tables)     # the writer reads the chunks as they are
-            pq.write_table(rows, tmp, **parquet_settings(rows.schema))
+            pq.write_table(rows, tmp, **parquet_settings(rows))
         tmp.replace(path)                  # a partition is there whole or not at all
         self.written.append(path)
         return rows
@@ -628,7 +669,8 @@ class PartitionWriter:
 def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                  agents: list | None = None, rotate: bool = False, scheduler: str | None = None,
                  partitions: str | os.PathLike | None = None, keep_rows: bool = True,
-                 partition_size: int = PARTITION_SIZE, on_partition=None, progress: bool | None = None, label: str | None = None,
+                 partition_size: int | None = None, on_partition=None,
+                 progress: bool | None = None, label: str | None = None,
                  backend: str | None = None, until=None, evaluation: bool = False):
     """Play `n` playouts of `game`; the tidy table, one row per playout, by index.
 
@@ -637,7 +679,9 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     `jobs`: processes (None: all cores); `scheduler`: run on a Dask cluster
     instead (an address, or "local" for a LocalCluster of `jobs` workers). The
     rows depend on neither. `partitions`: a directory where each complete run of
-    `partition_size` consecutive playouts is written as parquet at once (with
+    `partition_size` consecutive playouts (None: KERNEL_PARTITION_SIZE when compiled kernels
+    play whole playouts, or will once compiled, else PARTITION_SIZE) is written as parquet
+    at once (with
     `keep_rows=False` the table returned is empty: memory stays bounded, and
     `on_partition(rows)` sees each partition's rows: dicts, or an Arrow table from the
     compiled backend; `as_frame` makes either a DataFrame). `progress`: a progress bar
@@ -665,7 +709,6 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     from ludeme.ai.agents import check_agents
     check_agents(game, agents)
     jobs = min(cpu_jobs(jobs), max(1, n))
-    writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
     whole_playouts = agents is None and scheduler is None and not evaluation
     if evaluation:
         from ludeme.ai.evaluator import heuristic_terms
@@ -684,6 +727,10 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
     whole = kernels if whole_playouts else None
     if whole is not None:
         whole.warm()                # compile the whole-playout kernel now, timed apart
+    if partition_size is None:      # the kernels' size whether or not they are compiled yet
+        partition_size = KERNEL_PARTITION_SIZE if whole is not None or compiling is not None \
+            else PARTITION_SIZE
+    writer = PartitionWriter(partitions, n, partition_size) if partitions is not None else None
     by_backend = {"reference": 0, "compiled": 0}
     full: set = set()           # why chunks went to the reference engine, said once each
     rows: list[dict] = []
@@ -708,7 +755,8 @@ def run_playouts(game, n: int, seed: int = 0, jobs: int | None = None, *,
                 results = _results(game, end, seed, jobs, agents, rotate, client, whole,
                                    "compiled" if kernels is not None else "reference",
                                    start=start, compiling=compiling, shipped=shipped,
-                                   horizon=n, evaluation=evaluation)
+                                   horizon=n, evaluation=evaluation,
+                                   align=writer.size if writer is not None else None)
                 for chunk in results:
                     # A partition on disk is a partition counted: Ctrl-C or SIGTERM waits
                     # until both are done (else summary.csv could count one the console
@@ -991,7 +1039,6 @@ def _play_and_write(path, n, out, seed, jobs, rulesets, option_sets, agents, rot
                 result = run_playouts(
                     game, n, seed, jobs, agents=players, rotate=rotate,
                     scheduler=scheduler, partitions=parts, keep_rows=not partitioned,
-                    partition_size=PARTITION_SIZE,
                     on_partition=books.take,
                     progress=progress, label=label, until=tracker, evaluation=evaluation)
             except Unsupported as e:        # --backend compiled on a game it cannot compile

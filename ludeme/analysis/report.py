@@ -36,7 +36,7 @@ from ludeme.errors import printable
 # import check_out_dir, note_run_start and run_lock from here as well.
 from .outdir import (_locked, _read_marker, _started_marker, check_out_dir,  # noqa: F401
                      note_run_start, run_lock)
-from .metrics import METRICS, SUMMARY_KEYS, matchups, single_config, wilson
+from .metrics import METRICS, SUMMARY_KEYS, constant, matchups, single_config, wilson
 
 PANEL_COLUMNS = 3
 PLOT_DPI = 110          # with panels of 5.5 x 4 inches: read at the width of report.html
@@ -96,7 +96,7 @@ def tally(df: pd.DataFrame) -> pd.DataFrame:
     key = np.zeros(len(df), dtype=np.int64)
     for c in columns:
         col = df[c]
-        if len(col) and bool((col == col.iloc[0]).all()):
+        if len(col) and constant(col, col.iloc[0]):
             continue
         codes, uniques = pd.factorize(col, use_na_sentinel=False)
         if (int(key.max()) + 1) * len(uniques) >= 2**62:     # renumber before it overflows
