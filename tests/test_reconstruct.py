@@ -851,22 +851,27 @@ RACER = ('(game "Racer" (players 2) (equipment {{ (board (rectangle {rows} 5){tr
 RACE_PLAY = "(forEach Piece (move Step E (to if:(is Empty (to)))))"
 
 
-@pytest.mark.parametrize("track, gap", [
-    ('(track "Track" {0 1 2 3 4})', ""),
-    # site numbers of another board: 0 and 2 do not touch on two rows of five
-    ('(track "Track" {0 2 1 3 4})', "are no walks on this board: track 'Track' goes from 0 to 2"),
+@pytest.mark.parametrize("track, rows, gap, checked", [
+    ('(track "Track" {0 1 2 3 4})', 3, "", True),
+    # site numbers of another board (three rows): 0 and 2 do not touch on two rows of five
+    ('(track "Track" {0 2 1 3 4})', 3,
+     "are no walks on this board: track 'Track' goes from 0 to 2", True),
+    # ... but on the source's own board, the same as the template's, the track is as its
+    # game wrote it, jumps and all (Chaupar's "8,54" on the Pachisi board): not checked
+    ('(track "Track" {0 2 1 3 4})', 2,
+     "are no walks on this board: track 'Track' goes from 0 to 2", False),
 ])
 def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_board(
-        tmp_path, track, gap):
+        tmp_path, track, rows, gap, checked):
     import random
     from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
-                                             load_template, place_inserts, source_scores,
-                                             track_gap)
+                                             load_template, new_tried, place_inserts,
+                                             source_scores, track_gap)
     from ludeme.api import load
     index = FragmentIndex()
     play = ('(forEach Piece (move (from (from)) (to (trackSite Move from:(from) steps:1) '
             'if:(is Empty (to)))))')
-    source = RACER.format(rows=2, tracks=" {" + track + "}", play=play)
+    source = RACER.format(rows=rows, tracks=" {" + track + "}", play=play)
     index.add(expand(load_description("s.lud", source)), "board/race/racer.lud", "board/race")
     path = tmp_path / "t.lud"
     path.write_text(RACER.format(rows=2, tracks="", play="[#]"))
@@ -880,6 +885,7 @@ def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_bo
     assert "(board (rectangle 2 5) { " + track + " } )" in text
     (tmp_path / "c.lud").write_text(text)
     assert track_gap(load(tmp_path / "c.lud", backend="reference")) == gap
+    assert new_tried(template, plan, index, 1, 0).brought_tracks == checked
     # a fill that reads no track brings none
     path.write_text(RACER.format(rows=2, tracks="", play=RACE_PLAY).replace(RACE_PLAY, "[#]"))
     index2 = FragmentIndex()

@@ -927,6 +927,18 @@ class TemplateGame:
         return Call(board.head, [a for a in board.args if not isinstance(a, Array)],
                     board.pos, board.via, board.starred)
 
+    def board_of(self, index: "FragmentIndex", source: int) -> bool:
+        """Whether the source's board is the template's own (its graph, as expanded, written
+        alike: Chaupar's `("PachisiBoard" {...})` and Barjiss's `("PachisiBoard")`); False
+        when the template's board has an unknown part."""
+        graph = self._board_graph
+        if graph is None or not graph.args or any(isinstance(n, Template)
+                                                  for n in walk(graph)):
+            return False
+        mine = to_lud(graph.args[0])
+        return any(i == source and args and args[0] == mine
+                   for i, args in index.by_call.get("board", ()))
+
     def line_for(self, plan: "Plan") -> tuple[list[int], bool] | None:
         """`board_line` of the board as a plan fills it: a board with an unknown part
         (`(rectangle 1 ("Dim"))`, `(define "Dim" [#])`) is one line or not once filled."""
@@ -1277,6 +1289,9 @@ class Placed:
     inserts: list = field(default_factory=list)     # (template offset, text, hole)
     notes: list[str] = field(default_factory=list)  # lines of the candidate's header
     kinds: set[str] = field(default_factory=set)    # "regions", "tracks": what was brought
+    # the tracks brought were written for this very board (their source's board is the
+    # template's): they mean there what they meant in their game, jumps and all
+    own_board: bool = False
 
 
 def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") -> Placed:
@@ -1339,6 +1354,8 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
             placed.notes.append(note.format(index.sources[i].path) + along
                                 + f": the fill of line {hole.line}:{hole.col} reads them")
             placed.kinds.add(kind)
+            placed.own_board = placed.own_board or (kind == "tracks"
+                                                    and template.board_of(index, i))
             break
     return placed
 
@@ -1924,7 +1941,9 @@ class Tried:
     plan: Plan
     text: str
     sources: list[str]
-    brought_tracks: bool = False    # tracks of a source written into the template's board
+    # tracks of a source written into the template's board, for another board than this
+    # (`track_gap` checks that they walk it)
+    brought_tracks: bool = False
     kept: bool = False
     reason: str = ""
     playouts: int = 0
@@ -2243,7 +2262,8 @@ def new_tried(template: TemplateGame, plan: Plan, index: FragmentIndex, number: 
     placed = place_inserts(template, plan, index)
     text = candidate_text(template, plan, index, number, seed, spans, placed)
     return Tried(number, plan, text, sources_of(plan, index), start_variant=start_variant,
-                 spans=spans, brought_tracks="tracks" in placed.kinds)
+                 spans=spans,
+                 brought_tracks="tracks" in placed.kinds and not placed.own_board)
 
 
 def with_declared_pieces(template: TemplateGame, plan: Plan, index: FragmentIndex) -> Plan:
