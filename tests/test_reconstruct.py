@@ -539,6 +539,11 @@ def test_playouts_stop_early_by_counts(tmp_path, rules, n, turns, reason):
      '(end (if (is Full) (result Mover Win)))'),
     # ... or added first when it has none
     ('(play (move Pass))', True, '(start (set Count 2 to:(sites {0 1})))\n(play (move Pass))'),
+    # the start rules that set the players' teams are kept (the fill's end may read them)
+    ('{ (set Team 1 {P1 P3}) (place "Disc1" 0) (set Team 2 {P2 P4}) }', False,
+     '{ (set Team 1 {P1 P3}) (set Team 2 {P2 P4}) (set Count 2 to:(sites {0 1})) }'),
+    ('(start { (place "Disc1" 0) (set Team 1 {P1}) }) (play (move Pass))', True,
+     '(start { (set Team 1 {P1}) (set Count 2 to:(sites {0 1})) })\n(play (move Pass))'),
 ])
 def test_a_generated_start_replaces_the_fragments_start(fill, whole, replaced):
     from ludeme.analysis.reconstruct import replace_start

@@ -2358,18 +2358,39 @@ def start_holes(template: TemplateGame) -> list[int]:
             and hole.context.before == hole.context.after == 0]
 
 
+# The start rules that place no piece but set what the players are (`(set Team 1 {P1 P3})`,
+# which the fill's end rule may read: `(result TeamMover Win)`): kept beside a generated start
+PLAYER_SETTINGS = ("Team", "Amount", "Score", "Var")
+
+
+def start_settings(rules: list[Node]) -> list[Node]:
+    """The start rules among `rules` (a start's items) that set the players
+    (`PLAYER_SETTINGS`)."""
+    items = rules[0].items if len(rules) == 1 and isinstance(rules[0], Array) else rules
+    return [n for n in items if isinstance(n, Call) and n.name == "set" and n.args
+            and to_lud(n.args[0]) in PLAYER_SETTINGS]
+
+
 def replace_start(fill: str, start: str, whole_rules: bool) -> str | None:
     """A fill with its start rules replaced: the fill itself for a `(start [#])` hole, its
-    `(start ...)` (added first if it has none) for a `(rules [#])` hole."""
-    if not whole_rules:
-        return start
+    `(start ...)` (added first if it has none) for a `(rules [#])` hole; the fill's own
+    start rules that set the players (`start_settings`) are kept, first."""
     try:
         nodes = parse(fill, "<fragment>")
-        new = parse(f"(start {start})", "<start>")[0]
+        placing = parse(start, "<start>")
     except LudemeError:
-        return None
+        return None if whole_rules else start
     at = next((i for i, n in enumerate(nodes) if isinstance(n, Call) and n.name == "start"),
-              None)
+              None) if whole_rules else None
+    old = (nodes[at].args if at is not None else []) if whole_rules else nodes
+    settings = start_settings(list(old))
+    if settings:
+        placing = placing[0].items if len(placing) == 1 and isinstance(placing[0], Array) \
+            else placing
+        start = "{ " + " ".join(to_lud(n) for n in settings + list(placing)) + " }"
+    if not whole_rules:
+        return start
+    new = parse(f"(start {start})", "<start>")[0]
     nodes = [new] + nodes if at is None else nodes[:at] + [new] + nodes[at + 1:]
     return to_lud(nodes, indent=4)
 
