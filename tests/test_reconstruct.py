@@ -342,6 +342,9 @@ def _e(name, value):
     # Ludii counts three dice in their container among the pieces in hand
     ([_e("NumStartComponents", 8)], 2, [(5, 0), (0, 5)], 3),
     ([_e("NumStartComponentsHand", 2)], 2, [], 3),
+    # a count between bounds is fixed at the lower one (Treble Fox and Geese's 53 to 64)
+    ([Expected("NumStartComponents", None, 53, 64)], 2, [(53, 0), (0, 53)], 0),
+    ([Expected("NumStartComponents", None, 5.5, 8)], 2, [(6, 0), (0, 6)], 0),
 ])
 def test_start_targets_meet_every_fixed_count(expected, players, targets, dice):
     from ludeme.analysis.reconstruct import start_targets
@@ -408,15 +411,16 @@ NO_START = LITTLE.replace('(start { (place "Disc1" (sites Bottom)) (place "Disc2
                           "(start [#])").replace('"NumStartComponents" 6', '"NumStartComponents" 4')
 
 
-def _generated(tmp_path, corpus, text):
-    """The ranked rows and the first candidate of a reconstruction of `text`."""
+def _generated(tmp_path, corpus, text, formed="start generated", enough=5):
+    """The ranked rows and the first candidate of a reconstruction of `text`, every one
+    of them `formed` so."""
     (tmp_path / "little.lud").write_text(text)
     out = tmp_path / "out"
     assert main(["reconstruct", str(tmp_path / "little.lud"), "--corpus", str(corpus),
-                 "-n", "20", "--seed", "3", "--enough", "5", "--out", str(out),
+                 "-n", "20", "--seed", "3", "--enough", str(enough), "--out", str(out),
                  "--compare", "0"]) == 0
     rows = list(csv.DictReader(open(out / "candidates.csv", newline="")))
-    assert rows and all("start generated" in r["formed"] for r in rows)
+    assert rows and all(formed in r["formed"] for r in rows)
     return rows, (out / "candidate-01.lud").read_text()
 
 
@@ -425,6 +429,72 @@ def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
     rows, first = _generated(tmp_path, corpus, NO_START)
     assert all("NumStartComponents=4" in r["expected_concepts_met"] for r in rows)
     assert "a start generated for the counts" in first
+
+
+# ---------------------------------------------------------------- boards sized for the counts
+
+@pytest.mark.parametrize("board, slots", [
+    ("(rectangle 5 5 diagonals:Alternating)", ["5", "5"]),
+    # site lists and points are no sizes, nor are signed numbers, decimals and names
+    ("(add (remove (rectangle 8 6) cells:{1 3 5}) edges:{ {1 2} })", ["8", "6"]),
+    ('(merge (shift -1 0.5 (square 4)) (rectangle 2 3 diagonals:Solid))', ["4", "2", "3"]),
+    ("(concentric {1 8})", []),
+    # with more than three, one value is one size: a cross of two rectangles stays a cross
+    ("(merge (shift 0 (/ (- 7 3) 2) (rectangle 3 7)) (shift (/ (- 7 3) 2) 0 (rectangle 7 3)))",
+     ["7", "3", "2"]),
+])
+def test_the_sizes_of_a_board_that_can_be_resized(board, slots):
+    from ludeme.analysis.reconstruct import size_slots
+    got = size_slots(board)
+    assert [board[s[0][0]:s[0][1]] for s in got] == slots
+    assert all(len({board[a:b] for a, b in s}) == 1 for s in got)
+
+
+@pytest.mark.parametrize("board, expected, use, others, first", [
+    # no rectangle of five by five vertices has 66: six by eleven has, the closest to it
+    ("(rectangle 5 5 diagonals:Alternating)", [_e("NumPlayableSites", 66)], "Vertex", 0,
+     "(rectangle 6 11 diagonals:Alternating)"),
+    # a hand's site counts among the playable ones: 65 on the board (one size changed, the
+    # first one first)
+    ("(rectangle 5 5 diagonals:Alternating)", [_e("NumPlayableSites", 66)], "Vertex", 1,
+     "(rectangle 13 5 diagonals:Alternating)"),
+    # on cells: four by three cells
+    ("(rectangle 3 3)", [_e("NumPlayableSites", 12)], "Cell", 0, "(rectangle 4 3)"),
+    # a square stays a square: none has 12 cells
+    ("(square 3)", [_e("NumPlayableSites", 12)], "Cell", 0, None),
+    ("(square 3)", [_e("NumPlayableSites", 16)], "Cell", 0, "(square 4)"),
+    # already right: nothing to resize
+    ("(square 3)", [_e("NumPlayableSites", 9)], "Cell", 0, None),
+])
+def test_a_board_is_resized_for_the_expected_site_counts(board, expected, use, others, first):
+    from ludeme.analysis.reconstruct import board_sizes, sized_boards, site_counts
+    got = sized_boards(board, expected, {use}, others, use)
+    assert (got[0] if got else None) == first
+    for text in got:
+        counts = site_counts(board_sizes(text, use), {use}, others)
+        assert all(e.holds(counts[e.name]) for e in expected), text
+
+
+# The board is unknown, and it has twelve cells: no board of the corpus has as many
+UNSIZED = LITTLE.replace("(board (square 3))", "(board [#])").replace(
+    '(concept "StepDecision" True)', '(concept "StepDecision" True) '
+    '(concept "NumPlayableSites" 12)')
+
+
+def test_a_board_is_resized_for_the_expected_site_counts_end_to_end(tmp_path):
+    """The corpus's boards are three by three cells; the template asks for twelve: the
+    candidates' boards are resized (four rows of three, so that the template's own start on
+    the bottom and top rows still places six), and the candidate says so."""
+    assert UNSIZED != LITTLE
+    corpus = tmp_path / "corpus"
+    for rel, text in CORPUS.items():
+        p = corpus / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text.replace("(square 3)", "(rectangle 3 3)"))
+    rows, first = _generated(tmp_path, corpus, UNSIZED, "board sized", enough=2)
+    assert all("NumPlayableSites=12" in r["expected_concepts_met"] for r in rows)
+    assert "resized for the expected site counts: (rectangle 4 3)" in first
+    assert "(board (rectangle 4 3))" in first
 
 
 # ---------------------------------------------------------------- playing within a budget
@@ -469,6 +539,11 @@ def test_playouts_stop_early_by_counts(tmp_path, rules, n, turns, reason):
      '(end (if (is Full) (result Mover Win)))'),
     # ... or added first when it has none
     ('(play (move Pass))', True, '(start (set Count 2 to:(sites {0 1})))\n(play (move Pass))'),
+    # the start rules that set the players' teams are kept (the fill's end may read them)
+    ('{ (set Team 1 {P1 P3}) (place "Disc1" 0) (set Team 2 {P2 P4}) }', False,
+     '{ (set Team 1 {P1 P3}) (set Team 2 {P2 P4}) (set Count 2 to:(sites {0 1})) }'),
+    ('(start { (place "Disc1" 0) (set Team 1 {P1}) }) (play (move Pass))', True,
+     '(start { (set Team 1 {P1}) (set Count 2 to:(sites {0 1})) })\n(play (move Pass))'),
 ])
 def test_a_generated_start_replaces_the_fragments_start(fill, whole, replaced):
     from ludeme.analysis.reconstruct import replace_start
@@ -781,22 +856,27 @@ RACER = ('(game "Racer" (players 2) (equipment {{ (board (rectangle {rows} 5){tr
 RACE_PLAY = "(forEach Piece (move Step E (to if:(is Empty (to)))))"
 
 
-@pytest.mark.parametrize("track, gap", [
-    ('(track "Track" {0 1 2 3 4})', ""),
-    # site numbers of another board: 0 and 2 do not touch on two rows of five
-    ('(track "Track" {0 2 1 3 4})', "are no walks on this board: track 'Track' goes from 0 to 2"),
+@pytest.mark.parametrize("track, rows, gap, checked", [
+    ('(track "Track" {0 1 2 3 4})', 3, "", True),
+    # site numbers of another board (three rows): 0 and 2 do not touch on two rows of five
+    ('(track "Track" {0 2 1 3 4})', 3,
+     "are no walks on this board: track 'Track' goes from 0 to 2", True),
+    # ... but on the source's own board, the same as the template's, the track is as its
+    # game wrote it, jumps and all (Chaupar's "8,54" on the Pachisi board): not checked
+    ('(track "Track" {0 2 1 3 4})', 2,
+     "are no walks on this board: track 'Track' goes from 0 to 2", False),
 ])
 def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_board(
-        tmp_path, track, gap):
+        tmp_path, track, rows, gap, checked):
     import random
     from ludeme.analysis.reconstruct import (FragmentIndex, Plan, candidate_text, hole_options,
-                                             load_template, place_inserts, source_scores,
-                                             track_gap)
+                                             load_template, new_tried, place_inserts,
+                                             source_scores, track_gap)
     from ludeme.api import load
     index = FragmentIndex()
     play = ('(forEach Piece (move (from (from)) (to (trackSite Move from:(from) steps:1) '
             'if:(is Empty (to)))))')
-    source = RACER.format(rows=2, tracks=" {" + track + "}", play=play)
+    source = RACER.format(rows=rows, tracks=" {" + track + "}", play=play)
     index.add(expand(load_description("s.lud", source)), "board/race/racer.lud", "board/race")
     path = tmp_path / "t.lud"
     path.write_text(RACER.format(rows=2, tracks="", play="[#]"))
@@ -810,6 +890,7 @@ def test_a_fill_reading_a_track_brings_its_sources_tracks_when_they_walk_this_bo
     assert "(board (rectangle 2 5) { " + track + " } )" in text
     (tmp_path / "c.lud").write_text(text)
     assert track_gap(load(tmp_path / "c.lud", backend="reference")) == gap
+    assert new_tried(template, plan, index, 1, 0).brought_tracks == checked
     # a fill that reads no track brings none
     path.write_text(RACER.format(rows=2, tracks="", play=RACE_PLAY).replace(RACE_PLAY, "[#]"))
     index2 = FragmentIndex()

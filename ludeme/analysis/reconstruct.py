@@ -681,13 +681,18 @@ def start_targets(expected: list[Expected], players: int, dice: int = 0
                   ) -> list[tuple[int, int]]:
     """(pieces on the board, pieces in hands) the start rules must place to meet every
     expected start count, most likely first: what the expectations fix, else everything on
-    the board, then everything in hand. Ludii counts the `dice` in their container among the
-    pieces in hand (the game places them before the start rules run). Empty when nothing
-    fixes a count."""
+    the board, then everything in hand. A count expected between bounds (`minValue:53
+    maxValue:64`) is fixed at its lower bound, the fewest pieces that meet it. Ludii counts
+    the `dice` in their container among the pieces in hand (the game places them before the
+    start rules run). Empty when nothing fixes a count."""
     fixed: dict[str, float] = {}
     for e in expected:
-        if e.name in START_COUNTS and e.value is not None and not isinstance(e.value, bool):
+        if e.name not in START_COUNTS or isinstance(e.value, bool):
+            continue
+        if e.value is not None:
             fixed[e.name] = float(e.value)
+        elif e.low is not None and (e.high is None or math.ceil(e.low) <= e.high):
+            fixed[e.name] = float(math.ceil(e.low))
     for part in ("", "Board", "Hand"):
         per = fixed.get(f"NumStartComponents{part}PerPlayer")
         if per is not None and f"NumStartComponents{part}" not in fixed:
@@ -921,6 +926,18 @@ class TemplateGame:
             return None
         return Call(board.head, [a for a in board.args if not isinstance(a, Array)],
                     board.pos, board.via, board.starred)
+
+    def board_of(self, index: "FragmentIndex", source: int) -> bool:
+        """Whether the source's board is the template's own (its graph, as expanded, written
+        alike: Chaupar's `("PachisiBoard" {...})` and Barjiss's `("PachisiBoard")`); False
+        when the template's board has an unknown part."""
+        graph = self._board_graph
+        if graph is None or not graph.args or any(isinstance(n, Template)
+                                                  for n in walk(graph)):
+            return False
+        mine = to_lud(graph.args[0])
+        return any(i == source and args and args[0] == mine
+                   for i, args in index.by_call.get("board", ()))
 
     def line_for(self, plan: "Plan") -> tuple[list[int], bool] | None:
         """`board_line` of the board as a plan fills it: a board with an unknown part
@@ -1272,6 +1289,9 @@ class Placed:
     inserts: list = field(default_factory=list)     # (template offset, text, hole)
     notes: list[str] = field(default_factory=list)  # lines of the candidate's header
     kinds: set[str] = field(default_factory=set)    # "regions", "tracks": what was brought
+    # the tracks brought were written for this very board (their source's board is the
+    # template's): they mean there what they meant in their game, jumps and all
+    own_board: bool = False
 
 
 def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") -> Placed:
@@ -1334,6 +1354,8 @@ def place_inserts(template: TemplateGame, plan: "Plan", index: "FragmentIndex") 
             placed.notes.append(note.format(index.sources[i].path) + along
                                 + f": the fill of line {hole.line}:{hole.col} reads them")
             placed.kinds.add(kind)
+            placed.own_board = placed.own_board or (kind == "tracks"
+                                                    and template.board_of(index, i))
             break
     return placed
 
@@ -1919,7 +1941,9 @@ class Tried:
     plan: Plan
     text: str
     sources: list[str]
-    brought_tracks: bool = False    # tracks of a source written into the template's board
+    # tracks of a source written into the template's board, for another board than this
+    # (`track_gap` checks that they walk it)
+    brought_tracks: bool = False
     kept: bool = False
     reason: str = ""
     playouts: int = 0
@@ -1938,6 +1962,7 @@ class Tried:
     missed: list[str] = field(default_factory=list)   # expected concepts it does not have
     game: object = None        # the built game, kept only until its start is checked
     start_variant: int = 0     # which generated start it has (0: none)
+    board_variant: int = 0     # which resized board it has (0: none; `with_sized_board`)
     spans: list = field(default_factory=list)   # each fill's place in `text` (fill_text)
     blamed: int | None = None  # the hole whose fill the builder refused (-1: the template's)
     error: object = None       # that refusal (a LudemeError)
@@ -2013,8 +2038,10 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
     from .concepts import compile_time
     from .metrics import summarize
     from .playouts import playout_seed
-    path = folder / (f"try-{tried.number:03d}.lud" if not tried.start_variant else
-                     f"try-{tried.number:03d}-start{tried.start_variant}.lud")
+    path = folder / (f"try-{tried.number:03d}"
+                     + (f"-board{tried.board_variant}" if tried.board_variant else "")
+                     + (f"-start{tried.start_variant}" if tried.start_variant else "")
+                     + ".lud")
     path.write_text(tried.text, encoding="utf-8")
     tried.path = str(path)
     try:
@@ -2235,7 +2262,8 @@ def new_tried(template: TemplateGame, plan: Plan, index: FragmentIndex, number: 
     placed = place_inserts(template, plan, index)
     text = candidate_text(template, plan, index, number, seed, spans, placed)
     return Tried(number, plan, text, sources_of(plan, index), start_variant=start_variant,
-                 spans=spans, brought_tracks="tracks" in placed.kinds)
+                 spans=spans,
+                 brought_tracks="tracks" in placed.kinds and not placed.own_board)
 
 
 def with_declared_pieces(template: TemplateGame, plan: Plan, index: FragmentIndex) -> Plan:
@@ -2330,18 +2358,39 @@ def start_holes(template: TemplateGame) -> list[int]:
             and hole.context.before == hole.context.after == 0]
 
 
+# The start rules that place no piece but set what the players are (`(set Team 1 {P1 P3})`,
+# which the fill's end rule may read: `(result TeamMover Win)`): kept beside a generated start
+PLAYER_SETTINGS = ("Team", "Amount", "Score", "Var")
+
+
+def start_settings(rules: list[Node]) -> list[Node]:
+    """The start rules among `rules` (a start's items) that set the players
+    (`PLAYER_SETTINGS`)."""
+    items = rules[0].items if len(rules) == 1 and isinstance(rules[0], Array) else rules
+    return [n for n in items if isinstance(n, Call) and n.name == "set" and n.args
+            and to_lud(n.args[0]) in PLAYER_SETTINGS]
+
+
 def replace_start(fill: str, start: str, whole_rules: bool) -> str | None:
     """A fill with its start rules replaced: the fill itself for a `(start [#])` hole, its
-    `(start ...)` (added first if it has none) for a `(rules [#])` hole."""
-    if not whole_rules:
-        return start
+    `(start ...)` (added first if it has none) for a `(rules [#])` hole; the fill's own
+    start rules that set the players (`start_settings`) are kept, first."""
     try:
         nodes = parse(fill, "<fragment>")
-        new = parse(f"(start {start})", "<start>")[0]
+        placing = parse(start, "<start>")
     except LudemeError:
-        return None
+        return None if whole_rules else start
     at = next((i for i, n in enumerate(nodes) if isinstance(n, Call) and n.name == "start"),
-              None)
+              None) if whole_rules else None
+    old = (nodes[at].args if at is not None else []) if whole_rules else nodes
+    settings = start_settings(list(old))
+    if settings:
+        placing = placing[0].items if len(placing) == 1 and isinstance(placing[0], Array) \
+            else placing
+        start = "{ " + " ".join(to_lud(n) for n in settings + list(placing)) + " }"
+    if not whole_rules:
+        return start
+    new = parse(f"(start {start})", "<start>")[0]
     nodes = [new] + nodes if at is None else nodes[:at] + [new] + nodes[at + 1:]
     return to_lud(nodes, indent=4)
 
@@ -2459,24 +2508,236 @@ def with_generated_start(template: TemplateGame, tried: Tried, index: FragmentIn
             variants.append(fills)
     if not holes:
         variants = placing_variants(template, tried, index, work, seed)
+
+    def attempts():
+        for g, fills in enumerate(variants, 1):
+            options = list(tried.plan.options)
+            for h, fill in fills.items():
+                options[h] = Option(fill, (), sources.get(h, [GENERATED]), 0.0)
+            plan = Plan(options, tried.plan.formed + ", start generated", tried.plan.source,
+                        tried.plan.notes)
+            again = new_tried(template, plan, index, tried.number, seed, g)
+            again.board_variant = tried.board_variant
+            try_plan(template, again, work, playouts, seed, min_ending, budget)
+            yield again
+    return first_kept(attempts(), PLAYED_STARTS) or tried
+
+
+def first_kept(attempts, limit: int) -> Tried | None:
+    """The first of the candidates `attempts` tries one by one that is kept, else the first
+    of them that was played (or ended at once); none is tried after `limit` were played.
+    None when none was played."""
     best, played = None, 0
-    for g, fills in enumerate(variants, 1):
-        options = list(tried.plan.options)
-        for h, fill in fills.items():
-            options[h] = Option(fill, (), sources.get(h, [GENERATED]), 0.0)
-        plan = Plan(options, tried.plan.formed + ", start generated", tried.plan.source,
-                    tried.plan.notes)
-        again = new_tried(template, plan, index, tried.number, seed, g)
-        try_plan(template, again, work, playouts, seed, min_ending, budget)
+    for again in attempts:
         again.game = None
         if again.kept:
             return again
         if again.played or again.reason.startswith("ends at once"):
             best = best or again
             played += 1
-            if played >= PLAYED_STARTS:
+            if played >= limit:
                 break
-    return best or tried
+    return best
+
+
+# ---------------------------------------------------------------- boards sized for the counts
+
+# The expected concepts a board's size gives: the sites played on (the board's, of every
+# site type the game plays on, and the other containers'), and the board's own counts.
+SITE_COUNTS = ("NumPlayableSites", "NumPlayableSitesOnBoard", "NumVertices", "NumCells",
+               "NumEdges")
+MAX_SIZED_BOARDS = 3     # boards resized per candidate whose board misses the site counts
+PLAYED_BOARDS = 2        # of which at most this many are played (each with its own starts)
+MAX_DIMENSION = 30       # the largest size a board's dimension is given
+SIZE_BUILDS = 24         # boards built per fill to find the sizes that meet the counts
+
+
+def board_hole(template: TemplateGame) -> int | None:
+    """The hole that holds the board's graph, `(board [#] ...)`, if the template has one."""
+    return next((h for h, hole in enumerate(template.holes) if not hole.choices
+                 and hole.context.keyword == "board" and hole.context.place == "args"
+                 and hole.context.before == 0), None)
+
+
+def size_slots(text: str) -> list[list[tuple[int, int]]]:
+    """The dimensions of a board's text that can be resized: the places (start, end) of its
+    whole numbers written as arguments, outside strings and lists (`cells:{1 3 5}` names
+    sites, `{0 0}` is a point), not signed nor part of a decimal. With at most three, each
+    is a dimension of its own (`(rectangle 5 5)` is 5 by 5); with more, the places of one
+    value are one dimension, resized together (a cross of two rectangles, `(rectangle 3 7)`
+    and `(rectangle 7 3)` shifted by `(/ (- 7 3) 2)`, stays a cross), 0 left as it is."""
+    places: list[tuple[int, int]] = []
+    depth, i = 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            end = text.find('"', i + 1)
+            i = len(text) if end < 0 else end + 1
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch.isdigit() and depth == 0 and text[i - 1] in " (":
+            m = re.match(r"\d+(?![\w.:])", text[i:])
+            if m:
+                places.append((i, i + m.end()))
+                i += m.end()
+                continue
+            while i < len(text) and (text[i].isalnum() or text[i] in "._"):
+                i += 1
+            continue
+        i += 1
+    if len(places) <= 3:
+        return [[p] for p in places]
+    by_value: dict[str, list[tuple[int, int]]] = {}
+    for a, b in places:
+        by_value.setdefault(text[a:b], []).append((a, b))
+    return [spots for value, spots in by_value.items() if int(value) > 0]
+
+
+def resized(text: str, slots: list[list[tuple[int, int]]], values: dict[int, int]) -> str:
+    """The text with slot k's numbers written as `values[k]`."""
+    spots = sorted((a, b, values[k]) for k, s in enumerate(slots) if k in values
+                   for a, b in s)
+    out, at = [], 0
+    for a, b, v in spots:
+        out += [text[at:a], str(v)]
+        at = b
+    return "".join(out) + text[at:]
+
+
+def board_sizes(board: str, use: str = "Cell") -> dict[str, int] | None:
+    """The vertices, cells and edges of a board's graph written `board`, built alone (in a
+    game of nothing else) for the site type `use` (Ludii's `(rectangle 5 5)` has five
+    vertices a side when played on its vertices, five cells a side else); None when it does
+    not build."""
+    from ludeme.language.expand import expand as expand_description
+    from ludeme.model.build import build_game
+    text = (f'(game "Sized" (players 2) (equipment {{ (board {board} use:{use}) }}) '
+            f'(rules (play (move Pass)) (end (if (is Full) (result P1 Win)))))')
+    try:
+        game = build_game(expand_description(load_description("<sized board>", text)))
+    except (LudemeError, RecursionError):
+        return None
+    except Exception:      # a graph ludeme cannot make at that size
+        return None
+    b = game.board
+    return {"Vertex": b.num_vertices, "Cell": b.num_cells, "Edge": b.num_edges}
+
+
+def site_counts(sizes: dict[str, int], kinds: set[str], others: int) -> dict[str, int]:
+    """The expected site counts (`SITE_COUNTS`) of a board of `sizes`, played on the site
+    types `kinds`, beside containers of `others` sites (hands, dice), as `concepts` reads
+    them."""
+    on_board = sum(n for kind, n in sizes.items() if kind in kinds)
+    return {"NumPlayableSites": on_board + others, "NumPlayableSitesOnBoard": on_board,
+            "NumVertices": sizes["Vertex"], "NumCells": sizes["Cell"],
+            "NumEdges": sizes["Edge"]}
+
+
+def sized_boards(board: str, expected: list[Expected], kinds: set[str], others: int,
+                 use: str = "Cell") -> list[str]:
+    """The board's text with one or two of its dimensions (`size_slots`) resized so that
+    it has every expected site count, the sizes closest to its own first, at most
+    MAX_SIZED_BOARDS. Each dimension's effect is measured once (the board built with it one
+    larger: a rectangle's vertices grow as its width, a square's as its side squared), the
+    sizes whose predicted count meets the first expected one are built, closest first, at
+    most SIZE_BUILDS of them, and those that meet them all are kept."""
+    wanted = [e for e in expected if e.name in SITE_COUNTS]
+    if not wanted:
+        return []
+    first = wanted[0]
+
+    def counts(text: str) -> dict[str, int] | None:
+        sizes = board_sizes(text, use)
+        return None if sizes is None else site_counts(sizes, kinds, others)
+
+    def miss(x: float) -> float:
+        if first.holds(x):
+            return 0.0
+        if first.value is not None:
+            return abs(x - float(first.value))
+        return min(abs(x - b) for b in (first.low, first.high) if b is not None)
+    base = counts(board)
+    if base is None or all(e.holds(base[e.name]) for e in wanted):
+        return []
+    n0 = base[first.name]
+    slots = size_slots(board)
+    growth = []     # (slot, its size, the exponent of the count in it)
+    for k, spots in enumerate(slots):
+        v = int(board[spots[0][0]:spots[0][1]])
+        up = counts(resized(board, slots, {k: v + 1}))
+        if up is None or up[first.name] <= 0 or n0 <= 0 or up[first.name] == n0:
+            continue
+        growth.append((k, v, math.log(up[first.name] / n0) / math.log((v + 1) / v)))
+    guesses = []
+    for combo in itertools.chain(((g,) for g in growth), itertools.combinations(growth, 2)):
+        for values in itertools.product(range(1, MAX_DIMENSION + 1), repeat=len(combo)):
+            if any(w == v for (_, v, _), w in zip(combo, values)):
+                continue
+            predicted = n0 * math.prod((w / v) ** e for (_, v, e), w in zip(combo, values))
+            off = miss(predicted)
+            if off <= 0.2 * max(1.0, abs(predicted)):
+                guesses.append((off, sum(abs(w - v) for (_, v, _), w in zip(combo, values)),
+                                tuple((k, w) for (k, _, _), w in zip(combo, values))))
+    guesses.sort()
+    out: list[str] = []
+    for _, _, sizes in guesses[:SIZE_BUILDS]:
+        text = resized(board, slots, dict(sizes))
+        got = counts(text)
+        if got is not None and all(e.holds(got[e.name]) for e in wanted) and text not in out:
+            out.append(text)
+            if len(out) >= MAX_SIZED_BOARDS:
+                break
+    return out
+
+
+def with_sized_board(template: TemplateGame, tried: Tried, index: FragmentIndex, work: Path,
+                     playouts: int, seed: int, min_ending: float, budget,
+                     cache: dict | None = None) -> Tried:
+    """A candidate whose board (the fill of `(board [#] ...)`) misses the expected site
+    counts (NumPlayableSites, ...), and nothing else but the start counts, tried again with
+    the board resized for them (`sized_boards`: no corpus board may have the count asked
+    for, while its family's boards have its shape), each with the starts generated for its
+    own sites when the start counts are missed too (`with_generated_start`); at most
+    PLAYED_BOARDS of them are played, the first kept is the candidate. Else the first of
+    them that was played, or the candidate itself."""
+    h = board_hole(template)
+    missed = [m.split("=")[0].split(" in ")[0] for m in tried.missed]
+    if h is None or tried.game is None or not any(m in SITE_COUNTS for m in missed) or any(
+            m not in SITE_COUNTS + START_COUNTS for m in missed):
+        return tried
+    concepts = tried.concepts
+    kinds = {k for k in ("Vertex", "Cell", "Edge") if k in concepts.boolean}
+    on_board = int(float(concepts.non_boolean.get("NumPlayableSitesOnBoard", 0)))
+    others = int(float(concepts.non_boolean.get("NumPlayableSites", on_board))) - on_board
+    option = tried.plan.options[h]
+    use = tried.game.board.site_type
+    key = (option.text, tuple(sorted(kinds)), others, use)
+    cache = cache if cache is not None else {}
+    if key not in cache:
+        cache[key] = sized_boards(option.text, template.expected, kinds, others, use)
+    hole = template.holes[h].pos
+
+    def attempts():
+        for b, board in enumerate(cache[key], 1):
+            options = list(tried.plan.options)
+            options[h] = Option(board, (), option.sources, option.score)
+            note = (f"the board of line {hole.line}:{hole.col} resized for the expected site "
+                    f"counts: {board}")
+            plan = Plan(options, tried.plan.formed + ", board sized", tried.plan.source,
+                        tried.plan.notes + (note,))
+            again = new_tried(template, plan, index, tried.number, seed)
+            again.board_variant = b
+            try_plan(template, again, work, playouts, seed, min_ending, budget)
+            yield with_generated_start(template, again, index, work, playouts, seed,
+                                       min_ending, budget)
+    best = first_kept(attempts(), PLAYED_BOARDS)
+    if best is None:
+        return tried
+    tried.game = None
+    return best
 
 
 BLAME_LIMIT = 2        # refusals of an option's own fill after which it is left out
@@ -2547,6 +2808,7 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
     refused: dict[int, int] = {}
     own_text = Refusals(template)
     placed: dict[int, bool] = {}
+    sized: dict = {}        # a board fill's resized texts (`with_sized_board`)
 
     def fits(h: int, o: Option) -> bool:
         if id(o) not in placed:
@@ -2562,6 +2824,8 @@ def reconstruct(path: str | Path, index: FragmentIndex, work: Path, *,
             if refused[id(o)] >= BLAME_LIMIT:
                 unfit.add(id(o))
         own_text.add(t)
+        t = with_sized_board(template, t, index, work, playouts, seed, min_ending, budget,
+                             sized)
         t = with_generated_start(template, t, index, work, playouts, seed, min_ending, budget)
         names = t.sources
         if t.kept:
