@@ -2559,52 +2559,55 @@ def board_hole(template: TemplateGame) -> int | None:
                  and hole.context.before == 0), None)
 
 
-def size_slots(text: str) -> list[list[tuple[int, int]]]:
-    """The dimensions of a board's text that can be resized: the places (start, end) of its
-    whole numbers written as arguments, outside strings and lists (`cells:{1 3 5}` names
-    sites, `{0 0}` is a point), not signed nor part of a decimal. With at most three, each
-    is a dimension of its own (`(rectangle 5 5)` is 5 by 5); with more, the places of one
-    value are one dimension, resized together (a cross of two rectangles, `(rectangle 3 7)`
-    and `(rectangle 7 3)` shifted by `(/ (- 7 3) 2)`, stays a cross), 0 left as it is."""
-    places: list[tuple[int, int]] = []
-    depth, i = 0, 0
-    while i < len(text):
-        ch = text[i]
-        if ch == '"':
-            end = text.find('"', i + 1)
-            i = len(text) if end < 0 else end + 1
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch.isdigit() and depth == 0 and text[i - 1] in " (":
-            m = re.match(r"\d+(?![\w.:])", text[i:])
-            if m:
-                places.append((i, i + m.end()))
-                i += m.end()
-                continue
-            while i < len(text) and (text[i].isalnum() or text[i] in "._"):
-                i += 1
-            continue
-        i += 1
+def size_slots(nodes: list[Node], text: str) -> list[list[Int]]:
+    """The dimensions of a board that can be resized, in the nodes `nodes` parsed from
+    `text`: its whole numbers written as arguments of a call, none inside a list
+    (`cells:{1 3 5}` names sites, `{0 0}` is a point), nor a named argument's value, nor
+    signed (`(shift -1 0 ...)` moves a graph; a decimal or a string is no whole number
+    either). With at most three, each is a dimension of its own (`(rectangle 5 5)` is 5 by
+    5); with more, the places of one value are one dimension, resized together (a cross of
+    two rectangles, `(rectangle 3 7)` and `(rectangle 7 3)` shifted by `(/ (- 7 3) 2)`,
+    stays a cross), 0 left as it is. In the order they are written."""
+    lines = text.split("\n")
+
+    def unsigned(n: Int) -> bool:
+        return n.value >= 0 and lines[n.pos.line - 1][n.pos.col - 1].isdigit()
+
+    def numbers(node: Node):
+        if isinstance(node, Call):
+            for a in node.args:
+                if isinstance(a, Int):
+                    if unsigned(a):
+                        yield a
+                elif isinstance(a, (Call, Named)):
+                    yield from numbers(a)
+        elif isinstance(node, Named):
+            yield from numbers(node.value)
+    places = [n for node in nodes for n in numbers(node)]
     if len(places) <= 3:
-        return [[p] for p in places]
-    by_value: dict[str, list[tuple[int, int]]] = {}
-    for a, b in places:
-        by_value.setdefault(text[a:b], []).append((a, b))
-    return [spots for value, spots in by_value.items() if int(value) > 0]
+        return [[n] for n in places]
+    by_value: dict[int, list[Int]] = {}
+    for n in places:
+        by_value.setdefault(n.value, []).append(n)
+    return [spots for value, spots in by_value.items() if value > 0]
 
 
-def resized(text: str, slots: list[list[tuple[int, int]]], values: dict[int, int]) -> str:
-    """The text with slot k's numbers written as `values[k]`."""
-    spots = sorted((a, b, values[k]) for k, s in enumerate(slots) if k in values
-                   for a, b in s)
-    out, at = [], 0
-    for a, b, v in spots:
-        out += [text[at:a], str(v)]
-        at = b
-    return "".join(out) + text[at:]
+def resized(nodes: list[Node], text: str, slots: list[list[Int]],
+            values: dict[int, int]) -> str:
+    """The text of `nodes` with slot k's numbers (`size_slots`) written as `values[k]`, on
+    one line or on several as `text` (the text they were parsed from) is."""
+    new = {id(n): values[k] for k, spots in enumerate(slots) if k in values for n in spots}
+
+    def go(n: Node) -> Node:
+        if isinstance(n, Int) and id(n) in new:
+            return Int(new[id(n)], n.pos, n.via)
+        if isinstance(n, Call):
+            return Call(n.head, [go(a) for a in n.args], n.pos, n.via, n.starred)
+        if isinstance(n, Named):
+            return Named(n.name, go(n.value), n.pos, n.via)
+        return n
+    out = [go(n) for n in nodes]
+    return to_lud(out, indent=4) if "\n" in text.strip() else to_lud(out)
 
 
 def board_sizes(board: str, use: str = "Cell") -> dict[str, int] | None:
@@ -2663,11 +2666,14 @@ def sized_boards(board: str, expected: list[Expected], kinds: set[str], others: 
     if base is None or all(e.holds(base[e.name]) for e in wanted):
         return []
     n0 = base[first.name]
-    slots = size_slots(board)
+    nodes = parse(board, "<board>")
+    slots = size_slots(nodes, board)
     growth = []     # (slot, its size, the exponent of the count in it)
     for k, spots in enumerate(slots):
-        v = int(board[spots[0][0]:spots[0][1]])
-        up = counts(resized(board, slots, {k: v + 1}))
+        v = spots[0].value
+        if v == 0:      # (a shift's 0 among three numbers or fewer) no ratio to grow by
+            continue
+        up = counts(resized(nodes, board, slots, {k: v + 1}))
         if up is None or up[first.name] <= 0 or n0 <= 0 or up[first.name] == n0:
             continue
         growth.append((k, v, math.log(up[first.name] / n0) / math.log((v + 1) / v)))
@@ -2684,7 +2690,7 @@ def sized_boards(board: str, expected: list[Expected], kinds: set[str], others: 
     guesses.sort()
     out: list[str] = []
     for _, _, sizes in guesses[:SIZE_BUILDS]:
-        text = resized(board, slots, dict(sizes))
+        text = resized(nodes, board, slots, dict(sizes))
         got = counts(text)
         if got is not None and all(e.holds(got[e.name]) for e in wanted) and text not in out:
             out.append(text)
