@@ -740,7 +740,7 @@ def test_an_expected_start_count_is_met_by_ludiis_reading_or_by_the_pieces(
     for n in (ludii, pieces):
         assert check_expected([Expected("NumStartComponents", n)], concepts, counts)[1] == []
     assert check_expected([Expected("NumStartComponents", pieces + 1)], concepts,
-                          counts)[1] == [str(Expected("NumStartComponents", pieces + 1))]
+                          counts)[1] == [Expected("NumStartComponents", pieces + 1)]
 
 
 @pytest.mark.parametrize("start, placing", [

@@ -642,9 +642,9 @@ def both_readings(game, seed: int, concepts) -> dict[str, tuple[float, ...]]:
 
 
 def check_expected(expected: list[Expected], concepts, counts: dict[str, float]
-                   ) -> tuple[list[str], list[str], list[str]]:
-    """(met, missed, unchecked) names of the expected concepts, against a candidate's
-    compile-time concepts (`GameConcepts`) and start counts."""
+                   ) -> tuple[list[Expected], list[Expected], list[Expected]]:
+    """(met, missed, unchecked): the expected concepts, against a candidate's compile-time
+    concepts (`GameConcepts`) and start counts."""
     from .concepts import catalog
     cat = catalog()
     met, missed, unchecked = [], [], []
@@ -659,12 +659,12 @@ def check_expected(expected: list[Expected], concepts, counts: dict[str, float]
         elif e.name in concepts.non_boolean:
             got = concepts.non_boolean[e.name]
         else:
-            unchecked.append(str(e))
+            unchecked.append(e)
             continue
         try:
-            (met if e.holds(got) else missed).append(str(e))
+            (met if e.holds(got) else missed).append(e)
         except (TypeError, ValueError):
-            unchecked.append(str(e))
+            unchecked.append(e)
     return met, missed, unchecked
 
 
@@ -1949,8 +1949,8 @@ class Tried:
     playouts: int = 0
     ending: float = float("nan")
     metrics: dict = field(default_factory=dict)     # name -> (value, low, high)
-    met: list[str] = field(default_factory=list)
-    unchecked: list[str] = field(default_factory=list)
+    met: list[Expected] = field(default_factory=list)
+    unchecked: list[Expected] = field(default_factory=list)
     concepts: object = None
     similarity: float = float("nan")
     nearest: str = ""
@@ -1959,7 +1959,7 @@ class Tried:
     path: str = ""
     rows: object = None
     played: bool = False       # it came as far as the playouts
-    missed: list[str] = field(default_factory=list)   # expected concepts it does not have
+    missed: list[Expected] = field(default_factory=list)   # expected concepts it has not
     game: object = None        # the built game, kept only until its start is checked
     start_variant: int = 0     # which generated start it has (0: none)
     board_variant: int = 0     # which resized board it has (0: none; `with_sized_board`)
@@ -2077,7 +2077,7 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
     tried.met, tried.unchecked, tried.missed = met, unchecked, missed
     if missed:
         tried.game = game
-        tried.reason = "misses expected concepts: " + ", ".join(missed)
+        tried.reason = "misses expected concepts: " + ", ".join(map(str, missed))
         return
     tried.played = True
     allowed = int(math.floor((1 - min_ending) * playouts + 1e-9))
@@ -2490,7 +2490,7 @@ def with_generated_start(template: TemplateGame, tried: Tried, index: FragmentIn
     missed = tried.missed
     holes = start_holes(template)
     if game is None or not missed or not (holes or placing_holes(template)) or any(
-            m.split("=")[0].split(" in ")[0] not in START_COUNTS for m in missed):
+            m.name not in START_COUNTS for m in missed):
         return tried
     variants: list[dict[int, str]] = []
     sources: dict[int, list[int]] = {}
@@ -2710,7 +2710,7 @@ def with_sized_board(template: TemplateGame, tried: Tried, index: FragmentIndex,
     PLAYED_BOARDS of them are played, the first kept is the candidate. Else the first of
     them that was played, or the candidate itself."""
     h = board_hole(template)
-    missed = [m.split("=")[0].split(" in ")[0] for m in tried.missed]
+    missed = [m.name for m in tried.missed]
     if h is None or tried.game is None or not any(m in SITE_COUNTS for m in missed) or any(
             m not in SITE_COUNTS + START_COUNTS for m in missed):
         return tried
@@ -2869,8 +2869,8 @@ def candidates_table(rec: Reconstruction, k: int):
                "sources": "; ".join(t.sources)}
         row.update({k_: round(v, 4) for k_, v in t.parts.items()})
         row["nearest_game"] = t.nearest
-        row["expected_concepts_met"] = "; ".join(t.met)
-        row["expected_unchecked"] = "; ".join(t.unchecked)
+        row["expected_concepts_met"] = "; ".join(map(str, t.met))
+        row["expected_unchecked"] = "; ".join(map(str, t.unchecked))
         row["playouts"] = t.playouts
         for m in ("Balance", "Drawishness", "DurationTurns", "Timeouts", "AdvantageP1"):
             row[m] = _interval(t.metrics, m)
