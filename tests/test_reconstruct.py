@@ -503,6 +503,22 @@ def test_a_board_is_resized_for_the_expected_site_counts(board, expected, use, o
         assert all(e.holds(counts[e.name]) for e in expected), text
 
 
+def test_a_board_that_does_not_build_has_no_sizes_and_a_bug_is_not_hidden(monkeypatch):
+    """A size the builder refuses gives no sizes; any other exception is a bug, raised."""
+    from ludeme.analysis.reconstruct import board_sizes
+    import ludeme.model.build
+    assert board_sizes("(rectangle 3 4)") == {"Vertex": 20, "Cell": 12, "Edge": 31}
+    assert board_sizes("(square 0)") is None
+    assert board_sizes("(hex 1000)") is None
+    assert board_sizes("(add (square 3) cells:{{0 1 2}})") is None
+
+    def broken(_):
+        raise KeyError("x")
+    monkeypatch.setattr(ludeme.model.build, "build_game", broken)
+    with pytest.raises(KeyError):
+        board_sizes("(square 3)")
+
+
 # The board is unknown, and it has twelve cells: no board of the corpus has as many
 UNSIZED = LITTLE.replace("(board (square 3))", "(board [#])").replace(
     '(concept "StepDecision" True)', '(concept "StepDecision" True) '

@@ -2613,17 +2613,16 @@ def resized(nodes: list[Node], text: str, slots: list[list[Int]],
 def board_sizes(board: str, use: str = "Cell") -> dict[str, int] | None:
     """The vertices, cells and edges of a board's graph written `board`, built alone (in a
     game of nothing else) for the site type `use` (Ludii's `(rectangle 5 5)` has five
-    vertices a side when played on its vertices, five cells a side else); None when it does
-    not build."""
+    vertices a side when played on its vertices, five cells a side else); None when the
+    builder refuses it (a size out of range, a board with no site or too large, a cell
+    that no longer follows the board's edges); anything else is a bug, and is raised."""
     from ludeme.language.expand import expand as expand_description
     from ludeme.model.build import build_game
     text = (f'(game "Sized" (players 2) (equipment {{ (board {board} use:{use}) }}) '
             f'(rules (play (move Pass)) (end (if (is Full) (result P1 Win)))))')
     try:
         game = build_game(expand_description(load_description("<sized board>", text)))
-    except (LudemeError, RecursionError):
-        return None
-    except Exception:      # a graph ludeme cannot make at that size
+    except LudemeError:
         return None
     b = game.board
     return {"Vertex": b.num_vertices, "Cell": b.num_cells, "Edge": b.num_edges}
