@@ -812,6 +812,13 @@ ERRORS = [
     ("(board (concentric Square rings:2 stagger:True))", "'stagger' of (concentric", 35),
     ("(board (remove (square 3) cells:{(square 2)}))", "'cells:' must be", 33),
     ("(board (add (square 3) edgesCurved:{{{0 0} {1 1} {1 0}}}))", "'edgesCurved'", 24),
+    # a cell by vertex indices follows edges: along the bottom row there is none back to 0
+    # (it crashed once the first two edges were marked as bordering it), nor across a cell
+    ("(board (add (square 3) cells:{{0 1 2}}))", "no edge from vertex 2 to vertex 0", 24),
+    ("(board (add (square 3) cells:{{0 2 10 8}}))", "no edge from vertex 0 to vertex 2", 24),
+    # no first turn: the division by its points failed
+    ("(board (spiral turns:1 sites:30) use:Vertex)", "no number of points on its first", 8),
+    ("(board (spiral turns:12 sites:30) use:Vertex)", "no number of points on its first", 8),
     ("(board (square 3) (track \"T\" \"0,E\" Mover))", "a track's owner is a player", 19),
     ("(mancalaBoard 7 6)", "2 to 6 rows, not 7", 1),
     ("(mancalaBoard 2 6 numStores:1)", "'numStores' of (mancalaBoard ...) is not supported", 19),

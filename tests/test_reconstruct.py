@@ -434,20 +434,48 @@ def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
 # ---------------------------------------------------------------- boards sized for the counts
 
 @pytest.mark.parametrize("board, slots", [
-    ("(rectangle 5 5 diagonals:Alternating)", ["5", "5"]),
+    ("(rectangle 5 5 diagonals:Alternating)", [5, 5]),
     # site lists and points are no sizes, nor are signed numbers, decimals and names
-    ("(add (remove (rectangle 8 6) cells:{1 3 5}) edges:{ {1 2} })", ["8", "6"]),
-    ('(merge (shift -1 0.5 (square 4)) (rectangle 2 3 diagonals:Solid))', ["4", "2", "3"]),
+    ("(add (remove (rectangle 8 6) cells:{1 3 5}) edges:{ {1 2} })", [8, 6]),
+    ('(merge (shift -1 0.5 (square 4)) (rectangle 2 3 diagonals:Solid))', [4, 2, 3]),
     ("(concentric {1 8})", []),
+    ("(merge { (square 4) (rectangle 2 3) })", []),
+    ("(shift +2 1.0 (hex 4))", [4]),
+    # digits in a string, a named argument's value, a define's parameter and a range
+    ('("Board 12" 6 (hex 3) 2..5 steps:7 (tri #1))', [6, 3]),
+    # a define's call: its numbers are arguments too
+    ('("CrossBoard" 3 7 diagonals:Alternating)', [3, 7]),
+    # laid out on several lines
+    ("(merge\n    (rectangle 3 7)\n    (shift 2\n        0 (square 5)))", [3, 7, 2, 5]),
     # with more than three, one value is one size: a cross of two rectangles stays a cross
     ("(merge (shift 0 (/ (- 7 3) 2) (rectangle 3 7)) (shift (/ (- 7 3) 2) 0 (rectangle 7 3)))",
-     ["7", "3", "2"]),
+     [7, 3, 2]),
 ])
 def test_the_sizes_of_a_board_that_can_be_resized(board, slots):
     from ludeme.analysis.reconstruct import size_slots
-    got = size_slots(board)
-    assert [board[s[0][0]:s[0][1]] for s in got] == slots
-    assert all(len({board[a:b] for a, b in s}) == 1 for s in got)
+    from ludeme.language.grammar import parse
+    got = size_slots(parse(board), board)
+    assert [s[0].value for s in got] == slots
+    assert all(len({n.value for n in s}) == 1 for s in got)
+
+
+@pytest.mark.parametrize("board, values, text", [
+    ("(rectangle 5 5 diagonals:Alternating)", {1: 11}, "(rectangle 5 11 diagonals:Alternating)"),
+    # one size is every place of its value; the others are left as they are
+    ("(merge (shift 0 (/ (- 7 3) 2) (rectangle 3 7)) (shift (/ (- 7 3) 2) 0 (rectangle 7 3)))",
+     {0: 9}, "(merge (shift 0 (/ (- 9 3) 2) (rectangle 3 9)) (shift (/ (- 9 3) 2) 0 "
+             "(rectangle 9 3)))"),
+    ('(add (remove (square 4) cells:{1 3}) edges:{{0 1}})', {0: 10},
+     "(add (remove (square 10) cells:{1 3}) edges:{{0 1}})"),
+    # a board on several lines stays on several lines
+    ("(merge\n    (rectangle 3 7)\n    (shift 2 0 (square 5)))", {3: 6},
+     "(merge\n    (rectangle 3 7)\n    (shift 2 0\n        (square 6)))"),
+])
+def test_a_board_is_written_with_its_sizes_changed(board, values, text):
+    from ludeme.analysis.reconstruct import resized, size_slots
+    from ludeme.language.grammar import parse
+    nodes = parse(board)
+    assert resized(nodes, board, size_slots(nodes, board), values) == text
 
 
 @pytest.mark.parametrize("board, expected, use, others, first", [
@@ -473,6 +501,22 @@ def test_a_board_is_resized_for_the_expected_site_counts(board, expected, use, o
     for text in got:
         counts = site_counts(board_sizes(text, use), {use}, others)
         assert all(e.holds(counts[e.name]) for e in expected), text
+
+
+def test_a_board_that_does_not_build_has_no_sizes_and_a_bug_is_not_hidden(monkeypatch):
+    """A size the builder refuses gives no sizes; any other exception is a bug, raised."""
+    from ludeme.analysis.reconstruct import board_sizes
+    import ludeme.model.build
+    assert board_sizes("(rectangle 3 4)") == {"Vertex": 20, "Cell": 12, "Edge": 31}
+    assert board_sizes("(square 0)") is None
+    assert board_sizes("(hex 1000)") is None
+    assert board_sizes("(add (square 3) cells:{{0 1 2}})") is None
+
+    def broken(_):
+        raise KeyError("x")
+    monkeypatch.setattr(ludeme.model.build, "build_game", broken)
+    with pytest.raises(KeyError):
+        board_sizes("(square 3)")
 
 
 # The board is unknown, and it has twelve cells: no board of the corpus has as many
@@ -712,7 +756,7 @@ def test_an_expected_start_count_is_met_by_ludiis_reading_or_by_the_pieces(
     for n in (ludii, pieces):
         assert check_expected([Expected("NumStartComponents", n)], concepts, counts)[1] == []
     assert check_expected([Expected("NumStartComponents", pieces + 1)], concepts,
-                          counts)[1] == [str(Expected("NumStartComponents", pieces + 1))]
+                          counts)[1] == [Expected("NumStartComponents", pieces + 1)]
 
 
 @pytest.mark.parametrize("start, placing", [

@@ -642,9 +642,9 @@ def both_readings(game, seed: int, concepts) -> dict[str, tuple[float, ...]]:
 
 
 def check_expected(expected: list[Expected], concepts, counts: dict[str, float]
-                   ) -> tuple[list[str], list[str], list[str]]:
-    """(met, missed, unchecked) names of the expected concepts, against a candidate's
-    compile-time concepts (`GameConcepts`) and start counts."""
+                   ) -> tuple[list[Expected], list[Expected], list[Expected]]:
+    """(met, missed, unchecked): the expected concepts, against a candidate's compile-time
+    concepts (`GameConcepts`) and start counts."""
     from .concepts import catalog
     cat = catalog()
     met, missed, unchecked = [], [], []
@@ -659,12 +659,12 @@ def check_expected(expected: list[Expected], concepts, counts: dict[str, float]
         elif e.name in concepts.non_boolean:
             got = concepts.non_boolean[e.name]
         else:
-            unchecked.append(str(e))
+            unchecked.append(e)
             continue
         try:
-            (met if e.holds(got) else missed).append(str(e))
+            (met if e.holds(got) else missed).append(e)
         except (TypeError, ValueError):
-            unchecked.append(str(e))
+            unchecked.append(e)
     return met, missed, unchecked
 
 
@@ -1949,8 +1949,8 @@ class Tried:
     playouts: int = 0
     ending: float = float("nan")
     metrics: dict = field(default_factory=dict)     # name -> (value, low, high)
-    met: list[str] = field(default_factory=list)
-    unchecked: list[str] = field(default_factory=list)
+    met: list[Expected] = field(default_factory=list)
+    unchecked: list[Expected] = field(default_factory=list)
     concepts: object = None
     similarity: float = float("nan")
     nearest: str = ""
@@ -1959,7 +1959,7 @@ class Tried:
     path: str = ""
     rows: object = None
     played: bool = False       # it came as far as the playouts
-    missed: list[str] = field(default_factory=list)   # expected concepts it does not have
+    missed: list[Expected] = field(default_factory=list)   # expected concepts it has not
     game: object = None        # the built game, kept only until its start is checked
     start_variant: int = 0     # which generated start it has (0: none)
     board_variant: int = 0     # which resized board it has (0: none; `with_sized_board`)
@@ -2077,7 +2077,7 @@ def try_plan(template: TemplateGame, tried: Tried, folder: Path, playouts: int, 
     tried.met, tried.unchecked, tried.missed = met, unchecked, missed
     if missed:
         tried.game = game
-        tried.reason = "misses expected concepts: " + ", ".join(missed)
+        tried.reason = "misses expected concepts: " + ", ".join(map(str, missed))
         return
     tried.played = True
     allowed = int(math.floor((1 - min_ending) * playouts + 1e-9))
@@ -2490,7 +2490,7 @@ def with_generated_start(template: TemplateGame, tried: Tried, index: FragmentIn
     missed = tried.missed
     holes = start_holes(template)
     if game is None or not missed or not (holes or placing_holes(template)) or any(
-            m.split("=")[0].split(" in ")[0] not in START_COUNTS for m in missed):
+            m.name not in START_COUNTS for m in missed):
         return tried
     variants: list[dict[int, str]] = []
     sources: dict[int, list[int]] = {}
@@ -2559,68 +2559,70 @@ def board_hole(template: TemplateGame) -> int | None:
                  and hole.context.before == 0), None)
 
 
-def size_slots(text: str) -> list[list[tuple[int, int]]]:
-    """The dimensions of a board's text that can be resized: the places (start, end) of its
-    whole numbers written as arguments, outside strings and lists (`cells:{1 3 5}` names
-    sites, `{0 0}` is a point), not signed nor part of a decimal. With at most three, each
-    is a dimension of its own (`(rectangle 5 5)` is 5 by 5); with more, the places of one
-    value are one dimension, resized together (a cross of two rectangles, `(rectangle 3 7)`
-    and `(rectangle 7 3)` shifted by `(/ (- 7 3) 2)`, stays a cross), 0 left as it is."""
-    places: list[tuple[int, int]] = []
-    depth, i = 0, 0
-    while i < len(text):
-        ch = text[i]
-        if ch == '"':
-            end = text.find('"', i + 1)
-            i = len(text) if end < 0 else end + 1
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch.isdigit() and depth == 0 and text[i - 1] in " (":
-            m = re.match(r"\d+(?![\w.:])", text[i:])
-            if m:
-                places.append((i, i + m.end()))
-                i += m.end()
-                continue
-            while i < len(text) and (text[i].isalnum() or text[i] in "._"):
-                i += 1
-            continue
-        i += 1
+def size_slots(nodes: list[Node], text: str) -> list[list[Int]]:
+    """The dimensions of a board that can be resized, in the nodes `nodes` parsed from
+    `text`: its whole numbers written as arguments of a call, none inside a list
+    (`cells:{1 3 5}` names sites, `{0 0}` is a point), nor a named argument's value, nor
+    signed (`(shift -1 0 ...)` moves a graph; a decimal or a string is no whole number
+    either). With at most three, each is a dimension of its own (`(rectangle 5 5)` is 5 by
+    5); with more, the places of one value are one dimension, resized together (a cross of
+    two rectangles, `(rectangle 3 7)` and `(rectangle 7 3)` shifted by `(/ (- 7 3) 2)`,
+    stays a cross), 0 left as it is. In the order they are written."""
+    lines = text.split("\n")
+
+    def unsigned(n: Int) -> bool:
+        return n.value >= 0 and lines[n.pos.line - 1][n.pos.col - 1].isdigit()
+
+    def numbers(node: Node):
+        if isinstance(node, Call):
+            for a in node.args:
+                if isinstance(a, Int):
+                    if unsigned(a):
+                        yield a
+                elif isinstance(a, (Call, Named)):
+                    yield from numbers(a)
+        elif isinstance(node, Named):
+            yield from numbers(node.value)
+    places = [n for node in nodes for n in numbers(node)]
     if len(places) <= 3:
-        return [[p] for p in places]
-    by_value: dict[str, list[tuple[int, int]]] = {}
-    for a, b in places:
-        by_value.setdefault(text[a:b], []).append((a, b))
-    return [spots for value, spots in by_value.items() if int(value) > 0]
+        return [[n] for n in places]
+    by_value: dict[int, list[Int]] = {}
+    for n in places:
+        by_value.setdefault(n.value, []).append(n)
+    return [spots for value, spots in by_value.items() if value > 0]
 
 
-def resized(text: str, slots: list[list[tuple[int, int]]], values: dict[int, int]) -> str:
-    """The text with slot k's numbers written as `values[k]`."""
-    spots = sorted((a, b, values[k]) for k, s in enumerate(slots) if k in values
-                   for a, b in s)
-    out, at = [], 0
-    for a, b, v in spots:
-        out += [text[at:a], str(v)]
-        at = b
-    return "".join(out) + text[at:]
+def resized(nodes: list[Node], text: str, slots: list[list[Int]],
+            values: dict[int, int]) -> str:
+    """The text of `nodes` with slot k's numbers (`size_slots`) written as `values[k]`, on
+    one line or on several as `text` (the text they were parsed from) is."""
+    new = {id(n): values[k] for k, spots in enumerate(slots) if k in values for n in spots}
+
+    def go(n: Node) -> Node:
+        if isinstance(n, Int) and id(n) in new:
+            return Int(new[id(n)], n.pos, n.via)
+        if isinstance(n, Call):
+            return Call(n.head, [go(a) for a in n.args], n.pos, n.via, n.starred)
+        if isinstance(n, Named):
+            return Named(n.name, go(n.value), n.pos, n.via)
+        return n
+    out = [go(n) for n in nodes]
+    return to_lud(out, indent=4) if "\n" in text.strip() else to_lud(out)
 
 
 def board_sizes(board: str, use: str = "Cell") -> dict[str, int] | None:
     """The vertices, cells and edges of a board's graph written `board`, built alone (in a
     game of nothing else) for the site type `use` (Ludii's `(rectangle 5 5)` has five
-    vertices a side when played on its vertices, five cells a side else); None when it does
-    not build."""
+    vertices a side when played on its vertices, five cells a side else); None when the
+    builder refuses it (a size out of range, a board with no site or too large, a cell
+    that no longer follows the board's edges); anything else is a bug, and is raised."""
     from ludeme.language.expand import expand as expand_description
     from ludeme.model.build import build_game
     text = (f'(game "Sized" (players 2) (equipment {{ (board {board} use:{use}) }}) '
             f'(rules (play (move Pass)) (end (if (is Full) (result P1 Win)))))')
     try:
         game = build_game(expand_description(load_description("<sized board>", text)))
-    except (LudemeError, RecursionError):
-        return None
-    except Exception:      # a graph ludeme cannot make at that size
+    except LudemeError:
         return None
     b = game.board
     return {"Vertex": b.num_vertices, "Cell": b.num_cells, "Edge": b.num_edges}
@@ -2663,11 +2665,14 @@ def sized_boards(board: str, expected: list[Expected], kinds: set[str], others: 
     if base is None or all(e.holds(base[e.name]) for e in wanted):
         return []
     n0 = base[first.name]
-    slots = size_slots(board)
+    nodes = parse(board, "<board>")
+    slots = size_slots(nodes, board)
     growth = []     # (slot, its size, the exponent of the count in it)
     for k, spots in enumerate(slots):
-        v = int(board[spots[0][0]:spots[0][1]])
-        up = counts(resized(board, slots, {k: v + 1}))
+        v = spots[0].value
+        if v == 0:      # (a shift's 0 among three numbers or fewer) no ratio to grow by
+            continue
+        up = counts(resized(nodes, board, slots, {k: v + 1}))
         if up is None or up[first.name] <= 0 or n0 <= 0 or up[first.name] == n0:
             continue
         growth.append((k, v, math.log(up[first.name] / n0) / math.log((v + 1) / v)))
@@ -2684,7 +2689,7 @@ def sized_boards(board: str, expected: list[Expected], kinds: set[str], others: 
     guesses.sort()
     out: list[str] = []
     for _, _, sizes in guesses[:SIZE_BUILDS]:
-        text = resized(board, slots, dict(sizes))
+        text = resized(nodes, board, slots, dict(sizes))
         got = counts(text)
         if got is not None and all(e.holds(got[e.name]) for e in wanted) and text not in out:
             out.append(text)
@@ -2704,7 +2709,7 @@ def with_sized_board(template: TemplateGame, tried: Tried, index: FragmentIndex,
     PLAYED_BOARDS of them are played, the first kept is the candidate. Else the first of
     them that was played, or the candidate itself."""
     h = board_hole(template)
-    missed = [m.split("=")[0].split(" in ")[0] for m in tried.missed]
+    missed = [m.name for m in tried.missed]
     if h is None or tried.game is None or not any(m in SITE_COUNTS for m in missed) or any(
             m not in SITE_COUNTS + START_COUNTS for m in missed):
         return tried
@@ -2863,8 +2868,8 @@ def candidates_table(rec: Reconstruction, k: int):
                "sources": "; ".join(t.sources)}
         row.update({k_: round(v, 4) for k_, v in t.parts.items()})
         row["nearest_game"] = t.nearest
-        row["expected_concepts_met"] = "; ".join(t.met)
-        row["expected_unchecked"] = "; ".join(t.unchecked)
+        row["expected_concepts_met"] = "; ".join(map(str, t.met))
+        row["expected_unchecked"] = "; ".join(map(str, t.unchecked))
         row["playouts"] = t.playouts
         for m in ("Balance", "Drawishness", "DurationTurns", "Timeouts", "AdvantageP1"):
             row[m] = _interval(t.metrics, m)

@@ -7,8 +7,9 @@ board before rotating it); merge and union number the parts in order.
 
 from __future__ import annotations
 
+from ludeme.errors import LudemeError
 from ludeme.model.ludemes.base import GraphFn, LitBool, Other, P, SiteType, ludeme
-from .base import INT, REAL, IndexRows, Indices, Points, Polygons, real, size
+from .base import INT, REAL, IndexRows, Indices, Points, Polygons, argument_node, real, size
 from ludeme.boards.geometry import EPSILON, PlanarGraph, distance, f32
 from ludeme.boards.polygon import contains, inflate
 
@@ -541,10 +542,25 @@ class Add(GraphFn):
         for ids in index_cells:
             if len(ids) >= 3 and all(i < len(g.vertices) for i in ids) \
                     and not any(f.matches(ids) for f in g.faces):
+                self.joined(g, ids)
                 g.add_face([g.vertices[i] for i in ids])
         if self.connect:
             connect_close_vertices(g, new)
         return g
+
+    def joined(self, g: PlanarGraph, ids) -> None:
+        """Refuse a cell given by its vertices' indices whose vertices are not joined by an
+        edge each to the next. Ludii warns and does not add it, but the edges met before
+        the gap are left bordering it, a cell the board does not have (the site tables
+        then meet a cell with no place: `(add (square 3) cells:{{0 1 2}})`)."""
+        for i, a in enumerate(ids):
+            b = ids[(i + 1) % len(ids)]
+            if g.vertices[a].edge_to(g.vertices[b]) is None:
+                node = argument_node(self, "cells")
+                raise LudemeError(
+                    f"the cell {{{' '.join(map(str, ids))}}} to add has no edge from vertex "
+                    f"{a} to vertex {b}: a cell's vertices are each joined to the next",
+                    node.pos, path=self.path, via=node.via)
 
 
 @ludeme("complete")

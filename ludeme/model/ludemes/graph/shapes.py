@@ -95,6 +95,9 @@ class Spiral(GraphFn):
         if sites > 1000:
             raise self.fail(f"{sites} sites in a spiral is over Ludii's limit of 1000")
         steps = spiral_base(turns, sites)
+        if steps == 0:      # Ludii divides a turn by no points and piles them up
+            raise self.fail(f"(spiral turns:{turns} sites:{sites}) has no number of points "
+                            "on its first turn that its turns, doubling twice, can hold")
         thetas = [0.0] * (4 * sites)
         index = 1
         for ring in range(1, turns + 2):
