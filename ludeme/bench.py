@@ -253,13 +253,17 @@ def _run_cpu_seconds(args: list[str]) -> float:
 
 
 def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: bool,
-                     only: list[str] | None = None) -> int:
+                     only: list[str] | None = None, repeat: int = 1) -> int:
     """`ludeme run --jobs 1` at two sizes per configuration: the rate with start-up cancelled.
 
     The sizes come from the rate of this process's own playouts over one second of CPU
     (after compiling, which also fills the compile cache the runs then read): the smaller
     run takes about `seconds` of CPU, the larger three times as many playouts, so the
-    difference timed is about twice `seconds`, whatever the game's speed."""
+    difference timed is about twice `seconds`, whatever the game's speed. With `repeat` R,
+    R pairs of the two runs, one after the other, and the median of their rates (the CPU
+    times of a shared machine drift by a fifth within minutes: one pair can land on a
+    slow and a fast moment); the row shows the median pair's times and the lowest and
+    highest pair's ratio."""
     from ludeme.analysis.playouts import PARTITION_SIZE, compiled_of
     refdata = default_refdata()
     ludii_rates = warmed_ludii(refdata)
@@ -284,10 +288,19 @@ def bench_end_to_end(files: list[Path], seconds: float, backend: str, targets: b
             n1 = PARTITION_SIZE + 1
         n2 = 3 * n1
         args = config.run_args + ["--backend", backend]
-        cpu1 = _run_cpu_seconds(args + ["-n", str(n1)])
-        cpu2 = _run_cpu_seconds(args + ["-n", str(n2)])
-        rate = (n2 - n1) / (cpu2 - cpu1) if cpu2 > cpu1 else float("nan")
+        pairs = []
+        for _ in range(repeat):
+            cpu1 = _run_cpu_seconds(args + ["-n", str(n1)])
+            cpu2 = _run_cpu_seconds(args + ["-n", str(n2)])
+            pairs.append(((n2 - n1) / (cpu2 - cpu1) if cpu2 > cpu1 else float("nan"),
+                          cpu1, cpu2))
+        # the median pair (NaN, a pair whose larger run was no dearer, counts as the lowest)
+        pairs.sort(key=lambda p: -1.0 if p[0] != p[0] else p[0])
+        rate, cpu1, cpu2 = pairs[(len(pairs) - 1) // 2]
         ludii_text, ratio_text = _ratio_text(rate, ludii)
+        if repeat > 1 and ludii:
+            ratio_text += (f" ({_ratio_text(pairs[0][0], ludii)[1].strip()} to "
+                           f"{_ratio_text(pairs[-1][0], ludii)[1].strip()} over {repeat})")
         if ludii and rate == rate:
             ratios.append(rate / ludii)
         elif rate != rate:
@@ -406,6 +419,8 @@ def main(argv=None) -> int:
     pl.add_argument("--end-to-end", action="store_true",
                     help="time `ludeme run --jobs 1` at two run sizes instead")
     pl.add_argument("--seconds", type=float, default=3.0, help="per configuration (default 3)")
+    pl.add_argument("--repeat", type=int, default=1, metavar="R",
+                    help="with --end-to-end: R pairs of runs, their median rate (default 1)")
     pl.add_argument("--jobs", type=int, default=None, help="processes for the all-cores rate")
     ag = sub.add_parser("agents", help="UCT iterations (rollouts) per second on both backends")
     ag.add_argument("files", nargs="*", type=Path, help="default: descriptions/*.lud")
@@ -418,6 +433,8 @@ def main(argv=None) -> int:
     sm.add_argument("--rows", type=int, default=1_000_000)
     sm.add_argument("--file", type=Path, default=bundled_descriptions()[0])
     args = p.parse_args(argv)
+    if getattr(args, "repeat", 1) < 1:
+        p.error("--repeat must be at least 1")
     if args.what == "summary":
         return bench_summary(args.rows, args.file)
     if args.what == "agents":
@@ -428,7 +445,8 @@ def main(argv=None) -> int:
     if args.what == "playouts":
         files = args.files or bundled_descriptions()
         if args.end_to_end:
-            return bench_end_to_end(files, args.seconds, args.backend, args.targets, args.only)
+            return bench_end_to_end(files, args.seconds, args.backend, args.targets, args.only,
+                                    args.repeat)
         return bench_playouts(files, args.seconds, args.jobs, args.backend, args.targets,
                               args.only)
     return 2

@@ -249,15 +249,23 @@ def test_the_end_to_end_benchmark_sizes_its_runs_and_states_the_median(refdata, 
     # which a second's worth of tic-tac-toe passes; at 0.2 s the start-up's noise, with the
     # other test worker beside it, can outweigh the difference between the two run sizes)
     assert bench_main(["playouts", "--targets", "--end-to-end", "--seconds", "0.5",
-                       "--backend", "reference", "--only", "tic-tac-toe"]) == 0
+                       "--backend", "reference", "--only", "tic-tac-toe", "--repeat", "2"]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("tic-tac-toe"))
     _, backend, n1, n2, *_ = row.split()
     assert backend == "reference" and int(n2) == 3 * int(n1) >= 60
+    assert row.endswith("over 2)")          # the median of two pairs, and their range
     # The closing line: the ratio's median, or, when the machine's noise made the larger run
     # no dearer than the smaller (a busy test worker beside it), that it has no rate.
     assert ("1 configurations beside Ludii's warmed rate: median ratio" in out
             or "1 configurations without a rate: the larger run took no more CPU" in out), out
+
+
+def test_the_end_to_end_benchmark_refuses_no_pair_of_runs(capsys):
+    from ludeme.bench import main as bench_main
+    with pytest.raises(SystemExit):
+        bench_main(["playouts", "--end-to-end", "--repeat", "0"])
+    assert "--repeat must be at least 1" in capsys.readouterr().err
 
 
 def test_no_ludii_figure_for_a_configuration_ludii_was_not_run_on(refdata, tmp_path):
