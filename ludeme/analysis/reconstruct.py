@@ -537,16 +537,21 @@ def rename_pieces(nodes: list[Node], mapping: dict[str, str],
             return mapping[stem] + value[len(stem):]
         return value
 
+    return map_leaves(nodes, lambda n: Str(new_name(n.value), n.pos, n.via)
+                      if isinstance(n, Str) else n)
+
+
+def map_leaves(nodes: list[Node], leaf) -> list[Node]:
+    """The nodes rebuilt with each leaf (a node that is no call, list or named argument)
+    replaced by `leaf(node)`, at every depth."""
     def go(n: Node) -> Node:
-        if isinstance(n, Str):
-            return Str(new_name(n.value), n.pos, n.via)
         if isinstance(n, Call):
             return Call(n.head, [go(a) for a in n.args], n.pos, n.via, n.starred)
         if isinstance(n, Array):
             return Array([go(a) for a in n.items], n.pos, n.via)
         if isinstance(n, Named):
             return Named(n.name, go(n.value), n.pos, n.via)
-        return n
+        return leaf(n)
     return [go(n) for n in nodes]
 
 
@@ -2363,11 +2368,16 @@ def start_holes(template: TemplateGame) -> list[int]:
 PLAYER_SETTINGS = ("Team", "Amount", "Score", "Var")
 
 
+def rule_items(rules: list[Node]) -> list[Node]:
+    """The rules of a start written as one list (`{(place ...) (set ...)}`) or one by one."""
+    return list(rules[0].items) if len(rules) == 1 and isinstance(rules[0], Array) \
+        else list(rules)
+
+
 def start_settings(rules: list[Node]) -> list[Node]:
     """The start rules among `rules` (a start's items) that set the players
     (`PLAYER_SETTINGS`)."""
-    items = rules[0].items if len(rules) == 1 and isinstance(rules[0], Array) else rules
-    return [n for n in items if isinstance(n, Call) and n.name == "set" and n.args
+    return [n for n in rule_items(rules) if isinstance(n, Call) and n.name == "set" and n.args
             and to_lud(n.args[0]) in PLAYER_SETTINGS]
 
 
@@ -2385,9 +2395,7 @@ def replace_start(fill: str, start: str, whole_rules: bool) -> str | None:
     old = (nodes[at].args if at is not None else []) if whole_rules else nodes
     settings = start_settings(list(old))
     if settings:
-        placing = placing[0].items if len(placing) == 1 and isinstance(placing[0], Array) \
-            else placing
-        start = "{ " + " ".join(to_lud(n) for n in settings + list(placing)) + " }"
+        start = "{ " + " ".join(to_lud(n) for n in settings + rule_items(placing)) + " }"
     if not whole_rules:
         return start
     new = parse(f"(start {start})", "<start>")[0]
@@ -2597,16 +2605,7 @@ def resized(nodes: list[Node], text: str, slots: list[list[Int]],
     """The text of `nodes` with slot k's numbers (`size_slots`) written as `values[k]`, on
     one line or on several as `text` (the text they were parsed from) is."""
     new = {id(n): values[k] for k, spots in enumerate(slots) if k in values for n in spots}
-
-    def go(n: Node) -> Node:
-        if isinstance(n, Int) and id(n) in new:
-            return Int(new[id(n)], n.pos, n.via)
-        if isinstance(n, Call):
-            return Call(n.head, [go(a) for a in n.args], n.pos, n.via, n.starred)
-        if isinstance(n, Named):
-            return Named(n.name, go(n.value), n.pos, n.via)
-        return n
-    out = [go(n) for n in nodes]
+    out = map_leaves(nodes, lambda n: Int(new[id(n)], n.pos, n.via) if id(n) in new else n)
     return to_lud(out, indent=4) if "\n" in text.strip() else to_lud(out)
 
 
