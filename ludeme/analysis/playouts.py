@@ -570,9 +570,8 @@ def parquet_settings(table) -> dict:
     often): those are written plain and compressed by LZ4, whose matches take a run of one
     value at memory speed, where the dictionary hashed each value (Tic-Tac-Toe's 46 such
     columns: 7 % of the writer's time a row at 50,000 rows, a fifth at 10,000, for a file a
-    twentieth larger). Min/max statistics
-    only of the unique columns, which a reader looking for a playout by its index (`ludeme
-    view RUN --row K`) skips partitions by."""
+    twentieth larger). Min/max statistics only of the unique columns, which a reader looking
+    for a playout by its index (`ludeme view RUN --row K`) skips partitions by."""
     import pyarrow as pa
     names = table.schema.names
     constant = {f.name for f in table.schema
