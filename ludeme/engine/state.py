@@ -235,10 +235,11 @@ class Game:
         # Ludii keeps no `what` on the board and stores a piece's index as its `who` there
         # (ludeme.engine.stores.IndexWhoSites), where an index differs from its owner.
         self.who_is_index = False
-        # A rule reads Ludii's lists of owned pieces in their order ((where "Name" <player>)):
-        # flat stores keep them (ludeme.engine.stores.OwnedOrder), a site leaving its list by
-        # a swap with the last (Ludii's flat owned lists of one site type) or not (FullOwned).
-        self.owned_lists = False
+        # The piece kinds whose Ludii lists of owned pieces a rule reads in their order
+        # ((where "Name" <player>)): flat stores keep them (ludeme.engine.stores.OwnedOrder),
+        # a site leaving its list by a swap with the last (Ludii's flat owned lists of one
+        # site type) or not (FullOwned).
+        self.owned_kinds: frozenset[int] = frozenset()
         self.owned_swap = True
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.hidden_info = False        # rules hide pieces from players ((set Hidden ...))
@@ -387,8 +388,9 @@ class State:
         n = game.num_players
         self.g = game
         self.sites = new_sites(game.store_sites, game.containers[0].num_sites, game.stacking,
-                               game.who_is_index, (game.owned_swap, game.ludii_owners)
-                               if game.owned_lists else None)
+                               game.who_is_index,
+                               (game.owned_kinds, game.owned_swap, game.ludii_owners)
+                               if game.owned_kinds else None)
         if game.layers and not game.stacking:
             self.sites.count_to = game.total_sites     # the layers hold one piece a site
         if game.counting and not game.stacking:
@@ -602,9 +604,9 @@ class State:
 
     def owned_sites(self, what: int) -> list[int] | None:
         """The sites of a piece kind in the order of Ludii's list of owned pieces (to read,
-        not to change), or None where the store keeps no such lists (`Game.owned_lists`)."""
+        not to change), or None where the store keeps no list of it (`Game.owned_kinds`)."""
         owned = getattr(self.sites, "owned", None)
-        return None if owned is None else owned.get(what, [])
+        return None if owned is None else owned.get(what)
 
     def size_stack(self, site: int) -> int:
         """How many levels stand at a site (0 when empty)."""

@@ -250,13 +250,15 @@ class OwnedOrder:
     site leaves a list is the store's kind (OwnedFactory): a game of cells only, or of
     vertices only, swaps the list's last site into its place (FlatCellOnlyOwned,
     FlatVertexOnlyOwned); any other (FullOwned) drops every entry of the site and keeps the
-    order. Flat stores only: Ludii's lists of a stacking game keep levels too."""
+    order. Flat stores only: Ludii's lists of a stacking game keep levels too. Only the
+    kinds a rule asks after are kept (`owned` has a list for each), since each of Ludii's
+    lists is of one player's kind: a clone copies those few."""
 
     __slots__ = ()
 
     def _leave(self, what: int, site: int) -> None:
         sites = self.owned.get(what)
-        if not sites:
+        if not sites:                   # empty, or a kind no rule asks after
             return
         if self.owned_swap:
             try:
@@ -269,7 +271,9 @@ class OwnedOrder:
             sites[:] = [s for s in sites if s != site]
 
     def _join(self, what: int, site: int) -> None:
-        self.owned.setdefault(what, []).append(site)
+        sites = self.owned.get(what)
+        if sites is not None:
+            sites.append(site)
 
     def copy(self):
         s = super().copy()
@@ -551,17 +555,18 @@ class StackSites:
 
 
 def new_sites(total_sites: int, hand_from: int, stacking: bool, who_is_index: bool = False,
-              owned: tuple[bool, list[int]] | None = None):
+              owned: tuple[frozenset[int], bool, list[int]] | None = None):
     """The store a game needs: stacks for a stacking game, flat otherwise (with the
     piece's index as its `who` on the board where Ludii stores it so). `owned`: keep
-    Ludii's lists of owned pieces (`OwnedOrder`), given whether a site leaves its list by
-    a swap and each component's owner; flat stores only."""
+    Ludii's lists of owned pieces (`OwnedOrder`) of these kinds, given whether a site
+    leaves its list by a swap and each component's owner; flat stores only."""
     if stacking:
         return StackSites(total_sites, hand_from)
     if owned is None:
         return (IndexWhoSites if who_is_index else FlatSites)(total_sites, hand_from)
     store = (OwnedIndexWhoSites if who_is_index else OwnedFlatSites)(total_sites, hand_from)
-    store.owned, (store.owned_swap, store.owners) = {}, owned
+    kinds, store.owned_swap, store.owners = owned
+    store.owned = {what: [] for what in kinds}
     return store
 
 

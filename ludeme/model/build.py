@@ -81,7 +81,7 @@ class Env:
         self.hidden_info = False           # a rule hides pieces ((set Hidden ...))
         self.reads_after = False           # a ludeme reads (last To/From afterConsequence:True)
         self.reads_last_tos = False        # a ludeme reads (sites LastTo)
-        self.owned_lists = False           # a ludeme reads Ludii's owned lists in order
+        self.owned_kinds: set[int] = set()  # kinds whose Ludii owned lists a rule reads
         self.reads_last_types = False      # a ludeme reads (is LastTo <type>), (is LastFrom ...)
         self.places_at_random = False      # a start rule places pieces at random sites
         # piece index -> the (place Random ...) rules placing it, and whether each gives a
@@ -527,7 +527,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     # The typed rules and their tables, for backends that generate code (ludeme.engine.compiled).
     game.typed, game.env = g, env
     game.who_is_index = _who_is_index(game, components, n, built)
-    game.owned_lists = env.owned_lists and not env.stacking
+    game.owned_kinds = frozenset() if env.stacking else frozenset(env.owned_kinds)
     game.owned_swap = len(_site_types_used(board, containers, built)) == 1
     if game.who_is_index:
         _refuse_owned_and_who(built, components)

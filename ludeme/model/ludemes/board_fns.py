@@ -180,7 +180,7 @@ class Where(IntFn):
                   else env.compile(self.role))
         name = self.name
         first = first_named(env.components, name)
-        env.owned_lists = True      # a flat store keeps Ludii's lists, in their order
+        env.owned_kinds.update(first.values())     # a flat store keeps their Ludii lists
 
         def where_named(c):
             what = first.get(player(c), -1)
