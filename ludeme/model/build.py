@@ -631,8 +631,11 @@ def _site_types_used(board, containers, built: list) -> set[str]:
         used.add("Cell")
     for lud in built:
         for p in type(lud).params:
-            if base.takes_site_type(p.type) and getattr(lud, p.attr, None) in base.SITE_TYPES:
-                used.add(getattr(lud, p.attr))
+            # read from the fields: an argument read here is not one its ludeme reads, which
+            # `check_all_read` would no longer see unread
+            value = lud._fields.get(p.attr)
+            if base.takes_site_type(p.type) and value in base.SITE_TYPES:
+                used.add(value)
     return used
 
 
