@@ -235,6 +235,37 @@ def test_a_run_reaching_a_position_the_kernels_refuse_goes_to_the_reference(tmp_
     assert "reached a position the kernels refuse" in capsys.readouterr().err
 
 
+WHERE_ORDER_GAME = """
+(game "Where Order"
+  (players 2)
+  (equipment {(board (square 4)) (piece "Disc" Each (move Step (to if:(is Empty (to)))))})
+  (rules
+    (start {(place "Disc1" {0 1 2 3}) (place "Disc2" {12 13 14 15})})
+    (play (forEach Piece))
+    (end (if (= (where "Disc" Mover) 5) (result Mover Win)))))
+"""
+
+
+def test_a_run_where_a_named_piece_stands_on_several_sites_plays_ludiis_order(tmp_path, capsys):
+    """(where "Disc" Mover) with four discs a player: Ludii's answer follows its lists of
+    owned pieces, which the reference engine keeps and the kernels do not, so they refuse
+    the position and the reference plays those playouts: the same rows as a reference run,
+    with games that end (the end rule reads the lists' first sites)."""
+    import pandas as pd
+
+    from ludeme.analysis.playouts import load, run_playouts
+    path = tmp_path / "where.lud"
+    path.write_text(WHERE_ORDER_GAME)
+    game = load(path)
+    ref = run_playouts(game, 6, 1, jobs=1, progress=False, backend="reference")
+    fast = run_playouts(game, 6, 1, jobs=1, progress=False, backend="compiled")
+    pd.testing.assert_frame_equal(ref.drop(columns="seconds"), fast.drop(columns="seconds"))
+    assert fast.attrs["playouts_by_backend"]["reference"] == 6
+    assert "reached a position the kernels refuse ((where ...) with the piece on several" \
+        in capsys.readouterr().err
+    assert set(ref["winner"]) <= {1, 2} and not ref["timeout"].any()
+
+
 def test_a_rollout_reaching_a_position_the_kernels_refuse_raises_the_refusal(tmp_path):
     """A search's rollout (`random_rollout`) meeting the same refusal raises the reference's
     refusal (a LudemeError naming it), not the kernels' ValueError."""

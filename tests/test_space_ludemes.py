@@ -100,8 +100,29 @@ def test_where_looks_at_the_board_only(start, site):
     assert state.is_terminal() and state.winner == 2
 
 
-def test_where_with_a_piece_on_several_sites_is_refused_while_playing():
-    game = _game('(place "Disc1" {1 3})',
+@pytest.mark.parametrize("board, extra, move, site", [
+    # Ludii keeps a list of each kind's sites: the discs placed on 1, 3, 5 in that order.
+    # A game of cells only (FlatCellOnlyOwned): a site leaves its list by a swap with the
+    # last, then the disc joins at the end, [1 3 5] -> [5 3] -> [5 3 8]
+    ("(board (square 3))", "", "(move (from 1) (to 8))", 5),
+    # so does a disc taken by another's piece: [1 3 5] -> [5 3]
+    ("(board (square 3))", "", "(move (from 7) (to 1))", 5),
+    # a game of vertices and cells (a hand: FullOwned) keeps the order, [3 5 8]
+    ("(board (square 3) use:Vertex)", "(hand Each)", "(move (from 1) (to 8))", 3),
+    ("(board (square 3) use:Vertex)", "(hand Each)", "(move (from 7) (to 1))", 3),
+])
+def test_where_answers_in_the_order_of_ludiis_list_of_owned_pieces(board, extra, move, site):
+    game = _game('(place "Disc1" {1 3 5}) (place "Disc2" 7)', play=move, board=board,
+                 extra=extra, end=f'(end (if (= (where "Disc" P1) {site}) (result P2 Win)))')
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[0])
+    assert state.is_terminal() and state.winner == 2
+
+
+def test_where_with_a_piece_on_several_sites_of_a_stacking_game_is_refused_while_playing():
+    # Ludii's lists of a stacking game keep levels too: not kept here
+    game = _game('(place Stack "Disc1" 1) (place Stack "Disc1" 3)',
+                 play="(move Add (to (sites Empty)) stack:True)",
                  end='(end (if (= (where "Disc" P1) 1) (result P1 Win)))')
     state = game.new_initial_state(0)
     with pytest.raises(LudemeError, match="several sites"):

@@ -197,6 +197,7 @@ class ConceptWalk:
 
     def declared(self, node) -> tuple[set[str], set[str], set[str]]:
         """(concepts added, concepts taken out, arguments left out) by the node's declaration."""
+        from ludeme.model.ludemes.base import SITE_TYPES, takes_site_type
         out, removed, left_out = set(), set(), set()
         cls = type(node)
         if cls.keyword and "concepts" not in vars(cls) and (
@@ -219,7 +220,7 @@ class ConceptWalk:
         for p in type(node).params:
             if p.name in left_out:
                 continue
-            if _is_site_type(p.type) and getattr(node, p.attr, None) in SITE_TYPES:
+            if takes_site_type(p.type) and getattr(node, p.attr, None) in SITE_TYPES:
                 out.add(getattr(node, p.attr))      # Ludii's SiteType.concepts(type)
             if _is_direction(p.type):
                 value = getattr(node, p.attr, None)
@@ -288,15 +289,6 @@ class ConceptWalk:
         else:
             result = _value_text(arg) in value.split("|")
         return result != negated
-
-
-SITE_TYPES = ("Cell", "Vertex", "Edge")
-
-
-def _is_site_type(t) -> bool:
-    """Whether a declared argument type is the graph-element type (Cell, Vertex, Edge)."""
-    from ludeme.model.ludemes.base import SiteType
-    return t is SiteType or (isinstance(t, tuple) and SiteType in t)
 
 
 def _is_direction(t) -> bool:

@@ -235,6 +235,12 @@ class Game:
         # Ludii keeps no `what` on the board and stores a piece's index as its `who` there
         # (ludeme.engine.stores.IndexWhoSites), where an index differs from its owner.
         self.who_is_index = False
+        # The piece kinds whose Ludii lists of owned pieces a rule reads in their order
+        # ((where "Name" <player>)): flat stores keep them (ludeme.engine.stores.OwnedOrder),
+        # a site leaving its list by a swap with the last (Ludii's flat owned lists of one
+        # site type) or not (FullOwned).
+        self.owned_kinds: frozenset[int] = frozenset()
+        self.owned_swap = True
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.hidden_info = False        # rules hide pieces from players ((set Hidden ...))
         # Large pieces (a piece given as a walk): component index -> its walks and the cells
@@ -382,7 +388,9 @@ class State:
         n = game.num_players
         self.g = game
         self.sites = new_sites(game.store_sites, game.containers[0].num_sites, game.stacking,
-                               game.who_is_index)
+                               game.who_is_index,
+                               (game.owned_kinds, game.owned_swap, game.ludii_owners)
+                               if game.owned_kinds else None)
         if game.layers and not game.stacking:
             self.sites.count_to = game.total_sites     # the layers hold one piece a site
         if game.counting and not game.stacking:
@@ -593,6 +601,12 @@ class State:
         # Read-only views of the top level, kept by the store: rules read these
         # in their hot loops; every write goes through `do_action`.
         self.who, self.what, self.count = self.sites.who, self.sites.what, self.sites.count
+
+    def owned_sites(self, what: int) -> list[int] | None:
+        """The sites of a piece kind in the order of Ludii's list of owned pieces (to read,
+        not to change), or None where the store keeps no list of it (`Game.owned_kinds`)."""
+        owned = getattr(self.sites, "owned", None)
+        return None if owned is None else owned.get(what)
 
     def size_stack(self, site: int) -> int:
         """How many levels stand at a site (0 when empty)."""

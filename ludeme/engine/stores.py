@@ -238,6 +238,119 @@ class IndexWhoSites(FlatSites):
         self._index_who(site)
 
 
+class OwnedOrder:
+    """Ludii's lists of owned pieces (`other.state.owned`) beside a flat store, in Ludii's
+    order: per piece kind, the sites holding it, as the actions wrote them. A rule that
+    takes the first of a kind's pieces reads this order ((where "King" Mover) in a game
+    with several kings), which no position shows.
+
+    Ludii's actions keep the lists (a move: the piece leaves its list when its site empties,
+    the piece it replaces leaves its own, and it joins at the end when it lands alone; an
+    add joins an empty site; a removal leaves; a promotion leaves and joins the end). How a
+    site leaves a list is the store's kind (OwnedFactory): a game of cells only, or of
+    vertices only, swaps the list's last site into its place (FlatCellOnlyOwned,
+    FlatVertexOnlyOwned); any other (FullOwned) drops every entry of the site and keeps the
+    order. Flat stores only: Ludii's lists of a stacking game keep levels too. Only the
+    kinds a rule asks after are kept (`owned` has a list for each), since each of Ludii's
+    lists is of one player's kind: a clone copies those few."""
+
+    __slots__ = ()
+
+    def _leave(self, what: int, site: int) -> None:
+        sites = self.owned.get(what)
+        if not sites:                   # empty, or a kind no rule asks after
+            return
+        if self.owned_swap:
+            try:
+                i = sites.index(site)
+            except ValueError:
+                return
+            sites[i] = sites[-1]
+            sites.pop()
+        else:
+            sites[:] = [s for s in sites if s != site]
+
+    def _join(self, what: int, site: int) -> None:
+        sites = self.owned.get(what)
+        if sites is not None:
+            sites.append(site)
+
+    def copy(self):
+        s = super().copy()
+        s.owned = {what: sites[:] for what, sites in self.owned.items()}
+        s.owned_swap, s.owners = self.owned_swap, self.owners
+        return s
+
+    def clear(self, site: int) -> None:         # remove, set_count and move_stack use it
+        what = self.what[site]
+        super().clear(site)
+        if what:
+            self._leave(what, site)
+
+    def add(self, site, what, who, count, state=0, rotation=0, value=0, level=TOP):
+        was = self.what[site]
+        super().add(site, what, who, count, state, rotation, value, level)
+        if not was and what:
+            self._join(what, site)
+
+    def move(self, frm, to, level_from=TOP, level_to=TOP):
+        what = self.what[frm]
+        if not what:
+            return super().move(frm, to, level_from, level_to)
+        last = self.count[frm] <= 1
+        held = self.what[to] if to != frm else 0
+        counted = held == what and self.count_from <= to < self.count_to
+        super().move(frm, to, level_from, level_to)
+        if last:
+            self._leave(what, frm)
+        if held and not counted:
+            self._leave(held, to)
+        if self.count[to] == 1:
+            self._join(what, to)
+
+    def move_stack(self, frm, to):
+        what = self.what[frm]
+        held = self.what[to] if to != frm else 0
+        super().move_stack(frm, to)             # the origin leaves by `clear`
+        if what:
+            if held:
+                self._leave(held, to)
+            self._join(what, to)
+
+    def move_n(self, frm, to, n):
+        """Ludii's ActionMoveN: the origin's entry leaves and the destination joins, whatever
+        the counts."""
+        what = self.what[frm]
+        emptied = self.count[frm] - n <= 0
+        super().move_n(frm, to, n)              # an emptied origin leaves by `clear`
+        if what:
+            if not emptied:
+                self._leave(what, frm)
+            self._join(what, to)
+
+    def set_piece(self, site, who, what, level=TOP):
+        """Ludii's ActionPromote: the old piece leaves, the new one joins at the end (a
+        piece of no player's is in no list there)."""
+        old = self.what[site]
+        super().set_piece(site, who, what, level)
+        if old and self.owners[old]:
+            self._leave(old, site)
+        if what and self.owners[what]:
+            self._join(what, site)
+
+
+class OwnedFlatSites(OwnedOrder, FlatSites):
+    """A flat store keeping Ludii's lists of owned pieces (`OwnedOrder`)."""
+
+    __slots__ = ("owned", "owned_swap", "owners")
+
+
+class OwnedIndexWhoSites(OwnedOrder, IndexWhoSites):
+    """`IndexWhoSites` keeping Ludii's lists of owned pieces (`OwnedOrder`)."""
+
+    __slots__ = ("owned", "owned_swap", "owners")
+
+
 _WHAT, _WHO, _STATE, _ROT, _VALUE = range(5)
 _FIELD_INDEX = {"state": _STATE, "rotation": _ROT, "value": _VALUE}
 
@@ -441,12 +554,20 @@ class StackSites:
             self._sync(site)
 
 
-def new_sites(total_sites: int, hand_from: int, stacking: bool, who_is_index: bool = False):
+def new_sites(total_sites: int, hand_from: int, stacking: bool, who_is_index: bool = False,
+              owned: tuple[frozenset[int], bool, list[int]] | None = None):
     """The store a game needs: stacks for a stacking game, flat otherwise (with the
-    piece's index as its `who` on the board where Ludii stores it so)."""
+    piece's index as its `who` on the board where Ludii stores it so). `owned`: keep
+    Ludii's lists of owned pieces (`OwnedOrder`) of these kinds, given whether a site
+    leaves its list by a swap and each component's owner; flat stores only."""
     if stacking:
         return StackSites(total_sites, hand_from)
-    return (IndexWhoSites if who_is_index else FlatSites)(total_sites, hand_from)
+    if owned is None:
+        return (IndexWhoSites if who_is_index else FlatSites)(total_sites, hand_from)
+    store = (OwnedIndexWhoSites if who_is_index else OwnedFlatSites)(total_sites, hand_from)
+    kinds, store.owned_swap, store.owners = owned
+    store.owned = {what: [] for what in kinds}
+    return store
 
 
 class TrackIndices:

@@ -81,6 +81,7 @@ class Env:
         self.hidden_info = False           # a rule hides pieces ((set Hidden ...))
         self.reads_after = False           # a ludeme reads (last To/From afterConsequence:True)
         self.reads_last_tos = False        # a ludeme reads (sites LastTo)
+        self.owned_kinds: set[int] = set()  # kinds whose Ludii owned lists a rule reads
         self.reads_last_types = False      # a ludeme reads (is LastTo <type>), (is LastFrom ...)
         self.places_at_random = False      # a start rule places pieces at random sites
         # piece index -> the (place Random ...) rules placing it, and whether each gives a
@@ -526,6 +527,8 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     # The typed rules and their tables, for backends that generate code (ludeme.engine.compiled).
     game.typed, game.env = g, env
     game.who_is_index = _who_is_index(game, components, n, built)
+    game.owned_kinds = frozenset() if env.stacking else frozenset(env.owned_kinds)
+    game.owned_swap = len(_site_types_used(board, containers, built)) == 1
     if game.who_is_index:
         _refuse_owned_and_who(built, components)
     game.local_state = _uses_local_state(built)
@@ -618,6 +621,22 @@ def _refuse_owned_and_who(built: list, components) -> None:
                 (unowned and (lud.keyword, lud.kind) == ("forEach", "Piece")):
             raise lud.fail(f"({lud.keyword} {lud.kind} ...) on a board where Ludii stores a "
                            "piece's index as its owner is not supported yet")
+
+
+def _site_types_used(board, containers, built: list) -> set[str]:
+    """The site types Ludii's game flags name (Game.computeGameFlags): the board's, cells
+    when there is any other container (a hand, dice), and each type a ludeme is given."""
+    used = {board.site_type}
+    if len(containers) > 1:
+        used.add("Cell")
+    for lud in built:
+        for p in type(lud).params:
+            # read from the fields: an argument read here is not one its ludeme reads, which
+            # `check_all_read` would no longer see unread
+            value = lud._fields.get(p.attr)
+            if base.takes_site_type(p.type) and value in base.SITE_TYPES:
+                used.add(value)
+    return used
 
 
 def _uses_local_state(built: list) -> bool:

@@ -317,6 +317,14 @@ ROLE_WORDS = ("Neutral P1 P2 P3 P4 P5 P6 P7 P8 P9 P10 P11 P12 P13 P14 P15 P16 Te
               "MoverTeam NextTeam PrevTeam TeamMover Any")
 RoleType = Enum("RoleType", ROLE_WORDS)
 SiteType = Enum("SiteType", "Vertex Cell Edge")
+SITE_TYPES = ("Cell", "Vertex", "Edge")
+
+
+def takes_site_type(t) -> bool:
+    """Whether a declared argument type is the graph-element type (Cell, Vertex, Edge)."""
+    return t is SiteType or (isinstance(t, tuple) and SiteType in t)
+
+
 RelationType = Enum("RelationType", "Adjacent Diagonal All OffDiagonal Orthogonal")
 
 DIRECTION_WORDS = (

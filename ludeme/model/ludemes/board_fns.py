@@ -8,7 +8,7 @@ from __future__ import annotations
 CONCEPTS_REVIEWED = True
 
 from ludeme.engine.compiled.emit import emits
-from ludeme.engine.compiled.unsupported import Unsupported
+from ludeme.engine.compiled.unsupported import RUN_REFUSAL, Unsupported
 
 from .base import Bool, IntFn, LitStr, P, Region, RoleType, SiteType, ludeme
 
@@ -145,8 +145,10 @@ class Where(IntFn):
     looked at (Container.numSites: the sites of the board's own type, so the vertices of
     a board of vertices), every level of a stack in a stacking game; `(where <what>)` gives the
     lowest such site. The named form takes Ludii's first site in its list of the player's
-    pieces, whose order follows the play; where several sites hold the piece this is
-    refused while playing rather than guessed."""
+    pieces, whose order follows the play: a flat store keeps those lists
+    (`ludeme.engine.stores.OwnedOrder`); in a stacking game, where Ludii's lists keep
+    levels too, several sites holding the piece are refused while playing rather than
+    guessed."""
 
     concepts = ()
     params = (P("name", (LitStr, IntFn)), P("role", (RoleType, IntFn), opt=True),
@@ -178,6 +180,7 @@ class Where(IntFn):
                   else env.compile(self.role))
         name = self.name
         first = first_named(env.components, name)
+        env.owned_kinds.update(first.values())     # a flat store keeps their Ludii lists
 
         def where_named(c):
             what = first.get(player(c), -1)
@@ -186,20 +189,21 @@ class Where(IntFn):
             s = c.s
             state = local(c) if local is not None else -1
             whats = s.what
-            if state == -1 and not c.stacking and type(whats) is list:
-                # the common case, by the list's own search: the first site, and whether
-                # there is a second
-                try:
-                    at = whats.index(what, 0, limit)
-                except ValueError:
-                    return -1
-                if what not in whats[at + 1:limit]:
-                    return at
+            owned = s.owned_sites(what)
+            if owned is not None:
+                # Ludii's answer: the first site of the list on the board holding the piece
+                for site in owned:
+                    if site < limit and whats[site] == what \
+                            and (state == -1 or s.piece_state(site) == state):
+                        return site
+                return -1
+            # a stacking game's store keeps no such lists
             found = [site for site in range(limit) if _holds(s, site, what, state, c.stacking)]
             if len(found) > 1:
                 raise self.fail(f"(where {name!r} ...) with the piece on several sites "
-                                f"({found[:4]}) is not supported yet: Ludii answers in the "
-                                "order of its list of owned pieces")
+                                f"({found[:4]}) of a stacking game is not supported yet: "
+                                "Ludii answers in the order of its lists of owned pieces, "
+                                "which keep levels there")
             return found[0] if found else -1
         return where_named
 
@@ -335,9 +339,9 @@ def _region_site(src, lud):
 @emits(Where, kind="int", refuses=("type",))
 def _where(src, lud):
     """The first board site holding the piece (at any level of a stack, with the local
-    state given if any, which a stacking game's levels do not keep); the named form, as the
-    reference, stops when the piece stands on several sites (a kernel raises: Ludii's
-    answer follows its list of owned pieces, which the kernels do not keep)."""
+    state given if any, which a stacking game's levels do not keep); the named form stops
+    when the piece stands on several sites (a kernel raises, and the reference engine, which
+    keeps Ludii's lists of owned pieces, plays the chunk: Ludii's answer follows them)."""
     limit = src.env.num_board_sites
     what, once = _where_piece(src, lud)
     state = "-1"
@@ -348,7 +352,9 @@ def _where(src, lud):
 
     # The named form looks on past the first site, to refuse a second one.
     found = ["            if found >= 0:",
-             "                raise ValueError('(where ...) with the piece on several sites')",
+             f"                raise ValueError('{RUN_REFUSAL}(where ...) with the piece on "
+             "several sites (Ludii answers in the order of its lists of owned pieces, which "
+             "the kernels do not keep)')",
              "            found = site"] if once else ["            return site"]
     if src.game.stacking:
         holds = "stack_holds(what, count, site, w)"

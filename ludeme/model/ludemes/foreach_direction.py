@@ -48,24 +48,23 @@ class ForEachDirection(Moves):
         supported = board.directions
         nsites = env.num_board_sites
 
-        found_between: dict[tuple[int, int], str | None] = {}
+        steps_from: dict[int, dict[int, str]] = {}      # per site: its first steps
 
         def direction_to(frm, to):
             """Ludii's direction from (from) to (to): the last supported one whose step
-            from (from) reaches (to); the board's, so worked out once per pair."""
+            from (from) reaches (to). The board's, so each site's first steps are worked
+            out once (at most a direction each: memory of the board's size, never of the
+            pairs of sites met)."""
             if not (0 <= frm < nsites):
                 return None
-            key = (frm, to)
-            if key in found_between:
-                return found_between[key]
-            found = None
-            for d in supported:
-                for r in radials[d][frm]:
-                    if len(r.sites) > 1 and r.sites[1] == to:
-                        found = d
-                        break
-            found_between[key] = found
-            return found
+            steps = steps_from.get(frm)
+            if steps is None:
+                steps = steps_from[frm] = {}
+                for d in supported:
+                    for r in radials[d][frm]:
+                        if len(r.sites) > 1:
+                            steps[r.sites[1]] = d   # a later direction wins, as in Ludii
+            return steps.get(to)
 
         def for_each_direction(c):
             out = []
