@@ -528,7 +528,9 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.typed, game.env = g, env
     game.who_is_index = _who_is_index(game, components, n, built)
     game.owned_kinds = frozenset() if env.stacking else frozenset(env.owned_kinds)
-    game.owned_swap = len(_site_types_used(board, containers, built)) == 1
+    # (the site types are worked out only for a game that keeps lists: every ludeme read)
+    game.owned_swap = not game.owned_kinds or \
+        len(_site_types_used(board, containers, built)) == 1
     if game.who_is_index:
         _refuse_owned_and_who(built, components)
     game.local_state = _uses_local_state(built)
