@@ -59,11 +59,7 @@ class ForEachDirection(Moves):
                 return None
             steps = steps_from.get(frm)
             if steps is None:
-                steps = steps_from[frm] = {}
-                for d in supported:
-                    for r in radials[d][frm]:
-                        if len(r.sites) > 1:
-                            steps[r.sites[1]] = d   # a later direction wins, as in Ludii
+                steps = steps_from[frm] = first_steps(radials, supported, frm)
             return steps.get(to)
 
         def for_each_direction(c):
@@ -282,6 +278,17 @@ def _for_each_direction_moves(src, lud, out, ind):
     out.append(f"{i2}to, btw = fdt{v}, fdb{v}")
 
 
+def first_steps(radials, directions, site: int) -> dict:
+    """The sites one step from `site` along the board's radials, each with the last of
+    `directions` whose step reaches it (Ludii's direction between two neighbours)."""
+    steps = {}
+    for d in directions:
+        for r in radials[d][site]:
+            if len(r.sites) > 1:
+                steps[r.sites[1]] = d       # a later direction wins, as in Ludii
+    return steps
+
+
 def _radials_by_facing(src, lud, most: int | None):
     """The sites along the radials of the directions from each site (its start left out),
     `[slot, site, radial, k]` padded with -1 (k below `most`), a slot per distinct list of directions (one
@@ -312,15 +319,12 @@ def _radials_by_facing(src, lud, most: int | None):
     if not relative:
         return src.table(steps[0]), None, None, width, depth
     slot = {ks: i for i, ks in enumerate(slots)}
+    slot_of = {d: slot[lists[i]] for i, d in enumerate(supported)}
     nbs, nb_slots = [], []
     for s in range(n):
-        reached: dict = {}
-        for i, d in enumerate(supported):
-            for r in radials[d][s]:
-                if len(r.sites) > 1:
-                    reached[r.sites[1]] = slot[lists[i]]
+        reached = first_steps(radials, supported, s)
         nbs.append(list(reached))
-        nb_slots.append(list(reached.values()))
+        nb_slots.append([slot_of[d] for d in reached.values()])
     nb, nb_len = src.padded(nbs)
     nb_slot, _ = src.padded(nb_slots)
     of_kind = [slot[lists[len(supported) + w]] for w in kinds]
