@@ -320,20 +320,20 @@ def test_plans_take_one_source_first_then_mix_within_the_cap(holes, tries, forme
     assert len(set(keys)) == len(keys)                       # no candidate twice
 
 
-def test_more_tries_than_the_default_make_the_same_plans_first_then_more():
-    """Up to the default budget, --tries shapes the order (fewer tries: mixes sooner);
-    beyond it, the plans of the default come first, in the same order, then the other
-    sources whole and wider mixes: raising --tries never takes back a candidate."""
+def test_more_tries_make_the_same_plans_first_then_more():
+    """Up to ORDER_TRIES, --tries shapes the order (fewer tries: mixes sooner); beyond it,
+    the plans of ORDER_TRIES come first, in the same order, then the other sources whole
+    and wider mixes: raising --tries never takes back a candidate."""
     import random
 
-    from ludeme.analysis.reconstruct import CHEAP_FACTOR, DEFAULT_TRIES, plans
+    from ludeme.analysis.reconstruct import CHEAP_FACTOR, ORDER_TRIES, plans
     # 300 sources, each filling the three holes its own way (10, 10 and 3 options): 300
     # candidates in all
     digit = [lambda s: s % 10, lambda s: s // 10 % 10, lambda s: s // 100]
     holes = [[(f"{h}{i}", [s for s in range(300) if d(s) == i]) for i in range(n)]
              for h, d, n in zip("abc", digit, (10, 10, 3))]
     scores = [-i for i in range(300)]
-    default = CHEAP_FACTOR * DEFAULT_TRIES
+    default = CHEAP_FACTOR * ORDER_TRIES
 
     def keys(n):
         return [(tuple(o.text for o in p.options), p.formed)
@@ -675,7 +675,8 @@ def test_the_default_budgets_are_counts():
     parser = argparse.ArgumentParser()
     cli.add_parser(parser.add_subparsers())
     args = parser.parse_args(["reconstruct", "x.lud"])
-    assert (args.budget, args.tries) == (150_000, 40)
+    from ludeme.analysis.reconstruct import DEFAULT_TRIES
+    assert (args.budget, args.tries) == (150_000, DEFAULT_TRIES)
     assert args.max_seconds is None and args.time_limit is None
     assert cli.budget_of(args).seconds is None
 

@@ -41,7 +41,10 @@ from ludeme.language.syntax import (Array, Bool, Call, Float, Int, Named, Node, 
                                     Word, to_lud, walk)
 
 DEFAULT_PLAYOUTS = 200
-DEFAULT_TRIES = 40
+DEFAULT_TRIES = 60
+# Up to this many tries, --tries shapes the order of the plans (fewer: mixes sooner); beyond
+# it, more tries only go further along the same order (`iter_plans`)
+ORDER_TRIES = 40
 DEFAULT_K = 5
 MIN_ENDING = 0.95
 # A candidate whose random playouts last fewer rounds than this on average ends at once (an
@@ -1856,10 +1859,10 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
                rng: random.Random, contexts: list[Context] | None = None,
                unfit: set[int] | None = None, fits=None):
     """Plans, made as they are asked for: every hole from one source game first (closest
-    games first, up to two thirds of `limit`, or of the default's budget when `limit` is
+    games first, up to two thirds of `limit`, or of ORDER_TRIES' budget when `limit` is
     larger; the n-th of several holes with the same context takes the source's n-th
     fragment for it, as `Options.by_source` lists them), then mixes of each hole's best
-    options (best sums of ranks first); beyond the default's budget, the other sources
+    options (best sums of ranks first); beyond ORDER_TRIES' budget, the other sources
     whole, then mixes of more options per hole. So a larger `limit` makes the same plans
     first and only goes further. No plan holds an option whose id is in `unfit` when it
     is made (the caller adds the options the builder refused as it goes: the next mixes
@@ -1889,9 +1892,9 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
     contexts = contexts or [None] * len(options)
     nth = [contexts[:h].count(c) for h, c in enumerate(contexts)]
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    # The budget that shapes the order: `limit` up to the default's, the default's beyond,
-    # so that a larger `limit` makes the same plans first and only goes further.
-    shape = min(limit, CHEAP_FACTOR * DEFAULT_TRIES)
+    # The budget that shapes the order: `limit` up to ORDER_TRIES' budget, that budget
+    # beyond, so that a larger `limit` makes the same plans first and only goes further.
+    shape = min(limit, CHEAP_FACTOR * ORDER_TRIES)
 
     def one_source(s: int) -> list[Option] | None:
         chosen = []
@@ -1949,7 +1952,7 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
     yield from mixes(width)
     if made >= limit or limit <= shape:
         return
-    # Beyond the default's budget, once its mixes are spent: the other sources whole, then
+    # Beyond ORDER_TRIES' budget, once its mixes are spent: the other sources whole, then
     # mixes of ever more options per hole.
     for s in rest:
         if made >= limit:
