@@ -118,6 +118,24 @@ def test_holes_and_their_contexts(tmp_path, game, contexts, choices):
     assert [len(h.choices) for h in holes] == choices
 
 
+@pytest.mark.parametrize("start, known", [
+    # the template places a player's pieces: the hole takes what other starts list besides
+    ('(place "Disc1" 0)', ("place",)),
+    # it places only the neutral piece ("King0"): the hole takes whole starts, places too
+    ('(place "King0" 4)', ()),
+])
+def test_a_start_hole_beside_places_takes_what_they_leave(tmp_path, start, known):
+    from ludeme.analysis.reconstruct import FragmentIndex
+    holes = find_holes(_expanded(tmp_path, f'(game "G" (rules (start {{ {start} [#] }})))'))
+    assert holes[0].context.known == known
+    index = FragmentIndex()
+    index.add(_expanded(tmp_path, '(game "S" (rules (start {(place "Disc1" 0) '
+                                  '(set Score Each 1)})))'), "s.lud", "")
+    runs = [run for _, run in index.runs(holes[0].context)]
+    assert runs == ([("(set Score Each 1)",)] if known else
+                    [('(place "Disc1" 0)', "(set Score Each 1)")])
+
+
 @pytest.mark.parametrize("metadata, expected", [
     ('(metadata (recon { (concept "Sow" True) (concept "NumStartComponents" 20) }))',
      ["Sow=True", "NumStartComponents=20"]),
@@ -300,6 +318,32 @@ def test_plans_take_one_source_first_then_mix_within_the_cap(holes, tries, forme
     assert tuple(o.text for o in made[0].options) == first
     keys = [tuple(o.text for o in p.options) for p in made]
     assert len(set(keys)) == len(keys)                       # no candidate twice
+
+
+def test_more_tries_make_the_same_plans_first_then_more():
+    """Up to ORDER_TRIES, --tries shapes the order (fewer tries: mixes sooner); beyond it,
+    the plans of ORDER_TRIES come first, in the same order, then the other sources whole
+    and wider mixes: raising --tries never takes back a candidate."""
+    import random
+
+    from ludeme.analysis.reconstruct import CHEAP_FACTOR, ORDER_TRIES, plans
+    # 300 sources, each filling the three holes its own way (10, 10 and 3 options): 300
+    # candidates in all
+    digit = [lambda s: s % 10, lambda s: s // 10 % 10, lambda s: s // 100]
+    holes = [[(f"{h}{i}", [s for s in range(300) if d(s) == i]) for i in range(n)]
+             for h, d, n in zip("abc", digit, (10, 10, 3))]
+    scores = [-i for i in range(300)]
+    default = CHEAP_FACTOR * ORDER_TRIES
+
+    def keys(n):
+        return [(tuple(o.text for o in p.options), p.formed)
+                for p in plans(_options(*holes), scores, n, random.Random(0))]
+    base, more = keys(default), keys(default + 300)
+    assert len(base) == default and more[:default] == base
+    assert len(more) == 300 and len({k for k, _ in more}) == 300     # every one, once
+    assert {f for _, f in more[default:]} == {"one source", "mix"}
+    # below the default, the order is the smaller budget's own: mixes come sooner
+    assert [f for _, f in keys(30)].count("mix") == 10
 
 
 def test_a_long_fragment_is_laid_out_under_its_hole(tmp_path):
@@ -631,7 +675,8 @@ def test_the_default_budgets_are_counts():
     parser = argparse.ArgumentParser()
     cli.add_parser(parser.add_subparsers())
     args = parser.parse_args(["reconstruct", "x.lud"])
-    assert (args.budget, args.tries) == (150_000, 40)
+    from ludeme.analysis.reconstruct import DEFAULT_TRIES
+    assert (args.budget, args.tries) == (150_000, DEFAULT_TRIES)
     assert args.max_seconds is None and args.time_limit is None
     assert cli.budget_of(args).seconds is None
 

@@ -361,13 +361,35 @@ def test_do_next_is_named_after_its_first_decision(tmp_path, start, play, named)
     assert [m.key() for m in game.new_initial_state().legal_moves()] == named
 
 
-def test_do_next_after_several_prior_decisions_is_refused(tmp_path):
-    # Which prior decision names the move depends on the order of Ludii's lists of owned
-    # pieces: refused rather than guessed.
+def test_do_next_after_several_prior_decisions_is_named_after_the_first_in_ludii_order(
+        tmp_path):
+    # Ludii applies every prior move, puts their actions before the next move's, and names
+    # the move after the first decision: the first of (forEach Piece)'s moves, which walks
+    # the kind's list of owned pieces in its order (not the sites' order). The move's own
+    # ends stay undefined: (last To) reads -1 after it.
     game = _load(tmp_path, items=STEPPER, start='(place "Disc1" {0 1})',
                  play='(do (forEach Piece) next:(addScore Mover 1))')
-    with pytest.raises(LudemeError, match="not supported yet"):
-        game.new_initial_state().legal_moves()
+    s = game.new_initial_state()
+    assert [m.key() for m in s.legal_moves()] == [(0, 3)]
+    s.apply(s.legal_moves()[0])
+    assert [s.who[i] for i in range(9)] == [0, 0, 0, 1, 1, 0, 0, 0, 0]     # both stepped
+    assert (s.last_from, s.last_to) == (-1, -1)
+    # the same position with the list in the other order (as Ludii's swaps leave it after
+    # some moves): the piece at 1 comes first
+    s = game.new_initial_state()
+    disc1 = next(w for w, c in enumerate(game.components) if c.name == "Disc1")
+    assert s.owned_sites(disc1) == [0, 1]
+    s.sites.owned[disc1] = [1, 0]
+    assert [m.key() for m in s.legal_moves()] == [(1, 4)]
+
+
+def test_do_next_puts_each_prior_move_where_ludii_inserts_it():
+    # Do.prependPreMoves: each prior move's actions are inserted at the index that is the
+    # number of actions of the one before it, not their sum.
+    from ludeme.model.ludemes.effects import prepended
+    assert prepended([["a1", "a2"], ["b1"], ["c1", "c2", "c3"]], ["n"]) == \
+        ["a1", "c1", "c2", "c3", "a2", "b1", "n"]
+    assert prepended([], ["n"]) == ["n"]
 
 
 # -- (is In <site> (intersection|union ...)): membership asked of each region ------------------

@@ -41,7 +41,10 @@ from ludeme.language.syntax import (Array, Bool, Call, Float, Int, Named, Node, 
                                     Word, to_lud, walk)
 
 DEFAULT_PLAYOUTS = 200
-DEFAULT_TRIES = 40
+DEFAULT_TRIES = 60
+# Up to this many tries, --tries shapes the order of the plans (fewer: mixes sooner); beyond
+# it, more tries only go further along the same order (`iter_plans`)
+ORDER_TRIES = 40
 DEFAULT_K = 5
 MIN_ENDING = 0.95
 # A candidate whose random playouts last fewer rounds than this on average ends at once (an
@@ -133,12 +136,23 @@ def _context(parents: list[Node], mark: Template) -> Context | None:
     if isinstance(parent, Named):
         return Context(f"{calls[-1].name} {parent.name}:", "args")
     if isinstance(parent, Array):
-        known = tuple(sorted({i.name for i in parent.items if isinstance(i, Call)}))
+        known = tuple(sorted({i.name for i in parent.items
+                              if isinstance(i, Call) and not places_neutral_only(i)}))
         return Context(calls[-1].name, "items", known=known)
     at = next(i for i, a in enumerate(parent.args) if a is mark)
     around = tuple(arg_kind(to_lud(a)) if not isinstance(a, Template) else ""
                    for i, a in enumerate(parent.args) if i != at)
     return Context(parent.name, "args", at, len(parent.args) - at - 1, around=around)
+
+
+def places_neutral_only(item: Call) -> bool:
+    """Whether a listed item is a `(place "Name0" ...)`: it puts the neutral player's piece
+    (Ludii names a piece by its name and its owner's number, 0 for Neutral) and so stands
+    for none of the players' places. A start hole beside it is filled from whole start
+    lists, places included, not only from what other starts list besides their places."""
+    if item.name != "place" or not item.args or not isinstance(item.args[0], Str):
+        return False
+    return re.fullmatch(r".*\D0", item.args[0].value) is not None
 
 
 def arg_kind(text: str) -> str:
@@ -1845,14 +1859,17 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
                rng: random.Random, contexts: list[Context] | None = None,
                unfit: set[int] | None = None, fits=None):
     """Plans, made as they are asked for: every hole from one source game first (closest
-    games first, up to two thirds of `limit`; the n-th of several holes with the same
-    context takes the source's n-th fragment for it, as `Options.by_source` lists them),
-    then mixes of each hole's best options (best sums of ranks first). No plan holds an
-    option whose id is in `unfit` when it is made (the caller adds the options the builder
-    refused as it goes: the next mixes take the next best options of that hole). `fits(h,
-    option)`, if given, says whether an option fits hole h at all (`fits_every_place`);
-    it is asked only of the options a plan is about to take, in order, so a hole's
-    thousands of options are not all built beforehand."""
+    games first, up to two thirds of `limit`, or of ORDER_TRIES' budget when `limit` is
+    larger; the n-th of several holes with the same context takes the source's n-th
+    fragment for it, as `Options.by_source` lists them), then mixes of each hole's best
+    options (best sums of ranks first); beyond ORDER_TRIES' budget, the other sources
+    whole, then mixes of more options per hole. So a larger `limit` makes the same plans
+    first and only goes further. No plan holds an option whose id is in `unfit` when it
+    is made (the caller adds the options the builder refused as it goes: the next mixes
+    take the next best options of that hole). `fits(h, option)`, if given, says whether an
+    option fits hole h at all (`fits_every_place`); it is asked only of the options a plan
+    is about to take, in order, so a hole's thousands of options are not all built
+    beforehand."""
     unfit = unfit if unfit is not None else set()
     fits = fits or (lambda h, o: True)
     seen: set[tuple[str, ...]] = set()
@@ -1875,10 +1892,11 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
     contexts = contexts or [None] * len(options)
     nth = [contexts[:h].count(c) for h, c in enumerate(contexts)]
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    single_quota = max(1, (2 * limit) // 3)
-    for s in order:
-        if made >= single_quota:
-            break
+    # The budget that shapes the order: `limit` up to ORDER_TRIES' budget, that budget
+    # beyond, so that a larger `limit` makes the same plans first and only goes further.
+    shape = min(limit, CHEAP_FACTOR * ORDER_TRIES)
+
+    def one_source(s: int) -> list[Option] | None:
         chosen = []
         for h, (opts, d, n) in enumerate(zip(options, first_of, nth)):
             in_order = getattr(opts, "by_source", {}).get(s)
@@ -1890,34 +1908,63 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
             elif in_order:
                 chosen.append(in_order[min(n, len(in_order) - 1)])
             elif in_order is not None:
-                break
+                return None
             elif s in d:
                 chosen.append(d[s])
             else:
-                break
-        else:
-            if fresh(chosen):
-                made += 1
-                yield Plan(chosen, "one source", s)
-    # mixes: the best few fitting options of each hole, by the sum of their ranks; made
-    # again when an option turned out unfit
-    width = max(2, math.ceil(limit ** (1 / max(1, len(options)))) + 1)
-    while made < limit:
-        known = len(unfit)
-        tops = [list(itertools.islice((o for o in opts if id(o) not in unfit and fits(h, o)),
-                                      width)) for h, opts in enumerate(options)]
-        combos = sorted(itertools.islice(itertools.product(*[range(len(t)) for t in tops]),
-                                         20 * limit + 1000),
-                        key=lambda ranks: (sum(ranks), ranks))
-        for ranks in combos:
-            chosen = [t[r] for t, r in zip(tops, ranks)]
-            if fresh(chosen):
-                made += 1
-                yield Plan(chosen, "mix")
-                if made >= limit or len(unfit) != known:
-                    break
-        else:
+                return None
+        return chosen
+
+    def mixes(width: int):
+        """The best few fitting options of each hole, by the sum of their ranks; made
+        again when an option turned out unfit. Ends when `limit` plans are made or no
+        combination of these widths is left."""
+        nonlocal made
+        while made < limit:
+            known = len(unfit)
+            tops = [list(itertools.islice((o for o in opts if id(o) not in unfit
+                                           and fits(h, o)), width))
+                    for h, opts in enumerate(options)]
+            combos = sorted(itertools.islice(itertools.product(*[range(len(t)) for t in tops]),
+                                             20 * shape + 1000),
+                            key=lambda ranks: (sum(ranks), ranks))
+            for ranks in combos:
+                chosen = [t[r] for t, r in zip(tops, ranks)]
+                if fresh(chosen):
+                    made += 1
+                    yield Plan(chosen, "mix")
+                    if made >= limit or len(unfit) != known:
+                        break
+            else:
+                return
+
+    single_quota = max(1, (2 * shape) // 3)
+    rest = iter(order)
+    for s in rest:
+        if made >= single_quota:
+            rest = itertools.chain([s], rest)
+            break
+        chosen = one_source(s)
+        if chosen is not None and fresh(chosen):
+            made += 1
+            yield Plan(chosen, "one source", s)
+    width = max(2, math.ceil(shape ** (1 / max(1, len(options)))) + 1)
+    yield from mixes(width)
+    if made >= limit or limit <= shape:
+        return
+    # Beyond ORDER_TRIES' budget, once its mixes are spent: the other sources whole, then
+    # mixes of ever more options per hole.
+    for s in rest:
+        if made >= limit:
             return
+        chosen = one_source(s)
+        if chosen is not None and fresh(chosen):
+            made += 1
+            yield Plan(chosen, "one source", s)
+    widest = max((len(opts) for opts in options), default=0)
+    while made < limit and width < widest:
+        width += 1
+        yield from mixes(width)
 
 
 OWN = -1             # a fill that is one of the template's own choices ([a | b])

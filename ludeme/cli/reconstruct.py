@@ -38,9 +38,12 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     p.add_argument("-n", "--playouts", type=int, default=200, metavar="N",
                    help="random playouts per candidate (default 200)")
-    p.add_argument("--tries", type=int, default=40, metavar="T",
+    # (the analysis' DEFAULT_TRIES and ORDER_TRIES, not imported here: every command
+    # would pay for it)
+    p.add_argument("--tries", type=int, default=60, metavar="T",
                    help="at most T candidates played (of at most 5T built and checked for "
-                        "their concepts; default 40)")
+                        "their concepts; default 60; up to 40, T also shapes the order they "
+                        "are made in; beyond, more only go further along the same order)")
     p.add_argument("--enough", type=int, default=None, metavar="M",
                    help="stop trying once M candidates are kept (default 2K: more to rank)")
     p.add_argument("--min-ending", type=float, default=0.95, metavar="SHARE",

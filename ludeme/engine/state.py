@@ -83,8 +83,10 @@ class Move:
     # only; read with getattr(move, "between", ()).
     # `site_types`: (from type, to type) of a move to a layer of another site type than the
     # board's (`Game.layers`), set by that move only; read with `Game.site_types`.
+    # `ends`: (from, to) that (last From) and (last To) read after the move, where they are
+    # not its name: a `Do`'s next move named after the first prior decision (-1, -1).
     __slots__ = ("frm", "to", "mover", "actions", "then", "is_pass", "level_from", "level_to",
-                 "named", "between", "site_types")
+                 "named", "between", "site_types", "ends")
 
     def __init__(self, frm: int, to: int, mover: int, actions: list, then: tuple = (),
                  is_pass: bool = False, level_from: int = 0, level_to: int = 0):
@@ -946,7 +948,8 @@ class State:
                     done.append(a)
                     do_action(a)
         if store:
-            self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
+            self.last_from, self.last_to = getattr(move, "ends", None) or (move.frm, move.to)
+            self.last_mover = move.mover
             self.last_level_to = move.level_to
             self.last_between = getattr(move, "between", ())
             if self.g.reads_last_types:

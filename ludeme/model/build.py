@@ -82,6 +82,9 @@ class Env:
         self.reads_after = False           # a ludeme reads (last To/From afterConsequence:True)
         self.reads_last_tos = False        # a ludeme reads (sites LastTo)
         self.owned_kinds: set[int] = set()  # kinds whose Ludii owned lists a rule reads
+        # > 0 while moves are compiled whose order a rule reads ((forEach Piece) then walks
+        # Ludii's owned lists: `Do`)
+        self.ludii_piece_order = 0
         self.reads_last_types = False      # a ludeme reads (is LastTo <type>), (is LastFrom ...)
         self.places_at_random = False      # a start rule places pieces at random sites
         # piece index -> the (place Random ...) rules placing it, and whether each gives a

@@ -535,6 +535,20 @@ def decides(lud) -> bool:
                for x in (v if isinstance(v, (list, tuple)) else (v,)))
 
 
+def prepended(pre_actions: list[list], actions) -> list:
+    """A next move's actions with the prior moves' put before them as Ludii's Do does
+    (prependPreMoves): the first prior move's at the start, each later one's inserted at
+    the index that is the number of actions of the one before it (not their sum: with three
+    or more prior moves of different lengths, a later one lands among an earlier one's
+    actions, and the move applies them in that order)."""
+    out = list(actions)
+    at = 0
+    for acts in pre_actions:
+        out[at:at] = acts
+        at = len(acts)
+    return out
+
+
 @ludeme("do")
 class Do(Moves):
     """`(do <moves> [next:<moves>] [ifAfterwards:<cond>] [(then ...)])` (Ludii's Do): with
@@ -547,14 +561,22 @@ class Do(Moves):
               P("ifAfterwards", Bool, opt=True, named=True), P("then", "Then", opt=True))
 
     def compile(self, env):
-        prior = env.compile(self.prior)
+        prior_decides = decides(self.prior)
+        # A next move that decides nothing is named after the first of the prior decisions
+        # (below): their order is then Ludii's, (forEach Piece) walking its owned lists.
+        named_after_prior = (self.next is not None and self.ifAfterwards is None
+                             and prior_decides and not decides(self.next))
+        env.ludii_piece_order += named_after_prior
+        try:
+            prior = env.compile(self.prior)
+        finally:
+            env.ludii_piece_order -= named_after_prior
         nxt = env.compile(self.next) if self.next is not None else None
         cond = env.compile(self.ifAfterwards) if self.ifAfterwards is not None else None
         then = _then(env, self)
         if nxt is None and cond is None:
             raise self.fail("(do ...) needs next: or ifAfterwards:")
         has_dice = bool(getattr(env, "dice", None))
-        prior_decides = decides(self.prior)
 
         def passes(c, m):
             probe = c.s.clone()
@@ -579,9 +601,9 @@ class Do(Moves):
                 if pre_moves and all(not m.then and all(a[0] == A_SET_VAR for a in m.actions)
                                      for m in pre_moves):
                     # Only variables change: set them here, generate, restore (no copy).
-                    before = [a for m in pre_moves for a in m.actions]
+                    pre_actions = [list(m.actions) for m in pre_moves]
                     saved = dict(s.notes)
-                    for a in before:
+                    for a in (a for acts in pre_actions for a in acts):
                         s.do_action(a)
                     out = nxt(c)
                     s.notes = saved
@@ -590,30 +612,27 @@ class Do(Moves):
                     pc = probe.ctx      # the next moves see the same iteration variables
                     pc.from_, pc.to, pc.site, pc.player = c.from_, c.to, c.site, c.player
                     pc.level, pc.between, pc.pips = c.level, c.between, c.pips
-                    before = []
-                    for m in pre_moves:
-                        before.extend(applied_actions(probe, m))
+                    pre_actions = [applied_actions(probe, m) for m in pre_moves]
                     out = nxt(pc)
                 decided = [m for m in pre_moves if m.frm >= 0 or m.to >= 0] \
                     if prior_decides else ()
                 for m in out:
-                    m.actions = before + list(m.actions)
+                    m.actions = prepended(pre_actions, m.actions)
                     if decided and m.frm < 0 and m.to < 0:
-                        # Ludii reports a move's (from, to) from its first decision action:
-                        # the actions put before a next move that decides nothing (a score,
-                        # a variable) make the first prior decision the move's own.
-                        if len({(d.frm, d.to) for d in decided}) > 1:
-                            raise self.fail(
-                                "(do <moves> next:...) where the prior moves are several "
-                                "decisions and the next move decides nothing is not "
-                                "supported yet: Ludii names the move after the first of "
-                                "them, in the order of its lists of owned pieces")
+                        # Ludii names a move by its first decision action: the actions
+                        # put before a next move that decides nothing (a score, a
+                        # variable) name it after the first prior decision, the first in
+                        # Ludii's order (the prior was compiled to keep it). The move's own
+                        # ends stay the next move's, undefined: (last To) reads -1.
                         first = decided[0]
+                        m.ends = (m.frm, m.to)
                         m.frm, m.to, m.is_pass = first.frm, first.to, False
                         m.level_from, m.level_to = first.level_from, first.level_to
                 if not out and has_dice:
-                    # Ludii: with dice, a turn with nothing to play still shows the roll.
-                    out = [Move(-1, -1, 0, before + [(A_PASS,)], (), True)]
+                    # Ludii: with dice, a turn with nothing to play still shows the roll,
+                    # each prior move's actions put first in turn (the last ends first).
+                    out = [Move(-1, -1, 0, [a for acts in reversed(pre_actions) for a in acts]
+                                + [(A_PASS,)], (), True)]
             if then:
                 for m in out:
                     m.then = tuple(m.then) + then

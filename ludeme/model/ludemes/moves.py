@@ -834,6 +834,20 @@ class ForEachPiece(Moves):
         board, frm_of = self._places(env, nsites)
         if not board:
             return lambda c: []     # on a layer the game puts no pieces on: none
+        # A rule that reads which of these moves comes first (`Do`'s naming of a move after
+        # its first decision) asks for Ludii's order: kind by kind, each kind's pieces in
+        # the order of its list of owned pieces (reversed when on: is given, as Ludii
+        # filters that list from its end), which the flat store then keeps.
+        ordered = env.ludii_piece_order > 0
+        if ordered:
+            if frm_of is not None or self.container is not None:
+                raise self.fail("(forEach Piece ...) whose moves are read in Ludii's order, "
+                                "with layers or container:, is not supported yet")
+            env.owned_kinds.update(w for w, comp in enumerate(components)
+                                   if w and comp.owner in range(1, nplayers + 1))
+            board_end = len(board)
+            backwards = self.on is not None
+        self.ludii_order = ordered      # the kernels keep no lists: they refuse it
 
         def container_sites(c):
             if container is None:
@@ -892,13 +906,18 @@ class ForEachPiece(Moves):
                         s.mover, s.next, s.prev = roles
             out = []
             if c.stacking:
+                if ordered:
+                    raise self.fail("(forEach Piece ...) whose moves are read in Ludii's "
+                                    "order, in a stacking game, is not supported yet: "
+                                    "Ludii's lists of owned pieces keep levels there")
                 return stacked(c, player, out)
             own = owned.get(player)
             if own is None:
                 own = owned[player] = movers_of(player)
             what = s.what
             saved = c.from_
-            for site in board if container is None else container_sites(c):
+            for site in (in_ludii_order(s, own) if ordered else
+                         board if container is None else container_sites(c)):
                 gen = own[what[site]]
                 if gen is None:
                     continue
@@ -916,6 +935,21 @@ class ForEachPiece(Moves):
             return out
 
         owned: dict = {}        # player -> movers_of(player), made on the player's first turn
+
+        def in_ludii_order(s, own):
+            """The sites of the player's pieces as Ludii's ForEachPiece walks them: kind by
+            kind (component order), each kind's list of owned pieces in order."""
+            for w, gen in enumerate(own):
+                if gen is None:
+                    continue
+                if gen is _SHARED:
+                    raise self.fail("(forEach Piece ...) whose moves are read in Ludii's "
+                                    "order, with pieces that have no owner, is not "
+                                    "supported yet")
+                sites = s.owned_sites(w)
+                for site in (reversed(sites) if backwards else sites):
+                    if site < board_end and s.what[site] == w:
+                        yield site
 
         def movers_of(player):
             """Per component index, the moves of the player's pieces of that kind: the
@@ -3092,6 +3126,9 @@ def _named(name: str, names: set) -> bool:
 @emits(ForEachPiece, kind="moves")
 def _for_each_piece_moves(src, lud, out, ind):
     """Each piece's moves, each taking the (forEach Piece ...)'s (then ...) after its own."""
+    if getattr(lud, "ludii_order", False):
+        raise Unsupported(lud, "read in the order of Ludii's lists of owned pieces (the "
+                               "kernels keep no such lists)")
     with src.enclosing_then(lud):
         if lud.role is None or lud.role == "Mover":
             _each_piece(src, lud, out, ind)
