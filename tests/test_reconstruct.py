@@ -498,7 +498,7 @@ def test_a_start_is_generated_for_the_expected_counts(tmp_path, corpus):
 def test_the_sizes_of_a_board_that_can_be_resized(board, slots):
     from ludeme.analysis.reconstruct import size_slots
     from ludeme.language.grammar import parse
-    got = size_slots(parse(board), board)
+    got = size_slots(parse(board))
     assert [s[0].value for s in got] == slots
     assert all(len({n.value for n in s}) == 1 for s in got)
 
@@ -519,7 +519,7 @@ def test_a_board_is_written_with_its_sizes_changed(board, values, text):
     from ludeme.analysis.reconstruct import resized, size_slots
     from ludeme.language.grammar import parse
     nodes = parse(board)
-    assert resized(nodes, board, size_slots(nodes, board), values) == text
+    assert resized(nodes, board, size_slots(nodes), values) == text
 
 
 @pytest.mark.parametrize("board, expected, use, others, first", [

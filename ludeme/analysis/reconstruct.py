@@ -2614,25 +2614,20 @@ def board_hole(template: TemplateGame) -> int | None:
                  and hole.context.before == 0), None)
 
 
-def size_slots(nodes: list[Node], text: str) -> list[list[Int]]:
-    """The dimensions of a board that can be resized, in the nodes `nodes` parsed from
-    `text`: its whole numbers written as arguments of a call, none inside a list
-    (`cells:{1 3 5}` names sites, `{0 0}` is a point), nor a named argument's value, nor
-    signed (`(shift -1 0 ...)` moves a graph; a decimal or a string is no whole number
-    either). With at most three, each is a dimension of its own (`(rectangle 5 5)` is 5 by
-    5); with more, the places of one value are one dimension, resized together (a cross of
-    two rectangles, `(rectangle 3 7)` and `(rectangle 7 3)` shifted by `(/ (- 7 3) 2)`,
-    stays a cross), 0 left as it is. In the order they are written."""
-    lines = text.split("\n")
-
-    def unsigned(n: Int) -> bool:
-        return n.value >= 0 and lines[n.pos.line - 1][n.pos.col - 1].isdigit()
-
+def size_slots(nodes: list[Node]) -> list[list[Int]]:
+    """The dimensions of a board that can be resized, in the nodes `nodes`: its whole
+    numbers written as arguments of a call, none inside a list (`cells:{1 3 5}` names
+    sites, `{0 0}` is a point), nor a named argument's value, nor written with a sign
+    (`(shift -1 0 ...)` moves a graph; a decimal or a string is no whole number either).
+    With at most three, each is a dimension of its own (`(rectangle 5 5)` is 5 by 5); with
+    more, the places of one value are one dimension, resized together (a cross of two
+    rectangles, `(rectangle 3 7)` and `(rectangle 7 3)` shifted by `(/ (- 7 3) 2)`, stays a
+    cross), 0 left as it is. In the order they are written."""
     def numbers(node: Node):
         if isinstance(node, Call):
             for a in node.args:
                 if isinstance(a, Int):
-                    if unsigned(a):
+                    if not a.signed:
                         yield a
                 elif isinstance(a, (Call, Named)):
                     yield from numbers(a)
@@ -2712,7 +2707,7 @@ def sized_boards(board: str, expected: list[Expected], kinds: set[str], others: 
         return []
     n0 = base[first.name]
     nodes = parse(board, "<board>")
-    slots = size_slots(nodes, board)
+    slots = size_slots(nodes)
     growth = []     # (slot, its size, the exponent of the count in it)
     for k, spots in enumerate(slots):
         v = spots[0].value

@@ -379,7 +379,7 @@ class _Parser:
         if text in ("True", "False"):
             return Bool(text == "True", pos)
         if text.lstrip("-").isdigit():
-            return Int(int(text), pos)
+            return Int(int(text), pos, signed=text.startswith("-"))
         return Word(text, pos)
 
     def atom(self, tok: _Tok) -> Node:
@@ -388,7 +388,7 @@ class _Parser:
         if kind == "string":
             return Str(tok.text[1:-1], pos)
         if kind == "int":
-            return Int(int(tok.text), pos)
+            return Int(int(tok.text), pos, signed=tok.text[0] in "+-")
         if kind == "float":
             return Float(float(tok.text), pos)
         if kind == "word":

@@ -53,9 +53,16 @@ class Str(Atom):
 
 
 class Int(Atom):
-    """An integer literal."""
+    """An integer literal; `signed` when written with its sign (`-1`, `+3`)."""
 
-    __slots__ = ()
+    __slots__ = ("signed",)
+
+    def __init__(self, value, pos: Pos, via: tuple[Pos, ...] = (), signed: bool = False):
+        super().__init__(value, pos, via)
+        self.signed = signed
+
+    def copy(self, via):
+        return Int(self.value, self.pos, via + self.via, self.signed)
 
 
 class Float(Atom):
