@@ -697,7 +697,9 @@ class OwnedStackSites(StackSites):
 
     def set_count(self, site, count):
         """Ludii's ActionSetCount: a count of 0 takes the site out of the kind's entries
-        (here the whole stack goes); a count set leaves the lists as they are."""
+        (here the whole stack goes). A count set elsewhere leaves the lists as they are,
+        where Ludii's would join a site it counts as empty: only sowing sets counts, and
+        no stacking game of Ludii's corpus sows."""
         kinds = self._kinds_at(site) if count <= 0 else ()
         super().set_count(site, count)
         for what in kinds:
