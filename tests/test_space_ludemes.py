@@ -120,9 +120,12 @@ def test_where_answers_in_the_order_of_ludiis_list_of_owned_pieces(board, extra,
 
 
 def test_where_with_a_piece_on_several_sites_of_a_stacking_game_is_refused_while_playing():
-    # Ludii's lists of a stacking game keep levels too: not kept here
+    # Ludii's lists of a stacking game of several site types (vertices, a hand's cells:
+    # FullOwned) shift levels across the types: not kept here (tests/test_stack_owned.py
+    # for the lists kept)
     game = _game('(place Stack "Disc1" 1) (place Stack "Disc1" 3)',
                  play="(move Add (to (sites Empty)) stack:True)",
+                 board="(board (square 3) use:Vertex)", extra="(hand Each)",
                  end='(end (if (= (where "Disc" P1) 1) (result P1 Win)))')
     state = game.new_initial_state(0)
     with pytest.raises(LudemeError, match="several sites"):

@@ -240,9 +240,13 @@ class Game:
         # The piece kinds whose Ludii lists of owned pieces a rule reads in their order
         # ((where "Name" <player>)): flat stores keep them (ludeme.engine.stores.OwnedOrder),
         # a site leaving its list by a swap with the last (Ludii's flat owned lists of one
-        # site type) or not (FullOwned).
+        # site type) or not (FullOwned); stacks keep them with levels
+        # (ludeme.engine.stores.OwnedStackSites), where a removal from a level shifts the
+        # levels above in the lists of pieces without an owner too only in a game of cells
+        # alone (CellOnlyOwned, not FullOwned).
         self.owned_kinds: frozenset[int] = frozenset()
         self.owned_swap = True
+        self.owned_shift_neutral = False
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.hidden_info = False        # rules hide pieces from players ((set Hidden ...))
         # Large pieces (a piece given as a walk): component index -> its walks and the cells
@@ -391,7 +395,8 @@ class State:
         self.g = game
         self.sites = new_sites(game.store_sites, game.containers[0].num_sites, game.stacking,
                                game.who_is_index,
-                               (game.owned_kinds, game.owned_swap, game.ludii_owners)
+                               (game.owned_kinds, game.owned_shift_neutral
+                                if game.stacking else game.owned_swap, game.ludii_owners)
                                if game.owned_kinds else None)
         if game.layers and not game.stacking:
             self.sites.count_to = game.total_sites     # the layers hold one piece a site
@@ -608,7 +613,12 @@ class State:
         """The sites of a piece kind in the order of Ludii's list of owned pieces (to read,
         not to change), or None where the store keeps no list of it (`Game.owned_kinds`)."""
         owned = getattr(self.sites, "owned", None)
-        return None if owned is None else owned.get(what)
+        if owned is None:
+            return None
+        locs = owned.get(what)
+        if locs is None or not self.g.stacking:
+            return locs
+        return [site for site, _ in locs]       # a stacking game's lists keep levels
 
     def size_stack(self, site: int) -> int:
         """How many levels stand at a site (0 when empty)."""

@@ -250,7 +250,7 @@ class OwnedOrder:
     site leaves a list is the store's kind (OwnedFactory): a game of cells only, or of
     vertices only, swaps the list's last site into its place (FlatCellOnlyOwned,
     FlatVertexOnlyOwned); any other (FullOwned) drops every entry of the site and keeps the
-    order. Flat stores only: Ludii's lists of a stacking game keep levels too. Only the
+    order. Flat stores: a stacking game's lists keep levels (`OwnedStackSites`). Only the
     kinds a rule asks after are kept (`owned` has a list for each), since each of Ludii's
     lists is of one player's kind: a clone copies those few."""
 
@@ -381,7 +381,7 @@ class StackSites:
         self.residue: dict[int, list[tuple[int, int, int]]] = {}
 
     def copy(self) -> "StackSites":
-        s = StackSites.__new__(StackSites)
+        s = type(self).__new__(type(self))
         s.stacks = [[lv[:] for lv in st] for st in self.stacks]
         s.who, s.what, s.count = self.who[:], self.what[:], self.count[:]
         s.state, s.rotation, s.value = self.state[:], self.rotation[:], self.value[:]
@@ -554,14 +554,189 @@ class StackSites:
             self._sync(site)
 
 
+class OwnedStackSites(StackSites):
+    """`StackSites` keeping Ludii's lists of owned pieces of a stacking game (CellOnlyOwned,
+    FullOwned of one site type): per piece kind, the locations (site, level) in the order
+    the actions wrote them. Only the kinds a rule asks after are kept (`owned`).
+
+    Ludii's two removals: by site (every entry of the site: a whole stack moved, a count
+    set to 0) and by level (`_drop_level`: the entries at that level, then every kept
+    list's entries above it at that site move down a level; FullOwned leaves the lists of
+    pieces without an owner alone there, `shift_neutral` False). Each write below follows
+    its Ludii action's updates, quirks included: an entry keeps the level Ludii wrote even
+    where the piece stands elsewhere in the stack, and an entry Ludii forgets stays
+    (a promotion of a piece alone on its site, a neutral stack moved)."""
+
+    __slots__ = ("owned", "owners", "shift_neutral")
+
+    def copy(self):
+        s = super().copy()
+        s.owned = {what: locs[:] for what, locs in self.owned.items()}  # entries are tuples
+        s.owners, s.shift_neutral = self.owners, self.shift_neutral
+        return s
+
+    def _join(self, what: int, site: int, level: int) -> None:
+        locs = self.owned.get(what)
+        if locs is not None:
+            locs.append((site, level))
+
+    def _drop_site(self, what: int, site: int) -> None:
+        locs = self.owned.get(what)
+        if locs:
+            locs[:] = [loc for loc in locs if loc[0] != site]
+
+    def _drop_exact(self, what: int, site: int, level: int) -> None:
+        """Ludii's removeNoUpdate: the entries at that level only."""
+        locs = self.owned.get(what)
+        if locs:
+            locs[:] = [loc for loc in locs if loc != (site, level)]
+
+    def _drop_level(self, what: int, site: int, level: int) -> None:
+        self._drop_exact(what, site, level)
+        owners, neutral = self.owners, self.shift_neutral
+        for kind, locs in self.owned.items():
+            if (neutral or owners[kind]) and any(s == site and lv > level for s, lv in locs):
+                locs[:] = [(s, lv - 1) if s == site and lv > level else (s, lv)
+                           for s, lv in locs]
+
+    def _kinds_at(self, site: int) -> list[int]:
+        return [lv[_WHAT] for lv in self.stacks[site]]
+
+    def clear(self, site: int) -> None:
+        """Ludii's removal of a whole stack: each kind leaves the site's entries."""
+        kinds = self._kinds_at(site)
+        super().clear(site)
+        for what in kinds:
+            if what:
+                self._drop_site(what, site)
+
+    def add(self, site, what, who, count, state=None, rotation=0, value=0, level=TOP):
+        """Ludii's ActionAdd (a push: the new top joins) or ActionInsert (below the top:
+        each piece above the level moves up an entry, then the new one joins at it)."""
+        for _ in range(count):
+            st = self.stacks[site]
+            if level == TOP or level >= len(st):
+                super().add(site, what, who, 1, state, rotation, value, level)
+                if what:
+                    self._join(what, site, len(st) - 1)
+                continue
+            at = max(0, level)
+            for i in range(len(st) - 1, at - 1, -1):
+                kind = st[i][_WHAT]
+                self._drop_exact(kind, site, i)
+                self._join(kind, site, i + 1)
+            super().add(site, what, who, 1, state, rotation, value, level)
+            self._join(what, site, at)
+
+    def remove(self, site, level=TOP):
+        """Ludii's ActionRemove: the piece leaves by its level (the top's when none)."""
+        i = self._index(site, level)
+        if i is None:
+            return
+        what = self.stacks[site][i][_WHAT]
+        super().remove(site, level)
+        if what:
+            self._drop_level(what, site, i)
+
+    def move(self, frm, to, level_from=TOP, level_to=TOP):
+        """Ludii's ActionMove on stacks: nothing when `frm` is `to`; the piece joins at the
+        top of `to` (an inserted one: every piece above it re-joins a level up, each one's
+        removal shifting the others, then it joins at its level; a top piece inserted
+        joins at the top's level all the same), then leaves `frm` by its level (an
+        inserted one only when it has an owner)."""
+        i = self._index(frm, level_from)
+        if i is None or frm == to:
+            return super().move(frm, to, level_from, level_to)
+        what = self.stacks[frm][i][_WHAT]
+        dest = self.stacks[to]
+        inserted = level_to != TOP and level_to <= len(dest)
+        if inserted and level_from != TOP:
+            for j in range(len(dest) - 1, level_to - 1, -1):
+                kind = dest[j][_WHAT]
+                self._drop_level(kind, to, j)
+                self._join(kind, to, j + 1)
+        super().move(frm, to, level_from, level_to)
+        if not what:
+            return
+        if inserted and level_from != TOP:
+            self._join(what, to, level_to)
+            if self.owners[what]:
+                self._drop_level(what, frm, i)
+            return
+        self._join(what, to, len(dest) - 1)
+        self._drop_level(what, frm, i)
+
+    def move_stack(self, frm, to):
+        """Ludii's ActionMove of a whole stack: each owned kind of `frm` leaves the site's
+        entries, then each owned piece joins at its new level, bottom first."""
+        if frm == to:
+            return super().move_stack(frm, to)
+        kinds = self._kinds_at(frm)
+        base = len(self.stacks[to])
+        super().move_stack(frm, to)
+        owners = self.owners
+        for what in kinds:
+            if what and owners[what]:
+                self._drop_site(what, frm)
+        for k, what in enumerate(kinds):
+            if what and owners[what]:
+                self._join(what, to, base + k)
+
+    def move_n(self, frm, to, n):
+        """Ludii's ActionStackMove: the top pieces leave one by one by their level, then
+        join at `to` bottom first."""
+        st = self.stacks[frm]
+        n = min(n, len(st))
+        moving = [lv[_WHAT] for lv in st[len(st) - n:]]
+        for k in range(len(st) - 1, len(st) - n - 1, -1):
+            self._drop_level(st[k][_WHAT], frm, k)
+        base = len(self.stacks[to]) - (n if frm == to else 0)
+        super().move_n(frm, to, n)
+        for k, what in enumerate(moving):
+            self._join(what, to, base + k)
+
+    def set_count(self, site, count):
+        """Ludii's ActionSetCount: a count of 0 takes the site out of the kind's entries
+        (here the whole stack goes). A count set elsewhere leaves the lists as they are,
+        where Ludii's would join a site it counts as empty: only sowing sets counts, and
+        no stacking game of Ludii's corpus sows."""
+        kinds = self._kinds_at(site) if count <= 0 else ()
+        super().set_count(site, count)
+        for what in kinds:
+            if what:
+                self._drop_site(what, site)
+
+    def set_piece(self, site, who, what, level=TOP):
+        """Ludii's ActionPromote on stacks: the old piece leaves by its level only when
+        other pieces stay on the site and it has an owner; the new one, with an owner,
+        joins at that level."""
+        i = self._index(site, level)
+        if i is None:
+            return super().set_piece(site, who, what, level)
+        old = self.stacks[site][i][_WHAT]
+        others = len(self.stacks[site]) > 1
+        super().set_piece(site, who, what, level)
+        owners = self.owners
+        if old and others and owners[old]:
+            self._drop_level(old, site, i)
+        if what and owners[what]:
+            self._join(what, site, i)
+
+
 def new_sites(total_sites: int, hand_from: int, stacking: bool, who_is_index: bool = False,
               owned: tuple[frozenset[int], bool, list[int]] | None = None):
     """The store a game needs: stacks for a stacking game, flat otherwise (with the
     piece's index as its `who` on the board where Ludii stores it so). `owned`: keep
-    Ludii's lists of owned pieces (`OwnedOrder`) of these kinds, given whether a site
-    leaves its list by a swap and each component's owner; flat stores only."""
+    Ludii's lists of owned pieces of these kinds (`OwnedOrder`, `OwnedStackSites`), given
+    whether a site leaves its list by a swap (flat) or a removal from a level shifts the
+    neutral pieces' levels too (stacks), and each component's owner."""
     if stacking:
-        return StackSites(total_sites, hand_from)
+        if owned is None:
+            return StackSites(total_sites, hand_from)
+        stacks = OwnedStackSites(total_sites, hand_from)
+        kinds, stacks.shift_neutral, stacks.owners = owned
+        stacks.owned = {what: [] for what in kinds}
+        return stacks
     if owned is None:
         return (IndexWhoSites if who_is_index else FlatSites)(total_sites, hand_from)
     store = (OwnedIndexWhoSites if who_is_index else OwnedFlatSites)(total_sites, hand_from)

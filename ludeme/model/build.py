@@ -530,10 +530,15 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     # The typed rules and their tables, for backends that generate code (ludeme.engine.compiled).
     game.typed, game.env = g, env
     game.who_is_index = _who_is_index(game, components, n, built)
-    game.owned_kinds = frozenset() if env.stacking else frozenset(env.owned_kinds)
     # (the site types are worked out only for a game that keeps lists: every ludeme read)
-    game.owned_swap = not game.owned_kinds or \
-        len(_site_types_used(board, containers, built)) == 1
+    types = _site_types_used(board, containers, built) if env.owned_kinds else set()
+    # Ludii's FullOwned of a stacking game of several site types shifts levels across
+    # types by a quirk not followed here: no lists, a (where "Name" ...) with the piece on
+    # several sites is refused where it is read.
+    game.owned_kinds = frozenset() if env.stacking and len(types) > 1 \
+        else frozenset(env.owned_kinds)
+    game.owned_swap = not game.owned_kinds or len(types) == 1
+    game.owned_shift_neutral = types == {"Cell"}
     if game.who_is_index:
         _refuse_owned_and_who(built, components)
     game.local_state = _uses_local_state(built)

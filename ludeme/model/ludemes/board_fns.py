@@ -145,10 +145,10 @@ class Where(IntFn):
     looked at (Container.numSites: the sites of the board's own type, so the vertices of
     a board of vertices), every level of a stack in a stacking game; `(where <what>)` gives the
     lowest such site. The named form takes Ludii's first site in its list of the player's
-    pieces, whose order follows the play: a flat store keeps those lists
-    (`ludeme.engine.stores.OwnedOrder`); in a stacking game, where Ludii's lists keep
-    levels too, several sites holding the piece are refused while playing rather than
-    guessed."""
+    pieces, whose order follows the play: the store keeps those lists
+    (`ludeme.engine.stores.OwnedOrder`, with levels in a stacking game `OwnedStackSites`);
+    in a stacking game of several site types, whose lists it does not keep, several sites
+    holding the piece are refused while playing rather than guessed."""
 
     concepts = ()
     params = (P("name", (LitStr, IntFn)), P("role", (RoleType, IntFn), opt=True),
@@ -180,7 +180,7 @@ class Where(IntFn):
                   else env.compile(self.role))
         name = self.name
         first = first_named(env.components, name)
-        env.owned_kinds.update(first.values())     # a flat store keeps their Ludii lists
+        env.owned_kinds.update(first.values())     # the store keeps their Ludii lists
 
         def where_named(c):
             what = first.get(player(c), -1)
@@ -188,22 +188,23 @@ class Where(IntFn):
                 return -1
             s = c.s
             state = local(c) if local is not None else -1
-            whats = s.what
             owned = s.owned_sites(what)
             if owned is not None:
                 # Ludii's answer: the first site of the list on the board holding the piece
+                # (at any level of a stack)
+                stacking = c.stacking
                 for site in owned:
-                    if site < limit and whats[site] == what \
-                            and (state == -1 or s.piece_state(site) == state):
+                    if site < limit and _holds(s, site, what, state, stacking):
                         return site
                 return -1
-            # a stacking game's store keeps no such lists
+            # a stacking game of several site types keeps no such lists
             found = [site for site in range(limit) if _holds(s, site, what, state, c.stacking)]
             if len(found) > 1:
                 raise self.fail(f"(where {name!r} ...) with the piece on several sites "
-                                f"({found[:4]}) of a stacking game is not supported yet: "
-                                "Ludii answers in the order of its lists of owned pieces, "
-                                "which keep levels there")
+                                f"({found[:4]}) of a stacking game of several site types "
+                                "is not supported yet: Ludii answers in the order of its "
+                                "lists of owned pieces, whose levels it shifts across site "
+                                "types there")
             return found[0] if found else -1
         return where_named
 
