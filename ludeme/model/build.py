@@ -22,7 +22,9 @@ from .ludemes import base, dice as D, game as G, load_all, stacks as S
 from ludeme.boards.large_pieces import large_piece
 from ludeme.model.ludemes.base import Ludeme, Other, called
 from ludeme.model.ludemes.builder import Builder
+from ludeme.model.ludemes.captures import Promote
 from ludeme.model.ludemes.meta import NoRepeat
+from ludeme.model.ludemes.moves import ForEachPiece
 from ludeme.model.ludemes.tiles import tile_table
 from ludeme.model.ludemes.hidden import SetHiddenStart
 from ludeme.model.ludemes.graph.containers import BoardContainer
@@ -530,6 +532,13 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     # The typed rules and their tables, for backends that generate code (ludeme.engine.compiled).
     game.typed, game.env = g, env
     game.who_is_index = _who_is_index(game, components, n, built)
+    # A stacking game that promotes: Ludii's lists of owned pieces can differ from the
+    # stacks there (a piece promoted alone on its site stays listed), and its (forEach
+    # Piece) walks the lists: every kind of a player's is kept and walked.
+    promotes = env.stacking and any(isinstance(lud, Promote) for lud in built)
+    if promotes:
+        env.owned_kinds.update(w for w, comp in enumerate(components)
+                               if w and 1 <= comp.owner <= n)
     # (the site types are worked out only for a game that keeps lists: every ludeme read)
     types = _site_types_used(board, containers, built) if env.owned_kinds else set()
     # Ludii's FullOwned of a stacking game of several site types shifts levels across
@@ -538,6 +547,11 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.owned_kinds = frozenset() if env.stacking and len(types) > 1 \
         else frozenset(env.owned_kinds)
     game.owned_swap = not game.owned_kinds or len(types) == 1
+    game.walks_stack_lists = promotes and bool(game.owned_kinds)
+    if game.walks_stack_lists:
+        for lud in built:
+            if isinstance(lud, ForEachPiece):
+                lud.ludii_order = True      # the kernels keep no lists: they refuse it
     game.owned_shift_neutral = types == {"Cell"}
     if game.who_is_index:
         _refuse_owned_and_who(built, components)
