@@ -855,6 +855,16 @@ class ForEachPiece(Moves):
             k = container(c)
             return ranges[k] if 0 <= k < len(ranges) else ()
 
+        def moves_at(c, gen, frm, level, out):
+            """A piece's moves from `frm` at `level`, each taking the (then ...) after its
+            own."""
+            c.from_, c.level = frm, level
+            moves = gen(c)
+            if then:
+                for m in moves:
+                    m.then = m.then + then
+            out.extend(moves)
+
         def listed(c, player, out):
             """Ludii's ForEachPiece on stacks as it walks its lists of owned pieces (a game
             where they differ from the stacks: `Game.walks_stack_lists`): kind by kind, each
@@ -879,12 +889,7 @@ class ForEachPiece(Moves):
                 for site, level in tuple(lists.get(w, ())):
                     if site not in places or top and s.size_stack(site) != level + 1:
                         continue
-                    c.from_, c.level = site, level
-                    moves = gen(c)
-                    if then:
-                        for m in moves:
-                            m.then = m.then + then
-                    out.extend(moves)
+                    moves_at(c, gen, site, level, out)
             c.from_, c.level = saved
             return out
 
@@ -915,12 +920,7 @@ class ForEachPiece(Moves):
                     gen = specific or generators[w]
                     if gen is None:
                         continue
-                    c.from_, c.level = site if frm_of is None else frm_of[site], level
-                    moves = gen(c)
-                    if then:
-                        for m in moves:
-                            m.then = m.then + then
-                    out.extend(moves)
+                    moves_at(c, gen, site if frm_of is None else frm_of[site], level, out)
             c.from_, c.level = saved
             return out
 
