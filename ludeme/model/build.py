@@ -8,6 +8,7 @@ board tables they close over (steps and rays by direction, regions, hands).
 
 from __future__ import annotations
 
+import sys
 from contextvars import ContextVar
 
 from ludeme.engine.state import (A_ADD, A_COVER, A_SET_FIELD, FORCED_PLACES, PLACING, Component,
@@ -42,6 +43,16 @@ MOVE_TAGGER: ContextVar = ContextVar("MOVE_TAGGER", default=None)
 # Set while a (no Moves Next) generates the next player's moves (Ludii's thread-local
 # NoMoves.autoFail; one evaluation at a time per process here).
 _NO_MOVES_BUSY = [False]
+
+
+def _no_moves_busy(value: bool | None = None) -> bool:
+    """Whether a (no Moves Next) is generating the next player's moves; with `value`, set
+    it. The rules' closures go through this module-level function, never the list itself
+    (as `war._probe`: a worker unpickles closures by value, each with its own copy of a
+    list it names, and module functions by reference)."""
+    if value is not None:
+        _NO_MOVES_BUSY[0] = value
+    return _NO_MOVES_BUSY[0]
 
 
 class Env:
@@ -173,7 +184,7 @@ class Env:
             return lambda c: c.s.stalemated[who(c)]
 
         def no_moves(c):
-            if _NO_MOVES_BUSY[0]:
+            if _no_moves_busy():
                 # Ludii's NoMoves.autoFail: while the next player's moves are generated for
                 # a (no Moves Next), a (no Moves Next) met inside them is false (a rule like
                 # (do ... ifAfterwards:(not (no Moves Next))) would otherwise never end).
@@ -189,13 +200,13 @@ class Env:
                 nxt = nxt % n + 1
             probe.prev, probe.mover, probe.next = s.mover, p, nxt
             phase = probe.g.phases[probe.phase[p]]
-            _NO_MOVES_BUSY[0] = True
+            _no_moves_busy(True)
             try:
                 # the first move found answers (Ludii's canMove): moves one at a time
                 moves = base.lazy_moves(phase.play)(probe.ctx)
                 s.stalemated[p] = stuck = next(moves, None) is None
             finally:
-                _NO_MOVES_BUSY[0] = False
+                _no_moves_busy(False)
             return stuck
         return no_moves
 
@@ -302,6 +313,10 @@ def build_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
     try:
         game = _assemble(ex, typed, max_turns, max_moves, builder.built)
         builder.check_all_read(game.board.site_type)
+        # The recursion limit reading the description needed (`grammar.ensure_stack`): its
+        # rules recurse as deep while they play, so a worker process that unpickles the
+        # game, and parses nothing, raises its own limit to it (`playouts.worker_game`).
+        game.recursion_limit = sys.getrecursionlimit()
         return game
     except LudemeError as e:
         _attach_source(e, ex)
