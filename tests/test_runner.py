@@ -300,3 +300,27 @@ def test_the_python_api_checks_its_arguments(call, error, words):
 def test_ludeme_api_is_reachable_from_the_package():
     import ludeme
     assert ludeme.api.load is ludeme.load
+
+
+CHECKING = """(game "Check" (players 2)
+  (equipment {(board (square 4))
+    (piece "King" Each (move Step (to if:(not (is Friend (who at:(to)))) (apply (remove (to))))))
+    (piece "Rook" Each (move Slide (to if:(is Enemy (who at:(to))) (apply (remove (to))))))})
+  (rules (start {(place "King1" 0) (place "Rook1" 1) (place "King2" 15) (place "Rook2" 14)})
+    (play (do (forEach Piece) ifAfterwards:(not (is Threatened (id "King" Mover)))))
+    (end (if (no Moves Next) (result Mover Win)))))
+"""
+
+
+def test_rules_that_look_for_threats_give_the_same_rows_in_worker_processes(tmp_path):
+    """A threat search inside the moves it searches ((is Threatened ...) after each move,
+    the enemy's moves tested the same way) stops at the second level (Ludii's autoFail).
+    Worker processes unpickle the rules' closures by value: the flag they share must be
+    the module's, or each level searches again until the recursion limit."""
+    from ludeme.api import load
+    path = tmp_path / "check.lud"
+    path.write_text(CHECKING)
+    game = load(path, backend="reference", max_turns=20)
+    one = run_playouts(game, 8, seed=5, jobs=1, backend="reference")
+    two = run_playouts(game, 8, seed=5, jobs=2, backend="reference")
+    pd.testing.assert_frame_equal(without_timing(one), without_timing(two))

@@ -77,3 +77,29 @@ def test_a_clone_copies_the_lists():
     assert state.sites.owned[disc1] == [(5, 0), (1, 0)]
     assert clone.sites.owned[disc1] == [(1, 0), (0, 0)]
 
+
+
+# -- (forEach Piece) of a stacking game that promotes walks the lists ----------------------
+
+PROMOTING = ('(game "T" (players 2) (equipment {{ (board (square 3)) '
+             '(piece "Pawn" Each (move Step Forward (to if:(is Empty (to))) stack:True '
+             '(then (promote (last To) (piece "Queen") Mover)))) '
+             '(piece "Queen" Each (move Step (directions {{E W}}) (to if:(is Empty (to))) '
+             'stack:True)) }}) '
+             '(rules (start {{ (place Stack "Pawn1" 0) (place Stack "Pawn2" 2) }}) '
+             '(play (forEach Piece)) (end (if (no Moves Next) (result Mover Win)))))')
+
+
+def test_a_piece_promoted_alone_on_its_site_is_still_moved_as_ludii_does():
+    # ActionPromote in a stacking game drops the old piece from its owner's list only when
+    # other pieces stay on its site; ForEachPiece walks the lists kind by kind and generates
+    # each listed kind's moves at its (site, level), whatever stands there. So after the
+    # pawn steps 0 -> 3 and becomes a queen alone there, the pawn is still listed at 3 and
+    # its step north comes first (Pawn1 before Queen1), then the queen's step east.
+    game = build_game(expand(load_description("t.lud", PROMOTING.format())))
+    assert game.walks_stack_lists
+    s = game.new_initial_state()
+    assert [m.key() for m in s.legal_moves()] == [(0, 3)]
+    s.apply(s.legal_moves()[0])                     # P1: 0 -> 3, promoted
+    s.apply(s.legal_moves()[0])                     # P2: 2 -> 5, promoted
+    assert [m.key() for m in s.legal_moves()] == [(3, 6), (3, 4)]

@@ -213,6 +213,10 @@ def worker_game(source, backend: str | None = None, kernels_path: str | None = N
         while len(_WORKER_GAMES) >= WORKER_GAMES_KEPT:
             del _WORKER_GAMES[next(iter(_WORKER_GAMES))]
         game = _WORKER_GAMES[source] = source.load()
+        # a worker that unpickled the game parsed nothing: the limit its build needed
+        need = getattr(game, "recursion_limit", 0)      # (a game of another kind: none)
+        if sys.getrecursionlimit() < need:
+            sys.setrecursionlimit(need)
     if kernels_path is not None and not game.has_kernels(backend):
         from ludeme.engine.compiled import load_kernels
         game.keep_kernels(backend, load_kernels(game, kernels_path, whole=False))

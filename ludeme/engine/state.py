@@ -247,6 +247,12 @@ class Game:
         self.owned_kinds: frozenset[int] = frozenset()
         self.owned_swap = True
         self.owned_shift_neutral = False
+        # (forEach Piece) of a stacking game walks those lists, as Ludii's does, where they
+        # can differ from the stacks: a game that promotes pieces (build).
+        self.walks_stack_lists = False
+        # Python's recursion limit reading the description needed (`build_game`); a worker
+        # process that unpickles the game raises its own to it.
+        self.recursion_limit = 0
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.hidden_info = False        # rules hide pieces from players ((set Hidden ...))
         # Large pieces (a piece given as a walk): component index -> its walks and the cells

@@ -8,6 +8,7 @@ board tables they close over (steps and rays by direction, regions, hands).
 
 from __future__ import annotations
 
+import sys
 from contextvars import ContextVar
 
 from ludeme.engine.state import (A_ADD, A_COVER, A_SET_FIELD, FORCED_PLACES, PLACING, Component,
@@ -22,7 +23,9 @@ from .ludemes import base, dice as D, game as G, load_all, stacks as S
 from ludeme.boards.large_pieces import large_piece
 from ludeme.model.ludemes.base import Ludeme, Other, called
 from ludeme.model.ludemes.builder import Builder
+from ludeme.model.ludemes.captures import Promote
 from ludeme.model.ludemes.meta import NoRepeat
+from ludeme.model.ludemes.moves import ForEachPiece
 from ludeme.model.ludemes.tiles import tile_table
 from ludeme.model.ludemes.hidden import SetHiddenStart
 from ludeme.model.ludemes.graph.containers import BoardContainer
@@ -40,6 +43,16 @@ MOVE_TAGGER: ContextVar = ContextVar("MOVE_TAGGER", default=None)
 # Set while a (no Moves Next) generates the next player's moves (Ludii's thread-local
 # NoMoves.autoFail; one evaluation at a time per process here).
 _NO_MOVES_BUSY = [False]
+
+
+def _no_moves_busy(value: bool | None = None) -> bool:
+    """Whether a (no Moves Next) is generating the next player's moves; with `value`, set
+    it. The rules' closures go through this module-level function, never the list itself
+    (as `war._probe`: a worker unpickles closures by value, each with its own copy of a
+    list it names, and module functions by reference)."""
+    if value is not None:
+        _NO_MOVES_BUSY[0] = value
+    return _NO_MOVES_BUSY[0]
 
 
 class Env:
@@ -171,7 +184,7 @@ class Env:
             return lambda c: c.s.stalemated[who(c)]
 
         def no_moves(c):
-            if _NO_MOVES_BUSY[0]:
+            if _no_moves_busy():
                 # Ludii's NoMoves.autoFail: while the next player's moves are generated for
                 # a (no Moves Next), a (no Moves Next) met inside them is false (a rule like
                 # (do ... ifAfterwards:(not (no Moves Next))) would otherwise never end).
@@ -187,13 +200,13 @@ class Env:
                 nxt = nxt % n + 1
             probe.prev, probe.mover, probe.next = s.mover, p, nxt
             phase = probe.g.phases[probe.phase[p]]
-            _NO_MOVES_BUSY[0] = True
+            _no_moves_busy(True)
             try:
                 # the first move found answers (Ludii's canMove): moves one at a time
                 moves = base.lazy_moves(phase.play)(probe.ctx)
                 s.stalemated[p] = stuck = next(moves, None) is None
             finally:
-                _NO_MOVES_BUSY[0] = False
+                _no_moves_busy(False)
             return stuck
         return no_moves
 
@@ -300,6 +313,10 @@ def build_game(ex: Expanded, max_turns: int = MAX_TURNS_PER_PLAYER,
     try:
         game = _assemble(ex, typed, max_turns, max_moves, builder.built)
         builder.check_all_read(game.board.site_type)
+        # The recursion limit reading the description needed (`grammar.ensure_stack`): its
+        # rules recurse as deep while they play, so a worker process that unpickles the
+        # game, and parses nothing, raises its own limit to it (`playouts.worker_game`).
+        game.recursion_limit = sys.getrecursionlimit()
         return game
     except LudemeError as e:
         _attach_source(e, ex)
@@ -530,6 +547,13 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     # The typed rules and their tables, for backends that generate code (ludeme.engine.compiled).
     game.typed, game.env = g, env
     game.who_is_index = _who_is_index(game, components, n, built)
+    # A stacking game that promotes: Ludii's lists of owned pieces can differ from the
+    # stacks there (a piece promoted alone on its site stays listed), and its (forEach
+    # Piece) walks the lists: every kind of a player's is kept and walked.
+    promotes = env.stacking and any(isinstance(lud, Promote) for lud in built)
+    if promotes:
+        env.owned_kinds.update(w for w, comp in enumerate(components)
+                               if w and 1 <= comp.owner <= n)
     # (the site types are worked out only for a game that keeps lists: every ludeme read)
     types = _site_types_used(board, containers, built) if env.owned_kinds else set()
     # Ludii's FullOwned of a stacking game of several site types shifts levels across
@@ -538,6 +562,11 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     game.owned_kinds = frozenset() if env.stacking and len(types) > 1 \
         else frozenset(env.owned_kinds)
     game.owned_swap = not game.owned_kinds or len(types) == 1
+    game.walks_stack_lists = promotes and bool(game.owned_kinds)
+    if game.walks_stack_lists:
+        for lud in built:
+            if isinstance(lud, ForEachPiece):
+                lud.ludii_order = True      # the kernels keep no lists: they refuse it
     game.owned_shift_neutral = types == {"Cell"}
     if game.who_is_index:
         _refuse_owned_and_who(built, components)

@@ -99,13 +99,14 @@ class Promote(Moves):
             out = []
             occupied = c.s.what[site] > 0
             if occupied and c.stacking and c.s.size_stack(site) == 1 \
-                    and components[c.s.what[site]].owner != 0:
+                    and components[c.s.what[site]].owner != 0 and not c.g.walks_stack_lists:
                 # Ludii's ActionPromote in a stacking game forgets to drop a piece alone on
                 # its site from its owner's list of pieces, and (forEach Piece) goes on
-                # generating that piece's moves there; that list is not kept here.
+                # generating that piece's moves there: a game whose store keeps no lists
+                # (of several site types) cannot follow.
                 raise self.fail("(promote ...) of a piece alone on its site in a stacking "
-                                "game is not supported yet (Ludii keeps the old piece in its "
-                                "owner's list of pieces)")
+                                "game of several site types is not supported yet (Ludii "
+                                "keeps the old piece in its owner's list of pieces)")
             for name_fn in name_fns:
                 what = target(c, name_fn(c))
                 if what <= 0:

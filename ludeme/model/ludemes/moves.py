@@ -855,10 +855,50 @@ class ForEachPiece(Moves):
             k = container(c)
             return ranges[k] if 0 <= k < len(ranges) else ()
 
+        def moves_at(c, gen, frm, level, out):
+            """A piece's moves from `frm` at `level`, each taking the (then ...) after its
+            own."""
+            c.from_, c.level = frm, level
+            moves = gen(c)
+            if then:
+                for m in moves:
+                    m.then = m.then + then
+            out.extend(moves)
+
+        def listed(c, player, out):
+            """Ludii's ForEachPiece on stacks as it walks its lists of owned pieces (a game
+            where they differ from the stacks: `Game.walks_stack_lists`): kind by kind, each
+            listed (site, level) on the container, the kind's moves generated there whatever
+            stands there now (Ludii leaves a piece promoted alone on its site listed, and
+            goes on moving it), only the top level's with top:True."""
+            s = c.s
+            if frm_of is not None:
+                raise self.fail("(forEach Piece ...) over layers of other site types in a "
+                                "stacking game that promotes pieces is not supported yet")
+            lists = s.sites.owned
+            places = container_sites(c)
+            saved = (c.from_, c.level)
+            for w, comp in enumerate(components):
+                if w == 0 or comp.owner != player:
+                    continue
+                if names and comp.name.rstrip("0123456789") not in names:
+                    continue
+                gen = specific or generators[w]
+                if gen is None:
+                    continue
+                for site, level in tuple(lists.get(w, ())):
+                    if site not in places or top and s.size_stack(site) != level + 1:
+                        continue
+                    moves_at(c, gen, site, level, out)
+            c.from_, c.level = saved
+            return out
+
         def stacked(c, player, out):
             """Ludii's ForEachPiece on stacks: each level holding one of the player's
             pieces (only the top level with top:True), with `(level)` set."""
             s = c.s
+            if c.g.walks_stack_lists:
+                return listed(c, player, out)
             top_what, top_who = s.what, s.who
             saved = (c.from_, c.level)
             for site in container_sites(c):
@@ -880,12 +920,7 @@ class ForEachPiece(Moves):
                     gen = specific or generators[w]
                     if gen is None:
                         continue
-                    c.from_, c.level = site if frm_of is None else frm_of[site], level
-                    moves = gen(c)
-                    if then:
-                        for m in moves:
-                            m.then = m.then + then
-                    out.extend(moves)
+                    moves_at(c, gen, site if frm_of is None else frm_of[site], level, out)
             c.from_, c.level = saved
             return out
 

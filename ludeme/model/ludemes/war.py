@@ -291,6 +291,14 @@ def probing() -> bool:
     return _PROBING[0] > 0
 
 
+def _probe(step: int) -> None:
+    """Enter (+1) or leave (-1) a threat search. The rules' closures go through this
+    module-level function, never the list itself: a worker process unpickles them by value
+    (cloudpickle), each with its own copy of a list it names, while a module's function is
+    unpickled by reference, so every closure and `probing` share one count there too."""
+    _PROBING[0] += step
+
+
 @ludeme("is", "Threatened")
 class IsThreatened(Bool):
     """`(is Threatened [<what>] [at:<site> | [in:]<sites>] [<moves>])`: as Ludii's IsThreatened.
@@ -400,7 +408,7 @@ def _threat_probe(env, specific):
         return [p for p in players if p != owner]
 
     def reaches(probe, owner, site):
-        _PROBING[0] += 1
+        _probe(1)
         try:
             for enemy in enemies(owner):
                 probe.mover = enemy
@@ -410,7 +418,7 @@ def _threat_probe(env, specific):
                 if any(m.to == site for m in lazy_moves(gen)(pc)):
                     return True
         finally:
-            _PROBING[0] -= 1
+            _probe(-1)
         return False
     return reaches
 
