@@ -485,23 +485,34 @@ def test_count_vertices_counts_the_boards_vertices_whatever_it_plays_on(board, v
             .legal_moves()] == [True]
 
 
-@pytest.mark.parametrize("start, refused", [
-    ('(place Stack "Disc1" 0)', True),                           # lands alone on 1
-    ('(place Stack "Disc1" 0) (place Stack "Disc2" 1)', False),  # lands on a piece at 1
+@pytest.mark.parametrize("start, listed", [
+    ('(place Stack "Disc1" 0)', [(1, 0)]),                     # lands alone on 1: still listed
+    ('(place Stack "Disc1" 0) (place Stack "Disc2" 1)', []),  # lands on a piece at 1: leaves
 ])
-def test_promoting_a_piece_alone_on_its_site_in_a_stacking_game_is_refused(start, refused):
-    """Ludii's ActionPromote in a stacking game leaves a piece alone on its site in its
-    owner's list of pieces, so (forEach Piece) goes on moving it: not kept here, refused."""
+def test_promoting_a_piece_in_a_stacking_game_keeps_ludiis_lists(start, listed):
+    """Ludii's ActionPromote in a stacking game drops the old piece from its owner's list
+    only when other pieces stay on its site: a piece promoted alone stays listed (and the
+    game's (forEach Piece), walking the lists, goes on moving it)."""
     game = _game(start, play='(move (from 0) (to 1) (then (promote (last To) (piece "King") '
                              'Mover)))')
+    assert game.walks_stack_lists
     state = game.new_initial_state(0)
-    move = state.legal_moves()[0]
-    if refused:
-        with pytest.raises(LudemeError, match="alone on its site in a stacking game"):
-            state.apply(move)
-    else:
-        state.apply(move)
-        assert game.components[state.what[1]].name == "King1" and state.size_stack(1) == 2
+    state.apply(state.legal_moves()[0])
+    assert game.components[state.what[1]].name == "King1"
+    disc1 = next(w for w, c in enumerate(game.components) if c.name == "Disc1")
+    assert state.sites.owned[disc1] == listed
+
+
+def test_promoting_a_piece_alone_in_a_stacking_game_of_several_site_types_is_refused():
+    """A stacking game of vertices with hands (cells) keeps no lists (Ludii's FullOwned
+    shifts levels across site types there): a piece promoted alone is refused."""
+    game = _game('(place Stack "Disc1" 0)',
+                 play='(move (from 0) (to 1) (then (promote (last To) (piece "King") Mover)))',
+                 board="(board (square 3) use:Vertex)", extra="(hand Each)")
+    assert not game.walks_stack_lists
+    state = game.new_initial_state(0)
+    with pytest.raises(LudemeError, match="alone on its site in a stacking game"):
+        state.apply(state.legal_moves()[0])
 
 
 @pytest.mark.parametrize("line, expected", [
