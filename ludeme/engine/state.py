@@ -253,6 +253,8 @@ class Game:
         # Python's recursion limit reading the description needed (`build_game`); a worker
         # process that unpickles the game raises its own to it.
         self.recursion_limit = 0
+        # A `Do` names some moves after a prior decision: their own ends are `Move.ends`.
+        self.renames_moves = False
         # A track passes a site twice: states keep Ludii's OnTrackIndices (State.on_track).
         self.hidden_info = False        # rules hide pieces from players ((set Hidden ...))
         # Large pieces (a piece given as a walk): component index -> its walks and the cells
@@ -964,8 +966,9 @@ class State:
                     done.append(a)
                     do_action(a)
         if store:
-            self.last_from, self.last_to = getattr(move, "ends", None) or (move.frm, move.to)
-            self.last_mover = move.mover
+            self.last_from, self.last_to, self.last_mover = move.frm, move.to, move.mover
+            if self.g.renames_moves and getattr(move, "ends", None):
+                self.last_from, self.last_to = move.ends
             self.last_level_to = move.level_to
             self.last_between = getattr(move, "between", ())
             if self.g.reads_last_types:

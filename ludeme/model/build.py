@@ -98,6 +98,7 @@ class Env:
         # > 0 while moves are compiled whose order a rule reads ((forEach Piece) then walks
         # Ludii's owned lists: `Do`)
         self.ludii_piece_order = 0
+        self.renames_moves = False         # a `Do` names moves after a prior decision
         self.reads_last_types = False      # a ludeme reads (is LastTo <type>), (is LastFrom ...)
         self.places_at_random = False      # a start rule places pieces at random sites
         # piece index -> the (place Random ...) rules placing it, and whether each gives a
@@ -146,6 +147,12 @@ class Env:
         """True when `lud` is the iteration variable `(to)`/`(from)` with no argument."""
         from ludeme.model.ludemes.ints import From, To
         return type(lud) is {"to": To, "from": From}[name]
+
+    def keep_every_owned_list(self) -> None:
+        """Keep Ludii's list of owned pieces of every kind a player owns (a rule walks them
+        all, as Ludii's ForEachPiece does), not only those a `(where "Name" ...)` reads."""
+        self.owned_kinds.update(w for w, comp in enumerate(self.components)
+                                if w and 1 <= comp.owner <= self.num_players)
 
     def piece_generators(self) -> list:
         """For each component index, the compiled moves of its piece (or None)."""
@@ -552,8 +559,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
     # Piece) walks the lists: every kind of a player's is kept and walked.
     promotes = env.stacking and any(isinstance(lud, Promote) for lud in built)
     if promotes:
-        env.owned_kinds.update(w for w, comp in enumerate(components)
-                               if w and 1 <= comp.owner <= n)
+        env.keep_every_owned_list()
     # (the site types are worked out only for a game that keeps lists: every ludeme read)
     types = _site_types_used(board, containers, built) if env.owned_kinds else set()
     # Ludii's FullOwned of a stacking game of several site types shifts levels across
@@ -563,6 +569,7 @@ def _assemble(ex: Expanded, g: "G.GameLudeme", max_turns, max_moves, built: list
         else frozenset(env.owned_kinds)
     game.owned_swap = not game.owned_kinds or len(types) == 1
     game.walks_stack_lists = promotes and bool(game.owned_kinds)
+    game.renames_moves = env.renames_moves
     if game.walks_stack_lists:
         for lud in built:
             if isinstance(lud, ForEachPiece):

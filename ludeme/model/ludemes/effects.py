@@ -567,6 +567,7 @@ class Do(Moves):
         named_after_prior = (self.next is not None and self.ifAfterwards is None
                              and prior_decides and not decides(self.next))
         env.ludii_piece_order += named_after_prior
+        env.renames_moves |= named_after_prior
         try:
             prior = env.compile(self.prior)
         finally:

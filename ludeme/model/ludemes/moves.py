@@ -843,8 +843,7 @@ class ForEachPiece(Moves):
             if frm_of is not None or self.container is not None:
                 raise self.fail("(forEach Piece ...) whose moves are read in Ludii's order, "
                                 "with layers or container:, is not supported yet")
-            env.owned_kinds.update(w for w, comp in enumerate(components)
-                                   if w and comp.owner in range(1, nplayers + 1))
+            env.keep_every_owned_list()
             board_end = len(board)
             backwards = self.on is not None
         self.ludii_order = ordered      # the kernels keep no lists: they refuse it
@@ -867,7 +866,8 @@ class ForEachPiece(Moves):
 
         def listed(c, player, out):
             """Ludii's ForEachPiece on stacks as it walks its lists of owned pieces (a game
-            where they differ from the stacks: `Game.walks_stack_lists`): kind by kind, each
+            where they differ from the stacks: `Game.walks_stack_lists`): kind by kind (the
+            player's own kinds, `movers_of`; Ludii walks no kind without an owner), each
             listed (site, level) on the container, the kind's moves generated there whatever
             stands there now (Ludii leaves a piece promoted alone on its site listed, and
             goes on moving it), only the top level's with top:True."""
@@ -875,16 +875,14 @@ class ForEachPiece(Moves):
             if frm_of is not None:
                 raise self.fail("(forEach Piece ...) over layers of other site types in a "
                                 "stacking game that promotes pieces is not supported yet")
+            own = owned.get(player)
+            if own is None:
+                own = owned[player] = movers_of(player)
             lists = s.sites.owned
             places = container_sites(c)
             saved = (c.from_, c.level)
-            for w, comp in enumerate(components):
-                if w == 0 or comp.owner != player:
-                    continue
-                if names and comp.name.rstrip("0123456789") not in names:
-                    continue
-                gen = specific or generators[w]
-                if gen is None:
+            for w, gen in enumerate(own):
+                if gen is None or gen is _SHARED:
                     continue
                 for site, level in tuple(lists.get(w, ())):
                     if site not in places or top and s.size_stack(site) != level + 1:
