@@ -1938,29 +1938,27 @@ def iter_plans(options: list[list[Option]], scores: list[float], limit: int,
             else:
                 return
 
-    single_quota = max(1, (2 * shape) // 3)
-    rest = iter(order)
-    for s in rest:
-        if made >= single_quota:
-            rest = itertools.chain([s], rest)
-            break
-        chosen = one_source(s)
-        if chosen is not None and fresh(chosen):
-            made += 1
-            yield Plan(chosen, "one source", s)
+    read = 0        # the sources whose one-source plan was tried, best first
+
+    def singles(quota: int):
+        """The one-source plans of the sources not read yet, until `quota` plans are made."""
+        nonlocal made, read
+        while read < len(order) and made < quota:
+            s = order[read]
+            read += 1
+            chosen = one_source(s)
+            if chosen is not None and fresh(chosen):
+                made += 1
+                yield Plan(chosen, "one source", s)
+
+    yield from singles(max(1, (2 * shape) // 3))
     width = max(2, math.ceil(shape ** (1 / max(1, len(options)))) + 1)
     yield from mixes(width)
     if made >= limit or limit <= shape:
         return
     # Beyond ORDER_TRIES' budget, once its mixes are spent: the other sources whole, then
     # mixes of ever more options per hole.
-    for s in rest:
-        if made >= limit:
-            return
-        chosen = one_source(s)
-        if chosen is not None and fresh(chosen):
-            made += 1
-            yield Plan(chosen, "one source", s)
+    yield from singles(limit)
     widest = max((len(opts) for opts in options), default=0)
     while made < limit and width < widest:
         width += 1

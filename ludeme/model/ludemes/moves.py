@@ -875,9 +875,7 @@ class ForEachPiece(Moves):
             if frm_of is not None:
                 raise self.fail("(forEach Piece ...) over layers of other site types in a "
                                 "stacking game that promotes pieces is not supported yet")
-            own = owned.get(player)
-            if own is None:
-                own = owned[player] = movers_of(player)
+            own = movers(player)
             lists = s.sites.owned
             places = container_sites(c)
             saved = (c.from_, c.level)
@@ -944,9 +942,7 @@ class ForEachPiece(Moves):
                                     "order, in a stacking game, is not supported yet: "
                                     "Ludii's lists of owned pieces keep levels there")
                 return stacked(c, player, out)
-            own = owned.get(player)
-            if own is None:
-                own = owned[player] = movers_of(player)
+            own = movers(player)
             what = s.what
             saved = c.from_
             for site in (in_ludii_order(s, own) if ordered else
@@ -968,6 +964,13 @@ class ForEachPiece(Moves):
             return out
 
         owned: dict = {}        # player -> movers_of(player), made on the player's first turn
+
+        def movers(player):
+            """`movers_of(player)`, made once."""
+            own = owned.get(player)
+            if own is None:
+                own = owned[player] = movers_of(player)
+            return own
 
         def in_ludii_order(s, own):
             """The sites of the player's pieces as Ludii's ForEachPiece walks them: kind by
@@ -1009,9 +1012,7 @@ class ForEachPiece(Moves):
                 return
             player = role_fn(c) if role_fn else s.mover
             other = player != s.mover and 0 < player <= nplayers
-            own = owned.get(player)
-            if own is None:
-                own = owned[player] = movers_of(player)
+            own = movers(player)
             for site in board if container is None else container_sites(c):
                 w = s.what[site]
                 gen = own[w]
