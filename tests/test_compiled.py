@@ -80,7 +80,7 @@ def test_choices_are_pythons_random(seed):
 
 def test_seeding_a_block_is_seeding_each():
     seeds = [0, 1, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**62 + 12345, 2**63 - 1, 77]
-    mts = np.zeros((rt.MT_STATE_SIZE, rt.SEED_BLOCK), dtype=np.int64)
+    mts = np.zeros((rt.MT_STATE_SIZE, rt.SEED_BLOCK), dtype=np.uint32)    # as the kernels'
     rt.mt_seed_block(mts, np.array(seeds, dtype=np.int64), len(seeds))
     one = np.zeros(rt.MT_STATE_SIZE, dtype=np.int64)
     for b, seed in enumerate(seeds):
@@ -93,16 +93,20 @@ def test_seeding_a_block_is_seeding_each():
 
 
 def test_seeding_a_full_block_in_32_bit_words():
-    """A whole block (every lane of the 32-bit work rows) seeds as random.seed does, and a
-    block larger than SEED_BLOCK is refused, not written past its tables."""
+    """A whole block (every lane of the 32-bit rows) seeds as random.seed does, the
+    generators drawing from the block as it is; more seeds than the block has columns are
+    refused, not written past it."""
     seeds = np.random.default_rng(5).integers(0, 2**63 - 1, rt.SEED_BLOCK, dtype=np.int64)
-    mts = np.zeros((rt.MT_STATE_SIZE, rt.SEED_BLOCK), dtype=np.int64)
+    mts = np.zeros((rt.MT_STATE_SIZE, rt.SEED_BLOCK), dtype=np.uint32)
     rt.mt_seed_block(mts, seeds, len(seeds))
     for b, seed in enumerate(seeds.tolist()):
         assert mts[:, b].tolist() == [*random.Random(seed).getstate()[1], rt.MT_STATE_SIZE - 2]
-    with pytest.raises(ValueError, match="SEED_BLOCK"):
-        rt.mt_seed_block(np.zeros((rt.MT_STATE_SIZE, rt.SEED_BLOCK + 1), dtype=np.int64),
-                         np.zeros(rt.SEED_BLOCK + 1, dtype=np.int64), rt.SEED_BLOCK + 1)
+        r = random.Random(seed)
+        bounds = [2, 7, 10**6, 2**32 - 1] * 200      # past the first 624 words: a new block
+        assert [rt.rand_below(mts[:, b], k) for k in bounds] == [r.randrange(k) for k in bounds]
+    with pytest.raises(ValueError, match="columns"):
+        rt.mt_seed_block(np.zeros((rt.MT_STATE_SIZE, 3), dtype=np.uint32),
+                         np.zeros(4, dtype=np.int64), 4)
 
 
 def _same_rows(game, n, seed):

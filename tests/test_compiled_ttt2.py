@@ -72,15 +72,19 @@ def test_moments_give_the_sums_numpy_gives(values):
 @pytest.mark.parametrize("values", [[0, 1, 2, 3, 4, 5, 6, 7, 8], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
                                     [0, 0, 1, 1, 1, 2, 5], [4, 4, 3, 3, 0], [0, 0, 0, 0],
                                     [3, 1, 4, 1, 5, 9, 2, 6], [1, 3, 2], [2, 5], [7],
-                                    [0.0, 1 / 9, 2 / 9, 2 / 9, 4 / 9]])
+                                    [0.0, 1 / 9, 2 / 9, 2 / 9, 4 / 9], [],
+                                    [0] * 9, [0, 0, 0, 2, 2, 0, 0], [-3, 0, 0], [0, 0, -0.5]])
 def test_the_kernels_aggregates_are_ludiis_rising_falling_or_turning(values):
     """rt's aggregates of a series (its median taken without selection where the series
-    never turns) are `figures.aggregates`' eleven, in their order."""
+    never turns, its second pass skipped where it is zero throughout) are
+    `figures.aggregates`' eleven, in their order, bit for bit, as Python and compiled."""
     from ludeme.engine import figures
     from ludeme.engine.compiled import rt
     x = np.asarray(values, dtype=float)
-    out = np.full((1, rt.N_AGGREGATES), np.nan)
-    aggregates_into = getattr(rt.aggregates_into, "py_func", rt.aggregates_into)   # as Python
-    aggregates_into(x, len(x), out, 0, 0, np.empty(len(x)))
     expected = figures.aggregates([float(v) for v in x])
-    assert list(out[0]) == [expected[name] for name in figures.AGGREGATES]
+    expected = np.array([expected[name] for name in figures.AGGREGATES])
+    for aggregates_into in {getattr(rt.aggregates_into, "py_func", rt.aggregates_into),
+                            rt.aggregates_into}:
+        out = np.full((1, rt.N_AGGREGATES), np.nan)
+        aggregates_into(x, len(x), out, 0, 0, np.empty(len(x)))
+        assert out[0].view(np.int64).tolist() == expected.view(np.int64).tolist()

@@ -644,7 +644,7 @@ def _same_random() -> bool:
 
     from ludeme.engine.compiled import rt
     seeds = np.array([0, 12345, 2**40 + 7], dtype=np.int64)
-    mts = np.zeros((rt.MT_STATE_SIZE, len(seeds)), dtype=np.int64)
+    mts = np.zeros((rt.MT_STATE_SIZE, rt.SEED_BLOCK), dtype=np.uint32)   # as the kernels'
     rt.mt_seed_block(mts, seeds, len(seeds))
     for b, seed in enumerate(seeds.tolist()):
         r = random.Random(seed)

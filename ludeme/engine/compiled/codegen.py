@@ -3377,7 +3377,7 @@ def playouts(seed_words, first, n, out_i, out_f, rk_out, draw_end):
     mx = np.empty(MAX_BUFFER, np.int64)
     hist_mover = np.empty(HISTORY, np.int64)
     hist_pass = np.empty(HISTORY, np.bool_)
-    rngs = np.zeros((MT_STATE_SIZE, SEED_BLOCK), np.int64)
+    rngs = np.zeros((MT_STATE_SIZE, SEED_BLOCK), np.uint32)    # as mt_seed_block seeds them
     seeds = np.zeros(SEED_BLOCK, np.int64)
     # The working arrays, used borrowed (`rt.borrowed`: no atomic count of their
     # references in every step), kept alive by `kept` to the end (the arguments by the

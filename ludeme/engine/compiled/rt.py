@@ -262,51 +262,50 @@ _GENRAND_19650218_U32 = _GENRAND_19650218.astype(np.uint32)
 
 @njit(cache=True)
 def mt_seed_block(mts, seeds, count):
-    """Column b of `mts` (626 rows) seeded as `mt_seed(mts[:, b], seeds[b])`, b < count.
+    """Column b of `mts` (626 rows of 32-bit words) seeded as `mt_seed(mts[:, b],
+    seeds[b])`, b < count, for `rand_below` to draw from as it is.
 
     Seeding is one long chain of dependent multiplications per generator (most of a
-    short playout's time); walking `count` chains side by side, word by word, lets
-    the processor's vector units overlap them. The words are worked in 32 bits (every
-    step of init_by_array is modulo 2**32), a row of the block at a time: twice as
-    many chains in a vector register as in 64 bits, and half the time."""
-    if count > SEED_BLOCK:
-        raise ValueError("mt_seed_block seeds at most SEED_BLOCK generators at once")
-    work = np.empty((_N, SEED_BLOCK), np.uint32)
-    add_even = np.zeros(SEED_BLOCK, np.uint32)   # key[j] + j of init_by_array, j = t % nkey
-    add_odd = np.zeros(SEED_BLOCK, np.uint32)
+    short playout's time); walking the chains side by side, word by word, lets the
+    processor's vector units overlap them. The words are worked in 32 bits (every step of
+    init_by_array is modulo 2**32), a row of the block at a time: twice as many chains in
+    a vector register as in 64 bits, and half the time; in the block itself, where a copy
+    into 64-bit words cost two fifths of the seeding."""
+    lanes = mts.shape[1]
+    if count > lanes:
+        raise ValueError("mt_seed_block seeds at most as many generators as mts has columns")
+    add_even = np.zeros(lanes, np.uint32)   # key[j] + j of init_by_array, j = t % nkey
+    add_odd = np.zeros(lanes, np.uint32)
     for b in range(count):
         s = seeds[b]
         add_even[b] = np.uint32(s & MASK32)
         add_odd[b] = np.uint32((s >> 32) + 1 if s >> 32 else s & MASK32)
     for w in range(_N):
-        work[w, :] = _GENRAND_19650218_U32[w]
+        mts[w, :] = _GENRAND_19650218_U32[w]
     m1 = np.uint32(1664525)
     m2 = np.uint32(1566083941)
     shift = np.uint32(30)
     i = 1
     for t in range(_N):
         add = add_even if t & 1 == 0 else add_odd
-        prev, cur = work[i - 1], work[i]
-        for b in range(SEED_BLOCK):
+        prev, cur = mts[i - 1], mts[i]
+        for b in range(lanes):
             x = prev[b]
             cur[b] = np.uint32((cur[b] ^ np.uint32(np.uint32(x ^ (x >> shift)) * m1)) + add[b])
         i += 1
         if i >= _N:
-            work[0, :] = work[_N - 1, :]
+            mts[0, :] = mts[_N - 1, :]
             i = 1
     for _ in range(_N - 1):
         k = np.uint32(i)
-        prev, cur = work[i - 1], work[i]
-        for b in range(SEED_BLOCK):
+        prev, cur = mts[i - 1], mts[i]
+        for b in range(lanes):
             x = prev[b]
             cur[b] = np.uint32((cur[b] ^ np.uint32(np.uint32(x ^ (x >> shift)) * m2)) - k)
         i += 1
         if i >= _N:
-            work[0, :] = work[_N - 1, :]
+            mts[0, :] = mts[_N - 1, :]
             i = 1
-    for w in range(1, _N):
-        for b in range(count):
-            mts[w, b] = work[w, b]
     for b in range(count):
         mts[0, b] = 0x80000000
         mts[_N, b] = _N
@@ -318,7 +317,7 @@ def _generate_upto(mt, i):
     """Generate the words of the current block up to word i (MT19937's twist, word by word
     in its order: each new word reads only later old words and earlier new ones)."""
     while mt[_N + 1] <= i:
-        kk = mt[_N + 1]
+        kk = np.int64(mt[_N + 1])       # (of a block of 32-bit words: signed, to index back)
         if kk < _N - _M:
             y = (mt[kk] & _UPPER) | (mt[kk + 1] & _LOWER)
             mt[kk] = mt[kk + _M] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
@@ -335,12 +334,12 @@ def _generate_upto(mt, i):
 def _genrand(mt):
     """The next 32-bit word. The block of 624 words is regenerated lazily, so a playout
     that draws a few words does not pay for the whole block."""
-    i = mt[_N]
+    i = np.int64(mt[_N])
     if i >= _N:
         i = 0
         mt[_N + 1] = 0
     _generate_upto(mt, i)
-    y = mt[i]
+    y = np.int64(mt[i])
     mt[_N] = i + 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
@@ -1774,27 +1773,53 @@ def sorted_at(values, n, k, scratch):
 def aggregates_into(values, n, out, r, col, scratch):
     """`ludeme.engine.figures.aggregates` of values[:n] into out[r, col:col+11], in
     `figures.AGGREGATES`' order, with Ludii 1.3.12's quirks as it keeps them (`scratch`: as
-    long as `values`, for sorting them)."""
-    for j in range(N_AGGREGATES):
-        out[r, col + j] = 0.0
+    long as `values`, for sorting them). Two passes over the values, each sum in the
+    reference's order (so the same bits): what needs no mean, then what does; a series
+    that is zero throughout (a game without scores, say) ends after the first."""
     if n == 0:
+        for j in range(N_AGGREGATES):
+            out[r, col + j] = 0.0
         return
-    total = 0.0
+    total = 0.0 + values[0]
     hi = values[0]
     lo = values[0]
     rises = falls = False
-    for i in range(n):
-        total += values[i]
-        hi = max(hi, values[i])
-        lo = min(lo, values[i])
-        if i > 0:
-            rises |= values[i] > values[i - 1]
-            falls |= values[i] < values[i - 1]
+    signs = 0
+    changes = 0
+    direction = 0
+    up = 0.0
+    down = 0.0
+    if n > 1:
+        up = values[1] - values[0]
+        down = up
+    for i in range(1, n):
+        v = values[i]
+        total += v
+        hi = max(hi, v)
+        lo = min(lo, v)
+        step = v - values[i - 1]
+        d = 1 if step > 0 else (-1 if step < 0 else 0)
+        rises |= d > 0
+        falls |= d < 0
+        signs += d
+        if d != 0 and d != direction:
+            changes += 1
+        direction = d
+        up = max(up, step)
+        down = min(down, step)
     mean = total / n
     out[r, col] = mean
     out[r, col + 2] = max(0.0, hi)
     out[r, col + 3] = min(0.0, lo)
     if n <= 1:
+        for j in (1, 4, 5, 6, 7, 8, 9, 10):
+            out[r, col + j] = 0.0
+        return
+    if hi == 0.0 and lo == 0.0:     # zero throughout: no deviation, no step
+        out[r, col + 1] = values[n // 2]
+        out[r, col + 5] = (values[n - 1] - values[0]) / (n - 1)
+        for j in (4, 6, 7, 8, 9, 10):
+            out[r, col + j] = 0.0
         return
     # The median without selection where the series never turns (a placement game's
     # pieces, sites occupied and moves: most series of short games), where selection,
@@ -1807,31 +1832,17 @@ def aggregates_into(values, n, out, r, col, scratch):
     else:
         out[r, col + 1] = sorted_at(values, n, n // 2, scratch)
     var = 0.0
-    for i in range(n):
-        var += (values[i] - mean) ** 2
-    out[r, col + 4] = var / n
-    out[r, col + 5] = (values[n - 1] - values[0]) / (n - 1)
-    signs = 0
-    changes = 0
-    direction = 0
-    up = values[1] - values[0]
-    down = up
-    for i in range(1, n):
-        step = values[i] - values[i - 1]
-        d = 1 if step > 0 else (-1 if step < 0 else 0)
-        signs += d
-        if d != 0 and d != direction:
-            changes += 1
-        direction = d
-        up = max(up, step)
-        down = min(down, step)
-    out[r, col + 6] = signs / (n - 1)
     xbar = (n - 1) / 2
     sxx = 0.0
     sxy = 0.0
     for i in range(n):
+        dev = values[i] - mean
+        var += dev ** 2
         sxx += (i - xbar) ** 2
-        sxy += (i - xbar) * (values[i] - mean)
+        sxy += (i - xbar) * dev
+    out[r, col + 4] = var / n
+    out[r, col + 5] = (values[n - 1] - values[0]) / (n - 1)
+    out[r, col + 6] = signs / (n - 1)
     out[r, col + 7] = sxy / sxx
     out[r, col + 8] = changes * (1 // (n - 1))
     out[r, col + 9] = max(0.0, up)
