@@ -17,11 +17,11 @@ compiled kernels against `random`, numpy and the engine.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 from numba import njit
 from numba.extending import intrinsic, overload
+
+from .jitflag import jit_off
 
 MASK32 = 0xFFFFFFFF
 
@@ -179,13 +179,8 @@ def wraps_quietly() -> None:
     warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
 
 
-# numba's JIT off, read as `ludeme.engine.compiled.jit_off` reads it (rt cannot import the
-# package, which imports rt: a cycle)
-try:
-    if int(os.environ.get("NUMBA_DISABLE_JIT") or 0) != 0:
-        wraps_quietly()
-except ValueError:
-    pass
+if jit_off():
+    wraps_quietly()
 
 # ---------------------------------------------------------------- CPython's random
 
