@@ -325,7 +325,7 @@ def _generate_upto(mt, i):
         mt[_N + 1] = kk + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _genrand(mt):
     """The next 32-bit word. The block of 624 words is regenerated lazily, so a playout
     that draws a few words does not pay for the whole block."""
@@ -373,7 +373,9 @@ class KernelRandom:
         self.rng.setstate((self._version, tuple(self.mt[:_N + 1].tolist()), self._gauss))
 
 
-@njit(cache=True)
+# Inlined where it is called (numba's IR): a playout draws a dozen words, each a call into
+# its generator's block otherwise; the same compile time for a game's kernels.
+@njit(cache=True, inline="always")
 def rand_below(mt, n):
     """`random.Random.randrange(n)` for 0 < n < 2**32."""
     k = 0
