@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..notation import Siblings, move_text
+from .jitflag import jit_off
 from .unsupported import Unsupported, run_refused
 
 BACKENDS = ("auto", "reference", "compiled")
@@ -815,16 +816,6 @@ def _unsupported_or_missing_numba(fn, *args):
         return fn(*args)
     except ImportError as e:            # numba missing or broken: the reference engine plays
         raise Unsupported(None, f"numba ({e})") from e
-
-
-def jit_off() -> bool:
-    """numba's JIT is turned off (NUMBA_DISABLE_JIT, as numba reads it): the kernels would
-    run as Python, two to three times slower than the reference engine, so "auto" does not
-    take them ("compiled" still does: the tests read the generated code that way)."""
-    try:
-        return int(os.environ.get("NUMBA_DISABLE_JIT") or 0) != 0
-    except ValueError:
-        return False
 
 
 def turn_jit_off() -> None:

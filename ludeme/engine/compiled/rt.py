@@ -17,11 +17,11 @@ compiled kernels against `random`, numpy and the engine.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 from numba import njit
 from numba.extending import intrinsic, overload
+
+from .jitflag import jit_off
 
 MASK32 = 0xFFFFFFFF
 
@@ -179,13 +179,8 @@ def wraps_quietly() -> None:
     warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
 
 
-# numba's JIT off, read as `ludeme.engine.compiled.jit_off` reads it (rt cannot import the
-# package, which imports rt: a cycle)
-try:
-    if int(os.environ.get("NUMBA_DISABLE_JIT") or 0) != 0:
-        wraps_quietly()
-except ValueError:
-    pass
+if jit_off():
+    wraps_quietly()
 
 # ---------------------------------------------------------------- CPython's random
 
@@ -330,7 +325,7 @@ def _generate_upto(mt, i):
         mt[_N + 1] = kk + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _genrand(mt):
     """The next 32-bit word. The block of 624 words is regenerated lazily, so a playout
     that draws a few words does not pay for the whole block."""
@@ -378,7 +373,9 @@ class KernelRandom:
         self.rng.setstate((self._version, tuple(self.mt[:_N + 1].tolist()), self._gauss))
 
 
-@njit(cache=True)
+# Inlined where it is called (numba's IR): a playout draws a dozen words, each a call into
+# its generator's block otherwise; the same compile time for a game's kernels.
+@njit(cache=True, inline="always")
 def rand_below(mt, n):
     """`random.Random.randrange(n)` for 0 < n < 2**32."""
     k = 0
