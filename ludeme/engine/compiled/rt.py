@@ -1771,8 +1771,8 @@ def aggregates_into(values, n, out, r, col, scratch):
     """`ludeme.engine.figures.aggregates` of values[:n] into out[r, col:col+11], in
     `figures.AGGREGATES`' order, with Ludii 1.3.12's quirks as it keeps them (`scratch`: as
     long as `values`, for sorting them). Two passes over the values, each sum in the
-    reference's order (so the same bits): what needs no mean, then what does; a series
-    that is zero throughout (a game without scores, say) ends after the first."""
+    reference's order (so the same bits): what needs no mean, then what does, skipped for
+    a series that is zero throughout (a game without scores, say)."""
     if n == 0:
         for j in range(N_AGGREGATES):
             out[r, col + j] = 0.0
@@ -1812,12 +1812,6 @@ def aggregates_into(values, n, out, r, col, scratch):
         for j in (1, 4, 5, 6, 7, 8, 9, 10):
             out[r, col + j] = 0.0
         return
-    if hi == 0.0 and lo == 0.0:     # zero throughout: no deviation, no step
-        out[r, col + 1] = values[n // 2]
-        out[r, col + 5] = (values[n - 1] - values[0]) / (n - 1)
-        for j in (4, 6, 7, 8, 9, 10):
-            out[r, col + j] = 0.0
-        return
     # The median without selection where the series never turns (a placement game's
     # pieces, sites occupied and moves: most series of short games), where selection,
     # its branches taken at random, cost a fifteenth of Tic-Tac-Toe's playout. The values
@@ -1829,18 +1823,21 @@ def aggregates_into(values, n, out, r, col, scratch):
     else:
         out[r, col + 1] = sorted_at(values, n, n // 2, scratch)
     var = 0.0
-    xbar = (n - 1) / 2
-    sxx = 0.0
-    sxy = 0.0
-    for i in range(n):
-        dev = values[i] - mean
-        var += dev ** 2
-        sxx += (i - xbar) ** 2
-        sxy += (i - xbar) * dev
+    slope = 0.0
+    if hi != 0.0 or lo != 0.0:      # (zero throughout: no deviation, no slope)
+        xbar = (n - 1) / 2
+        sxx = 0.0
+        sxy = 0.0
+        for i in range(n):
+            dev = values[i] - mean
+            var += dev ** 2
+            sxx += (i - xbar) ** 2
+            sxy += (i - xbar) * dev
+        slope = sxy / sxx
     out[r, col + 4] = var / n
     out[r, col + 5] = (values[n - 1] - values[0]) / (n - 1)
     out[r, col + 6] = signs / (n - 1)
-    out[r, col + 7] = sxy / sxx
+    out[r, col + 7] = slope
     out[r, col + 8] = changes * (1 // (n - 1))
     out[r, col + 9] = max(0.0, up)
     out[r, col + 10] = min(0.0, down)
